@@ -1,0 +1,7 @@
+/* gen_trace.c - placeholder */
+#include <stdio.h>
+int
+main(void)
+{
+    return 1;
+}

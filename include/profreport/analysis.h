@@ -1,0 +1,26 @@
+/* analysis.h - everything computed from one trace, written into one "run"
+ * object of the summary (spec/summary-json.md).  Analyses read the frozen
+ * model (const struct pr_trace *) and write only into `run`; renderers read
+ * only the summary (shared/DESIGN.md). */
+#ifndef PROFREPORT_ANALYSIS_H
+#define PROFREPORT_ANALYSIS_H
+
+#include <cjson/cJSON.h>
+
+#include "profreport/error.h"
+#include "profreport/trace.h"
+
+struct pr_analysis_opts {
+    double peak_tflops;  /* --peak-tflops override; 0 = none */
+    double peak_gbps;    /* --peak-gbps override; 0 = none */
+};
+
+/* Fill `run` (a cJSON object that already holds worker/span/rank and every
+ * required key set to null) with devices, steps, step_summary, gpu_metrics,
+ * operators, operators_by_shape, kernels and the other analysis keys.
+ * Returns PR_E_NOMEM when cJSON allocation fails. */
+PR_NODISCARD enum pr_status pr_analysis_run(const struct pr_trace *t,
+                                            const struct pr_analysis_opts *o,
+                                            cJSON *run, struct pr_error *err);
+
+#endif

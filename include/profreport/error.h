@@ -1,0 +1,61 @@
+/* error.h - one status enum and a fixed-size error record for the whole tool.
+ *
+ * Every fallible function returns enum pr_status (or NULL for constructors)
+ * and takes `struct pr_error *err` last.  pr_error_set() keeps the FIRST
+ * error: the innermost, most specific message wins; callers add context with
+ * pr_error_prefix().  The message buffer is fixed so out-of-memory can be
+ * reported without allocating. */
+#ifndef PROFREPORT_ERROR_H
+#define PROFREPORT_ERROR_H
+
+#include <stddef.h>
+
+#if defined(__GNUC__)
+#define PR_NODISCARD __attribute__((warn_unused_result))
+#define PR_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define PR_NODISCARD
+#define PR_PRINTF(a, b)
+#endif
+
+/* Values are never renumbered. */
+enum pr_status {
+    PR_OK = 0,
+    PR_E_USAGE = 1,    /* bad command line */
+    PR_E_IO = 2,       /* cannot read or write a file */
+    PR_E_FORMAT = 3,   /* input is not what it claims to be */
+    PR_E_LIMIT = 4,    /* input exceeds a configured limit */
+    PR_E_NOMEM = 5,    /* allocation failed */
+    PR_E_TEMPLATE = 6, /* report template is broken */
+    PR_E_PDF = 7,      /* libharu failed */
+    PR_E_REGRESSION = 8, /* diff: a gate tripped */
+    PR_E_LAST
+};
+
+#define PR_ERROR_MSG_SIZE 256
+
+struct pr_error {
+    enum pr_status code;
+    char msg[PR_ERROR_MSG_SIZE];
+};
+
+/* Static text for a status code; never NULL. */
+const char *pr_error_str(enum pr_status code);
+
+/* Reset to PR_OK with an empty message. */
+void pr_error_clear(struct pr_error *err);
+
+/* Record an error unless one is already recorded.  Returns `code` so callers
+ * can write `return pr_error_set(err, PR_E_IO, "...")`.  err may be NULL. */
+enum pr_status pr_error_set(struct pr_error *err, enum pr_status code,
+                            const char *fmt, ...) PR_PRINTF(3, 4);
+
+/* Prepend context ("file.json: ") to an existing message. */
+void pr_error_prefix(struct pr_error *err, const char *fmt, ...)
+    PR_PRINTF(2, 3);
+
+/* Process exit status for a code (DESIGN.md): 0 ok, 1 usage, 2 input, 3
+ * regression; other failures (I/O on output, memory) map to 2. */
+int pr_error_exit_status(enum pr_status code);
+
+#endif

@@ -1,0 +1,50 @@
+/* pipeline.h - the one place that knows every stage: options in, report
+ * files out.  cli/ calls only this and args.h. */
+#ifndef PROFREPORT_PIPELINE_H
+#define PROFREPORT_PIPELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profreport/error.h"
+
+enum pr_command {
+    PR_CMD_REPORT = 0, /* profreport --input ... --json/--html/--pdf */
+    PR_CMD_TABLE,      /* profreport table ... */
+    PR_CMD_HELP,
+    PR_CMD_VERSION
+};
+
+struct pr_options {
+    enum pr_command command;
+    const char **inputs;      /* owned array of borrowed argv strings */
+    size_t n_inputs;
+    const char *json_path;    /* borrowed from argv; NULL = not requested */
+    const char *html_path;
+    const char *pdf_path;
+    const char *template_dir;
+    const char *paper;        /* "a4" | "letter" */
+    const char *font;
+    int top;                  /* --top N, default 50 */
+    int quiet;
+    int verbose;
+    int threads;              /* 0 = auto */
+    uint64_t max_input;       /* --max-input bytes; 0 = default */
+    double peak_tflops, peak_gbps;
+    /* table subcommand */
+    const char *table_kind;   /* operators|kernels|kernel-calls|memory|steps */
+    const char *sort_col;
+    const char *group_by;
+    const char *filter;
+    const char *columns;
+    double min_time_us;
+    int csv, json_out;
+    int width;
+};
+
+/* Run the command.  Returns PR_OK or the first error (err holds the message
+ * that main prints after "profreport: "). */
+PR_NODISCARD enum pr_status pr_pipeline_run(const struct pr_options *o,
+                                            struct pr_error *err);
+
+#endif

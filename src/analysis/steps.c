@@ -1,0 +1,3 @@
+/* src/analysis/steps.c - placeholder until its module lands. */
+#include "config.h"
+typedef int pr_placeholder_steps;

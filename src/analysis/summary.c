@@ -1,0 +1,181 @@
+/* summary.c - assembles the summary tree: inputs, runs (each filled by
+ * pr_analysis_run) and the summary-level keys.  The keys are the contract of
+ * spec/summary-json.md; every required key exists, null until computed. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/summary.h"
+
+static const char *const run_keys[] = {
+    "devices",  "steps",        "step_summary",    "gpu_metrics",
+    "operators", "operators_by_shape", "kernels",  "tensor_cores",
+    "memory",   "recommendations",
+};
+
+cJSON *
+pr_summary_new(void)
+{
+    cJSON *s = cJSON_CreateObject();
+    cJSON *tool;
+
+    if (s == NULL)
+        return NULL;
+    if (cJSON_AddNumberToObject(s, "schema_version", PR_SCHEMA_VERSION) ==
+            NULL ||
+        (tool = cJSON_AddObjectToObject(s, "tool")) == NULL ||
+        cJSON_AddStringToObject(tool, "name", PACKAGE_NAME) == NULL ||
+        cJSON_AddStringToObject(tool, "version", PACKAGE_VERSION) == NULL ||
+        cJSON_AddArrayToObject(s, "inputs") == NULL ||
+        cJSON_AddArrayToObject(s, "runs") == NULL ||
+        cJSON_AddNullToObject(s, "distributed") == NULL) {
+        cJSON_Delete(s);
+        return NULL;
+    }
+    return s;
+}
+
+static cJSON *
+str_or_null(const char *s)
+{
+    return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+enum pr_status
+pr_summary_add_input(cJSON *s, const char *path, const struct pr_trace *t,
+                     const char *worker, const char *span,
+                     struct pr_error *err)
+{
+    cJSON *in = cJSON_CreateObject();
+
+    if (in == NULL ||
+        !cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(s, "inputs"),
+                              in) ||
+        cJSON_AddStringToObject(in, "path", path) == NULL ||
+        cJSON_AddStringToObject(in, "format",
+                                pr_trace_str(t, t->format)) == NULL ||
+        cJSON_AddNumberToObject(in, "bytes", (double)t->bytes) == NULL ||
+        cJSON_AddNumberToObject(in, "events", (double)t->n_trace_events) ==
+            NULL ||
+        !cJSON_AddItemToObject(in, "worker", str_or_null(worker)) ||
+        !cJSON_AddItemToObject(in, "span", str_or_null(span)))
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    return PR_OK;
+}
+
+static enum pr_status
+add_quality(cJSON *run, const struct pr_trace *t)
+{
+    cJSON *q = cJSON_AddObjectToObject(run, "data_quality");
+
+    if (q == NULL ||
+        cJSON_AddNumberToObject(q, "skipped_no_dur",
+                                (double)t->diag.skipped_no_dur) == NULL ||
+        cJSON_AddNumberToObject(q, "skipped_bad_ts",
+                                (double)t->diag.skipped_bad_ts) == NULL ||
+        cJSON_AddNumberToObject(q, "negative_dur",
+                                (double)t->diag.negative_dur) == NULL ||
+        cJSON_AddNumberToObject(q, "unknown_cat",
+                                (double)t->diag.unknown_cat) == NULL ||
+        cJSON_AddNumberToObject(q, "non_object",
+                                (double)t->diag.non_object) == NULL)
+        return PR_E_NOMEM;
+    return PR_OK;
+}
+
+static cJSON *
+new_run(const struct pr_trace *t, const char *worker, const char *span)
+{
+    cJSON *run = cJSON_CreateObject();
+    size_t i;
+    int ok;
+
+    if (run == NULL)
+        return NULL;
+    ok = cJSON_AddItemToObject(run, "worker", str_or_null(worker)) &&
+         cJSON_AddItemToObject(run, "span", str_or_null(span)) &&
+         cJSON_AddItemToObject(run, "rank",
+                               t->rank >= 0
+                                   ? cJSON_CreateNumber((double)t->rank)
+                                   : cJSON_CreateNull());
+    for (i = 0; ok && i < sizeof(run_keys) / sizeof(run_keys[0]); i++)
+        ok = cJSON_AddNullToObject(run, run_keys[i]) != NULL;
+    if (!ok || add_quality(run, t) != PR_OK) {
+        cJSON_Delete(run);
+        return NULL;
+    }
+    return run;
+}
+
+enum pr_status
+pr_summary_add_run(cJSON *s, const struct pr_trace *t, const char *worker,
+                   const char *span, const struct pr_analysis_opts *o,
+                   struct pr_error *err)
+{
+    cJSON *run = new_run(t, worker, span);
+    enum pr_status st;
+
+    if (run == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    st = pr_analysis_run(t, o, run, err);
+    if (st != PR_OK) {
+        cJSON_Delete(run);
+        return st;
+    }
+    if (!cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(s, "runs"),
+                              run)) {
+        cJSON_Delete(run);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    return PR_OK;
+}
+
+static const char *
+key_str(const cJSON *run, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, key);
+
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static int
+cmp_run(const void *a, const void *b)
+{
+    const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
+    int c = strcmp(key_str(x, "worker"), key_str(y, "worker"));
+
+    if (c != 0)
+        return c;
+    return strcmp(key_str(x, "span"), key_str(y, "span"));
+}
+
+enum pr_status
+pr_summary_finish(cJSON *s, struct pr_error *err)
+{
+    cJSON *runs = cJSON_GetObjectItemCaseSensitive(s, "runs");
+    int n = cJSON_GetArraySize(runs), i;
+    cJSON **v;
+
+    if (n < 2)
+        return PR_OK;
+    v = malloc((size_t)n * sizeof(*v));
+    if (v == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    for (i = 0; i < n; i++)
+        v[i] = cJSON_DetachItemFromArray(runs, 0);
+    /* stable: the input order breaks ties (same worker and span twice) */
+    for (i = 1; i < n; i++) {
+        cJSON *x = v[i];
+        int j = i - 1;
+        while (j >= 0 && cmp_run(&v[j], &x) > 0) {
+            v[j + 1] = v[j];
+            j--;
+        }
+        v[j + 1] = x;
+    }
+    for (i = 0; i < n; i++)
+        cJSON_AddItemToArray(runs, v[i]);
+    free(v);
+    return PR_OK;
+}

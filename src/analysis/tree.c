@@ -1,0 +1,3 @@
+/* src/analysis/tree.c - placeholder until its module lands. */
+#include "config.h"
+typedef int pr_placeholder_tree;

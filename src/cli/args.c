@@ -1,0 +1,245 @@
+/* args.c - one getopt_long table and the usage text beside it. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/args.h"
+
+static const char usage[] =
+    "Usage: profreport --input PATH [--input PATH...] [--json FILE]\n"
+    "                  [--html FILE] [--pdf FILE] [options]\n"
+    "       profreport table --input PATH --kind KIND [table options]\n"
+    "\n"
+    "Turns PyTorch profiler / Kineto traces (.json, .json.gz, or a run\n"
+    "folder of <worker>.<span>.pt.trace.json[.gz] files) into reports.\n"
+    "\n"
+    "Report options:\n"
+    "  -i, --input PATH       trace file or run folder (repeatable)\n"
+    "  -j, --json FILE        write the summary JSON ('-' for stdout)\n"
+    "      --html FILE        write a self-contained HTML report\n"
+    "      --pdf FILE         write a PDF report\n"
+    "      --top N            rows per report table (default 50)\n"
+    "      --template-dir DIR override the built-in HTML templates\n"
+    "      --paper a4|letter  PDF paper size (default a4)\n"
+    "      --font FILE        TrueType font for the PDF\n"
+    "      --peak-tflops X    override the device's peak TFLOP/s\n"
+    "      --peak-gbps X      override the device's memory bandwidth\n"
+    "      --threads N        parser threads (default: all CPUs)\n"
+    "      --max-input BYTES  refuse inputs larger than this (uncompressed)\n"
+    "  -q, --quiet            no progress on stderr\n"
+    "  -v, --verbose          print data-quality notes\n"
+    "  -h, --help             this text\n"
+    "  -V, --version          print the version\n"
+    "\n"
+    "Table options (profreport table):\n"
+    "      --kind K           operators|kernels|kernel-calls|memory|steps\n"
+    "      --sort COL         sort by column\n"
+    "      --group-by G       name|shape|type\n"
+    "      --min-time US      hide rows below this time\n"
+    "      --filter TEXT      keep rows whose name contains TEXT\n"
+    "      --csv | --json-out CSV or JSON instead of aligned text\n"
+    "  -c COLS                comma-separated columns\n"
+    "  -w WIDTH               output width (default 120)\n"
+    "\n"
+    "Exit status: 0 ok, 1 usage error, 2 bad or unreadable input.\n";
+
+enum {
+    OPT_HTML = 256, OPT_PDF, OPT_TOP, OPT_TEMPLATE_DIR, OPT_PAPER, OPT_FONT,
+    OPT_PEAK_TFLOPS, OPT_PEAK_GBPS, OPT_THREADS, OPT_MAX_INPUT, OPT_KIND,
+    OPT_SORT, OPT_GROUP_BY, OPT_MIN_TIME, OPT_FILTER, OPT_CSV, OPT_JSON_OUT
+};
+
+static const struct option longopts[] = {
+    {"input", required_argument, NULL, 'i'},
+    {"json", required_argument, NULL, 'j'},
+    {"html", required_argument, NULL, OPT_HTML},
+    {"pdf", required_argument, NULL, OPT_PDF},
+    {"top", required_argument, NULL, OPT_TOP},
+    {"template-dir", required_argument, NULL, OPT_TEMPLATE_DIR},
+    {"paper", required_argument, NULL, OPT_PAPER},
+    {"font", required_argument, NULL, OPT_FONT},
+    {"peak-tflops", required_argument, NULL, OPT_PEAK_TFLOPS},
+    {"peak-gbps", required_argument, NULL, OPT_PEAK_GBPS},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"max-input", required_argument, NULL, OPT_MAX_INPUT},
+    {"kind", required_argument, NULL, OPT_KIND},
+    {"sort", required_argument, NULL, OPT_SORT},
+    {"group-by", required_argument, NULL, OPT_GROUP_BY},
+    {"min-time", required_argument, NULL, OPT_MIN_TIME},
+    {"filter", required_argument, NULL, OPT_FILTER},
+    {"csv", no_argument, NULL, OPT_CSV},
+    {"json-out", no_argument, NULL, OPT_JSON_OUT},
+    {"quiet", no_argument, NULL, 'q'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+const char *
+pr_args_usage(void)
+{
+    return usage;
+}
+
+static enum pr_status
+parse_long(const char *opt, const char *s, long lo, long hi, long *out,
+           struct pr_error *err)
+{
+    char *end;
+    long v;
+
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno || end == s || *end != '\0' || v < lo || v > hi)
+        return pr_error_set(err, PR_E_USAGE,
+                            "%s: expected an integer in %ld..%ld, got '%s'",
+                            opt, lo, hi, s);
+    *out = v;
+    return PR_OK;
+}
+
+static enum pr_status
+parse_double(const char *opt, const char *s, double *out, struct pr_error *err)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(s, &end);
+    if (errno || end == s || *end != '\0' || !(v >= 0) || v > 1e18)
+        return pr_error_set(err, PR_E_USAGE,
+                            "%s: expected a non-negative number, got '%s'",
+                            opt, s);
+    *out = v;
+    return PR_OK;
+}
+
+static enum pr_status
+add_input(struct pr_options *o, const char *path, struct pr_error *err)
+{
+    const char **p = realloc(o->inputs, (o->n_inputs + 1) * sizeof(*p));
+
+    if (p == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    o->inputs = p;
+    o->inputs[o->n_inputs++] = path;
+    return PR_OK;
+}
+
+static enum pr_status
+handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
+{
+    long v;
+    enum pr_status st = PR_OK;
+
+    switch (c) {
+    case 'i': return add_input(o, arg, err);
+    case 'j': o->json_path = arg; break;
+    case OPT_HTML: o->html_path = arg; break;
+    case OPT_PDF: o->pdf_path = arg; break;
+    case OPT_TOP:
+        st = parse_long("--top", arg, 1, 1000000, &v, err);
+        o->top = (int)v;
+        break;
+    case OPT_TEMPLATE_DIR: o->template_dir = arg; break;
+    case OPT_PAPER:
+        if (strcmp(arg, "a4") != 0 && strcmp(arg, "letter") != 0)
+            return pr_error_set(err, PR_E_USAGE,
+                                "--paper: expected a4 or letter, got '%s'",
+                                arg);
+        o->paper = arg;
+        break;
+    case OPT_FONT: o->font = arg; break;
+    case OPT_PEAK_TFLOPS:
+        return parse_double("--peak-tflops", arg, &o->peak_tflops, err);
+    case OPT_PEAK_GBPS:
+        return parse_double("--peak-gbps", arg, &o->peak_gbps, err);
+    case OPT_THREADS:
+        st = parse_long("--threads", arg, 1, 256, &v, err);
+        o->threads = (int)v;
+        break;
+    case OPT_MAX_INPUT: {
+        double d;
+        st = parse_double("--max-input", arg, &d, err);
+        o->max_input = (uint64_t)d;
+        break;
+    }
+    case OPT_KIND: o->table_kind = arg; break;
+    case OPT_SORT: o->sort_col = arg; break;
+    case OPT_GROUP_BY: o->group_by = arg; break;
+    case OPT_MIN_TIME:
+        return parse_double("--min-time", arg, &o->min_time_us, err);
+    case OPT_FILTER: o->filter = arg; break;
+    case OPT_CSV: o->csv = 1; break;
+    case OPT_JSON_OUT: o->json_out = 1; break;
+    case 'c': o->columns = arg; break;
+    case 'w':
+        st = parse_long("-w", arg, 20, 100000, &v, err);
+        o->width = (int)v;
+        break;
+    case 'q': o->quiet = 1; break;
+    case 'v': o->verbose = 1; break;
+    case 'h': o->command = PR_CMD_HELP; break;
+    case 'V': o->command = PR_CMD_VERSION; break;
+    default:
+        return pr_error_set(err, PR_E_USAGE, "unknown option");
+    }
+    return st;
+}
+
+enum pr_status
+pr_args_parse(int argc, char **argv, struct pr_options *o,
+              struct pr_error *err)
+{
+    int c, first = 1;
+    enum pr_status st;
+
+    memset(o, 0, sizeof(*o));
+    o->top = 50;
+    o->paper = "a4";
+    o->width = 120;
+    if (argc > 1 && strcmp(argv[1], "table") == 0) {
+        o->command = PR_CMD_TABLE;
+        first = 2;
+    }
+    optind = first;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":i:j:qvhVc:w:", longopts, NULL)) !=
+           -1) {
+        if (c == '?')
+            return pr_error_set(err, PR_E_USAGE, "unknown option '%s'",
+                                argv[optind - 1]);
+        if (c == ':')
+            return pr_error_set(err, PR_E_USAGE, "option '%s' needs a value",
+                                argv[optind - 1]);
+        st = handle(o, c, optarg, err);
+        if (st != PR_OK)
+            return st;
+    }
+    for (; optind < argc; optind++) {
+        st = add_input(o, argv[optind], err); /* bare paths are inputs */
+        if (st != PR_OK)
+            return st;
+    }
+    if (o->command == PR_CMD_HELP || o->command == PR_CMD_VERSION)
+        return PR_OK;
+    if (o->n_inputs == 0)
+        return pr_error_set(err, PR_E_USAGE, "no input: give --input PATH");
+    if (o->command == PR_CMD_TABLE && o->table_kind == NULL)
+        return pr_error_set(err, PR_E_USAGE,
+                            "table: --kind is required "
+                            "(operators|kernels|kernel-calls|memory|steps)");
+    return PR_OK;
+}
+
+void
+pr_args_free(struct pr_options *o)
+{
+    free(o->inputs);
+    o->inputs = NULL;
+    o->n_inputs = 0;
+}

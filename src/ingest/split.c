@@ -1,0 +1,3 @@
+/* src/ingest/split.c - placeholder until its module lands. */
+#include "config.h"
+typedef int pr_placeholder_split;

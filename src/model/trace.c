@@ -1,0 +1,253 @@
+/* trace.c - the trace model's builder: growable record arrays, the final
+ * sort, and lookups.  Parsing lives in ingest/, analyses in analysis/. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "profreport/buf.h"
+#include "profreport/trace.h"
+
+struct pr_trace *
+pr_trace_new(void)
+{
+    struct pr_trace *t = calloc(1, sizeof(*t));
+
+    if (t == NULL)
+        return NULL;
+    t->strs = pr_strtab_new();
+    if (t->strs == NULL) {
+        free(t);
+        return NULL;
+    }
+    t->rank = -1;
+    t->world_size = -1;
+    t->backend = PR_STR_NONE;
+    t->format = pr_strtab_intern(t->strs, "kineto", 6);
+    return t;
+}
+
+void
+pr_trace_free(struct pr_trace *t)
+{
+    if (t == NULL)
+        return;
+    pr_strtab_free(t->strs);
+    free(t->events);
+    free(t->ops);
+    free(t->gpu);
+    free(t->mem);
+    free(t->flows);
+    free(t->devices);
+    free(t);
+}
+
+struct pr_event *
+pr_trace_add_event(struct pr_trace *t)
+{
+    struct pr_event *e;
+
+    if (pr_grow((void **)&t->events, &t->cap_events, t->n_events + 1,
+                sizeof(*e)) != PR_OK)
+        return NULL;
+    e = &t->events[t->n_events++];
+    memset(e, 0, sizeof(*e));
+    e->external_id = PR_NO_ID;
+    e->correlation = PR_NO_ID;
+    e->info = PR_NO_INFO;
+    return e;
+}
+
+struct pr_op_info *
+pr_trace_add_op(struct pr_trace *t, uint32_t *index)
+{
+    struct pr_op_info *o;
+
+    if (t->n_ops >= PR_NO_INFO ||
+        pr_grow((void **)&t->ops, &t->cap_ops, t->n_ops + 1, sizeof(*o)) !=
+            PR_OK)
+        return NULL;
+    *index = (uint32_t)t->n_ops;
+    o = &t->ops[t->n_ops++];
+    o->input_dims = o->input_types = o->concrete_inputs = PR_STR_NONE;
+    o->seq = o->fwd_tid = -1;
+    o->python_id = o->python_parent_id = o->python_module_id = -1;
+    o->flops = -1;
+    return o;
+}
+
+struct pr_gpu_info *
+pr_trace_add_gpu(struct pr_trace *t, uint32_t *index)
+{
+    struct pr_gpu_info *g;
+
+    if (t->n_gpu >= PR_NO_INFO ||
+        pr_grow((void **)&t->gpu, &t->cap_gpu, t->n_gpu + 1, sizeof(*g)) !=
+            PR_OK)
+        return NULL;
+    *index = (uint32_t)t->n_gpu;
+    g = &t->gpu[t->n_gpu++];
+    memset(g, 0, sizeof(*g));
+    g->device = g->stream = -1;
+    g->regs_per_thread = g->shared_mem = -1;
+    g->blocks_per_sm = NAN;
+    g->occupancy_pct = NAN;
+    g->bytes = -1;
+    return g;
+}
+
+struct pr_mem_info *
+pr_trace_add_mem(struct pr_trace *t, uint32_t *index)
+{
+    struct pr_mem_info *m;
+
+    if (t->n_mem >= PR_NO_INFO ||
+        pr_grow((void **)&t->mem, &t->cap_mem, t->n_mem + 1, sizeof(*m)) !=
+            PR_OK)
+        return NULL;
+    *index = (uint32_t)t->n_mem;
+    m = &t->mem[t->n_mem++];
+    m->device_type = -1;
+    m->device_id = -1;
+    m->addr = PR_NO_ID;
+    m->bytes = 0;
+    m->total_allocated = NAN;
+    m->total_reserved = NAN;
+    return m;
+}
+
+enum pr_status
+pr_trace_add_flow(struct pr_trace *t, const struct pr_flow *f)
+{
+    if (pr_grow((void **)&t->flows, &t->cap_flows, t->n_flows + 1,
+                sizeof(*f)) != PR_OK)
+        return PR_E_NOMEM;
+    t->flows[t->n_flows++] = *f;
+    return PR_OK;
+}
+
+struct pr_device *
+pr_trace_add_device(struct pr_trace *t)
+{
+    struct pr_device *d;
+
+    if (pr_grow((void **)&t->devices, &t->cap_devices, t->n_devices + 1,
+                sizeof(*d)) != PR_OK)
+        return NULL;
+    d = &t->devices[t->n_devices++];
+    d->id = -1;
+    d->name = PR_STR_EMPTY;
+    d->total_global_mem = -1;
+    d->compute_major = d->compute_minor = d->num_sms = -1;
+    d->max_threads_per_block = d->max_threads_per_sm = -1;
+    d->regs_per_block = d->regs_per_sm = d->warp_size = -1;
+    d->smem_per_block = d->smem_per_sm = d->smem_per_block_optin = -1;
+    return d;
+}
+
+static int
+cmp_event(const void *a, const void *b)
+{
+    const struct pr_event *x = a, *y = b;
+
+    if (x->ts_ns != y->ts_ns)
+        return x->ts_ns < y->ts_ns ? -1 : 1;
+    return x->order < y->order ? -1 : (x->order > y->order);
+}
+
+void
+pr_trace_finish(struct pr_trace *t)
+{
+    size_t i;
+    int sorted = 1;
+
+    for (i = 1; i < t->n_events && sorted; i++)
+        sorted = cmp_event(&t->events[i - 1], &t->events[i]) <= 0;
+    if (!sorted)
+        qsort(t->events, t->n_events, sizeof(*t->events), cmp_event);
+}
+
+const struct pr_op_info *
+pr_trace_op(const struct pr_trace *t, const struct pr_event *e)
+{
+    switch (e->kind) {
+    case PR_K_OP:
+    case PR_K_USER_ANNOT:
+    case PR_K_GPU_ANNOT:
+    case PR_K_PYTHON:
+    case PR_K_PYFUNC:
+        return e->info < t->n_ops ? &t->ops[e->info] : NULL;
+    default:
+        return NULL;
+    }
+}
+
+const struct pr_gpu_info *
+pr_trace_gpu(const struct pr_trace *t, const struct pr_event *e)
+{
+    switch (e->kind) {
+    case PR_K_KERNEL:
+    case PR_K_MEMCPY:
+    case PR_K_MEMSET:
+        return e->info < t->n_gpu ? &t->gpu[e->info] : NULL;
+    default:
+        return NULL;
+    }
+}
+
+const struct pr_mem_info *
+pr_trace_mem(const struct pr_trace *t, const struct pr_event *e)
+{
+    if (e->kind != PR_K_MEMORY || e->info >= t->n_mem)
+        return NULL;
+    return &t->mem[e->info];
+}
+
+const struct pr_device *
+pr_trace_device(const struct pr_trace *t, int64_t index)
+{
+    if (index < 0 || (uint64_t)index >= t->n_devices)
+        return NULL;
+    return &t->devices[index];
+}
+
+static const struct {
+    const char *cat;
+    enum pr_kind kind;
+} cats[] = {
+    {"cpu_op", PR_K_OP},
+    {"operator", PR_K_OP},
+    {"user_annotation", PR_K_USER_ANNOT},
+    {"gpu_user_annotation", PR_K_GPU_ANNOT},
+    {"python", PR_K_PYTHON},
+    {"python_function", PR_K_PYFUNC},
+    {"runtime", PR_K_RUNTIME},
+    {"cuda_runtime", PR_K_RUNTIME},
+    {"mtia_runtime", PR_K_RUNTIME},
+    {"glow_runtime", PR_K_RUNTIME},
+    {"xpu_runtime", PR_K_RUNTIME},
+    {"privateuse1_runtime", PR_K_RUNTIME},
+    {"cuda_driver", PR_K_DRIVER},
+    {"kernel", PR_K_KERNEL},
+    {"memcpy", PR_K_MEMCPY},
+    {"gpu_memcpy", PR_K_MEMCPY},
+    {"memset", PR_K_MEMSET},
+    {"gpu_memset", PR_K_MEMSET},
+    {"trace", PR_K_TRACE},
+    {"cuda_sync", PR_K_SYNC},
+};
+
+enum pr_kind
+pr_trace_kind_of_cat(const char *cat, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(cats) / sizeof(cats[0]); i++) {
+        if (strlen(cats[i].cat) == len &&
+            strncasecmp(cats[i].cat, cat, len) == 0)
+            return cats[i].kind;
+    }
+    return PR_K_OTHER;
+}

@@ -1,0 +1,233 @@
+/* pipeline.c - the only file that knows every stage: discover inputs, read
+ * each trace, analyse it into the summary, free the trace, then render the
+ * requested outputs.  Reports are rendered to memory (or a temp file) first
+ * and committed at the end, so a failure leaves no half-written report. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "profreport/args.h"
+#include "profreport/discover.h"
+#include "profreport/pipeline.h"
+#include "profreport/reader.h"
+#include "profreport/render.h"
+#include "profreport/sink.h"
+#include "profreport/summary.h"
+
+#define PROGRESS_MIN_BYTES (64u << 20)
+
+static int
+want_progress(const struct pr_options *o, const char *path)
+{
+    struct stat st;
+
+    if (o->quiet || !isatty(STDERR_FILENO))
+        return 0;
+    return stat(path, &st) == 0 && st.st_size >= (off_t)PROGRESS_MIN_BYTES;
+}
+
+static int
+is_not_a_trace(const struct pr_error *err)
+{
+    return err->code == PR_E_FORMAT &&
+           strstr(err->msg, "not a profiler trace") != NULL;
+}
+
+static void
+print_quality(const char *path, const struct pr_trace *t)
+{
+    const struct pr_diag *d = &t->diag;
+
+    if (d->skipped_no_dur + d->skipped_bad_ts + d->negative_dur +
+            d->unknown_cat + d->non_object ==
+        0)
+        return;
+    fprintf(stderr,
+            "profreport: %s: note: %zu events without dur, %zu with a bad "
+            "ts, %zu with negative dur (clamped), %zu of unknown category\n",
+            path, d->skipped_no_dur, d->skipped_bad_ts, d->negative_dur,
+            d->unknown_cat);
+}
+
+/* Read one file and add its input and run to the summary.  *skipped is set
+ * when a folder member turned out not to be a trace. */
+static enum pr_status
+ingest_one(const struct pr_options *o, const struct pr_input_file *f,
+           cJSON *sum, int *skipped, struct pr_error *err)
+{
+    struct pr_read_opts ro = {o->max_input, o->threads, 0};
+    struct pr_analysis_opts ao = {o->peak_tflops, o->peak_gbps};
+    struct pr_trace *t = NULL;
+    enum pr_status st;
+
+    *skipped = 0;
+    ro.progress = want_progress(o, f->path);
+    st = pr_reader_load(f->path, &ro, &t, err);
+    if (st != PR_OK) {
+        if (f->from_dir && is_not_a_trace(err)) {
+            if (!o->quiet)
+                fprintf(stderr, "profreport: warning: skipping %s\n",
+                        err->msg);
+            pr_error_clear(err);
+            *skipped = 1;
+            return PR_OK;
+        }
+        return st;
+    }
+    if (o->verbose)
+        print_quality(f->path, t);
+    st = pr_summary_add_input(sum, f->path, t, f->worker, f->span, err);
+    if (st == PR_OK)
+        st = pr_summary_add_run(sum, t, f->worker, f->span, &ao, err);
+    if (st != PR_OK)
+        pr_error_prefix(err, "%s: ", f->path);
+    pr_trace_free(t); /* the summary copied what it keeps */
+    return st;
+}
+
+static enum pr_status
+build_summary(const struct pr_options *o, cJSON **out, struct pr_error *err)
+{
+    struct pr_input_list files = {0};
+    cJSON *sum = pr_summary_new();
+    enum pr_status st = PR_OK;
+    size_t i, used = 0;
+
+    if (sum == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    for (i = 0; i < o->n_inputs && st == PR_OK; i++)
+        st = pr_discover(o->inputs[i], &files, err);
+    for (i = 0; i < files.n && st == PR_OK; i++) {
+        int skipped;
+        st = ingest_one(o, &files.files[i], sum, &skipped, err);
+        used += !skipped;
+    }
+    if (st == PR_OK && used == 0)
+        st = pr_error_set(err, PR_E_FORMAT, "no profiler trace among the inputs");
+    if (st == PR_OK)
+        st = pr_summary_finish(sum, err);
+    pr_input_list_free(&files);
+    if (st != PR_OK) {
+        cJSON_Delete(sum);
+        return st;
+    }
+    *out = sum;
+    return PR_OK;
+}
+
+static int64_t
+generation_time(void)
+{
+    const char *s = getenv("SOURCE_DATE_EPOCH");
+    char *end;
+    long long v;
+
+    if (s != NULL && *s != '\0') {
+        errno = 0;
+        v = strtoll(s, &end, 10);
+        if (errno == 0 && *end == '\0' && v >= 0)
+            return (int64_t)v;
+    }
+    return (int64_t)time(NULL);
+}
+
+static enum pr_status
+render_text(const char *path, char *text, struct pr_error *err)
+{
+    enum pr_status st;
+
+    if (text == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    st = pr_sink_write_file(path, text, strlen(text), err);
+    return st;
+}
+
+static enum pr_status
+write_outputs(const struct pr_options *o, const cJSON *sum,
+              struct pr_error *err)
+{
+    struct pr_render_opts ro = {o->top, o->template_dir, o->paper, o->font,
+                                generation_time(), PACKAGE_VERSION};
+    struct pr_buf html;
+    char *json = NULL;
+    enum pr_status st = PR_OK;
+
+    pr_buf_init(&html, 0);
+    if (o->html_path != NULL)
+        st = pr_html_render(sum, &ro, &html, err);
+    if (st == PR_OK && o->json_path != NULL) {
+        json = cJSON_Print(sum);
+        if (json == NULL)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    /* the PDF commits itself atomically; then the in-memory ones */
+    if (st == PR_OK && o->pdf_path != NULL)
+        st = pr_pdf_render(sum, &ro, o->pdf_path, err);
+    if (st == PR_OK && o->html_path != NULL)
+        st = pr_sink_write_file(o->html_path, html.data ? html.data : "",
+                                html.len, err);
+    if (st == PR_OK && json != NULL) {
+        size_t n = strlen(json);
+        json[n] = '\0';
+        st = render_text(o->json_path, json, err);
+        if (st == PR_OK && strcmp(o->json_path, "-") == 0)
+            fputc('\n', stdout);
+    }
+    cJSON_free(json);
+    pr_buf_free(&html);
+    return st;
+}
+
+static void
+print_brief(const cJSON *sum)
+{
+    const cJSON *run;
+
+    cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(sum, "runs"))
+    {
+        const cJSON *ss = cJSON_GetObjectItemCaseSensitive(run, "step_summary");
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(run, "worker");
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(ss, "count");
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(ss, "mean_us");
+
+        printf("%s: %d steps, mean step %.1f us\n",
+               cJSON_IsString(w) ? w->valuestring : "?",
+               cJSON_IsNumber(c) ? c->valueint : 0,
+               cJSON_IsNumber(m) ? m->valuedouble : 0.0);
+    }
+    printf("(use --json, --html or --pdf to write a report)\n");
+}
+
+enum pr_status
+pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
+{
+    cJSON *sum = NULL;
+    enum pr_status st;
+
+    if (o->command == PR_CMD_HELP) {
+        fputs(pr_args_usage(), stdout);
+        return PR_OK;
+    }
+    if (o->command == PR_CMD_VERSION) {
+        printf("profreport %s\n", PACKAGE_VERSION);
+        return PR_OK;
+    }
+    if (o->command == PR_CMD_TABLE)
+        return pr_error_set(err, PR_E_USAGE,
+                            "table: not available yet (issue #3)");
+    st = build_summary(o, &sum, err);
+    if (st != PR_OK)
+        return st;
+    if (o->json_path == NULL && o->html_path == NULL && o->pdf_path == NULL)
+        print_brief(sum);
+    else
+        st = write_outputs(o, sum, err);
+    cJSON_Delete(sum);
+    return st;
+}

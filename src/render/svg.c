@@ -1,0 +1,3 @@
+/* src/render/svg.c - placeholder until its module lands. */
+#include "config.h"
+typedef int pr_placeholder_svg;

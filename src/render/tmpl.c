@@ -1,0 +1,4 @@
+/* tmpl.c - placeholder */
+#include "config.h"
+#include "profreport/tmpl.h"
+typedef int pr_placeholder_tmpl;

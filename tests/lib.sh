@@ -1,0 +1,16 @@
+# lib.sh - shared prelude for tests/cli/*.sh: TAP helpers, a temp dir that is
+# removed on exit, and the paths run.sh exports (PR_BIN, PR_SRCDIR, PR_SHARED).
+set -u
+LC_ALL=C
+TZ=UTC
+export LC_ALL TZ
+T_N=0
+T_DIR=$(mktemp -d)
+trap 'rm -rf "$T_DIR"' EXIT
+
+ok() { T_N=$((T_N + 1)); echo "ok $T_N - $1"; }
+not_ok() { T_N=$((T_N + 1)); echo "not ok $T_N - $1"; }
+skip() { T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP ${2:-}"; }
+# check "description" command...  : ok when the command succeeds
+check() { d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+have_shared() { [ -d "$PR_SHARED/traces" ]; }

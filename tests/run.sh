@@ -1,0 +1,75 @@
+#!/bin/sh
+# run.sh SRCDIR BUILDDIR "PROGRAMS" [FILTER] - the only test entry point.
+# Runs every cmocka program (TAP output) and every tests/cli/*.sh script (TAP
+# via tests/lib.sh), counts ok / not ok / skip, keeps a log per failing
+# program, and ends with the line "N passed, N failed[, N skipped]".
+srcdir=$1
+builddir=$2
+programs=$3
+filter=${T:-$4}
+LC_ALL=C
+TZ=UTC
+export LC_ALL TZ
+CMOCKA_MESSAGE_OUTPUT=TAP
+export CMOCKA_MESSAGE_OUTPUT
+PR_SRCDIR=$srcdir
+PR_BUILDDIR=$builddir
+PR_BIN=$builddir/profreport
+PR_GEN=$builddir/bench/gen_trace
+PR_SHARED=${PR_SHARED:-$srcdir/../shared}
+export PR_SRCDIR PR_BUILDDIR PR_BIN PR_GEN PR_SHARED
+logdir=$builddir/tests/logs
+mkdir -p "$logdir"
+passed=0
+failed=0
+skipped=0
+failures=""
+
+count() {
+    # $1 = name, $2 = exit status, $3 = log
+    p=$(grep -c '^ok ' "$3" | tr -d ' ')
+    s=$(grep -c '^ok .*# *[Ss][Kk][Ii][Pp]' "$3" | tr -d ' ')
+    f=$(grep -c '^not ok ' "$3" | tr -d ' ')
+    p=$((p - s))
+    if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then
+        f=1  # crashed or exited non-zero without reporting a failure
+        echo "not ok - $1 exited with status $2" >> "$3"
+    fi
+    if [ $((p + f + s)) -eq 0 ]; then
+        f=1
+        echo "not ok - $1 ran no test" >> "$3"
+    fi
+    passed=$((passed + p))
+    failed=$((failed + f))
+    skipped=$((skipped + s))
+    if [ "$f" -gt 0 ]; then
+        failures="$failures $1"
+        grep '^not ok' "$3" | sed "s|^|  $1: |"
+        echo "  log: $3"
+    else
+        rm -f "$3"
+    fi
+}
+
+for prog in $programs; do
+    case $prog in *"$filter"*) ;; *) continue ;; esac
+    log=$logdir/$(echo "$prog" | tr '/' '_').log
+    (cd "$builddir" && "./$prog") > "$log" 2>&1
+    count "$prog" $? "$log"
+done
+
+for script in "$srcdir"/tests/cli/*.sh; do
+    [ -f "$script" ] || continue
+    name=tests/cli/$(basename "$script")
+    case $name in *"$filter"*) ;; *) continue ;; esac
+    log=$logdir/$(basename "$script").log
+    sh "$script" > "$log" 2>&1
+    count "$name" $? "$log"
+done
+
+if [ "$skipped" -gt 0 ]; then
+    echo "$passed passed, $failed failed, $skipped skipped"
+else
+    echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]
