@@ -1,0 +1,43 @@
+#!/bin/sh
+# cli_basic.sh - exit codes, messages and atomic outputs of the command line
+# (DESIGN.md: 0 ok, 1 usage, 2 bad or unreadable input).
+. "$PR_SRCDIR/tests/lib.sh"
+
+"$PR_BIN" --help > "$T_DIR/help" 2>&1
+check "--help exits 0" [ $? -eq 0 ]
+check "--help shows usage" grep -q -- "--input PATH" "$T_DIR/help"
+
+"$PR_BIN" --version > "$T_DIR/ver" 2>&1
+check "--version prints the version" grep -q "^profreport [0-9]" "$T_DIR/ver"
+
+"$PR_BIN" --bogus 2> "$T_DIR/err"
+check "unknown option exits 1" [ $? -eq 1 ]
+check "unknown option is named" grep -q "bogus" "$T_DIR/err"
+
+"$PR_BIN" 2> "$T_DIR/err"
+check "no input exits 1" [ $? -eq 1 ]
+
+"$PR_BIN" --input "$T_DIR/missing.json" --json "$T_DIR/out.json" 2> "$T_DIR/err"
+check "missing file exits 2" [ $? -eq 2 ]
+check "missing file is named" grep -q "missing.json" "$T_DIR/err"
+check "no output on failure" [ ! -e "$T_DIR/out.json" ]
+
+"$PR_BIN" --input "$T_DIR" --top 0 2> "$T_DIR/err"
+check "--top 0 is a usage error" [ $? -eq 1 ]
+
+"$PR_BIN" --input "$T_DIR" --paper legal 2> "$T_DIR/err"
+check "--paper legal is a usage error" [ $? -eq 1 ]
+
+mkdir -p "$T_DIR/empty"
+"$PR_BIN" --input "$T_DIR/empty" --json "$T_DIR/out.json" 2> "$T_DIR/err"
+check "empty folder exits 2" [ $? -eq 2 ]
+check "empty folder says why" grep -q "no trace files" "$T_DIR/err"
+
+printf '{"traceEvents": [' > "$T_DIR/trunc.json"
+"$PR_BIN" --input "$T_DIR/trunc.json" --json "$T_DIR/out.json" 2> "$T_DIR/err"
+check "truncated trace exits 2" [ $? -eq 2 ]
+check "truncated trace names the file" grep -q "trunc.json" "$T_DIR/err"
+check "truncated trace leaves no output" [ ! -e "$T_DIR/out.json" ]
+if ls "$T_DIR" | grep -q 'out.json.'; then not_ok "no temp file left"; else ok "no temp file left"; fi
+
+echo "1..$T_N"
