@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,19 @@ build_summary(const struct pr_options *o, cJSON **out, struct pr_error *err)
     }
     *out = sum;
     return PR_OK;
+}
+
+enum pr_status
+pr_pipeline_summary(const char *const *inputs, size_t n, int quiet,
+                    cJSON **out, struct pr_error *err)
+{
+    struct pr_options o;
+
+    memset(&o, 0, sizeof(o));
+    o.inputs = (const char **)(uintptr_t)inputs; /* read only below */
+    o.n_inputs = n;
+    o.quiet = quiet;
+    return build_summary(&o, out, err);
 }
 
 static int64_t

@@ -8,6 +8,8 @@
 
 #include "profreport/error.h"
 
+struct cJSON;
+
 enum pr_command {
     PR_CMD_REPORT = 0, /* profreport --input ... --json/--html/--pdf */
     PR_CMD_TABLE,      /* profreport table ... */
@@ -46,5 +48,13 @@ struct pr_options {
  * that main prints after "profreport: "). */
 PR_NODISCARD enum pr_status pr_pipeline_run(const struct pr_options *o,
                                             struct pr_error *err);
+
+/* Build the summary of a set of inputs (trace files or run folders) with
+ * default options; for subcommands such as diff.  *out is owned by the
+ * caller (cJSON_Delete). */
+PR_NODISCARD enum pr_status pr_pipeline_summary(const char *const *inputs,
+                                                size_t n, int quiet,
+                                                struct cJSON **out,
+                                                struct pr_error *err);
 
 #endif
