@@ -1,3 +1,153 @@
-/* src/render/escape.c - placeholder until its module lands. */
+/* escape.c - HTML/SVG escaping and UTF-8 boundary helpers for trace strings.
+ * Callers decide what to escape; this file only decides how. */
 #include "config.h"
-typedef int pr_placeholder_escape;
+
+#include <string.h>
+
+#include "profreport/escape.h"
+
+#define REPLACEMENT "\xEF\xBF\xBD" /* U+FFFD */
+#define ELLIPSIS "\xE2\x80\xA6"    /* U+2026 */
+
+static int
+is_cont(unsigned char c)
+{
+    return (c & 0xC0) == 0x80;
+}
+
+size_t
+pr_escape_utf8_next(const char *s, size_t len, uint32_t *cp)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t need;
+    uint32_t v, min;
+
+    *cp = 0xFFFD;
+    if (u[0] < 0x80) {
+        *cp = u[0];
+        return 1;
+    }
+    if ((u[0] & 0xE0) == 0xC0) {
+        need = 2, v = u[0] & 0x1F, min = 0x80;
+    } else if ((u[0] & 0xF0) == 0xE0) {
+        need = 3, v = u[0] & 0x0F, min = 0x800;
+    } else if ((u[0] & 0xF8) == 0xF0) {
+        need = 4, v = u[0] & 0x07, min = 0x10000;
+    } else {
+        return 1;
+    }
+    if (len < need) {
+        return 1;
+    }
+    for (size_t i = 1; i < need; i++) {
+        if (!is_cont(u[i])) {
+            return 1;
+        }
+        v = (v << 6) | (u[i] & 0x3F);
+    }
+    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
+        return 1;
+    }
+    *cp = v;
+    return need;
+}
+
+size_t
+pr_escape_utf8_len(const char *s, size_t len)
+{
+    size_t i = 0, n = 0;
+    uint32_t cp;
+
+    while (i < len) {
+        i += pr_escape_utf8_next(s + i, len - i, &cp);
+        n++;
+    }
+    return n;
+}
+
+size_t
+pr_escape_utf8_prefix(const char *s, size_t len, size_t max_chars)
+{
+    size_t i = 0, n = 0;
+    uint32_t cp;
+
+    while (i < len && n < max_chars) {
+        i += pr_escape_utf8_next(s + i, len - i, &cp);
+        n++;
+    }
+    return i;
+}
+
+/* Entity for an ASCII byte that needs one, else NULL. */
+static const char *
+entity(unsigned char c)
+{
+    switch (c) {
+    case '&':
+        return "&amp;";
+    case '<':
+        return "&lt;";
+    case '>':
+        return "&gt;";
+    case '"':
+        return "&quot;";
+    case '\'':
+        return "&#39;";
+    default:
+        break;
+    }
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) {
+        return REPLACEMENT;
+    }
+    return NULL;
+}
+
+enum pr_status
+pr_escape_html(struct pr_buf *out, const char *s, size_t len)
+{
+    size_t i = 0, run = 0; /* run: start of bytes copied verbatim */
+    enum pr_status st;
+
+    while (i < len) {
+        uint32_t cp;
+        size_t n = pr_escape_utf8_next(s + i, len - i, &cp);
+        const char *rep = NULL;
+
+        if (n == 1) {
+            rep = entity((unsigned char)s[i]);
+            if (rep == NULL && (unsigned char)s[i] >= 0x80) {
+                rep = REPLACEMENT; /* invalid byte */
+            }
+        }
+        if (rep != NULL) {
+            st = pr_buf_add(out, s + run, i - run);
+            if (st == PR_OK) {
+                st = pr_buf_adds(out, rep);
+            }
+            if (st != PR_OK) {
+                return st;
+            }
+            run = i + n;
+        }
+        i += n;
+    }
+    return pr_buf_add(out, s + run, len - run);
+}
+
+enum pr_status
+pr_escape_html_trunc(struct pr_buf *out, const char *s, size_t len,
+                     size_t max_chars)
+{
+    size_t cut;
+    enum pr_status st;
+
+    if (max_chars < 2 || pr_escape_utf8_len(s, len) <= max_chars) {
+        return pr_escape_html(out, s, len);
+    }
+    cut = pr_escape_utf8_prefix(s, len, max_chars - 1);
+    st = pr_escape_html(out, s, cut);
+    if (st != PR_OK) {
+        return st;
+    }
+    return pr_buf_adds(out, ELLIPSIS);
+}
