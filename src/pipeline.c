@@ -20,6 +20,7 @@
 #include "profreport/render.h"
 #include "profreport/sink.h"
 #include "profreport/summary.h"
+#include "profreport/table.h"
 
 #define PROGRESS_MIN_BYTES (64u << 20)
 
@@ -218,6 +219,27 @@ print_brief(const cJSON *sum)
     printf("(use --json, --html or --pdf to write a report)\n");
 }
 
+static enum pr_status
+print_table(const struct pr_options *o, const cJSON *sum, struct pr_error *err)
+{
+    struct pr_table_opts to = {o->table_kind, o->sort_col, o->group_by,
+                               o->filter,     o->columns,  o->min_time_us,
+                               o->top_given ? o->top : 0, o->width,
+                               PR_TABLE_TEXT};
+    struct pr_buf out;
+    enum pr_status st;
+
+    to.format = o->csv ? PR_TABLE_CSV : o->json_out ? PR_TABLE_JSON
+                                                    : PR_TABLE_TEXT;
+    pr_buf_init(&out, 0);
+    st = pr_table_render(sum, &to, &out, err);
+    if (st == PR_OK && out.len > 0 && fwrite(out.data, 1, out.len, stdout) !=
+                                          out.len)
+        st = pr_error_set(err, PR_E_IO, "stdout: write failed");
+    pr_buf_free(&out);
+    return st;
+}
+
 enum pr_status
 pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
 {
@@ -232,12 +254,14 @@ pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
         printf("profreport %s\n", PACKAGE_VERSION);
         return PR_OK;
     }
-    if (o->command == PR_CMD_TABLE)
-        return pr_error_set(err, PR_E_USAGE,
-                            "table: not available yet (issue #3)");
     st = build_summary(o, &sum, err);
     if (st != PR_OK)
         return st;
+    if (o->command == PR_CMD_TABLE) {
+        st = print_table(o, sum, err);
+        cJSON_Delete(sum);
+        return st;
+    }
     if (o->json_path == NULL && o->html_path == NULL && o->pdf_path == NULL)
         print_brief(sum);
     else

@@ -28,6 +28,7 @@ struct pr_options {
     const char *paper;        /* "a4" | "letter" */
     const char *font;
     int top;                  /* --top N, default 50 */
+    int top_given;            /* --top was on the command line */
     int quiet;
     int verbose;
     int threads;              /* 0 = auto */

@@ -144,6 +144,7 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
     case OPT_TOP:
         st = parse_long("--top", arg, 1, 1000000, &v, err);
         o->top = (int)v;
+        o->top_given = 1;
         break;
     case OPT_TEMPLATE_DIR: o->template_dir = arg; break;
     case OPT_PAPER:

@@ -1,0 +1,33 @@
+/* table.h - terminal, CSV and JSON tables drawn from the summary (the views
+ * of PyProf's prof.py, MegEngine's profile_analyze and MindSpore's
+ * op_analyse).  Reads only the summary tree. */
+#ifndef PROFREPORT_TABLE_H
+#define PROFREPORT_TABLE_H
+
+#include <cjson/cJSON.h>
+
+#include "profreport/buf.h"
+#include "profreport/error.h"
+
+enum pr_table_format { PR_TABLE_TEXT = 0, PR_TABLE_CSV, PR_TABLE_JSON };
+
+struct pr_table_opts {
+    const char *kind;     /* operators|kernels|memory|steps */
+    const char *sort;     /* column key; NULL = the kind's default */
+    const char *group_by; /* name|shape|type (operators); NULL = name */
+    const char *filter;   /* substring of the name; NULL = all */
+    const char *columns;  /* comma-separated column keys; NULL = default */
+    double min_time_us;   /* hide rows whose time column is below */
+    int top;              /* 0 = all rows */
+    int width;            /* text width */
+    enum pr_table_format format;
+};
+
+/* Render the table into `out`.  Unknown kind, column or sort key is
+ * PR_E_USAGE naming the valid choices. */
+PR_NODISCARD enum pr_status pr_table_render(const cJSON *summary,
+                                            const struct pr_table_opts *o,
+                                            struct pr_buf *out,
+                                            struct pr_error *err);
+
+#endif
