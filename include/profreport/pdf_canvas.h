@@ -34,10 +34,9 @@ struct pr_pdf_canvas {
  * coordinates have y growing downwards from that corner.  Cannot fail; a
  * libharu failure while drawing goes to the document's error handler and
  * sets pc->canvas.failed. */
-void pr_pdf_canvas_init(struct pr_pdf_canvas *pc, HPDF_Doc pdf,
-                        HPDF_Page page, HPDF_Font regular, HPDF_Font bold,
-                        double left, double top, double width,
-                        double height);
+void pr_pdf_canvas_init(struct pr_pdf_canvas *pc, HPDF_Doc pdf, HPDF_Page page,
+                        HPDF_Font regular, HPDF_Font bold, double left,
+                        double top, double width, double height);
 
 /* The one mapping from trace text to PDF text: a NUL-terminated copy of
  * `utf8` that is valid UTF-8 limited to the Basic Multilingual Plane (what a
