@@ -1,0 +1,732 @@
+/* memory.c - the memory view of spec/tb-plugin-semantics.md §12 over the
+ * frozen trace and its op tree: attribution of [memory] records to the
+ * deepest operator (12.2), the per-operator statistics (12.4), peaks and
+ * curves (12.5, 12.6).  Writes only run["memory"]. */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/buf.h"
+#include "profreport/memory.h"
+
+#include "internal.h"
+
+#define MAX_DEVICES 64
+#define TOP_AT_PEAK 5
+
+/* One (node, device) or (name, device) accumulator. */
+struct acc {
+    int64_t self_inc, self_size, self_count;
+    int64_t inc, size, count;
+};
+
+struct mdev {
+    char name[24];
+    double peak_alloc;      /* NaN when the trace has no totals */
+    double peak_reserved;   /* NaN when none */
+    int64_t peak_ts_ns;
+    int64_t running, running_peak; /* Σ Bytes since the first record */
+    int64_t running_peak_ts_ns;
+    double *t_us, *alloc, *reserved;
+    size_t n_pts, cap_pts;
+    size_t unattributed;    /* allocations outside any operator */
+    size_t unmatched_frees; /* releases of an address never allocated */
+    size_t n_alloc, n_free;
+};
+
+struct mem {
+    const struct pr_trace *t;
+    const struct pr_tree *tree;
+    struct pr_error *err;
+    struct mdev dev[MAX_DEVICES];
+    size_t n_dev;
+    size_t unknown_device;   /* records of device type other than CPU/CUDA */
+    int64_t start_ns;        /* profiler_start_ts (2.5) */
+    int has_totals;          /* some record carries Total Allocated */
+    size_t *rec_node;        /* per memory record: op node or PR_NONE */
+    int *rec_dev;            /* per memory record: device or -1 */
+    size_t *next_kid;        /* cursor per node (12.2) */
+    unsigned char *visited;
+    struct pr_idmap node_acc; /* node * 64 + dev -> accs index */
+    struct acc *accs;
+    size_t n_accs, cap_accs;
+};
+
+static int
+dev_index(struct mem *m, const struct pr_mem_info *mi)
+{
+    char name[24];
+    size_t i;
+
+    if (mi->device_type == 0)
+        snprintf(name, sizeof(name), "CPU");
+    else if (mi->device_type == 1)
+        snprintf(name, sizeof(name), "GPU%d", (int)mi->device_id);
+    else
+        return -1;
+    for (i = 0; i < m->n_dev; i++)
+        if (strcmp(m->dev[i].name, name) == 0)
+            return (int)i;
+    if (m->n_dev == MAX_DEVICES)
+        return -1;
+    memset(&m->dev[m->n_dev], 0, sizeof(m->dev[0]));
+    memcpy(m->dev[m->n_dev].name, name, sizeof(name));
+    m->dev[m->n_dev].peak_alloc = NAN;
+    m->dev[m->n_dev].peak_reserved = NAN;
+    return (int)m->n_dev++;
+}
+
+/* profiler_start_ts: the first event the plugin creates (2.5). */
+static int64_t
+profiler_start(const struct pr_trace *t)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_events; i++) {
+        int k = t->events[i].kind;
+        if (k != PR_K_OTHER && k != PR_K_DRIVER && k != PR_K_SYNC)
+            return t->events[i].ts_ns;
+    }
+    return 0;
+}
+
+static void
+node_bounds(const struct pr_tree *tr, size_t i, int64_t *s, int64_t *e)
+{
+    const struct pr_tree_node *n = &tr->nodes[i];
+
+    if (n->type != PR_N_ROOT) {
+        *s = n->start_ns;
+        *e = n->end_ns;
+        return;
+    }
+    if (n->n_kids == 0) {
+        *s = INT64_MAX; /* an empty root holds nothing */
+        *e = INT64_MIN;
+        return;
+    }
+    *s = tr->nodes[n->kids[0]].start_ns;
+    *e = tr->nodes[n->kids[n->n_kids - 1]].end_ns;
+}
+
+/* Descend from node c to the deepest child containing ts (12.2). */
+static size_t
+descend(struct mem *m, size_t c, int64_t ts)
+{
+    const struct pr_tree *tr = m->tree;
+
+    for (;;) {
+        const struct pr_tree_node *n = &tr->nodes[c];
+        size_t k = m->next_kid[c];
+        size_t found = PR_NONE;
+
+        while (k < n->n_kids) {
+            const struct pr_tree_node *ch = &tr->nodes[n->kids[k]];
+            if (ch->start_ns > ts)
+                break;
+            if (ch->end_ns <= ts) {
+                k++;
+                continue;
+            }
+            found = n->kids[k];
+            break;
+        }
+        m->next_kid[c] = k;
+        if (found == PR_NONE)
+            return c;
+        m->visited[found] = 1;
+        c = found;
+    }
+}
+
+/* Walk the cursor of one thread to ts; returns the deepest node or
+ * PR_NONE (staled). *cursor is updated. */
+static size_t
+locate(struct mem *m, size_t *cursor, int64_t ts)
+{
+    const struct pr_tree *tr = m->tree;
+    size_t c = *cursor;
+    int64_t s, e;
+
+    for (;;) {
+        if (c == PR_NONE)
+            break;
+        node_bounds(tr, c, &s, &e);
+        if (ts < s)
+            return PR_NONE; /* before the root's first child */
+        if (ts >= e) {
+            c = tr->nodes[c].type == PR_N_ROOT ? PR_NONE : tr->nodes[c].parent;
+            continue;
+        }
+        c = descend(m, c, ts);
+        break;
+    }
+    *cursor = c;
+    return c;
+}
+
+static struct acc *
+acc_for(struct mem *m, size_t node, int dev)
+{
+    int64_t key = (int64_t)node * MAX_DEVICES + dev;
+    size_t i = pr_idmap_get(&m->node_acc, key);
+
+    if (i != PR_NONE)
+        return &m->accs[i];
+    if (pr_grow((void **)&m->accs, &m->cap_accs, m->n_accs + 1,
+                sizeof(*m->accs)) != PR_OK ||
+        pr_idmap_put(&m->node_acc, key, m->n_accs, m->err) != PR_OK)
+        return NULL;
+    memset(&m->accs[m->n_accs], 0, sizeof(m->accs[0]));
+    return &m->accs[m->n_accs++];
+}
+
+/* Self values on the op node, totals on it and every ancestor (the 12.4
+ * bottom-up sums, including same-name double counting). */
+static enum pr_status
+attribute(struct mem *m, size_t node, int dev, int64_t bytes)
+{
+    int is_alloc = bytes > 0;
+    struct acc *a = acc_for(m, node, dev);
+    size_t p;
+
+    if (a == NULL)
+        return pr_error_set(m->err, PR_E_NOMEM, "out of memory (memory)");
+    a->self_inc += bytes;
+    a->self_size += is_alloc ? bytes : 0;
+    a->self_count += is_alloc;
+    for (p = node; p != PR_NONE; p = m->tree->nodes[p].parent) {
+        if (m->tree->nodes[p].type == PR_N_ROOT)
+            break;
+        a = acc_for(m, p, dev);
+        if (a == NULL)
+            return pr_error_set(m->err, PR_E_NOMEM, "out of memory (memory)");
+        a->inc += bytes;
+        a->size += is_alloc ? bytes : 0;
+        a->count += is_alloc;
+    }
+    return PR_OK;
+}
+
+static size_t
+root_of_tid(const struct pr_tree *tr, uint32_t tid)
+{
+    size_t r;
+
+    for (r = 0; r < tr->n_roots; r++)
+        if (tr->nodes[tr->roots[r]].tid == tid)
+            return r;
+    return PR_NONE;
+}
+
+static enum pr_status
+add_point(struct mdev *d, double t_us, double alloc, double reserved)
+{
+    size_t need = d->n_pts + 1;
+    size_t c1 = d->cap_pts, c2 = d->cap_pts;
+
+    if (pr_grow((void **)&d->t_us, &c1, need, sizeof(double)) != PR_OK ||
+        pr_grow((void **)&d->alloc, &c2, need, sizeof(double)) != PR_OK)
+        return PR_E_NOMEM;
+    c2 = d->cap_pts;
+    if (pr_grow((void **)&d->reserved, &c2, need, sizeof(double)) != PR_OK)
+        return PR_E_NOMEM;
+    d->cap_pts = c1 < c2 ? c1 : c2;
+    d->t_us[d->n_pts] = t_us;
+    d->alloc[d->n_pts] = alloc;
+    d->reserved[d->n_pts] = reserved;
+    d->n_pts++;
+    return PR_OK;
+}
+
+/* Peaks, running sums, unmatched frees and the curve point of a record. */
+static enum pr_status
+track(struct mem *m, struct pr_idmap *live, const struct pr_event *e,
+      const struct pr_mem_info *mi, struct mdev *d)
+{
+    double alloc = mi->total_allocated, res = mi->total_reserved;
+
+    if (mi->bytes > 0) {
+        d->n_alloc++;
+        if (mi->addr != PR_NO_ID &&
+            pr_idmap_put(live, mi->addr, 1, m->err) != PR_OK)
+            return PR_E_NOMEM;
+    } else {
+        d->n_free++;
+        if (mi->addr != PR_NO_ID && pr_idmap_get(live, mi->addr) != 1)
+            d->unmatched_frees++;
+        else if (mi->addr != PR_NO_ID &&
+                 pr_idmap_put(live, mi->addr, 0, m->err) != PR_OK)
+            return PR_E_NOMEM;
+    }
+    d->running += mi->bytes;
+    if (d->running > d->running_peak) {
+        d->running_peak = d->running;
+        d->running_peak_ts_ns = e->ts_ns;
+    }
+    if (!isnan(alloc)) {
+        m->has_totals = 1;
+        if (isnan(d->peak_alloc) || alloc > d->peak_alloc) {
+            d->peak_alloc = alloc;
+            d->peak_ts_ns = e->ts_ns;
+        }
+    }
+    if (!isnan(res) && (isnan(d->peak_reserved) || res > d->peak_reserved))
+        d->peak_reserved = res;
+    return PR_OK;
+}
+
+/* The curve: the trace's own totals when it records them (12.6; the
+ * address is not required), else the running sum of Bytes since the first
+ * record, which old traces allow (said so in the summary). */
+static enum pr_status
+build_curves(struct mem *m)
+{
+    const struct pr_trace *t = m->t;
+    int64_t running[MAX_DEVICES] = {0};
+    size_t i, k = 0;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        const struct pr_mem_info *mi = pr_trace_mem(t, e);
+        double t_us;
+        int dev;
+
+        if (mi == NULL)
+            continue;
+        dev = m->rec_dev[k++];
+        if (dev < 0)
+            continue;
+        t_us = (double)(e->ts_ns - m->start_ns) / 1000.0;
+        running[dev] += mi->bytes;
+        if (m->has_totals && isnan(mi->total_allocated))
+            continue;
+        if (add_point(&m->dev[dev], t_us,
+                      m->has_totals ? mi->total_allocated
+                                    : (double)running[dev],
+                      m->has_totals ? mi->total_reserved : NAN) != PR_OK)
+            return pr_error_set(m->err, PR_E_NOMEM, "out of memory (memory)");
+    }
+    return PR_OK;
+}
+
+static enum pr_status
+scan_records(struct mem *m)
+{
+    const struct pr_trace *t = m->t;
+    size_t *cursor, i, r, k = 0;
+    struct pr_idmap live = {0};
+    enum pr_status st = PR_OK;
+
+    cursor = malloc((m->tree->n_roots + 1) * sizeof(*cursor));
+    if (cursor == NULL)
+        return pr_error_set(m->err, PR_E_NOMEM, "out of memory (memory)");
+    for (r = 0; r < m->tree->n_roots; r++)
+        cursor[r] = m->tree->roots[r];
+    for (i = 0; i < t->n_events && st == PR_OK; i++) {
+        const struct pr_event *e = &t->events[i];
+        const struct pr_mem_info *mi = pr_trace_mem(t, e);
+        size_t node = PR_NONE;
+        int dev;
+
+        if (mi == NULL)
+            continue;
+        dev = dev_index(m, mi);
+        r = root_of_tid(m->tree, e->tid);
+        if (r != PR_NONE)
+            node = locate(m, &cursor[r], e->ts_ns);
+        if (node != PR_NONE && !m->tree->nodes[node].is_operator)
+            node = PR_NONE; /* staled: no statistic, not even an ancestor's */
+        m->rec_node[k] = node;
+        m->rec_dev[k++] = dev;
+        if (dev < 0) {
+            m->unknown_device++;
+            continue;
+        }
+        if (node == PR_NONE && mi->bytes > 0)
+            m->dev[dev].unattributed++;
+        st = track(m, &live, e, mi, &m->dev[dev]);
+        if (st == PR_OK && node != PR_NONE)
+            st = attribute(m, node, dev, mi->bytes);
+    }
+    free(cursor);
+    pr_idmap_free(&live);
+    return st;
+}
+
+size_t
+pr_memory_downsample(const double *y, size_t n, size_t max, size_t *out)
+{
+    size_t buckets, b, k = 0;
+
+    if (n <= max) {
+        for (b = 0; b < n; b++)
+            out[b] = b;
+        return n;
+    }
+    buckets = (max - 1) / 3; /* first, min, max per bucket; plus the last */
+    for (b = 0; b < buckets; b++) {
+        size_t lo = b * (n - 1) / buckets, hi = (b + 1) * (n - 1) / buckets;
+        size_t i, imin = lo, imax = lo, a, c;
+        for (i = lo; i < hi; i++) {
+            if (y[i] < y[imin])
+                imin = i;
+            if (y[i] > y[imax])
+                imax = i;
+        }
+        a = imin < imax ? imin : imax;
+        c = imin < imax ? imax : imin;
+        out[k++] = lo;
+        if (a != lo)
+            out[k++] = a;
+        if (c != a && c != lo)
+            out[k++] = c;
+    }
+    out[k++] = n - 1;
+    return k;
+}
+
+struct row {
+    uint32_t name;
+    int dev;
+    int64_t calls;
+    struct acc a;
+};
+
+static int
+cmp_row(const void *pa, const void *pb, void *ctx)
+{
+    const struct row *x = pa, *y = pb;
+    const struct mem *m = ctx;
+    int c;
+
+    if (x->a.inc != y->a.inc)
+        return x->a.inc > y->a.inc ? -1 : 1;
+    c = strcmp(m->dev[x->dev].name, m->dev[y->dev].name);
+    if (c != 0)
+        return c;
+    return strcmp(pr_trace_str(m->t, x->name), pr_trace_str(m->t, y->name));
+}
+
+/* Calls: operator nodes the 12.4 walk reaches (children of a root or of a
+ * visited node), per name. */
+static enum pr_status
+count_calls(struct mem *m, struct pr_idmap *calls)
+{
+    const struct pr_tree *tr = m->tree;
+    size_t i;
+
+    for (i = 0; i < tr->n_nodes; i++) {
+        const struct pr_tree_node *n = &tr->nodes[i];
+        size_t p = n->parent, c;
+        if (!n->is_operator || n->dropped || p == PR_NONE)
+            continue;
+        if (tr->nodes[p].type != PR_N_ROOT && !m->visited[p])
+            continue;
+        c = pr_idmap_get(calls, n->name);
+        if (pr_idmap_put(calls, n->name, c == PR_NONE ? 1 : c + 1, m->err) !=
+            PR_OK)
+            return PR_E_NOMEM;
+    }
+    return PR_OK;
+}
+
+static enum pr_status
+collect_rows(struct mem *m, struct row **out, size_t *n_out)
+{
+    struct pr_idmap by = {0}, calls = {0};
+    struct row *rows = NULL;
+    size_t n = 0, cap = 0, s;
+    enum pr_status st = count_calls(m, &calls);
+
+    for (s = 0; s < m->node_acc.cap && st == PR_OK; s++) {
+        int64_t key = m->node_acc.keys[s];
+        size_t node = (size_t)(key / MAX_DEVICES), j;
+        const struct acc *a = &m->accs[m->node_acc.vals[s]];
+        struct row *r;
+        if (!m->node_acc.used[s] || !m->tree->nodes[node].is_operator)
+            continue;
+        key = (int64_t)m->tree->nodes[node].name * MAX_DEVICES +
+              key % MAX_DEVICES;
+        j = pr_idmap_get(&by, key);
+        if (j == PR_NONE) {
+            if (pr_grow((void **)&rows, &cap, n + 1, sizeof(*rows)) != PR_OK ||
+                pr_idmap_put(&by, key, n, m->err) != PR_OK) {
+                st = PR_E_NOMEM;
+                break;
+            }
+            j = n++;
+            memset(&rows[j], 0, sizeof(rows[j]));
+            rows[j].name = m->tree->nodes[node].name;
+            rows[j].dev = (int)(key % MAX_DEVICES);
+            {
+                size_t c = pr_idmap_get(&calls, rows[j].name);
+                rows[j].calls = c == PR_NONE ? 0 : (int64_t)c;
+            }
+        }
+        r = &rows[j];
+        r->a.self_inc += a->self_inc;
+        r->a.self_size += a->self_size;
+        r->a.self_count += a->self_count;
+        r->a.inc += a->inc;
+        r->a.size += a->size;
+        r->a.count += a->count;
+    }
+    pr_idmap_free(&by);
+    pr_idmap_free(&calls);
+    if (st != PR_OK) {
+        free(rows);
+        return pr_error_set(m->err, PR_E_NOMEM, "out of memory (memory)");
+    }
+    if (n > 1)
+        qsort_r(rows, n, sizeof(*rows), cmp_row, m);
+    *out = rows;
+    *n_out = n;
+    return PR_OK;
+}
+
+static int
+row_is_zero(const struct row *r)
+{
+    return r->a.self_inc == 0 && r->a.self_size == 0 && r->a.self_count == 0 &&
+           r->a.inc == 0 && r->a.size == 0 && r->a.count == 0;
+}
+
+static void
+emit_rows(struct mem *m, cJSON *mem, int *ok)
+{
+    cJSON *arr = pr_emit_arr(mem, "operators", ok);
+    struct row *rows = NULL;
+    size_t n = 0, i;
+
+    if (!*ok)
+        return;
+    if (collect_rows(m, &rows, &n) != PR_OK) {
+        *ok = 0;
+        return;
+    }
+    for (i = 0; i < n && *ok; i++) {
+        const struct row *r = &rows[i];
+        cJSON *o;
+        if (row_is_zero(r))
+            continue;
+        o = pr_emit_obj(arr, NULL, ok);
+        pr_emit_str(o, "device", m->dev[r->dev].name, ok);
+        pr_emit_str(o, "name", pr_trace_str(m->t, r->name), ok);
+        pr_emit_num(o, "calls", (double)r->calls, ok);
+        pr_emit_num(o, "size_increase_bytes", (double)r->a.inc, ok);
+        pr_emit_num(o, "self_size_increase_bytes", (double)r->a.self_inc, ok);
+        pr_emit_num(o, "allocation_count", (double)r->a.count, ok);
+        pr_emit_num(o, "self_allocation_count", (double)r->a.self_count, ok);
+        pr_emit_num(o, "allocation_size_bytes", (double)r->a.size, ok);
+        pr_emit_num(o, "self_allocation_size_bytes", (double)r->a.self_size,
+                    ok);
+    }
+    free(rows);
+}
+
+struct top {
+    uint32_t name;
+    int64_t bytes;
+};
+
+static int
+cmp_top(const void *pa, const void *pb, void *ctx)
+{
+    const struct top *x = pa, *y = pb;
+
+    if (x->bytes != y->bytes)
+        return x->bytes > y->bytes ? -1 : 1;
+    return strcmp(pr_trace_str(ctx, x->name), pr_trace_str(ctx, y->name));
+}
+
+/* The step holding the device's peak and its top self allocators. */
+static void
+emit_peak_step(struct mem *m, const struct pr_steps *steps, int dev,
+               cJSON *o, int *ok)
+{
+    const struct mdev *d = &m->dev[dev];
+    int64_t ts = m->has_totals ? d->peak_ts_ns : d->running_peak_ts_ns;
+    const struct pr_step *sp = NULL;
+    struct top *tops = NULL;
+    size_t n = 0, cap = 0, i, k = 0, j;
+    cJSON *arr;
+
+    for (i = 0; steps != NULL && i < steps->n; i++)
+        if (steps->v[i].start_ns <= ts && ts < steps->v[i].end_ns)
+            sp = &steps->v[i];
+    if (sp == NULL || sp->name == PR_STR_NONE)
+        pr_emit_null(o, "peak_step", ok);
+    else
+        pr_emit_str(o, "peak_step", pr_trace_str(m->t, sp->name), ok);
+    arr = pr_emit_arr(o, "top_allocators_at_peak", ok);
+    if (sp == NULL || !*ok)
+        return;
+    for (i = 0; i < m->t->n_events; i++) {
+        const struct pr_event *e = &m->t->events[i];
+        const struct pr_mem_info *mi = pr_trace_mem(m->t, e);
+        size_t node;
+        if (mi == NULL)
+            continue;
+        node = m->rec_node[k];
+        if (m->rec_dev[k++] != dev || node == PR_NONE || mi->bytes <= 0 ||
+            e->ts_ns < sp->start_ns || e->ts_ns >= sp->end_ns)
+            continue;
+        for (j = 0; j < n && tops[j].name != m->tree->nodes[node].name; j++)
+            ;
+        if (j == n) {
+            if (pr_grow((void **)&tops, &cap, n + 1, sizeof(*tops)) != PR_OK) {
+                *ok = 0;
+                break;
+            }
+            tops[n].name = m->tree->nodes[node].name;
+            tops[n++].bytes = 0;
+        }
+        tops[j].bytes += mi->bytes;
+    }
+    if (n > 1)
+        qsort_r(tops, n, sizeof(*tops), cmp_top, (void *)(uintptr_t)m->t);
+    for (i = 0; i < n && i < TOP_AT_PEAK && *ok; i++) {
+        cJSON *r = pr_emit_obj(arr, NULL, ok);
+        pr_emit_str(r, "name", pr_trace_str(m->t, tops[i].name), ok);
+        pr_emit_num(r, "self_allocation_size_bytes", (double)tops[i].bytes,
+                    ok);
+    }
+    free(tops);
+}
+
+static void
+emit_curve(const struct mdev *d, cJSON *o, int *ok)
+{
+    cJSON *c = pr_emit_obj(o, "curve", ok);
+    cJSON *t = pr_emit_arr(c, "t_us", ok);
+    cJSON *a = pr_emit_arr(c, "allocated_bytes", ok);
+    cJSON *r = pr_emit_arr(c, "reserved_bytes", ok);
+    size_t *idx, n, i;
+
+    if (!*ok)
+        return;
+    idx = malloc((d->n_pts < PR_MEMORY_MAX_POINTS ? d->n_pts + 1
+                                                   : PR_MEMORY_MAX_POINTS) *
+                 sizeof(*idx));
+    if (idx == NULL) {
+        *ok = 0;
+        return;
+    }
+    n = pr_memory_downsample(d->alloc, d->n_pts, PR_MEMORY_MAX_POINTS, idx);
+    for (i = 0; i < n && *ok; i++) {
+        double v = d->reserved[idx[i]];
+        *ok = cJSON_AddItemToArray(t, cJSON_CreateNumber(d->t_us[idx[i]])) &&
+              cJSON_AddItemToArray(a, cJSON_CreateNumber(d->alloc[idx[i]])) &&
+              cJSON_AddItemToArray(r, isnan(v) ? cJSON_CreateNull()
+                                               : cJSON_CreateNumber(v));
+    }
+    free(idx);
+}
+
+static int
+cmp_dev(const void *pa, const void *pb, void *ctx)
+{
+    const struct mem *m = ctx;
+
+    return strcmp(m->dev[*(const int *)pa].name, m->dev[*(const int *)pb].name);
+}
+
+static void
+emit_devices(struct mem *m, const struct pr_steps *steps, cJSON *mem, int *ok)
+{
+    cJSON *arr = pr_emit_arr(mem, "devices", ok);
+    int order[MAX_DEVICES];
+    size_t i;
+
+    for (i = 0; i < m->n_dev; i++)
+        order[i] = (int)i;
+    qsort_r(order, m->n_dev, sizeof(order[0]), cmp_dev, m);
+    for (i = 0; i < m->n_dev && *ok; i++) {
+        const struct mdev *d = &m->dev[order[i]];
+        cJSON *o = pr_emit_obj(arr, NULL, ok);
+        int64_t peak_ts = m->has_totals ? d->peak_ts_ns : d->running_peak_ts_ns;
+        pr_emit_str(o, "device", d->name, ok);
+        pr_emit_num_or_null(o, "peak_allocated_bytes", d->peak_alloc, ok);
+        pr_emit_num_or_null(o, "peak_reserved_bytes", d->peak_reserved, ok);
+        pr_emit_num(o, "peak_increase_bytes", (double)d->running_peak, ok);
+        pr_emit_us(o, "peak_at_us", peak_ts - m->start_ns, ok);
+        pr_emit_str(o, "curve_basis",
+                    m->has_totals ? "total_allocated"
+                                  : "bytes_since_first_record",
+                    ok);
+        pr_emit_num(o, "allocations", (double)d->n_alloc, ok);
+        pr_emit_num(o, "frees", (double)d->n_free, ok);
+        pr_emit_num(o, "unattributed_allocations", (double)d->unattributed,
+                    ok);
+        pr_emit_num(o, "unmatched_frees", (double)d->unmatched_frees, ok);
+        emit_peak_step(m, steps, order[i], o, ok);
+        emit_curve(d, o, ok);
+    }
+}
+
+static void
+mem_free(struct mem *m)
+{
+    size_t i;
+
+    for (i = 0; i < m->n_dev; i++) {
+        free(m->dev[i].t_us);
+        free(m->dev[i].alloc);
+        free(m->dev[i].reserved);
+    }
+    free(m->rec_node);
+    free(m->rec_dev);
+    free(m->next_kid);
+    free(m->visited);
+    free(m->accs);
+    pr_idmap_free(&m->node_acc);
+}
+
+enum pr_status
+pr_memory_fill(const struct pr_trace *t, const struct pr_tree *tree,
+               const struct pr_steps *steps, cJSON *run, struct pr_error *err)
+{
+    struct mem m;
+    cJSON *mem;
+    enum pr_status st = PR_OK;
+    int ok = 1;
+
+    if (t->n_mem == 0)
+        return PR_OK; /* "memory" stays null: no [memory] events */
+    memset(&m, 0, sizeof(m));
+    m.t = t;
+    m.tree = tree;
+    m.err = err;
+    m.start_ns = profiler_start(t);
+    m.rec_node = malloc(t->n_mem * sizeof(*m.rec_node));
+    m.rec_dev = malloc(t->n_mem * sizeof(*m.rec_dev));
+    m.next_kid = calloc(tree->n_nodes + 1, sizeof(*m.next_kid));
+    m.visited = calloc(tree->n_nodes + 1, 1);
+    if (!m.rec_node || !m.rec_dev || !m.next_kid || !m.visited)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory (memory)");
+    if (st == PR_OK)
+        st = scan_records(&m);
+    if (st == PR_OK)
+        st = build_curves(&m);
+    if (st == PR_OK) {
+        mem = cJSON_CreateObject();
+        ok = mem != NULL;
+        emit_devices(&m, steps, mem, &ok);
+        emit_rows(&m, mem, &ok);
+        pr_emit_num(mem, "unknown_device_records", (double)m.unknown_device,
+                    &ok);
+        if (ok)
+            ok = cJSON_ReplaceItemInObjectCaseSensitive(run, "memory", mem);
+        else
+            cJSON_Delete(mem);
+        if (!ok)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory (memory)");
+    }
+    mem_free(&m);
+    return st;
+}
