@@ -85,6 +85,12 @@ struct pr_gpu_info {
     double blocks_per_sm;    /* NaN when absent (+inf for "inf") */
     double occupancy_pct;    /* "est. achieved occupancy %", NaN absent */
     int64_t bytes;           /* memcpy/memset bytes; -1 absent */
+    /* collective metadata copied onto NCCL kernels (newer PyTorch) */
+    uint32_t collective;     /* "Collective name" string id; PR_STR_NONE */
+    uint32_t dtype;          /* "dtype" string id ("Float"); PR_STR_NONE */
+    int64_t in_nelems;       /* "In msg nelems"; -1 absent */
+    int64_t out_nelems;      /* "Out msg nelems"; -1 absent */
+    int32_t group_size;      /* "Group size"; -1 absent */
 };
 
 /* Side record for [memory] instants. */

@@ -95,6 +95,9 @@ pr_trace_add_gpu(struct pr_trace *t, uint32_t *index)
     g->blocks_per_sm = NAN;
     g->occupancy_pct = NAN;
     g->bytes = -1;
+    g->collective = g->dtype = PR_STR_NONE;
+    g->in_nelems = g->out_nelems = -1;
+    g->group_size = -1;
     return g;
 }
 
