@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profreport/comm.h"
 #include "profreport/summary.h"
 
 static const char *const run_keys[] = {
@@ -98,6 +99,10 @@ new_run(const struct pr_trace *t, const char *worker, const char *span)
          cJSON_AddItemToObject(run, "rank",
                                t->rank >= 0
                                    ? cJSON_CreateNumber((double)t->rank)
+                                   : cJSON_CreateNull()) &&
+         cJSON_AddItemToObject(run, "world_size",
+                               t->world_size >= 0
+                                   ? cJSON_CreateNumber((double)t->world_size)
                                    : cJSON_CreateNull());
     for (i = 0; ok && i < sizeof(run_keys) / sizeof(run_keys[0]); i++)
         ok = cJSON_AddNullToObject(run, run_keys[i]) != NULL;
@@ -158,7 +163,7 @@ pr_summary_finish(cJSON *s, struct pr_error *err)
     cJSON **v;
 
     if (n < 2)
-        return PR_OK;
+        return pr_comm_distributed(s, err);
     v = malloc((size_t)n * sizeof(*v));
     if (v == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
@@ -177,5 +182,5 @@ pr_summary_finish(cJSON *s, struct pr_error *err)
     for (i = 0; i < n; i++)
         cJSON_AddItemToArray(runs, v[i]);
     free(v);
-    return PR_OK;
+    return pr_comm_distributed(s, err);
 }
