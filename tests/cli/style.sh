@@ -1,0 +1,30 @@
+#!/bin/sh
+# style.sh - the rules of shared/STYLE.md that a machine can check: banned
+# functions, the pr_ prefix of every exported symbol, and the include edges
+# of the data flow (render never sees the trace model; core sees nothing).
+. "$PR_SRCDIR/tests/lib.sh"
+cd "$PR_SRCDIR" || exit 1
+
+banned='\b(gets|sprintf|vsprintf|strcpy|strcat|strtok|atoi|atol|localtime|gmtime)[[:space:]]*\('
+hits=$(grep -rnE "$banned" src include | grep -vE '^\S+:[0-9]+:\s*(/\*|\*)' || true)
+if [ -z "$hits" ]; then ok "no banned functions"; else not_ok "banned functions: $hits"; fi
+
+lib=$PR_BUILDDIR/libprofreport.a
+if command -v nm >/dev/null 2>&1 && [ -f "$lib" ]; then
+    bad=$(nm -g --defined-only "$lib" 2>/dev/null | awk 'NF==3 {print $3}' |
+          grep -v '^pr_' | sort -u | head -20)
+    if [ -z "$bad" ]; then ok "every exported symbol starts with pr_"
+    else not_ok "symbols without the pr_ prefix: $(echo $bad)"; fi
+else
+    skip "symbol prefix" "nm or libprofreport.a missing"
+fi
+
+edges=$(grep -lE '#include "profreport/(trace|tree|steps|reader)\.h"' src/render/*.c 2>/dev/null || true)
+if [ -z "$edges" ]; then ok "render does not include the trace model"
+else not_ok "render includes the model: $edges"; fi
+
+core=$(grep -hE '#include "profreport/' src/core/*.c | grep -vE '(error|buf|strtab|checked)\.h' || true)
+if [ -z "$core" ]; then ok "core depends on nothing but core"
+else not_ok "core includes: $core"; fi
+
+echo "1..$T_N"
