@@ -1,10 +1,375 @@
-/* analysis.c - placeholder */
+/* analysis.c - runs the analyses of one trace in order (op tree, steps,
+ * devices, GPU metrics, operators, kernels) and writes their results into
+ * the run object of the summary, plus the step summary and the plugin's
+ * recommendations (spec 7.2, 7.5).  Times in the run are µs from the
+ * trace's first event (its smallest ts). */
 #include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "profreport/analysis.h"
+#include "profreport/buf.h"
+#include "profreport/devices.h"
+#include "profreport/gpu_util.h"
+#include "profreport/kernels.h"
+#include "profreport/ops.h"
+#include "profreport/steps.h"
+#include "profreport/tree.h"
+
+#include "internal.h"
+
+static const char *const stat_keys[] = {"mean_us", "median_us", "p90_us",
+                                        "min_us",  "max_us",    "breakdown_us"};
+
+/* Set run[key] = item, consuming item. */
+static enum pr_status
+put(cJSON *run, const char *key, cJSON *item, struct pr_error *err)
+{
+    if (item == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
+    if (cJSON_GetObjectItemCaseSensitive(run, key) != NULL) {
+        if (cJSON_ReplaceItemInObjectCaseSensitive(run, key, item))
+            return PR_OK;
+    } else if (cJSON_AddItemToObject(run, key, item)) {
+        return PR_OK;
+    }
+    cJSON_Delete(item);
+    return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
+}
+
+static void
+emit_breakdown(cJSON *o, const double *us, int *ok)
+{
+    cJSON *b = pr_emit_obj(o, "breakdown_us", ok);
+    int c;
+
+    for (c = 0; c < PR_CAT_COUNT; c++)
+        pr_emit_num(b, pr_steps_cat_key((enum pr_cat)c), us[c], ok);
+}
+
+static cJSON *
+steps_json(const struct pr_trace *t, const struct pr_steps *s,
+           int64_t origin_ns)
+{
+    cJSON *arr = cJSON_CreateArray();
+    int ok = arr != NULL, c;
+    size_t i;
+
+    for (i = 0; i < s->n && ok; i++) {
+        const struct pr_step *st = &s->v[i];
+        cJSON *o = pr_emit_obj(arr, NULL, &ok);
+        double us[PR_CAT_COUNT];
+
+        pr_emit_str(o, "name",
+                    st->name == PR_STR_NONE ? "0" : pr_trace_str(t, st->name),
+                    &ok);
+        pr_emit_us(o, "start_us", st->start_ns - origin_ns, &ok);
+        pr_emit_us(o, "duration_us", st->end_ns - st->start_ns, &ok);
+        for (c = 0; c < PR_CAT_COUNT; c++)
+            us[c] = (double)st->breakdown_ns[c] / 1000.0;
+        emit_breakdown(o, us, &ok);
+    }
+    if (!ok) {
+        cJSON_Delete(arr);
+        return NULL;
+    }
+    return arr;
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+    return x < y ? -1 : (x > y);
+}
+
+/* Percentile q (0..1) by linear interpolation between closest ranks, as
+ * numpy's default does; sorted input, n > 0. */
+static double
+percentile_us(const int64_t *v, size_t n, double q)
+{
+    double pos = q * (double)(n - 1);
+    size_t lo = (size_t)floor(pos);
+    size_t hi = lo + 1 < n ? lo + 1 : lo;
+    double frac = pos - (double)lo;
+
+    return ((double)v[lo] + frac * (double)(v[hi] - v[lo])) / 1000.0;
+}
+
+static void
+emit_step_stats(cJSON *o, const struct pr_steps *s, const int64_t *dur,
+                int *ok)
+{
+    double mean[PR_CAT_COUNT];
+    int64_t total = 0;
+    size_t i;
+    int c;
+
+    for (i = 0; i < s->n; i++)
+        total += dur[i];
+    pr_emit_num(o, "mean_us", (double)total / 1000.0 / (double)s->n, ok);
+    pr_emit_num(o, "median_us", percentile_us(dur, s->n, 0.5), ok);
+    pr_emit_num(o, "p90_us", percentile_us(dur, s->n, 0.9), ok);
+    pr_emit_us(o, "min_us", dur[0], ok);
+    pr_emit_us(o, "max_us", dur[s->n - 1], ok);
+    for (c = 0; c < PR_CAT_COUNT; c++) {
+        int64_t sum = 0;
+
+        for (i = 0; i < s->n; i++)
+            sum += s->v[i].breakdown_ns[c];
+        mean[c] = (double)sum / 1000.0 / (double)s->n;
+    }
+    emit_breakdown(o, mean, ok);
+}
+
+/* step_summary: statistics of the kept steps' durations and the mean
+ * breakdown (7.2); nulls when there is no step. */
+static cJSON *
+step_summary_json(const struct pr_steps *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    int64_t *dur = malloc((s->n ? s->n : 1) * sizeof(*dur));
+    int ok = o != NULL && dur != NULL;
+    size_t i;
+
+    pr_emit_num(o, "count", (double)s->n, &ok);
+    for (i = 0; i < s->n && ok; i++)
+        dur[i] = s->v[i].end_ns - s->v[i].start_ns;
+    if (s->n > 0) {
+        qsort(dur, s->n, sizeof(*dur), cmp_i64);
+        emit_step_stats(o, s, dur, &ok);
+    } else {
+        for (i = 0; i < sizeof(stat_keys) / sizeof(stat_keys[0]); i++)
+            pr_emit_null(o, stat_keys[i], &ok);
+    }
+    free(dur);
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+static void
+add_rec(cJSON *arr, const char *id, const char *severity, const char *text,
+        int *ok)
+{
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
+
+    pr_emit_str(o, "id", id, ok);
+    pr_emit_str(o, "severity", severity, ok);
+    pr_emit_str(o, "text", text, ok);
+}
+
+/* 7.5.1 and 7.5.4: a category's share of the average step. */
+static void
+rec_categories(cJSON *arr, const struct pr_steps *s, int *ok)
+{
+    int64_t total = 0, dl = 0, comm = 0;
+    char text[512];
+    size_t i;
+
+    for (i = 0; i < s->n; i++) {
+        total += s->v[i].end_ns - s->v[i].start_ns;
+        dl += s->v[i].breakdown_ns[PR_CAT_DATALOADER];
+        comm += s->v[i].breakdown_ns[PR_CAT_COMM];
+    }
+    if (total <= 0)
+        return;
+    if ((double)dl / (double)total > 0.05) {
+        snprintf(text, sizeof(text),
+                 "This run has high time cost on input data loading. %.1f%% "
+                 "of the step time is in DataLoader. You could try to set "
+                 "num_workers on DataLoader's construction and enable "
+                 "multi-processes on data loading.",
+                 100.0 * (double)dl / (double)total);
+        add_rec(arr, "dataloader", "warning", text, ok);
+    }
+    if ((double)comm / (double)total > 0.1) {
+        snprintf(text, sizeof(text),
+                 "This run has high time cost on communication. %.1f%% of "
+                 "the step time is in communication. You could try Gradient "
+                 "Compression or Gradient Accumulation or increase the batch "
+                 "size.",
+                 100.0 * (double)comm / (double)total);
+        add_rec(arr, "communication", "warning", text, ok);
+    }
+}
+
+/* 7.5.5: GPUs busy less than half of the steps' span. */
+static void
+rec_low_util(cJSON *arr, const cJSON *gpus, int *ok)
+{
+    struct pr_buf ids;
+    const cJSON *g;
+    size_t n = 0, k = 0;
+    int fail = 0;
+
+    cJSON_ArrayForEach(g, gpus)
+    {
+        const cJSON *u = cJSON_GetObjectItemCaseSensitive(g, "utilization_pct");
+
+        n += cJSON_IsNumber(u) && u->valuedouble < 50.0;
+    }
+    if (n == 0)
+        return;
+    pr_buf_init(&ids, 4096);
+    fail |= pr_buf_adds(&ids, n == 1 ? "GPU " : "GPUs ") != PR_OK;
+    cJSON_ArrayForEach(g, gpus)
+    {
+        const cJSON *u = cJSON_GetObjectItemCaseSensitive(g, "utilization_pct");
+        const cJSON *d = cJSON_GetObjectItemCaseSensitive(g, "device");
+
+        if (!cJSON_IsNumber(u) || u->valuedouble >= 50.0 || !cJSON_IsNumber(d))
+            continue;
+        k++;
+        fail |= pr_buf_printf(&ids, "%s%d",
+                              k == 1 ? "" : (k == n ? " and " : ", "),
+                              d->valueint) != PR_OK;
+    }
+    fail |= pr_buf_printf(&ids,
+                          " %s low utilization. You could try to increase "
+                          "batch size to improve. Note: Increasing batch size "
+                          "may affect the speed and stability of model "
+                          "convergence.",
+                          n == 1 ? "has" : "have") != PR_OK;
+    if (fail)
+        *ok = 0;
+    else
+        add_rec(arr, "low_gpu_utilization", "warning", ids.data, ok);
+    pr_buf_free(&ids);
+}
+
+/* 7.5.6a: eligible operators launch kernels but none uses tensor cores. */
+static void
+rec_amp(cJSON *arr, const struct pr_trace *t, const struct pr_tree *tree,
+        int *ok)
+{
+    const struct pr_device *d0 = pr_trace_device(t, 0);
+    double tc, eligible;
+    char text[256];
+
+    if (d0 == NULL || d0->compute_major < 7)
+        return;
+    tc = pr_kernels_tc_ratio(t);
+    eligible = pr_ops_tc_eligible_ratio(t, tree);
+    if (isnan(tc) || tc != 0.0 || !(eligible > 0))
+        return;
+    snprintf(text, sizeof(text),
+             "Kernels with %.0f%% time are launched by Tensor Cores eligible "
+             "operators. You could enable Automatic Mixed Precision to "
+             "speedup by using FP16.",
+             nearbyint(100.0 * eligible));
+    add_rec(arr, "enable_amp", "info", text, ok);
+}
+
+static cJSON *
+recommendations_json(const struct pr_trace *t, const struct pr_tree *tree,
+                     const struct pr_steps *s, const cJSON *gpus)
+{
+    cJSON *arr = cJSON_CreateArray();
+    int ok = arr != NULL;
+
+    if (ok)
+        rec_categories(arr, s, &ok);
+    if (ok)
+        rec_low_util(arr, gpus, &ok);
+    if (ok)
+        rec_amp(arr, t, tree, &ok);
+    if (!ok) {
+        cJSON_Delete(arr);
+        return NULL;
+    }
+    return arr;
+}
+
+/* The GPU window: metrics over the kept steps (6.5), the timeline over the
+ * whole profiled range (6.1). */
+static void
+gpu_window(const struct pr_steps *s, int64_t origin_ns,
+           struct pr_gpu_window *w)
+{
+    memset(w, 0, sizeof(*w));
+    if (s->n > 0) {
+        w->steps_start_ns = s->v[0].start_ns;
+        w->steps_end_ns = s->v[s->n - 1].end_ns;
+    }
+    w->global_start_ns = s->global_start_ns;
+    w->global_end_ns = s->global_end_ns;
+    w->origin_ns = origin_ns;
+}
+
+static enum pr_status
+fill_tables(const struct pr_trace *t, const struct pr_tree *tree,
+            cJSON *run, struct pr_error *err)
+{
+    cJSON *a = NULL, *b = NULL;
+    enum pr_status st = pr_devices_build(t, &a, err);
+
+    if (st == PR_OK)
+        st = put(run, "devices", a, err);
+    if (st == PR_OK)
+        st = pr_ops_build(t, tree, &a, &b, err);
+    if (st == PR_OK) {
+        st = put(run, "operators", a, err);
+        if (st == PR_OK)
+            st = put(run, "operators_by_shape", b, err);
+        else
+            cJSON_Delete(b);
+    }
+    if (st == PR_OK)
+        st = pr_kernels_build(t, tree, &a, err);
+    if (st == PR_OK)
+        st = put(run, "kernels", a, err);
+    return st;
+}
+
+static enum pr_status
+fill_steps(const struct pr_trace *t, const struct pr_tree *tree,
+           const struct pr_steps *s, cJSON *run, struct pr_error *err)
+{
+    int64_t origin = t->n_events > 0 ? t->events[0].ts_ns : 0;
+    struct pr_gpu_window w;
+    cJSON *gpus = NULL;
+    enum pr_status st;
+
+    gpu_window(s, origin, &w);
+    st = put(run, "steps", steps_json(t, s, origin), err);
+    if (st == PR_OK)
+        st = put(run, "step_summary", step_summary_json(s), err);
+    if (st == PR_OK)
+        st = pr_gpu_util_build(t, &w, &gpus, err);
+    if (st == PR_OK)
+        st = put(run, "gpu_metrics", gpus, err);
+    if (st == PR_OK)
+        st = put(run, "recommendations",
+                 recommendations_json(t, tree, s, gpus), err);
+    return st;
+}
+
 enum pr_status
 pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
                 cJSON *run, struct pr_error *err)
 {
-    (void)t; (void)o; (void)run; (void)err;
-    return PR_OK;
+    struct pr_tree tree;
+    struct pr_steps steps;
+    enum pr_status st;
+
+    (void)o; /* peak overrides belong to the roofline analysis */
+    st = pr_tree_build(t, &tree, err);
+    if (st != PR_OK)
+        return st;
+    st = pr_steps_compute(t, &tree, &steps, err);
+    if (st == PR_OK) {
+        st = fill_steps(t, &tree, &steps, run, err);
+        if (st == PR_OK)
+            st = fill_tables(t, &tree, run, err);
+        pr_steps_free(&steps);
+    }
+    pr_tree_free(&tree);
+    return st;
 }

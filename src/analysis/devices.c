@@ -1,3 +1,123 @@
-/* src/analysis/devices.c - placeholder until its module lands. */
+/* devices.c - which GPUs a trace used and what deviceProperties says about
+ * them.  Only devices that ran work are listed: a node's deviceProperties
+ * usually names every GPU of the machine, not the ones this process used. */
 #include "config.h"
-typedef int pr_placeholder_devices;
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/buf.h"
+#include "profreport/devices.h"
+
+#include "internal.h"
+
+#define MAX_DEVICE_ID 1000000 /* ids are small; larger ones are noise */
+
+/* args.device, else the pid when it is a plain decimal number. */
+static int64_t
+device_of(const struct pr_trace *t, const struct pr_event *e)
+{
+    const struct pr_gpu_info *g = pr_trace_gpu(t, e);
+    const char *pid;
+    char *end;
+    long long v;
+
+    if (g == NULL)
+        return -1;
+    if (g->device >= 0)
+        return g->device;
+    pid = pr_trace_str(t, e->pid);
+    if (*pid < '0' || *pid > '9')
+        return -1;
+    errno = 0;
+    v = strtoll(pid, &end, 10);
+    if (errno != 0 || *end != '\0' || v > MAX_DEVICE_ID)
+        return -1;
+    return v;
+}
+
+static enum pr_status
+used_ids(const struct pr_trace *t, int64_t **ids, size_t *n,
+         struct pr_error *err)
+{
+    size_t cap = 0, i, j;
+
+    *ids = NULL;
+    *n = 0;
+    for (i = 0; i < t->n_events; i++) {
+        int64_t d = device_of(t, &t->events[i]);
+
+        if (d < 0)
+            continue;
+        for (j = 0; j < *n && (*ids)[j] < d; j++)
+            ;
+        if (j < *n && (*ids)[j] == d)
+            continue;
+        if (pr_grow((void **)ids, &cap, *n + 1, sizeof(**ids)) != PR_OK)
+            return pr_error_set(err, PR_E_NOMEM, "out of memory (devices)");
+        memmove(*ids + j + 1, *ids + j, (*n - j) * sizeof(**ids));
+        (*ids)[j] = d;
+        (*n)++;
+    }
+    return PR_OK;
+}
+
+static void
+emit_device(cJSON *arr, const struct pr_trace *t, int64_t id, int *ok)
+{
+    const struct pr_device *d = pr_trace_device(t, id);
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
+    cJSON *peak;
+    char cc[32];
+
+    pr_emit_num(o, "id", (double)id, ok);
+    pr_emit_str(o, "name", d ? pr_trace_str(t, d->name) : NULL, ok);
+    pr_emit_num_or_null(o, "num_sms", d && d->num_sms >= 0 ? d->num_sms : NAN,
+                        ok);
+    if (d && d->compute_major >= 0 && d->compute_minor >= 0) {
+        snprintf(cc, sizeof(cc), "%d.%d", d->compute_major, d->compute_minor);
+        pr_emit_str(o, "compute_capability", cc, ok);
+    } else {
+        pr_emit_null(o, "compute_capability", ok);
+    }
+    pr_emit_num_or_null(o, "memory_bytes",
+                        d && d->total_global_mem >= 0
+                            ? (double)d->total_global_mem
+                            : NAN,
+                        ok);
+    peak = pr_emit_obj(o, "peak_tflops", ok);
+    pr_emit_null(peak, "fp32", ok);
+    pr_emit_null(peak, "fp16_tensor", ok);
+    pr_emit_null(peak, "bf16_tensor", ok);
+    pr_emit_null(peak, "tf32_tensor", ok);
+    pr_emit_null(peak, "fp64", ok);
+    pr_emit_null(o, "peak_gbps", ok);
+    pr_emit_str(o, "peak_source", "unknown", ok);
+}
+
+enum pr_status
+pr_devices_build(const struct pr_trace *t, cJSON **out, struct pr_error *err)
+{
+    int64_t *ids = NULL;
+    size_t n = 0, i;
+    int ok = 1;
+    enum pr_status st = used_ids(t, &ids, &n, err);
+
+    *out = NULL;
+    if (st == PR_OK) {
+        *out = cJSON_CreateArray();
+        ok = *out != NULL;
+        for (i = 0; i < n && ok; i++)
+            emit_device(*out, t, ids[i], &ok);
+        if (!ok) {
+            cJSON_Delete(*out);
+            *out = NULL;
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory (devices)");
+        }
+    }
+    free(ids);
+    return st;
+}

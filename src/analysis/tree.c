@@ -1,3 +1,783 @@
-/* src/analysis/tree.c - placeholder until its module lands. */
+/* tree.c - builds the per-thread operator trees (spec sections 4-5) from
+ * the sorted events: link device events to runtimes, runtimes to host
+ * nodes, nest host nodes by the stack rule, collapse duplicates and fill
+ * the self/total statistics.  Aggregation into tables is left to ops.c
+ * and kernels.c. */
 #include "config.h"
-typedef int pr_placeholder_tree;
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/buf.h"
+#include "profreport/tree.h"
+
+#include "internal.h"
+
+struct builder {
+    const struct pr_trace *t;
+    struct pr_tree *tree;
+    struct pr_idmap rt_by_corr; /* correlation -> latest runtime */
+    struct pr_idmap pending;    /* correlation -> first waiting device */
+    struct pr_idmap rt_by_ext;  /* external id -> runtime list head */
+    struct pr_idmap tid_num;    /* tid string id -> thread number */
+    uint32_t *tids;             /* thread number -> tid string id */
+    size_t n_tids, cap_tids;
+    size_t *node_tid;           /* host node -> thread number */
+    size_t cap_node_tid;
+    struct pr_error *err;
+};
+
+struct span_key {
+    int64_t start_ns, end_ns;
+    size_t idx;
+};
+
+static int
+starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int
+pr_tree_is_dataloader(const char *name)
+{
+    size_t n = strlen(name), k = strlen(".__next__");
+
+    if (starts_with(name, "enumerate(DataPipe)#"))
+        return 1;
+    return starts_with(name, "enumerate(DataLoader)#") && n >= k &&
+           strcmp(name + n - k, ".__next__") == 0;
+}
+
+int
+pr_tree_is_comm(const char *name)
+{
+    static const char *const ops[] = {"broadcast", "reduce", "all_reduce",
+                                      "all_gather", "reduce_scatter"};
+    const char *op;
+    size_t i;
+
+    if (starts_with(name, "nccl:"))
+        op = name + 5;
+    else if (starts_with(name, "gloo:"))
+        op = name + 5;
+    else
+        return 0;
+    for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+        if (strcmp(op, ops[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int
+pr_tree_is_step(const char *name)
+{
+    return starts_with(name, "ProfilerStep#");
+}
+
+static enum pr_status
+push_idx(size_t **arr, size_t *n, size_t *cap, size_t v, struct pr_error *err)
+{
+    if (pr_grow((void **)arr, cap, *n + 1, sizeof(**arr)) != PR_OK)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (op tree)");
+    (*arr)[(*n)++] = v;
+    return PR_OK;
+}
+
+/* 4.3: which host node an event creates; -1 for none.  GPU-side user
+ * annotations create none: they are copies of CPU ranges (a sound-side
+ * difference, docs/differences.md). */
+static int
+node_type_of(const struct pr_trace *t, const struct pr_event *e)
+{
+    const char *name = pr_trace_str(t, e->name);
+    const struct pr_op_info *op;
+
+    switch (e->kind) {
+    case PR_K_PYFUNC:
+        op = pr_trace_op(t, e);
+        return op != NULL && op->python_module_id >= 0 ? PR_N_MODULE : -1;
+    case PR_K_OP:
+    case PR_K_USER_ANNOT:
+        if (pr_tree_is_step(name))
+            return PR_N_STEP;
+        break;
+    case PR_K_PYTHON:
+        break;
+    default:
+        return -1;
+    }
+    if (pr_tree_is_dataloader(name))
+        return PR_N_DATALOADER;
+    if (starts_with(name, "Optimizer.step"))
+        return PR_N_OPTIMIZER;
+    if (e->kind == PR_K_USER_ANNOT && !pr_tree_is_comm(name))
+        return -1;
+    return PR_N_OP;
+}
+
+/* 5.4: a "PyTorch operator" row. */
+static int
+is_operator_node(const struct pr_trace *t, const struct pr_tree_node *n)
+{
+    const char *name = pr_trace_str(t, n->name);
+
+    return n->type == PR_N_OP && n->kind == PR_K_OP &&
+           strcmp(name, "DataParallel.forward") != 0 &&
+           strcmp(name, "DistributedDataParallel.forward") != 0 &&
+           !starts_with(name, "Optimizer.");
+}
+
+static struct pr_tree_node *
+new_node(struct builder *b, size_t *idx)
+{
+    struct pr_tree *tr = b->tree;
+    struct pr_tree_node *n;
+
+    if (pr_grow((void **)&tr->nodes, &tr->cap_nodes, tr->n_nodes + 1,
+                sizeof(*n)) != PR_OK) {
+        pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+        return NULL;
+    }
+    *idx = tr->n_nodes;
+    n = &tr->nodes[tr->n_nodes++];
+    memset(n, 0, sizeof(*n));
+    n->ev = PR_TREE_NONE;
+    n->parent = PR_TREE_NONE;
+    n->kind = -1;
+    n->external_id = PR_NO_ID;
+    return n;
+}
+
+static enum pr_status
+thread_of(struct builder *b, uint32_t tid, size_t *num)
+{
+    *num = pr_idmap_get(&b->tid_num, tid);
+    if (*num != PR_NONE)
+        return PR_OK;
+    *num = b->n_tids;
+    if (pr_grow((void **)&b->tids, &b->cap_tids, b->n_tids + 1,
+                sizeof(*b->tids)) != PR_OK)
+        return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    b->tids[b->n_tids++] = tid;
+    return pr_idmap_put(&b->tid_num, tid, *num, b->err);
+}
+
+static enum pr_status
+add_host(struct builder *b, size_t i, int type)
+{
+    const struct pr_event *e = &b->t->events[i];
+    struct pr_tree_node *n;
+    size_t idx, tnum;
+
+    if (thread_of(b, e->tid, &tnum) != PR_OK)
+        return PR_E_NOMEM;
+    n = new_node(b, &idx);
+    if (n == NULL)
+        return PR_E_NOMEM;
+    n->ev = i;
+    n->type = (enum pr_node_type)type;
+    n->kind = e->kind;
+    n->name = e->name;
+    n->tid = e->tid;
+    n->start_ns = e->ts_ns;
+    n->end_ns = e->ts_ns + e->dur_ns;
+    /* 4.3: a module's external id is forced to "none". */
+    n->external_id = type == PR_N_MODULE ? PR_NO_ID : e->external_id;
+    n->is_operator = is_operator_node(b->t, n);
+    n->tc_eligible = pr_tc_op_eligible(pr_trace_str(b->t, e->name));
+    if (pr_grow((void **)&b->node_tid, &b->cap_node_tid, idx + 1,
+                sizeof(*b->node_tid)) != PR_OK)
+        return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    b->node_tid[idx] = tnum;
+    return PR_OK;
+}
+
+/* 4.1: a device event joins the runtime already seen with its correlation
+ * id, or waits for it. */
+static enum pr_status
+add_dev(struct builder *b, size_t i)
+{
+    const struct pr_event *e = &b->t->events[i];
+    struct pr_tree *tr = b->tree;
+    struct pr_tree_dev *d;
+    size_t idx = tr->n_devs;
+
+    if (pr_grow((void **)&tr->devs, &tr->cap_devs, tr->n_devs + 1,
+                sizeof(*d)) != PR_OK)
+        return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    d = &tr->devs[tr->n_devs++];
+    d->ev = i;
+    d->rt = d->node = d->next = PR_TREE_NONE;
+    d->tc = pr_tc_kernel_uses(pr_trace_str(b->t, e->name));
+    d->op_eligible = 0;
+    /* An absent correlation links to nothing (the plugin would pair all
+     * "None" ids together). */
+    if (e->correlation == PR_NO_ID)
+        return PR_OK;
+    d->rt = pr_idmap_get(&b->rt_by_corr, e->correlation);
+    if (d->rt != PR_NONE)
+        return PR_OK;
+    d->next = pr_idmap_get(&b->pending, e->correlation);
+    return pr_idmap_put(&b->pending, e->correlation, idx, b->err);
+}
+
+/* 4.2: a runtime takes the devices waiting on its correlation id and is
+ * filed under its external id for 4.4. */
+static enum pr_status
+add_rt(struct builder *b, size_t i)
+{
+    const struct pr_event *e = &b->t->events[i];
+    struct pr_tree *tr = b->tree;
+    struct pr_tree_rt *r;
+    size_t idx = tr->n_rts, d;
+
+    if (pr_grow((void **)&tr->rts, &tr->cap_rts, tr->n_rts + 1,
+                sizeof(*r)) != PR_OK)
+        return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    r = &tr->rts[tr->n_rts++];
+    memset(r, 0, sizeof(*r));
+    r->ev = i;
+    r->node = r->next = PR_TREE_NONE;
+    r->start_ns = e->ts_ns;
+    r->end_ns = e->ts_ns + e->dur_ns;
+    if (e->correlation != PR_NO_ID) {
+        d = pr_idmap_get(&b->pending, e->correlation);
+        for (; d != PR_NONE; d = tr->devs[d].next)
+            tr->devs[d].rt = idx;
+        if (pr_idmap_put(&b->pending, e->correlation, PR_NONE, b->err) ||
+            pr_idmap_put(&b->rt_by_corr, e->correlation, idx, b->err))
+            return PR_E_NOMEM;
+    }
+    if (e->external_id == PR_NO_ID)
+        return PR_OK;
+    r->next = pr_idmap_get(&b->rt_by_ext, e->external_id);
+    return pr_idmap_put(&b->rt_by_ext, e->external_id, idx, b->err);
+}
+
+static enum pr_status
+scan(struct builder *b)
+{
+    const struct pr_trace *t = b->t;
+    size_t i;
+    enum pr_status st = PR_OK;
+
+    for (i = 0; i < t->n_events && st == PR_OK; i++) {
+        const struct pr_event *e = &t->events[i];
+        int type;
+
+        switch (e->kind) {
+        case PR_K_KERNEL:
+        case PR_K_MEMCPY:
+        case PR_K_MEMSET:
+            st = add_dev(b, i);
+            break;
+        case PR_K_RUNTIME:
+            st = add_rt(b, i);
+            break;
+        default:
+            type = node_type_of(t, e);
+            if (type >= 0)
+                st = add_host(b, i, type);
+            break;
+        }
+    }
+    return st;
+}
+
+static enum pr_status
+give_rt(struct builder *b, size_t node, size_t rt)
+{
+    struct pr_tree_node *n = &b->tree->nodes[node];
+
+    b->tree->rts[rt].node = node;
+    return push_idx(&n->rts, &n->n_rts, &n->cap_rts, rt, b->err);
+}
+
+/* Host node indexes grouped by thread (tid order), creation order within a
+ * thread: the traversal order of 4.4 and the input of 5.1. */
+static size_t *
+group_by_thread(struct builder *b, size_t n_host, size_t *first)
+{
+    size_t *order = malloc((n_host ? n_host : 1) * sizeof(*order));
+    size_t i, k;
+
+    if (order == NULL) {
+        pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+        return NULL;
+    }
+    memset(first, 0, (b->n_tids + 1) * sizeof(*first));
+    for (i = 0; i < n_host; i++)
+        first[b->node_tid[i] + 1]++;
+    for (k = 0; k < b->n_tids; k++)
+        first[k + 1] += first[k];
+    for (i = 0; i < n_host; i++)
+        order[first[b->node_tid[i]]++] = i;
+    for (k = b->n_tids; k > 0; k--)
+        first[k] = first[k - 1];
+    first[0] = 0;
+    return order;
+}
+
+/* 4.4: the first host node (tid order, then time) with an external id takes
+ * every runtime carrying that id.  Ids "none" and 0 take nothing here: 0
+ * marks runtimes outside any op (given to the thread root instead), and
+ * "none" is no id (sound-side differences, docs/differences.md). */
+static enum pr_status
+attach_runtimes(struct builder *b, const size_t *order, size_t n_host)
+{
+    size_t i, r;
+
+    for (i = 0; i < n_host; i++) {
+        const struct pr_tree_node *n = &b->tree->nodes[order[i]];
+        int64_t ext = n->external_id;
+
+        if (ext == PR_NO_ID || ext == 0)
+            continue;
+        r = pr_idmap_get(&b->rt_by_ext, ext);
+        if (r == PR_NONE)
+            continue;
+        if (pr_idmap_put(&b->rt_by_ext, ext, PR_NONE, b->err) != PR_OK)
+            return PR_E_NOMEM;
+        for (; r != PR_NONE; r = b->tree->rts[r].next) {
+            if (give_rt(b, order[i], r) != PR_OK)
+                return PR_E_NOMEM;
+        }
+    }
+    return PR_OK;
+}
+
+static enum pr_status
+make_roots(struct builder *b)
+{
+    struct pr_tree *tr = b->tree;
+    size_t k, idx;
+
+    tr->roots = malloc((b->n_tids ? b->n_tids : 1) * sizeof(*tr->roots));
+    if (tr->roots == NULL)
+        return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    for (k = 0; k < b->n_tids; k++) {
+        struct pr_tree_node *n = new_node(b, &idx);
+
+        if (n == NULL)
+            return PR_E_NOMEM;
+        n->type = PR_N_ROOT;
+        n->tid = b->tids[k];
+        n->name = pr_strtab_find(b->t->strs, "CallTreeRoot", 12);
+        n->start_ns = INT64_MIN;
+        n->end_ns = INT64_MAX;
+        tr->roots[tr->n_roots++] = idx;
+    }
+    return PR_OK;
+}
+
+/* 4.2/5.1.3: runtimes with external id 0 hang under their thread's root. */
+static enum pr_status
+attach_zero_runtimes(struct builder *b)
+{
+    struct pr_tree *tr = b->tree;
+    size_t r, k;
+
+    for (r = 0; r < tr->n_rts; r++) {
+        const struct pr_event *e = &b->t->events[tr->rts[r].ev];
+
+        if (e->external_id != 0)
+            continue;
+        k = pr_idmap_get(&b->tid_num, e->tid);
+        if (k != PR_NONE && give_rt(b, tr->roots[k], r) != PR_OK)
+            return PR_E_NOMEM;
+    }
+    return PR_OK;
+}
+
+/* 4.6: kernels whose runtime never appeared go under the root of the main
+ * thread (the last one with a ProfilerStep) through one "dummy" runtime;
+ * staled memcpy/memset are left out of the tree, as in the plugin. */
+static enum pr_status
+attach_staled(struct builder *b, size_t n_host)
+{
+    struct pr_tree *tr = b->tree;
+    struct pr_tree_rt *r;
+    size_t i, main_tid = PR_NONE, dummy = tr->n_rts;
+
+    for (i = 0; i < n_host; i++) {
+        if (tr->nodes[i].type == PR_N_STEP &&
+            (main_tid == PR_NONE || b->node_tid[i] > main_tid))
+            main_tid = b->node_tid[i];
+    }
+    if (main_tid == PR_NONE)
+        return PR_OK;
+    if (pr_grow((void **)&tr->rts, &tr->cap_rts, tr->n_rts + 1,
+                sizeof(*r)) != PR_OK)
+        return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    r = &tr->rts[tr->n_rts++];
+    memset(r, 0, sizeof(*r));
+    r->ev = r->node = r->next = PR_TREE_NONE;
+    for (i = 0; i < tr->n_devs; i++) {
+        if (tr->devs[i].rt == PR_TREE_NONE &&
+            b->t->events[tr->devs[i].ev].kind == PR_K_KERNEL)
+            tr->devs[i].rt = dummy;
+    }
+    return give_rt(b, tr->roots[main_tid], dummy);
+}
+
+/* Device lists per runtime as slices of one array, in trace order. */
+static enum pr_status
+index_devices(struct builder *b)
+{
+    struct pr_tree *tr = b->tree;
+    size_t i, pos = 0;
+
+    tr->rt_devs = malloc((tr->n_devs ? tr->n_devs : 1) * sizeof(size_t));
+    if (tr->rt_devs == NULL)
+        return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    for (i = 0; i < tr->n_devs; i++) {
+        if (tr->devs[i].rt != PR_TREE_NONE)
+            tr->rts[tr->devs[i].rt].n_dev++;
+    }
+    for (i = 0; i < tr->n_rts; i++) {
+        tr->rts[i].dev_first = pos;
+        pos += tr->rts[i].n_dev;
+        tr->rts[i].n_dev = 0;
+    }
+    for (i = 0; i < tr->n_devs; i++) {
+        struct pr_tree_rt *r;
+
+        if (tr->devs[i].rt == PR_TREE_NONE)
+            continue;
+        r = &tr->rts[tr->devs[i].rt];
+        tr->rt_devs[r->dev_first + r->n_dev++] = i;
+    }
+    return PR_OK;
+}
+
+/* 5.1.1 order: start ascending, end descending, then trace order. */
+static int
+cmp_span(const void *a, const void *b)
+{
+    const struct span_key *x = a, *y = b;
+
+    if (x->start_ns != y->start_ns)
+        return x->start_ns < y->start_ns ? -1 : 1;
+    if (x->end_ns != y->end_ns)
+        return x->end_ns > y->end_ns ? -1 : 1;
+    return x->idx < y->idx ? -1 : (x->idx > y->idx);
+}
+
+static enum pr_status
+add_kid(struct builder *b, size_t parent, size_t kid)
+{
+    struct pr_tree_node *p = &b->tree->nodes[parent];
+
+    b->tree->nodes[kid].parent = parent;
+    return push_idx(&p->kids, &p->n_kids, &p->cap_kids, kid, b->err);
+}
+
+/* 5.1.4: nest one thread's nodes with a stack.  A node that starts inside
+ * the stack top but ends after it overlaps partially and is dropped. */
+static enum pr_status
+nest(struct builder *b, size_t root, struct span_key *keys, size_t n,
+     size_t *stack)
+{
+    struct pr_tree_node *nodes = b->tree->nodes;
+    size_t i, depth = 1;
+
+    qsort(keys, n, sizeof(*keys), cmp_span);
+    stack[0] = root;
+    for (i = 0; i < n; i++) {
+        struct pr_tree_node *node = &nodes[keys[i].idx];
+
+        while (node->start_ns >= nodes[stack[depth - 1]].end_ns)
+            depth--; /* the root ends at INT64_MAX, so depth stays >= 1 */
+        if (node->end_ns > nodes[stack[depth - 1]].end_ns) {
+            node->dropped = 1;
+            continue;
+        }
+        if (add_kid(b, stack[depth - 1], keys[i].idx) != PR_OK)
+            return PR_E_NOMEM;
+        stack[depth++] = keys[i].idx;
+    }
+    return PR_OK;
+}
+
+static enum pr_status
+nest_all(struct builder *b, const size_t *order, const size_t *first)
+{
+    size_t n_host = first[b->n_tids], k, i;
+    struct span_key *keys = malloc((n_host ? n_host : 1) * sizeof(*keys));
+    size_t *stack = malloc((n_host + 1) * sizeof(*stack));
+    enum pr_status st = PR_OK;
+
+    if (keys == NULL || stack == NULL)
+        st = pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    for (k = 0; k < b->n_tids && st == PR_OK; k++) {
+        size_t n = first[k + 1] - first[k];
+
+        for (i = 0; i < n; i++) {
+            const struct pr_tree_node *node = &b->tree->nodes[order[first[k] + i]];
+
+            keys[i].start_ns = node->start_ns;
+            keys[i].end_ns = node->end_ns;
+            keys[i].idx = order[first[k] + i];
+        }
+        st = nest(b, b->tree->roots[k], keys, n, stack);
+    }
+    free(keys);
+    free(stack);
+    return st;
+}
+
+static int
+is_dup_pair(const struct pr_tree_node *p, const struct pr_tree_node *k)
+{
+    return p->n_kids == 1 && p->type == PR_N_OP && k->type == PR_N_OP &&
+           p->kind == PR_K_OP && k->kind == PR_K_OP && p->name == k->name;
+}
+
+/* 5.1.5: a node whose only child has its name absorbs the child.  The
+ * parent keeps its own runtimes as well (the plugin discards them; a
+ * sound-side difference, docs/differences.md). */
+static enum pr_status
+collapse_into(struct builder *b, size_t p)
+{
+    struct pr_tree_node *nodes = b->tree->nodes;
+    size_t k = nodes[p].kids[0], i;
+
+    for (i = 0; i < nodes[k].n_rts; i++) {
+        if (give_rt(b, p, nodes[k].rts[i]) != PR_OK)
+            return PR_E_NOMEM;
+    }
+    free(nodes[p].kids);
+    nodes[p].kids = nodes[k].kids;
+    nodes[p].n_kids = nodes[k].n_kids;
+    nodes[p].cap_kids = nodes[k].cap_kids;
+    nodes[k].kids = NULL;
+    nodes[k].n_kids = nodes[k].cap_kids = 0;
+    nodes[k].dropped = 1;
+    for (i = 0; i < nodes[p].n_kids; i++)
+        nodes[nodes[p].kids[i]].parent = p;
+    return PR_OK;
+}
+
+static enum pr_status
+collapse_all(struct builder *b, size_t *stack)
+{
+    struct pr_tree *tr = b->tree;
+    size_t r, depth, i;
+
+    for (r = 0; r < tr->n_roots; r++) {
+        depth = 0;
+        stack[depth++] = tr->roots[r];
+        while (depth > 0) {
+            size_t p = stack[--depth];
+
+            while (tr->nodes[p].n_kids == 1 &&
+                   is_dup_pair(&tr->nodes[p],
+                               &tr->nodes[tr->nodes[p].kids[0]])) {
+                if (collapse_into(b, p) != PR_OK)
+                    return PR_E_NOMEM;
+            }
+            for (i = tr->nodes[p].n_kids; i > 0; i--)
+                stack[depth++] = tr->nodes[p].kids[i - 1];
+        }
+    }
+    return PR_OK;
+}
+
+/* 5.5: post-order (children in order, then the node), threads in order. */
+static void
+post_order(struct pr_tree *tr, size_t *stack, size_t *pos)
+{
+    size_t r, depth;
+
+    tr->n_post = 0;
+    for (r = 0; r < tr->n_roots; r++) {
+        depth = 0;
+        stack[depth] = tr->roots[r];
+        pos[depth++] = 0;
+        while (depth > 0) {
+            size_t n = stack[depth - 1];
+
+            if (pos[depth - 1] < tr->nodes[n].n_kids) {
+                stack[depth] = tr->nodes[n].kids[pos[depth - 1]++];
+                pos[depth++] = 0;
+                continue;
+            }
+            tr->post[tr->n_post++] = n;
+            depth--;
+        }
+    }
+}
+
+/* 5.2 for one runtime: sum its device time and record the launching node
+ * (and that node's own eligibility, before propagation) on each device. */
+static void
+fill_runtime(const struct pr_trace *t, struct pr_tree *tr, size_t rt,
+             size_t node)
+{
+    struct pr_tree_rt *r = &tr->rts[rt];
+    size_t i;
+
+    r->device_ns = r->tc_ns = 0;
+    for (i = 0; i < r->n_dev; i++) {
+        struct pr_tree_dev *d = &tr->devs[tr->rt_devs[r->dev_first + i]];
+        int64_t dur = t->events[d->ev].dur_ns;
+
+        d->node = node;
+        d->op_eligible = tr->nodes[node].tc_eligible;
+        r->device_ns += dur;
+        if (d->tc)
+            r->tc_ns += dur;
+    }
+}
+
+/* 5.2 fill_stats for node n; its children are already filled. */
+static void
+fill_node(const struct pr_trace *t, struct pr_tree *tr, size_t n)
+{
+    struct pr_tree_node *p = &tr->nodes[n];
+    int64_t kid_span = 0, rt_span = 0, rt_dev = 0, dev_kids = 0, tc_kids = 0;
+    int eligible_below = 0;
+    size_t i;
+
+    p->tc_self_ns = 0;
+    for (i = 0; i < p->n_rts; i++) {
+        const struct pr_tree_rt *r = &tr->rts[p->rts[i]];
+
+        fill_runtime(t, tr, p->rts[i], n);
+        rt_span += r->end_ns - r->start_ns;
+        rt_dev += r->device_ns;
+        p->tc_self_ns += r->tc_ns;
+        eligible_below |= r->tc_ns > 0;
+    }
+    p->device_self_ns = rt_dev;
+    for (i = 0; i < p->n_kids; i++) {
+        const struct pr_tree_node *k = &tr->nodes[p->kids[i]];
+
+        kid_span += k->end_ns - k->start_ns;
+        dev_kids += k->device_total_ns;
+        tc_kids += k->tc_total_ns;
+        eligible_below |= k->tc_eligible;
+        /* A module's "self" also covers its direct operators. */
+        if (p->type == PR_N_MODULE && k->is_operator)
+            p->device_self_ns += k->device_total_ns;
+    }
+    p->device_total_ns = dev_kids + rt_dev;
+    p->tc_total_ns = tc_kids + p->tc_self_ns;
+    if (p->kind == PR_K_OP && p->type != PR_N_STEP && eligible_below)
+        p->tc_eligible = 1;
+    if (p->type == PR_N_ROOT)
+        return; /* spans from INT64_MIN to INT64_MAX: no host time */
+    p->host_total_ns = p->end_ns - p->start_ns;
+    p->host_self_ns = p->host_total_ns - kid_span - rt_span;
+}
+
+static void
+builder_free(struct builder *b)
+{
+    pr_idmap_free(&b->rt_by_corr);
+    pr_idmap_free(&b->pending);
+    pr_idmap_free(&b->rt_by_ext);
+    pr_idmap_free(&b->tid_num);
+    free(b->tids);
+    free(b->node_tid);
+}
+
+/* Steps 5.1.4 to 5.2 once the links are made: nest, collapse, order, and
+ * fill the statistics bottom-up. */
+static enum pr_status
+shape_trees(struct builder *b, const size_t *order, const size_t *first)
+{
+    struct pr_tree *tr = b->tree;
+    size_t *stack = NULL, *pos = NULL, i;
+    enum pr_status st = nest_all(b, order, first);
+
+    if (st != PR_OK)
+        return st;
+    stack = malloc((tr->n_nodes + 1) * sizeof(*stack));
+    pos = malloc((tr->n_nodes + 1) * sizeof(*pos));
+    tr->post = malloc((tr->n_nodes + 1) * sizeof(*tr->post));
+    if (stack == NULL || pos == NULL || tr->post == NULL)
+        st = pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    if (st == PR_OK)
+        st = collapse_all(b, stack);
+    if (st == PR_OK) {
+        post_order(tr, stack, pos);
+        for (i = 0; i < tr->n_post; i++)
+            fill_node(b->t, tr, tr->post[i]);
+    }
+    free(stack);
+    free(pos);
+    return st;
+}
+
+static enum pr_status
+build(struct builder *b)
+{
+    size_t n_host, *order = NULL, *first = NULL;
+    enum pr_status st = scan(b);
+
+    n_host = b->tree->n_nodes;
+    if (st == PR_OK) {
+        first = calloc(b->n_tids + 1, sizeof(*first));
+        if (first == NULL)
+            st = pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    }
+    if (st == PR_OK) {
+        order = group_by_thread(b, n_host, first);
+        st = order == NULL ? PR_E_NOMEM : PR_OK;
+    }
+    if (st == PR_OK)
+        st = attach_runtimes(b, order, n_host);
+    if (st == PR_OK)
+        st = make_roots(b);
+    if (st == PR_OK)
+        st = attach_zero_runtimes(b);
+    if (st == PR_OK)
+        st = attach_staled(b, n_host);
+    if (st == PR_OK)
+        st = index_devices(b);
+    if (st == PR_OK)
+        st = shape_trees(b, order, first);
+    free(order);
+    free(first);
+    return st;
+}
+
+enum pr_status
+pr_tree_build(const struct pr_trace *t, struct pr_tree *tree,
+              struct pr_error *err)
+{
+    struct builder b;
+    enum pr_status st;
+
+    memset(tree, 0, sizeof(*tree));
+    memset(&b, 0, sizeof(b));
+    b.t = t;
+    b.tree = tree;
+    b.err = err;
+    st = build(&b);
+    builder_free(&b);
+    if (st != PR_OK)
+        pr_tree_free(tree);
+    return st;
+}
+
+void
+pr_tree_free(struct pr_tree *tree)
+{
+    size_t i;
+
+    for (i = 0; i < tree->n_nodes; i++) {
+        free(tree->nodes[i].kids);
+        free(tree->nodes[i].rts);
+    }
+    free(tree->nodes);
+    free(tree->rts);
+    free(tree->devs);
+    free(tree->rt_devs);
+    free(tree->roots);
+    free(tree->post);
+    memset(tree, 0, sizeof(*tree));
+}

@@ -1,0 +1,32 @@
+/* gpu_util.h - per-GPU metrics of spec/tb-plugin-semantics.md section 9:
+ * utilization (9.1), estimated SM efficiency (9.2), estimated achieved
+ * occupancy (9.3), kernel time, and the utilization timeline (9.6).
+ * GPUs are identified by the kernels' args.device, as in the plugin. */
+#ifndef PROFREPORT_GPU_UTIL_H
+#define PROFREPORT_GPU_UTIL_H
+
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "profreport/error.h"
+#include "profreport/trace.h"
+
+/* Time windows the metrics are measured over (ns, trace clock). */
+struct pr_gpu_window {
+    int64_t steps_start_ns, steps_end_ns;   /* 6.5 */
+    int64_t global_start_ns, global_end_ns; /* 6.1, for the timeline */
+    int64_t origin_ns;                      /* subtracted from t_us */
+};
+
+/* Build the "gpu_metrics" array: one object per GPU id in ascending order
+ * with device, utilization_pct, est_sm_efficiency_pct,
+ * est_achieved_occupancy_pct (null where not computable), kernel_time_us
+ * and utilization_series {bucket_us, t_us[], utilization_pct[]}.
+ * *out is a new array owned by the caller.  PR_E_NOMEM on failure. */
+PR_NODISCARD enum pr_status pr_gpu_util_build(const struct pr_trace *t,
+                                              const struct pr_gpu_window *w,
+                                              cJSON **out,
+                                              struct pr_error *err);
+
+#endif

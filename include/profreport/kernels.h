@@ -1,0 +1,25 @@
+/* kernels.h - the kernel table of spec/tb-plugin-semantics.md 11.1: every
+ * Kernel event grouped by name, with call count, time statistics,
+ * duration-weighted blocks per SM and occupancy, tensor-core use (10.1)
+ * and the operator that launched most of its time. */
+#ifndef PROFREPORT_KERNELS_H
+#define PROFREPORT_KERNELS_H
+
+#include <cjson/cJSON.h>
+
+#include "profreport/error.h"
+#include "profreport/trace.h"
+#include "profreport/tree.h"
+
+/* Build the "kernels" array (new, owned by the caller), sorted by total_us
+ * descending, then name (strcmp).  PR_E_NOMEM on failure. */
+PR_NODISCARD enum pr_status pr_kernels_build(const struct pr_trace *t,
+                                             const struct pr_tree *tree,
+                                             cJSON **out,
+                                             struct pr_error *err);
+
+/* 10.4: share of all kernel time spent in tensor-core kernels (0..1);
+ * NaN when the trace has no kernel.  Cannot fail. */
+double pr_kernels_tc_ratio(const struct pr_trace *t);
+
+#endif

@@ -1,0 +1,61 @@
+/* steps.h - step windows and the per-step time breakdown
+ * (spec/tb-plugin-semantics.md sections 6 and 7.1): role ranges, device
+ * aware step boundaries, tail trimming, no-step fallback, and the priority
+ * split of each step into kernel, memcpy, ..., other.
+ *
+ * Ownership: struct pr_steps owns its arrays (pr_steps_free); it borrows
+ * nothing after pr_steps_compute() returns. */
+#ifndef PROFREPORT_STEPS_H
+#define PROFREPORT_STEPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profreport/error.h"
+#include "profreport/ranges.h"
+#include "profreport/trace.h"
+#include "profreport/tree.h"
+
+/* Breakdown categories in priority order (7.1); OTHER is what is left. */
+enum pr_cat {
+    PR_CAT_KERNEL = 0,
+    PR_CAT_MEMCPY,
+    PR_CAT_MEMSET,
+    PR_CAT_COMM,
+    PR_CAT_RUNTIME,
+    PR_CAT_DATALOADER,
+    PR_CAT_CPU_EXEC,
+    PR_CAT_OTHER,
+    PR_CAT_COUNT
+};
+
+struct pr_step {
+    uint32_t name;            /* string id of the step event; PR_STR_NONE
+                                 for the no-step fallback ("0") */
+    int64_t start_ns, end_ns; /* after 6.3 */
+    size_t n_matched;         /* device events launched inside (6.3) */
+    int64_t breakdown_ns[PR_CAT_COUNT]; /* sums to end_ns - start_ns */
+};
+
+struct pr_steps {
+    struct pr_step *v;        /* owned, n kept steps in time order */
+    size_t n, cap;
+    struct pr_ranges roles[PR_CAT_OTHER]; /* owned, merged 6.1 ranges */
+    int64_t global_start_ns, global_end_ns; /* 6.1 */
+    int has_step_events;      /* the trace has ProfilerStep events */
+    int gpu_used;             /* some device event matched a step */
+};
+
+/* Fill *s (zero-initialised by the call) from trace t and its op tree.
+ * PR_E_NOMEM on allocation failure (then *s is already freed). */
+PR_NODISCARD enum pr_status pr_steps_compute(const struct pr_trace *t,
+                                             const struct pr_tree *tree,
+                                             struct pr_steps *s,
+                                             struct pr_error *err);
+
+void pr_steps_free(struct pr_steps *s); /* accepts a zeroed struct */
+
+/* Summary key of a category ("kernel", ..., "other"). */
+const char *pr_steps_cat_key(enum pr_cat c);
+
+#endif

@@ -1,0 +1,100 @@
+/* tree.h - the operator tree of spec/tb-plugin-semantics.md sections 4-5:
+ * device events linked to runtimes by correlation id, runtimes to host
+ * nodes by external id, one call tree per thread, duplicate collapse and
+ * the host/device self/total statistics (fill_stats).
+ *
+ * Everything is indexes, not pointers: nodes, runtimes and device records
+ * live in arrays owned by struct pr_tree; PR_TREE_NONE marks "no link".
+ * The tree borrows the trace (event indexes, string ids) and must not
+ * outlive it.  Section 5.3 (backward/module restructuring) is not done. */
+#ifndef PROFREPORT_TREE_H
+#define PROFREPORT_TREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profreport/error.h"
+#include "profreport/trace.h"
+
+#define PR_TREE_NONE SIZE_MAX
+
+enum pr_node_type {
+    PR_N_ROOT = 0,   /* per-thread CallTreeRoot */
+    PR_N_OP,         /* plain host node (cpu_op, python, comm annotation) */
+    PR_N_STEP,       /* ProfilerStep#N */
+    PR_N_MODULE,     /* python_function with a Python module id */
+    PR_N_DATALOADER, /* enumerate(DataLoader)#...__next__ */
+    PR_N_OPTIMIZER   /* Optimizer.step... */
+};
+
+/* One kernel / memcpy / memset event. */
+struct pr_tree_dev {
+    size_t ev;        /* index into t->events */
+    size_t rt;        /* runtime that launched it; NONE = staled */
+    size_t node;      /* host node owning that runtime; NONE if none */
+    size_t next;      /* internal: pending-list link */
+    int tc;           /* kernel name matches 10.1 */
+    int op_eligible;  /* launching node's own tc eligibility (5.2) */
+};
+
+/* One runtime event, or the synthetic "dummy" runtime (ev = NONE) that
+ * holds the staled kernels under the main thread's root. */
+struct pr_tree_rt {
+    size_t ev;
+    size_t node;              /* host node that took it; NONE = lost */
+    size_t next;              /* internal: external-id list link */
+    size_t dev_first, n_dev;  /* slice of pr_tree.rt_devs */
+    int64_t start_ns, end_ns; /* 0, 0 for dummy */
+    int64_t device_ns, tc_ns; /* summed durations of its device events */
+};
+
+struct pr_tree_node {
+    size_t ev;                /* index into t->events; NONE for roots */
+    enum pr_node_type type;
+    int kind;                 /* enum pr_kind of the event; -1 for roots */
+    int is_operator;          /* the 5.4 predicate */
+    int tc_eligible;          /* 10.2 plus 5.2 propagation */
+    int dropped;              /* partial overlap (5.1.4) or collapsed */
+    uint32_t name, tid;       /* string ids */
+    int64_t external_id;
+    int64_t start_ns, end_ns;
+    size_t parent;
+    size_t *kids;             /* owned, sorted by (start, -end) */
+    size_t n_kids, cap_kids;
+    size_t *rts;              /* owned, runtime indexes */
+    size_t n_rts, cap_rts;
+    int64_t host_total_ns, host_self_ns;
+    int64_t device_total_ns, device_self_ns;
+    int64_t tc_total_ns, tc_self_ns;
+};
+
+struct pr_tree {
+    struct pr_tree_node *nodes; /* owned */
+    size_t n_nodes, cap_nodes;
+    struct pr_tree_rt *rts;     /* owned; every runtime event, then dummy */
+    size_t n_rts, cap_rts;
+    struct pr_tree_dev *devs;   /* owned; device events in trace order */
+    size_t n_devs, cap_devs;
+    size_t *rt_devs;            /* owned; device indexes grouped by runtime */
+    size_t *roots;              /* owned; one root per thread, tid order */
+    size_t n_roots;
+    size_t *post;               /* owned; post-order over all trees in tid
+                                   order (5.5), roots included */
+    size_t n_post;
+};
+
+/* Build the tree of trace t into *tree (zero-initialised by the call).
+ * PR_E_NOMEM on allocation failure; *tree is then freed already. */
+PR_NODISCARD enum pr_status pr_tree_build(const struct pr_trace *t,
+                                          struct pr_tree *tree,
+                                          struct pr_error *err);
+
+/* Release everything; accepts a zero-initialised or freed tree. */
+void pr_tree_free(struct pr_tree *tree);
+
+/* Name predicates of 4.3 / 4.5 (used by steps.c for role ranges too). */
+int pr_tree_is_dataloader(const char *name);
+int pr_tree_is_comm(const char *name);
+int pr_tree_is_step(const char *name);
+
+#endif

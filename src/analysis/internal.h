@@ -1,0 +1,50 @@
+/* internal.h - helpers shared by the files of src/analysis only: an
+ * int64-keyed hash map (correlation and external ids) and sticky-error
+ * cJSON builders.  Nothing outside src/analysis includes this. */
+#ifndef PROFREPORT_ANALYSIS_INTERNAL_H
+#define PROFREPORT_ANALYSIS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "profreport/error.h"
+
+#define PR_NONE SIZE_MAX /* "no index" in size_t links */
+
+/* Open-addressing map int64 -> size_t.  Keys are ids from the trace, never
+ * indexes.  Zero-initialise, then use; pr_idmap_free() accepts that state. */
+struct pr_idmap {
+    int64_t *keys;  /* owned */
+    size_t *vals;   /* owned */
+    unsigned char *used; /* owned */
+    size_t n, cap;  /* cap is 0 or a power of two */
+};
+
+void pr_idmap_free(struct pr_idmap *m);
+/* Value for key, or PR_NONE. */
+size_t pr_idmap_get(const struct pr_idmap *m, int64_t key);
+/* Insert or replace.  PR_E_NOMEM on allocation failure. */
+PR_NODISCARD enum pr_status pr_idmap_put(struct pr_idmap *m, int64_t key,
+                                         size_t val, struct pr_error *err);
+
+/* Sticky cJSON builders (redis rio style): each does nothing once *ok is 0
+ * and clears *ok when an allocation fails, so callers check once. */
+void pr_emit_num(cJSON *o, const char *key, double v, int *ok);
+void pr_emit_us(cJSON *o, const char *key, int64_t ns, int *ok);
+void pr_emit_str(cJSON *o, const char *key, const char *s, int *ok);
+void pr_emit_null(cJSON *o, const char *key, int *ok);
+void pr_emit_bool(cJSON *o, const char *key, int b, int *ok);
+/* Number, or null when v is NaN (the "not computable" convention). */
+void pr_emit_num_or_null(cJSON *o, const char *key, double v, int *ok);
+/* Add a new object/array under key (or to an array when key is NULL);
+ * NULL (and *ok = 0) on failure. */
+cJSON *pr_emit_obj(cJSON *parent, const char *key, int *ok);
+cJSON *pr_emit_arr(cJSON *parent, const char *key, int *ok);
+
+/* Names of 10.2 / 10.1, shared by ops.c, kernels.c and tree.c. */
+int pr_tc_op_eligible(const char *name);
+int pr_tc_kernel_uses(const char *name);
+
+#endif
