@@ -1,3 +1,836 @@
-/* src/ingest/events.c - placeholder until its module lands. */
+/* events.c - one event's JSON text becomes compact records in a batch
+ * (struct recs): parse with cJSON, keep the fields the analyses read, free
+ * the tree.  Runs on parser threads, so it touches only its own batch;
+ * reader.c merges batches into the trace.  Field typing lives in fields.c. */
 #include "config.h"
-typedef int pr_placeholder_events;
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The members of an event that we read. */
+struct ev {
+    const cJSON *ph, *cat, *name, *pid, *tid, *ts, *dur, *id, *args;
+};
+
+/* The args that any analysis reads; everything else ("Call stack", ...) is
+ * never copied. */
+enum arg {
+    A_EXT,       /* "External id" */
+    A_EXT_LC,    /* "external id" (2021 traces) */
+    A_CORR,      /* "correlation" */
+    A_DIMS,      /* "Input Dims" */
+    A_DIMS_LC,   /* "Input dims" */
+    A_TYPES,     /* "Input type" */
+    A_CONCRETE,  /* "Concrete Inputs" */
+    A_SEQ,       /* "Sequence number" */
+    A_FWD_TID,   /* "Fwd thread id" */
+    A_PY_ID,     /* "Python id" */
+    A_PY_PARENT, /* "Python parent id" */
+    A_PY_MODULE, /* "Python module id" */
+    A_FLOPS,     /* "flops" */
+    A_DEVICE,    /* "device" */
+    A_STREAM,    /* "stream" */
+    A_GRID,      /* "grid" */
+    A_BLOCK,     /* "block" */
+    A_REGS,      /* "registers per thread" */
+    A_SMEM,      /* "shared memory" */
+    A_BPSM,      /* "blocks per SM" */
+    A_OCC,       /* "est. achieved occupancy %" */
+    A_BYTES,     /* "bytes" (memcpy, memset) */
+    A_DEV_TYPE,  /* "Device Type" ([memory]) */
+    A_DEV_ID,    /* "Device Id" */
+    A_ADDR,      /* "Addr" */
+    A_MBYTES,    /* "Bytes" */
+    A_TOTAL_ALLOC, /* "Total Allocated" */
+    A_TOTAL_RES, /* "Total Reserved" */
+    N_ARGS,
+    A_NONE = N_ARGS
+};
+
+static const char *const arg_names[N_ARGS] = {
+    "External id",      "external id",     "correlation",
+    "Input Dims",       "Input dims",      "Input type",
+    "Concrete Inputs",  "Sequence number", "Fwd thread id",
+    "Python id",        "Python parent id", "Python module id",
+    "flops",            "device",          "stream",
+    "grid",             "block",           "registers per thread",
+    "shared memory",    "blocks per SM",   "est. achieved occupancy %",
+    "bytes",            "Device Type",     "Device Id",
+    "Addr",             "Bytes",           "Total Allocated",
+    "Total Reserved",
+};
+
+/* ------------------------------------------------------------ pool */
+
+static uint32_t
+hash_bytes(const char *s, size_t len)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    size_t i;
+
+    for (i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 16777619u;
+    }
+    return h;
+}
+
+static int
+pool_rehash(struct pool *p, size_t n_slots)
+{
+    uint32_t *slots = calloc(n_slots, sizeof(*slots));
+    size_t i;
+
+    if (slots == NULL)
+        return 0;
+    for (i = 0; i < p->n; i++) {
+        size_t j = p->ents[i].hash & (n_slots - 1);
+
+        while (slots[j])
+            j = (j + 1) & (n_slots - 1);
+        slots[j] = (uint32_t)i + 1;
+    }
+    free(p->slots);
+    p->slots = slots;
+    p->n_slots = n_slots;
+    return 1;
+}
+
+/* Intern `len` bytes in the batch pool; PR_STR_NONE on out-of-memory. */
+static uint32_t
+pool_add(struct pool *p, const char *s, size_t len)
+{
+    uint32_t h = hash_bytes(s, len);
+    struct pool_ent *e;
+    size_t j;
+
+    if ((p->n + 1) * 2 > p->n_slots &&
+        !pool_rehash(p, p->n_slots ? p->n_slots * 2 : 1024))
+        return PR_STR_NONE;
+    for (j = h & (p->n_slots - 1); p->slots[j]; j = (j + 1) & (p->n_slots - 1)) {
+        e = &p->ents[p->slots[j] - 1];
+        if (e->hash == h && e->len == len &&
+            memcmp(p->text.data + e->off, s, len) == 0)
+            return p->slots[j] - 1;
+    }
+    if (len > UINT32_MAX - 1 - p->text.len ||
+        pr_grow((void **)&p->ents, &p->cap, p->n + 1, sizeof(*e)) != PR_OK)
+        return PR_STR_NONE;
+    e = &p->ents[p->n];
+    e->off = (uint32_t)p->text.len;
+    e->len = (uint32_t)len;
+    e->hash = h;
+    if (pr_buf_add(&p->text, s, len) != PR_OK ||
+        pr_buf_addc(&p->text, '\0') != PR_OK)
+        return PR_STR_NONE;
+    p->slots[j] = (uint32_t)++p->n;
+    return (uint32_t)p->n - 1;
+}
+
+static uint32_t
+pool_addz(struct pool *p, const char *s)
+{
+    return pool_add(p, s, strlen(s));
+}
+
+/* ------------------------------------------------------------ recs */
+
+void
+recs_init(struct recs *r)
+{
+    memset(r, 0, sizeof(*r));
+    pr_buf_init(&r->strs.text, UINT32_MAX - 1);
+    pr_buf_init(&r->scratch, 0);
+}
+
+void
+recs_reset(struct recs *r)
+{
+    r->n_ev = r->n_ops = r->n_gpu = r->n_mem = r->n_flows = 0;
+    memset(&r->diag, 0, sizeof(r->diag));
+    pr_buf_reset(&r->strs.text);
+    r->strs.n = 0;
+    if (r->strs.slots != NULL)
+        memset(r->strs.slots, 0, r->strs.n_slots * sizeof(uint32_t));
+}
+
+void
+recs_free(struct recs *r)
+{
+    if (r == NULL)
+        return;
+    free(r->ev);
+    free(r->ops);
+    free(r->gpu);
+    free(r->mem);
+    free(r->flows);
+    pr_buf_free(&r->strs.text);
+    free(r->strs.ents);
+    free(r->strs.slots);
+    pr_buf_free(&r->scratch);
+}
+
+/* ------------------------------------------------------------ picking */
+
+static int
+is_key(const char *k, const char *want)
+{
+    return strcmp(k, want) == 0;
+}
+
+/* Which arg a key is.  A table on the first byte keeps this to one or two
+ * string compares per arg; traces carry a dozen args per event.  Entries
+ * are arg + 1 so that 0 ends a row. */
+static enum arg
+arg_of(const char *k)
+{
+#define R(...) {__VA_ARGS__, 0}
+    static const unsigned char first[128][4] = {
+        ['E'] = R(A_EXT + 1),
+        ['e'] = R(A_EXT_LC + 1, A_OCC + 1),
+        ['c'] = R(A_CORR + 1),
+        ['I'] = R(A_DIMS + 1, A_DIMS_LC + 1, A_TYPES + 1),
+        ['C'] = R(A_CONCRETE + 1),
+        ['S'] = R(A_SEQ + 1),
+        ['F'] = R(A_FWD_TID + 1),
+        ['P'] = R(A_PY_ID + 1, A_PY_PARENT + 1, A_PY_MODULE + 1),
+        ['f'] = R(A_FLOPS + 1),
+        ['d'] = R(A_DEVICE + 1),
+        ['s'] = R(A_STREAM + 1, A_SMEM + 1),
+        ['g'] = R(A_GRID + 1),
+        ['b'] = R(A_BLOCK + 1, A_BPSM + 1, A_BYTES + 1),
+        ['r'] = R(A_REGS + 1),
+        ['D'] = R(A_DEV_TYPE + 1, A_DEV_ID + 1),
+        ['A'] = R(A_ADDR + 1),
+        ['B'] = R(A_MBYTES + 1),
+        ['T'] = R(A_TOTAL_ALLOC + 1, A_TOTAL_RES + 1),
+    };
+#undef R
+    unsigned char c = (unsigned char)k[0];
+    size_t i;
+
+    if (c >= 128)
+        return A_NONE;
+    for (i = 0; i < 4 && first[c][i] != 0; i++) {
+        if (is_key(k, arg_names[first[c][i] - 1]))
+            return (enum arg)(first[c][i] - 1);
+    }
+    return A_NONE;
+}
+
+static void
+pick_args(const cJSON *args, const cJSON **a)
+{
+    const cJSON *c;
+
+    memset(a, 0, N_ARGS * sizeof(*a));
+    if (!cJSON_IsObject(args))
+        return;
+    for (c = args->child; c != NULL; c = c->next) {
+        enum arg id = c->string ? arg_of(c->string) : A_NONE;
+
+        if (id != A_NONE)
+            a[id] = c; /* a repeated key: the last wins, as in Python */
+    }
+}
+
+static void
+pick_event(const cJSON *root, struct ev *e)
+{
+    const cJSON *c;
+
+    memset(e, 0, sizeof(*e));
+    for (c = root->child; c != NULL; c = c->next) {
+        const char *k = c->string ? c->string : "";
+
+        if (is_key(k, "ph"))
+            e->ph = c;
+        else if (is_key(k, "cat"))
+            e->cat = c;
+        else if (is_key(k, "name"))
+            e->name = c;
+        else if (is_key(k, "pid"))
+            e->pid = c;
+        else if (is_key(k, "tid"))
+            e->tid = c;
+        else if (is_key(k, "ts"))
+            e->ts = c;
+        else if (is_key(k, "dur"))
+            e->dur = c;
+        else if (is_key(k, "id"))
+            e->id = c;
+        else if (is_key(k, "args"))
+            e->args = c;
+    }
+}
+
+/* ------------------------------------------------------------ records */
+
+/* Where the event sits, for messages. */
+struct where {
+    uint64_t index;  /* in traceEvents */
+    uint64_t offset; /* first byte in the document */
+};
+
+static const char *
+str_of(const cJSON *v)
+{
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static int64_t
+int_or(const cJSON *v, int64_t lo, int64_t hi, int64_t absent)
+{
+    int64_t i;
+
+    return fld_int(v, lo, hi, &i) == FLD_OK ? i : absent;
+}
+
+static double
+num_or(const cJSON *v, double absent)
+{
+    double d;
+
+    return fld_num(v, &d) == FLD_OK ? d : absent;
+}
+
+static enum pr_status
+no_memory(const struct where *w, struct pr_error *err)
+{
+    return pr_error_set(err, PR_E_NOMEM,
+                        "byte %" PRIu64 ": event %" PRIu64 ": out of memory",
+                        w->offset, w->index);
+}
+
+/* A ts or dur that is a number but no sane time: corrupt data. */
+static enum pr_status
+bad_time(const struct ev *e, const cJSON *v, const char *what,
+         const struct where *w, struct pr_error *err)
+{
+    char val[48];
+
+    if (cJSON_IsNumber(v))
+        snprintf(val, sizeof(val), "%.17g", v->valuedouble);
+    else
+        snprintf(val, sizeof(val), "\"%.40s\"", str_of(v));
+    return pr_error_set(err, PR_E_FORMAT,
+                        "byte %" PRIu64 ": event %" PRIu64
+                        " (\"%.60s\"): %s out of range (%s)",
+                        w->offset, w->index, str_of(e->name), what, val);
+}
+
+/* ts or dur in ns.  *ok is 0 when the value is missing, null or not a
+ * number (the caller counts and skips the event); a number out of range
+ * is an error. */
+static enum pr_status
+get_time(const struct ev *e, const cJSON *v, const char *what, int64_t *ns,
+         int *ok, const struct where *w, struct pr_error *err)
+{
+    enum fld f = fld_time_ns(v, ns);
+
+    *ok = f == FLD_OK;
+    if (f == FLD_RANGE)
+        return bad_time(e, v, what, w, err);
+    return PR_OK;
+}
+
+/* pid/tid text into the pool. */
+static uint32_t
+id_str(struct recs *r, const cJSON *v, int absolute)
+{
+    if (v == NULL || !fld_id_text(v, absolute, &r->scratch) ||
+        r->scratch.data == NULL)
+        return pool_add(&r->strs, "", 0);
+    return pool_add(&r->strs, r->scratch.data, r->scratch.len);
+}
+
+/* Python str() of an arg into the pool. */
+static uint32_t
+py_str(struct recs *r, const cJSON *v)
+{
+    pr_buf_reset(&r->scratch);
+    if (fld_py_str(v, &r->scratch) != PR_OK || r->scratch.data == NULL)
+        return PR_STR_NONE;
+    return pool_add(&r->strs, r->scratch.data, r->scratch.len);
+}
+
+static uint32_t
+json_str(struct recs *r, const cJSON *v)
+{
+    char *s = cJSON_PrintUnformatted(v);
+    uint32_t id;
+
+    if (s == NULL)
+        return PR_STR_NONE;
+    id = pool_addz(&r->strs, s);
+    cJSON_free(s);
+    return id;
+}
+
+/* A new event record with the members every kind has; NULL on
+ * out-of-memory. */
+static struct pr_event *
+new_event(struct recs *r, const struct ev *e, uint64_t index, uint8_t kind)
+{
+    struct pr_event *out;
+
+    if (pr_grow((void **)&r->ev, &r->cap_ev, r->n_ev + 1, sizeof(*out)) !=
+        PR_OK)
+        return NULL;
+    out = &r->ev[r->n_ev];
+    memset(out, 0, sizeof(*out));
+    out->external_id = PR_NO_ID;
+    out->correlation = PR_NO_ID;
+    out->info = PR_NO_INFO;
+    out->order = (uint32_t)index;
+    out->kind = kind;
+    out->name = pool_addz(&r->strs, str_of(e->name));
+    out->cat = pool_addz(&r->strs, str_of(e->cat));
+    out->pid = id_str(r, e->pid, 0);
+    out->tid = id_str(r, e->tid, 1);
+    if (out->name == PR_STR_NONE || out->cat == PR_STR_NONE ||
+        out->pid == PR_STR_NONE || out->tid == PR_STR_NONE)
+        return NULL;
+    r->n_ev++;
+    return out;
+}
+
+static int
+has_any(const cJSON **a, enum arg first, enum arg last)
+{
+    int i;
+
+    for (i = first; i <= (int)last; i++) {
+        if (a[i] != NULL)
+            return 1;
+    }
+    return 0;
+}
+
+/* Side record of an op, annotation or python function; none when the
+ * event carries none of its args (most annotations), to save memory. */
+static enum pr_status
+add_op_info(struct recs *r, struct pr_event *out, const cJSON **a)
+{
+    const cJSON *dims = a[A_DIMS] ? a[A_DIMS] : a[A_DIMS_LC];
+    struct pr_op_info *o;
+
+    if (!has_any(a, A_DIMS, A_FLOPS))
+        return PR_OK;
+    if (r->n_ops >= PR_NO_INFO ||
+        pr_grow((void **)&r->ops, &r->cap_ops, r->n_ops + 1, sizeof(*o)) !=
+            PR_OK)
+        return PR_E_NOMEM;
+    o = &r->ops[r->n_ops];
+    o->input_dims = dims ? py_str(r, dims) : PR_STR_NONE;
+    o->input_types = a[A_TYPES] ? py_str(r, a[A_TYPES]) : PR_STR_NONE;
+    o->concrete_inputs =
+        a[A_CONCRETE] ? json_str(r, a[A_CONCRETE]) : PR_STR_NONE;
+    if ((dims && o->input_dims == PR_STR_NONE) ||
+        (a[A_TYPES] && o->input_types == PR_STR_NONE) ||
+        (a[A_CONCRETE] && o->concrete_inputs == PR_STR_NONE))
+        return PR_E_NOMEM;
+    o->seq = int_or(a[A_SEQ], INT64_MIN, INT64_MAX, -1);
+    o->fwd_tid = int_or(a[A_FWD_TID], INT64_MIN, INT64_MAX, -1);
+    o->python_id = int_or(a[A_PY_ID], INT64_MIN, INT64_MAX, -1);
+    o->python_parent_id = int_or(a[A_PY_PARENT], INT64_MIN, INT64_MAX, -1);
+    o->python_module_id = int_or(a[A_PY_MODULE], INT64_MIN, INT64_MAX, -1);
+    o->flops = num_or(a[A_FLOPS], -1);
+    out->info = (uint32_t)r->n_ops++;
+    return PR_OK;
+}
+
+/* grid / block: [x, y, z]; 0 for what is missing. */
+static void
+dim3(const cJSON *v, int32_t *out)
+{
+    const cJSON *c = cJSON_IsArray(v) ? v->child : NULL;
+    int i;
+
+    for (i = 0; i < 3; i++) {
+        out[i] = (int32_t)int_or(c, 0, INT32_MAX, 0);
+        c = c ? c->next : NULL;
+    }
+}
+
+static enum pr_status
+add_gpu_info(struct recs *r, struct pr_event *out, const cJSON **a)
+{
+    struct pr_gpu_info *g;
+    const cJSON *bpsm = a[A_BPSM];
+
+    if (!has_any(a, A_DEVICE, A_BYTES))
+        return PR_OK;
+    if (r->n_gpu >= PR_NO_INFO ||
+        pr_grow((void **)&r->gpu, &r->cap_gpu, r->n_gpu + 1, sizeof(*g)) !=
+            PR_OK)
+        return PR_E_NOMEM;
+    g = &r->gpu[r->n_gpu];
+    g->device = (int32_t)int_or(a[A_DEVICE], INT32_MIN, INT32_MAX, -1);
+    g->stream = (int32_t)int_or(a[A_STREAM], INT32_MIN, INT32_MAX, -1);
+    dim3(a[A_GRID], g->grid);
+    dim3(a[A_BLOCK], g->block);
+    g->regs_per_thread = (int32_t)int_or(a[A_REGS], 0, INT32_MAX, -1);
+    g->shared_mem = (int32_t)int_or(a[A_SMEM], 0, INT32_MAX, -1);
+    /* Kineto writes "inf" when a kernel has no blocks to spread */
+    if (cJSON_IsString(bpsm) && strcmp(bpsm->valuestring, "inf") == 0)
+        g->blocks_per_sm = INFINITY;
+    else
+        g->blocks_per_sm = num_or(bpsm, NAN);
+    g->occupancy_pct = num_or(a[A_OCC], NAN);
+    g->bytes = int_or(a[A_BYTES], 0, INT64_MAX, -1);
+    out->info = (uint32_t)r->n_gpu++;
+    return PR_OK;
+}
+
+static enum pr_status
+add_mem_info(struct recs *r, struct pr_event *out, const cJSON **a)
+{
+    struct pr_mem_info *m;
+
+    if (r->n_mem >= PR_NO_INFO ||
+        pr_grow((void **)&r->mem, &r->cap_mem, r->n_mem + 1, sizeof(*m)) !=
+            PR_OK)
+        return PR_E_NOMEM;
+    m = &r->mem[r->n_mem];
+    m->device_type = (int32_t)int_or(a[A_DEV_TYPE], INT32_MIN, INT32_MAX, -1);
+    m->device_id = (int32_t)int_or(a[A_DEV_ID], INT32_MIN, INT32_MAX, -1);
+    m->addr = int_or(a[A_ADDR], INT64_MIN + 1, INT64_MAX, PR_NO_ID);
+    m->bytes = int_or(a[A_MBYTES], INT64_MIN, INT64_MAX, 0);
+    m->total_allocated = num_or(a[A_TOTAL_ALLOC], NAN);
+    m->total_reserved = num_or(a[A_TOTAL_RES], NAN);
+    out->info = (uint32_t)r->n_mem++;
+    return PR_OK;
+}
+
+/* ph "X": every category is kept; the kind says which ones we know. */
+static enum pr_status
+add_duration(struct recs *r, const struct ev *e, const struct where *w,
+             struct pr_error *err)
+{
+    const cJSON *a[N_ARGS];
+    const char *cat = str_of(e->cat);
+    struct pr_event *out;
+    int64_t ts, dur;
+    int ok;
+    enum pr_kind kind;
+    enum pr_status st = get_time(e, e->ts, "ts", &ts, &ok, w, err);
+
+    if (st != PR_OK || !ok) {
+        r->diag.skipped_bad_ts += st == PR_OK;
+        return st;
+    }
+    st = get_time(e, e->dur, "dur", &dur, &ok, w, err);
+    if (st != PR_OK || !ok) {
+        r->diag.skipped_no_dur += st == PR_OK;
+        return st;
+    }
+    if (dur < 0) {
+        r->diag.negative_dur++;
+        dur = 0;
+    }
+    kind = pr_trace_kind_of_cat(cat, strlen(cat));
+    r->diag.unknown_cat += kind == PR_K_OTHER;
+    out = new_event(r, e, w->index, (uint8_t)kind);
+    if (out == NULL)
+        return no_memory(w, err);
+    out->ts_ns = ts;
+    out->dur_ns = dur;
+    pick_args(e->args, a);
+    /* the plugin prefers the 2021 spelling when both are present */
+    out->external_id = int_or(a[A_EXT_LC] ? a[A_EXT_LC] : a[A_EXT],
+                              INT64_MIN + 1, INT64_MAX, PR_NO_ID);
+    out->correlation = int_or(a[A_CORR], INT64_MIN + 1, INT64_MAX, PR_NO_ID);
+    if (info_table_of(kind) == INFO_OP)
+        st = add_op_info(r, out, a);
+    else if (info_table_of(kind) == INFO_GPU)
+        st = add_gpu_info(r, out, a);
+    return st == PR_OK ? PR_OK : no_memory(w, err);
+}
+
+/* ph "i" named "[memory]": an allocation or a free. */
+static enum pr_status
+add_memory(struct recs *r, const struct ev *e, const struct where *w,
+           struct pr_error *err)
+{
+    const cJSON *a[N_ARGS];
+    struct pr_event *out;
+    int64_t ts;
+    int ok;
+    enum pr_status st = get_time(e, e->ts, "ts", &ts, &ok, w, err);
+
+    if (st != PR_OK || !ok) {
+        r->diag.skipped_bad_ts += st == PR_OK;
+        return st;
+    }
+    out = new_event(r, e, w->index, PR_K_MEMORY);
+    if (out == NULL)
+        return no_memory(w, err);
+    out->ts_ns = ts;
+    pick_args(e->args, a);
+    if (add_mem_info(r, out, a) != PR_OK)
+        return no_memory(w, err);
+    return PR_OK;
+}
+
+/* cat "fwdbwd", ph "s"/"f": links a forward op to its backward. */
+static enum pr_status
+add_flow(struct recs *r, const struct ev *e, char ph, const struct where *w,
+         struct pr_error *err)
+{
+    struct pr_flow f;
+    int ok;
+    enum pr_status st = get_time(e, e->ts, "ts", &f.ts_ns, &ok, w, err);
+
+    if (st != PR_OK || !ok) {
+        r->diag.skipped_bad_ts += st == PR_OK;
+        return st;
+    }
+    if (fld_int(e->id, INT64_MIN, INT64_MAX, &f.id) != FLD_OK)
+        return PR_OK; /* a flow without an id links nothing */
+    f.ph = ph;
+    if (pr_grow((void **)&r->flows, &r->cap_flows, r->n_flows + 1,
+                sizeof(f)) != PR_OK)
+        return no_memory(w, err);
+    r->flows[r->n_flows++] = f;
+    return PR_OK;
+}
+
+static enum pr_status
+convert(struct recs *r, const cJSON *root, const struct where *w,
+        struct pr_error *err)
+{
+    struct ev e;
+    const char *ph;
+
+    pick_event(root, &e);
+    ph = str_of(e.ph);
+    if (ph[0] == '\0' || ph[1] != '\0')
+        return PR_OK; /* every phase we keep is one letter */
+    if ((ph[0] == 's' || ph[0] == 'f') && strcmp(str_of(e.cat), "fwdbwd") == 0)
+        return add_flow(r, &e, ph[0], w, err);
+    if (ph[0] == 'X')
+        return add_duration(r, &e, w, err);
+    if (ph[0] == 'i' && strcmp(str_of(e.name), "[memory]") == 0)
+        return add_memory(r, &e, w, err);
+    return PR_OK; /* M, C, other flows and instants: counted, not kept */
+}
+
+/* Length of a bare NaN / Infinity / -Infinity / N/A token at p, and its
+ * replacement. */
+static size_t
+bare_token(const char *p, size_t n, const char **repl)
+{
+    static const char *const toks[][2] = {
+        {"NaN", "null"},
+        {"Infinity", "null"},
+        {"-Infinity", "null"},
+        {"N/A", "\"N/A\""},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(toks) / sizeof(toks[0]); i++) {
+        size_t len = strlen(toks[i][0]);
+
+        if (n >= len && memcmp(p, toks[i][0], len) == 0) {
+            *repl = toks[i][1];
+            return len;
+        }
+    }
+    return 0;
+}
+
+/* Python's json module reads NaN, Infinity and -Infinity, and the TB
+ * plugin rewrites bare N/A; cJSON reads none of them.  On a failed parse we
+ * retry once with the first three as null (so the field counts as absent)
+ * and N/A as the string "N/A".  NULL when that does not help. */
+static cJSON *
+parse_lenient(struct recs *r, const char *text, size_t len)
+{
+    struct pr_buf *b = &r->scratch;
+    size_t i = 0, k;
+    int in_str = 0, changed = 0;
+    enum pr_status st = PR_OK;
+    const char *repl;
+
+    pr_buf_reset(b);
+    while (i < len && st == PR_OK) {
+        k = in_str ? 0 : bare_token(text + i, len - i, &repl);
+        if (k > 0) {
+            changed = 1;
+            st = pr_buf_adds(b, repl);
+        } else {
+            /* an escape pair is copied whole so \" does not end a string */
+            k = in_str && text[i] == '\\' && i + 1 < len ? 2 : 1;
+            if (text[i] == '"')
+                in_str = !in_str;
+            st = pr_buf_add(b, text + i, k);
+        }
+        i += k;
+    }
+    if (!changed || st != PR_OK || b->data == NULL)
+        return NULL;
+    return cJSON_ParseWithLength(b->data, b->len);
+}
+
+static enum pr_status
+bad_json(const char *text, size_t len, const char *at, const struct where *w,
+         struct pr_error *err)
+{
+    char near[20];
+    size_t pos = 0, n = 0;
+
+    if (at != NULL && at >= text && at <= text + len)
+        pos = (size_t)(at - text);
+    while (pos + n < len && n < sizeof(near) - 1) {
+        unsigned char c = (unsigned char)text[pos + n];
+
+        near[n++] = c >= 0x20 && c < 0x7f && c != '"' ? (char)c : '?';
+    }
+    near[n] = '\0';
+    return pr_error_set(err, PR_E_FORMAT,
+                        "byte %" PRIu64 ": event %" PRIu64
+                        ": invalid JSON near \"%s\"",
+                        w->offset + pos, w->index, near);
+}
+
+enum pr_status
+recs_add_event(struct recs *r, const char *text, size_t len, uint64_t index,
+               uint64_t offset, struct pr_error *err)
+{
+    struct where w = {index, offset};
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    enum pr_status st;
+
+    if (root == NULL)
+        root = parse_lenient(r, text, len);
+    if (root == NULL)
+        return bad_json(text, len, end, &w, err);
+    st = convert(r, root, &w, err);
+    cJSON_Delete(root);
+    return st;
+}
+
+/* ------------------------------------------------------------ top level */
+
+static int
+obj_int(const cJSON *o, const char *key, int64_t absent)
+{
+    int64_t v = int_or(cJSON_GetObjectItemCaseSensitive(o, key), INT32_MIN,
+                       INT32_MAX, absent);
+
+    return (int)v;
+}
+
+static int64_t
+obj_i64(const cJSON *o, const char *key)
+{
+    return int_or(cJSON_GetObjectItemCaseSensitive(o, key), INT64_MIN,
+                  INT64_MAX, -1);
+}
+
+static enum pr_status
+intern_str(struct pr_trace *t, const cJSON *v, uint32_t *id)
+{
+    if (!cJSON_IsString(v))
+        return PR_OK;
+    *id = pr_strtab_intern(t->strs, v->valuestring, strlen(v->valuestring));
+    return *id == PR_STR_NONE ? PR_E_NOMEM : PR_OK;
+}
+
+/* deviceProperties: one object per GPU, by list position. */
+static enum pr_status
+apply_devices(struct pr_trace *t, const cJSON *list)
+{
+    const cJSON *o;
+
+    cJSON_ArrayForEach(o, list)
+    {
+        struct pr_device *d = pr_trace_add_device(t);
+
+        if (d == NULL)
+            return PR_E_NOMEM;
+        if (!cJSON_IsObject(o))
+            continue; /* keeps the positions of the ones after it */
+        d->id = obj_i64(o, "id");
+        if (intern_str(t, cJSON_GetObjectItemCaseSensitive(o, "name"),
+                       &d->name) != PR_OK)
+            return PR_E_NOMEM;
+        d->total_global_mem = obj_i64(o, "totalGlobalMem");
+        d->compute_major = obj_int(o, "computeMajor", -1);
+        d->compute_minor = obj_int(o, "computeMinor", -1);
+        d->num_sms = obj_int(o, "numSms", -1);
+        d->max_threads_per_block = obj_int(o, "maxThreadsPerBlock", -1);
+        d->max_threads_per_sm = obj_int(o, "maxThreadsPerMultiprocessor", -1);
+        d->regs_per_block = obj_int(o, "regsPerBlock", -1);
+        d->regs_per_sm = obj_int(o, "regsPerMultiprocessor", -1);
+        d->warp_size = obj_int(o, "warpSize", -1);
+        d->smem_per_block = obj_i64(o, "sharedMemPerBlock");
+        d->smem_per_sm = obj_i64(o, "sharedMemPerMultiprocessor");
+        d->smem_per_block_optin = obj_i64(o, "sharedMemPerBlockOptin");
+    }
+    return PR_OK;
+}
+
+static enum pr_status
+apply_one(struct pr_trace *t, enum split_cap which, const cJSON *v)
+{
+    switch (which) {
+    case SPLIT_CAP_DEVICES:
+        return cJSON_IsArray(v) ? apply_devices(t, v) : PR_OK;
+    case SPLIT_CAP_DIST:
+        t->rank = obj_i64(v, "rank");
+        t->world_size = obj_i64(v, "world_size");
+        return intern_str(t, cJSON_GetObjectItemCaseSensitive(v, "backend"),
+                          &t->backend);
+    case SPLIT_CAP_BASE_TIME:
+        t->has_base_time =
+            fld_int(v, INT64_MIN, INT64_MAX, &t->base_time_ns) == FLD_OK;
+        return PR_OK;
+    case SPLIT_CAP_FRAMEWORK:
+        t->lightning = cJSON_IsString(v) &&
+                       strcmp(v->valuestring, "pytorch-lightning") == 0;
+        return PR_OK;
+    default:
+        return PR_OK;
+    }
+}
+
+enum pr_status
+recs_apply_meta(struct pr_trace *t, const struct split *s,
+                struct pr_error *err)
+{
+    int i;
+
+    t->format = pr_strtab_intern(t->strs, s->bare ? "chrome" : "kineto", 6);
+    for (i = 0; i < SPLIT_N_CAPS; i++) {
+        const struct pr_buf *b = &s->caps[i];
+        cJSON *v;
+        enum pr_status st;
+
+        if (b->len == 0)
+            continue;
+        /* epoch nanoseconds need all 64 bits; a double would round them */
+        if (i == SPLIT_CAP_BASE_TIME &&
+            fld_parse_int64(b->data, b->len, &t->base_time_ns)) {
+            t->has_base_time = 1;
+            continue;
+        }
+        v = cJSON_ParseWithLength(b->data, b->len);
+        if (v == NULL)
+            return pr_error_set(err, PR_E_FORMAT,
+                                "byte %" PRIu64 ": %s: invalid JSON",
+                                s->cap_at[i], split_cap_keys[i]);
+        st = apply_one(t, (enum split_cap)i, v);
+        cJSON_Delete(v);
+        if (st != PR_OK)
+            return pr_error_set(err, st, "out of memory");
+    }
+    return PR_OK;
+}

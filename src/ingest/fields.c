@@ -1,3 +1,309 @@
-/* src/ingest/fields.c - placeholder until its module lands. */
+/* fields.c - typed, checked getters over cJSON values: numbers that may be
+ * written as strings, finiteness and range checks, the one place where
+ * microseconds become nanoseconds, and the canonical texts the model keeps
+ * (pid/tid decimals, Python's str() of shapes).  Event logic is in
+ * events.c. */
 #include "config.h"
-typedef int pr_placeholder_fields;
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* 2^62 ns is about 146 years: any larger ts or dur is corrupt data, and the
+ * margin keeps ts + dur from overflowing int64. */
+#define MAX_ABS_NS 4611686018427387904.0L
+
+static int
+is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+int
+fld_parse_number(const char *s, size_t len, double *out)
+{
+    char tmp[64];
+    size_t i = 0;
+    char *end;
+
+    if (len == 0 || len >= sizeof(tmp))
+        return 0;
+    if (s[i] == '-')
+        i++;
+    if (i == len || !is_digit(s[i]))
+        return 0;
+    while (i < len && is_digit(s[i]))
+        i++;
+    if (i < len && s[i] == '.') {
+        if (++i == len || !is_digit(s[i]))
+            return 0;
+        while (i < len && is_digit(s[i]))
+            i++;
+    }
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        if (i < len && (s[i] == '+' || s[i] == '-'))
+            i++;
+        if (i == len || !is_digit(s[i]))
+            return 0;
+        while (i < len && is_digit(s[i]))
+            i++;
+    }
+    if (i != len)
+        return 0;
+    /* strtod needs a terminator; the grammar check above already ruled
+     * out its extensions (hex, inf, nan, leading space) */
+    memcpy(tmp, s, len);
+    tmp[len] = '\0';
+    *out = strtod(tmp, &end);
+    return end == tmp + len;
+}
+
+int
+fld_parse_int64(const char *s, size_t len, int64_t *out)
+{
+    size_t i = 0;
+    int neg = 0;
+    uint64_t v = 0, lim;
+
+    if (len > 0 && s[0] == '-') {
+        neg = 1;
+        i = 1;
+    }
+    if (i == len)
+        return 0;
+    lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    for (; i < len; i++) {
+        unsigned d = (unsigned char)s[i] - '0';
+
+        if (d > 9 || v > (lim - d) / 10)
+            return 0;
+        v = v * 10 + d;
+    }
+    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+    return 1;
+}
+
+enum fld
+fld_num(const cJSON *v, double *out)
+{
+    if (v == NULL || cJSON_IsNull(v))
+        return FLD_ABSENT;
+    if (cJSON_IsNumber(v)) {
+        if (!isfinite(v->valuedouble))
+            return FLD_RANGE;
+        *out = v->valuedouble;
+        return FLD_OK;
+    }
+    /* torch_npu writes ts and dur as strings */
+    if (cJSON_IsString(v) &&
+        fld_parse_number(v->valuestring, strlen(v->valuestring), out))
+        return isfinite(*out) ? FLD_OK : FLD_RANGE;
+    return FLD_BAD;
+}
+
+/* Any integral value as int64; integers in strings are read exactly, even
+ * beyond a double's 2^53. */
+static enum fld
+to_int64(const cJSON *v, int64_t *out)
+{
+    double d;
+    enum fld r;
+
+    if (cJSON_IsString(v) &&
+        fld_parse_int64(v->valuestring, strlen(v->valuestring), out))
+        return FLD_OK;
+    r = fld_num(v, &d);
+    if (r != FLD_OK)
+        return r;
+    if (d != floor(d))
+        return FLD_BAD;
+    if (d < -9223372036854775808.0 || d >= 9223372036854775808.0)
+        return FLD_RANGE;
+    *out = (int64_t)d;
+    return FLD_OK;
+}
+
+enum fld
+fld_int(const cJSON *v, int64_t lo, int64_t hi, int64_t *out)
+{
+    int64_t i;
+    enum fld r = to_int64(v, &i);
+
+    if (r != FLD_OK)
+        return r;
+    if (i < lo || i > hi)
+        return FLD_RANGE;
+    *out = i;
+    return FLD_OK;
+}
+
+enum fld
+fld_us_to_ns(double us, int64_t *ns)
+{
+    /* The product is formed in long double: a double carries 53 bits and
+     * 1000 needs 10 more, so x87's 64-bit mantissa holds it exactly and
+     * the only rounding is the final one (a 3-decimal ts near 4.4e12 us
+     * would otherwise come out 1 ns off). */
+    long double x = (long double)us * 1000.0L;
+
+    if (!isfinite(us) || fabsl(x) > MAX_ABS_NS)
+        return FLD_RANGE;
+    *ns = (int64_t)llroundl(x);
+    return FLD_OK;
+}
+
+enum fld
+fld_time_ns(const cJSON *v, int64_t *ns)
+{
+    double us;
+    enum fld r = fld_num(v, &us);
+
+    return r == FLD_OK ? fld_us_to_ns(us, ns) : r;
+}
+
+/* Decimal text of an int64 without snprintf (it runs twice per event). */
+static size_t
+i64_text(int64_t v, char *buf)
+{
+    char tmp[24];
+    size_t n = 0, i;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    i = 0;
+    if (v < 0)
+        buf[i++] = '-';
+    while (n)
+        buf[i++] = tmp[--n];
+    return i;
+}
+
+static int
+add_i64(struct pr_buf *out, int64_t v)
+{
+    char tmp[24];
+
+    return pr_buf_add(out, tmp, i64_text(v, tmp)) == PR_OK;
+}
+
+int
+fld_id_text(const cJSON *v, int absolute, struct pr_buf *out)
+{
+    int64_t i;
+
+    pr_buf_reset(out);
+    if (cJSON_IsString(v)) {
+        const char *s = v->valuestring;
+        size_t len = strlen(s);
+
+        /* "25738" names the same thread as 25738 */
+        if (!fld_parse_int64(s, len, &i))
+            return pr_buf_add(out, s, len) == PR_OK;
+    } else if (fld_int(v, INT64_MIN, INT64_MAX, &i) != FLD_OK) {
+        if (!cJSON_IsNumber(v))
+            return 0;
+        return fld_py_float(v->valuedouble, out) == PR_OK;
+    }
+    if (absolute && i < 0 && i != INT64_MIN)
+        i = -i;
+    return add_i64(out, i);
+}
+
+enum pr_status
+fld_py_float(double d, struct pr_buf *out)
+{
+    char tmp[40];
+    int prec;
+
+    if (isnan(d))
+        return pr_buf_adds(out, "nan");
+    if (isinf(d))
+        return pr_buf_adds(out, d > 0 ? "inf" : "-inf");
+    if (d == floor(d) && fabs(d) < 1e16) {
+        /* repr(2.0) is "2.0" */
+        snprintf(tmp, sizeof(tmp), "%.1f", d);
+        return pr_buf_adds(out, tmp);
+    }
+    /* repr() is the shortest text that reads back as the same double */
+    for (prec = 1; prec <= 17; prec++) {
+        snprintf(tmp, sizeof(tmp), "%.*g", prec, d);
+        if (strtod(tmp, NULL) == d)
+            break;
+    }
+    return pr_buf_adds(out, tmp);
+}
+
+/* Python's repr() of a string: single quotes unless the text has a single
+ * quote and no double quote. */
+static enum pr_status
+py_repr_str(const char *s, struct pr_buf *out)
+{
+    char q = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
+    enum pr_status st = pr_buf_addc(out, q);
+
+    for (; *s && st == PR_OK; s++) {
+        unsigned char c = (unsigned char)*s;
+        char esc[8];
+
+        if (c == '\\' || c == (unsigned char)q) {
+            esc[0] = '\\';
+            esc[1] = (char)c;
+            st = pr_buf_add(out, esc, 2);
+        } else if (c == '\n' || c == '\r' || c == '\t') {
+            st = pr_buf_adds(out, c == '\n' ? "\\n" : c == '\r' ? "\\r" : "\\t");
+        } else if (c < 0x20 || c == 0x7f) {
+            snprintf(esc, sizeof(esc), "\\x%02x", c);
+            st = pr_buf_adds(out, esc);
+        } else {
+            st = pr_buf_addc(out, (char)c);
+        }
+    }
+    return st == PR_OK ? pr_buf_addc(out, q) : st;
+}
+
+static enum pr_status
+py_number(double d, struct pr_buf *out)
+{
+    /* cJSON does not say whether the text had a fraction; shapes and the
+     * like are integers, so integral values print as Python ints */
+    if (d == floor(d) && fabs(d) < 9007199254740992.0)
+        return add_i64(out, (int64_t)d) ? PR_OK : PR_E_NOMEM;
+    return fld_py_float(d, out);
+}
+
+enum pr_status
+fld_py_str(const cJSON *v, struct pr_buf *out)
+{
+    const cJSON *c;
+    enum pr_status st = PR_OK;
+    int obj = cJSON_IsObject(v);
+
+    if (v == NULL || cJSON_IsNull(v))
+        return pr_buf_adds(out, "None");
+    if (cJSON_IsTrue(v) || cJSON_IsFalse(v))
+        return pr_buf_adds(out, cJSON_IsTrue(v) ? "True" : "False");
+    if (cJSON_IsNumber(v))
+        return py_number(v->valuedouble, out);
+    if (cJSON_IsString(v))
+        return py_repr_str(v->valuestring, out);
+    st = pr_buf_addc(out, obj ? '{' : '[');
+    for (c = v->child; c != NULL && st == PR_OK; c = c->next) {
+        if (c != v->child)
+            st = pr_buf_add(out, ", ", 2);
+        if (obj && st == PR_OK && c->string != NULL) {
+            st = py_repr_str(c->string, out);
+            if (st == PR_OK)
+                st = pr_buf_add(out, ": ", 2);
+        }
+        if (st == PR_OK)
+            st = fld_py_str(c, out);
+    }
+    return st == PR_OK ? pr_buf_addc(out, obj ? '}' : ']') : st;
+}

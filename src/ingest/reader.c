@@ -1,21 +1,863 @@
-/* reader.c - placeholder */
+/* reader.c - ingest orchestration: read a file or a memory buffer (gzip
+ * detected by magic bytes and inflated in-process), feed the splitter on a
+ * producer thread, parse batches of events on N parser threads, and merge
+ * the batches into the trace in file order on the calling thread (the only
+ * one that touches the trace and its string table).  Scanning is split.c,
+ * per-event conversion events.c. */
 #include "config.h"
-#include <stddef.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ZLIB_CONST
+#include <zlib.h>
+
+#include "internal.h"
 #include "profreport/reader.h"
+
+#define CHUNK_BYTES ((size_t)1 << 20)  /* one read, or one inflate output */
+#define BATCH_BYTES ((size_t)2 << 20)  /* event text per batch */
+#define BATCH_EVENTS 16384             /* events per batch, for tiny events */
+#define MAX_PARSERS 64
+#define PROGRESS_NS 250000000          /* at most 4 progress lines a second */
+
+/* ------------------------------------------------------------ input */
+
+/* The document as a sequence of chunks, whatever its container. */
+struct src {
+    int fd;                   /* -1 for memory input */
+    const unsigned char *mem; /* memory input (borrowed) */
+    size_t mem_len, mem_pos;
+    unsigned char *in;        /* file reads (compressed or not) */
+    size_t in_len;            /* bytes of `in` not yet handed out (plain) */
+    int in_eof;
+    int gz;                   /* gzip: inflate `in` into `out` */
+    int gz_live;              /* zs is initialised */
+    int member_done;          /* the last gzip member ended */
+    z_stream zs;
+    unsigned char *out;
+    uint64_t raw;             /* bytes read from the file or buffer */
+    uint64_t produced;        /* document bytes handed out */
+    uint64_t max;
+};
+
+static void
+src_close(struct src *s)
+{
+    if (s->gz_live)
+        inflateEnd(&s->zs);
+    if (s->fd >= 0)
+        close(s->fd);
+    free(s->in);
+    free(s->out);
+    memset(s, 0, sizeof(*s));
+    s->fd = -1;
+}
+
+/* Next raw bytes: a slice of the memory buffer or one read(). */
+static enum pr_status
+src_raw(struct src *s, const unsigned char **p, size_t *n,
+        struct pr_error *err)
+{
+    ssize_t got;
+
+    if (s->fd < 0) {
+        *p = s->mem + s->mem_pos;
+        *n = s->mem_len - s->mem_pos < CHUNK_BYTES ? s->mem_len - s->mem_pos
+                                                   : CHUNK_BYTES;
+        s->mem_pos += *n;
+    } else {
+        do
+            got = read(s->fd, s->in, CHUNK_BYTES);
+        while (got < 0 && errno == EINTR);
+        if (got < 0)
+            return pr_error_set(err, PR_E_IO,
+                                "byte %" PRIu64 ": read error: %s", s->raw,
+                                strerror(errno));
+        *p = s->in;
+        *n = (size_t)got;
+    }
+    s->raw += *n;
+    if (s->raw > s->max)
+        return pr_error_set(err, PR_E_LIMIT,
+                            "byte %" PRIu64 ": input larger than the limit "
+                            "of %" PRIu64 " bytes",
+                            s->max, s->max);
+    return PR_OK;
+}
+
+static enum pr_status
+gz_refill(struct src *s, struct pr_error *err)
+{
+    const unsigned char *p;
+    size_t n;
+    enum pr_status st;
+
+    if (s->zs.avail_in > 0 || s->in_eof)
+        return PR_OK;
+    st = src_raw(s, &p, &n, err);
+    if (st != PR_OK)
+        return st;
+    s->in_eof = n == 0;
+    s->zs.next_in = p;
+    s->zs.avail_in = (uInt)n;
+    return PR_OK;
+}
+
+static enum pr_status
+gz_error(struct src *s, int ret, struct pr_error *err)
+{
+    if (ret == Z_MEM_ERROR)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory in zlib");
+    return pr_error_set(err, PR_E_FORMAT,
+                        "byte %" PRIu64 ": corrupt gzip data at compressed "
+                        "byte %" PRIu64 " (%s)",
+                        s->produced, s->raw - s->zs.avail_in,
+                        s->zs.msg ? s->zs.msg : "zlib error");
+}
+
+/* Start the next gzip member, if more input follows the one that ended.
+ * *more is 0 at a clean end of input. */
+static enum pr_status
+gz_next_member(struct src *s, int *more, struct pr_error *err)
+{
+    enum pr_status st = gz_refill(s, err);
+
+    *more = 0;
+    if (st != PR_OK || s->zs.avail_in == 0)
+        return st;
+    if (s->zs.next_in[0] != 0x1f)
+        return pr_error_set(err, PR_E_FORMAT,
+                            "byte %" PRIu64 ": data after the end of the "
+                            "gzip stream (compressed byte %" PRIu64 ")",
+                            s->produced, s->raw - s->zs.avail_in);
+    if (inflateReset(&s->zs) != Z_OK)
+        return gz_error(s, Z_STREAM_ERROR, err);
+    s->member_done = 0;
+    *more = 1;
+    return PR_OK;
+}
+
+/* Inflate the next chunk of the document (multi-member aware). */
+static enum pr_status
+gz_next(struct src *s, const char **p, size_t *n, struct pr_error *err)
+{
+    for (;;) {
+        enum pr_status st;
+        int ret, more;
+
+        if (s->member_done) {
+            st = gz_next_member(s, &more, err);
+            if (st != PR_OK || !more) {
+                *n = 0;
+                return st;
+            }
+        }
+        st = gz_refill(s, err);
+        if (st != PR_OK)
+            return st;
+        s->zs.next_out = s->out;
+        s->zs.avail_out = (uInt)CHUNK_BYTES;
+        ret = inflate(&s->zs, Z_NO_FLUSH);
+        if (ret == Z_STREAM_END)
+            s->member_done = 1;
+        else if (ret != Z_OK && ret != Z_BUF_ERROR)
+            return gz_error(s, ret, err);
+        *n = CHUNK_BYTES - s->zs.avail_out;
+        *p = (const char *)s->out;
+        if (*n > 0)
+            return PR_OK;
+        if (!s->member_done && s->in_eof && s->zs.avail_in == 0)
+            return pr_error_set(err, PR_E_FORMAT,
+                                "byte %" PRIu64 ": gzip stream is truncated "
+                                "(after %" PRIu64 " compressed bytes)",
+                                s->produced, s->raw);
+    }
+}
+
+/* Next chunk of the document; *n == 0 at its end. */
+static enum pr_status
+src_next(struct src *s, const char **p, size_t *n, struct pr_error *err)
+{
+    const unsigned char *raw;
+    enum pr_status st;
+
+    if (s->gz) {
+        st = gz_next(s, p, n, err);
+    } else if (s->in_len > 0) {
+        /* the first read, kept while sniffing for gzip */
+        *p = (const char *)s->in;
+        *n = s->in_len;
+        s->in_len = 0;
+        st = PR_OK;
+    } else {
+        st = src_raw(s, &raw, n, err);
+        *p = (const char *)raw;
+    }
+    if (st != PR_OK)
+        return st;
+    s->produced += *n;
+    if (s->produced > s->max)
+        return pr_error_set(err, PR_E_LIMIT,
+                            "byte %" PRIu64 ": uncompressed input larger "
+                            "than the limit of %" PRIu64 " bytes",
+                            s->max, s->max);
+    return PR_OK;
+}
+
+/* Look at the first bytes and set up inflation when they are gzip's. */
+static enum pr_status
+src_start(struct src *s, struct pr_error *err)
+{
+    const unsigned char *p;
+    size_t n;
+    enum pr_status st;
+
+    if (s->fd >= 0) {
+        s->in = malloc(CHUNK_BYTES);
+        if (s->in == NULL)
+            return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    st = src_raw(s, &p, &n, err);
+    if (st != PR_OK)
+        return st;
+    if (n < 2 || p[0] != 0x1f || p[1] != 0x8b) {
+        if (s->fd < 0) {
+            s->mem_pos = 0; /* hand the same bytes out again */
+            s->raw = 0;
+        } else {
+            s->in_len = n;
+        }
+        return PR_OK;
+    }
+    s->gz = 1;
+    s->out = malloc(CHUNK_BYTES);
+    if (s->out == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    /* 15 + 32: a zlib or gzip header, detected by zlib */
+    if (inflateInit2(&s->zs, 15 + 32) != Z_OK)
+        return pr_error_set(err, PR_E_NOMEM, "cannot start zlib");
+    s->gz_live = 1;
+    s->zs.next_in = p;
+    s->zs.avail_in = (uInt)n;
+    return PR_OK;
+}
+
+/* ------------------------------------------------------------ batches */
+
+/* One event's text inside a batch. */
+struct ev_ref {
+    uint64_t index;  /* in traceEvents */
+    uint64_t offset; /* in the document */
+    size_t start;    /* in batch text */
+    size_t len;
+};
+
+/* A run of consecutive events: filled by the producer, parsed by one
+ * parser thread, merged by the calling thread, then reused. */
+struct batch {
+    uint64_t seq;
+    struct pr_buf text;
+    struct ev_ref *refs;
+    size_t n_refs, cap_refs;
+    uint64_t end_pos;        /* document bytes read when it was closed */
+    int last;                /* the producer's final batch */
+    enum pr_status prod_st;  /* last only: how the producer ended */
+    struct pr_error prod_err;
+    struct recs recs;        /* what parsing made of it */
+    enum pr_status st;
+    struct pr_error err;
+    struct batch *next;      /* queue link */
+};
+
+struct ctx {
+    const char *name;
+    struct src src;
+    struct split split;
+    pthread_mutex_t mu;
+    pthread_cond_t cv_free, cv_todo, cv_done;
+    struct batch *pool;   /* owned, n_pool */
+    size_t n_pool;
+    struct batch *free_list, *todo_head, *todo_tail, *done_list;
+    int stop;             /* set by the merger: everyone leaves */
+    struct batch *cur;    /* the producer's batch being filled */
+    uint64_t seq;         /* the producer's next batch number */
+};
+
+static void
+batch_init(struct batch *b)
+{
+    memset(b, 0, sizeof(*b));
+    pr_buf_init(&b->text, 0);
+    recs_init(&b->recs);
+}
+
+static void
+batch_free(struct batch *b)
+{
+    pr_buf_free(&b->text);
+    free(b->refs);
+    recs_free(&b->recs);
+}
+
+/* Producer side: a batch to fill, or NULL once the merger has stopped. */
+static struct batch *
+take_free(struct ctx *c)
+{
+    struct batch *b;
+
+    pthread_mutex_lock(&c->mu);
+    while (c->free_list == NULL && !c->stop)
+        pthread_cond_wait(&c->cv_free, &c->mu);
+    b = c->stop ? NULL : c->free_list;
+    if (b != NULL)
+        c->free_list = b->next;
+    pthread_mutex_unlock(&c->mu);
+    if (b == NULL)
+        return NULL;
+    /* an unusually large event grew it: give the memory back */
+    if (b->text.cap > 4 * BATCH_BYTES)
+        pr_buf_free(&b->text);
+    pr_buf_reset(&b->text);
+    b->n_refs = 0;
+    b->last = 0;
+    b->seq = c->seq++;
+    return b;
+}
+
+static void
+push_todo(struct ctx *c, struct batch *b)
+{
+    b->end_pos = c->src.produced;
+    pthread_mutex_lock(&c->mu);
+    b->next = NULL;
+    if (c->todo_tail != NULL)
+        c->todo_tail->next = b;
+    else
+        c->todo_head = b;
+    c->todo_tail = b;
+    pthread_cond_signal(&c->cv_todo);
+    pthread_mutex_unlock(&c->mu);
+}
+
+/* Parser side: the oldest unparsed batch, or NULL when stopping. */
+static struct batch *
+take_todo(struct ctx *c)
+{
+    struct batch *b;
+
+    pthread_mutex_lock(&c->mu);
+    while (c->todo_head == NULL && !c->stop)
+        pthread_cond_wait(&c->cv_todo, &c->mu);
+    b = c->stop ? NULL : c->todo_head;
+    if (b != NULL) {
+        c->todo_head = b->next;
+        if (c->todo_head == NULL)
+            c->todo_tail = NULL;
+    }
+    pthread_mutex_unlock(&c->mu);
+    return b;
+}
+
+static void
+put_done(struct ctx *c, struct batch *b)
+{
+    pthread_mutex_lock(&c->mu);
+    b->next = c->done_list;
+    c->done_list = b;
+    pthread_cond_broadcast(&c->cv_done);
+    pthread_mutex_unlock(&c->mu);
+}
+
+/* Merger side: batch number `seq` once it is parsed. */
+static struct batch *
+take_done(struct ctx *c, uint64_t seq)
+{
+    struct batch **pp, *b = NULL;
+
+    pthread_mutex_lock(&c->mu);
+    while (b == NULL) {
+        for (pp = &c->done_list; *pp != NULL; pp = &(*pp)->next) {
+            if ((*pp)->seq == seq) {
+                b = *pp;
+                *pp = b->next;
+                break;
+            }
+        }
+        if (b == NULL)
+            pthread_cond_wait(&c->cv_done, &c->mu);
+    }
+    pthread_mutex_unlock(&c->mu);
+    return b;
+}
+
+static void
+give_free(struct ctx *c, struct batch *b)
+{
+    pthread_mutex_lock(&c->mu);
+    b->next = c->free_list;
+    c->free_list = b;
+    pthread_cond_signal(&c->cv_free);
+    pthread_mutex_unlock(&c->mu);
+}
+
+static void
+stop_all(struct ctx *c)
+{
+    pthread_mutex_lock(&c->mu);
+    c->stop = 1;
+    pthread_cond_broadcast(&c->cv_free);
+    pthread_cond_broadcast(&c->cv_todo);
+    pthread_cond_broadcast(&c->cv_done);
+    pthread_mutex_unlock(&c->mu);
+}
+
+/* ------------------------------------------------------------ producer */
+
+/* split.c hands each event here: copy it into the current batch, and pass
+ * the batch on when it is full. */
+static enum pr_status
+on_event(void *arg, uint64_t index, uint64_t offset, const char *text,
+         size_t len, struct pr_error *err)
+{
+    struct ctx *c = arg;
+    struct batch *b = c->cur;
+    size_t start = b->text.len;
+
+    if (index >= UINT32_MAX)
+        return pr_error_set(err, PR_E_LIMIT,
+                            "byte %" PRIu64 ": more than %" PRIu32 " events",
+                            offset, UINT32_MAX - 1);
+    if (pr_grow((void **)&b->refs, &b->cap_refs, b->n_refs + 1,
+                sizeof(*b->refs)) != PR_OK ||
+        pr_buf_add(&b->text, text, len) != PR_OK)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    b->refs[b->n_refs].index = index;
+    b->refs[b->n_refs].offset = offset;
+    b->refs[b->n_refs].start = start;
+    b->refs[b->n_refs].len = len;
+    b->n_refs++;
+    if (b->text.len < BATCH_BYTES && b->n_refs < BATCH_EVENTS)
+        return PR_OK;
+    push_todo(c, b);
+    c->cur = take_free(c);
+    if (c->cur == NULL) /* the merger failed; its error is the one shown */
+        return pr_error_set(err, PR_E_IO, "stopped");
+    return PR_OK;
+}
+
+static enum pr_status
+produce(struct ctx *c, struct pr_error *err)
+{
+    const char *p = NULL;
+    size_t n;
+    enum pr_status st;
+
+    for (;;) {
+        st = src_next(&c->src, &p, &n, err);
+        if (st != PR_OK)
+            return st;
+        if (n == 0)
+            return split_finish(&c->split, err);
+        st = split_feed(&c->split, p, n, err);
+        if (st != PR_OK)
+            return st;
+    }
+}
+
+/* The producer always ends by sending a batch marked `last` that carries
+ * its outcome, so the merger sees errors in file order. */
+static void *
+producer_main(void *arg)
+{
+    struct ctx *c = arg;
+    struct pr_error err;
+    enum pr_status st;
+
+    pr_error_clear(&err);
+    c->cur = take_free(c);
+    st = c->cur != NULL ? produce(c, &err) : PR_E_IO;
+    if (c->cur == NULL)
+        return NULL;
+    c->cur->last = 1;
+    c->cur->prod_st = st;
+    c->cur->prod_err = err;
+    push_todo(c, c->cur);
+    c->cur = NULL;
+    return NULL;
+}
+
+/* ------------------------------------------------------------ parsers */
+
+static void
+parse_batch(struct batch *b)
+{
+    size_t i;
+
+    recs_reset(&b->recs);
+    pr_error_clear(&b->err);
+    b->st = PR_OK;
+    for (i = 0; i < b->n_refs && b->st == PR_OK; i++) {
+        const struct ev_ref *r = &b->refs[i];
+
+        b->st = recs_add_event(&b->recs, b->text.data + r->start, r->len,
+                               r->index, r->offset, &b->err);
+    }
+}
+
+static void *
+parser_main(void *arg)
+{
+    struct ctx *c = arg;
+    struct batch *b;
+
+    while ((b = take_todo(c)) != NULL) {
+        parse_batch(b);
+        put_done(c, b);
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------ merge */
+
+static uint32_t
+map_opt(const uint32_t *map, uint32_t id)
+{
+    return id == PR_STR_NONE ? PR_STR_NONE : map[id];
+}
+
+/* Move an event's side record into the trace; e->info becomes its index
+ * there. */
+static enum pr_status
+merge_info(struct pr_trace *t, const struct recs *r, struct pr_event *e,
+           const uint32_t *map)
+{
+    struct pr_op_info *o;
+    struct pr_gpu_info *g;
+    struct pr_mem_info *m;
+    uint32_t at = e->info, idx = PR_NO_INFO;
+
+    if (at == PR_NO_INFO)
+        return PR_OK;
+    switch (info_table_of(e->kind)) {
+    case INFO_OP:
+        o = pr_trace_add_op(t, &idx);
+        if (o == NULL)
+            return PR_E_NOMEM;
+        *o = r->ops[at];
+        o->input_dims = map_opt(map, o->input_dims);
+        o->input_types = map_opt(map, o->input_types);
+        o->concrete_inputs = map_opt(map, o->concrete_inputs);
+        break;
+    case INFO_GPU:
+        g = pr_trace_add_gpu(t, &idx);
+        if (g == NULL)
+            return PR_E_NOMEM;
+        *g = r->gpu[at];
+        break;
+    case INFO_MEM:
+        m = pr_trace_add_mem(t, &idx);
+        if (m == NULL)
+            return PR_E_NOMEM;
+        *m = r->mem[at];
+        break;
+    default:
+        break;
+    }
+    e->info = idx;
+    return PR_OK;
+}
+
+static void
+add_diag(struct pr_diag *to, const struct pr_diag *from)
+{
+    to->skipped_no_dur += from->skipped_no_dur;
+    to->skipped_bad_ts += from->skipped_bad_ts;
+    to->negative_dur += from->negative_dur;
+    to->unknown_cat += from->unknown_cat;
+    to->non_object += from->non_object;
+}
+
+/* Intern a batch's strings once each; map[local id] = trace id. */
+static enum pr_status
+map_strings(struct pr_trace *t, const struct pool *p, uint32_t **map,
+            size_t *cap)
+{
+    size_t i;
+
+    if (p->n > 0 && pr_grow((void **)map, cap, p->n, sizeof(**map)) != PR_OK)
+        return PR_E_NOMEM;
+    for (i = 0; i < p->n; i++) {
+        uint32_t id = pr_strtab_intern(t->strs, pool_str(p, (uint32_t)i),
+                                       p->ents[i].len);
+
+        if (id == PR_STR_NONE)
+            return PR_E_NOMEM;
+        (*map)[i] = id;
+    }
+    return PR_OK;
+}
+
+static enum pr_status
+merge_batch(struct pr_trace *t, const struct batch *b, uint32_t **map,
+            size_t *map_cap)
+{
+    const struct recs *r = &b->recs;
+    size_t i;
+
+    if (map_strings(t, &r->strs, map, map_cap) != PR_OK)
+        return PR_E_NOMEM;
+    for (i = 0; i < r->n_ev; i++) {
+        struct pr_event *e = pr_trace_add_event(t);
+
+        if (e == NULL)
+            return PR_E_NOMEM;
+        *e = r->ev[i];
+        e->name = (*map)[e->name];
+        e->cat = (*map)[e->cat];
+        e->pid = (*map)[e->pid];
+        e->tid = (*map)[e->tid];
+        if (merge_info(t, r, e, *map) != PR_OK)
+            return PR_E_NOMEM;
+    }
+    for (i = 0; i < r->n_flows; i++) {
+        if (pr_trace_add_flow(t, &r->flows[i]) != PR_OK)
+            return PR_E_NOMEM;
+    }
+    add_diag(&t->diag, &r->diag);
+    t->n_trace_events += b->n_refs;
+    return PR_OK;
+}
+
+/* ------------------------------------------------------------ progress */
+
+struct progress {
+    int on;
+    const char *name;
+    struct timespec t0, last;
+    int shown;
+};
+
+static int64_t
+elapsed_ns(const struct timespec *a, const struct timespec *b)
+{
+    return (int64_t)(b->tv_sec - a->tv_sec) * 1000000000 +
+           (b->tv_nsec - a->tv_nsec);
+}
+
+static void
+progress_show(struct progress *pg, uint64_t bytes, int final)
+{
+    struct timespec now;
+    double s;
+
+    if (!pg->on)
+        return;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (!final && elapsed_ns(&pg->last, &now) < PROGRESS_NS)
+        return;
+    pg->last = now;
+    s = (double)elapsed_ns(&pg->t0, &now) / 1e9;
+    fprintf(stderr, "\rreading %s: %" PRIu64 " MB (%.0f MB/s)%s", pg->name,
+            bytes / 1000000, s > 0 ? (double)bytes / 1e6 / s : 0.0,
+            final ? "\n" : "");
+    pg->shown = 1;
+}
+
+/* The calling thread's loop: batches in file order until the last one or
+ * the first error (the earliest in the file wins). */
+static enum pr_status
+merge_all(struct ctx *c, struct pr_trace *t, struct progress *pg,
+          struct pr_error *err)
+{
+    uint32_t *map = NULL;
+    size_t map_cap = 0;
+    uint64_t seq;
+    enum pr_status st = PR_OK;
+    int last = 0;
+
+    for (seq = 0; st == PR_OK && !last; seq++) {
+        struct batch *b = take_done(c, seq);
+
+        last = b->last;
+        if (b->st != PR_OK)
+            st = pr_error_set(err, b->st, "%s", b->err.msg);
+        else if (merge_batch(t, b, &map, &map_cap) != PR_OK)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+        else if (last && b->prod_st != PR_OK)
+            st = pr_error_set(err, b->prod_st, "%s", b->prod_err.msg);
+        progress_show(pg, b->end_pos, 0);
+        give_free(c, b);
+    }
+    free(map);
+    return st;
+}
+
+/* ------------------------------------------------------------ orchestration */
+
+static int
+parsers_for(const struct pr_read_opts *opts)
+{
+    long n = opts != NULL ? opts->threads : 0;
+
+    if (n <= 0) {
+        n = sysconf(_SC_NPROCESSORS_ONLN);
+        n = n < 2 ? 2 : n;
+    }
+    return n > MAX_PARSERS ? MAX_PARSERS : (int)n;
+}
+
+static enum pr_status
+ctx_init(struct ctx *c, size_t n_pool)
+{
+    size_t i;
+
+    c->pool = calloc(n_pool, sizeof(*c->pool));
+    if (c->pool == NULL)
+        return PR_E_NOMEM;
+    c->n_pool = n_pool;
+    for (i = 0; i < n_pool; i++) {
+        batch_init(&c->pool[i]);
+        c->pool[i].next = c->free_list;
+        c->free_list = &c->pool[i];
+    }
+    pthread_mutex_init(&c->mu, NULL);
+    pthread_cond_init(&c->cv_free, NULL);
+    pthread_cond_init(&c->cv_todo, NULL);
+    pthread_cond_init(&c->cv_done, NULL);
+    split_init(&c->split, on_event, c);
+    return PR_OK;
+}
+
+static void
+ctx_free(struct ctx *c)
+{
+    size_t i;
+
+    for (i = 0; i < c->n_pool; i++)
+        batch_free(&c->pool[i]);
+    free(c->pool);
+    if (c->n_pool > 0) {
+        pthread_mutex_destroy(&c->mu);
+        pthread_cond_destroy(&c->cv_free);
+        pthread_cond_destroy(&c->cv_todo);
+        pthread_cond_destroy(&c->cv_done);
+    }
+    split_free(&c->split);
+    src_close(&c->src);
+}
+
+/* Start the producer and the parsers, merge, stop everyone. */
+static enum pr_status
+run_threads(struct ctx *c, int n_parsers, struct pr_trace *t,
+            struct progress *pg, struct pr_error *err)
+{
+    pthread_t prod, parsers[MAX_PARSERS];
+    int n_started = 0, i;
+    enum pr_status st;
+
+    for (i = 0; i < n_parsers; i++) {
+        if (pthread_create(&parsers[n_started], NULL, parser_main, c) == 0)
+            n_started++;
+    }
+    if (n_started == 0 || pthread_create(&prod, NULL, producer_main, c) != 0) {
+        stop_all(c);
+        for (i = 0; i < n_started; i++)
+            pthread_join(parsers[i], NULL);
+        return pr_error_set(err, PR_E_NOMEM, "cannot start threads");
+    }
+    st = merge_all(c, t, pg, err);
+    stop_all(c);
+    pthread_join(prod, NULL);
+    for (i = 0; i < n_started; i++)
+        pthread_join(parsers[i], NULL);
+    return st;
+}
+
+static enum pr_status
+load(struct ctx *c, const char *name, const struct pr_read_opts *opts,
+     struct pr_trace **out, struct pr_error *err)
+{
+    int n_parsers = parsers_for(opts);
+    struct progress pg = {opts != NULL && opts->progress, name, {0, 0},
+                          {0, 0}, 0};
+    struct pr_trace *t = NULL;
+    enum pr_status st;
+
+    c->src.max = opts != NULL && opts->max_input_bytes > 0
+                     ? opts->max_input_bytes
+                     : PR_READ_DEFAULT_MAX;
+    st = ctx_init(c, (size_t)n_parsers * 2 + 2);
+    if (st != PR_OK)
+        return pr_error_set(err, st, "out of memory");
+    st = src_start(&c->src, err);
+    if (st != PR_OK)
+        return st;
+    t = pr_trace_new();
+    if (t == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    clock_gettime(CLOCK_MONOTONIC, &pg.t0);
+    st = run_threads(c, n_parsers, t, &pg, err);
+    if (st == PR_OK)
+        st = recs_apply_meta(t, &c->split, err);
+    if (st != PR_OK) {
+        if (pg.shown)
+            fputc('\n', stderr); /* end the progress line */
+        pr_trace_free(t);
+        return st;
+    }
+    t->bytes = c->src.produced;
+    progress_show(&pg, t->bytes, 1);
+    pr_trace_finish(t);
+    *out = t;
+    return PR_OK;
+}
+
 enum pr_status
 pr_reader_load(const char *path, const struct pr_read_opts *opts,
                struct pr_trace **out, struct pr_error *err)
 {
-    (void)opts;
+    struct ctx c;
+    enum pr_status st;
+
     *out = NULL;
-    return pr_error_set(err, PR_E_IO, "%s: reader not implemented", path);
+    memset(&c, 0, sizeof(c));
+    c.name = path;
+    c.src.fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (c.src.fd < 0)
+        return pr_error_set(err, PR_E_IO, "%s: cannot open: %s", path,
+                            strerror(errno));
+    st = load(&c, path, opts, out, err);
+    ctx_free(&c);
+    if (st != PR_OK)
+        pr_error_prefix(err, "%s: ", path);
+    return st;
 }
+
 enum pr_status
 pr_reader_load_mem(const char *name, const void *data, size_t len,
                    const struct pr_read_opts *opts, struct pr_trace **out,
                    struct pr_error *err)
 {
-    (void)data; (void)len; (void)opts;
+    struct ctx c;
+    enum pr_status st;
+
     *out = NULL;
-    return pr_error_set(err, PR_E_IO, "%s: reader not implemented", name);
+    memset(&c, 0, sizeof(c));
+    c.name = name;
+    c.src.fd = -1;
+    c.src.mem = data;
+    c.src.mem_len = len;
+    st = load(&c, name, opts, out, err);
+    ctx_free(&c);
+    if (st != PR_OK)
+        pr_error_prefix(err, "%s: ", name);
+    return st;
 }
