@@ -32,7 +32,7 @@
 
 #define SINK_CAP (1u << 20)    /* output buffer */
 #define SINK_SLACK (64u << 10) /* largest event we ever write, with margin */
-#define FRAME_ARGS 2048        /* pre-formatted args of one open op */
+#define FRAME_ARGS 4096        /* pre-formatted args of one open op */
 #define MAX_DEPTH 16           /* op nesting on one thread */
 #define MAX_LAYERS 2048
 #define MAX_RANKS 1024
@@ -464,6 +464,7 @@ ev_x(struct gen *g, enum cat c, const char *name, int64_t tid, int stream,
     ev_ts(g, ", \"dur\": ", dur);
     TXT_LIT(t, ",\n    \"args\": {\n      ");
     txt_mem(t, args->buf, args->len);
+    t->truncated |= args->truncated; /* reported by sink_close */
     TXT_LIT(t, "\n    }\n  }");
 }
 
@@ -1186,6 +1187,14 @@ args_coll(struct gen *g, struct txt *t, const struct coll *c)
     arg_str(t, "Out split size", "[]");
     arg_str(t, "Process Group Name", "0");
     arg_str(t, "Process Group Description", "default_pg");
+    arg_key(t, "Process Group Ranks");
+    TXT_LIT(t, "\"[");
+    for (int r = 0; r < g->o->ranks; r++) {
+        if (r)
+            TXT_LIT(t, ", ");
+        txt_i64(t, r);
+    }
+    TXT_LIT(t, "]\"");
 }
 
 /* GPU-side args common to kernels, copies and memsets. */
