@@ -407,8 +407,9 @@ is_break_after(char c)
 }
 
 /* Byte length of the longest prefix of clean text `s` that fits in `w`
- * points; breaks after a separator when one lies in the last 40% of the
- * line.  Always at least one character when s is not empty. */
+ * points; breaks after a separator when one lies in the last 70% of the
+ * line, so "aten::cudnn_convolution" breaks at "_", not mid-word.  Always at
+ * least one character when s is not empty. */
 static size_t
 fit_prefix(HPDF_Font f, double size, const char *s, double w)
 {
@@ -421,7 +422,7 @@ fit_prefix(HPDF_Font f, double size, const char *s, double w)
         memcpy(ch, s + i, n);
         x += pr_pdf_text_width(f, ch, size);
         if (x > w && i > 0)
-            return brk * 5 > i * 3 ? brk : i;
+            return brk * 10 > i * 3 ? brk : i;
         i += n;
         if (is_break_after(s[i - 1]))
             brk = i;
@@ -474,16 +475,36 @@ put_clipped(struct pdf *d, double x, double y, double w, const char *s,
     put(d, x + w - ew, y, ell, size, bold, color, PR_ANCHOR_START);
 }
 
-/* Draw clean text wrapped on at most `max_lines` lines of `lh` points, the
- * first baseline at y; the last line is elided by put_clipped(). */
+/* Where and how put_wrapped() draws: a box `w` points wide whose first
+ * baseline is at (x, y), lines `lh` apart. */
+struct textbox {
+    double x, y, w;
+    double size, lh;
+    int max_lines; /* the last one is elided by put_clipped() */
+    int bold;
+    int right; /* right-aligned lines (numeric column headers) */
+    uint32_t color;
+};
+
 static void
-put_wrapped(struct pdf *d, double x, double y, double w, const char *s,
-            double size, double lh, int max_lines, uint32_t color)
+put_line(struct pdf *d, const struct textbox *b, double y, const char *s)
 {
+    if (b->right)
+        put(d, b->x + b->w, y, s, b->size, b->bold, b->color, PR_ANCHOR_END);
+    else
+        put(d, b->x, y, s, b->size, b->bold, b->color, PR_ANCHOR_START);
+}
+
+/* Draw clean text wrapped on at most b->max_lines lines. */
+static void
+put_wrapped(struct pdf *d, const struct textbox *b, const char *s)
+{
+    HPDF_Font f = b->bold ? d->bold : d->reg;
+    double y = b->y;
     int line;
 
-    for (line = 1; line < max_lines; line++) {
-        size_t n = fit_prefix(d->reg, size, s, w);
+    for (line = 1; line < b->max_lines; line++) {
+        size_t n = fit_prefix(f, b->size, s, b->w);
         char *part;
         if (s[n] == '\0')
             break;
@@ -494,14 +515,17 @@ put_wrapped(struct pdf *d, double x, double y, double w, const char *s,
         }
         memcpy(part, s, n);
         part[n] = '\0';
-        put(d, x, y, part, size, 0, color, PR_ANCHOR_START);
+        put_line(d, b, y, part);
         free(part);
         s += n;
         while (*s == ' ')
             s++;
-        y += lh;
+        y += b->lh;
     }
-    put_clipped(d, x, y, w, s, size, 0, color);
+    if (pr_pdf_text_width(f, s, b->size) <= b->w)
+        put_line(d, b, y, s);
+    else
+        put_clipped(d, b->x, y, b->w, s, b->size, b->bold, b->color);
 }
 
 /* A paragraph of trace or summary text, wrapped over the content width and
@@ -561,12 +585,15 @@ bookmark(struct pdf *d, HPDF_Outline parent, const char *title)
     return ol;
 }
 
-/* A section: starts on a new page, gets a bookmark under d->parent. */
+/* A section with a bookmark under d->parent.  It starts a new page unless
+ * more than a third of this one is still free, so short sections share. */
 static void
 section(struct pdf *d, const char *title)
 {
-    if (d->y > MARGIN_TOP)
+    if (d->y > MARGIN_TOP && d->y + d->ph / 3 > page_bottom(d))
         (void)new_page(d);
+    else if (d->y > MARGIN_TOP)
+        d->y += 18;
     if (is_failed(d))
         return;
     (void)bookmark(d, d->parent, title);
@@ -610,22 +637,36 @@ max_lines(enum kind k)
     return k == K_WRAP ? 6 : k == K_NAME ? 2 : 1;
 }
 
+/* Header cells wrap onto two lines, so narrow numeric columns can keep
+ * readable titles. */
 static void
 table_header(struct pdf *d, const struct col *cols, size_t n_cols,
              const double *x)
 {
-    double h = TABLE_LINE + 2 * TABLE_PAD + 2;
+    int lines = 1;
+    double h;
     size_t i;
 
+    for (i = 0; i < n_cols; i++) {
+        int n = count_lines(d->bold, TABLE_SIZE, cols[i].title,
+                            x[i + 1] - x[i] - 8, 2);
+        if (n > lines)
+            lines = n;
+    }
+    h = lines * TABLE_LINE + 2 * TABLE_PAD + 2;
     fill_rect(d, MARGIN_X, d->y, content_w(d), h, C_HEAD);
     for (i = 0; i < n_cols; i++) {
-        double base = d->y + TABLE_PAD + TABLE_SIZE + 1;
-        if (is_numeric(cols[i].kind))
-            put(d, x[i + 1] - 4, base, cols[i].title, TABLE_SIZE, 1, C_TEXT,
-                PR_ANCHOR_END);
-        else
-            put_clipped(d, x[i] + 4, base, x[i + 1] - x[i] - 8, cols[i].title,
-                        TABLE_SIZE, 1, C_TEXT);
+        struct textbox b;
+        b.x = x[i] + 4;
+        b.y = d->y + TABLE_PAD + TABLE_SIZE + 1;
+        b.w = x[i + 1] - x[i] - 8;
+        b.size = TABLE_SIZE;
+        b.lh = TABLE_LINE;
+        b.max_lines = 2;
+        b.bold = 1;
+        b.right = is_numeric(cols[i].kind);
+        b.color = C_TEXT;
+        put_wrapped(d, &b, cols[i].title);
     }
     d->y += h;
 }
@@ -662,24 +703,27 @@ static void
 table_row(struct pdf *d, const cJSON *row, const struct col *cols,
           size_t n_cols, const double *x)
 {
-    double base = d->y + TABLE_PAD + TABLE_SIZE;
     size_t i;
 
     for (i = 0; i < n_cols; i++) {
         char buf[64];
-        double w = x[i + 1] - x[i] - 8;
+        struct textbox b;
         char *clean =
             pr_pdf_text_clean(cell_text(row, &cols[i], buf, sizeof(buf)));
         if (clean == NULL) {
             set_nomem(d);
             return;
         }
-        if (is_numeric(cols[i].kind))
-            put(d, x[i + 1] - 4, base, clean, TABLE_SIZE, 0, C_TEXT,
-                PR_ANCHOR_END);
-        else
-            put_wrapped(d, x[i] + 4, base, w, clean, TABLE_SIZE, TABLE_LINE,
-                        max_lines(cols[i].kind), C_TEXT);
+        b.x = x[i] + 4;
+        b.y = d->y + TABLE_PAD + TABLE_SIZE;
+        b.w = x[i + 1] - x[i] - 8;
+        b.size = TABLE_SIZE;
+        b.lh = TABLE_LINE;
+        b.max_lines = max_lines(cols[i].kind);
+        b.bold = 0;
+        b.right = is_numeric(cols[i].kind);
+        b.color = C_TEXT;
+        put_wrapped(d, &b, clean);
         free(clean);
     }
 }
@@ -738,7 +782,9 @@ table(struct pdf *d, const struct col *cols, size_t n_cols, const cJSON *rows,
     d->y += 14;
 }
 
-/* "Top 50 of 312 operators by device self time." or nothing to show. */
+/* "Top 50 of 312, by device self time." above a table (order NULL: only
+ * when rows are left out), or the one line that says there is nothing to
+ * show.  Returns 1 when there are rows. */
 static int
 table_caption(struct pdf *d, const cJSON *rows, const char *what,
               const char *order)
@@ -756,11 +802,14 @@ table_caption(struct pdf *d, const cJSON *rows, const char *what,
         note(d, line);
         return 0;
     }
-    if (n > (size_t)d->top)
-        snprintf(line, sizeof(line), "Top %d of %zu %s by %s.", d->top, n, what,
-                 order);
+    if (n > (size_t)d->top && order != NULL)
+        snprintf(line, sizeof(line), "Top %d of %zu, by %s.", d->top, n, order);
+    else if (n > (size_t)d->top)
+        snprintf(line, sizeof(line), "First %d of %zu.", d->top, n);
+    else if (order != NULL)
+        snprintf(line, sizeof(line), "By %s.", order);
     else
-        snprintf(line, sizeof(line), "%zu %s by %s.", n, what, order);
+        return 1;
     note(d, line);
     return 1;
 }
@@ -831,7 +880,7 @@ chart_steps(struct pdf *d, const cJSON *steps)
     s.values = values;
     s.unit = PR_UNIT_US;
     s.y_label = "time per step";
-    b = chart_box(d, 210);
+    b = chart_box(d, 190);
     pr_chart_stacked_bars(&d->pc.canvas, &b, &s);
 out:
     free(names);
@@ -863,7 +912,7 @@ chart_breakdown(struct pdf *d, const cJSON *step_summary)
     s.center_value = pr_chart_format(get_num(step_summary, "mean_us"),
                                      PR_UNIT_US, center, sizeof(center));
     s.center_label = "mean step";
-    b = chart_box(d, 190);
+    b = chart_box(d, 170);
     pr_chart_donut(&d->pc.canvas, &b, &s);
 }
 
@@ -909,7 +958,7 @@ chart_kernels(struct pdf *d, const cJSON *kernels)
     s.unit = PR_UNIT_US;
     s.legend = legend;
     s.n_legend = 2;
-    b = chart_box(d, 40 + 14.0 * (double)i);
+    b = chart_box(d, 70 + 16.0 * (double)i);
     pr_chart_hbars(&d->pc.canvas, &b, &s);
 out:
     free(labels);
@@ -1184,7 +1233,7 @@ sec_overview(struct pdf *d, const cJSON *run, const char *title)
     section(d, title);
     figure_set(&f[0], "steps", get_num(ss, "count"), PR_UNIT_COUNT);
     figure_set(&f[1], "mean step time", mean, PR_UNIT_US);
-    figure_set(&f[2], "GPU utilization (first device)",
+    figure_set(&f[2], "GPU utilization",
                get_num(cJSON_IsArray(gm) ? gm->child : NULL, "utilization_pct"),
                PR_UNIT_PCT);
     figure_set(&f[3], "of the mean step in kernels",
@@ -1198,10 +1247,10 @@ sec_overview(struct pdf *d, const cJSON *run, const char *title)
     chart_steps(d, get(run, "steps"));
     chart_breakdown(d, ss);
     subheading(d, "GPU metrics", 60);
-    if (table_caption(d, gm, "GPU metrics", "device"))
+    if (table_caption(d, gm, "GPU metrics", NULL))
         table(d, gpu_cols, 5, gm, (size_t)d->top, NULL);
     subheading(d, "Devices", 60);
-    if (table_caption(d, get(run, "devices"), "devices", "id"))
+    if (table_caption(d, get(run, "devices"), "devices", NULL))
         table(d, device_cols, 9, get(run, "devices"), (size_t)d->top, NULL);
 }
 
@@ -1242,7 +1291,7 @@ sec_operators(struct pdf *d, const cJSON *run, const char *title)
 }
 
 static const struct col kernel_cols[] = {
-    {"Kernel", "name", K_NAME, 3.2},
+    {"Kernel", "name", K_NAME, 2.8},
     {"Operator", "operator", K_TEXT, 1.4},
     {"Calls", "calls", K_INT, 0.6},
     {"Total", "total_us", K_US, 0.9},
@@ -1250,8 +1299,8 @@ static const struct col kernel_cols[] = {
     {"Min", "min_us", K_US, 0.8},
     {"Max", "max_us", K_US, 0.8},
     {"Blocks/SM", "mean_blocks_per_sm", K_NUM, 0.8},
-    {"Occupancy", "mean_est_achieved_occupancy_pct", K_PCT, 0.8},
-    {"TC", "tensor_cores_used", K_BOOL, 0.4},
+    {"Occupancy", "mean_est_achieved_occupancy_pct", K_PCT, 1.1},
+    {"TC", "tensor_cores_used", K_BOOL, 0.5},
 };
 
 static void
@@ -1366,7 +1415,7 @@ sec_memory(struct pdf *d, const cJSON *run, const char *title)
                 "profile_memory=True).");
         return;
     }
-    if (table_caption(d, devs, "memory devices", "name"))
+    if (table_caption(d, devs, "memory devices", NULL))
         table(d, mem_peak_cols, 3, devs, (size_t)d->top, NULL);
     cJSON_ArrayForEach(dev, devs)
     {
@@ -1419,13 +1468,13 @@ sec_distributed(struct pdf *d, const cJSON *dist)
     figures(d, f, 1);
     chart_distributed(d, get(dist, "workers"));
     subheading(d, "Workers (per step, averaged)", 60);
-    if (table_caption(d, get(dist, "workers"), "workers", "rank"))
+    if (table_caption(d, get(dist, "workers"), "workers", NULL))
         table(d, worker_cols, 6, get(dist, "workers"), (size_t)d->top, NULL);
     subheading(d, "Collectives", 60);
     if (table_caption(d, get(dist, "comm_ops"), "collectives", "total time"))
         table(d, comm_cols, 7, get(dist, "comm_ops"), (size_t)d->top, NULL);
     subheading(d, "Stragglers", 60);
-    if (table_caption(d, get(dist, "stragglers"), "stragglers", "worker"))
+    if (table_caption(d, get(dist, "stragglers"), "stragglers", NULL))
         table(d, straggler_cols, 2, get(dist, "stragglers"), (size_t)d->top,
               NULL);
 }
@@ -1612,7 +1661,7 @@ title_page(struct pdf *d, const cJSON *summary, const char *version)
                   : "no");
     d->y += 14;
     subheading(d, "Inputs", 60);
-    if (table_caption(d, inputs, "input files", "order read"))
+    if (table_caption(d, inputs, "input files", NULL))
         table(d, input_cols, 5, inputs, (size_t)d->top, NULL);
     subheading(d, "Workers and devices", 60);
     rows = worker_device_rows(runs);
@@ -1620,7 +1669,7 @@ title_page(struct pdf *d, const cJSON *summary, const char *version)
         set_nomem(d);
         return;
     }
-    if (table_caption(d, rows, "devices", "worker"))
+    if (table_caption(d, rows, "devices", NULL))
         table(d, worker_dev_cols, 6, rows, (size_t)d->top, NULL);
     cJSON_Delete(rows);
 }
