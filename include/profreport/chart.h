@@ -3,9 +3,9 @@
  *
  * Inputs are plain C arrays and structs, never cJSON: the renderer extracts
  * the numbers from the summary and the chart only draws.  Every pointer in a
- * spec struct is borrowed for the duration of the call.  Chart functions do
- * not allocate and cannot fail; a backend write error is sticky in
- * canvas->failed.  Strings are UTF-8 from the trace: the canvas backend
+ * spec struct is borrowed for the duration of the call.  Chart functions
+ * return nothing: a backend write error, or a failed allocation of scratch
+ * memory (line charts), sets the sticky canvas->failed.  Strings are UTF-8 from the trace: the canvas backend
  * escapes them.  Output is deterministic: the same spec draws the same
  * primitives in the same order. */
 #ifndef PROFREPORT_CHART_H

@@ -1,3 +1,1199 @@
-/* src/render/chart.c - placeholder until its module lands. */
+/* chart.c - the report's charts (stacked bars, donut, lines, roofline,
+ * horizontal bars, timeline) drawn on a struct pr_canvas.  Charts only lay
+ * out and draw; the numbers come from the renderer, escaping and colours of
+ * theme roles from the canvas backend. */
 #include "config.h"
-typedef int pr_placeholder_chart;
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/chart.h"
+#include "profreport/escape.h"
+
+#define FONT_TICK 10.5
+#define FONT_LEGEND 11.5
+#define FONT_TITLE 13.0
+#define MAX_TICKS 16
+#define MAX_PLACED 64
+#define LABEL_MAX 256
+
+static const char *const UTF8_MICRO = "\xC2\xB5";
+static const char *const UTF8_DASH = "\xE2\x80\x93";
+static const char *const UTF8_ELLIPSIS = "\xE2\x80\xA6";
+
+/* A value axis: ticks in data units, labels in a display unit. */
+struct axis {
+    double lo, hi;
+    double ticks[MAX_TICKS];
+    size_t n;
+    double scale;        /* data units per display unit */
+    const char *suffix;  /* display unit, "" for none */
+    int decimals;
+    int log;
+};
+
+/* The plot area and the data window it shows. */
+struct frame {
+    double x, y, w, h;
+    const struct axis *ax, *ay;
+};
+
+struct box2 {
+    double x, y, w, h;
+};
+
+/* --- drawing helpers */
+
+static void
+text(struct pr_canvas *c, double x, double y, const char *s, double size,
+     uint32_t color, enum pr_anchor anchor, int bold)
+{
+    struct pr_text_style t = {size, color, anchor, bold, 0};
+
+    c->ops->text(c, x, y, s, &t);
+}
+
+static double
+width(struct pr_canvas *c, const char *s, double size, int bold)
+{
+    return c->ops->text_width(c, s, size, bold);
+}
+
+static void
+line(struct pr_canvas *c, double x1, double y1, double x2, double y2,
+     uint32_t color, double w, int dashed)
+{
+    struct pr_style s = {PR_COLOR_NONE, color, w, 0, dashed};
+
+    c->ops->line(c, x1, y1, x2, y2, &s);
+}
+
+static void
+rect(struct pr_canvas *c, double x, double y, double w, double h,
+     uint32_t fill, uint32_t stroke)
+{
+    struct pr_style s = {fill, stroke, 1, 0, 0};
+
+    c->ops->rect(c, x, y, w, h, &s);
+}
+
+static void
+group_begin(struct pr_canvas *c, const char *tooltip)
+{
+    if (c->ops->group_begin != NULL) {
+        c->ops->group_begin(c, tooltip);
+    }
+}
+
+static void
+group_end(struct pr_canvas *c)
+{
+    if (c->ops->group_end != NULL) {
+        c->ops->group_end(c);
+    }
+}
+
+/* Copy s into buf, cut on a UTF-8 boundary with an ellipsis so that it is
+ * at most max_w points wide. */
+static const char *
+fit(struct pr_canvas *c, const char *s, double size, double max_w, char *buf,
+    size_t n)
+{
+    size_t len = strlen(s), chars;
+
+    if (width(c, s, size, 0) <= max_w) {
+        return s;
+    }
+    chars = pr_escape_utf8_len(s, len);
+    while (chars > 1) {
+        size_t cut = pr_escape_utf8_prefix(s, len, --chars);
+        if (cut + 4 > n) {
+            continue;
+        }
+        memcpy(buf, s, cut);
+        memcpy(buf + cut, UTF8_ELLIPSIS, 4); /* 3 bytes + NUL */
+        if (width(c, buf, size, 0) <= max_w) {
+            return buf;
+        }
+    }
+    return UTF8_ELLIPSIS;
+}
+
+static uint32_t
+pick(const uint32_t *colors, size_t i)
+{
+    return colors != NULL ? colors[i] : pr_canvas_palette(i);
+}
+
+/* Chart title; returns the height it took. */
+static double
+title(struct pr_canvas *c, const struct pr_chart_box *b, const char *t)
+{
+    if (t == NULL) {
+        return 0;
+    }
+    text(c, b->x, b->y + FONT_TITLE, t, FONT_TITLE, PR_COLOR_INK,
+         PR_ANCHOR_START, 1);
+    return FONT_TITLE + 10;
+}
+
+/* Legend entries laid out left to right, wrapping at w.  Measures only
+ * when draw is 0.  Returns the height taken (0 for no entries). */
+static double
+legend(struct pr_canvas *c, double x, double y, double w,
+       const char *const *names, size_t n, const uint32_t *colors, int draw)
+{
+    double cx = x, cy = y, row = FONT_LEGEND + 7;
+
+    if (names == NULL || n == 0) {
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        double iw = 14 + width(c, names[i], FONT_LEGEND, 0) + 12;
+        if (cx > x && cx + iw > x + w) {
+            cx = x;
+            cy += row;
+        }
+        if (draw) {
+            rect(c, cx, cy + 2, 10, 10, pick(colors, i), PR_COLOR_NONE);
+            text(c, cx + 14, cy + 11, names[i], FONT_LEGEND, PR_COLOR_MUTED,
+                 PR_ANCHOR_START, 0);
+        }
+        cx += iw;
+    }
+    return cy - y + row;
+}
+
+/* --- numbers */
+
+static void
+drop_negative_zero(char *buf)
+{
+    if (buf[0] == '-' && strpbrk(buf, "123456789") == NULL) {
+        memmove(buf, buf + 1, strlen(buf));
+    }
+}
+
+/* Three significant digits, C locale. */
+static void
+sig3(char *buf, size_t n, double x, const char *unit)
+{
+    double a = fabs(x);
+    int dec = a >= 99.95 ? 0 : a >= 9.995 ? 1 : 2;
+
+    snprintf(buf, n, "%.*f%s%s", dec, x, unit[0] ? " " : "", unit);
+}
+
+static void
+fmt_count(char *buf, size_t n, double v)
+{
+    char digits[32], *o = buf;
+    size_t len, lead;
+
+    snprintf(digits, sizeof(digits), "%.0f", fabs(v));
+    len = strlen(digits);
+    if (len + len / 3 + 2 > n) {
+        snprintf(buf, n, "%.0f", v);
+        return;
+    }
+    if (v <= -0.5) {
+        *o++ = '-';
+    }
+    lead = len % 3 ? len % 3 : 3;
+    for (size_t i = 0; i < len; i++) {
+        if (i >= lead && (i - lead) % 3 == 0) {
+            *o++ = ',';
+        }
+        *o++ = digits[i];
+    }
+    *o = '\0';
+}
+
+static void
+fmt_time(char *buf, size_t n, double v)
+{
+    char unit[8];
+    double a = fabs(v);
+
+    if (a == 0) {
+        snprintf(buf, n, "0");
+    } else if (a < 0.9995) {
+        snprintf(buf, n, "%.0f ns", v * 1000);
+    } else if (a < 999.5) {
+        snprintf(unit, sizeof(unit), "%ss", UTF8_MICRO);
+        sig3(buf, n, v, unit);
+    } else if (a < 999.5e3) {
+        sig3(buf, n, v / 1e3, "ms");
+    } else {
+        sig3(buf, n, v / 1e6, "s");
+    }
+}
+
+static void
+fmt_bytes(char *buf, size_t n, double v)
+{
+    static const char *const units[] = {"B", "KB", "MB", "GB", "TB", "PB"};
+    double a = fabs(v);
+    size_t u = 0;
+
+    if (a < 1023.5) {
+        snprintf(buf, n, "%.0f B", v);
+        return;
+    }
+    while (a >= 1023.5 && u < 5) {
+        a /= 1024;
+        v /= 1024;
+        u++;
+    }
+    sig3(buf, n, v, units[u]);
+}
+
+static void
+fmt_plain(char *buf, size_t n, double v)
+{
+    double a = fabs(v);
+
+    if (a >= 999.5e6) {
+        sig3(buf, n, v / 1e9, "G");
+    } else if (a >= 999.5e3) {
+        sig3(buf, n, v / 1e6, "M");
+    } else if (a >= 999.5) {
+        sig3(buf, n, v / 1e3, "k");
+    } else {
+        sig3(buf, n, v, "");
+    }
+    /* "12 k" reads worse than "12k" */
+    char *sp = strchr(buf, ' ');
+    if (sp != NULL) {
+        memmove(sp, sp + 1, strlen(sp));
+    }
+}
+
+char *
+pr_chart_format(double v, enum pr_unit unit, char *buf, size_t n)
+{
+    if (n == 0) {
+        return buf;
+    }
+    if (isnan(v)) {
+        snprintf(buf, n, "%s", UTF8_DASH);
+        return buf;
+    }
+    switch (unit) {
+    case PR_UNIT_US:
+        fmt_time(buf, n, v);
+        break;
+    case PR_UNIT_BYTES:
+        fmt_bytes(buf, n, v);
+        break;
+    case PR_UNIT_PCT:
+        snprintf(buf, n, "%.1f%%", v);
+        break;
+    case PR_UNIT_TFLOPS:
+        sig3(buf, n, fabs(v) < 0.9995 ? v * 1e3 : v,
+             fabs(v) < 0.9995 ? "GFLOP/s" : "TFLOP/s");
+        break;
+    case PR_UNIT_FLOP_PER_BYTE:
+        sig3(buf, n, v, "FLOP/B");
+        break;
+    case PR_UNIT_COUNT:
+        fmt_count(buf, n, v);
+        break;
+    default:
+        fmt_plain(buf, n, v);
+        break;
+    }
+    drop_negative_zero(buf);
+    return buf;
+}
+
+/* --- ticks and axes */
+
+size_t
+pr_chart_ticks(double lo, double hi, size_t max_n, double *out, size_t cap)
+{
+    static const double steps[] = {1, 2, 2.5, 5, 10};
+    double raw, mag, step = 1, first = 0;
+    size_t count = 0;
+
+    if (cap < 2 || max_n < 2 || !isfinite(lo) || !isfinite(hi)) {
+        return 0;
+    }
+    if (hi <= lo) {
+        hi = lo + (lo == 0 ? 1 : fabs(lo));
+    }
+    raw = (hi - lo) / (double)(max_n - 1);
+    mag = pow(10, floor(log10(raw)));
+    for (int grow = 0; grow < 4 && count == 0; grow++, mag *= 10) {
+        for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+            double last, n;
+            step = steps[i] * mag;
+            first = floor(lo / step + 1e-9) * step;
+            last = ceil(hi / step - 1e-9) * step;
+            n = floor((last - first) / step + 0.5) + 1;
+            if (n <= (double)max_n) {
+                count = (size_t)n;
+                break;
+            }
+        }
+    }
+    if (count > cap) {
+        count = cap;
+    }
+    for (size_t i = 0; i < count; i++) {
+        double v = first + step * (double)i;
+        v = round(v / step * 1e6) / 1e6 * step; /* no 0.30000000000000004 */
+        out[i] = v == 0 ? 0 : v;
+    }
+    return count;
+}
+
+size_t
+pr_chart_log_ticks(double lo, double hi, double *out, size_t cap)
+{
+    double e0, e1;
+    size_t n = 0;
+
+    if (!(lo > 0) || !(hi > 0) || !isfinite(lo) || !isfinite(hi)) {
+        return 0;
+    }
+    e0 = floor(log10(lo) + 1e-9);
+    e1 = ceil(log10(hi) - 1e-9);
+    if (e1 <= e0) {
+        e1 = e0 + 1;
+    }
+    for (double e = e0; e <= e1 && n < cap; e++) {
+        out[n++] = pow(10, e);
+    }
+    return n;
+}
+
+/* Display unit for an axis whose largest magnitude is `a`. */
+static void
+axis_unit(struct axis *x, enum pr_unit unit, double a)
+{
+    static const char *const bytes[] = {"B", "KB", "MB", "GB", "TB"};
+
+    x->scale = 1;
+    x->suffix = "";
+    if (unit == PR_UNIT_US) {
+        x->suffix = a >= 1e6 ? "s" : a >= 1e3 ? "ms" : "\xC2\xB5s";
+        x->scale = a >= 1e6 ? 1e6 : a >= 1e3 ? 1e3 : 1;
+    } else if (unit == PR_UNIT_BYTES) {
+        size_t u = 0;
+        while (a >= 1024 && u < 4) {
+            a /= 1024;
+            x->scale *= 1024;
+            u++;
+        }
+        x->suffix = bytes[u];
+    } else if (unit == PR_UNIT_PCT) {
+        x->suffix = "%";
+    } else if (unit == PR_UNIT_TFLOPS) {
+        x->suffix = a < 1 ? "GFLOP/s" : "TFLOP/s";
+        x->scale = a < 1 ? 1e-3 : 1;
+    }
+}
+
+static void
+axis_linear(struct axis *x, enum pr_unit unit, double lo, double hi,
+            size_t max_n)
+{
+    double step;
+
+    memset(x, 0, sizeof(*x));
+    axis_unit(x, unit, fmax(fabs(lo), fabs(hi)));
+    x->n = pr_chart_ticks(lo / x->scale, hi / x->scale, max_n, x->ticks,
+                          MAX_TICKS);
+    for (size_t i = 0; i < x->n; i++) {
+        x->ticks[i] *= x->scale;
+    }
+    x->lo = x->n ? x->ticks[0] : lo;
+    x->hi = x->n ? x->ticks[x->n - 1] : hi;
+    step = x->n > 1 ? (x->ticks[1] - x->ticks[0]) / x->scale : 1;
+    x->decimals = step >= 0.999 ? 0 : step >= 0.0999 ? 1 : 2;
+}
+
+static void
+axis_log(struct axis *x, double lo, double hi)
+{
+    memset(x, 0, sizeof(*x));
+    x->log = 1;
+    x->scale = 1;
+    x->suffix = "";
+    x->n = pr_chart_log_ticks(lo, hi, x->ticks, MAX_TICKS);
+    x->lo = x->n ? x->ticks[0] : lo;
+    x->hi = x->n ? x->ticks[x->n - 1] : hi;
+}
+
+static void
+tick_label(const struct axis *x, double v, char *buf, size_t n)
+{
+    if (x->log) {
+        double e = log10(v);
+        if (e >= 0 && e < 6) {
+            snprintf(buf, n, "%.0f", v);
+        } else if (e < 0 && e > -4) {
+            snprintf(buf, n, "%.*f", (int)-floor(e + 0.5), v);
+        } else {
+            snprintf(buf, n, "1e%.0f", e);
+        }
+        return;
+    }
+    snprintf(buf, n, "%.*f%s%s", x->decimals, v / x->scale,
+             (x->suffix[0] && strcmp(x->suffix, "%") != 0) ? " " : "",
+             x->suffix);
+    drop_negative_zero(buf);
+}
+
+static double
+axis_pos(const struct axis *x, double v, double p0, double len)
+{
+    double f;
+
+    if (x->log) {
+        f = (log10(v) - log10(x->lo)) / (log10(x->hi) - log10(x->lo));
+    } else {
+        f = x->hi > x->lo ? (v - x->lo) / (x->hi - x->lo) : 0;
+    }
+    return p0 + f * len;
+}
+
+static double
+fx(const struct frame *f, double v)
+{
+    return axis_pos(f->ax, v, f->x, f->w);
+}
+
+static double
+fy(const struct frame *f, double v)
+{
+    return f->y + f->h - axis_pos(f->ay, v, 0, f->h);
+}
+
+/* Widest y tick label, for the left margin. */
+static double
+y_margin(struct pr_canvas *c, const struct axis *y)
+{
+    char buf[64];
+    double w = 0;
+
+    for (size_t i = 0; i < y->n; i++) {
+        tick_label(y, y->ticks[i], buf, sizeof(buf));
+        w = fmax(w, width(c, buf, FONT_TICK, 0));
+    }
+    return w + 10;
+}
+
+static void
+draw_y_grid(struct pr_canvas *c, const struct frame *f)
+{
+    char buf[64];
+
+    for (size_t i = 0; i < f->ay->n; i++) {
+        double y = fy(f, f->ay->ticks[i]);
+        line(c, f->x, y, f->x + f->w, y, i == 0 ? PR_COLOR_MUTED
+                                                : PR_COLOR_GRID,
+             1, 0);
+        tick_label(f->ay, f->ay->ticks[i], buf, sizeof(buf));
+        text(c, f->x - 6, y + 3.5, buf, FONT_TICK, PR_COLOR_MUTED,
+             PR_ANCHOR_END, 0);
+    }
+}
+
+static void
+draw_x_grid(struct pr_canvas *c, const struct frame *f, int grid)
+{
+    char buf[64];
+    double last_end = -1e9;
+
+    for (size_t i = 0; i < f->ax->n; i++) {
+        double x = fx(f, f->ax->ticks[i]), w;
+        if (grid) {
+            line(c, x, f->y, x, f->y + f->h, PR_COLOR_GRID, 1, 0);
+        }
+        tick_label(f->ax, f->ax->ticks[i], buf, sizeof(buf));
+        w = width(c, buf, FONT_TICK, 0);
+        x = fmin(x, f->x + f->w + 6 - w / 2); /* keep the last one inside */
+        if (x - w / 2 < last_end + 6) {
+            continue; /* would collide with the previous label */
+        }
+        text(c, x, f->y + f->h + 15, buf, FONT_TICK, PR_COLOR_MUTED,
+             PR_ANCHOR_MIDDLE, 0);
+        last_end = x + w / 2;
+    }
+}
+
+/* --- stacked bars */
+
+static double
+stack_total(const struct pr_chart_stacked *s, size_t cat)
+{
+    double t = 0;
+
+    for (size_t k = 0; k < s->n_series; k++) {
+        double v = s->values[cat * s->n_series + k];
+        t += v > 0 ? v : 0;
+    }
+    return t;
+}
+
+static void
+stack_bar(struct pr_canvas *c, const struct frame *f,
+          const struct pr_chart_stacked *s, size_t cat, double x, double bw)
+{
+    double base = 0, total = stack_total(s, cat);
+    char val[48], tip[LABEL_MAX + 96];
+
+    for (size_t k = 0; k < s->n_series; k++) {
+        double v = s->values[cat * s->n_series + k];
+        double y0, y1;
+        if (!(v > 0)) {
+            continue;
+        }
+        y0 = fy(f, base);
+        y1 = fy(f, base + v);
+        pr_chart_format(v, s->unit, val, sizeof(val));
+        snprintf(tip, sizeof(tip), "%s \xC2\xB7 %s: %s (%.1f%%)",
+                 s->categories[cat], s->series[k], val, 100 * v / total);
+        group_begin(c, tip);
+        rect(c, x, y1, bw, y0 - y1, pick(s->colors, k), PR_COLOR_BG);
+        group_end(c);
+        base += v;
+    }
+}
+
+void
+pr_chart_stacked_bars(struct pr_canvas *c, const struct pr_chart_box *b,
+                      const struct pr_chart_stacked *s)
+{
+    struct axis ay, ax;
+    struct frame f;
+    double y = b->y, max = 0, slot, bw, lw = 0;
+    size_t every = 1;
+    char val[48];
+
+    y += title(c, b, s->title);
+    y += legend(c, b->x, y, b->w, s->series, s->n_series, s->colors, 1) + 8;
+    for (size_t i = 0; i < s->n_categories; i++) {
+        max = fmax(max, stack_total(s, i));
+    }
+    axis_linear(&ay, s->unit, 0, max > 0 ? max : 1, 6);
+    memset(&ax, 0, sizeof(ax));
+    f.ax = &ax;
+    f.ay = &ay;
+    f.x = b->x + y_margin(c, &ay);
+    f.w = b->x + b->w - f.x - 2;
+    f.y = y + 14;
+    f.h = b->y + b->h - 22 - f.y;
+    draw_y_grid(c, &f);
+    if (s->n_categories == 0 || f.h <= 0) {
+        return;
+    }
+    slot = f.w / (double)s->n_categories;
+    bw = fmin(slot * 0.62, 64);
+    for (size_t i = 0; i < s->n_categories; i++) {
+        lw = fmax(lw, width(c, s->categories[i], FONT_TICK, 0));
+    }
+    every = (size_t)ceil((lw + 8) / slot);
+    for (size_t i = 0; i < s->n_categories; i++) {
+        double x = f.x + slot * (double)i + (slot - bw) / 2;
+        double top = fy(&f, stack_total(s, i));
+        stack_bar(c, &f, s, i, x, bw);
+        if (i % (every ? every : 1) == 0) {
+            text(c, x + bw / 2, f.y + f.h + 15, s->categories[i], FONT_TICK,
+                 PR_COLOR_MUTED, PR_ANCHOR_MIDDLE, 0);
+        }
+        pr_chart_format(stack_total(s, i), s->unit, val, sizeof(val));
+        if (width(c, val, FONT_TICK, 0) < slot - 2) {
+            text(c, x + bw / 2, top - 4, val, FONT_TICK, PR_COLOR_INK,
+                 PR_ANCHOR_MIDDLE, 0);
+        }
+    }
+}
+
+/* --- donut */
+
+static void
+donut_legend(struct pr_canvas *c, const struct box2 *l,
+             const struct pr_chart_donut *s, double total)
+{
+    size_t shown = 0;
+    double row = 20, y;
+    char val[48], pct[16], cut[LABEL_MAX];
+
+    for (size_t i = 0; i < s->n; i++) {
+        shown += s->values[i] > 0;
+    }
+    y = l->y + (l->h - row * (double)shown) / 2;
+    for (size_t i = 0; i < s->n; i++) {
+        double vw;
+        if (!(s->values[i] > 0)) {
+            continue;
+        }
+        pr_chart_format(s->values[i], s->unit, val, sizeof(val));
+        snprintf(pct, sizeof(pct), "%.1f%%", 100 * s->values[i] / total);
+        vw = 50 + 44;
+        rect(c, l->x, y + 4, 10, 10, pick(s->colors, i), PR_COLOR_NONE);
+        text(c, l->x + 16, y + 13,
+             fit(c, s->labels[i], FONT_LEGEND, l->w - 16 - vw, cut,
+                 sizeof(cut)),
+             FONT_LEGEND, PR_COLOR_INK, PR_ANCHOR_START, 0);
+        text(c, l->x + l->w - 44, y + 13, val, FONT_LEGEND, PR_COLOR_MUTED,
+             PR_ANCHOR_END, 0);
+        text(c, l->x + l->w, y + 13, pct, FONT_LEGEND, PR_COLOR_INK,
+             PR_ANCHOR_END, 1);
+        y += row;
+    }
+}
+
+void
+pr_chart_donut(struct pr_canvas *c, const struct pr_chart_box *b,
+               const struct pr_chart_donut *s)
+{
+    const double tau = 2 * 3.14159265358979323846;
+    double y = b->y + title(c, b, s->title), total = 0, a = 0, r, cx, cy;
+    struct pr_style st = {0, PR_COLOR_BG, 1.5, 0, 0};
+    struct box2 l;
+    char val[48], tip[LABEL_MAX + 64];
+
+    for (size_t i = 0; i < s->n; i++) {
+        total += s->values[i] > 0 ? s->values[i] : 0;
+    }
+    r = fmin((b->y + b->h - y) / 2, b->w * 0.2) - 2;
+    cx = b->x + r + 2;
+    cy = y + (b->y + b->h - y) / 2;
+    if (!(total > 0) || r <= 4) {
+        return;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        double v = s->values[i] > 0 ? s->values[i] : 0;
+        if (v == 0) {
+            continue;
+        }
+        st.fill = pick(s->colors, i);
+        pr_chart_format(v, s->unit, val, sizeof(val));
+        snprintf(tip, sizeof(tip), "%s: %s (%.1f%%)", s->labels[i], val,
+                 100 * v / total);
+        group_begin(c, tip);
+        c->ops->wedge(c, cx, cy, r, r * 0.62, a, a + tau * v / total, &st);
+        group_end(c);
+        a += tau * v / total;
+    }
+    if (s->center_value != NULL) {
+        text(c, cx, cy + (s->center_label ? 2 : 6), s->center_value, 17,
+             PR_COLOR_INK, PR_ANCHOR_MIDDLE, 1);
+    }
+    if (s->center_label != NULL) {
+        text(c, cx, cy + 17, s->center_label, FONT_TICK, PR_COLOR_MUTED,
+             PR_ANCHOR_MIDDLE, 0);
+    }
+    l.x = cx + r + 24;
+    l.w = b->x + b->w - l.x;
+    l.y = y;
+    l.h = b->y + b->h - y;
+    donut_legend(c, &l, s, total);
+}
+
+/* --- line chart */
+
+/* Points of one series in canvas space (step-expanded when asked), with two
+ * extra points closing the area down to the baseline.  NULL on OOM. */
+static double *
+series_points(const struct frame *f, const struct pr_chart_series *s,
+              size_t *n_out)
+{
+    size_t per = s->step ? 2 : 1, n = 0;
+    double *xy;
+
+    if (s->n > ((size_t)-1) / (sizeof(double) * 4) - 4) {
+        return NULL;
+    }
+    xy = malloc(sizeof(double) * 2 * (s->n * per + 2));
+    if (xy == NULL) {
+        return NULL;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        double y = fy(f, s->y[i]);
+        if (s->step && i > 0) {
+            xy[2 * n] = fx(f, s->x[i]);
+            xy[2 * n + 1] = xy[2 * n - 1];
+            n++;
+        }
+        xy[2 * n] = fx(f, s->x[i]);
+        xy[2 * n + 1] = y;
+        n++;
+    }
+    *n_out = n;
+    return xy;
+}
+
+static void
+draw_series(struct pr_canvas *c, const struct frame *f,
+            const struct pr_chart_series *s, size_t index)
+{
+    uint32_t col = s->color == PR_COLOR_NONE ? pr_canvas_palette(index)
+                                             : s->color;
+    struct pr_style stroke = {PR_COLOR_NONE, col, 1.75, 0, 0};
+    struct pr_style area = {col, PR_COLOR_NONE, 0, 0.14, 0};
+    size_t n = 0;
+    double *xy;
+
+    if (s->n == 0) {
+        return;
+    }
+    xy = series_points(f, s, &n);
+    if (xy == NULL) {
+        c->failed = 1;
+        return;
+    }
+    group_begin(c, s->name);
+    if (s->fill) {
+        double base = f->y + f->h;
+        xy[2 * n] = xy[2 * n - 2];
+        xy[2 * n + 1] = base;
+        xy[2 * n + 2] = xy[0];
+        xy[2 * n + 3] = base;
+        c->ops->poly(c, xy, n + 2, 1, &area);
+    }
+    c->ops->poly(c, xy, n, 0, &stroke);
+    group_end(c);
+    free(xy);
+}
+
+static void
+line_mark(struct pr_canvas *c, const struct frame *f,
+          const struct pr_chart_lines *s)
+{
+    struct pr_style dot = {PR_COLOR_INK, PR_COLOR_BG, 1.5, 0, 0};
+    double x = fx(f, s->mark_x), y = fy(f, s->mark_y);
+    double w = width(c, s->mark_label, FONT_TICK, 1);
+    int left = x + 8 + w > f->x + f->w;
+
+    c->ops->circle(c, x, y, 3.5, &dot);
+    text(c, left ? x - 7 : x + 7, y - 6 < f->y + 10 ? y + 14 : y - 6,
+         s->mark_label, FONT_TICK, PR_COLOR_INK,
+         left ? PR_ANCHOR_END : PR_ANCHOR_START, 1);
+}
+
+void
+pr_chart_line(struct pr_canvas *c, const struct pr_chart_box *b,
+              const struct pr_chart_lines *s)
+{
+    struct axis ax, ay;
+    struct frame f;
+    const char *names[16];
+    uint32_t colors[16];
+    double y = b->y + title(c, b, s->title), xmin = 0, xmax = 0, ymax = 0;
+    size_t nn = 0;
+    int any = 0;
+
+    for (size_t i = 0; i < s->n_series; i++) {
+        const struct pr_chart_series *e = &s->series[i];
+        for (size_t k = 0; k < e->n; k++) {
+            xmin = any ? fmin(xmin, e->x[k]) : e->x[k];
+            xmax = any ? fmax(xmax, e->x[k]) : e->x[k];
+            ymax = fmax(ymax, e->y[k]);
+            any = 1;
+        }
+        if (nn < 16) {
+            names[nn] = e->name;
+            colors[nn++] = e->color == PR_COLOR_NONE ? pr_canvas_palette(i)
+                                                     : e->color;
+        }
+    }
+    if (s->n_series > 1) {
+        y += legend(c, b->x, y, b->w, names, nn, colors, 1) + 4;
+    }
+    axis_linear(&ay, s->y_unit, 0, s->y_max > 0 ? s->y_max : ymax * 1.08, 6);
+    axis_linear(&ax, s->x_unit, xmin, xmax > xmin ? xmax : xmin + 1, 8);
+    ax.lo = xmin; /* the data's window, not the rounded one */
+    ax.hi = xmax > xmin ? xmax : xmin + 1;
+    f.ax = &ax;
+    f.ay = &ay;
+    f.x = b->x + y_margin(c, &ay);
+    f.w = b->x + b->w - f.x - 8;
+    f.y = y + 8;
+    f.h = b->y + b->h - 20 - (s->x_label ? 14 : 0) - f.y;
+    draw_y_grid(c, &f);
+    {
+        struct axis inner = ax;
+        size_t k = 0;
+        for (size_t i = 0; i < ax.n; i++) { /* ticks inside the window */
+            if (ax.ticks[i] >= ax.lo - 1e-9 && ax.ticks[i] <= ax.hi + 1e-9) {
+                inner.ticks[k++] = ax.ticks[i];
+            }
+        }
+        inner.n = k;
+        f.ax = &inner;
+        draw_x_grid(c, &f, 0);
+        f.ax = &ax;
+    }
+    if (s->x_label != NULL) {
+        text(c, f.x + f.w / 2, b->y + b->h - 4, s->x_label, FONT_TICK,
+             PR_COLOR_MUTED, PR_ANCHOR_MIDDLE, 0);
+    }
+    for (size_t i = 0; i < s->n_series && any; i++) {
+        draw_series(c, &f, &s->series[i], i);
+    }
+    if (s->mark_label != NULL && any) {
+        line_mark(c, &f, s);
+    }
+}
+
+/* --- roofline */
+
+struct placed {
+    struct box2 r[MAX_PLACED];
+    size_t n;
+};
+
+static int
+overlaps(const struct box2 *a, const struct box2 *b)
+{
+    return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h &&
+           b->y < a->y + a->h;
+}
+
+/* Try to reserve r: inside the frame and clear of everything placed. */
+static int
+place(struct placed *p, const struct frame *f, const struct box2 *r)
+{
+    if (r->x < f->x || r->x + r->w > f->x + f->w || r->y < f->y ||
+        r->y + r->h > f->y + f->h || p->n == MAX_PLACED) {
+        return 0;
+    }
+    for (size_t i = 0; i < p->n; i++) {
+        if (overlaps(&p->r[i], r)) {
+            return 0;
+        }
+    }
+    p->r[p->n++] = *r;
+    return 1;
+}
+
+static double
+point_radius(const struct pr_chart_point *p, double wmax)
+{
+    if (!(p->weight > 0) || !(wmax > 0)) {
+        return 4;
+    }
+    return 3 + 8 * sqrt(p->weight / wmax);
+}
+
+static void
+roof_window(const struct pr_chart_roofline *s, double top, double *x0,
+            double *x1, double *y0, double *y1)
+{
+    double ridge = s->peak_gbps > 0 ? top * 1e3 / s->peak_gbps : 10;
+
+    *x0 = ridge / 100;
+    *x1 = ridge * 10;
+    *y0 = top / 1e4;
+    *y1 = top * 3;
+    for (size_t i = 0; i < s->n_points; i++) {
+        const struct pr_chart_point *p = &s->points[i];
+        if (p->x > 0 && p->y > 0) {
+            *x0 = fmin(*x0, p->x);
+            *x1 = fmax(*x1, p->x);
+            *y0 = fmin(*y0, p->y);
+            *y1 = fmax(*y1, p->y);
+        }
+    }
+}
+
+static void
+roof_lines(struct pr_canvas *c, const struct frame *f,
+           const struct pr_chart_roofline *s, double top, struct placed *pl)
+{
+    char buf[LABEL_MAX], val[48];
+    double ridge = s->peak_gbps > 0 ? top * 1e3 / s->peak_gbps : 0;
+    double last_y = -1e9;
+
+    if (s->peak_gbps > 0) {
+        double xa = f->ax->lo, ya = xa * s->peak_gbps / 1e3;
+        double x0 = fx(f, xa), y0 = fy(f, ya);
+        double x1 = fx(f, ridge), y1 = fy(f, top);
+        if (ya < f->ay->lo) { /* start where the slope enters the frame */
+            xa = f->ay->lo * 1e3 / s->peak_gbps;
+            x0 = fx(f, xa);
+            y0 = fy(f, f->ay->lo);
+        }
+        line(c, x0, y0, x1, y1, PR_COLOR_INK, 2, 0);
+        snprintf(buf, sizeof(buf), "%.0f GB/s", s->peak_gbps);
+        struct pr_text_style t = {FONT_TICK, PR_COLOR_INK, PR_ANCHOR_MIDDLE, 0,
+                                  atan2(y0 - y1, x1 - x0) * 180 /
+                                      3.14159265358979323846};
+        c->ops->text(c, x0 + (x1 - x0) * 0.72, y0 + (y1 - y0) * 0.72 - 6,
+                     buf, &t);
+        line(c, x1, y1, x1, f->y + f->h, PR_COLOR_MUTED, 1, 1);
+        snprintf(buf, sizeof(buf), "ridge %s",
+                 pr_chart_format(ridge, PR_UNIT_FLOP_PER_BYTE, val,
+                                 sizeof(val)));
+        text(c, x1 + 4, f->y + f->h - 6, buf, FONT_TICK, PR_COLOR_MUTED,
+             PR_ANCHOR_START, 0);
+    }
+    for (size_t i = 0; i < s->n_roofs; i++) {
+        const struct pr_chart_roof *r = &s->roofs[i];
+        double rx = s->peak_gbps > 0 ? r->tflops * 1e3 / s->peak_gbps
+                                     : f->ax->lo;
+        if (!(r->tflops > 0)) {
+            continue;
+        }
+        line(c, fx(f, rx), fy(f, r->tflops), f->x + f->w, fy(f, r->tflops),
+             r->tflops >= top ? PR_COLOR_INK : PR_COLOR_MUTED,
+             r->tflops >= top ? 2 : 1.25, r->tflops < top);
+        snprintf(buf, sizeof(buf), "%s %s", r->name,
+                 pr_chart_format(r->tflops, PR_UNIT_TFLOPS, val, sizeof(val)));
+        double ly = fy(f, r->tflops) - 5;
+        if (fabs(ly - last_y) < FONT_TICK + 2) {
+            ly += FONT_TICK + 8; /* too close to the roof above: go below */
+        }
+        text(c, f->x + f->w - 4, ly, buf, FONT_TICK, PR_COLOR_MUTED,
+             PR_ANCHOR_END, 0);
+        struct box2 lb = {f->x + f->w - 4 - width(c, buf, FONT_TICK, 0),
+                          ly - FONT_TICK, width(c, buf, FONT_TICK, 0),
+                          FONT_TICK + 3};
+        (void)place(pl, f, &lb); /* keeps point labels off it */
+        last_y = ly;
+    }
+}
+
+static void
+roof_points(struct pr_canvas *c, const struct frame *f,
+            const struct pr_chart_roofline *s, struct placed *pl)
+{
+    double wmax = 0;
+    char tip[LABEL_MAX + 96], a[48], b2[48];
+
+    for (size_t i = 0; i < s->n_points; i++) {
+        wmax = fmax(wmax, s->points[i].weight);
+    }
+    for (size_t i = 0; i < s->n_points; i++) {
+        const struct pr_chart_point *p = &s->points[i];
+        struct pr_style st = {pr_canvas_palette(p->color_index), PR_COLOR_BG,
+                              1, 0.8, 0};
+        double r = point_radius(p, wmax), x, y;
+        if (!(p->x > 0) || !(p->y > 0)) {
+            continue;
+        }
+        x = fx(f, p->x);
+        y = fy(f, p->y);
+        snprintf(tip, sizeof(tip), "%s: %s at %s", p->label ? p->label : "",
+                 pr_chart_format(p->y, PR_UNIT_TFLOPS, a, sizeof(a)),
+                 pr_chart_format(p->x, PR_UNIT_FLOP_PER_BYTE, b2,
+                                 sizeof(b2)));
+        group_begin(c, tip);
+        c->ops->circle(c, x, y, r, &st);
+        group_end(c);
+        struct box2 dotbox = {x - r, y - r, 2 * r, 2 * r};
+        (void)place(pl, f, &dotbox);
+    }
+}
+
+/* Indexes of the n heaviest points (weight desc, then index). */
+static size_t
+heaviest(const struct pr_chart_roofline *s, size_t *idx, size_t cap)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < s->n_points; i++) {
+        const struct pr_chart_point *p = &s->points[i];
+        size_t k;
+        if (!(p->x > 0) || !(p->y > 0) || p->label == NULL) {
+            continue;
+        }
+        for (k = n; k > 0 && s->points[idx[k - 1]].weight < p->weight; k--) {
+            if (k < cap) {
+                idx[k] = idx[k - 1];
+            }
+        }
+        if (k < cap) {
+            idx[k] = i;
+            n += n < cap;
+        }
+    }
+    return n;
+}
+
+static void
+roof_labels(struct pr_canvas *c, const struct frame *f,
+            const struct pr_chart_roofline *s, struct placed *pl)
+{
+    size_t idx[32], n = heaviest(s, idx, s->n_labels < 32 ? s->n_labels : 32);
+    double wmax = 0;
+    char cut[LABEL_MAX];
+
+    for (size_t i = 0; i < s->n_points; i++) {
+        wmax = fmax(wmax, s->points[i].weight);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct pr_chart_point *p = &s->points[idx[i]];
+        const char *t = fit(c, p->label, FONT_TICK, 150, cut, sizeof(cut));
+        double w = width(c, t, FONT_TICK, 0), h = FONT_TICK + 2;
+        double r = point_radius(p, wmax), x = fx(f, p->x), y = fy(f, p->y);
+        struct box2 tries[4] = {
+            {x + r + 3, y - h / 2, w, h}, {x - r - 3 - w, y - h / 2, w, h},
+            {x - w / 2, y - r - 2 - h, w, h}, {x - w / 2, y + r + 2, w, h}};
+        for (size_t k = 0; k < 4; k++) {
+            if (place(pl, f, &tries[k])) {
+                text(c, tries[k].x, tries[k].y + h - 3, t, FONT_TICK,
+                     PR_COLOR_INK, PR_ANCHOR_START, 0);
+                break;
+            }
+        }
+    }
+}
+
+void
+pr_chart_roofline(struct pr_canvas *c, const struct pr_chart_box *b,
+                  const struct pr_chart_roofline *s)
+{
+    struct axis ax, ay;
+    struct frame f;
+    struct placed pl;
+    double y = b->y + title(c, b, s->title), top = 0, x0, x1, y0, y1;
+
+    for (size_t i = 0; i < s->n_roofs; i++) {
+        top = fmax(top, s->roofs[i].tflops);
+    }
+    if (!(top > 0)) {
+        top = 1;
+    }
+    y += legend(c, b->x, y, b->w, s->legend, s->n_legend, NULL, 1) + 4;
+    roof_window(s, top, &x0, &x1, &y0, &y1);
+    axis_log(&ax, x0, x1);
+    axis_log(&ay, y0, y1);
+    f.ax = &ax;
+    f.ay = &ay;
+    f.x = b->x + y_margin(c, &ay) + 14;
+    f.w = b->x + b->w - f.x - 4;
+    f.y = y + 6;
+    f.h = b->y + b->h - 36 - f.y;
+    pl.n = 0;
+    draw_y_grid(c, &f);
+    draw_x_grid(c, &f, 1);
+    text(c, f.x + f.w / 2, b->y + b->h - 4,
+         "Arithmetic intensity (FLOP/byte)", FONT_TICK, PR_COLOR_MUTED,
+         PR_ANCHOR_MIDDLE, 0);
+    struct pr_text_style yl = {FONT_TICK, PR_COLOR_MUTED, PR_ANCHOR_MIDDLE, 0,
+                               90};
+    c->ops->text(c, b->x + 9, f.y + f.h / 2, "TFLOP/s", &yl);
+    roof_lines(c, &f, s, top, &pl);
+    roof_points(c, &f, s, &pl);
+    roof_labels(c, &f, s, &pl);
+}
+
+/* --- horizontal bars */
+
+void
+pr_chart_hbars(struct pr_canvas *c, const struct pr_chart_box *b,
+               const struct pr_chart_hbars *s)
+{
+    struct axis ax, ay;
+    struct frame f;
+    double y = b->y + title(c, b, s->title), lw = 0, max = 0, row;
+    char cut[LABEL_MAX], val[48], tip[LABEL_MAX + 64];
+
+    y += legend(c, b->x, y, b->w, s->legend, s->n_legend, NULL, 1) + 4;
+    for (size_t i = 0; i < s->n; i++) {
+        lw = fmax(lw, width(c, s->labels[i], FONT_TICK, 0));
+        max = fmax(max, s->values[i]);
+    }
+    lw = fmin(lw, b->w * 0.38) + 8;
+    axis_linear(&ax, s->unit, 0, max > 0 ? max * 1.12 : 1, 6);
+    memset(&ay, 0, sizeof(ay));
+    f.ax = &ax;
+    f.ay = &ay;
+    f.x = b->x + lw;
+    f.w = b->x + b->w - f.x - 12;
+    f.y = y;
+    f.h = b->y + b->h - 20 - f.y;
+    draw_x_grid(c, &f, 1);
+    if (s->n == 0 || f.h <= 0) {
+        return;
+    }
+    row = f.h / (double)s->n;
+    for (size_t i = 0; i < s->n; i++) {
+        double v = s->values[i] > 0 ? s->values[i] : 0;
+        double ry = f.y + row * (double)i, bh = fmin(row * 0.7, 18);
+        double bw = fx(&f, v) - f.x;
+        size_t ci = s->color_index ? s->color_index[i] : 0;
+        pr_chart_format(s->values[i], s->unit, val, sizeof(val));
+        snprintf(tip, sizeof(tip), "%s: %s", s->labels[i], val);
+        group_begin(c, tip);
+        text(c, f.x - 8, ry + row / 2 + 3.5,
+             fit(c, s->labels[i], FONT_TICK, lw - 10, cut, sizeof(cut)),
+             FONT_TICK, PR_COLOR_INK, PR_ANCHOR_END, 0);
+        rect(c, f.x, ry + (row - bh) / 2, bw, bh, pr_canvas_palette(ci),
+             PR_COLOR_NONE);
+        text(c, f.x + bw + 4, ry + row / 2 + 3.5, val, FONT_TICK,
+             PR_COLOR_MUTED, PR_ANCHOR_START, 0);
+        group_end(c);
+    }
+    line(c, f.x, f.y, f.x, f.y + f.h, PR_COLOR_MUTED, 1, 0);
+}
+
+/* --- timeline */
+
+void
+pr_chart_timeline(struct pr_canvas *c, const struct pr_chart_box *b,
+                  const struct pr_chart_timeline *s)
+{
+    struct axis ax, ay;
+    struct frame f;
+    double y = b->y + title(c, b, s->title), lw = 0, t0 = s->t0_us,
+           t1 = s->t1_us, lane_h;
+    char cut[LABEL_MAX], val[48], tip[LABEL_MAX + 64];
+
+    y += legend(c, b->x, y, b->w, s->legend, s->n_legend, NULL, 1) + 4;
+    if (t1 <= t0) {
+        for (size_t i = 0; i < s->n_spans; i++) {
+            double e = s->spans[i].start_us + s->spans[i].dur_us;
+            t0 = i ? fmin(t0, s->spans[i].start_us) : s->spans[i].start_us;
+            t1 = i ? fmax(t1, e) : e;
+        }
+    }
+    for (size_t i = 0; i < s->n_lanes; i++) {
+        lw = fmax(lw, width(c, s->lanes[i], FONT_TICK, 0));
+    }
+    lw = fmin(lw, b->w * 0.25) + 10;
+    axis_linear(&ax, PR_UNIT_US, 0, t1 > t0 ? t1 - t0 : 1, 8);
+    memset(&ay, 0, sizeof(ay));
+    f.ax = &ax;
+    f.ay = &ay;
+    f.x = b->x + lw;
+    f.w = b->x + b->w - f.x - 8;
+    f.y = y;
+    f.h = b->y + b->h - 20 - f.y;
+    draw_x_grid(c, &f, 1);
+    if (s->n_lanes == 0 || f.h <= 0) {
+        return;
+    }
+    lane_h = f.h / (double)s->n_lanes;
+    for (size_t i = 0; i < s->n_lanes; i++) {
+        double ly = f.y + lane_h * (double)i;
+        text(c, f.x - 8, ly + lane_h / 2 + 3.5,
+             fit(c, s->lanes[i], FONT_TICK, lw - 10, cut, sizeof(cut)),
+             FONT_TICK, PR_COLOR_INK, PR_ANCHOR_END, 0);
+        line(c, f.x, ly + lane_h, f.x + f.w, ly + lane_h, PR_COLOR_GRID, 1,
+             0);
+    }
+    for (size_t i = 0; i < s->n_spans; i++) {
+        const struct pr_chart_span *sp = &s->spans[i];
+        double x0 = fx(&f, sp->start_us - t0);
+        double w = fmax(fx(&f, sp->start_us - t0 + sp->dur_us) - x0, 0.5);
+        if (sp->lane >= s->n_lanes) {
+            continue;
+        }
+        pr_chart_format(sp->dur_us, PR_UNIT_US, val, sizeof(val));
+        snprintf(tip, sizeof(tip), "%s: %s", sp->label ? sp->label : "", val);
+        group_begin(c, tip);
+        rect(c, x0, f.y + lane_h * (double)sp->lane + lane_h * 0.18, w,
+             lane_h * 0.64, pr_canvas_palette(sp->color_index),
+             PR_COLOR_NONE);
+        group_end(c);
+    }
+}

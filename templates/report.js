@@ -1,0 +1,115 @@
+/* Progressive enhancement only: the report is complete without this script.
+   Adds sortable columns, a filter box on long tables, chart tooltips and
+   the active-section highlight in the navigation. */
+(function () {
+  "use strict";
+
+  function cellValue(td, numeric) {
+    var v = td.getAttribute("data-v");
+    if (numeric) {
+      var n = parseFloat(v);
+      return isNaN(n) ? -Infinity : n;
+    }
+    return (v || td.textContent || "").toLowerCase();
+  }
+
+  function sortTable(table, col, th) {
+    var body = table.tBodies[0];
+    var numeric = th.classList.contains("num");
+    var desc = !th.classList.contains("sorted-desc");
+    if (th.classList.contains("sorted-asc") || th.classList.contains("sorted-desc")) {
+      desc = th.classList.contains("sorted-asc");
+    } else {
+      desc = numeric;
+    }
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.forEach(function (r, i) { r._i = i; });
+    rows.sort(function (a, b) {
+      var x = cellValue(a.cells[col], numeric), y = cellValue(b.cells[col], numeric);
+      if (x < y) return desc ? 1 : -1;
+      if (x > y) return desc ? -1 : 1;
+      return a._i - b._i;
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+    Array.prototype.forEach.call(th.parentNode.cells, function (h) {
+      h.classList.remove("sorted-asc", "sorted-desc");
+      h.removeAttribute("aria-sort");
+    });
+    th.classList.add(desc ? "sorted-desc" : "sorted-asc");
+    th.setAttribute("aria-sort", desc ? "descending" : "ascending");
+  }
+
+  function enhanceTable(table) {
+    var head = table.tHead && table.tHead.rows[0];
+    if (!head) return;
+    Array.prototype.forEach.call(head.cells, function (th, col) {
+      th.classList.add("sortable");
+      th.tabIndex = 0;
+      th.addEventListener("click", function () { sortTable(table, col, th); });
+      th.addEventListener("keydown", function (e) {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sortTable(table, col, th); }
+      });
+    });
+    var rows = table.tBodies[0].rows;
+    if (rows.length < 8) return;
+    var input = document.createElement("input");
+    input.type = "search";
+    input.className = "filter";
+    input.placeholder = "Filter rows\u2026";
+    input.setAttribute("aria-label", "Filter rows");
+    input.addEventListener("input", function () {
+      var q = input.value.toLowerCase();
+      Array.prototype.forEach.call(rows, function (r) {
+        r.hidden = q !== "" && r.textContent.toLowerCase().indexOf(q) < 0;
+      });
+    });
+    var wrap = table.parentNode;
+    wrap.parentNode.insertBefore(input, wrap);
+  }
+
+  function enhanceTooltips() {
+    var tip = document.createElement("div");
+    tip.className = "tip";
+    tip.hidden = true;
+    document.body.appendChild(tip);
+    var groups = document.querySelectorAll("svg.chart g");
+    Array.prototype.forEach.call(groups, function (g) {
+      var t = g.querySelector(":scope > title");
+      if (!t) return;
+      g.setAttribute("data-tip", t.textContent);
+      g.removeChild(t);
+      g.addEventListener("mousemove", function (e) {
+        tip.textContent = g.getAttribute("data-tip");
+        tip.hidden = false;
+        var x = Math.min(e.clientX + 14, window.innerWidth - tip.offsetWidth - 8);
+        tip.style.left = x + "px";
+        tip.style.top = (e.clientY + 14) + "px";
+      });
+      g.addEventListener("mouseleave", function () { tip.hidden = true; });
+    });
+  }
+
+  function enhanceNav() {
+    var links = document.querySelectorAll("nav.toc a");
+    var sections = document.querySelectorAll("main > section");
+    var ticking = false;
+    function update() {
+      ticking = false;
+      var current = sections.length ? sections[0].id : "";
+      Array.prototype.forEach.call(sections, function (s) {
+        if (s.getBoundingClientRect().top <= 120) current = s.id;
+      });
+      Array.prototype.forEach.call(links, function (a) {
+        a.classList.toggle("active", a.getAttribute("href") === "#" + current);
+      });
+    }
+    window.addEventListener("scroll", function () {
+      if (!ticking) { ticking = true; window.requestAnimationFrame(update); }
+    }, { passive: true });
+    update();
+  }
+
+  Array.prototype.forEach.call(document.querySelectorAll("table.data"), enhanceTable);
+  enhanceTooltips();
+  enhanceNav();
+})();
