@@ -14,7 +14,6 @@
  * id in ascending order; properties are null when deviceProperties has no
  * entry at that position.  PR_E_NOMEM on failure. */
 PR_NODISCARD enum pr_status pr_devices_build(const struct pr_trace *t,
-                                             cJSON **out,
-                                             struct pr_error *err);
+                                             cJSON **out, struct pr_error *err);
 
 #endif

@@ -15,8 +15,7 @@
  * descending, then name (strcmp).  PR_E_NOMEM on failure. */
 PR_NODISCARD enum pr_status pr_kernels_build(const struct pr_trace *t,
                                              const struct pr_tree *tree,
-                                             cJSON **out,
-                                             struct pr_error *err);
+                                             cJSON **out, struct pr_error *err);
 
 /* 10.4: share of all kernel time spent in tensor-core kernels (0..1);
  * NaN when the trace has no kernel.  Cannot fail. */

@@ -38,12 +38,12 @@ struct pr_step {
 };
 
 struct pr_steps {
-    struct pr_step *v;        /* owned, n kept steps in time order */
+    struct pr_step *v; /* owned, n kept steps in time order */
     size_t n, cap;
-    struct pr_ranges roles[PR_CAT_OTHER]; /* owned, merged 6.1 ranges */
+    struct pr_ranges roles[PR_CAT_OTHER];   /* owned, merged 6.1 ranges */
     int64_t global_start_ns, global_end_ns; /* 6.1 */
-    int has_step_events;      /* the trace has ProfilerStep events */
-    int gpu_used;             /* some device event matched a step */
+    int has_step_events; /* the trace has ProfilerStep events */
+    int gpu_used;        /* some device event matched a step */
 };
 
 /* Fill *s (zero-initialised by the call) from trace t and its op tree.

@@ -29,12 +29,12 @@ enum pr_node_type {
 
 /* One kernel / memcpy / memset event. */
 struct pr_tree_dev {
-    size_t ev;        /* index into t->events */
-    size_t rt;        /* runtime that launched it; NONE = staled */
-    size_t node;      /* host node owning that runtime; NONE if none */
-    size_t next;      /* internal: pending-list link */
-    int tc;           /* kernel name matches 10.1 */
-    int op_eligible;  /* launching node's own tc eligibility (5.2) */
+    size_t ev;       /* index into t->events */
+    size_t rt;       /* runtime that launched it; NONE = staled */
+    size_t node;     /* host node owning that runtime; NONE if none */
+    size_t next;     /* internal: pending-list link */
+    int tc;          /* kernel name matches 10.1 */
+    int op_eligible; /* launching node's own tc eligibility (5.2) */
 };
 
 /* One runtime event, or the synthetic "dummy" runtime (ev = NONE) that
@@ -49,19 +49,19 @@ struct pr_tree_rt {
 };
 
 struct pr_tree_node {
-    size_t ev;                /* index into t->events; NONE for roots */
+    size_t ev; /* index into t->events; NONE for roots */
     enum pr_node_type type;
-    int kind;                 /* enum pr_kind of the event; -1 for roots */
-    int is_operator;          /* the 5.4 predicate */
-    int tc_eligible;          /* 10.2 plus 5.2 propagation */
-    int dropped;              /* partial overlap (5.1.4) or collapsed */
-    uint32_t name, tid;       /* string ids */
+    int kind;           /* enum pr_kind of the event; -1 for roots */
+    int is_operator;    /* the 5.4 predicate */
+    int tc_eligible;    /* 10.2 plus 5.2 propagation */
+    int dropped;        /* partial overlap (5.1.4) or collapsed */
+    uint32_t name, tid; /* string ids */
     int64_t external_id;
     int64_t start_ns, end_ns;
     size_t parent;
-    size_t *kids;             /* owned, sorted by (start, -end) */
+    size_t *kids; /* owned, sorted by (start, -end) */
     size_t n_kids, cap_kids;
-    size_t *rts;              /* owned, runtime indexes */
+    size_t *rts; /* owned, runtime indexes */
     size_t n_rts, cap_rts;
     int64_t host_total_ns, host_self_ns;
     int64_t device_total_ns, device_self_ns;
@@ -71,15 +71,15 @@ struct pr_tree_node {
 struct pr_tree {
     struct pr_tree_node *nodes; /* owned */
     size_t n_nodes, cap_nodes;
-    struct pr_tree_rt *rts;     /* owned; every runtime event, then dummy */
+    struct pr_tree_rt *rts; /* owned; every runtime event, then dummy */
     size_t n_rts, cap_rts;
-    struct pr_tree_dev *devs;   /* owned; device events in trace order */
+    struct pr_tree_dev *devs; /* owned; device events in trace order */
     size_t n_devs, cap_devs;
-    size_t *rt_devs;            /* owned; device indexes grouped by runtime */
-    size_t *roots;              /* owned; one root per thread, tid order */
+    size_t *rt_devs; /* owned; device indexes grouped by runtime */
+    size_t *roots;   /* owned; one root per thread, tid order */
     size_t n_roots;
-    size_t *post;               /* owned; post-order over all trees in tid
-                                   order (5.5), roots included */
+    size_t *post; /* owned; post-order over all trees in tid
+                     order (5.5), roots included */
     size_t n_post;
 };
 

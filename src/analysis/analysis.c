@@ -101,8 +101,7 @@ percentile_us(const int64_t *v, size_t n, double q)
 }
 
 static void
-emit_step_stats(cJSON *o, const struct pr_steps *s, const int64_t *dur,
-                int *ok)
+emit_step_stats(cJSON *o, const struct pr_steps *s, const int64_t *dur, int *ok)
 {
     double mean[PR_CAT_COUNT];
     int64_t total = 0;
@@ -227,9 +226,9 @@ rec_low_util(cJSON *arr, const cJSON *gpus, int *ok)
         if (!cJSON_IsNumber(u) || u->valuedouble >= 50.0 || !cJSON_IsNumber(d))
             continue;
         k++;
-        fail |= pr_buf_printf(&ids, "%s%d",
-                              k == 1 ? "" : (k == n ? " and " : ", "),
-                              d->valueint) != PR_OK;
+        fail |=
+            pr_buf_printf(&ids, "%s%d", k == 1 ? "" : (k == n ? " and " : ", "),
+                          d->valueint) != PR_OK;
     }
     fail |= pr_buf_printf(&ids,
                           " %s low utilization. You could try to increase "
@@ -290,8 +289,7 @@ recommendations_json(const struct pr_trace *t, const struct pr_tree *tree,
 /* The GPU window: metrics over the kept steps (6.5), the timeline over the
  * whole profiled range (6.1). */
 static void
-gpu_window(const struct pr_steps *s, int64_t origin_ns,
-           struct pr_gpu_window *w)
+gpu_window(const struct pr_steps *s, int64_t origin_ns, struct pr_gpu_window *w)
 {
     memset(w, 0, sizeof(*w));
     if (s->n > 0) {
@@ -304,8 +302,8 @@ gpu_window(const struct pr_steps *s, int64_t origin_ns,
 }
 
 static enum pr_status
-fill_tables(const struct pr_trace *t, const struct pr_tree *tree,
-            cJSON *run, struct pr_error *err)
+fill_tables(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
+            struct pr_error *err)
 {
     cJSON *a = NULL, *b = NULL;
     enum pr_status st = pr_devices_build(t, &a, err);
@@ -346,8 +344,8 @@ fill_steps(const struct pr_trace *t, const struct pr_tree *tree,
     if (st == PR_OK)
         st = put(run, "gpu_metrics", gpus, err);
     if (st == PR_OK)
-        st = put(run, "recommendations",
-                 recommendations_json(t, tree, s, gpus), err);
+        st = put(run, "recommendations", recommendations_json(t, tree, s, gpus),
+                 err);
     return st;
 }
 

@@ -83,11 +83,9 @@ emit_device(cJSON *arr, const struct pr_trace *t, int64_t id, int *ok)
     } else {
         pr_emit_null(o, "compute_capability", ok);
     }
-    pr_emit_num_or_null(o, "memory_bytes",
-                        d && d->total_global_mem >= 0
-                            ? (double)d->total_global_mem
-                            : NAN,
-                        ok);
+    pr_emit_num_or_null(
+        o, "memory_bytes",
+        d && d->total_global_mem >= 0 ? (double)d->total_global_mem : NAN, ok);
     peak = pr_emit_obj(o, "peak_tflops", ok);
     pr_emit_null(peak, "fp32", ok);
     pr_emit_null(peak, "fp16_tensor", ok);

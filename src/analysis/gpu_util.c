@@ -24,11 +24,11 @@ struct endpoint {
 };
 
 struct gpu_acc {
-    struct pr_ranges busy;      /* merged kernel intervals */
-    struct endpoint *ends;      /* owned, SM-efficiency sweep input */
+    struct pr_ranges busy; /* merged kernel intervals */
+    struct endpoint *ends; /* owned, SM-efficiency sweep input */
     size_t n_ends, cap_ends;
     int64_t kernel_ns;
-    double occ_sum, occ_ns;     /* 9.3 accumulators */
+    double occ_sum, occ_ns; /* 9.3 accumulators */
 };
 
 /* Kernels with args.device, as (event, gpu info) pairs. */
@@ -84,8 +84,8 @@ add_endpoint(struct gpu_acc *a, int64_t t_ns, int is_end, size_t order,
 {
     struct endpoint *p;
 
-    if (pr_grow((void **)&a->ends, &a->cap_ends, a->n_ends + 1,
-                sizeof(*p)) != PR_OK)
+    if (pr_grow((void **)&a->ends, &a->cap_ends, a->n_ends + 1, sizeof(*p)) !=
+        PR_OK)
         return pr_error_set(err, PR_E_NOMEM, "out of memory (gpu)");
     p = &a->ends[a->n_ends++];
     p->t_ns = t_ns;
@@ -111,9 +111,8 @@ add_occupancy(struct gpu_acc *a, const struct pr_event *e, double occ,
 }
 
 static enum pr_status
-accumulate(const struct pr_trace *t, int32_t dev,
-           const struct pr_gpu_window *w, struct gpu_acc *a,
-           struct pr_error *err)
+accumulate(const struct pr_trace *t, int32_t dev, const struct pr_gpu_window *w,
+           struct gpu_acc *a, struct pr_error *err)
 {
     size_t i;
     enum pr_status st = PR_OK;
@@ -130,8 +129,7 @@ accumulate(const struct pr_trace *t, int32_t dev,
         st = pr_ranges_push(&a->busy, e->ts_ns, end, err);
         /* 9.2 uses positive blocks per SM; "inf" (unknown SM count) is
          * skipped rather than failing the file as the plugin does. */
-        if (st != PR_OK || !isfinite(g->blocks_per_sm) ||
-            g->blocks_per_sm <= 0)
+        if (st != PR_OK || !isfinite(g->blocks_per_sm) || g->blocks_per_sm <= 0)
             continue;
         st = add_endpoint(a, e->ts_ns, 0, i, g->blocks_per_sm, err);
         if (st == PR_OK)

@@ -16,10 +16,10 @@
 /* Open-addressing map int64 -> size_t.  Keys are ids from the trace, never
  * indexes.  Zero-initialise, then use; pr_idmap_free() accepts that state. */
 struct pr_idmap {
-    int64_t *keys;  /* owned */
-    size_t *vals;   /* owned */
+    int64_t *keys;       /* owned */
+    size_t *vals;        /* owned */
     unsigned char *used; /* owned */
-    size_t n, cap;  /* cap is 0 or a power of two */
+    size_t n, cap;       /* cap is 0 or a power of two */
 };
 
 void pr_idmap_free(struct pr_idmap *m);

@@ -13,19 +13,19 @@
 #include "internal.h"
 
 struct kgroup {
-    const char *name;     /* borrowed from the trace */
-    const char *op;       /* launching op with most time; NULL */
-    int64_t op_ns;        /* that op's share */
+    const char *name; /* borrowed from the trace */
+    const char *op;   /* launching op with most time; NULL */
+    int64_t op_ns;    /* that op's share */
     size_t calls;
     int64_t total_ns, min_ns, max_ns;
     double bps_x_ns, occ_x_ns; /* duration-weighted sums */
 };
 
 struct ktable {
-    struct kgroup *v;     /* owned */
+    struct kgroup *v; /* owned */
     size_t n, cap;
     struct pr_idmap index; /* kernel name id -> group */
-    int has_bps, has_occ; /* 9: some kernel carries the arg */
+    int has_bps, has_occ;  /* 9: some kernel carries the arg */
 };
 
 static void
@@ -74,8 +74,8 @@ add_kernel(struct ktable *kt, struct kgroup *g, const struct pr_event *e,
         g->bps_x_ns += gi->blocks_per_sm * dur;
     if (isfinite(gi->occupancy_pct))
         g->occ_x_ns += gi->occupancy_pct * dur;
-    kt->has_bps |= gi->device >= 0 && isfinite(gi->blocks_per_sm) &&
-                   gi->blocks_per_sm > 0;
+    kt->has_bps |=
+        gi->device >= 0 && isfinite(gi->blocks_per_sm) && gi->blocks_per_sm > 0;
     kt->has_occ |= gi->device >= 0 && gi->occupancy_pct >= 0;
 }
 
@@ -104,7 +104,7 @@ struct pair {
 };
 
 struct pairs {
-    struct pair *v;      /* owned */
+    struct pair *v; /* owned */
     size_t n, cap;
     struct pr_idmap index; /* (kernel << 32 | op) -> pair */
 };

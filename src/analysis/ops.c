@@ -19,11 +19,11 @@ struct group {
     size_t calls;
     int64_t host_total_ns, host_self_ns, dev_total_ns, dev_self_ns;
     int64_t tc_total_ns, tc_self_ns;
-    int tc_eligible;    /* the first member's, as in 8.3 */
+    int tc_eligible; /* the first member's, as in 8.3 */
 };
 
 struct table {
-    struct group *v;    /* owned */
+    struct group *v; /* owned */
     size_t n, cap;
     struct pr_idmap index; /* key -> group */
 };

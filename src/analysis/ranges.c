@@ -73,8 +73,8 @@ pr_ranges_intersect(const struct pr_ranges *a, const struct pr_ranges *b,
     while (i < a->n && j < b->n) {
         int64_t s = a->v[i].start_ns > b->v[j].start_ns ? a->v[i].start_ns
                                                         : b->v[j].start_ns;
-        int64_t e = a->v[i].end_ns < b->v[j].end_ns ? a->v[i].end_ns
-                                                    : b->v[j].end_ns;
+        int64_t e =
+            a->v[i].end_ns < b->v[j].end_ns ? a->v[i].end_ns : b->v[j].end_ns;
 
         /* A zero-length overlap is no time; emitting it would only add an
          * empty piece. */

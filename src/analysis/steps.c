@@ -13,14 +13,14 @@
 #include "internal.h"
 
 struct extent {
-    int64_t cpu_min, cpu_max;       /* host events (6.1) */
-    int64_t glob_min, glob_max;     /* every created event */
-    int64_t prof_start, prof_end;   /* "PyTorch Profiler (0)" span */
+    int64_t cpu_min, cpu_max;     /* host events (6.1) */
+    int64_t glob_min, glob_max;   /* every created event */
+    int64_t prof_start, prof_end; /* "PyTorch Profiler (0)" span */
     int has_cpu, has_glob, has_prof;
 };
 
 static const char *const cat_keys[PR_CAT_COUNT] = {
-    "kernel", "memcpy", "memset", "communication",
+    "kernel",  "memcpy",     "memset",   "communication",
     "runtime", "dataloader", "cpu_exec", "other",
 };
 
@@ -97,8 +97,8 @@ is_created(int kind)
  * appended to the step list instead.  GPU-side user annotations have no
  * role: they copy CPU ranges onto the GPU timeline (docs/differences.md). */
 static int
-role_of(const struct pr_trace *t, const struct pr_event *e,
-        struct pr_steps *s, struct pr_idmap *comm, struct pr_error *err)
+role_of(const struct pr_trace *t, const struct pr_event *e, struct pr_steps *s,
+        struct pr_idmap *comm, struct pr_error *err)
 {
     switch (e->kind) {
     case PR_K_KERNEL:
@@ -165,8 +165,8 @@ scan_roles(const struct pr_trace *t, struct pr_steps *s, struct extent *x,
         if (role == -2)
             st = PR_E_NOMEM;
         else if (role >= 0)
-            st = pr_ranges_push(&s->roles[role], e->ts_ns,
-                                e->ts_ns + e->dur_ns, err);
+            st = pr_ranges_push(&s->roles[role], e->ts_ns, e->ts_ns + e->dur_ns,
+                                err);
     }
     pr_idmap_free(&comm);
     for (i = 0; i < PR_CAT_OTHER; i++)
@@ -180,9 +180,8 @@ struct step_dev {
 
 /* Mark the devices of runtime r as launched inside step k. */
 static void
-match_runtime(const struct pr_trace *t, const struct pr_tree *tree,
-              size_t r, struct pr_step *step, struct step_dev *sd,
-              unsigned char *matched)
+match_runtime(const struct pr_trace *t, const struct pr_tree *tree, size_t r,
+              struct pr_step *step, struct step_dev *sd, unsigned char *matched)
 {
     const struct pr_tree_rt *rt = &tree->rts[r];
     size_t i;
@@ -342,8 +341,7 @@ breakdown(struct pr_steps *s, struct pr_error *err)
  * host event at all we fall back to the whole trace (the plugin produces
  * an inverted step), and with no event at all there is no step. */
 static enum pr_status
-fallback_step(struct pr_steps *s, const struct extent *x,
-              struct pr_error *err)
+fallback_step(struct pr_steps *s, const struct extent *x, struct pr_error *err)
 {
     if (x->has_cpu)
         return add_step(s, PR_STR_NONE, x->cpu_min, x->cpu_max, err);

@@ -22,7 +22,7 @@ struct builder {
     struct pr_idmap tid_num;    /* tid string id -> thread number */
     uint32_t *tids;             /* thread number -> tid string id */
     size_t n_tids, cap_tids;
-    size_t *node_tid;           /* host node -> thread number */
+    size_t *node_tid; /* host node -> thread number */
     size_t cap_node_tid;
     struct pr_error *err;
 };
@@ -233,8 +233,8 @@ add_rt(struct builder *b, size_t i)
     struct pr_tree_rt *r;
     size_t idx = tr->n_rts, d;
 
-    if (pr_grow((void **)&tr->rts, &tr->cap_rts, tr->n_rts + 1,
-                sizeof(*r)) != PR_OK)
+    if (pr_grow((void **)&tr->rts, &tr->cap_rts, tr->n_rts + 1, sizeof(*r)) !=
+        PR_OK)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     r = &tr->rts[tr->n_rts++];
     memset(r, 0, sizeof(*r));
@@ -408,8 +408,8 @@ attach_staled(struct builder *b, size_t n_host)
     }
     if (main_tid == PR_NONE)
         return PR_OK;
-    if (pr_grow((void **)&tr->rts, &tr->cap_rts, tr->n_rts + 1,
-                sizeof(*r)) != PR_OK)
+    if (pr_grow((void **)&tr->rts, &tr->cap_rts, tr->n_rts + 1, sizeof(*r)) !=
+        PR_OK)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     r = &tr->rts[tr->n_rts++];
     memset(r, 0, sizeof(*r));
@@ -515,7 +515,8 @@ nest_all(struct builder *b, const size_t *order, const size_t *first)
         size_t n = first[k + 1] - first[k];
 
         for (i = 0; i < n; i++) {
-            const struct pr_tree_node *node = &b->tree->nodes[order[first[k] + i]];
+            const struct pr_tree_node *node =
+                &b->tree->nodes[order[first[k] + i]];
 
             keys[i].start_ns = node->start_ns;
             keys[i].end_ns = node->end_ns;
@@ -572,9 +573,9 @@ collapse_all(struct builder *b, size_t *stack)
         while (depth > 0) {
             size_t p = stack[--depth];
 
-            while (tr->nodes[p].n_kids == 1 &&
-                   is_dup_pair(&tr->nodes[p],
-                               &tr->nodes[tr->nodes[p].kids[0]])) {
+            while (
+                tr->nodes[p].n_kids == 1 &&
+                is_dup_pair(&tr->nodes[p], &tr->nodes[tr->nodes[p].kids[0]])) {
                 if (collapse_into(b, p) != PR_OK)
                     return PR_E_NOMEM;
             }

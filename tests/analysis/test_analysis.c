@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+
 #include <cmocka.h>
 
 #include "profreport/analysis.h"
@@ -87,7 +88,8 @@ test_gpu_metrics(void **state)
     struct pr_trace *t = gemm_trace();
     cJSON *run = analyse(t);
     const cJSON *g = at(run, "gpu_metrics", 0);
-    const cJSON *ser = cJSON_GetObjectItemCaseSensitive(g, "utilization_series");
+    const cJSON *ser =
+        cJSON_GetObjectItemCaseSensitive(g, "utilization_series");
 
     (void)state;
     tt_near(num(g, "device"), 0);
@@ -97,14 +99,15 @@ test_gpu_metrics(void **state)
     tt_near(num(g, "kernel_time_us"), 80);
     /* 9.6: range 100 µs -> 1 µs buckets, 100 of them plus the end. */
     tt_near(num(ser, "bucket_us"), 1);
-    assert_int_equal(cJSON_GetArraySize(
-                         cJSON_GetObjectItemCaseSensitive(ser, "t_us")),
-                     101);
-    tt_near(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
-                                   ser, "utilization_pct"), 10)->valuedouble,
+    assert_int_equal(
+        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(ser, "t_us")), 101);
+    tt_near(cJSON_GetArrayItem(
+                cJSON_GetObjectItemCaseSensitive(ser, "utilization_pct"), 10)
+                ->valuedouble,
             100);
-    tt_near(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
-                                   ser, "utilization_pct"), 5)->valuedouble,
+    tt_near(cJSON_GetArrayItem(
+                cJSON_GetObjectItemCaseSensitive(ser, "utilization_pct"), 5)
+                ->valuedouble,
             0);
     cJSON_Delete(run);
     pr_trace_free(t);
@@ -150,7 +153,8 @@ test_operators_and_devices(void **state)
     tt_near(num(op, "host_self_us"), 8);
     tt_near(num(op, "host_total_us"), 10);
     tt_near(num(op, "tc_self_pct"), 50);
-    assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(op, "tc_eligible")));
+    assert_true(
+        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(op, "tc_eligible")));
     assert_string_equal(str(op, "bound"), "unknown");
     assert_string_equal(str(bs, "input_shapes"), "[[64, 512], [512, 10]]");
     assert_string_equal(str(bs, "input_types"), "[float, float]");
@@ -159,8 +163,8 @@ test_operators_and_devices(void **state)
     tt_near(num(d, "memory_bytes"), 16945512448.0);
     assert_string_equal(str(d, "peak_source"), "unknown");
     /* Kernels use tensor cores, so no AMP hint; 60 % is not "low". */
-    assert_int_equal(cJSON_GetArraySize(
-                         cJSON_GetObjectItemCaseSensitive(run, "recommendations")),
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+                         run, "recommendations")),
                      0);
     cJSON_Delete(run);
     pr_trace_free(t);
@@ -197,15 +201,16 @@ test_missing_args_and_recommendations(void **state)
     assert_int_equal(cJSON_GetArraySize(recs), 2);
     assert_string_equal(str(cJSON_GetArrayItem(recs, 0), "id"),
                         "low_gpu_utilization");
-    assert_non_null(strstr(str(cJSON_GetArrayItem(recs, 0), "text"),
-                           "GPU 0 has low"));
+    assert_non_null(
+        strstr(str(cJSON_GetArrayItem(recs, 0), "text"), "GPU 0 has low"));
     assert_string_equal(str(cJSON_GetArrayItem(recs, 1), "id"), "enable_amp");
     cJSON_Delete(run);
     pr_trace_free(t);
 }
 
-#define SAMPLE "traces/tb_plugin/resnet50_num_workers_0/" \
-               "worker0.1623143089861.pt.trace.json.gz"
+#define SAMPLE                                                                 \
+    "traces/tb_plugin/resnet50_num_workers_0/"                                 \
+    "worker0.1623143089861.pt.trace.json.gz"
 
 static int
 sample_path(char *buf, size_t len)

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+
 #include <cmocka.h>
 
 #include "profreport/steps.h"
@@ -26,8 +27,7 @@ compute(struct fixture *f)
 
     pr_trace_finish(f->t);
     assert_int_equal(pr_tree_build(f->t, &f->tree, &err), PR_OK);
-    assert_int_equal(pr_steps_compute(f->t, &f->tree, &f->steps, &err),
-                     PR_OK);
+    assert_int_equal(pr_steps_compute(f->t, &f->tree, &f->steps, &err), PR_OK);
 }
 
 static void
@@ -53,8 +53,8 @@ expect_step(const struct pr_step *s, int64_t start_us, int64_t end_us)
 
 /* An op at [at+10, at+20) in step ext `ext` launching one kernel. */
 static void
-launch(struct pr_trace *t, double at, int64_t ext, int64_t corr,
-       double k_ts, double k_dur)
+launch(struct pr_trace *t, double at, int64_t ext, int64_t corr, double k_ts,
+       double k_dur)
 {
     tt_op(t, "aten::op", at + 10, 10, ext);
     tt_rt(t, "cudaLaunchKernel", at + 12, 2, corr, ext);
@@ -129,8 +129,7 @@ trim_case(int last_count, size_t expect_n)
         tt_op(f.t, name, s * 100, 100, 1000 + s);
         tt_op(f.t, "aten::op", s * 100 + 10, 50, 2000 + s);
         for (k = 0; k < counts[s]; k++, corr++) {
-            tt_rt(f.t, "cudaLaunchKernel", s * 100 + 11 + k, 1, corr,
-                  2000 + s);
+            tt_rt(f.t, "cudaLaunchKernel", s * 100 + 11 + k, 1, corr, 2000 + s);
             tt_kernel(f.t, "k", s * 100 + 20 + k, 1, corr);
         }
     }
@@ -159,8 +158,8 @@ test_category_priority(void **state)
 
     (void)state;
     tt_op(f.t, "ProfilerStep#1", 0, 100, 1);
-    tt_op(f.t, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
-          0, 80, 2);
+    tt_op(f.t, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 0,
+          80, 2);
     tt_rt(f.t, "cudaMemcpyAsync", 5, 65, 1, 2);
     tt_kernel(f.t, "k", 10, 30, PR_NO_ID);
     tt_dev(f.t, PR_K_MEMCPY, "Memcpy HtoD", 0, 30, 20, PR_NO_ID, -2, -2);
@@ -211,8 +210,7 @@ test_no_step_fallback(void **state)
     struct fixture f = {.t = pr_trace_new()};
 
     (void)state;
-    tt_host(f.t, PR_K_USER_ANNOT, "## forward ##", "1", 0, 100, 9, NULL,
-            NULL);
+    tt_host(f.t, PR_K_USER_ANNOT, "## forward ##", "1", 0, 100, 9, NULL, NULL);
     tt_op(f.t, "aten::a", 10, 10, 1);
     tt_op(f.t, "aten::b", 30, 30, 2);
     compute(&f);

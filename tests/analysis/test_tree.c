@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+
 #include <cmocka.h>
 
 #include "profreport/tree.h"
@@ -18,8 +19,7 @@ find(const struct pr_trace *t, const struct pr_tree *tr, const char *name,
     size_t i;
 
     for (i = 0; i < tr->n_nodes; i++) {
-        if (strcmp(pr_trace_str(t, tr->nodes[i].name), name) == 0 &&
-            nth-- == 0)
+        if (strcmp(pr_trace_str(t, tr->nodes[i].name), name) == 0 && nth-- == 0)
             return &tr->nodes[i];
     }
     fail_msg("no node %s", name);

@@ -105,8 +105,8 @@ tt_kernel(struct pr_trace *t, const char *name, double ts_us, double dur_us,
 }
 
 static inline void
-tt_device(struct pr_trace *t, const char *name, int major, int minor,
-          int sms, int64_t mem)
+tt_device(struct pr_trace *t, const char *name, int major, int minor, int sms,
+          int64_t mem)
 {
     uint32_t n = tt_str(t, name);
     struct pr_device *d = pr_trace_add_device(t);
