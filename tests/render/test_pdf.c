@@ -11,10 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cmocka.h>
-#include <setjmp.h>
+/* cmocka 1.1.5 needs these three first, in this order */
+/* clang-format off */
 #include <stdarg.h>
 #include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+/* clang-format on */
 
 #include <cjson/cJSON.h>
 
