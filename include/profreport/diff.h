@@ -1,0 +1,98 @@
+/* diff.h - compare two summaries (spec/summary-json.md) and decide whether
+ * the current one regressed.  The result is itself a JSON tree, the "diff
+ * tree" (keys below), which every diff report reads, so that `--json`
+ * hands machines exactly what the Markdown, JUnit and HTML reports show.
+ *
+ * Diff tree (all times in microseconds PER STEP, sizes in bytes, null where
+ * unknown):
+ *   {"diff_version": 1,
+ *    "baseline": {"label", "runs", "steps", "step_mean_us"}, "current": {..},
+ *    "method": {"test", "alpha", "threshold_pct", "min_share_pct",
+ *               "bootstrap": {"resamples", "confidence_pct", "seed"}},
+ *    "runs": [{"baseline", "current", "rank",
+ *              "metrics": [{"metric", "device", "unit", "baseline",
+ *                           "current", "delta", "delta_pct",
+ *                           "noise": null | {"method", "n_baseline",
+ *                             "n_current", "u", "z", "p_value", "p_min",
+ *                             "ci_lo_pct", "ci_hi_pct", "significant"}}],
+ *              "steps_baseline_us": [..], "steps_current_us": [..],
+ *              "breakdown": [{"category", "baseline", "current"}]}],
+ *    "runs_unmatched": {"baseline": [..], "current": [..]},
+ *    "operators" | "operators_by_shape" | "kernels":
+ *        [{"name", "input_shapes"?, "status" (both|new|vanished),
+ *          "baseline_us", "current_us", "delta_us", "delta_pct",
+ *          "calls_baseline", "calls_current", "share_pct"}],
+ *    "gates": [...], "verdict": "pass" | "fail"}     (pr_diff_gate)
+ */
+#ifndef PROFREPORT_DIFF_H
+#define PROFREPORT_DIFF_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "profreport/buf.h"
+#include "profreport/diff_rules.h"
+#include "profreport/error.h"
+
+struct pr_diff_opts {
+    double threshold_pct; /* default gate: step.mean > +threshold_pct % */
+    double alpha;         /* significance level of the rank test */
+    double min_share_pct; /* glob rules (op:*) skip rows below this share
+                             of the mean step time on both sides */
+    size_t resamples;     /* bootstrap resamples */
+    size_t top;           /* rows per table in reports */
+};
+
+/* Defaults: 5%, alpha 0.05, 1% share, 2000 resamples, top 15. */
+void pr_diff_opts_init(struct pr_diff_opts *o);
+
+/* Compare the summaries `base` and `cur` (borrowed) into a new diff tree
+ * *out (owned by the caller, cJSON_Delete).  Labels (e.g. file basenames)
+ * are copied.  Errors: PR_E_FORMAT when a summary has no runs, PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_diff_compare(const cJSON *base,
+                                            const cJSON *cur,
+                                            const char *base_label,
+                                            const char *cur_label,
+                                            const struct pr_diff_opts *o,
+                                            cJSON **out,
+                                            struct pr_error *err);
+
+/* Evaluate the gates on a diff tree: the n rules given, or when n == 0 the
+ * default gate (step.mean > +threshold_pct %).  Adds "gates" and "verdict"
+ * to `diff`; *n_failed receives the number of gates that tripped.  A change
+ * that crosses a limit but is within step-to-step noise (rank test not
+ * significant) does not trip.  Errors: PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_diff_gate(cJSON *diff,
+                                         const struct pr_rule *rules,
+                                         size_t n,
+                                         const struct pr_diff_opts *o,
+                                         size_t *n_failed,
+                                         struct pr_error *err);
+
+/* Reports, appended to `out`, from a gated diff tree.  Errors: those of
+ * pr_buf (PR_E_NOMEM, PR_E_LIMIT). */
+PR_NODISCARD enum pr_status pr_diff_markdown(const cJSON *diff, size_t top,
+                                             struct pr_buf *out,
+                                             struct pr_error *err);
+PR_NODISCARD enum pr_status pr_diff_junit(const cJSON *diff,
+                                          struct pr_buf *out,
+                                          struct pr_error *err);
+PR_NODISCARD enum pr_status pr_diff_html(const cJSON *diff, size_t top,
+                                         struct pr_buf *out,
+                                         struct pr_error *err);
+
+/* PDF report written atomically to `path` (libharu; same charts as the
+ * HTML).  Errors: PR_E_PDF, PR_E_IO, PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_diff_pdf(const cJSON *diff, size_t top,
+                                        const char *path,
+                                        struct pr_error *err);
+
+/* `profreport diff ...` and `profreport trend ...`: argv[0] is the
+ * subcommand name.  Print errors as "profreport: message" and return the
+ * process exit status: 0 ok, 1 usage or malformed rule, 2 bad input,
+ * 3 a gate tripped (diff) or a night crossed a limit with --fail (trend). */
+int pr_diff_main(int argc, char **argv);
+int pr_trend_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,69 @@
+/* diff_stats.h - the statistics behind `profreport diff`: is a change in
+ * per-step samples larger than step-to-step noise?  Two tools, both over
+ * the raw samples of the two runs (baseline a, current b):
+ *  - the Mann-Whitney U rank test (two-sided; exact distribution for small
+ *    samples without ties, otherwise the normal approximation with tie and
+ *    continuity correction), which makes no assumption about the shape of
+ *    the step-time distribution (warm-up outliers are common);
+ *  - a percentile bootstrap interval of the relative change of the mean,
+ *    driven by a fixed-seed PRNG so that the same inputs always give the
+ *    same report.
+ * libc and libm only; nothing here knows about cJSON or the summary. */
+#ifndef PROFREPORT_DIFF_STATS_H
+#define PROFREPORT_DIFF_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profreport/error.h"
+
+/* Both samples at most this long use the exact distribution (when there
+ * are no ties); the table costs O(n_a * n_b^2) doubles of work. */
+#define PR_STATS_EXACT_MAX 50
+
+/* Seed of the bootstrap PRNG: fixed so reports are reproducible. */
+#define PR_STATS_SEED 0x70726f667265706fULL
+
+struct pr_stats_mwu {
+    double u;       /* U of the current sample: pairs (a_i, b_j) with
+                       b_j > a_i, ties counting one half */
+    double z;       /* normal score with continuity correction; 0 when
+                       exact */
+    double p_value; /* two-sided */
+    double p_min;   /* smallest p-value these sample sizes can reach: when
+                       it is above alpha the test cannot decide */
+    int exact;      /* 1 = exact distribution, 0 = normal approximation */
+};
+
+struct pr_stats_ci {
+    double lo_pct, hi_pct; /* interval of 100 * (mean(b) / mean(a) - 1) */
+};
+
+/* Mann-Whitney U test of a (n_a >= 1 values) against b (n_b >= 1).  Values
+ * must be finite.  Errors: PR_E_USAGE for empty or non-finite samples,
+ * PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_stats_mwu(const double *a, size_t n_a,
+                                         const double *b, size_t n_b,
+                                         struct pr_stats_mwu *out,
+                                         struct pr_error *err);
+
+/* Percentile bootstrap interval (confidence 0 < conf < 1, e.g. 0.95) of
+ * the relative change of the mean from a to b, in percent, from
+ * `resamples` (>= 10) resamplings of each sample with replacement, drawn
+ * from a PRNG seeded with `seed`.  mean(a) must be > 0.  Errors:
+ * PR_E_USAGE for bad arguments, PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_stats_bootstrap(const double *a, size_t n_a,
+                                               const double *b, size_t n_b,
+                                               size_t resamples, double conf,
+                                               uint64_t seed,
+                                               struct pr_stats_ci *out,
+                                               struct pr_error *err);
+
+/* Arithmetic mean; NAN for n = 0.  Cannot fail. */
+double pr_stats_mean(const double *v, size_t n);
+
+/* splitmix64: the next value of the generator whose state is *state.
+ * Cannot fail; the same seed gives the same sequence everywhere. */
+uint64_t pr_stats_rand(uint64_t *state);
+
+#endif

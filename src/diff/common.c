@@ -1,0 +1,199 @@
+/* common.c - the helpers of src/diff/internal.h: tolerant tree reads and
+ * the one place where diff reports format numbers. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "profreport/escape.h"
+#include "internal.h"
+
+#define DASH "\xE2\x80\x93" /* U+2013, shown for unknown values */
+
+double
+pr_dj_num(const cJSON *o, const char *key)
+{
+    const cJSON *v;
+
+    if (!cJSON_IsObject(o))
+        return NAN;
+    v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+const char *
+pr_dj_str(const cJSON *o, const char *key)
+{
+    const cJSON *v;
+
+    if (!cJSON_IsObject(o))
+        return NULL;
+    v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+int
+pr_dj_add_num(cJSON *obj, const char *key, double v)
+{
+    if (isfinite(v))
+        return cJSON_AddNumberToObject(obj, key, v) != NULL;
+    return cJSON_AddNullToObject(obj, key) != NULL;
+}
+
+/* "%.*f" (or "%+.*f" when sign) of v / unit with "-0" normalised: a
+ * value that rounds to zero prints as 0. */
+static char *
+put(char *buf, size_t n, int prec, int sign, double v, double unit,
+    const char *suffix)
+{
+    double x = v / unit;
+    char num[48];
+
+    if (!isfinite(v)) {
+        snprintf(buf, n, "%s", DASH);
+        return buf;
+    }
+    snprintf(num, sizeof(num), sign ? "%+.*f" : "%.*f", prec, x);
+    if (strspn(num, "+-0.") == strlen(num)) /* all zeros, maybe signed */
+        snprintf(num, sizeof(num), "%.*f", prec, 0.0);
+    snprintf(buf, n, "%s%s", num, suffix);
+    return buf;
+}
+
+char *
+pr_dfmt_us(double us, char *buf, size_t n)
+{
+    double a = fabs(us);
+
+    if (a >= 1e6)
+        return put(buf, n, 3, 0, us, 1e6, " s");
+    if (a >= 1e3)
+        return put(buf, n, 2, 0, us, 1e3, " ms");
+    return put(buf, n, 1, 0, us, 1.0, " us");
+}
+
+char *
+pr_dfmt_bytes(double bytes, char *buf, size_t n)
+{
+    double a = fabs(bytes);
+
+    if (a >= 1073741824.0)
+        return put(buf, n, 2, 0, bytes, 1073741824.0, " GiB");
+    if (a >= 1048576.0)
+        return put(buf, n, 1, 0, bytes, 1048576.0, " MiB");
+    if (a >= 1024.0)
+        return put(buf, n, 1, 0, bytes, 1024.0, " KiB");
+    return put(buf, n, 0, 0, bytes, 1.0, " B");
+}
+
+char *
+pr_dfmt_pct(double pct, char *buf, size_t n)
+{
+    return put(buf, n, 1, 1, pct, 1.0, "%");
+}
+
+char *
+pr_dfmt_pp(double pp, char *buf, size_t n)
+{
+    return put(buf, n, 1, 1, pp, 1.0, " pp");
+}
+
+char *
+pr_dfmt_plain(double v, char *buf, size_t n)
+{
+    return put(buf, n, 1, 0, v, 1.0, "");
+}
+
+char *
+pr_dfmt_p(double p, char *buf, size_t n)
+{
+    if (isfinite(p) && p < 0.0001) {
+        snprintf(buf, n, "%.1e", p);
+        return buf;
+    }
+    return put(buf, n, 4, 0, p, 1.0, "");
+}
+
+char *
+pr_dfmt_value(double v, const char *unit, char *buf, size_t n)
+{
+    if (unit != NULL && strcmp(unit, "bytes") == 0)
+        return pr_dfmt_bytes(v, buf, n);
+    if (unit != NULL && strcmp(unit, "pct") == 0)
+        return put(buf, n, 1, 0, v, 1.0, "%");
+    return pr_dfmt_us(v, buf, n);
+}
+
+char *
+pr_dfmt_delta(double v, const char *unit, char *buf, size_t n)
+{
+    char abs_text[48];
+
+    if (unit != NULL && strcmp(unit, "pct") == 0)
+        return pr_dfmt_pp(v, buf, n);
+    if (!isfinite(v))
+        return put(buf, n, 0, 0, v, 1.0, "");
+    pr_dfmt_value(fabs(v), unit, abs_text, sizeof(abs_text));
+    snprintf(buf, n, "%s%s", v > 0 ? "+" : v < 0 ? "-" : "", abs_text);
+    return buf;
+}
+
+enum pr_status
+pr_dmd_code(struct pr_buf *b, const char *s, size_t max_chars)
+{
+    size_t len = strlen(s), cut = pr_escape_utf8_prefix(s, len, max_chars);
+    size_t i;
+    enum pr_status st = pr_buf_addc(b, '`');
+
+    for (i = 0; i < cut && st == PR_OK; i++) {
+        char c = s[i];
+        if (c == '|')
+            st = pr_buf_adds(b, "\\|");
+        else if (c == '`')
+            st = pr_buf_addc(b, '\'');
+        else if (c == '\n' || c == '\r' || c == '\t')
+            st = pr_buf_addc(b, ' ');
+        else
+            st = pr_buf_addc(b, c);
+    }
+    if (st == PR_OK && cut < len)
+        st = pr_buf_adds(b, "\xE2\x80\xA6");
+    if (st == PR_OK)
+        st = pr_buf_addc(b, '`');
+    return st;
+}
+
+enum pr_status
+pr_ddescribe(struct pr_buf *b, const cJSON *it)
+{
+    const char *unit = pr_dj_str(it, "unit"), *method;
+    const char *status = pr_dj_str(it, "status"), *run = pr_dj_str(it, "run");
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(it, "device");
+    char v1[48], v2[48], d[48], pct[48], p[48];
+    double pv = pr_dj_num(it, "p_value");
+    enum pr_status st;
+
+    pr_dfmt_value(pr_dj_num(it, "baseline"), unit, v1, sizeof(v1));
+    pr_dfmt_value(pr_dj_num(it, "current"), unit, v2, sizeof(v2));
+    pr_dfmt_delta(pr_dj_num(it, "delta"), unit, d, sizeof(d));
+    pr_dfmt_pct(pr_dj_num(it, "delta_pct"), pct, sizeof(pct));
+    st = pr_buf_adds(b, pr_dj_str(it, "what") ? pr_dj_str(it, "what") : "?");
+    if (st == PR_OK && cJSON_IsString(dev))
+        st = pr_buf_printf(b, " %s", dev->valuestring);
+    else if (st == PR_OK && cJSON_IsNumber(dev))
+        st = pr_buf_printf(b, " GPU %d", dev->valueint);
+    if (st == PR_OK && run != NULL)
+        st = pr_buf_printf(b, " [%s]", run);
+    if (st == PR_OK)
+        st = pr_buf_printf(b, " %s (%s, %s -> %s)",
+                           status != NULL && strcmp(status, "new") == 0
+                               ? "new"
+                               : pct,
+                           d, v1, v2);
+    method = pr_dj_str(it, "noise_method");
+    if (st == PR_OK && method != NULL && isfinite(pv))
+        st = pr_buf_printf(b, ", p = %s (%s)", pr_dfmt_p(pv, p, sizeof(p)),
+                           method);
+    return st;
+}

@@ -1,0 +1,695 @@
+/* compare.c - build the diff tree of two summaries (diff.h): per-run
+ * figures with their noise test, and the matched operator and kernel
+ * tables.  Gates and reports read the tree; nothing here decides what is a
+ * regression beyond recording whether a change is significant. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/diff.h"
+#include "profreport/diff_match.h"
+#include "profreport/diff_stats.h"
+#include "internal.h"
+
+static const char *const categories[] = {
+    "kernel",  "memcpy",     "memset",   "communication",
+    "runtime", "dataloader", "cpu_exec", "other"};
+
+#define N_CATEGORIES (sizeof(categories) / sizeof(categories[0]))
+
+#define NOMEM(err) pr_error_set(err, PR_E_NOMEM, "out of memory")
+
+void
+pr_diff_opts_init(struct pr_diff_opts *o)
+{
+    o->threshold_pct = 5.0;
+    o->alpha = 0.05;
+    o->min_share_pct = 1.0;
+    o->resamples = 2000;
+    o->top = 15;
+}
+
+/* Per-step samples of a run: durations (cat == NULL) or one breakdown
+ * category.  Steps whose value is missing are left out.  *out is owned. */
+static enum pr_status
+step_samples(const cJSON *run, const char *cat, double **out, size_t *n,
+             struct pr_error *err)
+{
+    const cJSON *steps = cJSON_GetObjectItemCaseSensitive(run, "steps");
+    const cJSON *s;
+    int size = cJSON_GetArraySize(steps);
+
+    *n = 0;
+    *out = calloc(size > 0 ? (size_t)size : 1, sizeof(**out));
+    if (*out == NULL)
+        return NOMEM(err);
+    cJSON_ArrayForEach(s, steps)
+    {
+        double v = cat == NULL
+                       ? pr_dj_num(s, "duration_us")
+                       : pr_dj_num(cJSON_GetObjectItemCaseSensitive(
+                                       s, "breakdown_us"),
+                                   cat);
+        if (isfinite(v))
+            (*out)[(*n)++] = v;
+    }
+    return PR_OK;
+}
+
+/* Is the change significant?  The rank test decides when it can reach
+ * alpha with these sample sizes; with fewer steps (p_min > alpha, e.g. 3
+ * against 3) the bootstrap interval decides: significant when it excludes
+ * zero. */
+static enum pr_status
+noise_test(cJSON *noise, const double *a, size_t na, const double *b,
+           size_t nb, const struct pr_diff_opts *o, struct pr_error *err)
+{
+    struct pr_stats_mwu m;
+    struct pr_stats_ci ci = {NAN, NAN};
+    struct pr_error ignored;
+    int sig, ok = 1;
+    enum pr_status st = pr_stats_mwu(a, na, b, nb, &m, err);
+
+    if (st != PR_OK)
+        return st;
+    pr_error_clear(&ignored);
+    if (pr_stats_mean(a, na) > 0 &&
+        pr_stats_bootstrap(a, na, b, nb, o->resamples, 0.95, PR_STATS_SEED,
+                           &ci, &ignored) == PR_E_NOMEM)
+        return NOMEM(err);
+    if (m.p_min <= o->alpha) {
+        sig = m.p_value < o->alpha;
+        ok &= cJSON_AddStringToObject(noise, "method", m.exact
+                                          ? "mann-whitney-exact"
+                                          : "mann-whitney-normal") != NULL;
+    } else {
+        sig = ci.lo_pct > 0 || ci.hi_pct < 0;
+        ok &= cJSON_AddStringToObject(noise, "method", "bootstrap") != NULL;
+    }
+    ok &= pr_dj_add_num(noise, "n_baseline", (double)na);
+    ok &= pr_dj_add_num(noise, "n_current", (double)nb);
+    ok &= pr_dj_add_num(noise, "u", m.u);
+    ok &= pr_dj_add_num(noise, "z", m.z);
+    ok &= pr_dj_add_num(noise, "p_value", m.p_value);
+    ok &= pr_dj_add_num(noise, "p_min", m.p_min);
+    ok &= pr_dj_add_num(noise, "ci_lo_pct", ci.lo_pct);
+    ok &= pr_dj_add_num(noise, "ci_hi_pct", ci.hi_pct);
+    ok &= cJSON_AddBoolToObject(noise, "significant", sig) != NULL;
+    return ok ? PR_OK : NOMEM(err);
+}
+
+/* "noise" of a metric row from the runs' per-step samples; fewer than two
+ * samples on a side means no test: method "none", significant null. */
+static enum pr_status
+add_noise(cJSON *row, const cJSON *rb, const cJSON *rc, const char *cat,
+          const struct pr_diff_opts *o, struct pr_error *err)
+{
+    double *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    cJSON *noise = cJSON_AddObjectToObject(row, "noise");
+    enum pr_status st;
+
+    if (noise == NULL)
+        return NOMEM(err);
+    st = step_samples(rb, cat, &a, &na, err);
+    if (st == PR_OK)
+        st = step_samples(rc, cat, &b, &nb, err);
+    if (st == PR_OK && (na < 2 || nb < 2)) {
+        if (cJSON_AddStringToObject(noise, "method", "none") == NULL ||
+            !pr_dj_add_num(noise, "n_baseline", (double)na) ||
+            !pr_dj_add_num(noise, "n_current", (double)nb) ||
+            cJSON_AddNullToObject(noise, "significant") == NULL)
+            st = NOMEM(err);
+    } else if (st == PR_OK) {
+        st = noise_test(noise, a, na, b, nb, o, err);
+    }
+    free(a);
+    free(b);
+    return st;
+}
+
+/* A metric row with baseline, current and their differences.  device may
+ * be NULL (duplicated otherwise).  Returns NULL on out-of-memory. */
+static cJSON *
+metric_row(cJSON *metrics, const char *name, const cJSON *device,
+           const char *unit, double base, double cur)
+{
+    cJSON *row = cJSON_CreateObject();
+    cJSON *dev = device != NULL ? cJSON_Duplicate(device, 0)
+                                : cJSON_CreateNull();
+    int ok = row != NULL && dev != NULL;
+
+    if (ok) {
+        cJSON_AddItemToArray(metrics, row);
+        ok &= cJSON_AddStringToObject(row, "metric", name) != NULL;
+        cJSON_AddItemToObject(row, "device", dev);
+        dev = NULL;
+        ok &= cJSON_AddStringToObject(row, "unit", unit) != NULL;
+        ok &= pr_dj_add_num(row, "baseline", base);
+        ok &= pr_dj_add_num(row, "current", cur);
+        ok &= pr_dj_add_num(row, "delta", cur - base);
+        ok &= pr_dj_add_num(row, "delta_pct",
+                            base > 0 ? 100.0 * (cur / base - 1.0) : NAN);
+    }
+    cJSON_Delete(dev);
+    return ok ? row : NULL;
+}
+
+static enum pr_status
+add_step_metrics(cJSON *metrics, const cJSON *rb, const cJSON *rc,
+                 const struct pr_diff_opts *o, struct pr_error *err)
+{
+    static const char *const keys[][2] = {{"step.mean", "mean_us"},
+                                          {"step.median", "median_us"},
+                                          {"step.p90", "p90_us"}};
+    const cJSON *sb = cJSON_GetObjectItemCaseSensitive(rb, "step_summary");
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(rc, "step_summary");
+    size_t i;
+
+    for (i = 0; i < 3; i++) {
+        cJSON *row = metric_row(metrics, keys[i][0], NULL, "us",
+                                pr_dj_num(sb, keys[i][1]),
+                                pr_dj_num(sc, keys[i][1]));
+        enum pr_status st;
+        if (row == NULL)
+            return NOMEM(err);
+        st = add_noise(row, rb, rc, NULL, o, err);
+        if (st != PR_OK)
+            return st;
+    }
+    return PR_OK;
+}
+
+static enum pr_status
+add_breakdown_metrics(cJSON *metrics, const cJSON *rb, const cJSON *rc,
+                      const struct pr_diff_opts *o, struct pr_error *err)
+{
+    const cJSON *bb = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(rb, "step_summary"), "breakdown_us");
+    const cJSON *bc = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(rc, "step_summary"), "breakdown_us");
+    char name[64];
+    size_t i;
+
+    for (i = 0; i < N_CATEGORIES; i++) {
+        cJSON *row;
+        enum pr_status st;
+        snprintf(name, sizeof(name), "breakdown.%s", categories[i]);
+        row = metric_row(metrics, name, NULL, "us",
+                         pr_dj_num(bb, categories[i]),
+                         pr_dj_num(bc, categories[i]));
+        if (row == NULL)
+            return NOMEM(err);
+        st = add_noise(row, rb, rc, categories[i], o, err);
+        if (st != PR_OK)
+            return st;
+    }
+    return PR_OK;
+}
+
+static int
+same_device(const cJSON *a, const cJSON *b)
+{
+    if (cJSON_IsNumber(a) && cJSON_IsNumber(b))
+        return a->valuedouble == b->valuedouble;
+    if (cJSON_IsString(a) && cJSON_IsString(b))
+        return strcmp(a->valuestring, b->valuestring) == 0;
+    return 0;
+}
+
+static const cJSON *
+find_device(const cJSON *arr, const cJSON *dev)
+{
+    const cJSON *e;
+
+    cJSON_ArrayForEach(e, arr)
+    {
+        if (same_device(cJSON_GetObjectItemCaseSensitive(e, "device"), dev))
+            return e;
+    }
+    return NULL;
+}
+
+/* One row per device and figure of two per-device arrays (gpu_metrics,
+ * memory.devices): baseline devices first, then devices only current
+ * has. */
+static enum pr_status
+add_device_metrics(cJSON *metrics, const cJSON *ab, const cJSON *ac,
+                   const char *const (*fig)[2], size_t n_fig,
+                   const char *unit, struct pr_error *err)
+{
+    const cJSON *e;
+    size_t i;
+    int pass;
+
+    for (pass = 0; pass < 2; pass++) {
+        const cJSON *mine = pass == 0 ? ab : ac, *other = pass == 0 ? ac : ab;
+        cJSON_ArrayForEach(e, mine)
+        {
+            const cJSON *dev = cJSON_GetObjectItemCaseSensitive(e, "device");
+            const cJSON *peer = find_device(other, dev);
+            if (pass == 1 && peer != NULL)
+                continue; /* already paired in pass 0 */
+            for (i = 0; i < n_fig; i++) {
+                double x = pr_dj_num(e, fig[i][1]);
+                double y = pr_dj_num(peer, fig[i][1]);
+                if (metric_row(metrics, fig[i][0], dev, unit,
+                               pass == 0 ? x : y, pass == 0 ? y : x) == NULL)
+                    return NOMEM(err);
+            }
+        }
+    }
+    return PR_OK;
+}
+
+static enum pr_status
+add_hardware_metrics(cJSON *metrics, const cJSON *rb, const cJSON *rc,
+                     struct pr_error *err)
+{
+    static const char *const gpu[][2] = {
+        {"gpu.utilization", "utilization_pct"},
+        {"gpu.sm_efficiency", "est_sm_efficiency_pct"},
+        {"gpu.occupancy", "est_achieved_occupancy_pct"}};
+    static const char *const mem[][2] = {
+        {"memory.peak", "peak_allocated_bytes"}};
+    const cJSON *mb = cJSON_GetObjectItemCaseSensitive(rb, "memory");
+    const cJSON *mc = cJSON_GetObjectItemCaseSensitive(rc, "memory");
+    enum pr_status st;
+
+    st = add_device_metrics(metrics,
+                            cJSON_GetObjectItemCaseSensitive(rb, "gpu_metrics"),
+                            cJSON_GetObjectItemCaseSensitive(rc, "gpu_metrics"),
+                            gpu, 3, "pct", err);
+    if (st == PR_OK)
+        st = add_device_metrics(metrics,
+                                cJSON_GetObjectItemCaseSensitive(mb, "devices"),
+                                cJSON_GetObjectItemCaseSensitive(mc, "devices"),
+                                mem, 1, "bytes", err);
+    if (st == PR_OK &&
+        metric_row(metrics, "tc.share", NULL, "pct",
+                   pr_dj_num(cJSON_GetObjectItemCaseSensitive(rb,
+                                                              "tensor_cores"),
+                             "tc_kernel_time_pct"),
+                   pr_dj_num(cJSON_GetObjectItemCaseSensitive(rc,
+                                                              "tensor_cores"),
+                             "tc_kernel_time_pct")) == NULL)
+        st = NOMEM(err);
+    return st;
+}
+
+/* The per-step series a chart shows side by side: durations and the mean
+ * breakdown of each run. */
+static enum pr_status
+add_series(cJSON *out, const cJSON *rb, const cJSON *rc, struct pr_error *err)
+{
+    const char *keys[2] = {"steps_baseline_us", "steps_current_us"};
+    const cJSON *runs[2] = {rb, rc};
+    cJSON *bd = cJSON_AddArrayToObject(out, "breakdown");
+    size_t i, k;
+
+    if (bd == NULL)
+        return NOMEM(err);
+    for (k = 0; k < 2; k++) {
+        double *v = NULL;
+        size_t n = 0;
+        cJSON *arr;
+        if (step_samples(runs[k], NULL, &v, &n, err) != PR_OK)
+            return NOMEM(err);
+        arr = cJSON_CreateDoubleArray(v, (int)n);
+        free(v);
+        if (arr == NULL)
+            return NOMEM(err);
+        cJSON_AddItemToObject(out, keys[k], arr);
+    }
+    for (i = 0; i < N_CATEGORIES; i++) {
+        cJSON *row = cJSON_CreateObject();
+        const cJSON *b[2];
+        if (row == NULL)
+            return NOMEM(err);
+        cJSON_AddItemToArray(bd, row);
+        for (k = 0; k < 2; k++)
+            b[k] = cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(runs[k], "step_summary"),
+                "breakdown_us");
+        if (cJSON_AddStringToObject(row, "category", categories[i]) == NULL ||
+            !pr_dj_add_num(row, "baseline", pr_dj_num(b[0], categories[i])) ||
+            !pr_dj_add_num(row, "current", pr_dj_num(b[1], categories[i])))
+            return NOMEM(err);
+    }
+    return PR_OK;
+}
+
+static enum pr_status
+compare_runs(cJSON *runs, const cJSON *rb, const cJSON *rc,
+             const struct pr_diff_opts *o, struct pr_error *err)
+{
+    cJSON *pair = cJSON_CreateObject(), *metrics, *rank;
+    const char *wb = pr_dj_str(rb, "worker"), *wc = pr_dj_str(rc, "worker");
+    enum pr_status st;
+
+    if (pair == NULL)
+        return NOMEM(err);
+    cJSON_AddItemToArray(runs, pair);
+    rank = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rb, "rank"), 0);
+    if (rank == NULL)
+        rank = cJSON_CreateNull();
+    if (rank == NULL)
+        return NOMEM(err);
+    cJSON_AddItemToObject(pair, "rank", rank);
+    if (cJSON_AddStringToObject(pair, "baseline", wb ? wb : "?") == NULL ||
+        cJSON_AddStringToObject(pair, "current", wc ? wc : "?") == NULL)
+        return NOMEM(err);
+    metrics = cJSON_AddArrayToObject(pair, "metrics");
+    if (metrics == NULL)
+        return NOMEM(err);
+    st = add_step_metrics(metrics, rb, rc, o, err);
+    if (st == PR_OK)
+        st = add_breakdown_metrics(metrics, rb, rc, o, err);
+    if (st == PR_OK)
+        st = add_hardware_metrics(metrics, rb, rc, err);
+    if (st == PR_OK)
+        st = add_series(pair, rb, rc, err);
+    return st;
+}
+
+/* Which current run does baseline run rb pair with?  Same rank, else same
+ * worker name, else the same position.  `taken` marks current runs already
+ * paired. */
+static int
+pair_index(const cJSON *rb, size_t pos, const cJSON *cur_runs,
+           const unsigned char *taken)
+{
+    const cJSON *rank = cJSON_GetObjectItemCaseSensitive(rb, "rank");
+    const char *w = pr_dj_str(rb, "worker");
+    const cJSON *rc;
+    int i = 0, by_worker = -1;
+
+    cJSON_ArrayForEach(rc, cur_runs)
+    {
+        const char *wc = pr_dj_str(rc, "worker");
+        if (!taken[i] && cJSON_IsNumber(rank) &&
+            same_device(rank, cJSON_GetObjectItemCaseSensitive(rc, "rank")))
+            return i;
+        if (!taken[i] && by_worker < 0 && w && wc && strcmp(w, wc) == 0)
+            by_worker = i;
+        i++;
+    }
+    if (by_worker >= 0)
+        return by_worker;
+    if ((int)pos < i && !taken[pos])
+        return (int)pos;
+    return -1;
+}
+
+static enum pr_status
+add_unmatched(cJSON *diff, const cJSON *runs, const unsigned char *taken,
+              const char *side, struct pr_error *err)
+{
+    cJSON *um = cJSON_GetObjectItemCaseSensitive(diff, "runs_unmatched");
+    cJSON *arr = um != NULL ? cJSON_AddArrayToObject(um, side) : NULL;
+    const cJSON *r;
+    int i = 0;
+
+    if (arr == NULL)
+        return NOMEM(err);
+    cJSON_ArrayForEach(r, runs)
+    {
+        const char *w = pr_dj_str(r, "worker");
+        if (!taken[i++] &&
+            !cJSON_AddItemToArray(arr, cJSON_CreateString(w ? w : "?")))
+            return NOMEM(err);
+    }
+    return PR_OK;
+}
+
+/* Pair the runs: a one-run summary always pairs with a one-run summary
+ * (two single-GPU nightlies need not share a rank). */
+static enum pr_status
+compare_all_runs(cJSON *diff, const cJSON *runs_b, const cJSON *runs_c,
+                 const struct pr_diff_opts *o, struct pr_error *err)
+{
+    int nb = cJSON_GetArraySize(runs_b), nc = cJSON_GetArraySize(runs_c);
+    unsigned char *tb = calloc((size_t)nb + 1, 1), *tc = calloc((size_t)nc + 1, 1);
+    cJSON *runs = cJSON_AddArrayToObject(diff, "runs");
+    enum pr_status st = PR_OK;
+    int i;
+
+    if (tb == NULL || tc == NULL || runs == NULL ||
+        cJSON_AddObjectToObject(diff, "runs_unmatched") == NULL)
+        st = NOMEM(err);
+    for (i = 0; i < nb && st == PR_OK; i++) {
+        const cJSON *rb = cJSON_GetArrayItem(runs_b, i);
+        int j = nb == 1 && nc == 1 ? 0 : pair_index(rb, (size_t)i, runs_c, tc);
+        if (j < 0)
+            continue;
+        tb[i] = tc[j] = 1;
+        st = compare_runs(runs, rb, cJSON_GetArrayItem(runs_c, j), o, err);
+    }
+    if (st == PR_OK)
+        st = add_unmatched(diff, runs_b, tb, "baseline", err);
+    if (st == PR_OK)
+        st = add_unmatched(diff, runs_c, tc, "current", err);
+    free(tb);
+    free(tc);
+    return st;
+}
+
+struct side {
+    const cJSON *sum;
+    const cJSON **tables;    /* owned array: runs[].<table>, borrowed */
+    size_t n_tables;
+    double steps;            /* all steps of all runs */
+    double step_mean_us;     /* mean over runs of the mean step time */
+};
+
+static void
+side_init(struct side *s, const cJSON *sum)
+{
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, "runs"), *r;
+    double total = 0, n = 0;
+
+    memset(s, 0, sizeof(*s));
+    s->sum = sum;
+    cJSON_ArrayForEach(r, runs)
+    {
+        int k = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "steps"));
+        double mean = pr_dj_num(
+            cJSON_GetObjectItemCaseSensitive(r, "step_summary"), "mean_us");
+        s->steps += k > 0 ? k : 1; /* a trace without steps is one step */
+        if (isfinite(mean)) {
+            total += mean;
+            n++;
+        }
+    }
+    s->step_mean_us = n > 0 ? total / n : NAN;
+}
+
+/* Point s->tables at runs[].key (one entry per run). */
+static enum pr_status
+side_tables(struct side *s, const char *key, struct pr_error *err)
+{
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(s->sum, "runs"), *r;
+    int n = cJSON_GetArraySize(runs);
+
+    free(s->tables);
+    s->n_tables = 0;
+    s->tables = calloc(n > 0 ? (size_t)n : 1, sizeof(*s->tables));
+    if (s->tables == NULL)
+        return NOMEM(err);
+    cJSON_ArrayForEach(r, runs)
+    {
+        s->tables[s->n_tables++] = cJSON_GetObjectItemCaseSensitive(r, key);
+    }
+    return PR_OK;
+}
+
+static int
+cmp_row(const void *pa, const void *pb)
+{
+    const struct pr_match_row *a = pa, *b = pb;
+    double da = fabs(a->cur - a->base), db = fabs(b->cur - b->base);
+    int c;
+
+    if (da != db)
+        return da > db ? -1 : 1;
+    c = strcmp(a->name, b->name);
+    if (c != 0 || a->shapes == NULL || b->shapes == NULL)
+        return c != 0 ? c : (a->shapes != NULL) - (b->shapes != NULL);
+    return strcmp(a->shapes, b->shapes);
+}
+
+static double
+share(double v, double step_us)
+{
+    return step_us > 0 ? 100.0 * v / step_us : NAN;
+}
+
+static cJSON *
+table_row(const struct pr_match_row *r, const struct side *b,
+          const struct side *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    const char *status = r->in_base && r->in_cur ? "both"
+                         : r->in_base            ? "vanished"
+                                                 : "new";
+    int ok = o != NULL;
+
+    ok = ok && cJSON_AddStringToObject(o, "name", r->name) != NULL;
+    if (ok && r->shapes != NULL)
+        ok = cJSON_AddStringToObject(o, "input_shapes", r->shapes) != NULL;
+    ok = ok && cJSON_AddStringToObject(o, "status", status) != NULL;
+    ok = ok && pr_dj_add_num(o, "baseline_us", r->base);
+    ok = ok && pr_dj_add_num(o, "current_us", r->cur);
+    ok = ok && pr_dj_add_num(o, "delta_us", r->cur - r->base);
+    ok = ok && pr_dj_add_num(o, "delta_pct", r->base > 0
+                                 ? 100.0 * (r->cur / r->base - 1.0) : NAN);
+    ok = ok && pr_dj_add_num(o, "calls_baseline", r->calls_base);
+    ok = ok && pr_dj_add_num(o, "calls_current", r->calls_cur);
+    ok = ok && pr_dj_add_num(o, "share_pct",
+                             fmax(share(r->base, b->step_mean_us),
+                                  share(r->cur, c->step_mean_us)));
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+static enum pr_status
+add_table(cJSON *diff, const char *out_key, struct side *b, struct side *c,
+          const char *key, const char *value_key, int by_shape,
+          struct pr_error *err)
+{
+    struct pr_match_side mb, mc;
+    struct pr_match_table t;
+    cJSON *arr = cJSON_AddArrayToObject(diff, out_key);
+    size_t i;
+    enum pr_status st;
+
+    if (arr == NULL)
+        return NOMEM(err);
+    st = side_tables(b, key, err);
+    if (st == PR_OK)
+        st = side_tables(c, key, err);
+    if (st != PR_OK)
+        return st;
+    mb = (struct pr_match_side){b->tables, b->n_tables, b->steps};
+    mc = (struct pr_match_side){c->tables, c->n_tables, c->steps};
+    st = pr_match_tables(&mb, &mc, value_key, by_shape, &t, err);
+    if (st != PR_OK)
+        return st;
+    qsort(t.rows, t.n, sizeof(*t.rows), cmp_row);
+    for (i = 0; i < t.n && st == PR_OK; i++) {
+        cJSON *row;
+        if (t.rows[i].base == 0 && t.rows[i].cur == 0)
+            continue; /* host-only operators: no device time to compare */
+        row = table_row(&t.rows[i], b, c);
+        if (row == NULL)
+            st = NOMEM(err);
+        else
+            cJSON_AddItemToArray(arr, row);
+    }
+    pr_match_free(&t);
+    return st;
+}
+
+static enum pr_status
+add_side(cJSON *diff, const char *key, const struct side *s,
+         const char *label, struct pr_error *err)
+{
+    cJSON *o = cJSON_AddObjectToObject(diff, key);
+
+    if (o == NULL || cJSON_AddStringToObject(o, "label", label) == NULL ||
+        !pr_dj_add_num(o, "runs", (double)cJSON_GetArraySize(
+                                      cJSON_GetObjectItemCaseSensitive(
+                                          s->sum, "runs"))) ||
+        !pr_dj_add_num(o, "steps", s->steps) ||
+        !pr_dj_add_num(o, "step_mean_us", s->step_mean_us))
+        return NOMEM(err);
+    return PR_OK;
+}
+
+static enum pr_status
+add_method(cJSON *diff, const struct pr_diff_opts *o, struct pr_error *err)
+{
+    cJSON *m = cJSON_AddObjectToObject(diff, "method"), *bs;
+    char seed[24];
+
+    snprintf(seed, sizeof(seed), "0x%016llx",
+             (unsigned long long)PR_STATS_SEED);
+    bs = m != NULL ? cJSON_AddObjectToObject(m, "bootstrap") : NULL;
+    if (bs == NULL ||
+        cJSON_AddStringToObject(m, "test", "Mann-Whitney U, two-sided") ==
+            NULL ||
+        !pr_dj_add_num(m, "alpha", o->alpha) ||
+        !pr_dj_add_num(m, "threshold_pct", o->threshold_pct) ||
+        !pr_dj_add_num(m, "min_share_pct", o->min_share_pct) ||
+        !pr_dj_add_num(bs, "resamples", (double)o->resamples) ||
+        !pr_dj_add_num(bs, "confidence_pct", 95) ||
+        cJSON_AddStringToObject(bs, "seed", seed) == NULL)
+        return NOMEM(err);
+    return PR_OK;
+}
+
+static enum pr_status
+check_summary(const cJSON *sum, const char *label, struct pr_error *err)
+{
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, "runs");
+
+    if (!cJSON_IsArray(runs) || cJSON_GetArraySize(runs) == 0)
+        return pr_error_set(err, PR_E_FORMAT, "%s: summary has no runs",
+                            label);
+    return PR_OK;
+}
+
+enum pr_status
+pr_diff_compare(const cJSON *base, const cJSON *cur, const char *base_label,
+                const char *cur_label, const struct pr_diff_opts *o,
+                cJSON **out, struct pr_error *err)
+{
+    struct side b, c;
+    cJSON *diff;
+    enum pr_status st;
+
+    *out = NULL;
+    st = check_summary(base, base_label, err);
+    if (st == PR_OK)
+        st = check_summary(cur, cur_label, err);
+    if (st != PR_OK)
+        return st;
+    diff = cJSON_CreateObject();
+    if (diff == NULL || !pr_dj_add_num(diff, "diff_version", 1)) {
+        cJSON_Delete(diff);
+        return NOMEM(err);
+    }
+    side_init(&b, base);
+    side_init(&c, cur);
+    st = add_side(diff, "baseline", &b, base_label, err);
+    if (st == PR_OK)
+        st = add_side(diff, "current", &c, cur_label, err);
+    if (st == PR_OK)
+        st = add_method(diff, o, err);
+    if (st == PR_OK)
+        st = compare_all_runs(diff, cJSON_GetObjectItemCaseSensitive(base, "runs"),
+                              cJSON_GetObjectItemCaseSensitive(cur, "runs"), o,
+                              err);
+    if (st == PR_OK)
+        st = add_table(diff, "operators", &b, &c, "operators",
+                       "device_self_us", 0, err);
+    if (st == PR_OK)
+        st = add_table(diff, "operators_by_shape", &b, &c,
+                       "operators_by_shape", "device_self_us", 1, err);
+    if (st == PR_OK)
+        st = add_table(diff, "kernels", &b, &c, "kernels", "total_us", 0, err);
+    free(b.tables);
+    free(c.tables);
+    if (st != PR_OK) {
+        cJSON_Delete(diff);
+        return st;
+    }
+    *out = diff;
+    return PR_OK;
+}

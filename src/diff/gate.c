@@ -1,0 +1,293 @@
+/* gate.c - evaluate `--fail-on` rules against a diff tree (diff.h).  A
+ * figure with per-step samples (step time, breakdown) trips a gate only
+ * when its change crosses the limit AND the noise test found it
+ * significant; figures without samples (memory, GPU metrics, operators,
+ * kernels) are judged on the limit alone, and the report says so. */
+#include "config.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "profreport/diff.h"
+#include "internal.h"
+
+#define NOMEM(err) pr_error_set(err, PR_E_NOMEM, "out of memory")
+
+struct gate {
+    const struct pr_rule *rule;
+    const struct pr_diff_opts *opts;
+    cJSON *offenders;    /* borrowed from the gate object */
+    cJSON *within_noise; /* borrowed */
+    cJSON *worst;        /* owned until attached: largest change seen */
+    double worst_d;
+    size_t checked;
+    int oom;
+};
+
+/* The change in the rule's unit.  A new row has no relative change; for
+ * "grew by more than N%" it counts as an infinite growth. */
+static double
+rule_delta(const struct pr_rule *r, const cJSON *row, const char *status,
+           const char *delta_key)
+{
+    if (r->unit != PR_RULE_PCT)
+        return pr_dj_num(row, delta_key);
+    if (status != NULL && strcmp(status, "new") == 0)
+        return INFINITY;
+    return pr_dj_num(row, "delta_pct");
+}
+
+static void
+copy_num(struct gate *g, cJSON *to, const cJSON *from, const char *key,
+         const char *as)
+{
+    if (!pr_dj_add_num(to, as != NULL ? as : key, pr_dj_num(from, key)))
+        g->oom = 1;
+}
+
+static void
+copy_str(struct gate *g, cJSON *to, const char *key, const char *s)
+{
+    cJSON *v = s != NULL ? cJSON_CreateString(s) : cJSON_CreateNull();
+
+    if (v == NULL || !cJSON_AddItemToObject(to, key, v)) {
+        cJSON_Delete(v);
+        g->oom = 1;
+    }
+}
+
+/* A description of one observed change, for the gate's lists. */
+static cJSON *
+make_item(struct gate *g, const char *what, const char *run,
+          const cJSON *row, int is_table)
+{
+    cJSON *it = cJSON_CreateObject();
+    const cJSON *noise = cJSON_GetObjectItemCaseSensitive(row, "noise");
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(row, "device");
+
+    if (it == NULL) {
+        g->oom = 1;
+        return NULL;
+    }
+    copy_str(g, it, "what", what);
+    copy_str(g, it, "input_shapes", pr_dj_str(row, "input_shapes"));
+    copy_str(g, it, "run", run);
+    if (!cJSON_AddItemToObject(it, "device", dev ? cJSON_Duplicate(dev, 0)
+                                                 : cJSON_CreateNull()))
+        g->oom = 1;
+    copy_str(g, it, "unit", is_table ? "us" : pr_dj_str(row, "unit"));
+    copy_str(g, it, "status", pr_dj_str(row, "status"));
+    copy_num(g, it, row, is_table ? "baseline_us" : "baseline", "baseline");
+    copy_num(g, it, row, is_table ? "current_us" : "current", "current");
+    copy_num(g, it, row, is_table ? "delta_us" : "delta", "delta");
+    copy_num(g, it, row, "delta_pct", NULL);
+    copy_str(g, it, "noise_method", pr_dj_str(noise, "method"));
+    copy_num(g, it, noise, "p_value", NULL);
+    copy_num(g, it, noise, "ci_lo_pct", NULL);
+    copy_num(g, it, noise, "ci_hi_pct", NULL);
+    return it;
+}
+
+static void
+push(struct gate *g, cJSON *list, cJSON *item)
+{
+    if (item != NULL && !cJSON_AddItemToArray(list, item)) {
+        cJSON_Delete(item);
+        g->oom = 1;
+    }
+}
+
+/* Judge one row.  noise_aware rows carry a "noise" object. */
+static void
+judge(struct gate *g, const char *what, const char *run, const cJSON *row,
+      int is_table)
+{
+    const struct pr_rule *r = g->rule;
+    double d = rule_delta(r, row, pr_dj_str(row, "status"),
+                          is_table ? "delta_us" : "delta");
+    const cJSON *sig = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(row, "noise"), "significant");
+
+    if (isnan(d))
+        return;
+    g->checked++;
+    if (g->worst == NULL || (r->greater ? d > g->worst_d : d < g->worst_d)) {
+        cJSON_Delete(g->worst);
+        g->worst = make_item(g, what, run, row, is_table);
+        g->worst_d = d;
+    }
+    if (!pr_rule_crossed(r, d))
+        return;
+    if (cJSON_IsFalse(sig))
+        push(g, g->within_noise, make_item(g, what, run, row, is_table));
+    else
+        push(g, g->offenders, make_item(g, what, run, row, is_table));
+}
+
+static void
+eval_metric(struct gate *g, const cJSON *diff)
+{
+    const cJSON *pair, *row;
+
+    cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(diff, "runs"))
+    {
+        const char *run = pr_dj_str(pair, "current");
+        cJSON_ArrayForEach(row,
+                           cJSON_GetObjectItemCaseSensitive(pair, "metrics"))
+        {
+            const char *m = pr_dj_str(row, "metric");
+            if (m != NULL && strcmp(m, g->rule->name) == 0)
+                judge(g, m, run, row, 0);
+        }
+    }
+}
+
+static int
+name_matches(const struct gate *g, const cJSON *row)
+{
+    const char *name = pr_dj_str(row, "name");
+    double share = pr_dj_num(row, "share_pct");
+
+    if (name == NULL)
+        return 0;
+    if (!g->rule->wildcard)
+        return strcmp(name, g->rule->name) == 0;
+    /* a glob over hundreds of rows would flag noise in tiny ones */
+    if (share < g->opts->min_share_pct)
+        return 0;
+    return fnmatch(g->rule->name, name, FNM_NOESCAPE) == 0;
+}
+
+static void
+eval_table(struct gate *g, const cJSON *diff)
+{
+    const char *key = g->rule->kind == PR_RULE_OP      ? "operators"
+                      : g->rule->kind == PR_RULE_SHAPE ? "operators_by_shape"
+                                                       : "kernels";
+    const cJSON *row;
+
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(diff, key))
+    {
+        if (name_matches(g, row))
+            judge(g, pr_dj_str(row, "name"), NULL, row, 1);
+    }
+}
+
+static enum pr_status
+gate_detail(cJSON *gate, const struct gate *g, struct pr_error *err)
+{
+    struct pr_buf b;
+    int n_off = cJSON_GetArraySize(g->offenders);
+    int n_noise = cJSON_GetArraySize(g->within_noise);
+    enum pr_status st = PR_OK;
+    cJSON *s;
+
+    pr_buf_init(&b, 4096);
+    if (n_off > 0) {
+        st = pr_ddescribe(&b, cJSON_GetArrayItem(g->offenders, 0));
+        if (st == PR_OK && n_off > 1)
+            st = pr_buf_printf(&b, "; and %d more", n_off - 1);
+    } else if (n_noise > 0) {
+        st = pr_ddescribe(&b, cJSON_GetArrayItem(g->within_noise, 0));
+        if (st == PR_OK)
+            st = pr_buf_adds(&b, ": crosses the limit but is within "
+                                 "step-to-step noise");
+    } else if (g->worst != NULL) {
+        st = pr_ddescribe(&b, g->worst);
+    } else {
+        st = pr_buf_adds(&b, "nothing to compare (no matching figure)");
+    }
+    if (st == PR_OK && b.failed)
+        st = PR_E_LIMIT;
+    s = st == PR_OK ? cJSON_CreateString(b.data ? b.data : "") : NULL;
+    pr_buf_free(&b);
+    if (s == NULL || !cJSON_AddItemToObject(gate, "detail", s)) {
+        cJSON_Delete(s);
+        return NOMEM(err);
+    }
+    return PR_OK;
+}
+
+static enum pr_status
+eval_rule(cJSON *gates, const cJSON *diff, const struct pr_rule *r,
+          int is_default, const struct pr_diff_opts *o, int *failed,
+          struct pr_error *err)
+{
+    cJSON *gate = cJSON_CreateObject();
+    struct gate g;
+    enum pr_status st;
+
+    memset(&g, 0, sizeof(g));
+    g.rule = r;
+    g.opts = o;
+    if (gate == NULL || !cJSON_AddItemToArray(gates, gate))
+        return NOMEM(err);
+    g.offenders = cJSON_AddArrayToObject(gate, "offenders");
+    g.within_noise = cJSON_AddArrayToObject(gate, "within_noise");
+    if (g.offenders == NULL || g.within_noise == NULL)
+        return NOMEM(err);
+    if (r->kind == PR_RULE_METRIC)
+        eval_metric(&g, diff);
+    else
+        eval_table(&g, diff);
+    *failed = cJSON_GetArraySize(g.offenders) > 0;
+    st = gate_detail(gate, &g, err);
+    if (g.worst == NULL)
+        g.worst = cJSON_CreateNull();
+    if (g.worst == NULL || !cJSON_AddItemToObject(gate, "largest", g.worst))
+        g.oom = 1;
+    if (cJSON_AddStringToObject(gate, "rule", r->text) == NULL ||
+        cJSON_AddBoolToObject(gate, "default", is_default) == NULL ||
+        cJSON_AddBoolToObject(gate, "noise_aware",
+                              r->kind == PR_RULE_METRIC &&
+                                  (strncmp(r->name, "step.", 5) == 0 ||
+                                   strncmp(r->name, "breakdown.", 10) == 0)) ==
+            NULL ||
+        !pr_dj_add_num(gate, "checked", (double)g.checked) ||
+        cJSON_AddStringToObject(gate, "result", *failed ? "fail" : "pass") ==
+            NULL)
+        g.oom = 1;
+    if (st == PR_OK && g.oom)
+        st = NOMEM(err);
+    return st;
+}
+
+enum pr_status
+pr_diff_gate(cJSON *diff, const struct pr_rule *rules, size_t n,
+             const struct pr_diff_opts *o, size_t *n_failed,
+             struct pr_error *err)
+{
+    cJSON *gates = cJSON_AddArrayToObject(diff, "gates");
+    struct pr_rule def;
+    char text[64], name[] = "step.mean";
+    enum pr_status st = PR_OK;
+    size_t i;
+    int failed;
+
+    *n_failed = 0;
+    if (gates == NULL)
+        return NOMEM(err);
+    if (n == 0) {
+        snprintf(text, sizeof(text), "step.mean>+%g%%", o->threshold_pct);
+        memset(&def, 0, sizeof(def));
+        def.text = text;
+        def.kind = PR_RULE_METRIC;
+        def.name = name;
+        def.greater = 1;
+        def.limit = o->threshold_pct;
+        def.unit = PR_RULE_PCT;
+        st = eval_rule(gates, diff, &def, 1, o, &failed, err);
+        *n_failed += failed;
+    }
+    for (i = 0; i < n && st == PR_OK; i++) {
+        st = eval_rule(gates, diff, &rules[i], 0, o, &failed, err);
+        *n_failed += failed;
+    }
+    if (st == PR_OK &&
+        cJSON_AddStringToObject(diff, "verdict",
+                                *n_failed > 0 ? "fail" : "pass") == NULL)
+        st = NOMEM(err);
+    return st;
+}

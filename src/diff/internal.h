@@ -1,0 +1,73 @@
+/* internal.h - helpers shared by the files of src/diff only: null-safe
+ * reads of the summary and diff trees, number formatting for reports, and
+ * Markdown cell quoting. */
+#ifndef PROFREPORT_DIFF_INTERNAL_H
+#define PROFREPORT_DIFF_INTERNAL_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "profreport/buf.h"
+#include "profreport/error.h"
+
+/* o[key] as a number; NAN when o is not an object, the key is missing, or
+ * the value is null or not a number. */
+double pr_dj_num(const cJSON *o, const char *key);
+
+/* o[key] as a string; NULL when missing or not a string. */
+const char *pr_dj_str(const cJSON *o, const char *key);
+
+/* Add key = v to obj, or null when v is not finite.  Returns 0 on
+ * out-of-memory. */
+int pr_dj_add_num(cJSON *obj, const char *key, double v);
+
+/* Formatting for reports: C locale, fixed precision, "-0" as "0", NaN or
+ * infinity as "–" (en dash).  Each writes into buf (n >= 32) and returns
+ * it. */
+char *pr_dfmt_us(double us, char *buf, size_t n);       /* 1.53 ms */
+char *pr_dfmt_bytes(double bytes, char *buf, size_t n); /* 2.98 GiB */
+char *pr_dfmt_pct(double pct, char *buf, size_t n);     /* +12.3% */
+char *pr_dfmt_pp(double pp, char *buf, size_t n);       /* +1.5 pp */
+char *pr_dfmt_plain(double v, char *buf, size_t n);     /* 42.5 */
+char *pr_dfmt_p(double p, char *buf, size_t n);         /* 0.0022 */
+
+/* Value of a metric row in its unit ("us", "bytes", "pct"). */
+char *pr_dfmt_value(double v, const char *unit, char *buf, size_t n);
+
+/* Change of a metric row in its unit (signed). */
+char *pr_dfmt_delta(double v, const char *unit, char *buf, size_t n);
+
+/* Append s as a Markdown table cell in a code span: '|' escaped, '`' and
+ * line breaks replaced, cut to max_chars code points. */
+PR_NODISCARD enum pr_status pr_dmd_code(struct pr_buf *b, const char *s,
+                                        size_t max_chars);
+
+/* One line for an item of a gate's lists: "memory.peak GPU0 [worker1]
+ * +7.3% (+300.0 MiB, 4.00 GiB -> 4.29 GiB)", plus the p-value when a
+ * noise test ran. */
+PR_NODISCARD enum pr_status pr_ddescribe(struct pr_buf *b, const cJSON *it);
+
+/* Largest summary file read whole (summaries are ~100 KB; this leaves
+ * room for big jobs while refusing to slurp a multi-GB trace). */
+#define PR_DIFF_SUMMARY_MAX ((size_t)256 << 20)
+
+/* Load the summary of one comparison side: a single summary JSON file
+ * (detected by its "schema_version" key near the top and no
+ * "traceEvents") is read whole; anything else (trace files, run folders,
+ * several paths) goes through pr_pipeline_summary.  *out is owned by the
+ * caller.  Errors: PR_E_IO, PR_E_FORMAT (e.g. unsupported
+ * schema_version), PR_E_NOMEM, and those of the pipeline. */
+PR_NODISCARD enum pr_status pr_dload_summary(const char *const *paths,
+                                             size_t n, int quiet,
+                                             cJSON **out,
+                                             struct pr_error *err);
+
+/* Basename of path, for labels in reports (no absolute paths there). */
+const char *pr_dbasename(const char *path);
+
+/* Write text to path atomically ("-" = stdout). */
+PR_NODISCARD enum pr_status pr_dwrite(const char *path, const char *text,
+                                      size_t len, struct pr_error *err);
+
+#endif

@@ -1,0 +1,286 @@
+/* report_md.c - the diff as GitHub-flavoured Markdown for a CI job
+ * summary: verdict first, then gates, per-run figures with their noise
+ * test, top regressions / improvements, new and vanished rows, method. */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "profreport/diff.h"
+#include "internal.h"
+
+#define NAME_MAX_CHARS 80
+#define DETAIL_MAX_CHARS 400
+
+/* Appends go through a sticky buffer: check b->failed once at the end. */
+static void
+add(struct pr_buf *b, const char *s)
+{
+    if (pr_buf_adds(b, s) != PR_OK)
+        b->failed = 1;
+}
+
+static void
+code(struct pr_buf *b, const char *s)
+{
+    if (pr_dmd_code(b, s != NULL ? s : "?", NAME_MAX_CHARS) != PR_OK)
+        b->failed = 1;
+}
+
+static void
+header(struct pr_buf *b, const cJSON *diff)
+{
+    const cJSON *gates = cJSON_GetObjectItemCaseSensitive(diff, "gates");
+    const cJSON *g, *bs = cJSON_GetObjectItemCaseSensitive(diff, "baseline");
+    const cJSON *cs = cJSON_GetObjectItemCaseSensitive(diff, "current");
+    const char *verdict = pr_dj_str(diff, "verdict");
+    int failed = 0, total = 0;
+
+    cJSON_ArrayForEach(g, gates)
+    {
+        total++;
+        failed += strcmp(pr_dj_str(g, "result") ? pr_dj_str(g, "result")
+                                                : "", "fail") == 0;
+    }
+    if (pr_buf_printf(b, "## profreport diff: %s (%d of %d gates tripped)\n\n",
+                      verdict && strcmp(verdict, "fail") == 0
+                          ? "REGRESSION"
+                          : "no regression",
+                      failed, total) != PR_OK)
+        b->failed = 1;
+    add(b, "Baseline ");
+    code(b, pr_dj_str(bs, "label"));
+    if (pr_buf_printf(b, " (runs: %.0f, steps: %.0f) vs current ",
+                      pr_dj_num(bs, "runs"), pr_dj_num(bs, "steps")) != PR_OK)
+        b->failed = 1;
+    code(b, pr_dj_str(cs, "label"));
+    if (pr_buf_printf(b, " (runs: %.0f, steps: %.0f).\n\n",
+                      pr_dj_num(cs, "runs"), pr_dj_num(cs, "steps")) != PR_OK)
+        b->failed = 1;
+}
+
+static void
+gates_table(struct pr_buf *b, const cJSON *diff)
+{
+    const cJSON *g;
+
+    add(b, "### Gates\n\n| Result | Gate | Detail |\n|---|---|---|\n");
+    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(diff, "gates"))
+    {
+        const char *res = pr_dj_str(g, "result");
+        add(b, res && strcmp(res, "fail") == 0 ? "| **FAIL** | " : "| pass | ");
+        code(b, pr_dj_str(g, "rule"));
+        add(b, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g, "default"))
+                   ? " (default) | "
+                   : " | ");
+        if (pr_dmd_code(b, pr_dj_str(g, "detail") ? pr_dj_str(g, "detail")
+                                                   : "",
+                        DETAIL_MAX_CHARS) != PR_OK)
+            b->failed = 1;
+        add(b, " |\n");
+    }
+    add(b, "\n");
+}
+
+static void
+noise_cell(struct pr_buf *b, const cJSON *noise)
+{
+    const char *m = pr_dj_str(noise, "method");
+    const cJSON *sig = cJSON_GetObjectItemCaseSensitive(noise, "significant");
+    char p[32], lo[32], hi[32];
+
+    if (m == NULL || strcmp(m, "none") == 0) {
+        add(b, noise ? "too few steps: limit only" : "limit only");
+        return;
+    }
+    if (pr_buf_printf(b, "%s, p = %s, 95%% CI [%s, %s]",
+                      cJSON_IsTrue(sig) ? "**significant**" : "noise", pr_dfmt_p(pr_dj_num(noise, "p_value"), p, sizeof(p)),
+                      pr_dfmt_pct(pr_dj_num(noise, "ci_lo_pct"), lo, sizeof(lo)),
+                      pr_dfmt_pct(pr_dj_num(noise, "ci_hi_pct"), hi,
+                                  sizeof(hi))) != PR_OK)
+        b->failed = 1;
+}
+
+static int
+worth_showing(const cJSON *row)
+{
+    double x = pr_dj_num(row, "baseline"), y = pr_dj_num(row, "current");
+
+    if (isnan(x) && isnan(y))
+        return 0;
+    return !(x == 0 && y == 0); /* idle categories clutter the table */
+}
+
+static void
+figure_row(struct pr_buf *b, const cJSON *row)
+{
+    const char *unit = pr_dj_str(row, "unit");
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(row, "device");
+    char v1[48], v2[48], d[48], pct[48];
+
+    add(b, "| ");
+    add(b, pr_dj_str(row, "metric"));
+    if (cJSON_IsString(dev)) {
+        add(b, " ");
+        code(b, dev->valuestring);
+    } else if (cJSON_IsNumber(dev) &&
+               pr_buf_printf(b, " GPU %d", dev->valueint) != PR_OK) {
+        b->failed = 1;
+    }
+    if (pr_buf_printf(b, " | %s | %s | %s%s%s | ",
+                      pr_dfmt_value(pr_dj_num(row, "baseline"), unit, v1,
+                                    sizeof(v1)),
+                      pr_dfmt_value(pr_dj_num(row, "current"), unit, v2,
+                                    sizeof(v2)),
+                      pr_dfmt_delta(pr_dj_num(row, "delta"), unit, d,
+                                    sizeof(d)),
+                      unit && strcmp(unit, "pct") == 0 ? "" : " ",
+                      unit && strcmp(unit, "pct") == 0
+                          ? ""
+                          : pr_dfmt_pct(pr_dj_num(row, "delta_pct"), pct,
+                                        sizeof(pct))) != PR_OK)
+        b->failed = 1;
+    noise_cell(b, cJSON_GetObjectItemCaseSensitive(row, "noise"));
+    add(b, " |\n");
+}
+
+static void
+runs_tables(struct pr_buf *b, const cJSON *diff)
+{
+    const cJSON *pair, *row;
+
+    cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(diff, "runs"))
+    {
+        add(b, "### Run ");
+        code(b, pr_dj_str(pair, "baseline"));
+        add(b, " vs ");
+        code(b, pr_dj_str(pair, "current"));
+        add(b, " (per step)\n\n| Figure | Baseline | Current | Change | "
+               "Noise test |\n|---|---:|---:|---:|---|\n");
+        cJSON_ArrayForEach(row,
+                           cJSON_GetObjectItemCaseSensitive(pair, "metrics"))
+        {
+            if (worth_showing(row))
+                figure_row(b, row);
+        }
+        add(b, "\n");
+    }
+}
+
+/* want > 0: regressions (delta > 0), < 0: improvements, 0: new/vanished. */
+static int
+row_selected(const cJSON *row, int want)
+{
+    const char *status = pr_dj_str(row, "status");
+    double d = pr_dj_num(row, "delta_us");
+    int both = status != NULL && strcmp(status, "both") == 0;
+
+    if (want == 0)
+        return !both;
+    return both && (want > 0 ? d > 0 : d < 0);
+}
+
+static void
+table_rows(struct pr_buf *b, const cJSON *arr, int want, size_t top)
+{
+    const cJSON *row;
+    size_t n = 0;
+    char v1[48], v2[48], d[48], pct[48];
+
+    cJSON_ArrayForEach(row, arr)
+    {
+        const char *shapes = pr_dj_str(row, "input_shapes");
+        if (n == top)
+            break;
+        if (!row_selected(row, want))
+            continue;
+        n++;
+        add(b, "| ");
+        code(b, pr_dj_str(row, "name"));
+        if (shapes != NULL) {
+            add(b, " ");
+            code(b, shapes);
+        }
+        if (pr_buf_printf(b, " | %s | %s | %s | %s |\n",
+                          pr_dfmt_us(pr_dj_num(row, "baseline_us"), v1,
+                                     sizeof(v1)),
+                          pr_dfmt_us(pr_dj_num(row, "current_us"), v2,
+                                     sizeof(v2)),
+                          pr_dfmt_delta(pr_dj_num(row, "delta_us"), "us", d,
+                                        sizeof(d)),
+                          want == 0 ? pr_dj_str(row, "status")
+                                    : pr_dfmt_pct(pr_dj_num(row, "delta_pct"),
+                                                  pct, sizeof(pct))) != PR_OK)
+            b->failed = 1;
+    }
+    if (n == 0)
+        add(b, "| (none) | | | | |\n");
+    add(b, "\n");
+}
+
+static void
+top_tables(struct pr_buf *b, const cJSON *diff, size_t top)
+{
+    static const char *const tables[][2] = {
+        {"operators", "operators (device self time per step)"},
+        {"kernels", "kernels (device time per step)"}};
+    static const char *const kinds[] = {"Top regressions", "Top improvements",
+                                        "New and vanished"};
+    static const int wants[] = {1, -1, 0};
+    size_t t, k;
+
+    for (t = 0; t < 2; t++) {
+        const cJSON *arr = cJSON_GetObjectItemCaseSensitive(diff, tables[t][0]);
+        for (k = 0; k < 3; k++) {
+            if (pr_buf_printf(b, "### %s: %s\n\n| Name | Baseline | Current "
+                              "| Change | %s |\n|---|---:|---:|---:|---:|\n",
+                              kinds[k], tables[t][1],
+                              wants[k] == 0 ? "Status" : "%") != PR_OK)
+                b->failed = 1;
+            table_rows(b, arr, wants[k], top);
+        }
+    }
+}
+
+static void
+method(struct pr_buf *b, const cJSON *diff)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(diff, "method");
+    const cJSON *bs = cJSON_GetObjectItemCaseSensitive(m, "bootstrap");
+
+    if (pr_buf_printf(
+            b,
+            "### Method\n\n"
+            "A figure with per-step samples (step time, breakdown) regresses "
+            "only when its change crosses the gate's limit **and** is "
+            "unlikely to be step-to-step noise: Mann-Whitney U over the "
+            "steps (two-sided, exact distribution up to 50 steps a side "
+            "without ties, else normal approximation with tie correction), "
+            "alpha = %g.  When there are too few steps for the test to "
+            "reach alpha, a %g%% percentile bootstrap interval of the change "
+            "of the mean (%.0f resamples, fixed seed %s) must exclude 0.  "
+            "Memory, GPU metrics, operators and kernels have no per-step "
+            "samples and are judged on the limit alone.  Operator and "
+            "kernel times are device time per step, matched by name (and "
+            "by name + input shapes); glob rules skip rows under %g%% of "
+            "the step time.\n",
+            pr_dj_num(m, "alpha"), pr_dj_num(bs, "confidence_pct"),
+            pr_dj_num(bs, "resamples"),
+            pr_dj_str(bs, "seed") ? pr_dj_str(bs, "seed") : "?",
+            pr_dj_num(m, "min_share_pct")) != PR_OK)
+        b->failed = 1;
+}
+
+enum pr_status
+pr_diff_markdown(const cJSON *diff, size_t top, struct pr_buf *out,
+                 struct pr_error *err)
+{
+    header(out, diff);
+    gates_table(out, diff);
+    runs_tables(out, diff);
+    top_tables(out, diff, top);
+    method(out, diff);
+    if (out->failed)
+        return pr_error_set(err, PR_E_NOMEM, "markdown: out of memory");
+    return PR_OK;
+}
