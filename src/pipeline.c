@@ -64,7 +64,8 @@ ingest_one(const struct pr_options *o, const struct pr_input_file *f,
            cJSON *sum, int *skipped, struct pr_error *err)
 {
     struct pr_read_opts ro = {o->max_input, o->threads, 0};
-    struct pr_analysis_opts ao = {o->peak_tflops, o->peak_gbps};
+    struct pr_analysis_opts ao = {.peak_tflops = o->peak_tflops,
+                                  .peak_gbps = o->peak_gbps};
     struct pr_trace *t = NULL;
     enum pr_status st;
 
