@@ -1,0 +1,336 @@
+/* test_chart.c - chart geometry on a recording canvas (stacked bars reach
+ * the axis, donut closes the circle, ticks are nice), number formatting,
+ * and escaping through the SVG backend. */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "profreport/chart.h"
+#include "profreport/svg.h"
+
+/* A canvas that records rects, horizontal lines and wedge angles. */
+struct rec {
+    double rx[64], ry[64], rw[64], rh[64];
+    uint32_t rfill[64];
+    size_t n_rects;
+    double hline_y[64];
+    size_t n_hlines;
+    double wedge_sum;
+    size_t n_wedges, n_texts;
+};
+
+static void
+r_rect(struct pr_canvas *c, double x, double y, double w, double h,
+       const struct pr_style *s)
+{
+    struct rec *r = c->backend;
+    if (r->n_rects < 64) {
+        r->rx[r->n_rects] = x;
+        r->ry[r->n_rects] = y;
+        r->rw[r->n_rects] = w;
+        r->rh[r->n_rects] = h;
+        r->rfill[r->n_rects++] = s->fill;
+    }
+}
+
+static void
+r_line(struct pr_canvas *c, double x1, double y1, double x2, double y2,
+       const struct pr_style *s)
+{
+    struct rec *r = c->backend;
+    (void)s;
+    if (y1 == y2 && x2 > x1 && r->n_hlines < 64) {
+        r->hline_y[r->n_hlines++] = y1;
+    }
+}
+
+static void
+r_poly(struct pr_canvas *c, const double *xy, size_t n, int closed,
+       const struct pr_style *s)
+{
+    (void)c, (void)xy, (void)n, (void)closed, (void)s;
+}
+
+static void
+r_circle(struct pr_canvas *c, double cx, double cy, double rr,
+         const struct pr_style *s)
+{
+    (void)c, (void)cx, (void)cy, (void)rr, (void)s;
+}
+
+static void
+r_wedge(struct pr_canvas *c, double cx, double cy, double ro, double ri,
+        double a0, double a1, const struct pr_style *s)
+{
+    struct rec *r = c->backend;
+    (void)cx, (void)cy, (void)ro, (void)ri, (void)s;
+    r->wedge_sum += a1 - a0;
+    r->n_wedges++;
+}
+
+static void
+r_text(struct pr_canvas *c, double x, double y, const char *t,
+       const struct pr_text_style *s)
+{
+    struct rec *r = c->backend;
+    (void)x, (void)y, (void)t, (void)s;
+    r->n_texts++;
+}
+
+static double
+r_width(struct pr_canvas *c, const char *t, double size, int bold)
+{
+    (void)c;
+    return pr_svg_text_width(t, size, bold);
+}
+
+static const struct pr_canvas_ops rec_ops = {r_rect, r_line, r_poly,
+                                             r_circle, r_wedge, r_text,
+                                             r_width, NULL, NULL};
+
+static void
+rec_canvas(struct pr_canvas *c, struct rec *r)
+{
+    memset(r, 0, sizeof(*r));
+    memset(c, 0, sizeof(*c));
+    c->ops = &rec_ops;
+    c->backend = r;
+    c->width = 600;
+    c->height = 300;
+}
+
+static void
+test_ticks(void **state)
+{
+    double t[16];
+    size_t n;
+    (void)state;
+
+    n = pr_chart_ticks(0, 100, 6, t, 16);
+    assert_int_equal(n, 6);
+    for (size_t i = 0; i < n; i++) {
+        assert_true(fabs(t[i] - 20.0 * (double)i) < 1e-9);
+    }
+    n = pr_chart_ticks(0, 187.948, 6, t, 16);
+    assert_int_equal(n, 5);
+    assert_true(t[1] == 50 && t[4] == 200);
+    n = pr_chart_ticks(0.1, 0.3, 6, t, 16);
+    assert_true(n >= 3 && t[0] <= 0.1 && t[n - 1] >= 0.3);
+    assert_true(fabs(t[1] - t[0] - 0.05) < 1e-12);
+    n = pr_chart_log_ticks(0.05, 300, t, 16);
+    assert_int_equal(n, 6);
+    assert_true(fabs(t[0] - 0.01) < 1e-12 && fabs(t[5] - 1000) < 1e-9);
+    assert_int_equal(pr_chart_ticks(0, 1, 1, t, 16), 0);
+}
+
+static void
+expect_fmt(double v, enum pr_unit u, const char *want)
+{
+    char buf[48];
+
+    assert_string_equal(pr_chart_format(v, u, buf, sizeof(buf)), want);
+}
+
+static void
+test_format(void **state)
+{
+    (void)state;
+    expect_fmt(1530, PR_UNIT_US, "1.53 ms");
+    expect_fmt(0.5, PR_UNIT_US, "500 ns");
+    expect_fmt(87.25, PR_UNIT_US, "87.2 \xC2\xB5s");
+    expect_fmt(2.5e6, PR_UNIT_US, "2.50 s");
+    expect_fmt(999.7, PR_UNIT_US, "1.00 ms");
+    expect_fmt(3.2e9, PR_UNIT_BYTES, "2.98 GB");
+    expect_fmt(512, PR_UNIT_BYTES, "512 B");
+    expect_fmt(-8388608, PR_UNIT_BYTES, "-8.00 MB");
+    expect_fmt(-0.0001, PR_UNIT_PCT, "0.0%");
+    expect_fmt(1234567, PR_UNIT_COUNT, "1,234,567");
+    expect_fmt(0.25, PR_UNIT_TFLOPS, "250 GFLOP/s");
+    expect_fmt(NAN, PR_UNIT_US, "\xE2\x80\x93");
+}
+
+static void
+test_stacked_bars_reach_axis(void **state)
+{
+    static const char *const cats[] = {"#1", "#2"};
+    static const char *const series[] = {"kernel", "memcpy", "other"};
+    static const double vals[] = {60, 30, 10, 20, 20, 10};
+    static const uint32_t colors[] = {0x111111, 0x222222, 0x333333};
+    struct pr_chart_stacked s = {"t", cats, 2, series, 3, vals, colors,
+                                 PR_UNIT_NONE, NULL};
+    struct pr_chart_box b = {0, 0, 600, 300};
+    struct pr_canvas c;
+    struct rec r;
+    double h[2] = {0, 0}, top[2] = {1e9, 1e9}, grid_top = 1e9,
+           grid_bottom = 0;
+    (void)state;
+
+    rec_canvas(&c, &r);
+    pr_chart_stacked_bars(&c, &b, &s);
+    for (size_t i = 0; i < r.n_rects; i++) {
+        int bar = -1;
+        if (r.rw[i] <= 10) {
+            continue; /* a legend swatch */
+        }
+        for (size_t k = 0; k < 3; k++) {
+            bar = r.rfill[i] == colors[k] ? (r.rx[i] < 300 ? 0 : 1) : bar;
+        }
+        if (bar >= 0) {
+            h[bar] += r.rh[i];
+            top[bar] = fmin(top[bar], r.ry[i]);
+        }
+    }
+    for (size_t i = 0; i < r.n_hlines; i++) {
+        grid_top = fmin(grid_top, r.hline_y[i]);
+        grid_bottom = fmax(grid_bottom, r.hline_y[i]);
+    }
+    /* ticks 0..100: the 100 bar touches the top grid line, the 50 bar
+       is half as tall, and both stand on the baseline */
+    assert_true(fabs(top[0] - grid_top) < 1e-6);
+    assert_true(fabs(h[0] - (grid_bottom - grid_top)) < 1e-6);
+    assert_true(fabs(h[0] - 2 * h[1]) < 1e-6);
+    assert_true(fabs(top[1] + h[1] - grid_bottom) < 1e-6);
+    assert_int_equal(r.n_hlines, 6); /* 0, 20, 40, 60, 80, 100 */
+}
+
+static void
+test_donut_closes(void **state)
+{
+    static const char *const labels[] = {"a", "b", "zero", "c"};
+    static const double vals[] = {3, 1, 0, 4};
+    struct pr_chart_donut s = {NULL, labels, vals, 4, NULL, PR_UNIT_US,
+                               "8 us", "mean"};
+    struct pr_chart_box b = {0, 0, 400, 200};
+    struct pr_canvas c;
+    struct rec r;
+    (void)state;
+
+    rec_canvas(&c, &r);
+    pr_chart_donut(&c, &b, &s);
+    assert_int_equal(r.n_wedges, 3); /* the zero slice is skipped */
+    assert_true(fabs(r.wedge_sum - 2 * 3.14159265358979323846) < 1e-9);
+}
+
+static char *
+svg_of(void (*draw)(struct pr_canvas *, const struct pr_chart_box *,
+                    const void *),
+       const void *spec, struct pr_buf *out)
+{
+    struct pr_svg svg;
+    struct pr_canvas c;
+    struct pr_chart_box b = {8, 8, 584, 284};
+
+    pr_buf_init(out, 0);
+    pr_svg_begin(&svg, &c, out, 600, 300, "a <chart>");
+    draw(&c, &b, spec);
+    assert_int_equal(pr_svg_end(&svg, &c), PR_OK);
+    return out->data;
+}
+
+static void
+draw_hbars(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
+{
+    pr_chart_hbars(c, b, s);
+}
+
+static void
+draw_roof(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
+{
+    pr_chart_roofline(c, b, s);
+}
+
+static void
+test_svg_escapes_labels(void **state)
+{
+    static const char *const labels[] = {"<script>alert(1)</script>",
+                                         "\"onmouseover=\"x"};
+    static const double vals[] = {10, 5};
+    struct pr_chart_hbars s = {"Top & worst", labels, vals, 2, NULL,
+                               PR_UNIT_US, NULL, 0};
+    struct pr_buf out;
+    char *svg;
+    (void)state;
+
+    svg = svg_of(draw_hbars, &s, &out);
+    assert_null(strstr(svg, "<script"));
+    assert_null(strstr(svg, "\"onmouseover"));
+    assert_non_null(strstr(svg, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert_non_null(strstr(svg, "aria-label=\"a &lt;chart&gt;\""));
+    assert_non_null(strstr(svg, "Top &amp; worst"));
+    assert_null(strstr(svg, "-0\""));
+    pr_buf_free(&out);
+}
+
+static void
+test_roofline(void **state)
+{
+    static const struct pr_chart_point pts[] = {
+        {"mm", 150, 80, 10, 0}, {"skip", 0, 5, 1, 0}, {"relu", 0.1, 0.05, 2, 1}};
+    static const struct pr_chart_roof roofs[] = {{"FP32", 19.5},
+                                                 {"FP16 tensor", 312}};
+    struct pr_chart_roofline s = {"Roofline", pts, 3, roofs, 2, 1555, 4,
+                                  NULL, 0};
+    struct pr_buf out;
+    char *svg;
+    size_t circles = 0;
+    (void)state;
+
+    svg = svg_of(draw_roof, &s, &out);
+    for (const char *p = svg; (p = strstr(p, "<circle")) != NULL; p++) {
+        circles++;
+    }
+    assert_int_equal(circles, 2); /* x = 0 cannot sit on a log axis */
+    assert_non_null(strstr(svg, "ridge 201 FLOP/B"));
+    assert_non_null(strstr(svg, "1555 GB/s"));
+    assert_non_null(strstr(svg, "FP16 tensor 312 TFLOP/s"));
+    pr_buf_free(&out);
+}
+
+static void
+test_line_and_timeline(void **state)
+{
+    static const double x[] = {0, 100, 200, 300};
+    static const double y[] = {10, 40, 20, 30};
+    struct pr_chart_series ser = {"alloc", x, y, 4, PR_COLOR_NONE, 1, 1};
+    struct pr_chart_lines l = {"Memory", &ser, 1, PR_UNIT_US, PR_UNIT_BYTES,
+                               "time", NULL, 0, 100, 40, "peak"};
+    static const char *const lanes[] = {"stream 7", "stream 13"};
+    static const struct pr_chart_span spans[] = {{0, 0, 50, "k1", 0},
+                                                 {1, 20, 0.001, "tiny", 1},
+                                                 {5, 0, 10, "bad lane", 0}};
+    struct pr_chart_timeline t = {"Streams", lanes, 2, spans, 3, 0, 0, NULL,
+                                  0};
+    struct pr_chart_box b = {0, 0, 600, 300};
+    struct pr_canvas c;
+    struct rec r;
+    (void)state;
+
+    rec_canvas(&c, &r);
+    pr_chart_line(&c, &b, &l);
+    assert_int_equal(c.failed, 0);
+    rec_canvas(&c, &r);
+    pr_chart_timeline(&c, &b, &t);
+    assert_int_equal(r.n_rects, 2); /* the span on lane 5 is dropped */
+    assert_true(r.rw[1] >= 0.5);    /* tiny spans stay visible */
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ticks),
+        cmocka_unit_test(test_format),
+        cmocka_unit_test(test_stacked_bars_reach_axis),
+        cmocka_unit_test(test_donut_closes),
+        cmocka_unit_test(test_svg_escapes_labels),
+        cmocka_unit_test(test_roofline),
+        cmocka_unit_test(test_line_and_timeline),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
