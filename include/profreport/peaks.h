@@ -1,0 +1,99 @@
+/* peaks.h - device peak FLOP/s and memory bandwidth for the roofline: the
+ * shipped table (data/devices.json, also compiled in), a --device-spec
+ * file, and the --peak-tflops / --peak-gbps overrides.  "Peaks are data"
+ * (DESIGN.md): no figure lives in C code. */
+#ifndef PROFREPORT_PEAKS_H
+#define PROFREPORT_PEAKS_H
+
+#include <stddef.h>
+
+#include "profreport/analysis.h"
+#include "profreport/error.h"
+#include "profreport/flops.h"
+
+/* The dense peaks one device gets, in the order of the summary's
+ * peak_tflops object. */
+enum pr_peak_kind {
+    PR_PEAK_FP64 = 0,
+    PR_PEAK_FP32,
+    PR_PEAK_TF32,
+    PR_PEAK_FP16,
+    PR_PEAK_BF16,
+    PR_PEAK_FP8,
+    PR_PEAK_INT8,
+    PR_PEAK_COUNT
+};
+
+/* Where a device's peaks came from (summary "peak_source"). */
+enum pr_peak_origin {
+    PR_PEAK_UNKNOWN = 0, /* "unknown": no entry matched */
+    PR_PEAK_TABLE,       /* "table": the shipped table */
+    PR_PEAK_CLI          /* "cli": --device-spec, --peak-tflops/--peak-gbps */
+};
+
+/* How the table entry was chosen. */
+enum pr_peak_match {
+    PR_MATCH_NONE = 0,
+    PR_MATCH_NAME,       /* device name substring */
+    PR_MATCH_CAPABILITY, /* compute capability fallback (approximate) */
+    PR_MATCH_ALL         /* a --device-spec object for every device */
+};
+
+struct pr_peaks {
+    double tflops[PR_PEAK_COUNT]; /* 10^12 FLOP/s; NaN: none or unknown */
+    double gbps;                  /* 10^9 B/s; NaN unknown */
+    enum pr_peak_origin origin;
+    enum pr_peak_match match;
+    char entry[64];               /* table entry name; "" when none */
+    char source[512];             /* datasheet reference; "" when none */
+};
+
+/* Parsed device table.  Opaque; free with pr_peaks_table_free(). */
+struct pr_peak_table;
+
+/* The compiled-in copy of data/devices.json (generated at build time). */
+extern const unsigned char pr_peaks_builtin_json[];
+extern const size_t pr_peaks_builtin_json_len;
+
+/* Parse a device table from JSON text: {"devices": [...]} as in
+ * data/devices.json, or one object {"peak_tflops": {...}, "peak_gbps": x}
+ * meaning "every device".  from_user marks entries as origin "cli".  NULL
+ * with PR_E_FORMAT (message names the entry) or PR_E_NOMEM. */
+struct pr_peak_table *pr_peaks_table_parse(const char *json, size_t len,
+                                           int from_user,
+                                           struct pr_error *err);
+
+/* Read and parse a table file (size-capped at 1 MiB).  PR_E_IO when it
+ * cannot be read. */
+struct pr_peak_table *pr_peaks_table_load(const char *path, int from_user,
+                                          struct pr_error *err);
+
+/* The table a run uses: the installed PR_DATADIR/devices.json when it can
+ * be read (so a site can add its GPUs), else the compiled-in copy; entries
+ * of o->device_spec (when set) come first. */
+struct pr_peak_table *pr_peaks_table_open(const struct pr_analysis_opts *o,
+                                          struct pr_error *err);
+
+void pr_peaks_table_free(struct pr_peak_table *t); /* accepts NULL */
+size_t pr_peaks_table_count(const struct pr_peak_table *t);
+
+/* Peaks for one device: longest whole-word name match (user entries first),
+ * then the capability default of the same vendor; then --peak-tflops (for
+ * every precision) and --peak-gbps on top (o may be NULL).  Never fails:
+ * an unmatched device has NaN peaks and origin PR_PEAK_UNKNOWN.
+ * name may be NULL; cc_major < 0 means unknown. */
+void pr_peaks_lookup(const struct pr_peak_table *t,
+                     const struct pr_analysis_opts *o, const char *name,
+                     int cc_major, int cc_minor, struct pr_peaks *out);
+
+/* The compute peak an op runs against: its dtype on tensor cores (fp32 on
+ * tensor cores means TF32) or the CUDA-core fp32/fp64 rate.  16-bit ops off
+ * tensor cores use the fp32 rate (a lower bound on their ceiling).  NaN
+ * when unknown. */
+double pr_peaks_compute(const struct pr_peaks *p, enum pr_dtype dt,
+                        int on_tensor_cores);
+
+/* Summary key of a peak kind: "fp64", "fp32", "tf32_tensor", ... */
+const char *pr_peaks_key(enum pr_peak_kind k);
+
+#endif

@@ -1,0 +1,34 @@
+/* roofline.h - the GPU-efficiency post-pass over one run of the summary:
+ * device peaks, per-operator FLOPs/bytes/rates/roofline position, the
+ * tensor_cores object and the efficiency recommendations (issue #4).
+ *
+ * It runs after the analyses that fill devices, operators,
+ * operators_by_shape, kernels, gpu_metrics and steps (analysis.h), and only
+ * rewrites the keys it owns:
+ *   devices[].peak_tflops / peak_gbps / peak_source (+ peak_device,
+ *     peak_match, peak_reference);
+ *   operators[] and operators_by_shape[]: flops, bytes, achieved_tflops,
+ *     achieved_gbps, arithmetic_intensity, bound, roofline_pct (+ dtype,
+ *     peak_tflops, ridge_flops_per_byte);
+ *   tensor_cores (replaced);
+ *   recommendations (appended to; created when null).
+ * Rates need device time and stay null without it; percentages also need a
+ * known device and stay null for an unknown one. */
+#ifndef PROFREPORT_ROOFLINE_H
+#define PROFREPORT_ROOFLINE_H
+
+#include <cjson/cJSON.h>
+
+#include "profreport/analysis.h"
+#include "profreport/error.h"
+#include "profreport/trace.h"
+
+/* Fill the keys above in `run`.  t may be NULL (a summary re-processed
+ * without its trace): per-call concrete inputs and per-op tensor-core time
+ * then come only from the run's own rows.  Errors: PR_E_NOMEM; PR_E_IO /
+ * PR_E_FORMAT for an unreadable o->device_spec. */
+PR_NODISCARD enum pr_status pr_roofline_fill(const struct pr_trace *t,
+                                             const struct pr_analysis_opts *o,
+                                             cJSON *run, struct pr_error *err);
+
+#endif

@@ -1,0 +1,62 @@
+/* tensorcore.h - does a kernel use tensor cores (by name), is an operator
+ * eligible for them, and if an eligible op ran without them, why and what
+ * to change (tb-plugin-semantics §10; flops-and-formats §1.3).  Pure
+ * functions; roofline.c turns the answers into summary rows. */
+#ifndef PROFREPORT_TENSORCORE_H
+#define PROFREPORT_TENSORCORE_H
+
+#include <stddef.h>
+
+#include "profreport/flops.h"
+
+/* Where a "uses tensor cores" answer came from. */
+enum pr_tc_source {
+    PR_TC_NONE = 0,     /* no pattern matched */
+    PR_TC_PLUGIN = 1,   /* the TensorBoard plugin's exact substring list */
+    PR_TC_HEURISTIC = 2 /* [profreport ext] modern kernel names (wgmma,
+                           tensorop, nvjet, flash_fwd, ...) */
+};
+
+/* Classify a kernel by its name (case-sensitive substrings, as the plugin
+ * does).  NULL gives PR_TC_NONE. */
+enum pr_tc_source pr_tensorcore_kernel(const char *kernel_name);
+
+/* 1 when the operator may run on tensor cores: the plugin's exact list
+ * (§10.2) or, with *heuristic set to 1, our additions (attention, fp8/int8
+ * GEMMs, convolution_backward, ...).  heuristic may be NULL. */
+int pr_tensorcore_op_eligible(const char *op_name, int *heuristic);
+
+/* Why an eligible op ran without tensor cores. */
+enum pr_tc_reason {
+    PR_TCR_UNKNOWN = 0, /* shapes and dtype look fine: library's choice */
+    PR_TCR_OLD_GPU,     /* compute capability < 7.0 */
+    PR_TCR_FP32,        /* fp32 inputs, TF32 off or unavailable */
+    PR_TCR_FP64,        /* fp64 inputs */
+    PR_TCR_DTYPE_GPU,   /* bf16 before 8.0, fp8 before 8.9 */
+    PR_TCR_DTYPE,       /* an integer/bool/complex type without a TC path */
+    PR_TCR_NO_DTYPE,    /* input types were not recorded */
+    PR_TCR_ALIGN        /* a dimension is not a multiple of 8 (16) */
+};
+
+#define PR_TC_TEXT_SIZE 160
+
+struct pr_tc_diag {
+    enum pr_tc_reason reason;
+    char text[PR_TC_TEXT_SIZE];   /* "K=1001 not a multiple of 8" */
+    char advice[PR_TC_TEXT_SIZE]; /* "pad K from 1001 to 1008" */
+};
+
+/* Explain an eligible op (cost from pr_flops_estimate) that ran without TC
+ * kernels.  cc_major/cc_minor: the device's compute capability, -1 when
+ * unknown.  Never fails; out->text and out->advice are always set. */
+void pr_tensorcore_diagnose(const struct pr_op_cost *cost, int cc_major,
+                            int cc_minor, struct pr_tc_diag *out);
+
+/* The alignment check alone (GEMM M/N/K, conv channels, attention head
+ * dim) for ops that may well be on tensor cores already: 1 and the texts
+ * filled when a dimension is not a multiple of 8 (16 for int8/fp8), else 0.
+ * Only 16-bit and 8-bit dtypes are checked. */
+int pr_tensorcore_misaligned(const struct pr_op_cost *cost,
+                             struct pr_tc_diag *out);
+
+#endif
