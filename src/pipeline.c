@@ -168,8 +168,12 @@ static enum pr_status
 write_outputs(const struct pr_options *o, const cJSON *sum,
               struct pr_error *err)
 {
-    struct pr_render_opts ro = {o->top, o->template_dir, o->paper, o->font,
-                                generation_time(), PACKAGE_VERSION};
+    struct pr_render_opts ro = {.top = o->top,
+                                .template_dir = o->template_dir,
+                                .paper = o->paper,
+                                .font = o->font,
+                                .generated_at = generation_time(),
+                                .version = PACKAGE_VERSION};
     struct pr_buf html;
     char *json = NULL;
     enum pr_status st = PR_OK;
@@ -223,10 +227,14 @@ print_brief(const cJSON *sum)
 static enum pr_status
 print_table(const struct pr_options *o, const cJSON *sum, struct pr_error *err)
 {
-    struct pr_table_opts to = {o->table_kind, o->sort_col, o->group_by,
-                               o->filter,     o->columns,  o->min_time_us,
-                               o->top_given ? o->top : 0, o->width,
-                               PR_TABLE_TEXT};
+    struct pr_table_opts to = {.kind = o->table_kind,
+                               .sort = o->sort_col,
+                               .group_by = o->group_by,
+                               .filter = o->filter,
+                               .columns = o->columns,
+                               .min_time_us = o->min_time_us,
+                               .top = o->top_given ? o->top : 0,
+                               .width = o->width};
     struct pr_buf out;
     enum pr_status st;
 

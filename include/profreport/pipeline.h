@@ -34,6 +34,7 @@ struct pr_options {
     int threads;              /* 0 = auto */
     uint64_t max_input;       /* --max-input bytes; 0 = default */
     double peak_tflops, peak_gbps;
+    const char *device_spec;  /* --device-spec FILE */
     /* table subcommand */
     const char *table_kind;   /* operators|kernels|kernel-calls|memory|steps */
     const char *sort_col;

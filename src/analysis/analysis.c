@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "profreport/analysis.h"
+#include "profreport/comm.h"
+#include "profreport/memory.h"
 #include "profreport/buf.h"
 #include "profreport/devices.h"
 #include "profreport/gpu_util.h"
@@ -366,6 +368,10 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
         st = fill_steps(t, &tree, &steps, run, err);
         if (st == PR_OK)
             st = fill_tables(t, &tree, run, err);
+        if (st == PR_OK)
+            st = pr_memory_fill(t, &tree, &steps, run, err);
+        if (st == PR_OK)
+            st = pr_comm_fill(t, &steps, run, err);
         pr_steps_free(&steps);
     }
     pr_tree_free(&tree);

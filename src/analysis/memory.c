@@ -80,18 +80,12 @@ dev_index(struct mem *m, const struct pr_mem_info *mi)
     return (int)m->n_dev++;
 }
 
-/* profiler_start_ts: the first event the plugin creates (2.5). */
+/* Curve times count from the run's first event, like every other time of
+ * the run (spec/summary-json.md), so the curve lines up with the steps. */
 static int64_t
 profiler_start(const struct pr_trace *t)
 {
-    size_t i;
-
-    for (i = 0; i < t->n_events; i++) {
-        int k = t->events[i].kind;
-        if (k != PR_K_OTHER && k != PR_K_DRIVER && k != PR_K_SYNC)
-            return t->events[i].ts_ns;
-    }
-    return 0;
+    return t->n_events > 0 ? t->events[0].ts_ns : 0;
 }
 
 static void

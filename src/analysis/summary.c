@@ -3,6 +3,7 @@
  * spec/summary-json.md; every required key exists, null until computed. */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,23 +66,49 @@ pr_summary_add_input(cJSON *s, const char *path, const struct pr_trace *t,
     return PR_OK;
 }
 
+static const struct {
+    const char *kind;
+    const char *text;
+    size_t offset;
+} quality[] = {
+    {"skipped_no_dur", "duration events without a usable dur were skipped",
+     offsetof(struct pr_diag, skipped_no_dur)},
+    {"skipped_bad_ts", "events without a usable ts were skipped",
+     offsetof(struct pr_diag, skipped_bad_ts)},
+    {"negative_dur", "events with a negative dur were clamped to 0",
+     offsetof(struct pr_diag, negative_dur)},
+    {"unknown_cat", "duration events of unknown categories were ignored",
+     offsetof(struct pr_diag, unknown_cat)},
+    {"non_object", "traceEvents entries that are not objects were ignored",
+     offsetof(struct pr_diag, non_object)},
+};
+
+/* Data-quality notes: "data_quality" as counters, "diagnostics" as the rows
+ * the reports show (only the non-zero ones). */
 static enum pr_status
 add_quality(cJSON *run, const struct pr_trace *t)
 {
     cJSON *q = cJSON_AddObjectToObject(run, "data_quality");
+    cJSON *d = cJSON_AddArrayToObject(run, "diagnostics");
+    size_t i;
 
-    if (q == NULL ||
-        cJSON_AddNumberToObject(q, "skipped_no_dur",
-                                (double)t->diag.skipped_no_dur) == NULL ||
-        cJSON_AddNumberToObject(q, "skipped_bad_ts",
-                                (double)t->diag.skipped_bad_ts) == NULL ||
-        cJSON_AddNumberToObject(q, "negative_dur",
-                                (double)t->diag.negative_dur) == NULL ||
-        cJSON_AddNumberToObject(q, "unknown_cat",
-                                (double)t->diag.unknown_cat) == NULL ||
-        cJSON_AddNumberToObject(q, "non_object",
-                                (double)t->diag.non_object) == NULL)
+    if (q == NULL || d == NULL)
         return PR_E_NOMEM;
+    for (i = 0; i < sizeof(quality) / sizeof(quality[0]); i++) {
+        size_t n = *(const size_t *)(const void *)((const char *)&t->diag +
+                                                   quality[i].offset);
+        cJSON *row;
+        if (cJSON_AddNumberToObject(q, quality[i].kind, (double)n) == NULL)
+            return PR_E_NOMEM;
+        if (n == 0)
+            continue;
+        row = cJSON_CreateObject();
+        if (row == NULL || !cJSON_AddItemToArray(d, row) ||
+            cJSON_AddStringToObject(row, "kind", quality[i].kind) == NULL ||
+            cJSON_AddNumberToObject(row, "count", (double)n) == NULL ||
+            cJSON_AddStringToObject(row, "text", quality[i].text) == NULL)
+            return PR_E_NOMEM;
+    }
     return PR_OK;
 }
 

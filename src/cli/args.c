@@ -27,6 +27,7 @@ static const char usage[] =
     "      --font FILE        TrueType font for the PDF\n"
     "      --peak-tflops X    override the device's peak TFLOP/s\n"
     "      --peak-gbps X      override the device's memory bandwidth\n"
+    "      --device-spec FILE JSON file of device peaks (data/devices.json form)\n"
     "      --threads N        parser threads (default: all CPUs)\n"
     "      --max-input BYTES  refuse inputs larger than this (uncompressed)\n"
     "  -q, --quiet            no progress on stderr\n"
@@ -49,7 +50,8 @@ static const char usage[] =
 enum {
     OPT_HTML = 256, OPT_PDF, OPT_TOP, OPT_TEMPLATE_DIR, OPT_PAPER, OPT_FONT,
     OPT_PEAK_TFLOPS, OPT_PEAK_GBPS, OPT_THREADS, OPT_MAX_INPUT, OPT_KIND,
-    OPT_SORT, OPT_GROUP_BY, OPT_MIN_TIME, OPT_FILTER, OPT_CSV, OPT_JSON_OUT
+    OPT_SORT, OPT_GROUP_BY, OPT_MIN_TIME, OPT_FILTER, OPT_CSV, OPT_JSON_OUT,
+    OPT_DEVICE_SPEC
 };
 
 static const struct option longopts[] = {
@@ -65,6 +67,7 @@ static const struct option longopts[] = {
     {"peak-gbps", required_argument, NULL, OPT_PEAK_GBPS},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"max-input", required_argument, NULL, OPT_MAX_INPUT},
+    {"device-spec", required_argument, NULL, OPT_DEVICE_SPEC},
     {"kind", required_argument, NULL, OPT_KIND},
     {"sort", required_argument, NULL, OPT_SORT},
     {"group-by", required_argument, NULL, OPT_GROUP_BY},
@@ -169,6 +172,7 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
         o->max_input = (uint64_t)d;
         break;
     }
+    case OPT_DEVICE_SPEC: o->device_spec = arg; break;
     case OPT_KIND: o->table_kind = arg; break;
     case OPT_SORT: o->sort_col = arg; break;
     case OPT_GROUP_BY: o->group_by = arg; break;
