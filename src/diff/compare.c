@@ -244,13 +244,17 @@ add_device_metrics(cJSON *metrics, const cJSON *ab, const cJSON *ac,
     const cJSON *e;
     size_t i;
     int pass;
+    /* one device a side pairs whatever its id: rank 3 on GPU3 last night
+       and rank 1 on GPU1 tonight are the same job's device */
+    int solo = cJSON_GetArraySize(ab) == 1 && cJSON_GetArraySize(ac) == 1;
 
     for (pass = 0; pass < 2; pass++) {
         const cJSON *mine = pass == 0 ? ab : ac, *other = pass == 0 ? ac : ab;
         cJSON_ArrayForEach(e, mine)
         {
             const cJSON *dev = cJSON_GetObjectItemCaseSensitive(e, "device");
-            const cJSON *peer = find_device(other, dev);
+            const cJSON *peer = solo ? cJSON_GetArrayItem(other, 0)
+                                     : find_device(other, dev);
             if (pass == 1 && peer != NULL)
                 continue; /* already paired in pass 0 */
             for (i = 0; i < n_fig; i++) {

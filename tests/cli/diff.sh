@@ -1,0 +1,74 @@
+#!/bin/sh
+# diff.sh - `profreport diff` end to end: exit codes (0 pass, 1 bad rule,
+# 2 bad input, 3 gate tripped), the noise-aware default gate, reports, and
+# the HTA control/test traces when ../shared is present.
+. "$PR_SRCDIR/tests/lib.sh"
+D=$PR_SRCDIR/tests/data/diff
+
+if ! "$PR_BIN" diff --help > "$T_DIR/help" 2>&1; then
+    skip "diff subcommand" "not dispatched by this build's main.c"
+    echo "1..$T_N"
+    exit 0
+fi
+check "--help shows the rule grammar" grep -q "rule grammar" "$T_DIR/help"
+
+"$PR_BIN" diff -q --baseline "$D/base.json" --input "$D/base.json" \
+    --json "$T_DIR/self.json" > /dev/null
+check "a run against itself exits 0" [ $? -eq 0 ]
+check "  and says pass" grep -q '"verdict":[[:space:]]*"pass"' "$T_DIR/self.json"
+
+"$PR_BIN" diff -q -b "$D/base.json" -i "$D/rerun.json" > /dev/null
+check "a rerun of the same program exits 0" [ $? -eq 0 ]
+
+"$PR_BIN" diff -q -b "$D/base.json" -i "$D/slow.json" \
+    --markdown "$T_DIR/d.md" --junit "$T_DIR/d.xml" --json "$T_DIR/d.json"
+check "a 20% slowdown exits 3" [ $? -eq 3 ]
+check "  markdown names the regression" grep -q "REGRESSION" "$T_DIR/d.md"
+check "  markdown lists the new operator" grep -q "aten::softmax.*new" "$T_DIR/d.md"
+check "  junit has one failing test" grep -q 'failures="1"' "$T_DIR/d.xml"
+check "  json has the noise test" grep -q '"p_value"' "$T_DIR/d.json"
+
+"$PR_BIN" diff -q -b "$D/base.json" -i "$D/slow.json" --threshold 25 > /dev/null
+check "--threshold 25 lets +20% pass" [ $? -eq 0 ]
+
+"$PR_BIN" diff -q -b "$D/base.json" -i "$D/slow.json" \
+    --fail-on 'memory.peak>+1GiB' --fail-on 'op:aten::conv*>+10%' > /dev/null
+check "rules that hold exit 0" [ $? -eq 0 ]
+
+"$PR_BIN" diff -q -b "$D/ranks_base.json" -i "$D/ranks_cur.json" \
+    --fail-on 'memory.peak>+256MiB' --junit "$T_DIR/r.xml" > /dev/null
+check "per-rank memory gate exits 3" [ $? -eq 3 ]
+check "  names the rank's worker" grep -q 'worker1' "$T_DIR/r.xml"
+
+"$PR_BIN" diff -b "$D/base.json" -i "$D/slow.json" --fail-on 'step.mean>3' \
+    2> "$T_DIR/err"
+check "a malformed rule exits 1" [ $? -eq 1 ]
+check "  names the rule" grep -q 'bad rule "step.mean>3"' "$T_DIR/err"
+check "  shows the grammar" grep -q "rule grammar" "$T_DIR/err"
+
+"$PR_BIN" diff -b "$D/base.json" 2> "$T_DIR/err"
+check "missing --input exits 1" [ $? -eq 1 ]
+
+"$PR_BIN" diff -b "$D/base.json" -i "$T_DIR/nope.json" 2> "$T_DIR/err"
+check "a missing input exits 2" [ $? -eq 2 ]
+
+printf '{"schema_version": 9, "runs": []}' > "$T_DIR/v9.json"
+"$PR_BIN" diff -b "$D/base.json" -i "$T_DIR/v9.json" 2> "$T_DIR/err"
+check "a newer schema exits 2" [ $? -eq 2 ]
+check "  and says so" grep -q "schema_version 9" "$T_DIR/err"
+
+H=$PR_SHARED/traces/hta/trace_diff
+if have_shared && [ -f "$H/control/control.json.gz" ]; then
+    "$PR_BIN" diff -q -b "$H/control/control.json.gz" \
+        -i "$H/test/test.json.gz" --json "$T_DIR/hta.json" > /dev/null
+    rc=$?
+    check "HTA control vs test trips the default gate" [ $rc -eq 3 ]
+    "$PR_BIN" diff -q -b "$H/control/control.json.gz" \
+        -i "$H/control/control.json.gz" > /dev/null
+    check "HTA control against itself exits 0" [ $? -eq 0 ]
+else
+    skip "HTA control vs test" "no $H"
+    skip "HTA control against itself" "no $H"
+fi
+
+echo "1..$T_N"
