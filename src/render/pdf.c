@@ -1291,7 +1291,7 @@ sec_operators(struct pdf *d, const cJSON *run, const char *title)
 }
 
 static const struct col kernel_cols[] = {
-    {"Kernel", "name", K_NAME, 2.8},
+    {"Kernel", "name", K_NAME, 2.65},
     {"Operator", "operator", K_TEXT, 1.4},
     {"Calls", "calls", K_INT, 0.6},
     {"Total", "total_us", K_US, 0.9},
@@ -1299,7 +1299,7 @@ static const struct col kernel_cols[] = {
     {"Min", "min_us", K_US, 0.8},
     {"Max", "max_us", K_US, 0.8},
     {"Blocks/SM", "mean_blocks_per_sm", K_NUM, 0.8},
-    {"Occupancy", "mean_est_achieved_occupancy_pct", K_PCT, 1.1},
+    {"Occupancy", "mean_est_achieved_occupancy_pct", K_PCT, 1.25},
     {"TC", "tensor_cores_used", K_BOOL, 0.5},
 };
 
@@ -1717,8 +1717,8 @@ run_sections(struct pdf *d, const cJSON *run, size_t n_runs)
     size_t i;
 
     d->parent = NULL;
+    (void)new_page(d); /* each run starts a page; the title page is alone */
     if (n_runs > 1) {
-        (void)new_page(d);
         snprintf(title, sizeof(title), "%s %s", worker, span);
         d->parent = bookmark(d, NULL, title);
         if (d->parent)
