@@ -51,6 +51,7 @@ struct pdf {
     double pw, ph;           /* page size, points */
     double y;                /* next free position, points from the top */
     HPDF_Outline parent;     /* section bookmarks go here; NULL = root */
+    char section[160];       /* current section title, for "continued" */
     const struct pr_render_opts *o;
     struct pr_error *err; /* borrowed */
     int failed;           /* sticky: libharu reported an error */
@@ -596,6 +597,7 @@ section(struct pdf *d, const char *title)
         d->y += 18;
     if (is_failed(d))
         return;
+    snprintf(d->section, sizeof(d->section), "%s", title);
     (void)bookmark(d, d->parent, title);
     put(d, MARGIN_X, d->y + 18, title, 18, 1, C_TEXT, PR_ANCHOR_START);
     d->y += 26;
@@ -769,7 +771,10 @@ table(struct pdf *d, const struct col *cols, size_t n_cols, const cJSON *rows,
             continue;
         h = row_height(d, row, cols, n_cols, x);
         if (d->y + h > page_bottom(d)) {
+            char line[200];
             (void)new_page(d);
+            snprintf(line, sizeof(line), "%s (continued)", d->section);
+            note(d, line);
             table_header(d, cols, n_cols, x);
         }
         if (i % 2 == 1)
