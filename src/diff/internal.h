@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "profreport/buf.h"
+#include "profreport/chart.h"
 #include "profreport/error.h"
 
 /* o[key] as a number; NAN when o is not an object, the key is missing, or
@@ -47,6 +48,21 @@ PR_NODISCARD enum pr_status pr_dmd_code(struct pr_buf *b, const char *s,
  * +7.3% (+300.0 MiB, 4.00 GiB -> 4.29 GiB)", plus the p-value when a
  * noise test ran. */
 PR_NODISCARD enum pr_status pr_ddescribe(struct pr_buf *b, const cJSON *it);
+
+/* A waterfall from `start` to `end` (microseconds) through n signed
+ * steps; pointers borrowed for the call. */
+struct pr_dwaterfall {
+    const char *title;
+    const char *const *labels; /* n category names */
+    const double *deltas;      /* n changes, us */
+    size_t n;
+    double start, end;
+};
+
+/* Draw it on any canvas (SVG or PDF).  Cannot fail; backend errors are
+ * sticky in the canvas. */
+void pr_dwaterfall(struct pr_canvas *c, const struct pr_chart_box *b,
+                   const struct pr_dwaterfall *w);
 
 /* Largest summary file read whole (summaries are ~100 KB; this leaves
  * room for big jobs while refusing to slurp a multi-GB trace). */

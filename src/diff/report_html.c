@@ -1,16 +1,437 @@
-/* report_html.c - placeholder until the HTML diff report lands. */
+/* report_html.c - the diff as one self-contained HTML page: verdict and
+ * gates, per run a side-by-side step breakdown, a waterfall of where the
+ * time went and the step times, then top regressions / improvements.
+ * Charts come from the shared chart library through the SVG canvas; every
+ * string from a trace goes through pr_escape_html. */
 #include "config.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "profreport/diff.h"
+#include "profreport/escape.h"
+#include "profreport/svg.h"
+#include "internal.h"
+
+#define NAME_MAX_CHARS 90
+
+/* in the diff tree's "breakdown" order (kernel, memcpy, ...) */
+static const char *const cat_names[] = {"Kernel",  "Memcpy",     "Memset",
+                                        "Comm.",   "Runtime",    "DataLoader",
+                                        "CPU exec", "Other"};
+static const uint32_t cat_colors[] = {0x0072B2, 0xE69F00, 0xF0E442,
+                                      0xD55E00, 0x56B4E9, 0x009E73,
+                                      0xCC79A7, 0x999999};
+#define N_CAT 8
+
+static const char css[] =
+    ":root{--ink:#222;--muted:#6b7280;--grid:#e5e7eb;--bg:#fff;"
+    "--bad:#b42318;--good:#067647;--card:#f8f9fb}"
+    "@media (prefers-color-scheme:dark){:root{--ink:#e5e7eb;--muted:#9ca3af;"
+    "--grid:#374151;--bg:#111827;--card:#1f2937;--bad:#f97066;"
+    "--good:#47cd89}}"
+    "body{font:14px/1.45 system-ui,sans-serif;color:var(--ink);"
+    "background:var(--bg);margin:0 auto;max-width:1200px;padding:16px 24px}"
+    "h1{font-size:22px;margin:8px 0}h2{font-size:18px;margin-top:28px;"
+    "border-bottom:1px solid var(--grid)}h3{font-size:15px}"
+    ".verdict{display:inline-block;padding:2px 10px;border-radius:4px;"
+    "color:#fff;font-weight:600}.fail{background:var(--bad)}"
+    ".pass{background:var(--good)}"
+    "table{border-collapse:collapse;width:100%;margin:8px 0}"
+    "th,td{text-align:left;padding:4px 8px;border-bottom:1px solid "
+    "var(--grid);vertical-align:top}td.n{text-align:right;"
+    "font-variant-numeric:tabular-nums;white-space:nowrap}"
+    "code{font-size:12px;word-break:break-all}"
+    ".up{color:var(--bad)}.down{color:var(--good)}.muted{color:var(--muted)}"
+    ".charts{display:grid;grid-template-columns:repeat(auto-fit,"
+    "minmax(360px,1fr));gap:12px}figure{margin:0;background:var(--card);"
+    "border-radius:6px;padding:4px}svg.chart{width:100%;height:auto}";
+
+/* Appends are sticky on the buffer: check b->failed once at the end. */
+#define ADDF(b, ...)                                                         \
+    do {                                                                     \
+        if (pr_buf_printf((b), __VA_ARGS__) != PR_OK)                        \
+            (b)->failed = 1;                                                 \
+    } while (0)
+
+static void
+add(struct pr_buf *b, const char *s)
+{
+    if (pr_buf_adds(b, s) != PR_OK)
+        b->failed = 1;
+}
+
+static void
+esc(struct pr_buf *b, const char *s)
+{
+    if (s == NULL)
+        s = "";
+    if (pr_escape_html_trunc(b, s, strlen(s), NAME_MAX_CHARS) != PR_OK)
+        b->failed = 1;
+}
+
+static void
+svg_chart(struct pr_buf *b, double w, double h, const char *label,
+          void (*draw)(struct pr_canvas *, const struct pr_chart_box *,
+                       const void *),
+          const void *spec)
+{
+    struct pr_svg svg;
+    struct pr_canvas c;
+    struct pr_chart_box box = {8, 8, w - 16, h - 16};
+
+    add(b, "<figure>");
+    pr_svg_begin(&svg, &c, b, w, h, label);
+    draw(&c, &box, spec);
+    if (pr_svg_end(&svg, &c) != PR_OK)
+        b->failed = 1;
+    add(b, "</figure>\n");
+}
+
+static void
+draw_stacked(struct pr_canvas *c, const struct pr_chart_box *b,
+             const void *s)
+{
+    pr_chart_stacked_bars(c, b, s);
+}
+
+static void
+draw_lines(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
+{
+    pr_chart_line(c, b, s);
+}
+
+static void
+draw_waterfall(struct pr_canvas *c, const struct pr_chart_box *b,
+               const void *s)
+{
+    pr_dwaterfall(c, b, s);
+}
+
+/* Side-by-side mean breakdown and the waterfall between them. */
+static void
+breakdown_charts(struct pr_buf *b, const cJSON *pair)
+{
+    static const char *const sides[] = {"Baseline", "Current"};
+    const cJSON *bd = cJSON_GetObjectItemCaseSensitive(pair, "breakdown");
+    double vals[2 * N_CAT], deltas[N_CAT], start = 0, end = 0;
+    size_t k;
+
+    for (k = 0; k < N_CAT; k++) {
+        const cJSON *row = cJSON_GetArrayItem(bd, (int)k);
+        double x = pr_dj_num(row, "baseline"), y = pr_dj_num(row, "current");
+        vals[k] = isfinite(x) ? x : 0;
+        vals[N_CAT + k] = isfinite(y) ? y : 0;
+        deltas[k] = vals[N_CAT + k] - vals[k];
+        start += vals[k];
+        end += vals[N_CAT + k];
+    }
+    {
+        struct pr_chart_stacked st = {
+            "Mean step breakdown", sides, 2, cat_names, N_CAT, vals,
+            cat_colors, PR_UNIT_US, NULL};
+        struct pr_dwaterfall wf = {"Where the time went (mean step)",
+                                   cat_names, deltas, N_CAT, start, end};
+        svg_chart(b, 420, 300, "Mean step breakdown, baseline and current",
+                  draw_stacked, &st);
+        svg_chart(b, 440, 320, "Waterfall of the change in mean step time",
+                  draw_waterfall, &wf);
+    }
+}
+
+/* Step durations of both runs against the step index. */
+static void
+steps_chart(struct pr_buf *b, const cJSON *pair)
+{
+    const cJSON *arr[2] = {
+        cJSON_GetObjectItemCaseSensitive(pair, "steps_baseline_us"),
+        cJSON_GetObjectItemCaseSensitive(pair, "steps_current_us")};
+    int n[2] = {cJSON_GetArraySize(arr[0]), cJSON_GetArraySize(arr[1])};
+    int max = n[0] > n[1] ? n[0] : n[1], i, k;
+    double *xs = calloc((size_t)max + 1, sizeof(double));
+    double *ys = calloc(2 * ((size_t)max + 1), sizeof(double));
+    struct pr_chart_series s[2];
+
+    if (xs == NULL || ys == NULL) {
+        b->failed = 1;
+    } else {
+        for (i = 0; i < max; i++)
+            xs[i] = i + 1;
+        for (k = 0; k < 2; k++)
+            for (i = 0; i < n[k]; i++)
+                ys[k * (max + 1) + i] =
+                    cJSON_GetArrayItem(arr[k], i)->valuedouble;
+        s[0] = (struct pr_chart_series){"Baseline", xs, ys, (size_t)n[0],
+                                        0x0072B2, 0, 0};
+        s[1] = (struct pr_chart_series){"Current", xs, ys + max + 1,
+                                        (size_t)n[1], 0xD55E00, 0, 0};
+        struct pr_chart_lines spec = {
+            "Step time per step", s, 2, PR_UNIT_COUNT, PR_UNIT_US, "step",
+            NULL, 0, 0, 0, NULL};
+        svg_chart(b, 420, 300, "Step time per step", draw_lines, &spec);
+    }
+    free(xs);
+    free(ys);
+}
+
+static const char *
+dir_class(double d)
+{
+    return d > 0 ? "up" : d < 0 ? "down" : "muted";
+}
+
+static void
+noise_text(struct pr_buf *b, const cJSON *noise)
+{
+    const char *m = pr_dj_str(noise, "method");
+    char p[32], lo[32], hi[32];
+
+    if (m == NULL || strcmp(m, "none") == 0) {
+        add(b, "<span class=\"muted\">limit only</span>");
+        return;
+    }
+    if (pr_buf_printf(b, "%s: p = %s, 95%% CI [%s, %s]",
+                      cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+                          noise, "significant"))
+                          ? "<b>significant</b>"
+                          : "noise",
+                      pr_dfmt_p(pr_dj_num(noise, "p_value"), p, sizeof(p)),
+                      pr_dfmt_pct(pr_dj_num(noise, "ci_lo_pct"), lo,
+                                  sizeof(lo)),
+                      pr_dfmt_pct(pr_dj_num(noise, "ci_hi_pct"), hi,
+                                  sizeof(hi))) != PR_OK)
+        b->failed = 1;
+}
+
+static void
+figures_table(struct pr_buf *b, const cJSON *pair)
+{
+    const cJSON *row;
+    char v1[48], v2[48], d[48], pct[48];
+
+    add(b, "<table><tr><th>Figure</th><th>Baseline</th><th>Current</th>"
+           "<th>Change</th><th>Noise test</th></tr>\n");
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(pair, "metrics"))
+    {
+        const char *unit = pr_dj_str(row, "unit");
+        const cJSON *dev = cJSON_GetObjectItemCaseSensitive(row, "device");
+        double x = pr_dj_num(row, "baseline"), y = pr_dj_num(row, "current");
+        if ((isnan(x) && isnan(y)) || (x == 0 && y == 0))
+            continue;
+        add(b, "<tr><td>");
+        esc(b, pr_dj_str(row, "metric"));
+        if (cJSON_IsString(dev)) {
+            add(b, " ");
+            esc(b, dev->valuestring);
+        } else if (cJSON_IsNumber(dev) &&
+                   pr_buf_printf(b, " GPU %d", dev->valueint) != PR_OK) {
+            b->failed = 1;
+        }
+        ADDF(b, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
+                   pr_dfmt_value(x, unit, v1, sizeof(v1)),
+                   pr_dfmt_value(y, unit, v2, sizeof(v2)));
+        pr_dfmt_delta(pr_dj_num(row, "delta"), unit, d, sizeof(d));
+        pr_dfmt_pct(pr_dj_num(row, "delta_pct"), pct, sizeof(pct));
+        if (pr_buf_printf(b, "<td class=\"n %s\">%s%s%s</td><td>",
+                          dir_class(pr_dj_num(row, "delta")), d,
+                          unit && strcmp(unit, "pct") == 0 ? "" : " ",
+                          unit && strcmp(unit, "pct") == 0 ? "" : pct) !=
+            PR_OK)
+            b->failed = 1;
+        noise_text(b, cJSON_GetObjectItemCaseSensitive(row, "noise"));
+        add(b, "</td></tr>\n");
+    }
+    add(b, "</table>\n");
+}
+
+static void
+runs_section(struct pr_buf *b, const cJSON *diff)
+{
+    const cJSON *pair;
+
+    add(b, "<h2 id=\"runs\">Step time</h2>\n");
+    cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(diff, "runs"))
+    {
+        add(b, "<h3>Run <code>");
+        esc(b, pr_dj_str(pair, "baseline"));
+        add(b, "</code> vs <code>");
+        esc(b, pr_dj_str(pair, "current"));
+        add(b, "</code> <span class=\"muted\">(per step)</span></h3>\n"
+               "<div class=\"charts\">\n");
+        breakdown_charts(b, pair);
+        steps_chart(b, pair);
+        add(b, "</div>\n");
+        figures_table(b, pair);
+    }
+}
+
+/* want > 0: regressions, < 0: improvements, 0: new and vanished. */
+static void
+rows_table(struct pr_buf *b, const cJSON *arr, int want, size_t top)
+{
+    const cJSON *row;
+    size_t n = 0;
+    char v1[48], v2[48], d[48], pct[48];
+
+    add(b, "<table><tr><th>Name</th><th>Baseline</th><th>Current</th>"
+           "<th>Change</th><th></th></tr>\n");
+    cJSON_ArrayForEach(row, arr)
+    {
+        const char *status = pr_dj_str(row, "status");
+        double dv = pr_dj_num(row, "delta_us");
+        int both = status != NULL && strcmp(status, "both") == 0;
+        if (n == top)
+            break;
+        if (want == 0 ? both : !(both && (want > 0 ? dv > 0 : dv < 0)))
+            continue;
+        n++;
+        add(b, "<tr><td><code title=\"");
+        if (pr_escape_html(b, pr_dj_str(row, "name") ? pr_dj_str(row, "name")
+                                                     : "",
+                           strlen(pr_dj_str(row, "name")
+                                      ? pr_dj_str(row, "name")
+                                      : "")) != PR_OK)
+            b->failed = 1;
+        add(b, "\">");
+        esc(b, pr_dj_str(row, "name"));
+        add(b, "</code>");
+        if (pr_dj_str(row, "input_shapes") != NULL) {
+            add(b, " <span class=\"muted\">");
+            esc(b, pr_dj_str(row, "input_shapes"));
+            add(b, "</span>");
+        }
+        ADDF(b, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
+                   pr_dfmt_us(pr_dj_num(row, "baseline_us"), v1, sizeof(v1)),
+                   pr_dfmt_us(pr_dj_num(row, "current_us"), v2, sizeof(v2)));
+        pr_dfmt_delta(dv, "us", d, sizeof(d));
+        if (pr_buf_printf(b, "<td class=\"n %s\">%s</td><td class=\"n\">%s"
+                             "</td></tr>\n",
+                          dir_class(dv), d,
+                          want == 0 ? status
+                                    : pr_dfmt_pct(pr_dj_num(row, "delta_pct"),
+                                                  pct, sizeof(pct))) != PR_OK)
+            b->failed = 1;
+    }
+    if (n == 0)
+        add(b, "<tr><td class=\"muted\" colspan=\"5\">none</td></tr>\n");
+    add(b, "</table>\n");
+}
+
+static void
+tables_section(struct pr_buf *b, const cJSON *diff, size_t top)
+{
+    static const char *const keys[] = {"operators", "kernels"};
+    static const char *const titles[] = {
+        "Operators <span class=\"muted\">(device self time per step)</span>",
+        "Kernels <span class=\"muted\">(device time per step)</span>"};
+    static const char *const kinds[] = {"Top regressions", "Top improvements",
+                                        "New and vanished"};
+    static const int wants[] = {1, -1, 0};
+    size_t t, k;
+
+    for (t = 0; t < 2; t++) {
+        ADDF(b, "<h2 id=\"%s\">%s</h2>\n", keys[t], titles[t]);
+        for (k = 0; k < 3; k++) {
+            ADDF(b, "<h3>%s</h3>\n", kinds[k]);
+            rows_table(b, cJSON_GetObjectItemCaseSensitive(diff, keys[t]),
+                       wants[k], top);
+        }
+    }
+}
+
+static void
+header(struct pr_buf *b, const cJSON *diff)
+{
+    const cJSON *bs = cJSON_GetObjectItemCaseSensitive(diff, "baseline");
+    const cJSON *cs = cJSON_GetObjectItemCaseSensitive(diff, "current");
+    const char *verdict = pr_dj_str(diff, "verdict");
+    int failed = verdict != NULL && strcmp(verdict, "fail") == 0;
+
+    add(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+           "<meta name=\"viewport\" content=\"width=device-width\">"
+           "<meta http-equiv=\"Content-Security-Policy\" content=\""
+           "default-src 'none'; style-src 'unsafe-inline'\">"
+           "<meta name=\"color-scheme\" content=\"light dark\">"
+           "<title>profreport diff</title><style>");
+    add(b, css);
+    add(b, "</style></head><body>\n<h1>Regression comparison ");
+    ADDF(b, "<span class=\"verdict %s\">%s</span></h1>\n<p>Baseline <code>",
+         failed ? "fail" : "pass", failed ? "REGRESSION" : "no regression");
+    esc(b, pr_dj_str(bs, "label"));
+    ADDF(b, "</code> (runs: %.0f, steps: %.0f) vs current <code>",
+         pr_dj_num(bs, "runs"), pr_dj_num(bs, "steps"));
+    esc(b, pr_dj_str(cs, "label"));
+    ADDF(b, "</code> (runs: %.0f, steps: %.0f).</p>\n",
+         pr_dj_num(cs, "runs"), pr_dj_num(cs, "steps"));
+}
+
+static void
+gates_section(struct pr_buf *b, const cJSON *diff)
+{
+    const cJSON *g;
+
+    add(b, "<h2 id=\"gates\">Gates</h2>\n<table><tr><th>Result</th>"
+           "<th>Gate</th><th>Detail</th></tr>\n");
+    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(diff, "gates"))
+    {
+        const char *res = pr_dj_str(g, "result");
+        int failed = res != NULL && strcmp(res, "fail") == 0;
+        ADDF(b, "<tr><td><span class=\"verdict %s\">%s</span></td><td><code>",
+             failed ? "fail" : "pass", failed ? "FAIL" : "pass");
+        esc(b, pr_dj_str(g, "rule"));
+        add(b, "</code>");
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g, "default")))
+            add(b, " <span class=\"muted\">(default)</span>");
+        add(b, "</td><td>");
+        if (pr_escape_html(b, pr_dj_str(g, "detail") ? pr_dj_str(g, "detail")
+                                                     : "",
+                           strlen(pr_dj_str(g, "detail")
+                                      ? pr_dj_str(g, "detail")
+                                      : "")) != PR_OK)
+            b->failed = 1;
+        add(b, "</td></tr>\n");
+    }
+    add(b, "</table>\n");
+}
+
+static void
+method_section(struct pr_buf *b, const cJSON *diff)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(diff, "method");
+    const cJSON *bs = cJSON_GetObjectItemCaseSensitive(m, "bootstrap");
+
+    ADDF(b,
+         "<h2 id=\"method\">Method</h2>\n<p>A figure with per-step samples "
+         "(step time, breakdown) regresses only when its change crosses the "
+         "gate's limit <em>and</em> is unlikely to be step-to-step noise: "
+         "Mann-Whitney U over the steps (two-sided; exact distribution up to "
+         "50 steps a side without ties, else normal approximation with tie "
+         "correction), alpha = %g. With too few steps for the test to reach "
+         "alpha, a 95%% percentile bootstrap interval of the change of the "
+         "mean (%.0f resamples, fixed seed) must exclude 0. Memory, GPU "
+         "metrics, operators and kernels have no per-step samples and are "
+         "judged on the limit alone. Operator and kernel times are device "
+         "time per step, matched by name; glob rules skip rows under %g%% "
+         "of the step time.</p>\n",
+         pr_dj_num(m, "alpha"), pr_dj_num(bs, "resamples"),
+         pr_dj_num(m, "min_share_pct"));
+}
 
 enum pr_status
 pr_diff_html(const cJSON *diff, size_t top, struct pr_buf *out,
              struct pr_error *err)
 {
-    (void)diff;
-    (void)top;
-    (void)out;
-    return pr_error_set(err, PR_E_USAGE, "diff --html: not implemented yet");
+    header(out, diff);
+    gates_section(out, diff);
+    runs_section(out, diff);
+    tables_section(out, diff, top);
+    method_section(out, diff);
+    add(out, "</body></html>\n");
+    if (out->failed)
+        return pr_error_set(err, PR_E_NOMEM, "html: out of memory");
+    return PR_OK;
 }
 
 enum pr_status
@@ -19,6 +440,7 @@ pr_diff_pdf(const cJSON *diff, size_t top, const char *path,
 {
     (void)diff;
     (void)top;
-    (void)path;
-    return pr_error_set(err, PR_E_USAGE, "diff --pdf: not implemented yet");
+    /* TODO(#6): draw the same charts on pr_pdf_canvas pages */
+    return pr_error_set(err, PR_E_USAGE, "%s: diff --pdf is not implemented "
+                        "yet (use --html)", path);
 }

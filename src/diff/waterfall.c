@@ -1,0 +1,116 @@
+/* waterfall.c - "where the time went": a waterfall from the baseline's
+ * mean step to the current one, one floating bar per breakdown category.
+ * Drawn on struct pr_canvas so SVG and PDF show the same picture; the
+ * chart library has no waterfall, so it lives with its only user. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "internal.h"
+
+#define SLOWER 0xD55E00u /* vermillion: time added */
+#define FASTER 0x009E73u /* bluish green: time saved */
+#define TOTAL 0x0072B2u  /* blue: the two totals */
+
+static double
+y_of(double v, double lo, double hi, const struct pr_chart_box *p)
+{
+    return p->y + p->h - (v - lo) / (hi - lo) * p->h;
+}
+
+/* Axis range covering every running total, padded, from nice ticks. */
+static size_t
+axis(const struct pr_dwaterfall *w, double *ticks, size_t cap, double *lo,
+     double *hi)
+{
+    double run = w->start, mn = fmin(w->start, w->end);
+    double mx = fmax(w->start, w->end), pad;
+    size_t i, n;
+
+    for (i = 0; i < w->n; i++) {
+        run += w->deltas[i];
+        mn = fmin(mn, run);
+        mx = fmax(mx, run);
+    }
+    pad = (mx - mn) * 0.15 + 1e-9;
+    /* start at zero unless that would flatten the steps into slivers */
+    mn = mn - pad < (mx - mn) * 2 ? 0 : mn - pad;
+    n = pr_chart_ticks(mn, mx + pad, 6, ticks, cap);
+    *lo = n > 0 ? ticks[0] : mn;
+    *hi = n > 0 ? ticks[n - 1] : mx + pad;
+    if (!(*hi > *lo))
+        *hi = *lo + 1;
+    return n;
+}
+
+static void
+bar(struct pr_canvas *c, double x, double w, double y0, double y1,
+    uint32_t color, const char *tip)
+{
+    struct pr_style s = {color, PR_COLOR_NONE, 0, 0, 0};
+    double top = fmin(y0, y1), h = fmax(fabs(y1 - y0), 0.75);
+
+    if (c->ops->group_begin != NULL)
+        c->ops->group_begin(c, tip);
+    c->ops->rect(c, x, top, w, h, &s);
+    if (c->ops->group_end != NULL)
+        c->ops->group_end(c);
+}
+
+static void
+label(struct pr_canvas *c, double x, double y, const char *text, double size,
+      uint32_t color, enum pr_anchor anchor, double rot)
+{
+    struct pr_text_style t = {size, color, anchor, 0, rot};
+
+    c->ops->text(c, x, y, text, &t);
+}
+
+void
+pr_dwaterfall(struct pr_canvas *c, const struct pr_chart_box *b,
+              const struct pr_dwaterfall *w)
+{
+    double ticks[16], lo, hi, run = w->start, slot, bw;
+    struct pr_chart_box p = {b->x + 56, b->y + 24, b->w - 64, b->h - 84};
+    struct pr_style grid = {PR_COLOR_NONE, PR_COLOR_GRID, 0.5, 0, 0};
+    char txt[64], tip[160];
+    size_t i, n = axis(w, ticks, 16, &lo, &hi);
+
+    label(c, b->x, b->y + 12, w->title, 12, PR_COLOR_INK, PR_ANCHOR_START, 0);
+    for (i = 0; i < n; i++) {
+        double y = y_of(ticks[i], lo, hi, &p);
+        c->ops->line(c, p.x, y, p.x + p.w, y, &grid);
+        label(c, p.x - 4, y + 3, pr_chart_format(ticks[i], PR_UNIT_US, txt,
+                                                 sizeof(txt)),
+              10, PR_COLOR_MUTED, PR_ANCHOR_END, 0);
+    }
+    slot = p.w / (double)(w->n + 2);
+    bw = slot * 0.7;
+    for (i = 0; i < w->n + 2; i++) {
+        double x = p.x + slot * (double)i + (slot - bw) / 2, v0, v1;
+        const char *name = i == 0 ? "Baseline"
+                           : i == w->n + 1 ? "Current"
+                                           : w->labels[i - 1];
+        uint32_t col = TOTAL;
+        if (i == 0 || i == w->n + 1) {
+            v0 = lo;
+            v1 = i == 0 ? w->start : w->end;
+        } else {
+            v0 = run;
+            run += w->deltas[i - 1];
+            v1 = run;
+            col = v1 >= v0 ? SLOWER : FASTER;
+        }
+        if (i == 0 || i == w->n + 1)
+            pr_chart_format(v1, PR_UNIT_US, txt, sizeof(txt));
+        else
+            pr_dfmt_delta(v1 - v0, "us", txt, sizeof(txt));
+        snprintf(tip, sizeof(tip), "%s: %s", name, txt);
+        bar(c, x, bw, y_of(v0, lo, hi, &p), y_of(v1, lo, hi, &p), col, tip);
+        label(c, x + bw / 2, y_of(fmax(v0, v1), lo, hi, &p) - 3, txt, 9,
+              PR_COLOR_INK, PR_ANCHOR_MIDDLE, 0);
+        label(c, x + bw / 2 + 3, p.y + p.h + 10, name, 10, PR_COLOR_MUTED,
+              PR_ANCHOR_END, 35);
+    }
+}
