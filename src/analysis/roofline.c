@@ -1,15 +1,1092 @@
-/* roofline.c - placeholder while the pass is written. */
+/* roofline.c - the GPU-efficiency post-pass over one summary run: device
+ * peaks, FLOPs/bytes/rates/roofline per operator row, the tensor_cores
+ * object and the efficiency recommendations.  The formulas live in
+ * flops.c, the peaks in peaks.c, the tensor-core rules in tensorcore.c;
+ * the rows themselves come from ops.c, kernels.c and friends. */
 #include "config.h"
 
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/flops.h"
+#include "profreport/peaks.h"
 #include "profreport/roofline.h"
+#include "profreport/tensorcore.h"
+
+#define MAX_DEVICES 64
+
+/* One (name, Input Dims) group of the trace's op events: what a summary row
+ * does not carry. */
+struct og {
+    const char *name, *dims; /* trace strings (borrowed) */
+    const char *concrete;    /* first call's Concrete Inputs, or NULL */
+    double trace_flops;      /* first call's "flops" arg; -1 absent */
+    int64_t k_ns, tc_ns, heur_ns; /* own kernels; on TC; TC by heuristic */
+    int device;              /* device of its first kernel; -1 none */
+};
+
+struct ogs {
+    struct og *v; /* owned */
+    size_t n;
+};
+
+/* A device and its peaks. */
+struct dev {
+    int id;
+    int cc_major, cc_minor;
+    struct pr_peaks pk;
+};
+
+/* What the pass computed for one operators_by_shape row. */
+struct row {
+    cJSON *obj;          /* borrowed from the run */
+    const char *name, *shapes;
+    struct pr_op_cost cost;
+    double calls, dev_self_us, dev_total_us;
+    double flops, bytes; /* all calls; NaN unknown */
+    int eligible, on_tc;
+    double tc_self_us;   /* self device time on TC kernels */
+    const struct dev *dev;
+};
+
+struct pass {
+    const struct pr_trace *t;
+    cJSON *run;
+    struct dev devs[MAX_DEVICES];
+    size_t n_devs;
+    const struct dev *main_dev;
+    struct ogs groups;
+    struct row *rows; /* owned */
+    size_t n_rows;
+    int ok;           /* sticky: 0 after an allocation failure */
+};
+
+/* ------------------------------------------------------------ cJSON access */
+
+static double
+get_num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static const char *
+get_str(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* Replace (or add) key with item; *ok = 0 when item is NULL. */
+static void
+put(cJSON *o, const char *key, cJSON *item, int *ok)
+{
+    if (!item) {
+        *ok = 0;
+        return;
+    }
+    if (cJSON_GetObjectItemCaseSensitive(o, key))
+        cJSON_ReplaceItemInObjectCaseSensitive(o, key, item);
+    else if (!cJSON_AddItemToObject(o, key, item))
+        *ok = 0;
+}
+
+/* A number, or null for NaN (the "cannot be known" convention). */
+static void
+put_num(cJSON *o, const char *key, double v, int *ok)
+{
+    if (*ok)
+        put(o, key, isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull(),
+            ok);
+}
+
+static void
+put_str(cJSON *o, const char *key, const char *s, int *ok)
+{
+    if (*ok)
+        put(o, key, s ? cJSON_CreateString(s) : cJSON_CreateNull(), ok);
+}
+
+/* --------------------------------------------------------------- devices */
+
+static void
+parse_cc(const char *s, int *major, int *minor)
+{
+    *major = *minor = -1;
+    if (s && sscanf(s, "%d.%d", major, minor) != 2)
+        *major = *minor = -1;
+}
+
+static const char *
+origin_text(enum pr_peak_origin o)
+{
+    return o == PR_PEAK_TABLE ? "table" : o == PR_PEAK_CLI ? "cli" : "unknown";
+}
+
+static const char *
+match_text(enum pr_peak_match m)
+{
+    static const char *const names[] = {NULL, "name", "compute_capability",
+                                        "device_spec"};
+
+    return names[m];
+}
+
+static void
+write_peaks(cJSON *o, const struct pr_peaks *pk, int *ok)
+{
+    cJSON *obj = cJSON_CreateObject();
+    int k;
+
+    put(o, "peak_tflops", obj, ok);
+    for (k = 0; k < PR_PEAK_COUNT && *ok; k++)
+        put_num(obj, pr_peaks_key((enum pr_peak_kind)k), pk->tflops[k], ok);
+    put_num(o, "peak_gbps", pk->gbps, ok);
+    put_str(o, "peak_source", origin_text(pk->origin), ok);
+    put_str(o, "peak_device", pk->entry[0] ? pk->entry : NULL, ok);
+    put_str(o, "peak_match", match_text(pk->match), ok);
+    put_str(o, "peak_reference", pk->source[0] ? pk->source : NULL, ok);
+}
+
+static void
+fill_devices(struct pass *p, const struct pr_peak_table *tab,
+             const struct pr_analysis_opts *o)
+{
+    cJSON *d;
+
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(p->run, "devices"))
+    {
+        struct dev *v = &p->devs[p->n_devs];
+        double id = get_num(d, "id");
+
+        if (p->n_devs == MAX_DEVICES || !p->ok)
+            break;
+        v->id = isfinite(id) ? (int)id : -1;
+        parse_cc(get_str(d, "compute_capability"), &v->cc_major,
+                 &v->cc_minor);
+        pr_peaks_lookup(tab, o, get_str(d, "name"), v->cc_major, v->cc_minor,
+                        &v->pk);
+        write_peaks(d, &v->pk, &p->ok);
+        p->n_devs++;
+    }
+}
+
+static const struct dev *
+dev_by_id(const struct pass *p, int id)
+{
+    size_t i;
+
+    for (i = 0; i < p->n_devs; i++) {
+        if (p->devs[i].id == id)
+            return &p->devs[i];
+    }
+    return NULL;
+}
+
+/* The device most kernel time ran on (ties: lowest id), else the first. */
+static void
+pick_main_device(struct pass *p)
+{
+    const cJSON *g;
+    double best = -1.0;
+    int best_id = -1;
+
+    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(p->run,
+                                                           "gpu_metrics"))
+    {
+        double kt = get_num(g, "kernel_time_us"), id = get_num(g, "device");
+
+        if (isfinite(kt) && isfinite(id) &&
+            (kt > best || (kt == best && (int)id < best_id))) {
+            best = kt;
+            best_id = (int)id;
+        }
+    }
+    p->main_dev = dev_by_id(p, best_id);
+    if (!p->main_dev && p->n_devs > 0)
+        p->main_dev = &p->devs[0];
+}
+
+/* ------------------------------------------------- trace: per-group facts */
+
+/* An op event, for sorting into groups. */
+struct op_ref {
+    const char *name, *dims;
+    size_t ev; /* event index (time order) */
+};
+
+/* An External id and the group of the op that holds it. */
+struct ext_ref {
+    int64_t ext;
+    size_t group;
+};
+
+static int
+cmp_op_ref(const void *a, const void *b)
+{
+    const struct op_ref *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+
+    if (c == 0)
+        c = strcmp(x->dims, y->dims);
+    if (c == 0)
+        c = x->ev < y->ev ? -1 : x->ev > y->ev;
+    return c;
+}
+
+static int
+cmp_ext(const void *a, const void *b)
+{
+    const struct ext_ref *x = a, *y = b;
+
+    if (x->ext != y->ext)
+        return x->ext < y->ext ? -1 : 1;
+    return x->group < y->group ? -1 : x->group > y->group;
+}
+
+static const char *
+op_dims(const struct pr_trace *t, const struct pr_op_info *op)
+{
+    return op && op->input_dims != PR_STR_NONE ? pr_trace_str(t, op->input_dims)
+                                               : "[]";
+}
+
+/* Op events of the trace, sorted by (name, Input Dims, time). */
+static struct op_ref *
+collect_ops(const struct pr_trace *t, size_t *n)
+{
+    struct op_ref *v = NULL;
+    size_t i, cap = 0;
+
+    *n = 0;
+    for (i = 0; i < t->n_events; i++)
+        cap += t->events[i].kind == PR_K_OP;
+    if (cap == 0)
+        return NULL;
+    v = calloc(cap, sizeof(*v));
+    if (!v)
+        return NULL;
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind != PR_K_OP)
+            continue;
+        v[*n].name = pr_trace_str(t, e->name);
+        v[*n].dims = op_dims(t, pr_trace_op(t, e));
+        v[*n].ev = i;
+        (*n)++;
+    }
+    qsort(v, *n, sizeof(*v), cmp_op_ref);
+    return v;
+}
+
+/* One group per run of equal (name, dims); the first event (in time) gives
+ * the concrete inputs and flops arg.  ext[] maps External ids to groups. */
+static int
+make_groups(const struct pr_trace *t, const struct op_ref *ops, size_t n,
+            struct ogs *g, struct ext_ref *ext, size_t *n_ext)
+{
+    size_t i;
+
+    g->v = calloc(n, sizeof(*g->v));
+    if (!g->v)
+        return 0;
+    for (i = 0; i < n; i++) {
+        const struct pr_event *e = &t->events[ops[i].ev];
+        const struct pr_op_info *op = pr_trace_op(t, e);
+
+        if (i == 0 || strcmp(ops[i - 1].name, ops[i].name) != 0 ||
+            strcmp(ops[i - 1].dims, ops[i].dims) != 0) {
+            struct og *o = &g->v[g->n++];
+
+            o->name = ops[i].name;
+            o->dims = ops[i].dims;
+            o->concrete = op && op->concrete_inputs != PR_STR_NONE
+                              ? pr_trace_str(t, op->concrete_inputs)
+                              : NULL;
+            o->trace_flops = op ? op->flops : -1.0;
+            o->device = -1;
+        }
+        if (e->external_id != PR_NO_ID) {
+            ext[*n_ext].ext = e->external_id;
+            ext[*n_ext].group = g->n - 1;
+            (*n_ext)++;
+        }
+    }
+    return 1;
+}
+
+static const struct ext_ref *
+find_ext(const struct ext_ref *ext, size_t n, int64_t id)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (ext[mid].ext < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && ext[lo].ext == id ? &ext[lo] : NULL;
+}
+
+/* Kernel time of each group's own launches, split by tensor-core use. */
+static void
+attribute_kernels(const struct pr_trace *t, struct ogs *g,
+                  const struct ext_ref *ext, size_t n_ext)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        const struct ext_ref *r;
+        const struct pr_gpu_info *gi;
+        enum pr_tc_source tc;
+        struct og *o;
+
+        if (e->kind != PR_K_KERNEL || e->external_id == PR_NO_ID)
+            continue;
+        r = find_ext(ext, n_ext, e->external_id);
+        if (!r)
+            continue;
+        o = &g->v[r->group];
+        tc = pr_tensorcore_kernel(pr_trace_str(t, e->name));
+        o->k_ns += e->dur_ns;
+        o->tc_ns += tc != PR_TC_NONE ? e->dur_ns : 0;
+        o->heur_ns += tc == PR_TC_HEURISTIC ? e->dur_ns : 0;
+        gi = pr_trace_gpu(t, e);
+        if (o->device < 0 && gi)
+            o->device = gi->device;
+    }
+}
+
+/* Build the group index; 0 on out-of-memory. */
+static int
+index_trace(const struct pr_trace *t, struct ogs *g)
+{
+    struct op_ref *ops;
+    struct ext_ref *ext = NULL;
+    size_t n = 0, n_ext = 0;
+    int ok = 1;
+
+    memset(g, 0, sizeof(*g));
+    if (!t)
+        return 1;
+    ops = collect_ops(t, &n);
+    if (n == 0)
+        return 1;
+    if (!ops)
+        return 0;
+    ext = calloc(n, sizeof(*ext));
+    ok = ext && make_groups(t, ops, n, g, ext, &n_ext);
+    if (ok) {
+        qsort(ext, n_ext, sizeof(*ext), cmp_ext);
+        attribute_kernels(t, g, ext, n_ext);
+    }
+    free(ext);
+    free(ops);
+    return ok;
+}
+
+static const struct og *
+find_group(const struct ogs *g, const char *name, const char *dims)
+{
+    size_t lo = 0, hi = g->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(g->v[mid].name, name);
+
+        if (c == 0)
+            c = strcmp(g->v[mid].dims, dims);
+        if (c == 0)
+            return &g->v[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------- op rows */
+
+static int
+is_low_precision(enum pr_dtype dt)
+{
+    return dt == PR_DT_FP16 || dt == PR_DT_BF16 || dt == PR_DT_FP8 ||
+           dt == PR_DT_INT8 || dt == PR_DT_UINT8;
+}
+
+/* Rates and the roofline position of one row.  The compute roof follows the
+ * dtype: tensor cores when the op used them, or could (an eligible 16/8-bit
+ * op is held to the tensor-core roof either way); fp32 counts as TF32 only
+ * when it did run on tensor cores. */
+static void
+write_rates(cJSON *o, double flops, double bytes, double dev_us,
+            enum pr_dtype dt, int tc_roof, const struct dev *dev, int *ok)
+{
+    double secs = dev_us > 0 ? dev_us * 1e-6 : NAN;
+    double tflops = flops / secs / 1e12, gbps = bytes / secs / 1e9;
+    double ai = bytes > 0 ? flops / bytes : NAN;
+    double peak = dev ? pr_peaks_compute(&dev->pk, dt, tc_roof) : NAN;
+    double bw = dev ? dev->pk.gbps : NAN;
+    double ridge = peak * 1e12 / (bw * 1e9), pct = NAN;
+    const char *bound = "unknown";
+
+    if (isfinite(ai) && isfinite(ridge)) {
+        bound = ai < ridge ? "memory" : "compute";
+        pct = ai < ridge ? 100.0 * gbps / bw : 100.0 * tflops / peak;
+    }
+    put_num(o, "flops", flops, ok);
+    put_num(o, "bytes", bytes, ok);
+    put_num(o, "achieved_tflops", tflops, ok);
+    put_num(o, "achieved_gbps", gbps, ok);
+    put_num(o, "arithmetic_intensity", ai, ok);
+    put_str(o, "bound", bound, ok);
+    put_num(o, "roofline_pct", pct, ok);
+    put_str(o, "dtype",
+            dt == PR_DT_UNKNOWN ? NULL : pr_flops_dtype_name(dt), ok);
+}
+
+static int
+row_tc_roof(const struct row *r)
+{
+    return r->on_tc || (r->eligible && is_low_precision(r->cost.dtype));
+}
+
+static void
+estimate_row(const struct pass *p, cJSON *obj, struct row *r)
+{
+    struct pr_op_call call = {NULL, NULL, NULL, NULL, -1.0};
+    struct pr_error e = {PR_OK, ""};
+    const struct og *g = NULL;
+
+    r->obj = obj;
+    r->name = get_str(obj, "name");
+    r->shapes = get_str(obj, "input_shapes");
+    r->calls = get_num(obj, "calls");
+    r->dev_self_us = get_num(obj, "device_self_us");
+    r->dev_total_us = get_num(obj, "device_total_us");
+    if (r->name && p->groups.n)
+        g = find_group(&p->groups, r->name, r->shapes ? r->shapes : "[]");
+    call.name = r->name;
+    call.input_shapes = r->shapes;
+    call.input_types = get_str(obj, "input_types");
+    call.concrete_inputs = g ? g->concrete : NULL;
+    call.trace_flops = g ? g->trace_flops : -1.0;
+    if (pr_flops_estimate(&call, &r->cost, &e) != PR_OK)
+        r->cost.flops = r->cost.bytes = -1.0; /* malformed text: unknown */
+    r->flops = r->cost.flops >= 0 ? r->cost.flops * r->calls : NAN;
+    r->bytes = r->cost.bytes >= 0 ? r->cost.bytes * r->calls : NAN;
+    r->eligible = pr_tensorcore_op_eligible(r->name, NULL) ||
+                  cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obj,
+                                                                "tc_eligible"));
+    r->tc_self_us = g ? (double)g->tc_ns / 1000.0
+                      : get_num(obj, "tc_self_pct") / 100.0 * r->dev_self_us;
+    if (!isfinite(r->tc_self_us))
+        r->tc_self_us = 0.0;
+    r->on_tc = r->tc_self_us > 0 || get_num(obj, "tc_total_pct") > 0;
+    r->dev = g && g->device >= 0 ? dev_by_id(p, g->device) : NULL;
+    if (!r->dev)
+        r->dev = p->main_dev;
+}
+
+static void
+fill_shape_rows(struct pass *p)
+{
+    cJSON *arr = cJSON_GetObjectItemCaseSensitive(p->run, "operators_by_shape");
+    cJSON *o;
+    size_t n = (size_t)cJSON_GetArraySize(arr);
+
+    if (!cJSON_IsArray(arr) || n == 0)
+        return;
+    p->rows = calloc(n, sizeof(*p->rows));
+    if (!p->rows) {
+        p->ok = 0;
+        return;
+    }
+    cJSON_ArrayForEach(o, arr)
+    {
+        struct row *r = &p->rows[p->n_rows++];
+
+        estimate_row(p, o, r);
+        write_rates(o, r->flops, r->bytes, r->dev_total_us, r->cost.dtype,
+                    row_tc_roof(r), r->dev, &p->ok);
+    }
+}
+
+/* operators[] (by name): sums of the by-shape rows, unknown as soon as one
+ * shape of that name is; dtype, roof and device from its busiest shape. */
+static void
+fill_name_row(struct pass *p, cJSON *o)
+{
+    const char *name = get_str(o, "name");
+    const struct row *top = NULL;
+    double flops = 0.0, bytes = 0.0;
+    size_t i;
+
+    for (i = 0; name && i < p->n_rows; i++) {
+        const struct row *r = &p->rows[i];
+
+        if (!r->name || strcmp(r->name, name) != 0)
+            continue;
+        flops += r->flops; /* NaN is sticky */
+        bytes += r->bytes;
+        if (!top || r->dev_total_us > top->dev_total_us)
+            top = r;
+    }
+    if (!top) {
+        write_rates(o, NAN, NAN, NAN, PR_DT_UNKNOWN, 0, p->main_dev, &p->ok);
+        return;
+    }
+    write_rates(o, flops, bytes, get_num(o, "device_total_us"),
+                top->cost.dtype, row_tc_roof(top), top->dev, &p->ok);
+}
+
+static void
+fill_name_rows(struct pass *p)
+{
+    cJSON *o;
+
+    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(p->run,
+                                                           "operators"))
+    {
+        if (!p->ok)
+            return;
+        fill_name_row(p, o);
+    }
+}
+
+/* ----------------------------------------------------------- tensor cores */
+
+/* Kernel-time share on tensor cores over run.kernels; *heur_pct the part
+ * found only by our newer patterns.  NaN without kernel time. */
+static double
+tc_kernel_pct(const cJSON *run, double *heur_pct)
+{
+    const cJSON *k;
+    double all = 0.0, tc = 0.0, heur = 0.0;
+
+    cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(run, "kernels"))
+    {
+        double us = get_num(k, "total_us");
+        enum pr_tc_source s = pr_tensorcore_kernel(get_str(k, "name"));
+
+        if (!isfinite(us))
+            continue;
+        all += us;
+        tc += s != PR_TC_NONE ? us : 0.0;
+        heur += s == PR_TC_HEURISTIC ? us : 0.0;
+    }
+    *heur_pct = all > 0 ? 100.0 * heur / all : NAN;
+    return all > 0 ? 100.0 * tc / all : NAN;
+}
+
+static int
+cmp_finding(const void *a, const void *b)
+{
+    const struct row *x = *(const struct row *const *)a;
+    const struct row *y = *(const struct row *const *)b;
+    int c;
+
+    if (x->dev_self_us != y->dev_self_us)
+        return x->dev_self_us > y->dev_self_us ? -1 : 1;
+    c = strcmp(x->name ? x->name : "", y->name ? y->name : "");
+    if (c == 0 && x->shapes && y->shapes)
+        c = strcmp(x->shapes, y->shapes);
+    return c != 0 ? c : (x < y ? -1 : x > y);
+}
+
+static int
+is_finding(const struct row *r)
+{
+    return r->name && r->eligible && r->dev_self_us > 0 && r->tc_self_us <= 0;
+}
+
+#define MAX_FINDINGS 100
+
+static void
+emit_finding(cJSON *arr, const struct row *r, int *ok)
+{
+    cJSON *o = cJSON_CreateObject();
+    struct pr_tc_diag d;
+    const struct dev *dv = r->dev;
+
+    if (!o || !cJSON_AddItemToArray(arr, o)) {
+        cJSON_Delete(o);
+        *ok = 0;
+        return;
+    }
+    pr_tensorcore_diagnose(&r->cost, dv ? dv->cc_major : -1,
+                           dv ? dv->cc_minor : -1, &d);
+    put_str(o, "operator", r->name, ok);
+    put_str(o, "input_shapes", r->shapes, ok);
+    put_num(o, "device_us", r->dev_self_us, ok);
+    put_str(o, "reason", d.text, ok);
+    put_str(o, "advice", d.advice, ok);
+    put_str(o, "dtype", r->cost.dtype == PR_DT_UNKNOWN
+                            ? NULL
+                            : pr_flops_dtype_name(r->cost.dtype),
+            ok);
+}
+
+/* Eligible ops that launched kernels but none on tensor cores, by device
+ * time lost. */
+static void
+fill_findings(struct pass *p, cJSON *tc)
+{
+    const struct row **v;
+    cJSON *arr = cJSON_CreateArray();
+    size_t i, n = 0;
+
+    put(tc, "findings", arr, &p->ok);
+    if (!p->ok || p->n_rows == 0)
+        return;
+    v = calloc(p->n_rows, sizeof(*v));
+    if (!v) {
+        p->ok = 0;
+        return;
+    }
+    for (i = 0; i < p->n_rows; i++) {
+        if (is_finding(&p->rows[i]))
+            v[n++] = &p->rows[i];
+    }
+    qsort(v, n, sizeof(*v), cmp_finding);
+    for (i = 0; i < n && i < MAX_FINDINGS && p->ok; i++)
+        emit_finding(arr, v[i], &p->ok);
+    put_num(tc, "findings_omitted", n > MAX_FINDINGS ? n - MAX_FINDINGS : 0,
+            &p->ok);
+    free(v);
+}
+
+static void
+fill_tensor_cores(struct pass *p)
+{
+    cJSON *tc = cJSON_CreateObject();
+    double heur, all = 0.0, elig = 0.0, on_tc = 0.0;
+    size_t i;
+
+    put(p->run, "tensor_cores", tc, &p->ok);
+    if (!p->ok)
+        return;
+    for (i = 0; i < p->n_rows; i++) {
+        const struct row *r = &p->rows[i];
+
+        if (!isfinite(r->dev_self_us))
+            continue;
+        all += r->dev_self_us;
+        elig += r->eligible ? r->dev_self_us : 0.0;
+        on_tc += r->eligible ? r->tc_self_us : 0.0;
+    }
+    put_num(tc, "tc_kernel_time_pct", tc_kernel_pct(p->run, &heur), &p->ok);
+    put_num(tc, "tc_heuristic_kernel_time_pct", heur, &p->ok);
+    put_num(tc, "eligible_op_time_pct", all > 0 ? 100.0 * elig / all : NAN,
+            &p->ok);
+    put_num(tc, "eligible_on_tc_pct",
+            elig > 0 ? fmin(100.0, 100.0 * on_tc / elig) : NAN, &p->ok);
+    fill_findings(p, tc);
+}
+
+/* -------------------------------------------------------- recommendations */
+
+#define REC_TEXT 768
+
+static int
+has_rec(const cJSON *arr, const char *id)
+{
+    const cJSON *r;
+
+    cJSON_ArrayForEach(r, arr)
+    {
+        const char *v = get_str(r, "id");
+
+        if (v && strcmp(v, id) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static void
+add_rec(cJSON *arr, const char *id, const char *severity, const char *text,
+        int *ok)
+{
+    cJSON *o;
+
+    if (!*ok || has_rec(arr, id))
+        return;
+    o = cJSON_CreateObject();
+    if (!o || !cJSON_AddItemToArray(arr, o)) {
+        cJSON_Delete(o);
+        *ok = 0;
+        return;
+    }
+    put_str(o, "id", id, ok);
+    put_str(o, "severity", severity, ok);
+    put_str(o, "text", text, ok);
+}
+
+/* Mean step time and one mean breakdown category, in µs. */
+static double
+step_share(const cJSON *run, const char *cat)
+{
+    const cJSON *ss = cJSON_GetObjectItemCaseSensitive(run, "step_summary");
+    double mean = get_num(ss, "mean_us");
+    double v = get_num(cJSON_GetObjectItemCaseSensitive(ss, "breakdown_us"),
+                       cat);
+
+    return mean > 0 ? v / mean : NAN;
+}
+
+/* The plugin's rules (§7.5), only where the analyses did not add them. */
+static void
+rec_plugin(struct pass *p, cJSON *arr, const cJSON *tc)
+{
+    double dl = step_share(p->run, "dataloader");
+    double tcp = get_num(tc, "tc_kernel_time_pct");
+    double elig = get_num(tc, "eligible_op_time_pct");
+    const cJSON *g;
+    char text[REC_TEXT];
+
+    if (dl > 0.05) {
+        snprintf(text, sizeof(text), "This run has high time cost on input "
+                 "data loading. %.1f%% of the step time is in DataLoader. "
+                 "You could try to set num_workers on DataLoader's "
+                 "construction and enable multi-processes on data loading.",
+                 100.0 * dl);
+        add_rec(arr, "dataloader", "warning", text, &p->ok);
+    }
+    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(p->run,
+                                                           "gpu_metrics"))
+    {
+        double u = get_num(g, "utilization_pct");
+
+        if (u < 50.0 && !has_rec(arr, "low_gpu_utilization")) {
+            snprintf(text, sizeof(text), "GPU %.0f has low utilization "
+                     "(%.1f%%). You could try to increase batch size to "
+                     "improve.", get_num(g, "device"), u);
+            add_rec(arr, "low_gpu_utilization", "warning", text, &p->ok);
+        }
+    }
+    if (p->main_dev && p->main_dev->cc_major >= 7 && tcp == 0.0 && elig > 0) {
+        snprintf(text, sizeof(text), "Kernels with %.0f%% time are launched "
+                 "by Tensor Cores eligible operators. You could enable "
+                 "Automatic Mixed Precision to speedup by using FP16.", elig);
+        add_rec(arr, "enable_amp", "info", text, &p->ok);
+    }
+}
+
+/* Many tiny kernels while the CPU side of the step is busy launching. */
+static void
+rec_launch_bound(struct pass *p, cJSON *arr)
+{
+    const cJSON *k;
+    double calls = 0, small = 0, small_us = 0, rt = step_share(p->run,
+                                                                "runtime");
+    char text[REC_TEXT];
+
+    cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(p->run, "kernels"))
+    {
+        double n = get_num(k, "calls"), mean = get_num(k, "mean_us");
+
+        if (!isfinite(n) || !isfinite(mean))
+            continue;
+        calls += n;
+        small += mean < 10.0 ? n : 0;
+        small_us += mean < 10.0 ? n * mean : 0;
+    }
+    if (calls < 100 || small / calls < 0.5 || !(rt >= 0.10))
+        return;
+    snprintf(text, sizeof(text), "%.0f%% of %.0f kernel launches run under "
+             "10 us (mean %.1f us) while CUDA runtime calls take %.1f%% of "
+             "the step: the GPU waits for the CPU to launch work. Capture "
+             "the step in a CUDA graph (torch.compile(mode=\"reduce-"
+             "overhead\") or torch.cuda.CUDAGraph), fuse small ops with "
+             "torch.compile, or raise the batch size.",
+             100.0 * small / calls, calls, small_us / small, 100.0 * rt);
+    add_rec(arr, "launch_bound", "warning", text, &p->ok);
+}
+
+static int
+is_sync_call(const char *n)
+{
+    return strstr(n, "Synchronize") || strcmp(n, "cudaMemcpy") == 0 ||
+           strcmp(n, "hipMemcpy") == 0;
+}
+
+/* Blocking host syncs and DtoH copies inside the profiled steps. */
+static void
+rec_host_sync(struct pass *p, cJSON *arr)
+{
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(p->run, "steps");
+    const cJSON *first = cJSON_GetArrayItem(st, 0);
+    const cJSON *last = cJSON_GetArrayItem(st, cJSON_GetArraySize(st) - 1);
+    double b_us = get_num(first, "start_us");
+    double e_us = get_num(last, "start_us") + get_num(last, "duration_us");
+    double sync_us = 0, n_sync = 0, n_dtoh = 0;
+    int64_t origin;
+    size_t i;
+    char text[REC_TEXT];
+
+    if (!p->t || p->t->n_events == 0 || !(e_us > b_us))
+        return;
+    origin = p->t->events[0].ts_ns;
+    for (i = 0; i < p->t->n_events; i++) {
+        const struct pr_event *e = &p->t->events[i];
+        double ts = (double)(e->ts_ns - origin) / 1000.0;
+        const char *n = pr_trace_str(p->t, e->name);
+
+        if (ts < b_us || ts >= e_us)
+            continue;
+        if (e->kind == PR_K_RUNTIME && is_sync_call(n)) {
+            sync_us += (double)e->dur_ns / 1000.0;
+            n_sync++;
+        }
+        n_dtoh += e->kind == PR_K_MEMCPY && strstr(n, "DtoH") != NULL;
+    }
+    if (sync_us / (e_us - b_us) < 0.02)
+        return;
+    snprintf(text, sizeof(text), "The host blocks on the GPU inside the "
+             "steps: %.0f synchronizing CUDA calls (cudaStreamSynchronize, "
+             "cudaDeviceSynchronize, blocking cudaMemcpy) take %.1f ms, "
+             "%.1f%% of the profiled steps, with %.0f device-to-host copies. "
+             "Avoid .item(), .cpu(), .tolist(), print(tensor) and "
+             "torch.cuda.synchronize() in the training step; keep metrics on "
+             "the GPU and read them every N steps.",
+             n_sync, sync_us / 1000.0, 100.0 * sync_us / (e_us - b_us),
+             n_dtoh);
+    add_rec(arr, "host_sync", "warning", text, &p->ok);
+}
+
+static int
+cmp_row_time(const void *a, const void *b)
+{
+    const struct row *x = *(const struct row *const *)a;
+    const struct row *y = *(const struct row *const *)b;
+    int c;
+
+    if (x->dev_self_us != y->dev_self_us)
+        return x->dev_self_us > y->dev_self_us ? -1 : 1;
+    c = strcmp(x->name ? x->name : "", y->name ? y->name : "");
+    if (c == 0 && x->shapes && y->shapes)
+        c = strcmp(x->shapes, y->shapes);
+    return c != 0 ? c : (x < y ? -1 : x > y);
+}
+
+/* Rows by self device time (desc); caller frees. */
+static const struct row **
+rows_by_time(const struct pass *p, double *total_us)
+{
+    const struct row **v = calloc(p->n_rows ? p->n_rows : 1, sizeof(*v));
+    size_t i;
+
+    *total_us = 0;
+    if (!v)
+        return NULL;
+    for (i = 0; i < p->n_rows; i++) {
+        v[i] = &p->rows[i];
+        if (isfinite(v[i]->dev_self_us))
+            *total_us += v[i]->dev_self_us;
+        else
+            p->rows[i].dev_self_us = 0; /* keeps the order total */
+    }
+    qsort(v, p->n_rows, sizeof(*v), cmp_row_time);
+    return v;
+}
+
+static size_t
+append(char *buf, size_t cap, size_t len, const char *fmt, ...)
+    PR_PRINTF(4, 5);
+
+static size_t
+append(char *buf, size_t cap, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (len >= cap)
+        return len;
+    va_start(ap, fmt);
+    n = vsnprintf(buf + len, cap - len, fmt, ap);
+    va_end(ap);
+    return n < 0 ? len : len + (size_t)n;
+}
+
+/* Hot memory-bound ops well under the bandwidth roof. */
+static void
+rec_memory_bound(struct pass *p, cJSON *arr, const struct row **v,
+                 double total)
+{
+    char text[REC_TEXT];
+    size_t i, len = 0, n = 0;
+
+    for (i = 0; i < p->n_rows && n < 3 && total > 0; i++) {
+        const struct row *r = v[i];
+        double gbps, bw = r->dev ? r->dev->pk.gbps : NAN;
+
+        if (r->dev_self_us < 0.03 * total)
+            break;
+        gbps = r->bytes / (r->dev_total_us * 1e-6) / 1e9;
+        if (!(bw > 0) || !(r->bytes >= 0) || !(r->flops >= 0) ||
+            r->flops / r->bytes >= pr_peaks_compute(&r->dev->pk,
+                                                     r->cost.dtype, 0) *
+                                           1e3 / bw ||
+            gbps >= 0.5 * bw)
+            continue;
+        len = append(text, sizeof(text), len, "%s%s %s takes %.1f%% of GPU "
+                     "time at %.0f GB/s (%.0f%% of %.0f GB/s)",
+                     n ? "; " : "", r->name, r->shapes ? r->shapes : "",
+                     100.0 * r->dev_self_us / total, gbps, 100.0 * gbps / bw,
+                     bw);
+        n++;
+    }
+    if (!n)
+        return;
+    append(text, sizeof(text), len, ". These memory-bound ops run far "
+           "below the bandwidth roof: fuse elementwise chains "
+           "(torch.compile), use channels_last for convolutional nets and "
+           "avoid needless dtype conversions and copies.");
+    add_rec(arr, "memory_bound_ops", "info", text, &p->ok);
+}
+
+/* GEMM/conv/attention dims that keep 16/8-bit ops off tensor cores. */
+static void
+rec_misaligned(struct pass *p, cJSON *arr, const struct row **v)
+{
+    char text[REC_TEXT];
+    struct pr_tc_diag d;
+    size_t i, len = 0, n = 0;
+
+    for (i = 0; i < p->n_rows && n < 3; i++) {
+        const struct row *r = v[i];
+
+        if (r->dev_self_us <= 0 || !r->eligible ||
+            !pr_tensorcore_misaligned(&r->cost, &d))
+            continue;
+        len = append(text, sizeof(text), len, "%s%s %s (%s, %.0f us): %s; "
+                     "%s", n ? ". " : "", r->name, r->shapes ? r->shapes : "",
+                     pr_flops_dtype_name(r->cost.dtype), r->dev_self_us,
+                     d.text, d.advice);
+        n++;
+    }
+    if (!n)
+        return;
+    append(text, sizeof(text), len, ". Tensor cores need these dims in "
+           "multiples of 8 (16 for int8/fp8).");
+    add_rec(arr, "misaligned_dims", "info", text, &p->ok);
+}
+
+/* Hot kernels whose grids cannot fill the GPU. */
+static void
+rec_low_occupancy(struct pass *p, cJSON *arr)
+{
+    const cJSON *k, *ks = cJSON_GetObjectItemCaseSensitive(p->run, "kernels");
+    double total = 0;
+    char text[REC_TEXT];
+    size_t len = 0, n = 0;
+
+    cJSON_ArrayForEach(k, ks)
+    {
+        double us = get_num(k, "total_us");
+
+        total += isfinite(us) ? us : 0;
+    }
+    cJSON_ArrayForEach(k, ks) /* rows are sorted by total_us desc */
+    {
+        double us = get_num(k, "total_us");
+        double occ = get_num(k, "mean_est_achieved_occupancy_pct");
+        double bps = get_num(k, "mean_blocks_per_sm");
+
+        if (n == 3 || !(total > 0) || us < 0.05 * total)
+            break;
+        if (!(occ < 25.0) && !(bps < 1.0))
+            continue;
+        len = append(text, sizeof(text), len, "%s%s: %.1f%% of kernel time, "
+                     "estimated occupancy %.0f%%, %.2f blocks per SM",
+                     n ? "; " : "", get_str(k, "name"), 100.0 * us / total,
+                     occ, bps);
+        n++;
+    }
+    if (!n)
+        return;
+    append(text, sizeof(text), len, ". Grids this small leave SMs idle: "
+           "raise the batch size or merge small launches; for custom "
+           "kernels launch more blocks or use fewer registers or less "
+           "shared memory per block.");
+    add_rec(arr, "low_occupancy", "info", text, &p->ok);
+}
+
+static void
+fill_recommendations(struct pass *p)
+{
+    cJSON *arr = cJSON_GetObjectItemCaseSensitive(p->run, "recommendations");
+    const cJSON *tc = cJSON_GetObjectItemCaseSensitive(p->run, "tensor_cores");
+    const struct row **v;
+    double total;
+
+    if (!cJSON_IsArray(arr)) {
+        put(p->run, "recommendations", cJSON_CreateArray(), &p->ok);
+        arr = cJSON_GetObjectItemCaseSensitive(p->run, "recommendations");
+    }
+    if (!p->ok)
+        return;
+    rec_plugin(p, arr, tc);
+    rec_launch_bound(p, arr);
+    rec_host_sync(p, arr);
+    v = rows_by_time(p, &total);
+    if (!v) {
+        p->ok = 0;
+        return;
+    }
+    rec_memory_bound(p, arr, v, total);
+    rec_misaligned(p, arr, v);
+    free(v);
+    rec_low_occupancy(p, arr);
+}
+
+/* -------------------------------------------------------------- the pass */
+
+static void
+pass_free(struct pass *p)
+{
+    free(p->groups.v);
+    free(p->rows);
+}
 
 enum pr_status
 pr_roofline_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
                  cJSON *run, struct pr_error *err)
 {
-    (void)t;
-    (void)o;
-    (void)run;
-    (void)err;
+    struct pass p;
+    struct pr_peak_table *tab = pr_peaks_table_open(o, err);
+
+    if (!tab)
+        return err && err->code != PR_OK ? err->code : PR_E_NOMEM;
+    memset(&p, 0, sizeof(p));
+    p.t = t;
+    p.run = run;
+    p.ok = index_trace(t, &p.groups);
+    if (p.ok)
+        fill_devices(&p, tab, o);
+    pick_main_device(&p);
+    if (p.ok)
+        fill_shape_rows(&p);
+    if (p.ok)
+        fill_name_rows(&p);
+    if (p.ok)
+        fill_tensor_cores(&p);
+    if (p.ok)
+        fill_recommendations(&p);
+    pass_free(&p);
+    pr_peaks_table_free(tab);
+    if (!p.ok)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (roofline)");
     return PR_OK;
 }
