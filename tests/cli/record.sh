@@ -1,0 +1,43 @@
+#!/bin/sh
+# record.sh - `profreport record` end to end without a GPU: the exit status
+# passes through, a command without CUDA gives an empty trace and a warning.
+. "$PR_SRCDIR/tests/lib.sh"
+
+"$PR_BIN" record --help > "$T_DIR/help" 2>&1
+if ! grep -q "Usage: profreport record" "$T_DIR/help"; then
+    skip "record subcommand" "'profreport record' is not wired into main yet"
+    exit 0
+fi
+ok "record --help shows usage"
+
+cd "$T_DIR" || exit 1
+"$PR_BIN" record --output "$T_DIR/run1" -- true 2> "$T_DIR/err"
+check "record -- true exits 0" [ $? -eq 0 ]
+check "record -- true warns that nothing was captured" \
+    grep -q "nothing was captured" "$T_DIR/err"
+check "record -- true leaves an empty trace" \
+    sh -c "ls '$T_DIR/run1/'*.pt.trace.json > /dev/null"
+check "the empty trace is JSON with traceEvents" \
+    sh -c "grep -q traceEvents '$T_DIR/run1/'*.pt.trace.json"
+
+"$PR_BIN" record --output "$T_DIR/run2" -- sh -c 'exit 7' 2> /dev/null
+check "the command's exit status passes through" [ $? -eq 7 ]
+
+"$PR_BIN" record --output "$T_DIR/run3" --json "$T_DIR/out.json" -- true \
+    2> "$T_DIR/err"
+check "record --json -- true exits 0" [ $? -eq 0 ]
+check "record --json -- true says no report was written" \
+    grep -q "no report" "$T_DIR/err"
+
+"$PR_BIN" record --output "$T_DIR/run4" -- /nonexistent/cmd 2> "$T_DIR/err"
+check "a missing command exits 127" [ $? -eq 127 ]
+check "a missing command is named" grep -q "nonexistent" "$T_DIR/err"
+
+"$PR_BIN" record 2> "$T_DIR/err"
+check "no command is a usage error" [ $? -eq 1 ]
+
+"$PR_BIN" record -- true > /dev/null 2>&1
+check "the default output folder is made" \
+    sh -c "ls -d '$T_DIR'/profreport-record-* > /dev/null"
+
+echo "1..$T_N"
