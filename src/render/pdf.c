@@ -971,33 +971,18 @@ out:
     free(colors);
 }
 
-/* Operators with both an intensity and a rate, on the first device's
- * roofs. */
-static void
-chart_roofline(struct pdf *d, const cJSON *run, size_t n_points)
+/* Operators with both an intensity and a rate as roofline points, coloured
+ * by their bound; returns how many of `cap` were filled. */
+static size_t
+roofline_points(const cJSON *ops, struct pr_chart_point *pts, size_t cap)
 {
-    static const char *const legend[] = {"compute-bound", "memory-bound",
-                                         "unknown"};
-    static const char *const roof_keys[] = {"fp64", "fp32", "tf32_tensor",
-                                            "bf16_tensor", "fp16_tensor"};
-    const cJSON *devs = get(run, "devices");
-    const cJSON *dev = cJSON_IsArray(devs) ? devs->child : NULL;
     const cJSON *op;
-    struct pr_chart_point *pts = calloc(n_points, sizeof(*pts));
-    struct pr_chart_roof roofs[5];
-    struct pr_chart_roofline s;
-    struct pr_chart_box b;
-    size_t i = 0, k;
+    size_t i = 0;
 
-    if (pts == NULL) {
-        set_nomem(d);
-        return;
-    }
-    memset(&s, 0, sizeof(s));
-    cJSON_ArrayForEach(op, get(run, "operators"))
+    cJSON_ArrayForEach(op, ops)
     {
         const char *bound = get_str(op, "bound");
-        if (i == n_points)
+        if (i == cap)
             break;
         pts[i].label = get_str(op, "name") ? get_str(op, "name") : "?";
         pts[i].x = get_num(op, "arithmetic_intensity");
@@ -1012,6 +997,31 @@ chart_roofline(struct pdf *d, const cJSON *run, size_t n_points)
                                                                      : 2;
         i++;
     }
+    return i;
+}
+
+/* The roofline of the run's operators under its first device's roofs. */
+static void
+chart_roofline(struct pdf *d, const cJSON *run, size_t n_points)
+{
+    static const char *const legend[] = {"compute-bound", "memory-bound",
+                                         "unknown"};
+    static const char *const roof_keys[] = {"fp64", "fp32", "tf32_tensor",
+                                            "bf16_tensor", "fp16_tensor"};
+    const cJSON *devs = get(run, "devices");
+    const cJSON *dev = cJSON_IsArray(devs) ? devs->child : NULL;
+    struct pr_chart_point *pts = calloc(n_points, sizeof(*pts));
+    struct pr_chart_roof roofs[5];
+    struct pr_chart_roofline s;
+    struct pr_chart_box b;
+    size_t i = 0, k;
+
+    if (pts == NULL) {
+        set_nomem(d);
+        return;
+    }
+    memset(&s, 0, sizeof(s));
+    i = roofline_points(get(run, "operators"), pts, n_points);
     for (k = 0; k < 5; k++) {
         double t = get_num(get(dev, "peak_tflops"), roof_keys[k]);
         if (!isnan(t) && t > 0) {
