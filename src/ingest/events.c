@@ -143,9 +143,13 @@ pool_addz(struct pool *p, const char *s)
 void
 recs_init(struct recs *r)
 {
+    int i;
+
     memset(r, 0, sizeof(*r));
     pr_buf_init(&r->strs.text, UINT32_MAX - 1);
     pr_buf_init(&r->scratch, 0);
+    for (i = 0; i < 3; i++)
+        pr_buf_init(&r->py[i], 0);
 }
 
 void
@@ -162,6 +166,8 @@ recs_reset(struct recs *r)
 void
 recs_free(struct recs *r)
 {
+    int i;
+
     if (r == NULL)
         return;
     free(r->ev);
@@ -173,6 +179,9 @@ recs_free(struct recs *r)
     free(r->strs.ents);
     free(r->strs.slots);
     pr_buf_free(&r->scratch);
+    free(r->slim);
+    for (i = 0; i < 3; i++)
+        pr_buf_free(&r->py[i]);
 }
 
 /* ------------------------------------------------------------ picking */
@@ -183,11 +192,17 @@ is_key(const char *k, const char *want)
     return strcmp(k, want) == 0;
 }
 
+static int
+is_key_n(const char *k, size_t len, const char *want)
+{
+    return strlen(want) == len && memcmp(k, want, len) == 0;
+}
+
 /* Which arg a key is.  A table on the first byte keeps this to one or two
  * string compares per arg; traces carry a dozen args per event.  Entries
  * are arg + 1 so that 0 ends a row. */
 static enum arg
-arg_of(const char *k)
+arg_of(const char *k, size_t len)
 {
 #define R(...) {__VA_ARGS__, 0}
     static const unsigned char first[128][4] = {
@@ -214,10 +229,10 @@ arg_of(const char *k)
     unsigned char c = (unsigned char)k[0];
     size_t i;
 
-    if (c >= 128)
+    if (len == 0 || c >= 128)
         return A_NONE;
     for (i = 0; i < 4 && first[c][i] != 0; i++) {
-        if (is_key(k, arg_names[first[c][i] - 1]))
+        if (is_key_n(k, len, arg_names[first[c][i] - 1]))
             return (enum arg)(first[c][i] - 1);
     }
     return A_NONE;
@@ -232,7 +247,8 @@ pick_args(const cJSON *args, const cJSON **a)
     if (!cJSON_IsObject(args))
         return;
     for (c = args->child; c != NULL; c = c->next) {
-        enum arg id = c->string ? arg_of(c->string) : A_NONE;
+        enum arg id =
+            c->string ? arg_of(c->string, strlen(c->string)) : A_NONE;
 
         if (id != A_NONE)
             a[id] = c; /* a repeated key: the last wins, as in Python */
@@ -267,6 +283,302 @@ pick_event(const cJSON *root, struct ev *e)
         else if (is_key(k, "args"))
             e->args = c;
     }
+}
+
+/* ------------------------------------------------------------ slimming */
+
+/* Before cJSON sees an event, the members nobody reads are cut out of its
+ * text ("Call stack" alone is most of the bytes of a with_stack trace, and
+ * every member costs cJSON a malloc or two), and the shapes and type lists
+ * are printed Python-style straight from the text.  Cut members are still
+ * checked for shape (strings closed, brackets paired); when anything looks
+ * off, the caller parses the original text instead, so cJSON reports the
+ * error at its true offset. */
+
+struct cur {
+    const char *p, *end;
+    char *o; /* output: never longer than the input, which it has room for */
+    struct recs *r;
+    /* raw text of top-level ph / cat / name when plain strings, else NULL */
+    const char *raw[3];
+    size_t raw_n[3];
+};
+
+static int
+is_ws(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+static void
+skip_ws(struct cur *c)
+{
+    /* Kineto indents: one space after ':' and ',' is the common case */
+    if (c->p < c->end && *c->p == ' ')
+        c->p++;
+    while (c->p < c->end && is_ws(*c->p))
+        c->p++;
+}
+
+/* c->p is at the opening quote. */
+static int
+skip_str(struct cur *c)
+{
+    const char *p = c->p + 1;
+
+    for (;;) {
+        const char *q = memchr(p, '"', (size_t)(c->end - p));
+        size_t k = 0;
+
+        if (q == NULL)
+            return 0;
+        /* the run of backslashes stops at the opening quote at worst */
+        while (q[-1 - (ptrdiff_t)k] == '\\')
+            k++;
+        p = q + 1;
+        if ((k & 1) == 0)
+            break;
+    }
+    c->p = p;
+    return 1;
+}
+
+static int
+is_scalar_byte(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+           (c >= 'A' && c <= 'Z') || c == '-' || c == '+' || c == '.' ||
+           c == '/'; /* N/A */
+}
+
+static int
+skip_container(struct cur *c)
+{
+    char want[PR_INGEST_MAX_DEPTH];
+    int depth = 0;
+
+    while (c->p < c->end) {
+        char ch = *c->p;
+
+        if (ch == '"') {
+            if (!skip_str(c))
+                return 0;
+            continue;
+        }
+        if (ch == '{' || ch == '[') {
+            if (depth == PR_INGEST_MAX_DEPTH)
+                return 0;
+            want[depth++] = ch == '{' ? '}' : ']';
+        } else if (ch == '}' || ch == ']') {
+            if (depth == 0 || want[--depth] != ch)
+                return 0;
+            if (depth == 0) {
+                c->p++;
+                return 1;
+            }
+        }
+        c->p++;
+    }
+    return 0;
+}
+
+static int
+skip_val(struct cur *c)
+{
+    const char *s = c->p;
+
+    if (c->p == c->end)
+        return 0;
+    if (*c->p == '"')
+        return skip_str(c);
+    if (*c->p == '{' || *c->p == '[')
+        return skip_container(c);
+    while (c->p < c->end && is_scalar_byte(*c->p))
+        c->p++;
+    return c->p > s;
+}
+
+static int
+keep_top(const char *k, size_t len)
+{
+    static const char *const keep[] = {"ph", "cat", "name", "pid", "tid",
+                                       "ts", "dur", "id",   "args"};
+    size_t i;
+
+    for (i = 0; i < sizeof(keep) / sizeof(keep[0]); i++) {
+        if (is_key_n(k, len, keep[i]))
+            return 1;
+    }
+    return 0;
+}
+
+static int
+py_slot(enum arg a)
+{
+    return a == A_DIMS ? 0 : a == A_DIMS_LC ? 1 : a == A_TYPES ? 2 : -1;
+}
+
+static void
+put(struct cur *c, const char *s, size_t n)
+{
+    memcpy(c->o, s, n);
+    c->o += n;
+}
+
+static int
+slim_object(struct cur *c, int in_args);
+
+/* Remember ph / cat / name when they are strings without escapes, so that
+ * events we do not keep need no cJSON at all. */
+static void
+note_raw(struct cur *c, const char *k, size_t klen, const char *v)
+{
+    static const char *const keys[3] = {"ph", "cat", "name"};
+    const char *e = c->p - 1; /* the closing quote, for a string */
+    int i;
+
+    for (i = 0; i < 3; i++) {
+        if (!is_key_n(k, klen, keys[i]))
+            continue;
+        c->raw[i] = NULL;
+        if (*v == '"' && e > v && memchr(v, '\\', (size_t)(e - v)) == NULL) {
+            c->raw[i] = v + 1;
+            c->raw_n[i] = (size_t)(e - v - 1);
+        }
+    }
+}
+
+/* One member; c->p at its key.  Returns 0 when the text is not as
+ * expected. */
+static int
+slim_member(struct cur *c, int in_args, int *first)
+{
+    const char *k = c->p, *v;
+    size_t klen;
+    enum arg a = A_NONE;
+    int keep, nested, slot;
+
+    if (*c->p != '"' || !skip_str(c))
+        return 0;
+    klen = (size_t)(c->p - k);
+    skip_ws(c);
+    if (c->p == c->end || *c->p != ':')
+        return 0;
+    c->p++;
+    skip_ws(c);
+    v = c->p;
+    if (in_args)
+        a = arg_of(k + 1, klen - 2);
+    keep = in_args ? a != A_NONE : keep_top(k + 1, klen - 2);
+    nested = keep && !in_args && c->p < c->end && *c->p == '{' &&
+             is_key_n(k + 1, klen - 2, "args");
+    if (!nested && !skip_val(c))
+        return 0;
+    if (!in_args)
+        note_raw(c, k + 1, klen - 2, v);
+    slot = py_slot(a);
+    if (slot >= 0 && fld_py_str_raw(v, (size_t)(c->p - v), &c->r->py[slot]))
+        c->r->py_ok[slot] = 1; /* printed already: cJSON need not see it */
+    else if (keep) {
+        if (!*first)
+            put(c, ",", 1);
+        put(c, k, klen);
+        put(c, ":", 1);
+        *first = 0;
+        if (nested)
+            return slim_object(c, 1);
+        put(c, v, (size_t)(c->p - v));
+    }
+    return 1;
+}
+
+/* c->p at '{'.  Writes the object with only the members we keep. */
+static int
+slim_object(struct cur *c, int in_args)
+{
+    int first = 1;
+
+    c->p++;
+    put(c, "{", 1);
+    skip_ws(c);
+    if (c->p < c->end && *c->p == '}') {
+        c->p++;
+        put(c, "}", 1);
+        return 1;
+    }
+    for (;;) {
+        skip_ws(c);
+        if (c->p == c->end || !slim_member(c, in_args, &first))
+            return 0;
+        skip_ws(c);
+        if (c->p == c->end)
+            return 0;
+        if (*c->p == '}') {
+            c->p++;
+            put(c, "}", 1);
+            return 1;
+        }
+        if (*c->p++ != ',')
+            return 0;
+    }
+}
+
+static int
+raw_is(const struct cur *c, int i, const char *want)
+{
+    return c->raw[i] != NULL && is_key_n(c->raw[i], c->raw_n[i], want);
+}
+
+/* Whether convert() would keep the event, judged from the raw text; when
+ * ph, cat or name were not plain strings we cannot tell, and say yes. */
+static int
+may_keep(const struct cur *c)
+{
+    if (c->raw[0] == NULL || c->raw_n[0] != 1)
+        return c->raw[0] == NULL;
+    switch (c->raw[0][0]) {
+    case 'X':
+        return 1;
+    case 'i':
+        return c->raw[2] == NULL || raw_is(c, 2, "[memory]");
+    case 's':
+    case 'f':
+        return c->raw[1] == NULL || raw_is(c, 1, "fwdbwd");
+    default:
+        return 0;
+    }
+}
+
+/* The slim text of an event; *n == 0 when the caller should parse the
+ * original (or memory ran out, which the original parse then meets).
+ * *skip is set for an event that is well formed but not kept (metadata,
+ * counters, ac2g flows, other instants): it needs no parse. */
+static const char *
+slim_event(struct recs *r, const char *text, size_t len, size_t *n,
+           int *skip)
+{
+    struct cur c = {text, text + len, NULL, r, {NULL, NULL, NULL}, {0, 0, 0}};
+
+    *n = 0;
+    memset(r->py_ok, 0, sizeof(r->py_ok));
+    if (len >= r->slim_cap) {
+        char *p = realloc(r->slim, len + 1);
+
+        if (p == NULL)
+            return NULL;
+        r->slim = p;
+        r->slim_cap = len + 1;
+    }
+    c.o = r->slim;
+    skip_ws(&c);
+    if (c.p == c.end || *c.p != '{' || !slim_object(&c, 0))
+        return NULL;
+    skip_ws(&c);
+    if (c.p != c.end)
+        return NULL;
+    *n = (size_t)(c.o - r->slim);
+    *skip = !may_keep(&c);
+    return r->slim;
 }
 
 /* ------------------------------------------------------------ records */
@@ -412,28 +724,56 @@ has_any(const cJSON **a, enum arg first, enum arg last)
     return 0;
 }
 
+/* Python str() of an op arg: printed during slimming, or from its cJSON
+ * node.  PR_STR_NONE when absent; *oom on out-of-memory. */
+static uint32_t
+py_arg(struct recs *r, const cJSON **a, enum arg id, int *oom)
+{
+    int slot = py_slot(id);
+    uint32_t s = PR_STR_NONE;
+
+    if (slot >= 0 && r->py_ok[slot])
+        s = pool_add(&r->strs, r->py[slot].data, r->py[slot].len);
+    else if (a[id] != NULL)
+        s = py_str(r, a[id]);
+    else
+        return PR_STR_NONE;
+    *oom |= s == PR_STR_NONE;
+    return s;
+}
+
+static int
+has_py(const struct recs *r, const cJSON **a, enum arg id)
+{
+    return a[id] != NULL || r->py_ok[py_slot(id)];
+}
+
 /* Side record of an op, annotation or python function; none when the
  * event carries none of its args (most annotations), to save memory. */
 static enum pr_status
 add_op_info(struct recs *r, struct pr_event *out, const cJSON **a)
 {
-    const cJSON *dims = a[A_DIMS] ? a[A_DIMS] : a[A_DIMS_LC];
     struct pr_op_info *o;
+    int oom = 0;
 
-    if (!has_any(a, A_DIMS, A_FLOPS))
+    if (!has_any(a, A_DIMS, A_FLOPS) && !r->py_ok[0] && !r->py_ok[1] &&
+        !r->py_ok[2])
         return PR_OK;
     if (r->n_ops >= PR_NO_INFO ||
         pr_grow((void **)&r->ops, &r->cap_ops, r->n_ops + 1, sizeof(*o)) !=
             PR_OK)
         return PR_E_NOMEM;
     o = &r->ops[r->n_ops];
-    o->input_dims = dims ? py_str(r, dims) : PR_STR_NONE;
-    o->input_types = a[A_TYPES] ? py_str(r, a[A_TYPES]) : PR_STR_NONE;
-    o->concrete_inputs =
-        a[A_CONCRETE] ? json_str(r, a[A_CONCRETE]) : PR_STR_NONE;
-    if ((dims && o->input_dims == PR_STR_NONE) ||
-        (a[A_TYPES] && o->input_types == PR_STR_NONE) ||
-        (a[A_CONCRETE] && o->concrete_inputs == PR_STR_NONE))
+    /* "Input Dims", else the older "Input dims" */
+    o->input_dims = py_arg(r, a, has_py(r, a, A_DIMS) ? A_DIMS : A_DIMS_LC,
+                           &oom);
+    o->input_types = py_arg(r, a, A_TYPES, &oom);
+    o->concrete_inputs = PR_STR_NONE;
+    if (a[A_CONCRETE] != NULL) {
+        o->concrete_inputs = json_str(r, a[A_CONCRETE]);
+        oom |= o->concrete_inputs == PR_STR_NONE;
+    }
+    if (oom)
         return PR_E_NOMEM;
     o->seq = int_or(a[A_SEQ], INT64_MIN, INT64_MAX, -1);
     o->fwd_tid = int_or(a[A_FWD_TID], INT64_MIN, INT64_MAX, -1);
@@ -704,10 +1044,23 @@ recs_add_event(struct recs *r, const char *text, size_t len, uint64_t index,
                uint64_t offset, struct pr_error *err)
 {
     struct where w = {index, offset};
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    const char *end = NULL, *slim;
+    cJSON *root = NULL;
+    size_t n;
+    int skip = 0;
     enum pr_status st;
 
+    slim = slim_event(r, text, len, &n, &skip);
+    if (skip)
+        return PR_OK; /* its shape was checked; none of it is kept */
+    if (slim != NULL)
+        root = cJSON_ParseWithLength(slim, n);
+    if (root == NULL) {
+        /* the original, for the error's position (or for the values the
+         * slim text printed already) */
+        memset(r->py_ok, 0, sizeof(r->py_ok));
+        root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    }
     if (root == NULL)
         root = parse_lenient(r, text, len);
     if (root == NULL)

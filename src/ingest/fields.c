@@ -307,3 +307,84 @@ fld_py_str(const cJSON *v, struct pr_buf *out)
     }
     return st == PR_OK ? pr_buf_addc(out, obj ? '}' : ']') : st;
 }
+
+/* A JSON string without escapes, quotes or control bytes, as Python's
+ * repr() prints it; 0 when it has any of those.  *pp is at the opening
+ * quote and ends after the closing one. */
+static int
+raw_plain_string(const char **pp, const char *end, struct pr_buf *out)
+{
+    const char *s = *pp + 1, *q = memchr(s, '"', (size_t)(end - s));
+    const char *i;
+
+    if (q == NULL)
+        return 0;
+    for (i = s; i < q; i++) {
+        unsigned char c = (unsigned char)*i;
+
+        if (c < 0x20 || c == 0x7f || c == '\\' || c == '\'')
+            return 0;
+    }
+    *pp = q + 1;
+    return pr_buf_addc(out, '\'') == PR_OK &&
+           pr_buf_add(out, s, (size_t)(q - s)) == PR_OK &&
+           pr_buf_addc(out, '\'') == PR_OK;
+}
+
+/* An integer literal (no fraction or exponent) copied as is. */
+static int
+raw_int(const char **pp, const char *end, struct pr_buf *out)
+{
+    const char *s = *pp, *p = s;
+
+    if (p < end && *p == '-')
+        p++;
+    if (p == end || !is_digit(*p))
+        return 0;
+    while (p < end && is_digit(*p))
+        p++;
+    if (p < end && (*p == '.' || *p == 'e' || *p == 'E'))
+        return 0;
+    *pp = p;
+    return pr_buf_add(out, s, (size_t)(p - s)) == PR_OK;
+}
+
+int
+fld_py_str_raw(const char *p, size_t n, struct pr_buf *out)
+{
+    const char *end = p + n;
+    int depth = 0, after_value = 0, after_open = 0, ok = 1;
+
+    pr_buf_reset(out);
+    while (p < end && ok) {
+        char c = *p;
+
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+            p++;
+        } else if (depth == 0 && (after_value || c != '[')) {
+            return 0; /* not a list, or bytes after it */
+        } else if (c == '[' && !after_value && depth < PR_INGEST_MAX_DEPTH) {
+            depth++;
+            after_open = 1;
+            p++;
+            ok = pr_buf_addc(out, '[') == PR_OK;
+            continue;
+        } else if (c == ']' && (after_value || after_open)) {
+            depth--;
+            after_value = 1;
+            p++;
+            ok = pr_buf_addc(out, ']') == PR_OK;
+        } else if (c == ',' && after_value) {
+            after_value = 0;
+            p++;
+            ok = pr_buf_add(out, ", ", 2) == PR_OK;
+        } else if (!after_value && (c == '"' ? raw_plain_string(&p, end, out)
+                                              : raw_int(&p, end, out))) {
+            after_value = 1;
+        } else {
+            return 0;
+        }
+        after_open = 0;
+    }
+    return ok && depth == 0 && after_value;
+}

@@ -116,6 +116,11 @@ struct recs {
     struct pool strs;
     struct pr_diag diag;
     struct pr_buf scratch; /* printing Input Dims and the like */
+    char *slim;            /* an event without the members nobody reads */
+    size_t slim_cap;
+    struct pr_buf py[3];   /* Input Dims / Input dims / Input type, already
+                              printed Python-style from the raw text */
+    int py_ok[3];
 };
 
 void recs_init(struct recs *r);
@@ -201,6 +206,10 @@ int fld_id_text(const cJSON *v, int absolute, struct pr_buf *out);
 
 /* Python's str() of a JSON value ("[[32, 3], []]", "['float', 'int']"). */
 PR_NODISCARD enum pr_status fld_py_str(const cJSON *v, struct pr_buf *out);
+/* The same straight from JSON text, for lists of integers and of strings
+ * without escapes (shapes and type names); 0 for anything else, which the
+ * caller then leaves to cJSON and fld_py_str. */
+int fld_py_str_raw(const char *p, size_t n, struct pr_buf *out);
 
 /* Write a double the way Python's repr() does (shortest round trip). */
 PR_NODISCARD enum pr_status fld_py_float(double d, struct pr_buf *out);
