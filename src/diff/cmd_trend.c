@@ -1,15 +1,582 @@
-/* cmd_trend.c - placeholder until `profreport trend` lands. */
+/* cmd_trend.c - `profreport trend`: a series of nightly summaries as line
+ * charts (step time, breakdown, memory peak, top operators), each night
+ * compared with the one before by the same gates as `diff`, and the nights
+ * that crossed a limit marked.  Prints its errors as "profreport: ..." and
+ * returns the exit status (0, 1 usage, 2 bad input, 3 with --fail when a
+ * night crossed a limit). */
 #include "config.h"
 
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "profreport/diff.h"
+#include "internal.h"
+
+static const char usage_text[] =
+    "Usage: profreport trend --input S1 S2 ... [options]\n"
+    "Nightly summaries (or traces) as a trend; each night is compared with\n"
+    "the previous one by the diff gates.  Nights are ordered by their\n"
+    "recorded time (the runs' span stamp) when every input has one, else\n"
+    "in the order given.\n"
+    "\n"
+    "  -i, --input PATH...   the nights (repeatable; bare paths count too)\n"
+    "      --keep-order      use the order given\n"
+    "      --fail-on RULE    gate between consecutive nights (repeatable);\n"
+    "                        default: step.mean>+T%\n"
+    "      --threshold PCT   T of the default gate (default 5)\n"
+    "      --fail            exit 3 when the LAST night crossed a limit\n"
+    "      --html FILE       line charts, crossed nights marked\n"
+    "      --json FILE       the series and the crossings\n"
+    "      --markdown FILE   a table of nights (stdout when no report is\n"
+    "                        asked for)\n"
+    "  -q, --quiet           no progress on stderr\n"
+    "  -h, --help            this text\n";
+
+enum { OPT_KEEP = 256, OPT_FAIL_ON, OPT_THRESHOLD, OPT_FAIL, OPT_HTML,
+       OPT_JSON, OPT_MD };
+
+static const struct option long_opts[] = {
+    {"input", required_argument, NULL, 'i'},
+    {"keep-order", no_argument, NULL, OPT_KEEP},
+    {"fail-on", required_argument, NULL, OPT_FAIL_ON},
+    {"threshold", required_argument, NULL, OPT_THRESHOLD},
+    {"fail", no_argument, NULL, OPT_FAIL},
+    {"html", required_argument, NULL, OPT_HTML},
+    {"json", required_argument, NULL, OPT_JSON},
+    {"markdown", required_argument, NULL, OPT_MD},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0}};
+
+struct trend_args {
+    const char **inputs; /* owned array of borrowed argv strings */
+    size_t n_inputs;
+    struct pr_rule *rules; /* owned */
+    size_t n_rules;
+    const char *html, *json, *markdown;
+    struct pr_diff_opts opts;
+    int keep_order, fail, quiet, help;
+};
+
+struct night {
+    cJSON *sum;        /* owned */
+    const char *path;  /* borrowed */
+    double stamp;      /* recorded time, NAN when unknown */
+    size_t given;      /* position on the command line */
+};
+
+static void
+args_free(struct trend_args *a)
+{
+    size_t i;
+
+    for (i = 0; i < a->n_rules; i++)
+        pr_rule_free(&a->rules[i]);
+    free(a->rules);
+    free(a->inputs);
+}
+
+static enum pr_status
+push_input(struct trend_args *a, const char *p, struct pr_error *err)
+{
+    const char **v = realloc(a->inputs, (a->n_inputs + 1) * sizeof(*v));
+
+    if (v == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    v[a->n_inputs++] = p;
+    a->inputs = v;
+    return PR_OK;
+}
+
+static enum pr_status
+push_rule(struct trend_args *a, const char *text, struct pr_error *err)
+{
+    struct pr_rule *r = realloc(a->rules, (a->n_rules + 1) * sizeof(*r));
+
+    if (r == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    a->rules = r;
+    if (pr_rule_parse(text, &r[a->n_rules], err) != PR_OK)
+        return err->code;
+    a->n_rules++;
+    return PR_OK;
+}
+
+static enum pr_status
+one_option(struct trend_args *a, int c, const char *arg, struct pr_error *err)
+{
+    char *end;
+
+    switch (c) {
+    case 'i':
+        return push_input(a, arg, err);
+    case OPT_FAIL_ON:
+        return push_rule(a, arg, err);
+    case OPT_THRESHOLD:
+        errno = 0;
+        a->opts.threshold_pct = strtod(arg, &end);
+        if (end == arg || *end != '\0' || errno != 0 ||
+            !(a->opts.threshold_pct >= 0 && a->opts.threshold_pct <= 1e6))
+            return pr_error_set(err, PR_E_USAGE, "--threshold: expected a "
+                                "percentage, got \"%s\"", arg);
+        return PR_OK;
+    case OPT_KEEP:
+        a->keep_order = 1;
+        return PR_OK;
+    case OPT_FAIL:
+        a->fail = 1;
+        return PR_OK;
+    case OPT_HTML:
+        a->html = arg;
+        return PR_OK;
+    case OPT_JSON:
+        a->json = arg;
+        return PR_OK;
+    case OPT_MD:
+        a->markdown = arg;
+        return PR_OK;
+    case 'q':
+        a->quiet = 1;
+        return PR_OK;
+    case 'h':
+        a->help = 1;
+        return PR_OK;
+    }
+    return pr_error_set(err, PR_E_USAGE, "trend: unknown option");
+}
+
+static enum pr_status
+parse_args(int argc, char **argv, struct trend_args *a, struct pr_error *err)
+{
+    int c;
+    enum pr_status st = PR_OK;
+
+    memset(a, 0, sizeof(*a));
+    pr_diff_opts_init(&a->opts);
+    optind = 0; /* glibc: full re-initialisation */
+    opterr = 0;
+    /* '-' in front: bare paths arrive in order as option 1, so that
+       "--input s1.json s2.json" works as users write it */
+    while (st == PR_OK &&
+           (c = getopt_long(argc, argv, "-i:qh", long_opts, NULL)) != -1) {
+        if (c == '?' || c == ':')
+            return pr_error_set(err, PR_E_USAGE, "trend: bad or incomplete "
+                                "option \"%s\"", argv[optind - 1]);
+        st = c == 1 ? push_input(a, optarg, err)
+                    : one_option(a, c, optarg, err);
+    }
+    if (st != PR_OK || a->help)
+        return st;
+    if (a->n_inputs < 2)
+        return pr_error_set(err, PR_E_USAGE, "trend: needs at least two "
+                            "--input summaries");
+    return PR_OK;
+}
+
+/* Recorded time of a summary: the smallest numeric run span (Kineto
+ * writes the capture time there), NAN when any run lacks one. */
+static double
+recorded_time(const cJSON *sum)
+{
+    const cJSON *r;
+    double t = NAN;
+
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(sum, "runs"))
+    {
+        const char *span = pr_dj_str(r, "span");
+        char *end;
+        double v;
+        if (span == NULL || *span == '\0')
+            return NAN;
+        errno = 0;
+        v = strtod(span, &end);
+        if (*end != '\0' || errno != 0 || !isfinite(v))
+            return NAN;
+        t = isnan(t) ? v : fmin(t, v);
+    }
+    return t;
+}
+
+static int
+cmp_night(const void *pa, const void *pb)
+{
+    const struct night *a = pa, *b = pb;
+
+    if (a->stamp != b->stamp)
+        return a->stamp < b->stamp ? -1 : 1;
+    return (a->given > b->given) - (a->given < b->given);
+}
+
+static enum pr_status
+load_nights(const struct trend_args *a, struct night *n, struct pr_error *err)
+{
+    size_t i;
+    int all_stamped = 1;
+
+    for (i = 0; i < a->n_inputs; i++) {
+        enum pr_status st = pr_dload_summary(&a->inputs[i], 1, a->quiet,
+                                             &n[i].sum, err);
+        if (st != PR_OK)
+            return st;
+        n[i].path = a->inputs[i];
+        n[i].given = i;
+        n[i].stamp = recorded_time(n[i].sum);
+        all_stamped &= !isnan(n[i].stamp);
+    }
+    if (all_stamped && !a->keep_order)
+        qsort(n, a->n_inputs, sizeof(*n), cmp_night);
+    return PR_OK;
+}
+
+/* Mean over runs of a step_summary figure (or of a breakdown category). */
+static double
+run_mean(const cJSON *sum, const char *key, const char *cat)
+{
+    const cJSON *r;
+    double t = 0, k = 0;
+
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(sum, "runs"))
+    {
+        const cJSON *ss = cJSON_GetObjectItemCaseSensitive(r, "step_summary");
+        double v = cat == NULL
+                       ? pr_dj_num(ss, key)
+                       : pr_dj_num(cJSON_GetObjectItemCaseSensitive(
+                                       ss, "breakdown_us"), cat);
+        if (isfinite(v)) {
+            t += v;
+            k++;
+        }
+    }
+    return k > 0 ? t / k : NAN;
+}
+
+/* Largest allocated-memory peak of any device of any run. */
+static double
+memory_peak(const cJSON *sum)
+{
+    const cJSON *r, *d;
+    double peak = NAN;
+
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(sum, "runs"))
+    {
+        const cJSON *mem = cJSON_GetObjectItemCaseSensitive(r, "memory");
+        cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(mem, "devices"))
+        {
+            double v = pr_dj_num(d, "peak_allocated_bytes");
+            if (isfinite(v))
+                peak = isnan(peak) ? v : fmax(peak, v);
+        }
+    }
+    return peak;
+}
+
+/* Device self time per step of operator `name`, over all runs. */
+static double
+op_per_step(const cJSON *sum, const char *name)
+{
+    const cJSON *r, *o;
+    double t = 0, steps = 0;
+
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(sum, "runs"))
+    {
+        int k = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r,
+                                                                    "steps"));
+        steps += k > 0 ? k : 1;
+        cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(r,
+                                                               "operators"))
+        {
+            const char *n = pr_dj_str(o, "name");
+            double v = pr_dj_num(o, "device_self_us");
+            if (n != NULL && strcmp(n, name) == 0 && isfinite(v))
+                t += v;
+        }
+    }
+    return steps > 0 ? t / steps : NAN;
+}
+
+static const char *const cats[] = {"kernel",  "memcpy",     "memset",
+                                   "communication", "runtime", "dataloader",
+                                   "cpu_exec", "other"};
+#define N_CATS 8
+#define N_TOP_OPS 5
+
+/* Compare night i with night i-1 under the gates; record on `out`. */
+static enum pr_status
+gate_night(const struct trend_args *a, const struct night *prev,
+           const struct night *cur, cJSON *out, struct pr_error *err)
+{
+    cJSON *diff = NULL, *gates;
+    size_t failed = 0;
+    enum pr_status st;
+
+    st = pr_diff_compare(prev->sum, cur->sum, pr_dbasename(prev->path),
+                         pr_dbasename(cur->path), &a->opts, &diff, err);
+    if (st == PR_OK)
+        st = pr_diff_gate(diff, a->rules, a->n_rules, &a->opts, &failed, err);
+    if (st == PR_OK) {
+        gates = cJSON_DetachItemFromObjectCaseSensitive(diff, "gates");
+        cJSON_AddItemToObject(out, "gates", gates);
+        if (cJSON_AddBoolToObject(out, "crossed", failed > 0) == NULL)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    cJSON_Delete(diff);
+    return st;
+}
+
+static int
+night_figures(cJSON *o, const struct night *n, const cJSON *top_ops)
+{
+    cJSON *bd = cJSON_AddObjectToObject(o, "breakdown_us");
+    cJSON *ops = cJSON_AddObjectToObject(o, "operators_us");
+    const cJSON *name;
+    size_t k;
+    int ok = bd != NULL && ops != NULL;
+
+    ok = ok && cJSON_AddStringToObject(o, "label", pr_dbasename(n->path));
+    ok = ok && pr_dj_add_num(o, "recorded", n->stamp);
+    ok = ok && pr_dj_add_num(o, "step_mean_us",
+                             run_mean(n->sum, "mean_us", NULL));
+    ok = ok && pr_dj_add_num(o, "step_p90_us",
+                             run_mean(n->sum, "p90_us", NULL));
+    ok = ok && pr_dj_add_num(o, "memory_peak_bytes", memory_peak(n->sum));
+    for (k = 0; ok && k < N_CATS; k++)
+        ok = pr_dj_add_num(bd, cats[k], run_mean(n->sum, NULL, cats[k]));
+    cJSON_ArrayForEach(name, top_ops)
+    {
+        if (ok)
+            ok = pr_dj_add_num(ops, name->valuestring,
+                               op_per_step(n->sum, name->valuestring));
+    }
+    return ok;
+}
+
+/* The heaviest operators of the latest night (first run's table is sorted
+ * by device_self_us). */
+static cJSON *
+top_operators(const struct night *last)
+{
+    const cJSON *run = cJSON_GetArrayItem(
+        cJSON_GetObjectItemCaseSensitive(last->sum, "runs"), 0);
+    const cJSON *o;
+    cJSON *names = cJSON_CreateArray();
+    int n = 0;
+
+    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(run, "operators"))
+    {
+        const char *name = pr_dj_str(o, "name");
+        if (names == NULL || n == N_TOP_OPS)
+            break;
+        if (name == NULL || !(pr_dj_num(o, "device_self_us") > 0))
+            continue;
+        if (!cJSON_AddItemToArray(names, cJSON_CreateString(name))) {
+            cJSON_Delete(names);
+            return NULL;
+        }
+        n++;
+    }
+    return names;
+}
+
+static enum pr_status
+build_trend(const struct trend_args *a, const struct night *n, cJSON **out,
+            struct pr_error *err)
+{
+    cJSON *t = cJSON_CreateObject(), *nights, *top;
+    size_t i;
+    enum pr_status st = PR_OK;
+
+    top = top_operators(&n[a->n_inputs - 1]);
+    if (t == NULL || top == NULL || !pr_dj_add_num(t, "trend_version", 1)) {
+        cJSON_Delete(t);
+        cJSON_Delete(top);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    cJSON_AddItemToObject(t, "top_operators", top);
+    nights = cJSON_AddArrayToObject(t, "nights");
+    for (i = 0; i < a->n_inputs && st == PR_OK; i++) {
+        cJSON *o = cJSON_CreateObject();
+        if (o == NULL || nights == NULL || !cJSON_AddItemToArray(nights, o) ||
+            !night_figures(o, &n[i], top)) {
+            cJSON_Delete(o);
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+        } else if (i == 0) {
+            if (cJSON_AddBoolToObject(o, "crossed", 0) == NULL)
+                st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+        } else {
+            st = gate_night(a, &n[i - 1], &n[i], o, err);
+        }
+    }
+    if (st != PR_OK) {
+        cJSON_Delete(t);
+        return st;
+    }
+    *out = t;
+    return PR_OK;
+}
+
+/* The failed gates' details of a night, joined by "; ". */
+static void
+crossed_detail(struct pr_buf *b, const cJSON *night)
+{
+    const cJSON *g;
+    int first = 1;
+
+    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(night, "gates"))
+    {
+        const char *res = pr_dj_str(g, "result");
+        if (res == NULL || strcmp(res, "fail") != 0)
+            continue;
+        if (pr_buf_printf(b, "%s%s: %s", first ? "" : "; ",
+                          pr_dj_str(g, "rule"), pr_dj_str(g, "detail")) !=
+            PR_OK)
+            b->failed = 1;
+        first = 0;
+    }
+}
+
+static enum pr_status
+trend_markdown(const cJSON *t, struct pr_buf *b, struct pr_error *err)
+{
+    const cJSON *n;
+    int i = 0;
+    char v[48], p[48], m[48];
+    struct pr_buf d;
+
+    pr_buf_init(&d, 0);
+    if (pr_buf_adds(b, "## profreport trend\n\n| Night | Input | Mean step "
+                       "| p90 | Memory peak | Crossed |\n"
+                       "|---:|---|---:|---:|---:|---|\n") != PR_OK)
+        b->failed = 1;
+    cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(t, "nights"))
+    {
+        int crossed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(n,
+                                                                    "crossed"));
+        if (pr_buf_printf(b, "| %d | ", ++i) != PR_OK ||
+            pr_dmd_code(b, pr_dj_str(n, "label"), 60) != PR_OK)
+            b->failed = 1;
+        if (pr_buf_printf(b, " | %s | %s | %s | ",
+                          pr_dfmt_us(pr_dj_num(n, "step_mean_us"), v,
+                                     sizeof(v)),
+                          pr_dfmt_us(pr_dj_num(n, "step_p90_us"), p,
+                                     sizeof(p)),
+                          pr_dfmt_bytes(pr_dj_num(n, "memory_peak_bytes"), m,
+                                        sizeof(m))) != PR_OK)
+            b->failed = 1;
+        pr_buf_reset(&d);
+        crossed_detail(&d, n);
+        if (crossed && (pr_buf_adds(b, "**yes** ") != PR_OK ||
+                        pr_dmd_code(b, d.data ? d.data : "", 300) != PR_OK))
+            b->failed = 1;
+        if (pr_buf_adds(b, " |\n") != PR_OK)
+            b->failed = 1;
+    }
+    pr_buf_free(&d);
+    if (b->failed)
+        return pr_error_set(err, PR_E_NOMEM, "markdown: out of memory");
+    return PR_OK;
+}
+
+static enum pr_status
+write_text(const char *path, struct pr_buf *b, enum pr_status st,
+           struct pr_error *err)
+{
+    if (st == PR_OK)
+        st = pr_dwrite(path, b->data, b->len, err);
+    pr_buf_free(b);
+    return st;
+}
+
+static enum pr_status
+write_reports(const struct trend_args *a, const cJSON *t,
+              struct pr_error *err)
+{
+    struct pr_buf b;
+    enum pr_status st = PR_OK;
+    char *json;
+
+    if (a->json != NULL) {
+        json = cJSON_Print(t);
+        if (json == NULL)
+            return pr_error_set(err, PR_E_NOMEM, "out of memory");
+        st = pr_dwrite(a->json, json, strlen(json), err);
+        cJSON_free(json);
+    }
+    if (st == PR_OK &&
+        (a->markdown != NULL || (a->html == NULL && a->json == NULL))) {
+        pr_buf_init(&b, 0);
+        st = write_text(a->markdown ? a->markdown : "-", &b,
+                        trend_markdown(t, &b, err), err);
+    }
+    if (st == PR_OK && a->html != NULL) {
+        pr_buf_init(&b, 0);
+        st = write_text(a->html, &b, pr_trend_html(t, &b, err), err);
+    }
+    return st;
+}
+
+static int
+last_crossed(const cJSON *t)
+{
+    const cJSON *nights = cJSON_GetObjectItemCaseSensitive(t, "nights");
+    const cJSON *last = cJSON_GetArrayItem(nights,
+                                           cJSON_GetArraySize(nights) - 1);
+
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(last, "crossed"));
+}
+
+static enum pr_status
+run_trend(const struct trend_args *a, int *crossed, struct pr_error *err)
+{
+    struct night *n = calloc(a->n_inputs, sizeof(*n));
+    cJSON *t = NULL;
+    size_t i;
+    enum pr_status st;
+
+    if (n == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    st = load_nights(a, n, err);
+    if (st == PR_OK)
+        st = build_trend(a, n, &t, err);
+    if (st == PR_OK)
+        st = write_reports(a, t, err);
+    if (st == PR_OK)
+        *crossed = last_crossed(t);
+    cJSON_Delete(t);
+    for (i = 0; i < a->n_inputs; i++)
+        cJSON_Delete(n[i].sum);
+    free(n);
+    return st;
+}
 
 int
 pr_trend_main(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "profreport: trend: not implemented yet\n");
-    return 1;
+    struct trend_args a;
+    struct pr_error err;
+    int crossed = 0;
+    enum pr_status st;
+
+    pr_error_clear(&err);
+    st = parse_args(argc, argv, &a, &err);
+    if (st == PR_OK && a.help)
+        fputs(usage_text, stdout);
+    else if (st == PR_OK)
+        st = run_trend(&a, &crossed, &err);
+    args_free(&a);
+    if (st != PR_OK) {
+        fprintf(stderr, "profreport: %s\n",
+                err.msg[0] ? err.msg : pr_error_str(st));
+        if (st == PR_E_USAGE)
+            fputs(strstr(err.msg, "rule") != NULL
+                      ? PR_RULE_GRAMMAR
+                      : "Try 'profreport trend --help' for more "
+                        "information.\n",
+                  stderr);
+        return pr_error_exit_status(st);
+    }
+    return a.fail && crossed ? 3 : 0;
 }

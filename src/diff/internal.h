@@ -64,6 +64,16 @@ struct pr_dwaterfall {
 void pr_dwaterfall(struct pr_canvas *c, const struct pr_chart_box *b,
                    const struct pr_dwaterfall *w);
 
+/* The stylesheet of the diff and trend pages (light and dark). */
+extern const char pr_dhtml_css[];
+
+/* The trend page (cmd_trend.c's tree: "nights", "top_operators") as
+ * self-contained HTML with line charts; appended to out.  Errors: those of
+ * pr_buf. */
+PR_NODISCARD enum pr_status pr_trend_html(const cJSON *trend,
+                                          struct pr_buf *out,
+                                          struct pr_error *err);
+
 /* Largest summary file read whole (summaries are ~100 KB; this leaves
  * room for big jobs while refusing to slurp a multi-GB trace). */
 #define PR_DIFF_SUMMARY_MAX ((size_t)256 << 20)

@@ -26,7 +26,7 @@ static const uint32_t cat_colors[] = {0x0072B2, 0xE69F00, 0xF0E442,
                                       0xCC79A7, 0x999999};
 #define N_CAT 8
 
-static const char css[] =
+const char pr_dhtml_css[] =
     ":root{--ink:#222;--muted:#6b7280;--grid:#e5e7eb;--bg:#fff;"
     "--bad:#b42318;--good:#067647;--card:#f8f9fb}"
     "@media (prefers-color-scheme:dark){:root{--ink:#e5e7eb;--muted:#9ca3af;"
@@ -355,7 +355,7 @@ header(struct pr_buf *b, const cJSON *diff)
            "default-src 'none'; style-src 'unsafe-inline'\">"
            "<meta name=\"color-scheme\" content=\"light dark\">"
            "<title>profreport diff</title><style>");
-    add(b, css);
+    add(b, pr_dhtml_css);
     add(b, "</style></head><body>\n<h1>Regression comparison ");
     ADDF(b, "<span class=\"verdict %s\">%s</span></h1>\n<p>Baseline <code>",
          failed ? "fail" : "pass", failed ? "REGRESSION" : "no regression");

@@ -57,6 +57,19 @@ printf '{"schema_version": 9, "runs": []}' > "$T_DIR/v9.json"
 check "a newer schema exits 2" [ $? -eq 2 ]
 check "  and says so" grep -q "schema_version 9" "$T_DIR/err"
 
+"$PR_BIN" diff -q -b "$D/base.json" -i "$D/slow.json" --html "$T_DIR/d.html"
+check "diff --html writes a page with inline SVG" grep -q "<svg" "$T_DIR/d.html"
+
+"$PR_BIN" trend -q --input "$D/base.json" "$D/rerun.json" "$D/slow.json" \
+    --html "$T_DIR/t.html" --markdown "$T_DIR/t.md"
+check "trend exits 0 without --fail" [ $? -eq 0 ]
+check "  marks the slow night" grep -q "| 3 | .*slow.json.*yes" "$T_DIR/t.md"
+check "  and draws charts" grep -q "<svg" "$T_DIR/t.html"
+"$PR_BIN" trend -q --fail -i "$D/base.json" -i "$D/slow.json" > /dev/null
+check "trend --fail exits 3 when the last night crossed" [ $? -eq 3 ]
+"$PR_BIN" trend -q -i "$D/base.json" 2> /dev/null
+check "trend with one night exits 1" [ $? -eq 1 ]
+
 H=$PR_SHARED/traces/hta/trace_diff
 if have_shared && [ -f "$H/control/control.json.gz" ]; then
     "$PR_BIN" diff -q -b "$H/control/control.json.gz" \
