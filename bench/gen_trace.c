@@ -1585,7 +1585,7 @@ fwd_open(struct gen *g, struct thr *th, const struct layer *l,
          const struct lstate *st, const char *name, const struct in *ins, int n)
 {
     op_begin(g, th, C_OP, name, ins, n);
-    if (g->o->stack && !g->old)
+    if (g->o->stack)
         arg_str(&th->fr[th->depth - 1].args, "Call stack", call_stack(l->kind));
     op_seq(g, th, st->seq, 0);
 }
