@@ -453,9 +453,12 @@ enable_kinds(void)
         CUptiResult rc = cuptiActivityEnable(KINDS[i]);
         if (rc == CUPTI_SUCCESS)
             continue;
+        char what[64];
         why = NULL;
         cuptiGetResultString(rc, &why);
-        note("cannot enable an activity kind", why);
+        snprintf(what, sizeof(what), "cannot enable CUPTI activity kind %d",
+                 (int)KINDS[i]);
+        note(what, why);
     }
 }
 

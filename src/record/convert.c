@@ -349,7 +349,8 @@ write_range(struct conv *c, const struct pr_rec_range *g)
     struct pr_jsonw *w = c->w;
     char *name = NULL;
 
-    if (g->is_op && g->op.name_len < strlen(g->text))
+    /* emit_nvtx decorates every range ("ProfilerStep#2, op_id = 4") */
+    if (g->op.name_len < strlen(g->text))
         name = strndup(g->text, g->op.name_len);
     open_event(c, "X", g->is_op ? "cpu_op" : "user_annotation",
                name != NULL ? name : g->text, g->pid, g->tid, g->start_ns);

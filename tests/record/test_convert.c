@@ -87,7 +87,7 @@ sample(void)
 
     assert_non_null(s);
     assert_int_equal(pr_record_session_add_device(s, &A100, NULL), PR_OK);
-    add_range(s, 1, 5, 90, "my_region");
+    add_range(s, 1, 5, 90, "my_region, op_id = 3");
     add_range(s, 2, 10, 50,
               "aten::addmm, seq = 12, op_id = 7, sizes = [[64, 512], "
               "[512, 1000], []], input_op_ids = [(5,0)]");
