@@ -3,8 +3,10 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "profreport/args.h"
+#include "profreport/diff.h"
 #include "profreport/pipeline.h"
 
 int
@@ -14,6 +16,11 @@ main(int argc, char **argv)
     struct pr_error err;
     enum pr_status st;
 
+    /* subcommands with options of their own (tmux: one file each) */
+    if (argc > 1 && strcmp(argv[1], "diff") == 0)
+        return pr_diff_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "trend") == 0)
+        return pr_trend_main(argc - 1, argv + 1);
     pr_error_clear(&err);
     st = pr_args_parse(argc, argv, &opts, &err);
     if (st == PR_OK)
