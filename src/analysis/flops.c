@@ -100,8 +100,11 @@ parse_list_arg(struct cursor *c, struct pr_shape_arg *a, struct pr_error *err)
             skip_ws(c);
         }
         if (*c->p != '[')
-            return pr_error_set(err, PR_E_LIMIT, "shape: nested too deep");
+            return pr_error_set(err, PR_E_FORMAT, "shape: expected '['");
         c->p++;
+        skip_ws(c);
+        if (*c->p == '[')
+            return pr_error_set(err, PR_E_LIMIT, "shape: nested too deep");
         TRY(parse_dims(c, &ndim, dims, &numel, err));
         if (a->n_members == 0) {
             a->ndim = ndim;

@@ -1,0 +1,290 @@
+/* test_roofline.c - pr_roofline_fill() over hand-made run objects: peaks
+ * on devices, FLOPs/bytes/rates/bound/roofline per row, operator
+ * aggregation, the tensor_cores object, recommendations, and nulls for an
+ * unknown device.  Expected numbers are worked out in the comments. */
+#include "config.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "profreport/roofline.h"
+
+static void
+near(double got, double want)
+{
+    if (fabs(got - want) > 1e-9 * (fabs(want) > 1 ? fabs(want) : 1)) {
+        print_error("got %.17g, want %.17g\n", got, want);
+        fail();
+    }
+}
+
+static double
+num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+    assert_true(cJSON_IsNumber(v));
+    return v->valuedouble;
+}
+
+static void
+is_null(const cJSON *o, const char *key)
+{
+    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(o, key)));
+}
+
+static const char *
+str(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+    assert_true(cJSON_IsString(v));
+    return v->valuestring;
+}
+
+#define ROW(name, shapes, types, calls, self, total, elig)                     \
+    "{\"name\": \"" name "\", \"input_shapes\": \"" shapes "\", "              \
+    "\"input_types\": \"" types "\", \"calls\": " #calls ", "                 \
+    "\"device_self_us\": " #self ", \"device_total_us\": " #total ", "        \
+    "\"tc_eligible\": " elig ", \"tc_self_pct\": 0, \"tc_total_pct\": 0, "     \
+    "\"flops\": null, \"bytes\": null, \"bound\": \"unknown\"}"
+
+/* The run after the core analyses, from the device's compute capability
+ * onwards (make_run() puts the device name and capability in front). */
+static const char *const run_rest =
+    ", \"peak_tflops\": {}, \"peak_gbps\": null, \"peak_source\": "
+    "\"unknown\"}],"
+    " \"gpu_metrics\": [{\"device\": 0, \"utilization_pct\": 80, "
+    "\"kernel_time_us\": 250}],"
+    " \"step_summary\": {\"mean_us\": 1000, \"breakdown_us\": {\"runtime\": "
+    "10, \"dataloader\": 100}},"
+    " \"steps\": [{\"start_us\": 0, \"duration_us\": 1000}],"
+    " \"kernels\": [{\"name\": \"volta_sgemm_128x64_nn\", \"calls\": 11, "
+    "\"total_us\": 150, \"mean_us\": 13.6, "
+    "\"mean_est_achieved_occupancy_pct\": 50, \"mean_blocks_per_sm\": 4},"
+    " {\"name\": \"elementwise_kernel\", \"calls\": 4, \"total_us\": 80, "
+    "\"mean_us\": 20, \"mean_est_achieved_occupancy_pct\": 90, "
+    "\"mean_blocks_per_sm\": 100},"
+    " {\"name\": \"volta_h884gemm_64x64\", \"calls\": 1, \"total_us\": 20, "
+    "\"mean_us\": 20, \"mean_est_achieved_occupancy_pct\": 10, "
+    "\"mean_blocks_per_sm\": 0.5}],"
+    " \"operators\": [{\"name\": \"aten::mm\", \"calls\": 11, "
+    "\"device_self_us\": 150, \"device_total_us\": 150},"
+    " {\"name\": \"aten::add_\", \"calls\": 4, \"device_self_us\": 80, "
+    "\"device_total_us\": 80}],"
+    " \"operators_by_shape\": ["
+    ROW("aten::mm", "[[64, 512], [512, 1000]]", "[float, float]", 10, 100,
+        100, "true") ", "
+    ROW("aten::add_", "[[1000000], [1000000], []]", "[float, float, Int]", 4,
+        80, 80, "false") ", "
+    ROW("aten::mm", "[[63, 512], [512, 1000]]", "[c10::Half, c10::Half]", 1,
+        50, 50, "true")
+    "], \"tensor_cores\": null, \"recommendations\": null}";
+
+static cJSON *
+make_run(const char *device, const char *cc)
+{
+    char buf[8192];
+    cJSON *run;
+
+    snprintf(buf, sizeof(buf),
+             "{\"devices\": [{\"id\": 0, \"name\": \"%s\", "
+             "\"compute_capability\": %s%s",
+             device, cc, run_rest);
+    run = cJSON_Parse(buf);
+    assert_non_null(run);
+    return run;
+}
+
+static const cJSON *
+item(const cJSON *run, const char *arr, int i)
+{
+    const cJSON *v =
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(run, arr), i);
+
+    assert_non_null(v);
+    return v;
+}
+
+static void
+test_v100(void **state)
+{
+    struct pr_analysis_opts o = {0};
+    struct pr_error err = {PR_OK, ""};
+    cJSON *run = make_run("Tesla V100-SXM2-16GB", "\"7.0\"");
+    const cJSON *d, *r, *tc, *f;
+
+    (void)state;
+    assert_int_equal(pr_roofline_fill(NULL, &o, run, &err), PR_OK);
+    d = item(run, "devices", 0);
+    near(num(cJSON_GetObjectItemCaseSensitive(d, "peak_tflops"), "fp32"),
+         15.7);
+    near(num(d, "peak_gbps"), 900.0);
+    assert_string_equal(str(d, "peak_source"), "table");
+    /* mm [64,512]x[512,1000] fp32, 10 calls in 100 us: 655,360,000 FLOPs,
+     * 24,350,720 bytes; 6.5536 TFLOP/s, 243.5072 GB/s; AI 26.91 > ridge
+     * 15.7e12/900e9 = 17.44 (fp32, no tensor cores): compute bound at
+     * 6.5536/15.7 = 41.74% */
+    r = item(run, "operators_by_shape", 0);
+    near(num(r, "flops"), 655360000.0);
+    near(num(r, "bytes"), 24350720.0);
+    near(num(r, "achieved_tflops"), 6.5536);
+    near(num(r, "achieved_gbps"), 243.5072);
+    near(num(r, "arithmetic_intensity"), 655360000.0 / 24350720.0);
+    assert_string_equal(str(r, "bound"), "compute");
+    near(num(r, "roofline_pct"), 100.0 * 6.5536 / 15.7);
+    assert_string_equal(str(r, "dtype"), "fp32");
+    /* add_ 4 x 1e6 fp32 in 80 us: 4e6 FLOPs, 48e6 bytes; 600 GB/s; AI
+     * 0.083: memory bound at 600/900 = 66.67% */
+    r = item(run, "operators_by_shape", 1);
+    near(num(r, "achieved_gbps"), 600.0);
+    near(num(r, "achieved_tflops"), 0.05);
+    assert_string_equal(str(r, "bound"), "memory");
+    near(num(r, "roofline_pct"), 100.0 * 600.0 / 900.0);
+    /* mm fp16 [63,512]x[512,1000] in 50 us: 64,512,000 FLOPs, 1,214,512
+     * bytes; held to the fp16 tensor roof (eligible): ridge 125e12/900e9 =
+     * 138.9 > AI 53.1, so memory bound at 24.29024/900 = 2.699% */
+    r = item(run, "operators_by_shape", 2);
+    near(num(r, "achieved_tflops"), 1.29024);
+    assert_string_equal(str(r, "bound"), "memory");
+    near(num(r, "roofline_pct"), 100.0 * 24.29024 / 900.0);
+    /* operators: mm sums both shapes over its own 150 us */
+    r = item(run, "operators", 0);
+    near(num(r, "flops"), 719872000.0);
+    near(num(r, "bytes"), 25565232.0);
+    near(num(r, "achieved_tflops"), 719872000.0 / 150e-6 / 1e12);
+    /* tensor cores: 20 of 250 kernel us; eligible self time 150 of 230 */
+    tc = cJSON_GetObjectItemCaseSensitive(run, "tensor_cores");
+    near(num(tc, "tc_kernel_time_pct"), 8.0);
+    near(num(tc, "eligible_op_time_pct"), 100.0 * 150.0 / 230.0);
+    near(num(tc, "eligible_on_tc_pct"), 0.0);
+    f = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(tc, "findings"),
+                           0);
+    assert_string_equal(str(f, "operator"), "aten::mm");
+    near(num(f, "device_us"), 100.0);
+    assert_string_equal(str(f, "reason"),
+                        "fp32 inputs (no TF32 before compute capability 8.0)");
+    f = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(tc, "findings"),
+                           1);
+    assert_string_equal(str(f, "reason"), "M=63 not a multiple of 8");
+    assert_string_equal(str(f, "advice"), "pad M from 63 to 64");
+    assert_int_equal(
+        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(tc, "findings")),
+        2);
+    cJSON_Delete(run);
+}
+
+static const cJSON *
+find_rec(const cJSON *run, const char *id)
+{
+    const cJSON *r;
+
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(run,
+                                                           "recommendations"))
+    {
+        if (strcmp(str(r, "id"), id) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+static void
+test_recommendations(void **state)
+{
+    struct pr_analysis_opts o = {0};
+    struct pr_error err = {PR_OK, ""};
+    cJSON *run = make_run("Tesla V100-SXM2-16GB", "\"7.0\"");
+    const cJSON *r;
+
+    (void)state;
+    assert_int_equal(pr_roofline_fill(NULL, &o, run, &err), PR_OK);
+    /* DataLoader 100 of 1000 us > 5% (plugin rule) */
+    r = find_rec(run, "dataloader");
+    assert_non_null(r);
+    assert_non_null(strstr(str(r, "text"), "10.0%"));
+    /* fp16 mm with M = 63 */
+    r = find_rec(run, "misaligned_dims");
+    assert_non_null(r);
+    assert_non_null(strstr(str(r, "text"), "pad M from 63 to 64"));
+    assert_string_equal(str(r, "severity"), "info");
+    /* h884 kernel: 8% of kernel time with 10% occupancy */
+    r = find_rec(run, "low_occupancy");
+    assert_non_null(r);
+    assert_non_null(strstr(str(r, "text"), "volta_h884gemm_64x64"));
+    /* TC time is not 0, GPU busy 80%: no AMP / utilization rules */
+    assert_null(find_rec(run, "enable_amp"));
+    assert_null(find_rec(run, "low_gpu_utilization"));
+    assert_null(find_rec(run, "launch_bound"));
+    /* running the pass again appends nothing twice */
+    assert_int_equal(pr_roofline_fill(NULL, &o, run, &err), PR_OK);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+                         run, "recommendations")),
+                     3);
+    cJSON_Delete(run);
+}
+
+static void
+test_unknown_device(void **state)
+{
+    struct pr_analysis_opts o = {0};
+    struct pr_error err = {PR_OK, ""};
+    cJSON *run = make_run("Mystery Accelerator", "null");
+    const cJSON *d, *r;
+
+    (void)state;
+    assert_int_equal(pr_roofline_fill(NULL, &o, run, &err), PR_OK);
+    d = item(run, "devices", 0);
+    assert_string_equal(str(d, "peak_source"), "unknown");
+    is_null(d, "peak_gbps");
+    is_null(cJSON_GetObjectItemCaseSensitive(d, "peak_tflops"), "fp32");
+    r = item(run, "operators_by_shape", 0);
+    near(num(r, "achieved_tflops"), 6.5536); /* rates still reported */
+    is_null(r, "roofline_pct");
+    assert_string_equal(str(r, "bound"), "unknown");
+    cJSON_Delete(run);
+}
+
+static void
+test_cli_override(void **state)
+{
+    struct pr_analysis_opts o = {0};
+    struct pr_error err = {PR_OK, ""};
+    cJSON *run = make_run("Mystery Accelerator", "null");
+    const cJSON *d, *r;
+
+    (void)state;
+    o.peak_tflops = 10.0;
+    o.peak_gbps = 1000.0;
+    assert_int_equal(pr_roofline_fill(NULL, &o, run, &err), PR_OK);
+    d = item(run, "devices", 0);
+    assert_string_equal(str(d, "peak_source"), "cli");
+    /* mm fp32: ridge 10e12/1e12 = 10 < AI 26.9: compute bound, 65.536% */
+    r = item(run, "operators_by_shape", 0);
+    assert_string_equal(str(r, "bound"), "compute");
+    near(num(r, "roofline_pct"), 65.536);
+    cJSON_Delete(run);
+    /* an unreadable --device-spec is an error, not a silent default */
+    run = make_run("Mystery Accelerator", "null");
+    o.device_spec = "/nonexistent/devices.json";
+    assert_int_equal(pr_roofline_fill(NULL, &o, run, &err), PR_E_IO);
+    cJSON_Delete(run);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_v100),
+        cmocka_unit_test(test_recommendations),
+        cmocka_unit_test(test_unknown_device),
+        cmocka_unit_test(test_cli_override),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
