@@ -106,7 +106,8 @@ is_comm_kernel(const struct pr_trace *t, const struct pr_event *e)
 
     if (e->kind != PR_K_KERNEL)
         return 0;
-    if (g != NULL && g->collective != PR_STR_NONE)
+    if (g != NULL && g->collective != PR_STR_NONE &&
+        g->collective != PR_STR_EMPTY)
         return 1;
     return strncasecmp(pr_trace_str(t, e->name), "nccl", 4) == 0;
 }
@@ -196,7 +197,7 @@ scan(const struct pr_trace *t, struct split *sp, struct op *ops, size_t *n_ops,
             PR_OK)
             return PR_E_NOMEM;
         g = pr_trace_gpu(t, e);
-        coll = g && g->collective != PR_STR_NONE
+        coll = g && g->collective != PR_STR_NONE && g->collective != PR_STR_EMPTY
                    ? pr_comm_collective(pr_trace_str(t, g->collective))
                    : NULL;
         if (coll == NULL)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "profreport/args.h"
+#include "profreport/cmd_record.h"
 #include "profreport/diff.h"
 #include "profreport/pipeline.h"
 
@@ -21,6 +22,8 @@ main(int argc, char **argv)
         return pr_diff_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "trend") == 0)
         return pr_trend_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "record") == 0)
+        return pr_record_main(argc - 1, argv + 1);
     pr_error_clear(&err);
     st = pr_args_parse(argc, argv, &opts, &err);
     if (st == PR_OK)
