@@ -21,7 +21,7 @@ enum pr_dtype {
     PR_DT_NONE,        /* not a tensor: "", Scalar, Int, GenericList, ... */
     PR_DT_FP64,
     PR_DT_FP32,
-    PR_DT_TF32,        /* never in a trace; roofline uses it for fp32 on TC */
+    PR_DT_TF32, /* never in a trace; roofline uses it for fp32 on TC */
     PR_DT_FP16,
     PR_DT_BF16,
     PR_DT_FP8,
@@ -41,11 +41,11 @@ enum pr_dtype {
 
 /* One entry of "Input Dims". */
 struct pr_shape_arg {
-    int ndim;          /* dims of a tensor; 0 for [] (scalar or non-tensor) */
-    int is_list;       /* a TensorList: [[..], [..]] */
-    int n_members;     /* tensors in a TensorList */
+    int ndim;      /* dims of a tensor; 0 for [] (scalar or non-tensor) */
+    int is_list;   /* a TensorList: [[..], [..]] */
+    int n_members; /* tensors in a TensorList */
     int64_t dims[PR_SHAPE_MAX_DIMS]; /* tensor dims (first member of a list) */
-    int64_t numel;     /* product of dims (1 for []); sum over list members */
+    int64_t numel; /* product of dims (1 for []); sum over list members */
 };
 
 struct pr_shape_list {
@@ -100,14 +100,14 @@ struct pr_op_call {
 
 /* Estimate for one call. */
 struct pr_op_cost {
-    double flops;            /* per call; -1 unknown */
-    double bytes;            /* per call; -1 unknown */
-    enum pr_dtype dtype;     /* dtype of the first tensor input */
+    double flops;        /* per call; -1 unknown */
+    double bytes;        /* per call; -1 unknown */
+    enum pr_dtype dtype; /* dtype of the first tensor input */
     enum pr_op_class cls;
-    const char *family;      /* static text: "gemm", "conv", "softmax", ...;
-                                NULL when no formula matched the name */
-    int flops_from_trace;    /* flops came from the trace's "flops" arg */
-    int64_t m, n, k, batch;  /* GEMM: out M x N, reduction K; 0 unknown */
+    const char *family;     /* static text: "gemm", "conv", "softmax", ...;
+                               NULL when no formula matched the name */
+    int flops_from_trace;   /* flops came from the trace's "flops" arg */
+    int64_t m, n, k, batch; /* GEMM: out M x N, reduction K; 0 unknown */
     int64_t conv_n, conv_c, conv_k, groups; /* conv: batch, in/out channels */
 };
 

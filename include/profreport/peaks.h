@@ -44,8 +44,8 @@ struct pr_peaks {
     double gbps;                  /* 10^9 B/s; NaN unknown */
     enum pr_peak_origin origin;
     enum pr_peak_match match;
-    char entry[64];               /* table entry name; "" when none */
-    char source[512];             /* datasheet reference; "" when none */
+    char entry[64];   /* table entry name; "" when none */
+    char source[512]; /* datasheet reference; "" when none */
 };
 
 /* Parsed device table.  Opaque; free with pr_peaks_table_free(). */
@@ -60,8 +60,7 @@ extern const size_t pr_peaks_builtin_json_len;
  * meaning "every device".  from_user marks entries as origin "cli".  NULL
  * with PR_E_FORMAT (message names the entry) or PR_E_NOMEM. */
 struct pr_peak_table *pr_peaks_table_parse(const char *json, size_t len,
-                                           int from_user,
-                                           struct pr_error *err);
+                                           int from_user, struct pr_error *err);
 
 /* Read and parse a table file (size-capped at 1 MiB).  PR_E_IO when it
  * cannot be read. */

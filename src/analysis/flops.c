@@ -171,23 +171,38 @@ struct dtype_name {
 /* Kineto "Input type" strings (spec §1.1); anything else not a tensor
  * element type is PR_DT_NONE when listed here, PR_DT_UNKNOWN otherwise. */
 static const struct dtype_name dtype_names[] = {
-    {"float", PR_DT_FP32},           {"double", PR_DT_FP64},
-    {"c10::Half", PR_DT_FP16},       {"c10::BFloat16", PR_DT_BF16},
-    {"Half", PR_DT_FP16},            {"BFloat16", PR_DT_BF16},
-    {"long int", PR_DT_INT64},       {"long", PR_DT_INT64},
-    {"long long int", PR_DT_INT64},  {"int64_t", PR_DT_INT64},
-    {"int", PR_DT_INT32},            {"short int", PR_DT_INT16},
-    {"short", PR_DT_INT16},          {"signed char", PR_DT_INT8},
-    {"unsigned char", PR_DT_UINT8},  {"bool", PR_DT_BOOL},
+    {"float", PR_DT_FP32},
+    {"double", PR_DT_FP64},
+    {"c10::Half", PR_DT_FP16},
+    {"c10::BFloat16", PR_DT_BF16},
+    {"Half", PR_DT_FP16},
+    {"BFloat16", PR_DT_BF16},
+    {"long int", PR_DT_INT64},
+    {"long", PR_DT_INT64},
+    {"long long int", PR_DT_INT64},
+    {"int64_t", PR_DT_INT64},
+    {"int", PR_DT_INT32},
+    {"short int", PR_DT_INT16},
+    {"short", PR_DT_INT16},
+    {"signed char", PR_DT_INT8},
+    {"unsigned char", PR_DT_UINT8},
+    {"bool", PR_DT_BOOL},
     {"c10::complex<float>", PR_DT_C64},
     {"c10::complex<double>", PR_DT_C128},
-    {"", PR_DT_NONE},                {"Scalar", PR_DT_NONE},
-    {"ScalarList", PR_DT_NONE},      {"TensorList", PR_DT_NONE},
-    {"GenericList", PR_DT_NONE},     {"Int", PR_DT_NONE},
-    {"Bool", PR_DT_NONE},            {"Double", PR_DT_NONE},
-    {"String", PR_DT_NONE},          {"Device", PR_DT_NONE},
-    {"None", PR_DT_NONE},            {"Layout", PR_DT_NONE},
-    {"ScalarType", PR_DT_NONE},      {"MemoryFormat", PR_DT_NONE},
+    {"", PR_DT_NONE},
+    {"Scalar", PR_DT_NONE},
+    {"ScalarList", PR_DT_NONE},
+    {"TensorList", PR_DT_NONE},
+    {"GenericList", PR_DT_NONE},
+    {"Int", PR_DT_NONE},
+    {"Bool", PR_DT_NONE},
+    {"Double", PR_DT_NONE},
+    {"String", PR_DT_NONE},
+    {"Device", PR_DT_NONE},
+    {"None", PR_DT_NONE},
+    {"Layout", PR_DT_NONE},
+    {"ScalarType", PR_DT_NONE},
+    {"MemoryFormat", PR_DT_NONE},
 };
 
 enum pr_dtype
@@ -210,11 +225,11 @@ int
 pr_flops_dtype_size(enum pr_dtype dt)
 {
     static const int sizes[PR_DT_COUNT] = {
-        [PR_DT_FP64] = 8, [PR_DT_FP32] = 4, [PR_DT_TF32] = 4,
-        [PR_DT_FP16] = 2, [PR_DT_BF16] = 2, [PR_DT_FP8] = 1,
-        [PR_DT_INT8] = 1, [PR_DT_UINT8] = 1, [PR_DT_INT16] = 2,
+        [PR_DT_FP64] = 8,  [PR_DT_FP32] = 4,  [PR_DT_TF32] = 4,
+        [PR_DT_FP16] = 2,  [PR_DT_BF16] = 2,  [PR_DT_FP8] = 1,
+        [PR_DT_INT8] = 1,  [PR_DT_UINT8] = 1, [PR_DT_INT16] = 2,
         [PR_DT_INT32] = 4, [PR_DT_INT64] = 8, [PR_DT_BOOL] = 1,
-        [PR_DT_C64] = 8, [PR_DT_C128] = 16,
+        [PR_DT_C64] = 8,   [PR_DT_C128] = 16,
     };
 
     if ((int)dt < 0 || dt >= PR_DT_COUNT)
@@ -226,9 +241,9 @@ const char *
 pr_flops_dtype_name(enum pr_dtype dt)
 {
     static const char *const names[PR_DT_COUNT] = {
-        "unknown", "none", "fp64", "fp32", "tf32", "fp16", "bf16", "fp8",
-        "int8", "uint8", "int16", "int32", "int64", "bool", "complex64",
-        "complex128",
+        "unknown", "none", "fp64",      "fp32",       "tf32",  "fp16",
+        "bf16",    "fp8",  "int8",      "uint8",      "int16", "int32",
+        "int64",   "bool", "complex64", "complex128",
     };
 
     if ((int)dt < 0 || dt >= PR_DT_COUNT)
@@ -451,7 +466,7 @@ typedef void (*formula_fn)(const struct ctx *c, int a, int b,
 struct formula {
     const char *name; /* aten name without "aten::", '_' prefix and suffix */
     formula_fn fn;
-    int a, b;         /* per-entry parameters, meaning set by fn */
+    int a, b; /* per-entry parameters, meaning set by fn */
     const char *family;
 };
 
@@ -604,8 +619,7 @@ concrete_int(const struct ctx *c, int idx, int64_t *v)
 }
 
 static void
-set_gemm(struct pr_op_cost *out, int64_t batch, int64_t m, int64_t n,
-         int64_t k)
+set_gemm(struct pr_op_cost *out, int64_t batch, int64_t m, int64_t n, int64_t k)
 {
     out->cls = (m > 1 && n > 1) ? PR_OPC_GEMM : PR_OPC_GEMV;
     out->batch = batch;
@@ -648,9 +662,9 @@ f_bmm(const struct ctx *c, int a, int b, struct pr_op_cost *out)
     k = dim(c, (size_t)a, 2);
     n = dim(c, (size_t)a + 1, 2);
     set_gemm(out, bt, m, n, k);
-    out->bytes = times_size((double)bt * ((double)m * n + (double)m * k +
-                                          (double)n * k),
-                            elem_size(c, (size_t)a));
+    out->bytes =
+        times_size((double)bt * ((double)m * n + (double)m * k + (double)n * k),
+                   elem_size(c, (size_t)a));
 }
 
 /* Product of the broadcast batch dims of two matmul operands. */
@@ -1056,9 +1070,9 @@ f_sdpa(const struct ctx *c, int a, int b, struct pr_op_cost *out)
     out->n = sk;
     out->k = d;
     out->flops = 2.0 * rows * (double)sk * (double)(d + dv);
-    out->bytes = times_size(numel(c, 0) + numel(c, 1) + numel(c, 2) +
-                                rows * (double)dv,
-                            elem_size(c, 0));
+    out->bytes =
+        times_size(numel(c, 0) + numel(c, 1) + numel(c, 2) + rows * (double)dv,
+                   elem_size(c, 0));
 }
 
 /* Attention backward (grad_out, q, k, v, out, ...): five matmuls, FLOPs
@@ -1218,8 +1232,7 @@ f_pool(const struct ctx *c, int a, int b, struct pr_op_cost *out)
         return;
     (void)concrete_int(c, a == 2 ? 4 : 5, &ceil);
     for (i = 0; i < b; i++) {
-        o = pool_out(dim(c, 0, nd - b + i), k[i], s[i], p[i], dl[i],
-                     (int)ceil);
+        o = pool_out(dim(c, 0, nd - b + i), k[i], s[i], p[i], dl[i], (int)ceil);
         if (o <= 0)
             return;
         outs *= (double)o;

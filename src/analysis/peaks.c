@@ -24,12 +24,12 @@ struct peak_entry {
     char source[512];
     char match[MAX_MATCH][MATCH_LEN]; /* lower case */
     int n_match;
-    int cc_major, cc_minor;           /* -1 when not given */
+    int cc_major, cc_minor; /* -1 when not given */
     int cap_default;
     int amd;
     int from_user;
-    int match_all;                    /* a --device-spec for every device */
-    double tflops[PR_PEAK_COUNT];     /* NaN = null */
+    int match_all;                /* a --device-spec for every device */
+    double tflops[PR_PEAK_COUNT]; /* NaN = null */
     double gbps;
 };
 
@@ -39,8 +39,8 @@ struct pr_peak_table {
 };
 
 static const char *const peak_keys[PR_PEAK_COUNT] = {
-    "fp64", "fp32", "tf32_tensor", "fp16_tensor", "bf16_tensor",
-    "fp8_tensor", "int8_tensor",
+    "fp64",        "fp32",       "tf32_tensor", "fp16_tensor",
+    "bf16_tensor", "fp8_tensor", "int8_tensor",
 };
 
 const char *
@@ -74,8 +74,7 @@ read_rate(const cJSON *v, const char *what, const char *entry, double *out,
     *out = NAN;
     if (!v || cJSON_IsNull(v))
         return PR_OK;
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) ||
-        v->valuedouble < 0)
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0)
         return pr_error_set(err, PR_E_FORMAT,
                             "device table: \"%s\": %s is not a number >= 0",
                             entry, what);
@@ -94,8 +93,10 @@ read_tflops(const cJSON *obj, struct peak_entry *e, struct pr_error *err)
     if (!obj || cJSON_IsNull(obj))
         return PR_OK;
     if (!cJSON_IsObject(obj))
-        return pr_error_set(err, PR_E_FORMAT, "device table: \"%s\": "
-                            "peak_tflops is not an object", e->name);
+        return pr_error_set(err, PR_E_FORMAT,
+                            "device table: \"%s\": "
+                            "peak_tflops is not an object",
+                            e->name);
     cJSON_ArrayForEach(it, obj)
     {
         for (k = 0; k < PR_PEAK_COUNT; k++) {
@@ -103,8 +104,10 @@ read_tflops(const cJSON *obj, struct peak_entry *e, struct pr_error *err)
                 break;
         }
         if (k == PR_PEAK_COUNT)
-            return pr_error_set(err, PR_E_FORMAT, "device table: \"%s\": "
-                                "unknown peak \"%s\"", e->name, it->string);
+            return pr_error_set(err, PR_E_FORMAT,
+                                "device table: \"%s\": "
+                                "unknown peak \"%s\"",
+                                e->name, it->string);
         if (read_rate(it, it->string, e->name, &e->tflops[k], err) != PR_OK)
             return PR_E_FORMAT;
     }
@@ -120,19 +123,23 @@ read_match(const cJSON *arr, struct peak_entry *e, struct pr_error *err)
     if (!arr)
         return PR_OK;
     if (!cJSON_IsArray(arr))
-        return pr_error_set(err, PR_E_FORMAT, "device table: \"%s\": "
-                            "match is not a list", e->name);
+        return pr_error_set(err, PR_E_FORMAT,
+                            "device table: \"%s\": "
+                            "match is not a list",
+                            e->name);
     cJSON_ArrayForEach(it, arr)
     {
         if (!cJSON_IsString(it) || e->n_match == MAX_MATCH)
-            return pr_error_set(err, PR_E_FORMAT, "device table: \"%s\": "
-                                "match needs at most %d strings", e->name,
-                                MAX_MATCH);
+            return pr_error_set(err, PR_E_FORMAT,
+                                "device table: \"%s\": "
+                                "match needs at most %d strings",
+                                e->name, MAX_MATCH);
         len = strlen(it->valuestring);
         if (len == 0 || len >= MATCH_LEN)
-            return pr_error_set(err, PR_E_FORMAT, "device table: \"%s\": "
-                                "match \"%s\" is empty or too long", e->name,
-                                it->valuestring);
+            return pr_error_set(err, PR_E_FORMAT,
+                                "device table: \"%s\": "
+                                "match \"%s\" is empty or too long",
+                                e->name, it->valuestring);
         for (i = 0; i <= len; i++)
             e->match[e->n_match][i] =
                 (char)tolower((unsigned char)it->valuestring[i]);
@@ -173,8 +180,8 @@ read_entry(const cJSON *o, struct peak_entry *e, struct pr_error *err)
     copy_str(e->source, sizeof(e->source),
              cJSON_GetObjectItemCaseSensitive(o, "source"), "");
     e->amd = cJSON_IsString(vendor) && strcmp(vendor->valuestring, "amd") == 0;
-    e->cap_default = cJSON_IsTrue(
-        cJSON_GetObjectItemCaseSensitive(o, "capability_default"));
+    e->cap_default =
+        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "capability_default"));
     read_capability(cJSON_GetObjectItemCaseSensitive(o, "compute_capability"),
                     e);
     if (read_match(cJSON_GetObjectItemCaseSensitive(o, "match"), e, err) !=
@@ -246,8 +253,7 @@ pr_peaks_table_parse(const char *json, size_t len, int from_user,
 
     if (!root || !cJSON_IsObject(root)) {
         cJSON_Delete(root);
-        pr_error_set(err, PR_E_FORMAT,
-                     "device table: not a JSON object");
+        pr_error_set(err, PR_E_FORMAT, "device table: not a JSON object");
         return NULL;
     }
     t = table_from_json(root, from_user, err);
@@ -485,9 +491,9 @@ apply_overrides(const struct pr_analysis_opts *o, struct pr_peaks *out)
 }
 
 void
-pr_peaks_lookup(const struct pr_peak_table *t,
-                const struct pr_analysis_opts *o, const char *name,
-                int cc_major, int cc_minor, struct pr_peaks *out)
+pr_peaks_lookup(const struct pr_peak_table *t, const struct pr_analysis_opts *o,
+                const char *name, int cc_major, int cc_minor,
+                struct pr_peaks *out)
 {
     const struct peak_entry *e;
     int k;

@@ -21,11 +21,11 @@
 /* One (name, Input Dims) group of the trace's op events: what a summary row
  * does not carry. */
 struct og {
-    const char *name, *dims; /* trace strings (borrowed) */
-    const char *concrete;    /* first call's Concrete Inputs, or NULL */
-    double trace_flops;      /* first call's "flops" arg; -1 absent */
+    const char *name, *dims;      /* trace strings (borrowed) */
+    const char *concrete;         /* first call's Concrete Inputs, or NULL */
+    double trace_flops;           /* first call's "flops" arg; -1 absent */
     int64_t k_ns, tc_ns, heur_ns; /* own kernels; on TC; TC by heuristic */
-    int device;              /* device of its first kernel; -1 none */
+    int device;                   /* device of its first kernel; -1 none */
 };
 
 struct ogs {
@@ -42,13 +42,13 @@ struct dev {
 
 /* What the pass computed for one operators_by_shape row. */
 struct row {
-    cJSON *obj;          /* borrowed from the run */
+    cJSON *obj; /* borrowed from the run */
     const char *name, *shapes;
     struct pr_op_cost cost;
     double calls, dev_self_us, dev_total_us;
     double flops, bytes; /* all calls; NaN unknown */
     int eligible, on_tc;
-    double tc_self_us;   /* self device time on TC kernels */
+    double tc_self_us; /* self device time on TC kernels */
     const struct dev *dev;
 };
 
@@ -61,7 +61,7 @@ struct pass {
     struct ogs groups;
     struct row *rows; /* owned */
     size_t n_rows;
-    int ok;           /* sticky: 0 after an allocation failure */
+    int ok; /* sticky: 0 after an allocation failure */
 };
 
 /* ------------------------------------------------------------ cJSON access */
@@ -167,8 +167,7 @@ fill_devices(struct pass *p, const struct pr_peak_table *tab,
         if (p->n_devs == MAX_DEVICES || !p->ok)
             break;
         v->id = isfinite(id) ? (int)id : -1;
-        parse_cc(get_str(d, "compute_capability"), &v->cc_major,
-                 &v->cc_minor);
+        parse_cc(get_str(d, "compute_capability"), &v->cc_major, &v->cc_minor);
         pr_peaks_lookup(tab, o, get_str(d, "name"), v->cc_major, v->cc_minor,
                         &v->pk);
         write_peaks(d, &v->pk, &p->ok);
@@ -196,8 +195,8 @@ pick_main_device(struct pass *p)
     double best = -1.0;
     int best_id = -1;
 
-    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(p->run,
-                                                           "gpu_metrics"))
+    cJSON_ArrayForEach(g,
+                       cJSON_GetObjectItemCaseSensitive(p->run, "gpu_metrics"))
     {
         double kt = get_num(g, "kernel_time_us"), id = get_num(g, "device");
 
@@ -452,8 +451,8 @@ write_rates(cJSON *o, double flops, double bytes, double dev_us,
     put_num(o, "arithmetic_intensity", ai, ok);
     put_str(o, "bound", bound, ok);
     put_num(o, "roofline_pct", pct, ok);
-    put_str(o, "dtype",
-            dt == PR_DT_UNKNOWN ? NULL : pr_flops_dtype_name(dt), ok);
+    put_str(o, "dtype", dt == PR_DT_UNKNOWN ? NULL : pr_flops_dtype_name(dt),
+            ok);
 }
 
 static int
@@ -486,9 +485,9 @@ estimate_row(const struct pass *p, cJSON *obj, struct row *r)
         r->cost.flops = r->cost.bytes = -1.0; /* malformed text: unknown */
     r->flops = r->cost.flops >= 0 ? r->cost.flops * r->calls : NAN;
     r->bytes = r->cost.bytes >= 0 ? r->cost.bytes * r->calls : NAN;
-    r->eligible = pr_tensorcore_op_eligible(r->name, NULL) ||
-                  cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obj,
-                                                                "tc_eligible"));
+    r->eligible =
+        pr_tensorcore_op_eligible(r->name, NULL) ||
+        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obj, "tc_eligible"));
     r->tc_self_us = g ? (double)g->tc_ns / 1000.0
                       : get_num(obj, "tc_self_pct") / 100.0 * r->dev_self_us;
     if (!isfinite(r->tc_self_us))
@@ -547,8 +546,8 @@ fill_name_row(struct pass *p, cJSON *o)
         write_rates(o, NAN, NAN, NAN, PR_DT_UNKNOWN, 0, p->main_dev, &p->ok);
         return;
     }
-    write_rates(o, flops, bytes, get_num(o, "device_total_us"),
-                top->cost.dtype, row_tc_roof(top), top->dev, &p->ok);
+    write_rates(o, flops, bytes, get_num(o, "device_total_us"), top->cost.dtype,
+                row_tc_roof(top), top->dev, &p->ok);
 }
 
 static void
@@ -556,8 +555,7 @@ fill_name_rows(struct pass *p)
 {
     cJSON *o;
 
-    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(p->run,
-                                                           "operators"))
+    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(p->run, "operators"))
     {
         if (!p->ok)
             return;
@@ -632,9 +630,9 @@ emit_finding(cJSON *arr, const struct row *r, int *ok)
     put_num(o, "device_us", r->dev_self_us, ok);
     put_str(o, "reason", d.text, ok);
     put_str(o, "advice", d.advice, ok);
-    put_str(o, "dtype", r->cost.dtype == PR_DT_UNKNOWN
-                            ? NULL
-                            : pr_flops_dtype_name(r->cost.dtype),
+    put_str(o, "dtype",
+            r->cost.dtype == PR_DT_UNKNOWN ? NULL
+                                           : pr_flops_dtype_name(r->cost.dtype),
             ok);
 }
 
@@ -739,8 +737,8 @@ step_share(const cJSON *run, const char *cat)
 {
     const cJSON *ss = cJSON_GetObjectItemCaseSensitive(run, "step_summary");
     double mean = get_num(ss, "mean_us");
-    double v = get_num(cJSON_GetObjectItemCaseSensitive(ss, "breakdown_us"),
-                       cat);
+    double v =
+        get_num(cJSON_GetObjectItemCaseSensitive(ss, "breakdown_us"), cat);
 
     return mean > 0 ? v / mean : NAN;
 }
@@ -756,29 +754,34 @@ rec_plugin(struct pass *p, cJSON *arr, const cJSON *tc)
     char text[REC_TEXT];
 
     if (dl > 0.05) {
-        snprintf(text, sizeof(text), "This run has high time cost on input "
+        snprintf(text, sizeof(text),
+                 "This run has high time cost on input "
                  "data loading. %.1f%% of the step time is in DataLoader. "
                  "You could try to set num_workers on DataLoader's "
                  "construction and enable multi-processes on data loading.",
                  100.0 * dl);
         add_rec(arr, "dataloader", "warning", text, &p->ok);
     }
-    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(p->run,
-                                                           "gpu_metrics"))
+    cJSON_ArrayForEach(g,
+                       cJSON_GetObjectItemCaseSensitive(p->run, "gpu_metrics"))
     {
         double u = get_num(g, "utilization_pct");
 
         if (u < 50.0 && !has_rec(arr, "low_gpu_utilization")) {
-            snprintf(text, sizeof(text), "GPU %.0f has low utilization "
+            snprintf(text, sizeof(text),
+                     "GPU %.0f has low utilization "
                      "(%.1f%%). You could try to increase batch size to "
-                     "improve.", get_num(g, "device"), u);
+                     "improve.",
+                     get_num(g, "device"), u);
             add_rec(arr, "low_gpu_utilization", "warning", text, &p->ok);
         }
     }
     if (p->main_dev && p->main_dev->cc_major >= 7 && tcp == 0.0 && elig > 0) {
-        snprintf(text, sizeof(text), "Kernels with %.0f%% time are launched "
+        snprintf(text, sizeof(text),
+                 "Kernels with %.0f%% time are launched "
                  "by Tensor Cores eligible operators. You could enable "
-                 "Automatic Mixed Precision to speedup by using FP16.", elig);
+                 "Automatic Mixed Precision to speedup by using FP16.",
+                 elig);
         add_rec(arr, "enable_amp", "info", text, &p->ok);
     }
 }
@@ -788,8 +791,8 @@ static void
 rec_launch_bound(struct pass *p, cJSON *arr)
 {
     const cJSON *k;
-    double calls = 0, small = 0, small_us = 0, rt = step_share(p->run,
-                                                                "runtime");
+    double calls = 0, small = 0, small_us = 0,
+           rt = step_share(p->run, "runtime");
     char text[REC_TEXT];
 
     cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(p->run, "kernels"))
@@ -804,7 +807,8 @@ rec_launch_bound(struct pass *p, cJSON *arr)
     }
     if (calls < 100 || small / calls < 0.5 || !(rt >= 0.10))
         return;
-    snprintf(text, sizeof(text), "%.0f%% of %.0f kernel launches run under "
+    snprintf(text, sizeof(text),
+             "%.0f%% of %.0f kernel launches run under "
              "10 us (mean %.1f us) while CUDA runtime calls take %.1f%% of "
              "the step: the GPU waits for the CPU to launch work. Capture "
              "the step in a CUDA graph (torch.compile(mode=\"reduce-"
@@ -853,15 +857,15 @@ rec_host_sync(struct pass *p, cJSON *arr)
     }
     if (sync_us / (e_us - b_us) < 0.02)
         return;
-    snprintf(text, sizeof(text), "The host blocks on the GPU inside the "
+    snprintf(text, sizeof(text),
+             "The host blocks on the GPU inside the "
              "steps: %.0f synchronizing CUDA calls (cudaStreamSynchronize, "
              "cudaDeviceSynchronize, blocking cudaMemcpy) take %.1f ms, "
              "%.1f%% of the profiled steps, with %.0f device-to-host copies. "
              "Avoid .item(), .cpu(), .tolist(), print(tensor) and "
              "torch.cuda.synchronize() in the training step; keep metrics on "
              "the GPU and read them every N steps.",
-             n_sync, sync_us / 1000.0, 100.0 * sync_us / (e_us - b_us),
-             n_dtoh);
+             n_sync, sync_us / 1000.0, 100.0 * sync_us / (e_us - b_us), n_dtoh);
     add_rec(arr, "host_sync", "warning", text, &p->ok);
 }
 
@@ -901,8 +905,7 @@ rows_by_time(const struct pass *p, double *total_us)
     return v;
 }
 
-static size_t
-append(char *buf, size_t cap, size_t len, const char *fmt, ...)
+static size_t append(char *buf, size_t cap, size_t len, const char *fmt, ...)
     PR_PRINTF(4, 5);
 
 static size_t
@@ -921,8 +924,7 @@ append(char *buf, size_t cap, size_t len, const char *fmt, ...)
 
 /* Hot memory-bound ops well under the bandwidth roof. */
 static void
-rec_memory_bound(struct pass *p, cJSON *arr, const struct row **v,
-                 double total)
+rec_memory_bound(struct pass *p, cJSON *arr, const struct row **v, double total)
 {
     char text[REC_TEXT];
     size_t i, len = 0, n = 0;
@@ -935,21 +937,22 @@ rec_memory_bound(struct pass *p, cJSON *arr, const struct row **v,
             break;
         gbps = r->bytes / (r->dev_total_us * 1e-6) / 1e9;
         if (!(bw > 0) || !(r->bytes >= 0) || !(r->flops >= 0) ||
-            r->flops / r->bytes >= pr_peaks_compute(&r->dev->pk,
-                                                     r->cost.dtype, 0) *
-                                           1e3 / bw ||
+            r->flops / r->bytes >=
+                pr_peaks_compute(&r->dev->pk, r->cost.dtype, 0) * 1e3 / bw ||
             gbps >= 0.5 * bw)
             continue;
-        len = append(text, sizeof(text), len, "%s%s %s takes %.1f%% of GPU "
-                     "time at %.0f GB/s (%.0f%% of %.0f GB/s)",
-                     n ? "; " : "", r->name, r->shapes ? r->shapes : "",
-                     100.0 * r->dev_self_us / total, gbps, 100.0 * gbps / bw,
-                     bw);
+        len =
+            append(text, sizeof(text), len,
+                   "%s%s %s takes %.1f%% of GPU "
+                   "time at %.0f GB/s (%.0f%% of %.0f GB/s)",
+                   n ? "; " : "", r->name, r->shapes ? r->shapes : "",
+                   100.0 * r->dev_self_us / total, gbps, 100.0 * gbps / bw, bw);
         n++;
     }
     if (!n)
         return;
-    append(text, sizeof(text), len, ". These memory-bound ops run far "
+    append(text, sizeof(text), len,
+           ". These memory-bound ops run far "
            "below the bandwidth roof: fuse elementwise chains "
            "(torch.compile), use channels_last for convolutional nets and "
            "avoid needless dtype conversions and copies.");
@@ -970,15 +973,18 @@ rec_misaligned(struct pass *p, cJSON *arr, const struct row **v)
         if (r->dev_self_us <= 0 || !r->eligible ||
             !pr_tensorcore_misaligned(&r->cost, &d))
             continue;
-        len = append(text, sizeof(text), len, "%s%s %s (%s, %.0f us): %s; "
-                     "%s", n ? ". " : "", r->name, r->shapes ? r->shapes : "",
-                     pr_flops_dtype_name(r->cost.dtype), r->dev_self_us,
-                     d.text, d.advice);
+        len = append(text, sizeof(text), len,
+                     "%s%s %s (%s, %.0f us): %s; "
+                     "%s",
+                     n ? ". " : "", r->name, r->shapes ? r->shapes : "",
+                     pr_flops_dtype_name(r->cost.dtype), r->dev_self_us, d.text,
+                     d.advice);
         n++;
     }
     if (!n)
         return;
-    append(text, sizeof(text), len, ". Tensor cores need these dims in "
+    append(text, sizeof(text), len,
+           ". Tensor cores need these dims in "
            "multiples of 8 (16 for int8/fp8).");
     add_rec(arr, "misaligned_dims", "info", text, &p->ok);
 }
@@ -1008,15 +1014,17 @@ rec_low_occupancy(struct pass *p, cJSON *arr)
             break;
         if (!(occ < 25.0) && !(bps < 1.0))
             continue;
-        len = append(text, sizeof(text), len, "%s%s: %.1f%% of kernel time, "
+        len = append(text, sizeof(text), len,
+                     "%s%s: %.1f%% of kernel time, "
                      "estimated occupancy %.0f%%, %.2f blocks per SM",
-                     n ? "; " : "", get_str(k, "name"), 100.0 * us / total,
-                     occ, bps);
+                     n ? "; " : "", get_str(k, "name"), 100.0 * us / total, occ,
+                     bps);
         n++;
     }
     if (!n)
         return;
-    append(text, sizeof(text), len, ". Grids this small leave SMs idle: "
+    append(text, sizeof(text), len,
+           ". Grids this small leave SMs idle: "
            "raise the batch size or merge small launches; for custom "
            "kernels launch more blocks or use fewer registers or less "
            "shared memory per block.");

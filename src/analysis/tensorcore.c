@@ -267,8 +267,10 @@ dtype_reason(enum pr_dtype dt, int major, int minor, struct pr_tc_diag *out)
     switch (dt) {
     case PR_DT_FP32:
         if (known && major < 8)
-            say(out, PR_TCR_FP32, "fp32 inputs (no TF32 before compute "
-                "capability 8.0)", "enable AMP: torch.autocast(\"cuda\", "
+            say(out, PR_TCR_FP32,
+                "fp32 inputs (no TF32 before compute "
+                "capability 8.0)",
+                "enable AMP: torch.autocast(\"cuda\", "
                 "dtype=torch.float16) with a GradScaler");
         else
             say(out, PR_TCR_FP32, "fp32 inputs and TF32 disabled",
@@ -315,8 +317,10 @@ pr_tensorcore_diagnose(const struct pr_op_cost *cost, int cc_major,
 
     memset(out, 0, sizeof(*out));
     if (cc_major >= 0 && cc_major < 7) {
-        snprintf(text, sizeof(text), "compute capability %d.%d has no "
-                 "tensor cores", cc_major, cc_minor < 0 ? 0 : cc_minor);
+        snprintf(text, sizeof(text),
+                 "compute capability %d.%d has no "
+                 "tensor cores",
+                 cc_major, cc_minor < 0 ? 0 : cc_minor);
         say(out, PR_TCR_OLD_GPU, text,
             "run on a GPU with compute capability 7.0 or newer");
         return;
@@ -325,7 +329,9 @@ pr_tensorcore_diagnose(const struct pr_op_cost *cost, int cc_major,
         return;
     if (pr_tensorcore_misaligned(cost, out))
         return;
-    say(out, PR_TCR_UNKNOWN, "dtype and shapes are eligible but no "
-        "tensor-core kernel ran", "small shapes may favour non-tensor-core "
+    say(out, PR_TCR_UNKNOWN,
+        "dtype and shapes are eligible but no "
+        "tensor-core kernel ran",
+        "small shapes may favour non-tensor-core "
         "kernels; for convolutions try torch.backends.cudnn.benchmark = True");
 }

@@ -74,8 +74,7 @@ test_gemm(void **state)
     near(c.flops, 524288.0);
     /* matmul [4,8,16]x[16,32] (broadcast batch 4) fp64: 2*4*8*32*16 =
      * 32,768; 8*(512 + 512 + 4*8*32) = 8*2048 = 16,384 */
-    c = est("aten::matmul", "[[4, 8, 16], [16, 32]]", "[double, double]",
-            NULL);
+    c = est("aten::matmul", "[[4, 8, 16], [16, 32]]", "[double, double]", NULL);
     near(c.flops, 32768.0);
     near(c.bytes, 16384.0);
     assert_int_equal(c.batch, 4);
@@ -105,9 +104,12 @@ test_conv_forward(void **state)
      * P = (224 + 6 - 6 - 1)/2 + 1 = 112; FLOPs 2*32*64*112*112*3*49 =
      * 2*32*64*12544*147 = 7,552,892,928; bytes 4*(32*3*224*224 + 64*3*49
      * + 32*64*112*112) = 4*(4,816,896 + 9,408 + 25,690,112) = 122,065,664 */
-    c = est("aten::conv2d", "[[32, 3, 224, 224], [64, 3, 7, 7], [], [], [], "
-            "[], []]", "[float, float, , ScalarList, ScalarList, ScalarList, "
-            "Int]", "[\"\", \"\", \"\", \"[2, 2]\", \"[3, 3]\", \"[1, 1]\", "
+    c = est("aten::conv2d",
+            "[[32, 3, 224, 224], [64, 3, 7, 7], [], [], [], "
+            "[], []]",
+            "[float, float, , ScalarList, ScalarList, ScalarList, "
+            "Int]",
+            "[\"\", \"\", \"\", \"[2, 2]\", \"[3, 3]\", \"[1, 1]\", "
             "\"1\"]");
     near(c.flops, 7552892928.0);
     near(c.bytes, 122065664.0);
@@ -116,8 +118,10 @@ test_conv_forward(void **state)
     assert_int_equal(c.conv_k, 64);
     /* the same without Concrete Inputs: stride unknown, so unknown (never a
      * guess), but channels are known for the tensor-core findings */
-    c = est("aten::cudnn_convolution", "[[32, 3, 224, 224], [64, 3, 7, 7], "
-            "[], [], [], [], [], [], []]", "['float', 'float', 'GenericList', "
+    c = est("aten::cudnn_convolution",
+            "[[32, 3, 224, 224], [64, 3, 7, 7], "
+            "[], [], [], [], [], [], []]",
+            "['float', 'float', 'GenericList', "
             "'GenericList', 'GenericList', 'Int', 'Bool', 'Bool', 'Bool']",
             NULL);
     near(c.flops, -1.0);
@@ -127,22 +131,29 @@ test_conv_forward(void **state)
     /* cudnn_convolution (1.8+: padding before stride), depthwise g=32:
      * x[1,32,10,10] w[32,1,3,3] pad 1 stride 1: P = 10; FLOPs
      * 2*1*32*100*1*9 = 57,600 */
-    c = est("aten::cudnn_convolution", "[[1, 32, 10, 10], [32, 1, 3, 3], [], "
-            "[], [], [], [], [], []]", NULL, "[\"\", \"\", \"[1, 1]\", "
+    c = est("aten::cudnn_convolution",
+            "[[1, 32, 10, 10], [32, 1, 3, 3], [], "
+            "[], [], [], [], [], []]",
+            NULL,
+            "[\"\", \"\", \"[1, 1]\", "
             "\"[1, 1]\", \"[1, 1]\", \"32\", \"False\", \"False\", \"True\"]");
     near(c.flops, 57600.0);
     assert_int_equal(c.groups, 32);
     /* convolution(..., transposed=True): weight [Cin=16, Cout=8, 2, 2] on
      * x[1,16,5,5]: FlopCounterMode uses the input size:
      * 2*1*25*4*16*8 = 25,600 */
-    c = est("aten::convolution", "[[1, 16, 5, 5], [16, 8, 2, 2], [], [], [], "
-            "[], [], [], []]", "[float, float]", "[\"\", \"\", \"\", "
+    c = est("aten::convolution",
+            "[[1, 16, 5, 5], [16, 8, 2, 2], [], [], [], "
+            "[], [], [], []]",
+            "[float, float]",
+            "[\"\", \"\", \"\", "
             "\"[2, 2]\", \"[0, 0]\", \"[1, 1]\", \"True\", \"[0, 0]\", \"1\"]");
     near(c.flops, 25600.0);
     /* conv1d x[4,8,100] w[16,8,5] stride 1 pad 0: P = 96;
      * 2*4*16*96*8*5 = 491,520 */
     c = est("aten::conv1d", "[[4, 8, 100], [16, 8, 5], [], [], [], [], []]",
-            "[float, float]", "[\"\", \"\", \"\", \"[1]\", \"[0]\", \"[1]\", "
+            "[float, float]",
+            "[\"\", \"\", \"\", \"[1]\", \"[0]\", \"[1]\", "
             "\"1\"]");
     near(c.flops, 491520.0);
 }
@@ -156,36 +167,48 @@ test_conv_backward(void **state)
     /* cudnn_convolution_backward_input(size, go[32,2048,7,7],
      * w[2048,512,1,1]): one forward pass 2*32*2048*49*512*1 =
      * 3,288,334,336; bytes need input_size (not recorded) */
-    c = est("aten::cudnn_convolution_backward_input", "[[], [32, 2048, 7, 7],"
+    c = est("aten::cudnn_convolution_backward_input",
+            "[[], [32, 2048, 7, 7],"
             " [2048, 512, 1, 1], [], [], [], [], [], [], []]",
             "['GenericList', 'float', 'float']", NULL);
     near(c.flops, 3288334336.0);
     near(c.bytes, -1.0);
     /* with input_size: bytes 4*(32*2048*49 + 2048*512 + 32*512*49) =
      * 4*(3,211,264 + 1,048,576 + 802,816) = 20,250,624 */
-    c = est("aten::cudnn_convolution_backward_input", "[[], [32, 2048, 7, 7],"
-            " [2048, 512, 1, 1]]", "['GenericList', 'float', 'float']",
+    c = est("aten::cudnn_convolution_backward_input",
+            "[[], [32, 2048, 7, 7],"
+            " [2048, 512, 1, 1]]",
+            "['GenericList', 'float', 'float']",
             "[\"[32, 512, 7, 7]\", \"\", \"\"]");
     near(c.bytes, 20250624.0);
     /* cudnn_convolution_backward(x, go, w, ...) with no mask recorded:
      * grad input + grad weight = 2 passes = 6,576,668,672; bytes
      * 4*(go + x + w + x + w) = 4*(3,211,264 + 2*802,816 + 2*1,048,576) =
      * 27,656,192 */
-    c = est("aten::cudnn_convolution_backward", "[[32, 512, 7, 7], [32, 2048, "
-            "7, 7], [2048, 512, 1, 1]]", "[float, float, float]", NULL);
+    c = est("aten::cudnn_convolution_backward",
+            "[[32, 512, 7, 7], [32, 2048, "
+            "7, 7], [2048, 512, 1, 1]]",
+            "[float, float, float]", NULL);
     near(c.flops, 6576668672.0);
     near(c.bytes, 27656192.0);
     /* the first layer's mask [False, True]: weight grad only */
-    c = est("aten::cudnn_convolution_backward", "[[32, 512, 7, 7], [32, 2048, "
-            "7, 7], [2048, 512, 1, 1], []]", "[float, float, float, "
-            "GenericList]", "[\"\", \"\", \"\", \"[False, True]\"]");
+    c = est("aten::cudnn_convolution_backward",
+            "[[32, 512, 7, 7], [32, 2048, "
+            "7, 7], [2048, 512, 1, 1], []]",
+            "[float, float, float, "
+            "GenericList]",
+            "[\"\", \"\", \"\", \"[False, True]\"]");
     near(c.flops, 3288334336.0);
     /* backward_weight needs weight_size from Concrete Inputs */
-    c = est("aten::cudnn_convolution_backward_weight", "[[], [32, 2048, 7, 7],"
-            " [32, 512, 7, 7]]", "[GenericList, float, float]", NULL);
+    c = est("aten::cudnn_convolution_backward_weight",
+            "[[], [32, 2048, 7, 7],"
+            " [32, 512, 7, 7]]",
+            "[GenericList, float, float]", NULL);
     near(c.flops, -1.0);
-    c = est("aten::cudnn_convolution_backward_weight", "[[], [32, 2048, 7, 7],"
-            " [32, 512, 7, 7]]", "[GenericList, float, float]",
+    c = est("aten::cudnn_convolution_backward_weight",
+            "[[], [32, 2048, 7, 7],"
+            " [32, 512, 7, 7]]",
+            "[GenericList, float, float]",
             "[\"[2048, 512, 1, 1]\", \"\", \"\"]");
     near(c.flops, 3288334336.0);
 }
@@ -199,16 +222,20 @@ test_attention(void **state)
     /* SDPA q,k,v [2,8,128,64] fp16: rows B*H*Sq = 2048;
      * 2*2048*128*(64+64) = 67,108,864; bytes 2*(3*131072 + 2048*64) =
      * 2*524,288 = 1,048,576 */
-    c = est("aten::scaled_dot_product_attention", "[[2, 8, 128, 64], [2, 8, "
+    c = est("aten::scaled_dot_product_attention",
+            "[[2, 8, 128, 64], [2, 8, "
             "128, 64], [2, 8, 128, 64], [], [], []]",
             "[c10::Half, c10::Half, c10::Half, , Double, Bool]", NULL);
     near(c.flops, 67108864.0);
     near(c.bytes, 1048576.0);
     assert_int_equal(c.cls, PR_OPC_ATTENTION);
     /* _flash_attention_forward [B,S,H,D] = [2,128,8,64]: same FLOPs */
-    c = est("aten::_flash_attention_forward", "[[2, 128, 8, 64], [2, 128, 8, "
-            "64], [2, 128, 8, 64]]", "[c10::BFloat16, c10::BFloat16, "
-            "c10::BFloat16]", NULL);
+    c = est("aten::_flash_attention_forward",
+            "[[2, 128, 8, 64], [2, 128, 8, "
+            "64], [2, 128, 8, 64]]",
+            "[c10::BFloat16, c10::BFloat16, "
+            "c10::BFloat16]",
+            NULL);
     near(c.flops, 67108864.0);
     /* backward: 2*2048*128*(3*64 + 2*64) = 167,772,160 (2.5x forward);
      * bytes 2*(2*(3*131072) + 2*131072) = 2*1,048,576 = 2,097,152 */
@@ -252,8 +279,10 @@ test_pointwise(void **state)
     near(c.flops, 150.0);
     near(c.bytes, 800.0);
     /* threshold_backward: numel, 3*bytes */
-    c = est("aten::threshold_backward", "[[32, 2048, 7, 7], [32, 2048, 7, 7],"
-            " []]", "[float, float, Int]", NULL);
+    c = est("aten::threshold_backward",
+            "[[32, 2048, 7, 7], [32, 2048, 7, 7],"
+            " []]",
+            "[float, float, Int]", NULL);
     near(c.flops, 3211264.0);
     near(c.bytes, 38535168.0);
     /* pow: 20*numel(out) */
@@ -270,9 +299,12 @@ test_norm_softmax_reduce(void **state)
     (void)state;
     /* cudnn_batch_norm x[32,64,112,112]: 8*numel = 205,520,896; 4*bytes =
      * 4*102,760,448 = 411,041,792 */
-    c = est("aten::cudnn_batch_norm", "[[32, 64, 112, 112], [64], [64], [64],"
-            " [64], [], [], []]", "[float, float, float, float, float, Bool, "
-            "Double, Double]", NULL);
+    c = est("aten::cudnn_batch_norm",
+            "[[32, 64, 112, 112], [64], [64], [64],"
+            " [64], [], [], []]",
+            "[float, float, float, float, float, Bool, "
+            "Double, Double]",
+            NULL);
     near(c.flops, 205520896.0);
     near(c.bytes, 411041792.0);
     /* backward: 5*bytes */
@@ -282,7 +314,8 @@ test_norm_softmax_reduce(void **state)
      * 4*8192 + 2048 + 2048 = 36,864 bytes */
     c = est("aten::layer_norm", "[[4, 1024], [], [1024], [1024], [], []]",
             "[c10::BFloat16, GenericList, c10::BFloat16, c10::BFloat16, "
-            "Double, Bool]", NULL);
+            "Double, Bool]",
+            NULL);
     near(c.flops, 32768.0);
     near(c.bytes, 36864.0);
     /* softmax 40*numel, 3*bytes; log_softmax 21*numel; backward 5*bytes */
@@ -290,8 +323,10 @@ test_norm_softmax_reduce(void **state)
             NULL);
     near(c.flops, 1280000.0);
     near(c.bytes, 384000.0);
-    c = est("aten::_log_softmax_backward_data", "[[32, 1000], [32, 1000], [],"
-            " [32, 1000]]", "[float, float, Int, float]", NULL);
+    c = est("aten::_log_softmax_backward_data",
+            "[[32, 1000], [32, 1000], [],"
+            " [32, 1000]]",
+            "[float, float, Int, float]", NULL);
     near(c.flops, 672000.0);
     near(c.bytes, 640000.0);
     /* sum numel / bytes; mean numel+1 / bytes+size; norm 2*numel+1 */
@@ -315,14 +350,17 @@ test_pool_embed_loss(void **state)
     /* max_pool2d_with_indices x[32,64,112,112] k3 s2 p1: out 56;
      * FLOPs 32*64*56*56*9 = 57,802,752; bytes 4*(25,690,112 + 6,422,528) +
      * 8*6,422,528 = 128,450,560 + 51,380,224 = 179,830,784 */
-    c = est("aten::max_pool2d_with_indices", "[[32, 64, 112, 112], [], [], "
-            "[], [], []]", "[float]", "[\"\", \"[3, 3]\", \"[2, 2]\", "
+    c = est("aten::max_pool2d_with_indices",
+            "[[32, 64, 112, 112], [], [], "
+            "[], [], []]",
+            "[float]",
+            "[\"\", \"[3, 3]\", \"[2, 2]\", "
             "\"[1, 1]\", \"[1, 1]\", \"False\"]");
     near(c.flops, 57802752.0);
     near(c.bytes, 179830784.0);
     /* unknown kernel size: unknown */
-    c = est("aten::max_pool2d", "[[1, 1, 4, 4], [], [], [], [], []]",
-            "[float]", NULL);
+    c = est("aten::max_pool2d", "[[1, 1, 4, 4], [], [], [], [], []]", "[float]",
+            NULL);
     near(c.flops, -1.0);
     /* embedding table [50000,512] fp16, indices [8,128] int64:
      * bytes 8*1024 + 2*1024*512*2 = 8192 + 2,097,152 = 2,105,344 */
@@ -398,16 +436,23 @@ test_dtypes(void **state)
         enum pr_dtype dt;
         int size;
     } cases[] = {
-        {"float", PR_DT_FP32, 4},         {"double", PR_DT_FP64, 8},
-        {"c10::Half", PR_DT_FP16, 2},     {"c10::BFloat16", PR_DT_BF16, 2},
+        {"float", PR_DT_FP32, 4},
+        {"double", PR_DT_FP64, 8},
+        {"c10::Half", PR_DT_FP16, 2},
+        {"c10::BFloat16", PR_DT_BF16, 2},
         {"c10::Float8_e4m3fn", PR_DT_FP8, 1},
         {"c10::Float8_e5m2", PR_DT_FP8, 1},
-        {"signed char", PR_DT_INT8, 1},   {"unsigned char", PR_DT_UINT8, 1},
-        {"long int", PR_DT_INT64, 8},     {"int", PR_DT_INT32, 4},
-        {"short int", PR_DT_INT16, 2},    {"bool", PR_DT_BOOL, 1},
+        {"signed char", PR_DT_INT8, 1},
+        {"unsigned char", PR_DT_UINT8, 1},
+        {"long int", PR_DT_INT64, 8},
+        {"int", PR_DT_INT32, 4},
+        {"short int", PR_DT_INT16, 2},
+        {"bool", PR_DT_BOOL, 1},
         {"c10::complex<float>", PR_DT_C64, 8},
-        {"Scalar", PR_DT_NONE, 0},        {"GenericList", PR_DT_NONE, 0},
-        {"", PR_DT_NONE, 0},              {"weird", PR_DT_UNKNOWN, 0},
+        {"Scalar", PR_DT_NONE, 0},
+        {"GenericList", PR_DT_NONE, 0},
+        {"", PR_DT_NONE, 0},
+        {"weird", PR_DT_UNKNOWN, 0},
     };
     size_t i;
 
@@ -432,39 +477,38 @@ test_parsers_hostile(void **state)
     struct pr_error err = {PR_OK, ""};
 
     (void)state;
-    assert_int_equal(pr_flops_parse_shapes(" [ [1 ,2],[] , [[3], [4, 5]]] ",
-                                           &sh, &err),
-                     PR_OK);
+    assert_int_equal(
+        pr_flops_parse_shapes(" [ [1 ,2],[] , [[3], [4, 5]]] ", &sh, &err),
+        PR_OK);
     assert_int_equal(sh.n, 3);
     assert_int_equal(sh.arg[0].numel, 2);
     assert_int_equal(sh.arg[1].ndim, 0);
     assert_true(sh.arg[2].is_list);
     assert_int_equal(sh.arg[2].numel, 3 + 20);
     pr_error_clear(&err);
-    assert_int_equal(pr_flops_parse_shapes("[[[[1]]]]", &sh, &err),
-                     PR_E_LIMIT);
+    assert_int_equal(pr_flops_parse_shapes("[[[[1]]]]", &sh, &err), PR_E_LIMIT);
     pr_error_clear(&err);
-    assert_int_equal(pr_flops_parse_shapes("[[9223372036854775807, 2]]", &sh,
-                                           &err),
-                     PR_E_LIMIT);
+    assert_int_equal(
+        pr_flops_parse_shapes("[[9223372036854775807, 2]]", &sh, &err),
+        PR_E_LIMIT);
     assert_non_null(strstr(err.msg, "overflow"));
     pr_error_clear(&err);
-    assert_int_equal(pr_flops_parse_shapes("[[99999999999999999999]]", &sh,
-                                           &err),
-                     PR_E_LIMIT);
+    assert_int_equal(
+        pr_flops_parse_shapes("[[99999999999999999999]]", &sh, &err),
+        PR_E_LIMIT);
     pr_error_clear(&err);
-    assert_int_equal(pr_flops_parse_shapes("[[1, 2, 3, 4, 5, 6, 7, 8, 9]]",
-                                           &sh, &err),
-                     PR_E_LIMIT);
+    assert_int_equal(
+        pr_flops_parse_shapes("[[1, 2, 3, 4, 5, 6, 7, 8, 9]]", &sh, &err),
+        PR_E_LIMIT);
     pr_error_clear(&err);
     assert_int_equal(pr_flops_parse_shapes("[[1, -2]]", &sh, &err),
                      PR_E_FORMAT);
     pr_error_clear(&err);
     assert_int_equal(pr_flops_parse_shapes("[[1, 2]", &sh, &err), PR_E_FORMAT);
     pr_error_clear(&err);
-    assert_int_equal(pr_flops_parse_types("['float', 'c10::Half'",
-                                          ty, 4, &n, &err),
-                     PR_E_FORMAT);
+    assert_int_equal(
+        pr_flops_parse_types("['float', 'c10::Half'", ty, 4, &n, &err),
+        PR_E_FORMAT);
     pr_error_clear(&err);
     assert_int_equal(pr_flops_parse_types("[a, b, c, d, e]", ty, 4, &n, &err),
                      PR_E_LIMIT);

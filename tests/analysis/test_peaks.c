@@ -28,9 +28,9 @@ static struct pr_peak_table *
 builtin(void)
 {
     struct pr_error err = {PR_OK, ""};
-    struct pr_peak_table *t = pr_peaks_table_parse(
-        (const char *)pr_peaks_builtin_json, pr_peaks_builtin_json_len, 0,
-        &err);
+    struct pr_peak_table *t =
+        pr_peaks_table_parse((const char *)pr_peaks_builtin_json,
+                             pr_peaks_builtin_json_len, 0, &err);
 
     assert_non_null(t);
     return t;
@@ -79,10 +79,8 @@ test_match_by_name(void **state)
     expect_entry(t, "NVIDIA L40S", 8, 9, "NVIDIA L40S");
     expect_entry(t, "NVIDIA A10", 8, 6, "NVIDIA A10");
     expect_entry(t, "Tesla T4", 7, 5, "NVIDIA T4");
-    expect_entry(t, "NVIDIA GeForce RTX 3090", 8, 6,
-                 "NVIDIA GeForce RTX 3090");
-    expect_entry(t, "NVIDIA GeForce RTX 4090", 8, 9,
-                 "NVIDIA GeForce RTX 4090");
+    expect_entry(t, "NVIDIA GeForce RTX 3090", 8, 6, "NVIDIA GeForce RTX 3090");
+    expect_entry(t, "NVIDIA GeForce RTX 4090", 8, 9, "NVIDIA GeForce RTX 4090");
     expect_entry(t, "AMD Instinct MI250X", 9, 0,
                  "AMD Instinct MI250X (one GCD)");
     expect_entry(t, "AMD Instinct MI300X", 9, 4, "AMD Instinct MI300X");
@@ -213,7 +211,8 @@ test_device_spec(void **state)
     f = fopen(path, "w");
     assert_non_null(f);
     fputs("{\"devices\": [{\"name\": \"x\", \"peak_tflops\": "
-          "{\"fp23\": 1}}]}", f);
+          "{\"fp23\": 1}}]}",
+          f);
     fclose(f);
     assert_null(pr_peaks_table_open(&o, &err));
     assert_int_equal(err.code, PR_E_FORMAT);

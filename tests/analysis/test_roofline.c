@@ -50,8 +50,8 @@ str(const cJSON *o, const char *key)
 
 #define ROW(name, shapes, types, calls, self, total, elig)                     \
     "{\"name\": \"" name "\", \"input_shapes\": \"" shapes "\", "              \
-    "\"input_types\": \"" types "\", \"calls\": " #calls ", "                 \
-    "\"device_self_us\": " #self ", \"device_total_us\": " #total ", "        \
+    "\"input_types\": \"" types "\", \"calls\": " #calls ", "                  \
+    "\"device_self_us\": " #self ", \"device_total_us\": " #total ", "         \
     "\"tc_eligible\": " elig ", \"tc_self_pct\": 0, \"tc_total_pct\": 0, "     \
     "\"flops\": null, \"bytes\": null, \"bound\": \"unknown\"}"
 
@@ -78,14 +78,15 @@ static const char *const run_rest =
     "\"device_self_us\": 150, \"device_total_us\": 150},"
     " {\"name\": \"aten::add_\", \"calls\": 4, \"device_self_us\": 80, "
     "\"device_total_us\": 80}],"
-    " \"operators_by_shape\": ["
-    ROW("aten::mm", "[[64, 512], [512, 1000]]", "[float, float]", 10, 100,
-        100, "true") ", "
-    ROW("aten::add_", "[[1000000], [1000000], []]", "[float, float, Int]", 4,
-        80, 80, "false") ", "
-    ROW("aten::mm", "[[63, 512], [512, 1000]]", "[c10::Half, c10::Half]", 1,
-        50, 50, "true")
-    "], \"tensor_cores\": null, \"recommendations\": null}";
+    " \"operators_by_shape\": [" ROW(
+        "aten::mm", "[[64, 512], [512, 1000]]", "[float, float]", 10, 100, 100,
+        "true") ", " ROW("aten::add_", "[[1000000], [1000000], []]",
+                         "[float, float, Int]", 4, 80, 80,
+                         "false") ", " ROW("aten::mm",
+                                           "[[63, 512], [512, 1000]]",
+                                           "[c10::Half, c10::Half]", 1, 50, 50,
+                                           "true") "], \"tensor_cores\": null, "
+                                                   "\"recommendations\": null}";
 
 static cJSON *
 make_run(const char *device, const char *cc)
@@ -123,8 +124,7 @@ test_v100(void **state)
     (void)state;
     assert_int_equal(pr_roofline_fill(NULL, &o, run, &err), PR_OK);
     d = item(run, "devices", 0);
-    near(num(cJSON_GetObjectItemCaseSensitive(d, "peak_tflops"), "fp32"),
-         15.7);
+    near(num(cJSON_GetObjectItemCaseSensitive(d, "peak_tflops"), "fp32"), 15.7);
     near(num(d, "peak_gbps"), 900.0);
     assert_string_equal(str(d, "peak_source"), "table");
     /* mm [64,512]x[512,1000] fp32, 10 calls in 100 us: 655,360,000 FLOPs,
@@ -164,14 +164,12 @@ test_v100(void **state)
     near(num(tc, "tc_kernel_time_pct"), 8.0);
     near(num(tc, "eligible_op_time_pct"), 100.0 * 150.0 / 230.0);
     near(num(tc, "eligible_on_tc_pct"), 0.0);
-    f = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(tc, "findings"),
-                           0);
+    f = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(tc, "findings"), 0);
     assert_string_equal(str(f, "operator"), "aten::mm");
     near(num(f, "device_us"), 100.0);
     assert_string_equal(str(f, "reason"),
                         "fp32 inputs (no TF32 before compute capability 8.0)");
-    f = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(tc, "findings"),
-                           1);
+    f = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(tc, "findings"), 1);
     assert_string_equal(str(f, "reason"), "M=63 not a multiple of 8");
     assert_string_equal(str(f, "advice"), "pad M from 63 to 64");
     assert_int_equal(
@@ -185,8 +183,8 @@ find_rec(const cJSON *run, const char *id)
 {
     const cJSON *r;
 
-    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(run,
-                                                           "recommendations"))
+    cJSON_ArrayForEach(r,
+                       cJSON_GetObjectItemCaseSensitive(run, "recommendations"))
     {
         if (strcmp(str(r, "id"), id) == 0)
             return r;

@@ -18,18 +18,18 @@ test_kernels(void **state)
     (void)state;
     assert_int_equal(pr_tensorcore_kernel("volta_h884gemm_64x64_ldg8_nn"),
                      PR_TC_PLUGIN);
-    assert_int_equal(pr_tensorcore_kernel(
-                         "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_nn"),
-                     PR_TC_PLUGIN);
+    assert_int_equal(
+        pr_tensorcore_kernel("ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_nn"),
+        PR_TC_PLUGIN);
     assert_int_equal(pr_tensorcore_kernel("xmma_gemm_f16f16_f16f32_f32_nn"),
                      PR_TC_PLUGIN);
-    assert_int_equal(pr_tensorcore_kernel(
-                         "cutlass_80_tensorop_bf16_s16816gemm_relu_bf16"),
-                     PR_TC_PLUGIN); /* "16816" is on the plugin list */
-    assert_int_equal(pr_tensorcore_kernel(
-                         "void cutlass::Kernel<cutlass_80_tensorop_f16_"
-                         "i1688gemm_f16_256x128_32x3_nn_align8>"),
-                     PR_TC_HEURISTIC);
+    assert_int_equal(
+        pr_tensorcore_kernel("cutlass_80_tensorop_bf16_s16816gemm_relu_bf16"),
+        PR_TC_PLUGIN); /* "16816" is on the plugin list */
+    assert_int_equal(
+        pr_tensorcore_kernel("void cutlass::Kernel<cutlass_80_tensorop_f16_"
+                             "i1688gemm_f16_256x128_32x3_nn_align8>"),
+        PR_TC_HEURISTIC);
     assert_int_equal(pr_tensorcore_kernel("nvjet_tst_128x256_64x4_1x2_h_bz"),
                      PR_TC_HEURISTIC);
     assert_int_equal(pr_tensorcore_kernel("sm90_gemm_bf16bf16_wgmma_tile128"),
@@ -46,8 +46,7 @@ test_kernels(void **state)
     /* ...but the plugin's verbatim list wins where it matches */
     assert_int_equal(pr_tensorcore_kernel("sm80_xmma_gemm_f32f32_f32f32_f32"),
                      PR_TC_PLUGIN);
-    assert_int_equal(pr_tensorcore_kernel("volta_sgemm_128x64_nn"),
-                     PR_TC_NONE);
+    assert_int_equal(pr_tensorcore_kernel("volta_sgemm_128x64_nn"), PR_TC_NONE);
     assert_int_equal(pr_tensorcore_kernel(
                          "void at::native::vectorized_elementwise_kernel<4>"),
                      PR_TC_NONE);
