@@ -1,5 +1,5 @@
 /* events.c - one event's JSON text becomes compact records in a batch
- * (struct recs): parse with cJSON, keep the fields the analyses read, free
+ * (struct pr_recs): parse with cJSON, keep the fields the analyses read, free
  * the tree.  Runs on parser threads, so it touches only its own batch;
  * reader.c merges batches into the trace.  Field typing lives in fields.c. */
 #include "config.h"
@@ -81,7 +81,7 @@ hash_bytes(const char *s, size_t len)
 }
 
 static int
-pool_rehash(struct pool *p, size_t n_slots)
+pool_rehash(struct pr_pool *p, size_t n_slots)
 {
     uint32_t *slots = calloc(n_slots, sizeof(*slots));
     size_t i;
@@ -103,10 +103,10 @@ pool_rehash(struct pool *p, size_t n_slots)
 
 /* Intern `len` bytes in the batch pool; PR_STR_NONE on out-of-memory. */
 static uint32_t
-pool_add(struct pool *p, const char *s, size_t len)
+pool_add(struct pr_pool *p, const char *s, size_t len)
 {
     uint32_t h = hash_bytes(s, len);
-    struct pool_ent *e;
+    struct pr_pool_ent *e;
     size_t j;
 
     if ((p->n + 1) * 2 > p->n_slots &&
@@ -133,7 +133,7 @@ pool_add(struct pool *p, const char *s, size_t len)
 }
 
 static uint32_t
-pool_addz(struct pool *p, const char *s)
+pool_addz(struct pr_pool *p, const char *s)
 {
     return pool_add(p, s, strlen(s));
 }
@@ -141,7 +141,7 @@ pool_addz(struct pool *p, const char *s)
 /* ------------------------------------------------------------ recs */
 
 void
-recs_init(struct recs *r)
+pr_recs_init(struct pr_recs *r)
 {
     int i;
 
@@ -153,7 +153,7 @@ recs_init(struct recs *r)
 }
 
 void
-recs_reset(struct recs *r)
+pr_recs_reset(struct pr_recs *r)
 {
     r->n_ev = r->n_ops = r->n_gpu = r->n_mem = r->n_flows = 0;
     memset(&r->diag, 0, sizeof(r->diag));
@@ -164,7 +164,7 @@ recs_reset(struct recs *r)
 }
 
 void
-recs_free(struct recs *r)
+pr_recs_free(struct pr_recs *r)
 {
     int i;
 
@@ -298,7 +298,7 @@ pick_event(const cJSON *root, struct ev *e)
 struct cur {
     const char *p, *end;
     char *o; /* output: never longer than the input, which it has room for */
-    struct recs *r;
+    struct pr_recs *r;
     /* raw text of top-level ph / cat / name when plain strings, else NULL */
     const char *raw[3];
     size_t raw_n[3];
@@ -477,7 +477,7 @@ slim_member(struct cur *c, int in_args, int *first)
     if (!in_args)
         note_raw(c, k + 1, klen - 2, v);
     slot = py_slot(a);
-    if (slot >= 0 && fld_py_str_raw(v, (size_t)(c->p - v), &c->r->py[slot]))
+    if (slot >= 0 && pr_fld_py_str_raw(v, (size_t)(c->p - v), &c->r->py[slot]))
         c->r->py_ok[slot] = 1; /* printed already: cJSON need not see it */
     else if (keep) {
         if (!*first)
@@ -554,7 +554,7 @@ may_keep(const struct cur *c)
  * *skip is set for an event that is well formed but not kept (metadata,
  * counters, ac2g flows, other instants): it needs no parse. */
 static const char *
-slim_event(struct recs *r, const char *text, size_t len, size_t *n,
+slim_event(struct pr_recs *r, const char *text, size_t len, size_t *n,
            int *skip)
 {
     struct cur c = {text, text + len, NULL, r, {NULL, NULL, NULL}, {0, 0, 0}};
@@ -600,7 +600,7 @@ int_or(const cJSON *v, int64_t lo, int64_t hi, int64_t absent)
 {
     int64_t i;
 
-    return fld_int(v, lo, hi, &i) == FLD_OK ? i : absent;
+    return pr_fld_int(v, lo, hi, &i) == PR_FLD_OK ? i : absent;
 }
 
 static double
@@ -608,7 +608,7 @@ num_or(const cJSON *v, double absent)
 {
     double d;
 
-    return fld_num(v, &d) == FLD_OK ? d : absent;
+    return pr_fld_num(v, &d) == PR_FLD_OK ? d : absent;
 }
 
 static enum pr_status
@@ -643,19 +643,19 @@ static enum pr_status
 get_time(const struct ev *e, const cJSON *v, const char *what, int64_t *ns,
          int *ok, const struct where *w, struct pr_error *err)
 {
-    enum fld f = fld_time_ns(v, ns);
+    enum pr_fld f = pr_fld_time_ns(v, ns);
 
-    *ok = f == FLD_OK;
-    if (f == FLD_RANGE)
+    *ok = f == PR_FLD_OK;
+    if (f == PR_FLD_RANGE)
         return bad_time(e, v, what, w, err);
     return PR_OK;
 }
 
 /* pid/tid text into the pool. */
 static uint32_t
-id_str(struct recs *r, const cJSON *v, int absolute)
+id_str(struct pr_recs *r, const cJSON *v, int absolute)
 {
-    if (v == NULL || !fld_id_text(v, absolute, &r->scratch) ||
+    if (v == NULL || !pr_fld_id_text(v, absolute, &r->scratch) ||
         r->scratch.data == NULL)
         return pool_add(&r->strs, "", 0);
     return pool_add(&r->strs, r->scratch.data, r->scratch.len);
@@ -663,16 +663,16 @@ id_str(struct recs *r, const cJSON *v, int absolute)
 
 /* Python str() of an arg into the pool. */
 static uint32_t
-py_str(struct recs *r, const cJSON *v)
+py_str(struct pr_recs *r, const cJSON *v)
 {
     pr_buf_reset(&r->scratch);
-    if (fld_py_str(v, &r->scratch) != PR_OK || r->scratch.data == NULL)
+    if (pr_fld_py_str(v, &r->scratch) != PR_OK || r->scratch.data == NULL)
         return PR_STR_NONE;
     return pool_add(&r->strs, r->scratch.data, r->scratch.len);
 }
 
 static uint32_t
-json_str(struct recs *r, const cJSON *v)
+json_str(struct pr_recs *r, const cJSON *v)
 {
     char *s = cJSON_PrintUnformatted(v);
     uint32_t id;
@@ -687,7 +687,7 @@ json_str(struct recs *r, const cJSON *v)
 /* A new event record with the members every kind has; NULL on
  * out-of-memory. */
 static struct pr_event *
-new_event(struct recs *r, const struct ev *e, uint64_t index, uint8_t kind)
+new_event(struct pr_recs *r, const struct ev *e, uint64_t index, uint8_t kind)
 {
     struct pr_event *out;
 
@@ -727,7 +727,7 @@ has_any(const cJSON **a, enum arg first, enum arg last)
 /* Python str() of an op arg: printed during slimming, or from its cJSON
  * node.  PR_STR_NONE when absent; *oom on out-of-memory. */
 static uint32_t
-py_arg(struct recs *r, const cJSON **a, enum arg id, int *oom)
+py_arg(struct pr_recs *r, const cJSON **a, enum arg id, int *oom)
 {
     int slot = py_slot(id);
     uint32_t s = PR_STR_NONE;
@@ -743,7 +743,7 @@ py_arg(struct recs *r, const cJSON **a, enum arg id, int *oom)
 }
 
 static int
-has_py(const struct recs *r, const cJSON **a, enum arg id)
+has_py(const struct pr_recs *r, const cJSON **a, enum arg id)
 {
     return a[id] != NULL || r->py_ok[py_slot(id)];
 }
@@ -751,7 +751,7 @@ has_py(const struct recs *r, const cJSON **a, enum arg id)
 /* Side record of an op, annotation or python function; none when the
  * event carries none of its args (most annotations), to save memory. */
 static enum pr_status
-add_op_info(struct recs *r, struct pr_event *out, const cJSON **a)
+add_op_info(struct pr_recs *r, struct pr_event *out, const cJSON **a)
 {
     struct pr_op_info *o;
     int oom = 0;
@@ -799,7 +799,7 @@ dim3(const cJSON *v, int32_t *out)
 }
 
 static enum pr_status
-add_gpu_info(struct recs *r, struct pr_event *out, const cJSON **a)
+add_gpu_info(struct pr_recs *r, struct pr_event *out, const cJSON **a)
 {
     struct pr_gpu_info *g;
     const cJSON *bpsm = a[A_BPSM];
@@ -829,7 +829,7 @@ add_gpu_info(struct recs *r, struct pr_event *out, const cJSON **a)
 }
 
 static enum pr_status
-add_mem_info(struct recs *r, struct pr_event *out, const cJSON **a)
+add_mem_info(struct pr_recs *r, struct pr_event *out, const cJSON **a)
 {
     struct pr_mem_info *m;
 
@@ -850,7 +850,7 @@ add_mem_info(struct recs *r, struct pr_event *out, const cJSON **a)
 
 /* ph "X": every category is kept; the kind says which ones we know. */
 static enum pr_status
-add_duration(struct recs *r, const struct ev *e, const struct where *w,
+add_duration(struct pr_recs *r, const struct ev *e, const struct where *w,
              struct pr_error *err)
 {
     const cJSON *a[N_ARGS];
@@ -886,16 +886,16 @@ add_duration(struct recs *r, const struct ev *e, const struct where *w,
     out->external_id = int_or(a[A_EXT_LC] ? a[A_EXT_LC] : a[A_EXT],
                               INT64_MIN + 1, INT64_MAX, PR_NO_ID);
     out->correlation = int_or(a[A_CORR], INT64_MIN + 1, INT64_MAX, PR_NO_ID);
-    if (info_table_of(kind) == INFO_OP)
+    if (pr_info_table_of(kind) == PR_INFO_OP)
         st = add_op_info(r, out, a);
-    else if (info_table_of(kind) == INFO_GPU)
+    else if (pr_info_table_of(kind) == PR_INFO_GPU)
         st = add_gpu_info(r, out, a);
     return st == PR_OK ? PR_OK : no_memory(w, err);
 }
 
 /* ph "i" named "[memory]": an allocation or a free. */
 static enum pr_status
-add_memory(struct recs *r, const struct ev *e, const struct where *w,
+add_memory(struct pr_recs *r, const struct ev *e, const struct where *w,
            struct pr_error *err)
 {
     const cJSON *a[N_ARGS];
@@ -920,7 +920,7 @@ add_memory(struct recs *r, const struct ev *e, const struct where *w,
 
 /* cat "fwdbwd", ph "s"/"f": links a forward op to its backward. */
 static enum pr_status
-add_flow(struct recs *r, const struct ev *e, char ph, const struct where *w,
+add_flow(struct pr_recs *r, const struct ev *e, char ph, const struct where *w,
          struct pr_error *err)
 {
     struct pr_flow f;
@@ -931,7 +931,7 @@ add_flow(struct recs *r, const struct ev *e, char ph, const struct where *w,
         r->diag.skipped_bad_ts += st == PR_OK;
         return st;
     }
-    if (fld_int(e->id, INT64_MIN, INT64_MAX, &f.id) != FLD_OK)
+    if (pr_fld_int(e->id, INT64_MIN, INT64_MAX, &f.id) != PR_FLD_OK)
         return PR_OK; /* a flow without an id links nothing */
     f.ph = ph;
     if (pr_grow((void **)&r->flows, &r->cap_flows, r->n_flows + 1,
@@ -942,7 +942,7 @@ add_flow(struct recs *r, const struct ev *e, char ph, const struct where *w,
 }
 
 static enum pr_status
-convert(struct recs *r, const cJSON *root, const struct where *w,
+convert(struct pr_recs *r, const cJSON *root, const struct where *w,
         struct pr_error *err)
 {
     struct ev e;
@@ -990,7 +990,7 @@ bare_token(const char *p, size_t n, const char **repl)
  * retry once with the first three as null (so the field counts as absent)
  * and N/A as the string "N/A".  NULL when that does not help. */
 static cJSON *
-parse_lenient(struct recs *r, const char *text, size_t len)
+parse_lenient(struct pr_recs *r, const char *text, size_t len)
 {
     struct pr_buf *b = &r->scratch;
     size_t i = 0, k;
@@ -1040,7 +1040,7 @@ bad_json(const char *text, size_t len, const char *at, const struct where *w,
 }
 
 enum pr_status
-recs_add_event(struct recs *r, const char *text, size_t len, uint64_t index,
+pr_recs_add_event(struct pr_recs *r, const char *text, size_t len, uint64_t index,
                uint64_t offset, struct pr_error *err)
 {
     struct where w = {index, offset};
@@ -1132,21 +1132,21 @@ apply_devices(struct pr_trace *t, const cJSON *list)
 }
 
 static enum pr_status
-apply_one(struct pr_trace *t, enum split_cap which, const cJSON *v)
+apply_one(struct pr_trace *t, enum pr_split_cap which, const cJSON *v)
 {
     switch (which) {
-    case SPLIT_CAP_DEVICES:
+    case PR_SPLIT_CAP_DEVICES:
         return cJSON_IsArray(v) ? apply_devices(t, v) : PR_OK;
-    case SPLIT_CAP_DIST:
+    case PR_SPLIT_CAP_DIST:
         t->rank = obj_i64(v, "rank");
         t->world_size = obj_i64(v, "world_size");
         return intern_str(t, cJSON_GetObjectItemCaseSensitive(v, "backend"),
                           &t->backend);
-    case SPLIT_CAP_BASE_TIME:
+    case PR_SPLIT_CAP_BASE_TIME:
         t->has_base_time =
-            fld_int(v, INT64_MIN, INT64_MAX, &t->base_time_ns) == FLD_OK;
+            pr_fld_int(v, INT64_MIN, INT64_MAX, &t->base_time_ns) == PR_FLD_OK;
         return PR_OK;
-    case SPLIT_CAP_FRAMEWORK:
+    case PR_SPLIT_CAP_FRAMEWORK:
         t->lightning = cJSON_IsString(v) &&
                        strcmp(v->valuestring, "pytorch-lightning") == 0;
         return PR_OK;
@@ -1156,13 +1156,13 @@ apply_one(struct pr_trace *t, enum split_cap which, const cJSON *v)
 }
 
 enum pr_status
-recs_apply_meta(struct pr_trace *t, const struct split *s,
+pr_recs_apply_meta(struct pr_trace *t, const struct pr_split *s,
                 struct pr_error *err)
 {
     int i;
 
     t->format = pr_strtab_intern(t->strs, s->bare ? "chrome" : "kineto", 6);
-    for (i = 0; i < SPLIT_N_CAPS; i++) {
+    for (i = 0; i < PR_SPLIT_N_CAPS; i++) {
         const struct pr_buf *b = &s->caps[i];
         cJSON *v;
         enum pr_status st;
@@ -1170,8 +1170,8 @@ recs_apply_meta(struct pr_trace *t, const struct split *s,
         if (b->len == 0)
             continue;
         /* epoch nanoseconds need all 64 bits; a double would round them */
-        if (i == SPLIT_CAP_BASE_TIME &&
-            fld_parse_int64(b->data, b->len, &t->base_time_ns)) {
+        if (i == PR_SPLIT_CAP_BASE_TIME &&
+            pr_fld_parse_int64(b->data, b->len, &t->base_time_ns)) {
             t->has_base_time = 1;
             continue;
         }
@@ -1179,8 +1179,8 @@ recs_apply_meta(struct pr_trace *t, const struct split *s,
         if (v == NULL)
             return pr_error_set(err, PR_E_FORMAT,
                                 "byte %" PRIu64 ": %s: invalid JSON",
-                                s->cap_at[i], split_cap_keys[i]);
-        st = apply_one(t, (enum split_cap)i, v);
+                                s->cap_at[i], pr_split_cap_keys[i]);
+        st = apply_one(t, (enum pr_split_cap)i, v);
         cJSON_Delete(v);
         if (st != PR_OK)
             return pr_error_set(err, st, "out of memory");

@@ -23,7 +23,7 @@ is_digit(char c)
 }
 
 int
-fld_parse_number(const char *s, size_t len, double *out)
+pr_fld_parse_number(const char *s, size_t len, double *out)
 {
     char tmp[64];
     size_t i = 0;
@@ -63,7 +63,7 @@ fld_parse_number(const char *s, size_t len, double *out)
 }
 
 int
-fld_parse_int64(const char *s, size_t len, int64_t *out)
+pr_fld_parse_int64(const char *s, size_t len, int64_t *out)
 {
     size_t i = 0;
     int neg = 0;
@@ -87,62 +87,62 @@ fld_parse_int64(const char *s, size_t len, int64_t *out)
     return 1;
 }
 
-enum fld
-fld_num(const cJSON *v, double *out)
+enum pr_fld
+pr_fld_num(const cJSON *v, double *out)
 {
     if (v == NULL || cJSON_IsNull(v))
-        return FLD_ABSENT;
+        return PR_FLD_ABSENT;
     if (cJSON_IsNumber(v)) {
         if (!isfinite(v->valuedouble))
-            return FLD_RANGE;
+            return PR_FLD_RANGE;
         *out = v->valuedouble;
-        return FLD_OK;
+        return PR_FLD_OK;
     }
     /* torch_npu writes ts and dur as strings */
     if (cJSON_IsString(v) &&
-        fld_parse_number(v->valuestring, strlen(v->valuestring), out))
-        return isfinite(*out) ? FLD_OK : FLD_RANGE;
-    return FLD_BAD;
+        pr_fld_parse_number(v->valuestring, strlen(v->valuestring), out))
+        return isfinite(*out) ? PR_FLD_OK : PR_FLD_RANGE;
+    return PR_FLD_BAD;
 }
 
 /* Any integral value as int64; integers in strings are read exactly, even
  * beyond a double's 2^53. */
-static enum fld
+static enum pr_fld
 to_int64(const cJSON *v, int64_t *out)
 {
     double d;
-    enum fld r;
+    enum pr_fld r;
 
     if (cJSON_IsString(v) &&
-        fld_parse_int64(v->valuestring, strlen(v->valuestring), out))
-        return FLD_OK;
-    r = fld_num(v, &d);
-    if (r != FLD_OK)
+        pr_fld_parse_int64(v->valuestring, strlen(v->valuestring), out))
+        return PR_FLD_OK;
+    r = pr_fld_num(v, &d);
+    if (r != PR_FLD_OK)
         return r;
     if (d != floor(d))
-        return FLD_BAD;
+        return PR_FLD_BAD;
     if (d < -9223372036854775808.0 || d >= 9223372036854775808.0)
-        return FLD_RANGE;
+        return PR_FLD_RANGE;
     *out = (int64_t)d;
-    return FLD_OK;
+    return PR_FLD_OK;
 }
 
-enum fld
-fld_int(const cJSON *v, int64_t lo, int64_t hi, int64_t *out)
+enum pr_fld
+pr_fld_int(const cJSON *v, int64_t lo, int64_t hi, int64_t *out)
 {
     int64_t i;
-    enum fld r = to_int64(v, &i);
+    enum pr_fld r = to_int64(v, &i);
 
-    if (r != FLD_OK)
+    if (r != PR_FLD_OK)
         return r;
     if (i < lo || i > hi)
-        return FLD_RANGE;
+        return PR_FLD_RANGE;
     *out = i;
-    return FLD_OK;
+    return PR_FLD_OK;
 }
 
-enum fld
-fld_us_to_ns(double us, int64_t *ns)
+enum pr_fld
+pr_fld_us_to_ns(double us, int64_t *ns)
 {
     /* The product is formed in long double: a double carries 53 bits and
      * 1000 needs 10 more, so x87's 64-bit mantissa holds it exactly and
@@ -151,18 +151,18 @@ fld_us_to_ns(double us, int64_t *ns)
     long double x = (long double)us * 1000.0L;
 
     if (!isfinite(us) || fabsl(x) > MAX_ABS_NS)
-        return FLD_RANGE;
+        return PR_FLD_RANGE;
     *ns = (int64_t)llroundl(x);
-    return FLD_OK;
+    return PR_FLD_OK;
 }
 
-enum fld
-fld_time_ns(const cJSON *v, int64_t *ns)
+enum pr_fld
+pr_fld_time_ns(const cJSON *v, int64_t *ns)
 {
     double us;
-    enum fld r = fld_num(v, &us);
+    enum pr_fld r = pr_fld_num(v, &us);
 
-    return r == FLD_OK ? fld_us_to_ns(us, ns) : r;
+    return r == PR_FLD_OK ? pr_fld_us_to_ns(us, ns) : r;
 }
 
 /* Decimal text of an int64 without snprintf (it runs twice per event). */
@@ -194,7 +194,7 @@ add_i64(struct pr_buf *out, int64_t v)
 }
 
 int
-fld_id_text(const cJSON *v, int absolute, struct pr_buf *out)
+pr_fld_id_text(const cJSON *v, int absolute, struct pr_buf *out)
 {
     int64_t i;
 
@@ -204,12 +204,12 @@ fld_id_text(const cJSON *v, int absolute, struct pr_buf *out)
         size_t len = strlen(s);
 
         /* "25738" names the same thread as 25738 */
-        if (!fld_parse_int64(s, len, &i))
+        if (!pr_fld_parse_int64(s, len, &i))
             return pr_buf_add(out, s, len) == PR_OK;
-    } else if (fld_int(v, INT64_MIN, INT64_MAX, &i) != FLD_OK) {
+    } else if (pr_fld_int(v, INT64_MIN, INT64_MAX, &i) != PR_FLD_OK) {
         if (!cJSON_IsNumber(v))
             return 0;
-        return fld_py_float(v->valuedouble, out) == PR_OK;
+        return pr_fld_py_float(v->valuedouble, out) == PR_OK;
     }
     if (absolute && i < 0 && i != INT64_MIN)
         i = -i;
@@ -217,7 +217,7 @@ fld_id_text(const cJSON *v, int absolute, struct pr_buf *out)
 }
 
 enum pr_status
-fld_py_float(double d, struct pr_buf *out)
+pr_fld_py_float(double d, struct pr_buf *out)
 {
     char tmp[40];
     int prec;
@@ -275,11 +275,11 @@ py_number(double d, struct pr_buf *out)
      * like are integers, so integral values print as Python ints */
     if (d == floor(d) && fabs(d) < 9007199254740992.0)
         return add_i64(out, (int64_t)d) ? PR_OK : PR_E_NOMEM;
-    return fld_py_float(d, out);
+    return pr_fld_py_float(d, out);
 }
 
 enum pr_status
-fld_py_str(const cJSON *v, struct pr_buf *out)
+pr_fld_py_str(const cJSON *v, struct pr_buf *out)
 {
     const cJSON *c;
     enum pr_status st = PR_OK;
@@ -303,7 +303,7 @@ fld_py_str(const cJSON *v, struct pr_buf *out)
                 st = pr_buf_add(out, ": ", 2);
         }
         if (st == PR_OK)
-            st = fld_py_str(c, out);
+            st = pr_fld_py_str(c, out);
     }
     return st == PR_OK ? pr_buf_addc(out, obj ? '}' : ']') : st;
 }
@@ -350,7 +350,7 @@ raw_int(const char **pp, const char *end, struct pr_buf *out)
 }
 
 int
-fld_py_str_raw(const char *p, size_t n, struct pr_buf *out)
+pr_fld_py_str_raw(const char *p, size_t n, struct pr_buf *out)
 {
     const char *end = p + n;
     int depth = 0, after_value = 0, after_open = 0, ok = 1;

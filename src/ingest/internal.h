@@ -30,26 +30,26 @@
 /* ------------------------------------------------------------ split.c */
 
 /* Top-level keys whose values the splitter hands over as text. */
-enum split_cap {
-    SPLIT_CAP_DEVICES,   /* deviceProperties */
-    SPLIT_CAP_DIST,      /* distributedInfo */
-    SPLIT_CAP_BASE_TIME, /* baseTimeNanoseconds */
-    SPLIT_CAP_FRAMEWORK, /* Framework */
-    SPLIT_N_CAPS
+enum pr_split_cap {
+    PR_SPLIT_CAP_DEVICES,   /* deviceProperties */
+    PR_SPLIT_CAP_DIST,      /* distributedInfo */
+    PR_SPLIT_CAP_BASE_TIME, /* baseTimeNanoseconds */
+    PR_SPLIT_CAP_FRAMEWORK, /* Framework */
+    PR_SPLIT_N_CAPS
 };
 
 /* Called once per element of traceEvents (or of a bare top-level array)
  * with its complete JSON text; `text` is borrowed for the call only.  A
  * non-OK return stops the splitter with that error. */
-/* Top-level keys of enum split_cap, for messages. */
-extern const char *const split_cap_keys[SPLIT_N_CAPS];
+/* Top-level keys of enum pr_split_cap, for messages. */
+extern const char *const pr_split_cap_keys[PR_SPLIT_N_CAPS];
 
-typedef enum pr_status (*split_emit_fn)(void *ctx, uint64_t index,
+typedef enum pr_status (*pr_split_emit_fn)(void *ctx, uint64_t index,
                                         uint64_t offset, const char *text,
                                         size_t len, struct pr_error *err);
 
-struct split {
-    split_emit_fn emit;
+struct pr_split {
+    pr_split_emit_fn emit;
     void *ctx;
     uint64_t pos;        /* input offset of the chunk being scanned */
     int state;           /* enum in split.c */
@@ -58,42 +58,42 @@ struct split {
     uint64_t n_events;   /* elements of the events array so far */
     /* one value being scanned (event, skipped or captured value) */
     int depth, in_str, esc, scalar;
-    int target;          /* enum split_cap, or a negative "skip"/"events" */
+    int target;          /* enum pr_split_cap, or a negative "skip"/"events" */
     uint64_t start;      /* offset where that value began */
     struct pr_buf part;  /* an event that spans chunks, so far */
     /* the key just read */
     char key[24];
     size_t key_len;
-    struct pr_buf caps[SPLIT_N_CAPS]; /* owned; text of captured values */
-    uint64_t cap_at[SPLIT_N_CAPS];    /* where each one starts */
+    struct pr_buf caps[PR_SPLIT_N_CAPS]; /* owned; text of captured values */
+    uint64_t cap_at[PR_SPLIT_N_CAPS];    /* where each one starts */
     size_t cap_total;
 };
 
-void split_init(struct split *s, split_emit_fn emit, void *ctx);
-void split_free(struct split *s); /* accepts NULL */
+void pr_split_init(struct pr_split *s, pr_split_emit_fn emit, void *ctx);
+void pr_split_free(struct pr_split *s); /* accepts NULL */
 
 /* Scan the next `n` bytes of the document.  Errors (PR_E_FORMAT, PR_E_LIMIT,
  * or what emit returned) carry "byte N: ..." without the file name. */
-PR_NODISCARD enum pr_status split_feed(struct split *s, const char *p,
+PR_NODISCARD enum pr_status pr_split_feed(struct pr_split *s, const char *p,
                                        size_t n, struct pr_error *err);
 
 /* End of input: fails unless the document is complete and is a trace. */
-PR_NODISCARD enum pr_status split_finish(struct split *s,
+PR_NODISCARD enum pr_status pr_split_finish(struct pr_split *s,
                                          struct pr_error *err);
 
 /* ------------------------------------------------------------ events.c */
 
 /* Strings of one batch, deduplicated; ids are dense from 0.  Reused from
  * batch to batch so steady state allocates nothing. */
-struct pool_ent {
+struct pr_pool_ent {
     uint32_t off;  /* into text */
     uint32_t len;
     uint32_t hash;
 };
 
-struct pool {
+struct pr_pool {
     struct pr_buf text;    /* all strings, each NUL-terminated */
-    struct pool_ent *ents; /* by id */
+    struct pr_pool_ent *ents; /* by id */
     size_t n, cap;
     uint32_t *slots;       /* id + 1; 0 = empty */
     size_t n_slots;
@@ -102,7 +102,7 @@ struct pool {
 /* Records of one batch of events.  They look like the trace's own, except
  * that string fields hold pool ids and `info` indexes this batch's arrays;
  * reader.c translates both when it merges the batch into the trace. */
-struct recs {
+struct pr_recs {
     struct pr_event *ev;
     size_t n_ev, cap_ev;
     struct pr_op_info *ops;
@@ -113,7 +113,7 @@ struct recs {
     size_t n_mem, cap_mem;
     struct pr_flow *flows;
     size_t n_flows, cap_flows;
-    struct pool strs;
+    struct pr_pool strs;
     struct pr_diag diag;
     struct pr_buf scratch; /* printing Input Dims and the like */
     char *slim;            /* an event without the members nobody reads */
@@ -123,15 +123,15 @@ struct recs {
     int py_ok[3];
 };
 
-void recs_init(struct recs *r);
-void recs_reset(struct recs *r); /* empty, keeps memory */
-void recs_free(struct recs *r);  /* accepts NULL */
+void pr_recs_init(struct pr_recs *r);
+void pr_recs_reset(struct pr_recs *r); /* empty, keeps memory */
+void pr_recs_free(struct pr_recs *r);  /* accepts NULL */
 
 /* Parse one event's text and append what it holds to `r`.  `index` is its
  * position in traceEvents and `offset` its first byte in the document; both
  * go into error messages ("byte N: event I: ...").  Data problems that the
  * report can live with are counted in r->diag instead. */
-PR_NODISCARD enum pr_status recs_add_event(struct recs *r, const char *text,
+PR_NODISCARD enum pr_status pr_recs_add_event(struct pr_recs *r, const char *text,
                                            size_t len, uint64_t index,
                                            uint64_t offset,
                                            struct pr_error *err);
@@ -139,15 +139,15 @@ PR_NODISCARD enum pr_status recs_add_event(struct recs *r, const char *text,
 /* Fill the trace's file-level facts (devices, distributed info, base
  * time, framework) from the top-level values the splitter kept.  Runs on
  * the merging thread: it interns strings in the trace. */
-PR_NODISCARD enum pr_status recs_apply_meta(struct pr_trace *t,
-                                            const struct split *s,
+PR_NODISCARD enum pr_status pr_recs_apply_meta(struct pr_trace *t,
+                                            const struct pr_split *s,
                                             struct pr_error *err);
 
 /* Which side table an event kind's `info` indexes. */
-enum info_table { INFO_NONE, INFO_OP, INFO_GPU, INFO_MEM };
+enum pr_info_table { PR_INFO_NONE, PR_INFO_OP, PR_INFO_GPU, PR_INFO_MEM };
 
-static inline enum info_table
-info_table_of(int kind)
+static inline enum pr_info_table
+pr_info_table_of(int kind)
 {
     switch (kind) {
     case PR_K_OP:
@@ -155,21 +155,21 @@ info_table_of(int kind)
     case PR_K_GPU_ANNOT:
     case PR_K_PYTHON:
     case PR_K_PYFUNC:
-        return INFO_OP;
+        return PR_INFO_OP;
     case PR_K_KERNEL:
     case PR_K_MEMCPY:
     case PR_K_MEMSET:
-        return INFO_GPU;
+        return PR_INFO_GPU;
     case PR_K_MEMORY:
-        return INFO_MEM;
+        return PR_INFO_MEM;
     default:
-        return INFO_NONE;
+        return PR_INFO_NONE;
     }
 }
 
 /* Pool access for the merge. */
 static inline const char *
-pool_str(const struct pool *p, uint32_t id)
+pr_pool_str(const struct pr_pool *p, uint32_t id)
 {
     return p->text.data + p->ents[id].off;
 }
@@ -177,41 +177,41 @@ pool_str(const struct pool *p, uint32_t id)
 /* ------------------------------------------------------------ fields.c */
 
 /* Result of a typed getter. */
-enum fld {
-    FLD_OK = 0,
-    FLD_ABSENT, /* key missing, or null (also NaN/Infinity tokens) */
-    FLD_BAD,    /* present but of the wrong type */
-    FLD_RANGE   /* a number, but not finite or out of range */
+enum pr_fld {
+    PR_FLD_OK = 0,
+    PR_FLD_ABSENT, /* key missing, or null (also NaN/Infinity tokens) */
+    PR_FLD_BAD,    /* present but of the wrong type */
+    PR_FLD_RANGE   /* a number, but not finite or out of range */
 };
 
 /* A number, or a string holding a JSON number ("123", "4.5"); finite. */
-enum fld fld_num(const cJSON *v, double *out);
+enum pr_fld pr_fld_num(const cJSON *v, double *out);
 /* The same, integral and within [lo, hi]. */
-enum fld fld_int(const cJSON *v, int64_t lo, int64_t hi, int64_t *out);
+enum pr_fld pr_fld_int(const cJSON *v, int64_t lo, int64_t hi, int64_t *out);
 /* Microseconds to nanoseconds, round(us * 1000), within +-2^62 ns. */
-enum fld fld_us_to_ns(double us, int64_t *ns);
+enum pr_fld pr_fld_us_to_ns(double us, int64_t *ns);
 /* ts/dur member as nanoseconds. */
-enum fld fld_time_ns(const cJSON *v, int64_t *ns);
+enum pr_fld pr_fld_time_ns(const cJSON *v, int64_t *ns);
 
 /* Parse a whole JSON number text (the strict JSON grammar); 0 when `s` is
  * not one.  Used for numbers written as strings. */
-int fld_parse_number(const char *s, size_t len, double *out);
+int pr_fld_parse_number(const char *s, size_t len, double *out);
 /* Exact int64 parse of an integer text (no fraction or exponent). */
-int fld_parse_int64(const char *s, size_t len, int64_t *out);
+int pr_fld_parse_int64(const char *s, size_t len, int64_t *out);
 
 /* Canonical text of an id-like value (pid/tid): numbers and numeric strings
  * in decimal, other strings as is.  With `absolute`, negative numbers lose
  * their sign (Kineto's tid rule).  0 when `v` is neither. */
-int fld_id_text(const cJSON *v, int absolute, struct pr_buf *out);
+int pr_fld_id_text(const cJSON *v, int absolute, struct pr_buf *out);
 
 /* Python's str() of a JSON value ("[[32, 3], []]", "['float', 'int']"). */
-PR_NODISCARD enum pr_status fld_py_str(const cJSON *v, struct pr_buf *out);
+PR_NODISCARD enum pr_status pr_fld_py_str(const cJSON *v, struct pr_buf *out);
 /* The same straight from JSON text, for lists of integers and of strings
  * without escapes (shapes and type names); 0 for anything else, which the
- * caller then leaves to cJSON and fld_py_str. */
-int fld_py_str_raw(const char *p, size_t n, struct pr_buf *out);
+ * caller then leaves to cJSON and pr_fld_py_str. */
+int pr_fld_py_str_raw(const char *p, size_t n, struct pr_buf *out);
 
 /* Write a double the way Python's repr() does (shortest round trip). */
-PR_NODISCARD enum pr_status fld_py_float(double d, struct pr_buf *out);
+PR_NODISCARD enum pr_status pr_fld_py_float(double d, struct pr_buf *out);
 
 #endif

@@ -271,7 +271,7 @@ struct batch {
     int last;                /* the producer's final batch */
     enum pr_status prod_st;  /* last only: how the producer ended */
     struct pr_error prod_err;
-    struct recs recs;        /* what parsing made of it */
+    struct pr_recs recs;        /* what parsing made of it */
     enum pr_status st;
     struct pr_error err;
     struct batch *next;      /* queue link */
@@ -280,7 +280,7 @@ struct batch {
 struct ctx {
     const char *name;
     struct src src;
-    struct split split;
+    struct pr_split split;
     pthread_mutex_t mu;
     pthread_cond_t cv_free, cv_todo, cv_done;
     struct batch *pool;   /* owned, n_pool */
@@ -296,7 +296,7 @@ batch_init(struct batch *b)
 {
     memset(b, 0, sizeof(*b));
     pr_buf_init(&b->text, 0);
-    recs_init(&b->recs);
+    pr_recs_init(&b->recs);
 }
 
 static void
@@ -304,7 +304,7 @@ batch_free(struct batch *b)
 {
     pr_buf_free(&b->text);
     free(b->refs);
-    recs_free(&b->recs);
+    pr_recs_free(&b->recs);
 }
 
 /* Producer side: a batch to fill, or NULL once the merger has stopped. */
@@ -465,8 +465,8 @@ produce(struct ctx *c, struct pr_error *err)
         if (st != PR_OK)
             return st;
         if (n == 0)
-            return split_finish(&c->split, err);
-        st = split_feed(&c->split, p, n, err);
+            return pr_split_finish(&c->split, err);
+        st = pr_split_feed(&c->split, p, n, err);
         if (st != PR_OK)
             return st;
     }
@@ -501,13 +501,13 @@ parse_batch(struct batch *b)
 {
     size_t i;
 
-    recs_reset(&b->recs);
+    pr_recs_reset(&b->recs);
     pr_error_clear(&b->err);
     b->st = PR_OK;
     for (i = 0; i < b->n_refs && b->st == PR_OK; i++) {
         const struct ev_ref *r = &b->refs[i];
 
-        b->st = recs_add_event(&b->recs, b->text.data + r->start, r->len,
+        b->st = pr_recs_add_event(&b->recs, b->text.data + r->start, r->len,
                                r->index, r->offset, &b->err);
     }
 }
@@ -536,7 +536,7 @@ map_opt(const uint32_t *map, uint32_t id)
 /* Move an event's side record into the trace; e->info becomes its index
  * there. */
 static enum pr_status
-merge_info(struct pr_trace *t, const struct recs *r, struct pr_event *e,
+merge_info(struct pr_trace *t, const struct pr_recs *r, struct pr_event *e,
            const uint32_t *map)
 {
     struct pr_op_info *o;
@@ -546,8 +546,8 @@ merge_info(struct pr_trace *t, const struct recs *r, struct pr_event *e,
 
     if (at == PR_NO_INFO)
         return PR_OK;
-    switch (info_table_of(e->kind)) {
-    case INFO_OP:
+    switch (pr_info_table_of(e->kind)) {
+    case PR_INFO_OP:
         o = pr_trace_add_op(t, &idx);
         if (o == NULL)
             return PR_E_NOMEM;
@@ -556,13 +556,13 @@ merge_info(struct pr_trace *t, const struct recs *r, struct pr_event *e,
         o->input_types = map_opt(map, o->input_types);
         o->concrete_inputs = map_opt(map, o->concrete_inputs);
         break;
-    case INFO_GPU:
+    case PR_INFO_GPU:
         g = pr_trace_add_gpu(t, &idx);
         if (g == NULL)
             return PR_E_NOMEM;
         *g = r->gpu[at];
         break;
-    case INFO_MEM:
+    case PR_INFO_MEM:
         m = pr_trace_add_mem(t, &idx);
         if (m == NULL)
             return PR_E_NOMEM;
@@ -587,7 +587,7 @@ add_diag(struct pr_diag *to, const struct pr_diag *from)
 
 /* Intern a batch's strings once each; map[local id] = trace id. */
 static enum pr_status
-map_strings(struct pr_trace *t, const struct pool *p, uint32_t **map,
+map_strings(struct pr_trace *t, const struct pr_pool *p, uint32_t **map,
             size_t *cap)
 {
     size_t i;
@@ -595,7 +595,7 @@ map_strings(struct pr_trace *t, const struct pool *p, uint32_t **map,
     if (p->n > 0 && pr_grow((void **)map, cap, p->n, sizeof(**map)) != PR_OK)
         return PR_E_NOMEM;
     for (i = 0; i < p->n; i++) {
-        uint32_t id = pr_strtab_intern(t->strs, pool_str(p, (uint32_t)i),
+        uint32_t id = pr_strtab_intern(t->strs, pr_pool_str(p, (uint32_t)i),
                                        p->ents[i].len);
 
         if (id == PR_STR_NONE)
@@ -609,7 +609,7 @@ static enum pr_status
 merge_batch(struct pr_trace *t, const struct batch *b, uint32_t **map,
             size_t *map_cap)
 {
-    const struct recs *r = &b->recs;
+    const struct pr_recs *r = &b->recs;
     size_t i;
 
     if (map_strings(t, &r->strs, map, map_cap) != PR_OK)
@@ -732,7 +732,7 @@ ctx_init(struct ctx *c, size_t n_pool)
     pthread_cond_init(&c->cv_free, NULL);
     pthread_cond_init(&c->cv_todo, NULL);
     pthread_cond_init(&c->cv_done, NULL);
-    split_init(&c->split, on_event, c);
+    pr_split_init(&c->split, on_event, c);
     return PR_OK;
 }
 
@@ -750,7 +750,7 @@ ctx_free(struct ctx *c)
         pthread_cond_destroy(&c->cv_todo);
         pthread_cond_destroy(&c->cv_done);
     }
-    split_free(&c->split);
+    pr_split_free(&c->split);
     src_close(&c->src);
 }
 
@@ -806,7 +806,7 @@ load(struct ctx *c, const char *name, const struct pr_read_opts *opts,
     clock_gettime(CLOCK_MONOTONIC, &pg.t0);
     st = run_threads(c, n_parsers, t, &pg, err);
     if (st == PR_OK)
-        st = recs_apply_meta(t, &c->split, err);
+        st = pr_recs_apply_meta(t, &c->split, err);
     if (st != PR_OK) {
         if (pg.shown)
             fputc('\n', stderr); /* end the progress line */

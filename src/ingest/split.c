@@ -26,7 +26,7 @@ enum {
 
 #define TARGET_SKIP (-1)
 
-const char *const split_cap_keys[SPLIT_N_CAPS] = {
+const char *const pr_split_cap_keys[PR_SPLIT_N_CAPS] = {
     "deviceProperties",
     "distributedInfo",
     "baseTimeNanoseconds",
@@ -40,7 +40,7 @@ is_ws(char c)
 }
 
 void
-split_init(struct split *s, split_emit_fn emit, void *ctx)
+pr_split_init(struct pr_split *s, pr_split_emit_fn emit, void *ctx)
 {
     size_t i;
 
@@ -49,19 +49,19 @@ split_init(struct split *s, split_emit_fn emit, void *ctx)
     s->ctx = ctx;
     s->state = ST_START;
     pr_buf_init(&s->part, PR_INGEST_MAX_EVENT);
-    for (i = 0; i < SPLIT_N_CAPS; i++)
+    for (i = 0; i < PR_SPLIT_N_CAPS; i++)
         pr_buf_init(&s->caps[i], PR_INGEST_MAX_CAPTURE);
 }
 
 void
-split_free(struct split *s)
+pr_split_free(struct pr_split *s)
 {
     size_t i;
 
     if (s == NULL)
         return;
     pr_buf_free(&s->part);
-    for (i = 0; i < SPLIT_N_CAPS; i++)
+    for (i = 0; i < PR_SPLIT_N_CAPS; i++)
         pr_buf_free(&s->caps[i]);
 }
 
@@ -94,7 +94,7 @@ kind_of(char c)
  * cost little.  Returns the byte after the closing quote, or NULL when the
  * chunk ends first (s->esc remembers a dangling backslash). */
 static const char *
-skip_string(struct split *s, const char *p, const char *end)
+skip_string(struct pr_split *s, const char *p, const char *end)
 {
     for (;;) {
         const char *q;
@@ -128,7 +128,7 @@ skip_string(struct split *s, const char *p, const char *end)
  * value, or NULL when the chunk ends inside it; nesting deeper than the
  * limit sets *deep to the offending byte (and returns NULL). */
 static const char *
-scan_value(struct split *s, const char *p, const char *end, const char **deep)
+scan_value(struct pr_split *s, const char *p, const char *end, const char **deep)
 {
     if (s->in_str) {
         p = skip_string(s, p, end);
@@ -166,13 +166,13 @@ scan_scalar(const char *p, const char *end)
 }
 
 static uint64_t
-off(const struct split *s, const char *base, const char *p)
+off(const struct pr_split *s, const char *base, const char *p)
 {
     return s->pos + (uint64_t)(p - base);
 }
 
 static enum pr_status
-too_deep(struct split *s, uint64_t at, struct pr_error *err)
+too_deep(struct pr_split *s, uint64_t at, struct pr_error *err)
 {
     if (s->state == ST_EV_IN)
         return pr_error_set(err, PR_E_FORMAT,
@@ -186,7 +186,7 @@ too_deep(struct split *s, uint64_t at, struct pr_error *err)
 
 /* Inside one event: hand it over whole, gluing pieces that span chunks. */
 static enum pr_status
-feed_event(struct split *s, const char *base, const char **pp,
+feed_event(struct pr_split *s, const char *base, const char **pp,
            const char *end, struct pr_error *err)
 {
     const char *p = *pp, *deep = NULL;
@@ -221,7 +221,7 @@ feed_event(struct split *s, const char *base, const char **pp,
 
 /* Inside a top-level value we skip or keep. */
 static enum pr_status
-feed_value(struct split *s, const char *base, const char **pp,
+feed_value(struct pr_split *s, const char *base, const char **pp,
            const char *end, struct pr_error *err)
 {
     const char *p = *pp, *deep = NULL, *q;
@@ -241,7 +241,7 @@ feed_value(struct split *s, const char *base, const char **pp,
             return pr_error_set(err, PR_E_LIMIT,
                                 "byte %" PRIu64 ": top-level value \"%s\" "
                                 "larger than %zu MiB",
-                                s->start, split_cap_keys[s->target],
+                                s->start, pr_split_cap_keys[s->target],
                                 PR_INGEST_MAX_CAPTURE >> 20);
     }
     if (q == NULL) {
@@ -256,7 +256,7 @@ feed_value(struct split *s, const char *base, const char **pp,
 /* Collect a top-level key; long keys are kept truncated and match nothing
  * (they are longer than every key we look for). */
 static void
-feed_key(struct split *s, const char **pp, const char *end)
+feed_key(struct pr_split *s, const char **pp, const char *end)
 {
     const char *p = *pp;
     const char *q = skip_string(s, p, end);
@@ -275,14 +275,14 @@ feed_key(struct split *s, const char **pp, const char *end)
 }
 
 static int
-key_is(const struct split *s, const char *k)
+key_is(const struct pr_split *s, const char *k)
 {
     return s->key_len == strlen(k) && memcmp(s->key, k, s->key_len) == 0;
 }
 
 /* Start of a top-level value: the events array, a kept value or a skip. */
 static enum pr_status
-begin_value(struct split *s, uint64_t at, char c, struct pr_error *err)
+begin_value(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
 {
     size_t i;
 
@@ -301,8 +301,8 @@ begin_value(struct split *s, uint64_t at, char c, struct pr_error *err)
         return PR_OK;
     }
     s->target = TARGET_SKIP;
-    for (i = 0; i < SPLIT_N_CAPS; i++) {
-        if (key_is(s, split_cap_keys[i])) {
+    for (i = 0; i < PR_SPLIT_N_CAPS; i++) {
+        if (key_is(s, pr_split_cap_keys[i])) {
             s->target = (int)i;
             /* a repeated key replaces the earlier value, as in Python */
             s->cap_total -= s->caps[i].len;
@@ -335,7 +335,7 @@ unexpected(uint64_t at, char c, const char *wanted, struct pr_error *err)
 
 /* An element of the events array that is not an object. */
 static enum pr_status
-not_object(struct split *s, uint64_t at, char c, struct pr_error *err)
+not_object(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
 {
     if (s->bare && s->n_events == 0)
         return pr_error_set(err, PR_E_FORMAT,
@@ -349,7 +349,7 @@ not_object(struct split *s, uint64_t at, char c, struct pr_error *err)
 }
 
 static enum pr_status
-leave_events(struct split *s)
+leave_events(struct pr_split *s)
 {
     s->state = s->bare ? ST_END : ST_TOP_NEXT;
     return PR_OK;
@@ -357,7 +357,7 @@ leave_events(struct split *s)
 
 /* One structural byte `c` at offset `at` (states between values). */
 static enum pr_status
-step(struct split *s, uint64_t at, char c, struct pr_error *err)
+step(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
 {
     switch (s->state) {
     case ST_START:
@@ -435,7 +435,7 @@ step(struct split *s, uint64_t at, char c, struct pr_error *err)
 /* Skip a UTF-8 byte order mark at the very start; some Windows tools write
  * one. */
 static size_t
-skip_bom(const struct split *s, const char *p, size_t n)
+skip_bom(const struct pr_split *s, const char *p, size_t n)
 {
     if (s->pos == 0 && s->state == ST_START && n >= 3 &&
         memcmp(p, "\xef\xbb\xbf", 3) == 0)
@@ -444,7 +444,7 @@ skip_bom(const struct split *s, const char *p, size_t n)
 }
 
 enum pr_status
-split_feed(struct split *s, const char *p, size_t n, struct pr_error *err)
+pr_split_feed(struct pr_split *s, const char *p, size_t n, struct pr_error *err)
 {
     const char *base = p, *end = p + n;
     enum pr_status st = PR_OK;
@@ -471,7 +471,7 @@ split_feed(struct split *s, const char *p, size_t n, struct pr_error *err)
 }
 
 enum pr_status
-split_finish(struct split *s, struct pr_error *err)
+pr_split_finish(struct pr_split *s, struct pr_error *err)
 {
     switch (s->state) {
     case ST_END:
