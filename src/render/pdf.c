@@ -1552,6 +1552,44 @@ sec_recommendations(struct pdf *d, const cJSON *runs)
         note(d, "The summary holds no runs.");
 }
 
+static const struct col diag_cols[] = {
+    {"Count", "count", K_INT, 0.6},
+    {"Kind", "kind", K_TEXT, 1.4},
+    {"What was skipped or guessed", "text", K_WRAP, 4},
+};
+
+/* Problems in the input that were counted instead of failing the run
+ * (STYLE.md "Data quality").  The key is optional: without it in any run
+ * there is no section. */
+static void
+sec_data_quality(struct pdf *d, const cJSON *runs)
+{
+    const cJSON *run;
+    int any = 0;
+
+    cJSON_ArrayForEach(run, runs)
+    {
+        if (cJSON_IsArray(get(run, "diagnostics")))
+            any = 1;
+    }
+    if (!any)
+        return;
+    section(d, "Data quality");
+    cJSON_ArrayForEach(run, runs)
+    {
+        const cJSON *diags = get(run, "diagnostics");
+        if (is_failed(d))
+            return;
+        if (array_len(runs) > 1)
+            subheading(d, get_str(run, "worker") ? get_str(run, "worker") : "?",
+                       40);
+        if (array_len(diags) == 0)
+            note(d, "No problems recorded in the input.");
+        else
+            table(d, diag_cols, 3, diags, (size_t)d->top, NULL);
+    }
+}
+
 /* ---- title page ------------------------------------------------------- */
 
 static const struct col input_cols[] = {
@@ -1770,6 +1808,8 @@ build(struct pdf *d, const cJSON *summary, const char *version)
         sec_distributed(d, get(summary, "distributed"));
     if (!is_failed(d))
         sec_recommendations(d, runs);
+    if (!is_failed(d))
+        sec_data_quality(d, runs);
     if (!is_failed(d))
         footers(d, version);
 }
