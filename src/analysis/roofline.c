@@ -936,7 +936,7 @@ rec_memory_bound(struct pass *p, cJSON *arr, const struct row **v, double total)
         if (r->dev_self_us < 0.03 * total)
             break;
         gbps = r->bytes / (r->dev_total_us * 1e-6) / 1e9;
-        if (!(bw > 0) || !(r->bytes >= 0) || !(r->flops >= 0) ||
+        if (!(bw > 0) || !(r->bytes > 0) || !(r->flops >= 0) ||
             r->flops / r->bytes >=
                 pr_peaks_compute(&r->dev->pk, r->cost.dtype, 0) * 1e3 / bw ||
             gbps >= 0.5 * bw)
@@ -989,7 +989,8 @@ rec_misaligned(struct pass *p, cJSON *arr, const struct row **v)
     add_rec(arr, "misaligned_dims", "info", text, &p->ok);
 }
 
-/* Hot kernels whose grids cannot fill the GPU. */
+/* Hot kernels that leave SMs idle: a grid under one block per SM, or an
+ * estimated occupancy under 25% (0 means "not measured" in Kineto). */
 static void
 rec_low_occupancy(struct pass *p, cJSON *arr)
 {
@@ -1012,11 +1013,11 @@ rec_low_occupancy(struct pass *p, cJSON *arr)
 
         if (n == 3 || !(total > 0) || us < 0.05 * total)
             break;
-        if (!(occ < 25.0) && !(bps < 1.0))
+        if (!(bps < 1.0) && !(occ > 0 && occ < 25.0))
             continue;
         len = append(text, sizeof(text), len,
-                     "%s%s: %.1f%% of kernel time, "
-                     "estimated occupancy %.0f%%, %.2f blocks per SM",
+                     "%s%s: %.1f%% of kernel time, estimated occupancy "
+                     "%.0f%%, %.2f blocks per SM",
                      n ? "; " : "", get_str(k, "name"), 100.0 * us / total, occ,
                      bps);
         n++;
@@ -1024,10 +1025,11 @@ rec_low_occupancy(struct pass *p, cJSON *arr)
     if (!n)
         return;
     append(text, sizeof(text), len,
-           ". Grids this small leave SMs idle: "
-           "raise the batch size or merge small launches; for custom "
-           "kernels launch more blocks or use fewer registers or less "
-           "shared memory per block.");
+           ". Under one block per SM the grid leaves SMs idle: raise the "
+           "batch size or merge small launches. Low occupancy with many "
+           "blocks per SM means registers or shared memory per block limit "
+           "it: try another algorithm (torch.backends.cudnn.benchmark = "
+           "True) or, for custom kernels, fewer registers per thread.");
     add_rec(arr, "low_occupancy", "info", text, &p->ok);
 }
 
