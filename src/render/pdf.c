@@ -272,8 +272,9 @@ cell_text(const cJSON *row, const struct col *c, char *buf, size_t n)
     return buf;
 }
 
-/* Civil UTC date of Unix time t (no gmtime: it is banned, and this needs no
- * time zone).  Clamped to years 1970..9999, the range a PDF date holds. */
+/* Civil UTC date of Unix time t, computed here: the libc converters are
+ * banned (STYLE.md) and this needs no time zone.  Clamped to years
+ * 1970..9999, the range a PDF date holds. */
 static HPDF_Date
 utc_date(int64_t t)
 {
