@@ -198,7 +198,12 @@ fmt_si(double v, const char *unit, char *buf, size_t n)
         v /= 1000.0;
         i++;
     }
-    snprintf(buf, n, "%.2f %s%s", v, prefix[i], unit);
+    /* three significant digits keep the column narrow: 980 GFLOP */
+    snprintf(buf, n, "%.*f %s%s",
+             fabs(v) >= 100  ? 0
+             : fabs(v) >= 10 ? 1
+                             : 2,
+             v, prefix[i], unit);
 }
 
 /* A row's value at `key`, which may name one nested member ("a.b"). */
@@ -1363,12 +1368,12 @@ sec_tensor_cores(struct pdf *d, const cJSON *run, const char *title)
 }
 
 static const struct col roofline_cols[] = {
-    {"Operator", "name", K_NAME, 2.6},
+    {"Operator", "name", K_NAME, 2.3},
     {"FLOPs", "flops", K_FLOPS, 1},
     {"Bytes", "bytes", K_BYTES, 0.9},
-    {"Intensity", "arithmetic_intensity", K_AI, 1},
-    {"Achieved", "achieved_tflops", K_TFLOPS, 1.1},
-    {"Bandwidth", "achieved_gbps", K_GBPS, 1},
+    {"Intensity", "arithmetic_intensity", K_AI, 1.15},
+    {"Achieved", "achieved_tflops", K_TFLOPS, 1.15},
+    {"Bandwidth", "achieved_gbps", K_GBPS, 1.05},
     {"Bound", "bound", K_TEXT, 0.8},
     {"Of roofline", "roofline_pct", K_PCT, 0.8},
 };
