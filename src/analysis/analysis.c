@@ -13,6 +13,7 @@
 #include "profreport/analysis.h"
 #include "profreport/comm.h"
 #include "profreport/memory.h"
+#include "profreport/roofline.h"
 #include "profreport/buf.h"
 #include "profreport/devices.h"
 #include "profreport/gpu_util.h"
@@ -359,7 +360,6 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
     struct pr_steps steps;
     enum pr_status st;
 
-    (void)o; /* peak overrides belong to the roofline analysis */
     st = pr_tree_build(t, &tree, err);
     if (st != PR_OK)
         return st;
@@ -368,6 +368,8 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
         st = fill_steps(t, &tree, &steps, run, err);
         if (st == PR_OK)
             st = fill_tables(t, &tree, run, err);
+        if (st == PR_OK)
+            st = pr_roofline_fill(t, o, run, err);
         if (st == PR_OK)
             st = pr_memory_fill(t, &tree, &steps, run, err);
         if (st == PR_OK)
