@@ -15,6 +15,23 @@
 /* The members of an event that we read. */
 struct ev {
     const cJSON *ph, *cat, *name, *pid, *tid, *ts, *dur, *id, *args;
+    const struct raw *raw;
+};
+
+/* Top-level members read straight from the event text during slimming,
+ * when they are plain (strings without escapes, decimal numbers), so that
+ * cJSON need not build nodes for them.  They win over cJSON's. */
+enum { RAW_PH, RAW_CAT, RAW_NAME, N_RAW_STR };
+enum { RAW_TS, RAW_DUR };
+enum { RAW_PID, RAW_TID };
+
+struct raw {
+    const char *str[N_RAW_STR]; /* not NUL-terminated; NULL = not raw */
+    size_t str_n[N_RAW_STR];
+    int has_time[2];
+    int64_t time_ns[2];
+    const char *id[2];          /* integer text; NULL = not raw */
+    size_t id_n[2];
 };
 
 /* The args that any analysis reads; everything else ("Call stack", ...) is
@@ -261,7 +278,7 @@ pick_event(const cJSON *root, struct ev *e)
     const cJSON *c;
 
     memset(e, 0, sizeof(*e));
-    for (c = root->child; c != NULL; c = c->next) {
+    for (c = root ? root->child : NULL; c != NULL; c = c->next) {
         const char *k = c->string ? c->string : "";
 
         if (is_key(k, "ph"))
@@ -299,9 +316,7 @@ struct cur {
     const char *p, *end;
     char *o; /* output: never longer than the input, which it has room for */
     struct pr_recs *r;
-    /* raw text of top-level ph / cat / name when plain strings, else NULL */
-    const char *raw[3];
-    size_t raw_n[3];
+    struct raw *raw;
 };
 
 static int
@@ -428,24 +443,62 @@ put(struct cur *c, const char *s, size_t n)
 static int
 slim_object(struct cur *c, int in_args);
 
-/* Remember ph / cat / name when they are strings without escapes, so that
- * events we do not keep need no cJSON at all. */
-static void
-note_raw(struct cur *c, const char *k, size_t klen, const char *v)
+static int
+plain_string(const char *v, const char *end, const char **s, size_t *n)
 {
-    static const char *const keys[3] = {"ph", "cat", "name"};
-    const char *e = c->p - 1; /* the closing quote, for a string */
+    /* end is the byte after the closing quote */
+    if (*v != '"' || memchr(v, '\\', (size_t)(end - v)) != NULL)
+        return 0;
+    *s = v + 1;
+    *n = (size_t)(end - v - 2);
+    return 1;
+}
+
+static int
+plain_int(const char *v, size_t n)
+{
+    size_t i = v[0] == '-';
+
+    if (n <= i || n - i > 18)
+        return 0;
+    for (; i < n; i++) {
+        if (v[i] < '0' || v[i] > '9')
+            return 0;
+    }
+    return 1;
+}
+
+/* Take a top-level member [v, c->p) into c->raw when it is plain; 1 when
+ * taken (it is then left out of the slim text). */
+static int
+take_raw(struct cur *c, const char *k, size_t klen, const char *v)
+{
+    static const char *const strs[N_RAW_STR] = {"ph", "cat", "name"};
+    static const char *const times[2] = {"ts", "dur"};
+    static const char *const ids[2] = {"pid", "tid"};
+    struct raw *raw = c->raw;
+    size_t n = (size_t)(c->p - v);
     int i;
 
-    for (i = 0; i < 3; i++) {
-        if (!is_key_n(k, klen, keys[i]))
-            continue;
-        c->raw[i] = NULL;
-        if (*v == '"' && e > v && memchr(v, '\\', (size_t)(e - v)) == NULL) {
-            c->raw[i] = v + 1;
-            c->raw_n[i] = (size_t)(e - v - 1);
+    for (i = 0; i < N_RAW_STR; i++) {
+        if (is_key_n(k, klen, strs[i])) {
+            raw->str[i] = NULL;
+            return plain_string(v, c->p, &raw->str[i], &raw->str_n[i]);
         }
     }
+    for (i = 0; i < 2; i++) {
+        if (is_key_n(k, klen, times[i])) {
+            raw->has_time[i] =
+                pr_fld_us_text_to_ns(v, n, &raw->time_ns[i]) == PR_FLD_OK;
+            return raw->has_time[i];
+        }
+        if (is_key_n(k, klen, ids[i])) {
+            raw->id[i] = plain_int(v, n) ? v : NULL;
+            raw->id_n[i] = n;
+            return raw->id[i] != NULL;
+        }
+    }
+    return 0;
 }
 
 /* One member; c->p at its key.  Returns 0 when the text is not as
@@ -474,8 +527,8 @@ slim_member(struct cur *c, int in_args, int *first)
              is_key_n(k + 1, klen - 2, "args");
     if (!nested && !skip_val(c))
         return 0;
-    if (!in_args)
-        note_raw(c, k + 1, klen - 2, v);
+    if (!in_args && take_raw(c, k + 1, klen - 2, v))
+        return 1;
     slot = py_slot(a);
     if (slot >= 0 && pr_fld_py_str_raw(v, (size_t)(c->p - v), &c->r->py[slot]))
         c->r->py_ok[slot] = 1; /* printed already: cJSON need not see it */
@@ -526,7 +579,8 @@ slim_object(struct cur *c, int in_args)
 static int
 raw_is(const struct cur *c, int i, const char *want)
 {
-    return c->raw[i] != NULL && is_key_n(c->raw[i], c->raw_n[i], want);
+    return c->raw->str[i] != NULL &&
+           is_key_n(c->raw->str[i], c->raw->str_n[i], want);
 }
 
 /* Whether convert() would keep the event, judged from the raw text; when
@@ -534,16 +588,18 @@ raw_is(const struct cur *c, int i, const char *want)
 static int
 may_keep(const struct cur *c)
 {
-    if (c->raw[0] == NULL || c->raw_n[0] != 1)
-        return c->raw[0] == NULL;
-    switch (c->raw[0][0]) {
+    const struct raw *raw = c->raw;
+
+    if (raw->str[RAW_PH] == NULL || raw->str_n[RAW_PH] != 1)
+        return raw->str[RAW_PH] == NULL;
+    switch (raw->str[RAW_PH][0]) {
     case 'X':
         return 1;
     case 'i':
-        return c->raw[2] == NULL || raw_is(c, 2, "[memory]");
+        return raw->str[RAW_NAME] == NULL || raw_is(c, RAW_NAME, "[memory]");
     case 's':
     case 'f':
-        return c->raw[1] == NULL || raw_is(c, 1, "fwdbwd");
+        return raw->str[RAW_CAT] == NULL || raw_is(c, RAW_CAT, "fwdbwd");
     default:
         return 0;
     }
@@ -555,12 +611,13 @@ may_keep(const struct cur *c)
  * counters, ac2g flows, other instants): it needs no parse. */
 static const char *
 slim_event(struct pr_recs *r, const char *text, size_t len, size_t *n,
-           int *skip)
+           int *skip, struct raw *raw)
 {
-    struct cur c = {text, text + len, NULL, r, {NULL, NULL, NULL}, {0, 0, 0}};
+    struct cur c = {text, text + len, NULL, r, raw};
 
     *n = 0;
     memset(r->py_ok, 0, sizeof(r->py_ok));
+    memset(raw, 0, sizeof(*raw));
     if (len >= r->slim_cap) {
         char *p = realloc(r->slim, len + 1);
 
@@ -619,12 +676,38 @@ no_memory(const struct where *w, struct pr_error *err)
                         w->offset, w->index);
 }
 
+/* ph, cat or name: raw text or cJSON's string; "" when absent. */
+static const char *
+ev_str(const struct ev *e, int which, size_t *n)
+{
+    const cJSON *v = which == RAW_PH ? e->ph : which == RAW_CAT ? e->cat
+                                                                 : e->name;
+
+    if (e->raw->str[which] != NULL) {
+        *n = e->raw->str_n[which];
+        return e->raw->str[which];
+    }
+    *n = cJSON_IsString(v) ? strlen(v->valuestring) : 0;
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static int
+ev_str_is(const struct ev *e, int which, const char *want)
+{
+    size_t n;
+    const char *s = ev_str(e, which, &n);
+
+    return is_key_n(s, n, want);
+}
+
 /* A ts or dur that is a number but no sane time: corrupt data. */
 static enum pr_status
 bad_time(const struct ev *e, const cJSON *v, const char *what,
          const struct where *w, struct pr_error *err)
 {
     char val[48];
+    size_t n;
+    const char *name = ev_str(e, RAW_NAME, &n);
 
     if (cJSON_IsNumber(v))
         snprintf(val, sizeof(val), "%.17g", v->valuedouble);
@@ -632,19 +715,28 @@ bad_time(const struct ev *e, const cJSON *v, const char *what,
         snprintf(val, sizeof(val), "\"%.40s\"", str_of(v));
     return pr_error_set(err, PR_E_FORMAT,
                         "byte %" PRIu64 ": event %" PRIu64
-                        " (\"%.60s\"): %s out of range (%s)",
-                        w->offset, w->index, str_of(e->name), what, val);
+                        " (\"%.*s\"): %s out of range (%s)",
+                        w->offset, w->index, (int)(n < 60 ? n : 60), name,
+                        what, val);
 }
 
 /* ts or dur in ns.  *ok is 0 when the value is missing, null or not a
  * number (the caller counts and skips the event); a number out of range
  * is an error. */
 static enum pr_status
-get_time(const struct ev *e, const cJSON *v, const char *what, int64_t *ns,
-         int *ok, const struct where *w, struct pr_error *err)
+get_time(const struct ev *e, int which, int64_t *ns, int *ok,
+         const struct where *w, struct pr_error *err)
 {
-    enum pr_fld f = pr_fld_time_ns(v, ns);
+    const cJSON *v = which == RAW_TS ? e->ts : e->dur;
+    const char *what = which == RAW_TS ? "ts" : "dur";
+    enum pr_fld f;
 
+    if (e->raw->has_time[which]) {
+        *ns = e->raw->time_ns[which];
+        *ok = 1;
+        return PR_OK;
+    }
+    f = pr_fld_time_ns(v, ns);
     *ok = f == PR_FLD_OK;
     if (f == PR_FLD_RANGE)
         return bad_time(e, v, what, w, err);
@@ -653,8 +745,22 @@ get_time(const struct ev *e, const cJSON *v, const char *what, int64_t *ns,
 
 /* pid/tid text into the pool. */
 static uint32_t
-id_str(struct pr_recs *r, const cJSON *v, int absolute)
+id_str(struct pr_recs *r, const struct ev *e, int which)
 {
+    const cJSON *v = which == RAW_PID ? e->pid : e->tid;
+    const char *s = e->raw->id[which];
+    int absolute = which == RAW_TID;
+
+    if (s != NULL) {
+        size_t n = e->raw->id_n[which];
+
+        /* "-0" and "0" are one thread; so are -5 and 5 for tids */
+        if (s[0] == '-' && (absolute || (n == 2 && s[1] == '0'))) {
+            s++;
+            n--;
+        }
+        return pool_add(&r->strs, s, n);
+    }
     if (v == NULL || !pr_fld_id_text(v, absolute, &r->scratch) ||
         r->scratch.data == NULL)
         return pool_add(&r->strs, "", 0);
@@ -701,10 +807,15 @@ new_event(struct pr_recs *r, const struct ev *e, uint64_t index, uint8_t kind)
     out->info = PR_NO_INFO;
     out->order = (uint32_t)index;
     out->kind = kind;
-    out->name = pool_addz(&r->strs, str_of(e->name));
-    out->cat = pool_addz(&r->strs, str_of(e->cat));
-    out->pid = id_str(r, e->pid, 0);
-    out->tid = id_str(r, e->tid, 1);
+    const char *s;
+    size_t n;
+
+    s = ev_str(e, RAW_NAME, &n);
+    out->name = pool_add(&r->strs, s, n);
+    s = ev_str(e, RAW_CAT, &n);
+    out->cat = pool_add(&r->strs, s, n);
+    out->pid = id_str(r, e, RAW_PID);
+    out->tid = id_str(r, e, RAW_TID);
     if (out->name == PR_STR_NONE || out->cat == PR_STR_NONE ||
         out->pid == PR_STR_NONE || out->tid == PR_STR_NONE)
         return NULL;
@@ -854,18 +965,19 @@ add_duration(struct pr_recs *r, const struct ev *e, const struct where *w,
              struct pr_error *err)
 {
     const cJSON *a[N_ARGS];
-    const char *cat = str_of(e->cat);
+    size_t cat_n;
+    const char *cat = ev_str(e, RAW_CAT, &cat_n);
     struct pr_event *out;
     int64_t ts, dur;
     int ok;
     enum pr_kind kind;
-    enum pr_status st = get_time(e, e->ts, "ts", &ts, &ok, w, err);
+    enum pr_status st = get_time(e, RAW_TS, &ts, &ok, w, err);
 
     if (st != PR_OK || !ok) {
         r->diag.skipped_bad_ts += st == PR_OK;
         return st;
     }
-    st = get_time(e, e->dur, "dur", &dur, &ok, w, err);
+    st = get_time(e, RAW_DUR, &dur, &ok, w, err);
     if (st != PR_OK || !ok) {
         r->diag.skipped_no_dur += st == PR_OK;
         return st;
@@ -874,7 +986,7 @@ add_duration(struct pr_recs *r, const struct ev *e, const struct where *w,
         r->diag.negative_dur++;
         dur = 0;
     }
-    kind = pr_trace_kind_of_cat(cat, strlen(cat));
+    kind = pr_trace_kind_of_cat(cat, cat_n);
     r->diag.unknown_cat += kind == PR_K_OTHER;
     out = new_event(r, e, w->index, (uint8_t)kind);
     if (out == NULL)
@@ -902,7 +1014,7 @@ add_memory(struct pr_recs *r, const struct ev *e, const struct where *w,
     struct pr_event *out;
     int64_t ts;
     int ok;
-    enum pr_status st = get_time(e, e->ts, "ts", &ts, &ok, w, err);
+    enum pr_status st = get_time(e, RAW_TS, &ts, &ok, w, err);
 
     if (st != PR_OK || !ok) {
         r->diag.skipped_bad_ts += st == PR_OK;
@@ -925,7 +1037,7 @@ add_flow(struct pr_recs *r, const struct ev *e, char ph, const struct where *w,
 {
     struct pr_flow f;
     int ok;
-    enum pr_status st = get_time(e, e->ts, "ts", &f.ts_ns, &ok, w, err);
+    enum pr_status st = get_time(e, RAW_TS, &f.ts_ns, &ok, w, err);
 
     if (st != PR_OK || !ok) {
         r->diag.skipped_bad_ts += st == PR_OK;
@@ -941,22 +1053,25 @@ add_flow(struct pr_recs *r, const struct ev *e, char ph, const struct where *w,
     return PR_OK;
 }
 
+/* root may be NULL when every member we read was taken raw. */
 static enum pr_status
-convert(struct pr_recs *r, const cJSON *root, const struct where *w,
-        struct pr_error *err)
+convert(struct pr_recs *r, const cJSON *root, const struct raw *raw,
+        const struct where *w, struct pr_error *err)
 {
     struct ev e;
     const char *ph;
+    size_t n;
 
     pick_event(root, &e);
-    ph = str_of(e.ph);
-    if (ph[0] == '\0' || ph[1] != '\0')
+    e.raw = raw;
+    ph = ev_str(&e, RAW_PH, &n);
+    if (n != 1)
         return PR_OK; /* every phase we keep is one letter */
-    if ((ph[0] == 's' || ph[0] == 'f') && strcmp(str_of(e.cat), "fwdbwd") == 0)
+    if ((ph[0] == 's' || ph[0] == 'f') && ev_str_is(&e, RAW_CAT, "fwdbwd"))
         return add_flow(r, &e, ph[0], w, err);
     if (ph[0] == 'X')
         return add_duration(r, &e, w, err);
-    if (ph[0] == 'i' && strcmp(str_of(e.name), "[memory]") == 0)
+    if (ph[0] == 'i' && ev_str_is(&e, RAW_NAME, "[memory]"))
         return add_memory(r, &e, w, err);
     return PR_OK; /* M, C, other flows and instants: counted, not kept */
 }
@@ -1046,26 +1161,30 @@ pr_recs_add_event(struct pr_recs *r, const char *text, size_t len, uint64_t inde
     struct where w = {index, offset};
     const char *end = NULL, *slim;
     cJSON *root = NULL;
+    struct raw raw;
     size_t n;
     int skip = 0;
     enum pr_status st;
 
-    slim = slim_event(r, text, len, &n, &skip);
+    slim = slim_event(r, text, len, &n, &skip, &raw);
     if (skip)
         return PR_OK; /* its shape was checked; none of it is kept */
+    if (slim != NULL && n == 2) /* "{}": all taken raw */
+        return convert(r, NULL, &raw, &w, err);
     if (slim != NULL)
         root = cJSON_ParseWithLength(slim, n);
     if (root == NULL) {
-        /* the original, for the error's position (or for the values the
-         * slim text printed already) */
+        /* the original, for the error's position; it holds everything,
+         * so nothing taken during slimming is used */
         memset(r->py_ok, 0, sizeof(r->py_ok));
+        memset(&raw, 0, sizeof(raw));
         root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     }
     if (root == NULL)
         root = parse_lenient(r, text, len);
     if (root == NULL)
         return bad_json(text, len, end, &w, err);
-    st = convert(r, root, &w, err);
+    st = convert(r, root, &raw, &w, err);
     cJSON_Delete(root);
     return st;
 }

@@ -157,6 +157,43 @@ pr_fld_us_to_ns(double us, int64_t *ns)
 }
 
 enum pr_fld
+pr_fld_us_text_to_ns(const char *s, size_t n, int64_t *ns)
+{
+    size_t i = s[0] == '-' ? 1 : 0, digits = 0;
+    int64_t us = 0, frac = 0, scale = 100;
+    int up = 0;
+
+    if (n == 0 || i == n || !is_digit(s[i]) || (s[i] == '0' && i + 1 < n &&
+                                                is_digit(s[i + 1])))
+        return PR_FLD_BAD;
+    for (; i < n && is_digit(s[i]); i++) {
+        /* 2^62 ns is 4.6e15 us: 16 digits, checked after the loop */
+        if (++digits > 16)
+            return PR_FLD_RANGE;
+        us = us * 10 + (s[i] - '0');
+    }
+    if (i < n && s[i] == '.') {
+        if (++i == n || !is_digit(s[i]))
+            return PR_FLD_BAD;
+        for (; i < n && is_digit(s[i]); i++) {
+            if (scale > 0)
+                frac += (s[i] - '0') * scale;
+            else if (scale == 0)
+                up = s[i] >= '5'; /* round half away from zero */
+            scale = scale > 0 ? scale / 10 : -1;
+        }
+    }
+    if (i != n)
+        return PR_FLD_BAD; /* an exponent: leave it to strtod */
+    if (us > 4611686018427387LL)
+        return PR_FLD_RANGE;
+    *ns = us * 1000 + frac + up;
+    if (s[0] == '-')
+        *ns = -*ns;
+    return PR_FLD_OK;
+}
+
+enum pr_fld
 pr_fld_time_ns(const cJSON *v, int64_t *ns)
 {
     double us;

@@ -190,6 +190,10 @@ enum pr_fld pr_fld_num(const cJSON *v, double *out);
 enum pr_fld pr_fld_int(const cJSON *v, int64_t lo, int64_t hi, int64_t *out);
 /* Microseconds to nanoseconds, round(us * 1000), within +-2^62 ns. */
 enum pr_fld pr_fld_us_to_ns(double us, int64_t *ns);
+/* The same from the text of a plain decimal number ("4458676522690.655"),
+ * exactly: no double in between.  PR_FLD_BAD for other forms (exponents,
+ * strings), which the caller leaves to cJSON. */
+enum pr_fld pr_fld_us_text_to_ns(const char *s, size_t n, int64_t *ns);
 /* ts/dur member as nanoseconds. */
 enum pr_fld pr_fld_time_ns(const cJSON *v, int64_t *ns);
 
