@@ -209,10 +209,18 @@ is_key(const char *k, const char *want)
     return strcmp(k, want) == 0;
 }
 
+/* `len` bytes at k (not NUL-terminated) equal the string `want`; called
+ * for every member of every event, hence no strlen/memcmp calls. */
 static int
 is_key_n(const char *k, size_t len, const char *want)
 {
-    return strlen(want) == len && memcmp(k, want, len) == 0;
+    size_t i;
+
+    for (i = 0; i < len; i++) {
+        if (want[i] == '\0' || want[i] != k[i])
+            return 0;
+    }
+    return want[len] == '\0';
 }
 
 /* Which arg a key is.  A table on the first byte keeps this to one or two
@@ -325,7 +333,7 @@ is_ws(char c)
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
-static void
+static inline void
 skip_ws(struct cur *c)
 {
     /* Kineto indents: one space after ':' and ',' is the common case */
