@@ -1,6 +1,9 @@
 /* kernels.c - the kernel table (spec 11.1): all Kernel events grouped by
  * name.  The launching operator comes from the op tree's runtime links;
- * everything else is read from the events themselves. */
+ * everything else is read from the events themselves.  Where a trace lacks
+ * the "blocks per SM" / occupancy args, they are computed from the launch
+ * and deviceProperties with the CUDA occupancy rules (issue #4), and each
+ * row says which it used. */
 #include "config.h"
 
 #include <math.h>
@@ -8,7 +11,9 @@
 #include <string.h>
 
 #include "profreport/buf.h"
+#include "profreport/checked.h"
 #include "profreport/kernels.h"
+#include "profreport/occupancy.h"
 
 #include "internal.h"
 
@@ -18,7 +23,10 @@ struct kgroup {
     int64_t op_ns;    /* that op's share */
     size_t calls;
     int64_t total_ns, min_ns, max_ns;
-    double bps_x_ns, occ_x_ns; /* duration-weighted sums */
+    double bps_x_ns, occ_x_ns; /* duration-weighted sums (trace args) */
+    double cbps_x_ns, cocc_x_ns; /* the same, computed (no args) */
+    size_t n_args;               /* calls carrying either arg */
+    size_t n_cbps, n_cocc;       /* calls with a computed value */
 };
 
 struct ktable {
@@ -55,10 +63,100 @@ group_of(struct ktable *kt, const struct pr_trace *t, uint32_t name,
     return g;
 }
 
+/* deviceProperties in the calculator's terms.  Traces do not carry the
+ * driver's reserved shared memory: Ampere and later keep 1 KiB a block. */
+static int
+occ_device(const struct pr_device *d, struct pr_occupancy_dev *o)
+{
+    if (d == NULL || d->num_sms <= 0 || d->compute_major < 0)
+        return 0;
+    memset(o, 0, sizeof(*o));
+    o->cc_major = d->compute_major;
+    o->cc_minor = d->compute_minor;
+    o->max_threads_per_block = d->max_threads_per_block;
+    o->max_threads_per_sm = d->max_threads_per_sm;
+    o->regs_per_block = d->regs_per_block;
+    o->regs_per_sm = d->regs_per_sm;
+    o->warp_size = d->warp_size;
+    o->num_sms = d->num_sms;
+    o->smem_per_block = d->smem_per_block;
+    o->smem_per_sm = d->smem_per_sm;
+    o->smem_per_block_optin =
+        d->smem_per_block_optin > 0 ? d->smem_per_block_optin : 0;
+    o->reserved_smem_per_block = d->compute_major >= 8 ? 1024 : 0;
+    return 1;
+}
+
+static int
+product3(const int32_t v[3], int64_t *out)
+{
+    return v[0] > 0 && v[1] > 0 && v[2] > 0 &&
+           pr_checked_mul_i64(v[0], v[1], out) &&
+           pr_checked_mul_i64(*out, v[2], out);
+}
+
+/* Kineto's two args for one launch, from its grid, block, registers and
+ * shared memory (tb-plugin 9.4).  *bps < 0 / *occ < 0 when not computable:
+ * blocks per SM needs the grid and the SM count, occupancy also needs the
+ * block, registers, shared memory and the device's limits.  The trace's
+ * "shared memory" is static + dynamic; a block above the default limit
+ * must have opted in. */
+static void
+compute_occupancy(const struct pr_trace *t, const struct pr_gpu_info *gi,
+                  double *bps, double *occ)
+{
+    const struct pr_device *d = pr_trace_device(t, gi->device);
+    struct pr_occupancy_dev od;
+    struct pr_occupancy_launch l = {0, 0, 0, 0, 0};
+    struct pr_occupancy r;
+    int64_t blocks, threads;
+
+    *bps = *occ = -1.0;
+    if (gi->device < 0 || !occ_device(d, &od) || !product3(gi->grid, &blocks))
+        return;
+    *bps = pr_occupancy_blocks_per_sm(blocks, od.num_sms);
+    if (!product3(gi->block, &threads) || threads > INT32_MAX ||
+        gi->regs_per_thread < 0 || gi->shared_mem < 0)
+        return;
+    l.block_threads = (int)threads;
+    l.regs_per_thread = gi->regs_per_thread;
+    l.static_smem = gi->shared_mem;
+    l.smem_optin = gi->shared_mem > od.smem_per_block;
+    if (pr_occupancy_compute(&od, &l, &r, NULL) != PR_OK)
+        return;
+    /* Kineto holds blocks per SM in a float; rounding the same value
+     * keeps its ties (7.2 blocks of 64 threads: 22.4999 -> 22 %) */
+    *occ = pr_occupancy_achieved_pct(r.active_blocks, (double)(float)*bps,
+                                     l.block_threads, od.max_threads_per_sm);
+}
+
+/* Calls without either arg get computed values; calls with one keep the
+ * trace's (the other counts as 0, as in 11.1). */
+static void
+add_launch(const struct pr_trace *t, struct kgroup *g,
+           const struct pr_gpu_info *gi, double dur)
+{
+    double bps, occ;
+
+    if (isfinite(gi->blocks_per_sm) || isfinite(gi->occupancy_pct)) {
+        g->n_args++;
+        return;
+    }
+    compute_occupancy(t, gi, &bps, &occ);
+    if (bps >= 0) {
+        g->cbps_x_ns += bps * dur;
+        g->n_cbps++;
+    }
+    if (occ >= 0) {
+        g->cocc_x_ns += occ * dur;
+        g->n_cocc++;
+    }
+}
+
 /* Missing (or non-finite) per-kernel values weigh in as 0 (11.1). */
 static void
-add_kernel(struct ktable *kt, struct kgroup *g, const struct pr_event *e,
-           const struct pr_gpu_info *gi)
+add_kernel(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
+           const struct pr_event *e, const struct pr_gpu_info *gi)
 {
     double dur = (double)e->dur_ns;
 
@@ -70,6 +168,7 @@ add_kernel(struct ktable *kt, struct kgroup *g, const struct pr_event *e,
     g->total_ns += e->dur_ns;
     if (gi == NULL)
         return;
+    add_launch(t, g, gi, dur);
     if (isfinite(gi->blocks_per_sm))
         g->bps_x_ns += gi->blocks_per_sm * dur;
     if (isfinite(gi->occupancy_pct))
@@ -93,7 +192,7 @@ collect(const struct pr_trace *t, struct ktable *kt, struct pr_error *err)
         g = group_of(kt, t, e->name, err);
         if (g == NULL)
             return PR_E_NOMEM;
-        add_kernel(kt, g, e, pr_trace_gpu(t, e));
+        add_kernel(t, kt, g, e, pr_trace_gpu(t, e));
     }
     return PR_OK;
 }
@@ -173,6 +272,31 @@ cmp_kgroup(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
+/* One weighted mean: the trace's when the group has the args, else the
+ * computed one when any call could be computed, else 11.1's 0 / null. */
+static void
+emit_mean(cJSON *o, const char *key, int has_trace_arg, double trace_x_ns,
+          size_t n_computed, double computed_x_ns, const struct kgroup *g,
+          int *ok)
+{
+    double total = (double)g->total_ns;
+
+    if (g->n_args == 0 && n_computed > 0)
+        pr_emit_num(o, key, total > 0 ? computed_x_ns / total : 0.0, ok);
+    else if (has_trace_arg)
+        pr_emit_num(o, key, total > 0 ? trace_x_ns / total : 0.0, ok);
+    else
+        pr_emit_null(o, key, ok);
+}
+
+static const char *
+occupancy_source(const struct kgroup *g)
+{
+    if (g->n_args > 0)
+        return "trace";
+    return g->n_cbps > 0 || g->n_cocc > 0 ? "computed" : NULL;
+}
+
 static void
 emit_kgroup(cJSON *arr, const struct ktable *kt, const struct kgroup *g,
             int *ok)
@@ -187,16 +311,11 @@ emit_kgroup(cJSON *arr, const struct ktable *kt, const struct kgroup *g,
     pr_emit_num(o, "mean_us", total / 1000.0 / (double)g->calls, ok);
     pr_emit_us(o, "min_us", g->min_ns, ok);
     pr_emit_us(o, "max_us", g->max_ns, ok);
-    if (kt->has_bps)
-        pr_emit_num(o, "mean_blocks_per_sm",
-                    total > 0 ? g->bps_x_ns / total : 0.0, ok);
-    else
-        pr_emit_null(o, "mean_blocks_per_sm", ok);
-    if (kt->has_occ)
-        pr_emit_num(o, "mean_est_achieved_occupancy_pct",
-                    total > 0 ? g->occ_x_ns / total : 0.0, ok);
-    else
-        pr_emit_null(o, "mean_est_achieved_occupancy_pct", ok);
+    emit_mean(o, "mean_blocks_per_sm", kt->has_bps, g->bps_x_ns, g->n_cbps,
+              g->cbps_x_ns, g, ok);
+    emit_mean(o, "mean_est_achieved_occupancy_pct", kt->has_occ, g->occ_x_ns,
+              g->n_cocc, g->cocc_x_ns, g, ok);
+    pr_emit_str(o, "occupancy_source", occupancy_source(g), ok);
     pr_emit_bool(o, "tensor_cores_used", pr_tc_kernel_uses(g->name), ok);
 }
 
