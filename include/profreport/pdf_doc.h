@@ -1,0 +1,217 @@
+/* pdf_doc.h - the page layout that every PDF report of profreport shares
+ * (the main report in render/pdf.c, the diff and trend reports in
+ * diff/report_pdf.c): one libharu document with embedded UTF-8 TrueType
+ * fonts, a flowing cursor down A4 or Letter pages, headings with bookmarks,
+ * wrapped text, tables that continue across pages under a repeated header,
+ * chart boxes, "page N of M" footers, deterministic dates and an atomic save.
+ *
+ * Errors are sticky, as for the canvas: libharu's error handler and every
+ * failed allocation record the first error in the struct pr_error given to
+ * pr_pdf_doc_open() and set d->failed; drawing functions then do nothing
+ * useful but stay safe, and the caller checks pr_pdf_doc_failed() at section
+ * boundaries and once more through pr_pdf_doc_save(). */
+#ifndef PROFREPORT_PDF_DOC_H
+#define PROFREPORT_PDF_DOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+#include <hpdf.h>
+
+#include "profreport/chart.h"
+#include "profreport/error.h"
+#include "profreport/pdf_canvas.h"
+
+#define PR_PDF_MARGIN_X 48.0   /* left and right margin, points */
+#define PR_PDF_MARGIN_TOP 56.0 /* first baseline area below the top edge */
+#define PR_PDF_TOP_DEFAULT 50  /* table rows when the caller gives none */
+#define PR_PDF_BODY_SIZE 9.0   /* font size of notes and prose */
+
+#define PR_PDF_DASH "\xE2\x80\x93" /* en dash: a value that is null */
+
+/* Colours of text and table furniture, 0xRRGGBB. */
+#define PR_PDF_C_TEXT 0x1F2933u
+#define PR_PDF_C_MUTED 0x5F6B7Au
+#define PR_PDF_C_RULE 0xC3CCD6u
+#define PR_PDF_C_ACCENT 0x0072B2u
+#define PR_PDF_C_ZEBRA 0xF0F3F7u
+#define PR_PDF_C_HEAD 0xDCE3ECu
+#define PR_PDF_C_BAD 0xB42318u  /* a regression, a failed gate */
+#define PR_PDF_C_GOOD 0x067647u /* an improvement, a passed gate */
+
+/* One document being laid out.  Zero it, then pr_pdf_doc_open(). */
+struct pr_pdf_doc {
+    HPDF_Doc doc;        /* owned: pr_pdf_doc_close() */
+    HPDF_Font reg, bold; /* borrowed from doc; bold may equal reg */
+    HPDF_Encoder enc;    /* borrowed: UTF-8, for bookmark titles */
+    HPDF_Page *pages;    /* owned array; the pages belong to doc */
+    size_t n_pages, cap_pages;
+    struct pr_pdf_canvas pc; /* the whole current page, origin top-left */
+    double pw, ph;           /* page size, points */
+    double y;                /* next free position, points from the top */
+    HPDF_Outline parent;     /* section bookmarks go here; NULL = root */
+    char section[160];       /* current section title, for "continued" */
+    const char *paper;       /* borrowed: "letter", else A4 */
+    int64_t generated_at;    /* Unix time of the info dates */
+    int top;                 /* rows per table */
+    struct pr_error *err;    /* borrowed: where the first error goes */
+    int failed;              /* sticky: something went wrong */
+};
+
+/* What pr_pdf_doc_open() needs; strings are borrowed for the call, except
+ * `paper`, which must outlive the document. */
+struct pr_pdf_setup {
+    const char *title;    /* document info title */
+    const char *version;  /* tool version, for the info creator */
+    const char *font;     /* TrueType file; NULL = PR_DEFAULT_FONT.  A
+                             sibling "X-Bold.ttf" is used for bold */
+    const char *paper;    /* "a4" (NULL) or "letter" */
+    int64_t generated_at; /* Unix time (SOURCE_DATE_EPOCH when set) */
+    int top;              /* rows per table; <= 0 = PR_PDF_TOP_DEFAULT */
+};
+
+/* How a table column shows the value at its key. */
+enum pr_pdf_kind {
+    PR_PDF_K_TEXT,   /* string, one line, elided */
+    PR_PDF_K_NAME,   /* string, wrapped on up to two lines, then elided */
+    PR_PDF_K_INT,    /* count */
+    PR_PDF_K_US,     /* microseconds */
+    PR_PDF_K_PCT,    /* 0..100 */
+    PR_PDF_K_BYTES,  /* bytes */
+    PR_PDF_K_FLOPS,  /* FLOP count */
+    PR_PDF_K_TFLOPS, /* 10^12 FLOP/s */
+    PR_PDF_K_GBPS,   /* 10^9 bytes/s */
+    PR_PDF_K_AI,     /* FLOP/byte */
+    PR_PDF_K_NUM,    /* plain number, two decimals */
+    PR_PDF_K_BOOL,   /* yes / no */
+    PR_PDF_K_WRAP,   /* string, wrapped on up to six lines (prose) */
+    PR_PDF_K_FILE,   /* path, shown by its basename */
+    PR_PDF_K_FIGURE, /* string already formatted as a number: right-aligned */
+    PR_PDF_K_CHANGE, /* formatted signed change: right-aligned, red when it
+                        starts with '+', green with '-' */
+    PR_PDF_K_VERDICT /* "FAIL" / "fail" in bold red, anything else green */
+};
+
+/* One table column: `key` of each row object (may name one nested member,
+ * "a.b"), shown as `kind`. */
+struct pr_pdf_col {
+    const char *title;
+    const char *key;
+    enum pr_pdf_kind kind;
+    double weight; /* share of the table width */
+};
+
+/* A box for pr_pdf_doc_wrapped(): `w` points wide, first baseline at
+ * (x, y), lines `lh` apart. */
+struct pr_pdf_textbox {
+    double x, y, w;
+    double size, lh;
+    int max_lines; /* the last one is elided */
+    int bold;
+    int right; /* right-aligned lines (numeric column headers) */
+    uint32_t color;
+};
+
+/* Create the document: compression, UTF-8, outline page mode, fixed info
+ * dates from s->generated_at (no encryption, hence no random /ID, so equal
+ * inputs give byte-identical files), fonts embedded.  `err` is kept in d
+ * for every later call.  On failure the document may still need
+ * pr_pdf_doc_close().  Errors: PR_E_NOMEM, PR_E_IO (font unreadable),
+ * PR_E_PDF (font unusable). */
+PR_NODISCARD enum pr_status pr_pdf_doc_open(struct pr_pdf_doc *d,
+                                            const struct pr_pdf_setup *s,
+                                            struct pr_error *err);
+
+/* Write the document to `path` through a temporary file renamed into place;
+ * when the document already failed, write nothing and return that error
+ * prefixed with the path.  "-" is refused (libharu needs a file).  Errors go
+ * to the pr_error of pr_pdf_doc_open(): PR_E_IO, PR_E_USAGE, and the
+ * document's own. */
+PR_NODISCARD enum pr_status pr_pdf_doc_save(struct pr_pdf_doc *d,
+                                            const char *path);
+
+/* Free the libharu document and the page list; accepts a zeroed d. */
+void pr_pdf_doc_close(struct pr_pdf_doc *d);
+
+/* Non-zero once anything failed (canvas errors included). */
+int pr_pdf_doc_failed(struct pr_pdf_doc *d);
+
+/* Record out-of-memory (sticky). */
+void pr_pdf_doc_nomem(struct pr_pdf_doc *d);
+
+/* Civil UTC date of Unix time t, clamped to 1970..9999.  Cannot fail. */
+HPDF_Date pr_pdf_doc_date(int64_t t);
+
+/* Width between the margins, and the lowest usable y, in points. */
+double pr_pdf_doc_width(const struct pr_pdf_doc *d);
+double pr_pdf_doc_bottom(const struct pr_pdf_doc *d);
+
+/* Start a page (the cursor goes to its top); -1 on failure (recorded). */
+int pr_pdf_doc_new_page(struct pr_pdf_doc *d);
+
+/* Start a new page unless `h` more points fit on this one. */
+void pr_pdf_doc_ensure(struct pr_pdf_doc *d, double h);
+
+/* Drawing at page coordinates (points from the top-left); strings are
+ * UTF-8 and cleaned by the canvas. */
+void pr_pdf_doc_put(struct pr_pdf_doc *d, double x, double y, const char *s,
+                    double size, int bold, uint32_t color, enum pr_anchor a);
+void pr_pdf_doc_fill(struct pr_pdf_doc *d, double x, double y, double w,
+                     double h, uint32_t color);
+void pr_pdf_doc_hline(struct pr_pdf_doc *d, double x1, double x2, double y,
+                      uint32_t color, double width);
+
+/* Clean text (pr_pdf_text_clean) on one line within `w` points; when it is
+ * too long, the whole text is drawn clipped (still searchable) and ends in
+ * an ellipsis. */
+void pr_pdf_doc_clipped(struct pr_pdf_doc *d, double x, double y, double w,
+                        const char *s, double size, int bold, uint32_t color);
+
+/* Clean text wrapped on at most b->max_lines lines. */
+void pr_pdf_doc_wrapped(struct pr_pdf_doc *d, const struct pr_pdf_textbox *b,
+                        const char *s);
+
+/* A paragraph of UTF-8 text at the cursor, wrapped over the content width
+ * less `indent` and across pages. */
+void pr_pdf_doc_paragraph(struct pr_pdf_doc *d, double indent, const char *utf8,
+                          double size, uint32_t color);
+
+/* A bookmark under `parent` (NULL = top level) to the cursor's height on
+ * the current page; NULL on failure. */
+HPDF_Outline pr_pdf_doc_bookmark(struct pr_pdf_doc *d, HPDF_Outline parent,
+                                 const char *title);
+
+/* A section heading with a bookmark under d->parent; a new page unless more
+ * than a third of this one is still free. */
+void pr_pdf_doc_section(struct pr_pdf_doc *d, const char *title);
+
+/* A sub-heading that keeps `keep` points below it on the same page. */
+void pr_pdf_doc_subheading(struct pr_pdf_doc *d, const char *title,
+                           double keep);
+
+/* One muted line. */
+void pr_pdf_doc_note(struct pr_pdf_doc *d, const char *text);
+
+/* Rows of `rows` (an array of objects, or one object) up to `limit`,
+ * zebra-striped, with the header repeated on every page the table reaches
+ * under "<section> (continued)".  With `require`, only rows where that key
+ * is a number are shown.  At most 12 columns. */
+void pr_pdf_doc_table(struct pr_pdf_doc *d, const struct pr_pdf_col *cols,
+                      size_t n_cols, const cJSON *rows, size_t limit,
+                      const char *require);
+
+/* "Top 50 of 312, by device self time." above a table (order NULL: only
+ * when rows are left out), or the one line that says there is nothing to
+ * show.  Returns 1 when there are rows. */
+int pr_pdf_doc_caption(struct pr_pdf_doc *d, const cJSON *rows,
+                       const char *what, const char *order);
+
+/* Reserve `h` points at the cursor for a chart (a new page when they do
+ * not fit) and return its box on d->pc.canvas. */
+struct pr_chart_box pr_pdf_doc_chart_box(struct pr_pdf_doc *d, double h);
+
+/* "<left>" and "page N of M" at the foot of every page; call last. */
+void pr_pdf_doc_footers(struct pr_pdf_doc *d, const char *left);
+
+#endif
