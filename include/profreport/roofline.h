@@ -21,6 +21,7 @@
 
 #include "profreport/analysis.h"
 #include "profreport/error.h"
+#include "profreport/flops.h"
 #include "profreport/trace.h"
 
 /* Fill the keys above in `run`.  t may be NULL (a summary re-processed
@@ -30,5 +31,21 @@
 PR_NODISCARD enum pr_status pr_roofline_fill(const struct pr_trace *t,
                                              const struct pr_analysis_opts *o,
                                              cJSON *run, struct pr_error *err);
+
+/* A forward convolution's FLOPs and bytes when the trace did not record
+ * stride/padding/dilation: from its "Input Dims" (input, weight, ...) and
+ * its output shape, which the backward op sharing its sequence number
+ * received as grad_output ("[[N, K, P, Q]]").  Sets cost->flops, ->bytes
+ * (from cost->dtype; -1 when unknown) and ->conv_k, and returns 1; returns
+ * 0 and leaves cost alone when the shapes do not fit a plain convolution
+ * (transposed ones included) or on out-of-memory. */
+int pr_roofline_conv_from_output(const char *input_shapes,
+                                 const char *output_shape,
+                                 struct pr_op_cost *cost);
+
+/* 1 for the autograd node of a non-transposed convolution backward
+ * ("CudnnConvolutionBackward", "ConvolutionBackward0"), whose first input
+ * is grad_output. */
+int pr_roofline_is_conv_bwd_node(const char *name);
 
 #endif

@@ -23,7 +23,7 @@ struct kgroup {
     int64_t op_ns;    /* that op's share */
     size_t calls;
     int64_t total_ns, min_ns, max_ns;
-    double bps_x_ns, occ_x_ns; /* duration-weighted sums (trace args) */
+    double bps_x_ns, occ_x_ns;   /* duration-weighted sums (trace args) */
     double cbps_x_ns, cocc_x_ns; /* the same, computed (no args) */
     size_t n_args;               /* calls carrying either arg */
     size_t n_cbps, n_cocc;       /* calls with a computed value */

@@ -16,6 +16,8 @@
 #include "profreport/roofline.h"
 #include "profreport/tensorcore.h"
 
+#include "internal.h"
+
 #define MAX_DEVICES 64
 
 /* One (name, Input Dims) group of the trace's op events: what a summary row
@@ -26,7 +28,12 @@ struct og {
     double trace_flops;           /* first call's "flops" arg; -1 absent */
     int64_t k_ns, tc_ns, heur_ns; /* own kernels; on TC; TC by heuristic */
     int device;                   /* device of its first kernel; -1 none */
+    const char *out_dims; /* output shape every call's conv backward gave */
+    int out_state;        /* OUT_* */
 };
+
+/* Whether all calls of a group found the same forward output shape. */
+enum { OUT_UNSEEN = 0, OUT_SAME, OUT_UNKNOWN };
 
 struct ogs {
     struct og *v; /* owned */
@@ -286,9 +293,150 @@ collect_ops(const struct pr_trace *t, size_t *n)
 
 /* One group per run of equal (name, dims); the first event (in time) gives
  * the concrete inputs and flops arg.  ext[] maps External ids to groups. */
+/* ------------------------- forward conv output size from the backward op */
+
+int
+pr_roofline_is_conv_bwd_node(const char *name)
+{
+    return strstr(name, "Convolution") != NULL &&
+           strstr(name, "Backward") != NULL &&
+           strstr(name, "Transpose") == NULL &&
+           strncmp(name, "autograd::", 10) != 0;
+}
+
+/* The first entry of "Input Dims" text ("[[32, 64, 112, 112]]" ->
+ * "[32, 64, 112, 112]") parsed into one shape; 0 when it is not a tensor. */
+static int
+first_shape(const char *dims, struct pr_shape_arg *out)
+{
+    struct pr_shape_list *l = malloc(sizeof(*l));
+    int ok;
+
+    if (!l)
+        return 0;
+    ok = pr_flops_parse_shapes(dims, l, NULL) == PR_OK && l->n > 0 &&
+         !l->arg[0].is_list && l->arg[0].ndim > 0;
+    if (ok)
+        *out = l->arg[0];
+    free(l);
+    return ok;
+}
+
+static double
+spatial(const int64_t *dims, int ndim)
+{
+    double p = 1.0;
+    int i;
+
+    for (i = 2; i < ndim; i++)
+        p *= (double)dims[i];
+    return p;
+}
+
+/* Only a plain (non-transposed) conv fits: output [N, K, P..] with K the
+ * weight's first dim and N the input's, every dim positive. */
+static int
+conv_shapes_fit(const struct pr_shape_arg *in, const struct pr_shape_arg *w,
+                const struct pr_shape_arg *out)
+{
+    int i;
+
+    if (in->is_list || w->is_list || in->ndim < 3 || in->ndim > 5 ||
+        w->ndim != in->ndim || out->ndim != in->ndim)
+        return 0;
+    for (i = 0; i < in->ndim; i++) {
+        if (in->dims[i] <= 0 || w->dims[i] <= 0 || out->dims[i] <= 0)
+            return 0;
+    }
+    return out->dims[0] == in->dims[0] && out->dims[1] == w->dims[0] &&
+           in->dims[1] % w->dims[1] == 0;
+}
+
+int
+pr_roofline_conv_from_output(const char *input_shapes, const char *output_shape,
+                             struct pr_op_cost *cost)
+{
+    struct pr_shape_list *l = malloc(sizeof(*l));
+    struct pr_shape_arg out;
+    int size = pr_flops_dtype_size(cost->dtype), ok;
+
+    if (!l)
+        return 0;
+    ok = input_shapes && output_shape && first_shape(output_shape, &out) &&
+         pr_flops_parse_shapes(input_shapes, l, NULL) == PR_OK && l->n >= 2 &&
+         conv_shapes_fit(&l->arg[0], &l->arg[1], &out);
+    if (ok) {
+        const struct pr_shape_arg *in = &l->arg[0], *w = &l->arg[1];
+
+        /* 2*N*K*prod(out)*(C/g)*prod(kernel), as flops.c's f_conv */
+        cost->flops = 2.0 * (double)in->dims[0] * (double)w->dims[0] *
+                      (double)w->dims[1] * spatial(out.dims, out.ndim) *
+                      spatial(w->dims, w->ndim);
+        cost->bytes =
+            size > 0 ? (double)size * ((double)in->numel + (double)w->numel +
+                                       (double)out.numel)
+                     : -1.0;
+        cost->conv_k = w->dims[0];
+    }
+    free(l);
+    return ok;
+}
+
+/* Sequence number -> grad_output dims (string id) of the conv backward
+ * autograd node holding it; PR_STR_NONE when two such nodes disagree. */
+static int
+index_conv_bwd(const struct pr_trace *t, struct pr_idmap *m)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        const struct pr_op_info *op = pr_trace_op(t, e);
+        size_t prev;
+
+        if (e->kind != PR_K_OP || !op || op->seq < 0 ||
+            op->input_dims == PR_STR_NONE ||
+            !pr_roofline_is_conv_bwd_node(pr_trace_str(t, e->name)))
+            continue;
+        prev = pr_idmap_get(m, op->seq);
+        if (prev != PR_NONE && prev != op->input_dims)
+            prev = PR_STR_NONE;
+        else
+            prev = op->input_dims;
+        if (pr_idmap_put(m, op->seq, prev, NULL) != PR_OK)
+            return 0;
+    }
+    return 1;
+}
+
+/* Fold one call's backward-derived output shape into its group: usable
+ * only when every call found one and all agree (never a guess). */
+static void
+note_output(const struct pr_trace *t, const struct pr_idmap *bwd,
+            const struct pr_op_info *op, struct og *o)
+{
+    size_t id = op && op->seq >= 0 ? pr_idmap_get(bwd, op->seq) : PR_NONE;
+    const char *dims;
+
+    if (o->out_state == OUT_UNKNOWN)
+        return;
+    if (id == PR_NONE || id == PR_STR_NONE) {
+        o->out_state = OUT_UNKNOWN;
+        return;
+    }
+    dims = pr_trace_str(t, (uint32_t)id);
+    if (o->out_state == OUT_SAME && strcmp(dims, o->out_dims) != 0) {
+        o->out_state = OUT_UNKNOWN;
+        return;
+    }
+    o->out_dims = dims;
+    o->out_state = OUT_SAME;
+}
+
 static int
 make_groups(const struct pr_trace *t, const struct op_ref *ops, size_t n,
-            struct ogs *g, struct ext_ref *ext, size_t *n_ext)
+            struct ogs *g, struct ext_ref *ext, size_t *n_ext,
+            const struct pr_idmap *bwd)
 {
     size_t i;
 
@@ -311,6 +459,7 @@ make_groups(const struct pr_trace *t, const struct op_ref *ops, size_t n,
             o->trace_flops = op ? op->flops : -1.0;
             o->device = -1;
         }
+        note_output(t, bwd, op, &g->v[g->n - 1]);
         if (e->external_id != PR_NO_ID) {
             ext[*n_ext].ext = e->external_id;
             ext[*n_ext].group = g->n - 1;
@@ -372,6 +521,7 @@ index_trace(const struct pr_trace *t, struct ogs *g)
 {
     struct op_ref *ops;
     struct ext_ref *ext = NULL;
+    struct pr_idmap bwd = {0};
     size_t n = 0, n_ext = 0;
     int ok = 1;
 
@@ -384,13 +534,15 @@ index_trace(const struct pr_trace *t, struct ogs *g)
     if (!ops)
         return 0;
     ext = calloc(n, sizeof(*ext));
-    ok = ext && make_groups(t, ops, n, g, ext, &n_ext);
+    ok = ext && index_conv_bwd(t, &bwd) &&
+         make_groups(t, ops, n, g, ext, &n_ext, &bwd);
     if (ok) {
         qsort(ext, n_ext, sizeof(*ext), cmp_ext);
         attribute_kernels(t, g, ext, n_ext);
     }
     free(ext);
     free(ops);
+    pr_idmap_free(&bwd);
     return ok;
 }
 
@@ -483,6 +635,10 @@ estimate_row(const struct pass *p, cJSON *obj, struct row *r)
     call.trace_flops = g ? g->trace_flops : -1.0;
     if (pr_flops_estimate(&call, &r->cost, &e) != PR_OK)
         r->cost.flops = r->cost.bytes = -1.0; /* malformed text: unknown */
+    /* no Concrete Inputs: the output size from the backward op (issue #4) */
+    if (r->cost.cls == PR_OPC_CONV && r->cost.flops < 0 && g &&
+        g->out_state == OUT_SAME)
+        (void)pr_roofline_conv_from_output(r->shapes, g->out_dims, &r->cost);
     r->flops = r->cost.flops >= 0 ? r->cost.flops * r->calls : NAN;
     r->bytes = r->cost.bytes >= 0 ? r->cost.bytes * r->calls : NAN;
     r->eligible =

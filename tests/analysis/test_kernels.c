@@ -174,8 +174,8 @@ test_partial_launch_and_no_device(void **state)
     rows = kernels_of(t);
     r = row_named(rows, "k");
     tt_near(num(r, "mean_blocks_per_sm"), 0.5); /* 40 / 80 */
-    assert_true(cJSON_IsNull(
-        cJSON_GetObjectItemCaseSensitive(r, "mean_est_achieved_occupancy_pct")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(
+        r, "mean_est_achieved_occupancy_pct")));
     has_str(r, "occupancy_source", "computed");
     cJSON_Delete(rows);
 
