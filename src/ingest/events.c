@@ -467,7 +467,8 @@ plain_int(const char *v, size_t n)
 {
     size_t i = v[0] == '-';
 
-    if (n <= i || n - i > 18)
+    /* JSON has no leading zeros; cJSON rejects those, so we must too */
+    if (n <= i || n - i > 18 || (v[i] == '0' && n - i > 1))
         return 0;
     for (; i < n; i++) {
         if (v[i] < '0' || v[i] > '9')

@@ -35,6 +35,34 @@ test_us_to_ns(void **state)
 }
 
 static void
+check_text_ns(const char *s, enum pr_fld want, int64_t want_ns)
+{
+    int64_t ns = 0;
+
+    assert_int_equal(pr_fld_us_text_to_ns(s, strlen(s), &ns), want);
+    if (want == PR_FLD_OK && ns != want_ns)
+        fail_msg("%s: %lld ns, want %lld", s, (long long)ns,
+                 (long long)want_ns);
+}
+
+static void
+test_us_text_to_ns(void **state)
+{
+    (void)state;
+    check_text_ns("4458676522690.655", PR_FLD_OK, 4458676522690655LL);
+    check_text_ns("1623142623460111", PR_FLD_OK, 1623142623460111000LL);
+    check_text_ns("0.0015", PR_FLD_OK, 2);
+    check_text_ns("1.23456", PR_FLD_OK, 1235);
+    check_text_ns("-2.5", PR_FLD_OK, -2500);
+    check_text_ns("0", PR_FLD_OK, 0);
+    check_text_ns("1e3", PR_FLD_BAD, 0);
+    check_text_ns("01", PR_FLD_BAD, 0);
+    check_text_ns("1.", PR_FLD_BAD, 0);
+    check_text_ns("\"1\"", PR_FLD_BAD, 0);
+    check_text_ns("12345678901234567", PR_FLD_RANGE, 0);
+}
+
+static void
 test_parse_number(void **state)
 {
     double d = 0;
@@ -185,6 +213,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_us_to_ns),
+        cmocka_unit_test(test_us_text_to_ns),
         cmocka_unit_test(test_parse_number),
         cmocka_unit_test(test_getters),
         cmocka_unit_test(test_id_text),
