@@ -15,6 +15,7 @@
 
 #include "profreport/args.h"
 #include "profreport/discover.h"
+#include "profreport/kernel_calls.h"
 #include "profreport/pipeline.h"
 #include "profreport/reader.h"
 #include "profreport/render.h"
@@ -224,8 +225,8 @@ print_brief(const cJSON *sum)
     printf("(use --json, --html or --pdf to write a report)\n");
 }
 
-static enum pr_status
-print_table(const struct pr_options *o, const cJSON *sum, struct pr_error *err)
+static struct pr_table_opts
+table_opts(const struct pr_options *o)
 {
     struct pr_table_opts to = {.kind = o->table_kind,
                                .sort = o->sort_col,
@@ -235,17 +236,100 @@ print_table(const struct pr_options *o, const cJSON *sum, struct pr_error *err)
                                .min_time_us = o->min_time_us,
                                .top = o->top_given ? o->top : 0,
                                .width = o->width};
-    struct pr_buf out;
-    enum pr_status st;
 
     to.format = o->csv ? PR_TABLE_CSV : o->json_out ? PR_TABLE_JSON
                                                     : PR_TABLE_TEXT;
+    return to;
+}
+
+/* Render from the summary (sum) or from kernel-call rows, then print. */
+static enum pr_status
+print_table(const struct pr_options *o, const cJSON *sum, const cJSON *rows,
+            struct pr_error *err)
+{
+    struct pr_table_opts to = table_opts(o);
+    struct pr_buf out;
+    enum pr_status st;
+
     pr_buf_init(&out, 0);
-    st = pr_table_render(sum, &to, &out, err);
+    st = sum ? pr_table_render(sum, &to, &out, err)
+             : pr_table_render_rows(rows, &to, &out, err);
     if (st == PR_OK && out.len > 0 && fwrite(out.data, 1, out.len, stdout) !=
                                           out.len)
         st = pr_error_set(err, PR_E_IO, "stdout: write failed");
     pr_buf_free(&out);
+    return st;
+}
+
+/* Move one trace's kernel-call rows to `all`, tagged with the worker when
+ * several traces are read. */
+static enum pr_status
+append_calls(const struct pr_trace *t, const struct pr_input_file *f,
+             int tag, cJSON *all, struct pr_error *err)
+{
+    cJSON *rows = NULL, *row;
+    enum pr_status st = pr_kernel_calls_build(t, &rows, err);
+
+    while (st == PR_OK && (row = cJSON_DetachItemFromArray(rows, 0))) {
+        if (tag && !cJSON_AddStringToObject(row, "worker", f->worker))
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+        if (!cJSON_AddItemToArray(all, row)) {
+            cJSON_Delete(row);
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+        }
+    }
+    cJSON_Delete(rows);
+    return st;
+}
+
+static enum pr_status
+load_calls(const struct pr_options *o, const struct pr_input_file *f, int tag,
+           cJSON *all, struct pr_error *err)
+{
+    struct pr_read_opts ro = {o->max_input, o->threads, 0};
+    struct pr_trace *t = NULL;
+    enum pr_status st;
+
+    ro.progress = want_progress(o, f->path);
+    st = pr_reader_load(f->path, &ro, &t, err);
+    if (st != PR_OK && f->from_dir && is_not_a_trace(err)) {
+        pr_error_clear(err);
+        return PR_OK;
+    }
+    if (st == PR_OK)
+        st = append_calls(t, f, tag, all, err);
+    if (st != PR_OK)
+        pr_error_prefix(err, "%s: ", f->path);
+    pr_trace_free(t);
+    return st;
+}
+
+/* kernel-calls is one row per launch, too large for the summary (issue
+ * #3): read each trace, keep only its rows, free it.  The options are
+ * checked on an empty table first, so a typo fails before a long read. */
+static enum pr_status
+kernel_calls_table(const struct pr_options *o, struct pr_error *err)
+{
+    struct pr_input_list files = {0};
+    struct pr_table_opts to = table_opts(o);
+    struct pr_buf probe;
+    cJSON *all = cJSON_CreateArray();
+    enum pr_status st = all ? PR_OK : PR_E_NOMEM;
+    size_t i;
+
+    pr_buf_init(&probe, 0);
+    if (st != PR_OK)
+        return pr_error_set(err, st, "out of memory");
+    st = pr_table_render_rows(all, &to, &probe, err);
+    pr_buf_free(&probe);
+    for (i = 0; i < o->n_inputs && st == PR_OK; i++)
+        st = pr_discover(o->inputs[i], &files, err);
+    for (i = 0; i < files.n && st == PR_OK; i++)
+        st = load_calls(o, &files.files[i], files.n > 1, all, err);
+    if (st == PR_OK)
+        st = print_table(o, NULL, all, err);
+    pr_input_list_free(&files);
+    cJSON_Delete(all);
     return st;
 }
 
@@ -263,11 +347,14 @@ pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
         printf("profreport %s\n", PACKAGE_VERSION);
         return PR_OK;
     }
+    if (o->command == PR_CMD_TABLE && o->table_kind &&
+        strcmp(o->table_kind, "kernel-calls") == 0)
+        return kernel_calls_table(o, err);
     st = build_summary(o, &sum, err);
     if (st != PR_OK)
         return st;
     if (o->command == PR_CMD_TABLE) {
-        st = print_table(o, sum, err);
+        st = print_table(o, sum, NULL, err);
         cJSON_Delete(sum);
         return st;
     }

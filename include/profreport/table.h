@@ -12,7 +12,7 @@
 enum pr_table_format { PR_TABLE_TEXT = 0, PR_TABLE_CSV, PR_TABLE_JSON };
 
 struct pr_table_opts {
-    const char *kind;     /* operators|kernels|memory|steps */
+    const char *kind;     /* operators|kernels|kernel-calls|memory|steps */
     const char *sort;     /* column key; NULL = the kind's default */
     const char *group_by; /* name|shape|type (operators); NULL = name */
     const char *filter;   /* substring of the name; NULL = all */
@@ -24,10 +24,21 @@ struct pr_table_opts {
 };
 
 /* Render the table into `out`.  Unknown kind, column or sort key is
- * PR_E_USAGE naming the valid choices. */
+ * PR_E_USAGE naming the valid choices; so is kernel-calls, which is not in
+ * the summary (use pr_table_render_rows). */
 PR_NODISCARD enum pr_status pr_table_render(const cJSON *summary,
                                             const struct pr_table_opts *o,
                                             struct pr_buf *out,
                                             struct pr_error *err);
+
+/* Render rows the caller built (kernel-calls: pr_kernel_calls_build()
+ * rows, concatenated over traces, each with a "worker" key when there are
+ * several) with o->kind's column catalogue, through the same columns,
+ * sort, filter, --top and text/CSV/JSON output as pr_table_render.  Rows
+ * are only read.  Errors as pr_table_render. */
+PR_NODISCARD enum pr_status pr_table_render_rows(const cJSON *rows,
+                                                 const struct pr_table_opts *o,
+                                                 struct pr_buf *out,
+                                                 struct pr_error *err);
 
 #endif

@@ -1,5 +1,6 @@
-/* table.c - tables for the terminal, CSV and JSON, drawn from the summary.
- * Column catalogues per kind live here; the summary tree is only read. */
+/* table.c - tables for the terminal, CSV and JSON, drawn from the summary
+ * or, for kernel-calls, from row arrays the caller built from the traces.
+ * Column catalogues per kind live here; the input trees are only read. */
 #include "config.h"
 
 #include <math.h>
@@ -21,9 +22,11 @@ struct col {
 
 struct kind {
     const char *name;
-    const char *array;  /* runs[].<array> */
+    const char *array;  /* runs[].<array>; NULL = not in the summary */
     const struct col *cols;
     const char *sort;   /* default sort key, NULL = keep order */
+    const char *label;  /* the row's name column (filter, tie-breaks) */
+    const char *time;   /* column --min-time compares; NULL = none */
 };
 
 static const struct col op_cols[] = {
@@ -90,11 +93,35 @@ static const struct col mem_cols[] = {
     {NULL, NULL, NULL, C_STR, 0},
 };
 
+/* kernel-calls rows come from pr_kernel_calls_build() (kernel_calls.h),
+ * one per launch in time order, so the default order is time. */
+static const struct col call_cols[] = {
+    {"kernel", "kernel", "Kernel", C_STR, 1},
+    {"op", "op", "Operator", C_STR, 1},
+    {"direction", "direction", "Dir", C_STR, 1},
+    {"seq", "seq", "Seq", C_INT, 0},
+    {"sub", "sub", "Sub", C_INT, 0},
+    {"shape", "input_shapes", "Input shapes", C_STR, 0},
+    {"types", "input_types", "Input types", C_STR, 0},
+    {"start", "start_us", "Start us", C_US, 0},
+    {"duration", "duration_us", "Dur us", C_US, 1},
+    {"tc", "tc", "TC", C_BOOL, 1},
+    {"grid", "grid", "Grid", C_STR, 1},
+    {"block", "block", "Block", C_STR, 1},
+    {"stream", "stream", "Stream", C_INT, 0},
+    {"device", "device", "Device", C_INT, 0},
+    {"flops", "flops", "FLOPs", C_NUM, 0},
+    {"bytes", "bytes", "Bytes", C_BYTES, 0},
+    {NULL, NULL, NULL, C_STR, 0},
+};
+
 static const struct kind kinds[] = {
-    {"operators", "operators", op_cols, "device_self"},
-    {"kernels", "kernels", kernel_cols, "total"},
-    {"steps", "steps", step_cols, NULL},
-    {"memory", "memory.operators", mem_cols, "size_increase"},
+    {"operators", "operators", op_cols, "device_self", "name", "device_self"},
+    {"kernels", "kernels", kernel_cols, "total", "name", "total"},
+    {"kernel-calls", NULL, call_cols, NULL, "op", "duration"},
+    {"steps", "steps", step_cols, NULL, "name", NULL},
+    {"memory", "memory.operators", mem_cols, "size_increase", "name",
+     "size_increase"},
 };
 
 #define MAX_COLS 24
@@ -161,7 +188,7 @@ static enum pr_status
 bad_key(const struct kind *k, const char *what, const char *key, size_t len,
         struct pr_error *err)
 {
-    char names[200];
+    char names[220];
     size_t off = 0;
     const struct col *c;
 
@@ -275,18 +302,26 @@ merge_type(cJSON *groups, const cJSON *row)
     return PR_OK;
 }
 
+static const struct col *
+label_col(const struct kind *k)
+{
+    return find_col(k, k->label, strlen(k->label));
+}
+
+/* --filter matches the first column (device for memory, kernel for
+ * kernel-calls) or the label (the name; the op for kernel-calls). */
 static int
 keep(const struct table *t, const struct pr_table_opts *o, const cJSON *row)
 {
-    const struct col *sort;
+    const struct col *time;
 
     if (o->filter && strstr(str_of(row, &t->kind->cols[0]), o->filter) ==
                          NULL &&
-        strstr(str_of(row, find_col(t->kind, "name", 4)), o->filter) == NULL)
+        strstr(str_of(row, label_col(t->kind)), o->filter) == NULL)
         return 0;
-    if (o->min_time_us > 0 && t->kind->sort != NULL) {
-        sort = find_col(t->kind, t->kind->sort, strlen(t->kind->sort));
-        if (num_of(row, sort) < o->min_time_us)
+    if (o->min_time_us > 0 && t->kind->time != NULL) {
+        time = find_col(t->kind, t->kind->time, strlen(t->kind->time));
+        if (num_of(row, time) < o->min_time_us)
             return 0;
     }
     return 1;
@@ -331,6 +366,28 @@ collect(struct table *t, const cJSON *sum, const struct pr_table_opts *o,
     return PR_OK;
 }
 
+/* Rows of one array; a "worker" key on the rows names their trace, and a
+ * worker column appears when they name more than one. */
+static enum pr_status
+collect_rows(struct table *t, const cJSON *rows, const struct pr_table_opts *o)
+{
+    const cJSON *row;
+
+    cJSON_ArrayForEach(row, rows)
+    {
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(row, "worker");
+        const char *worker = cJSON_IsString(w) ? w->valuestring : "";
+
+        if (!keep(t, o, row))
+            continue;
+        if (add_row(t, row, worker) != PR_OK)
+            return PR_E_NOMEM;
+        if (strcmp(worker, t->workers[0]) != 0)
+            t->multi_run = 1;
+    }
+    return PR_OK;
+}
+
 /* Sorting: a total order (value, then name, then worker, then input
  * position) so output is deterministic whatever qsort does with ties. */
 struct sort_ctx {
@@ -343,7 +400,7 @@ static int
 cmp_rows(const struct sort_ctx *x, size_t a, size_t b)
 {
     const struct table *t = x->t;
-    const struct col *name = find_col(t->kind, "name", 4);
+    const struct col *name = label_col(t->kind);
     int c;
 
     if (x->col != NULL && x->col->type == C_STR) {
@@ -613,9 +670,6 @@ find_kind(const char *name)
 static enum pr_status
 check_opts(const struct pr_table_opts *o, struct pr_error *err)
 {
-    if (strcmp(o->kind, "kernel-calls") == 0)
-        return pr_error_set(err, PR_E_USAGE,
-                            "table: --kind kernel-calls is not available yet");
     if (find_kind(o->kind) == NULL)
         return pr_error_set(err, PR_E_USAGE,
                             "table: unknown --kind '%s' (operators, kernels, "
@@ -647,42 +701,74 @@ emit(struct table *t, const struct pr_table_opts *o, struct pr_buf *out)
     return emit_text(t, n, o->width > 0 ? o->width : 120, out);
 }
 
+/* Columns, sort key, rows, order, output: the one path every table takes.
+ * Rows come from the summary (sum) or from a caller's array (rows). */
+static enum pr_status
+render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
+       const cJSON *rows, struct pr_buf *out, struct pr_error *err)
+{
+    cJSON *types = cJSON_CreateObject();
+    const char *sort = o->sort ? o->sort : t->kind->sort;
+    const struct col *sc = NULL;
+    enum pr_status st = PR_OK;
+
+    if (types == NULL)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (st == PR_OK)
+        st = pick_columns(t, o, err);
+    if (st == PR_OK && sort != NULL) {
+        sc = find_col(t->kind, sort, strlen(sort));
+        if (sc == NULL)
+            st = bad_key(t->kind, "--sort", sort, strlen(sort), err);
+    }
+    if (st == PR_OK && (sum ? collect(t, sum, o, types)
+                            : collect_rows(t, rows, o)) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (st == PR_OK && t->multi_run && t->n_cols < MAX_COLS + 1) {
+        memmove(&t->cols[1], &t->cols[0], t->n_cols * sizeof(t->cols[0]));
+        t->cols[0] = &worker_col;
+        t->n_cols++;
+    }
+    if (st == PR_OK && sort != NULL &&
+        sort_rows(t, sc, sc->type == C_STR) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (st == PR_OK && emit(t, o, out) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    free(t->rows);
+    free(t->workers);
+    cJSON_Delete(types);
+    return st;
+}
+
 enum pr_status
 pr_table_render(const cJSON *sum, const struct pr_table_opts *o,
                 struct pr_buf *out, struct pr_error *err)
 {
     struct table t;
-    cJSON *types = cJSON_CreateObject();
-    const char *sort;
-    const struct col *sc = NULL;
     enum pr_status st = check_opts(o, err);
 
+    if (st != PR_OK)
+        return st;
     memset(&t, 0, sizeof(t));
-    t.kind = st == PR_OK ? find_kind(o->kind) : NULL;
-    if (st == PR_OK && types == NULL)
-        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
-    if (st == PR_OK)
-        st = pick_columns(&t, o, err);
-    sort = o->sort ? o->sort : (t.kind ? t.kind->sort : NULL);
-    if (st == PR_OK && sort != NULL) {
-        sc = find_col(t.kind, sort, strlen(sort));
-        if (sc == NULL)
-            st = bad_key(t.kind, "--sort", sort, strlen(sort), err);
-    }
-    if (st == PR_OK && collect(&t, sum, o, types) != PR_OK)
-        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
-    if (st == PR_OK && t.multi_run && t.n_cols < MAX_COLS + 1) {
-        memmove(&t.cols[1], &t.cols[0], t.n_cols * sizeof(t.cols[0]));
-        t.cols[0] = &worker_col;
-        t.n_cols++;
-    }
-    if (st == PR_OK && sort != NULL &&
-        sort_rows(&t, sc, sc->type == C_STR) != PR_OK)
-        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
-    if (st == PR_OK && emit(&t, o, out) != PR_OK)
-        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
-    free(t.rows);
-    free(t.workers);
-    cJSON_Delete(types);
-    return st;
+    t.kind = find_kind(o->kind);
+    if (t.kind->array == NULL)
+        return pr_error_set(err, PR_E_USAGE,
+                            "table: --kind %s reads the traces, not a "
+                            "summary",
+                            o->kind);
+    return render(&t, o, sum, NULL, out, err);
+}
+
+enum pr_status
+pr_table_render_rows(const cJSON *rows, const struct pr_table_opts *o,
+                     struct pr_buf *out, struct pr_error *err)
+{
+    struct table t;
+    enum pr_status st = check_opts(o, err);
+
+    if (st != PR_OK)
+        return st;
+    memset(&t, 0, sizeof(t));
+    t.kind = find_kind(o->kind);
+    return render(&t, o, NULL, rows, out, err);
 }
