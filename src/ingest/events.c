@@ -18,22 +18,6 @@ struct ev {
     const struct raw *raw;
 };
 
-/* Top-level members read straight from the event text during slimming,
- * when they are plain (strings without escapes, decimal numbers), so that
- * cJSON need not build nodes for them.  They win over cJSON's. */
-enum { RAW_PH, RAW_CAT, RAW_NAME, N_RAW_STR };
-enum { RAW_TS, RAW_DUR };
-enum { RAW_PID, RAW_TID };
-
-struct raw {
-    const char *str[N_RAW_STR]; /* not NUL-terminated; NULL = not raw */
-    size_t str_n[N_RAW_STR];
-    int has_time[2];
-    int64_t time_ns[2];
-    const char *id[2];          /* integer text; NULL = not raw */
-    size_t id_n[2];
-};
-
 /* The args that any analysis reads; everything else ("Call stack", ...) is
  * never copied. */
 enum arg {
@@ -69,6 +53,9 @@ enum arg {
     A_NONE = N_ARGS
 };
 
+/* struct raw keeps a bit per arg */
+_Static_assert(N_ARGS <= 32, "arg_bits holds one bit per arg");
+
 static const char *const arg_names[N_ARGS] = {
     "External id",      "external id",     "correlation",
     "Input Dims",       "Input dims",      "Input type",
@@ -81,6 +68,34 @@ static const char *const arg_names[N_ARGS] = {
     "Addr",             "Bytes",           "Total Allocated",
     "Total Reserved",
 };
+
+/* Top-level members read straight from the event text during slimming,
+ * when they are plain (strings without escapes, decimal numbers), so that
+ * cJSON need not build nodes for them.  They win over cJSON's. */
+enum { RAW_PH, RAW_CAT, RAW_NAME, N_RAW_STR };
+enum { RAW_TS, RAW_DUR };
+enum { RAW_PID, RAW_TID };
+
+struct raw {
+    const char *str[N_RAW_STR]; /* not NUL-terminated; NULL = not raw */
+    size_t str_n[N_RAW_STR];
+    int has_time[2];
+    int64_t time_ns[2];
+    const char *id[2];          /* integer text; NULL = not raw */
+    size_t id_n[2];
+    uint32_t arg_bits;          /* 1 << arg: taken raw (see args below) */
+    unsigned char arg_isint[N_ARGS];
+    int64_t arg_i[N_ARGS];
+    double arg_d[N_ARGS];
+    int32_t dim[2][3];          /* grid, block */
+};
+
+/* An event's args: cJSON nodes, or values taken raw. */
+struct args {
+    const cJSON *node[N_ARGS];
+    const struct raw *raw;
+};
+
 
 /* ------------------------------------------------------------ pool */
 
@@ -264,19 +279,20 @@ arg_of(const char *k, size_t len)
 }
 
 static void
-pick_args(const cJSON *args, const cJSON **a)
+pick_args(const struct ev *e, struct args *a)
 {
     const cJSON *c;
 
-    memset(a, 0, N_ARGS * sizeof(*a));
-    if (!cJSON_IsObject(args))
+    memset(a->node, 0, sizeof(a->node));
+    a->raw = e->raw;
+    if (!cJSON_IsObject(e->args))
         return;
-    for (c = args->child; c != NULL; c = c->next) {
+    for (c = e->args->child; c != NULL; c = c->next) {
         enum arg id =
             c->string ? arg_of(c->string, strlen(c->string)) : A_NONE;
 
         if (id != A_NONE)
-            a[id] = c; /* a repeated key: the last wins, as in Python */
+            a->node[id] = c; /* a repeated key: the last wins, as in Python */
     }
 }
 
@@ -510,6 +526,67 @@ take_raw(struct cur *c, const char *k, size_t klen, const char *v)
     return 0;
 }
 
+/* "[1, 2, 3]" into out (missing entries 0); 0 when not that plain. */
+static int
+raw_dim3(const char *v, size_t n, int32_t *out)
+{
+    const char *p = v + 1, *end = v + n - 1;
+    int i = 0;
+
+    if (n < 2 || v[0] != '[' || v[n - 1] != ']')
+        return 0;
+    memset(out, 0, 3 * sizeof(*out));
+    for (;;) {
+        const char *s;
+        int64_t x;
+
+        while (p < end && is_ws(*p))
+            p++;
+        if (p == end)
+            return i == 0;
+        for (s = p; p < end && *p >= '0' && *p <= '9'; p++)
+            ;
+        if (i == 3 || !plain_int(s, (size_t)(p - s)) ||
+            !pr_fld_parse_int64(s, (size_t)(p - s), &x) || x > INT32_MAX)
+            return 0;
+        out[i++] = (int32_t)x;
+        while (p < end && is_ws(*p))
+            p++;
+        if (p == end)
+            return 1;
+        if (*p++ != ',')
+            return 0;
+    }
+}
+
+/* Take an arg's value [v, v + n) raw when it is a plain number, [x, y, z]
+ * or null (absent); 1 when taken. */
+static int
+take_arg(struct cur *c, enum arg a, const char *v, size_t n)
+{
+    struct raw *raw = c->raw;
+    uint32_t bit = 1u << a;
+
+    raw->arg_bits &= ~bit; /* a repeated key: the last one decides */
+    if (a == A_CONCRETE)
+        return 0;
+    if (n == 4 && memcmp(v, "null", 4) == 0)
+        return 1;
+    if (a == A_GRID || a == A_BLOCK) {
+        if (!raw_dim3(v, n, raw->dim[a == A_BLOCK]))
+            return 0;
+    } else if (plain_int(v, n) && pr_fld_parse_int64(v, n, &raw->arg_i[a])) {
+        raw->arg_isint[a] = 1;
+    } else if ((*v == '-' || (*v >= '0' && *v <= '9')) &&
+               pr_fld_parse_number(v, n, &raw->arg_d[a])) {
+        raw->arg_isint[a] = 0;
+    } else {
+        return 0;
+    }
+    raw->arg_bits |= bit;
+    return 1;
+}
+
 /* One member; c->p at its key.  Returns 0 when the text is not as
  * expected. */
 static int
@@ -541,6 +618,8 @@ slim_member(struct cur *c, int in_args, int *first)
     slot = py_slot(a);
     if (slot >= 0 && pr_fld_py_str_raw(v, (size_t)(c->p - v), &c->r->py[slot]))
         c->r->py_ok[slot] = 1; /* printed already: cJSON need not see it */
+    else if (slot < 0 && a != A_NONE && take_arg(c, a, v, (size_t)(c->p - v)))
+        return 1;
     else if (keep) {
         if (!*first)
             put(c, ",", 1);
@@ -675,6 +754,42 @@ num_or(const cJSON *v, double absent)
     double d;
 
     return pr_fld_num(v, &d) == PR_FLD_OK ? d : absent;
+}
+
+static int
+arg_has(const struct args *a, enum arg id)
+{
+    return a->node[id] != NULL || ((a->raw->arg_bits >> id) & 1u);
+}
+
+static int64_t
+arg_int(const struct args *a, enum arg id, int64_t lo, int64_t hi,
+        int64_t absent)
+{
+    const struct raw *raw = a->raw;
+    int64_t i;
+    double d;
+
+    if (((raw->arg_bits >> id) & 1u) == 0)
+        return int_or(a->node[id], lo, hi, absent);
+    i = raw->arg_i[id];
+    if (!raw->arg_isint[id]) {
+        d = raw->arg_d[id];
+        if (d != floor(d) || d < -9.2e18 || d > 9.2e18)
+            return absent;
+        i = (int64_t)d;
+    }
+    return i >= lo && i <= hi ? i : absent;
+}
+
+static double
+arg_num(const struct args *a, enum arg id, double absent)
+{
+    const struct raw *raw = a->raw;
+
+    if (((raw->arg_bits >> id) & 1u) == 0)
+        return num_or(a->node[id], absent);
+    return raw->arg_isint[id] ? (double)raw->arg_i[id] : raw->arg_d[id];
 }
 
 static enum pr_status
@@ -833,12 +948,12 @@ new_event(struct pr_recs *r, const struct ev *e, uint64_t index, uint8_t kind)
 }
 
 static int
-has_any(const cJSON **a, enum arg first, enum arg last)
+has_any(const struct args *a, enum arg first, enum arg last)
 {
     int i;
 
     for (i = first; i <= (int)last; i++) {
-        if (a[i] != NULL)
+        if (arg_has(a, (enum arg)i))
             return 1;
     }
     return 0;
@@ -847,15 +962,15 @@ has_any(const cJSON **a, enum arg first, enum arg last)
 /* Python str() of an op arg: printed during slimming, or from its cJSON
  * node.  PR_STR_NONE when absent; *oom on out-of-memory. */
 static uint32_t
-py_arg(struct pr_recs *r, const cJSON **a, enum arg id, int *oom)
+py_arg(struct pr_recs *r, const struct args *a, enum arg id, int *oom)
 {
     int slot = py_slot(id);
     uint32_t s = PR_STR_NONE;
 
     if (slot >= 0 && r->py_ok[slot])
         s = pool_add(&r->strs, r->py[slot].data, r->py[slot].len);
-    else if (a[id] != NULL)
-        s = py_str(r, a[id]);
+    else if (a->node[id] != NULL)
+        s = py_str(r, a->node[id]);
     else
         return PR_STR_NONE;
     *oom |= s == PR_STR_NONE;
@@ -863,15 +978,15 @@ py_arg(struct pr_recs *r, const cJSON **a, enum arg id, int *oom)
 }
 
 static int
-has_py(const struct pr_recs *r, const cJSON **a, enum arg id)
+has_py(const struct pr_recs *r, const struct args *a, enum arg id)
 {
-    return a[id] != NULL || r->py_ok[py_slot(id)];
+    return a->node[id] != NULL || r->py_ok[py_slot(id)];
 }
 
 /* Side record of an op, annotation or python function; none when the
  * event carries none of its args (most annotations), to save memory. */
 static enum pr_status
-add_op_info(struct pr_recs *r, struct pr_event *out, const cJSON **a)
+add_op_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
 {
     struct pr_op_info *o;
     int oom = 0;
@@ -889,18 +1004,18 @@ add_op_info(struct pr_recs *r, struct pr_event *out, const cJSON **a)
                            &oom);
     o->input_types = py_arg(r, a, A_TYPES, &oom);
     o->concrete_inputs = PR_STR_NONE;
-    if (a[A_CONCRETE] != NULL) {
-        o->concrete_inputs = json_str(r, a[A_CONCRETE]);
+    if (a->node[A_CONCRETE] != NULL) {
+        o->concrete_inputs = json_str(r, a->node[A_CONCRETE]);
         oom |= o->concrete_inputs == PR_STR_NONE;
     }
     if (oom)
         return PR_E_NOMEM;
-    o->seq = int_or(a[A_SEQ], INT64_MIN, INT64_MAX, -1);
-    o->fwd_tid = int_or(a[A_FWD_TID], INT64_MIN, INT64_MAX, -1);
-    o->python_id = int_or(a[A_PY_ID], INT64_MIN, INT64_MAX, -1);
-    o->python_parent_id = int_or(a[A_PY_PARENT], INT64_MIN, INT64_MAX, -1);
-    o->python_module_id = int_or(a[A_PY_MODULE], INT64_MIN, INT64_MAX, -1);
-    o->flops = num_or(a[A_FLOPS], -1);
+    o->seq = arg_int(a, A_SEQ, INT64_MIN, INT64_MAX, -1);
+    o->fwd_tid = arg_int(a, A_FWD_TID, INT64_MIN, INT64_MAX, -1);
+    o->python_id = arg_int(a, A_PY_ID, INT64_MIN, INT64_MAX, -1);
+    o->python_parent_id = arg_int(a, A_PY_PARENT, INT64_MIN, INT64_MAX, -1);
+    o->python_module_id = arg_int(a, A_PY_MODULE, INT64_MIN, INT64_MAX, -1);
+    o->flops = arg_num(a, A_FLOPS, -1);
     out->info = (uint32_t)r->n_ops++;
     return PR_OK;
 }
@@ -919,10 +1034,11 @@ dim3(const cJSON *v, int32_t *out)
 }
 
 static enum pr_status
-add_gpu_info(struct pr_recs *r, struct pr_event *out, const cJSON **a)
+add_gpu_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
 {
     struct pr_gpu_info *g;
-    const cJSON *bpsm = a[A_BPSM];
+    const cJSON *bpsm = a->node[A_BPSM];
+    int i;
 
     if (!has_any(a, A_DEVICE, A_BYTES))
         return PR_OK;
@@ -931,25 +1047,32 @@ add_gpu_info(struct pr_recs *r, struct pr_event *out, const cJSON **a)
             PR_OK)
         return PR_E_NOMEM;
     g = &r->gpu[r->n_gpu];
-    g->device = (int32_t)int_or(a[A_DEVICE], INT32_MIN, INT32_MAX, -1);
-    g->stream = (int32_t)int_or(a[A_STREAM], INT32_MIN, INT32_MAX, -1);
-    dim3(a[A_GRID], g->grid);
-    dim3(a[A_BLOCK], g->block);
-    g->regs_per_thread = (int32_t)int_or(a[A_REGS], 0, INT32_MAX, -1);
-    g->shared_mem = (int32_t)int_or(a[A_SMEM], 0, INT32_MAX, -1);
+    g->device = (int32_t)arg_int(a, A_DEVICE, INT32_MIN, INT32_MAX, -1);
+    g->stream = (int32_t)arg_int(a, A_STREAM, INT32_MIN, INT32_MAX, -1);
+    for (i = 0; i < 2; i++) {
+        enum arg id = i ? A_BLOCK : A_GRID;
+        int32_t *d = i ? g->block : g->grid;
+
+        if ((a->raw->arg_bits >> id) & 1u)
+            memcpy(d, a->raw->dim[i], 3 * sizeof(*d));
+        else
+            dim3(a->node[id], d);
+    }
+    g->regs_per_thread = (int32_t)arg_int(a, A_REGS, 0, INT32_MAX, -1);
+    g->shared_mem = (int32_t)arg_int(a, A_SMEM, 0, INT32_MAX, -1);
     /* Kineto writes "inf" when a kernel has no blocks to spread */
     if (cJSON_IsString(bpsm) && strcmp(bpsm->valuestring, "inf") == 0)
         g->blocks_per_sm = INFINITY;
     else
-        g->blocks_per_sm = num_or(bpsm, NAN);
-    g->occupancy_pct = num_or(a[A_OCC], NAN);
-    g->bytes = int_or(a[A_BYTES], 0, INT64_MAX, -1);
+        g->blocks_per_sm = arg_num(a, A_BPSM, NAN);
+    g->occupancy_pct = arg_num(a, A_OCC, NAN);
+    g->bytes = arg_int(a, A_BYTES, 0, INT64_MAX, -1);
     out->info = (uint32_t)r->n_gpu++;
     return PR_OK;
 }
 
 static enum pr_status
-add_mem_info(struct pr_recs *r, struct pr_event *out, const cJSON **a)
+add_mem_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
 {
     struct pr_mem_info *m;
 
@@ -958,12 +1081,12 @@ add_mem_info(struct pr_recs *r, struct pr_event *out, const cJSON **a)
             PR_OK)
         return PR_E_NOMEM;
     m = &r->mem[r->n_mem];
-    m->device_type = (int32_t)int_or(a[A_DEV_TYPE], INT32_MIN, INT32_MAX, -1);
-    m->device_id = (int32_t)int_or(a[A_DEV_ID], INT32_MIN, INT32_MAX, -1);
-    m->addr = int_or(a[A_ADDR], INT64_MIN + 1, INT64_MAX, PR_NO_ID);
-    m->bytes = int_or(a[A_MBYTES], INT64_MIN, INT64_MAX, 0);
-    m->total_allocated = num_or(a[A_TOTAL_ALLOC], NAN);
-    m->total_reserved = num_or(a[A_TOTAL_RES], NAN);
+    m->device_type = (int32_t)arg_int(a, A_DEV_TYPE, INT32_MIN, INT32_MAX, -1);
+    m->device_id = (int32_t)arg_int(a, A_DEV_ID, INT32_MIN, INT32_MAX, -1);
+    m->addr = arg_int(a, A_ADDR, INT64_MIN + 1, INT64_MAX, PR_NO_ID);
+    m->bytes = arg_int(a, A_MBYTES, INT64_MIN, INT64_MAX, 0);
+    m->total_allocated = arg_num(a, A_TOTAL_ALLOC, NAN);
+    m->total_reserved = arg_num(a, A_TOTAL_RES, NAN);
     out->info = (uint32_t)r->n_mem++;
     return PR_OK;
 }
@@ -973,7 +1096,7 @@ static enum pr_status
 add_duration(struct pr_recs *r, const struct ev *e, const struct where *w,
              struct pr_error *err)
 {
-    const cJSON *a[N_ARGS];
+    struct args a;
     size_t cat_n;
     const char *cat = ev_str(e, RAW_CAT, &cat_n);
     struct pr_event *out;
@@ -1002,15 +1125,15 @@ add_duration(struct pr_recs *r, const struct ev *e, const struct where *w,
         return no_memory(w, err);
     out->ts_ns = ts;
     out->dur_ns = dur;
-    pick_args(e->args, a);
+    pick_args(e, &a);
     /* the plugin prefers the 2021 spelling when both are present */
-    out->external_id = int_or(a[A_EXT_LC] ? a[A_EXT_LC] : a[A_EXT],
-                              INT64_MIN + 1, INT64_MAX, PR_NO_ID);
-    out->correlation = int_or(a[A_CORR], INT64_MIN + 1, INT64_MAX, PR_NO_ID);
+    out->external_id = arg_int(&a, arg_has(&a, A_EXT_LC) ? A_EXT_LC : A_EXT,
+                               INT64_MIN + 1, INT64_MAX, PR_NO_ID);
+    out->correlation = arg_int(&a, A_CORR, INT64_MIN + 1, INT64_MAX, PR_NO_ID);
     if (pr_info_table_of(kind) == PR_INFO_OP)
-        st = add_op_info(r, out, a);
+        st = add_op_info(r, out, &a);
     else if (pr_info_table_of(kind) == PR_INFO_GPU)
-        st = add_gpu_info(r, out, a);
+        st = add_gpu_info(r, out, &a);
     return st == PR_OK ? PR_OK : no_memory(w, err);
 }
 
@@ -1019,7 +1142,7 @@ static enum pr_status
 add_memory(struct pr_recs *r, const struct ev *e, const struct where *w,
            struct pr_error *err)
 {
-    const cJSON *a[N_ARGS];
+    struct args a;
     struct pr_event *out;
     int64_t ts;
     int ok;
@@ -1033,8 +1156,8 @@ add_memory(struct pr_recs *r, const struct ev *e, const struct where *w,
     if (out == NULL)
         return no_memory(w, err);
     out->ts_ns = ts;
-    pick_args(e->args, a);
-    if (add_mem_info(r, out, a) != PR_OK)
+    pick_args(e, &a);
+    if (add_mem_info(r, out, &a) != PR_OK)
         return no_memory(w, err);
     return PR_OK;
 }
@@ -1178,7 +1301,8 @@ pr_recs_add_event(struct pr_recs *r, const char *text, size_t len, uint64_t inde
     slim = slim_event(r, text, len, &n, &skip, &raw);
     if (skip)
         return PR_OK; /* its shape was checked; none of it is kept */
-    if (slim != NULL && n == 2) /* "{}": all taken raw */
+    /* nothing left for cJSON: all that we read was taken raw */
+    if (slim != NULL && (n == 2 || (n == 11 && memcmp(slim, "{\"args\":{}}", 11) == 0)))
         return convert(r, NULL, &raw, &w, err);
     if (slim != NULL)
         root = cJSON_ParseWithLength(slim, n);
