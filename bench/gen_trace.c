@@ -2654,6 +2654,17 @@ static const struct option long_opts[] = {
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
+/* The long name of option c, for error messages. */
+static const char *
+opt_name(int c)
+{
+    for (const struct option *p = long_opts; p->name != NULL; p++) {
+        if (p->val == c)
+            return p->name;
+    }
+    return "?";
+}
+
 /* Parses a decimal integer in [lo, hi]; returns -1 on anything else. */
 static int
 parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
@@ -2752,7 +2763,7 @@ parse_args(struct opts *o, int argc, char **argv)
             have_steps |= c == OPT_STEPS;
         else {
             fprintf(stderr, "gen_trace: bad value for --%s: '%s'\n",
-                    long_opts[c == OPT_FORMAT ? 7 : 0].name, optarg);
+                    opt_name(c), optarg);
             return -1;
         }
     }
