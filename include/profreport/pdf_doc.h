@@ -140,6 +140,10 @@ int pr_pdf_doc_failed(struct pr_pdf_doc *d);
 /* Record out-of-memory (sticky). */
 void pr_pdf_doc_nomem(struct pr_pdf_doc *d);
 
+/* The generation time of a report: SOURCE_DATE_EPOCH when it holds a
+ * non-negative integer (reproducible builds), else the current time. */
+int64_t pr_pdf_doc_now(void);
+
 /* Civil UTC date of Unix time t, clamped to 1970..9999.  Cannot fail. */
 HPDF_Date pr_pdf_doc_date(int64_t t);
 

@@ -30,6 +30,7 @@ static const char usage_text[] =
     "      --threshold PCT   T of the default gate (default 5)\n"
     "      --fail            exit 3 when the LAST night crossed a limit\n"
     "      --html FILE       line charts, crossed nights marked\n"
+    "      --pdf FILE        the same charts and table as a PDF\n"
     "      --json FILE       the series and the crossings\n"
     "      --markdown FILE   a table of nights (stdout when no report is\n"
     "                        asked for)\n"
@@ -37,7 +38,7 @@ static const char usage_text[] =
     "  -h, --help            this text\n";
 
 enum { OPT_KEEP = 256, OPT_FAIL_ON, OPT_THRESHOLD, OPT_FAIL, OPT_HTML,
-       OPT_JSON, OPT_MD };
+       OPT_JSON, OPT_MD, OPT_PDF };
 
 static const struct option long_opts[] = {
     {"input", required_argument, NULL, 'i'},
@@ -46,6 +47,7 @@ static const struct option long_opts[] = {
     {"threshold", required_argument, NULL, OPT_THRESHOLD},
     {"fail", no_argument, NULL, OPT_FAIL},
     {"html", required_argument, NULL, OPT_HTML},
+    {"pdf", required_argument, NULL, OPT_PDF},
     {"json", required_argument, NULL, OPT_JSON},
     {"markdown", required_argument, NULL, OPT_MD},
     {"quiet", no_argument, NULL, 'q'},
@@ -57,7 +59,7 @@ struct trend_args {
     size_t n_inputs;
     struct pr_rule *rules; /* owned */
     size_t n_rules;
-    const char *html, *json, *markdown;
+    const char *html, *json, *markdown, *pdf; /* borrowed */
     struct pr_diff_opts opts;
     int keep_order, fail, quiet, help;
 };
@@ -132,6 +134,9 @@ one_option(struct trend_args *a, int c, const char *arg, struct pr_error *err)
         return PR_OK;
     case OPT_HTML:
         a->html = arg;
+        return PR_OK;
+    case OPT_PDF:
+        a->pdf = arg;
         return PR_OK;
     case OPT_JSON:
         a->json = arg;
@@ -506,7 +511,8 @@ write_reports(const struct trend_args *a, const cJSON *t,
         cJSON_free(json);
     }
     if (st == PR_OK &&
-        (a->markdown != NULL || (a->html == NULL && a->json == NULL))) {
+        (a->markdown != NULL ||
+         (a->html == NULL && a->json == NULL && a->pdf == NULL))) {
         pr_buf_init(&b, 0);
         st = write_text(a->markdown ? a->markdown : "-", &b,
                         trend_markdown(t, &b, err), err);
@@ -515,6 +521,8 @@ write_reports(const struct trend_args *a, const cJSON *t,
         pr_buf_init(&b, 0);
         st = write_text(a->html, &b, pr_trend_html(t, &b, err), err);
     }
+    if (st == PR_OK && a->pdf != NULL)
+        st = pr_trend_pdf(t, a->pdf, err);
     return st;
 }
 

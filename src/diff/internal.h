@@ -5,6 +5,7 @@
 #define PROFREPORT_DIFF_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -64,6 +65,11 @@ struct pr_dwaterfall {
 void pr_dwaterfall(struct pr_canvas *c, const struct pr_chart_box *b,
                    const struct pr_dwaterfall *w);
 
+/* Names and colours of the 8 breakdown categories, in the diff tree's
+ * "breakdown" order, shared by the HTML and PDF charts. */
+extern const char *const pr_dcat_names[];
+extern const uint32_t pr_dcat_colors[];
+
 /* The stylesheet of the diff and trend pages (light and dark). */
 extern const char pr_dhtml_css[];
 
@@ -73,6 +79,13 @@ extern const char pr_dhtml_css[];
 PR_NODISCARD enum pr_status pr_trend_html(const cJSON *trend,
                                           struct pr_buf *out,
                                           struct pr_error *err);
+
+/* The trend as a PDF written atomically to `path`: the same line charts
+ * and table of nights as pr_trend_html.  Errors: PR_E_PDF, PR_E_IO,
+ * PR_E_NOMEM, PR_E_USAGE for "-". */
+PR_NODISCARD enum pr_status pr_trend_pdf(const cJSON *trend,
+                                         const char *path,
+                                         struct pr_error *err);
 
 /* Largest summary file read whole (summaries are ~100 KB; this leaves
  * room for big jobs while refusing to slurp a multi-GB trace). */

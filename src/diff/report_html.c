@@ -18,12 +18,11 @@
 #define NAME_MAX_CHARS 90
 
 /* in the diff tree's "breakdown" order (kernel, memcpy, ...) */
-static const char *const cat_names[] = {"Kernel",  "Memcpy",     "Memset",
-                                        "Comm.",   "Runtime",    "DataLoader",
-                                        "CPU exec", "Other"};
-static const uint32_t cat_colors[] = {0x0072B2, 0xE69F00, 0xF0E442,
-                                      0xD55E00, 0x56B4E9, 0x009E73,
-                                      0xCC79A7, 0x999999};
+const char *const pr_dcat_names[] = {"Kernel",   "Memcpy",  "Memset",
+                                     "Comm.",    "Runtime", "DataLoader",
+                                     "CPU exec", "Other"};
+const uint32_t pr_dcat_colors[] = {0x0072B2, 0xE69F00, 0xF0E442, 0xD55E00,
+                                   0x56B4E9, 0x009E73, 0xCC79A7, 0x999999};
 #define N_CAT 8
 
 const char pr_dhtml_css[] =
@@ -130,10 +129,10 @@ breakdown_charts(struct pr_buf *b, const cJSON *pair)
     }
     {
         struct pr_chart_stacked st = {
-            "Mean step breakdown", sides, 2, cat_names, N_CAT, vals,
-            cat_colors, PR_UNIT_US, NULL};
+            "Mean step breakdown", sides, 2, pr_dcat_names, N_CAT, vals,
+            pr_dcat_colors, PR_UNIT_US, NULL};
         struct pr_dwaterfall wf = {"Where the time went (mean step)",
-                                   cat_names, deltas, N_CAT, start, end};
+                                   pr_dcat_names, deltas, N_CAT, start, end};
         svg_chart(b, 420, 300, "Mean step breakdown, baseline and current",
                   draw_stacked, &st);
         svg_chart(b, 440, 320, "Waterfall of the change in mean step time",
@@ -432,15 +431,4 @@ pr_diff_html(const cJSON *diff, size_t top, struct pr_buf *out,
     if (out->failed)
         return pr_error_set(err, PR_E_NOMEM, "html: out of memory");
     return PR_OK;
-}
-
-enum pr_status
-pr_diff_pdf(const cJSON *diff, size_t top, const char *path,
-            struct pr_error *err)
-{
-    (void)diff;
-    (void)top;
-    /* TODO(#6): draw the same charts on pr_pdf_canvas pages */
-    return pr_error_set(err, PR_E_USAGE, "%s: diff --pdf is not implemented "
-                        "yet (use --html)", path);
 }

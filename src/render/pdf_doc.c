@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <hpdf.h>
 
@@ -199,6 +200,22 @@ cell_text(const cJSON *row, const struct pr_pdf_col *c, char *buf, size_t n)
     return buf;
 }
 
+int64_t
+pr_pdf_doc_now(void)
+{
+    const char *s = getenv("SOURCE_DATE_EPOCH");
+    char *end;
+    long long v;
+
+    if (s != NULL && *s != '\0') {
+        errno = 0;
+        v = strtoll(s, &end, 10);
+        if (errno == 0 && *end == '\0' && v >= 0)
+            return (int64_t)v;
+    }
+    return (int64_t)time(NULL);
+}
+
 /* Civil UTC date of Unix time t, computed here: the libc converters are
  * banned (STYLE.md) and this needs no time zone.  Clamped to years
  * 1970..9999, the range a PDF date holds. */
@@ -331,8 +348,11 @@ char_len(const char *s)
 }
 
 static int
-is_break_after(char c)
+is_break_after(char c, char next)
 {
+    /* never inside a number: "0.05", "1,234", "-12" stay whole */
+    if (next >= '0' && next <= '9' && strchr(".,-+", c) != NULL)
+        return 0;
     return strchr(" _,:;<>()/.-=+*&", c) != NULL && c != '\0';
 }
 
@@ -354,7 +374,7 @@ fit_prefix(HPDF_Font f, double size, const char *s, double w)
         if (x > w && i > 0)
             return brk * 10 > i * 3 ? brk : i;
         i += n;
-        if (is_break_after(s[i - 1]))
+        if (is_break_after(s[i - 1], s[i]))
             brk = i;
     }
     return i;

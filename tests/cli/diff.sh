@@ -70,6 +70,55 @@ check "trend --fail exits 3 when the last night crossed" [ $? -eq 3 ]
 "$PR_BIN" trend -q -i "$D/base.json" 2> /dev/null
 check "trend with one night exits 1" [ $? -eq 1 ]
 
+# --pdf: valid, fonts embedded, reproducible, readable, atomic
+pdf_tools=yes
+for tool in qpdf pdffonts pdftotext; do
+    command -v "$tool" > /dev/null 2>&1 || pdf_tools=no
+done
+SOURCE_DATE_EPOCH=1700000000 "$PR_BIN" diff -q -b "$D/base.json" \
+    -i "$D/slow.json" --pdf "$T_DIR/d.pdf"
+check "diff --pdf exits 3 on the slowdown" [ $? -eq 3 ]
+check "  and writes a PDF" sh -c "head -c 5 '$T_DIR/d.pdf' | grep -q '%PDF-'"
+SOURCE_DATE_EPOCH=1700000000 "$PR_BIN" diff -q -b "$D/base.json" \
+    -i "$D/slow.json" --pdf "$T_DIR/d2.pdf"
+check "  byte-identical under SOURCE_DATE_EPOCH" cmp -s "$T_DIR/d.pdf" \
+    "$T_DIR/d2.pdf"
+if [ $pdf_tools = yes ]; then
+    check "  qpdf --check passes" sh -c "qpdf --check '$T_DIR/d.pdf' > /dev/null 2>&1"
+    pdffonts "$T_DIR/d.pdf" > "$T_DIR/fonts" 2>/dev/null
+    check "  every font is embedded" awk 'NR > 2 { n++; if ($(NF-4) != "yes") bad = 1 }
+        END { exit !(n > 0 && !bad) }' "$T_DIR/fonts"
+    pdftotext "$T_DIR/d.pdf" "$T_DIR/d.txt" 2> /dev/null
+    check "  shows the verdict" grep -q "REGRESSION" "$T_DIR/d.txt"
+    check "  shows the noise test" grep -q "significant (MWU" "$T_DIR/d.txt"
+    check "  lists the new operator" grep -q "aten::softmax" "$T_DIR/d.txt"
+else
+    for c in "qpdf --check" "fonts embedded" "verdict text" "noise test" \
+        "new operator"; do
+        skip "diff --pdf: $c" "qpdf, pdffonts or pdftotext missing"
+    done
+fi
+mkdir "$T_DIR/w" "$T_DIR/w/taken.pdf"
+"$PR_BIN" diff -q -b "$D/base.json" -i "$D/slow.json" \
+    --pdf "$T_DIR/w/taken.pdf" 2> "$T_DIR/err"
+check "a PDF that cannot be renamed into place exits 2" [ $? -eq 2 ]
+check "  leaves no temporary file" [ "$(ls -A "$T_DIR/w")" = "taken.pdf" ]
+"$PR_BIN" diff -q -b "$D/base.json" -i "$D/slow.json" \
+    --pdf "$T_DIR/nope/d.pdf" 2> "$T_DIR/err"
+check "a PDF into a missing folder exits 2" [ $? -eq 2 ]
+check "  and writes nothing" [ ! -e "$T_DIR/nope" ]
+"$PR_BIN" trend -q --input "$D/base.json" "$D/rerun.json" "$D/slow.json" \
+    --pdf "$T_DIR/t.pdf"
+check "trend --pdf exits 0" [ $? -eq 0 ]
+if [ $pdf_tools = yes ]; then
+    check "  qpdf --check passes" sh -c "qpdf --check '$T_DIR/t.pdf' > /dev/null 2>&1"
+    pdftotext "$T_DIR/t.pdf" "$T_DIR/t.txt" 2> /dev/null
+    check "  marks the slow night" grep -q "CROSSED" "$T_DIR/t.txt"
+else
+    skip "trend --pdf: qpdf --check" "qpdf or pdftotext missing"
+    skip "trend --pdf: crossed night" "qpdf or pdftotext missing"
+fi
+
 H=$PR_SHARED/traces/hta/trace_diff
 if have_shared && [ -f "$H/control/control.json.gz" ]; then
     "$PR_BIN" diff -q -b "$H/control/control.json.gz" \

@@ -1,0 +1,863 @@
+/* report_pdf.c - the diff and the trend as PDF documents: the same content
+ * as their HTML pages (verdict, gates, noise tests, breakdown, waterfall
+ * and step charts, top changes, nights and crossings), laid out by the
+ * shared page module pdf_doc.c and drawn through the PDF canvas.  Numbers
+ * are formatted by common.c exactly as in the other diff reports. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "profreport/diff.h"
+#include "profreport/pdf_doc.h"
+
+#define N_CAT 8
+#define MAX_SERIES 8
+#define HALF_GAP 12.0 /* points between two charts side by side */
+#define TITLE "Regression comparison"
+
+/* Sticky out-of-memory while building a table's rows. */
+struct rows {
+    cJSON *arr; /* owned */
+    int failed;
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static int
+is_str(const cJSON *o, const char *key, const char *want)
+{
+    const char *s = pr_dj_str(o, key);
+
+    return s != NULL && strcmp(s, want) == 0;
+}
+
+/* A row object of string cells: keys[i] = vals[i]. */
+static void
+rows_add(struct rows *r, const char *const *keys, const char *const *vals,
+         size_t n)
+{
+    cJSON *o = cJSON_CreateObject();
+    size_t i;
+
+    if (o == NULL || !cJSON_AddItemToArray(r->arr, o)) {
+        cJSON_Delete(o);
+        r->failed = 1;
+        return;
+    }
+    for (i = 0; i < n; i++)
+        if (cJSON_AddStringToObject(o, keys[i], vals[i] ? vals[i] : "") == NULL)
+            r->failed = 1;
+}
+
+/* Draw the rows (nothing when empty: the caller writes "none"), then free
+ * them. */
+static void
+rows_flush(struct pr_pdf_doc *d, struct rows *r, const struct pr_pdf_col *c,
+           size_t n_cols)
+{
+    if (r->failed)
+        pr_pdf_doc_nomem(d);
+    else if (cJSON_GetArraySize(r->arr) == 0)
+        pr_pdf_doc_note(d, "None.");
+    else
+        pr_pdf_doc_table(d, c, n_cols, r->arr, (size_t)-1, NULL);
+    cJSON_Delete(r->arr);
+    r->arr = NULL;
+}
+
+static int
+rows_init(struct pr_pdf_doc *d, struct rows *r)
+{
+    r->arr = cJSON_CreateArray();
+    r->failed = 0;
+    if (r->arr == NULL)
+        pr_pdf_doc_nomem(d);
+    return r->arr != NULL;
+}
+
+/* The box of `h` points at the cursor, split into two side by side. */
+static void
+two_boxes(struct pr_pdf_doc *d, double h, struct pr_chart_box *l,
+          struct pr_chart_box *r)
+{
+    struct pr_chart_box b = pr_pdf_doc_chart_box(d, h);
+
+    *l = b;
+    l->w = (b.w - HALF_GAP) / 2;
+    *r = *l;
+    r->x = b.x + l->w + HALF_GAP;
+}
+
+/* ---- title and verdict ------------------------------------------------ */
+
+static void
+badge(struct pr_pdf_doc *d, double x, double y, const char *text, int bad)
+{
+    double w = pr_pdf_text_width(d->bold, text, 11) + 16;
+
+    pr_pdf_doc_fill(d, x, y - 14, w, 20, bad ? PR_PDF_C_BAD : PR_PDF_C_GOOD);
+    pr_pdf_doc_put(d, x + 8, y, text, 11, 1, 0xFFFFFFu, PR_ANCHOR_START);
+}
+
+static void
+info_line(struct pr_pdf_doc *d, const char *label, const char *value)
+{
+    pr_pdf_doc_put(d, PR_PDF_MARGIN_X, d->y + 10, label, 10, 1, PR_PDF_C_MUTED,
+                   PR_ANCHOR_START);
+    pr_pdf_doc_clipped(d, PR_PDF_MARGIN_X + 90, d->y + 10,
+                       pr_pdf_doc_width(d) - 90, value, 10, 0, PR_PDF_C_TEXT);
+    d->y += 16;
+}
+
+/* "file.json (runs: 1, steps: 8)" for one side of the comparison. */
+static void
+side_line(struct pr_pdf_doc *d, const char *label, const cJSON *side)
+{
+    char *clean = pr_pdf_text_clean(pr_dj_str(side, "label"));
+    char line[300];
+
+    if (clean == NULL) {
+        pr_pdf_doc_nomem(d);
+        return;
+    }
+    snprintf(line, sizeof(line), "%s (runs: %.0f, steps: %.0f)", clean,
+             pr_dj_num(side, "runs"), pr_dj_num(side, "steps"));
+    free(clean);
+    info_line(d, label, line);
+}
+
+static size_t
+count_failed(const cJSON *gates)
+{
+    const cJSON *g;
+    size_t n = 0;
+
+    cJSON_ArrayForEach(g, gates)
+    {
+        n += is_str(g, "result", "fail");
+    }
+    return n;
+}
+
+static void
+diff_title(struct pr_pdf_doc *d, const cJSON *diff, const char *version)
+{
+    const cJSON *gates = cJSON_GetObjectItemCaseSensitive(diff, "gates");
+    int failed = is_str(diff, "verdict", "fail");
+    HPDF_Date t = pr_pdf_doc_date(d->generated_at);
+    char line[128];
+
+    (void)pr_pdf_doc_bookmark(d, NULL, "Verdict");
+    d->y = 110;
+    pr_pdf_doc_put(d, PR_PDF_MARGIN_X, d->y, TITLE, 26, 1, PR_PDF_C_TEXT,
+                   PR_ANCHOR_START);
+    badge(d, PR_PDF_MARGIN_X + pr_pdf_text_width(d->bold, TITLE, 26) + 14,
+          d->y - 4, failed ? "REGRESSION" : "NO REGRESSION", failed);
+    d->y += 22;
+    pr_pdf_doc_put(d, PR_PDF_MARGIN_X, d->y,
+                   "Two profiling runs compared step by step by profreport", 12,
+                   0, PR_PDF_C_MUTED, PR_ANCHOR_START);
+    d->y += 14;
+    pr_pdf_doc_hline(d, PR_PDF_MARGIN_X, d->pw - PR_PDF_MARGIN_X, d->y,
+                     PR_PDF_C_ACCENT, 2);
+    d->y += 16;
+    side_line(d, "Baseline",
+              cJSON_GetObjectItemCaseSensitive(diff, "baseline"));
+    side_line(d, "Current", cJSON_GetObjectItemCaseSensitive(diff, "current"));
+    snprintf(line, sizeof(line), "%zu of %d tripped: %s", count_failed(gates),
+             cJSON_GetArraySize(gates),
+             failed ? "regression" : "no regression");
+    info_line(d, "Gates", line);
+    snprintf(line, sizeof(line),
+             "%04d-%02d-%02dT%02d:%02d:%02dZ, profreport %s", t.year, t.month,
+             t.day, t.hour, t.minutes, t.seconds, version);
+    info_line(d, "Generated", line);
+}
+
+/* ---- gates ------------------------------------------------------------ */
+
+static const struct pr_pdf_col gate_cols[] = {
+    {"Result", "result", PR_PDF_K_VERDICT, 0.9},
+    {"Gate", "rule", PR_PDF_K_NAME, 2.2},
+    {"Detail", "detail", PR_PDF_K_WRAP, 6.5},
+};
+
+static void
+gates_section(struct pr_pdf_doc *d, const cJSON *diff)
+{
+    static const char *const keys[] = {"result", "rule", "detail"};
+    const cJSON *g;
+    struct rows r;
+    char rule[200];
+
+    pr_pdf_doc_section(d, "Gates");
+    if (!rows_init(d, &r))
+        return;
+    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(diff, "gates"))
+    {
+        const char *vals[3];
+        snprintf(rule, sizeof(rule), "%s%s",
+                 pr_dj_str(g, "rule") ? pr_dj_str(g, "rule") : "?",
+                 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g, "default"))
+                     ? " (default)"
+                     : "");
+        vals[0] = is_str(g, "result", "fail") ? "FAIL" : "pass";
+        vals[1] = rule;
+        vals[2] = pr_dj_str(g, "detail");
+        rows_add(&r, keys, vals, 3);
+    }
+    rows_flush(d, &r, gate_cols, 3);
+}
+
+/* ---- one pair of runs ------------------------------------------------- */
+
+static void
+breakdown_values(const cJSON *pair, double *vals, double *deltas, double *start,
+                 double *end)
+{
+    const cJSON *bd = cJSON_GetObjectItemCaseSensitive(pair, "breakdown");
+    size_t k;
+
+    *start = *end = 0;
+    for (k = 0; k < N_CAT; k++) {
+        const cJSON *row = cJSON_GetArrayItem(bd, (int)k);
+        double x = pr_dj_num(row, "baseline"), y = pr_dj_num(row, "current");
+        vals[k] = isfinite(x) ? x : 0;
+        vals[N_CAT + k] = isfinite(y) ? y : 0;
+        deltas[k] = vals[N_CAT + k] - vals[k];
+        *start += vals[k];
+        *end += vals[N_CAT + k];
+    }
+}
+
+/* Step durations of both runs against the step index, in box `b`. */
+static void
+steps_chart(struct pr_pdf_doc *d, const cJSON *pair,
+            const struct pr_chart_box *b)
+{
+    const cJSON *arr[2] = {
+        cJSON_GetObjectItemCaseSensitive(pair, "steps_baseline_us"),
+        cJSON_GetObjectItemCaseSensitive(pair, "steps_current_us")};
+    int n[2] = {cJSON_GetArraySize(arr[0]), cJSON_GetArraySize(arr[1])};
+    int max = n[0] > n[1] ? n[0] : n[1], i, k;
+    double *xs = calloc((size_t)max + 1, sizeof(double));
+    double *ys = calloc(2 * ((size_t)max + 1), sizeof(double));
+    struct pr_chart_series s[2];
+    struct pr_chart_lines spec;
+
+    if (xs == NULL || ys == NULL) {
+        pr_pdf_doc_nomem(d);
+        goto out;
+    }
+    for (i = 0; i < max; i++)
+        xs[i] = i + 1;
+    for (k = 0; k < 2; k++)
+        for (i = 0; i < n[k]; i++) {
+            const cJSON *v = cJSON_GetArrayItem(arr[k], i);
+            ys[k * (max + 1) + i] =
+                cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble
+                                                              : 0;
+        }
+    s[0] = (struct pr_chart_series){"Baseline", xs, ys, (size_t)n[0],
+                                    0x0072B2,   0,  0};
+    s[1] = (struct pr_chart_series){
+        "Current", xs, ys + max + 1, (size_t)n[1], 0xD55E00, 0, 0};
+    spec = (struct pr_chart_lines){"Step time per step",
+                                   s,
+                                   2,
+                                   PR_UNIT_COUNT,
+                                   PR_UNIT_US,
+                                   "step",
+                                   NULL,
+                                   0,
+                                   0,
+                                   0,
+                                   NULL};
+    pr_chart_line(&d->pc.canvas, b, &spec);
+out:
+    free(xs);
+    free(ys);
+}
+
+static void
+pair_charts(struct pr_pdf_doc *d, const cJSON *pair)
+{
+    static const char *const sides[] = {"Baseline", "Current"};
+    double vals[2 * N_CAT], deltas[N_CAT], start, end;
+    struct pr_chart_box l, r;
+    struct pr_chart_stacked st = {"Mean step breakdown", sides,      2,
+                                  pr_dcat_names,         N_CAT,      vals,
+                                  pr_dcat_colors,        PR_UNIT_US, NULL};
+    struct pr_dwaterfall wf = {
+        "Where the time went (mean step)", pr_dcat_names, deltas, N_CAT, 0, 0};
+
+    breakdown_values(pair, vals, deltas, &start, &end);
+    wf.start = start;
+    wf.end = end;
+    two_boxes(d, 250, &l, &r);
+    pr_chart_stacked_bars(&d->pc.canvas, &l, &st);
+    steps_chart(d, pair, &r);
+    l = pr_pdf_doc_chart_box(d, 270);
+    pr_dwaterfall(&d->pc.canvas, &l, &wf);
+}
+
+/* The noise test of a figure in words: its outcome and method in short
+ * (the Method section spells them out). */
+static void
+noise_text(const cJSON *noise, char *buf, size_t n)
+{
+    const char *m = pr_dj_str(noise, "method");
+    const char *how = m;
+
+    if (m == NULL || strcmp(m, "none") == 0) {
+        snprintf(buf, n, "limit only (too few steps)");
+        return;
+    }
+    if (strcmp(m, "mann-whitney-exact") == 0)
+        how = "MWU exact";
+    else if (strcmp(m, "mann-whitney-normal") == 0)
+        how = "MWU normal";
+    snprintf(
+        buf, n, "%s (%s)",
+        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(noise, "significant"))
+            ? "significant"
+            : "within noise",
+        how);
+}
+
+/* "+48.8 to +78.5%", or a dash without a test. */
+static void
+interval_text(const cJSON *noise, char *buf, size_t n)
+{
+    double lo = pr_dj_num(noise, "ci_lo_pct"),
+           hi = pr_dj_num(noise, "ci_hi_pct");
+    char a[32], b[32];
+
+    if (!isfinite(lo) || !isfinite(hi)) {
+        snprintf(buf, n, "%s", PR_PDF_DASH);
+        return;
+    }
+    pr_dfmt_pct(lo, a, sizeof(a));
+    a[strlen(a) - 1] = '\0'; /* the unit once, at the end */
+    snprintf(buf, n, "%s to %s", a, pr_dfmt_pct(hi, b, sizeof(b)));
+}
+
+/* "step.mean", "memory.peak GPU 0", ... */
+static void
+figure_name(const cJSON *row, char *buf, size_t n)
+{
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(row, "device");
+    const char *m = pr_dj_str(row, "metric") ? pr_dj_str(row, "metric") : "?";
+
+    if (cJSON_IsString(dev))
+        snprintf(buf, n, "%s %s", m, dev->valuestring);
+    else if (cJSON_IsNumber(dev))
+        snprintf(buf, n, "%s GPU %d", m, dev->valueint);
+    else
+        snprintf(buf, n, "%s", m);
+}
+
+static const struct pr_pdf_col figure_cols[] = {
+    {"Figure", "figure", PR_PDF_K_NAME, 1.8},
+    {"Baseline", "base", PR_PDF_K_FIGURE, 1.0},
+    {"Current", "cur", PR_PDF_K_FIGURE, 1.05},
+    {"Change", "delta", PR_PDF_K_CHANGE, 2.0},
+    {"p-value", "p", PR_PDF_K_FIGURE, 0.8},
+    {"95% CI of the change", "ci", PR_PDF_K_FIGURE, 1.85},
+    {"Noise test", "noise", PR_PDF_K_NAME, 1.6},
+};
+
+static void
+figure_row(struct rows *r, const cJSON *row)
+{
+    static const char *const keys[] = {"figure", "base", "cur",  "delta",
+                                       "p",      "ci",   "noise"};
+    const cJSON *noise = cJSON_GetObjectItemCaseSensitive(row, "noise");
+    const char *unit = pr_dj_str(row, "unit");
+    char name[160], v1[48], v2[48], dl[48], pct[48], change[100];
+    char p[32], ci[80], txt[80];
+    const char *vals[7] = {name, v1, v2, change, p, ci, txt};
+
+    figure_name(row, name, sizeof(name));
+    pr_dfmt_value(pr_dj_num(row, "baseline"), unit, v1, sizeof(v1));
+    pr_dfmt_value(pr_dj_num(row, "current"), unit, v2, sizeof(v2));
+    pr_dfmt_delta(pr_dj_num(row, "delta"), unit, dl, sizeof(dl));
+    if (unit != NULL && strcmp(unit, "pct") == 0) /* the change is in pp */
+        snprintf(change, sizeof(change), "%s", dl);
+    else
+        snprintf(change, sizeof(change), "%s %s", dl,
+                 pr_dfmt_pct(pr_dj_num(row, "delta_pct"), pct, sizeof(pct)));
+    pr_dfmt_p(pr_dj_num(noise, "p_value"), p, sizeof(p));
+    interval_text(noise, ci, sizeof(ci));
+    noise_text(noise, txt, sizeof(txt));
+    rows_add(r, keys, vals, 7);
+}
+
+static void
+figures_table(struct pr_pdf_doc *d, const cJSON *pair)
+{
+    const cJSON *row;
+    struct rows r;
+
+    if (!rows_init(d, &r))
+        return;
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(pair, "metrics"))
+    {
+        double x = pr_dj_num(row, "baseline"), y = pr_dj_num(row, "current");
+        if ((isnan(x) && isnan(y)) || (x == 0 && y == 0))
+            continue; /* a figure neither run has */
+        figure_row(&r, row);
+    }
+    rows_flush(d, &r, figure_cols, 7);
+}
+
+static void
+runs_section(struct pr_pdf_doc *d, const cJSON *diff)
+{
+    const cJSON *pair;
+    char title[300];
+
+    pr_pdf_doc_section(d, "Step time");
+    cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(diff, "runs"))
+    {
+        if (pr_pdf_doc_failed(d))
+            return;
+        snprintf(title, sizeof(title), "Run %s vs %s (per step)",
+                 pr_dj_str(pair, "baseline") ? pr_dj_str(pair, "baseline")
+                                             : "?",
+                 pr_dj_str(pair, "current") ? pr_dj_str(pair, "current") : "?");
+        pr_pdf_doc_subheading(d, title, 250);
+        pair_charts(d, pair);
+        figures_table(d, pair);
+    }
+}
+
+/* ---- operators and kernels -------------------------------------------- */
+
+static const struct pr_pdf_col change_cols[] = {
+    {"Name", "name", PR_PDF_K_NAME, 5.0},
+    {"Baseline", "base", PR_PDF_K_FIGURE, 1.2},
+    {"Current", "cur", PR_PDF_K_FIGURE, 1.2},
+    {"Change", "delta", PR_PDF_K_CHANGE, 1.2},
+    {"Change %", "pct", PR_PDF_K_CHANGE, 1.0},
+};
+
+static const struct pr_pdf_col status_cols[] = {
+    {"Name", "name", PR_PDF_K_NAME, 5.0},
+    {"Baseline", "base", PR_PDF_K_FIGURE, 1.2},
+    {"Current", "cur", PR_PDF_K_FIGURE, 1.2},
+    {"Change", "delta", PR_PDF_K_CHANGE, 1.2},
+    {"Status", "pct", PR_PDF_K_TEXT, 1.0},
+};
+
+/* Is the row one that table `want` shows: > 0 regressions, < 0
+ * improvements, 0 new and vanished? */
+static int
+wanted(const cJSON *row, int want)
+{
+    double dv = pr_dj_num(row, "delta_us");
+    int both = is_str(row, "status", "both");
+
+    if (want == 0)
+        return !both;
+    return both && (want > 0 ? dv > 0 : dv < 0);
+}
+
+static void
+change_row(struct rows *r, const cJSON *row, int want)
+{
+    static const char *const keys[] = {"name", "base", "cur", "delta", "pct"};
+    const char *shapes = pr_dj_str(row, "input_shapes");
+    char name[600], v1[48], v2[48], dl[48], pct[48];
+    const char *vals[5] = {name, v1, v2, dl, pct};
+
+    snprintf(name, sizeof(name), "%s%s%s",
+             pr_dj_str(row, "name") ? pr_dj_str(row, "name") : "?",
+             shapes ? "  " : "", shapes ? shapes : "");
+    pr_dfmt_us(pr_dj_num(row, "baseline_us"), v1, sizeof(v1));
+    pr_dfmt_us(pr_dj_num(row, "current_us"), v2, sizeof(v2));
+    pr_dfmt_delta(pr_dj_num(row, "delta_us"), "us", dl, sizeof(dl));
+    if (want == 0)
+        vals[4] = pr_dj_str(row, "status");
+    else
+        pr_dfmt_pct(pr_dj_num(row, "delta_pct"), pct, sizeof(pct));
+    rows_add(r, keys, vals, 5);
+}
+
+static void
+rows_table(struct pr_pdf_doc *d, const cJSON *arr, int want, size_t top)
+{
+    const cJSON *row;
+    struct rows r;
+    size_t n = 0;
+
+    if (!rows_init(d, &r))
+        return;
+    cJSON_ArrayForEach(row, arr)
+    {
+        if (n == top)
+            break;
+        if (!wanted(row, want))
+            continue;
+        change_row(&r, row, want);
+        n++;
+    }
+    rows_flush(d, &r, want == 0 ? status_cols : change_cols, 5);
+}
+
+static void
+tables_section(struct pr_pdf_doc *d, const cJSON *diff, size_t top)
+{
+    static const char *const keys[] = {"operators", "kernels"};
+    static const char *const titles[] = {"Operators", "Kernels"};
+    static const char *const notes[] = {
+        "Device self time per step, matched by name.",
+        "Device time per step, matched by name."};
+    static const char *const kinds[] = {"Top regressions", "Top improvements",
+                                        "New and vanished"};
+    static const int wants[] = {1, -1, 0};
+    size_t t, k;
+
+    for (t = 0; t < 2 && !pr_pdf_doc_failed(d); t++) {
+        pr_pdf_doc_section(d, titles[t]);
+        pr_pdf_doc_note(d, notes[t]);
+        for (k = 0; k < 3; k++) {
+            pr_pdf_doc_subheading(d, kinds[k], 60);
+            rows_table(d, cJSON_GetObjectItemCaseSensitive(diff, keys[t]),
+                       wants[k], top);
+        }
+    }
+}
+
+/* ---- method ----------------------------------------------------------- */
+
+static void
+unmatched_note(struct pr_pdf_doc *d, const cJSON *diff)
+{
+    static const char *const sides[] = {"baseline", "current"};
+    const cJSON *um = cJSON_GetObjectItemCaseSensitive(diff, "runs_unmatched");
+    const cJSON *w;
+    char line[400];
+    size_t k, at;
+
+    for (k = 0; k < 2; k++) {
+        const cJSON *arr = cJSON_GetObjectItemCaseSensitive(um, sides[k]);
+        if (cJSON_GetArraySize(arr) == 0)
+            continue;
+        at = (size_t)snprintf(
+            line, sizeof(line),
+            "Runs of the %s with no partner, not compared:", sides[k]);
+        cJSON_ArrayForEach(w, arr)
+        {
+            if (cJSON_IsString(w) && at < sizeof(line))
+                at += (size_t)snprintf(line + at, sizeof(line) - at, " %s",
+                                       w->valuestring);
+        }
+        pr_pdf_doc_paragraph(d, 0, line, PR_PDF_BODY_SIZE, PR_PDF_C_TEXT);
+    }
+}
+
+static void
+method_section(struct pr_pdf_doc *d, const cJSON *diff)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(diff, "method");
+    const cJSON *bs = cJSON_GetObjectItemCaseSensitive(m, "bootstrap");
+    char text[1200];
+
+    pr_pdf_doc_section(d, "Method");
+    snprintf(
+        text, sizeof(text),
+        "A figure with per-step samples (step time, breakdown) regresses "
+        "only when its change crosses the gate's limit and is unlikely to be "
+        "step-to-step noise: Mann-Whitney U over the steps (two-sided; exact "
+        "distribution up to 50 steps a side without ties, else normal "
+        "approximation with tie correction), alpha = %g. With too few steps "
+        "for the test to reach alpha, a 95%% percentile bootstrap interval "
+        "of the change of the mean (%.0f resamples, fixed seed) must exclude "
+        "0. Memory, GPU metrics, operators and kernels have no per-step "
+        "samples and are judged on the limit alone. Operator and kernel "
+        "times are device time per step, matched by name; glob rules skip "
+        "rows under %g%% of the step time.",
+        pr_dj_num(m, "alpha"), pr_dj_num(bs, "resamples"),
+        pr_dj_num(m, "min_share_pct"));
+    pr_pdf_doc_paragraph(d, 0, text, PR_PDF_BODY_SIZE + 0.5, PR_PDF_C_TEXT);
+    unmatched_note(d, diff);
+}
+
+/* ---- documents -------------------------------------------------------- */
+
+static void
+diff_build(struct pr_pdf_doc *d, const cJSON *diff, size_t top)
+{
+    char left[96];
+
+    if (pr_pdf_doc_new_page(d) != 0)
+        return;
+    diff_title(d, diff, PACKAGE_VERSION);
+    d->y += 10;
+    gates_section(d, diff);
+    if (!pr_pdf_doc_failed(d))
+        runs_section(d, diff);
+    if (!pr_pdf_doc_failed(d))
+        tables_section(d, diff, top);
+    if (!pr_pdf_doc_failed(d))
+        method_section(d, diff);
+    snprintf(left, sizeof(left), "Regression comparison %s profreport %s",
+             "\xC2\xB7", PACKAGE_VERSION);
+    if (!pr_pdf_doc_failed(d))
+        pr_pdf_doc_footers(d, left);
+}
+
+/* Open, build with `fn`, save, close. */
+static enum pr_status
+write_pdf(const char *title, const char *path,
+          void (*fn)(struct pr_pdf_doc *, const cJSON *, size_t),
+          const cJSON *tree, size_t top, struct pr_error *err)
+{
+    struct pr_pdf_doc d;
+    struct pr_pdf_setup s;
+    enum pr_status st;
+
+    memset(&d, 0, sizeof(d));
+    memset(&s, 0, sizeof(s));
+    s.title = title;
+    s.version = PACKAGE_VERSION;
+    s.generated_at = pr_pdf_doc_now();
+    s.top = top > 0 && top < 100000 ? (int)top : 0;
+    st = pr_pdf_doc_open(&d, &s, err);
+    if (st == PR_OK) {
+        fn(&d, tree, top);
+        st = pr_pdf_doc_save(&d, path);
+    }
+    pr_pdf_doc_close(&d);
+    return st;
+}
+
+enum pr_status
+pr_diff_pdf(const cJSON *diff, size_t top, const char *path,
+            struct pr_error *err)
+{
+    if (!cJSON_IsObject(diff))
+        return pr_error_set(err, PR_E_FORMAT, "diff is not an object");
+    return write_pdf("Regression comparison", path, diff_build, diff, top, err);
+}
+
+/* ---- trend ------------------------------------------------------------ */
+
+struct trend_chart {
+    const char *title;
+    enum pr_unit unit;
+    const char *group;             /* member of each night, NULL = itself */
+    const char *keys[MAX_SERIES];  /* numbers read from it */
+    const char *names[MAX_SERIES]; /* legend */
+    size_t n_series;
+    int mark; /* mark the latest crossed night on series 0 */
+};
+
+/* Series values: nights[i][group][key], 0 where unknown. */
+static void
+night_values(const cJSON *nights, const char *group, const char *key, double *y)
+{
+    const cJSON *n;
+    size_t i = 0;
+
+    cJSON_ArrayForEach(n, nights)
+    {
+        const cJSON *o = group ? cJSON_GetObjectItemCaseSensitive(n, group) : n;
+        double v = pr_dj_num(o, key);
+        y[i++] = isfinite(v) ? v : 0;
+    }
+}
+
+static void
+trend_chart(struct pr_pdf_doc *d, const cJSON *nights,
+            const struct trend_chart *ch, const double *x, double *y, size_t n)
+{
+    struct pr_chart_series s[MAX_SERIES];
+    struct pr_chart_lines spec;
+    struct pr_chart_box b;
+    const cJSON *night;
+    size_t k, i = 0;
+    char label[64];
+
+    for (k = 0; k < ch->n_series; k++) {
+        night_values(nights, ch->group, ch->keys[k], y + k * n);
+        s[k] = (struct pr_chart_series){ch->names[k],  x, y + k * n, n,
+                                        PR_COLOR_NONE, 0, 0};
+    }
+    spec = (struct pr_chart_lines){
+        ch->title, s, ch->n_series, PR_UNIT_COUNT, ch->unit, "night", NULL, 0,
+        0,         0, NULL};
+    cJSON_ArrayForEach(night, nights)
+    {
+        if (ch->mark && i > 0 &&
+            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(night, "crossed"))) {
+            snprintf(label, sizeof(label), "crossed (night %zu)", i + 1);
+            spec.mark_x = x[i];
+            spec.mark_y = y[i];
+            spec.mark_label = label;
+        }
+        i++;
+    }
+    b = pr_pdf_doc_chart_box(d, 215);
+    pr_chart_line(&d->pc.canvas, &b, &spec);
+}
+
+static void
+trend_charts(struct pr_pdf_doc *d, const cJSON *t)
+{
+    static const struct trend_chart fixed[] = {
+        {"Step time",
+         PR_UNIT_US,
+         NULL,
+         {"step_mean_us", "step_p90_us"},
+         {"mean", "p90"},
+         2,
+         1},
+        {"Memory peak",
+         PR_UNIT_BYTES,
+         NULL,
+         {"memory_peak_bytes"},
+         {"peak allocated"},
+         1,
+         0},
+        {"Breakdown (mean step)",
+         PR_UNIT_US,
+         "breakdown_us",
+         {"kernel", "memcpy", "memset", "communication", "runtime",
+          "dataloader", "cpu_exec", "other"},
+         {"kernel", "memcpy", "memset", "communication", "runtime",
+          "dataloader", "cpu_exec", "other"},
+         N_CAT,
+         0}};
+    const cJSON *nights = cJSON_GetObjectItemCaseSensitive(t, "nights");
+    const cJSON *name;
+    size_t n = (size_t)cJSON_GetArraySize(nights), i;
+    double *x = calloc(n + 1, sizeof(double));
+    double *y = calloc((n + 1) * MAX_SERIES, sizeof(double));
+    struct trend_chart ops = {"Top operators (device time per step)",
+                              PR_UNIT_US,
+                              "operators_us",
+                              {NULL},
+                              {NULL},
+                              0,
+                              0};
+
+    if (x == NULL || y == NULL) {
+        pr_pdf_doc_nomem(d);
+        goto out;
+    }
+    for (i = 0; i < n; i++)
+        x[i] = (double)(i + 1);
+    cJSON_ArrayForEach(name,
+                       cJSON_GetObjectItemCaseSensitive(t, "top_operators"))
+    {
+        if (ops.n_series < MAX_SERIES && cJSON_IsString(name)) {
+            ops.keys[ops.n_series] = ops.names[ops.n_series] =
+                name->valuestring;
+            ops.n_series++;
+        }
+    }
+    for (i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
+        trend_chart(d, nights, &fixed[i], x, y, n);
+    if (ops.n_series > 0)
+        trend_chart(d, nights, &ops, x, y, n);
+out:
+    free(x);
+    free(y);
+}
+
+static const struct pr_pdf_col night_cols[] = {
+    {"#", "i", PR_PDF_K_FIGURE, 0.4},
+    {"Input", "label", PR_PDF_K_NAME, 2.4},
+    {"Mean step", "mean", PR_PDF_K_FIGURE, 1.1},
+    {"p90", "p90", PR_PDF_K_FIGURE, 1.1},
+    {"Memory peak", "mem", PR_PDF_K_FIGURE, 1.2},
+    {"vs previous night", "gates", PR_PDF_K_WRAP, 4.4},
+};
+
+/* "crossed step.mean>+5%: detail; ok memory.peak>+1GiB: ..." */
+static void
+gates_text(const cJSON *night, char *buf, size_t n)
+{
+    const cJSON *g;
+    size_t at = 0;
+
+    buf[0] = '\0';
+    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(night, "gates"))
+    {
+        int w;
+        if (at >= n)
+            break;
+        w = snprintf(buf + at, n - at, "%s%s %s: %s", at > 0 ? "; " : "",
+                     is_str(g, "result", "fail") ? "CROSSED" : "ok",
+                     pr_dj_str(g, "rule") ? pr_dj_str(g, "rule") : "?",
+                     pr_dj_str(g, "detail") ? pr_dj_str(g, "detail") : "");
+        at += w > 0 ? (size_t)w : 0;
+    }
+    if (at == 0)
+        snprintf(buf, n, "%s", "first night");
+}
+
+static void
+nights_table(struct pr_pdf_doc *d, const cJSON *t)
+{
+    static const char *const keys[] = {"i",   "label", "mean",
+                                       "p90", "mem",   "gates"};
+    const cJSON *night;
+    struct rows r;
+    char idx[16], mean[48], p90[48], mem[48], gates[1000];
+    const char *vals[6] = {idx, NULL, mean, p90, mem, gates};
+    int i = 0;
+
+    pr_pdf_doc_section(d, "Nights");
+    if (!rows_init(d, &r))
+        return;
+    cJSON_ArrayForEach(night, cJSON_GetObjectItemCaseSensitive(t, "nights"))
+    {
+        snprintf(idx, sizeof(idx), "%d", ++i);
+        vals[1] = pr_dj_str(night, "label");
+        pr_dfmt_us(pr_dj_num(night, "step_mean_us"), mean, sizeof(mean));
+        pr_dfmt_us(pr_dj_num(night, "step_p90_us"), p90, sizeof(p90));
+        pr_dfmt_bytes(pr_dj_num(night, "memory_peak_bytes"), mem, sizeof(mem));
+        gates_text(night, gates, sizeof(gates));
+        rows_add(&r, keys, vals, 6);
+    }
+    rows_flush(d, &r, night_cols, 6);
+}
+
+static void
+trend_build(struct pr_pdf_doc *d, const cJSON *t, size_t top)
+{
+    char left[96];
+
+    (void)top;
+    if (pr_pdf_doc_new_page(d) != 0)
+        return;
+    pr_pdf_doc_section(d, "Nightly trend");
+    pr_pdf_doc_paragraph(
+        d, 0,
+        "Each night is compared with the one before by the diff gates "
+        "(noise-aware for step time); the step chart marks the latest night "
+        "that crossed a limit, the table lists them all.",
+        PR_PDF_BODY_SIZE + 0.5, PR_PDF_C_MUTED);
+    trend_charts(d, t);
+    if (!pr_pdf_doc_failed(d))
+        nights_table(d, t);
+    snprintf(left, sizeof(left), "Nightly trend %s profreport %s", "\xC2\xB7",
+             PACKAGE_VERSION);
+    if (!pr_pdf_doc_failed(d))
+        pr_pdf_doc_footers(d, left);
+}
+
+enum pr_status
+pr_trend_pdf(const cJSON *trend, const char *path, struct pr_error *err)
+{
+    if (!cJSON_IsObject(trend))
+        return pr_error_set(err, PR_E_FORMAT, "trend is not an object");
+    return write_pdf("Nightly trend", path, trend_build, trend, 0, err);
+}
