@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "profreport/diff.h"
 #include "../../src/diff/internal.h"
+#include "profreport/diff.h"
 
 /* A one-run summary with n steps around step_us and one operator with a
  * kernel name full of characters a PDF string must survive. */
@@ -68,9 +68,9 @@ slow_diff(void)
 
     pr_error_clear(&err);
     pr_diff_opts_init(&o);
-    assert_int_equal(pr_diff_compare(base, cur, "base.json", "slow.json", &o,
-                                     &diff, &err),
-                     PR_OK);
+    assert_int_equal(
+        pr_diff_compare(base, cur, "base.json", "slow.json", &o, &diff, &err),
+        PR_OK);
     assert_int_equal(pr_diff_gate(diff, NULL, 0, &o, &failed, &err), PR_OK);
     assert_int_equal(failed, 1);
     cJSON_Delete(base);
@@ -197,8 +197,7 @@ test_not_an_object(void **state)
 
     (void)state;
     pr_error_clear(&err);
-    assert_int_equal(pr_diff_pdf(arr, 15, "/tmp/never.pdf", &err),
-                     PR_E_FORMAT);
+    assert_int_equal(pr_diff_pdf(arr, 15, "/tmp/never.pdf", &err), PR_E_FORMAT);
     pr_error_clear(&err);
     assert_int_equal(pr_trend_pdf(arr, "/tmp/never.pdf", &err), PR_E_FORMAT);
     cJSON_Delete(arr);
