@@ -615,10 +615,61 @@ fit(const char *s, size_t w, char *out, size_t cap)
     snprintf(out, cap, "%.*s...%s", (int)head, s, s + n - tail);
 }
 
+#define MIN_STR_WIDTH 8 /* narrowest a text column gets to fit --width */
+#define SOFT_STR_WIDTH 20 /* ... unless even that cannot make it fit */
+
+static int
+is_text_col(const struct table *t, size_t c)
+{
+    return t->cols[c]->type == C_STR && t->cols[c] != &worker_col;
+}
+
+/* Narrow text columns, widest first, down to `floor` or until the row
+ * fits; returns the row width reached. */
+static size_t
+shrink(const struct table *t, size_t *w, size_t total, size_t width,
+       size_t floor)
+{
+    while (total > width) {
+        size_t widest = t->n_cols, c;
+
+        for (c = 0; c < t->n_cols; c++) {
+            if (is_text_col(t, c) && w[c] > floor &&
+                (widest == t->n_cols || w[c] > w[widest]))
+                widest = c;
+        }
+        if (widest == t->n_cols)
+            break;
+        w[widest]--;
+        total--;
+    }
+    return total;
+}
+
+/* Fit `width` by narrowing text columns (numbers are never cut): to 20
+ * characters first, to 8 only when that is enough to fit. */
+static void
+fit_width(const struct table *t, size_t *w, size_t width)
+{
+    size_t total = 0, least = 0, c;
+
+    for (c = 0; c < t->n_cols; c++) {
+        size_t sep = c + 1 < t->n_cols ? 2 : 0;
+
+        total += w[c] + sep;
+        least += (is_text_col(t, c) && w[c] > MIN_STR_WIDTH ? MIN_STR_WIDTH
+                                                            : w[c]) +
+                 sep;
+    }
+    total = shrink(t, w, total, width, SOFT_STR_WIDTH);
+    if (total > width && least <= width)
+        (void)shrink(t, w, total, width, MIN_STR_WIDTH);
+}
+
 static enum pr_status
 emit_text(const struct table *t, size_t n, int width, struct pr_buf *out)
 {
-    size_t w[MAX_COLS + 1], r, c, others = 0, name_col = (size_t)-1;
+    size_t w[MAX_COLS + 1], r, c;
     char v[4096], f[4096];
     enum pr_status st = PR_OK;
 
@@ -629,14 +680,8 @@ emit_text(const struct table *t, size_t n, int width, struct pr_buf *out)
             if (strlen(v) > w[c])
                 w[c] = strlen(v);
         }
-        if (t->cols[c]->type == C_STR && name_col == (size_t)-1 &&
-            t->cols[c] != &worker_col)
-            name_col = c;
-        else
-            others += w[c] + 2;
     }
-    if (name_col != (size_t)-1 && others + w[name_col] > (size_t)width)
-        w[name_col] = (size_t)width > others + 20 ? (size_t)width - others : 20;
+    fit_width(t, w, (size_t)width);
     for (r = 0; r <= n && st == PR_OK; r++) {
         for (c = 0; c < t->n_cols && st == PR_OK; c++) {
             const struct col *col = t->cols[c];

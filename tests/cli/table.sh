@@ -1,0 +1,111 @@
+#!/bin/sh
+# table.sh - `profreport table`: every --kind, CSV quoting of kernel names
+# full of commas, --json-out validity, -c/--sort/--filter/--top/--group-by,
+# and -w fitting the width.  Uses examples/resnet_like (else the shared
+# resnet50 trace); JSON checks need python3 and skip without it.
+. "$PR_SRCDIR/tests/lib.sh"
+
+done_tests() { echo "1..$T_N"; exit 0; }
+have_py() { command -v python3 > /dev/null 2>&1; }
+
+IN=$PR_SRCDIR/examples/resnet_like.pt.trace.json.gz
+if [ ! -f "$IN" ]; then
+    IN=$PR_SHARED/traces/tb_plugin/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz
+fi
+if [ ! -f "$IN" ]; then
+    skip "table" "no example trace"
+    done_tests
+fi
+T() { "$PR_BIN" table --input "$IN" "$@"; }
+
+# --- every kind
+for k in operators kernels kernel-calls memory steps; do
+    T --kind "$k" --top 5 > "$T_DIR/$k.txt" 2> "$T_DIR/err"
+    check "--kind $k exits 0" [ $? -eq 0 ]
+    check "--kind $k prints a header and rows" \
+        [ "$(wc -l < "$T_DIR/$k.txt")" -ge 2 ]
+done
+check "--top 5 gives 5 rows" [ "$(wc -l < "$T_DIR/kernel-calls.txt")" -eq 6 ]
+check "kernel-calls shows the default columns" \
+    grep -q "^Kernel *Operator *Dir *Dur us *TC *Grid *Block" \
+    "$T_DIR/kernel-calls.txt"
+T --kind bogus > /dev/null 2> "$T_DIR/err"
+check "unknown --kind exits 1" [ $? -eq 1 ]
+check "unknown --kind lists kernel-calls" grep -q "kernel-calls" "$T_DIR/err"
+
+# --- CSV: kernel names such as "f<4, float>(int, int)" are quoted
+T --kind kernel-calls --csv -c kernel,op,duration,grid > "$T_DIR/calls.csv"
+check "--csv exits 0" [ $? -eq 0 ]
+check "--csv header is the column keys" \
+    [ "$(head -n 1 "$T_DIR/calls.csv")" = "kernel,op,duration,grid" ]
+check "a kernel name with commas is quoted" grep -q '^"[^"]*,[^"]*",' \
+    "$T_DIR/calls.csv"
+if have_py; then
+    python3 - "$T_DIR/calls.csv" > "$T_DIR/csvcheck" 2>&1 << 'EOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+bad = [r for r in rows if len(r) != 4]
+print(len(rows), len(bad))
+sys.exit(1 if bad or len(rows) < 2 else 0)
+EOF
+    check "every CSV row parses to 4 fields" [ $? -eq 0 ]
+else
+    skip "every CSV row parses to 4 fields" "no python3"
+fi
+
+# --- JSON
+for k in operators kernels kernel-calls memory steps; do
+    T --kind "$k" --json-out --top 20 > "$T_DIR/$k.json"
+    if have_py; then
+        python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if isinstance(d, list) and d else 1)' \
+            "$T_DIR/$k.json"
+        check "--json-out $k is a non-empty JSON array" [ $? -eq 0 ]
+    else
+        skip "--json-out $k is a non-empty JSON array" "no python3"
+    fi
+done
+
+# --- columns, sort, filter
+T --kind kernel-calls -c kernel,bogus > /dev/null 2> "$T_DIR/err"
+check "-c with an unknown column exits 1" [ $? -eq 1 ]
+check "the error names the column" grep -q "bogus" "$T_DIR/err"
+check "the error lists the valid columns" \
+    grep -q "kernel,op,direction,seq" "$T_DIR/err"
+T --kind kernel-calls --sort nope > /dev/null 2> "$T_DIR/err"
+check "--sort with an unknown column exits 1" [ $? -eq 1 ]
+
+T --kind kernel-calls --sort duration --json-out -c kernel,duration,flops \
+    > "$T_DIR/sorted.json"
+if have_py; then
+    python3 -c '
+import json, sys
+d = [r["duration"] for r in json.load(open(sys.argv[1]))]
+sys.exit(0 if d and d == sorted(d, reverse=True) else 1)' "$T_DIR/sorted.json"
+    check "--sort duration is descending" [ $? -eq 0 ]
+else
+    skip "--sort duration is descending" "no python3"
+fi
+
+T --kind kernel-calls --filter conv --csv -c kernel,op > "$T_DIR/conv.csv"
+check "--filter keeps rows" [ "$(wc -l < "$T_DIR/conv.csv")" -ge 2 ]
+check "--filter keeps only matching rows" \
+    [ "$(tail -n +2 "$T_DIR/conv.csv" | grep -vc conv)" -eq 0 ]
+
+# --- grouping and width
+T --kind operators --group-by type > "$T_DIR/type.txt"
+check "--group-by type exits 0" [ $? -eq 0 ]
+check "--group-by type drops the aten namespace" \
+    [ "$(tail -n +2 "$T_DIR/type.txt" | grep -c 'aten::')" -eq 0 ]
+check "--group-by type merges in-place ops (add_ into add)" \
+    [ "$(grep -c '^add_ ' "$T_DIR/type.txt")" -eq 0 ]
+T --kind kernels --group-by type > /dev/null 2> "$T_DIR/err"
+check "--group-by type is for operators only" [ $? -eq 1 ]
+
+for k in kernels kernel-calls; do
+    T --kind "$k" -w 60 --top 10 > "$T_DIR/w.txt"
+    check "-w 60 fits $k in 60 columns" \
+        [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' \
+            "$T_DIR/w.txt")" -le 60 ]
+done
+
+done_tests
