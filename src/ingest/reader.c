@@ -27,8 +27,26 @@
 #define BATCH_EVENTS 16384             /* events per batch, for tiny events */
 #define MAX_PARSERS 64
 #define PROGRESS_NS 250000000          /* at most 4 progress lines a second */
+#define GZ_AHEAD 4                     /* inflated chunks kept ready */
 
 /* ------------------------------------------------------------ input */
+
+/* Inflation runs on a thread of its own, a few chunks ahead of the
+ * splitter: zlib is single-threaded and about as costly as splitting, so
+ * on one thread the two would set the pace for the whole ingest. */
+struct ahead {
+    pthread_t thread;
+    int live;                       /* thread started */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unsigned char *buf[GZ_AHEAD];   /* owned */
+    size_t len[GZ_AHEAD];
+    size_t head, n_full;            /* filled: head .. head + n_full - 1 */
+    int held;                       /* the splitter still reads head - 1 */
+    int done, stop;
+    enum pr_status st;              /* how the inflater ended */
+    struct pr_error err;
+};
 
 /* The document as a sequence of chunks, whatever its container. */
 struct src {
@@ -42,21 +60,41 @@ struct src {
     int gz_live;              /* zs is initialised */
     int member_done;          /* the last gzip member ended */
     z_stream zs;
-    unsigned char *out;
+    uint64_t gz_out;          /* bytes inflated (the inflater's count) */
+    struct ahead ahead;
     uint64_t raw;             /* bytes read from the file or buffer */
     uint64_t produced;        /* document bytes handed out */
     uint64_t max;
 };
 
 static void
+ahead_stop(struct ahead *a)
+{
+    size_t i;
+
+    if (a->live) {
+        pthread_mutex_lock(&a->mu);
+        a->stop = 1;
+        pthread_cond_broadcast(&a->cv);
+        pthread_mutex_unlock(&a->mu);
+        pthread_join(a->thread, NULL);
+        pthread_mutex_destroy(&a->mu);
+        pthread_cond_destroy(&a->cv);
+        a->live = 0;
+    }
+    for (i = 0; i < GZ_AHEAD; i++)
+        free(a->buf[i]);
+}
+
+static void
 src_close(struct src *s)
 {
+    ahead_stop(&s->ahead);
     if (s->gz_live)
         inflateEnd(&s->zs);
     if (s->fd >= 0)
         close(s->fd);
     free(s->in);
-    free(s->out);
     memset(s, 0, sizeof(*s));
     s->fd = -1;
 }
@@ -119,7 +157,7 @@ gz_error(struct src *s, int ret, struct pr_error *err)
     return pr_error_set(err, PR_E_FORMAT,
                         "byte %" PRIu64 ": corrupt gzip data at compressed "
                         "byte %" PRIu64 " (%s)",
-                        s->produced, s->raw - s->zs.avail_in,
+                        s->gz_out, s->raw - s->zs.avail_in,
                         s->zs.msg ? s->zs.msg : "zlib error");
 }
 
@@ -137,7 +175,7 @@ gz_next_member(struct src *s, int *more, struct pr_error *err)
         return pr_error_set(err, PR_E_FORMAT,
                             "byte %" PRIu64 ": data after the end of the "
                             "gzip stream (compressed byte %" PRIu64 ")",
-                            s->produced, s->raw - s->zs.avail_in);
+                            s->gz_out, s->raw - s->zs.avail_in);
     if (inflateReset(&s->zs) != Z_OK)
         return gz_error(s, Z_STREAM_ERROR, err);
     s->member_done = 0;
@@ -145,9 +183,10 @@ gz_next_member(struct src *s, int *more, struct pr_error *err)
     return PR_OK;
 }
 
-/* Inflate the next chunk of the document (multi-member aware). */
+/* Inflate the next chunk of the document into `out` (multi-member
+ * aware); *n == 0 at the end.  Runs on the inflater thread. */
 static enum pr_status
-gz_next(struct src *s, const char **p, size_t *n, struct pr_error *err)
+gz_next(struct src *s, unsigned char *out, size_t *n, struct pr_error *err)
 {
     for (;;) {
         enum pr_status st;
@@ -163,7 +202,7 @@ gz_next(struct src *s, const char **p, size_t *n, struct pr_error *err)
         st = gz_refill(s, err);
         if (st != PR_OK)
             return st;
-        s->zs.next_out = s->out;
+        s->zs.next_out = out;
         s->zs.avail_out = (uInt)CHUNK_BYTES;
         ret = inflate(&s->zs, Z_NO_FLUSH);
         if (ret == Z_STREAM_END)
@@ -171,15 +210,102 @@ gz_next(struct src *s, const char **p, size_t *n, struct pr_error *err)
         else if (ret != Z_OK && ret != Z_BUF_ERROR)
             return gz_error(s, ret, err);
         *n = CHUNK_BYTES - s->zs.avail_out;
-        *p = (const char *)s->out;
+        s->gz_out += *n;
         if (*n > 0)
             return PR_OK;
         if (!s->member_done && s->in_eof && s->zs.avail_in == 0)
             return pr_error_set(err, PR_E_FORMAT,
                                 "byte %" PRIu64 ": gzip stream is truncated "
                                 "(after %" PRIu64 " compressed bytes)",
-                                s->produced, s->raw);
+                                s->gz_out, s->raw);
     }
+}
+
+static void *
+inflater_main(void *arg)
+{
+    struct src *s = arg;
+    struct ahead *a = &s->ahead;
+    struct pr_error err;
+
+    pr_error_clear(&err);
+    for (;;) {
+        enum pr_status st;
+        size_t slot, n = 0;
+
+        pthread_mutex_lock(&a->mu);
+        while (!a->stop && a->n_full + (size_t)a->held >= GZ_AHEAD)
+            pthread_cond_wait(&a->cv, &a->mu);
+        slot = (a->head + a->n_full) % GZ_AHEAD;
+        pthread_mutex_unlock(&a->mu);
+        if (a->stop) /* read under the lock above; only ever set to 1 */
+            return NULL;
+        st = gz_next(s, a->buf[slot], &n, &err);
+        pthread_mutex_lock(&a->mu);
+        if (st != PR_OK || n == 0) {
+            a->done = 1;
+            a->st = st;
+            a->err = err;
+        } else {
+            a->len[slot] = n;
+            a->n_full++;
+        }
+        pthread_cond_broadcast(&a->cv);
+        pthread_mutex_unlock(&a->mu);
+        if (st != PR_OK || n == 0)
+            return NULL;
+    }
+}
+
+/* The splitter's side: the next inflated chunk.  The previous one is
+ * handed back, so it must no longer be in use. */
+static enum pr_status
+ahead_next(struct ahead *a, const char **p, size_t *n, struct pr_error *err)
+{
+    enum pr_status st = PR_OK;
+
+    pthread_mutex_lock(&a->mu);
+    a->held = 0;
+    pthread_cond_broadcast(&a->cv);
+    while (a->n_full == 0 && !a->done)
+        pthread_cond_wait(&a->cv, &a->mu);
+    if (a->n_full > 0) {
+        *p = (const char *)a->buf[a->head];
+        *n = a->len[a->head];
+        a->head = (a->head + 1) % GZ_AHEAD;
+        a->n_full--;
+        a->held = 1;
+        pthread_cond_broadcast(&a->cv);
+    } else {
+        *n = 0;
+        st = a->st;
+        if (st != PR_OK)
+            pr_error_set(err, st, "%s", a->err.msg);
+    }
+    pthread_mutex_unlock(&a->mu);
+    return st;
+}
+
+static enum pr_status
+ahead_start(struct src *s, struct pr_error *err)
+{
+    struct ahead *a = &s->ahead;
+    size_t i;
+
+    for (i = 0; i < GZ_AHEAD; i++) {
+        a->buf[i] = malloc(CHUNK_BYTES);
+        if (a->buf[i] == NULL)
+            return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    pthread_mutex_init(&a->mu, NULL);
+    pthread_cond_init(&a->cv, NULL);
+    if (pthread_create(&a->thread, NULL, inflater_main, s) != 0) {
+        pthread_mutex_destroy(&a->mu);
+        pthread_cond_destroy(&a->cv);
+        return pr_error_set(err, PR_E_NOMEM, "cannot start a thread");
+    }
+    a->live = 1;
+    return PR_OK;
 }
 
 /* Next chunk of the document; *n == 0 at its end. */
@@ -190,7 +316,7 @@ src_next(struct src *s, const char **p, size_t *n, struct pr_error *err)
     enum pr_status st;
 
     if (s->gz) {
-        st = gz_next(s, p, n, err);
+        st = ahead_next(&s->ahead, p, n, err);
     } else if (s->in_len > 0) {
         /* the first read, kept while sniffing for gzip */
         *p = (const char *)s->in;
@@ -238,16 +364,13 @@ src_start(struct src *s, struct pr_error *err)
         return PR_OK;
     }
     s->gz = 1;
-    s->out = malloc(CHUNK_BYTES);
-    if (s->out == NULL)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory");
     /* 15 + 32: a zlib or gzip header, detected by zlib */
     if (inflateInit2(&s->zs, 15 + 32) != Z_OK)
         return pr_error_set(err, PR_E_NOMEM, "cannot start zlib");
     s->gz_live = 1;
     s->zs.next_in = p;
     s->zs.avail_in = (uInt)n;
-    return PR_OK;
+    return ahead_start(s, err);
 }
 
 /* ------------------------------------------------------------ batches */
