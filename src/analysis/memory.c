@@ -714,8 +714,10 @@ pr_memory_fill(const struct pr_trace *t, const struct pr_tree *tree,
         emit_rows(&m, mem, &ok);
         pr_emit_num(mem, "unknown_device_records", (double)m.unknown_device,
                     &ok);
-        if (ok)
+        if (ok && cJSON_GetObjectItemCaseSensitive(run, "memory") != NULL)
             ok = cJSON_ReplaceItemInObjectCaseSensitive(run, "memory", mem);
+        else if (ok)
+            ok = cJSON_AddItemToObject(run, "memory", mem);
         else
             cJSON_Delete(mem);
         if (!ok)
