@@ -31,9 +31,11 @@
 
 /* ------------------------------------------------------------ input */
 
-/* Inflation runs on a thread of its own, a few chunks ahead of the
- * splitter: zlib is single-threaded and about as costly as splitting, so
- * on one thread the two would set the pace for the whole ingest. */
+/* Reading and inflation run on a thread of their own, a few chunks ahead
+ * of the splitter: zlib is single-threaded and about as costly as
+ * splitting, so on one thread the two would set the pace for the whole
+ * ingest (and read() copies are better done off the splitter's thread
+ * too). */
 struct ahead {
     pthread_t thread;
     int live;                       /* thread started */
@@ -99,10 +101,11 @@ src_close(struct src *s)
     s->fd = -1;
 }
 
-/* Next raw bytes: a slice of the memory buffer or one read(). */
+/* Next raw bytes: a slice of the memory buffer, or one read() into
+ * `into` (CHUNK_BYTES). */
 static enum pr_status
-src_raw(struct src *s, const unsigned char **p, size_t *n,
-        struct pr_error *err)
+src_raw(struct src *s, unsigned char *into, const unsigned char **p,
+        size_t *n, struct pr_error *err)
 {
     ssize_t got;
 
@@ -113,13 +116,13 @@ src_raw(struct src *s, const unsigned char **p, size_t *n,
         s->mem_pos += *n;
     } else {
         do
-            got = read(s->fd, s->in, CHUNK_BYTES);
+            got = read(s->fd, into, CHUNK_BYTES);
         while (got < 0 && errno == EINTR);
         if (got < 0)
             return pr_error_set(err, PR_E_IO,
                                 "byte %" PRIu64 ": read error: %s", s->raw,
                                 strerror(errno));
-        *p = s->in;
+        *p = into;
         *n = (size_t)got;
     }
     s->raw += *n;
@@ -140,7 +143,7 @@ gz_refill(struct src *s, struct pr_error *err)
 
     if (s->zs.avail_in > 0 || s->in_eof)
         return PR_OK;
-    st = src_raw(s, &p, &n, err);
+    st = src_raw(s, s->in, &p, &n, err);
     if (st != PR_OK)
         return st;
     s->in_eof = n == 0;
@@ -222,7 +225,7 @@ gz_next(struct src *s, unsigned char *out, size_t *n, struct pr_error *err)
 }
 
 static void *
-inflater_main(void *arg)
+filler_main(void *arg)
 {
     struct src *s = arg;
     struct ahead *a = &s->ahead;
@@ -240,7 +243,13 @@ inflater_main(void *arg)
         pthread_mutex_unlock(&a->mu);
         if (a->stop) /* read under the lock above; only ever set to 1 */
             return NULL;
-        st = gz_next(s, a->buf[slot], &n, &err);
+        if (s->gz) {
+            st = gz_next(s, a->buf[slot], &n, &err);
+        } else {
+            const unsigned char *p;
+
+            st = src_raw(s, a->buf[slot], &p, &n, &err);
+        }
         pthread_mutex_lock(&a->mu);
         if (st != PR_OK || n == 0) {
             a->done = 1;
@@ -299,7 +308,7 @@ ahead_start(struct src *s, struct pr_error *err)
     }
     pthread_mutex_init(&a->mu, NULL);
     pthread_cond_init(&a->cv, NULL);
-    if (pthread_create(&a->thread, NULL, inflater_main, s) != 0) {
+    if (pthread_create(&a->thread, NULL, filler_main, s) != 0) {
         pthread_mutex_destroy(&a->mu);
         pthread_cond_destroy(&a->cv);
         return pr_error_set(err, PR_E_NOMEM, "cannot start a thread");
@@ -315,16 +324,16 @@ src_next(struct src *s, const char **p, size_t *n, struct pr_error *err)
     const unsigned char *raw;
     enum pr_status st;
 
-    if (s->gz) {
-        st = ahead_next(&s->ahead, p, n, err);
-    } else if (s->in_len > 0) {
+    if (s->in_len > 0) {
         /* the first read, kept while sniffing for gzip */
         *p = (const char *)s->in;
         *n = s->in_len;
         s->in_len = 0;
         st = PR_OK;
+    } else if (s->ahead.live) {
+        st = ahead_next(&s->ahead, p, n, err);
     } else {
-        st = src_raw(s, &raw, n, err);
+        st = src_raw(s, NULL, &raw, n, err);
         *p = (const char *)raw;
     }
     if (st != PR_OK)
@@ -351,17 +360,17 @@ src_start(struct src *s, struct pr_error *err)
         if (s->in == NULL)
             return pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
-    st = src_raw(s, &p, &n, err);
+    st = src_raw(s, s->in, &p, &n, err);
     if (st != PR_OK)
         return st;
     if (n < 2 || p[0] != 0x1f || p[1] != 0x8b) {
         if (s->fd < 0) {
             s->mem_pos = 0; /* hand the same bytes out again */
             s->raw = 0;
-        } else {
-            s->in_len = n;
+            return PR_OK;
         }
-        return PR_OK;
+        s->in_len = n;
+        return ahead_start(s, err);
     }
     s->gz = 1;
     /* 15 + 32: a zlib or gzip header, detected by zlib */
