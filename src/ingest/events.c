@@ -180,7 +180,7 @@ pr_recs_init(struct pr_recs *r)
     memset(r, 0, sizeof(*r));
     pr_buf_init(&r->strs.text, UINT32_MAX - 1);
     pr_buf_init(&r->scratch, 0);
-    for (i = 0; i < 3; i++)
+    for (i = 0; i < 4; i++)
         pr_buf_init(&r->py[i], 0);
 }
 
@@ -212,7 +212,7 @@ pr_recs_free(struct pr_recs *r)
     free(r->strs.slots);
     pr_buf_free(&r->scratch);
     free(r->slim);
-    for (i = 0; i < 3; i++)
+    for (i = 0; i < 4; i++)
         pr_buf_free(&r->py[i]);
 }
 
@@ -454,7 +454,18 @@ keep_top(const char *k, size_t len)
 static int
 py_slot(enum arg a)
 {
-    return a == A_DIMS ? 0 : a == A_DIMS_LC ? 1 : a == A_TYPES ? 2 : -1;
+    switch (a) {
+    case A_DIMS:
+        return 0;
+    case A_DIMS_LC:
+        return 1;
+    case A_TYPES:
+        return 2;
+    case A_CONCRETE:
+        return 3;
+    default:
+        return -1;
+    }
 }
 
 static void
@@ -616,7 +627,8 @@ slim_member(struct cur *c, int in_args, int *first)
     if (!in_args && take_raw(c, k + 1, klen - 2, v))
         return 1;
     slot = py_slot(a);
-    if (slot >= 0 && pr_fld_py_str_raw(v, (size_t)(c->p - v), &c->r->py[slot]))
+    if (slot >= 0 && (slot == 3 ? pr_fld_json_raw : pr_fld_py_str_raw)(
+                         v, (size_t)(c->p - v), &c->r->py[slot]))
         c->r->py_ok[slot] = 1; /* printed already: cJSON need not see it */
     else if (slot < 0 && a != A_NONE && take_arg(c, a, v, (size_t)(c->p - v)))
         return 1;
@@ -992,7 +1004,7 @@ add_op_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
     int oom = 0;
 
     if (!has_any(a, A_DIMS, A_FLOPS) && !r->py_ok[0] && !r->py_ok[1] &&
-        !r->py_ok[2])
+        !r->py_ok[2] && !r->py_ok[3])
         return PR_OK;
     if (r->n_ops >= PR_NO_INFO ||
         pr_grow((void **)&r->ops, &r->cap_ops, r->n_ops + 1, sizeof(*o)) !=
@@ -1004,7 +1016,10 @@ add_op_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
                            &oom);
     o->input_types = py_arg(r, a, A_TYPES, &oom);
     o->concrete_inputs = PR_STR_NONE;
-    if (a->node[A_CONCRETE] != NULL) {
+    if (r->py_ok[3]) {
+        o->concrete_inputs = pool_add(&r->strs, r->py[3].data, r->py[3].len);
+        oom |= o->concrete_inputs == PR_STR_NONE;
+    } else if (a->node[A_CONCRETE] != NULL) {
         o->concrete_inputs = json_str(r, a->node[A_CONCRETE]);
         oom |= o->concrete_inputs == PR_STR_NONE;
     }

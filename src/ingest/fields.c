@@ -197,7 +197,16 @@ enum pr_fld
 pr_fld_time_ns(const cJSON *v, int64_t *ns)
 {
     double us;
-    enum pr_fld r = pr_fld_num(v, &us);
+    enum pr_fld r;
+
+    /* a plain decimal in a string (torch_npu) is read exactly, like one
+     * that the slim pass takes from the text */
+    if (cJSON_IsString(v)) {
+        r = pr_fld_us_text_to_ns(v->valuestring, strlen(v->valuestring), ns);
+        if (r != PR_FLD_BAD)
+            return r;
+    }
+    r = pr_fld_num(v, &us);
 
     return r == PR_FLD_OK ? pr_fld_us_to_ns(us, ns) : r;
 }
@@ -345,30 +354,34 @@ pr_fld_py_str(const cJSON *v, struct pr_buf *out)
     return st == PR_OK ? pr_buf_addc(out, obj ? '}' : ']') : st;
 }
 
-/* A JSON string without escapes, quotes or control bytes, as Python's
- * repr() prints it; 0 when it has any of those.  *pp is at the opening
- * quote and ends after the closing one. */
+/* A JSON string without escapes or control bytes, printed with quote `q`
+ * (Python's repr() uses ', and then the text may not hold one); 0 when it
+ * does not qualify.  *pp is at the opening quote and ends after the
+ * closing one. */
 static int
-raw_plain_string(const char **pp, const char *end, struct pr_buf *out)
+raw_plain_string(const char **pp, const char *end, char q,
+                 struct pr_buf *out)
 {
-    const char *s = *pp + 1, *q = memchr(s, '"', (size_t)(end - s));
+    const char *s = *pp + 1, *e = memchr(s, '"', (size_t)(end - s));
     const char *i;
 
-    if (q == NULL)
+    if (e == NULL)
         return 0;
-    for (i = s; i < q; i++) {
+    for (i = s; i < e; i++) {
         unsigned char c = (unsigned char)*i;
 
-        if (c < 0x20 || c == 0x7f || c == '\\' || c == '\'')
+        if (c < 0x20 || c == 0x7f || c == '\\' || c == (unsigned char)q)
             return 0;
     }
-    *pp = q + 1;
-    return pr_buf_addc(out, '\'') == PR_OK &&
-           pr_buf_add(out, s, (size_t)(q - s)) == PR_OK &&
-           pr_buf_addc(out, '\'') == PR_OK;
+    *pp = e + 1;
+    return pr_buf_addc(out, q) == PR_OK &&
+           pr_buf_add(out, s, (size_t)(e - s)) == PR_OK &&
+           pr_buf_addc(out, q) == PR_OK;
 }
 
-/* An integer literal (no fraction or exponent) copied as is. */
+/* An integer literal copied as is, when both Python and cJSON would print
+ * it the same way: no fraction or exponent, no "-0" or leading zeros, at
+ * most 15 digits (cJSON prints larger ones with %g). */
 static int
 raw_int(const char **pp, const char *end, struct pr_buf *out)
 {
@@ -376,20 +389,24 @@ raw_int(const char **pp, const char *end, struct pr_buf *out)
 
     if (p < end && *p == '-')
         p++;
-    if (p == end || !is_digit(*p))
+    if (p == end || !is_digit(*p) || (*p == '0' && (p > s || (p + 1 < end &&
+                                                              is_digit(p[1])))))
         return 0;
     while (p < end && is_digit(*p))
         p++;
-    if (p < end && (*p == '.' || *p == 'e' || *p == 'E'))
+    if ((p < end && (*p == '.' || *p == 'e' || *p == 'E')) || p - s > 15)
         return 0;
     *pp = p;
     return pr_buf_add(out, s, (size_t)(p - s)) == PR_OK;
 }
 
-int
-pr_fld_py_str_raw(const char *p, size_t n, struct pr_buf *out)
+/* A list of lists, integers and plain strings, reprinted from its text:
+ * Python's str() when !json, else cJSON's unformatted JSON. */
+static int
+raw_list(const char *p, size_t n, int json, struct pr_buf *out)
 {
     const char *end = p + n;
+    const char *sep = json ? "," : ", ";
     int depth = 0, after_value = 0, after_open = 0, ok = 1;
 
     pr_buf_reset(out);
@@ -414,9 +431,10 @@ pr_fld_py_str_raw(const char *p, size_t n, struct pr_buf *out)
         } else if (c == ',' && after_value) {
             after_value = 0;
             p++;
-            ok = pr_buf_add(out, ", ", 2) == PR_OK;
-        } else if (!after_value && (c == '"' ? raw_plain_string(&p, end, out)
-                                              : raw_int(&p, end, out))) {
+            ok = pr_buf_adds(out, sep) == PR_OK;
+        } else if (!after_value &&
+                   (c == '"' ? raw_plain_string(&p, end, json ? '"' : '\'', out)
+                             : raw_int(&p, end, out))) {
             after_value = 1;
         } else {
             return 0;
@@ -424,4 +442,16 @@ pr_fld_py_str_raw(const char *p, size_t n, struct pr_buf *out)
         after_open = 0;
     }
     return ok && depth == 0 && after_value;
+}
+
+int
+pr_fld_py_str_raw(const char *p, size_t n, struct pr_buf *out)
+{
+    return raw_list(p, n, 0, out);
+}
+
+int
+pr_fld_json_raw(const char *p, size_t n, struct pr_buf *out)
+{
+    return raw_list(p, n, 1, out);
 }

@@ -118,9 +118,10 @@ struct pr_recs {
     struct pr_buf scratch; /* printing Input Dims and the like */
     char *slim;            /* an event without the members nobody reads */
     size_t slim_cap;
-    struct pr_buf py[3];   /* Input Dims / Input dims / Input type, already
-                              printed Python-style from the raw text */
-    int py_ok[3];
+    struct pr_buf py[4];   /* Input Dims / Input dims / Input type, already
+                              printed Python-style from the raw text, and
+                              Concrete Inputs as compact JSON */
+    int py_ok[4];
 };
 
 void pr_recs_init(struct pr_recs *r);
@@ -214,6 +215,9 @@ PR_NODISCARD enum pr_status pr_fld_py_str(const cJSON *v, struct pr_buf *out);
  * without escapes (shapes and type names); 0 for anything else, which the
  * caller then leaves to cJSON and pr_fld_py_str. */
 int pr_fld_py_str_raw(const char *p, size_t n, struct pr_buf *out);
+/* The same list as cJSON_PrintUnformatted() would print it ("Concrete
+ * Inputs"); 0 when it cannot tell. */
+int pr_fld_json_raw(const char *p, size_t n, struct pr_buf *out);
 
 /* Write a double the way Python's repr() does (shortest round trip). */
 PR_NODISCARD enum pr_status pr_fld_py_float(double d, struct pr_buf *out);
