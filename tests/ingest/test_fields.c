@@ -190,6 +190,37 @@ test_py_str_raw_rejects(void **state)
     pr_buf_free(&b);
 }
 
+/* Compact JSON from raw text must match cJSON_PrintUnformatted. */
+static void
+check_json(const char *json, int raw_ok)
+{
+    cJSON *v = cJSON_Parse(json);
+    char *want = cJSON_PrintUnformatted(v);
+    struct pr_buf b;
+
+    pr_buf_init(&b, 0);
+    assert_non_null(want);
+    assert_int_equal(pr_fld_json_raw(json, strlen(json), &b), raw_ok);
+    if (raw_ok)
+        assert_string_equal(b.data, want);
+    pr_buf_free(&b);
+    cJSON_free(want);
+    cJSON_Delete(v);
+}
+
+static void
+test_json_raw(void **state)
+{
+    (void)state;
+    check_json("[\"\", \"0\", \"it's\"]", 1);
+    check_json("[[\"1\", 2], [], -3]", 1);
+    check_json("[\"a\\\"b\"]", 0);
+    check_json("[1.5]", 0);
+    check_json("[-0]", 0);
+    check_json("[1234567890123456]", 0);
+    check_json("[true]", 0);
+}
+
 static void
 test_py_float(void **state)
 {
@@ -219,6 +250,7 @@ main(void)
         cmocka_unit_test(test_id_text),
         cmocka_unit_test(test_py_str),
         cmocka_unit_test(test_py_str_raw_rejects),
+        cmocka_unit_test(test_json_raw),
         cmocka_unit_test(test_py_float),
     };
 
