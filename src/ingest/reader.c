@@ -9,6 +9,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +26,7 @@
 #include "profreport/reader.h"
 
 #define CHUNK_BYTES ((size_t)1 << 20)  /* one read, or one inflate output */
-#define BATCH_BYTES ((size_t)2 << 20)  /* event text per batch */
+#define BATCH_BYTES ((size_t)1 << 20)  /* event text per batch */
 #define BATCH_EVENTS 16384             /* events per batch, for tiny events */
 #define MAX_PARSERS 64
 #define PROGRESS_NS 250000000          /* at most 4 progress lines a second */
@@ -868,6 +871,7 @@ ctx_init(struct ctx *c, size_t n_pool)
     return PR_OK;
 }
 
+/* Release everything but the trace; safe to call twice. */
 static void
 ctx_free(struct ctx *c)
 {
@@ -882,6 +886,8 @@ ctx_free(struct ctx *c)
         pthread_cond_destroy(&c->cv_todo);
         pthread_cond_destroy(&c->cv_done);
     }
+    c->pool = NULL;
+    c->n_pool = 0;
     pr_split_free(&c->split);
     src_close(&c->src);
 }
@@ -939,6 +945,13 @@ load(struct ctx *c, const char *name, const struct pr_read_opts *opts,
     st = run_threads(c, n_parsers, t, &pg, err);
     if (st == PR_OK)
         st = pr_recs_apply_meta(t, &c->split, err);
+    /* The batches are done with: give their memory back before the final
+     * sort allocates its own, so the two never add up at the peak.  The
+     * parser threads' malloc arenas keep freed memory unless trimmed. */
+    ctx_free(c);
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
     if (st != PR_OK) {
         if (pg.shown)
             fputc('\n', stderr); /* end the progress line */
