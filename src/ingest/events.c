@@ -21,34 +21,34 @@ struct ev {
 /* The args that any analysis reads; everything else ("Call stack", ...) is
  * never copied. */
 enum arg {
-    A_EXT,       /* "External id" */
-    A_EXT_LC,    /* "external id" (2021 traces) */
-    A_CORR,      /* "correlation" */
-    A_DIMS,      /* "Input Dims" */
-    A_DIMS_LC,   /* "Input dims" */
-    A_TYPES,     /* "Input type" */
-    A_CONCRETE,  /* "Concrete Inputs" */
-    A_SEQ,       /* "Sequence number" */
-    A_FWD_TID,   /* "Fwd thread id" */
-    A_PY_ID,     /* "Python id" */
-    A_PY_PARENT, /* "Python parent id" */
-    A_PY_MODULE, /* "Python module id" */
-    A_FLOPS,     /* "flops" */
-    A_DEVICE,    /* "device" */
-    A_STREAM,    /* "stream" */
-    A_GRID,      /* "grid" */
-    A_BLOCK,     /* "block" */
-    A_REGS,      /* "registers per thread" */
-    A_SMEM,      /* "shared memory" */
-    A_BPSM,      /* "blocks per SM" */
-    A_OCC,       /* "est. achieved occupancy %" */
-    A_BYTES,     /* "bytes" (memcpy, memset) */
-    A_DEV_TYPE,  /* "Device Type" ([memory]) */
-    A_DEV_ID,    /* "Device Id" */
-    A_ADDR,      /* "Addr" */
-    A_MBYTES,    /* "Bytes" */
+    A_EXT,         /* "External id" */
+    A_EXT_LC,      /* "external id" (2021 traces) */
+    A_CORR,        /* "correlation" */
+    A_DIMS,        /* "Input Dims" */
+    A_DIMS_LC,     /* "Input dims" */
+    A_TYPES,       /* "Input type" */
+    A_CONCRETE,    /* "Concrete Inputs" */
+    A_SEQ,         /* "Sequence number" */
+    A_FWD_TID,     /* "Fwd thread id" */
+    A_PY_ID,       /* "Python id" */
+    A_PY_PARENT,   /* "Python parent id" */
+    A_PY_MODULE,   /* "Python module id" */
+    A_FLOPS,       /* "flops" */
+    A_DEVICE,      /* "device" */
+    A_STREAM,      /* "stream" */
+    A_GRID,        /* "grid" */
+    A_BLOCK,       /* "block" */
+    A_REGS,        /* "registers per thread" */
+    A_SMEM,        /* "shared memory" */
+    A_BPSM,        /* "blocks per SM" */
+    A_OCC,         /* "est. achieved occupancy %" */
+    A_BYTES,       /* "bytes" (memcpy, memset) */
+    A_DEV_TYPE,    /* "Device Type" ([memory]) */
+    A_DEV_ID,      /* "Device Id" */
+    A_ADDR,        /* "Addr" */
+    A_MBYTES,      /* "Bytes" */
     A_TOTAL_ALLOC, /* "Total Allocated" */
-    A_TOTAL_RES, /* "Total Reserved" */
+    A_TOTAL_RES,   /* "Total Reserved" */
     N_ARGS,
     A_NONE = N_ARGS
 };
@@ -57,15 +57,33 @@ enum arg {
 _Static_assert(N_ARGS <= 32, "arg_bits holds one bit per arg");
 
 static const char *const arg_names[N_ARGS] = {
-    "External id",      "external id",     "correlation",
-    "Input Dims",       "Input dims",      "Input type",
-    "Concrete Inputs",  "Sequence number", "Fwd thread id",
-    "Python id",        "Python parent id", "Python module id",
-    "flops",            "device",          "stream",
-    "grid",             "block",           "registers per thread",
-    "shared memory",    "blocks per SM",   "est. achieved occupancy %",
-    "bytes",            "Device Type",     "Device Id",
-    "Addr",             "Bytes",           "Total Allocated",
+    "External id",
+    "external id",
+    "correlation",
+    "Input Dims",
+    "Input dims",
+    "Input type",
+    "Concrete Inputs",
+    "Sequence number",
+    "Fwd thread id",
+    "Python id",
+    "Python parent id",
+    "Python module id",
+    "flops",
+    "device",
+    "stream",
+    "grid",
+    "block",
+    "registers per thread",
+    "shared memory",
+    "blocks per SM",
+    "est. achieved occupancy %",
+    "bytes",
+    "Device Type",
+    "Device Id",
+    "Addr",
+    "Bytes",
+    "Total Allocated",
     "Total Reserved",
 };
 
@@ -81,13 +99,13 @@ struct raw {
     size_t str_n[N_RAW_STR];
     int has_time[2];
     int64_t time_ns[2];
-    const char *id[2];          /* integer text; NULL = not raw */
+    const char *id[2]; /* integer text; NULL = not raw */
     size_t id_n[2];
-    uint32_t arg_bits;          /* 1 << arg: taken raw (see args below) */
+    uint32_t arg_bits; /* 1 << arg: taken raw (see args below) */
     unsigned char arg_isint[N_ARGS];
     int64_t arg_i[N_ARGS];
     double arg_d[N_ARGS];
-    int32_t dim[2][3];          /* grid, block */
+    int32_t dim[2][3]; /* grid, block */
 };
 
 /* An event's args: cJSON nodes, or values taken raw. */
@@ -95,7 +113,6 @@ struct args {
     const cJSON *node[N_ARGS];
     const struct raw *raw;
 };
-
 
 /* ------------------------------------------------------------ pool */
 
@@ -144,7 +161,8 @@ pool_add(struct pr_pool *p, const char *s, size_t len)
     if ((p->n + 1) * 2 > p->n_slots &&
         !pool_rehash(p, p->n_slots ? p->n_slots * 2 : 1024))
         return PR_STR_NONE;
-    for (j = h & (p->n_slots - 1); p->slots[j]; j = (j + 1) & (p->n_slots - 1)) {
+    for (j = h & (p->n_slots - 1); p->slots[j];
+         j = (j + 1) & (p->n_slots - 1)) {
         e = &p->ents[p->slots[j] - 1];
         if (e->hash == h && e->len == len &&
             memcmp(p->text.data + e->off, s, len) == 0)
@@ -244,7 +262,10 @@ is_key_n(const char *k, size_t len, const char *want)
 static enum arg
 arg_of(const char *k, size_t len)
 {
-#define R(...) {__VA_ARGS__, 0}
+#define R(...)                                                                 \
+    {                                                                          \
+        __VA_ARGS__, 0                                                         \
+    }
     static const unsigned char first[128][4] = {
         ['E'] = R(A_EXT + 1),
         ['e'] = R(A_EXT_LC + 1, A_OCC + 1),
@@ -288,8 +309,7 @@ pick_args(const struct ev *e, struct args *a)
     if (!cJSON_IsObject(e->args))
         return;
     for (c = e->args->child; c != NULL; c = c->next) {
-        enum arg id =
-            c->string ? arg_of(c->string, strlen(c->string)) : A_NONE;
+        enum arg id = c->string ? arg_of(c->string, strlen(c->string)) : A_NONE;
 
         if (id != A_NONE)
             a->node[id] = c; /* a repeated key: the last wins, as in Python */
@@ -475,8 +495,7 @@ put(struct cur *c, const char *s, size_t n)
     c->o += n;
 }
 
-static int
-slim_object(struct cur *c, int in_args);
+static int slim_object(struct cur *c, int in_args);
 
 static int
 plain_string(const char *v, const char *end, const char **s, size_t *n)
@@ -816,8 +835,9 @@ no_memory(const struct where *w, struct pr_error *err)
 static const char *
 ev_str(const struct ev *e, int which, size_t *n)
 {
-    const cJSON *v = which == RAW_PH ? e->ph : which == RAW_CAT ? e->cat
-                                                                 : e->name;
+    const cJSON *v = which == RAW_PH    ? e->ph
+                     : which == RAW_CAT ? e->cat
+                                        : e->name;
 
     if (e->raw->str[which] != NULL) {
         *n = e->raw->str_n[which];
@@ -849,11 +869,10 @@ bad_time(const struct ev *e, const cJSON *v, const char *what,
         snprintf(val, sizeof(val), "%.17g", v->valuedouble);
     else
         snprintf(val, sizeof(val), "\"%.40s\"", str_of(v));
-    return pr_error_set(err, PR_E_FORMAT,
-                        "byte %" PRIu64 ": event %" PRIu64
-                        " (\"%.*s\"): %s out of range (%s)",
-                        w->offset, w->index, (int)(n < 60 ? n : 60), name,
-                        what, val);
+    return pr_error_set(
+        err, PR_E_FORMAT,
+        "byte %" PRIu64 ": event %" PRIu64 " (\"%.*s\"): %s out of range (%s)",
+        w->offset, w->index, (int)(n < 60 ? n : 60), name, what, val);
 }
 
 /* ts or dur in ns.  *ok is 0 when the value is missing, null or not a
@@ -1006,14 +1025,13 @@ add_op_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
     if (!has_any(a, A_DIMS, A_FLOPS) && !r->py_ok[0] && !r->py_ok[1] &&
         !r->py_ok[2] && !r->py_ok[3])
         return PR_OK;
-    if (r->n_ops >= PR_NO_INFO ||
-        pr_grow((void **)&r->ops, &r->cap_ops, r->n_ops + 1, sizeof(*o)) !=
-            PR_OK)
+    if (r->n_ops >= PR_NO_INFO || pr_grow((void **)&r->ops, &r->cap_ops,
+                                          r->n_ops + 1, sizeof(*o)) != PR_OK)
         return PR_E_NOMEM;
     o = &r->ops[r->n_ops];
     /* "Input Dims", else the older "Input dims" */
-    o->input_dims = py_arg(r, a, has_py(r, a, A_DIMS) ? A_DIMS : A_DIMS_LC,
-                           &oom);
+    o->input_dims =
+        py_arg(r, a, has_py(r, a, A_DIMS) ? A_DIMS : A_DIMS_LC, &oom);
     o->input_types = py_arg(r, a, A_TYPES, &oom);
     o->concrete_inputs = PR_STR_NONE;
     if (r->py_ok[3]) {
@@ -1057,9 +1075,8 @@ add_gpu_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
 
     if (!has_any(a, A_DEVICE, A_BYTES))
         return PR_OK;
-    if (r->n_gpu >= PR_NO_INFO ||
-        pr_grow((void **)&r->gpu, &r->cap_gpu, r->n_gpu + 1, sizeof(*g)) !=
-            PR_OK)
+    if (r->n_gpu >= PR_NO_INFO || pr_grow((void **)&r->gpu, &r->cap_gpu,
+                                          r->n_gpu + 1, sizeof(*g)) != PR_OK)
         return PR_E_NOMEM;
     g = &r->gpu[r->n_gpu];
     g->device = (int32_t)arg_int(a, A_DEVICE, INT32_MIN, INT32_MAX, -1);
@@ -1091,9 +1108,8 @@ add_mem_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
 {
     struct pr_mem_info *m;
 
-    if (r->n_mem >= PR_NO_INFO ||
-        pr_grow((void **)&r->mem, &r->cap_mem, r->n_mem + 1, sizeof(*m)) !=
-            PR_OK)
+    if (r->n_mem >= PR_NO_INFO || pr_grow((void **)&r->mem, &r->cap_mem,
+                                          r->n_mem + 1, sizeof(*m)) != PR_OK)
         return PR_E_NOMEM;
     m = &r->mem[r->n_mem];
     m->device_type = (int32_t)arg_int(a, A_DEV_TYPE, INT32_MIN, INT32_MAX, -1);
@@ -1193,8 +1209,8 @@ add_flow(struct pr_recs *r, const struct ev *e, char ph, const struct where *w,
     if (pr_fld_int(e->id, INT64_MIN, INT64_MAX, &f.id) != PR_FLD_OK)
         return PR_OK; /* a flow without an id links nothing */
     f.ph = ph;
-    if (pr_grow((void **)&r->flows, &r->cap_flows, r->n_flows + 1,
-                sizeof(f)) != PR_OK)
+    if (pr_grow((void **)&r->flows, &r->cap_flows, r->n_flows + 1, sizeof(f)) !=
+        PR_OK)
         return no_memory(w, err);
     r->flows[r->n_flows++] = f;
     return PR_OK;
@@ -1302,8 +1318,8 @@ bad_json(const char *text, size_t len, const char *at, const struct where *w,
 }
 
 enum pr_status
-pr_recs_add_event(struct pr_recs *r, const char *text, size_t len, uint64_t index,
-               uint64_t offset, struct pr_error *err)
+pr_recs_add_event(struct pr_recs *r, const char *text, size_t len,
+                  uint64_t index, uint64_t offset, struct pr_error *err)
 {
     struct where w = {index, offset};
     const char *end = NULL, *slim;
@@ -1317,7 +1333,8 @@ pr_recs_add_event(struct pr_recs *r, const char *text, size_t len, uint64_t inde
     if (skip)
         return PR_OK; /* its shape was checked; none of it is kept */
     /* nothing left for cJSON: all that we read was taken raw */
-    if (slim != NULL && (n == 2 || (n == 11 && memcmp(slim, "{\"args\":{}}", 11) == 0)))
+    if (slim != NULL &&
+        (n == 2 || (n == 11 && memcmp(slim, "{\"args\":{}}", 11) == 0)))
         return convert(r, NULL, &raw, &w, err);
     if (slim != NULL)
         root = cJSON_ParseWithLength(slim, n);
@@ -1424,7 +1441,7 @@ apply_one(struct pr_trace *t, enum pr_split_cap which, const cJSON *v)
 
 enum pr_status
 pr_recs_apply_meta(struct pr_trace *t, const struct pr_split *s,
-                struct pr_error *err)
+                   struct pr_error *err)
 {
     int i;
 

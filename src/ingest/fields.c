@@ -163,8 +163,8 @@ pr_fld_us_text_to_ns(const char *s, size_t n, int64_t *ns)
     int64_t us = 0, frac = 0, scale = 100;
     int up = 0;
 
-    if (n == 0 || i == n || !is_digit(s[i]) || (s[i] == '0' && i + 1 < n &&
-                                                is_digit(s[i + 1])))
+    if (n == 0 || i == n || !is_digit(s[i]) ||
+        (s[i] == '0' && i + 1 < n && is_digit(s[i + 1])))
         return PR_FLD_BAD;
     for (; i < n && is_digit(s[i]); i++) {
         /* 2^62 ns is 4.6e15 us: 16 digits, checked after the loop */
@@ -303,7 +303,9 @@ py_repr_str(const char *s, struct pr_buf *out)
             esc[1] = (char)c;
             st = pr_buf_add(out, esc, 2);
         } else if (c == '\n' || c == '\r' || c == '\t') {
-            st = pr_buf_adds(out, c == '\n' ? "\\n" : c == '\r' ? "\\r" : "\\t");
+            st = pr_buf_adds(out, c == '\n'   ? "\\n"
+                                  : c == '\r' ? "\\r"
+                                              : "\\t");
         } else if (c < 0x20 || c == 0x7f) {
             snprintf(esc, sizeof(esc), "\\x%02x", c);
             st = pr_buf_adds(out, esc);
@@ -359,8 +361,7 @@ pr_fld_py_str(const cJSON *v, struct pr_buf *out)
  * does not qualify.  *pp is at the opening quote and ends after the
  * closing one. */
 static int
-raw_plain_string(const char **pp, const char *end, char q,
-                 struct pr_buf *out)
+raw_plain_string(const char **pp, const char *end, char q, struct pr_buf *out)
 {
     const char *s = *pp + 1, *e = memchr(s, '"', (size_t)(end - s));
     const char *i;
@@ -389,8 +390,8 @@ raw_int(const char **pp, const char *end, struct pr_buf *out)
 
     if (p < end && *p == '-')
         p++;
-    if (p == end || !is_digit(*p) || (*p == '0' && (p > s || (p + 1 < end &&
-                                                              is_digit(p[1])))))
+    if (p == end || !is_digit(*p) ||
+        (*p == '0' && (p > s || (p + 1 < end && is_digit(p[1])))))
         return 0;
     while (p < end && is_digit(*p))
         p++;

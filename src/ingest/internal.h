@@ -45,22 +45,22 @@ enum pr_split_cap {
 extern const char *const pr_split_cap_keys[PR_SPLIT_N_CAPS];
 
 typedef enum pr_status (*pr_split_emit_fn)(void *ctx, uint64_t index,
-                                        uint64_t offset, const char *text,
-                                        size_t len, struct pr_error *err);
+                                           uint64_t offset, const char *text,
+                                           size_t len, struct pr_error *err);
 
 struct pr_split {
     pr_split_emit_fn emit;
     void *ctx;
-    uint64_t pos;        /* input offset of the chunk being scanned */
-    int state;           /* enum in split.c */
-    int bare;            /* top level is an array of events */
-    int has_events;      /* traceEvents key seen */
-    uint64_t n_events;   /* elements of the events array so far */
+    uint64_t pos;      /* input offset of the chunk being scanned */
+    int state;         /* enum in split.c */
+    int bare;          /* top level is an array of events */
+    int has_events;    /* traceEvents key seen */
+    uint64_t n_events; /* elements of the events array so far */
     /* one value being scanned (event, skipped or captured value) */
     int depth, in_str, esc, scalar;
-    int target;          /* enum pr_split_cap, or a negative "skip"/"events" */
-    uint64_t start;      /* offset where that value began */
-    struct pr_buf part;  /* an event that spans chunks, so far */
+    int target;         /* enum pr_split_cap, or a negative "skip"/"events" */
+    uint64_t start;     /* offset where that value began */
+    struct pr_buf part; /* an event that spans chunks, so far */
     /* the key just read */
     char key[24];
     size_t key_len;
@@ -75,27 +75,27 @@ void pr_split_free(struct pr_split *s); /* accepts NULL */
 /* Scan the next `n` bytes of the document.  Errors (PR_E_FORMAT, PR_E_LIMIT,
  * or what emit returned) carry "byte N: ..." without the file name. */
 PR_NODISCARD enum pr_status pr_split_feed(struct pr_split *s, const char *p,
-                                       size_t n, struct pr_error *err);
+                                          size_t n, struct pr_error *err);
 
 /* End of input: fails unless the document is complete and is a trace. */
 PR_NODISCARD enum pr_status pr_split_finish(struct pr_split *s,
-                                         struct pr_error *err);
+                                            struct pr_error *err);
 
 /* ------------------------------------------------------------ events.c */
 
 /* Strings of one batch, deduplicated; ids are dense from 0.  Reused from
  * batch to batch so steady state allocates nothing. */
 struct pr_pool_ent {
-    uint32_t off;  /* into text */
+    uint32_t off; /* into text */
     uint32_t len;
     uint32_t hash;
 };
 
 struct pr_pool {
-    struct pr_buf text;    /* all strings, each NUL-terminated */
+    struct pr_buf text;       /* all strings, each NUL-terminated */
     struct pr_pool_ent *ents; /* by id */
     size_t n, cap;
-    uint32_t *slots;       /* id + 1; 0 = empty */
+    uint32_t *slots; /* id + 1; 0 = empty */
     size_t n_slots;
 };
 
@@ -118,9 +118,9 @@ struct pr_recs {
     struct pr_buf scratch; /* printing Input Dims and the like */
     char *slim;            /* an event without the members nobody reads */
     size_t slim_cap;
-    struct pr_buf py[4];   /* Input Dims / Input dims / Input type, already
-                              printed Python-style from the raw text, and
-                              Concrete Inputs as compact JSON */
+    struct pr_buf py[4]; /* Input Dims / Input dims / Input type, already
+                            printed Python-style from the raw text, and
+                            Concrete Inputs as compact JSON */
     int py_ok[4];
 };
 
@@ -132,17 +132,17 @@ void pr_recs_free(struct pr_recs *r);  /* accepts NULL */
  * position in traceEvents and `offset` its first byte in the document; both
  * go into error messages ("byte N: event I: ...").  Data problems that the
  * report can live with are counted in r->diag instead. */
-PR_NODISCARD enum pr_status pr_recs_add_event(struct pr_recs *r, const char *text,
-                                           size_t len, uint64_t index,
-                                           uint64_t offset,
-                                           struct pr_error *err);
+PR_NODISCARD enum pr_status pr_recs_add_event(struct pr_recs *r,
+                                              const char *text, size_t len,
+                                              uint64_t index, uint64_t offset,
+                                              struct pr_error *err);
 
 /* Fill the trace's file-level facts (devices, distributed info, base
  * time, framework) from the top-level values the splitter kept.  Runs on
  * the merging thread: it interns strings in the trace. */
 PR_NODISCARD enum pr_status pr_recs_apply_meta(struct pr_trace *t,
-                                            const struct pr_split *s,
-                                            struct pr_error *err);
+                                               const struct pr_split *s,
+                                               struct pr_error *err);
 
 /* Which side table an event kind's `info` indexes. */
 enum pr_info_table { PR_INFO_NONE, PR_INFO_OP, PR_INFO_GPU, PR_INFO_MEM };

@@ -25,12 +25,12 @@
 #include "internal.h"
 #include "profreport/reader.h"
 
-#define CHUNK_BYTES ((size_t)1 << 20)  /* one read, or one inflate output */
-#define BATCH_BYTES ((size_t)1 << 20)  /* event text per batch */
-#define BATCH_EVENTS 16384             /* events per batch, for tiny events */
+#define CHUNK_BYTES ((size_t)1 << 20) /* one read, or one inflate output */
+#define BATCH_BYTES ((size_t)1 << 20) /* event text per batch */
+#define BATCH_EVENTS 16384            /* events per batch, for tiny events */
 #define MAX_PARSERS 64
-#define PROGRESS_NS 250000000          /* at most 4 progress lines a second */
-#define GZ_AHEAD 4                     /* inflated chunks kept ready */
+#define PROGRESS_NS 250000000 /* at most 4 progress lines a second */
+#define GZ_AHEAD 4            /* inflated chunks kept ready */
 
 /* ------------------------------------------------------------ input */
 
@@ -41,15 +41,15 @@
  * too). */
 struct ahead {
     pthread_t thread;
-    int live;                       /* thread started */
+    int live; /* thread started */
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    unsigned char *buf[GZ_AHEAD];   /* owned */
+    unsigned char *buf[GZ_AHEAD]; /* owned */
     size_t len[GZ_AHEAD];
-    size_t head, n_full;            /* filled: head .. head + n_full - 1 */
-    int held;                       /* the splitter still reads head - 1 */
+    size_t head, n_full; /* filled: head .. head + n_full - 1 */
+    int held;            /* the splitter still reads head - 1 */
     int done, stop;
-    enum pr_status st;              /* how the inflater ended */
+    enum pr_status st; /* how the inflater ended */
     struct pr_error err;
 };
 
@@ -58,17 +58,17 @@ struct src {
     int fd;                   /* -1 for memory input */
     const unsigned char *mem; /* memory input (borrowed) */
     size_t mem_len, mem_pos;
-    unsigned char *in;        /* file reads (compressed or not) */
-    size_t in_len;            /* bytes of `in` not yet handed out (plain) */
+    unsigned char *in; /* file reads (compressed or not) */
+    size_t in_len;     /* bytes of `in` not yet handed out (plain) */
     int in_eof;
-    int gz;                   /* gzip: inflate `in` into `out` */
-    int gz_live;              /* zs is initialised */
-    int member_done;          /* the last gzip member ended */
+    int gz;          /* gzip: inflate `in` into `out` */
+    int gz_live;     /* zs is initialised */
+    int member_done; /* the last gzip member ended */
     z_stream zs;
-    uint64_t gz_out;          /* bytes inflated (the inflater's count) */
+    uint64_t gz_out; /* bytes inflated (the inflater's count) */
     struct ahead ahead;
-    uint64_t raw;             /* bytes read from the file or buffer */
-    uint64_t produced;        /* document bytes handed out */
+    uint64_t raw;      /* bytes read from the file or buffer */
+    uint64_t produced; /* document bytes handed out */
     uint64_t max;
 };
 
@@ -107,8 +107,8 @@ src_close(struct src *s)
 /* Next raw bytes: a slice of the memory buffer, or one read() into
  * `into` (CHUNK_BYTES). */
 static enum pr_status
-src_raw(struct src *s, unsigned char *into, const unsigned char **p,
-        size_t *n, struct pr_error *err)
+src_raw(struct src *s, unsigned char *into, const unsigned char **p, size_t *n,
+        struct pr_error *err)
 {
     ssize_t got;
 
@@ -402,14 +402,14 @@ struct batch {
     struct pr_buf text;
     struct ev_ref *refs;
     size_t n_refs, cap_refs;
-    uint64_t end_pos;        /* document bytes read when it was closed */
-    int last;                /* the producer's final batch */
-    enum pr_status prod_st;  /* last only: how the producer ended */
+    uint64_t end_pos;       /* document bytes read when it was closed */
+    int last;               /* the producer's final batch */
+    enum pr_status prod_st; /* last only: how the producer ended */
     struct pr_error prod_err;
-    struct pr_recs recs;        /* what parsing made of it */
+    struct pr_recs recs; /* what parsing made of it */
     enum pr_status st;
     struct pr_error err;
-    struct batch *next;      /* queue link */
+    struct batch *next; /* queue link */
 };
 
 struct ctx {
@@ -418,12 +418,12 @@ struct ctx {
     struct pr_split split;
     pthread_mutex_t mu;
     pthread_cond_t cv_free, cv_todo, cv_done;
-    struct batch *pool;   /* owned, n_pool */
+    struct batch *pool; /* owned, n_pool */
     size_t n_pool;
     struct batch *free_list, *todo_head, *todo_tail, *done_list;
-    int stop;             /* set by the merger: everyone leaves */
-    struct batch *cur;    /* the producer's batch being filled */
-    uint64_t seq;         /* the producer's next batch number */
+    int stop;          /* set by the merger: everyone leaves */
+    struct batch *cur; /* the producer's batch being filled */
+    uint64_t seq;      /* the producer's next batch number */
 };
 
 static void
@@ -643,7 +643,7 @@ parse_batch(struct batch *b)
         const struct ev_ref *r = &b->refs[i];
 
         b->st = pr_recs_add_event(&b->recs, b->text.data + r->start, r->len,
-                               r->index, r->offset, &b->err);
+                                  r->index, r->offset, &b->err);
     }
 }
 
@@ -924,8 +924,8 @@ load(struct ctx *c, const char *name, const struct pr_read_opts *opts,
      struct pr_trace **out, struct pr_error *err)
 {
     int n_parsers = parsers_for(opts);
-    struct progress pg = {opts != NULL && opts->progress, name, {0, 0},
-                          {0, 0}, 0};
+    struct progress pg = {
+        opts != NULL && opts->progress, name, {0, 0}, {0, 0}, 0};
     struct pr_trace *t = NULL;
     enum pr_status st;
 

@@ -15,13 +15,13 @@ enum {
     ST_KEY_OR_END, /* in the top-level object, before a key or '}' */
     ST_KEY,        /* inside a top-level key */
     ST_COLON,
-    ST_VALUE,      /* before a top-level value */
-    ST_VAL,        /* inside a skipped or captured top-level value */
-    ST_TOP_NEXT,   /* after a top-level value: ',' or '}' */
-    ST_EV_BEFORE,  /* in the events array, before an element or ']' */
-    ST_EV_IN,      /* inside one event */
-    ST_EV_AFTER,   /* after an event: ',' or ']' */
-    ST_END         /* after the top-level value: only whitespace */
+    ST_VALUE,     /* before a top-level value */
+    ST_VAL,       /* inside a skipped or captured top-level value */
+    ST_TOP_NEXT,  /* after a top-level value: ',' or '}' */
+    ST_EV_BEFORE, /* in the events array, before an element or ']' */
+    ST_EV_IN,     /* inside one event */
+    ST_EV_AFTER,  /* after an event: ',' or ']' */
+    ST_END        /* after the top-level value: only whitespace */
 };
 
 #define TARGET_SKIP (-1)
@@ -128,7 +128,8 @@ skip_string(struct pr_split *s, const char *p, const char *end)
  * value, or NULL when the chunk ends inside it; nesting deeper than the
  * limit sets *deep to the offending byte (and returns NULL). */
 static const char *
-scan_value(struct pr_split *s, const char *p, const char *end, const char **deep)
+scan_value(struct pr_split *s, const char *p, const char *end,
+           const char **deep)
 {
     if (s->in_str) {
         p = skip_string(s, p, end);
@@ -209,8 +210,8 @@ feed_event(struct pr_split *s, const char *base, const char **pp,
             *pp = end;
             return PR_OK;
         }
-        st = s->emit(s->ctx, s->n_events, s->start, s->part.data,
-                     s->part.len, err);
+        st = s->emit(s->ctx, s->n_events, s->start, s->part.data, s->part.len,
+                     err);
         pr_buf_reset(&s->part);
     }
     s->n_events++;
@@ -294,8 +295,7 @@ begin_value(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
                                 kind_of(c));
         if (s->has_events)
             return pr_error_set(err, PR_E_FORMAT,
-                                "byte %" PRIu64 ": second traceEvents key",
-                                at);
+                                "byte %" PRIu64 ": second traceEvents key", at);
         s->has_events = 1;
         s->state = ST_EV_BEFORE;
         return PR_OK;
@@ -329,8 +329,8 @@ unexpected(uint64_t at, char c, const char *wanted, struct pr_error *err)
                             "byte %" PRIu64 ": expected %s, found '%c'", at,
                             wanted, c);
     return pr_error_set(err, PR_E_FORMAT,
-                        "byte %" PRIu64 ": expected %s, found byte 0x%02x",
-                        at, wanted, u);
+                        "byte %" PRIu64 ": expected %s, found byte 0x%02x", at,
+                        wanted, u);
 }
 
 /* An element of the events array that is not an object. */

@@ -101,8 +101,7 @@ test_getters(void **state)
                      PR_FLD_ABSENT);
     assert_int_equal(pr_fld_num(NULL, &d), PR_FLD_ABSENT);
     assert_int_equal(pr_fld_num(cJSON_GetObjectItem(o, "e"), &d), PR_FLD_BAD);
-    assert_int_equal(pr_fld_num(cJSON_GetObjectItem(o, "f"), &d),
-                     PR_FLD_RANGE);
+    assert_int_equal(pr_fld_num(cJSON_GetObjectItem(o, "f"), &d), PR_FLD_RANGE);
     assert_int_equal(pr_fld_int(cJSON_GetObjectItem(o, "g"), 0, 5, &i),
                      PR_FLD_RANGE);
     assert_int_equal(pr_fld_int(cJSON_GetObjectItem(o, "g"), 0, 9, &i),
@@ -177,8 +176,8 @@ static void
 test_py_str_raw_rejects(void **state)
 {
     struct pr_buf b;
-    static const char *const bad[] = {"[1 2]", "[1,]", "[,1]", "[[1]",
-                                      "[1]]", "[1] x", "[01e2]", "["};
+    static const char *const bad[] = {"[1 2]", "[1,]",  "[,1]",   "[[1]",
+                                      "[1]]",  "[1] x", "[01e2]", "["};
     size_t i;
 
     (void)state;

@@ -208,7 +208,8 @@ static const char gen_now[] =
     "\"tid\": 7, \"ts\": 4458676522695, \"dur\": 8.25, \"args\": "
     "{\"External id\": 10, \"correlation\": 77, \"device\": 0, "
     "\"stream\": 7, \"blocks per SM\": 0.5, \"grid\": [1, 1, 1], "
-    "\"block\": [128, 1, 1], \"occupancy\": {\"limitingFactors\": \"REGS\"}}},\n"
+    "\"block\": [128, 1, 1], \"occupancy\": {\"limitingFactors\": "
+    "\"REGS\"}}},\n"
     "{\"ph\": \"f\", \"id\": 4, \"pid\": 1, \"tid\": 9, \"ts\": 30, "
     "\"cat\": \"fwdbwd\", \"name\": \"fwdbwd\", \"bp\": \"e\"},\n"
     "{\"ph\": \"s\", \"id\": 4, \"pid\": 1, \"tid\": 5, \"ts\": 20, "
@@ -328,10 +329,12 @@ test_diagnostics(void **state)
 {
     struct pr_trace *t = load(
         "{\"traceEvents\":[\n"
-        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"neg\",\"ts\":1,\"dur\":-4},\n"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"neg\",\"ts\":1,\"dur\":-4}"
+        ",\n"
         "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"nodur\",\"ts\":1},\n"
         "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"nots\",\"dur\":1},\n"
-        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"nan\",\"ts\":1,\"dur\":NaN},\n"
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"nan\",\"ts\":1,\"dur\":"
+        "NaN},\n"
         "{\"ph\":\"X\",\"cat\":\"overhead\",\"name\":\"o\",\"ts\":1,\"dur\":1,"
         "\"args\":{\"flops\":Infinity}},\n"
         "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"na\",\"ts\":1,\"dur\":1,"
@@ -359,9 +362,8 @@ gzip_mem(const char *s, size_t n, size_t *out_len)
 
     assert_non_null(out);
     memset(&zs, 0, sizeof(zs));
-    assert_int_equal(deflateInit2(&zs, 6, Z_DEFLATED, 31, 8,
-                                  Z_DEFAULT_STRATEGY),
-                     Z_OK);
+    assert_int_equal(
+        deflateInit2(&zs, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY), Z_OK);
     zs.next_in = (unsigned char *)(uintptr_t)s;
     zs.avail_in = (uInt)n;
     zs.next_out = out;
@@ -395,7 +397,8 @@ test_gzip(void **state)
     t = load_opts((const char *)multi, n1 + n2, NULL);
     assert_int_equal(t->n_trace_events, 6);
     pr_trace_free(t);
-    load_err_n((const char *)a, na - 12, PR_E_FORMAT, "gzip stream is truncated");
+    load_err_n((const char *)a, na - 12, PR_E_FORMAT,
+               "gzip stream is truncated");
     a[na / 2] ^= 0x55;
     load_err_n((const char *)a, na, PR_E_FORMAT, "gzip");
     free(a);
@@ -443,7 +446,8 @@ test_not_a_trace(void **state)
     (void)state;
     load_err("{}", PR_E_FORMAT, "not a profiler trace (no traceEvents)");
     load_err("[1,2]", PR_E_FORMAT, "not a profiler trace");
-    load_err("42", PR_E_FORMAT, "not a profiler trace (the document is a number)");
+    load_err("42", PR_E_FORMAT,
+             "not a profiler trace (the document is a number)");
     load_err("[[-1, 1, 37888, 7]]", PR_E_FORMAT, "not a profiler trace");
     load_err("{\"schema\": \"1.0.1\", \"nodes\": [{\"id\": 2}]}", PR_E_FORMAT,
              "not a profiler trace");
@@ -472,7 +476,8 @@ test_bad_input(void **state)
     load_err("{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1,\"dur\":1e999}]}",
              PR_E_FORMAT, "dur out of range");
     load_err("{\"traceEvents\":[]} x", PR_E_FORMAT, "expected the end");
-    load_err("{\"traceEvents\":[] \"a\":1}", PR_E_FORMAT, "expected ',' or '}'");
+    load_err("{\"traceEvents\":[] \"a\":1}", PR_E_FORMAT,
+             "expected ',' or '}'");
     memcpy(deep, head, sizeof(head) - 1);
     memset(deep + sizeof(head) - 1, '[', 70);
     deep[sizeof(head) - 1 + 70] = '\0';
@@ -488,9 +493,9 @@ test_limit(void **state)
 
     (void)state;
     pr_error_clear(&err);
-    assert_int_equal(pr_reader_load_mem("t.json", gen2021, strlen(gen2021),
-                                        &o, &t, &err),
-                     PR_E_LIMIT);
+    assert_int_equal(
+        pr_reader_load_mem("t.json", gen2021, strlen(gen2021), &o, &t, &err),
+        PR_E_LIMIT);
     assert_non_null(strstr(err.msg, "larger than the limit"));
     assert_null(t);
 }
