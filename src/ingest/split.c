@@ -355,29 +355,61 @@ leave_events(struct pr_split *s)
     return PR_OK;
 }
 
+/* The first byte of the document: an object, or a bare array of events. */
+static enum pr_status
+step_start(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
+{
+    if (c == '{') {
+        s->state = ST_KEY_OR_END;
+        return PR_OK;
+    }
+    if (c == '[') {
+        s->bare = 1;
+        s->state = ST_EV_BEFORE;
+        return PR_OK;
+    }
+    if (kind_of(c)[0] == 'n' && c != 'n')
+        return pr_error_set(err, PR_E_FORMAT,
+                            "byte %" PRIu64 ": not JSON (starts with "
+                            "byte 0x%02x)",
+                            at, (unsigned char)c);
+    return pr_error_set(err, PR_E_FORMAT,
+                        "not a profiler trace (the document is %s)",
+                        kind_of(c));
+}
+
+/* Between the events of the array. */
+static enum pr_status
+step_events(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
+{
+    if (s->state == ST_EV_AFTER) {
+        if (c == ',') {
+            s->state = ST_EV_BEFORE;
+            return PR_OK;
+        }
+        if (c == ']')
+            return leave_events(s);
+        return unexpected(at, c, "',' or ']' after an event", err);
+    }
+    if (c == ']')
+        return leave_events(s);
+    if (c != '{')
+        return not_object(s, at, c, err);
+    s->start = at;
+    s->depth = 0;
+    s->in_str = 0;
+    s->esc = 0;
+    s->state = ST_EV_IN;
+    return PR_OK;
+}
+
 /* One structural byte `c` at offset `at` (states between values). */
 static enum pr_status
 step(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
 {
     switch (s->state) {
     case ST_START:
-        if (c == '{') {
-            s->state = ST_KEY_OR_END;
-            return PR_OK;
-        }
-        if (c == '[') {
-            s->bare = 1;
-            s->state = ST_EV_BEFORE;
-            return PR_OK;
-        }
-        if (kind_of(c)[0] == 'n' && c != 'n')
-            return pr_error_set(err, PR_E_FORMAT,
-                                "byte %" PRIu64 ": not JSON (starts with "
-                                "byte 0x%02x)",
-                                at, (unsigned char)c);
-        return pr_error_set(err, PR_E_FORMAT,
-                            "not a profiler trace (the document is %s)",
-                            kind_of(c));
+        return step_start(s, at, c, err);
     case ST_KEY_OR_END:
         if (c == '}') {
             s->state = ST_END;
@@ -399,34 +431,14 @@ step(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
     case ST_VALUE:
         return begin_value(s, at, c, err);
     case ST_TOP_NEXT:
-        if (c == ',') {
-            s->state = ST_KEY_OR_END;
-            return PR_OK;
-        }
-        if (c == '}') {
-            s->state = ST_END;
+        if (c == ',' || c == '}') {
+            s->state = c == ',' ? ST_KEY_OR_END : ST_END;
             return PR_OK;
         }
         return unexpected(at, c, "',' or '}'", err);
     case ST_EV_BEFORE:
-        if (c == ']')
-            return leave_events(s);
-        if (c != '{')
-            return not_object(s, at, c, err);
-        s->start = at;
-        s->depth = 0;
-        s->in_str = 0;
-        s->esc = 0;
-        s->state = ST_EV_IN;
-        return PR_OK;
     case ST_EV_AFTER:
-        if (c == ',') {
-            s->state = ST_EV_BEFORE;
-            return PR_OK;
-        }
-        if (c == ']')
-            return leave_events(s);
-        return unexpected(at, c, "',' or ']' after an event", err);
+        return step_events(s, at, c, err);
     default: /* ST_END */
         return unexpected(at, c, "the end of the document", err);
     }
