@@ -1,7 +1,16 @@
 /* events.c - one event's JSON text becomes compact records in a batch
- * (struct pr_recs): parse with cJSON, keep the fields the analyses read, free
- * the tree.  Runs on parser threads, so it touches only its own batch;
- * reader.c merges batches into the trace.  Field typing lives in fields.c. */
+ * (struct pr_recs).  A slim pass first cuts the members nobody reads and
+ * takes plain values (strings without escapes, decimal numbers, lists of
+ * those) straight from the text; cJSON parses what is left, if anything,
+ * and the tree is freed at once.  Runs on parser threads, so it touches only
+ * its own batch; reader.c merges batches into the trace.  Field typing
+ * lives in fields.c.
+ *
+ * Tolerated, as Python's json module and the TB plugin do: NaN, Infinity,
+ * -Infinity (read as absent) and bare N/A (the string "N/A"); control bytes
+ * in strings.  ts/dur that are absent, null or not numbers skip the event
+ * (counted in diag); numbers beyond +-2^62 ns are an error.  Events that
+ * are not kept (metadata, counters, ac2g flows) are checked for shape only. */
 #include "config.h"
 
 #include <inttypes.h>
