@@ -52,6 +52,11 @@ enum arg {
     A_BPSM,        /* "blocks per SM" */
     A_OCC,         /* "est. achieved occupancy %" */
     A_BYTES,       /* "bytes" (memcpy, memset) */
+    A_COLL,        /* "Collective name" (NCCL kernels) */
+    A_DTYPE,       /* "dtype" */
+    A_IN_NELEMS,   /* "In msg nelems" */
+    A_OUT_NELEMS,  /* "Out msg nelems" */
+    A_GROUP,       /* "Group size" */
     A_DEV_TYPE,    /* "Device Type" ([memory]) */
     A_DEV_ID,      /* "Device Id" */
     A_ADDR,        /* "Addr" */
@@ -63,7 +68,7 @@ enum arg {
 };
 
 /* struct raw keeps a bit per arg */
-_Static_assert(N_ARGS <= 32, "arg_bits holds one bit per arg");
+_Static_assert(N_ARGS <= 64, "arg_bits holds one bit per arg");
 
 static const char *const arg_names[N_ARGS] = {
     "External id",
@@ -88,6 +93,11 @@ static const char *const arg_names[N_ARGS] = {
     "blocks per SM",
     "est. achieved occupancy %",
     "bytes",
+    "Collective name",
+    "dtype",
+    "In msg nelems",
+    "Out msg nelems",
+    "Group size",
     "Device Type",
     "Device Id",
     "Addr",
@@ -110,7 +120,7 @@ struct raw {
     int64_t time_ns[2];
     const char *id[2]; /* integer text; NULL = not raw */
     size_t id_n[2];
-    uint32_t arg_bits; /* 1 << arg: taken raw (see args below) */
+    uint64_t arg_bits; /* 1 << arg: taken raw (see args below) */
     unsigned char arg_isint[N_ARGS];
     int64_t arg_i[N_ARGS];
     double arg_d[N_ARGS];
@@ -275,17 +285,19 @@ arg_of(const char *k, size_t len)
     {                                                                          \
         __VA_ARGS__, 0                                                         \
     }
-    static const unsigned char first[128][4] = {
+    static const unsigned char first[128][5] = {
         ['E'] = R(A_EXT + 1),
         ['e'] = R(A_EXT_LC + 1, A_OCC + 1),
         ['c'] = R(A_CORR + 1),
-        ['I'] = R(A_DIMS + 1, A_DIMS_LC + 1, A_TYPES + 1),
-        ['C'] = R(A_CONCRETE + 1),
+        ['I'] = R(A_DIMS + 1, A_DIMS_LC + 1, A_TYPES + 1, A_IN_NELEMS + 1),
+        ['C'] = R(A_CONCRETE + 1, A_COLL + 1),
+        ['O'] = R(A_OUT_NELEMS + 1),
+        ['G'] = R(A_GROUP + 1),
         ['S'] = R(A_SEQ + 1),
         ['F'] = R(A_FWD_TID + 1),
         ['P'] = R(A_PY_ID + 1, A_PY_PARENT + 1, A_PY_MODULE + 1),
         ['f'] = R(A_FLOPS + 1),
-        ['d'] = R(A_DEVICE + 1),
+        ['d'] = R(A_DEVICE + 1, A_DTYPE + 1),
         ['s'] = R(A_STREAM + 1, A_SMEM + 1),
         ['g'] = R(A_GRID + 1),
         ['b'] = R(A_BLOCK + 1, A_BPSM + 1, A_BYTES + 1),
@@ -301,7 +313,7 @@ arg_of(const char *k, size_t len)
 
     if (len == 0 || c >= 128)
         return A_NONE;
-    for (i = 0; i < 4 && first[c][i] != 0; i++) {
+    for (i = 0; i < sizeof(first[0]) && first[c][i] != 0; i++) {
         if (is_key_n(k, len, arg_names[first[c][i] - 1]))
             return (enum arg)(first[c][i] - 1);
     }
@@ -604,7 +616,7 @@ static int
 take_arg(struct cur *c, enum arg a, const char *v, size_t n)
 {
     struct raw *raw = c->raw;
-    uint32_t bit = 1u << a;
+    uint64_t bit = (uint64_t)1 << a;
 
     raw->arg_bits &= ~bit; /* a repeated key: the last one decides */
     if (a == A_CONCRETE)
@@ -799,7 +811,7 @@ num_or(const cJSON *v, double absent)
 static int
 arg_has(const struct args *a, enum arg id)
 {
-    return a->node[id] != NULL || ((a->raw->arg_bits >> id) & 1u);
+    return a->node[id] != NULL || ((a->raw->arg_bits >> id) & 1);
 }
 
 static int64_t
@@ -810,7 +822,7 @@ arg_int(const struct args *a, enum arg id, int64_t lo, int64_t hi,
     int64_t i;
     double d;
 
-    if (((raw->arg_bits >> id) & 1u) == 0)
+    if (((raw->arg_bits >> id) & 1) == 0)
         return int_or(a->node[id], lo, hi, absent);
     i = raw->arg_i[id];
     if (!raw->arg_isint[id]) {
@@ -827,7 +839,7 @@ arg_num(const struct args *a, enum arg id, double absent)
 {
     const struct raw *raw = a->raw;
 
-    if (((raw->arg_bits >> id) & 1u) == 0)
+    if (((raw->arg_bits >> id) & 1) == 0)
         return num_or(a->node[id], absent);
     return raw->arg_isint[id] ? (double)raw->arg_i[id] : raw->arg_d[id];
 }
@@ -954,6 +966,21 @@ json_str(struct pr_recs *r, const cJSON *v)
     return id;
 }
 
+/* A string arg into the pool; PR_STR_NONE when absent or not a string,
+ * *oom on out-of-memory. */
+static uint32_t
+str_arg(struct pr_recs *r, const struct args *a, enum arg id, int *oom)
+{
+    const cJSON *v = a->node[id];
+    uint32_t s;
+
+    if (!cJSON_IsString(v))
+        return PR_STR_NONE;
+    s = pool_addz(&r->strs, v->valuestring);
+    *oom |= s == PR_STR_NONE;
+    return s;
+}
+
 /* A new event record with the members every kind has; NULL on
  * out-of-memory. */
 static struct pr_event *
@@ -1038,6 +1065,7 @@ add_op_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
                                           r->n_ops + 1, sizeof(*o)) != PR_OK)
         return PR_E_NOMEM;
     o = &r->ops[r->n_ops];
+    memset(o, 0, sizeof(*o));
     /* "Input Dims", else the older "Input dims" */
     o->input_dims =
         py_arg(r, a, has_py(r, a, A_DIMS) ? A_DIMS : A_DIMS_LC, &oom);
@@ -1080,21 +1108,22 @@ add_gpu_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
 {
     struct pr_gpu_info *g;
     const cJSON *bpsm = a->node[A_BPSM];
-    int i;
+    int i, oom = 0;
 
-    if (!has_any(a, A_DEVICE, A_BYTES))
+    if (!has_any(a, A_DEVICE, A_GROUP))
         return PR_OK;
     if (r->n_gpu >= PR_NO_INFO || pr_grow((void **)&r->gpu, &r->cap_gpu,
                                           r->n_gpu + 1, sizeof(*g)) != PR_OK)
         return PR_E_NOMEM;
     g = &r->gpu[r->n_gpu];
+    memset(g, 0, sizeof(*g)); /* fields added to the model later stay 0 */
     g->device = (int32_t)arg_int(a, A_DEVICE, INT32_MIN, INT32_MAX, -1);
     g->stream = (int32_t)arg_int(a, A_STREAM, INT32_MIN, INT32_MAX, -1);
     for (i = 0; i < 2; i++) {
         enum arg id = i ? A_BLOCK : A_GRID;
         int32_t *d = i ? g->block : g->grid;
 
-        if ((a->raw->arg_bits >> id) & 1u)
+        if ((a->raw->arg_bits >> id) & 1)
             memcpy(d, a->raw->dim[i], 3 * sizeof(*d));
         else
             dim3(a->node[id], d);
@@ -1108,6 +1137,13 @@ add_gpu_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
         g->blocks_per_sm = arg_num(a, A_BPSM, NAN);
     g->occupancy_pct = arg_num(a, A_OCC, NAN);
     g->bytes = arg_int(a, A_BYTES, 0, INT64_MAX, -1);
+    g->in_nelems = arg_int(a, A_IN_NELEMS, 0, INT64_MAX, -1);
+    g->out_nelems = arg_int(a, A_OUT_NELEMS, 0, INT64_MAX, -1);
+    g->group_size = (int32_t)arg_int(a, A_GROUP, 0, INT32_MAX, -1);
+    g->collective = str_arg(r, a, A_COLL, &oom);
+    g->dtype = str_arg(r, a, A_DTYPE, &oom);
+    if (oom)
+        return PR_E_NOMEM;
     out->info = (uint32_t)r->n_gpu++;
     return PR_OK;
 }
@@ -1121,6 +1157,7 @@ add_mem_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
                                           r->n_mem + 1, sizeof(*m)) != PR_OK)
         return PR_E_NOMEM;
     m = &r->mem[r->n_mem];
+    memset(m, 0, sizeof(*m));
     m->device_type = (int32_t)arg_int(a, A_DEV_TYPE, INT32_MIN, INT32_MAX, -1);
     m->device_id = (int32_t)arg_int(a, A_DEV_ID, INT32_MIN, INT32_MAX, -1);
     m->addr = arg_int(a, A_ADDR, INT64_MIN + 1, INT64_MAX, PR_NO_ID);

@@ -696,6 +696,8 @@ merge_info(struct pr_trace *t, const struct pr_recs *r, struct pr_event *e,
         if (g == NULL)
             return PR_E_NOMEM;
         *g = r->gpu[at];
+        g->collective = map_opt(map, g->collective);
+        g->dtype = map_opt(map, g->dtype);
         break;
     case PR_INFO_MEM:
         m = pr_trace_add_mem(t, &idx);

@@ -260,6 +260,33 @@ test_gen_now(void **state)
     pr_trace_free(t);
 }
 
+/* NCCL kernels carry the collective's metadata (newer PyTorch). */
+static void
+test_collective(void **state)
+{
+    struct pr_trace *t = load(
+        "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":"
+        "\"ncclDevKernel_AllReduce_Sum_f32_RING_LL\",\"pid\":0,\"tid\":7,"
+        "\"ts\":1,\"dur\":2,\"args\":{\"device\":0,\"stream\":7,"
+        "\"Collective name\":\"allreduce\",\"dtype\":\"Float\","
+        "\"In msg nelems\":1024,\"Out msg nelems\":1024,"
+        "\"Group size\":8}},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"ts\":1,"
+        "\"dur\":2,\"args\":{\"device\":0}}]}");
+    const struct pr_gpu_info *g = pr_trace_gpu(t, ev(t, 0));
+    const struct pr_gpu_info *h = pr_trace_gpu(t, ev(t, 1));
+
+    (void)state;
+    assert_string_equal(str(t, g->collective), "allreduce");
+    assert_string_equal(str(t, g->dtype), "Float");
+    assert_true(g->in_nelems == 1024 && g->out_nelems == 1024);
+    assert_int_equal(g->group_size, 8);
+    assert_int_equal(h->collective, PR_STR_NONE);
+    assert_int_equal(h->dtype, PR_STR_NONE);
+    assert_true(h->in_nelems == -1 && h->group_size == -1);
+    pr_trace_free(t);
+}
+
 static void
 test_bare_array(void **state)
 {
@@ -520,6 +547,7 @@ main(void)
         cmocka_unit_test(test_gen2021),
         cmocka_unit_test(test_gen2022),
         cmocka_unit_test(test_gen_now),
+        cmocka_unit_test(test_collective),
         cmocka_unit_test(test_bare_array),
         cmocka_unit_test(test_numbers_as_strings),
         cmocka_unit_test(test_control_chars),
