@@ -135,17 +135,26 @@ struct args {
 
 /* ------------------------------------------------------------ pool */
 
+/* Eight bytes a step: every event interns four to seven strings, some of
+ * them 100-byte kernel names, and FNV's byte loop showed in profiles. */
 static uint32_t
 hash_bytes(const char *s, size_t len)
 {
-    uint32_t h = 2166136261u; /* FNV-1a */
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
     size_t i;
 
-    for (i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 16777619u;
+    for (i = 0; i + 8 <= len; i += 8) {
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
     }
-    return h;
+    if (i < len) {
+        w = 0;
+        memcpy(&w, s + i, len - i);
+        h = (h ^ w) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+    }
+    return (uint32_t)(h ^ (h >> 29));
 }
 
 static int
@@ -478,18 +487,47 @@ skip_val(struct cur *c)
     return c->p > s;
 }
 
-static int
-keep_top(const char *k, size_t len)
-{
-    static const char *const keep[] = {"ph", "cat", "name", "pid", "tid",
-                                       "ts", "dur", "id",   "args"};
-    size_t i;
+/* Top-level members we read; T_OTHER for the rest. */
+enum top {
+    T_PH,
+    T_CAT,
+    T_NAME,
+    T_PID,
+    T_TID,
+    T_TS,
+    T_DUR,
+    T_ID,
+    T_ARGS,
+    T_OTHER
+};
 
-    for (i = 0; i < sizeof(keep) / sizeof(keep[0]); i++) {
-        if (is_key_n(k, len, keep[i]))
-            return 1;
+/* Which top-level member a key is; runs for every member of every event,
+ * hence the switch on the first byte. */
+static enum top
+top_of(const char *k, size_t len)
+{
+    switch (len ? k[0] : 0) {
+    case 'p':
+        return is_key_n(k, len, "ph")    ? T_PH
+               : is_key_n(k, len, "pid") ? T_PID
+                                         : T_OTHER;
+    case 'c':
+        return is_key_n(k, len, "cat") ? T_CAT : T_OTHER;
+    case 'n':
+        return is_key_n(k, len, "name") ? T_NAME : T_OTHER;
+    case 't':
+        return is_key_n(k, len, "tid")  ? T_TID
+               : is_key_n(k, len, "ts") ? T_TS
+                                        : T_OTHER;
+    case 'd':
+        return is_key_n(k, len, "dur") ? T_DUR : T_OTHER;
+    case 'i':
+        return is_key_n(k, len, "id") ? T_ID : T_OTHER;
+    case 'a':
+        return is_key_n(k, len, "args") ? T_ARGS : T_OTHER;
+    default:
+        return T_OTHER;
     }
-    return 0;
 }
 
 static int
@@ -547,34 +585,34 @@ plain_int(const char *v, size_t n)
 /* Take a top-level member [v, c->p) into c->raw when it is plain; 1 when
  * taken (it is then left out of the slim text). */
 static int
-take_raw(struct cur *c, const char *k, size_t klen, const char *v)
+take_raw(struct cur *c, enum top t, const char *v)
 {
-    static const char *const strs[N_RAW_STR] = {"ph", "cat", "name"};
-    static const char *const times[2] = {"ts", "dur"};
-    static const char *const ids[2] = {"pid", "tid"};
     struct raw *raw = c->raw;
     size_t n = (size_t)(c->p - v);
     int i;
 
-    for (i = 0; i < N_RAW_STR; i++) {
-        if (is_key_n(k, klen, strs[i])) {
-            raw->str[i] = NULL;
-            return plain_string(v, c->p, &raw->str[i], &raw->str_n[i]);
-        }
+    switch (t) {
+    case T_PH:
+    case T_CAT:
+    case T_NAME:
+        i = t == T_PH ? RAW_PH : t == T_CAT ? RAW_CAT : RAW_NAME;
+        raw->str[i] = NULL;
+        return plain_string(v, c->p, &raw->str[i], &raw->str_n[i]);
+    case T_TS:
+    case T_DUR:
+        i = t == T_TS ? RAW_TS : RAW_DUR;
+        raw->has_time[i] =
+            pr_fld_us_text_to_ns(v, n, &raw->time_ns[i]) == PR_FLD_OK;
+        return raw->has_time[i];
+    case T_PID:
+    case T_TID:
+        i = t == T_PID ? RAW_PID : RAW_TID;
+        raw->id[i] = plain_int(v, n) ? v : NULL;
+        raw->id_n[i] = n;
+        return raw->id[i] != NULL;
+    default:
+        return 0;
     }
-    for (i = 0; i < 2; i++) {
-        if (is_key_n(k, klen, times[i])) {
-            raw->has_time[i] =
-                pr_fld_us_text_to_ns(v, n, &raw->time_ns[i]) == PR_FLD_OK;
-            return raw->has_time[i];
-        }
-        if (is_key_n(k, klen, ids[i])) {
-            raw->id[i] = plain_int(v, n) ? v : NULL;
-            raw->id_n[i] = n;
-            return raw->id[i] != NULL;
-        }
-    }
-    return 0;
 }
 
 /* "[1, 2, 3]" into out (missing entries 0); 0 when not that plain. */
@@ -646,6 +684,7 @@ slim_member(struct cur *c, int in_args, int *first)
     const char *k = c->p, *v;
     size_t klen;
     enum arg a = A_NONE;
+    enum top t = T_OTHER;
     int keep, nested, slot;
 
     if (*c->p != '"' || !skip_str(c))
@@ -659,12 +698,13 @@ slim_member(struct cur *c, int in_args, int *first)
     v = c->p;
     if (in_args)
         a = arg_of(k + 1, klen - 2);
-    keep = in_args ? a != A_NONE : keep_top(k + 1, klen - 2);
-    nested = keep && !in_args && c->p < c->end && *c->p == '{' &&
-             is_key_n(k + 1, klen - 2, "args");
+    else
+        t = top_of(k + 1, klen - 2);
+    keep = in_args ? a != A_NONE : t != T_OTHER;
+    nested = t == T_ARGS && c->p < c->end && *c->p == '{';
     if (!nested && !skip_val(c))
         return 0;
-    if (!in_args && take_raw(c, k + 1, klen - 2, v))
+    if (!in_args && take_raw(c, t, v))
         return 1;
     slot = py_slot(a);
     if (slot >= 0 && (slot == 3 ? pr_fld_json_raw : pr_fld_py_str_raw)(

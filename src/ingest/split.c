@@ -33,6 +33,11 @@ const char *const pr_split_cap_keys[PR_SPLIT_N_CAPS] = {
     "Framework",
 };
 
+/* The bytes scan_value() acts on outside strings. */
+static const unsigned char structural[256] = {
+    ['"'] = 1, ['{'] = 1, ['}'] = 1, ['['] = 1, [']'] = 1,
+};
+
 static int
 is_ws(char c)
 {
@@ -137,8 +142,15 @@ scan_value(struct pr_split *s, const char *p, const char *end,
             return p;
     }
     while (p < end) {
-        char c = *p++;
+        char c;
 
+        /* bytes between strings and brackets are most of what is left
+         * once strings are skipped: one table look-up each */
+        while (p < end && !structural[(unsigned char)*p])
+            p++;
+        if (p == end)
+            break;
+        c = *p++;
         if (c == '"') {
             s->in_str = 1;
             p = skip_string(s, p, end);
