@@ -356,12 +356,30 @@ pr_fld_py_str(const cJSON *v, struct pr_buf *out)
     return st == PR_OK ? pr_buf_addc(out, obj ? '}' : ']') : st;
 }
 
+/* Output of raw_list(): a fixed buffer, since shapes and type lists are
+ * short; a longer list is left to cJSON (its text is rare, and correct
+ * either way). */
+struct rawout {
+    char buf[1024];
+    size_t len;
+};
+
+static int
+emit(struct rawout *o, const char *s, size_t n)
+{
+    if (n > sizeof(o->buf) - o->len)
+        return 0;
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+    return 1;
+}
+
 /* A JSON string without escapes or control bytes, printed with quote `q`
  * (Python's repr() uses ', and then the text may not hold one); 0 when it
  * does not qualify.  *pp is at the opening quote and ends after the
  * closing one. */
 static int
-raw_plain_string(const char **pp, const char *end, char q, struct pr_buf *out)
+raw_plain_string(const char **pp, const char *end, char q, struct rawout *o)
 {
     const char *s = *pp + 1, *e = memchr(s, '"', (size_t)(end - s));
     const char *i;
@@ -375,16 +393,14 @@ raw_plain_string(const char **pp, const char *end, char q, struct pr_buf *out)
             return 0;
     }
     *pp = e + 1;
-    return pr_buf_addc(out, q) == PR_OK &&
-           pr_buf_add(out, s, (size_t)(e - s)) == PR_OK &&
-           pr_buf_addc(out, q) == PR_OK;
+    return emit(o, &q, 1) && emit(o, s, (size_t)(e - s)) && emit(o, &q, 1);
 }
 
 /* An integer literal copied as is, when both Python and cJSON would print
  * it the same way: no fraction or exponent, no "-0" or leading zeros, at
  * most 15 digits (cJSON prints larger ones with %g). */
 static int
-raw_int(const char **pp, const char *end, struct pr_buf *out)
+raw_int(const char **pp, const char *end, struct rawout *o)
 {
     const char *s = *pp, *p = s;
 
@@ -398,7 +414,31 @@ raw_int(const char **pp, const char *end, struct pr_buf *out)
     if ((p < end && (*p == '.' || *p == 'e' || *p == 'E')) || p - s > 15)
         return 0;
     *pp = p;
-    return pr_buf_add(out, s, (size_t)(p - s)) == PR_OK;
+    return emit(o, s, (size_t)(p - s));
+}
+
+/* One byte of a list outside its scalars; 0 when it does not belong. */
+static int
+raw_punct(char c, int json, int *depth, int *after_value, int *after_open,
+          struct rawout *o)
+{
+    if (c == '[' && !*after_value && *depth < PR_INGEST_MAX_DEPTH) {
+        ++*depth;
+        *after_open = 1;
+        return emit(o, "[", 1);
+    }
+    if (c == ']' && (*after_value || *after_open) && *depth > 0) {
+        --*depth;
+        *after_value = 1;
+        *after_open = 0;
+        return emit(o, "]", 1);
+    }
+    if (c == ',' && *after_value) {
+        *after_value = 0;
+        *after_open = 0;
+        return emit(o, ", ", json ? 1 : 2);
+    }
+    return 0;
 }
 
 /* A list of lists, integers and plain strings, reprinted from its text:
@@ -407,42 +447,32 @@ static int
 raw_list(const char *p, size_t n, int json, struct pr_buf *out)
 {
     const char *end = p + n;
-    const char *sep = json ? "," : ", ";
-    int depth = 0, after_value = 0, after_open = 0, ok = 1;
+    int depth = 0, after_value = 0, after_open = 0;
+    struct rawout o;
 
-    pr_buf_reset(out);
-    while (p < end && ok) {
+    o.len = 0;
+    while (p < end) {
         char c = *p;
 
         if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
             p++;
         } else if (depth == 0 && (after_value || c != '[')) {
             return 0; /* not a list, or bytes after it */
-        } else if (c == '[' && !after_value && depth < PR_INGEST_MAX_DEPTH) {
-            depth++;
-            after_open = 1;
-            p++;
-            ok = pr_buf_addc(out, '[') == PR_OK;
-            continue;
-        } else if (c == ']' && (after_value || after_open)) {
-            depth--;
+        } else if (c == '"' || c == '-' || is_digit(c)) {
+            if (after_value ||
+                !(c == '"' ? raw_plain_string(&p, end, json ? '"' : '\'', &o)
+                           : raw_int(&p, end, &o)))
+                return 0;
             after_value = 1;
+            after_open = 0;
+        } else if (raw_punct(c, json, &depth, &after_value, &after_open, &o)) {
             p++;
-            ok = pr_buf_addc(out, ']') == PR_OK;
-        } else if (c == ',' && after_value) {
-            after_value = 0;
-            p++;
-            ok = pr_buf_adds(out, sep) == PR_OK;
-        } else if (!after_value &&
-                   (c == '"' ? raw_plain_string(&p, end, json ? '"' : '\'', out)
-                             : raw_int(&p, end, out))) {
-            after_value = 1;
         } else {
             return 0;
         }
-        after_open = 0;
     }
-    return ok && depth == 0 && after_value;
+    pr_buf_reset(out);
+    return depth == 0 && after_value && pr_buf_add(out, o.buf, o.len) == PR_OK;
 }
 
 int
