@@ -947,6 +947,7 @@ load(struct ctx *c, const char *name, const struct pr_read_opts *opts,
     st = run_threads(c, n_parsers, t, &pg, err);
     if (st == PR_OK)
         st = pr_recs_apply_meta(t, &c->split, err);
+    t->bytes = c->src.produced;
     /* The batches are done with: give their memory back before the final
      * sort allocates its own, so the two never add up at the peak.  The
      * parser threads' malloc arenas keep freed memory unless trimmed. */
@@ -960,7 +961,6 @@ load(struct ctx *c, const char *name, const struct pr_read_opts *opts,
         pr_trace_free(t);
         return st;
     }
-    t->bytes = c->src.produced;
     progress_show(&pg, t->bytes, 1);
     pr_trace_finish(t);
     *out = t;

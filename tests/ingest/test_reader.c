@@ -125,6 +125,7 @@ test_gen2021(void **state)
     (void)state;
     assert_int_equal(t->n_trace_events, 6);
     assert_int_equal(t->n_events, 4);
+    assert_true(t->bytes == sizeof(gen2021) - 1);
     assert_int_equal(op->kind, PR_K_OP);
     assert_string_equal(str(t, op->cat), "Operator");
     assert_string_equal(str(t, op->name), "aten::conv2d");
@@ -417,6 +418,7 @@ test_gzip(void **state)
     a = gzip_mem(gen2021, strlen(gen2021), &na);
     t = load_opts((const char *)a, na, NULL);
     assert_int_equal(t->n_trace_events, 6);
+    assert_true(t->bytes == strlen(gen2021)); /* uncompressed */
     pr_trace_free(t);
     /* two members back to back, as `cat a.gz b.gz` makes */
     memcpy(multi, b1, n1);
