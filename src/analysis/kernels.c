@@ -15,6 +15,8 @@
 #include "profreport/kernels.h"
 #include "profreport/occupancy.h"
 
+#include "profreport/tensorcore.h"
+
 #include "internal.h"
 
 struct kgroup {
@@ -316,7 +318,15 @@ emit_kgroup(cJSON *arr, const struct ktable *kt, const struct kgroup *g,
     emit_mean(o, "mean_est_achieved_occupancy_pct", kt->has_occ, g->occ_x_ns,
               g->n_cocc, g->cocc_x_ns, g, ok);
     pr_emit_str(o, "occupancy_source", occupancy_source(g), ok);
-    pr_emit_bool(o, "tensor_cores_used", pr_tc_kernel_uses(g->name), ok);
+    {
+        enum pr_tc_source src = pr_tensorcore_kernel(g->name);
+        pr_emit_bool(o, "tensor_cores_used", src != PR_TC_NONE, ok);
+        if (src == PR_TC_NONE)
+            pr_emit_null(o, "tensor_cores_source", ok);
+        else
+            pr_emit_str(o, "tensor_cores_source",
+                        src == PR_TC_PLUGIN ? "plugin" : "heuristic", ok);
+    }
 }
 
 enum pr_status
