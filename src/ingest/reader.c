@@ -554,6 +554,17 @@ stop_all(struct ctx *c)
     pthread_mutex_unlock(&c->mu);
 }
 
+static int
+is_stopped(struct ctx *c)
+{
+    int stop;
+
+    pthread_mutex_lock(&c->mu);
+    stop = c->stop;
+    pthread_mutex_unlock(&c->mu);
+    return stop;
+}
+
 /* ------------------------------------------------------------ producer */
 
 /* split.c hands each event here: copy it into the current batch, and pass
@@ -596,6 +607,10 @@ produce(struct ctx *c, struct pr_error *err)
     enum pr_status st;
 
     for (;;) {
+        /* the merger may have failed while we skip a long stretch with no
+         * events to hand over (where on_event would notice) */
+        if (is_stopped(c))
+            return pr_error_set(err, PR_E_IO, "stopped");
         st = src_next(&c->src, &p, &n, err);
         if (st != PR_OK)
             return st;
