@@ -4,18 +4,17 @@
  * and committed at the end, so a failure leaves no half-written report. */
 #include "config.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "profreport/args.h"
 #include "profreport/discover.h"
 #include "profreport/kernel_calls.h"
+#include "profreport/pdf_doc.h"
 #include "profreport/pipeline.h"
 #include "profreport/reader.h"
 #include "profreport/render.h"
@@ -32,7 +31,12 @@ want_progress(const struct pr_options *o, const char *path)
 
     if (o->quiet || !isatty(STDERR_FILENO))
         return 0;
-    return stat(path, &st) == 0 && st.st_size >= (off_t)PROGRESS_MIN_BYTES;
+    if (stat(path, &st) != 0)
+        return 0;
+    /* gzip'd traces inflate about tenfold */
+    if (strlen(path) > 3 && strcmp(path + strlen(path) - 3, ".gz") == 0)
+        return st.st_size >= (off_t)(PROGRESS_MIN_BYTES / 8);
+    return st.st_size >= (off_t)PROGRESS_MIN_BYTES;
 }
 
 static int
@@ -138,22 +142,6 @@ pr_pipeline_summary(const char *const *inputs, size_t n, int quiet,
     return build_summary(&o, out, err);
 }
 
-static int64_t
-generation_time(void)
-{
-    const char *s = getenv("SOURCE_DATE_EPOCH");
-    char *end;
-    long long v;
-
-    if (s != NULL && *s != '\0') {
-        errno = 0;
-        v = strtoll(s, &end, 10);
-        if (errno == 0 && *end == '\0' && v >= 0)
-            return (int64_t)v;
-    }
-    return (int64_t)time(NULL);
-}
-
 static enum pr_status
 render_text(const char *path, char *text, struct pr_error *err)
 {
@@ -173,7 +161,7 @@ write_outputs(const struct pr_options *o, const cJSON *sum,
                                 .template_dir = o->template_dir,
                                 .paper = o->paper,
                                 .font = o->font,
-                                .generated_at = generation_time(),
+                                .generated_at = pr_pdf_doc_now(),
                                 .version = PACKAGE_VERSION};
     struct pr_buf html;
     char *json = NULL;

@@ -1,12 +1,12 @@
 /* args.c - one getopt_long table and the usage text beside it. */
 #include "config.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "profreport/args.h"
+#include "profreport/parse.h"
 
 static const char usage[] =
     "Usage: profreport --input PATH [--input PATH...] [--json FILE]\n"
@@ -92,32 +92,23 @@ static enum pr_status
 parse_long(const char *opt, const char *s, long lo, long hi, long *out,
            struct pr_error *err)
 {
-    char *end;
-    long v;
+    int64_t v;
 
-    errno = 0;
-    v = strtol(s, &end, 10);
-    if (errno || end == s || *end != '\0' || v < lo || v > hi)
+    if (!pr_parse_int64(s, lo, hi, &v))
         return pr_error_set(err, PR_E_USAGE,
                             "%s: expected an integer in %ld..%ld, got '%s'",
                             opt, lo, hi, s);
-    *out = v;
+    *out = (long)v;
     return PR_OK;
 }
 
 static enum pr_status
 parse_double(const char *opt, const char *s, double *out, struct pr_error *err)
 {
-    char *end;
-    double v;
-
-    errno = 0;
-    v = strtod(s, &end);
-    if (errno || end == s || *end != '\0' || !(v >= 0) || v > 1e18)
+    if (!pr_parse_double(s, 0, 1e18, out))
         return pr_error_set(err, PR_E_USAGE,
                             "%s: expected a non-negative number, got '%s'",
                             opt, s);
-    *out = v;
     return PR_OK;
 }
 

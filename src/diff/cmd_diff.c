@@ -4,13 +4,13 @@
  * malformed rule, 2 bad input, 3 a gate tripped). */
 #include "config.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "profreport/diff.h"
+#include "profreport/parse.h"
 #include "internal.h"
 
 #define EXIT_GATE 3
@@ -114,15 +114,9 @@ static enum pr_status
 number(const char *opt, const char *s, double lo, double hi, double *out,
        struct pr_error *err)
 {
-    char *end;
-    double v;
-
-    errno = 0;
-    v = strtod(s, &end);
-    if (end == s || *end != '\0' || errno != 0 || !(v >= lo && v <= hi))
+    if (!pr_parse_double(s, lo, hi, out))
         return pr_error_set(err, PR_E_USAGE, "--%s: expected a number from "
                             "%g to %g, got \"%s\"", opt, lo, hi, s);
-    *out = v;
     return PR_OK;
 }
 

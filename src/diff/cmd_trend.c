@@ -6,7 +6,7 @@
  * night crossed a limit). */
 #include "config.h"
 
-#include <errno.h>
+#include <float.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "profreport/diff.h"
+#include "profreport/parse.h"
 #include "internal.h"
 
 static const char usage_text[] =
@@ -111,18 +112,13 @@ push_rule(struct trend_args *a, const char *text, struct pr_error *err)
 static enum pr_status
 one_option(struct trend_args *a, int c, const char *arg, struct pr_error *err)
 {
-    char *end;
-
     switch (c) {
     case 'i':
         return push_input(a, arg, err);
     case OPT_FAIL_ON:
         return push_rule(a, arg, err);
     case OPT_THRESHOLD:
-        errno = 0;
-        a->opts.threshold_pct = strtod(arg, &end);
-        if (end == arg || *end != '\0' || errno != 0 ||
-            !(a->opts.threshold_pct >= 0 && a->opts.threshold_pct <= 1e6))
+        if (!pr_parse_double(arg, 0, 1e6, &a->opts.threshold_pct))
             return pr_error_set(err, PR_E_USAGE, "--threshold: expected a "
                                 "percentage, got \"%s\"", arg);
         return PR_OK;
@@ -193,13 +189,8 @@ recorded_time(const cJSON *sum)
     cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(sum, "runs"))
     {
         const char *span = pr_dj_str(r, "span");
-        char *end;
         double v;
-        if (span == NULL || *span == '\0')
-            return NAN;
-        errno = 0;
-        v = strtod(span, &end);
-        if (*end != '\0' || errno != 0 || !isfinite(v))
+        if (span == NULL || !pr_parse_double(span, -DBL_MAX, DBL_MAX, &v))
             return NAN;
         t = isnan(t) ? v : fmin(t, v);
     }

@@ -15,6 +15,7 @@
 
 #include "profreport/buf.h"
 #include "profreport/chart.h"
+#include "profreport/parse.h"
 #include "profreport/pdf_doc.h"
 #include "profreport/sink.h"
 
@@ -204,15 +205,10 @@ int64_t
 pr_pdf_doc_now(void)
 {
     const char *s = getenv("SOURCE_DATE_EPOCH");
-    char *end;
-    long long v;
+    int64_t v;
 
-    if (s != NULL && *s != '\0') {
-        errno = 0;
-        v = strtoll(s, &end, 10);
-        if (errno == 0 && *end == '\0' && v >= 0)
-            return (int64_t)v;
-    }
+    if (s != NULL && pr_parse_int64(s, 0, INT64_MAX, &v))
+        return v;
     return (int64_t)time(NULL);
 }
 
