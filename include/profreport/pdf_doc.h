@@ -147,6 +147,10 @@ int64_t pr_pdf_doc_now(void);
 /* Civil UTC date of Unix time t, clamped to 1970..9999.  Cannot fail. */
 HPDF_Date pr_pdf_doc_date(int64_t t);
 
+/* d->generated_at as "2023-11-14T22:13:20Z" in buf (n >= 21); returns
+ * buf.  Cannot fail. */
+char *pr_pdf_doc_iso_date(const struct pr_pdf_doc *d, char *buf, size_t n);
+
 /* Width between the margins, and the lowest usable y, in points. */
 double pr_pdf_doc_width(const struct pr_pdf_doc *d);
 double pr_pdf_doc_bottom(const struct pr_pdf_doc *d);
@@ -197,6 +201,11 @@ void pr_pdf_doc_subheading(struct pr_pdf_doc *d, const char *title,
 /* One muted line. */
 void pr_pdf_doc_note(struct pr_pdf_doc *d, const char *text);
 
+/* A "Label   value" line of a title page: the label bold and muted, the
+ * value clipped to the width left. */
+void pr_pdf_doc_info_line(struct pr_pdf_doc *d, const char *label,
+                          const char *value);
+
 /* Rows of `rows` (an array of objects, or one object) up to `limit`,
  * zebra-striped, with the header repeated on every page the table reaches
  * under "<section> (continued)".  With `require`, only rows where that key
@@ -215,7 +224,9 @@ int pr_pdf_doc_caption(struct pr_pdf_doc *d, const cJSON *rows,
  * not fit) and return its box on d->pc.canvas. */
 struct pr_chart_box pr_pdf_doc_chart_box(struct pr_pdf_doc *d, double h);
 
-/* "<left>" and "page N of M" at the foot of every page; call last. */
-void pr_pdf_doc_footers(struct pr_pdf_doc *d, const char *left);
+/* "<title> · profreport <version>" and "page N of M" at the foot of every
+ * page; call last. */
+void pr_pdf_doc_footers(struct pr_pdf_doc *d, const char *title,
+                        const char *version);
 
 #endif

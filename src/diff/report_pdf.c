@@ -103,16 +103,6 @@ badge(struct pr_pdf_doc *d, double x, double y, const char *text, int bad)
     pr_pdf_doc_put(d, x + 8, y, text, 11, 1, 0xFFFFFFu, PR_ANCHOR_START);
 }
 
-static void
-info_line(struct pr_pdf_doc *d, const char *label, const char *value)
-{
-    pr_pdf_doc_put(d, PR_PDF_MARGIN_X, d->y + 10, label, 10, 1, PR_PDF_C_MUTED,
-                   PR_ANCHOR_START);
-    pr_pdf_doc_clipped(d, PR_PDF_MARGIN_X + 90, d->y + 10,
-                       pr_pdf_doc_width(d) - 90, value, 10, 0, PR_PDF_C_TEXT);
-    d->y += 16;
-}
-
 /* "file.json (runs: 1, steps: 8)" for one side of the comparison. */
 static void
 side_line(struct pr_pdf_doc *d, const char *label, const cJSON *side)
@@ -127,7 +117,7 @@ side_line(struct pr_pdf_doc *d, const char *label, const cJSON *side)
     snprintf(line, sizeof(line), "%s (runs: %.0f, steps: %.0f)", clean,
              pr_dj_num(side, "runs"), pr_dj_num(side, "steps"));
     free(clean);
-    info_line(d, label, line);
+    pr_pdf_doc_info_line(d, label, line);
 }
 
 static size_t
@@ -148,8 +138,7 @@ diff_title(struct pr_pdf_doc *d, const cJSON *diff, const char *version)
 {
     const cJSON *gates = cJSON_GetObjectItemCaseSensitive(diff, "gates");
     int failed = is_str(diff, "verdict", "fail");
-    HPDF_Date t = pr_pdf_doc_date(d->generated_at);
-    char line[128];
+    char line[128], when[32];
 
     (void)pr_pdf_doc_bookmark(d, NULL, "Verdict");
     d->y = 110;
@@ -171,11 +160,10 @@ diff_title(struct pr_pdf_doc *d, const cJSON *diff, const char *version)
     snprintf(line, sizeof(line), "%zu of %d tripped: %s", count_failed(gates),
              cJSON_GetArraySize(gates),
              failed ? "regression" : "no regression");
-    info_line(d, "Gates", line);
-    snprintf(line, sizeof(line),
-             "%04d-%02d-%02dT%02d:%02d:%02dZ, profreport %s", t.year, t.month,
-             t.day, t.hour, t.minutes, t.seconds, version);
-    info_line(d, "Generated", line);
+    pr_pdf_doc_info_line(d, "Gates", line);
+    snprintf(line, sizeof(line), "%s, profreport %s",
+             pr_pdf_doc_iso_date(d, when, sizeof(when)), version);
+    pr_pdf_doc_info_line(d, "Generated", line);
 }
 
 /* ---- gates ------------------------------------------------------------ */
@@ -593,8 +581,6 @@ method_section(struct pr_pdf_doc *d, const cJSON *diff)
 static void
 diff_build(struct pr_pdf_doc *d, const cJSON *diff, size_t top)
 {
-    char left[96];
-
     if (pr_pdf_doc_new_page(d) != 0)
         return;
     diff_title(d, diff, PACKAGE_VERSION);
@@ -606,10 +592,8 @@ diff_build(struct pr_pdf_doc *d, const cJSON *diff, size_t top)
         tables_section(d, diff, top);
     if (!pr_pdf_doc_failed(d))
         method_section(d, diff);
-    snprintf(left, sizeof(left), "Regression comparison %s profreport %s",
-             "\xC2\xB7", PACKAGE_VERSION);
     if (!pr_pdf_doc_failed(d))
-        pr_pdf_doc_footers(d, left);
+        pr_pdf_doc_footers(d, TITLE, PACKAGE_VERSION);
 }
 
 /* Open, build with `fn`, save, close. */
@@ -643,7 +627,7 @@ pr_diff_pdf(const cJSON *diff, size_t top, const char *path,
 {
     if (!cJSON_IsObject(diff))
         return pr_error_set(err, PR_E_FORMAT, "diff is not an object");
-    return write_pdf("Regression comparison", path, diff_build, diff, top, err);
+    return write_pdf(TITLE, path, diff_build, diff, top, err);
 }
 
 /* ---- trend ------------------------------------------------------------ */
@@ -833,8 +817,6 @@ nights_table(struct pr_pdf_doc *d, const cJSON *t)
 static void
 trend_build(struct pr_pdf_doc *d, const cJSON *t, size_t top)
 {
-    char left[96];
-
     (void)top;
     if (pr_pdf_doc_new_page(d) != 0)
         return;
@@ -848,10 +830,8 @@ trend_build(struct pr_pdf_doc *d, const cJSON *t, size_t top)
     trend_charts(d, t);
     if (!pr_pdf_doc_failed(d))
         nights_table(d, t);
-    snprintf(left, sizeof(left), "Nightly trend %s profreport %s", "\xC2\xB7",
-             PACKAGE_VERSION);
     if (!pr_pdf_doc_failed(d))
-        pr_pdf_doc_footers(d, left);
+        pr_pdf_doc_footers(d, "Nightly trend", PACKAGE_VERSION);
 }
 
 enum pr_status

@@ -918,23 +918,11 @@ worker_device_rows(const cJSON *runs)
     return rows;
 }
 
-/* "Label   value" lines under the title. */
-static void
-info_line(struct pr_pdf_doc *d, const char *label, const char *value)
-{
-    pr_pdf_doc_put(d, PR_PDF_MARGIN_X, d->y + 10, label, 10, 1, PR_PDF_C_MUTED,
-                   PR_ANCHOR_START);
-    pr_pdf_doc_clipped(d, PR_PDF_MARGIN_X + 90, d->y + 10,
-                       pr_pdf_doc_width(d) - 90, value, 10, 0, PR_PDF_C_TEXT);
-    d->y += 16;
-}
-
 static void
 title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
 {
     const cJSON *inputs = get(summary, "inputs");
     const cJSON *runs = get(summary, "runs");
-    HPDF_Date t = pr_pdf_doc_date(d->generated_at);
     char line[128], num[48];
     cJSON *rows;
 
@@ -949,16 +937,15 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
     pr_pdf_doc_hline(d, PR_PDF_MARGIN_X, d->pw - PR_PDF_MARGIN_X, d->y,
                      PR_PDF_C_ACCENT, 2);
     d->y += 20;
-    snprintf(line, sizeof(line), "%04d-%02d-%02dT%02d:%02d:%02dZ", t.year,
-             t.month, t.day, t.hour, t.minutes, t.seconds);
-    info_line(d, "Generated", line);
+    pr_pdf_doc_info_line(d, "Generated",
+                         pr_pdf_doc_iso_date(d, line, sizeof(line)));
     snprintf(line, sizeof(line), "profreport %s", version);
-    info_line(d, "Tool", line);
+    pr_pdf_doc_info_line(d, "Tool", line);
     snprintf(line, sizeof(line), "%zu files", array_len(inputs));
-    info_line(d, "Inputs", line);
+    pr_pdf_doc_info_line(d, "Inputs", line);
     snprintf(line, sizeof(line), "%zu (worker, span) runs", array_len(runs));
-    info_line(d, "Runs", line);
-    info_line(d, "Distributed",
+    pr_pdf_doc_info_line(d, "Runs", line);
+    pr_pdf_doc_info_line(d, "Distributed",
               cJSON_IsObject(get(summary, "distributed"))
                   ? pr_chart_format(
                         get_num(get(summary, "distributed"), "world_size"),
@@ -977,17 +964,6 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
     if (pr_pdf_doc_caption(d, rows, "devices", NULL))
         pr_pdf_doc_table(d, worker_dev_cols, 6, rows, (size_t)d->top, NULL);
     cJSON_Delete(rows);
-}
-
-/* "page N of M" on every page, written once the page count is known. */
-static void
-footers(struct pr_pdf_doc *d, const char *version)
-{
-    char left[96];
-
-    snprintf(left, sizeof(left), "Profiling report %s profreport %s",
-             "\xC2\xB7", version);
-    pr_pdf_doc_footers(d, left);
 }
 
 /* ---- document --------------------------------------------------------- */
@@ -1057,7 +1033,7 @@ build(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
     if (!pr_pdf_doc_failed(d))
         sec_data_quality(d, runs);
     if (!pr_pdf_doc_failed(d))
-        footers(d, version);
+        pr_pdf_doc_footers(d, "Profiling report", version);
 }
 
 enum pr_status

@@ -245,6 +245,16 @@ pr_pdf_doc_date(int64_t t)
     return d;
 }
 
+char *
+pr_pdf_doc_iso_date(const struct pr_pdf_doc *d, char *buf, size_t n)
+{
+    HPDF_Date t = pr_pdf_doc_date(d->generated_at);
+
+    snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02dZ", t.year, t.month, t.day,
+             t.hour, t.minutes, t.seconds);
+    return buf;
+}
+
 /* ---- pages and drawing ------------------------------------------------ */
 
 double
@@ -565,6 +575,17 @@ pr_pdf_doc_note(struct pr_pdf_doc *d, const char *text)
     d->y += 16;
 }
 
+void
+pr_pdf_doc_info_line(struct pr_pdf_doc *d, const char *label,
+                     const char *value)
+{
+    pr_pdf_doc_put(d, PR_PDF_MARGIN_X, d->y + 10, label, 10, 1, PR_PDF_C_MUTED,
+                   PR_ANCHOR_START);
+    pr_pdf_doc_clipped(d, PR_PDF_MARGIN_X + 90, d->y + 10,
+                       pr_pdf_doc_width(d) - 90, value, 10, 0, PR_PDF_C_TEXT);
+    d->y += 16;
+}
+
 /* ---- tables ----------------------------------------------------------- */
 
 static int
@@ -799,11 +820,14 @@ pr_pdf_doc_chart_box(struct pr_pdf_doc *d, double h)
 }
 /* "page N of M" on every page, written once the page count is known. */
 void
-pr_pdf_doc_footers(struct pr_pdf_doc *d, const char *left)
+pr_pdf_doc_footers(struct pr_pdf_doc *d, const char *title,
+                   const char *version)
 {
-    char right[48];
+    char left[96], right[48];
     size_t i;
 
+    snprintf(left, sizeof(left), "%s %s profreport %s", title, "\xC2\xB7",
+             version);
     for (i = 0; i < d->n_pages; i++) {
         pr_pdf_canvas_init(&d->pc, d->doc, d->pages[i], d->reg, d->bold, 0,
                            d->ph, d->pw, d->ph);
