@@ -69,13 +69,25 @@ static const char *const breakdown_names[] = {
     "Runtime", "DataLoader", "CPU Exec", "Other"};
 #define N_BREAKDOWN 8
 
+/* One stacked bar per row of an array (at most MAX_STEP_BARS): the bar is
+ * named by row[name_key], its segments are row[group][keys[k]] (group NULL:
+ * the row itself), absent values count as 0. */
+struct stacked_rows {
+    const char *title, *y_label;
+    const char *name_key, *group;
+    const char *const *keys, *const *names;
+    size_t n_series;
+    double height; /* points */
+};
+
 static void
-chart_steps(struct pr_pdf_doc *d, const cJSON *steps)
+chart_stacked_rows(struct pr_pdf_doc *d, const cJSON *rows,
+                   const struct stacked_rows *r)
 {
-    size_t n = array_len(steps), i = 0, k;
+    size_t n = array_len(rows), i = 0, k;
     const char **names;
     double *values;
-    const cJSON *step;
+    const cJSON *row;
     struct pr_chart_stacked s;
     struct pr_chart_box b;
 
@@ -84,37 +96,47 @@ chart_steps(struct pr_pdf_doc *d, const cJSON *steps)
     if (n > MAX_STEP_BARS)
         n = MAX_STEP_BARS;
     names = calloc(n, sizeof(*names));
-    values = calloc(n * N_BREAKDOWN, sizeof(*values));
+    values = calloc(n * r->n_series, sizeof(*values));
     if (names == NULL || values == NULL) {
         pr_pdf_doc_nomem(d);
         goto out;
     }
-    cJSON_ArrayForEach(step, steps)
+    cJSON_ArrayForEach(row, rows)
     {
-        const cJSON *bd = get(step, "breakdown_us");
+        const cJSON *seg = r->group ? get(row, r->group) : row;
         if (i == n)
             break;
-        names[i] = get_str(step, "name") ? get_str(step, "name") : "?";
-        for (k = 0; k < N_BREAKDOWN; k++) {
-            double v = get_num(bd, breakdown_keys[k]);
-            values[i * N_BREAKDOWN + k] = isnan(v) ? 0 : v;
+        names[i] = get_str(row, r->name_key) ? get_str(row, r->name_key) : "?";
+        for (k = 0; k < r->n_series; k++) {
+            double v = get_num(seg, r->keys[k]);
+            values[i * r->n_series + k] = isnan(v) ? 0 : v;
         }
         i++;
     }
     memset(&s, 0, sizeof(s));
-    s.title = "Step time breakdown";
+    s.title = r->title;
     s.categories = names;
     s.n_categories = i;
-    s.series = breakdown_names;
-    s.n_series = N_BREAKDOWN;
+    s.series = r->names;
+    s.n_series = r->n_series;
     s.values = values;
     s.unit = PR_UNIT_US;
-    s.y_label = "time per step";
-    b = pr_pdf_doc_chart_box(d, 190);
+    s.y_label = r->y_label;
+    b = pr_pdf_doc_chart_box(d, r->height);
     pr_chart_stacked_bars(&d->pc.canvas, &b, &s);
 out:
     free(names);
     free(values);
+}
+
+static void
+chart_steps(struct pr_pdf_doc *d, const cJSON *steps)
+{
+    static const struct stacked_rows r = {
+        "Step time breakdown", "time per step", "name",      "breakdown_us",
+        breakdown_keys,        breakdown_names, N_BREAKDOWN, 190};
+
+    chart_stacked_rows(d, steps, &r);
 }
 
 static void
@@ -359,47 +381,16 @@ chart_distributed(struct pr_pdf_doc *d, const cJSON *workers)
                                        "communication_us", "other_us"};
     static const char *const names[] = {"Computation", "Overlap",
                                         "Communication", "Other"};
-    size_t n = array_len(workers), i = 0, k;
-    const char **cats;
-    double *values;
-    const cJSON *w;
-    struct pr_chart_stacked s;
-    struct pr_chart_box b;
+    static const struct stacked_rows r = {"Time per step by worker",
+                                          "time per step",
+                                          "worker",
+                                          NULL,
+                                          keys,
+                                          names,
+                                          4,
+                                          210};
 
-    if (n == 0)
-        return;
-    if (n > MAX_STEP_BARS)
-        n = MAX_STEP_BARS;
-    cats = calloc(n, sizeof(*cats));
-    values = calloc(n * 4, sizeof(*values));
-    if (cats == NULL || values == NULL) {
-        pr_pdf_doc_nomem(d);
-        goto out;
-    }
-    cJSON_ArrayForEach(w, workers)
-    {
-        if (i == n)
-            break;
-        cats[i] = get_str(w, "worker") ? get_str(w, "worker") : "?";
-        for (k = 0; k < 4; k++)
-            values[i * 4 + k] =
-                isnan(get_num(w, keys[k])) ? 0 : get_num(w, keys[k]);
-        i++;
-    }
-    memset(&s, 0, sizeof(s));
-    s.title = "Time per step by worker";
-    s.categories = cats;
-    s.n_categories = i;
-    s.series = names;
-    s.n_series = 4;
-    s.values = values;
-    s.unit = PR_UNIT_US;
-    s.y_label = "time per step";
-    b = pr_pdf_doc_chart_box(d, 210);
-    pr_chart_stacked_bars(&d->pc.canvas, &b, &s);
-out:
-    free(cats);
-    free(values);
+    chart_stacked_rows(d, workers, &r);
 }
 
 /* ---- key figures ------------------------------------------------------ */
@@ -434,6 +425,19 @@ figure_set(struct figure *f, const char *label, double v, enum pr_unit u)
 {
     f->label = label;
     pr_chart_format(v, u, f->value, sizeof(f->value));
+}
+
+/* An optional sub-heading, then the caption and, when there are rows, the
+ * table: the frame of nearly every table in the report. */
+static void
+table_block(struct pr_pdf_doc *d, const char *heading, const cJSON *rows,
+            const char *what, const char *order, const struct pr_pdf_col *cols,
+            size_t n_cols)
+{
+    if (heading != NULL)
+        pr_pdf_doc_subheading(d, heading, 60);
+    if (pr_pdf_doc_caption(d, rows, what, order))
+        pr_pdf_doc_table(d, cols, n_cols, rows, (size_t)d->top, NULL);
 }
 
 /* ---- sections --------------------------------------------------------- */
@@ -492,13 +496,9 @@ sec_overview(struct pr_pdf_doc *d, const cJSON *run, const char *title)
     pr_pdf_doc_table(d, step_cols, 6, ss, 1, NULL);
     chart_steps(d, get(run, "steps"));
     chart_breakdown(d, ss);
-    pr_pdf_doc_subheading(d, "GPU metrics", 60);
-    if (pr_pdf_doc_caption(d, gm, "GPU metrics", NULL))
-        pr_pdf_doc_table(d, gpu_cols, 5, gm, (size_t)d->top, NULL);
-    pr_pdf_doc_subheading(d, "Devices", 60);
-    if (pr_pdf_doc_caption(d, get(run, "devices"), "devices", NULL))
-        pr_pdf_doc_table(d, device_cols, 9, get(run, "devices"), (size_t)d->top,
-                         NULL);
+    table_block(d, "GPU metrics", gm, "GPU metrics", NULL, gpu_cols, 5);
+    table_block(d, "Devices", get(run, "devices"), "devices", NULL, device_cols,
+                9);
 }
 
 static const struct pr_pdf_col op_cols[] = {
@@ -529,12 +529,9 @@ sec_operators(struct pr_pdf_doc *d, const cJSON *run, const char *title)
     const cJSON *by_shape = get(run, "operators_by_shape");
 
     pr_pdf_doc_section(d, title);
-    pr_pdf_doc_subheading(d, "By name", 60);
-    if (pr_pdf_doc_caption(d, ops, "operators", "device self time"))
-        pr_pdf_doc_table(d, op_cols, 8, ops, (size_t)d->top, NULL);
-    pr_pdf_doc_subheading(d, "By name and input shape", 60);
-    if (pr_pdf_doc_caption(d, by_shape, "operator shapes", "device self time"))
-        pr_pdf_doc_table(d, op_shape_cols, 7, by_shape, (size_t)d->top, NULL);
+    table_block(d, "By name", ops, "operators", "device self time", op_cols, 8);
+    table_block(d, "By name and input shape", by_shape, "operator shapes",
+                "device self time", op_shape_cols, 7);
 }
 
 static const struct pr_pdf_col kernel_cols[] = {
@@ -588,10 +585,9 @@ sec_tensor_cores(struct pr_pdf_doc *d, const cJSON *run, const char *title)
     figure_set(&f[2], "of eligible time ran on tensor cores",
                get_num(tc, "eligible_on_tc_pct"), PR_UNIT_PCT);
     figures(d, f, 3);
-    pr_pdf_doc_subheading(d, "Eligible operators not using tensor cores", 60);
-    if (pr_pdf_doc_caption(d, get(tc, "findings"), "findings", "device time"))
-        pr_pdf_doc_table(d, finding_cols, 5, get(tc, "findings"),
-                         (size_t)d->top, NULL);
+    table_block(d, "Eligible operators not using tensor cores",
+                get(tc, "findings"), "findings", "device time", finding_cols,
+                5);
 }
 
 static const struct pr_pdf_col roofline_cols[] = {
@@ -665,19 +661,15 @@ sec_memory(struct pr_pdf_doc *d, const cJSON *run, const char *title)
                            "profile_memory=True).");
         return;
     }
-    if (pr_pdf_doc_caption(d, devs, "memory devices", NULL))
-        pr_pdf_doc_table(d, mem_peak_cols, 3, devs, (size_t)d->top, NULL);
+    table_block(d, NULL, devs, "memory devices", NULL, mem_peak_cols, 3);
     cJSON_ArrayForEach(dev, devs)
     {
         if (n++ == MAX_MEMORY_CHARTS || pr_pdf_doc_failed(d))
             break;
         chart_memory(d, dev);
     }
-    pr_pdf_doc_subheading(d, "Operators by memory use", 60);
-    if (pr_pdf_doc_caption(d, get(mem, "operators"), "operators",
-                           "size increase"))
-        pr_pdf_doc_table(d, mem_op_cols, 9, get(mem, "operators"),
-                         (size_t)d->top, NULL);
+    table_block(d, "Operators by memory use", get(mem, "operators"),
+                "operators", "size increase", mem_op_cols, 9);
 }
 
 static const struct pr_pdf_col worker_cols[] = {
@@ -720,19 +712,12 @@ sec_distributed(struct pr_pdf_doc *d, const cJSON *dist)
                PR_UNIT_COUNT);
     figures(d, f, 1);
     chart_distributed(d, get(dist, "workers"));
-    pr_pdf_doc_subheading(d, "Workers (per step, averaged)", 60);
-    if (pr_pdf_doc_caption(d, get(dist, "workers"), "workers", NULL))
-        pr_pdf_doc_table(d, worker_cols, 6, get(dist, "workers"),
-                         (size_t)d->top, NULL);
-    pr_pdf_doc_subheading(d, "Collectives", 60);
-    if (pr_pdf_doc_caption(d, get(dist, "comm_ops"), "collectives",
-                           "total time"))
-        pr_pdf_doc_table(d, comm_cols, 7, get(dist, "comm_ops"), (size_t)d->top,
-                         NULL);
-    pr_pdf_doc_subheading(d, "Stragglers", 60);
-    if (pr_pdf_doc_caption(d, get(dist, "stragglers"), "stragglers", NULL))
-        pr_pdf_doc_table(d, straggler_cols, 2, get(dist, "stragglers"),
-                         (size_t)d->top, NULL);
+    table_block(d, "Workers (per step, averaged)", get(dist, "workers"),
+                "workers", NULL, worker_cols, 6);
+    table_block(d, "Collectives", get(dist, "comm_ops"), "collectives",
+                "total time", comm_cols, 7);
+    table_block(d, "Stragglers", get(dist, "stragglers"), "stragglers", NULL,
+                straggler_cols, 2);
 }
 
 static uint32_t
@@ -945,24 +930,22 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
     pr_pdf_doc_info_line(d, "Inputs", line);
     snprintf(line, sizeof(line), "%zu (worker, span) runs", array_len(runs));
     pr_pdf_doc_info_line(d, "Runs", line);
-    pr_pdf_doc_info_line(d, "Distributed",
-              cJSON_IsObject(get(summary, "distributed"))
-                  ? pr_chart_format(
-                        get_num(get(summary, "distributed"), "world_size"),
-                        PR_UNIT_COUNT, num, sizeof(num))
-                  : "no");
+    pr_pdf_doc_info_line(
+        d, "Distributed",
+        cJSON_IsObject(get(summary, "distributed"))
+            ? pr_chart_format(
+                  get_num(get(summary, "distributed"), "world_size"),
+                  PR_UNIT_COUNT, num, sizeof(num))
+            : "no");
     d->y += 14;
-    pr_pdf_doc_subheading(d, "Inputs", 60);
-    if (pr_pdf_doc_caption(d, inputs, "input files", NULL))
-        pr_pdf_doc_table(d, input_cols, 5, inputs, (size_t)d->top, NULL);
+    table_block(d, "Inputs", inputs, "input files", NULL, input_cols, 5);
     pr_pdf_doc_subheading(d, "Workers and devices", 60);
     rows = worker_device_rows(runs);
     if (rows == NULL) {
         pr_pdf_doc_nomem(d);
         return;
     }
-    if (pr_pdf_doc_caption(d, rows, "devices", NULL))
-        pr_pdf_doc_table(d, worker_dev_cols, 6, rows, (size_t)d->top, NULL);
+    table_block(d, NULL, rows, "devices", NULL, worker_dev_cols, 6);
     cJSON_Delete(rows);
 }
 

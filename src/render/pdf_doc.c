@@ -576,8 +576,7 @@ pr_pdf_doc_note(struct pr_pdf_doc *d, const char *text)
 }
 
 void
-pr_pdf_doc_info_line(struct pr_pdf_doc *d, const char *label,
-                     const char *value)
+pr_pdf_doc_info_line(struct pr_pdf_doc *d, const char *label, const char *value)
 {
     pr_pdf_doc_put(d, PR_PDF_MARGIN_X, d->y + 10, label, 10, 1, PR_PDF_C_MUTED,
                    PR_ANCHOR_START);
@@ -820,8 +819,7 @@ pr_pdf_doc_chart_box(struct pr_pdf_doc *d, double h)
 }
 /* "page N of M" on every page, written once the page count is known. */
 void
-pr_pdf_doc_footers(struct pr_pdf_doc *d, const char *title,
-                   const char *version)
+pr_pdf_doc_footers(struct pr_pdf_doc *d, const char *title, const char *version)
 {
     char left[96], right[48];
     size_t i;
