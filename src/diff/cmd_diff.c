@@ -74,39 +74,9 @@ struct diff_args {
 static void
 args_free(struct diff_args *a)
 {
-    size_t i;
-
-    for (i = 0; i < a->n_rules; i++)
-        pr_rule_free(&a->rules[i]);
-    free(a->rules);
+    pr_drules_free(a->rules, a->n_rules);
     free(a->base);
     free(a->cur);
-}
-
-static enum pr_status
-push_path(const char ***v, size_t *n, const char *p, struct pr_error *err)
-{
-    const char **nv = realloc(*v, (*n + 1) * sizeof(**v));
-
-    if (nv == NULL)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    nv[(*n)++] = p;
-    *v = nv;
-    return PR_OK;
-}
-
-static enum pr_status
-push_rule(struct diff_args *a, const char *text, struct pr_error *err)
-{
-    struct pr_rule *nr = realloc(a->rules, (a->n_rules + 1) * sizeof(*nr));
-
-    if (nr == NULL)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    a->rules = nr;
-    if (pr_rule_parse(text, &nr[a->n_rules], err) != PR_OK)
-        return err->code;
-    a->n_rules++;
-    return PR_OK;
 }
 
 /* A number option in [lo, hi]. */
@@ -128,11 +98,11 @@ one_option(struct diff_args *a, int c, const char *arg, struct pr_error *err)
 
     switch (c) {
     case 'b':
-        return push_path(&a->base, &a->n_base, arg, err);
+        return pr_dpush_path(&a->base, &a->n_base, arg, err);
     case 'i':
-        return push_path(&a->cur, &a->n_cur, arg, err);
+        return pr_dpush_path(&a->cur, &a->n_cur, arg, err);
     case OPT_FAIL_ON:
-        return push_rule(a, arg, err);
+        return pr_dpush_rule(&a->rules, &a->n_rules, arg, err);
     case OPT_THRESHOLD:
         return number("threshold", arg, 0, 1e6, &a->opts.threshold_pct, err);
     case OPT_ALPHA:
@@ -329,16 +299,7 @@ pr_diff_main(int argc, char **argv)
     else if (st == PR_OK)
         st = run_diff(&a, &n_failed, &err);
     args_free(&a);
-    if (st != PR_OK) {
-        fprintf(stderr, "profreport: %s\n",
-                err.msg[0] ? err.msg : pr_error_str(st));
-        if (st == PR_E_USAGE)
-            fprintf(stderr, "%s",
-                    strstr(err.msg, "rule") != NULL
-                        ? PR_RULE_GRAMMAR
-                        : "Try 'profreport diff --help' for more "
-                          "information.\n");
-        return pr_error_exit_status(st);
-    }
+    if (st != PR_OK)
+        return pr_dcmd_fail("diff", st, &err);
     return n_failed > 0 ? EXIT_GATE : 0;
 }

@@ -75,38 +75,8 @@ struct night {
 static void
 args_free(struct trend_args *a)
 {
-    size_t i;
-
-    for (i = 0; i < a->n_rules; i++)
-        pr_rule_free(&a->rules[i]);
-    free(a->rules);
+    pr_drules_free(a->rules, a->n_rules);
     free(a->inputs);
-}
-
-static enum pr_status
-push_input(struct trend_args *a, const char *p, struct pr_error *err)
-{
-    const char **v = realloc(a->inputs, (a->n_inputs + 1) * sizeof(*v));
-
-    if (v == NULL)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    v[a->n_inputs++] = p;
-    a->inputs = v;
-    return PR_OK;
-}
-
-static enum pr_status
-push_rule(struct trend_args *a, const char *text, struct pr_error *err)
-{
-    struct pr_rule *r = realloc(a->rules, (a->n_rules + 1) * sizeof(*r));
-
-    if (r == NULL)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    a->rules = r;
-    if (pr_rule_parse(text, &r[a->n_rules], err) != PR_OK)
-        return err->code;
-    a->n_rules++;
-    return PR_OK;
 }
 
 static enum pr_status
@@ -114,9 +84,9 @@ one_option(struct trend_args *a, int c, const char *arg, struct pr_error *err)
 {
     switch (c) {
     case 'i':
-        return push_input(a, arg, err);
+        return pr_dpush_path(&a->inputs, &a->n_inputs, arg, err);
     case OPT_FAIL_ON:
-        return push_rule(a, arg, err);
+        return pr_dpush_rule(&a->rules, &a->n_rules, arg, err);
     case OPT_THRESHOLD:
         if (!pr_parse_double(arg, 0, 1e6, &a->opts.threshold_pct))
             return pr_error_set(err, PR_E_USAGE, "--threshold: expected a "
@@ -167,7 +137,7 @@ parse_args(int argc, char **argv, struct trend_args *a, struct pr_error *err)
         if (c == '?' || c == ':')
             return pr_error_set(err, PR_E_USAGE, "trend: bad or incomplete "
                                 "option \"%s\"", argv[optind - 1]);
-        st = c == 1 ? push_input(a, optarg, err)
+        st = c == 1 ? pr_dpush_path(&a->inputs, &a->n_inputs, optarg, err)
                     : one_option(a, c, optarg, err);
     }
     if (st != PR_OK || a->help)
@@ -566,16 +536,7 @@ pr_trend_main(int argc, char **argv)
     else if (st == PR_OK)
         st = run_trend(&a, &crossed, &err);
     args_free(&a);
-    if (st != PR_OK) {
-        fprintf(stderr, "profreport: %s\n",
-                err.msg[0] ? err.msg : pr_error_str(st));
-        if (st == PR_E_USAGE)
-            fputs(strstr(err.msg, "rule") != NULL
-                      ? PR_RULE_GRAMMAR
-                      : "Try 'profreport trend --help' for more "
-                        "information.\n",
-                  stderr);
-        return pr_error_exit_status(st);
-    }
+    if (st != PR_OK)
+        return pr_dcmd_fail("trend", st, &err);
     return a.fail && crossed ? 3 : 0;
 }

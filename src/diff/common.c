@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "profreport/escape.h"
@@ -196,4 +197,55 @@ pr_ddescribe(struct pr_buf *b, const cJSON *it)
         st = pr_buf_printf(b, ", p = %s (%s)", pr_dfmt_p(pv, p, sizeof(p)),
                            method);
     return st;
+}
+
+enum pr_status
+pr_dpush_path(const char ***v, size_t *n, const char *p, struct pr_error *err)
+{
+    const char **nv = realloc(*v, (*n + 1) * sizeof(**v));
+
+    if (nv == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    nv[(*n)++] = p;
+    *v = nv;
+    return PR_OK;
+}
+
+enum pr_status
+pr_dpush_rule(struct pr_rule **rules, size_t *n, const char *text,
+              struct pr_error *err)
+{
+    struct pr_rule *nr = realloc(*rules, (*n + 1) * sizeof(*nr));
+
+    if (nr == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    *rules = nr;
+    if (pr_rule_parse(text, &nr[*n], err) != PR_OK)
+        return err->code;
+    (*n)++;
+    return PR_OK;
+}
+
+void
+pr_drules_free(struct pr_rule *rules, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        pr_rule_free(&rules[i]);
+    free(rules);
+}
+
+int
+pr_dcmd_fail(const char *cmd, enum pr_status st, const struct pr_error *err)
+{
+    fprintf(stderr, "profreport: %s\n", err->msg[0] ? err->msg : pr_error_str(st));
+    if (st == PR_E_USAGE) {
+        if (strstr(err->msg, "rule") != NULL)
+            fputs(PR_RULE_GRAMMAR, stderr);
+        else
+            fprintf(stderr, "Try 'profreport %s --help' for more "
+                            "information.\n", cmd);
+    }
+    return pr_error_exit_status(st);
 }
