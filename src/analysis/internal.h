@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "profreport/error.h"
+#include "profreport/trace.h"
 
 #define PR_NONE SIZE_MAX /* "no index" in size_t links */
 
@@ -46,5 +47,29 @@ cJSON *pr_emit_arr(cJSON *parent, const char *key, int *ok);
 /* Names of 10.2 / 10.1, shared by ops.c, kernels.c and tree.c. */
 int pr_tc_op_eligible(const char *name);
 int pr_tc_kernel_uses(const char *name);
+
+/* Classes of a name (names.c), computed once per string id and cached. */
+#define PR_NAME_TC_PLUGIN 0x01    /* kernel: 10.1 plugin pattern */
+#define PR_NAME_TC_HEUR 0x02      /* kernel: heuristic tensor-core pattern */
+#define PR_NAME_TC_OP 0x04        /* op: 10.2 eligible (pr_tc_op_eligible) */
+#define PR_NAME_STEP 0x08         /* pr_tree_is_step */
+#define PR_NAME_DATALOADER 0x10   /* pr_tree_is_dataloader */
+#define PR_NAME_COMM 0x20         /* pr_tree_is_comm */
+#define PR_NAME_OPTIMIZER 0x40    /* "Optimizer.step" prefix */
+#define PR_NAME_NOT_OPERATOR 0x80 /* excluded from 5.4 operator rows */
+#define PR_NAME_TC (PR_NAME_TC_PLUGIN | PR_NAME_TC_HEUR)
+
+struct pr_names {
+    const struct pr_trace *t; /* borrowed */
+    uint16_t *bits;           /* owned, n entries; 0 = not yet classified */
+    size_t n;
+};
+
+/* Start an empty cache for t's strings.  Cannot fail: without memory the
+ * cache stays empty and each lookup classifies the name again. */
+void pr_names_init(struct pr_names *nc, const struct pr_trace *t);
+void pr_names_free(struct pr_names *nc); /* accepts a freed cache */
+/* PR_NAME_* bits of string id (any id, PR_STR_NONE included). */
+unsigned pr_names_get(struct pr_names *nc, uint32_t id);
 
 #endif

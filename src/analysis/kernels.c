@@ -362,9 +362,11 @@ double
 pr_kernels_tc_ratio(const struct pr_trace *t)
 {
     int64_t all = 0, tc = 0;
+    struct pr_names nc;
     size_t i;
     int any = 0;
 
+    pr_names_init(&nc, t);
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
 
@@ -372,9 +374,10 @@ pr_kernels_tc_ratio(const struct pr_trace *t)
             continue;
         any = 1;
         all += e->dur_ns;
-        if (pr_tc_kernel_uses(pr_trace_str(t, e->name)))
+        if (pr_names_get(&nc, e->name) & PR_NAME_TC)
             tc += e->dur_ns;
     }
+    pr_names_free(&nc);
     if (!any)
         return NAN;
     return all > 0 ? (double)tc / (double)all : 0.0;

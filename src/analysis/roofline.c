@@ -490,13 +490,16 @@ static void
 attribute_kernels(const struct pr_trace *t, struct ogs *g,
                   const struct ext_ref *ext, size_t n_ext)
 {
+    struct pr_names nc;
     size_t i;
 
+    pr_names_init(&nc, t);
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
         const struct ext_ref *r;
         const struct pr_gpu_info *gi;
         enum pr_tc_source tc;
+        unsigned cls;
         struct og *o;
 
         if (e->kind != PR_K_KERNEL || e->external_id == PR_NO_ID)
@@ -505,7 +508,10 @@ attribute_kernels(const struct pr_trace *t, struct ogs *g,
         if (!r)
             continue;
         o = &g->v[r->group];
-        tc = pr_tensorcore_kernel(pr_trace_str(t, e->name));
+        cls = pr_names_get(&nc, e->name);
+        tc = cls & PR_NAME_TC_PLUGIN ? PR_TC_PLUGIN
+             : cls & PR_NAME_TC_HEUR ? PR_TC_HEURISTIC
+                                     : PR_TC_NONE;
         o->k_ns += e->dur_ns;
         o->tc_ns += tc != PR_TC_NONE ? e->dur_ns : 0;
         o->heur_ns += tc == PR_TC_HEURISTIC ? e->dur_ns : 0;
@@ -513,6 +519,7 @@ attribute_kernels(const struct pr_trace *t, struct ogs *g,
         if (o->device < 0 && gi)
             o->device = gi->device;
     }
+    pr_names_free(&nc);
 }
 
 /* Build the group index; 0 on out-of-memory. */

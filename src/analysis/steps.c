@@ -71,14 +71,14 @@ add_step(struct pr_steps *s, uint32_t name, int64_t start, int64_t end,
  * Comm ops remember their external id so that their kernels count as
  * communication (4.5). */
 static int
-host_role(const struct pr_trace *t, const struct pr_event *e,
-          struct pr_idmap *comm, struct pr_error *err)
+host_role(struct pr_names *nc, const struct pr_event *e, struct pr_idmap *comm,
+          struct pr_error *err)
 {
-    const char *name = pr_trace_str(t, e->name);
+    unsigned cls = pr_names_get(nc, e->name);
 
-    if (e->kind != PR_K_PYTHON && pr_tree_is_dataloader(name))
+    if (e->kind != PR_K_PYTHON && (cls & PR_NAME_DATALOADER))
         return PR_CAT_DATALOADER;
-    if (!pr_tree_is_comm(name))
+    if (!(cls & PR_NAME_COMM))
         return PR_CAT_CPU_EXEC;
     if (e->external_id != PR_NO_ID &&
         pr_idmap_put(comm, e->external_id, 1, err) != PR_OK)
@@ -97,7 +97,7 @@ is_created(int kind)
  * appended to the step list instead.  GPU-side user annotations have no
  * role: they copy CPU ranges onto the GPU timeline (docs/differences.md). */
 static int
-role_of(const struct pr_trace *t, const struct pr_event *e, struct pr_steps *s,
+role_of(struct pr_names *nc, const struct pr_event *e, struct pr_steps *s,
         struct pr_idmap *comm, struct pr_error *err)
 {
     switch (e->kind) {
@@ -114,23 +114,22 @@ role_of(const struct pr_trace *t, const struct pr_event *e, struct pr_steps *s,
         return PR_CAT_RUNTIME;
     case PR_K_OP:
     case PR_K_USER_ANNOT:
-        if (pr_tree_is_step(pr_trace_str(t, e->name))) {
+        if (pr_names_get(nc, e->name) & PR_NAME_STEP) {
             s->has_step_events = 1;
             if (add_step(s, e->name, e->ts_ns, e->ts_ns + e->dur_ns, err))
                 return -2;
             return -1;
         }
-        return host_role(t, e, comm, err);
+        return host_role(nc, e, comm, err);
     case PR_K_PYTHON:
-        return host_role(t, e, comm, err);
+        return host_role(nc, e, comm, err);
     default:
         return -1;
     }
 }
 
 static void
-note_extent(const struct pr_trace *t, const struct pr_event *e,
-            struct extent *x)
+note_extent(struct pr_names *nc, const struct pr_event *e, struct extent *x)
 {
     int64_t end = e->ts_ns + e->dur_ns;
 
@@ -139,10 +138,10 @@ note_extent(const struct pr_trace *t, const struct pr_event *e,
     widen(&x->glob_min, &x->glob_max, &x->has_glob, e->ts_ns, end);
     if (e->kind == PR_K_OP || e->kind == PR_K_PYTHON ||
         (e->kind == PR_K_USER_ANNOT &&
-         pr_tree_is_step(pr_trace_str(t, e->name))))
+         (pr_names_get(nc, e->name) & PR_NAME_STEP)))
         widen(&x->cpu_min, &x->cpu_max, &x->has_cpu, e->ts_ns, end);
     if (e->kind == PR_K_TRACE &&
-        strcmp(pr_trace_str(t, e->name), "PyTorch Profiler (0)") == 0) {
+        strcmp(pr_trace_str(nc->t, e->name), "PyTorch Profiler (0)") == 0) {
         x->prof_start = e->ts_ns; /* the last one wins */
         x->prof_end = end;
         x->has_prof = 1;
@@ -154,14 +153,16 @@ scan_roles(const struct pr_trace *t, struct pr_steps *s, struct extent *x,
            struct pr_error *err)
 {
     struct pr_idmap comm = {0};
+    struct pr_names nc;
     enum pr_status st = PR_OK;
     size_t i;
 
+    pr_names_init(&nc, t);
     for (i = 0; i < t->n_events && st == PR_OK; i++) {
         const struct pr_event *e = &t->events[i];
-        int role = role_of(t, e, s, &comm, err);
+        int role = role_of(&nc, e, s, &comm, err);
 
-        note_extent(t, e, x);
+        note_extent(&nc, e, x);
         if (role == -2)
             st = PR_E_NOMEM;
         else if (role >= 0)
@@ -169,6 +170,7 @@ scan_roles(const struct pr_trace *t, struct pr_steps *s, struct extent *x,
                                 err);
     }
     pr_idmap_free(&comm);
+    pr_names_free(&nc);
     for (i = 0; i < PR_CAT_OTHER; i++)
         pr_ranges_merge(&s->roles[i]);
     return st;

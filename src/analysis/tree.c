@@ -20,6 +20,7 @@ struct builder {
     struct pr_idmap pending;    /* correlation -> first waiting device */
     struct pr_idmap rt_by_ext;  /* external id -> runtime list head */
     struct pr_idmap tid_num;    /* tid string id -> thread number */
+    struct pr_names names;      /* name classes by string id */
     uint32_t *tids;             /* thread number -> tid string id */
     size_t n_tids, cap_tids;
     size_t *node_tid; /* host node -> thread number */
@@ -89,44 +90,40 @@ push_idx(size_t **arr, size_t *n, size_t *cap, size_t v, struct pr_error *err)
  * annotations create none: they are copies of CPU ranges (a sound-side
  * difference, docs/differences.md). */
 static int
-node_type_of(const struct pr_trace *t, const struct pr_event *e)
+node_type_of(struct builder *b, const struct pr_event *e)
 {
-    const char *name = pr_trace_str(t, e->name);
     const struct pr_op_info *op;
+    unsigned cls;
 
     switch (e->kind) {
     case PR_K_PYFUNC:
-        op = pr_trace_op(t, e);
+        op = pr_trace_op(b->t, e);
         return op != NULL && op->python_module_id >= 0 ? PR_N_MODULE : -1;
     case PR_K_OP:
     case PR_K_USER_ANNOT:
-        if (pr_tree_is_step(name))
-            return PR_N_STEP;
-        break;
     case PR_K_PYTHON:
         break;
     default:
         return -1;
     }
-    if (pr_tree_is_dataloader(name))
+    cls = pr_names_get(&b->names, e->name);
+    if (e->kind != PR_K_PYTHON && (cls & PR_NAME_STEP))
+        return PR_N_STEP;
+    if (cls & PR_NAME_DATALOADER)
         return PR_N_DATALOADER;
-    if (starts_with(name, "Optimizer.step"))
+    if (cls & PR_NAME_OPTIMIZER)
         return PR_N_OPTIMIZER;
-    if (e->kind == PR_K_USER_ANNOT && !pr_tree_is_comm(name))
+    if (e->kind == PR_K_USER_ANNOT && !(cls & PR_NAME_COMM))
         return -1;
     return PR_N_OP;
 }
 
 /* 5.4: a "PyTorch operator" row. */
 static int
-is_operator_node(const struct pr_trace *t, const struct pr_tree_node *n)
+is_operator_node(struct builder *b, const struct pr_tree_node *n)
 {
-    const char *name = pr_trace_str(t, n->name);
-
     return n->type == PR_N_OP && n->kind == PR_K_OP &&
-           strcmp(name, "DataParallel.forward") != 0 &&
-           strcmp(name, "DistributedDataParallel.forward") != 0 &&
-           !starts_with(name, "Optimizer.");
+           !(pr_names_get(&b->names, n->name) & PR_NAME_NOT_OPERATOR);
 }
 
 static struct pr_tree_node *
@@ -185,8 +182,8 @@ add_host(struct builder *b, size_t i, int type)
     n->end_ns = e->ts_ns + e->dur_ns;
     /* 4.3: a module's external id is forced to "none". */
     n->external_id = type == PR_N_MODULE ? PR_NO_ID : e->external_id;
-    n->is_operator = is_operator_node(b->t, n);
-    n->tc_eligible = pr_tc_op_eligible(pr_trace_str(b->t, e->name));
+    n->is_operator = is_operator_node(b, n);
+    n->tc_eligible = (pr_names_get(&b->names, e->name) & PR_NAME_TC_OP) != 0;
     if (pr_grow((void **)&b->node_tid, &b->cap_node_tid, idx + 1,
                 sizeof(*b->node_tid)) != PR_OK)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
@@ -210,7 +207,7 @@ add_dev(struct builder *b, size_t i)
     d = &tr->devs[tr->n_devs++];
     d->ev = i;
     d->rt = d->node = d->next = PR_TREE_NONE;
-    d->tc = pr_tc_kernel_uses(pr_trace_str(b->t, e->name));
+    d->tc = (pr_names_get(&b->names, e->name) & PR_NAME_TC) != 0;
     d->op_eligible = 0;
     /* An absent correlation links to nothing (the plugin would pair all
      * "None" ids together). */
@@ -277,7 +274,7 @@ scan(struct builder *b)
             st = add_rt(b, i);
             break;
         default:
-            type = node_type_of(t, e);
+            type = node_type_of(b, e);
             if (type >= 0)
                 st = add_host(b, i, type);
             break;
@@ -683,6 +680,7 @@ builder_free(struct builder *b)
     pr_idmap_free(&b->tid_num);
     free(b->tids);
     free(b->node_tid);
+    pr_names_free(&b->names);
 }
 
 /* Steps 5.1.4 to 5.2 once the links are made: nest, collapse, order, and
@@ -758,6 +756,7 @@ pr_tree_build(const struct pr_trace *t, struct pr_tree *tree,
     b.t = t;
     b.tree = tree;
     b.err = err;
+    pr_names_init(&b.names, t);
     st = build(&b);
     builder_free(&b);
     if (st != PR_OK)
