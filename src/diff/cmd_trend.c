@@ -264,9 +264,6 @@ op_per_step(const cJSON *sum, const char *name)
     return steps > 0 ? t / steps : NAN;
 }
 
-static const char *const cats[] = {"kernel",  "memcpy",     "memset",
-                                   "communication", "runtime", "dataloader",
-                                   "cpu_exec", "other"};
 #define N_CATS 8
 #define N_TOP_OPS 5
 
@@ -310,7 +307,8 @@ night_figures(cJSON *o, const struct night *n, const cJSON *top_ops)
                              run_mean(n->sum, "p90_us", NULL));
     ok = ok && pr_dj_add_num(o, "memory_peak_bytes", memory_peak(n->sum));
     for (k = 0; ok && k < N_CATS; k++)
-        ok = pr_dj_add_num(bd, cats[k], run_mean(n->sum, NULL, cats[k]));
+        ok = pr_dj_add_num(bd, pr_dcat_keys[k],
+                           run_mean(n->sum, NULL, pr_dcat_keys[k]));
     cJSON_ArrayForEach(name, top_ops)
     {
         if (ok)

@@ -140,6 +140,59 @@ pr_dfmt_delta(double v, const char *unit, char *buf, size_t n)
     return buf;
 }
 
+const char *const pr_dcat_keys[] = {"kernel",   "memcpy",  "memset",
+                                    "communication", "runtime",
+                                    "dataloader", "cpu_exec", "other"};
+
+void
+pr_dadd(struct pr_buf *b, const char *s)
+{
+    if (pr_buf_adds(b, s) != PR_OK)
+        b->failed = 1;
+}
+
+/* Also for XML: the HTML escaper produces only entities XML knows (&amp;
+ * &lt; &gt; &quot; &#39;) and drops control bytes. */
+void
+pr_desc(struct pr_buf *b, const char *s)
+{
+    if (s == NULL)
+        s = "";
+    if (pr_escape_html(b, s, strlen(s)) != PR_OK)
+        b->failed = 1;
+}
+
+int
+pr_drow_wanted(const cJSON *row, int want)
+{
+    const char *status = pr_dj_str(row, "status");
+    double dv = pr_dj_num(row, "delta_us");
+    int both = status != NULL && strcmp(status, "both") == 0;
+
+    if (want == 0)
+        return !both;
+    return both && (want > 0 ? dv > 0 : dv < 0);
+}
+
+void
+pr_dbreakdown(const cJSON *pair, double vals[16], double deltas[8],
+              double *start, double *end)
+{
+    const cJSON *bd = cJSON_GetObjectItemCaseSensitive(pair, "breakdown");
+    size_t k;
+
+    *start = *end = 0;
+    for (k = 0; k < 8; k++) {
+        const cJSON *row = cJSON_GetArrayItem(bd, (int)k);
+        double x = pr_dj_num(row, "baseline"), y = pr_dj_num(row, "current");
+        vals[k] = isfinite(x) ? x : 0;
+        vals[8 + k] = isfinite(y) ? y : 0;
+        deltas[k] = vals[8 + k] - vals[k];
+        *start += vals[k];
+        *end += vals[8 + k];
+    }
+}
+
 enum pr_status
 pr_dmd_code(struct pr_buf *b, const char *s, size_t max_chars)
 {
@@ -239,7 +292,8 @@ pr_drules_free(struct pr_rule *rules, size_t n)
 int
 pr_dcmd_fail(const char *cmd, enum pr_status st, const struct pr_error *err)
 {
-    fprintf(stderr, "profreport: %s\n", err->msg[0] ? err->msg : pr_error_str(st));
+    fprintf(stderr, "profreport: %s\n",
+            err->msg[0] ? err->msg : pr_error_str(st));
     if (st == PR_E_USAGE) {
         if (strstr(err->msg, "rule") != NULL)
             fputs(PR_RULE_GRAMMAR, stderr);

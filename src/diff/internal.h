@@ -41,6 +41,23 @@ char *pr_dfmt_value(double v, const char *unit, char *buf, size_t n);
 /* Change of a metric row in its unit (signed). */
 char *pr_dfmt_delta(double v, const char *unit, char *buf, size_t n);
 
+/* Sticky appends for the text reports: on failure set b->failed, which
+ * the report checks once at the end.  pr_desc escapes s for HTML and XML
+ * text and attributes (NULL reads as ""). */
+void pr_dadd(struct pr_buf *b, const char *s);
+void pr_desc(struct pr_buf *b, const char *s);
+
+/* Is an operator or kernel change row one that a table `want` shows:
+ * > 0 regressions, < 0 improvements, 0 new and vanished? */
+int pr_drow_wanted(const cJSON *row, int want);
+
+/* The mean step breakdown of a run pair (its "breakdown" array in
+ * pr_dcat_names order): vals[0..7] baseline and vals[8..15] current (0
+ * where unknown), deltas[k] current minus baseline, *start and *end the
+ * two totals. */
+void pr_dbreakdown(const cJSON *pair, double vals[16], double deltas[8],
+                   double *start, double *end);
+
 /* Append s as a Markdown table cell in a code span: '|' escaped, '`' and
  * line breaks replaced, cut to max_chars code points. */
 PR_NODISCARD enum pr_status pr_dmd_code(struct pr_buf *b, const char *s,
@@ -69,6 +86,7 @@ void pr_dwaterfall(struct pr_canvas *c, const struct pr_chart_box *b,
 /* Names and colours of the 8 breakdown categories, in the diff tree's
  * "breakdown" order, shared by the HTML and PDF charts. */
 extern const char *const pr_dcat_names[];
+extern const char *const pr_dcat_keys[]; /* keys of breakdown_us */
 extern const uint32_t pr_dcat_colors[];
 
 /* The stylesheet of the diff and trend pages (light and dark). */

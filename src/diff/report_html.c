@@ -56,13 +56,6 @@ const char pr_dhtml_css[] =
     } while (0)
 
 static void
-add(struct pr_buf *b, const char *s)
-{
-    if (pr_buf_adds(b, s) != PR_OK)
-        b->failed = 1;
-}
-
-static void
 esc(struct pr_buf *b, const char *s)
 {
     if (s == NULL)
@@ -81,12 +74,12 @@ svg_chart(struct pr_buf *b, double w, double h, const char *label,
     struct pr_canvas c;
     struct pr_chart_box box = {8, 8, w - 16, h - 16};
 
-    add(b, "<figure>");
+    pr_dadd(b, "<figure>");
     pr_svg_begin(&svg, &c, b, w, h, label);
     draw(&c, &box, spec);
     if (pr_svg_end(&svg, &c) != PR_OK)
         b->failed = 1;
-    add(b, "</figure>\n");
+    pr_dadd(b, "</figure>\n");
 }
 
 static void
@@ -114,19 +107,9 @@ static void
 breakdown_charts(struct pr_buf *b, const cJSON *pair)
 {
     static const char *const sides[] = {"Baseline", "Current"};
-    const cJSON *bd = cJSON_GetObjectItemCaseSensitive(pair, "breakdown");
-    double vals[2 * N_CAT], deltas[N_CAT], start = 0, end = 0;
-    size_t k;
+    double vals[2 * N_CAT], deltas[N_CAT], start, end;
 
-    for (k = 0; k < N_CAT; k++) {
-        const cJSON *row = cJSON_GetArrayItem(bd, (int)k);
-        double x = pr_dj_num(row, "baseline"), y = pr_dj_num(row, "current");
-        vals[k] = isfinite(x) ? x : 0;
-        vals[N_CAT + k] = isfinite(y) ? y : 0;
-        deltas[k] = vals[N_CAT + k] - vals[k];
-        start += vals[k];
-        end += vals[N_CAT + k];
-    }
+    pr_dbreakdown(pair, vals, deltas, &start, &end);
     {
         struct pr_chart_stacked st = {
             "Mean step breakdown", sides, 2, pr_dcat_names, N_CAT, vals,
@@ -188,7 +171,7 @@ noise_text(struct pr_buf *b, const cJSON *noise)
     char p[32], lo[32], hi[32];
 
     if (m == NULL || strcmp(m, "none") == 0) {
-        add(b, "<span class=\"muted\">limit only</span>");
+        pr_dadd(b, "<span class=\"muted\">limit only</span>");
         return;
     }
     if (pr_buf_printf(b, "%s: p = %s, 95%% CI [%s, %s]",
@@ -210,8 +193,8 @@ figures_table(struct pr_buf *b, const cJSON *pair)
     const cJSON *row;
     char v1[48], v2[48], d[48], pct[48];
 
-    add(b, "<table><tr><th>Figure</th><th>Baseline</th><th>Current</th>"
-           "<th>Change</th><th>Noise test</th></tr>\n");
+    pr_dadd(b, "<table><tr><th>Figure</th><th>Baseline</th><th>Current</th>"
+               "<th>Change</th><th>Noise test</th></tr>\n");
     cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(pair, "metrics"))
     {
         const char *unit = pr_dj_str(row, "unit");
@@ -219,10 +202,10 @@ figures_table(struct pr_buf *b, const cJSON *pair)
         double x = pr_dj_num(row, "baseline"), y = pr_dj_num(row, "current");
         if ((isnan(x) && isnan(y)) || (x == 0 && y == 0))
             continue;
-        add(b, "<tr><td>");
+        pr_dadd(b, "<tr><td>");
         esc(b, pr_dj_str(row, "metric"));
         if (cJSON_IsString(dev)) {
-            add(b, " ");
+            pr_dadd(b, " ");
             esc(b, dev->valuestring);
         } else if (cJSON_IsNumber(dev) &&
                    pr_buf_printf(b, " GPU %d", dev->valueint) != PR_OK) {
@@ -240,9 +223,9 @@ figures_table(struct pr_buf *b, const cJSON *pair)
             PR_OK)
             b->failed = 1;
         noise_text(b, cJSON_GetObjectItemCaseSensitive(row, "noise"));
-        add(b, "</td></tr>\n");
+        pr_dadd(b, "</td></tr>\n");
     }
-    add(b, "</table>\n");
+    pr_dadd(b, "</table>\n");
 }
 
 static void
@@ -250,18 +233,18 @@ runs_section(struct pr_buf *b, const cJSON *diff)
 {
     const cJSON *pair;
 
-    add(b, "<h2 id=\"runs\">Step time</h2>\n");
+    pr_dadd(b, "<h2 id=\"runs\">Step time</h2>\n");
     cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(diff, "runs"))
     {
-        add(b, "<h3>Run <code>");
+        pr_dadd(b, "<h3>Run <code>");
         esc(b, pr_dj_str(pair, "baseline"));
-        add(b, "</code> vs <code>");
+        pr_dadd(b, "</code> vs <code>");
         esc(b, pr_dj_str(pair, "current"));
-        add(b, "</code> <span class=\"muted\">(per step)</span></h3>\n"
-               "<div class=\"charts\">\n");
+        pr_dadd(b, "</code> <span class=\"muted\">(per step)</span></h3>\n"
+                   "<div class=\"charts\">\n");
         breakdown_charts(b, pair);
         steps_chart(b, pair);
-        add(b, "</div>\n");
+        pr_dadd(b, "</div>\n");
         figures_table(b, pair);
     }
 }
@@ -274,32 +257,26 @@ rows_table(struct pr_buf *b, const cJSON *arr, int want, size_t top)
     size_t n = 0;
     char v1[48], v2[48], d[48], pct[48];
 
-    add(b, "<table><tr><th>Name</th><th>Baseline</th><th>Current</th>"
-           "<th>Change</th><th></th></tr>\n");
+    pr_dadd(b, "<table><tr><th>Name</th><th>Baseline</th><th>Current</th>"
+               "<th>Change</th><th></th></tr>\n");
     cJSON_ArrayForEach(row, arr)
     {
         const char *status = pr_dj_str(row, "status");
         double dv = pr_dj_num(row, "delta_us");
-        int both = status != NULL && strcmp(status, "both") == 0;
         if (n == top)
             break;
-        if (want == 0 ? both : !(both && (want > 0 ? dv > 0 : dv < 0)))
+        if (!pr_drow_wanted(row, want))
             continue;
         n++;
-        add(b, "<tr><td><code title=\"");
-        if (pr_escape_html(b, pr_dj_str(row, "name") ? pr_dj_str(row, "name")
-                                                     : "",
-                           strlen(pr_dj_str(row, "name")
-                                      ? pr_dj_str(row, "name")
-                                      : "")) != PR_OK)
-            b->failed = 1;
-        add(b, "\">");
+        pr_dadd(b, "<tr><td><code title=\"");
+        pr_desc(b, pr_dj_str(row, "name"));
+        pr_dadd(b, "\">");
         esc(b, pr_dj_str(row, "name"));
-        add(b, "</code>");
+        pr_dadd(b, "</code>");
         if (pr_dj_str(row, "input_shapes") != NULL) {
-            add(b, " <span class=\"muted\">");
+            pr_dadd(b, " <span class=\"muted\">");
             esc(b, pr_dj_str(row, "input_shapes"));
-            add(b, "</span>");
+            pr_dadd(b, "</span>");
         }
         ADDF(b, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
                    pr_dfmt_us(pr_dj_num(row, "baseline_us"), v1, sizeof(v1)),
@@ -314,8 +291,8 @@ rows_table(struct pr_buf *b, const cJSON *arr, int want, size_t top)
             b->failed = 1;
     }
     if (n == 0)
-        add(b, "<tr><td class=\"muted\" colspan=\"5\">none</td></tr>\n");
-    add(b, "</table>\n");
+        pr_dadd(b, "<tr><td class=\"muted\" colspan=\"5\">none</td></tr>\n");
+    pr_dadd(b, "</table>\n");
 }
 
 static void
@@ -348,14 +325,15 @@ header(struct pr_buf *b, const cJSON *diff)
     const char *verdict = pr_dj_str(diff, "verdict");
     int failed = verdict != NULL && strcmp(verdict, "fail") == 0;
 
-    add(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-           "<meta name=\"viewport\" content=\"width=device-width\">"
-           "<meta http-equiv=\"Content-Security-Policy\" content=\""
-           "default-src 'none'; style-src 'unsafe-inline'\">"
-           "<meta name=\"color-scheme\" content=\"light dark\">"
-           "<title>profreport diff</title><style>");
-    add(b, pr_dhtml_css);
-    add(b, "</style></head><body>\n<h1>Regression comparison ");
+    pr_dadd(b, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+               "<meta charset=\"utf-8\">"
+               "<meta name=\"viewport\" content=\"width=device-width\">"
+               "<meta http-equiv=\"Content-Security-Policy\" content=\""
+               "default-src 'none'; style-src 'unsafe-inline'\">"
+               "<meta name=\"color-scheme\" content=\"light dark\">"
+               "<title>profreport diff</title><style>");
+    pr_dadd(b, pr_dhtml_css);
+    pr_dadd(b, "</style></head><body>\n<h1>Regression comparison ");
     ADDF(b, "<span class=\"verdict %s\">%s</span></h1>\n<p>Baseline <code>",
          failed ? "fail" : "pass", failed ? "REGRESSION" : "no regression");
     esc(b, pr_dj_str(bs, "label"));
@@ -371,8 +349,8 @@ gates_section(struct pr_buf *b, const cJSON *diff)
 {
     const cJSON *g;
 
-    add(b, "<h2 id=\"gates\">Gates</h2>\n<table><tr><th>Result</th>"
-           "<th>Gate</th><th>Detail</th></tr>\n");
+    pr_dadd(b, "<h2 id=\"gates\">Gates</h2>\n<table><tr><th>Result</th>"
+               "<th>Gate</th><th>Detail</th></tr>\n");
     cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(diff, "gates"))
     {
         const char *res = pr_dj_str(g, "result");
@@ -380,19 +358,14 @@ gates_section(struct pr_buf *b, const cJSON *diff)
         ADDF(b, "<tr><td><span class=\"verdict %s\">%s</span></td><td><code>",
              failed ? "fail" : "pass", failed ? "FAIL" : "pass");
         esc(b, pr_dj_str(g, "rule"));
-        add(b, "</code>");
+        pr_dadd(b, "</code>");
         if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g, "default")))
-            add(b, " <span class=\"muted\">(default)</span>");
-        add(b, "</td><td>");
-        if (pr_escape_html(b, pr_dj_str(g, "detail") ? pr_dj_str(g, "detail")
-                                                     : "",
-                           strlen(pr_dj_str(g, "detail")
-                                      ? pr_dj_str(g, "detail")
-                                      : "")) != PR_OK)
-            b->failed = 1;
-        add(b, "</td></tr>\n");
+            pr_dadd(b, " <span class=\"muted\">(default)</span>");
+        pr_dadd(b, "</td><td>");
+        pr_desc(b, pr_dj_str(g, "detail"));
+        pr_dadd(b, "</td></tr>\n");
     }
-    add(b, "</table>\n");
+    pr_dadd(b, "</table>\n");
 }
 
 static void
@@ -427,7 +400,7 @@ pr_diff_html(const cJSON *diff, size_t top, struct pr_buf *out,
     runs_section(out, diff);
     tables_section(out, diff, top);
     method_section(out, diff);
-    add(out, "</body></html>\n");
+    pr_dadd(out, "</body></html>\n");
     if (out->failed)
         return pr_error_set(err, PR_E_NOMEM, "html: out of memory");
     return PR_OK;

@@ -9,24 +9,6 @@
 #include "profreport/escape.h"
 #include "internal.h"
 
-/* XML text and attribute values: the HTML escaper produces only entities
- * XML knows (&amp; &lt; &gt; &quot; &#39;) and drops control bytes. */
-static void
-esc(struct pr_buf *b, const char *s)
-{
-    if (s == NULL)
-        s = "";
-    if (pr_escape_html(b, s, strlen(s)) != PR_OK)
-        b->failed = 1;
-}
-
-static void
-add(struct pr_buf *b, const char *s)
-{
-    if (pr_buf_adds(b, s) != PR_OK)
-        b->failed = 1;
-}
-
 /* Every offender on its own line in the failure body. */
 static void
 offenders(struct pr_buf *b, const cJSON *g)
@@ -42,8 +24,8 @@ offenders(struct pr_buf *b, const cJSON *g)
             b->failed = 1;
             break;
         }
-        esc(b, line.data);
-        add(b, "\n");
+        pr_desc(b, line.data);
+        pr_dadd(b, "\n");
     }
     pr_buf_free(&line);
 }
@@ -54,19 +36,19 @@ testcase(struct pr_buf *b, const cJSON *g)
     const char *res = pr_dj_str(g, "result");
     int failed = res != NULL && strcmp(res, "fail") == 0;
 
-    add(b, "    <testcase classname=\"profreport.diff\" name=\"");
-    esc(b, pr_dj_str(g, "rule"));
-    add(b, "\">\n");
+    pr_dadd(b, "    <testcase classname=\"profreport.diff\" name=\"");
+    pr_desc(b, pr_dj_str(g, "rule"));
+    pr_dadd(b, "\">\n");
     if (failed) {
-        add(b, "      <failure type=\"regression\" message=\"");
-        esc(b, pr_dj_str(g, "detail"));
-        add(b, "\">");
+        pr_dadd(b, "      <failure type=\"regression\" message=\"");
+        pr_desc(b, pr_dj_str(g, "detail"));
+        pr_dadd(b, "\">");
         offenders(b, g);
-        add(b, "</failure>\n");
+        pr_dadd(b, "</failure>\n");
     }
-    add(b, "      <system-out>");
-    esc(b, pr_dj_str(g, "detail"));
-    add(b, "</system-out>\n    </testcase>\n");
+    pr_dadd(b, "      <system-out>");
+    pr_desc(b, pr_dj_str(g, "detail"));
+    pr_dadd(b, "</system-out>\n    </testcase>\n");
 }
 
 enum pr_status
@@ -93,7 +75,7 @@ pr_diff_junit(const cJSON *diff, struct pr_buf *out, struct pr_error *err)
     {
         testcase(out, g);
     }
-    add(out, "  </testsuite>\n</testsuites>\n");
+    pr_dadd(out, "  </testsuite>\n</testsuites>\n");
     if (out->failed)
         return pr_error_set(err, PR_E_NOMEM, "junit: out of memory");
     return PR_OK;

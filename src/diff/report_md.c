@@ -12,14 +12,6 @@
 #define NAME_MAX_CHARS 80
 #define DETAIL_MAX_CHARS 400
 
-/* Appends go through a sticky buffer: check b->failed once at the end. */
-static void
-add(struct pr_buf *b, const char *s)
-{
-    if (pr_buf_adds(b, s) != PR_OK)
-        b->failed = 1;
-}
-
 static void
 code(struct pr_buf *b, const char *s)
 {
@@ -48,7 +40,7 @@ header(struct pr_buf *b, const cJSON *diff)
                           : "no regression",
                       failed, total) != PR_OK)
         b->failed = 1;
-    add(b, "Baseline ");
+    pr_dadd(b, "Baseline ");
     code(b, pr_dj_str(bs, "label"));
     if (pr_buf_printf(b, " (runs: %.0f, steps: %.0f) vs current ",
                       pr_dj_num(bs, "runs"), pr_dj_num(bs, "steps")) != PR_OK)
@@ -64,22 +56,23 @@ gates_table(struct pr_buf *b, const cJSON *diff)
 {
     const cJSON *g;
 
-    add(b, "### Gates\n\n| Result | Gate | Detail |\n|---|---|---|\n");
+    pr_dadd(b, "### Gates\n\n| Result | Gate | Detail |\n|---|---|---|\n");
     cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(diff, "gates"))
     {
         const char *res = pr_dj_str(g, "result");
-        add(b, res && strcmp(res, "fail") == 0 ? "| **FAIL** | " : "| pass | ");
+        pr_dadd(b, res && strcmp(res, "fail") == 0 ? "| **FAIL** | "
+                                                   : "| pass | ");
         code(b, pr_dj_str(g, "rule"));
-        add(b, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g, "default"))
+        pr_dadd(b, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g, "default"))
                    ? " (default) | "
                    : " | ");
         if (pr_dmd_code(b, pr_dj_str(g, "detail") ? pr_dj_str(g, "detail")
                                                    : "",
                         DETAIL_MAX_CHARS) != PR_OK)
             b->failed = 1;
-        add(b, " |\n");
+        pr_dadd(b, " |\n");
     }
-    add(b, "\n");
+    pr_dadd(b, "\n");
 }
 
 static void
@@ -90,7 +83,7 @@ noise_cell(struct pr_buf *b, const cJSON *noise)
     char p[32], lo[32], hi[32];
 
     if (m == NULL || strcmp(m, "none") == 0) {
-        add(b, noise ? "too few steps: limit only" : "limit only");
+        pr_dadd(b, noise ? "too few steps: limit only" : "limit only");
         return;
     }
     if (pr_buf_printf(b, "%s, p = %s, 95%% CI [%s, %s]",
@@ -118,10 +111,10 @@ figure_row(struct pr_buf *b, const cJSON *row)
     const cJSON *dev = cJSON_GetObjectItemCaseSensitive(row, "device");
     char v1[48], v2[48], d[48], pct[48];
 
-    add(b, "| ");
-    add(b, pr_dj_str(row, "metric"));
+    pr_dadd(b, "| ");
+    pr_dadd(b, pr_dj_str(row, "metric"));
     if (cJSON_IsString(dev)) {
-        add(b, " ");
+        pr_dadd(b, " ");
         code(b, dev->valuestring);
     } else if (cJSON_IsNumber(dev) &&
                pr_buf_printf(b, " GPU %d", dev->valueint) != PR_OK) {
@@ -141,7 +134,7 @@ figure_row(struct pr_buf *b, const cJSON *row)
                                         sizeof(pct))) != PR_OK)
         b->failed = 1;
     noise_cell(b, cJSON_GetObjectItemCaseSensitive(row, "noise"));
-    add(b, " |\n");
+    pr_dadd(b, " |\n");
 }
 
 static void
@@ -151,33 +144,20 @@ runs_tables(struct pr_buf *b, const cJSON *diff)
 
     cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(diff, "runs"))
     {
-        add(b, "### Run ");
+        pr_dadd(b, "### Run ");
         code(b, pr_dj_str(pair, "baseline"));
-        add(b, " vs ");
+        pr_dadd(b, " vs ");
         code(b, pr_dj_str(pair, "current"));
-        add(b, " (per step)\n\n| Figure | Baseline | Current | Change | "
-               "Noise test |\n|---|---:|---:|---:|---|\n");
+        pr_dadd(b, " (per step)\n\n| Figure | Baseline | Current | Change | "
+                   "Noise test |\n|---|---:|---:|---:|---|\n");
         cJSON_ArrayForEach(row,
                            cJSON_GetObjectItemCaseSensitive(pair, "metrics"))
         {
             if (worth_showing(row))
                 figure_row(b, row);
         }
-        add(b, "\n");
+        pr_dadd(b, "\n");
     }
-}
-
-/* want > 0: regressions (delta > 0), < 0: improvements, 0: new/vanished. */
-static int
-row_selected(const cJSON *row, int want)
-{
-    const char *status = pr_dj_str(row, "status");
-    double d = pr_dj_num(row, "delta_us");
-    int both = status != NULL && strcmp(status, "both") == 0;
-
-    if (want == 0)
-        return !both;
-    return both && (want > 0 ? d > 0 : d < 0);
 }
 
 static void
@@ -192,13 +172,13 @@ table_rows(struct pr_buf *b, const cJSON *arr, int want, size_t top)
         const char *shapes = pr_dj_str(row, "input_shapes");
         if (n == top)
             break;
-        if (!row_selected(row, want))
+        if (!pr_drow_wanted(row, want))
             continue;
         n++;
-        add(b, "| ");
+        pr_dadd(b, "| ");
         code(b, pr_dj_str(row, "name"));
         if (shapes != NULL) {
-            add(b, " ");
+            pr_dadd(b, " ");
             code(b, shapes);
         }
         if (pr_buf_printf(b, " | %s | %s | %s | %s |\n",
@@ -214,8 +194,8 @@ table_rows(struct pr_buf *b, const cJSON *arr, int want, size_t top)
             b->failed = 1;
     }
     if (n == 0)
-        add(b, "| (none) | | | | |\n");
-    add(b, "\n");
+        pr_dadd(b, "| (none) | | | | |\n");
+    pr_dadd(b, "\n");
 }
 
 static void

@@ -203,25 +203,6 @@ gates_section(struct pr_pdf_doc *d, const cJSON *diff)
 
 /* ---- one pair of runs ------------------------------------------------- */
 
-static void
-breakdown_values(const cJSON *pair, double *vals, double *deltas, double *start,
-                 double *end)
-{
-    const cJSON *bd = cJSON_GetObjectItemCaseSensitive(pair, "breakdown");
-    size_t k;
-
-    *start = *end = 0;
-    for (k = 0; k < N_CAT; k++) {
-        const cJSON *row = cJSON_GetArrayItem(bd, (int)k);
-        double x = pr_dj_num(row, "baseline"), y = pr_dj_num(row, "current");
-        vals[k] = isfinite(x) ? x : 0;
-        vals[N_CAT + k] = isfinite(y) ? y : 0;
-        deltas[k] = vals[N_CAT + k] - vals[k];
-        *start += vals[k];
-        *end += vals[N_CAT + k];
-    }
-}
-
 /* Step durations of both runs against the step index, in box `b`. */
 static void
 steps_chart(struct pr_pdf_doc *d, const cJSON *pair,
@@ -283,7 +264,7 @@ pair_charts(struct pr_pdf_doc *d, const cJSON *pair)
     struct pr_dwaterfall wf = {
         "Where the time went (mean step)", pr_dcat_names, deltas, N_CAT, 0, 0};
 
-    breakdown_values(pair, vals, deltas, &start, &end);
+    pr_dbreakdown(pair, vals, deltas, &start, &end);
     wf.start = start;
     wf.end = end;
     two_boxes(d, 250, &l, &r);
@@ -442,19 +423,6 @@ static const struct pr_pdf_col status_cols[] = {
     {"Status", "pct", PR_PDF_K_TEXT, 1.0},
 };
 
-/* Is the row one that table `want` shows: > 0 regressions, < 0
- * improvements, 0 new and vanished? */
-static int
-wanted(const cJSON *row, int want)
-{
-    double dv = pr_dj_num(row, "delta_us");
-    int both = is_str(row, "status", "both");
-
-    if (want == 0)
-        return !both;
-    return both && (want > 0 ? dv > 0 : dv < 0);
-}
-
 static void
 change_row(struct rows *r, const cJSON *row, int want)
 {
@@ -489,7 +457,7 @@ rows_table(struct pr_pdf_doc *d, const cJSON *arr, int want, size_t top)
     {
         if (n == top)
             break;
-        if (!wanted(row, want))
+        if (!pr_drow_wanted(row, want))
             continue;
         change_row(&r, row, want);
         n++;

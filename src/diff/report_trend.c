@@ -13,27 +13,8 @@
 #include "profreport/svg.h"
 #include "internal.h"
 
-static const char *const cat_keys[] = {"kernel",  "memcpy",     "memset",
-                                       "communication", "runtime",
-                                       "dataloader", "cpu_exec", "other"};
 #define N_CAT 8
 #define MAX_SERIES 8
-
-static void
-add(struct pr_buf *b, const char *s)
-{
-    if (pr_buf_adds(b, s) != PR_OK)
-        b->failed = 1;
-}
-
-static void
-esc(struct pr_buf *b, const char *s)
-{
-    if (s == NULL)
-        s = "";
-    if (pr_escape_html(b, s, strlen(s)) != PR_OK)
-        b->failed = 1;
-}
 
 /* Series values: nights[i][group][key] (group NULL = the night itself). */
 static void
@@ -94,12 +75,12 @@ line_chart(struct pr_buf *b, const cJSON *nights, const struct chart *ch,
         }
         i++;
     }
-    add(b, "<figure>");
+    pr_dadd(b, "<figure>");
     pr_svg_begin(&svg, &c, b, 580, 300, ch->title);
     pr_chart_line(&c, &box, &spec);
     if (pr_svg_end(&svg, &c) != PR_OK)
         b->failed = 1;
-    add(b, "</figure>\n");
+    pr_dadd(b, "</figure>\n");
 }
 
 static void
@@ -131,7 +112,7 @@ charts(struct pr_buf *b, const cJSON *t)
     for (i = 0; i < n; i++)
         x[i] = (double)(i + 1);
     for (i = 0; i < N_CAT; i++)
-        bd.keys[i] = cat_keys[i];
+        bd.keys[i] = pr_dcat_keys[i];
     cJSON_ArrayForEach(name, top)
     {
         if (k < MAX_SERIES && cJSON_IsString(name)) {
@@ -140,13 +121,13 @@ charts(struct pr_buf *b, const cJSON *t)
         }
     }
     ops.n_series = k;
-    add(b, "<div class=\"charts\">\n");
+    pr_dadd(b, "<div class=\"charts\">\n");
     line_chart(b, nights, &step, x, y, n);
     line_chart(b, nights, &bd, x, y, n);
     line_chart(b, nights, &mem, x, y, n);
     if (ops.n_series > 0)
         line_chart(b, nights, &ops, x, y, n);
-    add(b, "</div>\n");
+    pr_dadd(b, "</div>\n");
     free(x);
     free(y);
 }
@@ -158,14 +139,14 @@ nights_table(struct pr_buf *b, const cJSON *t)
     char v[48], p[48], m[48];
     int i = 0;
 
-    add(b, "<h2>Nights</h2><table><tr><th>#</th><th>Input</th><th>Mean step"
-           "</th><th>p90</th><th>Memory peak</th><th>vs previous night</th>"
-           "</tr>\n");
+    pr_dadd(b, "<h2>Nights</h2><table><tr><th>#</th><th>Input</th><th>Mean step"
+               "</th><th>p90</th><th>Memory peak</th><th>vs previous night</th>"
+               "</tr>\n");
     cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(t, "nights"))
     {
         if (pr_buf_printf(b, "<tr><td>%d</td><td><code>", ++i) != PR_OK)
             b->failed = 1;
-        esc(b, pr_dj_str(n, "label"));
+        pr_desc(b, pr_dj_str(n, "label"));
         if (pr_buf_printf(b, "</code></td><td class=\"n\">%s</td><td "
                              "class=\"n\">%s</td><td class=\"n\">%s</td><td>",
                           pr_dfmt_us(pr_dj_num(n, "step_mean_us"), v,
@@ -183,34 +164,35 @@ nights_table(struct pr_buf *b, const cJSON *t)
                                  "<code>", failed ? "fail" : "pass",
                               failed ? "crossed" : "ok") != PR_OK)
                 b->failed = 1;
-            esc(b, pr_dj_str(g, "rule"));
-            add(b, "</code> ");
-            esc(b, pr_dj_str(g, "detail"));
-            add(b, "</div>");
+            pr_desc(b, pr_dj_str(g, "rule"));
+            pr_dadd(b, "</code> ");
+            pr_desc(b, pr_dj_str(g, "detail"));
+            pr_dadd(b, "</div>");
         }
-        add(b, "</td></tr>\n");
+        pr_dadd(b, "</td></tr>\n");
     }
-    add(b, "</table>\n");
+    pr_dadd(b, "</table>\n");
 }
 
 enum pr_status
 pr_trend_html(const cJSON *trend, struct pr_buf *out, struct pr_error *err)
 {
-    add(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-             "<meta name=\"viewport\" content=\"width=device-width\">"
-             "<meta http-equiv=\"Content-Security-Policy\" content=\""
-             "default-src 'none'; style-src 'unsafe-inline'\">"
-             "<meta name=\"color-scheme\" content=\"light dark\">"
-             "<title>profreport trend</title><style>");
-    add(out, pr_dhtml_css);
-    add(out, "</style></head><body>\n<h1>Nightly trend</h1>\n<p class=\""
-             "muted\">Each night is compared with the one before by the diff "
-             "gates (noise-aware for step time); the step chart marks the "
-             "latest night that crossed a limit, the table lists them all."
-             "</p>\n");
+    pr_dadd(out, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+                 "<meta charset=\"utf-8\">"
+                 "<meta name=\"viewport\" content=\"width=device-width\">"
+                 "<meta http-equiv=\"Content-Security-Policy\" content=\""
+                 "default-src 'none'; style-src 'unsafe-inline'\">"
+                 "<meta name=\"color-scheme\" content=\"light dark\">"
+                 "<title>profreport trend</title><style>");
+    pr_dadd(out, pr_dhtml_css);
+    pr_dadd(out, "</style></head><body>\n<h1>Nightly trend</h1>\n<p class=\""
+                 "muted\">Each night is compared with the one before by "
+                 "the diff gates (noise-aware for step time); the step chart marks the "
+                 "latest night that crossed a limit, the table lists them all."
+                 "</p>\n");
     charts(out, trend);
     nights_table(out, trend);
-    add(out, "</body></html>\n");
+    pr_dadd(out, "</body></html>\n");
     if (out->failed)
         return pr_error_set(err, PR_E_NOMEM, "html: out of memory");
     return PR_OK;
