@@ -16,7 +16,11 @@
 #include "profreport/error.h"
 #include "profreport/trace.h"
 
-#define PR_TREE_NONE SIZE_MAX
+/* Indexes are 32-bit (pr_tree_build refuses traces with 2^32 - 1 events or
+ * more): nodes outnumber everything else, and halving their links halves
+ * the tree.  PR_TREE_NONE compares equal to such an index widened to
+ * size_t. */
+#define PR_TREE_NONE UINT32_MAX
 
 enum pr_node_type {
     PR_N_ROOT = 0,   /* per-thread CallTreeRoot */
@@ -29,40 +33,39 @@ enum pr_node_type {
 
 /* One kernel / memcpy / memset event. */
 struct pr_tree_dev {
-    size_t ev;       /* index into t->events */
-    size_t rt;       /* runtime that launched it; NONE = staled */
-    size_t node;     /* host node owning that runtime; NONE if none */
-    size_t next;     /* internal: pending-list link */
-    int tc;          /* kernel name matches 10.1 */
-    int op_eligible; /* launching node's own tc eligibility (5.2) */
+    uint32_t ev;         /* index into t->events */
+    uint32_t rt;         /* runtime that launched it; NONE = staled */
+    uint32_t node;       /* host node owning that runtime; NONE if none */
+    uint32_t next;       /* internal: pending-list link */
+    uint8_t tc;          /* kernel name matches 10.1 */
+    uint8_t op_eligible; /* launching node's own tc eligibility (5.2) */
 };
 
 /* One runtime event, or the synthetic "dummy" runtime (ev = NONE) that
  * holds the staled kernels under the main thread's root. */
 struct pr_tree_rt {
-    size_t ev;
-    size_t node;              /* host node that took it; NONE = lost */
-    size_t next;              /* internal: external-id list link */
-    size_t dev_first, n_dev;  /* slice of pr_tree.rt_devs */
-    int64_t start_ns, end_ns; /* 0, 0 for dummy */
-    int64_t device_ns, tc_ns; /* summed durations of its device events */
+    uint32_t ev;
+    uint32_t node;             /* host node that took it; NONE = lost */
+    uint32_t dev_first, n_dev; /* slice of pr_tree.rt_devs */
+    int64_t start_ns, end_ns;  /* 0, 0 for dummy */
+    int64_t device_ns, tc_ns;  /* summed durations of its device events */
 };
 
 struct pr_tree_node {
-    size_t ev; /* index into t->events; NONE for roots */
-    enum pr_node_type type;
-    int kind;           /* enum pr_kind of the event; -1 for roots */
-    int is_operator;    /* the 5.4 predicate */
-    int tc_eligible;    /* 10.2 plus 5.2 propagation */
-    int dropped;        /* partial overlap (5.1.4) or collapsed */
-    uint32_t name, tid; /* string ids */
+    uint32_t ev;         /* index into t->events; NONE for roots */
+    uint32_t parent;     /* NONE for roots and dropped nodes */
+    uint8_t type;        /* enum pr_node_type */
+    int8_t kind;         /* enum pr_kind of the event; -1 for roots */
+    uint8_t is_operator; /* the 5.4 predicate */
+    uint8_t tc_eligible; /* 10.2 plus 5.2 propagation */
+    uint8_t dropped;     /* partial overlap (5.1.4) or collapsed */
+    uint32_t name, tid;  /* string ids */
     int64_t external_id;
     int64_t start_ns, end_ns;
-    size_t parent;
-    size_t *kids; /* owned, sorted by (start, -end) */
-    size_t n_kids, cap_kids;
-    size_t *rts; /* owned, runtime indexes */
-    size_t n_rts, cap_rts;
+    const uint32_t *kids; /* borrowed slice of pr_tree.kid_idx, sorted by
+                             (start, -end) */
+    const uint32_t *rts;  /* borrowed slice of pr_tree.rt_idx: runtimes */
+    uint32_t n_kids, n_rts;
     int64_t host_total_ns, host_self_ns;
     int64_t device_total_ns, device_self_ns;
     int64_t tc_total_ns, tc_self_ns;
@@ -75,11 +78,13 @@ struct pr_tree {
     size_t n_rts, cap_rts;
     struct pr_tree_dev *devs; /* owned; device events in trace order */
     size_t n_devs, cap_devs;
-    size_t *rt_devs; /* owned; device indexes grouped by runtime */
-    size_t *roots;   /* owned; one root per thread, tid order */
+    uint32_t *rt_devs; /* owned; device indexes grouped by runtime */
+    uint32_t *kid_idx; /* owned; every node's children, one slice each */
+    uint32_t *rt_idx;  /* owned; every node's runtimes, one slice each */
+    uint32_t *roots;   /* owned; one root per thread, tid order */
     size_t n_roots;
-    size_t *post; /* owned; post-order over all trees in tid
-                     order (5.5), roots included */
+    uint32_t *post; /* owned; post-order over all trees in tid
+                       order (5.5), roots included */
     size_t n_post;
 };
 

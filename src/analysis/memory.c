@@ -26,8 +26,8 @@ struct acc {
 
 struct mdev {
     char name[24];
-    double peak_alloc;      /* NaN when the trace has no totals */
-    double peak_reserved;   /* NaN when none */
+    double peak_alloc;    /* NaN when the trace has no totals */
+    double peak_reserved; /* NaN when none */
     int64_t peak_ts_ns;
     int64_t running, running_peak; /* Σ Bytes since the first record */
     int64_t running_peak_ts_ns;
@@ -44,12 +44,12 @@ struct mem {
     struct pr_error *err;
     struct mdev dev[MAX_DEVICES];
     size_t n_dev;
-    size_t unknown_device;   /* records of device type other than CPU/CUDA */
-    int64_t start_ns;        /* profiler_start_ts (2.5) */
-    int has_totals;          /* some record carries Total Allocated */
-    size_t *rec_node;        /* per memory record: op node or PR_NONE */
-    int *rec_dev;            /* per memory record: device or -1 */
-    size_t *next_kid;        /* cursor per node (12.2) */
+    size_t unknown_device; /* records of device type other than CPU/CUDA */
+    int64_t start_ns;      /* profiler_start_ts (2.5) */
+    int has_totals;        /* some record carries Total Allocated */
+    size_t *rec_node;      /* per memory record: op node or PR_NONE */
+    int *rec_dev;          /* per memory record: device or -1 */
+    size_t *next_kid;      /* cursor per node (12.2) */
     unsigned char *visited;
     struct pr_idmap node_acc; /* node * 64 + dev -> accs index */
     struct acc *accs;
@@ -86,6 +86,16 @@ static int64_t
 profiler_start(const struct pr_trace *t)
 {
     return t->n_events > 0 ? t->events[0].ts_ns : 0;
+}
+
+/* The parent of node i, or PR_NONE: the tree's 32-bit PR_TREE_NONE is
+ * not this file's size_t PR_NONE. */
+static size_t
+parent_of(const struct pr_tree *tr, size_t i)
+{
+    uint32_t p = tr->nodes[i].parent;
+
+    return p == PR_TREE_NONE ? PR_NONE : p;
 }
 
 static void
@@ -153,7 +163,7 @@ locate(struct mem *m, size_t *cursor, int64_t ts)
         if (ts < s)
             return PR_NONE; /* before the root's first child */
         if (ts >= e) {
-            c = tr->nodes[c].type == PR_N_ROOT ? PR_NONE : tr->nodes[c].parent;
+            c = tr->nodes[c].type == PR_N_ROOT ? PR_NONE : parent_of(tr, c);
             continue;
         }
         c = descend(m, c, ts);
@@ -193,7 +203,7 @@ attribute(struct mem *m, size_t node, int dev, int64_t bytes)
     a->self_inc += bytes;
     a->self_size += is_alloc ? bytes : 0;
     a->self_count += is_alloc;
-    for (p = node; p != PR_NONE; p = m->tree->nodes[p].parent) {
+    for (p = node; p != PR_NONE; p = parent_of(m->tree, p)) {
         if (m->tree->nodes[p].type == PR_N_ROOT)
             break;
         a = acc_for(m, p, dev);
@@ -416,7 +426,7 @@ count_calls(struct mem *m, struct pr_idmap *calls)
 
     for (i = 0; i < tr->n_nodes; i++) {
         const struct pr_tree_node *n = &tr->nodes[i];
-        size_t p = n->parent, c;
+        size_t p = parent_of(tr, i), c;
         if (!n->is_operator || n->dropped || p == PR_NONE)
             continue;
         if (tr->nodes[p].type != PR_N_ROOT && !m->visited[p])
@@ -540,8 +550,8 @@ cmp_top(const void *pa, const void *pb, void *ctx)
 
 /* The step holding the device's peak and its top self allocators. */
 static void
-emit_peak_step(struct mem *m, const struct pr_steps *steps, int dev,
-               cJSON *o, int *ok)
+emit_peak_step(struct mem *m, const struct pr_steps *steps, int dev, cJSON *o,
+               int *ok)
 {
     const struct mdev *d = &m->dev[dev];
     int64_t ts = m->has_totals ? d->peak_ts_ns : d->running_peak_ts_ns;
@@ -587,8 +597,7 @@ emit_peak_step(struct mem *m, const struct pr_steps *steps, int dev,
     for (i = 0; i < n && i < TOP_AT_PEAK && *ok; i++) {
         cJSON *r = pr_emit_obj(arr, NULL, ok);
         pr_emit_str(r, "name", pr_trace_str(m->t, tops[i].name), ok);
-        pr_emit_num(r, "self_allocation_size_bytes", (double)tops[i].bytes,
-                    ok);
+        pr_emit_num(r, "self_allocation_size_bytes", (double)tops[i].bytes, ok);
     }
     free(tops);
 }
@@ -605,7 +614,7 @@ emit_curve(const struct mdev *d, cJSON *o, int *ok)
     if (!*ok)
         return;
     idx = malloc((d->n_pts < PR_MEMORY_MAX_POINTS ? d->n_pts + 1
-                                                   : PR_MEMORY_MAX_POINTS) *
+                                                  : PR_MEMORY_MAX_POINTS) *
                  sizeof(*idx));
     if (idx == NULL) {
         *ok = 0;
@@ -649,14 +658,12 @@ emit_devices(struct mem *m, const struct pr_steps *steps, cJSON *mem, int *ok)
         pr_emit_num_or_null(o, "peak_reserved_bytes", d->peak_reserved, ok);
         pr_emit_num(o, "peak_increase_bytes", (double)d->running_peak, ok);
         pr_emit_us(o, "peak_at_us", peak_ts - m->start_ns, ok);
-        pr_emit_str(o, "curve_basis",
-                    m->has_totals ? "total_allocated"
-                                  : "bytes_since_first_record",
-                    ok);
+        pr_emit_str(
+            o, "curve_basis",
+            m->has_totals ? "total_allocated" : "bytes_since_first_record", ok);
         pr_emit_num(o, "allocations", (double)d->n_alloc, ok);
         pr_emit_num(o, "frees", (double)d->n_free, ok);
-        pr_emit_num(o, "unattributed_allocations", (double)d->unattributed,
-                    ok);
+        pr_emit_num(o, "unattributed_allocations", (double)d->unattributed, ok);
         pr_emit_num(o, "unmatched_frees", (double)d->unmatched_frees, ok);
         emit_peak_step(m, steps, order[i], o, ok);
         emit_curve(d, o, ok);

@@ -23,14 +23,22 @@ struct builder {
     struct pr_names names;      /* name classes by string id */
     uint32_t *tids;             /* thread number -> tid string id */
     size_t n_tids, cap_tids;
-    size_t *node_tid; /* host node -> thread number */
+    uint32_t *node_tid; /* host node -> thread number */
     size_t cap_node_tid;
+    uint32_t *ext_next; /* per runtime: next with its external id */
+    size_t cap_ext_next;
+    /* Runtimes of each node as linked lists until the slices of
+     * tree->rt_idx are laid out: collapsing appends one list to another. */
+    uint32_t *rt_next;           /* per runtime (dummy included) */
+    uint32_t *rt_head, *rt_tail; /* per node */
+    uint32_t *nested;            /* kept host nodes in nesting order */
+    size_t n_nested;
     struct pr_error *err;
 };
 
 struct span_key {
     int64_t start_ns, end_ns;
-    size_t idx;
+    uint32_t idx;
 };
 
 static int
@@ -75,15 +83,6 @@ int
 pr_tree_is_step(const char *name)
 {
     return starts_with(name, "ProfilerStep#");
-}
-
-static enum pr_status
-push_idx(size_t **arr, size_t *n, size_t *cap, size_t v, struct pr_error *err)
-{
-    if (pr_grow((void **)arr, cap, *n + 1, sizeof(**arr)) != PR_OK)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory (op tree)");
-    (*arr)[(*n)++] = v;
-    return PR_OK;
 }
 
 /* 4.3: which host node an event creates; -1 for none.  GPU-side user
@@ -173,9 +172,9 @@ add_host(struct builder *b, size_t i, int type)
     n = new_node(b, &idx);
     if (n == NULL)
         return PR_E_NOMEM;
-    n->ev = i;
-    n->type = (enum pr_node_type)type;
-    n->kind = e->kind;
+    n->ev = (uint32_t)i;
+    n->type = (uint8_t)type;
+    n->kind = (int8_t)e->kind;
     n->name = e->name;
     n->tid = e->tid;
     n->start_ns = e->ts_ns;
@@ -187,7 +186,7 @@ add_host(struct builder *b, size_t i, int type)
     if (pr_grow((void **)&b->node_tid, &b->cap_node_tid, idx + 1,
                 sizeof(*b->node_tid)) != PR_OK)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
-    b->node_tid[idx] = tnum;
+    b->node_tid[idx] = (uint32_t)tnum;
     return PR_OK;
 }
 
@@ -205,7 +204,7 @@ add_dev(struct builder *b, size_t i)
                 sizeof(*d)) != PR_OK)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     d = &tr->devs[tr->n_devs++];
-    d->ev = i;
+    d->ev = (uint32_t)i;
     d->rt = d->node = d->next = PR_TREE_NONE;
     d->tc = (pr_names_get(&b->names, e->name) & PR_NAME_TC) != 0;
     d->op_eligible = 0;
@@ -213,10 +212,10 @@ add_dev(struct builder *b, size_t i)
      * "None" ids together). */
     if (e->correlation == PR_NO_ID)
         return PR_OK;
-    d->rt = pr_idmap_get(&b->rt_by_corr, e->correlation);
-    if (d->rt != PR_NONE)
+    d->rt = (uint32_t)pr_idmap_get(&b->rt_by_corr, e->correlation);
+    if (d->rt != PR_TREE_NONE)
         return PR_OK;
-    d->next = pr_idmap_get(&b->pending, e->correlation);
+    d->next = (uint32_t)pr_idmap_get(&b->pending, e->correlation);
     return pr_idmap_put(&b->pending, e->correlation, idx, b->err);
 }
 
@@ -231,25 +230,27 @@ add_rt(struct builder *b, size_t i)
     size_t idx = tr->n_rts, d;
 
     if (pr_grow((void **)&tr->rts, &tr->cap_rts, tr->n_rts + 1, sizeof(*r)) !=
-        PR_OK)
+            PR_OK ||
+        pr_grow((void **)&b->ext_next, &b->cap_ext_next, tr->n_rts + 1,
+                sizeof(*b->ext_next)) != PR_OK)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     r = &tr->rts[tr->n_rts++];
     memset(r, 0, sizeof(*r));
-    r->ev = i;
-    r->node = r->next = PR_TREE_NONE;
+    r->ev = (uint32_t)i;
+    r->node = b->ext_next[idx] = PR_TREE_NONE;
     r->start_ns = e->ts_ns;
     r->end_ns = e->ts_ns + e->dur_ns;
     if (e->correlation != PR_NO_ID) {
         d = pr_idmap_get(&b->pending, e->correlation);
-        for (; d != PR_NONE; d = tr->devs[d].next)
-            tr->devs[d].rt = idx;
+        for (; d != PR_NONE && d != PR_TREE_NONE; d = tr->devs[d].next)
+            tr->devs[d].rt = (uint32_t)idx;
         if (pr_idmap_put(&b->pending, e->correlation, PR_NONE, b->err) ||
             pr_idmap_put(&b->rt_by_corr, e->correlation, idx, b->err))
             return PR_E_NOMEM;
     }
     if (e->external_id == PR_NO_ID)
         return PR_OK;
-    r->next = pr_idmap_get(&b->rt_by_ext, e->external_id);
+    b->ext_next[idx] = (uint32_t)pr_idmap_get(&b->rt_by_ext, e->external_id);
     return pr_idmap_put(&b->rt_by_ext, e->external_id, idx, b->err);
 }
 
@@ -283,21 +284,43 @@ scan(struct builder *b)
     return st;
 }
 
-static enum pr_status
+/* Append runtime rt to node's list.  Cannot fail: the lists live in
+ * arrays sized before the first call (alloc_rt_lists). */
+static void
 give_rt(struct builder *b, size_t node, size_t rt)
 {
-    struct pr_tree_node *n = &b->tree->nodes[node];
+    b->tree->rts[rt].node = (uint32_t)node;
+    b->rt_next[rt] = PR_TREE_NONE;
+    if (b->rt_head[node] == PR_TREE_NONE)
+        b->rt_head[node] = (uint32_t)rt;
+    else
+        b->rt_next[b->rt_tail[node]] = (uint32_t)rt;
+    b->rt_tail[node] = (uint32_t)rt;
+}
 
-    b->tree->rts[rt].node = node;
-    return push_idx(&n->rts, &n->n_rts, &n->cap_rts, rt, b->err);
+/* The per-node runtime lists; called once every node exists, with room for
+ * the dummy runtime of attach_staled. */
+static enum pr_status
+alloc_rt_lists(struct builder *b)
+{
+    size_t n = b->tree->n_nodes, i;
+
+    b->rt_next = malloc((b->tree->n_rts + 1) * sizeof(*b->rt_next));
+    b->rt_head = malloc((n ? n : 1) * sizeof(*b->rt_head));
+    b->rt_tail = malloc((n ? n : 1) * sizeof(*b->rt_tail));
+    if (b->rt_next == NULL || b->rt_head == NULL || b->rt_tail == NULL)
+        return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    for (i = 0; i < n; i++)
+        b->rt_head[i] = b->rt_tail[i] = PR_TREE_NONE;
+    return PR_OK;
 }
 
 /* Host node indexes grouped by thread (tid order), creation order within a
  * thread: the traversal order of 4.4 and the input of 5.1. */
-static size_t *
+static uint32_t *
 group_by_thread(struct builder *b, size_t n_host, size_t *first)
 {
-    size_t *order = malloc((n_host ? n_host : 1) * sizeof(*order));
+    uint32_t *order = malloc((n_host ? n_host : 1) * sizeof(*order));
     size_t i, k;
 
     if (order == NULL) {
@@ -310,7 +333,7 @@ group_by_thread(struct builder *b, size_t n_host, size_t *first)
     for (k = 0; k < b->n_tids; k++)
         first[k + 1] += first[k];
     for (i = 0; i < n_host; i++)
-        order[first[b->node_tid[i]]++] = i;
+        order[first[b->node_tid[i]]++] = (uint32_t)i;
     for (k = b->n_tids; k > 0; k--)
         first[k] = first[k - 1];
     first[0] = 0;
@@ -322,7 +345,7 @@ group_by_thread(struct builder *b, size_t n_host, size_t *first)
  * marks runtimes outside any op (given to the thread root instead), and
  * "none" is no id (sound-side differences, docs/differences.md). */
 static enum pr_status
-attach_runtimes(struct builder *b, const size_t *order, size_t n_host)
+attach_runtimes(struct builder *b, const uint32_t *order, size_t n_host)
 {
     size_t i, r;
 
@@ -337,10 +360,8 @@ attach_runtimes(struct builder *b, const size_t *order, size_t n_host)
             continue;
         if (pr_idmap_put(&b->rt_by_ext, ext, PR_NONE, b->err) != PR_OK)
             return PR_E_NOMEM;
-        for (; r != PR_NONE; r = b->tree->rts[r].next) {
-            if (give_rt(b, order[i], r) != PR_OK)
-                return PR_E_NOMEM;
-        }
+        for (; r != PR_NONE && r != PR_TREE_NONE; r = b->ext_next[r])
+            give_rt(b, order[i], r);
     }
     return PR_OK;
 }
@@ -364,13 +385,13 @@ make_roots(struct builder *b)
         n->name = pr_strtab_find(b->t->strs, "CallTreeRoot", 12);
         n->start_ns = INT64_MIN;
         n->end_ns = INT64_MAX;
-        tr->roots[tr->n_roots++] = idx;
+        tr->roots[tr->n_roots++] = (uint32_t)idx;
     }
     return PR_OK;
 }
 
 /* 4.2/5.1.3: runtimes with external id 0 hang under their thread's root. */
-static enum pr_status
+static void
 attach_zero_runtimes(struct builder *b)
 {
     struct pr_tree *tr = b->tree;
@@ -382,10 +403,9 @@ attach_zero_runtimes(struct builder *b)
         if (e->external_id != 0)
             continue;
         k = pr_idmap_get(&b->tid_num, e->tid);
-        if (k != PR_NONE && give_rt(b, tr->roots[k], r) != PR_OK)
-            return PR_E_NOMEM;
+        if (k != PR_NONE)
+            give_rt(b, tr->roots[k], r);
     }
-    return PR_OK;
 }
 
 /* 4.6: kernels whose runtime never appeared go under the root of the main
@@ -410,13 +430,14 @@ attach_staled(struct builder *b, size_t n_host)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     r = &tr->rts[tr->n_rts++];
     memset(r, 0, sizeof(*r));
-    r->ev = r->node = r->next = PR_TREE_NONE;
+    r->ev = r->node = PR_TREE_NONE;
     for (i = 0; i < tr->n_devs; i++) {
         if (tr->devs[i].rt == PR_TREE_NONE &&
             b->t->events[tr->devs[i].ev].kind == PR_K_KERNEL)
-            tr->devs[i].rt = dummy;
+            tr->devs[i].rt = (uint32_t)dummy;
     }
-    return give_rt(b, tr->roots[main_tid], dummy);
+    give_rt(b, tr->roots[main_tid], dummy);
+    return PR_OK;
 }
 
 /* Device lists per runtime as slices of one array, in trace order. */
@@ -424,9 +445,10 @@ static enum pr_status
 index_devices(struct builder *b)
 {
     struct pr_tree *tr = b->tree;
-    size_t i, pos = 0;
+    size_t i;
+    uint32_t pos = 0;
 
-    tr->rt_devs = malloc((tr->n_devs ? tr->n_devs : 1) * sizeof(size_t));
+    tr->rt_devs = malloc((tr->n_devs ? tr->n_devs : 1) * sizeof(uint32_t));
     if (tr->rt_devs == NULL)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     for (i = 0; i < tr->n_devs; i++) {
@@ -444,7 +466,7 @@ index_devices(struct builder *b)
         if (tr->devs[i].rt == PR_TREE_NONE)
             continue;
         r = &tr->rts[tr->devs[i].rt];
-        tr->rt_devs[r->dev_first + r->n_dev++] = i;
+        tr->rt_devs[r->dev_first + r->n_dev++] = (uint32_t)i;
     }
     return PR_OK;
 }
@@ -462,18 +484,11 @@ cmp_span(const void *a, const void *b)
     return x->idx < y->idx ? -1 : (x->idx > y->idx);
 }
 
-static enum pr_status
-add_kid(struct builder *b, size_t parent, size_t kid)
-{
-    struct pr_tree_node *p = &b->tree->nodes[parent];
-
-    b->tree->nodes[kid].parent = parent;
-    return push_idx(&p->kids, &p->n_kids, &p->cap_kids, kid, b->err);
-}
-
 /* 5.1.4: nest one thread's nodes with a stack.  A node that starts inside
- * the stack top but ends after it overlaps partially and is dropped. */
-static enum pr_status
+ * the stack top but ends after it overlaps partially and is dropped.  Kept
+ * nodes are listed in b->nested in this order, which is each parent's
+ * child order (lay_out_kids). */
+static void
 nest(struct builder *b, size_t root, struct span_key *keys, size_t n,
      size_t *stack)
 {
@@ -491,22 +506,46 @@ nest(struct builder *b, size_t root, struct span_key *keys, size_t n,
             node->dropped = 1;
             continue;
         }
-        if (add_kid(b, stack[depth - 1], keys[i].idx) != PR_OK)
-            return PR_E_NOMEM;
+        node->parent = (uint32_t)stack[depth - 1];
+        nodes[node->parent].n_kids++;
+        b->nested[b->n_nested++] = keys[i].idx;
         stack[depth++] = keys[i].idx;
+    }
+}
+
+/* Children of every node as slices of one array, in nesting order. */
+static enum pr_status
+lay_out_kids(struct builder *b)
+{
+    struct pr_tree *tr = b->tree;
+    size_t i, pos = 0;
+
+    tr->kid_idx = malloc((b->n_nested ? b->n_nested : 1) * sizeof(uint32_t));
+    if (tr->kid_idx == NULL)
+        return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    for (i = 0; i < tr->n_nodes; i++) {
+        tr->nodes[i].kids = tr->kid_idx + pos;
+        pos += tr->nodes[i].n_kids;
+        tr->nodes[i].n_kids = 0;
+    }
+    for (i = 0; i < b->n_nested; i++) {
+        struct pr_tree_node *p = &tr->nodes[tr->nodes[b->nested[i]].parent];
+
+        tr->kid_idx[(p->kids - tr->kid_idx) + p->n_kids++] = b->nested[i];
     }
     return PR_OK;
 }
 
 static enum pr_status
-nest_all(struct builder *b, const size_t *order, const size_t *first)
+nest_all(struct builder *b, const uint32_t *order, const size_t *first)
 {
     size_t n_host = first[b->n_tids], k, i;
     struct span_key *keys = malloc((n_host ? n_host : 1) * sizeof(*keys));
     size_t *stack = malloc((n_host + 1) * sizeof(*stack));
     enum pr_status st = PR_OK;
 
-    if (keys == NULL || stack == NULL)
+    b->nested = malloc((n_host ? n_host : 1) * sizeof(*b->nested));
+    if (keys == NULL || stack == NULL || b->nested == NULL)
         st = pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     for (k = 0; k < b->n_tids && st == PR_OK; k++) {
         size_t n = first[k + 1] - first[k];
@@ -519,10 +558,14 @@ nest_all(struct builder *b, const size_t *order, const size_t *first)
             keys[i].end_ns = node->end_ns;
             keys[i].idx = order[first[k] + i];
         }
-        st = nest(b, b->tree->roots[k], keys, n, stack);
+        nest(b, b->tree->roots[k], keys, n, stack);
     }
     free(keys);
     free(stack);
+    if (st == PR_OK)
+        st = lay_out_kids(b);
+    free(b->nested);
+    b->nested = NULL;
     return st;
 }
 
@@ -536,29 +579,27 @@ is_dup_pair(const struct pr_tree_node *p, const struct pr_tree_node *k)
 /* 5.1.5: a node whose only child has its name absorbs the child.  The
  * parent keeps its own runtimes as well (the plugin discards them; a
  * sound-side difference, docs/differences.md). */
-static enum pr_status
+static void
 collapse_into(struct builder *b, size_t p)
 {
     struct pr_tree_node *nodes = b->tree->nodes;
-    size_t k = nodes[p].kids[0], i;
+    size_t k = nodes[p].kids[0], i, r, next;
 
-    for (i = 0; i < nodes[k].n_rts; i++) {
-        if (give_rt(b, p, nodes[k].rts[i]) != PR_OK)
-            return PR_E_NOMEM;
+    for (r = b->rt_head[k]; r != PR_TREE_NONE; r = next) {
+        next = b->rt_next[r];
+        give_rt(b, p, r);
     }
-    free(nodes[p].kids);
+    b->rt_head[k] = b->rt_tail[k] = PR_TREE_NONE;
     nodes[p].kids = nodes[k].kids;
     nodes[p].n_kids = nodes[k].n_kids;
-    nodes[p].cap_kids = nodes[k].cap_kids;
     nodes[k].kids = NULL;
-    nodes[k].n_kids = nodes[k].cap_kids = 0;
+    nodes[k].n_kids = 0;
     nodes[k].dropped = 1;
     for (i = 0; i < nodes[p].n_kids; i++)
-        nodes[nodes[p].kids[i]].parent = p;
-    return PR_OK;
+        nodes[nodes[p].kids[i]].parent = (uint32_t)p;
 }
 
-static enum pr_status
+static void
 collapse_all(struct builder *b, size_t *stack)
 {
     struct pr_tree *tr = b->tree;
@@ -570,14 +611,31 @@ collapse_all(struct builder *b, size_t *stack)
         while (depth > 0) {
             size_t p = stack[--depth];
 
-            while (
-                tr->nodes[p].n_kids == 1 &&
-                is_dup_pair(&tr->nodes[p], &tr->nodes[tr->nodes[p].kids[0]])) {
-                if (collapse_into(b, p) != PR_OK)
-                    return PR_E_NOMEM;
-            }
+            while (tr->nodes[p].n_kids == 1 &&
+                   is_dup_pair(&tr->nodes[p], &tr->nodes[tr->nodes[p].kids[0]]))
+                collapse_into(b, p);
             for (i = tr->nodes[p].n_kids; i > 0; i--)
                 stack[depth++] = tr->nodes[p].kids[i - 1];
+        }
+    }
+}
+
+/* Runtimes of every node as slices of one array, in list order. */
+static enum pr_status
+lay_out_rts(struct builder *b)
+{
+    struct pr_tree *tr = b->tree;
+    size_t i, r, pos = 0;
+
+    tr->rt_idx = malloc((tr->n_rts ? tr->n_rts : 1) * sizeof(uint32_t));
+    if (tr->rt_idx == NULL)
+        return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    for (i = 0; i < tr->n_nodes; i++) {
+        tr->nodes[i].rts = tr->rt_idx + pos;
+        tr->nodes[i].n_rts = 0;
+        for (r = b->rt_head[i]; r != PR_TREE_NONE; r = b->rt_next[r]) {
+            tr->rt_idx[pos++] = (uint32_t)r;
+            tr->nodes[i].n_rts++;
         }
     }
     return PR_OK;
@@ -602,7 +660,7 @@ post_order(struct pr_tree *tr, size_t *stack, size_t *pos)
                 pos[depth++] = 0;
                 continue;
             }
-            tr->post[tr->n_post++] = n;
+            tr->post[tr->n_post++] = (uint32_t)n;
             depth--;
         }
     }
@@ -680,13 +738,18 @@ builder_free(struct builder *b)
     pr_idmap_free(&b->tid_num);
     free(b->tids);
     free(b->node_tid);
+    free(b->ext_next);
+    free(b->rt_next);
+    free(b->rt_head);
+    free(b->rt_tail);
+    free(b->nested);
     pr_names_free(&b->names);
 }
 
 /* Steps 5.1.4 to 5.2 once the links are made: nest, collapse, order, and
  * fill the statistics bottom-up. */
 static enum pr_status
-shape_trees(struct builder *b, const size_t *order, const size_t *first)
+shape_trees(struct builder *b, const uint32_t *order, const size_t *first)
 {
     struct pr_tree *tr = b->tree;
     size_t *stack = NULL, *pos = NULL, i;
@@ -699,8 +762,10 @@ shape_trees(struct builder *b, const size_t *order, const size_t *first)
     tr->post = malloc((tr->n_nodes + 1) * sizeof(*tr->post));
     if (stack == NULL || pos == NULL || tr->post == NULL)
         st = pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
-    if (st == PR_OK)
-        st = collapse_all(b, stack);
+    if (st == PR_OK) {
+        collapse_all(b, stack);
+        st = lay_out_rts(b);
+    }
     if (st == PR_OK) {
         post_order(tr, stack, pos);
         for (i = 0; i < tr->n_post; i++)
@@ -714,7 +779,8 @@ shape_trees(struct builder *b, const size_t *order, const size_t *first)
 static enum pr_status
 build(struct builder *b)
 {
-    size_t n_host, *order = NULL, *first = NULL;
+    size_t n_host, *first = NULL;
+    uint32_t *order = NULL;
     enum pr_status st = scan(b);
 
     n_host = b->tree->n_nodes;
@@ -728,13 +794,15 @@ build(struct builder *b)
         st = order == NULL ? PR_E_NOMEM : PR_OK;
     }
     if (st == PR_OK)
-        st = attach_runtimes(b, order, n_host);
-    if (st == PR_OK)
         st = make_roots(b);
     if (st == PR_OK)
-        st = attach_zero_runtimes(b);
+        st = alloc_rt_lists(b);
     if (st == PR_OK)
+        st = attach_runtimes(b, order, n_host);
+    if (st == PR_OK) {
+        attach_zero_runtimes(b);
         st = attach_staled(b, n_host);
+    }
     if (st == PR_OK)
         st = index_devices(b);
     if (st == PR_OK)
@@ -753,6 +821,10 @@ pr_tree_build(const struct pr_trace *t, struct pr_tree *tree,
 
     memset(tree, 0, sizeof(*tree));
     memset(&b, 0, sizeof(b));
+    if (t->n_events >= PR_TREE_NONE)
+        return pr_error_set(err, PR_E_LIMIT,
+                            "%zu events: the op tree holds at most %lu",
+                            t->n_events, (unsigned long)PR_TREE_NONE - 1);
     b.t = t;
     b.tree = tree;
     b.err = err;
@@ -767,13 +839,9 @@ pr_tree_build(const struct pr_trace *t, struct pr_tree *tree,
 void
 pr_tree_free(struct pr_tree *tree)
 {
-    size_t i;
-
-    for (i = 0; i < tree->n_nodes; i++) {
-        free(tree->nodes[i].kids);
-        free(tree->nodes[i].rts);
-    }
     free(tree->nodes);
+    free(tree->kid_idx);
+    free(tree->rt_idx);
     free(tree->rts);
     free(tree->devs);
     free(tree->rt_devs);
