@@ -30,6 +30,7 @@ struct og {
     int device;                   /* device of its first kernel; -1 none */
     const char *out_dims; /* output shape every call's conv backward gave */
     int out_state;        /* OUT_* */
+    size_t first;         /* position before sort_groups: ext_ref.group */
 };
 
 /* Whether all calls of a group found the same forward output shape. */
@@ -220,10 +221,12 @@ pick_main_device(struct pass *p)
 
 /* ------------------------------------------------- trace: per-group facts */
 
-/* An op event, for sorting into groups. */
+/* An op event, for sorting into groups: by string ids, so sorting
+ * compares integers; sort_groups puts the few groups in name order. */
 struct op_ref {
-    const char *name, *dims;
-    size_t ev; /* event index (time order) */
+    uint32_t name, dims; /* dims: PR_STR_NONE stands for "[]" */
+    uint32_t ev;         /* event index (time order; the tree has checked
+                            that it fits) */
 };
 
 /* An External id and the group of the op that holds it. */
@@ -233,16 +236,32 @@ struct ext_ref {
 };
 
 static int
+cmp_u32(uint32_t x, uint32_t y)
+{
+    return x < y ? -1 : x > y;
+}
+
+static int
 cmp_op_ref(const void *a, const void *b)
 {
     const struct op_ref *x = a, *y = b;
-    int c = strcmp(x->name, y->name);
+    int c = cmp_u32(x->name, y->name);
 
     if (c == 0)
-        c = strcmp(x->dims, y->dims);
+        c = cmp_u32(x->dims, y->dims);
     if (c == 0)
-        c = x->ev < y->ev ? -1 : x->ev > y->ev;
+        c = cmp_u32(x->ev, y->ev);
     return c;
+}
+
+/* Groups by (name, dims) text; distinct groups never compare equal. */
+static int
+cmp_og(const void *a, const void *b)
+{
+    const struct og *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+
+    return c != 0 ? c : strcmp(x->dims, y->dims);
 }
 
 static int
@@ -255,17 +274,19 @@ cmp_ext(const void *a, const void *b)
     return x->group < y->group ? -1 : x->group > y->group;
 }
 
-static const char *
-op_dims(const struct pr_trace *t, const struct pr_op_info *op)
+/* Input Dims id of an op; absent dims read as "[]", so both share the id
+ * of an interned "[]" (PR_STR_NONE when the trace has none). */
+static uint32_t
+op_dims(const struct pr_op_info *op, uint32_t empty)
 {
-    return op && op->input_dims != PR_STR_NONE ? pr_trace_str(t, op->input_dims)
-                                               : "[]";
+    return op && op->input_dims != PR_STR_NONE ? op->input_dims : empty;
 }
 
-/* Op events of the trace, sorted by (name, Input Dims, time). */
+/* Op events of the trace, sorted by (name id, Input Dims id, time). */
 static struct op_ref *
 collect_ops(const struct pr_trace *t, size_t *n)
 {
+    uint32_t empty = pr_strtab_find(t->strs, "[]", 2);
     struct op_ref *v = NULL;
     size_t i, cap = 0;
 
@@ -282,9 +303,9 @@ collect_ops(const struct pr_trace *t, size_t *n)
 
         if (e->kind != PR_K_OP)
             continue;
-        v[*n].name = pr_trace_str(t, e->name);
-        v[*n].dims = op_dims(t, pr_trace_op(t, e));
-        v[*n].ev = i;
+        v[*n].name = e->name;
+        v[*n].dims = op_dims(pr_trace_op(t, e), empty);
+        v[*n].ev = (uint32_t)i;
         (*n)++;
     }
     qsort(v, *n, sizeof(*v), cmp_op_ref);
@@ -434,25 +455,52 @@ note_output(const struct pr_trace *t, const struct pr_idmap *bwd,
 }
 
 static int
+same_group(const struct op_ref *a, const struct op_ref *b)
+{
+    return a->name == b->name && a->dims == b->dims;
+}
+
+/* Order the groups by (name, dims) text for find_group() and renumber the
+ * External id map to match; 0 on out-of-memory. */
+static int
+sort_groups(struct ogs *g, struct ext_ref *ext, size_t n_ext)
+{
+    size_t *pos = malloc((g->n ? g->n : 1) * sizeof(*pos)), i;
+
+    if (!pos)
+        return 0;
+    qsort(g->v, g->n, sizeof(*g->v), cmp_og);
+    for (i = 0; i < g->n; i++)
+        pos[g->v[i].first] = i;
+    for (i = 0; i < n_ext; i++)
+        ext[i].group = pos[ext[i].group];
+    free(pos);
+    return 1;
+}
+
+static int
 make_groups(const struct pr_trace *t, const struct op_ref *ops, size_t n,
             struct ogs *g, struct ext_ref *ext, size_t *n_ext,
             const struct pr_idmap *bwd)
 {
-    size_t i;
+    size_t i, n_groups = 0;
 
-    g->v = calloc(n, sizeof(*g->v));
+    for (i = 0; i < n; i++)
+        n_groups += i == 0 || !same_group(&ops[i - 1], &ops[i]);
+    g->v = calloc(n_groups, sizeof(*g->v));
     if (!g->v)
         return 0;
     for (i = 0; i < n; i++) {
         const struct pr_event *e = &t->events[ops[i].ev];
         const struct pr_op_info *op = pr_trace_op(t, e);
 
-        if (i == 0 || strcmp(ops[i - 1].name, ops[i].name) != 0 ||
-            strcmp(ops[i - 1].dims, ops[i].dims) != 0) {
-            struct og *o = &g->v[g->n++];
+        if (i == 0 || !same_group(&ops[i - 1], &ops[i])) {
+            struct og *o = &g->v[g->n];
 
-            o->name = ops[i].name;
-            o->dims = ops[i].dims;
+            o->first = g->n++;
+            o->name = pr_trace_str(t, ops[i].name);
+            o->dims = ops[i].dims == PR_STR_NONE ? "[]"
+                                                 : pr_trace_str(t, ops[i].dims);
             o->concrete = op && op->concrete_inputs != PR_STR_NONE
                               ? pr_trace_str(t, op->concrete_inputs)
                               : NULL;
@@ -543,13 +591,15 @@ index_trace(const struct pr_trace *t, struct ogs *g)
     ext = calloc(n, sizeof(*ext));
     ok = ext && index_conv_bwd(t, &bwd) &&
          make_groups(t, ops, n, g, ext, &n_ext, &bwd);
+    free(ops);
+    pr_idmap_free(&bwd);
+    if (ok)
+        ok = sort_groups(g, ext, n_ext);
     if (ok) {
         qsort(ext, n_ext, sizeof(*ext), cmp_ext);
         attribute_kernels(t, g, ext, n_ext);
     }
     free(ext);
-    free(ops);
-    pr_idmap_free(&bwd);
     return ok;
 }
 
