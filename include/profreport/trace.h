@@ -174,7 +174,9 @@ PR_NODISCARD enum pr_status pr_trace_add_flow(struct pr_trace *t,
                                               const struct pr_flow *f);
 struct pr_device *pr_trace_add_device(struct pr_trace *t);
 
-/* Sort events by (ts_ns, order).  Call once after ingest. */
+/* Sort events by (ts_ns, order) and give back the record arrays' spare
+ * capacity.  Call once after ingest.  Cannot fail: short of memory for
+ * its sort keys it sorts the events directly. */
 void pr_trace_finish(struct pr_trace *t);
 
 static inline const char *
