@@ -904,58 +904,134 @@ roof_window(const struct pr_chart_roofline *s, double top, double *x0,
     }
 }
 
+#define MAX_ROOFS 16
+
+/* Roofs sorted by height, equal heights merged into one line whose label
+ * names them all ("fp16_tensor/bf16_tensor 312 TFLOP/s"). */
+static size_t
+merge_roofs(const struct pr_chart_roofline *s, double *val, char (*names)[96])
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < s->n_roofs; i++) {
+        const struct pr_chart_roof *r = &s->roofs[i];
+        size_t k;
+        if (!(r->tflops > 0)) {
+            continue;
+        }
+        for (k = 0; k < n && val[k] != r->tflops; k++) {
+        }
+        if (k < n) {
+            size_t used = strlen(names[k]);
+            snprintf(names[k] + used, 96 - used, "/%s", r->name);
+            continue;
+        }
+        if (n == MAX_ROOFS) {
+            continue;
+        }
+        for (k = n; k > 0 && val[k - 1] < r->tflops; k--) {
+            val[k] = val[k - 1];
+            memcpy(names[k], names[k - 1], 96);
+        }
+        val[k] = r->tflops;
+        snprintf(names[k], 96, "%s", r->name);
+        n++;
+    }
+    return n;
+}
+
+static void
+roof_slope(struct pr_canvas *c, const struct frame *f,
+           const struct pr_chart_roofline *s, double top)
+{
+    double ridge = top * 1e3 / s->peak_gbps;
+    double xa = f->ax->lo, ya = xa * s->peak_gbps / 1e3;
+    double x0 = fx(f, xa), y0 = fy(f, ya);
+    double x1 = fx(f, ridge), y1 = fy(f, top);
+    char buf[LABEL_MAX], val[48];
+
+    if (ya < f->ay->lo) { /* start where the slope enters the frame */
+        xa = f->ay->lo * 1e3 / s->peak_gbps;
+        x0 = fx(f, xa);
+        y0 = fy(f, f->ay->lo);
+    }
+    line(c, x0, y0, x1, y1, PR_COLOR_INK, 2, 0);
+    line(c, x1, y1, x1, f->y + f->h, PR_COLOR_MUTED, 1, 1);
+    snprintf(buf, sizeof(buf), "ridge %s",
+             pr_chart_format(ridge, PR_UNIT_FLOP_PER_BYTE, val, sizeof(val)));
+    text(c, x1 + 4, f->y + f->h - 6, buf, FONT_TICK, PR_COLOR_MUTED,
+         PR_ANCHOR_START, 0);
+}
+
+/* The bandwidth label rides on the slope where it clears the points: the
+ * first free spot of a few along the line (drawn after the points). */
+static void
+slope_label(struct pr_canvas *c, const struct frame *f,
+            const struct pr_chart_roofline *s, double top, struct placed *pl)
+{
+    static const double at[] = {0.72, 0.5, 0.3, 0.85, 0.15};
+    double ridge = top * 1e3 / s->peak_gbps;
+    double xa = f->ax->lo, ya = xa * s->peak_gbps / 1e3;
+    double x0, y0, x1 = fx(f, ridge), y1 = fy(f, top), ang, w, h = FONT_TICK;
+    char buf[48];
+
+    if (ya < f->ay->lo) {
+        xa = f->ay->lo * 1e3 / s->peak_gbps;
+        ya = f->ay->lo;
+    }
+    x0 = fx(f, xa);
+    y0 = fy(f, ya);
+    ang = atan2(y0 - y1, x1 - x0);
+    snprintf(buf, sizeof(buf), "%.0f GB/s", s->peak_gbps);
+    w = width(c, buf, FONT_TICK, 0);
+    for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+        double cx = x0 + (x1 - x0) * at[i] - sin(ang) * 8;
+        double cy = y0 + (y1 - y0) * at[i] - cos(ang) * 8;
+        double bw = w * cos(ang) + h * sin(ang);
+        double bh = w * sin(ang) + h * cos(ang);
+        struct box2 bx = {cx - bw / 2, cy - bh / 2, bw, bh};
+        if (i + 1 < sizeof(at) / sizeof(at[0]) && !place(pl, f, &bx)) {
+            continue;
+        }
+        struct pr_text_style t = {FONT_TICK, PR_COLOR_INK, PR_ANCHOR_MIDDLE,
+                                  0, ang * 180 / 3.14159265358979323846};
+        c->ops->text(c, cx, cy + h / 3, buf, &t);
+        return;
+    }
+}
+
 static void
 roof_lines(struct pr_canvas *c, const struct frame *f,
            const struct pr_chart_roofline *s, double top, struct placed *pl)
 {
-    char buf[LABEL_MAX], val[48];
-    double ridge = s->peak_gbps > 0 ? top * 1e3 / s->peak_gbps : 0;
-    double last_y = -1e9;
+    char buf[LABEL_MAX], val[48], names[MAX_ROOFS][96];
+    double v[MAX_ROOFS], last_y = -1e9;
+    size_t n = merge_roofs(s, v, names);
 
     if (s->peak_gbps > 0) {
-        double xa = f->ax->lo, ya = xa * s->peak_gbps / 1e3;
-        double x0 = fx(f, xa), y0 = fy(f, ya);
-        double x1 = fx(f, ridge), y1 = fy(f, top);
-        if (ya < f->ay->lo) { /* start where the slope enters the frame */
-            xa = f->ay->lo * 1e3 / s->peak_gbps;
-            x0 = fx(f, xa);
-            y0 = fy(f, f->ay->lo);
-        }
-        line(c, x0, y0, x1, y1, PR_COLOR_INK, 2, 0);
-        snprintf(buf, sizeof(buf), "%.0f GB/s", s->peak_gbps);
-        struct pr_text_style t = {FONT_TICK, PR_COLOR_INK, PR_ANCHOR_MIDDLE, 0,
-                                  atan2(y0 - y1, x1 - x0) * 180 /
-                                      3.14159265358979323846};
-        c->ops->text(c, x0 + (x1 - x0) * 0.72, y0 + (y1 - y0) * 0.72 - 6,
-                     buf, &t);
-        line(c, x1, y1, x1, f->y + f->h, PR_COLOR_MUTED, 1, 1);
-        snprintf(buf, sizeof(buf), "ridge %s",
-                 pr_chart_format(ridge, PR_UNIT_FLOP_PER_BYTE, val,
-                                 sizeof(val)));
-        text(c, x1 + 4, f->y + f->h - 6, buf, FONT_TICK, PR_COLOR_MUTED,
-             PR_ANCHOR_START, 0);
+        roof_slope(c, f, s, top);
     }
-    for (size_t i = 0; i < s->n_roofs; i++) {
-        const struct pr_chart_roof *r = &s->roofs[i];
-        double rx = s->peak_gbps > 0 ? r->tflops * 1e3 / s->peak_gbps
-                                     : f->ax->lo;
-        if (!(r->tflops > 0)) {
-            continue;
+    for (size_t i = 0; i < n; i++) {
+        double rx = s->peak_gbps > 0 ? v[i] * 1e3 / s->peak_gbps : f->ax->lo;
+        double ly = fy(f, v[i]) - 4, w;
+        line(c, fx(f, rx), fy(f, v[i]), f->x + f->w, fy(f, v[i]),
+             v[i] >= top ? PR_COLOR_INK : PR_COLOR_MUTED,
+             v[i] >= top ? 2 : 1.25, v[i] < top);
+        snprintf(buf, sizeof(buf), "%.95s %.47s", names[i],
+                 pr_chart_format(v[i], PR_UNIT_TFLOPS, val, sizeof(val)));
+        /* roofs come highest first: push each label below the previous
+           one when their lines are close, so labels never overlap */
+        if (ly < last_y + FONT_TICK + 2) {
+            ly = last_y + FONT_TICK + 2;
         }
-        line(c, fx(f, rx), fy(f, r->tflops), f->x + f->w, fy(f, r->tflops),
-             r->tflops >= top ? PR_COLOR_INK : PR_COLOR_MUTED,
-             r->tflops >= top ? 2 : 1.25, r->tflops < top);
-        snprintf(buf, sizeof(buf), "%s %s", r->name,
-                 pr_chart_format(r->tflops, PR_UNIT_TFLOPS, val, sizeof(val)));
-        double ly = fy(f, r->tflops) - 5;
-        if (fabs(ly - last_y) < FONT_TICK + 2) {
-            ly += FONT_TICK + 8; /* too close to the roof above: go below */
-        }
+        w = width(c, buf, FONT_TICK, 0);
+        struct box2 lb = {f->x + f->w - 4 - w, ly - FONT_TICK, w,
+                          FONT_TICK + 3};
+        /* a backdrop so other roofs' dashed lines don't strike it through */
+        struct pr_style bg = {PR_COLOR_BG, PR_COLOR_NONE, 0, 0.85, 0};
+        c->ops->rect(c, lb.x - 2, lb.y, lb.w + 4, lb.h, &bg);
         text(c, f->x + f->w - 4, ly, buf, FONT_TICK, PR_COLOR_MUTED,
              PR_ANCHOR_END, 0);
-        struct box2 lb = {f->x + f->w - 4 - width(c, buf, FONT_TICK, 0),
-                          ly - FONT_TICK, width(c, buf, FONT_TICK, 0),
-                          FONT_TICK + 3};
         (void)place(pl, f, &lb); /* keeps point labels off it */
         last_y = ly;
     }
@@ -1083,6 +1159,9 @@ pr_chart_roofline(struct pr_canvas *c, const struct pr_chart_box *b,
     c->ops->text(c, b->x + 9, f.y + f.h / 2, "TFLOP/s", &yl);
     roof_lines(c, &f, s, top, &pl);
     roof_points(c, &f, s, &pl);
+    if (s->peak_gbps > 0) {
+        slope_label(c, &f, s, top, &pl);
+    }
     roof_labels(c, &f, s, &pl);
 }
 
