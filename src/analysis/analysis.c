@@ -364,18 +364,22 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
     if (st != PR_OK)
         return st;
     st = pr_steps_compute(t, &tree, &steps, err);
-    if (st == PR_OK) {
-        st = fill_steps(t, &tree, &steps, run, err);
-        if (st == PR_OK)
-            st = fill_tables(t, &tree, run, err);
-        if (st == PR_OK)
-            st = pr_roofline_fill(t, o, run, err);
-        if (st == PR_OK)
-            st = pr_memory_fill(t, &tree, &steps, run, err);
-        if (st == PR_OK)
-            st = pr_comm_fill(t, &steps, run, err);
-        pr_steps_free(&steps);
+    if (st != PR_OK) {
+        pr_tree_free(&tree);
+        return st;
     }
+    st = fill_steps(t, &tree, &steps, run, err);
+    if (st == PR_OK)
+        st = fill_tables(t, &tree, run, err);
+    if (st == PR_OK)
+        st = pr_memory_fill(t, &tree, &steps, run, err);
+    /* The tree is the largest thing an analysis holds; the roofline and
+     * communication passes read the trace and the run instead. */
     pr_tree_free(&tree);
+    if (st == PR_OK)
+        st = pr_roofline_fill(t, o, run, err);
+    if (st == PR_OK)
+        st = pr_comm_fill(t, &steps, run, err);
+    pr_steps_free(&steps);
     return st;
 }
