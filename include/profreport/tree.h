@@ -52,16 +52,14 @@ struct pr_tree_rt {
 };
 
 struct pr_tree_node {
-    uint32_t ev;         /* index into t->events; NONE for roots */
-    uint32_t parent;     /* NONE for roots and dropped nodes */
-    uint8_t type;        /* enum pr_node_type */
-    int8_t kind;         /* enum pr_kind of the event; -1 for roots */
-    uint8_t is_operator; /* the 5.4 predicate */
-    uint8_t tc_eligible; /* 10.2 plus 5.2 propagation */
-    uint8_t dropped;     /* partial overlap (5.1.4) or collapsed */
-    uint32_t name, tid;  /* string ids */
-    int64_t external_id;
-    int64_t start_ns, end_ns;
+    uint32_t ev;          /* index into t->events; NONE for roots */
+    uint32_t parent;      /* NONE for roots and dropped nodes */
+    uint8_t type;         /* enum pr_node_type */
+    int8_t kind;          /* enum pr_kind of the event; -1 for roots */
+    uint8_t is_operator;  /* the 5.4 predicate */
+    uint8_t tc_eligible;  /* 10.2 plus 5.2 propagation */
+    uint8_t dropped;      /* partial overlap (5.1.4) or collapsed */
+    uint32_t name, tid;   /* string ids; span: pr_tree_start/end */
     const uint32_t *kids; /* borrowed slice of pr_tree.kid_idx, sorted by
                              (start, -end) */
     const uint32_t *rts;  /* borrowed slice of pr_tree.rt_idx: runtimes */
@@ -87,6 +85,25 @@ struct pr_tree {
                        order (5.5), roots included */
     size_t n_post;
 };
+
+/* Span of node n of trace t's tree: its event's, or (INT64_MIN,
+ * INT64_MAX) for a root.  Not stored: nodes outnumber every other record. */
+static inline int64_t
+pr_tree_start(const struct pr_trace *t, const struct pr_tree_node *n)
+{
+    return n->ev == PR_TREE_NONE ? INT64_MIN : t->events[n->ev].ts_ns;
+}
+
+static inline int64_t
+pr_tree_end(const struct pr_trace *t, const struct pr_tree_node *n)
+{
+    const struct pr_event *e;
+
+    if (n->ev == PR_TREE_NONE)
+        return INT64_MAX;
+    e = &t->events[n->ev];
+    return e->ts_ns + e->dur_ns;
+}
 
 /* Build the tree of trace t into *tree (zero-initialised by the call).
  * PR_E_NOMEM on allocation failure; *tree is then freed already. */

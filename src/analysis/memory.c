@@ -99,13 +99,14 @@ parent_of(const struct pr_tree *tr, size_t i)
 }
 
 static void
-node_bounds(const struct pr_tree *tr, size_t i, int64_t *s, int64_t *e)
+node_bounds(const struct mem *m, size_t i, int64_t *s, int64_t *e)
 {
+    const struct pr_tree *tr = m->tree;
     const struct pr_tree_node *n = &tr->nodes[i];
 
     if (n->type != PR_N_ROOT) {
-        *s = n->start_ns;
-        *e = n->end_ns;
+        *s = pr_tree_start(m->t, n);
+        *e = pr_tree_end(m->t, n);
         return;
     }
     if (n->n_kids == 0) {
@@ -113,8 +114,8 @@ node_bounds(const struct pr_tree *tr, size_t i, int64_t *s, int64_t *e)
         *e = INT64_MIN;
         return;
     }
-    *s = tr->nodes[n->kids[0]].start_ns;
-    *e = tr->nodes[n->kids[n->n_kids - 1]].end_ns;
+    *s = pr_tree_start(m->t, &tr->nodes[n->kids[0]]);
+    *e = pr_tree_end(m->t, &tr->nodes[n->kids[n->n_kids - 1]]);
 }
 
 /* Descend from node c to the deepest child containing ts (12.2). */
@@ -130,9 +131,9 @@ descend(struct mem *m, size_t c, int64_t ts)
 
         while (k < n->n_kids) {
             const struct pr_tree_node *ch = &tr->nodes[n->kids[k]];
-            if (ch->start_ns > ts)
+            if (pr_tree_start(m->t, ch) > ts)
                 break;
-            if (ch->end_ns <= ts) {
+            if (pr_tree_end(m->t, ch) <= ts) {
                 k++;
                 continue;
             }
@@ -159,7 +160,7 @@ locate(struct mem *m, size_t *cursor, int64_t ts)
     for (;;) {
         if (c == PR_NONE)
             break;
-        node_bounds(tr, c, &s, &e);
+        node_bounds(m, c, &s, &e);
         if (ts < s)
             return PR_NONE; /* before the root's first child */
         if (ts >= e) {

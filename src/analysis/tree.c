@@ -142,7 +142,6 @@ new_node(struct builder *b, size_t *idx)
     n->ev = PR_TREE_NONE;
     n->parent = PR_TREE_NONE;
     n->kind = -1;
-    n->external_id = PR_NO_ID;
     return n;
 }
 
@@ -177,10 +176,6 @@ add_host(struct builder *b, size_t i, int type)
     n->kind = (int8_t)e->kind;
     n->name = e->name;
     n->tid = e->tid;
-    n->start_ns = e->ts_ns;
-    n->end_ns = e->ts_ns + e->dur_ns;
-    /* 4.3: a module's external id is forced to "none". */
-    n->external_id = type == PR_N_MODULE ? PR_NO_ID : e->external_id;
     n->is_operator = is_operator_node(b, n);
     n->tc_eligible = (pr_names_get(&b->names, e->name) & PR_NAME_TC_OP) != 0;
     if (pr_grow((void **)&b->node_tid, &b->cap_node_tid, idx + 1,
@@ -254,12 +249,47 @@ add_rt(struct builder *b, size_t i)
     return pr_idmap_put(&b->rt_by_ext, e->external_id, idx, b->err);
 }
 
+/* Size the record arrays once from a counting pass: growing them by half
+ * at a time left up to a third of the largest ones unused. */
+static enum pr_status
+reserve(struct builder *b)
+{
+    const struct pr_trace *t = b->t;
+    struct pr_tree *tr = b->tree;
+    size_t i, n_dev = 0, n_rt = 0, n_host = 0;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind == PR_K_KERNEL || e->kind == PR_K_MEMCPY ||
+            e->kind == PR_K_MEMSET)
+            n_dev++;
+        else if (e->kind == PR_K_RUNTIME)
+            n_rt++;
+        else
+            n_host += node_type_of(b, e) >= 0;
+    }
+    /* Roots come later, one per thread: room for a few without a copy. */
+    if (pr_grow((void **)&tr->nodes, &tr->cap_nodes, n_host + 16,
+                sizeof(*tr->nodes)) != PR_OK ||
+        pr_grow((void **)&tr->devs, &tr->cap_devs, n_dev + 1,
+                sizeof(*tr->devs)) != PR_OK ||
+        pr_grow((void **)&tr->rts, &tr->cap_rts, n_rt + 1, sizeof(*tr->rts)) !=
+            PR_OK ||
+        pr_grow((void **)&b->ext_next, &b->cap_ext_next, n_rt + 1,
+                sizeof(*b->ext_next)) != PR_OK ||
+        pr_grow((void **)&b->node_tid, &b->cap_node_tid, n_host + 1,
+                sizeof(*b->node_tid)) != PR_OK)
+        return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    return PR_OK;
+}
+
 static enum pr_status
 scan(struct builder *b)
 {
     const struct pr_trace *t = b->t;
     size_t i;
-    enum pr_status st = PR_OK;
+    enum pr_status st = reserve(b);
 
     for (i = 0; i < t->n_events && st == PR_OK; i++) {
         const struct pr_event *e = &t->events[i];
@@ -351,7 +381,9 @@ attach_runtimes(struct builder *b, const uint32_t *order, size_t n_host)
 
     for (i = 0; i < n_host; i++) {
         const struct pr_tree_node *n = &b->tree->nodes[order[i]];
-        int64_t ext = n->external_id;
+        /* 4.3: a module's external id is forced to "none". */
+        int64_t ext =
+            n->type == PR_N_MODULE ? PR_NO_ID : b->t->events[n->ev].external_id;
 
         if (ext == PR_NO_ID || ext == 0)
             continue;
@@ -383,8 +415,6 @@ make_roots(struct builder *b)
         n->type = PR_N_ROOT;
         n->tid = b->tids[k];
         n->name = pr_strtab_find(b->t->strs, "CallTreeRoot", 12);
-        n->start_ns = INT64_MIN;
-        n->end_ns = INT64_MAX;
         tr->roots[tr->n_roots++] = (uint32_t)idx;
     }
     return PR_OK;
@@ -490,26 +520,28 @@ cmp_span(const void *a, const void *b)
  * child order (lay_out_kids). */
 static void
 nest(struct builder *b, size_t root, struct span_key *keys, size_t n,
-     size_t *stack)
+     struct span_key *stack)
 {
     struct pr_tree_node *nodes = b->tree->nodes;
     size_t i, depth = 1;
 
     qsort(keys, n, sizeof(*keys), cmp_span);
-    stack[0] = root;
+    stack[0].start_ns = INT64_MIN;
+    stack[0].end_ns = INT64_MAX;
+    stack[0].idx = (uint32_t)root;
     for (i = 0; i < n; i++) {
         struct pr_tree_node *node = &nodes[keys[i].idx];
 
-        while (node->start_ns >= nodes[stack[depth - 1]].end_ns)
+        while (keys[i].start_ns >= stack[depth - 1].end_ns)
             depth--; /* the root ends at INT64_MAX, so depth stays >= 1 */
-        if (node->end_ns > nodes[stack[depth - 1]].end_ns) {
+        if (keys[i].end_ns > stack[depth - 1].end_ns) {
             node->dropped = 1;
             continue;
         }
-        node->parent = (uint32_t)stack[depth - 1];
+        node->parent = stack[depth - 1].idx;
         nodes[node->parent].n_kids++;
         b->nested[b->n_nested++] = keys[i].idx;
-        stack[depth++] = keys[i].idx;
+        stack[depth++] = keys[i];
     }
 }
 
@@ -541,7 +573,7 @@ nest_all(struct builder *b, const uint32_t *order, const size_t *first)
 {
     size_t n_host = first[b->n_tids], k, i;
     struct span_key *keys = malloc((n_host ? n_host : 1) * sizeof(*keys));
-    size_t *stack = malloc((n_host + 1) * sizeof(*stack));
+    struct span_key *stack = malloc((n_host + 1) * sizeof(*stack));
     enum pr_status st = PR_OK;
 
     b->nested = malloc((n_host ? n_host : 1) * sizeof(*b->nested));
@@ -554,8 +586,8 @@ nest_all(struct builder *b, const uint32_t *order, const size_t *first)
             const struct pr_tree_node *node =
                 &b->tree->nodes[order[first[k] + i]];
 
-            keys[i].start_ns = node->start_ns;
-            keys[i].end_ns = node->end_ns;
+            keys[i].start_ns = pr_tree_start(b->t, node);
+            keys[i].end_ns = pr_tree_end(b->t, node);
             keys[i].idx = order[first[k] + i];
         }
         nest(b, b->tree->roots[k], keys, n, stack);
@@ -711,7 +743,7 @@ fill_node(const struct pr_trace *t, struct pr_tree *tr, size_t n)
     for (i = 0; i < p->n_kids; i++) {
         const struct pr_tree_node *k = &tr->nodes[p->kids[i]];
 
-        kid_span += k->end_ns - k->start_ns;
+        kid_span += k->host_total_ns; /* kids are never roots */
         dev_kids += k->device_total_ns;
         tc_kids += k->tc_total_ns;
         eligible_below |= k->tc_eligible;
@@ -725,7 +757,7 @@ fill_node(const struct pr_trace *t, struct pr_tree *tr, size_t n)
         p->tc_eligible = 1;
     if (p->type == PR_N_ROOT)
         return; /* spans from INT64_MIN to INT64_MAX: no host time */
-    p->host_total_ns = p->end_ns - p->start_ns;
+    p->host_total_ns = pr_tree_end(t, p) - pr_tree_start(t, p);
     p->host_self_ns = p->host_total_ns - kid_span - rt_span;
 }
 
