@@ -42,6 +42,23 @@ cmp_range(const void *a, const void *b)
     return 0;
 }
 
+/* Merged lists are kept while later analyses run, often at a fraction of
+ * the pushed length: give the rest back.  A failed shrink keeps the old,
+ * still valid block. */
+static void
+shrink(struct pr_ranges *r)
+{
+    struct pr_range *v;
+
+    if (r->n == 0 || r->n > r->cap / 2)
+        return;
+    v = realloc(r->v, r->n * sizeof(*v));
+    if (v == NULL)
+        return;
+    r->v = v;
+    r->cap = r->n;
+}
+
 void
 pr_ranges_merge(struct pr_ranges *r)
 {
@@ -61,6 +78,7 @@ pr_ranges_merge(struct pr_ranges *r)
             r->v[++last] = cur;
     }
     r->n = last + 1;
+    shrink(r);
 }
 
 enum pr_status
