@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profreport/buf.h"
 #include "profreport/flops.h"
 #include "profreport/peaks.h"
 #include "profreport/roofline.h"
@@ -38,7 +39,7 @@ enum { OUT_UNSEEN = 0, OUT_SAME, OUT_UNKNOWN };
 
 struct ogs {
     struct og *v; /* owned */
-    size_t n;
+    size_t n, cap;
 };
 
 /* A device and its peaks. */
@@ -221,38 +222,11 @@ pick_main_device(struct pass *p)
 
 /* ------------------------------------------------- trace: per-group facts */
 
-/* An op event, for sorting into groups: by string ids, so sorting
- * compares integers; sort_groups puts the few groups in name order. */
-struct op_ref {
-    uint32_t name, dims; /* dims: PR_STR_NONE stands for "[]" */
-    uint32_t ev;         /* event index (time order; the tree has checked
-                            that it fits) */
-};
-
 /* An External id and the group of the op that holds it. */
 struct ext_ref {
     int64_t ext;
     size_t group;
 };
-
-static int
-cmp_u32(uint32_t x, uint32_t y)
-{
-    return x < y ? -1 : x > y;
-}
-
-static int
-cmp_op_ref(const void *a, const void *b)
-{
-    const struct op_ref *x = a, *y = b;
-    int c = cmp_u32(x->name, y->name);
-
-    if (c == 0)
-        c = cmp_u32(x->dims, y->dims);
-    if (c == 0)
-        c = cmp_u32(x->ev, y->ev);
-    return c;
-}
 
 /* Groups by (name, dims) text; distinct groups never compare equal. */
 static int
@@ -282,38 +256,16 @@ op_dims(const struct pr_op_info *op, uint32_t empty)
     return op && op->input_dims != PR_STR_NONE ? op->input_dims : empty;
 }
 
-/* Op events of the trace, sorted by (name id, Input Dims id, time). */
-static struct op_ref *
-collect_ops(const struct pr_trace *t, size_t *n)
+static size_t
+count_ops(const struct pr_trace *t)
 {
-    uint32_t empty = pr_strtab_find(t->strs, "[]", 2);
-    struct op_ref *v = NULL;
-    size_t i, cap = 0;
+    size_t i, n = 0;
 
-    *n = 0;
     for (i = 0; i < t->n_events; i++)
-        cap += t->events[i].kind == PR_K_OP;
-    if (cap == 0)
-        return NULL;
-    v = calloc(cap, sizeof(*v));
-    if (!v)
-        return NULL;
-    for (i = 0; i < t->n_events; i++) {
-        const struct pr_event *e = &t->events[i];
-
-        if (e->kind != PR_K_OP)
-            continue;
-        v[*n].name = e->name;
-        v[*n].dims = op_dims(pr_trace_op(t, e), empty);
-        v[*n].ev = (uint32_t)i;
-        (*n)++;
-    }
-    qsort(v, *n, sizeof(*v), cmp_op_ref);
-    return v;
+        n += t->events[i].kind == PR_K_OP;
+    return n;
 }
 
-/* One group per run of equal (name, dims); the first event (in time) gives
- * the concrete inputs and flops arg.  ext[] maps External ids to groups. */
 /* ------------------------- forward conv output size from the backward op */
 
 int
@@ -454,12 +406,6 @@ note_output(const struct pr_trace *t, const struct pr_idmap *bwd,
     o->out_state = OUT_SAME;
 }
 
-static int
-same_group(const struct op_ref *a, const struct op_ref *b)
-{
-    return a->name == b->name && a->dims == b->dims;
-}
-
 /* Order the groups by (name, dims) text for find_group() and renumber the
  * External id map to match; 0 on out-of-memory. */
 static int
@@ -478,43 +424,66 @@ sort_groups(struct ogs *g, struct ext_ref *ext, size_t n_ext)
     return 1;
 }
 
-static int
-make_groups(const struct pr_trace *t, const struct op_ref *ops, size_t n,
-            struct ogs *g, struct ext_ref *ext, size_t *n_ext,
-            const struct pr_idmap *bwd)
+/* The group of (name, dims) ids, created on first sight; NULL on
+ * out-of-memory.  Groups are numbered in order of first appearance. */
+static struct og *
+group_of(const struct pr_trace *t, struct ogs *g, struct pr_idmap *ids,
+         uint32_t name, uint32_t dims, const struct pr_op_info *op)
 {
-    size_t i, n_groups = 0;
+    int64_t key = (int64_t)(((uint64_t)name << 32) | dims);
+    size_t i = pr_idmap_get(ids, key);
+    struct og *o;
 
-    for (i = 0; i < n; i++)
-        n_groups += i == 0 || !same_group(&ops[i - 1], &ops[i]);
-    g->v = calloc(n_groups, sizeof(*g->v));
-    if (!g->v)
-        return 0;
-    for (i = 0; i < n; i++) {
-        const struct pr_event *e = &t->events[ops[i].ev];
+    if (i != PR_NONE)
+        return &g->v[i];
+    if (pr_grow((void **)&g->v, &g->cap, g->n + 1, sizeof(*g->v)) != PR_OK ||
+        pr_idmap_put(ids, key, g->n, NULL) != PR_OK)
+        return NULL;
+    o = &g->v[g->n];
+    memset(o, 0, sizeof(*o));
+    o->first = g->n++;
+    o->name = pr_trace_str(t, name);
+    o->dims = dims == PR_STR_NONE ? "[]" : pr_trace_str(t, dims);
+    o->concrete = op && op->concrete_inputs != PR_STR_NONE
+                      ? pr_trace_str(t, op->concrete_inputs)
+                      : NULL;
+    o->trace_flops = op ? op->flops : -1.0;
+    o->device = -1;
+    return o;
+}
+
+/* One group per (name, dims) in one pass over the events in time order:
+ * the first call gives the concrete inputs and flops arg.  ext[] maps
+ * External ids to groups. */
+static int
+make_groups(const struct pr_trace *t, struct ogs *g, struct ext_ref *ext,
+            size_t *n_ext, const struct pr_idmap *bwd)
+{
+    uint32_t empty = pr_strtab_find(t->strs, "[]", 2);
+    struct pr_idmap ids = {0}; /* (name id, dims id) -> group */
+    size_t i;
+    int ok = 1;
+
+    for (i = 0; i < t->n_events && ok; i++) {
+        const struct pr_event *e = &t->events[i];
         const struct pr_op_info *op = pr_trace_op(t, e);
+        struct og *o;
 
-        if (i == 0 || !same_group(&ops[i - 1], &ops[i])) {
-            struct og *o = &g->v[g->n];
-
-            o->first = g->n++;
-            o->name = pr_trace_str(t, ops[i].name);
-            o->dims = ops[i].dims == PR_STR_NONE ? "[]"
-                                                 : pr_trace_str(t, ops[i].dims);
-            o->concrete = op && op->concrete_inputs != PR_STR_NONE
-                              ? pr_trace_str(t, op->concrete_inputs)
-                              : NULL;
-            o->trace_flops = op ? op->flops : -1.0;
-            o->device = -1;
-        }
-        note_output(t, bwd, op, &g->v[g->n - 1]);
+        if (e->kind != PR_K_OP)
+            continue;
+        o = group_of(t, g, &ids, e->name, op_dims(op, empty), op);
+        ok = o != NULL;
+        if (!ok)
+            break;
+        note_output(t, bwd, op, o);
         if (e->external_id != PR_NO_ID) {
             ext[*n_ext].ext = e->external_id;
-            ext[*n_ext].group = g->n - 1;
+            ext[*n_ext].group = o->first;
             (*n_ext)++;
         }
     }
-    return 1;
+    pr_idmap_free(&ids);
+    return ok;
 }
 
 static const struct ext_ref *
@@ -574,7 +543,6 @@ attribute_kernels(const struct pr_trace *t, struct ogs *g,
 static int
 index_trace(const struct pr_trace *t, struct ogs *g)
 {
-    struct op_ref *ops;
     struct ext_ref *ext = NULL;
     struct pr_idmap bwd = {0};
     size_t n = 0, n_ext = 0;
@@ -583,15 +551,11 @@ index_trace(const struct pr_trace *t, struct ogs *g)
     memset(g, 0, sizeof(*g));
     if (!t)
         return 1;
-    ops = collect_ops(t, &n);
+    n = count_ops(t);
     if (n == 0)
         return 1;
-    if (!ops)
-        return 0;
     ext = calloc(n, sizeof(*ext));
-    ok = ext && index_conv_bwd(t, &bwd) &&
-         make_groups(t, ops, n, g, ext, &n_ext, &bwd);
-    free(ops);
+    ok = ext && index_conv_bwd(t, &bwd) && make_groups(t, g, ext, &n_ext, &bwd);
     pr_idmap_free(&bwd);
     if (ok)
         ok = sort_groups(g, ext, n_ext);
