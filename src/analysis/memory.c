@@ -22,6 +22,9 @@
 struct acc {
     int64_t self_inc, self_size, self_count;
     int64_t inc, size, count;
+    uint32_t node; /* the op node it belongs to */
+    uint32_t next; /* the node's next device record; UINT32_MAX ends */
+    int dev;
 };
 
 struct mdev {
@@ -49,9 +52,12 @@ struct mem {
     int has_totals;        /* some record carries Total Allocated */
     size_t *rec_node;      /* per memory record: op node or PR_NONE */
     int *rec_dev;          /* per memory record: device or -1 */
-    size_t *next_kid;      /* cursor per node (12.2) */
+    uint32_t *next_kid;    /* cursor per node (12.2) */
     unsigned char *visited;
-    struct pr_idmap node_acc; /* node * 64 + dev -> accs index */
+    /* Per node, its first record of accs (one per device, linked): a few
+     * devices per node at most, and an array beats a hash map keyed by
+     * node and device by several bytes a node. */
+    uint32_t *acc_head;
     struct acc *accs;
     size_t n_accs, cap_accs;
 };
@@ -140,7 +146,7 @@ descend(struct mem *m, size_t c, int64_t ts)
             found = n->kids[k];
             break;
         }
-        m->next_kid[c] = k;
+        m->next_kid[c] = (uint32_t)k;
         if (found == PR_NONE)
             return c;
         m->visited[found] = 1;
@@ -177,17 +183,24 @@ locate(struct mem *m, size_t *cursor, int64_t ts)
 static struct acc *
 acc_for(struct mem *m, size_t node, int dev)
 {
-    int64_t key = (int64_t)node * MAX_DEVICES + dev;
-    size_t i = pr_idmap_get(&m->node_acc, key);
+    uint32_t i;
+    struct acc *a;
 
-    if (i != PR_NONE)
-        return &m->accs[i];
-    if (pr_grow((void **)&m->accs, &m->cap_accs, m->n_accs + 1,
-                sizeof(*m->accs)) != PR_OK ||
-        pr_idmap_put(&m->node_acc, key, m->n_accs, m->err) != PR_OK)
+    for (i = m->acc_head[node]; i != UINT32_MAX; i = m->accs[i].next) {
+        if (m->accs[i].dev == dev)
+            return &m->accs[i];
+    }
+    if (m->n_accs >= UINT32_MAX ||
+        pr_grow((void **)&m->accs, &m->cap_accs, m->n_accs + 1,
+                sizeof(*m->accs)) != PR_OK)
         return NULL;
-    memset(&m->accs[m->n_accs], 0, sizeof(m->accs[0]));
-    return &m->accs[m->n_accs++];
+    a = &m->accs[m->n_accs];
+    memset(a, 0, sizeof(*a));
+    a->dev = dev;
+    a->node = (uint32_t)node;
+    a->next = m->acc_head[node];
+    m->acc_head[node] = (uint32_t)m->n_accs++;
+    return a;
 }
 
 /* Self values on the op node, totals on it and every ancestor (the 12.4
@@ -448,15 +461,16 @@ collect_rows(struct mem *m, struct row **out, size_t *n_out)
     size_t n = 0, cap = 0, s;
     enum pr_status st = count_calls(m, &calls);
 
-    for (s = 0; s < m->node_acc.cap && st == PR_OK; s++) {
-        int64_t key = m->node_acc.keys[s];
-        size_t node = (size_t)(key / MAX_DEVICES), j;
-        const struct acc *a = &m->accs[m->node_acc.vals[s]];
+    /* Rows come out in any order: cmp_row sorts them totally below. */
+    for (s = 0; s < m->n_accs && st == PR_OK; s++) {
+        size_t node = m->accs[s].node, j;
+        const struct acc *a = &m->accs[s];
+        int64_t key;
         struct row *r;
-        if (!m->node_acc.used[s] || !m->tree->nodes[node].is_operator)
+
+        if (!m->tree->nodes[node].is_operator)
             continue;
-        key = (int64_t)m->tree->nodes[node].name * MAX_DEVICES +
-              key % MAX_DEVICES;
+        key = (int64_t)m->tree->nodes[node].name * MAX_DEVICES + a->dev;
         j = pr_idmap_get(&by, key);
         if (j == PR_NONE) {
             if (pr_grow((void **)&rows, &cap, n + 1, sizeof(*rows)) != PR_OK ||
@@ -467,7 +481,7 @@ collect_rows(struct mem *m, struct row **out, size_t *n_out)
             j = n++;
             memset(&rows[j], 0, sizeof(rows[j]));
             rows[j].name = m->tree->nodes[node].name;
-            rows[j].dev = (int)(key % MAX_DEVICES);
+            rows[j].dev = a->dev;
             {
                 size_t c = pr_idmap_get(&calls, rows[j].name);
                 rows[j].calls = c == PR_NONE ? 0 : (int64_t)c;
@@ -686,7 +700,7 @@ mem_free(struct mem *m)
     free(m->next_kid);
     free(m->visited);
     free(m->accs);
-    pr_idmap_free(&m->node_acc);
+    free(m->acc_head);
 }
 
 enum pr_status
@@ -709,7 +723,10 @@ pr_memory_fill(const struct pr_trace *t, const struct pr_tree *tree,
     m.rec_dev = malloc(t->n_mem * sizeof(*m.rec_dev));
     m.next_kid = calloc(tree->n_nodes + 1, sizeof(*m.next_kid));
     m.visited = calloc(tree->n_nodes + 1, 1);
-    if (!m.rec_node || !m.rec_dev || !m.next_kid || !m.visited)
+    m.acc_head = malloc((tree->n_nodes + 1) * sizeof(*m.acc_head));
+    if (m.acc_head)
+        memset(m.acc_head, 0xff, (tree->n_nodes + 1) * sizeof(*m.acc_head));
+    if (!m.rec_node || !m.rec_dev || !m.next_kid || !m.visited || !m.acc_head)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (memory)");
     if (st == PR_OK)
         st = scan_records(&m);
