@@ -700,13 +700,17 @@ fill_shape_rows(struct pass *p)
 }
 
 /* operators[] (by name): sums of the by-shape rows, unknown as soon as one
- * shape of that name is; dtype, roof and device from its busiest shape. */
+ * shape of that name is; dtype and device from its busiest shape.  The
+ * tensor-core roof applies when any shape used it: a name whose shapes mix
+ * TC and non-TC kernels is held to the higher roof, so mixing can never
+ * push its percentage above what either kind of kernel could reach. */
 static void
 fill_name_row(struct pass *p, cJSON *o)
 {
     const char *name = get_str(o, "name");
     const struct row *top = NULL;
     double flops = 0.0, bytes = 0.0;
+    int tc_roof = 0;
     size_t i;
 
     for (i = 0; name && i < p->n_rows; i++) {
@@ -716,6 +720,7 @@ fill_name_row(struct pass *p, cJSON *o)
             continue;
         flops += r->flops; /* NaN is sticky */
         bytes += r->bytes;
+        tc_roof |= row_tc_roof(r);
         if (!top || r->dev_total_us > top->dev_total_us)
             top = r;
     }
@@ -724,7 +729,7 @@ fill_name_row(struct pass *p, cJSON *o)
         return;
     }
     write_rates(o, flops, bytes, get_num(o, "device_total_us"), top->cost.dtype,
-                row_tc_roof(top), top->dev, &p->ok);
+                tc_roof, top->dev, &p->ok);
 }
 
 static void
