@@ -379,17 +379,17 @@ cmp_wk(const void *a, const void *b)
     return strcmp(x->worker, y->worker);
 }
 
+/* More than one rank present (spec/summary-json.md): two runs of different
+ * workers or ranks.  A world size above 1 is not enough: one rank's trace
+ * of a larger job, or several spans of one worker, is still one rank. */
 static int
 is_distributed(const struct wk *w, size_t n)
 {
     size_t i;
 
-    for (i = 0; i < n; i++) {
-        if (num(w[i].run, "world_size") > 1)
+    for (i = 1; i < n; i++)
+        if (strcmp(w[i].worker, w[0].worker) != 0 || w[i].rank != w[0].rank)
             return 1;
-        if (i > 0 && strcmp(w[i].worker, w[0].worker) != 0)
-            return 1;
-    }
     return 0;
 }
 
