@@ -1,0 +1,571 @@
+/* test_comm.c - communication per run (spec/tb-plugin-semantics.md §13.2
+ * overlap split, the collective table with nccl-tests' bandwidths) and the
+ * cross-rank "distributed" section, on hand-made traces and summaries.
+ * Expected numbers are worked out in comments; times are µs. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "profreport/comm.h"
+#include "profreport/reader.h"
+#include "profreport/steps.h"
+#include "profreport/summary.h"
+#include "profreport/tree.h"
+
+#include "testtrace.h"
+
+#define STEP(name, ts, dur)                                                  \
+    "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"" name "\","      \
+    "\"pid\":1,\"tid\":1,\"ts\":" ts ",\"dur\":" dur "},\n"
+/* A kernel on GPU 0, stream 7, with extra args (may be empty). */
+#define KERNEL(name, ts, dur, args)                                          \
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" name "\",\"pid\":0,"      \
+    "\"tid\":\"stream 7\",\"ts\":" ts ",\"dur\":" dur ",\"args\":{"          \
+    "\"device\":0,\"stream\":7" args "}},\n"
+#define END                                                                  \
+    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"tid\":0,"           \
+    "\"args\":{\"name\":\"x\"}}"
+#define TRACE(events) "{\"traceEvents\":[\n" events END "]}"
+#define COLL(coll, dtype, in, out, group)                                    \
+    ",\"Collective name\":\"" coll "\",\"dtype\":\"" dtype "\","             \
+    "\"In msg nelems\":" in ",\"Out msg nelems\":" out ","                   \
+    "\"Group size\":" group
+
+static const cJSON *
+get(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+    if (v == NULL)
+        fail_msg("no key \"%s\"", key);
+    return v;
+}
+
+static double
+num(const cJSON *o, const char *key)
+{
+    const cJSON *v = get(o, key);
+
+    if (!cJSON_IsNumber(v))
+        fail_msg("\"%s\" is not a number", key);
+    return v->valuedouble;
+}
+
+static const char *
+str(const cJSON *o, const char *key)
+{
+    const cJSON *v = get(o, key);
+
+    if (!cJSON_IsString(v))
+        fail_msg("\"%s\" is not a string", key);
+    return v->valuestring;
+}
+
+static const cJSON *
+at(const cJSON *o, const char *key, int i)
+{
+    const cJSON *v = cJSON_GetArrayItem(get(o, key), i);
+
+    if (v == NULL)
+        fail_msg("no %s[%d]", key, i);
+    return v;
+}
+
+static struct pr_trace *
+load(const char *json)
+{
+    struct pr_trace *t = NULL;
+    struct pr_error err;
+
+    pr_error_clear(&err);
+    if (pr_reader_load_mem("c.json", json, strlen(json), NULL, &t, &err) !=
+        PR_OK)
+        fail_msg("load failed: %s", err.msg);
+    return t;
+}
+
+/* Reader, tree, steps, then pr_comm_fill into a fresh run object. */
+static cJSON *
+comm_of(const char *json)
+{
+    struct pr_trace *t = load(json);
+    struct pr_tree tree;
+    struct pr_steps steps;
+    struct pr_error err;
+    cJSON *run = cJSON_CreateObject();
+
+    pr_error_clear(&err);
+    assert_non_null(run);
+    assert_int_equal(pr_tree_build(t, &tree, &err), PR_OK);
+    assert_int_equal(pr_steps_compute(t, &tree, &steps, &err), PR_OK);
+    assert_int_equal(pr_comm_fill(t, &steps, run, &err), PR_OK);
+    pr_steps_free(&steps);
+    pr_tree_free(&tree);
+    pr_trace_free(t);
+    return run;
+}
+
+static void
+test_collective_names(void **state)
+{
+    (void)state;
+    assert_string_equal(pr_comm_collective("allreduce"), "all_reduce");
+    assert_string_equal(pr_comm_collective("AllReduce"), "all_reduce");
+    assert_string_equal(pr_comm_collective("all_reduce"), "all_reduce");
+    assert_string_equal(
+        pr_comm_collective("ncclKernel_AllReduce_RING_LL_Sum_float("
+                           "ncclWorkElem)"),
+        "all_reduce");
+    assert_string_equal(
+        pr_comm_collective("ncclDevKernel_AllGather_RING_LL(ncclDevComm*, "
+                           "unsigned long, ncclWork*)"),
+        "all_gather");
+    assert_string_equal(
+        pr_comm_collective("ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL("
+                           "ncclDevComm*, unsigned long, ncclWork*)"),
+        "reduce_scatter");
+    assert_string_equal(pr_comm_collective("ncclKernel_SendRecv_RING_SIMPLE"
+                                           "_Sum_int8_t(ncclWorkElem)"),
+                        "send_recv");
+    assert_string_equal(pr_comm_collective("nccl:all_reduce"), "all_reduce");
+    assert_string_equal(pr_comm_collective("nccl:_allgather_base"),
+                        "all_gather");
+    assert_string_equal(pr_comm_collective("nccl:broadcast"), "broadcast");
+    assert_string_equal(pr_comm_collective("gloo:all_to_all"), "all_to_all");
+    assert_string_equal(pr_comm_collective("ReduceScatter"), "reduce_scatter");
+    assert_string_equal(pr_comm_collective("alltoall_base"), "all_to_all");
+    assert_null(pr_comm_collective("volta_sgemm_128x64_nn"));
+    assert_null(pr_comm_collective("ncclDevKernel_Generic(ncclDevComm*)"));
+    assert_null(pr_comm_collective("nccl:mystery"));
+    assert_null(pr_comm_collective(""));
+}
+
+static void
+test_dtype_size(void **state)
+{
+    (void)state;
+    assert_int_equal(pr_comm_dtype_size("Float"), 4);
+    assert_int_equal(pr_comm_dtype_size("Half"), 2);
+    assert_int_equal(pr_comm_dtype_size("BFloat16"), 2);
+    assert_int_equal(pr_comm_dtype_size("Double"), 8);
+    assert_int_equal(pr_comm_dtype_size("Long"), 8);
+    assert_int_equal(pr_comm_dtype_size("Int"), 4);
+    assert_int_equal(pr_comm_dtype_size("Byte"), 1);
+    assert_int_equal(pr_comm_dtype_size("Bool"), 1);
+    assert_int_equal(pr_comm_dtype_size("ComplexDouble"), 16);
+    assert_int_equal(pr_comm_dtype_size("Quaternion"), 0);
+    assert_int_equal(pr_comm_dtype_size(""), 0);
+    assert_int_equal(pr_comm_dtype_size(NULL), 0);
+}
+
+/* nccl-tests PERFORMANCE.md: all-reduce 2(n-1)/n, all-gather,
+ * reduce-scatter and all-to-all (n-1)/n, broadcast 1; one rank: 1. */
+static void
+test_bus_factor(void **state)
+{
+    (void)state;
+    tt_near(pr_comm_bus_factor("all_reduce", 8), 1.75);
+    tt_near(pr_comm_bus_factor("all_reduce", 4), 1.5);
+    tt_near(pr_comm_bus_factor("all_reduce", 2), 1.0);
+    tt_near(pr_comm_bus_factor("all_gather", 4), 0.75);
+    tt_near(pr_comm_bus_factor("reduce_scatter", 8), 0.875);
+    tt_near(pr_comm_bus_factor("all_to_all", 2), 0.5);
+    tt_near(pr_comm_bus_factor("broadcast", 8), 1.0);
+    tt_near(pr_comm_bus_factor("all_reduce", 1), 1.0);
+    tt_near(pr_comm_bus_factor("all_gather", 1), 1.0);
+    tt_near(pr_comm_bus_factor(NULL, 8), 1.0);
+}
+
+/* Two steps, no runtimes (so the steps keep their host windows):
+ *   ProfilerStep#1 [0,100), ProfilerStep#2 [100,200).
+ * Compute kernels: sgemm [10,40), elementwise [60,70), my_kernel [92,95)
+ * whose "Collective name" is "" (not communication).
+ * NCCL kernels:
+ *   a1 ncclKernel_AllReduce... [30,50)   Float, In 1,000,000, group 4
+ *   a2 ncclDevKernel_AllReduce... [65,75) no "Collective name" (named by
+ *      the kernel), Float, In 500,000
+ *   g  ncclDevKernel_AllGather... [80,90) Half, In 1000, Out 4000
+ *   a3 ncclKernel_AllReduce... [120,140) Float, In 1,000,000
+ * Step 1: comp [10,40)+[60,70)+[92,95) = 43; comm [30,50)+[65,75)+[80,90)
+ *   = 40; both [30,40)+[65,70) = 15.
+ *   computation 43 - 15 = 28, overlap 15, communication 40 - 15 = 25,
+ *   other 100 + 15 - 43 - 40 = 32 (28 + 15 + 25 + 32 = 100).
+ * Step 2: comp 0, comm 20: 0 / 0 / 20 / 80.
+ * Run averages: 14, 7.5, 22.5, 56.
+ * Ops (by total time): nccl:all_reduce 3 calls, 20 + 10 + 20 = 50 us,
+ *   mean 50/3; bytes 4e6 + 2e6 + 4e6 = 1e7; algbw 1e7 B / 50e3 ns
+ *   = 200 GB/s; busbw 200 * 2*3/4 = 300; group 4.
+ *   nccl:all_gather 1 call, 10 us, bytes Out 4000 * 2 = 8000; algbw
+ *   8000 / 10000 = 0.8 GB/s; busbw 0.8 * 3/4 = 0.6; group 4. */
+static const char two_steps[] = TRACE(
+    STEP("ProfilerStep#1", "0", "100")
+    STEP("ProfilerStep#2", "100", "100")
+    KERNEL("volta_sgemm_128x64_nn", "10", "30", "")
+    KERNEL("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", "30", "20",
+           COLL("allreduce", "Float", "1000000", "1000000", "4"))
+    KERNEL("elementwise_kernel", "60", "10", "")
+    KERNEL("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)", "65",
+           "10",
+           ",\"dtype\":\"Float\",\"In msg nelems\":500000,"
+           "\"Out msg nelems\":500000,\"Group size\":4")
+    KERNEL("ncclDevKernel_AllGather_RING_LL(ncclDevComm*)", "80", "10",
+           COLL("allgather", "Half", "1000", "4000", "4"))
+    KERNEL("my_kernel", "92", "3", ",\"Collective name\":\"\"")
+    KERNEL("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", "120",
+           "20", COLL("allreduce", "Float", "1000000", "1000000", "4")));
+
+static void
+test_per_step(void **state)
+{
+    cJSON *run = comm_of(two_steps);
+    const cJSON *c = get(run, "communication");
+    const cJSON *s0 = at(c, "per_step", 0), *s1 = at(c, "per_step", 1);
+
+    (void)state;
+    assert_int_equal(cJSON_GetArraySize(get(c, "per_step")), 2);
+    tt_near(num(s0, "step"), 0);
+    tt_near(num(s0, "computation_us"), 28);
+    tt_near(num(s0, "overlap_us"), 15);
+    tt_near(num(s0, "communication_us"), 25);
+    tt_near(num(s0, "other_us"), 32);
+    tt_near(num(s1, "step"), 1);
+    tt_near(num(s1, "computation_us"), 0);
+    tt_near(num(s1, "overlap_us"), 0);
+    tt_near(num(s1, "communication_us"), 20);
+    tt_near(num(s1, "other_us"), 80);
+    tt_near(num(c, "computation_us"), 14);
+    tt_near(num(c, "overlap_us"), 7.5);
+    tt_near(num(c, "communication_us"), 22.5);
+    tt_near(num(c, "other_us"), 56);
+    cJSON_Delete(run);
+}
+
+static void
+test_ops_table(void **state)
+{
+    cJSON *run = comm_of(two_steps);
+    const cJSON *c = get(run, "communication");
+    const cJSON *ar = at(c, "ops", 0), *ag = at(c, "ops", 1);
+
+    (void)state;
+    assert_int_equal(cJSON_GetArraySize(get(c, "ops")), 2);
+    assert_string_equal(str(ar, "name"), "nccl:all_reduce");
+    tt_near(num(ar, "calls"), 3);
+    tt_near(num(ar, "total_bytes"), 1e7);
+    tt_near(num(ar, "total_us"), 50);
+    tt_near(num(ar, "mean_us"), 50.0 / 3.0);
+    tt_near(num(ar, "algbw_gbps"), 200);
+    tt_near(num(ar, "busbw_gbps"), 300);
+    tt_near(num(ar, "group_size"), 4);
+    assert_string_equal(str(ag, "name"), "nccl:all_gather");
+    tt_near(num(ag, "calls"), 1);
+    tt_near(num(ag, "total_bytes"), 8000);
+    tt_near(num(ag, "total_us"), 10);
+    tt_near(num(ag, "mean_us"), 10);
+    tt_near(num(ag, "algbw_gbps"), 0.8);
+    tt_near(num(ag, "busbw_gbps"), 0.6);
+    tt_near(num(ag, "group_size"), 4);
+    cJSON_Delete(run);
+}
+
+/* A call without dtype leaves the table's bytes unknown (null) and its
+ * bandwidths come from the sized calls only: broadcast [10,20) Float
+ * In 2500 (10,000 B in 10 us -> 1 GB/s, busbw x1) and [30,50) without
+ * dtype -> total_bytes null, algbw 1, busbw 1; no "Group size" and no
+ * distributedInfo: group_size null. */
+static void
+test_unsized_call(void **state)
+{
+    static const char json[] = TRACE(
+        STEP("ProfilerStep#1", "0", "100")
+        KERNEL("ncclDevKernel_Broadcast_RING_LL(ncclDevComm*)", "10", "10",
+               ",\"Collective name\":\"broadcast\",\"dtype\":\"Float\","
+               "\"In msg nelems\":2500,\"Out msg nelems\":2500")
+        KERNEL("ncclDevKernel_Broadcast_RING_LL(ncclDevComm*)", "30", "20",
+               ",\"Collective name\":\"broadcast\""));
+    cJSON *run = comm_of(json);
+    const cJSON *b = at(get(run, "communication"), "ops", 0);
+
+    (void)state;
+    assert_string_equal(str(b, "name"), "nccl:broadcast");
+    tt_near(num(b, "calls"), 2);
+    assert_true(cJSON_IsNull(get(b, "total_bytes")));
+    tt_near(num(b, "total_us"), 30);
+    tt_near(num(b, "algbw_gbps"), 1);
+    tt_near(num(b, "busbw_gbps"), 1);
+    assert_true(cJSON_IsNull(get(b, "group_size")));
+    cJSON_Delete(run);
+}
+
+/* Kernels that are not communication (one with an empty collective
+ * string): "communication" is null. */
+static void
+test_no_comm(void **state)
+{
+    static const char json[] = TRACE(
+        STEP("ProfilerStep#1", "0", "100")
+        KERNEL("volta_sgemm_128x64_nn", "10", "30", "")
+        KERNEL("my_kernel", "50", "10", ",\"Collective name\":\"\""));
+    cJSON *run = comm_of(json);
+
+    (void)state;
+    assert_true(cJSON_IsNull(get(run, "communication")));
+    cJSON_Delete(run);
+}
+
+/* ---- distributed ---- */
+
+static cJSON *
+parse(const char *text)
+{
+    cJSON *s = cJSON_Parse(text);
+
+    assert_non_null(s);
+    return s;
+}
+
+static cJSON *
+distributed(cJSON *s)
+{
+    struct pr_error err;
+
+    pr_error_clear(&err);
+    assert_int_equal(pr_comm_distributed(s, &err), PR_OK);
+    return cJSON_GetObjectItemCaseSensitive(s, "distributed");
+}
+
+/* Two runs given rank 1 first; rank 1's "rank" is null and comes from
+ * its worker name "node_b_1".
+ *   rank 0: computation 100, overlap 10, communication 50, other 40,
+ *           2 steps; all_reduce 3 calls 1e7 B 50 us, group 2.
+ *   rank 1: computation 130, overlap 10, communication 20, other 40,
+ *           3 steps; all_reduce 3 calls 1e7 B 30 us; broadcast 1 call,
+ *           bytes null, 5 us.
+ * comm_ops: all_reduce 6 calls, 2e7 B, 80 us, mean 13.33; algbw
+ *   2e7 / 80e3 ns = 250 GB/s; busbw 250 * 2*1/2 = 250.  broadcast: bytes
+ *   unknown -> null, bandwidths null.
+ * Stragglers: busy = computation + overlap = 110 and 140, median 125;
+ *   rank 1 is 12% above (>= 5%), and rank 0 spends 50 us in communication
+ *   against rank 1's 20: rank 1 is the straggler.  Rank 0 (110) is not.
+ * Step counts 2 and 3: step_count_mismatch lists both, rank order. */
+static const char two_ranks[] =
+    "{\"runs\":["
+    "{\"worker\":\"node_b_1\",\"rank\":null,\"world_size\":2,"
+    " \"steps\":[{},{},{}],"
+    " \"communication\":{\"computation_us\":130,\"overlap_us\":10,"
+    "  \"communication_us\":20,\"other_us\":40,\"ops\":["
+    "  {\"name\":\"nccl:all_reduce\",\"calls\":3,\"total_bytes\":1e7,"
+    "   \"total_us\":30,\"group_size\":2},"
+    "  {\"name\":\"nccl:broadcast\",\"calls\":1,\"total_bytes\":null,"
+    "   \"total_us\":5,\"group_size\":2}]}},"
+    "{\"worker\":\"node_a_7\",\"rank\":0,\"world_size\":2,"
+    " \"steps\":[{},{}],"
+    " \"communication\":{\"computation_us\":100,\"overlap_us\":10,"
+    "  \"communication_us\":50,\"other_us\":40,\"ops\":["
+    "  {\"name\":\"nccl:all_reduce\",\"calls\":3,\"total_bytes\":1e7,"
+    "   \"total_us\":50,\"group_size\":2}]}}"
+    "],\"distributed\":null}";
+
+static void
+test_distributed(void **state)
+{
+    cJSON *s = parse(two_ranks);
+    const cJSON *d = distributed(s), *w0, *w1, *ar, *bc, *st, *mis;
+
+    (void)state;
+    assert_true(cJSON_IsObject(d));
+    tt_near(num(d, "world_size"), 2);
+    assert_int_equal(cJSON_GetArraySize(get(d, "workers")), 2);
+    w0 = at(d, "workers", 0);
+    w1 = at(d, "workers", 1);
+    assert_string_equal(str(w0, "worker"), "node_a_7");
+    tt_near(num(w0, "rank"), 0);
+    tt_near(num(w0, "computation_us"), 100);
+    tt_near(num(w0, "overlap_us"), 10);
+    tt_near(num(w0, "communication_us"), 50);
+    tt_near(num(w0, "other_us"), 40);
+    tt_near(num(w0, "steps"), 2);
+    assert_string_equal(str(w1, "worker"), "node_b_1");
+    tt_near(num(w1, "rank"), 1);
+    tt_near(num(w1, "computation_us"), 130);
+    tt_near(num(w1, "steps"), 3);
+
+    mis = get(d, "step_count_mismatch");
+    assert_int_equal(cJSON_GetArraySize(mis), 2);
+    assert_string_equal(str(cJSON_GetArrayItem(mis, 0), "worker"),
+                        "node_a_7");
+    tt_near(num(cJSON_GetArrayItem(mis, 0), "steps"), 2);
+    assert_string_equal(str(cJSON_GetArrayItem(mis, 1), "worker"),
+                        "node_b_1");
+    tt_near(num(cJSON_GetArrayItem(mis, 1), "steps"), 3);
+
+    assert_int_equal(cJSON_GetArraySize(get(d, "comm_ops")), 2);
+    ar = at(d, "comm_ops", 0);
+    assert_string_equal(str(ar, "name"), "nccl:all_reduce");
+    tt_near(num(ar, "calls"), 6);
+    tt_near(num(ar, "total_bytes"), 2e7);
+    tt_near(num(ar, "total_us"), 80);
+    tt_near(num(ar, "mean_us"), 80.0 / 6.0);
+    tt_near(num(ar, "algbw_gbps"), 250);
+    tt_near(num(ar, "busbw_gbps"), 250);
+    bc = at(d, "comm_ops", 1);
+    assert_string_equal(str(bc, "name"), "nccl:broadcast");
+    tt_near(num(bc, "calls"), 1);
+    assert_true(cJSON_IsNull(get(bc, "total_bytes")));
+    tt_near(num(bc, "total_us"), 5);
+    assert_true(cJSON_IsNull(get(bc, "algbw_gbps")));
+    assert_true(cJSON_IsNull(get(bc, "busbw_gbps")));
+
+    assert_int_equal(cJSON_GetArraySize(get(d, "stragglers")), 1);
+    st = at(d, "stragglers", 0);
+    assert_string_equal(str(st, "worker"), "node_b_1");
+    tt_near(num(st, "rank"), 1);
+    assert_string_equal(
+        str(st, "reason"),
+        "rank 1 computes 140.0 us per step, 12% above the median 125.0 us, "
+        "while the other ranks spend 50.0 us per step in communication "
+        "against 20.0 us here: they wait for it");
+    cJSON_Delete(s);
+}
+
+/* Equal step counts: step_count_mismatch is null.  A rank 4% above the
+ * median is no straggler; nor is one far above that does not make the
+ * others wait (they communicate less than it does).
+ *   ranks 0, 1, 2 busy 100, 104, 200, median 104: rank 1 is below 5%;
+ *   rank 2 is 92% above but communicates 90 against the others' mean
+ *   (10 + 10) / 2 = 10: not a straggler. */
+static void
+test_no_straggler(void **state)
+{
+    cJSON *s = parse(
+        "{\"runs\":["
+        "{\"worker\":\"w0\",\"rank\":0,\"world_size\":3,\"steps\":[{}],"
+        " \"communication\":{\"computation_us\":100,\"overlap_us\":0,"
+        "  \"communication_us\":10,\"other_us\":0,\"ops\":[]}},"
+        "{\"worker\":\"w1\",\"rank\":1,\"world_size\":3,\"steps\":[{}],"
+        " \"communication\":{\"computation_us\":104,\"overlap_us\":0,"
+        "  \"communication_us\":10,\"other_us\":0,\"ops\":[]}},"
+        "{\"worker\":\"w2\",\"rank\":2,\"world_size\":3,\"steps\":[{}],"
+        " \"communication\":{\"computation_us\":200,\"overlap_us\":0,"
+        "  \"communication_us\":90,\"other_us\":0,\"ops\":[]}}"
+        "],\"distributed\":null}");
+    const cJSON *d = distributed(s);
+
+    (void)state;
+    assert_true(cJSON_IsObject(d));
+    tt_near(num(d, "world_size"), 3);
+    assert_true(cJSON_IsNull(get(d, "step_count_mismatch")));
+    assert_int_equal(cJSON_GetArraySize(get(d, "stragglers")), 0);
+    assert_int_equal(cJSON_GetArraySize(get(d, "comm_ops")), 0);
+    cJSON_Delete(s);
+}
+
+/* A single run stays without a distributed section, with or without a
+ * world size: one rank is present (spec/summary-json.md). */
+static void
+test_single_run(void **state)
+{
+    static const char *const texts[] = {
+        "{\"runs\":[{\"worker\":\"w\",\"rank\":null,\"world_size\":null,"
+        "\"steps\":[{}],\"communication\":null}],\"distributed\":null}",
+        "{\"runs\":[{\"worker\":\"w\",\"rank\":0,\"world_size\":1,"
+        "\"steps\":[{}],\"communication\":null}],\"distributed\":null}",
+        "{\"runs\":[{\"worker\":\"w\",\"rank\":1,\"world_size\":2,"
+        "\"steps\":[{}],\"communication\":{\"computation_us\":1,"
+        "\"overlap_us\":0,\"communication_us\":1,\"other_us\":0,"
+        "\"ops\":[]}}],\"distributed\":null}",
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+        cJSON *s = parse(texts[i]);
+        if (!cJSON_IsNull(distributed(s)))
+            fail_msg("summary %zu got a distributed section", i);
+        cJSON_Delete(s);
+    }
+}
+
+/* End to end: two traces through pr_summary_add_run / pr_summary_finish,
+ * ranks from distributedInfo (rank 1's file first).  Each rank runs one
+ * all-reduce of 250,000 floats (1e6 B), rank 0 for 10 us, rank 1 for
+ * 40 us, group 2: comm_ops all_reduce 2 calls, 2e6 B, 50 us, algbw
+ * 2e6 / 50e3 = 40 GB/s, busbw 40 * 2*1/2 = 40. */
+static void
+test_summary_two_ranks(void **state)
+{
+#define RANK_TRACE(rank, dur)                                                \
+    "{\"distributedInfo\":{\"backend\":\"nccl\",\"rank\":" rank              \
+    ",\"world_size\":2},\"traceEvents\":[\n"                                 \
+    STEP("ProfilerStep#1", "0", "100")                                       \
+    KERNEL("volta_sgemm_128x64_nn", "10", "30", "")                          \
+    KERNEL("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", "50",     \
+           dur, COLL("allreduce", "Float", "250000", "250000", "2")) END "]}"
+    static const char r1[] = RANK_TRACE("1", "40");
+    static const char r0[] = RANK_TRACE("0", "10");
+#undef RANK_TRACE
+    struct pr_analysis_opts o;
+    struct pr_error err;
+    struct pr_trace *t1 = load(r1), *t0 = load(r0);
+    cJSON *s = pr_summary_new();
+    const cJSON *d, *ar;
+
+    (void)state;
+    memset(&o, 0, sizeof(o));
+    pr_error_clear(&err);
+    assert_non_null(s);
+    assert_int_equal(pr_summary_add_run(s, t1, "host_1", NULL, &o, &err),
+                     PR_OK);
+    assert_int_equal(pr_summary_add_run(s, t0, "host_0", NULL, &o, &err),
+                     PR_OK);
+    assert_int_equal(pr_summary_finish(s, &err), PR_OK);
+    d = get(s, "distributed");
+    assert_true(cJSON_IsObject(d));
+    tt_near(num(d, "world_size"), 2);
+    assert_string_equal(str(at(d, "workers", 0), "worker"), "host_0");
+    tt_near(num(at(d, "workers", 0), "rank"), 0);
+    assert_string_equal(str(at(d, "workers", 1), "worker"), "host_1");
+    tt_near(num(at(d, "workers", 1), "rank"), 1);
+    /* rank 0: sgemm [10,40), all-reduce [50,60): 30 / 0 / 10 / 60 */
+    tt_near(num(at(d, "workers", 0), "computation_us"), 30);
+    tt_near(num(at(d, "workers", 0), "communication_us"), 10);
+    tt_near(num(at(d, "workers", 0), "other_us"), 60);
+    assert_true(cJSON_IsNull(get(d, "step_count_mismatch")));
+    ar = at(d, "comm_ops", 0);
+    assert_string_equal(str(ar, "name"), "nccl:all_reduce");
+    tt_near(num(ar, "calls"), 2);
+    tt_near(num(ar, "total_bytes"), 2e6);
+    tt_near(num(ar, "total_us"), 50);
+    tt_near(num(ar, "algbw_gbps"), 40);
+    tt_near(num(ar, "busbw_gbps"), 40);
+    cJSON_Delete(s);
+    pr_trace_free(t0);
+    pr_trace_free(t1);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_collective_names),
+        cmocka_unit_test(test_dtype_size),
+        cmocka_unit_test(test_bus_factor),
+        cmocka_unit_test(test_per_step),
+        cmocka_unit_test(test_ops_table),
+        cmocka_unit_test(test_unsized_call),
+        cmocka_unit_test(test_no_comm),
+        cmocka_unit_test(test_distributed),
+        cmocka_unit_test(test_no_straggler),
+        cmocka_unit_test(test_single_run),
+        cmocka_unit_test(test_summary_two_ranks),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
