@@ -151,6 +151,8 @@ struct pr_chart_timeline {
     double t0_us, t1_us;              /* visible window; t1 <= t0 = from data */
     const char *const *legend;
     size_t n_legend;
+    const uint32_t *colors;           /* by color_index, for spans and
+                                         legend; NULL = the palette */
 };
 
 void pr_chart_stacked_bars(struct pr_canvas *c, const struct pr_chart_box *b,

@@ -20,6 +20,7 @@
 #include "profreport/kernels.h"
 #include "profreport/ops.h"
 #include "profreport/steps.h"
+#include "profreport/timeline.h"
 #include "profreport/tree.h"
 
 #include "internal.h"
@@ -369,6 +370,8 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
         return st;
     }
     st = fill_steps(t, &tree, &steps, run, err);
+    if (st == PR_OK)
+        st = pr_timeline_fill(t, &steps, run, err);
     if (st == PR_OK)
         st = fill_tables(t, &tree, run, err);
     if (st == PR_OK)

@@ -13,7 +13,7 @@
 static const char *const run_keys[] = {
     "devices",  "steps",        "step_summary",    "gpu_metrics",
     "operators", "operators_by_shape", "kernels",  "tensor_cores",
-    "memory",   "recommendations",
+    "memory",   "recommendations", "timeline",
 };
 
 cJSON *

@@ -1227,7 +1227,7 @@ pr_chart_timeline(struct pr_canvas *c, const struct pr_chart_box *b,
            t1 = s->t1_us, lane_h;
     char cut[LABEL_MAX], val[48], tip[LABEL_MAX + 64];
 
-    y += legend(c, b->x, y, b->w, s->legend, s->n_legend, NULL, 1) + 4;
+    y += legend(c, b->x, y, b->w, s->legend, s->n_legend, s->colors, 1) + 4;
     if (t1 <= t0) {
         for (size_t i = 0; i < s->n_spans; i++) {
             double e = s->spans[i].start_us + s->spans[i].dur_us;
@@ -1271,7 +1271,7 @@ pr_chart_timeline(struct pr_canvas *c, const struct pr_chart_box *b,
         snprintf(tip, sizeof(tip), "%s: %s", sp->label ? sp->label : "", val);
         group_begin(c, tip);
         rect(c, x0, f.y + lane_h * (double)sp->lane + lane_h * 0.18, w,
-             lane_h * 0.64, pr_canvas_palette(sp->color_index),
+             lane_h * 0.64, pick(s->colors, sp->color_index),
              PR_COLOR_NONE);
         group_end(c);
     }

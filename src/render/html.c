@@ -14,6 +14,7 @@
 #include "profreport/escape.h"
 #include "profreport/render.h"
 #include "profreport/svg.h"
+#include "profreport/tlview.h"
 #include "profreport/tmpl.h"
 
 #define DEFAULT_TOP 50
@@ -476,6 +477,33 @@ donut_chart(struct view *v, cJSON *out, const cJSON *summary)
               draw_donut, &spec);
 }
 
+static void
+draw_timeline(struct pr_canvas *c, const struct pr_chart_box *b,
+              const void *s)
+{
+    pr_chart_timeline(c, b, s);
+}
+
+/* The representative step's lanes; has_timeline stays false (the
+ * template says why) when the summary has none. */
+static void
+timeline_chart(struct view *v, cJSON *out, const cJSON *timeline)
+{
+    struct pr_tlview tl;
+
+    if (pr_tlview_build(timeline, &tl, v->err) != PR_OK) {
+        v->oom = 1;
+        return;
+    }
+    add_bool(v, out, "has_timeline", tl.chart.n_lanes > 0);
+    add_str(v, out, "timeline_empty", PR_TLVIEW_EMPTY);
+    if (tl.chart.n_lanes > 0) {
+        add_chart(v, out, "timeline_svg", 1000, pr_tlview_height(&tl),
+                  "Timeline of one step", draw_timeline, &tl.chart);
+    }
+    pr_tlview_free(&tl);
+}
+
 /* --- overview */
 
 static void
@@ -536,6 +564,7 @@ overview(struct view *v, cJSON *out, const cJSON *run)
     if (has && cJSON_IsObject(ss)) {
         donut_chart(v, out, ss);
     }
+    timeline_chart(v, out, get(run, "timeline"));
 }
 
 /* --- kernels */

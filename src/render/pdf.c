@@ -19,6 +19,7 @@
 #include "profreport/pdf_canvas.h"
 #include "profreport/pdf_doc.h"
 #include "profreport/render.h"
+#include "profreport/tlview.h"
 
 #define MAX_STEP_BARS 64
 #define MAX_KERNEL_BARS 15
@@ -166,6 +167,28 @@ chart_breakdown(struct pr_pdf_doc *d, const cJSON *step_summary)
     s.center_label = "mean step";
     b = pr_pdf_doc_chart_box(d, 170);
     pr_chart_donut(&d->pc.canvas, &b, &s);
+}
+
+/* The representative step's lanes, or the one line saying there are
+ * none. */
+static void
+chart_timeline(struct pr_pdf_doc *d, const cJSON *timeline)
+{
+    struct pr_tlview tl;
+    struct pr_chart_box b;
+
+    if (pr_tlview_build(timeline, &tl, NULL) != PR_OK) {
+        pr_pdf_doc_nomem(d);
+        return;
+    }
+    pr_pdf_doc_subheading(d, "Timeline of one step", 60);
+    if (tl.chart.n_lanes == 0) {
+        pr_pdf_doc_note(d, PR_TLVIEW_EMPTY);
+    } else {
+        b = pr_pdf_doc_chart_box(d, pr_tlview_height(&tl));
+        pr_chart_timeline(&d->pc.canvas, &b, &tl.chart);
+    }
+    pr_tlview_free(&tl);
 }
 
 static void
@@ -496,6 +519,7 @@ sec_overview(struct pr_pdf_doc *d, const cJSON *run, const char *title)
     pr_pdf_doc_table(d, step_cols, 6, ss, 1, NULL);
     chart_steps(d, get(run, "steps"));
     chart_breakdown(d, ss);
+    chart_timeline(d, get(run, "timeline"));
     table_block(d, "GPU metrics", gm, "GPU metrics", NULL, gpu_cols, 5);
     table_block(d, "Devices", get(run, "devices"), "devices", NULL, device_cols,
                 9);

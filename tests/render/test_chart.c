@@ -305,7 +305,7 @@ test_line_and_timeline(void **state)
                                                  {1, 20, 0.001, "tiny", 1},
                                                  {5, 0, 10, "bad lane", 0}};
     struct pr_chart_timeline t = {"Streams", lanes, 2, spans, 3, 0, 0, NULL,
-                                  0};
+                                  0, NULL};
     struct pr_chart_box b = {0, 0, 600, 300};
     struct pr_canvas c;
     struct rec r;

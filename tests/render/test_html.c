@@ -129,6 +129,11 @@ test_structure(void **state)
     assert_non_null(strstr(html, "0.1.0-test"));
     assert_true(count(html, "<svg class=\"chart\"") >= 6);
     assert_non_null(strstr(html, ">51.2 ms<"));
+    /* worker0's timeline: the chart, its lanes, an escaped kernel name */
+    assert_non_null(strstr(html, "<h4>Timeline of one step</h4>"));
+    assert_non_null(strstr(html, "aria-label=\"Timeline of one step\""));
+    assert_non_null(strstr(html, ">GPU0 stream 7<"));
+    assert_non_null(strstr(html, "&lt;script&gt;alert(2)&lt;/script&gt;"));
     free(html);
 }
 
@@ -148,6 +153,7 @@ test_empty_sections_say_so(void **state)
                                  "(profile_memory=True records them)."));
     assert_non_null(strstr(html, "No tensor-core data in this trace"));
     assert_non_null(strstr(html, "No recommendations"));
+    assert_non_null(strstr(html, "No GPU activity to show on a timeline."));
     free(html);
 }
 
