@@ -157,6 +157,13 @@ struct pr_chart_timeline {
 
 void pr_chart_stacked_bars(struct pr_canvas *c, const struct pr_chart_box *b,
                            const struct pr_chart_stacked *s);
+/* Colours of the eight step-breakdown categories (kernel, memcpy, memset,
+ * communication, runtime, dataloader, cpu_exec, other), shared by every
+ * report so a category looks the same in each chart. */
+extern const uint32_t pr_chart_breakdown_colors[8];
+/* Computation, overlap, communication, other (the distributed view). */
+extern const uint32_t pr_chart_overlap_colors[4];
+
 void pr_chart_donut(struct pr_canvas *c, const struct pr_chart_box *b,
                     const struct pr_chart_donut *s);
 void pr_chart_line(struct pr_canvas *c, const struct pr_chart_box *b,

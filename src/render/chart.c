@@ -843,6 +843,13 @@ pr_chart_line(struct pr_canvas *c, const struct pr_chart_box *b,
     }
 }
 
+const uint32_t pr_chart_breakdown_colors[8] = {
+    0x0072B2, 0xE69F00, 0xF0E442, 0xD55E00,
+    0x56B4E9, 0x009E73, 0xCC79A7, 0x999999,
+};
+const uint32_t pr_chart_overlap_colors[4] = {0x0072B2, 0x009E73, 0xD55E00,
+                                             0x999999};
+
 /* --- roofline */
 
 struct placed {

@@ -412,10 +412,6 @@ static const char *const breakdown_names[] = {
     "Kernel", "Memcpy", "Memset", "Communication",
     "Runtime", "DataLoader", "CPU exec", "Other",
 };
-static const uint32_t breakdown_colors[] = {
-    0x0072B2, 0xE69F00, 0xF0E442, 0xD55E00,
-    0x56B4E9, 0x009E73, 0xCC79A7, 0x999999,
-};
 #define N_BREAKDOWN 8
 
 /* "ProfilerStep#12" -> "#12"; other names as they are. */
@@ -450,7 +446,7 @@ steps_chart(struct view *v, cJSON *out, const cJSON *steps)
         }
         struct pr_chart_stacked spec = {
             "Step time breakdown", cats, n, breakdown_names, N_BREAKDOWN,
-            vals, breakdown_colors, PR_UNIT_US, NULL};
+            vals, pr_chart_breakdown_colors, PR_UNIT_US, NULL};
         add_chart(v, out, "steps_svg", 600, 300, "Step time breakdown",
                   draw_stacked, &spec);
     }
@@ -471,7 +467,7 @@ donut_chart(struct view *v, cJSON *out, const cJSON *summary)
     }
     pr_chart_format(num(summary, "mean_us"), PR_UNIT_US, mean, sizeof(mean));
     struct pr_chart_donut spec = {"Average step", breakdown_names, vals,
-                                  N_BREAKDOWN, breakdown_colors, PR_UNIT_US,
+                                  N_BREAKDOWN, pr_chart_breakdown_colors, PR_UNIT_US,
                                   mean, "mean step"};
     add_chart(v, out, "donut_svg", 400, 300, "Average step breakdown",
               draw_donut, &spec);
@@ -875,8 +871,6 @@ dist_chart(struct view *v, cJSON *out, const cJSON *workers)
                                        "communication_us", "other_us"};
     static const char *const names[] = {"Computation", "Overlap",
                                         "Communication", "Other"};
-    static const uint32_t colors[] = {0x0072B2, 0x009E73, 0xD55E00,
-                                      0x999999};
     size_t n = (size_t)cJSON_GetArraySize(workers), i = 0;
     const char **cats = calloc(n ? n : 1, sizeof(*cats));
     double *vals = calloc(n ? 4 * n : 1, sizeof(*vals));
@@ -894,7 +888,7 @@ dist_chart(struct view *v, cJSON *out, const cJSON *workers)
             i++;
         }
         struct pr_chart_stacked spec = {"Time per step by worker", cats, n,
-                                        names, 4, vals, colors, PR_UNIT_US,
+                                        names, 4, vals, pr_chart_overlap_colors, PR_UNIT_US,
                                         NULL};
         add_chart(v, out, "d_svg", 960, 300, "Time per step by worker",
                   draw_stacked, &spec);

@@ -79,6 +79,7 @@ struct stacked_rows {
     const char *const *keys, *const *names;
     size_t n_series;
     double height; /* points */
+    const uint32_t *colors; /* n_series, or NULL = palette */
 };
 
 static void
@@ -121,6 +122,7 @@ chart_stacked_rows(struct pr_pdf_doc *d, const cJSON *rows,
     s.series = r->names;
     s.n_series = r->n_series;
     s.values = values;
+    s.colors = r->colors;
     s.unit = PR_UNIT_US;
     s.y_label = r->y_label;
     b = pr_pdf_doc_chart_box(d, r->height);
@@ -135,7 +137,8 @@ chart_steps(struct pr_pdf_doc *d, const cJSON *steps)
 {
     static const struct stacked_rows r = {
         "Step time breakdown", "time per step", "name",      "breakdown_us",
-        breakdown_keys,        breakdown_names, N_BREAKDOWN, 190};
+        breakdown_keys,        breakdown_names, N_BREAKDOWN, 190,
+        pr_chart_breakdown_colors};
 
     chart_stacked_rows(d, steps, &r);
 }
@@ -160,6 +163,7 @@ chart_breakdown(struct pr_pdf_doc *d, const cJSON *step_summary)
     s.title = "Mean step: where the time goes";
     s.labels = breakdown_names;
     s.values = values;
+    s.colors = pr_chart_breakdown_colors;
     s.n = N_BREAKDOWN;
     s.unit = PR_UNIT_US;
     s.center_value = pr_chart_format(get_num(step_summary, "mean_us"),
@@ -411,7 +415,8 @@ chart_distributed(struct pr_pdf_doc *d, const cJSON *workers)
                                           keys,
                                           names,
                                           4,
-                                          210};
+                                          210,
+                                          pr_chart_overlap_colors};
 
     chart_stacked_rows(d, workers, &r);
 }
