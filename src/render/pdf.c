@@ -185,7 +185,9 @@ chart_timeline(struct pr_pdf_doc *d, const cJSON *timeline)
         pr_pdf_doc_nomem(d);
         return;
     }
-    pr_pdf_doc_subheading(d, "Timeline of one step", 60);
+    /* keep the heading with its chart: reserve the chart's height */
+    pr_pdf_doc_subheading(d, "Timeline of one step",
+                          tl.chart.n_lanes ? pr_tlview_height(&tl) + 20 : 60);
     if (tl.chart.n_lanes == 0) {
         pr_pdf_doc_note(d, PR_TLVIEW_EMPTY);
     } else {
