@@ -106,17 +106,28 @@ fit(struct pr_canvas *c, const char *s, double size, double max_w, char *buf,
     if (width(c, s, size, 0) <= max_w) {
         return s;
     }
-    chars = pr_escape_utf8_len(s, len);
-    while (chars > 1) {
-        size_t cut = pr_escape_utf8_prefix(s, len, --chars);
-        if (cut + 4 > n) {
-            continue;
+    /* binary search for the longest prefix that fits: widths grow with the
+       prefix, and kernel names run to hundreds of characters */
+    size_t lo = 0, hi = pr_escape_utf8_len(s, len);
+    while (lo + 1 < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        size_t cut = pr_escape_utf8_prefix(s, len, mid);
+        if (cut + 4 <= n) {
+            memcpy(buf, s, cut);
+            memcpy(buf + cut, UTF8_ELLIPSIS, 4); /* 3 bytes + NUL */
         }
+        if (cut + 4 <= n && width(c, buf, size, 0) <= max_w) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    chars = lo;
+    if (chars > 0) {
+        size_t cut = pr_escape_utf8_prefix(s, len, chars);
         memcpy(buf, s, cut);
-        memcpy(buf + cut, UTF8_ELLIPSIS, 4); /* 3 bytes + NUL */
-        if (width(c, buf, size, 0) <= max_w) {
-            return buf;
-        }
+        memcpy(buf + cut, UTF8_ELLIPSIS, 4);
+        return buf;
     }
     return UTF8_ELLIPSIS;
 }
