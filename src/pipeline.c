@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "profreport/args.h"
+#include "profreport/clock.h"
 #include "profreport/discover.h"
 #include "profreport/kernel_calls.h"
-#include "profreport/pdf_doc.h"
 #include "profreport/pipeline.h"
 #include "profreport/reader.h"
 #include "profreport/render.h"
@@ -161,7 +161,7 @@ write_outputs(const struct pr_options *o, const cJSON *sum,
                                 .template_dir = o->template_dir,
                                 .paper = o->paper,
                                 .font = o->font,
-                                .generated_at = pr_pdf_doc_now(),
+                                .generated_at = pr_clock_generation_time(),
                                 .version = PACKAGE_VERSION};
     struct pr_buf html;
     char *json = NULL;

@@ -16,6 +16,7 @@
 #include "profreport/buf.h"
 #include "profreport/chart.h"
 #include "profreport/parse.h"
+#include "profreport/clock.h"
 #include "profreport/pdf_doc.h"
 #include "profreport/sink.h"
 
@@ -204,12 +205,7 @@ cell_text(const cJSON *row, const struct pr_pdf_col *c, char *buf, size_t n)
 int64_t
 pr_pdf_doc_now(void)
 {
-    const char *s = getenv("SOURCE_DATE_EPOCH");
-    int64_t v;
-
-    if (s != NULL && pr_parse_int64(s, 0, INT64_MAX, &v))
-        return v;
-    return (int64_t)time(NULL);
+    return pr_clock_generation_time();
 }
 
 /* Civil UTC date of Unix time t, computed here: the libc converters are
