@@ -19,6 +19,7 @@
 #include "profreport/summary.h"
 #include "profreport/tree.h"
 
+#include "testjson.h"
 #include "testtrace.h"
 
 #define STEP(name, ts, dur)                                                  \
@@ -38,45 +39,9 @@
     "\"In msg nelems\":" in ",\"Out msg nelems\":" out ","                   \
     "\"Group size\":" group
 
-static const cJSON *
-get(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 
-    if (v == NULL)
-        fail_msg("no key \"%s\"", key);
-    return v;
-}
 
-static double
-num(const cJSON *o, const char *key)
-{
-    const cJSON *v = get(o, key);
 
-    if (!cJSON_IsNumber(v))
-        fail_msg("\"%s\" is not a number", key);
-    return v->valuedouble;
-}
-
-static const char *
-str(const cJSON *o, const char *key)
-{
-    const cJSON *v = get(o, key);
-
-    if (!cJSON_IsString(v))
-        fail_msg("\"%s\" is not a string", key);
-    return v->valuestring;
-}
-
-static const cJSON *
-at(const cJSON *o, const char *key, int i)
-{
-    const cJSON *v = cJSON_GetArrayItem(get(o, key), i);
-
-    if (v == NULL)
-        fail_msg("no %s[%d]", key, i);
-    return v;
-}
 
 static struct pr_trace *
 load(const char *json)

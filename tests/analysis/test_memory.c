@@ -20,6 +20,7 @@
 #include "profreport/steps.h"
 #include "profreport/tree.h"
 
+#include "testjson.h"
 #include "testtrace.h"
 
 /* A host duration event and a [memory] record; every event ends with a
@@ -62,35 +63,8 @@ memory_of(const char *json)
     return run;
 }
 
-static const cJSON *
-get(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 
-    if (v == NULL)
-        fail_msg("no key \"%s\"", key);
-    return v;
-}
 
-static double
-num(const cJSON *o, const char *key)
-{
-    const cJSON *v = get(o, key);
-
-    if (!cJSON_IsNumber(v))
-        fail_msg("\"%s\" is not a number", key);
-    return v->valuedouble;
-}
-
-static const char *
-str(const cJSON *o, const char *key)
-{
-    const cJSON *v = get(o, key);
-
-    if (!cJSON_IsString(v))
-        fail_msg("\"%s\" is not a string", key);
-    return v->valuestring;
-}
 
 static double
 item(const cJSON *arr, int i)
