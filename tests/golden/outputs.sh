@@ -1,0 +1,54 @@
+#!/bin/sh
+# outputs.sh MODE BIN SHARED GOLDEN - the byte-identity check of issue #10:
+# for every real trace in the list below, run the full job (--json --html
+# --pdf) with SOURCE_DATE_EPOCH set and compare the SHA-256 of each output
+# with GOLDEN/<case>.sha256.  MODE "check" prints TAP; MODE "update"
+# rewrites the expected files (`make update-golden`; read the diff and say
+# why in the commit that changes them).
+set -u
+mode=$1 bin=$2 shared=$3 golden=$4
+LC_ALL=C TZ=UTC SOURCE_DATE_EPOCH=1700000000
+export LC_ALL TZ SOURCE_DATE_EPOCH
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+# case-name  input (relative to $shared/traces, as given on the command line)
+while read -r name input; do
+    [ -n "$name" ] || continue
+    n=$((n + 1))
+    rm -f "$tmp"/o.*
+    if ! (cd "$shared/traces" && "$bin" --quiet --input "$input" \
+            --json "$tmp/o.json" --html "$tmp/o.html" --pdf "$tmp/o.pdf") \
+            2> "$tmp/err"; then
+        echo "not ok $n - $name: exit $? ($(head -c 200 "$tmp/err"))"
+        continue
+    fi
+    got=$(cd "$tmp" && sha256sum o.json o.html o.pdf)
+    if [ "$mode" = update ]; then
+        printf '%s\n' "$got" > "$golden/$name.sha256"
+        echo "ok $n - $name: updated"
+    elif [ "$got" = "$(cat "$golden/$name.sha256" 2>/dev/null)" ]; then
+        echo "ok $n - $name: json, html and pdf byte-identical"
+    else
+        diff=$(printf '%s\n' "$got" | diff - "$golden/$name.sha256" |
+               sed -n 's/^> [0-9a-f]*  //p' | tr '\n' ' ')
+        echo "not ok $n - $name: changed: ${diff:-new case} (make update-golden)"
+    fi
+done <<'LIST'
+tb_plugin-resnet50 tb_plugin/resnet50_num_workers_0
+hta-call_stack hta/call_stack/backward_thread.json
+hta-cpu_only hta/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz
+hta-alexnet hta/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz
+hta-event_sync hta/critical_path/cuda_event_sync/event_sync_trace.json.gz
+hta-event_sync_multi hta/critical_path/cuda_event_sync_multi_stream/event_sync_trace.json.gz
+hta-simple_add hta/critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz
+hta-df_index_resolver hta/df_index_resolver/df_index_resolver.json.gz
+hta-nccl hta/nccl_parser_config/nccl_data.json.gz
+hta-rank_non_gpu hta/rank_non_gpu/rank_non_gpu.json.gz
+hta-trace_filter hta/trace_filter
+hta-trace_diff_control hta/trace_diff/control/control.json.gz
+hta-trace_diff_test hta/trace_diff/test/test.json.gz
+hta-inference hta/trace_file_list/inference_rank_1.json.gz
+torch_npu-trace_view msprof/torch_npu_ascend_profiler_output/trace_view.json
+LIST
+echo "1..$n"
