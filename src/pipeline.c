@@ -39,13 +39,6 @@ want_progress(const struct pr_options *o, const char *path)
     return st.st_size >= (off_t)PROGRESS_MIN_BYTES;
 }
 
-static int
-is_not_a_trace(const struct pr_error *err)
-{
-    return err->code == PR_E_FORMAT &&
-           strstr(err->msg, "not a profiler trace") != NULL;
-}
-
 static void
 print_quality(const char *path, const struct pr_trace *t)
 {
@@ -78,10 +71,9 @@ ingest_one(const struct pr_options *o, const struct pr_input_file *f,
     ro.progress = want_progress(o, f->path);
     st = pr_reader_load(f->path, &ro, &t, err);
     if (st != PR_OK) {
-        if (f->from_dir && is_not_a_trace(err)) {
+        if (f->from_dir && st == PR_E_NOT_FORMAT) {
             if (!o->quiet)
-                fprintf(stderr, "profreport: warning: skipping %s\n",
-                        err->msg);
+                fprintf(stderr, "profreport: warning: skipping %s\n", err->msg);
             pr_error_clear(err);
             *skipped = 1;
             return PR_OK;
@@ -117,7 +109,8 @@ build_summary(const struct pr_options *o, cJSON **out, struct pr_error *err)
         used += !skipped;
     }
     if (st == PR_OK && used == 0)
-        st = pr_error_set(err, PR_E_FORMAT, "no profiler trace among the inputs");
+        st = pr_error_set(err, PR_E_FORMAT,
+                          "no profiler trace among the inputs");
     if (st == PR_OK)
         st = pr_summary_finish(sum, err);
     pr_input_list_free(&files);
@@ -130,8 +123,8 @@ build_summary(const struct pr_options *o, cJSON **out, struct pr_error *err)
 }
 
 enum pr_status
-pr_pipeline_summary(const char *const *inputs, size_t n, int quiet,
-                    cJSON **out, struct pr_error *err)
+pr_pipeline_summary(const char *const *inputs, size_t n, int quiet, cJSON **out,
+                    struct pr_error *err)
 {
     struct pr_options o;
 
@@ -225,8 +218,9 @@ table_opts(const struct pr_options *o)
                                .top = o->top_given ? o->top : 0,
                                .width = o->width};
 
-    to.format = o->csv ? PR_TABLE_CSV : o->json_out ? PR_TABLE_JSON
-                                                    : PR_TABLE_TEXT;
+    to.format = o->csv        ? PR_TABLE_CSV
+                : o->json_out ? PR_TABLE_JSON
+                              : PR_TABLE_TEXT;
     return to;
 }
 
@@ -242,8 +236,8 @@ print_table(const struct pr_options *o, const cJSON *sum, const cJSON *rows,
     pr_buf_init(&out, 0);
     st = sum ? pr_table_render(sum, &to, &out, err)
              : pr_table_render_rows(rows, &to, &out, err);
-    if (st == PR_OK && out.len > 0 && fwrite(out.data, 1, out.len, stdout) !=
-                                          out.len)
+    if (st == PR_OK && out.len > 0 &&
+        fwrite(out.data, 1, out.len, stdout) != out.len)
         st = pr_error_set(err, PR_E_IO, "stdout: write failed");
     pr_buf_free(&out);
     return st;
@@ -252,8 +246,8 @@ print_table(const struct pr_options *o, const cJSON *sum, const cJSON *rows,
 /* Move one trace's kernel-call rows to `all`, tagged with the worker when
  * several traces are read. */
 static enum pr_status
-append_calls(const struct pr_trace *t, const struct pr_input_file *f,
-             int tag, cJSON *all, struct pr_error *err)
+append_calls(const struct pr_trace *t, const struct pr_input_file *f, int tag,
+             cJSON *all, struct pr_error *err)
 {
     cJSON *rows = NULL, *row;
     enum pr_status st = pr_kernel_calls_build(t, &rows, err);
@@ -280,7 +274,7 @@ load_calls(const struct pr_options *o, const struct pr_input_file *f, int tag,
 
     ro.progress = want_progress(o, f->path);
     st = pr_reader_load(f->path, &ro, &t, err);
-    if (st != PR_OK && f->from_dir && is_not_a_trace(err)) {
+    if (st == PR_E_NOT_FORMAT && f->from_dir) {
         pr_error_clear(err);
         return PR_OK;
     }

@@ -21,14 +21,17 @@
 /* Values are never renumbered. */
 enum pr_status {
     PR_OK = 0,
-    PR_E_USAGE = 1,    /* bad command line */
-    PR_E_IO = 2,       /* cannot read or write a file */
-    PR_E_FORMAT = 3,   /* input is not what it claims to be */
-    PR_E_LIMIT = 4,    /* input exceeds a configured limit */
-    PR_E_NOMEM = 5,    /* allocation failed */
-    PR_E_TEMPLATE = 6, /* report template is broken */
-    PR_E_PDF = 7,      /* libharu failed */
+    PR_E_USAGE = 1,      /* bad command line */
+    PR_E_IO = 2,         /* cannot read or write a file */
+    PR_E_FORMAT = 3,     /* input is not what it claims to be */
+    PR_E_LIMIT = 4,      /* input exceeds a configured limit */
+    PR_E_NOMEM = 5,      /* allocation failed */
+    PR_E_TEMPLATE = 6,   /* report template is broken */
+    PR_E_PDF = 7,        /* libharu failed */
     PR_E_REGRESSION = 8, /* diff: a gate tripped */
+    PR_E_NOT_FORMAT = 9, /* input is not in the format asked to read it:
+                            a folder member is skipped, a file given
+                            explicitly is bad input */
     PR_E_LAST
 };
 

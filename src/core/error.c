@@ -8,10 +8,19 @@
 #include "profreport/error.h"
 
 static const char *const texts[] = {
-    "ok",          "usage error",     "i/o error",
-    "bad input",   "limit exceeded",  "out of memory",
-    "template error", "pdf error",    "regression found",
+    "ok",
+    "usage error",
+    "i/o error",
+    "bad input",
+    "limit exceeded",
+    "out of memory",
+    "template error",
+    "pdf error",
+    "regression found",
+    "not this format",
 };
+_Static_assert(sizeof(texts) / sizeof(texts[0]) == PR_E_LAST,
+               "one text per status");
 
 const char *
 pr_error_str(enum pr_status code)

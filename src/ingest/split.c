@@ -301,7 +301,7 @@ begin_value(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
 
     if (key_is(s, "traceEvents")) {
         if (c != '[')
-            return pr_error_set(err, PR_E_FORMAT,
+            return pr_error_set(err, PR_E_NOT_FORMAT,
                                 "not a profiler trace (traceEvents is %s, "
                                 "not an array)",
                                 kind_of(c));
@@ -350,7 +350,7 @@ static enum pr_status
 not_object(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
 {
     if (s->bare && s->n_events == 0)
-        return pr_error_set(err, PR_E_FORMAT,
+        return pr_error_set(err, PR_E_NOT_FORMAT,
                             "not a profiler trace (an array whose first "
                             "element is %s, not an event object)",
                             kind_of(c));
@@ -385,7 +385,7 @@ step_start(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
                             "byte %" PRIu64 ": not JSON (starts with "
                             "byte 0x%02x)",
                             at, (unsigned char)c);
-    return pr_error_set(err, PR_E_FORMAT,
+    return pr_error_set(err, PR_E_NOT_FORMAT,
                         "not a profiler trace (the document is %s)",
                         kind_of(c));
 }
@@ -501,7 +501,7 @@ pr_split_finish(struct pr_split *s, struct pr_error *err)
     case ST_END:
         break;
     case ST_START:
-        return pr_error_set(err, PR_E_FORMAT,
+        return pr_error_set(err, PR_E_NOT_FORMAT,
                             "byte %" PRIu64 ": empty input (not a profiler "
                             "trace)",
                             s->pos);
@@ -518,7 +518,7 @@ pr_split_finish(struct pr_split *s, struct pr_error *err)
                             s->pos);
     }
     if (!s->bare && !s->has_events)
-        return pr_error_set(err, PR_E_FORMAT,
+        return pr_error_set(err, PR_E_NOT_FORMAT,
                             "not a profiler trace (no traceEvents)");
     return PR_OK;
 }

@@ -265,15 +265,15 @@ test_gen_now(void **state)
 static void
 test_collective(void **state)
 {
-    struct pr_trace *t = load(
-        "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":"
-        "\"ncclDevKernel_AllReduce_Sum_f32_RING_LL\",\"pid\":0,\"tid\":7,"
-        "\"ts\":1,\"dur\":2,\"args\":{\"device\":0,\"stream\":7,"
-        "\"Collective name\":\"allreduce\",\"dtype\":\"Float\","
-        "\"In msg nelems\":1024,\"Out msg nelems\":1024,"
-        "\"Group size\":8}},"
-        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"ts\":1,"
-        "\"dur\":2,\"args\":{\"device\":0}}]}");
+    struct pr_trace *t =
+        load("{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":"
+             "\"ncclDevKernel_AllReduce_Sum_f32_RING_LL\",\"pid\":0,\"tid\":7,"
+             "\"ts\":1,\"dur\":2,\"args\":{\"device\":0,\"stream\":7,"
+             "\"Collective name\":\"allreduce\",\"dtype\":\"Float\","
+             "\"In msg nelems\":1024,\"Out msg nelems\":1024,"
+             "\"Group size\":8}},"
+             "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"ts\":1,"
+             "\"dur\":2,\"args\":{\"device\":0}}]}");
     const struct pr_gpu_info *g = pr_trace_gpu(t, ev(t, 0));
     const struct pr_gpu_info *h = pr_trace_gpu(t, ev(t, 1));
 
@@ -473,14 +473,15 @@ static void
 test_not_a_trace(void **state)
 {
     (void)state;
-    load_err("{}", PR_E_FORMAT, "not a profiler trace (no traceEvents)");
-    load_err("[1,2]", PR_E_FORMAT, "not a profiler trace");
-    load_err("42", PR_E_FORMAT,
+    load_err("{}", PR_E_NOT_FORMAT, "not a profiler trace (no traceEvents)");
+    load_err("[1,2]", PR_E_NOT_FORMAT, "not a profiler trace");
+    load_err("42", PR_E_NOT_FORMAT,
              "not a profiler trace (the document is a number)");
-    load_err("[[-1, 1, 37888, 7]]", PR_E_FORMAT, "not a profiler trace");
-    load_err("{\"schema\": \"1.0.1\", \"nodes\": [{\"id\": 2}]}", PR_E_FORMAT,
-             "not a profiler trace");
-    load_err("{\"traceEvents\": 3}", PR_E_FORMAT, "traceEvents is a number");
+    load_err("[[-1, 1, 37888, 7]]", PR_E_NOT_FORMAT, "not a profiler trace");
+    load_err("{\"schema\": \"1.0.1\", \"nodes\": [{\"id\": 2}]}",
+             PR_E_NOT_FORMAT, "not a profiler trace");
+    load_err("{\"traceEvents\": 3}", PR_E_NOT_FORMAT,
+             "traceEvents is a number");
 }
 
 static void
@@ -490,7 +491,7 @@ test_bad_input(void **state)
     char deep[200];
 
     (void)state;
-    load_err("", PR_E_FORMAT, "byte 0: empty input");
+    load_err("", PR_E_NOT_FORMAT, "byte 0: empty input");
     load_err("\x8c\x01garbage", PR_E_FORMAT, "byte 0: not JSON");
     load_err("{\"traceEvents\":[{\"ph\":\"X\",\"ts\":1", PR_E_FORMAT,
              "event 0: unexpected end of input");

@@ -132,7 +132,7 @@ test_refused(void **state)
 
         path_of(refused[i], path, sizeof(path));
         pr_error_clear(&err);
-        assert_int_equal(pr_reader_load(path, NULL, &t, &err), PR_E_FORMAT);
+        assert_int_equal(pr_reader_load(path, NULL, &t, &err), PR_E_NOT_FORMAT);
         assert_non_null(strstr(err.msg, ": not a profiler trace ("));
         assert_null(t);
     }
