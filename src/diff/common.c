@@ -8,30 +8,23 @@
 #include <string.h>
 
 #include "profreport/escape.h"
+#include "profreport/sget.h"
 #include "internal.h"
 
 #define DASH "\xE2\x80\x93" /* U+2013, shown for unknown values */
 
+/* Forwards for the command files (cmd_*.c, compare.c, gate.c); the reports
+ * call pr_sget_* directly. */
 double
 pr_dj_num(const cJSON *o, const char *key)
 {
-    const cJSON *v;
-
-    if (!cJSON_IsObject(o))
-        return NAN;
-    v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    return pr_sget_num(o, key);
 }
 
 const char *
 pr_dj_str(const cJSON *o, const char *key)
 {
-    const cJSON *v;
-
-    if (!cJSON_IsObject(o))
-        return NULL;
-    v = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
+    return pr_sget_str(o, key);
 }
 
 int

@@ -13,6 +13,7 @@
 #include "profreport/diff.h"
 #include "profreport/escape.h"
 #include "profreport/svg.h"
+#include "profreport/sget.h"
 #include "internal.h"
 
 #define NAME_MAX_CHARS 90
@@ -128,8 +129,8 @@ static void
 steps_chart(struct pr_buf *b, const cJSON *pair)
 {
     const cJSON *arr[2] = {
-        cJSON_GetObjectItemCaseSensitive(pair, "steps_baseline_us"),
-        cJSON_GetObjectItemCaseSensitive(pair, "steps_current_us")};
+        pr_sget(pair, "steps_baseline_us"),
+        pr_sget(pair, "steps_current_us")};
     int n[2] = {cJSON_GetArraySize(arr[0]), cJSON_GetArraySize(arr[1])};
     int max = n[0] > n[1] ? n[0] : n[1], i, k;
     double *xs = calloc((size_t)max + 1, sizeof(double));
@@ -167,7 +168,7 @@ dir_class(double d)
 static void
 noise_text(struct pr_buf *b, const cJSON *noise)
 {
-    const char *m = pr_dj_str(noise, "method");
+    const char *m = pr_sget_str(noise, "method");
     char p[32], lo[32], hi[32];
 
     if (m == NULL || strcmp(m, "none") == 0) {
@@ -175,14 +176,14 @@ noise_text(struct pr_buf *b, const cJSON *noise)
         return;
     }
     if (pr_buf_printf(b, "%s: p = %s, 95%% CI [%s, %s]",
-                      cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+                      cJSON_IsTrue(pr_sget(
                           noise, "significant"))
                           ? "<b>significant</b>"
                           : "noise",
-                      pr_dfmt_p(pr_dj_num(noise, "p_value"), p, sizeof(p)),
-                      pr_dfmt_pct(pr_dj_num(noise, "ci_lo_pct"), lo,
+                      pr_dfmt_p(pr_sget_num(noise, "p_value"), p, sizeof(p)),
+                      pr_dfmt_pct(pr_sget_num(noise, "ci_lo_pct"), lo,
                                   sizeof(lo)),
-                      pr_dfmt_pct(pr_dj_num(noise, "ci_hi_pct"), hi,
+                      pr_dfmt_pct(pr_sget_num(noise, "ci_hi_pct"), hi,
                                   sizeof(hi))) != PR_OK)
         b->failed = 1;
 }
@@ -195,15 +196,15 @@ figures_table(struct pr_buf *b, const cJSON *pair)
 
     pr_dadd(b, "<table><tr><th>Figure</th><th>Baseline</th><th>Current</th>"
                "<th>Change</th><th>Noise test</th></tr>\n");
-    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(pair, "metrics"))
+    cJSON_ArrayForEach(row, pr_sget(pair, "metrics"))
     {
-        const char *unit = pr_dj_str(row, "unit");
-        const cJSON *dev = cJSON_GetObjectItemCaseSensitive(row, "device");
-        double x = pr_dj_num(row, "baseline"), y = pr_dj_num(row, "current");
+        const char *unit = pr_sget_str(row, "unit");
+        const cJSON *dev = pr_sget(row, "device");
+        double x = pr_sget_num(row, "baseline"), y = pr_sget_num(row, "current");
         if ((isnan(x) && isnan(y)) || (x == 0 && y == 0))
             continue;
         pr_dadd(b, "<tr><td>");
-        esc(b, pr_dj_str(row, "metric"));
+        esc(b, pr_sget_str(row, "metric"));
         if (cJSON_IsString(dev)) {
             pr_dadd(b, " ");
             esc(b, dev->valuestring);
@@ -214,15 +215,15 @@ figures_table(struct pr_buf *b, const cJSON *pair)
         ADDF(b, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
                    pr_dfmt_value(x, unit, v1, sizeof(v1)),
                    pr_dfmt_value(y, unit, v2, sizeof(v2)));
-        pr_dfmt_delta(pr_dj_num(row, "delta"), unit, d, sizeof(d));
-        pr_dfmt_pct(pr_dj_num(row, "delta_pct"), pct, sizeof(pct));
+        pr_dfmt_delta(pr_sget_num(row, "delta"), unit, d, sizeof(d));
+        pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct, sizeof(pct));
         if (pr_buf_printf(b, "<td class=\"n %s\">%s%s%s</td><td>",
-                          dir_class(pr_dj_num(row, "delta")), d,
+                          dir_class(pr_sget_num(row, "delta")), d,
                           unit && strcmp(unit, "pct") == 0 ? "" : " ",
                           unit && strcmp(unit, "pct") == 0 ? "" : pct) !=
             PR_OK)
             b->failed = 1;
-        noise_text(b, cJSON_GetObjectItemCaseSensitive(row, "noise"));
+        noise_text(b, pr_sget(row, "noise"));
         pr_dadd(b, "</td></tr>\n");
     }
     pr_dadd(b, "</table>\n");
@@ -234,12 +235,12 @@ runs_section(struct pr_buf *b, const cJSON *diff)
     const cJSON *pair;
 
     pr_dadd(b, "<h2 id=\"runs\">Step time</h2>\n");
-    cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(diff, "runs"))
+    cJSON_ArrayForEach(pair, pr_sget(diff, "runs"))
     {
         pr_dadd(b, "<h3>Run <code>");
-        esc(b, pr_dj_str(pair, "baseline"));
+        esc(b, pr_sget_str(pair, "baseline"));
         pr_dadd(b, "</code> vs <code>");
-        esc(b, pr_dj_str(pair, "current"));
+        esc(b, pr_sget_str(pair, "current"));
         pr_dadd(b, "</code> <span class=\"muted\">(per step)</span></h3>\n"
                    "<div class=\"charts\">\n");
         breakdown_charts(b, pair);
@@ -261,32 +262,32 @@ rows_table(struct pr_buf *b, const cJSON *arr, int want, size_t top)
                "<th>Change</th><th></th></tr>\n");
     cJSON_ArrayForEach(row, arr)
     {
-        const char *status = pr_dj_str(row, "status");
-        double dv = pr_dj_num(row, "delta_us");
+        const char *status = pr_sget_str(row, "status");
+        double dv = pr_sget_num(row, "delta_us");
         if (n == top)
             break;
         if (!pr_drow_wanted(row, want))
             continue;
         n++;
         pr_dadd(b, "<tr><td><code title=\"");
-        pr_desc(b, pr_dj_str(row, "name"));
+        pr_desc(b, pr_sget_str(row, "name"));
         pr_dadd(b, "\">");
-        esc(b, pr_dj_str(row, "name"));
+        esc(b, pr_sget_str(row, "name"));
         pr_dadd(b, "</code>");
-        if (pr_dj_str(row, "input_shapes") != NULL) {
+        if (pr_sget_str(row, "input_shapes") != NULL) {
             pr_dadd(b, " <span class=\"muted\">");
-            esc(b, pr_dj_str(row, "input_shapes"));
+            esc(b, pr_sget_str(row, "input_shapes"));
             pr_dadd(b, "</span>");
         }
         ADDF(b, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
-                   pr_dfmt_us(pr_dj_num(row, "baseline_us"), v1, sizeof(v1)),
-                   pr_dfmt_us(pr_dj_num(row, "current_us"), v2, sizeof(v2)));
+                   pr_dfmt_us(pr_sget_num(row, "baseline_us"), v1, sizeof(v1)),
+                   pr_dfmt_us(pr_sget_num(row, "current_us"), v2, sizeof(v2)));
         pr_dfmt_delta(dv, "us", d, sizeof(d));
         if (pr_buf_printf(b, "<td class=\"n %s\">%s</td><td class=\"n\">%s"
                              "</td></tr>\n",
                           dir_class(dv), d,
                           want == 0 ? status
-                                    : pr_dfmt_pct(pr_dj_num(row, "delta_pct"),
+                                    : pr_dfmt_pct(pr_sget_num(row, "delta_pct"),
                                                   pct, sizeof(pct))) != PR_OK)
             b->failed = 1;
     }
@@ -311,7 +312,7 @@ tables_section(struct pr_buf *b, const cJSON *diff, size_t top)
         ADDF(b, "<h2 id=\"%s\">%s</h2>\n", keys[t], titles[t]);
         for (k = 0; k < 3; k++) {
             ADDF(b, "<h3>%s</h3>\n", kinds[k]);
-            rows_table(b, cJSON_GetObjectItemCaseSensitive(diff, keys[t]),
+            rows_table(b, pr_sget(diff, keys[t]),
                        wants[k], top);
         }
     }
@@ -320,9 +321,9 @@ tables_section(struct pr_buf *b, const cJSON *diff, size_t top)
 static void
 header(struct pr_buf *b, const cJSON *diff)
 {
-    const cJSON *bs = cJSON_GetObjectItemCaseSensitive(diff, "baseline");
-    const cJSON *cs = cJSON_GetObjectItemCaseSensitive(diff, "current");
-    const char *verdict = pr_dj_str(diff, "verdict");
+    const cJSON *bs = pr_sget(diff, "baseline");
+    const cJSON *cs = pr_sget(diff, "current");
+    const char *verdict = pr_sget_str(diff, "verdict");
     int failed = verdict != NULL && strcmp(verdict, "fail") == 0;
 
     pr_dadd(b, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
@@ -336,12 +337,12 @@ header(struct pr_buf *b, const cJSON *diff)
     pr_dadd(b, "</style></head><body>\n<h1>Regression comparison ");
     ADDF(b, "<span class=\"verdict %s\">%s</span></h1>\n<p>Baseline <code>",
          failed ? "fail" : "pass", failed ? "REGRESSION" : "no regression");
-    esc(b, pr_dj_str(bs, "label"));
+    esc(b, pr_sget_str(bs, "label"));
     ADDF(b, "</code> (runs: %.0f, steps: %.0f) vs current <code>",
-         pr_dj_num(bs, "runs"), pr_dj_num(bs, "steps"));
-    esc(b, pr_dj_str(cs, "label"));
+         pr_sget_num(bs, "runs"), pr_sget_num(bs, "steps"));
+    esc(b, pr_sget_str(cs, "label"));
     ADDF(b, "</code> (runs: %.0f, steps: %.0f).</p>\n",
-         pr_dj_num(cs, "runs"), pr_dj_num(cs, "steps"));
+         pr_sget_num(cs, "runs"), pr_sget_num(cs, "steps"));
 }
 
 static void
@@ -351,18 +352,18 @@ gates_section(struct pr_buf *b, const cJSON *diff)
 
     pr_dadd(b, "<h2 id=\"gates\">Gates</h2>\n<table><tr><th>Result</th>"
                "<th>Gate</th><th>Detail</th></tr>\n");
-    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(diff, "gates"))
+    cJSON_ArrayForEach(g, pr_sget(diff, "gates"))
     {
-        const char *res = pr_dj_str(g, "result");
+        const char *res = pr_sget_str(g, "result");
         int failed = res != NULL && strcmp(res, "fail") == 0;
         ADDF(b, "<tr><td><span class=\"verdict %s\">%s</span></td><td><code>",
              failed ? "fail" : "pass", failed ? "FAIL" : "pass");
-        esc(b, pr_dj_str(g, "rule"));
+        esc(b, pr_sget_str(g, "rule"));
         pr_dadd(b, "</code>");
-        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g, "default")))
+        if (cJSON_IsTrue(pr_sget(g, "default")))
             pr_dadd(b, " <span class=\"muted\">(default)</span>");
         pr_dadd(b, "</td><td>");
-        pr_desc(b, pr_dj_str(g, "detail"));
+        pr_desc(b, pr_sget_str(g, "detail"));
         pr_dadd(b, "</td></tr>\n");
     }
     pr_dadd(b, "</table>\n");
@@ -371,8 +372,8 @@ gates_section(struct pr_buf *b, const cJSON *diff)
 static void
 method_section(struct pr_buf *b, const cJSON *diff)
 {
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(diff, "method");
-    const cJSON *bs = cJSON_GetObjectItemCaseSensitive(m, "bootstrap");
+    const cJSON *m = pr_sget(diff, "method");
+    const cJSON *bs = pr_sget(m, "bootstrap");
 
     ADDF(b,
          "<h2 id=\"method\">Method</h2>\n<p>A figure with per-step samples "
@@ -387,8 +388,8 @@ method_section(struct pr_buf *b, const cJSON *diff)
          "judged on the limit alone. Operator and kernel times are device "
          "time per step, matched by name; glob rules skip rows under %g%% "
          "of the step time.</p>\n",
-         pr_dj_num(m, "alpha"), pr_dj_num(bs, "resamples"),
-         pr_dj_num(m, "min_share_pct"));
+         pr_sget_num(m, "alpha"), pr_sget_num(bs, "resamples"),
+         pr_sget_num(m, "min_share_pct"));
 }
 
 enum pr_status

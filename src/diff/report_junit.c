@@ -7,6 +7,7 @@
 
 #include "profreport/diff.h"
 #include "profreport/escape.h"
+#include "profreport/sget.h"
 #include "internal.h"
 
 /* Every offender on its own line in the failure body. */
@@ -17,7 +18,7 @@ offenders(struct pr_buf *b, const cJSON *g)
     struct pr_buf line;
 
     pr_buf_init(&line, 0);
-    cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(g, "offenders"))
+    cJSON_ArrayForEach(it, pr_sget(g, "offenders"))
     {
         pr_buf_reset(&line);
         if (pr_ddescribe(&line, it) != PR_OK || line.data == NULL) {
@@ -33,33 +34,33 @@ offenders(struct pr_buf *b, const cJSON *g)
 static void
 testcase(struct pr_buf *b, const cJSON *g)
 {
-    const char *res = pr_dj_str(g, "result");
+    const char *res = pr_sget_str(g, "result");
     int failed = res != NULL && strcmp(res, "fail") == 0;
 
     pr_dadd(b, "    <testcase classname=\"profreport.diff\" name=\"");
-    pr_desc(b, pr_dj_str(g, "rule"));
+    pr_desc(b, pr_sget_str(g, "rule"));
     pr_dadd(b, "\">\n");
     if (failed) {
         pr_dadd(b, "      <failure type=\"regression\" message=\"");
-        pr_desc(b, pr_dj_str(g, "detail"));
+        pr_desc(b, pr_sget_str(g, "detail"));
         pr_dadd(b, "\">");
         offenders(b, g);
         pr_dadd(b, "</failure>\n");
     }
     pr_dadd(b, "      <system-out>");
-    pr_desc(b, pr_dj_str(g, "detail"));
+    pr_desc(b, pr_sget_str(g, "detail"));
     pr_dadd(b, "</system-out>\n    </testcase>\n");
 }
 
 enum pr_status
 pr_diff_junit(const cJSON *diff, struct pr_buf *out, struct pr_error *err)
 {
-    const cJSON *gates = cJSON_GetObjectItemCaseSensitive(diff, "gates"), *g;
+    const cJSON *gates = pr_sget(diff, "gates"), *g;
     int n = 0, failed = 0;
 
     cJSON_ArrayForEach(g, gates)
     {
-        const char *res = pr_dj_str(g, "result");
+        const char *res = pr_sget_str(g, "result");
         n++;
         failed += res != NULL && strcmp(res, "fail") == 0;
     }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "profreport/diff.h"
+#include "profreport/sget.h"
 #include "internal.h"
 
 #define NAME_MAX_CHARS 80
@@ -22,16 +23,16 @@ code(struct pr_buf *b, const char *s)
 static void
 header(struct pr_buf *b, const cJSON *diff)
 {
-    const cJSON *gates = cJSON_GetObjectItemCaseSensitive(diff, "gates");
-    const cJSON *g, *bs = cJSON_GetObjectItemCaseSensitive(diff, "baseline");
-    const cJSON *cs = cJSON_GetObjectItemCaseSensitive(diff, "current");
-    const char *verdict = pr_dj_str(diff, "verdict");
+    const cJSON *gates = pr_sget(diff, "gates");
+    const cJSON *g, *bs = pr_sget(diff, "baseline");
+    const cJSON *cs = pr_sget(diff, "current");
+    const char *verdict = pr_sget_str(diff, "verdict");
     int failed = 0, total = 0;
 
     cJSON_ArrayForEach(g, gates)
     {
         total++;
-        failed += strcmp(pr_dj_str(g, "result") ? pr_dj_str(g, "result")
+        failed += strcmp(pr_sget_str(g, "result") ? pr_sget_str(g, "result")
                                                 : "", "fail") == 0;
     }
     if (pr_buf_printf(b, "## profreport diff: %s (%d of %d gates tripped)\n\n",
@@ -41,13 +42,13 @@ header(struct pr_buf *b, const cJSON *diff)
                       failed, total) != PR_OK)
         b->failed = 1;
     pr_dadd(b, "Baseline ");
-    code(b, pr_dj_str(bs, "label"));
+    code(b, pr_sget_str(bs, "label"));
     if (pr_buf_printf(b, " (runs: %.0f, steps: %.0f) vs current ",
-                      pr_dj_num(bs, "runs"), pr_dj_num(bs, "steps")) != PR_OK)
+                      pr_sget_num(bs, "runs"), pr_sget_num(bs, "steps")) != PR_OK)
         b->failed = 1;
-    code(b, pr_dj_str(cs, "label"));
+    code(b, pr_sget_str(cs, "label"));
     if (pr_buf_printf(b, " (runs: %.0f, steps: %.0f).\n\n",
-                      pr_dj_num(cs, "runs"), pr_dj_num(cs, "steps")) != PR_OK)
+                      pr_sget_num(cs, "runs"), pr_sget_num(cs, "steps")) != PR_OK)
         b->failed = 1;
 }
 
@@ -57,16 +58,16 @@ gates_table(struct pr_buf *b, const cJSON *diff)
     const cJSON *g;
 
     pr_dadd(b, "### Gates\n\n| Result | Gate | Detail |\n|---|---|---|\n");
-    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(diff, "gates"))
+    cJSON_ArrayForEach(g, pr_sget(diff, "gates"))
     {
-        const char *res = pr_dj_str(g, "result");
+        const char *res = pr_sget_str(g, "result");
         pr_dadd(b, res && strcmp(res, "fail") == 0 ? "| **FAIL** | "
                                                    : "| pass | ");
-        code(b, pr_dj_str(g, "rule"));
-        pr_dadd(b, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g, "default"))
+        code(b, pr_sget_str(g, "rule"));
+        pr_dadd(b, cJSON_IsTrue(pr_sget(g, "default"))
                    ? " (default) | "
                    : " | ");
-        if (pr_dmd_code(b, pr_dj_str(g, "detail") ? pr_dj_str(g, "detail")
+        if (pr_dmd_code(b, pr_sget_str(g, "detail") ? pr_sget_str(g, "detail")
                                                    : "",
                         DETAIL_MAX_CHARS) != PR_OK)
             b->failed = 1;
@@ -78,8 +79,8 @@ gates_table(struct pr_buf *b, const cJSON *diff)
 static void
 noise_cell(struct pr_buf *b, const cJSON *noise)
 {
-    const char *m = pr_dj_str(noise, "method");
-    const cJSON *sig = cJSON_GetObjectItemCaseSensitive(noise, "significant");
+    const char *m = pr_sget_str(noise, "method");
+    const cJSON *sig = pr_sget(noise, "significant");
     char p[32], lo[32], hi[32];
 
     if (m == NULL || strcmp(m, "none") == 0) {
@@ -87,9 +88,9 @@ noise_cell(struct pr_buf *b, const cJSON *noise)
         return;
     }
     if (pr_buf_printf(b, "%s, p = %s, 95%% CI [%s, %s]",
-                      cJSON_IsTrue(sig) ? "**significant**" : "noise", pr_dfmt_p(pr_dj_num(noise, "p_value"), p, sizeof(p)),
-                      pr_dfmt_pct(pr_dj_num(noise, "ci_lo_pct"), lo, sizeof(lo)),
-                      pr_dfmt_pct(pr_dj_num(noise, "ci_hi_pct"), hi,
+                      cJSON_IsTrue(sig) ? "**significant**" : "noise", pr_dfmt_p(pr_sget_num(noise, "p_value"), p, sizeof(p)),
+                      pr_dfmt_pct(pr_sget_num(noise, "ci_lo_pct"), lo, sizeof(lo)),
+                      pr_dfmt_pct(pr_sget_num(noise, "ci_hi_pct"), hi,
                                   sizeof(hi))) != PR_OK)
         b->failed = 1;
 }
@@ -97,7 +98,7 @@ noise_cell(struct pr_buf *b, const cJSON *noise)
 static int
 worth_showing(const cJSON *row)
 {
-    double x = pr_dj_num(row, "baseline"), y = pr_dj_num(row, "current");
+    double x = pr_sget_num(row, "baseline"), y = pr_sget_num(row, "current");
 
     if (isnan(x) && isnan(y))
         return 0;
@@ -107,12 +108,12 @@ worth_showing(const cJSON *row)
 static void
 figure_row(struct pr_buf *b, const cJSON *row)
 {
-    const char *unit = pr_dj_str(row, "unit");
-    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(row, "device");
+    const char *unit = pr_sget_str(row, "unit");
+    const cJSON *dev = pr_sget(row, "device");
     char v1[48], v2[48], d[48], pct[48];
 
     pr_dadd(b, "| ");
-    pr_dadd(b, pr_dj_str(row, "metric"));
+    pr_dadd(b, pr_sget_str(row, "metric"));
     if (cJSON_IsString(dev)) {
         pr_dadd(b, " ");
         code(b, dev->valuestring);
@@ -121,19 +122,19 @@ figure_row(struct pr_buf *b, const cJSON *row)
         b->failed = 1;
     }
     if (pr_buf_printf(b, " | %s | %s | %s%s%s | ",
-                      pr_dfmt_value(pr_dj_num(row, "baseline"), unit, v1,
+                      pr_dfmt_value(pr_sget_num(row, "baseline"), unit, v1,
                                     sizeof(v1)),
-                      pr_dfmt_value(pr_dj_num(row, "current"), unit, v2,
+                      pr_dfmt_value(pr_sget_num(row, "current"), unit, v2,
                                     sizeof(v2)),
-                      pr_dfmt_delta(pr_dj_num(row, "delta"), unit, d,
+                      pr_dfmt_delta(pr_sget_num(row, "delta"), unit, d,
                                     sizeof(d)),
                       unit && strcmp(unit, "pct") == 0 ? "" : " ",
                       unit && strcmp(unit, "pct") == 0
                           ? ""
-                          : pr_dfmt_pct(pr_dj_num(row, "delta_pct"), pct,
+                          : pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct,
                                         sizeof(pct))) != PR_OK)
         b->failed = 1;
-    noise_cell(b, cJSON_GetObjectItemCaseSensitive(row, "noise"));
+    noise_cell(b, pr_sget(row, "noise"));
     pr_dadd(b, " |\n");
 }
 
@@ -142,16 +143,16 @@ runs_tables(struct pr_buf *b, const cJSON *diff)
 {
     const cJSON *pair, *row;
 
-    cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(diff, "runs"))
+    cJSON_ArrayForEach(pair, pr_sget(diff, "runs"))
     {
         pr_dadd(b, "### Run ");
-        code(b, pr_dj_str(pair, "baseline"));
+        code(b, pr_sget_str(pair, "baseline"));
         pr_dadd(b, " vs ");
-        code(b, pr_dj_str(pair, "current"));
+        code(b, pr_sget_str(pair, "current"));
         pr_dadd(b, " (per step)\n\n| Figure | Baseline | Current | Change | "
                    "Noise test |\n|---|---:|---:|---:|---|\n");
         cJSON_ArrayForEach(row,
-                           cJSON_GetObjectItemCaseSensitive(pair, "metrics"))
+                           pr_sget(pair, "metrics"))
         {
             if (worth_showing(row))
                 figure_row(b, row);
@@ -169,27 +170,27 @@ table_rows(struct pr_buf *b, const cJSON *arr, int want, size_t top)
 
     cJSON_ArrayForEach(row, arr)
     {
-        const char *shapes = pr_dj_str(row, "input_shapes");
+        const char *shapes = pr_sget_str(row, "input_shapes");
         if (n == top)
             break;
         if (!pr_drow_wanted(row, want))
             continue;
         n++;
         pr_dadd(b, "| ");
-        code(b, pr_dj_str(row, "name"));
+        code(b, pr_sget_str(row, "name"));
         if (shapes != NULL) {
             pr_dadd(b, " ");
             code(b, shapes);
         }
         if (pr_buf_printf(b, " | %s | %s | %s | %s |\n",
-                          pr_dfmt_us(pr_dj_num(row, "baseline_us"), v1,
+                          pr_dfmt_us(pr_sget_num(row, "baseline_us"), v1,
                                      sizeof(v1)),
-                          pr_dfmt_us(pr_dj_num(row, "current_us"), v2,
+                          pr_dfmt_us(pr_sget_num(row, "current_us"), v2,
                                      sizeof(v2)),
-                          pr_dfmt_delta(pr_dj_num(row, "delta_us"), "us", d,
+                          pr_dfmt_delta(pr_sget_num(row, "delta_us"), "us", d,
                                         sizeof(d)),
-                          want == 0 ? pr_dj_str(row, "status")
-                                    : pr_dfmt_pct(pr_dj_num(row, "delta_pct"),
+                          want == 0 ? pr_sget_str(row, "status")
+                                    : pr_dfmt_pct(pr_sget_num(row, "delta_pct"),
                                                   pct, sizeof(pct))) != PR_OK)
             b->failed = 1;
     }
@@ -210,7 +211,7 @@ top_tables(struct pr_buf *b, const cJSON *diff, size_t top)
     size_t t, k;
 
     for (t = 0; t < 2; t++) {
-        const cJSON *arr = cJSON_GetObjectItemCaseSensitive(diff, tables[t][0]);
+        const cJSON *arr = pr_sget(diff, tables[t][0]);
         for (k = 0; k < 3; k++) {
             if (pr_buf_printf(b, "### %s: %s\n\n| Name | Baseline | Current "
                               "| Change | %s |\n|---|---:|---:|---:|---:|\n",
@@ -225,8 +226,8 @@ top_tables(struct pr_buf *b, const cJSON *diff, size_t top)
 static void
 method(struct pr_buf *b, const cJSON *diff)
 {
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(diff, "method");
-    const cJSON *bs = cJSON_GetObjectItemCaseSensitive(m, "bootstrap");
+    const cJSON *m = pr_sget(diff, "method");
+    const cJSON *bs = pr_sget(m, "bootstrap");
 
     if (pr_buf_printf(
             b,
@@ -244,10 +245,10 @@ method(struct pr_buf *b, const cJSON *diff)
             "kernel times are device time per step, matched by name (and "
             "by name + input shapes); glob rules skip rows under %g%% of "
             "the step time.\n",
-            pr_dj_num(m, "alpha"), pr_dj_num(bs, "confidence_pct"),
-            pr_dj_num(bs, "resamples"),
-            pr_dj_str(bs, "seed") ? pr_dj_str(bs, "seed") : "?",
-            pr_dj_num(m, "min_share_pct")) != PR_OK)
+            pr_sget_num(m, "alpha"), pr_sget_num(bs, "confidence_pct"),
+            pr_sget_num(bs, "resamples"),
+            pr_sget_str(bs, "seed") ? pr_sget_str(bs, "seed") : "?",
+            pr_sget_num(m, "min_share_pct")) != PR_OK)
         b->failed = 1;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profreport/sget.h"
 #include "internal.h"
 #include "profreport/diff.h"
 #include "profreport/pdf_doc.h"
@@ -30,7 +31,7 @@ struct rows {
 static int
 is_str(const cJSON *o, const char *key, const char *want)
 {
-    const char *s = pr_dj_str(o, key);
+    const char *s = pr_sget_str(o, key);
 
     return s != NULL && strcmp(s, want) == 0;
 }
@@ -107,7 +108,7 @@ badge(struct pr_pdf_doc *d, double x, double y, const char *text, int bad)
 static void
 side_line(struct pr_pdf_doc *d, const char *label, const cJSON *side)
 {
-    char *clean = pr_pdf_text_clean(pr_dj_str(side, "label"));
+    char *clean = pr_pdf_text_clean(pr_sget_str(side, "label"));
     char line[300];
 
     if (clean == NULL) {
@@ -115,7 +116,7 @@ side_line(struct pr_pdf_doc *d, const char *label, const cJSON *side)
         return;
     }
     snprintf(line, sizeof(line), "%s (runs: %.0f, steps: %.0f)", clean,
-             pr_dj_num(side, "runs"), pr_dj_num(side, "steps"));
+             pr_sget_num(side, "runs"), pr_sget_num(side, "steps"));
     free(clean);
     pr_pdf_doc_info_line(d, label, line);
 }
@@ -136,7 +137,7 @@ count_failed(const cJSON *gates)
 static void
 diff_title(struct pr_pdf_doc *d, const cJSON *diff, const char *version)
 {
-    const cJSON *gates = cJSON_GetObjectItemCaseSensitive(diff, "gates");
+    const cJSON *gates = pr_sget(diff, "gates");
     int failed = is_str(diff, "verdict", "fail");
     char line[128], when[32];
 
@@ -155,8 +156,8 @@ diff_title(struct pr_pdf_doc *d, const cJSON *diff, const char *version)
                      PR_PDF_C_ACCENT, 2);
     d->y += 16;
     side_line(d, "Baseline",
-              cJSON_GetObjectItemCaseSensitive(diff, "baseline"));
-    side_line(d, "Current", cJSON_GetObjectItemCaseSensitive(diff, "current"));
+              pr_sget(diff, "baseline"));
+    side_line(d, "Current", pr_sget(diff, "current"));
     snprintf(line, sizeof(line), "%zu of %d tripped: %s", count_failed(gates),
              cJSON_GetArraySize(gates),
              failed ? "regression" : "no regression");
@@ -185,17 +186,17 @@ gates_section(struct pr_pdf_doc *d, const cJSON *diff)
     pr_pdf_doc_section(d, "Gates");
     if (!rows_init(d, &r))
         return;
-    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(diff, "gates"))
+    cJSON_ArrayForEach(g, pr_sget(diff, "gates"))
     {
         const char *vals[3];
         snprintf(rule, sizeof(rule), "%s%s",
-                 pr_dj_str(g, "rule") ? pr_dj_str(g, "rule") : "?",
-                 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g, "default"))
+                 pr_sget_str(g, "rule") ? pr_sget_str(g, "rule") : "?",
+                 cJSON_IsTrue(pr_sget(g, "default"))
                      ? " (default)"
                      : "");
         vals[0] = is_str(g, "result", "fail") ? "FAIL" : "pass";
         vals[1] = rule;
-        vals[2] = pr_dj_str(g, "detail");
+        vals[2] = pr_sget_str(g, "detail");
         rows_add(&r, keys, vals, 3);
     }
     rows_flush(d, &r, gate_cols, 3);
@@ -209,8 +210,8 @@ steps_chart(struct pr_pdf_doc *d, const cJSON *pair,
             const struct pr_chart_box *b)
 {
     const cJSON *arr[2] = {
-        cJSON_GetObjectItemCaseSensitive(pair, "steps_baseline_us"),
-        cJSON_GetObjectItemCaseSensitive(pair, "steps_current_us")};
+        pr_sget(pair, "steps_baseline_us"),
+        pr_sget(pair, "steps_current_us")};
     int n[2] = {cJSON_GetArraySize(arr[0]), cJSON_GetArraySize(arr[1])};
     int max = n[0] > n[1] ? n[0] : n[1], i, k;
     double *xs = calloc((size_t)max + 1, sizeof(double));
@@ -279,7 +280,7 @@ pair_charts(struct pr_pdf_doc *d, const cJSON *pair)
 static void
 noise_text(const cJSON *noise, char *buf, size_t n)
 {
-    const char *m = pr_dj_str(noise, "method");
+    const char *m = pr_sget_str(noise, "method");
     const char *how = m;
 
     if (m == NULL || strcmp(m, "none") == 0) {
@@ -292,7 +293,7 @@ noise_text(const cJSON *noise, char *buf, size_t n)
         how = "MWU normal";
     snprintf(
         buf, n, "%s (%s)",
-        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(noise, "significant"))
+        cJSON_IsTrue(pr_sget(noise, "significant"))
             ? "significant"
             : "within noise",
         how);
@@ -302,8 +303,8 @@ noise_text(const cJSON *noise, char *buf, size_t n)
 static void
 interval_text(const cJSON *noise, char *buf, size_t n)
 {
-    double lo = pr_dj_num(noise, "ci_lo_pct"),
-           hi = pr_dj_num(noise, "ci_hi_pct");
+    double lo = pr_sget_num(noise, "ci_lo_pct"),
+           hi = pr_sget_num(noise, "ci_hi_pct");
     char a[32], b[32];
 
     if (!isfinite(lo) || !isfinite(hi)) {
@@ -319,8 +320,8 @@ interval_text(const cJSON *noise, char *buf, size_t n)
 static void
 figure_name(const cJSON *row, char *buf, size_t n)
 {
-    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(row, "device");
-    const char *m = pr_dj_str(row, "metric") ? pr_dj_str(row, "metric") : "?";
+    const cJSON *dev = pr_sget(row, "device");
+    const char *m = pr_sget_str(row, "metric") ? pr_sget_str(row, "metric") : "?";
 
     if (cJSON_IsString(dev))
         snprintf(buf, n, "%s %s", m, dev->valuestring);
@@ -345,22 +346,22 @@ figure_row(struct rows *r, const cJSON *row)
 {
     static const char *const keys[] = {"figure", "base", "cur",  "delta",
                                        "p",      "ci",   "noise"};
-    const cJSON *noise = cJSON_GetObjectItemCaseSensitive(row, "noise");
-    const char *unit = pr_dj_str(row, "unit");
+    const cJSON *noise = pr_sget(row, "noise");
+    const char *unit = pr_sget_str(row, "unit");
     char name[160], v1[48], v2[48], dl[48], pct[48], change[100];
     char p[32], ci[80], txt[80];
     const char *vals[7] = {name, v1, v2, change, p, ci, txt};
 
     figure_name(row, name, sizeof(name));
-    pr_dfmt_value(pr_dj_num(row, "baseline"), unit, v1, sizeof(v1));
-    pr_dfmt_value(pr_dj_num(row, "current"), unit, v2, sizeof(v2));
-    pr_dfmt_delta(pr_dj_num(row, "delta"), unit, dl, sizeof(dl));
+    pr_dfmt_value(pr_sget_num(row, "baseline"), unit, v1, sizeof(v1));
+    pr_dfmt_value(pr_sget_num(row, "current"), unit, v2, sizeof(v2));
+    pr_dfmt_delta(pr_sget_num(row, "delta"), unit, dl, sizeof(dl));
     if (unit != NULL && strcmp(unit, "pct") == 0) /* the change is in pp */
         snprintf(change, sizeof(change), "%s", dl);
     else
         snprintf(change, sizeof(change), "%s %s", dl,
-                 pr_dfmt_pct(pr_dj_num(row, "delta_pct"), pct, sizeof(pct)));
-    pr_dfmt_p(pr_dj_num(noise, "p_value"), p, sizeof(p));
+                 pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct, sizeof(pct)));
+    pr_dfmt_p(pr_sget_num(noise, "p_value"), p, sizeof(p));
     interval_text(noise, ci, sizeof(ci));
     noise_text(noise, txt, sizeof(txt));
     rows_add(r, keys, vals, 7);
@@ -374,9 +375,9 @@ figures_table(struct pr_pdf_doc *d, const cJSON *pair)
 
     if (!rows_init(d, &r))
         return;
-    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(pair, "metrics"))
+    cJSON_ArrayForEach(row, pr_sget(pair, "metrics"))
     {
-        double x = pr_dj_num(row, "baseline"), y = pr_dj_num(row, "current");
+        double x = pr_sget_num(row, "baseline"), y = pr_sget_num(row, "current");
         if ((isnan(x) && isnan(y)) || (x == 0 && y == 0))
             continue; /* a figure neither run has */
         figure_row(&r, row);
@@ -391,14 +392,14 @@ runs_section(struct pr_pdf_doc *d, const cJSON *diff)
     char title[300];
 
     pr_pdf_doc_section(d, "Step time");
-    cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(diff, "runs"))
+    cJSON_ArrayForEach(pair, pr_sget(diff, "runs"))
     {
         if (pr_pdf_doc_failed(d))
             return;
         snprintf(title, sizeof(title), "Run %s vs %s (per step)",
-                 pr_dj_str(pair, "baseline") ? pr_dj_str(pair, "baseline")
+                 pr_sget_str(pair, "baseline") ? pr_sget_str(pair, "baseline")
                                              : "?",
-                 pr_dj_str(pair, "current") ? pr_dj_str(pair, "current") : "?");
+                 pr_sget_str(pair, "current") ? pr_sget_str(pair, "current") : "?");
         pr_pdf_doc_subheading(d, title, 250);
         pair_charts(d, pair);
         figures_table(d, pair);
@@ -427,20 +428,20 @@ static void
 change_row(struct rows *r, const cJSON *row, int want)
 {
     static const char *const keys[] = {"name", "base", "cur", "delta", "pct"};
-    const char *shapes = pr_dj_str(row, "input_shapes");
+    const char *shapes = pr_sget_str(row, "input_shapes");
     char name[600], v1[48], v2[48], dl[48], pct[48];
     const char *vals[5] = {name, v1, v2, dl, pct};
 
     snprintf(name, sizeof(name), "%s%s%s",
-             pr_dj_str(row, "name") ? pr_dj_str(row, "name") : "?",
+             pr_sget_str(row, "name") ? pr_sget_str(row, "name") : "?",
              shapes ? "  " : "", shapes ? shapes : "");
-    pr_dfmt_us(pr_dj_num(row, "baseline_us"), v1, sizeof(v1));
-    pr_dfmt_us(pr_dj_num(row, "current_us"), v2, sizeof(v2));
-    pr_dfmt_delta(pr_dj_num(row, "delta_us"), "us", dl, sizeof(dl));
+    pr_dfmt_us(pr_sget_num(row, "baseline_us"), v1, sizeof(v1));
+    pr_dfmt_us(pr_sget_num(row, "current_us"), v2, sizeof(v2));
+    pr_dfmt_delta(pr_sget_num(row, "delta_us"), "us", dl, sizeof(dl));
     if (want == 0)
-        vals[4] = pr_dj_str(row, "status");
+        vals[4] = pr_sget_str(row, "status");
     else
-        pr_dfmt_pct(pr_dj_num(row, "delta_pct"), pct, sizeof(pct));
+        pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct, sizeof(pct));
     rows_add(r, keys, vals, 5);
 }
 
@@ -483,7 +484,7 @@ tables_section(struct pr_pdf_doc *d, const cJSON *diff, size_t top)
         pr_pdf_doc_note(d, notes[t]);
         for (k = 0; k < 3; k++) {
             pr_pdf_doc_subheading(d, kinds[k], 60);
-            rows_table(d, cJSON_GetObjectItemCaseSensitive(diff, keys[t]),
+            rows_table(d, pr_sget(diff, keys[t]),
                        wants[k], top);
         }
     }
@@ -495,13 +496,13 @@ static void
 unmatched_note(struct pr_pdf_doc *d, const cJSON *diff)
 {
     static const char *const sides[] = {"baseline", "current"};
-    const cJSON *um = cJSON_GetObjectItemCaseSensitive(diff, "runs_unmatched");
+    const cJSON *um = pr_sget(diff, "runs_unmatched");
     const cJSON *w;
     char line[400];
     size_t k, at;
 
     for (k = 0; k < 2; k++) {
-        const cJSON *arr = cJSON_GetObjectItemCaseSensitive(um, sides[k]);
+        const cJSON *arr = pr_sget(um, sides[k]);
         if (cJSON_GetArraySize(arr) == 0)
             continue;
         at = (size_t)snprintf(
@@ -520,8 +521,8 @@ unmatched_note(struct pr_pdf_doc *d, const cJSON *diff)
 static void
 method_section(struct pr_pdf_doc *d, const cJSON *diff)
 {
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(diff, "method");
-    const cJSON *bs = cJSON_GetObjectItemCaseSensitive(m, "bootstrap");
+    const cJSON *m = pr_sget(diff, "method");
+    const cJSON *bs = pr_sget(m, "bootstrap");
     char text[1200];
 
     pr_pdf_doc_section(d, "Method");
@@ -538,8 +539,8 @@ method_section(struct pr_pdf_doc *d, const cJSON *diff)
         "samples and are judged on the limit alone. Operator and kernel "
         "times are device time per step, matched by name; glob rules skip "
         "rows under %g%% of the step time.",
-        pr_dj_num(m, "alpha"), pr_dj_num(bs, "resamples"),
-        pr_dj_num(m, "min_share_pct"));
+        pr_sget_num(m, "alpha"), pr_sget_num(bs, "resamples"),
+        pr_sget_num(m, "min_share_pct"));
     pr_pdf_doc_paragraph(d, 0, text, PR_PDF_BODY_SIZE + 0.5, PR_PDF_C_TEXT);
     unmatched_note(d, diff);
 }
@@ -619,8 +620,8 @@ night_values(const cJSON *nights, const char *group, const char *key, double *y)
 
     cJSON_ArrayForEach(n, nights)
     {
-        const cJSON *o = group ? cJSON_GetObjectItemCaseSensitive(n, group) : n;
-        double v = pr_dj_num(o, key);
+        const cJSON *o = group ? pr_sget(n, group) : n;
+        double v = pr_sget_num(o, key);
         y[i++] = isfinite(v) ? v : 0;
     }
 }
@@ -647,7 +648,7 @@ trend_chart(struct pr_pdf_doc *d, const cJSON *nights,
     cJSON_ArrayForEach(night, nights)
     {
         if (ch->mark && i > 0 &&
-            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(night, "crossed"))) {
+            cJSON_IsTrue(pr_sget(night, "crossed"))) {
             snprintf(label, sizeof(label), "crossed (night %zu)", i + 1);
             spec.mark_x = x[i];
             spec.mark_y = y[i];
@@ -686,7 +687,7 @@ trend_charts(struct pr_pdf_doc *d, const cJSON *t)
           "dataloader", "cpu_exec", "other"},
          N_CAT,
          0}};
-    const cJSON *nights = cJSON_GetObjectItemCaseSensitive(t, "nights");
+    const cJSON *nights = pr_sget(t, "nights");
     const cJSON *name;
     size_t n = (size_t)cJSON_GetArraySize(nights), i;
     double *x = calloc(n + 1, sizeof(double));
@@ -706,7 +707,7 @@ trend_charts(struct pr_pdf_doc *d, const cJSON *t)
     for (i = 0; i < n; i++)
         x[i] = (double)(i + 1);
     cJSON_ArrayForEach(name,
-                       cJSON_GetObjectItemCaseSensitive(t, "top_operators"))
+                       pr_sget(t, "top_operators"))
     {
         if (ops.n_series < MAX_SERIES && cJSON_IsString(name)) {
             ops.keys[ops.n_series] = ops.names[ops.n_series] =
@@ -740,15 +741,15 @@ gates_text(const cJSON *night, char *buf, size_t n)
     size_t at = 0;
 
     buf[0] = '\0';
-    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(night, "gates"))
+    cJSON_ArrayForEach(g, pr_sget(night, "gates"))
     {
         int w;
         if (at >= n)
             break;
         w = snprintf(buf + at, n - at, "%s%s %s: %s", at > 0 ? "; " : "",
                      is_str(g, "result", "fail") ? "CROSSED" : "ok",
-                     pr_dj_str(g, "rule") ? pr_dj_str(g, "rule") : "?",
-                     pr_dj_str(g, "detail") ? pr_dj_str(g, "detail") : "");
+                     pr_sget_str(g, "rule") ? pr_sget_str(g, "rule") : "?",
+                     pr_sget_str(g, "detail") ? pr_sget_str(g, "detail") : "");
         at += w > 0 ? (size_t)w : 0;
     }
     if (at == 0)
@@ -769,13 +770,13 @@ nights_table(struct pr_pdf_doc *d, const cJSON *t)
     pr_pdf_doc_section(d, "Nights");
     if (!rows_init(d, &r))
         return;
-    cJSON_ArrayForEach(night, cJSON_GetObjectItemCaseSensitive(t, "nights"))
+    cJSON_ArrayForEach(night, pr_sget(t, "nights"))
     {
         snprintf(idx, sizeof(idx), "%d", ++i);
-        vals[1] = pr_dj_str(night, "label");
-        pr_dfmt_us(pr_dj_num(night, "step_mean_us"), mean, sizeof(mean));
-        pr_dfmt_us(pr_dj_num(night, "step_p90_us"), p90, sizeof(p90));
-        pr_dfmt_bytes(pr_dj_num(night, "memory_peak_bytes"), mem, sizeof(mem));
+        vals[1] = pr_sget_str(night, "label");
+        pr_dfmt_us(pr_sget_num(night, "step_mean_us"), mean, sizeof(mean));
+        pr_dfmt_us(pr_sget_num(night, "step_p90_us"), p90, sizeof(p90));
+        pr_dfmt_bytes(pr_sget_num(night, "memory_peak_bytes"), mem, sizeof(mem));
         gates_text(night, gates, sizeof(gates));
         rows_add(&r, keys, vals, 6);
     }

@@ -11,6 +11,7 @@
 
 #include "profreport/escape.h"
 #include "profreport/svg.h"
+#include "profreport/sget.h"
 #include "internal.h"
 
 #define N_CAT 8
@@ -25,9 +26,9 @@ fill(const cJSON *nights, const char *group, const char *key, double *y)
 
     cJSON_ArrayForEach(n, nights)
     {
-        const cJSON *o = group ? cJSON_GetObjectItemCaseSensitive(n, group)
+        const cJSON *o = group ? pr_sget(n, group)
                                : n;
-        double v = pr_dj_num(o, key);
+        double v = pr_sget_num(o, key);
         y[i++] = isfinite(v) ? v : 0;
     }
 }
@@ -67,7 +68,7 @@ line_chart(struct pr_buf *b, const cJSON *nights, const struct chart *ch,
     cJSON_ArrayForEach(night, nights)
     {
         if (ch->mark && i > 0 &&
-            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(night, "crossed"))) {
+            cJSON_IsTrue(pr_sget(night, "crossed"))) {
             snprintf(label, sizeof(label), "crossed (night %zu)", i + 1);
             spec.mark_x = x[i];
             spec.mark_y = y[i];
@@ -86,8 +87,8 @@ line_chart(struct pr_buf *b, const cJSON *nights, const struct chart *ch,
 static void
 charts(struct pr_buf *b, const cJSON *t)
 {
-    const cJSON *nights = cJSON_GetObjectItemCaseSensitive(t, "nights");
-    const cJSON *top = cJSON_GetObjectItemCaseSensitive(t, "top_operators");
+    const cJSON *nights = pr_sget(t, "nights");
+    const cJSON *top = pr_sget(t, "top_operators");
     size_t n = (size_t)cJSON_GetArraySize(nights), i, k = 0;
     double *x = calloc(n + 1, sizeof(double));
     double *y = calloc((n + 1) * MAX_SERIES, sizeof(double));
@@ -142,31 +143,31 @@ nights_table(struct pr_buf *b, const cJSON *t)
     pr_dadd(b, "<h2>Nights</h2><table><tr><th>#</th><th>Input</th><th>Mean step"
                "</th><th>p90</th><th>Memory peak</th><th>vs previous night</th>"
                "</tr>\n");
-    cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(t, "nights"))
+    cJSON_ArrayForEach(n, pr_sget(t, "nights"))
     {
         if (pr_buf_printf(b, "<tr><td>%d</td><td><code>", ++i) != PR_OK)
             b->failed = 1;
-        pr_desc(b, pr_dj_str(n, "label"));
+        pr_desc(b, pr_sget_str(n, "label"));
         if (pr_buf_printf(b, "</code></td><td class=\"n\">%s</td><td "
                              "class=\"n\">%s</td><td class=\"n\">%s</td><td>",
-                          pr_dfmt_us(pr_dj_num(n, "step_mean_us"), v,
+                          pr_dfmt_us(pr_sget_num(n, "step_mean_us"), v,
                                      sizeof(v)),
-                          pr_dfmt_us(pr_dj_num(n, "step_p90_us"), p,
+                          pr_dfmt_us(pr_sget_num(n, "step_p90_us"), p,
                                      sizeof(p)),
-                          pr_dfmt_bytes(pr_dj_num(n, "memory_peak_bytes"), m,
+                          pr_dfmt_bytes(pr_sget_num(n, "memory_peak_bytes"), m,
                                         sizeof(m))) != PR_OK)
             b->failed = 1;
-        cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(n, "gates"))
+        cJSON_ArrayForEach(g, pr_sget(n, "gates"))
         {
-            const char *res = pr_dj_str(g, "result");
+            const char *res = pr_sget_str(g, "result");
             int failed = res != NULL && strcmp(res, "fail") == 0;
             if (pr_buf_printf(b, "<div><span class=\"verdict %s\">%s</span> "
                                  "<code>", failed ? "fail" : "pass",
                               failed ? "crossed" : "ok") != PR_OK)
                 b->failed = 1;
-            pr_desc(b, pr_dj_str(g, "rule"));
+            pr_desc(b, pr_sget_str(g, "rule"));
             pr_dadd(b, "</code> ");
-            pr_desc(b, pr_dj_str(g, "detail"));
+            pr_desc(b, pr_sget_str(g, "detail"));
             pr_dadd(b, "</div>");
         }
         pr_dadd(b, "</td></tr>\n");

@@ -13,6 +13,7 @@
 #include "profreport/chart.h"
 #include "profreport/escape.h"
 #include "profreport/render.h"
+#include "profreport/sget.h"
 #include "profreport/svg.h"
 #include "profreport/tlview.h"
 #include "profreport/tmpl.h"
@@ -91,29 +92,6 @@ push_obj(struct view *v, cJSON *arr)
     return arr != NULL ? o : NULL;
 }
 
-static const cJSON *
-get(const cJSON *obj, const char *key)
-{
-    return cJSON_GetObjectItemCaseSensitive(obj, key);
-}
-
-/* Number at key, NAN when missing, null or not a number. */
-static double
-num(const cJSON *obj, const char *key)
-{
-    const cJSON *n = get(obj, key);
-
-    return cJSON_IsNumber(n) ? n->valuedouble : NAN;
-}
-
-static const char *
-str(const cJSON *obj, const char *key)
-{
-    const cJSON *s = get(obj, key);
-
-    return cJSON_IsString(s) ? s->valuestring : NULL;
-}
-
 static void
 add_fmt(struct view *v, cJSON *obj, const char *key, double d,
         enum pr_unit unit)
@@ -161,9 +139,9 @@ static void
 cell(struct view *v, cJSON *cells, const cJSON *row, const struct col *c)
 {
     cJSON *o = push_obj(v, cells);
-    const cJSON *val = get(row, c->key);
+    const cJSON *val = pr_sget(row, c->key);
     char buf[64], sort[40] = "";
-    double d = num(row, c->key);
+    double d = pr_sget_num(row, c->key);
 
     if (o == NULL) {
         return;
@@ -222,7 +200,7 @@ add_table(struct view *v, cJSON *parent, const char *key, const cJSON *rows,
     body = add_arr(v, t, "rows");
     cJSON_ArrayForEach(r, rows)
     {
-        if (require != NULL && !cJSON_IsNumber(get(r, require))) {
+        if (require != NULL && !cJSON_IsNumber(pr_sget(r, require))) {
             continue;
         }
         if (total++ >= v->top) {
@@ -436,10 +414,10 @@ steps_chart(struct view *v, cJSON *out, const cJSON *steps)
     } else {
         cJSON_ArrayForEach(s, steps)
         {
-            const cJSON *bd = get(s, "breakdown_us");
-            cats[i] = step_label(str(s, "name"));
+            const cJSON *bd = pr_sget(s, "breakdown_us");
+            cats[i] = step_label(pr_sget_str(s, "name"));
             for (size_t k = 0; k < N_BREAKDOWN; k++) {
-                double d = num(bd, breakdown_keys[k]);
+                double d = pr_sget_num(bd, breakdown_keys[k]);
                 vals[i * N_BREAKDOWN + k] = isnan(d) ? 0 : d;
             }
             i++;
@@ -458,14 +436,14 @@ static void
 donut_chart(struct view *v, cJSON *out, const cJSON *summary)
 {
     double vals[N_BREAKDOWN];
-    const cJSON *bd = get(summary, "breakdown_us");
+    const cJSON *bd = pr_sget(summary, "breakdown_us");
     char mean[48];
 
     for (size_t k = 0; k < N_BREAKDOWN; k++) {
-        double d = num(bd, breakdown_keys[k]);
+        double d = pr_sget_num(bd, breakdown_keys[k]);
         vals[k] = isnan(d) ? 0 : d;
     }
-    pr_chart_format(num(summary, "mean_us"), PR_UNIT_US, mean, sizeof(mean));
+    pr_chart_format(pr_sget_num(summary, "mean_us"), PR_UNIT_US, mean, sizeof(mean));
     struct pr_chart_donut spec = {"Average step", breakdown_names, vals,
                                   N_BREAKDOWN, pr_chart_breakdown_colors, PR_UNIT_US,
                                   mean, "mean step"};
@@ -523,19 +501,19 @@ step_kpis(struct view *v, cJSON *kpis, const cJSON *ss)
     char a[32], b[32], sub[128];
 
     snprintf(sub, sizeof(sub), "median %s \xC2\xB7 p90 %s \xC2\xB7 %.0f steps",
-             pr_chart_format(num(ss, "median_us"), PR_UNIT_US, a, sizeof(a)),
-             pr_chart_format(num(ss, "p90_us"), PR_UNIT_US, b, sizeof(b)),
-             num(ss, "count"));
-    kpi(v, kpis, "Mean step time", num(ss, "mean_us"), PR_UNIT_US, sub);
+             pr_chart_format(pr_sget_num(ss, "median_us"), PR_UNIT_US, a, sizeof(a)),
+             pr_chart_format(pr_sget_num(ss, "p90_us"), PR_UNIT_US, b, sizeof(b)),
+             pr_sget_num(ss, "count"));
+    kpi(v, kpis, "Mean step time", pr_sget_num(ss, "mean_us"), PR_UNIT_US, sub);
 }
 
 static void
 overview(struct view *v, cJSON *out, const cJSON *run)
 {
-    const cJSON *ss = get(run, "step_summary");
-    const cJSON *steps = get(run, "steps");
-    const cJSON *gm = cJSON_GetArrayItem(get(run, "gpu_metrics"), 0);
-    const cJSON *tc = get(run, "tensor_cores");
+    const cJSON *ss = pr_sget(run, "step_summary");
+    const cJSON *steps = pr_sget(run, "steps");
+    const cJSON *gm = cJSON_GetArrayItem(pr_sget(run, "gpu_metrics"), 0);
+    const cJSON *tc = pr_sget(run, "tensor_cores");
     cJSON *kpis = add_arr(v, out, "kpis");
     int has = cJSON_IsArray(steps) && steps->child != NULL;
 
@@ -543,15 +521,15 @@ overview(struct view *v, cJSON *out, const cJSON *run)
     if (cJSON_IsObject(ss)) {
         step_kpis(v, kpis, ss);
     }
-    kpi(v, kpis, "GPU utilization", num(gm, "utilization_pct"), PR_UNIT_PCT,
+    kpi(v, kpis, "GPU utilization", pr_sget_num(gm, "utilization_pct"), PR_UNIT_PCT,
         "time with any kernel running");
-    kpi(v, kpis, "Est. SM efficiency", num(gm, "est_sm_efficiency_pct"),
+    kpi(v, kpis, "Est. SM efficiency", pr_sget_num(gm, "est_sm_efficiency_pct"),
         PR_UNIT_PCT, "SMs busy while kernels run");
     kpi(v, kpis, "Est. achieved occupancy",
-        num(gm, "est_achieved_occupancy_pct"), PR_UNIT_PCT,
+        pr_sget_num(gm, "est_achieved_occupancy_pct"), PR_UNIT_PCT,
         "warps resident / maximum");
     if (cJSON_IsObject(tc)) {
-        kpi(v, kpis, "Tensor-core share", num(tc, "tc_kernel_time_pct"),
+        kpi(v, kpis, "Tensor-core share", pr_sget_num(tc, "tc_kernel_time_pct"),
             PR_UNIT_PCT, "of kernel time");
     }
     if (has) {
@@ -560,7 +538,7 @@ overview(struct view *v, cJSON *out, const cJSON *run)
     if (has && cJSON_IsObject(ss)) {
         donut_chart(v, out, ss);
     }
-    timeline_chart(v, out, get(run, "timeline"));
+    timeline_chart(v, out, pr_sget(run, "timeline"));
 }
 
 /* --- kernels */
@@ -612,10 +590,10 @@ kernels_chart(struct view *v, cJSON *out, const cJSON *kernels)
         if (n == CHART_ROWS) {
             break;
         }
-        labels[n] = short_kernel(str(k, "name") ? str(k, "name") : "",
+        labels[n] = short_kernel(pr_sget_str(k, "name") ? pr_sget_str(k, "name") : "",
                                  names[n], sizeof(names[n]));
-        vals[n] = isnan(num(k, "total_us")) ? 0 : num(k, "total_us");
-        idx[n] = cJSON_IsTrue(get(k, "tensor_cores_used")) ? 1 : 0;
+        vals[n] = isnan(pr_sget_num(k, "total_us")) ? 0 : pr_sget_num(k, "total_us");
+        idx[n] = cJSON_IsTrue(pr_sget(k, "tensor_cores_used")) ? 1 : 0;
         n++;
     }
     struct pr_chart_hbars spec = {"Top kernels by total time", labels, vals,
@@ -631,11 +609,11 @@ roofs_of(const cJSON *dev, struct pr_chart_roof *roofs)
 {
     static const char *const keys[] = {"fp16_tensor", "tf32_tensor", "fp32"};
     static const char *const names[] = {"FP16 tensor", "TF32 tensor", "FP32"};
-    const cJSON *pk = get(dev, "peak_tflops");
+    const cJSON *pk = pr_sget(dev, "peak_tflops");
     size_t n = 0;
 
     for (size_t i = 0; i < 3; i++) {
-        double t = num(pk, keys[i]);
+        double t = pr_sget_num(pk, keys[i]);
         if (t > 0) {
             roofs[n].name = names[i];
             roofs[n++].tflops = t;
@@ -647,8 +625,8 @@ roofs_of(const cJSON *dev, struct pr_chart_roof *roofs)
 static void
 roofline(struct view *v, cJSON *out, const cJSON *run)
 {
-    const cJSON *ops = get(run, "operators"), *op;
-    const cJSON *dev = cJSON_GetArrayItem(get(run, "devices"), 0);
+    const cJSON *ops = pr_sget(run, "operators"), *op;
+    const cJSON *dev = cJSON_GetArrayItem(pr_sget(run, "devices"), 0);
     struct pr_chart_roof roofs[3];
     size_t n_roofs = roofs_of(dev, roofs), n = 0;
     size_t cap = (size_t)cJSON_GetArraySize(ops);
@@ -662,21 +640,21 @@ roofline(struct view *v, cJSON *out, const cJSON *run)
     }
     cJSON_ArrayForEach(op, ops)
     {
-        const char *b = str(op, "bound");
-        if (isnan(num(op, "arithmetic_intensity")) ||
-            isnan(num(op, "achieved_tflops"))) {
+        const char *b = pr_sget_str(op, "bound");
+        if (isnan(pr_sget_num(op, "arithmetic_intensity")) ||
+            isnan(pr_sget_num(op, "achieved_tflops"))) {
             continue;
         }
-        pts[n].label = str(op, "name");
-        pts[n].x = num(op, "arithmetic_intensity");
-        pts[n].y = num(op, "achieved_tflops");
-        pts[n].weight = num(op, "device_self_us");
+        pts[n].label = pr_sget_str(op, "name");
+        pts[n].x = pr_sget_num(op, "arithmetic_intensity");
+        pts[n].y = pr_sget_num(op, "achieved_tflops");
+        pts[n].weight = pr_sget_num(op, "device_self_us");
         pts[n++].color_index = b && !strcmp(b, "compute") ? 0
                                : b && !strcmp(b, "memory") ? 1 : 2;
     }
     if (n > 0 && n_roofs > 0) {
         struct pr_chart_roofline spec = {
-            "Roofline", pts, n, roofs, n_roofs, num(dev, "peak_gbps"), 8,
+            "Roofline", pts, n, roofs, n_roofs, pr_sget_num(dev, "peak_gbps"), 8,
             legend, 3};
         add_chart(v, out, "roof_svg", 960, 440, "Roofline", draw_roofline,
                   &spec);
@@ -710,8 +688,8 @@ doubles(const cJSON *arr, double *out, size_t cap)
 static void
 memory_curve(struct view *v, cJSON *out, const cJSON *dev)
 {
-    const cJSON *curve = get(dev, "curve");
-    size_t cap = (size_t)cJSON_GetArraySize(get(curve, "t_us"));
+    const cJSON *curve = pr_sget(dev, "curve");
+    size_t cap = (size_t)cJSON_GetArraySize(pr_sget(curve, "t_us"));
     double *buf = calloc(cap ? 3 * cap : 1, sizeof(double));
     size_t nt, na, nr;
     char peak[48], label[96];
@@ -720,13 +698,13 @@ memory_curve(struct view *v, cJSON *out, const cJSON *dev)
         v->oom = 1;
         return;
     }
-    nt = doubles(get(curve, "t_us"), buf, cap);
-    na = doubles(get(curve, "allocated_bytes"), buf + cap, cap);
-    nr = doubles(get(curve, "reserved_bytes"), buf + 2 * cap, cap);
+    nt = doubles(pr_sget(curve, "t_us"), buf, cap);
+    na = doubles(pr_sget(curve, "allocated_bytes"), buf + cap, cap);
+    nr = doubles(pr_sget(curve, "reserved_bytes"), buf + 2 * cap, cap);
     struct pr_chart_series series[2] = {
         {"Allocated", buf, buf + cap, na < nt ? na : nt, 0x0072B2, 1, 1},
         {"Reserved", buf, buf + 2 * cap, nr < nt ? nr : nt, 0xE69F00, 0, 1}};
-    double pk = num(dev, "peak_allocated_bytes"), pt = 0;
+    double pk = pr_sget_num(dev, "peak_allocated_bytes"), pt = 0;
     for (size_t i = 0; i < na && i < nt; i++) {
         if (buf[cap + i] >= pk) {
             pt = buf[i];
@@ -736,7 +714,7 @@ memory_curve(struct view *v, cJSON *out, const cJSON *dev)
     snprintf(label, sizeof(label), "peak %s",
              pr_chart_format(pk, PR_UNIT_BYTES, peak, sizeof(peak)));
     snprintf(peak, sizeof(peak), "Memory: %s",
-             str(dev, "device") ? str(dev, "device") : "?");
+             pr_sget_str(dev, "device") ? pr_sget_str(dev, "device") : "?");
     struct pr_chart_lines spec = {peak, series, nr > 0 ? 2 : 1, PR_UNIT_US,
                                   PR_UNIT_BYTES, "Time from start of run",
                                   NULL, 0, pt, pk, isnan(pk) ? NULL : label};
@@ -747,7 +725,7 @@ memory_curve(struct view *v, cJSON *out, const cJSON *dev)
 static void
 memory(struct view *v, cJSON *out, const cJSON *run)
 {
-    const cJSON *mem = get(run, "memory"), *dev;
+    const cJSON *mem = pr_sget(run, "memory"), *dev;
     cJSON *m, *devs;
 
     if (!cJSON_IsObject(mem)) {
@@ -756,20 +734,20 @@ memory(struct view *v, cJSON *out, const cJSON *run)
     }
     m = add_obj(v, out, "memory");
     devs = add_arr(v, m, "m_devices");
-    cJSON_ArrayForEach(dev, get(mem, "devices"))
+    cJSON_ArrayForEach(dev, pr_sget(mem, "devices"))
     {
         cJSON *d = push_obj(v, devs);
         if (d == NULL) {
             break;
         }
-        add_str(v, d, "m_name", str(dev, "device"));
-        add_fmt(v, d, "m_peak", num(dev, "peak_allocated_bytes"),
+        add_str(v, d, "m_name", pr_sget_str(dev, "device"));
+        add_fmt(v, d, "m_peak", pr_sget_num(dev, "peak_allocated_bytes"),
                 PR_UNIT_BYTES);
-        add_fmt(v, d, "m_reserved", num(dev, "peak_reserved_bytes"),
+        add_fmt(v, d, "m_reserved", pr_sget_num(dev, "peak_reserved_bytes"),
                 PR_UNIT_BYTES);
         memory_curve(v, d, dev);
     }
-    add_table(v, m, "m_ops", get(mem, "operators"), mem_cols, N(mem_cols),
+    add_table(v, m, "m_ops", pr_sget(mem, "operators"), mem_cols, N(mem_cols),
               NULL);
 }
 
@@ -778,7 +756,7 @@ memory(struct view *v, cJSON *out, const cJSON *run)
 static void
 tensor_cores(struct view *v, cJSON *out, const cJSON *run)
 {
-    const cJSON *tc = get(run, "tensor_cores");
+    const cJSON *tc = pr_sget(run, "tensor_cores");
     cJSON *t, *kpis;
 
     if (!cJSON_IsObject(tc)) {
@@ -787,14 +765,14 @@ tensor_cores(struct view *v, cJSON *out, const cJSON *run)
     }
     t = add_obj(v, out, "tc");
     kpis = add_arr(v, t, "kpis");
-    kpi(v, kpis, "Kernel time on tensor cores", num(tc, "tc_kernel_time_pct"),
+    kpi(v, kpis, "Kernel time on tensor cores", pr_sget_num(tc, "tc_kernel_time_pct"),
         PR_UNIT_PCT, "of all kernel time");
-    kpi(v, kpis, "Eligible operator time", num(tc, "eligible_op_time_pct"),
+    kpi(v, kpis, "Eligible operator time", pr_sget_num(tc, "eligible_op_time_pct"),
         PR_UNIT_PCT, "device time of ops that could use them");
     kpi(v, kpis, "Eligible time on tensor cores",
-        num(tc, "eligible_on_tc_pct"), PR_UNIT_PCT,
+        pr_sget_num(tc, "eligible_on_tc_pct"), PR_UNIT_PCT,
         "of that eligible time");
-    add_table(v, t, "findings", get(tc, "findings"), finding_cols,
+    add_table(v, t, "findings", pr_sget(tc, "findings"), finding_cols,
               N(finding_cols), NULL);
 }
 
@@ -804,16 +782,16 @@ recommendations(struct view *v, cJSON *out, const cJSON *run)
     const cJSON *r;
     cJSON *arr = add_arr(v, out, "recs");
 
-    cJSON_ArrayForEach(r, get(run, "recommendations"))
+    cJSON_ArrayForEach(r, pr_sget(run, "recommendations"))
     {
         cJSON *o = push_obj(v, arr);
-        const char *sev = str(r, "severity");
+        const char *sev = pr_sget_str(r, "severity");
         if (o == NULL) {
             break;
         }
         add_str(v, o, "r_sev", sev ? sev : "info");
-        add_str(v, o, "r_text", str(r, "text"));
-        add_str(v, o, "r_id", str(r, "id"));
+        add_str(v, o, "r_text", pr_sget_str(r, "text"));
+        add_str(v, o, "r_id", pr_sget_str(r, "id"));
     }
     add_bool(v, out, "has_recs", cJSON_GetArraySize(arr) > 0);
 }
@@ -822,18 +800,18 @@ static void
 run_label(struct view *v, cJSON *out, const cJSON *run)
 {
     char label[256];
-    const cJSON *dev = cJSON_GetArrayItem(get(run, "devices"), 0);
-    double rank = num(run, "rank");
+    const cJSON *dev = cJSON_GetArrayItem(pr_sget(run, "devices"), 0);
+    double rank = pr_sget_num(run, "rank");
 
     if (isnan(rank)) {
-        snprintf(label, sizeof(label), "%s", str(run, "worker"));
+        snprintf(label, sizeof(label), "%s", pr_sget_str(run, "worker"));
     } else {
-        snprintf(label, sizeof(label), "%s (rank %.0f)", str(run, "worker"),
+        snprintf(label, sizeof(label), "%s (rank %.0f)", pr_sget_str(run, "worker"),
                  rank);
     }
     add_str(v, out, "label", label);
-    add_str(v, out, "span", str(run, "span"));
-    add_str(v, out, "device", str(dev, "name"));
+    add_str(v, out, "span", pr_sget_str(run, "span"));
+    add_str(v, out, "device", pr_sget_str(dev, "name"));
 }
 
 static void
@@ -846,19 +824,19 @@ run_view(struct view *v, cJSON *runs, const cJSON *run)
     }
     run_label(v, out, run);
     overview(v, out, run);
-    add_table(v, out, "ops", get(run, "operators"), op_cols, N(op_cols),
+    add_table(v, out, "ops", pr_sget(run, "operators"), op_cols, N(op_cols),
               NULL);
-    add_table(v, out, "ops_shape", get(run, "operators_by_shape"),
+    add_table(v, out, "ops_shape", pr_sget(run, "operators_by_shape"),
               shape_cols, N(shape_cols), NULL);
-    if (add_table(v, out, "kernels", get(run, "kernels"), kernel_cols,
+    if (add_table(v, out, "kernels", pr_sget(run, "kernels"), kernel_cols,
                   N(kernel_cols), NULL) != NULL) {
-        kernels_chart(v, out, get(run, "kernels"));
+        kernels_chart(v, out, pr_sget(run, "kernels"));
     }
     tensor_cores(v, out, run);
     roofline(v, out, run);
     memory(v, out, run);
     recommendations(v, out, run);
-    add_table(v, out, "diag", get(run, "diagnostics"), diag_cols,
+    add_table(v, out, "diag", pr_sget(run, "diagnostics"), diag_cols,
               N(diag_cols), NULL);
 }
 
@@ -881,9 +859,9 @@ dist_chart(struct view *v, cJSON *out, const cJSON *workers)
     } else {
         cJSON_ArrayForEach(w, workers)
         {
-            cats[i] = str(w, "worker") ? str(w, "worker") : "?";
+            cats[i] = pr_sget_str(w, "worker") ? pr_sget_str(w, "worker") : "?";
             for (size_t k = 0; k < 4; k++) {
-                vals[4 * i + k] = isnan(num(w, keys[k])) ? 0 : num(w, keys[k]);
+                vals[4 * i + k] = isnan(pr_sget_num(w, keys[k])) ? 0 : pr_sget_num(w, keys[k]);
             }
             i++;
         }
@@ -900,7 +878,7 @@ dist_chart(struct view *v, cJSON *out, const cJSON *workers)
 static void
 distributed(struct view *v, cJSON *root, const cJSON *summary)
 {
-    const cJSON *d = get(summary, "distributed"), *s;
+    const cJSON *d = pr_sget(summary, "distributed"), *s;
     cJSON *o, *arr;
     char ws[32];
 
@@ -909,22 +887,22 @@ distributed(struct view *v, cJSON *root, const cJSON *summary)
         return;
     }
     o = add_obj(v, root, "dist");
-    snprintf(ws, sizeof(ws), "%.0f", num(d, "world_size"));
+    snprintf(ws, sizeof(ws), "%.0f", pr_sget_num(d, "world_size"));
     add_str(v, o, "d_world", ws);
-    dist_chart(v, o, get(d, "workers"));
-    add_table(v, o, "d_workers", get(d, "workers"), worker_cols,
+    dist_chart(v, o, pr_sget(d, "workers"));
+    add_table(v, o, "d_workers", pr_sget(d, "workers"), worker_cols,
               N(worker_cols), NULL);
-    add_table(v, o, "d_comm", get(d, "comm_ops"), comm_cols, N(comm_cols),
+    add_table(v, o, "d_comm", pr_sget(d, "comm_ops"), comm_cols, N(comm_cols),
               NULL);
     arr = add_arr(v, o, "d_stragglers");
-    cJSON_ArrayForEach(s, get(d, "stragglers"))
+    cJSON_ArrayForEach(s, pr_sget(d, "stragglers"))
     {
         cJSON *e = push_obj(v, arr);
         if (e == NULL) {
             break;
         }
-        add_str(v, e, "s_worker", str(s, "worker"));
-        add_str(v, e, "s_reason", str(s, "reason"));
+        add_str(v, e, "s_worker", pr_sget_str(s, "worker"));
+        add_str(v, e, "s_reason", pr_sget_str(s, "reason"));
     }
 }
 
@@ -961,9 +939,9 @@ iso_utc(int64_t t, char *buf, size_t n)
 static void
 title_block(struct view *v, cJSON *root, const cJSON *summary)
 {
-    const cJSON *runs = get(summary, "runs"), *r;
+    const cJSON *runs = pr_sget(summary, "runs"), *r;
     const char *ver = v->o->version ? v->o->version
-                                    : str(get(summary, "tool"), "version");
+                                    : pr_sget_str(pr_sget(summary, "tool"), "version");
     char when[80], devs[256] = "", workers[256] = "";
     size_t nw = 0;
 
@@ -972,11 +950,11 @@ title_block(struct view *v, cJSON *root, const cJSON *summary)
     add_str(v, root, "version", ver ? ver : "unknown");
     cJSON_ArrayForEach(r, runs)
     {
-        const char *dev = str(cJSON_GetArrayItem(get(r, "devices"), 0), "name");
+        const char *dev = pr_sget_str(cJSON_GetArrayItem(pr_sget(r, "devices"), 0), "name");
         size_t len = strlen(workers);
         if (nw++ < 4) {
             snprintf(workers + len, sizeof(workers) - len, "%s%s",
-                     len ? ", " : "", str(r, "worker") ? str(r, "worker") : "?");
+                     len ? ", " : "", pr_sget_str(r, "worker") ? pr_sget_str(r, "worker") : "?");
         }
         if (dev != NULL && strstr(devs, dev) == NULL) {
             len = strlen(devs);
@@ -992,7 +970,7 @@ title_block(struct view *v, cJSON *root, const cJSON *summary)
     add_str(v, root, "workers", nw ? workers : "none");
     add_str(v, root, "devices", devs[0] ? devs : "no GPU");
     add_bool(v, root, "multi", nw > 1);
-    add_table(v, root, "inputs", get(summary, "inputs"), input_cols,
+    add_table(v, root, "inputs", pr_sget(summary, "inputs"), input_cols,
               N(input_cols), NULL);
 }
 
@@ -1008,7 +986,7 @@ build_view(const cJSON *summary, struct view *v)
     }
     title_block(v, root, summary);
     runs = add_arr(v, root, "runs");
-    cJSON_ArrayForEach(r, get(summary, "runs"))
+    cJSON_ArrayForEach(r, pr_sget(summary, "runs"))
     {
         run_view(v, runs, r);
     }

@@ -19,6 +19,7 @@
 #include "profreport/pdf_canvas.h"
 #include "profreport/pdf_doc.h"
 #include "profreport/render.h"
+#include "profreport/sget.h"
 #include "profreport/tlview.h"
 
 #define MAX_STEP_BARS 64
@@ -26,39 +27,6 @@
 #define MAX_MEMORY_CHARTS 4
 
 /* ---- summary access: every getter checks the type ---------------------- */
-
-static const cJSON *
-get(const cJSON *o, const char *key)
-{
-    return cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
-}
-
-static const char *
-get_str(const cJSON *o, const char *key)
-{
-    const cJSON *v = get(o, key);
-
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-/* NAN when absent, null or not a finite number. */
-static double
-get_num(const cJSON *o, const char *key)
-{
-    const cJSON *v = get(o, key);
-
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
-        return NAN;
-    return v->valuedouble;
-}
-
-static size_t
-array_len(const cJSON *a)
-{
-    int n = cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0;
-
-    return n > 0 ? (size_t)n : 0;
-}
 
 /* ---- charts ----------------------------------------------------------- */
 
@@ -86,7 +54,7 @@ static void
 chart_stacked_rows(struct pr_pdf_doc *d, const cJSON *rows,
                    const struct stacked_rows *r)
 {
-    size_t n = array_len(rows), i = 0, k;
+    size_t n = pr_sget_len(rows), i = 0, k;
     const char **names;
     double *values;
     const cJSON *row;
@@ -105,12 +73,12 @@ chart_stacked_rows(struct pr_pdf_doc *d, const cJSON *rows,
     }
     cJSON_ArrayForEach(row, rows)
     {
-        const cJSON *seg = r->group ? get(row, r->group) : row;
+        const cJSON *seg = r->group ? pr_sget(row, r->group) : row;
         if (i == n)
             break;
-        names[i] = get_str(row, r->name_key) ? get_str(row, r->name_key) : "?";
+        names[i] = pr_sget_str(row, r->name_key) ? pr_sget_str(row, r->name_key) : "?";
         for (k = 0; k < r->n_series; k++) {
-            double v = get_num(seg, r->keys[k]);
+            double v = pr_sget_num(seg, r->keys[k]);
             values[i * r->n_series + k] = isnan(v) ? 0 : v;
         }
         i++;
@@ -146,7 +114,7 @@ chart_steps(struct pr_pdf_doc *d, const cJSON *steps)
 static void
 chart_breakdown(struct pr_pdf_doc *d, const cJSON *step_summary)
 {
-    const cJSON *bd = get(step_summary, "breakdown_us");
+    const cJSON *bd = pr_sget(step_summary, "breakdown_us");
     double values[N_BREAKDOWN];
     char center[64];
     struct pr_chart_donut s;
@@ -156,7 +124,7 @@ chart_breakdown(struct pr_pdf_doc *d, const cJSON *step_summary)
     if (!cJSON_IsObject(bd))
         return;
     for (k = 0; k < N_BREAKDOWN; k++) {
-        double v = get_num(bd, breakdown_keys[k]);
+        double v = pr_sget_num(bd, breakdown_keys[k]);
         values[k] = isnan(v) ? 0 : v;
     }
     memset(&s, 0, sizeof(s));
@@ -166,7 +134,7 @@ chart_breakdown(struct pr_pdf_doc *d, const cJSON *step_summary)
     s.colors = pr_chart_breakdown_colors;
     s.n = N_BREAKDOWN;
     s.unit = PR_UNIT_US;
-    s.center_value = pr_chart_format(get_num(step_summary, "mean_us"),
+    s.center_value = pr_chart_format(pr_sget_num(step_summary, "mean_us"),
                                      PR_UNIT_US, center, sizeof(center));
     s.center_label = "mean step";
     b = pr_pdf_doc_chart_box(d, 170);
@@ -201,7 +169,7 @@ static void
 chart_kernels(struct pr_pdf_doc *d, const cJSON *kernels)
 {
     static const char *const legend[] = {"CUDA cores", "tensor cores"};
-    size_t n = array_len(kernels), i = 0;
+    size_t n = pr_sget_len(kernels), i = 0;
     const char **labels;
     double *values;
     size_t *colors;
@@ -222,12 +190,12 @@ chart_kernels(struct pr_pdf_doc *d, const cJSON *kernels)
     }
     cJSON_ArrayForEach(k, kernels)
     {
-        double v = get_num(k, "total_us");
+        double v = pr_sget_num(k, "total_us");
         if (i == n)
             break;
-        labels[i] = get_str(k, "name") ? get_str(k, "name") : "?";
+        labels[i] = pr_sget_str(k, "name") ? pr_sget_str(k, "name") : "?";
         values[i] = isnan(v) ? 0 : v;
-        colors[i] = cJSON_IsTrue(get(k, "tensor_cores_used")) ? 1 : 0;
+        colors[i] = cJSON_IsTrue(pr_sget(k, "tensor_cores_used")) ? 1 : 0;
         i++;
     }
     memset(&s, 0, sizeof(s));
@@ -257,13 +225,13 @@ roofline_points(const cJSON *ops, struct pr_chart_point *pts, size_t cap)
 
     cJSON_ArrayForEach(op, ops)
     {
-        const char *bound = get_str(op, "bound");
+        const char *bound = pr_sget_str(op, "bound");
         if (i == cap)
             break;
-        pts[i].label = get_str(op, "name") ? get_str(op, "name") : "?";
-        pts[i].x = get_num(op, "arithmetic_intensity");
-        pts[i].y = get_num(op, "achieved_tflops");
-        pts[i].weight = get_num(op, "device_self_us");
+        pts[i].label = pr_sget_str(op, "name") ? pr_sget_str(op, "name") : "?";
+        pts[i].x = pr_sget_num(op, "arithmetic_intensity");
+        pts[i].y = pr_sget_num(op, "achieved_tflops");
+        pts[i].weight = pr_sget_num(op, "device_self_us");
         if (isnan(pts[i].x) || isnan(pts[i].y))
             continue; /* not a point */
         if (isnan(pts[i].weight))
@@ -284,7 +252,7 @@ chart_roofline(struct pr_pdf_doc *d, const cJSON *run, size_t n_points)
                                          "unknown"};
     static const char *const roof_keys[] = {"fp64", "fp32", "tf32_tensor",
                                             "bf16_tensor", "fp16_tensor"};
-    const cJSON *devs = get(run, "devices");
+    const cJSON *devs = pr_sget(run, "devices");
     const cJSON *dev = cJSON_IsArray(devs) ? devs->child : NULL;
     struct pr_chart_point *pts = calloc(n_points, sizeof(*pts));
     struct pr_chart_roof roofs[5];
@@ -297,9 +265,9 @@ chart_roofline(struct pr_pdf_doc *d, const cJSON *run, size_t n_points)
         return;
     }
     memset(&s, 0, sizeof(s));
-    i = roofline_points(get(run, "operators"), pts, n_points);
+    i = roofline_points(pr_sget(run, "operators"), pts, n_points);
     for (k = 0; k < 5; k++) {
-        double t = get_num(get(dev, "peak_tflops"), roof_keys[k]);
+        double t = pr_sget_num(pr_sget(dev, "peak_tflops"), roof_keys[k]);
         if (!isnan(t) && t > 0) {
             roofs[s.n_roofs].name = roof_keys[k];
             roofs[s.n_roofs++].tflops = t;
@@ -310,7 +278,7 @@ chart_roofline(struct pr_pdf_doc *d, const cJSON *run, size_t n_points)
     s.n_points = i;
     s.roofs = roofs;
     s.peak_gbps =
-        isnan(get_num(dev, "peak_gbps")) ? 0 : get_num(dev, "peak_gbps");
+        isnan(pr_sget_num(dev, "peak_gbps")) ? 0 : pr_sget_num(dev, "peak_gbps");
     s.n_labels = 8;
     s.legend = legend;
     s.n_legend = 3;
@@ -344,21 +312,21 @@ numbers(const cJSON *a, size_t n)
 static void
 chart_memory(struct pr_pdf_doc *d, const cJSON *mdev)
 {
-    const cJSON *curve = get(mdev, "curve");
-    size_t n = array_len(get(curve, "t_us")), i, peak = 0;
+    const cJSON *curve = pr_sget(mdev, "curve");
+    size_t n = pr_sget_len(pr_sget(curve, "t_us")), i, peak = 0;
     double *t, *alloc, *resv;
     struct pr_chart_series ser[2];
     struct pr_chart_lines s;
     struct pr_chart_box b;
     char title[96], mark[64], val[48];
 
-    if (array_len(get(curve, "allocated_bytes")) < n)
-        n = array_len(get(curve, "allocated_bytes"));
+    if (pr_sget_len(pr_sget(curve, "allocated_bytes")) < n)
+        n = pr_sget_len(pr_sget(curve, "allocated_bytes"));
     if (n < 2)
         return;
-    t = numbers(get(curve, "t_us"), n);
-    alloc = numbers(get(curve, "allocated_bytes"), n);
-    resv = numbers(get(curve, "reserved_bytes"), n);
+    t = numbers(pr_sget(curve, "t_us"), n);
+    alloc = numbers(pr_sget(curve, "allocated_bytes"), n);
+    resv = numbers(pr_sget(curve, "reserved_bytes"), n);
     if (t == NULL || alloc == NULL || resv == NULL) {
         pr_pdf_doc_nomem(d);
         goto out;
@@ -381,12 +349,12 @@ chart_memory(struct pr_pdf_doc *d, const cJSON *mdev)
     ser[1].color = pr_canvas_palette(1);
     ser[1].fill = 0;
     snprintf(title, sizeof(title), "Memory over time: %s",
-             get_str(mdev, "device") ? get_str(mdev, "device") : "?");
+             pr_sget_str(mdev, "device") ? pr_sget_str(mdev, "device") : "?");
     snprintf(mark, sizeof(mark), "peak %s",
              pr_chart_format(alloc[peak], PR_UNIT_BYTES, val, sizeof(val)));
     s.title = title;
     s.series = ser;
-    s.n_series = array_len(get(curve, "reserved_bytes")) >= n ? 2 : 1;
+    s.n_series = pr_sget_len(pr_sget(curve, "reserved_bytes")) >= n ? 2 : 1;
     s.x_unit = PR_UNIT_US;
     s.y_unit = PR_UNIT_BYTES;
     s.x_label = "time since the first event";
@@ -505,30 +473,30 @@ static const struct pr_pdf_col device_cols[] = {
 static void
 sec_overview(struct pr_pdf_doc *d, const cJSON *run, const char *title)
 {
-    const cJSON *ss = get(run, "step_summary");
-    const cJSON *gm = get(run, "gpu_metrics");
+    const cJSON *ss = pr_sget(run, "step_summary");
+    const cJSON *gm = pr_sget(run, "gpu_metrics");
     struct figure f[4];
-    double mean = get_num(ss, "mean_us");
+    double mean = pr_sget_num(ss, "mean_us");
 
     pr_pdf_doc_section(d, title);
-    figure_set(&f[0], "steps", get_num(ss, "count"), PR_UNIT_COUNT);
+    figure_set(&f[0], "steps", pr_sget_num(ss, "count"), PR_UNIT_COUNT);
     figure_set(&f[1], "mean step time", mean, PR_UNIT_US);
     figure_set(&f[2], "GPU utilization",
-               get_num(cJSON_IsArray(gm) ? gm->child : NULL, "utilization_pct"),
+               pr_sget_num(cJSON_IsArray(gm) ? gm->child : NULL, "utilization_pct"),
                PR_UNIT_PCT);
     figure_set(&f[3], "of the mean step in kernels",
-               100.0 * get_num(get(ss, "breakdown_us"), "kernel") / mean,
+               100.0 * pr_sget_num(pr_sget(ss, "breakdown_us"), "kernel") / mean,
                PR_UNIT_PCT);
     figures(d, f, 4);
     pr_pdf_doc_subheading(d, "Step time", 60);
     if (!cJSON_IsObject(ss))
         pr_pdf_doc_note(d, "No step data in this summary.");
     pr_pdf_doc_table(d, step_cols, 6, ss, 1, NULL);
-    chart_steps(d, get(run, "steps"));
+    chart_steps(d, pr_sget(run, "steps"));
     chart_breakdown(d, ss);
-    chart_timeline(d, get(run, "timeline"));
+    chart_timeline(d, pr_sget(run, "timeline"));
     table_block(d, "GPU metrics", gm, "GPU metrics", NULL, gpu_cols, 5);
-    table_block(d, "Devices", get(run, "devices"), "devices", NULL, device_cols,
+    table_block(d, "Devices", pr_sget(run, "devices"), "devices", NULL, device_cols,
                 9);
 }
 
@@ -556,8 +524,8 @@ static const struct pr_pdf_col op_shape_cols[] = {
 static void
 sec_operators(struct pr_pdf_doc *d, const cJSON *run, const char *title)
 {
-    const cJSON *ops = get(run, "operators");
-    const cJSON *by_shape = get(run, "operators_by_shape");
+    const cJSON *ops = pr_sget(run, "operators");
+    const cJSON *by_shape = pr_sget(run, "operators_by_shape");
 
     pr_pdf_doc_section(d, title);
     table_block(d, "By name", ops, "operators", "device self time", op_cols, 8);
@@ -581,7 +549,7 @@ static const struct pr_pdf_col kernel_cols[] = {
 static void
 sec_kernels(struct pr_pdf_doc *d, const cJSON *run, const char *title)
 {
-    const cJSON *kernels = get(run, "kernels");
+    const cJSON *kernels = pr_sget(run, "kernels");
 
     pr_pdf_doc_section(d, title);
     if (!pr_pdf_doc_caption(d, kernels, "kernels", "total time"))
@@ -601,7 +569,7 @@ static const struct pr_pdf_col finding_cols[] = {
 static void
 sec_tensor_cores(struct pr_pdf_doc *d, const cJSON *run, const char *title)
 {
-    const cJSON *tc = get(run, "tensor_cores");
+    const cJSON *tc = pr_sget(run, "tensor_cores");
     struct figure f[3];
 
     pr_pdf_doc_section(d, title);
@@ -610,14 +578,14 @@ sec_tensor_cores(struct pr_pdf_doc *d, const cJSON *run, const char *title)
         return;
     }
     figure_set(&f[0], "of kernel time in tensor-core kernels",
-               get_num(tc, "tc_kernel_time_pct"), PR_UNIT_PCT);
+               pr_sget_num(tc, "tc_kernel_time_pct"), PR_UNIT_PCT);
     figure_set(&f[1], "of operator time is tensor-core eligible",
-               get_num(tc, "eligible_op_time_pct"), PR_UNIT_PCT);
+               pr_sget_num(tc, "eligible_op_time_pct"), PR_UNIT_PCT);
     figure_set(&f[2], "of eligible time ran on tensor cores",
-               get_num(tc, "eligible_on_tc_pct"), PR_UNIT_PCT);
+               pr_sget_num(tc, "eligible_on_tc_pct"), PR_UNIT_PCT);
     figures(d, f, 3);
     table_block(d, "Eligible operators not using tensor cores",
-                get(tc, "findings"), "findings", "device time", finding_cols,
+                pr_sget(tc, "findings"), "findings", "device time", finding_cols,
                 5);
 }
 
@@ -635,15 +603,15 @@ static const struct pr_pdf_col roofline_cols[] = {
 static void
 sec_roofline(struct pr_pdf_doc *d, const cJSON *run, const char *title)
 {
-    const cJSON *ops = get(run, "operators");
+    const cJSON *ops = pr_sget(run, "operators");
     const cJSON *op;
     size_t n = 0;
 
     pr_pdf_doc_section(d, title);
     cJSON_ArrayForEach(op, ops)
     {
-        if (!isnan(get_num(op, "arithmetic_intensity")) &&
-            !isnan(get_num(op, "achieved_tflops")))
+        if (!isnan(pr_sget_num(op, "arithmetic_intensity")) &&
+            !isnan(pr_sget_num(op, "achieved_tflops")))
             n++;
     }
     if (n == 0) {
@@ -652,7 +620,7 @@ sec_roofline(struct pr_pdf_doc *d, const cJSON *run, const char *title)
                "roofline to draw.");
         return;
     }
-    chart_roofline(d, run, array_len(ops));
+    chart_roofline(d, run, pr_sget_len(ops));
     pr_pdf_doc_subheading(d, "Operators with FLOP estimates", 60);
     pr_pdf_doc_note(
         d, "Ordered by device self time; operators without a FLOP formula "
@@ -681,8 +649,8 @@ static const struct pr_pdf_col mem_op_cols[] = {
 static void
 sec_memory(struct pr_pdf_doc *d, const cJSON *run, const char *title)
 {
-    const cJSON *mem = get(run, "memory");
-    const cJSON *devs = get(mem, "devices");
+    const cJSON *mem = pr_sget(run, "memory");
+    const cJSON *devs = pr_sget(mem, "devices");
     const cJSON *dev;
     size_t n = 0;
 
@@ -699,7 +667,7 @@ sec_memory(struct pr_pdf_doc *d, const cJSON *run, const char *title)
             break;
         chart_memory(d, dev);
     }
-    table_block(d, "Operators by memory use", get(mem, "operators"),
+    table_block(d, "Operators by memory use", pr_sget(mem, "operators"),
                 "operators", "size increase", mem_op_cols, 9);
 }
 
@@ -739,15 +707,15 @@ sec_distributed(struct pr_pdf_doc *d, const cJSON *dist)
                         "data.");
         return;
     }
-    figure_set(&f[0], "ranks (world size)", get_num(dist, "world_size"),
+    figure_set(&f[0], "ranks (world size)", pr_sget_num(dist, "world_size"),
                PR_UNIT_COUNT);
     figures(d, f, 1);
-    chart_distributed(d, get(dist, "workers"));
-    table_block(d, "Workers (per step, averaged)", get(dist, "workers"),
+    chart_distributed(d, pr_sget(dist, "workers"));
+    table_block(d, "Workers (per step, averaged)", pr_sget(dist, "workers"),
                 "workers", NULL, worker_cols, 6);
-    table_block(d, "Collectives", get(dist, "comm_ops"), "collectives",
+    table_block(d, "Collectives", pr_sget(dist, "comm_ops"), "collectives",
                 "total time", comm_cols, 7);
-    table_block(d, "Stragglers", get(dist, "stragglers"), "stragglers", NULL,
+    table_block(d, "Stragglers", pr_sget(dist, "stragglers"), "stragglers", NULL,
                 straggler_cols, 2);
 }
 
@@ -764,8 +732,8 @@ severity_color(const char *sev)
 static void
 recommendation(struct pr_pdf_doc *d, const cJSON *rec)
 {
-    const char *sev = get_str(rec, "severity");
-    const char *text = get_str(rec, "text");
+    const char *sev = pr_sget_str(rec, "severity");
+    const char *text = pr_sget_str(rec, "text");
 
     pr_pdf_doc_ensure(d, 30);
     pr_pdf_doc_fill(d, PR_PDF_MARGIN_X, d->y, 3, 12, severity_color(sev));
@@ -773,7 +741,7 @@ recommendation(struct pr_pdf_doc *d, const cJSON *rec)
                    severity_color(sev), PR_ANCHOR_START);
     pr_pdf_doc_clipped(
         d, PR_PDF_MARGIN_X + 64, d->y + 9, pr_pdf_doc_width(d) - 64,
-        get_str(rec, "id") ? get_str(rec, "id") : "", 8, 0, PR_PDF_C_MUTED);
+        pr_sget_str(rec, "id") ? pr_sget_str(rec, "id") : "", 8, 0, PR_PDF_C_MUTED);
     d->y += 14;
     pr_pdf_doc_paragraph(d, 8, text ? text : "", PR_PDF_BODY_SIZE,
                          PR_PDF_C_TEXT);
@@ -784,15 +752,15 @@ static void
 sec_recommendations(struct pr_pdf_doc *d, const cJSON *runs)
 {
     const cJSON *run, *rec;
-    size_t n_runs = array_len(runs), n = 0;
+    size_t n_runs = pr_sget_len(runs), n = 0;
 
     pr_pdf_doc_section(d, "Recommendations");
     cJSON_ArrayForEach(run, runs)
     {
-        const cJSON *recs = get(run, "recommendations");
+        const cJSON *recs = pr_sget(run, "recommendations");
         if (n_runs > 1)
             pr_pdf_doc_subheading(
-                d, get_str(run, "worker") ? get_str(run, "worker") : "?", 40);
+                d, pr_sget_str(run, "worker") ? pr_sget_str(run, "worker") : "?", 40);
         if (!cJSON_IsArray(recs)) {
             pr_pdf_doc_note(d, "No recommendation data in this summary.");
             continue;
@@ -804,7 +772,7 @@ sec_recommendations(struct pr_pdf_doc *d, const cJSON *runs)
             recommendation(d, rec);
             n++;
         }
-        if (array_len(recs) == 0)
+        if (pr_sget_len(recs) == 0)
             pr_pdf_doc_note(d, "Nothing to recommend: no rule fired.");
     }
     if (n_runs == 0)
@@ -828,7 +796,7 @@ sec_data_quality(struct pr_pdf_doc *d, const cJSON *runs)
 
     cJSON_ArrayForEach(run, runs)
     {
-        if (cJSON_IsArray(get(run, "diagnostics")))
+        if (cJSON_IsArray(pr_sget(run, "diagnostics")))
             any = 1;
     }
     if (!any)
@@ -836,13 +804,13 @@ sec_data_quality(struct pr_pdf_doc *d, const cJSON *runs)
     pr_pdf_doc_section(d, "Data quality");
     cJSON_ArrayForEach(run, runs)
     {
-        const cJSON *diags = get(run, "diagnostics");
+        const cJSON *diags = pr_sget(run, "diagnostics");
         if (pr_pdf_doc_failed(d))
             return;
-        if (array_len(runs) > 1)
+        if (pr_sget_len(runs) > 1)
             pr_pdf_doc_subheading(
-                d, get_str(run, "worker") ? get_str(run, "worker") : "?", 40);
-        if (array_len(diags) == 0)
+                d, pr_sget_str(run, "worker") ? pr_sget_str(run, "worker") : "?", 40);
+        if (pr_sget_len(diags) == 0)
             pr_pdf_doc_note(d, "No problems recorded in the input.");
         else
             pr_pdf_doc_table(d, diag_cols, 3, diags, (size_t)d->top, NULL);
@@ -893,13 +861,13 @@ worker_device_row(const cJSON *run, const cJSON *dev)
         snprintf(name, sizeof(name), "%s", PR_PDF_DASH);
     else
         snprintf(name, sizeof(name), "%.0f: %s",
-                 isnan(get_num(dev, "id")) ? -1 : get_num(dev, "id"),
-                 get_str(dev, "name") ? get_str(dev, "name") : "?");
-    if (!add_copy(r, "worker", get(run, "worker")) ||
-        !add_copy(r, "span", get(run, "span")) ||
-        !add_copy(r, "rank", get(run, "rank")) ||
-        !add_copy(r, "cc", get(dev, "compute_capability")) ||
-        !add_copy(r, "memory", get(dev, "memory_bytes")) ||
+                 isnan(pr_sget_num(dev, "id")) ? -1 : pr_sget_num(dev, "id"),
+                 pr_sget_str(dev, "name") ? pr_sget_str(dev, "name") : "?");
+    if (!add_copy(r, "worker", pr_sget(run, "worker")) ||
+        !add_copy(r, "span", pr_sget(run, "span")) ||
+        !add_copy(r, "rank", pr_sget(run, "rank")) ||
+        !add_copy(r, "cc", pr_sget(dev, "compute_capability")) ||
+        !add_copy(r, "memory", pr_sget(dev, "memory_bytes")) ||
         cJSON_AddStringToObject(r, "device", name) == NULL) {
         cJSON_Delete(r);
         return NULL;
@@ -919,7 +887,7 @@ worker_device_rows(const cJSON *runs)
         return NULL;
     cJSON_ArrayForEach(run, runs)
     {
-        const cJSON *devs = get(run, "devices");
+        const cJSON *devs = pr_sget(run, "devices");
         dev = cJSON_IsArray(devs) ? devs->child : NULL;
         do {
             cJSON *r = worker_device_row(run, dev);
@@ -937,8 +905,8 @@ worker_device_rows(const cJSON *runs)
 static void
 title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
 {
-    const cJSON *inputs = get(summary, "inputs");
-    const cJSON *runs = get(summary, "runs");
+    const cJSON *inputs = pr_sget(summary, "inputs");
+    const cJSON *runs = pr_sget(summary, "runs");
     char line[128], num[48];
     cJSON *rows;
 
@@ -957,15 +925,15 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
                          pr_pdf_doc_iso_date(d, line, sizeof(line)));
     snprintf(line, sizeof(line), "profreport %s", version);
     pr_pdf_doc_info_line(d, "Tool", line);
-    snprintf(line, sizeof(line), "%zu files", array_len(inputs));
+    snprintf(line, sizeof(line), "%zu files", pr_sget_len(inputs));
     pr_pdf_doc_info_line(d, "Inputs", line);
-    snprintf(line, sizeof(line), "%zu (worker, span) runs", array_len(runs));
+    snprintf(line, sizeof(line), "%zu (worker, span) runs", pr_sget_len(runs));
     pr_pdf_doc_info_line(d, "Runs", line);
     pr_pdf_doc_info_line(
         d, "Distributed",
-        cJSON_IsObject(get(summary, "distributed"))
+        cJSON_IsObject(pr_sget(summary, "distributed"))
             ? pr_chart_format(
-                  get_num(get(summary, "distributed"), "world_size"),
+                  pr_sget_num(pr_sget(summary, "distributed"), "world_size"),
                   PR_UNIT_COUNT, num, sizeof(num))
             : "no");
     d->y += 14;
@@ -998,8 +966,8 @@ run_sections(struct pr_pdf_doc *d, const cJSON *run, size_t n_runs)
         {"Kernels", sec_kernels},   {"Tensor cores", sec_tensor_cores},
         {"Roofline", sec_roofline}, {"Memory", sec_memory},
     };
-    const char *worker = get_str(run, "worker") ? get_str(run, "worker") : "?";
-    const char *span = get_str(run, "span") ? get_str(run, "span") : "";
+    const char *worker = pr_sget_str(run, "worker") ? pr_sget_str(run, "worker") : "?";
+    const char *span = pr_sget_str(run, "span") ? pr_sget_str(run, "span") : "";
     char title[192];
     size_t i;
 
@@ -1026,9 +994,9 @@ run_sections(struct pr_pdf_doc *d, const cJSON *run, size_t n_runs)
 static void
 build(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
 {
-    const cJSON *runs = get(summary, "runs");
+    const cJSON *runs = pr_sget(summary, "runs");
     const cJSON *run;
-    size_t n_runs = array_len(runs);
+    size_t n_runs = pr_sget_len(runs);
 
     if (pr_pdf_doc_new_page(d) != 0)
         return;
@@ -1041,7 +1009,7 @@ build(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
         run_sections(d, run, n_runs);
     }
     if (!pr_pdf_doc_failed(d))
-        sec_distributed(d, get(summary, "distributed"));
+        sec_distributed(d, pr_sget(summary, "distributed"));
     if (!pr_pdf_doc_failed(d))
         sec_recommendations(d, runs);
     if (!pr_pdf_doc_failed(d))
@@ -1069,7 +1037,7 @@ pr_pdf_render(const cJSON *summary, const struct pr_render_opts *o,
     memset(&s, 0, sizeof(s));
     s.title = "Profiling report";
     s.version =
-        o->version ? o->version : get_str(get(summary, "tool"), "version");
+        o->version ? o->version : pr_sget_str(pr_sget(summary, "tool"), "version");
     if (s.version == NULL)
         s.version = "?";
     s.font = o->font;

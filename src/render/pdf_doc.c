@@ -18,6 +18,7 @@
 #include "profreport/parse.h"
 #include "profreport/clock.h"
 #include "profreport/pdf_doc.h"
+#include "profreport/sget.h"
 #include "profreport/sink.h"
 
 #define MARGIN_BOTTOM 56.0
@@ -86,20 +87,6 @@ pr_pdf_doc_nomem(struct pr_pdf_doc *d)
 }
 /* ---- row access: every getter checks the type -------------------------- */
 
-static const cJSON *
-get(const cJSON *o, const char *key)
-{
-    return cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
-}
-
-static size_t
-array_len(const cJSON *a)
-{
-    int n = cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0;
-
-    return n > 0 ? (size_t)n : 0;
-}
-
 /* The last path component: reports show inputs by basename. */
 static const char *
 base_name(const char *path)
@@ -129,24 +116,6 @@ fmt_si(double v, const char *unit, char *buf, size_t n)
              v, prefix[i], unit);
 }
 
-/* A row's value at `key`, which may name one nested member ("a.b"). */
-static const cJSON *
-lookup(const cJSON *row, const char *key)
-{
-    const char *dot = strchr(key, '.');
-    char head[32];
-    size_t n;
-
-    if (dot == NULL)
-        return get(row, key);
-    n = (size_t)(dot - key);
-    if (n >= sizeof(head))
-        return NULL;
-    memcpy(head, key, n);
-    head[n] = '\0';
-    return get(get(row, head), dot + 1);
-}
-
 static const char *
 text_cell(const cJSON *v, enum pr_pdf_kind kind, char *buf, size_t n)
 {
@@ -164,7 +133,7 @@ text_cell(const cJSON *v, enum pr_pdf_kind kind, char *buf, size_t n)
 static const char *
 cell_text(const cJSON *row, const struct pr_pdf_col *c, char *buf, size_t n)
 {
-    const cJSON *v = lookup(row, c->key);
+    const cJSON *v = pr_sget_path(row, c->key);
     double x = NAN;
 
     if (c->kind == PR_PDF_K_TEXT || c->kind == PR_PDF_K_NAME ||
@@ -659,7 +628,7 @@ row_height(struct pr_pdf_doc *d, const cJSON *row,
     size_t i;
 
     for (i = 0; i < n_cols; i++) {
-        const cJSON *v = lookup(row, cols[i].key);
+        const cJSON *v = pr_sget_path(row, cols[i].key);
         char *clean;
         int n;
         if (max_lines(cols[i].kind) < 2 || !cJSON_IsString(v))
@@ -745,7 +714,7 @@ pr_pdf_doc_table(struct pr_pdf_doc *d, const struct pr_pdf_col *cols,
          row = cJSON_IsArray(rows) ? row->next : NULL) {
         double h;
         if (!cJSON_IsObject(row) ||
-            (require && !cJSON_IsNumber(get(row, require))))
+            (require && !cJSON_IsNumber(pr_sget(row, require))))
             continue;
         h = row_height(d, row, cols, n_cols, x);
         if (d->y + h > pr_pdf_doc_bottom(d)) {
@@ -774,7 +743,7 @@ int
 pr_pdf_doc_caption(struct pr_pdf_doc *d, const cJSON *rows, const char *what,
                    const char *order)
 {
-    size_t n = array_len(rows);
+    size_t n = pr_sget_len(rows);
     char line[160];
 
     if (rows == NULL || cJSON_IsNull(rows)) {

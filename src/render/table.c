@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profreport/sget.h"
 #include "profreport/table.h"
 
 enum col_type { C_STR, C_INT, C_US, C_PCT, C_NUM, C_BOOL, C_BYTES };
@@ -136,27 +137,10 @@ struct table {
     int multi_run;
 };
 
-static const cJSON *
-get_path(const cJSON *obj, const char *path)
-{
-    const char *dot = strchr(path, '.');
-    char head[64];
-    size_t n;
-
-    if (dot == NULL)
-        return cJSON_GetObjectItemCaseSensitive(obj, path);
-    n = (size_t)(dot - path);
-    if (n >= sizeof(head))
-        return NULL;
-    memcpy(head, path, n);
-    head[n] = '\0';
-    return get_path(cJSON_GetObjectItemCaseSensitive(obj, head), dot + 1);
-}
-
 static double
 num_of(const cJSON *row, const struct col *c)
 {
-    const cJSON *v = get_path(row, c->path);
+    const cJSON *v = pr_sget_path(row, c->path);
 
     if (cJSON_IsNumber(v))
         return v->valuedouble;
@@ -168,7 +152,7 @@ num_of(const cJSON *row, const struct col *c)
 static const char *
 str_of(const cJSON *row, const struct col *c)
 {
-    const cJSON *v = get_path(row, c->path);
+    const cJSON *v = pr_sget_path(row, c->path);
 
     return cJSON_IsString(v) ? v->valuestring : "";
 }
@@ -344,7 +328,7 @@ collect(struct table *t, const cJSON *sum, const struct pr_table_opts *o,
     {
         const cJSON *w = cJSON_GetObjectItemCaseSensitive(run, "worker");
         const char *worker = cJSON_IsString(w) ? w->valuestring : "";
-        cJSON_ArrayForEach(row, get_path(run, array))
+        cJSON_ArrayForEach(row, pr_sget_path(run, array))
         {
             if (!keep(t, o, row))
                 continue;
@@ -464,7 +448,7 @@ sort_rows(struct table *t, const struct col *col, int asc)
 static void
 fmt_cell(const cJSON *row, const struct col *c, char *out, size_t cap)
 {
-    const cJSON *v = get_path(row, c->path);
+    const cJSON *v = pr_sget_path(row, c->path);
 
     if (c->type == C_STR) {
         snprintf(out, cap, "%s", cJSON_IsString(v) ? v->valuestring : "");
@@ -573,7 +557,7 @@ emit_json(const struct table *t, size_t n, struct pr_buf *out)
             const struct col *col = t->cols[c];
             cJSON *v = col == &worker_col
                            ? cJSON_CreateString(t->workers[r])
-                           : cJSON_Duplicate(get_path(t->rows[r], col->path),
+                           : cJSON_Duplicate(pr_sget_path(t->rows[r], col->path),
                                              1);
             if (v == NULL)
                 v = cJSON_CreateNull();

@@ -8,15 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profreport/keys.h"
+#include "profreport/sget.h"
 #include "profreport/tlview.h"
 
-static const char *const kind_keys[] = {"kernel", "memcpy", "memset",
-                                        "runtime"};
-static const char *const kind_names[] = {"Kernel", "Memcpy", "Memset",
-                                         "Runtime"};
-/* The step-breakdown colours of the same categories, so both charts
- * read alike. */
-static const uint32_t kind_colors[] = {0x0072B2, 0xE69F00, 0xF0E442, 0x56B4E9};
+/* The breakdown categories a span can be, so both charts read alike. */
+static const char *const kind_keys[] = {PR_K_KERNEL, PR_K_MEMCPY, PR_K_MEMSET,
+                                        PR_K_RUNTIME};
 #define N_KINDS 4
 
 static size_t
@@ -56,8 +54,7 @@ count_spans(const cJSON *lanes)
 
     cJSON_ArrayForEach(l, lanes)
     {
-        n += (size_t)cJSON_GetArraySize(
-            cJSON_GetObjectItemCaseSensitive(l, "spans"));
+        n += (size_t)cJSON_GetArraySize(pr_sget(l, PR_K_SPANS));
     }
     return n;
 }
@@ -70,11 +67,10 @@ fill(const cJSON *lanes, struct pr_tlview *v)
 
     cJSON_ArrayForEach(l, lanes)
     {
-        const char *name =
-            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(l, "name"));
+        const char *name = pr_sget_str(l, PR_K_NAME);
 
         v->lanes[nl] = name != NULL ? name : "?";
-        cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(l, "spans"))
+        cJSON_ArrayForEach(a, pr_sget(l, PR_K_SPANS))
         {
             ns += span_of(a, nl, &v->spans[ns]);
         }
@@ -87,9 +83,8 @@ fill(const cJSON *lanes, struct pr_tlview *v)
 static void
 set_title(const cJSON *tl, struct pr_tlview *v)
 {
-    const cJSON *d = cJSON_GetObjectItemCaseSensitive(tl, "duration_us");
-    const char *step =
-        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(tl, "step"));
+    const cJSON *d = pr_sget(tl, PR_K_DURATION_US);
+    const char *step = pr_sget_str(tl, PR_K_STEP);
     char dur[48];
 
     pr_chart_format(cJSON_IsNumber(d) ? d->valuedouble : NAN, PR_UNIT_US, dur,
@@ -104,9 +99,9 @@ enum pr_status
 pr_tlview_build(const cJSON *timeline, struct pr_tlview *v,
                 struct pr_error *err)
 {
-    const cJSON *lanes = cJSON_GetObjectItemCaseSensitive(timeline, "lanes");
-    const cJSON *d = cJSON_GetObjectItemCaseSensitive(timeline, "duration_us");
-    size_t nl = (size_t)cJSON_GetArraySize(lanes), ns = count_spans(lanes);
+    const cJSON *lanes = pr_sget(timeline, PR_K_LANES);
+    const cJSON *d = pr_sget(timeline, PR_K_DURATION_US);
+    size_t nl = pr_sget_len(lanes), ns = count_spans(lanes), k;
 
     memset(v, 0, sizeof(*v));
     if (!cJSON_IsObject(timeline) || !cJSON_IsArray(lanes) || nl == 0)
@@ -124,9 +119,14 @@ pr_tlview_build(const cJSON *timeline, struct pr_tlview *v,
     v->chart.spans = v->spans;
     /* the whole step, so idle time at either end shows as idle */
     v->chart.t1_us = cJSON_IsNumber(d) ? d->valuedouble : 0;
-    v->chart.legend = kind_names;
+    for (k = 0; k < N_KINDS; k++) {
+        const struct pr_category *c = pr_keys_category(kind_keys[k]);
+        v->legend[k] = c->label;
+        v->colors[k] = c->color;
+    }
+    v->chart.legend = v->legend;
     v->chart.n_legend = N_KINDS;
-    v->chart.colors = kind_colors;
+    v->chart.colors = v->colors;
     return PR_OK;
 }
 

@@ -1,0 +1,179 @@
+/* keys.h - the summary's vocabulary (spec/summary-json.md and our additions
+ * in docs/summary-json.md): one constant per key, so that a typo in a
+ * producer or a reader is a compile error instead of a silent "–", and one
+ * table of the breakdown and overlap categories with the label and colour
+ * every report shows for them.  Plain data: no function here can fail. */
+#ifndef PROFREPORT_KEYS_H
+#define PROFREPORT_KEYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- top level */
+#define PR_K_SCHEMA_VERSION "schema_version"
+#define PR_K_TOOL "tool"
+#define PR_K_VERSION "version"
+#define PR_K_INPUTS "inputs"
+#define PR_K_RUNS "runs"
+#define PR_K_DISTRIBUTED "distributed"
+
+/* ---- inputs[] (and names shared by many objects) */
+#define PR_K_PATH "path"
+#define PR_K_FORMAT "format"
+#define PR_K_BYTES "bytes"
+#define PR_K_EVENTS "events"
+#define PR_K_WORKER "worker"
+#define PR_K_SPAN "span"
+#define PR_K_NAME "name"
+#define PR_K_ID "id"
+#define PR_K_RANK "rank"
+#define PR_K_DEVICE "device"
+#define PR_K_CALLS "calls"
+#define PR_K_COUNT "count"
+
+/* ---- runs[].devices[] */
+#define PR_K_DEVICES "devices"
+#define PR_K_NUM_SMS "num_sms"
+#define PR_K_COMPUTE_CAPABILITY "compute_capability"
+#define PR_K_MEMORY_BYTES "memory_bytes"
+#define PR_K_PEAK_TFLOPS "peak_tflops"
+#define PR_K_PEAK_GBPS "peak_gbps"
+#define PR_K_PEAK_SOURCE "peak_source"
+#define PR_K_FP64 "fp64"
+#define PR_K_FP32 "fp32"
+#define PR_K_TF32_TENSOR "tf32_tensor"
+#define PR_K_BF16_TENSOR "bf16_tensor"
+#define PR_K_FP16_TENSOR "fp16_tensor"
+
+/* ---- runs[].steps[], step_summary */
+#define PR_K_STEPS "steps"
+#define PR_K_START_US "start_us"
+#define PR_K_DURATION_US "duration_us"
+#define PR_K_BREAKDOWN_US "breakdown_us"
+#define PR_K_STEP_SUMMARY "step_summary"
+#define PR_K_MEAN_US "mean_us"
+#define PR_K_MEDIAN_US "median_us"
+#define PR_K_P90_US "p90_us"
+#define PR_K_MIN_US "min_us"
+#define PR_K_MAX_US "max_us"
+
+/* ---- breakdown categories (keys of breakdown_us) */
+#define PR_K_KERNEL "kernel"
+#define PR_K_MEMCPY "memcpy"
+#define PR_K_MEMSET "memset"
+#define PR_K_COMMUNICATION "communication"
+#define PR_K_RUNTIME "runtime"
+#define PR_K_DATALOADER "dataloader"
+#define PR_K_CPU_EXEC "cpu_exec"
+#define PR_K_OTHER "other"
+
+/* ---- runs[].gpu_metrics[] */
+#define PR_K_GPU_METRICS "gpu_metrics"
+#define PR_K_UTILIZATION_PCT "utilization_pct"
+#define PR_K_EST_SM_EFFICIENCY_PCT "est_sm_efficiency_pct"
+#define PR_K_EST_ACHIEVED_OCCUPANCY_PCT "est_achieved_occupancy_pct"
+#define PR_K_KERNEL_TIME_US "kernel_time_us"
+
+/* ---- runs[].operators[], operators_by_shape[] */
+#define PR_K_OPERATORS "operators"
+#define PR_K_OPERATORS_BY_SHAPE "operators_by_shape"
+#define PR_K_DEVICE_SELF_US "device_self_us"
+#define PR_K_DEVICE_TOTAL_US "device_total_us"
+#define PR_K_HOST_SELF_US "host_self_us"
+#define PR_K_HOST_TOTAL_US "host_total_us"
+#define PR_K_TC_ELIGIBLE "tc_eligible"
+#define PR_K_TC_SELF_PCT "tc_self_pct"
+#define PR_K_TC_TOTAL_PCT "tc_total_pct"
+#define PR_K_FLOPS "flops"
+#define PR_K_ACHIEVED_TFLOPS "achieved_tflops"
+#define PR_K_ACHIEVED_GBPS "achieved_gbps"
+#define PR_K_ARITHMETIC_INTENSITY "arithmetic_intensity"
+#define PR_K_BOUND "bound"
+#define PR_K_ROOFLINE_PCT "roofline_pct"
+#define PR_K_INPUT_SHAPES "input_shapes"
+#define PR_K_INPUT_TYPES "input_types"
+
+/* ---- runs[].kernels[] */
+#define PR_K_KERNELS "kernels"
+#define PR_K_OPERATOR "operator"
+#define PR_K_TOTAL_US "total_us"
+#define PR_K_MEAN_BLOCKS_PER_SM "mean_blocks_per_sm"
+#define PR_K_MEAN_EST_ACHIEVED_OCCUPANCY_PCT "mean_est_achieved_occupancy_pct"
+#define PR_K_TENSOR_CORES_USED "tensor_cores_used"
+
+/* ---- runs[].tensor_cores */
+#define PR_K_TENSOR_CORES "tensor_cores"
+#define PR_K_TC_KERNEL_TIME_PCT "tc_kernel_time_pct"
+#define PR_K_ELIGIBLE_OP_TIME_PCT "eligible_op_time_pct"
+#define PR_K_ELIGIBLE_ON_TC_PCT "eligible_on_tc_pct"
+#define PR_K_FINDINGS "findings"
+#define PR_K_DEVICE_US "device_us"
+#define PR_K_REASON "reason"
+#define PR_K_ADVICE "advice"
+
+/* ---- runs[].memory */
+#define PR_K_MEMORY "memory"
+#define PR_K_PEAK_ALLOCATED_BYTES "peak_allocated_bytes"
+#define PR_K_PEAK_RESERVED_BYTES "peak_reserved_bytes"
+#define PR_K_CURVE "curve"
+#define PR_K_T_US "t_us"
+#define PR_K_ALLOCATED_BYTES "allocated_bytes"
+#define PR_K_RESERVED_BYTES "reserved_bytes"
+#define PR_K_SIZE_INCREASE_BYTES "size_increase_bytes"
+#define PR_K_SELF_SIZE_INCREASE_BYTES "self_size_increase_bytes"
+#define PR_K_ALLOCATION_COUNT "allocation_count"
+#define PR_K_SELF_ALLOCATION_COUNT "self_allocation_count"
+#define PR_K_ALLOCATION_SIZE_BYTES "allocation_size_bytes"
+#define PR_K_SELF_ALLOCATION_SIZE_BYTES "self_allocation_size_bytes"
+
+/* ---- runs[].recommendations[] */
+#define PR_K_RECOMMENDATIONS "recommendations"
+#define PR_K_SEVERITY "severity"
+#define PR_K_TEXT "text"
+
+/* ---- distributed */
+#define PR_K_WORLD_SIZE "world_size"
+#define PR_K_WORKERS "workers"
+#define PR_K_COMPUTATION_US "computation_us"
+#define PR_K_OVERLAP_US "overlap_us"
+#define PR_K_COMMUNICATION_US "communication_us"
+#define PR_K_OTHER_US "other_us"
+#define PR_K_COMM_OPS "comm_ops"
+#define PR_K_TOTAL_BYTES "total_bytes"
+#define PR_K_ALGBW_GBPS "algbw_gbps"
+#define PR_K_BUSBW_GBPS "busbw_gbps"
+#define PR_K_STRAGGLERS "stragglers"
+
+/* ---- our additions (docs/summary-json.md) */
+#define PR_K_TIMELINE "timeline"
+#define PR_K_STEP "step"
+#define PR_K_LANES "lanes"
+#define PR_K_SPANS "spans"
+#define PR_K_DIAGNOSTICS "diagnostics"
+#define PR_K_KIND "kind"
+#define PR_K_DATA_QUALITY "data_quality"
+
+/* A category of the step breakdown or of the distributed overlap view:
+ * its key in the summary, the label reports show, and its colour
+ * (0xRRGGBB, colour-blind safe), so a category looks the same in every
+ * chart, table and report. */
+struct pr_category {
+    const char *key;
+    const char *label;
+    uint32_t color;
+};
+
+#define PR_N_BREAKDOWN 8
+#define PR_N_OVERLAP 4
+
+/* The keys of breakdown_us, in the summary's order: kernel, memcpy,
+ * memset, communication, runtime, dataloader, cpu_exec, other. */
+extern const struct pr_category pr_keys_breakdown[PR_N_BREAKDOWN];
+
+/* Computation, overlap, communication, other (distributed.workers[]). */
+extern const struct pr_category pr_keys_overlap[PR_N_OVERLAP];
+
+/* The breakdown category with this key, or NULL. */
+const struct pr_category *pr_keys_category(const char *key);
+
+#endif

@@ -1,0 +1,42 @@
+/* sget.h - null-safe reads of a summary tree (or of any cJSON tree built
+ * the same way: the diff and trend trees).  Every reader of the summary
+ * uses these instead of its own copy: a missing key, a null, a value of the
+ * wrong type and a non-object parent all read as "absent" (NULL, NAN, 0),
+ * never as a crash.  Nothing here allocates or fails. */
+#ifndef PROFREPORT_SGET_H
+#define PROFREPORT_SGET_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+/* o[key]; NULL when o is not an object or has no such key. */
+const cJSON *pr_sget(const cJSON *o, const char *key);
+
+/* o[a][b]... for a dotted path "a.b" (at most one level per dot; a segment
+ * longer than 63 bytes reads as absent). */
+const cJSON *pr_sget_path(const cJSON *o, const char *path);
+
+/* o[key] as a finite number; NAN when absent, null, not a number or not
+ * finite. */
+double pr_sget_num(const cJSON *o, const char *key);
+
+/* o[key] as a string, borrowed from the tree; NULL when not a string. */
+const char *pr_sget_str(const cJSON *o, const char *key);
+
+/* As pr_sget_str, with `dflt` in place of NULL. */
+const char *pr_sget_str_or(const cJSON *o, const char *key, const char *dflt);
+
+/* 1 when o[key] is true, else 0. */
+int pr_sget_true(const cJSON *o, const char *key);
+
+/* Number of elements when a is an array, else 0. */
+size_t pr_sget_len(const cJSON *a);
+
+/* The first element of the array o[key], or NULL. */
+const cJSON *pr_sget_first(const cJSON *o, const char *key);
+
+/* 1 when s (may be NULL) equals want, else 0. */
+int pr_sget_is(const char *s, const char *want);
+
+#endif
