@@ -11,14 +11,29 @@
 
 /* Where a "uses tensor cores" answer came from. */
 enum pr_tc_source {
-    PR_TC_NONE = 0,     /* no pattern matched */
+    PR_TC_NONE = 0,     /* not on tensor cores */
     PR_TC_PLUGIN = 1,   /* the TensorBoard plugin's exact substring list */
-    PR_TC_HEURISTIC = 2 /* [profreport ext] modern kernel names (wgmma,
-                           tensorop, nvjet, flash_fwd, ...) */
+    PR_TC_HEURISTIC = 2 /* [profreport ext] a kernel family rule (nvjet,
+                           CUTLASS 3, FlashAttention, Tensile MFMA, ...) */
 };
 
-/* Classify a kernel by its name (case-sensitive substrings, as the plugin
- * does).  NULL gives PR_TC_NONE. */
+/* How one kernel name was classified. */
+struct pr_tc_kernel {
+    int tc;                   /* 1: runs on tensor / matrix cores */
+    enum pr_tc_source source; /* PR_TC_NONE when tc is 0 */
+    const char *rule;         /* static id of the rule that decided ("nvjet",
+                                 "plugin:h884", "xmma_ffma", "tensile_valu", ...);
+                                 NULL when no rule matched (then tc is 0) */
+    int tf32; /* fp32 data on TF32 tensor cores, as the name says */
+};
+
+/* Classify a kernel by its name.  Rules run in a fixed order: the
+ * CUDA-core / VALU families first (fp32 "xmma..._ffma", CUTLASS SIMT,
+ * Tensile without an MFMA field), then the plugin's case-sensitive list,
+ * then the families, case-insensitively.  NULL gives tc 0 and no rule. */
+void pr_tensorcore_classify(const char *kernel_name, struct pr_tc_kernel *out);
+
+/* pr_tensorcore_classify's source, PR_TC_NONE when not on tensor cores. */
 enum pr_tc_source pr_tensorcore_kernel(const char *kernel_name);
 
 /* 1 when the operator may run on tensor cores: the plugin's exact list

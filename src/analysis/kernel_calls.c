@@ -11,6 +11,7 @@
 #include "profreport/flops.h"
 #include "profreport/kernel_calls.h"
 #include "profreport/roofline.h"
+#include "profreport/tensorcore.h"
 #include "profreport/tree.h"
 
 #include "internal.h"
@@ -258,6 +259,7 @@ emit_launch(cJSON *arr, struct calls *c, const struct pr_tree_dev *d, int *ok)
     const struct pr_gpu_info *g = pr_trace_gpu(c->t, e);
     const char *name = pr_trace_str(c->t, e->name);
     cJSON *o = pr_emit_obj(arr, NULL, ok);
+    struct pr_tc_kernel tc;
     size_t sub = 0;
 
     if (d->node != PR_TREE_NONE)
@@ -266,7 +268,9 @@ emit_launch(cJSON *arr, struct calls *c, const struct pr_tree_dev *d, int *ok)
     emit_op(o, c, d->node, sub, ok);
     pr_emit_us(o, "start_us", e->ts_ns - c->t0_ns, ok);
     pr_emit_us(o, "duration_us", e->dur_ns, ok);
-    pr_emit_bool(o, "tc", pr_tc_kernel_uses(name), ok);
+    pr_tensorcore_classify(name, &tc);
+    pr_emit_bool(o, "tc", tc.tc, ok);
+    pr_emit_str(o, "tc_rule", tc.rule, ok);
     emit_dims(o, "grid", g ? g->grid : NULL, ok);
     emit_dims(o, "block", g ? g->block : NULL, ok);
     emit_id(o, "stream", g ? g->stream : -1, ok);

@@ -299,6 +299,23 @@ occupancy_source(const struct kgroup *g)
     return g->n_cbps > 0 || g->n_cocc > 0 ? "computed" : NULL;
 }
 
+/* Whether the kernel ran on tensor cores, which list said so and the
+ * rule that decided (a CUDA-core rule such as "xmma_ffma" included). */
+static void
+emit_tc(cJSON *o, const char *name, int *ok)
+{
+    struct pr_tc_kernel k;
+
+    pr_tensorcore_classify(name, &k);
+    pr_emit_bool(o, "tensor_cores_used", k.tc, ok);
+    if (!k.tc)
+        pr_emit_null(o, "tensor_cores_source", ok);
+    else
+        pr_emit_str(o, "tensor_cores_source",
+                    k.source == PR_TC_PLUGIN ? "plugin" : "heuristic", ok);
+    pr_emit_str(o, "tensor_cores_rule", k.rule, ok);
+}
+
 static void
 emit_kgroup(cJSON *arr, const struct ktable *kt, const struct kgroup *g,
             int *ok)
@@ -318,15 +335,7 @@ emit_kgroup(cJSON *arr, const struct ktable *kt, const struct kgroup *g,
     emit_mean(o, "mean_est_achieved_occupancy_pct", kt->has_occ, g->occ_x_ns,
               g->n_cocc, g->cocc_x_ns, g, ok);
     pr_emit_str(o, "occupancy_source", occupancy_source(g), ok);
-    {
-        enum pr_tc_source src = pr_tensorcore_kernel(g->name);
-        pr_emit_bool(o, "tensor_cores_used", src != PR_TC_NONE, ok);
-        if (src == PR_TC_NONE)
-            pr_emit_null(o, "tensor_cores_source", ok);
-        else
-            pr_emit_str(o, "tensor_cores_source",
-                        src == PR_TC_PLUGIN ? "plugin" : "heuristic", ok);
-    }
+    emit_tc(o, g->name, ok);
 }
 
 enum pr_status

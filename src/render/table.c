@@ -63,6 +63,7 @@ static const struct col kernel_cols[] = {
     {"blocks_per_sm", "mean_blocks_per_sm", "Blk/SM", C_NUM, 0},
     {"occupancy", "mean_est_achieved_occupancy_pct", "Occ %", C_PCT, 1},
     {"tc", "tensor_cores_used", "TC", C_BOOL, 1},
+    {"tc_rule", "tensor_cores_rule", "TC rule", C_STR, 0},
     {NULL, NULL, NULL, C_STR, 0},
 };
 
@@ -107,6 +108,7 @@ static const struct col call_cols[] = {
     {"start", "start_us", "Start us", C_US, 0},
     {"duration", "duration_us", "Dur us", C_US, 1},
     {"tc", "tc", "TC", C_BOOL, 1},
+    {"tc_rule", "tc_rule", "TC rule", C_STR, 0},
     {"grid", "grid", "Grid", C_STR, 1},
     {"block", "block", "Block", C_STR, 1},
     {"stream", "stream", "Stream", C_INT, 0},

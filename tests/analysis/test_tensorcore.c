@@ -6,53 +6,77 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "profreport/tensorcore.h"
 
+#include "cases.h"
+
+/* Every line of tc_kernels.txt: the verdict and the rule that decided. */
+static void
+test_kernel_table(void **state)
+{
+    FILE *f = cases_open("tests/analysis/tc_kernels.txt");
+    struct tcase c;
+    struct pr_tc_kernel k;
+    int n = 0, bad = 0;
+
+    (void)state;
+    memset(&c, 0, sizeof(c));
+    while (cases_next(f, &c, 4)) {
+        const char *want_rule = strcmp(c.f[2], "-") == 0 ? NULL : c.f[2];
+        int want_tc = strcmp(c.f[1], "tc") == 0;
+
+        if (!want_tc && strcmp(c.f[1], "no") != 0)
+            fail_msg("line %d: verdict is \"tc\" or \"no\"", c.lineno);
+        pr_tensorcore_classify(c.f[3], &k);
+        n++;
+        if (k.tc == want_tc &&
+            (want_rule ? k.rule && strcmp(k.rule, want_rule) == 0 : !k.rule))
+            continue;
+        print_error("%s (line %d): got %s by %s, want %s by %s\n", c.f[0],
+                    c.lineno, k.tc ? "tc" : "no", k.rule ? k.rule : "-", c.f[1],
+                    c.f[2]);
+        bad++;
+    }
+    fclose(f);
+    assert_true(n >= 50); /* the table was read, not skipped */
+    assert_int_equal(bad, 0);
+}
+
 static void
 test_kernels(void **state)
 {
+    struct pr_tc_kernel k;
+
     (void)state;
+    /* the plugin's list answers "plugin", the families "heuristic" */
     assert_int_equal(pr_tensorcore_kernel("volta_h884gemm_64x64_ldg8_nn"),
                      PR_TC_PLUGIN);
-    assert_int_equal(
-        pr_tensorcore_kernel("ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_nn"),
-        PR_TC_PLUGIN);
-    assert_int_equal(pr_tensorcore_kernel("xmma_gemm_f16f16_f16f32_f32_nn"),
-                     PR_TC_PLUGIN);
-    assert_int_equal(
-        pr_tensorcore_kernel("cutlass_80_tensorop_bf16_s16816gemm_relu_bf16"),
-        PR_TC_PLUGIN); /* "16816" is on the plugin list */
-    assert_int_equal(
-        pr_tensorcore_kernel("void cutlass::Kernel<cutlass_80_tensorop_f16_"
-                             "i1688gemm_f16_256x128_32x3_nn_align8>"),
-        PR_TC_HEURISTIC);
     assert_int_equal(pr_tensorcore_kernel("nvjet_tst_128x256_64x4_1x2_h_bz"),
                      PR_TC_HEURISTIC);
-    assert_int_equal(pr_tensorcore_kernel("sm90_gemm_bf16bf16_wgmma_tile128"),
-                     PR_TC_HEURISTIC);
-    assert_int_equal(pr_tensorcore_kernel(
-                         "void flash_fwd_kernel<Flash_fwd_kernel_traits<128>>"),
-                     PR_TC_HEURISTIC);
-    assert_int_equal(pr_tensorcore_kernel("fmha_cutlassF_f16_aligned_64x64"),
-                     PR_TC_HEURISTIC);
-    /* fp32 SIMT flavour of an xmma kernel stays off tensor cores */
-    assert_int_equal(pr_tensorcore_kernel("sm80_xmma_fprop_implicit_gemm_"
-                                          "indexed_f32f32_f32f32_f32_nhwckrsc"),
-                     PR_TC_NONE);
-    /* ...but the plugin's verbatim list wins where it matches */
+    /* the CUDA-core flavour of xmma is not rescued by the plugin's list */
     assert_int_equal(pr_tensorcore_kernel("sm80_xmma_gemm_f32f32_f32f32_f32"),
-                     PR_TC_PLUGIN);
-    assert_int_equal(pr_tensorcore_kernel("volta_sgemm_128x64_nn"), PR_TC_NONE);
-    assert_int_equal(pr_tensorcore_kernel(
-                         "void at::native::vectorized_elementwise_kernel<4>"),
                      PR_TC_NONE);
     assert_int_equal(pr_tensorcore_kernel(NULL), PR_TC_NONE);
-    /* case-sensitive, as the plugin */
-    assert_int_equal(pr_tensorcore_kernel("H884GEMM"), PR_TC_NONE);
+    pr_tensorcore_classify(NULL, &k);
+    assert_false(k.tc);
+    assert_null(k.rule);
+    /* TF32 is read from the name */
+    pr_tensorcore_classify("cutlass_80_tensorop_s1688gemm_64x64_16x6_nt_align4",
+                           &k);
+    assert_true(k.tf32);
+    pr_tensorcore_classify("turing_fp16_s1688gemm_fp16_128x128_ldg8_f2f_nn",
+                           &k);
+    assert_true(k.tc);
+    assert_false(k.tf32);
+    pr_tensorcore_classify("nvjet_sss_tf32_128x256_TNT", &k);
+    assert_true(k.tf32);
+    pr_tensorcore_classify("sm80_xmma_gemm_f16f16_f16f32_f32_nt_n", &k);
+    assert_false(k.tf32);
 }
 
 static void
@@ -176,9 +200,8 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kernels),
-        cmocka_unit_test(test_eligible),
-        cmocka_unit_test(test_reasons),
+        cmocka_unit_test(test_kernel_table),  cmocka_unit_test(test_kernels),
+        cmocka_unit_test(test_eligible),      cmocka_unit_test(test_reasons),
         cmocka_unit_test(test_conv_channels),
     };
 
