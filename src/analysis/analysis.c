@@ -11,14 +11,15 @@
 #include <string.h>
 
 #include "profreport/analysis.h"
-#include "profreport/comm.h"
-#include "profreport/memory.h"
-#include "profreport/roofline.h"
 #include "profreport/buf.h"
+#include "profreport/checked.h"
+#include "profreport/comm.h"
 #include "profreport/devices.h"
 #include "profreport/gpu_util.h"
 #include "profreport/kernels.h"
+#include "profreport/memory.h"
 #include "profreport/ops.h"
+#include "profreport/roofline.h"
 #include "profreport/steps.h"
 #include "profreport/timeline.h"
 #include "profreport/tree.h"
@@ -70,8 +71,9 @@ steps_json(const struct pr_trace *t, const struct pr_steps *s,
         pr_emit_str(o, "name",
                     st->name == PR_STR_NONE ? "0" : pr_trace_str(t, st->name),
                     &ok);
-        pr_emit_us(o, "start_us", st->start_ns - origin_ns, &ok);
-        pr_emit_us(o, "duration_us", st->end_ns - st->start_ns, &ok);
+        pr_emit_us(o, "start_us", pr_sat_sub_i64(st->start_ns, origin_ns), &ok);
+        pr_emit_us(o, "duration_us", pr_sat_sub_i64(st->end_ns, st->start_ns),
+                   &ok);
         for (c = 0; c < PR_CAT_COUNT; c++)
             us[c] = (double)st->breakdown_ns[c] / 1000.0;
         emit_breakdown(o, us, &ok);
@@ -113,7 +115,7 @@ emit_step_stats(cJSON *o, const struct pr_steps *s, const int64_t *dur, int *ok)
     int c;
 
     for (i = 0; i < s->n; i++)
-        total += dur[i];
+        total = pr_sat_add_i64(total, dur[i]);
     pr_emit_num(o, "mean_us", (double)total / 1000.0 / (double)s->n, ok);
     pr_emit_num(o, "median_us", percentile_us(dur, s->n, 0.5), ok);
     pr_emit_num(o, "p90_us", percentile_us(dur, s->n, 0.9), ok);
@@ -123,7 +125,7 @@ emit_step_stats(cJSON *o, const struct pr_steps *s, const int64_t *dur, int *ok)
         int64_t sum = 0;
 
         for (i = 0; i < s->n; i++)
-            sum += s->v[i].breakdown_ns[c];
+            sum = pr_sat_add_i64(sum, s->v[i].breakdown_ns[c]);
         mean[c] = (double)sum / 1000.0 / (double)s->n;
     }
     emit_breakdown(o, mean, ok);
@@ -141,7 +143,7 @@ step_summary_json(const struct pr_steps *s)
 
     pr_emit_num(o, "count", (double)s->n, &ok);
     for (i = 0; i < s->n && ok; i++)
-        dur[i] = s->v[i].end_ns - s->v[i].start_ns;
+        dur[i] = pr_sat_sub_i64(s->v[i].end_ns, s->v[i].start_ns);
     if (s->n > 0) {
         qsort(dur, s->n, sizeof(*dur), cmp_i64);
         emit_step_stats(o, s, dur, &ok);
@@ -177,9 +179,10 @@ rec_categories(cJSON *arr, const struct pr_steps *s, int *ok)
     size_t i;
 
     for (i = 0; i < s->n; i++) {
-        total += s->v[i].end_ns - s->v[i].start_ns;
-        dl += s->v[i].breakdown_ns[PR_CAT_DATALOADER];
-        comm += s->v[i].breakdown_ns[PR_CAT_COMM];
+        total = pr_sat_add_i64(
+            total, pr_sat_sub_i64(s->v[i].end_ns, s->v[i].start_ns));
+        dl = pr_sat_add_i64(dl, s->v[i].breakdown_ns[PR_CAT_DATALOADER]);
+        comm = pr_sat_add_i64(comm, s->v[i].breakdown_ns[PR_CAT_COMM]);
     }
     if (total <= 0)
         return;

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "profreport/buf.h"
+#include "profreport/checked.h"
 #include "profreport/comm.h"
 #include "profreport/ranges.h"
 
@@ -188,13 +189,14 @@ scan(const struct pr_trace *t, struct split *sp, struct op *ops, size_t *n_ops,
         if (e->kind != PR_K_KERNEL)
             continue;
         if (!is_comm_kernel(t, e)) {
-            if (pr_ranges_push(&sp->comp, e->ts_ns, e->ts_ns + e->dur_ns,
+            if (pr_ranges_push(&sp->comp, e->ts_ns,
+                               pr_sat_add_i64(e->ts_ns, e->dur_ns),
                                err) != PR_OK)
                 return PR_E_NOMEM;
             continue;
         }
-        if (pr_ranges_push(&sp->comm, e->ts_ns, e->ts_ns + e->dur_ns, err) !=
-            PR_OK)
+        if (pr_ranges_push(&sp->comm, e->ts_ns,
+                           pr_sat_add_i64(e->ts_ns, e->dur_ns), err) != PR_OK)
             return PR_E_NOMEM;
         g = pr_trace_gpu(t, e);
         coll = g && g->collective != PR_STR_NONE && g->collective != PR_STR_EMPTY
@@ -206,12 +208,12 @@ scan(const struct pr_trace *t, struct split *sp, struct op *ops, size_t *n_ops,
         if (o == NULL)
             continue;
         o->calls++;
-        o->total_ns += e->dur_ns;
+        o->total_ns = pr_sat_add_i64(o->total_ns, e->dur_ns);
         b = call_bytes(t, g, o->name);
         if (b >= 0) {
             o->bytes += b;
             o->sized_calls++;
-            o->sized_ns += e->dur_ns;
+            o->sized_ns = pr_sat_add_i64(o->sized_ns, e->dur_ns);
         }
         if (g != NULL && g->group_size > o->group)
             o->group = g->group_size;
@@ -283,18 +285,25 @@ emit_steps(const struct pr_steps *steps, const struct split *sp, cJSON *c,
         int64_t comp = pr_ranges_overlap(&sp->comp, s->start_ns, s->end_ns);
         int64_t comm = pr_ranges_overlap(&sp->comm, s->start_ns, s->end_ns);
         int64_t both = pr_ranges_overlap(&sp->both, s->start_ns, s->end_ns);
-        int64_t other = (s->end_ns - s->start_ns) + both - comp - comm;
+        int64_t other = pr_sat_sub_i64(
+            pr_sat_sub_i64(
+                pr_sat_add_i64(pr_sat_sub_i64(s->end_ns, s->start_ns), both),
+                comp),
+            comm);
         cJSON *r = pr_emit_obj(arr, NULL, ok);
+
+        if (other < 0) /* only after saturation: span >= |comp U comm| */
+            other = 0;
 
         pr_emit_num(r, "step", (double)i, ok);
         pr_emit_us(r, "computation_us", comp - both, ok);
         pr_emit_us(r, "overlap_us", both, ok);
         pr_emit_us(r, "communication_us", comm - both, ok);
         pr_emit_us(r, "other_us", other, ok);
-        sum[0] += comp - both;
-        sum[1] += both;
-        sum[2] += comm - both;
-        sum[3] += other;
+        sum[0] = pr_sat_add_i64(sum[0], comp - both);
+        sum[1] = pr_sat_add_i64(sum[1], both);
+        sum[2] = pr_sat_add_i64(sum[2], comm - both);
+        sum[3] = pr_sat_add_i64(sum[3], other);
     }
     if (steps->n > 0) {
         double n = (double)steps->n * 1000.0;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "profreport/buf.h"
+#include "profreport/checked.h"
 #include "profreport/gpu_util.h"
 #include "profreport/ranges.h"
 
@@ -101,13 +102,13 @@ add_occupancy(struct gpu_acc *a, const struct pr_event *e, double occ,
               const struct pr_gpu_window *w)
 {
     int64_t lo = e->ts_ns > w->steps_start_ns ? e->ts_ns : w->steps_start_ns;
-    int64_t end = e->ts_ns + e->dur_ns;
+    int64_t end = pr_sat_add_i64(e->ts_ns, e->dur_ns);
     int64_t hi = end < w->steps_end_ns ? end : w->steps_end_ns;
 
     if (isnan(occ) || occ < 0 || hi <= lo)
         return;
-    a->occ_sum += occ * (double)(hi - lo);
-    a->occ_ns += (double)(hi - lo);
+    a->occ_sum += occ * (double)pr_sat_sub_i64(hi, lo);
+    a->occ_ns += (double)pr_sat_sub_i64(hi, lo);
 }
 
 static enum pr_status
@@ -120,11 +121,11 @@ accumulate(const struct pr_trace *t, int32_t dev, const struct pr_gpu_window *w,
     for (i = 0; i < t->n_events && st == PR_OK; i++) {
         const struct pr_event *e = &t->events[i];
         const struct pr_gpu_info *g = kernel_gpu(t, e);
-        int64_t end = e->ts_ns + e->dur_ns;
+        int64_t end = pr_sat_add_i64(e->ts_ns, e->dur_ns);
 
         if (g == NULL || g->device != dev)
             continue;
-        a->kernel_ns += e->dur_ns;
+        a->kernel_ns = pr_sat_add_i64(a->kernel_ns, e->dur_ns);
         add_occupancy(a, e, g->occupancy_pct, w);
         st = pr_ranges_push(&a->busy, e->ts_ns, end, err);
         /* 9.2 uses positive blocks per SM; "inf" (unknown SM count) is
@@ -158,7 +159,7 @@ cmp_endpoint(const void *pa, const void *pb)
 static double
 sm_efficiency(struct gpu_acc *a, const struct pr_gpu_window *w)
 {
-    int64_t span = w->steps_end_ns - w->steps_start_ns, prev;
+    int64_t span = pr_sat_sub_i64(w->steps_end_ns, w->steps_start_ns), prev;
     double s = 0, sum = 0;
     size_t i, active = 0;
     int found = 0;
@@ -175,7 +176,7 @@ sm_efficiency(struct gpu_acc *a, const struct pr_gpu_window *w)
             int64_t hi = p->t_ns < w->steps_end_ns ? p->t_ns : w->steps_end_ns;
 
             if (hi > lo) {
-                sum += (s < 1.0 ? s : 1.0) * (double)(hi - lo);
+                sum += (s < 1.0 ? s : 1.0) * (double)pr_sat_sub_i64(hi, lo);
                 found = 1;
             }
         }
@@ -186,36 +187,53 @@ sm_efficiency(struct gpu_acc *a, const struct pr_gpu_window *w)
     return found ? sum / (double)span : NAN;
 }
 
-/* 9.6: the smallest power-of-ten bucket (≥ 1 µs) giving at most 100
- * buckets over the profiled range; the last bucket runs to its end. */
+/* 9.6: the smallest power-of-ten bucket size (>= 1 us) giving at most
+ * 100 buckets over the range.  Compared by division: range > 100 * size
+ * overflows for ranges near 2^63, and the loop must end for every range
+ * (a saturated one included). */
+static int64_t
+bucket_size(int64_t range)
+{
+    int64_t size = 1000;
+
+    while (range / size > MAX_BUCKETS ||
+           (range / size == MAX_BUCKETS && range % size != 0)) {
+        if (size > INT64_MAX / 10)
+            break;
+        size *= 10;
+    }
+    return size;
+}
+
+/* The utilization series of 9.6 over the profiled range; the last bucket
+ * runs to its end. */
 static void
 emit_series(cJSON *o, const struct gpu_acc *a, const struct pr_gpu_window *w,
             int *ok)
 {
-    int64_t range = w->global_end_ns - w->global_start_ns, size = 1000;
-    int64_t n, i, start = w->global_start_ns;
+    int64_t range = pr_sat_sub_i64(w->global_end_ns, w->global_start_ns);
+    int64_t size = bucket_size(range), n, i, start = w->global_start_ns;
     cJSON *ser = pr_emit_obj(o, "utilization_series", ok);
     cJSON *ts = pr_emit_arr(ser, "t_us", ok);
     cJSON *util = pr_emit_arr(ser, "utilization_pct", ok);
 
-    while (range > MAX_BUCKETS * size && size <= INT64_MAX / 10)
-        size *= 10;
     pr_emit_us(ser, "bucket_us", size, ok);
     if (range <= 0)
         return;
     /* Under 1 µs the plugin fails; one short bucket is the sane answer. */
     n = range / size > 0 ? range / size : 1;
     for (i = 0; i < n && *ok; i++) {
-        int64_t lo = start + i * size;
-        int64_t hi = i + 1 == n ? w->global_end_ns : lo + size;
+        /* i * size <= range: no overflow */
+        int64_t lo = pr_sat_add_i64(start, i * size);
+        int64_t hi = i + 1 == n ? w->global_end_ns : pr_sat_add_i64(lo, size);
 
-        pr_emit_us(ts, NULL, lo - w->origin_ns, ok);
+        pr_emit_us(ts, NULL, pr_sat_sub_i64(lo, w->origin_ns), ok);
         pr_emit_num(util, NULL,
                     100.0 * (double)pr_ranges_overlap(&a->busy, lo, hi) /
-                        (double)(hi - lo),
+                        (double)pr_sat_sub_i64(hi, lo),
                     ok);
     }
-    pr_emit_us(ts, NULL, w->global_end_ns - w->origin_ns, ok);
+    pr_emit_us(ts, NULL, pr_sat_sub_i64(w->global_end_ns, w->origin_ns), ok);
     pr_emit_num(util, NULL, 0, ok);
 }
 
@@ -223,7 +241,7 @@ static void
 emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
          const struct pr_gpu_window *w, int *ok)
 {
-    int64_t span = w->steps_end_ns - w->steps_start_ns;
+    int64_t span = pr_sat_sub_i64(w->steps_end_ns, w->steps_start_ns);
     cJSON *o = pr_emit_obj(arr, NULL, ok);
     double util = NAN, sm = sm_efficiency(a, w), occ = NAN;
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profreport/checked.h"
 #include "profreport/flops.h"
 #include "profreport/kernel_calls.h"
 #include "profreport/roofline.h"
@@ -266,7 +267,7 @@ emit_launch(cJSON *arr, struct calls *c, const struct pr_tree_dev *d, int *ok)
         sub = c->n_launched[d->node]++;
     pr_emit_str(o, "kernel", name, ok);
     emit_op(o, c, d->node, sub, ok);
-    pr_emit_us(o, "start_us", e->ts_ns - c->t0_ns, ok);
+    pr_emit_us(o, "start_us", pr_sat_sub_i64(e->ts_ns, c->t0_ns), ok);
     pr_emit_us(o, "duration_us", e->dur_ns, ok);
     pr_tensorcore_classify(name, &tc);
     pr_emit_bool(o, "tc", tc.tc, ok);

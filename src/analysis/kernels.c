@@ -167,7 +167,7 @@ add_kernel(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
     if (g->calls == 0 || e->dur_ns > g->max_ns)
         g->max_ns = e->dur_ns;
     g->calls++;
-    g->total_ns += e->dur_ns;
+    g->total_ns = pr_sat_add_i64(g->total_ns, e->dur_ns);
     if (gi == NULL)
         return;
     add_launch(t, g, gi, dur);
@@ -382,9 +382,9 @@ pr_kernels_tc_ratio(const struct pr_trace *t)
         if (e->kind != PR_K_KERNEL)
             continue;
         any = 1;
-        all += e->dur_ns;
+        all = pr_sat_add_i64(all, e->dur_ns);
         if (pr_names_get(&nc, e->name) & PR_NAME_TC)
-            tc += e->dur_ns;
+            tc = pr_sat_add_i64(tc, e->dur_ns);
     }
     pr_names_free(&nc);
     if (!any)

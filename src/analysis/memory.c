@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "profreport/buf.h"
+#include "profreport/checked.h"
 #include "profreport/memory.h"
 
 #include "internal.h"
@@ -319,7 +320,7 @@ build_curves(struct mem *m)
         dev = m->rec_dev[k++];
         if (dev < 0)
             continue;
-        t_us = (double)(e->ts_ns - m->start_ns) / 1000.0;
+        t_us = (double)pr_sat_sub_i64(e->ts_ns, m->start_ns) / 1000.0;
         running[dev] += mi->bytes;
         if (m->has_totals && isnan(mi->total_allocated))
             continue;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "profreport/buf.h"
+#include "profreport/checked.h"
 #include "profreport/ops.h"
 
 #include "internal.h"
@@ -70,12 +71,12 @@ add_member(struct table *tb, int64_t key, const struct pr_trace *t,
     }
     g = &tb->v[gi];
     g->calls++;
-    g->host_total_ns += n->host_total_ns;
-    g->host_self_ns += n->host_self_ns;
-    g->dev_total_ns += n->device_total_ns;
-    g->dev_self_ns += n->device_self_ns;
-    g->tc_total_ns += n->tc_total_ns;
-    g->tc_self_ns += n->tc_self_ns;
+    g->host_total_ns = pr_sat_add_i64(g->host_total_ns, n->host_total_ns);
+    g->host_self_ns = pr_sat_add_i64(g->host_self_ns, n->host_self_ns);
+    g->dev_total_ns = pr_sat_add_i64(g->dev_total_ns, n->device_total_ns);
+    g->dev_self_ns = pr_sat_add_i64(g->dev_self_ns, n->device_self_ns);
+    g->tc_total_ns = pr_sat_add_i64(g->tc_total_ns, n->tc_total_ns);
+    g->tc_self_ns = pr_sat_add_i64(g->tc_self_ns, n->tc_self_ns);
     return PR_OK;
 }
 
@@ -203,7 +204,7 @@ own_kernel_ns(const struct pr_trace *t, const struct pr_tree *tree,
                 &t->events[tree->devs[tree->rt_devs[r->dev_first + j]].ev];
 
             if (e->kind == PR_K_KERNEL)
-                sum += e->dur_ns;
+                sum = pr_sat_add_i64(sum, e->dur_ns);
         }
     }
     return sum;
@@ -228,10 +229,10 @@ pr_ops_tc_eligible_ratio(const struct pr_trace *t, const struct pr_tree *tree)
         below[tree->post[i]] = (unsigned char)(has_below ? 2 : 0);
         if (n->tc_eligible && !has_below) {
             below[tree->post[i]] = 1;
-            num += own_kernel_ns(t, tree, n);
+            num = pr_sat_add_i64(num, own_kernel_ns(t, tree, n));
         }
         if (n->is_operator)
-            den += own_kernel_ns(t, tree, n);
+            den = pr_sat_add_i64(den, own_kernel_ns(t, tree, n));
     }
     free(below);
     return den > 0 ? (double)num / (double)den : 0.0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "profreport/buf.h"
+#include "profreport/checked.h"
 #include "profreport/ranges.h"
 
 void
@@ -143,7 +144,8 @@ pr_ranges_sum(const struct pr_ranges *r)
     size_t i;
 
     for (i = 0; i < r->n; i++)
-        sum += r->v[i].end_ns - r->v[i].start_ns;
+        sum = pr_sat_add_i64(sum,
+                             pr_sat_sub_i64(r->v[i].end_ns, r->v[i].start_ns));
     return sum;
 }
 
@@ -176,7 +178,7 @@ pr_ranges_overlap(const struct pr_ranges *r, int64_t start_ns, int64_t end_ns)
         int64_t e = r->v[i].end_ns < end_ns ? r->v[i].end_ns : end_ns;
 
         if (e > s)
-            sum += e - s;
+            sum = pr_sat_add_i64(sum, pr_sat_sub_i64(e, s));
     }
     return sum;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "profreport/buf.h"
+#include "profreport/checked.h"
 #include "profreport/flops.h"
 #include "profreport/peaks.h"
 #include "profreport/roofline.h"
@@ -529,9 +530,10 @@ attribute_kernels(const struct pr_trace *t, struct ogs *g,
         tc = cls & PR_NAME_TC_PLUGIN ? PR_TC_PLUGIN
              : cls & PR_NAME_TC_HEUR ? PR_TC_HEURISTIC
                                      : PR_TC_NONE;
-        o->k_ns += e->dur_ns;
-        o->tc_ns += tc != PR_TC_NONE ? e->dur_ns : 0;
-        o->heur_ns += tc == PR_TC_HEURISTIC ? e->dur_ns : 0;
+        o->k_ns = pr_sat_add_i64(o->k_ns, e->dur_ns);
+        o->tc_ns = pr_sat_add_i64(o->tc_ns, tc != PR_TC_NONE ? e->dur_ns : 0);
+        o->heur_ns =
+            pr_sat_add_i64(o->heur_ns, tc == PR_TC_HEURISTIC ? e->dur_ns : 0);
         gi = pr_trace_gpu(t, e);
         if (o->device < 0 && gi)
             o->device = gi->device;
@@ -1026,7 +1028,7 @@ rec_host_sync(struct pass *p, cJSON *arr)
     origin = p->t->events[0].ts_ns;
     for (i = 0; i < p->t->n_events; i++) {
         const struct pr_event *e = &p->t->events[i];
-        double ts = (double)(e->ts_ns - origin) / 1000.0;
+        double ts = (double)pr_sat_sub_i64(e->ts_ns, origin) / 1000.0;
         const char *n = pr_trace_str(p->t, e->name);
 
         if (ts < b_us || ts >= e_us)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profreport/checked.h"
 #include "profreport/timeline.h"
 
 #include "internal.h"
@@ -75,12 +76,13 @@ pick_step(const struct pr_steps *s, struct pr_error *err, int *ok)
         return 0;
     }
     for (i = 0; i < s->n; i++)
-        dur[i] = s->v[i].end_ns - s->v[i].start_ns;
+        dur[i] = pr_sat_sub_i64(s->v[i].end_ns, s->v[i].start_ns);
     qsort(dur, s->n, sizeof(*dur), cmp_i64);
     median = ((double)dur[(s->n - 1) / 2] + (double)dur[s->n / 2]) / 2.0;
     free(dur);
     for (i = 0; i < s->n; i++) {
-        double d = (double)(s->v[i].end_ns - s->v[i].start_ns) - median;
+        double d =
+            (double)pr_sat_sub_i64(s->v[i].end_ns, s->v[i].start_ns) - median;
 
         d = d < 0 ? -d : d;
         if (i == 0 || d < best) {
@@ -115,7 +117,9 @@ add_clipped(struct spans *sp, const struct pr_event *e, int64_t start,
             int64_t end)
 {
     int64_t s = e->ts_ns > start ? e->ts_ns : start;
-    int64_t f = end - e->ts_ns < e->dur_ns ? end : e->ts_ns + e->dur_ns;
+    int64_t f = pr_sat_sub_i64(end, e->ts_ns) < e->dur_ns
+                    ? end
+                    : pr_sat_add_i64(e->ts_ns, e->dur_ns);
     struct span *x = push(sp);
 
     if (x == NULL)
@@ -312,7 +316,7 @@ walk(const struct pr_trace *t, const struct span *v, size_t n, int64_t thr,
         char label[64];
 
         while (v[i].dur_ns < thr && k + 1 < n && v[k + 1].dur_ns < thr &&
-               v[k + 1].start_ns - end < thr) {
+               pr_sat_sub_i64(v[k + 1].start_ns, end) < thr) {
             k++;
             mixed |= kind_index(v[k].kind) != kind;
             if (v[k].start_ns + v[k].dur_ns > end)
@@ -390,8 +394,8 @@ timeline_json(const struct pr_trace *t, const struct pr_step *st,
 
     pr_emit_str(o, "step",
                 st->name == PR_STR_NONE ? "0" : pr_trace_str(t, st->name), &ok);
-    pr_emit_us(o, "start_us", st->start_ns - origin, &ok);
-    pr_emit_us(o, "duration_us", st->end_ns - st->start_ns, &ok);
+    pr_emit_us(o, "start_us", pr_sat_sub_i64(st->start_ns, origin), &ok);
+    pr_emit_us(o, "duration_us", pr_sat_sub_i64(st->end_ns, st->start_ns), &ok);
     pr_emit_us(o, "merge_below_us", thr, &ok);
     pr_emit_num(o, "n_events", (double)sp->n, &ok);
     emit_lanes(t, sp, thr, pr_emit_arr(o, "lanes", &ok), &ok);
@@ -411,7 +415,8 @@ threshold(const struct pr_trace *t, const struct spans *sp, int64_t step_ns)
 
     if (thr < 1)
         thr = 1;
-    while (thr < 2 * step_ns && count_all(t, sp, thr) > PR_TIMELINE_MAX_SPANS)
+    while (thr < step_ns && thr <= INT64_MAX / 2 &&
+           count_all(t, sp, thr) > PR_TIMELINE_MAX_SPANS)
         thr *= 2;
     return thr;
 }
@@ -449,7 +454,7 @@ pr_timeline_fill(const struct pr_trace *t, const struct pr_steps *steps,
     if (rc == PR_OK && sp.n > 0)
         rc = collect_host(t, st->start_ns, st->end_ns, &corr, &sp, err);
     if (rc == PR_OK && sp.n > 0) {
-        int64_t dur = st->end_ns - st->start_ns;
+        int64_t dur = pr_sat_sub_i64(st->end_ns, st->start_ns);
 
         qsort(sp.v, sp.n, sizeof(sp.v[0]), cmp_span);
         rc = put_timeline(

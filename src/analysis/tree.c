@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "profreport/buf.h"
+#include "profreport/checked.h"
 #include "profreport/tree.h"
 
 #include "internal.h"
@@ -234,7 +235,7 @@ add_rt(struct builder *b, size_t i)
     r->ev = (uint32_t)i;
     r->node = b->ext_next[idx] = PR_TREE_NONE;
     r->start_ns = e->ts_ns;
-    r->end_ns = e->ts_ns + e->dur_ns;
+    r->end_ns = pr_sat_add_i64(e->ts_ns, e->dur_ns);
     if (e->correlation != PR_NO_ID) {
         d = pr_idmap_get(&b->pending, e->correlation);
         for (; d != PR_NONE && d != PR_TREE_NONE; d = tr->devs[d].next)
@@ -714,9 +715,11 @@ fill_runtime(const struct pr_trace *t, struct pr_tree *tr, size_t rt,
 
         d->node = node;
         d->op_eligible = tr->nodes[node].tc_eligible;
-        r->device_ns += dur;
+        /* kernels may overlap: a sum, not a union, so it can pass any
+           bound on single times (checked.h) */
+        r->device_ns = pr_sat_add_i64(r->device_ns, dur);
         if (d->tc)
-            r->tc_ns += dur;
+            r->tc_ns = pr_sat_add_i64(r->tc_ns, dur);
     }
 }
 
@@ -734,31 +737,35 @@ fill_node(const struct pr_trace *t, struct pr_tree *tr, size_t n)
         const struct pr_tree_rt *r = &tr->rts[p->rts[i]];
 
         fill_runtime(t, tr, p->rts[i], n);
-        rt_span += r->end_ns - r->start_ns;
-        rt_dev += r->device_ns;
-        p->tc_self_ns += r->tc_ns;
+        rt_span =
+            pr_sat_add_i64(rt_span, pr_sat_sub_i64(r->end_ns, r->start_ns));
+        rt_dev = pr_sat_add_i64(rt_dev, r->device_ns);
+        p->tc_self_ns = pr_sat_add_i64(p->tc_self_ns, r->tc_ns);
         eligible_below |= r->tc_ns > 0;
     }
     p->device_self_ns = rt_dev;
     for (i = 0; i < p->n_kids; i++) {
         const struct pr_tree_node *k = &tr->nodes[p->kids[i]];
 
-        kid_span += k->host_total_ns; /* kids are never roots */
-        dev_kids += k->device_total_ns;
-        tc_kids += k->tc_total_ns;
+        /* kids are never roots */
+        kid_span = pr_sat_add_i64(kid_span, k->host_total_ns);
+        dev_kids = pr_sat_add_i64(dev_kids, k->device_total_ns);
+        tc_kids = pr_sat_add_i64(tc_kids, k->tc_total_ns);
         eligible_below |= k->tc_eligible;
         /* A module's "self" also covers its direct operators. */
         if (p->type == PR_N_MODULE && k->is_operator)
-            p->device_self_ns += k->device_total_ns;
+            p->device_self_ns =
+                pr_sat_add_i64(p->device_self_ns, k->device_total_ns);
     }
-    p->device_total_ns = dev_kids + rt_dev;
-    p->tc_total_ns = tc_kids + p->tc_self_ns;
+    p->device_total_ns = pr_sat_add_i64(dev_kids, rt_dev);
+    p->tc_total_ns = pr_sat_add_i64(tc_kids, p->tc_self_ns);
     if (p->kind == PR_K_OP && p->type != PR_N_STEP && eligible_below)
         p->tc_eligible = 1;
     if (p->type == PR_N_ROOT)
         return; /* spans from INT64_MIN to INT64_MAX: no host time */
-    p->host_total_ns = pr_tree_end(t, p) - pr_tree_start(t, p);
-    p->host_self_ns = p->host_total_ns - kid_span - rt_span;
+    p->host_total_ns = pr_sat_sub_i64(pr_tree_end(t, p), pr_tree_start(t, p));
+    p->host_self_ns =
+        pr_sat_sub_i64(pr_sat_sub_i64(p->host_total_ns, kid_span), rt_span);
 }
 
 static void
