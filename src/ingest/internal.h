@@ -1,7 +1,8 @@
 /* internal.h - what the files of src/ingest share, and nothing outside that
- * folder includes: the streaming splitter (split.c), the batch-local record
- * sets that parser threads fill (events.c) and the field getters (fields.c).
- * reader.c wires them together with threads. */
+ * folder includes: the byte source every reader takes its input from
+ * (source.c), the streaming splitter (split.c), the batch-local record sets
+ * that parser threads fill (events.c) and the field getters (fields.c).
+ * reader.c wires the JSON reader together with threads. */
 #ifndef PROFREPORT_INGEST_INTERNAL_H
 #define PROFREPORT_INGEST_INTERNAL_H
 
@@ -26,6 +27,44 @@
 /* Total bytes of top-level values we keep to parse (deviceProperties,
  * distributedInfo, ...). */
 #define PR_INGEST_MAX_CAPTURE ((size_t)64 << 20)
+
+/* ------------------------------------------------------------ source.c */
+
+/* One input document as a sequence of chunks: a file (or a memory buffer)
+ * read in pieces of about 1 MiB, gzip detected by its magic bytes and
+ * inflated on the fly (multi-member aware, truncation is an error).  With
+ * `ahead`, reading and inflating run on a thread of their own a few chunks
+ * ahead of the caller.  Both the raw and the inflated byte counts are
+ * capped at `max` (PR_E_LIMIT past it).  Messages carry "byte N: ..."
+ * without the file name; the caller prefixes it. */
+struct pr_source;
+
+/* Open `path` (PR_E_IO when it cannot be opened) or a memory buffer
+ * (borrowed; it must outlive the source) and look at its first bytes.
+ * *out is owned by the caller (pr_source_close) and NULL on error. */
+PR_NODISCARD enum pr_status pr_source_open(const char *path, uint64_t max,
+                                           int ahead, struct pr_source **out,
+                                           struct pr_error *err);
+PR_NODISCARD enum pr_status pr_source_open_mem(const void *data, size_t len,
+                                               uint64_t max, int ahead,
+                                               struct pr_source **out,
+                                               struct pr_error *err);
+
+/* The next chunk of the document (*n == 0 at its end).  The chunk stays
+ * valid until the next call; the previous one is then reused. */
+PR_NODISCARD enum pr_status pr_source_next(struct pr_source *s, const char **p,
+                                           size_t *n, struct pr_error *err);
+
+/* Document bytes handed out so far. */
+uint64_t pr_source_bytes(const struct pr_source *s);
+
+void pr_source_close(struct pr_source *s); /* accepts NULL */
+
+/* The first up to `cap` document bytes of `path` (inflated when gzip'd)
+ * into buf, for sniffing formats; *whole is set when that is all of it. */
+PR_NODISCARD enum pr_status pr_source_head(const char *path, char *buf,
+                                           size_t cap, size_t *n, int *whole,
+                                           struct pr_error *err);
 
 /* ------------------------------------------------------------ split.c */
 

@@ -1,13 +1,11 @@
-/* reader.c - ingest orchestration: read a file or a memory buffer (gzip
- * detected by magic bytes and inflated in-process), feed the splitter on a
- * producer thread, parse batches of events on N parser threads, and merge
- * the batches into the trace in file order on the calling thread (the only
- * one that touches the trace and its string table).  Scanning is split.c,
- * per-event conversion events.c. */
+/* reader.c - the JSON trace reader's orchestration: take the document's
+ * bytes from a source (source.c: file or memory, gzip, read-ahead, size
+ * cap), feed the splitter on a producer thread, parse batches of events on
+ * N parser threads, and merge the batches into the trace in file order on
+ * the calling thread (the only one that touches the trace and its string
+ * table).  Scanning is split.c, per-event conversion events.c. */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -19,371 +17,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ZLIB_CONST
-#include <zlib.h>
-
 #include "internal.h"
 #include "profreport/reader.h"
 
-#define CHUNK_BYTES ((size_t)1 << 20) /* one read, or one inflate output */
 #define BATCH_BYTES ((size_t)1 << 20) /* event text per batch */
 #define BATCH_EVENTS 16384            /* events per batch, for tiny events */
 #define MAX_PARSERS 64
 #define PROGRESS_NS 250000000 /* at most 4 progress lines a second */
-#define GZ_AHEAD 4            /* inflated chunks kept ready */
-
-/* ------------------------------------------------------------ input */
-
-/* Reading and inflation run on a thread of their own, a few chunks ahead
- * of the splitter: zlib is single-threaded and about as costly as
- * splitting, so on one thread the two would set the pace for the whole
- * ingest (and read() copies are better done off the splitter's thread
- * too). */
-struct ahead {
-    pthread_t thread;
-    int live; /* thread started */
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    unsigned char *buf[GZ_AHEAD]; /* owned */
-    size_t len[GZ_AHEAD];
-    size_t head, n_full; /* filled: head .. head + n_full - 1 */
-    int held;            /* the splitter still reads head - 1 */
-    int done, stop;
-    enum pr_status st; /* how the inflater ended */
-    struct pr_error err;
-};
-
-/* The document as a sequence of chunks, whatever its container. */
-struct src {
-    int fd;                   /* -1 for memory input */
-    const unsigned char *mem; /* memory input (borrowed) */
-    size_t mem_len, mem_pos;
-    unsigned char *in; /* file reads (compressed or not) */
-    size_t in_len;     /* bytes of `in` not yet handed out (plain) */
-    int in_eof;
-    int gz;          /* gzip: inflate `in` into `out` */
-    int gz_live;     /* zs is initialised */
-    int member_done; /* the last gzip member ended */
-    z_stream zs;
-    uint64_t gz_out; /* bytes inflated (the inflater's count) */
-    struct ahead ahead;
-    uint64_t raw;      /* bytes read from the file or buffer */
-    uint64_t produced; /* document bytes handed out */
-    uint64_t max;
-};
-
-static void
-ahead_stop(struct ahead *a)
-{
-    size_t i;
-
-    if (a->live) {
-        pthread_mutex_lock(&a->mu);
-        a->stop = 1;
-        pthread_cond_broadcast(&a->cv);
-        pthread_mutex_unlock(&a->mu);
-        pthread_join(a->thread, NULL);
-        pthread_mutex_destroy(&a->mu);
-        pthread_cond_destroy(&a->cv);
-        a->live = 0;
-    }
-    for (i = 0; i < GZ_AHEAD; i++)
-        free(a->buf[i]);
-}
-
-static void
-src_close(struct src *s)
-{
-    ahead_stop(&s->ahead);
-    if (s->gz_live)
-        inflateEnd(&s->zs);
-    if (s->fd >= 0)
-        close(s->fd);
-    free(s->in);
-    memset(s, 0, sizeof(*s));
-    s->fd = -1;
-}
-
-/* Next raw bytes: a slice of the memory buffer, or one read() into
- * `into` (CHUNK_BYTES). */
-static enum pr_status
-src_raw(struct src *s, unsigned char *into, const unsigned char **p, size_t *n,
-        struct pr_error *err)
-{
-    ssize_t got;
-
-    if (s->fd < 0) {
-        *p = s->mem + s->mem_pos;
-        *n = s->mem_len - s->mem_pos < CHUNK_BYTES ? s->mem_len - s->mem_pos
-                                                   : CHUNK_BYTES;
-        s->mem_pos += *n;
-    } else {
-        do
-            got = read(s->fd, into, CHUNK_BYTES);
-        while (got < 0 && errno == EINTR);
-        if (got < 0)
-            return pr_error_set(err, PR_E_IO,
-                                "byte %" PRIu64 ": read error: %s", s->raw,
-                                strerror(errno));
-        *p = into;
-        *n = (size_t)got;
-    }
-    s->raw += *n;
-    if (s->raw > s->max)
-        return pr_error_set(err, PR_E_LIMIT,
-                            "byte %" PRIu64 ": input larger than the limit "
-                            "of %" PRIu64 " bytes",
-                            s->max, s->max);
-    return PR_OK;
-}
-
-static enum pr_status
-gz_refill(struct src *s, struct pr_error *err)
-{
-    const unsigned char *p;
-    size_t n;
-    enum pr_status st;
-
-    if (s->zs.avail_in > 0 || s->in_eof)
-        return PR_OK;
-    st = src_raw(s, s->in, &p, &n, err);
-    if (st != PR_OK)
-        return st;
-    s->in_eof = n == 0;
-    s->zs.next_in = p;
-    s->zs.avail_in = (uInt)n;
-    return PR_OK;
-}
-
-static enum pr_status
-gz_error(struct src *s, int ret, struct pr_error *err)
-{
-    if (ret == Z_MEM_ERROR)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory in zlib");
-    return pr_error_set(err, PR_E_FORMAT,
-                        "byte %" PRIu64 ": corrupt gzip data at compressed "
-                        "byte %" PRIu64 " (%s)",
-                        s->gz_out, s->raw - s->zs.avail_in,
-                        s->zs.msg ? s->zs.msg : "zlib error");
-}
-
-/* Start the next gzip member, if more input follows the one that ended.
- * *more is 0 at a clean end of input. */
-static enum pr_status
-gz_next_member(struct src *s, int *more, struct pr_error *err)
-{
-    enum pr_status st = gz_refill(s, err);
-
-    *more = 0;
-    if (st != PR_OK || s->zs.avail_in == 0)
-        return st;
-    if (s->zs.next_in[0] != 0x1f)
-        return pr_error_set(err, PR_E_FORMAT,
-                            "byte %" PRIu64 ": data after the end of the "
-                            "gzip stream (compressed byte %" PRIu64 ")",
-                            s->gz_out, s->raw - s->zs.avail_in);
-    if (inflateReset(&s->zs) != Z_OK)
-        return gz_error(s, Z_STREAM_ERROR, err);
-    s->member_done = 0;
-    *more = 1;
-    return PR_OK;
-}
-
-/* Inflate the next chunk of the document into `out` (multi-member
- * aware); *n == 0 at the end.  Runs on the inflater thread. */
-static enum pr_status
-gz_next(struct src *s, unsigned char *out, size_t *n, struct pr_error *err)
-{
-    for (;;) {
-        enum pr_status st;
-        int ret, more;
-
-        if (s->member_done) {
-            st = gz_next_member(s, &more, err);
-            if (st != PR_OK || !more) {
-                *n = 0;
-                return st;
-            }
-        }
-        st = gz_refill(s, err);
-        if (st != PR_OK)
-            return st;
-        s->zs.next_out = out;
-        s->zs.avail_out = (uInt)CHUNK_BYTES;
-        ret = inflate(&s->zs, Z_NO_FLUSH);
-        if (ret == Z_STREAM_END)
-            s->member_done = 1;
-        else if (ret != Z_OK && ret != Z_BUF_ERROR)
-            return gz_error(s, ret, err);
-        *n = CHUNK_BYTES - s->zs.avail_out;
-        s->gz_out += *n;
-        if (*n > 0)
-            return PR_OK;
-        if (!s->member_done && s->in_eof && s->zs.avail_in == 0)
-            return pr_error_set(err, PR_E_FORMAT,
-                                "byte %" PRIu64 ": gzip stream is truncated "
-                                "(after %" PRIu64 " compressed bytes)",
-                                s->gz_out, s->raw);
-    }
-}
-
-static void *
-filler_main(void *arg)
-{
-    struct src *s = arg;
-    struct ahead *a = &s->ahead;
-    struct pr_error err;
-
-    pr_error_clear(&err);
-    for (;;) {
-        enum pr_status st;
-        size_t slot, n = 0;
-
-        pthread_mutex_lock(&a->mu);
-        while (!a->stop && a->n_full + (size_t)a->held >= GZ_AHEAD)
-            pthread_cond_wait(&a->cv, &a->mu);
-        slot = (a->head + a->n_full) % GZ_AHEAD;
-        pthread_mutex_unlock(&a->mu);
-        if (a->stop) /* read under the lock above; only ever set to 1 */
-            return NULL;
-        if (s->gz) {
-            st = gz_next(s, a->buf[slot], &n, &err);
-        } else {
-            const unsigned char *p;
-
-            st = src_raw(s, a->buf[slot], &p, &n, &err);
-        }
-        pthread_mutex_lock(&a->mu);
-        if (st != PR_OK || n == 0) {
-            a->done = 1;
-            a->st = st;
-            a->err = err;
-        } else {
-            a->len[slot] = n;
-            a->n_full++;
-        }
-        pthread_cond_broadcast(&a->cv);
-        pthread_mutex_unlock(&a->mu);
-        if (st != PR_OK || n == 0)
-            return NULL;
-    }
-}
-
-/* The splitter's side: the next inflated chunk.  The previous one is
- * handed back, so it must no longer be in use. */
-static enum pr_status
-ahead_next(struct ahead *a, const char **p, size_t *n, struct pr_error *err)
-{
-    enum pr_status st = PR_OK;
-
-    pthread_mutex_lock(&a->mu);
-    a->held = 0;
-    pthread_cond_broadcast(&a->cv);
-    while (a->n_full == 0 && !a->done)
-        pthread_cond_wait(&a->cv, &a->mu);
-    if (a->n_full > 0) {
-        *p = (const char *)a->buf[a->head];
-        *n = a->len[a->head];
-        a->head = (a->head + 1) % GZ_AHEAD;
-        a->n_full--;
-        a->held = 1;
-        pthread_cond_broadcast(&a->cv);
-    } else {
-        *n = 0;
-        st = a->st;
-        if (st != PR_OK)
-            pr_error_set(err, st, "%s", a->err.msg);
-    }
-    pthread_mutex_unlock(&a->mu);
-    return st;
-}
-
-static enum pr_status
-ahead_start(struct src *s, struct pr_error *err)
-{
-    struct ahead *a = &s->ahead;
-    size_t i;
-
-    for (i = 0; i < GZ_AHEAD; i++) {
-        a->buf[i] = malloc(CHUNK_BYTES);
-        if (a->buf[i] == NULL)
-            return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    }
-    pthread_mutex_init(&a->mu, NULL);
-    pthread_cond_init(&a->cv, NULL);
-    if (pthread_create(&a->thread, NULL, filler_main, s) != 0) {
-        pthread_mutex_destroy(&a->mu);
-        pthread_cond_destroy(&a->cv);
-        return pr_error_set(err, PR_E_NOMEM, "cannot start a thread");
-    }
-    a->live = 1;
-    return PR_OK;
-}
-
-/* Next chunk of the document; *n == 0 at its end. */
-static enum pr_status
-src_next(struct src *s, const char **p, size_t *n, struct pr_error *err)
-{
-    const unsigned char *raw;
-    enum pr_status st;
-
-    if (s->in_len > 0) {
-        /* the first read, kept while sniffing for gzip */
-        *p = (const char *)s->in;
-        *n = s->in_len;
-        s->in_len = 0;
-        st = PR_OK;
-    } else if (s->ahead.live) {
-        st = ahead_next(&s->ahead, p, n, err);
-    } else {
-        st = src_raw(s, NULL, &raw, n, err);
-        *p = (const char *)raw;
-    }
-    if (st != PR_OK)
-        return st;
-    s->produced += *n;
-    if (s->produced > s->max)
-        return pr_error_set(err, PR_E_LIMIT,
-                            "byte %" PRIu64 ": uncompressed input larger "
-                            "than the limit of %" PRIu64 " bytes",
-                            s->max, s->max);
-    return PR_OK;
-}
-
-/* Look at the first bytes and set up inflation when they are gzip's. */
-static enum pr_status
-src_start(struct src *s, struct pr_error *err)
-{
-    const unsigned char *p;
-    size_t n;
-    enum pr_status st;
-
-    if (s->fd >= 0) {
-        s->in = malloc(CHUNK_BYTES);
-        if (s->in == NULL)
-            return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    }
-    st = src_raw(s, s->in, &p, &n, err);
-    if (st != PR_OK)
-        return st;
-    if (n < 2 || p[0] != 0x1f || p[1] != 0x8b) {
-        if (s->fd < 0) {
-            s->mem_pos = 0; /* hand the same bytes out again */
-            s->raw = 0;
-            return PR_OK;
-        }
-        s->in_len = n;
-        return ahead_start(s, err);
-    }
-    s->gz = 1;
-    /* 15 + 32: a zlib or gzip header, detected by zlib */
-    if (inflateInit2(&s->zs, 15 + 32) != Z_OK)
-        return pr_error_set(err, PR_E_NOMEM, "cannot start zlib");
-    s->gz_live = 1;
-    s->zs.next_in = p;
-    s->zs.avail_in = (uInt)n;
-    return ahead_start(s, err);
-}
 
 /* ------------------------------------------------------------ batches */
 
@@ -414,7 +54,7 @@ struct batch {
 
 struct ctx {
     const char *name;
-    struct src src;
+    struct pr_source *src; /* owned */
     struct pr_split split;
     pthread_mutex_t mu;
     pthread_cond_t cv_free, cv_todo, cv_done;
@@ -470,7 +110,7 @@ take_free(struct ctx *c)
 static void
 push_todo(struct ctx *c, struct batch *b)
 {
-    b->end_pos = c->src.produced;
+    b->end_pos = pr_source_bytes(c->src);
     pthread_mutex_lock(&c->mu);
     b->next = NULL;
     if (c->todo_tail != NULL)
@@ -611,7 +251,7 @@ produce(struct ctx *c, struct pr_error *err)
          * events to hand over (where on_event would notice) */
         if (is_stopped(c))
             return pr_error_set(err, PR_E_IO, "stopped");
-        st = src_next(&c->src, &p, &n, err);
+        st = pr_source_next(c->src, &p, &n, err);
         if (st != PR_OK)
             return st;
         if (n == 0)
@@ -906,7 +546,8 @@ ctx_free(struct ctx *c)
     c->pool = NULL;
     c->n_pool = 0;
     pr_split_free(&c->split);
-    src_close(&c->src);
+    pr_source_close(c->src);
+    c->src = NULL;
 }
 
 /* Start the producer and the parsers, merge, stop everyone. */
@@ -936,6 +577,14 @@ run_threads(struct ctx *c, int n_parsers, struct pr_trace *t,
     return st;
 }
 
+static uint64_t
+max_of(const struct pr_read_opts *opts)
+{
+    return opts != NULL && opts->max_input_bytes > 0 ? opts->max_input_bytes
+                                                     : PR_READ_DEFAULT_MAX;
+}
+
+/* Read the document of c->src (already open) into a new trace. */
 static enum pr_status
 load(struct ctx *c, const char *name, const struct pr_read_opts *opts,
      struct pr_trace **out, struct pr_error *err)
@@ -946,15 +595,9 @@ load(struct ctx *c, const char *name, const struct pr_read_opts *opts,
     struct pr_trace *t = NULL;
     enum pr_status st;
 
-    c->src.max = opts != NULL && opts->max_input_bytes > 0
-                     ? opts->max_input_bytes
-                     : PR_READ_DEFAULT_MAX;
     st = ctx_init(c, (size_t)n_parsers * 2 + 2);
     if (st != PR_OK)
         return pr_error_set(err, st, "out of memory");
-    st = src_start(&c->src, err);
-    if (st != PR_OK)
-        return st;
     t = pr_trace_new();
     if (t == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
@@ -962,7 +605,7 @@ load(struct ctx *c, const char *name, const struct pr_read_opts *opts,
     st = run_threads(c, n_parsers, t, &pg, err);
     if (st == PR_OK)
         st = pr_recs_apply_meta(t, &c->split, err);
-    t->bytes = c->src.produced;
+    t->bytes = pr_source_bytes(c->src);
     /* The batches are done with: give their memory back before the final
      * sort allocates its own, so the two never add up at the peak.  The
      * parser threads' malloc arenas keep freed memory unless trimmed. */
@@ -992,11 +635,9 @@ pr_reader_load(const char *path, const struct pr_read_opts *opts,
     *out = NULL;
     memset(&c, 0, sizeof(c));
     c.name = path;
-    c.src.fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (c.src.fd < 0)
-        return pr_error_set(err, PR_E_IO, "%s: cannot open: %s", path,
-                            strerror(errno));
-    st = load(&c, path, opts, out, err);
+    st = pr_source_open(path, max_of(opts), 1, &c.src, err);
+    if (st == PR_OK)
+        st = load(&c, path, opts, out, err);
     ctx_free(&c);
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", path);
@@ -1014,10 +655,9 @@ pr_reader_load_mem(const char *name, const void *data, size_t len,
     *out = NULL;
     memset(&c, 0, sizeof(c));
     c.name = name;
-    c.src.fd = -1;
-    c.src.mem = data;
-    c.src.mem_len = len;
-    st = load(&c, name, opts, out, err);
+    st = pr_source_open_mem(data, len, max_of(opts), 1, &c.src, err);
+    if (st == PR_OK)
+        st = load(&c, name, opts, out, err);
     ctx_free(&c);
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", name);
