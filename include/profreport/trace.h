@@ -19,66 +19,76 @@
 #include "profreport/error.h"
 #include "profreport/strtab.h"
 
-#define PR_NO_ID INT64_MIN   /* absent external id / correlation / addr */
+#define PR_NO_ID INT64_MIN    /* absent external id / correlation / addr */
 #define PR_NO_INFO UINT32_MAX /* event has no side-table record */
 
-/* What an event is, normalised across Kineto generations (cat is matched
- * case-insensitively: "Operator" = "cpu_op", "Runtime" = "cuda_runtime", ...).
- * Values are stable; analyses switch on them. */
+/* What an event is, in profreport's own terms; every producer maps its
+ * records onto these (the Kineto reader maps categories such as "cpu_op"
+ * or "cuda_runtime" in ingest/events.c).  Values are stable: analyses
+ * switch on them and they are never renumbered.  A collective on a device
+ * (an NCCL or HCCL kernel) is a device task whose side record names the
+ * collective (pr_gpu_info.collective); a step is an annotation named
+ * "ProfilerStep#N". */
 enum pr_kind {
-    PR_K_OTHER = 0,     /* any other X event (kept, unused by analyses) */
-    PR_K_OP,            /* cpu_op / Operator */
-    PR_K_USER_ANNOT,    /* user_annotation */
-    PR_K_GPU_ANNOT,     /* gpu_user_annotation */
-    PR_K_PYTHON,        /* python (legacy) */
-    PR_K_PYFUNC,        /* python_function (Module when info has module id) */
-    PR_K_RUNTIME,       /* cuda_runtime, Runtime, mtia/xpu/glow/privateuse1 */
-    PR_K_DRIVER,        /* cuda_driver (ignored by the plugin semantics) */
-    PR_K_KERNEL,        /* kernel / Kernel */
-    PR_K_MEMCPY,        /* gpu_memcpy / Memcpy */
-    PR_K_MEMSET,        /* gpu_memset / Memset */
-    PR_K_TRACE,         /* Trace span ("PyTorch Profiler (0)") */
-    PR_K_MEMORY,        /* [memory] instant event (ph "i") */
-    PR_K_SYNC,          /* cuda_sync */
-    PR_K_COUNT
+    PR_KIND_OTHER = 0,         /* a duration we do not model (kept, unused) */
+    PR_KIND_HOST_OP,           /* a framework operator on the host, with
+                                  shapes and types (aten::mm) */
+    PR_KIND_ANNOTATION,        /* a user or framework range on the host
+                                  (record_function, ProfilerStep#N) */
+    PR_KIND_DEVICE_ANNOTATION, /* a host range projected onto a stream */
+    PR_KIND_PY_LEGACY,         /* a Python frame of the legacy profiler */
+    PR_KIND_PY_FUNCTION,       /* a Python frame (an nn.Module when its side
+                                  record has a module id) */
+    PR_KIND_RUNTIME_CALL,      /* a host call into the device runtime
+                                  (cudaLaunchKernel, aclrtMemcpyAsync) */
+    PR_KIND_DRIVER_CALL,       /* a host call into the driver (not counted
+                                  as runtime by the plugin semantics) */
+    PR_KIND_DEVICE_TASK,       /* a kernel or other compute task on a device
+                                  stream */
+    PR_KIND_COPY,              /* a memory copy on a device stream */
+    PR_KIND_SET,               /* a memory fill on a device stream */
+    PR_KIND_PROFILER_SPAN,     /* the profiler's own recording window */
+    PR_KIND_MEMORY_RECORD,     /* an allocation or release (an instant) */
+    PR_KIND_SYNC,              /* a host wait for a device or stream */
+    PR_KIND_COUNT
 };
 
 /* One duration or memory event, 64 bytes.  Events are sorted by (ts_ns,
  * file order) after pr_trace_finish(). */
 struct pr_event {
     int64_t ts_ns;
-    int64_t dur_ns;       /* >= 0; 0 for instants */
-    int64_t external_id;  /* args "External id" / "external id"; PR_NO_ID */
-    int64_t correlation;  /* args.correlation; PR_NO_ID */
-    uint32_t name;        /* string id */
-    uint32_t cat;         /* string id of the raw category */
-    uint32_t pid;         /* string id (numbers in canonical decimal) */
-    uint32_t tid;         /* string id (numbers: decimal of |tid|) */
-    uint32_t info;        /* index into ops / gpu / mem by kind; PR_NO_INFO */
-    uint32_t order;       /* index of the event in the file (0-based) */
-    uint8_t kind;         /* enum pr_kind */
+    int64_t dur_ns;      /* >= 0; 0 for instants */
+    int64_t external_id; /* args "External id" / "external id"; PR_NO_ID */
+    int64_t correlation; /* args.correlation; PR_NO_ID */
+    uint32_t name;       /* string id */
+    uint32_t cat;        /* string id of the raw category */
+    uint32_t pid;        /* string id (numbers in canonical decimal) */
+    uint32_t tid;        /* string id (numbers: decimal of |tid|) */
+    uint32_t info;       /* index into ops / gpu / mem by kind; PR_NO_INFO */
+    uint32_t order;      /* index of the event in the file (0-based) */
+    uint8_t kind;        /* enum pr_kind */
     uint8_t pad_[7];
 };
 
 /* Side record for host events (ops, annotations, python functions). */
 struct pr_op_info {
-    uint32_t input_dims;     /* JSON text of "Input Dims" as the plugin
-                                prints it ("[[32, 3], []]"), or PR_STR_NONE */
-    uint32_t input_types;    /* "[float, float]" style text, or PR_STR_NONE */
+    uint32_t input_dims;      /* JSON text of "Input Dims" as the plugin
+                                 prints it ("[[32, 3], []]"), or PR_STR_NONE */
+    uint32_t input_types;     /* "[float, float]" style text, or PR_STR_NONE */
     uint32_t concrete_inputs; /* JSON text, or PR_STR_NONE */
-    int64_t seq;             /* "Sequence number"; -1 absent */
-    int64_t fwd_tid;         /* "Fwd thread id"; -1 absent */
-    int64_t python_id;       /* "Python id"; -1 absent */
+    int64_t seq;              /* "Sequence number"; -1 absent */
+    int64_t fwd_tid;          /* "Fwd thread id"; -1 absent */
+    int64_t python_id;        /* "Python id"; -1 absent */
     int64_t python_parent_id;
     int64_t python_module_id; /* -1 absent */
-    double flops;            /* trace's own "flops" arg; -1 absent */
+    double flops;             /* trace's own "flops" arg; -1 absent */
 };
 
 /* Side record for kernels, memcpy and memset. */
 struct pr_gpu_info {
-    int32_t device;          /* args.device; -1 absent */
-    int32_t stream;          /* args.stream; -1 absent */
-    int32_t grid[3];         /* 0 when absent */
+    int32_t device;  /* args.device; -1 absent */
+    int32_t stream;  /* args.stream; -1 absent */
+    int32_t grid[3]; /* 0 when absent */
     int32_t block[3];
     int32_t regs_per_thread; /* -1 absent */
     int32_t shared_mem;      /* bytes; -1 absent */
@@ -86,34 +96,34 @@ struct pr_gpu_info {
     double occupancy_pct;    /* "est. achieved occupancy %", NaN absent */
     int64_t bytes;           /* memcpy/memset bytes; -1 absent */
     /* collective metadata copied onto NCCL kernels (newer PyTorch) */
-    uint32_t collective;     /* "Collective name" string id; PR_STR_NONE */
-    uint32_t dtype;          /* "dtype" string id ("Float"); PR_STR_NONE */
-    int64_t in_nelems;       /* "In msg nelems"; -1 absent */
-    int64_t out_nelems;      /* "Out msg nelems"; -1 absent */
-    int32_t group_size;      /* "Group size"; -1 absent */
+    uint32_t collective; /* "Collective name" string id; PR_STR_NONE */
+    uint32_t dtype;      /* "dtype" string id ("Float"); PR_STR_NONE */
+    int64_t in_nelems;   /* "In msg nelems"; -1 absent */
+    int64_t out_nelems;  /* "Out msg nelems"; -1 absent */
+    int32_t group_size;  /* "Group size"; -1 absent */
 };
 
 /* Side record for [memory] instants. */
 struct pr_mem_info {
-    int32_t device_type;     /* 0 CPU, 1 CUDA, other = unknown */
+    int32_t device_type; /* 0 CPU, 1 CUDA, other = unknown */
     int32_t device_id;
-    int64_t addr;            /* PR_NO_ID when absent */
-    int64_t bytes;           /* > 0 allocation, <= 0 release */
-    double total_allocated;  /* NaN when absent */
-    double total_reserved;   /* NaN when absent */
+    int64_t addr;           /* PR_NO_ID when absent */
+    int64_t bytes;          /* > 0 allocation, <= 0 release */
+    double total_allocated; /* NaN when absent */
+    double total_reserved;  /* NaN when absent */
 };
 
 /* A fwdbwd flow endpoint. */
 struct pr_flow {
     int64_t id;
     int64_t ts_ns;
-    char ph;                 /* 's' or 'f' */
+    char ph; /* 's' or 'f' */
 };
 
 /* One entry of deviceProperties; numeric fields are -1 when absent. */
 struct pr_device {
     int64_t id;
-    uint32_t name;           /* string id */
+    uint32_t name; /* string id */
     int64_t total_global_mem;
     int compute_major, compute_minor;
     int num_sms;
@@ -124,38 +134,38 @@ struct pr_device {
 
 /* Data-quality counters: problems that did not stop ingest. */
 struct pr_diag {
-    size_t skipped_no_dur;    /* X events without a usable dur */
-    size_t skipped_bad_ts;    /* events with missing/non-finite ts */
-    size_t negative_dur;      /* X events with dur < 0 (clamped to 0) */
-    size_t unknown_cat;       /* X events of categories we do not know */
-    size_t non_object;        /* traceEvents entries that are not objects */
+    size_t skipped_no_dur; /* X events without a usable dur */
+    size_t skipped_bad_ts; /* events with missing/non-finite ts */
+    size_t negative_dur;   /* X events with dur < 0 (clamped to 0) */
+    size_t unknown_cat;    /* X events of categories we do not know */
+    size_t non_object;     /* traceEvents entries that are not objects */
 };
 
 struct pr_trace {
     struct pr_strtab *strs;  /* owned */
     struct pr_event *events; /* owned, n_events */
     size_t n_events, cap_events;
-    struct pr_op_info *ops;  /* owned */
+    struct pr_op_info *ops; /* owned */
     size_t n_ops, cap_ops;
     struct pr_gpu_info *gpu; /* owned */
     size_t n_gpu, cap_gpu;
     struct pr_mem_info *mem; /* owned */
     size_t n_mem, cap_mem;
-    struct pr_flow *flows;   /* owned, fwdbwd flows in file order */
+    struct pr_flow *flows; /* owned, fwdbwd flows in file order */
     size_t n_flows, cap_flows;
     struct pr_device *devices; /* owned, deviceProperties in list order */
     size_t n_devices, cap_devices;
 
     /* file-level facts */
-    size_t n_trace_events;   /* entries of traceEvents read (all phases) */
-    uint64_t bytes;          /* uncompressed bytes parsed */
-    int64_t base_time_ns;    /* baseTimeNanoseconds; 0 absent */
+    size_t n_trace_events; /* entries of traceEvents read (all phases) */
+    uint64_t bytes;        /* uncompressed bytes parsed */
+    int64_t base_time_ns;  /* baseTimeNanoseconds; 0 absent */
     int has_base_time;
-    int lightning;           /* Framework == "pytorch-lightning" */
-    int64_t rank;            /* distributedInfo.rank; -1 absent */
-    int64_t world_size;      /* distributedInfo.world_size; -1 absent */
-    uint32_t backend;        /* distributedInfo.backend string id */
-    uint32_t format;         /* "kineto" or "chrome" */
+    int lightning;      /* Framework == "pytorch-lightning" */
+    int64_t rank;       /* distributedInfo.rank; -1 absent */
+    int64_t world_size; /* distributedInfo.world_size; -1 absent */
+    uint32_t backend;   /* distributedInfo.backend string id */
+    uint32_t format;    /* "kineto" or "chrome" */
     struct pr_diag diag;
 };
 
@@ -196,8 +206,5 @@ const struct pr_mem_info *pr_trace_mem(const struct pr_trace *t,
 /* Device properties by list position (GPU index), NULL when out of range. */
 const struct pr_device *pr_trace_device(const struct pr_trace *t,
                                         int64_t index);
-
-/* Map a raw category string to a kind (case-insensitive). */
-enum pr_kind pr_trace_kind_of_cat(const char *cat, size_t len);
 
 #endif

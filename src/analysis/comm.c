@@ -105,7 +105,7 @@ is_comm_kernel(const struct pr_trace *t, const struct pr_event *e)
 {
     const struct pr_gpu_info *g = pr_trace_gpu(t, e);
 
-    if (e->kind != PR_K_KERNEL)
+    if (e->kind != PR_KIND_DEVICE_TASK)
         return 0;
     if (g != NULL && g->collective != PR_STR_NONE &&
         g->collective != PR_STR_EMPTY)
@@ -186,7 +186,7 @@ scan(const struct pr_trace *t, struct split *sp, struct op *ops, size_t *n_ops,
         struct op *o;
         double b;
 
-        if (e->kind != PR_K_KERNEL)
+        if (e->kind != PR_KIND_DEVICE_TASK)
             continue;
         if (!is_comm_kernel(t, e)) {
             if (pr_ranges_push(&sp->comp, e->ts_ns,

@@ -38,7 +38,7 @@ kernel_gpu(const struct pr_trace *t, const struct pr_event *e)
 {
     const struct pr_gpu_info *g;
 
-    if (e->kind != PR_K_KERNEL)
+    if (e->kind != PR_KIND_DEVICE_TASK)
         return NULL;
     g = pr_trace_gpu(t, e);
     return g != NULL && g->device >= 0 ? g : NULL;

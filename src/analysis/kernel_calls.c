@@ -98,7 +98,7 @@ index_conv_bwd(struct calls *c, struct pr_error *err)
         const struct pr_op_info *op = pr_trace_op(c->t, e);
         size_t prev;
 
-        if (e->kind != PR_K_OP || !op || op->seq < 0 ||
+        if (e->kind != PR_KIND_HOST_OP || !op || op->seq < 0 ||
             op->input_dims == PR_STR_NONE ||
             !pr_roofline_is_conv_bwd_node(pr_trace_str(c->t, e->name)))
             continue;
@@ -289,7 +289,7 @@ emit_rows(struct calls *c, cJSON **rows, struct pr_error *err)
     for (i = 0; i < c->tree.n_devs && ok; i++) {
         const struct pr_tree_dev *d = &c->tree.devs[i];
 
-        if (c->t->events[d->ev].kind == PR_K_KERNEL)
+        if (c->t->events[d->ev].kind == PR_KIND_DEVICE_TASK)
             emit_launch(*rows, c, d, &ok);
     }
     if (ok)

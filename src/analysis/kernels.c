@@ -189,7 +189,7 @@ collect(const struct pr_trace *t, struct ktable *kt, struct pr_error *err)
         const struct pr_event *e = &t->events[i];
         struct kgroup *g;
 
-        if (e->kind != PR_K_KERNEL)
+        if (e->kind != PR_KIND_DEVICE_TASK)
             continue;
         g = group_of(kt, t, e->name, err);
         if (g == NULL)
@@ -244,7 +244,7 @@ attribute(const struct pr_trace *t, const struct pr_tree *tree,
         const struct pr_tree_dev *d = &tree->devs[i];
         const struct pr_event *e = &t->events[d->ev];
 
-        if (e->kind != PR_K_KERNEL || d->node == PR_TREE_NONE ||
+        if (e->kind != PR_KIND_DEVICE_TASK || d->node == PR_TREE_NONE ||
             tree->nodes[d->node].type == PR_N_ROOT)
             continue;
         st = add_pair(&p, e->name, tree->nodes[d->node].name, e->dur_ns, err);
@@ -379,7 +379,7 @@ pr_kernels_tc_ratio(const struct pr_trace *t)
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
 
-        if (e->kind != PR_K_KERNEL)
+        if (e->kind != PR_KIND_DEVICE_TASK)
             continue;
         any = 1;
         all = pr_sat_add_i64(all, e->dur_ns);

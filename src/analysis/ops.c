@@ -203,7 +203,7 @@ own_kernel_ns(const struct pr_trace *t, const struct pr_tree *tree,
             const struct pr_event *e =
                 &t->events[tree->devs[tree->rt_devs[r->dev_first + j]].ev];
 
-            if (e->kind == PR_K_KERNEL)
+            if (e->kind == PR_KIND_DEVICE_TASK)
                 sum = pr_sat_add_i64(sum, e->dur_ns);
         }
     }

@@ -263,7 +263,7 @@ count_ops(const struct pr_trace *t)
     size_t i, n = 0;
 
     for (i = 0; i < t->n_events; i++)
-        n += t->events[i].kind == PR_K_OP;
+        n += t->events[i].kind == PR_KIND_HOST_OP;
     return n;
 }
 
@@ -368,7 +368,7 @@ index_conv_bwd(const struct pr_trace *t, struct pr_idmap *m)
         const struct pr_op_info *op = pr_trace_op(t, e);
         size_t prev;
 
-        if (e->kind != PR_K_OP || !op || op->seq < 0 ||
+        if (e->kind != PR_KIND_HOST_OP || !op || op->seq < 0 ||
             op->input_dims == PR_STR_NONE ||
             !pr_roofline_is_conv_bwd_node(pr_trace_str(t, e->name)))
             continue;
@@ -470,7 +470,7 @@ make_groups(const struct pr_trace *t, struct ogs *g, struct ext_ref *ext,
         const struct pr_op_info *op = pr_trace_op(t, e);
         struct og *o;
 
-        if (e->kind != PR_K_OP)
+        if (e->kind != PR_KIND_HOST_OP)
             continue;
         o = group_of(t, g, &ids, e->name, op_dims(op, empty), op);
         ok = o != NULL;
@@ -520,7 +520,7 @@ attribute_kernels(const struct pr_trace *t, struct ogs *g,
         unsigned cls;
         struct og *o;
 
-        if (e->kind != PR_K_KERNEL || e->external_id == PR_NO_ID)
+        if (e->kind != PR_KIND_DEVICE_TASK || e->external_id == PR_NO_ID)
             continue;
         r = find_ext(ext, n_ext, e->external_id);
         if (!r)
@@ -1033,11 +1033,11 @@ rec_host_sync(struct pass *p, cJSON *arr)
 
         if (ts < b_us || ts >= e_us)
             continue;
-        if (e->kind == PR_K_RUNTIME && is_sync_call(n)) {
+        if (e->kind == PR_KIND_RUNTIME_CALL && is_sync_call(n)) {
             sync_us += (double)e->dur_ns / 1000.0;
             n_sync++;
         }
-        n_dtoh += e->kind == PR_K_MEMCPY && strstr(n, "DtoH") != NULL;
+        n_dtoh += e->kind == PR_KIND_COPY && strstr(n, "DtoH") != NULL;
     }
     if (sync_us / (e_us - b_us) < 0.02)
         return;

@@ -76,7 +76,7 @@ host_role(struct pr_names *nc, const struct pr_event *e, struct pr_idmap *comm,
 {
     unsigned cls = pr_names_get(nc, e->name);
 
-    if (e->kind != PR_K_PYTHON && (cls & PR_NAME_DATALOADER))
+    if (e->kind != PR_KIND_PY_LEGACY && (cls & PR_NAME_DATALOADER))
         return PR_CAT_DATALOADER;
     if (!(cls & PR_NAME_COMM))
         return PR_CAT_CPU_EXEC;
@@ -89,8 +89,8 @@ host_role(struct pr_names *nc, const struct pr_event *e, struct pr_idmap *comm,
 static int
 is_created(int kind)
 {
-    return kind != PR_K_OTHER && kind != PR_K_DRIVER && kind != PR_K_SYNC &&
-           kind != PR_K_MEMORY;
+    return kind != PR_KIND_OTHER && kind != PR_KIND_DRIVER_CALL &&
+           kind != PR_KIND_SYNC && kind != PR_KIND_MEMORY_RECORD;
 }
 
 /* 6.1 role of any event; -1 none, -2 out of memory.  Step events are
@@ -101,19 +101,19 @@ role_of(struct pr_names *nc, const struct pr_event *e, struct pr_steps *s,
         struct pr_idmap *comm, struct pr_error *err)
 {
     switch (e->kind) {
-    case PR_K_KERNEL:
+    case PR_KIND_DEVICE_TASK:
         return e->external_id != PR_NO_ID &&
                        pr_idmap_get(comm, e->external_id) != PR_NONE
                    ? PR_CAT_COMM
                    : PR_CAT_KERNEL;
-    case PR_K_MEMCPY:
+    case PR_KIND_COPY:
         return PR_CAT_MEMCPY;
-    case PR_K_MEMSET:
+    case PR_KIND_SET:
         return PR_CAT_MEMSET;
-    case PR_K_RUNTIME:
+    case PR_KIND_RUNTIME_CALL:
         return PR_CAT_RUNTIME;
-    case PR_K_OP:
-    case PR_K_USER_ANNOT:
+    case PR_KIND_HOST_OP:
+    case PR_KIND_ANNOTATION:
         if (pr_names_get(nc, e->name) & PR_NAME_STEP) {
             s->has_step_events = 1;
             if (add_step(s, e->name, e->ts_ns, e->ts_ns + e->dur_ns, err))
@@ -121,7 +121,7 @@ role_of(struct pr_names *nc, const struct pr_event *e, struct pr_steps *s,
             return -1;
         }
         return host_role(nc, e, comm, err);
-    case PR_K_PYTHON:
+    case PR_KIND_PY_LEGACY:
         return host_role(nc, e, comm, err);
     default:
         return -1;
@@ -136,11 +136,11 @@ note_extent(struct pr_names *nc, const struct pr_event *e, struct extent *x)
     if (!is_created(e->kind))
         return;
     widen(&x->glob_min, &x->glob_max, &x->has_glob, e->ts_ns, end);
-    if (e->kind == PR_K_OP || e->kind == PR_K_PYTHON ||
-        (e->kind == PR_K_USER_ANNOT &&
+    if (e->kind == PR_KIND_HOST_OP || e->kind == PR_KIND_PY_LEGACY ||
+        (e->kind == PR_KIND_ANNOTATION &&
          (pr_names_get(nc, e->name) & PR_NAME_STEP)))
         widen(&x->cpu_min, &x->cpu_max, &x->has_cpu, e->ts_ns, end);
-    if (e->kind == PR_K_TRACE &&
+    if (e->kind == PR_KIND_PROFILER_SPAN &&
         strcmp(pr_trace_str(nc->t, e->name), "PyTorch Profiler (0)") == 0) {
         x->prof_start = e->ts_ns; /* the last one wins */
         x->prof_end = end;

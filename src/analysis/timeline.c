@@ -36,11 +36,11 @@ static int
 kind_index(uint8_t kind)
 {
     switch (kind) {
-    case PR_K_KERNEL:
+    case PR_KIND_DEVICE_TASK:
         return 0;
-    case PR_K_MEMCPY:
+    case PR_KIND_COPY:
         return 1;
-    case PR_K_MEMSET:
+    case PR_KIND_SET:
         return 2;
     default:
         return 3;
@@ -50,7 +50,8 @@ kind_index(uint8_t kind)
 static int
 is_device(uint8_t kind)
 {
-    return kind == PR_K_KERNEL || kind == PR_K_MEMCPY || kind == PR_K_MEMSET;
+    return kind == PR_KIND_DEVICE_TASK || kind == PR_KIND_COPY ||
+           kind == PR_KIND_SET;
 }
 
 static int
@@ -197,7 +198,7 @@ count_launchers(const struct pr_trace *t, int64_t start, int64_t end,
         const struct pr_event *e = &t->events[i];
         size_t k;
 
-        if (e->kind != PR_K_RUNTIME || !in_window(e, start, end) ||
+        if (e->kind != PR_KIND_RUNTIME_CALL || !in_window(e, start, end) ||
             e->correlation == PR_NO_ID ||
             pr_idmap_get(corr, e->correlation) == PR_NONE)
             continue;
@@ -241,7 +242,7 @@ collect_host(const struct pr_trace *t, int64_t start, int64_t end,
          i++) {
         const struct pr_event *e = &t->events[i];
 
-        if (e->kind != PR_K_RUNTIME || !in_window(e, start, end))
+        if (e->kind != PR_KIND_RUNTIME_CALL || !in_window(e, start, end))
             continue;
         for (k = 0; k < n && l[k].tid != e->tid; k++)
             ;

@@ -96,24 +96,24 @@ node_type_of(struct builder *b, const struct pr_event *e)
     unsigned cls;
 
     switch (e->kind) {
-    case PR_K_PYFUNC:
+    case PR_KIND_PY_FUNCTION:
         op = pr_trace_op(b->t, e);
         return op != NULL && op->python_module_id >= 0 ? PR_N_MODULE : -1;
-    case PR_K_OP:
-    case PR_K_USER_ANNOT:
-    case PR_K_PYTHON:
+    case PR_KIND_HOST_OP:
+    case PR_KIND_ANNOTATION:
+    case PR_KIND_PY_LEGACY:
         break;
     default:
         return -1;
     }
     cls = pr_names_get(&b->names, e->name);
-    if (e->kind != PR_K_PYTHON && (cls & PR_NAME_STEP))
+    if (e->kind != PR_KIND_PY_LEGACY && (cls & PR_NAME_STEP))
         return PR_N_STEP;
     if (cls & PR_NAME_DATALOADER)
         return PR_N_DATALOADER;
     if (cls & PR_NAME_OPTIMIZER)
         return PR_N_OPTIMIZER;
-    if (e->kind == PR_K_USER_ANNOT && !(cls & PR_NAME_COMM))
+    if (e->kind == PR_KIND_ANNOTATION && !(cls & PR_NAME_COMM))
         return -1;
     return PR_N_OP;
 }
@@ -122,7 +122,7 @@ node_type_of(struct builder *b, const struct pr_event *e)
 static int
 is_operator_node(struct builder *b, const struct pr_tree_node *n)
 {
-    return n->type == PR_N_OP && n->kind == PR_K_OP &&
+    return n->type == PR_N_OP && n->kind == PR_KIND_HOST_OP &&
            !(pr_names_get(&b->names, n->name) & PR_NAME_NOT_OPERATOR);
 }
 
@@ -262,10 +262,10 @@ reserve(struct builder *b)
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
 
-        if (e->kind == PR_K_KERNEL || e->kind == PR_K_MEMCPY ||
-            e->kind == PR_K_MEMSET)
+        if (e->kind == PR_KIND_DEVICE_TASK || e->kind == PR_KIND_COPY ||
+            e->kind == PR_KIND_SET)
             n_dev++;
-        else if (e->kind == PR_K_RUNTIME)
+        else if (e->kind == PR_KIND_RUNTIME_CALL)
             n_rt++;
         else
             n_host += node_type_of(b, e) >= 0;
@@ -297,12 +297,12 @@ scan(struct builder *b)
         int type;
 
         switch (e->kind) {
-        case PR_K_KERNEL:
-        case PR_K_MEMCPY:
-        case PR_K_MEMSET:
+        case PR_KIND_DEVICE_TASK:
+        case PR_KIND_COPY:
+        case PR_KIND_SET:
             st = add_dev(b, i);
             break;
-        case PR_K_RUNTIME:
+        case PR_KIND_RUNTIME_CALL:
             st = add_rt(b, i);
             break;
         default:
@@ -464,7 +464,7 @@ attach_staled(struct builder *b, size_t n_host)
     r->ev = r->node = PR_TREE_NONE;
     for (i = 0; i < tr->n_devs; i++) {
         if (tr->devs[i].rt == PR_TREE_NONE &&
-            b->t->events[tr->devs[i].ev].kind == PR_K_KERNEL)
+            b->t->events[tr->devs[i].ev].kind == PR_KIND_DEVICE_TASK)
             tr->devs[i].rt = (uint32_t)dummy;
     }
     give_rt(b, tr->roots[main_tid], dummy);
@@ -606,7 +606,8 @@ static int
 is_dup_pair(const struct pr_tree_node *p, const struct pr_tree_node *k)
 {
     return p->n_kids == 1 && p->type == PR_N_OP && k->type == PR_N_OP &&
-           p->kind == PR_K_OP && k->kind == PR_K_OP && p->name == k->name;
+           p->kind == PR_KIND_HOST_OP && k->kind == PR_KIND_HOST_OP &&
+           p->name == k->name;
 }
 
 /* 5.1.5: a node whose only child has its name absorbs the child.  The
@@ -759,7 +760,7 @@ fill_node(const struct pr_trace *t, struct pr_tree *tr, size_t n)
     }
     p->device_total_ns = pr_sat_add_i64(dev_kids, rt_dev);
     p->tc_total_ns = pr_sat_add_i64(tc_kids, p->tc_self_ns);
-    if (p->kind == PR_K_OP && p->type != PR_N_STEP && eligible_below)
+    if (p->kind == PR_KIND_HOST_OP && p->type != PR_N_STEP && eligible_below)
         p->tc_eligible = 1;
     if (p->type == PR_N_ROOT)
         return; /* spans from INT64_MIN to INT64_MAX: no host time */

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 
@@ -1208,6 +1209,47 @@ add_mem_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
     return PR_OK;
 }
 
+/* Kineto's categories as our kinds, matched case-insensitively across
+ * generations ("Operator" = "cpu_op", "Runtime" = "cuda_runtime", ...). */
+static const struct {
+    const char *cat;
+    enum pr_kind kind;
+} cats[] = {
+    {"cpu_op", PR_KIND_HOST_OP},
+    {"operator", PR_KIND_HOST_OP},
+    {"user_annotation", PR_KIND_ANNOTATION},
+    {"gpu_user_annotation", PR_KIND_DEVICE_ANNOTATION},
+    {"python", PR_KIND_PY_LEGACY},
+    {"python_function", PR_KIND_PY_FUNCTION},
+    {"runtime", PR_KIND_RUNTIME_CALL},
+    {"cuda_runtime", PR_KIND_RUNTIME_CALL},
+    {"mtia_runtime", PR_KIND_RUNTIME_CALL},
+    {"glow_runtime", PR_KIND_RUNTIME_CALL},
+    {"xpu_runtime", PR_KIND_RUNTIME_CALL},
+    {"privateuse1_runtime", PR_KIND_RUNTIME_CALL},
+    {"cuda_driver", PR_KIND_DRIVER_CALL},
+    {"kernel", PR_KIND_DEVICE_TASK},
+    {"memcpy", PR_KIND_COPY},
+    {"gpu_memcpy", PR_KIND_COPY},
+    {"memset", PR_KIND_SET},
+    {"gpu_memset", PR_KIND_SET},
+    {"trace", PR_KIND_PROFILER_SPAN},
+    {"cuda_sync", PR_KIND_SYNC},
+};
+
+static enum pr_kind
+kind_of_cat(const char *cat, size_t len)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(cats) / sizeof(cats[0]); i++) {
+        if (strlen(cats[i].cat) == len &&
+            strncasecmp(cats[i].cat, cat, len) == 0)
+            return cats[i].kind;
+    }
+    return PR_KIND_OTHER;
+}
+
 /* ph "X": every category is kept; the kind says which ones we know. */
 static enum pr_status
 add_duration(struct pr_recs *r, const struct ev *e, const struct where *w,
@@ -1235,8 +1277,8 @@ add_duration(struct pr_recs *r, const struct ev *e, const struct where *w,
         r->diag.negative_dur++;
         dur = 0;
     }
-    kind = pr_trace_kind_of_cat(cat, cat_n);
-    r->diag.unknown_cat += kind == PR_K_OTHER;
+    kind = kind_of_cat(cat, cat_n);
+    r->diag.unknown_cat += kind == PR_KIND_OTHER;
     out = new_event(r, e, w->index, (uint8_t)kind);
     if (out == NULL)
         return no_memory(w, err);
@@ -1269,7 +1311,7 @@ add_memory(struct pr_recs *r, const struct ev *e, const struct where *w,
         r->diag.skipped_bad_ts += st == PR_OK;
         return st;
     }
-    out = new_event(r, e, w->index, PR_K_MEMORY);
+    out = new_event(r, e, w->index, PR_KIND_MEMORY_RECORD);
     if (out == NULL)
         return no_memory(w, err);
     out->ts_ns = ts;

@@ -190,17 +190,17 @@ static inline enum pr_info_table
 pr_info_table_of(int kind)
 {
     switch (kind) {
-    case PR_K_OP:
-    case PR_K_USER_ANNOT:
-    case PR_K_GPU_ANNOT:
-    case PR_K_PYTHON:
-    case PR_K_PYFUNC:
+    case PR_KIND_HOST_OP:
+    case PR_KIND_ANNOTATION:
+    case PR_KIND_DEVICE_ANNOTATION:
+    case PR_KIND_PY_LEGACY:
+    case PR_KIND_PY_FUNCTION:
         return PR_INFO_OP;
-    case PR_K_KERNEL:
-    case PR_K_MEMCPY:
-    case PR_K_MEMSET:
+    case PR_KIND_DEVICE_TASK:
+    case PR_KIND_COPY:
+    case PR_KIND_SET:
         return PR_INFO_GPU;
-    case PR_K_MEMORY:
+    case PR_KIND_MEMORY_RECORD:
         return PR_INFO_MEM;
     default:
         return PR_INFO_NONE;

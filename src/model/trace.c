@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "profreport/buf.h"
 #include "profreport/trace.h"
@@ -65,9 +64,8 @@ pr_trace_add_op(struct pr_trace *t, uint32_t *index)
 {
     struct pr_op_info *o;
 
-    if (t->n_ops >= PR_NO_INFO ||
-        pr_grow((void **)&t->ops, &t->cap_ops, t->n_ops + 1, sizeof(*o)) !=
-            PR_OK)
+    if (t->n_ops >= PR_NO_INFO || pr_grow((void **)&t->ops, &t->cap_ops,
+                                          t->n_ops + 1, sizeof(*o)) != PR_OK)
         return NULL;
     *index = (uint32_t)t->n_ops;
     o = &t->ops[t->n_ops++];
@@ -83,9 +81,8 @@ pr_trace_add_gpu(struct pr_trace *t, uint32_t *index)
 {
     struct pr_gpu_info *g;
 
-    if (t->n_gpu >= PR_NO_INFO ||
-        pr_grow((void **)&t->gpu, &t->cap_gpu, t->n_gpu + 1, sizeof(*g)) !=
-            PR_OK)
+    if (t->n_gpu >= PR_NO_INFO || pr_grow((void **)&t->gpu, &t->cap_gpu,
+                                          t->n_gpu + 1, sizeof(*g)) != PR_OK)
         return NULL;
     *index = (uint32_t)t->n_gpu;
     g = &t->gpu[t->n_gpu++];
@@ -106,9 +103,8 @@ pr_trace_add_mem(struct pr_trace *t, uint32_t *index)
 {
     struct pr_mem_info *m;
 
-    if (t->n_mem >= PR_NO_INFO ||
-        pr_grow((void **)&t->mem, &t->cap_mem, t->n_mem + 1, sizeof(*m)) !=
-            PR_OK)
+    if (t->n_mem >= PR_NO_INFO || pr_grow((void **)&t->mem, &t->cap_mem,
+                                          t->n_mem + 1, sizeof(*m)) != PR_OK)
         return NULL;
     *index = (uint32_t)t->n_mem;
     m = &t->mem[t->n_mem++];
@@ -264,11 +260,11 @@ const struct pr_op_info *
 pr_trace_op(const struct pr_trace *t, const struct pr_event *e)
 {
     switch (e->kind) {
-    case PR_K_OP:
-    case PR_K_USER_ANNOT:
-    case PR_K_GPU_ANNOT:
-    case PR_K_PYTHON:
-    case PR_K_PYFUNC:
+    case PR_KIND_HOST_OP:
+    case PR_KIND_ANNOTATION:
+    case PR_KIND_DEVICE_ANNOTATION:
+    case PR_KIND_PY_LEGACY:
+    case PR_KIND_PY_FUNCTION:
         return e->info < t->n_ops ? &t->ops[e->info] : NULL;
     default:
         return NULL;
@@ -279,9 +275,9 @@ const struct pr_gpu_info *
 pr_trace_gpu(const struct pr_trace *t, const struct pr_event *e)
 {
     switch (e->kind) {
-    case PR_K_KERNEL:
-    case PR_K_MEMCPY:
-    case PR_K_MEMSET:
+    case PR_KIND_DEVICE_TASK:
+    case PR_KIND_COPY:
+    case PR_KIND_SET:
         return e->info < t->n_gpu ? &t->gpu[e->info] : NULL;
     default:
         return NULL;
@@ -291,7 +287,7 @@ pr_trace_gpu(const struct pr_trace *t, const struct pr_event *e)
 const struct pr_mem_info *
 pr_trace_mem(const struct pr_trace *t, const struct pr_event *e)
 {
-    if (e->kind != PR_K_MEMORY || e->info >= t->n_mem)
+    if (e->kind != PR_KIND_MEMORY_RECORD || e->info >= t->n_mem)
         return NULL;
     return &t->mem[e->info];
 }
@@ -302,43 +298,4 @@ pr_trace_device(const struct pr_trace *t, int64_t index)
     if (index < 0 || (uint64_t)index >= t->n_devices)
         return NULL;
     return &t->devices[index];
-}
-
-static const struct {
-    const char *cat;
-    enum pr_kind kind;
-} cats[] = {
-    {"cpu_op", PR_K_OP},
-    {"operator", PR_K_OP},
-    {"user_annotation", PR_K_USER_ANNOT},
-    {"gpu_user_annotation", PR_K_GPU_ANNOT},
-    {"python", PR_K_PYTHON},
-    {"python_function", PR_K_PYFUNC},
-    {"runtime", PR_K_RUNTIME},
-    {"cuda_runtime", PR_K_RUNTIME},
-    {"mtia_runtime", PR_K_RUNTIME},
-    {"glow_runtime", PR_K_RUNTIME},
-    {"xpu_runtime", PR_K_RUNTIME},
-    {"privateuse1_runtime", PR_K_RUNTIME},
-    {"cuda_driver", PR_K_DRIVER},
-    {"kernel", PR_K_KERNEL},
-    {"memcpy", PR_K_MEMCPY},
-    {"gpu_memcpy", PR_K_MEMCPY},
-    {"memset", PR_K_MEMSET},
-    {"gpu_memset", PR_K_MEMSET},
-    {"trace", PR_K_TRACE},
-    {"cuda_sync", PR_K_SYNC},
-};
-
-enum pr_kind
-pr_trace_kind_of_cat(const char *cat, size_t len)
-{
-    size_t i;
-
-    for (i = 0; i < sizeof(cats) / sizeof(cats[0]); i++) {
-        if (strlen(cats[i].cat) == len &&
-            strncasecmp(cats[i].cat, cat, len) == 0)
-            return cats[i].kind;
-    }
-    return PR_K_OTHER;
 }

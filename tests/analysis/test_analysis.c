@@ -73,12 +73,14 @@ gemm_trace(void)
 
     tt_device(t, "Tesla V100-SXM2-16GB", 7, 0, 80, 16945512448);
     tt_op(t, "ProfilerStep#1", 0, 100, 1);
-    tt_host(t, PR_K_OP, "aten::mm", "1", 0, 10, 2, "[[64, 512], [512, 10]]",
-            "[float, float]");
+    tt_host(t, PR_KIND_HOST_OP, "aten::mm", "1", 0, 10, 2,
+            "[[64, 512], [512, 10]]", "[float, float]");
     tt_rt(t, "cudaLaunchKernel", 1, 1, 1, 2);
     tt_rt(t, "cudaLaunchKernel", 3, 1, 2, 2);
-    tt_dev(t, PR_K_KERNEL, "volta_sgemm_128x64_nn", 0, 10, 40, 1, 0.5, 20);
-    tt_dev(t, PR_K_KERNEL, "volta_h884gemm_64x64", 0, 30, 40, 2, 2.0, 40);
+    tt_dev(t, PR_KIND_DEVICE_TASK, "volta_sgemm_128x64_nn", 0, 10, 40, 1, 0.5,
+           20);
+    tt_dev(t, PR_KIND_DEVICE_TASK, "volta_h884gemm_64x64", 0, 30, 40, 2, 2.0,
+           40);
     return t;
 }
 

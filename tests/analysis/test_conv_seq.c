@@ -21,7 +21,7 @@ static void
 op_seq(struct pr_trace *t, const char *name, const char *tid, double ts,
        int64_t seq, const char *dims, const char *types)
 {
-    tt_host(t, PR_K_OP, name, tid, ts, 5, PR_NO_ID, dims, types);
+    tt_host(t, PR_KIND_HOST_OP, name, tid, ts, 5, PR_NO_ID, dims, types);
     t->ops[t->events[t->n_events - 1].info].seq = seq;
 }
 

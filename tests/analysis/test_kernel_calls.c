@@ -29,7 +29,7 @@ static void
 rt_on(struct pr_trace *t, const char *tid, double ts, int64_t corr, int64_t ext)
 {
     struct pr_event *e =
-        tt_event(t, PR_K_RUNTIME, "cudaLaunchKernel", tid, ts, 2);
+        tt_event(t, PR_KIND_RUNTIME_CALL, "cudaLaunchKernel", tid, ts, 2);
 
     e->correlation = corr;
     e->external_id = ext;
@@ -56,16 +56,17 @@ make_trace(void)
     struct pr_trace *t = pr_trace_new();
 
     assert_non_null(t);
-    tt_host(t, PR_K_OP, "aten::mm", "1", 0, 10, 1, MM_DIMS, MM_TYPES);
+    tt_host(t, PR_KIND_HOST_OP, "aten::mm", "1", 0, 10, 1, MM_DIMS, MM_TYPES);
     set_seq(t, 5);
     rt_on(t, "1", 1, 100, 1);
     rt_on(t, "1", 4, 101, 1);
-    tt_host(t, PR_K_OP, "autograd::engine::evaluate_function: MmBackward", "2",
-            50, 20, 2, NULL, NULL);
-    tt_host(t, PR_K_OP, "MmBackward", "2", 51, 18, 3, "[[64, 1000]]",
+    tt_host(t, PR_KIND_HOST_OP,
+            "autograd::engine::evaluate_function: MmBackward", "2", 50, 20, 2,
+            NULL, NULL);
+    tt_host(t, PR_KIND_HOST_OP, "MmBackward", "2", 51, 18, 3, "[[64, 1000]]",
             "[float]");
     set_seq(t, 5);
-    tt_host(t, PR_K_OP, "aten::mm", "2", 52, 10, 4, MM_DIMS, MM_TYPES);
+    tt_host(t, PR_KIND_HOST_OP, "aten::mm", "2", 52, 10, 4, MM_DIMS, MM_TYPES);
     rt_on(t, "2", 53, 102, 4);
     kernel(t, "volta_sgemm_128x64_nn", 20, 100, 4);
     kernel(t, "splitKreduce_kernel", 26, 101, 8);

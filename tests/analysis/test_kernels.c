@@ -140,7 +140,7 @@ test_trace_args_win(void **state)
     (void)state;
     assert_non_null(t);
     v100(t);
-    tt_dev(t, PR_K_KERNEL, "k_args", 0, 0, 10, 1, 2.5, 50);
+    tt_dev(t, PR_KIND_DEVICE_TASK, "k_args", 0, 0, 10, 1, 2.5, 50);
     launch(t, 3136, 128, 128, 16384);
     tt_kernel(t, "k_bare", 20, 10, 2);
     rows = kernels_of(t);

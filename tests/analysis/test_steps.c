@@ -162,8 +162,8 @@ test_category_priority(void **state)
           80, 2);
     tt_rt(f.t, "cudaMemcpyAsync", 5, 65, 1, 2);
     tt_kernel(f.t, "k", 10, 30, PR_NO_ID);
-    tt_dev(f.t, PR_K_MEMCPY, "Memcpy HtoD", 0, 30, 20, PR_NO_ID, -2, -2);
-    tt_dev(f.t, PR_K_MEMSET, "Memset", 0, 45, 15, PR_NO_ID, -2, -2);
+    tt_dev(f.t, PR_KIND_COPY, "Memcpy HtoD", 0, 30, 20, PR_NO_ID, -2, -2);
+    tt_dev(f.t, PR_KIND_SET, "Memset", 0, 45, 15, PR_NO_ID, -2, -2);
     tt_op(f.t, "aten::x", 85, 5, 3);
     compute(&f);
     assert_int_equal(f.steps.n, 1);
@@ -191,7 +191,7 @@ test_slots_exhausted(void **state)
     tt_op(f.t, "ProfilerStep#1", 0, 100, 1);
     tt_rt(f.t, "cudaLaunchKernel", 0, 10, 1, 5);
     tt_kernel(f.t, "k", 0, 100, PR_NO_ID);
-    tt_dev(f.t, PR_K_MEMCPY, "Memcpy HtoD", 0, 10, 10, PR_NO_ID, -2, -2);
+    tt_dev(f.t, PR_KIND_COPY, "Memcpy HtoD", 0, 10, 10, PR_NO_ID, -2, -2);
     compute(&f);
     s = &f.steps.v[0];
     expect_step(s, 0, 100);
@@ -210,7 +210,8 @@ test_no_step_fallback(void **state)
     struct fixture f = {.t = pr_trace_new()};
 
     (void)state;
-    tt_host(f.t, PR_K_USER_ANNOT, "## forward ##", "1", 0, 100, 9, NULL, NULL);
+    tt_host(f.t, PR_KIND_ANNOTATION, "## forward ##", "1", 0, 100, 9, NULL,
+            NULL);
     tt_op(f.t, "aten::a", 10, 10, 1);
     tt_op(f.t, "aten::b", 30, 30, 2);
     compute(&f);

@@ -65,7 +65,7 @@ static void
 kernel_on(struct pr_trace *t, const char *name, int dev, int stream, double ts,
           double dur, int64_t corr)
 {
-    tt_dev(t, PR_K_KERNEL, name, dev, ts, dur, corr, -2, -2);
+    tt_dev(t, PR_KIND_DEVICE_TASK, name, dev, ts, dur, corr, -2, -2);
     t->gpu[t->n_gpu - 1].stream = stream;
 }
 
@@ -129,7 +129,7 @@ test_lanes(void **state)
     kernel_on(f.t, "k7", 0, 7, 110, 20, 2);
     kernel_on(f.t, "k3", 0, 3, 140, 30, 3);
     kernel_on(f.t, "k_dev1", 1, 7, 150, 10, 4);
-    tt_dev(f.t, PR_K_MEMCPY, "Memcpy HtoD", 0, 180, 5, 5, -2, -2);
+    tt_dev(f.t, PR_KIND_COPY, "Memcpy HtoD", 0, 180, 5, 5, -2, -2);
     tl = fill(&f);
     assert_true(cJSON_IsObject(tl));
     assert_string_equal(

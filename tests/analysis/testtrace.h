@@ -62,14 +62,15 @@ static inline void
 tt_op(struct pr_trace *t, const char *name, double ts_us, double dur_us,
       int64_t ext)
 {
-    tt_host(t, PR_K_OP, name, "1", ts_us, dur_us, ext, NULL, NULL);
+    tt_host(t, PR_KIND_HOST_OP, name, "1", ts_us, dur_us, ext, NULL, NULL);
 }
 
 static inline void
 tt_rt(struct pr_trace *t, const char *name, double ts_us, double dur_us,
       int64_t corr, int64_t ext)
 {
-    struct pr_event *e = tt_event(t, PR_K_RUNTIME, name, "1", ts_us, dur_us);
+    struct pr_event *e =
+        tt_event(t, PR_KIND_RUNTIME_CALL, name, "1", ts_us, dur_us);
 
     e->correlation = corr;
     e->external_id = ext;
@@ -101,7 +102,7 @@ static inline void
 tt_kernel(struct pr_trace *t, const char *name, double ts_us, double dur_us,
           int64_t corr)
 {
-    tt_dev(t, PR_K_KERNEL, name, 0, ts_us, dur_us, corr, -2, -2);
+    tt_dev(t, PR_KIND_DEVICE_TASK, name, 0, ts_us, dur_us, corr, -2, -2);
 }
 
 static inline void

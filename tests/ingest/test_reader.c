@@ -126,7 +126,7 @@ test_gen2021(void **state)
     assert_int_equal(t->n_trace_events, 6);
     assert_int_equal(t->n_events, 4);
     assert_true(t->bytes == sizeof(gen2021) - 1);
-    assert_int_equal(op->kind, PR_K_OP);
+    assert_int_equal(op->kind, PR_KIND_HOST_OP);
     assert_string_equal(str(t, op->cat), "Operator");
     assert_string_equal(str(t, op->name), "aten::conv2d");
     assert_true(op->ts_ns == 1623142623460111000LL);
@@ -138,9 +138,9 @@ test_gen2021(void **state)
     assert_string_equal(str(t, oi->input_dims),
                         "[[32, 3, 224, 224], [64, 3, 7, 7], []]");
     assert_string_equal(str(t, oi->input_types), "['float', 'float', '']");
-    assert_int_equal(rt->kind, PR_K_RUNTIME);
+    assert_int_equal(rt->kind, PR_KIND_RUNTIME_CALL);
     assert_true(rt->external_id == 2 && rt->correlation == 7);
-    assert_int_equal(k->kind, PR_K_KERNEL);
+    assert_int_equal(k->kind, PR_KIND_DEVICE_TASK);
     assert_string_equal(str(t, k->tid), "stream 7");
     assert_non_null(g);
     assert_int_equal(g->stream, 7);
@@ -188,7 +188,7 @@ test_gen2022(void **state)
     (void)state;
     assert_int_equal(t->n_trace_events, 3);
     assert_int_equal(t->n_events, 2);
-    assert_int_equal(cp->kind, PR_K_MEMCPY);
+    assert_int_equal(cp->kind, PR_KIND_COPY);
     assert_true(pr_trace_gpu(t, cp)->bytes == 4096);
     assert_true(t->rank == 1 && t->world_size == 128);
     assert_string_equal(str(t, t->backend), "nccl");
@@ -244,13 +244,13 @@ test_gen_now(void **state)
     assert_string_equal(str(t, oi->input_dims), "[[2, 3], [3, 4]]");
     assert_int_equal(oi->input_types, PR_STR_NONE);
     assert_string_equal(str(t, oi->concrete_inputs), "[\"\",\"\",\"1\"]");
-    assert_int_equal(k->kind, PR_K_KERNEL);
+    assert_int_equal(k->kind, PR_KIND_DEVICE_TASK);
     assert_true(k->correlation == 77);
     assert_true(fabs(pr_trace_gpu(t, k)->blocks_per_sm - 0.5) < 1e-12);
-    assert_int_equal(py->kind, PR_K_PYFUNC);
+    assert_int_equal(py->kind, PR_KIND_PY_FUNCTION);
     assert_true(pi->python_id == 3 && pi->python_parent_id == -1);
     assert_true(pi->python_module_id == 0);
-    assert_int_equal(ev(t, 6)->kind, PR_K_SYNC);
+    assert_int_equal(ev(t, 6)->kind, PR_KIND_SYNC);
     assert_int_equal(t->n_flows, 2);
     assert_int_equal(t->flows[0].ph, 'f');
     assert_true(t->flows[0].id == 4 && t->flows[0].ts_ns == 30000);
@@ -376,7 +376,7 @@ test_diagnostics(void **state)
     assert_int_equal(t->diag.skipped_no_dur, 2);
     assert_int_equal(t->diag.skipped_bad_ts, 1);
     assert_int_equal(t->diag.unknown_cat, 1);
-    assert_int_equal(ev(t, 4)->kind, PR_K_OTHER);
+    assert_int_equal(ev(t, 4)->kind, PR_KIND_OTHER);
     pr_trace_free(t);
 }
 

@@ -155,9 +155,9 @@ test_resnet50(void **state)
     if (pr_reader_load(path, NULL, &t, &err) != PR_OK)
         fail_msg("%s", err.msg);
     for (i = 0; i < t->n_events; i++) {
-        kernels += t->events[i].kind == PR_K_KERNEL;
-        mem += t->events[i].kind == PR_K_MEMORY;
-        ops += t->events[i].kind == PR_K_OP;
+        kernels += t->events[i].kind == PR_KIND_DEVICE_TASK;
+        mem += t->events[i].kind == PR_KIND_MEMORY_RECORD;
+        ops += t->events[i].kind == PR_KIND_HOST_OP;
     }
     /* grep -c of "cat": "Kernel" / "[memory]" / "Operator" in the file */
     assert_int_equal(kernels, 8772);
