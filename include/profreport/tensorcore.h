@@ -41,19 +41,25 @@ enum pr_tc_source pr_tensorcore_kernel(const char *kernel_name);
  * GEMMs, convolution_backward, ...).  heuristic may be NULL. */
 int pr_tensorcore_op_eligible(const char *op_name, int *heuristic);
 
-/* Why an eligible op ran without tensor cores. */
+/* Why an eligible op ran without tensor cores, in the order they are
+ * checked (the first that applies is the one reported). */
 enum pr_tc_reason {
     PR_TCR_UNKNOWN = 0, /* shapes and dtype look fine: library's choice */
-    PR_TCR_OLD_GPU,     /* compute capability < 7.0 */
-    PR_TCR_FP32,        /* fp32 inputs, TF32 off or unavailable */
+    PR_TCR_OLD_GPU,     /* NVIDIA compute capability < 7.0 */
+    PR_TCR_CHANNELS,    /* a convolution with too few input channels */
+    PR_TCR_FP32,        /* fp32 before Ampere: no TF32 at all */
+    PR_TCR_TF32_MATMUL, /* fp32 matmul, matmul TF32 off (the default) */
+    PR_TCR_TF32_CUDNN,  /* fp32 conv, cuDNN TF32 apparently turned off */
+    PR_TCR_FP32_ALGO,   /* fp32, TF32 on in this run, a CUDA-core kernel */
+    PR_TCR_FP32_AMD,    /* fp32 on an AMD GPU that missed the MFMA units */
     PR_TCR_FP64,        /* fp64 inputs */
-    PR_TCR_DTYPE_GPU,   /* bf16 before 8.0, fp8 before 8.9 */
+    PR_TCR_DTYPE_GPU,   /* bf16 before 8.0, fp8 before 8.9 / gfx942 */
     PR_TCR_DTYPE,       /* an integer/bool/complex type without a TC path */
     PR_TCR_NO_DTYPE,    /* input types were not recorded */
     PR_TCR_ALIGN        /* a dimension is not a multiple of 8 (16) */
 };
 
-#define PR_TC_TEXT_SIZE 160
+#define PR_TC_TEXT_SIZE 256
 
 struct pr_tc_diag {
     enum pr_tc_reason reason;
@@ -61,11 +67,25 @@ struct pr_tc_diag {
     char advice[PR_TC_TEXT_SIZE]; /* "pad K from 1001 to 1008" */
 };
 
+/* What the run tells about the GPU and its math modes. */
+struct pr_tc_context {
+    int cc_major, cc_minor; /* NVIDIA compute capability; -1 unknown */
+    int amd;                /* an AMD GPU (CDNA/RDNA): matrix cores, and
+                               cc_major/minor are a gfx version, not a CC */
+    int tf32_matmul;        /* a GEMM kernel of this run used TF32 */
+    int tf32_conv;          /* a convolution kernel of this run used TF32 */
+};
+
+/* Stable id of a reason ("tf32_matmul_off", "channels", ...), for the
+ * summary and for tests. */
+const char *pr_tensorcore_reason_id(enum pr_tc_reason r);
+
 /* Explain an eligible op (cost from pr_flops_estimate) that ran without TC
- * kernels.  cc_major/cc_minor: the device's compute capability, -1 when
- * unknown.  Never fails; out->text and out->advice are always set. */
-void pr_tensorcore_diagnose(const struct pr_op_cost *cost, int cc_major,
-                            int cc_minor, struct pr_tc_diag *out);
+ * kernels.  ctx may be NULL (nothing known).  Never fails; out->text and
+ * out->advice are always set. */
+void pr_tensorcore_diagnose(const struct pr_op_cost *cost,
+                            const struct pr_tc_context *ctx,
+                            struct pr_tc_diag *out);
 
 /* The alignment check alone (GEMM M/N/K, conv channels, attention head
  * dim) for ops that may well be on tensor cores already: 1 and the texts

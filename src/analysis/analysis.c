@@ -265,11 +265,12 @@ rec_amp(cJSON *arr, const struct pr_trace *t, const struct pr_tree *tree,
     eligible = pr_ops_tc_eligible_ratio(t, tree);
     if (isnan(tc) || tc != 0.0 || !(eligible > 0))
         return;
+    /* one decimal, as the tensor-core figures show the same ratio */
     snprintf(text, sizeof(text),
-             "Kernels with %.0f%% time are launched by Tensor Cores eligible "
+             "Kernels with %.1f%% time are launched by Tensor Cores eligible "
              "operators. You could enable Automatic Mixed Precision to "
              "speedup by using FP16.",
-             nearbyint(100.0 * eligible));
+             100.0 * eligible);
     add_rec(arr, "enable_amp", "info", text, ok);
 }
 
@@ -308,6 +309,24 @@ gpu_window(const struct pr_steps *s, int64_t origin_ns, struct pr_gpu_window *w)
     w->origin_ns = origin_ns;
 }
 
+/* The plugin's TC-eligible kernel share (10.5), which the enable_amp
+ * recommendation quotes; the roofline pass completes this object and
+ * shows the same figure, so the two never disagree.  Empty without
+ * kernels. */
+static cJSON *
+tc_seed_json(const struct pr_trace *t, const struct pr_tree *tree)
+{
+    cJSON *o = cJSON_CreateObject();
+
+    if (o && !isnan(pr_kernels_tc_ratio(t)) &&
+        !cJSON_AddNumberToObject(o, "eligible_op_time_pct",
+                                 100.0 * pr_ops_tc_eligible_ratio(t, tree))) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
 static enum pr_status
 fill_tables(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
             struct pr_error *err)
@@ -330,6 +349,8 @@ fill_tables(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
         st = pr_kernels_build(t, tree, &a, err);
     if (st == PR_OK)
         st = put(run, "kernels", a, err);
+    if (st == PR_OK)
+        st = put(run, "tensor_cores", tc_seed_json(t, tree), err);
     return st;
 }
 

@@ -3,11 +3,13 @@
  * usually names every GPU of the machine, not the ones this process used. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "profreport/buf.h"
 #include "profreport/devices.h"
@@ -65,24 +67,112 @@ used_ids(const struct pr_trace *t, int64_t **ids, size_t *n,
     return PR_OK;
 }
 
+static int
+contains_ci(const char *s, const char *pat)
+{
+    size_t n = strlen(pat);
+
+    for (; s && *s; s++) {
+        if (strncasecmp(s, pat, n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* AMD GPUs run 64-wide wavefronts, and HIP reports the gfx version where
+ * CUDA has a compute capability (gfx90a shows as 9.0, gfx942 as 9.4). */
+static int
+is_amd(const struct pr_trace *t, const struct pr_device *d)
+{
+    const char *name = pr_trace_str(t, d->name);
+
+    return d->warp_size == 64 || contains_ci(name, "amd") ||
+           contains_ci(name, "radeon") || contains_ci(name, "instinct");
+}
+
+/* The gfx target of a Tensile / hipBLASLt kernel name: its "_ISA90a_"
+ * field names what the library was built for.  0 when absent. */
+static int
+tensile_isa(const char *name, char *arch, size_t cap)
+{
+    const char *p = strstr(name, "_ISA");
+    size_t n = 0;
+
+    if (!p || strncmp(name, "Cijk_", 5) != 0)
+        return 0;
+    for (p += 4; isalnum((unsigned char)p[n]) && n < 8; n++)
+        ;
+    if (n < 3 || p[n] != '_')
+        return 0;
+    snprintf(arch, cap, "gfx%.*s", (int)n, p);
+    return 1;
+}
+
+/* The AMD architecture: from the kernels the libraries built for it, else
+ * the family HIP's version numbers allow. */
+static void
+amd_arch(const struct pr_trace *t, const struct pr_device *d, char *arch,
+         size_t cap)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind == PR_K_KERNEL &&
+            tensile_isa(pr_trace_str(t, e->name), arch, cap))
+            return;
+    }
+    if (d->compute_major >= 0)
+        snprintf(arch, cap, "gfx%d (HIP %d.%d)", d->compute_major,
+                 d->compute_major, d->compute_minor < 0 ? 0 : d->compute_minor);
+    else
+        snprintf(arch, cap, "gfx");
+}
+
+/* vendor, compute_capability (NVIDIA only) and architecture ("sm_80",
+ * "gfx90a"). */
+static void
+emit_arch(cJSON *o, const struct pr_trace *t, const struct pr_device *d,
+          int *ok)
+{
+    char cc[32], arch[48];
+    int amd = d && is_amd(t, d);
+    int has_cc = d && d->compute_major >= 0 && d->compute_minor >= 0;
+
+    if (!d) {
+        pr_emit_null(o, "vendor", ok);
+        pr_emit_null(o, "compute_capability", ok);
+        pr_emit_null(o, "architecture", ok);
+        return;
+    }
+    pr_emit_str(o, "vendor", amd ? "amd" : "nvidia", ok);
+    if (has_cc && !amd) {
+        snprintf(cc, sizeof(cc), "%d.%d", d->compute_major, d->compute_minor);
+        pr_emit_str(o, "compute_capability", cc, ok);
+        snprintf(arch, sizeof(arch), "sm_%d%d", d->compute_major,
+                 d->compute_minor);
+        pr_emit_str(o, "architecture", arch, ok);
+        return;
+    }
+    pr_emit_null(o, "compute_capability", ok);
+    if (amd)
+        amd_arch(t, d, arch, sizeof(arch));
+    pr_emit_str(o, "architecture", amd ? arch : NULL, ok);
+}
+
 static void
 emit_device(cJSON *arr, const struct pr_trace *t, int64_t id, int *ok)
 {
     const struct pr_device *d = pr_trace_device(t, id);
     cJSON *o = pr_emit_obj(arr, NULL, ok);
     cJSON *peak;
-    char cc[32];
 
     pr_emit_num(o, "id", (double)id, ok);
     pr_emit_str(o, "name", d ? pr_trace_str(t, d->name) : NULL, ok);
     pr_emit_num_or_null(o, "num_sms", d && d->num_sms >= 0 ? d->num_sms : NAN,
                         ok);
-    if (d && d->compute_major >= 0 && d->compute_minor >= 0) {
-        snprintf(cc, sizeof(cc), "%d.%d", d->compute_major, d->compute_minor);
-        pr_emit_str(o, "compute_capability", cc, ok);
-    } else {
-        pr_emit_null(o, "compute_capability", ok);
-    }
+    emit_arch(o, t, d, ok);
     pr_emit_num_or_null(
         o, "memory_bytes",
         d && d->total_global_mem >= 0 ? (double)d->total_global_mem : NAN, ok);

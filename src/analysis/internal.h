@@ -57,6 +57,7 @@ int pr_tc_kernel_uses(const char *name);
 #define PR_NAME_COMM 0x20         /* pr_tree_is_comm */
 #define PR_NAME_OPTIMIZER 0x40    /* "Optimizer.step" prefix */
 #define PR_NAME_NOT_OPERATOR 0x80 /* excluded from 5.4 operator rows */
+#define PR_NAME_TF32 0x100        /* kernel: TF32 math, by its name */
 #define PR_NAME_TC (PR_NAME_TC_PLUGIN | PR_NAME_TC_HEUR)
 
 struct pr_names {

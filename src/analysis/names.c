@@ -51,11 +51,13 @@ is_non_operator(const char *name)
 static unsigned
 classify(const char *name)
 {
-    enum pr_tc_source tc = pr_tensorcore_kernel(name);
+    struct pr_tc_kernel tc;
     unsigned bits = DONE;
 
-    bits |= tc == PR_TC_PLUGIN ? PR_NAME_TC_PLUGIN : 0;
-    bits |= tc == PR_TC_HEURISTIC ? PR_NAME_TC_HEUR : 0;
+    pr_tensorcore_classify(name, &tc);
+    bits |= tc.tc && tc.source == PR_TC_PLUGIN ? PR_NAME_TC_PLUGIN : 0;
+    bits |= tc.tc && tc.source == PR_TC_HEURISTIC ? PR_NAME_TC_HEUR : 0;
+    bits |= tc.tc && tc.tf32 ? PR_NAME_TF32 : 0;
     bits |= pr_tc_op_eligible(name) ? PR_NAME_TC_OP : 0;
     bits |= pr_tree_is_step(name) ? PR_NAME_STEP : 0;
     bits |= pr_tree_is_dataloader(name) ? PR_NAME_DATALOADER : 0;

@@ -29,6 +29,7 @@ struct og {
     const char *concrete;         /* first call's Concrete Inputs, or NULL */
     double trace_flops;           /* first call's "flops" arg; -1 absent */
     int64_t k_ns, tc_ns, heur_ns; /* own kernels; on TC; TC by heuristic */
+    int tf32;                     /* one of its kernels used TF32 */
     int device;                   /* device of its first kernel; -1 none */
     const char *out_dims; /* output shape every call's conv backward gave */
     int out_state;        /* OUT_* */
@@ -46,7 +47,8 @@ struct ogs {
 /* A device and its peaks. */
 struct dev {
     int id;
-    int cc_major, cc_minor;
+    int cc_major, cc_minor; /* as deviceProperties says (gfx for AMD) */
+    int amd;
     struct pr_peaks pk;
 };
 
@@ -59,6 +61,7 @@ struct row {
     double flops, bytes; /* all calls; NaN unknown */
     int eligible, on_tc;
     double tc_self_us; /* self device time on TC kernels */
+    int tf32;          /* one of its kernels used TF32 */
     const struct dev *dev;
 };
 
@@ -71,6 +74,7 @@ struct pass {
     struct ogs groups;
     struct row *rows; /* owned */
     size_t n_rows;
+    int tf32_matmul, tf32_conv; /* TF32 kernels seen, by op kind */
     int ok; /* sticky: 0 after an allocation failure */
 };
 
@@ -123,6 +127,12 @@ put_str(cJSON *o, const char *key, const char *s, int *ok)
 }
 
 /* --------------------------------------------------------------- devices */
+
+static int
+str_is(const char *s, const char *want)
+{
+    return s && strcmp(s, want) == 0;
+}
 
 static void
 parse_cc(const char *s, int *major, int *minor)
@@ -178,6 +188,7 @@ fill_devices(struct pass *p, const struct pr_peak_table *tab,
             break;
         v->id = isfinite(id) ? (int)id : -1;
         parse_cc(get_str(d, "compute_capability"), &v->cc_major, &v->cc_minor);
+        v->amd = str_is(get_str(d, "vendor"), "amd");
         pr_peaks_lookup(tab, o, get_str(d, "name"), v->cc_major, v->cc_minor,
                         &v->pk);
         write_peaks(d, &v->pk, &p->ok);
@@ -534,6 +545,7 @@ attribute_kernels(const struct pr_trace *t, struct ogs *g,
         o->tc_ns = pr_sat_add_i64(o->tc_ns, tc != PR_TC_NONE ? e->dur_ns : 0);
         o->heur_ns =
             pr_sat_add_i64(o->heur_ns, tc == PR_TC_HEURISTIC ? e->dur_ns : 0);
+        o->tf32 |= (cls & PR_NAME_TF32) != 0;
         gi = pr_trace_gpu(t, e);
         if (o->device < 0 && gi)
             o->device = gi->device;
@@ -672,9 +684,25 @@ estimate_row(const struct pass *p, cJSON *obj, struct row *r)
     if (!isfinite(r->tc_self_us))
         r->tc_self_us = 0.0;
     r->on_tc = r->tc_self_us > 0 || get_num(obj, "tc_total_pct") > 0;
+    r->tf32 = g ? g->tf32 : 0;
     r->dev = g && g->device >= 0 ? dev_by_id(p, g->device) : NULL;
     if (!r->dev)
         r->dev = p->main_dev;
+}
+
+/* TF32 kernels seen in this run, by the switch that governs them:
+ * cudnn.allow_tf32 for convolutions, cuda.matmul.allow_tf32 for the rest. */
+static void
+note_tf32(struct pass *p, const struct row *r)
+{
+    int conv = r->cost.cls == PR_OPC_CONV || r->cost.cls == PR_OPC_CONV_BWD;
+
+    if (!r->tf32)
+        return;
+    if (conv)
+        p->tf32_conv = 1;
+    else
+        p->tf32_matmul = 1;
 }
 
 static void
@@ -696,6 +724,7 @@ fill_shape_rows(struct pass *p)
         struct row *r = &p->rows[p->n_rows++];
 
         estimate_row(p, o, r);
+        note_tf32(p, r);
         write_rates(o, r->flops, r->bytes, r->dev_total_us, r->cost.dtype,
                     row_tc_roof(r), r->dev, &p->ok);
     }
@@ -796,23 +825,29 @@ is_finding(const struct row *r)
 #define MAX_FINDINGS 100
 
 static void
-emit_finding(cJSON *arr, const struct row *r, int *ok)
+emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
 {
     cJSON *o = cJSON_CreateObject();
     struct pr_tc_diag d;
     const struct dev *dv = r->dev;
+    struct pr_tc_context ctx = {-1, -1, 0, p->tf32_matmul, p->tf32_conv};
 
     if (!o || !cJSON_AddItemToArray(arr, o)) {
         cJSON_Delete(o);
         *ok = 0;
         return;
     }
-    pr_tensorcore_diagnose(&r->cost, dv ? dv->cc_major : -1,
-                           dv ? dv->cc_minor : -1, &d);
+    if (dv) {
+        ctx.cc_major = dv->cc_major;
+        ctx.cc_minor = dv->cc_minor;
+        ctx.amd = dv->amd;
+    }
+    pr_tensorcore_diagnose(&r->cost, &ctx, &d);
     put_str(o, "operator", r->name, ok);
     put_str(o, "input_shapes", r->shapes, ok);
     put_num(o, "device_us", r->dev_self_us, ok);
     put_str(o, "reason", d.text, ok);
+    put_str(o, "reason_id", pr_tensorcore_reason_id(d.reason), ok);
     put_str(o, "advice", d.advice, ok);
     put_str(o, "dtype",
             r->cost.dtype == PR_DT_UNKNOWN ? NULL
@@ -843,7 +878,7 @@ fill_findings(struct pass *p, cJSON *tc)
     }
     qsort(v, n, sizeof(*v), cmp_finding);
     for (i = 0; i < n && i < MAX_FINDINGS && p->ok; i++)
-        emit_finding(arr, v[i], &p->ok);
+        emit_finding(arr, p, v[i], &p->ok);
     put_num(tc, "findings_omitted", n > MAX_FINDINGS ? n - MAX_FINDINGS : 0,
             &p->ok);
     free(v);
@@ -853,9 +888,12 @@ static void
 fill_tensor_cores(struct pass *p)
 {
     cJSON *tc = cJSON_CreateObject();
-    double heur, all = 0.0, elig = 0.0, on_tc = 0.0;
+    double heur, all = 0.0, elig = 0.0, on_tc = 0.0, seed;
     size_t i;
 
+    /* analysis.c's kernel-based share, which enable_amp quotes */
+    seed = get_num(cJSON_GetObjectItemCaseSensitive(p->run, "tensor_cores"),
+                   "eligible_op_time_pct");
     put(p->run, "tensor_cores", tc, &p->ok);
     if (!p->ok)
         return;
@@ -870,8 +908,8 @@ fill_tensor_cores(struct pass *p)
     }
     put_num(tc, "tc_kernel_time_pct", tc_kernel_pct(p->run, &heur), &p->ok);
     put_num(tc, "tc_heuristic_kernel_time_pct", heur, &p->ok);
-    put_num(tc, "eligible_op_time_pct", all > 0 ? 100.0 * elig / all : NAN,
-            &p->ok);
+    put_num(tc, "eligible_op_time_pct",
+            isfinite(seed) ? seed : all > 0 ? 100.0 * elig / all : NAN, &p->ok);
     put_num(tc, "eligible_on_tc_pct",
             elig > 0 ? fmin(100.0, 100.0 * on_tc / elig) : NAN, &p->ok);
     fill_findings(p, tc);
@@ -962,7 +1000,7 @@ rec_plugin(struct pass *p, cJSON *arr, const cJSON *tc)
     }
     if (p->main_dev && p->main_dev->cc_major >= 7 && tcp == 0.0 && elig > 0) {
         snprintf(text, sizeof(text),
-                 "Kernels with %.0f%% time are launched "
+                 "Kernels with %.1f%% time are launched "
                  "by Tensor Cores eligible operators. You could enable "
                  "Automatic Mixed Precision to speedup by using FP16.",
                  elig);

@@ -560,50 +560,173 @@ pr_tensorcore_misaligned(const struct pr_op_cost *cost, struct pr_tc_diag *out)
     return 1;
 }
 
-/* Reasons that come from the dtype and the GPU, before alignment. */
-static int
-dtype_reason(enum pr_dtype dt, int major, int minor, struct pr_tc_diag *out)
-{
-    int cc = major * 10 + minor, known = major >= 0;
+static const char *const reason_ids[] = {
+    "unknown",         "old_gpu",         "channels",
+    "fp32_pre_ampere", "tf32_matmul_off", "tf32_cudnn_off",
+    "fp32_algorithm",  "fp32_amd",        "fp64",
+    "dtype_gpu",       "dtype",           "no_dtype",
+    "align",
+};
 
-    switch (dt) {
-    case PR_DT_FP32:
-        if (known && major < 8)
-            say(out, PR_TCR_FP32,
-                "fp32 inputs (no TF32 before compute "
-                "capability 8.0)",
-                "enable AMP: torch.autocast(\"cuda\", "
-                "dtype=torch.float16) with a GradScaler");
-        else
-            say(out, PR_TCR_FP32, "fp32 inputs and TF32 disabled",
-                "enable AMP (torch.autocast) or set "
-                "torch.backends.cuda.matmul.allow_tf32 = True");
+const char *
+pr_tensorcore_reason_id(enum pr_tc_reason r)
+{
+    return (int)r >= 0 && (size_t)r < N_OF(reason_ids) ? reason_ids[r]
+                                                       : "unknown";
+}
+
+static int
+is_conv(const struct pr_op_cost *cost)
+{
+    return cost->cls == PR_OPC_CONV || cost->cls == PR_OPC_CONV_BWD;
+}
+
+/* A convolution whose input channels (per group) are too few for the
+ * tensor-core kernels: a first layer on RGB images, whatever its dtype
+ * (TF32 does not help it either). */
+static int
+channels_reason(const struct pr_op_cost *cost, struct pr_tc_diag *out)
+{
+    long long g = cost->groups > 0 ? cost->groups : 1;
+    long long c = cost->conv_c / g;
+    char text[PR_TC_TEXT_SIZE], advice[PR_TC_TEXT_SIZE];
+
+    if (!is_conv(cost) || c <= 0 || c >= 8)
+        return 0;
+    snprintf(text, sizeof(text),
+             "%lld input channel%s: too few for tensor-core convolution "
+             "kernels (they need a multiple of 8)",
+             c, c == 1 ? "" : "s");
+    snprintf(advice, sizeof(advice),
+             "pad the input from %lld to 8 channels with zeros (4 can do "
+             "for cuDNN's NHWC fp16 kernels) and use channels_last; a "
+             "first layer is usually a small share of the step",
+             c);
+    say(out, PR_TCR_CHANNELS, text, advice);
+    return 1;
+}
+
+#define AMP_BF16                                                               \
+    "use AMP with bf16: torch.autocast(\"cuda\", dtype=torch.bfloat16)"
+
+/* fp32 on NVIDIA Ampere and newer: which switch governs this op, and
+ * whether this run shows it on (kernels of the same kind used TF32). */
+static void
+fp32_nvidia(const struct pr_op_cost *cost, const struct pr_tc_context *ctx,
+            struct pr_tc_diag *out)
+{
+    int conv = is_conv(cost);
+
+    if (conv ? ctx->tf32_conv : ctx->tf32_matmul) {
+        say(out, PR_TCR_FP32_ALGO,
+            conv ? "fp32 convolution on CUDA cores although cuDNN ran "
+                   "TF32 kernels elsewhere in this run (TF32 is on): "
+                   "cuDNN chose a CUDA-core algorithm for this shape"
+                 : "fp32 matmul on CUDA cores although TF32 matmuls ran "
+                   "elsewhere in this run (TF32 is on): the library chose "
+                   "a CUDA-core kernel for this shape",
+            conv ? "try torch.backends.cudnn.benchmark = True and "
+                   "channels_last, or " AMP_BF16
+                 : "small or odd shapes favour CUDA-core kernels; batch "
+                   "them or " AMP_BF16);
+        return;
+    }
+    if (conv)
+        say(out, PR_TCR_TF32_CUDNN,
+            "fp32 convolution without TF32: torch.backends.cudnn."
+            "allow_tf32 is True by default, and no convolution of this "
+            "run used TF32, so it was probably set False",
+            "keep torch.backends.cudnn.allow_tf32 = True (the default), "
+            "or " AMP_BF16);
+    else
+        say(out, PR_TCR_TF32_MATMUL,
+            "fp32 matmul with TF32 off: torch.backends.cuda.matmul."
+            "allow_tf32 is False by default (since PyTorch 1.12)",
+            "torch.set_float32_matmul_precision(\"high\") (same as "
+            "torch.backends.cuda.matmul.allow_tf32 = True), or " AMP_BF16);
+}
+
+/* fp32 that missed the MFMA units of an AMD GPU.  CDNA has fp32 matrix
+ * instructions but no TF32; MI300's xf32 is not used unless asked for. */
+static void
+fp32_amd(struct pr_tc_diag *out)
+{
+    say(out, PR_TCR_FP32_AMD,
+        "fp32 on vector ALUs: the kernel has no MFMA (matrix core) path "
+        "for this shape; CDNA has no TF32 to fall back on",
+        AMP_BF16 " (or float16): CDNA's 16-bit matrix rate is 4-8x its "
+                 "fp32 rate");
+}
+
+static int
+fp32_reason(const struct pr_op_cost *cost, const struct pr_tc_context *ctx,
+            struct pr_tc_diag *out)
+{
+    if (ctx->amd) {
+        fp32_amd(out);
         return 1;
-    case PR_DT_FP64:
-        say(out, PR_TCR_FP64, "fp64 inputs",
-            "use fp32 with AMP unless the model needs fp64");
+    }
+    if (ctx->cc_major >= 0 && ctx->cc_major < 8) {
+        say(out, PR_TCR_FP32,
+            "fp32 inputs (no TF32 before compute capability 8.0)",
+            "enable AMP: torch.autocast(\"cuda\", dtype=torch.float16) "
+            "with a GradScaler");
         return 1;
-    case PR_DT_BF16:
-        if (!known || cc >= 80)
-            return 0;
+    }
+    fp32_nvidia(cost, ctx, out);
+    return 1;
+}
+
+/* 16- and 8-bit types the GPU cannot run on its matrix units. */
+static int
+low_precision_reason(enum pr_dtype dt, const struct pr_tc_context *ctx,
+                     struct pr_tc_diag *out)
+{
+    int cc = ctx->cc_major * 10 + ctx->cc_minor;
+    int known = ctx->cc_major >= 0 && !ctx->amd;
+
+    if (dt == PR_DT_BF16 && known && cc < 80) {
         say(out, PR_TCR_DTYPE_GPU, "bf16 needs compute capability 8.0",
             "use torch.autocast(\"cuda\", dtype=torch.float16) on this GPU");
         return 1;
-    case PR_DT_FP8:
-        if (!known || cc >= 89)
-            return 0;
+    }
+    if (dt == PR_DT_FP8 && known && cc < 89) {
         say(out, PR_TCR_DTYPE_GPU, "fp8 needs compute capability 8.9",
             "use fp16 or bf16 on this GPU");
+        return 1;
+    }
+    if (dt == PR_DT_FP8 && ctx->amd && ctx->cc_major >= 0 &&
+        ctx->cc_major * 10 + ctx->cc_minor < 94) {
+        say(out, PR_TCR_DTYPE_GPU, "fp8 matrix cores need CDNA 3 (gfx942)",
+            "use bf16 or fp16 on this GPU");
+        return 1;
+    }
+    return 0;
+}
+
+/* Reasons that come from the dtype and the GPU, before alignment. */
+static int
+dtype_reason(const struct pr_op_cost *cost, const struct pr_tc_context *ctx,
+             struct pr_tc_diag *out)
+{
+    switch (cost->dtype) {
+    case PR_DT_FP32:
+        return fp32_reason(cost, ctx, out);
+    case PR_DT_FP64:
+        say(out, PR_TCR_FP64, "fp64 inputs",
+            "use fp32 with AMP unless the model needs fp64");
         return 1;
     case PR_DT_UNKNOWN:
     case PR_DT_NONE:
         say(out, PR_TCR_NO_DTYPE, "input types not recorded",
             "profile with record_shapes=True to see dtypes and shapes");
         return 1;
+    case PR_DT_BF16:
+    case PR_DT_FP8:
     case PR_DT_FP16:
     case PR_DT_INT8:
     case PR_DT_UINT8:
-        return 0;
+        return low_precision_reason(cost->dtype, ctx, out);
     default:
         say(out, PR_TCR_DTYPE, "no tensor-core path for this dtype",
             "cast to fp16/bf16 (AMP) where precision allows");
@@ -612,24 +735,25 @@ dtype_reason(enum pr_dtype dt, int major, int minor, struct pr_tc_diag *out)
 }
 
 void
-pr_tensorcore_diagnose(const struct pr_op_cost *cost, int cc_major,
-                       int cc_minor, struct pr_tc_diag *out)
+pr_tensorcore_diagnose(const struct pr_op_cost *cost,
+                       const struct pr_tc_context *ctx, struct pr_tc_diag *out)
 {
+    static const struct pr_tc_context none = {-1, -1, 0, 0, 0};
     char text[PR_TC_TEXT_SIZE];
 
     memset(out, 0, sizeof(*out));
-    if (cc_major >= 0 && cc_major < 7) {
+    if (!ctx)
+        ctx = &none;
+    if (!ctx->amd && ctx->cc_major >= 0 && ctx->cc_major < 7) {
         snprintf(text, sizeof(text),
-                 "compute capability %d.%d has no "
-                 "tensor cores",
-                 cc_major, cc_minor < 0 ? 0 : cc_minor);
+                 "compute capability %d.%d has no tensor cores", ctx->cc_major,
+                 ctx->cc_minor < 0 ? 0 : ctx->cc_minor);
         say(out, PR_TCR_OLD_GPU, text,
             "run on a GPU with compute capability 7.0 or newer");
         return;
     }
-    if (dtype_reason(cost->dtype, cc_major, cc_minor, out))
-        return;
-    if (pr_tensorcore_misaligned(cost, out))
+    if (channels_reason(cost, out) || dtype_reason(cost, ctx, out) ||
+        pr_tensorcore_misaligned(cost, out))
         return;
     say(out, PR_TCR_UNKNOWN,
         "dtype and shapes are eligible but no "

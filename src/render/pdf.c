@@ -462,7 +462,7 @@ static const struct pr_pdf_col device_cols[] = {
     {"Id", "id", PR_PDF_K_TEXT, 0.4},
     {"Name", "name", PR_PDF_K_NAME, 2.4},
     {"SMs", "num_sms", PR_PDF_K_INT, 0.5},
-    {"CC", "compute_capability", PR_PDF_K_TEXT, 0.5},
+    {"Arch", "architecture", PR_PDF_K_TEXT, 0.6},
     {"Memory", "memory_bytes", PR_PDF_K_BYTES, 0.9},
     {"FP32 peak", "peak_tflops.fp32", PR_PDF_K_TFLOPS, 1.1},
     {"FP16 TC peak", "peak_tflops.fp16_tensor", PR_PDF_K_TFLOPS, 1.1},

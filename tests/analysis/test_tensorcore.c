@@ -99,76 +99,112 @@ test_eligible(void **state)
     assert_false(pr_tensorcore_op_eligible(NULL, NULL));
 }
 
-static struct pr_op_cost
-gemm(enum pr_dtype dt, long long m, long long n, long long k)
+static void
+parse_gpu(const char *s, struct pr_tc_context *ctx)
 {
-    struct pr_op_cost c;
+    int a, b;
 
-    memset(&c, 0, sizeof(c));
-    c.cls = PR_OPC_GEMM;
-    c.dtype = dt;
-    c.m = m;
-    c.n = n;
-    c.k = k;
-    return c;
+    memset(ctx, 0, sizeof(*ctx));
+    ctx->cc_major = ctx->cc_minor = -1;
+    if (sscanf(s, "sm%1d%1d", &a, &b) == 2) {
+        ctx->cc_major = a;
+        ctx->cc_minor = b;
+    } else if (strcmp(s, "gfx90a") == 0 || strcmp(s, "gfx942") == 0) {
+        ctx->amd = 1;
+        ctx->cc_major = 9;
+        ctx->cc_minor = s[4] == '4' ? 4 : 0;
+    } else if (strcmp(s, "none") != 0) {
+        fail_msg("gpu \"%s\"", s);
+    }
 }
 
-static void
-test_reasons(void **state)
+static enum pr_dtype
+dtype_named(const char *s)
 {
-    struct pr_op_cost c;
+    static const struct {
+        const char *name;
+        enum pr_dtype dt;
+    } map[] = {{"fp32", PR_DT_FP32},   {"fp16", PR_DT_FP16},
+               {"bf16", PR_DT_BF16},   {"fp8", PR_DT_FP8},
+               {"int8", PR_DT_INT8},   {"fp64", PR_DT_FP64},
+               {"int64", PR_DT_INT64}, {"unknown", PR_DT_UNKNOWN}};
+    size_t i;
+
+    for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+        if (strcmp(s, map[i].name) == 0)
+            return map[i].dt;
+    }
+    fail_msg("dtype \"%s\"", s);
+    return PR_DT_UNKNOWN;
+}
+
+/* "gemm fp32 M=64 N=1000 K=512", "conv fp16 C=3 K=64 G=1", ... */
+static void
+parse_op(char *s, struct pr_op_cost *c)
+{
+    char *tok, *save = NULL;
+    int conv;
+
+    memset(c, 0, sizeof(*c));
+    tok = strtok_r(s, " ", &save);
+    conv = strncmp(tok, "conv", 4) == 0;
+    c->cls = strcmp(tok, "gemm") == 0        ? PR_OPC_GEMM
+             : strcmp(tok, "conv") == 0      ? PR_OPC_CONV
+             : strcmp(tok, "conv_bwd") == 0  ? PR_OPC_CONV_BWD
+             : strcmp(tok, "attention") == 0 ? PR_OPC_ATTENTION
+                                             : PR_OPC_OTHER;
+    c->dtype = dtype_named(strtok_r(NULL, " ", &save));
+    while ((tok = strtok_r(NULL, " ", &save)) != NULL) {
+        long long v = strtoll(tok + 2, NULL, 10);
+
+        if (tok[0] == 'M')
+            c->m = v;
+        else if (tok[0] == 'N')
+            c->n = v;
+        else if (tok[0] == 'K' && conv)
+            c->conv_k = v;
+        else if (tok[0] == 'K')
+            c->k = v;
+        else if (tok[0] == 'C')
+            c->conv_c = v;
+        else if (tok[0] == 'G')
+            c->groups = v;
+    }
+}
+
+/* Every line of tc_reasons.txt: reason id, and words of text and advice. */
+static void
+test_reason_table(void **state)
+{
+    FILE *f = cases_open("tests/analysis/tc_reasons.txt");
+    struct tcase c;
+    struct pr_tc_context ctx;
+    struct pr_op_cost cost;
     struct pr_tc_diag d;
+    int n = 0, bad = 0;
 
     (void)state;
-    /* fp32 on Ampere: TF32 off */
-    c = gemm(PR_DT_FP32, 64, 1000, 512);
-    pr_tensorcore_diagnose(&c, 8, 0, &d);
-    assert_int_equal(d.reason, PR_TCR_FP32);
-    assert_string_equal(d.text, "fp32 inputs and TF32 disabled");
-    assert_non_null(strstr(d.advice, "allow_tf32 = True"));
-    assert_non_null(strstr(d.advice, "autocast"));
-    /* fp32 on Volta: no TF32 at all, so AMP */
-    pr_tensorcore_diagnose(&c, 7, 0, &d);
-    assert_int_equal(d.reason, PR_TCR_FP32);
-    assert_non_null(strstr(d.text, "no TF32 before"));
-    assert_non_null(strstr(d.advice, "float16"));
-    /* Pascal */
-    pr_tensorcore_diagnose(&c, 6, 1, &d);
-    assert_int_equal(d.reason, PR_TCR_OLD_GPU);
-    assert_string_equal(d.text, "compute capability 6.1 has no tensor cores");
-    /* fp16 with K = 1001 */
-    c = gemm(PR_DT_FP16, 64, 1000, 1001);
-    pr_tensorcore_diagnose(&c, 7, 0, &d);
-    assert_int_equal(d.reason, PR_TCR_ALIGN);
-    assert_string_equal(d.text, "K=1001 not a multiple of 8");
-    assert_string_equal(d.advice, "pad K from 1001 to 1008");
-    /* M=63 and K=1001 */
-    c = gemm(PR_DT_BF16, 63, 1000, 1001);
-    pr_tensorcore_diagnose(&c, 8, 0, &d);
-    assert_string_equal(d.text, "M=63, K=1001 not multiples of 8");
-    assert_string_equal(d.advice,
-                        "pad M from 63 to 64; pad K from 1001 to 1008");
-    /* int8 needs 16 */
-    c = gemm(PR_DT_INT8, 64, 24, 32);
-    pr_tensorcore_diagnose(&c, 8, 0, &d);
-    assert_string_equal(d.text, "N=24 not a multiple of 16");
-    /* bf16 on Volta, fp8 on Ampere */
-    c = gemm(PR_DT_BF16, 64, 64, 64);
-    pr_tensorcore_diagnose(&c, 7, 0, &d);
-    assert_int_equal(d.reason, PR_TCR_DTYPE_GPU);
-    c = gemm(PR_DT_FP8, 64, 64, 64);
-    pr_tensorcore_diagnose(&c, 8, 0, &d);
-    assert_int_equal(d.reason, PR_TCR_DTYPE_GPU);
-    pr_tensorcore_diagnose(&c, 9, 0, &d);
-    assert_int_equal(d.reason, PR_TCR_UNKNOWN);
-    /* fp64, unknown dtype */
-    c = gemm(PR_DT_FP64, 64, 64, 64);
-    pr_tensorcore_diagnose(&c, 8, 0, &d);
-    assert_int_equal(d.reason, PR_TCR_FP64);
-    c = gemm(PR_DT_UNKNOWN, 64, 64, 64);
-    pr_tensorcore_diagnose(&c, 8, 0, &d);
-    assert_int_equal(d.reason, PR_TCR_NO_DTYPE);
-    assert_non_null(strstr(d.advice, "record_shapes"));
+    memset(&c, 0, sizeof(c));
+    while (cases_next(f, &c, 7)) {
+        const char *id;
+
+        parse_gpu(c.f[1], &ctx);
+        ctx.tf32_matmul = strstr(c.f[2], "matmul") || !strcmp(c.f[2], "both");
+        ctx.tf32_conv = strstr(c.f[2], "conv") || !strcmp(c.f[2], "both");
+        parse_op(c.f[3], &cost);
+        pr_tensorcore_diagnose(&cost, &ctx, &d);
+        id = pr_tensorcore_reason_id(d.reason);
+        n++;
+        if (!strcmp(id, c.f[4]) && strstr(d.text, c.f[5]) &&
+            strstr(d.advice, c.f[6]))
+            continue;
+        print_error("%s (line %d): got %s: \"%s\" / \"%s\"\n", c.f[0], c.lineno,
+                    id, d.text, d.advice);
+        bad++;
+    }
+    fclose(f);
+    assert_true(n >= 30);
+    assert_int_equal(bad, 0);
 }
 
 static void
@@ -200,8 +236,10 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kernel_table),  cmocka_unit_test(test_kernels),
-        cmocka_unit_test(test_eligible),      cmocka_unit_test(test_reasons),
+        cmocka_unit_test(test_kernel_table),
+        cmocka_unit_test(test_kernels),
+        cmocka_unit_test(test_eligible),
+        cmocka_unit_test(test_reason_table),
         cmocka_unit_test(test_conv_channels),
     };
 
