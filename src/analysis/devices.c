@@ -119,7 +119,7 @@ amd_arch(const struct pr_trace *t, const struct pr_device *d, char *arch,
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
 
-        if (e->kind == PR_K_KERNEL &&
+        if (e->kind == PR_KIND_DEVICE_TASK &&
             tensile_isa(pr_trace_str(t, e->name), arch, cap))
             return;
     }
