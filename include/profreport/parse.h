@@ -1,40 +1,202 @@
 /* parse.h - numbers from untrusted text (command-line values, environment
- * variables): the whole string must be one number in [lo, hi].  Header-only
- * and libc-only, like checked.h, so every layer may use it.  Each returns 1
- * on success (value stored) and 0 otherwise (*out untouched); wording the
- * error is the caller's, since each command phrases its own. */
+ * variables, rule limits): the whole string must be one number in [lo, hi].
+ * One grammar for all of them, plain decimal: strtod alone would also take
+ * hexadecimal ("0x10" is 16), "inf", "nan" and leading blanks, and turn
+ * "1e999" into infinity.  Header-only and libc-only, like checked.h, so
+ * every layer may use it.  Each returns 1 on success (value stored) and 0
+ * otherwise (*out untouched); wording the error is the caller's, since
+ * each command phrases its own. */
 #ifndef PROFREPORT_PARSE_H
 #define PROFREPORT_PARSE_H
 
 #include <errno.h>
+#include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* A decimal integer; empty text, trailing bytes and overflow fail. */
+static inline size_t
+pr_parse_digits(const char *s)
+{
+    size_t n = 0;
+
+    while (s[n] >= '0' && s[n] <= '9')
+        n++;
+    return n;
+}
+
+/* Length of the decimal number at the start of s, 0 when there is none:
+ * [+-] digits [. digits] [e|E [+-] digits], or [+-] . digits [e...].  A
+ * unit may follow (the caller checks what). */
+static inline size_t
+pr_parse_decimal_len(const char *s)
+{
+    size_t i = (s[0] == '+' || s[0] == '-') ? 1 : 0;
+    size_t whole = pr_parse_digits(s + i), frac = 0, e;
+
+    i += whole;
+    if (s[i] == '.') {
+        frac = pr_parse_digits(s + i + 1);
+        if (whole + frac == 0)
+            return 0;
+        i += 1 + frac;
+    }
+    if (whole + frac == 0)
+        return 0;
+    if (s[i] == 'e' || s[i] == 'E') {
+        e = (s[i + 1] == '+' || s[i + 1] == '-') ? 2 : 1;
+        if (pr_parse_digits(s + i + e) > 0)
+            i += e + pr_parse_digits(s + i + e);
+    }
+    return i;
+}
+
+/* The decimal number of exactly n bytes at s (n from
+ * pr_parse_decimal_len, n < 64) as a finite double; 0 on overflow. */
+static inline int
+pr_parse_decimal_n(const char *s, size_t n, double *out)
+{
+    char tmp[64];
+    double v;
+
+    if (n == 0 || n >= sizeof(tmp))
+        return 0;
+    memcpy(tmp, s, n);
+    tmp[n] = '\0';
+    errno = 0;
+    v = strtod(tmp, NULL);
+    if (errno == ERANGE && v != 0) /* underflow to 0 is harmless */
+        return 0;
+    if (!isfinite(v))
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* A decimal integer: optional sign, digits, nothing else; overflow fails. */
 static inline int
 pr_parse_int64(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
+    size_t i = (s[0] == '+' || s[0] == '-') ? 1 : 0;
     char *end;
     long long v;
 
+    if (pr_parse_digits(s + i) == 0 || s[i + pr_parse_digits(s + i)] != '\0')
+        return 0;
     errno = 0;
     v = strtoll(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
+    if (errno != 0 || *end != '\0' || v < lo || v > hi)
         return 0;
     *out = (int64_t)v;
     return 1;
 }
 
-/* A number as strtod reads it; NaN is never in range, so it fails. */
+/* A decimal number (pr_parse_decimal_len) and nothing else, finite and in
+ * [lo, hi]. */
 static inline int
 pr_parse_double(const char *s, double lo, double hi, double *out)
 {
-    char *end;
+    size_t n = pr_parse_decimal_len(s);
     double v;
 
-    errno = 0;
-    v = strtod(s, &end);
-    if (errno != 0 || end == s || *end != '\0' || !(v >= lo && v <= hi))
+    if (n == 0 || s[n] != '\0' || !pr_parse_decimal_n(s, n, &v))
+        return 0;
+    if (!(v >= lo && v <= hi))
+        return 0;
+    *out = v;
+    return 1;
+}
+
+struct pr_parse_unit {
+    const char *suffix;
+    uint64_t scale;
+};
+
+/* The multiplier of a byte unit ("" and "B" are 1, KiB 1024, KB 1000, up
+ * to TiB / TB); 0 for anything else. */
+static inline uint64_t
+pr_parse_byte_unit(const char *u)
+{
+    static const struct pr_parse_unit units[] = {
+        {"", 1},
+        {"B", 1},
+        {"KiB", 1ULL << 10},
+        {"MiB", 1ULL << 20},
+        {"GiB", 1ULL << 30},
+        {"TiB", 1ULL << 40},
+        {"KB", 1000ULL},
+        {"MB", 1000000ULL},
+        {"GB", 1000000000ULL},
+        {"TB", 1000000000000ULL},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+        if (strcmp(u, units[i].suffix) == 0)
+            return units[i].scale;
+    return 0;
+}
+
+/* m * 10^exp10 * scale exactly, when it is a whole number that fits. */
+static inline int
+pr_parse_scaled(uint64_t m, long exp10, uint64_t scale, uint64_t *out)
+{
+    uint64_t v;
+
+    if (__builtin_mul_overflow(m, scale, &v))
+        return 0;
+    for (; exp10 > 0; exp10--)
+        if (__builtin_mul_overflow(v, 10, &v))
+            return 0;
+    for (; exp10 < 0; exp10++) {
+        if (v % 10 != 0)
+            return 0; /* a fraction of a byte */
+        v /= 10;
+    }
+    *out = v;
+    return 1;
+}
+
+/* A byte count: a non-negative decimal number with an optional unit
+ * (pr_parse_byte_unit) that together make a whole number of bytes in
+ * [lo, hi], computed exactly ("1.5KiB" is 1536; "0.5" and "1e308GiB"
+ * fail). */
+static inline int
+pr_parse_bytes(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    size_t n = pr_parse_decimal_len(s), i = s[0] == '+' ? 1 : 0;
+    uint64_t m = 0, scale, v;
+    long exp10 = 0, e = 0;
+    int seen_point = 0;
+
+    if (n == 0 || s[0] == '-' || (scale = pr_parse_byte_unit(s + n)) == 0)
+        return 0;
+    for (; i < n && s[i] != 'e' && s[i] != 'E'; i++) {
+        if (s[i] == '.') {
+            seen_point = 1;
+            continue;
+        }
+        if (m == 0 && s[i] == '0' && !seen_point)
+            continue;
+        if (m > UINT64_MAX / 10)
+            return 0; /* more digits than any byte count needs */
+        m = m * 10 + (uint64_t)(s[i] - '0');
+        exp10 -= seen_point;
+    }
+    if (i < n) {
+        int64_t x;
+        char tmp[24];
+        size_t k = n - i - 1;
+        if (k >= sizeof(tmp))
+            return 0;
+        memcpy(tmp, s + i + 1, k);
+        tmp[k] = '\0';
+        if (!pr_parse_int64(tmp, -40, 40, &x))
+            return 0;
+        e = (long)x;
+    }
+    if (!pr_parse_scaled(m, exp10 + e, scale, &v) || v < lo || v > hi)
         return 0;
     *out = v;
     return 1;

@@ -27,9 +27,11 @@ static const char usage[] =
     "      --font FILE        TrueType font for the PDF\n"
     "      --peak-tflops X    override the device's peak TFLOP/s\n"
     "      --peak-gbps X      override the device's memory bandwidth\n"
-    "      --device-spec FILE JSON file of device peaks (data/devices.json form)\n"
+    "      --device-spec FILE JSON file of device peaks (data/devices.json "
+    "form)\n"
     "      --threads N        parser threads (default: all CPUs)\n"
-    "      --max-input BYTES  refuse inputs larger than this (uncompressed)\n"
+    "      --max-input SIZE   refuse inputs larger than this (uncompressed;\n"
+    "                         bytes, or with a unit: 512MiB, 2GiB, 1GB)\n"
     "  -q, --quiet            no progress on stderr\n"
     "  -v, --verbose          print data-quality notes\n"
     "  -h, --help             this text\n"
@@ -157,12 +159,15 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
         st = parse_long("--threads", arg, 1, 256, &v, err);
         o->threads = (int)v;
         break;
-    case OPT_MAX_INPUT: {
-        double d;
-        st = parse_double("--max-input", arg, &d, err);
-        o->max_input = (uint64_t)d;
+    case OPT_MAX_INPUT:
+        /* a whole number of bytes; a unit may make a fraction whole */
+        if (!pr_parse_bytes(arg, 1, UINT64_MAX, &o->max_input))
+            return pr_error_set(err, PR_E_USAGE,
+                                "--max-input: expected a whole number of "
+                                "bytes >= 1, optionally with a unit (KiB, "
+                                "MiB, GiB, KB, MB, GB), got '%s'",
+                                arg);
         break;
-    }
     case OPT_DEVICE_SPEC: o->device_spec = arg; break;
     case OPT_KIND: o->table_kind = arg; break;
     case OPT_SORT: o->sort_col = arg; break;

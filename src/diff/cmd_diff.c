@@ -93,8 +93,7 @@ number(const char *opt, const char *s, double lo, double hi, double *out,
 static enum pr_status
 one_option(struct diff_args *a, int c, const char *arg, struct pr_error *err)
 {
-    double v;
-    enum pr_status st = PR_OK;
+    int64_t top;
 
     switch (c) {
     case 'b':
@@ -110,9 +109,13 @@ one_option(struct diff_args *a, int c, const char *arg, struct pr_error *err)
     case OPT_MIN_SHARE:
         return number("min-share", arg, 0, 100, &a->opts.min_share_pct, err);
     case OPT_TOP:
-        st = number("top", arg, 1, 100000, &v, err);
-        a->opts.top = (size_t)v;
-        return st;
+        if (!pr_parse_int64(arg, 1, 100000, &top))
+            return pr_error_set(err, PR_E_USAGE,
+                                "--top: expected a whole "
+                                "number from 1 to 100000, got \"%s\"",
+                                arg);
+        a->opts.top = (size_t)top;
+        return PR_OK;
     case OPT_JSON:
         a->json = arg;
         return PR_OK;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "profreport/diff_rules.h"
+#include "profreport/parse.h"
 
 struct unit_name {
     const char *suffix;
@@ -116,37 +117,50 @@ dup_range(const char *s, size_t n)
     return p;
 }
 
+/* Narrow [*s, *s + *n) to exclude blanks at both ends: "step.mean > +3%"
+ * is how people write a rule, and a stray blank must not become part of an
+ * operator name that then matches nothing. */
+static void
+trim(const char **s, size_t *n)
+{
+    while (*n > 0 && isspace((unsigned char)**s)) {
+        (*s)++;
+        (*n)--;
+    }
+    while (*n > 0 && isspace((unsigned char)(*s)[*n - 1]))
+        (*n)--;
+}
+
 /* "+3.5%" -> 3.5 PR_RULE_PCT; "256MiB" -> 268435456 PR_RULE_BYTES.  The
- * number must start with a digit or '.', which keeps out strtod's "inf",
- * "nan" and hexadecimal forms. */
+ * number is plain decimal (parse.h): no hexadecimal "0x10", "inf" or
+ * "nan", and a limit that overflows with its unit ("1e308GiB") fails. */
 static enum pr_status
 parse_change(const char *s, double *value, enum pr_rule_unit *unit,
              const char *rule, struct pr_error *err)
 {
-    const char *p = s;
-    char *end;
+    size_t n = pr_parse_decimal_len(s), i;
     double v;
-    size_t i;
 
-    if (*p == '+' || *p == '-')
-        p++;
-    if (!isdigit((unsigned char)*p) && *p != '.')
-        return pr_error_set(err, PR_E_USAGE, "bad rule \"%s\": change \"%s\""
-                            " is not a number", rule, s);
-    v = strtod(s, &end);
-    if (end == s || !isfinite(v))
+    if (n == 0 || !pr_parse_decimal_n(s, n, &v))
         return pr_error_set(err, PR_E_USAGE, "bad rule \"%s\": change \"%s\""
                             " is not a number", rule, s);
     for (i = 0; i < N_OF(units); i++) {
-        if (strcmp(end, units[i].suffix) == 0) {
-            *value = v * units[i].scale;
-            *unit = units[i].unit;
-            return PR_OK;
-        }
+        if (strcmp(s + n, units[i].suffix) != 0)
+            continue;
+        *value = v * units[i].scale;
+        *unit = units[i].unit;
+        if (!isfinite(*value))
+            return pr_error_set(err, PR_E_USAGE,
+                                "bad rule \"%s\": change "
+                                "\"%s\" is out of range",
+                                rule, s);
+        return PR_OK;
     }
-    return pr_error_set(err, PR_E_USAGE, "bad rule \"%s\": unknown unit "
+    return pr_error_set(err, PR_E_USAGE,
+                        "bad rule \"%s\": unknown unit "
                         "\"%s\" (use %%, us, ms, s, B, KiB, MiB, GiB, KB, MB,"
-                        " GB or pp)", rule, *end ? end : "(none)");
+                        " GB or pp)",
+                        rule, s[n] ? s + n : "(none)");
 }
 
 /* Fill kind/name/wildcard from the left-hand side and check that the
@@ -155,20 +169,24 @@ static enum pr_status
 parse_metric(const char *lhs, size_t n, enum pr_rule_unit unit,
              struct pr_rule *out, const char *rule, struct pr_error *err)
 {
-    size_t i, plen;
+    const char *name;
+    size_t i, plen, n_name;
 
     for (i = 0; i < N_OF(prefixes); i++) {
         plen = strlen(prefixes[i].prefix);
         if (n < plen || strncmp(lhs, prefixes[i].prefix, plen) != 0)
             continue;
-        if (n == plen)
+        name = lhs + plen;
+        n_name = n - plen;
+        trim(&name, &n_name);
+        if (n_name == 0)
             return pr_error_set(err, PR_E_USAGE, "bad rule \"%s\": no name "
                                 "after \"%s\"", rule, prefixes[i].prefix);
         if (unit != PR_RULE_PCT && unit != PR_RULE_US)
             return pr_error_set(err, PR_E_USAGE, "bad rule \"%s\": device "
                                 "time takes %% or a time unit", rule);
         out->kind = prefixes[i].kind;
-        out->name = dup_range(lhs + plen, n - plen);
+        out->name = dup_range(name, n_name);
         if (out->name == NULL)
             return pr_error_set(err, PR_E_NOMEM, "out of memory");
         out->wildcard = strpbrk(out->name, "*?[") != NULL;
@@ -194,7 +212,9 @@ parse_metric(const char *lhs, size_t n, enum pr_rule_unit unit,
 enum pr_status
 pr_rule_parse(const char *text, struct pr_rule *out, struct pr_error *err)
 {
-    const char *gt, *lt, *cmp;
+    const char *gt, *lt, *cmp, *lhs = text, *rhs;
+    size_t n_lhs, n_rhs;
+    char *change;
     enum pr_status st;
 
     memset(out, 0, sizeof(*out));
@@ -203,14 +223,22 @@ pr_rule_parse(const char *text, struct pr_rule *out, struct pr_error *err)
     cmp = gt;
     if (lt != NULL && (gt == NULL || lt > gt))
         cmp = lt;
-    if (cmp == NULL || cmp == text)
+    n_lhs = cmp != NULL ? (size_t)(cmp - text) : 0;
+    trim(&lhs, &n_lhs);
+    if (cmp == NULL || n_lhs == 0)
         return pr_error_set(err, PR_E_USAGE, "bad rule \"%s\": expected "
                             "METRIC>CHANGE or METRIC<CHANGE", text);
     out->greater = *cmp == '>';
-    st = parse_change(cmp + 1, &out->limit, &out->unit, text, err);
+    rhs = cmp + 1;
+    n_rhs = strlen(rhs);
+    trim(&rhs, &n_rhs);
+    change = dup_range(rhs, n_rhs);
+    if (change == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    st = parse_change(change, &out->limit, &out->unit, text, err);
+    free(change);
     if (st == PR_OK)
-        st = parse_metric(text, (size_t)(cmp - text), out->unit, out, text,
-                          err);
+        st = parse_metric(lhs, n_lhs, out->unit, out, text, err);
     if (st == PR_OK) {
         out->text = dup_range(text, strlen(text));
         if (out->text == NULL)

@@ -7,10 +7,12 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "../analysis/cases.h"
 #include "profreport/diff_rules.h"
 
 static void
@@ -92,22 +94,40 @@ expect_bad(const char *rule, const char *why)
     assert_null(r.text);
 }
 
+/* Every case of tests/diff/rules.txt. */
 static void
-test_bad_rules(void **state)
+test_rule_cases(void **state)
 {
+    FILE *f = cases_open("tests/diff/rules.txt");
+    struct tcase c;
+    int n = 0;
+
     (void)state;
-    expect_bad("step.mean", "expected METRIC>CHANGE");
-    expect_bad(">+3%", "expected METRIC>CHANGE");
-    expect_bad("step.mean>+3", "unknown unit");
-    expect_bad("step.mean>+3parsecs", "unknown unit \"parsecs\"");
-    expect_bad("step.mean>fast", "is not a number");
-    expect_bad("step.mean>inf%", "is not a number");
-    expect_bad("step.mean=3%", "expected METRIC>CHANGE");
-    expect_bad("step.avg>+3%", "unknown metric \"step.avg\"");
-    expect_bad("memory.peak>+3ms", "memory.peak takes % or B");
-    expect_bad("step.mean>+3MiB", "step.mean takes % or us");
-    expect_bad("op:>+3%", "no name after \"op:\"");
-    expect_bad("kernel:*>+3MiB", "device time takes");
+    memset(&c, 0, sizeof(c));
+    while (cases_next(f, &c, 4)) {
+        n++;
+        if (strcmp(c.f[1], "bad") == 0) {
+            expect_bad(c.f[3], c.f[2]);
+        } else {
+            struct pr_rule r;
+            struct pr_error err;
+            char unit[8], name[256];
+            double limit;
+
+            pr_error_clear(&err);
+            if (pr_rule_parse(c.f[3], &r, &err) != PR_OK)
+                fail_msg("%s: %s", c.f[0], err.msg);
+            if (sscanf(c.f[2], "%lf %7s %255[^\n]", &limit, unit, name) != 3)
+                fail_msg("%s: bad expectation \"%s\"", c.f[0], c.f[2]);
+            if (r.limit != limit || strcmp(pr_rule_unit_str(r.unit), unit) ||
+                strcmp(r.name, name))
+                fail_msg("%s: got %g %s \"%s\", want %s", c.f[0], r.limit,
+                         pr_rule_unit_str(r.unit), r.name, c.f[2]);
+            pr_rule_free(&r);
+        }
+    }
+    fclose(f);
+    assert_true(n > 30);
 }
 
 int
@@ -116,7 +136,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_metric_rules),
         cmocka_unit_test(test_table_rules),
-        cmocka_unit_test(test_bad_rules),
+        cmocka_unit_test(test_rule_cases),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
