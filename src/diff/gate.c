@@ -184,7 +184,7 @@ gate_detail(cJSON *gate, const struct gate *g, struct pr_error *err)
     enum pr_status st = PR_OK;
     cJSON *s;
 
-    pr_buf_init(&b, 4096);
+    pr_buf_init(&b, 0); /* names are unbounded: no cap to trip over */
     if (n_off > 0) {
         st = pr_ddescribe(&b, cJSON_GetArrayItem(g->offenders, 0));
         if (st == PR_OK && n_off > 1)
