@@ -1,6 +1,7 @@
 /* tree.h - the operator tree of spec/tb-plugin-semantics.md sections 4-5:
  * device events linked to runtimes by correlation id, runtimes to host
- * nodes by external id, one call tree per thread, duplicate collapse and
+ * nodes by external id (or, where the id does not name the op around the
+ * runtime, by time), one call tree per thread, duplicate collapse and
  * the host/device self/total statistics (fill_stats).
  *
  * Everything is indexes, not pointers: nodes, runtimes and device records
@@ -41,8 +42,9 @@ struct pr_tree_dev {
     uint8_t op_eligible; /* launching node's own tc eligibility (5.2) */
 };
 
-/* One runtime event, or the synthetic "dummy" runtime (ev = NONE) that
- * holds the staled kernels under the main thread's root. */
+/* One launching host call (a cuda_runtime event, or a cuda_driver one such
+ * as Triton's cuLaunchKernel), or the synthetic "dummy" runtime (ev =
+ * NONE) that holds the staled kernels under the main thread's root. */
 struct pr_tree_rt {
     uint32_t ev;
     uint32_t node;             /* host node that took it; NONE = lost */
@@ -84,6 +86,10 @@ struct pr_tree {
     uint32_t *post; /* owned; post-order over all trees in tid
                        order (5.5), roots included */
     size_t n_post;
+    /* How runtimes found their node: by a trusted external id (4.4), or
+     * by time, as the deepest node containing them (PyTorch 2.x traces,
+     * whose runtime ids often name no op). */
+    size_t n_rt_by_id, n_rt_by_time;
 };
 
 /* Span of node n of trace t's tree: its event's, or (INT64_MIN,
@@ -118,5 +124,8 @@ void pr_tree_free(struct pr_tree *tree);
 int pr_tree_is_dataloader(const char *name);
 int pr_tree_is_comm(const char *name);
 int pr_tree_is_step(const char *name);
+/* Kinds that launch device work and link to it by correlation id:
+ * runtime calls and driver calls (cuLaunchKernel of Triton/Inductor). */
+int pr_tree_is_launcher(int kind);
 
 #endif

@@ -111,6 +111,7 @@ role_of(struct pr_names *nc, const struct pr_event *e, struct pr_steps *s,
     case PR_KIND_SET:
         return PR_CAT_MEMSET;
     case PR_KIND_RUNTIME_CALL:
+    case PR_KIND_DRIVER_CALL: /* Triton's cuLaunchKernel: launch time too */
         return PR_CAT_RUNTIME;
     case PR_KIND_HOST_OP:
     case PR_KIND_ANNOTATION:

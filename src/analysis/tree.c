@@ -86,6 +86,12 @@ pr_tree_is_step(const char *name)
     return starts_with(name, "ProfilerStep#");
 }
 
+int
+pr_tree_is_launcher(int kind)
+{
+    return kind == PR_KIND_RUNTIME_CALL || kind == PR_KIND_DRIVER_CALL;
+}
+
 /* 4.3: which host node an event creates; -1 for none.  GPU-side user
  * annotations create none: they are copies of CPU ranges (a sound-side
  * difference, docs/differences.md). */
@@ -265,7 +271,7 @@ reserve(struct builder *b)
         if (e->kind == PR_KIND_DEVICE_TASK || e->kind == PR_KIND_COPY ||
             e->kind == PR_KIND_SET)
             n_dev++;
-        else if (e->kind == PR_KIND_RUNTIME_CALL)
+        else if (pr_tree_is_launcher(e->kind))
             n_rt++;
         else
             n_host += node_type_of(b, e) >= 0;
@@ -303,6 +309,7 @@ scan(struct builder *b)
             st = add_dev(b, i);
             break;
         case PR_KIND_RUNTIME_CALL:
+        case PR_KIND_DRIVER_CALL:
             st = add_rt(b, i);
             break;
         default:
@@ -371,32 +378,135 @@ group_by_thread(struct builder *b, size_t n_host, size_t *first)
     return order;
 }
 
+/* External id of node n as 4.4 matches it: a module's is forced to "none"
+ * (4.3), and 0 marks runtimes outside any op, so it names no node. */
+static int64_t
+node_ext(const struct builder *b, const struct pr_tree_node *n)
+{
+    int64_t ext;
+
+    if (n->ev == PR_TREE_NONE || n->type == PR_N_MODULE)
+        return PR_NO_ID;
+    ext = b->t->events[n->ev].external_id;
+    return ext == 0 ? PR_NO_ID : ext;
+}
+
+/* The last child of p that starts at or before ts; NONE if none. */
+static uint32_t
+last_kid_at(const struct pr_trace *t, const struct pr_tree_node *nodes,
+            const struct pr_tree_node *p, int64_t ts)
+{
+    size_t lo = 0, hi = p->n_kids;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (pr_tree_start(t, &nodes[p->kids[mid]]) <= ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo == 0 ? PR_TREE_NONE : p->kids[lo - 1];
+}
+
+/* Where event e lies in the nested tree of its thread: the deepest node
+ * whose interval contains it, or the root when none does.  Siblings never
+ * overlap, so on each level only the last child starting at or before e
+ * can hold it.  0 when e's thread has no host nodes. */
+static int
+locate(const struct builder *b, const struct pr_event *e, uint32_t *deepest)
+{
+    const struct pr_tree_node *nodes = b->tree->nodes;
+    size_t k = pr_idmap_get(&b->tid_num, e->tid);
+    int64_t end = e->ts_ns + e->dur_ns;
+    uint32_t kid;
+
+    if (k == PR_NONE)
+        return 0;
+    *deepest = b->tree->roots[k];
+    for (;;) {
+        kid = last_kid_at(b->t, nodes, &nodes[*deepest], e->ts_ns);
+        if (kid == PR_TREE_NONE || pr_tree_end(b->t, &nodes[kid]) < end)
+            return 1;
+        *deepest = kid;
+    }
+}
+
+/* An id link is trusted when the node it names holds the runtime on the
+ * runtime's thread and no operator with an id of its own lies between
+ * them: Kineto's external id is the innermost operator's at the launch
+ * (user annotations such as nccl:all_reduce inside record_param_comms do
+ * not take it over, so they may lie between).  PyTorch 2.x often numbers a
+ * runtime with its own correlation id, which can collide with an unrelated
+ * op's id; that op does not hold the runtime, or holds it only around the
+ * real one, and trusting it would give negative host self time. */
+static int
+id_trusted(const struct builder *b, size_t node, size_t rt)
+{
+    const struct pr_tree_node *nodes = b->tree->nodes;
+    uint32_t n;
+
+    if (!locate(b, &b->t->events[b->tree->rts[rt].ev], &n))
+        return 0;
+    for (; n != PR_TREE_NONE; n = nodes[n].parent) {
+        if (n == node)
+            return 1;
+        if (nodes[n].kind == PR_KIND_HOST_OP && node_ext(b, &nodes[n]) != PR_NO_ID)
+            return 0;
+    }
+    return 0;
+}
+
 /* 4.4: the first host node (tid order, then time) with an external id takes
- * every runtime carrying that id.  Ids "none" and 0 take nothing here: 0
- * marks runtimes outside any op (given to the thread root instead), and
- * "none" is no id (sound-side differences, docs/differences.md). */
+ * every runtime carrying that id that it contains (id_trusted).  Ids
+ * "none" and 0 take nothing here: 0 marks runtimes outside any op (given
+ * to the thread root instead), and "none" is no id (sound-side
+ * differences, docs/differences.md). */
 static enum pr_status
-attach_runtimes(struct builder *b, const uint32_t *order, size_t n_host)
+attach_by_id(struct builder *b, const uint32_t *order, size_t n_host)
 {
     size_t i, r;
 
     for (i = 0; i < n_host; i++) {
-        const struct pr_tree_node *n = &b->tree->nodes[order[i]];
-        /* 4.3: a module's external id is forced to "none". */
-        int64_t ext =
-            n->type == PR_N_MODULE ? PR_NO_ID : b->t->events[n->ev].external_id;
+        int64_t ext = node_ext(b, &b->tree->nodes[order[i]]);
 
-        if (ext == PR_NO_ID || ext == 0)
+        if (ext == PR_NO_ID)
             continue;
         r = pr_idmap_get(&b->rt_by_ext, ext);
         if (r == PR_NONE)
             continue;
         if (pr_idmap_put(&b->rt_by_ext, ext, PR_NONE, b->err) != PR_OK)
             return PR_E_NOMEM;
-        for (; r != PR_NONE && r != PR_TREE_NONE; r = b->ext_next[r])
-            give_rt(b, order[i], r);
+        for (; r != PR_NONE && r != PR_TREE_NONE; r = b->ext_next[r]) {
+            if (id_trusted(b, order[i], r)) {
+                give_rt(b, order[i], r);
+                b->tree->n_rt_by_id++;
+            }
+        }
     }
     return PR_OK;
+}
+
+/* Runtimes whose id named no node that holds them go to the deepest node
+ * on their thread whose interval contains them, as HTA's call stack does.
+ * Those outside every node stay unattached (4.4), and id 0 keeps its
+ * plugin meaning (the thread root, attach_zero_runtimes). */
+static void
+attach_by_time(struct builder *b)
+{
+    struct pr_tree *tr = b->tree;
+    uint32_t deepest;
+    size_t r;
+
+    for (r = 0; r < tr->n_rts; r++) {
+        const struct pr_event *e = &b->t->events[tr->rts[r].ev];
+
+        if (tr->rts[r].node != PR_TREE_NONE || e->external_id == 0 ||
+            !locate(b, e, &deepest) || tr->nodes[deepest].type == PR_N_ROOT)
+            continue;
+        give_rt(b, deepest, r);
+        tr->n_rt_by_time++;
+    }
 }
 
 static enum pr_status
@@ -767,6 +877,10 @@ fill_node(const struct pr_trace *t, struct pr_tree *tr, size_t n)
     p->host_total_ns = pr_sat_sub_i64(pr_tree_end(t, p), pr_tree_start(t, p));
     p->host_self_ns =
         pr_sat_sub_i64(pr_sat_sub_i64(p->host_total_ns, kid_span), rt_span);
+    /* Children and runtimes of one thread never overlap in a sound trace;
+     * where they do, self time is none rather than negative. */
+    if (p->host_self_ns < 0)
+        p->host_self_ns = 0;
 }
 
 static void
@@ -786,17 +900,15 @@ builder_free(struct builder *b)
     pr_names_free(&b->names);
 }
 
-/* Steps 5.1.4 to 5.2 once the links are made: nest, collapse, order, and
- * fill the statistics bottom-up. */
+/* Steps 5.1.5 to 5.2 once the trees are nested and the links made:
+ * collapse, order, and fill the statistics bottom-up. */
 static enum pr_status
-shape_trees(struct builder *b, const uint32_t *order, const size_t *first)
+shape_trees(struct builder *b)
 {
     struct pr_tree *tr = b->tree;
     size_t *stack = NULL, *pos = NULL, i;
-    enum pr_status st = nest_all(b, order, first);
+    enum pr_status st = PR_OK;
 
-    if (st != PR_OK)
-        return st;
     stack = malloc((tr->n_nodes + 1) * sizeof(*stack));
     pos = malloc((tr->n_nodes + 1) * sizeof(*pos));
     tr->post = malloc((tr->n_nodes + 1) * sizeof(*tr->post));
@@ -835,18 +947,22 @@ build(struct builder *b)
     }
     if (st == PR_OK)
         st = make_roots(b);
+    /* Nesting needs no runtime; the links need the nesting (id_trusted). */
+    if (st == PR_OK)
+        st = nest_all(b, order, first);
     if (st == PR_OK)
         st = alloc_rt_lists(b);
     if (st == PR_OK)
-        st = attach_runtimes(b, order, n_host);
+        st = attach_by_id(b, order, n_host);
     if (st == PR_OK) {
+        attach_by_time(b);
         attach_zero_runtimes(b);
         st = attach_staled(b, n_host);
     }
     if (st == PR_OK)
         st = index_devices(b);
     if (st == PR_OK)
-        st = shape_trees(b, order, first);
+        st = shape_trees(b);
     free(order);
     free(first);
     return st;

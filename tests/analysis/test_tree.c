@@ -36,13 +36,14 @@ build(struct pr_trace *t, struct pr_tree *tr)
 }
 
 /* conv2d [0,100) ext 1 holds cudnn_convolution [10,60) ext 2.
- * Runtimes: [20,25) corr 11 ext 2; [60,62) corr 13 ext 2 (taken by ext id,
- * not time); [70,75) corr 12 ext 1.  Kernels: h884 [30,70) corr 11 (tensor
- * cores); k3 [55,60) corr 13 arrives before its runtime (pending list);
- * elementwise [80,90) corr 12.
- *   cudnn: host self = 50 - 5 - 2 = 43; device self = 40 + 5 = 45; tc 40.
- *   conv2d: host self = 100 - 50 - 5 = 45; device self 10, total 55; tc
- *   total 40, tc self 0. */
+ * Runtimes: [20,25) corr 11 ext 2; [60,62) corr 13 ext 2 lies outside
+ * cudnn, so its id is not trusted and it goes by time to conv2d (the
+ * plugin would give it to cudnn); [70,75) corr 12 ext 1.  Kernels: h884
+ * [30,70) corr 11 (tensor cores); k3 [55,60) corr 13 arrives before its
+ * runtime (pending list); elementwise [80,90) corr 12.
+ *   cudnn: host self = 50 - 5 = 45; device self = 40; tc 40.
+ *   conv2d: host self = 100 - 50 - 2 - 5 = 43; device self 5 + 10 = 15,
+ *   total 55; tc total 40, tc self 0. */
 static void
 test_link_and_self_time(void **state)
 {
@@ -63,24 +64,28 @@ test_link_and_self_time(void **state)
     a = find(t, &tr, "aten::conv2d", 0);
     b = find(t, &tr, "aten::cudnn_convolution", 0);
     assert_int_equal(a->n_kids, 1);
-    assert_int_equal(b->n_rts, 2);
-    assert_int_equal(b->host_self_ns, 43000);
-    assert_int_equal(b->device_self_ns, 45000);
-    assert_int_equal(b->device_total_ns, 45000);
+    assert_int_equal(b->n_rts, 1);
+    assert_int_equal(a->n_rts, 2);
+    assert_int_equal(b->host_self_ns, 45000);
+    assert_int_equal(b->device_self_ns, 40000);
+    assert_int_equal(b->device_total_ns, 40000);
     assert_int_equal(b->tc_self_ns, 40000);
     assert_int_equal(a->host_total_ns, 100000);
-    assert_int_equal(a->host_self_ns, 45000);
-    assert_int_equal(a->device_self_ns, 10000);
+    assert_int_equal(a->host_self_ns, 43000);
+    assert_int_equal(a->device_self_ns, 15000);
     assert_int_equal(a->device_total_ns, 55000);
     assert_int_equal(a->tc_total_ns, 40000);
     assert_int_equal(a->tc_self_ns, 0);
     assert_true(a->is_operator && b->is_operator);
+    assert_int_equal(tr.n_rt_by_id, 2);
+    assert_int_equal(tr.n_rt_by_time, 1);
     pr_tree_free(&tr);
     pr_trace_free(t);
 }
 
-/* The first host node (tid order, then time) with an external id takes
- * all its runtimes: two ops share ext 7, the earlier one gets both. */
+/* Two ops share ext 7.  The first takes the runtimes of its id that it
+ * contains; the runtime inside the second op goes to that op by time (the
+ * plugin gives both to the first, whatever their times). */
 static void
 test_first_node_takes_runtimes(void **state)
 {
@@ -90,14 +95,125 @@ test_first_node_takes_runtimes(void **state)
     (void)state;
     tt_op(t, "aten::a", 0, 10, 7);
     tt_rt(t, "cudaLaunchKernel", 1, 1, 1, 7);
+    tt_rt(t, "cudaLaunchKernel", 2, 1, 3, 7);
     tt_op(t, "aten::b", 20, 10, 7);
     tt_rt(t, "cudaLaunchKernel", 21, 1, 2, 7);
     tt_kernel(t, "k", 40, 3, 1);
+    tt_kernel(t, "k", 45, 2, 3);
     tt_kernel(t, "k", 50, 4, 2);
     build(t, &tr);
     assert_int_equal(find(t, &tr, "aten::a", 0)->n_rts, 2);
-    assert_int_equal(find(t, &tr, "aten::a", 0)->device_self_ns, 7000);
-    assert_int_equal(find(t, &tr, "aten::b", 0)->n_rts, 0);
+    assert_int_equal(find(t, &tr, "aten::a", 0)->device_self_ns, 5000);
+    assert_int_equal(find(t, &tr, "aten::b", 0)->n_rts, 1);
+    assert_int_equal(find(t, &tr, "aten::b", 0)->device_self_ns, 4000);
+    pr_tree_free(&tr);
+    pr_trace_free(t);
+}
+
+/* PyTorch 2.x: every runtime's External id equals its own correlation id
+ * (hta/call_stack), so no id names an op.  Each launch goes to the deepest
+ * op of its thread that contains it:
+ *   step [0,100) ext 1 > mm [10,40) ext 2 > addmm [12,30) ext 3;
+ *   relu [50,60) ext 4.  Runtimes (corr = ext): 101 at [14,16) -> addmm;
+ *   102 at [32,34) -> mm; 103 at [52,53) -> relu; 104 at [70,71) -> the
+ *   step (inside no op); 105 on thread 2 at [14,15) -> no node there. */
+static void
+test_attach_by_time(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    struct pr_tree tr;
+    const struct pr_tree_node *mm, *addmm, *relu, *step;
+    struct pr_event *e;
+
+    (void)state;
+    tt_op(t, "ProfilerStep#1", 0, 100, 1);
+    tt_op(t, "aten::mm", 10, 30, 2);
+    tt_op(t, "aten::addmm", 12, 18, 3);
+    tt_op(t, "aten::relu", 50, 10, 4);
+    tt_rt(t, "cudaLaunchKernel", 14, 2, 101, 101);
+    tt_rt(t, "cudaLaunchKernel", 32, 2, 102, 102);
+    tt_rt(t, "cudaLaunchKernel", 52, 1, 103, 103);
+    tt_rt(t, "cudaLaunchKernel", 70, 1, 104, 104);
+    e = tt_event(t, PR_KIND_RUNTIME_CALL, "cudaLaunchKernel", "2", 14, 1);
+    e->correlation = e->external_id = 105;
+    tt_kernel(t, "gemm", 20, 8, 101);
+    tt_kernel(t, "copy", 40, 2, 102);
+    tt_kernel(t, "relu_k", 60, 3, 103);
+    tt_kernel(t, "other", 80, 5, 104);
+    tt_kernel(t, "thread2", 90, 1, 105);
+    build(t, &tr);
+    mm = find(t, &tr, "aten::mm", 0);
+    addmm = find(t, &tr, "aten::addmm", 0);
+    relu = find(t, &tr, "aten::relu", 0);
+    step = find(t, &tr, "ProfilerStep#1", 0);
+    assert_int_equal(addmm->device_self_ns, 8000);
+    assert_int_equal(mm->device_self_ns, 2000);
+    assert_int_equal(mm->device_total_ns, 10000);
+    assert_int_equal(relu->device_self_ns, 3000);
+    assert_int_equal(step->device_self_ns, 5000);
+    assert_int_equal(addmm->host_self_ns, 16000);
+    assert_int_equal(mm->host_self_ns, 30000 - 18000 - 2000);
+    assert_int_equal(tr.n_rt_by_id, 0);
+    assert_int_equal(tr.n_rt_by_time, 4);
+    pr_tree_free(&tr);
+    pr_trace_free(t);
+}
+
+/* An id that names an op by coincidence (2.x runtime ids are correlation
+ * ids, which collide with op ids) is not trusted: ext 3 names addmm, which
+ * lies elsewhere; ext 1 names the step, which contains the runtime but is
+ * not the innermost op around it.  Both go to mm by time, and addmm's host
+ * self time stays positive. */
+static void
+test_coincident_id_not_trusted(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    struct pr_tree tr;
+
+    (void)state;
+    tt_op(t, "ProfilerStep#1", 0, 100, 1);
+    tt_op(t, "aten::mm", 10, 30, 2);
+    tt_op(t, "aten::addmm", 50, 5, 3);
+    tt_rt(t, "cudaLaunchKernel", 14, 20, 3, 3);
+    tt_rt(t, "cudaLaunchKernel", 35, 2, 1, 1);
+    tt_kernel(t, "gemm", 40, 8, 3);
+    tt_kernel(t, "copy", 50, 2, 1);
+    build(t, &tr);
+    assert_int_equal(find(t, &tr, "aten::mm", 0)->device_self_ns, 10000);
+    assert_int_equal(find(t, &tr, "aten::addmm", 0)->device_self_ns, 0);
+    assert_int_equal(find(t, &tr, "aten::addmm", 0)->host_self_ns, 5000);
+    assert_int_equal(find(t, &tr, "ProfilerStep#1", 0)->device_self_ns, 0);
+    assert_int_equal(tr.n_rt_by_id, 0);
+    assert_int_equal(tr.n_rt_by_time, 2);
+    pr_tree_free(&tr);
+    pr_trace_free(t);
+}
+
+/* Triton/Inductor launch through the driver API (cuda_driver
+ * cuLaunchKernel) and CUDA graphs launch many kernels under one
+ * correlation id: both are launches.  triton_op [0,10) launches one kernel
+ * of 4 µs; graph_replay [20,30) launches three kernels (2 + 3 + 5). */
+static void
+test_driver_and_graph_launches(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    struct pr_tree tr;
+    struct pr_event *e;
+
+    (void)state;
+    tt_op(t, "triton_op", 0, 10, 1);
+    e = tt_event(t, PR_KIND_DRIVER_CALL, "cuLaunchKernel", "1", 2, 1);
+    e->correlation = e->external_id = 7;
+    tt_op(t, "graph_replay", 20, 10, 2);
+    tt_rt(t, "cudaGraphLaunch", 22, 3, 8, 8);
+    tt_kernel(t, "triton_poi_fused_add_0", 5, 4, 7);
+    tt_kernel(t, "k1", 26, 2, 8);
+    tt_kernel(t, "k2", 28, 3, 8);
+    tt_kernel(t, "k3", 31, 5, 8);
+    build(t, &tr);
+    assert_int_equal(find(t, &tr, "triton_op", 0)->device_self_ns, 4000);
+    assert_int_equal(find(t, &tr, "triton_op", 0)->host_self_ns, 9000);
+    assert_int_equal(find(t, &tr, "graph_replay", 0)->device_self_ns, 10000);
     pr_tree_free(&tr);
     pr_trace_free(t);
 }
@@ -227,6 +343,9 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_link_and_self_time),
         cmocka_unit_test(test_first_node_takes_runtimes),
+        cmocka_unit_test(test_attach_by_time),
+        cmocka_unit_test(test_coincident_id_not_trusted),
+        cmocka_unit_test(test_driver_and_graph_launches),
         cmocka_unit_test(test_zero_runtime_and_staled),
         cmocka_unit_test(test_duplicate_collapse),
         cmocka_unit_test(test_partial_overlap_dropped),
