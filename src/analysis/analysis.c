@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "profreport/analysis.h"
+#include "profreport/attribution.h"
 #include "profreport/buf.h"
 #include "profreport/checked.h"
 #include "profreport/comm.h"
@@ -394,6 +395,8 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
         return st;
     }
     st = fill_steps(t, &tree, &steps, run, err);
+    if (st == PR_OK)
+        st = pr_attribution_fill(t, &tree, run, err);
     if (st == PR_OK)
         st = pr_timeline_fill(t, &steps, run, err);
     if (st == PR_OK)
