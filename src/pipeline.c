@@ -14,9 +14,9 @@
 #include "profreport/args.h"
 #include "profreport/clock.h"
 #include "profreport/discover.h"
+#include "profreport/formats.h"
 #include "profreport/kernel_calls.h"
 #include "profreport/pipeline.h"
-#include "profreport/reader.h"
 #include "profreport/render.h"
 #include "profreport/sink.h"
 #include "profreport/summary.h"
@@ -69,7 +69,7 @@ ingest_one(const struct pr_options *o, const struct pr_input_file *f,
 
     *skipped = 0;
     ro.progress = want_progress(o, f->path);
-    st = pr_reader_load(f->path, &ro, &t, err);
+    st = f->format->load(f->path, &ro, &t, err);
     if (st != PR_OK) {
         if (f->from_dir && st == PR_E_NOT_FORMAT) {
             if (!o->quiet)
@@ -91,6 +91,23 @@ ingest_one(const struct pr_options *o, const struct pr_input_file *f,
     return st;
 }
 
+/* Every --input as inputs with their formats; folder members that no
+ * format reads are named in a warning. */
+static enum pr_status
+discover_all(const struct pr_options *o, struct pr_input_list *files,
+             struct pr_error *err)
+{
+    enum pr_status st = PR_OK;
+    size_t i;
+
+    for (i = 0; i < o->n_inputs && st == PR_OK; i++)
+        st = pr_discover(o->inputs[i], files, err);
+    for (i = 0; i < files->n_skipped && st == PR_OK && !o->quiet; i++)
+        fprintf(stderr, "profreport: warning: skipping %s: %s\n",
+                files->skipped[i].path, files->skipped[i].why);
+    return st;
+}
+
 static enum pr_status
 build_summary(const struct pr_options *o, cJSON **out, struct pr_error *err)
 {
@@ -101,8 +118,7 @@ build_summary(const struct pr_options *o, cJSON **out, struct pr_error *err)
 
     if (sum == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    for (i = 0; i < o->n_inputs && st == PR_OK; i++)
-        st = pr_discover(o->inputs[i], &files, err);
+    st = discover_all(o, &files, err);
     for (i = 0; i < files.n && st == PR_OK; i++) {
         int skipped;
         st = ingest_one(o, &files.files[i], sum, &skipped, err);
@@ -273,7 +289,7 @@ load_calls(const struct pr_options *o, const struct pr_input_file *f, int tag,
     enum pr_status st;
 
     ro.progress = want_progress(o, f->path);
-    st = pr_reader_load(f->path, &ro, &t, err);
+    st = f->format->load(f->path, &ro, &t, err);
     if (st == PR_E_NOT_FORMAT && f->from_dir) {
         pr_error_clear(err);
         return PR_OK;
@@ -304,8 +320,8 @@ kernel_calls_table(const struct pr_options *o, struct pr_error *err)
         return pr_error_set(err, st, "out of memory");
     st = pr_table_render_rows(all, &to, &probe, err);
     pr_buf_free(&probe);
-    for (i = 0; i < o->n_inputs && st == PR_OK; i++)
-        st = pr_discover(o->inputs[i], &files, err);
+    if (st == PR_OK)
+        st = discover_all(o, &files, err);
     for (i = 0; i < files.n && st == PR_OK; i++)
         st = load_calls(o, &files.files[i], files.n > 1, all, err);
     if (st == PR_OK)

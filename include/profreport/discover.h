@@ -1,33 +1,55 @@
-/* discover.h - turn --input arguments into a list of trace files, naming
- * workers and spans the way the TensorBoard plugin does
- * (spec/tb-plugin-semantics.md §1.2): `<worker>[.<span>].pt.trace.json[.gz]`
- * with the shortest worker prefix.  Other *.json / *.json.gz files are
- * traces too, named by their basename. */
+/* discover.h - turn --input arguments into a list of inputs, each with the
+ * format that reads it (formats.h), naming workers and spans the way the
+ * TensorBoard plugin does (spec/tb-plugin-semantics.md §1.2):
+ * `<worker>[.<span>].pt.trace.json[.gz]` with the shortest worker prefix;
+ * other inputs are named by their basename without .json / .json.gz.
+ *
+ * Formats are asked by content first and name second.  A folder that a
+ * format claims is one input (a run folder); any other folder is scanned
+ * recursively, and its members must be claimed by their content: what no
+ * format claims is listed as skipped, with the reason. */
 #ifndef PROFREPORT_DISCOVER_H
 #define PROFREPORT_DISCOVER_H
 
 #include <stddef.h>
 
 #include "profreport/error.h"
+#include "profreport/formats.h"
 
 struct pr_input_file {
-    char *path;    /* owned; as given, or DIR/name for folder members */
-    char *worker;  /* owned */
-    char *span;    /* owned; NULL when the name has no span */
-    int from_dir;  /* found by scanning a folder (non-traces are skipped) */
+    char *path;   /* owned; as given, or DIR/name for folder members */
+    char *worker; /* owned */
+    char *span;   /* owned; NULL when the name has no span */
+    int from_dir; /* found by scanning a folder (non-traces are skipped) */
+    const struct pr_format *format; /* borrowed (a row of the table) */
+};
+
+/* A folder member that is not read, and why ("not a format profreport
+ * reads (text starting ...)"); the caller shows these as warnings. */
+struct pr_input_skip {
+    char *path; /* owned */
+    char *why;  /* owned */
 };
 
 struct pr_input_list {
     struct pr_input_file *files; /* owned */
     size_t n, cap;
+    struct pr_input_skip *skipped; /* owned */
+    size_t n_skipped, cap_skipped;
 };
 
-/* Append the trace files of `path` (a file, or a folder scanned recursively,
- * members in byte order of their paths).  A folder without any trace file is
- * PR_E_IO. */
-PR_NODISCARD enum pr_status pr_discover(const char *path,
-                                        struct pr_input_list *out,
-                                        struct pr_error *err);
+/* Append the inputs of `path` (a file, a run folder, or a folder scanned
+ * recursively, members in byte order of their paths) read with the
+ * built-in formats.  Errors: PR_E_IO for a path that cannot be read and
+ * for a folder without any input; PR_E_NOT_FORMAT for a file that no
+ * format claims; PR_E_NOMEM. */
+PR_NODISCARD enum pr_status
+pr_discover(const char *path, struct pr_input_list *out, struct pr_error *err);
+/* The same with a table of formats of the caller's (tests). */
+PR_NODISCARD enum pr_status pr_discover_with(const struct pr_format_table *tab,
+                                             const char *path,
+                                             struct pr_input_list *out,
+                                             struct pr_error *err);
 void pr_input_list_free(struct pr_input_list *l);
 
 /* Split a basename into worker and span (owned copies; *span may be NULL).

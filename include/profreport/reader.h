@@ -1,5 +1,6 @@
 /* reader.h - streaming ingest of one Chrome-trace / Kineto JSON file (plain
- * or gzip, detected by magic bytes) into a struct pr_trace.
+ * or gzip, detected by magic bytes) into a struct pr_trace; the loader of
+ * the "kineto" and "chrome" rows of the format table (formats.h).
  *
  * The document is never held whole: the top-level object is scanned as a
  * byte stream, `traceEvents` is cut into one event object at a time, each
@@ -12,15 +13,8 @@
 #include <stdint.h>
 
 #include "profreport/error.h"
+#include "profreport/formats.h"
 #include "profreport/trace.h"
-
-struct pr_read_opts {
-    uint64_t max_input_bytes; /* cap on uncompressed bytes; 0 = default */
-    int threads;              /* parser threads; 0 = number of CPUs */
-    int progress;             /* print progress to stderr */
-};
-
-#define PR_READ_DEFAULT_MAX ((uint64_t)64 << 30) /* 64 GiB */
 
 /* Read `path` into a new trace (*out, owned by the caller; finished and
  * sorted).  On error *out is NULL and err names the file and position. */

@@ -1,17 +1,27 @@
-/* discover.c - input paths to trace files with worker and span names.
- * Reading the files is reader.c's job. */
+/* discover.c - input paths to inputs, each with its format (asked through
+ * the format table, content first) and its worker and span names.  Reading
+ * the inputs is each format's loader's job. */
 #include "config.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "internal.h"
 #include "profreport/buf.h"
 #include "profreport/discover.h"
 
 #define MAX_DEPTH 16
+
+/* One discovery: the table asked and a buffer for file heads. */
+struct scan {
+    const struct pr_format_table *tab;
+    struct pr_input_list *l;
+    char *head; /* owned, PR_PROBE_HEAD bytes */
+};
 
 static int
 ends_with(const char *s, const char *suffix)
@@ -79,16 +89,9 @@ pr_discover_name(const char *base, char **worker, char **span)
     return *worker == NULL ? -1 : 0;
 }
 
-static int
-is_trace_name(const char *base)
-{
-    return base[0] != '.' &&
-           (ends_with(base, ".json") || ends_with(base, ".json.gz"));
-}
-
 static enum pr_status
 add_file(struct pr_input_list *l, const char *path, int from_dir,
-         struct pr_error *err)
+         const struct pr_format *fmt, struct pr_error *err)
 {
     struct pr_input_file *f;
     const char *base = strrchr(path, '/');
@@ -98,6 +101,7 @@ add_file(struct pr_input_list *l, const char *path, int from_dir,
     f = &l->files[l->n];
     memset(f, 0, sizeof(*f));
     f->from_dir = from_dir;
+    f->format = fmt;
     f->path = dup_n(path, strlen(path));
     base = base ? base + 1 : path;
     if (f->path == NULL || pr_discover_name(base, &f->worker, &f->span) < 0) {
@@ -110,67 +114,179 @@ add_file(struct pr_input_list *l, const char *path, int from_dir,
     return PR_OK;
 }
 
+static enum pr_status
+add_skip(struct pr_input_list *l, const char *path, const char *why,
+         struct pr_error *err)
+{
+    struct pr_input_skip *k;
+
+    if (pr_grow((void **)&l->skipped, &l->cap_skipped, l->n_skipped + 1,
+                sizeof(*k)) != PR_OK)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    k = &l->skipped[l->n_skipped];
+    k->path = dup_n(path, strlen(path));
+    k->why = dup_n(why, strlen(why));
+    if (k->path == NULL || k->why == NULL) {
+        free(k->path);
+        free(k->why);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    l->n_skipped++;
+    return PR_OK;
+}
+
+static void
+probe_init(struct pr_probe *p, const char *path, int is_dir)
+{
+    const char *base = strrchr(path, '/');
+
+    memset(p, 0, sizeof(*p));
+    p->path = path;
+    p->base = base != NULL && base[1] != '\0' ? base + 1 : path;
+    p->is_dir = is_dir;
+}
+
+/* Read a file's head into the probe; 0 (head left NULL) when it cannot be
+ * read, with the reason in `why` and its status in *code. */
+static int
+probe_read(struct scan *sc, struct pr_probe *p, char *why, size_t cap,
+           enum pr_status *code)
+{
+    struct pr_error e;
+    size_t n;
+    int whole;
+
+    pr_error_clear(&e);
+    *code = pr_source_head(p->path, sc->head, PR_PROBE_HEAD, &n, &whole, &e);
+    if (*code != PR_OK) {
+        snprintf(why, cap, "cannot read it (%.200s)", e.msg);
+        return 0;
+    }
+    p->head = sc->head;
+    p->n_head = n;
+    p->whole = whole;
+    return 1;
+}
+
+/* Why no format claims `p`, for messages. */
+static void
+unclaimed(const struct scan *sc, const struct pr_probe *p, char *why,
+          size_t cap)
+{
+    char what[80], names[128];
+
+    pr_formats_describe(p, what, sizeof(what));
+    pr_formats_names(sc->tab, names, sizeof(names));
+    snprintf(why, cap, "not a format profreport reads (%s; it reads: %s)", what,
+             names);
+}
+
 static int
 cmp_str(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static enum pr_status scan_dir(const char *dir, int depth,
-                               struct pr_input_list *l, struct pr_error *err);
+static enum pr_status scan_dir(struct scan *sc, const char *dir, int depth,
+                               struct pr_error *err);
 
+/* A folder member that is a regular file: its content must be claimed,
+ * or its name when the content cannot be read (so that the loader reports
+ * what is wrong with it). */
 static enum pr_status
-scan_entry(const char *path, const char *name, int depth,
-           struct pr_input_list *l, struct pr_error *err)
+scan_file(struct scan *sc, const char *path, struct pr_error *err)
 {
-    struct stat st;
+    struct pr_probe p;
+    const struct pr_format *f;
+    enum pr_status code;
+    char why[256];
+    int readable;
 
-    if (stat(path, &st) != 0)
-        return PR_OK; /* dangling link or vanished file: not ours */
-    if (S_ISDIR(st.st_mode))
-        return name[0] == '.' ? PR_OK : scan_dir(path, depth + 1, l, err);
-    if (S_ISREG(st.st_mode) && is_trace_name(name))
-        return add_file(l, path, 1, err);
-    return PR_OK;
+    probe_init(&p, path, 0);
+    readable = probe_read(sc, &p, why, sizeof(why), &code);
+    f = pr_formats_pick(sc->tab, &p, readable ? PR_CLAIM_SHAPE : PR_CLAIM_NAME,
+                        NULL);
+    if (f != NULL)
+        return add_file(sc->l, path, 1, f, err);
+    if (readable)
+        unclaimed(sc, &p, why, sizeof(why));
+    return add_skip(sc->l, path, why, err);
 }
 
 static enum pr_status
-scan_dir(const char *dir, int depth, struct pr_input_list *l,
-         struct pr_error *err)
+scan_entry(struct scan *sc, const char *path, const char *name, int depth,
+           struct pr_error *err)
 {
-    DIR *d;
-    struct dirent *de;
-    char **names = NULL;
-    size_t n = 0, cap = 0, i;
-    enum pr_status st = PR_OK;
-    struct pr_buf path;
+    struct stat st;
+    struct pr_probe p;
+    const struct pr_format *f;
+    char why[160];
 
-    if (depth > MAX_DEPTH)
-        return PR_OK;
-    d = opendir(dir);
+    if (name[0] == '.')
+        return PR_OK; /* hidden files and folders are not the run's */
+    if (stat(path, &st) != 0) {
+        snprintf(why, sizeof(why), "cannot read it (%s)", strerror(errno));
+        return add_skip(sc->l, path, why, err);
+    }
+    if (S_ISREG(st.st_mode))
+        return scan_file(sc, path, err);
+    if (!S_ISDIR(st.st_mode))
+        return add_skip(sc->l, path, "not a regular file or folder", err);
+    probe_init(&p, path, 1);
+    f = pr_formats_pick(sc->tab, &p, PR_CLAIM_NAME, NULL);
+    if (f != NULL)
+        return add_file(sc->l, path, 1, f, err);
+    return scan_dir(sc, path, depth + 1, err);
+}
+
+/* The names in `dir`, sorted by bytes; *names owned by the caller. */
+static enum pr_status
+list_dir(const char *dir, char ***names, size_t *n, struct pr_error *err)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    size_t cap = 0;
+    enum pr_status st = PR_OK;
+
+    *names = NULL;
+    *n = 0;
     if (d == NULL)
         return pr_error_set(err, PR_E_IO, "%s: cannot open folder: %s", dir,
                             strerror(errno));
     while (st == PR_OK && (de = readdir(d)) != NULL) {
         if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
             continue;
-        if (pr_grow((void **)&names, &cap, n + 1, sizeof(*names)) != PR_OK ||
-            (names[n] = dup_n(de->d_name, strlen(de->d_name))) == NULL)
+        if (pr_grow((void **)names, &cap, *n + 1, sizeof(**names)) != PR_OK ||
+            ((*names)[*n] = dup_n(de->d_name, strlen(de->d_name))) == NULL)
             st = pr_error_set(err, PR_E_NOMEM, "out of memory");
         else
-            n++;
+            (*n)++;
     }
     closedir(d);
-    if (n > 0)
-        qsort(names, n, sizeof(*names), cmp_str);
+    if (*n > 0)
+        qsort(*names, *n, sizeof(**names), cmp_str);
+    return st;
+}
+
+static enum pr_status
+scan_dir(struct scan *sc, const char *dir, int depth, struct pr_error *err)
+{
+    char **names;
+    size_t n, i;
+    enum pr_status st;
+    struct pr_buf path;
+
+    if (depth > MAX_DEPTH)
+        return add_skip(sc->l, dir, "folders nested too deep", err);
+    st = list_dir(dir, &names, &n, err);
     pr_buf_init(&path, 0);
     for (i = 0; i < n && st == PR_OK; i++) {
         pr_buf_reset(&path);
-        if (pr_buf_printf(&path, "%s%s%s", dir,
-                          ends_with(dir, "/") ? "" : "/", names[i]) != PR_OK)
+        if (pr_buf_printf(&path, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/",
+                          names[i]) != PR_OK)
             st = pr_error_set(err, PR_E_NOMEM, "out of memory");
         else
-            st = scan_entry(path.data, names[i], depth, l, err);
+            st = scan_entry(sc, path.data, names[i], depth, err);
     }
     for (i = 0; i < n; i++)
         free(names[i]);
@@ -179,23 +295,81 @@ scan_dir(const char *dir, int depth, struct pr_input_list *l,
     return st;
 }
 
-enum pr_status
-pr_discover(const char *path, struct pr_input_list *out, struct pr_error *err)
+/* A path given explicitly that is a file: content first, then the name;
+ * an input that cannot be read twice (a pipe) is not sniffed and goes to
+ * the first streaming format unless its name claims one. */
+static enum pr_status
+explicit_file(struct scan *sc, const char *path, const struct stat *st,
+              struct pr_error *err)
 {
+    struct pr_probe p;
+    const struct pr_format *f;
+    enum pr_status code = PR_OK;
+    char why[256];
+    int regular = S_ISREG(st->st_mode);
+
+    probe_init(&p, path, 0);
+    if (regular && !probe_read(sc, &p, why, sizeof(why), &code))
+        regular = -1; /* unreadable: the name decides, or we say why */
+    f = pr_formats_pick(sc->tab, &p, PR_CLAIM_NAME, NULL);
+    if (f == NULL && regular == 0)
+        f = pr_formats_streaming(sc->tab);
+    if (f != NULL)
+        return add_file(sc->l, path, 0, f, err);
+    if (regular < 0)
+        return pr_error_set(err, code, "%s: %s", path, why);
+    unclaimed(sc, &p, why, sizeof(why));
+    return pr_error_set(err, PR_E_NOT_FORMAT, "%s: %s", path, why);
+}
+
+static enum pr_status
+explicit_dir(struct scan *sc, const char *path, struct pr_error *err)
+{
+    struct pr_probe p;
+    const struct pr_format *f;
+    size_t before = sc->l->n;
+    enum pr_status st;
+    char names[128];
+
+    probe_init(&p, path, 1);
+    f = pr_formats_pick(sc->tab, &p, PR_CLAIM_NAME, NULL);
+    if (f != NULL)
+        return add_file(sc->l, path, 0, f, err);
+    st = scan_dir(sc, path, 0, err);
+    if (st != PR_OK || sc->l->n > before)
+        return st;
+    pr_formats_names(sc->tab, names, sizeof(names));
+    return pr_error_set(err, PR_E_IO,
+                        "%s: no trace files in folder (none of its files is "
+                        "in a format profreport reads: %s)",
+                        path, names);
+}
+
+enum pr_status
+pr_discover_with(const struct pr_format_table *tab, const char *path,
+                 struct pr_input_list *out, struct pr_error *err)
+{
+    struct scan sc = {tab, out, NULL};
     struct stat st;
-    size_t before = out->n;
     enum pr_status rc;
 
     if (stat(path, &st) != 0)
         return pr_error_set(err, PR_E_IO, "%s: %s", path, strerror(errno));
-    if (!S_ISDIR(st.st_mode))
-        return add_file(out, path, 0, err);
-    rc = scan_dir(path, 0, out, err);
-    if (rc == PR_OK && out->n == before)
-        return pr_error_set(err, PR_E_IO,
-                            "%s: no trace files (*.json, *.json.gz) in folder",
-                            path);
+    sc.head = malloc(PR_PROBE_HEAD);
+    if (sc.head == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (S_ISDIR(st.st_mode))
+        rc = explicit_dir(&sc, path, err);
+    else
+        rc = explicit_file(&sc, path, &st, err);
+    free(sc.head);
     return rc;
+}
+
+enum pr_status
+pr_discover(const char *path, struct pr_input_list *out, struct pr_error *err)
+{
+    return pr_discover_with(pr_formats_builtin(), path, out, err);
 }
 
 void
@@ -210,7 +384,11 @@ pr_input_list_free(struct pr_input_list *l)
         free(l->files[i].worker);
         free(l->files[i].span);
     }
+    for (i = 0; i < l->n_skipped; i++) {
+        free(l->skipped[i].path);
+        free(l->skipped[i].why);
+    }
     free(l->files);
-    l->files = NULL;
-    l->n = l->cap = 0;
+    free(l->skipped);
+    memset(l, 0, sizeof(*l));
 }

@@ -66,6 +66,20 @@ PR_NODISCARD enum pr_status pr_source_head(const char *path, char *buf,
                                            size_t cap, size_t *n, int *whole,
                                            struct pr_error *err);
 
+/* ------------------------------------------------------------ formats.c */
+
+struct pr_probe;
+
+/* The head's text after a UTF-8 byte order mark and leading whitespace
+ * (*s NULL when there is no head). */
+void pr_probe_text(const struct pr_probe *p, const char **s, size_t *n);
+/* Its first byte (0..255), or -1 when there is none. */
+int pr_probe_first(const struct pr_probe *p);
+/* Whether the head contains `needle` anywhere. */
+int pr_probe_has(const struct pr_probe *p, const char *needle);
+/* Whether the base name ends with `suffix` (case-sensitive). */
+int pr_probe_name_ends(const struct pr_probe *p, const char *suffix);
+
 /* ------------------------------------------------------------ split.c */
 
 /* Top-level keys whose values the splitter hands over as text. */

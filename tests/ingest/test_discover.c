@@ -54,40 +54,208 @@ test_plain_json_names(void **state)
 }
 
 static void
-touch(const char *path)
+put(const char *dir, const char *name, const char *text)
 {
-    FILE *f = fopen(path, "w");
+    char path[512];
+    FILE *f;
 
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    f = fopen(path, "w");
     assert_non_null(f);
+    fputs(text, f);
     fclose(f);
 }
+
+static void
+rm_rf(const char *dir)
+{
+    char cmd[512];
+
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+#define TRACE "{\"traceEvents\": []}"
 
 static void
 test_folder_scan_sorted_and_filtered(void **state)
 {
     char dir[] = "/tmp/pr_discover_XXXXXX";
-    char path[256];
     struct pr_input_list l = {0};
     struct pr_error err;
 
     (void)state;
     pr_error_clear(&err);
     assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof(path), "%s/b.2.pt.trace.json", dir);
-    touch(path);
-    snprintf(path, sizeof(path), "%s/a.1.pt.trace.json.gz", dir);
-    touch(path);
-    snprintf(path, sizeof(path), "%s/readme.txt", dir);
-    touch(path);
+    put(dir, "b.2.pt.trace.json", TRACE);
+    put(dir, "a.1.pt.trace.json.gz", TRACE);
+    put(dir, "readme.txt", "how this run was made\n");
+    put(dir, ".hidden.json", TRACE);
     assert_int_equal(pr_discover(dir, &l, &err), PR_OK);
     assert_int_equal(l.n, 2);
     assert_string_equal(l.files[0].worker, "a");
     assert_string_equal(l.files[0].span, "1");
+    assert_string_equal(l.files[0].format->name, "kineto");
     assert_string_equal(l.files[1].worker, "b");
     assert_true(l.files[1].from_dir);
+    /* what no format reads is named with the reason, hidden files not */
+    assert_int_equal(l.n_skipped, 1);
+    assert_non_null(strstr(l.skipped[0].path, "/readme.txt"));
+    assert_non_null(strstr(l.skipped[0].why, "not a format profreport reads "
+                                             "(text starting \"how this"));
     pr_input_list_free(&l);
-    snprintf(path, sizeof(path), "rm -rf '%s'", dir);
-    assert_int_equal(system(path), 0);
+    rm_rf(dir);
+}
+
+/* In a folder the content decides: a trace under any name is read, a file
+ * named *.json that holds no JSON is skipped. */
+static void
+test_folder_by_content(void **state)
+{
+    char dir[] = "/tmp/pr_discover_XXXXXX";
+    struct pr_input_list l = {0};
+    struct pr_error err;
+
+    (void)state;
+    pr_error_clear(&err);
+    assert_non_null(mkdtemp(dir));
+    put(dir, "trace_view.txt", "[{\"ph\": \"X\", \"name\": \"a\"}]");
+    put(dir, "notes.json", "Step Id,Name\n1,a\n");
+    put(dir, "info.json", "{\"rank_id\": 0}");
+    assert_int_equal(pr_discover(dir, &l, &err), PR_OK);
+    assert_int_equal(l.n, 2);
+    /* a JSON object goes to the reader, which says whether it is a trace */
+    assert_non_null(strstr(l.files[0].path, "/info.json"));
+    assert_string_equal(l.files[0].format->name, "kineto");
+    assert_non_null(strstr(l.files[1].path, "/trace_view.txt"));
+    assert_string_equal(l.files[1].format->name, "chrome");
+    assert_int_equal(l.n_skipped, 1);
+    assert_non_null(strstr(l.skipped[0].path, "/notes.json"));
+    pr_input_list_free(&l);
+    rm_rf(dir);
+}
+
+/* A file named explicitly: the content first, then the name; nothing
+ * claims it: PR_E_NOT_FORMAT naming the file and what it holds. */
+static void
+test_explicit_files(void **state)
+{
+    char dir[] = "/tmp/pr_discover_XXXXXX", path[512];
+    struct pr_input_list l = {0};
+    struct pr_error err;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    put(dir, "damaged.json", "\x8c\x01garbage");
+    put(dir, "kernels.csv", "Step Id,Model ID\n");
+    put(dir, "run.db", "SQLite format 3");
+    snprintf(path, sizeof(path), "%s/damaged.json", dir);
+    pr_error_clear(&err);
+    /* by name: the reader will say what is wrong with it */
+    assert_int_equal(pr_discover(path, &l, &err), PR_OK);
+    assert_int_equal(l.n, 1);
+    assert_false(l.files[0].from_dir);
+    assert_string_equal(l.files[0].format->name, "kineto");
+    snprintf(path, sizeof(path), "%s/kernels.csv", dir);
+    assert_int_equal(pr_discover(path, &l, &err), PR_E_NOT_FORMAT);
+    assert_non_null(strstr(err.msg, "kernels.csv: not a format profreport "
+                                    "reads (text starting \"Step Id,Model "
+                                    "ID\"; it reads: kineto, chrome)"));
+    pr_error_clear(&err);
+    snprintf(path, sizeof(path), "%s/run.db", dir);
+    put(dir, "run.db", "");
+    assert_int_equal(pr_discover(path, &l, &err), PR_E_NOT_FORMAT);
+    assert_non_null(strstr(err.msg, "an empty file"));
+    assert_int_equal(l.n, 1);
+    pr_input_list_free(&l);
+    rm_rf(dir);
+}
+
+/* A pipe cannot be read twice: it is not sniffed (nor opened, which would
+ * block without a writer) and goes to the first format that streams. */
+static void
+test_pipe(void **state)
+{
+    char dir[] = "/tmp/pr_discover_XXXXXX", path[512];
+    struct pr_input_list l = {0};
+    struct pr_error err;
+
+    (void)state;
+    pr_error_clear(&err);
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/fifo", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_int_equal(pr_discover(path, &l, &err), PR_OK);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.files[0].format->name, "kineto");
+    /* in a folder, a pipe is nobody's input */
+    assert_int_equal(pr_discover(dir, &l, &err), PR_E_IO);
+    assert_int_equal(l.n_skipped, 1);
+    assert_string_equal(l.skipped[0].why, "not a regular file or folder");
+    pr_input_list_free(&l);
+    rm_rf(dir);
+}
+
+/* A format of our own: it claims folders named *_run whole, and files
+ * holding "RUNFILE" by content. */
+static enum pr_claim
+sniff_run(const struct pr_probe *p)
+{
+    size_t n = strlen(p->base);
+
+    if (p->is_dir)
+        return n > 4 && strcmp(p->base + n - 4, "_run") == 0 ? PR_CLAIM_SURE
+                                                             : PR_CLAIM_NO;
+    return p->head != NULL && p->n_head >= 7 &&
+                   memcmp(p->head, "RUNFILE", 7) == 0
+               ? PR_CLAIM_SURE
+               : PR_CLAIM_NO;
+}
+
+static enum pr_status
+load_none(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
+          struct pr_error *err)
+{
+    (void)path;
+    (void)o;
+    *out = NULL;
+    return pr_error_set(err, PR_E_NOT_FORMAT, "never loaded here");
+}
+
+static void
+test_folder_claimed_whole(void **state)
+{
+    static const struct pr_format run = {"run", sniff_run, load_none, 0};
+    const struct pr_format *rows[] = {&run, NULL};
+    const struct pr_format_table *builtin = pr_formats_builtin();
+    struct pr_format_table tab = {rows, 2};
+    char dir[] = "/tmp/pr_discover_XXXXXX", sub[512];
+    struct pr_input_list l = {0};
+    struct pr_error err;
+
+    (void)state;
+    rows[1] = builtin->v[0]; /* kineto after it */
+    pr_error_clear(&err);
+    assert_non_null(mkdtemp(dir));
+    snprintf(sub, sizeof(sub), "%s/rank0_run", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    put(sub, "trace.json", TRACE); /* inside a claimed folder: not looked at */
+    put(dir, "x.bin", "RUNFILE 1");
+    put(dir, "y.json", TRACE);
+    assert_int_equal(pr_discover_with(&tab, dir, &l, &err), PR_OK);
+    assert_int_equal(l.n, 3);
+    assert_non_null(strstr(l.files[0].path, "/rank0_run"));
+    assert_string_equal(l.files[0].format->name, "run");
+    assert_string_equal(l.files[0].worker, "rank0_run");
+    assert_string_equal(l.files[1].format->name, "run");
+    assert_string_equal(l.files[2].format->name, "kineto");
+    /* the folder itself named explicitly: one input */
+    pr_input_list_free(&l);
+    assert_int_equal(pr_discover_with(&tab, sub, &l, &err), PR_OK);
+    assert_int_equal(l.n, 1);
+    assert_false(l.files[0].from_dir);
+    pr_input_list_free(&l);
+    rm_rf(dir);
 }
 
 static void
@@ -116,6 +284,10 @@ main(void)
         cmocka_unit_test(test_plugin_examples),
         cmocka_unit_test(test_plain_json_names),
         cmocka_unit_test(test_folder_scan_sorted_and_filtered),
+        cmocka_unit_test(test_folder_by_content),
+        cmocka_unit_test(test_explicit_files),
+        cmocka_unit_test(test_pipe),
+        cmocka_unit_test(test_folder_claimed_whole),
         cmocka_unit_test(test_missing_and_empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

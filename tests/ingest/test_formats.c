@@ -1,0 +1,166 @@
+/* test_formats.c - the format table: which row claims what content (and
+ * how sure it is), ties by row order, the descriptions of content nobody
+ * claims, and every row's loader through the table. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "profreport/formats.h"
+
+static struct pr_probe
+probe(const char *base, const char *head)
+{
+    struct pr_probe p;
+
+    memset(&p, 0, sizeof(p));
+    p.path = base;
+    p.base = base;
+    p.head = head;
+    p.n_head = head ? strlen(head) : 0;
+    p.whole = 1;
+    return p;
+}
+
+/* The row that wins for (base, head), or "-" for none, and its claim. */
+static void
+check(const char *base, const char *head, const char *want,
+      enum pr_claim want_claim)
+{
+    struct pr_probe p = probe(base, head);
+    enum pr_claim c;
+    const struct pr_format *f =
+        pr_formats_pick(pr_formats_builtin(), &p, PR_CLAIM_NAME, &c);
+
+    if (strcmp(f ? f->name : "-", want) != 0 || c != want_claim)
+        fail_msg("%s %.30s: want %s (%d), got %s (%d)", base,
+                 head ? head : "(null)", want, want_claim, f ? f->name : "-",
+                 c);
+}
+
+static void
+test_builtin_rows(void **state)
+{
+    const struct pr_format_table *t = pr_formats_builtin();
+
+    (void)state;
+    /* Kineto and Chrome are the first rows, and both read pipes */
+    assert_true(t->n >= 2);
+    assert_string_equal(t->v[0]->name, "kineto");
+    assert_string_equal(t->v[1]->name, "chrome");
+    assert_ptr_equal(pr_formats_streaming(t), t->v[0]);
+}
+
+static void
+test_sniff_json(void **state)
+{
+    (void)state;
+    check("a.bin", "{\"schemaVersion\": 1, \"traceEvents\": [", "kineto",
+          PR_CLAIM_SURE);
+    check("a.bin", "\xef\xbb\xbf \n{\"deviceProperties\": []", "kineto",
+          PR_CLAIM_SHAPE);
+    check("a.bin", "[{\"name\": \"x\", \"ph\": \"X\"", "chrome", PR_CLAIM_SURE);
+    check("a.bin", "  [1, 2]", "chrome", PR_CLAIM_SHAPE);
+    /* content that is no JSON container: the name decides */
+    check("a.json", "\x8c garbage", "kineto", PR_CLAIM_NAME);
+    check("a.json.gz", "", "kineto", PR_CLAIM_NAME);
+    check("a.json", NULL, "kineto", PR_CLAIM_NAME);
+    check("a.txt", "garbage", "-", PR_CLAIM_NO);
+    check("a.csv", "Step Id,Model ID,Task ID\n", "-", PR_CLAIM_NO);
+}
+
+static void
+test_folders_unclaimed(void **state)
+{
+    struct pr_probe p = probe("rank0_ascend_pt", NULL);
+
+    (void)state;
+    p.is_dir = 1;
+    assert_null(pr_formats_pick(pr_formats_builtin(), &p, PR_CLAIM_NAME, NULL));
+}
+
+static void
+describe(const char *head, size_t n, int whole, const char *want)
+{
+    struct pr_probe p = probe("x", NULL);
+    char out[80];
+
+    p.head = head;
+    p.n_head = n;
+    p.whole = whole;
+    pr_formats_describe(&p, out, sizeof(out));
+    assert_string_equal(out, want);
+}
+
+static void
+test_describe(void **state)
+{
+    char names[64];
+
+    (void)state;
+    describe("SQLite format 3\0\x10\0", 19, 0, "an SQLite database");
+    describe("", 0, 1, "an empty file");
+    describe("\x01\x02\x03xyz", 6, 1, "binary data");
+    describe("Step Id,\"Name\"\r\n1,a", 19, 1,
+             "text starting \"Step Id,'Name'\"");
+    describe(NULL, 0, 0, "content that could not be read");
+    pr_formats_names(pr_formats_builtin(), names, sizeof(names));
+    assert_string_equal(names, "kineto, chrome");
+}
+
+/* Each row's loader reads what its sniffer claims. */
+static void
+test_rows_load(void **state)
+{
+    static const char *const docs[] = {
+        "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": "
+        "\"aten::mm\", \"ts\": 1, \"dur\": 2}]}",
+        "[{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", "
+        "\"ts\": 1, \"dur\": 2}]",
+    };
+    const struct pr_format_table *t = pr_formats_builtin();
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < 2; i++) {
+        char path[] = "/tmp/pr_formats_XXXXXX";
+        int fd = mkstemp(path);
+        struct pr_probe p = probe(path, docs[i]);
+        const struct pr_format *f =
+            pr_formats_pick(t, &p, PR_CLAIM_SHAPE, NULL);
+        struct pr_trace *tr = NULL;
+        struct pr_error err;
+
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, docs[i], strlen(docs[i])),
+                         (ssize_t)strlen(docs[i]));
+        close(fd);
+        assert_ptr_equal(f, t->v[i]);
+        pr_error_clear(&err);
+        assert_int_equal(f->load(path, NULL, &tr, &err), PR_OK);
+        assert_int_equal(tr->n_events, 1);
+        pr_trace_free(tr);
+        unlink(path);
+    }
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_builtin_rows),
+        cmocka_unit_test(test_sniff_json),
+        cmocka_unit_test(test_folders_unclaimed),
+        cmocka_unit_test(test_describe),
+        cmocka_unit_test(test_rows_load),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
