@@ -21,21 +21,25 @@ enum pr_peak_kind {
     PR_PEAK_BF16,
     PR_PEAK_FP8,
     PR_PEAK_INT8,
+    PR_PEAK_FP32_MATRIX, /* AMD CDNA: fp32 on the MFMA units */
     PR_PEAK_COUNT
 };
 
 /* Where a device's peaks came from (summary "peak_source"). */
 enum pr_peak_origin {
     PR_PEAK_UNKNOWN = 0, /* "unknown": no entry matched */
-    PR_PEAK_TABLE,       /* "table": the shipped table */
-    PR_PEAK_CLI          /* "cli": --device-spec, --peak-tflops/--peak-gbps */
+    PR_PEAK_TABLE,       /* "table": the shipped table, matched by name */
+    PR_PEAK_CLI,         /* "cli": --device-spec, --peak-tflops/--peak-gbps */
+    PR_PEAK_GUESS        /* "guess": the table entry of the same compute
+                            capability (NVIDIA) or architecture (AMD) */
 };
 
 /* How the table entry was chosen. */
 enum pr_peak_match {
     PR_MATCH_NONE = 0,
-    PR_MATCH_NAME,       /* device name substring */
-    PR_MATCH_CAPABILITY, /* compute capability fallback (approximate) */
+    PR_MATCH_EXACT,      /* "exact": one of the entry's exact names */
+    PR_MATCH_FAMILY,     /* "family": a whole-word name substring */
+    PR_MATCH_CAPABILITY, /* "guess": capability / architecture fallback */
     PR_MATCH_ALL         /* a --device-spec object for every device */
 };
 
@@ -44,8 +48,19 @@ struct pr_peaks {
     double gbps;                  /* 10^9 B/s; NaN unknown */
     enum pr_peak_origin origin;
     enum pr_peak_match match;
-    char entry[64];   /* table entry name; "" when none */
-    char source[512]; /* datasheet reference; "" when none */
+    char entry[64];     /* table entry name; "" when none */
+    char source[1024];  /* datasheet reference; "" when none */
+    char arch[16];      /* the entry's architecture ("gfx90a"); "" none */
+    double cache_bytes; /* last-level cache of one device; NaN unknown */
+};
+
+/* What a trace says about one device, for the lookup. */
+struct pr_peak_query {
+    const char *name;       /* deviceProperties name; may be NULL */
+    int cc_major, cc_minor; /* NVIDIA compute capability; -1 unknown */
+    int amd;                /* an AMD GPU: match by architecture instead */
+    const char *arch;       /* "gfx90a" when known, else NULL */
+    int compute_units;      /* numSms; -1 unknown */
 };
 
 /* Parsed device table.  Opaque; free with pr_peaks_table_free(). */
@@ -76,17 +91,26 @@ struct pr_peak_table *pr_peaks_table_open(const struct pr_analysis_opts *o,
 void pr_peaks_table_free(struct pr_peak_table *t); /* accepts NULL */
 size_t pr_peaks_table_count(const struct pr_peak_table *t);
 
-/* Peaks for one device: longest whole-word name match (user entries first),
- * then the capability default of the same vendor; then --peak-tflops (for
- * every precision) and --peak-gbps on top (o may be NULL).  Never fails:
- * an unmatched device has NaN peaks and origin PR_PEAK_UNKNOWN.
- * name may be NULL; cc_major < 0 means unknown. */
+/* Peaks for one device: user entries first (exact name, then family);
+ * then the table's exact names, then its longest whole-word family match;
+ * then a guess: the capability default of the same compute capability
+ * (NVIDIA) or of the same architecture, preferring the same compute-unit
+ * count (AMD), with origin PR_PEAK_GUESS; then --peak-tflops (for every
+ * precision) and --peak-gbps on top (o may be NULL).  Never fails: an
+ * unmatched device has NaN peaks and origin PR_PEAK_UNKNOWN. */
+void pr_peaks_lookup_query(const struct pr_peak_table *t,
+                           const struct pr_analysis_opts *o,
+                           const struct pr_peak_query *q, struct pr_peaks *out);
+
+/* pr_peaks_lookup_query for a name and compute capability (an AMD part is
+ * told by its name).  name may be NULL; cc_major < 0 means unknown. */
 void pr_peaks_lookup(const struct pr_peak_table *t,
                      const struct pr_analysis_opts *o, const char *name,
                      int cc_major, int cc_minor, struct pr_peaks *out);
 
 /* The compute peak an op runs against: its dtype on tensor cores (fp32 on
- * tensor cores means TF32) or the CUDA-core fp32/fp64 rate.  16-bit ops off
+ * tensor cores means TF32, or the fp32 MFMA rate on AMD) or the CUDA-core
+ * fp32/fp64 rate.  16-bit ops off
  * tensor cores use the fp32 rate (a lower bound on their ceiling).  NaN
  * when unknown. */
 double pr_peaks_compute(const struct pr_peaks *p, enum pr_dtype dt,

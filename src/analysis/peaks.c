@@ -18,12 +18,18 @@
 #define MAX_ENTRIES 1024
 #define MAX_MATCH 8
 #define MATCH_LEN 48
+#define NAME_LEN 64
 
 struct peak_entry {
     char name[64];
-    char source[512];
+    char source[1024];
     char match[MAX_MATCH][MATCH_LEN]; /* lower case */
     int n_match;
+    char names[MAX_MATCH][NAME_LEN]; /* exact names, lower case */
+    int n_names;
+    char arch[16];          /* "sm_80", "gfx90a"; "" when not given */
+    int cus;                /* compute units; -1 when not given */
+    double cache;           /* last-level cache bytes; NaN when not given */
     int cc_major, cc_minor; /* -1 when not given */
     int cap_default;
     int amd;
@@ -40,7 +46,7 @@ struct pr_peak_table {
 
 static const char *const peak_keys[PR_PEAK_COUNT] = {
     "fp64",        "fp32",       "tf32_tensor", "fp16_tensor",
-    "bf16_tensor", "fp8_tensor", "int8_tensor",
+    "bf16_tensor", "fp8_tensor", "int8_tensor", "fp32_matrix",
 };
 
 const char *
@@ -114,38 +120,51 @@ read_tflops(const cJSON *obj, struct peak_entry *e, struct pr_error *err)
     return PR_OK;
 }
 
+/* A list of at most MAX_MATCH strings, each shorter than len, lower-cased
+ * into dst. */
 static enum pr_status
-read_match(const cJSON *arr, struct peak_entry *e, struct pr_error *err)
+read_strings(const cJSON *arr, const char *what, const char *entry, char *dst,
+             size_t len, int *n, struct pr_error *err)
 {
     const cJSON *it;
-    size_t i, len;
+    size_t i, l;
 
     if (!arr)
         return PR_OK;
     if (!cJSON_IsArray(arr))
         return pr_error_set(err, PR_E_FORMAT,
-                            "device table: \"%s\": "
-                            "match is not a list",
-                            e->name);
+                            "device table: \"%s\": %s is not a list", entry,
+                            what);
     cJSON_ArrayForEach(it, arr)
     {
-        if (!cJSON_IsString(it) || e->n_match == MAX_MATCH)
+        if (!cJSON_IsString(it) || *n == MAX_MATCH)
             return pr_error_set(err, PR_E_FORMAT,
                                 "device table: \"%s\": "
-                                "match needs at most %d strings",
-                                e->name, MAX_MATCH);
-        len = strlen(it->valuestring);
-        if (len == 0 || len >= MATCH_LEN)
+                                "%s needs at most %d strings",
+                                entry, what, MAX_MATCH);
+        l = strlen(it->valuestring);
+        if (l == 0 || l >= len)
             return pr_error_set(err, PR_E_FORMAT,
                                 "device table: \"%s\": "
-                                "match \"%s\" is empty or too long",
-                                e->name, it->valuestring);
-        for (i = 0; i <= len; i++)
-            e->match[e->n_match][i] =
+                                "%s \"%s\" is empty or too long",
+                                entry, what, it->valuestring);
+        for (i = 0; i <= l; i++)
+            dst[(size_t)*n * len + i] =
                 (char)tolower((unsigned char)it->valuestring[i]);
-        e->n_match++;
+        (*n)++;
     }
     return PR_OK;
+}
+
+static enum pr_status
+read_match(const cJSON *o, struct peak_entry *e, struct pr_error *err)
+{
+    if (read_strings(cJSON_GetObjectItemCaseSensitive(o, "match"), "match",
+                     e->name, &e->match[0][0], MATCH_LEN, &e->n_match,
+                     err) != PR_OK)
+        return PR_E_FORMAT;
+    return read_strings(cJSON_GetObjectItemCaseSensitive(o, "names"), "names",
+                        e->name, &e->names[0][0], NAME_LEN, &e->n_names, err);
 }
 
 static void
@@ -166,6 +185,23 @@ read_capability(const cJSON *v, struct peak_entry *e)
     }
 }
 
+/* architecture, compute_units, last_level_cache_bytes: descriptive, so a
+ * value of the wrong type reads as not given. */
+static void
+read_hardware(const cJSON *o, struct peak_entry *e)
+{
+    const cJSON *cu = cJSON_GetObjectItemCaseSensitive(o, "compute_units");
+    const cJSON *c =
+        cJSON_GetObjectItemCaseSensitive(o, "last_level_cache_bytes");
+
+    copy_str(e->arch, sizeof(e->arch),
+             cJSON_GetObjectItemCaseSensitive(o, "architecture"), "");
+    e->cus = cJSON_IsNumber(cu) && cu->valuedouble > 0 && cu->valuedouble < 1e6
+                 ? (int)cu->valuedouble
+                 : -1;
+    e->cache = cJSON_IsNumber(c) && c->valuedouble > 0 ? c->valuedouble : NAN;
+}
+
 static enum pr_status
 read_entry(const cJSON *o, struct peak_entry *e, struct pr_error *err)
 {
@@ -184,8 +220,8 @@ read_entry(const cJSON *o, struct peak_entry *e, struct pr_error *err)
         cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "capability_default"));
     read_capability(cJSON_GetObjectItemCaseSensitive(o, "compute_capability"),
                     e);
-    if (read_match(cJSON_GetObjectItemCaseSensitive(o, "match"), e, err) !=
-            PR_OK ||
+    read_hardware(o, e);
+    if (read_match(o, e, err) != PR_OK ||
         read_tflops(cJSON_GetObjectItemCaseSensitive(o, "peak_tflops"), e,
                     err) != PR_OK)
         return PR_E_FORMAT;
@@ -408,26 +444,60 @@ user_match_all(const struct pr_peak_table *t)
     return NULL;
 }
 
-/* The capability default of the device's vendor (AMD parts report gfx
- * versions as 9.x, which must not select a Hopper entry). */
+/* An entry one of whose exact names is lname, among from_user == user. */
 static const struct peak_entry *
-capability_match(const struct pr_peak_table *t, const char *lname, int major,
-                 int minor)
+exact_match(const struct pr_peak_table *t, const char *lname, int user)
 {
-    int amd = strstr(lname, "amd") || strstr(lname, "instinct") ||
-              strstr(lname, "radeon");
     size_t i;
+    int j;
 
-    if (major < 0)
-        return NULL;
     for (i = 0; i < t->n; i++) {
         const struct peak_entry *e = &t->e[i];
 
-        if (e->cap_default && e->amd == amd && e->cc_major == major &&
+        for (j = 0; e->from_user == user && j < e->n_names; j++) {
+            if (strcmp(lname, e->names[j]) == 0)
+                return e;
+        }
+    }
+    return NULL;
+}
+
+/* NVIDIA: the capability default of that compute capability. */
+static const struct peak_entry *
+nvidia_guess(const struct pr_peak_table *t, int major, int minor)
+{
+    size_t i;
+
+    for (i = 0; major >= 0 && i < t->n; i++) {
+        const struct peak_entry *e = &t->e[i];
+
+        if (e->cap_default && !e->amd && e->cc_major == major &&
             e->cc_minor == minor)
             return e;
     }
     return NULL;
+}
+
+/* AMD: an entry of the same architecture and compute-unit count, else the
+ * architecture's capability default.  HIP's 9.0 is shared by gfx908 and
+ * gfx90a, so without an architecture there is no guess. */
+static const struct peak_entry *
+amd_guess(const struct pr_peak_table *t, const char *arch, int cus)
+{
+    const struct peak_entry *dflt = NULL;
+    size_t i;
+
+    for (i = 0; arch && i < t->n; i++) {
+        const struct peak_entry *e = &t->e[i];
+
+        if (!e->amd || e->from_user || strcmp(e->arch, arch) != 0)
+            continue;
+        if (cus > 0 && e->cus == cus)
+            return e;
+        if (e->cap_default && !dflt)
+            dflt = e;
+    }
+    return dflt;
 }
 
 static void
@@ -440,9 +510,25 @@ lower_copy(char *dst, size_t cap, const char *src)
     dst[i] = '\0';
 }
 
+/* By name: exact, then family. */
 static const struct peak_entry *
-find_entry(const struct pr_peak_table *t, const char *name, int major,
-           int minor, enum pr_peak_match *how)
+name_match(const struct pr_peak_table *t, const char *lname, int user,
+           enum pr_peak_match *how)
+{
+    const struct peak_entry *e = exact_match(t, lname, user);
+
+    if (e) {
+        *how = PR_MATCH_EXACT;
+        return e;
+    }
+    e = best_name_match(t, lname, user);
+    *how = e ? PR_MATCH_FAMILY : PR_MATCH_NONE;
+    return e;
+}
+
+static const struct peak_entry *
+find_entry(const struct pr_peak_table *t, const struct pr_peak_query *q,
+           enum pr_peak_match *how)
 {
     char lname[256];
     const struct peak_entry *e;
@@ -450,23 +536,17 @@ find_entry(const struct pr_peak_table *t, const char *name, int major,
     *how = PR_MATCH_NONE;
     if (!t)
         return NULL;
-    lower_copy(lname, sizeof(lname), name);
-    e = best_name_match(t, lname, 1);
-    if (e) {
-        *how = PR_MATCH_NAME;
+    lower_copy(lname, sizeof(lname), q->name);
+    if ((e = name_match(t, lname, 1, how)) != NULL)
         return e;
-    }
-    e = user_match_all(t);
-    if (e) {
+    if ((e = user_match_all(t)) != NULL) {
         *how = PR_MATCH_ALL;
         return e;
     }
-    e = best_name_match(t, lname, 0);
-    if (e) {
-        *how = PR_MATCH_NAME;
+    if ((e = name_match(t, lname, 0, how)) != NULL)
         return e;
-    }
-    e = capability_match(t, lname, major, minor);
+    e = q->amd ? amd_guess(t, q->arch, q->compute_units)
+               : nvidia_guess(t, q->cc_major, q->cc_minor);
     if (e)
         *how = PR_MATCH_CAPABILITY;
     return e;
@@ -491,9 +571,9 @@ apply_overrides(const struct pr_analysis_opts *o, struct pr_peaks *out)
 }
 
 void
-pr_peaks_lookup(const struct pr_peak_table *t, const struct pr_analysis_opts *o,
-                const char *name, int cc_major, int cc_minor,
-                struct pr_peaks *out)
+pr_peaks_lookup_query(const struct pr_peak_table *t,
+                      const struct pr_analysis_opts *o,
+                      const struct pr_peak_query *q, struct pr_peaks *out)
 {
     const struct peak_entry *e;
     int k;
@@ -502,15 +582,40 @@ pr_peaks_lookup(const struct pr_peak_table *t, const struct pr_analysis_opts *o,
     for (k = 0; k < PR_PEAK_COUNT; k++)
         out->tflops[k] = NAN;
     out->gbps = NAN;
-    e = find_entry(t, name, cc_major, cc_minor, &out->match);
+    out->cache_bytes = NAN;
+    e = find_entry(t, q, &out->match);
     if (e) {
         memcpy(out->tflops, e->tflops, sizeof(out->tflops));
         out->gbps = e->gbps;
-        out->origin = e->from_user ? PR_PEAK_CLI : PR_PEAK_TABLE;
+        out->cache_bytes = e->cache;
+        out->origin = e->from_user                        ? PR_PEAK_CLI
+                      : out->match == PR_MATCH_CAPABILITY ? PR_PEAK_GUESS
+                                                          : PR_PEAK_TABLE;
         snprintf(out->entry, sizeof(out->entry), "%s", e->name);
         snprintf(out->source, sizeof(out->source), "%s", e->source);
+        snprintf(out->arch, sizeof(out->arch), "%s", e->arch);
     }
     apply_overrides(o, out);
+}
+
+static int
+name_says_amd(const char *name)
+{
+    char l[256];
+
+    lower_copy(l, sizeof(l), name);
+    return strstr(l, "amd") || strstr(l, "instinct") || strstr(l, "radeon");
+}
+
+void
+pr_peaks_lookup(const struct pr_peak_table *t, const struct pr_analysis_opts *o,
+                const char *name, int cc_major, int cc_minor,
+                struct pr_peaks *out)
+{
+    struct pr_peak_query q = {name, cc_major, cc_minor, 0, NULL, -1};
+
+    q.amd = name_says_amd(name);
+    pr_peaks_lookup_query(t, o, &q, out);
 }
 
 double
@@ -524,7 +629,10 @@ pr_peaks_compute(const struct pr_peaks *p, enum pr_dtype dt,
     switch (dt) {
     case PR_DT_FP32:
     case PR_DT_TF32:
-        return p->tflops[PR_PEAK_TF32];
+        /* AMD runs fp32 GEMMs on its fp32 MFMA path; NVIDIA uses TF32 */
+        return isfinite(p->tflops[PR_PEAK_FP32_MATRIX])
+                   ? p->tflops[PR_PEAK_FP32_MATRIX]
+                   : p->tflops[PR_PEAK_TF32];
     case PR_DT_FP16:
         return p->tflops[PR_PEAK_FP16];
     case PR_DT_BF16:

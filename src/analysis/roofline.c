@@ -145,13 +145,15 @@ parse_cc(const char *s, int *major, int *minor)
 static const char *
 origin_text(enum pr_peak_origin o)
 {
-    return o == PR_PEAK_TABLE ? "table" : o == PR_PEAK_CLI ? "cli" : "unknown";
+    static const char *const names[] = {"unknown", "table", "cli", "guess"};
+
+    return names[o];
 }
 
 static const char *
 match_text(enum pr_peak_match m)
 {
-    static const char *const names[] = {NULL, "name", "compute_capability",
+    static const char *const names[] = {NULL, "exact", "family", "guess",
                                         "device_spec"};
 
     return names[m];
@@ -173,6 +175,36 @@ write_peaks(cJSON *o, const struct pr_peaks *pk, int *ok)
     put_str(o, "peak_reference", pk->source[0] ? pk->source : NULL, ok);
 }
 
+/* "gfx90a": a precise AMD target, not devices.c's "gfx9 (HIP 9.0)". */
+static int
+str_is_gfx(const char *s)
+{
+    return s && strncmp(s, "gfx", 3) == 0 && !strchr(s, ' ');
+}
+
+/* The device's peaks; an AMD device is matched by architecture and
+ * compute units, its HIP version numbers being no compute capability. */
+static void
+lookup_device(const cJSON *d, struct dev *v, const struct pr_peak_table *tab,
+              const struct pr_analysis_opts *o)
+{
+    struct pr_peak_query q = {get_str(d, "name"), -1, -1, 0, NULL, -1};
+    const char *arch = get_str(d, "architecture");
+    double sms = get_num(d, "num_sms");
+
+    parse_cc(get_str(d, "compute_capability"), &v->cc_major, &v->cc_minor);
+    v->amd = str_is(get_str(d, "vendor"), "amd");
+    q.cc_major = v->cc_major;
+    q.cc_minor = v->cc_minor;
+    q.amd = v->amd;
+    q.arch = str_is_gfx(arch) ? arch : NULL;
+    q.compute_units = isfinite(sms) ? (int)sms : -1;
+    pr_peaks_lookup_query(tab, o, &q, &v->pk);
+    arch = q.arch ? q.arch : v->pk.arch[0] ? v->pk.arch : NULL;
+    if (v->amd && arch) /* gfx942 -> 9.4, for the fp8 check */
+        (void)sscanf(arch, "gfx%1d%1d", &v->cc_major, &v->cc_minor);
+}
+
 static void
 fill_devices(struct pass *p, const struct pr_peak_table *tab,
              const struct pr_analysis_opts *o)
@@ -187,11 +219,10 @@ fill_devices(struct pass *p, const struct pr_peak_table *tab,
         if (p->n_devs == MAX_DEVICES || !p->ok)
             break;
         v->id = isfinite(id) ? (int)id : -1;
-        parse_cc(get_str(d, "compute_capability"), &v->cc_major, &v->cc_minor);
-        v->amd = str_is(get_str(d, "vendor"), "amd");
-        pr_peaks_lookup(tab, o, get_str(d, "name"), v->cc_major, v->cc_minor,
-                        &v->pk);
+        lookup_device(d, v, tab, o);
         write_peaks(d, &v->pk, &p->ok);
+        if (v->amd && v->pk.arch[0] && !str_is_gfx(get_str(d, "architecture")))
+            put_str(d, "architecture", v->pk.arch, &p->ok);
         p->n_devs++;
     }
 }

@@ -622,6 +622,34 @@ roofs_of(const cJSON *dev, struct pr_chart_roof *roofs)
     return n;
 }
 
+/* Where the roofs come from, said plainly: a guessed device is shown as
+ * a guess. */
+static void
+roof_note(struct view *v, cJSON *out, const cJSON *dev)
+{
+    const char *src = pr_sget_str(dev, "peak_source");
+    const char *entry = pr_sget_str(dev, "peak_device");
+    const char *arch = pr_sget_str(dev, "architecture");
+    char note[320];
+
+    if (src && !strcmp(src, "guess") && entry) {
+        snprintf(note, sizeof(note),
+                 "Peaks are a guess: the trace does not name its device "
+                 "(\"%s\"), so the table's %s entry for %s is used.",
+                 pr_sget_str(dev, "name") ? pr_sget_str(dev, "name") : "?",
+                 entry, arch ? arch : "its compute capability");
+    } else if (src && !strcmp(src, "table") && entry) {
+        snprintf(note, sizeof(note), "Peaks: %s, from its datasheet (%s name "
+                 "match).", entry, pr_sget_str(dev, "peak_match"));
+    } else if (src && !strcmp(src, "cli")) {
+        snprintf(note, sizeof(note), "Peaks from the command line.");
+    } else {
+        add_null(v, out, "roof_note");
+        return;
+    }
+    add_str(v, out, "roof_note", note);
+}
+
 static void
 roofline(struct view *v, cJSON *out, const cJSON *run)
 {
@@ -638,6 +666,7 @@ roofline(struct view *v, cJSON *out, const cJSON *run)
         v->oom = 1;
         return;
     }
+    roof_note(v, out, dev);
     cJSON_ArrayForEach(op, ops)
     {
         const char *b = pr_sget_str(op, "bound");

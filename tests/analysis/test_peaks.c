@@ -84,6 +84,18 @@ test_match_by_name(void **state)
     expect_entry(t, "AMD Instinct MI250X", 9, 0,
                  "AMD Instinct MI250X (one GCD)");
     expect_entry(t, "AMD Instinct MI300X", 9, 4, "AMD Instinct MI300X");
+    expect_entry(t, "AMD Instinct MI325X", 9, 4, "AMD Instinct MI325X");
+    expect_entry(t, "AMD Instinct MI250", 9, 0, "AMD Instinct MI250 (one GCD)");
+    expect_entry(t, "NVIDIA L40", 8, 9, "NVIDIA L40");
+    expect_entry(t, "NVIDIA A30", 8, 0, "NVIDIA A30");
+    expect_entry(t, "NVIDIA A800-SXM4-80GB", 8, 0, "NVIDIA A800 SXM4 80GB");
+    expect_entry(t, "NVIDIA A800 80GB PCIe", 8, 0, "NVIDIA A800 PCIe 80GB");
+    expect_entry(t, "NVIDIA H800", 9, 0, "NVIDIA H800 SXM5");
+    expect_entry(t, "NVIDIA H20", 9, 0, "NVIDIA H20");
+    expect_entry(t, "NVIDIA B200", 10, 0, "NVIDIA B200 (HGX)");
+    expect_entry(t, "NVIDIA GB200", 10, 0, "NVIDIA GB200 (one B200 GPU)");
+    /* "h20" is not H200, "b200" is not GB200 */
+    expect_entry(t, "NVIDIA H200", 9, 0, "NVIDIA H200 SXM");
     /* case-insensitive */
     expect_entry(t, "tesla v100-sxm2-16gb", -1, -1, "NVIDIA V100 SXM2");
     pr_peaks_table_free(t);
@@ -102,7 +114,7 @@ test_values(void **state)
     assert_true(isnan(p.tflops[PR_PEAK_TF32])); /* Volta has no TF32 */
     near(p.gbps, 900.0);
     assert_int_equal(p.origin, PR_PEAK_TABLE);
-    assert_int_equal(p.match, PR_MATCH_NAME);
+    assert_int_equal(p.match, PR_MATCH_EXACT);
     assert_true(strlen(p.source) > 10);
     /* the compute roof follows dtype and tensor-core use */
     near(pr_peaks_compute(&p, PR_DT_FP16, 1), 125.0);
@@ -116,6 +128,44 @@ test_values(void **state)
     pr_peaks_table_free(t);
 }
 
+/* AMD parts are guessed by architecture and compute units, never by
+ * HIP's version numbers, and fp32 on matrix cores has its own roof. */
+static void
+test_amd(void **state)
+{
+    struct pr_peak_table *t = builtin();
+    struct pr_peak_query q = {"AMD Radeon Graphics", 9, 0, 1, "gfx90a", 104};
+    struct pr_peaks p;
+
+    (void)state;
+    /* HTA's MI250 trace: a generic name, 104 CUs, Tensile built for 90a */
+    pr_peaks_lookup_query(t, NULL, &q, &p);
+    assert_string_equal(p.entry, "AMD Instinct MI250 (one GCD)");
+    assert_int_equal(p.origin, PR_PEAK_GUESS);
+    near(pr_peaks_compute(&p, PR_DT_BF16, 1), 181.05);
+    near(pr_peaks_compute(&p, PR_DT_FP32, 1), 45.25); /* fp32 MFMA */
+    near(pr_peaks_compute(&p, PR_DT_FP32, 0), 22.65); /* vector */
+    near(p.cache_bytes, 8.0 * 1024 * 1024);
+    assert_string_equal(p.arch, "gfx90a");
+    /* 110 CUs: the MI250X */
+    q.compute_units = 110;
+    pr_peaks_lookup_query(t, NULL, &q, &p);
+    assert_string_equal(p.entry, "AMD Instinct MI250X (one GCD)");
+    /* unknown CU count: the architecture's default */
+    q.compute_units = 96;
+    pr_peaks_lookup_query(t, NULL, &q, &p);
+    assert_string_equal(p.entry, "AMD Instinct MI250 (one GCD)");
+    /* no architecture: no guess (9.0 is gfx908 and gfx90a alike) */
+    q.arch = NULL;
+    pr_peaks_lookup_query(t, NULL, &q, &p);
+    assert_int_equal(p.origin, PR_PEAK_UNKNOWN);
+    /* MI300X: fp32 GEMMs on MFMA, not on the xf32 (TF32) figure */
+    pr_peaks_lookup(t, NULL, "AMD Instinct MI300X", 9, 4, &p);
+    near(pr_peaks_compute(&p, PR_DT_FP32, 1), 163.4);
+    near(p.tflops[PR_PEAK_TF32], 653.7);
+    pr_peaks_table_free(t);
+}
+
 static void
 test_word_boundaries_and_capability(void **state)
 {
@@ -126,11 +176,18 @@ test_word_boundaries_and_capability(void **state)
     /* "a10" must not match an A100 variant we do not list */
     pr_peaks_lookup(t, NULL, "NVIDIA A100X", 8, 0, &p);
     assert_int_equal(p.match, PR_MATCH_CAPABILITY);
+    assert_int_equal(p.origin, PR_PEAK_GUESS);
     assert_string_equal(p.entry, "NVIDIA A100 SXM4 40GB");
     /* unknown name, known capability */
     pr_peaks_lookup(t, NULL, "NVIDIA Mystery GPU", 7, 5, &p);
     assert_string_equal(p.entry, "NVIDIA T4");
     assert_int_equal(p.match, PR_MATCH_CAPABILITY);
+    assert_int_equal(p.origin, PR_PEAK_GUESS);
+    /* a family name, not an exact one */
+    pr_peaks_lookup(t, NULL, "NVIDIA A100-PG509-200", 8, 0, &p);
+    assert_int_equal(p.match, PR_MATCH_FAMILY);
+    assert_int_equal(p.origin, PR_PEAK_TABLE);
+    assert_string_equal(p.entry, "NVIDIA A100 SXM4 40GB");
     /* an AMD part reporting gfx 9.0 never falls back to Hopper */
     expect_entry(t, "AMD Instinct MI100", 9, 0, NULL);
     /* nothing known */
@@ -258,7 +315,7 @@ test_json_matches_builtin(void **state)
         struct pr_peak_table *t = pr_peaks_table_load(path, 0, &err);
 
         assert_non_null(t);
-        assert_true(pr_peaks_table_count(t) >= 14);
+        assert_true(pr_peaks_table_count(t) >= 30);
         pr_peaks_table_free(t);
     }
 }
@@ -269,6 +326,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_match_by_name),
         cmocka_unit_test(test_values),
+        cmocka_unit_test(test_amd),
         cmocka_unit_test(test_word_boundaries_and_capability),
         cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_device_spec),
