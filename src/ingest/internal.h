@@ -66,6 +66,48 @@ PR_NODISCARD enum pr_status pr_source_head(const char *path, char *buf,
                                            size_t cap, size_t *n, int *whole,
                                            struct pr_error *err);
 
+/* ------------------------------------------------------------ csv.c */
+
+/* A CSV table read record by record (RFC 4180 as Python's csv module
+ * writes and reads it; trailing tabs cut from every field, a UTF-8 BOM and
+ * blank lines skipped).  The first record is the header: look columns up
+ * by name, never by position, since producers add and move columns
+ * between versions.  Messages carry "line N: ..." without the file name. */
+struct pr_csv;
+
+#define PR_CSV_MAX_FIELDS 4096               /* per record */
+#define PR_CSV_MAX_RECORD ((size_t)64 << 20) /* bytes per record */
+
+/* Open a file (gzip'd or not; at most `max` bytes) or a memory buffer
+ * (borrowed) and read its header.  PR_E_NOT_FORMAT for an empty file.
+ * *out is owned by the caller (pr_csv_close) and NULL on error. */
+PR_NODISCARD enum pr_status pr_csv_open(const char *path, uint64_t max,
+                                        struct pr_csv **out,
+                                        struct pr_error *err);
+PR_NODISCARD enum pr_status pr_csv_open_mem(const void *data, size_t len,
+                                            struct pr_csv **out,
+                                            struct pr_error *err);
+void pr_csv_close(struct pr_csv *c); /* accepts NULL */
+
+/* Header: the index of a column by its exact name (-1 when absent), the
+ * number of columns and their names. */
+int pr_csv_col(const struct pr_csv *c, const char *name);
+size_t pr_csv_n_cols(const struct pr_csv *c);
+const char *pr_csv_col_name(const struct pr_csv *c, size_t i);
+
+/* The next record; *got is 0 at the end of the table.  PR_E_FORMAT for a
+ * quoted field the file ends inside, PR_E_LIMIT past the caps above. */
+PR_NODISCARD enum pr_status pr_csv_next(struct pr_csv *c, int *got,
+                                        struct pr_error *err);
+
+/* Field `col` of the current record, NUL-terminated, valid until the next
+ * pr_csv_next(); "" for a column the record does not have (short rows).
+ * *len (may be NULL) gets its length; fields may hold NUL bytes. */
+const char *pr_csv_field(const struct pr_csv *c, int col, size_t *len);
+size_t pr_csv_n_fields(const struct pr_csv *c);
+/* The line the current record starts on (1-based), for messages. */
+uint64_t pr_csv_line(const struct pr_csv *c);
+
 /* ------------------------------------------------------------ formats.c */
 
 struct pr_probe;
