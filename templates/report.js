@@ -60,7 +60,10 @@
     input.addEventListener("input", function () {
       var q = input.value.toLowerCase();
       Array.prototype.forEach.call(rows, function (r) {
-        r.hidden = q !== "" && r.textContent.toLowerCase().indexOf(q) < 0;
+        /* data-v holds the full name where the cell shows a short one */
+        var text = r.textContent + " " + Array.prototype.map.call(r.cells,
+          function (c) { return c.getAttribute("data-v") || ""; }).join(" ");
+        r.hidden = q !== "" && text.toLowerCase().indexOf(q) < 0;
       });
     });
     var wrap = table.parentNode;

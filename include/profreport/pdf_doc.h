@@ -21,6 +21,7 @@
 
 #include "profreport/chart.h"
 #include "profreport/error.h"
+#include "profreport/figures.h"
 #include "profreport/pdf_canvas.h"
 
 #define PR_PDF_MARGIN_X 48.0   /* left and right margin, points */
@@ -191,8 +192,9 @@ HPDF_Outline pr_pdf_doc_bookmark(struct pr_pdf_doc *d, HPDF_Outline parent,
                                  const char *title);
 
 /* A section heading with a bookmark under d->parent; a new page unless more
- * than a third of this one is still free. */
-void pr_pdf_doc_section(struct pr_pdf_doc *d, const char *title);
+ * than a third of this one is still free.  Returns the bookmark (NULL on
+ * failure). */
+HPDF_Outline pr_pdf_doc_section(struct pr_pdf_doc *d, const char *title);
 
 /* A sub-heading that keeps `keep` points below it on the same page. */
 void pr_pdf_doc_subheading(struct pr_pdf_doc *d, const char *title,
@@ -214,11 +216,15 @@ void pr_pdf_doc_table(struct pr_pdf_doc *d, const struct pr_pdf_col *cols,
                       size_t n_cols, const cJSON *rows, size_t limit,
                       const char *require);
 
-/* "Top 50 of 312, by device self time." above a table (order NULL: only
- * when rows are left out), or the one line that says there is nothing to
- * show.  Returns 1 when there are rows. */
-int pr_pdf_doc_caption(struct pr_pdf_doc *d, const cJSON *rows,
-                       const char *what, const char *order);
+/* A table of the figure model (figures.h): its caption, then its rows
+ * (up to its limit or the document's top). */
+void pr_pdf_doc_fig_table(struct pr_pdf_doc *d, const struct pr_fig_table *t);
+
+/* Lay out one section's figures: the section heading and bookmark, each
+ * labelled part under a heading and bookmark of its own, then the
+ * blocks; a heading is kept on the page with the block after it. */
+void pr_pdf_doc_figs(struct pr_pdf_doc *d, const char *title,
+                     const struct pr_figs *f);
 
 /* Reserve `h` points at the cursor for a chart (a new page when they do
  * not fit) and return its box on d->pc.canvas. */

@@ -15,8 +15,9 @@
 
 #include "profreport/buf.h"
 #include "profreport/chart.h"
-#include "profreport/parse.h"
 #include "profreport/clock.h"
+#include "profreport/figures.h"
+#include "profreport/parse.h"
 #include "profreport/pdf_doc.h"
 #include "profreport/sget.h"
 #include "profreport/sink.h"
@@ -87,88 +88,24 @@ pr_pdf_doc_nomem(struct pr_pdf_doc *d)
 }
 /* ---- row access: every getter checks the type -------------------------- */
 
-/* The last path component: reports show inputs by basename. */
-static const char *
-base_name(const char *path)
+/* ---- the old column kinds, as figure formats ------------------------- */
+
+static enum pr_fmt
+fmt_of(enum pr_pdf_kind k)
 {
-    const char *slash = strrchr(path, '/');
+    static const enum pr_fmt map[] = {
+        [PR_PDF_K_TEXT] = PR_FMT_TEXT,       [PR_PDF_K_NAME] = PR_FMT_NAME,
+        [PR_PDF_K_INT] = PR_FMT_COUNT,       [PR_PDF_K_US] = PR_FMT_US,
+        [PR_PDF_K_PCT] = PR_FMT_PCT,         [PR_PDF_K_BYTES] = PR_FMT_BYTES,
+        [PR_PDF_K_FLOPS] = PR_FMT_FLOPS,     [PR_PDF_K_TFLOPS] = PR_FMT_TFLOPS,
+        [PR_PDF_K_GBPS] = PR_FMT_GBPS,       [PR_PDF_K_AI] = PR_FMT_AI,
+        [PR_PDF_K_NUM] = PR_FMT_NUM,         [PR_PDF_K_BOOL] = PR_FMT_BOOL,
+        [PR_PDF_K_WRAP] = PR_FMT_WRAP,       [PR_PDF_K_FILE] = PR_FMT_FILE,
+        [PR_PDF_K_FIGURE] = PR_FMT_FIGURE,   [PR_PDF_K_CHANGE] = PR_FMT_CHANGE,
+        [PR_PDF_K_VERDICT] = PR_FMT_VERDICT,
+    };
 
-    return slash ? slash + 1 : path;
-}
-
-/* ---- formatting ------------------------------------------------------- */
-
-static void
-fmt_si(double v, const char *unit, char *buf, size_t n)
-{
-    static const char *const prefix[] = {"", "k", "M", "G", "T", "P", "E"};
-    size_t i = 0;
-
-    while (fabs(v) >= 1000.0 && i + 1 < sizeof(prefix) / sizeof(*prefix)) {
-        v /= 1000.0;
-        i++;
-    }
-    /* three significant digits keep the column narrow: 980 GFLOP */
-    snprintf(buf, n, "%.*f %s%s",
-             fabs(v) >= 100  ? 0
-             : fabs(v) >= 10 ? 1
-                             : 2,
-             v, prefix[i], unit);
-}
-
-static const char *
-text_cell(const cJSON *v, enum pr_pdf_kind kind, char *buf, size_t n)
-{
-    if (cJSON_IsString(v))
-        return kind == PR_PDF_K_FILE ? base_name(v->valuestring)
-                                     : v->valuestring;
-    if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
-        snprintf(buf, n, "%.15g", v->valuedouble);
-        return buf;
-    }
-    return PR_PDF_DASH;
-}
-
-/* Text of one table cell; numbers carry their unit, null is an en dash. */
-static const char *
-cell_text(const cJSON *row, const struct pr_pdf_col *c, char *buf, size_t n)
-{
-    const cJSON *v = pr_sget_path(row, c->key);
-    double x = NAN;
-
-    if (c->kind == PR_PDF_K_TEXT || c->kind == PR_PDF_K_NAME ||
-        c->kind == PR_PDF_K_WRAP || c->kind == PR_PDF_K_FILE ||
-        c->kind >= PR_PDF_K_FIGURE)
-        return text_cell(v, c->kind, buf, n);
-    if (c->kind == PR_PDF_K_BOOL)
-        return cJSON_IsTrue(v) ? "yes" : cJSON_IsFalse(v) ? "no" : PR_PDF_DASH;
-    if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
-        x = v->valuedouble;
-    switch (c->kind) {
-    case PR_PDF_K_INT:
-        return pr_chart_format(x, PR_UNIT_COUNT, buf, n);
-    case PR_PDF_K_US:
-        return pr_chart_format(x, PR_UNIT_US, buf, n);
-    case PR_PDF_K_PCT:
-        return pr_chart_format(x, PR_UNIT_PCT, buf, n);
-    case PR_PDF_K_BYTES:
-        return pr_chart_format(x, PR_UNIT_BYTES, buf, n);
-    case PR_PDF_K_TFLOPS:
-        return pr_chart_format(x, PR_UNIT_TFLOPS, buf, n);
-    case PR_PDF_K_AI:
-        return pr_chart_format(x, PR_UNIT_FLOP_PER_BYTE, buf, n);
-    default:
-        break;
-    }
-    if (isnan(x))
-        return PR_PDF_DASH;
-    if (c->kind == PR_PDF_K_FLOPS)
-        fmt_si(x, "FLOP", buf, n);
-    else if (c->kind == PR_PDF_K_GBPS)
-        snprintf(buf, n, "%.1f GB/s", x);
-    else
-        snprintf(buf, n, "%.2f", x);
-    return buf;
+    return map[k];
 }
 
 int64_t
@@ -502,23 +439,26 @@ pr_pdf_doc_bookmark(struct pr_pdf_doc *d, HPDF_Outline parent,
 
 /* A section with a bookmark under d->parent.  It starts a new page unless
  * more than a third of this one is still free, so short sections share. */
-void
+HPDF_Outline
 pr_pdf_doc_section(struct pr_pdf_doc *d, const char *title)
 {
+    HPDF_Outline ol;
+
     if (d->y > PR_PDF_MARGIN_TOP && d->y + d->ph / 3 > pr_pdf_doc_bottom(d))
         (void)pr_pdf_doc_new_page(d);
     else if (d->y > PR_PDF_MARGIN_TOP)
         d->y += 18;
     if (pr_pdf_doc_failed(d))
-        return;
+        return NULL;
     snprintf(d->section, sizeof(d->section), "%s", title);
-    (void)pr_pdf_doc_bookmark(d, d->parent, title);
+    ol = pr_pdf_doc_bookmark(d, d->parent, title);
     pr_pdf_doc_put(d, PR_PDF_MARGIN_X, d->y + 18, title, 18, 1, PR_PDF_C_TEXT,
                    PR_ANCHOR_START);
     d->y += 26;
     pr_pdf_doc_hline(d, PR_PDF_MARGIN_X, d->pw - PR_PDF_MARGIN_X, d->y,
                      PR_PDF_C_ACCENT, 1.5);
     d->y += 16;
+    return ol;
 }
 
 /* A sub-heading; keeps `keep` points below it on the same page. */
@@ -553,13 +493,6 @@ pr_pdf_doc_info_line(struct pr_pdf_doc *d, const char *label, const char *value)
 /* ---- tables ----------------------------------------------------------- */
 
 static int
-is_numeric(enum pr_pdf_kind k)
-{
-    return k != PR_PDF_K_TEXT && k != PR_PDF_K_NAME && k != PR_PDF_K_BOOL &&
-           k != PR_PDF_K_WRAP && k != PR_PDF_K_FILE && k != PR_PDF_K_VERDICT;
-}
-
-static int
 is_fail(const char *s)
 {
     return strcmp(s, "FAIL") == 0 || strcmp(s, "fail") == 0;
@@ -567,79 +500,109 @@ is_fail(const char *s)
 
 /* Colour of a cell's text: changes and verdicts carry their direction. */
 static uint32_t
-cell_color(enum pr_pdf_kind k, const char *text)
+cell_color(enum pr_fmt f, const char *text)
 {
-    if (k == PR_PDF_K_CHANGE && text[0] == '+')
+    if (f == PR_FMT_CHANGE && text[0] == '+')
         return PR_PDF_C_BAD;
-    if (k == PR_PDF_K_CHANGE && text[0] == '-')
+    if (f == PR_FMT_CHANGE && text[0] == '-')
         return PR_PDF_C_GOOD;
-    if (k == PR_PDF_K_VERDICT)
+    if (f == PR_FMT_VERDICT)
         return is_fail(text) ? PR_PDF_C_BAD : PR_PDF_C_GOOD;
     return PR_PDF_C_TEXT;
 }
 
 static int
-max_lines(enum pr_pdf_kind k)
+max_lines(enum pr_fmt f)
 {
-    return k == PR_PDF_K_WRAP ? 6 : k == PR_PDF_K_NAME ? 2 : 1;
+    return f == PR_FMT_WRAP ? 6 : f == PR_FMT_NAME ? 2 : 1;
+}
+
+/* The columns of one table and their edges: x[0] = left margin, x[n] =
+ * right, from the columns' width shares. */
+struct table {
+    const struct pr_col *cols[MAX_COLS];
+    size_t n;
+    double x[MAX_COLS + 1];
+};
+
+static void
+column_edges(const struct pr_pdf_doc *d, struct table *t)
+{
+    double total = 0, at = PR_PDF_MARGIN_X;
+    size_t i;
+
+    for (i = 0; i < t->n; i++)
+        total += t->cols[i]->width > 0 ? t->cols[i]->width : 1;
+    t->x[0] = at;
+    for (i = 0; i < t->n; i++) {
+        at += pr_pdf_doc_width(d) *
+              (t->cols[i]->width > 0 ? t->cols[i]->width : 1) / total;
+        t->x[i + 1] = at;
+    }
 }
 
 /* Header cells wrap onto two lines, so narrow numeric columns can keep
  * readable titles. */
 static void
-table_header(struct pr_pdf_doc *d, const struct pr_pdf_col *cols, size_t n_cols,
-             const double *x)
+table_header(struct pr_pdf_doc *d, const struct table *t)
 {
     int lines = 1;
     double h;
     size_t i;
 
-    for (i = 0; i < n_cols; i++) {
-        int n = count_lines(d->bold, TABLE_SIZE, cols[i].title,
-                            x[i + 1] - x[i] - 8, 2);
+    for (i = 0; i < t->n; i++) {
+        int n = count_lines(d->bold, TABLE_SIZE, t->cols[i]->label,
+                            t->x[i + 1] - t->x[i] - 8, 2);
         if (n > lines)
             lines = n;
     }
     h = lines * TABLE_LINE + 2 * TABLE_PAD + 2;
     pr_pdf_doc_fill(d, PR_PDF_MARGIN_X, d->y, pr_pdf_doc_width(d), h,
                     PR_PDF_C_HEAD);
-    for (i = 0; i < n_cols; i++) {
+    for (i = 0; i < t->n; i++) {
         struct pr_pdf_textbox b;
-        b.x = x[i] + 4;
+        b.x = t->x[i] + 4;
         b.y = d->y + TABLE_PAD + TABLE_SIZE + 1;
-        b.w = x[i + 1] - x[i] - 8;
+        b.w = t->x[i + 1] - t->x[i] - 8;
         b.size = TABLE_SIZE;
         b.lh = TABLE_LINE;
         b.max_lines = 2;
         b.bold = 1;
-        b.right = is_numeric(cols[i].kind);
+        b.right = pr_col_numeric(t->cols[i]->fmt);
         b.color = PR_PDF_C_TEXT;
-        pr_pdf_doc_wrapped(d, &b, cols[i].title);
+        pr_pdf_doc_wrapped(d, &b, t->cols[i]->label);
     }
     d->y += h;
 }
 
+/* The clean display text of one cell (owned), or NULL on out-of-memory. */
+static char *
+cell_clean(const cJSON *row, const struct pr_col *c)
+{
+    char buf[64];
+
+    return pr_pdf_text_clean(pr_fig_cell(row, c, buf, sizeof(buf)));
+}
+
 /* Height of one row: the tallest wrapped text decides. */
 static double
-row_height(struct pr_pdf_doc *d, const cJSON *row,
-           const struct pr_pdf_col *cols, size_t n_cols, const double *x)
+row_height(struct pr_pdf_doc *d, const cJSON *row, const struct table *t)
 {
     int lines = 1;
     size_t i;
 
-    for (i = 0; i < n_cols; i++) {
-        const cJSON *v = pr_sget_path(row, cols[i].key);
+    for (i = 0; i < t->n; i++) {
         char *clean;
         int n;
-        if (max_lines(cols[i].kind) < 2 || !cJSON_IsString(v))
+        if (max_lines(t->cols[i]->fmt) < 2)
             continue;
-        clean = pr_pdf_text_clean(v->valuestring);
+        clean = cell_clean(row, t->cols[i]);
         if (clean == NULL) {
             pr_pdf_doc_nomem(d);
             return TABLE_LINE;
         }
-        n = count_lines(d->reg, TABLE_SIZE, clean, x[i + 1] - x[i] - 8,
-                        max_lines(cols[i].kind));
+        n = count_lines(d->reg, TABLE_SIZE, clean, t->x[i + 1] - t->x[i] - 8,
+                        max_lines(t->cols[i]->fmt));
         free(clean);
         if (n > lines)
             lines = n;
@@ -648,86 +611,65 @@ row_height(struct pr_pdf_doc *d, const cJSON *row,
 }
 
 static void
-table_row(struct pr_pdf_doc *d, const cJSON *row, const struct pr_pdf_col *cols,
-          size_t n_cols, const double *x)
+table_row(struct pr_pdf_doc *d, const cJSON *row, const struct table *t)
 {
     size_t i;
 
-    for (i = 0; i < n_cols; i++) {
-        char buf[64];
+    for (i = 0; i < t->n; i++) {
+        const struct pr_col *c = t->cols[i];
         struct pr_pdf_textbox b;
-        char *clean =
-            pr_pdf_text_clean(cell_text(row, &cols[i], buf, sizeof(buf)));
+        char *clean = cell_clean(row, c);
         if (clean == NULL) {
             pr_pdf_doc_nomem(d);
             return;
         }
-        b.x = x[i] + 4;
+        b.x = t->x[i] + 4;
         b.y = d->y + TABLE_PAD + TABLE_SIZE;
-        b.w = x[i + 1] - x[i] - 8;
+        b.w = t->x[i + 1] - t->x[i] - 8;
         b.size = TABLE_SIZE;
         b.lh = TABLE_LINE;
-        b.max_lines = max_lines(cols[i].kind);
-        b.bold = cols[i].kind == PR_PDF_K_VERDICT && is_fail(clean);
-        b.right = is_numeric(cols[i].kind);
-        b.color = cell_color(cols[i].kind, clean);
+        b.max_lines = max_lines(c->fmt);
+        b.bold = c->fmt == PR_FMT_VERDICT && is_fail(clean);
+        b.right = pr_col_numeric(c->fmt);
+        b.color = cell_color(c->fmt, clean);
         pr_pdf_doc_wrapped(d, &b, clean);
         free(clean);
     }
 }
 
-/* Column edges from the weights: x[0] = left margin, x[n] = right. */
-static void
-column_edges(const struct pr_pdf_doc *d, const struct pr_pdf_col *cols,
-             size_t n_cols, double *x)
-{
-    double total = 0, at = PR_PDF_MARGIN_X;
-    size_t i;
-
-    for (i = 0; i < n_cols; i++)
-        total += cols[i].weight;
-    x[0] = at;
-    for (i = 0; i < n_cols; i++) {
-        at += pr_pdf_doc_width(d) * cols[i].weight / total;
-        x[i + 1] = at;
-    }
-}
-
 /* Rows of `rows` (an array of objects, or one object) up to `limit`,
- * zebra-striped, with the header repeated on every page the table reaches.
- * With `require`, only rows where that key is a number are shown. */
-void
-pr_pdf_doc_table(struct pr_pdf_doc *d, const struct pr_pdf_col *cols,
-                 size_t n_cols, const cJSON *rows, size_t limit,
-                 const char *require)
+ * zebra-striped, with the header repeated on every page the table
+ * reaches.  With `require`, only rows where that key is a number. */
+static void
+table_draw(struct pr_pdf_doc *d, struct table *t, const cJSON *rows,
+           size_t limit, const char *require)
 {
-    double x[MAX_COLS + 1];
     const cJSON *row = cJSON_IsArray(rows) ? rows->child : rows;
     size_t i = 0;
 
-    if (n_cols > MAX_COLS || !cJSON_IsObject(row))
+    if (t->n == 0 || !cJSON_IsObject(row))
         return;
-    column_edges(d, cols, n_cols, x);
+    column_edges(d, t);
     pr_pdf_doc_ensure(d, 3 * (TABLE_LINE + 2 * TABLE_PAD));
-    table_header(d, cols, n_cols, x);
+    table_header(d, t);
     for (; row != NULL && i < limit && !pr_pdf_doc_failed(d);
          row = cJSON_IsArray(rows) ? row->next : NULL) {
         double h;
         if (!cJSON_IsObject(row) ||
-            (require && !cJSON_IsNumber(pr_sget(row, require))))
+            (require && isnan(pr_sget_num(row, require))))
             continue;
-        h = row_height(d, row, cols, n_cols, x);
+        h = row_height(d, row, t);
         if (d->y + h > pr_pdf_doc_bottom(d)) {
             char line[200];
             (void)pr_pdf_doc_new_page(d);
             snprintf(line, sizeof(line), "%s (continued)", d->section);
             pr_pdf_doc_note(d, line);
-            table_header(d, cols, n_cols, x);
+            table_header(d, t);
         }
         if (i % 2 == 1)
             pr_pdf_doc_fill(d, PR_PDF_MARGIN_X, d->y, pr_pdf_doc_width(d), h,
                             PR_PDF_C_ZEBRA);
-        table_row(d, row, cols, n_cols, x);
+        table_row(d, row, t);
         d->y += h;
         i++;
     }
@@ -736,36 +678,45 @@ pr_pdf_doc_table(struct pr_pdf_doc *d, const struct pr_pdf_col *cols,
     d->y += 14;
 }
 
-/* "Top 50 of 312, by device self time." above a table (order NULL: only
- * when rows are left out), or the one line that says there is nothing to
- * show.  Returns 1 when there are rows. */
-int
-pr_pdf_doc_caption(struct pr_pdf_doc *d, const cJSON *rows, const char *what,
-                   const char *order)
+void
+pr_pdf_doc_table(struct pr_pdf_doc *d, const struct pr_pdf_col *cols,
+                 size_t n_cols, const cJSON *rows, size_t limit,
+                 const char *require)
 {
-    size_t n = pr_sget_len(rows);
-    char line[160];
+    struct pr_col c[MAX_COLS];
+    struct table t;
+    size_t i;
 
-    if (rows == NULL || cJSON_IsNull(rows)) {
-        snprintf(line, sizeof(line), "No %s data in this summary.", what);
-        pr_pdf_doc_note(d, line);
-        return 0;
+    if (n_cols > MAX_COLS)
+        return;
+    memset(&t, 0, sizeof(t));
+    for (i = 0; i < n_cols; i++) {
+        memset(&c[i], 0, sizeof(c[i]));
+        c[i].key = cols[i].key;
+        c[i].label = cols[i].title;
+        c[i].fmt = fmt_of(cols[i].kind);
+        c[i].width = cols[i].weight;
+        t.cols[t.n++] = &c[i];
     }
-    if (n == 0) {
-        snprintf(line, sizeof(line), "No %s recorded.", what);
-        pr_pdf_doc_note(d, line);
-        return 0;
-    }
-    if (n > (size_t)d->top && order != NULL)
-        snprintf(line, sizeof(line), "Top %d of %zu, by %s.", d->top, n, order);
-    else if (n > (size_t)d->top)
-        snprintf(line, sizeof(line), "First %d of %zu.", d->top, n);
-    else if (order != NULL)
-        snprintf(line, sizeof(line), "By %s.", order);
-    else
-        return 1;
-    pr_pdf_doc_note(d, line);
-    return 1;
+    table_draw(d, &t, rows, limit, require);
+}
+
+void
+pr_pdf_doc_fig_table(struct pr_pdf_doc *d, const struct pr_fig_table *ft)
+{
+    struct table t;
+    const struct pr_col *c;
+    size_t shown, total;
+    char caption[160];
+
+    memset(&t, 0, sizeof(t));
+    while (t.n < MAX_COLS && (c = pr_fig_table_col(ft, t.n)) != NULL)
+        t.cols[t.n++] = c;
+    pr_fig_table_count(ft, (size_t)d->top, &shown, &total);
+    pr_fig_table_caption(ft, (size_t)d->top, caption, sizeof(caption));
+    if (caption[0] != '\0')
+        pr_pdf_doc_note(d, caption);
+    table_draw(d, &t, ft->rows, shown, ft->require);
 }
 
 /* Reserve `h` points for a chart and return its box on the page canvas. */
@@ -801,6 +752,209 @@ pr_pdf_doc_footers(struct pr_pdf_doc *d, const char *title, const char *version)
                        PR_PDF_C_MUTED, PR_ANCHOR_START);
         pr_pdf_doc_put(d, d->pw - PR_PDF_MARGIN_X, d->ph - 28, right, 7.5, 0,
                        PR_PDF_C_MUTED, PR_ANCHOR_END);
+    }
+}
+
+/* ---- figures (figures.h) --------------------------------------------- */
+
+#define KPI_H 50.0     /* height of a key-figure box */
+#define MIN_HALF 300.0 /* two charts sit side by side only this wide each */
+
+/* Rows of at most four boxes, each with a label, one big number and a
+ * note; `keep` more points stay on the page with them. */
+static void
+kpis(struct pr_pdf_doc *d, const struct pr_block *b, double keep)
+{
+    size_t rows = (b->n + 3) / 4, per = rows ? (b->n + rows - 1) / rows : 1;
+    double w = pr_pdf_doc_width(d) / (double)per;
+    size_t i;
+
+    pr_pdf_doc_ensure(d, (KPI_H + 8) * (double)rows + 8 + keep);
+    for (i = 0; i < b->n; i++) {
+        const struct pr_kpi *k = &b->kpis[i];
+        double x = PR_PDF_MARGIN_X + w * (double)(i % per);
+        if (i > 0 && i % per == 0)
+            d->y += KPI_H + 8;
+        pr_pdf_doc_fill(d, x + 2, d->y, w - 4, KPI_H, PR_PDF_C_ZEBRA);
+        pr_pdf_doc_fill(d, x + 2, d->y, 3, KPI_H, PR_PDF_C_ACCENT);
+        pr_pdf_doc_clipped(d, x + 12, d->y + 12, w - 20, k->label, 7.5, 0,
+                           PR_PDF_C_MUTED);
+        pr_pdf_doc_clipped(d, x + 12, d->y + 30, w - 20, k->value, 15, 1,
+                           k->na ? PR_PDF_C_MUTED : PR_PDF_C_TEXT);
+        pr_pdf_doc_clipped(d, x + 12, d->y + 43, w - 20, k->sub, 7, 0,
+                           PR_PDF_C_MUTED);
+    }
+    d->y += KPI_H + 16;
+}
+
+static void
+chart_in(struct pr_pdf_doc *d, const struct pr_fig_chart *ch,
+         const struct pr_chart_box *b)
+{
+    ch->draw(&d->pc.canvas, b, ch->spec);
+}
+
+/* One chart across the text width, or two side by side when each gets
+ * MIN_HALF points (else one under the other). */
+static void
+charts(struct pr_pdf_doc *d, const struct pr_block *b)
+{
+    struct pr_chart_box l, r;
+    double gap = 12, h;
+
+    if (b->n == 2 && (pr_pdf_doc_width(d) - gap) / 2 >= MIN_HALF) {
+        h = fmax(b->charts[0]->pdf_h, b->charts[1]->pdf_h);
+        l = pr_pdf_doc_chart_box(d, h);
+        l.w = (l.w - gap) / 2;
+        r = l;
+        r.x = l.x + l.w + gap;
+        chart_in(d, b->charts[0], &l);
+        chart_in(d, b->charts[1], &r);
+        return;
+    }
+    for (size_t i = 0; i < b->n; i++) {
+        l = pr_pdf_doc_chart_box(d, b->charts[i]->pdf_h);
+        chart_in(d, b->charts[i], &l);
+    }
+}
+
+static uint32_t
+severity_color(const char *sev)
+{
+    if (sev && strcmp(sev, "critical") == 0)
+        return 0xD55E00u; /* vermillion */
+    if (sev && strcmp(sev, "warning") == 0)
+        return 0xE69F00u; /* orange */
+    return PR_PDF_C_ACCENT;
+}
+
+/* Callouts: a coloured mark and the severity, the code muted beside it,
+ * the title and text as a paragraph under them. */
+static void
+items(struct pr_pdf_doc *d, const cJSON *arr)
+{
+    const cJSON *it;
+    char *text;
+
+    cJSON_ArrayForEach(it, arr)
+    {
+        const char *sev = pr_sget_str_or(it, "sev", "info");
+        const char *title = pr_sget_str_or(it, "title", "");
+        const char *body = pr_sget_str_or(it, "text", "");
+        if (pr_pdf_doc_failed(d))
+            return;
+        pr_pdf_doc_ensure(d, 30);
+        pr_pdf_doc_fill(d, PR_PDF_MARGIN_X, d->y, 3, 12, severity_color(sev));
+        pr_pdf_doc_put(d, PR_PDF_MARGIN_X + 8, d->y + 9, sev, 8, 1,
+                       severity_color(sev), PR_ANCHOR_START);
+        pr_pdf_doc_clipped(
+            d, PR_PDF_MARGIN_X + 64, d->y + 9, pr_pdf_doc_width(d) - 64,
+            pr_sget_str_or(it, "code", ""), 8, 0, PR_PDF_C_MUTED);
+        d->y += 14;
+        text = malloc(strlen(title) + strlen(body) + 2);
+        if (text == NULL) {
+            pr_pdf_doc_nomem(d);
+            return;
+        }
+        snprintf(text, strlen(title) + strlen(body) + 2, "%s%s%s", title,
+                 title[0] ? " " : "", body);
+        pr_pdf_doc_paragraph(d, 8, text, PR_PDF_BODY_SIZE, PR_PDF_C_TEXT);
+        free(text);
+        d->y += 4;
+    }
+}
+
+/* Points the blocks from i on need to start on this page: a heading or
+ * a short text goes with what follows it, so no heading ends a page. */
+static double
+keep_from(const struct pr_part *p, size_t i)
+{
+    const struct pr_block *b = i < p->n_blocks ? &p->blocks[i] : NULL;
+
+    if (b == NULL)
+        return 20;
+    switch (b->kind) {
+    case PR_BLOCK_CHARTS:
+        return b->charts[0]->pdf_h + 12;
+    case PR_BLOCK_TABLE:
+        return 80;
+    case PR_BLOCK_ITEMS:
+        return 40;
+    case PR_BLOCK_KPIS:
+        return KPI_H + 16;
+    default: /* heading, note, text */
+        return 22 + keep_from(p, i + 1);
+    }
+}
+
+static void
+block(struct pr_pdf_doc *d, const struct pr_part *p, size_t i)
+{
+    const struct pr_block *b = &p->blocks[i];
+    const struct pr_block *next = i + 1 < p->n_blocks ? b + 1 : NULL;
+
+    switch (b->kind) {
+    case PR_BLOCK_HEADING:
+        pr_pdf_doc_subheading(d, b->text, keep_from(p, i + 1));
+        break;
+    case PR_BLOCK_NOTE:
+        pr_pdf_doc_paragraph(d, 0, b->text, PR_PDF_BODY_SIZE, PR_PDF_C_MUTED);
+        break;
+    case PR_BLOCK_TEXT:
+        pr_pdf_doc_paragraph(d, 0, b->text, PR_PDF_BODY_SIZE + 0.5,
+                             PR_PDF_C_TEXT);
+        break;
+    case PR_BLOCK_KPIS:
+        kpis(d, b,
+             next && next->kind == PR_BLOCK_CHARTS ? keep_from(p, i + 1) : 0);
+        break;
+    case PR_BLOCK_CHARTS:
+        charts(d, b);
+        break;
+    case PR_BLOCK_TABLE:
+        pr_pdf_doc_fig_table(d, &b->table);
+        break;
+    case PR_BLOCK_ITEMS:
+        items(d, b->own);
+        break;
+    }
+}
+
+/* A part's own heading: its label in bold with the sub muted beside it,
+ * and a bookmark under the section's. */
+static void
+part_heading(struct pr_pdf_doc *d, const struct pr_part *p, HPDF_Outline ol)
+{
+    char line[sizeof(p->label) + sizeof(p->sub) + 8];
+
+    pr_pdf_doc_ensure(d, 30 + keep_from(p, 0));
+    d->y += 6;
+    (void)pr_pdf_doc_bookmark(d, ol, p->label);
+    snprintf(line, sizeof(line), "%s%s%s", p->label,
+             p->sub[0] ? "  \xC2\xB7  " : "", p->sub);
+    pr_pdf_doc_clipped(d, PR_PDF_MARGIN_X, d->y + 12, pr_pdf_doc_width(d), line,
+                       12.5, 1, PR_PDF_C_TEXT);
+    d->y += 22;
+}
+
+void
+pr_pdf_doc_figs(struct pr_pdf_doc *d, const char *title,
+                const struct pr_figs *f)
+{
+    HPDF_Outline ol;
+    size_t p, i;
+
+    if (f->failed) {
+        pr_pdf_doc_nomem(d);
+        return;
+    }
+    ol = pr_pdf_doc_section(d, title);
+    for (p = 0; p < f->n_parts && !pr_pdf_doc_failed(d); p++) {
+        const struct pr_part *part = &f->parts[p];
+        if (part->label[0] != '\0')
+            part_heading(d, part, ol);
+        for (i = 0; i < part->n_blocks && !pr_pdf_doc_failed(d); i++)
+            block(d, part, i);
     }
 }
 

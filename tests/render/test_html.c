@@ -173,7 +173,7 @@ test_deterministic_and_top(void **state)
     o.top = 3;
     free(b);
     b = render(*state, &o);
-    assert_non_null(strstr(b, "Top 3 of 12 rows"));
+    assert_non_null(strstr(b, "Top 3 of 12, by device self time."));
     assert_null(strstr(b, "aten::relu_</td>"));
     free(a);
     free(b);
@@ -222,13 +222,13 @@ test_template_dir(void **state)
     assert_non_null(mkdtemp(dir));
     opts(&o);
     o.template_dir = dir;
-    write_file(dir, "report.html", "{{#runs}}[{{label}}]{{/runs}}");
+    write_file(dir, "report.html", "[{{workers}}]");
     pr_buf_init(&out, 0);
     pr_error_clear(&err);
     assert_int_equal(pr_html_render(s, &o, &out, &err), PR_OK);
     assert_string_equal(out.data, "[&lt;w&gt;]");
 
-    write_file(dir, "report.html", "ok\n{{#runs}}\n");
+    write_file(dir, "report.html", "ok\n{{#sections}}\n");
     pr_buf_reset(&out);
     assert_int_equal(pr_html_render(s, &o, &out, &err), PR_E_TEMPLATE);
     assert_non_null(strstr(err.msg, "report.html: line 2"));

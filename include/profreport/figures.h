@@ -1,0 +1,255 @@
+/* figures.h - one figure model for every report.  A report is an ordered
+ * list of sections (sections.c for the main report; diff/report_*.c for the
+ * diff and trend); a section's build function turns the summary into
+ * layout-neutral figures: headings, notes, key figures, tagged chart specs
+ * and column tables.  The HTML layout (html.c), the PDF layout (pdf.c and
+ * pdf_doc.c) and the terminal tables (table.c) only lay these out, so a
+ * chart or a table is defined once and looks the same everywhere.
+ *
+ * Ownership: a struct pr_figs owns every block, part, chart buffer and
+ * built row it holds (pr_figs_free).  Rows and strings borrowed from the
+ * summary (a table's `rows`) must outlive the figures.  Building never
+ * fails outright: out-of-memory is sticky in f->failed, later calls do
+ * nothing, and the layout reports PR_E_NOMEM. */
+#ifndef PROFREPORT_FIGURES_H
+#define PROFREPORT_FIGURES_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "profreport/canvas.h"
+#include "profreport/chart.h"
+
+/* ---- columns ---------------------------------------------------------- */
+
+/* How a cell shows the value at its column's key. */
+enum pr_fmt {
+    PR_FMT_TEXT = 0, /* string on one line, elided */
+    PR_FMT_NAME,     /* operator or kernel name: shortened for display, in
+                        full in tooltips, JSON and CSV */
+    PR_FMT_WRAP,     /* prose, wrapped */
+    PR_FMT_FILE,     /* path, shown by its basename */
+    PR_FMT_COUNT,    /* 1,234 */
+    PR_FMT_US,       /* microseconds as ns / µs / ms / s */
+    PR_FMT_PCT,      /* 0..100 as 42.0% */
+    PR_FMT_BYTES,    /* bytes as B / KiB / MiB / GiB */
+    PR_FMT_FLOPS,    /* FLOP count: 980 GFLOP */
+    PR_FMT_TFLOPS,   /* 10^12 FLOP/s */
+    PR_FMT_GBPS,     /* 10^9 bytes/s */
+    PR_FMT_AI,       /* FLOP/byte */
+    PR_FMT_NUM,      /* plain number */
+    PR_FMT_BOOL,     /* yes / no */
+    PR_FMT_FIGURE,   /* a string already formatted as a number */
+    PR_FMT_CHANGE,   /* formatted signed change: red up, green down */
+    PR_FMT_VERDICT   /* "FAIL"/"fail" in bold red, anything else green */
+};
+
+/* Where a column is shown when the user picks none. */
+#define PR_COL_REPORT 1u /* HTML and PDF */
+#define PR_COL_TERM 2u   /* terminal tables */
+#define PR_COL_BOTH (PR_COL_REPORT | PR_COL_TERM)
+
+/* One column of a table. */
+struct pr_col {
+    const char *id;    /* short stable name: -c, --sort, CSV header */
+    const char *key;   /* key in the row ("a.b" reads a nested one) */
+    const char *label; /* header */
+    enum pr_fmt fmt;   /* formatter, and the alignment: numbers right */
+    double width;      /* share of the table width (PDF) */
+    const char *help;  /* header tooltip, or NULL */
+    unsigned show;     /* PR_COL_* */
+};
+
+/* Right-aligned (numeric) columns. */
+int pr_col_numeric(enum pr_fmt f);
+
+/* Display text of row[c->key]: numbers with human units, null or absent
+ * as an en dash, names in full (layouts shorten them).  Returns buf or a
+ * string borrowed from the row.  n >= 64. */
+const char *pr_fig_cell(const cJSON *row, const struct pr_col *c, char *buf,
+                        size_t n);
+
+/* Format v as f (a number format) into buf; NaN gives an en dash. */
+char *pr_fig_format(double v, enum pr_fmt f, char *buf, size_t n);
+
+/* The shared column catalogues, each ended by an entry with id NULL: the
+ * report tables show the PR_COL_REPORT ones, `profreport table` the
+ * PR_COL_TERM ones by default and any of them with -c. */
+extern const struct pr_col pr_fig_cols_operators[];
+extern const struct pr_col pr_fig_cols_kernels[];
+extern const struct pr_col pr_fig_cols_steps[];
+extern const struct pr_col pr_fig_cols_memory[];
+
+/* ---- figures ---------------------------------------------------------- */
+
+typedef void (*pr_fig_draw_fn)(struct pr_canvas *c,
+                               const struct pr_chart_box *b, const void *spec);
+
+/* A chart: a draw function and its spec (chart.h), with the buffers the
+ * spec points into.  w x h is its size in the HTML (points); pdf_h its
+ * height across the PDF's text width.  Made by pr_fig_chart_new, so the
+ * spec may point into the chart itself (it never moves). */
+struct pr_fig_chart {
+    pr_fig_draw_fn draw;
+    const void *spec; /* points into own[] or into the chart itself */
+    void *own[4];     /* owned buffers, free()d with the figures */
+    char label[160];  /* accessible name */
+    char title[160];  /* storage a spec may point its title at */
+    double w, h, pdf_h;
+    union {
+        struct pr_chart_stacked stacked;
+        struct pr_chart_donut donut;
+        struct pr_chart_lines lines;
+        struct pr_chart_roofline roofline;
+        struct pr_chart_hbars hbars;
+        struct pr_chart_timeline timeline;
+    } u; /* storage for the spec of the chart.h charts */
+};
+
+/* A table: columns, rows, and what the caption says. */
+struct pr_fig_table {
+    const struct pr_col *cols; /* catalogue (ended by id NULL) or array */
+    size_t n_cols;             /* 0: every PR_COL_REPORT column of cols */
+    const cJSON *rows;         /* array of objects (or one object) */
+    const char *require;       /* only rows with a number at this key */
+    const char *what;          /* "operators": for the caption */
+    const char *order;         /* "device self time", or NULL */
+    size_t limit;              /* rows at most; 0 = the report's --top */
+    const char *const *view;   /* ids of the columns of cols to show,
+                                  NULL-terminated; NULL = by n_cols */
+};
+
+enum pr_block_kind {
+    PR_BLOCK_HEADING, /* a sub-heading, kept with the block after it */
+    PR_BLOCK_NOTE,    /* one muted line: an empty table, a missing part */
+    PR_BLOCK_TEXT,    /* a paragraph */
+    PR_BLOCK_KPIS,    /* a row of key figures */
+    PR_BLOCK_CHARTS,  /* one chart, or two side by side where room */
+    PR_BLOCK_TABLE,
+    PR_BLOCK_ITEMS /* callouts: {sev, title, text, code} */
+};
+
+struct pr_kpi {
+    char label[64];
+    char value[48];
+    char sub[160];
+    int na; /* the value is unknown */
+};
+
+#define PR_FIG_MAX_KPIS 6
+
+struct pr_block {
+    enum pr_block_kind kind;
+    char *text;                     /* HEADING, NOTE, TEXT: owned */
+    struct pr_kpi *kpis;            /* KPIS: owned, n of them */
+    struct pr_fig_chart *charts[2]; /* CHARTS: owned, n of them */
+    size_t n;
+    struct pr_fig_table table; /* TABLE */
+    cJSON *own;                /* TABLE rows or ITEMS built here: owned */
+};
+
+/* A part of a section: the whole section, or one run of it. */
+struct pr_part {
+    char label[256]; /* "" = no heading of its own */
+    char sub[160];   /* a muted note beside the label (the device) */
+    struct pr_block *blocks;
+    size_t n_blocks, cap;
+};
+
+struct pr_figs {
+    struct pr_part *parts; /* owned */
+    size_t n_parts, cap;
+    size_t top; /* rows per table (the report's --top) */
+    int failed; /* sticky out-of-memory */
+};
+
+/* Empty figures showing `top` rows per table (0 = 50). */
+void pr_figs_init(struct pr_figs *f, size_t top);
+void pr_figs_free(struct pr_figs *f); /* accepts an initialised empty f */
+
+/* Start a new part; label and sub may be NULL (copied). */
+void pr_figs_part(struct pr_figs *f, const char *label, const char *sub);
+
+/* Append a block to the current part (one is started when there is none).
+ * Strings are copied. */
+void pr_figs_heading(struct pr_figs *f, const char *text);
+void pr_figs_note(struct pr_figs *f, const char *text);
+void pr_figs_text(struct pr_figs *f, const char *text);
+
+/* Append a key figure: v formatted as `fmt` (NaN marks it unknown); it
+ * joins the KPIS block just before it, if any. */
+void pr_figs_kpi(struct pr_figs *f, const char *label, double v,
+                 enum pr_fmt fmt, const char *sub);
+
+/* A new zeroed chart drawn by `draw`, sized w x h in the HTML and pdf_h
+ * high in the PDF, with `label` as its accessible name; NULL on
+ * out-of-memory.  The caller fills ch->u (or points ch->spec elsewhere)
+ * and hands it to pr_figs_chart. */
+struct pr_fig_chart *pr_fig_chart_new(pr_fig_draw_fn draw, const char *label,
+                                      double w, double h, double pdf_h);
+
+/* Append a chart and take it over (with its own[] buffers); NULL records
+ * out-of-memory.  side = 1 puts it beside the chart just before. */
+void pr_figs_chart(struct pr_figs *f, struct pr_fig_chart *ch, int side);
+
+/* Free a chart that was not handed over; accepts NULL. */
+void pr_fig_chart_free(struct pr_fig_chart *ch);
+
+/* Append the table `t` when it has rows; otherwise the note `empty` (with
+ * `heading` dropped).  A non-NULL heading comes first. */
+void pr_figs_table(struct pr_figs *f, const char *heading,
+                   const struct pr_fig_table *t, const char *empty);
+
+/* Append a table of rows built here (taken over: freed with the
+ * figures); `rows` may be NULL only after out-of-memory. */
+void pr_figs_table_own(struct pr_figs *f, const struct pr_fig_table *t,
+                       cJSON *rows, const char *empty);
+
+/* Append callouts (taken over): an array of {"sev", "title", "text",
+ * "code"} objects, sev one of info, warning, critical. */
+void pr_figs_items(struct pr_figs *f, cJSON *items);
+
+/* Record out-of-memory (sticky). */
+void pr_figs_nomem(struct pr_figs *f);
+
+/* Rows the table shows (require and limit applied) and rows it has. */
+void pr_fig_table_count(const struct pr_fig_table *t, size_t top, size_t *shown,
+                        size_t *total);
+
+/* "Top 50 of 312, by device self time." (or "" when every row shows and
+ * there is no order); n >= 96. */
+void pr_fig_table_caption(const struct pr_fig_table *t, size_t top, char *buf,
+                          size_t n);
+
+/* The i-th shown column of t: the view's, else the first n_cols, else
+ * the catalogue's PR_COL_REPORT ones; NULL past the end. */
+const struct pr_col *pr_fig_table_col(const struct pr_fig_table *t, size_t i);
+
+/* ---- sections --------------------------------------------------------- */
+
+/* One section of a report: an anchor, a title, an optional paragraph,
+ * and a build function called once per run (per_run) or once for the
+ * whole summary (run NULL). */
+struct pr_section {
+    const char *id;    /* HTML anchor: stable */
+    const char *title; /* heading and bookmark */
+    const char *lede;  /* a paragraph under the heading, or NULL */
+    int per_run;
+    void (*build)(struct pr_figs *f, const cJSON *summary, const cJSON *run);
+};
+
+/* The main report's sections, in order (sections.c). */
+extern const struct pr_section pr_report_sections[];
+extern const size_t pr_report_n_sections;
+
+/* Build one section of `summary` into f (initialised): per-run sections
+ * get a part per run, labelled by pr_fig_run_label when there are
+ * several. */
+void pr_figs_section(struct pr_figs *f, const struct pr_section *s,
+                     const cJSON *summary);
+
+/* "worker0 (span 1623143089861, rank 0)" for a run; n >= 64. */
+char *pr_fig_run_label(const cJSON *run, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,589 @@
+/* figures.c - the figure model of figures.h: parts and blocks with their
+ * ownership, the one cell formatter every layout uses, the column
+ * catalogues shared by the reports and `profreport table`, and the driver
+ * that builds a section per run.  What each section shows is sections.c's
+ * business; how it looks, the layouts'. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/buf.h"
+#include "profreport/figures.h"
+#include "profreport/keys.h"
+#include "profreport/sget.h"
+
+#define DASH "\xE2\x80\x93" /* en dash: a value that is null */
+#define DEFAULT_TOP 50
+
+/* ---- columns ---------------------------------------------------------- */
+
+#define BD(k) PR_K_BREAKDOWN_US "." k
+
+const struct pr_col pr_fig_cols_operators[] = {
+    {"name", PR_K_NAME, "Operator", PR_FMT_NAME, 2.6, NULL, PR_COL_BOTH},
+    {"shape", PR_K_INPUT_SHAPES, "Input shapes", PR_FMT_NAME, 2.2, NULL, 0},
+    {"types", PR_K_INPUT_TYPES, "Input types", PR_FMT_NAME, 1.6, NULL, 0},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.7, NULL, PR_COL_BOTH},
+    {"device_self", PR_K_DEVICE_SELF_US, "Device self", PR_FMT_US, 1,
+     "GPU time of kernels launched by this operator itself", PR_COL_BOTH},
+    {"device_total", PR_K_DEVICE_TOTAL_US, "Device total", PR_FMT_US, 1,
+     "GPU time including child operators", PR_COL_BOTH},
+    {"host_self", PR_K_HOST_SELF_US, "Host self", PR_FMT_US, 1, NULL,
+     PR_COL_BOTH},
+    {"host_total", PR_K_HOST_TOTAL_US, "Host total", PR_FMT_US, 1, NULL,
+     PR_COL_BOTH},
+    {"tc_eligible", PR_K_TC_ELIGIBLE, "TC eligible", PR_FMT_BOOL, 0.8,
+     "Could run on tensor cores", PR_COL_REPORT},
+    {"tc_self", PR_K_TC_SELF_PCT, "TC self", PR_FMT_PCT, 0.7,
+     "Share of device self time on tensor-core kernels", PR_COL_BOTH},
+    {"tc_total", PR_K_TC_TOTAL_PCT, "TC total", PR_FMT_PCT, 0.7, NULL, 0},
+    {"flops", PR_K_FLOPS, "FLOPs", PR_FMT_FLOPS, 1, NULL, 0},
+    {"bytes", PR_K_BYTES, "Bytes", PR_FMT_BYTES, 0.9, NULL, 0},
+    {"intensity", PR_K_ARITHMETIC_INTENSITY, "Intensity", PR_FMT_AI, 1.1,
+     "FLOPs per byte moved", 0},
+    {"tflops", PR_K_ACHIEVED_TFLOPS, "Achieved", PR_FMT_TFLOPS, 1.1, NULL, 0},
+    {"gbps", PR_K_ACHIEVED_GBPS, "Bandwidth", PR_FMT_GBPS, 1.05, NULL, 0},
+    {"bound", PR_K_BOUND, "Bound", PR_FMT_TEXT, 0.8, NULL, 0},
+    {"roofline", PR_K_ROOFLINE_PCT, "Of roofline", PR_FMT_PCT, 0.8,
+     "Achieved / attainable at this intensity", 0},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+const struct pr_col pr_fig_cols_kernels[] = {
+    {"name", PR_K_NAME, "Kernel", PR_FMT_NAME, 2.65, NULL, PR_COL_BOTH},
+    {"op", PR_K_OPERATOR, "Operator", PR_FMT_NAME, 1.4, NULL, PR_COL_REPORT},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"total", PR_K_TOTAL_US, "Total", PR_FMT_US, 0.9, NULL, PR_COL_BOTH},
+    {"mean", PR_K_MEAN_US, "Mean", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
+    {"min", PR_K_MIN_US, "Min", PR_FMT_US, 0.8, NULL, PR_COL_REPORT},
+    {"max", PR_K_MAX_US, "Max", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
+    {"blocks_per_sm", PR_K_MEAN_BLOCKS_PER_SM, "Blocks/SM", PR_FMT_NUM, 0.8,
+     NULL, PR_COL_REPORT},
+    {"occupancy", PR_K_MEAN_EST_ACHIEVED_OCCUPANCY_PCT, "Est. occupancy",
+     PR_FMT_PCT, 1.1, NULL, PR_COL_BOTH},
+    {"tc", PR_K_TENSOR_CORES_USED, "TC", PR_FMT_BOOL, 0.5,
+     "Ran on tensor cores", PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+const struct pr_col pr_fig_cols_steps[] = {
+    {"name", PR_K_NAME, "Step", PR_FMT_TEXT, 1.6, NULL, PR_COL_BOTH},
+    {"duration", PR_K_DURATION_US, "Duration", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"kernel", BD(PR_K_KERNEL), "Kernel", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"memcpy", BD(PR_K_MEMCPY), "Memcpy", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"memset", BD(PR_K_MEMSET), "Memset", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"communication", BD(PR_K_COMMUNICATION), "Communication", PR_FMT_US, 1,
+     NULL, PR_COL_BOTH},
+    {"runtime", BD(PR_K_RUNTIME), "Runtime", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"dataloader", BD(PR_K_DATALOADER), "DataLoader", PR_FMT_US, 1, NULL,
+     PR_COL_BOTH},
+    {"cpu_exec", BD(PR_K_CPU_EXEC), "CPU exec", PR_FMT_US, 1, NULL,
+     PR_COL_BOTH},
+    {"other", BD(PR_K_OTHER), "Other", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+const struct pr_col pr_fig_cols_memory[] = {
+    {"device", PR_K_DEVICE, "Device", PR_FMT_TEXT, 0.7, NULL, PR_COL_BOTH},
+    {"name", PR_K_NAME, "Operator", PR_FMT_NAME, 2.4, NULL, PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"size_increase", PR_K_SIZE_INCREASE_BYTES, "Size increase", PR_FMT_BYTES,
+     1, NULL, PR_COL_BOTH},
+    {"self_size_increase", PR_K_SELF_SIZE_INCREASE_BYTES, "Self increase",
+     PR_FMT_BYTES, 1, NULL, PR_COL_BOTH},
+    {"allocations", PR_K_ALLOCATION_COUNT, "Allocs", PR_FMT_COUNT, 0.7, NULL,
+     PR_COL_BOTH},
+    {"self_allocations", PR_K_SELF_ALLOCATION_COUNT, "Self allocs",
+     PR_FMT_COUNT, 0.7, NULL, PR_COL_BOTH},
+    {"allocation_size", PR_K_ALLOCATION_SIZE_BYTES, "Alloc size", PR_FMT_BYTES,
+     0.9, NULL, PR_COL_BOTH},
+    {"self_allocation_size", PR_K_SELF_ALLOCATION_SIZE_BYTES, "Self alloc size",
+     PR_FMT_BYTES, 1, NULL, PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+int
+pr_col_numeric(enum pr_fmt f)
+{
+    return f != PR_FMT_TEXT && f != PR_FMT_NAME && f != PR_FMT_WRAP &&
+           f != PR_FMT_FILE && f != PR_FMT_BOOL && f != PR_FMT_VERDICT;
+}
+
+/* Three significant digits with an SI prefix: 980 GFLOP, 1.23 TFLOP. */
+static void
+fmt_si(double v, const char *unit, char *buf, size_t n)
+{
+    static const char *const prefix[] = {"", "k", "M", "G", "T", "P", "E"};
+    size_t i = 0;
+
+    while (fabs(v) >= 1000.0 && i + 1 < sizeof(prefix) / sizeof(*prefix)) {
+        v /= 1000.0;
+        i++;
+    }
+    snprintf(buf, n, "%.*f %s%s",
+             fabs(v) >= 100  ? 0
+             : fabs(v) >= 10 ? 1
+                             : 2,
+             v, prefix[i], unit);
+}
+
+char *
+pr_fig_format(double v, enum pr_fmt f, char *buf, size_t n)
+{
+    static const enum pr_unit units[] = {
+        [PR_FMT_COUNT] = PR_UNIT_COUNT,   [PR_FMT_US] = PR_UNIT_US,
+        [PR_FMT_PCT] = PR_UNIT_PCT,       [PR_FMT_BYTES] = PR_UNIT_BYTES,
+        [PR_FMT_TFLOPS] = PR_UNIT_TFLOPS, [PR_FMT_AI] = PR_UNIT_FLOP_PER_BYTE,
+    };
+
+    if (isnan(v)) {
+        snprintf(buf, n, "%s", DASH);
+        return buf;
+    }
+    switch (f) {
+    case PR_FMT_COUNT:
+    case PR_FMT_US:
+    case PR_FMT_PCT:
+    case PR_FMT_BYTES:
+    case PR_FMT_TFLOPS:
+    case PR_FMT_AI:
+        return pr_chart_format(v, units[f], buf, n);
+    case PR_FMT_FLOPS:
+        fmt_si(v, "FLOP", buf, n);
+        break;
+    case PR_FMT_GBPS: /* decimal, as bandwidths are quoted */
+        if (fabs(v) >= 1000)
+            snprintf(buf, n, "%.2f TB/s", v / 1000);
+        else
+            snprintf(buf, n, "%.1f GB/s", v);
+        break;
+    default:
+        snprintf(buf, n, "%.2f", v);
+        break;
+    }
+    return buf;
+}
+
+static const char *
+base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+
+    return slash ? slash + 1 : path;
+}
+
+const char *
+pr_fig_cell(const cJSON *row, const struct pr_col *c, char *buf, size_t n)
+{
+    const cJSON *v = pr_sget_path(row, c->key);
+
+    if (c->fmt == PR_FMT_BOOL)
+        return cJSON_IsTrue(v) ? "yes" : cJSON_IsFalse(v) ? "no" : DASH;
+    if (!pr_col_numeric(c->fmt) || c->fmt >= PR_FMT_FIGURE) {
+        if (cJSON_IsString(v))
+            return c->fmt == PR_FMT_FILE ? base_name(v->valuestring)
+                                         : v->valuestring;
+        if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
+            snprintf(buf, n, "%.15g", v->valuedouble);
+            return buf;
+        }
+        return DASH;
+    }
+    return pr_fig_format(
+        cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN,
+        c->fmt, buf, n);
+}
+
+/* ---- tables ----------------------------------------------------------- */
+
+const struct pr_col *
+pr_fig_table_col(const struct pr_fig_table *t, size_t i)
+{
+    const struct pr_col *c;
+    size_t k;
+
+    if (t->view != NULL) {
+        for (k = 0; k < i && t->view[k] != NULL; k++)
+            ;
+        if (t->view[k] == NULL)
+            return NULL;
+        for (c = t->cols; c->id != NULL; c++)
+            if (strcmp(c->id, t->view[k]) == 0)
+                return c;
+        return NULL;
+    }
+    if (t->n_cols > 0)
+        return i < t->n_cols ? &t->cols[i] : NULL;
+    for (c = t->cols; c->id != NULL; c++) {
+        if ((c->show & PR_COL_REPORT) && i-- == 0)
+            return c;
+    }
+    return NULL;
+}
+
+static int
+row_wanted(const struct pr_fig_table *t, const cJSON *row)
+{
+    return cJSON_IsObject(row) &&
+           (t->require == NULL || !isnan(pr_sget_num(row, t->require)));
+}
+
+void
+pr_fig_table_count(const struct pr_fig_table *t, size_t top, size_t *shown,
+                   size_t *total)
+{
+    const cJSON *row;
+    size_t limit = t->limit ? t->limit : top ? top : DEFAULT_TOP;
+
+    *total = 0;
+    if (cJSON_IsObject(t->rows)) {
+        *total = 1;
+    } else {
+        cJSON_ArrayForEach(row, t->rows)
+        {
+            *total += (size_t)row_wanted(t, row);
+        }
+    }
+    *shown = *total < limit ? *total : limit;
+}
+
+void
+pr_fig_table_caption(const struct pr_fig_table *t, size_t top, char *buf,
+                     size_t n)
+{
+    size_t shown, total;
+
+    pr_fig_table_count(t, top, &shown, &total);
+    if (shown < total && t->order != NULL)
+        snprintf(buf, n, "Top %zu of %zu, by %s.", shown, total, t->order);
+    else if (shown < total)
+        snprintf(buf, n, "First %zu of %zu.", shown, total);
+    else if (t->order != NULL && total > 1)
+        snprintf(buf, n, "By %s.", t->order);
+    else
+        snprintf(buf, n, "%s", "");
+}
+
+/* ---- parts and blocks ------------------------------------------------- */
+
+void
+pr_figs_init(struct pr_figs *f, size_t top)
+{
+    memset(f, 0, sizeof(*f));
+    f->top = top ? top : DEFAULT_TOP;
+}
+
+void
+pr_figs_nomem(struct pr_figs *f)
+{
+    f->failed = 1;
+}
+
+void
+pr_fig_chart_free(struct pr_fig_chart *ch)
+{
+    size_t i;
+
+    if (ch == NULL)
+        return;
+    for (i = 0; i < sizeof(ch->own) / sizeof(ch->own[0]); i++)
+        free(ch->own[i]);
+    free(ch);
+}
+
+static void
+block_free(struct pr_block *b)
+{
+    size_t i;
+
+    free(b->text);
+    free(b->kpis);
+    for (i = 0; i < b->n && b->kind == PR_BLOCK_CHARTS; i++)
+        pr_fig_chart_free(b->charts[i]);
+    cJSON_Delete(b->own);
+}
+
+void
+pr_figs_free(struct pr_figs *f)
+{
+    size_t p, b;
+
+    for (p = 0; p < f->n_parts; p++) {
+        for (b = 0; b < f->parts[p].n_blocks; b++)
+            block_free(&f->parts[p].blocks[b]);
+        free(f->parts[p].blocks);
+    }
+    free(f->parts);
+    f->parts = NULL;
+    f->n_parts = f->cap = 0;
+}
+
+void
+pr_figs_part(struct pr_figs *f, const char *label, const char *sub)
+{
+    void *parts = f->parts;
+    struct pr_part *p;
+
+    if (f->failed)
+        return;
+    if (pr_grow(&parts, &f->cap, f->n_parts + 1, sizeof(*f->parts)) != PR_OK) {
+        f->failed = 1;
+        return;
+    }
+    f->parts = parts;
+    p = &f->parts[f->n_parts++];
+    memset(p, 0, sizeof(*p));
+    snprintf(p->label, sizeof(p->label), "%s", label ? label : "");
+    snprintf(p->sub, sizeof(p->sub), "%s", sub ? sub : "");
+}
+
+/* A new zeroed block at the end of the current part; NULL after
+ * out-of-memory. */
+static struct pr_block *
+add_block(struct pr_figs *f, enum pr_block_kind kind)
+{
+    struct pr_part *p;
+    void *blocks;
+    struct pr_block *b;
+
+    if (f->n_parts == 0)
+        pr_figs_part(f, NULL, NULL);
+    if (f->failed)
+        return NULL;
+    p = &f->parts[f->n_parts - 1];
+    blocks = p->blocks;
+    if (pr_grow(&blocks, &p->cap, p->n_blocks + 1, sizeof(*p->blocks)) !=
+        PR_OK) {
+        f->failed = 1;
+        return NULL;
+    }
+    p->blocks = blocks;
+    b = &p->blocks[p->n_blocks++];
+    memset(b, 0, sizeof(*b));
+    b->kind = kind;
+    return b;
+}
+
+/* The last block of the current part, or NULL. */
+static struct pr_block *
+last_block(struct pr_figs *f)
+{
+    struct pr_part *p;
+
+    if (f->failed || f->n_parts == 0)
+        return NULL;
+    p = &f->parts[f->n_parts - 1];
+    return p->n_blocks ? &p->blocks[p->n_blocks - 1] : NULL;
+}
+
+static void
+add_text(struct pr_figs *f, enum pr_block_kind kind, const char *text)
+{
+    struct pr_block *b = add_block(f, kind);
+
+    if (b == NULL)
+        return;
+    b->text = strdup(text ? text : "");
+    if (b->text == NULL)
+        f->failed = 1;
+}
+
+void
+pr_figs_heading(struct pr_figs *f, const char *text)
+{
+    add_text(f, PR_BLOCK_HEADING, text);
+}
+
+void
+pr_figs_note(struct pr_figs *f, const char *text)
+{
+    add_text(f, PR_BLOCK_NOTE, text);
+}
+
+void
+pr_figs_text(struct pr_figs *f, const char *text)
+{
+    add_text(f, PR_BLOCK_TEXT, text);
+}
+
+void
+pr_figs_kpi(struct pr_figs *f, const char *label, double v, enum pr_fmt fmt,
+            const char *sub)
+{
+    struct pr_block *b = last_block(f);
+    struct pr_kpi *k;
+
+    if (b == NULL || b->kind != PR_BLOCK_KPIS || b->n == PR_FIG_MAX_KPIS) {
+        b = add_block(f, PR_BLOCK_KPIS);
+        if (b == NULL)
+            return;
+        b->kpis = calloc(PR_FIG_MAX_KPIS, sizeof(*b->kpis));
+        if (b->kpis == NULL) {
+            f->failed = 1;
+            return;
+        }
+    }
+    k = &b->kpis[b->n++];
+    snprintf(k->label, sizeof(k->label), "%s", label);
+    pr_fig_format(v, fmt, k->value, sizeof(k->value));
+    snprintf(k->sub, sizeof(k->sub), "%s", sub ? sub : "");
+    k->na = isnan(v);
+}
+
+struct pr_fig_chart *
+pr_fig_chart_new(pr_fig_draw_fn draw, const char *label, double w, double h,
+                 double pdf_h)
+{
+    struct pr_fig_chart *ch = calloc(1, sizeof(*ch));
+
+    if (ch == NULL)
+        return NULL;
+    ch->draw = draw;
+    ch->spec = &ch->u;
+    snprintf(ch->label, sizeof(ch->label), "%s", label);
+    ch->w = w;
+    ch->h = h;
+    ch->pdf_h = pdf_h;
+    return ch;
+}
+
+void
+pr_figs_chart(struct pr_figs *f, struct pr_fig_chart *ch, int side)
+{
+    struct pr_block *b = last_block(f);
+
+    if (ch == NULL || f->failed) {
+        f->failed = 1;
+        pr_fig_chart_free(ch);
+        return;
+    }
+    if (!side || b == NULL || b->kind != PR_BLOCK_CHARTS || b->n == 2)
+        b = add_block(f, PR_BLOCK_CHARTS);
+    if (b == NULL) {
+        pr_fig_chart_free(ch);
+        return;
+    }
+    b->charts[b->n++] = ch;
+}
+
+static int
+has_rows(const struct pr_fig_table *t)
+{
+    size_t shown, total;
+
+    pr_fig_table_count(t, 1, &shown, &total);
+    return total > 0;
+}
+
+void
+pr_figs_table(struct pr_figs *f, const char *heading,
+              const struct pr_fig_table *t, const char *empty)
+{
+    struct pr_block *b;
+
+    if (!has_rows(t)) {
+        if (empty != NULL)
+            pr_figs_note(f, empty);
+        return;
+    }
+    if (heading != NULL)
+        pr_figs_heading(f, heading);
+    b = add_block(f, PR_BLOCK_TABLE);
+    if (b != NULL)
+        b->table = *t;
+}
+
+void
+pr_figs_table_own(struct pr_figs *f, const struct pr_fig_table *t, cJSON *rows,
+                  const char *empty)
+{
+    struct pr_fig_table copy = *t;
+    struct pr_block *b;
+
+    if (rows == NULL || f->failed) {
+        f->failed = 1;
+        cJSON_Delete(rows);
+        return;
+    }
+    copy.rows = rows;
+    if (!has_rows(&copy)) {
+        cJSON_Delete(rows);
+        if (empty != NULL)
+            pr_figs_note(f, empty);
+        return;
+    }
+    b = add_block(f, PR_BLOCK_TABLE);
+    if (b == NULL) {
+        cJSON_Delete(rows);
+        return;
+    }
+    b->table = copy;
+    b->own = rows;
+}
+
+void
+pr_figs_items(struct pr_figs *f, cJSON *items)
+{
+    struct pr_block *b;
+
+    if (items == NULL) {
+        f->failed = 1;
+        return;
+    }
+    b = add_block(f, PR_BLOCK_ITEMS);
+    if (b == NULL) {
+        cJSON_Delete(items);
+        return;
+    }
+    b->own = items;
+}
+
+/* ---- sections --------------------------------------------------------- */
+
+char *
+pr_fig_run_label(const cJSON *run, char *buf, size_t n)
+{
+    const char *worker = pr_sget_str_or(run, PR_K_WORKER, "?");
+    const char *span = pr_sget_str(run, PR_K_SPAN);
+    double rank = pr_sget_num(run, PR_K_RANK);
+    char extra[96] = "";
+
+    if (span != NULL && span[0] != '\0' && !isnan(rank))
+        snprintf(extra, sizeof(extra), " (span %s, rank %.0f)", span, rank);
+    else if (span != NULL && span[0] != '\0')
+        snprintf(extra, sizeof(extra), " (span %s)", span);
+    else if (!isnan(rank))
+        snprintf(extra, sizeof(extra), " (rank %.0f)", rank);
+    snprintf(buf, n, "%s%s", worker, extra);
+    return buf;
+}
+
+void
+pr_figs_section(struct pr_figs *f, const struct pr_section *s,
+                const cJSON *summary)
+{
+    const cJSON *runs = pr_sget(summary, PR_K_RUNS), *run;
+    size_t n = pr_sget_len(runs);
+    char label[256];
+
+    if (s->lede != NULL)
+        pr_figs_text(f, s->lede);
+    if (!s->per_run) {
+        s->build(f, summary, NULL);
+        return;
+    }
+    if (n == 0)
+        pr_figs_note(f, "No runs in this summary: the inputs held no trace "
+                        "events.");
+    cJSON_ArrayForEach(run, runs)
+    {
+        const cJSON *dev = pr_sget_first(run, PR_K_DEVICES);
+        if (n > 1)
+            pr_figs_part(f, pr_fig_run_label(run, label, sizeof(label)),
+                         pr_sget_str(dev, PR_K_NAME));
+        s->build(f, summary, run);
+    }
+}

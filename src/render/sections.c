@@ -1,0 +1,901 @@
+/* sections.c - what the main report shows, section by section, for both
+ * the HTML and the PDF layout (figures.h).
+ *
+ * To add a section to the reports: write one build function here that
+ * reads the summary (sget.h, keys.h) and appends figures (pr_figs_*), and
+ * add one row to pr_report_sections[] below where it should appear.
+ * Nothing else changes: the HTML navigation, the PDF bookmarks, the
+ * per-run parts and the layouts follow the table.
+ *
+ * Builders never fail outright (out-of-memory is sticky in the figures)
+ * and say so in a note when the summary has nothing for them. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/figures.h"
+#include "profreport/keys.h"
+#include "profreport/sget.h"
+#include "profreport/tlview.h"
+
+#define MAX_STEP_BARS 64
+#define KERNEL_BARS 15
+#define MAX_MEMORY_CHARTS 4
+
+/* ---- chart glue: chart.h functions as pr_fig_draw_fn ------------------ */
+
+static void
+draw_stacked(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
+{
+    pr_chart_stacked_bars(c, b, s);
+}
+
+static void
+draw_donut(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
+{
+    pr_chart_donut(c, b, s);
+}
+
+static void
+draw_lines(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
+{
+    pr_chart_line(c, b, s);
+}
+
+static void
+draw_roofline(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
+{
+    pr_chart_roofline(c, b, s);
+}
+
+static void
+draw_hbars(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
+{
+    pr_chart_hbars(c, b, s);
+}
+
+static void
+draw_timeline(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
+{
+    pr_chart_timeline(c, b, s);
+}
+
+/* Labels and colours of a category table as the arrays chart.h takes,
+ * kept in a chart's own buffers. */
+static int
+category_arrays(struct pr_fig_chart *ch, const struct pr_category *cats,
+                size_t n, const char *const **names, const uint32_t **colors)
+{
+    const char **nm = calloc(n, sizeof(*nm));
+    uint32_t *co = calloc(n, sizeof(*co));
+    size_t k;
+
+    ch->own[2] = (void *)nm;
+    ch->own[3] = co;
+    if (nm == NULL || co == NULL)
+        return 0;
+    for (k = 0; k < n; k++) {
+        nm[k] = cats[k].label;
+        co[k] = cats[k].color;
+    }
+    *names = nm;
+    *colors = co;
+    return 1;
+}
+
+/* ---- overview --------------------------------------------------------- */
+
+/* "ProfilerStep#12" -> "#12"; other names as they are. */
+static const char *
+step_label(const char *name)
+{
+    const char *hash = name ? strrchr(name, '#') : NULL;
+
+    return hash ? hash : (name ? name : "");
+}
+
+/* One stacked bar per row of `rows` (at most MAX_STEP_BARS): named by
+ * row[name_key], segments row[group][cats[k].key] (group NULL: the row
+ * itself), absent values as 0. */
+static struct pr_fig_chart *
+stacked_rows(const cJSON *rows, const char *name_key, const char *group,
+             const struct pr_category *cats, size_t n_cats, const char *title,
+             int steps)
+{
+    size_t n = pr_sget_len(rows), i = 0, k;
+    struct pr_fig_chart *ch;
+    const char **names;
+    double *vals;
+    const cJSON *row;
+
+    if (n > MAX_STEP_BARS)
+        n = MAX_STEP_BARS;
+    ch = pr_fig_chart_new(draw_stacked, title, steps ? 600 : 960, 300,
+                          steps ? 190 : 210);
+    if (ch == NULL)
+        return NULL;
+    names = calloc(n ? n : 1, sizeof(*names));
+    vals = calloc(n ? n * n_cats : 1, sizeof(*vals));
+    ch->own[0] = (void *)names;
+    ch->own[1] = vals;
+    if (names == NULL || vals == NULL ||
+        !category_arrays(ch, cats, n_cats, &ch->u.stacked.series,
+                         &ch->u.stacked.colors)) {
+        pr_fig_chart_free(ch);
+        return NULL;
+    }
+    cJSON_ArrayForEach(row, rows)
+    {
+        const cJSON *seg = group ? pr_sget(row, group) : row;
+        const char *name = pr_sget_str_or(row, name_key, "?");
+        if (i == n)
+            break;
+        names[i] = steps ? step_label(name) : name;
+        for (k = 0; k < n_cats; k++) {
+            double v = pr_sget_num(seg, cats[k].key);
+            vals[i * n_cats + k] = isnan(v) ? 0 : v;
+        }
+        i++;
+    }
+    ch->u.stacked.title = title;
+    ch->u.stacked.categories = names;
+    ch->u.stacked.n_categories = i;
+    ch->u.stacked.n_series = n_cats;
+    ch->u.stacked.values = vals;
+    ch->u.stacked.unit = PR_UNIT_US;
+    return ch;
+}
+
+static struct pr_fig_chart *
+donut(const cJSON *ss)
+{
+    const cJSON *bd = pr_sget(ss, PR_K_BREAKDOWN_US);
+    struct pr_fig_chart *ch =
+        pr_fig_chart_new(draw_donut, "Mean step breakdown", 400, 300, 170);
+    double *vals = calloc(PR_N_BREAKDOWN, sizeof(*vals));
+    size_t k;
+
+    if (ch == NULL || vals == NULL) {
+        free(vals);
+        pr_fig_chart_free(ch);
+        return NULL;
+    }
+    ch->own[0] = vals;
+    if (!category_arrays(ch, pr_keys_breakdown, PR_N_BREAKDOWN,
+                         &ch->u.donut.labels, &ch->u.donut.colors)) {
+        pr_fig_chart_free(ch);
+        return NULL;
+    }
+    for (k = 0; k < PR_N_BREAKDOWN; k++) {
+        double v = pr_sget_num(bd, pr_keys_breakdown[k].key);
+        vals[k] = isnan(v) ? 0 : v;
+    }
+    ch->u.donut.title = "Mean step: where the time goes";
+    ch->u.donut.values = vals;
+    ch->u.donut.n = PR_N_BREAKDOWN;
+    ch->u.donut.unit = PR_UNIT_US;
+    pr_chart_format(pr_sget_num(ss, PR_K_MEAN_US), PR_UNIT_US, ch->title,
+                    sizeof(ch->title));
+    ch->u.donut.center_value = ch->title;
+    ch->u.donut.center_label = "mean step";
+    return ch;
+}
+
+/* The representative step's lanes, or the line saying there are none. */
+static void
+timeline(struct pr_figs *f, const cJSON *tl)
+{
+    struct pr_fig_chart *ch;
+    struct pr_tlview *v = calloc(1, sizeof(*v));
+
+    pr_figs_heading(f, "Timeline of one step");
+    if (v == NULL || pr_tlview_build(tl, v, NULL) != PR_OK) {
+        free(v);
+        pr_figs_nomem(f);
+        return;
+    }
+    if (v->chart.n_lanes == 0) {
+        pr_tlview_free(v);
+        free(v);
+        pr_figs_note(f, PR_TLVIEW_EMPTY);
+        return;
+    }
+    ch = pr_fig_chart_new(draw_timeline, "Timeline of one step", 1000,
+                          pr_tlview_height(v), pr_tlview_height(v));
+    if (ch != NULL) {
+        ch->own[0] = v->lanes; /* the view's buffers move to the chart */
+        ch->own[1] = v->spans;
+        ch->own[2] = v;
+        ch->u.timeline = v->chart;
+    } else {
+        pr_tlview_free(v);
+        free(v);
+    }
+    pr_figs_chart(f, ch, 0);
+}
+
+static const struct pr_col step_summary_cols[] = {
+    {"count", PR_K_COUNT, "Steps", PR_FMT_COUNT, 1, NULL, PR_COL_BOTH},
+    {"mean", PR_K_MEAN_US, "Mean", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"median", PR_K_MEDIAN_US, "Median", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"p90", PR_K_P90_US, "p90", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"min", PR_K_MIN_US, "Min", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"max", PR_K_MAX_US, "Max", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static const struct pr_col gpu_cols[] = {
+    {"device", PR_K_DEVICE, "Device", PR_FMT_TEXT, 0.8, NULL, PR_COL_BOTH},
+    {"util", PR_K_UTILIZATION_PCT, "GPU utilization", PR_FMT_PCT, 1.2,
+     "Time with any kernel running", PR_COL_BOTH},
+    {"sm", PR_K_EST_SM_EFFICIENCY_PCT, "Est. SM efficiency", PR_FMT_PCT, 1.2,
+     "SMs busy while kernels run", PR_COL_BOTH},
+    {"occ", PR_K_EST_ACHIEVED_OCCUPANCY_PCT, "Est. achieved occupancy",
+     PR_FMT_PCT, 1.5, "Warps resident / maximum", PR_COL_BOTH},
+    {"kernel", PR_K_KERNEL_TIME_US, "Kernel time", PR_FMT_US, 1.1, NULL,
+     PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+#define PEAK(k) PR_K_PEAK_TFLOPS "." k
+
+static const struct pr_col device_cols[] = {
+    {"id", PR_K_ID, "Id", PR_FMT_TEXT, 0.4, NULL, PR_COL_BOTH},
+    {"name", PR_K_NAME, "Name", PR_FMT_NAME, 2.4, NULL, PR_COL_BOTH},
+    {"sms", PR_K_NUM_SMS, "SMs", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
+    {"arch", PR_K_ARCHITECTURE, "Arch", PR_FMT_TEXT, 0.6,
+     "Architecture (sm_80, gfx90a)", PR_COL_BOTH},
+    {"memory", PR_K_MEMORY_BYTES, "Memory", PR_FMT_BYTES, 0.9, NULL,
+     PR_COL_BOTH},
+    {"fp32", PEAK(PR_K_FP32), "FP32 peak", PR_FMT_TFLOPS, 1.1, NULL,
+     PR_COL_BOTH},
+    {"fp16", PEAK(PR_K_FP16_TENSOR), "FP16 TC peak", PR_FMT_TFLOPS, 1.1, NULL,
+     PR_COL_BOTH},
+    {"gbps", PR_K_PEAK_GBPS, "Bandwidth", PR_FMT_GBPS, 1, NULL, PR_COL_BOTH},
+    {"source", PR_K_PEAK_SOURCE, "Peaks from", PR_FMT_TEXT, 0.8, NULL,
+     PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static void
+overview_kpis(struct pr_figs *f, const cJSON *run)
+{
+    const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
+    const cJSON *gm = pr_sget_first(run, PR_K_GPU_METRICS);
+    const cJSON *tc = pr_sget(run, PR_K_TENSOR_CORES);
+    char a[48], b[48], sub[160];
+
+    if (cJSON_IsObject(ss)) {
+        snprintf(sub, sizeof(sub),
+                 "median %s \xC2\xB7 p90 %s \xC2\xB7 %.0f steps",
+                 pr_chart_format(pr_sget_num(ss, PR_K_MEDIAN_US), PR_UNIT_US, a,
+                                 sizeof(a)),
+                 pr_chart_format(pr_sget_num(ss, PR_K_P90_US), PR_UNIT_US, b,
+                                 sizeof(b)),
+                 pr_sget_num(ss, PR_K_COUNT));
+        pr_figs_kpi(f, "Mean step time", pr_sget_num(ss, PR_K_MEAN_US),
+                    PR_FMT_US, sub);
+    }
+    pr_figs_kpi(f, "GPU utilization", pr_sget_num(gm, PR_K_UTILIZATION_PCT),
+                PR_FMT_PCT, "time with any kernel running");
+    pr_figs_kpi(f, "Est. SM efficiency",
+                pr_sget_num(gm, PR_K_EST_SM_EFFICIENCY_PCT), PR_FMT_PCT,
+                "SMs busy while kernels run");
+    pr_figs_kpi(f, "Est. achieved occupancy",
+                pr_sget_num(gm, PR_K_EST_ACHIEVED_OCCUPANCY_PCT), PR_FMT_PCT,
+                "warps resident / maximum");
+    if (cJSON_IsObject(tc))
+        pr_figs_kpi(f, "Tensor-core share",
+                    pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
+                    "of kernel time");
+}
+
+static void
+sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+{
+    const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
+    const cJSON *steps = pr_sget(run, PR_K_STEPS);
+    struct pr_fig_table t = {
+        .cols = step_summary_cols, .rows = ss, .what = "steps", .limit = 1};
+
+    (void)summary;
+    overview_kpis(f, run);
+    if (pr_sget_len(steps) == 0) {
+        pr_figs_note(f, "No steps in this trace: no ProfilerStep events and "
+                        "no events to count as one step.");
+    } else {
+        pr_figs_chart(f,
+                      stacked_rows(steps, PR_K_NAME, PR_K_BREAKDOWN_US,
+                                   pr_keys_breakdown, PR_N_BREAKDOWN,
+                                   "Step time breakdown", 1),
+                      0);
+        if (cJSON_IsObject(ss))
+            pr_figs_chart(f, donut(ss), 1);
+    }
+    pr_figs_table(f, "Step time", &t, NULL);
+    timeline(f, pr_sget(run, PR_K_TIMELINE));
+    t = (struct pr_fig_table){.cols = gpu_cols,
+                              .rows = pr_sget(run, PR_K_GPU_METRICS),
+                              .what = "GPU metrics"};
+    pr_figs_table(f, "GPU metrics", &t, NULL);
+    t = (struct pr_fig_table){.cols = device_cols,
+                              .rows = pr_sget(run, PR_K_DEVICES),
+                              .what = "devices"};
+    pr_figs_table(f, "Devices", &t, NULL);
+}
+
+/* ---- operators -------------------------------------------------------- */
+
+static const struct pr_col shape_cols[] = {
+    {"name", PR_K_NAME, "Operator", PR_FMT_NAME, 2.2, NULL, PR_COL_BOTH},
+    {"shape", PR_K_INPUT_SHAPES, "Input shapes", PR_FMT_NAME, 2.2, NULL,
+     PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.7, NULL, PR_COL_BOTH},
+    {"device_self", PR_K_DEVICE_SELF_US, "Device self", PR_FMT_US, 1, NULL,
+     PR_COL_BOTH},
+    {"device_total", PR_K_DEVICE_TOTAL_US, "Device total", PR_FMT_US, 1, NULL,
+     PR_COL_BOTH},
+    {"host_self", PR_K_HOST_SELF_US, "Host self", PR_FMT_US, 1, NULL,
+     PR_COL_BOTH},
+    {"tc_self", PR_K_TC_SELF_PCT, "TC self", PR_FMT_PCT, 0.7, NULL,
+     PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static void
+sec_operators(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+{
+    struct pr_fig_table t = {.cols = pr_fig_cols_operators,
+                             .rows = pr_sget(run, PR_K_OPERATORS),
+                             .what = "operators",
+                             .order = "device self time"};
+
+    (void)summary;
+    pr_figs_table(f, "By name", &t, "No operator events in this trace.");
+    t.cols = shape_cols;
+    t.rows = pr_sget(run, PR_K_OPERATORS_BY_SHAPE);
+    t.what = "operator shapes";
+    pr_figs_table(f, "By name and input shape", &t,
+                  "No input shapes in this trace (record_shapes=True "
+                  "records them).");
+}
+
+/* ---- kernels ---------------------------------------------------------- */
+
+static struct pr_fig_chart *
+kernel_bars(const cJSON *kernels)
+{
+    static const char *const legend[] = {"CUDA cores", "Tensor cores"};
+    size_t n = pr_sget_len(kernels), i = 0;
+    struct pr_fig_chart *ch;
+    const char **labels;
+    double *vals;
+    size_t *idx;
+    const cJSON *k;
+
+    n = n < KERNEL_BARS ? n : KERNEL_BARS;
+    ch = pr_fig_chart_new(draw_hbars, "Top kernels by total time", 960,
+                          70 + 22 * (double)n, 70 + 16 * (double)n);
+    if (ch == NULL)
+        return NULL;
+    labels = calloc(n + 1, sizeof(*labels));
+    vals = calloc(n + 1, sizeof(*vals));
+    idx = calloc(n + 1, sizeof(*idx));
+    ch->own[0] = (void *)labels;
+    ch->own[1] = vals;
+    ch->own[2] = idx;
+    if (labels == NULL || vals == NULL || idx == NULL) {
+        pr_fig_chart_free(ch);
+        return NULL;
+    }
+    cJSON_ArrayForEach(k, kernels)
+    {
+        if (i == n)
+            break;
+        labels[i] = pr_sget_str_or(k, PR_K_NAME, "?");
+        vals[i] = isnan(pr_sget_num(k, PR_K_TOTAL_US))
+                      ? 0
+                      : pr_sget_num(k, PR_K_TOTAL_US);
+        idx[i++] = (size_t)pr_sget_true(k, PR_K_TENSOR_CORES_USED);
+    }
+    ch->u.hbars = (struct pr_chart_hbars){"Top kernels by total time",
+                                          labels,
+                                          vals,
+                                          i,
+                                          idx,
+                                          PR_UNIT_US,
+                                          legend,
+                                          2};
+    return ch;
+}
+
+static void
+sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+{
+    const cJSON *kernels = pr_sget(run, PR_K_KERNELS);
+    struct pr_fig_table t = {.cols = pr_fig_cols_kernels,
+                             .rows = kernels,
+                             .what = "kernels",
+                             .order = "total time"};
+
+    (void)summary;
+    if (pr_sget_len(kernels) == 0) {
+        pr_figs_note(f, "No GPU kernels in this trace.");
+        return;
+    }
+    pr_figs_chart(f, kernel_bars(kernels), 0);
+    pr_figs_table(f, NULL, &t, NULL);
+}
+
+/* ---- tensor cores ----------------------------------------------------- */
+
+static const struct pr_col finding_cols[] = {
+    {"op", PR_K_OPERATOR, "Operator", PR_FMT_NAME, 1.5, NULL, PR_COL_BOTH},
+    {"shape", PR_K_INPUT_SHAPES, "Input shapes", PR_FMT_NAME, 1.6, NULL,
+     PR_COL_BOTH},
+    {"time", PR_K_DEVICE_US, "Device time", PR_FMT_US, 0.9, NULL, PR_COL_BOTH},
+    {"reason", PR_K_REASON, "Why not on tensor cores", PR_FMT_WRAP, 2, NULL,
+     PR_COL_BOTH},
+    {"advice", PR_K_ADVICE, "Advice", PR_FMT_WRAP, 2, NULL, PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static void
+sec_tensor_cores(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+{
+    const cJSON *tc = pr_sget(run, PR_K_TENSOR_CORES);
+    struct pr_fig_table t = {.cols = finding_cols,
+                             .rows = pr_sget(tc, PR_K_FINDINGS),
+                             .what = "findings",
+                             .order = "device time"};
+
+    (void)summary;
+    if (!cJSON_IsObject(tc)) {
+        pr_figs_note(f, "No tensor-core data in this trace (it needs GPU "
+                        "kernels).");
+        return;
+    }
+    pr_figs_kpi(f, "Kernel time on tensor cores",
+                pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
+                "of all kernel time");
+    pr_figs_kpi(f, "Eligible operator time",
+                pr_sget_num(tc, PR_K_ELIGIBLE_OP_TIME_PCT), PR_FMT_PCT,
+                "device time of ops that could use them");
+    pr_figs_kpi(f, "Eligible time on tensor cores",
+                pr_sget_num(tc, PR_K_ELIGIBLE_ON_TC_PCT), PR_FMT_PCT,
+                "of that eligible time");
+    pr_figs_table(f, "Eligible operators not using tensor cores", &t,
+                  "Every tensor-core-eligible operator ran on tensor "
+                  "cores.");
+}
+
+/* ---- roofline --------------------------------------------------------- */
+
+static size_t
+roofs_of(const cJSON *dev, struct pr_chart_roof *roofs)
+{
+    static const char *const keys[] = {PR_K_FP16_TENSOR, PR_K_BF16_TENSOR,
+                                       PR_K_TF32_TENSOR, PR_K_FP32, PR_K_FP64};
+    static const char *const names[] = {"FP16 tensor", "BF16 tensor",
+                                        "TF32 tensor", "FP32", "FP64"};
+    const cJSON *pk = pr_sget(dev, PR_K_PEAK_TFLOPS);
+    size_t n = 0, i;
+
+    for (i = 0; i < 5; i++) {
+        double t = pr_sget_num(pk, keys[i]);
+        if (t > 0) {
+            roofs[n].name = names[i];
+            roofs[n++].tflops = t;
+        }
+    }
+    return n;
+}
+
+/* Operators with an intensity and a rate, coloured by their bound. */
+static size_t
+roof_points(const cJSON *ops, struct pr_chart_point *pts, size_t cap)
+{
+    const cJSON *op;
+    size_t n = 0;
+
+    cJSON_ArrayForEach(op, ops)
+    {
+        const char *b = pr_sget_str(op, PR_K_BOUND);
+        double w = pr_sget_num(op, PR_K_DEVICE_SELF_US);
+        if (n == cap)
+            break;
+        pts[n].x = pr_sget_num(op, PR_K_ARITHMETIC_INTENSITY);
+        pts[n].y = pr_sget_num(op, PR_K_ACHIEVED_TFLOPS);
+        if (isnan(pts[n].x) || isnan(pts[n].y))
+            continue;
+        pts[n].label = pr_sget_str_or(op, PR_K_NAME, "?");
+        pts[n].weight = isnan(w) ? 0 : w;
+        pts[n++].color_index = pr_sget_is(b, "compute")  ? 0
+                               : pr_sget_is(b, "memory") ? 1
+                                                         : 2;
+    }
+    return n;
+}
+
+static struct pr_fig_chart *
+roofline_chart(const cJSON *run, size_t *n_points)
+{
+    static const char *const legend[] = {"compute-bound", "memory-bound",
+                                         "unknown"};
+    const cJSON *ops = pr_sget(run, PR_K_OPERATORS);
+    const cJSON *dev = pr_sget_first(run, PR_K_DEVICES);
+    size_t cap = pr_sget_len(ops);
+    struct pr_fig_chart *ch = pr_fig_chart_new(
+        draw_roofline, "Roofline of the operators", 960, 440, 300);
+    struct pr_chart_point *pts = calloc(cap ? cap : 1, sizeof(*pts));
+    struct pr_chart_roof *roofs = calloc(5, sizeof(*roofs));
+    double gbps = pr_sget_num(dev, PR_K_PEAK_GBPS);
+
+    if (ch == NULL || pts == NULL || roofs == NULL) {
+        free(pts);
+        free(roofs);
+        pr_fig_chart_free(ch);
+        return NULL;
+    }
+    ch->own[0] = pts;
+    ch->own[1] = roofs;
+    *n_points = roof_points(ops, pts, cap);
+    ch->u.roofline =
+        (struct pr_chart_roofline){"Roofline (operators, first device's peaks)",
+                                   pts,
+                                   *n_points,
+                                   roofs,
+                                   roofs_of(dev, roofs),
+                                   isnan(gbps) ? 0 : gbps,
+                                   8,
+                                   legend,
+                                   3};
+    return ch;
+}
+
+/* Where the roofs come from, said plainly: a guessed device is shown as
+ * a guess. */
+static void
+roof_note(struct pr_figs *f, const cJSON *dev)
+{
+    const char *src = pr_sget_str(dev, PR_K_PEAK_SOURCE);
+    const char *entry = pr_sget_str(dev, PR_K_PEAK_DEVICE);
+    const char *arch = pr_sget_str(dev, PR_K_ARCHITECTURE);
+    char note[320];
+
+    if (pr_sget_is(src, "guess") && entry)
+        snprintf(note, sizeof(note),
+                 "Peaks are a guess: the trace does not name its device "
+                 "(\"%s\"), so the table's %s entry for %s is used.",
+                 pr_sget_str_or(dev, PR_K_NAME, "?"), entry,
+                 arch ? arch : "its compute capability");
+    else if (pr_sget_is(src, "table") && entry)
+        snprintf(note, sizeof(note),
+                 "Peaks: %s, from its datasheet (%s name match).", entry,
+                 pr_sget_str_or(dev, PR_K_PEAK_MATCH, "?"));
+    else if (pr_sget_is(src, "cli"))
+        snprintf(note, sizeof(note), "Peaks from the command line.");
+    else
+        return;
+    pr_figs_text(f, note);
+}
+
+static const char *const roof_view[] = {"name",      "flops",    "bytes",
+                                        "intensity", "tflops",   "gbps",
+                                        "bound",     "roofline", NULL};
+
+static void
+sec_roofline(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+{
+    size_t n_points = 0;
+    struct pr_fig_chart *ch = roofline_chart(run, &n_points);
+    struct pr_fig_table t;
+
+    (void)summary;
+    if (ch != NULL && (n_points == 0 || ch->u.roofline.n_roofs == 0)) {
+        pr_fig_chart_free(ch);
+        pr_figs_note(f, "No roofline: it needs FLOP counts "
+                        "(record_shapes=True) and a device with known "
+                        "peaks.");
+        return;
+    }
+    pr_figs_chart(f, ch, 0);
+    roof_note(f, pr_sget_first(run, PR_K_DEVICES));
+    memset(&t, 0, sizeof(t));
+    t.view = roof_view;
+    t.cols = pr_fig_cols_operators;
+    t.rows = pr_sget(run, PR_K_OPERATORS);
+    t.require = PR_K_ARITHMETIC_INTENSITY;
+    t.what = "operators";
+    t.order = "device self time";
+    pr_figs_table(f, "Operators with FLOP estimates", &t, NULL);
+}
+
+/* ---- memory ----------------------------------------------------------- */
+
+/* Copy up to n numbers of a JSON array (non-numbers as 0); NULL on
+ * out-of-memory. */
+static double *
+numbers(const cJSON *a, size_t n)
+{
+    double *v = calloc(n ? n : 1, sizeof(*v));
+    const cJSON *e;
+    size_t i = 0;
+
+    if (v == NULL)
+        return NULL;
+    cJSON_ArrayForEach(e, a)
+    {
+        if (i == n)
+            break;
+        v[i++] =
+            cJSON_IsNumber(e) && isfinite(e->valuedouble) ? e->valuedouble : 0;
+    }
+    return v;
+}
+
+/* Allocated and reserved memory over time for one device, the peak
+ * marked; NULL when the curve has under two points or on out-of-memory
+ * (*nomem set). */
+static struct pr_fig_chart *
+memory_curve(const cJSON *mdev, int *nomem)
+{
+    const cJSON *curve = pr_sget(mdev, PR_K_CURVE);
+    size_t n = pr_sget_len(pr_sget(curve, PR_K_T_US)), i, peak = 0;
+    size_t nr = pr_sget_len(pr_sget(curve, PR_K_RESERVED_BYTES));
+    struct pr_fig_chart *ch;
+    struct pr_chart_series *ser;
+    double *t, *alloc, *resv;
+    char val[48];
+
+    if (pr_sget_len(pr_sget(curve, PR_K_ALLOCATED_BYTES)) < n)
+        n = pr_sget_len(pr_sget(curve, PR_K_ALLOCATED_BYTES));
+    if (n < 2)
+        return NULL;
+    ch = pr_fig_chart_new(draw_lines, "Memory over time", 960, 300, 200);
+    ser = calloc(2, sizeof(*ser));
+    t = numbers(pr_sget(curve, PR_K_T_US), n);
+    alloc = numbers(pr_sget(curve, PR_K_ALLOCATED_BYTES), n);
+    resv = numbers(pr_sget(curve, PR_K_RESERVED_BYTES), n);
+    if (ch == NULL || ser == NULL || t == NULL || alloc == NULL ||
+        resv == NULL) {
+        free(ser);
+        free(t);
+        free(alloc);
+        free(resv);
+        pr_fig_chart_free(ch);
+        *nomem = 1;
+        return NULL;
+    }
+    ch->own[0] = ser;
+    ch->own[1] = t;
+    ch->own[2] = alloc;
+    ch->own[3] = resv;
+    for (i = 1; i < n; i++)
+        if (alloc[i] > alloc[peak])
+            peak = i;
+    ser[0] = (struct pr_chart_series){"Allocated", t, alloc, n, 0x0072B2, 1, 1};
+    ser[1] = (struct pr_chart_series){"Reserved", t, resv, n, 0xE69F00, 0, 1};
+    snprintf(ch->title, sizeof(ch->title), "peak %s",
+             pr_chart_format(alloc[peak], PR_UNIT_BYTES, val, sizeof(val)));
+    snprintf(ch->label, sizeof(ch->label), "Memory over time: %s",
+             pr_sget_str_or(mdev, PR_K_DEVICE, "?"));
+    ch->u.lines =
+        (struct pr_chart_lines){ch->label,       ser,
+                                nr >= n ? 2 : 1, PR_UNIT_US,
+                                PR_UNIT_BYTES,   "time since the first event",
+                                "memory",        0,
+                                t[peak],         alloc[peak],
+                                ch->title};
+    return ch;
+}
+
+static void
+sec_memory(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+{
+    const cJSON *mem = pr_sget(run, PR_K_MEMORY), *dev;
+    struct pr_fig_table t = {.cols = pr_fig_cols_memory,
+                             .rows = pr_sget(mem, PR_K_OPERATORS),
+                             .what = "operators",
+                             .order = "size increase"};
+    size_t n = 0;
+    char label[96];
+    int nomem = 0;
+
+    (void)summary;
+    if (!cJSON_IsObject(mem)) {
+        pr_figs_note(f, "No memory events in this trace (profile_memory=True "
+                        "records them).");
+        return;
+    }
+    cJSON_ArrayForEach(dev, pr_sget(mem, PR_K_DEVICES))
+    {
+        const char *name = pr_sget_str_or(dev, PR_K_DEVICE, "?");
+        snprintf(label, sizeof(label), "%s peak allocated", name);
+        pr_figs_kpi(f, label, pr_sget_num(dev, PR_K_PEAK_ALLOCATED_BYTES),
+                    PR_FMT_BYTES, NULL);
+        snprintf(label, sizeof(label), "%s peak reserved", name);
+        pr_figs_kpi(f, label, pr_sget_num(dev, PR_K_PEAK_RESERVED_BYTES),
+                    PR_FMT_BYTES, NULL);
+        if (n++ < MAX_MEMORY_CHARTS) {
+            struct pr_fig_chart *ch = memory_curve(dev, &nomem);
+            if (ch != NULL || nomem)
+                pr_figs_chart(f, ch, 0);
+        }
+    }
+    pr_figs_table(f, "Allocations by operator", &t, NULL);
+}
+
+/* ---- distributed ------------------------------------------------------ */
+
+static const struct pr_col worker_cols[] = {
+    {"worker", PR_K_WORKER, "Worker", PR_FMT_NAME, 2, NULL, PR_COL_BOTH},
+    {"rank", PR_K_RANK, "Rank", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
+    {"computation", PR_K_COMPUTATION_US, "Computation", PR_FMT_US, 1, NULL,
+     PR_COL_BOTH},
+    {"overlap", PR_K_OVERLAP_US, "Overlap", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"communication", PR_K_COMMUNICATION_US, "Communication", PR_FMT_US, 1,
+     NULL, PR_COL_BOTH},
+    {"other", PR_K_OTHER_US, "Other", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static const struct pr_col comm_cols[] = {
+    {"name", PR_K_NAME, "Collective", PR_FMT_NAME, 2, NULL, PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"bytes", PR_K_TOTAL_BYTES, "Total bytes", PR_FMT_BYTES, 1, NULL,
+     PR_COL_BOTH},
+    {"total", PR_K_TOTAL_US, "Total time", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"mean", PR_K_MEAN_US, "Mean", PR_FMT_US, 0.9, NULL, PR_COL_BOTH},
+    {"algbw", PR_K_ALGBW_GBPS, "Algorithm bandwidth", PR_FMT_GBPS, 1, NULL,
+     PR_COL_BOTH},
+    {"busbw", PR_K_BUSBW_GBPS, "Bus bandwidth", PR_FMT_GBPS, 1, NULL,
+     PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+/* {sev, title, text, code} callouts, one per element of `arr`. */
+static cJSON *
+items_of(const cJSON *arr, const char *title_prefix, const char *title_key,
+         const char *text_key, const char *code_key)
+{
+    cJSON *items = cJSON_CreateArray();
+    const cJSON *e;
+    char title[300];
+
+    cJSON_ArrayForEach(e, arr)
+    {
+        cJSON *o = cJSON_CreateObject();
+        const char *sev = pr_sget_str(e, PR_K_SEVERITY);
+        snprintf(title, sizeof(title), "%s%s", title_prefix,
+                 title_key ? pr_sget_str_or(e, title_key, "?") : "");
+        if (o == NULL || items == NULL || !cJSON_AddItemToArray(items, o) ||
+            !cJSON_AddStringToObject(o, "sev", sev ? sev : "warning") ||
+            !cJSON_AddStringToObject(o, "title", title) ||
+            !cJSON_AddStringToObject(o, "text",
+                                     pr_sget_str_or(e, text_key, "")) ||
+            !cJSON_AddStringToObject(
+                o, "code", code_key ? pr_sget_str_or(e, code_key, "") : "")) {
+            cJSON_Delete(items);
+            return NULL;
+        }
+    }
+    return items;
+}
+
+static void
+sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+{
+    const cJSON *d = pr_sget(summary, PR_K_DISTRIBUTED);
+    const cJSON *workers = pr_sget(d, PR_K_WORKERS);
+    struct pr_fig_table t = {
+        .cols = worker_cols, .rows = workers, .what = "workers"};
+    char text[160];
+
+    (void)run;
+    if (!cJSON_IsObject(d)) {
+        pr_figs_note(f, "Single process: no distributed data in this "
+                        "trace.");
+        return;
+    }
+    snprintf(text, sizeof(text),
+             "World size %.0f. Times are per step, averaged over steps.",
+             pr_sget_num(d, PR_K_WORLD_SIZE));
+    pr_figs_text(f, text);
+    if (pr_sget_len(workers) > 0)
+        pr_figs_chart(f,
+                      stacked_rows(workers, PR_K_WORKER, NULL, pr_keys_overlap,
+                                   PR_N_OVERLAP, "Time per step by worker", 0),
+                      0);
+    pr_figs_table(f, "Workers", &t, NULL);
+    t = (struct pr_fig_table){.cols = comm_cols,
+                              .rows = pr_sget(d, PR_K_COMM_OPS),
+                              .what = "collectives",
+                              .order = "total time"};
+    pr_figs_table(f, "Collectives", &t, NULL);
+    if (pr_sget_len(pr_sget(d, PR_K_STRAGGLERS)) > 0)
+        pr_figs_items(f, items_of(pr_sget(d, PR_K_STRAGGLERS), "Straggler: ",
+                                  PR_K_WORKER, PR_K_REASON, NULL));
+}
+
+/* ---- recommendations, data quality ------------------------------------ */
+
+static void
+sec_recommendations(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+{
+    const cJSON *recs = pr_sget(run, PR_K_RECOMMENDATIONS);
+
+    (void)summary;
+    if (pr_sget_len(recs) == 0) {
+        pr_figs_note(f, "No recommendations: nothing stood out in this run.");
+        return;
+    }
+    pr_figs_items(f, items_of(recs, "", NULL, PR_K_TEXT, PR_K_ID));
+}
+
+static const struct pr_col input_cols[] = {
+    {"file", PR_K_PATH, "File", PR_FMT_FILE, 3, NULL, PR_COL_BOTH},
+    {"format", PR_K_FORMAT, "Format", PR_FMT_TEXT, 0.8, NULL, PR_COL_BOTH},
+    {"worker", PR_K_WORKER, "Worker", PR_FMT_TEXT, 1.2, NULL, PR_COL_BOTH},
+    {"bytes", PR_K_BYTES, "Parsed", PR_FMT_BYTES, 0.9, NULL, PR_COL_BOTH},
+    {"events", PR_K_EVENTS, "Events", PR_FMT_COUNT, 0.9, NULL, PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static const struct pr_col diag_cols[] = {
+    {"count", PR_K_COUNT, "Count", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"kind", PR_K_KIND, "Kind", PR_FMT_TEXT, 1.4, NULL, PR_COL_BOTH},
+    {"text", PR_K_TEXT, "What was skipped or guessed", PR_FMT_WRAP, 4, NULL,
+     PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static void
+sec_data_quality(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+{
+    const cJSON *runs = pr_sget(summary, PR_K_RUNS), *r;
+    struct pr_fig_table t = {.cols = input_cols,
+                             .rows = pr_sget(summary, PR_K_INPUTS),
+                             .what = "input files"};
+    char label[256];
+
+    (void)run;
+    pr_figs_table(f, "Inputs", &t, "No input files recorded in this summary.");
+    cJSON_ArrayForEach(r, runs)
+    {
+        if (pr_sget_len(runs) > 1)
+            pr_figs_part(f, pr_fig_run_label(r, label, sizeof(label)), NULL);
+        t = (struct pr_fig_table){.cols = diag_cols,
+                                  .rows = pr_sget(r, PR_K_DIAGNOSTICS),
+                                  .what = "issues"};
+        pr_figs_table(f, "Events skipped or not understood", &t,
+                      "No data-quality issues recorded for this run.");
+    }
+}
+
+/* ---- the table -------------------------------------------------------- */
+
+const struct pr_section pr_report_sections[] = {
+    {"overview", "Overview", NULL, 1, sec_overview},
+    {"operators", "Operators",
+     "Top operators by device self time: the GPU time of kernels an "
+     "operator launched itself.",
+     1, sec_operators},
+    {"kernels", "Kernels", NULL, 1, sec_kernels},
+    {"tensor-cores", "Tensor cores", NULL, 1, sec_tensor_cores},
+    {"roofline", "Roofline",
+     "Achieved throughput against the device's peaks. Points under the "
+     "slanted roof are limited by memory bandwidth, under the flat roofs by "
+     "compute; the farther below a roof, the more headroom.",
+     1, sec_roofline},
+    {"memory", "Memory", NULL, 1, sec_memory},
+    {"distributed", "Distributed", NULL, 0, sec_distributed},
+    {"recommendations", "Recommendations", NULL, 1, sec_recommendations},
+    {"data-quality", "Data quality", NULL, 0, sec_data_quality},
+};
+
+const size_t pr_report_n_sections =
+    sizeof(pr_report_sections) / sizeof(pr_report_sections[0]);
