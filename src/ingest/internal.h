@@ -108,6 +108,57 @@ size_t pr_csv_n_fields(const struct pr_csv *c);
 /* The line the current record starts on (1-based), for messages. */
 uint64_t pr_csv_line(const struct pr_csv *c);
 
+/* ------------------------------------------------------------ sqlite.c */
+
+/* What the SQLite-based formats share (torch_npu and msprof databases,
+ * Nsight Systems exports): a read-only, defensive connection, probes of
+ * the tables and columns a producer version has, and the string-id table
+ * both families keep their names in.  `struct sqlite3` is SQLite's own
+ * handle; formats include <sqlite3.h> for their queries. */
+struct sqlite3;
+
+#define PR_SQLITE_MAX_STRINGS ((size_t)1 << 30) /* text of a string table */
+
+/* Open `path` read-only (a regular file of at most `max` bytes) and check
+ * that it is a database: PR_E_IO, PR_E_LIMIT, PR_E_FORMAT ("not a readable
+ * SQLite database (...)").  *out is closed with pr_sqlite_close(). */
+PR_NODISCARD enum pr_status pr_sqlite_open(const char *path, uint64_t max,
+                                           struct sqlite3 **out,
+                                           struct pr_error *err);
+/* Whether `db` can be read at all (the schema query); PR_E_FORMAT if not. */
+PR_NODISCARD enum pr_status pr_sqlite_check(struct sqlite3 *db,
+                                            struct pr_error *err);
+void pr_sqlite_close(struct sqlite3 *db); /* accepts NULL */
+
+/* 1 when the table (or the table's column, by PRAGMA table_info) exists,
+ * 0 when not, -1 when the database cannot be read. */
+int pr_sqlite_has_table(struct sqlite3 *db, const char *table);
+int pr_sqlite_has_column(struct sqlite3 *db, const char *table,
+                         const char *column);
+
+/* A string-id table in memory: id -> text (NULL values read as ""). */
+struct pr_sqlite_str {
+    int64_t id;
+    size_t off; /* into text */
+};
+
+struct pr_sqlite_strings {
+    struct pr_sqlite_str *v; /* owned, sorted by id */
+    size_t n, cap;
+    struct pr_buf text; /* every value, NUL-terminated */
+};
+
+/* Load SELECT id_col, value_col FROM table (names quoted as identifiers).
+ * A repeated id keeps its first row.  PR_E_FORMAT when the table or a
+ * column is missing, PR_E_LIMIT past PR_SQLITE_MAX_STRINGS bytes. */
+PR_NODISCARD enum pr_status
+pr_sqlite_load_strings(struct sqlite3 *db, const char *table,
+                       const char *id_col, const char *value_col,
+                       struct pr_sqlite_strings *out, struct pr_error *err);
+/* The text of `id`, or NULL when the table has no such id. */
+const char *pr_sqlite_string(const struct pr_sqlite_strings *s, int64_t id);
+void pr_sqlite_strings_free(struct pr_sqlite_strings *s); /* accepts NULL */
+
 /* ------------------------------------------------------------ formats.c */
 
 struct pr_probe;
