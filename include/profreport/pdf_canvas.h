@@ -46,6 +46,15 @@ void pr_pdf_canvas_init(struct pr_pdf_canvas *pc, HPDF_Doc pdf, HPDF_Page page,
  * out-of-memory.  NULL input gives "". */
 char *pr_pdf_text_clean(const char *utf8);
 
+/* The most bytes of clean text drawn in one piece: far more than a line
+ * of a page holds, and far under libharu's 65,535-byte string limit, so a
+ * name of any length is shown cut instead of failing the document. */
+#define PR_PDF_TEXT_MAX 4096
+
+/* Cut clean text (in place) to at most max_bytes, on a UTF-8 boundary,
+ * ending in an ellipsis when cut.  Cannot fail. */
+void pr_pdf_text_cap(char *clean, size_t max_bytes);
+
 /* Width in points of already-clean text at `size` in `font`. */
 double pr_pdf_text_width(HPDF_Font font, const char *clean, double size);
 

@@ -114,15 +114,24 @@ pr_pdf_text_clean(const char *utf8)
 double
 pr_pdf_text_width(HPDF_Font font, const char *clean, double size)
 {
-    HPDF_TextWidth tw;
-    size_t len = strlen(clean);
+    size_t len = strlen(clean), off = 0;
+    double units = 0;
 
-    if (font == NULL || len == 0)
+    if (font == NULL)
         return 0.0;
-    if (len > 0xFFFFFFFFu)
-        len = 0xFFFFFFFFu;
-    tw = HPDF_Font_TextWidth(font, (const HPDF_BYTE *)clean, (HPDF_UINT)len);
-    return tw.width * size / 1000.0;
+    /* libharu measures at most 65,535 bytes at a time: longer text is
+       measured in pieces cut between UTF-8 sequences (widths add up) */
+    while (off < len) {
+        size_t n = len - off < PR_PDF_TEXT_MAX ? len - off : PR_PDF_TEXT_MAX;
+        HPDF_TextWidth tw;
+        while (off + n < len && ((unsigned char)clean[off + n] & 0xC0) == 0x80)
+            n--;
+        tw = HPDF_Font_TextWidth(font, (const HPDF_BYTE *)clean + off,
+                                 (HPDF_UINT)n);
+        units += tw.width;
+        off += n;
+    }
+    return units * size / 1000.0;
 }
 
 /* ---- state ------------------------------------------------------------ */
@@ -363,6 +372,19 @@ pc_wedge(struct pr_canvas *c, double cx, double cy, double r_out, double r_in,
     end_shape(pc, s, 1);
 }
 
+void
+pr_pdf_text_cap(char *clean, size_t max_bytes)
+{
+    size_t n = strlen(clean), cut;
+
+    if (n <= max_bytes || max_bytes < 4)
+        return;
+    cut = max_bytes - 3;
+    while (cut > 0 && ((unsigned char)clean[cut] & 0xC0) == 0x80)
+        cut--; /* never inside a UTF-8 sequence */
+    memcpy(clean + cut, "\xE2\x80\xA6", 4);
+}
+
 static void
 pc_text(struct pr_canvas *c, double x, double y, const char *utf8,
         const struct pr_text_style *t)
@@ -378,6 +400,7 @@ pc_text(struct pr_canvas *c, double x, double y, const char *utf8,
         c->failed = 1;
         return;
     }
+    pr_pdf_text_cap(clean, PR_PDF_TEXT_MAX);
     if (t->anchor != PR_ANCHOR_START) {
         shift = pr_pdf_text_width(font, clean, size);
         if (t->anchor == PR_ANCHOR_MIDDLE)

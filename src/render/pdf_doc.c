@@ -424,6 +424,7 @@ pr_pdf_doc_bookmark(struct pr_pdf_doc *d, HPDF_Outline parent,
         pr_pdf_doc_nomem(d);
         return NULL;
     }
+    pr_pdf_text_cap(clean, 256); /* a bookmark is a line of a side panel */
     ol = HPDF_CreateOutline(d->doc, parent, clean, d->enc);
     free(clean);
     if (ol == NULL)

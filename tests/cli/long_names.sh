@@ -1,0 +1,51 @@
+#!/bin/sh
+# long_names.sh - issues #17 and #19: an operator and a kernel name of
+# 70,000 characters (over libharu's 65,535-byte string limit) go through
+# the whole pipeline: the run exits 0, the PDF is valid (qpdf --check) and
+# shows the names cut for display, while the JSON keeps them in full.
+. "$PR_SRCDIR/tests/lib.sh"
+
+have() { command -v "$1" > /dev/null 2>&1; }
+
+long=$(awk 'BEGIN { s = "x"; while (length(s) < 70000) s = s s;
+                    print substr(s, 1, 70000) }')
+trace=$T_DIR/long.json
+cat > "$trace" <<JSON
+{"deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB"}],
+ "traceEvents": [
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1,
+   "tid": 1, "ts": 0, "dur": 200},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::op_$long", "pid": 1, "tid": 1,
+   "ts": 5, "dur": 100, "args": {"Input Dims": [[64, 64], [64, 64]]}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1,
+   "tid": 1, "ts": 10, "dur": 5, "args": {"correlation": 7}},
+  {"ph": "X", "cat": "kernel", "name": "void k_$long<float>(int)", "pid": 0,
+   "tid": 7, "ts": 20, "dur": 50,
+   "args": {"correlation": 7, "device": 0, "stream": 7}}
+ ]}
+JSON
+
+"$PR_BIN" --quiet --input "$trace" --json "$T_DIR/s.json" \
+    --html "$T_DIR/r.html" --pdf "$T_DIR/r.pdf" 2> "$T_DIR/err"
+rc=$?
+check "a 70,000-character name does not fail the run (exit $rc: $(head -c 160 "$T_DIR/err"))" [ "$rc" -eq 0 ]
+check "the PDF is written" [ -s "$T_DIR/r.pdf" ]
+check "the HTML is written" [ -s "$T_DIR/r.html" ]
+check "the JSON keeps the kernel name in full" \
+    grep -q "k_$long<float>(int)" "$T_DIR/s.json"
+if have qpdf; then
+    check "qpdf --check accepts the PDF" qpdf --check "$T_DIR/r.pdf"
+else
+    skip "qpdf --check accepts the PDF" "no qpdf"
+fi
+if have pdftotext; then
+    pdftotext "$T_DIR/r.pdf" "$T_DIR/r.txt" 2> /dev/null
+    check "the PDF shows the names, cut for display" \
+        grep -q "aten::op_xxxxxxxx" "$T_DIR/r.txt"
+    n=$(wc -c < "$T_DIR/r.txt")
+    check "no PDF line carries the whole name ($n bytes of text)" \
+        [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$T_DIR/r.txt")" -lt 65535 ]
+else
+    skip "the PDF shows the names" "no pdftotext"
+fi
+echo "1..$T_N"
