@@ -985,6 +985,57 @@ bold_variant(const char *path)
     return b;
 }
 
+/* libharu 2.3 writes a TrueType font's ToUnicode map as a copy of its
+ * UTF-8 encoder CMap (a "begincidrange" of CIDs), which is no ToUnicode
+ * map: poppler warns "Invalid 'begincidrange' operator" and text
+ * extraction has to guess.  Our fonts use Identity-H with the Unicode code
+ * point as the CID, so the right map is the identity on the Basic
+ * Multilingual Plane: rewrite the stream with bfrange lines (one per 256
+ * codes, at most 100 per block as the CMap format wants, surrogates left
+ * out).  Returns 0 when the font has no such stream to fix. */
+static int
+fix_to_unicode(HPDF_Font font)
+{
+    HPDF_Dict cmap = HPDF_Dict_GetItem(font, "ToUnicode", HPDF_OCLASS_DICT);
+    unsigned char rows[256];
+    char line[64];
+    size_t n = 0, i;
+    unsigned hi;
+
+    if (cmap == NULL || cmap->stream == NULL)
+        return 0;
+    for (hi = 0; hi < 256; hi++)
+        if (hi < 0xD8 || hi > 0xDF) /* UTF-16 surrogates are no characters */
+            rows[n++] = (unsigned char)hi;
+    HPDF_MemStream_FreeData(cmap->stream);
+    HPDF_Dict_RemoveElement(cmap, "Type");
+    HPDF_Dict_RemoveElement(cmap, "CMapName");
+    HPDF_Dict_RemoveElement(cmap, "CIDSystemInfo");
+    HPDF_Dict_RemoveElement(cmap, "WMode");
+    HPDF_Stream_WriteStr(
+        cmap->stream,
+        "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n"
+        "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 "
+        ">> def\n/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n"
+        "1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n");
+    for (i = 0; i < n; i++) {
+        if (i % 100 == 0) {
+            snprintf(line, sizeof(line), "%zu beginbfrange\n",
+                     n - i < 100 ? n - i : (size_t)100);
+            HPDF_Stream_WriteStr(cmap->stream, line);
+        }
+        snprintf(line, sizeof(line), "<%02X00> <%02XFF> <%02X00>\n", rows[i],
+                 rows[i], rows[i]);
+        HPDF_Stream_WriteStr(cmap->stream, line);
+        if (i % 100 == 99 || i + 1 == n)
+            HPDF_Stream_WriteStr(cmap->stream, "endbfrange\n");
+    }
+    HPDF_Stream_WriteStr(cmap->stream,
+                         "endcmap\nCMapName currentdict /CMap defineresource "
+                         "pop\nend\nend\n");
+    return 1;
+}
+
 static enum pr_status
 load_font(struct pr_pdf_doc *d, const char *path, HPDF_Font *out)
 {
@@ -1003,6 +1054,7 @@ load_font(struct pr_pdf_doc *d, const char *path, HPDF_Font *out)
         pr_error_prefix(d->err, "%s: ", path);
         return d->err->code;
     }
+    (void)fix_to_unicode(*out);
     return PR_OK;
 }
 
