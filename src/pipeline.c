@@ -151,17 +151,33 @@ pr_pipeline_summary(const char *const *inputs, size_t n, int quiet, cJSON **out,
     return build_summary(&o, out, err);
 }
 
+/* The summary as JSON text into the staging file tmp; standard output
+ * also gets a final newline (a file keeps the bytes --json always wrote). */
 static enum pr_status
-render_text(const char *path, char *text, struct pr_error *err)
+fill_json(const char *tmp, const char *path, const cJSON *sum,
+          struct pr_error *err)
 {
-    enum pr_status st;
+    char *json = cJSON_Print(sum);
+    struct pr_buf b;
+    enum pr_status st = PR_OK;
 
-    if (text == NULL)
+    if (json == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    st = pr_sink_write_file(path, text, strlen(text), err);
+    pr_buf_init(&b, 0);
+    if (strcmp(path, "-") == 0 &&
+        (pr_buf_adds(&b, json) != PR_OK || pr_buf_addc(&b, '\n') != PR_OK))
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (st == PR_OK)
+        st = b.len > 0 ? pr_outputs_fill(tmp, path, b.data, b.len, err)
+                       : pr_outputs_fill(tmp, path, json, strlen(json), err);
+    pr_buf_free(&b);
+    cJSON_free(json);
     return st;
 }
 
+/* Render every requested report into its staging file (each staged first,
+ * so a path that cannot take a file fails before any work), then commit
+ * them together: all of them or none (issue #19). */
 static enum pr_status
 write_outputs(const struct pr_options *o, const cJSON *sum,
               struct pr_error *err)
@@ -172,33 +188,32 @@ write_outputs(const struct pr_options *o, const cJSON *sum,
                                 .font = o->font,
                                 .generated_at = pr_clock_generation_time(),
                                 .version = PACKAGE_VERSION};
+    struct pr_outputs set;
+    const char *tj = NULL, *th = NULL, *tp = NULL;
     struct pr_buf html;
-    char *json = NULL;
     enum pr_status st = PR_OK;
 
+    pr_outputs_init(&set);
     pr_buf_init(&html, 0);
-    if (o->html_path != NULL)
-        st = pr_html_render(sum, &ro, &html, err);
-    if (st == PR_OK && o->json_path != NULL) {
-        json = cJSON_Print(sum);
-        if (json == NULL)
-            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
-    }
-    /* the PDF commits itself atomically; then the in-memory ones */
-    if (st == PR_OK && o->pdf_path != NULL)
-        st = pr_pdf_render(sum, &ro, o->pdf_path, err);
+    if (o->json_path != NULL)
+        st = pr_outputs_stage(&set, o->json_path, &tj, err);
     if (st == PR_OK && o->html_path != NULL)
-        st = pr_sink_write_file(o->html_path, html.data ? html.data : "",
-                                html.len, err);
-    if (st == PR_OK && json != NULL) {
-        size_t n = strlen(json);
-        json[n] = '\0';
-        st = render_text(o->json_path, json, err);
-        if (st == PR_OK && strcmp(o->json_path, "-") == 0)
-            fputc('\n', stdout);
-    }
-    cJSON_free(json);
+        st = pr_outputs_stage(&set, o->html_path, &th, err);
+    if (st == PR_OK && o->pdf_path != NULL)
+        st = pr_outputs_stage(&set, o->pdf_path, &tp, err);
+    if (st == PR_OK && th != NULL)
+        st = pr_html_render(sum, &ro, &html, err);
+    if (st == PR_OK && th != NULL)
+        st = pr_outputs_fill(th, o->html_path, html.data ? html.data : "",
+                             html.len, err);
+    if (st == PR_OK && tj != NULL)
+        st = fill_json(tj, o->json_path, sum, err);
+    if (st == PR_OK && tp != NULL)
+        st = pr_pdf_render(sum, &ro, tp, err);
+    if (st == PR_OK)
+        st = pr_outputs_commit(&set, err);
     pr_buf_free(&html);
+    pr_outputs_free(&set);
     return st;
 }
 

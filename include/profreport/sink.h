@@ -1,7 +1,13 @@
-/* sink.h - output files written atomically: bytes go to a temporary file in
- * the destination's folder, which is renamed over the destination only when
- * everything was written.  A failed run leaves no half-written report.
- * "-" means standard output (written directly). */
+/* sink.h - output files written atomically, alone or as a set.
+ *
+ * Every output is first written to a staging file.  For a regular file (or
+ * a path that does not exist yet) the staging file sits beside it and is
+ * renamed over it at commit.  "-" (standard output) and destinations that
+ * are not regular files (a device such as /dev/stdout, a FIFO, a symlink)
+ * are never replaced: their staging file lives in $TMPDIR and its bytes
+ * are written through the destination at commit.  A set of outputs (the
+ * JSON, HTML and PDF of one run) is committed only when every member was
+ * written, so a failed run leaves none of them behind. */
 #ifndef PROFREPORT_SINK_H
 #define PROFREPORT_SINK_H
 
@@ -9,7 +15,58 @@
 
 #include "profreport/error.h"
 
-/* Write `len` bytes to `path` atomically. */
+struct pr_output {
+    const char *path; /* borrowed destination; "-" = standard output */
+    char *tmp;        /* owned staging file */
+    int through;      /* 1: write the bytes through the destination */
+};
+
+struct pr_outputs {
+    struct pr_output *v; /* owned */
+    size_t n, cap;
+};
+
+void pr_outputs_init(struct pr_outputs *o);
+
+/* Add `path` to the set and create its staging file, whose path
+ * (*tmp_out, owned by the set, valid until pr_outputs_free) a writer that
+ * needs a file name of its own (libharu) may write to.  Fails early when
+ * the destination's folder cannot take a file.  Errors: PR_E_IO,
+ * PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_outputs_stage(struct pr_outputs *o,
+                                             const char *path,
+                                             const char **tmp_out,
+                                             struct pr_error *err);
+
+/* Replace the content of a staging file with `len` bytes (path names the
+ * destination in messages).  Errors: PR_E_IO. */
+PR_NODISCARD enum pr_status pr_outputs_fill(const char *tmp, const char *path,
+                                            const void *data, size_t len,
+                                            struct pr_error *err);
+
+/* Stage `len` bytes for `path` (pr_outputs_stage, then fill). */
+PR_NODISCARD enum pr_status pr_outputs_write(struct pr_outputs *o,
+                                             const char *path, const void *data,
+                                             size_t len, struct pr_error *err);
+
+/* Move every staged output into place: renames first, then the
+ * write-through destinations.  Errors: PR_E_IO naming the destination. */
+PR_NODISCARD enum pr_status pr_outputs_commit(struct pr_outputs *o,
+                                              struct pr_error *err);
+
+/* Remove the staging files that were not committed and free the set;
+ * accepts NULL and an empty set. */
+void pr_outputs_free(struct pr_outputs *o);
+
+/* PR_E_USAGE when two of the n destinations (NULL entries are skipped)
+ * are the same: "-" twice, or one path twice.  names[i] is the option
+ * that gave paths[i], for the message ("--json and --html both write to
+ * standard output"). */
+PR_NODISCARD enum pr_status pr_outputs_distinct(const char *const *paths,
+                                                const char *const *names,
+                                                size_t n, struct pr_error *err);
+
+/* Write `len` bytes to `path` atomically: a set of one output. */
 PR_NODISCARD enum pr_status pr_sink_write_file(const char *path,
                                                const void *data, size_t len,
                                                struct pr_error *err);

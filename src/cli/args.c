@@ -4,9 +4,11 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "profreport/args.h"
 #include "profreport/parse.h"
+#include "profreport/sink.h"
 
 static const char usage[] =
     "Usage: profreport --input PATH [--input PATH...] [--json FILE]\n"
@@ -192,6 +194,24 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
     return st;
 }
 
+/* Paths that are wrong before any work: two outputs to one place, and a
+ * template folder that is not there (a silent fall-back to the built-in
+ * templates would hide the typo). */
+static enum pr_status
+check_paths(const struct pr_options *o, struct pr_error *err)
+{
+    const char *paths[] = {o->json_path, o->html_path, o->pdf_path};
+    const char *names[] = {"--json", "--html", "--pdf"};
+    struct stat sb;
+
+    if (o->template_dir != NULL &&
+        (stat(o->template_dir, &sb) != 0 || !S_ISDIR(sb.st_mode)))
+        return pr_error_set(err, PR_E_USAGE,
+                            "--template-dir: '%s' is not a folder",
+                            o->template_dir);
+    return pr_outputs_distinct(paths, names, 3, err);
+}
+
 enum pr_status
 pr_args_parse(int argc, char **argv, struct pr_options *o,
               struct pr_error *err)
@@ -234,7 +254,7 @@ pr_args_parse(int argc, char **argv, struct pr_options *o,
         return pr_error_set(err, PR_E_USAGE,
                             "table: --kind is required "
                             "(operators|kernels|kernel-calls|memory|steps)");
-    return PR_OK;
+    return check_paths(o, err);
 }
 
 void

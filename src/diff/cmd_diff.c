@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "profreport/diff.h"
 #include "profreport/parse.h"
-#include "internal.h"
+#include "profreport/sink.h"
 
 #define EXIT_GATE 3
 
@@ -142,6 +143,16 @@ one_option(struct diff_args *a, int c, const char *arg, struct pr_error *err)
 }
 
 static enum pr_status
+outputs_distinct(const struct diff_args *a, struct pr_error *err)
+{
+    const char *paths[] = {a->json, a->markdown, a->junit, a->html, a->pdf};
+    const char *names[] = {"--json", "--markdown", "--junit", "--html",
+                           "--pdf"};
+
+    return pr_outputs_distinct(paths, names, 5, err);
+}
+
+static enum pr_status
 parse_args(int argc, char **argv, struct diff_args *a, struct pr_error *err)
 {
     int c;
@@ -166,7 +177,7 @@ parse_args(int argc, char **argv, struct diff_args *a, struct pr_error *err)
     if (a->n_base == 0 || a->n_cur == 0)
         return pr_error_set(err, PR_E_USAGE, "diff: needs --baseline and "
                             "--input");
-    return PR_OK;
+    return outputs_distinct(a, err);
 }
 
 typedef enum pr_status (*render_fn)(const cJSON *diff, size_t top,
@@ -197,41 +208,56 @@ json_fn(const cJSON *diff, size_t top, struct pr_buf *out,
     return st == PR_OK ? st : pr_error_set(err, st, "json: out of memory");
 }
 
+/* Render one report into a new staging file of the set. */
 static enum pr_status
-write_report(const char *path, render_fn fn, const cJSON *diff, size_t top,
-             struct pr_error *err)
+stage_report(struct pr_outputs *set, const char *path, render_fn fn,
+             const cJSON *diff, size_t top, struct pr_error *err)
 {
     struct pr_buf b;
+    const char *tmp;
     enum pr_status st;
 
     if (path == NULL)
         return PR_OK;
+    st = pr_outputs_stage(set, path, &tmp, err);
+    if (st != PR_OK)
+        return st;
     pr_buf_init(&b, 0);
     st = fn(diff, top, &b, err);
     if (st == PR_OK)
-        st = pr_dwrite(path, b.data, b.len, err);
+        st = pr_outputs_fill(tmp, path, b.data ? b.data : "", b.len, err);
     pr_buf_free(&b);
     return st;
 }
 
+/* Every report, committed together: all of them or none. */
 static enum pr_status
 write_reports(const struct diff_args *a, const cJSON *diff,
               struct pr_error *err)
 {
     int none = !a->json && !a->markdown && !a->junit && !a->html && !a->pdf;
     size_t top = a->opts.top;
+    struct pr_outputs set;
+    const char *tmp;
     enum pr_status st;
 
-    st = write_report(a->json, json_fn, diff, top, err);
+    pr_outputs_init(&set);
+    st = stage_report(&set, a->json, json_fn, diff, top, err);
     if (st == PR_OK)
-        st = write_report(none ? "-" : a->markdown, pr_diff_markdown, diff,
-                          top, err);
+        st = stage_report(&set, none ? "-" : a->markdown, pr_diff_markdown,
+                          diff, top, err);
     if (st == PR_OK)
-        st = write_report(a->junit, junit_fn, diff, top, err);
+        st = stage_report(&set, a->junit, junit_fn, diff, top, err);
     if (st == PR_OK)
-        st = write_report(a->html, pr_diff_html, diff, top, err);
-    if (st == PR_OK && a->pdf != NULL)
-        st = pr_diff_pdf(diff, top, a->pdf, err);
+        st = stage_report(&set, a->html, pr_diff_html, diff, top, err);
+    if (st == PR_OK && a->pdf != NULL) {
+        st = pr_outputs_stage(&set, a->pdf, &tmp, err);
+        if (st == PR_OK)
+            st = pr_diff_pdf(diff, top, tmp, err);
+    }
+    if (st == PR_OK)
+        st = pr_outputs_commit(&set, err);
+    pr_outputs_free(&set);
     return st;
 }
 

@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "profreport/diff.h"
 #include "profreport/parse.h"
-#include "internal.h"
+#include "profreport/sink.h"
 
 static const char usage_text[] =
     "Usage: profreport trend --input S1 S2 ... [options]\n"
@@ -121,6 +122,15 @@ one_option(struct trend_args *a, int c, const char *arg, struct pr_error *err)
 }
 
 static enum pr_status
+outputs_distinct(const struct trend_args *a, struct pr_error *err)
+{
+    const char *paths[] = {a->json, a->markdown, a->html, a->pdf};
+    const char *names[] = {"--json", "--markdown", "--html", "--pdf"};
+
+    return pr_outputs_distinct(paths, names, 4, err);
+}
+
+static enum pr_status
 parse_args(int argc, char **argv, struct trend_args *a, struct pr_error *err)
 {
     int c;
@@ -145,7 +155,7 @@ parse_args(int argc, char **argv, struct trend_args *a, struct pr_error *err)
     if (a->n_inputs < 2)
         return pr_error_set(err, PR_E_USAGE, "trend: needs at least two "
                             "--input summaries");
-    return PR_OK;
+    return outputs_distinct(a, err);
 }
 
 /* Recorded time of a summary: the smallest numeric run span (Kineto
@@ -444,44 +454,70 @@ trend_markdown(const cJSON *t, struct pr_buf *b, struct pr_error *err)
     return PR_OK;
 }
 
+/* Stage one text report (st: how rendering it into b went). */
 static enum pr_status
-write_text(const char *path, struct pr_buf *b, enum pr_status st,
-           struct pr_error *err)
+stage_text(struct pr_outputs *set, const char *path, struct pr_buf *b,
+           enum pr_status st, struct pr_error *err)
 {
+    const char *tmp;
+
     if (st == PR_OK)
-        st = pr_dwrite(path, b->data, b->len, err);
+        st = pr_outputs_stage(set, path, &tmp, err);
+    if (st == PR_OK)
+        st = pr_outputs_fill(tmp, path, b->data ? b->data : "", b->len, err);
     pr_buf_free(b);
     return st;
 }
 
 static enum pr_status
+stage_json(struct pr_outputs *set, const char *path, const cJSON *t,
+           struct pr_error *err)
+{
+    char *json = cJSON_Print(t);
+    const char *tmp;
+    enum pr_status st;
+
+    if (json == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    st = pr_outputs_stage(set, path, &tmp, err);
+    if (st == PR_OK)
+        st = pr_outputs_fill(tmp, path, json, strlen(json), err);
+    cJSON_free(json);
+    return st;
+}
+
+/* Every report, committed together: all of them or none. */
+static enum pr_status
 write_reports(const struct trend_args *a, const cJSON *t,
               struct pr_error *err)
 {
+    struct pr_outputs set;
     struct pr_buf b;
+    const char *tmp;
     enum pr_status st = PR_OK;
-    char *json;
 
-    if (a->json != NULL) {
-        json = cJSON_Print(t);
-        if (json == NULL)
-            return pr_error_set(err, PR_E_NOMEM, "out of memory");
-        st = pr_dwrite(a->json, json, strlen(json), err);
-        cJSON_free(json);
-    }
+    pr_outputs_init(&set);
+    if (a->json != NULL)
+        st = stage_json(&set, a->json, t, err);
     if (st == PR_OK &&
         (a->markdown != NULL ||
          (a->html == NULL && a->json == NULL && a->pdf == NULL))) {
         pr_buf_init(&b, 0);
-        st = write_text(a->markdown ? a->markdown : "-", &b,
+        st = stage_text(&set, a->markdown ? a->markdown : "-", &b,
                         trend_markdown(t, &b, err), err);
     }
     if (st == PR_OK && a->html != NULL) {
         pr_buf_init(&b, 0);
-        st = write_text(a->html, &b, pr_trend_html(t, &b, err), err);
+        st = stage_text(&set, a->html, &b, pr_trend_html(t, &b, err), err);
     }
-    if (st == PR_OK && a->pdf != NULL)
-        st = pr_trend_pdf(t, a->pdf, err);
+    if (st == PR_OK && a->pdf != NULL) {
+        st = pr_outputs_stage(&set, a->pdf, &tmp, err);
+        if (st == PR_OK)
+            st = pr_trend_pdf(t, tmp, err);
+    }
+    if (st == PR_OK)
+        st = pr_outputs_commit(&set, err);
+    pr_outputs_free(&set);
     return st;
 }
 

@@ -124,10 +124,6 @@ PR_NODISCARD enum pr_status pr_dload_summary(const char *const *paths,
 /* Basename of path, for labels in reports (no absolute paths there). */
 const char *pr_dbasename(const char *path);
 
-/* Write text to path atomically ("-" = stdout). */
-PR_NODISCARD enum pr_status pr_dwrite(const char *path, const char *text,
-                                      size_t len, struct pr_error *err);
-
 /* ---- the command lines of diff and trend (cmd_diff.c, cmd_trend.c) ---- */
 
 /* Append the borrowed string p to the owned array *v of *n entries. */

@@ -26,13 +26,6 @@ pr_dbasename(const char *path)
     return path;
 }
 
-enum pr_status
-pr_dwrite(const char *path, const char *text, size_t len,
-          struct pr_error *err)
-{
-    return pr_sink_write_file(path, text != NULL ? text : "", len, err);
-}
-
 /* 1 when the file starts like a summary written by --json. */
 static int
 looks_like_summary(FILE *f)

@@ -1,4 +1,6 @@
-/* sink.c - atomic output: temp file in the same folder, fsync, rename. */
+/* sink.c - atomic output (sink.h): staging files beside the destination
+ * and renamed into place, or in $TMPDIR and written through destinations
+ * that must not be replaced; sets of outputs committed together. */
 #include "config.h"
 
 #include <errno.h>
@@ -9,29 +11,74 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "profreport/buf.h"
 #include "profreport/sink.h"
+
+#define COPY_CHUNK 65536
+
+static int
+is_stdout(const char *path)
+{
+    return strcmp(path, "-") == 0;
+}
+
+/* 1 when the destination must be written through, not replaced: standard
+ * output, or an existing entry that is not a regular file (a device, a
+ * FIFO, a socket, a symlink: replacing a symlink would cut the link). */
+static int
+writes_through(const char *path)
+{
+    struct stat sb;
+
+    if (is_stdout(path))
+        return 1;
+    return lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode);
+}
+
+static const char *
+temp_dir(void)
+{
+    const char *d = getenv("TMPDIR");
+
+    return d != NULL && *d == '/' ? d : "/tmp";
+}
+
+/* mkstemp of `pattern` (owned by the caller on success). */
+static enum pr_status
+open_temp(char *pattern, const char *path, int *fd_out, struct pr_error *err)
+{
+    int fd = mkstemp(pattern);
+
+    if (fd < 0)
+        return pr_error_set(err, PR_E_IO, "%s: cannot create: %s",
+                            is_stdout(path) ? "standard output" : path,
+                            strerror(errno));
+    /* mkstemp creates 0600; reports are ordinary files */
+    (void)fchmod(fd, 0644);
+    *fd_out = fd;
+    return PR_OK;
+}
 
 static enum pr_status
 make_temp(const char *path, char **tmp_out, int *fd_out, struct pr_error *err)
 {
-    size_t n = strlen(path) + 16;
+    int through = writes_through(path);
+    size_t n = (through ? strlen(temp_dir()) : strlen(path)) + 32;
     char *tmp = malloc(n);
-    int fd;
+    enum pr_status st;
 
     if (tmp == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    snprintf(tmp, n, "%s.XXXXXX", path);
-    fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
+    if (through)
+        snprintf(tmp, n, "%s/profreport.XXXXXX", temp_dir());
+    else
+        snprintf(tmp, n, "%s.XXXXXX", path);
+    st = open_temp(tmp, path, fd_out, err);
+    if (st != PR_OK) {
         free(tmp);
-        return pr_error_set(err, PR_E_IO, "%s: cannot create: %s", path,
-                            strerror(e));
+        return st;
     }
-    /* mkstemp creates 0600; reports are ordinary files */
-    (void)fchmod(fd, 0644 & ~(mode_t)0);
     *tmp_out = tmp;
-    *fd_out = fd;
     return PR_OK;
 }
 
@@ -52,36 +99,202 @@ write_all(int fd, const char *p, size_t len)
 }
 
 enum pr_status
-pr_sink_write_file(const char *path, const void *data, size_t len,
-                   struct pr_error *err)
+pr_outputs_fill(const char *tmp, const char *path, const void *data, size_t len,
+                struct pr_error *err)
 {
-    char *tmp = NULL;
-    int fd, e;
+    int fd = open(tmp, O_WRONLY | O_TRUNC);
     enum pr_status st;
+    int e;
 
-    if (strcmp(path, "-") == 0) {
-        if (write_all(STDOUT_FILENO, data, len) != PR_OK)
-            return pr_error_set(err, PR_E_IO, "stdout: write failed: %s",
-                                strerror(errno));
-        return PR_OK;
-    }
-    st = make_temp(path, &tmp, &fd, err);
-    if (st != PR_OK)
-        return st;
+    if (fd < 0)
+        return pr_error_set(err, PR_E_IO, "%s: cannot write: %s", path,
+                            strerror(errno));
     st = write_all(fd, data, len);
     e = errno;
     if (close(fd) != 0 && st == PR_OK) {
         st = PR_E_IO;
         e = errno;
     }
-    if (st != PR_OK) {
-        unlink(tmp);
-        free(tmp);
-        return pr_error_set(err, PR_E_IO, "%s: write failed: %s", path,
+    if (st != PR_OK)
+        return pr_error_set(err, PR_E_IO, "%s: write failed: %s",
+                            is_stdout(path) ? "standard output" : path,
                             strerror(e));
+    return PR_OK;
+}
+
+/* Copy the bytes of `from` to the open descriptor `to`. */
+static enum pr_status
+copy_fd(int from, int to)
+{
+    char buf[COPY_CHUNK];
+
+    for (;;) {
+        ssize_t r = read(from, buf, sizeof(buf));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return PR_E_IO;
+        if (r == 0)
+            return PR_OK;
+        if (write_all(to, buf, (size_t)r) != PR_OK)
+            return PR_E_IO;
     }
-    st = pr_sink_commit(tmp, path, err);
-    free(tmp);
+}
+
+/* Write the staged bytes through the destination (stdout, a device, a
+ * FIFO, a symlink's target), then remove the staging file. */
+static enum pr_status
+write_through(const char *tmp, const char *path, struct pr_error *err)
+{
+    int in = open(tmp, O_RDONLY), out, e = 0;
+    enum pr_status st = PR_OK;
+
+    if (in < 0)
+        return pr_error_set(err, PR_E_IO, "%s: staged output lost: %s", path,
+                            strerror(errno));
+    out = is_stdout(path) ? STDOUT_FILENO
+                          : open(path, O_WRONLY | O_TRUNC | O_CREAT, 0644);
+    if (out < 0) {
+        e = errno;
+        st = PR_E_IO;
+    } else if (copy_fd(in, out) != PR_OK) {
+        e = errno;
+        st = PR_E_IO;
+    }
+    if (out >= 0 && out != STDOUT_FILENO && close(out) != 0 && st == PR_OK) {
+        e = errno;
+        st = PR_E_IO;
+    }
+    close(in);
+    unlink(tmp);
+    if (st != PR_OK)
+        return pr_error_set(err, PR_E_IO, "%s: write failed: %s",
+                            is_stdout(path) ? "standard output" : path,
+                            strerror(e));
+    return PR_OK;
+}
+
+void
+pr_outputs_init(struct pr_outputs *o)
+{
+    memset(o, 0, sizeof(*o));
+}
+
+enum pr_status
+pr_outputs_stage(struct pr_outputs *o, const char *path, const char **tmp_out,
+                 struct pr_error *err)
+{
+    struct pr_output *x;
+    int fd;
+    enum pr_status st;
+
+    if (pr_grow((void **)&o->v, &o->cap, o->n + 1, sizeof(*o->v)) != PR_OK)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    x = &o->v[o->n];
+    memset(x, 0, sizeof(*x));
+    x->path = path;
+    x->through = writes_through(path);
+    st = make_temp(path, &x->tmp, &fd, err);
+    if (st != PR_OK)
+        return st;
+    close(fd);
+    o->n++;
+    if (tmp_out != NULL)
+        *tmp_out = x->tmp;
+    return PR_OK;
+}
+
+enum pr_status
+pr_outputs_write(struct pr_outputs *o, const char *path, const void *data,
+                 size_t len, struct pr_error *err)
+{
+    const char *tmp;
+    enum pr_status st = pr_outputs_stage(o, path, &tmp, err);
+
+    if (st == PR_OK)
+        st = pr_outputs_fill(tmp, path, data, len, err);
+    return st;
+}
+
+/* Commit output x: rename, or write through. */
+static enum pr_status
+commit_one(struct pr_output *x, struct pr_error *err)
+{
+    enum pr_status st;
+
+    if (x->through)
+        st = write_through(x->tmp, x->path, err);
+    else
+        st = pr_sink_commit(x->tmp, x->path, err);
+    free(x->tmp);
+    x->tmp = NULL;
+    return st;
+}
+
+enum pr_status
+pr_outputs_commit(struct pr_outputs *o, struct pr_error *err)
+{
+    enum pr_status st = PR_OK;
+    size_t i;
+    int pass;
+
+    /* renames cannot fail half-way through a file; do them first */
+    for (pass = 0; pass < 2; pass++)
+        for (i = 0; i < o->n && st == PR_OK; i++)
+            if (o->v[i].tmp != NULL && o->v[i].through == pass)
+                st = commit_one(&o->v[i], err);
+    return st;
+}
+
+void
+pr_outputs_free(struct pr_outputs *o)
+{
+    size_t i;
+
+    if (o == NULL)
+        return;
+    for (i = 0; i < o->n; i++) {
+        if (o->v[i].tmp != NULL)
+            unlink(o->v[i].tmp);
+        free(o->v[i].tmp);
+    }
+    free(o->v);
+    pr_outputs_init(o);
+}
+
+enum pr_status
+pr_outputs_distinct(const char *const *paths, const char *const *names,
+                    size_t n, struct pr_error *err)
+{
+    size_t i, j;
+
+    for (i = 0; i < n; i++)
+        for (j = i + 1; paths[i] != NULL && j < n; j++) {
+            if (paths[j] == NULL || strcmp(paths[i], paths[j]) != 0)
+                continue;
+            if (is_stdout(paths[i]))
+                return pr_error_set(err, PR_E_USAGE,
+                                    "%s and %s both write to standard output "
+                                    "('-'): give one of them a file",
+                                    names[i], names[j]);
+            return pr_error_set(err, PR_E_USAGE, "%s and %s both write to '%s'",
+                                names[i], names[j], paths[i]);
+        }
+    return PR_OK;
+}
+
+enum pr_status
+pr_sink_write_file(const char *path, const void *data, size_t len,
+                   struct pr_error *err)
+{
+    struct pr_outputs o;
+    enum pr_status st;
+
+    pr_outputs_init(&o);
+    st = pr_outputs_write(&o, path, data, len, err);
+    if (st == PR_OK)
+        st = pr_outputs_commit(&o, err);
+    pr_outputs_free(&o);
     return st;
 }
 
@@ -99,6 +312,8 @@ pr_sink_temp_path(const char *path, char **tmp_out, struct pr_error *err)
 enum pr_status
 pr_sink_commit(const char *tmp, const char *path, struct pr_error *err)
 {
+    if (writes_through(path))
+        return write_through(tmp, path, err);
     if (rename(tmp, path) != 0) {
         int e = errno;
         unlink(tmp);
