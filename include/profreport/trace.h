@@ -53,6 +53,19 @@ enum pr_kind {
     PR_KIND_COUNT
 };
 
+/* The compute unit a device task ran on, where the producer says so
+ * (Ascend's Accelerator Core / Task Type); UNKNOWN for CUDA kernels, whose
+ * tensor-core use is judged by name.  Values are stable. */
+enum pr_unit {
+    PR_UNIT_UNKNOWN = 0,
+    PR_UNIT_MATRIX,     /* the matrix unit: Ascend AI Core Cube (AIC) */
+    PR_UNIT_VECTOR,     /* the vector unit: Ascend AI Vector core (AIV) */
+    PR_UNIT_MIX_MATRIX, /* a fused task led by the matrix unit (MIX_AIC) */
+    PR_UNIT_MIX_VECTOR, /* a fused task led by the vector unit (MIX_AIV) */
+    PR_UNIT_CPU,        /* a device-side CPU (Ascend AI CPU) */
+    PR_UNIT_OTHER       /* another engine (DSA random numbers, HCCL) */
+};
+
 /* One duration or memory event, 64 bytes.  Events are sorted by (ts_ns,
  * file order) after pr_trace_finish(). */
 struct pr_event {

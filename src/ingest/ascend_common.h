@@ -1,0 +1,110 @@
+/* ascend_common.h - what every reader of Ascend output shares: torch_npu
+ * and MindSpore ASCEND_PROFILER_OUTPUT folders (ascend*.c), msprof PROF_*
+ * folders and the legacy MindSpore profiler/ folder.  The mapping of the
+ * producers' words onto the model lives here once: Task Type and
+ * Accelerator Core to our kinds and compute units, CANN dtype names to
+ * PyTorch's, the ";\r\n" shape strings to the model's shape text, and the
+ * rank of a profiler_info*.json.  Spec: shared/spec/other-producers.md §2.
+ *
+ * Only src/ingest includes this header.  Everything here is pure (no I/O)
+ * except pr_ascend_info_read(). */
+#ifndef PROFREPORT_INGEST_ASCEND_COMMON_H
+#define PROFREPORT_INGEST_ASCEND_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profreport/buf.h"
+#include "profreport/error.h"
+#include "profreport/trace.h"
+
+/* What a device task is, by its Task Type (trace_view `Task Type`,
+ * kernel_details `Accelerator Core`, op_summary `Task Type`, the DB's
+ * TASK.taskType). */
+enum pr_ascend_task {
+    PR_ASCEND_TASK_COMPUTE = 0, /* AI_CORE, AI_VECTOR_CORE, MIX_*, AI_CPU,
+                                   DSA_SQE, FFTS_PLUS, "Other": a kernel */
+    PR_ASCEND_TASK_COPY,        /* SDMA, SDMA_SQE, PCIE_DMA_SQE: a copy */
+    PR_ASCEND_TASK_SYNC,        /* Notify Wait/Record, Write Value, event and
+                                   place-holder SQEs: a stream wait */
+    PR_ASCEND_TASK_COMM         /* HCCL: a collective or point-to-point */
+};
+
+/* The class of a Task Type.  Unknown names ending in "_SQE" are
+ * synchronisation; any other unknown name is compute, since new kernel
+ * task types appear with each CANN release while the helpers are few. */
+enum pr_ascend_task pr_ascend_task_class(const char *task_type);
+
+/* The model kind of a task class (a copy on a communication stream is the
+ * caller's to demote: it belongs to the collective). */
+enum pr_kind pr_ascend_task_kind(enum pr_ascend_task c);
+
+/* The compute unit named by an Accelerator Core / Task Type value
+ * ("AI_CORE" is the Cube, "AI_VECTOR_CORE" the Vector unit, "MIX_AIC" a
+ * cube-led mix, ...); PR_UNIT_UNKNOWN for "N/A", "" and the like. */
+enum pr_unit pr_ascend_unit(const char *core);
+
+/* A CANN or HCCL dtype name ("FLOAT", "DT_BF16", "FLOAT16", "INT64",
+ * "FP32", "BFP16") as PyTorch names it in Kineto's "Input type" ("float",
+ * "c10::BFloat16", ...) and in its collective metadata ("Float",
+ * "BFloat16", ...), with its size in bytes. */
+struct pr_ascend_dtype {
+    const char *torch; /* static */
+    const char *comm;  /* static */
+    int bytes;
+};
+
+/* Look up `name` (len bytes; case-insensitive, "DT_" prefix optional).
+ * 0 when unknown ("UNDEFINED", "N/A", ""). */
+int pr_ascend_dtype(const char *name, size_t len, struct pr_ascend_dtype *out);
+
+/* A shape list as Ascend writes it, into the model's shape text (Kineto's
+ * "Input Dims" as Python prints it):
+ *   trace_view "Input Dims"  "32,3,224,224;\r\n64;\r\n"  -> [[32, 3, 224, 224],
+ * [64], []] CSV "Input Shapes"       "\"32,1,224,224,8;121,4,16,8\"" (quotes
+ * kept by the CSV's triple quoting) -> [[32, 1, 224, 224, 8], [121, 4, 16, 8]]
+ * Tensors are separated by ';' (with or without "\r\n"), dimensions by
+ * ','; an empty entry is a scalar or None ([]).  Returns 0 (out
+ * unchanged past its old length) when the text is not such a list ("N/A",
+ * letters, a dimension beyond int64) and -1 when out fails (PR_E_LIMIT or
+ * out of memory). */
+int pr_ascend_shapes(const char *s, size_t len, struct pr_buf *out);
+
+/* A ';'-separated list of names ("float;\r\nScalarList;\r\nNone", or a
+ * CSV "FLOAT;DT_BF16") as Python prints a list of strings:
+ * ['float', 'ScalarList', 'None'].  With `torch_names`, CANN dtype names
+ * become PyTorch's (FLOAT -> float) and unknown ones stay as written.
+ * Returns 1, or -1 when out fails. */
+int pr_ascend_names(const char *s, size_t len, int torch_names,
+                    struct pr_buf *out);
+
+/* The collective of an HCCL operation name, in the words pr_comm (and
+ * Kineto's "Collective name") use: "hcom_allReduce__586_0_1" ->
+ * "allreduce", "hcom_broadcast_" -> "broadcast", "hcom_send_" -> "send",
+ * "hcom_receive_" -> "recv", "hcom_reduceScatter_" -> "reducescatter".
+ * NULL when `name` is not an hcom operation.  Static result. */
+const char *pr_ascend_collective(const char *name);
+
+/* What profiler_info[_<rank>].json says about the run. */
+struct pr_ascend_info {
+    int64_t rank;            /* rank_id (written as an int or a string); -1 */
+    int64_t world_size;      /* config world size when present; -1 */
+    char cann[32];           /* cann_version ("" when absent) */
+    char torch_npu[32];      /* torch_npu_version ("" when absent) */
+    char profiler_level[16]; /* "Level1" ... ("" when absent) */
+};
+
+/* Parse the text of a profiler_info JSON object.  PR_E_FORMAT (with what
+ * is wrong, no file name) when it is not a JSON object or rank_id is
+ * neither an integer nor a string holding one; an absent rank_id leaves
+ * rank at -1. */
+PR_NODISCARD enum pr_status pr_ascend_info_parse(const char *text, size_t len,
+                                                 struct pr_ascend_info *out,
+                                                 struct pr_error *err);
+
+/* Read and parse `path` (at most 16 MiB).  Messages start with the path. */
+PR_NODISCARD enum pr_status pr_ascend_info_read(const char *path,
+                                                struct pr_ascend_info *out,
+                                                struct pr_error *err);
+
+#endif
