@@ -55,16 +55,56 @@ print_quality(const char *path, const struct pr_trace *t)
             d->unknown_cat);
 }
 
-/* Read one file and add its input and run to the summary.  *skipped is set
- * when a folder member turned out not to be a trace. */
+/* The folder members a run folder's loader skipped, as warnings. */
+static void
+warn_skipped(const struct pr_options *o, const struct pr_trace *t)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_skipped && !o->quiet; i++)
+        fprintf(stderr, "profreport: warning: skipping %s: %s\n",
+                pr_trace_str(t, t->skipped[i].path),
+                pr_trace_str(t, t->skipped[i].why));
+}
+
+/* The run's name: the loader's (a folder of several ranks) or the path's. */
+static const char *
+worker_of(const struct pr_trace *t, const struct pr_input_file *f)
+{
+    return t->worker != PR_STR_NONE ? pr_trace_str(t, t->worker) : f->worker;
+}
+
+/* Add one trace of an input (a loader may read several runs from one
+ * folder) to the summary. */
+static enum pr_status
+add_trace(const struct pr_options *o, const struct pr_input_file *f,
+          const struct pr_trace *t, cJSON *sum, struct pr_error *err)
+{
+    struct pr_analysis_opts ao = {.peak_tflops = o->peak_tflops,
+                                  .peak_gbps = o->peak_gbps};
+    const char *worker = worker_of(t, f);
+    enum pr_status st;
+
+    warn_skipped(o, t);
+    if (o->verbose)
+        print_quality(f->path, t);
+    st = pr_summary_add_input(sum, f->path, t, worker, f->span, err);
+    if (st == PR_OK)
+        st = pr_summary_add_run(sum, t, worker, f->span, &ao, err);
+    if (st != PR_OK)
+        pr_error_prefix(err, "%s: ", f->path);
+    return st;
+}
+
+/* Read one input and add its inputs and runs to the summary.  *skipped is
+ * set when a folder member turned out not to be a trace. */
 static enum pr_status
 ingest_one(const struct pr_options *o, const struct pr_input_file *f,
            cJSON *sum, int *skipped, struct pr_error *err)
 {
     struct pr_read_opts ro = {o->max_input, o->threads, 0};
-    struct pr_analysis_opts ao = {.peak_tflops = o->peak_tflops,
-                                  .peak_gbps = o->peak_gbps};
     struct pr_trace *t = NULL;
+    const struct pr_trace *r;
     enum pr_status st;
 
     *skipped = 0;
@@ -80,13 +120,8 @@ ingest_one(const struct pr_options *o, const struct pr_input_file *f,
         }
         return st;
     }
-    if (o->verbose)
-        print_quality(f->path, t);
-    st = pr_summary_add_input(sum, f->path, t, f->worker, f->span, err);
-    if (st == PR_OK)
-        st = pr_summary_add_run(sum, t, f->worker, f->span, &ao, err);
-    if (st != PR_OK)
-        pr_error_prefix(err, "%s: ", f->path);
+    for (r = t; r != NULL && st == PR_OK; r = r->next)
+        st = add_trace(o, f, r, sum, err);
     pr_trace_free(t); /* the summary copied what it keeps */
     return st;
 }
@@ -284,7 +319,7 @@ append_calls(const struct pr_trace *t, const struct pr_input_file *f, int tag,
     enum pr_status st = pr_kernel_calls_build(t, &rows, err);
 
     while (st == PR_OK && (row = cJSON_DetachItemFromArray(rows, 0))) {
-        if (tag && !cJSON_AddStringToObject(row, "worker", f->worker))
+        if (tag && !cJSON_AddStringToObject(row, "worker", worker_of(t, f)))
             st = pr_error_set(err, PR_E_NOMEM, "out of memory");
         if (!cJSON_AddItemToArray(all, row)) {
             cJSON_Delete(row);
@@ -301,6 +336,7 @@ load_calls(const struct pr_options *o, const struct pr_input_file *f, int tag,
 {
     struct pr_read_opts ro = {o->max_input, o->threads, 0};
     struct pr_trace *t = NULL;
+    const struct pr_trace *r;
     enum pr_status st;
 
     ro.progress = want_progress(o, f->path);
@@ -309,8 +345,8 @@ load_calls(const struct pr_options *o, const struct pr_input_file *f, int tag,
         pr_error_clear(err);
         return PR_OK;
     }
-    if (st == PR_OK)
-        st = append_calls(t, f, tag, all, err);
+    for (r = t; r != NULL && st == PR_OK; r = r->next)
+        st = append_calls(r, f, tag || r->next != NULL || r != t, all, err);
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", f->path);
     pr_trace_free(t);

@@ -145,6 +145,14 @@ struct pr_device {
     int64_t smem_per_block, smem_per_sm, smem_per_block_optin;
 };
 
+/* A file of a run folder that the folder's loader did not read, and why
+ * (string ids); the pipeline warns about each one, as discovery does for
+ * the members of folders no format claims. */
+struct pr_skip {
+    uint32_t path;
+    uint32_t why;
+};
+
 /* Data-quality counters: problems that did not stop ingest. */
 struct pr_diag {
     size_t skipped_no_dur; /* X events without a usable dur */
@@ -180,11 +188,30 @@ struct pr_trace {
     uint32_t backend;   /* distributedInfo.backend string id */
     uint32_t format;    /* "kineto" or "chrome" */
     struct pr_diag diag;
+
+    /* Set by loaders of run folders (MindSpore profiler/, msprof PROF_*) */
+    uint32_t worker;  /* the run's name ("rank1") when the loader knows it
+                         better than the path; PR_STR_NONE: from the path */
+    int device_steps; /* the ProfilerStep#N windows are the producer's own
+                         step boundaries on the device clock (MindSpore or
+                         msprof step trace): steps are taken as they are,
+                         not stretched to the device work they launched
+                         nor trimmed where there is none */
+    struct pr_skip *skipped; /* owned: folder members not read */
+    size_t n_skipped, cap_skipped;
+    struct pr_trace *next; /* owned: the next run read from the same input
+                              (a folder holding several ranks), or NULL */
 };
 
 /* New empty trace; NULL on out-of-memory. */
 struct pr_trace *pr_trace_new(void);
-void pr_trace_free(struct pr_trace *t); /* accepts NULL */
+/* Frees t and the traces chained after it (t->next); accepts NULL. */
+void pr_trace_free(struct pr_trace *t);
+
+/* Note a folder member the loader skipped, with the reason (both copied).
+ * PR_E_NOMEM on allocation failure. */
+PR_NODISCARD enum pr_status
+pr_trace_add_skip(struct pr_trace *t, const char *path, const char *why);
 
 /* Append records.  Return a pointer to the new zero-filled record (fields
  * preset to their "absent" values) or NULL on out-of-memory.  The pointer is

@@ -296,7 +296,8 @@ device_aware(const struct pr_trace *t, const struct pr_tree *tree,
     match_steps(t, tree, s, sd, matched);
     for (i = 0; i < s->n; i++)
         s->gpu_used |= s->v[i].n_matched > 0;
-    if (s->gpu_used) {
+    /* a producer's device-side steps already end with their work */
+    if (s->gpu_used && !t->device_steps) {
         stretch_steps(t, tree, s, sd, matched);
         trim_tail(s);
     }

@@ -24,6 +24,7 @@ pr_trace_new(void)
     t->rank = -1;
     t->world_size = -1;
     t->backend = PR_STR_NONE;
+    t->worker = PR_STR_NONE;
     t->format = pr_strtab_intern(t->strs, "kineto", 6);
     return t;
 }
@@ -31,16 +32,37 @@ pr_trace_new(void)
 void
 pr_trace_free(struct pr_trace *t)
 {
-    if (t == NULL)
-        return;
-    pr_strtab_free(t->strs);
-    free(t->events);
-    free(t->ops);
-    free(t->gpu);
-    free(t->mem);
-    free(t->flows);
-    free(t->devices);
-    free(t);
+    while (t != NULL) {
+        struct pr_trace *next = t->next;
+
+        pr_strtab_free(t->strs);
+        free(t->events);
+        free(t->ops);
+        free(t->gpu);
+        free(t->mem);
+        free(t->flows);
+        free(t->devices);
+        free(t->skipped);
+        free(t);
+        t = next;
+    }
+}
+
+enum pr_status
+pr_trace_add_skip(struct pr_trace *t, const char *path, const char *why)
+{
+    struct pr_skip *k;
+
+    if (pr_grow((void **)&t->skipped, &t->cap_skipped, t->n_skipped + 1,
+                sizeof(*k)) != PR_OK)
+        return PR_E_NOMEM;
+    k = &t->skipped[t->n_skipped];
+    k->path = pr_strtab_intern(t->strs, path, strlen(path));
+    k->why = pr_strtab_intern(t->strs, why, strlen(why));
+    if (k->path == PR_STR_NONE || k->why == PR_STR_NONE)
+        return PR_E_NOMEM;
+    t->n_skipped++;
+    return PR_OK;
 }
 
 struct pr_event *

@@ -117,7 +117,7 @@ test_unmatched_device_before_first_step(void **state)
  * does that one (0.8 * 5 > 3): 2 steps kept.  With 5, 5, 4: 0.8 * 5 = 4 is
  * not > 4, 3 kept. */
 static void
-trim_case(int last_count, size_t expect_n)
+trim_case(int last_count, size_t expect_n, int device_steps)
 {
     struct fixture f = {.t = pr_trace_new()};
     int counts[4] = {5, 5, last_count, 0}, s, k;
@@ -133,17 +133,24 @@ trim_case(int last_count, size_t expect_n)
             tt_kernel(f.t, "k", s * 100 + 20 + k, 1, corr);
         }
     }
+    f.t->device_steps = device_steps;
     compute(&f);
     assert_int_equal(f.steps.n, expect_n);
+    for (s = 0; s < (int)f.steps.n; s++)
+        expect_step(&f.steps.v[s], s * 100, s * 100 + 100);
     release(&f);
 }
 
+/* Steps 3 and 4 launch less than 80% of step 2, or nothing: trimmed,
+ * unless the steps are the producer's own device-side windows, which are
+ * kept as they are. */
 static void
 test_tail_trimming(void **state)
 {
     (void)state;
-    trim_case(3, 2);
-    trim_case(4, 3);
+    trim_case(3, 2, 0);
+    trim_case(4, 3, 0);
+    trim_case(3, 4, 1);
 }
 
 /* One step [0,100), no device match (host bounds kept):
