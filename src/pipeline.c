@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "profreport/args.h"
 #include "profreport/clock.h"
 #include "profreport/discover.h"
 #include "profreport/formats.h"
@@ -388,14 +387,6 @@ pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
     cJSON *sum = NULL;
     enum pr_status st;
 
-    if (o->command == PR_CMD_HELP) {
-        fputs(pr_args_usage(), stdout);
-        return PR_OK;
-    }
-    if (o->command == PR_CMD_VERSION) {
-        printf("profreport %s\n", PACKAGE_VERSION);
-        return PR_OK;
-    }
     if (o->command == PR_CMD_TABLE && o->table_kind &&
         strcmp(o->table_kind, "kernel-calls") == 0)
         return kernel_calls_table(o, err);

@@ -88,11 +88,26 @@ PR_NODISCARD enum pr_status pr_diff_pdf(const cJSON *diff, size_t top,
                                         const char *path,
                                         struct pr_error *err);
 
-/* `profreport diff ...` and `profreport trend ...`: argv[0] is the
- * subcommand name.  Print errors as "profreport: message" and return the
- * process exit status: 0 ok, 1 usage or malformed rule, 2 bad input,
- * 3 a gate tripped (diff) or a night crossed a limit with --fail (trend). */
-int pr_diff_main(int argc, char **argv);
-int pr_trend_main(int argc, char **argv);
+/* One `profreport diff` run, as the command line describes it.  Every
+ * pointer is borrowed for the call. */
+struct pr_diff_job {
+    const char *const *base, *const *cur; /* traces, folders or summaries */
+    size_t n_base, n_cur;                 /* >= 1 each */
+    const struct pr_rule *rules;          /* n_rules == 0: default gate */
+    size_t n_rules;
+    const char *json, *markdown, *junit, *html, *pdf; /* NULL: not asked;
+                                 Markdown goes to stdout when none is */
+    struct pr_diff_opts opts;
+    int quiet;
+};
+
+/* Load both sides, compare, gate and write the reports (all of them or
+ * none).  *out receives the gated diff tree (owned by the caller) and
+ * *n_failed the number of gates that tripped.  Errors: those of loading
+ * (bad input is PR_E_FORMAT, PR_E_IO, PR_E_LIMIT), of the reports, and
+ * PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_diff_run(const struct pr_diff_job *job,
+                                        cJSON **out, size_t *n_failed,
+                                        struct pr_error *err);
 
 #endif

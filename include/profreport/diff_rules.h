@@ -60,6 +60,15 @@ PR_NODISCARD enum pr_status pr_rule_parse(const char *text,
 /* Release the strings of a parsed rule; accepts NULL and zeroed rules. */
 void pr_rule_free(struct pr_rule *r);
 
+/* Parse `text` (a --fail-on value) onto the owned array *rules of *n.
+ * Errors: PR_E_NOMEM, and those of pr_rule_parse. */
+PR_NODISCARD enum pr_status pr_rule_list_add(struct pr_rule **rules, size_t *n,
+                                             const char *text,
+                                             struct pr_error *err);
+
+/* Free n rules and their array; accepts NULL. */
+void pr_rule_list_free(struct pr_rule *rules, size_t n);
+
 /* Does a change of `delta` (in the rule's unit; NAN = not applicable)
  * cross the rule's limit?  Cannot fail. */
 int pr_rule_crossed(const struct pr_rule *r, double delta);

@@ -1,5 +1,6 @@
 /* pipeline.h - the one place that knows every stage: options in, report
- * files out.  cli/ calls only this and args.h. */
+ * files out.  cli/ calls this; it prints nothing but notes and warnings
+ * (usage and errors are main's). */
 #ifndef PROFREPORT_PIPELINE_H
 #define PROFREPORT_PIPELINE_H
 
@@ -12,9 +13,7 @@ struct cJSON;
 
 enum pr_command {
     PR_CMD_REPORT = 0, /* profreport --input ... --json/--html/--pdf */
-    PR_CMD_TABLE,      /* profreport table ... */
-    PR_CMD_HELP,
-    PR_CMD_VERSION
+    PR_CMD_TABLE       /* profreport table ... */
 };
 
 struct pr_options {
@@ -31,6 +30,7 @@ struct pr_options {
     int top_given;            /* --top was on the command line */
     int quiet;
     int verbose;
+    int want_help, want_version; /* -h / -V: main prints, nothing runs */
     int threads;              /* 0 = auto */
     uint64_t max_input;       /* --max-input bytes; 0 = default */
     double peak_tflops, peak_gbps;

@@ -1,4 +1,6 @@
-/* args.c - one getopt_long table and the usage text beside it. */
+/* args.c - the options of the report and table commands: one getopt_long
+ * table shared by both (their usage texts are in cmd_report.c and
+ * cmd_table.c, beside the command entries). */
 #include "config.h"
 
 #include <getopt.h>
@@ -10,51 +12,24 @@
 #include "profreport/parse.h"
 #include "profreport/sink.h"
 
-static const char usage[] =
-    "Usage: profreport --input PATH [--input PATH...] [--json FILE]\n"
-    "                  [--html FILE] [--pdf FILE] [options]\n"
-    "       profreport table --input PATH --kind KIND [table options]\n"
-    "\n"
-    "Turns PyTorch profiler / Kineto traces (.json, .json.gz, or a run\n"
-    "folder of <worker>.<span>.pt.trace.json[.gz] files) into reports.\n"
-    "\n"
-    "Report options:\n"
-    "  -i, --input PATH       trace file or run folder (repeatable)\n"
-    "  -j, --json FILE        write the summary JSON ('-' for stdout)\n"
-    "      --html FILE        write a self-contained HTML report\n"
-    "      --pdf FILE         write a PDF report\n"
-    "      --top N            rows per report table (default 50)\n"
-    "      --template-dir DIR override the built-in HTML templates\n"
-    "      --paper a4|letter  PDF paper size (default a4)\n"
-    "      --font FILE        TrueType font for the PDF\n"
-    "      --peak-tflops X    override the device's peak TFLOP/s\n"
-    "      --peak-gbps X      override the device's memory bandwidth\n"
-    "      --device-spec FILE JSON file of device peaks (data/devices.json "
-    "form)\n"
-    "      --threads N        parser threads (default: all CPUs)\n"
-    "      --max-input SIZE   refuse inputs larger than this (uncompressed;\n"
-    "                         bytes, or with a unit: 512MiB, 2GiB, 1GB)\n"
-    "  -q, --quiet            no progress on stderr\n"
-    "  -v, --verbose          print data-quality notes\n"
-    "  -h, --help             this text\n"
-    "  -V, --version          print the version\n"
-    "\n"
-    "Table options (profreport table):\n"
-    "      --kind K           operators|kernels|kernel-calls|memory|steps\n"
-    "      --sort COL         sort by column\n"
-    "      --group-by G       name|shape|type\n"
-    "      --min-time US      hide rows below this time\n"
-    "      --filter TEXT      keep rows whose name contains TEXT\n"
-    "      --csv | --json-out CSV or JSON instead of aligned text\n"
-    "  -c COLS                comma-separated columns\n"
-    "  -w WIDTH               output width (default 120)\n"
-    "\n"
-    "Exit status: 0 ok, 1 usage error, 2 bad or unreadable input.\n";
-
 enum {
-    OPT_HTML = 256, OPT_PDF, OPT_TOP, OPT_TEMPLATE_DIR, OPT_PAPER, OPT_FONT,
-    OPT_PEAK_TFLOPS, OPT_PEAK_GBPS, OPT_THREADS, OPT_MAX_INPUT, OPT_KIND,
-    OPT_SORT, OPT_GROUP_BY, OPT_MIN_TIME, OPT_FILTER, OPT_CSV, OPT_JSON_OUT,
+    OPT_HTML = 256,
+    OPT_PDF,
+    OPT_TOP,
+    OPT_TEMPLATE_DIR,
+    OPT_PAPER,
+    OPT_FONT,
+    OPT_PEAK_TFLOPS,
+    OPT_PEAK_GBPS,
+    OPT_THREADS,
+    OPT_MAX_INPUT,
+    OPT_KIND,
+    OPT_SORT,
+    OPT_GROUP_BY,
+    OPT_MIN_TIME,
+    OPT_FILTER,
+    OPT_CSV,
+    OPT_JSON_OUT,
     OPT_DEVICE_SPEC
 };
 
@@ -86,12 +61,6 @@ static const struct option longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
-const char *
-pr_args_usage(void)
-{
-    return usage;
-}
-
 static enum pr_status
 parse_long(const char *opt, const char *s, long lo, long hi, long *out,
            struct pr_error *err)
@@ -111,21 +80,27 @@ parse_double(const char *opt, const char *s, double *out, struct pr_error *err)
 {
     if (!pr_parse_double(s, 0, 1e18, out))
         return pr_error_set(err, PR_E_USAGE,
-                            "%s: expected a non-negative number, got '%s'",
-                            opt, s);
+                            "%s: expected a non-negative number, got '%s'", opt,
+                            s);
+    return PR_OK;
+}
+
+enum pr_status
+pr_args_push(const char ***v, size_t *n, const char *p, struct pr_error *err)
+{
+    const char **nv = realloc(*v, (*n + 1) * sizeof(**v));
+
+    if (nv == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    nv[(*n)++] = p;
+    *v = nv;
     return PR_OK;
 }
 
 static enum pr_status
 add_input(struct pr_options *o, const char *path, struct pr_error *err)
 {
-    const char **p = realloc(o->inputs, (o->n_inputs + 1) * sizeof(*p));
-
-    if (p == NULL)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    o->inputs = p;
-    o->inputs[o->n_inputs++] = path;
-    return PR_OK;
+    return pr_args_push(&o->inputs, &o->n_inputs, path, err);
 }
 
 static enum pr_status
@@ -135,16 +110,25 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
     enum pr_status st = PR_OK;
 
     switch (c) {
-    case 'i': return add_input(o, arg, err);
-    case 'j': o->json_path = arg; break;
-    case OPT_HTML: o->html_path = arg; break;
-    case OPT_PDF: o->pdf_path = arg; break;
+    case 'i':
+        return add_input(o, arg, err);
+    case 'j':
+        o->json_path = arg;
+        break;
+    case OPT_HTML:
+        o->html_path = arg;
+        break;
+    case OPT_PDF:
+        o->pdf_path = arg;
+        break;
     case OPT_TOP:
         st = parse_long("--top", arg, 1, 1000000, &v, err);
         o->top = (int)v;
         o->top_given = 1;
         break;
-    case OPT_TEMPLATE_DIR: o->template_dir = arg; break;
+    case OPT_TEMPLATE_DIR:
+        o->template_dir = arg;
+        break;
     case OPT_PAPER:
         if (strcmp(arg, "a4") != 0 && strcmp(arg, "letter") != 0)
             return pr_error_set(err, PR_E_USAGE,
@@ -152,7 +136,9 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
                                 arg);
         o->paper = arg;
         break;
-    case OPT_FONT: o->font = arg; break;
+    case OPT_FONT:
+        o->font = arg;
+        break;
     case OPT_PEAK_TFLOPS:
         return parse_double("--peak-tflops", arg, &o->peak_tflops, err);
     case OPT_PEAK_GBPS:
@@ -170,24 +156,48 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
                                 "MiB, GiB, KB, MB, GB), got '%s'",
                                 arg);
         break;
-    case OPT_DEVICE_SPEC: o->device_spec = arg; break;
-    case OPT_KIND: o->table_kind = arg; break;
-    case OPT_SORT: o->sort_col = arg; break;
-    case OPT_GROUP_BY: o->group_by = arg; break;
+    case OPT_DEVICE_SPEC:
+        o->device_spec = arg;
+        break;
+    case OPT_KIND:
+        o->table_kind = arg;
+        break;
+    case OPT_SORT:
+        o->sort_col = arg;
+        break;
+    case OPT_GROUP_BY:
+        o->group_by = arg;
+        break;
     case OPT_MIN_TIME:
         return parse_double("--min-time", arg, &o->min_time_us, err);
-    case OPT_FILTER: o->filter = arg; break;
-    case OPT_CSV: o->csv = 1; break;
-    case OPT_JSON_OUT: o->json_out = 1; break;
-    case 'c': o->columns = arg; break;
+    case OPT_FILTER:
+        o->filter = arg;
+        break;
+    case OPT_CSV:
+        o->csv = 1;
+        break;
+    case OPT_JSON_OUT:
+        o->json_out = 1;
+        break;
+    case 'c':
+        o->columns = arg;
+        break;
     case 'w':
         st = parse_long("-w", arg, 20, 100000, &v, err);
         o->width = (int)v;
         break;
-    case 'q': o->quiet = 1; break;
-    case 'v': o->verbose = 1; break;
-    case 'h': o->command = PR_CMD_HELP; break;
-    case 'V': o->command = PR_CMD_VERSION; break;
+    case 'q':
+        o->quiet = 1;
+        break;
+    case 'v':
+        o->verbose = 1;
+        break;
+    case 'h':
+        o->want_help = 1;
+        break;
+    case 'V':
+        o->want_version = 1;
+        break;
     default:
         return pr_error_set(err, PR_E_USAGE, "unknown option");
     }
@@ -213,21 +223,18 @@ check_paths(const struct pr_options *o, struct pr_error *err)
 }
 
 enum pr_status
-pr_args_parse(int argc, char **argv, struct pr_options *o,
+pr_args_parse(int argc, char **argv, enum pr_command cmd, struct pr_options *o,
               struct pr_error *err)
 {
-    int c, first = 1;
+    int c;
     enum pr_status st;
 
     memset(o, 0, sizeof(*o));
+    o->command = cmd;
     o->top = 50;
     o->paper = "a4";
     o->width = 120;
-    if (argc > 1 && strcmp(argv[1], "table") == 0) {
-        o->command = PR_CMD_TABLE;
-        first = 2;
-    }
-    optind = first;
+    optind = 0; /* glibc: full re-initialisation, from argv[1] */
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":i:j:qvhVc:w:", longopts, NULL)) !=
            -1) {
@@ -246,7 +253,7 @@ pr_args_parse(int argc, char **argv, struct pr_options *o,
         if (st != PR_OK)
             return st;
     }
-    if (o->command == PR_CMD_HELP || o->command == PR_CMD_VERSION)
+    if (o->want_help || o->want_version)
         return PR_OK;
     if (o->n_inputs == 0)
         return pr_error_set(err, PR_E_USAGE, "no input: give --input PATH");

@@ -124,25 +124,4 @@ PR_NODISCARD enum pr_status pr_dload_summary(const char *const *paths,
 /* Basename of path, for labels in reports (no absolute paths there). */
 const char *pr_dbasename(const char *path);
 
-/* ---- the command lines of diff and trend (cmd_diff.c, cmd_trend.c) ---- */
-
-/* Append the borrowed string p to the owned array *v of *n entries. */
-PR_NODISCARD enum pr_status pr_dpush_path(const char ***v, size_t *n,
-                                          const char *p, struct pr_error *err);
-
-/* Parse `text` (a --fail-on value) onto the owned array *rules of *n.
- * Errors: PR_E_NOMEM, and those of pr_rule_parse. */
-PR_NODISCARD enum pr_status pr_dpush_rule(struct pr_rule **rules, size_t *n,
-                                          const char *text,
-                                          struct pr_error *err);
-
-/* Free n rules and their array; accepts NULL. */
-void pr_drules_free(struct pr_rule *rules, size_t n);
-
-/* Print a failed subcommand's error as "profreport: message", then the
- * rule grammar (when a rule was at fault) or a pointer to `cmd --help`
- * for usage errors; returns the exit status of st. */
-int pr_dcmd_fail(const char *cmd, enum pr_status st,
-                 const struct pr_error *err);
-
 #endif

@@ -81,6 +81,31 @@ pr_rule_free(struct pr_rule *r)
     r->name = NULL;
 }
 
+enum pr_status
+pr_rule_list_add(struct pr_rule **rules, size_t *n, const char *text,
+                 struct pr_error *err)
+{
+    struct pr_rule *nr = realloc(*rules, (*n + 1) * sizeof(*nr));
+
+    if (nr == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    *rules = nr;
+    if (pr_rule_parse(text, &nr[*n], err) != PR_OK)
+        return err->code;
+    (*n)++;
+    return PR_OK;
+}
+
+void
+pr_rule_list_free(struct pr_rule *rules, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        pr_rule_free(&rules[i]);
+    free(rules);
+}
+
 const char *
 pr_rule_unit_str(enum pr_rule_unit u)
 {

@@ -1,6 +1,8 @@
 #!/bin/sh
 # record.sh - `profreport record` end to end without a GPU: the exit status
-# passes through, a command without CUDA gives an empty trace and a warning.
+# passes through; a command without CUDA gives an empty trace and, when it
+# succeeded, exit 2 (nothing captured); a command that cannot start leaves
+# no folder.
 . "$PR_SRCDIR/tests/lib.sh"
 
 "$PR_BIN" record --help > "$T_DIR/help" 2>&1
@@ -12,8 +14,8 @@ ok "record --help shows usage"
 
 cd "$T_DIR" || exit 1
 "$PR_BIN" record --output "$T_DIR/run1" -- true 2> "$T_DIR/err"
-check "record -- true exits 0" [ $? -eq 0 ]
-check "record -- true warns that nothing was captured" \
+check "record -- true exits 2: nothing was captured" [ $? -eq 2 ]
+check "record -- true says that nothing was captured" \
     grep -q "nothing was captured" "$T_DIR/err"
 check "record -- true leaves an empty trace" \
     sh -c "ls '$T_DIR/run1/'*.pt.trace.json > /dev/null"
@@ -25,13 +27,22 @@ check "the command's exit status passes through" [ $? -eq 7 ]
 
 "$PR_BIN" record --output "$T_DIR/run3" --json "$T_DIR/out.json" -- true \
     2> "$T_DIR/err"
-check "record --json -- true exits 0" [ $? -eq 0 ]
+check "record --json -- true exits 2" [ $? -eq 2 ]
 check "record --json -- true says no report was written" \
     grep -q "no report" "$T_DIR/err"
 
 "$PR_BIN" record --output "$T_DIR/run4" -- /nonexistent/cmd 2> "$T_DIR/err"
 check "a missing command exits 127" [ $? -eq 127 ]
 check "a missing command is named" grep -q "nonexistent" "$T_DIR/err"
+check "a missing command leaves no output folder" [ ! -e "$T_DIR/run4" ]
+"$PR_BIN" record --output "$T_DIR/run5" -- no-such-command-xyz 2> "$T_DIR/err"
+check "a command not in PATH exits 127" [ $? -eq 127 ]
+check "  and leaves no output folder" [ ! -e "$T_DIR/run5" ]
+n=$(grep -c "^profreport:" "$T_DIR/err")
+check "  and says so once (got $n lines)" [ "$n" -eq 1 ]
+"$PR_BIN" record --version > "$T_DIR/ver" 2>&1
+check "record --version prints the version" grep -q "^profreport [0-9]" \
+    "$T_DIR/ver"
 
 "$PR_BIN" record 2> "$T_DIR/err"
 check "no command is a usage error" [ $? -eq 1 ]

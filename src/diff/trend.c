@@ -1,13 +1,11 @@
-/* cmd_trend.c - `profreport trend`: a series of nightly summaries as line
- * charts (step time, breakdown, memory peak, top operators), each night
- * compared with the one before by the same gates as `diff`, and the nights
- * that crossed a limit marked.  Prints its errors as "profreport: ..." and
- * returns the exit status (0, 1 usage, 2 bad input, 3 with --fail when a
- * night crossed a limit). */
+/* trend.c - a `profreport trend` run (trend.h): a series of nightly
+ * summaries as line charts (step time, breakdown, memory peak, top
+ * operators), each night compared with the one before by the same gates as
+ * `diff`, and the nights that crossed a limit marked.  The command line is
+ * src/cli/cmd_trend.c's. */
 #include "config.h"
 
 #include <float.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,54 +15,7 @@
 #include "profreport/diff.h"
 #include "profreport/parse.h"
 #include "profreport/sink.h"
-
-static const char usage_text[] =
-    "Usage: profreport trend --input S1 S2 ... [options]\n"
-    "Nightly summaries (or traces) as a trend; each night is compared with\n"
-    "the previous one by the diff gates.  Nights are ordered by their\n"
-    "recorded time (the runs' span stamp) when every input has one, else\n"
-    "in the order given.\n"
-    "\n"
-    "  -i, --input PATH...   the nights (repeatable; bare paths count too)\n"
-    "      --keep-order      use the order given\n"
-    "      --fail-on RULE    gate between consecutive nights (repeatable);\n"
-    "                        default: step.mean>+T%\n"
-    "      --threshold PCT   T of the default gate (default 5)\n"
-    "      --fail            exit 3 when the LAST night crossed a limit\n"
-    "      --html FILE       line charts, crossed nights marked\n"
-    "      --pdf FILE        the same charts and table as a PDF\n"
-    "      --json FILE       the series and the crossings\n"
-    "      --markdown FILE   a table of nights (stdout when no report is\n"
-    "                        asked for)\n"
-    "  -q, --quiet           no progress on stderr\n"
-    "  -h, --help            this text\n";
-
-enum { OPT_KEEP = 256, OPT_FAIL_ON, OPT_THRESHOLD, OPT_FAIL, OPT_HTML,
-       OPT_JSON, OPT_MD, OPT_PDF };
-
-static const struct option long_opts[] = {
-    {"input", required_argument, NULL, 'i'},
-    {"keep-order", no_argument, NULL, OPT_KEEP},
-    {"fail-on", required_argument, NULL, OPT_FAIL_ON},
-    {"threshold", required_argument, NULL, OPT_THRESHOLD},
-    {"fail", no_argument, NULL, OPT_FAIL},
-    {"html", required_argument, NULL, OPT_HTML},
-    {"pdf", required_argument, NULL, OPT_PDF},
-    {"json", required_argument, NULL, OPT_JSON},
-    {"markdown", required_argument, NULL, OPT_MD},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0}};
-
-struct trend_args {
-    const char **inputs; /* owned array of borrowed argv strings */
-    size_t n_inputs;
-    struct pr_rule *rules; /* owned */
-    size_t n_rules;
-    const char *html, *json, *markdown, *pdf; /* borrowed */
-    struct pr_diff_opts opts;
-    int keep_order, fail, quiet, help;
-};
+#include "profreport/trend.h"
 
 struct night {
     cJSON *sum;        /* owned */
@@ -72,91 +23,6 @@ struct night {
     double stamp;      /* recorded time, NAN when unknown */
     size_t given;      /* position on the command line */
 };
-
-static void
-args_free(struct trend_args *a)
-{
-    pr_drules_free(a->rules, a->n_rules);
-    free(a->inputs);
-}
-
-static enum pr_status
-one_option(struct trend_args *a, int c, const char *arg, struct pr_error *err)
-{
-    switch (c) {
-    case 'i':
-        return pr_dpush_path(&a->inputs, &a->n_inputs, arg, err);
-    case OPT_FAIL_ON:
-        return pr_dpush_rule(&a->rules, &a->n_rules, arg, err);
-    case OPT_THRESHOLD:
-        if (!pr_parse_double(arg, 0, 1e6, &a->opts.threshold_pct))
-            return pr_error_set(err, PR_E_USAGE, "--threshold: expected a "
-                                "percentage, got \"%s\"", arg);
-        return PR_OK;
-    case OPT_KEEP:
-        a->keep_order = 1;
-        return PR_OK;
-    case OPT_FAIL:
-        a->fail = 1;
-        return PR_OK;
-    case OPT_HTML:
-        a->html = arg;
-        return PR_OK;
-    case OPT_PDF:
-        a->pdf = arg;
-        return PR_OK;
-    case OPT_JSON:
-        a->json = arg;
-        return PR_OK;
-    case OPT_MD:
-        a->markdown = arg;
-        return PR_OK;
-    case 'q':
-        a->quiet = 1;
-        return PR_OK;
-    case 'h':
-        a->help = 1;
-        return PR_OK;
-    }
-    return pr_error_set(err, PR_E_USAGE, "trend: unknown option");
-}
-
-static enum pr_status
-outputs_distinct(const struct trend_args *a, struct pr_error *err)
-{
-    const char *paths[] = {a->json, a->markdown, a->html, a->pdf};
-    const char *names[] = {"--json", "--markdown", "--html", "--pdf"};
-
-    return pr_outputs_distinct(paths, names, 4, err);
-}
-
-static enum pr_status
-parse_args(int argc, char **argv, struct trend_args *a, struct pr_error *err)
-{
-    int c;
-    enum pr_status st = PR_OK;
-
-    memset(a, 0, sizeof(*a));
-    pr_diff_opts_init(&a->opts);
-    optind = 0; /* glibc: full re-initialisation */
-    opterr = 0;
-    /* '-' in front: bare paths arrive in order as option 1, so that
-       "--input s1.json s2.json" works as users write it */
-    while (st == PR_OK &&
-           (c = getopt_long(argc, argv, "-i:qh", long_opts, NULL)) != -1) {
-        if (c == '?' || c == ':')
-            return pr_error_set(err, PR_E_USAGE, "trend: bad or incomplete "
-                                "option \"%s\"", argv[optind - 1]);
-        st = c == 1 ? pr_dpush_path(&a->inputs, &a->n_inputs, optarg, err)
-                    : one_option(a, c, optarg, err);
-    }
-    if (st != PR_OK || a->help)
-        return st;
-    if (a->n_inputs < 2)
-        return pr_error_set(err, PR_E_USAGE, "trend: needs at least two "
-                            "--input summaries");
-    return outputs_distinct(a, err);
-}
 
 /* Recorded time of a summary: the smallest numeric run span (Kineto
  * writes the capture time there), NAN when any run lacks one. */
@@ -188,7 +54,7 @@ cmp_night(const void *pa, const void *pb)
 }
 
 static enum pr_status
-load_nights(const struct trend_args *a, struct night *n, struct pr_error *err)
+load_nights(const struct pr_trend_job *a, struct night *n, struct pr_error *err)
 {
     size_t i;
     int all_stamped = 1;
@@ -279,7 +145,7 @@ op_per_step(const cJSON *sum, const char *name)
 
 /* Compare night i with night i-1 under the gates; record on `out`. */
 static enum pr_status
-gate_night(const struct trend_args *a, const struct night *prev,
+gate_night(const struct pr_trend_job *a, const struct night *prev,
            const struct night *cur, cJSON *out, struct pr_error *err)
 {
     cJSON *diff = NULL, *gates;
@@ -356,7 +222,7 @@ top_operators(const struct night *last)
 }
 
 static enum pr_status
-build_trend(const struct trend_args *a, const struct night *n, cJSON **out,
+build_trend(const struct pr_trend_job *a, const struct night *n, cJSON **out,
             struct pr_error *err)
 {
     cJSON *t = cJSON_CreateObject(), *nights, *top;
@@ -488,7 +354,7 @@ stage_json(struct pr_outputs *set, const char *path, const cJSON *t,
 
 /* Every report, committed together: all of them or none. */
 static enum pr_status
-write_reports(const struct trend_args *a, const cJSON *t,
+write_reports(const struct pr_trend_job *a, const cJSON *t,
               struct pr_error *err)
 {
     struct pr_outputs set;
@@ -531,8 +397,8 @@ last_crossed(const cJSON *t)
     return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(last, "crossed"));
 }
 
-static enum pr_status
-run_trend(const struct trend_args *a, int *crossed, struct pr_error *err)
+enum pr_status
+pr_trend_run(const struct pr_trend_job *a, int *crossed, struct pr_error *err)
 {
     struct night *n = calloc(a->n_inputs, sizeof(*n));
     cJSON *t = NULL;
@@ -553,24 +419,4 @@ run_trend(const struct trend_args *a, int *crossed, struct pr_error *err)
         cJSON_Delete(n[i].sum);
     free(n);
     return st;
-}
-
-int
-pr_trend_main(int argc, char **argv)
-{
-    struct trend_args a;
-    struct pr_error err;
-    int crossed = 0;
-    enum pr_status st;
-
-    pr_error_clear(&err);
-    st = parse_args(argc, argv, &a, &err);
-    if (st == PR_OK && a.help)
-        fputs(usage_text, stdout);
-    else if (st == PR_OK)
-        st = run_trend(&a, &crossed, &err);
-    args_free(&a);
-    if (st != PR_OK)
-        return pr_dcmd_fail("trend", st, &err);
-    return a.fail && crossed ? 3 : 0;
 }

@@ -1,12 +1,12 @@
-/* cmd_record.c - `profreport record`: run a command with the CUPTI collector
- * injected (CUDA_INJECTION64_PATH), pass its exit status through, then
- * report on the traces it left.  Capturing is the collector's job
- * (collector.c); reporting is the pipeline's. */
+/* launch.c - a `profreport record` run (launch.h): run a command with the
+ * CUPTI collector injected (CUDA_INJECTION64_PATH), pass its exit status
+ * through, then report on the traces it left.  Capturing is the
+ * collector's job (collector.c), reporting the pipeline's, and the command
+ * line src/cli/cmd_record.c's. */
 #include "config.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <spawn.h>
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "profreport/buf.h"
-#include "profreport/cmd_record.h"
+#include "profreport/launch.h"
 #include "profreport/pipeline.h"
 #include "profreport/record.h"
 #include "profreport/sink.h"
@@ -34,95 +34,9 @@
 
 extern char **environ;
 
-static const char usage[] =
-    "Usage: profreport record [--output DIR] [--html FILE] [--pdf FILE]\n"
-    "                         [--json FILE] [-q] -- COMMAND [ARGS...]\n"
-    "\n"
-    "Runs COMMAND with a CUPTI collector that writes one Kineto trace per\n"
-    "process (<host>_<pid>.<ms>.pt.trace.json) into DIR, then writes the\n"
-    "requested reports from those traces.\n"
-    "\n"
-    "  -o, --output DIR   trace folder (default ./profreport-record-<time>)\n"
-    "  -j, --json FILE    write the summary JSON\n"
-    "      --html FILE    write an HTML report\n"
-    "      --pdf FILE     write a PDF report\n"
-    "  -q, --quiet        no notes on stderr\n"
-    "  -h, --help         this text\n"
-    "\n"
-    "Exit status: COMMAND's own (128+N if signal N ended it, 127 if it\n"
-    "could not be run); 1 usage error; 2 output or report failure.\n";
-
-enum { OPT_HTML = 256, OPT_PDF };
-
-static const struct option longopts[] = {
-    {"output", required_argument, NULL, 'o'},
-    {"json", required_argument, NULL, 'j'},
-    {"html", required_argument, NULL, OPT_HTML},
-    {"pdf", required_argument, NULL, OPT_PDF},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0}};
-
-struct rec_opts {
-    const char *out_dir; /* borrowed from argv, or NULL */
-    const char *json, *html, *pdf;
-    int quiet, help;
-    char **command; /* borrowed from argv, NULL-terminated */
-};
-
 /* The child being waited for, read by the signal handler: the one piece of
  * process-wide state, because a handler has no other way to find it. */
 static volatile sig_atomic_t child_pid;
-
-static int
-parse_opts(int argc, char **argv, struct rec_opts *o)
-{
-    int c;
-
-    memset(o, 0, sizeof(*o));
-    optind = 0; /* glibc: full re-initialisation */
-    opterr = 0;
-    for (;;) {
-        c = getopt_long(argc, argv, "+:o:j:qh", longopts, NULL);
-        if (c == -1)
-            break;
-        switch (c) {
-        case 'o':
-            o->out_dir = optarg;
-            break;
-        case 'j':
-            o->json = optarg;
-            break;
-        case OPT_HTML:
-            o->html = optarg;
-            break;
-        case OPT_PDF:
-            o->pdf = optarg;
-            break;
-        case 'q':
-            o->quiet = 1;
-            break;
-        case 'h':
-            o->help = 1;
-            return 0;
-        case ':':
-            fprintf(stderr, "profreport: record: option '%s' needs a value\n",
-                    argv[optind - 1]);
-            return -1;
-        default:
-            fprintf(stderr, "profreport: record: unknown option '%s'\n",
-                    argv[optind - 1]);
-            return -1;
-        }
-    }
-    if (optind >= argc) {
-        fputs("profreport: record: no command given (record -- COMMAND)\n",
-              stderr);
-        return -1;
-    }
-    o->command = argv + optind;
-    return 0;
-}
 
 static int
 is_dir(const char *path)
@@ -132,28 +46,53 @@ is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Create the trace folder (default name from the clock) and return its
- * absolute path (owned), or NULL after printing why. */
-static char *
-make_out_dir(const char *dir)
+/* Create the trace folder (default name from the clock); *abs receives
+ * its absolute path (owned) and *made whether this run created it. */
+static enum pr_status
+make_out_dir(const char *dir, char **abs, int *made, struct pr_error *err)
 {
     char def[64];
-    char *abs;
 
     if (dir == NULL) {
         snprintf(def, sizeof(def), "profreport-record-%lld",
                  (long long)time(NULL));
         dir = def;
     }
-    if (mkdir(dir, 0777) != 0 && !(errno == EEXIST && is_dir(dir))) {
-        fprintf(stderr, "profreport: record: cannot create %s: %s\n", dir,
-                strerror(errno));
-        return NULL;
+    *made = mkdir(dir, 0777) == 0;
+    if (!*made && !(errno == EEXIST && is_dir(dir)))
+        return pr_error_set(err, PR_E_IO, "record: cannot create %s: %s", dir,
+                            strerror(errno));
+    *abs = realpath(dir, NULL);
+    if (*abs == NULL) {
+        int e = errno;
+        if (*made)
+            rmdir(dir);
+        return pr_error_set(err, PR_E_IO, "record: %s: %s", dir, strerror(e));
     }
-    abs = realpath(dir, NULL);
-    if (abs == NULL)
-        fprintf(stderr, "profreport: record: %s: %s\n", dir, strerror(errno));
-    return abs;
+    return PR_OK;
+}
+
+/* 1 when `name` can be executed: a path with a '/' as is, else a match in
+ * $PATH, as posix_spawnp searches.  Checked before the trace folder is
+ * made, so a typo leaves nothing behind. */
+static int
+can_execute(const char *name)
+{
+    const char *path = getenv("PATH"), *p;
+    char buf[PATH_MAX];
+
+    if (strchr(name, '/') != NULL)
+        return access(name, X_OK) == 0 && !is_dir(name);
+    for (p = path != NULL ? path : "/bin:/usr/bin"; *p != '\0';) {
+        size_t n = strcspn(p, ":");
+        int w = snprintf(buf, sizeof(buf), "%.*s/%s", (int)(n ? n : 1),
+                         n ? p : ".", name);
+        if (w > 0 && (size_t)w < sizeof(buf) && access(buf, X_OK) == 0 &&
+            !is_dir(buf))
+            return 1;
+        p += n + (p[n] == ':');
+    }
+    return 0;
 }
 
 /* dst = a + b, or 0 when it does not fit. */
@@ -280,9 +219,9 @@ exit_code(int status)
     return 1;
 }
 
-/* Run the command and wait for it; returns its exit code. */
-static int
-run_command(char **command)
+/* Run the command and wait for it; *code receives its exit code. */
+static enum pr_status
+run_command(char **command, int *code, struct pr_error *err)
 {
     struct sigaction old_int, old_term;
     pid_t pid, got;
@@ -293,9 +232,9 @@ run_command(char **command)
     if (rc != 0) {
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
-        fprintf(stderr, "profreport: record: cannot run %s: %s\n", command[0],
-                strerror(rc));
-        return 127;
+        *code = 127;
+        return pr_error_set(err, PR_E_IO, "record: cannot run %s: %s",
+                            command[0], strerror(rc));
     }
     child_pid = pid;
     do {
@@ -305,12 +244,13 @@ run_command(char **command)
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     if (got < 0) {
-        fprintf(stderr, "profreport: record: waiting for %s: %s\n", command[0],
-                strerror(errno));
-        return 1;
+        *code = 1;
+        return pr_error_set(err, PR_E_IO, "record: waiting for %s: %s",
+                            command[0], strerror(errno));
     }
     /* a posix_spawnp exec failure shows up as exit status 127 */
-    return exit_code(status);
+    *code = exit_code(status);
+    return PR_OK;
 }
 
 /* An empty trace, so that "nothing happened" is visible in DIR too. */
@@ -335,7 +275,7 @@ write_empty_trace(const char *dir)
     pr_buf_init(&text, 0);
     if (s == NULL || pr_record_write(s, &meta, NULL, &text, &err) != PR_OK ||
         pr_sink_write_file(path, text.data, text.len, &err) != PR_OK)
-        fprintf(stderr, "profreport: record: %s\n",
+        fprintf(stderr, "profreport: warning: record: %s\n",
                 err.msg[0] ? err.msg : "cannot write the empty trace");
     pr_buf_free(&text);
     pr_record_session_free(s);
@@ -380,7 +320,7 @@ free_paths(char **paths, size_t n)
 }
 
 static enum pr_status
-write_reports(const struct rec_opts *o, char **paths, size_t n,
+write_reports(const struct pr_launch_job *o, char **paths, size_t n,
               struct pr_error *err)
 {
     struct pr_options po;
@@ -399,63 +339,65 @@ write_reports(const struct rec_opts *o, char **paths, size_t n,
     return pr_pipeline_run(&po, err);
 }
 
-/* After the run: note what was captured and write the reports.  Returns
- * the exit code: the command's, or 2 when reporting failed after it
- * succeeded. */
-static int
-finish(const struct rec_opts *o, const char *dir, const struct pr_buf *before,
-       int have_collector, int code)
+/* After the run: note what was captured and write the reports.  Nothing
+ * captured is an error after a command that succeeded (a CI job must not
+ * pass with an empty capture); after one that failed, its status says
+ * enough and this is a warning. */
+static enum pr_status
+finish(const struct pr_launch_job *o, const char *dir,
+       const struct pr_buf *before, int have_collector, int code,
+       struct pr_error *err)
 {
-    struct pr_error err;
     char **paths = NULL;
     size_t n = new_traces(dir, before, &paths);
     int want_report = o->json || o->html || o->pdf;
+    enum pr_status st = PR_OK;
 
     if (n == 0) {
-        fprintf(stderr,
-                "profreport: warning: nothing was captured: %s "
-                "(empty trace in %s)\n",
-                have_collector ? "the command made no CUDA calls"
-                               : "no collector",
-                dir);
+        const char *why =
+            have_collector ? "the command made no CUDA calls" : "no collector";
         write_empty_trace(dir);
-        if (want_report)
-            fputs("profreport: warning: no report written\n", stderr);
+        if (code == 0)
+            st = pr_error_set(err, PR_E_FORMAT,
+                              "record: nothing was captured: %s (empty "
+                              "trace in %s)%s",
+                              why, dir,
+                              want_report ? "; no report written" : "");
+        else
+            fprintf(stderr,
+                    "profreport: warning: nothing was captured: %s (empty "
+                    "trace in %s)%s\n",
+                    why, dir, want_report ? "; no report written" : "");
     } else if (!o->quiet) {
         fprintf(stderr, "profreport: %zu trace%s in %s\n", n, n == 1 ? "" : "s",
                 dir);
     }
-    pr_error_clear(&err);
-    if (n > 0 && want_report && write_reports(o, paths, n, &err) != PR_OK) {
-        fprintf(stderr, "profreport: %s\n",
-                err.msg[0] ? err.msg : pr_error_str(err.code));
-        if (code == 0)
-            code = pr_error_exit_status(err.code);
-    }
+    if (n > 0 && want_report)
+        st = write_reports(o, paths, n, err);
     free_paths(paths, n);
-    return code;
+    return st;
 }
 
-int
-pr_record_main(int argc, char **argv)
+enum pr_status
+pr_launch_run(const struct pr_launch_job *o, int *code, struct pr_error *err)
 {
-    struct rec_opts o;
     struct pr_buf before;
     char collector[PATH_MAX];
-    char *dir;
-    int have, code;
+    char *dir = NULL;
+    int have, made = 0;
+    enum pr_status st;
 
-    if (parse_opts(argc, argv, &o) != 0) {
-        fputs("Try 'profreport record --help' for more information.\n", stderr);
-        return 1;
+    *code = -1;
+    if (!can_execute(o->command[0])) {
+        *code = 127;
+        return pr_error_set(err, PR_E_IO,
+                            "record: cannot run %s: not found "
+                            "or not executable",
+                            o->command[0]);
     }
-    if (o.help) {
-        fputs(usage, stdout);
-        return 0;
-    }
-    dir = make_out_dir(o.out_dir);
-    if (dir == NULL)
-        return 2;
+    st = make_out_dir(o->out_dir, &dir, &made, err);
+    if (st != PR_OK)
+        return st;
     have = find_collector(collector, sizeof(collector));
     if (!have)
         fputs("profreport: warning: the CUPTI collector is not available "
@@ -464,9 +406,14 @@ pr_record_main(int argc, char **argv)
     pr_buf_init(&before, 0);
     list_traces(dir, &before);
     set_env(have ? collector : NULL, dir);
-    code = run_command(o.command);
-    code = finish(&o, dir, &before, have, code);
+    st = run_command(o->command, code, err);
+    if (st != PR_OK && made)
+        rmdir(dir); /* only when empty: never a folder with traces in it */
+    if (st == PR_OK)
+        st = finish(o, dir, &before, have, *code, err);
+    if (st != PR_OK && *code == 0)
+        *code = -1; /* the error's own exit status */
     pr_buf_free(&before);
     free(dir);
-    return code;
+    return st;
 }

@@ -1,0 +1,55 @@
+/* cmd_report.c - the default command: traces in, summary and reports
+ * out (`profreport --input run/ --html report.html`). */
+#include "config.h"
+
+#include "profreport/args.h"
+#include "profreport/cmd.h"
+#include "profreport/pipeline.h"
+
+static const char usage[] =
+    "Usage: profreport --input PATH [--input PATH...] [--json FILE]\n"
+    "                  [--html FILE] [--pdf FILE] [options]\n"
+    "       profreport COMMAND [options]   (see the list below)\n"
+    "\n"
+    "Turns PyTorch profiler / Kineto traces (.json, .json.gz, or a run\n"
+    "folder of <worker>.<span>.pt.trace.json[.gz] files) into reports.\n"
+    "\n"
+    "Report options:\n"
+    "  -i, --input PATH       trace file or run folder (repeatable)\n"
+    "  -j, --json FILE        write the summary JSON ('-' for stdout)\n"
+    "      --html FILE        write a self-contained HTML report\n"
+    "      --pdf FILE         write a PDF report\n"
+    "      --top N            rows per report table (default 50)\n"
+    "      --template-dir DIR override the built-in HTML templates\n"
+    "      --paper a4|letter  PDF paper size (default a4)\n"
+    "      --font FILE        TrueType font for the PDF\n"
+    "      --peak-tflops X    override the device's peak TFLOP/s\n"
+    "      --peak-gbps X      override the device's memory bandwidth\n"
+    "      --device-spec FILE JSON file of device peaks (data/devices.json\n"
+    "                         form)\n"
+    "      --threads N        parser threads (default: all CPUs)\n"
+    "      --max-input SIZE   refuse inputs larger than this (uncompressed;\n"
+    "                         bytes, or with a unit: 512MiB, 2GiB, 1GB)\n"
+    "  -q, --quiet            no progress on stderr\n"
+    "  -v, --verbose          print data-quality notes\n"
+    "  -h, --help             this text\n"
+    "  -V, --version          print the version\n";
+
+static enum pr_status
+run(int argc, char **argv, struct pr_cmd_ctl *ctl, struct pr_error *err)
+{
+    struct pr_options o;
+    enum pr_status st = pr_args_parse(argc, argv, PR_CMD_REPORT, &o, err);
+
+    if (st == PR_OK && (o.want_help || o.want_version)) {
+        ctl->want_help = o.want_help;
+        ctl->want_version = o.want_version;
+    } else if (st == PR_OK) {
+        st = pr_pipeline_run(&o, err);
+    }
+    pr_args_free(&o);
+    return st;
+}
+
+const struct pr_cmd pr_cmd_report = {
+    "", "write the summary, HTML and PDF reports of traces", usage, run, NULL};

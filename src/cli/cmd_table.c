@@ -1,0 +1,49 @@
+/* cmd_table.c - `profreport table`: one table of the summary (or the
+ * kernel launches) as aligned text, CSV or JSON. */
+#include "config.h"
+
+#include "profreport/args.h"
+#include "profreport/cmd.h"
+#include "profreport/pipeline.h"
+
+static const char usage[] =
+    "Usage: profreport table --input PATH --kind KIND [options]\n"
+    "\n"
+    "Prints one table of the traces on standard\n"
+    "output.\n"
+    "\n"
+    "  -i, --input PATH       trace file or run folder (repeatable)\n"
+    "      --kind K           operators|kernels|kernel-calls|memory|steps\n"
+    "      --sort COL         sort by column\n"
+    "      --group-by G       name|shape|type\n"
+    "      --min-time US      hide rows below this time\n"
+    "      --filter TEXT      keep rows whose name contains TEXT\n"
+    "      --top N            at most N rows\n"
+    "      --csv | --json-out CSV or JSON instead of aligned text\n"
+    "  -c COLS                comma-separated columns\n"
+    "  -w WIDTH               output width (default 120)\n"
+    "      --peak-tflops X, --peak-gbps X, --device-spec FILE,\n"
+    "      --threads N, --max-input SIZE   as for the reports\n"
+    "  -q, --quiet            no progress on stderr\n"
+    "  -h, --help             this text\n"
+    "  -V, --version          print the version\n";
+
+static enum pr_status
+run(int argc, char **argv, struct pr_cmd_ctl *ctl, struct pr_error *err)
+{
+    struct pr_options o;
+    enum pr_status st = pr_args_parse(argc, argv, PR_CMD_TABLE, &o, err);
+
+    if (st == PR_OK && (o.want_help || o.want_version)) {
+        ctl->want_help = o.want_help;
+        ctl->want_version = o.want_version;
+    } else if (st == PR_OK) {
+        st = pr_pipeline_run(&o, err);
+    }
+    pr_args_free(&o);
+    return st;
+}
+
+const struct pr_cmd pr_cmd_table = {
+    "table", "print one table (operators, kernels, ...) on the terminal", usage,
+    run, NULL};
