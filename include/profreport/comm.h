@@ -1,8 +1,9 @@
-/* comm.h - per-run communication analysis (issue 5): per step the
+/* comm.h - per-run communication analysis: which events are collectives
+ * (NCCL/HCCL kernels on the device, Gloo ops on the host), per step the
  * computation / overlap / communication / other split of
- * spec/tb-plugin-semantics.md §13.2, and the collective table with NCCL's
- * algorithm and bus bandwidth.  The cross-rank "distributed" section is
- * assembled from these per-run results by summary.c. */
+ * spec/tb-plugin-semantics.md §13.2 over the breakdown's role ranges, and
+ * the collective table with sizes and nccl-tests' algorithm and bus
+ * bandwidth.  The cross-rank section is distributed.h's. */
 #ifndef PROFREPORT_COMM_H
 #define PROFREPORT_COMM_H
 
@@ -12,7 +13,10 @@
 #include "profreport/steps.h"
 #include "profreport/trace.h"
 
-/* Set run["communication"] (null when the run has no communication). */
+/* Set run["communication"]: the split per step and the collective table
+ * (null when the run has neither communication time nor a collective).
+ * Its communication is steps' Communication role, its computation the
+ * Kernel role (the host-op role when the run has no kernel). */
 PR_NODISCARD enum pr_status pr_comm_fill(const struct pr_trace *t,
                                          const struct pr_steps *steps,
                                          cJSON *run, struct pr_error *err);
@@ -30,9 +34,24 @@ double pr_comm_bus_factor(const char *collective, int n);
  * ("allreduce", "AllReduce", a kernel name); NULL when unrecognised. */
 const char *pr_comm_collective(const char *name);
 
-/* Assemble summary["distributed"] from the runs (called by
- * pr_summary_finish).  Leaves it null for a single-rank input. */
-PR_NODISCARD enum pr_status pr_comm_distributed(cJSON *summary,
-                                                struct pr_error *err);
+/* Backend of a collective host op from its name prefix ("nccl:...",
+ * "gloo:...", "hccl:...", "mpi:...", "ucc:..."): a static string, or NULL. */
+const char *pr_comm_backend(const char *name);
+
+/* The backend runs its collectives on the host CPU (gloo, mpi): the host
+ * op's interval is the transfer itself, not a launch. */
+int pr_comm_on_host(const char *backend);
+
+/* A host op name that is a collective: a backend prefix and a known
+ * collective ("gloo:all_reduce", "nccl:_all_gather_base"). */
+int pr_comm_host_collective(const char *name);
+
+/* A device kernel name of a collective library (nccl*, ncclKernel_*,
+ * ncclDevKernel_*, hccl*, hcom_*). */
+int pr_comm_kernel_name(const char *name);
+
+/* Event e is a communication kernel: a device task named by
+ * pr_comm_kernel_name or carrying collective metadata. */
+int pr_comm_is_kernel(const struct pr_trace *t, const struct pr_event *e);
 
 #endif

@@ -1,8 +1,9 @@
-/* comm.c - communication per run (computation/communication overlap per
- * step, collective table with NCCL bandwidths) and the cross-rank
- * distributed section.  Communication kernels are recognised by name
- * (nccl*) or by collective metadata, not only by the plugin's external-id
- * link, which recent PyTorch no longer makes (docs/differences.md). */
+/* comm.c - communication per run: which events are collectives (NCCL and
+ * HCCL kernels on the device, Gloo ops on the host), the computation /
+ * communication split per step (spec §13.2, over the role ranges of
+ * steps.c, so that the breakdown and this view tell one story) and the
+ * collective table with sizes and nccl-tests' bandwidths.  The cross-rank
+ * section is distributed.c's. */
 #include "config.h"
 
 #include <math.h>
@@ -11,9 +12,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "profreport/buf.h"
 #include "profreport/checked.h"
 #include "profreport/comm.h"
+#include "profreport/flops.h"
 #include "profreport/ranges.h"
 
 #include "internal.h"
@@ -22,18 +23,34 @@ static const struct {
     const char *spelling;
     const char *canon;
 } collectives[] = {
-    {"allreduce", "all_reduce"},       {"all_reduce", "all_reduce"},
-    {"allgather", "all_gather"},       {"all_gather", "all_gather"},
-    {"_allgather_base", "all_gather"}, {"allgather_into_tensor_coalesced", "all_gather"},
-    {"reducescatter", "reduce_scatter"}, {"reduce_scatter", "reduce_scatter"},
+    {"allreduce", "all_reduce"},
+    {"all_reduce", "all_reduce"},
+    {"allgather", "all_gather"},
+    {"all_gather", "all_gather"},
+    {"_allgather_base", "all_gather"},
+    {"_all_gather_base", "all_gather"},
+    {"allgather_into_tensor_coalesced", "all_gather"},
+    {"all_gather_into_tensor", "all_gather"},
+    {"allgather_coalesced", "all_gather"},
+    {"reducescatter", "reduce_scatter"},
+    {"reduce_scatter", "reduce_scatter"},
     {"_reduce_scatter_base", "reduce_scatter"},
+    {"reduce_scatter_tensor", "reduce_scatter"},
     {"reduce_scatter_tensor_coalesced", "reduce_scatter"},
-    {"alltoall", "all_to_all"},        {"all_to_all", "all_to_all"},
-    {"all_to_allv", "all_to_all"},     {"alltoall_base", "all_to_all"},
-    {"broadcast", "broadcast"},        {"reduce", "reduce"},
-    {"sendrecv", "send_recv"},         {"send", "send"},
-    {"recv", "recv"},                  {"barrier", "barrier"},
-    {"gather", "gather"},              {"scatter", "scatter"},
+    {"alltoall", "all_to_all"},
+    {"all_to_all", "all_to_all"},
+    {"all_to_allv", "all_to_all"},
+    {"alltoall_base", "all_to_all"},
+    {"all_to_all_single", "all_to_all"},
+    {"allreduce_coalesced", "all_reduce"},
+    {"broadcast", "broadcast"},
+    {"reduce", "reduce"},
+    {"sendrecv", "send_recv"},
+    {"send", "send"},
+    {"recv", "recv"},
+    {"barrier", "barrier"},
+    {"gather", "gather"},
+    {"scatter", "scatter"},
 };
 
 const char *
@@ -46,8 +63,8 @@ pr_comm_collective(const char *name)
     /* kernel names: ncclKernel_AllReduce_RING_LL_Sum_float(...) or
        ncclDevKernel_AllGather_RING_LL(...); host ops: nccl:all_reduce */
     p = strstr(name, "Kernel_");
-    if (strncmp(name, "nccl:", 5) == 0 || strncmp(name, "gloo:", 5) == 0) {
-        name += 5;
+    if (pr_comm_backend(name) != NULL) {
+        name = strchr(name, ':') + 1;
         n = strlen(name);
     } else if (strncasecmp(name, "nccl", 4) == 0 && p != NULL) {
         name = p + 7;
@@ -72,12 +89,14 @@ pr_comm_dtype_size(const char *d)
         const char *name;
         int size;
     } sizes[] = {
-        {"Float", 4},  {"float", 4},   {"Float32", 4}, {"Half", 2},
-        {"Float16", 2}, {"BFloat16", 2}, {"Double", 8}, {"Float64", 8},
-        {"Int", 4},    {"Int32", 4},   {"Long", 8},    {"Int64", 8},
-        {"Short", 2},  {"Int16", 2},   {"Char", 1},    {"Byte", 1},
-        {"Int8", 1},   {"UInt8", 1},   {"Bool", 1},    {"Float8_e4m3fn", 1},
-        {"Float8_e5m2", 1}, {"ComplexFloat", 8}, {"ComplexDouble", 16},
+        {"Float", 4},        {"float", 4},          {"Float32", 4},
+        {"Half", 2},         {"Float16", 2},        {"BFloat16", 2},
+        {"Double", 8},       {"Float64", 8},        {"Int", 4},
+        {"Int32", 4},        {"Long", 8},           {"Int64", 8},
+        {"Short", 2},        {"Int16", 2},          {"Char", 1},
+        {"Byte", 1},         {"Int8", 1},           {"UInt8", 1},
+        {"Bool", 1},         {"Float8_e4m3fn", 1},  {"Float8_e5m2", 1},
+        {"ComplexFloat", 8}, {"ComplexDouble", 16},
     };
     size_t i;
 
@@ -100,49 +119,164 @@ pr_comm_bus_factor(const char *c, int n)
     return 1.0;
 }
 
-static int
-is_comm_kernel(const struct pr_trace *t, const struct pr_event *e)
-{
-    const struct pr_gpu_info *g = pr_trace_gpu(t, e);
-
-    if (e->kind != PR_KIND_DEVICE_TASK)
-        return 0;
-    if (g != NULL && g->collective != PR_STR_NONE &&
-        g->collective != PR_STR_EMPTY)
-        return 1;
-    return strncasecmp(pr_trace_str(t, e->name), "nccl", 4) == 0;
-}
-
-/* One row of the collective table. */
-struct op {
-    const char *name;    /* canonical collective, static */
-    int64_t calls;
-    int64_t total_ns;
-    double bytes;        /* sum over calls with a known size */
-    int64_t sized_calls;
-    int64_t sized_ns;    /* time of the calls with a known size */
-    int group;           /* ranks in the group (max seen) */
+static const struct {
+    const char *prefix; /* of a host op name: "nccl:all_reduce" */
+    const char *name;
+    int on_host; /* the host op is the transfer itself (a CPU backend) */
+} backends[] = {
+    {"nccl:", "nccl", 0}, {"hccl:", "hccl", 0}, {"ucc:", "ucc", 0},
+    {"gloo:", "gloo", 1}, {"mpi:", "mpi", 1},
 };
 
-#define MAX_OPS 32
+#define N_BACKENDS (sizeof(backends) / sizeof(backends[0]))
 
-static struct op *
-op_for(struct op *ops, size_t *n, const char *name)
+const char *
+pr_comm_backend(const char *name)
 {
     size_t i;
 
-    for (i = 0; i < *n; i++)
-        if (strcmp(ops[i].name, name) == 0)
-            return &ops[i];
-    if (*n == MAX_OPS)
-        return NULL;
-    memset(&ops[*n], 0, sizeof(ops[0]));
-    ops[*n].name = name;
-    return &ops[(*n)++];
+    for (i = 0; i < N_BACKENDS; i++)
+        if (strncmp(name, backends[i].prefix, strlen(backends[i].prefix)) == 0)
+            return backends[i].name;
+    return NULL;
 }
 
+int
+pr_comm_on_host(const char *backend)
+{
+    size_t i;
+
+    for (i = 0; backend != NULL && i < N_BACKENDS; i++)
+        if (strcmp(backend, backends[i].name) == 0)
+            return backends[i].on_host;
+    return 0;
+}
+
+int
+pr_comm_host_collective(const char *name)
+{
+    return pr_comm_backend(name) != NULL && pr_comm_collective(name) != NULL;
+}
+
+int
+pr_comm_kernel_name(const char *name)
+{
+    return strncasecmp(name, "nccl", 4) == 0 ||
+           strstr(name, "ncclKernel") != NULL ||
+           strstr(name, "ncclDevKernel") != NULL ||
+           strncasecmp(name, "hccl", 4) == 0 || strncmp(name, "hcom_", 5) == 0;
+}
+
+/* Collective metadata that newer PyTorch copies onto NCCL kernels. */
+static int
+has_meta(const struct pr_gpu_info *g)
+{
+    return g != NULL && g->collective != PR_STR_NONE &&
+           g->collective != PR_STR_EMPTY;
+}
+
+int
+pr_comm_is_kernel(const struct pr_trace *t, const struct pr_event *e)
+{
+    return e->kind == PR_KIND_DEVICE_TASK &&
+           (has_meta(pr_trace_gpu(t, e)) ||
+            pr_comm_kernel_name(pr_trace_str(t, e->name)));
+}
+
+int
+pr_comm_kernel_cached(struct pr_names *nc, const struct pr_event *e)
+{
+    return e->kind == PR_KIND_DEVICE_TASK &&
+           ((pr_names_get(nc, e->name) & PR_NAME_COMM_KERNEL) ||
+            has_meta(pr_trace_gpu(nc->t, e)));
+}
+
+/* ---- the calls */
+
+/* A collective op on the host (nccl:all_reduce, gloo:broadcast, ...) and
+ * the device kernels it launched. */
+struct hop {
+    uint32_t ev, tid;
+    int64_t start_ns, end_ns;
+    const char *backend, *coll; /* static strings */
+    int64_t kernel_ns;          /* its kernels, summed */
+    size_t n_kernels;
+    const struct pr_gpu_info *meta; /* its first kernel's; NULL */
+};
+
+/* One row of the collective table. */
+struct op {
+    char name[32]; /* "nccl:all_reduce" */
+    const char *backend, *coll;
+    int64_t calls, timed_calls, sized_calls;
+    int64_t total_ns;
+    double bytes;    /* sum over the sized calls */
+    double bw_bytes; /* over calls both sized and timed */
+    int64_t bw_ns;
+    int group; /* ranks in the group (max seen) */
+};
+
+#define MAX_OPS 64
+
+struct collect {
+    const struct pr_trace *t;
+    struct hop *hops; /* owned, sorted by (tid, start) */
+    size_t n_hops;
+    struct pr_idmap launch; /* correlation -> launching event index */
+    struct op ops[MAX_OPS];
+    size_t n_ops;
+};
+
+static struct op *
+op_for(struct collect *c, const char *backend, const char *coll)
+{
+    size_t i;
+
+    for (i = 0; i < c->n_ops; i++)
+        if (c->ops[i].backend == backend && c->ops[i].coll == coll)
+            return &c->ops[i];
+    if (c->n_ops == MAX_OPS)
+        return NULL;
+    memset(&c->ops[c->n_ops], 0, sizeof(c->ops[0]));
+    c->ops[c->n_ops].backend = backend;
+    c->ops[c->n_ops].coll = coll;
+    snprintf(c->ops[c->n_ops].name, sizeof(c->ops[0].name), "%s:%s", backend,
+             coll);
+    return &c->ops[c->n_ops++];
+}
+
+/* One call: ns < 0 when its time is not in the trace, bytes < 0 when its
+ * size is not. */
+static void
+add_call(struct collect *c, const char *backend, const char *coll, int64_t ns,
+         double bytes, int group)
+{
+    struct op *o = op_for(c, backend, coll);
+
+    if (o == NULL)
+        return; /* more kinds of collectives than rows: left out */
+    o->calls++;
+    if (ns >= 0) {
+        o->timed_calls++;
+        o->total_ns = pr_sat_add_i64(o->total_ns, ns);
+    }
+    if (bytes >= 0) {
+        o->sized_calls++;
+        o->bytes += bytes;
+    }
+    if (ns >= 0 && bytes >= 0) {
+        o->bw_bytes += bytes;
+        o->bw_ns = pr_sat_add_i64(o->bw_ns, ns);
+    }
+    if (group > o->group)
+        o->group = group;
+}
+
+/* nccl-tests' size of a call from kernel metadata: the gathered output
+ * for all-gather, the input otherwise (reduce-scatter's input is the full
+ * buffer); -1 unknown. */
 static double
-call_bytes(const struct pr_trace *t, const struct pr_gpu_info *g,
+meta_bytes(const struct pr_trace *t, const struct pr_gpu_info *g,
            const char *coll)
 {
     int size;
@@ -150,78 +284,209 @@ call_bytes(const struct pr_trace *t, const struct pr_gpu_info *g,
 
     if (g == NULL)
         return -1;
-    size = pr_comm_dtype_size(g->dtype == PR_STR_NONE
-                                  ? NULL
-                                  : pr_trace_str(t, g->dtype));
-    /* nccl-tests' size: the gathered output for all-gather, the input
-       otherwise (reduce-scatter's input is the full buffer) */
+    size = pr_comm_dtype_size(
+        g->dtype == PR_STR_NONE ? NULL : pr_trace_str(t, g->dtype));
     n = strcmp(coll, "all_gather") == 0 ? g->out_nelems : g->in_nelems;
     if (size == 0 || n < 0)
         return -1;
     return (double)n * size;
 }
 
-struct split {
-    struct pr_ranges comp, comm, both;
-};
-
-static void
-split_free(struct split *s)
+/* Sum of numel x element size over the tensor inputs of "Input Dims" /
+ * "Input type" (the plugin's 13.4 with every dtype); -1 when not recorded
+ * or a tensor's type is unknown. */
+static double
+input_bytes(const struct pr_trace *t, const struct pr_event *e)
 {
-    pr_ranges_free(&s->comp);
-    pr_ranges_free(&s->comm);
-    pr_ranges_free(&s->both);
+    const struct pr_op_info *op = pr_trace_op(t, e);
+    enum pr_dtype types[PR_SHAPE_MAX_ARGS];
+    struct pr_shape_list *sh;
+    struct pr_error err = {0};
+    double b = 0;
+    size_t nt = 0, i;
+    int any = 0;
+
+    if (op == NULL || op->input_dims == PR_STR_NONE ||
+        op->input_types == PR_STR_NONE)
+        return -1;
+    sh = malloc(sizeof(*sh));
+    if (sh == NULL ||
+        pr_flops_parse_shapes(pr_trace_str(t, op->input_dims), sh, &err) ||
+        pr_flops_parse_types(pr_trace_str(t, op->input_types), types,
+                             PR_SHAPE_MAX_ARGS, &nt, &err)) {
+        free(sh);
+        return -1;
+    }
+    for (i = 0; i < sh->n && i < nt && b >= 0; i++) {
+        if (types[i] == PR_DT_NONE)
+            continue; /* "", Scalar, TensorList of unknown type */
+        if (pr_flops_dtype_size(types[i]) == 0)
+            b = -1;
+        else
+            b += (double)sh->arg[i].numel * pr_flops_dtype_size(types[i]);
+        any = 1;
+    }
+    free(sh);
+    return any ? b : -1;
+}
+
+static int
+cmp_hop(const void *a, const void *b)
+{
+    const struct hop *x = a, *y = b;
+
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    if (x->start_ns != y->start_ns)
+        return x->start_ns < y->start_ns ? -1 : 1;
+    return x->ev < y->ev ? -1 : (x->ev > y->ev);
+}
+
+static int
+is_host_kind(int kind)
+{
+    return kind == PR_KIND_HOST_OP || kind == PR_KIND_ANNOTATION ||
+           kind == PR_KIND_PY_LEGACY;
+}
+
+/* The host collectives, sorted for find_hop, and the launch map. */
+static enum pr_status
+index_trace(struct collect *c, struct pr_error *err)
+{
+    const struct pr_trace *t = c->t;
+    size_t i, n = 0;
+
+    for (i = 0; i < t->n_events; i++)
+        n += is_host_kind(t->events[i].kind) &&
+             pr_comm_host_collective(pr_trace_str(t, t->events[i].name));
+    c->hops = calloc(n ? n : 1, sizeof(*c->hops));
+    if (c->hops == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        const char *name = pr_trace_str(t, e->name);
+        struct hop *h;
+
+        if (pr_tree_is_launcher(e->kind) && e->correlation != PR_NO_ID &&
+            pr_idmap_put(&c->launch, e->correlation, i, err) != PR_OK)
+            return PR_E_NOMEM;
+        if (!is_host_kind(e->kind) || !pr_comm_host_collective(name))
+            continue;
+        h = &c->hops[c->n_hops++];
+        h->ev = (uint32_t)i;
+        h->tid = e->tid;
+        h->start_ns = e->ts_ns;
+        h->end_ns = pr_sat_add_i64(e->ts_ns, e->dur_ns);
+        h->backend = pr_comm_backend(name);
+        h->coll = pr_comm_collective(name);
+    }
+    qsort(c->hops, c->n_hops, sizeof(*c->hops), cmp_hop);
+    return PR_OK;
+}
+
+/* The host collective on the launch's thread whose interval holds the
+ * launch, or NULL: the last one starting at or before it. */
+static struct hop *
+find_hop(struct collect *c, const struct pr_event *launch)
+{
+    struct hop key;
+    size_t lo = 0, hi = c->n_hops;
+
+    key.tid = launch->tid;
+    key.start_ns = launch->ts_ns;
+    key.ev = UINT32_MAX;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (cmp_hop(&c->hops[mid], &key) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || c->hops[lo - 1].tid != launch->tid ||
+        c->hops[lo - 1].end_ns < pr_sat_add_i64(launch->ts_ns, launch->dur_ns))
+        return NULL;
+    return &c->hops[lo - 1];
+}
+
+/* A communication kernel: part of the host collective that launched it,
+ * or a call of its own when none did. */
+static void
+take_kernel(struct collect *c, const struct pr_event *e)
+{
+    const struct pr_trace *t = c->t;
+    const struct pr_gpu_info *g = pr_trace_gpu(t, e);
+    size_t l = e->correlation == PR_NO_ID
+                   ? PR_NONE
+                   : pr_idmap_get(&c->launch, e->correlation);
+    struct hop *h = l == PR_NONE ? NULL : find_hop(c, &t->events[l]);
+    const char *name = pr_trace_str(t, e->name), *coll = NULL;
+
+    if (h != NULL) {
+        h->kernel_ns = pr_sat_add_i64(h->kernel_ns, e->dur_ns);
+        if (h->n_kernels++ == 0)
+            h->meta = g;
+        return;
+    }
+    if (has_meta(g))
+        coll = pr_comm_collective(pr_trace_str(t, g->collective));
+    if (coll == NULL)
+        coll = pr_comm_collective(name);
+    if (coll == NULL)
+        coll = "other";
+    add_call(c,
+             strncasecmp(name, "hccl", 4) == 0 || strncmp(name, "hcom_", 5) == 0
+                 ? "hccl"
+                 : "nccl",
+             coll, e->dur_ns, meta_bytes(t, g, coll),
+             g != NULL ? g->group_size : -1);
+}
+
+/* A host collective: a CPU backend's interval is the transfer; a device
+ * backend's is the time of its kernels, unknown when none was traced. */
+static void
+take_hop(struct collect *c, const struct hop *h)
+{
+    int meta_group = h->meta != NULL ? h->meta->group_size : -1;
+    int group = meta_group > 0 ? meta_group : (int)c->t->world_size;
+    double bytes = meta_bytes(c->t, h->meta, h->coll);
+    int64_t ns = -1;
+
+    if (bytes < 0) {
+        bytes = input_bytes(c->t, &c->t->events[h->ev]);
+        /* nccl-tests counts all-gather by its gathered output: the input
+         * times the group, whose size the world size does not tell (a
+         * subgroup is common) */
+        if (bytes >= 0 && strcmp(h->coll, "all_gather") == 0)
+            bytes = meta_group > 0 ? bytes * meta_group : -1;
+    }
+    if (pr_comm_on_host(h->backend))
+        ns = pr_sat_sub_i64(h->end_ns, h->start_ns);
+    else if (h->n_kernels > 0)
+        ns = h->kernel_ns;
+    add_call(c, h->backend, h->coll, ns, bytes, group);
 }
 
 static enum pr_status
-scan(const struct pr_trace *t, struct split *sp, struct op *ops, size_t *n_ops,
-     struct pr_error *err)
+collect_calls(struct collect *c, struct pr_error *err)
 {
+    struct pr_names nc;
     size_t i;
+    enum pr_status st = index_trace(c, err);
 
-    for (i = 0; i < t->n_events; i++) {
-        const struct pr_event *e = &t->events[i];
-        const struct pr_gpu_info *g;
-        const char *coll;
-        struct op *o;
-        double b;
-
-        if (e->kind != PR_KIND_DEVICE_TASK)
-            continue;
-        if (!is_comm_kernel(t, e)) {
-            if (pr_ranges_push(&sp->comp, e->ts_ns,
-                               pr_sat_add_i64(e->ts_ns, e->dur_ns),
-                               err) != PR_OK)
-                return PR_E_NOMEM;
-            continue;
-        }
-        if (pr_ranges_push(&sp->comm, e->ts_ns,
-                           pr_sat_add_i64(e->ts_ns, e->dur_ns), err) != PR_OK)
-            return PR_E_NOMEM;
-        g = pr_trace_gpu(t, e);
-        coll = g && g->collective != PR_STR_NONE && g->collective != PR_STR_EMPTY
-                   ? pr_comm_collective(pr_trace_str(t, g->collective))
-                   : NULL;
-        if (coll == NULL)
-            coll = pr_comm_collective(pr_trace_str(t, e->name));
-        o = op_for(ops, n_ops, coll ? coll : "other");
-        if (o == NULL)
-            continue;
-        o->calls++;
-        o->total_ns = pr_sat_add_i64(o->total_ns, e->dur_ns);
-        b = call_bytes(t, g, o->name);
-        if (b >= 0) {
-            o->bytes += b;
-            o->sized_calls++;
-            o->sized_ns = pr_sat_add_i64(o->sized_ns, e->dur_ns);
-        }
-        if (g != NULL && g->group_size > o->group)
-            o->group = g->group_size;
-    }
-    pr_ranges_merge(&sp->comp);
-    pr_ranges_merge(&sp->comm);
-    return pr_ranges_intersect(&sp->comp, &sp->comm, &sp->both, err);
+    if (st != PR_OK)
+        return st;
+    pr_names_init(&nc, c->t);
+    for (i = 0; i < c->t->n_events; i++)
+        if (pr_comm_kernel_cached(&nc, &c->t->events[i]))
+            take_kernel(c, &c->t->events[i]);
+    pr_names_free(&nc);
+    for (i = 0; i < c->n_hops; i++)
+        take_hop(c, &c->hops[i]);
+    return PR_OK;
 }
+
+/* ---- the summary */
 
 static int
 cmp_op(const void *a, const void *b)
@@ -234,75 +499,83 @@ cmp_op(const void *a, const void *b)
 }
 
 static void
-emit_ops(const struct pr_trace *t, struct op *ops, size_t n, cJSON *c,
-         int *ok)
+emit_op(const struct pr_trace *t, const struct op *o, cJSON *r, int *ok)
+{
+    int group = o->group > 0 ? o->group : (int)t->world_size;
+    double algbw = NAN;
+
+    pr_emit_str(r, "name", o->name, ok);
+    pr_emit_str(r, "backend", o->backend, ok);
+    pr_emit_num(r, "calls", (double)o->calls, ok);
+    if (o->sized_calls == o->calls && o->calls > 0)
+        pr_emit_num(r, "total_bytes", o->bytes, ok);
+    else
+        pr_emit_null(r, "total_bytes", ok);
+    pr_emit_num(r, "timed_calls", (double)o->timed_calls, ok);
+    if (o->timed_calls > 0) {
+        pr_emit_us(r, "total_us", o->total_ns, ok);
+        pr_emit_num(r, "mean_us",
+                    (double)o->total_ns / 1000.0 / (double)o->timed_calls, ok);
+    } else {
+        pr_emit_null(r, "total_us", ok);
+        pr_emit_null(r, "mean_us", ok);
+    }
+    if (o->bw_ns > 0)
+        algbw = o->bw_bytes / (double)o->bw_ns; /* bytes/ns = GB/s */
+    pr_emit_num_or_null(r, "algbw_gbps", algbw, ok);
+    pr_emit_num_or_null(r, "busbw_gbps",
+                        algbw * pr_comm_bus_factor(o->coll, group), ok);
+    if (group > 0)
+        pr_emit_num(r, "group_size", group, ok);
+    else
+        pr_emit_null(r, "group_size", ok);
+}
+
+static void
+emit_ops(const struct pr_trace *t, struct op *ops, size_t n, cJSON *c, int *ok)
 {
     cJSON *arr = pr_emit_arr(c, "ops", ok);
     size_t i;
 
     qsort(ops, n, sizeof(*ops), cmp_op);
-    for (i = 0; i < n && *ok; i++) {
-        const struct op *o = &ops[i];
-        cJSON *r = pr_emit_obj(arr, NULL, ok);
-        int group = o->group > 0 ? o->group : (int)t->world_size;
-        double algbw = NAN;
-        char name[48];
-
-        snprintf(name, sizeof(name), "nccl:%s", o->name);
-        pr_emit_str(r, "name", name, ok);
-        pr_emit_num(r, "calls", (double)o->calls, ok);
-        if (o->sized_calls == o->calls && o->calls > 0)
-            pr_emit_num(r, "total_bytes", o->bytes, ok);
-        else
-            pr_emit_null(r, "total_bytes", ok);
-        pr_emit_us(r, "total_us", o->total_ns, ok);
-        pr_emit_num(r, "mean_us",
-                    o->calls ? (double)o->total_ns / 1000.0 / (double)o->calls
-                             : 0,
-                    ok);
-        if (o->sized_calls > 0 && o->sized_ns > 0)
-            algbw = o->bytes / (double)o->sized_ns; /* bytes/ns = GB/s */
-        pr_emit_num_or_null(r, "algbw_gbps", algbw, ok);
-        pr_emit_num_or_null(r, "busbw_gbps",
-                            algbw * pr_comm_bus_factor(o->name, group), ok);
-        if (group > 0)
-            pr_emit_num(r, "group_size", group, ok);
-        else
-            pr_emit_null(r, "group_size", ok);
-    }
+    for (i = 0; i < n && *ok; i++)
+        emit_op(t, &ops[i], pr_emit_obj(arr, NULL, ok), ok);
 }
 
+/* 13.2 per step over the role ranges of steps.c: computation is kernel
+ * time (host operator time when the run has no kernel at all), and
+ * communication is the Communication role, the same ranges the breakdown
+ * splits. */
 static void
-emit_steps(const struct pr_steps *steps, const struct split *sp, cJSON *c,
-           int *ok)
+emit_steps(const struct pr_steps *steps, const struct pr_ranges *comp,
+           const struct pr_ranges *both, cJSON *c, int *ok)
 {
+    const struct pr_ranges *comm = &steps->roles[PR_CAT_COMM];
     cJSON *arr = pr_emit_arr(c, "per_step", ok);
     int64_t sum[4] = {0, 0, 0, 0};
     size_t i;
 
     for (i = 0; i < steps->n && *ok; i++) {
         const struct pr_step *s = &steps->v[i];
-        int64_t comp = pr_ranges_overlap(&sp->comp, s->start_ns, s->end_ns);
-        int64_t comm = pr_ranges_overlap(&sp->comm, s->start_ns, s->end_ns);
-        int64_t both = pr_ranges_overlap(&sp->both, s->start_ns, s->end_ns);
+        int64_t cp = pr_ranges_overlap(comp, s->start_ns, s->end_ns);
+        int64_t cm = pr_ranges_overlap(comm, s->start_ns, s->end_ns);
+        int64_t bo = pr_ranges_overlap(both, s->start_ns, s->end_ns);
         int64_t other = pr_sat_sub_i64(
             pr_sat_sub_i64(
-                pr_sat_add_i64(pr_sat_sub_i64(s->end_ns, s->start_ns), both),
-                comp),
-            comm);
+                pr_sat_add_i64(pr_sat_sub_i64(s->end_ns, s->start_ns), bo), cp),
+            cm);
         cJSON *r = pr_emit_obj(arr, NULL, ok);
 
         if (other < 0) /* only after saturation: span >= |comp U comm| */
             other = 0;
-
         pr_emit_num(r, "step", (double)i, ok);
-        pr_emit_us(r, "computation_us", comp - both, ok);
-        pr_emit_us(r, "overlap_us", both, ok);
-        pr_emit_us(r, "communication_us", comm - both, ok);
+        pr_emit_us(r, "computation_us", cp - bo, ok);
+        pr_emit_us(r, "overlap_us", bo, ok);
+        pr_emit_us(r, "communication_us", cm - bo, ok);
         pr_emit_us(r, "other_us", other, ok);
-        sum[0] = pr_sat_add_i64(sum[0], comp - both);
-        sum[1] = pr_sat_add_i64(sum[1], both);
-        sum[2] = pr_sat_add_i64(sum[2], comm - both);
+        sum[0] = pr_sat_add_i64(sum[0], cp - bo);
+        sum[1] = pr_sat_add_i64(sum[1], bo);
+        sum[2] = pr_sat_add_i64(sum[2], cm - bo);
         sum[3] = pr_sat_add_i64(sum[3], other);
     }
     if (steps->n > 0) {
@@ -314,302 +587,76 @@ emit_steps(const struct pr_steps *steps, const struct split *sp, cJSON *c,
     }
 }
 
-enum pr_status
-pr_comm_fill(const struct pr_trace *t, const struct pr_steps *steps,
-             cJSON *run, struct pr_error *err)
+/* Device-side collectives whose kernels are not in the trace (GPU
+ * activities not recorded): their calls are listed, their time is not
+ * known, and the split per step cannot show it. */
+static void
+emit_note(const struct collect *c, cJSON *o, int *ok)
 {
-    struct split sp;
-    struct op ops[MAX_OPS];
-    size_t n_ops = 0;
-    cJSON *c;
-    int ok = 1;
-    enum pr_status st;
+    int64_t untimed = 0;
+    size_t i;
+    char text[320];
 
-    memset(&sp, 0, sizeof(sp));
-    st = scan(t, &sp, ops, &n_ops, err);
-    if (st != PR_OK || sp.comm.n == 0) {
-        split_free(&sp);
-        if (st == PR_OK)
-            return cJSON_AddNullToObject(run, "communication")
-                       ? PR_OK
-                       : pr_error_set(err, PR_E_NOMEM, "out of memory");
-        return pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");
+    for (i = 0; i < c->n_ops; i++)
+        untimed += c->ops[i].calls - c->ops[i].timed_calls;
+    if (untimed == 0) {
+        pr_emit_null(o, "note", ok);
+        return;
     }
-    c = cJSON_AddObjectToObject(run, "communication");
-    ok = c != NULL;
-    emit_steps(steps, &sp, c, &ok);
-    emit_ops(t, ops, n_ops, c, &ok);
-    split_free(&sp);
+    snprintf(text, sizeof(text),
+             "%lld collective call(s) have no device kernel in the trace "
+             "(GPU activities were not recorded, or their kernels fell "
+             "outside the window): their sizes are listed, their time is "
+             "unknown and missing from the communication time",
+             (long long)untimed);
+    pr_emit_str(o, "note", text, ok);
+}
+
+static enum pr_status
+emit_comm(struct collect *c, const struct pr_steps *steps, cJSON *run,
+          struct pr_error *err)
+{
+    const struct pr_ranges *comp = steps->roles[PR_CAT_KERNEL].n > 0
+                                       ? &steps->roles[PR_CAT_KERNEL]
+                                       : &steps->roles[PR_CAT_CPU_EXEC];
+    struct pr_ranges both = {0};
+    cJSON *o;
+    int ok;
+    enum pr_status st =
+        pr_ranges_intersect(comp, &steps->roles[PR_CAT_COMM], &both, err);
+
+    if (st != PR_OK)
+        return st;
+    o = cJSON_AddObjectToObject(run, "communication");
+    ok = o != NULL;
+    pr_emit_str(o, "computation_basis",
+                steps->roles[PR_CAT_KERNEL].n > 0 ? "kernels" : "host_ops",
+                &ok);
+    emit_steps(steps, comp, &both, o, &ok);
+    emit_note(c, o, &ok);
+    emit_ops(c->t, c->ops, c->n_ops, o, &ok);
+    pr_ranges_free(&both);
     return ok ? PR_OK
               : pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");
 }
 
-/* ---- the cross-rank section, assembled from the runs ---- */
-
-struct wk {
-    const cJSON *run;
-    const char *worker;
-    double rank;
-    double comp, overlap, comm, other; /* NaN when the run has none */
-    int steps;
-};
-
-static double
-num(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-/* Rank from distributedInfo, else the last number in the worker name. */
-static double
-rank_of(const cJSON *run, const char *worker, size_t index)
-{
-    double r = num(run, "rank");
-    const char *p, *digits = NULL;
-
-    if (!isnan(r))
-        return r;
-    for (p = worker; *p; p++)
-        if (*p >= '0' && *p <= '9' && (p == worker || p[-1] < '0' ||
-                                       p[-1] > '9'))
-            digits = p;
-    return digits ? strtod(digits, NULL) : (double)index;
-}
-
-static int
-cmp_wk(const void *a, const void *b)
-{
-    const struct wk *x = a, *y = b;
-
-    if (x->rank != y->rank)
-        return x->rank < y->rank ? -1 : 1;
-    return strcmp(x->worker, y->worker);
-}
-
-/* More than one rank present (spec/summary-json.md): two runs of different
- * workers or ranks.  A world size above 1 is not enough: one rank's trace
- * of a larger job, or several spans of one worker, is still one rank. */
-static int
-is_distributed(const struct wk *w, size_t n)
-{
-    size_t i;
-
-    for (i = 1; i < n; i++)
-        if (strcmp(w[i].worker, w[0].worker) != 0 || w[i].rank != w[0].rank)
-            return 1;
-    return 0;
-}
-
-static int
-cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return x < y ? -1 : x > y;
-}
-
-static void
-emit_stragglers(const struct wk *w, size_t n, cJSON *d, int *ok)
-{
-    cJSON *arr = pr_emit_arr(d, "stragglers", ok);
-    double busy[256], med, comm_sum = 0;
-    size_t i, m = 0;
-
-    for (i = 0; i < n && m < 256; i++)
-        if (!isnan(w[i].comp)) {
-            busy[m++] = w[i].comp + w[i].overlap;
-            comm_sum += w[i].comm;
-        }
-    if (m < 2 || !*ok)
-        return;
-    qsort(busy, m, sizeof(busy[0]), cmp_dbl);
-    med = m % 2 ? busy[m / 2] : (busy[m / 2 - 1] + busy[m / 2]) / 2;
-    for (i = 0; i < n && *ok; i++) {
-        double b = w[i].comp + w[i].overlap, others;
-        char text[400];
-        cJSON *r;
-        if (isnan(b) || med <= 0 || b < 1.05 * med)
-            continue;
-        others = (comm_sum - w[i].comm) / (double)(m - 1);
-        if (!(others > w[i].comm))
-            continue;
-        snprintf(text, sizeof(text),
-                 "rank %.0f computes %.1f us per step, %.0f%% above the "
-                 "median %.1f us, while the other ranks spend %.1f us per "
-                 "step in communication against %.1f us here: they wait "
-                 "for it",
-                 w[i].rank, b, 100.0 * (b - med) / med, med, others,
-                 w[i].comm);
-        r = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(r, "worker", w[i].worker, ok);
-        pr_emit_num(r, "rank", w[i].rank, ok);
-        pr_emit_str(r, "reason", text, ok);
-    }
-}
-
-static void
-emit_workers(const struct wk *w, size_t n, cJSON *d, int *ok)
-{
-    cJSON *arr = pr_emit_arr(d, "workers", ok);
-    cJSON *mis;
-    size_t i;
-    int mismatch = 0;
-
-    for (i = 0; i < n && *ok; i++) {
-        cJSON *r = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(r, "worker", w[i].worker, ok);
-        pr_emit_num(r, "rank", w[i].rank, ok);
-        pr_emit_num_or_null(r, "computation_us", w[i].comp, ok);
-        pr_emit_num_or_null(r, "overlap_us", w[i].overlap, ok);
-        pr_emit_num_or_null(r, "communication_us", w[i].comm, ok);
-        pr_emit_num_or_null(r, "other_us", w[i].other, ok);
-        pr_emit_num(r, "steps", w[i].steps, ok);
-        mismatch |= w[i].steps != w[0].steps;
-    }
-    if (!mismatch) {
-        pr_emit_null(d, "step_count_mismatch", ok);
-        return;
-    }
-    mis = pr_emit_arr(d, "step_count_mismatch", ok);
-    for (i = 0; i < n && *ok; i++) {
-        cJSON *r = pr_emit_obj(mis, NULL, ok);
-        pr_emit_str(r, "worker", w[i].worker, ok);
-        pr_emit_num(r, "steps", w[i].steps, ok);
-    }
-}
-
-/* Sum each collective over the ranks; bandwidths from the sums. */
-static void
-emit_comm_ops(const struct wk *w, size_t n, cJSON *d, int *ok)
-{
-    cJSON *acc = cJSON_CreateObject(), *row, *arr;
-    size_t i;
-
-    if (acc == NULL) {
-        *ok = 0;
-        return;
-    }
-    for (i = 0; i < n && *ok; i++) {
-        const cJSON *c = cJSON_GetObjectItemCaseSensitive(w[i].run,
-                                                          "communication");
-        const cJSON *op;
-        cJSON_ArrayForEach(op, cJSON_GetObjectItemCaseSensitive(c, "ops"))
-        {
-            const char *name = cJSON_GetStringValue(
-                cJSON_GetObjectItemCaseSensitive(op, "name"));
-            double b = num(op, "total_bytes");
-            cJSON *a;
-            if (name == NULL)
-                continue;
-            a = cJSON_GetObjectItemCaseSensitive(acc, name);
-            if (a == NULL) {
-                a = pr_emit_obj(acc, name, ok);
-                pr_emit_num(a, "calls", 0, ok);
-                pr_emit_num(a, "total_bytes", 0, ok);
-                pr_emit_num(a, "total_us", 0, ok);
-                pr_emit_num(a, "group_size", num(op, "group_size"), ok);
-                if (!*ok)
-                    break;
-            }
-#define ADD(key, v)                                                          \
-    cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(a, key),           \
-                         num(a, key) + (v))
-            ADD("calls", num(op, "calls"));
-            ADD("total_bytes", b); /* NaN poisons: unknown stays unknown */
-            ADD("total_us", num(op, "total_us"));
-#undef ADD
-        }
-    }
-    arr = pr_emit_arr(d, "comm_ops", ok);
-    cJSON_ArrayForEach(row, acc)
-    {
-        cJSON *r = pr_emit_obj(arr, NULL, ok);
-        double calls = num(row, "calls"), bytes = num(row, "total_bytes");
-        double us = num(row, "total_us"), g = num(row, "group_size");
-        double algbw = us > 0 ? bytes / (us * 1000.0) : NAN;
-        pr_emit_str(r, "name", row->string, ok);
-        pr_emit_num(r, "calls", calls, ok);
-        pr_emit_num_or_null(r, "total_bytes", bytes, ok);
-        pr_emit_num(r, "total_us", us, ok);
-        pr_emit_num(r, "mean_us", calls > 0 ? us / calls : 0, ok);
-        pr_emit_num_or_null(r, "algbw_gbps", algbw, ok);
-        pr_emit_num_or_null(
-            r, "busbw_gbps",
-            algbw * pr_comm_bus_factor(
-                        pr_comm_collective(row->string),
-                        isnan(g) ? (int)n : (int)g),
-            ok);
-    }
-    cJSON_Delete(acc);
-}
-
-static void
-collect_workers(const cJSON *runs, struct wk *w, size_t n)
-{
-    const cJSON *run;
-    size_t i = 0;
-
-    cJSON_ArrayForEach(run, runs)
-    {
-        const cJSON *c = cJSON_GetObjectItemCaseSensitive(run, "communication");
-        const char *worker = cJSON_GetStringValue(
-            cJSON_GetObjectItemCaseSensitive(run, "worker"));
-        if (i == n)
-            break;
-        w[i].run = run;
-        w[i].worker = worker ? worker : "";
-        w[i].rank = rank_of(run, w[i].worker, i);
-        w[i].comp = num(c, "computation_us");
-        w[i].overlap = num(c, "overlap_us");
-        w[i].comm = num(c, "communication_us");
-        w[i].other = num(c, "other_us");
-        w[i].steps = cJSON_GetArraySize(
-            cJSON_GetObjectItemCaseSensitive(run, "steps"));
-        i++;
-    }
-}
-
 enum pr_status
-pr_comm_distributed(cJSON *summary, struct pr_error *err)
+pr_comm_fill(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
+             struct pr_error *err)
 {
-    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(summary, "runs");
-    size_t n = (size_t)cJSON_GetArraySize(runs), i;
-    struct wk *w;
-    cJSON *d;
-    double world = 0;
-    int ok = 1;
+    struct collect *c = calloc(1, sizeof(*c));
+    enum pr_status st;
 
-    if (n == 0)
-        return PR_OK;
-    w = calloc(n, sizeof(*w));
-    if (w == NULL)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    collect_workers(runs, w, n);
-    if (!is_distributed(w, n)) {
-        free(w);
-        return PR_OK;
-    }
-    qsort(w, n, sizeof(*w), cmp_wk);
-    for (i = 0; i < n; i++)
-        if (num(w[i].run, "world_size") > world)
-            world = num(w[i].run, "world_size");
-    d = cJSON_CreateObject();
-    ok = d != NULL;
-    pr_emit_num(d, "world_size", world > (double)n ? world : (double)n, &ok);
-    pr_emit_str(d, "method",
-                "per step: computation = kernel time not overlapped by "
-                "NCCL kernels, overlap = both at once, communication = "
-                "NCCL kernel time alone, other = the rest of the step; "
-                "averaged over steps",
-                &ok);
-    emit_workers(w, n, d, &ok);
-    emit_comm_ops(w, n, d, &ok);
-    emit_stragglers(w, n, d, &ok);
-    free(w);
-    if (ok && cJSON_ReplaceItemInObjectCaseSensitive(summary, "distributed", d))
-        return PR_OK;
-    cJSON_Delete(d);
-    return pr_error_set(err, PR_E_NOMEM, "out of memory (distributed)");
+    if (c == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");
+    c->t = t;
+    st = collect_calls(c, err);
+    if (st == PR_OK && (steps->roles[PR_CAT_COMM].n > 0 || c->n_ops > 0))
+        st = emit_comm(c, steps, run, err);
+    else if (st == PR_OK && cJSON_AddNullToObject(run, "communication") == NULL)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");
+    free(c->hops);
+    pr_idmap_free(&c->launch);
+    free(c);
+    return st;
 }

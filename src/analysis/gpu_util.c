@@ -5,11 +5,13 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "profreport/buf.h"
 #include "profreport/checked.h"
+#include "profreport/comm.h"
 #include "profreport/gpu_util.h"
 #include "profreport/ranges.h"
 
@@ -25,8 +27,9 @@ struct endpoint {
 };
 
 struct gpu_acc {
-    struct pr_ranges busy; /* merged kernel intervals */
-    struct endpoint *ends; /* owned, SM-efficiency sweep input */
+    struct pr_ranges busy;    /* merged kernel intervals */
+    struct pr_ranges compute; /* the same without communication kernels */
+    struct endpoint *ends;    /* owned, SM-efficiency sweep input */
     size_t n_ends, cap_ends;
     int64_t kernel_ns;
     double occ_sum, occ_ns; /* 9.3 accumulators */
@@ -76,6 +79,7 @@ static void
 acc_free(struct gpu_acc *a)
 {
     pr_ranges_free(&a->busy);
+    pr_ranges_free(&a->compute);
     free(a->ends);
 }
 
@@ -128,6 +132,8 @@ accumulate(const struct pr_trace *t, int32_t dev, const struct pr_gpu_window *w,
         a->kernel_ns = pr_sat_add_i64(a->kernel_ns, e->dur_ns);
         add_occupancy(a, e, g->occupancy_pct, w);
         st = pr_ranges_push(&a->busy, e->ts_ns, end, err);
+        if (st == PR_OK && !pr_comm_is_kernel(t, e))
+            st = pr_ranges_push(&a->compute, e->ts_ns, end, err);
         /* 9.2 uses positive blocks per SM; "inf" (unknown SM count) is
          * skipped rather than failing the file as the plugin does. */
         if (st != PR_OK || !isfinite(g->blocks_per_sm) || g->blocks_per_sm <= 0)
@@ -137,6 +143,7 @@ accumulate(const struct pr_trace *t, int32_t dev, const struct pr_gpu_window *w,
             st = add_endpoint(a, end, 1, i, g->blocks_per_sm, err);
     }
     pr_ranges_merge(&a->busy);
+    pr_ranges_merge(&a->compute);
     return st;
 }
 
@@ -237,19 +244,45 @@ emit_series(cJSON *o, const struct gpu_acc *a, const struct pr_gpu_window *w,
     pr_emit_num(util, NULL, 0, ok);
 }
 
+/* Utilization counts communication kernels as busy (9.1), so a GPU that
+ * waits in NCCL looks busy: say how much of it is communication alone. */
+static void
+emit_comm_note(cJSON *o, double util, double comp, int *ok)
+{
+    char text[320];
+
+    pr_emit_num_or_null(o, "compute_utilization_pct", comp, ok);
+    if (!(util - comp >= 5.0)) {
+        pr_emit_null(o, "note", ok);
+        return;
+    }
+    snprintf(text, sizeof(text),
+             "utilization counts communication kernels as busy: of %.1f%% "
+             "busy, %.1f points are communication kernels alone (NCCL "
+             "waiting and transferring); compute kernels keep the GPU busy "
+             "%.1f%% of the steps",
+             util, util - comp, comp);
+    pr_emit_str(o, "note", text, ok);
+}
+
 static void
 emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
          const struct pr_gpu_window *w, int *ok)
 {
     int64_t span = pr_sat_sub_i64(w->steps_end_ns, w->steps_start_ns);
     cJSON *o = pr_emit_obj(arr, NULL, ok);
-    double util = NAN, sm = sm_efficiency(a, w), occ = NAN;
+    double util = NAN, sm = sm_efficiency(a, w), occ = NAN, comp = NAN;
 
-    if (span > 0)
+    if (span > 0) {
         util = 100.0 *
                (double)pr_ranges_overlap(&a->busy, w->steps_start_ns,
                                          w->steps_end_ns) /
                (double)span;
+        comp = 100.0 *
+               (double)pr_ranges_overlap(&a->compute, w->steps_start_ns,
+                                         w->steps_end_ns) /
+               (double)span;
+    }
     if (a->occ_ns > 0)
         occ = a->occ_sum / a->occ_ns;
     pr_emit_num(o, "device", dev, ok);
@@ -257,6 +290,7 @@ emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
     pr_emit_num_or_null(o, "est_sm_efficiency_pct", 100.0 * sm, ok);
     pr_emit_num_or_null(o, "est_achieved_occupancy_pct", occ, ok);
     pr_emit_us(o, "kernel_time_us", a->kernel_ns, ok);
+    emit_comm_note(o, util, comp, ok);
     emit_series(o, a, w, ok);
 }
 

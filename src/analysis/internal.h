@@ -58,6 +58,8 @@ int pr_tc_kernel_uses(const char *name);
 #define PR_NAME_OPTIMIZER 0x40    /* "Optimizer.step" prefix */
 #define PR_NAME_NOT_OPERATOR 0x80 /* excluded from 5.4 operator rows */
 #define PR_NAME_TF32 0x100        /* kernel: TF32 math, by its name */
+#define PR_NAME_COMM_HOST 0x200   /* host-side collective (gloo:*) */
+#define PR_NAME_COMM_KERNEL 0x400 /* kernel: pr_comm_kernel_name */
 #define PR_NAME_TC (PR_NAME_TC_PLUGIN | PR_NAME_TC_HEUR)
 
 struct pr_names {
@@ -72,5 +74,8 @@ void pr_names_init(struct pr_names *nc, const struct pr_trace *t);
 void pr_names_free(struct pr_names *nc); /* accepts a freed cache */
 /* PR_NAME_* bits of string id (any id, PR_STR_NONE included). */
 unsigned pr_names_get(struct pr_names *nc, uint32_t id);
+
+/* pr_comm_is_kernel with the name test from nc's cache (comm.c). */
+int pr_comm_kernel_cached(struct pr_names *nc, const struct pr_event *e);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profreport/comm.h"
 #include "profreport/tensorcore.h"
 #include "profreport/tree.h"
 
@@ -62,6 +63,11 @@ classify(const char *name)
     bits |= pr_tree_is_step(name) ? PR_NAME_STEP : 0;
     bits |= pr_tree_is_dataloader(name) ? PR_NAME_DATALOADER : 0;
     bits |= pr_tree_is_comm(name) ? PR_NAME_COMM : 0;
+    bits |=
+        pr_comm_host_collective(name) && pr_comm_on_host(pr_comm_backend(name))
+            ? PR_NAME_COMM_HOST
+            : 0;
+    bits |= pr_comm_kernel_name(name) ? PR_NAME_COMM_KERNEL : 0;
     bits |= starts_with(name, "Optimizer.step") ? PR_NAME_OPTIMIZER : 0;
     bits |= is_non_operator(name) ? PR_NAME_NOT_OPERATOR : 0;
     return bits;

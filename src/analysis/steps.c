@@ -68,8 +68,11 @@ add_step(struct pr_steps *s, uint32_t name, int64_t start, int64_t end,
 }
 
 /* 6.1 role of a host event (operator, python, user annotation); -1 none.
- * Comm ops remember their external id so that their kernels count as
- * communication (4.5). */
+ * The plugin's comm ops remember their external id so that their kernels
+ * count as communication (4.5).  Only a host-side collective (Gloo) is
+ * communication time itself: an nccl:* op on the host is the enqueue of
+ * kernels that carry the communication, so it is CPU time (the plugin
+ * counts both; docs/differences.md). */
 static int
 host_role(struct pr_names *nc, const struct pr_event *e, struct pr_idmap *comm,
           struct pr_error *err)
@@ -78,12 +81,10 @@ host_role(struct pr_names *nc, const struct pr_event *e, struct pr_idmap *comm,
 
     if (e->kind != PR_KIND_PY_LEGACY && (cls & PR_NAME_DATALOADER))
         return PR_CAT_DATALOADER;
-    if (!(cls & PR_NAME_COMM))
-        return PR_CAT_CPU_EXEC;
-    if (e->external_id != PR_NO_ID &&
+    if ((cls & PR_NAME_COMM) && e->external_id != PR_NO_ID &&
         pr_idmap_put(comm, e->external_id, 1, err) != PR_OK)
         return -2;
-    return PR_CAT_COMM;
+    return (cls & PR_NAME_COMM_HOST) ? PR_CAT_COMM : PR_CAT_CPU_EXEC;
 }
 
 static int
@@ -101,9 +102,10 @@ role_of(struct pr_names *nc, const struct pr_event *e, struct pr_steps *s,
         struct pr_idmap *comm, struct pr_error *err)
 {
     switch (e->kind) {
-    case PR_KIND_DEVICE_TASK:
-        return e->external_id != PR_NO_ID &&
-                       pr_idmap_get(comm, e->external_id) != PR_NONE
+    case PR_KIND_DEVICE_TASK: /* NCCL kernels: by link, name or metadata */
+        return pr_comm_kernel_cached(nc, e) ||
+                       (e->external_id != PR_NO_ID &&
+                        pr_idmap_get(comm, e->external_id) != PR_NONE)
                    ? PR_CAT_COMM
                    : PR_CAT_KERNEL;
     case PR_KIND_COPY:

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profreport/comm.h"
+#include "profreport/distributed.h"
 #include "profreport/summary.h"
 
 static const char *const run_keys[] = {
@@ -190,7 +190,7 @@ pr_summary_finish(cJSON *s, struct pr_error *err)
     cJSON **v;
 
     if (n < 2)
-        return pr_comm_distributed(s, err);
+        return pr_distributed_build(s, err);
     v = malloc((size_t)n * sizeof(*v));
     if (v == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
@@ -209,5 +209,5 @@ pr_summary_finish(cJSON *s, struct pr_error *err)
     for (i = 0; i < n; i++)
         cJSON_AddItemToArray(runs, v[i]);
     free(v);
-    return pr_comm_distributed(s, err);
+    return pr_distributed_build(s, err);
 }

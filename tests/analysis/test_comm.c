@@ -13,7 +13,9 @@
 
 #include <cmocka.h>
 
+#include "profreport/analysis.h"
 #include "profreport/comm.h"
+#include "profreport/distributed.h"
 #include "profreport/reader.h"
 #include "profreport/steps.h"
 #include "profreport/summary.h"
@@ -285,6 +287,179 @@ test_no_comm(void **state)
     cJSON_Delete(run);
 }
 
+/* The predicates that decide what is communication. */
+static void
+test_predicates(void **state)
+{
+    (void)state;
+    assert_string_equal(pr_comm_backend("gloo:all_reduce"), "gloo");
+    assert_string_equal(pr_comm_backend("nccl:_all_gather_base"), "nccl");
+    assert_string_equal(pr_comm_backend("hccl:broadcast"), "hccl");
+    assert_null(pr_comm_backend("c10d::allreduce_"));
+    assert_true(pr_comm_on_host("gloo"));
+    assert_false(pr_comm_on_host("nccl"));
+    assert_false(pr_comm_on_host(NULL));
+    assert_true(pr_comm_host_collective("gloo:all_reduce"));
+    assert_true(pr_comm_host_collective("nccl:all_to_all"));
+    assert_false(pr_comm_host_collective("nccl:mystery"));
+    assert_false(pr_comm_host_collective("record_param_comms"));
+    assert_true(pr_comm_kernel_name(
+        "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"));
+    assert_true(pr_comm_kernel_name("ncclDevKernel_SendRecv(ncclDevComm*)"));
+    assert_true(pr_comm_kernel_name("void ncclKernel_AllGather<float>()"));
+    assert_true(pr_comm_kernel_name("hcom_allReduce__520_0_1"));
+    assert_false(pr_comm_kernel_name("volta_sgemm_128x64_nn"));
+}
+
+/* Every analysis of one trace, as the pipeline runs them. */
+static cJSON *
+analyse(const char *json)
+{
+    struct pr_trace *t = load(json);
+    struct pr_analysis_opts o;
+    struct pr_error err;
+    cJSON *run = cJSON_CreateObject();
+
+    memset(&o, 0, sizeof(o));
+    pr_error_clear(&err);
+    assert_non_null(run);
+    assert_non_null(cJSON_AddArrayToObject(run, "diagnostics"));
+    if (pr_analysis_run(t, &o, run, &err) != PR_OK)
+        fail_msg("analysis failed: %s", err.msg);
+    pr_trace_free(t);
+    return run;
+}
+
+#define HOST(cat, name, tid, ts, dur, args)                                  \
+    "{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":1,"     \
+    "\"tid\":" tid ",\"ts\":" ts ",\"dur\":" dur ",\"args\":{" args "}},\n"
+
+/* A Gloo-only CPU run (hta/cpu_only's shape): the gloo:all_reduce host op
+ * on a worker thread is the transfer itself.
+ *   step [0,100); gloo:all_reduce [20,60) on tid 2, Input Dims [[1000]]
+ *   float = 4000 B; aten::add [70,80).
+ * Breakdown: communication 40, cpu_exec 10, other 50.  Communication
+ * (13.2 with no kernel: computation is host-op time): computation 10,
+ * overlap 0, communication 40, other 50.  Table: gloo:all_reduce 1 call,
+ * 4000 B, 40 us, algbw 4000 B / 40000 ns = 0.1 GB/s. */
+/* clang-format off */
+static const char gloo_run[] = TRACE(
+    STEP("ProfilerStep#1", "0", "100")
+    HOST("user_annotation", "gloo:all_reduce", "2", "20", "40",
+         "\"External id\":9,\"Input Dims\":[[1000]],"
+         "\"Input type\":[\"float\"]")
+    HOST("cpu_op", "aten::add", "1", "70", "10", "\"External id\":10"));
+/* clang-format on */
+
+static void
+test_gloo_cpu_run(void **state)
+{
+    cJSON *run = analyse(gloo_run);
+    const cJSON *b = get(at(run, "steps", 0), "breakdown_us");
+    const cJSON *c = get(run, "communication"), *op = at(c, "ops", 0);
+
+    (void)state;
+    tt_near(num(b, "communication"), 40);
+    tt_near(num(b, "cpu_exec"), 10);
+    tt_near(num(b, "other"), 50);
+    assert_string_equal(str(c, "computation_basis"), "host_ops");
+    tt_near(num(c, "computation_us"), 10);
+    tt_near(num(c, "overlap_us"), 0);
+    tt_near(num(c, "communication_us"), 40);
+    tt_near(num(c, "other_us"), 50);
+    assert_string_equal(str(op, "name"), "gloo:all_reduce");
+    assert_string_equal(str(op, "backend"), "gloo");
+    tt_near(num(op, "calls"), 1);
+    tt_near(num(op, "total_bytes"), 4000);
+    tt_near(num(op, "total_us"), 40);
+    tt_near(num(op, "algbw_gbps"), 0.1);
+    cJSON_Delete(run);
+}
+
+/* PyTorch 2.x NCCL: record_param_comms [10,30) > nccl:all_reduce [12,28)
+ * (Input Dims [[250000]] float = 1e6 B) > cudaLaunchKernel [14,16) corr 7,
+ * whose kernel ncclKernel_AllReduce [40,60) has no collective metadata
+ * and an External id that names no op; sgemm [50,70) launched by no
+ * runtime.  The host op is CPU time (the enqueue), the kernel is the
+ * communication, and its size and name come from the host op.
+ * Breakdown: kernel [50,70) 20; communication [40,50) 10; runtime 2;
+ * cpu_exec [10,30) - 2 = 18; other 50.  Communication: computation
+ * [50,70) - overlap [50,60) = 10, overlap 10, communication 10 (= the
+ * breakdown's), other 100 + 10 - 20 - 20 = 70.  Table: nccl:all_reduce,
+ * 1 call, 1e6 B, 20 us, algbw 1e6 / 20000 = 50 GB/s.  GPU 0 is busy 30
+ * of 100 us, 20 of them in compute kernels. */
+/* clang-format off */
+static const char nccl_run[] = TRACE(
+    STEP("ProfilerStep#1", "0", "100")
+    HOST("cpu_op", "record_param_comms", "1", "10", "20", "\"External id\":5")
+    HOST("user_annotation", "nccl:all_reduce", "1", "12", "16",
+         "\"External id\":6,\"Input Dims\":[[250000]],"
+         "\"Input type\":[\"float\"]")
+    HOST("cuda_runtime", "cudaLaunchKernel", "1", "14", "2",
+         "\"External id\":7,\"correlation\":7")
+    KERNEL("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", "40", "20",
+           ",\"correlation\":7,\"External id\":7")
+    KERNEL("volta_sgemm_128x64_nn", "50", "20", ""));
+/* clang-format on */
+
+static void
+test_nccl_one_story(void **state)
+{
+    cJSON *run = analyse(nccl_run);
+    const cJSON *b = get(at(run, "steps", 0), "breakdown_us");
+    const cJSON *c = get(run, "communication"), *op = at(c, "ops", 0);
+    const cJSON *gpu = at(run, "gpu_metrics", 0);
+
+    (void)state;
+    tt_near(num(b, "kernel"), 20);
+    tt_near(num(b, "communication"), 10);
+    tt_near(num(b, "runtime"), 2);
+    tt_near(num(b, "cpu_exec"), 18);
+    tt_near(num(b, "other"), 50);
+    tt_near(num(c, "computation_us"), 10);
+    tt_near(num(c, "overlap_us"), 10);
+    tt_near(num(c, "communication_us"), num(b, "communication"));
+    tt_near(num(c, "other_us"), 70);
+    assert_string_equal(str(op, "name"), "nccl:all_reduce");
+    tt_near(num(op, "calls"), 1);
+    tt_near(num(op, "total_bytes"), 1e6);
+    tt_near(num(op, "total_us"), 20);
+    tt_near(num(op, "algbw_gbps"), 50);
+    tt_near(num(gpu, "utilization_pct"), 30);
+    tt_near(num(gpu, "compute_utilization_pct"), 20);
+    assert_non_null(strstr(str(gpu, "note"), "10.0 points are communication"));
+    cJSON_Delete(run);
+}
+
+/* A CPU-only capture of an NCCL job: the collective is listed with its
+ * size (8 x 1024 bf16 = 16384 B), but without a kernel its time is
+ * unknown, and a note says so. */
+/* clang-format off */
+static const char nccl_host_only[] = TRACE(
+    STEP("ProfilerStep#1", "0", "100")
+    HOST("user_annotation", "nccl:all_to_all", "1", "12", "16",
+         "\"External id\":6,\"Input Dims\":[[8, 1024]],"
+         "\"Input type\":[\"c10::BFloat16\"]"));
+/* clang-format on */
+
+static void
+test_nccl_without_kernels(void **state)
+{
+    cJSON *run = analyse(nccl_host_only);
+    const cJSON *c = get(run, "communication"), *op = at(c, "ops", 0);
+
+    (void)state;
+    tt_near(num(c, "communication_us"), 0);
+    assert_non_null(
+        strstr(str(c, "note"), "1 collective call(s) have no device kernel"));
+    tt_near(num(op, "calls"), 1);
+    tt_near(num(op, "timed_calls"), 0);
+    tt_near(num(op, "total_bytes"), 16384);
+    assert_true(cJSON_IsNull(get(op, "total_us")));
+    assert_true(cJSON_IsNull(get(op, "algbw_gbps")));
+    cJSON_Delete(run);
+}
+
 /* ---- distributed ---- */
 
 static cJSON *
@@ -302,7 +477,7 @@ distributed(cJSON *s)
     struct pr_error err;
 
     pr_error_clear(&err);
-    assert_int_equal(pr_comm_distributed(s, &err), PR_OK);
+    assert_int_equal(pr_distributed_build(s, &err), PR_OK);
     return cJSON_GetObjectItemCaseSensitive(s, "distributed");
 }
 
@@ -432,8 +607,10 @@ test_no_straggler(void **state)
     cJSON_Delete(s);
 }
 
-/* A single run stays without a distributed section, with or without a
- * world size: one rank is present (spec/summary-json.md). */
+/* A single run without collectives stays without a distributed section,
+ * with or without a world size.  One with collectives gets one (the
+ * plugin's single-worker view, 13.3): its collectives, 1 of 2 ranks
+ * present, no straggler, and a note that says so. */
 static void
 test_single_run(void **state)
 {
@@ -442,20 +619,59 @@ test_single_run(void **state)
         "\"steps\":[{}],\"communication\":null}],\"distributed\":null}",
         "{\"runs\":[{\"worker\":\"w\",\"rank\":0,\"world_size\":1,"
         "\"steps\":[{}],\"communication\":null}],\"distributed\":null}",
-        "{\"runs\":[{\"worker\":\"w\",\"rank\":1,\"world_size\":2,"
-        "\"steps\":[{}],\"communication\":{\"computation_us\":1,"
-        "\"overlap_us\":0,\"communication_us\":1,\"other_us\":0,"
-        "\"ops\":[]}}],\"distributed\":null}",
     };
+    cJSON *s;
+    const cJSON *d;
     size_t i;
 
     (void)state;
     for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
-        cJSON *s = parse(texts[i]);
+        s = parse(texts[i]);
         if (!cJSON_IsNull(distributed(s)))
             fail_msg("summary %zu got a distributed section", i);
         cJSON_Delete(s);
     }
+    s = parse("{\"runs\":[{\"worker\":\"w\",\"rank\":1,\"world_size\":2,"
+              "\"steps\":[{}],\"communication\":{\"computation_us\":1,"
+              "\"overlap_us\":0,\"communication_us\":1,\"other_us\":0,"
+              "\"ops\":[{\"name\":\"gloo:all_reduce\",\"calls\":2,"
+              "\"total_bytes\":8,\"total_us\":4,\"timed_calls\":2,"
+              "\"group_size\":2}]}}],\"distributed\":null}");
+    d = distributed(s);
+    assert_true(cJSON_IsObject(d));
+    tt_near(num(d, "world_size"), 2);
+    tt_near(num(d, "ranks_present"), 1);
+    assert_non_null(strstr(str(d, "coverage_note"), "1 of 2 ranks"));
+    assert_int_equal(cJSON_GetArraySize(get(d, "stragglers")), 0);
+    assert_string_equal(str(at(d, "comm_ops", 0), "name"), "gloo:all_reduce");
+    tt_near(num(at(d, "comm_ops", 0), "algbw_gbps"), 8.0 / 4000.0);
+    cJSON_Delete(s);
+}
+
+/* Two sampled ranks of a 128-rank job: rank 1 computes far more and the
+ * other waits, but no straggler is named, because the slow rank may be
+ * any of the 126 missing; the note says 2 of 128. */
+static void
+test_sampled_ranks(void **state)
+{
+    cJSON *s = parse(
+        "{\"runs\":["
+        "{\"worker\":\"w0\",\"rank\":0,\"world_size\":128,\"steps\":[{}],"
+        " \"communication\":{\"computation_us\":100,\"overlap_us\":0,"
+        "  \"communication_us\":90,\"other_us\":0,\"ops\":[]}},"
+        "{\"worker\":\"w1\",\"rank\":1,\"world_size\":128,\"steps\":[{}],"
+        " \"communication\":{\"computation_us\":200,\"overlap_us\":0,"
+        "  \"communication_us\":10,\"other_us\":0,\"ops\":[]}}"
+        "],\"distributed\":null}");
+    const cJSON *d = distributed(s);
+
+    (void)state;
+    tt_near(num(d, "world_size"), 128);
+    tt_near(num(d, "ranks_present"), 2);
+    assert_int_equal(cJSON_GetArraySize(get(d, "stragglers")), 0);
+    assert_non_null(strstr(str(d, "coverage_note"), "2 of 128 ranks"));
+    assert_non_null(strstr(str(d, "coverage_note"), "126 missing"));
+    cJSON_Delete(s);
 }
 
 /* End to end: two traces through pr_summary_add_run / pr_summary_finish,
@@ -526,9 +742,14 @@ main(void)
         cmocka_unit_test(test_ops_table),
         cmocka_unit_test(test_unsized_call),
         cmocka_unit_test(test_no_comm),
+        cmocka_unit_test(test_predicates),
+        cmocka_unit_test(test_gloo_cpu_run),
+        cmocka_unit_test(test_nccl_one_story),
+        cmocka_unit_test(test_nccl_without_kernels),
         cmocka_unit_test(test_distributed),
         cmocka_unit_test(test_no_straggler),
         cmocka_unit_test(test_single_run),
+        cmocka_unit_test(test_sampled_ranks),
         cmocka_unit_test(test_summary_two_ranks),
     };
 

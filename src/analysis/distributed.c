@@ -1,0 +1,361 @@
+/* distributed.c - the cross-rank "distributed" section of the summary,
+ * assembled from the runs' communication objects (comm.c): per-worker
+ * computation / overlap / communication / other, the collective table
+ * summed over ranks with nccl-tests' bandwidths, and stragglers - only
+ * when every rank of the job is in the report. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/comm.h"
+#include "profreport/distributed.h"
+
+#include "internal.h"
+
+struct wk {
+    const cJSON *run;
+    const char *worker;
+    double rank;
+    double comp, overlap, comm, other; /* NaN when the run has none */
+    int steps;
+};
+
+static double
+num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+/* Rank from distributedInfo, else the last number in the worker name. */
+static double
+rank_of(const cJSON *run, const char *worker, size_t index)
+{
+    double r = num(run, "rank");
+    const char *p, *digits = NULL;
+
+    if (!isnan(r))
+        return r;
+    for (p = worker; *p; p++)
+        if (*p >= '0' && *p <= '9' &&
+            (p == worker || p[-1] < '0' || p[-1] > '9'))
+            digits = p;
+    return digits ? strtod(digits, NULL) : (double)index;
+}
+
+static int
+cmp_wk(const void *a, const void *b)
+{
+    const struct wk *x = a, *y = b;
+
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return strcmp(x->worker, y->worker);
+}
+
+/* Distinct ranks among the runs (w sorted by rank, then worker): several
+ * spans of one worker are one rank. */
+static size_t
+ranks_present(const struct wk *w, size_t n)
+{
+    size_t i, k = n > 0;
+
+    for (i = 1; i < n; i++)
+        k += strcmp(w[i].worker, w[i - 1].worker) != 0 ||
+             w[i].rank != w[i - 1].rank;
+    return k;
+}
+
+/* A run that has collectives: communication time or a collective call. */
+static int
+has_collectives(const struct wk *w)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(w->run, "communication");
+
+    return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "ops")) > 0 ||
+           w->comm > 0 || w->overlap > 0;
+}
+
+/* The section exists when more than one rank is present, and for a
+ * single rank whose trace has collectives (as the plugin's view, 13.3):
+ * one rank of a larger job, or several spans of one worker, without
+ * collectives has nothing to show. */
+static int
+is_distributed(const struct wk *w, size_t n)
+{
+    size_t i;
+
+    if (ranks_present(w, n) > 1)
+        return 1;
+    for (i = 0; i < n; i++)
+        if (has_collectives(&w[i]))
+            return 1;
+    return 0;
+}
+
+static int
+cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* Stragglers need every rank: with 2 sampled ranks of 128, the slow one
+ * may be any of the 126 others, and the two present only wait for it.
+ * The note says how many ranks are here against the job's world size. */
+static int
+emit_coverage(size_t present, double world, int world_known, cJSON *d, int *ok)
+{
+    char text[400];
+
+    pr_emit_num(d, "ranks_present", (double)present, ok);
+    if (present >= 2 && !(world > (double)present)) {
+        pr_emit_null(d, "coverage_note", ok);
+        return 1;
+    }
+    if (present < 2 && world_known && world > 1)
+        snprintf(text, sizeof(text),
+                 "1 of %.0f ranks is in this report: its collectives are "
+                 "shown, but who waits for whom needs the other ranks' "
+                 "traces",
+                 world);
+    else if (present < 2)
+        snprintf(text, sizeof(text),
+                 "one rank is in this report and the trace does not say "
+                 "the job's world size: its collectives are shown, but who "
+                 "waits for whom needs the other ranks' traces");
+    else
+        snprintf(text, sizeof(text),
+                 "%zu of %.0f ranks are in this report: no straggler is "
+                 "named, because the slow rank may be one of the %.0f "
+                 "missing; profile every rank (or compare these against "
+                 "ranks known to be healthy)",
+                 present, world, world - (double)present);
+    pr_emit_str(d, "coverage_note", text, ok);
+    return 0;
+}
+
+static void
+emit_stragglers(const struct wk *w, size_t n, int all_ranks, cJSON *d, int *ok)
+{
+    cJSON *arr = pr_emit_arr(d, "stragglers", ok);
+    double busy[256], med, comm_sum = 0;
+    size_t i, m = 0;
+
+    if (!all_ranks)
+        return;
+    for (i = 0; i < n && m < 256; i++)
+        if (!isnan(w[i].comp)) {
+            busy[m++] = w[i].comp + w[i].overlap;
+            comm_sum += w[i].comm;
+        }
+    if (m < 2 || !*ok)
+        return;
+    qsort(busy, m, sizeof(busy[0]), cmp_dbl);
+    med = m % 2 ? busy[m / 2] : (busy[m / 2 - 1] + busy[m / 2]) / 2;
+    for (i = 0; i < n && *ok; i++) {
+        double b = w[i].comp + w[i].overlap, others;
+        char text[400];
+        cJSON *r;
+        if (isnan(b) || med <= 0 || b < 1.05 * med)
+            continue;
+        others = (comm_sum - w[i].comm) / (double)(m - 1);
+        if (!(others > w[i].comm))
+            continue;
+        snprintf(text, sizeof(text),
+                 "rank %.0f computes %.1f us per step, %.0f%% above the "
+                 "median %.1f us, while the other ranks spend %.1f us per "
+                 "step in communication against %.1f us here: they wait "
+                 "for it",
+                 w[i].rank, b, 100.0 * (b - med) / med, med, others, w[i].comm);
+        r = pr_emit_obj(arr, NULL, ok);
+        pr_emit_str(r, "worker", w[i].worker, ok);
+        pr_emit_num(r, "rank", w[i].rank, ok);
+        pr_emit_str(r, "reason", text, ok);
+    }
+}
+
+static void
+emit_workers(const struct wk *w, size_t n, cJSON *d, int *ok)
+{
+    cJSON *arr = pr_emit_arr(d, "workers", ok);
+    cJSON *mis;
+    size_t i;
+    int mismatch = 0;
+
+    for (i = 0; i < n && *ok; i++) {
+        cJSON *r = pr_emit_obj(arr, NULL, ok);
+        pr_emit_str(r, "worker", w[i].worker, ok);
+        pr_emit_num(r, "rank", w[i].rank, ok);
+        pr_emit_num_or_null(r, "computation_us", w[i].comp, ok);
+        pr_emit_num_or_null(r, "overlap_us", w[i].overlap, ok);
+        pr_emit_num_or_null(r, "communication_us", w[i].comm, ok);
+        pr_emit_num_or_null(r, "other_us", w[i].other, ok);
+        pr_emit_num(r, "steps", w[i].steps, ok);
+        mismatch |= w[i].steps != w[0].steps;
+    }
+    if (!mismatch) {
+        pr_emit_null(d, "step_count_mismatch", ok);
+        return;
+    }
+    mis = pr_emit_arr(d, "step_count_mismatch", ok);
+    for (i = 0; i < n && *ok; i++) {
+        cJSON *r = pr_emit_obj(mis, NULL, ok);
+        pr_emit_str(r, "worker", w[i].worker, ok);
+        pr_emit_num(r, "steps", w[i].steps, ok);
+    }
+}
+
+/* Sum each collective over the ranks; bandwidths from the sums. */
+static void
+emit_comm_ops(const struct wk *w, size_t n, cJSON *d, int *ok)
+{
+    cJSON *acc = cJSON_CreateObject(), *row, *arr;
+    size_t i;
+
+    if (acc == NULL) {
+        *ok = 0;
+        return;
+    }
+    for (i = 0; i < n && *ok; i++) {
+        const cJSON *c =
+            cJSON_GetObjectItemCaseSensitive(w[i].run, "communication");
+        const cJSON *op;
+        cJSON_ArrayForEach(op, cJSON_GetObjectItemCaseSensitive(c, "ops"))
+        {
+            const char *name = cJSON_GetStringValue(
+                cJSON_GetObjectItemCaseSensitive(op, "name"));
+            double b = num(op, "total_bytes");
+            cJSON *a;
+            if (name == NULL)
+                continue;
+            a = cJSON_GetObjectItemCaseSensitive(acc, name);
+            if (a == NULL) {
+                a = pr_emit_obj(acc, name, ok);
+                pr_emit_num(a, "calls", 0, ok);
+                pr_emit_num(a, "total_bytes", 0, ok);
+                pr_emit_num(a, "total_us", 0, ok);
+                pr_emit_num(a, "timed_calls", 0, ok);
+                pr_emit_num(a, "group_size", num(op, "group_size"), ok);
+                if (!*ok)
+                    break;
+            }
+#define ADD(key, v)                                                            \
+    cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(a, key),             \
+                         num(a, key) + (v))
+            ADD("calls", num(op, "calls"));
+            ADD("total_bytes", b); /* NaN poisons: unknown stays unknown */
+            ADD("total_us",
+                isnan(num(op, "total_us")) ? 0 : num(op, "total_us"));
+            ADD("timed_calls",
+                isnan(num(op, "timed_calls"))
+                    ? (isnan(num(op, "total_us")) ? 0 : num(op, "calls"))
+                    : num(op, "timed_calls"));
+#undef ADD
+        }
+    }
+    arr = pr_emit_arr(d, "comm_ops", ok);
+    cJSON_ArrayForEach(row, acc)
+    {
+        cJSON *r = pr_emit_obj(arr, NULL, ok);
+        double calls = num(row, "calls"), bytes = num(row, "total_bytes");
+        double us = num(row, "total_us"), g = num(row, "group_size");
+        double timed = num(row, "timed_calls");
+        double algbw = us > 0 && timed == calls ? bytes / (us * 1000.0) : NAN;
+        pr_emit_str(r, "name", row->string, ok);
+        pr_emit_num(r, "calls", calls, ok);
+        pr_emit_num_or_null(r, "total_bytes", bytes, ok);
+        pr_emit_num_or_null(r, "total_us", timed > 0 ? us : NAN, ok);
+        pr_emit_num_or_null(r, "mean_us", timed > 0 ? us / timed : NAN, ok);
+        pr_emit_num_or_null(r, "algbw_gbps", algbw, ok);
+        pr_emit_num_or_null(
+            r, "busbw_gbps",
+            algbw * pr_comm_bus_factor(pr_comm_collective(row->string),
+                                       isnan(g) ? (int)n : (int)g),
+            ok);
+    }
+    cJSON_Delete(acc);
+}
+
+static void
+collect_workers(const cJSON *runs, struct wk *w, size_t n)
+{
+    const cJSON *run;
+    size_t i = 0;
+
+    cJSON_ArrayForEach(run, runs)
+    {
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(run, "communication");
+        const char *worker = cJSON_GetStringValue(
+            cJSON_GetObjectItemCaseSensitive(run, "worker"));
+        if (i == n)
+            break;
+        w[i].run = run;
+        w[i].worker = worker ? worker : "";
+        w[i].rank = rank_of(run, w[i].worker, i);
+        w[i].comp = num(c, "computation_us");
+        w[i].overlap = num(c, "overlap_us");
+        w[i].comm = num(c, "communication_us");
+        w[i].other = num(c, "other_us");
+        w[i].steps =
+            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(run, "steps"));
+        i++;
+    }
+}
+
+enum pr_status
+pr_distributed_build(cJSON *summary, struct pr_error *err)
+{
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(summary, "runs");
+    size_t n = (size_t)cJSON_GetArraySize(runs), i;
+    struct wk *w;
+    cJSON *d;
+    double world = 0;
+    size_t present;
+    int ok = 1, all_ranks, world_known = 0;
+
+    if (n == 0)
+        return PR_OK;
+    w = calloc(n, sizeof(*w));
+    if (w == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    collect_workers(runs, w, n);
+    qsort(w, n, sizeof(*w), cmp_wk);
+    if (!is_distributed(w, n)) {
+        free(w);
+        return PR_OK;
+    }
+    for (i = 0; i < n; i++) {
+        world_known |= num(w[i].run, "world_size") > 0;
+        if (num(w[i].run, "world_size") > world)
+            world = num(w[i].run, "world_size");
+    }
+    d = cJSON_CreateObject();
+    ok = d != NULL;
+    present = ranks_present(w, n);
+    if (world < (double)present)
+        world = (double)present;
+    pr_emit_num(d, "world_size", world, &ok);
+    pr_emit_str(d, "method",
+                "per step: computation = kernel time (host operator time "
+                "in a run without kernels) not overlapped by "
+                "communication, overlap = both at once, communication = "
+                "collective time alone (NCCL/HCCL kernels on the device, "
+                "Gloo ops on the host), other = the rest of the step; "
+                "averaged over steps",
+                &ok);
+    all_ranks = emit_coverage(present, world, world_known, d, &ok);
+    emit_workers(w, n, d, &ok);
+    emit_comm_ops(w, n, d, &ok);
+    emit_stragglers(w, n, all_ranks, d, &ok);
+    free(w);
+    if (ok && cJSON_ReplaceItemInObjectCaseSensitive(summary, "distributed", d))
+        return PR_OK;
+    cJSON_Delete(d);
+    return pr_error_set(err, PR_E_NOMEM, "out of memory (distributed)");
+}
