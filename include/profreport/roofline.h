@@ -35,12 +35,12 @@ PR_NODISCARD enum pr_status pr_roofline_fill(const struct pr_trace *t,
 /* A forward convolution's FLOPs and bytes when the trace did not record
  * stride/padding/dilation: from its "Input Dims" (input, weight, ...) and
  * its output shape, which the backward op sharing its sequence number
- * received as grad_output ("[[N, K, P, Q]]").  Sets cost->flops, ->bytes
- * (from cost->dtype; -1 when unknown) and ->conv_k, and returns 1; returns
- * 0 and leaves cost alone when the shapes do not fit a plain convolution
- * (transposed ones included) or on out-of-memory. */
-int pr_roofline_conv_from_output(const char *input_shapes,
-                                 const char *output_shape,
+ * received as grad_output ([[N, K, P, Q]]), both parsed (NULL: unknown).
+ * Sets cost->flops, ->bytes (from cost->dtype; -1 when unknown) and
+ * ->conv_k, and returns 1; returns 0 and leaves cost alone when the shapes
+ * do not fit a plain convolution (transposed ones included). */
+int pr_roofline_conv_from_output(const struct pr_shape_list *input_shapes,
+                                 const struct pr_shape_list *output_shape,
                                  struct pr_op_cost *cost);
 
 /* 1 for the autograd node of a non-transposed convolution backward

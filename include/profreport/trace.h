@@ -19,6 +19,8 @@
 #include "profreport/error.h"
 #include "profreport/strtab.h"
 
+struct pr_shapes_table; /* shapes.h */
+
 #define PR_NO_ID INT64_MIN    /* absent external id / correlation / addr */
 #define PR_NO_INFO UINT32_MAX /* event has no side-table record */
 
@@ -85,10 +87,13 @@ struct pr_event {
 
 /* Side record for host events (ops, annotations, python functions). */
 struct pr_op_info {
-    uint32_t input_dims;      /* JSON text of "Input Dims" as the plugin
-                                 prints it ("[[32, 3], []]"), or PR_STR_NONE */
-    uint32_t input_types;     /* "[float, float]" style text, or PR_STR_NONE */
-    uint32_t concrete_inputs; /* JSON text, or PR_STR_NONE */
+    /* The recorded inputs as text (string ids, PR_STR_NONE when absent),
+     * each parsed once at ingest into t->shapes (shapes.h): analyses read
+     * the parsed form with pr_shapes_get(), the summary shows the text. */
+    uint32_t input_dims;      /* "Input Dims" as the plugin prints it
+                                 ("[[32, 3], []]") */
+    uint32_t input_types;     /* "[float, float]" style text */
+    uint32_t concrete_inputs; /* JSON text ("[\"\", \"1\"]") */
     int64_t seq;              /* "Sequence number"; -1 absent */
     int64_t fwd_tid;          /* "Fwd thread id"; -1 absent */
     int64_t python_id;        /* "Python id"; -1 absent */
@@ -176,6 +181,8 @@ struct pr_trace {
     size_t n_flows, cap_flows;
     struct pr_device *devices; /* owned, deviceProperties in list order */
     size_t n_devices, cap_devices;
+    struct pr_shapes_table *shapes; /* owned; op inputs parsed once per
+                                       distinct text (shapes.h) */
 
     /* file-level facts */
     size_t n_trace_events; /* entries of traceEvents read (all phases) */

@@ -1,7 +1,7 @@
 /* flops.c - FLOP and byte formulas per operator call (spec/flops-and-
- * formats.md §1.2, §1.4), plus the small parsers for the recorded shape,
- * type and concrete-input text.  Rates, peaks and aggregation are left to
- * roofline.c; kernel names to tensorcore.c. */
+ * formats.md §1.2, §1.4) over the inputs the model parsed at ingest
+ * (shapes.h).  Rates, peaks and aggregation are left to roofline.c;
+ * kernel names to tensorcore.c. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -9,445 +9,6 @@
 
 #include "profreport/checked.h"
 #include "profreport/flops.h"
-
-/* ---------------------------------------------------------------- parsing */
-
-#define MAX_CONCRETE_TEXT 256 /* longer concrete values are not read */
-
-/* Propagate a failed status (jq's TRY): err may be NULL, so the status is
- * carried by value, never read back from err. */
-#define TRY(x)                                                                 \
-    do {                                                                       \
-        enum pr_status st_ = (x);                                              \
-        if (st_ != PR_OK)                                                      \
-            return st_;                                                        \
-    } while (0)
-
-struct cursor {
-    const char *p;
-};
-
-static void
-skip_ws(struct cursor *c)
-{
-    while (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r')
-        c->p++;
-}
-
-/* Non-negative decimal; PR_E_LIMIT when it does not fit in int64. */
-static enum pr_status
-read_int(struct cursor *c, int64_t *v, struct pr_error *err)
-{
-    int64_t x = 0;
-
-    if (*c->p < '0' || *c->p > '9')
-        return pr_error_set(err, PR_E_FORMAT, "shape: expected a number");
-    while (*c->p >= '0' && *c->p <= '9') {
-        if (!pr_checked_mul_i64(x, 10, &x) ||
-            !pr_checked_add_i64(x, *c->p - '0', &x))
-            return pr_error_set(err, PR_E_LIMIT, "shape: number too large");
-        c->p++;
-    }
-    *v = x;
-    return PR_OK;
-}
-
-/* "[d0, d1, ...]" after the '[' was consumed; stores dims and numel. */
-static enum pr_status
-parse_dims(struct cursor *c, int *ndim, int64_t *dims, int64_t *numel,
-           struct pr_error *err)
-{
-    int64_t v, prod = 1;
-    int n = 0;
-
-    skip_ws(c);
-    while (*c->p != ']') {
-        if (n > 0) {
-            if (*c->p != ',')
-                return pr_error_set(err, PR_E_FORMAT, "shape: expected ','");
-            c->p++;
-            skip_ws(c);
-        }
-        TRY(read_int(c, &v, err));
-        if (n == PR_SHAPE_MAX_DIMS)
-            return pr_error_set(err, PR_E_LIMIT, "shape: more than %d dims",
-                                PR_SHAPE_MAX_DIMS);
-        if (!pr_checked_mul_i64(prod, v, &prod))
-            return pr_error_set(err, PR_E_LIMIT, "shape: product overflows");
-        dims[n++] = v;
-        skip_ws(c);
-    }
-    c->p++;
-    *ndim = n;
-    *numel = prod;
-    return PR_OK;
-}
-
-/* A TensorList entry "[[..], [..]]" after its '[' was consumed. */
-static enum pr_status
-parse_list_arg(struct cursor *c, struct pr_shape_arg *a, struct pr_error *err)
-{
-    int64_t dims[PR_SHAPE_MAX_DIMS], numel;
-    int ndim;
-
-    a->is_list = 1;
-    a->numel = 0;
-    while (*c->p != ']') {
-        if (a->n_members > 0) {
-            if (*c->p != ',')
-                return pr_error_set(err, PR_E_FORMAT, "shape: expected ','");
-            c->p++;
-            skip_ws(c);
-        }
-        if (*c->p != '[')
-            return pr_error_set(err, PR_E_FORMAT, "shape: expected '['");
-        c->p++;
-        skip_ws(c);
-        if (*c->p == '[')
-            return pr_error_set(err, PR_E_LIMIT, "shape: nested too deep");
-        TRY(parse_dims(c, &ndim, dims, &numel, err));
-        if (a->n_members == 0) {
-            a->ndim = ndim;
-            memcpy(a->dims, dims, sizeof(dims));
-        }
-        if (!pr_checked_add_i64(a->numel, numel, &a->numel))
-            return pr_error_set(err, PR_E_LIMIT, "shape: sum overflows");
-        a->n_members++;
-        skip_ws(c);
-    }
-    c->p++;
-    return PR_OK;
-}
-
-static enum pr_status
-parse_arg(struct cursor *c, struct pr_shape_arg *a, struct pr_error *err)
-{
-    memset(a, 0, sizeof(*a));
-    if (*c->p != '[')
-        return pr_error_set(err, PR_E_FORMAT, "shape: expected '['");
-    c->p++;
-    skip_ws(c);
-    if (*c->p == '[')
-        return parse_list_arg(c, a, err);
-    return parse_dims(c, &a->ndim, a->dims, &a->numel, err);
-}
-
-enum pr_status
-pr_flops_parse_shapes(const char *text, struct pr_shape_list *out,
-                      struct pr_error *err)
-{
-    struct cursor c = {text};
-
-    out->n = 0;
-    skip_ws(&c);
-    if (*c.p != '[')
-        return pr_error_set(err, PR_E_FORMAT, "shape: expected '['");
-    c.p++;
-    skip_ws(&c);
-    while (*c.p != ']') {
-        if (out->n > 0) {
-            if (*c.p != ',')
-                return pr_error_set(err, PR_E_FORMAT, "shape: expected ','");
-            c.p++;
-            skip_ws(&c);
-        }
-        if (out->n == PR_SHAPE_MAX_ARGS)
-            return pr_error_set(err, PR_E_LIMIT, "shape: more than %d inputs",
-                                PR_SHAPE_MAX_ARGS);
-        TRY(parse_arg(&c, &out->arg[out->n], err));
-        out->n++;
-        skip_ws(&c);
-    }
-    return PR_OK;
-}
-
-/* ------------------------------------------------------------------ types */
-
-struct dtype_name {
-    const char *name;
-    enum pr_dtype dt;
-};
-
-/* Kineto "Input type" strings (spec §1.1); anything else not a tensor
- * element type is PR_DT_NONE when listed here, PR_DT_UNKNOWN otherwise. */
-static const struct dtype_name dtype_names[] = {
-    {"float", PR_DT_FP32},
-    {"double", PR_DT_FP64},
-    {"c10::Half", PR_DT_FP16},
-    {"c10::BFloat16", PR_DT_BF16},
-    {"Half", PR_DT_FP16},
-    {"BFloat16", PR_DT_BF16},
-    {"long int", PR_DT_INT64},
-    {"long", PR_DT_INT64},
-    {"long long int", PR_DT_INT64},
-    {"int64_t", PR_DT_INT64},
-    {"int", PR_DT_INT32},
-    {"short int", PR_DT_INT16},
-    {"short", PR_DT_INT16},
-    {"signed char", PR_DT_INT8},
-    {"unsigned char", PR_DT_UINT8},
-    {"bool", PR_DT_BOOL},
-    {"c10::complex<float>", PR_DT_C64},
-    {"c10::complex<double>", PR_DT_C128},
-    {"", PR_DT_NONE},
-    {"Scalar", PR_DT_NONE},
-    {"ScalarList", PR_DT_NONE},
-    {"TensorList", PR_DT_NONE},
-    {"GenericList", PR_DT_NONE},
-    {"Int", PR_DT_NONE},
-    {"Bool", PR_DT_NONE},
-    {"Double", PR_DT_NONE},
-    {"String", PR_DT_NONE},
-    {"Device", PR_DT_NONE},
-    {"None", PR_DT_NONE},
-    {"Layout", PR_DT_NONE},
-    {"ScalarType", PR_DT_NONE},
-    {"MemoryFormat", PR_DT_NONE},
-};
-
-enum pr_dtype
-pr_flops_dtype_of(const char *s, size_t len)
-{
-    size_t i;
-
-    /* fp8 has several spellings (e4m3fn, e5m2, ...fnuz): match the stem */
-    if (len >= 11 && strncmp(s, "c10::Float8", 11) == 0)
-        return PR_DT_FP8;
-    for (i = 0; i < sizeof(dtype_names) / sizeof(dtype_names[0]); i++) {
-        if (strlen(dtype_names[i].name) == len &&
-            strncmp(dtype_names[i].name, s, len) == 0)
-            return dtype_names[i].dt;
-    }
-    return PR_DT_UNKNOWN;
-}
-
-int
-pr_flops_dtype_size(enum pr_dtype dt)
-{
-    static const int sizes[PR_DT_COUNT] = {
-        [PR_DT_FP64] = 8,  [PR_DT_FP32] = 4,  [PR_DT_TF32] = 4,
-        [PR_DT_FP16] = 2,  [PR_DT_BF16] = 2,  [PR_DT_FP8] = 1,
-        [PR_DT_INT8] = 1,  [PR_DT_UINT8] = 1, [PR_DT_INT16] = 2,
-        [PR_DT_INT32] = 4, [PR_DT_INT64] = 8, [PR_DT_BOOL] = 1,
-        [PR_DT_C64] = 8,   [PR_DT_C128] = 16,
-    };
-
-    if ((int)dt < 0 || dt >= PR_DT_COUNT)
-        return 0;
-    return sizes[dt];
-}
-
-const char *
-pr_flops_dtype_name(enum pr_dtype dt)
-{
-    static const char *const names[PR_DT_COUNT] = {
-        "unknown", "none", "fp64",      "fp32",       "tf32",  "fp16",
-        "bf16",    "fp8",  "int8",      "uint8",      "int16", "int32",
-        "int64",   "bool", "complex64", "complex128",
-    };
-
-    if ((int)dt < 0 || dt >= PR_DT_COUNT)
-        return "unknown";
-    return names[dt];
-}
-
-/* One type token: quoted ('x' or "x") or bare up to ',' or ']' outside
- * <...>.  Sets [*s, *s + *len) and advances. */
-static enum pr_status
-read_type_token(struct cursor *c, const char **s, size_t *len,
-                struct pr_error *err)
-{
-    char q = *c->p;
-    int angle = 0;
-
-    if (q == '\'' || q == '"') {
-        *s = ++c->p;
-        while (*c->p && *c->p != q)
-            c->p++;
-        if (*c->p != q)
-            return pr_error_set(err, PR_E_FORMAT, "types: unterminated");
-        *len = (size_t)(c->p - *s);
-        c->p++;
-        return PR_OK;
-    }
-    *s = c->p;
-    while (*c->p && (angle > 0 || (*c->p != ',' && *c->p != ']'))) {
-        angle += (*c->p == '<') - (*c->p == '>');
-        c->p++;
-    }
-    *len = (size_t)(c->p - *s);
-    while (*len > 0 && (*s)[*len - 1] == ' ')
-        (*len)--;
-    return PR_OK;
-}
-
-enum pr_status
-pr_flops_parse_types(const char *text, enum pr_dtype *types, size_t cap,
-                     size_t *n, struct pr_error *err)
-{
-    struct cursor c = {text};
-    const char *s = NULL;
-    size_t len = 0;
-
-    *n = 0;
-    skip_ws(&c);
-    if (*c.p != '[')
-        return pr_error_set(err, PR_E_FORMAT, "types: expected '['");
-    c.p++;
-    skip_ws(&c);
-    if (*c.p == ']')
-        return PR_OK;
-    for (;;) {
-        skip_ws(&c);
-        TRY(read_type_token(&c, &s, &len, err));
-        if (*n == cap)
-            return pr_error_set(err, PR_E_LIMIT, "types: more than %zu", cap);
-        types[(*n)++] = pr_flops_dtype_of(s, len);
-        skip_ws(&c);
-        if (*c.p == ']')
-            return PR_OK;
-        if (*c.p != ',')
-            return pr_error_set(err, PR_E_FORMAT, "types: expected ','");
-        c.p++;
-    }
-}
-
-/* --------------------------------------------------------- concrete inputs */
-
-/* Signed integer or True/False inside a concrete value. */
-static int
-read_concrete_scalar(struct cursor *c, int64_t *v, int *is_bool)
-{
-    int neg = 0;
-    struct pr_error e = {PR_OK, ""};
-
-    if (strncmp(c->p, "True", 4) == 0 || strncmp(c->p, "False", 5) == 0) {
-        *v = (*c->p == 'T');
-        c->p += *v ? 4 : 5;
-        *is_bool = 1;
-        return 1;
-    }
-    if (*c->p == '-') {
-        neg = 1;
-        c->p++;
-    }
-    if (read_int(c, v, &e) != PR_OK)
-        return 0;
-    if (neg)
-        *v = -*v;
-    return 1;
-}
-
-/* "[1, 2]" into a->v; leaves a->kind NONE when it cannot be read. */
-static void
-read_concrete_list(struct cursor *c, struct pr_concrete_arg *a)
-{
-    int64_t v;
-    int n = 0, is_bool = 0;
-
-    c->p++;
-    skip_ws(c);
-    while (*c->p != ']') {
-        if (n > 0) {
-            if (*c->p != ',')
-                return;
-            c->p++;
-            skip_ws(c);
-        }
-        if (n == PR_SHAPE_MAX_DIMS || !read_concrete_scalar(c, &v, &is_bool))
-            return;
-        a->v[n++] = v;
-        skip_ws(c);
-    }
-    a->kind = PR_CI_LIST;
-    a->n = n;
-    a->is_bool = is_bool;
-}
-
-static void
-read_concrete_value(const char *text, struct pr_concrete_arg *a)
-{
-    struct cursor c = {text};
-    char *end;
-    int is_bool = 0;
-
-    memset(a, 0, sizeof(*a));
-    skip_ws(&c);
-    if (*c.p == '\0')
-        return;
-    if (*c.p == '[') {
-        read_concrete_list(&c, a);
-        return;
-    }
-    if (read_concrete_scalar(&c, &a->v[0], &is_bool) && *c.p == '\0') {
-        a->kind = is_bool ? PR_CI_BOOL : PR_CI_INT;
-        a->n = 1;
-        return;
-    }
-    a->f = strtod(text, &end);
-    if (end != text && *end == '\0')
-        a->kind = PR_CI_FLOAT;
-}
-
-/* One JSON string starting at '"': unescaped into buf (truncated values are
- * marked by *too_long). */
-static enum pr_status
-read_json_string(struct cursor *c, char *buf, size_t cap, int *too_long,
-                 struct pr_error *err)
-{
-    size_t n = 0;
-
-    c->p++;
-    *too_long = 0;
-    while (*c->p && *c->p != '"') {
-        if (*c->p == '\\' && c->p[1])
-            c->p++;
-        if (n + 1 < cap)
-            buf[n++] = *c->p;
-        else
-            *too_long = 1;
-        c->p++;
-    }
-    if (*c->p != '"')
-        return pr_error_set(err, PR_E_FORMAT, "concrete inputs: unterminated");
-    c->p++;
-    buf[n] = '\0';
-    return PR_OK;
-}
-
-enum pr_status
-pr_flops_parse_concrete(const char *text, struct pr_concrete_list *out,
-                        struct pr_error *err)
-{
-    struct cursor c = {text};
-    char buf[MAX_CONCRETE_TEXT];
-    int too_long;
-
-    out->n = 0;
-    skip_ws(&c);
-    if (*c.p != '[')
-        return pr_error_set(err, PR_E_FORMAT, "concrete inputs: expected '['");
-    c.p++;
-    skip_ws(&c);
-    while (*c.p != ']') {
-        if (out->n > 0) {
-            if (*c.p != ',')
-                return pr_error_set(err, PR_E_FORMAT,
-                                    "concrete inputs: expected ','");
-            c.p++;
-            skip_ws(&c);
-        }
-        if (*c.p != '"')
-            return pr_error_set(err, PR_E_FORMAT,
-                                "concrete inputs: expected a string");
-        TRY(read_json_string(&c, buf, sizeof(buf), &too_long, err));
-        if (out->n == PR_SHAPE_MAX_ARGS)
-            return pr_error_set(err, PR_E_LIMIT, "concrete inputs: too many");
-        read_concrete_value(too_long ? "" : buf, &out->arg[out->n++]);
-        skip_ws(&c);
-    }
-    return PR_OK;
-}
 
 /* --------------------------------------------------------------- formulas */
 
@@ -488,7 +49,7 @@ is_tensor(const struct ctx *c, size_t i)
         return 1;
     if (dt == PR_DT_NONE)
         return 0;
-    return pr_flops_dtype_size(dt) > 0 || c->sh.arg[i].ndim > 0;
+    return pr_dtype_size(dt) > 0 || c->sh.arg[i].ndim > 0;
 }
 
 static int
@@ -509,7 +70,7 @@ numel(const struct ctx *c, size_t i)
 static int
 elem_size(const struct ctx *c, size_t i)
 {
-    int s = pr_flops_dtype_size(arg_dtype(c, i));
+    int s = pr_dtype_size(arg_dtype(c, i));
 
     return s > 0 ? s : c->op_size;
 }
@@ -1752,31 +1313,30 @@ find_formula(const char *name)
     return NULL;
 }
 
+/* The formulas' view of the call's inputs; a list that was not recorded
+ * is empty. */
 static enum pr_status
 load_ctx(const struct pr_op_call *call, struct ctx *c, struct pr_error *err)
 {
-    enum pr_status st;
+    const struct pr_op_inputs *in = call->in;
     size_t i;
 
     memset(c, 0, sizeof(*c));
-    if (call->input_shapes) {
-        st = pr_flops_parse_shapes(call->input_shapes, &c->sh, err);
-        if (st != PR_OK)
-            return st;
+    if (in == NULL)
+        return PR_OK;
+    if (in->st != PR_OK)
+        return pr_error_set(err, in->st, "%s: recorded inputs do not parse",
+                            call->name);
+    if (in->has_shapes)
+        c->sh = in->shapes;
+    if (in->has_types) {
+        memcpy(c->ty, in->types.t, in->types.n * sizeof(c->ty[0]));
+        c->n_ty = in->types.n;
     }
-    if (call->input_types) {
-        st = pr_flops_parse_types(call->input_types, c->ty, PR_SHAPE_MAX_ARGS,
-                                  &c->n_ty, err);
-        if (st != PR_OK)
-            return st;
-    }
-    if (call->concrete_inputs) {
-        st = pr_flops_parse_concrete(call->concrete_inputs, &c->ci, err);
-        if (st != PR_OK)
-            return st;
-    }
+    if (in->has_concrete)
+        c->ci = in->concrete;
     for (i = 0; i < c->n_ty && c->op_size == 0; i++)
-        c->op_size = pr_flops_dtype_size(c->ty[i]);
+        c->op_size = pr_dtype_size(c->ty[i]);
     return PR_OK;
 }
 
@@ -1786,7 +1346,7 @@ first_dtype(const struct ctx *c)
     size_t i;
 
     for (i = 0; i < c->n_ty; i++) {
-        if (pr_flops_dtype_size(c->ty[i]) > 0)
+        if (pr_dtype_size(c->ty[i]) > 0)
             return c->ty[i];
     }
     return PR_DT_UNKNOWN;
@@ -1811,7 +1371,7 @@ pr_flops_estimate(const struct pr_op_call *call, struct pr_op_cost *out,
     f = find_formula(call->name);
     if (f) {
         out->family = f->family;
-        if (call->input_shapes)
+        if (call->in != NULL && call->in->has_shapes)
             f->fn(&c, f->a, f->b, out);
     }
     if (out->flops < 0 && call->trace_flops >= 0) {

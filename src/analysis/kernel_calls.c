@@ -30,6 +30,7 @@ struct calls {
     struct pr_idmap conv_bwd; /* seq -> grad_output dims string id */
     size_t *n_launched;       /* owned; per node: kernels so far */
     int64_t t0_ns;            /* first event of the trace */
+    struct pr_op_inputs *in;  /* owned; scratch for one call's inputs */
 };
 
 /* The op call's cost, shared by its kernels. */
@@ -159,31 +160,43 @@ op_text(const struct calls *c, uint32_t id)
     return id == PR_STR_NONE ? NULL : pr_trace_str(c->t, id);
 }
 
+/* A forward conv's output size from its backward op (roofline.h). */
+static void
+conv_from_bwd(const struct calls *c, const struct pr_op_info *op,
+              const struct pr_op_inputs *in, struct pr_op_cost *oc)
+{
+    size_t dims = pr_idmap_get(&c->conv_bwd, op->seq);
+    struct pr_op_inputs *out;
+
+    if (dims == PR_NONE || dims == PR_STR_NONE || !in->has_shapes ||
+        (out = malloc(sizeof(*out))) == NULL)
+        return;
+    pr_shapes_get(c->t, (uint32_t)dims, PR_STR_NONE, PR_STR_NONE, out);
+    if (out->st == PR_OK)
+        (void)pr_roofline_conv_from_output(&in->shapes, &out->shapes, oc);
+    free(out);
+}
+
 /* Per-call FLOPs and bytes; a forward conv whose output size was not
- * recorded takes it from its backward op (roofline.h). */
+ * recorded takes it from its backward op (roofline.h).  `in` is scratch. */
 static struct cost
-estimate(const struct calls *c, size_t node)
+estimate(const struct calls *c, size_t node, struct pr_op_inputs *in)
 {
     const struct pr_op_info *op = node_op(c, node);
-    struct pr_op_call call = {node_name(c, node), NULL, NULL, NULL, -1.0};
+    struct pr_op_call call = {node_name(c, node), NULL, -1.0};
     struct pr_op_cost oc;
     struct cost r = {-1.0, -1.0};
-    size_t dims;
 
     if (op) {
-        call.input_shapes = op_text(c, op->input_dims);
-        call.input_types = op_text(c, op->input_types);
-        call.concrete_inputs = op_text(c, op->concrete_inputs);
+        pr_shapes_get(c->t, op->input_dims, op->input_types,
+                      op->concrete_inputs, in);
+        call.in = in;
         call.trace_flops = op->flops;
     }
     if (pr_flops_estimate(&call, &oc, NULL) != PR_OK)
         return r; /* malformed text: unknown */
-    if (oc.cls == PR_OPC_CONV && oc.flops < 0 && op && op->seq >= 0) {
-        dims = pr_idmap_get(&c->conv_bwd, op->seq);
-        if (dims != PR_NONE && dims != PR_STR_NONE)
-            (void)pr_roofline_conv_from_output(
-                call.input_shapes, pr_trace_str(c->t, (uint32_t)dims), &oc);
-    }
+    if (oc.cls == PR_OPC_CONV && oc.flops < 0 && op && op->seq >= 0)
+        conv_from_bwd(c, op, in, &oc);
     r.flops = oc.flops;
     r.bytes = oc.bytes;
     return r;
@@ -248,7 +261,7 @@ emit_op(cJSON *o, const struct calls *c, size_t node, size_t sub, int *ok)
     pr_emit_str(o, "input_shapes", op ? op_text(c, op->input_dims) : NULL, ok);
     pr_emit_str(o, "input_types", op ? op_text(c, op->input_types) : NULL, ok);
     pr_emit_num(o, "sub", (double)sub, ok);
-    cost = estimate(c, node); /* later kernels need to know it is known */
+    cost = estimate(c, node, c->in); /* later kernels know it is known */
     emit_cost(o, "flops", cost.flops, sub, ok);
     emit_cost(o, "bytes", cost.bytes, sub, ok);
 }
@@ -314,7 +327,8 @@ pr_kernel_calls_build(const struct pr_trace *t, cJSON **rows,
     if (st != PR_OK)
         return st;
     c.n_launched = calloc(c.tree.n_nodes + 1, sizeof(*c.n_launched));
-    if (c.n_launched == NULL)
+    c.in = malloc(sizeof(*c.in));
+    if (c.n_launched == NULL || c.in == NULL)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (kernel calls)");
     if (st == PR_OK)
         st = index_threads(&c, err);
@@ -323,6 +337,7 @@ pr_kernel_calls_build(const struct pr_trace *t, cJSON **rows,
     if (st == PR_OK)
         st = emit_rows(&c, rows, err);
     free(c.n_launched);
+    free(c.in);
     pr_idmap_free(&c.tids);
     pr_idmap_free(&c.conv_bwd);
     pr_tree_free(&c.tree);

@@ -320,22 +320,15 @@ pr_roofline_is_conv_bwd_node(const char *name)
            strncmp(name, "autograd::", 10) != 0;
 }
 
-/* The first entry of "Input Dims" text ("[[32, 64, 112, 112]]" ->
- * "[32, 64, 112, 112]") parsed into one shape; 0 when it is not a tensor. */
+/* The first entry of a shape list ("[[32, 64, 112, 112]]" ->
+ * [32, 64, 112, 112]); 0 when it is not a tensor. */
 static int
-first_shape(const char *dims, struct pr_shape_arg *out)
+first_shape(const struct pr_shape_list *l, struct pr_shape_arg *out)
 {
-    struct pr_shape_list *l = malloc(sizeof(*l));
-    int ok;
-
-    if (!l)
+    if (l->n == 0 || l->arg[0].is_list || l->arg[0].ndim <= 0)
         return 0;
-    ok = pr_flops_parse_shapes(dims, l, NULL) == PR_OK && l->n > 0 &&
-         !l->arg[0].is_list && l->arg[0].ndim > 0;
-    if (ok)
-        *out = l->arg[0];
-    free(l);
-    return ok;
+    *out = l->arg[0];
+    return 1;
 }
 
 static double
@@ -369,33 +362,27 @@ conv_shapes_fit(const struct pr_shape_arg *in, const struct pr_shape_arg *w,
 }
 
 int
-pr_roofline_conv_from_output(const char *input_shapes, const char *output_shape,
+pr_roofline_conv_from_output(const struct pr_shape_list *input_shapes,
+                             const struct pr_shape_list *output_shape,
                              struct pr_op_cost *cost)
 {
-    struct pr_shape_list *l = malloc(sizeof(*l));
+    const struct pr_shape_list *l = input_shapes;
     struct pr_shape_arg out;
-    int size = pr_flops_dtype_size(cost->dtype), ok;
+    int size = pr_dtype_size(cost->dtype);
 
-    if (!l)
+    if (!l || !output_shape || !first_shape(output_shape, &out) || l->n < 2 ||
+        !conv_shapes_fit(&l->arg[0], &l->arg[1], &out))
         return 0;
-    ok = input_shapes && output_shape && first_shape(output_shape, &out) &&
-         pr_flops_parse_shapes(input_shapes, l, NULL) == PR_OK && l->n >= 2 &&
-         conv_shapes_fit(&l->arg[0], &l->arg[1], &out);
-    if (ok) {
-        const struct pr_shape_arg *in = &l->arg[0], *w = &l->arg[1];
-
-        /* 2*N*K*prod(out)*(C/g)*prod(kernel), as flops.c's f_conv */
-        cost->flops = 2.0 * (double)in->dims[0] * (double)w->dims[0] *
-                      (double)w->dims[1] * spatial(out.dims, out.ndim) *
-                      spatial(w->dims, w->ndim);
-        cost->bytes =
-            size > 0 ? (double)size * ((double)in->numel + (double)w->numel +
-                                       (double)out.numel)
-                     : -1.0;
-        cost->conv_k = w->dims[0];
-    }
-    free(l);
-    return ok;
+    /* 2*N*K*prod(out)*(C/g)*prod(kernel), as flops.c's f_conv */
+    cost->flops = 2.0 * (double)l->arg[0].dims[0] * (double)l->arg[1].dims[0] *
+                  (double)l->arg[1].dims[1] * spatial(out.dims, out.ndim) *
+                  spatial(l->arg[1].dims, l->arg[1].ndim);
+    cost->bytes =
+        size > 0 ? (double)size * ((double)l->arg[0].numel +
+                                   (double)l->arg[1].numel + (double)out.numel)
+                 : -1.0;
+    cost->conv_k = l->arg[1].dims[0];
+    return 1;
 }
 
 /* Sequence number -> grad_output dims (string id) of the conv backward
@@ -669,8 +656,7 @@ write_rates(cJSON *o, double flops, double bytes, double dev_us,
     put_num(o, "arithmetic_intensity", ai, ok);
     put_str(o, "bound", bound, ok);
     put_num(o, "roofline_pct", pct, ok);
-    put_str(o, "dtype", dt == PR_DT_UNKNOWN ? NULL : pr_flops_dtype_name(dt),
-            ok);
+    put_str(o, "dtype", dt == PR_DT_UNKNOWN ? NULL : pr_dtype_name(dt), ok);
 }
 
 static int
@@ -679,10 +665,27 @@ row_tc_roof(const struct row *r)
     return r->on_tc || (r->eligible && is_low_precision(r->cost.dtype));
 }
 
+/* A conv's output shape from its backward op (issue #4), when its own
+ * estimate lacked the stride/padding/dilation it needed. */
 static void
-estimate_row(const struct pass *p, cJSON *obj, struct row *r)
+conv_from_bwd(const struct pass *p, const struct og *g,
+              const struct pr_op_inputs *in, struct pr_op_cost *cost)
 {
-    struct pr_op_call call = {NULL, NULL, NULL, NULL, -1.0};
+    struct pr_op_inputs *out = malloc(sizeof(*out));
+
+    if (!out)
+        return;
+    pr_shapes_get_text(p->t, g->out_dims, NULL, NULL, out);
+    if (out->st == PR_OK && in->has_shapes)
+        (void)pr_roofline_conv_from_output(&in->shapes, &out->shapes, cost);
+    free(out);
+}
+
+static void
+estimate_row(const struct pass *p, cJSON *obj, struct row *r,
+             struct pr_op_inputs *in)
+{
+    struct pr_op_call call = {NULL, NULL, -1.0};
     struct pr_error e = {PR_OK, ""};
     const struct og *g = NULL;
 
@@ -694,17 +697,18 @@ estimate_row(const struct pass *p, cJSON *obj, struct row *r)
     r->dev_total_us = get_num(obj, "device_total_us");
     if (r->name && p->groups.n)
         g = find_group(&p->groups, r->name, r->shapes ? r->shapes : "[]");
+    /* parsed at ingest when the trace is here; a summary's text otherwise */
+    pr_shapes_get_text(p->t, r->shapes, get_str(obj, "input_types"),
+                       g ? g->concrete : NULL, in);
     call.name = r->name;
-    call.input_shapes = r->shapes;
-    call.input_types = get_str(obj, "input_types");
-    call.concrete_inputs = g ? g->concrete : NULL;
+    call.in = in;
     call.trace_flops = g ? g->trace_flops : -1.0;
     if (pr_flops_estimate(&call, &r->cost, &e) != PR_OK)
         r->cost.flops = r->cost.bytes = -1.0; /* malformed text: unknown */
     /* no Concrete Inputs: the output size from the backward op (issue #4) */
     if (r->cost.cls == PR_OPC_CONV && r->cost.flops < 0 && g &&
         g->out_state == OUT_SAME)
-        (void)pr_roofline_conv_from_output(r->shapes, g->out_dims, &r->cost);
+        conv_from_bwd(p, g, in, &r->cost);
     r->flops = r->cost.flops >= 0 ? r->cost.flops * r->calls : NAN;
     r->bytes = r->cost.bytes >= 0 ? r->cost.bytes * r->calls : NAN;
     r->eligible =
@@ -742,11 +746,14 @@ fill_shape_rows(struct pass *p)
     cJSON *arr = cJSON_GetObjectItemCaseSensitive(p->run, "operators_by_shape");
     cJSON *o;
     size_t n = (size_t)cJSON_GetArraySize(arr);
+    struct pr_op_inputs *in;
 
     if (!cJSON_IsArray(arr) || n == 0)
         return;
     p->rows = calloc(n, sizeof(*p->rows));
-    if (!p->rows) {
+    in = malloc(sizeof(*in));
+    if (!p->rows || !in) {
+        free(in);
         p->ok = 0;
         return;
     }
@@ -754,11 +761,12 @@ fill_shape_rows(struct pass *p)
     {
         struct row *r = &p->rows[p->n_rows++];
 
-        estimate_row(p, o, r);
+        estimate_row(p, o, r, in);
         note_tf32(p, r);
         write_rates(o, r->flops, r->bytes, r->dev_total_us, r->cost.dtype,
                     row_tc_roof(r), r->dev, &p->ok);
     }
+    free(in);
 }
 
 /* operators[] (by name): sums of the by-shape rows, unknown as soon as one
@@ -882,7 +890,7 @@ emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
     put_str(o, "advice", d.advice, ok);
     put_str(o, "dtype",
             r->cost.dtype == PR_DT_UNKNOWN ? NULL
-                                           : pr_flops_dtype_name(r->cost.dtype),
+                                           : pr_dtype_name(r->cost.dtype),
             ok);
 }
 
@@ -1230,7 +1238,7 @@ rec_misaligned(struct pass *p, cJSON *arr, const struct row **v)
                      "%s%s %s (%s, %.0f us): %s; "
                      "%s",
                      n ? ". " : "", r->name, r->shapes ? r->shapes : "",
-                     pr_flops_dtype_name(r->cost.dtype), r->dev_self_us, d.text,
+                     pr_dtype_name(r->cost.dtype), r->dev_self_us, d.text,
                      d.advice);
         n++;
     }

@@ -21,6 +21,7 @@
 #include <strings.h>
 
 #include "internal.h"
+#include "profreport/shapes.h"
 
 /* The members of an event that we read. */
 struct ev {
@@ -204,6 +205,7 @@ pool_add(struct pr_pool *p, const char *s, size_t len)
     e->off = (uint32_t)p->text.len;
     e->len = (uint32_t)len;
     e->hash = h;
+    e->uses = 0;
     if (pr_buf_add(&p->text, s, len) != PR_OK ||
         pr_buf_addc(&p->text, '\0') != PR_OK)
         return PR_STR_NONE;
@@ -1091,6 +1093,15 @@ has_py(const struct pr_recs *r, const struct args *a, enum arg id)
     return a->node[id] != NULL || r->py_ok[py_slot(id)];
 }
 
+/* The merge has the model parse the texts an op's inputs were recorded
+ * in; a pool string may be both a shape and a type text. */
+static void
+mark_use(struct pr_pool *p, uint32_t id, enum pr_shapes_what what)
+{
+    if (id != PR_STR_NONE)
+        p->ents[id].uses |= (uint8_t)(1u << what);
+}
+
 /* Side record of an op, annotation or python function; none when the
  * event carries none of its args (most annotations), to save memory. */
 static enum pr_status
@@ -1121,6 +1132,9 @@ add_op_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
     }
     if (oom)
         return PR_E_NOMEM;
+    mark_use(&r->strs, o->input_dims, PR_SHAPES_DIMS);
+    mark_use(&r->strs, o->input_types, PR_SHAPES_TYPES);
+    mark_use(&r->strs, o->concrete_inputs, PR_SHAPES_CONCRETE);
     o->seq = arg_int(a, A_SEQ, INT64_MIN, INT64_MAX, -1);
     o->fwd_tid = arg_int(a, A_FWD_TID, INT64_MIN, INT64_MAX, -1);
     o->python_id = arg_int(a, A_PY_ID, INT64_MIN, INT64_MAX, -1);

@@ -235,6 +235,8 @@ struct pr_pool_ent {
     uint32_t off; /* into text */
     uint32_t len;
     uint32_t hash;
+    uint8_t uses; /* 1 << enum pr_shapes_what: an op input text, which the
+                     merge has the model parse (once per distinct text) */
 };
 
 struct pr_pool {

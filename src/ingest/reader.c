@@ -19,6 +19,7 @@
 
 #include "internal.h"
 #include "profreport/reader.h"
+#include "profreport/shapes.h"
 
 #define BATCH_BYTES ((size_t)1 << 20) /* event text per batch */
 #define BATCH_EVENTS 16384            /* events per batch, for tiny events */
@@ -377,12 +378,14 @@ add_diag(struct pr_diag *to, const struct pr_diag *from)
     to->non_object += from->non_object;
 }
 
-/* Intern a batch's strings once each; map[local id] = trace id. */
+/* Intern a batch's strings once each; map[local id] = trace id.  Texts of
+ * op inputs go to the model to be parsed, once per distinct text. */
 static enum pr_status
 map_strings(struct pr_trace *t, const struct pr_pool *p, uint32_t **map,
             size_t *cap)
 {
     size_t i;
+    int w;
 
     if (p->n > 0 && pr_grow((void **)map, cap, p->n, sizeof(**map)) != PR_OK)
         return PR_E_NOMEM;
@@ -393,6 +396,11 @@ map_strings(struct pr_trace *t, const struct pr_pool *p, uint32_t **map,
         if (id == PR_STR_NONE)
             return PR_E_NOMEM;
         (*map)[i] = id;
+        for (w = 0; w < PR_SHAPES_N_WHAT; w++) {
+            if (((p->ents[i].uses >> w) & 1) &&
+                pr_shapes_note(t, (enum pr_shapes_what)w, id) != PR_OK)
+                return PR_E_NOMEM;
+        }
     }
     return PR_OK;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "profreport/buf.h"
+#include "profreport/shapes.h"
 #include "profreport/trace.h"
 
 struct pr_trace *
@@ -43,6 +44,7 @@ pr_trace_free(struct pr_trace *t)
         free(t->flows);
         free(t->devices);
         free(t->skipped);
+        pr_shapes_table_free(t->shapes);
         free(t);
         t = next;
     }

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "profreport/shapes.h"
 #include "profreport/trace.h"
 
 static inline uint32_t
@@ -53,6 +54,9 @@ tt_host(struct pr_trace *t, enum pr_kind kind, const char *name,
     assert_non_null(op);
     op->input_dims = dims_id;
     op->input_types = types_id;
+    /* as ingest does: each text parsed once into the model */
+    assert_int_equal(pr_shapes_note(t, PR_SHAPES_DIMS, dims_id), PR_OK);
+    assert_int_equal(pr_shapes_note(t, PR_SHAPES_TYPES, types_id), PR_OK);
     e = tt_event(t, kind, name, tid, ts_us, dur_us);
     e->external_id = ext;
     e->info = info;

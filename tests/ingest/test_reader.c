@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #include "profreport/reader.h"
+#include "profreport/shapes.h"
 
 static struct pr_trace *
 load_opts(const char *json, size_t len, const struct pr_read_opts *o)
@@ -138,6 +139,20 @@ test_gen2021(void **state)
     assert_string_equal(str(t, oi->input_dims),
                         "[[32, 3, 224, 224], [64, 3, 7, 7], []]");
     assert_string_equal(str(t, oi->input_types), "['float', 'float', '']");
+    /* parsed once, at ingest, for the analyses */
+    assert_true(pr_shapes_noted(t, PR_SHAPES_DIMS, oi->input_dims));
+    assert_true(pr_shapes_noted(t, PR_SHAPES_TYPES, oi->input_types));
+    {
+        static struct pr_op_inputs in;
+
+        pr_shapes_get(t, oi->input_dims, oi->input_types, PR_STR_NONE, &in);
+        assert_int_equal(in.st, PR_OK);
+        assert_int_equal(in.shapes.n, 3);
+        assert_true(in.shapes.arg[1].dims[1] == 3);
+        assert_true(in.shapes.arg[0].numel == 32 * 3 * 224 * 224);
+        assert_int_equal(in.types.t[1], PR_DT_FP32);
+        assert_int_equal(in.types.t[2], PR_DT_NONE);
+    }
     assert_int_equal(rt->kind, PR_KIND_RUNTIME_CALL);
     assert_true(rt->external_id == 2 && rt->correlation == 7);
     assert_int_equal(k->kind, PR_KIND_DEVICE_TASK);
@@ -244,6 +259,7 @@ test_gen_now(void **state)
     assert_string_equal(str(t, oi->input_dims), "[[2, 3], [3, 4]]");
     assert_int_equal(oi->input_types, PR_STR_NONE);
     assert_string_equal(str(t, oi->concrete_inputs), "[\"\",\"\",\"1\"]");
+    assert_true(pr_shapes_noted(t, PR_SHAPES_CONCRETE, oi->concrete_inputs));
     assert_int_equal(k->kind, PR_KIND_DEVICE_TASK);
     assert_true(k->correlation == 77);
     assert_true(fabs(pr_trace_gpu(t, k)->blocks_per_sm - 0.5) < 1e-12);
