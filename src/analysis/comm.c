@@ -299,34 +299,32 @@ static double
 input_bytes(const struct pr_trace *t, const struct pr_event *e)
 {
     const struct pr_op_info *op = pr_trace_op(t, e);
-    enum pr_dtype types[PR_SHAPE_MAX_ARGS];
-    struct pr_shape_list *sh;
-    struct pr_error err = {0};
+    struct pr_op_inputs *in;
     double b = 0;
-    size_t nt = 0, i;
+    size_t i;
     int any = 0;
 
     if (op == NULL || op->input_dims == PR_STR_NONE ||
         op->input_types == PR_STR_NONE)
         return -1;
-    sh = malloc(sizeof(*sh));
-    if (sh == NULL ||
-        pr_flops_parse_shapes(pr_trace_str(t, op->input_dims), sh, &err) ||
-        pr_flops_parse_types(pr_trace_str(t, op->input_types), types,
-                             PR_SHAPE_MAX_ARGS, &nt, &err)) {
-        free(sh);
+    in = malloc(sizeof(*in));
+    if (in == NULL)
         return -1;
-    }
-    for (i = 0; i < sh->n && i < nt && b >= 0; i++) {
-        if (types[i] == PR_DT_NONE)
+    pr_shapes_get(t, op->input_dims, op->input_types, PR_STR_NONE, in);
+    for (i = 0;
+         in->st == PR_OK && i < in->shapes.n && i < in->types.n && b >= 0;
+         i++) {
+        enum pr_dtype dt = in->types.t[i];
+
+        if (dt == PR_DT_NONE)
             continue; /* "", Scalar, TensorList of unknown type */
-        if (pr_flops_dtype_size(types[i]) == 0)
+        if (pr_dtype_size(dt) == 0)
             b = -1;
         else
-            b += (double)sh->arg[i].numel * pr_flops_dtype_size(types[i]);
+            b += (double)in->shapes.arg[i].numel * pr_dtype_size(dt);
         any = 1;
     }
-    free(sh);
+    free(in);
     return any ? b : -1;
 }
 
