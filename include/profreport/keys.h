@@ -94,6 +94,11 @@
 #define PR_K_ARITHMETIC_INTENSITY "arithmetic_intensity"
 #define PR_K_BOUND "bound"
 #define PR_K_ROOFLINE_PCT "roofline_pct"
+#define PR_K_ROOFLINE_MARK "roofline_mark"
+#define PR_K_ROOFLINE "roofline"
+#define PR_K_ROOFS "roofs"
+#define PR_K_LABEL "label"
+#define PR_K_TFLOPS "tflops"
 #define PR_K_INPUT_SHAPES "input_shapes"
 #define PR_K_INPUT_TYPES "input_types"
 

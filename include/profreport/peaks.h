@@ -116,7 +116,14 @@ void pr_peaks_lookup(const struct pr_peak_table *t,
 double pr_peaks_compute(const struct pr_peaks *p, enum pr_dtype dt,
                         int on_tensor_cores);
 
+/* The peak kind pr_peaks_compute reads for that dtype and core kind. */
+enum pr_peak_kind pr_peaks_kind(const struct pr_peaks *p, enum pr_dtype dt,
+                                int on_tensor_cores);
+
 /* Summary key of a peak kind: "fp64", "fp32", "tf32_tensor", ... */
 const char *pr_peaks_key(enum pr_peak_kind k);
+
+/* The roof's name in reports ("FP32", "TF32 tensor", "FP32 matrix"). */
+const char *pr_peaks_label(enum pr_peak_kind k);
 
 #endif

@@ -667,7 +667,7 @@ f_sdpa_bwd(const struct ctx *c, int a, int b, struct pr_op_cost *out)
 
 /* Per-element ops on input 0: FLOPs a*numel, bytes b*bytes(in).  Covers the
  * unary (1, 2), transcendental (20, 2), activation (1, 2; backward 1, 3),
- * softmax (40, 3/5), log_softmax (21, 3/5), batch_norm (8, 4/5), dropout
+ * softmax (40, 3/5), log_softmax (21, 3/5), norm backward (8, 5), dropout
  * (5, 2), sum (1, 1), clone/contiguous/to (0, 2) and fill/zero (0, 1) rows
  * of spec §1.2. */
 static void
@@ -735,9 +735,9 @@ f_mean_norm(const struct ctx *c, int a, int b, struct pr_op_cost *out)
         out->bytes += elem_size(c, 0);
 }
 
-/* layer/group/instance norm [profreport ext]: the batch_norm constants (8
- * FLOPs per element, a*bytes(in)) plus the bytes of the other tensor inputs
- * (weight and bias). */
+/* Normalisations [profreport ext]: 8 FLOPs per element (PyProf's batch
+ * norm constant) and a*bytes(in) plus the bytes of the other tensor
+ * inputs (weight, bias, running statistics). */
 static void
 f_norm_params(const struct ctx *c, int a, int b, struct pr_op_cost *out)
 {
@@ -1151,23 +1151,29 @@ static const struct formula formulas[] = {
     {"log_softmax", f_elem, 21, 3, "log_softmax"},
     {"log_softmax_backward_data", f_elem, 21, 5, "log_softmax"},
     /* norms */
-    {"batch_norm", f_elem, 8, 4, "norm"},
-    {"batch_norm_impl_index", f_elem, 8, 4, "norm"},
-    {"native_batch_norm", f_elem, 8, 4, "norm"},
-    {"native_batch_norm_legit", f_elem, 8, 4, "norm"},
-    {"native_batch_norm_legit_no_training", f_elem, 8, 4, "norm"},
-    {"cudnn_batch_norm", f_elem, 8, 4, "norm"},
-    {"miopen_batch_norm", f_elem, 8, 4, "norm"},
+    /* batch norm, what the kernels move [profreport ext]: training reads
+     * the input twice (statistics, then normalise) and writes it once,
+     * 3*bytes(in); inference reads once and writes once; plus the
+     * parameter and running-statistics vectors.  PyProf charges 4x. */
+    {"batch_norm", f_norm_params, 3, 0, "norm"},
+    {"batch_norm_impl_index", f_norm_params, 3, 0, "norm"},
+    {"native_batch_norm", f_norm_params, 3, 0, "norm"},
+    {"native_batch_norm_legit", f_norm_params, 3, 0, "norm"},
+    {"native_batch_norm_legit_no_training", f_norm_params, 2, 0, "norm"},
+    {"cudnn_batch_norm", f_norm_params, 3, 0, "norm"},
+    {"miopen_batch_norm", f_norm_params, 3, 0, "norm"},
     {"native_batch_norm_backward", f_elem, 8, 5, "norm"},
     {"cudnn_batch_norm_backward", f_elem, 8, 5, "norm"},
     {"miopen_batch_norm_backward", f_elem, 8, 5, "norm"},
     {"batch_norm_backward", f_elem, 8, 5, "norm"},
-    {"layer_norm", f_norm_params, 4, 0, "norm"},
-    {"native_layer_norm", f_norm_params, 4, 0, "norm"},
-    {"group_norm", f_norm_params, 4, 0, "norm"},
-    {"native_group_norm", f_norm_params, 4, 0, "norm"},
-    {"instance_norm", f_norm_params, 4, 0, "norm"},
-    {"rms_norm", f_norm_params, 4, 0, "norm"},
+    /* layer/group/instance/RMS norm keep a row in registers: one read and
+     * one write of the input, plus weight and bias [profreport ext] */
+    {"layer_norm", f_norm_params, 2, 0, "norm"},
+    {"native_layer_norm", f_norm_params, 2, 0, "norm"},
+    {"group_norm", f_norm_params, 2, 0, "norm"},
+    {"native_group_norm", f_norm_params, 2, 0, "norm"},
+    {"instance_norm", f_norm_params, 2, 0, "norm"},
+    {"rms_norm", f_norm_params, 2, 0, "norm"},
     {"native_layer_norm_backward", f_elem, 8, 5, "norm"},
     {"native_group_norm_backward", f_elem, 8, 5, "norm"},
     /* reductions */

@@ -60,6 +60,8 @@ int pr_tc_kernel_uses(const char *name);
 #define PR_NAME_TF32 0x100        /* kernel: TF32 math, by its name */
 #define PR_NAME_COMM_HOST 0x200   /* host-side collective (gloo:*) */
 #define PR_NAME_COMM_KERNEL 0x400 /* kernel: pr_comm_kernel_name */
+#define PR_NAME_WINOGRAD 0x800    /* kernel: a Winograd convolution */
+#define PR_NAME_FFT 0x1000        /* kernel: an FFT convolution */
 #define PR_NAME_TC (PR_NAME_TC_PLUGIN | PR_NAME_TC_HEUR)
 
 struct pr_names {

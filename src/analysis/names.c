@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "profreport/comm.h"
 #include "profreport/tensorcore.h"
@@ -49,6 +50,19 @@ is_non_operator(const char *name)
            starts_with(name, "Optimizer.");
 }
 
+/* Case-insensitive substring ("fft2d_r2c", "winogradForwardData4x4"). */
+static int
+has_ci(const char *s, const char *pat)
+{
+    size_t n = strlen(pat);
+
+    for (; *s; s++) {
+        if (strncasecmp(s, pat, n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 static unsigned
 classify(const char *name)
 {
@@ -59,6 +73,8 @@ classify(const char *name)
     bits |= tc.tc && tc.source == PR_TC_PLUGIN ? PR_NAME_TC_PLUGIN : 0;
     bits |= tc.tc && tc.source == PR_TC_HEURISTIC ? PR_NAME_TC_HEUR : 0;
     bits |= tc.tc && tc.tf32 ? PR_NAME_TF32 : 0;
+    bits |= has_ci(name, "winograd") ? PR_NAME_WINOGRAD : 0;
+    bits |= has_ci(name, "fft") || has_ci(name, "gcgemm") ? PR_NAME_FFT : 0;
     bits |= pr_tc_op_eligible(name) ? PR_NAME_TC_OP : 0;
     bits |= pr_tree_is_step(name) ? PR_NAME_STEP : 0;
     bits |= pr_tree_is_dataloader(name) ? PR_NAME_DATALOADER : 0;

@@ -618,31 +618,47 @@ pr_peaks_lookup(const struct pr_peak_table *t, const struct pr_analysis_opts *o,
     pr_peaks_lookup_query(t, o, &q, out);
 }
 
-double
-pr_peaks_compute(const struct pr_peaks *p, enum pr_dtype dt,
-                 int on_tensor_cores)
+enum pr_peak_kind
+pr_peaks_kind(const struct pr_peaks *p, enum pr_dtype dt, int on_tensor_cores)
 {
     if (dt == PR_DT_FP64)
-        return p->tflops[PR_PEAK_FP64];
+        return PR_PEAK_FP64;
     if (!on_tensor_cores)
-        return p->tflops[PR_PEAK_FP32];
+        return PR_PEAK_FP32;
     switch (dt) {
     case PR_DT_FP32:
     case PR_DT_TF32:
         /* AMD runs fp32 GEMMs on its fp32 MFMA path; NVIDIA uses TF32 */
-        return isfinite(p->tflops[PR_PEAK_FP32_MATRIX])
-                   ? p->tflops[PR_PEAK_FP32_MATRIX]
-                   : p->tflops[PR_PEAK_TF32];
+        return isfinite(p->tflops[PR_PEAK_FP32_MATRIX]) ? PR_PEAK_FP32_MATRIX
+                                                         : PR_PEAK_TF32;
     case PR_DT_FP16:
-        return p->tflops[PR_PEAK_FP16];
+        return PR_PEAK_FP16;
     case PR_DT_BF16:
-        return p->tflops[PR_PEAK_BF16];
+        return PR_PEAK_BF16;
     case PR_DT_FP8:
-        return p->tflops[PR_PEAK_FP8];
+        return PR_PEAK_FP8;
     case PR_DT_INT8:
     case PR_DT_UINT8:
-        return p->tflops[PR_PEAK_INT8];
+        return PR_PEAK_INT8;
     default:
-        return p->tflops[PR_PEAK_FP32];
+        return PR_PEAK_FP32;
     }
+}
+
+double
+pr_peaks_compute(const struct pr_peaks *p, enum pr_dtype dt,
+                 int on_tensor_cores)
+{
+    return p->tflops[pr_peaks_kind(p, dt, on_tensor_cores)];
+}
+
+const char *
+pr_peaks_label(enum pr_peak_kind k)
+{
+    static const char *const labels[PR_PEAK_COUNT] = {
+        "FP64",        "FP32",        "TF32 tensor", "FP16 tensor",
+        "BF16 tensor", "FP8 tensor", "INT8 tensor", "FP32 matrix",
+    };
+
+    return ((int)k >= 0 && k < PR_PEAK_COUNT) ? labels[k] : "unknown";
 }

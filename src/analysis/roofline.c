@@ -30,6 +30,7 @@ struct og {
     double trace_flops;           /* first call's "flops" arg; -1 absent */
     int64_t k_ns, tc_ns, heur_ns; /* own kernels; on TC; TC by heuristic */
     int tf32;                     /* one of its kernels used TF32 */
+    unsigned algo;                /* PR_NAME_WINOGRAD / _FFT of its kernels */
     int device;                   /* device of its first kernel; -1 none */
     const char *out_dims; /* output shape every call's conv backward gave */
     int out_state;        /* OUT_* */
@@ -62,6 +63,7 @@ struct row {
     int eligible, on_tc;
     double tc_self_us; /* self device time on TC kernels */
     int tf32;          /* one of its kernels used TF32 */
+    unsigned algo;     /* PR_NAME_WINOGRAD / _FFT of its kernels */
     const struct dev *dev;
 };
 
@@ -75,7 +77,9 @@ struct pass {
     struct row *rows; /* owned */
     size_t n_rows;
     int tf32_matmul, tf32_conv; /* TF32 kernels seen, by op kind */
-    int ok; /* sticky: 0 after an allocation failure */
+    unsigned roofs;             /* bits 1 << pr_peak_kind of main-device
+                                   roofs that some row is held to */
+    int ok;                     /* sticky: 0 after an allocation failure */
 };
 
 /* ------------------------------------------------------------ cJSON access */
@@ -564,6 +568,7 @@ attribute_kernels(const struct pr_trace *t, struct ogs *g,
         o->heur_ns =
             pr_sat_add_i64(o->heur_ns, tc == PR_TC_HEURISTIC ? e->dur_ns : 0);
         o->tf32 |= (cls & PR_NAME_TF32) != 0;
+        o->algo |= cls & (PR_NAME_WINOGRAD | PR_NAME_FFT);
         gi = pr_trace_gpu(t, e);
         if (o->device < 0 && gi)
             o->device = gi->device;
@@ -629,34 +634,74 @@ is_low_precision(enum pr_dtype dt)
            dt == PR_DT_INT8 || dt == PR_DT_UINT8;
 }
 
+/* What one row is measured against. */
+struct rate_in {
+    double flops, bytes, dev_us; /* all calls; NaN unknown */
+    double calls;
+    enum pr_dtype dt;
+    int tc_roof;
+    unsigned algo; /* PR_NAME_WINOGRAD / _FFT */
+    const struct dev *dev;
+};
+
+/* Why a point may sit above its roof, or null.  Winograd and FFT
+ * convolutions execute fewer FLOPs than the nominal count reported; an
+ * operator whose per-call traffic fits in the last-level cache can beat
+ * DRAM bandwidth; anything else above 100% means the FLOP or byte model
+ * counts more than the kernels did. */
+static const char *
+roof_mark(const struct rate_in *in, const char *bound, double pct)
+{
+    double per_call = in->bytes / (in->calls > 0 ? in->calls : 1.0);
+    double cache = in->dev ? in->dev->pk.cache_bytes : NAN;
+
+    if (in->algo & PR_NAME_WINOGRAD)
+        return "winograd";
+    if (in->algo & PR_NAME_FFT)
+        return "fft";
+    if (!(pct > 100.0))
+        return NULL;
+    if (strcmp(bound, "memory") == 0 && per_call <= cache)
+        return "cache_resident";
+    return "model_overcount";
+}
+
 /* Rates and the roofline position of one row.  The compute roof follows the
  * dtype: tensor cores when the op used them, or could (an eligible 16/8-bit
  * op is held to the tensor-core roof either way); fp32 counts as TF32 only
- * when it did run on tensor cores. */
+ * when it did run on tensor cores.  A point above its roof gets a
+ * roofline_mark saying why (roof_mark). */
 static void
-write_rates(cJSON *o, double flops, double bytes, double dev_us,
-            enum pr_dtype dt, int tc_roof, const struct dev *dev, int *ok)
+write_rates(struct pass *p, cJSON *o, const struct rate_in *in)
 {
-    double secs = dev_us > 0 ? dev_us * 1e-6 : NAN;
-    double tflops = flops / secs / 1e12, gbps = bytes / secs / 1e9;
-    double ai = bytes > 0 ? flops / bytes : NAN;
-    double peak = dev ? pr_peaks_compute(&dev->pk, dt, tc_roof) : NAN;
+    const struct dev *dev = in->dev;
+    double secs = in->dev_us > 0 ? in->dev_us * 1e-6 : NAN;
+    double tflops = in->flops / secs / 1e12, gbps = in->bytes / secs / 1e9;
+    double ai = in->bytes > 0 ? in->flops / in->bytes : NAN;
+    enum pr_peak_kind kind =
+        dev ? pr_peaks_kind(&dev->pk, in->dt, in->tc_roof) : PR_PEAK_FP32;
+    double peak = dev ? dev->pk.tflops[kind] : NAN;
     double bw = dev ? dev->pk.gbps : NAN;
     double ridge = peak * 1e12 / (bw * 1e9), pct = NAN;
     const char *bound = "unknown";
+    int *ok = &p->ok;
 
     if (isfinite(ai) && isfinite(ridge)) {
         bound = ai < ridge ? "memory" : "compute";
         pct = ai < ridge ? 100.0 * gbps / bw : 100.0 * tflops / peak;
+        if (dev == p->main_dev && isfinite(tflops))
+            p->roofs |= 1u << kind;
     }
-    put_num(o, "flops", flops, ok);
-    put_num(o, "bytes", bytes, ok);
+    put_num(o, "flops", in->flops, ok);
+    put_num(o, "bytes", in->bytes, ok);
     put_num(o, "achieved_tflops", tflops, ok);
     put_num(o, "achieved_gbps", gbps, ok);
     put_num(o, "arithmetic_intensity", ai, ok);
     put_str(o, "bound", bound, ok);
     put_num(o, "roofline_pct", pct, ok);
-    put_str(o, "dtype", dt == PR_DT_UNKNOWN ? NULL : pr_dtype_name(dt), ok);
+    put_str(o, "roofline_mark", roof_mark(in, bound, pct), ok);
+    put_str(o, "dtype", in->dt == PR_DT_UNKNOWN ? NULL : pr_dtype_name(in->dt),
+            ok);
 }
 
 static int
@@ -720,9 +765,16 @@ estimate_row(const struct pass *p, cJSON *obj, struct row *r,
         r->tc_self_us = 0.0;
     r->on_tc = r->tc_self_us > 0 || get_num(obj, "tc_total_pct") > 0;
     r->tf32 = g ? g->tf32 : 0;
+    r->algo = g ? g->algo : 0;
     r->dev = g && g->device >= 0 ? dev_by_id(p, g->device) : NULL;
     if (!r->dev)
         r->dev = p->main_dev;
+}
+
+static int
+is_conv_row(const struct row *r)
+{
+    return r->cost.cls == PR_OPC_CONV || r->cost.cls == PR_OPC_CONV_BWD;
 }
 
 /* TF32 kernels seen in this run, by the switch that governs them:
@@ -740,12 +792,32 @@ note_tf32(struct pass *p, const struct row *r)
         p->tf32_matmul = 1;
 }
 
+/* A convolution row without kernels of its own (aten::conv2d above
+ * aten::cudnn_convolution) computes through its children: when the run's
+ * convolutions used Winograd or FFT kernels, its nominal FLOPs are not
+ * what ran either. */
+static void
+inherit_algo(struct pass *p)
+{
+    unsigned seen = 0;
+    size_t i;
+
+    for (i = 0; i < p->n_rows; i++)
+        seen |= is_conv_row(&p->rows[i]) ? p->rows[i].algo : 0;
+    for (i = 0; seen && i < p->n_rows; i++) {
+        struct row *r = &p->rows[i];
+
+        if (is_conv_row(r) && !(r->dev_self_us > 0))
+            r->algo = seen;
+    }
+}
+
 static void
 fill_shape_rows(struct pass *p)
 {
     cJSON *arr = cJSON_GetObjectItemCaseSensitive(p->run, "operators_by_shape");
     cJSON *o;
-    size_t n = (size_t)cJSON_GetArraySize(arr);
+    size_t n = (size_t)cJSON_GetArraySize(arr), i;
     struct pr_op_inputs *in;
 
     if (!cJSON_IsArray(arr) || n == 0)
@@ -759,14 +831,25 @@ fill_shape_rows(struct pass *p)
     }
     cJSON_ArrayForEach(o, arr)
     {
-        struct row *r = &p->rows[p->n_rows++];
-
-        estimate_row(p, o, r, in);
-        note_tf32(p, r);
-        write_rates(o, r->flops, r->bytes, r->dev_total_us, r->cost.dtype,
-                    row_tc_roof(r), r->dev, &p->ok);
+        estimate_row(p, o, &p->rows[p->n_rows], in);
+        note_tf32(p, &p->rows[p->n_rows++]);
     }
     free(in);
+    inherit_algo(p);
+    for (i = 0; i < p->n_rows; i++) {
+        struct row *r = &p->rows[i];
+        struct rate_in ri;
+
+        ri.flops = r->flops;
+        ri.bytes = r->bytes;
+        ri.dev_us = r->dev_total_us;
+        ri.calls = r->calls;
+        ri.dt = r->cost.dtype;
+        ri.tc_roof = row_tc_roof(r);
+        ri.algo = is_conv_row(r) ? r->algo : 0;
+        ri.dev = r->dev;
+        write_rates(p, r->obj, &ri);
+    }
 }
 
 /* operators[] (by name): sums of the by-shape rows, unknown as soon as one
@@ -779,8 +862,7 @@ fill_name_row(struct pass *p, cJSON *o)
 {
     const char *name = get_str(o, "name");
     const struct row *top = NULL;
-    double flops = 0.0, bytes = 0.0;
-    int tc_roof = 0;
+    struct rate_in in = {0.0, 0.0, NAN, 0.0, PR_DT_UNKNOWN, 0, 0, NULL};
     size_t i;
 
     for (i = 0; name && i < p->n_rows; i++) {
@@ -788,18 +870,24 @@ fill_name_row(struct pass *p, cJSON *o)
 
         if (!r->name || strcmp(r->name, name) != 0)
             continue;
-        flops += r->flops; /* NaN is sticky */
-        bytes += r->bytes;
-        tc_roof |= row_tc_roof(r);
+        in.flops += r->flops; /* NaN is sticky */
+        in.bytes += r->bytes;
+        in.calls += isfinite(r->calls) ? r->calls : 0.0;
+        in.tc_roof |= row_tc_roof(r);
+        in.algo |= is_conv_row(r) ? r->algo : 0;
         if (!top || r->dev_total_us > top->dev_total_us)
             top = r;
     }
     if (!top) {
-        write_rates(o, NAN, NAN, NAN, PR_DT_UNKNOWN, 0, p->main_dev, &p->ok);
+        in.flops = in.bytes = NAN;
+        in.dev = p->main_dev;
+        write_rates(p, o, &in);
         return;
     }
-    write_rates(o, flops, bytes, get_num(o, "device_total_us"), top->cost.dtype,
-                tc_roof, top->dev, &p->ok);
+    in.dev_us = get_num(o, "device_total_us");
+    in.dt = top->cost.dtype;
+    in.dev = top->dev;
+    write_rates(p, o, &in);
 }
 
 static void
@@ -812,6 +900,48 @@ fill_name_rows(struct pass *p)
         if (!p->ok)
             return;
         fill_name_row(p, o);
+    }
+}
+
+/* The roofs the reports draw: only those some operator of the run is held
+ * to on the main device (an fp32 run on a V100 gets no fp16 tensor roof),
+ * with one label each, so HTML and PDF name them alike. */
+static void
+fill_roofs(struct pass *p)
+{
+    static const enum pr_peak_kind order[] = {
+        PR_PEAK_FP64, PR_PEAK_FP32, PR_PEAK_FP32_MATRIX, PR_PEAK_TF32,
+        PR_PEAK_BF16, PR_PEAK_FP16, PR_PEAK_FP8,         PR_PEAK_INT8,
+    };
+    const struct dev *d = p->main_dev;
+    cJSON *o, *arr;
+    size_t i;
+
+    if (!d || !p->roofs) {
+        put(p->run, "roofline", cJSON_CreateNull(), &p->ok);
+        return;
+    }
+    o = cJSON_CreateObject();
+    put(p->run, "roofline", o, &p->ok);
+    arr = cJSON_CreateArray();
+    put_num(o, "device", d->id, &p->ok);
+    put_num(o, "peak_gbps", d->pk.gbps, &p->ok);
+    put(o, "roofs", arr, &p->ok);
+    for (i = 0; p->ok && i < sizeof(order) / sizeof(order[0]); i++) {
+        double t = d->pk.tflops[order[i]];
+        cJSON *r;
+
+        if (!(p->roofs & (1u << order[i])) || !isfinite(t))
+            continue;
+        r = cJSON_CreateObject();
+        if (!r || !cJSON_AddItemToArray(arr, r)) {
+            cJSON_Delete(r);
+            p->ok = 0;
+            return;
+        }
+        put_str(r, "key", pr_peaks_key(order[i]), &p->ok);
+        put_str(r, "label", pr_peaks_label(order[i]), &p->ok);
+        put_num(r, "tflops", t, &p->ok);
     }
 }
 
@@ -948,7 +1078,10 @@ fill_tensor_cores(struct pass *p)
     put_num(tc, "tc_kernel_time_pct", tc_kernel_pct(p->run, &heur), &p->ok);
     put_num(tc, "tc_heuristic_kernel_time_pct", heur, &p->ok);
     put_num(tc, "eligible_op_time_pct",
-            isfinite(seed) ? seed : all > 0 ? 100.0 * elig / all : NAN, &p->ok);
+            isfinite(seed) ? seed
+            : all > 0      ? 100.0 * elig / all
+                           : NAN,
+            &p->ok);
     put_num(tc, "eligible_on_tc_pct",
             elig > 0 ? fmin(100.0, 100.0 * on_tc / elig) : NAN, &p->ok);
     fill_findings(p, tc);
@@ -1351,6 +1484,8 @@ pr_roofline_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
         fill_shape_rows(&p);
     if (p.ok)
         fill_name_rows(&p);
+    if (p.ok)
+        fill_roofs(&p);
     if (p.ok)
         fill_tensor_cores(&p);
     if (p.ok)

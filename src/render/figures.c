@@ -49,6 +49,11 @@ const struct pr_col pr_fig_cols_operators[] = {
     {"bound", PR_K_BOUND, "Bound", PR_FMT_TEXT, 0.8, NULL, 0},
     {"roofline", PR_K_ROOFLINE_PCT, "Of roofline", PR_FMT_PCT, 0.8,
      "Achieved / attainable at this intensity", 0},
+    {"mark", PR_K_ROOFLINE_MARK, "Mark", PR_FMT_TEXT, 0.9,
+     "Why a point can pass its roof: winograd/fft (fewer FLOPs ran than "
+     "counted), cache_resident (data in the last-level cache), "
+     "model_overcount (the FLOP/byte model counts more than ran)",
+     0},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 

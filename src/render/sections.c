@@ -474,20 +474,21 @@ sec_tensor_cores(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 
 /* ---- roofline --------------------------------------------------------- */
 
-static size_t
-roofs_of(const cJSON *dev, struct pr_chart_roof *roofs)
-{
-    static const char *const keys[] = {PR_K_FP16_TENSOR, PR_K_BF16_TENSOR,
-                                       PR_K_TF32_TENSOR, PR_K_FP32, PR_K_FP64};
-    static const char *const names[] = {"FP16 tensor", "BF16 tensor",
-                                        "TF32 tensor", "FP32", "FP64"};
-    const cJSON *pk = pr_sget(dev, PR_K_PEAK_TFLOPS);
-    size_t n = 0, i;
+#define PR_MAX_ROOFS 8 /* one per peak kind */
 
-    for (i = 0; i < 5; i++) {
-        double t = pr_sget_num(pk, keys[i]);
-        if (t > 0) {
-            roofs[n].name = names[i];
+/* The roofs the analysis chose for this run (summary "roofline"): only
+ * those of the dtypes its operators ran in, each with its one label. */
+static size_t
+roofs_of(const cJSON *run, struct pr_chart_roof *roofs, size_t cap)
+{
+    const cJSON *r;
+    size_t n = 0;
+
+    cJSON_ArrayForEach(r, pr_sget(pr_sget(run, PR_K_ROOFLINE), PR_K_ROOFS))
+    {
+        double t = pr_sget_num(r, PR_K_TFLOPS);
+        if (n < cap && t > 0 && pr_sget_str(r, PR_K_LABEL)) {
+            roofs[n].name = pr_sget_str(r, PR_K_LABEL);
             roofs[n++].tflops = t;
         }
     }
@@ -526,13 +527,12 @@ roofline_chart(const cJSON *run, size_t *n_points)
     static const char *const legend[] = {"compute-bound", "memory-bound",
                                          "unknown"};
     const cJSON *ops = pr_sget(run, PR_K_OPERATORS);
-    const cJSON *dev = pr_sget_first(run, PR_K_DEVICES);
     size_t cap = pr_sget_len(ops);
     struct pr_fig_chart *ch = pr_fig_chart_new(
         draw_roofline, "Roofline of the operators", 960, 440, 300);
     struct pr_chart_point *pts = calloc(cap ? cap : 1, sizeof(*pts));
-    struct pr_chart_roof *roofs = calloc(5, sizeof(*roofs));
-    double gbps = pr_sget_num(dev, PR_K_PEAK_GBPS);
+    struct pr_chart_roof *roofs = calloc(PR_MAX_ROOFS, sizeof(*roofs));
+    double gbps = pr_sget_num(pr_sget(run, PR_K_ROOFLINE), PR_K_PEAK_GBPS);
 
     if (ch == NULL || pts == NULL || roofs == NULL) {
         free(pts);
@@ -548,7 +548,7 @@ roofline_chart(const cJSON *run, size_t *n_points)
                                    pts,
                                    *n_points,
                                    roofs,
-                                   roofs_of(dev, roofs),
+                                   roofs_of(run, roofs, PR_MAX_ROOFS),
                                    isnan(gbps) ? 0 : gbps,
                                    8,
                                    legend,
@@ -583,9 +583,9 @@ roof_note(struct pr_figs *f, const cJSON *dev)
     pr_figs_text(f, note);
 }
 
-static const char *const roof_view[] = {"name",      "flops",    "bytes",
-                                        "intensity", "tflops",   "gbps",
-                                        "bound",     "roofline", NULL};
+static const char *const roof_view[] = {
+    "name", "flops", "bytes",    "intensity", "tflops",
+    "gbps", "bound", "roofline", "mark",      NULL};
 
 static void
 sec_roofline(struct pr_figs *f, const cJSON *summary, const cJSON *run)

@@ -310,8 +310,11 @@ test_norm_softmax_reduce(void **state)
     struct pr_op_cost c;
 
     (void)state;
-    /* cudnn_batch_norm x[32,64,112,112]: 8*numel = 205,520,896; 4*bytes =
-     * 4*102,760,448 = 411,041,792 */
+    /* training cudnn_batch_norm x[32,64,112,112] fp32: 8*numel =
+     * 205,520,896 FLOPs; the kernels read x twice and write y once:
+     * 3*102,760,448 = 308,281,344, plus weight, bias, running mean and
+     * variance, 4*64*4 = 1,024: 308,282,368 bytes (PyProf's 4x would be
+     * 411,041,792 and put a fully memory-bound op above 100%) */
     c = est("aten::cudnn_batch_norm",
             "[[32, 64, 112, 112], [64], [64], [64],"
             " [64], [], [], []]",
@@ -319,18 +322,30 @@ test_norm_softmax_reduce(void **state)
             "Double, Double]",
             NULL);
     near(c.flops, 205520896.0);
-    near(c.bytes, 411041792.0);
+    near(c.bytes, 308282368.0);
+    /* inference: one read, one write: 2*102,760,448 + 1,024 */
+    c = est("aten::_native_batch_norm_legit_no_training",
+            "[[32, 64, 112, 112], [64], [64], [64], [64], [], []]",
+            "[float, float, float, float, float, Double, Double]", NULL);
+    near(c.bytes, 205521920.0);
+    /* bf16 input with fp32 parameters: 3*(32*64*56*56*2) + 4*64*4 */
+    c = est("aten::native_batch_norm",
+            "[[32, 64, 56, 56], [64], [64], [64], [64], [], [], []]",
+            "[c10::BFloat16, float, float, float, float, Bool, Double, "
+            "Double]",
+            NULL);
+    near(c.bytes, 3.0 * 32 * 64 * 56 * 56 * 2 + 1024.0);
     /* backward: 5*bytes */
     c = est("aten::native_batch_norm_backward", "[[8, 16]]", "[float]", NULL);
     near(c.bytes, 2560.0);
     /* layer_norm x[4,1024] bf16 + weight/bias [1024]: 8*4096 FLOPs;
-     * 4*8192 + 2048 + 2048 = 36,864 bytes */
+     * one read and one write of x, 2*8192, + 2048 + 2048 = 20,480 bytes */
     c = est("aten::layer_norm", "[[4, 1024], [], [1024], [1024], [], []]",
             "[c10::BFloat16, GenericList, c10::BFloat16, c10::BFloat16, "
             "Double, Bool]",
             NULL);
     near(c.flops, 32768.0);
-    near(c.bytes, 36864.0);
+    near(c.bytes, 20480.0);
     /* softmax 40*numel, 3*bytes; log_softmax 21*numel; backward 5*bytes */
     c = est("aten::_softmax", "[[32, 1000], [], []]", "[float, Int, Bool]",
             NULL);

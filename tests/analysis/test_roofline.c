@@ -13,7 +13,11 @@
 
 #include <cmocka.h>
 
+#include "profreport/analysis.h"
 #include "profreport/roofline.h"
+#include "profreport/trace.h"
+
+#include "testtrace.h"
 
 static void
 near(double got, double want)
@@ -274,6 +278,95 @@ test_cli_override(void **state)
     cJSON_Delete(run);
 }
 
+/* Points above their roof carry a mark.  V100 (900 GB/s, 6 MiB L2):
+ * - add_ of 3 x 1000 fp32 (12,000 bytes a call, in L2), 10 calls in
+ *   0.1 us: 1,200 GB/s = 133% of HBM -> cache_resident;
+ * - add_ of 3 x 1e8 fp32 (1.2e9 bytes a call, far over L2) in 1000 us:
+ *   1,200 GB/s -> model_overcount;
+ * - mm within its roof -> no mark. */
+static void
+test_marks(void **state)
+{
+    struct pr_analysis_opts o = {0};
+    struct pr_error err = {PR_OK, ""};
+    cJSON *run = cJSON_Parse(
+        "{\"devices\": [{\"id\": 0, \"name\": \"Tesla V100-SXM2-16GB\", "
+        "\"compute_capability\": \"7.0\", \"vendor\": \"nvidia\"}], "
+        "\"gpu_metrics\": [{\"device\": 0, \"kernel_time_us\": 1000}], "
+        "\"operators\": [], \"operators_by_shape\": [" ROW(
+            "aten::add_", "[[1000], [1000], []]", "[float, float, Int]", 10,
+            0.1, 0.1,
+            "false") ", " ROW("aten::add_", "[[100000000], [100000000], []]",
+                              "[float, float, Int]", 1, 1000, 1000,
+                              "false") ", " ROW("aten::mm",
+                                                "[[64, 512], [512, "
+                                                "1000]]",
+                                                "[float, float]", 10, 100, 100,
+                                                "true") "]}");
+    const cJSON *rl, *roofs;
+
+    (void)state;
+    assert_non_null(run);
+    assert_int_equal(pr_roofline_fill(NULL, &o, run, &err), PR_OK);
+    near(num(item(run, "operators_by_shape", 0), "achieved_gbps"), 1200.0);
+    assert_string_equal(
+        str(item(run, "operators_by_shape", 0), "roofline_mark"),
+        "cache_resident");
+    near(num(item(run, "operators_by_shape", 1), "roofline_pct"),
+         100.0 * 1200.0 / 900.0);
+    assert_string_equal(
+        str(item(run, "operators_by_shape", 1), "roofline_mark"),
+        "model_overcount");
+    is_null(item(run, "operators_by_shape", 2), "roofline_mark");
+    /* an fp32 run is drawn under the FP32 roof alone: no tensor roofs */
+    rl = cJSON_GetObjectItemCaseSensitive(run, "roofline");
+    roofs = cJSON_GetObjectItemCaseSensitive(rl, "roofs");
+    assert_int_equal(cJSON_GetArraySize(roofs), 1);
+    assert_string_equal(str(cJSON_GetArrayItem(roofs, 0), "label"), "FP32");
+    near(num(rl, "peak_gbps"), 900.0);
+    cJSON_Delete(run);
+}
+
+/* A convolution whose kernels are Winograd ones executes fewer FLOPs than
+ * the nominal 2*N*K*P*Q*C*R*S; it is reported nominal, and marked.  conv
+ * [32,64,56,56] * [64,64,3,3], stride 1, pad 1: 2*32*64*56*56*64*9 =
+ * 7,398,752,256 FLOPs in 100 us = 74 TFLOP/s, 471% of a V100's fp32 roof. */
+static void
+test_winograd_mark(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    struct pr_analysis_opts o = {0};
+    struct pr_error err = {PR_OK, ""};
+    cJSON *run = cJSON_CreateObject();
+    const cJSON *r;
+
+    (void)state;
+    assert_non_null(t);
+    tt_device(t, "Tesla V100-SXM2-16GB", 7, 0, 80, 1);
+    tt_host(t, PR_KIND_HOST_OP, "aten::convolution", "1", 0, 200, 5,
+            "[[32, 64, 56, 56], [64, 64, 3, 3], [], [], [], [], [], [], []]",
+            "[float, float, , ScalarList, ScalarList, ScalarList, Bool, "
+            "ScalarList, Int]");
+    t->ops[t->n_ops - 1].concrete_inputs =
+        tt_str(t, "[\"\", \"\", \"\", \"[1, 1]\", \"[1, 1]\", \"[1, 1]\", "
+                  "\"False\", \"[0, 0]\", \"1\"]");
+    tt_rt(t, "cudaLaunchKernel", 10, 5, 1, 5);
+    tt_kernel(t, "volta_scudnn_winograd_128x128_ldg1_ldg4_relu_tile148t_nt_v1",
+              50, 100, 1);
+    t->events[t->n_events - 1].external_id = 5;
+    pr_trace_finish(t);
+    assert_non_null(run);
+    assert_int_equal(pr_analysis_run(t, &o, run, &err), PR_OK);
+    r = item(run, "operators_by_shape", 0);
+    near(num(r, "flops"), 7398752256.0);
+    near(num(r, "roofline_pct"), 100.0 * 73.98752256 / 15.7);
+    assert_string_equal(str(r, "roofline_mark"), "winograd");
+    assert_string_equal(str(item(run, "operators", 0), "roofline_mark"),
+                        "winograd");
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
 int
 main(void)
 {
@@ -282,6 +375,8 @@ main(void)
         cmocka_unit_test(test_recommendations),
         cmocka_unit_test(test_unknown_device),
         cmocka_unit_test(test_cli_override),
+        cmocka_unit_test(test_marks),
+        cmocka_unit_test(test_winograd_mark),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
