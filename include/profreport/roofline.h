@@ -1,6 +1,6 @@
 /* roofline.h - the GPU-efficiency post-pass over one run of the summary:
- * device peaks, per-operator FLOPs/bytes/rates/roofline position, the
- * tensor_cores object and the efficiency recommendations (issue #4).
+ * device peaks, per-operator FLOPs/bytes/rates/roofline position and the
+ * tensor_cores object (issue #4); recommend.h turns them into advice.
  *
  * It runs after the analyses that fill devices, operators,
  * operators_by_shape, kernels, gpu_metrics and steps (analysis.h), and only
@@ -10,8 +10,7 @@
  *   operators[] and operators_by_shape[]: flops, bytes, achieved_tflops,
  *     achieved_gbps, arithmetic_intensity, bound, roofline_pct (+ dtype,
  *     peak_tflops, ridge_flops_per_byte);
- *   tensor_cores (replaced);
- *   recommendations (appended to; created when null).
+ *   tensor_cores (replaced).
  * Rates need device time and stay null without it; percentages also need a
  * known device and stay null for an unknown one. */
 #ifndef PROFREPORT_ROOFLINE_H

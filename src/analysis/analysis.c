@@ -1,8 +1,8 @@
 /* analysis.c - runs the analyses of one trace in order (op tree, steps,
- * devices, GPU metrics, operators, kernels) and writes their results into
- * the run object of the summary, plus the step summary and the plugin's
- * recommendations (spec 7.2, 7.5).  Times in the run are µs from the
- * trace's first event (its smallest ts). */
+ * devices, GPU metrics, operators, kernels, ...) and writes their results
+ * into the run object of the summary, plus the step summary (spec 7.2);
+ * the recommendations come last, from recommend.c.  Times in the run are
+ * µs from the trace's first event (its smallest ts). */
 #include "config.h"
 
 #include <math.h>
@@ -20,6 +20,7 @@
 #include "profreport/kernels.h"
 #include "profreport/memory.h"
 #include "profreport/ops.h"
+#include "profreport/recommend.h"
 #include "profreport/roofline.h"
 #include "profreport/steps.h"
 #include "profreport/timeline.h"
@@ -160,139 +161,34 @@ step_summary_json(const struct pr_steps *s)
     return o;
 }
 
+/* What the recommendations need that the summary does not carry: the
+ * exact shares of the kept steps (7.5.1, 7.5.4) and the tensor-core
+ * ratios of 10.4 / 10.5, which need the op tree. */
 static void
-add_rec(cJSON *arr, const char *id, const char *severity, const char *text,
-        int *ok)
+rec_facts(const struct pr_trace *t, const struct pr_tree *tree,
+          const struct pr_steps *s, struct pr_rec_facts *f)
 {
-    cJSON *o = pr_emit_obj(arr, NULL, ok);
-
-    pr_emit_str(o, "id", id, ok);
-    pr_emit_str(o, "severity", severity, ok);
-    pr_emit_str(o, "text", text, ok);
-}
-
-/* 7.5.1 and 7.5.4: a category's share of the average step. */
-static void
-rec_categories(cJSON *arr, const struct pr_steps *s, int *ok)
-{
+    const struct pr_device *d0 = pr_trace_device(t, 0);
     int64_t total = 0, dl = 0, comm = 0;
-    char text[512];
     size_t i;
 
+    memset(f, 0, sizeof(*f));
+    f->t = t;
+    f->known = 1;
     for (i = 0; i < s->n; i++) {
         total = pr_sat_add_i64(
             total, pr_sat_sub_i64(s->v[i].end_ns, s->v[i].start_ns));
         dl = pr_sat_add_i64(dl, s->v[i].breakdown_ns[PR_CAT_DATALOADER]);
         comm = pr_sat_add_i64(comm, s->v[i].breakdown_ns[PR_CAT_COMM]);
     }
-    if (total <= 0)
-        return;
-    if ((double)dl / (double)total > 0.05) {
-        snprintf(text, sizeof(text),
-                 "This run has high time cost on input data loading. %.1f%% "
-                 "of the step time is in DataLoader. You could try to set "
-                 "num_workers on DataLoader's construction and enable "
-                 "multi-processes on data loading.",
-                 100.0 * (double)dl / (double)total);
-        add_rec(arr, "dataloader", "warning", text, ok);
-    }
-    if ((double)comm / (double)total > 0.1) {
-        snprintf(text, sizeof(text),
-                 "This run has high time cost on communication. %.1f%% of "
-                 "the step time is in communication. You could try Gradient "
-                 "Compression or Gradient Accumulation or increase the batch "
-                 "size.",
-                 100.0 * (double)comm / (double)total);
-        add_rec(arr, "communication", "warning", text, ok);
-    }
-}
-
-/* 7.5.5: GPUs busy less than half of the steps' span. */
-static void
-rec_low_util(cJSON *arr, const cJSON *gpus, int *ok)
-{
-    struct pr_buf ids;
-    const cJSON *g;
-    size_t n = 0, k = 0;
-    int fail = 0;
-
-    cJSON_ArrayForEach(g, gpus)
-    {
-        const cJSON *u = cJSON_GetObjectItemCaseSensitive(g, "utilization_pct");
-
-        n += cJSON_IsNumber(u) && u->valuedouble < 50.0;
-    }
-    if (n == 0)
-        return;
-    pr_buf_init(&ids, 4096);
-    fail |= pr_buf_adds(&ids, n == 1 ? "GPU " : "GPUs ") != PR_OK;
-    cJSON_ArrayForEach(g, gpus)
-    {
-        const cJSON *u = cJSON_GetObjectItemCaseSensitive(g, "utilization_pct");
-        const cJSON *d = cJSON_GetObjectItemCaseSensitive(g, "device");
-
-        if (!cJSON_IsNumber(u) || u->valuedouble >= 50.0 || !cJSON_IsNumber(d))
-            continue;
-        k++;
-        fail |=
-            pr_buf_printf(&ids, "%s%d", k == 1 ? "" : (k == n ? " and " : ", "),
-                          d->valueint) != PR_OK;
-    }
-    fail |= pr_buf_printf(&ids,
-                          " %s low utilization. You could try to increase "
-                          "batch size to improve. Note: Increasing batch size "
-                          "may affect the speed and stability of model "
-                          "convergence.",
-                          n == 1 ? "has" : "have") != PR_OK;
-    if (fail)
-        *ok = 0;
-    else
-        add_rec(arr, "low_gpu_utilization", "warning", ids.data, ok);
-    pr_buf_free(&ids);
-}
-
-/* 7.5.6a: eligible operators launch kernels but none uses tensor cores. */
-static void
-rec_amp(cJSON *arr, const struct pr_trace *t, const struct pr_tree *tree,
-        int *ok)
-{
-    const struct pr_device *d0 = pr_trace_device(t, 0);
-    double tc, eligible;
-    char text[256];
-
-    if (d0 == NULL || d0->compute_major < 7)
-        return;
-    tc = pr_kernels_tc_ratio(t);
-    eligible = pr_ops_tc_eligible_ratio(t, tree);
-    if (isnan(tc) || tc != 0.0 || !(eligible > 0))
-        return;
-    /* one decimal, as the tensor-core figures show the same ratio */
-    snprintf(text, sizeof(text),
-             "Kernels with %.1f%% time are launched by Tensor Cores eligible "
-             "operators. You could enable Automatic Mixed Precision to "
-             "speedup by using FP16.",
-             100.0 * eligible);
-    add_rec(arr, "enable_amp", "info", text, ok);
-}
-
-static cJSON *
-recommendations_json(const struct pr_trace *t, const struct pr_tree *tree,
-                     const struct pr_steps *s, const cJSON *gpus)
-{
-    cJSON *arr = cJSON_CreateArray();
-    int ok = arr != NULL;
-
-    if (ok)
-        rec_categories(arr, s, &ok);
-    if (ok)
-        rec_low_util(arr, gpus, &ok);
-    if (ok)
-        rec_amp(arr, t, tree, &ok);
-    if (!ok) {
-        cJSON_Delete(arr);
-        return NULL;
-    }
-    return arr;
+    f->dataloader_share = total > 0 ? (double)dl / (double)total : NAN;
+    f->comm_share = total > 0 ? (double)comm / (double)total : NAN;
+    f->cc_major = d0 != NULL ? d0->compute_major : -1;
+    f->tc_ratio = pr_kernels_tc_ratio(t);
+    f->eligible_ratio =
+        d0 != NULL && d0->compute_major >= 7 && f->tc_ratio == 0.0
+            ? pr_ops_tc_eligible_ratio(t, tree)
+            : NAN;
 }
 
 /* The GPU window: metrics over the kept steps (6.5), the timeline over the
@@ -356,8 +252,8 @@ fill_tables(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
 }
 
 static enum pr_status
-fill_steps(const struct pr_trace *t, const struct pr_tree *tree,
-           const struct pr_steps *s, cJSON *run, struct pr_error *err)
+fill_steps(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
+           struct pr_error *err)
 {
     int64_t origin = t->n_events > 0 ? t->events[0].ts_ns : 0;
     struct pr_gpu_window w;
@@ -372,9 +268,6 @@ fill_steps(const struct pr_trace *t, const struct pr_tree *tree,
         st = pr_gpu_util_build(t, &w, &gpus, err);
     if (st == PR_OK)
         st = put(run, "gpu_metrics", gpus, err);
-    if (st == PR_OK)
-        st = put(run, "recommendations", recommendations_json(t, tree, s, gpus),
-                 err);
     return st;
 }
 
@@ -384,6 +277,7 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
 {
     struct pr_tree tree;
     struct pr_steps steps;
+    struct pr_rec_facts facts;
     enum pr_status st;
 
     st = pr_tree_build(t, &tree, err);
@@ -394,7 +288,8 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
         pr_tree_free(&tree);
         return st;
     }
-    st = fill_steps(t, &tree, &steps, run, err);
+    rec_facts(t, &tree, &steps, &facts);
+    st = fill_steps(t, &steps, run, err);
     if (st == PR_OK)
         st = pr_attribution_fill(t, &tree, run, err);
     if (st == PR_OK)
@@ -410,6 +305,8 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
         st = pr_roofline_fill(t, o, run, err);
     if (st == PR_OK)
         st = pr_comm_fill(t, &steps, run, err);
+    if (st == PR_OK)
+        st = pr_recommend_fill(&facts, run, err);
     pr_steps_free(&steps);
     return st;
 }

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "profreport/analysis.h"
+#include "profreport/recommend.h"
 #include "profreport/roofline.h"
 #include "profreport/trace.h"
 
@@ -206,10 +207,16 @@ test_recommendations(void **state)
 
     (void)state;
     assert_int_equal(pr_roofline_fill(NULL, &o, run, &err), PR_OK);
+    assert_int_equal(pr_recommend_fill(NULL, run, &err), PR_OK);
     /* DataLoader 100 of 1000 us > 5% (plugin rule) */
     r = find_rec(run, "dataloader");
     assert_non_null(r);
     assert_non_null(strstr(str(r, "text"), "10.0%"));
+    /* the same mm is memory bound under its roof (fp16 tensor), at 3% of
+     * 900 GB/s */
+    r = find_rec(run, "memory_bound_ops");
+    assert_non_null(r);
+    assert_non_null(strstr(str(r, "text"), "(3% of 900 GB/s)"));
     /* fp16 mm with M = 63 */
     r = find_rec(run, "misaligned_dims");
     assert_non_null(r);
@@ -223,11 +230,12 @@ test_recommendations(void **state)
     assert_null(find_rec(run, "enable_amp"));
     assert_null(find_rec(run, "low_gpu_utilization"));
     assert_null(find_rec(run, "launch_bound"));
-    /* running the pass again appends nothing twice */
+    /* running the passes again appends nothing twice */
     assert_int_equal(pr_roofline_fill(NULL, &o, run, &err), PR_OK);
+    assert_int_equal(pr_recommend_fill(NULL, run, &err), PR_OK);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
                          run, "recommendations")),
-                     3);
+                     4);
     cJSON_Delete(run);
 }
 
