@@ -13,6 +13,7 @@
 
 #include "profreport/buf.h"
 #include "profreport/error.h"
+#include "profreport/strtab.h"
 #include "profreport/trace.h"
 
 /* Deepest nesting accepted inside one event or top-level value.  Kineto
@@ -172,6 +173,40 @@ int pr_probe_first(const struct pr_probe *p);
 int pr_probe_has(const struct pr_probe *p, const char *needle);
 /* Whether the base name ends with `suffix` (case-sensitive). */
 int pr_probe_name_ends(const struct pr_probe *p, const char *suffix);
+
+/* ------------------------------------------------------------ megengine.c */
+
+/* What megengine.c and megengine_static.c share, and tests check. */
+
+/* Whether the head carries a string only MegEngine's profiler writes. */
+int pr_megengine_signed(const struct pr_probe *p);
+/* The comp node named anywhere in `s` ("gpu0:1", `CompNode("gpu0:0" from
+ * "xpu0:0")`, "gpu0:0_alloc_mem"): *type 0 CPU, 1 GPU, 2 other; device
+ * index; stream (-1 for COPY and the like).  0 when there is none. */
+int pr_megengine_locator(const char *s, int *type, int *dev, int *stream);
+/* Bytes per element of a dtype name ("Float32" 4); 0 unknown or NULL. */
+int pr_megengine_dtype_size(const char *dtype);
+/* The Kineto "Input type" spelling of a dtype ("Float32" -> "float"); the
+ * name itself when it has none. */
+const char *pr_megengine_kineto_type(const char *dtype);
+/* Append a MegEngine shape ("{32,3,224,224}", "[ 32, 3 ]", "[ ]") to out
+ * as Kineto prints one ("[32, 3, 224, 224]"); *elems gets the element
+ * count.  0 when the text is not a shape (out may hold a part then). */
+int pr_megengine_shape(const char *s, struct pr_buf *out, int64_t *elems);
+/* The id of a CUDA API name without CUPTI's version suffix
+ * ("cudaLaunchKernel_v7000" -> "cudaLaunchKernel"); `id` itself when it
+ * has none, PR_STR_NONE on out-of-memory. */
+uint32_t pr_megengine_api_name(struct pr_strtab *strs, uint32_t id);
+/* Read a static-graph profile (megengine_static.c) from its text. */
+PR_NODISCARD enum pr_status pr_megengine_static_parse(const char *text,
+                                                      size_t len,
+                                                      struct pr_trace **out,
+                                                      struct pr_error *err);
+/* Read a chrome_timeline document held in memory (tests). */
+PR_NODISCARD enum pr_status pr_megengine_load_mem(const char *name,
+                                                  const void *data, size_t len,
+                                                  struct pr_trace **out,
+                                                  struct pr_error *err);
 
 /* ------------------------------------------------------------ split.c */
 

@@ -160,7 +160,8 @@ test_explicit_files(void **state)
     assert_int_equal(pr_discover(path, &l, &err), PR_E_NOT_FORMAT);
     assert_non_null(strstr(err.msg, "kernels.csv: not a format profreport "
                                     "reads (text starting \"Step Id,Model "
-                                    "ID\"; it reads: kineto, chrome)"));
+                                    "ID\"; it reads: "));
+    assert_non_null(strstr(err.msg, "kineto, chrome"));
     pr_error_clear(&err);
     snprintf(path, sizeof(path), "%s/run.db", dir);
     put(dir, "run.db", "");
@@ -232,9 +233,12 @@ test_folder_claimed_whole(void **state)
     char dir[] = "/tmp/pr_discover_XXXXXX", sub[512];
     struct pr_input_list l = {0};
     struct pr_error err;
+    size_t i;
 
     (void)state;
-    rows[1] = builtin->v[0]; /* kineto after it */
+    for (i = 0; i < builtin->n; i++) /* kineto after it */
+        if (strcmp(builtin->v[i]->name, "kineto") == 0)
+            rows[1] = builtin->v[i];
     pr_error_clear(&err);
     assert_non_null(mkdtemp(dir));
     snprintf(sub, sizeof(sub), "%s/rank0_run", dir);
