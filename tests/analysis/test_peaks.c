@@ -296,9 +296,9 @@ test_json_matches_builtin(void **state)
 
     (void)state;
     if (!srcdir) {
-        /* not skip(): cmocka 1.1.5 prints it as "not ok # SKIP" */
+        /* a skip, counted as such by tests/run.sh, never as a pass */
         print_message("# PR_SRCDIR unset, not checked\n");
-        return;
+        skip();
     }
     snprintf(path, sizeof(path), "%s/data/devices.json", srcdir);
     f = fopen(path, "rb");
