@@ -1,7 +1,7 @@
 #!/bin/sh
 # style.sh - the rules of shared/STYLE.md that a machine can check: banned
-# functions, the pr_ prefix of every exported symbol, and the include edges
-# of the data flow (render never sees the trace model; core sees nothing).
+# functions and the pr_ prefix of every exported symbol.  The include edges
+# of the data flow are checked by edges.sh against tests/data/edges.txt.
 . "$PR_SRCDIR/tests/lib.sh"
 cd "$PR_SRCDIR" || exit 1
 
@@ -19,13 +19,5 @@ if command -v nm >/dev/null 2>&1 && [ -f "$lib" ]; then
 else
     skip "symbol prefix" "nm or libprofreport.a missing"
 fi
-
-edges=$(grep -lE '#include "profreport/(trace|tree|steps|reader)\.h"' src/render/*.c 2>/dev/null || true)
-if [ -z "$edges" ]; then ok "render does not include the trace model"
-else not_ok "render includes the model: $edges"; fi
-
-core=$(grep -hE '#include "profreport/' src/core/*.c | grep -vE '(error|buf|strtab|checked)\.h' || true)
-if [ -z "$core" ]; then ok "core depends on nothing but core"
-else not_ok "core includes: $core"; fi
 
 echo "1..$T_N"
