@@ -1,0 +1,154 @@
+#!/bin/sh
+# nsys.sh - Nsight Systems exports end to end: each real export in
+# ../shared/traces/nsys gives the kernel count, kernel time, top kernel and
+# step count that Python's sqlite3 module computes from the same file (one
+# run per process, in device order), `diff` on the before/after pair
+# compares the two GPUs pairwise, and what is not readable (a damaged
+# database, an unrelated one, a .nsys-rep) is refused with exit 2 and the
+# file's name.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 >/dev/null 2>&1 ||
+   ! python3 -c 'import sqlite3' 2>/dev/null; then
+    skip "nsys exports" "python3 with its sqlite3 module is needed"
+    echo "1..$T_N"
+    exit 0
+fi
+
+# refused inputs: built here, so they run without ../shared
+python3 - "$T_DIR/unrelated.sqlite" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.executescript("CREATE TABLE settings (key TEXT, value TEXT);"
+                 "INSERT INTO settings VALUES ('theme', 'dark');")
+db.commit()
+PY
+{ printf 'SQLite format 3\000'; head -c 8192 /dev/zero | tr '\000' 'x'; } \
+    > "$T_DIR/damaged.sqlite"
+printf 'not really a report' > "$T_DIR/run.nsys-rep"
+for f in unrelated.sqlite damaged.sqlite run.nsys-rep; do
+    "$PR_BIN" --quiet --input "$T_DIR/$f" --json "$T_DIR/no.json" \
+        2> "$T_DIR/err"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q "$f" "$T_DIR/err" && [ ! -e "$T_DIR/no.json" ]
+    then ok "$f: refused with exit 2, named"
+    else not_ok "$f: exit $rc ($(head -c 200 "$T_DIR/err"))"; fi
+done
+if grep -q "nsys export --type sqlite" "$T_DIR/err"; then
+    ok "run.nsys-rep: the export command is given"
+else
+    not_ok "run.nsys-rep: no export command in: $(head -c 200 "$T_DIR/err")"
+fi
+
+if ! have_shared; then
+    skip "real nsys exports" "no $PR_SHARED/traces (../shared is absent)"
+    echo "1..$T_N"
+    exit 0
+fi
+S=$PR_SHARED/traces/nsys
+
+for f in mock mfu_2gpu_before mfu_2gpu_after; do
+    out=$T_DIR/$f.json
+    if ! "$PR_BIN" --quiet --input "$S/$f.sqlite" --json "$out" \
+            2> "$T_DIR/err"; then
+        not_ok "$f: exit $? ($(head -c 200 "$T_DIR/err"))"
+        continue
+    fi
+    if python3 - "$S/$f.sqlite" "$out" > "$T_DIR/why" <<'PY'
+import json, re, sqlite3, sys
+db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
+s = json.load(open(sys.argv[2]))
+q = lambda sql: db.execute(sql).fetchall()
+M = 0xFFFFFF
+# processes with kernels, launches or NVTX ranges, each a run
+procs = {}
+for (g,) in q("SELECT DISTINCT globalPid FROM CUPTI_ACTIVITY_KIND_KERNEL"):
+    procs[g & ~M] = 1
+for (g,) in q("SELECT DISTINCT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME"):
+    procs[g & ~M] = 1
+has_nvtx = q("SELECT count(*) FROM sqlite_master WHERE name = 'NVTX_EVENTS'")[0][0]
+if has_nvtx:
+    for (g,) in q("SELECT DISTINCT globalTid FROM NVTX_EVENTS "
+                  "WHERE eventType IN (59, 60)"):
+        procs[g & ~M] = 1
+bad = []
+runs = s["runs"]
+if len(runs) != len(procs):
+    bad.append("runs: %d, want %d" % (len(runs), len(procs)))
+step_re = re.compile(r"(^|[ _-])(step|iteration|iter|profilerstep)"
+                     r"([ _#:=-]*[0-9]+)?$", re.I)
+for run in runs:
+    m = re.search(r"pid (\d+)", run["worker"] or "")
+    pid = int(m.group(1)) if m else (next(iter(procs)) >> 24) & M
+    ks = q("SELECT k.end - k.start, s.value, k.deviceId "
+           "FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s "
+           "ON s.id = k.demangledName WHERE (k.globalPid >> 24) & %d = %d"
+           % (M, pid))
+    n = len(ks)
+    total_us = sum(k[0] for k in ks) / 1000.0
+    by = {}
+    for d, name, _ in ks:
+        by[name] = by.get(name, 0) + d
+    top = max(by, key=by.get) if by else None
+    calls = sum(k["calls"] for k in run["kernels"])
+    got_us = sum(k["total_us"] for k in run["kernels"])
+    if calls != n:
+        bad.append("%s: %d kernels, want %d" % (run["worker"], calls, n))
+    if abs(got_us - total_us) > 0.01:
+        bad.append("%s: %.3f us of kernels, want %.3f"
+                   % (run["worker"], got_us, total_us))
+    if run["kernels"] and run["kernels"][0]["name"] != top:
+        bad.append("%s: top kernel %.60s, want %.60s"
+                   % (run["worker"], run["kernels"][0]["name"], top))
+    devs = sorted({k[2] for k in ks})
+    util = sorted(g["device"] for g in run["gpu_metrics"])
+    if util != devs:
+        bad.append("%s: utilization of devices %s, want %s"
+                   % (run["worker"], util, devs))
+    steps = 0
+    if has_nvtx:
+        for (text,) in q("SELECT COALESCE(n.text, s.value) FROM NVTX_EVENTS n "
+                         "LEFT JOIN StringIds s ON s.id = n.textId WHERE "
+                         "n.eventType IN (59, 60) AND n.end IS NOT NULL AND "
+                         "(n.globalTid >> 24) & %d = %d" % (M, pid)):
+            if text and "op_id = " not in text and step_re.search(text):
+                steps += 1
+    if len(run["steps"]) != max(steps, 1):
+        bad.append("%s: %d steps, want %d"
+                   % (run["worker"], len(run["steps"]), max(steps, 1)))
+    ops = 0
+    if has_nvtx:
+        ops = q("SELECT count(*) FROM NVTX_EVENTS n LEFT JOIN StringIds s "
+                "ON s.id = n.textId WHERE COALESCE(n.text, s.value) LIKE "
+                "'%%, op_id = %%' AND (n.globalTid >> 24) & %d = %d"
+                % (M, pid))[0][0]
+    a = run["attribution"]
+    if ops and not (run["operators"] and a["operator_pct"] > 90):
+        bad.append("%s: %d emit_nvtx ranges, but %d operators and %s%% of "
+                   "kernel time in them" % (run["worker"], ops,
+                                            len(run["operators"]),
+                                            a["operator_pct"]))
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+    then ok "$f: runs, kernels, kernel time, top kernel, steps, devices"
+    else not_ok "$f: $(cat "$T_DIR/why")"; fi
+done
+
+# the before/after pair: GPU 0 with GPU 0, GPU 1 with GPU 1
+"$PR_BIN" diff --quiet --baseline "$S/mfu_2gpu_before.sqlite" \
+    --input "$S/mfu_2gpu_after.sqlite" --json "$T_DIR/diff.json" \
+    2> "$T_DIR/err"
+rc=$?
+if [ $rc -le 3 ] && python3 - "$T_DIR/diff.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+pairs = [(r["baseline"], r["current"]) for r in d["runs"]]
+ok = len(pairs) == 2 and all(b.split()[0] == c.split()[0] for b, c in pairs)
+ok = ok and any(k.get("status") == "both" and k.get("baseline_us") for k in d["kernels"])
+sys.exit(0 if ok else 1)
+PY
+then ok "diff before/after: runs paired by GPU, kernels compared"
+else not_ok "diff before/after: exit $rc ($(head -c 200 "$T_DIR/err"))"; fi
+
+echo "1..$T_N"
