@@ -102,6 +102,17 @@ struct pr_op_info {
     double flops;             /* trace's own "flops" arg; -1 absent */
 };
 
+/* Which way a copy went (CUDA's HtoD, DtoH, ...; Ascend's SDMA tasks do
+ * not say).  Values are stable. */
+enum pr_copy_dir {
+    PR_DIR_UNKNOWN = 0,
+    PR_DIR_H2D, /* host to device */
+    PR_DIR_D2H, /* device to host */
+    PR_DIR_D2D, /* within a device */
+    PR_DIR_P2P, /* between devices */
+    PR_DIR_H2H  /* host to host */
+};
+
 /* Side record for kernels, memcpy and memset. */
 struct pr_gpu_info {
     int32_t device;  /* args.device; -1 absent */
@@ -119,6 +130,7 @@ struct pr_gpu_info {
     int64_t in_nelems;   /* "In msg nelems"; -1 absent */
     int64_t out_nelems;  /* "Out msg nelems"; -1 absent */
     int32_t group_size;  /* "Group size"; -1 absent */
+    uint8_t copy_dir;    /* copies: enum pr_copy_dir */
 };
 
 /* Side record for [memory] instants. */
@@ -230,6 +242,90 @@ struct pr_mem_info *pr_trace_add_mem(struct pr_trace *t, uint32_t *index);
 PR_NODISCARD enum pr_status pr_trace_add_flow(struct pr_trace *t,
                                               const struct pr_flow *f);
 struct pr_device *pr_trace_add_device(struct pr_trace *t);
+
+/* ---- Filling the model: what a reader of any producer calls.  Strings
+ * are copied (interned); each event gets the next file order; side records
+ * are created and linked; what a descriptor leaves out keeps its "absent"
+ * value.  Each returns the new event's index (stable until
+ * pr_trace_finish() sorts) in *index (may be NULL), and fails only with
+ * PR_E_NOMEM. */
+
+/* What every event has: what, where and when. */
+struct pr_span {
+    const char *name; /* NULL reads as "" */
+    const char *cat;  /* the producer's own category ("AI_CORE"); NULL: "" */
+    const char *pid;  /* process as text (numbers in decimal); NULL: "" */
+    const char *tid;  /* thread, or the stream of a device task; NULL: "" */
+    int64_t ts_ns;
+    int64_t dur_ns;      /* >= 0 (a negative one is stored as 0) */
+    int64_t external_id; /* joins a host op and its launches; PR_NO_ID */
+    int64_t correlation; /* joins a launch and its device task; PR_NO_ID */
+};
+
+/* A span without a side record: a runtime or driver call, an annotation
+ * (a step is an annotation named "ProfilerStep#N"), a sync, the profiler
+ * span, or a kind of span we do not model (PR_KIND_OTHER). */
+PR_NODISCARD enum pr_status pr_trace_add_span(struct pr_trace *t,
+                                              enum pr_kind kind,
+                                              const struct pr_span *s,
+                                              size_t *index);
+
+/* A host operator (or a Python frame) with what the producer recorded of
+ * its inputs, as text in the grammar of shapes.h (NULL: not recorded);
+ * each distinct text is parsed once, for the analyses. */
+struct pr_op_desc {
+    const char *dims;     /* "[[32, 3, 224, 224], [64, 3, 7, 7], []]" */
+    const char *types;    /* "[float, float, Scalar]" */
+    const char *concrete; /* "[\"\", \"\", \"1\"]" */
+    int64_t seq;          /* autograd sequence number; -1 */
+    int64_t fwd_tid;      /* a backward op's forward thread; -1 */
+    double flops;         /* the producer's own count; -1 */
+};
+PR_NODISCARD enum pr_status pr_trace_add_host_op(struct pr_trace *t,
+                                                 enum pr_kind kind,
+                                                 const struct pr_span *s,
+                                                 const struct pr_op_desc *op,
+                                                 size_t *index);
+
+/* A device task (PR_KIND_DEVICE_TASK), copy (PR_KIND_COPY) or fill
+ * (PR_KIND_SET) on a stream; a collective is a device task that names its
+ * collective. */
+struct pr_task_desc {
+    int32_t device;            /* -1 unknown */
+    int32_t stream;            /* -1 unknown */
+    int32_t grid[3], block[3]; /* 0 unknown */
+    int64_t bytes;             /* copies and fills; -1 unknown */
+    enum pr_copy_dir dir;      /* copies */
+    const char *collective;    /* "allreduce", "send", ...; NULL */
+    const char *dtype;         /* the collective's element type; NULL */
+    int64_t nelems;            /* its elements; -1 unknown */
+    int32_t group_size;        /* its ranks; -1 unknown */
+};
+/* A descriptor with everything unknown, to fill in. */
+struct pr_task_desc pr_trace_task_desc(void);
+PR_NODISCARD enum pr_status pr_trace_add_task(struct pr_trace *t,
+                                              enum pr_kind kind,
+                                              const struct pr_span *s,
+                                              const struct pr_task_desc *d,
+                                              size_t *index);
+
+/* A memory record at s->ts_ns: an allocation (bytes > 0) or a release
+ * (bytes <= 0) of one allocator, with its totals after it. */
+struct pr_mem_desc {
+    int32_t device_type;    /* 0 host, 1 device, other unknown */
+    int32_t device_id;      /* -1 unknown */
+    int64_t addr;           /* PR_NO_ID unknown */
+    int64_t bytes;          /* signed change */
+    double total_allocated; /* NaN unknown */
+    double total_reserved;  /* NaN unknown */
+};
+PR_NODISCARD enum pr_status pr_trace_add_memory(struct pr_trace *t,
+                                                const struct pr_span *s,
+                                                const struct pr_mem_desc *m,
+                                                size_t *index);
+
+/* Links and devices: pr_trace_add_flow() (a forward op to its backward),
+ * pr_trace_add_device() (a device's properties, by list position). */
 
 /* Sort events by (ts_ns, order) and give back the record arrays' spare
  * capacity.  Call once after ingest.  Cannot fail: short of memory for

@@ -1264,6 +1264,30 @@ kind_of_cat(const char *cat, size_t len)
     return PR_KIND_OTHER;
 }
 
+/* Which way a copy went, from its Kineto name ("Memcpy HtoD (Pageable ->
+ * Device)", "Memcpy PtoP (Device -> Device)"). */
+static enum pr_copy_dir
+copy_dir(const struct ev *e)
+{
+    static const struct {
+        const char *tag;
+        enum pr_copy_dir dir;
+    } dirs[] = {
+        {"HtoD", PR_DIR_H2D}, {"DtoH", PR_DIR_D2H}, {"DtoD", PR_DIR_D2D},
+        {"PtoP", PR_DIR_P2P}, {"HtoH", PR_DIR_H2H},
+    };
+    size_t n, i;
+    const char *name = ev_str(e, RAW_NAME, &n);
+
+    if (n < 11 || memcmp(name, "Memcpy ", 7) != 0)
+        return PR_DIR_UNKNOWN;
+    for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+        if (memcmp(name + 7, dirs[i].tag, 4) == 0)
+            return dirs[i].dir;
+    }
+    return PR_DIR_UNKNOWN;
+}
+
 /* ph "X": every category is kept; the kind says which ones we know. */
 static enum pr_status
 add_duration(struct pr_recs *r, const struct ev *e, const struct where *w,
@@ -1307,6 +1331,8 @@ add_duration(struct pr_recs *r, const struct ev *e, const struct where *w,
         st = add_op_info(r, out, &a);
     else if (pr_info_table_of(kind) == PR_INFO_GPU)
         st = add_gpu_info(r, out, &a);
+    if (st == PR_OK && kind == PR_KIND_COPY && out->info != PR_NO_INFO)
+        r->gpu[out->info].copy_dir = (uint8_t)copy_dir(e);
     return st == PR_OK ? PR_OK : no_memory(w, err);
 }
 

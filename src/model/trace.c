@@ -170,6 +170,161 @@ pr_trace_add_device(struct pr_trace *t)
     return d;
 }
 
+/* ------------------------------------------------------------ filling */
+
+static uint32_t
+intern_or_empty(struct pr_trace *t, const char *s)
+{
+    return pr_strtab_intern(t->strs, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* The event of a span, with its kind and file order; NULL on
+ * out-of-memory. */
+static struct pr_event *
+add_span(struct pr_trace *t, enum pr_kind kind, const struct pr_span *s,
+         size_t *index)
+{
+    uint32_t name = intern_or_empty(t, s->name),
+             cat = intern_or_empty(t, s->cat);
+    uint32_t pid = intern_or_empty(t, s->pid), tid = intern_or_empty(t, s->tid);
+    struct pr_event *e;
+
+    if (name == PR_STR_NONE || cat == PR_STR_NONE || pid == PR_STR_NONE ||
+        tid == PR_STR_NONE || t->n_events >= UINT32_MAX)
+        return NULL;
+    e = pr_trace_add_event(t);
+    if (e == NULL)
+        return NULL;
+    e->kind = (uint8_t)kind;
+    e->name = name;
+    e->cat = cat;
+    e->pid = pid;
+    e->tid = tid;
+    e->ts_ns = s->ts_ns;
+    e->dur_ns = s->dur_ns > 0 ? s->dur_ns : 0;
+    e->external_id = s->external_id;
+    e->correlation = s->correlation;
+    e->order = (uint32_t)(t->n_events - 1);
+    if (index != NULL)
+        *index = t->n_events - 1;
+    return e;
+}
+
+enum pr_status
+pr_trace_add_span(struct pr_trace *t, enum pr_kind kind,
+                  const struct pr_span *s, size_t *index)
+{
+    return add_span(t, kind, s, index) != NULL ? PR_OK : PR_E_NOMEM;
+}
+
+/* Intern an optional text; PR_STR_NONE stays for NULL, *oom on failure. */
+static uint32_t
+text_id(struct pr_trace *t, const char *s, int *oom)
+{
+    uint32_t id;
+
+    if (s == NULL)
+        return PR_STR_NONE;
+    id = pr_strtab_intern(t->strs, s, strlen(s));
+    *oom |= id == PR_STR_NONE;
+    return id;
+}
+
+enum pr_status
+pr_trace_add_host_op(struct pr_trace *t, enum pr_kind kind,
+                     const struct pr_span *s, const struct pr_op_desc *op,
+                     size_t *index)
+{
+    uint32_t info;
+    struct pr_op_info *o = pr_trace_add_op(t, &info);
+    struct pr_event *e;
+    int oom = o == NULL;
+
+    if (oom)
+        return PR_E_NOMEM;
+    o->input_dims = text_id(t, op->dims, &oom);
+    o->input_types = text_id(t, op->types, &oom);
+    o->concrete_inputs = text_id(t, op->concrete, &oom);
+    o->seq = op->seq;
+    o->fwd_tid = op->fwd_tid;
+    o->flops = op->flops;
+    if (oom || pr_shapes_note(t, PR_SHAPES_DIMS, o->input_dims) != PR_OK ||
+        pr_shapes_note(t, PR_SHAPES_TYPES, o->input_types) != PR_OK ||
+        pr_shapes_note(t, PR_SHAPES_CONCRETE, o->concrete_inputs) != PR_OK)
+        return PR_E_NOMEM;
+    e = add_span(t, kind, s, index);
+    if (e == NULL)
+        return PR_E_NOMEM;
+    e->info = info;
+    return PR_OK;
+}
+
+struct pr_task_desc
+pr_trace_task_desc(void)
+{
+    struct pr_task_desc d;
+
+    memset(&d, 0, sizeof(d));
+    d.device = d.stream = -1;
+    d.bytes = -1;
+    d.nelems = -1;
+    d.group_size = -1;
+    return d;
+}
+
+enum pr_status
+pr_trace_add_task(struct pr_trace *t, enum pr_kind kind,
+                  const struct pr_span *s, const struct pr_task_desc *d,
+                  size_t *index)
+{
+    uint32_t info;
+    struct pr_gpu_info *g = pr_trace_add_gpu(t, &info);
+    struct pr_event *e;
+    int oom = g == NULL;
+
+    if (oom)
+        return PR_E_NOMEM;
+    g->device = d->device;
+    g->stream = d->stream;
+    memcpy(g->grid, d->grid, sizeof(g->grid));
+    memcpy(g->block, d->block, sizeof(g->block));
+    g->bytes = d->bytes;
+    g->copy_dir = (uint8_t)d->dir;
+    g->collective = text_id(t, d->collective, &oom);
+    g->dtype = text_id(t, d->dtype, &oom);
+    g->in_nelems = g->out_nelems = d->nelems;
+    g->group_size = d->group_size;
+    e = oom ? NULL : add_span(t, kind, s, index);
+    if (e == NULL)
+        return PR_E_NOMEM;
+    e->info = info;
+    return PR_OK;
+}
+
+enum pr_status
+pr_trace_add_memory(struct pr_trace *t, const struct pr_span *s,
+                    const struct pr_mem_desc *m, size_t *index)
+{
+    uint32_t info;
+    struct pr_mem_info *r = pr_trace_add_mem(t, &info);
+    struct pr_event *e;
+
+    if (r == NULL)
+        return PR_E_NOMEM;
+    r->device_type = m->device_type;
+    r->device_id = m->device_id;
+    r->addr = m->addr;
+    r->bytes = m->bytes;
+    r->total_allocated = m->total_allocated;
+    r->total_reserved = m->total_reserved;
+    e = add_span(t, PR_KIND_MEMORY_RECORD, s, index);
+    if (e == NULL)
+        return PR_E_NOMEM;
+    e->dur_ns = 0;
+    e->info = info;
+    return PR_OK;
+}
+
 static int
 cmp_event(const void *a, const void *b)
 {

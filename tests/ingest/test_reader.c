@@ -205,6 +205,7 @@ test_gen2022(void **state)
     assert_int_equal(t->n_events, 2);
     assert_int_equal(cp->kind, PR_KIND_COPY);
     assert_true(pr_trace_gpu(t, cp)->bytes == 4096);
+    assert_int_equal(pr_trace_gpu(t, cp)->copy_dir, PR_DIR_H2D);
     assert_true(t->rank == 1 && t->world_size == 128);
     assert_string_equal(str(t, t->backend), "nccl");
     pr_trace_free(t);

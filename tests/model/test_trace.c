@@ -1,0 +1,132 @@
+/* test_trace.c - filling the model as a producer other than Kineto does:
+ * spans, host ops with their inputs (parsed once, for the analyses), device
+ * tasks, copies with their direction, collectives and memory records,
+ * all through the pr_trace_add_* descriptors; then the sort. */
+#include "config.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "profreport/shapes.h"
+#include "profreport/trace.h"
+
+static struct pr_span
+span(const char *name, const char *tid, int64_t ts, int64_t dur)
+{
+    struct pr_span s = {name, "test", "1", tid, ts, dur, PR_NO_ID, PR_NO_ID};
+
+    return s;
+}
+
+static void
+test_producer_api(void **state)
+{
+    static struct pr_op_inputs in;
+    struct pr_trace *t = pr_trace_new();
+    struct pr_span s = span("MatMulV2", "7", 300, 40);
+    struct pr_task_desc d = pr_trace_task_desc();
+    struct pr_op_desc op = {
+        "[[64, 512], [512, 1000]]", "[float, float]", NULL, 12, -1, -1.0};
+    struct pr_mem_desc m = {1, 0, 4096, 1 << 20, 1048576.0, NAN};
+    const struct pr_event *e;
+    const struct pr_gpu_info *g;
+    size_t at;
+
+    (void)state;
+    assert_non_null(t);
+    /* a device task on stream 7, launched by correlation 9 */
+    d.device = 0;
+    d.stream = 7;
+    d.grid[0] = 24;
+    d.block[0] = 256;
+    s.correlation = 9;
+    assert_int_equal(pr_trace_add_task(t, PR_KIND_DEVICE_TASK, &s, &d, &at),
+                     PR_OK);
+    assert_int_equal(at, 0);
+    /* its host op, with shapes and types */
+    s = span("aten::mm", "main", 100, 250);
+    s.external_id = 5;
+    assert_int_equal(pr_trace_add_host_op(t, PR_KIND_HOST_OP, &s, &op, &at),
+                     PR_OK);
+    assert_int_equal(at, 1);
+    /* a step, a copy, a collective, an allocation */
+    s = span("ProfilerStep#3", "main", 50, 400);
+    assert_int_equal(pr_trace_add_span(t, PR_KIND_ANNOTATION, &s, NULL), PR_OK);
+    d = pr_trace_task_desc();
+    d.bytes = 8192;
+    d.dir = PR_DIR_D2H;
+    s = span("SDMA", "8", 360, -5); /* a negative duration is stored as 0 */
+    assert_int_equal(pr_trace_add_task(t, PR_KIND_COPY, &s, &d, NULL), PR_OK);
+    d = pr_trace_task_desc();
+    d.collective = "allreduce";
+    d.dtype = "BFloat16";
+    d.nelems = 1024;
+    d.group_size = 8;
+    s = span("hcom_allReduce__586_0_1", "9", 380, 10);
+    assert_int_equal(pr_trace_add_task(t, PR_KIND_DEVICE_TASK, &s, &d, NULL),
+                     PR_OK);
+    s = span("[memory]", "main", 120, 99);
+    assert_int_equal(pr_trace_add_memory(t, &s, &m, NULL), PR_OK);
+    assert_int_equal(t->n_events, 6);
+
+    pr_trace_finish(t);
+    e = &t->events[0]; /* the step, first in time */
+    assert_int_equal(e->kind, PR_KIND_ANNOTATION);
+    assert_string_equal(pr_trace_str(t, e->name), "ProfilerStep#3");
+    assert_int_equal(e->order, 2);
+    e = &t->events[1];
+    assert_int_equal(e->kind, PR_KIND_HOST_OP);
+    assert_true(e->external_id == 5 && e->dur_ns == 250);
+    assert_string_equal(pr_trace_str(t, e->tid), "main");
+    assert_string_equal(pr_trace_str(t, e->cat), "test");
+    assert_true(pr_trace_op(t, e)->seq == 12);
+    /* the texts were parsed once, as ingest does */
+    assert_true(
+        pr_shapes_noted(t, PR_SHAPES_DIMS, pr_trace_op(t, e)->input_dims));
+    pr_shapes_get(t, pr_trace_op(t, e)->input_dims,
+                  pr_trace_op(t, e)->input_types,
+                  pr_trace_op(t, e)->concrete_inputs, &in);
+    assert_int_equal(in.st, PR_OK);
+    assert_true(in.shapes.arg[1].dims[1] == 1000);
+    assert_int_equal(in.types.t[0], PR_DT_FP32);
+    assert_false(in.has_concrete);
+    e = &t->events[2];
+    assert_int_equal(e->kind, PR_KIND_MEMORY_RECORD);
+    assert_true(e->dur_ns == 0);
+    assert_true(pr_trace_mem(t, e)->bytes == 1 << 20);
+    assert_true(isnan(pr_trace_mem(t, e)->total_reserved));
+    e = &t->events[3];
+    g = pr_trace_gpu(t, e);
+    assert_int_equal(e->kind, PR_KIND_DEVICE_TASK);
+    assert_true(e->correlation == 9);
+    assert_true(g->stream == 7 && g->grid[0] == 24 && g->block[0] == 256);
+    assert_true(g->grid[1] == 0 && g->bytes == -1);
+    assert_int_equal(g->collective, PR_STR_NONE);
+    e = &t->events[4];
+    g = pr_trace_gpu(t, e);
+    assert_int_equal(e->kind, PR_KIND_COPY);
+    assert_true(e->dur_ns == 0 && g->bytes == 8192);
+    assert_int_equal(g->copy_dir, PR_DIR_D2H);
+    assert_true(g->device == -1);
+    g = pr_trace_gpu(t, &t->events[5]);
+    assert_string_equal(pr_trace_str(t, g->collective), "allreduce");
+    assert_string_equal(pr_trace_str(t, g->dtype), "BFloat16");
+    assert_true(g->in_nelems == 1024 && g->group_size == 8);
+    pr_trace_free(t);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_producer_api),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
