@@ -384,10 +384,11 @@ pick_event(const cJSON *root, struct ev *e)
 /* Before cJSON sees an event, the members nobody reads are cut out of its
  * text ("Call stack" alone is most of the bytes of a with_stack trace, and
  * every member costs cJSON a malloc or two), and the shapes and type lists
- * are printed Python-style straight from the text.  Cut members are still
- * checked for shape (strings closed, brackets paired); when anything looks
- * off, the caller parses the original text instead, so cJSON reports the
- * error at its true offset. */
+ * are printed Python-style straight from the text.  Every member, cut or
+ * kept, is checked against the JSON grammar of split.c on the way, so this
+ * pass, not cJSON, decides whether an event is JSON and where it is not:
+ * the same answer whichever members an event has and whichever path its
+ * values take. */
 
 struct cur {
     const char *p, *end;
@@ -412,82 +413,80 @@ skip_ws(struct cur *c)
         c->p++;
 }
 
-/* c->p is at the opening quote. */
+/* The skip_* functions check what they pass over against the grammar of
+ * split.c; on failure c->p is at the offending byte. */
+
+/* c->p is at the opening quote.  Quotes and backslashes are found with
+ * memchr, so long strings (call stacks, kernel names) cost little. */
 static int
 skip_str(struct cur *c)
 {
-    const char *p = c->p + 1;
+    const char *p = c->p + 1, *q = NULL;
 
     for (;;) {
-        const char *q = memchr(p, '"', (size_t)(c->end - p));
-        size_t k = 0;
+        const char *b;
+        size_t k;
 
-        if (q == NULL)
+        if (q == NULL || q < p)
+            q = memchr(p, '"', (size_t)(c->end - p));
+        if (q == NULL) {
+            c->p = c->end;
             return 0;
-        /* the run of backslashes stops at the opening quote at worst */
-        while (q[-1 - (ptrdiff_t)k] == '\\')
-            k++;
-        p = q + 1;
-        if ((k & 1) == 0)
+        }
+        b = memchr(p, '\\', (size_t)(q - p));
+        if (b == NULL)
             break;
+        k = pr_json_escape_len(b, c->end);
+        if (k == 0) {
+            c->p = b;
+            return 0;
+        }
+        p = b + k;
     }
-    c->p = p;
+    c->p = q + 1;
     return 1;
 }
 
+/* A number or literal (NaN and friends included). */
 static int
-is_scalar_byte(char c)
+skip_scalar(struct cur *c)
 {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-           (c >= 'A' && c <= 'Z') || c == '-' || c == '+' || c == '.' ||
-           c == '/'; /* N/A */
+    const char *start = c->p;
+    struct pr_jscalar s;
+    int r = 1;
+
+    pr_jscalar_init(&s);
+    while (c->p < c->end && (r = pr_jscalar_step(&s, (unsigned char)*c->p)) > 0)
+        c->p++;
+    if (r >= 0 && pr_jscalar_ok(&s))
+        return 1;
+    c->p = start; /* blame the token, not the byte after it */
+    return 0;
 }
 
 static int
 skip_container(struct cur *c)
 {
-    char want[PR_INGEST_MAX_DEPTH];
-    int depth = 0;
+    struct pr_jchk k;
+    size_t n;
+    int r;
 
-    while (c->p < c->end) {
-        char ch = *c->p;
-
-        if (ch == '"') {
-            if (!skip_str(c))
-                return 0;
-            continue;
-        }
-        if (ch == '{' || ch == '[') {
-            if (depth == PR_INGEST_MAX_DEPTH)
-                return 0;
-            want[depth++] = ch == '{' ? '}' : ']';
-        } else if (ch == '}' || ch == ']') {
-            if (depth == 0 || want[--depth] != ch)
-                return 0;
-            if (depth == 0) {
-                c->p++;
-                return 1;
-            }
-        }
-        c->p++;
-    }
-    return 0;
+    pr_jchk_init(&k);
+    r = pr_jchk_feed(&k, c->p, (size_t)(c->end - c->p), &n);
+    c->p += r == PR_JCHK_BAD || r == PR_JCHK_DEEP ? (size_t)k.bad : n;
+    return r == PR_JCHK_DONE;
 }
 
 static int
 skip_val(struct cur *c)
 {
-    const char *s = c->p;
-
     if (c->p == c->end)
         return 0;
     if (*c->p == '"')
         return skip_str(c);
     if (*c->p == '{' || *c->p == '[')
         return skip_container(c);
-    while (c->p < c->end && is_scalar_byte(*c->p))
-        c->p++;
-    return c->p > s;
+    return skip_scalar(c);
 }
 
 /* Top-level members we read; T_OTHER for the rest. */
@@ -754,8 +753,9 @@ slim_object(struct cur *c, int in_args)
             put(c, "}", 1);
             return 1;
         }
-        if (*c->p++ != ',')
+        if (*c->p != ',')
             return 0;
+        c->p++;
     }
 }
 
@@ -788,17 +788,19 @@ may_keep(const struct cur *c)
     }
 }
 
-/* The slim text of an event; *n == 0 when the caller should parse the
- * original (or memory ran out, which the original parse then meets).
- * *skip is set for an event that is well formed but not kept (metadata,
- * counters, ac2g flows, other instants): it needs no parse. */
+/* The slim text of an event, NULL when the event is not JSON (*bad is
+ * then the offending byte) or memory ran out (*bad NULL: the caller parses
+ * the original, and meets it again).  *skip is set for an event that is
+ * well formed but not kept (metadata, counters, ac2g flows, other
+ * instants): it needs no parse. */
 static const char *
 slim_event(struct pr_recs *r, const char *text, size_t len, size_t *n,
-           int *skip, struct raw *raw)
+           int *skip, struct raw *raw, const char **bad)
 {
     struct cur c = {text, text + len, NULL, r, raw};
 
     *n = 0;
+    *bad = NULL;
     memset(r->py_ok, 0, sizeof(r->py_ok));
     memset(raw, 0, sizeof(*raw));
     if (len >= r->slim_cap) {
@@ -811,11 +813,15 @@ slim_event(struct pr_recs *r, const char *text, size_t len, size_t *n,
     }
     c.o = r->slim;
     skip_ws(&c);
-    if (c.p == c.end || *c.p != '{' || !slim_object(&c, 0))
+    if (c.p == c.end || *c.p != '{' || !slim_object(&c, 0)) {
+        *bad = c.p;
         return NULL;
+    }
     skip_ws(&c);
-    if (c.p != c.end)
+    if (c.p != c.end) {
+        *bad = c.p;
         return NULL;
+    }
     *n = (size_t)(c.o - r->slim);
     *skip = !may_keep(&c);
     return r->slim;
@@ -1490,14 +1496,16 @@ pr_recs_add_event(struct pr_recs *r, const char *text, size_t len,
                   uint64_t index, uint64_t offset, struct pr_error *err)
 {
     struct where w = {index, offset};
-    const char *end = NULL, *slim;
+    const char *end = NULL, *slim, *bad;
     cJSON *root = NULL;
     struct raw raw;
     size_t n;
     int skip = 0;
     enum pr_status st;
 
-    slim = slim_event(r, text, len, &n, &skip, &raw);
+    slim = slim_event(r, text, len, &n, &skip, &raw, &bad);
+    if (bad != NULL) /* the grammar, not cJSON, decides what is JSON */
+        return bad_json(text, len, bad, &w, err);
     if (skip)
         return PR_OK; /* its shape was checked; none of it is kept */
     /* nothing left for cJSON: all that we read was taken raw */
@@ -1627,11 +1635,11 @@ pr_recs_apply_meta(struct pr_trace *t, const struct pr_split *s,
             t->has_base_time = 1;
             continue;
         }
+        /* the splitter checked it against the grammar; what cJSON does
+         * not read then holds NaN or N/A, and the value counts as absent */
         v = cJSON_ParseWithLength(b->data, b->len);
         if (v == NULL)
-            return pr_error_set(err, PR_E_FORMAT,
-                                "byte %" PRIu64 ": %s: invalid JSON",
-                                s->cap_at[i], pr_split_cap_keys[i]);
+            continue;
         st = apply_one(t, (enum pr_split_cap)i, v);
         cJSON_Delete(v);
         if (st != PR_OK)

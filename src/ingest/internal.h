@@ -210,6 +210,51 @@ PR_NODISCARD enum pr_status pr_megengine_load_mem(const char *name,
 
 /* ------------------------------------------------------------ split.c */
 
+/* JSON's grammar, the one both the splitter (top-level values, streamed)
+ * and the event parser (events.c, whole events) check with, so what is
+ * accepted does not depend on the path a byte takes.  The language is JSON
+ * (RFC 8259) plus what traces in the wild need and Python's json module /
+ * the TB plugin read: bare NaN, Infinity, -Infinity and N/A as values, and
+ * control characters inside strings. */
+
+/* One number or literal token, a byte at a time. */
+struct pr_jscalar {
+    uint8_t st, lit, pos;
+};
+void pr_jscalar_init(struct pr_jscalar *s);
+/* 1: `c` belongs to the token; 0: the token ended before `c`; -1: `c`
+ * makes it invalid. */
+int pr_jscalar_step(struct pr_jscalar *s, unsigned char c);
+/* Whether what was stepped so far is a whole token. */
+int pr_jscalar_ok(const struct pr_jscalar *s);
+/* Length of the escape sequence at p (a backslash), 0 when invalid or
+ * cut off at end. */
+size_t pr_json_escape_len(const char *p, const char *end);
+
+/* One JSON value, streamed in chunks.  pr_jchk_feed() takes the next
+ * bytes of the value (the first one is its first byte) and answers
+ * PR_JCHK_MORE (all taken), PR_JCHK_DONE (the value ends after *used
+ * bytes; a number or literal ends before the byte that follows it),
+ * PR_JCHK_BAD or PR_JCHK_DEEP (the byte at *used is wrong, or nests deeper
+ * than PR_INGEST_MAX_DEPTH). */
+enum { PR_JCHK_MORE, PR_JCHK_DONE, PR_JCHK_BAD, PR_JCHK_DEEP };
+struct pr_jchk {
+    uint64_t obj;  /* bit d set: the container at depth d + 1 is an object */
+    uint64_t seen; /* bytes of the value taken so far */
+    uint64_t tok;  /* where the number or literal being read began */
+    uint64_t bad;  /* after BAD: what to blame, as an offset in the value
+                      (the start of a wrong number or literal, else the
+                      offending byte) */
+    int depth;
+    uint8_t st, key, hex;
+    struct pr_jscalar sc;
+};
+void pr_jchk_init(struct pr_jchk *k);
+int pr_jchk_feed(struct pr_jchk *k, const char *p, size_t n, size_t *used);
+/* At the end of input: PR_JCHK_DONE when a top-level number or literal
+ * just ended there. */
+int pr_jchk_end(const struct pr_jchk *k);
+
 /* Top-level keys whose values the splitter hands over as text. */
 enum pr_split_cap {
     PR_SPLIT_CAP_DEVICES,   /* deviceProperties */
@@ -238,11 +283,13 @@ struct pr_split {
     int has_events;    /* traceEvents key seen */
     uint64_t n_events; /* elements of the events array so far */
     /* one value being scanned (event, skipped or captured value) */
-    int depth, in_str, esc, scalar;
+    int depth, in_str, esc;
+    struct pr_jchk chk; /* a top-level value or key: checked as JSON */
+    int bom;            /* bytes of a byte order mark seen at the start */
     int target;         /* enum pr_split_cap, or a negative "skip"/"events" */
     uint64_t start;     /* offset where that value began */
     struct pr_buf part; /* an event that spans chunks, so far */
-    /* the key just read */
+    /* the key just read, with its quotes */
     char key[24];
     size_t key_len;
     struct pr_buf caps[PR_SPLIT_N_CAPS]; /* owned; text of captured values */

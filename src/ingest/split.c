@@ -2,10 +2,13 @@
  * byte stream, cuts each element of `traceEvents` (or of a bare top-level
  * array) out as raw text for the caller to parse, keeps the text of a few
  * small top-level values, and skips everything else without storing it.
- * It tracks only strings, escapes and nesting; cJSON validates each event. */
+ * Events are cut by tracking strings, escapes and nesting only (events.c
+ * checks each one against the grammar below); everything else, top-level
+ * keys and values, is checked here as it streams by. */
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -13,12 +16,14 @@
 enum {
     ST_START,      /* before the top-level value */
     ST_KEY_OR_END, /* in the top-level object, before a key or '}' */
+    ST_KEY_NEXT,   /* after ',' in the top-level object: a key */
     ST_KEY,        /* inside a top-level key */
     ST_COLON,
     ST_VALUE,     /* before a top-level value */
     ST_VAL,       /* inside a skipped or captured top-level value */
     ST_TOP_NEXT,  /* after a top-level value: ',' or '}' */
     ST_EV_BEFORE, /* in the events array, before an element or ']' */
+    ST_EV_NEXT,   /* after ',' in the events array: an element */
     ST_EV_IN,     /* inside one event */
     ST_EV_AFTER,  /* after an event: ',' or ']' */
     ST_END        /* after the top-level value: only whitespace */
@@ -42,6 +47,366 @@ static int
 is_ws(char c)
 {
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* ------------------------------------------------------------ grammar */
+
+enum {
+    J_START,
+    J_MINUS,
+    J_ZERO,
+    J_INT,
+    J_DOT,
+    J_FRAC,
+    J_E,
+    J_ESIGN,
+    J_EXP,
+    J_LIT
+};
+
+/* The literal tokens; "-Infinity" is reached through a number's '-'. */
+static const char *const literals[] = {"true",     "false",     "null", "NaN",
+                                       "Infinity", "-Infinity", "N/A"};
+enum { LIT_NAN = 3, LIT_NEG_INF = 5, LIT_NA = 6 };
+
+static int
+is_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+void
+pr_jscalar_init(struct pr_jscalar *s)
+{
+    s->st = J_START;
+    s->lit = 0;
+    s->pos = 0;
+}
+
+/* A byte that would run on from a token (so "truex" and "0x1f" are wrong
+ * tokens, not a token and a stray byte). */
+static int
+is_word(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) ||
+           c == '/' || c == '.' || c == '+' || c == '-' || c == '_';
+}
+
+/* Inside a literal: the next byte of it, or its end. */
+static int
+lit_step(struct pr_jscalar *s, unsigned char c)
+{
+    const char *want = literals[s->lit];
+
+    if (want[s->pos] == '\0')
+        return 0;
+    if (s->lit == LIT_NAN && s->pos == 1 && c == '/')
+        s->lit = LIT_NA; /* "N/" is N/A, not NaN */
+    else if ((unsigned char)want[s->pos] != c)
+        return -1;
+    s->pos++;
+    return 1;
+}
+
+static int
+start_step(struct pr_jscalar *s, unsigned char c)
+{
+    size_t i;
+
+    if (c == '-' || is_digit(c)) {
+        s->st = c == '-' ? J_MINUS : c == '0' ? J_ZERO : J_INT;
+        return 1;
+    }
+    for (i = 0; i < sizeof(literals) / sizeof(literals[0]); i++) {
+        if ((unsigned char)literals[i][0] == c) {
+            s->st = J_LIT;
+            s->lit = (uint8_t)i;
+            s->pos = 1;
+            return 1;
+        }
+    }
+    return -1;
+}
+
+static int
+token_step(struct pr_jscalar *s, unsigned char c)
+{
+    int d = is_digit(c), e = c == 'e' || c == 'E';
+
+    switch (s->st) {
+    case J_START:
+        return start_step(s, c);
+    case J_MINUS:
+        if (c == 'I') {
+            s->st = J_LIT;
+            s->lit = LIT_NEG_INF;
+            s->pos = 2;
+            return 1;
+        }
+        s->st = c == '0' ? J_ZERO : J_INT;
+        return d ? 1 : -1;
+    case J_ZERO: /* JSON has no leading zeros */
+    case J_INT:
+        if (d && s->st == J_ZERO)
+            return -1;
+        s->st = c == '.' ? J_DOT : e ? J_E : s->st;
+        return d || c == '.' || e ? 1 : 0;
+    case J_DOT:
+    case J_ESIGN:
+        s->st = s->st == J_DOT ? J_FRAC : J_EXP;
+        return d ? 1 : -1;
+    case J_FRAC:
+        s->st = e ? J_E : J_FRAC;
+        return d || e ? 1 : 0;
+    case J_E:
+        s->st = c == '+' || c == '-' ? J_ESIGN : J_EXP;
+        return d || c == '+' || c == '-' ? 1 : -1;
+    case J_EXP:
+        return d ? 1 : 0;
+    default:
+        return lit_step(s, c);
+    }
+}
+
+int
+pr_jscalar_step(struct pr_jscalar *s, unsigned char c)
+{
+    int r = token_step(s, c);
+
+    return r == 0 && is_word(c) ? -1 : r;
+}
+
+int
+pr_jscalar_ok(const struct pr_jscalar *s)
+{
+    switch (s->st) {
+    case J_ZERO:
+    case J_INT:
+    case J_FRAC:
+    case J_EXP:
+        return 1;
+    case J_LIT:
+        return literals[s->lit][s->pos] == '\0';
+    default:
+        return 0;
+    }
+}
+
+static int
+is_hex(unsigned char c)
+{
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static int
+is_escape(unsigned char c)
+{
+    return c != '\0' && strchr("\"\\/bfnrtu", c) != NULL;
+}
+
+size_t
+pr_json_escape_len(const char *p, const char *end)
+{
+    int i;
+
+    if (end - p < 2 || !is_escape((unsigned char)p[1]))
+        return 0;
+    if (p[1] != 'u')
+        return 2;
+    if (end - p < 6)
+        return 0;
+    for (i = 2; i < 6; i++) {
+        if (!is_hex((unsigned char)p[i]))
+            return 0;
+    }
+    return 6;
+}
+
+/* States of the streaming checker. */
+enum {
+    K_VALUE,
+    K_VALUE_OR_CLOSE,
+    K_KEY_OR_CLOSE,
+    K_KEY,
+    K_COLON,
+    K_AFTER,
+    K_STR,
+    K_ESC,
+    K_HEX,
+    K_SCALAR,
+    K_DONE
+};
+
+void
+pr_jchk_init(struct pr_jchk *k)
+{
+    memset(k, 0, sizeof(*k));
+    k->st = K_VALUE;
+}
+
+static void
+after_value(struct pr_jchk *k)
+{
+    k->st = k->depth == 0 ? K_DONE : K_AFTER;
+}
+
+static int
+top_is_obj(const struct pr_jchk *k)
+{
+    return (int)((k->obj >> (k->depth - 1)) & 1);
+}
+
+/* An opening or closing bracket; 0 when it does not fit or is too deep. */
+static int
+bracket(struct pr_jchk *k, unsigned char c)
+{
+    if (c == '{' || c == '[') {
+        if (k->depth == PR_INGEST_MAX_DEPTH)
+            return 0;
+        k->depth++;
+        if (c == '{')
+            k->obj |= (uint64_t)1 << (k->depth - 1);
+        else
+            k->obj &= ~((uint64_t)1 << (k->depth - 1));
+        k->st = c == '{' ? K_KEY_OR_CLOSE : K_VALUE_OR_CLOSE;
+        return 1;
+    }
+    if (k->depth == 0 || top_is_obj(k) != (c == '}'))
+        return 0;
+    k->depth--;
+    after_value(k);
+    return 1;
+}
+
+/* A byte where a value starts (or, after '[', the array may close). */
+static int
+value_byte(struct pr_jchk *k, unsigned char c)
+{
+    if (c == '{' || c == '[' || (c == ']' && k->st == K_VALUE_OR_CLOSE))
+        return bracket(k, c);
+    if (c == '"') {
+        k->st = K_STR;
+        k->key = 0;
+        return 1;
+    }
+    pr_jscalar_init(&k->sc);
+    k->st = K_SCALAR;
+    return pr_jscalar_step(&k->sc, c) == 1;
+}
+
+/* One byte outside strings and tokens; 0 when it is wrong there. */
+static int
+struct_byte(struct pr_jchk *k, unsigned char c)
+{
+    if (k->st == K_ESC) {
+        if (!is_escape(c))
+            return 0;
+        k->st = c == 'u' ? K_HEX : K_STR;
+        k->hex = 4;
+        return 1;
+    }
+    if (k->st == K_HEX) {
+        if (!is_hex(c))
+            return 0;
+        k->st = --k->hex == 0 ? K_STR : K_HEX;
+        return 1;
+    }
+    if (is_ws((char)c))
+        return 1;
+    switch (k->st) {
+    case K_VALUE:
+    case K_VALUE_OR_CLOSE:
+        return value_byte(k, c);
+    case K_KEY_OR_CLOSE:
+    case K_KEY:
+        if (c == '}' && k->st == K_KEY_OR_CLOSE)
+            return bracket(k, c);
+        k->st = K_STR;
+        k->key = 1;
+        return c == '"';
+    case K_COLON:
+        k->st = K_VALUE;
+        return c == ':';
+    default: /* K_AFTER */
+        if (c == ',') {
+            k->st = top_is_obj(k) ? K_KEY : K_VALUE;
+            return 1;
+        }
+        return (c == '}' || c == ']') && bracket(k, c);
+    }
+}
+
+/* End a feed: count what was taken, say what to blame on failure. */
+static int
+fed(struct pr_jchk *k, int r, size_t i, size_t *used)
+{
+    *used = i;
+    if (r == PR_JCHK_BAD || r == PR_JCHK_DEEP)
+        k->bad = k->st == K_SCALAR || k->st == K_ESC || k->st == K_HEX
+                     ? k->tok
+                     : k->seen + i;
+    k->seen += i;
+    return r;
+}
+
+int
+pr_jchk_feed(struct pr_jchk *k, const char *p, size_t n, size_t *used)
+{
+    size_t i = 0;
+
+    while (i < n) {
+        unsigned char c = (unsigned char)p[i];
+
+        if (k->st == K_STR) {
+            while (i < n && p[i] != '"' && p[i] != '\\')
+                i++;
+            if (i == n)
+                break;
+            if (p[i] == '"') {
+                if (k->key)
+                    k->st = K_COLON;
+                else
+                    after_value(k);
+            } else {
+                k->st = K_ESC;
+                k->tok = k->seen + i; /* a wrong escape: blame its '\\' */
+            }
+            i++;
+        } else if (k->st == K_SCALAR) {
+            int r = pr_jscalar_step(&k->sc, c);
+
+            if (r < 0 || (r == 0 && !pr_jscalar_ok(&k->sc)))
+                return fed(k, PR_JCHK_BAD, i, used);
+            if (r == 0)
+                after_value(k); /* c is looked at again below */
+            else
+                i++;
+        } else {
+            int ok = struct_byte(k, c);
+
+            if (k->st == K_SCALAR)
+                k->tok = k->seen + i; /* a number or literal begins at c */
+            if (!ok)
+                return fed(k,
+                           k->depth == PR_INGEST_MAX_DEPTH &&
+                                   (c == '{' || c == '[')
+                               ? PR_JCHK_DEEP
+                               : PR_JCHK_BAD,
+                           i, used);
+            i++;
+        }
+        if (k->st == K_DONE)
+            return fed(k, PR_JCHK_DONE, i, used);
+    }
+    return fed(k, PR_JCHK_MORE, n, used);
+}
+
+int
+pr_jchk_end(const struct pr_jchk *k)
+{
+    return k->st == K_SCALAR && k->depth == 0 && pr_jscalar_ok(&k->sc)
+               ? PR_JCHK_DONE
+               : PR_JCHK_MORE;
 }
 
 void
@@ -169,15 +534,6 @@ scan_value(struct pr_split *s, const char *p, const char *end,
     return NULL;
 }
 
-/* A scalar ends at a delimiter, which is not part of it. */
-static const char *
-scan_scalar(const char *p, const char *end)
-{
-    while (p < end && !is_ws(*p) && *p != ',' && *p != '}' && *p != ']')
-        p++;
-    return p < end ? p : NULL;
-}
-
 static uint64_t
 off(const struct pr_split *s, const char *base, const char *p)
 {
@@ -232,22 +588,44 @@ feed_event(struct pr_split *s, const char *base, const char **pp,
     return st;
 }
 
-/* Inside a top-level value we skip or keep. */
+/* A top-level key or value that is not JSON. */
 static enum pr_status
-feed_value(struct pr_split *s, const char *base, const char **pp,
-           const char *end, struct pr_error *err)
+bad_top(struct pr_split *s, const char *p, int r, int in_key,
+        struct pr_error *err)
 {
-    const char *p = *pp, *deep = NULL, *q;
+    uint64_t at = s->start + s->chk.bad;
+    char what[48];
 
-    if (s->scalar)
-        q = scan_scalar(p, end);
+    if (r == PR_JCHK_DEEP)
+        return too_deep(s, at, err);
+    if (s->chk.bad < s->chk.seen)
+        snprintf(what, sizeof(what), "a bad number or literal");
+    else if ((unsigned char)*p >= 0x20 && (unsigned char)*p < 0x7f)
+        snprintf(what, sizeof(what), "'%c'", *p);
     else
-        q = scan_value(s, p, end, &deep);
-    if (deep != NULL)
-        return too_deep(s, off(s, base, deep), err);
-    if (s->target != TARGET_SKIP) {
-        size_t n = (size_t)((q ? q : end) - p);
+        snprintf(what, sizeof(what), "byte 0x%02x", (unsigned char)*p);
+    if (in_key)
+        return pr_error_set(err, PR_E_FORMAT,
+                            "byte %" PRIu64 ": invalid JSON: %s in a key", at,
+                            what);
+    return pr_error_set(err, PR_E_FORMAT,
+                        "byte %" PRIu64 ": invalid JSON: %s in the value "
+                        "of %s",
+                        at, what, s->key);
+}
 
+/* Inside a top-level value we skip or keep: checked as it goes. */
+static enum pr_status
+feed_value(struct pr_split *s, const char **pp, const char *end,
+           struct pr_error *err)
+{
+    const char *p = *pp;
+    size_t n;
+    int r = pr_jchk_feed(&s->chk, p, (size_t)(end - p), &n);
+
+    if (r == PR_JCHK_BAD || r == PR_JCHK_DEEP)
+        return bad_top(s, p + n, r, 0, err);
+    if (s->target != TARGET_SKIP) {
         s->cap_total += n;
         if (s->cap_total > PR_INGEST_MAX_CAPTURE ||
             pr_buf_add(&s->caps[s->target], p, n) != PR_OK)
@@ -257,40 +635,41 @@ feed_value(struct pr_split *s, const char *base, const char **pp,
                                 s->start, pr_split_cap_keys[s->target],
                                 PR_INGEST_MAX_CAPTURE >> 20);
     }
-    if (q == NULL) {
-        *pp = end;
-        return PR_OK;
-    }
-    s->state = ST_TOP_NEXT;
-    *pp = q;
+    *pp = p + n;
+    if (r == PR_JCHK_DONE)
+        s->state = ST_TOP_NEXT;
     return PR_OK;
 }
 
-/* Collect a top-level key; long keys are kept truncated and match nothing
- * (they are longer than every key we look for). */
-static void
-feed_key(struct pr_split *s, const char **pp, const char *end)
+/* Collect a top-level key, quotes included; long keys are kept truncated
+ * and match nothing (they are longer than every key we look for). */
+static enum pr_status
+feed_key(struct pr_split *s, const char **pp, const char *end,
+         struct pr_error *err)
 {
     const char *p = *pp;
-    const char *q = skip_string(s, p, end);
-    const char *stop = q ? q - 1 : end;
-    size_t n = (size_t)(stop - p);
+    size_t n, k;
+    int r = pr_jchk_feed(&s->chk, p, (size_t)(end - p), &n);
 
-    if (s->key_len + n >= sizeof(s->key))
-        n = s->key_len < sizeof(s->key) - 1 ? sizeof(s->key) - 1 - s->key_len
+    if (r == PR_JCHK_BAD || r == PR_JCHK_DEEP)
+        return bad_top(s, p + n, r, 1, err);
+    k = n;
+    if (s->key_len + k >= sizeof(s->key))
+        k = s->key_len < sizeof(s->key) - 1 ? sizeof(s->key) - 1 - s->key_len
                                             : 0;
-    memcpy(s->key + s->key_len, p, n);
-    s->key_len += n;
+    memcpy(s->key + s->key_len, p, k);
+    s->key_len += k;
     s->key[s->key_len] = '\0';
-    if (q != NULL)
+    if (r == PR_JCHK_DONE)
         s->state = ST_COLON;
-    *pp = q ? q : end;
+    *pp = p + n;
+    return PR_OK;
 }
 
 static int
 key_is(const struct pr_split *s, const char *k)
 {
-    return s->key_len == strlen(k) && memcmp(s->key, k, s->key_len) == 0;
+    return s->key_len == strlen(k) + 2 && memcmp(s->key + 1, k, strlen(k)) == 0;
 }
 
 /* Start of a top-level value: the events array, a kept value or a skip. */
@@ -323,10 +702,7 @@ begin_value(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
         }
     }
     s->start = at;
-    s->in_str = 0;
-    s->esc = 0;
-    s->depth = 0;
-    s->scalar = c != '"' && c != '{' && c != '[';
+    pr_jchk_init(&s->chk);
     s->state = ST_VAL;
     return PR_OK;
 }
@@ -396,14 +772,14 @@ step_events(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
 {
     if (s->state == ST_EV_AFTER) {
         if (c == ',') {
-            s->state = ST_EV_BEFORE;
+            s->state = ST_EV_NEXT;
             return PR_OK;
         }
         if (c == ']')
             return leave_events(s);
         return unexpected(at, c, "',' or ']' after an event", err);
     }
-    if (c == ']')
+    if (c == ']' && s->state == ST_EV_BEFORE)
         return leave_events(s);
     if (c != '{')
         return not_object(s, at, c, err);
@@ -423,7 +799,8 @@ step(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
     case ST_START:
         return step_start(s, at, c, err);
     case ST_KEY_OR_END:
-        if (c == '}') {
+    case ST_KEY_NEXT:
+        if (c == '}' && s->state == ST_KEY_OR_END) {
             s->state = ST_END;
             return PR_OK;
         }
@@ -431,8 +808,8 @@ step(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
             return unexpected(at, c, "a key", err);
         s->key_len = 0;
         s->key[0] = '\0';
-        s->in_str = 1;
-        s->esc = 0;
+        pr_jchk_init(&s->chk);
+        s->start = at;
         s->state = ST_KEY;
         return PR_OK;
     case ST_COLON:
@@ -444,11 +821,12 @@ step(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
         return begin_value(s, at, c, err);
     case ST_TOP_NEXT:
         if (c == ',' || c == '}') {
-            s->state = c == ',' ? ST_KEY_OR_END : ST_END;
+            s->state = c == ',' ? ST_KEY_NEXT : ST_END;
             return PR_OK;
         }
         return unexpected(at, c, "',' or '}'", err);
     case ST_EV_BEFORE:
+    case ST_EV_NEXT:
     case ST_EV_AFTER:
         return step_events(s, at, c, err);
     default: /* ST_END */
@@ -456,15 +834,27 @@ step(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
     }
 }
 
-/* Skip a UTF-8 byte order mark at the very start; some Windows tools write
- * one. */
-static size_t
-skip_bom(const struct pr_split *s, const char *p, size_t n)
+/* Skip a UTF-8 byte order mark at the very start (some Windows tools write
+ * one), also when the first chunks are shorter than it (a pipe). */
+static enum pr_status
+skip_bom(struct pr_split *s, const char **pp, const char *end,
+         struct pr_error *err)
 {
-    if (s->pos == 0 && s->state == ST_START && n >= 3 &&
-        memcmp(p, "\xef\xbb\xbf", 3) == 0)
-        return 3;
-    return 0;
+    static const char bom[] = "\xef\xbb\xbf";
+    const char *p = *pp;
+
+    while (p < end && s->pos + (uint64_t)(p - *pp) < 3 &&
+           s->bom == (int)(s->pos + (uint64_t)(p - *pp)) && *p == bom[s->bom]) {
+        s->bom++;
+        p++;
+    }
+    if (p < end && s->bom > 0 && s->bom < 3)
+        return pr_error_set(err, PR_E_FORMAT,
+                            "byte %d: not JSON (an incomplete byte order "
+                            "mark)",
+                            s->bom);
+    *pp = p;
+    return PR_OK;
 }
 
 enum pr_status
@@ -473,20 +863,22 @@ pr_split_feed(struct pr_split *s, const char *p, size_t n, struct pr_error *err)
     const char *base = p, *end = p + n;
     enum pr_status st = PR_OK;
 
-    p += skip_bom(s, p, n);
+    if (s->pos < 3 && s->state == ST_START)
+        st = skip_bom(s, &p, end, err);
     while (p < end && st == PR_OK) {
         if (s->state == ST_EV_IN) {
             st = feed_event(s, base, &p, end, err);
         } else if (s->state == ST_VAL) {
-            st = feed_value(s, base, &p, end, err);
+            st = feed_value(s, &p, end, err);
         } else if (s->state == ST_KEY) {
-            feed_key(s, &p, end);
+            st = feed_key(s, &p, end, err);
         } else if (is_ws(*p)) {
             p++;
         } else {
             st = step(s, off(s, base, p), *p, err);
             /* a value's first byte belongs to the value: scan it there */
-            if (s->state != ST_EV_IN && s->state != ST_VAL)
+            if (s->state != ST_EV_IN && s->state != ST_VAL &&
+                s->state != ST_KEY)
                 p++;
         }
     }

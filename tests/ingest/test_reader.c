@@ -324,7 +324,7 @@ test_numbers_as_strings(void **state)
 {
     struct pr_trace *t = load(
         "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\","
-        "\"pid\":007,\"tid\":\"007\",\"ts\":\"100.5\",\"dur\":\"2\","
+        "\"pid\":7,\"tid\":\"007\",\"ts\":\"100.5\",\"dur\":\"2\","
         "\"args\":{\"stream\":\"3\",\"correlation\":\"12\"}}]}");
     const struct pr_event *e = ev(t, 0);
 
