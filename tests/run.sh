@@ -1,5 +1,7 @@
 #!/bin/sh
 # run.sh SRCDIR BUILDDIR "PROGRAMS" [FILTER] - the only test entry point.
+# FILTER (or T=...): run only the tests whose name holds one of its
+# comma-separated substrings ("T=tests/ingest/,shared_traces").
 # Runs every cmocka program (TAP output) and every tests/cli/*.sh script (TAP
 # via tests/lib.sh), counts ok / not ok / skip, keeps a log per failing
 # program, and ends with the line "N passed, N failed[, N skipped]".
@@ -51,8 +53,21 @@ count() {
     fi
 }
 
+# wanted NAME: does NAME hold one of the filter's substrings?
+wanted() {
+    [ -z "$filter" ] && return 0
+    rest=$filter,
+    while [ -n "$rest" ]; do
+        one=${rest%%,*}
+        rest=${rest#*,}
+        [ -n "$one" ] || continue
+        case $1 in *"$one"*) return 0 ;; esac
+    done
+    return 1
+}
+
 for prog in $programs; do
-    case $prog in *"$filter"*) ;; *) continue ;; esac
+    wanted "$prog" || continue
     log=$logdir/$(echo "$prog" | tr '/' '_').log
     (cd "$builddir" && "./$prog") > "$log" 2>&1
     count "$prog" $? "$log"
@@ -61,7 +76,7 @@ done
 for script in "$srcdir"/tests/cli/*.sh; do
     [ -f "$script" ] || continue
     name=tests/cli/$(basename "$script")
-    case $name in *"$filter"*) ;; *) continue ;; esac
+    wanted "$name" || continue
     log=$logdir/$(basename "$script").log
     sh "$script" > "$log" 2>&1
     count "$name" $? "$log"
