@@ -238,6 +238,7 @@ pr_recs_reset(struct pr_recs *r)
 {
     r->n_ev = r->n_ops = r->n_gpu = r->n_mem = r->n_flows = 0;
     memset(&r->diag, 0, sizeof(r->diag));
+    r->n_phased = 0;
     pr_buf_reset(&r->strs.text);
     r->strs.n = 0;
     if (r->strs.slots != NULL)
@@ -1402,6 +1403,7 @@ convert(struct pr_recs *r, const cJSON *root, const struct raw *raw,
     pick_event(root, &e);
     e.raw = raw;
     ph = ev_str(&e, RAW_PH, &n);
+    r->n_phased += n > 0;
     if (n != 1)
         return PR_OK; /* every phase we keep is one letter */
     if ((ph[0] == 's' || ph[0] == 'f') && ev_str_is(&e, RAW_CAT, "fwdbwd"))
@@ -1506,8 +1508,10 @@ pr_recs_add_event(struct pr_recs *r, const char *text, size_t len,
     slim = slim_event(r, text, len, &n, &skip, &raw, &bad);
     if (bad != NULL) /* the grammar, not cJSON, decides what is JSON */
         return bad_json(text, len, bad, &w, err);
-    if (skip)
+    if (skip) { /* only events with a ph are skipped */
+        r->n_phased += raw.str_n[RAW_PH] > 0;
         return PR_OK; /* its shape was checked; none of it is kept */
+    }
     /* nothing left for cJSON: all that we read was taken raw */
     if (slim != NULL &&
         (n == 2 || (n == 11 && memcmp(slim, "{\"args\":{}}", 11) == 0)))

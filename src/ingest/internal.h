@@ -345,6 +345,8 @@ struct pr_recs {
     size_t n_flows, cap_flows;
     struct pr_pool strs;
     struct pr_diag diag;
+    size_t n_phased;       /* events with a non-empty "ph" string: a bare
+                              array needs one to be a trace */
     struct pr_buf scratch; /* printing Input Dims and the like */
     char *slim;            /* an event without the members nobody reads */
     size_t slim_cap;

@@ -65,6 +65,7 @@ struct ctx {
     int stop;          /* set by the merger: everyone leaves */
     struct batch *cur; /* the producer's batch being filled */
     uint64_t seq;      /* the producer's next batch number */
+    uint64_t n_phased; /* events merged that have a "ph" */
 };
 
 static void
@@ -493,6 +494,7 @@ merge_all(struct ctx *c, struct pr_trace *t, struct progress *pg,
             st = pr_error_set(err, PR_E_NOMEM, "out of memory");
         else if (last && b->prod_st != PR_OK)
             st = pr_error_set(err, b->prod_st, "%s", b->prod_err.msg);
+        c->n_phased += b->recs.n_phased;
         progress_show(pg, b->end_pos, 0);
         give_free(c, b);
     }
@@ -611,6 +613,10 @@ load(struct ctx *c, const char *name, const struct pr_read_opts *opts,
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     clock_gettime(CLOCK_MONOTONIC, &pg.t0);
     st = run_threads(c, n_parsers, t, &pg, err);
+    if (st == PR_OK && c->split.bare && c->n_phased == 0)
+        st = pr_error_set(err, PR_E_NOT_FORMAT,
+                          "not a profiler trace (an array without any "
+                          "event that has a \"ph\")");
     if (st == PR_OK)
         st = pr_recs_apply_meta(t, &c->split, err);
     t->bytes = pr_source_bytes(c->src);

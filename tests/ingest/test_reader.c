@@ -317,6 +317,12 @@ test_bare_array(void **state)
     assert_int_equal(t->n_events, 1);
     assert_string_equal(str(t, t->format), "chrome");
     pr_trace_free(t);
+    /* one ph is enough, even of a phase that is not kept */
+    t = load(
+        "[{\"name\": \"x\"}, {\"ph\": \"M\", \"name\": \"process_name\"}]");
+    assert_int_equal(t->n_trace_events, 2);
+    assert_int_equal(t->n_events, 0);
+    pr_trace_free(t);
 }
 
 static void
@@ -495,6 +501,15 @@ test_not_a_trace(void **state)
     load_err("42", PR_E_NOT_FORMAT,
              "not a profiler trace (the document is a number)");
     load_err("[[-1, 1, 37888, 7]]", PR_E_NOT_FORMAT, "not a profiler trace");
+    /* issue #19: a bare array is a trace only when an event has a ph */
+    load_err("[]", PR_E_NOT_FORMAT,
+             "not a profiler trace (an array without any event that has "
+             "a \"ph\")");
+    load_err("[{\"name\": \"test_load\", \"passed\": true, \"ts\": 1},\n"
+             " {\"name\": \"test_save\", \"passed\": false}]",
+             PR_E_NOT_FORMAT, "an array without any event that has a \"ph\"");
+    load_err("[{\"ph\": \"\", \"name\": \"a\"}]", PR_E_NOT_FORMAT,
+             "without any event that has a \"ph\"");
     load_err("{\"schema\": \"1.0.1\", \"nodes\": [{\"id\": 2}]}",
              PR_E_NOT_FORMAT, "not a profiler trace");
     load_err("{\"traceEvents\": 3}", PR_E_NOT_FORMAT,
