@@ -4,8 +4,12 @@
  * and committed at the end, so a failure leaves no half-written report. */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -39,7 +43,7 @@ want_progress(const struct pr_options *o, const char *path)
 }
 
 static void
-print_quality(const char *path, const struct pr_trace *t)
+print_quality(FILE *out, const char *path, const struct pr_trace *t)
 {
     const struct pr_diag *d = &t->diag;
 
@@ -47,7 +51,7 @@ print_quality(const char *path, const struct pr_trace *t)
             d->unknown_cat + d->non_object ==
         0)
         return;
-    fprintf(stderr,
+    fprintf(out,
             "profreport: %s: note: %zu events without dur, %zu with a bad "
             "ts, %zu with negative dur (clamped), %zu of unknown category\n",
             path, d->skipped_no_dur, d->skipped_bad_ts, d->negative_dur,
@@ -56,12 +60,12 @@ print_quality(const char *path, const struct pr_trace *t)
 
 /* The folder members a run folder's loader skipped, as warnings. */
 static void
-warn_skipped(const struct pr_options *o, const struct pr_trace *t)
+warn_skipped(FILE *out, const struct pr_options *o, const struct pr_trace *t)
 {
     size_t i;
 
     for (i = 0; i < t->n_skipped && !o->quiet; i++)
-        fprintf(stderr, "profreport: warning: skipping %s: %s\n",
+        fprintf(out, "profreport: warning: skipping %s: %s\n",
                 pr_trace_str(t, t->skipped[i].path),
                 pr_trace_str(t, t->skipped[i].why));
 }
@@ -77,16 +81,17 @@ worker_of(const struct pr_trace *t, const struct pr_input_file *f)
  * folder) to the summary. */
 static enum pr_status
 add_trace(const struct pr_options *o, const struct pr_input_file *f,
-          const struct pr_trace *t, cJSON *sum, struct pr_error *err)
+          const struct pr_trace *t, cJSON *sum, FILE *notes,
+          struct pr_error *err)
 {
     struct pr_analysis_opts ao = {.peak_tflops = o->peak_tflops,
                                   .peak_gbps = o->peak_gbps};
     const char *worker = worker_of(t, f);
     enum pr_status st;
 
-    warn_skipped(o, t);
+    warn_skipped(notes, o, t);
     if (o->verbose)
-        print_quality(f->path, t);
+        print_quality(notes, f->path, t);
     st = pr_summary_add_input(sum, f->path, t, worker, f->span, err);
     if (st == PR_OK)
         st = pr_summary_add_run(sum, t, worker, f->span, &ao, err);
@@ -95,24 +100,27 @@ add_trace(const struct pr_options *o, const struct pr_input_file *f,
     return st;
 }
 
-/* Read one input and add its inputs and runs to the summary.  *skipped is
+/* Read one input and add its inputs and runs to `sum` (a summary of its
+ * own when files are read at once); warnings go to `notes`.  *skipped is
  * set when a folder member turned out not to be a trace. */
 static enum pr_status
 ingest_one(const struct pr_options *o, const struct pr_input_file *f,
-           cJSON *sum, int *skipped, struct pr_error *err)
+           int threads, int progress, cJSON *sum, FILE *notes, int *skipped,
+           struct pr_error *err)
 {
-    struct pr_read_opts ro = {o->max_input, o->threads, 0};
+    struct pr_read_opts ro = {o->max_input, threads, 0};
     struct pr_trace *t = NULL;
     const struct pr_trace *r;
     enum pr_status st;
 
     *skipped = 0;
-    ro.progress = want_progress(o, f->path);
+    ro.progress = progress && want_progress(o, f->path);
     st = f->format->load(f->path, &ro, &t, err);
     if (st != PR_OK) {
         if (f->from_dir && st == PR_E_NOT_FORMAT) {
             if (!o->quiet)
-                fprintf(stderr, "profreport: warning: skipping %s\n", err->msg);
+                fprintf(notes, "profreport: warning: skipping %s\n",
+                        err->msg);
             pr_error_clear(err);
             *skipped = 1;
             return PR_OK;
@@ -120,8 +128,13 @@ ingest_one(const struct pr_options *o, const struct pr_input_file *f,
         return st;
     }
     for (r = t; r != NULL && st == PR_OK; r = r->next)
-        st = add_trace(o, f, r, sum, err);
+        st = add_trace(o, f, r, sum, notes, err);
     pr_trace_free(t); /* the summary copied what it keeps */
+#if defined(__GLIBC__)
+    /* give the trace's memory back before the next file: with many ranks
+     * the peak must not creep up file by file (issue #18) */
+    malloc_trim(0);
+#endif
     return st;
 }
 
@@ -142,6 +155,193 @@ discover_all(const struct pr_options *o, struct pr_input_list *files,
     return st;
 }
 
+/* One input file's share of the summary when several are read at once:
+ * its inputs and runs (a summary of its own), its warnings as text, and
+ * how it ended.  Merged into the summary in file order, so the result and
+ * the messages do not depend on which file finished first. */
+struct file_job {
+    cJSON *part;
+    char *notes;
+    size_t notes_len;
+    int skipped;
+    enum pr_status st;
+    struct pr_error err;
+};
+
+struct job_pool {
+    const struct pr_options *o;
+    const struct pr_input_list *files;
+    struct file_job *jobs;
+    int threads_each;   /* parser threads per file */
+    uint64_t budget;    /* bytes of estimated peak memory in flight */
+    uint64_t in_flight; /* of the files being read now */
+    size_t next;        /* the next file to take */
+    int failed;         /* a file failed: take no more */
+    pthread_mutex_t mu;
+    pthread_cond_t done;
+};
+
+/* What reading a file may hold at its peak, from its size: about half the
+ * decompressed bytes (bench/RESULTS.md), a gzip'd trace inflating about
+ * tenfold.  Folders (a producer's output directory) count as small. */
+static uint64_t
+peak_estimate(const char *path)
+{
+    struct stat st;
+    uint64_t n;
+    size_t len = strlen(path);
+
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    n = (uint64_t)st.st_size;
+    if (len > 3 && strcmp(path + len - 3, ".gz") == 0)
+        n = n > UINT64_MAX / 10 ? UINT64_MAX / 2 : n * 10;
+    return n / 2;
+}
+
+static void
+run_job(struct job_pool *p, size_t i)
+{
+    struct file_job *j = &p->jobs[i];
+    FILE *notes = open_memstream(&j->notes, &j->notes_len);
+
+    j->err.code = PR_OK;
+    j->err.msg[0] = '\0';
+    j->part = pr_summary_new();
+    if (notes == NULL || j->part == NULL) {
+        j->st = pr_error_set(&j->err, PR_E_NOMEM, "out of memory");
+    } else {
+        j->st = ingest_one(p->o, &p->files->files[i], p->threads_each, 0,
+                           j->part, notes, &j->skipped, &j->err);
+    }
+    if (notes != NULL)
+        fclose(notes);
+}
+
+/* A worker takes files in order while their estimated peaks fit in the
+ * budget beside the files in flight; one file is always let through. */
+static void *
+pool_worker(void *arg)
+{
+    struct job_pool *p = arg;
+
+    pthread_mutex_lock(&p->mu);
+    while (p->next < p->files->n && !p->failed) {
+        size_t i = p->next;
+        uint64_t est = peak_estimate(p->files->files[i].path);
+
+        if (p->in_flight > 0 &&
+            (p->in_flight >= p->budget || est > p->budget - p->in_flight)) {
+            pthread_cond_wait(&p->done, &p->mu);
+            continue;
+        }
+        p->next++;
+        p->in_flight += est;
+        pthread_mutex_unlock(&p->mu);
+        run_job(p, i);
+        pthread_mutex_lock(&p->mu);
+        p->in_flight -= est;
+        p->failed |= p->jobs[i].st != PR_OK;
+        pthread_cond_broadcast(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* Move the items of part's array `key` to the end of sum's. */
+static void
+move_items(cJSON *sum, cJSON *part, const char *key)
+{
+    cJSON *from = cJSON_GetObjectItemCaseSensitive(part, key);
+    cJSON *to = cJSON_GetObjectItemCaseSensitive(sum, key);
+
+    while (cJSON_GetArraySize(from) > 0)
+        cJSON_AddItemToArray(to, cJSON_DetachItemFromArray(from, 0));
+}
+
+/* Merge the files' shares in file order; the first failure in that order
+ * is the run's error, as when the files are read one after another. */
+static enum pr_status
+merge_jobs(struct file_job *jobs, size_t n, cJSON *sum, size_t *used,
+           struct pr_error *err)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (jobs[i].notes_len > 0)
+            fwrite(jobs[i].notes, 1, jobs[i].notes_len, stderr);
+        if (jobs[i].st != PR_OK) {
+            *err = jobs[i].err;
+            return jobs[i].st;
+        }
+        *used += !jobs[i].skipped;
+        move_items(sum, jobs[i].part, "inputs");
+        move_items(sum, jobs[i].part, "runs");
+    }
+    return PR_OK;
+}
+
+static int
+cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
+static uint64_t
+memory_budget(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+    if (pages <= 0 || size <= 0)
+        return (uint64_t)1 << 30;
+    return (uint64_t)pages * (uint64_t)size / 2;
+}
+
+/* Read every file with `n_jobs` workers at once. */
+static enum pr_status
+ingest_pool(const struct pr_options *o, const struct pr_input_list *files,
+            int n_jobs, cJSON *sum, size_t *used, struct pr_error *err)
+{
+    struct job_pool p = {o,    files, NULL, 1, memory_budget(), 0, 0, 0,
+                         PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+    pthread_t tid[256];
+    int i, started = 0, threads = o->threads > 0 ? o->threads : cpus();
+    enum pr_status st;
+    size_t k;
+
+    p.jobs = calloc(files->n, sizeof(*p.jobs));
+    if (p.jobs == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    p.threads_each = threads / n_jobs > 1 ? threads / n_jobs : 1;
+    for (i = 0; i < n_jobs; i++)
+        started += pthread_create(&tid[started], NULL, pool_worker, &p) == 0;
+    if (started == 0)
+        pool_worker(&p); /* no thread to be had: read them here */
+    for (i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    st = merge_jobs(p.jobs, files->n, sum, used, err);
+    for (k = 0; k < files->n; k++) {
+        cJSON_Delete(p.jobs[k].part);
+        free(p.jobs[k].notes);
+    }
+    free(p.jobs);
+    return st;
+}
+
+/* How many files to read at once: --jobs, else half the CPUs; never more
+ * than there are files. */
+static int
+jobs_for(const struct pr_options *o, size_t n_files)
+{
+    int n = o->jobs > 0 ? o->jobs : cpus() / 2;
+
+    if (n < 1)
+        n = 1;
+    return (size_t)n > n_files ? (int)n_files : n;
+}
+
 static enum pr_status
 build_summary(const struct pr_options *o, cJSON **out, struct pr_error *err)
 {
@@ -153,10 +353,15 @@ build_summary(const struct pr_options *o, cJSON **out, struct pr_error *err)
     if (sum == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     st = discover_all(o, &files, err);
-    for (i = 0; i < files.n && st == PR_OK; i++) {
-        int skipped;
-        st = ingest_one(o, &files.files[i], sum, &skipped, err);
-        used += !skipped;
+    if (st == PR_OK && jobs_for(o, files.n) > 1) {
+        st = ingest_pool(o, &files, jobs_for(o, files.n), sum, &used, err);
+    } else {
+        for (i = 0; i < files.n && st == PR_OK; i++) {
+            int skipped;
+            st = ingest_one(o, &files.files[i], o->threads, 1, sum, stderr,
+                            &skipped, err);
+            used += !skipped;
+        }
     }
     if (st == PR_OK && used == 0)
         st = pr_error_set(err, PR_E_FORMAT,

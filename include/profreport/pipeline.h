@@ -32,6 +32,7 @@ struct pr_options {
     int verbose;
     int want_help, want_version; /* -h / -V: main prints, nothing runs */
     int threads;              /* 0 = auto */
+    int jobs;                 /* --jobs: files read at once; 0 = auto */
     uint64_t max_input;       /* --max-input bytes; 0 = default */
     double peak_tflops, peak_gbps;
     const char *device_spec;  /* --device-spec FILE */

@@ -22,6 +22,7 @@ enum {
     OPT_PEAK_TFLOPS,
     OPT_PEAK_GBPS,
     OPT_THREADS,
+    OPT_JOBS,
     OPT_MAX_INPUT,
     OPT_KIND,
     OPT_SORT,
@@ -45,6 +46,7 @@ static const struct option longopts[] = {
     {"peak-tflops", required_argument, NULL, OPT_PEAK_TFLOPS},
     {"peak-gbps", required_argument, NULL, OPT_PEAK_GBPS},
     {"threads", required_argument, NULL, OPT_THREADS},
+    {"jobs", required_argument, NULL, OPT_JOBS},
     {"max-input", required_argument, NULL, OPT_MAX_INPUT},
     {"device-spec", required_argument, NULL, OPT_DEVICE_SPEC},
     {"kind", required_argument, NULL, OPT_KIND},
@@ -146,6 +148,10 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
     case OPT_THREADS:
         st = parse_long("--threads", arg, 1, 256, &v, err);
         o->threads = (int)v;
+        break;
+    case OPT_JOBS:
+        st = parse_long("--jobs", arg, 1, 256, &v, err);
+        o->jobs = (int)v;
         break;
     case OPT_MAX_INPUT:
         /* a whole number of bytes; a unit may make a fraction whole */

@@ -28,6 +28,8 @@ static const char usage[] =
     "      --device-spec FILE JSON file of device peaks (data/devices.json\n"
     "                         form)\n"
     "      --threads N        parser threads (default: all CPUs)\n"
+    "      --jobs N           input files read at once, sharing the threads\n"
+    "                         (default: half the CPUs, within a memory budget)\n"
     "      --max-input SIZE   refuse inputs larger than this (uncompressed;\n"
     "                         bytes, or with a unit: 512MiB, 2GiB, 1GB)\n"
     "  -q, --quiet            no progress on stderr\n"
