@@ -17,6 +17,7 @@
 #include "profreport/comm.h"
 #include "profreport/devices.h"
 #include "profreport/gpu_util.h"
+#include "profreport/hostdev.h"
 #include "profreport/kernels.h"
 #include "profreport/memory.h"
 #include "profreport/ops.h"
@@ -305,6 +306,8 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
         st = pr_roofline_fill(t, o, run, err);
     if (st == PR_OK)
         st = pr_comm_fill(t, &steps, run, err);
+    if (st == PR_OK)
+        st = pr_hostdev_fill(t, &steps, run, err);
     if (st == PR_OK)
         st = pr_recommend_fill(&facts, run, err);
     pr_steps_free(&steps);

@@ -1,0 +1,538 @@
+/* test_hostdev.c - the temporal breakdown, synchronisation, copies and
+ * launches of hostdev.c (issue #11) on hand-made traces, then pinned on
+ * real traces of ../shared/traces/hta and tb_plugin (skipped when
+ * ../shared is absent). */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "profreport/analysis.h"
+#include "profreport/hostdev.h"
+#include "profreport/reader.h"
+
+#include "testtrace.h"
+
+/* Analyse t (finished here) into a new run object; caller deletes it. */
+static cJSON *
+analyse(struct pr_trace *t)
+{
+    struct pr_analysis_opts o = {0};
+    struct pr_error err = {0};
+    cJSON *run = cJSON_CreateObject();
+
+    assert_non_null(run);
+    assert_non_null(cJSON_AddArrayToObject(run, "diagnostics"));
+    assert_non_null(cJSON_AddObjectToObject(run, "data_quality"));
+    pr_trace_finish(t);
+    if (pr_analysis_run(t, &o, run, &err) != PR_OK)
+        fail_msg("%s", err.msg);
+    return run;
+}
+
+static const cJSON *
+at(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+    if (v == NULL)
+        fail_msg("no key %s", key);
+    return v;
+}
+
+static double
+num(const cJSON *o, const char *key)
+{
+    const cJSON *v = at(o, key);
+
+    if (!cJSON_IsNumber(v))
+        fail_msg("%s is not a number", key);
+    return v->valuedouble;
+}
+
+static void
+is_null(const cJSON *o, const char *key)
+{
+    if (!cJSON_IsNull(at(o, key)))
+        fail_msg("%s is not null", key);
+}
+
+/* The row of array arr whose string key equals val (and, when key2 is
+ * given, whose key2 equals val2). */
+static const cJSON *
+row(const cJSON *arr, const char *key, const char *val, const char *key2,
+    const char *val2)
+{
+    const cJSON *r;
+
+    cJSON_ArrayForEach(r, arr)
+    {
+        const char *a =
+            cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, key));
+        const char *b = key2 ? cJSON_GetStringValue(
+                                   cJSON_GetObjectItemCaseSensitive(r, key2))
+                             : NULL;
+
+        if (a != NULL && strcmp(a, val) == 0 &&
+            (key2 == NULL || (b != NULL && strcmp(b, val2) == 0)))
+            return r;
+    }
+    return NULL;
+}
+
+/* The last device record's bytes and stream. */
+static void
+set_gpu(struct pr_trace *t, int64_t bytes, int32_t stream)
+{
+    t->gpu[t->n_gpu - 1].bytes = bytes;
+    t->gpu[t->n_gpu - 1].stream = stream;
+}
+
+static void
+sync_rec(struct pr_trace *t, const char *name, double ts, double dur,
+         int64_t corr)
+{
+    struct pr_event *e = tt_event(t, PR_KIND_SYNC, name, "1", ts, dur);
+
+    e->correlation = corr;
+}
+
+/* Device work on [10,95): compute 25, communication 20, memory 10; idle
+ * gap [50,60) before a copy launched long before (other), gap [70,90)
+ * before a kernel launched at 85 (the host was late: host wait). */
+static void
+test_temporal(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    const cJSON *r;
+    cJSON *run;
+
+    (void)state;
+    tt_op(t, "ProfilerStep#1", 0, 100, 1);
+    tt_rt(t, "cudaLaunchKernel", 5, 1, 1, 1);
+    tt_rt(t, "cudaLaunchKernel", 6, 1, 2, 2);
+    tt_rt(t, "cudaMemcpyAsync", 8, 1, 3, 3);
+    tt_rt(t, "cudaLaunchKernel", 85, 1, 4, 4);
+    tt_kernel(t, "gemm", 10, 20, 1);
+    tt_kernel(t, "relu", 25, 5, 5); /* overlaps gemm: counted once */
+    tt_kernel(t, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 30, 20, 2);
+    tt_dev(t, PR_KIND_COPY, "Memcpy DtoD (Device -> Device)", 0, 60, 10, 3, -2,
+           -2);
+    tt_kernel(t, "gemm", 90, 5, 4);
+    run = analyse(t);
+    r = cJSON_GetArrayItem(at(run, "temporal_breakdown"), 0);
+    assert_non_null(r);
+    tt_near(num(r, "span_us"), 85);
+    tt_near(num(r, "compute_us"), 25);
+    tt_near(num(r, "communication_us"), 20);
+    tt_near(num(r, "memory_us"), 10);
+    tt_near(num(r, "idle_us"), 30);
+    tt_near(num(r, "idle_host_wait_us"), 20);
+    tt_near(num(r, "idle_other_us"), 10);
+    tt_near(num(r, "idle_kernel_wait_us"), 0);
+    tt_near(num(r, "idle_pct"), 100.0 * 30 / 85);
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
+/* A stream sync inside the step drains the queue: the device idles from
+ * running dry (45, while the host waits) until new work (58).  Its cuda_sync
+ * twin and an "Event Sync" record of a non-blocking cudaEventQuery add nothing;
+ * a device sync after the last step is the profiler's shutdown. */
+static void
+test_sync(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    const cJSON *s, *calls, *r;
+    cJSON *run;
+
+    (void)state;
+    tt_op(t, "ProfilerStep#1", 0, 100, 1);
+    tt_rt(t, "cudaLaunchKernel", 5, 1, 1, 1);
+    tt_kernel(t, "gemm", 10, 35, 1);
+    tt_rt(t, "cudaStreamSynchronize", 40, 10, 2, 2);
+    sync_rec(t, "Stream Sync", 40, 10, 2);
+    tt_rt(t, "cudaEventQuery", 52, 1, 3, 3);
+    sync_rec(t, "Event Sync", 52, 1, 3);
+    tt_rt(t, "cudaStreamWaitEvent", 55, 1, 4, 4);
+    tt_rt(t, "cudaMemcpyAsync", 56, 2, 5, 5); /* pinned: does not block */
+    tt_dev(t, PR_KIND_COPY, "Memcpy HtoD (Pinned -> Device)", 0, 58, 1, 5, -2,
+           -2);
+    tt_rt(t, "cudaLaunchKernel", 60, 1, 6, 6);
+    tt_kernel(t, "gemm", 70, 10, 6);
+    tt_rt(t, "cudaDeviceSynchronize", 120, 4, 7, 7);
+    run = analyse(t);
+    s = at(run, "synchronization");
+    calls = at(s, "calls");
+    r = row(calls, "name", "cudaStreamSynchronize", NULL, NULL);
+    assert_non_null(r);
+    tt_near(num(r, "count"), 1);
+    tt_near(num(r, "host_us"), 10);
+    tt_near(num(r, "gpu_idle_us"), 13); /* [45,58): the copy is work */
+    assert_null(row(calls, "name", "Stream Sync", NULL, NULL));
+    assert_null(row(calls, "name", "Event Sync", NULL, NULL));
+    assert_null(row(calls, "name", "cudaEventQuery", NULL, NULL));
+    assert_null(row(calls, "name", "cudaMemcpyAsync", NULL, NULL));
+    r = row(calls, "kind", "stream_wait", NULL, NULL);
+    assert_non_null(r);
+    is_null(r, "gpu_idle_us");
+    r = row(calls, "name", "cudaDeviceSynchronize", NULL, NULL);
+    assert_non_null(r);
+    tt_near(num(r, "count"), 0);
+    tt_near(num(r, "outside_steps_count"), 1);
+    tt_near(num(s, "host_us"), 10);
+    tt_near(num(s, "outside_steps_count"), 1);
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
+/* cudaMemcpyAsync to pageable memory blocks the host (a staged copy). */
+static void
+test_pageable_blocks(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    const cJSON *r;
+    cJSON *run;
+
+    (void)state;
+    tt_op(t, "ProfilerStep#1", 0, 100, 1);
+    tt_rt(t, "cudaMemcpyAsync", 10, 30, 1, 1);
+    tt_dev(t, PR_KIND_COPY, "Memcpy DtoH (Device -> Pageable)", 0, 20, 10, 1,
+           -2, -2);
+    tt_rt(t, "cudaMemcpy", 50, 5, 2, 2);
+    tt_dev(t, PR_KIND_COPY, "Memcpy HtoD (Pinned -> Device)", 0, 51, 2, 2, -2,
+           -2);
+    run = analyse(t);
+    r = row(at(at(run, "synchronization"), "calls"), "name", "cudaMemcpyAsync",
+            NULL, NULL);
+    assert_non_null(r);
+    assert_string_equal(cJSON_GetStringValue(at(r, "kind")), "blocking_copy");
+    r = row(at(at(run, "synchronization"), "calls"), "name", "cudaMemcpy", NULL,
+            NULL);
+    assert_non_null(r);
+    tt_near(num(at(run, "synchronization"), "host_us"), 35);
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
+/* Copies by direction and host memory, bytes counted once, host copies
+ * judged against the host link of data/devices.json. */
+static void
+test_copies(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    const cJSON *c, *r;
+    cJSON *run;
+
+    (void)state;
+    tt_device(t, "NVIDIA A100-SXM4-80GB", 8, 0, 108, 80LL << 30);
+    tt_op(t, "ProfilerStep#1", 0, 1000, 1);
+    tt_rt(t, "cudaMemcpyAsync", 1, 1, 1, 1);
+    tt_dev(t, PR_KIND_COPY, "Memcpy HtoD (Pageable -> Device)", 0, 10, 100, 1,
+           -2, -2);
+    set_gpu(t, 1000000, 7); /* 10 GB/s */
+    tt_rt(t, "cudaMemcpyAsync", 2, 1, 2, 2);
+    tt_dev(t, PR_KIND_COPY, "Memcpy HtoD (Pinned -> Device)", 0, 200, 40, 2, -2,
+           -2);
+    set_gpu(t, 1000000, 7); /* 25 GB/s */
+    tt_dev(t, PR_KIND_COPY, "Memcpy DtoD (Device -> Device)", 0, 300, 10, 3, -2,
+           -2);
+    set_gpu(t, 8000000, 7);
+    tt_dev(t, PR_KIND_SET, "Memset (Device)", 0, 400, 1, 4, -2, -2);
+    set_gpu(t, 4096, 7);
+    run = analyse(t);
+    c = at(run, "copies");
+    tt_near(num(c, "count"), 3);
+    tt_near(num(c, "bytes"), 10000000);
+    tt_near(num(at(c, "memset"), "bytes"), 4096);
+    is_null(c, "note");
+    r = row(at(c, "by_kind"), "direction", "HtoD", "host_memory", "pageable");
+    assert_non_null(r);
+    tt_near(num(r, "gbps"), 10.0);
+    assert_string_equal(cJSON_GetStringValue(at(r, "link")), "PCIe 4.0 x16");
+    tt_near(num(r, "link_pct"), 100.0 * 10.0 / 31.5);
+    r = row(at(c, "by_kind"), "direction", "HtoD", "host_memory", "pinned");
+    assert_non_null(r);
+    tt_near(num(r, "gbps"), 25.0);
+    r = row(at(c, "by_kind"), "direction", "DtoD", NULL, NULL);
+    assert_non_null(r);
+    is_null(r, "host_memory");
+    is_null(r, "link_pct"); /* device memory is not a host link */
+    tt_near(num(r, "gbps"), 800.0);
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
+/* Without deviceProperties a host copy cannot be judged: null and a note. */
+static void
+test_copies_unknown_link(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    const cJSON *c, *r;
+    cJSON *run;
+
+    (void)state;
+    tt_op(t, "ProfilerStep#1", 0, 100, 1);
+    tt_dev(t, PR_KIND_COPY, "Memcpy DtoH (Device -> Pinned)", 0, 10, 10, 1, -2,
+           -2);
+    set_gpu(t, 1000, 7);
+    run = analyse(t);
+    c = at(run, "copies");
+    r = row(at(c, "by_kind"), "direction", "DtoH", "host_memory", "pinned");
+    assert_non_null(r);
+    is_null(r, "link_pct");
+    assert_non_null(
+        strstr(cJSON_GetStringValue(at(c, "note")), "no deviceProperties"));
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
+static void
+test_host_link_table(void **state)
+{
+    char label[64];
+
+    (void)state;
+    tt_near(
+        pr_hostdev_link("NVIDIA GH200 480GB", "sm_90", label, sizeof(label)),
+        450.0);
+    assert_string_equal(label, "NVLink-C2C");
+    tt_near(
+        pr_hostdev_link("NVIDIA H100 80GB HBM3", "sm_90", label, sizeof(label)),
+        63.0);
+    tt_near(pr_hostdev_link(NULL, "sm_70", label, sizeof(label)), 15.75);
+    assert_true(isnan(pr_hostdev_link("Some NPU", NULL, label, sizeof(label))));
+    assert_string_equal(label, "");
+}
+
+/* Launch delay (kernel start - launch call end), queue length per stream,
+ * and a CUDA graph launch running three kernels under one correlation. */
+static void
+test_launches(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    const cJSON *l, *q, *d;
+    cJSON *run;
+
+    (void)state;
+    tt_op(t, "ProfilerStep#1", 0, 200, 1);
+    tt_rt(t, "cudaLaunchKernel", 0, 2, 1, 1);
+    tt_rt(t, "cudaLaunchKernel", 2, 2, 2, 2);
+    tt_kernel(t, "a", 10, 10, 1); /* delay 8 */
+    tt_kernel(t, "b", 20, 10, 2); /* delay 16; queue 2 on [2,20) */
+    tt_rt(t, "cudaGraphLaunch", 40, 5, 3, 3);
+    tt_kernel(t, "g1", 50, 5, 3);
+    tt_kernel(t, "g2", 55, 5, 3);
+    tt_kernel(t, "g3", 60, 5, 3);
+    run = analyse(t);
+    l = at(run, "launches");
+    tt_near(num(l, "kernels_with_launch"), 2); /* graph kernels apart */
+    d = at(l, "launch_delay_us");
+    tt_near(num(d, "mean"), 12);
+    tt_near(num(d, "max"), 16);
+    q = cJSON_GetArrayItem(at(l, "queue_length"), 0);
+    assert_non_null(q);
+    tt_near(num(q, "max"), 3); /* the graph enqueues three at once */
+    tt_near(num(q, "kernels"), 5);
+    tt_near(num(l, "graph_launches"), 1);
+    tt_near(num(l, "graph_kernels"), 3);
+    assert_true(cJSON_IsTrue(at(l, "cuda_graphs")));
+    is_null(l, "note");
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
+/* GPU activities only: sync and launch numbers are null, with a note. */
+static void
+test_no_runtime(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    const cJSON *s, *l;
+    cJSON *run;
+
+    (void)state;
+    tt_kernel(t, "a", 10, 10, 1);
+    tt_kernel(t, "b", 30, 10, 2);
+    run = analyse(t);
+    s = at(run, "synchronization");
+    is_null(s, "host_us");
+    is_null(s, "gpu_idle_us");
+    assert_non_null(
+        strstr(cJSON_GetStringValue(at(s, "note")), "no runtime calls"));
+    l = at(run, "launches");
+    is_null(l, "launch_delay_us");
+    assert_non_null(
+        strstr(cJSON_GetStringValue(at(l, "note")), "no runtime calls"));
+    tt_near(
+        num(cJSON_GetArrayItem(at(run, "temporal_breakdown"), 0), "idle_us"),
+        10);
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
+/* ------------------------------------------------ the real traces */
+
+static char root[4096];
+
+static int
+find_shared(void)
+{
+    const char *env = getenv("PR_SHARED");
+    const char *src = getenv("PR_SRCDIR");
+    struct stat sb;
+    int n;
+
+    if (env != NULL && env[0] != '\0')
+        n = snprintf(root, sizeof(root), "%s/traces", env);
+    else
+        n = snprintf(root, sizeof(root), "%s/../shared/traces",
+                     src != NULL ? src : "..");
+    return n > 0 && (size_t)n < sizeof(root) && stat(root, &sb) == 0 &&
+           S_ISDIR(sb.st_mode);
+}
+
+static cJSON *
+load_run(const char *rel, struct pr_trace **t)
+{
+    struct pr_analysis_opts o = {0};
+    struct pr_error err = {0};
+    char path[4096 + 256];
+    cJSON *run;
+
+    snprintf(path, sizeof(path), "%s/%s", root, rel);
+    *t = NULL;
+    if (pr_reader_load(path, NULL, t, &err) != PR_OK)
+        fail_msg("%s: %s", rel, err.msg);
+    run = cJSON_CreateObject();
+    assert_non_null(cJSON_AddArrayToObject(run, "diagnostics"));
+    assert_non_null(cJSON_AddObjectToObject(run, "data_quality"));
+    if (pr_analysis_run(*t, &o, run, &err) != PR_OK)
+        fail_msg("%s: %s", rel, err.msg);
+    return run;
+}
+
+/* The four parts of the temporal breakdown make up the span. */
+static void
+check_parts(const cJSON *run)
+{
+    const cJSON *r;
+
+    cJSON_ArrayForEach(r, at(run, "temporal_breakdown"))
+    {
+        tt_near(num(r, "compute_us") + num(r, "communication_us") +
+                    num(r, "memory_us") + num(r, "idle_us"),
+                num(r, "span_us"));
+        tt_near(num(r, "idle_host_wait_us") + num(r, "idle_kernel_wait_us") +
+                    num(r, "idle_other_us"),
+                num(r, "idle_us"));
+    }
+}
+
+/* HTA's alexnet benchmark: 16 pageable HtoD copies of 244 MB at 14% of
+ * PCIe 4.0 (an A100), and the device sync after the last step is apart. */
+static void
+test_alexnet(void **state)
+{
+    struct pr_trace *t;
+    const cJSON *r, *s;
+    cJSON *run;
+
+    (void)state;
+    if (!find_shared())
+        skip();
+    run = load_run("hta/critical_path/alexnet/"
+                   "benchmark_result_2869224_1695835535_trace.json.gz",
+                   &t);
+    r = row(at(at(run, "copies"), "by_kind"), "direction", "HtoD",
+            "host_memory", "pageable");
+    assert_non_null(r);
+    tt_near(num(r, "count"), 16);
+    tt_near(num(r, "bytes"), 244403360);
+    assert_string_equal(cJSON_GetStringValue(at(r, "link")), "PCIe 4.0 x16");
+    assert_true(num(r, "link_pct") > 13.9 && num(r, "link_pct") < 14.1);
+    s = at(run, "synchronization");
+    r = row(at(s, "calls"), "name", "cudaDeviceSynchronize", NULL, NULL);
+    assert_non_null(r);
+    tt_near(num(r, "count"), 4);
+    tt_near(num(r, "outside_steps_count"), 1);
+    r = row(at(s, "calls"), "name", "cudaMemcpyAsync", NULL, NULL);
+    assert_non_null(r);
+    tt_near(num(r, "count"), 16);
+    check_parts(run);
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
+/* HTA's event-sync sample: the "Event Sync" record of cudaEventQuery is
+ * not a wait; cudaEventSynchronize is, once. */
+static void
+test_event_sync(void **state)
+{
+    struct pr_trace *t;
+    const cJSON *calls, *r;
+    cJSON *run;
+
+    (void)state;
+    if (!find_shared())
+        skip();
+    run = load_run("hta/critical_path/cuda_event_sync/event_sync_trace.json.gz",
+                   &t);
+    calls = at(at(run, "synchronization"), "calls");
+    r = row(calls, "name", "cudaEventSynchronize", NULL, NULL);
+    assert_non_null(r);
+    tt_near(num(r, "count"), 1);
+    assert_null(row(calls, "name", "Event Sync", NULL, NULL));
+    check_parts(run);
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
+/* trace_filter rank 0 (no deviceProperties): communication kernels are
+ * communication in the temporal breakdown as in the step breakdown. */
+static void
+test_trace_filter(void **state)
+{
+    struct pr_trace *t;
+    const cJSON *r;
+    cJSON *run;
+
+    (void)state;
+    if (!find_shared())
+        skip();
+    run = load_run("hta/trace_filter/sampled_rank-0.json.gz", &t);
+    r = cJSON_GetArrayItem(at(run, "temporal_breakdown"), 0);
+    assert_non_null(r);
+    assert_true(num(r, "communication_us") > num(r, "compute_us"));
+    check_parts(run);
+    assert_non_null(cJSON_GetStringValue(at(at(run, "copies"), "note")));
+    assert_false(cJSON_IsTrue(at(at(run, "launches"), "cuda_graphs")));
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_temporal),
+        cmocka_unit_test(test_sync),
+        cmocka_unit_test(test_pageable_blocks),
+        cmocka_unit_test(test_copies),
+        cmocka_unit_test(test_copies_unknown_link),
+        cmocka_unit_test(test_host_link_table),
+        cmocka_unit_test(test_launches),
+        cmocka_unit_test(test_no_runtime),
+        cmocka_unit_test(test_alexnet),
+        cmocka_unit_test(test_event_sync),
+        cmocka_unit_test(test_trace_filter),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
