@@ -170,6 +170,16 @@ struct pr_skip {
     uint32_t why;
 };
 
+/* Something the input's format cannot give (an Nsight Systems export
+ * without input shapes has no FLOPs): string ids of a short kind
+ * ("no_shapes") and of the sentence the report shows, with how many
+ * records it concerns (0 when it is about the whole input). */
+struct pr_gap {
+    uint32_t kind;
+    uint32_t text;
+    size_t count;
+};
+
 /* Data-quality counters: problems that did not stop ingest. */
 struct pr_diag {
     size_t skipped_no_dur; /* X events without a usable dur */
@@ -218,6 +228,9 @@ struct pr_trace {
                          nor trimmed where there is none */
     struct pr_skip *skipped; /* owned: folder members not read */
     size_t n_skipped, cap_skipped;
+    struct pr_gap *gaps; /* owned: what the format cannot give, in the
+                            order the loader found out */
+    size_t n_gaps, cap_gaps;
     struct pr_trace *next; /* owned: the next run read from the same input
                               (a folder holding several ranks), or NULL */
 };
@@ -231,6 +244,12 @@ void pr_trace_free(struct pr_trace *t);
  * PR_E_NOMEM on allocation failure. */
 PR_NODISCARD enum pr_status
 pr_trace_add_skip(struct pr_trace *t, const char *path, const char *why);
+/* Note what the input cannot give (both strings copied); the summary
+ * lists it with the data-quality notes.  PR_E_NOMEM on allocation
+ * failure. */
+PR_NODISCARD enum pr_status pr_trace_add_gap(struct pr_trace *t,
+                                             const char *kind, size_t count,
+                                             const char *text);
 
 /* Append records.  Return a pointer to the new zero-filled record (fields
  * preset to their "absent" values) or NULL on out-of-memory.  The pointer is

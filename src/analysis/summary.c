@@ -83,8 +83,37 @@ static const struct {
      offsetof(struct pr_diag, non_object)},
 };
 
+/* One "diagnostics" row. */
+static enum pr_status
+add_diag_row(cJSON *d, const char *kind, size_t count, const char *text)
+{
+    cJSON *row = cJSON_CreateObject();
+
+    if (row == NULL || !cJSON_AddItemToArray(d, row) ||
+        cJSON_AddStringToObject(row, "kind", kind) == NULL ||
+        cJSON_AddNumberToObject(row, "count", (double)count) == NULL ||
+        cJSON_AddStringToObject(row, "text", text) == NULL)
+        return PR_E_NOMEM;
+    return PR_OK;
+}
+
+/* What the input's format cannot give, after the counters. */
+static enum pr_status
+add_gaps(cJSON *d, const struct pr_trace *t)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_gaps; i++) {
+        if (add_diag_row(d, pr_trace_str(t, t->gaps[i].kind), t->gaps[i].count,
+                         pr_trace_str(t, t->gaps[i].text)) != PR_OK)
+            return PR_E_NOMEM;
+    }
+    return PR_OK;
+}
+
 /* Data-quality notes: "data_quality" as counters, "diagnostics" as the rows
- * the reports show (only the non-zero ones). */
+ * the reports show (only the non-zero ones), then what the format cannot
+ * give. */
 static enum pr_status
 add_quality(cJSON *run, const struct pr_trace *t)
 {
@@ -97,19 +126,14 @@ add_quality(cJSON *run, const struct pr_trace *t)
     for (i = 0; i < sizeof(quality) / sizeof(quality[0]); i++) {
         size_t n = *(const size_t *)(const void *)((const char *)&t->diag +
                                                    quality[i].offset);
-        cJSON *row;
+
         if (cJSON_AddNumberToObject(q, quality[i].kind, (double)n) == NULL)
             return PR_E_NOMEM;
-        if (n == 0)
-            continue;
-        row = cJSON_CreateObject();
-        if (row == NULL || !cJSON_AddItemToArray(d, row) ||
-            cJSON_AddStringToObject(row, "kind", quality[i].kind) == NULL ||
-            cJSON_AddNumberToObject(row, "count", (double)n) == NULL ||
-            cJSON_AddStringToObject(row, "text", quality[i].text) == NULL)
+        if (n > 0 &&
+            add_diag_row(d, quality[i].kind, n, quality[i].text) != PR_OK)
             return PR_E_NOMEM;
     }
-    return PR_OK;
+    return add_gaps(d, t);
 }
 
 static cJSON *

@@ -44,6 +44,7 @@ pr_trace_free(struct pr_trace *t)
         free(t->flows);
         free(t->devices);
         free(t->skipped);
+        free(t->gaps);
         pr_shapes_table_free(t->shapes);
         free(t);
         t = next;
@@ -64,6 +65,25 @@ pr_trace_add_skip(struct pr_trace *t, const char *path, const char *why)
     if (k->path == PR_STR_NONE || k->why == PR_STR_NONE)
         return PR_E_NOMEM;
     t->n_skipped++;
+    return PR_OK;
+}
+
+enum pr_status
+pr_trace_add_gap(struct pr_trace *t, const char *kind, size_t count,
+                 const char *text)
+{
+    struct pr_gap *g;
+
+    if (pr_grow((void **)&t->gaps, &t->cap_gaps, t->n_gaps + 1, sizeof(*g)) !=
+        PR_OK)
+        return PR_E_NOMEM;
+    g = &t->gaps[t->n_gaps];
+    g->kind = pr_strtab_intern(t->strs, kind, strlen(kind));
+    g->text = pr_strtab_intern(t->strs, text, strlen(text));
+    g->count = count;
+    if (g->kind == PR_STR_NONE || g->text == PR_STR_NONE)
+        return PR_E_NOMEM;
+    t->n_gaps++;
     return PR_OK;
 }
 
