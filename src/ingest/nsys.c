@@ -69,6 +69,7 @@ struct nsys {
     struct gpus gpus;
     struct pr_buf names; /* of the GPUs */
     uint64_t bytes;      /* the database's size */
+    int has_memory;      /* CUDA_GPU_MEMORY_USAGE_EVENTS was read */
     struct pr_error *err;
 };
 
@@ -492,6 +493,54 @@ on_sync(struct nsys *n, sqlite3_stmt *q)
     return add_device_event(n, q, PR_KIND_SYNC,
                             k > 0 && k < 5 ? sync_kinds[k] : sync_kinds[0],
                             NULL);
+}
+
+/* ------------------------------------------------------------ memory */
+
+/* CUDA_GPU_MEMORY_USAGE_EVENTS (nsys profile --cuda-memory-usage=true):
+ * one row per allocation (memoryOperationType 0) and release (1), with no
+ * thread.  The records go to the process's main thread (tid = pid), where
+ * PyTorch runs its operators and allocates, as Kineto's [memory] records
+ * with the size signed; the export has no running totals, so the memory
+ * view counts from the first record. */
+static const char *const mem_cols[] = {
+    "!start", "!globalPid",           "!deviceId", "address",
+    "!bytes", "!memoryOperationType", "memKind"};
+
+static enum pr_status
+on_mem(struct nsys *n, sqlite3_stmt *q)
+{
+    struct proc *p = proc_of(n, col_i64(q, 1, 0));
+    int64_t op = col_i64(q, 5, -1), kind = col_i64(q, 6, 2), pid;
+    int64_t bytes = col_i64(q, 4, 0) < 0 ? 0 : col_i64(q, 4, 0);
+    struct pr_mem_info *mi;
+    struct pr_event *e;
+    uint32_t idx;
+
+    if (p == NULL)
+        return PR_E_NOMEM;
+    if (op != 0 && op != 1)
+        return PR_OK; /* an operation this reader does not know */
+    if ((e = pr_trace_add_event(p->t)) == NULL)
+        return PR_E_NOMEM;
+    pid = (p->gpid >> ID_BITS) & ID_MASK;
+    e->ts_ns = col_i64(q, 0, 0);
+    e->kind = PR_KIND_MEMORY_RECORD;
+    e->order = (uint32_t)(p->t->n_events - 1);
+    e->name = intern(p->t, "[memory]");
+    e->pid = intern_num(p->t, pid);
+    e->tid = e->pid;
+    p->t->n_trace_events++;
+    if (e->name == PR_STR_NONE || e->pid == PR_STR_NONE ||
+        (mi = pr_trace_add_mem(p->t, &idx)) == NULL)
+        return PR_E_NOMEM;
+    p->t->events[p->t->n_events - 1].info = idx;
+    mi->device_type = kind == 0 || kind == 1 ? 0 : 1; /* pageable, pinned */
+    mi->device_id = col_i32(q, 2, -1);
+    mi->addr = col_i64(q, 3, PR_NO_ID);
+    mi->bytes = op == 0 ? bytes : -bytes;
+    n->has_memory = 1;
+    return PR_OK;
 }
 
 /* ------------------------------------------------------------ host rows */
@@ -1047,6 +1096,198 @@ link_ops(struct pr_trace *t)
     return c != NULL ? PR_OK : PR_E_NOMEM;
 }
 
+/* ------------------------------------------------------------ dtypes */
+
+/* emit_nvtx records shapes but no dtypes, and without one neither the
+ * FLOP count's precision nor the tensor-core rules can speak (an fp32
+ * GEMM without TF32 is the finding users most need).  The GEMM and
+ * convolution kernels an operator launched name their element type
+ * ("sm80_xmma_gemm_f32f32_...", "ampere_bf16_s16816gemm_..."), so their
+ * operator's tensor inputs get it.  Other kernels' names (elementwise
+ * templates) say too little to be trusted; nvjet names say nothing. */
+static const char *
+kernel_dtype(const char *name)
+{
+    static const char *const half[] = {"f16",    "h884",  "h1688",
+                                       "h16816", "hgemm", "half"};
+    static const char *const single[] = {"f32", "sgemm", "_ffma", "s1688"};
+    char low[256];
+    size_t i;
+
+    for (i = 0; i + 1 < sizeof(low) && name[i] != '\0'; i++)
+        low[i] = (char)tolower((unsigned char)name[i]);
+    low[i] = '\0';
+    if (strstr(low, "gemm") == NULL && strstr(low, "xmma") == NULL &&
+        strstr(low, "conv") == NULL)
+        return NULL;
+    if (strstr(low, "bf16") != NULL)
+        return "c10::BFloat16";
+    for (i = 0; i < sizeof(half) / sizeof(half[0]); i++) {
+        if (strstr(low, half[i]) != NULL)
+            return "c10::Half";
+    }
+    for (i = 0; i < sizeof(single) / sizeof(single[0]); i++) {
+        if (strstr(low, single[i]) != NULL)
+            return "float";
+    }
+    return NULL;
+}
+
+/* "['float', 'float', '']" for sizes "[[64, 512], [512, 1000], []]": the
+ * type for every tensor (or tensor list), '' for the empty entries. */
+static enum pr_status
+types_text(struct pr_buf *b, const char *sizes, const char *type)
+{
+    enum pr_status st = pr_buf_addc(b, '[');
+    int depth = 0, first = 1;
+
+    for (; st == PR_OK && *sizes != '\0'; sizes++) {
+        if (*sizes == ']')
+            depth--;
+        if (*sizes != '[' || depth++ != 1)
+            continue;
+        while (sizes[1] == ' ')
+            sizes++;
+        st = pr_buf_printf(b, "%s'%s'", first ? "" : ", ",
+                           sizes[1] == ']' ? "" : type);
+        first = 0;
+    }
+    return st == PR_OK ? pr_buf_addc(b, ']') : st;
+}
+
+/* Give the operators with shapes but no types the type their kernels
+ * name; *guessed counts them. */
+static enum pr_status
+guess_types(struct nsys *n, struct pr_trace *t, size_t *guessed)
+{
+    const char **by_op = calloc(t->n_events + 1, sizeof(*by_op));
+    enum pr_status st = by_op ? PR_OK : PR_E_NOMEM;
+    size_t i;
+
+    for (i = 0; st == PR_OK && i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind == PR_KIND_DEVICE_TASK && e->external_id > 0 &&
+            (uint64_t)e->external_id <= t->n_events &&
+            by_op[e->external_id] == NULL)
+            by_op[e->external_id] = kernel_dtype(pr_trace_str(t, e->name));
+    }
+    for (i = 0; st == PR_OK && i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        struct pr_op_info *op;
+
+        if (e->kind != PR_KIND_HOST_OP || e->external_id <= 0 ||
+            (uint64_t)e->external_id > t->n_events ||
+            by_op[e->external_id] == NULL)
+            continue;
+        op = &t->ops[e->info];
+        if (op->input_dims == PR_STR_NONE || op->input_types != PR_STR_NONE)
+            continue;
+        pr_buf_reset(&n->tmp);
+        st = types_text(&n->tmp, pr_trace_str(t, op->input_dims),
+                        by_op[e->external_id]);
+        if (st == PR_OK &&
+            (op->input_types = pr_strtab_intern(t->strs, n->tmp.data,
+                                                n->tmp.len)) == PR_STR_NONE)
+            st = PR_E_NOMEM;
+        if (st == PR_OK)
+            st = pr_shapes_note(t, PR_SHAPES_TYPES, op->input_types);
+        (*guessed)++;
+    }
+    free(by_op);
+    return st;
+}
+
+/* ------------------------------------------------------------ gaps */
+
+/* What one run holds, for saying what the export cannot give. */
+struct run_facts {
+    size_t ops, ops_no_sizes, kernels, nccl, guessed;
+};
+
+static void
+run_facts(const struct pr_trace *t, struct run_facts *f)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind == PR_KIND_HOST_OP) {
+            f->ops++;
+            f->ops_no_sizes += t->ops[e->info].input_dims == PR_STR_NONE;
+        } else if (e->kind == PR_KIND_DEVICE_TASK) {
+            f->kernels++;
+            f->nccl += strncmp(pr_trace_str(t, e->name), "nccl", 4) == 0;
+        }
+    }
+}
+
+static enum pr_status
+gap(struct pr_trace *t, const char *kind, size_t count, const char *text)
+{
+    return pr_trace_add_gap(t, kind, count, text);
+}
+
+/* The report's notes on what this export lacks, each with the capture
+ * option that would have recorded it. */
+static enum pr_status
+add_gaps(const struct nsys *n, const struct proc *p, const struct run_facts *f)
+{
+    struct pr_trace *t = p->t;
+    enum pr_status st = PR_OK;
+
+    if (f->kernels > 0 && n->gpus.n == 0)
+        st = gap(t, "no_gpu_info", 0,
+                 "the export has no TARGET_INFO_GPU rows (a trimmed or "
+                 "windowed export): the GPU's name, SM count and peaks are "
+                 "unknown, so SM efficiency, occupancy, the roofline and "
+                 "MFU need --device-spec or --peak-tflops");
+    if (st == PR_OK && f->kernels > 0 && f->ops == 0)
+        st = gap(t, "no_operators", 0,
+                 "no PyTorch emit_nvtx ranges: kernels have no operators; "
+                 "profile under torch.autograd.profiler.emit_nvtx() with "
+                 "nsys profile --trace=cuda,nvtx");
+    if (st == PR_OK && f->ops_no_sizes > 0)
+        st = gap(t, "no_shapes", f->ops_no_sizes,
+                 "operators without input sizes (emit_nvtx without "
+                 "record_shapes=True): no FLOPs, roofline or per-shape rows "
+                 "for them");
+    if (st == PR_OK && f->guessed > 0)
+        st = gap(t, "dtype_from_kernel", f->guessed,
+                 "operators whose dtype comes from their GEMM or convolution "
+                 "kernel's name: emit_nvtx records no dtypes");
+    if (st == PR_OK && p->steps == 0)
+        st = gap(t, "no_steps", 0,
+                 "no NVTX range named like a step: the capture is one step; "
+                 "push a range per iteration (nvtx.range_push(\"step 3\"))");
+    if (st == PR_OK && f->nccl > 0)
+        st = gap(t, "no_comm_bytes", f->nccl,
+                 "NCCL kernels give time only: the export records no "
+                 "message sizes, so there is no bandwidth");
+    if (st == PR_OK && !n->has_memory)
+        st = gap(t, "no_memory", 0,
+                 "no memory events: profile with nsys profile "
+                 "--cuda-memory-usage=true for the memory curve");
+    return st;
+}
+
+/* After the links: dtypes from kernels, then the notes. */
+static enum pr_status
+finish_run(struct nsys *n, struct proc *p)
+{
+    struct run_facts f;
+    enum pr_status st;
+
+    memset(&f, 0, sizeof(f));
+    st = guess_types(n, p->t, &f.guessed);
+    if (st == PR_OK) {
+        run_facts(p->t, &f);
+        st = add_gaps(n, p, &f);
+    }
+    return st;
+}
+
 /* ------------------------------------------------------------ the runs */
 
 /* Runs in device order (rank 0's GPU first, as a job numbers them), then
@@ -1100,7 +1341,8 @@ hand_out(struct nsys *n, struct pr_trace **out)
         struct proc *p = &n->procs[i];
 
         if ((n->n_procs > 1 && name_run(p) != PR_OK) ||
-            give_devices(n, p) != PR_OK || link_ops(p->t) != PR_OK)
+            give_devices(n, p) != PR_OK || link_ops(p->t) != PR_OK ||
+            finish_run(n, p) != PR_OK)
             return pr_error_set(n->err, PR_E_NOMEM, "out of memory");
         p->t->bytes = n->bytes;
         pr_trace_finish(p->t);
@@ -1137,6 +1379,9 @@ read_tables(struct nsys *n)
                         N_COLS(runtime_cols), on_runtime);
     if (st == PR_OK)
         st = read_nvtx(n);
+    if (st == PR_OK)
+        st = read_table(n, "CUDA_GPU_MEMORY_USAGE_EVENTS", mem_cols,
+                        N_COLS(mem_cols), on_mem);
     if (st == PR_OK)
         st = read_table(n, "TARGET_INFO_GPU", gpu_cols, N_COLS(gpu_cols),
                         on_gpu);

@@ -40,6 +40,37 @@ else
     not_ok "run.nsys-rep: no export command in: $(head -c 200 "$T_DIR/err")"
 fi
 
+# the hand-made 2-GPU export: an fp32 FFMA GEMM under aten::mm is a
+# tensor-core finding (its dtype comes from the kernel's name), and each
+# run lists what its export cannot give
+python3 - "$PR_SRCDIR/tests/data/nsys/basic.sql" "$T_DIR/basic.sqlite" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[2])
+db.executescript(open(sys.argv[1]).read())
+db.commit()
+PY
+if "$PR_BIN" --quiet --input "$T_DIR/basic.sqlite" --json "$T_DIR/basic.json" \
+        2> "$T_DIR/err" &&
+   python3 - "$T_DIR/basic.json" > "$T_DIR/why" <<'PY'
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+bad = []
+f = runs[0]["tensor_cores"]["findings"]
+if [(x["operator"], x["reason_id"], x["dtype"]) for x in f] != \
+        [("aten::mm", "tf32_matmul_off", "fp32")]:
+    bad.append("findings %s" % f)
+gaps = [[(d["kind"], d["count"]) for d in r["diagnostics"]
+         if d["kind"].startswith(("no_", "dtype_"))] for r in runs]
+want = [[("no_shapes", 1), ("dtype_from_kernel", 1), ("no_memory", 0)],
+        [("no_operators", 0), ("no_comm_bytes", 1), ("no_memory", 0)]]
+if gaps != want:
+    bad.append("gaps %s" % gaps)
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+then ok "basic.sqlite: fp32 GEMM without TF32 found; gaps listed"
+else not_ok "basic.sqlite: $(cat "$T_DIR/why") $(head -c 200 "$T_DIR/err")"; fi
+
 if ! have_shared; then
     skip "real nsys exports" "no $PR_SHARED/traces (../shared is absent)"
     echo "1..$T_N"
@@ -122,6 +153,20 @@ for run in runs:
                 "ON s.id = n.textId WHERE COALESCE(n.text, s.value) LIKE "
                 "'%%, op_id = %%' AND (n.globalTid >> 24) & %d = %d"
                 % (M, pid))[0][0]
+    # what the export cannot give: emit_nvtx ranges without sizes
+    unsized = 0
+    if has_nvtx:
+        for (text,) in q("SELECT COALESCE(n.text, s.value) FROM NVTX_EVENTS n "
+                         "LEFT JOIN StringIds s ON s.id = n.textId WHERE "
+                         "n.eventType IN (59, 60) AND n.end IS NOT NULL AND "
+                         "(n.globalTid >> 24) & %d = %d" % (M, pid)):
+            if text and re.search(r".,( seq| op_id| input_op_ids) = ", text) \
+                    and ", sizes = " not in text:
+                unsized += 1
+    gaps = {d["kind"]: d["count"] for d in run["diagnostics"]}
+    if gaps.get("no_shapes", 0) != unsized:
+        bad.append("%s: no_shapes %s, want %d"
+                   % (run["worker"], gaps.get("no_shapes"), unsized))
     a = run["attribution"]
     if ops and not (run["operators"] and a["operator_pct"] > 90):
         bad.append("%s: %d emit_nvtx ranges, but %d operators and %s%% of "

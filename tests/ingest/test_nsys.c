@@ -265,6 +265,94 @@ test_old_schema(void **state)
     pr_trace_free(t);
 }
 
+/* The count of the note of `kind` on what the export cannot give, -1
+ * when there is none. */
+static long
+gap_count(const struct pr_trace *t, const char *kind)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_gaps; i++) {
+        if (strcmp(pr_trace_str(t, t->gaps[i].kind), kind) == 0)
+            return (long)t->gaps[i].count;
+    }
+    return -1;
+}
+
+/* Memory events become signed [memory] records on the main thread; an
+ * operator takes its dtype from the GEMM it launched, never from other
+ * kernels. */
+static void
+test_memory_and_types(void **state)
+{
+    struct pr_trace *t = load(build("memory"));
+    const struct pr_mem_info *m[2];
+    const struct pr_op_info *op;
+    size_t i, k = 0;
+
+    (void)state;
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind != PR_KIND_MEMORY_RECORD)
+            continue;
+        assert_true(k < 2);
+        assert_string_equal(pr_trace_str(t, e->pid), "42");
+        assert_string_equal(pr_trace_str(t, e->tid), "42");
+        m[k++] = pr_trace_mem(t, e);
+    }
+    assert_int_equal(k, 2);
+    assert_int_equal(m[0]->bytes, 1048576);
+    assert_int_equal(m[1]->bytes, -1048576);
+    assert_int_equal(m[0]->device_type, 1);
+    assert_int_equal(m[0]->device_id, 0);
+    assert_int_equal(m[0]->addr, 140000000);
+    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::addmm", 0));
+    assert_string_equal(pr_trace_str(t, op->input_types),
+                        "['c10::BFloat16', 'c10::BFloat16', "
+                        "'c10::BFloat16', '', '']");
+    assert_true(pr_shapes_noted(t, PR_SHAPES_TYPES, op->input_types));
+    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::cat", 0));
+    assert_string_equal(pr_trace_str(t, op->input_dims),
+                        "[[[2, 3], [4, 3]], []]");
+    assert_true(op->input_types == PR_STR_NONE);
+    assert_int_equal(gap_count(t, "dtype_from_kernel"), 1);
+    assert_int_equal(gap_count(t, "no_gpu_info"), 0);
+    assert_int_equal(gap_count(t, "no_steps"), 0);
+    assert_int_equal(gap_count(t, "no_memory"), -1);
+    assert_int_equal(gap_count(t, "no_shapes"), -1);
+    pr_trace_free(t);
+}
+
+/* Each run says what its export lacks, and only that. */
+static void
+test_gaps(void **state)
+{
+    struct pr_trace *t = load(build("basic")), *u = t->next;
+    const struct pr_op_info *op;
+
+    (void)state;
+    /* aten::mm ran an fp32 FFMA GEMM: float inputs, so the tensor-core
+     * rules can say "fp32 without TF32" */
+    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::mm", 0));
+    assert_string_equal(pr_trace_str(t, op->input_types), "['float', 'float']");
+    assert_int_equal(gap_count(t, "no_shapes"), 1); /* aten::relu */
+    assert_int_equal(gap_count(t, "dtype_from_kernel"), 1);
+    assert_int_equal(gap_count(t, "no_memory"), 0);
+    assert_int_equal(gap_count(t, "no_gpu_info"), -1);
+    assert_int_equal(gap_count(t, "no_steps"), -1);
+    assert_int_equal(gap_count(t, "no_operators"), -1);
+    assert_int_equal(gap_count(u, "no_operators"), 0);
+    assert_int_equal(gap_count(u, "no_comm_bytes"), 1);
+    assert_int_equal(gap_count(u, "no_shapes"), -1);
+    pr_trace_free(t);
+    t = load(build("old_schema"));
+    assert_int_equal(gap_count(t, "no_gpu_info"), 0);
+    assert_int_equal(gap_count(t, "no_steps"), 0);
+    assert_int_equal(gap_count(t, "no_operators"), 0);
+    pr_trace_free(t);
+}
+
 static struct pr_probe
 probe_of(const char *path, char *head, size_t cap)
 {
@@ -355,8 +443,8 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-    static const char *const names[] = {"basic", "old_schema", "unrelated",
-                                        "no_end", "corrupt"};
+    static const char *const names[] = {"basic",  "old_schema", "unrelated",
+                                        "no_end", "corrupt",    "memory"};
     char path[256];
     size_t i;
 
@@ -372,10 +460,15 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_device_rows), cmocka_unit_test(test_host_rows),
-        cmocka_unit_test(test_links),       cmocka_unit_test(test_processes),
-        cmocka_unit_test(test_old_schema),  cmocka_unit_test(test_sniff),
+        cmocka_unit_test(test_device_rows),
+        cmocka_unit_test(test_host_rows),
+        cmocka_unit_test(test_links),
+        cmocka_unit_test(test_processes),
+        cmocka_unit_test(test_old_schema),
+        cmocka_unit_test(test_sniff),
         cmocka_unit_test(test_bad),
+        cmocka_unit_test(test_gaps),
+        cmocka_unit_test(test_memory_and_types),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
