@@ -444,6 +444,20 @@ enum_name(const char *const *names, size_t n, int64_t v)
 
 #define ENUM_NAME(tab, v) enum_name(tab, sizeof(tab) / sizeof(tab[0]), v)
 
+/* The direction of ENUM_CUDA_MEMCPY_OPER `k`; arrays count as the side
+ * they are on. */
+static enum pr_copy_dir
+copy_dir(int64_t k)
+{
+    static const uint8_t dirs[] = {
+        PR_DIR_UNKNOWN, PR_DIR_H2D, PR_DIR_D2H, PR_DIR_H2D, PR_DIR_D2H,
+        PR_DIR_D2D,     PR_DIR_D2D, PR_DIR_D2D, PR_DIR_D2D, PR_DIR_H2H,
+        PR_DIR_P2P,     PR_DIR_H2D, PR_DIR_D2H, PR_DIR_D2D};
+
+    return k >= 0 && (uint64_t)k < sizeof(dirs) ? (enum pr_copy_dir)dirs[k]
+                                                : PR_DIR_UNKNOWN;
+}
+
 static const char *const copy_cols[] = {DEVICE_COLS, "bytes", "copyKind",
                                         "srcKind", "dstKind"};
 
@@ -460,6 +474,7 @@ on_copy(struct nsys *n, sqlite3_stmt *q)
     if (add_device_event(n, q, PR_KIND_COPY, name, &g) != PR_OK)
         return PR_E_NOMEM;
     g->bytes = col_i64(q, C_MORE, -1);
+    g->copy_dir = (uint8_t)copy_dir(col_i64(q, C_MORE + 1, 0));
     return PR_OK;
 }
 

@@ -140,6 +140,7 @@ test_device_rows(void **state)
     g = pr_trace_gpu(
         t, named(t, PR_KIND_COPY, "Memcpy HtoD (Pageable -> Device)", 0));
     assert_int_equal(g->bytes, 1048576);
+    assert_int_equal(g->copy_dir, PR_DIR_H2D);
     g = pr_trace_gpu(t, named(t, PR_KIND_SET, "Memset (Device)", 0));
     assert_int_equal(g->bytes, 4096);
     assert_int_equal(named(t, PR_KIND_SYNC, "Stream Sync", 0)->dur_ns, 1000);
