@@ -1195,6 +1195,42 @@ emit_all(struct mge *m, struct pr_error *err)
     return st == PR_OK ? PR_OK : pr_error_set(err, st, "out of memory");
 }
 
+/* ------------------------------------------------------------ gaps */
+
+/* What the timeline cannot give, for the report's data-quality notes:
+ * the profiler's own device events time operators, not kernels, unless
+ * CUPTI was on; it records no collectives; steps need Profiler.step(). */
+static enum pr_status
+add_gaps(struct mge *m)
+{
+    enum pr_status st = PR_OK;
+    size_t i, mem = 0;
+
+    for (i = 0; i < m->t->n_events; i++)
+        mem += m->t->events[i].kind == PR_KIND_MEMORY_RECORD;
+    if (!m->saw_cupti)
+        st = pr_trace_add_gap(
+            m->t, "no_kernels", 0,
+            "device time is MegEngine's per-operator device events, not "
+            "CUDA kernels: the kernel table lists operators, and grid, "
+            "occupancy and kernel-name rules do not apply; profile with "
+            "enable_cupti=True (MegEngine 1.10+) for kernels");
+    if (st == PR_OK && m->n_steps == 0)
+        st = pr_trace_add_gap(m->t, "no_steps", 0,
+                              "no StopStep markers: the capture is one "
+                              "step; call Profiler.step() each iteration "
+                              "(MegEngine 1.12.4+)");
+    if (st == PR_OK && mem == 0)
+        st = pr_trace_add_gap(m->t, "no_memory", 0,
+                              "no <device>_alloc_mem counters or tensor "
+                              "lifetimes: no memory curve");
+    if (st == PR_OK)
+        st = pr_trace_add_gap(m->t, "no_communication", 0,
+                              "MegEngine's profiler records no collectives: "
+                              "no communication sizes or bandwidth");
+    return st;
+}
+
 /* ------------------------------------------------------------ loading */
 
 static void
@@ -1246,6 +1282,8 @@ load_source(struct pr_source *src, struct pr_trace **out, struct pr_error *err)
     st = read_all(&m, src, err);
     if (st == PR_OK)
         st = emit_all(&m, err);
+    if (st == PR_OK && add_gaps(&m) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     mge_free(&m);
     if (st != PR_OK) {
         pr_trace_free(m.t);

@@ -283,6 +283,29 @@ add_memory(struct stat_ctx *c)
     return PR_OK;
 }
 
+/* What a graph profile cannot give, for the report's data-quality
+ * notes. */
+static enum pr_status
+add_gaps(struct pr_trace *t, int footprint)
+{
+    enum pr_status st = pr_trace_add_gap(
+        t, "no_kernels", 0,
+        "device time is per operator (one {start, kern, end} per comp "
+        "node), not per CUDA kernel: the kernel table lists operators, and "
+        "grid, occupancy and kernel-name rules do not apply");
+
+    if (st == PR_OK)
+        st = pr_trace_add_gap(t, "no_steps", 0,
+                              "a graph profile is one execution: no steps, "
+                              "no host timeline between operators");
+    if (st == PR_OK && !footprint)
+        st = pr_trace_add_gap(t, "no_flops", 0,
+                              "no opr_footprint: no FLOPs or shapes; "
+                              "profile with load_and_run --profile (or "
+                              "get_profile() after enabling the footprint)");
+    return st;
+}
+
 static enum pr_status
 build(struct stat_ctx *c, const cJSON *doc, struct pr_error *err)
 {
@@ -311,7 +334,7 @@ build(struct stat_ctx *c, const cJSON *doc, struct pr_error *err)
             add_device(c, o, o->string, link) != PR_OK)
             return pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
-    if (add_memory(c) != PR_OK)
+    if (add_memory(c) != PR_OK || add_gaps(c->t, c->fp != NULL) != PR_OK)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     c->t->n_trace_events = (size_t)n;
     return PR_OK;

@@ -235,6 +235,52 @@ test_v1_12(void **state)
     pr_trace_free(t);
 }
 
+/* The kinds of what a trace cannot give, space-separated, into buf. */
+static const char *
+gap_kinds(const struct pr_trace *t, char *buf, size_t cap)
+{
+    size_t i, n = 0;
+
+    buf[0] = '\0';
+    for (i = 0; i < t->n_gaps && n < cap; i++)
+        n += (size_t)snprintf(buf + n, cap - n, "%s%s", i ? " " : "",
+                              pr_trace_str(t, t->gaps[i].kind));
+    return buf;
+}
+
+/* Each shape says what it cannot give: kernels only with CUPTI, steps
+ * only with StopStep, never communication; a graph profile has neither
+ * kernels nor steps. */
+static void
+test_gaps(void **state)
+{
+    static const struct {
+        const struct pr_format *f;
+        const char *file, *kinds;
+    } cases[] = {
+        {&pr_format_megengine, "v1_4.chrome_timeline.json",
+         "no_kernels no_steps no_communication"},
+        {&pr_format_megengine, "v1_5.chrome_timeline.json",
+         "no_kernels no_steps no_communication"},
+        {&pr_format_megengine, "v1_6.chrome_timeline.json",
+         "no_kernels no_steps no_communication"},
+        {&pr_format_megengine, "v1_12.chrome_timeline.json",
+         "no_communication"},
+        {&pr_format_megengine_static, "static_profile.json",
+         "no_kernels no_steps"},
+    };
+    char buf[256];
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct pr_trace *t = load(cases[i].f, cases[i].file);
+
+        assert_string_equal(gap_kinds(t, buf, sizeof(buf)), cases[i].kinds);
+        pr_trace_free(t);
+    }
+}
+
 /* The static-graph profile: host and device time per operator (seconds),
  * the footprint's computation as FLOPs, the memory plan's extent. */
 static void
@@ -354,7 +400,7 @@ main(void)
         cmocka_unit_test(test_v1_4),    cmocka_unit_test(test_v1_5),
         cmocka_unit_test(test_v1_6),    cmocka_unit_test(test_v1_12),
         cmocka_unit_test(test_static),  cmocka_unit_test(test_helpers),
-        cmocka_unit_test(test_damaged),
+        cmocka_unit_test(test_damaged), cmocka_unit_test(test_gaps),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
