@@ -70,6 +70,19 @@ warn_skipped(FILE *out, const struct pr_options *o, const struct pr_trace *t)
                 pr_trace_str(t, t->skipped[i].why));
 }
 
+/* Kernel-replay traces time each kernel's replays, not the run. */
+static void
+warn_replay(FILE *out, const struct pr_options *o, const char *path,
+            const struct pr_trace *t)
+{
+    if (t->replayed_kernels > 0 && !o->quiet)
+        fprintf(out,
+                "profreport: warning: %s: %zu kernels were timed in CUPTI "
+                "kernel-replay mode: kernel and launch timings are "
+                "distorted\n",
+                path, t->replayed_kernels);
+}
+
 /* The run's name: the loader's (a folder of several ranks) or the path's. */
 static const char *
 worker_of(const struct pr_trace *t, const struct pr_input_file *f)
@@ -90,6 +103,7 @@ add_trace(const struct pr_options *o, const struct pr_input_file *f,
     enum pr_status st;
 
     warn_skipped(notes, o, t);
+    warn_replay(notes, o, f->path, t);
     if (o->verbose)
         print_quality(notes, f->path, t);
     st = pr_summary_add_input(sum, f->path, t, worker, f->span, err);

@@ -131,6 +131,10 @@ struct pr_gpu_info {
     int64_t out_nelems;  /* "Out msg nelems"; -1 absent */
     int32_t group_size;  /* "Group size"; -1 absent */
     uint8_t copy_dir;    /* copies: enum pr_copy_dir */
+    /* FLOPs the kernel executed, counted by CUPTI's SASS instruction
+     * counters (a cuda_profiler_range of a kernel-replay trace: an FMA is
+     * 2, an add or multiply 1); -1 absent */
+    double measured_flops;
 };
 
 /* Side record for [memory] instants. */
@@ -216,6 +220,11 @@ struct pr_trace {
     int64_t world_size; /* distributedInfo.world_size; -1 absent */
     uint32_t backend;   /* distributedInfo.backend string id */
     uint32_t format;    /* "kineto" or "chrome" */
+    /* Kernels timed by CUPTI's range profiler in kernel-replay mode
+     * (cuda_profiler_range events): their durations are the replays', not
+     * the run's.  replay_unlinked: how many of them no kernel launch could
+     * be paired with (see pr_ingest_link_ranges). */
+    size_t replayed_kernels, replay_unlinked;
     struct pr_diag diag;
 
     /* Set by loaders of run folders (MindSpore profiler/, msprof PROF_*) */
@@ -365,7 +374,8 @@ const struct pr_gpu_info *pr_trace_gpu(const struct pr_trace *t,
 const struct pr_mem_info *pr_trace_mem(const struct pr_trace *t,
                                        const struct pr_event *e);
 
-/* Device properties by list position (GPU index), NULL when out of range. */
+/* Device properties of a device id: the entry with that "id", else the
+ * one at that list position (the GPU index); NULL when neither exists. */
 const struct pr_device *pr_trace_device(const struct pr_trace *t,
                                         int64_t index);
 

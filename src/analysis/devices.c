@@ -130,16 +130,39 @@ amd_arch(const struct pr_trace *t, const struct pr_device *d, char *arch,
         snprintf(arch, cap, "gfx");
 }
 
+/* Meta's MTIA accelerators are no GPUs: Kineto writes their work in its
+ * own category, with no compute capability to speak of. */
+static int
+is_mtia(const struct pr_trace *t, int64_t id)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->info != PR_NO_INFO && device_of(t, e) == id &&
+            strcmp(pr_trace_str(t, e->cat), "mtia_ccp_events") == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* vendor, compute_capability (NVIDIA only) and architecture ("sm_80",
- * "gfx90a"). */
+ * "gfx90a", "mtia"). */
 static void
-emit_arch(cJSON *o, const struct pr_trace *t, const struct pr_device *d,
-          int *ok)
+emit_arch(cJSON *o, const struct pr_trace *t, int64_t id,
+          const struct pr_device *d, int *ok)
 {
     char cc[32], arch[48];
     int amd = d && is_amd(t, d);
     int has_cc = d && d->compute_major >= 0 && d->compute_minor >= 0;
 
+    if (is_mtia(t, id)) {
+        pr_emit_str(o, "vendor", "meta", ok);
+        pr_emit_null(o, "compute_capability", ok);
+        pr_emit_str(o, "architecture", "mtia", ok);
+        return;
+    }
     if (!d) {
         pr_emit_null(o, "vendor", ok);
         pr_emit_null(o, "compute_capability", ok);
@@ -169,10 +192,15 @@ emit_device(cJSON *arr, const struct pr_trace *t, int64_t id, int *ok)
     cJSON *peak;
 
     pr_emit_num(o, "id", (double)id, ok);
-    pr_emit_str(o, "name", d ? pr_trace_str(t, d->name) : NULL, ok);
+    /* MTIA traces often list no deviceProperties at all */
+    pr_emit_str(o, "name",
+                d                ? pr_trace_str(t, d->name)
+                : is_mtia(t, id) ? "MTIA"
+                                 : NULL,
+                ok);
     pr_emit_num_or_null(o, "num_sms", d && d->num_sms >= 0 ? d->num_sms : NAN,
                         ok);
-    emit_arch(o, t, d, ok);
+    emit_arch(o, t, id, d, ok);
     pr_emit_num_or_null(
         o, "memory_bytes",
         d && d->total_global_mem >= 0 ? (double)d->total_global_mem : NAN, ok);

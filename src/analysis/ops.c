@@ -21,6 +21,10 @@ struct group {
     int64_t host_total_ns, host_self_ns, dev_total_ns, dev_self_ns;
     int64_t tc_total_ns, tc_self_ns;
     int tc_eligible; /* the first member's, as in 8.3 */
+    /* FLOPs CUPTI counted on the members' own kernels (kernel-replay
+     * traces), and how many own kernels had no count */
+    double measured_flops;
+    size_t n_measured, n_unmeasured;
 };
 
 struct table {
@@ -45,9 +49,37 @@ shape_id(const struct pr_trace *t, const struct pr_op_info *op)
     return pr_strtab_find(t->strs, "[]", 2);
 }
 
+/* Counted FLOPs of node n's own kernels into g. */
+static void
+add_measured(struct group *g, const struct pr_trace *t,
+             const struct pr_tree *tree, const struct pr_tree_node *n)
+{
+    size_t i, j;
+
+    for (i = 0; i < n->n_rts; i++) {
+        const struct pr_tree_rt *r = &tree->rts[n->rts[i]];
+
+        for (j = 0; j < r->n_dev; j++) {
+            const struct pr_event *e =
+                &t->events[tree->devs[tree->rt_devs[r->dev_first + j]].ev];
+            const struct pr_gpu_info *gi = pr_trace_gpu(t, e);
+
+            if (e->kind != PR_KIND_DEVICE_TASK)
+                continue;
+            if (gi && gi->measured_flops >= 0) {
+                g->measured_flops += gi->measured_flops;
+                g->n_measured++;
+            } else {
+                g->n_unmeasured++;
+            }
+        }
+    }
+}
+
 static enum pr_status
 add_member(struct table *tb, int64_t key, const struct pr_trace *t,
-           const struct pr_tree_node *n, struct pr_error *err)
+           const struct pr_tree *tree, const struct pr_tree_node *n,
+           struct pr_error *err)
 {
     const struct pr_op_info *op = pr_trace_op(t, &t->events[n->ev]);
     size_t gi = pr_idmap_get(&tb->index, key);
@@ -77,6 +109,7 @@ add_member(struct table *tb, int64_t key, const struct pr_trace *t,
     g->dev_self_ns = pr_sat_add_i64(g->dev_self_ns, n->device_self_ns);
     g->tc_total_ns = pr_sat_add_i64(g->tc_total_ns, n->tc_total_ns);
     g->tc_self_ns = pr_sat_add_i64(g->tc_self_ns, n->tc_self_ns);
+    add_measured(g, t, tree, n);
     return PR_OK;
 }
 
@@ -95,8 +128,8 @@ collect(const struct pr_trace *t, const struct pr_tree *tree,
             continue;
         op = pr_trace_op(t, &t->events[n->ev]);
         shape_key = (int64_t)(((uint64_t)n->name << 32) | shape_id(t, op));
-        if (add_member(by_name, n->name, t, n, err) != PR_OK ||
-            add_member(by_shape, shape_key, t, n, err) != PR_OK)
+        if (add_member(by_name, n->name, t, tree, n, err) != PR_OK ||
+            add_member(by_shape, shape_key, t, tree, n, err) != PR_OK)
             return PR_E_NOMEM;
     }
     return PR_OK;
@@ -145,6 +178,9 @@ emit_group(cJSON *arr, const struct group *g, int with_shapes, int *ok)
     pr_emit_null(o, "arithmetic_intensity", ok);
     pr_emit_str(o, "bound", "unknown", ok);
     pr_emit_null(o, "roofline_pct", ok);
+    /* the roofline pass prefers these to its formulas (roofline.h) */
+    if (g->n_measured > 0 && g->n_unmeasured == 0)
+        pr_emit_num(o, "measured_flops", g->measured_flops, ok);
 }
 
 static cJSON *

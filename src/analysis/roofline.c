@@ -50,6 +50,7 @@ struct dev {
     int id;
     int cc_major, cc_minor; /* as deviceProperties says (gfx for AMD) */
     int amd;
+    int mtia; /* Meta's MTIA: no tensor cores to judge by kernel name */
     struct pr_peaks pk;
 };
 
@@ -59,7 +60,8 @@ struct row {
     const char *name, *shapes;
     struct pr_op_cost cost;
     double calls, dev_self_us, dev_total_us;
-    double flops, bytes; /* all calls; NaN unknown */
+    double flops, bytes;   /* all calls; NaN unknown */
+    const char *flops_src; /* "measured", "trace", "formula"; NULL unknown */
     int eligible, on_tc;
     double tc_self_us; /* self device time on TC kernels */
     int tf32;          /* one of its kernels used TF32 */
@@ -198,6 +200,7 @@ lookup_device(const cJSON *d, struct dev *v, const struct pr_peak_table *tab,
 
     parse_cc(get_str(d, "compute_capability"), &v->cc_major, &v->cc_minor);
     v->amd = str_is(get_str(d, "vendor"), "amd");
+    v->mtia = str_is(get_str(d, "vendor"), "meta");
     q.cc_major = v->cc_major;
     q.cc_minor = v->cc_minor;
     q.amd = v->amd;
@@ -637,6 +640,7 @@ is_low_precision(enum pr_dtype dt)
 /* What one row is measured against. */
 struct rate_in {
     double flops, bytes, dev_us; /* all calls; NaN unknown */
+    const char *flops_src;       /* where the FLOPs come from; NULL */
     double calls;
     enum pr_dtype dt;
     int tc_roof;
@@ -693,6 +697,7 @@ write_rates(struct pass *p, cJSON *o, const struct rate_in *in)
             p->roofs |= 1u << kind;
     }
     put_num(o, "flops", in->flops, ok);
+    put_str(o, "flops_source", isfinite(in->flops) ? in->flops_src : NULL, ok);
     put_num(o, "bytes", in->bytes, ok);
     put_num(o, "achieved_tflops", tflops, ok);
     put_num(o, "achieved_gbps", gbps, ok);
@@ -733,6 +738,7 @@ estimate_row(const struct pass *p, cJSON *obj, struct row *r,
     struct pr_op_call call = {NULL, NULL, -1.0};
     struct pr_error e = {PR_OK, ""};
     const struct og *g = NULL;
+    double measured;
 
     r->obj = obj;
     r->name = get_str(obj, "name");
@@ -755,6 +761,12 @@ estimate_row(const struct pass *p, cJSON *obj, struct row *r,
         g->out_state == OUT_SAME)
         conv_from_bwd(p, g, in, &r->cost);
     r->flops = r->cost.flops >= 0 ? r->cost.flops * r->calls : NAN;
+    r->flops_src = r->cost.flops_from_trace ? "trace" : "formula";
+    measured = get_num(obj, "measured_flops");
+    if (isfinite(measured)) { /* what the kernels did beats any formula */
+        r->flops = measured;
+        r->flops_src = "measured";
+    }
     r->bytes = r->cost.bytes >= 0 ? r->cost.bytes * r->calls : NAN;
     r->eligible =
         pr_tensorcore_op_eligible(r->name, NULL) ||
@@ -841,6 +853,7 @@ fill_shape_rows(struct pass *p)
         struct rate_in ri;
 
         ri.flops = r->flops;
+        ri.flops_src = r->flops_src;
         ri.bytes = r->bytes;
         ri.dev_us = r->dev_total_us;
         ri.calls = r->calls;
@@ -862,7 +875,7 @@ fill_name_row(struct pass *p, cJSON *o)
 {
     const char *name = get_str(o, "name");
     const struct row *top = NULL;
-    struct rate_in in = {0.0, 0.0, NAN, 0.0, PR_DT_UNKNOWN, 0, 0, NULL};
+    struct rate_in in = {0.0, 0.0, NAN, NULL, 0.0, PR_DT_UNKNOWN, 0, 0, NULL};
     size_t i;
 
     for (i = 0; name && i < p->n_rows; i++) {
@@ -871,6 +884,9 @@ fill_name_row(struct pass *p, cJSON *o)
         if (!r->name || strcmp(r->name, name) != 0)
             continue;
         in.flops += r->flops; /* NaN is sticky */
+        in.flops_src = !in.flops_src || strcmp(in.flops_src, r->flops_src) == 0
+                           ? r->flops_src
+                           : "mixed";
         in.bytes += r->bytes;
         in.calls += isfinite(r->calls) ? r->calls : 0.0;
         in.tc_roof |= row_tc_roof(r);
@@ -1053,6 +1069,23 @@ fill_findings(struct pass *p, cJSON *tc)
     free(v);
 }
 
+/* An MTIA run: its matrix engines run operators whose kernel names say
+ * nothing of them, and CUDA's TF32/AMP advice does not apply. */
+static void
+no_tensor_cores(struct pass *p, cJSON *tc)
+{
+    put_num(tc, "tc_kernel_time_pct", NAN, &p->ok);
+    put_num(tc, "tc_heuristic_kernel_time_pct", NAN, &p->ok);
+    put_num(tc, "eligible_op_time_pct", NAN, &p->ok);
+    put_num(tc, "eligible_on_tc_pct", NAN, &p->ok);
+    put(tc, "findings", cJSON_CreateArray(), &p->ok);
+    put_num(tc, "findings_omitted", 0, &p->ok);
+    put_str(tc, "note",
+            "MTIA: the trace does not say which kernels ran on the matrix "
+            "engines; tensor-core figures apply to GPUs only",
+            &p->ok);
+}
+
 static void
 fill_tensor_cores(struct pass *p)
 {
@@ -1066,6 +1099,10 @@ fill_tensor_cores(struct pass *p)
     put(p->run, "tensor_cores", tc, &p->ok);
     if (!p->ok)
         return;
+    if (p->main_dev && p->main_dev->mtia) {
+        no_tensor_cores(p, tc);
+        return;
+    }
     for (i = 0; i < p->n_rows; i++) {
         const struct row *r = &p->rows[i];
 

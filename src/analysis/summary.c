@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,6 +112,29 @@ add_gaps(cJSON *d, const struct pr_trace *t)
     return PR_OK;
 }
 
+/* A kernel-replay trace: its kernel times are the replays' (the counter
+ * passes laid end to end), so timings and the launch gaps mislead. */
+static enum pr_status
+add_replay(cJSON *q, cJSON *d, const struct pr_trace *t)
+{
+    char text[320];
+
+    if (t->replayed_kernels == 0)
+        return PR_OK;
+    snprintf(text, sizeof(text),
+             "kernels were measured by CUPTI's range profiler in "
+             "kernel-replay mode: their times are the replays', not the "
+             "run's, so kernel and launch timings are distorted; their "
+             "FLOPs are counted%s",
+             t->replay_unlinked ? " (not paired with their launches: the "
+                                  "counts of ranges and launches differ)"
+                                : "");
+    if (cJSON_AddNumberToObject(q, "replayed_kernels",
+                                (double)t->replayed_kernels) == NULL)
+        return PR_E_NOMEM;
+    return add_diag_row(d, "kernel_replay", t->replayed_kernels, text);
+}
+
 /* Data-quality notes: "data_quality" as counters, "diagnostics" as the rows
  * the reports show (only the non-zero ones), then what the format cannot
  * give. */
@@ -133,6 +157,8 @@ add_quality(cJSON *run, const struct pr_trace *t)
             add_diag_row(d, quality[i].kind, n, quality[i].text) != PR_OK)
             return PR_E_NOMEM;
     }
+    if (add_replay(q, d, t) != PR_OK)
+        return PR_E_NOMEM;
     return add_gaps(d, t);
 }
 

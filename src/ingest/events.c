@@ -59,6 +59,16 @@ enum arg {
     A_IN_NELEMS,   /* "In msg nelems" */
     A_OUT_NELEMS,  /* "Out msg nelems" */
     A_GROUP,       /* "Group size" */
+    A_SIZE,        /* "size" (MTIA DMA requests) */
+    A_SASS_FFMA,   /* CUPTI SASS counters (cuda_profiler_range), */
+    A_SASS_HFMA,   /* full names in arg_names: fp32, fp16 and */
+    A_SASS_DFMA,   /* fp64 FMAs count 2 FLOPs each, */
+    A_SASS_FMUL,   /* multiplies */
+    A_SASS_HMUL,   /* (fp16) */
+    A_SASS_DMUL,   /* (fp64) */
+    A_SASS_FADD,   /* and adds */
+    A_SASS_HADD,   /* (fp16) */
+    A_SASS_DADD,   /* (fp64) 1 each */
     A_DEV_TYPE,    /* "Device Type" ([memory]) */
     A_DEV_ID,      /* "Device Id" */
     A_ADDR,        /* "Addr" */
@@ -100,6 +110,16 @@ static const char *const arg_names[N_ARGS] = {
     "In msg nelems",
     "Out msg nelems",
     "Group size",
+    "size",
+    "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_hmul_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_hadd_pred_on.sum",
+    "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
     "Device Type",
     "Device Id",
     "Addr",
@@ -311,7 +331,7 @@ arg_of(const char *k, size_t len)
         ['P'] = R(A_PY_ID + 1, A_PY_PARENT + 1, A_PY_MODULE + 1),
         ['f'] = R(A_FLOPS + 1),
         ['d'] = R(A_DEVICE + 1, A_DTYPE + 1),
-        ['s'] = R(A_STREAM + 1, A_SMEM + 1),
+        ['s'] = R(A_STREAM + 1, A_SMEM + 1, A_SIZE + 1),
         ['g'] = R(A_GRID + 1),
         ['b'] = R(A_BLOCK + 1, A_BPSM + 1, A_BYTES + 1),
         ['r'] = R(A_REGS + 1),
@@ -329,6 +349,13 @@ arg_of(const char *k, size_t len)
     for (i = 0; i < sizeof(first[0]) && first[c][i] != 0; i++) {
         if (is_key_n(k, len, arg_names[first[c][i] - 1]))
             return (enum arg)(first[c][i] - 1);
+    }
+    /* the counters share a long prefix: one compare rules out the rest */
+    if (len > 6 && memcmp(k, "smsp__", 6) == 0) {
+        for (i = A_SASS_FFMA; i <= A_SASS_DADD; i++) {
+            if (is_key_n(k, len, arg_names[i]))
+                return (enum arg)i;
+        }
     }
     return A_NONE;
 }
@@ -1165,6 +1192,25 @@ dim3(const cJSON *v, int32_t *out)
     }
 }
 
+/* FLOPs from the SASS instruction counters of a cuda_profiler_range, as
+ * HTA's CUPTI counter analysis counts them; -1 when none is recorded. */
+static double
+measured_flops(const struct args *a)
+{
+    double sum = 0;
+    int i, any = 0;
+
+    for (i = A_SASS_FFMA; i <= A_SASS_DADD; i++) {
+        double n = arg_num(a, (enum arg)i, NAN);
+
+        if (!isfinite(n) || n < 0)
+            continue;
+        any = 1;
+        sum += n * (i <= A_SASS_DFMA ? 2.0 : 1.0);
+    }
+    return any ? sum : -1.0;
+}
+
 static enum pr_status
 add_gpu_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
 {
@@ -1172,7 +1218,7 @@ add_gpu_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
     const cJSON *bpsm = a->node[A_BPSM];
     int i, oom = 0;
 
-    if (!has_any(a, A_DEVICE, A_GROUP))
+    if (!has_any(a, A_DEVICE, A_SASS_DADD))
         return PR_OK;
     if (r->n_gpu >= PR_NO_INFO || pr_grow((void **)&r->gpu, &r->cap_gpu,
                                           r->n_gpu + 1, sizeof(*g)) != PR_OK)
@@ -1198,12 +1244,14 @@ add_gpu_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
     else
         g->blocks_per_sm = arg_num(a, A_BPSM, NAN);
     g->occupancy_pct = arg_num(a, A_OCC, NAN);
-    g->bytes = arg_int(a, A_BYTES, 0, INT64_MAX, -1);
+    g->bytes =
+        arg_int(a, arg_has(a, A_BYTES) ? A_BYTES : A_SIZE, 0, INT64_MAX, -1);
     g->in_nelems = arg_int(a, A_IN_NELEMS, 0, INT64_MAX, -1);
     g->out_nelems = arg_int(a, A_OUT_NELEMS, 0, INT64_MAX, -1);
     g->group_size = (int32_t)arg_int(a, A_GROUP, 0, INT32_MAX, -1);
     g->collective = str_arg(r, a, A_COLL, &oom);
     g->dtype = str_arg(r, a, A_DTYPE, &oom);
+    g->measured_flops = measured_flops(a);
     if (oom)
         return PR_E_NOMEM;
     out->info = (uint32_t)r->n_gpu++;
@@ -1250,6 +1298,10 @@ static const struct {
     {"privateuse1_runtime", PR_KIND_RUNTIME_CALL},
     {"cuda_driver", PR_KIND_DRIVER_CALL},
     {"kernel", PR_KIND_DEVICE_TASK},
+    {"mtia_ccp_events", PR_KIND_DEVICE_TASK}, /* see mtia_kind() */
+    /* a kernel's CUPTI counters, one range per kernel of a kernel-replay
+     * trace (Kineto's CUPTI profiler mode writes no "kernel" events) */
+    {"cuda_profiler_range", PR_KIND_DEVICE_TASK},
     {"memcpy", PR_KIND_COPY},
     {"gpu_memcpy", PR_KIND_COPY},
     {"memset", PR_KIND_SET},
@@ -1295,6 +1347,49 @@ copy_dir(const struct ev *e)
     return PR_DIR_UNKNOWN;
 }
 
+static int
+cat_is(const char *cat, size_t len, const char *want)
+{
+    return strlen(want) == len && strncmp(cat, want, len) == 0;
+}
+
+/* MTIA's command processor writes its DMA transfers and its stream event
+ * records and waits in the same category as the work itself: a transfer
+ * is a copy, and a wait is no work at all (it would count idle time as
+ * busy).  Everything else there ran an operator on the device. */
+static enum pr_kind
+mtia_kind(const struct ev *e)
+{
+    size_t n;
+    const char *name = ev_str(e, RAW_NAME, &n);
+
+    if (n >= 3 && strncmp(name, "dma", 3) == 0)
+        return PR_KIND_COPY;
+    if (n >= 6 && strncmp(name, "event_", 6) == 0)
+        return PR_KIND_SYNC;
+    return PR_KIND_DEVICE_TASK;
+}
+
+/* MTIA work and CUPTI counter ranges carry no "device" arg: their pid is
+ * the device ("MTIA 17" is pid 17).  Sets it when the pid is a plain
+ * small number. */
+static void
+device_from_pid(struct pr_recs *r, const struct pr_event *out)
+{
+    const char *pid = pr_pool_str(&r->strs, out->pid);
+    struct pr_gpu_info *g;
+    int32_t v = 0;
+    size_t i;
+
+    if (out->info == PR_NO_INFO || r->gpu[out->info].device >= 0)
+        return;
+    g = &r->gpu[out->info];
+    for (i = 0; pid[i] >= '0' && pid[i] <= '9' && i < 6; i++)
+        v = v * 10 + (pid[i] - '0');
+    if (i > 0 && pid[i] == '\0')
+        g->device = v;
+}
+
 /* ph "X": every category is kept; the kind says which ones we know. */
 static enum pr_status
 add_duration(struct pr_recs *r, const struct ev *e, const struct where *w,
@@ -1305,7 +1400,7 @@ add_duration(struct pr_recs *r, const struct ev *e, const struct where *w,
     const char *cat = ev_str(e, RAW_CAT, &cat_n);
     struct pr_event *out;
     int64_t ts, dur;
-    int ok;
+    int ok, mtia, pid_dev;
     enum pr_kind kind;
     enum pr_status st = get_time(e, RAW_TS, &ts, &ok, w, err);
 
@@ -1323,6 +1418,10 @@ add_duration(struct pr_recs *r, const struct ev *e, const struct where *w,
         dur = 0;
     }
     kind = kind_of_cat(cat, cat_n);
+    mtia = cat_is(cat, cat_n, "mtia_ccp_events");
+    pid_dev = mtia || cat_is(cat, cat_n, "cuda_profiler_range");
+    if (mtia)
+        kind = mtia_kind(e);
     r->diag.unknown_cat += kind == PR_KIND_OTHER;
     out = new_event(r, e, w->index, (uint8_t)kind);
     if (out == NULL)
@@ -1340,6 +1439,8 @@ add_duration(struct pr_recs *r, const struct ev *e, const struct where *w,
         st = add_gpu_info(r, out, &a);
     if (st == PR_OK && kind == PR_KIND_COPY && out->info != PR_NO_INFO)
         r->gpu[out->info].copy_dir = (uint8_t)copy_dir(e);
+    if (st == PR_OK && pid_dev && pr_info_table_of(kind) == PR_INFO_GPU)
+        device_from_pid(r, out);
     return st == PR_OK ? PR_OK : no_memory(w, err);
 }
 

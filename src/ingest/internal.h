@@ -454,4 +454,13 @@ int pr_fld_json_raw(const char *p, size_t n, struct pr_buf *out);
 /* Write a double the way Python's repr() does (shortest round trip). */
 PR_NODISCARD enum pr_status pr_fld_py_float(double d, struct pr_buf *out);
 
+/* ------------------------------------------------------------ replay.c */
+
+/* Pair the cuda_profiler_range events of a kernel-replay trace with the
+ * kernel launches, in order, giving each range its launch's correlation
+ * and External id; counts them in t->replayed_kernels, and in
+ * t->replay_unlinked when the two counts differ (then nothing is paired).
+ * Call after pr_trace_finish(). */
+void pr_ingest_link_ranges(struct pr_trace *t);
+
 #endif

@@ -635,6 +635,7 @@ load(struct ctx *c, const char *name, const struct pr_read_opts *opts,
     }
     progress_show(&pg, t->bytes, 1);
     pr_trace_finish(t);
+    pr_ingest_link_ranges(t);
     *out = t;
     return PR_OK;
 }

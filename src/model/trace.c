@@ -139,6 +139,7 @@ pr_trace_add_gpu(struct pr_trace *t, uint32_t *index)
     g->collective = g->dtype = PR_STR_NONE;
     g->in_nelems = g->out_nelems = -1;
     g->group_size = -1;
+    g->measured_flops = -1;
     return g;
 }
 
@@ -494,6 +495,14 @@ pr_trace_mem(const struct pr_trace *t, const struct pr_event *e)
 const struct pr_device *
 pr_trace_device(const struct pr_trace *t, int64_t index)
 {
+    size_t i;
+
+    /* CUDA lists every GPU by its index; MTIA lists the one it used, with
+     * its own id (17) */
+    for (i = 0; index >= 0 && i < t->n_devices; i++) {
+        if (t->devices[i].id == index)
+            return &t->devices[i];
+    }
     if (index < 0 || (uint64_t)index >= t->n_devices)
         return NULL;
     return &t->devices[index];

@@ -1,0 +1,305 @@
+/* test_accelerators.c - traces of accelerators other than a plain CUDA GPU
+ * give device work, tensor-core figures and findings that match what the
+ * kernels did (issue #12).  The traces are small hand-made copies of the
+ * shapes HTA's public test data has (tests/data/amd_trace,
+ * mtia_trace_single_rank, cupti_profiler): Meta MTIA work in
+ * mtia_ccp_events, a CUPTI counter (kernel-replay) trace whose kernels are
+ * cuda_profiler_range events, and an AMD MI250 (gfx90a) run.  Each goes
+ * through the whole pipeline: reader, analyses, roofline, advice. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+#include <cmocka.h>
+
+#include "profreport/pipeline.h"
+
+#include "testjson.h"
+
+/* |a - b| <= 1e-9 * max(1, |b|) */
+static void
+near(double a, double b)
+{
+    double tol = 1e-9 * (b > 1 || b < -1 ? (b < 0 ? -b : b) : 1);
+
+    if (!(a - b <= tol && b - a <= tol))
+        fail_msg("%.12g != %.12g", a, b);
+}
+
+/* The summary of one trace given as text. */
+static cJSON *
+summarize(const char *json)
+{
+    char path[] = "/tmp/pr_accel_XXXXXX";
+    const char *inputs[1];
+    struct pr_error err = {0};
+    cJSON *out = NULL;
+    int fd = mkstemp(path);
+    size_t n = strlen(json);
+
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, json, n), (ssize_t)n);
+    close(fd);
+    inputs[0] = path;
+    assert_int_equal(pr_pipeline_summary(inputs, 1, 1, &out, &err), PR_OK);
+    unlink(path);
+    assert_non_null(out);
+    return out;
+}
+
+static const cJSON *
+run0(const cJSON *sum)
+{
+    return at(sum, "runs", 0);
+}
+
+static const cJSON *
+find_named(const cJSON *arr, const char *name)
+{
+    const cJSON *o;
+
+    cJSON_ArrayForEach(o, arr)
+    {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "name");
+
+        if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0)
+            return o;
+    }
+    fail_msg("no row named %s", name);
+    return NULL;
+}
+
+static int
+has_rec(const cJSON *run, const char *id)
+{
+    const cJSON *r;
+
+    cJSON_ArrayForEach(r, get(run, "recommendations"))
+    {
+        if (strcmp(str(r, "id"), id) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* One step of an MTIA run (HTA's mtia_trace_single_rank): the host op
+ * launches through mtia_runtime, the device runs "fc-dtype_Float" on
+ * pid 17 (the device id; no "device" arg), a DMA moves 4 KiB and a
+ * stream waits on an event for 100 us. */
+static const char mtia_trace[] =
+    "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 17, \"name\": "
+    "\"ARTEMIS\", \"runtimeMajorVersion\": 1}],\n\"traceEvents\": [\n"
+    "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": "
+    "\"ProfilerStep#1\", \"pid\": 9, \"tid\": 9, \"ts\": 0, \"dur\": 1000},\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 9, "
+    "\"tid\": 9, \"ts\": 10, \"dur\": 100, \"args\": {\"External id\": 1, "
+    "\"Input Dims\": [[1024, 1024], [1024, 2080]], \"Input type\": "
+    "[\"float\", \"float\"]}},\n"
+    "{\"ph\": \"X\", \"cat\": \"mtia_runtime\", \"name\": \"runFunction - "
+    "job_prep_and_submit_for_execution\", \"pid\": 9, \"tid\": 9, \"ts\": 20, "
+    "\"dur\": 50, \"args\": {\"correlation\": 5}},\n"
+    "{\"ph\": \"X\", \"cat\": \"mtia_ccp_events\", \"name\": "
+    "\"fc-dtype_Float\", \"pid\": 17, \"tid\": 4, \"ts\": 200, \"dur\": 400, "
+    "\"args\": {\"correlation\": 5, \"stream\": 1, \"column\": \"0\", "
+    "\"row\": \"0\", \"packet_ptr\": 330}},\n"
+    "{\"ph\": \"X\", \"cat\": \"mtia_ccp_events\", \"name\": "
+    "\"dma_request\", \"pid\": 17, \"tid\": 801, \"ts\": 650, \"dur\": 10, "
+    "\"args\": {\"direction\": \"DEVICE_TO_HOST\", \"size\": 4096, "
+    "\"packet_ptr\": 225, \"sqid\": 1}},\n"
+    "{\"ph\": \"X\", \"cat\": \"mtia_ccp_events\", \"name\": \"event_wait\", "
+    "\"pid\": 17, \"tid\": 5, \"ts\": 700, \"dur\": 100, \"args\": "
+    "{\"stream\": 2, \"wait_on_stream\": 1}}\n]}\n";
+
+static void
+test_mtia(void **state)
+{
+    cJSON *sum = summarize(mtia_trace);
+    const cJSON *run = run0(sum), *dev = at(run, "devices", 0);
+    const cJSON *g = at(run, "gpu_metrics", 0), *tc = get(run, "tensor_cores");
+    const cJSON *k = at(run, "kernels", 0);
+    const cJSON *bd = get(get(run, "step_summary"), "breakdown_us");
+
+    (void)state;
+    /* the device by its own id, named, and no GPU */
+    near(num(dev, "id"), 17);
+    assert_string_equal(str(dev, "name"), "ARTEMIS");
+    assert_string_equal(str(dev, "vendor"), "meta");
+    assert_string_equal(str(dev, "architecture"), "mtia");
+    assert_true(cJSON_IsNull(get(dev, "compute_capability")));
+    /* device work: the operator's 400 us; the wait is no work, the DMA a
+     * copy */
+    near(num(g, "device"), 17);
+    near(num(g, "kernel_time_us"), 400);
+    near(num(bd, "kernel"), 400);
+    near(num(bd, "memcpy"), 10);
+    assert_int_equal(cJSON_GetArraySize(get(run, "kernels")), 1);
+    assert_string_equal(str(k, "name"), "fc-dtype_Float");
+    assert_string_equal(str(k, "operator"), "aten::mm");
+    near(num(get(run, "data_quality"), "unknown_cat"), 0);
+    /* no CUDA tensor-core story for an fp32 matmul on MTIA */
+    assert_true(cJSON_IsNull(get(tc, "tc_kernel_time_pct")));
+    assert_int_equal(cJSON_GetArraySize(get(tc, "findings")), 0);
+    assert_non_null(strstr(str(tc, "note"), "MTIA"));
+    assert_false(has_rec(run, "enable_amp"));
+    cJSON_Delete(sum);
+}
+
+/* A CUPTI counter trace (HTA's cupti_profiler sample): no "kernel"
+ * events; one cuda_profiler_range per launch, in launch order, with the
+ * SASS counters and replayed times.  As in that sample, the launches'
+ * External ids are their correlation ids, not their operators'. */
+#define RANGE(name, ts, ffma, fadd)                                            \
+    "{\"ph\": \"X\", \"cat\": \"cuda_profiler_range\", \"name\": \"" name      \
+    "\", \"pid\": 0, \"tid\": 0, \"ts\": " ts ", \"dur\": 121431, \"args\": "  \
+    "{\"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum\": " ffma ", "     \
+    "\"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum\": " fadd ", "      \
+    "\"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum\": 0, "             \
+    "\"smsp__sass_thread_inst_executed_op_dmul_pred_on.sum\": 0}}"
+#define LAUNCH(ts, corr)                                                       \
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": "                    \
+    "\"cudaLaunchKernel\", \"pid\": 9, \"tid\": 9, \"ts\": " ts ", \"dur\": "  \
+    "5, \"args\": {\"External id\": " corr ", \"correlation\": " corr "}}"
+#define REPLAY_HEAD                                                            \
+    "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"name\": "     \
+    "\"NVIDIA A100-PG509-200\", \"computeMajor\": 8, \"computeMinor\": 0, "    \
+    "\"numSms\": 108, \"totalGlobalMem\": 42505273344}],\n"                    \
+    "\"traceEvents\": [\n"                                                     \
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": "   \
+    "9, \"tid\": 9, \"ts\": 10, \"dur\": 100, \"args\": {\"External id\": 1, " \
+    "\"Input Dims\": [[64, 128], [128, 256]], \"Input type\": [\"float\", "    \
+    "\"float\"]}},\n"                                                          \
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::add_\", "          \
+    "\"pid\": 9, \"tid\": 9, \"ts\": 200, \"dur\": 100, \"args\": "            \
+    "{\"External id\": 2}},\n" LAUNCH("20", "77") ",\n"
+
+static const char replay_trace[] = REPLAY_HEAD LAUNCH("210", "78") ",\n" RANGE(
+    "ampere_sgemm_64x64_nn", "1000", "2000000",
+    "1000") ",\n" RANGE("void at::native::elementwise_kernel<128, 2>", "122431",
+                        "0", "8192") "\n]}\n";
+
+/* One launch for two ranges: pairing by order would guess. */
+static const char replay_unpaired[] =
+    REPLAY_HEAD RANGE("ampere_sgemm_64x64_nn", "1000", "2000000",
+                      "1000") ",\n" RANGE("void at::native::elementwise_"
+                                          "kernel<128, 2>",
+                                          "122431", "0", "8192") "\n]}\n";
+
+static void
+test_cupti_counters(void **state)
+{
+    cJSON *sum = summarize(replay_trace);
+    const cJSON *run = run0(sum), *q = get(run, "data_quality");
+    const cJSON *mm = find_named(get(run, "operators_by_shape"), "aten::mm");
+    const cJSON *add = find_named(get(run, "operators"), "aten::add_");
+    const cJSON *k = find_named(get(run, "kernels"), "ampere_sgemm_64x64_nn");
+    const cJSON *d = at(run, "diagnostics", 0);
+
+    (void)state;
+    /* read as the device's kernels, each under the op that launched it */
+    near(num(at(run, "gpu_metrics", 0), "kernel_time_us"), 2 * 121431);
+    assert_string_equal(str(k, "operator"), "aten::mm");
+    near(num(q, "kernel_time_without_operator_pct"), 0);
+    /* measured: 2 per FMA + 1 per add = 4,001,000, not the formula's
+     * 2*64*128*256 = 4,194,304 */
+    near(num(mm, "flops"), 2.0 * 2000000 + 1000);
+    assert_string_equal(str(mm, "flops_source"), "measured");
+    near(num(add, "flops"), 8192);
+    assert_string_equal(str(add, "flops_source"), "measured");
+    /* and the reports say the timings are the replays' */
+    near(num(q, "replayed_kernels"), 2);
+    assert_string_equal(str(d, "kind"), "kernel_replay");
+    assert_non_null(strstr(str(d, "text"), "distorted"));
+    assert_null(strstr(str(d, "text"), "not paired"));
+    cJSON_Delete(sum);
+
+    sum = summarize(replay_unpaired);
+    run = run0(sum);
+    mm = find_named(get(run, "operators_by_shape"), "aten::mm");
+    assert_non_null(
+        strstr(str(at(run, "diagnostics", 0), "text"), "not paired"));
+    near(num(get(run, "data_quality"), "kernel_time_without_operator_pct"),
+         100);
+    /* no kernel of its own: the formula, and it says so */
+    near(num(mm, "flops"), 2.0 * 64 * 128 * 256);
+    assert_string_equal(str(mm, "flops_source"), "formula");
+    cJSON_Delete(sum);
+}
+
+/* An MI250 run (HTA's amd_trace): HIP reports gfx90a as "9.0" with 64-wide
+ * wavefronts; the fp32 GEMM ran on the matrix cores (MI16x16x1 in its
+ * Tensile name), which CDNA runs fp32 on, TF32 or not. */
+static const char mi250_trace[] =
+    "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"name\": "
+    "\"AMD Radeon Graphics\", \"totalGlobalMem\": 68702699520, "
+    "\"computeMajor\": 9, \"computeMinor\": 0, \"warpSize\": 64, "
+    "\"numSms\": 104}],\n\"traceEvents\": [\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::addmm\", "
+    "\"pid\": 9, \"tid\": 9, \"ts\": 10, \"dur\": 100, \"args\": "
+    "{\"External id\": 1, \"Input Dims\": [[128], [5, 128], [128, 128], [], "
+    "[]], \"Input type\": [\"float\", \"float\", \"float\", \"Scalar\", "
+    "\"Scalar\"]}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::sum\", \"pid\": "
+    "9, \"tid\": 9, \"ts\": 200, \"dur\": 100, \"args\": {\"External id\": "
+    "2, \"Input Dims\": [[5, 128], [], [], []], \"Input type\": [\"float\", "
+    "\"ScalarList\", \"Scalar\", \"\"]}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": "
+    "\"hipExtModuleLaunchKernel\", \"pid\": 9, \"tid\": 9, \"ts\": 20, "
+    "\"dur\": 5, \"args\": {\"External id\": 1, \"correlation\": 3}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": "
+    "\"hipLaunchKernel\", \"pid\": 9, \"tid\": 9, \"ts\": 210, \"dur\": 5, "
+    "\"args\": {\"External id\": 2, \"correlation\": 4}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": "
+    "\"Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_MT64x16x32_MI16x16x1_SN_"
+    "LDSB0_ISA90a_IU1_K1_WG64_4_1\", \"pid\": 0, \"tid\": 1, \"ts\": 30, "
+    "\"dur\": 30, \"args\": {\"External id\": 1, \"device\": 0, \"stream\": "
+    "0, \"correlation\": 3}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"void "
+    "at::native::reduce_kernel<128, 4>\", \"pid\": 0, \"tid\": 1, \"ts\": "
+    "220, \"dur\": 10, \"args\": {\"External id\": 2, \"device\": 0, "
+    "\"stream\": 0, \"correlation\": 4}}\n]}\n";
+
+static void
+test_mi250(void **state)
+{
+    cJSON *sum = summarize(mi250_trace);
+    const cJSON *run = run0(sum), *dev = at(run, "devices", 0);
+    const cJSON *tc = get(run, "tensor_cores");
+    const cJSON *k = find_named(get(run, "kernels"),
+                                "Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_"
+                                "MT64x16x32_MI16x16x1_SN_LDSB0_ISA90a_IU1_K1_"
+                                "WG64_4_1");
+
+    (void)state;
+    assert_string_equal(str(dev, "vendor"), "amd");
+    assert_string_equal(str(dev, "architecture"), "gfx90a");
+    assert_true(cJSON_IsNull(get(dev, "compute_capability")));
+    assert_string_equal(str(dev, "peak_source"), "guess");
+    near(num(dev, "peak_gbps"), 1638.4);
+    /* the GEMM's 30 us of 40 us kernel time ran on the matrix cores */
+    assert_true(cJSON_IsTrue(get(k, "tensor_cores_used")));
+    assert_string_equal(str(k, "tensor_cores_rule"), "tensile_mfma");
+    near(num(tc, "tc_kernel_time_pct"), 75);
+    near(num(tc, "eligible_on_tc_pct"), 100);
+    assert_int_equal(cJSON_GetArraySize(get(tc, "findings")), 0);
+    assert_false(has_rec(run, "enable_amp"));
+    cJSON_Delete(sum);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_mtia),
+        cmocka_unit_test(test_cupti_counters),
+        cmocka_unit_test(test_mi250),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
