@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "profreport/clock.h"
+#include "profreport/detail.h"
 #include "profreport/discover.h"
 #include "profreport/formats.h"
 #include "profreport/kernel_calls.h"
@@ -444,27 +445,35 @@ write_outputs(const struct pr_options *o, const cJSON *sum,
     struct pr_outputs set;
     const char *tj = NULL, *th = NULL, *tp = NULL;
     struct pr_buf html;
+    cJSON *view = NULL; /* the reports' view: detail ranks only */
     enum pr_status st = PR_OK;
 
     pr_outputs_init(&set);
     pr_buf_init(&html, 0);
-    if (o->json_path != NULL)
+    if (o->html_path != NULL || o->pdf_path != NULL)
+        st = pr_detail_view(sum, o->detail_ranks, &view, err);
+    /* a job's report: three ranks in full must fit where one did */
+    if (st == PR_OK && !o->top_given &&
+        cJSON_GetObjectItemCaseSensitive(view, "detail") != NULL)
+        ro.top = PR_DETAIL_TOP;
+    if (st == PR_OK && o->json_path != NULL)
         st = pr_outputs_stage(&set, o->json_path, &tj, err);
     if (st == PR_OK && o->html_path != NULL)
         st = pr_outputs_stage(&set, o->html_path, &th, err);
     if (st == PR_OK && o->pdf_path != NULL)
         st = pr_outputs_stage(&set, o->pdf_path, &tp, err);
     if (st == PR_OK && th != NULL)
-        st = pr_html_render(sum, &ro, &html, err);
+        st = pr_html_render(view, &ro, &html, err);
     if (st == PR_OK && th != NULL)
         st = pr_outputs_fill(th, o->html_path, html.data ? html.data : "",
                              html.len, err);
     if (st == PR_OK && tj != NULL)
         st = fill_json(tj, o->json_path, sum, err);
     if (st == PR_OK && tp != NULL)
-        st = pr_pdf_render(sum, &ro, tp, err);
+        st = pr_pdf_render(view, &ro, tp, err);
     if (st == PR_OK)
         st = pr_outputs_commit(&set, err);
+    cJSON_Delete(view);
     pr_buf_free(&html);
     pr_outputs_free(&set);
     return st;

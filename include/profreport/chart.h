@@ -73,7 +73,9 @@ struct pr_chart_series {
 };
 
 /* Line chart (memory curve, utilisation over time).  The y axis starts at
- * 0; y_max > 0 fixes the top (100 for percentages), 0 = from the data. */
+ * 0; y_max > 0 fixes the top (100 for percentages), 0 = from the data;
+ * y_max < 0: both ends from the data, for small differences between large
+ * values (step time per rank). */
 struct pr_chart_lines {
     const char *title;
     const struct pr_chart_series *series;

@@ -237,7 +237,18 @@ struct pr_section {
     const char *lede;  /* a paragraph under the heading, or NULL */
     int per_run;
     void (*build)(struct pr_figs *f, const cJSON *summary, const cJSON *run);
+    /* NULL, or whether the section has anything to show for this summary
+     * (a section that does not apply is left out, heading and all) */
+    int (*present)(const cJSON *summary);
 };
+
+/* Whether section s appears in the report of summary. */
+int pr_section_present(const struct pr_section *s, const cJSON *summary);
+
+/* The job overview of a summary of several ranks (sec_job.c), and
+ * whether the summary has one. */
+void pr_sec_job(struct pr_figs *f, const cJSON *summary, const cJSON *run);
+int pr_sec_job_present(const cJSON *summary);
 
 /* The main report's sections, in order (sections.c). */
 extern const struct pr_section pr_report_sections[];

@@ -36,6 +36,7 @@ struct pr_options {
     uint64_t max_input;       /* --max-input bytes; 0 = default */
     double peak_tflops, peak_gbps;
     const char *device_spec;  /* --device-spec FILE */
+    const char *detail_ranks; /* --detail-ranks; NULL = detail.h's default */
     /* table subcommand */
     const char *table_kind;   /* operators|kernels|kernel-calls|memory|steps */
     const char *sort_col;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "profreport/distributed.h"
+#include "profreport/job.h"
 #include "profreport/summary.h"
 
 static const char *const run_keys[] = {
@@ -232,6 +233,16 @@ cmp_run(const void *a, const void *b)
     return strcmp(key_str(x, "span"), key_str(y, "span"));
 }
 
+/* The views over all runs: distributed (comm/overlap per rank) and the
+ * job overview (job.h), both read from the sorted runs. */
+static enum pr_status
+finish_views(cJSON *s, struct pr_error *err)
+{
+    enum pr_status st = pr_distributed_build(s, err);
+
+    return st == PR_OK ? pr_job_build(s, err) : st;
+}
+
 enum pr_status
 pr_summary_finish(cJSON *s, struct pr_error *err)
 {
@@ -240,7 +251,7 @@ pr_summary_finish(cJSON *s, struct pr_error *err)
     cJSON **v;
 
     if (n < 2)
-        return pr_distributed_build(s, err);
+        return finish_views(s, err);
     v = malloc((size_t)n * sizeof(*v));
     if (v == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
@@ -259,5 +270,5 @@ pr_summary_finish(cJSON *s, struct pr_error *err)
     for (i = 0; i < n; i++)
         cJSON_AddItemToArray(runs, v[i]);
     free(v);
-    return pr_distributed_build(s, err);
+    return finish_views(s, err);
 }

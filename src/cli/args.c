@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "profreport/args.h"
+#include "profreport/detail.h"
 #include "profreport/parse.h"
 #include "profreport/sink.h"
 
@@ -23,6 +24,7 @@ enum {
     OPT_PEAK_GBPS,
     OPT_THREADS,
     OPT_JOBS,
+    OPT_DETAIL_RANKS,
     OPT_MAX_INPUT,
     OPT_KIND,
     OPT_SORT,
@@ -47,6 +49,7 @@ static const struct option longopts[] = {
     {"peak-gbps", required_argument, NULL, OPT_PEAK_GBPS},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"jobs", required_argument, NULL, OPT_JOBS},
+    {"detail-ranks", required_argument, NULL, OPT_DETAIL_RANKS},
     {"max-input", required_argument, NULL, OPT_MAX_INPUT},
     {"device-spec", required_argument, NULL, OPT_DEVICE_SPEC},
     {"kind", required_argument, NULL, OPT_KIND},
@@ -149,6 +152,9 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
         st = parse_long("--threads", arg, 1, 256, &v, err);
         o->threads = (int)v;
         break;
+    case OPT_DETAIL_RANKS:
+        o->detail_ranks = arg;
+        return pr_detail_check(arg, err);
     case OPT_JOBS:
         st = parse_long("--jobs", arg, 1, 256, &v, err);
         o->jobs = (int)v;

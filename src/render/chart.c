@@ -798,6 +798,7 @@ pr_chart_line(struct pr_canvas *c, const struct pr_chart_box *b,
     const char *names[16];
     uint32_t colors[16];
     double y = b->y + title(c, b, s->title), xmin = 0, xmax = 0, ymax = 0;
+    double ymin = 0, ylo = 0;
     size_t nn = 0;
     int any = 0;
 
@@ -807,6 +808,7 @@ pr_chart_line(struct pr_canvas *c, const struct pr_chart_box *b,
             xmin = any ? fmin(xmin, e->x[k]) : e->x[k];
             xmax = any ? fmax(xmax, e->x[k]) : e->x[k];
             ymax = fmax(ymax, e->y[k]);
+            ymin = any ? fmin(ymin, e->y[k]) : e->y[k];
             any = 1;
         }
         if (nn < 16) {
@@ -818,7 +820,13 @@ pr_chart_line(struct pr_canvas *c, const struct pr_chart_box *b,
     if (s->n_series > 1) {
         y += legend(c, b->x, y, b->w, names, nn, colors, 1) + 4;
     }
-    axis_linear(&ay, s->y_unit, 0, s->y_max > 0 ? s->y_max : ymax * 1.08, 6);
+    if (s->y_max < 0 && any && ymin > 0)
+        ylo = ymax > ymin ? fmax(0, ymin - (ymax - ymin) * 0.1) : ymin * 0.9;
+    axis_linear(&ay, s->y_unit, ylo,
+                s->y_max > 0   ? s->y_max
+                : ylo > 0      ? ymax + (ymax - ylo) * 0.08
+                               : ymax * 1.08,
+                6);
     axis_linear(&ax, s->x_unit, xmin, xmax > xmin ? xmax : xmin + 1, 8);
     ax.lo = xmin; /* the data's window, not the rounded one */
     ax.hi = xmax > xmin ? xmax : xmin + 1;

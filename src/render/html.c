@@ -396,6 +396,9 @@ title_block(struct pr_html_view *v, const cJSON *summary,
     len = strlen(workers);
     if (nw > 4)
         snprintf(workers + len, sizeof(workers) - len, " and %zu more", nw - 4);
+    if (cJSON_IsObject(pr_sget(summary, "detail"))) /* a job's view */
+        snprintf(workers, sizeof(workers), "%.0f ranks (%zu in detail)",
+                 pr_sget_num(pr_sget(summary, "detail"), "of"), nw);
     add_str(v, root, "workers", nw ? workers : "none");
     add_str(v, root, "devices", devs[0] ? devs : "no GPU");
 }
@@ -415,6 +418,8 @@ pr_html_render(const cJSON *summary, const struct pr_render_opts *o,
     title_block(&v, summary, o);
     for (i = 0; i < pr_report_n_sections && !v.oom; i++) {
         const struct pr_section *s = &pr_report_sections[i];
+        if (!pr_section_present(s, summary))
+            continue;
         pr_figs_init(&f, o->top > 0 ? (size_t)o->top : 0);
         pr_figs_section(&f, s, summary);
         pr_html_view_section(&v, s->id, s->title, &f);

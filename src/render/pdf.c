@@ -125,7 +125,13 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
     pr_pdf_doc_info_line(d, "Tool", line);
     snprintf(line, sizeof(line), "%zu files", pr_sget_len(inputs));
     pr_pdf_doc_info_line(d, "Inputs", line);
-    snprintf(line, sizeof(line), "%zu (worker, span) runs", pr_sget_len(runs));
+    if (cJSON_IsObject(pr_sget(summary, "detail"))) /* a job's view */
+        snprintf(line, sizeof(line), "%.0f (worker, span) runs, %zu in detail",
+                 pr_sget_num(pr_sget(summary, "detail"), "of"),
+                 pr_sget_len(runs));
+    else
+        snprintf(line, sizeof(line), "%zu (worker, span) runs",
+                 pr_sget_len(runs));
     pr_pdf_doc_info_line(d, "Runs", line);
     pr_pdf_doc_info_line(
         d, "Distributed",
@@ -158,6 +164,8 @@ build(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
     title_page(d, summary, version);
     (void)pr_pdf_doc_new_page(d); /* the title page stands alone */
     for (i = 0; i < pr_report_n_sections && !pr_pdf_doc_failed(d); i++) {
+        if (!pr_section_present(&pr_report_sections[i], summary))
+            continue;
         pr_figs_init(&f, (size_t)d->top);
         pr_figs_section(&f, &pr_report_sections[i], summary);
         pr_pdf_doc_figs(d, pr_report_sections[i].title, &f);

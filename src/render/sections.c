@@ -881,23 +881,33 @@ sec_data_quality(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 /* ---- the table -------------------------------------------------------- */
 
 const struct pr_section pr_report_sections[] = {
-    {"overview", "Overview", NULL, 1, sec_overview},
+    {"job", "Job overview",
+     "The whole job at a glance: step time per rank, where the ranks "
+     "differ, and the operators and kernels aggregated over ranks.",
+     0, pr_sec_job, pr_sec_job_present},
+    {"overview", "Overview", NULL, 1, sec_overview, NULL},
     {"operators", "Operators",
      "Top operators by device self time: the GPU time of kernels an "
      "operator launched itself.",
-     1, sec_operators},
-    {"kernels", "Kernels", NULL, 1, sec_kernels},
-    {"tensor-cores", "Tensor cores", NULL, 1, sec_tensor_cores},
+     1, sec_operators, NULL},
+    {"kernels", "Kernels", NULL, 1, sec_kernels, NULL},
+    {"tensor-cores", "Tensor cores", NULL, 1, sec_tensor_cores, NULL},
     {"roofline", "Roofline",
      "Achieved throughput against the device's peaks. Points under the "
      "slanted roof are limited by memory bandwidth, under the flat roofs by "
      "compute; the farther below a roof, the more headroom.",
-     1, sec_roofline},
-    {"memory", "Memory", NULL, 1, sec_memory},
-    {"distributed", "Distributed", NULL, 0, sec_distributed},
-    {"recommendations", "Recommendations", NULL, 1, sec_recommendations},
-    {"data-quality", "Data quality", NULL, 0, sec_data_quality},
+     1, sec_roofline, NULL},
+    {"memory", "Memory", NULL, 1, sec_memory, NULL},
+    {"distributed", "Distributed", NULL, 0, sec_distributed, NULL},
+    {"recommendations", "Recommendations", NULL, 1, sec_recommendations, NULL},
+    {"data-quality", "Data quality", NULL, 0, sec_data_quality, NULL},
 };
+
+int
+pr_section_present(const struct pr_section *s, const cJSON *summary)
+{
+    return s->present == NULL || s->present(summary);
+}
 
 const size_t pr_report_n_sections =
     sizeof(pr_report_sections) / sizeof(pr_report_sections[0]);

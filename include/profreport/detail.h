@@ -1,0 +1,42 @@
+/* detail.h - which runs a report shows in full (issue #18).  A job of many
+ * ranks gets one job overview (sec_job.c) and full per-run sections only
+ * for a few chosen ranks, so the HTML and the PDF grow with the detail
+ * ranks, not with the world size.  The summary JSON keeps every run; the
+ * reports are drawn from a view of it whose "runs" hold the chosen ones.
+ *
+ * A choice is a comma-separated list of: slowest, median, fastest (by mean
+ * step time, from summary["job"]), a rank number, or all. */
+#ifndef PROFREPORT_DETAIL_H
+#define PROFREPORT_DETAIL_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "profreport/error.h"
+
+#define PR_DETAIL_DEFAULT "slowest,median,0"
+#define PR_DETAIL_TOP 20 /* rows per table in a job's report (no --top) */
+
+/* PR_OK when `spec` is a valid choice, else PR_E_USAGE naming the bad
+ * word. */
+PR_NODISCARD enum pr_status pr_detail_check(const char *spec,
+                                            struct pr_error *err);
+
+/* *view: an object that borrows every member of `summary` (references:
+ * the summary must outlive it, and cJSON_Delete(*view) frees only the
+ * view), with "runs" narrowed to the chosen runs and a "detail" object
+ * {"spec", "of", "runs": [{"run", "worker", "why"}], "missing": [...]}
+ * saying which and why.  A summary without a job view (one worker), or
+ * spec "all", keeps every run.  spec NULL = PR_DETAIL_DEFAULT.  Errors:
+ * PR_E_NOMEM, PR_E_USAGE. */
+PR_NODISCARD enum pr_status pr_detail_view(const cJSON *summary,
+                                           const char *spec, cJSON **view,
+                                           struct pr_error *err);
+
+/* One sentence for the report: which runs are shown in full and why
+ * ("Full detail below for rank 7 (slowest), ..."), from a view's
+ * "detail"; n >= 64. */
+void pr_detail_describe(const cJSON *view, char *buf, size_t n);
+
+#endif

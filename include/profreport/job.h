@@ -1,0 +1,26 @@
+/* job.h - the whole job's view of a summary with several ranks (issue
+ * #18): step time per rank as a distribution, the slowest and the median
+ * rank, a rank x step heatmap reduced to at most PR_JOB_HEAT_ROWS x
+ * PR_JOB_HEAT_COLS cells, and the operator and kernel tables aggregated
+ * over ranks (mean, min, max and spread across ranks per row).
+ *
+ * Built from the summary's runs alone, never from a trace, so per-rank
+ * summaries merged later give the same job view as the traces read
+ * together; the report draws its job overview from it and shows the full
+ * per-run detail only for a few chosen ranks. */
+#ifndef PROFREPORT_JOB_H
+#define PROFREPORT_JOB_H
+
+#include <cjson/cJSON.h>
+
+#include "profreport/error.h"
+
+#define PR_JOB_HEAT_ROWS 64 /* rank groups at most */
+#define PR_JOB_HEAT_COLS 64 /* step groups at most */
+#define PR_JOB_MAX_ROWS 500 /* rows of each aggregated table */
+
+/* Set summary["job"]: null unless the runs come from two workers or more,
+ * else the job view (docs/summary-json.md, "job").  Errors: PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_job_build(cJSON *summary, struct pr_error *err);
+
+#endif

@@ -1,0 +1,292 @@
+/* detail.c - the report view of a job: every member of the summary
+ * borrowed, "runs" narrowed to the detail ranks (detail.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/detail.h"
+#include "profreport/keys.h"
+#include "profreport/parse.h"
+#include "profreport/sget.h"
+
+#define MAX_WORD 64
+
+/* The next comma-separated word of *p into w (trimmed); 0 at the end. */
+static int
+next_word(const char **p, char *w, size_t n)
+{
+    const char *s = *p, *e;
+    size_t len;
+
+    if (*s == '\0')
+        return 0;
+    e = strchr(s, ',');
+    if (e == NULL)
+        e = s + strlen(s);
+    while (s < e && *s == ' ')
+        s++;
+    len = (size_t)(e - s);
+    while (len > 0 && s[len - 1] == ' ')
+        len--;
+    if (len >= n)
+        len = n - 1;
+    memcpy(w, s, len);
+    w[len] = '\0';
+    *p = *e == ',' ? e + 1 : e;
+    return 1;
+}
+
+static int
+is_rank_word(const char *w, int64_t *rank)
+{
+    return pr_parse_int64(w, 0, INT32_MAX, rank);
+}
+
+enum pr_status
+pr_detail_check(const char *spec, struct pr_error *err)
+{
+    const char *p = spec != NULL ? spec : PR_DETAIL_DEFAULT;
+    char w[MAX_WORD];
+    int64_t r;
+    int words = 0;
+
+    while (next_word(&p, w, sizeof(w))) {
+        words++;
+        if (strcmp(w, "slowest") != 0 && strcmp(w, "median") != 0 &&
+            strcmp(w, "fastest") != 0 && strcmp(w, "all") != 0 &&
+            !is_rank_word(w, &r))
+            return pr_error_set(err, PR_E_USAGE,
+                                "--detail-ranks: '%s' is not slowest, "
+                                "median, fastest, all or a rank number",
+                                w);
+    }
+    if (words == 0)
+        return pr_error_set(err, PR_E_USAGE,
+                            "--detail-ranks: expected slowest, median, "
+                            "fastest, all or rank numbers, separated by "
+                            "commas");
+    return PR_OK;
+}
+
+/* The run index that word names in this job; -1 when none. */
+static long
+run_of(const cJSON *summary, const char *w)
+{
+    const cJSON *job = pr_sget(summary, "job"), *e;
+    const cJSON *runs = pr_sget(summary, PR_K_RUNS);
+    double best = NAN;
+    long i = 0, at = -1;
+    int64_t rank;
+
+    if (strcmp(w, "slowest") == 0 || strcmp(w, "median") == 0) {
+        double v = pr_sget_num(pr_sget(job, w), "run");
+        return isnan(v) ? -1 : (long)v;
+    }
+    if (strcmp(w, "fastest") == 0) {
+        cJSON_ArrayForEach(e, pr_sget(job, "per_rank"))
+        {
+            double m = pr_sget_num(e, PR_K_MEAN_US);
+            if (!isnan(m) && (isnan(best) || m < best)) {
+                best = m;
+                at = (long)pr_sget_num(e, "run");
+            }
+        }
+        return at;
+    }
+    if (!is_rank_word(w, &rank))
+        return -1;
+    cJSON_ArrayForEach(e, runs)
+    {
+        if (pr_sget_num(e, PR_K_RANK) == (double)rank)
+            return i;
+        i++;
+    }
+    return -1;
+}
+
+/* Add why to the run's entry (made on first use) in the detail list. */
+static int
+note_run(cJSON *list, const cJSON *runs, long idx, const char *why)
+{
+    const cJSON *e;
+    cJSON *o;
+    char buf[256];
+
+    cJSON_ArrayForEach(e, list)
+    {
+        if (pr_sget_num(e, "run") != (double)idx)
+            continue;
+        o = (cJSON *)(uintptr_t)e;
+        snprintf(buf, sizeof(buf), "%s, %s", pr_sget_str_or(o, "why", ""),
+                 why);
+        return cJSON_ReplaceItemInObjectCaseSensitive(
+            o, "why", cJSON_CreateString(buf));
+    }
+    o = cJSON_CreateObject();
+    if (o == NULL || !cJSON_AddItemToArray(list, o)) {
+        cJSON_Delete(o);
+        return 0;
+    }
+    return cJSON_AddNumberToObject(o, "run", (double)idx) != NULL &&
+           cJSON_AddStringToObject(
+               o, PR_K_WORKER,
+               pr_sget_str_or(cJSON_GetArrayItem(runs, (int)idx), PR_K_WORKER,
+                              "?")) != NULL &&
+           cJSON_AddStringToObject(o, "why", why) != NULL;
+}
+
+static int
+cmp_run(const void *a, const void *b)
+{
+    double x = pr_sget_num(*(cJSON *const *)a, "run");
+    double y = pr_sget_num(*(cJSON *const *)b, "run");
+
+    return x < y ? -1 : x > y;
+}
+
+/* The "detail" object for spec, runs in summary order. */
+static cJSON *
+choose(const cJSON *summary, const char *spec)
+{
+    const cJSON *runs = pr_sget(summary, PR_K_RUNS);
+    cJSON *d = cJSON_CreateObject(), *list, *missing, *v[64];
+    const char *p = spec;
+    char w[MAX_WORD], why[80];
+    size_t n = 0, i;
+    int ok = d != NULL && cJSON_AddStringToObject(d, "spec", spec) != NULL &&
+             cJSON_AddNumberToObject(d, "of", pr_sget_len(runs)) != NULL &&
+             (list = cJSON_AddArrayToObject(d, PR_K_RUNS)) != NULL &&
+             (missing = cJSON_AddArrayToObject(d, "missing")) != NULL;
+
+    while (ok && next_word(&p, w, sizeof(w))) {
+        long idx = run_of(summary, w);
+        snprintf(why, sizeof(why), "%s%s", is_rank_word(w, &(int64_t){0})
+                                               ? "rank "
+                                               : "",
+                 w);
+        if (idx < 0 || idx >= (long)pr_sget_len(runs))
+            ok = cJSON_AddItemToArray(missing, cJSON_CreateString(why));
+        else if (pr_sget_len(list) < 64) /* v[] below holds 64 */
+            ok = note_run(list, runs, idx, why);
+    }
+    /* in the summary's order, whatever the order of the words */
+    while (ok && n < 64 && pr_sget_len(list) > 0)
+        v[n++] = cJSON_DetachItemFromArray(list, 0);
+    qsort(v, n, sizeof(*v), cmp_run);
+    for (i = 0; i < n; i++)
+        if (!cJSON_AddItemToArray(list, v[i]))
+            ok = 0;
+    if (!ok) {
+        cJSON_Delete(d);
+        return NULL;
+    }
+    return d;
+}
+
+static int
+wants_all(const char *spec)
+{
+    const char *p = spec;
+    char w[MAX_WORD];
+
+    while (next_word(&p, w, sizeof(w)))
+        if (strcmp(w, "all") == 0)
+            return 1;
+    return 0;
+}
+
+/* runs narrowed to the detail list (references). */
+static int
+add_runs(cJSON *view, const cJSON *summary, const cJSON *detail)
+{
+    const cJSON *runs = pr_sget(summary, PR_K_RUNS), *e;
+    cJSON *a = cJSON_AddArrayToObject(view, PR_K_RUNS);
+    long i = 0;
+
+    if (a == NULL)
+        return 0;
+    cJSON_ArrayForEach(e, runs)
+    {
+        const cJSON *d;
+        int keep = detail == NULL;
+        cJSON_ArrayForEach(d, pr_sget(detail, PR_K_RUNS)) keep |=
+            pr_sget_num(d, "run") == (double)i;
+        if (keep && !cJSON_AddItemReferenceToArray(a, (cJSON *)(uintptr_t)e))
+            return 0;
+        i++;
+    }
+    return 1;
+}
+
+enum pr_status
+pr_detail_view(const cJSON *summary, const char *spec, cJSON **view,
+               struct pr_error *err)
+{
+    cJSON *v = cJSON_CreateObject(), *detail = NULL;
+    const cJSON *m;
+    enum pr_status st;
+    int ok = v != NULL;
+
+    *view = NULL;
+    spec = spec != NULL ? spec : PR_DETAIL_DEFAULT;
+    st = pr_detail_check(spec, err);
+    if (st != PR_OK) {
+        cJSON_Delete(v);
+        return st;
+    }
+    if (ok && cJSON_IsObject(pr_sget(summary, "job")) && !wants_all(spec)) {
+        detail = choose(summary, spec);
+        ok = detail != NULL;
+    }
+    for (m = summary != NULL ? summary->child : NULL; ok && m != NULL;
+         m = m->next)
+        ok = strcmp(m->string, PR_K_RUNS) == 0
+                 ? add_runs(v, summary, detail)
+                 : cJSON_AddItemReferenceToObject(v, m->string,
+                                                  (cJSON *)(uintptr_t)m);
+    if (ok && detail != NULL)
+        ok = cJSON_AddItemToObject(v, "detail", detail);
+    else
+        cJSON_Delete(detail);
+    if (!ok) {
+        cJSON_Delete(v);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    *view = v;
+    return PR_OK;
+}
+
+void
+pr_detail_describe(const cJSON *view, char *buf, size_t n)
+{
+    const cJSON *d = pr_sget(view, "detail"), *e;
+    size_t len, k = 0;
+
+    if (!cJSON_IsObject(d)) {
+        snprintf(buf, n, "Every rank is shown in full below.");
+        return;
+    }
+    snprintf(buf, n, "Full detail below for %zu of %.0f ranks (choose with "
+                     "--detail-ranks):",
+             pr_sget_len(pr_sget(d, PR_K_RUNS)), pr_sget_num(d, "of"));
+    cJSON_ArrayForEach(e, pr_sget(d, PR_K_RUNS))
+    {
+        len = strlen(buf);
+        snprintf(buf + len, n - len, "%s %s (%s)", k++ ? "," : "",
+                 pr_sget_str_or(e, PR_K_WORKER, "?"),
+                 pr_sget_str_or(e, "why", ""));
+    }
+    k = 0;
+    cJSON_ArrayForEach(e, pr_sget(d, "missing"))
+    {
+        len = strlen(buf);
+        snprintf(buf + len, n - len, "%s %s", k++ ? "," : "; not in this job:",
+                 cJSON_IsString(e) ? e->valuestring : "?");
+    }
+    len = strlen(buf);
+    snprintf(buf + len, n - len, ".");
+}

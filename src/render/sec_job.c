@@ -1,0 +1,430 @@
+/* sec_job.c - the report's job overview (issue #18): for a summary of
+ * several ranks, one section for the whole job drawn from summary["job"]
+ * (job.h): step time per rank, the slowest and the median rank, a rank x
+ * step heatmap, the slowest ranks and the operator and kernel tables
+ * aggregated over ranks.  The per-run sections that follow show only the
+ * detail ranks the report view chose (detail.h). */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/detail.h"
+#include "profreport/figures.h"
+#include "profreport/keys.h"
+#include "profreport/sget.h"
+
+/* ---- the heatmap chart ------------------------------------------------ */
+
+struct heat {
+    const char *title;
+    const char **rows, **cols; /* labels, borrowed from the summary */
+    size_t n_rows, n_cols;
+    const double *v; /* n_rows x n_cols, NAN = no step there */
+    double lo, hi;
+};
+
+/* Light yellow to dark blue (a colour-blind-safe sequential ramp). */
+static uint32_t
+ramp(double t)
+{
+    static const uint32_t stops[] = {0xFFFFD9, 0xC7E9B4, 0x41B6C4, 0x225EA8,
+                                     0x081D58};
+    double x = (t < 0 ? 0 : t > 1 ? 1 : t) * 4;
+    size_t i = x >= 4 ? 3 : (size_t)x;
+    double f = x - (double)i;
+    uint32_t a = stops[i], b = stops[i + 1], out = 0;
+
+    for (int s = 16; s >= 0; s -= 8) {
+        double ca = (a >> s) & 0xFF, cb = (b >> s) & 0xFF;
+        out |= (uint32_t)(ca + (cb - ca) * f + 0.5) << s;
+    }
+    return out;
+}
+
+/* Every k-th label, so that labels of `size` points a `gap` apart fit. */
+static size_t
+label_every(size_t n, double room, double each)
+{
+    size_t k = 1;
+
+    while (k < n && (double)(n / k) * each > room)
+        k++;
+    return k;
+}
+
+static void
+heat_legend(struct pr_canvas *c, double x, double y, const struct heat *h)
+{
+    struct pr_text_style ts = {8, PR_COLOR_MUTED, PR_ANCHOR_START, 0, 0};
+    char a[48], b[48], text[128];
+
+    for (int i = 0; i < 20; i++) {
+        struct pr_style st = {ramp(i / 19.0), PR_COLOR_NONE, 0, 0, 0};
+        c->ops->rect(c, x + i * 6, y, 6, 8, &st);
+    }
+    snprintf(text, sizeof(text), "%s  to  %s per step (max in a cell)",
+             pr_chart_format(h->lo, PR_UNIT_US, a, sizeof(a)),
+             pr_chart_format(h->hi, PR_UNIT_US, b, sizeof(b)));
+    c->ops->text(c, x + 126, y + 7, text, &ts);
+}
+
+static void
+heat_cell(struct pr_canvas *c, const struct heat *h, size_t r, size_t k,
+          double x, double y, double w, double hh)
+{
+    double v = h->v[r * h->n_cols + k];
+    struct pr_style st = {isnan(v) ? PR_COLOR_GRID
+                                   : ramp(h->hi > h->lo ? (v - h->lo) /
+                                                              (h->hi - h->lo)
+                                                        : 0.5),
+                          PR_COLOR_NONE, 0, 0, 0};
+    char tip[400], a[48];
+
+    if (c->ops->group_begin != NULL && !isnan(v)) {
+        snprintf(tip, sizeof(tip), "%s, %s: %s", h->rows[r], h->cols[k],
+                 pr_chart_format(v, PR_UNIT_US, a, sizeof(a)));
+        c->ops->group_begin(c, tip);
+    }
+    c->ops->rect(c, x, y, w, hh, &st);
+    if (c->ops->group_begin != NULL && !isnan(v))
+        c->ops->group_end(c);
+}
+
+static void
+draw_heat(struct pr_canvas *c, const struct pr_chart_box *b, const void *spec)
+{
+    const struct heat *h = spec;
+    struct pr_text_style title = {11, PR_COLOR_INK, PR_ANCHOR_START, 1, 0};
+    struct pr_text_style lab = {7, PR_COLOR_MUTED, PR_ANCHOR_END, 0, 0};
+    double left = b->x + 90, top = b->y + 22, bottom = b->y + b->h - 40;
+    double cw = (b->x + b->w - 10 - left) / (double)h->n_cols;
+    double rh = (bottom - top) / (double)h->n_rows;
+    size_t kr = label_every(h->n_rows, bottom - top, 9);
+    double widest = 0;
+    size_t kc;
+
+    for (size_t k = 0; k < h->n_cols; k++)
+        widest = fmax(widest, c->ops->text_width(c, h->cols[k], 7, 0));
+    kc = label_every(h->n_cols, b->x + b->w - 10 - left, widest + 8);
+
+    c->ops->text(c, b->x, b->y + 12, h->title, &title);
+    for (size_t r = 0; r < h->n_rows; r++) {
+        double y = top + (double)r * rh;
+        for (size_t k = 0; k < h->n_cols; k++)
+            heat_cell(c, h, r, k, left + (double)k * cw, y, cw, rh);
+        if (r % kr == 0)
+            c->ops->text(c, left - 4, y + rh / 2 + 2.5, h->rows[r], &lab);
+    }
+    lab.anchor = PR_ANCHOR_START;
+    for (size_t k = 0; k < h->n_cols; k += kc)
+        c->ops->text(c, left + (double)k * cw, bottom + 10, h->cols[k], &lab);
+    heat_legend(c, left, bottom + 20, h);
+}
+
+/* The chart of job.heatmap, or NULL when it has no cell. */
+static struct pr_fig_chart *
+heat_chart(const cJSON *hm)
+{
+    const cJSON *rows = pr_sget(hm, "rows"), *vals = pr_sget(hm, "values_us");
+    const cJSON *cols = pr_sget(hm, PR_K_STEPS), *e;
+    size_t nr = pr_sget_len(rows), nc = pr_sget_len(cols), i = 0;
+    struct pr_fig_chart *ch;
+    struct heat *h;
+    double *vals_buf, height = 60 + 12.0 * (double)(nr < 8 ? 8 : nr > 40 ? 40 : nr);
+
+    if (nr == 0 || nc == 0 || pr_sget_len(vals) != nr)
+        return NULL;
+    ch = pr_fig_chart_new(draw_heat, "Step time by rank and step", 960, height,
+                          height * 0.8);
+    h = calloc(1, sizeof(*h));
+    if (ch == NULL || h == NULL) {
+        free(h);
+        pr_fig_chart_free(ch);
+        return NULL;
+    }
+    ch->own[0] = h;
+    ch->own[1] = h->rows = calloc(nr, sizeof(*h->rows));
+    ch->own[2] = h->cols = calloc(nc, sizeof(*h->cols));
+    ch->own[3] = vals_buf = calloc(nr * nc, sizeof(double));
+    h->v = vals_buf;
+    if (h->rows == NULL || h->cols == NULL || vals_buf == NULL) {
+        pr_fig_chart_free(ch);
+        return NULL;
+    }
+    h->title = "Step time by rank and step";
+    h->n_rows = nr;
+    h->n_cols = nc;
+    h->lo = INFINITY;
+    h->hi = -INFINITY;
+    cJSON_ArrayForEach(e, rows) h->rows[i++] = pr_sget_str_or(e, PR_K_LABEL, "");
+    i = 0;
+    cJSON_ArrayForEach(e, cols) h->cols[i++] =
+        cJSON_IsString(e) ? e->valuestring : "";
+    for (size_t r = 0; r < nr; r++) {
+        const cJSON *row = cJSON_GetArrayItem(vals, (int)r);
+        for (size_t k = 0; k < nc; k++) {
+            const cJSON *x = cJSON_GetArrayItem(row, (int)k);
+            double v = cJSON_IsNumber(x) ? x->valuedouble : NAN;
+            vals_buf[r * nc + k] = v;
+            if (!isnan(v) && v < h->lo)
+                h->lo = v;
+            if (!isnan(v) && v > h->hi)
+                h->hi = v;
+        }
+    }
+    if (!isfinite(h->lo)) {
+        pr_fig_chart_free(ch);
+        return NULL;
+    }
+    ch->spec = h;
+    return ch;
+}
+
+/* ---- step time per rank ----------------------------------------------- */
+
+static void
+draw_lines(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
+{
+    pr_chart_line(c, b, s);
+}
+
+struct pt {
+    double x, y;
+};
+
+static int
+cmp_pt(const void *a, const void *b)
+{
+    const struct pt *p = a, *q = b;
+
+    if (p->x != q->x)
+        return p->x < q->x ? -1 : 1;
+    return (p->y > q->y) - (p->y < q->y);
+}
+
+static void
+sort_points(double *x, double *y, size_t n)
+{
+    struct pt *p = malloc((n ? n : 1) * sizeof(*p));
+
+    if (p == NULL)
+        return; /* drawn unsorted rather than not at all */
+    for (size_t i = 0; i < n; i++)
+        p[i] = (struct pt){x[i], y[i]};
+    qsort(p, n, sizeof(*p), cmp_pt);
+    for (size_t i = 0; i < n; i++) {
+        x[i] = p[i].x;
+        y[i] = p[i].y;
+    }
+    free(p);
+}
+
+/* Mean step time against the rank (the run's position when ranks are not
+ * known): stragglers stand out. */
+static struct pr_fig_chart *
+rank_line(const cJSON *per_rank)
+{
+    size_t n = pr_sget_len(per_rank), i = 0;
+    struct pr_fig_chart *ch =
+        pr_fig_chart_new(draw_lines, "Mean step time per rank", 960, 260, 170);
+    double *x = calloc(n ? n : 1, sizeof(*x)), *y = calloc(n ? n : 1,
+                                                            sizeof(*y));
+    struct pr_chart_series *s = calloc(1, sizeof(*s));
+    const cJSON *e;
+
+    if (ch == NULL || x == NULL || y == NULL || s == NULL) {
+        free(x);
+        free(y);
+        free(s);
+        pr_fig_chart_free(ch);
+        return NULL;
+    }
+    ch->own[0] = x;
+    ch->own[1] = y;
+    ch->own[2] = s;
+    cJSON_ArrayForEach(e, per_rank)
+    {
+        double v = pr_sget_num(e, PR_K_MEAN_US), r = pr_sget_num(e, PR_K_RANK);
+        if (isnan(v))
+            continue;
+        x[i] = isnan(r) ? pr_sget_num(e, "run") : r;
+        y[i++] = v;
+    }
+    sort_points(x, y, i); /* a line needs x ascending: by rank */
+    *s = (struct pr_chart_series){"mean step", x, y, i, PR_COLOR_NONE, 0, 0};
+    ch->u.lines = (struct pr_chart_lines){.title = "Mean step time per rank",
+                                          .series = s,
+                                          .n_series = 1,
+                                          .x_unit = PR_UNIT_COUNT,
+                                          .y_unit = PR_UNIT_US,
+                                          .x_label = "rank",
+                                          .y_label = "mean step",
+                                          .y_max = -1};
+    ch->spec = &ch->u.lines;
+    return i >= 2 ? ch : (pr_fig_chart_free(ch), NULL);
+}
+
+/* ---- tables ----------------------------------------------------------- */
+
+static const struct pr_col rank_cols[] = {
+    {"worker", PR_K_WORKER, "Worker", PR_FMT_NAME, 2, NULL, PR_COL_BOTH},
+    {"rank", PR_K_RANK, "Rank", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
+    {"steps", "steps", "Steps", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
+    {"mean", PR_K_MEAN_US, "Mean step", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"median", PR_K_MEDIAN_US, "Median step", PR_FMT_US, 1, NULL,
+     PR_COL_BOTH},
+    {"max", PR_K_MAX_US, "Longest step", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"vs_median", "vs_median_pct", "vs median rank", PR_FMT_PCT, 0.9,
+     "mean step against the median rank's", PR_COL_BOTH},
+    {"comm", "communication_pct", "Communication", PR_FMT_PCT, 0.9,
+     "communication-only time per step, share of the mean step", PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static const struct pr_col agg_op_cols[] = {
+    {"name", PR_K_NAME, "Operator", PR_FMT_NAME, 3, NULL, PR_COL_BOTH},
+    {"ranks", "ranks", "Ranks", PR_FMT_COUNT, 0.65, "ranks that ran it",
+     PR_COL_BOTH},
+    {"mean", "mean_device_self_us", "Mean device self", PR_FMT_US, 1,
+     "over all ranks (a rank without it counts 0)", PR_COL_BOTH},
+    {"min", "min_device_self_us", "Min", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
+    {"max", "max_device_self_us", "Max", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
+    {"spread", "spread_pct", "Spread", PR_FMT_PCT, 0.7,
+     "(max - min) / mean across ranks", PR_COL_BOTH},
+    {"max_worker", "max_worker", "Slowest on", PR_FMT_NAME, 1, NULL,
+     PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static const struct pr_col agg_kernel_cols[] = {
+    {"name", PR_K_NAME, "Kernel", PR_FMT_NAME, 3, NULL, PR_COL_BOTH},
+    {"ranks", "ranks", "Ranks", PR_FMT_COUNT, 0.65, "ranks that ran it",
+     PR_COL_BOTH},
+    {"mean", "mean_total_us", "Mean total", PR_FMT_US, 1,
+     "over all ranks (a rank without it counts 0)", PR_COL_BOTH},
+    {"min", "min_total_us", "Min", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
+    {"max", "max_total_us", "Max", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
+    {"spread", "spread_pct", "Spread", PR_FMT_PCT, 0.7,
+     "(max - min) / mean across ranks", PR_COL_BOTH},
+    {"max_worker", "max_worker", "Slowest on", PR_FMT_NAME, 1, NULL,
+     PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static int
+cmp_slow(const void *a, const void *b)
+{
+    double x = pr_sget_num(*(cJSON *const *)a, PR_K_MEAN_US);
+    double y = pr_sget_num(*(cJSON *const *)b, PR_K_MEAN_US);
+
+    if (isnan(x) != isnan(y))
+        return isnan(x) ? 1 : -1;
+    if (x != y && !isnan(x))
+        return x > y ? -1 : 1;
+    return (int)pr_sget_num(*(cJSON *const *)a, "run") -
+           (int)pr_sget_num(*(cJSON *const *)b, "run");
+}
+
+/* The ranks, slowest first (rows built here). */
+static cJSON *
+slowest_rows(const cJSON *per_rank)
+{
+    size_t n = pr_sget_len(per_rank), i = 0;
+    cJSON **v = calloc(n ? n : 1, sizeof(*v)), *rows = cJSON_CreateArray();
+    const cJSON *e;
+
+    if (v == NULL || rows == NULL) {
+        free(v);
+        cJSON_Delete(rows);
+        return NULL;
+    }
+    cJSON_ArrayForEach(e, per_rank) v[i++] = (cJSON *)(uintptr_t)e;
+    qsort(v, n, sizeof(*v), cmp_slow);
+    for (i = 0; i < n; i++) {
+        cJSON *d = cJSON_Duplicate(v[i], 1);
+        if (d == NULL || !cJSON_AddItemToArray(rows, d)) {
+            cJSON_Delete(d);
+            cJSON_Delete(rows);
+            rows = NULL;
+            break;
+        }
+    }
+    free(v);
+    return rows;
+}
+
+/* ---- the section ------------------------------------------------------ */
+
+static void
+job_kpis(struct pr_figs *f, const cJSON *job)
+{
+    const cJSON *d = pr_sget(job, "step_us"), *slow = pr_sget(job, "slowest");
+    const cJSON *med = pr_sget(job, "median");
+    char sub[160];
+
+    snprintf(sub, sizeof(sub), "%.0f with steps",
+             pr_sget_num(d, "ranks_with_steps"));
+    pr_figs_kpi(f, "Ranks", pr_sget_num(job, "ranks"), PR_FMT_COUNT, sub);
+    snprintf(sub, sizeof(sub), "mean step of %s",
+             pr_sget_str_or(med, PR_K_WORKER, "?"));
+    pr_figs_kpi(f, "Median rank", pr_sget_num(med, PR_K_MEAN_US), PR_FMT_US,
+                sub);
+    snprintf(sub, sizeof(sub), "%s, %+.1f%% vs median",
+             pr_sget_str_or(slow, PR_K_WORKER, "?"),
+             pr_sget_num(slow, "vs_median_pct"));
+    pr_figs_kpi(f, "Slowest rank", pr_sget_num(slow, PR_K_MEAN_US), PR_FMT_US,
+                sub);
+    pr_figs_kpi(f, "Spread across ranks", pr_sget_num(d, "spread_pct"),
+                PR_FMT_PCT, "(slowest - fastest) / median");
+}
+
+/* A chart that could be drawn; a job without steps has none. */
+static void
+add_chart(struct pr_figs *f, struct pr_fig_chart *ch)
+{
+    if (ch != NULL)
+        pr_figs_chart(f, ch, 0);
+}
+
+int
+pr_sec_job_present(const cJSON *summary)
+{
+    return cJSON_IsObject(pr_sget(summary, "job"));
+}
+
+void
+pr_sec_job(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+{
+    const cJSON *job = pr_sget(summary, "job");
+    struct pr_fig_table t = {.cols = rank_cols, .what = "ranks",
+                             .order = "mean step, slowest first"};
+    char text[600];
+
+    (void)run;
+    if (!cJSON_IsObject(job)) {
+        pr_figs_note(f, "One process: no job view.");
+        return;
+    }
+    job_kpis(f, job);
+    pr_detail_describe(summary, text, sizeof(text));
+    pr_figs_text(f, text);
+    add_chart(f, rank_line(pr_sget(job, "per_rank")));
+    add_chart(f, heat_chart(pr_sget(job, "heatmap")));
+    pr_figs_heading(f, "Ranks");
+    pr_figs_table_own(f, &t, slowest_rows(pr_sget(job, "per_rank")), NULL);
+    t = (struct pr_fig_table){.cols = agg_op_cols,
+                              .rows = pr_sget(job, PR_K_OPERATORS),
+                              .what = "operators",
+                              .order = "mean device self time over ranks"};
+    pr_figs_table(f, "Operators across ranks", &t,
+                  "No operators in any rank.");
+    t = (struct pr_fig_table){.cols = agg_kernel_cols,
+                              .rows = pr_sget(job, PR_K_KERNELS),
+                              .what = "kernels",
+                              .order = "mean total time over ranks"};
+    pr_figs_table(f, "Kernels across ranks", &t, "No kernels in any rank.");
+}
