@@ -20,8 +20,10 @@
 #include "profreport/discover.h"
 #include "profreport/formats.h"
 #include "profreport/kernel_calls.h"
+#include "profreport/merge.h"
 #include "profreport/pipeline.h"
 #include "profreport/render.h"
+#include "profreport/saved.h"
 #include "profreport/sink.h"
 #include "profreport/summary.h"
 #include "profreport/table.h"
@@ -357,14 +359,64 @@ jobs_for(const struct pr_options *o, size_t n_files)
     return (size_t)n > n_files ? (int)n_files : n;
 }
 
+/* The number of inputs that are saved summaries (saved.h). */
+static size_t
+count_saved(const struct pr_options *o)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < o->n_inputs; i++)
+        n += (size_t)pr_saved_sniff(o->inputs[i]);
+    return n;
+}
+
+/* Saved summaries as inputs: the reports are re-rendered from them alone
+ * (the summary is the durable artefact of a CI job).  *out stays NULL when
+ * no input is one; a mix of summaries and traces is refused, and so are
+ * options that only the analysis of traces can honour. */
+static enum pr_status
+load_saved(const struct pr_options *o, cJSON **out, struct pr_error *err)
+{
+    size_t i, n = count_saved(o);
+    cJSON **v;
+    enum pr_status st = PR_OK;
+
+    *out = NULL;
+    if (n == 0)
+        return PR_OK;
+    if (n < o->n_inputs)
+        return pr_error_set(err, PR_E_USAGE,
+                            "inputs mix saved summaries and traces: give "
+                            "either");
+    if (o->peak_tflops > 0 || o->peak_gbps > 0 || o->device_spec != NULL)
+        return pr_error_set(err, PR_E_USAGE,
+                            "--peak-tflops, --peak-gbps and --device-spec "
+                            "need the traces: a saved summary's roofline "
+                            "was computed when it was written");
+    v = calloc(n, sizeof(*v));
+    if (v == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    for (i = 0; i < n && st == PR_OK; i++)
+        st = pr_saved_load(o->inputs[i], &v[i], err);
+    if (st == PR_OK)
+        st = pr_merge_summaries(v, n, out, err);
+    for (i = 0; i < n; i++)
+        cJSON_Delete(v[i]);
+    free(v);
+    return st;
+}
+
 static enum pr_status
 build_summary(const struct pr_options *o, cJSON **out, struct pr_error *err)
 {
     struct pr_input_list files = {0};
-    cJSON *sum = pr_summary_new();
-    enum pr_status st = PR_OK;
+    cJSON *sum;
+    enum pr_status st = load_saved(o, out, err);
     size_t i, used = 0;
 
+    if (st != PR_OK || *out != NULL)
+        return st;
+    sum = pr_summary_new();
     if (sum == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     st = discover_all(o, &files, err);
@@ -596,6 +648,12 @@ kernel_calls_table(const struct pr_options *o, struct pr_error *err)
     pr_buf_init(&probe, 0);
     if (st != PR_OK)
         return pr_error_set(err, st, "out of memory");
+    if (count_saved(o) > 0) {
+        cJSON_Delete(all);
+        return pr_error_set(err, PR_E_USAGE,
+                            "kernel-calls needs the traces: a saved summary "
+                            "holds no per-launch rows");
+    }
     st = pr_table_render_rows(all, &to, &probe, err);
     pr_buf_free(&probe);
     if (st == PR_OK)

@@ -9,10 +9,10 @@
 static const char usage[] =
     "Usage: profreport table --input PATH --kind KIND [options]\n"
     "\n"
-    "Prints one table of the traces on standard\n"
-    "output.\n"
+    "Prints one table of the traces (or of a saved summary; kernel-calls\n"
+    "needs the traces) on standard output.\n"
     "\n"
-    "  -i, --input PATH       trace file or run folder (repeatable)\n"
+    "  -i, --input PATH       trace file, run folder or saved summary\n"
     "      --kind K           operators|kernels|kernel-calls|memory|steps\n"
     "      --sort COL         sort by column\n"
     "      --group-by G       name|shape|type\n"

@@ -106,10 +106,6 @@ PR_NODISCARD enum pr_status pr_trend_pdf(const cJSON *trend,
                                          const char *path,
                                          struct pr_error *err);
 
-/* Largest summary file read whole (summaries are ~100 KB; this leaves
- * room for big jobs while refusing to slurp a multi-GB trace). */
-#define PR_DIFF_SUMMARY_MAX ((size_t)256 << 20)
-
 /* Load the summary of one comparison side: a single summary JSON file
  * (detected by its "schema_version" key near the top and no
  * "traceEvents") is read whole; anything else (trace files, run folders,

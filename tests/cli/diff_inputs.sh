@@ -16,4 +16,41 @@ rc=$?
 check "a 5000-character kernel name in a tripped gate exits 3 (got $rc: $(head -c 200 "$T_DIR/err"))" [ "$rc" -eq 3 ]
 check "  the gate detail names the kernel" grep -q "kkkkkkkkkkkkkkkkkkkk" "$T_DIR/l.json"
 
+# --- summaries that break the contract: exit 2 naming the file and the key
+# bad_summary NAME "what" PATTERN: diff, trend and the reports refuse it
+bad_summary() {
+    for cmd in diff trend report; do
+        case $cmd in
+        diff) "$PR_BIN" diff -q -b "$D/base.json" -i "$T_DIR/$1" ;;
+        trend) "$PR_BIN" trend -q -i "$D/base.json" "$T_DIR/$1" ;;
+        report) "$PR_BIN" -q --input "$T_DIR/$1" --json "$T_DIR/r.json" ;;
+        esac > /dev/null 2> "$T_DIR/err"
+        rc=$?
+        if [ "$rc" -ne 2 ]; then
+            not_ok "$cmd: $2: exit $rc, want 2 ($(head -c 200 "$T_DIR/err"))"
+        elif ! grep -q "$1" "$T_DIR/err" || ! grep -q -- "$3" "$T_DIR/err"; then
+            not_ok "$cmd: $2: message lacks the file or /$3/: $(cat "$T_DIR/err")"
+        else
+            ok "$cmd: $2 ($(cat "$T_DIR/err"))"
+        fi
+    done
+}
+printf '{"schema_version":1,"runs":[{}]}' > "$T_DIR/empty_run.json"
+bad_summary empty_run.json "a run without keys" 'missing key'
+sed '0,/"duration_us": [0-9.]*/s//"duration_us": "97806.2"/' "$D/base.json" \
+    > "$T_DIR/string_dur.json"
+bad_summary string_dur.json "a string for a number" \
+    'runs\[0\]\.steps\[0\]\.duration_us: expected a number or null, got a string'
+sed '0,/"calls": [0-9.]*/s//"calls": null/' "$D/base.json" \
+    > "$T_DIR/null_calls.json"
+bad_summary null_calls.json "null calls" 'calls: expected a number, got null'
+sed 's/"name": "profreport"/"name": "other-tool"/' "$D/base.json" \
+    > "$T_DIR/other_tool.json"
+bad_summary other_tool.json "another tool's summary" 'not "profreport"'
+printf '{"schema_version":1,"runs":[' > "$T_DIR/cut.json"
+bad_summary cut.json "a cut summary" 'not valid JSON'
+printf '{"schema_version":2,"tool":{"name":"profreport"},"runs":[]}' \
+    > "$T_DIR/v2.json"
+bad_summary v2.json "a newer schema" 'unsupported schema_version 2'
+
 echo "1..$T_N"

@@ -1,0 +1,25 @@
+/* contract.h - is a JSON tree a summary this build can read?  The keys and
+ * types of spec/summary-json.md that diff, trend and the renderers rely
+ * on, checked once when a saved summary is read, so that every later
+ * reader may trust the shape (a string where a number belongs, or a run
+ * without steps, is refused up front with the path of the value instead of
+ * surfacing as a "–" or a wrong comparison).  Values that cannot be known
+ * may be null, as the spec allows; keys may not be missing. */
+#ifndef PROFREPORT_CONTRACT_H
+#define PROFREPORT_CONTRACT_H
+
+#include <cjson/cJSON.h>
+
+#include "profreport/error.h"
+
+/* The schema_version this build reads. */
+#define PR_CONTRACT_SCHEMA 1
+
+/* Check `sum`.  Errors: PR_E_FORMAT with the path of the first offending
+ * value and what was wrong ("runs[0].steps[3].duration_us: expected a
+ * number or null, got a string"; "runs[0]: missing key \"steps\"");
+ * callers prefix the file name. */
+PR_NODISCARD enum pr_status pr_contract_check(const cJSON *sum,
+                                              struct pr_error *err);
+
+#endif
