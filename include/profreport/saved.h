@@ -15,7 +15,7 @@
 
 /* Largest summary read whole (summaries are ~100 KB; this leaves room for
  * big jobs while refusing to slurp a multi-GB trace). */
-#define PR_SAVED_MAX ((size_t)256 << 20)
+#define PR_SAVED_MAX ((size_t)1 << 30)
 
 /* 1 when `path` is a regular file that starts like a saved summary; 0 for
  * anything else (folders, FIFOs, gzip'd or unreadable files, traces).

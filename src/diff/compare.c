@@ -22,6 +22,28 @@ static const char *const categories[] = {
 
 #define NOMEM(err) pr_error_set(err, PR_E_NOMEM, "out of memory")
 
+/* How the noise tests of one comparison take their interval of the change
+ * (diff.h, "method"), so that its cost stays bounded whatever the number
+ * of steps and runs:
+ *  - a side of more than BOOT_MAX_N samples gets the normal-approximation
+ *    interval (pr_stats_normal_ci: O(n), and as good as a bootstrap there);
+ *  - otherwise a fixed-seed bootstrap, when all of them together need at
+ *    most BOOT_BUDGET draws (resamples x samples); past that, only the
+ *    tests whose significance the bootstrap decides (the rank test cannot
+ *    reach alpha) keep it, with the resamples the budget allows (at least
+ *    BOOT_MIN_RESAMPLES), and the others get the normal interval.
+ * Deterministic: the choice depends on the sample sizes only. */
+#define BOOT_MAX_N 5000
+#define BOOT_BUDGET 200000000.0
+#define BOOT_MIN_RESAMPLES 200
+#define Z_95 1.959963984540054 /* the 97.5% quantile of the normal law */
+
+struct plan {
+    const struct pr_diff_opts *o;
+    size_t resamples;   /* of each bootstrap */
+    int info_bootstrap; /* 1: a bootstrap also where the rank test decides */
+};
+
 void
 pr_diff_opts_init(struct pr_diff_opts *o)
 {
@@ -59,29 +81,53 @@ step_samples(const cJSON *run, const char *cat, double **out, size_t *n,
     return PR_OK;
 }
 
+/* The interval of the change, by the method the plan gives this test
+ * (NAN bounds when it cannot be computed: no positive baseline mean);
+ * *method receives its name. */
+static enum pr_status
+interval(const double *a, size_t na, const double *b, size_t nb,
+         const struct pr_stats_mwu *m, const struct plan *p,
+         struct pr_stats_ci *ci, const char **method, struct pr_error *err)
+{
+    struct pr_error ignored;
+    int boot = na <= BOOT_MAX_N && nb <= BOOT_MAX_N &&
+               (p->info_bootstrap || m->p_min > p->o->alpha);
+
+    pr_error_clear(&ignored);
+    *method = boot ? "bootstrap" : "normal";
+    if (!(pr_stats_mean(a, na) > 0))
+        return PR_OK;
+    if (!boot)
+        return pr_stats_normal_ci(a, na, b, nb, Z_95, ci, &ignored) ==
+                       PR_E_NOMEM
+                   ? NOMEM(err)
+                   : PR_OK;
+    if (pr_stats_bootstrap(a, na, b, nb, p->resamples, 0.95, PR_STATS_SEED,
+                           ci, &ignored) == PR_E_NOMEM)
+        return NOMEM(err);
+    return PR_OK;
+}
+
 /* Is the change significant?  The rank test decides when it can reach
  * alpha with these sample sizes; with fewer steps (p_min > alpha, e.g. 3
  * against 3) the bootstrap interval decides: significant when it excludes
  * zero. */
 static enum pr_status
 noise_test(cJSON *noise, const double *a, size_t na, const double *b,
-           size_t nb, const struct pr_diff_opts *o, struct pr_error *err)
+           size_t nb, const struct plan *p, struct pr_error *err)
 {
     struct pr_stats_mwu m;
     struct pr_stats_ci ci = {NAN, NAN};
-    struct pr_error ignored;
+    const char *ci_method;
     int sig, ok = 1;
     enum pr_status st = pr_stats_mwu(a, na, b, nb, &m, err);
 
+    if (st == PR_OK)
+        st = interval(a, na, b, nb, &m, p, &ci, &ci_method, err);
     if (st != PR_OK)
         return st;
-    pr_error_clear(&ignored);
-    if (pr_stats_mean(a, na) > 0 &&
-        pr_stats_bootstrap(a, na, b, nb, o->resamples, 0.95, PR_STATS_SEED,
-                           &ci, &ignored) == PR_E_NOMEM)
-        return NOMEM(err);
-    if (m.p_min <= o->alpha) {
-        sig = m.p_value < o->alpha;
+    if (m.p_min <= p->o->alpha) {
+        sig = m.p_value < p->o->alpha;
         ok &= cJSON_AddStringToObject(noise, "method", m.exact
                                           ? "mann-whitney-exact"
                                           : "mann-whitney-normal") != NULL;
@@ -97,6 +143,7 @@ noise_test(cJSON *noise, const double *a, size_t na, const double *b,
     ok &= pr_dj_add_num(noise, "p_min", m.p_min);
     ok &= pr_dj_add_num(noise, "ci_lo_pct", ci.lo_pct);
     ok &= pr_dj_add_num(noise, "ci_hi_pct", ci.hi_pct);
+    ok &= cJSON_AddStringToObject(noise, "ci_method", ci_method) != NULL;
     ok &= cJSON_AddBoolToObject(noise, "significant", sig) != NULL;
     return ok ? PR_OK : NOMEM(err);
 }
@@ -105,7 +152,7 @@ noise_test(cJSON *noise, const double *a, size_t na, const double *b,
  * samples on a side means no test: method "none", significant null. */
 static enum pr_status
 add_noise(cJSON *row, const cJSON *rb, const cJSON *rc, const char *cat,
-          const struct pr_diff_opts *o, struct pr_error *err)
+          const struct plan *p, struct pr_error *err)
 {
     double *a = NULL, *b = NULL;
     size_t na = 0, nb = 0;
@@ -124,7 +171,7 @@ add_noise(cJSON *row, const cJSON *rb, const cJSON *rc, const char *cat,
             cJSON_AddNullToObject(noise, "significant") == NULL)
             st = NOMEM(err);
     } else if (st == PR_OK) {
-        st = noise_test(noise, a, na, b, nb, o, err);
+        st = noise_test(noise, a, na, b, nb, p, err);
     }
     free(a);
     free(b);
@@ -160,7 +207,7 @@ metric_row(cJSON *metrics, const char *name, const cJSON *device,
 
 static enum pr_status
 add_step_metrics(cJSON *metrics, const cJSON *rb, const cJSON *rc,
-                 const struct pr_diff_opts *o, struct pr_error *err)
+                 const struct plan *o, struct pr_error *err)
 {
     static const char *const keys[][2] = {{"step.mean", "mean_us"},
                                           {"step.median", "median_us"},
@@ -185,7 +232,7 @@ add_step_metrics(cJSON *metrics, const cJSON *rb, const cJSON *rc,
 
 static enum pr_status
 add_breakdown_metrics(cJSON *metrics, const cJSON *rb, const cJSON *rc,
-                      const struct pr_diff_opts *o, struct pr_error *err)
+                      const struct plan *o, struct pr_error *err)
 {
     const cJSON *bb = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(rb, "step_summary"), "breakdown_us");
@@ -348,7 +395,7 @@ add_series(cJSON *out, const cJSON *rb, const cJSON *rc, struct pr_error *err)
 
 static enum pr_status
 compare_runs(cJSON *runs, const cJSON *rb, const cJSON *rc,
-             const struct pr_diff_opts *o, struct pr_error *err)
+             const struct plan *o, struct pr_error *err)
 {
     cJSON *pair = cJSON_CreateObject(), *metrics, *rank;
     const char *wb = pr_dj_str(rb, "worker"), *wc = pr_dj_str(rc, "worker");
@@ -379,85 +426,83 @@ compare_runs(cJSON *runs, const cJSON *rb, const cJSON *rc,
     return st;
 }
 
-/* Which current run does baseline run rb pair with?  Same rank, else same
- * worker name, else the same position.  `taken` marks current runs already
- * paired. */
-static int
-pair_index(const cJSON *rb, size_t pos, const cJSON *cur_runs,
-           const unsigned char *taken)
-{
-    const cJSON *rank = cJSON_GetObjectItemCaseSensitive(rb, "rank");
-    const char *w = pr_dj_str(rb, "worker");
-    const cJSON *rc;
-    int i = 0, by_worker = -1;
-
-    cJSON_ArrayForEach(rc, cur_runs)
-    {
-        const char *wc = pr_dj_str(rc, "worker");
-        if (!taken[i] && cJSON_IsNumber(rank) &&
-            same_device(rank, cJSON_GetObjectItemCaseSensitive(rc, "rank")))
-            return i;
-        if (!taken[i] && by_worker < 0 && w && wc && strcmp(w, wc) == 0)
-            by_worker = i;
-        i++;
-    }
-    if (by_worker >= 0)
-        return by_worker;
-    if ((int)pos < i && !taken[pos])
-        return (int)pos;
-    return -1;
-}
-
 static enum pr_status
-add_unmatched(cJSON *diff, const cJSON *runs, const unsigned char *taken,
-              const char *side, struct pr_error *err)
+add_unmatched(cJSON *um, const cJSON *const *runs, size_t n,
+              const unsigned char *taken, const char *side,
+              struct pr_error *err)
 {
-    cJSON *um = cJSON_GetObjectItemCaseSensitive(diff, "runs_unmatched");
-    cJSON *arr = um != NULL ? cJSON_AddArrayToObject(um, side) : NULL;
-    const cJSON *r;
-    int i = 0;
+    cJSON *arr = cJSON_AddArrayToObject(um, side);
+    size_t i;
 
     if (arr == NULL)
         return NOMEM(err);
-    cJSON_ArrayForEach(r, runs)
-    {
-        const char *w = pr_dj_str(r, "worker");
-        if (!taken[i++] &&
+    for (i = 0; i < n; i++) {
+        const char *w = pr_dj_str(runs[i], "worker");
+        if (!taken[i] &&
             !cJSON_AddItemToArray(arr, cJSON_CreateString(w ? w : "?")))
             return NOMEM(err);
     }
     return PR_OK;
 }
 
-/* Pair the runs: a one-run summary always pairs with a one-run summary
- * (two single-GPU nightlies need not share a rank). */
-static enum pr_status
-compare_all_runs(cJSON *diff, const cJSON *runs_b, const cJSON *runs_c,
-                 const struct pr_diff_opts *o, struct pr_error *err)
+/* The noise tests' plan (struct plan): count the samples the tests of the
+ * paired runs would resample (11 figures a pair, the steps of each side
+ * as the sample size) and choose the resamples within the budget. */
+static struct plan
+make_plan(const struct pr_dpairs *p, const struct pr_diff_opts *o)
 {
-    int nb = cJSON_GetArraySize(runs_b), nc = cJSON_GetArraySize(runs_c);
-    unsigned char *tb = calloc((size_t)nb + 1, 1), *tc = calloc((size_t)nc + 1, 1);
-    cJSON *runs = cJSON_AddArrayToObject(diff, "runs");
-    enum pr_status st = PR_OK;
-    int i;
+    struct plan pl = {o, o->resamples, 1};
+    double all = 0, need = 0;
+    size_t i;
 
-    if (tb == NULL || tc == NULL || runs == NULL ||
-        cJSON_AddObjectToObject(diff, "runs_unmatched") == NULL)
-        st = NOMEM(err);
-    for (i = 0; i < nb && st == PR_OK; i++) {
-        const cJSON *rb = cJSON_GetArrayItem(runs_b, i);
-        int j = nb == 1 && nc == 1 ? 0 : pair_index(rb, (size_t)i, runs_c, tc);
-        if (j < 0)
+    for (i = 0; i < p->nb; i++) {
+        size_t na, nb;
+        double w;
+        if (p->with[i] == SIZE_MAX)
             continue;
-        tb[i] = tc[j] = 1;
-        st = compare_runs(runs, rb, cJSON_GetArrayItem(runs_c, j), o, err);
+        na = (size_t)cJSON_GetArraySize(
+            cJSON_GetObjectItemCaseSensitive(p->b[i], "steps"));
+        nb = (size_t)cJSON_GetArraySize(
+            cJSON_GetObjectItemCaseSensitive(p->c[p->with[i]], "steps"));
+        if (na < 2 || nb < 2 || na > BOOT_MAX_N || nb > BOOT_MAX_N)
+            continue;
+        w = (double)(na + nb) * (3 + N_CATEGORIES);
+        all += w;
+        if (pr_stats_p_min(na, nb) > o->alpha)
+            need += w;
+    }
+    if ((double)o->resamples * all <= BOOT_BUDGET)
+        return pl;
+    pl.info_bootstrap = 0;
+    if (need > 0 && (double)o->resamples * need > BOOT_BUDGET)
+        pl.resamples = (size_t)fmax(BOOT_MIN_RESAMPLES, BOOT_BUDGET / need);
+    return pl;
+}
+
+/* Compare every pair of runs; list the runs that paired with none. */
+static enum pr_status
+compare_all_runs(cJSON *diff, const struct pr_dpairs *p,
+                 const struct plan *pl, struct pr_error *err)
+{
+    cJSON *runs = cJSON_AddArrayToObject(diff, "runs");
+    cJSON *um = cJSON_AddObjectToObject(diff, "runs_unmatched");
+    unsigned char *tb = calloc(p->nb + 1, 1);
+    enum pr_status st = PR_OK;
+    size_t i;
+
+    if (tb == NULL || runs == NULL || um == NULL)
+        st = NOMEM(err);
+    for (i = 0; i < p->nb && st == PR_OK; i++) {
+        if (p->with[i] == SIZE_MAX)
+            continue;
+        tb[i] = 1;
+        st = compare_runs(runs, p->b[i], p->c[p->with[i]], pl, err);
     }
     if (st == PR_OK)
-        st = add_unmatched(diff, runs_b, tb, "baseline", err);
+        st = add_unmatched(um, p->b, p->nb, tb, "baseline", err);
     if (st == PR_OK)
-        st = add_unmatched(diff, runs_c, tc, "current", err);
+        st = add_unmatched(um, p->c, p->nc, p->taken_c, "current", err);
     free(tb);
-    free(tc);
     return st;
 }
 
@@ -617,8 +662,9 @@ add_side(cJSON *diff, const char *key, const struct side *s,
 }
 
 static enum pr_status
-add_method(cJSON *diff, const struct pr_diff_opts *o, struct pr_error *err)
+add_method(cJSON *diff, const struct plan *pl, struct pr_error *err)
 {
+    const struct pr_diff_opts *o = pl->o;
     cJSON *m = cJSON_AddObjectToObject(diff, "method"), *bs;
     char seed[24];
 
@@ -631,9 +677,18 @@ add_method(cJSON *diff, const struct pr_diff_opts *o, struct pr_error *err)
         !pr_dj_add_num(m, "alpha", o->alpha) ||
         !pr_dj_add_num(m, "threshold_pct", o->threshold_pct) ||
         !pr_dj_add_num(m, "min_share_pct", o->min_share_pct) ||
-        !pr_dj_add_num(bs, "resamples", (double)o->resamples) ||
+        !pr_dj_add_num(bs, "resamples", (double)pl->resamples) ||
         !pr_dj_add_num(bs, "confidence_pct", 95) ||
-        cJSON_AddStringToObject(bs, "seed", seed) == NULL)
+        cJSON_AddStringToObject(bs, "seed", seed) == NULL ||
+        !pr_dj_add_num(bs, "max_samples", BOOT_MAX_N) ||
+        !pr_dj_add_num(bs, "budget_draws", BOOT_BUDGET) ||
+        cJSON_AddStringToObject(
+            bs, "intervals",
+            pl->info_bootstrap
+                ? "bootstrap; normal approximation for a side of more than "
+                  "max_samples steps"
+                : "bootstrap where it decides significance; normal "
+                  "approximation elsewhere (over the draw budget)") == NULL)
         return NOMEM(err);
     return PR_OK;
 }
@@ -654,11 +709,14 @@ pr_diff_compare(const cJSON *base, const cJSON *cur, const char *base_label,
                 const char *cur_label, const struct pr_diff_opts *o,
                 cJSON **out, struct pr_error *err)
 {
+    struct pr_dpairs pairs;
+    struct plan plan;
     struct side b, c;
     cJSON *diff;
     enum pr_status st;
 
     *out = NULL;
+    memset(&pairs, 0, sizeof(pairs));
     st = check_summary(base, base_label, err);
     if (st == PR_OK)
         st = check_summary(cur, cur_label, err);
@@ -675,11 +733,16 @@ pr_diff_compare(const cJSON *base, const cJSON *cur, const char *base_label,
     if (st == PR_OK)
         st = add_side(diff, "current", &c, cur_label, err);
     if (st == PR_OK)
-        st = add_method(diff, o, err);
+        st = pr_dpair_runs(cJSON_GetObjectItemCaseSensitive(base, "runs"),
+                           cJSON_GetObjectItemCaseSensitive(cur, "runs"),
+                           &pairs, err);
+    if (st == PR_OK) {
+        plan = make_plan(&pairs, o);
+        st = add_method(diff, &plan, err);
+    }
     if (st == PR_OK)
-        st = compare_all_runs(diff, cJSON_GetObjectItemCaseSensitive(base, "runs"),
-                              cJSON_GetObjectItemCaseSensitive(cur, "runs"), o,
-                              err);
+        st = compare_all_runs(diff, &pairs, &plan, err);
+    pr_dpairs_free(&pairs);
     if (st == PR_OK)
         st = add_table(diff, "operators", &b, &c, "operators",
                        "device_self_us", 0, err);

@@ -117,6 +117,25 @@ PR_NODISCARD enum pr_status pr_dload_summary(const char *const *paths,
                                              cJSON **out,
                                              struct pr_error *err);
 
+/* The runs of two summaries and how they pair (pair.c): same rank, else
+ * same worker, else same position, first untaken in order; O(n log n). */
+struct pr_dpairs {
+    const cJSON **b, **c; /* owned arrays of the runs (borrowed) */
+    size_t nb, nc;
+    size_t *with;            /* owned: with[i] = the run of c paired with
+                                b[i], or SIZE_MAX */
+    unsigned char *taken_c;  /* owned: 1 for the runs of c that paired */
+};
+
+/* Pair the runs of runs_b with those of runs_c (JSON arrays; a one-run
+ * summary always pairs with a one-run summary).  Free with
+ * pr_dpairs_free, also after an error.  Errors: PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_dpair_runs(const cJSON *runs_b,
+                                          const cJSON *runs_c,
+                                          struct pr_dpairs *p,
+                                          struct pr_error *err);
+void pr_dpairs_free(struct pr_dpairs *p);
+
 /* Basename of path, for labels in reports (no absolute paths there). */
 const char *pr_dbasename(const char *path);
 

@@ -53,4 +53,42 @@ printf '{"schema_version":2,"tool":{"name":"profreport"},"runs":[]}' \
     > "$T_DIR/v2.json"
 bad_summary v2.json "a newer schema" 'unsupported schema_version 2'
 
+# --- many steps and many runs: bounded cost, with the method stated
+# (bench/diff.sh times 100k and 1M steps; bench/RESULTS.md)
+# jq-free reader of the diff JSON: py KEYPATH FILE
+G=$PR_SRCDIR/bench/gen_summary.sh
+sh "$G" 6000 1 1 1 > "$T_DIR/big_b.json"
+sh "$G" 6000 1 1.05 2 > "$T_DIR/big_c.json"
+(ulimit -t 60; "$PR_BIN" diff -q -b "$T_DIR/big_b.json" -i "$T_DIR/big_c.json" \
+    --json "$T_DIR/big.json" 2> "$T_DIR/err")
+rc=$?
+check "6000 steps a side: diff exits 0 within 60 CPU s (got $rc: $(head -c 200 "$T_DIR/err"))" [ "$rc" -eq 0 ]
+check "  a side over 5000 steps gets the normal-approximation interval" \
+    grep -q '"ci_method":[[:space:]]*"normal"' "$T_DIR/big.json"
+check "  and the method says so" \
+    grep -q 'normal approximation for a side of more than max_samples' "$T_DIR/big.json"
+check "  the +5% change is found, its interval holds it" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = [m for m in d['runs'][0]['metrics'] if m['metric'] == 'step.mean'][0]['noise']
+sys.exit(not (m['significant'] and m['ci_lo_pct'] < 5.2 and m['ci_hi_pct'] > 4.8))
+" "$T_DIR/big.json"
+# 3000 runs of 3 steps: the runs pair by rank (pair.c, O(n log n)), and the
+# bootstraps that decide (3 against 3 steps) share the draw budget
+sh "$G" 3 3000 1 1 > "$T_DIR/many_b.json"
+sh "$G" 3 3000 1.05 2 > "$T_DIR/many_c.json"
+(ulimit -t 120; "$PR_BIN" diff -q -b "$T_DIR/many_b.json" \
+    -i "$T_DIR/many_c.json" --json "$T_DIR/many.json" 2> "$T_DIR/err")
+rc=$?
+check "3000 runs: diff exits 0 or 3 (got $rc: $(head -c 200 "$T_DIR/err"))" [ "$rc" -eq 0 -o "$rc" -eq 3 ]
+check "  every run paired with its rank, none unmatched; resamples within the budget" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = len(d['runs']) == 3000 and d['runs_unmatched'] == {'baseline': [], 'current': []}
+ok = ok and all(r['baseline'] == r['current'] == 'worker%d' % i for i, r in enumerate(d['runs']))
+b = d['method']['bootstrap']
+ok = ok and b['resamples'] == 1010 and 'over the draw budget' in b['intervals']
+sys.exit(not ok)
+" "$T_DIR/many.json"
+
 echo "1..$T_N"

@@ -132,6 +132,124 @@ test_bootstrap_deterministic(void **state)
     assert_true(c1.hi_pct > 20 && c1.hi_pct < 25);
 }
 
+/* The exact p-value against every one of the C(13, 6) = 1716 orders of a
+ * sample of 6 among 13 values, counted one by one. */
+static void
+test_exact_by_enumeration(void **state)
+{
+    static const unsigned pick[][6] = {{1, 4, 5, 8, 10, 11},
+                                       {0, 1, 2, 3, 5, 4},
+                                       {2, 3, 6, 7, 9, 12}};
+    struct pr_stats_mwu m;
+    struct pr_error err;
+    size_t k;
+
+    (void)state;
+    pr_error_clear(&err);
+    for (k = 0; k < sizeof(pick) / sizeof(pick[0]); k++) {
+        double a[7], b[6], u0 = 0;
+        unsigned mask, inb = 0, i, na = 0, nb = 0, lo = 0, hi = 0;
+        for (i = 0; i < 6; i++)
+            inb |= 1u << pick[k][i];
+        for (i = 0; i < 13; i++) {
+            if (inb >> i & 1)
+                b[nb++] = i, u0 += i; /* 0-based ranks: U = sum */
+            else
+                a[na++] = i;
+        }
+        u0 -= 15; /* minus 0 + 1 + ... + 5 */
+        for (mask = 0; mask < 1u << 13; mask++) {
+            double u = -15;
+            if (__builtin_popcount(mask) != 6)
+                continue;
+            for (i = 0; i < 13; i++)
+                if (mask >> i & 1)
+                    u += i;
+            lo += u <= u0;
+            hi += u >= u0;
+        }
+        assert_int_equal(pr_stats_mwu(a, 7, b, 6, &m, &err), PR_OK);
+        assert_true(m.exact);
+        assert_near(m.u, u0, 0);
+        assert_near(m.p_value,
+                    fmin(1.0, 2.0 * (double)(lo < hi ? lo : hi) / 1716.0),
+                    1e-12);
+    }
+}
+
+static void
+test_normal_ci_by_hand(void **state)
+{
+    /* a: mean 10, variance 2; b: mean 12, variance 2.  r = 1.2 and
+       se^2 = 2 / (2 * 100) + 144 * 2 / (2 * 10^4) = 0.0244 */
+    double a[] = {9, 11}, b[] = {11, 13};
+    double se = sqrt(0.0244), z = 1.959963984540054;
+    struct pr_stats_ci ci;
+    struct pr_error err;
+
+    (void)state;
+    pr_error_clear(&err);
+    assert_int_equal(pr_stats_normal_ci(a, 2, b, 2, z, &ci, &err), PR_OK);
+    assert_near(ci.lo_pct, 100 * (0.2 - z * se), 1e-9);
+    assert_near(ci.hi_pct, 100 * (0.2 + z * se), 1e-9);
+    /* one value a side, or no positive baseline: no interval */
+    assert_int_equal(pr_stats_normal_ci(a, 1, b, 2, z, &ci, &err), PR_E_USAGE);
+    a[0] = -11;
+    assert_int_equal(pr_stats_normal_ci(a, 2, b, 2, z, &ci, &err), PR_E_USAGE);
+}
+
+/* On a large sample the normal interval is the bootstrap's, to a small
+ * fraction of its width (why compare.c may use it past BOOT_MAX_N). */
+static void
+test_normal_ci_matches_bootstrap(void **state)
+{
+    enum { N = 3000 };
+    static double a[N], b[N];
+    uint64_t s = 7;
+    struct pr_stats_ci boot, norm;
+    struct pr_error err;
+    size_t i;
+
+    (void)state;
+    pr_error_clear(&err);
+    for (i = 0; i < N; i++) {
+        a[i] = 100 + (double)(pr_stats_rand(&s) % 1000) / 100.0;
+        b[i] = 103 + (double)(pr_stats_rand(&s) % 1400) / 100.0;
+    }
+    assert_int_equal(pr_stats_bootstrap(a, N, b, N, 2000, 0.95,
+                                        PR_STATS_SEED, &boot, &err), PR_OK);
+    assert_int_equal(pr_stats_normal_ci(a, N, b, N, 1.959963984540054, &norm,
+                                        &err), PR_OK);
+    assert_near(norm.lo_pct, boot.lo_pct, 0.1 * (boot.hi_pct - boot.lo_pct));
+    assert_near(norm.hi_pct, boot.hi_pct, 0.1 * (boot.hi_pct - boot.lo_pct));
+}
+
+/* p_min is what pr_stats_mwu reports for samples without ties, or above
+ * it (it cannot know the ties in advance). */
+static void
+test_p_min(void **state)
+{
+    double v[40];
+    struct pr_stats_mwu m;
+    struct pr_error err;
+    size_t sizes[][2] = {{3, 3}, {2, 5}, {6, 6}, {20, 20}, {1, 1}};
+    size_t k, i;
+
+    (void)state;
+    pr_error_clear(&err);
+    for (i = 0; i < 40; i++)
+        v[i] = (double)i;
+    assert_near(pr_stats_p_min(3, 3), 2.0 / 20, 1e-12);
+    assert_near(pr_stats_p_min(0, 3), 1.0, 0);
+    assert_true(pr_stats_p_min(100, 100) < 1e-10);
+    for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+        assert_int_equal(pr_stats_mwu(v, sizes[k][0], v + 20, sizes[k][1], &m,
+                                      &err), PR_OK);
+        assert_true(pr_stats_p_min(sizes[k][0], sizes[k][1]) >=
+                    m.p_min * (1 - 1e-12));
+    }
+}
+
 static void
 test_rand_sequence(void **state)
 {
@@ -151,6 +269,10 @@ main(void)
         cmocka_unit_test(test_identical_samples),
         cmocka_unit_test(test_bad_samples),
         cmocka_unit_test(test_bootstrap_deterministic),
+        cmocka_unit_test(test_exact_by_enumeration),
+        cmocka_unit_test(test_normal_ci_by_hand),
+        cmocka_unit_test(test_normal_ci_matches_bootstrap),
+        cmocka_unit_test(test_p_min),
         cmocka_unit_test(test_rand_sequence),
     };
 

@@ -1,0 +1,241 @@
+/* pair.c - which run of the current summary pairs with which run of the
+ * baseline (internal.h): the same rank, else the same worker name, else
+ * the same position; always the first untaken run in order.  Indexed, so
+ * that a job of many thousands of runs pairs in O(n log n) instead of
+ * O(n^2): the current runs sorted by rank and by worker, each order with
+ * "next untaken" links that skip paired runs (path-compressed, as in
+ * union-find). */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define NONE SIZE_MAX
+
+struct key {
+    double rank;        /* by rank */
+    const char *worker; /* by worker */
+    size_t i;           /* the run's index: ties keep the runs' order */
+};
+
+/* One sorted view of the current runs: those with a key, by key. */
+struct order {
+    struct key *k; /* sorted */
+    size_t *pos;   /* pos[run]: its place in k, NONE without a key */
+    size_t *nx;    /* nx[p]: the first untaken place >= p, n when none */
+    size_t n;
+};
+
+static int
+cmp_rank(const void *pa, const void *pb)
+{
+    const struct key *a = pa, *b = pb;
+
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+static int
+cmp_worker(const void *pa, const void *pb)
+{
+    const struct key *a = pa, *b = pb;
+    int c = strcmp(a->worker, b->worker);
+
+    return c != 0 ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+static void
+order_free(struct order *o)
+{
+    free(o->k);
+    free(o->pos);
+    free(o->nx);
+}
+
+/* Build the order of the runs that have a key (by_rank: a numeric rank,
+ * else a string worker). */
+static enum pr_status
+order_build(struct order *o, const cJSON *const *runs, size_t n, int by_rank,
+            struct pr_error *err)
+{
+    size_t i;
+
+    memset(o, 0, sizeof(*o));
+    o->k = calloc(n + 1, sizeof(*o->k));
+    o->pos = malloc((n + 1) * sizeof(*o->pos));
+    o->nx = malloc((n + 1) * sizeof(*o->nx));
+    if (o->k == NULL || o->pos == NULL || o->nx == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    for (i = 0; i < n; i++) {
+        const cJSON *rank = cJSON_GetObjectItemCaseSensitive(runs[i], "rank");
+        const char *w = pr_dj_str(runs[i], "worker");
+        o->pos[i] = NONE;
+        if (by_rank ? !cJSON_IsNumber(rank) : w == NULL)
+            continue;
+        o->k[o->n].rank = by_rank ? rank->valuedouble : 0;
+        o->k[o->n].worker = w;
+        o->k[o->n++].i = i;
+    }
+    qsort(o->k, o->n, sizeof(*o->k), by_rank ? cmp_rank : cmp_worker);
+    for (i = 0; i <= o->n; i++)
+        o->nx[i] = i;
+    for (i = 0; i < o->n; i++)
+        o->pos[o->k[i].i] = i;
+    return PR_OK;
+}
+
+/* The first untaken place >= p, compressing the path behind it. */
+static size_t
+next_free(struct order *o, size_t p)
+{
+    size_t root = p, next;
+
+    while (o->nx[root] != root)
+        root = o->nx[root];
+    while (p != root) {
+        next = o->nx[p];
+        o->nx[p] = root;
+        p = next;
+    }
+    return root;
+}
+
+static void
+order_take(struct order *o, size_t run)
+{
+    size_t p = o->pos[run];
+
+    if (p != NONE)
+        o->nx[p] = p + 1;
+}
+
+/* The first untaken run whose key equals `want`'s, or NONE. */
+static size_t
+order_find(struct order *o, const struct key *want,
+           int (*cmp)(const void *, const void *))
+{
+    size_t lo = 0, hi = o->n, p;
+    struct key probe = *want;
+
+    probe.i = 0; /* the lowest index with this key */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp(&o->k[mid], &probe) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    p = next_free(o, lo);
+    if (p == o->n)
+        return NONE;
+    probe.i = o->k[p].i;
+    return cmp(&o->k[p], &probe) == 0 ? o->k[p].i : NONE;
+}
+
+/* The current run for baseline run rb at position pos, or NONE. */
+static size_t
+match_one(struct order *by_rank, struct order *by_worker,
+          const unsigned char *taken, size_t nc, const cJSON *rb, size_t pos)
+{
+    const cJSON *rank = cJSON_GetObjectItemCaseSensitive(rb, "rank");
+    struct key want = {0, pr_dj_str(rb, "worker"), 0};
+    size_t j;
+
+    if (cJSON_IsNumber(rank)) {
+        want.rank = rank->valuedouble;
+        j = order_find(by_rank, &want, cmp_rank);
+        if (j != NONE)
+            return j;
+    }
+    if (want.worker != NULL) {
+        j = order_find(by_worker, &want, cmp_worker);
+        if (j != NONE)
+            return j;
+    }
+    return pos < nc && !taken[pos] ? pos : NONE;
+}
+
+/* Runs of a summary as an array: cJSON_GetArrayItem walks the list, so a
+ * loop over it would be quadratic. */
+static enum pr_status
+run_array(const cJSON *runs, const cJSON ***out, size_t *n,
+          struct pr_error *err)
+{
+    const cJSON *r;
+    size_t k = 0;
+
+    *n = (size_t)cJSON_GetArraySize(runs);
+    *out = malloc((*n + 1) * sizeof(**out));
+    if (*out == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    cJSON_ArrayForEach(r, runs)
+    {
+        (*out)[k++] = r;
+    }
+    return PR_OK;
+}
+
+static enum pr_status
+pair_all(struct pr_dpairs *p, struct pr_error *err)
+{
+    struct order by_rank, by_worker;
+    enum pr_status st;
+    size_t i, j;
+
+    memset(&by_rank, 0, sizeof(by_rank));
+    memset(&by_worker, 0, sizeof(by_worker));
+    st = order_build(&by_rank, p->c, p->nc, 1, err);
+    if (st == PR_OK)
+        st = order_build(&by_worker, p->c, p->nc, 0, err);
+    for (i = 0; i < p->nb && st == PR_OK; i++) {
+        /* a one-run summary always pairs with a one-run summary (two
+           single-GPU nightlies need not share a rank) */
+        j = p->nb == 1 && p->nc == 1 ? 0
+                                     : match_one(&by_rank, &by_worker,
+                                                 p->taken_c, p->nc, p->b[i], i);
+        p->with[i] = j;
+        if (j == NONE)
+            continue;
+        p->taken_c[j] = 1;
+        order_take(&by_rank, j);
+        order_take(&by_worker, j);
+    }
+    order_free(&by_rank);
+    order_free(&by_worker);
+    return st;
+}
+
+enum pr_status
+pr_dpair_runs(const cJSON *runs_b, const cJSON *runs_c, struct pr_dpairs *p,
+              struct pr_error *err)
+{
+    enum pr_status st;
+
+    memset(p, 0, sizeof(*p));
+    st = run_array(runs_b, &p->b, &p->nb, err);
+    if (st == PR_OK)
+        st = run_array(runs_c, &p->c, &p->nc, err);
+    if (st != PR_OK)
+        return st;
+    p->with = malloc((p->nb + 1) * sizeof(*p->with));
+    p->taken_c = calloc(p->nc + 1, 1);
+    if (p->with == NULL || p->taken_c == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    return pair_all(p, err);
+}
+
+void
+pr_dpairs_free(struct pr_dpairs *p)
+{
+    if (p == NULL)
+        return;
+    free(p->b);
+    free(p->c);
+    free(p->with);
+    free(p->taken_c);
+    memset(p, 0, sizeof(*p));
+}
