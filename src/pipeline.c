@@ -21,6 +21,7 @@
 #include "profreport/formats.h"
 #include "profreport/kernel_calls.h"
 #include "profreport/merge.h"
+#include "profreport/peaks.h"
 #include "profreport/pipeline.h"
 #include "profreport/render.h"
 #include "profreport/saved.h"
@@ -101,7 +102,8 @@ add_trace(const struct pr_options *o, const struct pr_input_file *f,
           struct pr_error *err)
 {
     struct pr_analysis_opts ao = {.peak_tflops = o->peak_tflops,
-                                  .peak_gbps = o->peak_gbps};
+                                  .peak_gbps = o->peak_gbps,
+                                  .device_spec = o->device_spec};
     const char *worker = worker_of(t, f);
     enum pr_status st;
 
@@ -406,6 +408,23 @@ load_saved(const struct pr_options *o, cJSON **out, struct pr_error *err)
     return st;
 }
 
+/* --device-spec is read again for each run (roofline.c); read it once
+ * before any trace, so that a file that is no device spec fails at once,
+ * named, instead of after a long read (issue #15). */
+static enum pr_status
+check_device_spec(const struct pr_options *o, struct pr_error *err)
+{
+    struct pr_peak_table *t;
+
+    if (o->device_spec == NULL)
+        return PR_OK;
+    t = pr_peaks_table_load(o->device_spec, 1, err);
+    if (t == NULL)
+        return err->code != PR_OK ? err->code : PR_E_FORMAT;
+    pr_peaks_table_free(t);
+    return PR_OK;
+}
+
 static enum pr_status
 build_summary(const struct pr_options *o, cJSON **out, struct pr_error *err)
 {
@@ -415,6 +434,9 @@ build_summary(const struct pr_options *o, cJSON **out, struct pr_error *err)
     size_t i, used = 0;
 
     if (st != PR_OK || *out != NULL)
+        return st;
+    st = check_device_spec(o, err);
+    if (st != PR_OK)
         return st;
     sum = pr_summary_new();
     if (sum == NULL)

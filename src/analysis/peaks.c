@@ -258,6 +258,15 @@ table_from_json(const cJSON *root, int from_user, struct pr_error *err)
         pr_error_set(err, PR_E_FORMAT, "device table: devices is not a list");
         return NULL;
     }
+    /* any other JSON object (a summary, a config) is no device spec; taken
+       as one it would match every device with no peaks */
+    if (single && !cJSON_GetObjectItemCaseSensitive(root, "peak_tflops") &&
+        !cJSON_GetObjectItemCaseSensitive(root, "peak_gbps")) {
+        pr_error_set(err, PR_E_FORMAT,
+                     "not a device spec: no \"devices\" list and no "
+                     "\"peak_tflops\" or \"peak_gbps\"");
+        return NULL;
+    }
     if (n > MAX_ENTRIES) {
         pr_error_set(err, PR_E_LIMIT, "device table: more than %d devices",
                      MAX_ENTRIES);
