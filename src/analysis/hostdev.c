@@ -677,7 +677,10 @@ count_copy(const struct hd *h, const struct work *w, struct copies *c)
     const struct pr_gpu_info *g = pr_trace_gpu(h->t, e);
     int64_t bytes = g != NULL ? g->bytes : -1;
     const char *n = pr_trace_str(h->t, e->name);
-    enum cdir d = copy_dir(n);
+    /* the reader's direction where the name has none (MTIA's DMA) */
+    enum cdir d = g != NULL && g->copy_dir != PR_DIR_UNKNOWN
+                      ? (enum cdir)(g->copy_dir - PR_DIR_H2D + D_HTOD)
+                      : copy_dir(n);
     struct crow *r;
 
     if (e->kind == PR_KIND_SET) {

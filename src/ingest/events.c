@@ -60,6 +60,7 @@ enum arg {
     A_OUT_NELEMS,  /* "Out msg nelems" */
     A_GROUP,       /* "Group size" */
     A_SIZE,        /* "size" (MTIA DMA requests) */
+    A_DIRECTION,   /* "direction" (MTIA DMA requests) */
     A_SASS_FFMA,   /* CUPTI SASS counters (cuda_profiler_range), */
     A_SASS_HFMA,   /* full names in arg_names: fp32, fp16 and */
     A_SASS_DFMA,   /* fp64 FMAs count 2 FLOPs each, */
@@ -111,6 +112,7 @@ static const char *const arg_names[N_ARGS] = {
     "Out msg nelems",
     "Group size",
     "size",
+    "direction",
     "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
     "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
     "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
@@ -330,7 +332,7 @@ arg_of(const char *k, size_t len)
         ['F'] = R(A_FWD_TID + 1),
         ['P'] = R(A_PY_ID + 1, A_PY_PARENT + 1, A_PY_MODULE + 1),
         ['f'] = R(A_FLOPS + 1),
-        ['d'] = R(A_DEVICE + 1, A_DTYPE + 1),
+        ['d'] = R(A_DEVICE + 1, A_DTYPE + 1, A_DIRECTION + 1),
         ['s'] = R(A_STREAM + 1, A_SMEM + 1, A_SIZE + 1),
         ['g'] = R(A_GRID + 1),
         ['b'] = R(A_BLOCK + 1, A_BPSM + 1, A_BYTES + 1),
@@ -1370,6 +1372,23 @@ mtia_kind(const struct ev *e)
     return PR_KIND_DEVICE_TASK;
 }
 
+/* Which way an MTIA DMA request went ("HOST_TO_DEVICE"). */
+static enum pr_copy_dir
+dma_dir(const struct args *a)
+{
+    const cJSON *v = a->node[A_DIRECTION];
+
+    if (!cJSON_IsString(v))
+        return PR_DIR_UNKNOWN;
+    if (strcmp(v->valuestring, "HOST_TO_DEVICE") == 0)
+        return PR_DIR_H2D;
+    if (strcmp(v->valuestring, "DEVICE_TO_HOST") == 0)
+        return PR_DIR_D2H;
+    if (strcmp(v->valuestring, "DEVICE_TO_DEVICE") == 0)
+        return PR_DIR_D2D;
+    return PR_DIR_UNKNOWN;
+}
+
 /* MTIA work and CUPTI counter ranges carry no "device" arg: their pid is
  * the device ("MTIA 17" is pid 17).  Sets it when the pid is a plain
  * small number. */
@@ -1438,7 +1457,8 @@ add_duration(struct pr_recs *r, const struct ev *e, const struct where *w,
     else if (pr_info_table_of(kind) == PR_INFO_GPU)
         st = add_gpu_info(r, out, &a);
     if (st == PR_OK && kind == PR_KIND_COPY && out->info != PR_NO_INFO)
-        r->gpu[out->info].copy_dir = (uint8_t)copy_dir(e);
+        r->gpu[out->info].copy_dir =
+            (uint8_t)(mtia ? dma_dir(&a) : copy_dir(e));
     if (st == PR_OK && pid_dev && pr_info_table_of(kind) == PR_INFO_GPU)
         device_from_pid(r, out);
     return st == PR_OK ? PR_OK : no_memory(w, err);

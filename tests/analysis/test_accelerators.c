@@ -125,6 +125,7 @@ test_mtia(void **state)
     const cJSON *g = at(run, "gpu_metrics", 0), *tc = get(run, "tensor_cores");
     const cJSON *k = at(run, "kernels", 0);
     const cJSON *bd = get(get(run, "step_summary"), "breakdown_us");
+    const cJSON *cp;
 
     (void)state;
     /* the device by its own id, named, and no GPU */
@@ -143,6 +144,10 @@ test_mtia(void **state)
     assert_string_equal(str(k, "name"), "fc-dtype_Float");
     assert_string_equal(str(k, "operator"), "aten::mm");
     near(num(get(run, "data_quality"), "unknown_cat"), 0);
+    /* the DMA's size and direction reach the copy analysis */
+    cp = at(get(run, "copies"), "by_kind", 0);
+    assert_string_equal(str(cp, "direction"), "DtoH");
+    near(num(cp, "bytes"), 4096);
     /* no CUDA tensor-core story for an fp32 matmul on MTIA */
     assert_true(cJSON_IsNull(get(tc, "tc_kernel_time_pct")));
     assert_int_equal(cJSON_GetArraySize(get(tc, "findings")), 0);
@@ -292,6 +297,52 @@ test_mi250(void **state)
     cJSON_Delete(sum);
 }
 
+#define RESNET                                                                 \
+    "tb_plugin/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"
+
+/* The enable_amp advice quotes the tensor-core card's eligible share, on
+ * the plugin's ResNet-50 sample (fp32 on a V100: 67.6% of kernel time is
+ * in eligible operators, none on tensor cores). */
+static void
+test_amp_matches_card(void **state)
+{
+    const char *shared = getenv("PR_SHARED");
+    const char *src = getenv("PR_SRCDIR");
+    const char *inputs[1];
+    char path[4096], pct[32];
+    struct pr_error err = {0};
+    cJSON *sum = NULL;
+    const cJSON *run, *r, *amp = NULL;
+    FILE *f;
+
+    (void)state;
+    if (shared != NULL)
+        snprintf(path, sizeof(path), "%s/traces/%s", shared, RESNET);
+    else
+        snprintf(path, sizeof(path), "%s/../shared/traces/%s", src ? src : ".",
+                 RESNET);
+    f = fopen(path, "rb");
+    if (f == NULL) {
+        print_message("# sample trace absent, not checked: %s\n", path);
+        skip();
+    }
+    fclose(f);
+    inputs[0] = path;
+    assert_int_equal(pr_pipeline_summary(inputs, 1, 1, &sum, &err), PR_OK);
+    run = run0(sum);
+    cJSON_ArrayForEach(r, get(run, "recommendations"))
+    {
+        if (strcmp(str(r, "id"), "enable_amp") == 0)
+            amp = r;
+    }
+    assert_non_null(amp);
+    snprintf(pct, sizeof(pct), "%.1f%%",
+             num(get(run, "tensor_cores"), "eligible_op_time_pct"));
+    assert_string_equal(pct, "67.6%");
+    assert_non_null(strstr(str(amp, "text"), pct));
+    cJSON_Delete(sum);
+}
+
 int
 main(void)
 {
@@ -299,6 +350,7 @@ main(void)
         cmocka_unit_test(test_mtia),
         cmocka_unit_test(test_cupti_counters),
         cmocka_unit_test(test_mi250),
+        cmocka_unit_test(test_amp_matches_card),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
