@@ -42,6 +42,8 @@ struct pr_diff_opts {
                              of the mean step time on both sides */
     size_t resamples;     /* bootstrap resamples */
     size_t top;           /* rows per table in reports */
+    int strict;           /* a gate that matches no figure fails instead
+                             of being skipped */
 };
 
 /* Defaults: 5%, alpha 0.05, 1% share, 2000 resamples, top 15. */

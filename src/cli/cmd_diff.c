@@ -27,6 +27,8 @@ static const char usage[] =
     "      --alpha P         significance level of the noise test (0.05)\n"
     "      --min-share PCT   glob rules skip rows under PCT% of the step\n"
     "                        time (default 1)\n"
+    "      --strict          a --fail-on rule that matches no figure fails\n"
+    "                        (default: skipped, with a warning)\n"
     "      --top N           rows per table in reports (default 15)\n"
     "      --json FILE       the comparison for machines\n"
     "      --markdown FILE   a CI job summary (stdout when no report is\n"
@@ -51,7 +53,8 @@ enum {
     OPT_MARKDOWN,
     OPT_JUNIT,
     OPT_HTML,
-    OPT_PDF
+    OPT_PDF,
+    OPT_STRICT
 };
 
 static const struct option long_opts[] = {
@@ -67,6 +70,7 @@ static const struct option long_opts[] = {
     {"junit", required_argument, NULL, OPT_JUNIT},
     {"html", required_argument, NULL, OPT_HTML},
     {"pdf", required_argument, NULL, OPT_PDF},
+    {"strict", no_argument, NULL, OPT_STRICT},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -144,6 +148,9 @@ one_option(struct diff_args *a, int c, const char *arg, struct pr_error *err)
     case OPT_PDF:
         a->pdf = arg;
         return PR_OK;
+    case OPT_STRICT:
+        a->opts.strict = 1;
+        return PR_OK;
     case 'q':
         a->quiet = 1;
         return PR_OK;
@@ -212,6 +219,39 @@ print_gates(const cJSON *diff)
     }
 }
 
+/* What a reader of the gate lines could miss: rules that looked at
+ * nothing, and runs that vanished or are new (issue #15). */
+static void
+print_warnings(const cJSON *diff, int strict)
+{
+    const cJSON *g, *um = pr_sget(diff, "runs_unmatched"), *w;
+
+    cJSON_ArrayForEach(g, pr_sget(diff, "gates"))
+    {
+        if (cJSON_IsFalse(pr_sget(g, "matched")))
+            fprintf(stderr,
+                    "profreport: warning: --fail-on '%s' matches no figure "
+                    "of these runs: %s\n",
+                    pr_sget_str(g, "rule"),
+                    strict ? "failed (--strict)"
+                           : "skipped (--strict fails it)");
+    }
+    cJSON_ArrayForEach(w, pr_sget(um, "baseline"))
+    {
+        fprintf(stderr,
+                "profreport: warning: run '%s' of the baseline vanished: "
+                "no run of the current side pairs with it\n",
+                cJSON_IsString(w) ? w->valuestring : "?");
+    }
+    cJSON_ArrayForEach(w, pr_sget(um, "current"))
+    {
+        fprintf(stderr,
+                "profreport: warning: run '%s' is new: no run of the "
+                "baseline pairs with it\n",
+                cJSON_IsString(w) ? w->valuestring : "?");
+    }
+}
+
 /* The job the parsed command line describes (borrowing from a). */
 static struct pr_diff_job
 job_of(const struct diff_args *a)
@@ -251,8 +291,10 @@ run(int argc, char **argv, struct pr_cmd_ctl *ctl, struct pr_error *err)
         job = job_of(&a);
         st = pr_diff_run(&job, &diff, &n_failed, err);
     }
-    if (st == PR_OK && !a.quiet)
+    if (st == PR_OK && !a.quiet && diff != NULL) {
         print_gates(diff);
+        print_warnings(diff, a.opts.strict);
+    }
     if (st == PR_OK && n_failed > 0)
         st = pr_error_set(err, PR_E_REGRESSION, "diff: %zu gate%s tripped",
                           n_failed, n_failed == 1 ? "" : "s");

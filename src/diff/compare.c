@@ -52,6 +52,7 @@ pr_diff_opts_init(struct pr_diff_opts *o)
     o->min_share_pct = 1.0;
     o->resamples = 2000;
     o->top = 15;
+    o->strict = 0;
 }
 
 /* Per-step samples of a run: durations (cat == NULL) or one breakdown

@@ -197,7 +197,10 @@ gate_detail(cJSON *gate, const struct gate *g, struct pr_error *err)
     } else if (g->worst != NULL) {
         st = pr_ddescribe(&b, g->worst);
     } else {
-        st = pr_buf_adds(&b, "nothing to compare (no matching figure)");
+        st = pr_buf_adds(&b, g->opts->strict
+                                 ? "nothing to compare (no matching "
+                                   "figure): fails under --strict"
+                                 : "nothing to compare (no matching figure)");
     }
     if (st == PR_OK && b.failed)
         st = PR_E_LIMIT;
@@ -210,6 +213,33 @@ gate_detail(cJSON *gate, const struct gate *g, struct pr_error *err)
     return PR_OK;
 }
 
+/* The gate's own fields: its rule, its result and what it looked at. */
+static void
+gate_fields(cJSON *gate, struct gate *g, int is_default, int failed,
+            int skipped)
+{
+    const struct pr_rule *r = g->rule;
+
+    if (g->worst == NULL)
+        g->worst = cJSON_CreateNull();
+    if (g->worst == NULL || !cJSON_AddItemToObject(gate, "largest", g->worst))
+        g->oom = 1;
+    if (cJSON_AddStringToObject(gate, "rule", r->text) == NULL ||
+        cJSON_AddBoolToObject(gate, "default", is_default) == NULL ||
+        cJSON_AddBoolToObject(gate, "noise_aware",
+                              r->kind == PR_RULE_METRIC &&
+                                  (strncmp(r->name, "step.", 5) == 0 ||
+                                   strncmp(r->name, "breakdown.", 10) == 0)) ==
+            NULL ||
+        !pr_dj_add_num(gate, "checked", (double)g->checked) ||
+        cJSON_AddStringToObject(gate, "result",
+                                failed    ? "fail"
+                                : skipped ? "skipped"
+                                          : "pass") == NULL ||
+        cJSON_AddBoolToObject(gate, "matched", !skipped) == NULL)
+        g->oom = 1;
+}
+
 static enum pr_status
 eval_rule(cJSON *gates, const cJSON *diff, const struct pr_rule *r,
           int is_default, const struct pr_diff_opts *o, int *failed,
@@ -218,6 +248,7 @@ eval_rule(cJSON *gates, const cJSON *diff, const struct pr_rule *r,
     cJSON *gate = cJSON_CreateObject();
     struct gate g;
     enum pr_status st;
+    int skipped;
 
     memset(&g, 0, sizeof(g));
     g.rule = r;
@@ -233,22 +264,12 @@ eval_rule(cJSON *gates, const cJSON *diff, const struct pr_rule *r,
     else
         eval_table(&g, diff);
     *failed = cJSON_GetArraySize(g.offenders) > 0;
+    /* a rule that matched nothing (a typo, a stray space) must not pass
+       as if it had looked: "skipped", or with --strict a failure */
+    skipped = g.checked == 0 && !*failed;
+    *failed |= skipped && o->strict;
     st = gate_detail(gate, &g, err);
-    if (g.worst == NULL)
-        g.worst = cJSON_CreateNull();
-    if (g.worst == NULL || !cJSON_AddItemToObject(gate, "largest", g.worst))
-        g.oom = 1;
-    if (cJSON_AddStringToObject(gate, "rule", r->text) == NULL ||
-        cJSON_AddBoolToObject(gate, "default", is_default) == NULL ||
-        cJSON_AddBoolToObject(gate, "noise_aware",
-                              r->kind == PR_RULE_METRIC &&
-                                  (strncmp(r->name, "step.", 5) == 0 ||
-                                   strncmp(r->name, "breakdown.", 10) == 0)) ==
-            NULL ||
-        !pr_dj_add_num(gate, "checked", (double)g.checked) ||
-        cJSON_AddStringToObject(gate, "result", *failed ? "fail" : "pass") ==
-            NULL)
-        g.oom = 1;
+    gate_fields(gate, &g, is_default, *failed, skipped);
     if (st == PR_OK && g.oom)
         st = NOMEM(err);
     return st;

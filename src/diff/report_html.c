@@ -38,7 +38,7 @@ const char pr_dhtml_css[] =
     "border-bottom:1px solid var(--grid)}h3{font-size:15px}"
     ".verdict{display:inline-block;padding:2px 10px;border-radius:4px;"
     "color:#fff;font-weight:600}.fail{background:var(--bad)}"
-    ".pass{background:var(--good)}"
+    ".pass{background:var(--good)}.skip{background:#6b7280}"
     "table{border-collapse:collapse;width:100%;margin:8px 0}"
     "th,td{text-align:left;padding:4px 8px;border-bottom:1px solid "
     "var(--grid);vertical-align:top}td.n{text-align:right;"
@@ -318,6 +318,27 @@ tables_section(struct pr_buf *b, const cJSON *diff, size_t top)
     }
 }
 
+/* Runs that paired with none: a vanished rank must not go unseen. */
+static void
+unmatched(struct pr_buf *b, const cJSON *diff)
+{
+    static const char *const sides[] = {"baseline", "current"};
+    static const char *const what[] = {
+        "vanished (no run of the current side pairs with it)",
+        "is new (no run of the baseline pairs with it)"};
+    const cJSON *um = pr_sget(diff, "runs_unmatched"), *w;
+    size_t k;
+
+    for (k = 0; k < 2; k++)
+        cJSON_ArrayForEach(w, pr_sget(um, sides[k]))
+        {
+            ADDF(b, "<p class=\"unmatched\"><strong>%s</strong> %s run <code>",
+                 k == 0 ? "Warning:" : "Note:", sides[k]);
+            esc(b, cJSON_IsString(w) ? w->valuestring : "?");
+            ADDF(b, "</code> %s; not compared.</p>\n", what[k]);
+        }
+}
+
 static void
 header(struct pr_buf *b, const cJSON *diff)
 {
@@ -343,6 +364,7 @@ header(struct pr_buf *b, const cJSON *diff)
     esc(b, pr_sget_str(cs, "label"));
     ADDF(b, "</code> (runs: %.0f, steps: %.0f).</p>\n",
          pr_sget_num(cs, "runs"), pr_sget_num(cs, "steps"));
+    unmatched(b, diff);
 }
 
 static void
@@ -356,8 +378,14 @@ gates_section(struct pr_buf *b, const cJSON *diff)
     {
         const char *res = pr_sget_str(g, "result");
         int failed = res != NULL && strcmp(res, "fail") == 0;
+        int skipped = res != NULL && strcmp(res, "skipped") == 0;
         ADDF(b, "<tr><td><span class=\"verdict %s\">%s</span></td><td><code>",
-             failed ? "fail" : "pass", failed ? "FAIL" : "pass");
+             failed    ? "fail"
+             : skipped ? "skip"
+                       : "pass",
+             failed    ? "FAIL"
+             : skipped ? "skipped"
+                       : "pass");
         esc(b, pr_sget_str(g, "rule"));
         pr_dadd(b, "</code>");
         if (cJSON_IsTrue(pr_sget(g, "default")))
@@ -390,6 +418,13 @@ method_section(struct pr_buf *b, const cJSON *diff)
          "of the step time.</p>\n",
          pr_sget_num(m, "alpha"), pr_sget_num(bs, "resamples"),
          pr_sget_num(m, "min_share_pct"));
+    /* large jobs: which intervals the cost cap left (compare.c) */
+    if (pr_sget_str(bs, "intervals") != NULL) {
+        pr_dadd(b, "<p>Intervals: ");
+        esc(b, pr_sget_str(bs, "intervals"));
+        ADDF(b, " (%.0f steps a side at most for a bootstrap).</p>\n",
+             pr_sget_num(bs, "max_samples"));
+    }
 }
 
 enum pr_status

@@ -40,6 +40,8 @@ testcase(struct pr_buf *b, const cJSON *g)
     pr_dadd(b, "    <testcase classname=\"profreport.diff\" name=\"");
     pr_desc(b, pr_sget_str(g, "rule"));
     pr_dadd(b, "\">\n");
+    if (res != NULL && strcmp(res, "skipped") == 0)
+        pr_dadd(b, "      <skipped message=\"the rule matches no figure\"/>\n");
     if (failed) {
         pr_dadd(b, "      <failure type=\"regression\" message=\"");
         pr_desc(b, pr_sget_str(g, "detail"));
@@ -56,21 +58,22 @@ enum pr_status
 pr_diff_junit(const cJSON *diff, struct pr_buf *out, struct pr_error *err)
 {
     const cJSON *gates = pr_sget(diff, "gates"), *g;
-    int n = 0, failed = 0;
+    int n = 0, failed = 0, skipped = 0;
 
     cJSON_ArrayForEach(g, gates)
     {
         const char *res = pr_sget_str(g, "result");
         n++;
         failed += res != NULL && strcmp(res, "fail") == 0;
+        skipped += res != NULL && strcmp(res, "skipped") == 0;
     }
     if (pr_buf_printf(out,
                       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                       "<testsuites name=\"profreport diff\" tests=\"%d\" "
                       "failures=\"%d\">\n"
                       "  <testsuite name=\"profreport.diff\" tests=\"%d\" "
-                      "failures=\"%d\" errors=\"0\" skipped=\"0\">\n",
-                      n, failed, n, failed) != PR_OK)
+                      "failures=\"%d\" errors=\"0\" skipped=\"%d\">\n",
+                      n, failed, n, failed, skipped) != PR_OK)
         out->failed = 1;
     cJSON_ArrayForEach(g, gates)
     {

@@ -20,6 +20,28 @@ code(struct pr_buf *b, const char *s)
         b->failed = 1;
 }
 
+/* Runs that paired with none: a vanished rank must not go unseen. */
+static void
+unmatched(struct pr_buf *b, const cJSON *diff)
+{
+    static const char *const sides[] = {"baseline", "current"};
+    static const char *const what[] = {
+        "vanished (no run of the current side pairs with it)",
+        "is new (no run of the baseline pairs with it)"};
+    const cJSON *um = pr_sget(diff, "runs_unmatched"), *w;
+    size_t k;
+
+    for (k = 0; k < 2; k++)
+        cJSON_ArrayForEach(w, pr_sget(um, sides[k]))
+        {
+            pr_dadd(b, k == 0 ? "**Warning:** baseline run "
+                              : "**Note:** current run ");
+            code(b, cJSON_IsString(w) ? w->valuestring : "?");
+            if (pr_buf_printf(b, " %s; not compared.\n\n", what[k]) != PR_OK)
+                b->failed = 1;
+        }
+}
+
 static void
 header(struct pr_buf *b, const cJSON *diff)
 {
@@ -50,6 +72,7 @@ header(struct pr_buf *b, const cJSON *diff)
     if (pr_buf_printf(b, " (runs: %.0f, steps: %.0f).\n\n",
                       pr_sget_num(cs, "runs"), pr_sget_num(cs, "steps")) != PR_OK)
         b->failed = 1;
+    unmatched(b, diff);
 }
 
 static void
@@ -61,8 +84,9 @@ gates_table(struct pr_buf *b, const cJSON *diff)
     cJSON_ArrayForEach(g, pr_sget(diff, "gates"))
     {
         const char *res = pr_sget_str(g, "result");
-        pr_dadd(b, res && strcmp(res, "fail") == 0 ? "| **FAIL** | "
-                                                   : "| pass | ");
+        pr_dadd(b, res && strcmp(res, "fail") == 0      ? "| **FAIL** | "
+                   : res && strcmp(res, "skipped") == 0 ? "| skipped | "
+                                                        : "| pass | ");
         code(b, pr_sget_str(g, "rule"));
         pr_dadd(b, cJSON_IsTrue(pr_sget(g, "default"))
                    ? " (default) | "
@@ -249,6 +273,14 @@ method(struct pr_buf *b, const cJSON *diff)
             pr_sget_num(bs, "resamples"),
             pr_sget_str(bs, "seed") ? pr_sget_str(bs, "seed") : "?",
             pr_sget_num(m, "min_share_pct")) != PR_OK)
+        b->failed = 1;
+    /* large jobs: which intervals the cost cap left (compare.c) */
+    if (pr_sget_str(bs, "intervals") != NULL &&
+        pr_buf_printf(b,
+                      "\nIntervals: %s (%.0f steps a side at most for a "
+                      "bootstrap).\n",
+                      pr_sget_str(bs, "intervals"),
+                      pr_sget_num(bs, "max_samples")) != PR_OK)
         b->failed = 1;
 }
 

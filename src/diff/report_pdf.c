@@ -194,7 +194,9 @@ gates_section(struct pr_pdf_doc *d, const cJSON *diff)
                  cJSON_IsTrue(pr_sget(g, "default"))
                      ? " (default)"
                      : "");
-        vals[0] = is_str(g, "result", "fail") ? "FAIL" : "pass";
+        vals[0] = is_str(g, "result", "fail")      ? "FAIL"
+                  : is_str(g, "result", "skipped") ? "skipped"
+                                                   : "pass";
         vals[1] = rule;
         vals[2] = pr_sget_str(g, "detail");
         rows_add(&r, keys, vals, 3);

@@ -25,4 +25,48 @@ for f in /etc/passwd "$T_DIR/s.json" "$T_DIR/nonexistent.json" "$T_DIR"; do
     check "  and writes nothing" [ ! -e "$T_DIR/o.json" ]
 done
 
+# --- a --fail-on gate that matches nothing: warned, skipped, --strict fails
+D=$PR_SRCDIR/tests/data/diff
+"$PR_BIN" diff -b "$D/base.json" -i "$D/slow.json" \
+    --fail-on 'op:aten::nonexistent>+1%' --fail-on 'step.mean>+50%' \
+    --junit "$T_DIR/g.xml" --markdown "$T_DIR/g.md" --html "$T_DIR/g.html" \
+    --json "$T_DIR/g.json" 2> "$T_DIR/err"
+rc=$?
+check "a gate that matches nothing: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "  warns on stderr, naming the rule" \
+    grep -q "warning: --fail-on 'op:aten::nonexistent>+1%' matches no figure" "$T_DIR/err"
+check "  is <skipped/> in JUnit, counted in skipped=" sh -c \
+    "grep -q '<skipped message=' '$T_DIR/g.xml' && grep -q 'skipped=\"1\"' '$T_DIR/g.xml'"
+check "  and only that one" [ "$(grep -c '<skipped' "$T_DIR/g.xml")" -eq 1 ]
+check "  is 'skipped' in Markdown" grep -q '^| skipped | `op:aten::nonexistent' "$T_DIR/g.md"
+check "  and in HTML" grep -q '>skipped</span>' "$T_DIR/g.html"
+check "  the JSON says result skipped, matched false" python3 -c "
+import json, sys
+g = json.load(open(sys.argv[1]))['gates'][0]
+sys.exit(not (g['result'] == 'skipped' and g['matched'] is False))" "$T_DIR/g.json"
+"$PR_BIN" diff -q --strict -b "$D/base.json" -i "$D/slow.json" \
+    --fail-on 'op:aten::nonexistent>+1%' --junit "$T_DIR/g.xml" 2> "$T_DIR/err"
+rc=$?
+check "--strict: a gate that matches nothing fails (exit 3, got $rc)" [ "$rc" -eq 3 ]
+check "  as a JUnit failure" grep -q '<failure .*fails under --strict' "$T_DIR/g.xml"
+"$PR_BIN" diff -q --strict -b "$D/base.json" -i "$D/slow.json" \
+    --fail-on 'op:aten::mm>+90%' 2> "$T_DIR/err"
+check "--strict: a gate that matches and passes still passes" [ $? -eq 0 ]
+
+# --- diff says when a run vanished: stderr, Markdown, HTML
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1])); d['runs'] = d['runs'][:1]
+json.dump(d, open(sys.argv[2], 'w'))" "$D/ranks_cur.json" "$T_DIR/one_rank.json"
+"$PR_BIN" diff -b "$D/ranks_base.json" -i "$T_DIR/one_rank.json" \
+    --markdown "$T_DIR/v.md" --html "$T_DIR/v.html" 2> "$T_DIR/err"
+check "a vanished run is named on stderr" \
+    grep -q "warning: run 'worker1' of the baseline vanished" "$T_DIR/err"
+check "  in Markdown" grep -q 'baseline run `worker1` vanished' "$T_DIR/v.md"
+check "  in HTML" grep -q 'baseline run <code>worker1</code> vanished' "$T_DIR/v.html"
+"$PR_BIN" diff -b "$T_DIR/one_rank.json" -i "$D/ranks_base.json" \
+    --markdown "$T_DIR/v.md" 2> "$T_DIR/err"
+check "a new run is named on stderr and in Markdown" sh -c \
+    "grep -q \"run 'worker1' is new\" '$T_DIR/err' && grep -q 'current run \`worker1\` is new' '$T_DIR/v.md'"
+
 echo "1..$T_N"
