@@ -20,6 +20,7 @@ struct span {
     int64_t dur_ns;   /* clipped */
     uint32_t name, tid, order;
     uint8_t kind;
+    uint8_t mtia; /* device work of a Meta MTIA accelerator */
 };
 
 struct spans {
@@ -160,6 +161,8 @@ collect_device(const struct pr_trace *t, int64_t start, int64_t end,
             return pr_error_set(err, PR_E_NOMEM, "out of memory (timeline)");
         sp->v[sp->n - 1].a = g ? g->device : -1;
         sp->v[sp->n - 1].b = g ? g->stream : -1;
+        sp->v[sp->n - 1].mtia =
+            strcmp(pr_trace_str(t, e->cat), "mtia_ccp_events") == 0;
         if (e->correlation != PR_NO_ID &&
             pr_idmap_put(corr, e->correlation, 1, err) != PR_OK)
             return PR_E_NOMEM;
@@ -359,7 +362,8 @@ static void
 lane_name(const struct pr_trace *t, const struct span *x, char *buf, size_t n)
 {
     if (x->group == 0)
-        snprintf(buf, n, "GPU%d stream %d", (int)x->a, (int)x->b);
+        snprintf(buf, n, "%s%d stream %d", x->mtia ? "MTIA" : "GPU", (int)x->a,
+                 (int)x->b);
     else
         snprintf(buf, n, "CPU thread %s", pr_trace_str(t, x->tid));
 }

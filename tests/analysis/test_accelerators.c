@@ -125,7 +125,8 @@ test_mtia(void **state)
     const cJSON *g = at(run, "gpu_metrics", 0), *tc = get(run, "tensor_cores");
     const cJSON *k = at(run, "kernels", 0);
     const cJSON *bd = get(get(run, "step_summary"), "breakdown_us");
-    const cJSON *cp;
+    const cJSON *cp, *lane;
+    int n_mtia = 0, n_gpu = 0;
 
     (void)state;
     /* the device by its own id, named, and no GPU */
@@ -148,6 +149,15 @@ test_mtia(void **state)
     cp = at(get(run, "copies"), "by_kind", 0);
     assert_string_equal(str(cp, "direction"), "DtoH");
     near(num(cp, "bytes"), 4096);
+    /* its timeline lanes are named for it: the work's stream and the
+     * DMA's (which names none) */
+    cJSON_ArrayForEach(lane, get(get(run, "timeline"), "lanes"))
+    {
+        n_mtia += strncmp(str(lane, "name"), "MTIA17 stream ", 14) == 0;
+        n_gpu += strncmp(str(lane, "name"), "GPU", 3) == 0;
+    }
+    assert_int_equal(n_mtia, 2);
+    assert_int_equal(n_gpu, 0);
     /* no CUDA tensor-core story for an fp32 matmul on MTIA */
     assert_true(cJSON_IsNull(get(tc, "tc_kernel_time_pct")));
     assert_int_equal(cJSON_GetArraySize(get(tc, "findings")), 0);
