@@ -50,5 +50,7 @@ hta-trace_diff_control hta/trace_diff/control/control.json.gz
 hta-trace_diff_test hta/trace_diff/test/test.json.gz
 hta-inference hta/trace_file_list/inference_rank_1.json.gz
 torch_npu-trace_view msprof/torch_npu_ascend_profiler_output/trace_view.json
+nsys-mock nsys/mock.sqlite
+nsys-mfu_2gpu_before nsys/mfu_2gpu_before.sqlite
 LIST
 echo "1..$n"
