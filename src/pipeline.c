@@ -401,7 +401,13 @@ load_saved(const struct pr_options *o, cJSON **out, struct pr_error *err)
     for (i = 0; i < n && st == PR_OK; i++)
         st = pr_saved_load(o->inputs[i], &v[i], err);
     if (st == PR_OK)
-        st = pr_merge_summaries(v, n, out, err);
+        st = pr_merge_summaries(v, o->inputs, n, out, err);
+    /* the job views are read from the runs: rebuild them over the joined
+       runs, as when the traces are read together (issue #17) */
+    if (st == PR_OK && n > 1 && (st = pr_summary_finish(*out, err)) != PR_OK) {
+        cJSON_Delete(*out);
+        *out = NULL;
+    }
     for (i = 0; i < n; i++)
         cJSON_Delete(v[i]);
     free(v);

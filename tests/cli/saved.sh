@@ -33,8 +33,8 @@ check "a summary mixed with a trace is a usage error" [ $? -eq 1 ]
 "$PR_BIN" -q --input s.json --peak-tflops 100 --json m.json 2> err
 check "--peak-tflops with a summary is a usage error" [ $? -eq 1 ]
 "$PR_BIN" -q --input s.json --input t.json --json m.json 2> err
-check "two summaries are refused for now (exit 1)" [ $? -eq 1 ]
-check "  saying so" grep -q "not supported yet" err
+check "two summaries of one run are refused (exit 2)" [ $? -eq 2 ]
+check "  naming both files" grep -q "s.json and t.json: both hold run" err
 check "  and nothing is written" [ ! -e m.json ]
 
 echo "1..$T_N"
