@@ -695,6 +695,73 @@ kernel_calls_table(const struct pr_options *o, struct pr_error *err)
     return st;
 }
 
+/* A run's rank and worker, to find one rank held by two workers. */
+struct rank_ref {
+    double rank;
+    const char *worker;
+};
+
+static int
+cmp_rank_ref(const void *pa, const void *pb)
+{
+    const struct rank_ref *a = pa, *b = pb;
+
+    if (a->rank != b->rank)
+        return (a->rank > b->rank) - (a->rank < b->rank);
+    return strcmp(a->worker, b->worker);
+}
+
+/* Runs that cannot be one job: ranks that disagree on the world size, or
+ * one rank number held by two workers (a folder of unrelated traces read
+ * as one job, issue #15).  The summary keeps them all; the warning says
+ * that its job figures mix jobs. */
+static void
+warn_mixed_jobs(const cJSON *sum)
+{
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, "runs"), *r;
+    size_t n = 0, i, cap = (size_t)cJSON_GetArraySize(runs);
+    struct rank_ref *v = calloc(cap > 0 ? cap : 1, sizeof(*v));
+    double w0 = -1, w1 = -1;
+
+    if (v == NULL)
+        return; /* a warning is not worth failing the run for */
+    cJSON_ArrayForEach(r, runs)
+    {
+        const cJSON *rk = cJSON_GetObjectItemCaseSensitive(r, "rank");
+        const cJSON *ws = cJSON_GetObjectItemCaseSensitive(r, "world_size");
+        const cJSON *wk = cJSON_GetObjectItemCaseSensitive(r, "worker");
+
+        if (cJSON_IsNumber(ws) && w0 < 0)
+            w0 = ws->valuedouble;
+        else if (cJSON_IsNumber(ws) && ws->valuedouble != w0 && w1 < 0)
+            w1 = ws->valuedouble;
+        if (cJSON_IsNumber(rk) && n < cap)
+            v[n++] = (struct rank_ref){rk->valuedouble,
+                                       cJSON_IsString(wk) ? wk->valuestring
+                                                          : ""};
+    }
+    qsort(v, n, sizeof(*v), cmp_rank_ref);
+    for (i = 1; i < n; i++)
+        if (v[i].rank == v[i - 1].rank &&
+            strcmp(v[i].worker, v[i - 1].worker) != 0)
+            break;
+    if (w1 >= 0)
+        fprintf(stderr,
+                "profreport: warning: the inputs disagree on the world size "
+                "(%.0f and %.0f): they look like several jobs, and the job "
+                "figures (distributed, stragglers) mix them; give one job's "
+                "traces at a time\n",
+                w0, w1);
+    else if (i < n)
+        fprintf(stderr,
+                "profreport: warning: rank %.0f is both '%s' and '%s': the "
+                "inputs look like several jobs, and the job figures "
+                "(distributed, stragglers) mix them; give one job's traces "
+                "at a time\n",
+                v[i].rank, v[i - 1].worker, v[i].worker);
+    free(v);
+}
+
 enum pr_status
 pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
 {
@@ -707,6 +774,7 @@ pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
     st = build_summary(o, &sum, err);
     if (st != PR_OK)
         return st;
+    warn_mixed_jobs(sum);
     if (o->command == PR_CMD_TABLE) {
         st = print_table(o, sum, NULL, err);
         cJSON_Delete(sum);
