@@ -11,6 +11,7 @@
 
 #include "profreport/chart.h"
 #include "profreport/escape.h"
+#include "profreport/shorten.h"
 
 #define FONT_TICK 10.5
 #define FONT_LEGEND 11.5
@@ -28,8 +29,8 @@ struct axis {
     double lo, hi;
     double ticks[MAX_TICKS];
     size_t n;
-    double scale;        /* data units per display unit */
-    const char *suffix;  /* display unit, "" for none */
+    double scale;       /* data units per display unit */
+    const char *suffix; /* display unit, "" for none */
     int decimals;
     int log;
 };
@@ -71,8 +72,8 @@ line(struct pr_canvas *c, double x1, double y1, double x2, double y2,
 }
 
 static void
-rect(struct pr_canvas *c, double x, double y, double w, double h,
-     uint32_t fill, uint32_t stroke)
+rect(struct pr_canvas *c, double x, double y, double w, double h, uint32_t fill,
+     uint32_t stroke)
 {
     struct pr_style s = {fill, stroke, 1, 0, 0};
 
@@ -95,23 +96,17 @@ group_end(struct pr_canvas *c)
     }
 }
 
-/* Copy s into buf, cut on a UTF-8 boundary with an ellipsis so that it is
- * at most max_w points wide. */
+/* The longest prefix of s cut with an ellipsis that is at most max_w
+ * points wide, for labels too narrow for even a shortened name. */
 static const char *
-fit(struct pr_canvas *c, const char *s, double size, double max_w, char *buf,
-    size_t n)
+fit_prefix(struct pr_canvas *c, const char *s, double size, double max_w,
+           char *buf, size_t n)
 {
-    size_t len = strlen(s), chars;
+    size_t len = strlen(s), lo = 0, hi = pr_escape_utf8_len(s, len), cut;
 
-    if (width(c, s, size, 0) <= max_w) {
-        return s;
-    }
-    /* binary search for the longest prefix that fits: widths grow with the
-       prefix, and kernel names run to hundreds of characters */
-    size_t lo = 0, hi = pr_escape_utf8_len(s, len);
     while (lo + 1 < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        size_t cut = pr_escape_utf8_prefix(s, len, mid);
+        cut = pr_escape_utf8_prefix(s, len, mid);
         if (cut + 4 <= n) {
             memcpy(buf, s, cut);
             memcpy(buf + cut, UTF8_ELLIPSIS, 4); /* 3 bytes + NUL */
@@ -122,14 +117,62 @@ fit(struct pr_canvas *c, const char *s, double size, double max_w, char *buf,
             hi = mid;
         }
     }
-    chars = lo;
-    if (chars > 0) {
-        size_t cut = pr_escape_utf8_prefix(s, len, chars);
-        memcpy(buf, s, cut);
-        memcpy(buf + cut, UTF8_ELLIPSIS, 4);
-        return buf;
+    if (lo == 0) {
+        return UTF8_ELLIPSIS;
     }
-    return UTF8_ELLIPSIS;
+    cut = pr_escape_utf8_prefix(s, len, lo);
+    memcpy(buf, s, cut);
+    memcpy(buf + cut, UTF8_ELLIPSIS, 4);
+    return buf;
+}
+
+/* s as it fits in max_w points: whole, else the widest display form of
+ * the one name shortener (shorten.h) that fits, found by binary search
+ * over its width in characters, else a cut prefix. */
+static const char *
+fit(struct pr_canvas *c, const char *s, double size, double max_w, char *buf,
+    size_t n)
+{
+    size_t lo = 8, hi = pr_shorten_width(s), best = 0;
+
+    if (width(c, s, size, 0) <= max_w) {
+        return s;
+    }
+    if (hi > (n - 8) / 4) {
+        hi = (n - 8) / 4;
+    }
+    while (lo <= hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (width(c, pr_shorten(s, mid, buf, n), size, 0) <= max_w) {
+            best = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    if (best == 0) {
+        return fit_prefix(c, s, size, max_w, buf, n);
+    }
+    return pr_shorten(s, best, buf, n);
+}
+
+/* Begin a group whose tooltip is "name: rest" with the name in full:
+ * names run to any length, so the text is allocated; out-of-memory marks
+ * the canvas failed. */
+static void
+group_named(struct pr_canvas *c, const char *name, const char *rest)
+{
+    size_t n = strlen(name ? name : "") + strlen(rest) + 3;
+    char *tip = malloc(n);
+
+    if (tip == NULL) {
+        c->failed = 1;
+        group_begin(c, rest);
+        return;
+    }
+    snprintf(tip, n, "%s: %s", name ? name : "", rest);
+    group_begin(c, tip);
+    free(tip);
 }
 
 static uint32_t
@@ -505,9 +548,8 @@ draw_y_grid(struct pr_canvas *c, const struct frame *f)
 
     for (size_t i = 0; i < f->ay->n; i++) {
         double y = fy(f, f->ay->ticks[i]);
-        line(c, f->x, y, f->x + f->w, y, i == 0 ? PR_COLOR_MUTED
-                                                : PR_COLOR_GRID,
-             1, 0);
+        line(c, f->x, y, f->x + f->w, y,
+             i == 0 ? PR_COLOR_MUTED : PR_COLOR_GRID, 1, 0);
         tick_label(f->ay, f->ay->ticks[i], buf, sizeof(buf));
         text(c, f->x - 6, y + 3.5, buf, FONT_TICK, PR_COLOR_MUTED,
              PR_ANCHOR_END, 0);
@@ -648,10 +690,10 @@ donut_legend(struct pr_canvas *c, const struct box2 *l,
         snprintf(pct, sizeof(pct), "%.1f%%", 100 * s->values[i] / total);
         vw = 50 + 44;
         rect(c, l->x, y + 4, 10, 10, pick(s->colors, i), PR_COLOR_NONE);
-        text(c, l->x + 16, y + 13,
-             fit(c, s->labels[i], FONT_LEGEND, l->w - 16 - vw, cut,
-                 sizeof(cut)),
-             FONT_LEGEND, PR_COLOR_INK, PR_ANCHOR_START, 0);
+        text(
+            c, l->x + 16, y + 13,
+            fit(c, s->labels[i], FONT_LEGEND, l->w - 16 - vw, cut, sizeof(cut)),
+            FONT_LEGEND, PR_COLOR_INK, PR_ANCHOR_START, 0);
         text(c, l->x + l->w - 44, y + 13, val, FONT_LEGEND, PR_COLOR_MUTED,
              PR_ANCHOR_END, 0);
         text(c, l->x + l->w, y + 13, pct, FONT_LEGEND, PR_COLOR_INK,
@@ -745,8 +787,8 @@ static void
 draw_series(struct pr_canvas *c, const struct frame *f,
             const struct pr_chart_series *s, size_t index)
 {
-    uint32_t col = s->color == PR_COLOR_NONE ? pr_canvas_palette(index)
-                                             : s->color;
+    uint32_t col =
+        s->color == PR_COLOR_NONE ? pr_canvas_palette(index) : s->color;
     struct pr_style stroke = {PR_COLOR_NONE, col, 1.75, 0, 0};
     struct pr_style area = {col, PR_COLOR_NONE, 0, 0.14, 0};
     size_t n = 0;
@@ -813,8 +855,8 @@ pr_chart_line(struct pr_canvas *c, const struct pr_chart_box *b,
         }
         if (nn < 16) {
             names[nn] = e->name;
-            colors[nn++] = e->color == PR_COLOR_NONE ? pr_canvas_palette(i)
-                                                     : e->color;
+            colors[nn++] =
+                e->color == PR_COLOR_NONE ? pr_canvas_palette(i) : e->color;
         }
     }
     if (s->n_series > 1) {
@@ -1019,8 +1061,8 @@ slope_label(struct pr_canvas *c, const struct frame *f,
         if (i + 1 < sizeof(at) / sizeof(at[0]) && !place(pl, f, &bx)) {
             continue;
         }
-        struct pr_text_style t = {FONT_TICK, PR_COLOR_INK, PR_ANCHOR_MIDDLE,
-                                  0, ang * 180 / 3.14159265358979323846};
+        struct pr_text_style t = {FONT_TICK, PR_COLOR_INK, PR_ANCHOR_MIDDLE, 0,
+                                  ang * 180 / 3.14159265358979323846};
         c->ops->text(c, cx, cy + h / 3, buf, &t);
         return;
     }
@@ -1068,26 +1110,25 @@ roof_points(struct pr_canvas *c, const struct frame *f,
             const struct pr_chart_roofline *s, struct placed *pl)
 {
     double wmax = 0;
-    char tip[LABEL_MAX + 96], a[48], b2[48];
+    char tip[128], a[48], b2[48];
 
     for (size_t i = 0; i < s->n_points; i++) {
         wmax = fmax(wmax, s->points[i].weight);
     }
     for (size_t i = 0; i < s->n_points; i++) {
         const struct pr_chart_point *p = &s->points[i];
-        struct pr_style st = {pr_canvas_palette(p->color_index), PR_COLOR_BG,
-                              1, 0.8, 0};
+        struct pr_style st = {pr_canvas_palette(p->color_index), PR_COLOR_BG, 1,
+                              0.8, 0};
         double r = point_radius(p, wmax), x, y;
         if (!(p->x > 0) || !(p->y > 0)) {
             continue;
         }
         x = fx(f, p->x);
         y = fy(f, p->y);
-        snprintf(tip, sizeof(tip), "%s: %s at %s", p->label ? p->label : "",
+        snprintf(tip, sizeof(tip), "%s at %s",
                  pr_chart_format(p->y, PR_UNIT_TFLOPS, a, sizeof(a)),
-                 pr_chart_format(p->x, PR_UNIT_FLOP_PER_BYTE, b2,
-                                 sizeof(b2)));
-        group_begin(c, tip);
+                 pr_chart_format(p->x, PR_UNIT_FLOP_PER_BYTE, b2, sizeof(b2)));
+        group_named(c, p->label, tip);
         c->ops->circle(c, x, y, r, &st);
         group_end(c);
         struct box2 dotbox = {x - r, y - r, 2 * r, 2 * r};
@@ -1136,9 +1177,10 @@ roof_labels(struct pr_canvas *c, const struct frame *f,
         const char *t = fit(c, p->label, FONT_TICK, 150, cut, sizeof(cut));
         double w = width(c, t, FONT_TICK, 0), h = FONT_TICK + 2;
         double r = point_radius(p, wmax), x = fx(f, p->x), y = fy(f, p->y);
-        struct box2 tries[4] = {
-            {x + r + 3, y - h / 2, w, h}, {x - r - 3 - w, y - h / 2, w, h},
-            {x - w / 2, y - r - 2 - h, w, h}, {x - w / 2, y + r + 2, w, h}};
+        struct box2 tries[4] = {{x + r + 3, y - h / 2, w, h},
+                                {x - r - 3 - w, y - h / 2, w, h},
+                                {x - w / 2, y - r - 2 - h, w, h},
+                                {x - w / 2, y + r + 2, w, h}};
         for (size_t k = 0; k < 4; k++) {
             if (place(pl, f, &tries[k])) {
                 text(c, tries[k].x, tries[k].y + h - 3, t, FONT_TICK,
@@ -1177,9 +1219,8 @@ pr_chart_roofline(struct pr_canvas *c, const struct pr_chart_box *b,
     pl.n = 0;
     draw_y_grid(c, &f);
     draw_x_grid(c, &f, 1);
-    text(c, f.x + f.w / 2, b->y + b->h - 4,
-         "Arithmetic intensity (FLOP/byte)", FONT_TICK, PR_COLOR_MUTED,
-         PR_ANCHOR_MIDDLE, 0);
+    text(c, f.x + f.w / 2, b->y + b->h - 4, "Arithmetic intensity (FLOP/byte)",
+         FONT_TICK, PR_COLOR_MUTED, PR_ANCHOR_MIDDLE, 0);
     struct pr_text_style yl = {FONT_TICK, PR_COLOR_MUTED, PR_ANCHOR_MIDDLE, 0,
                                90};
     c->ops->text(c, b->x + 9, f.y + f.h / 2, "TFLOP/s", &yl);
@@ -1200,7 +1241,7 @@ pr_chart_hbars(struct pr_canvas *c, const struct pr_chart_box *b,
     struct axis ax, ay;
     struct frame f;
     double y = b->y + title(c, b, s->title), lw = 0, max = 0, row;
-    char cut[LABEL_MAX], val[48], tip[LABEL_MAX + 64];
+    char cut[LABEL_MAX], val[48];
 
     y += legend(c, b->x, y, b->w, s->legend, s->n_legend, NULL, 1) + 4;
     for (size_t i = 0; i < s->n; i++) {
@@ -1227,8 +1268,7 @@ pr_chart_hbars(struct pr_canvas *c, const struct pr_chart_box *b,
         double bw = fx(&f, v) - f.x;
         size_t ci = s->color_index ? s->color_index[i] : 0;
         pr_chart_format(s->values[i], s->unit, val, sizeof(val));
-        snprintf(tip, sizeof(tip), "%s: %s", s->labels[i], val);
-        group_begin(c, tip);
+        group_named(c, s->labels[i], val);
         text(c, f.x - 8, ry + row / 2 + 3.5,
              fit(c, s->labels[i], FONT_TICK, lw - 10, cut, sizeof(cut)),
              FONT_TICK, PR_COLOR_INK, PR_ANCHOR_END, 0);
@@ -1251,7 +1291,7 @@ pr_chart_timeline(struct pr_canvas *c, const struct pr_chart_box *b,
     struct frame f;
     double y = b->y + title(c, b, s->title), lw = 0, t0 = s->t0_us,
            t1 = s->t1_us, lane_h;
-    char cut[LABEL_MAX], val[48], tip[LABEL_MAX + 64];
+    char cut[LABEL_MAX], val[48];
 
     y += legend(c, b->x, y, b->w, s->legend, s->n_legend, s->colors, 1) + 4;
     if (t1 <= t0) {
@@ -1283,8 +1323,7 @@ pr_chart_timeline(struct pr_canvas *c, const struct pr_chart_box *b,
         text(c, f.x - 8, ly + lane_h / 2 + 3.5,
              fit(c, s->lanes[i], FONT_TICK, lw - 10, cut, sizeof(cut)),
              FONT_TICK, PR_COLOR_INK, PR_ANCHOR_END, 0);
-        line(c, f.x, ly + lane_h, f.x + f.w, ly + lane_h, PR_COLOR_GRID, 1,
-             0);
+        line(c, f.x, ly + lane_h, f.x + f.w, ly + lane_h, PR_COLOR_GRID, 1, 0);
     }
     for (size_t i = 0; i < s->n_spans; i++) {
         const struct pr_chart_span *sp = &s->spans[i];
@@ -1294,11 +1333,9 @@ pr_chart_timeline(struct pr_canvas *c, const struct pr_chart_box *b,
             continue;
         }
         pr_chart_format(sp->dur_us, PR_UNIT_US, val, sizeof(val));
-        snprintf(tip, sizeof(tip), "%s: %s", sp->label ? sp->label : "", val);
-        group_begin(c, tip);
+        group_named(c, sp->label, val);
         rect(c, x0, f.y + lane_h * (double)sp->lane + lane_h * 0.18, w,
-             lane_h * 0.64, pick(s->colors, sp->color_index),
-             PR_COLOR_NONE);
+             lane_h * 0.64, pick(s->colors, sp->color_index), PR_COLOR_NONE);
         group_end(c);
     }
 }

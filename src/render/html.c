@@ -17,6 +17,7 @@
 #include "profreport/keys.h"
 #include "profreport/render.h"
 #include "profreport/sget.h"
+#include "profreport/shorten.h"
 #include "profreport/svg.h"
 #include "profreport/tmpl.h"
 
@@ -73,24 +74,17 @@ push_obj(struct pr_html_view *v, cJSON *arr)
 
 /* --- tables */
 
-/* A name cell: cut to NAME_CHARS on a UTF-8 boundary, the full name in the
- * tooltip and in data-v (what sorting and the filter read). */
+/* A name cell: the name shortener's form in NAME_CHARS characters, the
+ * full name in the tooltip and in data-v (what sorting and the filter
+ * read). */
 static void
 name_text(struct pr_html_view *v, cJSON *cell, const char *name)
 {
-    size_t len = strlen(name);
-    size_t cut = pr_escape_utf8_prefix(name, len, NAME_CHARS);
-    char *shown = malloc(cut + 4);
+    char shown[PR_SHORTEN_CAP(NAME_CHARS)];
 
-    if (shown == NULL) {
-        v->oom = 1;
-        return;
-    }
-    memcpy(shown, name, cut);
-    memcpy(shown + cut, cut < len ? "\xE2\x80\xA6" : "", cut < len ? 4 : 1);
+    pr_shorten(name, NAME_CHARS, shown, sizeof(shown));
     add_str(v, cell, "c_t", shown);
-    add_str(v, cell, "c_full", cut < len ? name : "");
-    free(shown);
+    add_str(v, cell, "c_full", strcmp(shown, name) != 0 ? name : "");
 }
 
 static const char *

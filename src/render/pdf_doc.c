@@ -20,6 +20,7 @@
 #include "profreport/parse.h"
 #include "profreport/pdf_doc.h"
 #include "profreport/sget.h"
+#include "profreport/shorten.h"
 #include "profreport/sink.h"
 
 #define MARGIN_BOTTOM 56.0
@@ -576,13 +577,52 @@ table_header(struct pr_pdf_doc *d, const struct table *t)
     d->y += h;
 }
 
-/* The clean display text of one cell (owned), or NULL on out-of-memory. */
+/* A name that fits two lines of width w: the widest display form of the
+ * name shortener (shorten.h) that does, by binary search over its width
+ * in characters.  Takes over `clean`; returns an owned string or NULL. */
 static char *
-cell_clean(const cJSON *row, const struct pr_col *c)
+name_fit(struct pr_pdf_doc *d, char *clean, double w)
+{
+    size_t lo = 8, hi = pr_shorten_width(clean), best = 0, cap;
+    char *buf;
+
+    if (count_lines(d->reg, TABLE_SIZE, clean, w, 3) <= 2)
+        return clean;
+    if (hi > 2048)
+        hi = 2048; /* two table lines hold far fewer */
+    cap = PR_SHORTEN_CAP(hi);
+    buf = malloc(cap);
+    if (buf == NULL) {
+        free(clean);
+        return NULL;
+    }
+    while (lo <= hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        pr_shorten(clean, mid, buf, cap);
+        if (count_lines(d->reg, TABLE_SIZE, buf, w, 3) <= 2) {
+            best = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    pr_shorten(clean, best ? best : 8, buf, cap);
+    free(clean);
+    return buf;
+}
+
+/* The clean display text of one cell `w` points wide (owned), or NULL on
+ * out-of-memory. */
+static char *
+cell_clean(struct pr_pdf_doc *d, const cJSON *row, const struct pr_col *c,
+           double w)
 {
     char buf[64];
+    char *clean = pr_pdf_text_clean(pr_fig_cell(row, c, buf, sizeof(buf)));
 
-    return pr_pdf_text_clean(pr_fig_cell(row, c, buf, sizeof(buf)));
+    if (clean != NULL && c->fmt == PR_FMT_NAME)
+        return name_fit(d, clean, w);
+    return clean;
 }
 
 /* Height of one row: the tallest wrapped text decides. */
@@ -597,7 +637,7 @@ row_height(struct pr_pdf_doc *d, const cJSON *row, const struct table *t)
         int n;
         if (max_lines(t->cols[i]->fmt) < 2)
             continue;
-        clean = cell_clean(row, t->cols[i]);
+        clean = cell_clean(d, row, t->cols[i], t->x[i + 1] - t->x[i] - 8);
         if (clean == NULL) {
             pr_pdf_doc_nomem(d);
             return TABLE_LINE;
@@ -619,7 +659,7 @@ table_row(struct pr_pdf_doc *d, const cJSON *row, const struct table *t)
     for (i = 0; i < t->n; i++) {
         const struct pr_col *c = t->cols[i];
         struct pr_pdf_textbox b;
-        char *clean = cell_clean(row, c);
+        char *clean = cell_clean(d, row, c, t->x[i + 1] - t->x[i] - 8);
         if (clean == NULL) {
             pr_pdf_doc_nomem(d);
             return;
