@@ -20,7 +20,7 @@
 enum pr_unit {
     PR_UNIT_NONE = 0, /* plain number: 1.5k, 12, 0.25 */
     PR_UNIT_US,       /* microseconds, shown as ns / µs / ms / s */
-    PR_UNIT_BYTES,    /* bytes, shown as B / KB / MB / GB / TB (1024) */
+    PR_UNIT_BYTES,    /* bytes, shown as B / KiB / MiB / GiB / TiB */
     PR_UNIT_PCT,      /* 0..100, shown as 42% */
     PR_UNIT_TFLOPS,   /* 10^12 FLOP/s, shown as GFLOP/s or TFLOP/s */
     PR_UNIT_FLOP_PER_BYTE, /* arithmetic intensity */
@@ -187,7 +187,7 @@ size_t pr_chart_ticks(double lo, double hi, size_t max_n, double *out,
 size_t pr_chart_log_ticks(double lo, double hi, double *out, size_t cap);
 
 /* Format v with its unit into buf (C locale, fixed precision, "-0" shown as
- * "0", NaN as "–"), e.g. 1530 µs -> "1.53 ms", 3.2e9 B -> "2.98 GB".
+ * "0", NaN as "–"), e.g. 1530 µs -> "1.53 ms", 3.2e9 B -> "2.98 GiB".
  * Always NUL-terminates when n > 0; returns buf. */
 char *pr_chart_format(double v, enum pr_unit unit, char *buf, size_t n);
 

@@ -109,6 +109,7 @@
 #define PR_K_MEAN_BLOCKS_PER_SM "mean_blocks_per_sm"
 #define PR_K_MEAN_EST_ACHIEVED_OCCUPANCY_PCT "mean_est_achieved_occupancy_pct"
 #define PR_K_TENSOR_CORES_USED "tensor_cores_used"
+#define PR_K_TENSOR_CORES_RULE "tensor_cores_rule"
 
 /* ---- runs[].tensor_cores */
 #define PR_K_TENSOR_CORES "tensor_cores"

@@ -19,9 +19,13 @@ struct pr_table_opts {
     const char *columns;  /* comma-separated column keys; NULL = default */
     double min_time_us;   /* hide rows whose time column is below */
     int top;              /* 0 = all rows */
-    int width;            /* text width */
+    int width;            /* text width; <= 0 = pr_table_term_width() */
     enum pr_table_format format;
 };
+
+/* The width text tables fill when no -w is given: $COLUMNS, else the
+ * terminal's on standard output, else 120.  Cannot fail. */
+int pr_table_term_width(void);
 
 /* Render the table into `out`.  Unknown kind, column or sort key is
  * PR_E_USAGE naming the valid choices; so is kernel-calls, which is not in

@@ -64,7 +64,7 @@ pr_dfmt_us(double us, char *buf, size_t n)
         return put(buf, n, 3, 0, us, 1e6, " s");
     if (a >= 1e3)
         return put(buf, n, 2, 0, us, 1e3, " ms");
-    return put(buf, n, 1, 0, us, 1.0, " us");
+    return put(buf, n, 1, 0, us, 1.0, " \xC2\xB5s"); /* µs */
 }
 
 char *

@@ -288,7 +288,8 @@ fmt_time(char *buf, size_t n, double v)
 static void
 fmt_bytes(char *buf, size_t n, double v)
 {
-    static const char *const units[] = {"B", "KB", "MB", "GB", "TB", "PB"};
+    static const char *const units[] = {"B",   "KiB", "MiB",
+                                        "GiB", "TiB", "PiB"};
     double a = fabs(v);
     size_t u = 0;
 
@@ -428,7 +429,7 @@ pr_chart_log_ticks(double lo, double hi, double *out, size_t cap)
 static void
 axis_unit(struct axis *x, enum pr_unit unit, double a)
 {
-    static const char *const bytes[] = {"B", "KB", "MB", "GB", "TB"};
+    static const char *const bytes[] = {"B", "KiB", "MiB", "GiB", "TiB"};
 
     x->scale = 1;
     x->suffix = "";

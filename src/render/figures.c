@@ -71,6 +71,7 @@ const struct pr_col pr_fig_cols_kernels[] = {
      PR_FMT_PCT, 1.1, NULL, PR_COL_BOTH},
     {"tc", PR_K_TENSOR_CORES_USED, "TC", PR_FMT_BOOL, 0.5,
      "Ran on tensor cores", PR_COL_BOTH},
+    {"tc_rule", PR_K_TENSOR_CORES_RULE, "TC rule", PR_FMT_TEXT, 1, NULL, 0},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 

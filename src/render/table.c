@@ -7,123 +7,53 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
+#include "profreport/figures.h"
 #include "profreport/sget.h"
+#include "profreport/shorten.h"
 #include "profreport/table.h"
-
-enum col_type { C_STR, C_INT, C_US, C_PCT, C_NUM, C_BOOL, C_BYTES };
-
-struct col {
-    const char *key;    /* user-facing key (-c, --sort) */
-    const char *path;   /* key in the row object ("a.b" nests) */
-    const char *header;
-    enum col_type type;
-    int deflt;          /* shown by default */
-};
 
 struct kind {
     const char *name;
-    const char *array;  /* runs[].<array>; NULL = not in the summary */
-    const struct col *cols;
-    const char *sort;   /* default sort key, NULL = keep order */
-    const char *label;  /* the row's name column (filter, tie-breaks) */
-    const char *time;   /* column --min-time compares; NULL = none */
-};
-
-static const struct col op_cols[] = {
-    {"name", "name", "Operator", C_STR, 1},
-    {"shape", "input_shapes", "Input shapes", C_STR, 0},
-    {"types", "input_types", "Input types", C_STR, 0},
-    {"calls", "calls", "Calls", C_INT, 1},
-    {"device_self", "device_self_us", "Dev self us", C_US, 1},
-    {"device_total", "device_total_us", "Dev total us", C_US, 1},
-    {"host_self", "host_self_us", "Host self us", C_US, 1},
-    {"host_total", "host_total_us", "Host total us", C_US, 1},
-    {"tc_eligible", "tc_eligible", "TC elig", C_BOOL, 0},
-    {"tc_self", "tc_self_pct", "TC self %", C_PCT, 1},
-    {"tc_total", "tc_total_pct", "TC total %", C_PCT, 0},
-    {"flops", "flops", "FLOPs", C_NUM, 0},
-    {"bytes", "bytes", "Bytes", C_BYTES, 0},
-    {"tflops", "achieved_tflops", "TFLOP/s", C_NUM, 0},
-    {"gbps", "achieved_gbps", "GB/s", C_NUM, 0},
-    {"intensity", "arithmetic_intensity", "FLOP/B", C_NUM, 0},
-    {"bound", "bound", "Bound", C_STR, 0},
-    {"roofline", "roofline_pct", "Roofline %", C_PCT, 0},
-    {NULL, NULL, NULL, C_STR, 0},
-};
-
-static const struct col kernel_cols[] = {
-    {"name", "name", "Kernel", C_STR, 1},
-    {"op", "operator", "Operator", C_STR, 0},
-    {"calls", "calls", "Calls", C_INT, 1},
-    {"total", "total_us", "Total us", C_US, 1},
-    {"mean", "mean_us", "Mean us", C_US, 1},
-    {"min", "min_us", "Min us", C_US, 0},
-    {"max", "max_us", "Max us", C_US, 1},
-    {"blocks_per_sm", "mean_blocks_per_sm", "Blk/SM", C_NUM, 0},
-    {"occupancy", "mean_est_achieved_occupancy_pct", "Occ %", C_PCT, 1},
-    {"tc", "tensor_cores_used", "TC", C_BOOL, 1},
-    {"tc_rule", "tensor_cores_rule", "TC rule", C_STR, 0},
-    {NULL, NULL, NULL, C_STR, 0},
-};
-
-static const struct col step_cols[] = {
-    {"name", "name", "Step", C_STR, 1},
-    {"duration", "duration_us", "Duration us", C_US, 1},
-    {"kernel", "breakdown_us.kernel", "Kernel", C_US, 1},
-    {"memcpy", "breakdown_us.memcpy", "Memcpy", C_US, 1},
-    {"memset", "breakdown_us.memset", "Memset", C_US, 1},
-    {"communication", "breakdown_us.communication", "Comm", C_US, 1},
-    {"runtime", "breakdown_us.runtime", "Runtime", C_US, 1},
-    {"dataloader", "breakdown_us.dataloader", "DataLoader", C_US, 1},
-    {"cpu_exec", "breakdown_us.cpu_exec", "CPU exec", C_US, 1},
-    {"other", "breakdown_us.other", "Other", C_US, 1},
-    {NULL, NULL, NULL, C_STR, 0},
-};
-
-static const struct col mem_cols[] = {
-    {"device", "device", "Device", C_STR, 1},
-    {"name", "name", "Operator", C_STR, 1},
-    {"calls", "calls", "Calls", C_INT, 1},
-    {"size_increase", "size_increase_bytes", "Size incr", C_BYTES, 1},
-    {"self_size_increase", "self_size_increase_bytes", "Self incr", C_BYTES, 1},
-    {"allocations", "allocation_count", "Allocs", C_INT, 1},
-    {"self_allocations", "self_allocation_count", "Self allocs", C_INT, 1},
-    {"allocation_size", "allocation_size_bytes", "Alloc size", C_BYTES, 1},
-    {"self_allocation_size", "self_allocation_size_bytes", "Self alloc size",
-     C_BYTES, 1},
-    {NULL, NULL, NULL, C_STR, 0},
+    const char *array; /* runs[].<array>; NULL = not in the summary */
+    const struct pr_col *cols;
+    const char *sort;  /* default sort key, NULL = keep order */
+    const char *label; /* the row's name column (filter, tie-breaks) */
+    const char *time;  /* column --min-time compares; NULL = none */
 };
 
 /* kernel-calls rows come from pr_kernel_calls_build() (kernel_calls.h),
  * one per launch in time order, so the default order is time. */
-static const struct col call_cols[] = {
-    {"kernel", "kernel", "Kernel", C_STR, 1},
-    {"op", "op", "Operator", C_STR, 1},
-    {"direction", "direction", "Dir", C_STR, 1},
-    {"seq", "seq", "Seq", C_INT, 0},
-    {"sub", "sub", "Sub", C_INT, 0},
-    {"shape", "input_shapes", "Input shapes", C_STR, 0},
-    {"types", "input_types", "Input types", C_STR, 0},
-    {"start", "start_us", "Start us", C_US, 0},
-    {"duration", "duration_us", "Dur us", C_US, 1},
-    {"tc", "tc", "TC", C_BOOL, 1},
-    {"tc_rule", "tc_rule", "TC rule", C_STR, 0},
-    {"grid", "grid", "Grid", C_STR, 1},
-    {"block", "block", "Block", C_STR, 1},
-    {"stream", "stream", "Stream", C_INT, 0},
-    {"device", "device", "Device", C_INT, 0},
-    {"flops", "flops", "FLOPs", C_NUM, 0},
-    {"bytes", "bytes", "Bytes", C_BYTES, 0},
-    {NULL, NULL, NULL, C_STR, 0},
+static const struct pr_col call_cols[] = {
+    {"kernel", "kernel", "Kernel", PR_FMT_NAME, 1, NULL, PR_COL_TERM},
+    {"op", "op", "Operator", PR_FMT_NAME, 1, NULL, PR_COL_TERM},
+    {"direction", "direction", "Dir", PR_FMT_TEXT, 1, NULL, PR_COL_TERM},
+    {"seq", "seq", "Seq", PR_FMT_COUNT, 1, NULL, 0},
+    {"sub", "sub", "Sub", PR_FMT_COUNT, 1, NULL, 0},
+    {"shape", "input_shapes", "Input shapes", PR_FMT_TEXT, 1, NULL, 0},
+    {"types", "input_types", "Input types", PR_FMT_TEXT, 1, NULL, 0},
+    {"start", "start_us", "Start", PR_FMT_US, 1, NULL, 0},
+    {"duration", "duration_us", "Duration", PR_FMT_US, 1, NULL, PR_COL_TERM},
+    {"tc", "tc", "TC", PR_FMT_BOOL, 1, NULL, PR_COL_TERM},
+    {"tc_rule", "tc_rule", "TC rule", PR_FMT_TEXT, 1, NULL, 0},
+    {"grid", "grid", "Grid", PR_FMT_TEXT, 1, NULL, PR_COL_TERM},
+    {"block", "block", "Block", PR_FMT_TEXT, 1, NULL, PR_COL_TERM},
+    {"stream", "stream", "Stream", PR_FMT_COUNT, 1, NULL, 0},
+    {"device", "device", "Device", PR_FMT_COUNT, 1, NULL, 0},
+    {"flops", "flops", "FLOPs", PR_FMT_NUM, 1, NULL, 0},
+    {"bytes", "bytes", "Bytes", PR_FMT_BYTES, 1, NULL, 0},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
 static const struct kind kinds[] = {
-    {"operators", "operators", op_cols, "device_self", "name", "device_self"},
-    {"kernels", "kernels", kernel_cols, "total", "name", "total"},
+    {"operators", "operators", pr_fig_cols_operators, "device_self", "name",
+     "device_self"},
+    {"kernels", "kernels", pr_fig_cols_kernels, "total", "name", "total"},
     {"kernel-calls", NULL, call_cols, NULL, "op", "duration"},
-    {"steps", "steps", step_cols, NULL, "name", NULL},
-    {"memory", "memory.operators", mem_cols, "size_increase", "name",
+    {"steps", "steps", pr_fig_cols_steps, NULL, "name", NULL},
+    {"memory", "memory.operators", pr_fig_cols_memory, "size_increase", "name",
      "size_increase"},
 };
 
@@ -131,7 +61,7 @@ static const struct kind kinds[] = {
 
 struct table {
     const struct kind *kind;
-    const struct col *cols[MAX_COLS + 1]; /* +1 for the worker column */
+    const struct pr_col *cols[MAX_COLS + 1]; /* +1 for the worker column */
     size_t n_cols;
     const cJSON **rows;
     const char **workers; /* worker of each row */
@@ -139,10 +69,17 @@ struct table {
     int multi_run;
 };
 
-static double
-num_of(const cJSON *row, const struct col *c)
+/* Left-aligned, compared as strings, shortened when too wide. */
+static int
+is_text(enum pr_fmt f)
 {
-    const cJSON *v = pr_sget_path(row, c->path);
+    return !pr_col_numeric(f) && f != PR_FMT_BOOL;
+}
+
+static double
+num_of(const cJSON *row, const struct pr_col *c)
+{
+    const cJSON *v = pr_sget_path(row, c->key);
 
     if (cJSON_IsNumber(v))
         return v->valuedouble;
@@ -152,20 +89,20 @@ num_of(const cJSON *row, const struct col *c)
 }
 
 static const char *
-str_of(const cJSON *row, const struct col *c)
+str_of(const cJSON *row, const struct pr_col *c)
 {
-    const cJSON *v = pr_sget_path(row, c->path);
+    const cJSON *v = pr_sget_path(row, c->key);
 
     return cJSON_IsString(v) ? v->valuestring : "";
 }
 
-static const struct col *
+static const struct pr_col *
 find_col(const struct kind *k, const char *key, size_t len)
 {
-    const struct col *c;
+    const struct pr_col *c;
 
-    for (c = k->cols; c->key != NULL; c++)
-        if (strlen(c->key) == len && strncmp(c->key, key, len) == 0)
+    for (c = k->cols; c->id != NULL; c++)
+        if (strlen(c->id) == len && strncmp(c->id, key, len) == 0)
             return c;
     return NULL;
 }
@@ -176,32 +113,34 @@ bad_key(const struct kind *k, const char *what, const char *key, size_t len,
 {
     char names[220];
     size_t off = 0;
-    const struct col *c;
+    const struct pr_col *c;
 
     names[0] = '\0';
-    for (c = k->cols; c->key != NULL && off + 1 < sizeof(names); c++) {
+    for (c = k->cols; c->id != NULL && off + 1 < sizeof(names); c++) {
         int n = snprintf(names + off, sizeof(names) - off, "%s%s",
-                         off ? "," : "", c->key);
+                         off ? "," : "", c->id);
         if (n < 0)
             break;
         off += (size_t)n;
     }
-    return pr_error_set(err, PR_E_USAGE, "%s: unknown column '%.*s' (one of: %s)",
-                        what, (int)len, key, names);
+    return pr_error_set(err, PR_E_USAGE,
+                        "%s: unknown column '%.*s' (one of: %s)", what,
+                        (int)len, key, names);
 }
 
 static enum pr_status
 pick_columns(struct table *t, const struct pr_table_opts *o,
              struct pr_error *err)
 {
-    const struct col *c;
+    const struct pr_col *c;
     const char *p = o->columns;
     int by_shape = o->group_by && strcmp(o->group_by, "shape") == 0;
 
     t->n_cols = 0;
     if (p == NULL) {
-        for (c = t->kind->cols; c->key != NULL && t->n_cols < MAX_COLS; c++)
-            if (c->deflt || (by_shape && strcmp(c->key, "shape") == 0))
+        for (c = t->kind->cols; c->id != NULL && t->n_cols < MAX_COLS; c++)
+            if ((c->show & PR_COL_TERM) ||
+                (by_shape && strcmp(c->id, "shape") == 0))
                 t->cols[t->n_cols++] = c;
         return PR_OK;
     }
@@ -269,7 +208,7 @@ merge_type(cJSON *groups, const cJSON *row)
     cJSON *g;
     size_t i;
 
-    op_type(str_of(row, &op_cols[0]), type, sizeof(type));
+    op_type(str_of(row, &pr_fig_cols_operators[0]), type, sizeof(type));
     g = cJSON_GetObjectItemCaseSensitive(groups, type);
     if (g == NULL) {
         g = cJSON_AddObjectToObject(groups, type);
@@ -288,7 +227,7 @@ merge_type(cJSON *groups, const cJSON *row)
     return PR_OK;
 }
 
-static const struct col *
+static const struct pr_col *
 label_col(const struct kind *k)
 {
     return find_col(k, k->label, strlen(k->label));
@@ -299,10 +238,10 @@ label_col(const struct kind *k)
 static int
 keep(const struct table *t, const struct pr_table_opts *o, const cJSON *row)
 {
-    const struct col *time;
+    const struct pr_col *time;
 
-    if (o->filter && strstr(str_of(row, &t->kind->cols[0]), o->filter) ==
-                         NULL &&
+    if (o->filter &&
+        strstr(str_of(row, &t->kind->cols[0]), o->filter) == NULL &&
         strstr(str_of(row, label_col(t->kind)), o->filter) == NULL)
         return 0;
     if (o->min_time_us > 0 && t->kind->time != NULL) {
@@ -378,7 +317,7 @@ collect_rows(struct table *t, const cJSON *rows, const struct pr_table_opts *o)
  * position) so output is deterministic whatever qsort does with ties. */
 struct sort_ctx {
     const struct table *t;
-    const struct col *col;
+    const struct pr_col *col;
     int asc;
 };
 
@@ -386,10 +325,10 @@ static int
 cmp_rows(const struct sort_ctx *x, size_t a, size_t b)
 {
     const struct table *t = x->t;
-    const struct col *name = label_col(t->kind);
+    const struct pr_col *name = label_col(t->kind);
     int c;
 
-    if (x->col != NULL && x->col->type == C_STR) {
+    if (x->col != NULL && is_text(x->col->fmt)) {
         c = strcmp(str_of(t->rows[a], x->col), str_of(t->rows[b], x->col));
         if (c != 0)
             return x->asc ? c : -c;
@@ -414,7 +353,7 @@ cmp_idx(const void *a, const void *b, void *ctx)
 }
 
 static enum pr_status
-sort_rows(struct table *t, const struct col *col, int asc)
+sort_rows(struct table *t, const struct pr_col *col, int asc)
 {
     struct sort_ctx ctx = {t, col, asc};
     size_t *idx, i;
@@ -447,53 +386,55 @@ sort_rows(struct table *t, const struct col *col, int asc)
     return PR_OK;
 }
 
-static void
-fmt_cell(const cJSON *row, const struct col *c, char *out, size_t cap)
-{
-    const cJSON *v = pr_sget_path(row, c->path);
+static const struct pr_col worker_col = {
+    "worker", "", "Worker", PR_FMT_TEXT, 1, NULL, PR_COL_TERM};
 
-    if (c->type == C_STR) {
-        snprintf(out, cap, "%s", cJSON_IsString(v) ? v->valuestring : "");
-        return;
-    }
-    if (cJSON_IsBool(v)) {
-        snprintf(out, cap, "%s", cJSON_IsTrue(v) ? "yes" : "no");
-        return;
-    }
-    if (!cJSON_IsNumber(v)) {
-        snprintf(out, cap, "-");
-        return;
-    }
-    switch (c->type) {
-    case C_INT:
-    case C_BYTES:
-        snprintf(out, cap, "%.0f", v->valuedouble);
-        break;
-    case C_US:
-        snprintf(out, cap, "%.1f", v->valuedouble);
-        break;
-    case C_PCT:
-        snprintf(out, cap, "%.2f", v->valuedouble);
-        break;
-    default:
-        snprintf(out, cap, "%.4g", v->valuedouble);
-        break;
-    }
-    if (strcmp(out, "-0.0") == 0 || strcmp(out, "-0") == 0 ||
-        strcmp(out, "-0.00") == 0)
-        memmove(out, out + 1, strlen(out));
+/* A cell as data (CSV, and the text of string cells): strings in full,
+ * borrowed from the row; numbers in their base unit with fixed precision
+ * (buf, n >= 64); yes/no; "" when absent or null. */
+static const char *
+raw_cell(const struct table *t, size_t r, const struct pr_col *c, char *buf,
+         size_t n)
+{
+    const cJSON *v;
+
+    if (c == &worker_col)
+        return t->workers[r];
+    v = pr_sget_path(t->rows[r], c->key);
+    if (cJSON_IsString(v))
+        return v->valuestring;
+    if (cJSON_IsBool(v))
+        return cJSON_IsTrue(v) ? "yes" : "no";
+    if (!cJSON_IsNumber(v))
+        return "";
+    if (c->fmt == PR_FMT_COUNT || c->fmt == PR_FMT_BYTES)
+        snprintf(buf, n, "%.0f", v->valuedouble);
+    else if (c->fmt == PR_FMT_US)
+        snprintf(buf, n, "%.1f", v->valuedouble);
+    else if (c->fmt == PR_FMT_PCT)
+        snprintf(buf, n, "%.2f", v->valuedouble);
+    else
+        snprintf(buf, n, "%.4g", v->valuedouble);
+    if (strspn(buf, "-0.") == strlen(buf) && buf[0] == '-')
+        memmove(buf, buf + 1, strlen(buf)); /* "-0.0" -> "0.0" */
+    return buf;
 }
 
-static const struct col worker_col = {"worker", "", "Worker", C_STR, 1};
-
-static void
-cell(const struct table *t, size_t r, const struct col *c, char *out,
-     size_t cap)
+/* A cell as people read it (aligned text): numbers with human units
+ * (figures.h), strings in full (the caller shortens them), "-" when
+ * absent. */
+static const char *
+text_cell(const struct table *t, size_t r, const struct pr_col *c, char *buf,
+          size_t n)
 {
-    if (c == &worker_col)
-        snprintf(out, cap, "%s", t->workers[r]);
-    else
-        fmt_cell(t->rows[r], c, out, cap);
+    const char *s;
+
+    if (c == &worker_col || is_text(c->fmt)) {
+        s = raw_cell(t, r, c, buf, n);
+        return s[0] ? s : "-";
+    }
+    s = pr_fig_cell(t->rows[r], c, buf, n);
+    return strcmp(s, "\xE2\x80\x93") == 0 ? "-" : s;
 }
 
 static enum pr_status
@@ -515,7 +456,7 @@ csv_field(struct pr_buf *out, const char *s)
 static enum pr_status
 emit_csv(const struct table *t, size_t n, struct pr_buf *out)
 {
-    char v[4096];
+    char v[64];
     size_t r, c;
     enum pr_status st = PR_OK;
 
@@ -523,17 +464,16 @@ emit_csv(const struct table *t, size_t n, struct pr_buf *out)
         if (c)
             st = pr_buf_addc(out, ',');
         if (st == PR_OK)
-            st = pr_buf_adds(out, t->cols[c]->key);
+            st = pr_buf_adds(out, t->cols[c]->id);
     }
     if (st == PR_OK)
         st = pr_buf_addc(out, '\n');
     for (r = 0; r < n && st == PR_OK; r++) {
         for (c = 0; c < t->n_cols && st == PR_OK; c++) {
-            cell(t, r, t->cols[c], v, sizeof(v));
             if (c)
                 st = pr_buf_addc(out, ',');
             if (st == PR_OK)
-                st = csv_field(out, strcmp(v, "-") == 0 ? "" : v);
+                st = csv_field(out, raw_cell(t, r, t->cols[c], v, sizeof(v)));
         }
         if (st == PR_OK)
             st = pr_buf_addc(out, '\n');
@@ -556,14 +496,14 @@ emit_json(const struct table *t, size_t n, struct pr_buf *out)
         if (o == NULL || !cJSON_AddItemToArray(arr, o))
             goto nomem;
         for (c = 0; c < t->n_cols; c++) {
-            const struct col *col = t->cols[c];
-            cJSON *v = col == &worker_col
-                           ? cJSON_CreateString(t->workers[r])
-                           : cJSON_Duplicate(pr_sget_path(t->rows[r], col->path),
-                                             1);
+            const struct pr_col *col = t->cols[c];
+            cJSON *v =
+                col == &worker_col
+                    ? cJSON_CreateString(t->workers[r])
+                    : cJSON_Duplicate(pr_sget_path(t->rows[r], col->key), 1);
             if (v == NULL)
                 v = cJSON_CreateNull();
-            if (v == NULL || !cJSON_AddItemToObject(o, col->key, v))
+            if (v == NULL || !cJSON_AddItemToObject(o, col->id, v))
                 goto nomem;
         }
     }
@@ -581,33 +521,35 @@ nomem:
     return PR_E_NOMEM;
 }
 
-/* Copy at most `w` bytes of s, eliding the middle with "..." and never
- * cutting a UTF-8 sequence. */
-static void
-fit(const char *s, size_t w, char *out, size_t cap)
-{
-    size_t n = strlen(s), head, tail;
+/* ---- aligned text that fits the width --------------------------------- */
 
-    if (n <= w || w < 8) {
-        snprintf(out, cap, "%.*s", (int)(w < n ? w : n), s);
-        return;
-    }
-    head = (w - 3) / 2;
-    tail = w - 3 - head;
-    while (head > 0 && ((unsigned char)s[head] & 0xC0) == 0x80)
-        head--;
-    while (tail > 0 && ((unsigned char)s[n - tail] & 0xC0) == 0x80)
-        tail--;
-    snprintf(out, cap, "%.*s...%s", (int)head, s, s + n - tail);
-}
-
-#define MIN_STR_WIDTH 8 /* narrowest a text column gets to fit --width */
+#define MIN_STR_WIDTH 8   /* narrowest a text column gets to fit --width */
 #define SOFT_STR_WIDTH 20 /* ... unless even that cannot make it fit */
+#define DEFAULT_WIDTH 120 /* when neither -w nor a terminal says */
+
+int
+pr_table_term_width(void)
+{
+    const char *env = getenv("COLUMNS");
+    struct winsize ws;
+    char *end;
+    long v;
+
+    if (env != NULL) {
+        v = strtol(env, &end, 10);
+        if (end != env && *end == '\0' && v >= 20 && v <= 100000)
+            return (int)v;
+    }
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+        ws.ws_col >= 20)
+        return (int)ws.ws_col;
+    return DEFAULT_WIDTH;
+}
 
 static int
 is_text_col(const struct table *t, size_t c)
 {
-    return t->cols[c]->type == C_STR && t->cols[c] != &worker_col;
+    return is_text(t->cols[c]->fmt) && t->cols[c] != &worker_col;
 }
 
 /* Narrow text columns, widest first, down to `floor` or until the row
@@ -632,58 +574,115 @@ shrink(const struct table *t, size_t *w, size_t total, size_t width,
     return total;
 }
 
+static size_t
+row_width(const size_t *w, size_t n)
+{
+    size_t total = 0, c;
+
+    for (c = 0; c < n; c++)
+        total += w[c] + (c + 1 < n ? 2 : 0);
+    return total;
+}
+
 /* Fit `width` by narrowing text columns (numbers are never cut): to 20
- * characters first, to 8 only when that is enough to fit. */
-static void
+ * characters first, to 8 only when that is enough to fit; when even that
+ * is too wide, leave out columns from the right (never the first) and
+ * return how many are shown. */
+static size_t
 fit_width(const struct table *t, size_t *w, size_t width)
 {
-    size_t total = 0, least = 0, c;
+    size_t total = row_width(w, t->n_cols), least = 0, c, n = t->n_cols;
 
-    for (c = 0; c < t->n_cols; c++) {
-        size_t sep = c + 1 < t->n_cols ? 2 : 0;
-
-        total += w[c] + sep;
-        least += (is_text_col(t, c) && w[c] > MIN_STR_WIDTH ? MIN_STR_WIDTH
-                                                            : w[c]) +
-                 sep;
-    }
+    for (c = 0; c < t->n_cols; c++)
+        least +=
+            (is_text_col(t, c) && w[c] > MIN_STR_WIDTH ? MIN_STR_WIDTH : w[c]) +
+            (c + 1 < t->n_cols ? 2 : 0);
     total = shrink(t, w, total, width, SOFT_STR_WIDTH);
     if (total > width && least <= width)
         (void)shrink(t, w, total, width, MIN_STR_WIDTH);
+    while (n > 1 && row_width(w, n) > width)
+        n--;
+    return n;
+}
+
+/* One aligned cell: text shortened to the column (names by the name
+ * shortener, other text by its middle), padded to w code points. */
+static enum pr_status
+put_cell(struct pr_buf *out, const char *s, const struct pr_col *c, size_t w,
+         int last)
+{
+    char buf[PR_SHORTEN_CAP(512)];
+    size_t pad, width = w < 512 ? w : 512;
+
+    if (pr_shorten_width(s) > width)
+        s = c->fmt == PR_FMT_NAME
+                ? pr_shorten(s, width, buf, sizeof(buf))
+                : pr_shorten_middle(s, width, buf, sizeof(buf));
+    pad = w > pr_shorten_width(s) ? w - pr_shorten_width(s) : 0;
+    if (!is_text(c->fmt) && pr_buf_printf(out, "%*s", (int)pad, "") != PR_OK)
+        return PR_E_NOMEM;
+    if (pr_buf_adds(out, s) != PR_OK)
+        return PR_E_NOMEM;
+    if (is_text(c->fmt) && !last &&
+        pr_buf_printf(out, "%*s", (int)pad, "") != PR_OK)
+        return PR_E_NOMEM;
+    return last ? PR_OK : pr_buf_adds(out, "  ");
+}
+
+/* "(3 more columns: host_total, tc_self, tc_total; widen with -w or pick
+ * with -c)", cut to the width. */
+static enum pr_status
+left_out(const struct table *t, size_t shown, size_t width, struct pr_buf *out)
+{
+    char line[512], cut[PR_SHORTEN_CAP(512)];
+    size_t at, c;
+
+    at = (size_t)snprintf(line, sizeof(line),
+                          "(%zu more column%s:", t->n_cols - shown,
+                          t->n_cols - shown > 1 ? "s" : "");
+    for (c = shown; c < t->n_cols && at < sizeof(line); c++)
+        at += (size_t)snprintf(line + at, sizeof(line) - at, "%s %s",
+                               c > shown ? "," : "", t->cols[c]->id);
+    if (at < sizeof(line))
+        snprintf(line + at, sizeof(line) - at,
+                 "; widen with -w or pick with -c)");
+    return pr_buf_printf(
+        out, "%s\n",
+        pr_shorten_middle(line, width < 512 ? width : 512, cut, sizeof(cut)));
 }
 
 static enum pr_status
 emit_text(const struct table *t, size_t n, int width, struct pr_buf *out)
 {
-    size_t w[MAX_COLS + 1], r, c;
-    char v[4096], f[4096];
+    size_t w[MAX_COLS + 1], r, c, shown;
+    char v[64];
     enum pr_status st = PR_OK;
 
+    if (width <= 0)
+        width = pr_table_term_width();
     for (c = 0; c < t->n_cols; c++) {
-        w[c] = strlen(t->cols[c]->header);
+        w[c] = pr_shorten_width(t->cols[c]->label);
         for (r = 0; r < n; r++) {
-            cell(t, r, t->cols[c], v, sizeof(v));
-            if (strlen(v) > w[c])
-                w[c] = strlen(v);
+            size_t cw =
+                pr_shorten_width(text_cell(t, r, t->cols[c], v, sizeof(v)));
+            if (cw > w[c])
+                w[c] = cw;
         }
     }
-    fit_width(t, w, (size_t)width);
+    shown = fit_width(t, w, (size_t)width);
     for (r = 0; r <= n && st == PR_OK; r++) {
-        for (c = 0; c < t->n_cols && st == PR_OK; c++) {
-            const struct col *col = t->cols[c];
-            if (r == 0)
-                snprintf(v, sizeof(v), "%s", col->header);
-            else
-                cell(t, r - 1, col, v, sizeof(v));
-            fit(v, w[c], f, sizeof(f));
-            st = pr_buf_printf(out, col->type == C_STR ? "%-*s" : "%*s",
-                               (int)w[c], f);
-            if (st == PR_OK && c + 1 < t->n_cols)
-                st = pr_buf_adds(out, "  ");
+        for (c = 0; c < shown && st == PR_OK; c++) {
+            const struct pr_col *col = t->cols[c];
+            st = put_cell(out,
+                          r == 0 ? col->label
+                                 : text_cell(t, r - 1, col, v, sizeof(v)),
+                          col, w[c], c + 1 == shown);
         }
         if (st == PR_OK)
             st = pr_buf_addc(out, '\n');
     }
+    if (st == PR_OK && shown < t->n_cols)
+        st = left_out(t, shown, (size_t)width, out);
     return st;
 }
 
@@ -729,7 +728,7 @@ emit(struct table *t, const struct pr_table_opts *o, struct pr_buf *out)
         return emit_csv(t, n, out);
     if (o->format == PR_TABLE_JSON)
         return emit_json(t, n, out);
-    return emit_text(t, n, o->width > 0 ? o->width : 120, out);
+    return emit_text(t, n, o->width, out);
 }
 
 /* Columns, sort key, rows, order, output: the one path every table takes.
@@ -740,7 +739,7 @@ render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
 {
     cJSON *types = cJSON_CreateObject();
     const char *sort = o->sort ? o->sort : t->kind->sort;
-    const struct col *sc = NULL;
+    const struct pr_col *sc = NULL;
     enum pr_status st = PR_OK;
 
     if (types == NULL)
@@ -752,8 +751,8 @@ render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
         if (sc == NULL)
             st = bad_key(t->kind, "--sort", sort, strlen(sort), err);
     }
-    if (st == PR_OK && (sum ? collect(t, sum, o, types)
-                            : collect_rows(t, rows, o)) != PR_OK)
+    if (st == PR_OK &&
+        (sum ? collect(t, sum, o, types) : collect_rows(t, rows, o)) != PR_OK)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (st == PR_OK && t->multi_run && t->n_cols < MAX_COLS + 1) {
         memmove(&t->cols[1], &t->cols[0], t->n_cols * sizeof(t->cols[0]));
@@ -761,7 +760,7 @@ render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
         t->n_cols++;
     }
     if (st == PR_OK && sort != NULL &&
-        sort_rows(t, sc, sc->type == C_STR) != PR_OK)
+        sort_rows(t, sc, is_text(sc->fmt)) != PR_OK)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (st == PR_OK && emit(t, o, out) != PR_OK)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");

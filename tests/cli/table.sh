@@ -27,7 +27,7 @@ for k in operators kernels kernel-calls memory steps; do
 done
 check "--top 5 gives 5 rows" [ "$(wc -l < "$T_DIR/kernel-calls.txt")" -eq 6 ]
 check "kernel-calls shows the default columns" \
-    grep -q "^Kernel *Operator *Dir *Dur us *TC *Grid *Block" \
+    grep -q "^Kernel *Operator *Dir *Duration *TC *Grid *Block" \
     "$T_DIR/kernel-calls.txt"
 T --kind bogus > /dev/null 2> "$T_DIR/err"
 check "unknown --kind exits 1" [ $? -eq 1 ]
@@ -101,11 +101,36 @@ check "--group-by type merges in-place ops (add_ into add)" \
 T --kind kernels --group-by type > /dev/null 2> "$T_DIR/err"
 check "--group-by type is for operators only" [ $? -eq 1 ]
 
-for k in kernels kernel-calls; do
+# Widths count characters (UTF-8 continuation bytes dropped): "µs" is one.
+maxw() { tr -d '\200-\277' < "$1" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }'; }
+for k in operators kernels kernel-calls memory steps; do
     T --kind "$k" -w 60 --top 10 > "$T_DIR/w.txt"
-    check "-w 60 fits $k in 60 columns" \
-        [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' \
-            "$T_DIR/w.txt")" -le 60 ]
+    check "-w 60 fits $k in 60 columns (widest $(maxw "$T_DIR/w.txt"))" \
+        [ "$(maxw "$T_DIR/w.txt")" -le 60 ]
+    COLUMNS=72 T --kind "$k" --top 10 > "$T_DIR/c.txt"
+    check "without -w, \$COLUMNS=72 fits $k (widest $(maxw "$T_DIR/c.txt"))" \
+        [ "$(maxw "$T_DIR/c.txt")" -le 72 ]
 done
+COLUMNS=72 T --kind operators -w 100 --top 10 > "$T_DIR/c.txt"
+check "-w wins over \$COLUMNS" [ "$(maxw "$T_DIR/c.txt")" -gt 72 ]
+T --kind kernels -w 40 --top 3 > "$T_DIR/narrow.txt"
+check "columns that cannot fit are named, not cut" \
+    grep -q "^(.*more column.*-w" "$T_DIR/narrow.txt"
+
+# --- human units in text, data in CSV and JSON
+T --kind operators --top 10 > "$T_DIR/ops.txt"
+check "times read as ms / µs" grep -q " ms  .* µs\| µs  .* ms" "$T_DIR/ops.txt"
+T --kind memory --top 10 > "$T_DIR/mem.txt"
+check "sizes read in binary units" grep -q "[0-9] [KMG]iB" "$T_DIR/mem.txt"
+T --kind operators --top 10 --csv -c name,device_self > "$T_DIR/ops.csv"
+check "CSV keeps plain numbers" \
+    awk -F, 'NR > 1 && $2 !~ /^[0-9.]+$/ { bad = 1 } END { exit bad }' \
+    "$T_DIR/ops.csv"
+T --kind kernels --csv -c name > "$T_DIR/names.csv"
+T --kind kernels -w 80 -c name,total > "$T_DIR/names.txt"
+check "CSV keeps kernel names in full (longest $(maxw "$T_DIR/names.csv"))" \
+    [ "$(maxw "$T_DIR/names.csv")" -gt 100 ]
+check "text shows them shortened, without 'void '" \
+    [ "$(grep -c '^void ' "$T_DIR/names.txt")" -eq 0 ]
 
 done_tests

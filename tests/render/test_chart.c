@@ -146,9 +146,9 @@ test_format(void **state)
     expect_fmt(87.25, PR_UNIT_US, "87.2 \xC2\xB5s");
     expect_fmt(2.5e6, PR_UNIT_US, "2.50 s");
     expect_fmt(999.7, PR_UNIT_US, "1.00 ms");
-    expect_fmt(3.2e9, PR_UNIT_BYTES, "2.98 GB");
+    expect_fmt(3.2e9, PR_UNIT_BYTES, "2.98 GiB");
     expect_fmt(512, PR_UNIT_BYTES, "512 B");
-    expect_fmt(-8388608, PR_UNIT_BYTES, "-8.00 MB");
+    expect_fmt(-8388608, PR_UNIT_BYTES, "-8.00 MiB");
     expect_fmt(-0.0001, PR_UNIT_PCT, "0.0%");
     expect_fmt(1234567, PR_UNIT_COUNT, "1,234,567");
     expect_fmt(0.25, PR_UNIT_TFLOPS, "250 GFLOP/s");
