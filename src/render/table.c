@@ -629,12 +629,37 @@ put_cell(struct pr_buf *out, const char *s, const struct pr_col *c, size_t w,
     return last ? PR_OK : pr_buf_adds(out, "  ");
 }
 
+/* Prints text (ASCII) in lines of at most width bytes, breaking at
+ * spaces; a word longer than the width gets a line of its own. */
+static enum pr_status
+put_wrapped(struct pr_buf *out, const char *s, size_t width)
+{
+    while (*s) {
+        size_t len = strlen(s), end = len, brk;
+
+        if (len > width) {
+            for (brk = width; brk > 0 && s[brk] != ' '; brk--)
+                ;
+            if (brk == 0)
+                brk = strcspn(s, " ");
+            end = brk;
+        }
+        if (pr_buf_printf(out, "%.*s\n", (int)end, s) != PR_OK)
+            return PR_E_NOMEM;
+        s += end;
+        while (*s == ' ')
+            s++;
+    }
+    return PR_OK;
+}
+
 /* "(3 more columns: host_total, tc_self, tc_total; widen with -w or pick
- * with -c)", cut to the width. */
+ * with -c)", wrapped at spaces to the width: a cut note would hide the
+ * names of the columns it is there to name. */
 static enum pr_status
 left_out(const struct table *t, size_t shown, size_t width, struct pr_buf *out)
 {
-    char line[512], cut[PR_SHORTEN_CAP(512)];
+    char line[512];
     size_t at, c;
 
     at = (size_t)snprintf(line, sizeof(line),
@@ -646,9 +671,7 @@ left_out(const struct table *t, size_t shown, size_t width, struct pr_buf *out)
     if (at < sizeof(line))
         snprintf(line + at, sizeof(line) - at,
                  "; widen with -w or pick with -c)");
-    return pr_buf_printf(
-        out, "%s\n",
-        pr_shorten_middle(line, width < 512 ? width : 512, cut, sizeof(cut)));
+    return put_wrapped(out, line, width);
 }
 
 static enum pr_status

@@ -115,7 +115,10 @@ COLUMNS=72 T --kind operators -w 100 --top 10 > "$T_DIR/c.txt"
 check "-w wins over \$COLUMNS" [ "$(maxw "$T_DIR/c.txt")" -gt 72 ]
 T --kind kernels -w 40 --top 3 > "$T_DIR/narrow.txt"
 check "columns that cannot fit are named, not cut" \
-    grep -q "^(.*more column.*-w" "$T_DIR/narrow.txt"
+    sh -c "grep -A9 '^([0-9]* more column' '$T_DIR/narrow.txt' | tr '\n' ' ' |
+           grep -q 'max, occupancy, tc; widen with -w'"
+check "the note on them fits -w 40 too (widest $(maxw "$T_DIR/narrow.txt"))" \
+    [ "$(maxw "$T_DIR/narrow.txt")" -le 40 ]
 
 # --- human units in text, data in CSV and JSON
 T --kind operators --top 10 > "$T_DIR/ops.txt"
