@@ -28,6 +28,8 @@
 #define TABLE_SIZE 7.5 /* font size of table cells, points */
 #define TABLE_LINE 9.5 /* line height of table cells */
 #define TABLE_PAD 3.0  /* vertical padding of a table row */
+/* a table's caption, header and first rows stay together */
+#define TABLE_KEEP (14 + 5 * (TABLE_LINE + 2 * TABLE_PAD))
 
 /* ---- errors ----------------------------------------------------------- */
 
@@ -755,8 +757,10 @@ pr_pdf_doc_fig_table(struct pr_pdf_doc *d, const struct pr_fig_table *ft)
         t.cols[t.n++] = c;
     pr_fig_table_count(ft, (size_t)d->top, &shown, &total);
     pr_fig_table_caption(ft, (size_t)d->top, caption, sizeof(caption));
-    if (caption[0] != '\0')
+    if (caption[0] != '\0') {
+        pr_pdf_doc_ensure(d, TABLE_KEEP); /* the caption goes with rows */
         pr_pdf_doc_note(d, caption);
+    }
     table_draw(d, &t, ft->rows, shown, ft->require);
 }
 
@@ -799,7 +803,16 @@ pr_pdf_doc_footers(struct pr_pdf_doc *d, const char *title, const char *version)
 /* ---- figures (figures.h) --------------------------------------------- */
 
 #define KPI_H 50.0     /* height of a key-figure box */
+#define PART_H 30.0    /* a part's heading with the space above it */
+#define SECTION_H 60.0 /* a section heading: space, title and rule */
 #define MIN_HALF 300.0 /* two charts sit side by side only this wide each */
+
+/* Points a block of key figures takes: rows of at most four boxes. */
+static double
+kpis_height(const struct pr_block *b)
+{
+    return (KPI_H + 8) * (double)((b->n + 3) / 4) + 8;
+}
 
 /* Rows of at most four boxes, each with a label, one big number and a
  * note; `keep` more points stay on the page with them. */
@@ -810,7 +823,7 @@ kpis(struct pr_pdf_doc *d, const struct pr_block *b, double keep)
     double w = pr_pdf_doc_width(d) / (double)per;
     size_t i;
 
-    pr_pdf_doc_ensure(d, (KPI_H + 8) * (double)rows + 8 + keep);
+    pr_pdf_doc_ensure(d, kpis_height(b) + keep);
     for (i = 0; i < b->n; i++) {
         const struct pr_kpi *k = &b->kpis[i];
         double x = PR_PDF_MARGIN_X + w * (double)(i % per);
@@ -906,7 +919,9 @@ items(struct pr_pdf_doc *d, const cJSON *arr)
 }
 
 /* Points the blocks from i on need to start on this page: a heading or
- * a short text goes with what follows it, so no heading ends a page. */
+ * a short text goes with what follows it, so no heading ends a page.
+ * Each figure must not ask for less than the block itself ensures, or
+ * the heading stays behind when the block moves on. */
 static double
 keep_from(const struct pr_part *p, size_t i)
 {
@@ -918,11 +933,16 @@ keep_from(const struct pr_part *p, size_t i)
     case PR_BLOCK_CHARTS:
         return b->charts[0]->pdf_h + 12;
     case PR_BLOCK_TABLE:
-        return 80;
+        return TABLE_KEEP;
     case PR_BLOCK_ITEMS:
         return 40;
     case PR_BLOCK_KPIS:
-        return KPI_H + 16;
+        /* kpis() keeps a chart after them on the page too */
+        return kpis_height(b) +
+               (i + 1 < p->n_blocks &&
+                        p->blocks[i + 1].kind == PR_BLOCK_CHARTS
+                    ? keep_from(p, i + 1)
+                    : 0);
     default: /* heading, note, text */
         return 22 + keep_from(p, i + 1);
     }
@@ -968,7 +988,7 @@ part_heading(struct pr_pdf_doc *d, const struct pr_part *p, HPDF_Outline ol)
 {
     char line[sizeof(p->label) + sizeof(p->sub) + 8];
 
-    pr_pdf_doc_ensure(d, 30 + keep_from(p, 0));
+    pr_pdf_doc_ensure(d, PART_H + keep_from(p, 0));
     d->y += 6;
     (void)pr_pdf_doc_bookmark(d, ol, p->label);
     snprintf(line, sizeof(line), "%s%s%s", p->label,
@@ -989,6 +1009,11 @@ pr_pdf_doc_figs(struct pr_pdf_doc *d, const char *title,
         pr_pdf_doc_nomem(d);
         return;
     }
+    /* the section heading goes with its first part's heading and block */
+    if (f->n_parts > 0)
+        pr_pdf_doc_ensure(d, SECTION_H +
+                                 (f->parts[0].label[0] != '\0' ? PART_H : 0) +
+                                 keep_from(&f->parts[0], 0));
     ol = pr_pdf_doc_section(d, title);
     for (p = 0; p < f->n_parts && !pr_pdf_doc_failed(d); p++) {
         const struct pr_part *part = &f->parts[p];
