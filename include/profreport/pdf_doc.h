@@ -7,9 +7,13 @@
  *
  * Errors are sticky, as for the canvas: libharu's error handler and every
  * failed allocation record the first error in the struct pr_error given to
- * pr_pdf_doc_open() and set d->failed; drawing functions then do nothing
- * useful but stay safe, and the caller checks pr_pdf_doc_failed() at section
- * boundaries and once more through pr_pdf_doc_save(). */
+ * pr_pdf_doc_open(); drawing functions then do nothing useful but stay
+ * safe, and the caller checks pr_pdf_doc_failed() at section boundaries and
+ * once more through pr_pdf_doc_save().
+ *
+ * The document is opaque: libharu's types stay inside render/pdf*.c
+ * (issue #10), so the diff and trend reports lay out pages through the
+ * functions below and draw charts on pr_pdf_doc_canvas(). */
 #ifndef PROFREPORT_PDF_DOC_H
 #define PROFREPORT_PDF_DOC_H
 
@@ -17,12 +21,11 @@
 #include <stdint.h>
 
 #include <cjson/cJSON.h>
-#include <hpdf.h>
 
+#include "profreport/canvas.h"
 #include "profreport/chart.h"
 #include "profreport/error.h"
 #include "profreport/figures.h"
-#include "profreport/pdf_canvas.h"
 
 #define PR_PDF_MARGIN_X 48.0   /* left and right margin, points */
 #define PR_PDF_MARGIN_TOP 56.0 /* first baseline area below the top edge */
@@ -41,24 +44,10 @@
 #define PR_PDF_C_BAD 0xB42318u  /* a regression, a failed gate */
 #define PR_PDF_C_GOOD 0x067647u /* an improvement, a passed gate */
 
-/* One document being laid out.  Zero it, then pr_pdf_doc_open(). */
-struct pr_pdf_doc {
-    HPDF_Doc doc;        /* owned: pr_pdf_doc_close() */
-    HPDF_Font reg, bold; /* borrowed from doc; bold may equal reg */
-    HPDF_Encoder enc;    /* borrowed: UTF-8, for bookmark titles */
-    HPDF_Page *pages;    /* owned array; the pages belong to doc */
-    size_t n_pages, cap_pages;
-    struct pr_pdf_canvas pc; /* the whole current page, origin top-left */
-    double pw, ph;           /* page size, points */
-    double y;                /* next free position, points from the top */
-    HPDF_Outline parent;     /* section bookmarks go here; NULL = root */
-    char section[160];       /* current section title, for "continued" */
-    const char *paper;       /* borrowed: "letter", else A4 */
-    int64_t generated_at;    /* Unix time of the info dates */
-    int top;                 /* rows per table */
-    struct pr_error *err;    /* borrowed: where the first error goes */
-    int failed;              /* sticky: something went wrong */
-};
+/* One document being laid out (pdf_doc.c): a libharu document, its fonts
+ * and pages, and a flowing cursor `y` in points from the top of the
+ * current page. */
+struct pr_pdf_doc;
 
 /* What pr_pdf_doc_open() needs; strings are borrowed for the call, except
  * `paper`, which must outlive the document. */
@@ -114,13 +103,13 @@ struct pr_pdf_textbox {
     uint32_t color;
 };
 
-/* Create the document: compression, UTF-8, outline page mode, fixed info
- * dates from s->generated_at (no encryption, hence no random /ID, so equal
- * inputs give byte-identical files), fonts embedded.  `err` is kept in d
- * for every later call.  On failure the document may still need
- * pr_pdf_doc_close().  Errors: PR_E_NOMEM, PR_E_IO (font unreadable),
- * PR_E_PDF (font unusable). */
-PR_NODISCARD enum pr_status pr_pdf_doc_open(struct pr_pdf_doc *d,
+/* Create the document in *out: compression, UTF-8, outline page mode,
+ * fixed info dates from s->generated_at (no encryption, hence no random
+ * /ID, so equal inputs give byte-identical files), fonts embedded.  `err`
+ * is kept in the document for every later call.  Whatever the result,
+ * *out (possibly NULL) goes to pr_pdf_doc_close().  Errors: PR_E_NOMEM,
+ * PR_E_IO (font unreadable), PR_E_PDF (font unusable). */
+PR_NODISCARD enum pr_status pr_pdf_doc_open(struct pr_pdf_doc **out,
                                             const struct pr_pdf_setup *s,
                                             struct pr_error *err);
 
@@ -132,7 +121,7 @@ PR_NODISCARD enum pr_status pr_pdf_doc_open(struct pr_pdf_doc *d,
 PR_NODISCARD enum pr_status pr_pdf_doc_save(struct pr_pdf_doc *d,
                                             const char *path);
 
-/* Free the libharu document and the page list; accepts a zeroed d. */
+/* Free the document; accepts NULL. */
 void pr_pdf_doc_close(struct pr_pdf_doc *d);
 
 /* Non-zero once anything failed (canvas errors included). */
@@ -145,16 +134,32 @@ void pr_pdf_doc_nomem(struct pr_pdf_doc *d);
  * non-negative integer (reproducible builds), else the current time. */
 int64_t pr_pdf_doc_now(void);
 
-/* Civil UTC date of Unix time t, clamped to 1970..9999.  Cannot fail. */
-HPDF_Date pr_pdf_doc_date(int64_t t);
-
-/* d->generated_at as "2023-11-14T22:13:20Z" in buf (n >= 21); returns
+/* The generation time as "2023-11-14T22:13:20Z" in buf (n >= 21); returns
  * buf.  Cannot fail. */
 char *pr_pdf_doc_iso_date(const struct pr_pdf_doc *d, char *buf, size_t n);
 
 /* Width between the margins, and the lowest usable y, in points. */
 double pr_pdf_doc_width(const struct pr_pdf_doc *d);
 double pr_pdf_doc_bottom(const struct pr_pdf_doc *d);
+
+/* The page width in points. */
+double pr_pdf_doc_page_width(const struct pr_pdf_doc *d);
+
+/* The cursor: the next free position, points from the top of the page;
+ * pr_pdf_doc_skip() moves it down by dy. */
+double pr_pdf_doc_y(const struct pr_pdf_doc *d);
+void pr_pdf_doc_set_y(struct pr_pdf_doc *d, double y);
+void pr_pdf_doc_skip(struct pr_pdf_doc *d, double dy);
+
+/* Rows per table (pr_pdf_setup.top, or its default). */
+int pr_pdf_doc_top(const struct pr_pdf_doc *d);
+
+/* The current page as a chart canvas, origin at its top-left corner. */
+struct pr_canvas *pr_pdf_doc_canvas(struct pr_pdf_doc *d);
+
+/* Width in points of UTF-8 text (cleaned as for drawing) at `size`. */
+double pr_pdf_doc_text_width(struct pr_pdf_doc *d, const char *utf8,
+                             double size, int bold);
 
 /* Start a page (the cursor goes to its top); -1 on failure (recorded). */
 int pr_pdf_doc_new_page(struct pr_pdf_doc *d);
@@ -171,7 +176,7 @@ void pr_pdf_doc_fill(struct pr_pdf_doc *d, double x, double y, double w,
 void pr_pdf_doc_hline(struct pr_pdf_doc *d, double x1, double x2, double y,
                       uint32_t color, double width);
 
-/* Clean text (pr_pdf_text_clean) on one line within `w` points; when it is
+/* UTF-8 text, cleaned for the font, on one line within `w` points; when it is
  * too long, the whole text is drawn clipped (still searchable) and ends in
  * an ellipsis. */
 void pr_pdf_doc_clipped(struct pr_pdf_doc *d, double x, double y, double w,
@@ -186,15 +191,12 @@ void pr_pdf_doc_wrapped(struct pr_pdf_doc *d, const struct pr_pdf_textbox *b,
 void pr_pdf_doc_paragraph(struct pr_pdf_doc *d, double indent, const char *utf8,
                           double size, uint32_t color);
 
-/* A bookmark under `parent` (NULL = top level) to the cursor's height on
- * the current page; NULL on failure. */
-HPDF_Outline pr_pdf_doc_bookmark(struct pr_pdf_doc *d, HPDF_Outline parent,
-                                 const char *title);
+/* A top-level bookmark to the cursor's height on the current page. */
+void pr_pdf_doc_bookmark(struct pr_pdf_doc *d, const char *title);
 
-/* A section heading with a bookmark under d->parent; a new page unless more
- * than a third of this one is still free.  Returns the bookmark (NULL on
- * failure). */
-HPDF_Outline pr_pdf_doc_section(struct pr_pdf_doc *d, const char *title);
+/* A section heading with a bookmark; a new page unless more than a third
+ * of this one is still free. */
+void pr_pdf_doc_section(struct pr_pdf_doc *d, const char *title);
 
 /* A sub-heading that keeps `keep` points below it on the same page. */
 void pr_pdf_doc_subheading(struct pr_pdf_doc *d, const char *title,
@@ -227,7 +229,7 @@ void pr_pdf_doc_figs(struct pr_pdf_doc *d, const char *title,
                      const struct pr_figs *f);
 
 /* Reserve `h` points at the cursor for a chart (a new page when they do
- * not fit) and return its box on d->pc.canvas. */
+ * not fit) and return its box on pr_pdf_doc_canvas(d). */
 struct pr_chart_box pr_pdf_doc_chart_box(struct pr_pdf_doc *d, double h);
 
 /* "<title> · profreport <version>" and "page N of M" at the foot of every

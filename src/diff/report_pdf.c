@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profreport/sget.h"
 #include "internal.h"
 #include "profreport/diff.h"
 #include "profreport/pdf_doc.h"
+#include "profreport/sget.h"
 
 #define N_CAT 8
 #define MAX_SERIES 8
@@ -98,7 +98,7 @@ two_boxes(struct pr_pdf_doc *d, double h, struct pr_chart_box *l,
 static void
 badge(struct pr_pdf_doc *d, double x, double y, const char *text, int bad)
 {
-    double w = pr_pdf_text_width(d->bold, text, 11) + 16;
+    double w = pr_pdf_doc_text_width(d, text, 11, 1) + 16;
 
     pr_pdf_doc_fill(d, x, y - 14, w, 20, bad ? PR_PDF_C_BAD : PR_PDF_C_GOOD);
     pr_pdf_doc_put(d, x + 8, y, text, 11, 1, 0xFFFFFFu, PR_ANCHOR_START);
@@ -108,16 +108,13 @@ badge(struct pr_pdf_doc *d, double x, double y, const char *text, int bad)
 static void
 side_line(struct pr_pdf_doc *d, const char *label, const cJSON *side)
 {
-    char *clean = pr_pdf_text_clean(pr_sget_str(side, "label"));
+    const char *name = pr_sget_str(side, "label");
     char line[300];
 
-    if (clean == NULL) {
-        pr_pdf_doc_nomem(d);
-        return;
-    }
-    snprintf(line, sizeof(line), "%s (runs: %.0f, steps: %.0f)", clean,
-             pr_sget_num(side, "runs"), pr_sget_num(side, "steps"));
-    free(clean);
+    /* the info line cleans the text for the font */
+    snprintf(line, sizeof(line), "%s (runs: %.0f, steps: %.0f)",
+             name ? name : "", pr_sget_num(side, "runs"),
+             pr_sget_num(side, "steps"));
     pr_pdf_doc_info_line(d, label, line);
 }
 
@@ -141,22 +138,22 @@ diff_title(struct pr_pdf_doc *d, const cJSON *diff, const char *version)
     int failed = is_str(diff, "verdict", "fail");
     char line[128], when[32];
 
-    (void)pr_pdf_doc_bookmark(d, NULL, "Verdict");
-    d->y = 110;
-    pr_pdf_doc_put(d, PR_PDF_MARGIN_X, d->y, TITLE, 26, 1, PR_PDF_C_TEXT,
+    pr_pdf_doc_bookmark(d, "Verdict");
+    pr_pdf_doc_set_y(d, 110);
+    pr_pdf_doc_put(d, PR_PDF_MARGIN_X, 110, TITLE, 26, 1, PR_PDF_C_TEXT,
                    PR_ANCHOR_START);
-    badge(d, PR_PDF_MARGIN_X + pr_pdf_text_width(d->bold, TITLE, 26) + 14,
-          d->y - 4, failed ? "REGRESSION" : "NO REGRESSION", failed);
-    d->y += 22;
-    pr_pdf_doc_put(d, PR_PDF_MARGIN_X, d->y,
+    badge(d, PR_PDF_MARGIN_X + pr_pdf_doc_text_width(d, TITLE, 26, 1) + 14,
+          110 - 4, failed ? "REGRESSION" : "NO REGRESSION", failed);
+    pr_pdf_doc_skip(d, 22);
+    pr_pdf_doc_put(d, PR_PDF_MARGIN_X, pr_pdf_doc_y(d),
                    "Two profiling runs compared step by step by profreport", 12,
                    0, PR_PDF_C_MUTED, PR_ANCHOR_START);
-    d->y += 14;
-    pr_pdf_doc_hline(d, PR_PDF_MARGIN_X, d->pw - PR_PDF_MARGIN_X, d->y,
-                     PR_PDF_C_ACCENT, 2);
-    d->y += 16;
-    side_line(d, "Baseline",
-              pr_sget(diff, "baseline"));
+    pr_pdf_doc_skip(d, 14);
+    pr_pdf_doc_hline(d, PR_PDF_MARGIN_X,
+                     pr_pdf_doc_page_width(d) - PR_PDF_MARGIN_X,
+                     pr_pdf_doc_y(d), PR_PDF_C_ACCENT, 2);
+    pr_pdf_doc_skip(d, 16);
+    side_line(d, "Baseline", pr_sget(diff, "baseline"));
     side_line(d, "Current", pr_sget(diff, "current"));
     snprintf(line, sizeof(line), "%zu of %d tripped: %s", count_failed(gates),
              cJSON_GetArraySize(gates),
@@ -211,9 +208,8 @@ static void
 steps_chart(struct pr_pdf_doc *d, const cJSON *pair,
             const struct pr_chart_box *b)
 {
-    const cJSON *arr[2] = {
-        pr_sget(pair, "steps_baseline_us"),
-        pr_sget(pair, "steps_current_us")};
+    const cJSON *arr[2] = {pr_sget(pair, "steps_baseline_us"),
+                           pr_sget(pair, "steps_current_us")};
     int n[2] = {cJSON_GetArraySize(arr[0]), cJSON_GetArraySize(arr[1])};
     int max = n[0] > n[1] ? n[0] : n[1], i, k;
     double *xs = calloc((size_t)max + 1, sizeof(double));
@@ -249,7 +245,7 @@ steps_chart(struct pr_pdf_doc *d, const cJSON *pair,
                                    0,
                                    0,
                                    NULL};
-    pr_chart_line(&d->pc.canvas, b, &spec);
+    pr_chart_line(pr_pdf_doc_canvas(d), b, &spec);
 out:
     free(xs);
     free(ys);
@@ -271,10 +267,10 @@ pair_charts(struct pr_pdf_doc *d, const cJSON *pair)
     wf.start = start;
     wf.end = end;
     two_boxes(d, 250, &l, &r);
-    pr_chart_stacked_bars(&d->pc.canvas, &l, &st);
+    pr_chart_stacked_bars(pr_pdf_doc_canvas(d), &l, &st);
     steps_chart(d, pair, &r);
     l = pr_pdf_doc_chart_box(d, 270);
-    pr_dwaterfall(&d->pc.canvas, &l, &wf);
+    pr_dwaterfall(pr_pdf_doc_canvas(d), &l, &wf);
 }
 
 /* The noise test of a figure in words: its outcome and method in short
@@ -293,12 +289,10 @@ noise_text(const cJSON *noise, char *buf, size_t n)
         how = "MWU exact";
     else if (strcmp(m, "mann-whitney-normal") == 0)
         how = "MWU normal";
-    snprintf(
-        buf, n, "%s (%s)",
-        cJSON_IsTrue(pr_sget(noise, "significant"))
-            ? "significant"
-            : "within noise",
-        how);
+    snprintf(buf, n, "%s (%s)",
+             cJSON_IsTrue(pr_sget(noise, "significant")) ? "significant"
+                                                         : "within noise",
+             how);
 }
 
 /* "+48.8 to +78.5%", or a dash without a test. */
@@ -323,7 +317,8 @@ static void
 figure_name(const cJSON *row, char *buf, size_t n)
 {
     const cJSON *dev = pr_sget(row, "device");
-    const char *m = pr_sget_str(row, "metric") ? pr_sget_str(row, "metric") : "?";
+    const char *m =
+        pr_sget_str(row, "metric") ? pr_sget_str(row, "metric") : "?";
 
     if (cJSON_IsString(dev))
         snprintf(buf, n, "%s %s", m, dev->valuestring);
@@ -379,7 +374,8 @@ figures_table(struct pr_pdf_doc *d, const cJSON *pair)
         return;
     cJSON_ArrayForEach(row, pr_sget(pair, "metrics"))
     {
-        double x = pr_sget_num(row, "baseline"), y = pr_sget_num(row, "current");
+        double x = pr_sget_num(row, "baseline"),
+               y = pr_sget_num(row, "current");
         if ((isnan(x) && isnan(y)) || (x == 0 && y == 0))
             continue; /* a figure neither run has */
         figure_row(&r, row);
@@ -398,10 +394,10 @@ runs_section(struct pr_pdf_doc *d, const cJSON *diff)
     {
         if (pr_pdf_doc_failed(d))
             return;
-        snprintf(title, sizeof(title), "Run %s vs %s (per step)",
-                 pr_sget_str(pair, "baseline") ? pr_sget_str(pair, "baseline")
-                                             : "?",
-                 pr_sget_str(pair, "current") ? pr_sget_str(pair, "current") : "?");
+        snprintf(
+            title, sizeof(title), "Run %s vs %s (per step)",
+            pr_sget_str(pair, "baseline") ? pr_sget_str(pair, "baseline") : "?",
+            pr_sget_str(pair, "current") ? pr_sget_str(pair, "current") : "?");
         pr_pdf_doc_subheading(d, title, 250);
         pair_charts(d, pair);
         figures_table(d, pair);
@@ -486,8 +482,7 @@ tables_section(struct pr_pdf_doc *d, const cJSON *diff, size_t top)
         pr_pdf_doc_note(d, notes[t]);
         for (k = 0; k < 3; k++) {
             pr_pdf_doc_subheading(d, kinds[k], 60);
-            rows_table(d, pr_sget(diff, keys[t]),
-                       wants[k], top);
+            rows_table(d, pr_sget(diff, keys[t]), wants[k], top);
         }
     }
 }
@@ -555,7 +550,7 @@ diff_build(struct pr_pdf_doc *d, const cJSON *diff, size_t top)
     if (pr_pdf_doc_new_page(d) != 0)
         return;
     diff_title(d, diff, PACKAGE_VERSION);
-    d->y += 10;
+    pr_pdf_doc_skip(d, 10);
     gates_section(d, diff);
     if (!pr_pdf_doc_failed(d))
         runs_section(d, diff);
@@ -573,11 +568,10 @@ write_pdf(const char *title, const char *path,
           void (*fn)(struct pr_pdf_doc *, const cJSON *, size_t),
           const cJSON *tree, size_t top, struct pr_error *err)
 {
-    struct pr_pdf_doc d;
+    struct pr_pdf_doc *d = NULL;
     struct pr_pdf_setup s;
     enum pr_status st;
 
-    memset(&d, 0, sizeof(d));
     memset(&s, 0, sizeof(s));
     s.title = title;
     s.version = PACKAGE_VERSION;
@@ -585,10 +579,10 @@ write_pdf(const char *title, const char *path,
     s.top = top > 0 && top < 100000 ? (int)top : 0;
     st = pr_pdf_doc_open(&d, &s, err);
     if (st == PR_OK) {
-        fn(&d, tree, top);
-        st = pr_pdf_doc_save(&d, path);
+        fn(d, tree, top);
+        st = pr_pdf_doc_save(d, path);
     }
-    pr_pdf_doc_close(&d);
+    pr_pdf_doc_close(d);
     return st;
 }
 
@@ -649,8 +643,7 @@ trend_chart(struct pr_pdf_doc *d, const cJSON *nights,
         0,         0, NULL};
     cJSON_ArrayForEach(night, nights)
     {
-        if (ch->mark && i > 0 &&
-            cJSON_IsTrue(pr_sget(night, "crossed"))) {
+        if (ch->mark && i > 0 && cJSON_IsTrue(pr_sget(night, "crossed"))) {
             snprintf(label, sizeof(label), "crossed (night %zu)", i + 1);
             spec.mark_x = x[i];
             spec.mark_y = y[i];
@@ -659,7 +652,7 @@ trend_chart(struct pr_pdf_doc *d, const cJSON *nights,
         i++;
     }
     b = pr_pdf_doc_chart_box(d, 215);
-    pr_chart_line(&d->pc.canvas, &b, &spec);
+    pr_chart_line(pr_pdf_doc_canvas(d), &b, &spec);
 }
 
 static void
@@ -708,8 +701,7 @@ trend_charts(struct pr_pdf_doc *d, const cJSON *t)
     }
     for (i = 0; i < n; i++)
         x[i] = (double)(i + 1);
-    cJSON_ArrayForEach(name,
-                       pr_sget(t, "top_operators"))
+    cJSON_ArrayForEach(name, pr_sget(t, "top_operators"))
     {
         if (ops.n_series < MAX_SERIES && cJSON_IsString(name)) {
             ops.keys[ops.n_series] = ops.names[ops.n_series] =
@@ -778,7 +770,8 @@ nights_table(struct pr_pdf_doc *d, const cJSON *t)
         vals[1] = pr_sget_str(night, "label");
         pr_dfmt_us(pr_sget_num(night, "step_mean_us"), mean, sizeof(mean));
         pr_dfmt_us(pr_sget_num(night, "step_p90_us"), p90, sizeof(p90));
-        pr_dfmt_bytes(pr_sget_num(night, "memory_peak_bytes"), mem, sizeof(mem));
+        pr_dfmt_bytes(pr_sget_num(night, "memory_peak_bytes"), mem,
+                      sizeof(mem));
         gates_text(night, gates, sizeof(gates));
         rows_add(&r, keys, vals, 6);
     }

@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <hpdf.h>
-
 #include "profreport/chart.h"
 #include "profreport/figures.h"
 #include "profreport/keys.h"
@@ -108,17 +106,18 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
     struct pr_fig_table t = {.cols = worker_dev_cols, .what = "devices"};
     char line[128], num[48];
 
-    d->y = 150;
-    pr_pdf_doc_put(d, PR_PDF_MARGIN_X, d->y, "Profiling report", 30, 1,
+    pr_pdf_doc_set_y(d, 150);
+    pr_pdf_doc_put(d, PR_PDF_MARGIN_X, 150, "Profiling report", 30, 1,
                    PR_PDF_C_TEXT, PR_ANCHOR_START);
-    d->y += 24;
-    pr_pdf_doc_put(d, PR_PDF_MARGIN_X, d->y,
+    pr_pdf_doc_skip(d, 24);
+    pr_pdf_doc_put(d, PR_PDF_MARGIN_X, pr_pdf_doc_y(d),
                    "PyTorch profiler traces, analysed by profreport", 12, 0,
                    PR_PDF_C_MUTED, PR_ANCHOR_START);
-    d->y += 16;
-    pr_pdf_doc_hline(d, PR_PDF_MARGIN_X, d->pw - PR_PDF_MARGIN_X, d->y,
-                     PR_PDF_C_ACCENT, 2);
-    d->y += 20;
+    pr_pdf_doc_skip(d, 16);
+    pr_pdf_doc_hline(d, PR_PDF_MARGIN_X,
+                     pr_pdf_doc_page_width(d) - PR_PDF_MARGIN_X,
+                     pr_pdf_doc_y(d), PR_PDF_C_ACCENT, 2);
+    pr_pdf_doc_skip(d, 20);
     pr_pdf_doc_info_line(d, "Generated",
                          pr_pdf_doc_iso_date(d, line, sizeof(line)));
     snprintf(line, sizeof(line), "profreport %s", version);
@@ -139,7 +138,7 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
             ? pr_chart_format(pr_sget_num(dist, PR_K_WORLD_SIZE), PR_UNIT_COUNT,
                               num, sizeof(num))
             : "no");
-    d->y += 14;
+    pr_pdf_doc_skip(d, 14);
     pr_pdf_doc_subheading(d, "Workers and devices", 60);
     t.rows = worker_device_rows(runs);
     if (t.rows == NULL) {
@@ -160,13 +159,13 @@ build(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
 
     if (pr_pdf_doc_new_page(d) != 0)
         return;
-    (void)pr_pdf_doc_bookmark(d, NULL, "Title page");
+    pr_pdf_doc_bookmark(d, "Title page");
     title_page(d, summary, version);
     (void)pr_pdf_doc_new_page(d); /* the title page stands alone */
     for (i = 0; i < pr_report_n_sections && !pr_pdf_doc_failed(d); i++) {
         if (!pr_section_present(&pr_report_sections[i], summary))
             continue;
-        pr_figs_init(&f, (size_t)d->top);
+        pr_figs_init(&f, (size_t)pr_pdf_doc_top(d));
         pr_figs_section(&f, &pr_report_sections[i], summary);
         pr_pdf_doc_figs(d, pr_report_sections[i].title, &f);
         pr_figs_free(&f);
@@ -180,7 +179,7 @@ pr_pdf_render(const cJSON *summary, const struct pr_render_opts *o,
               const char *path, struct pr_error *err)
 {
     struct pr_error local;
-    struct pr_pdf_doc d;
+    struct pr_pdf_doc *d = NULL;
     struct pr_pdf_setup s;
     enum pr_status st;
 
@@ -190,7 +189,6 @@ pr_pdf_render(const cJSON *summary, const struct pr_render_opts *o,
     }
     if (!cJSON_IsObject(summary))
         return pr_error_set(err, PR_E_FORMAT, "summary is not an object");
-    memset(&d, 0, sizeof(d));
     memset(&s, 0, sizeof(s));
     s.title = "Profiling report";
     s.version = o->version
@@ -204,9 +202,9 @@ pr_pdf_render(const cJSON *summary, const struct pr_render_opts *o,
     s.top = o->top;
     st = pr_pdf_doc_open(&d, &s, err);
     if (st == PR_OK) {
-        build(&d, summary, s.version);
-        st = pr_pdf_doc_save(&d, path);
+        build(d, summary, s.version);
+        st = pr_pdf_doc_save(d, path);
     }
-    pr_pdf_doc_close(&d);
+    pr_pdf_doc_close(d);
     return st;
 }

@@ -18,10 +18,30 @@
 #include "profreport/clock.h"
 #include "profreport/figures.h"
 #include "profreport/parse.h"
+#include "profreport/pdf_canvas.h"
 #include "profreport/pdf_doc.h"
 #include "profreport/sget.h"
 #include "profreport/shorten.h"
 #include "profreport/sink.h"
+
+/* The document (opaque in pdf_doc.h, so libharu's types stay in render). */
+struct pr_pdf_doc {
+    HPDF_Doc doc;        /* owned: pr_pdf_doc_close() */
+    HPDF_Font reg, bold; /* borrowed from doc; bold may equal reg */
+    HPDF_Encoder enc;    /* borrowed: UTF-8, for bookmark titles */
+    HPDF_Page *pages;    /* owned array; the pages belong to doc */
+    size_t n_pages, cap_pages;
+    struct pr_pdf_canvas pc; /* the whole current page, origin top-left */
+    double pw, ph;           /* page size, points */
+    double y;                /* next free position, points from the top */
+    HPDF_Outline parent;     /* section bookmarks go here; NULL = root */
+    char section[160];       /* current section title, for "continued" */
+    const char *paper;       /* borrowed: "letter", else A4 */
+    int64_t generated_at;    /* Unix time of the info dates */
+    int top;                 /* rows per table */
+    struct pr_error *err;    /* borrowed: where the first error goes */
+    int failed;              /* sticky: something went wrong */
+};
 
 #define MARGIN_BOTTOM 56.0
 #define MAX_COLS 12
@@ -120,8 +140,8 @@ pr_pdf_doc_now(void)
 /* Civil UTC date of Unix time t, computed here: the libc converters are
  * banned (STYLE.md) and this needs no time zone.  Clamped to years
  * 1970..9999, the range a PDF date holds. */
-HPDF_Date
-pr_pdf_doc_date(int64_t t)
+static HPDF_Date
+pdf_date(int64_t t)
 {
     HPDF_Date d;
     int64_t days, rem, era, y;
@@ -153,7 +173,7 @@ pr_pdf_doc_date(int64_t t)
 char *
 pr_pdf_doc_iso_date(const struct pr_pdf_doc *d, char *buf, size_t n)
 {
-    HPDF_Date t = pr_pdf_doc_date(d->generated_at);
+    HPDF_Date t = pdf_date(d->generated_at);
 
     snprintf(buf, n, "%04d-%02d-%02dT%02d:%02d:%02dZ", t.year, t.month, t.day,
              t.hour, t.minutes, t.seconds);
@@ -172,6 +192,59 @@ double
 pr_pdf_doc_bottom(const struct pr_pdf_doc *d)
 {
     return d->ph - MARGIN_BOTTOM;
+}
+
+double
+pr_pdf_doc_page_width(const struct pr_pdf_doc *d)
+{
+    return d->pw;
+}
+
+double
+pr_pdf_doc_y(const struct pr_pdf_doc *d)
+{
+    return d->y;
+}
+
+void
+pr_pdf_doc_set_y(struct pr_pdf_doc *d, double y)
+{
+    d->y = y;
+}
+
+void
+pr_pdf_doc_skip(struct pr_pdf_doc *d, double dy)
+{
+    d->y += dy;
+}
+
+int
+pr_pdf_doc_top(const struct pr_pdf_doc *d)
+{
+    return d->top;
+}
+
+struct pr_canvas *
+pr_pdf_doc_canvas(struct pr_pdf_doc *d)
+{
+    return &d->pc.canvas;
+}
+
+double
+pr_pdf_doc_text_width(struct pr_pdf_doc *d, const char *utf8, double size,
+                      int bold)
+{
+    char *clean = pr_pdf_text_clean(utf8);
+    double w;
+
+    if (clean == NULL) {
+        pr_pdf_doc_nomem(d);
+        return 0;
+    }
+    pr_pdf_text_cap(clean, PR_PDF_TEXT_MAX); /* as drawn */
+    w = pr_pdf_text_width(bold ? d->bold : d->reg, clean, size);
+    free(clean);
+    return w;
 }
 
 int
@@ -318,10 +391,16 @@ pr_pdf_doc_clipped(struct pr_pdf_doc *d, double x, double y, double w,
 {
     HPDF_Font f = bold ? d->bold : d->reg;
     const char *ell = "\xE2\x80\xA6";
+    char *clean = pr_pdf_text_clean(s); /* widths are of what is drawn */
     double ew;
 
-    if (pr_pdf_text_width(f, s, size) <= w) {
-        pr_pdf_doc_put(d, x, y, s, size, bold, color, PR_ANCHOR_START);
+    if (clean == NULL) {
+        pr_pdf_doc_nomem(d);
+        return;
+    }
+    if (pr_pdf_text_width(f, clean, size) <= w) {
+        pr_pdf_doc_put(d, x, y, clean, size, bold, color, PR_ANCHOR_START);
+        free(clean);
         return;
     }
     ew = pr_pdf_text_width(f, ell, size);
@@ -331,9 +410,10 @@ pr_pdf_doc_clipped(struct pr_pdf_doc *d, double x, double y, double w,
         (HPDF_REAL)(w - ew > 0 ? w - ew : 0), (HPDF_REAL)(size * 1.6));
     HPDF_Page_Clip(d->pc.page);
     HPDF_Page_EndPath(d->pc.page);
-    pr_pdf_doc_put(d, x, y, s, size, bold, color, PR_ANCHOR_START);
+    pr_pdf_doc_put(d, x, y, clean, size, bold, color, PR_ANCHOR_START);
     HPDF_Page_GRestore(d->pc.page);
     pr_pdf_doc_put(d, x + w - ew, y, ell, size, bold, color, PR_ANCHOR_START);
+    free(clean);
 }
 
 static void
@@ -415,9 +495,10 @@ pr_pdf_doc_paragraph(struct pr_pdf_doc *d, double indent, const char *utf8,
 
 /* ---- headings and bookmarks ------------------------------------------- */
 
-HPDF_Outline
-pr_pdf_doc_bookmark(struct pr_pdf_doc *d, HPDF_Outline parent,
-                    const char *title)
+/* A bookmark under `parent` (NULL = top level) to the cursor's height on
+ * the current page; NULL on failure. */
+static HPDF_Outline
+bookmark_under(struct pr_pdf_doc *d, HPDF_Outline parent, const char *title)
 {
     char *clean = pr_pdf_text_clean(title);
     HPDF_Outline ol;
@@ -441,10 +522,17 @@ pr_pdf_doc_bookmark(struct pr_pdf_doc *d, HPDF_Outline parent,
     return ol;
 }
 
+void
+pr_pdf_doc_bookmark(struct pr_pdf_doc *d, const char *title)
+{
+    (void)bookmark_under(d, NULL, title);
+}
+
 /* A section with a bookmark under d->parent.  It starts a new page unless
- * more than a third of this one is still free, so short sections share. */
-HPDF_Outline
-pr_pdf_doc_section(struct pr_pdf_doc *d, const char *title)
+ * more than a third of this one is still free, so short sections share.
+ * Returns the bookmark, for the parts under it. */
+static HPDF_Outline
+section_mark(struct pr_pdf_doc *d, const char *title)
 {
     HPDF_Outline ol;
 
@@ -455,7 +543,7 @@ pr_pdf_doc_section(struct pr_pdf_doc *d, const char *title)
     if (pr_pdf_doc_failed(d))
         return NULL;
     snprintf(d->section, sizeof(d->section), "%s", title);
-    ol = pr_pdf_doc_bookmark(d, d->parent, title);
+    ol = bookmark_under(d, d->parent, title);
     pr_pdf_doc_put(d, PR_PDF_MARGIN_X, d->y + 18, title, 18, 1, PR_PDF_C_TEXT,
                    PR_ANCHOR_START);
     d->y += 26;
@@ -463,6 +551,12 @@ pr_pdf_doc_section(struct pr_pdf_doc *d, const char *title)
                      PR_PDF_C_ACCENT, 1.5);
     d->y += 16;
     return ol;
+}
+
+void
+pr_pdf_doc_section(struct pr_pdf_doc *d, const char *title)
+{
+    (void)section_mark(d, title);
 }
 
 /* A sub-heading; keeps `keep` points below it on the same page. */
@@ -939,8 +1033,7 @@ keep_from(const struct pr_part *p, size_t i)
     case PR_BLOCK_KPIS:
         /* kpis() keeps a chart after them on the page too */
         return kpis_height(b) +
-               (i + 1 < p->n_blocks &&
-                        p->blocks[i + 1].kind == PR_BLOCK_CHARTS
+               (i + 1 < p->n_blocks && p->blocks[i + 1].kind == PR_BLOCK_CHARTS
                     ? keep_from(p, i + 1)
                     : 0);
     default: /* heading, note, text */
@@ -990,7 +1083,7 @@ part_heading(struct pr_pdf_doc *d, const struct pr_part *p, HPDF_Outline ol)
 
     pr_pdf_doc_ensure(d, PART_H + keep_from(p, 0));
     d->y += 6;
-    (void)pr_pdf_doc_bookmark(d, ol, p->label);
+    (void)bookmark_under(d, ol, p->label);
     snprintf(line, sizeof(line), "%s%s%s", p->label,
              p->sub[0] ? "  \xC2\xB7  " : "", p->sub);
     pr_pdf_doc_clipped(d, PR_PDF_MARGIN_X, d->y + 12, pr_pdf_doc_width(d), line,
@@ -1014,7 +1107,7 @@ pr_pdf_doc_figs(struct pr_pdf_doc *d, const char *title,
         pr_pdf_doc_ensure(d, SECTION_H +
                                  (f->parts[0].label[0] != '\0' ? PART_H : 0) +
                                  keep_from(&f->parts[0], 0));
-    ol = pr_pdf_doc_section(d, title);
+    ol = section_mark(d, title);
     for (p = 0; p < f->n_parts && !pr_pdf_doc_failed(d); p++) {
         const struct pr_part *part = &f->parts[p];
         if (part->label[0] != '\0')
@@ -1123,14 +1216,15 @@ load_font(struct pr_pdf_doc *d, const char *path, HPDF_Font *out)
     return PR_OK;
 }
 
-enum pr_status
-pr_pdf_doc_open(struct pr_pdf_doc *d, const struct pr_pdf_setup *s,
-                struct pr_error *err)
+/* pr_pdf_doc_open() on a zeroed document. */
+static enum pr_status
+doc_setup(struct pr_pdf_doc *d, const struct pr_pdf_setup *s,
+          struct pr_error *err)
 {
     const char *font = s->font ? s->font : PR_DEFAULT_FONT;
     char *bold = NULL;
     char creator[96];
-    HPDF_Date t = pr_pdf_doc_date(s->generated_at);
+    HPDF_Date t = pdf_date(s->generated_at);
     enum pr_status st;
 
     d->err = err;
@@ -1163,6 +1257,16 @@ pr_pdf_doc_open(struct pr_pdf_doc *d, const struct pr_pdf_setup *s,
         st = load_font(d, bold, &d->bold);
     free(bold);
     return st;
+}
+
+enum pr_status
+pr_pdf_doc_open(struct pr_pdf_doc **out, const struct pr_pdf_setup *s,
+                struct pr_error *err)
+{
+    *out = calloc(1, sizeof(**out));
+    if (*out == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    return doc_setup(*out, s, err);
 }
 
 /* A document that failed while drawing is not written: its error, with
@@ -1207,10 +1311,10 @@ pr_pdf_doc_save(struct pr_pdf_doc *d, const char *path)
 void
 pr_pdf_doc_close(struct pr_pdf_doc *d)
 {
+    if (d == NULL)
+        return;
     if (d->doc != NULL)
         HPDF_Free(d->doc);
     free(d->pages);
-    d->doc = NULL;
-    d->pages = NULL;
-    d->n_pages = d->cap_pages = 0;
+    free(d);
 }
