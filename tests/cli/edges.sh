@@ -42,8 +42,13 @@ else not_ok "includes outside tests/data/edges.txt: $(echo $bad)"; fi
 
 # libharu stays behind the render folder's PDF files
 bad=$(grep -l '#include <hpdf.h>' src/*/*.c src/*/*.h include/profreport/*.h 2>/dev/null |
-      grep -vE '^(src/render/pdf[a-z_]*\.[ch]|include/profreport/pdf_(doc|canvas)\.h)$' || true)
+      grep -vE '^(src/render/pdf[a-z_]*\.[ch]|include/profreport/pdf_canvas\.h)$' || true)
 if [ -z "$bad" ]; then ok "only the PDF renderer includes hpdf.h"
 else not_ok "hpdf.h included by: $(echo $bad)"; fi
+# pdf_canvas.h carries libharu's types; pdf_doc.h is opaque (issue #10)
+bad=$(grep -l '#include "profreport/pdf_canvas.h"' src/*/*.c src/*/*.h include/profreport/*.h 2>/dev/null |
+      grep -vE '^src/render/pdf[a-z_]*\.c$' || true)
+if [ -z "$bad" ]; then ok "only the PDF renderer includes pdf_canvas.h"
+else not_ok "pdf_canvas.h included by: $(echo $bad)"; fi
 
 echo "1..$T_N"
