@@ -75,7 +75,8 @@ struct pr_chart_series {
 /* Line chart (memory curve, utilisation over time).  The y axis starts at
  * 0; y_max > 0 fixes the top (100 for percentages), 0 = from the data;
  * y_max < 0: both ends from the data, for small differences between large
- * values (step time per rank). */
+ * values (step time per rank).  A y that is not finite is missing: the
+ * line breaks there (a gap, never a drop to 0). */
 struct pr_chart_lines {
     const char *title;
     const struct pr_chart_series *series;
@@ -86,6 +87,10 @@ struct pr_chart_lines {
     /* optional marker, e.g. the peak: drawn when mark_label != NULL */
     double mark_x, mark_y;
     const char *mark_label;
+    /* optional categories (nights of a trend): x = 1..n_x_names, one tick
+       per integer labelled x_names[x - 1], shortened to fit its slot */
+    const char *const *x_names;
+    size_t n_x_names;
 };
 
 /* A point of the roofline scatter. */

@@ -89,6 +89,29 @@ extern const char *const pr_dcat_names[];
 extern const char *const pr_dcat_keys[]; /* keys of breakdown_us */
 extern const uint32_t pr_dcat_colors[];
 
+/* The trend report's line charts (trend_figs.c), built once for the HTML
+ * and the PDF layout: step time, memory peak, breakdown and, when the tree
+ * names them, the top operators, over nights 1..n named by their inputs;
+ * a value a night lacks is NAN, a gap in its line. */
+#define PR_DTREND_CHARTS 4
+#define PR_DTREND_SERIES 8
+struct pr_dtrend_figs {
+    struct pr_chart_lines charts[PR_DTREND_CHARTS]; /* draw charts[0..n) */
+    size_t n;
+    struct pr_chart_series series[PR_DTREND_CHARTS][PR_DTREND_SERIES];
+    size_t n_nights;
+    double *x, *y;   /* owned: positions, values */
+    char **names;    /* owned array of the nights' tick names */
+    char *name_buf;  /* owned: their text */
+    char mark[64];   /* the crossed night's label */
+};
+
+/* Build the charts of a trend tree (cmd_trend.c's: "nights",
+ * "top_operators"); strings of the tree are borrowed.  0, or -1 on
+ * out-of-memory; pr_dtrend_figs_free() either way. */
+PR_NODISCARD int pr_dtrend_figs(struct pr_dtrend_figs *f, const cJSON *trend);
+void pr_dtrend_figs_free(struct pr_dtrend_figs *f);
+
 /* The stylesheet of the diff and trend pages (light and dark). */
 extern const char pr_dhtml_css[];
 

@@ -152,7 +152,7 @@ steps_chart(struct pr_buf *b, const cJSON *pair)
                                         (size_t)n[1], 0xD55E00, 0, 0};
         struct pr_chart_lines spec = {
             "Step time per step", s, 2, PR_UNIT_COUNT, PR_UNIT_US, "step",
-            NULL, 0, 0, 0, NULL};
+            NULL, 0, 0, 0, NULL, NULL, 0};
         svg_chart(b, 420, 300, "Step time per step", draw_lines, &spec);
     }
     free(xs);

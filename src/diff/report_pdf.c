@@ -16,7 +16,6 @@
 #include "profreport/sget.h"
 
 #define N_CAT 8
-#define MAX_SERIES 8
 #define HALF_GAP 12.0 /* points between two charts side by side */
 #define TITLE "Regression comparison"
 
@@ -244,7 +243,9 @@ steps_chart(struct pr_pdf_doc *d, const cJSON *pair,
                                    0,
                                    0,
                                    0,
-                                   NULL};
+                                   NULL,
+                                   NULL,
+                                   0};
     pr_chart_line(pr_pdf_doc_canvas(d), b, &spec);
 out:
     free(xs);
@@ -597,125 +598,25 @@ pr_diff_pdf(const cJSON *diff, size_t top, const char *path,
 
 /* ---- trend ------------------------------------------------------------ */
 
-struct trend_chart {
-    const char *title;
-    enum pr_unit unit;
-    const char *group;             /* member of each night, NULL = itself */
-    const char *keys[MAX_SERIES];  /* numbers read from it */
-    const char *names[MAX_SERIES]; /* legend */
-    size_t n_series;
-    int mark; /* mark the latest crossed night on series 0 */
-};
-
-/* Series values: nights[i][group][key], 0 where unknown. */
-static void
-night_values(const cJSON *nights, const char *group, const char *key, double *y)
-{
-    const cJSON *n;
-    size_t i = 0;
-
-    cJSON_ArrayForEach(n, nights)
-    {
-        const cJSON *o = group ? pr_sget(n, group) : n;
-        double v = pr_sget_num(o, key);
-        y[i++] = isfinite(v) ? v : 0;
-    }
-}
-
-static void
-trend_chart(struct pr_pdf_doc *d, const cJSON *nights,
-            const struct trend_chart *ch, const double *x, double *y, size_t n)
-{
-    struct pr_chart_series s[MAX_SERIES];
-    struct pr_chart_lines spec;
-    struct pr_chart_box b;
-    const cJSON *night;
-    size_t k, i = 0;
-    char label[64];
-
-    for (k = 0; k < ch->n_series; k++) {
-        night_values(nights, ch->group, ch->keys[k], y + k * n);
-        s[k] = (struct pr_chart_series){ch->names[k],  x, y + k * n, n,
-                                        PR_COLOR_NONE, 0, 0};
-    }
-    spec = (struct pr_chart_lines){
-        ch->title, s, ch->n_series, PR_UNIT_COUNT, ch->unit, "night", NULL, 0,
-        0,         0, NULL};
-    cJSON_ArrayForEach(night, nights)
-    {
-        if (ch->mark && i > 0 && cJSON_IsTrue(pr_sget(night, "crossed"))) {
-            snprintf(label, sizeof(label), "crossed (night %zu)", i + 1);
-            spec.mark_x = x[i];
-            spec.mark_y = y[i];
-            spec.mark_label = label;
-        }
-        i++;
-    }
-    b = pr_pdf_doc_chart_box(d, 215);
-    pr_chart_line(pr_pdf_doc_canvas(d), &b, &spec);
-}
-
+/* The shared trend figures (trend_figs.c), one chart across the page
+ * each. */
 static void
 trend_charts(struct pr_pdf_doc *d, const cJSON *t)
 {
-    static const struct trend_chart fixed[] = {
-        {"Step time",
-         PR_UNIT_US,
-         NULL,
-         {"step_mean_us", "step_p90_us"},
-         {"mean", "p90"},
-         2,
-         1},
-        {"Memory peak",
-         PR_UNIT_BYTES,
-         NULL,
-         {"memory_peak_bytes"},
-         {"peak allocated"},
-         1,
-         0},
-        {"Breakdown (mean step)",
-         PR_UNIT_US,
-         "breakdown_us",
-         {"kernel", "memcpy", "memset", "communication", "runtime",
-          "dataloader", "cpu_exec", "other"},
-         {"kernel", "memcpy", "memset", "communication", "runtime",
-          "dataloader", "cpu_exec", "other"},
-         N_CAT,
-         0}};
-    const cJSON *nights = pr_sget(t, "nights");
-    const cJSON *name;
-    size_t n = (size_t)cJSON_GetArraySize(nights), i;
-    double *x = calloc(n + 1, sizeof(double));
-    double *y = calloc((n + 1) * MAX_SERIES, sizeof(double));
-    struct trend_chart ops = {"Top operators (device time per step)",
-                              PR_UNIT_US,
-                              "operators_us",
-                              {NULL},
-                              {NULL},
-                              0,
-                              0};
+    struct pr_dtrend_figs f;
+    struct pr_chart_box b;
+    size_t i;
 
-    if (x == NULL || y == NULL) {
+    if (pr_dtrend_figs(&f, t) != 0) {
         pr_pdf_doc_nomem(d);
-        goto out;
+        pr_dtrend_figs_free(&f);
+        return;
     }
-    for (i = 0; i < n; i++)
-        x[i] = (double)(i + 1);
-    cJSON_ArrayForEach(name, pr_sget(t, "top_operators"))
-    {
-        if (ops.n_series < MAX_SERIES && cJSON_IsString(name)) {
-            ops.keys[ops.n_series] = ops.names[ops.n_series] =
-                name->valuestring;
-            ops.n_series++;
-        }
+    for (i = 0; i < f.n && !pr_pdf_doc_failed(d); i++) {
+        b = pr_pdf_doc_chart_box(d, 215);
+        pr_chart_line(pr_pdf_doc_canvas(d), &b, &f.charts[i]);
     }
-    for (i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
-        trend_chart(d, nights, &fixed[i], x, y, n);
-    if (ops.n_series > 0)
-        trend_chart(d, nights, &ops, x, y, n);
-out:
-    free(x);
-    free(y);
+    pr_dtrend_figs_free(&f);
 }
 
 static const struct pr_pdf_col night_cols[] = {

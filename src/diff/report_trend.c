@@ -1,7 +1,7 @@
-/* report_trend.c - the trend page: one line chart each for step time,
- * breakdown, memory peak and the top operators over the nights, the most
- * recent night that crossed a limit marked on the step chart, and a table
- * of nights with every crossing spelled out. */
+/* report_trend.c - the trend page: the line charts of trend_figs.c (step
+ * time, memory peak, breakdown and the top operators over the nights, the
+ * most recent night that crossed a limit marked on the step chart), and a
+ * table of nights with every crossing spelled out. */
 #include "config.h"
 
 #include <math.h>
@@ -14,71 +14,17 @@
 #include "profreport/sget.h"
 #include "internal.h"
 
-#define N_CAT 8
-#define MAX_SERIES 8
-
-/* Series values: nights[i][group][key] (group NULL = the night itself). */
+/* One chart of the shared trend figures as an SVG figure. */
 static void
-fill(const cJSON *nights, const char *group, const char *key, double *y)
+line_chart(struct pr_buf *b, const struct pr_chart_lines *spec)
 {
-    const cJSON *n;
-    size_t i = 0;
-
-    cJSON_ArrayForEach(n, nights)
-    {
-        const cJSON *o = group ? pr_sget(n, group)
-                               : n;
-        double v = pr_sget_num(o, key);
-        y[i++] = isfinite(v) ? v : 0;
-    }
-}
-
-struct chart {
-    const char *title;
-    enum pr_unit unit;
-    const char *names[MAX_SERIES];
-    const char *group;
-    const char *keys[MAX_SERIES];
-    size_t n_series;
-    int mark; /* mark the latest crossed night on series 0 */
-};
-
-static void
-line_chart(struct pr_buf *b, const cJSON *nights, const struct chart *ch,
-           const double *x, double *y, size_t n)
-{
-    struct pr_chart_series s[MAX_SERIES];
-    struct pr_chart_lines spec;
     struct pr_chart_box box = {8, 8, 564, 284};
     struct pr_svg svg;
     struct pr_canvas c;
-    const cJSON *night;
-    size_t k, i = 0;
-    char label[64];
 
-    memset(&spec, 0, sizeof(spec));
-    for (k = 0; k < ch->n_series; k++) {
-        fill(nights, ch->group, ch->keys[k], y + k * n);
-        s[k] = (struct pr_chart_series){ch->names[k], x, y + k * n, n,
-                                        PR_COLOR_NONE, 0, 0};
-    }
-    spec = (struct pr_chart_lines){ch->title, s, ch->n_series,
-                                   PR_UNIT_COUNT, ch->unit, "night", NULL,
-                                   0, 0, 0, NULL};
-    cJSON_ArrayForEach(night, nights)
-    {
-        if (ch->mark && i > 0 &&
-            cJSON_IsTrue(pr_sget(night, "crossed"))) {
-            snprintf(label, sizeof(label), "crossed (night %zu)", i + 1);
-            spec.mark_x = x[i];
-            spec.mark_y = y[i];
-            spec.mark_label = label;
-        }
-        i++;
-    }
     pr_dadd(b, "<figure>");
-    pr_svg_begin(&svg, &c, b, 580, 300, ch->title);
-    pr_chart_line(&c, &box, &spec);
+    pr_svg_begin(&svg, &c, b, 580, 300, spec->title);
+    pr_chart_line(&c, &box, spec);
     if (pr_svg_end(&svg, &c) != PR_OK)
         b->failed = 1;
     pr_dadd(b, "</figure>\n");
@@ -87,50 +33,19 @@ line_chart(struct pr_buf *b, const cJSON *nights, const struct chart *ch,
 static void
 charts(struct pr_buf *b, const cJSON *t)
 {
-    const cJSON *nights = pr_sget(t, "nights");
-    const cJSON *top = pr_sget(t, "top_operators");
-    size_t n = (size_t)cJSON_GetArraySize(nights), i, k = 0;
-    double *x = calloc(n + 1, sizeof(double));
-    double *y = calloc((n + 1) * MAX_SERIES, sizeof(double));
-    struct chart step = {"Step time", PR_UNIT_US, {"mean", "p90"}, NULL,
-                         {"step_mean_us", "step_p90_us"}, 2, 1};
-    struct chart bd = {"Breakdown (mean step)", PR_UNIT_US,
-                       {"kernel", "memcpy", "memset", "communication",
-                        "runtime", "dataloader", "cpu_exec", "other"},
-                       "breakdown_us", {NULL}, N_CAT, 0};
-    struct chart mem = {"Memory peak", PR_UNIT_BYTES, {"peak allocated"},
-                        NULL, {"memory_peak_bytes"}, 1, 0};
-    struct chart ops = {"Top operators (device time per step)", PR_UNIT_US,
-                        {NULL}, "operators_us", {NULL}, 0, 0};
-    const cJSON *name;
+    struct pr_dtrend_figs f;
+    size_t i;
 
-    if (x == NULL || y == NULL) {
+    if (pr_dtrend_figs(&f, t) != 0) {
         b->failed = 1;
-        free(x);
-        free(y);
+        pr_dtrend_figs_free(&f);
         return;
     }
-    for (i = 0; i < n; i++)
-        x[i] = (double)(i + 1);
-    for (i = 0; i < N_CAT; i++)
-        bd.keys[i] = pr_dcat_keys[i];
-    cJSON_ArrayForEach(name, top)
-    {
-        if (k < MAX_SERIES && cJSON_IsString(name)) {
-            ops.names[k] = ops.keys[k] = name->valuestring;
-            k++;
-        }
-    }
-    ops.n_series = k;
     pr_dadd(b, "<div class=\"charts\">\n");
-    line_chart(b, nights, &step, x, y, n);
-    line_chart(b, nights, &bd, x, y, n);
-    line_chart(b, nights, &mem, x, y, n);
-    if (ops.n_series > 0)
-        line_chart(b, nights, &ops, x, y, n);
+    for (i = 0; i < f.n; i++)
+        line_chart(b, &f.charts[i]);
     pr_dadd(b, "</div>\n");
-    free(x);
-    free(y);
+    pr_dtrend_figs_free(&f);
 }
 
 static void

@@ -757,7 +757,7 @@ pr_chart_donut(struct pr_canvas *c, const struct pr_chart_box *b,
  * extra points closing the area down to the baseline.  NULL on OOM. */
 static double *
 series_points(const struct frame *f, const struct pr_chart_series *s,
-              size_t *n_out)
+              size_t from, size_t to, size_t *n_out)
 {
     size_t per = s->step ? 2 : 1, n = 0;
     double *xy;
@@ -765,13 +765,13 @@ series_points(const struct frame *f, const struct pr_chart_series *s,
     if (s->n > ((size_t)-1) / (sizeof(double) * 4) - 4) {
         return NULL;
     }
-    xy = malloc(sizeof(double) * 2 * (s->n * per + 2));
+    xy = malloc(sizeof(double) * 2 * ((to - from) * per + 2));
     if (xy == NULL) {
         return NULL;
     }
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t i = from; i < to; i++) {
         double y = fy(f, s->y[i]);
-        if (s->step && i > 0) {
+        if (s->step && i > from) {
             xy[2 * n] = fx(f, s->x[i]);
             xy[2 * n + 1] = xy[2 * n - 1];
             n++;
@@ -784,26 +784,27 @@ series_points(const struct frame *f, const struct pr_chart_series *s,
     return xy;
 }
 
+/* One run of points [from, to) with finite y: a line (a dot when gaps
+ * leave a single point, so a night between them still shows). */
 static void
-draw_series(struct pr_canvas *c, const struct frame *f,
-            const struct pr_chart_series *s, size_t index)
+draw_run(struct pr_canvas *c, const struct frame *f,
+         const struct pr_chart_series *s, size_t from, size_t to, uint32_t col)
 {
-    uint32_t col =
-        s->color == PR_COLOR_NONE ? pr_canvas_palette(index) : s->color;
     struct pr_style stroke = {PR_COLOR_NONE, col, 1.75, 0, 0};
     struct pr_style area = {col, PR_COLOR_NONE, 0, 0.14, 0};
+    struct pr_style dot = {col, PR_COLOR_NONE, 0, 0, 0};
     size_t n = 0;
-    double *xy;
+    double *xy = series_points(f, s, from, to, &n);
 
-    if (s->n == 0) {
-        return;
-    }
-    xy = series_points(f, s, &n);
     if (xy == NULL) {
         c->failed = 1;
         return;
     }
-    group_begin(c, s->name);
+    if (n == 1 && s->n > 1) { /* a point between gaps */
+        c->ops->circle(c, xy[0], xy[1], 2.5, &dot);
+        free(xy);
+        return;
+    }
     if (s->fill) {
         double base = f->y + f->h;
         xy[2 * n] = xy[2 * n - 2];
@@ -813,8 +814,66 @@ draw_series(struct pr_canvas *c, const struct frame *f,
         c->ops->poly(c, xy, n + 2, 1, &area);
     }
     c->ops->poly(c, xy, n, 0, &stroke);
-    group_end(c);
     free(xy);
+}
+
+/* A series as runs of finite points: a missing value is a gap. */
+static void
+draw_series(struct pr_canvas *c, const struct frame *f,
+            const struct pr_chart_series *s, size_t index)
+{
+    uint32_t col =
+        s->color == PR_COLOR_NONE ? pr_canvas_palette(index) : s->color;
+    size_t i = 0, from;
+
+    if (s->n == 0) {
+        return;
+    }
+    group_begin(c, s->name);
+    while (i < s->n) {
+        while (i < s->n && !isfinite(s->y[i])) {
+            i++;
+        }
+        from = i;
+        while (i < s->n && isfinite(s->y[i])) {
+            i++;
+        }
+        if (i > from) {
+            draw_run(c, f, s, from, i, col);
+        }
+    }
+    group_end(c);
+}
+
+/* Category ticks 1..n under the plot, each name shortened to its room:
+ * a slot for a centred name, half of one for the first and last, which
+ * align with the plot's edges; when even that crowds, every k-th name is
+ * shown. */
+static void
+draw_x_names(struct pr_canvas *c, const struct frame *f,
+             const struct pr_chart_lines *s)
+{
+    size_t n = s->n_x_names, every = 1;
+    double slot = n > 1 ? f->w / (double)(n - 1) : f->w;
+    char cut[LABEL_MAX];
+
+    if (slot < 48) {
+        every = (size_t)ceil(48 / slot);
+        slot *= (double)every;
+    }
+    for (size_t i = 0; i < n; i += every) {
+        double x = fx(f, (double)(i + 1));
+        int first = i == 0 && n > 1, last = i + 1 == n && n > 1;
+        double room = first || last ? (slot - 8) / 2 : slot - 8;
+        const char *name = s->x_names[i] ? s->x_names[i] : "";
+        line(c, x, f->y + f->h, x, f->y + f->h + 4, PR_COLOR_MUTED, 1, 0);
+        name = fit(c, name, FONT_TICK, fmax(room, 24), cut, sizeof(cut));
+        text(c, x, f->y + f->h + 15, name, FONT_TICK, PR_COLOR_MUTED,
+             first  ? PR_ANCHOR_START
+             : last ? PR_ANCHOR_END
+                    : PR_ANCHOR_MIDDLE,
+             0);
+    }
 }
 
 static void
@@ -848,6 +907,9 @@ pr_chart_line(struct pr_canvas *c, const struct pr_chart_box *b,
     for (size_t i = 0; i < s->n_series; i++) {
         const struct pr_chart_series *e = &s->series[i];
         for (size_t k = 0; k < e->n; k++) {
+            if (!isfinite(e->y[k])) {
+                continue; /* a gap */
+            }
             xmin = any ? fmin(xmin, e->x[k]) : e->x[k];
             xmax = any ? fmax(xmax, e->x[k]) : e->x[k];
             ymax = fmax(ymax, e->y[k]);
@@ -870,6 +932,10 @@ pr_chart_line(struct pr_canvas *c, const struct pr_chart_box *b,
                 : ylo > 0      ? ymax + (ymax - ylo) * 0.08
                                : ymax * 1.08,
                 6);
+    if (s->n_x_names > 0) { /* every category, data or not */
+        xmin = 1;
+        xmax = (double)s->n_x_names;
+    }
     axis_linear(&ax, s->x_unit, xmin, xmax > xmin ? xmax : xmin + 1, 8);
     ax.lo = xmin; /* the data's window, not the rounded one */
     ax.hi = xmax > xmin ? xmax : xmin + 1;
@@ -880,7 +946,9 @@ pr_chart_line(struct pr_canvas *c, const struct pr_chart_box *b,
     f.y = y + 8;
     f.h = b->y + b->h - 20 - (s->x_label ? 14 : 0) - f.y;
     draw_y_grid(c, &f);
-    {
+    if (s->n_x_names > 0) {
+        draw_x_names(c, &f, s);
+    } else {
         struct axis inner = ax;
         size_t k = 0;
         for (size_t i = 0; i < ax.n; i++) { /* ticks inside the window */
@@ -897,10 +965,14 @@ pr_chart_line(struct pr_canvas *c, const struct pr_chart_box *b,
         text(c, f.x + f.w / 2, b->y + b->h - 4, s->x_label, FONT_TICK,
              PR_COLOR_MUTED, PR_ANCHOR_MIDDLE, 0);
     }
+    if (!any && s->n_x_names > 0) { /* say so, rather than a flat 0 */
+        text(c, f.x + f.w / 2, f.y + f.h / 2, "no data", FONT_TICK,
+             PR_COLOR_MUTED, PR_ANCHOR_MIDDLE, 0);
+    }
     for (size_t i = 0; i < s->n_series && any; i++) {
         draw_series(c, &f, &s->series[i], i);
     }
-    if (s->mark_label != NULL && any) {
+    if (s->mark_label != NULL && any && isfinite(s->mark_y)) {
         line_mark(c, &f, s);
     }
 }

@@ -691,7 +691,8 @@ memory_curve(const cJSON *mdev, int *nomem)
                                 PR_UNIT_BYTES,   "time since the first event",
                                 "memory",        0,
                                 t[peak],         alloc[peak],
-                                ch->title};
+                                ch->title,       NULL,
+                                0};
     return ch;
 }
 

@@ -299,7 +299,7 @@ test_line_and_timeline(void **state)
     static const double y[] = {10, 40, 20, 30};
     struct pr_chart_series ser = {"alloc", x, y, 4, PR_COLOR_NONE, 1, 1};
     struct pr_chart_lines l = {"Memory", &ser, 1, PR_UNIT_US, PR_UNIT_BYTES,
-                               "time", NULL, 0, 100, 40, "peak"};
+                               "time", NULL, 0, 100, 40, "peak", NULL, 0};
     static const char *const lanes[] = {"stream 7", "stream 13"};
     static const struct pr_chart_span spans[] = {{0, 0, 50, "k1", 0},
                                                  {1, 20, 0.001, "tiny", 1},
