@@ -17,7 +17,7 @@
 #define FONT_LEGEND 11.5
 #define FONT_TITLE 13.0
 #define MAX_TICKS 16
-#define MAX_PLACED 64
+#define MAX_PLACED 512
 #define LABEL_MAX 256
 
 static const char *const UTF8_MICRO = "\xC2\xB5";
@@ -1015,6 +1015,16 @@ place(struct placed *p, const struct frame *f, const struct box2 *r)
     return 1;
 }
 
+/* Reserve r whatever it overlaps (a point: labels must keep off every
+ * one, even those drawn over another). */
+static void
+reserve(struct placed *p, const struct box2 *r)
+{
+    if (p->n < MAX_PLACED) {
+        p->r[p->n++] = *r;
+    }
+}
+
 static double
 point_radius(const struct pr_chart_point *p, double wmax)
 {
@@ -1143,10 +1153,10 @@ slope_label(struct pr_canvas *c, const struct frame *f,
 
 static void
 roof_lines(struct pr_canvas *c, const struct frame *f,
-           const struct pr_chart_roofline *s, double top, struct placed *pl)
+           const struct pr_chart_roofline *s, double top)
 {
-    char buf[LABEL_MAX], val[48], names[MAX_ROOFS][96];
-    double v[MAX_ROOFS], last_y = -1e9;
+    char names[MAX_ROOFS][96];
+    double v[MAX_ROOFS];
     size_t n = merge_roofs(s, v, names);
 
     if (s->peak_gbps > 0) {
@@ -1154,27 +1164,61 @@ roof_lines(struct pr_canvas *c, const struct frame *f,
     }
     for (size_t i = 0; i < n; i++) {
         double rx = s->peak_gbps > 0 ? v[i] * 1e3 / s->peak_gbps : f->ax->lo;
-        double ly = fy(f, v[i]) - 4, w;
         line(c, fx(f, rx), fy(f, v[i]), f->x + f->w, fy(f, v[i]),
              v[i] >= top ? PR_COLOR_INK : PR_COLOR_MUTED,
              v[i] >= top ? 2 : 1.25, v[i] < top);
+    }
+}
+
+/* A roof's name and height, placed after the points so it keeps off
+ * them: above its line at the right end, else below it, each moved away
+ * from the line a few steps, else at the line's left end; when all are
+ * taken, the first, under the previous label if roofs lie close. */
+static void
+roof_name(struct pr_canvas *c, const struct frame *f, const char *buf,
+          double rx, double ry, double *last_y, struct placed *pl)
+{
+    double w = width(c, buf, FONT_TICK, 0), h = FONT_TICK + 3;
+    double right = f->x + f->w - 4 - w, left = fmax(fx(f, rx) + 6, f->x + 2);
+    struct box2 tries[10], lb;
+    struct pr_style bg = {PR_COLOR_BG, PR_COLOR_NONE, 0, 0.85, 0};
+    size_t k, n = 0;
+
+    for (k = 0; k < 4; k++) { /* 0, 8, 16, 24 points off the line */
+        tries[n++] = (struct box2){right, ry - 4 - FONT_TICK - 8.0 * k, w, h};
+        tries[n++] = (struct box2){right, ry + 3 + 8.0 * k, w, h};
+    }
+    tries[n++] = (struct box2){left, ry - 4 - FONT_TICK, w, h};
+    tries[n++] = (struct box2){left, ry + 3, w, h};
+    for (k = 0; k < n && !place(pl, f, &tries[k]); k++) {
+    }
+    lb = tries[k < n ? k : 0];
+    if (k == n && lb.y < *last_y + h - 1) { /* roofs highest first */
+        lb.y = *last_y + h - 1;
+    }
+    /* a backdrop so other roofs' dashed lines don't strike it through */
+    c->ops->rect(c, lb.x - 2, lb.y, lb.w + 4, lb.h, &bg);
+    text(c, lb.x, lb.y + FONT_TICK, buf, FONT_TICK, PR_COLOR_MUTED,
+         PR_ANCHOR_START, 0);
+    if (k == n) {
+        reserve(pl, &lb); /* keeps point labels off it */
+    }
+    *last_y = lb.y;
+}
+
+static void
+roof_names(struct pr_canvas *c, const struct frame *f,
+           const struct pr_chart_roofline *s, struct placed *pl)
+{
+    char buf[LABEL_MAX], val[48], names[MAX_ROOFS][96];
+    double v[MAX_ROOFS], last_y = -1e9;
+    size_t n = merge_roofs(s, v, names);
+
+    for (size_t i = 0; i < n; i++) {
+        double rx = s->peak_gbps > 0 ? v[i] * 1e3 / s->peak_gbps : f->ax->lo;
         snprintf(buf, sizeof(buf), "%.95s %.47s", names[i],
                  pr_chart_format(v[i], PR_UNIT_TFLOPS, val, sizeof(val)));
-        /* roofs come highest first: push each label below the previous
-           one when their lines are close, so labels never overlap */
-        if (ly < last_y + FONT_TICK + 2) {
-            ly = last_y + FONT_TICK + 2;
-        }
-        w = width(c, buf, FONT_TICK, 0);
-        struct box2 lb = {f->x + f->w - 4 - w, ly - FONT_TICK, w,
-                          FONT_TICK + 3};
-        /* a backdrop so other roofs' dashed lines don't strike it through */
-        struct pr_style bg = {PR_COLOR_BG, PR_COLOR_NONE, 0, 0.85, 0};
-        c->ops->rect(c, lb.x - 2, lb.y, lb.w + 4, lb.h, &bg);
-        text(c, f->x + f->w - 4, ly, buf, FONT_TICK, PR_COLOR_MUTED,
-             PR_ANCHOR_END, 0);
-        (void)place(pl, f, &lb); /* keeps point labels off it */
-        last_y = ly;
+        roof_name(c, f, buf, rx, fy(f, v[i]), &last_y, pl);
     }
 }
 
@@ -1205,7 +1249,7 @@ roof_points(struct pr_canvas *c, const struct frame *f,
         c->ops->circle(c, x, y, r, &st);
         group_end(c);
         struct box2 dotbox = {x - r, y - r, 2 * r, 2 * r};
-        (void)place(pl, f, &dotbox);
+        reserve(pl, &dotbox);
     }
 }
 
@@ -1297,8 +1341,9 @@ pr_chart_roofline(struct pr_canvas *c, const struct pr_chart_box *b,
     struct pr_text_style yl = {FONT_TICK, PR_COLOR_MUTED, PR_ANCHOR_MIDDLE, 0,
                                90};
     c->ops->text(c, b->x + 9, f.y + f.h / 2, "TFLOP/s", &yl);
-    roof_lines(c, &f, s, top, &pl);
+    roof_lines(c, &f, s, top);
     roof_points(c, &f, s, &pl);
+    roof_names(c, &f, s, &pl);
     if (s->peak_gbps > 0) {
         slope_label(c, &f, s, top, &pl);
     }
