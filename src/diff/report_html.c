@@ -45,9 +45,13 @@ const char pr_dhtml_css[] =
     "font-variant-numeric:tabular-nums;white-space:nowrap}"
     "code{font-size:12px;word-break:break-all}"
     ".up{color:var(--bad)}.down{color:var(--good)}.muted{color:var(--muted)}"
+    /* charts are drawn 420-580 units wide: never shown much smaller,
+       so their 10.5-unit labels stay readable (issue #15) */
     ".charts{display:grid;grid-template-columns:repeat(auto-fit,"
-    "minmax(360px,1fr));gap:12px}figure{margin:0;background:var(--card);"
-    "border-radius:6px;padding:4px}svg.chart{width:100%;height:auto}";
+    "minmax(min(100%,520px),1fr));gap:12px}figure{margin:0;"
+    "background:var(--card);border-radius:6px;padding:4px}"
+    "svg.chart{display:block;width:100%;max-width:760px;height:auto;"
+    "margin:auto}";
 
 /* Appends are sticky on the buffer: check b->failed once at the end. */
 #define ADDF(b, ...)                                                         \

@@ -12,6 +12,7 @@
 #define SLOWER 0xD55E00u /* vermillion: time added */
 #define FASTER 0x009E73u /* bluish green: time saved */
 #define TOTAL 0x0072B2u  /* blue: the two totals */
+#define WF_MAX 64        /* bars with a value label */
 
 static double
 y_of(double v, double lo, double hi, const struct pr_chart_box *p)
@@ -67,11 +68,51 @@ label(struct pr_canvas *c, double x, double y, const char *text, double size,
     c->ops->text(c, x, y, text, &t);
 }
 
+/* Boxes of the value labels drawn so far, so none overlaps another. */
+struct labels {
+    double x[WF_MAX], y[WF_MAX], w[WF_MAX];
+    size_t n;
+};
+
+static int
+label_free(const struct labels *l, double x, double y, double w)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (x < l->x[i] + l->w[i] + 3 && l->x[i] < x + w + 3 &&
+            fabs(y - l->y[i]) < 11)
+            return 0;
+    return 1;
+}
+
+/* A bar's value: above a rise, below a fall (top to bottom = y0 to y1 on
+ * the page), moved a line or two farther out when it would run into a
+ * value already drawn (narrow slots, close heights), so none overlap. */
+static void
+value_label(struct pr_canvas *c, struct labels *l, double cx, double top,
+            double bottom, int fall, const char *txt)
+{
+    double w = c->ops->text_width(c, txt, 9, 0), x = cx - w / 2, y = 0;
+    int k;
+
+    for (k = 0; k < 3; k++) {
+        y = fall ? bottom + 10 + 11 * k : top - 3 - 11 * k;
+        if (label_free(l, x, y, w))
+            break;
+    }
+    label(c, cx, y, txt, 9, PR_COLOR_INK, PR_ANCHOR_MIDDLE, 0);
+    if (l->n < WF_MAX) {
+        l->x[l->n] = x;
+        l->y[l->n] = y;
+        l->w[l->n++] = w;
+    }
+}
+
 void
 pr_dwaterfall(struct pr_canvas *c, const struct pr_chart_box *b,
               const struct pr_dwaterfall *w)
 {
     double ticks[16], lo, hi, run = w->start, slot, bw;
+    struct labels placed = {{0}, {0}, {0}, 0};
     struct pr_chart_box p = {b->x + 56, b->y + 24, b->w - 64, b->h - 84};
     struct pr_style grid = {PR_COLOR_NONE, PR_COLOR_GRID, 0.5, 0, 0};
     char txt[64], tip[160];
@@ -108,8 +149,8 @@ pr_dwaterfall(struct pr_canvas *c, const struct pr_chart_box *b,
             pr_dfmt_delta(v1 - v0, "us", txt, sizeof(txt));
         snprintf(tip, sizeof(tip), "%s: %s", name, txt);
         bar(c, x, bw, y_of(v0, lo, hi, &p), y_of(v1, lo, hi, &p), col, tip);
-        label(c, x + bw / 2, y_of(fmax(v0, v1), lo, hi, &p) - 3, txt, 9,
-              PR_COLOR_INK, PR_ANCHOR_MIDDLE, 0);
+        value_label(c, &placed, x + bw / 2, y_of(fmax(v0, v1), lo, hi, &p),
+                    y_of(fmin(v0, v1), lo, hi, &p), v1 < v0, txt);
         label(c, x + bw / 2 + 3, p.y + p.h + 10, name, 10, PR_COLOR_MUTED,
               PR_ANCHOR_END, 35);
     }
