@@ -5,9 +5,9 @@
  * the numbers from the summary and the chart only draws.  Every pointer in a
  * spec struct is borrowed for the duration of the call.  Chart functions
  * return nothing: a backend write error, or a failed allocation of scratch
- * memory (line charts), sets the sticky canvas->failed.  Strings are UTF-8 from the trace: the canvas backend
- * escapes them.  Output is deterministic: the same spec draws the same
- * primitives in the same order. */
+ * memory (line charts), sets the sticky canvas->failed.  Strings are UTF-8 from
+ * the trace: the canvas backend escapes them.  Output is deterministic: the
+ * same spec draws the same primitives in the same order. */
 #ifndef PROFREPORT_CHART_H
 #define PROFREPORT_CHART_H
 
@@ -18,13 +18,13 @@
 
 /* How axis values and labels are formatted. */
 enum pr_unit {
-    PR_UNIT_NONE = 0, /* plain number: 1.5k, 12, 0.25 */
-    PR_UNIT_US,       /* microseconds, shown as ns / µs / ms / s */
-    PR_UNIT_BYTES,    /* bytes, shown as B / KiB / MiB / GiB / TiB */
-    PR_UNIT_PCT,      /* 0..100, shown as 42% */
-    PR_UNIT_TFLOPS,   /* 10^12 FLOP/s, shown as GFLOP/s or TFLOP/s */
+    PR_UNIT_NONE = 0,      /* plain number: 1.5k, 12, 0.25 */
+    PR_UNIT_US,            /* microseconds, shown as ns / µs / ms / s */
+    PR_UNIT_BYTES,         /* bytes, shown as B / KiB / MiB / GiB / TiB */
+    PR_UNIT_PCT,           /* 0..100, shown as 42% */
+    PR_UNIT_TFLOPS,        /* 10^12 FLOP/s, shown as GFLOP/s or TFLOP/s */
     PR_UNIT_FLOP_PER_BYTE, /* arithmetic intensity */
-    PR_UNIT_COUNT     /* integer count: 1,234 */
+    PR_UNIT_COUNT          /* integer count: 1,234 */
 };
 
 /* Area of the canvas a chart may use, in points (title, axes and legend
@@ -37,15 +37,15 @@ struct pr_chart_box {
  * segment per series (e.g. kernel, memcpy, ...).  values is row-major:
  * values[cat * n_series + series].  Negative values are drawn as 0. */
 struct pr_chart_stacked {
-    const char *title;                /* may be NULL */
-    const char *const *categories;    /* n_categories x labels */
+    const char *title;             /* may be NULL */
+    const char *const *categories; /* n_categories x labels */
     size_t n_categories;
-    const char *const *series;        /* n_series legend names */
+    const char *const *series; /* n_series legend names */
     size_t n_series;
-    const double *values;             /* n_categories * n_series */
-    const uint32_t *colors;           /* n_series, or NULL = palette */
-    enum pr_unit unit;                /* y axis */
-    const char *y_label;              /* may be NULL */
+    const double *values;   /* n_categories * n_series */
+    const uint32_t *colors; /* n_series, or NULL = palette */
+    enum pr_unit unit;      /* y axis */
+    const char *y_label;    /* may be NULL */
 };
 
 /* Donut: one slice per value, legend with value and share.  Slices of 0 are
@@ -55,10 +55,10 @@ struct pr_chart_donut {
     const char *const *labels;
     const double *values;
     size_t n;
-    const uint32_t *colors;           /* n, or NULL = palette */
+    const uint32_t *colors; /* n, or NULL = palette */
     enum pr_unit unit;
-    const char *center_value;         /* big text in the hole, or NULL */
-    const char *center_label;         /* small text under it, or NULL */
+    const char *center_value; /* big text in the hole, or NULL */
+    const char *center_label; /* small text under it, or NULL */
 };
 
 /* One line of a line chart.  x and y have n points each; x ascending. */
@@ -67,9 +67,9 @@ struct pr_chart_series {
     const double *x;
     const double *y;
     size_t n;
-    uint32_t color;                   /* 0xRRGGBB, or PR_COLOR_NONE = palette */
-    int fill;                         /* shade the area under the line */
-    int step;                         /* draw as a step function (memory) */
+    uint32_t color; /* 0xRRGGBB, or PR_COLOR_NONE = palette */
+    int fill;       /* shade the area under the line */
+    int step;       /* draw as a step function (memory) */
 };
 
 /* Line chart (memory curve, utilisation over time).  The y axis starts at
@@ -95,12 +95,12 @@ struct pr_chart_lines {
 
 /* A point of the roofline scatter. */
 struct pr_chart_point {
-    const char *label;                /* tooltip / annotation */
-    double x;                         /* arithmetic intensity, FLOP/byte */
-    double y;                         /* achieved TFLOP/s */
-    double weight;                    /* e.g. device time; sets the radius;
-                                         0 = default size */
-    size_t color_index;               /* palette index (e.g. bound class) */
+    const char *label;  /* tooltip / annotation */
+    double x;           /* arithmetic intensity, FLOP/byte */
+    double y;           /* achieved TFLOP/s */
+    double weight;      /* e.g. device time; sets the radius;
+                           0 = default size */
+    size_t color_index; /* palette index (e.g. bound class) */
 };
 
 /* A horizontal compute roof (e.g. "fp32" at 15.7 TFLOP/s). */
@@ -118,9 +118,9 @@ struct pr_chart_roofline {
     size_t n_points;
     const struct pr_chart_roof *roofs;
     size_t n_roofs;
-    double peak_gbps;                 /* 0 = unknown: no memory roof */
+    double peak_gbps; /* 0 = unknown: no memory roof */
     size_t n_labels;
-    const char *const *legend;        /* names for color_index 0..n_legend-1 */
+    const char *const *legend; /* names for color_index 0..n_legend-1 */
     size_t n_legend;
 };
 
@@ -132,18 +132,18 @@ struct pr_chart_hbars {
     const char *const *labels;
     const double *values;
     size_t n;
-    const size_t *color_index;        /* n palette indexes, or NULL = 0 */
+    const size_t *color_index; /* n palette indexes, or NULL = 0 */
     enum pr_unit unit;
-    const char *const *legend;        /* names for color indexes, or NULL */
+    const char *const *legend; /* names for color indexes, or NULL */
     size_t n_legend;
 };
 
 /* One busy interval on a timeline lane. */
 struct pr_chart_span {
-    size_t lane;                      /* index into lanes */
-    double start_us;                  /* from the timeline origin */
+    size_t lane;     /* index into lanes */
+    double start_us; /* from the timeline origin */
     double dur_us;
-    const char *label;                /* tooltip, may be NULL */
+    const char *label; /* tooltip, may be NULL */
     size_t color_index;
 };
 
@@ -155,11 +155,11 @@ struct pr_chart_timeline {
     size_t n_lanes;
     const struct pr_chart_span *spans;
     size_t n_spans;
-    double t0_us, t1_us;              /* visible window; t1 <= t0 = from data */
+    double t0_us, t1_us; /* visible window; t1 <= t0 = from data */
     const char *const *legend;
     size_t n_legend;
-    const uint32_t *colors;           /* by color_index, for spans and
-                                         legend; NULL = the palette */
+    const uint32_t *colors; /* by color_index, for spans and
+                               legend; NULL = the palette */
 };
 
 void pr_chart_stacked_bars(struct pr_canvas *c, const struct pr_chart_box *b,

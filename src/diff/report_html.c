@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "profreport/diff.h"
 #include "profreport/escape.h"
-#include "profreport/svg.h"
 #include "profreport/sget.h"
-#include "internal.h"
+#include "profreport/svg.h"
 
 #define NAME_MAX_CHARS 90
 
@@ -54,10 +54,10 @@ const char pr_dhtml_css[] =
     "margin:auto}";
 
 /* Appends are sticky on the buffer: check b->failed once at the end. */
-#define ADDF(b, ...)                                                         \
-    do {                                                                     \
-        if (pr_buf_printf((b), __VA_ARGS__) != PR_OK)                        \
-            (b)->failed = 1;                                                 \
+#define ADDF(b, ...)                                                           \
+    do {                                                                       \
+        if (pr_buf_printf((b), __VA_ARGS__) != PR_OK)                          \
+            (b)->failed = 1;                                                   \
     } while (0)
 
 static void
@@ -88,8 +88,7 @@ svg_chart(struct pr_buf *b, double w, double h, const char *label,
 }
 
 static void
-draw_stacked(struct pr_canvas *c, const struct pr_chart_box *b,
-             const void *s)
+draw_stacked(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
 {
     pr_chart_stacked_bars(c, b, s);
 }
@@ -101,8 +100,7 @@ draw_lines(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
 }
 
 static void
-draw_waterfall(struct pr_canvas *c, const struct pr_chart_box *b,
-               const void *s)
+draw_waterfall(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
 {
     pr_dwaterfall(c, b, s);
 }
@@ -179,16 +177,14 @@ noise_text(struct pr_buf *b, const cJSON *noise)
         pr_dadd(b, "<span class=\"muted\">limit only</span>");
         return;
     }
-    if (pr_buf_printf(b, "%s: p = %s, 95%% CI [%s, %s]",
-                      cJSON_IsTrue(pr_sget(
-                          noise, "significant"))
-                          ? "<b>significant</b>"
-                          : "noise",
-                      pr_dfmt_p(pr_sget_num(noise, "p_value"), p, sizeof(p)),
-                      pr_dfmt_pct(pr_sget_num(noise, "ci_lo_pct"), lo,
-                                  sizeof(lo)),
-                      pr_dfmt_pct(pr_sget_num(noise, "ci_hi_pct"), hi,
-                                  sizeof(hi))) != PR_OK)
+    if (pr_buf_printf(
+            b, "%s: p = %s, 95%% CI [%s, %s]",
+            cJSON_IsTrue(pr_sget(noise, "significant")) ? "<b>significant</b>"
+                                                        : "noise",
+            pr_dfmt_p(pr_sget_num(noise, "p_value"), p, sizeof(p)),
+            pr_dfmt_pct(pr_sget_num(noise, "ci_lo_pct"), lo, sizeof(lo)),
+            pr_dfmt_pct(pr_sget_num(noise, "ci_hi_pct"), hi, sizeof(hi))) !=
+        PR_OK)
         b->failed = 1;
 }
 
@@ -204,7 +200,8 @@ figures_table(struct pr_buf *b, const cJSON *pair)
     {
         const char *unit = pr_sget_str(row, "unit");
         const cJSON *dev = pr_sget(row, "device");
-        double x = pr_sget_num(row, "baseline"), y = pr_sget_num(row, "current");
+        double x = pr_sget_num(row, "baseline"),
+               y = pr_sget_num(row, "current");
         if ((isnan(x) && isnan(y)) || (x == 0 && y == 0))
             continue;
         pr_dadd(b, "<tr><td>");
@@ -217,15 +214,14 @@ figures_table(struct pr_buf *b, const cJSON *pair)
             b->failed = 1;
         }
         ADDF(b, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
-                   pr_dfmt_value(x, unit, v1, sizeof(v1)),
-                   pr_dfmt_value(y, unit, v2, sizeof(v2)));
+             pr_dfmt_value(x, unit, v1, sizeof(v1)),
+             pr_dfmt_value(y, unit, v2, sizeof(v2)));
         pr_dfmt_delta(pr_sget_num(row, "delta"), unit, d, sizeof(d));
         pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct, sizeof(pct));
         if (pr_buf_printf(b, "<td class=\"n %s\">%s%s%s</td><td>",
                           dir_class(pr_sget_num(row, "delta")), d,
                           unit && strcmp(unit, "pct") == 0 ? "" : " ",
-                          unit && strcmp(unit, "pct") == 0 ? "" : pct) !=
-            PR_OK)
+                          unit && strcmp(unit, "pct") == 0 ? "" : pct) != PR_OK)
             b->failed = 1;
         noise_text(b, pr_sget(row, "noise"));
         pr_dadd(b, "</td></tr>\n");
@@ -284,11 +280,12 @@ rows_table(struct pr_buf *b, const cJSON *arr, int want, size_t top)
             pr_dadd(b, "</span>");
         }
         ADDF(b, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
-                   pr_dfmt_us(pr_sget_num(row, "baseline_us"), v1, sizeof(v1)),
-                   pr_dfmt_us(pr_sget_num(row, "current_us"), v2, sizeof(v2)));
+             pr_dfmt_us(pr_sget_num(row, "baseline_us"), v1, sizeof(v1)),
+             pr_dfmt_us(pr_sget_num(row, "current_us"), v2, sizeof(v2)));
         pr_dfmt_delta(dv, "us", d, sizeof(d));
-        if (pr_buf_printf(b, "<td class=\"n %s\">%s</td><td class=\"n\">%s"
-                             "</td></tr>\n",
+        if (pr_buf_printf(b,
+                          "<td class=\"n %s\">%s</td><td class=\"n\">%s"
+                          "</td></tr>\n",
                           dir_class(dv), d,
                           want == 0 ? status
                                     : pr_dfmt_pct(pr_sget_num(row, "delta_pct"),
@@ -316,8 +313,7 @@ tables_section(struct pr_buf *b, const cJSON *diff, size_t top)
         ADDF(b, "<h2 id=\"%s\">%s</h2>\n", keys[t], titles[t]);
         for (k = 0; k < 3; k++) {
             ADDF(b, "<h3>%s</h3>\n", kinds[k]);
-            rows_table(b, pr_sget(diff, keys[t]),
-                       wants[k], top);
+            rows_table(b, pr_sget(diff, keys[t]), wants[k], top);
         }
     }
 }

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profreport/escape.h"
-#include "profreport/svg.h"
-#include "profreport/sget.h"
 #include "internal.h"
+#include "profreport/escape.h"
+#include "profreport/sget.h"
+#include "profreport/svg.h"
 
 /* One chart of the shared trend figures as an SVG figure. */
 static void
@@ -63,21 +63,23 @@ nights_table(struct pr_buf *b, const cJSON *t)
         if (pr_buf_printf(b, "<tr><td>%d</td><td><code>", ++i) != PR_OK)
             b->failed = 1;
         pr_desc(b, pr_sget_str(n, "label"));
-        if (pr_buf_printf(b, "</code></td><td class=\"n\">%s</td><td "
-                             "class=\"n\">%s</td><td class=\"n\">%s</td><td>",
-                          pr_dfmt_us(pr_sget_num(n, "step_mean_us"), v,
-                                     sizeof(v)),
-                          pr_dfmt_us(pr_sget_num(n, "step_p90_us"), p,
-                                     sizeof(p)),
-                          pr_dfmt_bytes(pr_sget_num(n, "memory_peak_bytes"), m,
-                                        sizeof(m))) != PR_OK)
+        if (pr_buf_printf(
+                b,
+                "</code></td><td class=\"n\">%s</td><td "
+                "class=\"n\">%s</td><td class=\"n\">%s</td><td>",
+                pr_dfmt_us(pr_sget_num(n, "step_mean_us"), v, sizeof(v)),
+                pr_dfmt_us(pr_sget_num(n, "step_p90_us"), p, sizeof(p)),
+                pr_dfmt_bytes(pr_sget_num(n, "memory_peak_bytes"), m,
+                              sizeof(m))) != PR_OK)
             b->failed = 1;
         cJSON_ArrayForEach(g, pr_sget(n, "gates"))
         {
             const char *res = pr_sget_str(g, "result");
             int failed = res != NULL && strcmp(res, "fail") == 0;
-            if (pr_buf_printf(b, "<div><span class=\"verdict %s\">%s</span> "
-                                 "<code>", failed ? "fail" : "pass",
+            if (pr_buf_printf(b,
+                              "<div><span class=\"verdict %s\">%s</span> "
+                              "<code>",
+                              failed ? "fail" : "pass",
                               failed ? "crossed" : "ok") != PR_OK)
                 b->failed = 1;
             pr_desc(b, pr_sget_str(g, "rule"));
@@ -101,11 +103,13 @@ pr_trend_html(const cJSON *trend, struct pr_buf *out, struct pr_error *err)
                  "<meta name=\"color-scheme\" content=\"light dark\">"
                  "<title>profreport trend</title><style>");
     pr_dadd(out, pr_dhtml_css);
-    pr_dadd(out, "</style></head><body>\n<h1>Nightly trend</h1>\n<p class=\""
-                 "muted\">Each night is compared with the one before by "
-                 "the diff gates (noise-aware for step time); the step chart marks the "
-                 "latest night that crossed a limit, the table lists them all."
-                 "</p>\n");
+    pr_dadd(
+        out,
+        "</style></head><body>\n<h1>Nightly trend</h1>\n<p class=\""
+        "muted\">Each night is compared with the one before by "
+        "the diff gates (noise-aware for step time); the step chart marks the "
+        "latest night that crossed a limit, the table lists them all."
+        "</p>\n");
     charts(out, trend);
     nights_table(out, trend);
     pr_dadd(out, "</body></html>\n");

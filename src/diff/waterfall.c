@@ -122,15 +122,15 @@ pr_dwaterfall(struct pr_canvas *c, const struct pr_chart_box *b,
     for (i = 0; i < n; i++) {
         double y = y_of(ticks[i], lo, hi, &p);
         c->ops->line(c, p.x, y, p.x + p.w, y, &grid);
-        label(c, p.x - 4, y + 3, pr_chart_format(ticks[i], PR_UNIT_US, txt,
-                                                 sizeof(txt)),
-              10, PR_COLOR_MUTED, PR_ANCHOR_END, 0);
+        label(c, p.x - 4, y + 3,
+              pr_chart_format(ticks[i], PR_UNIT_US, txt, sizeof(txt)), 10,
+              PR_COLOR_MUTED, PR_ANCHOR_END, 0);
     }
     slot = p.w / (double)(w->n + 2);
     bw = slot * 0.7;
     for (i = 0; i < w->n + 2; i++) {
         double x = p.x + slot * (double)i + (slot - bw) / 2, v0, v1;
-        const char *name = i == 0 ? "Baseline"
+        const char *name = i == 0          ? "Baseline"
                            : i == w->n + 1 ? "Current"
                                            : w->labels[i - 1];
         uint32_t col = TOTAL;

@@ -288,8 +288,7 @@ fmt_time(char *buf, size_t n, double v)
 static void
 fmt_bytes(char *buf, size_t n, double v)
 {
-    static const char *const units[] = {"B",   "KiB", "MiB",
-                                        "GiB", "TiB", "PiB"};
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
     double a = fabs(v);
     size_t u = 0;
 

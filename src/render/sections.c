@@ -585,9 +585,9 @@ roof_note(struct pr_figs *f, const cJSON *dev)
 
 /* No "bound" column: the chart colours it and the intensity against the
  * ridge says it; on a PDF page the figures need the width. */
-static const char *const roof_view[] = {
-    "name", "flops", "bytes", "intensity", "tflops",
-    "gbps", "roofline", "mark", NULL};
+static const char *const roof_view[] = {"name",      "flops",  "bytes",
+                                        "intensity", "tflops", "gbps",
+                                        "roofline",  "mark",   NULL};
 
 static void
 sec_roofline(struct pr_figs *f, const cJSON *summary, const cJSON *run)
@@ -685,14 +685,19 @@ memory_curve(const cJSON *mdev, int *nomem)
              pr_chart_format(alloc[peak], PR_UNIT_BYTES, val, sizeof(val)));
     snprintf(ch->label, sizeof(ch->label), "Memory over time: %s",
              pr_sget_str_or(mdev, PR_K_DEVICE, "?"));
-    ch->u.lines =
-        (struct pr_chart_lines){ch->label,       ser,
-                                nr >= n ? 2 : 1, PR_UNIT_US,
-                                PR_UNIT_BYTES,   "time since the first event",
-                                "memory",        0,
-                                t[peak],         alloc[peak],
-                                ch->title,       NULL,
-                                0};
+    ch->u.lines = (struct pr_chart_lines){ch->label,
+                                          ser,
+                                          nr >= n ? 2 : 1,
+                                          PR_UNIT_US,
+                                          PR_UNIT_BYTES,
+                                          "time since the first event",
+                                          "memory",
+                                          0,
+                                          t[peak],
+                                          alloc[peak],
+                                          ch->title,
+                                          NULL,
+                                          0};
     return ch;
 }
 
