@@ -35,6 +35,17 @@ pr_dj_add_num(cJSON *obj, const char *key, double v)
     return cJSON_AddNullToObject(obj, key) != NULL;
 }
 
+double
+pr_drow_us(const cJSON *row, const char *key)
+{
+    const char *status = pr_dj_str(row, "status");
+    int base = strcmp(key, "baseline_us") == 0;
+
+    if (status != NULL && strcmp(status, base ? "new" : "vanished") == 0)
+        return NAN;
+    return pr_dj_num(row, key);
+}
+
 /* "%.*f" (or "%+.*f" when sign) of v / unit with "-0" normalised: a
  * value that rounds to zero prints as 0. */
 static char *

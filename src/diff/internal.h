@@ -58,6 +58,11 @@ int pr_drow_wanted(const cJSON *row, int want);
 void pr_dbreakdown(const cJSON *pair, double vals[16], double deltas[8],
                    double *start, double *end);
 
+/* row["baseline_us"] or row["current_us"] (`key`) for a report, NAN
+ * (shown as a dash) for the side a "new" or "vanished" row lacks: the
+ * tree says 0 there, which reads as a measured zero (issue #15). */
+double pr_drow_us(const cJSON *row, const char *key);
+
 /* Append s as a Markdown table cell in a code span: '|' escaped, '`' and
  * line breaks replaced, cut to max_chars code points. */
 PR_NODISCARD enum pr_status pr_dmd_code(struct pr_buf *b, const char *s,

@@ -280,8 +280,8 @@ rows_table(struct pr_buf *b, const cJSON *arr, int want, size_t top)
             pr_dadd(b, "</span>");
         }
         ADDF(b, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
-             pr_dfmt_us(pr_sget_num(row, "baseline_us"), v1, sizeof(v1)),
-             pr_dfmt_us(pr_sget_num(row, "current_us"), v2, sizeof(v2)));
+             pr_dfmt_us(pr_drow_us(row, "baseline_us"), v1, sizeof(v1)),
+             pr_dfmt_us(pr_drow_us(row, "current_us"), v2, sizeof(v2)));
         pr_dfmt_delta(dv, "us", d, sizeof(d));
         if (pr_buf_printf(b,
                           "<td class=\"n %s\">%s</td><td class=\"n\">%s"

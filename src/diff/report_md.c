@@ -207,9 +207,9 @@ table_rows(struct pr_buf *b, const cJSON *arr, int want, size_t top)
             code(b, shapes);
         }
         if (pr_buf_printf(b, " | %s | %s | %s | %s |\n",
-                          pr_dfmt_us(pr_sget_num(row, "baseline_us"), v1,
+                          pr_dfmt_us(pr_drow_us(row, "baseline_us"), v1,
                                      sizeof(v1)),
-                          pr_dfmt_us(pr_sget_num(row, "current_us"), v2,
+                          pr_dfmt_us(pr_drow_us(row, "current_us"), v2,
                                      sizeof(v2)),
                           pr_dfmt_delta(pr_sget_num(row, "delta_us"), "us", d,
                                         sizeof(d)),

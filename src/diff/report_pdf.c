@@ -434,8 +434,8 @@ change_row(struct rows *r, const cJSON *row, int want)
     snprintf(name, sizeof(name), "%s%s%s",
              pr_sget_str(row, "name") ? pr_sget_str(row, "name") : "?",
              shapes ? "  " : "", shapes ? shapes : "");
-    pr_dfmt_us(pr_sget_num(row, "baseline_us"), v1, sizeof(v1));
-    pr_dfmt_us(pr_sget_num(row, "current_us"), v2, sizeof(v2));
+    pr_dfmt_us(pr_drow_us(row, "baseline_us"), v1, sizeof(v1));
+    pr_dfmt_us(pr_drow_us(row, "current_us"), v2, sizeof(v2));
     pr_dfmt_delta(pr_sget_num(row, "delta_us"), "us", dl, sizeof(dl));
     if (want == 0)
         vals[4] = pr_sget_str(row, "status");

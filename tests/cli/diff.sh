@@ -25,6 +25,9 @@ check "a rerun of the same program exits 0" [ $? -eq 0 ]
 check "a 20% slowdown exits 3" [ $? -eq 3 ]
 check "  markdown names the regression" grep -q "REGRESSION" "$T_DIR/d.md"
 check "  markdown lists the new operator" grep -q "aten::softmax.*new" "$T_DIR/d.md"
+# issue #15: the side a new or vanished row lacks is a dash, not a 0
+check "  its baseline is a dash, not 0" \
+    grep -q '^| `aten::softmax` | – | [0-9]' "$T_DIR/d.md"
 check "  junit has one failing test" grep -q 'failures="1"' "$T_DIR/d.xml"
 check "  json has the noise test" grep -q '"p_value"' "$T_DIR/d.json"
 
@@ -59,6 +62,8 @@ check "  and says so" grep -q "schema_version 9" "$T_DIR/err"
 
 "$PR_BIN" diff -q -b "$D/base.json" -i "$D/slow.json" --html "$T_DIR/d.html"
 check "diff --html writes a page with inline SVG" grep -q "<svg" "$T_DIR/d.html"
+check "  the new operator's baseline is a dash" \
+    grep -q 'aten::softmax</code></td><td class="n">–</td>' "$T_DIR/d.html"
 
 "$PR_BIN" trend -q --input "$D/base.json" "$D/rerun.json" "$D/slow.json" \
     --html "$T_DIR/t.html" --markdown "$T_DIR/t.md"
