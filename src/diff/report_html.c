@@ -14,6 +14,7 @@
 #include "profreport/diff.h"
 #include "profreport/escape.h"
 #include "profreport/sget.h"
+#include "profreport/shorten.h"
 #include "profreport/svg.h"
 
 #define NAME_MAX_CHARS 90
@@ -67,6 +68,16 @@ esc(struct pr_buf *b, const char *s)
         s = "";
     if (pr_escape_html_trunc(b, s, strlen(s), NAME_MAX_CHARS) != PR_OK)
         b->failed = 1;
+}
+
+/* An operator or kernel name through the one name shortener (shorten.h);
+ * the full name is in the cell's title. */
+static void
+name_esc(struct pr_buf *b, const char *s)
+{
+    char cut[PR_SHORTEN_CAP(NAME_MAX_CHARS)];
+
+    esc(b, pr_shorten(s != NULL ? s : "", NAME_MAX_CHARS, cut, sizeof(cut)));
 }
 
 static void
@@ -272,7 +283,7 @@ rows_table(struct pr_buf *b, const cJSON *arr, int want, size_t top)
         pr_dadd(b, "<tr><td><code title=\"");
         pr_desc(b, pr_sget_str(row, "name"));
         pr_dadd(b, "\">");
-        esc(b, pr_sget_str(row, "name"));
+        name_esc(b, pr_sget_str(row, "name"));
         pr_dadd(b, "</code>");
         if (pr_sget_str(row, "input_shapes") != NULL) {
             pr_dadd(b, " <span class=\"muted\">");

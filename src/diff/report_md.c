@@ -8,6 +8,7 @@
 
 #include "profreport/diff.h"
 #include "profreport/sget.h"
+#include "profreport/shorten.h"
 #include "internal.h"
 
 #define NAME_MAX_CHARS 80
@@ -40,6 +41,16 @@ unmatched(struct pr_buf *b, const cJSON *diff)
             if (pr_buf_printf(b, " %s; not compared.\n\n", what[k]) != PR_OK)
                 b->failed = 1;
         }
+}
+
+/* An operator or kernel name through the one name shortener (shorten.h),
+ * so a Markdown table shows the part that tells names apart. */
+static void
+name_code(struct pr_buf *b, const char *s)
+{
+    char cut[PR_SHORTEN_CAP(NAME_MAX_CHARS)];
+
+    code(b, pr_shorten(s != NULL ? s : "?", NAME_MAX_CHARS, cut, sizeof(cut)));
 }
 
 static void
@@ -79,6 +90,7 @@ static void
 gates_table(struct pr_buf *b, const cJSON *diff)
 {
     const cJSON *g;
+    char detail[PR_SHORTEN_CAP(DETAIL_MAX_CHARS)];
 
     pr_dadd(b, "### Gates\n\n| Result | Gate | Detail |\n|---|---|---|\n");
     cJSON_ArrayForEach(g, pr_sget(diff, "gates"))
@@ -91,9 +103,14 @@ gates_table(struct pr_buf *b, const cJSON *diff)
         pr_dadd(b, cJSON_IsTrue(pr_sget(g, "default"))
                    ? " (default) | "
                    : " | ");
-        if (pr_dmd_code(b, pr_sget_str(g, "detail") ? pr_sget_str(g, "detail")
-                                                   : "",
-                        DETAIL_MAX_CHARS) != PR_OK)
+        /* cut in the middle: a detail ends with its verdict */
+        if (pr_dmd_code(b,
+                        pr_shorten_middle(pr_sget_str(g, "detail")
+                                              ? pr_sget_str(g, "detail")
+                                              : "",
+                                          DETAIL_MAX_CHARS, detail,
+                                          sizeof(detail)),
+                        DETAIL_MAX_CHARS + 1) != PR_OK)
             b->failed = 1;
         pr_dadd(b, " |\n");
     }
@@ -201,7 +218,7 @@ table_rows(struct pr_buf *b, const cJSON *arr, int want, size_t top)
             continue;
         n++;
         pr_dadd(b, "| ");
-        code(b, pr_sget_str(row, "name"));
+        name_code(b, pr_sget_str(row, "name"));
         if (shapes != NULL) {
             pr_dadd(b, " ");
             code(b, shapes);

@@ -14,8 +14,10 @@
 #include "profreport/diff.h"
 #include "profreport/pdf_doc.h"
 #include "profreport/sget.h"
+#include "profreport/shorten.h"
 
 #define N_CAT 8
+#define DETAIL_MAX_CHARS 400 /* about six lines of the Detail column */
 #define HALF_GAP 12.0 /* points between two charts side by side */
 #define TITLE "Regression comparison"
 
@@ -177,7 +179,7 @@ gates_section(struct pr_pdf_doc *d, const cJSON *diff)
     static const char *const keys[] = {"result", "rule", "detail"};
     const cJSON *g;
     struct rows r;
-    char rule[200];
+    char rule[200], detail[PR_SHORTEN_CAP(DETAIL_MAX_CHARS)];
 
     pr_pdf_doc_section(d, "Gates");
     if (!rows_init(d, &r))
@@ -194,7 +196,11 @@ gates_section(struct pr_pdf_doc *d, const cJSON *diff)
                   : is_str(g, "result", "skipped") ? "skipped"
                                                    : "pass";
         vals[1] = rule;
-        vals[2] = pr_sget_str(g, "detail");
+        /* cut in the middle, within the cell's six lines: a detail ends
+           with its verdict */
+        vals[2] = pr_shorten_middle(
+            pr_sget_str(g, "detail") ? pr_sget_str(g, "detail") : "",
+            DETAIL_MAX_CHARS, detail, sizeof(detail));
         rows_add(&r, keys, vals, 3);
     }
     rows_flush(d, &r, gate_cols, 3);

@@ -53,11 +53,18 @@ fi
 # (top regressions, operators per night): never fatal there either
 sed 's/"dur": 50,/"dur": 90,/' "$trace" > "$T_DIR/long2.json"
 "$PR_BIN" diff -q -b "$trace" -i "$T_DIR/long2.json" --pdf "$T_DIR/d.pdf" \
-    --html "$T_DIR/d.html" --markdown "$T_DIR/d.md" 2> "$T_DIR/err"
+    --html "$T_DIR/d.html" --markdown "$T_DIR/d.md" \
+    --fail-on 'op:aten::op_*>+5%' 2> "$T_DIR/err"
 rc=$?
 check "diff: a 70,000-character name does not fail it (exit $rc: $(head -c 160 "$T_DIR/err"))" \
-    [ "$rc" -eq 0 -o "$rc" -eq 3 ]
+    [ "$rc" -eq 3 ]
 check "diff: the PDF is written" [ -s "$T_DIR/d.pdf" ]
+# issue #15: a gate's detail is cut in its middle, so its verdict stays
+check "diff: the Markdown gate detail is cut but keeps its verdict" \
+    grep -q '^| \*\*FAIL\*\* | .*xxx…xxx.* +80\.0% (+40\.0 [^ ]*s, 50\.0 [^ ]*s -> 90\.0 [^ ]*s)` |$' \
+    "$T_DIR/d.md"
+check "diff: Markdown rows show the name shortened" \
+    sh -c "[ \$(awk 'length(\$0) > 1000' '$T_DIR/d.md' | wc -l) -eq 0 ]"
 "$PR_BIN" trend -q -i "$trace" "$T_DIR/long2.json" --pdf "$T_DIR/t.pdf" \
     --html "$T_DIR/t.html" 2> "$T_DIR/err"
 rc=$?
