@@ -88,6 +88,23 @@ struct pr_dwaterfall {
 void pr_dwaterfall(struct pr_canvas *c, const struct pr_chart_box *b,
                    const struct pr_dwaterfall *w);
 
+/* The charts of one pair of runs (pair_figs.c), built once for the HTML
+ * and the PDF layout.  The specs point into the struct: build it where it
+ * stays, and pr_dpair_figs_free() it whatever the result. */
+struct pr_dpair_figs {
+    double vals[16], deltas[8];      /* pr_dbreakdown() */
+    struct pr_chart_stacked stacked; /* mean step breakdown of both runs */
+    struct pr_dwaterfall waterfall;  /* where the time went */
+    struct pr_chart_series series[2];
+    struct pr_chart_lines steps;     /* step time per step; gaps for holes */
+    double *xs, *ys;                 /* owned */
+};
+
+/* Build them from a pair of the diff tree's "runs"; 0, or -1 on
+ * out-of-memory. */
+PR_NODISCARD int pr_dpair_figs(struct pr_dpair_figs *f, const cJSON *pair);
+void pr_dpair_figs_free(struct pr_dpair_figs *f);
+
 /* Names and colours of the 8 breakdown categories, in the diff tree's
  * "breakdown" order, shared by the HTML and PDF charts. */
 extern const char *const pr_dcat_names[];

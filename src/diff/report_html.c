@@ -116,60 +116,23 @@ draw_waterfall(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
     pr_dwaterfall(c, b, s);
 }
 
-/* Side-by-side mean breakdown and the waterfall between them. */
+/* The pair's charts (pair_figs.c): the mean breakdown of both runs, the
+ * waterfall between them, and step time per step. */
 static void
-breakdown_charts(struct pr_buf *b, const cJSON *pair)
+pair_charts(struct pr_buf *b, const cJSON *pair)
 {
-    static const char *const sides[] = {"Baseline", "Current"};
-    double vals[2 * N_CAT], deltas[N_CAT], start, end;
+    struct pr_dpair_figs f;
 
-    pr_dbreakdown(pair, vals, deltas, &start, &end);
-    {
-        struct pr_chart_stacked st = {
-            "Mean step breakdown", sides, 2, pr_dcat_names, N_CAT, vals,
-            pr_dcat_colors, PR_UNIT_US, NULL};
-        struct pr_dwaterfall wf = {"Where the time went (mean step)",
-                                   pr_dcat_names, deltas, N_CAT, start, end};
-        svg_chart(b, 420, 300, "Mean step breakdown, baseline and current",
-                  draw_stacked, &st);
-        svg_chart(b, 440, 320, "Waterfall of the change in mean step time",
-                  draw_waterfall, &wf);
-    }
-}
-
-/* Step durations of both runs against the step index. */
-static void
-steps_chart(struct pr_buf *b, const cJSON *pair)
-{
-    const cJSON *arr[2] = {
-        pr_sget(pair, "steps_baseline_us"),
-        pr_sget(pair, "steps_current_us")};
-    int n[2] = {cJSON_GetArraySize(arr[0]), cJSON_GetArraySize(arr[1])};
-    int max = n[0] > n[1] ? n[0] : n[1], i, k;
-    double *xs = calloc((size_t)max + 1, sizeof(double));
-    double *ys = calloc(2 * ((size_t)max + 1), sizeof(double));
-    struct pr_chart_series s[2];
-
-    if (xs == NULL || ys == NULL) {
+    if (pr_dpair_figs(&f, pair) != 0) {
         b->failed = 1;
     } else {
-        for (i = 0; i < max; i++)
-            xs[i] = i + 1;
-        for (k = 0; k < 2; k++)
-            for (i = 0; i < n[k]; i++)
-                ys[k * (max + 1) + i] =
-                    cJSON_GetArrayItem(arr[k], i)->valuedouble;
-        s[0] = (struct pr_chart_series){"Baseline", xs, ys, (size_t)n[0],
-                                        0x0072B2, 0, 0};
-        s[1] = (struct pr_chart_series){"Current", xs, ys + max + 1,
-                                        (size_t)n[1], 0xD55E00, 0, 0};
-        struct pr_chart_lines spec = {
-            "Step time per step", s, 2, PR_UNIT_COUNT, PR_UNIT_US, "step",
-            NULL, 0, 0, 0, NULL, NULL, 0};
-        svg_chart(b, 420, 300, "Step time per step", draw_lines, &spec);
+        svg_chart(b, 420, 300, "Mean step breakdown, baseline and current",
+                  draw_stacked, &f.stacked);
+        svg_chart(b, 440, 320, "Waterfall of the change in mean step time",
+                  draw_waterfall, &f.waterfall);
+        svg_chart(b, 420, 300, "Step time per step", draw_lines, &f.steps);
     }
-    free(xs);
-    free(ys);
+    pr_dpair_figs_free(&f);
 }
 
 static const char *
@@ -254,8 +217,7 @@ runs_section(struct pr_buf *b, const cJSON *diff)
         esc(b, pr_sget_str(pair, "current"));
         pr_dadd(b, "</code> <span class=\"muted\">(per step)</span></h3>\n"
                    "<div class=\"charts\">\n");
-        breakdown_charts(b, pair);
-        steps_chart(b, pair);
+        pair_charts(b, pair);
         pr_dadd(b, "</div>\n");
         figures_table(b, pair);
     }

@@ -208,76 +208,24 @@ gates_section(struct pr_pdf_doc *d, const cJSON *diff)
 
 /* ---- one pair of runs ------------------------------------------------- */
 
-/* Step durations of both runs against the step index, in box `b`. */
-static void
-steps_chart(struct pr_pdf_doc *d, const cJSON *pair,
-            const struct pr_chart_box *b)
-{
-    const cJSON *arr[2] = {pr_sget(pair, "steps_baseline_us"),
-                           pr_sget(pair, "steps_current_us")};
-    int n[2] = {cJSON_GetArraySize(arr[0]), cJSON_GetArraySize(arr[1])};
-    int max = n[0] > n[1] ? n[0] : n[1], i, k;
-    double *xs = calloc((size_t)max + 1, sizeof(double));
-    double *ys = calloc(2 * ((size_t)max + 1), sizeof(double));
-    struct pr_chart_series s[2];
-    struct pr_chart_lines spec;
-
-    if (xs == NULL || ys == NULL) {
-        pr_pdf_doc_nomem(d);
-        goto out;
-    }
-    for (i = 0; i < max; i++)
-        xs[i] = i + 1;
-    for (k = 0; k < 2; k++)
-        for (i = 0; i < n[k]; i++) {
-            const cJSON *v = cJSON_GetArrayItem(arr[k], i);
-            ys[k * (max + 1) + i] =
-                cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble
-                                                              : 0;
-        }
-    s[0] = (struct pr_chart_series){"Baseline", xs, ys, (size_t)n[0],
-                                    0x0072B2,   0,  0};
-    s[1] = (struct pr_chart_series){
-        "Current", xs, ys + max + 1, (size_t)n[1], 0xD55E00, 0, 0};
-    spec = (struct pr_chart_lines){"Step time per step",
-                                   s,
-                                   2,
-                                   PR_UNIT_COUNT,
-                                   PR_UNIT_US,
-                                   "step",
-                                   NULL,
-                                   0,
-                                   0,
-                                   0,
-                                   NULL,
-                                   NULL,
-                                   0};
-    pr_chart_line(pr_pdf_doc_canvas(d), b, &spec);
-out:
-    free(xs);
-    free(ys);
-}
-
+/* The pair's charts (pair_figs.c): the mean breakdown beside step time
+ * per step, the waterfall under them. */
 static void
 pair_charts(struct pr_pdf_doc *d, const cJSON *pair)
 {
-    static const char *const sides[] = {"Baseline", "Current"};
-    double vals[2 * N_CAT], deltas[N_CAT], start, end;
+    struct pr_dpair_figs f;
     struct pr_chart_box l, r;
-    struct pr_chart_stacked st = {"Mean step breakdown", sides,      2,
-                                  pr_dcat_names,         N_CAT,      vals,
-                                  pr_dcat_colors,        PR_UNIT_US, NULL};
-    struct pr_dwaterfall wf = {
-        "Where the time went (mean step)", pr_dcat_names, deltas, N_CAT, 0, 0};
 
-    pr_dbreakdown(pair, vals, deltas, &start, &end);
-    wf.start = start;
-    wf.end = end;
-    two_boxes(d, 250, &l, &r);
-    pr_chart_stacked_bars(pr_pdf_doc_canvas(d), &l, &st);
-    steps_chart(d, pair, &r);
-    l = pr_pdf_doc_chart_box(d, 270);
-    pr_dwaterfall(pr_pdf_doc_canvas(d), &l, &wf);
+    if (pr_dpair_figs(&f, pair) != 0) {
+        pr_pdf_doc_nomem(d);
+    } else {
+        two_boxes(d, 250, &l, &r);
+        pr_chart_stacked_bars(pr_pdf_doc_canvas(d), &l, &f.stacked);
+        pr_chart_line(pr_pdf_doc_canvas(d), &r, &f.steps);
+        l = pr_pdf_doc_chart_box(d, 270);
+        pr_dwaterfall(pr_pdf_doc_canvas(d), &l, &f.waterfall);
+    }
+    pr_dpair_figs_free(&f);
 }
 
 /* The noise test of a figure in words: its outcome and method in short

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profreport/sget.h"
 #include "internal.h"
+#include "profreport/sget.h"
 
 #define NAME_MAX_BYTES 96 /* a tick label; the chart shortens it further */
 
@@ -96,9 +96,13 @@ chart(struct pr_dtrend_figs *f, const cJSON *nights, const struct source *src)
 
     for (k = 0; k < src->n_series; k++) {
         values(nights, src->group, src->keys[k], y + k * f->n_nights);
-        f->series[f->n][k] =
-            (struct pr_chart_series){src->names[k], f->x, y + k * f->n_nights,
-                                     f->n_nights, PR_COLOR_NONE, 0, 0};
+        f->series[f->n][k] = (struct pr_chart_series){src->names[k],
+                                                      f->x,
+                                                      y + k * f->n_nights,
+                                                      f->n_nights,
+                                                      PR_COLOR_NONE,
+                                                      0,
+                                                      0};
     }
     memset(c, 0, sizeof(*c));
     c->title = src->title;
@@ -134,8 +138,7 @@ nights_axis(struct pr_dtrend_figs *f, const cJSON *nights)
     f->y = calloc(n * PR_DTREND_CHARTS * PR_DTREND_SERIES, sizeof(*f->y));
     f->names = calloc(n, sizeof(*f->names));
     f->name_buf = calloc(n, NAME_MAX_BYTES);
-    if (f->x == NULL || f->y == NULL || f->names == NULL ||
-        f->name_buf == NULL)
+    if (f->x == NULL || f->y == NULL || f->names == NULL || f->name_buf == NULL)
         return -1;
     cJSON_ArrayForEach(night, nights)
     {
