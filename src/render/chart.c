@@ -944,7 +944,11 @@ pr_chart_line(struct pr_canvas *c, const struct pr_chart_box *b,
     f.w = b->x + b->w - f.x - 8;
     f.y = y + 8;
     f.h = b->y + b->h - 20 - (s->x_label ? 14 : 0) - f.y;
-    draw_y_grid(c, &f);
+    if (any || s->n_x_names == 0) { /* no scale for values that are not */
+        draw_y_grid(c, &f);
+    } else {
+        line(c, f.x, f.y + f.h, f.x + f.w, f.y + f.h, PR_COLOR_MUTED, 1, 0);
+    }
     if (s->n_x_names > 0) {
         draw_x_names(c, &f, s);
     } else {
