@@ -70,6 +70,22 @@ check "  the new operator's baseline is a dash" \
 check "trend exits 0 without --fail" [ $? -eq 0 ]
 check "  marks the slow night" grep -q "| 3 | .*slow.json.*yes" "$T_DIR/t.md"
 check "  and draws charts" grep -q "<svg" "$T_DIR/t.html"
+# issue #15: nights on an integer axis named by their input (never 1.5),
+# and a value no night has is 'no data', not a line at 0
+check "  names the nights on the axis" \
+    sh -c "[ \$(grep -o '>rerun</text>' '$T_DIR/t.html' | wc -l) -ge 3 ]"
+check "  and draws no fractional night" \
+    sh -c "! grep -q '>1\.5</text>' '$T_DIR/t.html'"
+for f in base rerun slow; do
+    sed 's/"peak_allocated_bytes": *[0-9]*/"peak_allocated_bytes": null/g' \
+        "$D/$f.json" > "$T_DIR/$f.json"
+done
+"$PR_BIN" trend -q --input "$T_DIR/base.json" "$T_DIR/rerun.json" \
+    "$T_DIR/slow.json" --html "$T_DIR/nomem.html"
+check "  a memory peak no night has reads 'no data'" \
+    grep -q '>no data</text>' "$T_DIR/nomem.html"
+check "  with no 0 B scale under it" \
+    sh -c "! grep -q '>0\.0 B</text>' '$T_DIR/nomem.html'"
 "$PR_BIN" trend -q --fail -i "$D/base.json" -i "$D/slow.json" > /dev/null
 check "trend --fail exits 3 when the last night crossed" [ $? -eq 3 ]
 "$PR_BIN" trend -q -i "$D/base.json" 2> /dev/null
