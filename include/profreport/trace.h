@@ -94,6 +94,10 @@ struct pr_op_info {
                                  ("[[32, 3], []]") */
     uint32_t input_types;     /* "[float, float]" style text */
     uint32_t concrete_inputs; /* JSON text ("[\"\", \"1\"]") */
+    uint32_t stack;           /* "Call stack" string id (PR_STR_NONE when
+                                 absent): frames "path(line): function",
+                                 innermost first, each ended by ';' and
+                                 perhaps "\r\n" (torch_npu) */
     int64_t seq;              /* "Sequence number"; -1 absent */
     int64_t fwd_tid;          /* "Fwd thread id"; -1 absent */
     int64_t python_id;        /* "Python id"; -1 absent */

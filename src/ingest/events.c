@@ -29,8 +29,7 @@ struct ev {
     const struct raw *raw;
 };
 
-/* The args that any analysis reads; everything else ("Call stack", ...) is
- * never copied. */
+/* The args that any analysis reads; everything else is never copied. */
 enum arg {
     A_EXT,         /* "External id" */
     A_EXT_LC,      /* "external id" (2021 traces) */
@@ -44,6 +43,7 @@ enum arg {
     A_PY_ID,       /* "Python id" */
     A_PY_PARENT,   /* "Python parent id" */
     A_PY_MODULE,   /* "Python module id" */
+    A_STACK,       /* "Call stack" (with_stack=True, PyTorch 1.x) */
     A_FLOPS,       /* "flops" */
     A_DEVICE,      /* "device" */
     A_STREAM,      /* "stream" */
@@ -96,6 +96,7 @@ static const char *const arg_names[N_ARGS] = {
     "Python id",
     "Python parent id",
     "Python module id",
+    "Call stack",
     "flops",
     "device",
     "stream",
@@ -149,6 +150,8 @@ struct raw {
     int64_t arg_i[N_ARGS];
     double arg_d[N_ARGS];
     int32_t dim[2][3]; /* grid, block */
+    const char *stack; /* "Call stack" without escapes; not NUL-terminated */
+    size_t stack_n;
 };
 
 /* An event's args: cJSON nodes, or values taken raw. */
@@ -325,7 +328,7 @@ arg_of(const char *k, size_t len)
         ['e'] = R(A_EXT_LC + 1, A_OCC + 1),
         ['c'] = R(A_CORR + 1),
         ['I'] = R(A_DIMS + 1, A_DIMS_LC + 1, A_TYPES + 1, A_IN_NELEMS + 1),
-        ['C'] = R(A_CONCRETE + 1, A_COLL + 1),
+        ['C'] = R(A_CONCRETE + 1, A_COLL + 1, A_STACK + 1),
         ['O'] = R(A_OUT_NELEMS + 1),
         ['G'] = R(A_GROUP + 1),
         ['S'] = R(A_SEQ + 1),
@@ -680,8 +683,8 @@ raw_dim3(const char *v, size_t n, int32_t *out)
     }
 }
 
-/* Take an arg's value [v, v + n) raw when it is a plain number, [x, y, z]
- * or null (absent); 1 when taken. */
+/* Take an arg's value [v, v + n) raw when it is a plain number, [x, y, z],
+ * null (absent) or a Call stack without escapes; 1 when taken. */
 static int
 take_arg(struct cur *c, enum arg a, const char *v, size_t n)
 {
@@ -693,7 +696,11 @@ take_arg(struct cur *c, enum arg a, const char *v, size_t n)
         return 0;
     if (n == 4 && memcmp(v, "null", 4) == 0)
         return 1;
-    if (a == A_GRID || a == A_BLOCK) {
+    if (a == A_STACK) {
+        /* hashed straight from the text; one with escapes goes to cJSON */
+        if (!plain_string(v, v + n, &raw->stack, &raw->stack_n))
+            return 0;
+    } else if (a == A_GRID || a == A_BLOCK) {
         if (!raw_dim3(v, n, raw->dim[a == A_BLOCK]))
             return 0;
     } else if (plain_int(v, n) && pr_fld_parse_int64(v, n, &raw->arg_i[a])) {
@@ -1138,6 +1145,23 @@ mark_use(struct pr_pool *p, uint32_t id, enum pr_shapes_what what)
         p->ents[id].uses |= (uint8_t)(1u << what);
 }
 
+/* "Call stack" into the pool (few distinct stacks: interning keeps them
+ * small); PR_STR_NONE when absent, *oom on out-of-memory. */
+static uint32_t
+stack_arg(struct pr_recs *r, const struct args *a, int *oom)
+{
+    uint32_t s;
+
+    if ((a->raw->arg_bits >> A_STACK) & 1)
+        s = pool_add(&r->strs, a->raw->stack, a->raw->stack_n);
+    else if (cJSON_IsString(a->node[A_STACK]))
+        s = pool_addz(&r->strs, a->node[A_STACK]->valuestring);
+    else
+        return PR_STR_NONE;
+    *oom |= s == PR_STR_NONE;
+    return s;
+}
+
 /* Side record of an op, annotation or python function; none when the
  * event carries none of its args (most annotations), to save memory. */
 static enum pr_status
@@ -1177,6 +1201,9 @@ add_op_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
     o->python_parent_id = arg_int(a, A_PY_PARENT, INT64_MIN, INT64_MAX, -1);
     o->python_module_id = arg_int(a, A_PY_MODULE, INT64_MIN, INT64_MAX, -1);
     o->flops = arg_num(a, A_FLOPS, -1);
+    o->stack = stack_arg(r, a, &oom);
+    if (oom)
+        return PR_E_NOMEM;
     out->info = (uint32_t)r->n_ops++;
     return PR_OK;
 }

@@ -114,6 +114,7 @@ pr_trace_add_op(struct pr_trace *t, uint32_t *index)
     *index = (uint32_t)t->n_ops;
     o = &t->ops[t->n_ops++];
     o->input_dims = o->input_types = o->concrete_inputs = PR_STR_NONE;
+    o->stack = PR_STR_NONE;
     o->seq = o->fwd_tid = -1;
     o->python_id = o->python_parent_id = o->python_module_id = -1;
     o->flops = -1;

@@ -139,6 +139,8 @@ test_gen2021(void **state)
     assert_string_equal(str(t, oi->input_dims),
                         "[[32, 3, 224, 224], [64, 3, 7, 7], []]");
     assert_string_equal(str(t, oi->input_types), "['float', 'float', '']");
+    /* plain: interned straight from the text */
+    assert_string_equal(str(t, oi->stack), "a.py(1): f;b.py(2): g");
     /* parsed once, at ingest, for the analyses */
     assert_true(pr_shapes_noted(t, PR_SHAPES_DIMS, oi->input_dims));
     assert_true(pr_shapes_noted(t, PR_SHAPES_TYPES, oi->input_types));
@@ -217,7 +219,9 @@ static const char gen_now[] =
     "\"pid\": 1, \"tid\": -5, \"ts\": 4458676522690.655, \"dur\": 12.5, "
     "\"args\": {\"External id\": 10, \"Record function id\": 0, "
     "\"Sequence number\": 4, \"Fwd thread id\": 1, \"Concrete Inputs\": "
-    "[\"\", \"\", \"1\"], \"flops\": 48, \"Input Dims\": [[2, 3], [3, 4]]}},\n"
+    "[\"\", \"\", \"1\"], \"flops\": 48, \"Input Dims\": [[2, 3], [3, 4]], "
+    "\"Call stack\": \"torch/nn/functional.py(1848): linear;\\r\\nm.py(7): "
+    "f\"}},\n"
     "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\","
     " \"pid\": 1, \"tid\": 5, \"ts\": 4458676522691.001, \"dur\": 2, "
     "\"args\": {\"External id\": 10, \"cbid\": 211, \"correlation\": 77}},\n"
@@ -267,6 +271,10 @@ test_gen_now(void **state)
     assert_int_equal(py->kind, PR_KIND_PY_FUNCTION);
     assert_true(pi->python_id == 3 && pi->python_parent_id == -1);
     assert_true(pi->python_module_id == 0);
+    /* escaped: through cJSON (torch_npu writes ";\r\n" between frames) */
+    assert_string_equal(str(t, oi->stack),
+                        "torch/nn/functional.py(1848): linear;\r\nm.py(7): f");
+    assert_int_equal(pi->stack, PR_STR_NONE);
     assert_int_equal(ev(t, 6)->kind, PR_KIND_SYNC);
     assert_int_equal(t->n_flows, 2);
     assert_int_equal(t->flows[0].ph, 'f');
