@@ -163,6 +163,29 @@
 #define PR_K_KIND "kind"
 #define PR_K_DATA_QUALITY "data_quality"
 
+/* ---- source view (sources.h, issue #16) */
+#define PR_K_SOURCES "sources"
+#define PR_K_SOURCE_STACKS "source_stacks"
+#define PR_K_SOURCE_VIEW "source_view"
+#define PR_K_LOCATION "location"
+#define PR_K_FILE "file"
+#define PR_K_LINE "line"
+#define PR_K_FUNCTION "function"
+#define PR_K_STACK "stack"
+#define PR_K_BACKWARD_CALLS "backward_calls"
+#define PR_K_BACKWARD_DEVICE_SELF_US "backward_device_self_us"
+#define PR_K_BACKWARD_HOST_SELF_US "backward_host_self_us"
+#define PR_K_ORIGIN "origin"
+#define PR_K_OPERATORS_WITH_STACK "operators_with_stack"
+#define PR_K_BACKWARD_OPERATORS "backward_operators"
+#define PR_K_OPERATORS_DEVICE_SELF_US "operators_device_self_us"
+#define PR_K_OPERATORS_HOST_SELF_US "operators_host_self_us"
+#define PR_K_SKIPPED_FRAMES "skipped_frames"
+#define PR_K_RULE "rule"
+#define PR_K_FRAMES "frames"
+#define PR_K_EXAMPLE "example"
+#define PR_K_NOTE "note"
+
 /* A category of the step breakdown or of the distributed overlap view:
  * its key in the summary, the label reports show, and its colour
  * (0xRRGGBB, colour-blind safe), so a category looks the same in every

@@ -23,6 +23,7 @@
 #include "profreport/ops.h"
 #include "profreport/recommend.h"
 #include "profreport/roofline.h"
+#include "profreport/sources.h"
 #include "profreport/steps.h"
 #include "profreport/timeline.h"
 #include "profreport/tree.h"
@@ -299,6 +300,8 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
         st = fill_tables(t, &tree, run, err);
     if (st == PR_OK)
         st = pr_memory_fill(t, &tree, &steps, run, err);
+    if (st == PR_OK)
+        st = pr_sources_fill(t, &tree, run, err);
     /* The tree is the largest thing an analysis holds; the roofline and
      * communication passes read the trace and the run instead. */
     pr_tree_free(&tree);

@@ -363,6 +363,102 @@ sec_operators(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                   "records them).");
 }
 
+/* ---- source ----------------------------------------------------------- */
+
+static const struct pr_col source_cols[] = {
+    {"location", PR_K_LOCATION, "Source location", PR_FMT_NAME, 2.6,
+     "Innermost frame of your code (file:line (function))", PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"device_self", PR_K_DEVICE_SELF_US, "Device self", PR_FMT_US, 0.9,
+     "GPU time of the kernels its operators launched", PR_COL_BOTH},
+    {"host_self", PR_K_HOST_SELF_US, "Host self", PR_FMT_US, 0.9, NULL,
+     PR_COL_BOTH},
+    {"bwd_device", PR_K_BACKWARD_DEVICE_SELF_US, "Backward device", PR_FMT_US,
+     1, "Device time of the backward ops autograd ran for these operators",
+     PR_COL_BOTH},
+    {"bwd_host", PR_K_BACKWARD_HOST_SELF_US, "Backward host", PR_FMT_US, 0.9,
+     NULL, PR_COL_REPORT},
+    {"flops", PR_K_FLOPS, "FLOPs", PR_FMT_FLOPS, 0.8, NULL, PR_COL_BOTH},
+    {"file", PR_K_FILE, "File", PR_FMT_TEXT, 2, NULL, 0},
+    {"line", PR_K_LINE, "Line", PR_FMT_COUNT, 0.5, NULL, 0},
+    {"function", PR_K_FUNCTION, "Function", PR_FMT_TEXT, 1, NULL, 0},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static const struct pr_col stack_cols[] = {
+    {"stack", PR_K_STACK, "Call stack (your frames, innermost first)",
+     PR_FMT_WRAP, 3.4, NULL, PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"device_self", PR_K_DEVICE_SELF_US, "Device self", PR_FMT_US, 0.9, NULL,
+     PR_COL_BOTH},
+    {"host_self", PR_K_HOST_SELF_US, "Host self", PR_FMT_US, 0.9, NULL,
+     PR_COL_BOTH},
+    {"bwd_device", PR_K_BACKWARD_DEVICE_SELF_US, "Backward device", PR_FMT_US,
+     1, NULL, PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+/* Which frames were passed over to find the user's line, in one line. */
+static void
+skipped_text(struct pr_figs *f, const cJSON *view)
+{
+    const cJSON *s;
+    char text[1024];
+    size_t n = 0;
+    int w = 0;
+
+    cJSON_ArrayForEach(s, pr_sget(view, PR_K_SKIPPED_FRAMES))
+    {
+        w = snprintf(
+            text + n, sizeof(text) - n, "%s%s (%.0f distinct, e.g. %s)",
+            n == 0 ? "Frames skipped to find your line: " : "; ",
+            pr_sget_str_or(s, PR_K_RULE, "?"), pr_sget_num(s, PR_K_FRAMES),
+            pr_sget_str_or(s, PR_K_EXAMPLE, "?"));
+        if (w < 0 || (size_t)w >= sizeof(text) - n)
+            break;
+        n += (size_t)w;
+    }
+    if (n > 0)
+        pr_figs_text(f, text);
+}
+
+static void
+sec_sources(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+{
+    const cJSON *view = pr_sget(run, PR_K_SOURCE_VIEW);
+    double all = pr_sget_num(view, PR_K_OPERATORS_DEVICE_SELF_US);
+    struct pr_fig_table t = {.cols = source_cols,
+                             .rows = pr_sget(run, PR_K_SOURCES),
+                             .what = "source locations",
+                             .order = "device time, forward + backward"};
+
+    (void)summary;
+    if (!cJSON_IsObject(view)) {
+        pr_figs_note(f, "No source view in this summary.");
+        return;
+    }
+    if (pr_sget_str(view, PR_K_NOTE) != NULL) {
+        pr_figs_note(f, pr_sget_str(view, PR_K_NOTE));
+        return;
+    }
+    pr_figs_kpi(f, "Device time with a source line",
+                all > 0 ? 100.0 * pr_sget_num(view, PR_K_DEVICE_SELF_US) / all
+                        : NAN,
+                PR_FMT_PCT, "of operator device self time");
+    pr_figs_kpi(
+        f, "Backward time traced to a line",
+        all > 0 ? 100.0 * pr_sget_num(view, PR_K_BACKWARD_DEVICE_SELF_US) / all
+                : NAN,
+        PR_FMT_PCT, "by the forward op's sequence number");
+    skipped_text(f, view);
+    pr_figs_table(f, "By source location", &t, NULL);
+    t = (struct pr_fig_table){.cols = stack_cols,
+                              .rows = pr_sget(run, PR_K_SOURCE_STACKS),
+                              .what = "call stacks",
+                              .order = "device time, forward + backward"};
+    pr_figs_table(f, "By call stack", &t, NULL);
+}
+
 /* ---- kernels ---------------------------------------------------------- */
 
 static struct pr_fig_chart *
@@ -896,6 +992,11 @@ const struct pr_section pr_report_sections[] = {
      "Top operators by device self time: the GPU time of kernels an "
      "operator launched itself.",
      1, sec_operators, NULL},
+    {"source", "Source",
+     "Operator time by the line of your code that called it: the innermost "
+     "frame outside torch, site-packages and the standard library. "
+     "Backward operators count for the forward line that made them.",
+     1, sec_sources, NULL},
     {"kernels", "Kernels", NULL, 1, sec_kernels, NULL},
     {"tensor-cores", "Tensor cores", NULL, 1, sec_tensor_cores, NULL},
     {"roofline", "Roofline",

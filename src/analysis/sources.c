@@ -1,0 +1,915 @@
+/* sources.c - the source view (sources.h): each operator node of the op
+ * tree gets the Python frames that called it, its innermost user frame
+ * becomes its location, and self times, calls and FLOPs are summed per
+ * location and per stack of user frames.  Stacks repeat (a few hundred
+ * distinct ones per trace), so each distinct stack is read once and its
+ * result cached by the stack's string id (or, for python_function
+ * frames, by the innermost frame's event). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/buf.h"
+#include "profreport/checked.h"
+#include "profreport/flops.h"
+#include "profreport/shapes.h"
+#include "profreport/sources.h"
+#include "profreport/strtab.h"
+
+#include "internal.h"
+
+#define MAX_FRAMES 512 /* frames read per stack; deeper ones are cut */
+#define MAX_TEXT 8192  /* bytes of a location or stack text */
+#define NO_ATTR UINT32_MAX
+#define NO_USER "(library code only)"
+
+struct group {
+    uint32_t key;        /* ctx->strs id of the location or stack text */
+    uint32_t loc;        /* stack rows: index of their location group */
+    uint32_t path, func; /* ctx->strs ids; PR_STR_NONE for NO_USER */
+    int64_t line;
+    size_t calls, bwd_calls;
+    int64_t dev_ns, host_ns, bwd_dev_ns, bwd_host_ns;
+    double flops;
+    int has_flops;
+};
+
+struct groups {
+    struct group *v; /* owned */
+    size_t n, cap;
+    struct pr_idmap by_key; /* key id -> index */
+};
+
+/* Where a distinct stack leads: its location and stack groups. */
+struct attr {
+    uint32_t loc, stack;
+};
+
+struct raw_frame {
+    const char *s; /* borrowed from the trace */
+    size_t n;
+};
+
+struct ctx {
+    const struct pr_trace *t;   /* borrowed */
+    const struct pr_tree *tree; /* borrowed */
+    struct pr_strtab *strs;     /* owned: location, stack and frame texts */
+    struct pr_strtab *skipped;  /* owned: distinct skipped frames */
+    size_t n_skipped[PR_FRAME_N_RULES];
+    uint32_t skip_example[PR_FRAME_N_RULES]; /* skipped's first frame id */
+    struct groups locs, stacks;
+    struct attr *attrs; /* owned */
+    size_t n_attrs, cap_attrs;
+    struct pr_idmap cache; /* stack key -> attrs index */
+    uint32_t *node_attr;   /* owned; per tree node, NO_ATTR without stack */
+    uint32_t *node_bwd;    /* owned; per node, forward attr of a backward
+                              node (by sequence number), else NO_ATTR */
+    uint32_t *up;          /* owned; per event, the innermost python frame
+                              around it (NO_ATTR: none); NULL when the
+                              trace has no python frames */
+    struct raw_frame *fr;  /* owned; frames of the stack being read */
+    size_t cap_fr;
+    struct pr_buf text; /* scratch */
+    int from_stack, from_python;
+};
+
+/* ---- frames ----------------------------------------------------------- */
+
+static int
+is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* [*s, *s + *n) without blanks at either end. */
+static void
+trim(const char **s, size_t *n)
+{
+    while (*n > 0 && is_blank(**s)) {
+        (*s)++;
+        (*n)--;
+    }
+    while (*n > 0 && is_blank((*s)[*n - 1]))
+        (*n)--;
+}
+
+/* Length of the run of digits at s (at most 10), 0 when none. */
+static size_t
+digits(const char *s, size_t n, int64_t *v)
+{
+    size_t i = 0;
+
+    *v = 0;
+    while (i < n && i < 10 && s[i] >= '0' && s[i] <= '9')
+        *v = *v * 10 + (s[i++] - '0');
+    return i;
+}
+
+int
+pr_sources_parse_frame(const char *s, size_t n, struct pr_frame *f)
+{
+    size_t i, k;
+
+    trim(&s, &n);
+    /* the first "(digits): " ends the path: paths may hold parentheses
+     * ("<frozen importlib._bootstrap>") but never that */
+    for (i = 1; i < n; i++) {
+        if (s[i] != '(')
+            continue;
+        k = digits(s + i + 1, n - i - 1, &f->line);
+        if (k == 0 || i + 1 + k + 1 >= n || s[i + 1 + k] != ')' ||
+            s[i + 2 + k] != ':')
+            continue;
+        f->path = s;
+        f->path_n = i;
+        f->func = s + i + 3 + k;
+        f->func_n = n - (i + 3 + k);
+        trim(&f->path, &f->path_n);
+        trim(&f->func, &f->func_n);
+        return f->path_n > 0;
+    }
+    return 0;
+}
+
+static int
+contains(const char *s, size_t n, const char *needle)
+{
+    size_t k = strlen(needle), i;
+
+    for (i = 0; k <= n && i <= n - k; i++)
+        if (memcmp(s + i, needle, k) == 0)
+            return 1;
+    return 0;
+}
+
+static int
+starts(const char *s, size_t n, const char *prefix)
+{
+    size_t k = strlen(prefix);
+
+    return n >= k && memcmp(s, prefix, k) == 0;
+}
+
+/* A directory named like a framework package, at the start of a relative
+ * path or anywhere in an absolute one. */
+static int
+in_framework(const char *p, size_t n)
+{
+    static const char *const pkgs[] = {
+        "torch",     "torch_npu", "torchvision",       "torchaudio",
+        "torch_xla", "functorch", "pytorch_lightning", "lightning",
+        "apex",      "deepspeed", "transformers",      "triton"};
+    char dir[32];
+    size_t i;
+
+    for (i = 0; i < sizeof(pkgs) / sizeof(pkgs[0]); i++) {
+        snprintf(dir, sizeof(dir), "/%s/", pkgs[i]);
+        if (starts(p, n, dir + 1) || contains(p, n, dir))
+            return 1;
+    }
+    return 0;
+}
+
+enum pr_frame_rule
+pr_sources_frame_rule(const struct pr_frame *f)
+{
+    const char *p = f->path;
+    size_t n = f->path_n;
+
+    if (contains(p, n, "site-packages/") || contains(p, n, "dist-packages/"))
+        return PR_FRAME_SITE_PACKAGES;
+    if (in_framework(p, n))
+        return PR_FRAME_FRAMEWORK;
+    /* "<string>" and "<frozen ...>" are the interpreter's own; other
+     * "<...>" names are user code ("<stdin>", "<ipython-input-3-...>") */
+    if (contains(p, n, "/lib/python") || contains(p, n, "/lib64/python") ||
+        starts(p, n, "<string>") || starts(p, n, "<frozen "))
+        return PR_FRAME_STDLIB;
+    return PR_FRAME_USER;
+}
+
+const char *
+pr_sources_rule_name(enum pr_frame_rule r)
+{
+    static const char *const names[PR_FRAME_N_RULES] = {
+        "user", "site-packages", "framework", "stdlib", "not-source"};
+
+    return (unsigned)r < PR_FRAME_N_RULES ? names[r] : "?";
+}
+
+/* ---- reading a stack -------------------------------------------------- */
+
+static int
+push_frame(struct ctx *c, size_t *n, const char *s, size_t len)
+{
+    trim(&s, &len);
+    if (len == 0 || *n == MAX_FRAMES)
+        return 1;
+    if (pr_grow((void **)&c->fr, &c->cap_fr, *n + 1, sizeof(*c->fr)) != PR_OK)
+        return 0;
+    c->fr[*n].s = s;
+    c->fr[(*n)++].n = len;
+    return 1;
+}
+
+/* Frames of a "Call stack" text, innermost first: "f1;f2;" with
+ * torch_npu's "\r\n" after each ';'.  0 on out-of-memory. */
+static int
+stack_frames(struct ctx *c, const char *text, size_t *n)
+{
+    const char *p = text, *semi;
+
+    *n = 0;
+    while ((semi = strchr(p, ';')) != NULL) {
+        if (!push_frame(c, n, p, (size_t)(semi - p)))
+            return 0;
+        p = semi + 1;
+    }
+    return push_frame(c, n, p, strlen(p));
+}
+
+/* Frames of the python_function events around event ev, innermost
+ * first.  0 on out-of-memory. */
+static int
+python_frames(struct ctx *c, uint32_t ev, size_t *n)
+{
+    uint32_t py = c->up[ev];
+
+    *n = 0;
+    while (py != NO_ATTR && *n < MAX_FRAMES) {
+        const char *name = pr_trace_str(c->t, c->t->events[py].name);
+        if (!push_frame(c, n, name, strlen(name)))
+            return 0;
+        py = c->up[py];
+    }
+    return 1;
+}
+
+/* ---- groups ----------------------------------------------------------- */
+
+/* Index of the group keyed by text [s, s + n) in g, created empty on
+ * first sight; NO_ATTR on out-of-memory. */
+static uint32_t
+group_of(struct ctx *c, struct groups *g, const char *s, size_t n)
+{
+    uint32_t id = pr_strtab_intern(c->strs, s, n);
+    size_t i;
+
+    if (id == PR_STR_NONE)
+        return NO_ATTR;
+    i = pr_idmap_get(&g->by_key, id);
+    if (i != PR_NONE)
+        return (uint32_t)i;
+    if (g->n >= NO_ATTR ||
+        pr_grow((void **)&g->v, &g->cap, g->n + 1, sizeof(*g->v)) != PR_OK ||
+        pr_idmap_put(&g->by_key, id, g->n, NULL) != PR_OK)
+        return NO_ATTR;
+    memset(&g->v[g->n], 0, sizeof(g->v[0]));
+    g->v[g->n].key = id;
+    g->v[g->n].path = g->v[g->n].func = PR_STR_NONE;
+    return (uint32_t)g->n++;
+}
+
+/* Count a skipped frame once per distinct text; 0 on out-of-memory. */
+static int
+note_skipped(struct ctx *c, enum pr_frame_rule r, const struct raw_frame *rf)
+{
+    size_t before = pr_strtab_count(c->skipped);
+
+    if (pr_strtab_intern(c->skipped, rf->s, rf->n) == PR_STR_NONE)
+        return 0;
+    if (pr_strtab_count(c->skipped) == before)
+        return 1;
+    c->n_skipped[r]++;
+    if (c->skip_example[r] == PR_STR_NONE)
+        c->skip_example[r] = pr_strtab_intern(c->strs, rf->s, rf->n);
+    return c->skip_example[r] != PR_STR_NONE;
+}
+
+/* The location group of user frame f ("path:line (function)"). */
+static uint32_t
+location_of(struct ctx *c, const struct pr_frame *f)
+{
+    struct group *g;
+    uint32_t i;
+
+    pr_buf_reset(&c->text);
+    if (f->path_n > MAX_TEXT || f->func_n > MAX_TEXT ||
+        pr_buf_printf(&c->text, "%.*s:%lld (%.*s)", (int)f->path_n, f->path,
+                      (long long)f->line, (int)f->func_n, f->func) != PR_OK)
+        return NO_ATTR;
+    i = group_of(c, &c->locs, c->text.data, c->text.len);
+    if (i == NO_ATTR)
+        return NO_ATTR;
+    g = &c->locs.v[i];
+    if (g->path == PR_STR_NONE) {
+        g->line = f->line;
+        g->path = pr_strtab_intern(c->strs, f->path, f->path_n);
+        g->func = pr_strtab_intern(c->strs, f->func, f->func_n);
+        if (g->path == PR_STR_NONE || g->func == PR_STR_NONE)
+            return NO_ATTR;
+    }
+    return i;
+}
+
+/* Read frames fr[0..n): the location and user stack they lead to, as a
+ * new attr; NO_ATTR on out-of-memory. */
+static uint32_t
+resolve(struct ctx *c, size_t n)
+{
+    struct pr_buf *b = &c->text;
+    struct pr_frame f, first = {0};
+    struct attr a = {NO_ATTR, NO_ATTR};
+    size_t i, users = 0;
+    int ok = 1;
+
+    for (i = 0; i < n && ok; i++) {
+        enum pr_frame_rule r =
+            pr_sources_parse_frame(c->fr[i].s, c->fr[i].n, &f)
+                ? pr_sources_frame_rule(&f)
+                : PR_FRAME_NOT_SOURCE;
+        if (r != PR_FRAME_USER) {
+            ok = note_skipped(c, r, &c->fr[i]);
+            continue;
+        }
+        if (users++ == 0)
+            first = f;
+    }
+    if (!ok)
+        return NO_ATTR;
+    if (users > 0)
+        a.loc = location_of(c, &first);
+    else
+        a.loc = group_of(c, &c->locs, NO_USER, strlen(NO_USER));
+    /* the stack: user frames only, "; " between them */
+    pr_buf_reset(b);
+    for (i = 0; i < n && users > 0; i++) {
+        if (!pr_sources_parse_frame(c->fr[i].s, c->fr[i].n, &f) ||
+            pr_sources_frame_rule(&f) != PR_FRAME_USER || b->len > MAX_TEXT)
+            continue;
+        ok &= (b->len == 0 || pr_buf_adds(b, "; ") == PR_OK) &&
+              pr_buf_add(b, c->fr[i].s, c->fr[i].n) == PR_OK;
+    }
+    if (users == 0)
+        ok &= pr_buf_adds(b, NO_USER) == PR_OK;
+    if (!ok || a.loc == NO_ATTR)
+        return NO_ATTR;
+    a.stack = group_of(c, &c->stacks, b->data, b->len);
+    if (a.stack == NO_ATTR ||
+        pr_grow((void **)&c->attrs, &c->cap_attrs, c->n_attrs + 1,
+                sizeof(*c->attrs)) != PR_OK)
+        return NO_ATTR;
+    c->stacks.v[a.stack].loc = a.loc;
+    c->attrs[c->n_attrs] = a;
+    return (uint32_t)c->n_attrs++;
+}
+
+/* ---- operators to stacks ---------------------------------------------- */
+
+/* The attr of the operator at event ev, from its own "Call stack" or the
+ * python frames around it; NO_ATTR when it has neither, or on
+ * out-of-memory (*oom set). */
+static uint32_t
+attr_of(struct ctx *c, uint32_t ev, int *oom)
+{
+    const struct pr_op_info *op = pr_trace_op(c->t, &c->t->events[ev]);
+    int64_t key;
+    size_t n, hit;
+    uint32_t a;
+    int ok;
+
+    if (op != NULL && op->stack != PR_STR_NONE)
+        key = op->stack;
+    else if (c->up != NULL && c->up[ev] != NO_ATTR)
+        key = -1 - (int64_t)c->up[ev];
+    else
+        return NO_ATTR;
+    hit = pr_idmap_get(&c->cache, key);
+    if (hit != PR_NONE)
+        return (uint32_t)hit;
+    if (key >= 0) {
+        c->from_stack = 1;
+        ok = stack_frames(c, pr_trace_str(c->t, op->stack), &n);
+    } else {
+        c->from_python = 1;
+        ok = python_frames(c, ev, &n);
+    }
+    a = ok ? resolve(c, n) : NO_ATTR;
+    if (a == NO_ATTR || pr_idmap_put(&c->cache, key, a, NULL) != PR_OK) {
+        *oom = 1;
+        return NO_ATTR;
+    }
+    return a;
+}
+
+struct sweep_key {
+    int64_t ts, end;
+    uint32_t tid, ev;
+    uint8_t py;
+};
+
+/* Per thread by time, enclosing spans first: longer, then frames before
+ * the operators they hold. */
+static int
+cmp_sweep(const void *a, const void *b)
+{
+    const struct sweep_key *x = a, *y = b;
+
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    if (x->ts != y->ts)
+        return x->ts < y->ts ? -1 : 1;
+    if (x->end != y->end)
+        return x->end > y->end ? -1 : 1;
+    if (x->py != y->py)
+        return x->py ? -1 : 1;
+    return x->ev < y->ev ? -1 : (x->ev > y->ev);
+}
+
+static int
+is_py(int kind)
+{
+    return kind == PR_KIND_PY_FUNCTION || kind == PR_KIND_PY_LEGACY;
+}
+
+/* Keys of the python frames and host ops; *n = 0 when the trace has no
+ * python frame.  NULL on out-of-memory. */
+static struct sweep_key *
+sweep_keys(const struct pr_trace *t, size_t *n)
+{
+    struct sweep_key *k;
+    size_t i, n_py = 0, n_all = 0;
+
+    for (i = 0; i < t->n_events; i++) {
+        int kind = t->events[i].kind;
+        n_py += is_py(kind);
+        n_all += is_py(kind) || kind == PR_KIND_HOST_OP ||
+                 kind == PR_KIND_ANNOTATION;
+    }
+    *n = n_py > 0 ? n_all : 0;
+    k = malloc((*n ? *n : 1) * sizeof(*k));
+    for (i = 0, n_all = 0; k != NULL && i<t->n_events && * n> 0; i++) {
+        const struct pr_event *e = &t->events[i];
+        if (!is_py(e->kind) && e->kind != PR_KIND_HOST_OP &&
+            e->kind != PR_KIND_ANNOTATION)
+            continue;
+        k[n_all].ts = e->ts_ns;
+        k[n_all].end = pr_sat_add_i64(e->ts_ns, e->dur_ns);
+        k[n_all].tid = e->tid;
+        k[n_all].ev = (uint32_t)i;
+        k[n_all++].py = (uint8_t)is_py(e->kind);
+    }
+    return k;
+}
+
+/* c->up: the innermost python frame around each host event, by nesting
+ * on its thread.  Stays NULL without python frames; 0 on out-of-memory. */
+static int
+link_python(struct ctx *c)
+{
+    size_t n, i, depth = 0, cap = 0;
+    struct sweep_key *k = sweep_keys(c->t, &n);
+    struct sweep_key *stk = NULL;
+    int ok = k != NULL;
+
+    if (ok && n > 0) {
+        qsort(k, n, sizeof(*k), cmp_sweep);
+        c->up = malloc(c->t->n_events * sizeof(*c->up));
+        ok = c->up != NULL;
+        for (i = 0; ok && i < c->t->n_events; i++)
+            c->up[i] = NO_ATTR;
+    }
+    for (i = 0; ok && i < n; i++) {
+        if (i > 0 && k[i].tid != k[i - 1].tid)
+            depth = 0;
+        while (depth > 0 && !(k[i].ts < stk[depth - 1].end &&
+                              k[i].end <= stk[depth - 1].end))
+            depth--;
+        c->up[k[i].ev] = depth > 0 ? stk[depth - 1].ev : NO_ATTR;
+        if (!k[i].py)
+            continue;
+        ok = pr_grow((void **)&stk, &cap, depth + 1, sizeof(*stk)) == PR_OK;
+        if (ok)
+            stk[depth++] = k[i];
+    }
+    free(stk);
+    free(k);
+    return ok;
+}
+
+/* A backward operator: autograd ran it for the forward op with its
+ * sequence number ("Fwd thread id" names that op's thread; forward ops
+ * carry 0 or nothing). */
+static int
+is_backward(const struct pr_op_info *op)
+{
+    return op != NULL && op->seq >= 0 && op->fwd_tid > 0;
+}
+
+/* node_attr for every operator node, then node_bwd: a node without a
+ * stack below (or at) a backward op takes the attr of the forward op
+ * with that sequence number.  0 on out-of-memory. */
+static int
+link_nodes(struct ctx *c)
+{
+    const struct pr_tree *tr = c->tree;
+    struct pr_idmap fwd = {0}; /* sequence number -> attr */
+    size_t i;
+    int oom = 0;
+
+    for (i = 0; i < tr->n_post && !oom; i++) {
+        uint32_t ni = tr->post[i];
+        const struct pr_tree_node *nd = &tr->nodes[ni];
+        const struct pr_op_info *op;
+
+        if (!nd->is_operator || nd->ev == PR_TREE_NONE)
+            continue;
+        c->node_attr[ni] = attr_of(c, nd->ev, &oom);
+        op = pr_trace_op(c->t, &c->t->events[nd->ev]);
+        if (c->node_attr[ni] != NO_ATTR && op != NULL && op->seq >= 0 &&
+            !is_backward(op) && pr_idmap_get(&fwd, op->seq) == PR_NONE)
+            oom |= pr_idmap_put(&fwd, op->seq, c->node_attr[ni], NULL) != PR_OK;
+    }
+    /* reverse post-order visits a parent before its children */
+    for (i = tr->n_post; i > 0 && !oom && fwd.n > 0; i--) {
+        uint32_t ni = tr->post[i - 1];
+        const struct pr_tree_node *nd = &tr->nodes[ni];
+        const struct pr_op_info *op =
+            nd->ev == PR_TREE_NONE ? NULL
+                                   : pr_trace_op(c->t, &c->t->events[nd->ev]);
+        size_t a = is_backward(op) ? pr_idmap_get(&fwd, op->seq) : PR_NONE;
+
+        if (c->node_attr[ni] != NO_ATTR)
+            continue;
+        if (a != PR_NONE)
+            c->node_bwd[ni] = (uint32_t)a;
+        else if (nd->parent != PR_TREE_NONE)
+            c->node_bwd[ni] = c->node_bwd[nd->parent];
+    }
+    pr_idmap_free(&fwd);
+    return !oom;
+}
+
+/* ---- sums ------------------------------------------------------------- */
+
+struct totals {
+    size_t ops, with_stack, bwd_ops;
+    int64_t op_dev_ns, op_host_ns, dev_ns, host_ns, bwd_dev_ns, bwd_host_ns;
+};
+
+/* FLOPs of one call from its recorded inputs; -1 unknown. */
+static double
+flops_of(const struct pr_trace *t, const struct pr_tree_node *nd)
+{
+    const struct pr_op_info *op = pr_trace_op(t, &t->events[nd->ev]);
+    struct pr_op_inputs in;
+    struct pr_op_call call;
+    struct pr_op_cost cost;
+
+    if (op == NULL)
+        return -1;
+    pr_shapes_get(t, op->input_dims, op->input_types, op->concrete_inputs, &in);
+    call.name = pr_trace_str(t, nd->name);
+    call.in = &in;
+    call.trace_flops = op->flops;
+    if (pr_flops_estimate(&call, &cost, NULL) != PR_OK)
+        return -1;
+    return cost.flops;
+}
+
+static void
+add_forward(struct group *g, const struct pr_tree_node *nd, int new_call,
+            double flops)
+{
+    g->calls += (size_t)new_call;
+    g->dev_ns = pr_sat_add_i64(g->dev_ns, nd->device_self_ns);
+    g->host_ns = pr_sat_add_i64(g->host_ns, nd->host_self_ns);
+    if (flops >= 0) {
+        g->flops += flops;
+        g->has_flops = 1;
+    }
+}
+
+static void
+add_backward(struct group *g, const struct pr_tree_node *nd, int new_call)
+{
+    g->bwd_calls += (size_t)new_call;
+    g->bwd_dev_ns = pr_sat_add_i64(g->bwd_dev_ns, nd->device_self_ns);
+    g->bwd_host_ns = pr_sat_add_i64(g->bwd_host_ns, nd->host_self_ns);
+}
+
+/* Self FLOPs of node ni: its estimate unless an operator below it has
+ * one already (aten::linear holds aten::addmm: counted once). */
+static double
+own_flops(struct ctx *c, uint32_t ni, unsigned char *known)
+{
+    const struct pr_tree_node *nd = &c->tree->nodes[ni];
+    double f;
+    uint32_t k;
+
+    for (k = 0; k < nd->n_kids; k++)
+        known[ni] |= known[nd->kids[k]];
+    if (known[ni] || c->node_attr[ni] == NO_ATTR)
+        return -1;
+    f = flops_of(c->t, nd);
+    known[ni] = f >= 0;
+    return f;
+}
+
+/* One operator node into its groups and the totals.  A node is a new
+ * call at its location unless its parent operator was at the same one. */
+static void
+add_node(struct ctx *c, uint32_t ni, unsigned char *known, struct totals *s)
+{
+    const struct pr_tree_node *nd = &c->tree->nodes[ni];
+    uint32_t a = c->node_attr[ni], b = c->node_bwd[ni], p = nd->parent;
+    const struct attr *pa = NULL;
+    double f = own_flops(c, ni, known);
+    int new_call;
+
+    s->ops++;
+    s->op_dev_ns = pr_sat_add_i64(s->op_dev_ns, nd->device_self_ns);
+    s->op_host_ns = pr_sat_add_i64(s->op_host_ns, nd->host_self_ns);
+    if (a == NO_ATTR && b == NO_ATTR)
+        return;
+    if (p != PR_TREE_NONE && c->tree->nodes[p].is_operator)
+        pa = c->node_attr[p] != NO_ATTR  ? &c->attrs[c->node_attr[p]]
+             : c->node_bwd[p] != NO_ATTR ? &c->attrs[c->node_bwd[p]]
+                                         : NULL;
+    if (a != NO_ATTR) {
+        new_call = pa == NULL || pa->loc != c->attrs[a].loc;
+        add_forward(&c->locs.v[c->attrs[a].loc], nd, new_call, f);
+        add_forward(&c->stacks.v[c->attrs[a].stack], nd, new_call, f);
+        s->with_stack++;
+        s->dev_ns = pr_sat_add_i64(s->dev_ns, nd->device_self_ns);
+        s->host_ns = pr_sat_add_i64(s->host_ns, nd->host_self_ns);
+        return;
+    }
+    new_call = pa == NULL || pa->loc != c->attrs[b].loc;
+    add_backward(&c->locs.v[c->attrs[b].loc], nd, new_call);
+    add_backward(&c->stacks.v[c->attrs[b].stack], nd, new_call);
+    s->bwd_ops++;
+    s->bwd_dev_ns = pr_sat_add_i64(s->bwd_dev_ns, nd->device_self_ns);
+    s->bwd_host_ns = pr_sat_add_i64(s->bwd_host_ns, nd->host_self_ns);
+}
+
+/* 0 on out-of-memory. */
+static int
+sum_nodes(struct ctx *c, struct totals *s)
+{
+    unsigned char *known = calloc(c->tree->n_nodes ? c->tree->n_nodes : 1, 1);
+    size_t i;
+
+    memset(s, 0, sizeof(*s));
+    if (known == NULL)
+        return 0;
+    for (i = 0; i < c->tree->n_post; i++) {
+        uint32_t ni = c->tree->post[i];
+        if (c->tree->nodes[ni].is_operator &&
+            c->tree->nodes[ni].ev != PR_TREE_NONE)
+            add_node(c, ni, known, s);
+        else
+            own_flops(c, ni, known);
+    }
+    free(known);
+    return 1;
+}
+
+/* ---- the summary ------------------------------------------------------ */
+
+struct sorter {
+    const struct group *g;
+    const char *key;
+};
+
+/* Forward plus backward device time first: the line that costs most;
+ * then host time, then the text, so equal inputs give equal output. */
+static int
+cmp_rows(const void *a, const void *b)
+{
+    const struct sorter *x = a, *y = b;
+    int64_t dx = pr_sat_add_i64(x->g->dev_ns, x->g->bwd_dev_ns);
+    int64_t dy = pr_sat_add_i64(y->g->dev_ns, y->g->bwd_dev_ns);
+    int64_t hx = pr_sat_add_i64(x->g->host_ns, x->g->bwd_host_ns);
+    int64_t hy = pr_sat_add_i64(y->g->host_ns, y->g->bwd_host_ns);
+
+    if (dx != dy)
+        return dx > dy ? -1 : 1;
+    if (hx != hy)
+        return hx > hy ? -1 : 1;
+    return strcmp(x->key, y->key);
+}
+
+static void
+emit_times(cJSON *o, const struct group *g, int *ok)
+{
+    pr_emit_num(o, "calls", (double)g->calls, ok);
+    pr_emit_us(o, "device_self_us", g->dev_ns, ok);
+    pr_emit_us(o, "host_self_us", g->host_ns, ok);
+    if (g->has_flops)
+        pr_emit_num(o, "flops", g->flops, ok);
+    else
+        pr_emit_null(o, "flops", ok);
+    pr_emit_num(o, "backward_calls", (double)g->bwd_calls, ok);
+    pr_emit_us(o, "backward_device_self_us", g->bwd_dev_ns, ok);
+    pr_emit_us(o, "backward_host_self_us", g->bwd_host_ns, ok);
+}
+
+static void
+emit_location(const struct ctx *c, cJSON *arr, const struct group *g, int *ok)
+{
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
+
+    pr_emit_str(o, "location", pr_strtab_get(c->strs, g->key), ok);
+    pr_emit_str(o, "file",
+                g->path == PR_STR_NONE ? NULL : pr_strtab_get(c->strs, g->path),
+                ok);
+    if (g->path == PR_STR_NONE)
+        pr_emit_null(o, "line", ok);
+    else
+        pr_emit_num(o, "line", (double)g->line, ok);
+    pr_emit_str(o, "function",
+                g->func == PR_STR_NONE ? NULL : pr_strtab_get(c->strs, g->func),
+                ok);
+    emit_times(o, g, ok);
+}
+
+static void
+emit_stack(const struct ctx *c, cJSON *arr, const struct group *g, int *ok)
+{
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
+
+    pr_emit_str(o, "stack", pr_strtab_get(c->strs, g->key), ok);
+    pr_emit_str(o, "location", pr_strtab_get(c->strs, c->locs.v[g->loc].key),
+                ok);
+    emit_times(o, g, ok);
+}
+
+/* The rows of gs, sorted, at most `limit`; NULL on out-of-memory. */
+static cJSON *
+rows_json(const struct ctx *c, const struct groups *gs, size_t limit,
+          int stacks)
+{
+    struct sorter *v = malloc((gs->n ? gs->n : 1) * sizeof(*v));
+    cJSON *arr = cJSON_CreateArray();
+    int ok = v != NULL && arr != NULL;
+    size_t i;
+
+    for (i = 0; ok && i < gs->n; i++) {
+        v[i].g = &gs->v[i];
+        v[i].key = pr_strtab_get(c->strs, gs->v[i].key);
+    }
+    if (ok && gs->n > 1)
+        qsort(v, gs->n, sizeof(*v), cmp_rows);
+    for (i = 0; ok && i < gs->n && i < limit; i++) {
+        if (stacks)
+            emit_stack(c, arr, v[i].g, &ok);
+        else
+            emit_location(c, arr, v[i].g, &ok);
+    }
+    free(v);
+    if (!ok) {
+        cJSON_Delete(arr);
+        return NULL;
+    }
+    return arr;
+}
+
+static const char *
+origin_of(const struct ctx *c)
+{
+    if (c->from_stack && c->from_python)
+        return "call_stack+python_function";
+    return c->from_stack ? "call_stack"
+                         : (c->from_python ? "python_function" : NULL);
+}
+
+static void
+emit_skipped(const struct ctx *c, cJSON *view, int *ok)
+{
+    cJSON *arr = pr_emit_arr(view, "skipped_frames", ok);
+    int r;
+
+    for (r = PR_FRAME_USER + 1; r < PR_FRAME_N_RULES && *ok; r++) {
+        cJSON *o;
+        if (c->n_skipped[r] == 0)
+            continue;
+        o = pr_emit_obj(arr, NULL, ok);
+        pr_emit_str(o, "rule", pr_sources_rule_name((enum pr_frame_rule)r), ok);
+        pr_emit_num(o, "frames", (double)c->n_skipped[r], ok);
+        pr_emit_str(o, "example", pr_strtab_get(c->strs, c->skip_example[r]),
+                    ok);
+    }
+}
+
+static cJSON *
+view_json(const struct ctx *c, const struct totals *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    int ok = o != NULL;
+
+    pr_emit_str(o, "origin", origin_of(c), &ok);
+    pr_emit_num(o, "operators", (double)s->ops, &ok);
+    pr_emit_num(o, "operators_with_stack", (double)s->with_stack, &ok);
+    pr_emit_num(o, "backward_operators", (double)s->bwd_ops, &ok);
+    pr_emit_us(o, "operators_device_self_us", s->op_dev_ns, &ok);
+    pr_emit_us(o, "operators_host_self_us", s->op_host_ns, &ok);
+    pr_emit_us(o, "device_self_us", s->dev_ns, &ok);
+    pr_emit_us(o, "host_self_us", s->host_ns, &ok);
+    pr_emit_us(o, "backward_device_self_us", s->bwd_dev_ns, &ok);
+    pr_emit_us(o, "backward_host_self_us", s->bwd_host_ns, &ok);
+    emit_skipped(c, o, &ok);
+    pr_emit_str(o, "note", s->with_stack == 0 ? PR_SOURCES_NO_STACKS : NULL,
+                &ok);
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* ---- the pass --------------------------------------------------------- */
+
+static int
+ctx_init(struct ctx *c, const struct pr_trace *t, const struct pr_tree *tree)
+{
+    size_t n = tree->n_nodes ? tree->n_nodes : 1, i;
+    int r;
+
+    memset(c, 0, sizeof(*c));
+    c->t = t;
+    c->tree = tree;
+    pr_buf_init(&c->text, 4 * MAX_TEXT);
+    for (r = 0; r < PR_FRAME_N_RULES; r++)
+        c->skip_example[r] = PR_STR_NONE;
+    c->strs = pr_strtab_new();
+    c->skipped = pr_strtab_new();
+    c->node_attr = malloc(n * sizeof(*c->node_attr));
+    c->node_bwd = malloc(n * sizeof(*c->node_bwd));
+    if (!c->strs || !c->skipped || !c->node_attr || !c->node_bwd)
+        return 0;
+    for (i = 0; i < n; i++)
+        c->node_attr[i] = c->node_bwd[i] = NO_ATTR;
+    return 1;
+}
+
+static void
+ctx_free(struct ctx *c)
+{
+    pr_strtab_free(c->strs);
+    pr_strtab_free(c->skipped);
+    free(c->locs.v);
+    pr_idmap_free(&c->locs.by_key);
+    free(c->stacks.v);
+    pr_idmap_free(&c->stacks.by_key);
+    free(c->attrs);
+    pr_idmap_free(&c->cache);
+    free(c->node_attr);
+    free(c->node_bwd);
+    free(c->up);
+    free(c->fr);
+    pr_buf_free(&c->text);
+}
+
+static int
+put(cJSON *run, const char *key, cJSON *item)
+{
+    if (cJSON_GetObjectItemCaseSensitive(run, key) != NULL)
+        return cJSON_ReplaceItemInObjectCaseSensitive(run, key, item);
+    return cJSON_AddItemToObject(run, key, item);
+}
+
+enum pr_status
+pr_sources_fill(const struct pr_trace *t, const struct pr_tree *tree,
+                cJSON *run, struct pr_error *err)
+{
+    struct ctx c;
+    struct totals s;
+    cJSON *rows = NULL, *stacks = NULL, *view = NULL;
+    int ok = ctx_init(&c, t, tree) && link_python(&c) && link_nodes(&c) &&
+             sum_nodes(&c, &s);
+
+    if (ok) {
+        rows = rows_json(&c, &c.locs, SIZE_MAX, 0);
+        stacks = rows_json(&c, &c.stacks, PR_SOURCES_STACKS, 1);
+        view = view_json(&c, &s);
+    }
+    ctx_free(&c);
+    ok = rows != NULL && stacks != NULL && view != NULL;
+    if (ok && put(run, "sources", rows)) {
+        rows = NULL;
+        if (put(run, "source_stacks", stacks)) {
+            stacks = NULL;
+            ok = put(run, "source_view", view);
+            view = ok ? NULL : view;
+        }
+    }
+    cJSON_Delete(rows);
+    cJSON_Delete(stacks);
+    cJSON_Delete(view);
+    if (!ok || rows != NULL || stacks != NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (sources)");
+    return PR_OK;
+}
