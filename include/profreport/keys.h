@@ -186,6 +186,14 @@
 #define PR_K_EXAMPLE "example"
 #define PR_K_NOTE "note"
 
+/* ---- module view (modules.h, issue #16) */
+#define PR_K_MODULES "modules"
+#define PR_K_MODULE_TYPES "module_types"
+#define PR_K_MODULE_VIEW "module_view"
+#define PR_K_OCCURRENCES "occurrences"
+#define PR_K_INSTANCES "instances"
+#define PR_K_AVG_DURATION_US "avg_duration_us"
+
 /* A category of the step breakdown or of the distributed overlap view:
  * its key in the summary, the label reports show, and its colour
  * (0xRRGGBB, colour-blind safe), so a category looks the same in every

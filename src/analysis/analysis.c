@@ -20,6 +20,7 @@
 #include "profreport/hostdev.h"
 #include "profreport/kernels.h"
 #include "profreport/memory.h"
+#include "profreport/modules.h"
 #include "profreport/ops.h"
 #include "profreport/recommend.h"
 #include "profreport/roofline.h"
@@ -302,6 +303,8 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
         st = pr_memory_fill(t, &tree, &steps, run, err);
     if (st == PR_OK)
         st = pr_sources_fill(t, &tree, run, err);
+    if (st == PR_OK)
+        st = pr_modules_fill(t, &tree, run, err);
     /* The tree is the largest thing an analysis holds; the roofline and
      * communication passes read the trace and the run instead. */
     pr_tree_free(&tree);

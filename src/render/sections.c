@@ -459,6 +459,62 @@ sec_sources(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     pr_figs_table(f, "By call stack", &t, NULL);
 }
 
+/* ---- modules ---------------------------------------------------------- */
+
+static const struct pr_col module_cols[] = {
+    {"path", PR_K_PATH, "Module (outermost first)", PR_FMT_NAME, 2.8, NULL,
+     PR_COL_BOTH},
+    {"calls", PR_K_OCCURRENCES, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"operators", PR_K_OPERATORS, "Operators", PR_FMT_COUNT, 0.8,
+     "Operators called directly, not through a submodule", PR_COL_BOTH},
+    {"host_total", PR_K_HOST_TOTAL_US, "Host total", PR_FMT_US, 0.9, NULL,
+     PR_COL_BOTH},
+    {"device_total", PR_K_DEVICE_TOTAL_US, "Device total", PR_FMT_US, 0.9, NULL,
+     PR_COL_BOTH},
+    {"device_self", PR_K_DEVICE_SELF_US, "Device self", PR_FMT_US, 0.9,
+     "Device time of its own operators, submodules excluded", PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static const struct pr_col module_type_cols[] = {
+    {"name", PR_K_NAME, "Module type", PR_FMT_NAME, 2, NULL, PR_COL_BOTH},
+    {"instances", PR_K_INSTANCES, "Instances", PR_FMT_COUNT, 0.8, NULL,
+     PR_COL_BOTH},
+    {"calls", PR_K_OCCURRENCES, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"host_self", PR_K_HOST_SELF_US, "Host self", PR_FMT_US, 0.9, NULL,
+     PR_COL_BOTH},
+    {"device_self", PR_K_DEVICE_SELF_US, "Device self", PR_FMT_US, 0.9, NULL,
+     PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static void
+sec_modules(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+{
+    const cJSON *view = pr_sget(run, PR_K_MODULE_VIEW);
+    struct pr_fig_table t = {.cols = module_cols,
+                             .rows = pr_sget(run, PR_K_MODULES),
+                             .what = "modules",
+                             .order = "the module tree, a parent before its "
+                                      "children"};
+
+    (void)summary;
+    if (!cJSON_IsObject(view)) {
+        pr_figs_note(f, "No module view in this summary.");
+        return;
+    }
+    if (pr_sget_str(view, PR_K_NOTE) != NULL) {
+        pr_figs_note(f, pr_sget_str(view, PR_K_NOTE));
+        return;
+    }
+    pr_figs_table(f, "By module", &t, NULL);
+    t = (struct pr_fig_table){.cols = module_type_cols,
+                              .rows = pr_sget(run, PR_K_MODULE_TYPES),
+                              .what = "module types",
+                              .order = "device self time"};
+    pr_figs_table(f, "By module type", &t, NULL);
+}
+
 /* ---- kernels ---------------------------------------------------------- */
 
 static struct pr_fig_chart *
@@ -997,6 +1053,10 @@ const struct pr_section pr_report_sections[] = {
      "frame outside torch, site-packages and the standard library. "
      "Backward operators count for the forward line that made them.",
      1, sec_sources, NULL},
+    {"modules", "Modules",
+     "Time per nn.Module instance, named by its path from the outermost "
+     "module, and per module type.",
+     1, sec_modules, NULL},
     {"kernels", "Kernels", NULL, 1, sec_kernels, NULL},
     {"tensor-cores", "Tensor cores", NULL, 1, sec_tensor_cores, NULL},
     {"roofline", "Roofline",

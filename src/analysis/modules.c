@@ -1,0 +1,459 @@
+/* modules.c - the module view (modules.h): one row per module instance,
+ * keyed by (enclosing row, name, Python module id) so that the same
+ * module called from two places is two rows, as in the plugin's
+ * hierarchy (14.1), summed over its calls with the module statistics the
+ * op tree already holds (tree.c: a module's device self time includes its
+ * direct operators, 5.2).  Rows are found in time order (pre-order of the
+ * thread trees), which is the order children are listed in. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/buf.h"
+#include "profreport/checked.h"
+#include "profreport/modules.h"
+#include "profreport/strtab.h"
+
+#include "internal.h"
+
+#define NO_ROW UINT32_MAX
+#define MAX_PATH 4096 /* bytes of a row's path; deeper paths are cut */
+#define PREFIX "nn.Module: "
+
+struct mod {
+    uint32_t parent; /* row of the enclosing module; NO_ROW at the top */
+    uint32_t name;   /* trace string id of the event's name */
+    uint32_t depth;
+    int64_t module_id;
+    size_t occurrences, operators;
+    int64_t host_total_ns, host_self_ns, dev_total_ns, dev_self_ns;
+};
+
+struct ctx {
+    const struct pr_trace *t;   /* borrowed */
+    const struct pr_tree *tree; /* borrowed */
+    struct mod *v;              /* owned: the rows */
+    size_t n, cap;
+    struct pr_strtab *keys; /* owned: row keys; id k is row k - 1 */
+    uint32_t *row_of;       /* owned: per node, its nearest module row */
+};
+
+/* The name without the "nn.Module: " prefix, as the plugin shows it. */
+static const char *
+display(const struct pr_trace *t, uint32_t name)
+{
+    const char *s = pr_trace_str(t, name);
+
+    return strncmp(s, PREFIX, strlen(PREFIX)) == 0 ? s + strlen(PREFIX) : s;
+}
+
+/* The row of module node nd under row `parent`, created on first sight;
+ * NO_ROW on out-of-memory. */
+static uint32_t
+row_for(struct ctx *c, const struct pr_tree_node *nd, uint32_t parent)
+{
+    const struct pr_op_info *op = pr_trace_op(c->t, &c->t->events[nd->ev]);
+    unsigned char key[16];
+    int64_t mid = op != NULL ? op->python_module_id : -1;
+    uint32_t id;
+    struct mod *m;
+
+    memcpy(key, &parent, 4);
+    memcpy(key + 4, &nd->name, 4);
+    memcpy(key + 8, &mid, 8);
+    id = pr_strtab_intern(c->keys, (const char *)key, sizeof(key));
+    if (id == PR_STR_NONE || id == 0)
+        return NO_ROW;
+    if ((size_t)id - 1 < c->n)
+        return id - 1;
+    if (pr_grow((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v)) != PR_OK)
+        return NO_ROW;
+    m = &c->v[c->n];
+    memset(m, 0, sizeof(*m));
+    m->parent = parent;
+    m->name = nd->name;
+    m->module_id = mid;
+    m->depth = parent == NO_ROW ? 0 : c->v[parent].depth + 1;
+    return (uint32_t)c->n++;
+}
+
+static void
+add_call(struct ctx *c, struct mod *m, const struct pr_tree_node *nd)
+{
+    uint32_t k;
+
+    m->occurrences++;
+    for (k = 0; k < nd->n_kids; k++)
+        m->operators += c->tree->nodes[nd->kids[k]].is_operator;
+    m->host_total_ns = pr_sat_add_i64(m->host_total_ns, nd->host_total_ns);
+    m->host_self_ns = pr_sat_add_i64(m->host_self_ns, nd->host_self_ns);
+    m->dev_total_ns = pr_sat_add_i64(m->dev_total_ns, nd->device_total_ns);
+    m->dev_self_ns = pr_sat_add_i64(m->dev_self_ns, nd->device_self_ns);
+}
+
+/* Node ni, whose parent (if any) has its row already. */
+static int
+visit(struct ctx *c, uint32_t ni)
+{
+    const struct pr_tree_node *nd = &c->tree->nodes[ni];
+    uint32_t up = nd->parent == PR_TREE_NONE ? NO_ROW : c->row_of[nd->parent];
+    uint32_t r;
+
+    if (nd->type != PR_N_MODULE || nd->ev == PR_TREE_NONE) {
+        c->row_of[ni] = up;
+        return 1;
+    }
+    r = row_for(c, nd, up);
+    if (r == NO_ROW)
+        return 0;
+    c->row_of[ni] = r;
+    add_call(c, &c->v[r], nd);
+    return 1;
+}
+
+/* Every thread tree in pre-order, children by start time; 0 on
+ * out-of-memory. */
+static int
+walk(struct ctx *c)
+{
+    const struct pr_tree *tr = c->tree;
+    uint32_t *stack = malloc((tr->n_nodes ? tr->n_nodes : 1) * sizeof(*stack));
+    size_t depth = 0, i;
+    int ok = stack != NULL;
+
+    for (i = tr->n_roots; ok && i > 0; i--)
+        stack[depth++] = tr->roots[i - 1];
+    while (ok && depth > 0) {
+        uint32_t ni = stack[--depth];
+        const struct pr_tree_node *nd = &tr->nodes[ni];
+        uint32_t k;
+
+        ok = visit(c, ni);
+        /* each node is pushed once, by its parent: depth < n_nodes */
+        for (k = nd->n_kids; ok && k > 0 && depth < tr->n_nodes; k--)
+            stack[depth++] = nd->kids[k - 1];
+    }
+    free(stack);
+    return ok;
+}
+
+/* ---- the summary ------------------------------------------------------ */
+
+/* Top-level rows by name, then module id: the plugin sorts its roots by
+ * name (14.1); the id makes the order total. */
+static int
+cmp_top(const void *a, const void *b, const struct ctx *c)
+{
+    const struct mod *x = &c->v[*(const uint32_t *)a];
+    const struct mod *y = &c->v[*(const uint32_t *)b];
+    int d = strcmp(display(c->t, x->name), display(c->t, y->name));
+
+    if (d != 0)
+        return d;
+    return x->module_id < y->module_id ? -1 : (x->module_id > y->module_id);
+}
+
+/* Insertion sort: qsort's comparator cannot see the trace without global
+ * state, and top-level modules are few. */
+static void
+sort_tops(const struct ctx *c, uint32_t *v, size_t n)
+{
+    size_t i, j;
+
+    for (i = 1; i < n; i++) {
+        uint32_t x = v[i];
+        for (j = i; j > 0 && cmp_top(&v[j - 1], &x, c) > 0; j--)
+            v[j] = v[j - 1];
+        v[j] = x;
+    }
+}
+
+/* "Net_0/Linear_1": the row's display names from the top, into b. */
+static int
+path_of(const struct ctx *c, uint32_t r, struct pr_buf *b)
+{
+    uint32_t chain[64];
+    size_t n = 0;
+
+    pr_buf_reset(b);
+    for (; r != NO_ROW && n < 64; r = c->v[r].parent)
+        chain[n++] = r;
+    while (n > 0) {
+        const char *s = display(c->t, c->v[chain[--n]].name);
+        if ((b->len > 0 && pr_buf_addc(b, '/') != PR_OK) ||
+            (b->len < MAX_PATH && pr_buf_adds(b, s) != PR_OK))
+            return 0;
+    }
+    return pr_buf_addc(b, '\0') == PR_OK;
+}
+
+static void
+emit_row(const struct ctx *c, cJSON *arr, uint32_t r, struct pr_buf *b, int *ok)
+{
+    const struct mod *m = &c->v[r];
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
+    int64_t avg = m->dev_total_ns > 0 ? m->dev_total_ns : m->host_total_ns;
+
+    *ok = *ok && path_of(c, r, b);
+    pr_emit_str(o, "name", display(c->t, m->name), ok);
+    pr_emit_num(o, "module_id", (double)m->module_id, ok);
+    pr_emit_str(o, "path", *ok ? b->data : "", ok);
+    pr_emit_num(o, "depth", (double)m->depth, ok);
+    pr_emit_num(o, "occurrences", (double)m->occurrences, ok);
+    pr_emit_num(o, "operators", (double)m->operators, ok);
+    pr_emit_us(o, "host_total_us", m->host_total_ns, ok);
+    pr_emit_us(o, "host_self_us", m->host_self_ns, ok);
+    pr_emit_us(o, "device_total_us", m->dev_total_ns, ok);
+    pr_emit_us(o, "device_self_us", m->dev_self_ns, ok);
+    pr_emit_num(o, "avg_duration_us",
+                (double)avg / 1000.0 / (double)m->occurrences, ok);
+}
+
+/* kids[first[r] .. first[r + 1]) are row r's children in the order they
+ * were found; tops (n_tops of them) the top-level rows, sorted. */
+struct layout {
+    uint32_t *first, *kids, *tops, *stack; /* owned */
+    size_t n_tops;
+};
+
+static int
+lay_out(const struct ctx *c, struct layout *l)
+{
+    size_t n = c->n ? c->n : 1, r;
+
+    l->first = calloc(n + 1, sizeof(*l->first));
+    l->kids = malloc(n * sizeof(*l->kids));
+    l->tops = malloc(n * sizeof(*l->tops));
+    l->stack = malloc(n * sizeof(*l->stack));
+    l->n_tops = 0;
+    if (!l->first || !l->kids || !l->tops || !l->stack)
+        return 0;
+    for (r = 0; r < c->n; r++)
+        if (c->v[r].parent != NO_ROW)
+            l->first[c->v[r].parent + 1]++;
+    for (r = 0; r < c->n; r++)
+        l->first[r + 1] += l->first[r];
+    /* stack as the fill cursor for now */
+    memcpy(l->stack, l->first, c->n * sizeof(*l->stack));
+    for (r = 0; r < c->n; r++) {
+        if (c->v[r].parent == NO_ROW)
+            l->tops[l->n_tops++] = (uint32_t)r;
+        else
+            l->kids[l->stack[c->v[r].parent]++] = (uint32_t)r;
+    }
+    sort_tops(c, l->tops, l->n_tops);
+    return 1;
+}
+
+static void
+layout_free(struct layout *l)
+{
+    free(l->first);
+    free(l->kids);
+    free(l->tops);
+    free(l->stack);
+}
+
+/* Rows in tree order; NULL on out-of-memory. */
+static cJSON *
+modules_json(const struct ctx *c)
+{
+    struct layout l = {0};
+    struct pr_buf b;
+    cJSON *arr = cJSON_CreateArray();
+    int ok = arr != NULL && lay_out(c, &l);
+    size_t depth = 0, i;
+
+    pr_buf_init(&b, 2 * MAX_PATH);
+    for (i = l.n_tops; ok && i > 0; i--)
+        l.stack[depth++] = l.tops[i - 1];
+    while (ok && depth > 0) {
+        uint32_t r = l.stack[--depth], k;
+
+        emit_row(c, arr, r, &b, &ok);
+        /* each row is pushed once, by its parent: depth < n */
+        for (k = l.first[r + 1]; k > l.first[r]; k--)
+            l.stack[depth++] = l.kids[k - 1];
+    }
+    pr_buf_free(&b);
+    layout_free(&l);
+    if (!ok) {
+        cJSON_Delete(arr);
+        return NULL;
+    }
+    return arr;
+}
+
+struct mtype {
+    const char *name; /* borrowed from the types table */
+    size_t instances, occurrences;
+    int64_t host_total_ns, host_self_ns, dev_total_ns, dev_self_ns;
+};
+
+/* Length of a module's type in its display name: "Linear_3" -> "Linear". */
+static size_t
+type_len(const char *s)
+{
+    size_t n = strlen(s), k = n;
+
+    while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
+        k--;
+    return k > 1 && k < n && s[k - 1] == '_' ? k - 1 : n;
+}
+
+static int
+cmp_type(const void *a, const void *b)
+{
+    const struct mtype *x = a, *y = b;
+
+    if (x->dev_self_ns != y->dev_self_ns)
+        return x->dev_self_ns > y->dev_self_ns ? -1 : 1;
+    if (x->host_self_ns != y->host_self_ns)
+        return x->host_self_ns > y->host_self_ns ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static void
+emit_type(cJSON *arr, const struct mtype *m, int *ok)
+{
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
+
+    pr_emit_str(o, "name", m->name, ok);
+    pr_emit_num(o, "instances", (double)m->instances, ok);
+    pr_emit_num(o, "occurrences", (double)m->occurrences, ok);
+    pr_emit_us(o, "host_total_us", m->host_total_ns, ok);
+    pr_emit_us(o, "host_self_us", m->host_self_ns, ok);
+    pr_emit_us(o, "device_total_us", m->dev_total_ns, ok);
+    pr_emit_us(o, "device_self_us", m->dev_self_ns, ok);
+}
+
+/* Sum rows into types[] (id k of names is types[k - 1]); 0 on OOM. */
+static int
+sum_types(const struct ctx *c, struct pr_strtab *names, struct mtype *v)
+{
+    size_t r;
+
+    for (r = 0; r < c->n; r++) {
+        const struct mod *m = &c->v[r];
+        const char *s = display(c->t, m->name);
+        uint32_t id = pr_strtab_intern(names, s, type_len(s));
+        struct mtype *ty;
+
+        if (id == PR_STR_NONE || id == 0)
+            return 0;
+        ty = &v[id - 1];
+        ty->instances++;
+        ty->occurrences += m->occurrences;
+        ty->host_total_ns = pr_sat_add_i64(ty->host_total_ns, m->host_total_ns);
+        ty->host_self_ns = pr_sat_add_i64(ty->host_self_ns, m->host_self_ns);
+        ty->dev_total_ns = pr_sat_add_i64(ty->dev_total_ns, m->dev_total_ns);
+        ty->dev_self_ns = pr_sat_add_i64(ty->dev_self_ns, m->dev_self_ns);
+    }
+    return 1;
+}
+
+/* Rows by module type, by device self time; NULL on out-of-memory.  A
+ * type nested in itself (Sequential in Sequential) counts its total
+ * times once per level, as the rows do. */
+static cJSON *
+types_json(const struct ctx *c)
+{
+    struct pr_strtab *names = pr_strtab_new();
+    struct mtype *v = calloc(c->n ? c->n : 1, sizeof(*v));
+    cJSON *arr = cJSON_CreateArray();
+    int ok =
+        names != NULL && v != NULL && arr != NULL && sum_types(c, names, v);
+    size_t n = ok ? pr_strtab_count(names) - 1 : 0, i;
+
+    for (i = 0; i < n; i++)
+        v[i].name = pr_strtab_get(names, (uint32_t)(i + 1));
+    if (n > 1)
+        qsort(v, n, sizeof(*v), cmp_type);
+    for (i = 0; i < n && ok; i++)
+        emit_type(arr, &v[i], &ok);
+    free(v);
+    pr_strtab_free(names);
+    if (!ok) {
+        cJSON_Delete(arr);
+        return NULL;
+    }
+    return arr;
+}
+
+static cJSON *
+view_json(const struct ctx *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    size_t calls = 0, r;
+    int ok = o != NULL;
+
+    for (r = 0; r < c->n; r++)
+        calls += c->v[r].occurrences;
+    pr_emit_num(o, "modules", (double)c->n, &ok);
+    pr_emit_num(o, "module_calls", (double)calls, &ok);
+    pr_emit_str(o, "note", c->n == 0 ? PR_MODULES_NONE : NULL, &ok);
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+static int
+put(cJSON *run, const char *key, cJSON *item)
+{
+    if (cJSON_GetObjectItemCaseSensitive(run, key) != NULL)
+        return cJSON_ReplaceItemInObjectCaseSensitive(run, key, item);
+    return cJSON_AddItemToObject(run, key, item);
+}
+
+static int
+ctx_init(struct ctx *c, const struct pr_trace *t, const struct pr_tree *tree)
+{
+    size_t n = tree->n_nodes ? tree->n_nodes : 1, i;
+
+    memset(c, 0, sizeof(*c));
+    c->t = t;
+    c->tree = tree;
+    c->keys = pr_strtab_new();
+    c->row_of = malloc(n * sizeof(*c->row_of));
+    if (c->keys == NULL || c->row_of == NULL)
+        return 0;
+    for (i = 0; i < n; i++)
+        c->row_of[i] = NO_ROW;
+    return 1;
+}
+
+enum pr_status
+pr_modules_fill(const struct pr_trace *t, const struct pr_tree *tree,
+                cJSON *run, struct pr_error *err)
+{
+    struct ctx c;
+    cJSON *rows = NULL, *types = NULL, *view = NULL;
+    int ok = ctx_init(&c, t, tree) && walk(&c);
+
+    if (ok) {
+        rows = modules_json(&c);
+        types = types_json(&c);
+        view = view_json(&c);
+    }
+    free(c.v);
+    free(c.row_of);
+    pr_strtab_free(c.keys);
+    ok = rows != NULL && types != NULL && view != NULL;
+    if (ok && put(run, "modules", rows)) {
+        rows = NULL;
+        if (put(run, "module_types", types)) {
+            types = NULL;
+            ok = put(run, "module_view", view);
+            view = ok ? NULL : view;
+        }
+    }
+    cJSON_Delete(rows);
+    cJSON_Delete(types);
+    cJSON_Delete(view);
+    if (!ok || rows != NULL || types != NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (modules)");
+    return PR_OK;
+}
