@@ -185,12 +185,16 @@
 #define PR_K_FRAMES "frames"
 #define PR_K_EXAMPLE "example"
 #define PR_K_NOTE "note"
+#define PR_K_FWD_BWD "fwd_bwd"
+#define PR_K_FORWARD "forward"
+#define PR_K_BACKWARD "backward"
+#define PR_K_FORWARD_DEVICE_US "forward_device_us"
+#define PR_K_BACKWARD_DEVICE_US "backward_device_us"
 
 /* ---- module view (modules.h, issue #16) */
 #define PR_K_MODULES "modules"
 #define PR_K_MODULE_TYPES "module_types"
 #define PR_K_MODULE_VIEW "module_view"
-#define PR_K_OCCURRENCES "occurrences"
 #define PR_K_INSTANCES "instances"
 #define PR_K_AVG_DURATION_US "avg_duration_us"
 

@@ -11,7 +11,11 @@
  *   runs[].sources        rows by location, sorted by device_self_us desc
  *   runs[].source_stacks  rows by user-frame stack (top PR_SOURCES_STACKS)
  *   runs[].source_view    totals, what was skipped, and a note when the
- *                         trace has no stacks. */
+ *                         trace has no stacks
+ *   runs[].fwd_bwd        each forward operator beside the backward ops
+ *                         autograd ran for it, by (forward name, backward
+ *                         name, location); top PR_SOURCES_PAIRS.  Needs
+ *                         sequence numbers, not stacks. */
 #ifndef PROFREPORT_SOURCES_H
 #define PROFREPORT_SOURCES_H
 
@@ -25,6 +29,7 @@
 #include "profreport/tree.h"
 
 #define PR_SOURCES_STACKS 20 /* rows of runs[].source_stacks */
+#define PR_SOURCES_PAIRS 50  /* rows of runs[].fwd_bwd */
 
 /* What the trace lacks, said in the report when no operator has a stack. */
 #define PR_SOURCES_NO_STACKS                                                   \

@@ -200,7 +200,7 @@ emit_row(const struct ctx *c, cJSON *arr, uint32_t r, struct pr_buf *b, int *ok)
     pr_emit_num(o, "module_id", (double)m->module_id, ok);
     pr_emit_str(o, "path", *ok ? b->data : "", ok);
     pr_emit_num(o, "depth", (double)m->depth, ok);
-    pr_emit_num(o, "occurrences", (double)m->occurrences, ok);
+    pr_emit_num(o, "calls", (double)m->occurrences, ok);
     pr_emit_num(o, "operators", (double)m->operators, ok);
     pr_emit_us(o, "host_total_us", m->host_total_ns, ok);
     pr_emit_us(o, "host_self_us", m->host_self_ns, ok);
@@ -321,7 +321,7 @@ emit_type(cJSON *arr, const struct mtype *m, int *ok)
 
     pr_emit_str(o, "name", m->name, ok);
     pr_emit_num(o, "instances", (double)m->instances, ok);
-    pr_emit_num(o, "occurrences", (double)m->occurrences, ok);
+    pr_emit_num(o, "calls", (double)m->occurrences, ok);
     pr_emit_us(o, "host_total_us", m->host_total_ns, ok);
     pr_emit_us(o, "host_self_us", m->host_self_ns, ok);
     pr_emit_us(o, "device_total_us", m->dev_total_ns, ok);

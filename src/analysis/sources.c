@@ -830,6 +830,192 @@ view_json(const struct ctx *c, const struct totals *s)
     return o;
 }
 
+/* ---- forward and backward pairs --------------------------------------- */
+
+#define BWD_PREFIX "autograd::engine::evaluate_function: "
+
+struct pair {
+    uint32_t fwd, bwd; /* trace string ids of the operator names */
+    uint32_t loc;      /* forward op's location group; NO_ATTR: none */
+    size_t calls;
+    int64_t fwd_dev_ns, bwd_dev_ns, fwd_host_ns, bwd_host_ns;
+};
+
+struct pairs {
+    struct pair *v; /* owned */
+    size_t n, cap;
+    struct pr_strtab *keys; /* owned: pair keys; id k is v[k - 1] */
+};
+
+/* A backward op that no backward op with its sequence number holds:
+ * evaluate_function, not the AddmmBackward0 inside it. */
+static int
+backward_root(const struct ctx *c, const struct pr_tree_node *nd,
+              const struct pr_op_info *op)
+{
+    const struct pr_tree_node *p;
+    const struct pr_op_info *pop;
+
+    if (!is_backward(op))
+        return 0;
+    if (nd->parent == PR_TREE_NONE)
+        return 1;
+    p = &c->tree->nodes[nd->parent];
+    pop =
+        p->ev == PR_TREE_NONE ? NULL : pr_trace_op(c->t, &c->t->events[p->ev]);
+    return !(p->is_operator && is_backward(pop) && pop->seq == op->seq);
+}
+
+/* Add backward root b with forward node f to its pair; 0 on OOM. */
+static int
+add_pair(struct ctx *c, struct pairs *ps, uint32_t f, uint32_t b)
+{
+    const struct pr_tree_node *fn = &c->tree->nodes[f];
+    const struct pr_tree_node *bn = &c->tree->nodes[b];
+    uint32_t key[3], id;
+    struct pair *p;
+
+    key[0] = fn->name;
+    key[1] = bn->name;
+    key[2] =
+        c->node_attr[f] == NO_ATTR ? NO_ATTR : c->attrs[c->node_attr[f]].loc;
+    id = pr_strtab_intern(ps->keys, (const char *)key, sizeof(key));
+    if (id == PR_STR_NONE || id == 0)
+        return 0;
+    if ((size_t)id - 1 == ps->n) {
+        if (pr_grow((void **)&ps->v, &ps->cap, ps->n + 1, sizeof(*ps->v)) !=
+            PR_OK)
+            return 0;
+        memset(&ps->v[ps->n], 0, sizeof(*ps->v));
+        ps->v[ps->n].fwd = key[0];
+        ps->v[ps->n].bwd = key[1];
+        ps->v[ps->n++].loc = key[2];
+    }
+    p = &ps->v[id - 1];
+    p->calls++;
+    p->fwd_dev_ns = pr_sat_add_i64(p->fwd_dev_ns, fn->device_total_ns);
+    p->bwd_dev_ns = pr_sat_add_i64(p->bwd_dev_ns, bn->device_total_ns);
+    p->fwd_host_ns = pr_sat_add_i64(p->fwd_host_ns, fn->host_total_ns);
+    p->bwd_host_ns = pr_sat_add_i64(p->bwd_host_ns, bn->host_total_ns);
+    return 1;
+}
+
+/* Each backward root with the forward operator of its sequence number
+ * (the outermost one: post-order meets it last); 0 on out-of-memory. */
+static int
+pair_nodes(struct ctx *c, struct pairs *ps)
+{
+    const struct pr_tree *tr = c->tree;
+    struct pr_idmap fwd = {0}; /* sequence number -> forward node */
+    size_t i, f;
+    int ok = 1, pass;
+
+    for (pass = 0; pass < 2 && ok; pass++) {
+        for (i = 0; i < tr->n_post && ok; i++) {
+            uint32_t ni = tr->post[i];
+            const struct pr_tree_node *nd = &tr->nodes[ni];
+            const struct pr_op_info *op =
+                nd->is_operator && nd->ev != PR_TREE_NONE
+                    ? pr_trace_op(c->t, &c->t->events[nd->ev])
+                    : NULL;
+
+            if (op == NULL || op->seq < 0)
+                continue;
+            if (pass == 0 && !is_backward(op))
+                ok = pr_idmap_put(&fwd, op->seq, ni, NULL) == PR_OK;
+            else if (pass == 1 && backward_root(c, nd, op) &&
+                     (f = pr_idmap_get(&fwd, op->seq)) != PR_NONE)
+                ok = add_pair(c, ps, (uint32_t)f, ni);
+        }
+    }
+    pr_idmap_free(&fwd);
+    return ok;
+}
+
+static int
+cmp_pairs(const void *a, const void *b, const struct pr_trace *t)
+{
+    const struct pair *x = a, *y = b;
+    int64_t dx = pr_sat_add_i64(x->fwd_dev_ns, x->bwd_dev_ns);
+    int64_t dy = pr_sat_add_i64(y->fwd_dev_ns, y->bwd_dev_ns);
+    int d;
+
+    if (dx != dy)
+        return dx > dy ? -1 : 1;
+    if (x->bwd_host_ns != y->bwd_host_ns)
+        return x->bwd_host_ns > y->bwd_host_ns ? -1 : 1;
+    d = strcmp(pr_trace_str(t, x->fwd), pr_trace_str(t, y->fwd));
+    if (d == 0)
+        d = strcmp(pr_trace_str(t, x->bwd), pr_trace_str(t, y->bwd));
+    return d != 0 ? d : (x->loc > y->loc) - (x->loc < y->loc);
+}
+
+/* The top `limit` pairs, by forward + backward device time: a partial
+ * selection sort, as the comparator needs the trace (no qsort_r in C11)
+ * and only the top rows are shown. */
+static void
+sort_pairs(const struct ctx *c, struct pairs *ps, size_t limit)
+{
+    size_t i, j, best;
+
+    for (i = 0; i < ps->n && i < limit; i++) {
+        struct pair tmp;
+        for (best = i, j = i + 1; j < ps->n; j++)
+            if (cmp_pairs(&ps->v[j], &ps->v[best], c->t) < 0)
+                best = j;
+        tmp = ps->v[i];
+        ps->v[i] = ps->v[best];
+        ps->v[best] = tmp;
+    }
+}
+
+static const char *
+bwd_name(const struct pr_trace *t, uint32_t id)
+{
+    const char *s = pr_trace_str(t, id);
+
+    return strncmp(s, BWD_PREFIX, strlen(BWD_PREFIX)) == 0
+               ? s + strlen(BWD_PREFIX)
+               : s;
+}
+
+/* NULL on out-of-memory. */
+static cJSON *
+pairs_json(struct ctx *c)
+{
+    struct pairs ps = {0};
+    cJSON *arr = cJSON_CreateArray();
+    int ok = arr != NULL && (ps.keys = pr_strtab_new()) != NULL &&
+             pair_nodes(c, &ps);
+    size_t i;
+
+    if (ok)
+        sort_pairs(c, &ps, PR_SOURCES_PAIRS);
+    for (i = 0; ok && i < ps.n && i < PR_SOURCES_PAIRS; i++) {
+        const struct pair *p = &ps.v[i];
+        cJSON *o = pr_emit_obj(arr, NULL, &ok);
+        pr_emit_str(o, "forward", pr_trace_str(c->t, p->fwd), &ok);
+        pr_emit_str(o, "backward", bwd_name(c->t, p->bwd), &ok);
+        pr_emit_str(o, "location",
+                    p->loc == NO_ATTR
+                        ? NULL
+                        : pr_strtab_get(c->strs, c->locs.v[p->loc].key),
+                    &ok);
+        pr_emit_num(o, "calls", (double)p->calls, &ok);
+        pr_emit_us(o, "forward_device_us", p->fwd_dev_ns, &ok);
+        pr_emit_us(o, "backward_device_us", p->bwd_dev_ns, &ok);
+        pr_emit_us(o, "forward_host_us", p->fwd_host_ns, &ok);
+        pr_emit_us(o, "backward_host_us", p->bwd_host_ns, &ok);
+    }
+    free(ps.v);
+    pr_strtab_free(ps.keys);
+    if (!ok) {
+        cJSON_Delete(arr);
+        return NULL;
+    }
+    return arr;
+}
+
 /* ---- the pass --------------------------------------------------------- */
 
 static int
@@ -887,7 +1073,7 @@ pr_sources_fill(const struct pr_trace *t, const struct pr_tree *tree,
 {
     struct ctx c;
     struct totals s;
-    cJSON *rows = NULL, *stacks = NULL, *view = NULL;
+    cJSON *rows = NULL, *stacks = NULL, *view = NULL, *pairs = NULL;
     int ok = ctx_init(&c, t, tree) && link_python(&c) && link_nodes(&c) &&
              sum_nodes(&c, &s);
 
@@ -895,21 +1081,26 @@ pr_sources_fill(const struct pr_trace *t, const struct pr_tree *tree,
         rows = rows_json(&c, &c.locs, SIZE_MAX, 0);
         stacks = rows_json(&c, &c.stacks, PR_SOURCES_STACKS, 1);
         view = view_json(&c, &s);
+        pairs = pairs_json(&c);
     }
     ctx_free(&c);
-    ok = rows != NULL && stacks != NULL && view != NULL;
+    ok = rows != NULL && stacks != NULL && view != NULL && pairs != NULL;
     if (ok && put(run, "sources", rows)) {
         rows = NULL;
         if (put(run, "source_stacks", stacks)) {
             stacks = NULL;
-            ok = put(run, "source_view", view);
-            view = ok ? NULL : view;
+            if (put(run, "source_view", view)) {
+                view = NULL;
+                ok = put(run, "fwd_bwd", pairs);
+                pairs = ok ? NULL : pairs;
+            }
         }
     }
     cJSON_Delete(rows);
     cJSON_Delete(stacks);
     cJSON_Delete(view);
-    if (!ok || rows != NULL || stacks != NULL)
+    cJSON_Delete(pairs);
+    if (!ok || rows != NULL || stacks != NULL || view != NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory (sources)");
     return PR_OK;
 }

@@ -385,6 +385,21 @@ static const struct pr_col source_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
+static const struct pr_col pair_cols[] = {
+    {"forward", PR_K_FORWARD, "Forward operator", PR_FMT_NAME, 1.4, NULL,
+     PR_COL_BOTH},
+    {"backward", PR_K_BACKWARD, "Backward", PR_FMT_NAME, 1.6,
+     "The autograd node run for it (same sequence number)", PR_COL_BOTH},
+    {"location", PR_K_LOCATION, "Source location", PR_FMT_NAME, 1.8, NULL,
+     PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
+    {"fwd_device", PR_K_FORWARD_DEVICE_US, "Forward device", PR_FMT_US, 0.9,
+     NULL, PR_COL_BOTH},
+    {"bwd_device", PR_K_BACKWARD_DEVICE_US, "Backward device", PR_FMT_US, 0.9,
+     NULL, PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
 static const struct pr_col stack_cols[] = {
     {"stack", PR_K_STACK, "Call stack (your frames, innermost first)",
      PR_FMT_WRAP, 3.4, NULL, PR_COL_BOTH},
@@ -422,6 +437,20 @@ skipped_text(struct pr_figs *f, const cJSON *view)
         pr_figs_text(f, text);
 }
 
+/* Forward operators beside their backward ops; nothing without pairs
+ * (no sequence numbers, or inference). */
+static void
+pairs_table(struct pr_figs *f, const cJSON *run)
+{
+    struct pr_fig_table t = {.cols = pair_cols,
+                             .rows = pr_sget(run, PR_K_FWD_BWD),
+                             .what = "forward/backward pairs",
+                             .order = "device time, forward + backward"};
+
+    if (pr_sget_len(t.rows) > 0)
+        pr_figs_table(f, "Forward operators and their backward", &t, NULL);
+}
+
 static void
 sec_sources(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -439,6 +468,7 @@ sec_sources(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     }
     if (pr_sget_str(view, PR_K_NOTE) != NULL) {
         pr_figs_note(f, pr_sget_str(view, PR_K_NOTE));
+        pairs_table(f, run);
         return;
     }
     pr_figs_kpi(f, "Device time with a source line",
@@ -457,6 +487,7 @@ sec_sources(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                               .what = "call stacks",
                               .order = "device time, forward + backward"};
     pr_figs_table(f, "By call stack", &t, NULL);
+    pairs_table(f, run);
 }
 
 /* ---- modules ---------------------------------------------------------- */
@@ -464,7 +495,7 @@ sec_sources(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 static const struct pr_col module_cols[] = {
     {"path", PR_K_PATH, "Module (outermost first)", PR_FMT_NAME, 2.8, NULL,
      PR_COL_BOTH},
-    {"calls", PR_K_OCCURRENCES, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
     {"operators", PR_K_OPERATORS, "Operators", PR_FMT_COUNT, 0.8,
      "Operators called directly, not through a submodule", PR_COL_BOTH},
     {"host_total", PR_K_HOST_TOTAL_US, "Host total", PR_FMT_US, 0.9, NULL,
@@ -480,7 +511,7 @@ static const struct pr_col module_type_cols[] = {
     {"name", PR_K_NAME, "Module type", PR_FMT_NAME, 2, NULL, PR_COL_BOTH},
     {"instances", PR_K_INSTANCES, "Instances", PR_FMT_COUNT, 0.8, NULL,
      PR_COL_BOTH},
-    {"calls", PR_K_OCCURRENCES, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
     {"host_self", PR_K_HOST_SELF_US, "Host self", PR_FMT_US, 0.9, NULL,
      PR_COL_BOTH},
     {"device_self", PR_K_DEVICE_SELF_US, "Device self", PR_FMT_US, 0.9, NULL,

@@ -81,7 +81,7 @@ check_row(const cJSON *rows, int i, const char *path, double depth, double occ,
     assert_non_null(r);
     assert_string_equal(str(r, "path"), path);
     tt_near(num(r, "depth"), depth);
-    tt_near(num(r, "occurrences"), occ);
+    tt_near(num(r, "calls"), occ);
     tt_near(num(r, "operators"), ops);
     tt_near(num(r, "device_total_us"), dev_total);
     tt_near(num(r, "device_self_us"), dev_self);
@@ -126,7 +126,7 @@ test_hierarchy(void **state)
     ty = cJSON_GetArrayItem(types, 0);
     assert_string_equal(str(ty, "name"), "Linear");
     tt_near(num(ty, "instances"), 2);
-    tt_near(num(ty, "occurrences"), 3);
+    tt_near(num(ty, "calls"), 3);
     tt_near(num(ty, "device_self_us"), 50);
     assert_int_equal(cJSON_GetArraySize(types), 3);
     r = cJSON_GetObjectItemCaseSensitive(run, "module_view");

@@ -254,6 +254,16 @@ test_backward(void **state)
     tt_near(num(v, "backward_operators"), 3);
     tt_near(num(v, "backward_device_self_us"), 30);
     tt_near(num(v, "device_self_us"), 10);
+    /* the operator beside its backward, one pair */
+    assert_int_equal(cJSON_GetArraySize(get(run, "fwd_bwd")), 1);
+    r = cJSON_GetArrayItem(get(run, "fwd_bwd"), 0);
+    assert_string_equal(str(r, "forward"), "aten::linear");
+    assert_string_equal(str(r, "backward"), "AddmmBackward0");
+    assert_string_equal(str(r, "location"), "model.py:50 (forward)");
+    tt_near(num(r, "calls"), 1);
+    tt_near(num(r, "forward_device_us"), 10);
+    tt_near(num(r, "backward_device_us"), 30);
+    tt_near(num(r, "backward_host_us"), 20);
     cJSON_Delete(run);
     pr_trace_free(t);
 }
@@ -442,6 +452,13 @@ test_tb_plugin(void **state)
     r = cJSON_GetArrayItem(rows, 0);
     assert_string_equal(str(r, "location"), want[0].loc);
     assert_true(num(r, "backward_device_self_us") > 0);
+    /* 318 convolutions, each with its CudnnConvolutionBackward (318 such
+     * events in the file), the backward twice as slow */
+    r = cJSON_GetArrayItem(get(run, "fwd_bwd"), 0);
+    assert_string_equal(str(r, "forward"), "aten::conv2d");
+    assert_string_equal(str(r, "backward"), "CudnnConvolutionBackward");
+    tt_near(num(r, "calls"), 318);
+    assert_true(num(r, "backward_device_us") > 2 * num(r, "forward_device_us"));
     print_message("# tb_plugin: %.0f of %.0f us of operator device time on a "
                   "line, %.0f us of backward traced to one\n",
                   num(v, "device_self_us"), num(v, "operators_device_self_us"),
