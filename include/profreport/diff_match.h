@@ -47,6 +47,14 @@ PR_NODISCARD enum pr_status pr_match_tables(const struct pr_match_side *base,
                                             struct pr_match_table *out,
                                             struct pr_error *err);
 
+/* The same with rows named by `name_key` instead of "name" (the source
+ * view's "location", the module view's "path"). */
+PR_NODISCARD enum pr_status
+pr_match_tables_by(const struct pr_match_side *base,
+                   const struct pr_match_side *cur, const char *name_key,
+                   const char *value_key, int by_shape,
+                   struct pr_match_table *out, struct pr_error *err);
+
 /* Release out->rows; accepts NULL. */
 void pr_match_free(struct pr_match_table *t);
 

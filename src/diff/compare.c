@@ -608,10 +608,12 @@ table_row(const struct pr_match_row *r, const struct side *b,
     return o;
 }
 
+/* The table `key` of both sides as diff[out_key], rows matched by their
+ * "name" (or, for the source and module views, name_key). */
 static enum pr_status
-add_table(cJSON *diff, const char *out_key, struct side *b, struct side *c,
-          const char *key, const char *value_key, int by_shape,
-          struct pr_error *err)
+add_table_by(cJSON *diff, const char *out_key, struct side *b, struct side *c,
+             const char *key, const char *name_key, const char *value_key,
+             int by_shape, struct pr_error *err)
 {
     struct pr_match_side mb, mc;
     struct pr_match_table t;
@@ -628,7 +630,8 @@ add_table(cJSON *diff, const char *out_key, struct side *b, struct side *c,
         return st;
     mb = (struct pr_match_side){b->tables, b->n_tables, b->steps};
     mc = (struct pr_match_side){c->tables, c->n_tables, c->steps};
-    st = pr_match_tables(&mb, &mc, value_key, by_shape, &t, err);
+    st = pr_match_tables_by(&mb, &mc, name_key ? name_key : "name", value_key,
+                            by_shape, &t, err);
     if (st != PR_OK)
         return st;
     qsort(t.rows, t.n, sizeof(*t.rows), cmp_row);
@@ -644,6 +647,15 @@ add_table(cJSON *diff, const char *out_key, struct side *b, struct side *c,
     }
     pr_match_free(&t);
     return st;
+}
+
+static enum pr_status
+add_table(cJSON *diff, const char *out_key, struct side *b, struct side *c,
+          const char *key, const char *value_key, int by_shape,
+          struct pr_error *err)
+{
+    return add_table_by(diff, out_key, b, c, key, NULL, value_key, by_shape,
+                        err);
 }
 
 static enum pr_status
@@ -752,6 +764,13 @@ pr_diff_compare(const cJSON *base, const cJSON *cur, const char *base_label,
                        "operators_by_shape", "device_self_us", 1, err);
     if (st == PR_OK)
         st = add_table(diff, "kernels", &b, &c, "kernels", "total_us", 0, err);
+    /* issue #16: a regression points at a line of code and a module */
+    if (st == PR_OK)
+        st = add_table_by(diff, "sources", &b, &c, "sources", "location",
+                          "device_self_us", 0, err);
+    if (st == PR_OK)
+        st = add_table_by(diff, "modules", &b, &c, "modules", "path",
+                          "device_total_us", 0, err);
     free(b.tables);
     free(c.tables);
     if (st != PR_OK) {

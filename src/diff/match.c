@@ -53,8 +53,8 @@ number_or_zero(const cJSON *o, const char *key)
 }
 
 static enum pr_status
-collect_table(const cJSON *table, const char *value_key, int by_shape,
-              struct entries *out, struct pr_error *err)
+collect_table(const cJSON *table, const char *name_key, const char *value_key,
+              int by_shape, struct entries *out, struct pr_error *err)
 {
     const cJSON *row;
 
@@ -62,7 +62,7 @@ collect_table(const cJSON *table, const char *value_key, int by_shape,
         return PR_OK;
     cJSON_ArrayForEach(row, table)
     {
-        const cJSON *name = cJSON_GetObjectItemCaseSensitive(row, "name");
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(row, name_key);
         const cJSON *shapes;
         struct entry *e;
 
@@ -84,14 +84,16 @@ collect_table(const cJSON *table, const char *value_key, int by_shape,
 
 /* Flatten all tables of a side, sort, and sum rows with equal keys. */
 static enum pr_status
-collect_side(const struct pr_match_side *side, const char *value_key,
-             int by_shape, struct entries *out, struct pr_error *err)
+collect_side(const struct pr_match_side *side, const char *name_key,
+             const char *value_key, int by_shape, struct entries *out,
+             struct pr_error *err)
 {
     size_t i, w = 0;
     enum pr_status st = PR_OK;
 
     for (i = 0; i < side->n_tables && st == PR_OK; i++)
-        st = collect_table(side->tables[i], value_key, by_shape, out, err);
+        st = collect_table(side->tables[i], name_key, value_key, by_shape,
+                           out, err);
     if (st != PR_OK || out->n == 0)
         return st;
     qsort(out->v, out->n, sizeof(*out->v), cmp_entry);
@@ -163,6 +165,16 @@ pr_match_tables(const struct pr_match_side *base,
                 int by_shape, struct pr_match_table *out,
                 struct pr_error *err)
 {
+    return pr_match_tables_by(base, cur, "name", value_key, by_shape, out,
+                              err);
+}
+
+enum pr_status
+pr_match_tables_by(const struct pr_match_side *base,
+                   const struct pr_match_side *cur, const char *name_key,
+                   const char *value_key, int by_shape,
+                   struct pr_match_table *out, struct pr_error *err)
+{
     struct entries b = {NULL, 0, 0}, c = {NULL, 0, 0};
     enum pr_status st;
 
@@ -170,9 +182,9 @@ pr_match_tables(const struct pr_match_side *base,
     out->n = 0;
     if (!(base->divisor > 0) || !(cur->divisor > 0))
         return pr_error_set(err, PR_E_USAGE, "match: divisor must be > 0");
-    st = collect_side(base, value_key, by_shape, &b, err);
+    st = collect_side(base, name_key, value_key, by_shape, &b, err);
     if (st == PR_OK)
-        st = collect_side(cur, value_key, by_shape, &c, err);
+        st = collect_side(cur, name_key, value_key, by_shape, &c, err);
     if (st == PR_OK)
         st = join(&b, &c, out, err);
     free(b.v);

@@ -273,16 +273,22 @@ rows_table(struct pr_buf *b, const cJSON *arr, int want, size_t top)
 static void
 tables_section(struct pr_buf *b, const cJSON *diff, size_t top)
 {
-    static const char *const keys[] = {"operators", "kernels"};
+    static const char *const keys[] = {"operators", "kernels", "sources",
+                                       "modules"};
     static const char *const titles[] = {
         "Operators <span class=\"muted\">(device self time per step)</span>",
-        "Kernels <span class=\"muted\">(device time per step)</span>"};
+        "Kernels <span class=\"muted\">(device time per step)</span>",
+        "Source locations <span class=\"muted\">(device self time per "
+        "step)</span>",
+        "Modules <span class=\"muted\">(device total time per step)</span>"};
     static const char *const kinds[] = {"Top regressions", "Top improvements",
                                         "New and vanished"};
     static const int wants[] = {1, -1, 0};
     size_t t, k;
 
-    for (t = 0; t < 2; t++) {
+    for (t = 0; t < sizeof(keys) / sizeof(keys[0]); t++) {
+        if (t >= 2 && pr_sget_len(pr_sget(diff, keys[t])) == 0)
+            continue; /* no stacks or modules recorded */
         ADDF(b, "<h2 id=\"%s\">%s</h2>\n", keys[t], titles[t]);
         for (k = 0; k < 3; k++) {
             ADDF(b, "<h3>%s</h3>\n", kinds[k]);

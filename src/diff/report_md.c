@@ -245,14 +245,18 @@ top_tables(struct pr_buf *b, const cJSON *diff, size_t top)
 {
     static const char *const tables[][2] = {
         {"operators", "operators (device self time per step)"},
-        {"kernels", "kernels (device time per step)"}};
+        {"kernels", "kernels (device time per step)"},
+        {"sources", "source locations (device self time per step)"},
+        {"modules", "modules (device total time per step)"}};
     static const char *const kinds[] = {"Top regressions", "Top improvements",
                                         "New and vanished"};
     static const int wants[] = {1, -1, 0};
     size_t t, k;
 
-    for (t = 0; t < 2; t++) {
+    for (t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
         const cJSON *arr = pr_sget(diff, tables[t][0]);
+        if (t >= 2 && pr_sget_len(arr) == 0)
+            continue; /* no stacks or modules recorded: nothing to show */
         for (k = 0; k < 3; k++) {
             if (pr_buf_printf(b, "### %s: %s\n\n| Name | Baseline | Current "
                               "| Change | %s |\n|---|---:|---:|---:|---:|\n",

@@ -422,17 +422,24 @@ rows_table(struct pr_pdf_doc *d, const cJSON *arr, int want, size_t top)
 static void
 tables_section(struct pr_pdf_doc *d, const cJSON *diff, size_t top)
 {
-    static const char *const keys[] = {"operators", "kernels"};
-    static const char *const titles[] = {"Operators", "Kernels"};
+    static const char *const keys[] = {"operators", "kernels", "sources",
+                                       "modules"};
+    static const char *const titles[] = {"Operators", "Kernels",
+                                         "Source locations", "Modules"};
     static const char *const notes[] = {
         "Device self time per step, matched by name.",
-        "Device time per step, matched by name."};
+        "Device time per step, matched by name.",
+        "Device self time per step, matched by file:line (function).",
+        "Device total time per step, matched by module path."};
     static const char *const kinds[] = {"Top regressions", "Top improvements",
                                         "New and vanished"};
     static const int wants[] = {1, -1, 0};
     size_t t, k;
 
-    for (t = 0; t < 2 && !pr_pdf_doc_failed(d); t++) {
+    for (t = 0; t < sizeof(keys) / sizeof(keys[0]) && !pr_pdf_doc_failed(d);
+         t++) {
+        if (t >= 2 && pr_sget_len(pr_sget(diff, keys[t])) == 0)
+            continue; /* no stacks or modules recorded */
         pr_pdf_doc_section(d, titles[t]);
         pr_pdf_doc_note(d, notes[t]);
         for (k = 0; k < 3; k++) {
