@@ -12,6 +12,7 @@
 
 #include "profreport/buf.h"
 #include "profreport/checked.h"
+#include "profreport/comm.h"
 #include "profreport/dtype.h"
 #include "profreport/flops.h"
 #include "profreport/recommend.h"
@@ -273,13 +274,15 @@ rule_plugin_from_run(struct rctx *c)
 
 /* ---------------------------------------------------- efficiency rules */
 
-/* Many tiny kernels while the CPU side of the step is busy launching. */
+/* Many tiny kernels while the CPU side of the step is busy launching,
+ * and the GPU idle waiting for launches (hostdev.c's host wait). */
 static void
 rule_launch_bound(struct rctx *c)
 {
-    const cJSON *k;
+    const cJSON *k, *l = get(c->run, "launches");
     double calls = 0, small = 0, small_us = 0,
-           rt = step_share(c->run, "runtime");
+           rt = step_share(c->run, "runtime"),
+           host_wait = get_num(l, "gpu_idle_host_wait_pct");
     char text[REC_TEXT];
 
     cJSON_ArrayForEach(k, get(c->run, "kernels"))
@@ -292,69 +295,147 @@ rule_launch_bound(struct rctx *c)
         small += mean < 10.0 ? n : 0;
         small_us += mean < 10.0 ? n * mean : 0;
     }
-    if (calls < 100 || small / calls < 0.5 || !(rt >= 0.10))
+    /* evidence: the GPU idles while the CPU has not yet launched */
+    if (calls < 100 || small / calls < 0.5 || !(rt >= 0.10) ||
+        !(host_wait >= 10.0))
         return;
     snprintf(text, sizeof(text),
              "%.0f%% of %.0f kernel launches run under "
              "10 us (mean %.1f us) while CUDA runtime calls take %.1f%% of "
-             "the step: the GPU waits for the CPU to launch work. Capture "
-             "the step in a CUDA graph (torch.compile(mode=\"reduce-"
-             "overhead\") or torch.cuda.CUDAGraph), fuse small ops with "
-             "torch.compile, or raise the batch size.",
-             100.0 * small / calls, calls, small_us / small, 100.0 * rt);
+             "the step, and the GPU idles %.1f%% of its time waiting for the "
+             "next launch (median launch delay %.1f us): the GPU waits for "
+             "the CPU to launch work. %s",
+             100.0 * small / calls, calls, small_us / small, 100.0 * rt,
+             host_wait, get_num(get(l, "launch_delay_us"), "median"),
+             cJSON_IsTrue(get(l, "cuda_graphs"))
+                 ? "The run already replays CUDA graphs: capture more of the "
+                   "step in them, fuse small ops with torch.compile, or "
+                   "raise the batch size."
+                 : "Capture the step in a CUDA graph (torch.compile(mode="
+                   "\"reduce-overhead\") or torch.cuda.CUDAGraph), fuse "
+                   "small ops with torch.compile, or raise the batch size.");
     add_rec(c, "launch_bound", "warning", text);
 }
 
-static int
-is_sync_call(const char *n)
+/* Time from the first kept step's start to the last one's end, µs. */
+static double
+steps_span_us(const cJSON *run)
 {
-    return strstr(n, "Synchronize") || strcmp(n, "cudaMemcpy") == 0 ||
-           strcmp(n, "hipMemcpy") == 0;
+    const cJSON *st = get(run, "steps");
+    const cJSON *first = cJSON_GetArrayItem(st, 0);
+    const cJSON *last = cJSON_GetArrayItem(st, cJSON_GetArraySize(st) - 1);
+
+    return get_num(last, "start_us") + get_num(last, "duration_us") -
+           get_num(first, "start_us");
 }
 
-/* Blocking host syncs and DtoH copies inside the profiled steps. */
+/* Up to three blocking calls that starved the device, for the text. */
+static size_t
+append_sync_calls(char *text, size_t cap, size_t len, const cJSON *sy)
+{
+    const cJSON *r;
+    double total = get_num(sy, "gpu_idle_us");
+    size_t n = 0;
+
+    cJSON_ArrayForEach(r, get(sy, "calls"))
+    {
+        double idle = get_num(r, "gpu_idle_us");
+
+        if (n == 3 || !(idle >= 0.01 * total))
+            continue;
+        len = append(text, cap, len, "%s%s x%.0f (%.1f ms GPU idle)",
+                     n++ ? ", " : "", get_str(r, "name"), get_num(r, "count"),
+                     idle / 1000.0);
+    }
+    return len;
+}
+
+/* Blocking host syncs inside the profiled steps that left the device idle
+ * (hostdev.c); syncs outside the steps (profiler shutdown) are not the
+ * user's and do not count. */
 static void
 rule_host_sync(struct rctx *c)
 {
-    const struct pr_trace *t = c->f->t;
-    const cJSON *st = get(c->run, "steps");
-    const cJSON *first = cJSON_GetArrayItem(st, 0);
-    const cJSON *last = cJSON_GetArrayItem(st, cJSON_GetArraySize(st) - 1);
-    double b_us = get_num(first, "start_us");
-    double e_us = get_num(last, "start_us") + get_num(last, "duration_us");
-    double sync_us = 0, n_sync = 0, n_dtoh = 0;
-    int64_t origin;
-    size_t i;
+    const cJSON *sy = get(c->run, "synchronization");
+    double span = steps_span_us(c->run), idle = get_num(sy, "gpu_idle_us");
     char text[REC_TEXT];
+    size_t len;
 
-    if (!t || t->n_events == 0 || !(e_us > b_us))
+    if (!(span > 0) || !(idle / span >= 0.02))
         return;
-    origin = t->events[0].ts_ns;
-    for (i = 0; i < t->n_events; i++) {
-        const struct pr_event *e = &t->events[i];
-        double ts = (double)pr_sat_sub_i64(e->ts_ns, origin) / 1000.0;
-        const char *n = pr_trace_str(t, e->name);
-
-        if (ts < b_us || ts >= e_us)
-            continue;
-        if (e->kind == PR_KIND_RUNTIME_CALL && is_sync_call(n)) {
-            sync_us += (double)e->dur_ns / 1000.0;
-            n_sync++;
-        }
-        n_dtoh += e->kind == PR_KIND_COPY && strstr(n, "DtoH") != NULL;
-    }
-    if (sync_us / (e_us - b_us) < 0.02)
-        return;
-    snprintf(text, sizeof(text),
-             "The host blocks on the GPU inside the "
-             "steps: %.0f synchronizing CUDA calls (cudaStreamSynchronize, "
-             "cudaDeviceSynchronize, blocking cudaMemcpy) take %.1f ms, "
-             "%.1f%% of the profiled steps, with %.0f device-to-host copies. "
-             "Avoid .item(), .cpu(), .tolist(), print(tensor) and "
-             "torch.cuda.synchronize() in the training step; keep metrics on "
-             "the GPU and read them every N steps.",
-             n_sync, sync_us / 1000.0, 100.0 * sync_us / (e_us - b_us), n_dtoh);
+    len = append(text, sizeof(text), 0,
+                 "The host blocks on the GPU inside the steps and the GPU "
+                 "then idles %.1f ms (%.1f%% of the profiled steps) until "
+                 "new work arrives: ",
+                 idle / 1000.0, 100.0 * idle / span);
+    len = append_sync_calls(text, sizeof(text), len, sy);
+    append(text, sizeof(text), len,
+           ". Avoid .item(), .cpu(), .tolist(), print(tensor) and "
+           "torch.cuda.synchronize() in the training step; keep metrics on "
+           "the GPU and read them every N steps.");
     add_rec(c, "host_sync", "warning", text);
+}
+
+/* Pageable host copies: staged through a pinned buffer, blocking the
+ * host; judged against the host link, never device memory. */
+struct pageable {
+    double n, bytes, us, link_pct, link_gbps, top_us;
+    const char *link;
+};
+
+static void
+sum_pageable(const cJSON *copies, struct pageable *p)
+{
+    const cJSON *r;
+
+    memset(p, 0, sizeof(*p));
+    p->link_pct = NAN;
+    cJSON_ArrayForEach(r, get(copies, "by_kind"))
+    {
+        const char *m = get_str(r, "host_memory");
+        double us = get_num(r, "duration_us"), b = get_num(r, "bytes");
+
+        if (m == NULL || strcmp(m, "pageable") != 0 || !isfinite(us))
+            continue;
+        p->n += get_num(r, "count");
+        p->us += us;
+        p->bytes += isfinite(b) ? b : 0;
+        if (us > p->top_us && get_str(r, "link") != NULL) {
+            p->top_us = us;
+            p->link = get_str(r, "link");
+            p->link_pct = get_num(r, "link_pct");
+            p->link_gbps = get_num(r, "link_gbps");
+        }
+    }
+}
+
+static void
+rule_pageable_copies(struct rctx *c)
+{
+    struct pageable p;
+    double span = steps_span_us(c->run);
+    char text[REC_TEXT];
+    size_t len;
+
+    sum_pageable(get(c->run, "copies"), &p);
+    /* slow: under half the link, or a link we cannot judge */
+    if (!(span > 0) || !(p.us / span >= 0.01) || p.link_pct >= 50.0)
+        return;
+    len = append(text, sizeof(text), 0,
+                 "%.0f copies between the GPU and pageable host memory move "
+                 "%.1f MB in %.1f ms (%.1f GB/s",
+                 p.n, p.bytes / 1e6, p.us / 1000.0, p.bytes / (p.us * 1000.0));
+    if (p.link != NULL && isfinite(p.link_pct))
+        len = append(text, sizeof(text), len,
+                     "; the busiest kind runs at %.0f%% of the %s link, "
+                     "%.1f GB/s per direction",
+                     p.link_pct, p.link, p.link_gbps);
+    append(text, sizeof(text), len,
+           "): the driver stages pageable memory through a pinned buffer "
+           "and the host blocks. Allocate host tensors pinned "
+           "(DataLoader(pin_memory=True) or tensor.pin_memory()) and copy "
+           "with .to(device, non_blocking=True).");
+    add_rec(c, "pageable_copies", "warning", text);
 }
 
 /* One operators_by_shape row as the efficiency rules read it. */
@@ -528,6 +609,18 @@ rule_misaligned(struct rctx *c, const struct orow *v, size_t n_rows)
     add_rec(c, "misaligned_dims", "info", text);
 }
 
+/* Kernels whose low occupancy is by design: collectives (a few blocks
+ * move data while the rest of the GPU computes) and tensor-core GEMMs
+ * (large tiles, many registers per thread). */
+static int
+low_occupancy_by_design(const cJSON *k)
+{
+    const char *n = get_str(k, "name");
+
+    return n == NULL || pr_comm_kernel_name(n) ||
+           cJSON_IsTrue(get(k, "tensor_cores_used")) || pr_tc_kernel_uses(n);
+}
+
 /* Hot kernels that leave SMs idle: a grid under one block per SM, or an
  * estimated occupancy under 25% (0 means "not measured" in Kineto). */
 static void
@@ -552,7 +645,8 @@ rule_low_occupancy(struct rctx *c)
 
         if (n == 3 || !(total > 0) || us < 0.05 * total)
             break;
-        if (!(bps < 1.0) && !(occ > 0 && occ < 25.0))
+        if ((!(bps < 1.0) && !(occ > 0 && occ < 25.0)) ||
+            low_occupancy_by_design(k))
             continue;
         len = append(text, sizeof(text), len,
                      "%s%s: %.1f%% of kernel time, estimated occupancy "
@@ -620,6 +714,7 @@ pr_recommend_fill(const struct pr_rec_facts *f, cJSON *run,
     rule_plugin_from_run(&c);
     rule_launch_bound(&c);
     rule_host_sync(&c);
+    rule_pageable_copies(&c);
     rules_over_rows(&c);
     rule_low_occupancy(&c);
     return c.ok ? PR_OK

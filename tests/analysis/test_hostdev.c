@@ -17,6 +17,7 @@
 #include "profreport/analysis.h"
 #include "profreport/hostdev.h"
 #include "profreport/reader.h"
+#include "profreport/recommend.h"
 
 #include "testtrace.h"
 
@@ -377,6 +378,128 @@ test_no_runtime(void **state)
     pr_trace_free(t);
 }
 
+/* ------------------------------------------------ the recommendations */
+
+/* Run the rules on a run written as JSON; the recommendation id's text,
+ * or NULL when the rule did not fire.  *run is deleted by the caller. */
+static const char *
+rec_text(cJSON **run, const char *json, const char *id)
+{
+    struct pr_error err = {0};
+    const cJSON *r;
+
+    *run = cJSON_Parse(json);
+    assert_non_null(*run);
+    assert_int_equal(pr_recommend_fill(NULL, *run, &err), PR_OK);
+    cJSON_ArrayForEach(r, at(*run, "recommendations"))
+    {
+        if (strcmp(cJSON_GetStringValue(at(r, "id")), id) == 0)
+            return cJSON_GetStringValue(at(r, "text"));
+    }
+    return NULL;
+}
+
+#define STEPS "\"steps\": [{\"start_us\": 0, \"duration_us\": 1000}]"
+
+/* NCCL kernels and tensor-core GEMMs are low-occupancy by design. */
+static void
+test_rec_occupancy(void **state)
+{
+    cJSON *run;
+    const char *t = rec_text(
+        &run,
+        "{\"kernels\": ["
+        "{\"name\": \"ncclDevKernel_AllReduce_Sum_f32_RING_LL\", \"total_us\": "
+        "50, \"mean_est_achieved_occupancy_pct\": 1, \"mean_blocks_per_sm\": "
+        "0.1},"
+        "{\"name\": \"cutlass_80_tensorop_s1688gemm_128x128\", \"total_us\": "
+        "30, \"mean_est_achieved_occupancy_pct\": 10, \"mean_blocks_per_sm\": "
+        "0.5, \"tensor_cores_used\": true},"
+        "{\"name\": \"my_kernel\", \"total_us\": 20, "
+        "\"mean_est_achieved_occupancy_pct\": 10, \"mean_blocks_per_sm\": "
+        "4}]}",
+        "low_occupancy");
+
+    (void)state;
+    assert_non_null(t);
+    assert_non_null(strstr(t, "my_kernel: 20.0% of kernel time"));
+    assert_null(strstr(t, "nccl"));
+    assert_null(strstr(t, "cutlass"));
+    cJSON_Delete(run);
+}
+
+/* A sync inside the steps that starved the GPU 10% of the steps fires and
+ * names the call; 1% does not. */
+static void
+test_rec_host_sync(void **state)
+{
+    cJSON *run;
+    const char *t = rec_text(
+        &run,
+        "{" STEPS ", \"synchronization\": {\"gpu_idle_us\": 100, \"calls\": "
+        "[{\"name\": \"cudaDeviceSynchronize\", \"count\": 2, "
+        "\"gpu_idle_us\": 100}]}}",
+        "host_sync");
+
+    (void)state;
+    assert_non_null(t);
+    assert_non_null(strstr(t, "idles 0.1 ms (10.0% of the profiled steps)"));
+    assert_non_null(strstr(t, "cudaDeviceSynchronize x2"));
+    cJSON_Delete(run);
+    assert_null(rec_text(&run,
+                         "{" STEPS ", \"synchronization\": {\"gpu_idle_us\": "
+                         "10, \"calls\": []}}",
+                         "host_sync"));
+    cJSON_Delete(run);
+}
+
+#define PAGEABLE(pct)                                                          \
+    "{" STEPS ", \"copies\": {\"by_kind\": [{\"direction\": \"HtoD\", "        \
+    "\"host_memory\": \"pageable\", \"count\": 4, \"bytes\": 4e7, "            \
+    "\"duration_us\": 20, \"link\": \"PCIe 4.0 x16\", \"link_gbps\": 31.5, "   \
+    "\"link_pct\": " #pct "}]}}"
+
+/* Slow pageable copies: pin_memory + non_blocking, judged against the
+ * host link and never HBM; copies near the link speed are left alone. */
+static void
+test_rec_pageable(void **state)
+{
+    cJSON *run;
+    const char *t = rec_text(&run, PAGEABLE(14), "pageable_copies");
+
+    (void)state;
+    assert_non_null(t);
+    assert_non_null(strstr(t, "14% of the PCIe 4.0 x16 link"));
+    assert_non_null(strstr(t, "pin_memory=True"));
+    assert_non_null(strstr(t, "non_blocking=True"));
+    assert_null(strstr(t, "HBM"));
+    cJSON_Delete(run);
+    assert_null(rec_text(&run, PAGEABLE(64), "pageable_copies"));
+    cJSON_Delete(run);
+}
+
+#define LAUNCHES(wait)                                                         \
+    "{\"step_summary\": {\"mean_us\": 1000, \"breakdown_us\": {\"runtime\": "  \
+    "300}}, \"kernels\": [{\"name\": \"k\", \"calls\": 200, \"mean_us\": 2, "  \
+    "\"total_us\": 400}], \"launches\": {\"gpu_idle_host_wait_pct\": " #wait   \
+    ", \"launch_delay_us\": {\"median\": 3}, \"cuda_graphs\": false}}"
+
+/* Launch-bound needs evidence: the GPU idle waiting for launches. */
+static void
+test_rec_launch_bound(void **state)
+{
+    cJSON *run;
+    const char *t = rec_text(&run, LAUNCHES(40), "launch_bound");
+
+    (void)state;
+    assert_non_null(t);
+    assert_non_null(strstr(t, "idles 40.0% of its time"));
+    assert_non_null(strstr(t, "CUDA graph"));
+    cJSON_Delete(run);
+    assert_null(rec_text(&run, LAUNCHES(2), "launch_bound"));
+    cJSON_Delete(run);
+}
+
 /* ------------------------------------------------ the real traces */
 
 static char root[4096];
@@ -529,6 +652,10 @@ main(void)
         cmocka_unit_test(test_host_link_table),
         cmocka_unit_test(test_launches),
         cmocka_unit_test(test_no_runtime),
+        cmocka_unit_test(test_rec_occupancy),
+        cmocka_unit_test(test_rec_host_sync),
+        cmocka_unit_test(test_rec_pageable),
+        cmocka_unit_test(test_rec_launch_bound),
         cmocka_unit_test(test_alexnet),
         cmocka_unit_test(test_event_sync),
         cmocka_unit_test(test_trace_filter),

@@ -222,10 +222,9 @@ test_recommendations(void **state)
     assert_non_null(r);
     assert_non_null(strstr(str(r, "text"), "pad M from 63 to 64"));
     assert_string_equal(str(r, "severity"), "info");
-    /* h884 kernel: 8% of kernel time with 10% occupancy */
-    r = find_rec(run, "low_occupancy");
-    assert_non_null(r);
-    assert_non_null(strstr(str(r, "text"), "volta_h884gemm_64x64"));
+    /* h884 kernel: 8% of kernel time with 10% occupancy, but a tensor-core
+     * GEMM is low-occupancy by design (issue #11): no advice */
+    assert_null(find_rec(run, "low_occupancy"));
     /* TC time is not 0, GPU busy 80%: no AMP / utilization rules */
     assert_null(find_rec(run, "enable_amp"));
     assert_null(find_rec(run, "low_gpu_utilization"));
@@ -235,7 +234,7 @@ test_recommendations(void **state)
     assert_int_equal(pr_recommend_fill(NULL, run, &err), PR_OK);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
                          run, "recommendations")),
-                     4);
+                     3);
     cJSON_Delete(run);
 }
 
