@@ -65,7 +65,9 @@ enum pr_unit {
     PR_UNIT_MIX_MATRIX, /* a fused task led by the matrix unit (MIX_AIC) */
     PR_UNIT_MIX_VECTOR, /* a fused task led by the vector unit (MIX_AIV) */
     PR_UNIT_CPU,        /* a device-side CPU (Ascend AI CPU) */
-    PR_UNIT_OTHER       /* another engine (DSA random numbers, HCCL) */
+    PR_UNIT_OTHER,      /* another engine (DSA random numbers) */
+    PR_UNIT_COMM        /* the collective engine (HCCL): the task is
+                           communication, whatever its name */
 };
 
 /* One duration or memory event, 64 bytes.  Events are sorted by (ts_ns,
@@ -139,6 +141,21 @@ struct pr_gpu_info {
      * counters (a cuda_profiler_range of a kernel-replay trace: an FMA is
      * 2, an add or multiply 1); -1 absent */
     double measured_flops;
+    /* what a producer states about the task (Ascend); absent for Kineto */
+    uint8_t unit;           /* enum pr_unit the task ran on */
+    int8_t hf32;            /* HF32 Eligible: 1 yes, 0 no, -1 absent */
+    uint32_t task_type;     /* producer's task type ("AI_CORE", "SDMA");
+                               PR_STR_NONE */
+    uint32_t op_type;       /* operator type of the task ("MatMulV2");
+                               PR_STR_NONE */
+    uint32_t dev_types;     /* input dtypes as the device holds them
+                               ("['float', 'float']"); PR_STR_NONE */
+    uint32_t dev_shapes;    /* input shapes in device formats (NC1HWC0,
+                               FRACTAL_Z: tiled, so never for FLOP
+                               formulas); PR_STR_NONE */
+    int64_t task_id;        /* -1 absent */
+    double matrix_util_pct; /* the producer's matrix-unit utilisation
+                               (cube_utilization(%)); NaN absent */
 };
 
 /* Side record for [memory] instants. */
@@ -229,6 +246,9 @@ struct pr_trace {
      * the run's.  replay_unlinked: how many of them no kernel launch could
      * be paired with (see pr_ingest_link_ranges). */
     size_t replayed_kernels, replay_unlinked;
+    uint32_t vendor;      /* device vendor when the format knows it
+                             ("huawei"); PR_STR_NONE */
+    uint32_t device_kind; /* "npu", "gpu"; PR_STR_NONE when unknown */
     struct pr_diag diag;
 
     /* Set by loaders of run folders (MindSpore profiler/, msprof PROF_*) */
@@ -271,6 +291,9 @@ struct pr_event *pr_trace_add_event(struct pr_trace *t);
 struct pr_op_info *pr_trace_add_op(struct pr_trace *t, uint32_t *index);
 struct pr_gpu_info *pr_trace_add_gpu(struct pr_trace *t, uint32_t *index);
 struct pr_mem_info *pr_trace_add_mem(struct pr_trace *t, uint32_t *index);
+/* A side record for kernels with every field "absent", for readers that
+ * fill records of their own before handing them to the trace. */
+void pr_gpu_info_init(struct pr_gpu_info *g);
 PR_NODISCARD enum pr_status pr_trace_add_flow(struct pr_trace *t,
                                               const struct pr_flow *f);
 struct pr_device *pr_trace_add_device(struct pr_trace *t);

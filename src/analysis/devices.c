@@ -169,6 +169,13 @@ emit_arch(cJSON *o, const struct pr_trace *t, int64_t id,
         pr_emit_null(o, "architecture", ok);
         return;
     }
+    if (t->vendor != PR_STR_NONE) {
+        /* the format knows the device (Ascend): no CUDA or HIP numbers */
+        pr_emit_str(o, "vendor", pr_trace_str(t, t->vendor), ok);
+        pr_emit_null(o, "compute_capability", ok);
+        pr_emit_null(o, "architecture", ok);
+        return;
+    }
     pr_emit_str(o, "vendor", amd ? "amd" : "nvidia", ok);
     if (has_cc && !amd) {
         snprintf(cc, sizeof(cc), "%d.%d", d->compute_major, d->compute_minor);
@@ -198,6 +205,8 @@ emit_device(cJSON *arr, const struct pr_trace *t, int64_t id, int *ok)
                 : is_mtia(t, id) ? "MTIA"
                                  : NULL,
                 ok);
+    if (t->device_kind != PR_STR_NONE)
+        pr_emit_str(o, "kind", pr_trace_str(t, t->device_kind), ok);
     pr_emit_num_or_null(o, "num_sms", d && d->num_sms >= 0 ? d->num_sms : NAN,
                         ok);
     emit_arch(o, t, id, d, ok);

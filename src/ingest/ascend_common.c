@@ -77,8 +77,8 @@ static const struct {
     {"AI_CPU", PR_UNIT_CPU},
     {"AICPU", PR_UNIT_CPU},
     {"DSA_SQE", PR_UNIT_OTHER},
-    {"HCCL", PR_UNIT_OTHER},
-    {"COMMUNICATION", PR_UNIT_OTHER},
+    {"HCCL", PR_UNIT_COMM},
+    {"COMMUNICATION", PR_UNIT_COMM},
     {"FFTS_PLUS", PR_UNIT_OTHER},
 };
 

@@ -1253,7 +1253,7 @@ add_gpu_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
                                           r->n_gpu + 1, sizeof(*g)) != PR_OK)
         return PR_E_NOMEM;
     g = &r->gpu[r->n_gpu];
-    memset(g, 0, sizeof(*g)); /* fields added to the model later stay 0 */
+    pr_gpu_info_init(g); /* fields added to the model later stay absent */
     g->device = (int32_t)arg_int(a, A_DEVICE, INT32_MIN, INT32_MAX, -1);
     g->stream = (int32_t)arg_int(a, A_STREAM, INT32_MIN, INT32_MAX, -1);
     for (i = 0; i < 2; i++) {

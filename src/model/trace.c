@@ -27,6 +27,7 @@ pr_trace_new(void)
     t->backend = PR_STR_NONE;
     t->worker = PR_STR_NONE;
     t->format = pr_strtab_intern(t->strs, "kineto", 6);
+    t->vendor = t->device_kind = PR_STR_NONE;
     return t;
 }
 
@@ -121,6 +122,27 @@ pr_trace_add_op(struct pr_trace *t, uint32_t *index)
     return o;
 }
 
+void
+pr_gpu_info_init(struct pr_gpu_info *g)
+{
+    memset(g, 0, sizeof(*g));
+    g->device = g->stream = -1;
+    g->regs_per_thread = g->shared_mem = -1;
+    g->blocks_per_sm = NAN;
+    g->occupancy_pct = NAN;
+    g->bytes = -1;
+    g->collective = g->dtype = PR_STR_NONE;
+    g->in_nelems = g->out_nelems = -1;
+    g->group_size = -1;
+    g->unit = PR_UNIT_UNKNOWN;
+    g->hf32 = -1;
+    g->task_type = g->op_type = PR_STR_NONE;
+    g->dev_types = g->dev_shapes = PR_STR_NONE;
+    g->task_id = -1;
+    g->measured_flops = -1;
+    g->matrix_util_pct = NAN;
+}
+
 struct pr_gpu_info *
 pr_trace_add_gpu(struct pr_trace *t, uint32_t *index)
 {
@@ -131,16 +153,7 @@ pr_trace_add_gpu(struct pr_trace *t, uint32_t *index)
         return NULL;
     *index = (uint32_t)t->n_gpu;
     g = &t->gpu[t->n_gpu++];
-    memset(g, 0, sizeof(*g));
-    g->device = g->stream = -1;
-    g->regs_per_thread = g->shared_mem = -1;
-    g->blocks_per_sm = NAN;
-    g->occupancy_pct = NAN;
-    g->bytes = -1;
-    g->collective = g->dtype = PR_STR_NONE;
-    g->in_nelems = g->out_nelems = -1;
-    g->group_size = -1;
-    g->measured_flops = -1;
+    pr_gpu_info_init(g);
     return g;
 }
 

@@ -50,7 +50,8 @@ test_units(void **state)
     assert_int_equal(pr_ascend_unit("MIX_AIC"), PR_UNIT_MIX_MATRIX);
     assert_int_equal(pr_ascend_unit("MIX_AIV"), PR_UNIT_MIX_VECTOR);
     assert_int_equal(pr_ascend_unit("AI_CPU"), PR_UNIT_CPU);
-    assert_int_equal(pr_ascend_unit("HCCL"), PR_UNIT_OTHER);
+    assert_int_equal(pr_ascend_unit("HCCL"), PR_UNIT_COMM);
+    assert_int_equal(pr_ascend_unit("DSA_SQE"), PR_UNIT_OTHER);
     assert_int_equal(pr_ascend_unit("N/A"), PR_UNIT_UNKNOWN);
     assert_int_equal(pr_ascend_unit(""), PR_UNIT_UNKNOWN);
 }

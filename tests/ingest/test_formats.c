@@ -103,6 +103,19 @@ test_sniff_json(void **state)
     check("a.json", "{ \"graph_exec\": { \"operator\": {", "megengine-static",
           PR_CLAIM_SURE);
     check("a.csv", "Step Id,Model ID,Task ID\n", "-", PR_CLAIM_NO);
+    /* torch_npu's trace_view.json: string timestamps, its own names */
+    check("a.bin",
+          "[{\"ph\": \"X\", \"name\": \"aten::mm\", \"ts\": "
+          "\"1736408883704643.212\"",
+          "ascend_trace", PR_CLAIM_SURE);
+    check("a.bin", "[{\"ph\":\"X\",\"ts\":\"17\"", "ascend_trace",
+          PR_CLAIM_SURE);
+    check("a.bin",
+          "[{\"ph\": \"M\", \"args\": {\"name\": \"Ascend "
+          "Hardware\"}}",
+          "ascend_trace", PR_CLAIM_SURE);
+    check("a.bin", "[{\"ph\": \"X\", \"ts\": 17, \"name\": \"\\\"ts\\\"\"",
+          "chrome", PR_CLAIM_SURE);
 }
 
 static void
