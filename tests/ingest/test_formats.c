@@ -168,6 +168,7 @@ test_rows_load(void **state)
         "\"ts\": 1, \"dur\": 2}]",
     };
     const struct pr_format_table *t = pr_formats_builtin();
+    const char *const want[] = {"kineto", "chrome"};
     size_t i;
 
     (void)state;
@@ -184,7 +185,7 @@ test_rows_load(void **state)
         assert_int_equal(write(fd, docs[i], strlen(docs[i])),
                          (ssize_t)strlen(docs[i]));
         close(fd);
-        assert_ptr_equal(f, row(i == 0 ? "kineto" : "chrome", NULL));
+        assert_ptr_equal(f, row(want[i], NULL));
         pr_error_clear(&err);
         assert_int_equal(f->load(path, NULL, &tr, &err), PR_OK);
         assert_int_equal(tr->n_events, 1);

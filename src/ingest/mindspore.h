@@ -1,0 +1,181 @@
+/* mindspore.h - what the readers of the legacy MindSpore / MindInsight
+ * profiler/ folder (mindspore*.c) and of msprof PROF_* folders (msprof*.c)
+ * share: the kinds of file the folder holds, told apart by their content;
+ * and a builder that turns device tasks into the model when no host
+ * timeline exists (graph mode runs every operator as one device task, so
+ * the task names its operator).  Spec: shared/spec/other-producers.md §3,
+ * shared/spec/flops-and-formats.md §3.2.
+ *
+ * Only src/ingest includes this header. */
+#ifndef PROFREPORT_INGEST_MINDSPORE_H
+#define PROFREPORT_INGEST_MINDSPORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profreport/buf.h"
+#include "profreport/error.h"
+#include "profreport/formats.h"
+#include "profreport/trace.h"
+
+/* The files of a profiler/ folder, by what their content is.  The names
+ * in the comments are MindSpore's; `_{r}` is the rank (or device) id. */
+enum pr_ms_kind {
+    PR_MS_UNKNOWN = 0,
+    /* Ascend (legacy parser) */
+    PR_MS_FRAMEWORK,     /* framework_raw_{r}.csv: op_info shapes, types */
+    PR_MS_AICORE_DETAIL, /* aicore_intermediate_{r}_detail.csv */
+    PR_MS_AICORE_TYPE,   /* aicore_intermediate_{r}_type.csv */
+    PR_MS_AICPU,         /* aicpu_intermediate_{r}.csv */
+    PR_MS_TIMELINE_DATA, /* output_timeline_data_{r}.txt (CSV, ms) */
+    PR_MS_STEP_TRACE,    /* step_trace_raw_{r}_detail_time.csv (10 ns) */
+    PR_MS_STEP_POINTS,   /* step_trace_point_info.json */
+    PR_MS_FLOPS,         /* flops_{r}.txt */
+    PR_MS_FLOPS_SUMMARY, /* flops_summary_{r}.json */
+    PR_MS_TIMELINE,      /* [ascend_]timeline_display_{r}.json */
+    PR_MS_MIN_CYCLE,     /* min_cycle_counter_{r}.txt: timeline origin */
+    PR_MS_HCCL,          /* hccl_raw_{r}.csv */
+    PR_MS_CLUSTER,       /* ascend_cluster_analyse_*_{r}.csv */
+    /* data pipeline (either device) */
+    PR_MS_MINDDATA,     /* minddata_pipeline_raw_{r}.csv */
+    PR_MS_DEVICE_QUEUE, /* device_queue_profiling_{r}.txt */
+    PR_MS_CPU_UTIL,     /* minddata_cpu_utilization_{r}.json */
+    /* GPU (DataSaver) */
+    PR_MS_GPU_OP_DETAIL,  /* gpu_op_detail_info_{r}.csv */
+    PR_MS_GPU_OP_TYPE,    /* gpu_op_type_info_{r}.csv */
+    PR_MS_GPU_ACTIVITY,   /* gpu_activity_data_{r}.csv */
+    PR_MS_GPU_KERNEL_TS,  /* activity_execute_timestamp_{r}.txt */
+    PR_MS_GPU_OP_TS,      /* op_execute_timestamp_{r}.txt */
+    PR_MS_GPU_FRAMEWORK,  /* gpu_framework_{r}.txt: shapes */
+    PR_MS_GPU_STEP_TRACE, /* step_trace_profiling_{r}.txt (10 ns) */
+    PR_MS_GPU_TIMELINE,   /* gpu_timeline_display_{r}.json */
+    PR_MS_CPU_OP_DETAIL,  /* cpu_op_detail_info_{r}.csv (ms) */
+    /* known files whose content another file holds too: not read */
+    PR_MS_REDUNDANT,
+    PR_MS_KIND_COUNT
+};
+
+/* Bytes of a file's head the classifier looks at. */
+#define PR_MS_HEAD ((size_t)4096)
+
+/* The kind of a file from its first bytes (n may be less than the file;
+ * `whole` when it is all of it).  PR_MS_UNKNOWN for anything else. */
+enum pr_ms_kind pr_ms_classify(const char *head, size_t n, int whole);
+
+/* Whether a kind belongs to one device family: 1 Ascend, 2 GPU, 0 either
+ * (data pipeline files). */
+int pr_ms_kind_family(enum pr_ms_kind k);
+
+/* The rank (or device) id a file name carries: its last number between
+ * '_' and '_' or '.' ("aicore_intermediate_1_detail.csv" -> 1,
+ * "ascend_cluster_analyse_pipeline-parallel_2_4_3.csv" -> 3); -1 when
+ * there is none (step_trace_point_info.json belongs to every rank). */
+int64_t pr_ms_rank_of(const char *base);
+
+/* The operator type in a MindSpore full name, as MindInsight derives it:
+ * the text between the last '/' and the last '-' ("Default/net/Conv2D-op5"
+ * -> "Conv2D"); the whole last component when it has no '-'.  Writes at
+ * most cap bytes (NUL included). */
+void pr_ms_op_type(const char *full, char *out, size_t cap);
+
+/* The collective an operator type names, in the words pr_comm reads
+ * ("AllReduce" -> "allreduce", "Receive" -> "recv", "HcomBroadcast" ->
+ * "broadcast"); NULL for other operators.  Static result. */
+const char *pr_ms_collective(const char *op_type);
+
+/* Exact decimal text to int64 nanoseconds, for a unit of 10^exp ns
+ * (exp 6: milliseconds, 3: microseconds, 1: 10 ns ticks, 0: ns); the
+ * digits past one nanosecond round half away from zero.  Blanks around
+ * the number are allowed.  0 when the text is not a plain decimal number
+ * or the result leaves +-2^62 ns. */
+int pr_ms_dec_ns(const char *s, size_t n, int exp, int64_t *ns);
+
+/* A CSV column by its name with the blanks around it cut (MindSpore
+ * writes "op_name, stream_id, ..."); -1 when absent. */
+struct pr_csv;
+int pr_ms_csv_col(const struct pr_csv *c, const char *name);
+
+/* A number in a field, blanks around it allowed; 0 when it is none. */
+int pr_ms_num(const char *s, double *out);
+
+/* ------------------------------------------------------------ builder */
+
+/* One device task, with the operator that launched it where known. */
+struct pr_ms_task {
+    const char *name;       /* the task (kernel) name: the op's full name */
+    const char *op;         /* operator name (its type, "MatMul"), or NULL */
+    const char *shapes;     /* op input shapes as model text, or NULL */
+    const char *types;      /* op input types as model text, or NULL */
+    const char *collective; /* for a communication task ("allreduce") */
+    int64_t ts_ns, dur_ns;
+    int64_t stream;    /* -1 unknown */
+    const char *row;   /* the timeline row instead of the stream
+                          number ("AI CPU"), or NULL */
+    enum pr_kind kind; /* DEVICE_TASK, COPY, SYNC, OTHER */
+    enum pr_unit unit;
+    double flops;              /* measured FLOPs of one call; -1 unknown */
+    int64_t bytes;             /* copy or message bytes; -1 unknown */
+    int32_t grid[3], block[3]; /* GPU launch shape; 0 unknown */
+};
+
+/* Builds one run's trace: device tasks on pid = device id, tid = stream,
+ * each operator as a zero-length host op at its task's start (graph mode
+ * has no host time per op) linked through a zero-length launch, as the op
+ * tree links Kineto's operators to their kernels; steps as
+ * ProfilerStep#N annotations. */
+struct pr_ms_builder {
+    struct pr_trace *t; /* borrowed */
+    int64_t device;     /* device id of the tasks; -1 unknown */
+    int64_t next_id;    /* correlation / external ids handed out */
+    uint32_t host_pid, step_tid, launch;
+};
+
+PR_NODISCARD enum pr_status
+pr_ms_builder_init(struct pr_ms_builder *b, struct pr_trace *t, int64_t device,
+                   const char *format, struct pr_error *err);
+
+/* Add one task (strings copied).  PR_E_NOMEM, PR_E_FORMAT for a negative
+ * duration (messages without a file name). */
+PR_NODISCARD enum pr_status pr_ms_add_task(struct pr_ms_builder *b,
+                                           const struct pr_ms_task *k,
+                                           struct pr_error *err);
+
+/* Add step `number` over [start_ns, end_ns).  PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_ms_add_step(struct pr_ms_builder *b,
+                                           int64_t number, int64_t start_ns,
+                                           int64_t end_ns,
+                                           struct pr_error *err);
+
+/* A device range that is not a task (a step phase, a stream-parallel
+ * segment): kept on the device's "Step Trace" row, not counted. */
+PR_NODISCARD enum pr_status pr_ms_add_range(struct pr_ms_builder *b,
+                                            const char *name, int64_t ts_ns,
+                                            int64_t dur_ns,
+                                            struct pr_error *err);
+
+/* ------------------------------------------------------------ readers */
+
+struct pr_ms_file {
+    char *path; /* owned */
+    enum pr_ms_kind kind;
+    int64_t rank;
+};
+
+/* The files of one run: one rank of one device family. */
+struct pr_ms_unit {
+    int64_t rank; /* -1 when no file names one */
+    int family;   /* 1 Ascend, 2 GPU */
+    const struct pr_ms_file *by_kind[PR_MS_KIND_COUNT]; /* borrowed */
+};
+
+/* Read the files of an Ascend or a GPU unit into t (a new trace). */
+PR_NODISCARD enum pr_status pr_ms_ascend_read(const struct pr_ms_unit *u,
+                                              const struct pr_read_opts *o,
+                                              struct pr_trace *t,
+                                              struct pr_error *err);
+PR_NODISCARD enum pr_status pr_ms_gpu_read(const struct pr_ms_unit *u,
+                                           const struct pr_read_opts *o,
+                                           struct pr_trace *t,
+                                           struct pr_error *err);
+
+#endif

@@ -1,0 +1,185 @@
+#!/bin/sh
+# mindspore.sh - every MindSpore / MindInsight profiler folder of
+# ../shared/traces/mindspore gives a summary whose runs are its ranks,
+# whose kernels are exactly the device rows of the files they came from
+# (count and total time), and whose steps are the step trace's own rows.
+# The expected numbers are computed here by Python from the files, by the
+# rules of shared/spec/other-producers.md §3, not by profreport.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! have_shared || ! command -v python3 >/dev/null 2>&1; then
+    skip "MindSpore samples" "no $PR_SHARED/traces or no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+M=$PR_SHARED/traces/mindspore
+
+cat > "$T_DIR/expect.py" <<'PY'
+import csv, glob, json, os, re, sys
+from decimal import Decimal
+
+folder, summary = sys.argv[1], sys.argv[2]
+
+def rank_of(name):
+    m = re.findall(r'_(\d+)(?=[_.])', name)
+    return int(m[-1]) if m else None
+
+def files(pattern):
+    return {rank_of(os.path.basename(p)): p
+            for p in glob.glob(os.path.join(folder, pattern))}
+
+rows = files('output_timeline_data_*.txt')
+aicpu = files('aicpu_intermediate_*.csv')
+timelines = files('*timeline_display_*.json')
+timelines = {r: p for r, p in timelines.items() if 'gpu_' not in p}
+details = files('aicore_intermediate_*_detail.csv')
+steps = files('step_trace_raw_*_detail_time.csv')
+
+def expected_tasks(r):
+    """(count, total µs) of the device rows of rank r."""
+    if r in rows:
+        n, us = 0, Decimal(0)
+        for x in list(csv.reader(open(rows[r])))[1:]:
+            n += 1
+            us += Decimal(x[3]) * 1000
+        for x in csv.DictReader(open(aicpu[r])) if r in aicpu else []:
+            n += 1
+            us += Decimal(x['run_end']) - Decimal(x['run_start'])
+        return n, us
+    if r in timelines:
+        ev = [e for e in json.load(open(timelines[r])) if e.get('pid') in (1, 9000)]
+        return len(ev), sum(Decimal(str(e['dur'])) for e in ev)
+    if r in details:
+        n, us = 0, Decimal(0)
+        for x in list(csv.reader(open(details[r])))[1:]:
+            f = int(x[2]) if len(x) > 2 else 1
+            n += f
+            us += Decimal(x[1]) * 1000 * f
+        return n, us
+    if r in steps:  # the step trace's communication segments
+        n, us = 0, Decimal(0)
+        table = list(csv.DictReader(open(steps[r])))
+        for x in table:
+            if not x['step_num'].isdigit() or int(x['step_num']) <= 0:
+                continue
+            for k in x:
+                if k.startswith('stream_') and k.endswith('_start_point') \
+                        and '_parallel_' not in k:
+                    a, b = int(x[k]), int(x[k[:-len('_start_point')] + '_end_point'])
+                    if a or b:
+                        n += 1
+                        us += Decimal(b - a) / 100
+        return n, us
+    return 0, Decimal(0)
+
+def expected_steps(r):
+    if r not in steps:
+        return None
+    return [Decimal(x['total']) / 100 for x in csv.DictReader(open(steps[r]))
+            if x['step_num'].isdigit() and int(x['step_num']) > 0]
+
+s = json.load(open(summary))
+ranks = sorted(set(rows) | set(timelines) | set(details) | set(steps))
+got = {run['worker']: run for run in s['runs']}
+bad = []
+for r in ranks:
+    n, us = expected_tasks(r)
+    st = expected_steps(r)
+    if n == 0 and st is None:
+        continue
+    run = got.get('rank%d' % r)
+    if run is None:
+        bad.append('no run rank%d (runs: %s)' % (r, sorted(got)))
+        continue
+    if run['rank'] != r:
+        bad.append('rank%d: rank %s' % (r, run['rank']))
+    k = run['kernels'] or []
+    calls = sum(x['calls'] for x in k)
+    total = sum(Decimal(str(x['total_us'])) for x in k)
+    if calls != n or abs(total - us) > Decimal('0.01') + us * Decimal('1e-9'):
+        bad.append('rank%d: kernels %d / %s us, rows %d / %s us' % (r, calls, total, n, us))
+    if st is not None:
+        mine = [Decimal(str(x['duration_us'])) for x in run['steps']]
+        if len(mine) != len(st) or any(abs(a - b) > b / 100 for a, b in zip(mine, st)):
+            bad.append('rank%d: steps %s, step trace %s' % (r, mine[:5], st[:5]))
+        if run['step_summary']['count'] != len(st):
+            bad.append('rank%d: step count %s' % (r, run['step_summary']['count']))
+    print('rank%d: %d kernels, %s us, %s steps' % (r, n, us, len(st or [])))
+if len(s['runs']) != len([r for r in ranks if expected_tasks(r)[0] or expected_steps(r)]):
+    bad.append('runs %s' % sorted(got))
+print('\n'.join(bad))
+sys.exit(1 if bad else 0)
+PY
+
+for d in ascend_run1 ascend_run2 fixtures extra/cluster_4rank_pipeline \
+         extra/run_3_profiler extra/run_4_profiler; do
+    rm -f "$T_DIR/s.json"
+    if "$PR_BIN" --quiet --input "$M/$d" --json "$T_DIR/s.json" 2> "$T_DIR/err"; then
+        if python3 "$T_DIR/expect.py" "$M/$d" "$T_DIR/s.json" > "$T_DIR/py" 2>&1; then
+            ok "$d: ranks, kernels and steps match the files ($(tr '\n' ' ' < "$T_DIR/py"))"
+        else
+            not_ok "$d: $(tr '\n' ' ' < "$T_DIR/py" | head -c 600)"
+        fi
+    else
+        not_ok "$d: exit $? ($(head -c 300 "$T_DIR/err"))"
+    fi
+done
+
+# operators by MindSpore type (the text between the last '/' and '-' of
+# the full name), each with the device time of its rows; the type table of
+# aicore_intermediate_type counts each distinct op once per step, as the
+# number of distinct full names of that type
+"$PR_BIN" --quiet --input "$M/ascend_run2" --json "$T_DIR/r2.json"
+check "ascend_run2: operators are the rows by type" python3 - "$M/ascend_run2" \
+    "$T_DIR/r2.json" <<'PY'
+import csv, json, sys
+from decimal import Decimal
+d = sys.argv[1]
+want, names = {}, {}
+for name, _, _, ms in list(csv.reader(open(d + '/output_timeline_data_1.txt')))[1:]:
+    t = name.rsplit('/', 1)[-1].rsplit('-', 1)[0]
+    n, us = want.get(t, (0, Decimal(0)))
+    want[t] = (n + 1, us + Decimal(ms) * 1000)
+    names.setdefault(t, set()).add(name)
+ops = {o['name']: o for o in json.load(open(sys.argv[2]))['runs'][0]['operators']}
+bad = [t for t, (n, us) in want.items()
+       if t not in ops or ops[t]['calls'] != n
+       or abs(Decimal(str(ops[t]['device_self_us'])) - us) > Decimal('0.01')]
+bad += [r['op_type'] for r in csv.DictReader(open(d + '/aicore_intermediate_1_type.csv'))
+        if int(r['execution_frequency']) != len(names.get(r['op_type'], ()))]
+print(bad)
+sys.exit(1 if bad else 0)
+PY
+
+# unknown files in the folder are named in a warning, and not read
+D=$T_DIR/prof
+mkdir -p "$D"
+cp "$M/ascend_run2/"* "$D/"
+printf 'my notes\n' > "$D/notes.txt"
+"$PR_BIN" --input "$D" --json "$T_DIR/w.json" 2> "$T_DIR/err"
+check "unknown member: exit 0" [ $? -eq 0 ]
+check "unknown member: skipped with a warning" grep -q \
+    "warning: skipping $D/notes.txt: not a file of MindSpore's profiler" \
+    "$T_DIR/err"
+check "known members: no warning" [ "$(grep -c warning "$T_DIR/err")" -eq 1 ]
+
+# a timeline named on its own is read as MindSpore's, not as Chrome's
+"$PR_BIN" --quiet --input "$M/ascend_run2/ascend_timeline_display_1.json" \
+    --json "$T_DIR/one.json"
+check "lone timeline: 112 device tasks" python3 -c "
+import json, sys
+k = json.load(open('$T_DIR/one.json'))['runs'][0]['kernels']
+sys.exit(0 if sum(x['calls'] for x in k) == 112 else 1)"
+
+# a damaged file: exit 2, the file and line named, no output
+cp "$M/ascend_run2/output_timeline_data_1.txt" "$T_DIR/output_timeline_data_1.txt"
+printf 'Default/X-op1,519,12.5x,0.1\n' >> "$T_DIR/output_timeline_data_1.txt"
+"$PR_BIN" --input "$T_DIR/output_timeline_data_1.txt" --json "$T_DIR/bad.json" \
+    2> "$T_DIR/err"
+check "damaged rows: exit 2" [ $? -eq 2 ]
+check "damaged rows: file and line named" grep -q \
+    "output_timeline_data_1.txt: line 109: start_time or duration is not a time in ms" \
+    "$T_DIR/err"
+check "damaged rows: no output" [ ! -e "$T_DIR/bad.json" ]
+
+echo "1..$T_N"
