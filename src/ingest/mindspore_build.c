@@ -11,6 +11,7 @@
 #include "internal.h"
 #include "mindspore.h"
 #include "profreport/checked.h"
+#include "profreport/shapes.h"
 
 /* ------------------------------------------------------------ classify */
 
@@ -492,6 +493,9 @@ add_operator(struct pr_ms_builder *b, const struct pr_ms_task *k, uint32_t tid,
     if (k->shapes && (op->input_dims = intern(b, k->shapes)) == PR_STR_NONE)
         return PR_E_NOMEM;
     if (k->types && (op->input_types = intern(b, k->types)) == PR_STR_NONE)
+        return PR_E_NOMEM;
+    if (pr_shapes_note(b->t, PR_SHAPES_DIMS, op->input_dims) != PR_OK ||
+        pr_shapes_note(b->t, PR_SHAPES_TYPES, op->input_types) != PR_OK)
         return PR_E_NOMEM;
     e = new_event(b, PR_KIND_HOST_OP, intern(b, k->op), b->host_pid, tid,
                   k->ts_ns, 0);
