@@ -138,8 +138,7 @@ ingest_one(const struct pr_options *o, const struct pr_input_file *f,
     if (st != PR_OK) {
         if (f->from_dir && st == PR_E_NOT_FORMAT) {
             if (!o->quiet)
-                fprintf(notes, "profreport: warning: skipping %s\n",
-                        err->msg);
+                fprintf(notes, "profreport: warning: skipping %s\n", err->msg);
             pr_error_clear(err);
             *skipped = 1;
             return PR_OK;
@@ -323,8 +322,16 @@ static enum pr_status
 ingest_pool(const struct pr_options *o, const struct pr_input_list *files,
             int n_jobs, cJSON *sum, size_t *used, struct pr_error *err)
 {
-    struct job_pool p = {o,    files, NULL, 1, memory_budget(), 0, 0, 0,
-                         PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+    struct job_pool p = {o,
+                         files,
+                         NULL,
+                         1,
+                         memory_budget(),
+                         0,
+                         0,
+                         0,
+                         PTHREAD_MUTEX_INITIALIZER,
+                         PTHREAD_COND_INITIALIZER};
     pthread_t tid[256];
     int i, started = 0, threads = o->threads > 0 ? o->threads : cpus();
     enum pr_status st;
@@ -736,9 +743,8 @@ warn_mixed_jobs(const cJSON *sum)
         else if (cJSON_IsNumber(ws) && ws->valuedouble != w0 && w1 < 0)
             w1 = ws->valuedouble;
         if (cJSON_IsNumber(rk) && n < cap)
-            v[n++] = (struct rank_ref){rk->valuedouble,
-                                       cJSON_IsString(wk) ? wk->valuestring
-                                                          : ""};
+            v[n++] = (struct rank_ref){
+                rk->valuedouble, cJSON_IsString(wk) ? wk->valuestring : ""};
     }
     qsort(v, n, sizeof(*v), cmp_rank_ref);
     for (i = 1; i < n; i++)

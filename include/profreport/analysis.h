@@ -11,8 +11,8 @@
 #include "profreport/trace.h"
 
 struct pr_analysis_opts {
-    double peak_tflops;  /* --peak-tflops override; 0 = none */
-    double peak_gbps;    /* --peak-gbps override; 0 = none */
+    double peak_tflops;      /* --peak-tflops override; 0 = none */
+    double peak_gbps;        /* --peak-gbps override; 0 = none */
     const char *device_spec; /* --device-spec FILE (peaks.h); NULL = none;
                                 borrowed */
 };

@@ -10,15 +10,15 @@
 #include "profreport/error.h"
 
 struct pr_buf {
-    char *data;     /* owned; always NUL-terminated when len > 0 */
+    char *data; /* owned; always NUL-terminated when len > 0 */
     size_t len;
-    size_t cap;     /* allocated bytes */
-    size_t max;     /* hard cap on len; 0 = SIZE_MAX */
-    int failed;     /* sticky: a write failed */
+    size_t cap; /* allocated bytes */
+    size_t max; /* hard cap on len; 0 = SIZE_MAX */
+    int failed; /* sticky: a write failed */
 };
 
 void pr_buf_init(struct pr_buf *b, size_t max);
-void pr_buf_free(struct pr_buf *b); /* accepts NULL */
+void pr_buf_free(struct pr_buf *b);  /* accepts NULL */
 void pr_buf_reset(struct pr_buf *b); /* len = 0, keeps memory */
 PR_NODISCARD enum pr_status pr_buf_add(struct pr_buf *b, const void *p,
                                        size_t n);

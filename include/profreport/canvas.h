@@ -25,19 +25,19 @@
 enum pr_anchor { PR_ANCHOR_START = 0, PR_ANCHOR_MIDDLE, PR_ANCHOR_END };
 
 struct pr_style {
-    uint32_t fill;        /* 0xRRGGBB or PR_COLOR_NONE */
-    uint32_t stroke;      /* 0xRRGGBB or PR_COLOR_NONE */
-    double stroke_width;  /* points */
-    double opacity;       /* 0..1 for the fill; 0 means 1 */
+    uint32_t fill;       /* 0xRRGGBB or PR_COLOR_NONE */
+    uint32_t stroke;     /* 0xRRGGBB or PR_COLOR_NONE */
+    double stroke_width; /* points */
+    double opacity;      /* 0..1 for the fill; 0 means 1 */
     int dashed;
 };
 
 struct pr_text_style {
-    double size;          /* font size in points */
+    double size; /* font size in points */
     uint32_t color;
     enum pr_anchor anchor;
     int bold;
-    double rotate_deg;    /* rotation around (x, y), counter-clockwise */
+    double rotate_deg; /* rotation around (x, y), counter-clockwise */
 };
 
 struct pr_canvas;

@@ -52,13 +52,11 @@ void pr_diff_opts_init(struct pr_diff_opts *o);
 /* Compare the summaries `base` and `cur` (borrowed) into a new diff tree
  * *out (owned by the caller, cJSON_Delete).  Labels (e.g. file basenames)
  * are copied.  Errors: PR_E_FORMAT when a summary has no runs, PR_E_NOMEM. */
-PR_NODISCARD enum pr_status pr_diff_compare(const cJSON *base,
-                                            const cJSON *cur,
+PR_NODISCARD enum pr_status pr_diff_compare(const cJSON *base, const cJSON *cur,
                                             const char *base_label,
                                             const char *cur_label,
                                             const struct pr_diff_opts *o,
-                                            cJSON **out,
-                                            struct pr_error *err);
+                                            cJSON **out, struct pr_error *err);
 
 /* Evaluate the gates on a diff tree: the n rules given, or when n == 0 the
  * default gate (step.mean > +threshold_pct %).  Adds "gates" and "verdict"
@@ -66,8 +64,7 @@ PR_NODISCARD enum pr_status pr_diff_compare(const cJSON *base,
  * that crosses a limit but is within step-to-step noise (rank test not
  * significant) does not trip.  Errors: PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_diff_gate(cJSON *diff,
-                                         const struct pr_rule *rules,
-                                         size_t n,
+                                         const struct pr_rule *rules, size_t n,
                                          const struct pr_diff_opts *o,
                                          size_t *n_failed,
                                          struct pr_error *err);
@@ -77,8 +74,7 @@ PR_NODISCARD enum pr_status pr_diff_gate(cJSON *diff,
 PR_NODISCARD enum pr_status pr_diff_markdown(const cJSON *diff, size_t top,
                                              struct pr_buf *out,
                                              struct pr_error *err);
-PR_NODISCARD enum pr_status pr_diff_junit(const cJSON *diff,
-                                          struct pr_buf *out,
+PR_NODISCARD enum pr_status pr_diff_junit(const cJSON *diff, struct pr_buf *out,
                                           struct pr_error *err);
 PR_NODISCARD enum pr_status pr_diff_html(const cJSON *diff, size_t top,
                                          struct pr_buf *out,
@@ -87,8 +83,7 @@ PR_NODISCARD enum pr_status pr_diff_html(const cJSON *diff, size_t top,
 /* PDF report written atomically to `path` (libharu; same charts as the
  * HTML).  Errors: PR_E_PDF, PR_E_IO, PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_diff_pdf(const cJSON *diff, size_t top,
-                                        const char *path,
-                                        struct pr_error *err);
+                                        const char *path, struct pr_error *err);
 
 /* One `profreport diff` run, as the command line describes it.  Every
  * pointer is borrowed for the call. */

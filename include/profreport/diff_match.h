@@ -18,8 +18,8 @@ struct pr_match_side {
                                    e.g. runs[i].operators; NULL entries and
                                    non-arrays are skipped */
     size_t n_tables;
-    double divisor;             /* values are divided by this (the number
-                                   of steps, to compare per step); > 0 */
+    double divisor; /* values are divided by this (the number
+                       of steps, to compare per step); > 0 */
 };
 
 struct pr_match_row {
@@ -27,7 +27,7 @@ struct pr_match_row {
     const char *shapes; /* borrowed; NULL unless matched by shape */
     double base, cur;   /* value / divisor; 0 on the side it is absent */
     double calls_base, calls_cur; /* calls / divisor */
-    int in_base, in_cur; /* present on that side */
+    int in_base, in_cur;          /* present on that side */
 };
 
 struct pr_match_table {
@@ -42,8 +42,7 @@ struct pr_match_table {
  * `out`.  Errors: PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_match_tables(const struct pr_match_side *base,
                                             const struct pr_match_side *cur,
-                                            const char *value_key,
-                                            int by_shape,
+                                            const char *value_key, int by_shape,
                                             struct pr_match_table *out,
                                             struct pr_error *err);
 

@@ -9,21 +9,21 @@
 
 #include "profreport/error.h"
 
-#define PR_RULE_GRAMMAR                                                      \
-    "rule grammar:  METRIC CMP CHANGE\n"                                     \
-    "  METRIC  step.mean | step.median | step.p90 | breakdown.CATEGORY\n"   \
-    "          (kernel memcpy memset communication runtime dataloader\n"     \
-    "          cpu_exec other) | memory.peak | gpu.utilization |\n"          \
-    "          gpu.sm_efficiency | gpu.occupancy | tc.share |\n"             \
-    "          op:NAME | shape:NAME | kernel:NAME\n"                         \
-    "          (NAME is exact or a glob: op:* = any one operator)\n"         \
-    "  CMP     >  (grew by more than)   <  (shrank by more than)\n"          \
-    "  CHANGE  [+|-]NUMBER UNIT, UNIT one of\n"                              \
-    "          %              relative change (any metric)\n"                \
-    "          us ms s        time (step, breakdown, op, shape, kernel)\n"   \
-    "          B KiB MiB GiB KB MB GB   bytes (memory.peak)\n"              \
-    "          pp             percentage points (gpu.*, tc.share)\n"         \
-    "  e.g. step.mean>+3%  memory.peak>+256MiB  op:aten::mm>+10%\n"          \
+#define PR_RULE_GRAMMAR                                                        \
+    "rule grammar:  METRIC CMP CHANGE\n"                                       \
+    "  METRIC  step.mean | step.median | step.p90 | breakdown.CATEGORY\n"      \
+    "          (kernel memcpy memset communication runtime dataloader\n"       \
+    "          cpu_exec other) | memory.peak | gpu.utilization |\n"            \
+    "          gpu.sm_efficiency | gpu.occupancy | tc.share |\n"               \
+    "          op:NAME | shape:NAME | kernel:NAME\n"                           \
+    "          (NAME is exact or a glob: op:* = any one operator)\n"           \
+    "  CMP     >  (grew by more than)   <  (shrank by more than)\n"            \
+    "  CHANGE  [+|-]NUMBER UNIT, UNIT one of\n"                                \
+    "          %              relative change (any metric)\n"                  \
+    "          us ms s        time (step, breakdown, op, shape, kernel)\n"     \
+    "          B KiB MiB GiB KB MB GB   bytes (memory.peak)\n"                 \
+    "          pp             percentage points (gpu.*, tc.share)\n"           \
+    "  e.g. step.mean>+3%  memory.peak>+256MiB  op:aten::mm>+10%\n"            \
     "       kernel:*>+20%  gpu.utilization<-5pp\n"
 
 enum pr_rule_kind {
@@ -41,20 +41,19 @@ enum pr_rule_unit {
 };
 
 struct pr_rule {
-    char *text;             /* owned: the rule as written */
+    char *text; /* owned: the rule as written */
     enum pr_rule_kind kind;
-    char *name;             /* owned: metric name ("step.mean") or the
-                               operator / kernel name or glob */
-    int wildcard;           /* name holds * ? or [ (glob, fnmatch) */
-    int greater;            /* 1 for '>', 0 for '<' */
-    double limit;           /* signed, in `unit` (MiB etc. converted) */
+    char *name;   /* owned: metric name ("step.mean") or the
+                     operator / kernel name or glob */
+    int wildcard; /* name holds * ? or [ (glob, fnmatch) */
+    int greater;  /* 1 for '>', 0 for '<' */
+    double limit; /* signed, in `unit` (MiB etc. converted) */
     enum pr_rule_unit unit;
 };
 
 /* Parse one rule.  On success `out` owns its strings (pr_rule_free).
  * Errors: PR_E_USAGE with `bad rule "TEXT": why`, PR_E_NOMEM. */
-PR_NODISCARD enum pr_status pr_rule_parse(const char *text,
-                                          struct pr_rule *out,
+PR_NODISCARD enum pr_status pr_rule_parse(const char *text, struct pr_rule *out,
                                           struct pr_error *err);
 
 /* Release the strings of a parsed rule; accepts NULL and zeroed rules. */

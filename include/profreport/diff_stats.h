@@ -52,12 +52,10 @@ PR_NODISCARD enum pr_status pr_stats_mwu(const double *a, size_t n_a,
  * `resamples` (>= 10) resamplings of each sample with replacement, drawn
  * from a PRNG seeded with `seed`.  mean(a) must be > 0.  Errors:
  * PR_E_USAGE for bad arguments, PR_E_NOMEM. */
-PR_NODISCARD enum pr_status pr_stats_bootstrap(const double *a, size_t n_a,
-                                               const double *b, size_t n_b,
-                                               size_t resamples, double conf,
-                                               uint64_t seed,
-                                               struct pr_stats_ci *out,
-                                               struct pr_error *err);
+PR_NODISCARD enum pr_status
+pr_stats_bootstrap(const double *a, size_t n_a, const double *b, size_t n_b,
+                   size_t resamples, double conf, uint64_t seed,
+                   struct pr_stats_ci *out, struct pr_error *err);
 
 /* The interval of pr_stats_bootstrap by the normal approximation (the
  * delta method for the ratio of two means): 100 * (r - 1 +- z * se) with
@@ -66,11 +64,9 @@ PR_NODISCARD enum pr_status pr_stats_bootstrap(const double *a, size_t n_a,
  * to compute, so large samples (where the central limit theorem makes it
  * as good as a bootstrap) cost no resampling; z = 1.959964 for 95%.
  * Needs n_a, n_b >= 2 and mean(a) > 0.  Errors: PR_E_USAGE. */
-PR_NODISCARD enum pr_status pr_stats_normal_ci(const double *a, size_t n_a,
-                                               const double *b, size_t n_b,
-                                               double z,
-                                               struct pr_stats_ci *out,
-                                               struct pr_error *err);
+PR_NODISCARD enum pr_status
+pr_stats_normal_ci(const double *a, size_t n_a, const double *b, size_t n_b,
+                   double z, struct pr_stats_ci *out, struct pr_error *err);
 
 /* The smallest two-sided p-value the rank test can reach with samples of
  * n_a and n_b values, whichever of its forms it takes (the larger of the

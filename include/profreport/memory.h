@@ -27,7 +27,6 @@ PR_NODISCARD enum pr_status pr_memory_fill(const struct pr_trace *t,
  * to out[], time order) so that the curve's shape and its maximum survive:
  * per bucket the first, the lowest and the highest point.  Returns the
  * number kept.  `max` must be >= 4. */
-size_t pr_memory_downsample(const double *y, size_t n, size_t max,
-                            size_t *out);
+size_t pr_memory_downsample(const double *y, size_t n, size_t max, size_t *out);
 
 #endif

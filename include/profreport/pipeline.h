@@ -18,27 +18,27 @@ enum pr_command {
 
 struct pr_options {
     enum pr_command command;
-    const char **inputs;      /* owned array of borrowed argv strings */
+    const char **inputs; /* owned array of borrowed argv strings */
     size_t n_inputs;
-    const char *json_path;    /* borrowed from argv; NULL = not requested */
+    const char *json_path; /* borrowed from argv; NULL = not requested */
     const char *html_path;
     const char *pdf_path;
     const char *template_dir;
-    const char *paper;        /* "a4" | "letter" */
+    const char *paper; /* "a4" | "letter" */
     const char *font;
-    int top;                  /* --top N, default 50 */
-    int top_given;            /* --top was on the command line */
+    int top;       /* --top N, default 50 */
+    int top_given; /* --top was on the command line */
     int quiet;
     int verbose;
     int want_help, want_version; /* -h / -V: main prints, nothing runs */
-    int threads;              /* 0 = auto */
-    int jobs;                 /* --jobs: files read at once; 0 = auto */
-    uint64_t max_input;       /* --max-input bytes; 0 = default */
+    int threads;                 /* 0 = auto */
+    int jobs;                    /* --jobs: files read at once; 0 = auto */
+    uint64_t max_input;          /* --max-input bytes; 0 = default */
     double peak_tflops, peak_gbps;
     const char *device_spec;  /* --device-spec FILE */
     const char *detail_ranks; /* --detail-ranks; NULL = detail.h's default */
     /* table subcommand */
-    const char *table_kind;   /* operators|kernels|kernel-calls|memory|steps */
+    const char *table_kind; /* operators|kernels|kernel-calls|memory|steps */
     const char *sort_col;
     const char *group_by;
     const char *filter;

@@ -74,8 +74,7 @@ PR_NODISCARD enum pr_status pr_sink_write_file(const char *path,
 /* Create a temporary file next to `path` for a writer that needs a path of
  * its own (libharu).  *tmp_out receives an owned path; commit with
  * pr_sink_commit() or remove with pr_sink_abort(). */
-PR_NODISCARD enum pr_status pr_sink_temp_path(const char *path,
-                                              char **tmp_out,
+PR_NODISCARD enum pr_status pr_sink_temp_path(const char *path, char **tmp_out,
                                               struct pr_error *err);
 PR_NODISCARD enum pr_status pr_sink_commit(const char *tmp, const char *path,
                                            struct pr_error *err);

@@ -14,7 +14,7 @@
 
 struct pr_strtab;
 
-struct pr_strtab *pr_strtab_new(void); /* NULL on out-of-memory */
+struct pr_strtab *pr_strtab_new(void);    /* NULL on out-of-memory */
 void pr_strtab_free(struct pr_strtab *t); /* accepts NULL */
 
 /* Intern `len` bytes at `s` (need not be NUL-terminated).  Returns the id, or

@@ -26,12 +26,10 @@ PR_NODISCARD enum pr_status pr_summary_add_input(cJSON *s, const char *path,
                                                  struct pr_error *err);
 
 /* Analyse one trace and append its run (runs[]). */
-PR_NODISCARD enum pr_status pr_summary_add_run(cJSON *s,
-                                               const struct pr_trace *t,
-                                               const char *worker,
-                                               const char *span,
-                                               const struct pr_analysis_opts *o,
-                                               struct pr_error *err);
+PR_NODISCARD enum pr_status
+pr_summary_add_run(cJSON *s, const struct pr_trace *t, const char *worker,
+                   const char *span, const struct pr_analysis_opts *o,
+                   struct pr_error *err);
 
 /* Sort runs by (worker, span) and fill summary-level keys.  Call once. */
 PR_NODISCARD enum pr_status pr_summary_finish(cJSON *s, struct pr_error *err);

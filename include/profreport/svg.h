@@ -14,8 +14,8 @@
 #include "profreport/error.h"
 
 struct pr_svg {
-    struct pr_buf *out;     /* borrowed */
-    enum pr_status status;  /* sticky: first write error */
+    struct pr_buf *out;    /* borrowed */
+    enum pr_status status; /* sticky: first write error */
 };
 
 /* Make `c` an SVG canvas of w x h points writing into `out`, and write the

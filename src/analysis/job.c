@@ -15,8 +15,8 @@
 /* One run's figures for the per-rank table. */
 struct rk {
     const cJSON *run;
-    size_t idx;   /* position in runs[] */
-    double mean;  /* step_summary.mean_us; NAN unknown */
+    size_t idx;  /* position in runs[] */
+    double mean; /* step_summary.mean_us; NAN unknown */
     double median, max, comm, steps;
 };
 
@@ -34,8 +34,8 @@ static void
 read_rank(const cJSON *run, size_t idx, struct rk *r)
 {
     const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
-    double comm = pr_sget_num(pr_sget(ss, PR_K_BREAKDOWN_US),
-                              PR_K_COMMUNICATION);
+    double comm =
+        pr_sget_num(pr_sget(ss, PR_K_BREAKDOWN_US), PR_K_COMMUNICATION);
 
     r->run = run;
     r->idx = idx;
@@ -124,11 +124,11 @@ distribution(cJSON *job, const struct rk *sorted, size_t m, int *ok)
     pr_emit_num_or_null(d, PR_K_MEDIAN_US, median, ok);
     pr_emit_num_or_null(d, PR_K_MEAN_US, m > 0 ? sum / (double)m : NAN, ok);
     pr_emit_num_or_null(d, PR_K_MAX_US, m > 0 ? sorted[m - 1].mean : NAN, ok);
-    pr_emit_num_or_null(d, "spread_pct",
-                        median > 0 ? 100.0 * (sorted[m - 1].mean -
-                                              sorted[0].mean) / median
-                                   : NAN,
-                        ok);
+    pr_emit_num_or_null(
+        d, "spread_pct",
+        median > 0 ? 100.0 * (sorted[m - 1].mean - sorted[0].mean) / median
+                   : NAN,
+        ok);
     if (m == 0) {
         pr_emit_null(job, "slowest", ok);
         pr_emit_null(job, "median", ok);
@@ -222,8 +222,8 @@ heatmap(cJSON *job, const cJSON *const *runs, size_t n, int *ok)
     heat_rows(h, runs, n, per_r, ok);
     steps = pr_emit_arr(h, "steps", ok);
     for (i = 0; steps != NULL && i < cols; i += per_c) {
-        const cJSON *st = cJSON_GetArrayItem(pr_sget(runs[longest], PR_K_STEPS),
-                                             (int)i);
+        const cJSON *st =
+            cJSON_GetArrayItem(pr_sget(runs[longest], PR_K_STEPS), (int)i);
         cJSON *s = cJSON_CreateString(pr_sget_str_or(st, PR_K_NAME, ""));
         if (s == NULL || !cJSON_AddItemToArray(steps, s)) {
             cJSON_Delete(s);
@@ -323,8 +323,8 @@ group(const struct entry *e, size_t m, struct agg *out, int with_host)
     size_t i = 0, k = 0;
 
     while (i < m) {
-        struct agg g = {e[i].name, 0, e[i].run, 0, e[i].v, e[i].v,
-                        with_host ? 0 : -1, 0};
+        struct agg g = {e[i].name, 0,      e[i].run,           0,
+                        e[i].v,    e[i].v, with_host ? 0 : -1, 0};
         for (; i < m && strcmp(e[i].name, g.name) == 0; i++) {
             g.ranks++;
             g.sum += e[i].v;
@@ -370,14 +370,14 @@ aggregate(cJSON *job, const cJSON *const *runs, size_t n, const char *arr_key,
     for (i = 0, m = 0; i < n; i++)
         cJSON_ArrayForEach(row, pr_sget(runs[i], arr_key))
         {
-            double v = pr_sget_num(row, val_key), h = pr_sget_num(
-                                                      row, PR_K_HOST_SELF_US);
+            double v = pr_sget_num(row, val_key),
+                   h = pr_sget_num(row, PR_K_HOST_SELF_US);
             double c = pr_sget_num(row, PR_K_CALLS);
             const char *name = pr_sget_str(row, PR_K_NAME);
             if (name == NULL)
                 continue;
-            e[m++] = (struct entry){name, i, isnan(v) ? 0 : v,
-                                    isnan(h) ? 0 : h, isnan(c) ? 0 : c};
+            e[m++] = (struct entry){name, i, isnan(v) ? 0 : v, isnan(h) ? 0 : h,
+                                    isnan(c) ? 0 : c};
         }
     qsort(e, m, sizeof(*e), cmp_entry);
     /* one name twice in a run (shouldn't be): fold into one entry */
@@ -399,8 +399,9 @@ aggregate(cJSON *job, const cJSON *const *runs, size_t n, const char *arr_key,
             *ok = 0;
         }
     }
-    pr_emit_num(job, strcmp(out_key, PR_K_OPERATORS) == 0 ? "operators_total"
-                                                           : "kernels_total",
+    pr_emit_num(job,
+                strcmp(out_key, PR_K_OPERATORS) == 0 ? "operators_total"
+                                                     : "kernels_total",
                 (double)k, ok);
     free(e);
     free(g);

@@ -639,7 +639,7 @@ pr_peaks_kind(const struct pr_peaks *p, enum pr_dtype dt, int on_tensor_cores)
     case PR_DT_TF32:
         /* AMD runs fp32 GEMMs on its fp32 MFMA path; NVIDIA uses TF32 */
         return isfinite(p->tflops[PR_PEAK_FP32_MATRIX]) ? PR_PEAK_FP32_MATRIX
-                                                         : PR_PEAK_TF32;
+                                                        : PR_PEAK_TF32;
     case PR_DT_FP16:
         return PR_PEAK_FP16;
     case PR_DT_BF16:
@@ -665,7 +665,7 @@ const char *
 pr_peaks_label(enum pr_peak_kind k)
 {
     static const char *const labels[PR_PEAK_COUNT] = {
-        "FP64",        "FP32",        "TF32 tensor", "FP16 tensor",
+        "FP64",        "FP32",       "TF32 tensor", "FP16 tensor",
         "BF16 tensor", "FP8 tensor", "INT8 tensor", "FP32 matrix",
     };
 

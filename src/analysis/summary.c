@@ -13,9 +13,10 @@
 #include "profreport/summary.h"
 
 static const char *const run_keys[] = {
-    "devices",  "steps",        "step_summary",    "gpu_metrics",
-    "operators", "operators_by_shape", "kernels",  "tensor_cores",
-    "memory",   "recommendations", "timeline",
+    "devices",         "steps",        "step_summary",
+    "gpu_metrics",     "operators",    "operators_by_shape",
+    "kernels",         "tensor_cores", "memory",
+    "recommendations", "timeline",
 };
 
 cJSON *
@@ -48,8 +49,7 @@ str_or_null(const char *s)
 
 enum pr_status
 pr_summary_add_input(cJSON *s, const char *path, const struct pr_trace *t,
-                     const char *worker, const char *span,
-                     struct pr_error *err)
+                     const char *worker, const char *span, struct pr_error *err)
 {
     cJSON *in = cJSON_CreateObject();
 
@@ -57,8 +57,8 @@ pr_summary_add_input(cJSON *s, const char *path, const struct pr_trace *t,
         !cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(s, "inputs"),
                               in) ||
         cJSON_AddStringToObject(in, "path", path) == NULL ||
-        cJSON_AddStringToObject(in, "format",
-                                pr_trace_str(t, t->format)) == NULL ||
+        cJSON_AddStringToObject(in, "format", pr_trace_str(t, t->format)) ==
+            NULL ||
         cJSON_AddNumberToObject(in, "bytes", (double)t->bytes) == NULL ||
         cJSON_AddNumberToObject(in, "events", (double)t->n_trace_events) ==
             NULL ||
@@ -172,16 +172,16 @@ new_run(const struct pr_trace *t, const char *worker, const char *span)
 
     if (run == NULL)
         return NULL;
-    ok = cJSON_AddItemToObject(run, "worker", str_or_null(worker)) &&
-         cJSON_AddItemToObject(run, "span", str_or_null(span)) &&
-         cJSON_AddItemToObject(run, "rank",
-                               t->rank >= 0
-                                   ? cJSON_CreateNumber((double)t->rank)
-                                   : cJSON_CreateNull()) &&
-         cJSON_AddItemToObject(run, "world_size",
-                               t->world_size >= 0
-                                   ? cJSON_CreateNumber((double)t->world_size)
-                                   : cJSON_CreateNull());
+    ok =
+        cJSON_AddItemToObject(run, "worker", str_or_null(worker)) &&
+        cJSON_AddItemToObject(run, "span", str_or_null(span)) &&
+        cJSON_AddItemToObject(run, "rank",
+                              t->rank >= 0 ? cJSON_CreateNumber((double)t->rank)
+                                           : cJSON_CreateNull()) &&
+        cJSON_AddItemToObject(run, "world_size",
+                              t->world_size >= 0
+                                  ? cJSON_CreateNumber((double)t->world_size)
+                                  : cJSON_CreateNull());
     for (i = 0; ok && i < sizeof(run_keys) / sizeof(run_keys[0]); i++)
         ok = cJSON_AddNullToObject(run, run_keys[i]) != NULL;
     if (!ok || add_quality(run, t) != PR_OK) {

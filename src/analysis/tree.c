@@ -451,7 +451,8 @@ id_trusted(const struct builder *b, size_t node, size_t rt)
     for (; n != PR_TREE_NONE; n = nodes[n].parent) {
         if (n == node)
             return 1;
-        if (nodes[n].kind == PR_KIND_HOST_OP && node_ext(b, &nodes[n]) != PR_NO_ID)
+        if (nodes[n].kind == PR_KIND_HOST_OP &&
+            node_ext(b, &nodes[n]) != PR_NO_ID)
             return 0;
     }
     return 0;

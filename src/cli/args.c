@@ -246,7 +246,7 @@ pr_args_parse(int argc, char **argv, enum pr_command cmd, struct pr_options *o,
     o->top = 50;
     o->paper = "a4";
     o->width = 0; /* the terminal's (pr_table_term_width) */
-    optind = 0; /* glibc: full re-initialisation, from argv[1] */
+    optind = 0;   /* glibc: full re-initialisation, from argv[1] */
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":i:j:qvhVc:w:", longopts, NULL)) !=
            -1) {

@@ -18,13 +18,13 @@ struct entry {
 struct pr_strtab {
     struct entry *ents; /* by id */
     size_t n, cap;
-    uint32_t *slots;    /* id + 1, 0 = empty */
-    uint32_t *hashes;   /* hash by id */
+    uint32_t *slots;  /* id + 1, 0 = empty */
+    uint32_t *hashes; /* hash by id */
     size_t nslots;
     char **chunks;
     size_t nchunks, chunkcap;
-    size_t used;        /* bytes used in the last chunk */
-    size_t chunk_size;  /* size of the last chunk */
+    size_t used;       /* bytes used in the last chunk */
+    size_t chunk_size; /* size of the last chunk */
     size_t bytes;
 };
 

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "profreport/escape.h"
 #include "profreport/sget.h"
-#include "internal.h"
 
 #define DASH "\xE2\x80\x93" /* U+2013, shown for unknown values */
 
@@ -144,9 +144,9 @@ pr_dfmt_delta(double v, const char *unit, char *buf, size_t n)
     return buf;
 }
 
-const char *const pr_dcat_keys[] = {"kernel",   "memcpy",  "memset",
-                                    "communication", "runtime",
-                                    "dataloader", "cpu_exec", "other"};
+const char *const pr_dcat_keys[] = {"kernel",        "memcpy",  "memset",
+                                    "communication", "runtime", "dataloader",
+                                    "cpu_exec",      "other"};
 
 void
 pr_dadd(struct pr_buf *b, const char *s)
@@ -245,9 +245,8 @@ pr_ddescribe(struct pr_buf *b, const cJSON *it)
         st = pr_buf_printf(b, " [%s]", run);
     if (st == PR_OK)
         st = pr_buf_printf(b, " %s (%s, %s -> %s)",
-                           status != NULL && strcmp(status, "new") == 0
-                               ? "new"
-                               : pct,
+                           status != NULL && strcmp(status, "new") == 0 ? "new"
+                                                                        : pct,
                            d, v1, v2);
     method = pr_dj_str(it, "noise_method");
     if (st == PR_OK && method != NULL && isfinite(pv))

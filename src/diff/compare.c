@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "profreport/diff.h"
 #include "profreport/diff_match.h"
 #include "profreport/diff_stats.h"
-#include "internal.h"
 
 static const char *const categories[] = {
     "kernel",  "memcpy",     "memset",   "communication",
@@ -71,11 +71,11 @@ step_samples(const cJSON *run, const char *cat, double **out, size_t *n,
         return NOMEM(err);
     cJSON_ArrayForEach(s, steps)
     {
-        double v = cat == NULL
-                       ? pr_dj_num(s, "duration_us")
-                       : pr_dj_num(cJSON_GetObjectItemCaseSensitive(
-                                       s, "breakdown_us"),
-                                   cat);
+        double v =
+            cat == NULL
+                ? pr_dj_num(s, "duration_us")
+                : pr_dj_num(cJSON_GetObjectItemCaseSensitive(s, "breakdown_us"),
+                            cat);
         if (isfinite(v))
             (*out)[(*n)++] = v;
     }
@@ -103,8 +103,8 @@ interval(const double *a, size_t na, const double *b, size_t nb,
                        PR_E_NOMEM
                    ? NOMEM(err)
                    : PR_OK;
-    if (pr_stats_bootstrap(a, na, b, nb, p->resamples, 0.95, PR_STATS_SEED,
-                           ci, &ignored) == PR_E_NOMEM)
+    if (pr_stats_bootstrap(a, na, b, nb, p->resamples, 0.95, PR_STATS_SEED, ci,
+                           &ignored) == PR_E_NOMEM)
         return NOMEM(err);
     return PR_OK;
 }
@@ -114,8 +114,8 @@ interval(const double *a, size_t na, const double *b, size_t nb,
  * against 3) the bootstrap interval decides: significant when it excludes
  * zero. */
 static enum pr_status
-noise_test(cJSON *noise, const double *a, size_t na, const double *b,
-           size_t nb, const struct plan *p, struct pr_error *err)
+noise_test(cJSON *noise, const double *a, size_t na, const double *b, size_t nb,
+           const struct plan *p, struct pr_error *err)
 {
     struct pr_stats_mwu m;
     struct pr_stats_ci ci = {NAN, NAN};
@@ -129,9 +129,9 @@ noise_test(cJSON *noise, const double *a, size_t na, const double *b,
         return st;
     if (m.p_min <= p->o->alpha) {
         sig = m.p_value < p->o->alpha;
-        ok &= cJSON_AddStringToObject(noise, "method", m.exact
-                                          ? "mann-whitney-exact"
-                                          : "mann-whitney-normal") != NULL;
+        ok &= cJSON_AddStringToObject(noise, "method",
+                                      m.exact ? "mann-whitney-exact"
+                                              : "mann-whitney-normal") != NULL;
     } else {
         sig = ci.lo_pct > 0 || ci.hi_pct < 0;
         ok &= cJSON_AddStringToObject(noise, "method", "bootstrap") != NULL;
@@ -186,8 +186,8 @@ metric_row(cJSON *metrics, const char *name, const cJSON *device,
            const char *unit, double base, double cur)
 {
     cJSON *row = cJSON_CreateObject();
-    cJSON *dev = device != NULL ? cJSON_Duplicate(device, 0)
-                                : cJSON_CreateNull();
+    cJSON *dev =
+        device != NULL ? cJSON_Duplicate(device, 0) : cJSON_CreateNull();
     int ok = row != NULL && dev != NULL;
 
     if (ok) {
@@ -218,9 +218,9 @@ add_step_metrics(cJSON *metrics, const cJSON *rb, const cJSON *rc,
     size_t i;
 
     for (i = 0; i < 3; i++) {
-        cJSON *row = metric_row(metrics, keys[i][0], NULL, "us",
-                                pr_dj_num(sb, keys[i][1]),
-                                pr_dj_num(sc, keys[i][1]));
+        cJSON *row =
+            metric_row(metrics, keys[i][0], NULL, "us",
+                       pr_dj_num(sb, keys[i][1]), pr_dj_num(sc, keys[i][1]));
         enum pr_status st;
         if (row == NULL)
             return NOMEM(err);
@@ -246,9 +246,9 @@ add_breakdown_metrics(cJSON *metrics, const cJSON *rb, const cJSON *rc,
         cJSON *row;
         enum pr_status st;
         snprintf(name, sizeof(name), "breakdown.%s", categories[i]);
-        row = metric_row(metrics, name, NULL, "us",
-                         pr_dj_num(bb, categories[i]),
-                         pr_dj_num(bc, categories[i]));
+        row =
+            metric_row(metrics, name, NULL, "us", pr_dj_num(bb, categories[i]),
+                       pr_dj_num(bc, categories[i]));
         if (row == NULL)
             return NOMEM(err);
         st = add_noise(row, rb, rc, categories[i], o, err);
@@ -286,8 +286,8 @@ find_device(const cJSON *arr, const cJSON *dev)
  * has. */
 static enum pr_status
 add_device_metrics(cJSON *metrics, const cJSON *ab, const cJSON *ac,
-                   const char *const (*fig)[2], size_t n_fig,
-                   const char *unit, struct pr_error *err)
+                   const char *const (*fig)[2], size_t n_fig, const char *unit,
+                   struct pr_error *err)
 {
     const cJSON *e;
     size_t i;
@@ -301,15 +301,15 @@ add_device_metrics(cJSON *metrics, const cJSON *ab, const cJSON *ac,
         cJSON_ArrayForEach(e, mine)
         {
             const cJSON *dev = cJSON_GetObjectItemCaseSensitive(e, "device");
-            const cJSON *peer = solo ? cJSON_GetArrayItem(other, 0)
-                                     : find_device(other, dev);
+            const cJSON *peer =
+                solo ? cJSON_GetArrayItem(other, 0) : find_device(other, dev);
             if (pass == 1 && peer != NULL)
                 continue; /* already paired in pass 0 */
             for (i = 0; i < n_fig; i++) {
                 double x = pr_dj_num(e, fig[i][1]);
                 double y = pr_dj_num(peer, fig[i][1]);
-                if (metric_row(metrics, fig[i][0], dev, unit,
-                               pass == 0 ? x : y, pass == 0 ? y : x) == NULL)
+                if (metric_row(metrics, fig[i][0], dev, unit, pass == 0 ? x : y,
+                               pass == 0 ? y : x) == NULL)
                     return NOMEM(err);
             }
         }
@@ -341,13 +341,12 @@ add_hardware_metrics(cJSON *metrics, const cJSON *rb, const cJSON *rc,
                                 cJSON_GetObjectItemCaseSensitive(mc, "devices"),
                                 mem, 1, "bytes", err);
     if (st == PR_OK &&
-        metric_row(metrics, "tc.share", NULL, "pct",
-                   pr_dj_num(cJSON_GetObjectItemCaseSensitive(rb,
-                                                              "tensor_cores"),
-                             "tc_kernel_time_pct"),
-                   pr_dj_num(cJSON_GetObjectItemCaseSensitive(rc,
-                                                              "tensor_cores"),
-                             "tc_kernel_time_pct")) == NULL)
+        metric_row(
+            metrics, "tc.share", NULL, "pct",
+            pr_dj_num(cJSON_GetObjectItemCaseSensitive(rb, "tensor_cores"),
+                      "tc_kernel_time_pct"),
+            pr_dj_num(cJSON_GetObjectItemCaseSensitive(rc, "tensor_cores"),
+                      "tc_kernel_time_pct")) == NULL)
         st = NOMEM(err);
     return st;
 }
@@ -482,8 +481,8 @@ make_plan(const struct pr_dpairs *p, const struct pr_diff_opts *o)
 
 /* Compare every pair of runs; list the runs that paired with none. */
 static enum pr_status
-compare_all_runs(cJSON *diff, const struct pr_dpairs *p,
-                 const struct plan *pl, struct pr_error *err)
+compare_all_runs(cJSON *diff, const struct pr_dpairs *p, const struct plan *pl,
+                 struct pr_error *err)
 {
     cJSON *runs = cJSON_AddArrayToObject(diff, "runs");
     cJSON *um = cJSON_AddObjectToObject(diff, "runs_unmatched");
@@ -509,10 +508,10 @@ compare_all_runs(cJSON *diff, const struct pr_dpairs *p,
 
 struct side {
     const cJSON *sum;
-    const cJSON **tables;    /* owned array: runs[].<table>, borrowed */
+    const cJSON **tables; /* owned array: runs[].<table>, borrowed */
     size_t n_tables;
-    double steps;            /* all steps of all runs */
-    double step_mean_us;     /* mean over runs of the mean step time */
+    double steps;        /* all steps of all runs */
+    double step_mean_us; /* mean over runs of the mean step time */
 };
 
 static void
@@ -525,7 +524,8 @@ side_init(struct side *s, const cJSON *sum)
     s->sum = sum;
     cJSON_ArrayForEach(r, runs)
     {
-        int k = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "steps"));
+        int k =
+            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "steps"));
         double mean = pr_dj_num(
             cJSON_GetObjectItemCaseSensitive(r, "step_summary"), "mean_us");
         s->steps += k > 0 ? k : 1; /* a trace without steps is one step */
@@ -594,8 +594,9 @@ table_row(const struct pr_match_row *r, const struct side *b,
     ok = ok && pr_dj_add_num(o, "baseline_us", r->base);
     ok = ok && pr_dj_add_num(o, "current_us", r->cur);
     ok = ok && pr_dj_add_num(o, "delta_us", r->cur - r->base);
-    ok = ok && pr_dj_add_num(o, "delta_pct", r->base > 0
-                                 ? 100.0 * (r->cur / r->base - 1.0) : NAN);
+    ok = ok &&
+         pr_dj_add_num(o, "delta_pct",
+                       r->base > 0 ? 100.0 * (r->cur / r->base - 1.0) : NAN);
     ok = ok && pr_dj_add_num(o, "calls_baseline", r->calls_base);
     ok = ok && pr_dj_add_num(o, "calls_current", r->calls_cur);
     ok = ok && pr_dj_add_num(o, "share_pct",
@@ -659,15 +660,15 @@ add_table(cJSON *diff, const char *out_key, struct side *b, struct side *c,
 }
 
 static enum pr_status
-add_side(cJSON *diff, const char *key, const struct side *s,
-         const char *label, struct pr_error *err)
+add_side(cJSON *diff, const char *key, const struct side *s, const char *label,
+         struct pr_error *err)
 {
     cJSON *o = cJSON_AddObjectToObject(diff, key);
 
     if (o == NULL || cJSON_AddStringToObject(o, "label", label) == NULL ||
-        !pr_dj_add_num(o, "runs", (double)cJSON_GetArraySize(
-                                      cJSON_GetObjectItemCaseSensitive(
-                                          s->sum, "runs"))) ||
+        !pr_dj_add_num(o, "runs",
+                       (double)cJSON_GetArraySize(
+                           cJSON_GetObjectItemCaseSensitive(s->sum, "runs"))) ||
         !pr_dj_add_num(o, "steps", s->steps) ||
         !pr_dj_add_num(o, "step_mean_us", s->step_mean_us))
         return NOMEM(err);
@@ -712,8 +713,7 @@ check_summary(const cJSON *sum, const char *label, struct pr_error *err)
     const cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, "runs");
 
     if (!cJSON_IsArray(runs) || cJSON_GetArraySize(runs) == 0)
-        return pr_error_set(err, PR_E_FORMAT, "%s: summary has no runs",
-                            label);
+        return pr_error_set(err, PR_E_FORMAT, "%s: summary has no runs", label);
     return PR_OK;
 }
 
@@ -757,11 +757,11 @@ pr_diff_compare(const cJSON *base, const cJSON *cur, const char *base_label,
         st = compare_all_runs(diff, &pairs, &plan, err);
     pr_dpairs_free(&pairs);
     if (st == PR_OK)
-        st = add_table(diff, "operators", &b, &c, "operators",
-                       "device_self_us", 0, err);
+        st = add_table(diff, "operators", &b, &c, "operators", "device_self_us",
+                       0, err);
     if (st == PR_OK)
-        st = add_table(diff, "operators_by_shape", &b, &c,
-                       "operators_by_shape", "device_self_us", 1, err);
+        st = add_table(diff, "operators_by_shape", &b, &c, "operators_by_shape",
+                       "device_self_us", 1, err);
     if (st == PR_OK)
         st = add_table(diff, "kernels", &b, &c, "kernels", "total_us", 0, err);
     /* issue #16: a regression points at a line of code and a module */

@@ -23,8 +23,7 @@ junit_fn(const cJSON *diff, size_t top, struct pr_buf *out,
 }
 
 static enum pr_status
-json_fn(const cJSON *diff, size_t top, struct pr_buf *out,
-        struct pr_error *err)
+json_fn(const cJSON *diff, size_t top, struct pr_buf *out, struct pr_error *err)
 {
     char *text = cJSON_Print(diff);
     enum pr_status st;
@@ -123,8 +122,7 @@ pr_diff_run(const struct pr_diff_job *a, cJSON **out, size_t *n_failed,
     if (st == PR_OK)
         st = pr_diff_compare(base, cur, lb, lc, &a->opts, &diff, err);
     if (st == PR_OK)
-        st = pr_diff_gate(diff, a->rules, a->n_rules, &a->opts, n_failed,
-                          err);
+        st = pr_diff_gate(diff, a->rules, a->n_rules, &a->opts, n_failed, err);
     if (st == PR_OK)
         st = write_reports(a, diff, err);
     cJSON_Delete(base);

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "profreport/diff.h"
 #include "internal.h"
+#include "profreport/diff.h"
 
 #define NOMEM(err) pr_error_set(err, PR_E_NOMEM, "out of memory")
 
@@ -60,8 +60,8 @@ copy_str(struct gate *g, cJSON *to, const char *key, const char *s)
 
 /* A description of one observed change, for the gate's lists. */
 static cJSON *
-make_item(struct gate *g, const char *what, const char *run,
-          const cJSON *row, int is_table)
+make_item(struct gate *g, const char *what, const char *run, const cJSON *row,
+          int is_table)
 {
     cJSON *it = cJSON_CreateObject();
     const cJSON *noise = cJSON_GetObjectItemCaseSensitive(row, "noise");
@@ -74,8 +74,8 @@ make_item(struct gate *g, const char *what, const char *run,
     copy_str(g, it, "what", what);
     copy_str(g, it, "input_shapes", pr_dj_str(row, "input_shapes"));
     copy_str(g, it, "run", run);
-    if (!cJSON_AddItemToObject(it, "device", dev ? cJSON_Duplicate(dev, 0)
-                                                 : cJSON_CreateNull()))
+    if (!cJSON_AddItemToObject(
+            it, "device", dev ? cJSON_Duplicate(dev, 0) : cJSON_CreateNull()))
         g->oom = 1;
     copy_str(g, it, "unit", is_table ? "us" : pr_dj_str(row, "unit"));
     copy_str(g, it, "status", pr_dj_str(row, "status"));

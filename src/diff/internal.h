@@ -96,8 +96,8 @@ struct pr_dpair_figs {
     struct pr_chart_stacked stacked; /* mean step breakdown of both runs */
     struct pr_dwaterfall waterfall;  /* where the time went */
     struct pr_chart_series series[2];
-    struct pr_chart_lines steps;     /* step time per step; gaps for holes */
-    double *xs, *ys;                 /* owned */
+    struct pr_chart_lines steps; /* step time per step; gaps for holes */
+    double *xs, *ys;             /* owned */
 };
 
 /* Build them from a pair of the diff tree's "runs"; 0, or -1 on
@@ -122,10 +122,10 @@ struct pr_dtrend_figs {
     size_t n;
     struct pr_chart_series series[PR_DTREND_CHARTS][PR_DTREND_SERIES];
     size_t n_nights;
-    double *x, *y;   /* owned: positions, values */
-    char **names;    /* owned array of the nights' tick names */
-    char *name_buf;  /* owned: their text */
-    char mark[64];   /* the crossed night's label */
+    double *x, *y;  /* owned: positions, values */
+    char **names;   /* owned array of the nights' tick names */
+    char *name_buf; /* owned: their text */
+    char mark[64];  /* the crossed night's label */
 };
 
 /* Build the charts of a trend tree (cmd_trend.c's: "nights",
@@ -140,15 +140,13 @@ extern const char pr_dhtml_css[];
 /* The trend page (cmd_trend.c's tree: "nights", "top_operators") as
  * self-contained HTML with line charts; appended to out.  Errors: those of
  * pr_buf. */
-PR_NODISCARD enum pr_status pr_trend_html(const cJSON *trend,
-                                          struct pr_buf *out,
-                                          struct pr_error *err);
+PR_NODISCARD enum pr_status
+pr_trend_html(const cJSON *trend, struct pr_buf *out, struct pr_error *err);
 
 /* The trend as a PDF written atomically to `path`: the same line charts
  * and table of nights as pr_trend_html.  Errors: PR_E_PDF, PR_E_IO,
  * PR_E_NOMEM, PR_E_USAGE for "-". */
-PR_NODISCARD enum pr_status pr_trend_pdf(const cJSON *trend,
-                                         const char *path,
+PR_NODISCARD enum pr_status pr_trend_pdf(const cJSON *trend, const char *path,
                                          struct pr_error *err);
 
 /* Load the summary of one comparison side: a single summary JSON file
@@ -157,9 +155,8 @@ PR_NODISCARD enum pr_status pr_trend_pdf(const cJSON *trend,
  * several paths) goes through pr_pipeline_summary.  *out is owned by the
  * caller.  Errors: PR_E_IO, PR_E_FORMAT (e.g. unsupported
  * schema_version), PR_E_NOMEM, and those of the pipeline. */
-PR_NODISCARD enum pr_status pr_dload_summary(const char *const *paths,
-                                             size_t n, int quiet,
-                                             cJSON **out,
+PR_NODISCARD enum pr_status pr_dload_summary(const char *const *paths, size_t n,
+                                             int quiet, cJSON **out,
                                              struct pr_error *err);
 
 /* The runs of two summaries and how they pair (pair.c): same rank, else
@@ -167,9 +164,9 @@ PR_NODISCARD enum pr_status pr_dload_summary(const char *const *paths,
 struct pr_dpairs {
     const cJSON **b, **c; /* owned arrays of the runs (borrowed) */
     size_t nb, nc;
-    size_t *with;            /* owned: with[i] = the run of c paired with
-                                b[i], or SIZE_MAX */
-    unsigned char *taken_c;  /* owned: 1 for the runs of c that paired */
+    size_t *with;           /* owned: with[i] = the run of c paired with
+                               b[i], or SIZE_MAX */
+    unsigned char *taken_c; /* owned: 1 for the runs of c that paired */
 };
 
 /* Pair the runs of runs_b with those of runs_c (JSON arrays; a one-run

@@ -68,14 +68,14 @@ collect_table(const cJSON *table, const char *name_key, const char *value_key,
 
         if (!cJSON_IsString(name))
             continue;
-        if (pr_grow((void **)&out->v, &out->cap, out->n + 1,
-                    sizeof(*out->v)) != PR_OK)
+        if (pr_grow((void **)&out->v, &out->cap, out->n + 1, sizeof(*out->v)) !=
+            PR_OK)
             return pr_error_set(err, PR_E_NOMEM, "out of memory");
         e = &out->v[out->n++];
         e->name = name->valuestring;
         shapes = cJSON_GetObjectItemCaseSensitive(row, "input_shapes");
-        e->shapes = by_shape && cJSON_IsString(shapes) ? shapes->valuestring
-                                                       : NULL;
+        e->shapes =
+            by_shape && cJSON_IsString(shapes) ? shapes->valuestring : NULL;
         e->value = number_or_zero(row, value_key);
         e->calls = number_or_zero(row, "calls");
     }
@@ -92,8 +92,8 @@ collect_side(const struct pr_match_side *side, const char *name_key,
     enum pr_status st = PR_OK;
 
     for (i = 0; i < side->n_tables && st == PR_OK; i++)
-        st = collect_table(side->tables[i], name_key, value_key, by_shape,
-                           out, err);
+        st = collect_table(side->tables[i], name_key, value_key, by_shape, out,
+                           err);
     if (st != PR_OK || out->n == 0)
         return st;
     qsort(out->v, out->n, sizeof(*out->v), cmp_entry);
@@ -162,11 +162,9 @@ join(const struct entries *b, const struct entries *c,
 enum pr_status
 pr_match_tables(const struct pr_match_side *base,
                 const struct pr_match_side *cur, const char *value_key,
-                int by_shape, struct pr_match_table *out,
-                struct pr_error *err)
+                int by_shape, struct pr_match_table *out, struct pr_error *err)
 {
-    return pr_match_tables_by(base, cur, "name", value_key, by_shape, out,
-                              err);
+    return pr_match_tables_by(base, cur, "name", value_key, by_shape, out, err);
 }
 
 enum pr_status

@@ -341,8 +341,8 @@ header(struct pr_buf *b, const cJSON *diff)
     ADDF(b, "</code> (runs: %.0f, steps: %.0f) vs current <code>",
          pr_sget_num(bs, "runs"), pr_sget_num(bs, "steps"));
     esc(b, pr_sget_str(cs, "label"));
-    ADDF(b, "</code> (runs: %.0f, steps: %.0f).</p>\n",
-         pr_sget_num(cs, "runs"), pr_sget_num(cs, "steps"));
+    ADDF(b, "</code> (runs: %.0f, steps: %.0f).</p>\n", pr_sget_num(cs, "runs"),
+         pr_sget_num(cs, "steps"));
     unmatched(b, diff);
 }
 

@@ -5,10 +5,10 @@
 
 #include <string.h>
 
+#include "internal.h"
 #include "profreport/diff.h"
 #include "profreport/escape.h"
 #include "profreport/sget.h"
-#include "internal.h"
 
 /* Every offender on its own line in the failure body. */
 static void

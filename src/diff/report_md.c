@@ -6,10 +6,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "internal.h"
 #include "profreport/diff.h"
 #include "profreport/sget.h"
 #include "profreport/shorten.h"
-#include "internal.h"
 
 #define NAME_MAX_CHARS 80
 #define DETAIL_MAX_CHARS 400
@@ -65,23 +65,25 @@ header(struct pr_buf *b, const cJSON *diff)
     cJSON_ArrayForEach(g, gates)
     {
         total++;
-        failed += strcmp(pr_sget_str(g, "result") ? pr_sget_str(g, "result")
-                                                : "", "fail") == 0;
+        failed +=
+            strcmp(pr_sget_str(g, "result") ? pr_sget_str(g, "result") : "",
+                   "fail") == 0;
     }
     if (pr_buf_printf(b, "## profreport diff: %s (%d of %d gates tripped)\n\n",
-                      verdict && strcmp(verdict, "fail") == 0
-                          ? "REGRESSION"
-                          : "no regression",
+                      verdict && strcmp(verdict, "fail") == 0 ? "REGRESSION"
+                                                              : "no regression",
                       failed, total) != PR_OK)
         b->failed = 1;
     pr_dadd(b, "Baseline ");
     code(b, pr_sget_str(bs, "label"));
     if (pr_buf_printf(b, " (runs: %.0f, steps: %.0f) vs current ",
-                      pr_sget_num(bs, "runs"), pr_sget_num(bs, "steps")) != PR_OK)
+                      pr_sget_num(bs, "runs"),
+                      pr_sget_num(bs, "steps")) != PR_OK)
         b->failed = 1;
     code(b, pr_sget_str(cs, "label"));
     if (pr_buf_printf(b, " (runs: %.0f, steps: %.0f).\n\n",
-                      pr_sget_num(cs, "runs"), pr_sget_num(cs, "steps")) != PR_OK)
+                      pr_sget_num(cs, "runs"),
+                      pr_sget_num(cs, "steps")) != PR_OK)
         b->failed = 1;
     unmatched(b, diff);
 }
@@ -100,17 +102,15 @@ gates_table(struct pr_buf *b, const cJSON *diff)
                    : res && strcmp(res, "skipped") == 0 ? "| skipped | "
                                                         : "| pass | ");
         code(b, pr_sget_str(g, "rule"));
-        pr_dadd(b, cJSON_IsTrue(pr_sget(g, "default"))
-                   ? " (default) | "
-                   : " | ");
+        pr_dadd(b,
+                cJSON_IsTrue(pr_sget(g, "default")) ? " (default) | " : " | ");
         /* cut in the middle: a detail ends with its verdict */
-        if (pr_dmd_code(b,
-                        pr_shorten_middle(pr_sget_str(g, "detail")
-                                              ? pr_sget_str(g, "detail")
-                                              : "",
-                                          DETAIL_MAX_CHARS, detail,
-                                          sizeof(detail)),
-                        DETAIL_MAX_CHARS + 1) != PR_OK)
+        if (pr_dmd_code(
+                b,
+                pr_shorten_middle(
+                    pr_sget_str(g, "detail") ? pr_sget_str(g, "detail") : "",
+                    DETAIL_MAX_CHARS, detail, sizeof(detail)),
+                DETAIL_MAX_CHARS + 1) != PR_OK)
             b->failed = 1;
         pr_dadd(b, " |\n");
     }
@@ -128,11 +128,13 @@ noise_cell(struct pr_buf *b, const cJSON *noise)
         pr_dadd(b, noise ? "too few steps: limit only" : "limit only");
         return;
     }
-    if (pr_buf_printf(b, "%s, p = %s, 95%% CI [%s, %s]",
-                      cJSON_IsTrue(sig) ? "**significant**" : "noise", pr_dfmt_p(pr_sget_num(noise, "p_value"), p, sizeof(p)),
-                      pr_dfmt_pct(pr_sget_num(noise, "ci_lo_pct"), lo, sizeof(lo)),
-                      pr_dfmt_pct(pr_sget_num(noise, "ci_hi_pct"), hi,
-                                  sizeof(hi))) != PR_OK)
+    if (pr_buf_printf(
+            b, "%s, p = %s, 95%% CI [%s, %s]",
+            cJSON_IsTrue(sig) ? "**significant**" : "noise",
+            pr_dfmt_p(pr_sget_num(noise, "p_value"), p, sizeof(p)),
+            pr_dfmt_pct(pr_sget_num(noise, "ci_lo_pct"), lo, sizeof(lo)),
+            pr_dfmt_pct(pr_sget_num(noise, "ci_hi_pct"), hi, sizeof(hi))) !=
+        PR_OK)
         b->failed = 1;
 }
 
@@ -162,18 +164,16 @@ figure_row(struct pr_buf *b, const cJSON *row)
                pr_buf_printf(b, " GPU %d", dev->valueint) != PR_OK) {
         b->failed = 1;
     }
-    if (pr_buf_printf(b, " | %s | %s | %s%s%s | ",
-                      pr_dfmt_value(pr_sget_num(row, "baseline"), unit, v1,
-                                    sizeof(v1)),
-                      pr_dfmt_value(pr_sget_num(row, "current"), unit, v2,
-                                    sizeof(v2)),
-                      pr_dfmt_delta(pr_sget_num(row, "delta"), unit, d,
-                                    sizeof(d)),
-                      unit && strcmp(unit, "pct") == 0 ? "" : " ",
-                      unit && strcmp(unit, "pct") == 0
-                          ? ""
-                          : pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct,
-                                        sizeof(pct))) != PR_OK)
+    if (pr_buf_printf(
+            b, " | %s | %s | %s%s%s | ",
+            pr_dfmt_value(pr_sget_num(row, "baseline"), unit, v1, sizeof(v1)),
+            pr_dfmt_value(pr_sget_num(row, "current"), unit, v2, sizeof(v2)),
+            pr_dfmt_delta(pr_sget_num(row, "delta"), unit, d, sizeof(d)),
+            unit && strcmp(unit, "pct") == 0 ? "" : " ",
+            unit && strcmp(unit, "pct") == 0
+                ? ""
+                : pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct,
+                              sizeof(pct))) != PR_OK)
         b->failed = 1;
     noise_cell(b, pr_sget(row, "noise"));
     pr_dadd(b, " |\n");
@@ -192,8 +192,7 @@ runs_tables(struct pr_buf *b, const cJSON *diff)
         code(b, pr_sget_str(pair, "current"));
         pr_dadd(b, " (per step)\n\n| Figure | Baseline | Current | Change | "
                    "Noise test |\n|---|---:|---:|---:|---|\n");
-        cJSON_ArrayForEach(row,
-                           pr_sget(pair, "metrics"))
+        cJSON_ArrayForEach(row, pr_sget(pair, "metrics"))
         {
             if (worth_showing(row))
                 figure_row(b, row);
@@ -223,16 +222,14 @@ table_rows(struct pr_buf *b, const cJSON *arr, int want, size_t top)
             pr_dadd(b, " ");
             code(b, shapes);
         }
-        if (pr_buf_printf(b, " | %s | %s | %s | %s |\n",
-                          pr_dfmt_us(pr_drow_us(row, "baseline_us"), v1,
-                                     sizeof(v1)),
-                          pr_dfmt_us(pr_drow_us(row, "current_us"), v2,
-                                     sizeof(v2)),
-                          pr_dfmt_delta(pr_sget_num(row, "delta_us"), "us", d,
-                                        sizeof(d)),
-                          want == 0 ? pr_sget_str(row, "status")
-                                    : pr_dfmt_pct(pr_sget_num(row, "delta_pct"),
-                                                  pct, sizeof(pct))) != PR_OK)
+        if (pr_buf_printf(
+                b, " | %s | %s | %s | %s |\n",
+                pr_dfmt_us(pr_drow_us(row, "baseline_us"), v1, sizeof(v1)),
+                pr_dfmt_us(pr_drow_us(row, "current_us"), v2, sizeof(v2)),
+                pr_dfmt_delta(pr_sget_num(row, "delta_us"), "us", d, sizeof(d)),
+                want == 0 ? pr_sget_str(row, "status")
+                          : pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct,
+                                        sizeof(pct))) != PR_OK)
             b->failed = 1;
     }
     if (n == 0)
@@ -258,7 +255,8 @@ top_tables(struct pr_buf *b, const cJSON *diff, size_t top)
         if (t >= 2 && pr_sget_len(arr) == 0)
             continue; /* no stacks or modules recorded: nothing to show */
         for (k = 0; k < 3; k++) {
-            if (pr_buf_printf(b, "### %s: %s\n\n| Name | Baseline | Current "
+            if (pr_buf_printf(b,
+                              "### %s: %s\n\n| Name | Baseline | Current "
                               "| Change | %s |\n|---|---:|---:|---:|---:|\n",
                               kinds[k], tables[t][1],
                               wants[k] == 0 ? "Status" : "%") != PR_OK)

@@ -18,7 +18,7 @@
 
 #define N_CAT 8
 #define DETAIL_MAX_CHARS 400 /* about six lines of the Detail column */
-#define HALF_GAP 12.0 /* points between two charts side by side */
+#define HALF_GAP 12.0        /* points between two charts side by side */
 #define TITLE "Regression comparison"
 
 /* Sticky out-of-memory while building a table's rows. */
@@ -189,9 +189,7 @@ gates_section(struct pr_pdf_doc *d, const cJSON *diff)
         const char *vals[3];
         snprintf(rule, sizeof(rule), "%s%s",
                  pr_sget_str(g, "rule") ? pr_sget_str(g, "rule") : "?",
-                 cJSON_IsTrue(pr_sget(g, "default"))
-                     ? " (default)"
-                     : "");
+                 cJSON_IsTrue(pr_sget(g, "default")) ? " (default)" : "");
         vals[0] = is_str(g, "result", "fail")      ? "FAIL"
                   : is_str(g, "result", "skipped") ? "skipped"
                                                    : "pass";

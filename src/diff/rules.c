@@ -167,8 +167,10 @@ parse_change(const char *s, double *value, enum pr_rule_unit *unit,
     double v;
 
     if (n == 0 || !pr_parse_decimal_n(s, n, &v))
-        return pr_error_set(err, PR_E_USAGE, "bad rule \"%s\": change \"%s\""
-                            " is not a number", rule, s);
+        return pr_error_set(err, PR_E_USAGE,
+                            "bad rule \"%s\": change \"%s\""
+                            " is not a number",
+                            rule, s);
     for (i = 0; i < N_OF(units); i++) {
         if (strcmp(s + n, units[i].suffix) != 0)
             continue;
@@ -205,11 +207,15 @@ parse_metric(const char *lhs, size_t n, enum pr_rule_unit unit,
         n_name = n - plen;
         trim(&name, &n_name);
         if (n_name == 0)
-            return pr_error_set(err, PR_E_USAGE, "bad rule \"%s\": no name "
-                                "after \"%s\"", rule, prefixes[i].prefix);
+            return pr_error_set(err, PR_E_USAGE,
+                                "bad rule \"%s\": no name "
+                                "after \"%s\"",
+                                rule, prefixes[i].prefix);
         if (unit != PR_RULE_PCT && unit != PR_RULE_US)
-            return pr_error_set(err, PR_E_USAGE, "bad rule \"%s\": device "
-                                "time takes %% or a time unit", rule);
+            return pr_error_set(err, PR_E_USAGE,
+                                "bad rule \"%s\": device "
+                                "time takes %% or a time unit",
+                                rule);
         out->kind = prefixes[i].kind;
         out->name = dup_range(name, n_name);
         if (out->name == NULL)
@@ -221,8 +227,10 @@ parse_metric(const char *lhs, size_t n, enum pr_rule_unit unit,
         if (strlen(metrics[i].name) != n || strncmp(lhs, metrics[i].name, n))
             continue;
         if (unit != PR_RULE_PCT && unit != metrics[i].abs_unit)
-            return pr_error_set(err, PR_E_USAGE, "bad rule \"%s\": %s takes "
-                                "%% or %s", rule, metrics[i].name,
+            return pr_error_set(err, PR_E_USAGE,
+                                "bad rule \"%s\": %s takes "
+                                "%% or %s",
+                                rule, metrics[i].name,
                                 pr_rule_unit_str(metrics[i].abs_unit));
         out->kind = PR_RULE_METRIC;
         out->name = dup_range(lhs, n);
@@ -230,8 +238,10 @@ parse_metric(const char *lhs, size_t n, enum pr_rule_unit unit,
             return pr_error_set(err, PR_E_NOMEM, "out of memory");
         return PR_OK;
     }
-    return pr_error_set(err, PR_E_USAGE, "bad rule \"%s\": unknown metric "
-                        "\"%.*s\"", rule, (int)(n > 64 ? 64 : n), lhs);
+    return pr_error_set(err, PR_E_USAGE,
+                        "bad rule \"%s\": unknown metric "
+                        "\"%.*s\"",
+                        rule, (int)(n > 64 ? 64 : n), lhs);
 }
 
 enum pr_status
@@ -251,8 +261,10 @@ pr_rule_parse(const char *text, struct pr_rule *out, struct pr_error *err)
     n_lhs = cmp != NULL ? (size_t)(cmp - text) : 0;
     trim(&lhs, &n_lhs);
     if (cmp == NULL || n_lhs == 0)
-        return pr_error_set(err, PR_E_USAGE, "bad rule \"%s\": expected "
-                            "METRIC>CHANGE or METRIC<CHANGE", text);
+        return pr_error_set(err, PR_E_USAGE,
+                            "bad rule \"%s\": expected "
+                            "METRIC>CHANGE or METRIC<CHANGE",
+                            text);
     out->greater = *cmp == '>';
     rhs = cmp + 1;
     n_rhs = strlen(rhs);

@@ -82,8 +82,9 @@ pr_stats_normal_ci(const double *a, size_t n_a, const double *b, size_t n_b,
     ma = pr_stats_mean(a, n_a);
     mb = pr_stats_mean(b, n_b);
     if (!(ma > 0))
-        return pr_error_set(err, PR_E_USAGE, "interval needs a positive "
-                                             "baseline mean");
+        return pr_error_set(err, PR_E_USAGE,
+                            "interval needs a positive "
+                            "baseline mean");
     r = mb / ma;
     se2 = variance(b, n_b, mb) / ((double)n_b * ma * ma) +
           mb * mb * variance(a, n_a, ma) / ((double)n_a * ma * ma * ma * ma);
@@ -304,8 +305,9 @@ pr_stats_bootstrap(const double *a, size_t n_a, const double *b, size_t n_b,
         return pr_error_set(err, PR_E_USAGE, "bad bootstrap arguments");
     if (!all_finite(a, n_a) || !all_finite(b, n_b) ||
         !(pr_stats_mean(a, n_a) > 0))
-        return pr_error_set(err, PR_E_USAGE, "bootstrap needs a positive "
-                                             "baseline mean");
+        return pr_error_set(err, PR_E_USAGE,
+                            "bootstrap needs a positive "
+                            "baseline mean");
     d = calloc(resamples, sizeof(*d));
     if (d == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
@@ -317,8 +319,9 @@ pr_stats_bootstrap(const double *a, size_t n_a, const double *b, size_t n_b,
     }
     if (k == 0) { /* every resample had a non-positive baseline mean */
         free(d);
-        return pr_error_set(err, PR_E_USAGE, "bootstrap needs a positive "
-                                             "baseline mean");
+        return pr_error_set(err, PR_E_USAGE,
+                            "bootstrap needs a positive "
+                            "baseline mean");
     }
     qsort(d, k, sizeof(*d), cmp_double);
     out->lo_pct = percentile(d, k, (1.0 - conf) / 2.0);

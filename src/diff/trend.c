@@ -18,10 +18,10 @@
 #include "profreport/trend.h"
 
 struct night {
-    cJSON *sum;        /* owned */
-    const char *path;  /* borrowed */
-    double stamp;      /* recorded time, NAN when unknown */
-    size_t given;      /* position on the command line */
+    cJSON *sum;       /* owned */
+    const char *path; /* borrowed */
+    double stamp;     /* recorded time, NAN when unknown */
+    size_t given;     /* position on the command line */
 };
 
 /* Recorded time of a summary: the smallest numeric run span (Kineto
@@ -60,8 +60,8 @@ load_nights(const struct pr_trend_job *a, struct night *n, struct pr_error *err)
     int all_stamped = 1;
 
     for (i = 0; i < a->n_inputs; i++) {
-        enum pr_status st = pr_dload_summary(&a->inputs[i], 1, a->quiet,
-                                             &n[i].sum, err);
+        enum pr_status st =
+            pr_dload_summary(&a->inputs[i], 1, a->quiet, &n[i].sum, err);
         if (st != PR_OK)
             return st;
         n[i].path = a->inputs[i];
@@ -84,10 +84,10 @@ run_mean(const cJSON *sum, const char *key, const char *cat)
     cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(sum, "runs"))
     {
         const cJSON *ss = cJSON_GetObjectItemCaseSensitive(r, "step_summary");
-        double v = cat == NULL
-                       ? pr_dj_num(ss, key)
-                       : pr_dj_num(cJSON_GetObjectItemCaseSensitive(
-                                       ss, "breakdown_us"), cat);
+        double v = cat == NULL ? pr_dj_num(ss, key)
+                               : pr_dj_num(cJSON_GetObjectItemCaseSensitive(
+                                               ss, "breakdown_us"),
+                                           cat);
         if (isfinite(v)) {
             t += v;
             k++;
@@ -125,11 +125,10 @@ op_per_step(const cJSON *sum, const char *name)
 
     cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(sum, "runs"))
     {
-        int k = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r,
-                                                                    "steps"));
+        int k =
+            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "steps"));
         steps += k > 0 ? k : 1;
-        cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(r,
-                                                               "operators"))
+        cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(r, "operators"))
         {
             const char *n = pr_dj_str(o, "name");
             double v = pr_dj_num(o, "device_self_us");
@@ -177,10 +176,10 @@ night_figures(cJSON *o, const struct night *n, const cJSON *top_ops)
 
     ok = ok && cJSON_AddStringToObject(o, "label", pr_dbasename(n->path));
     ok = ok && pr_dj_add_num(o, "recorded", n->stamp);
-    ok = ok && pr_dj_add_num(o, "step_mean_us",
-                             run_mean(n->sum, "mean_us", NULL));
-    ok = ok && pr_dj_add_num(o, "step_p90_us",
-                             run_mean(n->sum, "p90_us", NULL));
+    ok = ok &&
+         pr_dj_add_num(o, "step_mean_us", run_mean(n->sum, "mean_us", NULL));
+    ok =
+        ok && pr_dj_add_num(o, "step_p90_us", run_mean(n->sum, "p90_us", NULL));
     ok = ok && pr_dj_add_num(o, "memory_peak_bytes", memory_peak(n->sum));
     for (k = 0; ok && k < N_CATS; k++)
         ok = pr_dj_add_num(bd, pr_dcat_keys[k],
@@ -271,8 +270,8 @@ crossed_detail(struct pr_buf *b, const cJSON *night)
         if (res == NULL || strcmp(res, "fail") != 0)
             continue;
         if (pr_buf_printf(b, "%s%s: %s", first ? "" : "; ",
-                          pr_dj_str(g, "rule"), pr_dj_str(g, "detail")) !=
-            PR_OK)
+                          pr_dj_str(g, "rule"),
+                          pr_dj_str(g, "detail")) != PR_OK)
             b->failed = 1;
         first = 0;
     }
@@ -293,18 +292,17 @@ trend_markdown(const cJSON *t, struct pr_buf *b, struct pr_error *err)
         b->failed = 1;
     cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(t, "nights"))
     {
-        int crossed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(n,
-                                                                    "crossed"));
+        int crossed =
+            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(n, "crossed"));
         if (pr_buf_printf(b, "| %d | ", ++i) != PR_OK ||
             pr_dmd_code(b, pr_dj_str(n, "label"), 60) != PR_OK)
             b->failed = 1;
-        if (pr_buf_printf(b, " | %s | %s | %s | ",
-                          pr_dfmt_us(pr_dj_num(n, "step_mean_us"), v,
-                                     sizeof(v)),
-                          pr_dfmt_us(pr_dj_num(n, "step_p90_us"), p,
-                                     sizeof(p)),
-                          pr_dfmt_bytes(pr_dj_num(n, "memory_peak_bytes"), m,
-                                        sizeof(m))) != PR_OK)
+        if (pr_buf_printf(
+                b, " | %s | %s | %s | ",
+                pr_dfmt_us(pr_dj_num(n, "step_mean_us"), v, sizeof(v)),
+                pr_dfmt_us(pr_dj_num(n, "step_p90_us"), p, sizeof(p)),
+                pr_dfmt_bytes(pr_dj_num(n, "memory_peak_bytes"), m,
+                              sizeof(m))) != PR_OK)
             b->failed = 1;
         pr_buf_reset(&d);
         crossed_detail(&d, n);
@@ -391,8 +389,8 @@ static int
 last_crossed(const cJSON *t)
 {
     const cJSON *nights = cJSON_GetObjectItemCaseSensitive(t, "nights");
-    const cJSON *last = cJSON_GetArrayItem(nights,
-                                           cJSON_GetArraySize(nights) - 1);
+    const cJSON *last =
+        cJSON_GetArrayItem(nights, cJSON_GetArraySize(nights) - 1);
 
     return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(last, "crossed"));
 }

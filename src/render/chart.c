@@ -927,9 +927,9 @@ pr_chart_line(struct pr_canvas *c, const struct pr_chart_box *b,
     if (s->y_max < 0 && any && ymin > 0)
         ylo = ymax > ymin ? fmax(0, ymin - (ymax - ymin) * 0.1) : ymin * 0.9;
     axis_linear(&ay, s->y_unit, ylo,
-                s->y_max > 0   ? s->y_max
-                : ylo > 0      ? ymax + (ymax - ylo) * 0.08
-                               : ymax * 1.08,
+                s->y_max > 0 ? s->y_max
+                : ylo > 0    ? ymax + (ymax - ylo) * 0.08
+                             : ymax * 1.08,
                 6);
     if (s->n_x_names > 0) { /* every category, data or not */
         xmin = 1;

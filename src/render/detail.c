@@ -121,10 +121,9 @@ note_run(cJSON *list, const cJSON *runs, long idx, const char *why)
         if (pr_sget_num(e, "run") != (double)idx)
             continue;
         o = (cJSON *)(uintptr_t)e;
-        snprintf(buf, sizeof(buf), "%s, %s", pr_sget_str_or(o, "why", ""),
-                 why);
-        return cJSON_ReplaceItemInObjectCaseSensitive(
-            o, "why", cJSON_CreateString(buf));
+        snprintf(buf, sizeof(buf), "%s, %s", pr_sget_str_or(o, "why", ""), why);
+        return cJSON_ReplaceItemInObjectCaseSensitive(o, "why",
+                                                      cJSON_CreateString(buf));
     }
     o = cJSON_CreateObject();
     if (o == NULL || !cJSON_AddItemToArray(list, o)) {
@@ -164,10 +163,8 @@ choose(const cJSON *summary, const char *spec)
 
     while (ok && next_word(&p, w, sizeof(w))) {
         long idx = run_of(summary, w);
-        snprintf(why, sizeof(why), "%s%s", is_rank_word(w, &(int64_t){0})
-                                               ? "rank "
-                                               : "",
-                 w);
+        snprintf(why, sizeof(why), "%s%s",
+                 is_rank_word(w, &(int64_t){0}) ? "rank " : "", w);
         if (idx < 0 || idx >= (long)pr_sget_len(runs))
             ok = cJSON_AddItemToArray(missing, cJSON_CreateString(why));
         else if (pr_sget_len(list) < 64) /* v[] below holds 64 */
@@ -270,8 +267,9 @@ pr_detail_describe(const cJSON *view, char *buf, size_t n)
         snprintf(buf, n, "Every rank is shown in full below.");
         return;
     }
-    snprintf(buf, n, "Full detail below for %zu of %.0f ranks (choose with "
-                     "--detail-ranks):",
+    snprintf(buf, n,
+             "Full detail below for %zu of %.0f ranks (choose with "
+             "--detail-ranks):",
              pr_sget_len(pr_sget(d, PR_K_RUNS)), pr_sget_num(d, "of"));
     cJSON_ArrayForEach(e, pr_sget(d, PR_K_RUNS))
     {

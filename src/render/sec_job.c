@@ -77,11 +77,10 @@ heat_cell(struct pr_canvas *c, const struct heat *h, size_t r, size_t k,
           double x, double y, double w, double hh)
 {
     double v = h->v[r * h->n_cols + k];
-    struct pr_style st = {isnan(v) ? PR_COLOR_GRID
-                                   : ramp(h->hi > h->lo ? (v - h->lo) /
-                                                              (h->hi - h->lo)
-                                                        : 0.5),
-                          PR_COLOR_NONE, 0, 0, 0};
+    struct pr_style st = {
+        isnan(v) ? PR_COLOR_GRID
+                 : ramp(h->hi > h->lo ? (v - h->lo) / (h->hi - h->lo) : 0.5),
+        PR_COLOR_NONE, 0, 0, 0};
     char tip[400], a[48];
 
     if (c->ops->group_begin != NULL && !isnan(v)) {
@@ -134,7 +133,9 @@ heat_chart(const cJSON *hm)
     size_t nr = pr_sget_len(rows), nc = pr_sget_len(cols), i = 0;
     struct pr_fig_chart *ch;
     struct heat *h;
-    double *vals_buf, height = 60 + 12.0 * (double)(nr < 8 ? 8 : nr > 40 ? 40 : nr);
+    double *vals_buf, height = 60 + 12.0 * (double)(nr < 8    ? 8
+                                                    : nr > 40 ? 40
+                                                              : nr);
 
     if (nr == 0 || nc == 0 || pr_sget_len(vals) != nr)
         return NULL;
@@ -160,7 +161,8 @@ heat_chart(const cJSON *hm)
     h->n_cols = nc;
     h->lo = INFINITY;
     h->hi = -INFINITY;
-    cJSON_ArrayForEach(e, rows) h->rows[i++] = pr_sget_str_or(e, PR_K_LABEL, "");
+    cJSON_ArrayForEach(e, rows) h->rows[i++] =
+        pr_sget_str_or(e, PR_K_LABEL, "");
     i = 0;
     cJSON_ArrayForEach(e, cols) h->cols[i++] =
         cJSON_IsString(e) ? e->valuestring : "";
@@ -231,8 +233,8 @@ rank_line(const cJSON *per_rank)
     size_t n = pr_sget_len(per_rank), i = 0;
     struct pr_fig_chart *ch =
         pr_fig_chart_new(draw_lines, "Mean step time per rank", 960, 260, 170);
-    double *x = calloc(n ? n : 1, sizeof(*x)), *y = calloc(n ? n : 1,
-                                                            sizeof(*y));
+    double *x = calloc(n ? n : 1, sizeof(*x)),
+           *y = calloc(n ? n : 1, sizeof(*y));
     struct pr_chart_series *s = calloc(1, sizeof(*s));
     const cJSON *e;
 
@@ -275,8 +277,7 @@ static const struct pr_col rank_cols[] = {
     {"rank", PR_K_RANK, "Rank", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
     {"steps", "steps", "Steps", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
     {"mean", PR_K_MEAN_US, "Mean step", PR_FMT_US, 1, NULL, PR_COL_BOTH},
-    {"median", PR_K_MEDIAN_US, "Median step", PR_FMT_US, 1, NULL,
-     PR_COL_BOTH},
+    {"median", PR_K_MEDIAN_US, "Median step", PR_FMT_US, 1, NULL, PR_COL_BOTH},
     {"max", PR_K_MAX_US, "Longest step", PR_FMT_US, 1, NULL, PR_COL_BOTH},
     {"vs_median", "vs_median_pct", "vs median rank", PR_FMT_PCT, 0.9,
      "mean step against the median rank's", PR_COL_BOTH},
@@ -400,7 +401,8 @@ void
 pr_sec_job(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
     const cJSON *job = pr_sget(summary, "job");
-    struct pr_fig_table t = {.cols = rank_cols, .what = "ranks",
+    struct pr_fig_table t = {.cols = rank_cols,
+                             .what = "ranks",
                              .order = "mean step, slowest first"};
     char text[600];
 
@@ -420,8 +422,7 @@ pr_sec_job(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                               .rows = pr_sget(job, PR_K_OPERATORS),
                               .what = "operators",
                               .order = "mean device self time over ranks"};
-    pr_figs_table(f, "Operators across ranks", &t,
-                  "No operators in any rank.");
+    pr_figs_table(f, "Operators across ranks", &t, "No operators in any rank.");
     t = (struct pr_fig_table){.cols = agg_kernel_cols,
                               .rows = pr_sget(job, PR_K_KERNELS),
                               .what = "kernels",

@@ -11,13 +11,13 @@
 
 /* Helvetica advance widths (1/1000 em) for ASCII 32..126. */
 static const unsigned short helvetica[95] = {
-    278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333,
-    278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278,
+    278, 278, 355, 556, 556,  889, 667, 191, 333, 333, 389, 584, 278, 333,
+    278, 278, 556, 556, 556,  556, 556, 556, 556, 556, 556, 556, 278, 278,
     584, 584, 584, 556, 1015, 667, 667, 722, 722, 667, 611, 778, 722, 278,
-    500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944,
-    667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556, 556,
-    278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500,
-    278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
+    500, 667, 556, 833, 722,  778, 667, 778, 722, 667, 611, 722, 667, 944,
+    667, 667, 611, 278, 278,  278, 469, 556, 333, 556, 556, 500, 556, 556,
+    278, 556, 556, 222, 222,  500, 222, 833, 556, 556, 556, 556, 333, 500,
+    278, 556, 500, 722, 500,  500, 500, 334, 260, 334, 584,
 };
 
 static const char *const role_var[] = {"", "--ink", "--muted", "--grid",
@@ -212,8 +212,8 @@ point(struct pr_canvas *c, const char *cmd, double cx, double cy, double r,
 }
 
 static void
-arc(struct pr_canvas *c, double cx, double cy, double r, double a,
-    int large, int sweep)
+arc(struct pr_canvas *c, double cx, double cy, double r, double a, int large,
+    int sweep)
 {
     put(c, " A");
     num(c, r);
@@ -312,7 +312,7 @@ svg_group_end(struct pr_canvas *c)
 }
 
 static const struct pr_canvas_ops svg_ops = {
-    svg_rect, svg_line,      svg_poly,        svg_circle,   svg_wedge,
+    svg_rect, svg_line,       svg_poly,        svg_circle,    svg_wedge,
     svg_text, svg_text_width, svg_group_begin, svg_group_end,
 };
 

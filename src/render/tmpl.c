@@ -13,21 +13,27 @@
 #include "profreport/escape.h"
 #include "profreport/tmpl.h"
 
-#define MAX_DELIM 16      /* bytes in a delimiter */
-#define MAX_NESTING 64    /* section nesting within one template */
-#define MAX_DEPTH 128     /* context stack: sections + partials at run time */
-#define MAX_PARTIALS 32   /* partials nested in partials */
+#define MAX_DELIM 16    /* bytes in a delimiter */
+#define MAX_NESTING 64  /* section nesting within one template */
+#define MAX_DEPTH 128   /* context stack: sections + partials at run time */
+#define MAX_PARTIALS 32 /* partials nested in partials */
 #define MAX_TEMPLATE_FILE (16u << 20)
 
-enum tok_kind { TOK_TEXT, TOK_VAR, TOK_RAW, TOK_SECTION, TOK_INVERTED,
-                TOK_PARTIAL };
+enum tok_kind {
+    TOK_TEXT,
+    TOK_VAR,
+    TOK_RAW,
+    TOK_SECTION,
+    TOK_INVERTED,
+    TOK_PARTIAL
+};
 
 struct tok {
     enum tok_kind kind;
-    size_t off, len;      /* text, or the trimmed name */
-    size_t end;           /* sections: index of the token after the body */
+    size_t off, len;         /* text, or the trimmed name */
+    size_t end;              /* sections: index of the token after the body */
     size_t ind_off, ind_len; /* partials: standalone indentation */
-    size_t line;          /* 1-based, for errors */
+    size_t line;             /* 1-based, for errors */
 };
 
 struct parser {
@@ -80,8 +86,7 @@ fail(struct parser *p, size_t off, const char *what)
 }
 
 static enum pr_status
-push(struct parser *p, enum tok_kind kind, size_t off, size_t len,
-     size_t at)
+push(struct parser *p, enum tok_kind kind, size_t off, size_t len, size_t at)
 {
     struct tok *t;
 
@@ -192,9 +197,9 @@ close_section(struct parser *p, size_t off, size_t len, size_t at)
     if (t->len != len || memcmp(p->src + t->off, p->src + off, len) != 0) {
         return pr_error_set(p->err, PR_E_TEMPLATE,
                             "line %zu: section \"%.*s\" closed by \"%.*s\"",
-                            line_of(p->src, at), (int)(t->len > 64 ? 64 : t->len),
-                            p->src + t->off, (int)(len > 64 ? 64 : len),
-                            p->src + off);
+                            line_of(p->src, at),
+                            (int)(t->len > 64 ? 64 : t->len), p->src + t->off,
+                            (int)(len > 64 ? 64 : len), p->src + off);
     }
     t->end = p->n;
     return PR_OK;
@@ -214,8 +219,8 @@ standalone(const struct parser *p, size_t prev_end, size_t at, size_t q,
     if (i > 0 && p->src[i - 1] != '\n') {
         return 0;
     }
-    if (i < prev_end || (i == prev_end && prev_end > 0 &&
-                         p->src[prev_end - 1] != '\n')) {
+    if (i < prev_end ||
+        (i == prev_end && prev_end > 0 && p->src[prev_end - 1] != '\n')) {
         return 0;
     }
     *ls = i;
@@ -345,9 +350,8 @@ parse(struct parser *p)
     if (st == PR_OK && p->n_open > 0) {
         const struct tok *t = &p->toks[p->open[p->n_open - 1]];
         return pr_error_set(p->err, PR_E_TEMPLATE,
-                            "line %zu: section \"%.*s\" is not closed",
-                            t->line, (int)(t->len > 64 ? 64 : t->len),
-                            p->src + t->off);
+                            "line %zu: section \"%.*s\" is not closed", t->line,
+                            (int)(t->len > 64 ? 64 : t->len), p->src + t->off);
     }
     return st;
 }
@@ -456,8 +460,7 @@ interpolate(struct render *r, const cJSON *v, int escape)
 /* --- rendering */
 
 static enum pr_status render_range(struct render *r, const char *src,
-                                   const struct tok *t, size_t from,
-                                   size_t to);
+                                   const struct tok *t, size_t from, size_t to);
 
 static enum pr_status
 push_ctx(struct render *r, const cJSON *v, size_t line)
@@ -471,8 +474,7 @@ push_ctx(struct render *r, const cJSON *v, size_t line)
 }
 
 static enum pr_status
-render_section(struct render *r, const char *src, const struct tok *t,
-               size_t i)
+render_section(struct render *r, const char *src, const struct tok *t, size_t i)
 {
     const cJSON *v = lookup(r, src + t[i].off, t[i].len);
     enum pr_status st = PR_OK;

@@ -174,8 +174,8 @@ test_operators_and_devices(void **state)
        roofline pass may add its own findings; these two must not be.) */
     {
         const cJSON *r;
-        cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(
-                                  run, "recommendations"))
+        cJSON_ArrayForEach(
+            r, cJSON_GetObjectItemCaseSensitive(run, "recommendations"))
         {
             assert_string_not_equal(str(r, "id"), "enable_amp");
             assert_string_not_equal(str(r, "id"), "low_gpu_utilization");

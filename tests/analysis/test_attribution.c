@@ -80,7 +80,8 @@ test_below_operator_counts(void **state)
 
     (void)state;
     tt_op(t, "record_param_comms", 0, 50, 1);
-    tt_host(t, PR_KIND_ANNOTATION, "nccl:all_reduce", "1", 5, 20, 2, NULL, NULL);
+    tt_host(t, PR_KIND_ANNOTATION, "nccl:all_reduce", "1", 5, 20, 2, NULL,
+            NULL);
     tt_rt(t, "cudaLaunchKernel", 10, 2, 7, 7);
     tt_kernel(t, "ncclKernel_AllReduce_RING_LL_Sum_float", 20, 40, 7);
     measure(t, &a);

@@ -24,26 +24,22 @@
 #include "testjson.h"
 #include "testtrace.h"
 
-#define STEP(name, ts, dur)                                                  \
-    "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"" name "\","      \
+#define STEP(name, ts, dur)                                                    \
+    "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"" name "\","         \
     "\"pid\":1,\"tid\":1,\"ts\":" ts ",\"dur\":" dur "},\n"
 /* A kernel on GPU 0, stream 7, with extra args (may be empty). */
-#define KERNEL(name, ts, dur, args)                                          \
-    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" name "\",\"pid\":0,"      \
-    "\"tid\":\"stream 7\",\"ts\":" ts ",\"dur\":" dur ",\"args\":{"          \
+#define KERNEL(name, ts, dur, args)                                            \
+    "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"" name "\",\"pid\":0,"        \
+    "\"tid\":\"stream 7\",\"ts\":" ts ",\"dur\":" dur ",\"args\":{"            \
     "\"device\":0,\"stream\":7" args "}},\n"
-#define END                                                                  \
-    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"tid\":0,"           \
+#define END                                                                    \
+    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"tid\":0,"             \
     "\"args\":{\"name\":\"x\"}}"
 #define TRACE(events) "{\"traceEvents\":[\n" events END "]}"
-#define COLL(coll, dtype, in, out, group)                                    \
-    ",\"Collective name\":\"" coll "\",\"dtype\":\"" dtype "\","             \
-    "\"In msg nelems\":" in ",\"Out msg nelems\":" out ","                   \
+#define COLL(coll, dtype, in, out, group)                                      \
+    ",\"Collective name\":\"" coll "\",\"dtype\":\"" dtype "\","               \
+    "\"In msg nelems\":" in ",\"Out msg nelems\":" out ","                     \
     "\"Group size\":" group
-
-
-
-
 
 static struct pr_trace *
 load(const char *json)
@@ -172,21 +168,24 @@ test_bus_factor(void **state)
  *   nccl:all_gather 1 call, 10 us, bytes Out 4000 * 2 = 8000; algbw
  *   8000 / 10000 = 0.8 GB/s; busbw 0.8 * 3/4 = 0.6; group 4. */
 static const char two_steps[] = TRACE(
-    STEP("ProfilerStep#1", "0", "100")
-    STEP("ProfilerStep#2", "100", "100")
-    KERNEL("volta_sgemm_128x64_nn", "10", "30", "")
-    KERNEL("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", "30", "20",
-           COLL("allreduce", "Float", "1000000", "1000000", "4"))
-    KERNEL("elementwise_kernel", "60", "10", "")
-    KERNEL("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)", "65",
-           "10",
-           ",\"dtype\":\"Float\",\"In msg nelems\":500000,"
-           "\"Out msg nelems\":500000,\"Group size\":4")
-    KERNEL("ncclDevKernel_AllGather_RING_LL(ncclDevComm*)", "80", "10",
-           COLL("allgather", "Half", "1000", "4000", "4"))
-    KERNEL("my_kernel", "92", "3", ",\"Collective name\":\"\"")
-    KERNEL("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", "120",
-           "20", COLL("allreduce", "Float", "1000000", "1000000", "4")));
+    STEP("ProfilerStep#1", "0", "100") STEP("ProfilerStep#2", "100", "100")
+        KERNEL("volta_sgemm_128x64_nn", "10", "30", "") KERNEL(
+            "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", "30", "20",
+            COLL("allreduce", "Float", "1000000", "1000000", "4"))
+            KERNEL("elementwise_kernel", "60", "10", "") KERNEL(
+                "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*)", "65",
+                "10",
+                ",\"dtype\":\"Float\",\"In msg nelems\":500000,"
+                "\"Out msg nelems\":500000,\"Group size\":4")
+                KERNEL("ncclDevKernel_AllGather_RING_LL(ncclDevComm*)", "80",
+                       "10",
+                       COLL("allgather", "Half", "1000", "4000",
+                            "4")) KERNEL("my_kernel", "92", "3",
+                                         ",\"Collective name\":\"\"")
+                    KERNEL(
+                        "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)",
+                        "120", "20",
+                        COLL("allreduce", "Float", "1000000", "1000000", "4")));
 
 static void
 test_per_step(void **state)
@@ -252,11 +251,11 @@ test_unsized_call(void **state)
 {
     static const char json[] = TRACE(
         STEP("ProfilerStep#1", "0", "100")
-        KERNEL("ncclDevKernel_Broadcast_RING_LL(ncclDevComm*)", "10", "10",
-               ",\"Collective name\":\"broadcast\",\"dtype\":\"Float\","
-               "\"In msg nelems\":2500,\"Out msg nelems\":2500")
-        KERNEL("ncclDevKernel_Broadcast_RING_LL(ncclDevComm*)", "30", "20",
-               ",\"Collective name\":\"broadcast\""));
+            KERNEL("ncclDevKernel_Broadcast_RING_LL(ncclDevComm*)", "10", "10",
+                   ",\"Collective name\":\"broadcast\",\"dtype\":\"Float\","
+                   "\"In msg nelems\":2500,\"Out msg nelems\":2500")
+                KERNEL("ncclDevKernel_Broadcast_RING_LL(ncclDevComm*)", "30",
+                       "20", ",\"Collective name\":\"broadcast\""));
     cJSON *run = comm_of(json);
     const cJSON *b = at(get(run, "communication"), "ops", 0);
 
@@ -278,8 +277,8 @@ test_no_comm(void **state)
 {
     static const char json[] = TRACE(
         STEP("ProfilerStep#1", "0", "100")
-        KERNEL("volta_sgemm_128x64_nn", "10", "30", "")
-        KERNEL("my_kernel", "50", "10", ",\"Collective name\":\"\""));
+            KERNEL("volta_sgemm_128x64_nn", "10", "30", "")
+                KERNEL("my_kernel", "50", "10", ",\"Collective name\":\"\""));
     cJSON *run = comm_of(json);
 
     (void)state;
@@ -330,8 +329,8 @@ analyse(const char *json)
     return run;
 }
 
-#define HOST(cat, name, tid, ts, dur, args)                                  \
-    "{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":1,"     \
+#define HOST(cat, name, tid, ts, dur, args)                                    \
+    "{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":1,"       \
     "\"tid\":" tid ",\"ts\":" ts ",\"dur\":" dur ",\"args\":{" args "}},\n"
 
 /* A Gloo-only CPU run (hta/cpu_only's shape): the gloo:all_reduce host op
@@ -539,11 +538,9 @@ test_distributed(void **state)
 
     mis = get(d, "step_count_mismatch");
     assert_int_equal(cJSON_GetArraySize(mis), 2);
-    assert_string_equal(str(cJSON_GetArrayItem(mis, 0), "worker"),
-                        "node_a_7");
+    assert_string_equal(str(cJSON_GetArrayItem(mis, 0), "worker"), "node_a_7");
     tt_near(num(cJSON_GetArrayItem(mis, 0), "steps"), 2);
-    assert_string_equal(str(cJSON_GetArrayItem(mis, 1), "worker"),
-                        "node_b_1");
+    assert_string_equal(str(cJSON_GetArrayItem(mis, 1), "worker"), "node_b_1");
     tt_near(num(cJSON_GetArrayItem(mis, 1), "steps"), 3);
 
     assert_int_equal(cJSON_GetArraySize(get(d, "comm_ops")), 2);
@@ -584,18 +581,18 @@ test_distributed(void **state)
 static void
 test_no_straggler(void **state)
 {
-    cJSON *s = parse(
-        "{\"runs\":["
-        "{\"worker\":\"w0\",\"rank\":0,\"world_size\":3,\"steps\":[{}],"
-        " \"communication\":{\"computation_us\":100,\"overlap_us\":0,"
-        "  \"communication_us\":10,\"other_us\":0,\"ops\":[]}},"
-        "{\"worker\":\"w1\",\"rank\":1,\"world_size\":3,\"steps\":[{}],"
-        " \"communication\":{\"computation_us\":104,\"overlap_us\":0,"
-        "  \"communication_us\":10,\"other_us\":0,\"ops\":[]}},"
-        "{\"worker\":\"w2\",\"rank\":2,\"world_size\":3,\"steps\":[{}],"
-        " \"communication\":{\"computation_us\":200,\"overlap_us\":0,"
-        "  \"communication_us\":90,\"other_us\":0,\"ops\":[]}}"
-        "],\"distributed\":null}");
+    cJSON *s =
+        parse("{\"runs\":["
+              "{\"worker\":\"w0\",\"rank\":0,\"world_size\":3,\"steps\":[{}],"
+              " \"communication\":{\"computation_us\":100,\"overlap_us\":0,"
+              "  \"communication_us\":10,\"other_us\":0,\"ops\":[]}},"
+              "{\"worker\":\"w1\",\"rank\":1,\"world_size\":3,\"steps\":[{}],"
+              " \"communication\":{\"computation_us\":104,\"overlap_us\":0,"
+              "  \"communication_us\":10,\"other_us\":0,\"ops\":[]}},"
+              "{\"worker\":\"w2\",\"rank\":2,\"world_size\":3,\"steps\":[{}],"
+              " \"communication\":{\"computation_us\":200,\"overlap_us\":0,"
+              "  \"communication_us\":90,\"other_us\":0,\"ops\":[]}}"
+              "],\"distributed\":null}");
     const cJSON *d = distributed(s);
 
     (void)state;
@@ -654,15 +651,15 @@ test_single_run(void **state)
 static void
 test_sampled_ranks(void **state)
 {
-    cJSON *s = parse(
-        "{\"runs\":["
-        "{\"worker\":\"w0\",\"rank\":0,\"world_size\":128,\"steps\":[{}],"
-        " \"communication\":{\"computation_us\":100,\"overlap_us\":0,"
-        "  \"communication_us\":90,\"other_us\":0,\"ops\":[]}},"
-        "{\"worker\":\"w1\",\"rank\":1,\"world_size\":128,\"steps\":[{}],"
-        " \"communication\":{\"computation_us\":200,\"overlap_us\":0,"
-        "  \"communication_us\":10,\"other_us\":0,\"ops\":[]}}"
-        "],\"distributed\":null}");
+    cJSON *s =
+        parse("{\"runs\":["
+              "{\"worker\":\"w0\",\"rank\":0,\"world_size\":128,\"steps\":[{}],"
+              " \"communication\":{\"computation_us\":100,\"overlap_us\":0,"
+              "  \"communication_us\":90,\"other_us\":0,\"ops\":[]}},"
+              "{\"worker\":\"w1\",\"rank\":1,\"world_size\":128,\"steps\":[{}],"
+              " \"communication\":{\"computation_us\":200,\"overlap_us\":0,"
+              "  \"communication_us\":10,\"other_us\":0,\"ops\":[]}}"
+              "],\"distributed\":null}");
     const cJSON *d = distributed(s);
 
     (void)state;
@@ -682,13 +679,13 @@ test_sampled_ranks(void **state)
 static void
 test_summary_two_ranks(void **state)
 {
-#define RANK_TRACE(rank, dur)                                                \
-    "{\"distributedInfo\":{\"backend\":\"nccl\",\"rank\":" rank              \
-    ",\"world_size\":2},\"traceEvents\":[\n"                                 \
-    STEP("ProfilerStep#1", "0", "100")                                       \
-    KERNEL("volta_sgemm_128x64_nn", "10", "30", "")                          \
-    KERNEL("ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", "50",     \
-           dur, COLL("allreduce", "Float", "250000", "250000", "2")) END "]}"
+#define RANK_TRACE(rank, dur)                                                  \
+    "{\"distributedInfo\":{\"backend\":\"nccl\",\"rank\":" rank                \
+    ",\"world_size\":2},\"traceEvents\":[\n" STEP("ProfilerStep#1", "0",       \
+                                                  "100")                       \
+        KERNEL("volta_sgemm_128x64_nn", "10", "30", "") KERNEL(                \
+            "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", "50", dur, \
+            COLL("allreduce", "Float", "250000", "250000", "2")) END "]}"
     static const char r1[] = RANK_TRACE("1", "40");
     static const char r0[] = RANK_TRACE("0", "10");
 #undef RANK_TRACE

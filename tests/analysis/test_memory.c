@@ -25,15 +25,15 @@
 
 /* A host duration event and a [memory] record; every event ends with a
  * comma, so a trace ends with END (a metadata event, ignored). */
-#define HOST(cat, name, tid, ts, dur)                                        \
-    "{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":1,"     \
+#define HOST(cat, name, tid, ts, dur)                                          \
+    "{\"ph\":\"X\",\"cat\":\"" cat "\",\"name\":\"" name "\",\"pid\":1,"       \
     "\"tid\":" tid ",\"ts\":" ts ",\"dur\":" dur "},\n"
 #define OP(name, tid, ts, dur) HOST("cpu_op", name, tid, ts, dur)
-#define MEM(tid, ts, args)                                                   \
-    "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":1,\"tid\":" tid \
+#define MEM(tid, ts, args)                                                     \
+    "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":1,\"tid\":" tid   \
     ",\"ts\":" ts ",\"args\":{" args "}},\n"
-#define END                                                                  \
-    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"tid\":0,"           \
+#define END                                                                    \
+    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"tid\":0,"             \
     "\"args\":{\"name\":\"x\"}}"
 #define TRACE(events) "{\"traceEvents\":[\n" events END "]}"
 
@@ -62,9 +62,6 @@ memory_of(const char *json)
     pr_trace_free(t); /* the run copies every string it keeps */
     return run;
 }
-
-
-
 
 static double
 item(const cJSON *arr, int i)
@@ -108,8 +105,8 @@ expect_row(const cJSON *mem, int i, const char *dev, const char *name,
     tt_near(num(r, "self_allocation_size_bytes"), self_size);
 }
 
-#define GPU(bytes, addr, total, reserved)                                    \
-    "\"Device Type\":1,\"Device Id\":0,\"Bytes\":" bytes ",\"Addr\":" addr   \
+#define GPU(bytes, addr, total, reserved)                                      \
+    "\"Device Type\":1,\"Device Id\":0,\"Bytes\":" bytes ",\"Addr\":" addr     \
     ",\"Total Allocated\":" total ",\"Total Reserved\":" reserved
 
 /* Thread 1:  ProfilerStep#1 [100,200) (user annotation: not an operator)
@@ -163,34 +160,53 @@ expect_row(const cJSON *mem, int i, const char *dev, const char *name,
  *   empty 4000, GPU0 linear 1000, CPU linear 300, GPU0 copy_ 300
  *   (tie: "CPU" < "GPU0"), addmm 200, relu -499. */
 static const char attribution_trace[] = TRACE(
-    HOST("user_annotation", "ProfilerStep#1", "1", "100", "100")
-    OP("aten::linear", "1", "110", "40")
-    OP("aten::addmm", "1", "115", "25")
-    OP("aten::empty", "1", "118", "2")
-    OP("aten::copy_", "2", "120", "10")
-    OP("aten::relu", "1", "160", "10")
-    OP("aten::view", "1", "171", "3")
-    HOST("user_annotation", "my_region", "1", "175", "10")
-    OP("aten::relu", "1", "186", "4")
-    OP("aten::zeros", "1", "192", "6")
-    OP("aten::empty", "1", "193", "2")
-    MEM("1", "90", GPU("64", "1", "64", "2048"))
-    MEM("1", "112", GPU("1000", "2", "1064", "2048"))
-    MEM("1", "116", GPU("200", "3", "1264", "2048"))
-    MEM("1", "119", GPU("4000", "4", "5264", "8192"))
-    MEM("2", "125", GPU("300", "5", "5564", "8192"))
-    MEM("9", "126", "\"Device Type\":1,\"Device Id\":0,\"Bytes\":10")
-    MEM("1", "130", GPU("-4000", "4", "1564", "8192"))
-    MEM("1", "145", GPU("-200", "3", "1364", "8192"))
-    MEM("1", "148", "\"Device Type\":0,\"Device Id\":-1,\"Bytes\":300,"
-                    "\"Addr\":8,\"Total Allocated\":300,"
-                    "\"Total Reserved\":512")
-    MEM("1", "165", GPU("500", "6", "1864", "8192"))
-    MEM("1", "170", "\"Device Type\":5,\"Device Id\":0,\"Bytes\":4096,"
-                    "\"Addr\":77")
-    MEM("1", "172", "\"Device Type\":1,\"Device Id\":0,\"Bytes\":0")
-    MEM("1", "180", GPU("700", "7", "2564", "8192"))
-    MEM("1", "187", GPU("-999", "99", "1565", "8192")));
+    HOST("user_annotation", "ProfilerStep#1", "1", "100", "100") OP(
+        "aten::linear", "1", "110",
+        "40") OP("aten::addmm", "1", "115",
+                 "25") OP("aten::empty", "1", "118",
+                          "2") OP("aten::copy_", "2", "120",
+                                  "10") OP("aten::relu", "1", "160", "10")
+        OP("aten::view", "1", "171", "3") HOST(
+            "user_annotation",
+            "my_region",
+            "1",
+            "175", "10") OP("aten::relu", "1", "186", "4")
+            OP("aten::zeros", "1", "192", "6") OP(
+                "aten::empty",
+                "1", "193",
+                "2") MEM("1", "90", GPU("64", "1", "64", "2048"))
+                MEM("1", "112", GPU("1000", "2", "1064", "2048"))
+                    MEM("1", "116", GPU("200", "3", "1264", "2048")) MEM(
+                        "1", "119",
+                        GPU("4000", "4", "5264", "8192"))
+                        MEM("2", "125", GPU("300", "5", "5564", "8192")) MEM(
+                            "9", "126",
+                            "\"Device Type\":1,\"Device Id\":0,\"Bytes\":10")
+                            MEM("1", "130",
+                                GPU("-4000", "4",
+                                    "1564", "8192")) MEM("1", "145",
+                                                         GPU("-200", "3",
+                                                             "1364", "8192"))
+                                MEM("1", "148",
+                                    "\"Device Type\":0,\"Device "
+                                    "Id\":-1,\"Bytes\":300,"
+                                    "\"Addr\":8,\"Total Allocated\":300,"
+                                    "\"Total Reserved\":512")
+                                    MEM("1", "165",
+                                        GPU("500", "6", "1864", "8192"))
+                                        MEM("1", "170",
+                                            "\"Device Type\":5,\"Device "
+                                            "Id\":0,\"Bytes\":4096,"
+                                            "\"Addr\":77")
+                                            MEM("1", "172",
+                                                "\"Device Type\":1,\"Device "
+                                                "Id\":0,\"Bytes\":0")
+                                                MEM("1", "180",
+                                                    GPU("700", "7", "2564",
+                                                        "8192"))
+                                                    MEM("1", "187",
+                                                        GPU("-999", "99",
+                                                            "1565", "8192")));
 
 static void
 test_operator_rows(void **state)
@@ -200,10 +216,8 @@ test_operator_rows(void **state)
 
     (void)state;
     assert_int_equal(cJSON_GetArraySize(get(mem, "operators")), 6);
-    expect_row(mem, 0, "GPU0", "aten::empty", 1, 4000, 4000, 1, 1, 4000,
-               4000);
-    expect_row(mem, 1, "GPU0", "aten::linear", 1, 1000, 800, 3, 1, 5200,
-               1000);
+    expect_row(mem, 0, "GPU0", "aten::empty", 1, 4000, 4000, 1, 1, 4000, 4000);
+    expect_row(mem, 1, "GPU0", "aten::linear", 1, 1000, 800, 3, 1, 5200, 1000);
     expect_row(mem, 2, "CPU", "aten::linear", 1, 300, 300, 1, 1, 300, 300);
     expect_row(mem, 3, "GPU0", "aten::copy_", 1, 300, 300, 1, 1, 300, 300);
     expect_row(mem, 4, "GPU0", "aten::addmm", 1, 200, -3800, 2, 1, 4200, 200);
@@ -280,8 +294,7 @@ test_devices(void **state)
     tt_near(num(cpu, "unattributed_allocations"), 0);
     tt_near(num(cpu, "unmatched_frees"), 0);
     assert_string_equal(str(cpu, "peak_step"), "ProfilerStep#1");
-    assert_int_equal(cJSON_GetArraySize(get(cpu, "top_allocators_at_peak")),
-                     1);
+    assert_int_equal(cJSON_GetArraySize(get(cpu, "top_allocators_at_peak")), 1);
     cJSON_Delete(run);
 }
 
@@ -298,15 +311,18 @@ test_devices(void **state)
 static void
 test_no_totals(void **state)
 {
-    static const char json[] = TRACE(
-        OP("aten::mm", "1", "0", "100")
-        MEM("1", "10", "\"Device Type\":1,\"Device Id\":0,\"Bytes\":100,"
-                       "\"Addr\":1")
-        MEM("1", "20", "\"Device Type\":1,\"Device Id\":0,\"Bytes\":300,"
-                       "\"Addr\":2")
-        MEM("1", "30", "\"Device Type\":1,\"Device Id\":0,\"Bytes\":-250,"
-                       "\"Addr\":2")
-        MEM("1", "40", "\"Device Type\":1,\"Device Id\":0,\"Bytes\":50"));
+    static const char json[] =
+        TRACE(OP("aten::mm", "1", "0", "100") MEM(
+            "1", "10",
+            "\"Device Type\":1,\"Device Id\":0,\"Bytes\":100,"
+            "\"Addr\":1") MEM("1", "20",
+                              "\"Device Type\":1,\"Device Id\":0,\"Bytes\":300,"
+                              "\"Addr\":2")
+                  MEM("1", "30",
+                      "\"Device Type\":1,\"Device Id\":0,\"Bytes\":-250,"
+                      "\"Addr\":2")
+                      MEM("1", "40",
+                          "\"Device Type\":1,\"Device Id\":0,\"Bytes\":50"));
     static const double t_us[] = {10, 20, 30, 40};
     static const double run_sum[] = {100, 400, 150, 200};
     cJSON *run = memory_of(json);
@@ -326,8 +342,7 @@ test_no_totals(void **state)
     tt_near(num(gpu, "unmatched_frees"), 0);
     tt_near(num(gpu, "unattributed_allocations"), 0);
     assert_true(cJSON_IsNull(get(gpu, "peak_step")));
-    assert_int_equal(cJSON_GetArraySize(get(gpu, "top_allocators_at_peak")),
-                     1);
+    assert_int_equal(cJSON_GetArraySize(get(gpu, "top_allocators_at_peak")), 1);
     tt_near(num(cJSON_GetArrayItem(get(gpu, "top_allocators_at_peak"), 0),
                 "self_allocation_size_bytes"),
             450);
@@ -368,12 +383,12 @@ static void
 test_recursion(void **state)
 {
     static const char json[] = TRACE(
-        OP("aten::add", "1", "0", "100")
-        OP("aten::add", "1", "10", "10")
-        OP("aten::mul", "1", "30", "10")
-        MEM("1", "15", "\"Device Type\":1,\"Device Id\":0,\"Bytes\":8")
-        MEM("1", "35", "\"Device Type\":1,\"Device Id\":0,\"Bytes\":16")
-        MEM("1", "50", "\"Device Type\":1,\"Device Id\":0,\"Bytes\":4"));
+        OP("aten::add", "1", "0", "100") OP("aten::add", "1", "10", "10")
+            OP("aten::mul", "1", "30", "10") MEM(
+                "1", "15", "\"Device Type\":1,\"Device Id\":0,\"Bytes\":8")
+                MEM("1", "35", "\"Device Type\":1,\"Device Id\":0,\"Bytes\":16")
+                    MEM("1", "50",
+                        "\"Device Type\":1,\"Device Id\":0,\"Bytes\":4"));
     cJSON *run = memory_of(json);
     const cJSON *mem = get(run, "memory");
 
@@ -479,17 +494,18 @@ test_curve_downsampled(void **state)
 
     (void)state;
     assert_non_null(json);
-    len += (size_t)snprintf(json + len, cap - len,
-                            "{\"traceEvents\":[\n" OP("aten::mm", "1", "0",
-                                                      "100000"));
+    len += (size_t)snprintf(
+        json + len, cap - len,
+        "{\"traceEvents\":[\n" OP("aten::mm", "1", "0", "100000"));
     for (i = 0; i < n; i++)
-        len += (size_t)snprintf(
-            json + len, cap - len,
-            MEM("1", "%zu", "\"Device Type\":1,\"Device Id\":0,"
-                            "\"Bytes\":1,\"Addr\":%zu,"
-                            "\"Total Allocated\":%zu,"
-                            "\"Total Reserved\":2000000000"),
-            i + 1, i + 1, i == 1234 ? (size_t)1000000000 : 1000 + i % 7);
+        len += (size_t)snprintf(json + len, cap - len,
+                                MEM("1", "%zu",
+                                    "\"Device Type\":1,\"Device Id\":0,"
+                                    "\"Bytes\":1,\"Addr\":%zu,"
+                                    "\"Total Allocated\":%zu,"
+                                    "\"Total Reserved\":2000000000"),
+                                i + 1, i + 1,
+                                i == 1234 ? (size_t)1000000000 : 1000 + i % 7);
     len += (size_t)snprintf(json + len, cap - len, END "]}");
     assert_true(len < cap);
     run = memory_of(json);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # style.sh - the rules of shared/STYLE.md that a machine can check: banned
-# functions and the pr_ prefix of every exported symbol.  The include edges
+# functions, the pr_ prefix of every exported symbol and clang-format.  The include edges
 # of the data flow are checked by edges.sh against tests/data/edges.txt.
 . "$PR_SRCDIR/tests/lib.sh"
 cd "$PR_SRCDIR" || exit 1
@@ -18,6 +18,21 @@ if command -v nm >/dev/null 2>&1 && [ -f "$lib" ]; then
     else not_ok "symbols without the pr_ prefix: $(echo $bad)"; fi
 else
     skip "symbol prefix" "nm or libprofreport.a missing"
+fi
+
+# formatting: clang-format 14 with the repository's .clang-format (CI
+# installs it; another version formats differently, so it is a skip)
+cf=$(command -v clang-format-14 || command -v clang-format || true)
+if [ -n "$cf" ] && "$cf" --version 2>/dev/null | grep -q 'version 14\.'; then
+    bad=$(for f in src/*.c src/*/*.c src/*/*.h include/profreport/*.h \
+                   tests/*/*.c tests/*/*.h bench/*.c; do
+              [ -f "$f" ] || continue
+              "$cf" --dry-run --Werror "$f" > /dev/null 2>&1 || echo "$f"
+          done)
+    if [ -z "$bad" ]; then ok "every C file is clang-format clean"
+    else not_ok "not clang-format clean (run clang-format -i): $(echo $bad)"; fi
+else
+    skip "clang-format" "clang-format 14 not installed"
 fi
 
 echo "1..$T_N"

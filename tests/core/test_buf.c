@@ -70,9 +70,9 @@ test_error_first_wins_and_prefix(void **state)
 
     (void)state;
     pr_error_clear(&err);
-    assert_int_equal(pr_error_set(&err, PR_E_FORMAT, "event %d: dur is %s", 7,
-                                  "negative"),
-                     PR_E_FORMAT);
+    assert_int_equal(
+        pr_error_set(&err, PR_E_FORMAT, "event %d: dur is %s", 7, "negative"),
+        PR_E_FORMAT);
     pr_error_set(&err, PR_E_IO, "later");
     pr_error_prefix(&err, "%s: ", "trace.json");
     assert_int_equal(err.code, PR_E_FORMAT);

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "profreport/parse.h"
 #include "../analysis/cases.h"
+#include "profreport/parse.h"
 
 /* "ok VALUE" -> 1 and the value text; "bad" -> 0. */
 static int
@@ -34,18 +34,17 @@ run_case(const char *kind, const char *text, char *got, size_t n)
     double d;
     uint64_t b;
 
-    if (strcmp(kind, "int") == 0 && pr_parse_int64(text, -1000000, 1000000,
-                                                   &i)) {
+    if (strcmp(kind, "int") == 0 &&
+        pr_parse_int64(text, -1000000, 1000000, &i)) {
         snprintf(got, n, "%" PRId64, i);
         return 1;
     }
-    if (strcmp(kind, "double") == 0 && pr_parse_double(text, -1e300, 1e300,
-                                                       &d)) {
+    if (strcmp(kind, "double") == 0 &&
+        pr_parse_double(text, -1e300, 1e300, &d)) {
         snprintf(got, n, "%.17g", d);
         return 1;
     }
-    if (strcmp(kind, "bytes") == 0 && pr_parse_bytes(text, 1, UINT64_MAX,
-                                                     &b)) {
+    if (strcmp(kind, "bytes") == 0 && pr_parse_bytes(text, 1, UINT64_MAX, &b)) {
         snprintf(got, n, "%" PRIu64, b);
         return 1;
     }
@@ -85,10 +84,10 @@ test_number_cases(void **state)
         }
         if (!ok)
             fail_msg("%s: \"%s\" refused", c.f[0], text);
-        if (strcmp(c.f[1], "double") == 0 ? strtod(got, NULL) != strtod(want, NULL)
-                                          : strcmp(got, want) != 0)
-            fail_msg("%s: \"%s\" read as %s, want %s", c.f[0], text, got,
-                     want);
+        if (strcmp(c.f[1], "double") == 0
+                ? strtod(got, NULL) != strtod(want, NULL)
+                : strcmp(got, want) != 0)
+            fail_msg("%s: \"%s\" read as %s, want %s", c.f[0], text, got, want);
     }
     fclose(f);
     assert_true(n > 40);

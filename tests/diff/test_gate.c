@@ -62,8 +62,7 @@ summary(const double *steps, size_t n, double mm_us, double fill_us,
 /* Compare and gate; returns the number of tripped gates and leaves the
  * diff tree in *out (or deletes it when out is NULL). */
 static size_t
-run_gate(cJSON *b, cJSON *c, const char *const *rules, size_t n,
-         cJSON **out)
+run_gate(cJSON *b, cJSON *c, const char *const *rules, size_t n, cJSON **out)
 {
     struct pr_diff_opts o;
     struct pr_rule r[8];
@@ -75,8 +74,7 @@ run_gate(cJSON *b, cJSON *c, const char *const *rules, size_t n,
     pr_error_clear(&err);
     for (i = 0; i < n; i++)
         assert_int_equal(pr_rule_parse(rules[i], &r[i], &err), PR_OK);
-    assert_int_equal(pr_diff_compare(b, c, "b", "c", &o, &diff, &err),
-                     PR_OK);
+    assert_int_equal(pr_diff_compare(b, c, "b", "c", &o, &diff, &err), PR_OK);
     assert_int_equal(pr_diff_gate(diff, r, n, &o, &failed, &err), PR_OK);
     for (i = 0; i < n; i++)
         pr_rule_free(&r[i]);
@@ -104,20 +102,23 @@ test_default_gate(void **state)
     (void)state;
     assert_int_equal(run_gate(summary(base_steps, 8, 40, 0, 1e9),
                               summary(base_steps, 8, 40, 0, 1e9), NULL, 0,
-                              NULL), 0);
+                              NULL),
+                     0);
     assert_int_equal(run_gate(summary(base_steps, 8, 40, 0, 1e9),
                               summary(rerun_steps, 8, 41, 0, 1e9), NULL, 0,
-                              NULL), 0);
+                              NULL),
+                     0);
     assert_int_equal(run_gate(summary(base_steps, 8, 40, 0, 1e9),
                               summary(slow_steps, 8, 40, 0, 1e9), NULL, 0,
-                              &diff), 1);
+                              &diff),
+                     1);
     assert_string_equal(cJSON_GetObjectItem(diff, "verdict")->valuestring,
                         "fail");
     g = cJSON_GetArrayItem(cJSON_GetObjectItem(diff, "gates"), 0);
     assert_string_equal(cJSON_GetObjectItem(g, "rule")->valuestring,
                         "step.mean>+5%");
-    assert_non_null(strstr(cJSON_GetObjectItem(g, "detail")->valuestring,
-                           "p = "));
+    assert_non_null(
+        strstr(cJSON_GetObjectItem(g, "detail")->valuestring, "p = "));
     cJSON_Delete(diff);
 }
 
@@ -130,10 +131,10 @@ test_hiccup_is_noise(void **state)
     (void)state;
     assert_int_equal(run_gate(summary(base_steps, 8, 40, 0, 1e9),
                               summary(hiccup_steps, 8, 40, 0, 1e9), NULL, 0,
-                              &diff), 0);
+                              &diff),
+                     0);
     g = cJSON_GetArrayItem(cJSON_GetObjectItem(diff, "gates"), 0);
-    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(g,
-                                                            "within_noise")),
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(g, "within_noise")),
                      1);
     assert_non_null(strstr(cJSON_GetObjectItem(g, "detail")->valuestring,
                            "within step-to-step noise"));
@@ -147,8 +148,8 @@ test_single_step_uses_threshold(void **state)
 
     (void)state;
     assert_int_equal(run_gate(summary(one, 1, 40, 0, 1e9),
-                              summary(one_slow, 1, 40, 0, 1e9), NULL, 0,
-                              NULL), 1);
+                              summary(one_slow, 1, 40, 0, 1e9), NULL, 0, NULL),
+                     1);
 }
 
 static void
@@ -161,28 +162,33 @@ test_rules(void **state)
 
     (void)state;
     assert_int_equal(run_gate(summary(base_steps, 8, 40, 0, 1e9),
-                              summary(base_steps, 8, 45, 0, 1e9), op, 1,
-                              NULL), 1);
+                              summary(base_steps, 8, 45, 0, 1e9), op, 1, NULL),
+                     1);
     assert_int_equal(run_gate(summary(base_steps, 8, 40, 0, 1e9),
-                              summary(base_steps, 8, 43, 0, 1e9), op, 1,
-                              NULL), 0);
+                              summary(base_steps, 8, 43, 0, 1e9), op, 1, NULL),
+                     0);
     /* aten::fill_ doubles but is 0.2% of the step: the glob skips it */
     assert_int_equal(run_gate(summary(base_steps, 8, 40, 0.2, 1e9),
                               summary(base_steps, 8, 40, 0.4, 1e9), glob, 1,
-                              NULL), 0);
+                              NULL),
+                     0);
     /* a new operator above the share floor counts as growth */
     assert_int_equal(run_gate(summary(base_steps, 8, 40, 0, 1e9),
                               summary(base_steps, 8, 40, 5, 1e9), glob, 1,
-                              NULL), 1);
+                              NULL),
+                     1);
     assert_int_equal(run_gate(summary(base_steps, 8, 40, 0, 1e9),
                               summary(base_steps, 8, 40, 0, 1.3e9), mem, 1,
-                              NULL), 1);
+                              NULL),
+                     1);
     assert_int_equal(run_gate(summary(base_steps, 8, 40, 0, 1e9),
                               summary(base_steps, 8, 40, 0, 1.2e9), mem, 1,
-                              NULL), 0);
+                              NULL),
+                     0);
     assert_int_equal(run_gate(summary(base_steps, 8, 40, 0, 1e9),
                               summary(base_steps, 8, 46000, 0, 1e9) /* us */,
-                              abs_time, 1, NULL), 1);
+                              abs_time, 1, NULL),
+                     1);
 }
 
 static void
@@ -220,8 +226,9 @@ test_no_runs(void **state)
     (void)state;
     pr_diff_opts_init(&o);
     pr_error_clear(&err);
-    assert_int_equal(pr_diff_compare(b, b, "old.json", "new.json", &o, &diff,
-                                     &err), PR_E_FORMAT);
+    assert_int_equal(
+        pr_diff_compare(b, b, "old.json", "new.json", &o, &diff, &err),
+        PR_E_FORMAT);
     assert_non_null(strstr(err.msg, "old.json: summary has no runs"));
     cJSON_Delete(b);
 }

@@ -70,8 +70,8 @@ test_table_rules(void **state)
     pr_rule_free(&r);
 
     /* the comparator is the last angle bracket */
-    assert_int_equal(pr_rule_parse("kernel:void f<128, 4>(int)>+1%", &r,
-                                   &err), PR_OK);
+    assert_int_equal(pr_rule_parse("kernel:void f<128, 4>(int)>+1%", &r, &err),
+                     PR_OK);
     assert_string_equal(r.name, "void f<128, 4>(int)");
     pr_rule_free(&r);
 

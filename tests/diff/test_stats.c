@@ -115,17 +115,19 @@ test_bad_samples(void **state)
 static void
 test_bootstrap_deterministic(void **state)
 {
-    double a[] = {100, 102, 98, 101, 99, 100}, b[] = {120, 121, 119, 122,
-                                                      118, 120};
+    double a[] = {100, 102, 98, 101, 99, 100},
+           b[] = {120, 121, 119, 122, 118, 120};
     struct pr_stats_ci c1, c2;
     struct pr_error err;
 
     (void)state;
     pr_error_clear(&err);
-    assert_int_equal(pr_stats_bootstrap(a, 6, b, 6, 2000, 0.95,
-                                        PR_STATS_SEED, &c1, &err), PR_OK);
-    assert_int_equal(pr_stats_bootstrap(a, 6, b, 6, 2000, 0.95,
-                                        PR_STATS_SEED, &c2, &err), PR_OK);
+    assert_int_equal(
+        pr_stats_bootstrap(a, 6, b, 6, 2000, 0.95, PR_STATS_SEED, &c1, &err),
+        PR_OK);
+    assert_int_equal(
+        pr_stats_bootstrap(a, 6, b, 6, 2000, 0.95, PR_STATS_SEED, &c2, &err),
+        PR_OK);
     assert_true(c1.lo_pct == c2.lo_pct && c1.hi_pct == c2.hi_pct);
     /* the true change is +20%; the interval holds it and excludes 0 */
     assert_true(c1.lo_pct > 15 && c1.lo_pct < 20);
@@ -137,9 +139,8 @@ test_bootstrap_deterministic(void **state)
 static void
 test_exact_by_enumeration(void **state)
 {
-    static const unsigned pick[][6] = {{1, 4, 5, 8, 10, 11},
-                                       {0, 1, 2, 3, 5, 4},
-                                       {2, 3, 6, 7, 9, 12}};
+    static const unsigned pick[][6] = {
+        {1, 4, 5, 8, 10, 11}, {0, 1, 2, 3, 5, 4}, {2, 3, 6, 7, 9, 12}};
     struct pr_stats_mwu m;
     struct pr_error err;
     size_t k;
@@ -216,10 +217,11 @@ test_normal_ci_matches_bootstrap(void **state)
         a[i] = 100 + (double)(pr_stats_rand(&s) % 1000) / 100.0;
         b[i] = 103 + (double)(pr_stats_rand(&s) % 1400) / 100.0;
     }
-    assert_int_equal(pr_stats_bootstrap(a, N, b, N, 2000, 0.95,
-                                        PR_STATS_SEED, &boot, &err), PR_OK);
-    assert_int_equal(pr_stats_normal_ci(a, N, b, N, 1.959963984540054, &norm,
-                                        &err), PR_OK);
+    assert_int_equal(
+        pr_stats_bootstrap(a, N, b, N, 2000, 0.95, PR_STATS_SEED, &boot, &err),
+        PR_OK);
+    assert_int_equal(
+        pr_stats_normal_ci(a, N, b, N, 1.959963984540054, &norm, &err), PR_OK);
     assert_near(norm.lo_pct, boot.lo_pct, 0.1 * (boot.hi_pct - boot.lo_pct));
     assert_near(norm.hi_pct, boot.hi_pct, 0.1 * (boot.hi_pct - boot.lo_pct));
 }
@@ -243,8 +245,8 @@ test_p_min(void **state)
     assert_near(pr_stats_p_min(0, 3), 1.0, 0);
     assert_true(pr_stats_p_min(100, 100) < 1e-10);
     for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
-        assert_int_equal(pr_stats_mwu(v, sizes[k][0], v + 20, sizes[k][1], &m,
-                                      &err), PR_OK);
+        assert_int_equal(
+            pr_stats_mwu(v, sizes[k][0], v + 20, sizes[k][1], &m, &err), PR_OK);
         assert_true(pr_stats_p_min(sizes[k][0], sizes[k][1]) >=
                     m.p_min * (1 - 1e-12));
     }

@@ -3,9 +3,10 @@
  * and escaping through the SVG backend. */
 #include "config.h"
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
+
 #include <cmocka.h>
 
 #include <math.h>
@@ -90,9 +91,8 @@ r_width(struct pr_canvas *c, const char *t, double size, int bold)
     return pr_svg_text_width(t, size, bold);
 }
 
-static const struct pr_canvas_ops rec_ops = {r_rect, r_line, r_poly,
-                                             r_circle, r_wedge, r_text,
-                                             r_width, NULL, NULL};
+static const struct pr_canvas_ops rec_ops = {
+    r_rect, r_line, r_poly, r_circle, r_wedge, r_text, r_width, NULL, NULL};
 
 static void
 rec_canvas(struct pr_canvas *c, struct rec *r)
@@ -162,13 +162,12 @@ test_stacked_bars_reach_axis(void **state)
     static const char *const series[] = {"kernel", "memcpy", "other"};
     static const double vals[] = {60, 30, 10, 20, 20, 10};
     static const uint32_t colors[] = {0x111111, 0x222222, 0x333333};
-    struct pr_chart_stacked s = {"t", cats, 2, series, 3, vals, colors,
-                                 PR_UNIT_NONE, NULL};
+    struct pr_chart_stacked s = {"t",    cats,         2,   series, 3, vals,
+                                 colors, PR_UNIT_NONE, NULL};
     struct pr_chart_box b = {0, 0, 600, 300};
     struct pr_canvas c;
     struct rec r;
-    double h[2] = {0, 0}, top[2] = {1e9, 1e9}, grid_top = 1e9,
-           grid_bottom = 0;
+    double h[2] = {0, 0}, top[2] = {1e9, 1e9}, grid_top = 1e9, grid_bottom = 0;
     (void)state;
 
     rec_canvas(&c, &r);
@@ -204,8 +203,8 @@ test_donut_closes(void **state)
 {
     static const char *const labels[] = {"a", "b", "zero", "c"};
     static const double vals[] = {3, 1, 0, 4};
-    struct pr_chart_donut s = {NULL, labels, vals, 4, NULL, PR_UNIT_US,
-                               "8 us", "mean"};
+    struct pr_chart_donut s = {NULL, labels,     vals,   4,
+                               NULL, PR_UNIT_US, "8 us", "mean"};
     struct pr_chart_box b = {0, 0, 400, 200};
     struct pr_canvas c;
     struct rec r;
@@ -251,8 +250,8 @@ test_svg_escapes_labels(void **state)
     static const char *const labels[] = {"<script>alert(1)</script>",
                                          "\"onmouseover=\"x"};
     static const double vals[] = {10, 5};
-    struct pr_chart_hbars s = {"Top & worst", labels, vals, 2, NULL,
-                               PR_UNIT_US, NULL, 0};
+    struct pr_chart_hbars s = {"Top & worst", labels,     vals, 2,
+                               NULL,          PR_UNIT_US, NULL, 0};
     struct pr_buf out;
     char *svg;
     (void)state;
@@ -270,12 +269,13 @@ test_svg_escapes_labels(void **state)
 static void
 test_roofline(void **state)
 {
-    static const struct pr_chart_point pts[] = {
-        {"mm", 150, 80, 10, 0}, {"skip", 0, 5, 1, 0}, {"relu", 0.1, 0.05, 2, 1}};
+    static const struct pr_chart_point pts[] = {{"mm", 150, 80, 10, 0},
+                                                {"skip", 0, 5, 1, 0},
+                                                {"relu", 0.1, 0.05, 2, 1}};
     static const struct pr_chart_roof roofs[] = {{"FP32", 19.5},
                                                  {"FP16 tensor", 312}};
-    struct pr_chart_roofline s = {"Roofline", pts, 3, roofs, 2, 1555, 4,
-                                  NULL, 0};
+    struct pr_chart_roofline s = {"Roofline", pts, 3,    roofs, 2,
+                                  1555,       4,   NULL, 0};
     struct pr_buf out;
     char *svg;
     size_t circles = 0;
@@ -299,13 +299,14 @@ test_line_and_timeline(void **state)
     static const double y[] = {10, 40, 20, 30};
     struct pr_chart_series ser = {"alloc", x, y, 4, PR_COLOR_NONE, 1, 1};
     struct pr_chart_lines l = {"Memory", &ser, 1, PR_UNIT_US, PR_UNIT_BYTES,
-                               "time", NULL, 0, 100, 40, "peak", NULL, 0};
+                               "time",   NULL, 0, 100,        40,
+                               "peak",   NULL, 0};
     static const char *const lanes[] = {"stream 7", "stream 13"};
     static const struct pr_chart_span spans[] = {{0, 0, 50, "k1", 0},
                                                  {1, 20, 0.001, "tiny", 1},
                                                  {5, 0, 10, "bad lane", 0}};
-    struct pr_chart_timeline t = {"Streams", lanes, 2, spans, 3, 0, 0, NULL,
-                                  0, NULL};
+    struct pr_chart_timeline t = {"Streams", lanes, 2,    spans, 3,
+                                  0,         0,     NULL, 0,     NULL};
     struct pr_chart_box b = {0, 0, 600, 300};
     struct pr_canvas c;
     struct rec r;

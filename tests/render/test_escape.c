@@ -2,9 +2,10 @@
  * boundary helpers. */
 #include "config.h"
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
+
 #include <cmocka.h>
 
 #include <string.h>
@@ -56,12 +57,13 @@ test_invalid_utf8(void **state)
     expect_escaped("a\xE2\x82", 3, "a\xEF\xBF\xBD\xEF\xBF\xBD");
     expect_escaped("\xC0\xBC", 2, "\xEF\xBF\xBD\xEF\xBF\xBD");
     /* surrogate encoded in UTF-8 */
-    expect_escaped("\xED\xA0\x80", 3,
-                   "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+    expect_escaped("\xED\xA0\x80", 3, "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
     /* valid multi-byte text passes through */
     expect_escaped("\xC2\xB5s \xE5\x90\x8D", 7, "\xC2\xB5s \xE5\x90\x8D");
     /* controls other than tab/newline, and an embedded NUL */
-    expect_escaped("a\x01\tb\0c", 6, "a\xEF\xBF\xBD\tb\xEF\xBF\xBD" "c");
+    expect_escaped("a\x01\tb\0c", 6,
+                   "a\xEF\xBF\xBD\tb\xEF\xBF\xBD"
+                   "c");
 }
 
 static void

@@ -3,9 +3,10 @@
  * determinism, --top, empty sections, and template overrides. */
 #include "config.h"
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
+
 #include <cmocka.h>
 
 #include <stdio.h>
@@ -97,10 +98,9 @@ static void
 test_structure(void **state)
 {
     static const char *const ids[] = {
-        "id=\"overview\"", "id=\"operators\"", "id=\"kernels\"",
-        "id=\"tensor-cores\"", "id=\"roofline\"", "id=\"memory\"",
-        "id=\"distributed\"", "id=\"recommendations\"",
-        "id=\"data-quality\""};
+        "id=\"overview\"",     "id=\"operators\"",       "id=\"kernels\"",
+        "id=\"tensor-cores\"", "id=\"roofline\"",        "id=\"memory\"",
+        "id=\"distributed\"",  "id=\"recommendations\"", "id=\"data-quality\""};
     struct pr_render_opts o;
     char *html;
 

@@ -5,9 +5,10 @@
 #include "config.h"
 
 /* clang-format off: cmocka.h needs these three first */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
+
 #include <cmocka.h>
 /* clang-format on */
 

@@ -1,11 +1,12 @@
 /* test_tmpl.c - the Mustache engine against the official spec tests
- * (the JSON files of shared/spec/mustache, one cmocka test per case) plus our own
- * rules: truthiness, errors with line numbers, nesting limits, loading. */
+ * (the JSON files of shared/spec/mustache, one cmocka test per case) plus our
+ * own rules: truthiness, errors with line numbers, nesting limits, loading. */
 #include "config.h"
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
+
 #include <cmocka.h>
 
 #include <stdio.h>
@@ -19,8 +20,8 @@
 #include "profreport/tmpl.h"
 
 static const char *const spec_files[] = {
-    "comments", "delimiters", "interpolation", "inverted", "partials",
-    "sections",
+    "comments", "delimiters", "interpolation",
+    "inverted", "partials",   "sections",
 };
 
 static char *
@@ -70,8 +71,8 @@ spec_dir(char *out, size_t n)
 static char *
 spec_partial(const char *name, void *user)
 {
-    const cJSON *p = cJSON_GetObjectItemCaseSensitive((const cJSON *)user,
-                                                      "partials");
+    const cJSON *p =
+        cJSON_GetObjectItemCaseSensitive((const cJSON *)user, "partials");
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, name);
 
     if (!cJSON_IsString(v)) {
@@ -225,9 +226,9 @@ test_partial_recursion_limit(void **state)
 
     pr_error_clear(&err);
     pr_buf_init(&out, 0);
-    assert_int_equal(pr_tmpl_render("{{>loop}}", 9, NULL, self_partial, NULL,
-                                    &out, &err),
-                     PR_E_TEMPLATE);
+    assert_int_equal(
+        pr_tmpl_render("{{>loop}}", 9, NULL, self_partial, NULL, &out, &err),
+        PR_E_TEMPLATE);
     assert_non_null(strstr(err.msg, "partials nested too deeply"));
     pr_buf_free(&out);
 }
@@ -296,8 +297,8 @@ main(void)
     memcpy(tests, own_tests, sizeof(own_tests));
     n = N_OWN;
     if (!spec_dir(dir, sizeof(dir))) {
-        tests[n++] = (struct CMUnitTest){"mustache spec", skip_spec, NULL,
-                                         NULL, NULL};
+        tests[n++] =
+            (struct CMUnitTest){"mustache spec", skip_spec, NULL, NULL, NULL};
     }
     for (size_t f = 0; f < N_FILES && spec_dir(dir, sizeof(dir)); f++) {
         char path[4200];
@@ -309,8 +310,8 @@ main(void)
         docs[f] = text ? cJSON_Parse(text) : NULL;
         free(text);
         assert_non_null(docs[f]);
-        cJSON_ArrayForEach(tc, cJSON_GetObjectItemCaseSensitive(docs[f],
-                                                               "tests"))
+        cJSON_ArrayForEach(tc,
+                           cJSON_GetObjectItemCaseSensitive(docs[f], "tests"))
         {
             if (n - N_OWN >= MAX_CASES) {
                 break;
@@ -318,8 +319,8 @@ main(void)
             snprintf(names[n - N_OWN], sizeof(names[0]), "%s: %s",
                      spec_files[f],
                      cJSON_GetObjectItemCaseSensitive(tc, "name")->valuestring);
-            tests[n] = (struct CMUnitTest){names[n - N_OWN], run_case, NULL,
-                                           NULL, tc};
+            tests[n] =
+                (struct CMUnitTest){names[n - N_OWN], run_case, NULL, NULL, tc};
             n++;
         }
     }
