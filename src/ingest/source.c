@@ -9,9 +9,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define ZLIB_CONST
@@ -21,6 +23,7 @@
 
 #define CHUNK_BYTES ((size_t)1 << 20) /* one read, or one inflate output */
 #define GZ_AHEAD 4                    /* chunks kept ready */
+#define FIFO_WAIT_S 10 /* how long a FIFO may stay without a writer */
 
 /* Reading and inflation run on a thread of their own, a few chunks ahead
  * of the consumer: zlib is single-threaded and about as costly as
@@ -43,6 +46,7 @@ struct ahead {
 
 struct pr_source {
     int fd;                   /* -1 for memory input */
+    int fifo;                 /* a pipe: the first read waits, bounded */
     const unsigned char *mem; /* memory input (borrowed) */
     size_t mem_len, mem_pos;
     unsigned char *in; /* file reads (compressed or not); owned */
@@ -94,37 +98,104 @@ pr_source_close(struct pr_source *s)
     free(s);
 }
 
-/* Next raw bytes: a slice of the memory buffer, or one read() into
- * `into` (CHUNK_BYTES). */
+/* Count n more raw bytes against the cap. */
 static enum pr_status
-src_raw(struct pr_source *s, unsigned char *into, const unsigned char **p,
-        size_t *n, struct pr_error *err)
+counted(struct pr_source *s, size_t n, struct pr_error *err)
 {
-    ssize_t got;
-
-    if (s->fd < 0) {
-        *p = s->mem + s->mem_pos;
-        *n = s->mem_len - s->mem_pos < CHUNK_BYTES ? s->mem_len - s->mem_pos
-                                                   : CHUNK_BYTES;
-        s->mem_pos += *n;
-    } else {
-        do
-            got = read(s->fd, into, CHUNK_BYTES);
-        while (got < 0 && errno == EINTR);
-        if (got < 0)
-            return pr_error_set(err, PR_E_IO,
-                                "byte %" PRIu64 ": read error: %s", s->raw,
-                                strerror(errno));
-        *p = into;
-        *n = (size_t)got;
-    }
-    s->raw += *n;
+    s->raw += n;
     if (s->raw > s->max)
         return pr_error_set(err, PR_E_LIMIT,
                             "byte %" PRIu64 ": input larger than the limit "
                             "of %" PRIu64 " bytes",
                             s->max, s->max);
     return PR_OK;
+}
+
+/* One read() of up to `cap` bytes into `into`, counted against the cap. */
+static enum pr_status
+read_some(struct pr_source *s, unsigned char *into, size_t cap, size_t *n,
+          struct pr_error *err)
+{
+    ssize_t got;
+
+    do
+        got = read(s->fd, into, cap);
+    while (got < 0 && errno == EINTR);
+    if (got < 0)
+        return pr_error_set(err, PR_E_IO, "byte %" PRIu64 ": read error: %s",
+                            s->raw, strerror(errno));
+    *n = (size_t)got;
+    return counted(s, *n, err);
+}
+
+/* Next raw bytes: a slice of the memory buffer, or one read() into
+ * `into` (CHUNK_BYTES). */
+static enum pr_status
+src_raw(struct pr_source *s, unsigned char *into, const unsigned char **p,
+        size_t *n, struct pr_error *err)
+{
+    if (s->fd >= 0) {
+        *p = into;
+        return read_some(s, into, CHUNK_BYTES, n, err);
+    }
+    *p = s->mem + s->mem_pos;
+    *n = s->mem_len - s->mem_pos < CHUNK_BYTES ? s->mem_len - s->mem_pos
+                                               : CHUNK_BYTES;
+    s->mem_pos += *n;
+    return counted(s, *n, err);
+}
+
+/* The first read of a FIFO, opened without blocking (open() would wait for
+ * a writer, forever if none comes): wait up to FIFO_WAIT_S for bytes or
+ * for a writer to come and go.  Nothing and nobody by then is an error; a
+ * writer that is there but silent is waited for, as on any pipe. */
+static enum pr_status
+fifo_first(struct pr_source *s, size_t *n, struct pr_error *err)
+{
+    struct pollfd pfd = {s->fd, POLLIN, 0};
+    ssize_t got;
+    int ready, flags, why;
+
+    do
+        ready = poll(&pfd, 1, FIFO_WAIT_S * 1000);
+    while (ready < 0 && errno == EINTR);
+    do
+        got = read(s->fd, s->in, CHUNK_BYTES);
+    while (got < 0 && errno == EINTR);
+    why = got < 0 ? errno : 0;
+    if (got == 0 && ready == 0)
+        return pr_error_set(err, PR_E_IO,
+                            "byte 0: no writer opened the FIFO within %d s",
+                            FIFO_WAIT_S);
+    flags = fcntl(s->fd, F_GETFL);
+    if (flags < 0 || fcntl(s->fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+        return pr_error_set(err, PR_E_IO, "byte 0: %s", strerror(errno));
+    if (got < 0 && (why == EAGAIN || why == EWOULDBLOCK))
+        return read_some(s, s->in, CHUNK_BYTES, n, err); /* writer, silent */
+    if (got < 0)
+        return pr_error_set(err, PR_E_IO, "byte 0: read error: %s",
+                            strerror(why));
+    *n = (size_t)got;
+    return counted(s, *n, err);
+}
+
+/* The first bytes of a file: at least the two of gzip's magic unless the
+ * input is shorter (a pipe may hand them over one at a time). */
+static enum pr_status
+first_read(struct pr_source *s, const unsigned char **p, size_t *n,
+           struct pr_error *err)
+{
+    enum pr_status st;
+    size_t more = 0;
+
+    *p = s->in;
+    st = s->fifo ? fifo_first(s, n, err)
+                 : read_some(s, s->in, CHUNK_BYTES, n, err);
+    if (st == PR_OK && *n == 1) {
+        st = read_some(s, s->in + 1, CHUNK_BYTES - 1, &more, err);
+        *n += more;
+    }
+    return st;
 }
 
 static enum pr_status
@@ -369,7 +440,8 @@ src_start(struct pr_source *s, int ahead, struct pr_error *err)
         if (s->in == NULL)
             return pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
-    st = src_raw(s, s->in, &p, &n, err);
+    st =
+        s->fd >= 0 ? first_read(s, &p, &n, err) : src_raw(s, NULL, &p, &n, err);
     if (st != PR_OK)
         return st;
     if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b) {
@@ -420,6 +492,28 @@ started(struct pr_source *s, int ahead, struct pr_source **out,
     return PR_OK;
 }
 
+/* Open without blocking, so that a FIFO without a writer cannot hold us
+ * in open(); a FIFO's first read waits instead (fifo_first), bounded, and
+ * everything else reads blocking from the start. */
+static enum pr_status
+open_file(struct pr_source *s, const char *path, struct pr_error *err)
+{
+    struct stat sb;
+    int flags;
+
+    s->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (s->fd < 0)
+        return pr_error_set(err, PR_E_IO, "cannot open: %s", strerror(errno));
+    if (fstat(s->fd, &sb) == 0 && S_ISFIFO(sb.st_mode)) {
+        s->fifo = 1;
+        return PR_OK;
+    }
+    flags = fcntl(s->fd, F_GETFL);
+    if (flags < 0 || fcntl(s->fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
+        return pr_error_set(err, PR_E_IO, "cannot open: %s", strerror(errno));
+    return PR_OK;
+}
+
 enum pr_status
 pr_source_open(const char *path, uint64_t max, int ahead,
                struct pr_source **out, struct pr_error *err)
@@ -430,9 +524,8 @@ pr_source_open(const char *path, uint64_t max, int ahead,
     *out = NULL;
     if (st != PR_OK)
         return st;
-    s->fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (s->fd < 0) {
-        st = pr_error_set(err, PR_E_IO, "cannot open: %s", strerror(errno));
+    st = open_file(s, path, err);
+    if (st != PR_OK) {
         pr_source_close(s);
         return st;
     }
