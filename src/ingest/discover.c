@@ -15,12 +15,25 @@
 #include "profreport/discover.h"
 
 #define MAX_DEPTH 16
+#define PATH_WHY 512 /* a skip reason that names another path */
 
-/* One discovery: the table asked and a buffer for file heads. */
+/* A file or folder reached during a scan: symlinks can lead to one real
+ * file twice, or into a loop that only MAX_DEPTH would end (after
+ * exponentially many paths when a folder holds two loops). */
+struct seen {
+    dev_t dev;
+    ino_t ino;
+    char *path; /* owned: where it was reached first */
+};
+
+/* One discovery: the table asked, a buffer for file heads, and what it has
+ * reached so far. */
 struct scan {
     const struct pr_format_table *tab;
     struct pr_input_list *l;
-    char *head; /* owned, PR_PROBE_HEAD bytes */
+    char *head;        /* owned, PR_PROBE_HEAD bytes */
+    struct seen *seen; /* owned, n_seen */
+    size_t n_seen, cap_seen;
 };
 
 static int
@@ -190,6 +203,59 @@ cmp_str(const void *a, const void *b)
 static enum pr_status scan_dir(struct scan *sc, const char *dir, int depth,
                                struct pr_error *err);
 
+/* Where the real file or folder of `st` was reached before, or NULL (and it
+ * is noted as reached at `path`).  A linear search: run folders hold tens
+ * to thousands of entries, and each is looked up once. */
+static const char *
+reached(struct scan *sc, const char *path, const struct stat *st,
+        enum pr_status *oom)
+{
+    size_t i;
+    struct seen *s;
+
+    *oom = PR_OK;
+    for (i = 0; i < sc->n_seen; i++) {
+        if (sc->seen[i].dev == st->st_dev && sc->seen[i].ino == st->st_ino)
+            return sc->seen[i].path;
+    }
+    if (pr_grow((void **)&sc->seen, &sc->cap_seen, sc->n_seen + 1,
+                sizeof(*s)) != PR_OK) {
+        *oom = PR_E_NOMEM;
+        return NULL;
+    }
+    s = &sc->seen[sc->n_seen];
+    s->dev = st->st_dev;
+    s->ino = st->st_ino;
+    s->path = dup_n(path, strlen(path));
+    if (s->path == NULL) {
+        *oom = PR_E_NOMEM;
+        return NULL;
+    }
+    sc->n_seen++;
+    return NULL;
+}
+
+/* A folder member that leads to a file or folder already reached (through
+ * a symlink, or a hard link): read once, and say so. */
+static enum pr_status
+skip_again(struct scan *sc, const char *path, const struct stat *st,
+           const char *first, struct pr_error *err)
+{
+    char why[PATH_WHY];
+    size_t n = strlen(first);
+
+    while (n > 1 && first[n - 1] == '/')
+        n--; /* "run/" holds "run/x" */
+    if (S_ISDIR(st->st_mode) && strncmp(path, first, n) == 0 && path[n] == '/')
+        snprintf(why, sizeof(why),
+                 "a symlink loop: it leads back to %.200s, which is being read",
+                 first);
+    else
+        snprintf(why, sizeof(why), "the same %s as %.200s, read once",
+                 S_ISDIR(st->st_mode) ? "folder" : "file", first);
+    return add_skip(sc->l, path, why, err);
+}
+
 /* A folder member that is a regular file: its content must be claimed,
  * or its name when the content cannot be read (so that the loader reports
  * what is wrong with it). */
@@ -220,6 +286,8 @@ scan_entry(struct scan *sc, const char *path, const char *name, int depth,
     struct stat st;
     struct pr_probe p;
     const struct pr_format *f;
+    const char *first;
+    enum pr_status oom;
     char why[160];
 
     if (name[0] == '.')
@@ -227,6 +295,13 @@ scan_entry(struct scan *sc, const char *path, const char *name, int depth,
     if (stat(path, &st) != 0) {
         snprintf(why, sizeof(why), "cannot read it (%s)", strerror(errno));
         return add_skip(sc->l, path, why, err);
+    }
+    if (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) {
+        first = reached(sc, path, &st, &oom);
+        if (oom != PR_OK)
+            return pr_error_set(err, oom, "out of memory");
+        if (first != NULL)
+            return skip_again(sc, path, &st, first, err);
     }
     if (S_ISREG(st.st_mode))
         return scan_file(sc, path, err);
@@ -323,7 +398,8 @@ explicit_file(struct scan *sc, const char *path, const struct stat *st,
 }
 
 static enum pr_status
-explicit_dir(struct scan *sc, const char *path, struct pr_error *err)
+explicit_dir(struct scan *sc, const char *path, const struct stat *dst,
+             struct pr_error *err)
 {
     struct pr_probe p;
     const struct pr_format *f;
@@ -335,6 +411,9 @@ explicit_dir(struct scan *sc, const char *path, struct pr_error *err)
     f = pr_formats_pick(sc->tab, &p, PR_CLAIM_NAME, NULL);
     if (f != NULL)
         return add_file(sc->l, path, 0, f, err);
+    (void)reached(sc, path, dst, &st); /* a loop back to the top is a loop */
+    if (st != PR_OK)
+        return pr_error_set(err, st, "out of memory");
     st = scan_dir(sc, path, 0, err);
     if (st != PR_OK || sc->l->n > before)
         return st;
@@ -349,9 +428,10 @@ enum pr_status
 pr_discover_with(const struct pr_format_table *tab, const char *path,
                  struct pr_input_list *out, struct pr_error *err)
 {
-    struct scan sc = {tab, out, NULL};
+    struct scan sc = {tab, out, NULL, NULL, 0, 0};
     struct stat st;
     enum pr_status rc;
+    size_t i;
 
     if (stat(path, &st) != 0)
         return pr_error_set(err, PR_E_IO, "%s: %s", path, strerror(errno));
@@ -359,10 +439,13 @@ pr_discover_with(const struct pr_format_table *tab, const char *path,
     if (sc.head == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (S_ISDIR(st.st_mode))
-        rc = explicit_dir(&sc, path, err);
+        rc = explicit_dir(&sc, path, &st, err);
     else
         rc = explicit_file(&sc, path, &st, err);
     free(sc.head);
+    for (i = 0; i < sc.n_seen; i++)
+        free(sc.seen[i].path);
+    free(sc.seen);
     return rc;
 }
 

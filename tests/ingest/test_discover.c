@@ -281,6 +281,60 @@ test_missing_and_empty(void **state)
     pr_input_list_free(&l);
 }
 
+/* Issue #17: symlinks in a run folder lead to each real file and folder
+ * once; loops (to the folder itself, to its parent, through a subfolder)
+ * are skipped with a warning instead of being followed MAX_DEPTH deep. */
+static void
+test_symlink_loops(void **state)
+{
+    char dir[] = "/tmp/pr_discover_XXXXXX", sub[64], p[128];
+    struct pr_input_list l = {0};
+    struct pr_error err;
+    size_t i, loops = 0, same = 0;
+
+    (void)state;
+    pr_error_clear(&err);
+    assert_non_null(mkdtemp(dir));
+    put(dir, "a.pt.trace.json", TRACE);
+    snprintf(sub, sizeof(sub), "%s/sub", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    put(sub, "b.pt.trace.json", TRACE);
+    snprintf(p, sizeof(p), "%s/self", dir);
+    assert_int_equal(symlink(".", p), 0);
+    snprintf(p, sizeof(p), "%s/up", sub);
+    assert_int_equal(symlink("..", p), 0);
+    snprintf(p, sizeof(p), "%s/up2", sub);
+    assert_int_equal(symlink(dir, p), 0);
+    snprintf(p, sizeof(p), "%s/again.pt.trace.json", dir);
+    assert_int_equal(symlink("a.pt.trace.json", p), 0);
+    snprintf(p, sizeof(p), "%s/zz_sub_again", dir);
+    assert_int_equal(symlink("sub", p), 0);
+    assert_int_equal(pr_discover(dir, &l, &err), PR_OK);
+    /* a.pt.trace.json, and sub/b.pt.trace.json: each read once */
+    assert_int_equal(l.n, 2);
+    assert_non_null(strstr(l.files[0].path, "/a.pt.trace.json"));
+    assert_non_null(strstr(l.files[1].path, "/sub/b.pt.trace.json"));
+    for (i = 0; i < l.n_skipped; i++) {
+        loops += strstr(l.skipped[i].why, "a symlink loop") != NULL;
+        same += strstr(l.skipped[i].why, "read once") != NULL;
+    }
+    /* self, sub/up and sub/up2 loop; again.pt.trace.json and zz_sub_again
+     * are second ways to what was read */
+    assert_int_equal(loops, 3);
+    assert_int_equal(same, 2);
+    assert_int_equal(l.n_skipped, 5);
+    pr_input_list_free(&l);
+    /* the same with the folder named "dir/" */
+    snprintf(p, sizeof(p), "%s/", dir);
+    assert_int_equal(pr_discover(p, &l, &err), PR_OK);
+    assert_int_equal(l.n, 2);
+    for (i = 0, loops = 0; i < l.n_skipped; i++)
+        loops += strstr(l.skipped[i].why, "a symlink loop") != NULL;
+    assert_int_equal(loops, 3);
+    pr_input_list_free(&l);
+    rm_rf(dir);
+}
+
 int
 main(void)
 {
@@ -293,6 +347,7 @@ main(void)
         cmocka_unit_test(test_pipe),
         cmocka_unit_test(test_folder_claimed_whole),
         cmocka_unit_test(test_missing_and_empty),
+        cmocka_unit_test(test_symlink_loops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
