@@ -17,12 +17,20 @@
 #include "profreport/trace.h"
 
 struct pr_read_opts {
-    uint64_t max_input_bytes; /* cap on uncompressed bytes; 0 = default */
+    uint64_t max_input_bytes; /* cap on uncompressed bytes; 0 = the
+                                 default, PR_READ_DEFAULT_MAX */
     int threads;              /* parser threads; 0 = number of CPUs */
     int progress;             /* print progress to stderr */
 };
 
-#define PR_READ_DEFAULT_MAX ((uint64_t)64 << 30) /* 64 GiB */
+/* The cap on an input when --max-input is not given: half of the memory
+ * this process may use (physical memory, lowered by a cgroup's limit;
+ * the environment's PROFREPORT_MEMORY, a byte count such as "8GiB",
+ * stands for both), so that a small .gz that inflates without end stops
+ * with a message long before the machine runs out.  Readers hold about
+ * 0.4 times their input at the peak (bench/RESULTS.md). */
+uint64_t pr_read_default_max(void);
+#define PR_READ_DEFAULT_MAX pr_read_default_max()
 
 /* Bytes of a file's content that formats see when sniffing. */
 #define PR_PROBE_HEAD ((size_t)64 << 10)

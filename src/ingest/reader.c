@@ -591,8 +591,7 @@ run_threads(struct ctx *c, int n_parsers, struct pr_trace *t,
 static uint64_t
 max_of(const struct pr_read_opts *opts)
 {
-    return opts != NULL && opts->max_input_bytes > 0 ? opts->max_input_bytes
-                                                     : PR_READ_DEFAULT_MAX;
+    return opts != NULL ? opts->max_input_bytes : 0; /* 0: the default */
 }
 
 /* Read the document of c->src (already open) into a new trace. */

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,6 +21,8 @@
 #include <zlib.h>
 
 #include "internal.h"
+#include "profreport/formats.h"
+#include "profreport/parse.h"
 
 #define CHUNK_BYTES ((size_t)1 << 20) /* one read, or one inflate output */
 #define GZ_AHEAD 4                    /* chunks kept ready */
@@ -62,6 +65,7 @@ struct pr_source {
     uint64_t raw;      /* bytes read from the file or buffer */
     uint64_t produced; /* document bytes handed out */
     uint64_t max;
+    int max_default; /* max is PR_READ_DEFAULT_MAX: say so when hit */
 };
 
 static void
@@ -98,17 +102,75 @@ pr_source_close(struct pr_source *s)
     free(s);
 }
 
+/* The cap was hit: `what` ("input", "uncompressed input") is larger. */
+static enum pr_status
+over_limit(const struct pr_source *s, const char *what, struct pr_error *err)
+{
+    if (!s->max_default)
+        return pr_error_set(err, PR_E_LIMIT,
+                            "byte %" PRIu64 ": %s larger than the limit of "
+                            "%" PRIu64 " bytes",
+                            s->max, what, s->max);
+    return pr_error_set(err, PR_E_LIMIT,
+                        "byte %" PRIu64 ": %s larger than the default limit "
+                        "of %" PRIu64 " MiB, half of the memory profreport "
+                        "may use here; --max-input SIZE sets another",
+                        s->max, what, s->max >> 20);
+}
+
+/* The number after `key` on a line of `path`, times `unit`; 0 when the
+ * file or the line is absent or holds no number ("max": no limit). */
+static uint64_t
+mem_from(const char *path, const char *key, uint64_t unit)
+{
+    char line[256], *end;
+    unsigned long long v = 0;
+    size_t k = strlen(key);
+    FILE *f = fopen(path, "r");
+
+    if (f == NULL)
+        return 0;
+    while (fgets(line, sizeof(line), f) != NULL) {
+        if (strncmp(line, key, k) != 0)
+            continue;
+        errno = 0;
+        v = strtoull(line + k, &end, 10);
+        if (errno != 0 || end == line + k || v > UINT64_MAX / unit)
+            v = 0;
+        break;
+    }
+    fclose(f);
+    return (uint64_t)v * unit;
+}
+
+/* The smaller of two limits, 0 meaning none. */
+static uint64_t
+lower(uint64_t a, uint64_t b)
+{
+    return a == 0 || (b > 0 && b < a) ? b : a;
+}
+
+uint64_t
+pr_read_default_max(void)
+{
+    const char *env = getenv("PROFREPORT_MEMORY");
+    uint64_t mem = 0;
+
+    if (env != NULL && pr_parse_bytes(env, 1, UINT64_MAX, &mem))
+        return mem / 2;
+    mem = mem_from("/proc/meminfo", "MemTotal:", 1024); /* "123 kB" */
+    mem = lower(mem, mem_from("/sys/fs/cgroup/memory.max", "", 1));
+    mem = lower(mem,
+                mem_from("/sys/fs/cgroup/memory/memory.limit_in_bytes", "", 1));
+    return mem > 0 ? mem / 2 : (uint64_t)32 << 30; /* unknown: 32 GiB */
+}
+
 /* Count n more raw bytes against the cap. */
 static enum pr_status
 counted(struct pr_source *s, size_t n, struct pr_error *err)
 {
     s->raw += n;
-    if (s->raw > s->max)
-        return pr_error_set(err, PR_E_LIMIT,
-                            "byte %" PRIu64 ": input larger than the limit "
-                            "of %" PRIu64 " bytes",
-                            s->max, s->max);
-    return PR_OK;
+    return s->raw > s->max ? over_limit(s, "input", err) : PR_OK;
 }
 
 /* One read() of up to `cap` bytes into `into`, counted against the cap. */
@@ -414,10 +476,7 @@ pr_source_next(struct pr_source *s, const char **p, size_t *n,
         return st;
     s->produced += *n;
     if (s->produced > s->max)
-        return pr_error_set(err, PR_E_LIMIT,
-                            "byte %" PRIu64 ": uncompressed input larger "
-                            "than the limit of %" PRIu64 " bytes",
-                            s->max, s->max);
+        return over_limit(s, "uncompressed input", err);
     return PR_OK;
 }
 
@@ -473,7 +532,8 @@ src_new(uint64_t max, struct pr_source **out, struct pr_error *err)
     if (*out == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     (*out)->fd = -1;
-    (*out)->max = max;
+    (*out)->max = max > 0 ? max : pr_read_default_max();
+    (*out)->max_default = max == 0;
     return PR_OK;
 }
 

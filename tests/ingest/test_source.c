@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "../../src/ingest/internal.h"
+#include "profreport/formats.h"
 
 /* Deterministic text of n bytes, larger than one chunk when asked. */
 static char *
@@ -238,6 +239,37 @@ test_files_and_head(void **state)
     free(text);
 }
 
+/* Issue #17: the default cap is half of the memory profreport may use;
+ * PROFREPORT_MEMORY stands for that memory, a source opened with max 0
+ * takes the default and says so when it is hit. */
+static void
+test_default_max(void **state)
+{
+    static const char text[] = "0123456789abcdef0123456789abcdef";
+    struct pr_source *s = NULL;
+    struct pr_error err;
+    uint64_t m;
+
+    (void)state;
+    pr_error_clear(&err);
+    assert_int_equal(unsetenv("PROFREPORT_MEMORY"), 0);
+    m = pr_read_default_max();
+    assert_true(m >= ((uint64_t)64 << 20)); /* any machine that runs tests */
+    assert_int_equal(setenv("PROFREPORT_MEMORY", "8GiB", 1), 0);
+    assert_true(pr_read_default_max() == (uint64_t)4 << 30);
+    assert_int_equal(setenv("PROFREPORT_MEMORY", "40", 1), 0);
+    assert_true(PR_READ_DEFAULT_MAX == 20);
+    /* the first look at the bytes already passes the cap */
+    assert_int_equal(pr_source_open_mem(text, 32, 0, 0, &s, &err), PR_E_LIMIT);
+    assert_null(s);
+    assert_non_null(strstr(err.msg, "byte 20: input larger than the default "
+                                    "limit of 0 MiB, half of the memory"));
+    /* not a byte count: the machine's memory again */
+    assert_int_equal(setenv("PROFREPORT_MEMORY", "lots", 1), 0);
+    assert_true(pr_read_default_max() == m);
+    assert_int_equal(unsetenv("PROFREPORT_MEMORY"), 0);
+}
+
 int
 main(void)
 {
@@ -246,6 +278,7 @@ main(void)
         cmocka_unit_test(test_multi_member_gzip),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_files_and_head),
+        cmocka_unit_test(test_default_max),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
