@@ -20,6 +20,7 @@
 #include "profreport/reader.h"
 #include "profreport/tree.h"
 
+#include "testshared.h"
 #include "testtrace.h"
 
 static void
@@ -122,18 +123,7 @@ static char root[4096];
 static int
 find_shared(void)
 {
-    const char *env = getenv("PR_SHARED");
-    const char *src = getenv("PR_SRCDIR");
-    struct stat sb;
-    int n;
-
-    if (env != NULL && env[0] != '\0')
-        n = snprintf(root, sizeof(root), "%s/traces/hta", env);
-    else
-        n = snprintf(root, sizeof(root), "%s/../shared/traces/hta",
-                     src != NULL ? src : "..");
-    return n > 0 && (size_t)n < sizeof(root) && stat(root, &sb) == 0 &&
-           S_ISDIR(sb.st_mode);
+    return shared_traces(root, sizeof(root), "/hta");
 }
 
 /* Every trace file of HTA's test data; `why` names the cause the report

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "../analysis/testshared.h"
 #include "profreport/reader.h"
 
 /* Counts from: python3 -c "import json,gzip; print(len(json.load(
@@ -70,18 +71,7 @@ static char root[4096];
 static int
 find_shared(void)
 {
-    const char *env = getenv("PR_SHARED");
-    const char *src = getenv("PR_SRCDIR");
-    struct stat sb;
-    int n;
-
-    if (env != NULL && env[0] != '\0')
-        n = snprintf(root, sizeof(root), "%s/traces", env);
-    else
-        n = snprintf(root, sizeof(root), "%s/../shared/traces",
-                     src != NULL ? src : "..");
-    return n > 0 && (size_t)n < sizeof(root) && stat(root, &sb) == 0 &&
-           S_ISDIR(sb.st_mode);
+    return shared_traces(root, sizeof(root), "");
 }
 
 static void
