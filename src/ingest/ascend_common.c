@@ -32,6 +32,16 @@ static const struct {
     {"Write Value", PR_ASCEND_TASK_SYNC},
     {"Event Record", PR_ASCEND_TASK_SYNC},
     {"Event Wait", PR_ASCEND_TASK_SYNC},
+    /* CANN <= 6 timelines (msprof PROF_*) spell them in capitals */
+    {"NOTIFY_WAIT", PR_ASCEND_TASK_SYNC},
+    {"NOTIFY_RECORD", PR_ASCEND_TASK_SYNC},
+    {"EVENT_RECORD", PR_ASCEND_TASK_SYNC},
+    {"EVENT_WAIT", PR_ASCEND_TASK_SYNC},
+    {"EVENT_RESET", PR_ASCEND_TASK_SYNC},
+    /* a reduction done by the copy engine as it copies (HCCL's inline
+       reduce): memory traffic, part of a collective on its streams */
+    {"REDUCE_ASYNC", PR_ASCEND_TASK_COPY},
+    {"REDUCE_ASYNC_V2", PR_ASCEND_TASK_COPY},
     {"HCCL", PR_ASCEND_TASK_COMM},
     {"COMMUNICATION", PR_ASCEND_TASK_COMM},
 };

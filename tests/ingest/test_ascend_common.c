@@ -28,6 +28,11 @@ test_task_types(void **state)
     assert_int_equal(pr_ascend_task_class("PCIE_DMA_SQE"), PR_ASCEND_TASK_COPY);
     assert_int_equal(pr_ascend_task_class("Notify Wait"), PR_ASCEND_TASK_SYNC);
     assert_int_equal(pr_ascend_task_class("Write Value"), PR_ASCEND_TASK_SYNC);
+    assert_int_equal(pr_ascend_task_class("NOTIFY_WAIT"), PR_ASCEND_TASK_SYNC);
+    assert_int_equal(pr_ascend_task_class("EVENT_RESET"), PR_ASCEND_TASK_SYNC);
+    assert_int_equal(pr_ascend_task_class("REDUCE_ASYNC_V2"),
+                     PR_ASCEND_TASK_COPY);
+    assert_int_equal(pr_ascend_task_class("MEMCPY_ASYNC"), PR_ASCEND_TASK_COPY);
     assert_int_equal(pr_ascend_task_class("EVENT_WAIT_SQE"),
                      PR_ASCEND_TASK_SYNC);
     assert_int_equal(pr_ascend_task_class("NEW_THING_SQE"),
