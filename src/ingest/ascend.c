@@ -1,0 +1,269 @@
+/* ascend.c - one rank's torch_npu *_ascend_pt (or MindSpore >= 2.4
+ * *_ascend_ms) folder: profiler_info_{rank}.json names the rank, and
+ * ASCEND_PROFILER_OUTPUT/ holds the text export (spec §2.1).  The folder
+ * is claimed when that export is there, so several rank folders under one
+ * input are the ranks of one job; a folder holding only the SQLite export
+ * is left to the database reader.  trace_view.json gives the timeline;
+ * the other files add what it lacks (ascend_*.c), and each file read or
+ * not is accounted for: the ones not read are listed as skipped. */
+#include "config.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ascend.h"
+#include "ascend_common.h"
+#include "ascend_trace.h"
+#include "internal.h"
+#include "profreport/formats.h"
+
+#define OUT_DIR "ASCEND_PROFILER_OUTPUT"
+#define PATH_CAP 4096
+
+/* The files of the text export this reader takes; a folder is a run when
+ * one of them is there. */
+static const char *const read_here[] = {
+    "trace_view.json",
+};
+
+static int
+is_kind(const char *path, int dir)
+{
+    struct stat st;
+
+    if (stat(path, &st) != 0)
+        return 0;
+    return dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode);
+}
+
+static int
+join(char *buf, size_t cap, const char *dir, const char *name)
+{
+    int k = snprintf(buf, cap, "%s/%s", dir, name);
+
+    return k >= 0 && (size_t)k < cap;
+}
+
+static const char *
+base_of(const char *path)
+{
+    const char *s = strrchr(path, '/');
+
+    return s ? s + 1 : path;
+}
+
+/* The output folder of run folder `dir` (or `dir` itself when it is
+ * one, given directly); 0 when there is none. */
+static int
+out_dir(const char *dir, char *out, size_t cap)
+{
+    if (join(out, cap, dir, OUT_DIR) && is_kind(out, 1))
+        return 1;
+    if (strcmp(base_of(dir), OUT_DIR) != 0)
+        return 0;
+    return snprintf(out, cap, "%s", dir) < (int)cap;
+}
+
+int
+pr_asc_path(const struct pr_asc *a, const char *name, char *buf, size_t cap)
+{
+    return join(buf, cap, a->out, name) && is_kind(buf, 0);
+}
+
+static int
+has_export(const char *out)
+{
+    struct pr_asc a = {NULL, out, 0, 0};
+    char path[PATH_CAP];
+    size_t i;
+
+    for (i = 0; i < sizeof(read_here) / sizeof(read_here[0]); i++)
+        if (pr_asc_path(&a, read_here[i], path, sizeof(path)))
+            return 1;
+    return 0;
+}
+
+static enum pr_claim
+sniff(const struct pr_probe *p)
+{
+    char out[PATH_CAP];
+
+    if (!p->is_dir || !out_dir(p->path, out, sizeof(out)))
+        return PR_CLAIM_NO;
+    return has_export(out) ? PR_CLAIM_SURE : PR_CLAIM_NO;
+}
+
+/* ------------------------------------------------------------ the rank */
+
+static int
+is_info_name(const char *name)
+{
+    size_t n = strlen(name);
+
+    return strncmp(name, "profiler_info", 13) == 0 && n > 18 &&
+           strcmp(name + n - 5, ".json") == 0;
+}
+
+/* profiler_info[_{rank}].json in `dir`: the first by name, so the
+ * result does not hang on the order readdir gives.  0 when none. */
+static int
+find_info(const char *dir, char *path, size_t cap)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    char best[256] = "";
+
+    if (d == NULL)
+        return 0;
+    while ((de = readdir(d)) != NULL)
+        if (is_info_name(de->d_name) && strlen(de->d_name) < sizeof(best) &&
+            (best[0] == '\0' || strcmp(de->d_name, best) < 0))
+            snprintf(best, sizeof(best), "%s", de->d_name);
+    closedir(d);
+    return best[0] != '\0' && join(path, cap, dir, best);
+}
+
+/* The run's rank and name from profiler_info: "rank3".  Without the file
+ * the run keeps the name of its folder. */
+static enum pr_status
+name_run(struct pr_trace *t, const char *dir, const char *out,
+         struct pr_error *err)
+{
+    struct pr_ascend_info info;
+    char path[PATH_CAP], parent[PATH_CAP], name[32];
+    enum pr_status st;
+
+    if (!find_info(dir, path, sizeof(path))) {
+        if (strcmp(dir, out) != 0 || strrchr(dir, '/') == NULL)
+            return PR_OK;
+        snprintf(parent, sizeof(parent), "%.*s", (int)(base_of(dir) - dir - 1),
+                 dir); /* output folder given */
+        if (!find_info(parent, path, sizeof(path)))
+            return PR_OK;
+    }
+    st = pr_ascend_info_read(path, &info, err);
+    if (st != PR_OK || info.rank < 0)
+        return st;
+    t->rank = info.rank;
+    if (info.world_size > 0)
+        t->world_size = info.world_size;
+    snprintf(name, sizeof(name), "rank%lld", (long long)info.rank);
+    t->worker = pr_strtab_intern(t->strs, name, strlen(name));
+    return t->worker == PR_STR_NONE
+               ? pr_error_set(err, PR_E_NOMEM, "out of memory")
+               : PR_OK;
+}
+
+/* ------------------------------------------------------------ the files */
+
+static enum pr_status
+read_timeline(struct pr_asc *a, struct pr_error *err)
+{
+    struct pr_tv tv;
+    char path[PATH_CAP];
+    enum pr_status st;
+
+    if (!pr_asc_path(a, "trace_view.json", path, sizeof(path)))
+        return PR_OK;
+    memset(&tv, 0, sizeof(tv));
+    tv.t = a->t;
+    st = pr_tv_read(path, a->max, &tv, err);
+    if (st == PR_OK)
+        st = pr_tv_build(&tv, err);
+    pr_tv_free(&tv);
+    if (st != PR_OK)
+        pr_error_prefix(err, "%s: ", path);
+    a->has_tv = st == PR_OK;
+    return st;
+}
+
+static int
+was_read(const struct pr_asc *a, const char *name)
+{
+    return a->has_tv && strcmp(name, "trace_view.json") == 0;
+}
+
+/* Every other member of the output folder and of the run folder, as
+ * skipped: the user sees what the report leaves out. */
+static enum pr_status
+note_skipped(struct pr_asc *a, const char *dir, int top, struct pr_error *err)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    char path[PATH_CAP];
+    enum pr_status st = PR_OK;
+
+    if (d == NULL)
+        return PR_OK;
+    while (st == PR_OK && (de = readdir(d)) != NULL) {
+        const char *why = "a file of the Ascend export profreport does not "
+                          "read";
+
+        if (de->d_name[0] == '.' || !join(path, sizeof(path), dir, de->d_name))
+            continue;
+        if (top &&
+            (strcmp(de->d_name, OUT_DIR) == 0 || is_info_name(de->d_name)))
+            continue;
+        if (!top && was_read(a, de->d_name))
+            continue;
+        if (is_kind(path, 1))
+            why = "raw or intermediate data; profreport reads the export "
+                  "in " OUT_DIR;
+        if (pr_trace_add_skip(a->t, path, why) != PR_OK)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    closedir(d);
+    return st;
+}
+
+static enum pr_status
+read_run(struct pr_asc *a, const char *dir, struct pr_error *err)
+{
+    enum pr_status st = read_timeline(a, err);
+
+    if (st == PR_OK && !a->has_tv)
+        st = pr_error_set(err, PR_E_NOT_FORMAT, "%s: no trace_view.json",
+                          a->out);
+    if (st == PR_OK)
+        st = name_run(a->t, dir, a->out, err);
+    if (st == PR_OK)
+        st = note_skipped(a, a->out, 0, err);
+    if (st == PR_OK && strcmp(dir, a->out) != 0)
+        st = note_skipped(a, dir, 1, err);
+    return st;
+}
+
+static enum pr_status
+load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
+     struct pr_error *err)
+{
+    char od[PATH_CAP];
+    struct pr_asc a;
+    enum pr_status st;
+
+    *out = NULL;
+    if (!out_dir(path, od, sizeof(od)))
+        return pr_error_set(err, PR_E_NOT_FORMAT, "%s: no " OUT_DIR " folder",
+                            path);
+    memset(&a, 0, sizeof(a));
+    a.out = od;
+    a.max = o && o->max_input_bytes ? o->max_input_bytes : PR_READ_DEFAULT_MAX;
+    a.t = pr_trace_new();
+    if (a.t == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    st = read_run(&a, path, err);
+    if (st == PR_OK) {
+        a.t->format = pr_strtab_intern(a.t->strs, "ascend", 6);
+        pr_trace_finish(a.t);
+        *out = a.t;
+        return PR_OK;
+    }
+    pr_trace_free(a.t);
+    return st;
+}
+
+/* A folder format: never a stream. */
+const struct pr_format pr_format_ascend = {"ascend", sniff, load, 0};

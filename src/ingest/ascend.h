@@ -1,0 +1,35 @@
+/* ascend.h - the parts of the ASCEND_PROFILER_OUTPUT folder reader
+ * (ascend.c) that read one file kind each: the step table
+ * (ascend_steps.c).  They share one run being built.  Only src/ingest
+ * includes this header; spec: shared/spec/other-producers.md §2. */
+#ifndef PROFREPORT_INGEST_ASCEND_H
+#define PROFREPORT_INGEST_ASCEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profreport/error.h"
+#include "profreport/trace.h"
+
+/* One rank's folder while it is read. */
+struct pr_asc {
+    struct pr_trace *t; /* the run being built (not owned) */
+    const char *out;    /* its ASCEND_PROFILER_OUTPUT folder */
+    uint64_t max;       /* bytes one file may hold */
+    int has_tv;         /* trace_view.json gave the timeline */
+};
+
+/* The path of `name` in the output folder, in buf; 0 when it does not
+ * fit or is not a regular file. */
+int pr_asc_path(const struct pr_asc *a, const char *name, char *buf,
+                size_t cap);
+
+/* step_trace_time.csv: the producer's steps ("ProfilerStep#N" windows on
+ * the device clock, t->device_steps set), anchored at the first device
+ * task of the step.  Host ProfilerStep#N operators stop being steps.
+ * Call after the kernels are in the trace and before pr_trace_finish().
+ * Messages start with the path. */
+PR_NODISCARD enum pr_status pr_asc_steps(struct pr_asc *a,
+                                         struct pr_error *err);
+
+#endif

@@ -1,0 +1,64 @@
+#!/bin/sh
+# ascend.sh - every torch_npu folder of ../shared/traces/torch_npu that
+# holds the text export gives one run per rank folder, named by the
+# rank_id of its profiler_info_{r}.json, and several ranks make a job.
+# The expected numbers are computed here by Python from the files, by the
+# rules of shared/spec/other-producers.md §2, not by profreport.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! have_shared || ! command -v python3 >/dev/null 2>&1; then
+    skip "torch_npu samples" "no $PR_SHARED/traces or no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+A=$PR_SHARED/traces/torch_npu
+
+cat > "$T_DIR/expect.py" <<'PY'
+import glob, json, os, sys
+
+folder, summary = sys.argv[1], sys.argv[2]
+want = {}
+for info in glob.glob(os.path.join(folder, '*', 'profiler_info*.json')):
+    run = os.path.dirname(info)
+    out = os.path.join(run, 'ASCEND_PROFILER_OUTPUT')
+    if not os.path.exists(os.path.join(out, 'trace_view.json')):
+        continue
+    want[int(json.load(open(info))['rank_id'])] = run
+s = json.load(open(summary))
+bad = []
+got = {r['worker']: r for r in s['runs']}
+for r in sorted(want):
+    run = got.get('rank%d' % r)
+    if run is None or run['rank'] != r:
+        bad.append('no run rank%d with rank %d (runs: %s)' % (r, r, sorted(got)))
+if len(s['runs']) != len(want):
+    bad.append('%d runs, %d rank folders' % (len(s['runs']), len(want)))
+if len(want) > 1 and (s['job'] is None or s['job']['ranks'] != len(want)):
+    bad.append('job: %s' % json.dumps(s['job'])[:200])
+print('ranks %s' % sorted(want))
+print('\n'.join(bad))
+sys.exit(1 if bad else 0)
+PY
+
+for d in text_level0 text_level1 text_level2; do
+    rm -f "$T_DIR/s.json"
+    if "$PR_BIN" --quiet --input "$A/$d" --json "$T_DIR/s.json" 2> "$T_DIR/err"; then
+        if python3 "$T_DIR/expect.py" "$A/$d" "$T_DIR/s.json" > "$T_DIR/py" 2>&1; then
+            ok "$d: runs are the rank folders ($(tr '\n' ' ' < "$T_DIR/py"))"
+        else
+            not_ok "$d: $(tr '\n' ' ' < "$T_DIR/py" | head -c 600)"
+        fi
+    else
+        not_ok "$d: exit $? ($(head -c 300 "$T_DIR/err"))"
+    fi
+done
+
+# files of the export that are not read are named in warnings
+"$PR_BIN" --input "$A/text_level1/rank0_ascend_pt" --json "$T_DIR/w.json" \
+    2> "$T_DIR/err"
+check "rank folder: exit 0" [ $? -eq 0 ]
+check "rank folder: a file not read is named" grep -q \
+    "warning: skipping $A/text_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv" \
+    "$T_DIR/err"
+
+echo "1..$T_N"

@@ -1,0 +1,231 @@
+/* test_ascend.c - a torch_npu rank folder (*_ascend_pt): claimed when
+ * ASCEND_PROFILER_OUTPUT holds the text export, not when it holds only
+ * the SQLite one; the rank comes from profiler_info_{r}.json whether
+ * rank_id is an integer or a string, also when the output folder itself
+ * is given; files not read are listed as skipped. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "profreport/formats.h"
+#include "profreport/trace.h"
+
+static const char *const tv_doc =
+    "[{\"ph\": \"X\", \"name\": \"ProfilerStep#7\", \"pid\": 100, \"tid\": "
+    "100, \"ts\": \"1736408883700000.000\", \"dur\": 500.0, \"cat\": "
+    "\"cpu_op\"},\n"
+    "{\"ph\": \"X\", \"name\": \"Conv2D1\", \"pid\": 900, \"tid\": 2, "
+    "\"ts\": \"1736408883700100.001\", \"dur\": 30.25, \"args\": {\"Task "
+    "Type\": \"AI_CORE\", \"Physic Stream Id\": 2, \"Task Id\": 11}},\n"
+    "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 100, \"tid\": 0, "
+    "\"args\": {\"name\": \"Python\"}},\n"
+    "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 900, \"tid\": 0, "
+    "\"args\": {\"name\": \"Ascend Hardware\"}}]\n";
+
+static const struct pr_format *
+row(void)
+{
+    const struct pr_format_table *t = pr_formats_builtin();
+    size_t i;
+
+    for (i = 0; i < t->n; i++)
+        if (strcmp(t->v[i]->name, "ascend") == 0)
+            return t->v[i];
+    fail_msg("no ascend row");
+    return NULL;
+}
+
+/* A scratch folder, removed with everything in it by rm_tree. */
+static void
+mk_root(char *root, size_t cap)
+{
+    snprintf(root, cap, "/tmp/pr_ascend_XXXXXX");
+    assert_non_null(mkdtemp(root));
+}
+
+static void
+put(const char *root, const char *rel, const char *text)
+{
+    char path[4096];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s", root, rel);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+    fclose(f);
+}
+
+static void
+mk(const char *root, const char *rel)
+{
+    char path[4096];
+
+    snprintf(path, sizeof(path), "%s/%s", root, rel);
+    assert_int_equal(mkdir(path, 0700), 0);
+}
+
+static void
+rm_tree(const char *root)
+{
+    char cmd[4200];
+
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
+}
+
+static enum pr_claim
+claim(const char *dir)
+{
+    struct pr_probe p;
+
+    memset(&p, 0, sizeof(p));
+    p.path = dir;
+    p.base = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
+    p.is_dir = 1;
+    return row()->sniff(&p);
+}
+
+static struct pr_trace *
+load_dir(const char *dir)
+{
+    struct pr_trace *t = NULL;
+    struct pr_error err;
+
+    pr_error_clear(&err);
+    if (row()->load(dir, NULL, &t, &err) != PR_OK)
+        fail_msg("%s", err.msg);
+    return t;
+}
+
+/* A rank folder with a trace_view and the given profiler_info text. */
+static void
+rank_folder(const char *root, const char *info_name, const char *info)
+{
+    mk(root, "r_ascend_pt");
+    mk(root, "r_ascend_pt/ASCEND_PROFILER_OUTPUT");
+    put(root, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", tv_doc);
+    put(root, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv",
+        "Level,API Name,Time(us),Count,Avg(us),Min(us),Max(us),Variance\n");
+    if (info != NULL)
+        put(root, info_name, info);
+}
+
+static void
+test_rank_int(void **state)
+{
+    char root[64], dir[128];
+    struct pr_trace *t;
+    size_t i;
+    int skipped_api = 0;
+
+    (void)state;
+    mk_root(root, sizeof(root));
+    rank_folder(root, "r_ascend_pt/profiler_info_1.json",
+                "{\"config\": {}, \"rank_id\": 1}");
+    snprintf(dir, sizeof(dir), "%s/r_ascend_pt", root);
+    assert_int_equal(claim(dir), PR_CLAIM_SURE);
+    t = load_dir(dir);
+    assert_string_equal(pr_trace_str(t, t->format), "ascend");
+    assert_int_equal(t->rank, 1);
+    assert_string_equal(pr_trace_str(t, t->worker), "rank1");
+    for (i = 0; i < t->n_events; i++)
+        if (t->events[i].kind == PR_KIND_DEVICE_TASK)
+            break;
+    assert_true(i < t->n_events); /* the timeline was read */
+    for (i = 0; i < t->n_skipped; i++)
+        skipped_api |= strstr(pr_trace_str(t, t->skipped[i].path),
+                              "api_statistic.csv") != NULL;
+    assert_true(skipped_api);
+    pr_trace_free(t);
+    rm_tree(root);
+}
+
+/* CANN 8.3 writes rank_id as a string; the output folder may be given
+ * itself, and the rank is then in its parent. */
+static void
+test_rank_string_from_output(void **state)
+{
+    char root[64], dir[160];
+    struct pr_trace *t;
+
+    (void)state;
+    mk_root(root, sizeof(root));
+    rank_folder(root, "r_ascend_pt/profiler_info_12.json",
+                "{\"rank_id\": \"12\", \"cann_version\": \"8.3.RC1\"}");
+    snprintf(dir, sizeof(dir), "%s/r_ascend_pt/ASCEND_PROFILER_OUTPUT", root);
+    assert_int_equal(claim(dir), PR_CLAIM_SURE);
+    t = load_dir(dir);
+    assert_int_equal(t->rank, 12);
+    assert_string_equal(pr_trace_str(t, t->worker), "rank12");
+    pr_trace_free(t);
+    rm_tree(root);
+}
+
+/* No profiler_info: the run keeps its folder's name; a rank_id that is
+ * not a number is an error that names the file. */
+static void
+test_no_or_bad_info(void **state)
+{
+    char root[64], dir[128];
+    struct pr_trace *t = NULL;
+    struct pr_error err;
+
+    (void)state;
+    mk_root(root, sizeof(root));
+    rank_folder(root, "", NULL);
+    snprintf(dir, sizeof(dir), "%s/r_ascend_pt", root);
+    t = load_dir(dir);
+    assert_int_equal(t->rank, -1);
+    assert_int_equal(t->worker, PR_STR_NONE);
+    pr_trace_free(t);
+    put(root, "r_ascend_pt/profiler_info_0.json", "{\"rank_id\": \"x\"}");
+    pr_error_clear(&err);
+    t = NULL;
+    assert_int_equal(row()->load(dir, NULL, &t, &err), PR_E_FORMAT);
+    assert_null(t);
+    assert_non_null(strstr(err.msg, "profiler_info_0.json"));
+    rm_tree(root);
+}
+
+/* Only the SQLite export, or no output folder: not this format's. */
+static void
+test_not_claimed(void **state)
+{
+    char root[64], dir[128];
+
+    (void)state;
+    mk_root(root, sizeof(root));
+    mk(root, "db_ascend_pt");
+    mk(root, "db_ascend_pt/ASCEND_PROFILER_OUTPUT");
+    put(root,
+        "db_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db",
+        "SQLite format 3");
+    snprintf(dir, sizeof(dir), "%s/db_ascend_pt", root);
+    assert_int_equal(claim(dir), PR_CLAIM_NO);
+    assert_int_equal(claim(root), PR_CLAIM_NO);
+    rm_tree(root);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rank_int),
+        cmocka_unit_test(test_rank_string_from_output),
+        cmocka_unit_test(test_no_or_bad_info),
+        cmocka_unit_test(test_not_claimed),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
