@@ -14,7 +14,10 @@
  *                           "current", "delta", "delta_pct",
  *                           "noise": null | {"method", "n_baseline",
  *                             "n_current", "u", "z", "p_value", "p_min",
- *                             "ci_lo_pct", "ci_hi_pct", "significant"}}],
+ *                             "ci_lo_pct", "ci_hi_pct", "ci_method",
+ *                             "ci_of" (mean|median|p90: the statistic
+ *                             the interval is of, the row's own),
+ *                             "significant"}}],
  *              "steps_baseline_us": [..], "steps_current_us": [..],
  *              "breakdown": [{"category", "baseline", "current"}]}],
  *    "runs_unmatched": {"baseline": [..], "current": [..]},

@@ -5,9 +5,10 @@
  *    samples without ties, otherwise the normal approximation with tie and
  *    continuity correction), which makes no assumption about the shape of
  *    the step-time distribution (warm-up outliers are common);
- *  - a percentile bootstrap interval of the relative change of the mean,
- *    driven by a fixed-seed PRNG so that the same inputs always give the
- *    same report.
+ *  - a percentile bootstrap interval of the relative change of the mean
+ *    (or of a quantile: the median and p90 rows have their own), driven
+ *    by a fixed-seed PRNG so that the same inputs always give the same
+ *    report.
  * libc and libm only; nothing here knows about cJSON or the summary. */
 #ifndef PROFREPORT_DIFF_STATS_H
 #define PROFREPORT_DIFF_STATS_H
@@ -67,6 +68,34 @@ pr_stats_bootstrap(const double *a, size_t n_a, const double *b, size_t n_b,
 PR_NODISCARD enum pr_status
 pr_stats_normal_ci(const double *a, size_t n_a, const double *b, size_t n_b,
                    double z, struct pr_stats_ci *out, struct pr_error *err);
+
+/* The intervals above for a quantile instead of the mean: of the relative
+ * change of the q-quantile (0 <= q <= 1; 0.5 the median, 0.9 the p90,
+ * interpolated between closest ranks as the summary's step_summary does)
+ * from a to b, in percent.  The bootstrap resamples as pr_stats_bootstrap
+ * does, in O(n) a resample (a counting pass over the sorted sample, no
+ * sort per resample).  The normal form takes each side's standard error
+ * from the distribution-free order-statistic interval of its quantile
+ * (ranks n q -+ z sqrt(n q (1 - q))) and joins them by the delta method,
+ * as pr_stats_normal_ci does for means: O(n log n), no resampling.  The
+ * baseline quantile must be > 0.  Errors: PR_E_USAGE for bad arguments,
+ * PR_E_NOMEM. */
+PR_NODISCARD enum pr_status
+pr_stats_bootstrap_q(const double *a, size_t n_a, const double *b, size_t n_b,
+                     double q, size_t resamples, double conf, uint64_t seed,
+                     struct pr_stats_ci *out, struct pr_error *err);
+PR_NODISCARD enum pr_status pr_stats_normal_ci_q(const double *a, size_t n_a,
+                                                 const double *b, size_t n_b,
+                                                 double q, double z,
+                                                 struct pr_stats_ci *out,
+                                                 struct pr_error *err);
+
+/* The q-quantile of v (n values, any order), interpolated between closest
+ * ranks; NAN for n = 0 or q outside [0, 1].  Errors: PR_E_NOMEM (it sorts
+ * a copy). */
+PR_NODISCARD enum pr_status pr_stats_quantile(const double *v, size_t n,
+                                              double q, double *out,
+                                              struct pr_error *err);
 
 /* The smallest two-sided p-value the rank test can reach with samples of
  * n_a and n_b values, whichever of its forms it takes (the larger of the

@@ -37,11 +37,15 @@ static const char *const categories[] = {
 #define BOOT_BUDGET 200000000.0
 #define BOOT_MIN_RESAMPLES 200
 #define Z_95 1.959963984540054 /* the 97.5% quantile of the normal law */
+#define STAT_MEAN (-1.0)
+#define QUANTILE_COST 2 /* draws of a mean a quantile resample costs */
 
 struct plan {
     const struct pr_diff_opts *o;
     size_t resamples;   /* of each bootstrap */
     int info_bootstrap; /* 1: a bootstrap also where the rank test decides */
+    double q; /* the interval's statistic: STAT_MEAN, else this quantile
+                 (the median and p90 rows: each row its own interval) */
 };
 
 void
@@ -91,22 +95,26 @@ interval(const double *a, size_t na, const double *b, size_t nb,
          struct pr_stats_ci *ci, const char **method, struct pr_error *err)
 {
     struct pr_error ignored;
+    enum pr_status st;
     int boot = na <= BOOT_MAX_N && nb <= BOOT_MAX_N &&
                (p->info_bootstrap || m->p_min > p->o->alpha);
 
     pr_error_clear(&ignored);
     *method = boot ? "bootstrap" : "normal";
-    if (!(pr_stats_mean(a, na) > 0))
+    if (p->q >= 0)
+        st = boot
+                 ? pr_stats_bootstrap_q(a, na, b, nb, p->q, p->resamples, 0.95,
+                                        PR_STATS_SEED, ci, &ignored)
+                 : pr_stats_normal_ci_q(a, na, b, nb, p->q, Z_95, ci, &ignored);
+    else if (!(pr_stats_mean(a, na) > 0))
         return PR_OK;
-    if (!boot)
-        return pr_stats_normal_ci(a, na, b, nb, Z_95, ci, &ignored) ==
-                       PR_E_NOMEM
-                   ? NOMEM(err)
-                   : PR_OK;
-    if (pr_stats_bootstrap(a, na, b, nb, p->resamples, 0.95, PR_STATS_SEED, ci,
-                           &ignored) == PR_E_NOMEM)
-        return NOMEM(err);
-    return PR_OK;
+    else
+        st = boot ? pr_stats_bootstrap(a, na, b, nb, p->resamples, 0.95,
+                                       PR_STATS_SEED, ci, &ignored)
+                  : pr_stats_normal_ci(a, na, b, nb, Z_95, ci, &ignored);
+    if (st != PR_OK) /* no positive baseline: NAN bounds, as promised */
+        ci->lo_pct = ci->hi_pct = NAN;
+    return st == PR_E_NOMEM ? NOMEM(err) : PR_OK;
 }
 
 /* Is the change significant?  The rank test decides when it can reach
@@ -145,6 +153,10 @@ noise_test(cJSON *noise, const double *a, size_t na, const double *b, size_t nb,
     ok &= pr_dj_add_num(noise, "ci_lo_pct", ci.lo_pct);
     ok &= pr_dj_add_num(noise, "ci_hi_pct", ci.hi_pct);
     ok &= cJSON_AddStringToObject(noise, "ci_method", ci_method) != NULL;
+    ok &= cJSON_AddStringToObject(noise, "ci_of",
+                                  p->q < 0      ? "mean"
+                                  : p->q == 0.5 ? "median"
+                                                : "p90") != NULL;
     ok &= cJSON_AddBoolToObject(noise, "significant", sig) != NULL;
     return ok ? PR_OK : NOMEM(err);
 }
@@ -213,6 +225,7 @@ add_step_metrics(cJSON *metrics, const cJSON *rb, const cJSON *rc,
     static const char *const keys[][2] = {{"step.mean", "mean_us"},
                                           {"step.median", "median_us"},
                                           {"step.p90", "p90_us"}};
+    static const double stat[] = {STAT_MEAN, 0.5, 0.9};
     const cJSON *sb = cJSON_GetObjectItemCaseSensitive(rb, "step_summary");
     const cJSON *sc = cJSON_GetObjectItemCaseSensitive(rc, "step_summary");
     size_t i;
@@ -221,10 +234,12 @@ add_step_metrics(cJSON *metrics, const cJSON *rb, const cJSON *rc,
         cJSON *row =
             metric_row(metrics, keys[i][0], NULL, "us",
                        pr_dj_num(sb, keys[i][1]), pr_dj_num(sc, keys[i][1]));
+        struct plan own = *o;
         enum pr_status st;
         if (row == NULL)
             return NOMEM(err);
-        st = add_noise(row, rb, rc, NULL, o, err);
+        own.q = stat[i];
+        st = add_noise(row, rb, rc, NULL, &own, err);
         if (st != PR_OK)
             return st;
     }
@@ -447,11 +462,13 @@ add_unmatched(cJSON *um, const cJSON *const *runs, size_t n,
 
 /* The noise tests' plan (struct plan): count the samples the tests of the
  * paired runs would resample (11 figures a pair, the steps of each side
- * as the sample size) and choose the resamples within the budget. */
+ * as the sample size; the median and p90 count QUANTILE_COST figures each,
+ * as their resample also walks its counts) and choose the resamples
+ * within the budget. */
 static struct plan
 make_plan(const struct pr_dpairs *p, const struct pr_diff_opts *o)
 {
-    struct plan pl = {o, o->resamples, 1};
+    struct plan pl = {o, o->resamples, 1, STAT_MEAN};
     double all = 0, need = 0;
     size_t i;
 
@@ -466,7 +483,7 @@ make_plan(const struct pr_dpairs *p, const struct pr_diff_opts *o)
             cJSON_GetObjectItemCaseSensitive(p->c[p->with[i]], "steps"));
         if (na < 2 || nb < 2 || na > BOOT_MAX_N || nb > BOOT_MAX_N)
             continue;
-        w = (double)(na + nb) * (3 + N_CATEGORIES);
+        w = (double)(na + nb) * (1 + 2 * QUANTILE_COST + N_CATEGORIES);
         all += w;
         if (pr_stats_p_min(na, nb) > o->alpha)
             need += w;

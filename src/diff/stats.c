@@ -292,6 +292,18 @@ percentile(const double *v, size_t n, double q)
     return v[k] + (pos - (double)k) * (v[k + 1] - v[k]);
 }
 
+/* The central conf interval of the k resampled changes d (k >= 1), which
+ * it sorts and frees. */
+static enum pr_status
+interval_of(double *d, size_t k, double conf, struct pr_stats_ci *out)
+{
+    qsort(d, k, sizeof(*d), cmp_double);
+    out->lo_pct = percentile(d, k, (1.0 - conf) / 2.0);
+    out->hi_pct = percentile(d, k, 1.0 - (1.0 - conf) / 2.0);
+    free(d);
+    return PR_OK;
+}
+
 enum pr_status
 pr_stats_bootstrap(const double *a, size_t n_a, const double *b, size_t n_b,
                    size_t resamples, double conf, uint64_t seed,
@@ -323,9 +335,162 @@ pr_stats_bootstrap(const double *a, size_t n_a, const double *b, size_t n_b,
                             "bootstrap needs a positive "
                             "baseline mean");
     }
-    qsort(d, k, sizeof(*d), cmp_double);
-    out->lo_pct = percentile(d, k, (1.0 - conf) / 2.0);
-    out->hi_pct = percentile(d, k, 1.0 - (1.0 - conf) / 2.0);
-    free(d);
+    return interval_of(d, k, conf, out);
+}
+
+/* A sorted copy of v (n >= 1) in *out, owned by the caller. */
+static enum pr_status
+sorted_copy(const double *v, size_t n, double **out, struct pr_error *err)
+{
+    *out = calloc(n, sizeof(**out));
+    if (*out == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    memcpy(*out, v, n * sizeof(**out));
+    qsort(*out, n, sizeof(**out), cmp_double);
+    return PR_OK;
+}
+
+enum pr_status
+pr_stats_quantile(const double *v, size_t n, double q, double *out,
+                  struct pr_error *err)
+{
+    double *s;
+
+    *out = NAN;
+    if (n == 0 || !(q >= 0 && q <= 1))
+        return PR_OK;
+    if (sorted_copy(v, n, &s, err) != PR_OK)
+        return err->code;
+    *out = percentile(s, n, q);
+    free(s);
+    return PR_OK;
+}
+
+/* The q-quantile of one resample of the sorted sample s: n draws counted
+ * per index in cnt (n zeros in, zeros out), then the values of ranks k and
+ * k + 1 found by walking the counts in order, so a resample costs O(n)
+ * and no sort. */
+static double
+resample_quantile(const double *s, size_t n, double q, size_t *cnt,
+                  uint64_t *state)
+{
+    double pos = q * (double)(n - 1), lo = s[n - 1], hi = s[n - 1];
+    size_t k = (size_t)pos, i, seen = 0;
+
+    for (i = 0; i < n; i++)
+        cnt[((pr_stats_rand(state) >> 32) * (uint64_t)n) >> 32]++;
+    for (i = 0; i < n; i++) {
+        size_t before = seen;
+        seen += cnt[i];
+        if (before <= k && k < seen)
+            lo = s[i];
+        if (before <= k + 1 && k + 1 < seen) {
+            hi = s[i];
+            break;
+        }
+    }
+    memset(cnt, 0, n * sizeof(*cnt));
+    if (k + 1 >= n)
+        return lo;
+    return lo + (pos - (double)k) * (hi - lo);
+}
+
+/* Both samples sorted into *sa and *sb (owned), after the checks the
+ * quantile intervals share: finite values, q in [0, 1], a positive
+ * baseline quantile. */
+static enum pr_status
+sorted_pair(const double *a, size_t n_a, const double *b, size_t n_b, double q,
+            double **sa, double **sb, struct pr_error *err)
+{
+    *sa = *sb = NULL;
+    if (n_a == 0 || n_b == 0 || !(q >= 0 && q <= 1) || !all_finite(a, n_a) ||
+        !all_finite(b, n_b))
+        return pr_error_set(err, PR_E_USAGE, "bad interval arguments");
+    if (sorted_copy(a, n_a, sa, err) != PR_OK ||
+        sorted_copy(b, n_b, sb, err) != PR_OK)
+        goto fail;
+    if (percentile(*sa, n_a, q) > 0)
+        return PR_OK;
+    pr_error_set(err, PR_E_USAGE, "interval needs a positive baseline");
+fail:
+    free(*sa);
+    free(*sb);
+    *sa = *sb = NULL;
+    return err->code;
+}
+
+enum pr_status
+pr_stats_bootstrap_q(const double *a, size_t n_a, const double *b, size_t n_b,
+                     double q, size_t resamples, double conf, uint64_t seed,
+                     struct pr_stats_ci *out, struct pr_error *err)
+{
+    double *sa, *sb, *d = NULL;
+    size_t *cnt = NULL, i, k = 0;
+    uint64_t state = seed;
+
+    if (resamples < 10 || !(conf > 0 && conf < 1))
+        return pr_error_set(err, PR_E_USAGE, "bad bootstrap arguments");
+    if (sorted_pair(a, n_a, b, n_b, q, &sa, &sb, err) != PR_OK)
+        return err->code;
+    d = calloc(resamples, sizeof(*d));
+    cnt = calloc(n_a > n_b ? n_a : n_b, sizeof(*cnt));
+    if (d != NULL && cnt != NULL)
+        for (i = 0; i < resamples; i++) {
+            double qa = resample_quantile(sa, n_a, q, cnt, &state);
+            double qb = resample_quantile(sb, n_b, q, cnt, &state);
+            if (qa > 0)
+                d[k++] = 100.0 * (qb / qa - 1.0);
+        }
+    free(sa);
+    free(sb);
+    free(cnt);
+    if (d == NULL || cnt == NULL) {
+        free(d);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    if (k == 0) { /* every resample had a non-positive baseline */
+        free(d);
+        return pr_error_set(err, PR_E_USAGE,
+                            "interval needs a positive "
+                            "baseline");
+    }
+    return interval_of(d, k, conf, out);
+}
+
+/* Standard error of the q-quantile of sorted s from its distribution-free
+ * order-statistic interval: ranks n q -+ z sqrt(n q (1 - q)) span about
+ * 2 z standard errors. */
+static double
+quantile_se(const double *s, size_t n, double q, double z)
+{
+    double m = q * (double)(n - 1), h = z * sqrt((double)n * q * (1.0 - q));
+    double lo = floor(m - h), hi = ceil(m + h);
+    size_t l = lo > 0 ? (size_t)lo : 0;
+    size_t u = hi < (double)(n - 1) ? (size_t)hi : n - 1;
+
+    return (s[u] - s[l]) / (2.0 * z);
+}
+
+enum pr_status
+pr_stats_normal_ci_q(const double *a, size_t n_a, const double *b, size_t n_b,
+                     double q, double z, struct pr_stats_ci *out,
+                     struct pr_error *err)
+{
+    double *sa, *sb, qa, qb, ea, eb, r, se2;
+
+    if (n_a < 2 || n_b < 2 || !(z > 0))
+        return pr_error_set(err, PR_E_USAGE, "bad interval arguments");
+    if (sorted_pair(a, n_a, b, n_b, q, &sa, &sb, err) != PR_OK)
+        return err->code;
+    qa = percentile(sa, n_a, q);
+    qb = percentile(sb, n_b, q);
+    ea = quantile_se(sa, n_a, q, z);
+    eb = quantile_se(sb, n_b, q, z);
+    free(sa);
+    free(sb);
+    r = qb / qa;
+    se2 = eb * eb / (qa * qa) + qb * qb * ea * ea / (qa * qa * qa * qa);
+    out->lo_pct = 100.0 * (r - 1.0 - z * sqrt(se2));
+    out->hi_pct = 100.0 * (r - 1.0 + z * sqrt(se2));
     return PR_OK;
 }

@@ -141,6 +141,66 @@ test_hiccup_is_noise(void **state)
     cJSON_Delete(diff);
 }
 
+static const cJSON *
+metric_noise(const cJSON *diff, const char *name)
+{
+    const cJSON *m;
+
+    cJSON_ArrayForEach(
+        m, cJSON_GetObjectItem(
+               cJSON_GetArrayItem(cJSON_GetObjectItem(diff, "runs"), 0),
+               "metrics"))
+    {
+        if (strcmp(cJSON_GetObjectItem(m, "metric")->valuestring, name) == 0)
+            return cJSON_GetObjectItem(m, "noise");
+    }
+    fail_msg("no metric %s", name);
+    return NULL;
+}
+
+static double
+noise_num(const cJSON *noise, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItem(noise, key);
+
+    assert_true(cJSON_IsNumber(v));
+    return v->valuedouble;
+}
+
+/* Each step row has the interval of its own statistic (issue #15): four
+ * slow steps in forty move the mean and the p90, not the median, so the
+ * median row's interval holds 0 and is narrow, unlike the mean's. */
+static void
+test_step_rows_own_interval(void **state)
+{
+    double even[40], tail[40];
+    const cJSON *mean, *med, *p90;
+    cJSON *diff;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < 40; i++) {
+        even[i] = 98 + (double)(i % 5);
+        tail[i] = i % 10 == 9 ? 300 : even[i];
+    }
+    run_gate(summary(even, 40, 40, 0, 1e9), summary(tail, 40, 40, 0, 1e9), NULL,
+             0, &diff);
+    mean = metric_noise(diff, "step.mean");
+    med = metric_noise(diff, "step.median");
+    p90 = metric_noise(diff, "step.p90");
+    assert_string_equal(cJSON_GetObjectItem(mean, "ci_of")->valuestring,
+                        "mean");
+    assert_string_equal(cJSON_GetObjectItem(med, "ci_of")->valuestring,
+                        "median");
+    assert_string_equal(cJSON_GetObjectItem(p90, "ci_of")->valuestring, "p90");
+    assert_true(noise_num(mean, "ci_hi_pct") > 10);
+    assert_true(noise_num(med, "ci_lo_pct") <= 0);
+    assert_true(noise_num(med, "ci_hi_pct") >= 0);
+    assert_true(noise_num(med, "ci_hi_pct") < 5);
+    assert_true(noise_num(p90, "ci_hi_pct") > noise_num(mean, "ci_hi_pct"));
+    cJSON_Delete(diff);
+}
+
 static void
 test_single_step_uses_threshold(void **state)
 {
@@ -239,6 +299,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_gate),
         cmocka_unit_test(test_hiccup_is_noise),
+        cmocka_unit_test(test_step_rows_own_interval),
         cmocka_unit_test(test_single_step_uses_threshold),
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_reports),

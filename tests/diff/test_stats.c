@@ -226,6 +226,102 @@ test_normal_ci_matches_bootstrap(void **state)
     assert_near(norm.hi_pct, boot.hi_pct, 0.1 * (boot.hi_pct - boot.lo_pct));
 }
 
+/* Forty steps of 98..102 us; `slow` of them (every tenth) take 300. */
+static void
+steps_with_tail(double *v, size_t slow)
+{
+    size_t i;
+
+    for (i = 0; i < 40; i++)
+        v[i] = i % 10 == 9 && i / 10 < slow ? 300 : 98 + (double)(i % 5);
+}
+
+/* The median and p90 intervals are of those statistics, not of the mean:
+ * four slow steps in forty move the mean by +20% and leave the median
+ * where it was, so the median's interval holds 0 and stays narrow while
+ * the mean's reaches far up; the p90 (at the slow steps) moves further
+ * than the mean. */
+static void
+test_quantile_intervals(void **state)
+{
+    double a[40], b[40], q;
+    struct pr_stats_ci mean, med, p90, again;
+    struct pr_error err;
+
+    (void)state;
+    pr_error_clear(&err);
+    steps_with_tail(a, 0);
+    steps_with_tail(b, 4);
+    assert_int_equal(pr_stats_quantile(a, 40, 0.5, &q, &err), PR_OK);
+    assert_near(q, 100, 0);
+    assert_int_equal(pr_stats_quantile(b, 40, 0.95, &q, &err), PR_OK);
+    assert_near(q, 300, 0); /* rank 37.05 of 0..39: among the 300s */
+    assert_int_equal(pr_stats_bootstrap(a, 40, b, 40, 2000, 0.95, PR_STATS_SEED,
+                                        &mean, &err),
+                     PR_OK);
+    assert_int_equal(pr_stats_bootstrap_q(a, 40, b, 40, 0.5, 2000, 0.95,
+                                          PR_STATS_SEED, &med, &err),
+                     PR_OK);
+    assert_int_equal(pr_stats_bootstrap_q(a, 40, b, 40, 0.9, 2000, 0.95,
+                                          PR_STATS_SEED, &p90, &err),
+                     PR_OK);
+    assert_int_equal(pr_stats_bootstrap_q(a, 40, b, 40, 0.5, 2000, 0.95,
+                                          PR_STATS_SEED, &again, &err),
+                     PR_OK);
+    assert_true(med.lo_pct == again.lo_pct && med.hi_pct == again.hi_pct);
+    assert_true(mean.hi_pct > 20);
+    assert_true(med.lo_pct <= 0 && med.hi_pct >= 0 && med.hi_pct < 5);
+    assert_true(p90.hi_pct > mean.hi_pct);
+    /* the normal form says the same of the median */
+    assert_int_equal(
+        pr_stats_normal_ci_q(a, 40, b, 40, 0.5, 1.959963984540054, &med, &err),
+        PR_OK);
+    assert_true(med.lo_pct <= 0 && med.hi_pct >= 0 && med.hi_pct < 5);
+    /* no positive baseline quantile, or q outside [0, 1]: no interval */
+    pr_error_clear(&err);
+    memset(a, 0, sizeof(a));
+    assert_int_equal(pr_stats_bootstrap_q(a, 40, b, 40, 0.5, 2000, 0.95,
+                                          PR_STATS_SEED, &med, &err),
+                     PR_E_USAGE);
+    pr_error_clear(&err);
+    assert_int_equal(pr_stats_normal_ci_q(b, 40, b, 40, 1.5, 1.96, &med, &err),
+                     PR_E_USAGE);
+}
+
+/* On a large sample the normal quantile interval is close to the
+ * bootstrap's (why compare.c may use it past BOOT_MAX_N). */
+static void
+test_quantile_normal_matches_bootstrap(void **state)
+{
+    enum { N = 3000 };
+    static double a[N], b[N];
+    static const double qs[] = {0.5, 0.9};
+    uint64_t s = 11;
+    struct pr_stats_ci boot, norm;
+    struct pr_error err;
+    size_t i;
+
+    (void)state;
+    pr_error_clear(&err);
+    for (i = 0; i < N; i++) {
+        a[i] = 100 + (double)(pr_stats_rand(&s) % 1000) / 100.0;
+        b[i] = 103 + (double)(pr_stats_rand(&s) % 1400) / 100.0;
+    }
+    for (i = 0; i < 2; i++) {
+        double w;
+        assert_int_equal(pr_stats_bootstrap_q(a, N, b, N, qs[i], 2000, 0.95,
+                                              PR_STATS_SEED, &boot, &err),
+                         PR_OK);
+        assert_int_equal(pr_stats_normal_ci_q(a, N, b, N, qs[i],
+                                              1.959963984540054, &norm, &err),
+                         PR_OK);
+        w = boot.hi_pct - boot.lo_pct;
+        assert_true(w > 0);
+        assert_near(norm.lo_pct, boot.lo_pct, 0.25 * w);
+        assert_near(norm.hi_pct, boot.hi_pct, 0.25 * w);
+    }
+}
+
 /* p_min is what pr_stats_mwu reports for samples without ties, or above
  * it (it cannot know the ties in advance). */
 static void
@@ -274,6 +370,8 @@ main(void)
         cmocka_unit_test(test_exact_by_enumeration),
         cmocka_unit_test(test_normal_ci_by_hand),
         cmocka_unit_test(test_normal_ci_matches_bootstrap),
+        cmocka_unit_test(test_quantile_intervals),
+        cmocka_unit_test(test_quantile_normal_matches_bootstrap),
         cmocka_unit_test(test_p_min),
         cmocka_unit_test(test_rand_sequence),
     };
