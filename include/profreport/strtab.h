@@ -14,14 +14,26 @@
 
 struct pr_strtab;
 
-struct pr_strtab *pr_strtab_new(void);    /* NULL on out-of-memory */
+/* A table of byte strings: every distinct byte string is its own entry, so
+ * it serves as a set of binary keys too.  NULL on out-of-memory. */
+struct pr_strtab *pr_strtab_new(void);
+/* A table of text (a trace's names): what is not well-formed UTF-8 is
+ * stored, and looked up, with each ill-formed part replaced by U+FFFD, and
+ * counted (issue #19).  Never use one for binary keys: keys that differ
+ * only in ill-formed bytes would share an entry. */
+struct pr_strtab *pr_strtab_new_text(void);
 void pr_strtab_free(struct pr_strtab *t); /* accepts NULL */
 
 /* Intern `len` bytes at `s` (need not be NUL-terminated).  Returns the id, or
- * PR_STR_NONE when memory runs out. */
+ * PR_STR_NONE when memory runs out.  A text table repairs ill-formed UTF-8
+ * first (see pr_strtab_new_text). */
 uint32_t pr_strtab_intern(struct pr_strtab *t, const char *s, size_t len);
 
-/* Look up without inserting; PR_STR_NONE when absent. */
+/* Entries made from text that was not UTF-8 (data quality). */
+size_t pr_strtab_repaired(const struct pr_strtab *t);
+
+/* Look up without inserting (a text table repairs first, as
+ * pr_strtab_intern does); PR_STR_NONE when absent. */
 uint32_t pr_strtab_find(const struct pr_strtab *t, const char *s, size_t len);
 
 /* NUL-terminated text of an id; "" for an unknown id. */

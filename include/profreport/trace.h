@@ -212,6 +212,8 @@ struct pr_diag {
     size_t negative_dur;   /* X events with dur < 0 (clamped to 0) */
     size_t unknown_cat;    /* X events of categories we do not know */
     size_t non_object;     /* traceEvents entries that are not objects */
+    size_t invalid_utf8;   /* distinct strings that were not UTF-8, kept
+                              with U+FFFD for the bad bytes */
 };
 
 struct pr_trace {

@@ -83,6 +83,9 @@ static const struct {
      offsetof(struct pr_diag, unknown_cat)},
     {"non_object", "traceEvents entries that are not objects were ignored",
      offsetof(struct pr_diag, non_object)},
+    {"invalid_utf8",
+     "strings that were not UTF-8 were kept with U+FFFD for the bad bytes",
+     offsetof(struct pr_diag, invalid_utf8)},
 };
 
 /* One "diagnostics" row. */

@@ -26,6 +26,8 @@ struct pr_strtab {
     size_t used;       /* bytes used in the last chunk */
     size_t chunk_size; /* size of the last chunk */
     size_t bytes;
+    size_t repaired; /* entries made from text that was not UTF-8 */
+    int text;        /* repairs ill-formed UTF-8 (pr_strtab_new_text) */
 };
 
 static uint32_t
@@ -88,6 +90,16 @@ rehash(struct pr_strtab *t, size_t nslots)
 }
 
 struct pr_strtab *
+pr_strtab_new_text(void)
+{
+    struct pr_strtab *t = pr_strtab_new();
+
+    if (t != NULL)
+        t->text = 1;
+    return t;
+}
+
+struct pr_strtab *
 pr_strtab_new(void)
 {
     struct pr_strtab *t = calloc(1, sizeof(*t));
@@ -132,16 +144,16 @@ lookup(const struct pr_strtab *t, const char *s, size_t len, uint32_t h)
     return j;
 }
 
-uint32_t
-pr_strtab_find(const struct pr_strtab *t, const char *s, size_t len)
+static uint32_t
+find_raw(const struct pr_strtab *t, const char *s, size_t len)
 {
     size_t j = lookup(t, s, len, hash(s, len));
 
     return t->slots[j] ? t->slots[j] - 1 : PR_STR_NONE;
 }
 
-uint32_t
-pr_strtab_intern(struct pr_strtab *t, const char *s, size_t len)
+static uint32_t
+intern_raw(struct pr_strtab *t, const char *s, size_t len)
 {
     uint32_t h = hash(s, len);
     size_t j;
@@ -172,6 +184,140 @@ pr_strtab_intern(struct pr_strtab *t, const char *s, size_t len)
     t->slots[j] = (uint32_t)t->n + 1;
     t->n++;
     return (uint32_t)t->n - 1;
+}
+
+/* Length of the well-formed UTF-8 sequence at s (1 to 4), or 0 when it
+ * is not one; *bad is then the length of its longest well-formed prefix
+ * (at least 1): the bytes that one U+FFFD replaces (Unicode's "maximal
+ * subpart" practice).  Overlong forms, surrogates and code points past
+ * U+10FFFF are not UTF-8. */
+static size_t
+utf8_seq(const unsigned char *s, size_t n, size_t *bad)
+{
+    unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+    size_t want, i;
+
+    *bad = 1;
+    if (c < 0x80)
+        return 1;
+    if (c < 0xc2 || c > 0xf4)
+        return 0;
+    want = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+    if (c == 0xe0)
+        lo = 0xa0;
+    else if (c == 0xed)
+        hi = 0x9f;
+    else if (c == 0xf0)
+        lo = 0x90;
+    else if (c == 0xf4)
+        hi = 0x8f;
+    for (i = 1; i < want; i++) {
+        if (i >= n || s[i] < (i == 1 ? lo : 0x80) ||
+            s[i] > (i == 1 ? hi : 0xbf))
+            return 0;
+        *bad = i + 1;
+    }
+    return want;
+}
+
+/* Whether s holds only well-formed UTF-8 (ASCII eight bytes at a time). */
+static int
+utf8_ok(const char *s, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0, k, bad;
+    uint64_t w;
+
+    while (i < len) {
+        if (i + 8 <= len) {
+            memcpy(&w, u + i, 8);
+            if ((w & 0x8080808080808080ull) == 0) {
+                i += 8;
+                continue;
+            }
+        }
+        k = utf8_seq(u + i, len - i, &bad);
+        if (k == 0)
+            return 0;
+        i += k;
+    }
+    return 1;
+}
+
+/* A copy of s with each ill-formed part replaced by U+FFFD, its length in
+ * *out_len; NULL when memory runs out. */
+static char *
+repair(const char *s, size_t len, size_t *out_len)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    char *fix;
+    size_t i = 0, o = 0, k, bad;
+
+    if (len > SIZE_MAX / 3 || (fix = malloc(len * 3 + 1)) == NULL)
+        return NULL;
+    while (i < len) {
+        k = utf8_seq(u + i, len - i, &bad);
+        if (k > 0) {
+            memcpy(fix + o, s + i, k);
+            o += k;
+            i += k;
+        } else {
+            memcpy(fix + o, "\xef\xbf\xbd", 3);
+            o += 3;
+            i += bad;
+        }
+    }
+    *out_len = o;
+    return fix;
+}
+
+/* Intern text that is not UTF-8 with each ill-formed part replaced by
+ * U+FFFD: summaries are JSON text, which strict readers want as UTF-8. */
+static uint32_t
+intern_repaired(struct pr_strtab *t, const char *s, size_t len)
+{
+    size_t o, before = t->n;
+    char *fix = repair(s, len, &o);
+    uint32_t id;
+
+    if (fix == NULL)
+        return PR_STR_NONE;
+    id = intern_raw(t, fix, o);
+    free(fix);
+    t->repaired += id != PR_STR_NONE && t->n > before;
+    return id;
+}
+
+uint32_t
+pr_strtab_intern(struct pr_strtab *t, const char *s, size_t len)
+{
+    if (t->text && !utf8_ok(s, len))
+        return intern_repaired(t, s, len);
+    return intern_raw(t, s, len);
+}
+
+/* A text table holds the repaired form, so text that is not UTF-8 is
+ * looked up the way it would have been interned. */
+uint32_t
+pr_strtab_find(const struct pr_strtab *t, const char *s, size_t len)
+{
+    size_t o;
+    char *fix;
+    uint32_t id;
+
+    if (!t->text || utf8_ok(s, len))
+        return find_raw(t, s, len);
+    if ((fix = repair(s, len, &o)) == NULL)
+        return PR_STR_NONE;
+    id = find_raw(t, fix, o);
+    free(fix);
+    return id;
+}
+
+size_t
+pr_strtab_repaired(const struct pr_strtab *t)
+{
+    return t == NULL ? 0 : t->repaired;
 }
 
 const char *

@@ -17,7 +17,7 @@ pr_trace_new(void)
 
     if (t == NULL)
         return NULL;
-    t->strs = pr_strtab_new();
+    t->strs = pr_strtab_new_text();
     if (t->strs == NULL) {
         free(t);
         return NULL;
@@ -459,6 +459,7 @@ pr_trace_finish(struct pr_trace *t)
     size_t i;
     int sorted = 1;
 
+    t->diag.invalid_utf8 = pr_strtab_repaired(t->strs);
     shrink((void **)&t->events, &t->cap_events, t->n_events,
            sizeof(*t->events));
     shrink((void **)&t->ops, &t->cap_ops, t->n_ops, sizeof(*t->ops));

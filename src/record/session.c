@@ -20,7 +20,7 @@ pr_record_session_new(size_t max_records)
     if (s == NULL)
         return NULL;
     s->max = max_records ? max_records : DEFAULT_MAX_RECORDS;
-    s->strs = pr_strtab_new();
+    s->strs = pr_strtab_new_text();
     if (s->strs == NULL) {
         free(s);
         return NULL;

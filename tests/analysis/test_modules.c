@@ -171,6 +171,30 @@ test_tops_and_none(void **state)
     pr_trace_free(t);
 }
 
+/* Module rows are keyed by (parent, name, module id) as bytes; ids whose
+ * bytes are not UTF-8 (0x80, 0x81) once shared a row when the key table
+ * repaired text.  Two instances of one name are two rows. */
+static void
+test_binary_keys(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    const cJSON *rows;
+    cJSON *run;
+
+    (void)state;
+    module(t, "nn.Module: Block_0", 0x80, 0, 10);
+    module(t, "nn.Module: Block_0", 0x81, 20, 10);
+    module(t, "nn.Module: Block_0", 0xff80, 40, 10);
+    run = modules_of(t);
+    rows = cJSON_GetObjectItemCaseSensitive(run, "modules");
+    assert_int_equal(cJSON_GetArraySize(rows), 3);
+    tt_near(num(cJSON_GetArrayItem(rows, 0), "module_id"), 0x80);
+    tt_near(num(cJSON_GetArrayItem(rows, 1), "module_id"), 0x81);
+    tt_near(num(cJSON_GetArrayItem(rows, 2), "module_id"), 0xff80);
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
 /* A real module trace: torch_npu's AlexNet under DDP (one forward with
  * with_modules).  26 nn.Module frames, each one row; the five Conv2d
  * frames last 4800.97 µs together (summed over the raw events). */
@@ -234,6 +258,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hierarchy),
         cmocka_unit_test(test_tops_and_none),
+        cmocka_unit_test(test_binary_keys),
         cmocka_unit_test(test_torch_npu),
     };
 

@@ -81,6 +81,88 @@ test_embedded_nul_and_long(void **state)
     pr_strtab_free(NULL);
 }
 
+/* Issue #19: names must reach the summary as UTF-8.  Each ill-formed
+ * part becomes one U+FFFD (Unicode's maximal-subpart practice); text that
+ * is UTF-8 is kept as it is; distinct repaired entries are counted. */
+#define FFFD "\xef\xbf\xbd"
+static void
+test_invalid_utf8_replaced(void **state)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"ok \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", NULL}, /* valid */
+        {"a\xff"
+         "b",
+         "a" FFFD "b"},
+        {"\xfe\xff", FFFD FFFD},
+        {"cut \xe2\x82 x", "cut " FFFD " x"},        /* truncated 3-byte */
+        {"end \xf0\x9f\x98", "end " FFFD},           /* truncated at the end */
+        {"over \xc0\xaf", "over " FFFD FFFD},        /* overlong '/' */
+        {"sur \xed\xa0\x80", "sur " FFFD FFFD FFFD}, /* a surrogate */
+        {"big \xf4\x90\x80\x80", "big " FFFD FFFD FFFD FFFD}, /* > 10FFFF */
+        {"lone \x80 cont", "lone " FFFD " cont"},
+        {"long ascii run of sixteen+ bytes \xff",
+         "long ascii run of sixteen+ bytes " FFFD},
+    };
+    struct pr_strtab *t = pr_strtab_new_text();
+    size_t i, fixed = 0;
+
+    (void)state;
+    assert_non_null(t);
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const char *want = cases[i].out ? cases[i].out : cases[i].in;
+        uint32_t id = pr_strtab_intern(t, cases[i].in, strlen(cases[i].in));
+
+        assert_int_not_equal(id, PR_STR_NONE);
+        assert_string_equal(pr_strtab_get(t, id), want);
+        assert_int_equal(pr_strtab_len(t, id), strlen(want));
+        fixed += cases[i].out != NULL;
+        assert_int_equal(pr_strtab_repaired(t), fixed);
+        /* the same text again: the same entry, not counted twice */
+        assert_int_equal(pr_strtab_intern(t, cases[i].in, strlen(cases[i].in)),
+                         id);
+        assert_int_equal(pr_strtab_repaired(t), fixed);
+        /* lookups see the text as interning did */
+        assert_int_equal(pr_strtab_find(t, cases[i].in, strlen(cases[i].in)),
+                         id);
+    }
+    pr_strtab_free(t);
+}
+
+/* A plain table is a set of byte strings: the module and source views
+ * intern binary keys (ids and module numbers) in one, and keys that
+ * differ only in bytes that are not UTF-8 must stay apart.  Repairing
+ * there merged 26 nn.Module rows of a real trace into 14. */
+static void
+test_bytes_are_kept_exactly(void **state)
+{
+    static const unsigned char keys[][8] = {
+        {0x80, 0, 0, 0, 1, 0, 0, 0},
+        {0x81, 0, 0, 0, 1, 0, 0, 0},
+        {0xff, 0xfe, 0, 0, 1, 0, 0, 0},
+        {0xc3, 0, 0, 0, 1, 0, 0, 0},
+    };
+    struct pr_strtab *t = pr_strtab_new();
+    uint32_t id[4];
+    size_t i, j;
+
+    (void)state;
+    assert_non_null(t);
+    for (i = 0; i < 4; i++) {
+        id[i] = pr_strtab_intern(t, (const char *)keys[i], 8);
+        assert_int_not_equal(id[i], PR_STR_NONE);
+        assert_int_equal(pr_strtab_len(t, id[i]), 8);
+        assert_memory_equal(pr_strtab_get(t, id[i]), keys[i], 8);
+        for (j = 0; j < i; j++)
+            assert_int_not_equal(id[i], id[j]);
+    }
+    for (i = 0; i < 4; i++)
+        assert_int_equal(pr_strtab_find(t, (const char *)keys[i], 8), id[i]);
+    assert_int_equal(pr_strtab_repaired(t), 0);
+    pr_strtab_free(t);
+}
+
 int
 main(void)
 {
@@ -89,6 +171,8 @@ main(void)
         cmocka_unit_test(test_same_string_same_id),
         cmocka_unit_test(test_many_strings_survive_rehash),
         cmocka_unit_test(test_embedded_nul_and_long),
+        cmocka_unit_test(test_invalid_utf8_replaced),
+        cmocka_unit_test(test_bytes_are_kept_exactly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
