@@ -25,6 +25,7 @@
 #include "profreport/pipeline.h"
 #include "profreport/render.h"
 #include "profreport/saved.h"
+#include "profreport/sget.h"
 #include "profreport/sink.h"
 #include "profreport/summary.h"
 #include "profreport/table.h"
@@ -569,17 +570,17 @@ write_outputs(const struct pr_options *o, const cJSON *sum,
 static void
 print_brief(const cJSON *sum)
 {
-    const cJSON *run;
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, "runs"), *run;
+    char name[256];
 
-    cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(sum, "runs"))
+    cJSON_ArrayForEach(run, runs)
     {
         const cJSON *ss = cJSON_GetObjectItemCaseSensitive(run, "step_summary");
-        const cJSON *w = cJSON_GetObjectItemCaseSensitive(run, "worker");
         const cJSON *c = cJSON_GetObjectItemCaseSensitive(ss, "count");
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(ss, "mean_us");
 
         printf("%s: %d steps, mean step %.1f us\n",
-               cJSON_IsString(w) ? w->valuestring : "?",
+               pr_sget_run_name(runs, run, name, sizeof(name)),
                cJSON_IsNumber(c) ? c->valueint : 0,
                cJSON_IsNumber(m) ? m->valuedouble : 0.0);
     }
@@ -623,8 +624,9 @@ print_table(const struct pr_options *o, const cJSON *sum, const cJSON *rows,
     return st;
 }
 
-/* Move one trace's kernel-call rows to `all`, tagged with the worker when
- * several traces are read. */
+/* Move one trace's kernel-call rows to `all`, tagged with the worker and
+ * span when several traces are read (two spans of one worker must not
+ * read alike, issue #15). */
 static enum pr_status
 append_calls(const struct pr_trace *t, const struct pr_input_file *f, int tag,
              cJSON *all, struct pr_error *err)
@@ -633,7 +635,9 @@ append_calls(const struct pr_trace *t, const struct pr_input_file *f, int tag,
     enum pr_status st = pr_kernel_calls_build(t, &rows, err);
 
     while (st == PR_OK && (row = cJSON_DetachItemFromArray(rows, 0))) {
-        if (tag && !cJSON_AddStringToObject(row, "worker", worker_of(t, f)))
+        if (tag &&
+            (!cJSON_AddStringToObject(row, "worker", worker_of(t, f)) ||
+             !cJSON_AddStringToObject(row, "span", f->span ? f->span : "")))
             st = pr_error_set(err, PR_E_NOMEM, "out of memory");
         if (!cJSON_AddItemToArray(all, row)) {
             cJSON_Delete(row);

@@ -36,6 +36,18 @@ size_t pr_sget_len(const cJSON *a);
 /* The first element of the array o[key], or NULL. */
 const cJSON *pr_sget_first(const cJSON *o, const char *key);
 
+/* A run of the array `runs` named for people: its worker ("?" without
+ * one), with " (span S)" when another run of `runs` has the same worker
+ * (two profiling spans of one process), so two runs never read alike.
+ * Written into buf (n >= 1, truncated to fit); returns buf.  O(runs);
+ * cannot fail.  runs may be NULL (then the worker alone). */
+char *pr_sget_run_name(const cJSON *runs, const cJSON *run, char *buf,
+                       size_t n);
+
+/* 1 when two runs of `runs` share a worker (so the span tells them
+ * apart), else 0.  O(runs^2) at worst; cannot fail. */
+int pr_sget_spans_matter(const cJSON *runs);
+
 /* 1 when s (may be NULL) equals want, else 0. */
 int pr_sget_is(const char *s, const char *want);
 

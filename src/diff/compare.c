@@ -13,6 +13,7 @@
 #include "profreport/diff.h"
 #include "profreport/diff_match.h"
 #include "profreport/diff_stats.h"
+#include "profreport/sget.h"
 
 static const char *const categories[] = {
     "kernel",  "memcpy",     "memset",   "communication",
@@ -408,12 +409,19 @@ add_series(cJSON *out, const cJSON *rb, const cJSON *rc, struct pr_error *err)
     return PR_OK;
 }
 
+/* The runs of each side of a comparison, to name a run by its worker and,
+ * where one worker has several runs (spans), its span. */
+struct sides_runs {
+    const cJSON *b, *c;
+};
+
 static enum pr_status
 compare_runs(cJSON *runs, const cJSON *rb, const cJSON *rc,
-             const struct plan *o, struct pr_error *err)
+             const struct sides_runs *all, const struct plan *o,
+             struct pr_error *err)
 {
     cJSON *pair = cJSON_CreateObject(), *metrics, *rank;
-    const char *wb = pr_dj_str(rb, "worker"), *wc = pr_dj_str(rc, "worker");
+    char wb[256], wc[256];
     enum pr_status st;
 
     if (pair == NULL)
@@ -425,8 +433,10 @@ compare_runs(cJSON *runs, const cJSON *rb, const cJSON *rc,
     if (rank == NULL)
         return NOMEM(err);
     cJSON_AddItemToObject(pair, "rank", rank);
-    if (cJSON_AddStringToObject(pair, "baseline", wb ? wb : "?") == NULL ||
-        cJSON_AddStringToObject(pair, "current", wc ? wc : "?") == NULL)
+    pr_sget_run_name(all->b, rb, wb, sizeof(wb));
+    pr_sget_run_name(all->c, rc, wc, sizeof(wc));
+    if (cJSON_AddStringToObject(pair, "baseline", wb) == NULL ||
+        cJSON_AddStringToObject(pair, "current", wc) == NULL)
         return NOMEM(err);
     metrics = cJSON_AddArrayToObject(pair, "metrics");
     if (metrics == NULL)
@@ -442,19 +452,20 @@ compare_runs(cJSON *runs, const cJSON *rb, const cJSON *rc,
 }
 
 static enum pr_status
-add_unmatched(cJSON *um, const cJSON *const *runs, size_t n,
+add_unmatched(cJSON *um, const cJSON *const *runs, size_t n, const cJSON *all,
               const unsigned char *taken, const char *side,
               struct pr_error *err)
 {
     cJSON *arr = cJSON_AddArrayToObject(um, side);
+    char w[256];
     size_t i;
 
     if (arr == NULL)
         return NOMEM(err);
     for (i = 0; i < n; i++) {
-        const char *w = pr_dj_str(runs[i], "worker");
         if (!taken[i] &&
-            !cJSON_AddItemToArray(arr, cJSON_CreateString(w ? w : "?")))
+            !cJSON_AddItemToArray(arr, cJSON_CreateString(pr_sget_run_name(
+                                           all, runs[i], w, sizeof(w)))))
             return NOMEM(err);
     }
     return PR_OK;
@@ -498,7 +509,8 @@ make_plan(const struct pr_dpairs *p, const struct pr_diff_opts *o)
 
 /* Compare every pair of runs; list the runs that paired with none. */
 static enum pr_status
-compare_all_runs(cJSON *diff, const struct pr_dpairs *p, const struct plan *pl,
+compare_all_runs(cJSON *diff, const struct pr_dpairs *p,
+                 const struct sides_runs *all, const struct plan *pl,
                  struct pr_error *err)
 {
     cJSON *runs = cJSON_AddArrayToObject(diff, "runs");
@@ -513,12 +525,12 @@ compare_all_runs(cJSON *diff, const struct pr_dpairs *p, const struct plan *pl,
         if (p->with[i] == SIZE_MAX)
             continue;
         tb[i] = 1;
-        st = compare_runs(runs, p->b[i], p->c[p->with[i]], pl, err);
+        st = compare_runs(runs, p->b[i], p->c[p->with[i]], all, pl, err);
     }
     if (st == PR_OK)
-        st = add_unmatched(um, p->b, p->nb, tb, "baseline", err);
+        st = add_unmatched(um, p->b, p->nb, all->b, tb, "baseline", err);
     if (st == PR_OK)
-        st = add_unmatched(um, p->c, p->nc, p->taken_c, "current", err);
+        st = add_unmatched(um, p->c, p->nc, all->c, p->taken_c, "current", err);
     free(tb);
     return st;
 }
@@ -770,8 +782,11 @@ pr_diff_compare(const cJSON *base, const cJSON *cur, const char *base_label,
         plan = make_plan(&pairs, o);
         st = add_method(diff, &plan, err);
     }
-    if (st == PR_OK)
-        st = compare_all_runs(diff, &pairs, &plan, err);
+    if (st == PR_OK) {
+        struct sides_runs all = {cJSON_GetObjectItemCaseSensitive(base, "runs"),
+                                 cJSON_GetObjectItemCaseSensitive(cur, "runs")};
+        st = compare_all_runs(diff, &pairs, &all, &plan, err);
+    }
     pr_dpairs_free(&pairs);
     if (st == PR_OK)
         st = add_table(diff, "operators", &b, &c, "operators", "device_self_us",

@@ -61,12 +61,14 @@ static const struct kind kinds[] = {
 
 struct table {
     const struct kind *kind;
-    const struct pr_col *cols[MAX_COLS + 1]; /* +1 for the worker column */
+    const struct pr_col *cols[MAX_COLS + 2]; /* +2: worker and span */
     size_t n_cols;
     const cJSON **rows;
     const char **workers; /* worker of each row */
+    const char **spans;   /* span of each row ("" when none) */
     size_t n_rows, cap;
     int multi_run;
+    int multi_span; /* one worker has rows of two spans: a span column */
 };
 
 /* Left-aligned, compared as strings, shortened when too wide. */
@@ -158,8 +160,11 @@ pick_columns(struct table *t, const struct pr_table_opts *o,
     return PR_OK;
 }
 
+/* Append a row of (worker, span); a worker seen just before with another
+ * span marks the table multi_span (one trace's rows, like the summary's
+ * runs sorted by worker then span, come together). */
 static enum pr_status
-add_row(struct table *t, const cJSON *row, const char *worker)
+add_row(struct table *t, const cJSON *row, const char *worker, const char *span)
 {
     if (t->n_rows == t->cap) {
         size_t ncap = t->cap ? t->cap * 2 : 64;
@@ -172,9 +177,17 @@ add_row(struct table *t, const cJSON *row, const char *worker)
         if (w == NULL)
             return PR_E_NOMEM;
         t->workers = w;
+        w = realloc(t->spans, ncap * sizeof(*w));
+        if (w == NULL)
+            return PR_E_NOMEM;
+        t->spans = w;
         t->cap = ncap;
     }
+    if (t->n_rows > 0 && strcmp(t->workers[t->n_rows - 1], worker) == 0 &&
+        strcmp(t->spans[t->n_rows - 1], span) != 0)
+        t->multi_span = t->multi_run = 1;
     t->rows[t->n_rows] = row;
+    t->spans[t->n_rows] = span;
     t->workers[t->n_rows++] = worker;
     return PR_OK;
 }
@@ -267,8 +280,8 @@ collect(struct table *t, const cJSON *sum, const struct pr_table_opts *o,
         cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sum, "runs")) > 1;
     cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(sum, "runs"))
     {
-        const cJSON *w = cJSON_GetObjectItemCaseSensitive(run, "worker");
-        const char *worker = cJSON_IsString(w) ? w->valuestring : "";
+        const char *worker = pr_sget_str_or(run, "worker", "");
+        const char *span = pr_sget_str_or(run, "span", "");
         cJSON_ArrayForEach(row, pr_sget_path(run, array))
         {
             if (!keep(t, o, row))
@@ -276,7 +289,7 @@ collect(struct table *t, const cJSON *sum, const struct pr_table_opts *o,
             if (by_type) {
                 if (merge_type(types, row) != PR_OK)
                     return PR_E_NOMEM;
-            } else if (add_row(t, row, worker) != PR_OK) {
+            } else if (add_row(t, row, worker, span) != PR_OK) {
                 return PR_E_NOMEM;
             }
         }
@@ -284,15 +297,16 @@ collect(struct table *t, const cJSON *sum, const struct pr_table_opts *o,
     if (by_type) {
         cJSON_ArrayForEach(row, types)
         {
-            if (add_row(t, row, "") != PR_OK)
+            if (add_row(t, row, "", "") != PR_OK)
                 return PR_E_NOMEM;
         }
     }
     return PR_OK;
 }
 
-/* Rows of one array; a "worker" key on the rows names their trace, and a
- * worker column appears when they name more than one. */
+/* Rows of one array; "worker" and "span" keys on the rows name their
+ * trace, and a worker column appears when they name more than one (with
+ * a span column when one worker has several spans). */
 static enum pr_status
 collect_rows(struct table *t, const cJSON *rows, const struct pr_table_opts *o)
 {
@@ -300,12 +314,12 @@ collect_rows(struct table *t, const cJSON *rows, const struct pr_table_opts *o)
 
     cJSON_ArrayForEach(row, rows)
     {
-        const cJSON *w = cJSON_GetObjectItemCaseSensitive(row, "worker");
-        const char *worker = cJSON_IsString(w) ? w->valuestring : "";
+        const char *worker = pr_sget_str_or(row, "worker", "");
+        const char *span = pr_sget_str_or(row, "span", "");
 
         if (!keep(t, o, row))
             continue;
-        if (add_row(t, row, worker) != PR_OK)
+        if (add_row(t, row, worker, span) != PR_OK)
             return PR_E_NOMEM;
         if (strcmp(worker, t->workers[0]) != 0)
             t->multi_run = 1;
@@ -343,6 +357,9 @@ cmp_rows(const struct sort_ctx *x, size_t a, size_t b)
     c = strcmp(t->workers[a], t->workers[b]);
     if (c != 0)
         return c;
+    c = strcmp(t->spans[a], t->spans[b]);
+    if (c != 0)
+        return c;
     return a < b ? -1 : (a > b);
 }
 
@@ -358,17 +375,19 @@ sort_rows(struct table *t, const struct pr_col *col, int asc)
     struct sort_ctx ctx = {t, col, asc};
     size_t *idx, i;
     const cJSON **rows;
-    const char **workers;
+    const char **workers, **spans;
 
     if (t->n_rows < 2)
         return PR_OK;
     idx = malloc(t->n_rows * sizeof(*idx));
     rows = malloc(t->n_rows * sizeof(*rows));
     workers = malloc(t->n_rows * sizeof(*workers));
-    if (idx == NULL || rows == NULL || workers == NULL) {
+    spans = malloc(t->n_rows * sizeof(*spans));
+    if (idx == NULL || rows == NULL || workers == NULL || spans == NULL) {
         free(idx);
         free(rows);
         free(workers);
+        free(spans);
         return PR_E_NOMEM;
     }
     for (i = 0; i < t->n_rows; i++)
@@ -377,17 +396,29 @@ sort_rows(struct table *t, const struct pr_col *col, int asc)
     for (i = 0; i < t->n_rows; i++) {
         rows[i] = t->rows[idx[i]];
         workers[i] = t->workers[idx[i]];
+        spans[i] = t->spans[idx[i]];
     }
     free(t->rows);
     free(t->workers);
+    free(t->spans);
     t->rows = rows;
     t->workers = workers;
+    t->spans = spans;
     free(idx);
     return PR_OK;
 }
 
 static const struct pr_col worker_col = {
     "worker", "", "Worker", PR_FMT_TEXT, 1, NULL, PR_COL_TERM};
+static const struct pr_col span_col = {"span", "",   "Span",     PR_FMT_TEXT,
+                                       1,      NULL, PR_COL_TERM};
+
+/* The worker and span columns are the table's, not the rows'. */
+static int
+is_run_col(const struct pr_col *c)
+{
+    return c == &worker_col || c == &span_col;
+}
 
 /* A cell as data (CSV, and the text of string cells): strings in full,
  * borrowed from the row; numbers in their base unit with fixed precision
@@ -400,6 +431,8 @@ raw_cell(const struct table *t, size_t r, const struct pr_col *c, char *buf,
 
     if (c == &worker_col)
         return t->workers[r];
+    if (c == &span_col)
+        return t->spans[r];
     v = pr_sget_path(t->rows[r], c->key);
     if (cJSON_IsString(v))
         return v->valuestring;
@@ -429,7 +462,7 @@ text_cell(const struct table *t, size_t r, const struct pr_col *c, char *buf,
 {
     const char *s;
 
-    if (c == &worker_col || is_text(c->fmt)) {
+    if (is_run_col(c) || is_text(c->fmt)) {
         s = raw_cell(t, r, c, buf, n);
         return s[0] ? s : "-";
     }
@@ -497,9 +530,10 @@ emit_json(const struct table *t, size_t n, struct pr_buf *out)
             goto nomem;
         for (c = 0; c < t->n_cols; c++) {
             const struct pr_col *col = t->cols[c];
+            char buf[64];
             cJSON *v =
-                col == &worker_col
-                    ? cJSON_CreateString(t->workers[r])
+                is_run_col(col)
+                    ? cJSON_CreateString(raw_cell(t, r, col, buf, sizeof(buf)))
                     : cJSON_Duplicate(pr_sget_path(t->rows[r], col->key), 1);
             if (v == NULL)
                 v = cJSON_CreateNull();
@@ -549,7 +583,7 @@ pr_table_term_width(void)
 static int
 is_text_col(const struct table *t, size_t c)
 {
-    return is_text(t->cols[c]->fmt) && t->cols[c] != &worker_col;
+    return is_text(t->cols[c]->fmt) && !is_run_col(t->cols[c]);
 }
 
 /* Narrow text columns, widest first, down to `floor` or until the row
@@ -777,7 +811,12 @@ render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
     if (st == PR_OK &&
         (sum ? collect(t, sum, o, types) : collect_rows(t, rows, o)) != PR_OK)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
-    if (st == PR_OK && t->multi_run && t->n_cols < MAX_COLS + 1) {
+    if (st == PR_OK && t->multi_span) {
+        memmove(&t->cols[1], &t->cols[0], t->n_cols * sizeof(t->cols[0]));
+        t->cols[0] = &span_col;
+        t->n_cols++;
+    }
+    if (st == PR_OK && t->multi_run) {
         memmove(&t->cols[1], &t->cols[0], t->n_cols * sizeof(t->cols[0]));
         t->cols[0] = &worker_col;
         t->n_cols++;
@@ -789,6 +828,7 @@ render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     free(t->rows);
     free(t->workers);
+    free(t->spans);
     cJSON_Delete(types);
     return st;
 }

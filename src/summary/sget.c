@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "profreport/sget.h"
@@ -83,4 +84,46 @@ int
 pr_sget_is(const char *s, const char *want)
 {
     return s != NULL && strcmp(s, want) == 0;
+}
+
+/* Another run of runs than `run` with the same worker? */
+static int
+worker_repeats(const cJSON *runs, const cJSON *run, const char *worker)
+{
+    const cJSON *arr = cJSON_IsArray(runs) ? runs : NULL, *r;
+
+    cJSON_ArrayForEach(r, arr)
+    {
+        if (r != run && pr_sget_is(pr_sget_str(r, "worker"), worker))
+            return 1;
+    }
+    return 0;
+}
+
+char *
+pr_sget_run_name(const cJSON *runs, const cJSON *run, char *buf, size_t n)
+{
+    const char *worker = pr_sget_str(run, "worker");
+    const char *span = pr_sget_str(run, "span");
+
+    if (worker != NULL && span != NULL && span[0] != '\0' &&
+        worker_repeats(runs, run, worker))
+        snprintf(buf, n, "%s (span %s)", worker, span);
+    else
+        snprintf(buf, n, "%s", worker != NULL ? worker : "?");
+    return buf;
+}
+
+int
+pr_sget_spans_matter(const cJSON *runs)
+{
+    const cJSON *arr = cJSON_IsArray(runs) ? runs : NULL, *r;
+
+    cJSON_ArrayForEach(r, arr)
+    {
+        const char *w = pr_sget_str(r, "worker");
+        if (w != NULL && worker_repeats(runs, r, w))
+            return 1;
+    }
+    return 0;
 }
