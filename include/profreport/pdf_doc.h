@@ -218,6 +218,11 @@ void pr_pdf_doc_table(struct pr_pdf_doc *d, const struct pr_pdf_col *cols,
                       size_t n_cols, const cJSON *rows, size_t limit,
                       const char *require);
 
+/* The same with the figure model's columns (figures.h): n_cols of cols,
+ * every row of `rows` (the diff and trend tables). */
+void pr_pdf_doc_col_table(struct pr_pdf_doc *d, const struct pr_col *cols,
+                          size_t n_cols, const cJSON *rows);
+
 /* A table of the figure model (figures.h): its caption, then its rows
  * (up to its limit or the document's top). */
 void pr_pdf_doc_fig_table(struct pr_pdf_doc *d, const struct pr_fig_table *t);

@@ -13,6 +13,7 @@
 #include "profreport/chart.h"
 #include "profreport/diff_rules.h"
 #include "profreport/error.h"
+#include "profreport/figures.h"
 
 /* o[key] as a number; NAN when o is not an object, the key is missing, or
  * the value is null or not a number. */
@@ -133,6 +134,45 @@ struct pr_dtrend_figs {
  * out-of-memory; pr_dtrend_figs_free() either way. */
 PR_NODISCARD int pr_dtrend_figs(struct pr_dtrend_figs *f, const cJSON *trend);
 void pr_dtrend_figs_free(struct pr_dtrend_figs *f);
+
+/* A table of the diff or the trend (tables.c), built once and laid out
+ * by the Markdown, HTML and PDF writers: columns (label, key, format,
+ * width) and rows of display strings at the columns' keys.  A row's
+ * PR_DTABLE_SUB string is muted text after its name cell (the first
+ * PR_FMT_NAME column: the input shapes of an operator, "(default)" after
+ * a gate). */
+#define PR_DTABLE_SUB "_sub"
+struct pr_dtable {
+    const struct pr_col *cols; /* n_cols of them, static */
+    size_t n_cols;
+    cJSON *rows; /* owned: array of objects of strings */
+};
+
+/* Build a table: the gates of a diff tree; the figures of one pair of its
+ * "runs" (with their noise tests); the rows of a change list ("operators",
+ * "kernels", ...) that pr_drow_wanted(want) keeps, top at most; the nights
+ * of a trend tree.  0, or -1 on out-of-memory; pr_dtable_free() either
+ * way. */
+PR_NODISCARD int pr_dtable_gates(struct pr_dtable *t, const cJSON *diff);
+PR_NODISCARD int pr_dtable_figures(struct pr_dtable *t, const cJSON *pair);
+PR_NODISCARD int pr_dtable_changes(struct pr_dtable *t, const cJSON *arr,
+                                   int want, size_t top);
+PR_NODISCARD int pr_dtable_nights(struct pr_dtable *t, const cJSON *trend);
+void pr_dtable_free(struct pr_dtable *t);
+
+/* The index of the column that a row's PR_DTABLE_SUB text follows. */
+size_t pr_dtable_sub_col(const struct pr_dtable *t);
+
+/* Lay a table out as an HTML <table> (report_html.c) or a Markdown table
+ * (report_md.c), a row "none" when it has no rows; sticky on b->failed. */
+void pr_dtable_html(struct pr_buf *b, const struct pr_dtable *t);
+void pr_dtable_md(struct pr_buf *b, const struct pr_dtable *t);
+
+/* Lay out a table whose build returned `built` (0: built; else mark b
+ * failed), then free it: pr_dtable_put(b, &t, pr_dtable_gates(&t, diff),
+ * pr_dtable_md). */
+void pr_dtable_put(struct pr_buf *b, struct pr_dtable *t, int built,
+                   void (*layout)(struct pr_buf *, const struct pr_dtable *));
 
 /* The stylesheet of the diff and trend pages (light and dark). */
 extern const char pr_dhtml_css[];

@@ -135,71 +135,81 @@ pair_charts(struct pr_buf *b, const cJSON *pair)
     pr_dpair_figs_free(&f);
 }
 
+/* "up" (red) for a change that grew, "down" (green) for one that shrank,
+ * by its formatted sign; a dash or zero is muted. */
 static const char *
-dir_class(double d)
+change_class(const char *text)
 {
-    return d > 0 ? "up" : d < 0 ? "down" : "muted";
+    return text[0] == '+' ? "up" : text[0] == '-' ? "down" : "muted";
+}
+
+static const char *
+verdict_class(const char *text)
+{
+    return pr_sget_is(text, "FAIL")      ? "fail"
+           : pr_sget_is(text, "skipped") ? "skip"
+                                         : "pass";
 }
 
 static void
-noise_text(struct pr_buf *b, const cJSON *noise)
+html_cell(struct pr_buf *b, const struct pr_col *c, const char *text,
+          const char *sub)
 {
-    const char *m = pr_sget_str(noise, "method");
-    char p[32], lo[32], hi[32];
-
-    if (m == NULL || strcmp(m, "none") == 0) {
-        pr_dadd(b, "<span class=\"muted\">limit only</span>");
-        return;
+    if (c->fmt == PR_FMT_CHANGE) {
+        ADDF(b, "<td class=\"n %s\">", change_class(text));
+        esc(b, text);
+    } else if (pr_col_numeric(c->fmt)) {
+        pr_dadd(b, "<td class=\"n\">");
+        esc(b, text);
+    } else if (c->fmt == PR_FMT_NAME) {
+        pr_dadd(b, "<td><code title=\"");
+        pr_desc(b, text);
+        pr_dadd(b, "\">");
+        name_esc(b, text);
+        pr_dadd(b, "</code>");
+    } else if (c->fmt == PR_FMT_VERDICT) {
+        ADDF(b, "<td><span class=\"verdict %s\">", verdict_class(text));
+        esc(b, text);
+        pr_dadd(b, "</span>");
+    } else {
+        pr_dadd(b, "<td>");
+        if (c->fmt == PR_FMT_WRAP)
+            pr_desc(b, text);
+        else
+            esc(b, text);
     }
-    if (pr_buf_printf(
-            b, "%s: p = %s, 95%% CI [%s, %s]",
-            cJSON_IsTrue(pr_sget(noise, "significant")) ? "<b>significant</b>"
-                                                        : "noise",
-            pr_dfmt_p(pr_sget_num(noise, "p_value"), p, sizeof(p)),
-            pr_dfmt_pct(pr_sget_num(noise, "ci_lo_pct"), lo, sizeof(lo)),
-            pr_dfmt_pct(pr_sget_num(noise, "ci_hi_pct"), hi, sizeof(hi))) !=
-        PR_OK)
-        b->failed = 1;
+    if (sub != NULL) {
+        pr_dadd(b, " <span class=\"muted\">");
+        esc(b, sub);
+        pr_dadd(b, "</span>");
+    }
+    pr_dadd(b, "</td>");
 }
 
-static void
-figures_table(struct pr_buf *b, const cJSON *pair)
+void
+pr_dtable_html(struct pr_buf *b, const struct pr_dtable *t)
 {
     const cJSON *row;
-    char v1[48], v2[48], d[48], pct[48];
+    size_t i, sub = pr_dtable_sub_col(t);
 
-    pr_dadd(b, "<table><tr><th>Figure</th><th>Baseline</th><th>Current</th>"
-               "<th>Change</th><th>Noise test</th></tr>\n");
-    cJSON_ArrayForEach(row, pr_sget(pair, "metrics"))
-    {
-        const char *unit = pr_sget_str(row, "unit");
-        const cJSON *dev = pr_sget(row, "device");
-        double x = pr_sget_num(row, "baseline"),
-               y = pr_sget_num(row, "current");
-        if ((isnan(x) && isnan(y)) || (x == 0 && y == 0))
-            continue;
-        pr_dadd(b, "<tr><td>");
-        esc(b, pr_sget_str(row, "metric"));
-        if (cJSON_IsString(dev)) {
-            pr_dadd(b, " ");
-            esc(b, dev->valuestring);
-        } else if (cJSON_IsNumber(dev) &&
-                   pr_buf_printf(b, " GPU %d", dev->valueint) != PR_OK) {
-            b->failed = 1;
-        }
-        ADDF(b, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
-             pr_dfmt_value(x, unit, v1, sizeof(v1)),
-             pr_dfmt_value(y, unit, v2, sizeof(v2)));
-        pr_dfmt_delta(pr_sget_num(row, "delta"), unit, d, sizeof(d));
-        pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct, sizeof(pct));
-        if (pr_buf_printf(b, "<td class=\"n %s\">%s%s%s</td><td>",
-                          dir_class(pr_sget_num(row, "delta")), d,
-                          unit && strcmp(unit, "pct") == 0 ? "" : " ",
-                          unit && strcmp(unit, "pct") == 0 ? "" : pct) != PR_OK)
-            b->failed = 1;
-        noise_text(b, pr_sget(row, "noise"));
-        pr_dadd(b, "</td></tr>\n");
+    pr_dadd(b, "<table><tr>");
+    for (i = 0; i < t->n_cols; i++) {
+        pr_dadd(b, "<th>");
+        esc(b, t->cols[i].label);
+        pr_dadd(b, "</th>");
     }
+    pr_dadd(b, "</tr>\n");
+    cJSON_ArrayForEach(row, t->rows)
+    {
+        pr_dadd(b, "<tr>");
+        for (i = 0; i < t->n_cols; i++)
+            html_cell(b, &t->cols[i], pr_sget_str_or(row, t->cols[i].key, ""),
+                      i == sub ? pr_sget_str(row, PR_DTABLE_SUB) : NULL);
+        pr_dadd(b, "</tr>\n");
+    }
+    if (pr_sget_len(t->rows) == 0)
+        ADDF(b, "<tr><td class=\"muted\" colspan=\"%zu\">none</td></tr>\n",
+             t->n_cols);
     pr_dadd(b, "</table>\n");
 }
 
@@ -207,6 +217,7 @@ static void
 runs_section(struct pr_buf *b, const cJSON *diff)
 {
     const cJSON *pair;
+    struct pr_dtable t;
 
     pr_dadd(b, "<h2 id=\"runs\">Step time</h2>\n");
     cJSON_ArrayForEach(pair, pr_sget(diff, "runs"))
@@ -219,55 +230,8 @@ runs_section(struct pr_buf *b, const cJSON *diff)
                    "<div class=\"charts\">\n");
         pair_charts(b, pair);
         pr_dadd(b, "</div>\n");
-        figures_table(b, pair);
+        pr_dtable_put(b, &t, pr_dtable_figures(&t, pair), pr_dtable_html);
     }
-}
-
-/* want > 0: regressions, < 0: improvements, 0: new and vanished. */
-static void
-rows_table(struct pr_buf *b, const cJSON *arr, int want, size_t top)
-{
-    const cJSON *row;
-    size_t n = 0;
-    char v1[48], v2[48], d[48], pct[48];
-
-    pr_dadd(b, "<table><tr><th>Name</th><th>Baseline</th><th>Current</th>"
-               "<th>Change</th><th></th></tr>\n");
-    cJSON_ArrayForEach(row, arr)
-    {
-        const char *status = pr_sget_str(row, "status");
-        double dv = pr_sget_num(row, "delta_us");
-        if (n == top)
-            break;
-        if (!pr_drow_wanted(row, want))
-            continue;
-        n++;
-        pr_dadd(b, "<tr><td><code title=\"");
-        pr_desc(b, pr_sget_str(row, "name"));
-        pr_dadd(b, "\">");
-        name_esc(b, pr_sget_str(row, "name"));
-        pr_dadd(b, "</code>");
-        if (pr_sget_str(row, "input_shapes") != NULL) {
-            pr_dadd(b, " <span class=\"muted\">");
-            esc(b, pr_sget_str(row, "input_shapes"));
-            pr_dadd(b, "</span>");
-        }
-        ADDF(b, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
-             pr_dfmt_us(pr_drow_us(row, "baseline_us"), v1, sizeof(v1)),
-             pr_dfmt_us(pr_drow_us(row, "current_us"), v2, sizeof(v2)));
-        pr_dfmt_delta(dv, "us", d, sizeof(d));
-        if (pr_buf_printf(b,
-                          "<td class=\"n %s\">%s</td><td class=\"n\">%s"
-                          "</td></tr>\n",
-                          dir_class(dv), d,
-                          want == 0 ? status
-                                    : pr_dfmt_pct(pr_sget_num(row, "delta_pct"),
-                                                  pct, sizeof(pct))) != PR_OK)
-            b->failed = 1;
-    }
-    if (n == 0)
-        pr_dadd(b, "<tr><td class=\"muted\" colspan=\"5\">none</td></tr>\n");
-    pr_dadd(b, "</table>\n");
 }
 
 static void
@@ -284,6 +248,7 @@ tables_section(struct pr_buf *b, const cJSON *diff, size_t top)
     static const char *const kinds[] = {"Top regressions", "Top improvements",
                                         "New and vanished"};
     static const int wants[] = {1, -1, 0};
+    struct pr_dtable tab;
     size_t t, k;
 
     for (t = 0; t < sizeof(keys) / sizeof(keys[0]); t++) {
@@ -292,7 +257,10 @@ tables_section(struct pr_buf *b, const cJSON *diff, size_t top)
         ADDF(b, "<h2 id=\"%s\">%s</h2>\n", keys[t], titles[t]);
         for (k = 0; k < 3; k++) {
             ADDF(b, "<h3>%s</h3>\n", kinds[k]);
-            rows_table(b, pr_sget(diff, keys[t]), wants[k], top);
+            pr_dtable_put(
+                b, &tab,
+                pr_dtable_changes(&tab, pr_sget(diff, keys[t]), wants[k], top),
+                pr_dtable_html);
         }
     }
 }
@@ -349,31 +317,10 @@ header(struct pr_buf *b, const cJSON *diff)
 static void
 gates_section(struct pr_buf *b, const cJSON *diff)
 {
-    const cJSON *g;
+    struct pr_dtable t;
 
-    pr_dadd(b, "<h2 id=\"gates\">Gates</h2>\n<table><tr><th>Result</th>"
-               "<th>Gate</th><th>Detail</th></tr>\n");
-    cJSON_ArrayForEach(g, pr_sget(diff, "gates"))
-    {
-        const char *res = pr_sget_str(g, "result");
-        int failed = res != NULL && strcmp(res, "fail") == 0;
-        int skipped = res != NULL && strcmp(res, "skipped") == 0;
-        ADDF(b, "<tr><td><span class=\"verdict %s\">%s</span></td><td><code>",
-             failed    ? "fail"
-             : skipped ? "skip"
-                       : "pass",
-             failed    ? "FAIL"
-             : skipped ? "skipped"
-                       : "pass");
-        esc(b, pr_sget_str(g, "rule"));
-        pr_dadd(b, "</code>");
-        if (cJSON_IsTrue(pr_sget(g, "default")))
-            pr_dadd(b, " <span class=\"muted\">(default)</span>");
-        pr_dadd(b, "</td><td>");
-        pr_desc(b, pr_sget_str(g, "detail"));
-        pr_dadd(b, "</td></tr>\n");
-    }
-    pr_dadd(b, "</table>\n");
+    pr_dadd(b, "<h2 id=\"gates\">Gates</h2>\n");
+    pr_dtable_put(b, &t, pr_dtable_gates(&t, diff), pr_dtable_html);
 }
 
 static void

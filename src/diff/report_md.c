@@ -12,7 +12,6 @@
 #include "profreport/shorten.h"
 
 #define NAME_MAX_CHARS 80
-#define DETAIL_MAX_CHARS 400
 
 static void
 code(struct pr_buf *b, const char *s)
@@ -88,101 +87,82 @@ header(struct pr_buf *b, const cJSON *diff)
     unmatched(b, diff);
 }
 
+/* Text in a table cell: Markdown's active characters backslash-escaped
+ * (a glob rule's '*' is not emphasis), line breaks as spaces. */
 static void
-gates_table(struct pr_buf *b, const cJSON *diff)
+md_text(struct pr_buf *b, const char *s)
 {
-    const cJSON *g;
-    char detail[PR_SHORTEN_CAP(DETAIL_MAX_CHARS)];
-
-    pr_dadd(b, "### Gates\n\n| Result | Gate | Detail |\n|---|---|---|\n");
-    cJSON_ArrayForEach(g, pr_sget(diff, "gates"))
-    {
-        const char *res = pr_sget_str(g, "result");
-        pr_dadd(b, res && strcmp(res, "fail") == 0      ? "| **FAIL** | "
-                   : res && strcmp(res, "skipped") == 0 ? "| skipped | "
-                                                        : "| pass | ");
-        code(b, pr_sget_str(g, "rule"));
-        pr_dadd(b,
-                cJSON_IsTrue(pr_sget(g, "default")) ? " (default) | " : " | ");
-        /* cut in the middle: a detail ends with its verdict */
-        if (pr_dmd_code(
-                b,
-                pr_shorten_middle(
-                    pr_sget_str(g, "detail") ? pr_sget_str(g, "detail") : "",
-                    DETAIL_MAX_CHARS, detail, sizeof(detail)),
-                DETAIL_MAX_CHARS + 1) != PR_OK)
+    for (; *s != '\0' && !b->failed; s++) {
+        if (strchr("\\|*_[]<`", *s) != NULL && pr_buf_addc(b, '\\') != PR_OK)
             b->failed = 1;
-        pr_dadd(b, " |\n");
+        else if (pr_buf_addc(b, *s == '\n' || *s == '\r' ? ' ' : *s) != PR_OK)
+            b->failed = 1;
+    }
+}
+
+static void
+md_cell(struct pr_buf *b, const struct pr_col *c, const char *text,
+        const char *sub)
+{
+    pr_dadd(b, "| ");
+    if (c->fmt == PR_FMT_NAME)
+        name_code(b, text);
+    else if (c->fmt == PR_FMT_VERDICT && pr_sget_is(text, "FAIL"))
+        pr_dadd(b, "**FAIL**");
+    else
+        md_text(b, text);
+    if (sub != NULL) {
+        pr_dadd(b, " ");
+        code(b, sub);
+    }
+    pr_dadd(b, " ");
+}
+
+void
+pr_dtable_md(struct pr_buf *b, const struct pr_dtable *t)
+{
+    const cJSON *row;
+    size_t i, sub = pr_dtable_sub_col(t);
+
+    for (i = 0; i < t->n_cols; i++) {
+        pr_dadd(b, "| ");
+        md_text(b, t->cols[i].label);
+        pr_dadd(b, " ");
+    }
+    pr_dadd(b, "|\n");
+    for (i = 0; i < t->n_cols; i++)
+        pr_dadd(b, pr_col_numeric(t->cols[i].fmt) ? "|---:" : "|---");
+    pr_dadd(b, "|\n");
+    cJSON_ArrayForEach(row, t->rows)
+    {
+        for (i = 0; i < t->n_cols; i++)
+            md_cell(b, &t->cols[i], pr_sget_str_or(row, t->cols[i].key, ""),
+                    i == sub ? pr_sget_str(row, PR_DTABLE_SUB) : NULL);
+        pr_dadd(b, "|\n");
+    }
+    if (pr_sget_len(t->rows) == 0) {
+        pr_dadd(b, "| (none) ");
+        for (i = 1; i < t->n_cols; i++)
+            pr_dadd(b, "| ");
+        pr_dadd(b, "|\n");
     }
     pr_dadd(b, "\n");
 }
 
 static void
-noise_cell(struct pr_buf *b, const cJSON *noise)
+gates_table(struct pr_buf *b, const cJSON *diff)
 {
-    const char *m = pr_sget_str(noise, "method");
-    const cJSON *sig = pr_sget(noise, "significant");
-    char p[32], lo[32], hi[32];
+    struct pr_dtable t;
 
-    if (m == NULL || strcmp(m, "none") == 0) {
-        pr_dadd(b, noise ? "too few steps: limit only" : "limit only");
-        return;
-    }
-    if (pr_buf_printf(
-            b, "%s, p = %s, 95%% CI [%s, %s]",
-            cJSON_IsTrue(sig) ? "**significant**" : "noise",
-            pr_dfmt_p(pr_sget_num(noise, "p_value"), p, sizeof(p)),
-            pr_dfmt_pct(pr_sget_num(noise, "ci_lo_pct"), lo, sizeof(lo)),
-            pr_dfmt_pct(pr_sget_num(noise, "ci_hi_pct"), hi, sizeof(hi))) !=
-        PR_OK)
-        b->failed = 1;
-}
-
-static int
-worth_showing(const cJSON *row)
-{
-    double x = pr_sget_num(row, "baseline"), y = pr_sget_num(row, "current");
-
-    if (isnan(x) && isnan(y))
-        return 0;
-    return !(x == 0 && y == 0); /* idle categories clutter the table */
-}
-
-static void
-figure_row(struct pr_buf *b, const cJSON *row)
-{
-    const char *unit = pr_sget_str(row, "unit");
-    const cJSON *dev = pr_sget(row, "device");
-    char v1[48], v2[48], d[48], pct[48];
-
-    pr_dadd(b, "| ");
-    pr_dadd(b, pr_sget_str(row, "metric"));
-    if (cJSON_IsString(dev)) {
-        pr_dadd(b, " ");
-        code(b, dev->valuestring);
-    } else if (cJSON_IsNumber(dev) &&
-               pr_buf_printf(b, " GPU %d", dev->valueint) != PR_OK) {
-        b->failed = 1;
-    }
-    if (pr_buf_printf(
-            b, " | %s | %s | %s%s%s | ",
-            pr_dfmt_value(pr_sget_num(row, "baseline"), unit, v1, sizeof(v1)),
-            pr_dfmt_value(pr_sget_num(row, "current"), unit, v2, sizeof(v2)),
-            pr_dfmt_delta(pr_sget_num(row, "delta"), unit, d, sizeof(d)),
-            unit && strcmp(unit, "pct") == 0 ? "" : " ",
-            unit && strcmp(unit, "pct") == 0
-                ? ""
-                : pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct,
-                              sizeof(pct))) != PR_OK)
-        b->failed = 1;
-    noise_cell(b, pr_sget(row, "noise"));
-    pr_dadd(b, " |\n");
+    pr_dadd(b, "### Gates\n\n");
+    pr_dtable_put(b, &t, pr_dtable_gates(&t, diff), pr_dtable_md);
 }
 
 static void
 runs_tables(struct pr_buf *b, const cJSON *diff)
 {
-    const cJSON *pair, *row;
+    const cJSON *pair;
+    struct pr_dtable t;
 
     cJSON_ArrayForEach(pair, pr_sget(diff, "runs"))
     {
@@ -190,51 +170,9 @@ runs_tables(struct pr_buf *b, const cJSON *diff)
         code(b, pr_sget_str(pair, "baseline"));
         pr_dadd(b, " vs ");
         code(b, pr_sget_str(pair, "current"));
-        pr_dadd(b, " (per step)\n\n| Figure | Baseline | Current | Change | "
-                   "Noise test |\n|---|---:|---:|---:|---|\n");
-        cJSON_ArrayForEach(row, pr_sget(pair, "metrics"))
-        {
-            if (worth_showing(row))
-                figure_row(b, row);
-        }
-        pr_dadd(b, "\n");
+        pr_dadd(b, " (per step)\n\n");
+        pr_dtable_put(b, &t, pr_dtable_figures(&t, pair), pr_dtable_md);
     }
-}
-
-static void
-table_rows(struct pr_buf *b, const cJSON *arr, int want, size_t top)
-{
-    const cJSON *row;
-    size_t n = 0;
-    char v1[48], v2[48], d[48], pct[48];
-
-    cJSON_ArrayForEach(row, arr)
-    {
-        const char *shapes = pr_sget_str(row, "input_shapes");
-        if (n == top)
-            break;
-        if (!pr_drow_wanted(row, want))
-            continue;
-        n++;
-        pr_dadd(b, "| ");
-        name_code(b, pr_sget_str(row, "name"));
-        if (shapes != NULL) {
-            pr_dadd(b, " ");
-            code(b, shapes);
-        }
-        if (pr_buf_printf(
-                b, " | %s | %s | %s | %s |\n",
-                pr_dfmt_us(pr_drow_us(row, "baseline_us"), v1, sizeof(v1)),
-                pr_dfmt_us(pr_drow_us(row, "current_us"), v2, sizeof(v2)),
-                pr_dfmt_delta(pr_sget_num(row, "delta_us"), "us", d, sizeof(d)),
-                want == 0 ? pr_sget_str(row, "status")
-                          : pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct,
-                                        sizeof(pct))) != PR_OK)
-            b->failed = 1;
-    }
-    if (n == 0)
-        pr_dadd(b, "| (none) | | | | |\n");
-    pr_dadd(b, "\n");
 }
 
 static void
@@ -248,6 +186,7 @@ top_tables(struct pr_buf *b, const cJSON *diff, size_t top)
     static const char *const kinds[] = {"Top regressions", "Top improvements",
                                         "New and vanished"};
     static const int wants[] = {1, -1, 0};
+    struct pr_dtable tab;
     size_t t, k;
 
     for (t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
@@ -255,13 +194,11 @@ top_tables(struct pr_buf *b, const cJSON *diff, size_t top)
         if (t >= 2 && pr_sget_len(arr) == 0)
             continue; /* no stacks or modules recorded: nothing to show */
         for (k = 0; k < 3; k++) {
-            if (pr_buf_printf(b,
-                              "### %s: %s\n\n| Name | Baseline | Current "
-                              "| Change | %s |\n|---|---:|---:|---:|---:|\n",
-                              kinds[k], tables[t][1],
-                              wants[k] == 0 ? "Status" : "%") != PR_OK)
+            if (pr_buf_printf(b, "### %s: %s\n\n", kinds[k], tables[t][1]) !=
+                PR_OK)
                 b->failed = 1;
-            table_rows(b, arr, wants[k], top);
+            pr_dtable_put(b, &tab, pr_dtable_changes(&tab, arr, wants[k], top),
+                          pr_dtable_md);
         }
     }
 }

@@ -14,18 +14,10 @@
 #include "profreport/diff.h"
 #include "profreport/pdf_doc.h"
 #include "profreport/sget.h"
-#include "profreport/shorten.h"
 
 #define N_CAT 8
-#define DETAIL_MAX_CHARS 400 /* about six lines of the Detail column */
-#define HALF_GAP 12.0        /* points between two charts side by side */
+#define HALF_GAP 12.0 /* points between two charts side by side */
 #define TITLE "Regression comparison"
-
-/* Sticky out-of-memory while building a table's rows. */
-struct rows {
-    cJSON *arr; /* owned */
-    int failed;
-};
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -37,48 +29,37 @@ is_str(const cJSON *o, const char *key, const char *want)
     return s != NULL && strcmp(s, want) == 0;
 }
 
-/* A row object of string cells: keys[i] = vals[i]. */
+/* Lay out a table whose build returned `built` (tables.c), "None." when
+ * it has no rows, then free it.  A row's muted text follows its name
+ * cell. */
 static void
-rows_add(struct rows *r, const char *const *keys, const char *const *vals,
-         size_t n)
+pdf_table(struct pr_pdf_doc *d, struct pr_dtable *t, int built)
 {
-    cJSON *o = cJSON_CreateObject();
-    size_t i;
+    const char *k0 = t->n_cols > 0 ? t->cols[pr_dtable_sub_col(t)].key : "";
+    cJSON *row;
+    char cell[700];
 
-    if (o == NULL || !cJSON_AddItemToArray(r->arr, o)) {
-        cJSON_Delete(o);
-        r->failed = 1;
+    if (built != 0) {
+        pr_pdf_doc_nomem(d);
+        pr_dtable_free(t);
         return;
     }
-    for (i = 0; i < n; i++)
-        if (cJSON_AddStringToObject(o, keys[i], vals[i] ? vals[i] : "") == NULL)
-            r->failed = 1;
-}
-
-/* Draw the rows (nothing when empty: the caller writes "none"), then free
- * them. */
-static void
-rows_flush(struct pr_pdf_doc *d, struct rows *r, const struct pr_pdf_col *c,
-           size_t n_cols)
-{
-    if (r->failed)
-        pr_pdf_doc_nomem(d);
-    else if (cJSON_GetArraySize(r->arr) == 0)
+    cJSON_ArrayForEach(row, t->rows)
+    {
+        const char *sub = pr_sget_str(row, PR_DTABLE_SUB);
+        if (sub == NULL)
+            continue;
+        snprintf(cell, sizeof(cell), "%s  %s", pr_sget_str_or(row, k0, ""),
+                 sub);
+        if (!cJSON_ReplaceItemInObjectCaseSensitive(row, k0,
+                                                    cJSON_CreateString(cell)))
+            pr_pdf_doc_nomem(d);
+    }
+    if (pr_sget_len(t->rows) == 0)
         pr_pdf_doc_note(d, "None.");
-    else
-        pr_pdf_doc_table(d, c, n_cols, r->arr, (size_t)-1, NULL);
-    cJSON_Delete(r->arr);
-    r->arr = NULL;
-}
-
-static int
-rows_init(struct pr_pdf_doc *d, struct rows *r)
-{
-    r->arr = cJSON_CreateArray();
-    r->failed = 0;
-    if (r->arr == NULL)
-        pr_pdf_doc_nomem(d);
-    return r->arr != NULL;
+    else if (!pr_pdf_doc_failed(d))
+        pr_pdf_doc_col_table(d, t->cols, t->n_cols, t->rows);
+    pr_dtable_free(t);
 }
 
 /* The box of `h` points at the cursor, split into two side by side. */
@@ -167,41 +148,13 @@ diff_title(struct pr_pdf_doc *d, const cJSON *diff, const char *version)
 
 /* ---- gates ------------------------------------------------------------ */
 
-static const struct pr_pdf_col gate_cols[] = {
-    {"Result", "result", PR_PDF_K_VERDICT, 0.9},
-    {"Gate", "rule", PR_PDF_K_NAME, 2.2},
-    {"Detail", "detail", PR_PDF_K_WRAP, 6.5},
-};
-
 static void
 gates_section(struct pr_pdf_doc *d, const cJSON *diff)
 {
-    static const char *const keys[] = {"result", "rule", "detail"};
-    const cJSON *g;
-    struct rows r;
-    char rule[200], detail[PR_SHORTEN_CAP(DETAIL_MAX_CHARS)];
+    struct pr_dtable t;
 
     pr_pdf_doc_section(d, "Gates");
-    if (!rows_init(d, &r))
-        return;
-    cJSON_ArrayForEach(g, pr_sget(diff, "gates"))
-    {
-        const char *vals[3];
-        snprintf(rule, sizeof(rule), "%s%s",
-                 pr_sget_str(g, "rule") ? pr_sget_str(g, "rule") : "?",
-                 cJSON_IsTrue(pr_sget(g, "default")) ? " (default)" : "");
-        vals[0] = is_str(g, "result", "fail")      ? "FAIL"
-                  : is_str(g, "result", "skipped") ? "skipped"
-                                                   : "pass";
-        vals[1] = rule;
-        /* cut in the middle, within the cell's six lines: a detail ends
-           with its verdict */
-        vals[2] = pr_shorten_middle(
-            pr_sget_str(g, "detail") ? pr_sget_str(g, "detail") : "",
-            DETAIL_MAX_CHARS, detail, sizeof(detail));
-        rows_add(&r, keys, vals, 3);
-    }
-    rows_flush(d, &r, gate_cols, 3);
+    pdf_table(d, &t, pr_dtable_gates(&t, diff));
 }
 
 /* ---- one pair of runs ------------------------------------------------- */
@@ -226,120 +179,11 @@ pair_charts(struct pr_pdf_doc *d, const cJSON *pair)
     pr_dpair_figs_free(&f);
 }
 
-/* The noise test of a figure in words: its outcome and method in short
- * (the Method section spells them out). */
-static void
-noise_text(const cJSON *noise, char *buf, size_t n)
-{
-    const char *m = pr_sget_str(noise, "method");
-    const char *how = m;
-
-    if (m == NULL || strcmp(m, "none") == 0) {
-        snprintf(buf, n, "limit only (too few steps)");
-        return;
-    }
-    if (strcmp(m, "mann-whitney-exact") == 0)
-        how = "MWU exact";
-    else if (strcmp(m, "mann-whitney-normal") == 0)
-        how = "MWU normal";
-    snprintf(buf, n, "%s (%s)",
-             cJSON_IsTrue(pr_sget(noise, "significant")) ? "significant"
-                                                         : "within noise",
-             how);
-}
-
-/* "+48.8 to +78.5%", or a dash without a test. */
-static void
-interval_text(const cJSON *noise, char *buf, size_t n)
-{
-    double lo = pr_sget_num(noise, "ci_lo_pct"),
-           hi = pr_sget_num(noise, "ci_hi_pct");
-    char a[32], b[32];
-
-    if (!isfinite(lo) || !isfinite(hi)) {
-        snprintf(buf, n, "%s", PR_PDF_DASH);
-        return;
-    }
-    pr_dfmt_pct(lo, a, sizeof(a));
-    a[strlen(a) - 1] = '\0'; /* the unit once, at the end */
-    snprintf(buf, n, "%s to %s", a, pr_dfmt_pct(hi, b, sizeof(b)));
-}
-
-/* "step.mean", "memory.peak GPU 0", ... */
-static void
-figure_name(const cJSON *row, char *buf, size_t n)
-{
-    const cJSON *dev = pr_sget(row, "device");
-    const char *m =
-        pr_sget_str(row, "metric") ? pr_sget_str(row, "metric") : "?";
-
-    if (cJSON_IsString(dev))
-        snprintf(buf, n, "%s %s", m, dev->valuestring);
-    else if (cJSON_IsNumber(dev))
-        snprintf(buf, n, "%s GPU %d", m, dev->valueint);
-    else
-        snprintf(buf, n, "%s", m);
-}
-
-static const struct pr_pdf_col figure_cols[] = {
-    {"Figure", "figure", PR_PDF_K_NAME, 1.8},
-    {"Baseline", "base", PR_PDF_K_FIGURE, 1.0},
-    {"Current", "cur", PR_PDF_K_FIGURE, 1.05},
-    {"Change", "delta", PR_PDF_K_CHANGE, 2.0},
-    {"p-value", "p", PR_PDF_K_FIGURE, 0.8},
-    {"95% CI of the change", "ci", PR_PDF_K_FIGURE, 1.85},
-    {"Noise test", "noise", PR_PDF_K_NAME, 1.6},
-};
-
-static void
-figure_row(struct rows *r, const cJSON *row)
-{
-    static const char *const keys[] = {"figure", "base", "cur",  "delta",
-                                       "p",      "ci",   "noise"};
-    const cJSON *noise = pr_sget(row, "noise");
-    const char *unit = pr_sget_str(row, "unit");
-    char name[160], v1[48], v2[48], dl[48], pct[48], change[100];
-    char p[32], ci[80], txt[80];
-    const char *vals[7] = {name, v1, v2, change, p, ci, txt};
-
-    figure_name(row, name, sizeof(name));
-    pr_dfmt_value(pr_sget_num(row, "baseline"), unit, v1, sizeof(v1));
-    pr_dfmt_value(pr_sget_num(row, "current"), unit, v2, sizeof(v2));
-    pr_dfmt_delta(pr_sget_num(row, "delta"), unit, dl, sizeof(dl));
-    if (unit != NULL && strcmp(unit, "pct") == 0) /* the change is in pp */
-        snprintf(change, sizeof(change), "%s", dl);
-    else
-        snprintf(change, sizeof(change), "%s %s", dl,
-                 pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct, sizeof(pct)));
-    pr_dfmt_p(pr_sget_num(noise, "p_value"), p, sizeof(p));
-    interval_text(noise, ci, sizeof(ci));
-    noise_text(noise, txt, sizeof(txt));
-    rows_add(r, keys, vals, 7);
-}
-
-static void
-figures_table(struct pr_pdf_doc *d, const cJSON *pair)
-{
-    const cJSON *row;
-    struct rows r;
-
-    if (!rows_init(d, &r))
-        return;
-    cJSON_ArrayForEach(row, pr_sget(pair, "metrics"))
-    {
-        double x = pr_sget_num(row, "baseline"),
-               y = pr_sget_num(row, "current");
-        if ((isnan(x) && isnan(y)) || (x == 0 && y == 0))
-            continue; /* a figure neither run has */
-        figure_row(&r, row);
-    }
-    rows_flush(d, &r, figure_cols, 7);
-}
-
 static void
 runs_section(struct pr_pdf_doc *d, const cJSON *diff)
 {
     const cJSON *pair;
+    struct pr_dtable t;
     char title[300];
 
     pr_pdf_doc_section(d, "Step time");
@@ -353,69 +197,11 @@ runs_section(struct pr_pdf_doc *d, const cJSON *diff)
             pr_sget_str(pair, "current") ? pr_sget_str(pair, "current") : "?");
         pr_pdf_doc_subheading(d, title, 250);
         pair_charts(d, pair);
-        figures_table(d, pair);
+        pdf_table(d, &t, pr_dtable_figures(&t, pair));
     }
 }
 
 /* ---- operators and kernels -------------------------------------------- */
-
-static const struct pr_pdf_col change_cols[] = {
-    {"Name", "name", PR_PDF_K_NAME, 5.0},
-    {"Baseline", "base", PR_PDF_K_FIGURE, 1.2},
-    {"Current", "cur", PR_PDF_K_FIGURE, 1.2},
-    {"Change", "delta", PR_PDF_K_CHANGE, 1.2},
-    {"Change %", "pct", PR_PDF_K_CHANGE, 1.0},
-};
-
-static const struct pr_pdf_col status_cols[] = {
-    {"Name", "name", PR_PDF_K_NAME, 5.0},
-    {"Baseline", "base", PR_PDF_K_FIGURE, 1.2},
-    {"Current", "cur", PR_PDF_K_FIGURE, 1.2},
-    {"Change", "delta", PR_PDF_K_CHANGE, 1.2},
-    {"Status", "pct", PR_PDF_K_TEXT, 1.0},
-};
-
-static void
-change_row(struct rows *r, const cJSON *row, int want)
-{
-    static const char *const keys[] = {"name", "base", "cur", "delta", "pct"};
-    const char *shapes = pr_sget_str(row, "input_shapes");
-    char name[600], v1[48], v2[48], dl[48], pct[48];
-    const char *vals[5] = {name, v1, v2, dl, pct};
-
-    snprintf(name, sizeof(name), "%s%s%s",
-             pr_sget_str(row, "name") ? pr_sget_str(row, "name") : "?",
-             shapes ? "  " : "", shapes ? shapes : "");
-    pr_dfmt_us(pr_drow_us(row, "baseline_us"), v1, sizeof(v1));
-    pr_dfmt_us(pr_drow_us(row, "current_us"), v2, sizeof(v2));
-    pr_dfmt_delta(pr_sget_num(row, "delta_us"), "us", dl, sizeof(dl));
-    if (want == 0)
-        vals[4] = pr_sget_str(row, "status");
-    else
-        pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct, sizeof(pct));
-    rows_add(r, keys, vals, 5);
-}
-
-static void
-rows_table(struct pr_pdf_doc *d, const cJSON *arr, int want, size_t top)
-{
-    const cJSON *row;
-    struct rows r;
-    size_t n = 0;
-
-    if (!rows_init(d, &r))
-        return;
-    cJSON_ArrayForEach(row, arr)
-    {
-        if (n == top)
-            break;
-        if (!pr_drow_wanted(row, want))
-            continue;
-        change_row(&r, row, want);
-        n++;
-    }
-    rows_flush(d, &r, want == 0 ? status_cols : change_cols, 5);
-}
 
 static void
 tables_section(struct pr_pdf_doc *d, const cJSON *diff, size_t top)
@@ -432,6 +218,7 @@ tables_section(struct pr_pdf_doc *d, const cJSON *diff, size_t top)
     static const char *const kinds[] = {"Top regressions", "Top improvements",
                                         "New and vanished"};
     static const int wants[] = {1, -1, 0};
+    struct pr_dtable tab;
     size_t t, k;
 
     for (t = 0; t < sizeof(keys) / sizeof(keys[0]) && !pr_pdf_doc_failed(d);
@@ -442,7 +229,9 @@ tables_section(struct pr_pdf_doc *d, const cJSON *diff, size_t top)
         pr_pdf_doc_note(d, notes[t]);
         for (k = 0; k < 3; k++) {
             pr_pdf_doc_subheading(d, kinds[k], 60);
-            rows_table(d, pr_sget(diff, keys[t]), wants[k], top);
+            pdf_table(
+                d, &tab,
+                pr_dtable_changes(&tab, pr_sget(diff, keys[t]), wants[k], top));
         }
     }
 }
@@ -579,64 +368,13 @@ trend_charts(struct pr_pdf_doc *d, const cJSON *t)
     pr_dtrend_figs_free(&f);
 }
 
-static const struct pr_pdf_col night_cols[] = {
-    {"#", "i", PR_PDF_K_FIGURE, 0.4},
-    {"Input", "label", PR_PDF_K_NAME, 2.4},
-    {"Mean step", "mean", PR_PDF_K_FIGURE, 1.1},
-    {"p90", "p90", PR_PDF_K_FIGURE, 1.1},
-    {"Memory peak", "mem", PR_PDF_K_FIGURE, 1.2},
-    {"vs previous night", "gates", PR_PDF_K_WRAP, 4.4},
-};
-
-/* "crossed step.mean>+5%: detail; ok memory.peak>+1GiB: ..." */
-static void
-gates_text(const cJSON *night, char *buf, size_t n)
-{
-    const cJSON *g;
-    size_t at = 0;
-
-    buf[0] = '\0';
-    cJSON_ArrayForEach(g, pr_sget(night, "gates"))
-    {
-        int w;
-        if (at >= n)
-            break;
-        w = snprintf(buf + at, n - at, "%s%s %s: %s", at > 0 ? "; " : "",
-                     is_str(g, "result", "fail") ? "CROSSED" : "ok",
-                     pr_sget_str(g, "rule") ? pr_sget_str(g, "rule") : "?",
-                     pr_sget_str(g, "detail") ? pr_sget_str(g, "detail") : "");
-        at += w > 0 ? (size_t)w : 0;
-    }
-    if (at == 0)
-        snprintf(buf, n, "%s", "first night");
-}
-
 static void
 nights_table(struct pr_pdf_doc *d, const cJSON *t)
 {
-    static const char *const keys[] = {"i",   "label", "mean",
-                                       "p90", "mem",   "gates"};
-    const cJSON *night;
-    struct rows r;
-    char idx[16], mean[48], p90[48], mem[48], gates[1000];
-    const char *vals[6] = {idx, NULL, mean, p90, mem, gates};
-    int i = 0;
+    struct pr_dtable tab;
 
     pr_pdf_doc_section(d, "Nights");
-    if (!rows_init(d, &r))
-        return;
-    cJSON_ArrayForEach(night, pr_sget(t, "nights"))
-    {
-        snprintf(idx, sizeof(idx), "%d", ++i);
-        vals[1] = pr_sget_str(night, "label");
-        pr_dfmt_us(pr_sget_num(night, "step_mean_us"), mean, sizeof(mean));
-        pr_dfmt_us(pr_sget_num(night, "step_p90_us"), p90, sizeof(p90));
-        pr_dfmt_bytes(pr_sget_num(night, "memory_peak_bytes"), mem,
-                      sizeof(mem));
-        gates_text(night, gates, sizeof(gates));
-        rows_add(&r, keys, vals, 6);
-    }
-    rows_flush(d, &r, night_cols, 6);
+    pdf_table(d, &tab, pr_dtable_nights(&tab, t));
 }
 
 static void

@@ -51,45 +51,10 @@ charts(struct pr_buf *b, const cJSON *t)
 static void
 nights_table(struct pr_buf *b, const cJSON *t)
 {
-    const cJSON *n, *g;
-    char v[48], p[48], m[48];
-    int i = 0;
+    struct pr_dtable tab;
 
-    pr_dadd(b, "<h2>Nights</h2><table><tr><th>#</th><th>Input</th><th>Mean step"
-               "</th><th>p90</th><th>Memory peak</th><th>vs previous night</th>"
-               "</tr>\n");
-    cJSON_ArrayForEach(n, pr_sget(t, "nights"))
-    {
-        if (pr_buf_printf(b, "<tr><td>%d</td><td><code>", ++i) != PR_OK)
-            b->failed = 1;
-        pr_desc(b, pr_sget_str(n, "label"));
-        if (pr_buf_printf(
-                b,
-                "</code></td><td class=\"n\">%s</td><td "
-                "class=\"n\">%s</td><td class=\"n\">%s</td><td>",
-                pr_dfmt_us(pr_sget_num(n, "step_mean_us"), v, sizeof(v)),
-                pr_dfmt_us(pr_sget_num(n, "step_p90_us"), p, sizeof(p)),
-                pr_dfmt_bytes(pr_sget_num(n, "memory_peak_bytes"), m,
-                              sizeof(m))) != PR_OK)
-            b->failed = 1;
-        cJSON_ArrayForEach(g, pr_sget(n, "gates"))
-        {
-            const char *res = pr_sget_str(g, "result");
-            int failed = res != NULL && strcmp(res, "fail") == 0;
-            if (pr_buf_printf(b,
-                              "<div><span class=\"verdict %s\">%s</span> "
-                              "<code>",
-                              failed ? "fail" : "pass",
-                              failed ? "crossed" : "ok") != PR_OK)
-                b->failed = 1;
-            pr_desc(b, pr_sget_str(g, "rule"));
-            pr_dadd(b, "</code> ");
-            pr_desc(b, pr_sget_str(g, "detail"));
-            pr_dadd(b, "</div>");
-        }
-        pr_dadd(b, "</td></tr>\n");
-    }
-    pr_dadd(b, "</table>\n");
+    pr_dadd(b, "<h2>Nights</h2>");
+    pr_dtable_put(b, &tab, pr_dtable_nights(&tab, t), pr_dtable_html);
 }
 
 enum pr_status

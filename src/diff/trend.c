@@ -257,62 +257,14 @@ build_trend(const struct pr_trend_job *a, const struct night *n, cJSON **out,
     return PR_OK;
 }
 
-/* The failed gates' details of a night, joined by "; ". */
-static void
-crossed_detail(struct pr_buf *b, const cJSON *night)
-{
-    const cJSON *g;
-    int first = 1;
-
-    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(night, "gates"))
-    {
-        const char *res = pr_dj_str(g, "result");
-        if (res == NULL || strcmp(res, "fail") != 0)
-            continue;
-        if (pr_buf_printf(b, "%s%s: %s", first ? "" : "; ",
-                          pr_dj_str(g, "rule"),
-                          pr_dj_str(g, "detail")) != PR_OK)
-            b->failed = 1;
-        first = 0;
-    }
-}
-
 static enum pr_status
 trend_markdown(const cJSON *t, struct pr_buf *b, struct pr_error *err)
 {
-    const cJSON *n;
-    int i = 0;
-    char v[48], p[48], m[48];
-    struct pr_buf d;
+    struct pr_dtable tab;
 
-    pr_buf_init(&d, 0);
-    if (pr_buf_adds(b, "## profreport trend\n\n| Night | Input | Mean step "
-                       "| p90 | Memory peak | Crossed |\n"
-                       "|---:|---|---:|---:|---:|---|\n") != PR_OK)
+    if (pr_buf_adds(b, "## profreport trend\n\n") != PR_OK)
         b->failed = 1;
-    cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(t, "nights"))
-    {
-        int crossed =
-            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(n, "crossed"));
-        if (pr_buf_printf(b, "| %d | ", ++i) != PR_OK ||
-            pr_dmd_code(b, pr_dj_str(n, "label"), 60) != PR_OK)
-            b->failed = 1;
-        if (pr_buf_printf(
-                b, " | %s | %s | %s | ",
-                pr_dfmt_us(pr_dj_num(n, "step_mean_us"), v, sizeof(v)),
-                pr_dfmt_us(pr_dj_num(n, "step_p90_us"), p, sizeof(p)),
-                pr_dfmt_bytes(pr_dj_num(n, "memory_peak_bytes"), m,
-                              sizeof(m))) != PR_OK)
-            b->failed = 1;
-        pr_buf_reset(&d);
-        crossed_detail(&d, n);
-        if (crossed && (pr_buf_adds(b, "**yes** ") != PR_OK ||
-                        pr_dmd_code(b, d.data ? d.data : "", 300) != PR_OK))
-            b->failed = 1;
-        if (pr_buf_adds(b, " |\n") != PR_OK)
-            b->failed = 1;
-    }
-    pr_buf_free(&d);
+    pr_dtable_put(b, &tab, pr_dtable_nights(&tab, t), pr_dtable_md);
     if (b->failed)
         return pr_error_set(err, PR_E_NOMEM, "markdown: out of memory");
     return PR_OK;

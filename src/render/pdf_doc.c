@@ -839,6 +839,22 @@ pr_pdf_doc_table(struct pr_pdf_doc *d, const struct pr_pdf_col *cols,
 }
 
 void
+pr_pdf_doc_col_table(struct pr_pdf_doc *d, const struct pr_col *cols,
+                     size_t n_cols, const cJSON *rows)
+{
+    struct table t;
+
+    if (n_cols > MAX_COLS)
+        return;
+    memset(&t, 0, sizeof(t));
+    while (t.n < n_cols) {
+        t.cols[t.n] = &cols[t.n];
+        t.n++;
+    }
+    table_draw(d, &t, rows, (size_t)-1, NULL);
+}
+
+void
 pr_pdf_doc_fig_table(struct pr_pdf_doc *d, const struct pr_fig_table *ft)
 {
     struct table t;

@@ -60,8 +60,9 @@ check "diff: a 70,000-character name does not fail it (exit $rc: $(head -c 160 "
     [ "$rc" -eq 3 ]
 check "diff: the PDF is written" [ -s "$T_DIR/d.pdf" ]
 # issue #15: a gate's detail is cut in its middle, so its verdict stays
+# (plain text in the table since tables.c: Markdown's * and _ escaped)
 check "diff: the Markdown gate detail is cut but keeps its verdict" \
-    grep -q '^| \*\*FAIL\*\* | .*xxx…xxx.* +80\.0% (+40\.0 [^ ]*s, 50\.0 [^ ]*s -> 90\.0 [^ ]*s)` |$' \
+    grep -q '^| \*\*FAIL\*\* | .*xxx…xxx.* +80\.0% (+40\.0 [^ ]*s, 50\.0 [^ ]*s -> 90\.0 [^ ]*s) |$' \
     "$T_DIR/d.md"
 check "diff: Markdown rows show the name shortened" \
     sh -c "[ \$(awk 'length(\$0) > 1000' '$T_DIR/d.md' | wc -l) -eq 0 ]"

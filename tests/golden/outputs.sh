@@ -53,4 +53,33 @@ torch_npu-trace_view msprof/torch_npu_ascend_profiler_output/trace_view.json
 nsys-mock nsys/mock.sqlite
 nsys-mfu_2gpu_before nsys/mfu_2gpu_before.sqlite
 LIST
+# The diff and trend reports of real traces (case-name, then the
+# subcommand's arguments): their tables are built once (src/diff/tables.c)
+# and laid out three times, so all three outputs are pinned.
+while read -r name args; do
+    [ -n "$name" ] || continue
+    n=$((n + 1))
+    rm -f "$tmp"/o.*
+    # shellcheck disable=SC2086 # args are words
+    (cd "$shared/traces" && "$bin" $args --quiet --json "$tmp/o.json" \
+        --markdown "$tmp/o.md" --html "$tmp/o.html" --pdf "$tmp/o.pdf") \
+        2> "$tmp/err"
+    rc=$?
+    if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
+        echo "not ok $n - $name: exit $rc ($(head -c 200 "$tmp/err"))"
+        continue
+    fi
+    got=$(cd "$tmp" && sha256sum o.json o.md o.html o.pdf)
+    if [ "$mode" = update ]; then
+        printf '%s\n' "$got" > "$golden/$name.sha256"
+        echo "ok $n - $name: updated"
+    elif [ "$got" = "$(cat "$golden/$name.sha256" 2>/dev/null)" ]; then
+        echo "ok $n - $name: json, markdown, html and pdf byte-identical"
+    else
+        echo "not ok $n - $name: changed (make update-golden)"
+    fi
+done <<'LIST'
+diff-trace_diff diff -b hta/trace_diff/control/control.json.gz -i hta/trace_diff/test/test.json.gz
+trend-trace_diff trend --keep-order -i hta/trace_diff/control/control.json.gz hta/trace_diff/test/test.json.gz hta/trace_diff/control/control.json.gz
+LIST
 echo "1..$n"

@@ -1,0 +1,344 @@
+/* tables.c - the tables of the diff and the trend, built once: their
+ * columns (label, key, format, width: figures.h's struct pr_col) and rows
+ * of display strings formatted by common.c.  The Markdown, HTML and PDF
+ * writers only lay them out (pr_dtable_md, pr_dtable_html, report_pdf.c),
+ * so the three reports show the same columns with the same numbers. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "profreport/sget.h"
+#include "profreport/shorten.h"
+
+#define DETAIL_MAX_CHARS 400 /* about six lines of a PDF Detail cell */
+
+/* ---- the columns ------------------------------------------------------ */
+
+static const struct pr_col gate_cols[] = {
+    {"result", "result", "Result", PR_FMT_VERDICT, 0.9, NULL, PR_COL_BOTH},
+    {"rule", "rule", "Gate", PR_FMT_NAME, 2.2, NULL, PR_COL_BOTH},
+    {"detail", "detail", "Detail", PR_FMT_WRAP, 6.5, NULL, PR_COL_BOTH},
+};
+
+static const struct pr_col figure_cols[] = {
+    {"figure", "figure", "Figure", PR_FMT_NAME, 1.8, NULL, PR_COL_BOTH},
+    {"base", "base", "Baseline", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
+    {"cur", "cur", "Current", PR_FMT_FIGURE, 1.05, NULL, PR_COL_BOTH},
+    {"delta", "delta", "Change", PR_FMT_CHANGE, 2.0, NULL, PR_COL_BOTH},
+    {"p", "p", "p-value", PR_FMT_FIGURE, 0.8, NULL, PR_COL_BOTH},
+    {"ci", "ci", "95% CI of the change", PR_FMT_FIGURE, 1.85, NULL,
+     PR_COL_BOTH},
+    {"noise", "noise", "Noise test", PR_FMT_WRAP, 1.6, NULL, PR_COL_BOTH},
+};
+
+static const struct pr_col change_cols[] = {
+    {"name", "name", "Name", PR_FMT_NAME, 5.0, NULL, PR_COL_BOTH},
+    {"base", "base", "Baseline", PR_FMT_FIGURE, 1.2, NULL, PR_COL_BOTH},
+    {"cur", "cur", "Current", PR_FMT_FIGURE, 1.2, NULL, PR_COL_BOTH},
+    {"delta", "delta", "Change", PR_FMT_CHANGE, 1.2, NULL, PR_COL_BOTH},
+    {"pct", "pct", "Change %", PR_FMT_CHANGE, 1.0, NULL, PR_COL_BOTH},
+};
+
+/* New and vanished rows: a status instead of a relative change. */
+static const struct pr_col status_cols[] = {
+    {"name", "name", "Name", PR_FMT_NAME, 5.0, NULL, PR_COL_BOTH},
+    {"base", "base", "Baseline", PR_FMT_FIGURE, 1.2, NULL, PR_COL_BOTH},
+    {"cur", "cur", "Current", PR_FMT_FIGURE, 1.2, NULL, PR_COL_BOTH},
+    {"delta", "delta", "Change", PR_FMT_CHANGE, 1.2, NULL, PR_COL_BOTH},
+    {"status", "status", "Status", PR_FMT_TEXT, 1.0, NULL, PR_COL_BOTH},
+};
+
+static const struct pr_col night_cols[] = {
+    {"night", "night", "#", PR_FMT_FIGURE, 0.4, NULL, PR_COL_BOTH},
+    {"input", "input", "Input", PR_FMT_NAME, 2.4, NULL, PR_COL_BOTH},
+    {"mean", "mean", "Mean step", PR_FMT_FIGURE, 1.1, NULL, PR_COL_BOTH},
+    {"p90", "p90", "p90", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
+    {"mem", "mem", "Memory peak", PR_FMT_FIGURE, 1.1, NULL, PR_COL_BOTH},
+    {"crossed", "crossed", "Crossed", PR_FMT_TEXT, 0.7, NULL, PR_COL_BOTH},
+    {"gates", "gates", "vs previous night", PR_FMT_WRAP, 4.0, NULL,
+     PR_COL_BOTH},
+};
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- rows ------------------------------------------------------------- */
+
+static int
+table_init(struct pr_dtable *t, const struct pr_col *cols, size_t n)
+{
+    t->cols = cols;
+    t->n_cols = n;
+    t->rows = cJSON_CreateArray();
+    return t->rows != NULL ? 0 : -1;
+}
+
+/* Append a row of n string cells at the columns' keys, and `sub` (muted
+ * text after the name cell) when not NULL; 0, or -1 on out-of-memory. */
+static int
+add_row(struct pr_dtable *t, const char *const *vals, const char *sub)
+{
+    cJSON *o = cJSON_CreateObject();
+    size_t i;
+
+    if (o == NULL || !cJSON_AddItemToArray(t->rows, o)) {
+        cJSON_Delete(o);
+        return -1;
+    }
+    for (i = 0; i < t->n_cols; i++)
+        if (cJSON_AddStringToObject(o, t->cols[i].key,
+                                    vals[i] ? vals[i] : "") == NULL)
+            return -1;
+    if (sub != NULL && cJSON_AddStringToObject(o, PR_DTABLE_SUB, sub) == NULL)
+        return -1;
+    return 0;
+}
+
+size_t
+pr_dtable_sub_col(const struct pr_dtable *t)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_cols; i++)
+        if (t->cols[i].fmt == PR_FMT_NAME)
+            return i;
+    return 0;
+}
+
+void
+pr_dtable_put(struct pr_buf *b, struct pr_dtable *t, int built,
+              void (*layout)(struct pr_buf *, const struct pr_dtable *))
+{
+    if (built != 0)
+        b->failed = 1;
+    else
+        layout(b, t);
+    pr_dtable_free(t);
+}
+
+void
+pr_dtable_free(struct pr_dtable *t)
+{
+    cJSON_Delete(t->rows);
+    t->rows = NULL;
+}
+
+int
+pr_dtable_gates(struct pr_dtable *t, const cJSON *diff)
+{
+    const cJSON *g;
+    char detail[PR_SHORTEN_CAP(DETAIL_MAX_CHARS)];
+
+    if (table_init(t, gate_cols, N_OF(gate_cols)) != 0)
+        return -1;
+    cJSON_ArrayForEach(g, pr_sget(diff, "gates"))
+    {
+        const char *vals[3];
+        vals[0] = pr_sget_is(pr_sget_str(g, "result"), "fail")      ? "FAIL"
+                  : pr_sget_is(pr_sget_str(g, "result"), "skipped") ? "skipped"
+                                                                    : "pass";
+        vals[1] = pr_sget_str_or(g, "rule", "?");
+        /* cut in the middle: a detail ends with its verdict */
+        vals[2] = pr_shorten_middle(pr_sget_str_or(g, "detail", ""),
+                                    DETAIL_MAX_CHARS, detail, sizeof(detail));
+        if (add_row(t, vals,
+                    cJSON_IsTrue(pr_sget(g, "default")) ? "(default)" : NULL) !=
+            0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The noise test of a figure in words, its method in short (the Method
+ * section spells it out).  A figure without per-step samples has no test
+ * at all; one with too few steps has one that could not run. */
+static void
+noise_text(const cJSON *noise, char *buf, size_t n)
+{
+    const char *m = pr_sget_str(noise, "method");
+    const char *how = m;
+
+    if (!cJSON_IsObject(noise)) {
+        snprintf(buf, n, "limit only");
+        return;
+    }
+    if (m == NULL || strcmp(m, "none") == 0) {
+        snprintf(buf, n, "limit only (too few steps)");
+        return;
+    }
+    if (strcmp(m, "mann-whitney-exact") == 0)
+        how = "MWU exact";
+    else if (strcmp(m, "mann-whitney-normal") == 0)
+        how = "MWU normal";
+    snprintf(buf, n, "%s (%s)",
+             cJSON_IsTrue(pr_sget(noise, "significant")) ? "significant"
+                                                         : "within noise",
+             how);
+}
+
+/* "+48.8 to +78.5%", or a dash without a test. */
+static void
+interval_text(const cJSON *noise, char *buf, size_t n)
+{
+    double lo = pr_sget_num(noise, "ci_lo_pct"),
+           hi = pr_sget_num(noise, "ci_hi_pct");
+    char a[32], b[32];
+
+    if (!isfinite(lo) || !isfinite(hi)) {
+        pr_dfmt_pct(NAN, buf, n);
+        return;
+    }
+    pr_dfmt_pct(lo, a, sizeof(a));
+    a[strlen(a) - 1] = '\0'; /* the unit once, at the end */
+    snprintf(buf, n, "%s to %s", a, pr_dfmt_pct(hi, b, sizeof(b)));
+}
+
+/* "step.mean", "memory.peak GPU0", "gpu.utilization GPU 3". */
+static void
+figure_name(const cJSON *row, char *buf, size_t n)
+{
+    const cJSON *dev = pr_sget(row, "device");
+    const char *m = pr_sget_str_or(row, "metric", "?");
+
+    if (cJSON_IsString(dev))
+        snprintf(buf, n, "%s %s", m, dev->valuestring);
+    else if (cJSON_IsNumber(dev))
+        snprintf(buf, n, "%s GPU %d", m, dev->valueint);
+    else
+        snprintf(buf, n, "%s", m);
+}
+
+static int
+figure_row(struct pr_dtable *t, const cJSON *row)
+{
+    const cJSON *noise = pr_sget(row, "noise");
+    const char *unit = pr_sget_str(row, "unit");
+    char name[160], v1[48], v2[48], dl[48], pct[48], change[100];
+    char p[32], ci[80], txt[80];
+    const char *vals[7] = {name, v1, v2, change, p, ci, txt};
+
+    figure_name(row, name, sizeof(name));
+    pr_dfmt_value(pr_sget_num(row, "baseline"), unit, v1, sizeof(v1));
+    pr_dfmt_value(pr_sget_num(row, "current"), unit, v2, sizeof(v2));
+    pr_dfmt_delta(pr_sget_num(row, "delta"), unit, dl, sizeof(dl));
+    if (pr_sget_is(unit, "pct")) /* the change is in pp */
+        snprintf(change, sizeof(change), "%s", dl);
+    else
+        snprintf(change, sizeof(change), "%s %s", dl,
+                 pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct, sizeof(pct)));
+    pr_dfmt_p(pr_sget_num(noise, "p_value"), p, sizeof(p));
+    interval_text(noise, ci, sizeof(ci));
+    noise_text(noise, txt, sizeof(txt));
+    return add_row(t, vals, NULL);
+}
+
+int
+pr_dtable_figures(struct pr_dtable *t, const cJSON *pair)
+{
+    const cJSON *row;
+
+    if (table_init(t, figure_cols, N_OF(figure_cols)) != 0)
+        return -1;
+    cJSON_ArrayForEach(row, pr_sget(pair, "metrics"))
+    {
+        double x = pr_sget_num(row, "baseline"),
+               y = pr_sget_num(row, "current");
+        if ((isnan(x) && isnan(y)) || (x == 0 && y == 0))
+            continue; /* a figure neither run has: idle ones clutter */
+        if (figure_row(t, row) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int
+change_row(struct pr_dtable *t, const cJSON *row, int want)
+{
+    char v1[48], v2[48], dl[48], pct[48];
+    const char *vals[5] = {NULL, v1, v2, dl, pct};
+
+    vals[0] = pr_sget_str_or(row, "name", "?");
+    pr_dfmt_us(pr_drow_us(row, "baseline_us"), v1, sizeof(v1));
+    pr_dfmt_us(pr_drow_us(row, "current_us"), v2, sizeof(v2));
+    pr_dfmt_delta(pr_sget_num(row, "delta_us"), "us", dl, sizeof(dl));
+    if (want == 0)
+        vals[4] = pr_sget_str(row, "status");
+    else
+        pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct, sizeof(pct));
+    return add_row(t, vals, pr_sget_str(row, "input_shapes"));
+}
+
+int
+pr_dtable_changes(struct pr_dtable *t, const cJSON *arr, int want, size_t top)
+{
+    const cJSON *row;
+    size_t n = 0;
+
+    if (want == 0 ? table_init(t, status_cols, N_OF(status_cols))
+                  : table_init(t, change_cols, N_OF(change_cols)))
+        return -1;
+    cJSON_ArrayForEach(row, arr)
+    {
+        if (n == top)
+            break;
+        if (!pr_drow_wanted(row, want))
+            continue;
+        if (change_row(t, row, want) != 0)
+            return -1;
+        n++;
+    }
+    return 0;
+}
+
+/* "CROSSED step.mean>+5%: detail; ok memory.peak>+1GiB: detail", or
+ * "first night" for a night with nothing before it. */
+static void
+gates_text(const cJSON *night, char *buf, size_t n)
+{
+    const cJSON *g;
+    size_t at = 0;
+
+    buf[0] = '\0';
+    cJSON_ArrayForEach(g, pr_sget(night, "gates"))
+    {
+        int w;
+        if (at >= n)
+            break;
+        w = snprintf(
+            buf + at, n - at, "%s%s %s: %s", at > 0 ? "; " : "",
+            pr_sget_is(pr_sget_str(g, "result"), "fail") ? "CROSSED" : "ok",
+            pr_sget_str_or(g, "rule", "?"), pr_sget_str_or(g, "detail", ""));
+        at += w > 0 ? (size_t)w : 0;
+    }
+    if (at == 0)
+        snprintf(buf, n, "%s", "first night");
+}
+
+int
+pr_dtable_nights(struct pr_dtable *t, const cJSON *trend)
+{
+    const cJSON *night;
+    char idx[16], mean[48], p90[48], mem[48], gates[1000];
+    const char *vals[7] = {idx, NULL, mean, p90, mem, NULL, gates};
+    int i = 0;
+
+    if (table_init(t, night_cols, N_OF(night_cols)) != 0)
+        return -1;
+    cJSON_ArrayForEach(night, pr_sget(trend, "nights"))
+    {
+        snprintf(idx, sizeof(idx), "%d", ++i);
+        vals[1] = pr_sget_str_or(night, "label", "?");
+        pr_dfmt_us(pr_sget_num(night, "step_mean_us"), mean, sizeof(mean));
+        pr_dfmt_us(pr_sget_num(night, "step_p90_us"), p90, sizeof(p90));
+        pr_dfmt_bytes(pr_sget_num(night, "memory_peak_bytes"), mem,
+                      sizeof(mem));
+        vals[5] = cJSON_IsTrue(pr_sget(night, "crossed")) ? "yes" : "no";
+        gates_text(night, gates, sizeof(gates));
+        if (add_row(t, vals, NULL) != 0)
+            return -1;
+    }
+    return 0;
+}
