@@ -27,6 +27,7 @@
  * one of them is there. */
 static const char *const read_here[] = {
     "trace_view.json",
+    "step_trace_time.csv",
 };
 
 static int
@@ -183,7 +184,9 @@ read_timeline(struct pr_asc *a, struct pr_error *err)
 static int
 was_read(const struct pr_asc *a, const char *name)
 {
-    return a->has_tv && strcmp(name, "trace_view.json") == 0;
+    if (strcmp(name, "trace_view.json") == 0)
+        return a->has_tv;
+    return strcmp(name, "step_trace_time.csv") == 0;
 }
 
 /* Every other member of the output folder and of the run folder, as
@@ -227,6 +230,8 @@ read_run(struct pr_asc *a, const char *dir, struct pr_error *err)
     if (st == PR_OK && !a->has_tv)
         st = pr_error_set(err, PR_E_NOT_FORMAT, "%s: no trace_view.json",
                           a->out);
+    if (st == PR_OK)
+        st = pr_asc_steps(a, err);
     if (st == PR_OK)
         st = name_run(a->t, dir, a->out, err);
     if (st == PR_OK)

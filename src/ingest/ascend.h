@@ -24,6 +24,12 @@ struct pr_asc {
 int pr_asc_path(const struct pr_asc *a, const char *name, char *buf,
                 size_t cap);
 
+/* A µs cell of the export's tables ("17902.5", "1736408883704643.212\t"
+ * with the tab torch_npu adds, quoted or not) as exact ns, and an integer
+ * cell; 0 when the cell is empty or not such a number. */
+int pr_asc_us(const char *s, size_t n, int64_t *ns);
+int pr_asc_int(const char *s, size_t n, int64_t *out);
+
 /* step_trace_time.csv: the producer's steps ("ProfilerStep#N" windows on
  * the device clock, t->device_steps set), anchored at the first device
  * task of the step.  Host ProfilerStep#N operators stop being steps.

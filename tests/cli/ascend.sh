@@ -14,7 +14,8 @@ fi
 A=$PR_SHARED/traces/torch_npu
 
 cat > "$T_DIR/expect.py" <<'PY'
-import glob, json, os, sys
+import csv, glob, json, os, sys
+from decimal import Decimal
 
 folder, summary = sys.argv[1], sys.argv[2]
 want = {}
@@ -31,6 +32,15 @@ for r in sorted(want):
     run = got.get('rank%d' % r)
     if run is None or run['rank'] != r:
         bad.append('no run rank%d with rank %d (runs: %s)' % (r, r, sorted(got)))
+        continue
+    table = os.path.join(want[r], 'ASCEND_PROFILER_OUTPUT', 'step_trace_time.csv')
+    st = [Decimal(x['Stage']) + Decimal(x.get('Bubble') or 0)
+          for x in csv.DictReader(open(table))] if os.path.exists(table) else []
+    mine = [Decimal(str(x['duration_us'])) for x in run['steps'] or []]
+    if st and (len(mine) != len(st) or
+               any(abs(a - b) > b / 100 for a, b in zip(mine, st))):
+        bad.append('rank%d: steps %s, step_trace_time %s' % (r, mine, st))
+    print('rank%d: steps %s us (producer %s)' % (r, mine, st))
 if len(s['runs']) != len(want):
     bad.append('%d runs, %d rank folders' % (len(s['runs']), len(want)))
 if len(want) > 1 and (s['job'] is None or s['job']['ranks'] != len(want)):

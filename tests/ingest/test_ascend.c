@@ -2,7 +2,9 @@
  * ASCEND_PROFILER_OUTPUT holds the text export, not when it holds only
  * the SQLite one; the rank comes from profiler_info_{r}.json whether
  * rank_id is an integer or a string, also when the output folder itself
- * is given; files not read are listed as skipped. */
+ * is given; files not read are listed as skipped.  step_trace_time.csv
+ * gives the steps (Stage + Bubble from the first task of the step), in
+ * place of the host's ProfilerStep#N. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -217,6 +219,118 @@ test_not_claimed(void **state)
     rm_tree(root);
 }
 
+static const struct pr_event *
+step_of(const struct pr_trace *t, const char *name)
+{
+    const struct pr_event *hit = NULL;
+    size_t i;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind == PR_KIND_ANNOTATION &&
+            strcmp(pr_trace_str(t, e->name), name) == 0) {
+            assert_null(hit); /* one step of that name */
+            hit = e;
+        }
+    }
+    assert_non_null(hit);
+    return hit;
+}
+
+#define STEPS_HDR                                                              \
+    "Step,Computing,Communication(Not Overlapped),Overlapped,"                 \
+    "Communication,Free,Stage,Bubble,Communication(Not Overlapped and "        \
+    "Exclude Receive),Preparing\n"
+
+/* The producer's step: Stage + Bubble long, from the first task that
+ * kernel_details gives the step; the host ProfilerStep#7 is no step. */
+static void
+test_steps_from_table(void **state)
+{
+    char root[64], dir[128];
+    struct pr_trace *t;
+    const struct pr_event *e;
+    size_t i;
+
+    (void)state;
+    mk_root(root, sizeof(root));
+    rank_folder(root, "r_ascend_pt/profiler_info_0.json", "{\"rank_id\": 0}");
+    put(root, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv",
+        STEPS_HDR "7,20.5,10,4.5,14.5,69.5,100.0,2.5,10,100.000\n");
+    put(root, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv",
+        "Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator "
+        "Core,Start Time(us),Duration(us)\n"
+        "7,4294967295,12,2,B,B,dynamic,AI_CORE,1736408883700200.500\t,5\n"
+        "7,4294967295,11,2,A,A,dynamic,AI_CORE,\"1736408883700100.001\t\",5\n"
+        "8,4294967295,13,2,C,C,dynamic,AI_CORE,1736408883600000.000\t,5\n");
+    snprintf(dir, sizeof(dir), "%s/r_ascend_pt", root);
+    t = load_dir(dir);
+    assert_int_equal(t->device_steps, 1);
+    e = step_of(t, "ProfilerStep#7");
+    assert_true(e->ts_ns == INT64_C(1736408883700100001));
+    assert_true(e->dur_ns == 102500);
+    for (i = 0; i < t->n_events; i++)
+        if (strcmp(pr_trace_str(t, t->events[i].name), "ProfilerStep#7") == 0)
+            assert_true(&t->events[i] == e ||
+                        t->events[i].kind == PR_KIND_OTHER);
+    pr_trace_free(t);
+    rm_tree(root);
+}
+
+/* A 2023 table (no Stage column here, no Preparing) and no
+ * kernel_details: the phases make the length; the host step's start
+ * plus Preparing, when there is one, makes the start. */
+static void
+test_steps_fallbacks(void **state)
+{
+    char root[64], dir[128];
+    struct pr_trace *t;
+    const struct pr_event *e;
+
+    (void)state;
+    mk_root(root, sizeof(root));
+    rank_folder(root, "r_ascend_pt/profiler_info_0.json", "{\"rank_id\": 0}");
+    put(root, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv",
+        "Step,Computing,Communication(Not Overlapped),Free\n"
+        "7,20.5,10,69.25\n");
+    snprintf(dir, sizeof(dir), "%s/r_ascend_pt", root);
+    t = load_dir(dir);
+    e = step_of(t, "ProfilerStep#7");
+    assert_true(e->ts_ns == INT64_C(1736408883700000000));
+    assert_true(e->dur_ns == 99750);
+    pr_trace_free(t);
+    put(root, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv",
+        STEPS_HDR "7,20.5,10,4.5,14.5,69.5,100.0,0,10,17.25\n");
+    t = load_dir(dir);
+    e = step_of(t, "ProfilerStep#7");
+    assert_true(e->ts_ns == INT64_C(1736408883700017250));
+    assert_true(e->dur_ns == 100000);
+    pr_trace_free(t);
+    rm_tree(root);
+}
+
+/* A cell that is no number: the file and line are named. */
+static void
+test_steps_bad(void **state)
+{
+    char root[64], dir[128];
+    struct pr_trace *t = NULL;
+    struct pr_error err;
+
+    (void)state;
+    mk_root(root, sizeof(root));
+    rank_folder(root, "r_ascend_pt/profiler_info_0.json", "{\"rank_id\": 0}");
+    put(root, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv",
+        STEPS_HDR "7,20.5,10,4.5,14.5,69.5,1x00.0,0,10,17.25\n");
+    snprintf(dir, sizeof(dir), "%s/r_ascend_pt", root);
+    pr_error_clear(&err);
+    assert_int_equal(row()->load(dir, NULL, &t, &err), PR_E_FORMAT);
+    assert_null(t);
+    assert_non_null(strstr(err.msg, "step_trace_time.csv: line 2:"));
+    rm_tree(root);
+}
+
 int
 main(void)
 {
@@ -225,6 +339,9 @@ main(void)
         cmocka_unit_test(test_rank_string_from_output),
         cmocka_unit_test(test_no_or_bad_info),
         cmocka_unit_test(test_not_claimed),
+        cmocka_unit_test(test_steps_from_table),
+        cmocka_unit_test(test_steps_fallbacks),
+        cmocka_unit_test(test_steps_bad),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
