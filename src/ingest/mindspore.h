@@ -146,6 +146,29 @@ PR_NODISCARD enum pr_status pr_ms_add_step(struct pr_ms_builder *b,
                                            int64_t end_ns,
                                            struct pr_error *err);
 
+/* A host operator call with its own duration (GPU runs time every op
+ * call on the host): `op` is its type, the call is held on host row `row`
+ * ("Ops"); *ext receives the id its kernels are linked with
+ * (pr_ms_add_kernel).  PR_E_NOMEM, PR_E_FORMAT for a negative duration. */
+struct pr_ms_call {
+    const char *op;     /* operator type ("Conv2D") */
+    const char *shapes; /* input shapes as model text, or NULL */
+    const char *row;    /* host row */
+    int64_t ts_ns, dur_ns;
+};
+PR_NODISCARD enum pr_status pr_ms_add_op(struct pr_ms_builder *b,
+                                         const struct pr_ms_call *c,
+                                         int64_t *ext, struct pr_error *err);
+
+/* A device task launched by the operator call `ext` (from pr_ms_add_op,
+ * which started at op_ts_ns on host row `row`); k->op must be NULL.  The
+ * launch is a zero-length runtime call at the op's start. */
+PR_NODISCARD enum pr_status pr_ms_add_kernel(struct pr_ms_builder *b,
+                                             const struct pr_ms_task *k,
+                                             int64_t ext, int64_t op_ts_ns,
+                                             const char *row,
+                                             struct pr_error *err);
+
 /* A device range that is not a task (a step phase, a stream-parallel
  * segment): kept on the device's "Step Trace" row, not counted. */
 PR_NODISCARD enum pr_status pr_ms_add_range(struct pr_ms_builder *b,

@@ -533,33 +533,104 @@ fill_gpu(struct pr_ms_builder *b, const struct pr_ms_task *k,
     return PR_OK;
 }
 
+/* The task itself, joined to its launch by corr (PR_NO_ID: none). */
+static enum pr_status
+add_device_task(struct pr_ms_builder *b, const struct pr_ms_task *k,
+                int64_t corr, struct pr_error *err)
+{
+    uint32_t pid = intern_num(b, "", b->device >= 0 ? b->device : 0);
+    uint32_t tid = k->row ? intern(b, k->row)
+                          : intern_num(b, "", k->stream >= 0 ? k->stream : 0);
+    struct pr_event *e;
+
+    if (pid == PR_STR_NONE || tid == PR_STR_NONE)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    e = new_event(b, k->kind, intern(b, k->name), pid, tid, k->ts_ns,
+                  k->dur_ns);
+    if (e == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    e->correlation = corr;
+    if (pr_info_table_of(k->kind) == PR_INFO_GPU && fill_gpu(b, k, e) != PR_OK)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    return PR_OK;
+}
+
+static int
+bad_span(const struct pr_ms_task *k)
+{
+    int64_t end;
+
+    return k->dur_ns < 0 || !pr_checked_add_i64(k->ts_ns, k->dur_ns, &end);
+}
+
 enum pr_status
 pr_ms_add_task(struct pr_ms_builder *b, const struct pr_ms_task *k,
                struct pr_error *err)
 {
+    /* the same strings in the same order as always: ids stay as they were */
     uint32_t pid = intern_num(b, "", b->device >= 0 ? b->device : 0);
     uint32_t tid = k->row ? intern(b, k->row)
                           : intern_num(b, "", k->stream >= 0 ? k->stream : 0);
     uint32_t host_tid =
         k->row ? intern(b, k->row) : intern_num(b, "stream ", k->stream);
-    int64_t corr = b->next_id++, end;
-    struct pr_event *e;
+    int64_t corr = b->next_id++;
 
-    if (k->dur_ns < 0 || !pr_checked_add_i64(k->ts_ns, k->dur_ns, &end))
+    if (bad_span(k))
         return pr_error_set(err, PR_E_FORMAT,
                             "%s: duration is negative or out of range",
                             k->name);
     if (pid == PR_STR_NONE || tid == PR_STR_NONE || host_tid == PR_STR_NONE ||
         (k->op && add_operator(b, k, host_tid, corr) != PR_OK))
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    e = new_event(b, k->kind, intern(b, k->name), pid, tid, k->ts_ns,
-                  k->dur_ns);
+    return add_device_task(b, k, k->op ? corr : PR_NO_ID, err);
+}
+
+enum pr_status
+pr_ms_add_op(struct pr_ms_builder *b, const struct pr_ms_call *c, int64_t *ext,
+             struct pr_error *err)
+{
+    struct pr_op_info *op;
+    struct pr_event *e;
+    uint32_t info;
+    int64_t end;
+
+    if (c->dur_ns < 0 || !pr_checked_add_i64(c->ts_ns, c->dur_ns, &end))
+        return pr_error_set(err, PR_E_FORMAT,
+                            "%s: duration is negative or out of range", c->op);
+    *ext = b->next_id++;
+    op = pr_trace_add_op(b->t, &info);
+    if (op == NULL ||
+        (c->shapes && (op->input_dims = intern(b, c->shapes)) == PR_STR_NONE) ||
+        pr_shapes_note(b->t, PR_SHAPES_DIMS, op->input_dims) != PR_OK)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    e = new_event(b, PR_KIND_HOST_OP, intern(b, c->op), b->host_pid,
+                  intern(b, c->row), c->ts_ns, c->dur_ns);
     if (e == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    e->correlation = k->op ? corr : PR_NO_ID;
-    if (pr_info_table_of(k->kind) == PR_INFO_GPU && fill_gpu(b, k, e) != PR_OK)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    e->external_id = *ext;
+    e->info = info;
     return PR_OK;
+}
+
+enum pr_status
+pr_ms_add_kernel(struct pr_ms_builder *b, const struct pr_ms_task *k,
+                 int64_t ext, int64_t op_ts_ns, const char *row,
+                 struct pr_error *err)
+{
+    int64_t corr = b->next_id++;
+    struct pr_event *e;
+
+    if (bad_span(k))
+        return pr_error_set(err, PR_E_FORMAT,
+                            "%s: duration is negative or out of range",
+                            k->name);
+    e = new_event(b, PR_KIND_RUNTIME_CALL, b->launch, b->host_pid,
+                  intern(b, row), op_ts_ns, 0);
+    if (e == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    e->external_id = ext;
+    e->correlation = corr;
+    return add_device_task(b, k, corr, err);
 }
 
 enum pr_status

@@ -454,6 +454,240 @@ test_ranks_and_segments(void **state)
     rm_dir(dir, files);
 }
 
+/* ------------------------------------------------------------ GPU */
+
+/* A GPU profiler/ folder as DataSaver writes it (other-producers.md
+ * §3.2): no real sample is public, so the files are written here from the
+ * writer's format. */
+#define CONV "Default/network-WithLossCell/conv1-Conv2d/Conv2D-op5"
+#define RELU "Default/network-WithLossCell/relu-ReLU/ReLU-op6"
+#define WINO "void cudnn::winograd<float, 4>(int, float*)"
+
+#define GPU_OP_DETAIL                                                          \
+    "op_side,op_type,op_name,op_full_name,op_occurrences,op_total_time(us),"   \
+    "op_avg_time(us),total_proportion,cuda_activity_cost_time(us),cuda_"       \
+    "activity_call_count\n"                                                    \
+    "Device,Conv2D,Conv2D-op5," CONV ",2,100.0,50.0,0.8,80.0,4\n"              \
+    "Device,ReLU,ReLU-op6," RELU ",2,25.0,12.5,0.2,10.0,2\n"
+
+#define GPU_ACTIVITY                                                           \
+    "name,type,op_full_name,stream_id,block_dim,grid_dim,occurrences,total_"   \
+    "duration(us),avg_duration(us),max_duration(us),min_duration(us)\n"        \
+    "\"" WINO "\",cuLaunchKernel," CONV ",7,\"256,1,1\",\"64,2,1\",2,60.0,"    \
+    "30.0,31.0,29.0\n"                                                         \
+    "implicit_gemm,cuLaunchKernel," CONV ",7,\"128,1,1\",\"32,1,1\",2,20.0,"   \
+    "10.0,10.0,10.0\n"                                                         \
+    "relu_kernel,cuLaunchKernel," RELU ",7,\"512,1,1\",\"16,1,1\",2,10.0,5.0," \
+    "5.0,5.0\n"
+
+static const char *const gpu_files[] = {"gpu_op_detail_info_0.csv",
+                                        "gpu_op_type_info_0.csv",
+                                        "gpu_activity_data_0.csv",
+                                        "op_execute_timestamp_0.txt",
+                                        "activity_execute_timestamp_0.txt",
+                                        "gpu_framework_0.txt",
+                                        "step_trace_profiling_0.txt",
+                                        "start_time_0.txt",
+                                        NULL};
+
+static void
+put_gpu(const char *dir, int with_timestamps)
+{
+    put(dir, gpu_files[0], GPU_OP_DETAIL);
+    put(dir, gpu_files[1],
+        "op_type,type_occurrences,total_time(us),total_proportion,avg_time("
+        "us)\nConv2D,2,100.0,0.8,50.0\nReLU,2,25.0,0.2,12.5\n");
+    put(dir, gpu_files[2], GPU_ACTIVITY);
+    if (!with_timestamps)
+        return;
+    put(dir, gpu_files[3],
+        CONV ";GpuOps;1000000,40.5 2000000,59.5 \n" RELU
+             ";GpuOps;1050000,12.5 2060000,12.5 \n");
+    put(dir, gpu_files[4],
+        WINO ";7;1010000;31.0\nimplicit_gemm;7;1041000;10.0\n"
+             "relu_kernel;7;1060000;5.0\n" WINO ";7;2010000;29.0\n"
+             "implicit_gemm;7;2039000;10.0\nrelu_kernel;7;2070000;5.0\n");
+    put(dir, gpu_files[5],
+        "Conv2D;Conv2D-op5;1;input_0:32,3,224,224;input_1:64,3,7,7\n"
+        "ReLU;ReLU-op6;1;input_0:[32, 64, 112, 112]\n");
+    put(dir, gpu_files[6],
+        CONV " 100000,101000 200000,201000\n"
+             "Default/Gradients/ReLUGrad-op20 180000,181000 280000,281000\n"
+             "Default/optimizer-Momentum/ApplyMomentum-op55 190000,195000 "
+             "290000,295000\n"
+             "Default/AllReduce-op30 185000,186000 285000,286000\n");
+    put(dir, gpu_files[7],
+        "host_monotonic_raw_time(ns): 1000\ngpu_start_time(ns): 2000\n");
+}
+
+/* The launch that joins kernel e to its operator: the host op's ext. */
+static int64_t
+op_ext_of(const struct pr_trace *t, const struct pr_event *k)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_events; i++)
+        if (t->events[i].kind == PR_KIND_RUNTIME_CALL &&
+            t->events[i].correlation == k->correlation)
+            return t->events[i].external_id;
+    return -1;
+}
+
+static size_t
+gaps_of(const struct pr_trace *t, const char *kind)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < t->n_gaps; i++)
+        n += strcmp(pr_trace_str(t, t->gaps[i].kind), kind) == 0;
+    return n;
+}
+
+static void
+test_gpu_folder(void **state)
+{
+    char dir[] = "/tmp/pr_ms_XXXXXX";
+    const struct pr_event *e, *op;
+    const struct pr_gpu_info *g;
+    struct pr_trace *t;
+    size_t n;
+    int64_t dur;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    put_gpu(dir, 1);
+    assert_int_equal(sniff_dir(dir), PR_CLAIM_SURE);
+    t = load_ok(dir);
+    assert_null(t->next);
+    assert_string_equal(pr_trace_str(t, t->worker), "rank0");
+    assert_string_equal(pr_trace_str(t, t->device_kind), "gpu");
+    /* every kernel call, exact times, with its launch shape */
+    tasks(t, &n, &dur);
+    assert_int_equal(n, 6);
+    assert_int_equal(dur, 90000);
+    e = find(t, PR_KIND_DEVICE_TASK, WINO, 1);
+    assert_non_null(e);
+    assert_int_equal(e->ts_ns, 2010000);
+    assert_int_equal(e->dur_ns, 29000);
+    assert_string_equal(pr_trace_str(t, e->tid), "7");
+    assert_string_equal(pr_trace_str(t, e->pid), "0");
+    g = pr_trace_gpu(t, e);
+    assert_int_equal(g->grid[0], 64);
+    assert_int_equal(g->grid[1], 2);
+    assert_int_equal(g->block[0], 256);
+    assert_int_equal(g->stream, 7);
+    /* operator calls with their host time and shapes; each kernel joins
+     * the call of its operator that ran last before it */
+    op = find(t, PR_KIND_HOST_OP, "Conv2D", 1);
+    assert_non_null(op);
+    assert_int_equal(op->ts_ns, 2000000);
+    assert_int_equal(op->dur_ns, 59500);
+    assert_string_equal(pr_trace_str(t, pr_trace_op(t, op)->input_dims),
+                        "[[32, 3, 224, 224], [64, 3, 7, 7]]");
+    assert_int_equal(op_ext_of(t, e), op->external_id);
+    op = find(t, PR_KIND_HOST_OP, "ReLU", 0);
+    assert_string_equal(pr_trace_str(t, pr_trace_op(t, op)->input_dims),
+                        "[[32, 64, 112, 112]]");
+    assert_int_equal(
+        op_ext_of(t, find(t, PR_KIND_DEVICE_TASK, "relu_kernel", 0)),
+        op->external_id);
+    assert_null(find(t, PR_KIND_HOST_OP, "Conv2D", 2));
+    /* steps: fp_start of step 1 to iter_end, then iter_end to iter_end */
+    assert_true(t->device_steps);
+    e = find(t, PR_KIND_ANNOTATION, "ProfilerStep#1", 0);
+    assert_int_equal(e->ts_ns, 1000000);
+    assert_int_equal(e->dur_ns, 950000);
+    e = find(t, PR_KIND_ANNOTATION, "ProfilerStep#2", 0);
+    assert_int_equal(e->ts_ns, 1950000);
+    assert_int_equal(e->dur_ns, 1000000);
+    assert_int_equal(gaps_of(t, "no_dtypes"), 1);
+    assert_int_equal(t->n_skipped, 0);
+    /* rows and lines: 2 + 3 + 2 + 6 + 2 + 4 */
+    assert_int_equal(t->n_trace_events, 19);
+    pr_trace_free(t);
+    rm_dir(dir, gpu_files);
+}
+
+/* Only the aggregated tables: calls laid end to end from 0, the nth kernel
+ * of an operator joined to its nth call. */
+static void
+test_gpu_totals(void **state)
+{
+    char dir[] = "/tmp/pr_ms_XXXXXX";
+    const struct pr_event *e, *op;
+    struct pr_trace *t;
+    size_t n;
+    int64_t dur;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    put_gpu(dir, 0);
+    t = load_ok(dir);
+    tasks(t, &n, &dur);
+    assert_int_equal(n, 6);
+    assert_int_equal(dur, 90000);
+    op = find(t, PR_KIND_HOST_OP, "ReLU", 1);
+    assert_non_null(op);
+    assert_int_equal(op->ts_ns, 100000 + 12500);
+    assert_int_equal(op->dur_ns, 12500);
+    e = find(t, PR_KIND_DEVICE_TASK, "relu_kernel", 1);
+    assert_int_equal(e->dur_ns, 5000);
+    assert_int_equal(op_ext_of(t, e), op->external_id);
+    assert_int_equal(pr_trace_gpu(t, e)->block[0], 512);
+    assert_false(t->device_steps);
+    pr_trace_free(t);
+    rm_dir(dir, gpu_files);
+}
+
+/* The timeline JSON alone (MindInsight's fixture, with the operator of
+ * its kernel added): operators on "Ops", kernels on their stream. */
+static void
+test_gpu_timeline(void **state)
+{
+    static const char *const files[] = {"gpu_timeline_display_0.json", NULL};
+    char dir[] = "/tmp/pr_ms_XXXXXX";
+    const struct pr_event *e, *op;
+    const struct pr_gpu_info *g;
+    struct pr_trace *t;
+    size_t n;
+    int64_t dur;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    put(dir, files[0],
+        "[{\"name\": \"Default/InitDataSetQueue-op0\", \"ph\": \"X\", \"tid\": "
+        "\"Ops\", \"ts\": 1600695893269618.2, \"dur\": 303.84, \"pid\": 0},"
+        "{\"name\": \"Default/optimizer-Momentum/ApplyMomentum-op55\", \"ph\": "
+        "\"X\", \"tid\": \"Ops\", \"ts\": 1600695897737700, \"dur\": 20, "
+        "\"pid\": 0},"
+        "{\"name\": \"void MomentumUpdateVariableKernel<float, float, "
+        "float>(unsigned long, float*, float*, float const*, float const*, "
+        "float const*, bool)\", \"ph\": \"X\", \"tid\": \"17\", \"ts\": "
+        "1600695897737724.8, \"dur\": 5.792, \"pid\": 0, \"args\": {\"type\": "
+        "\"cuLaunchKernel\", \"op_full_name\": "
+        "\"Default/optimizer-Momentum/ApplyMomentum-op55\", \"block_dim\": "
+        "\"1024,1,1\", \"grid_dim\": \"8,1,1\"}}]");
+    t = load_ok(dir);
+    tasks(t, &n, &dur);
+    assert_int_equal(n, 1);
+    assert_int_equal(dur, 5792);
+    e = &t->events[t->n_events - 1];
+    assert_int_equal(e->kind, PR_KIND_DEVICE_TASK);
+    assert_true(e->ts_ns > 1600695897737724500LL &&
+                e->ts_ns < 1600695897737725100LL);
+    assert_string_equal(pr_trace_str(t, e->tid), "17");
+    g = pr_trace_gpu(t, e);
+    assert_int_equal(g->block[0], 1024);
+    assert_int_equal(g->grid[0], 8);
+    op = find(t, PR_KIND_HOST_OP, "ApplyMomentum", 0);
+    assert_non_null(op);
+    assert_int_equal(op->dur_ns, 20000);
+    assert_int_equal(op_ext_of(t, e), op->external_id);
+    assert_non_null(find(t, PR_KIND_HOST_OP, "InitDataSetQueue", 0));
+    pr_trace_free(t);
+    rm_dir(dir, files);
+}
+
 static void
 expect_error(const char *name, const char *text, const char *msg)
 {
@@ -505,6 +739,21 @@ test_errors(void **state)
                  "[{\"name\": \"A\", \"ph\": \"X\", \"pid\": 9000, \"ts\": 1, "
                  "\"dur\": 1, \"args\": {\"fullname\": \"A\"}}, 3",
                  "timeline_display_1.json");
+    expect_error("activity_execute_timestamp_0.txt",
+                 "k;7;1000;1.5\nk;7;x;1.5\n",
+                 "line 2: not \"<kernel>;<stream>;<start ns>;<duration us>\"");
+    expect_error("op_execute_timestamp_0.txt",
+                 "Default/A-op1;GpuOps;1000,1.5 2000,y\n",
+                 "\"2000,y\" is not <start ns>,<duration us>");
+    expect_error("step_trace_profiling_0.txt",
+                 "A-op1 100,110 200,210\nB-op2 150,160 250,260\n"
+                 "C-op3 190,195\n",
+                 "fp_start and iter_end lines do not hold one time per step");
+    expect_error("gpu_activity_data_0.csv",
+                 "name,type,op_full_name,stream_id,block_dim,grid_dim,"
+                 "occurrences,total_duration(us)\nk,t,A,7,\"1,1\",\"1,1,1\","
+                 "1,2.0\n",
+                 "k: stream_id, block_dim, grid_dim");
     /* a folder with nothing of MindSpore's: not this format */
     assert_non_null(mkdtemp(dir));
     put(dir, "a.txt", "hello\n");
@@ -526,6 +775,9 @@ main(void)
         cmocka_unit_test(test_timeline_json),
         cmocka_unit_test(test_totals_only),
         cmocka_unit_test(test_ranks_and_segments),
+        cmocka_unit_test(test_gpu_folder),
+        cmocka_unit_test(test_gpu_totals),
+        cmocka_unit_test(test_gpu_timeline),
         cmocka_unit_test(test_errors),
     };
 
