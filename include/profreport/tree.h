@@ -53,18 +53,21 @@ struct pr_tree_rt {
     int64_t device_ns, tc_ns;  /* summed durations of its device events */
 };
 
+/* 80 bytes: nodes outnumber every other record of the tree, so what a
+ * node can find elsewhere is not stored (its thread: pr_tree_tid) and its
+ * links are 32-bit (children and runtimes: pr_tree_kids, pr_tree_rts). */
 struct pr_tree_node {
-    uint32_t ev;          /* index into t->events; NONE for roots */
-    uint32_t parent;      /* NONE for roots and dropped nodes */
-    uint8_t type;         /* enum pr_node_type */
-    int8_t kind;          /* enum pr_kind of the event; -1 for roots */
-    uint8_t is_operator;  /* the 5.4 predicate */
-    uint8_t tc_eligible;  /* 10.2 plus 5.2 propagation */
-    uint8_t dropped;      /* partial overlap (5.1.4) or collapsed */
-    uint32_t name, tid;   /* string ids; span: pr_tree_start/end */
-    const uint32_t *kids; /* borrowed slice of pr_tree.kid_idx, sorted by
-                             (start, -end) */
-    const uint32_t *rts;  /* borrowed slice of pr_tree.rt_idx: runtimes */
+    uint32_t ev;              /* index into t->events; NONE for roots */
+    uint32_t parent;          /* NONE for roots and dropped nodes */
+    unsigned type : 4;        /* enum pr_node_type */
+    signed kind : 8;          /* enum pr_kind of the event; -1 for roots */
+    unsigned is_operator : 1; /* the 5.4 predicate */
+    unsigned tc_eligible : 1; /* 10.2 plus 5.2 propagation */
+    unsigned dropped : 1;     /* partial overlap (5.1.4) or collapsed */
+    uint32_t name;            /* string id; span: pr_tree_start/end */
+    uint32_t kid0;            /* children: pr_tree_kids(), sorted by
+                                 (start, -end) */
+    uint32_t rt0;             /* runtimes: pr_tree_rts() */
     uint32_t n_kids, n_rts;
     int64_t host_total_ns, host_self_ns;
     int64_t device_total_ns, device_self_ns;
@@ -78,10 +81,11 @@ struct pr_tree {
     size_t n_rts, cap_rts;
     struct pr_tree_dev *devs; /* owned; device events in trace order */
     size_t n_devs, cap_devs;
-    uint32_t *rt_devs; /* owned; device indexes grouped by runtime */
-    uint32_t *kid_idx; /* owned; every node's children, one slice each */
-    uint32_t *rt_idx;  /* owned; every node's runtimes, one slice each */
-    uint32_t *roots;   /* owned; one root per thread, tid order */
+    uint32_t *rt_devs;   /* owned; device indexes grouped by runtime */
+    uint32_t *kid_idx;   /* owned; every node's children, one slice each */
+    uint32_t *rt_idx;    /* owned; every node's runtimes, one slice each */
+    uint32_t *roots;     /* owned; one root per thread, tid order */
+    uint32_t *root_tids; /* owned; the tid string id of each root */
     size_t n_roots;
     uint32_t *post; /* owned; post-order over all trees in tid
                        order (5.5), roots included */
@@ -91,6 +95,34 @@ struct pr_tree {
      * whose runtime ids often name no op). */
     size_t n_rt_by_id, n_rt_by_time;
 };
+
+/* The children of node n (n->n_kids of them) and its runtimes (n->n_rts),
+ * as node and runtime indexes. */
+static inline const uint32_t *
+pr_tree_kids(const struct pr_tree *tree, const struct pr_tree_node *n)
+{
+    return tree->kid_idx + n->kid0;
+}
+
+static inline const uint32_t *
+pr_tree_rts(const struct pr_tree *tree, const struct pr_tree_node *n)
+{
+    return tree->rt_idx + n->rt0;
+}
+
+/* The tid string id of node `node`: its event's, or its thread's for a
+ * root. */
+static inline uint32_t
+pr_tree_tid(const struct pr_trace *t, const struct pr_tree *tree, size_t node)
+{
+    size_t r;
+
+    if (tree->nodes[node].ev != PR_TREE_NONE)
+        return t->events[tree->nodes[node].ev].tid;
+    for (r = 0; r < tree->n_roots && tree->roots[r] != node; r++)
+        ;
+    return r < tree->n_roots ? tree->root_tids[r] : PR_STR_NONE;
+}
 
 /* Span of node n of trace t's tree: its event's, or (INT64_MIN,
  * INT64_MAX) for a root.  Not stored: nodes outnumber every other record. */

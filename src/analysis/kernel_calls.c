@@ -77,11 +77,12 @@ index_threads(struct calls *c, struct pr_error *err)
         if (n->type == PR_N_ROOT)
             continue;
         name = node_name(c, i);
-        bits = pr_idmap_get(&c->tids, n->tid);
+        bits = pr_idmap_get(&c->tids, pr_tree_tid(c->t, &c->tree, i));
         bits = bits == PR_NONE ? 0 : bits;
         bits |= is_backward_name(name) ? TID_BACKWARD : 0;
         bits |= pr_tree_is_step(name) ? TID_STEP : 0;
-        if (pr_idmap_put(&c->tids, n->tid, bits, err) != PR_OK)
+        if (pr_idmap_put(&c->tids, pr_tree_tid(c->t, &c->tree, i), bits, err) !=
+            PR_OK)
             return PR_E_NOMEM;
     }
     return PR_OK;
@@ -131,7 +132,7 @@ is_bprop(const struct calls *c, size_t node)
         if (is_backward_name(node_name(c, i)))
             return 1;
     }
-    bits = pr_idmap_get(&c->tids, c->tree.nodes[node].tid);
+    bits = pr_idmap_get(&c->tids, pr_tree_tid(c->t, &c->tree, node));
     return bits != PR_NONE && (bits & TID_BACKWARD) && !(bits & TID_STEP);
 }
 

@@ -121,8 +121,8 @@ node_bounds(const struct mem *m, size_t i, int64_t *s, int64_t *e)
         *e = INT64_MIN;
         return;
     }
-    *s = pr_tree_start(m->t, &tr->nodes[n->kids[0]]);
-    *e = pr_tree_end(m->t, &tr->nodes[n->kids[n->n_kids - 1]]);
+    *s = pr_tree_start(m->t, &tr->nodes[pr_tree_kids(tr, n)[0]]);
+    *e = pr_tree_end(m->t, &tr->nodes[pr_tree_kids(tr, n)[n->n_kids - 1]]);
 }
 
 /* Descend from node c to the deepest child containing ts (12.2). */
@@ -137,14 +137,14 @@ descend(struct mem *m, size_t c, int64_t ts)
         size_t found = PR_NONE;
 
         while (k < n->n_kids) {
-            const struct pr_tree_node *ch = &tr->nodes[n->kids[k]];
+            const struct pr_tree_node *ch = &tr->nodes[pr_tree_kids(tr, n)[k]];
             if (pr_tree_start(m->t, ch) > ts)
                 break;
             if (pr_tree_end(m->t, ch) <= ts) {
                 k++;
                 continue;
             }
-            found = n->kids[k];
+            found = pr_tree_kids(tr, n)[k];
             break;
         }
         m->next_kid[c] = (uint32_t)k;
@@ -237,7 +237,7 @@ root_of_tid(const struct pr_tree *tr, uint32_t tid)
     size_t r;
 
     for (r = 0; r < tr->n_roots; r++)
-        if (tr->nodes[tr->roots[r]].tid == tid)
+        if (tr->root_tids[r] == tid)
             return r;
     return PR_NONE;
 }

@@ -85,7 +85,8 @@ add_call(struct ctx *c, struct mod *m, const struct pr_tree_node *nd)
 
     m->occurrences++;
     for (k = 0; k < nd->n_kids; k++)
-        m->operators += c->tree->nodes[nd->kids[k]].is_operator;
+        m->operators +=
+            c->tree->nodes[pr_tree_kids(c->tree, nd)[k]].is_operator;
     m->host_total_ns = pr_sat_add_i64(m->host_total_ns, nd->host_total_ns);
     m->host_self_ns = pr_sat_add_i64(m->host_self_ns, nd->host_self_ns);
     m->dev_total_ns = pr_sat_add_i64(m->dev_total_ns, nd->device_total_ns);
@@ -132,7 +133,7 @@ walk(struct ctx *c)
         ok = visit(c, ni);
         /* each node is pushed once, by its parent: depth < n_nodes */
         for (k = nd->n_kids; ok && k > 0 && depth < tr->n_nodes; k--)
-            stack[depth++] = nd->kids[k - 1];
+            stack[depth++] = pr_tree_kids(tr, nd)[k - 1];
     }
     free(stack);
     return ok;

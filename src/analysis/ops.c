@@ -57,7 +57,7 @@ add_measured(struct group *g, const struct pr_trace *t,
     size_t i, j;
 
     for (i = 0; i < n->n_rts; i++) {
-        const struct pr_tree_rt *r = &tree->rts[n->rts[i]];
+        const struct pr_tree_rt *r = &tree->rts[pr_tree_rts(tree, n)[i]];
 
         for (j = 0; j < r->n_dev; j++) {
             const struct pr_event *e =
@@ -233,7 +233,7 @@ own_kernel_ns(const struct pr_trace *t, const struct pr_tree *tree,
     size_t i, j;
 
     for (i = 0; i < n->n_rts; i++) {
-        const struct pr_tree_rt *r = &tree->rts[n->rts[i]];
+        const struct pr_tree_rt *r = &tree->rts[pr_tree_rts(tree, n)[i]];
 
         for (j = 0; j < r->n_dev; j++) {
             const struct pr_event *e =
@@ -261,7 +261,7 @@ pr_ops_tc_eligible_ratio(const struct pr_trace *t, const struct pr_tree *tree)
         int has_below = 0;
 
         for (k = 0; k < n->n_kids; k++)
-            has_below |= below[n->kids[k]] != 0;
+            has_below |= below[pr_tree_kids(tree, n)[k]] != 0;
         below[tree->post[i]] = (unsigned char)(has_below ? 2 : 0);
         if (n->tc_eligible && !has_below) {
             below[tree->post[i]] = 1;

@@ -610,7 +610,7 @@ own_flops(struct ctx *c, uint32_t ni, unsigned char *known)
     uint32_t k;
 
     for (k = 0; k < nd->n_kids; k++)
-        known[ni] |= known[nd->kids[k]];
+        known[ni] |= known[pr_tree_kids(c->tree, nd)[k]];
     if (known[ni] || c->node_attr[ni] == NO_ATTR)
         return -1;
     f = flops_of(c->t, nd);

@@ -182,7 +182,6 @@ add_host(struct builder *b, size_t i, int type)
     n->type = (uint8_t)type;
     n->kind = (int8_t)e->kind;
     n->name = e->name;
-    n->tid = e->tid;
     n->is_operator = is_operator_node(b, n);
     n->tc_eligible = (pr_names_get(&b->names, e->name) & PR_NAME_TC_OP) != 0;
     if (pr_grow((void **)&b->node_tid, &b->cap_node_tid, idx + 1,
@@ -319,6 +318,10 @@ scan(struct builder *b)
             break;
         }
     }
+    /* The correlation maps have made every launch-to-device link: give
+     * them back before nesting, the tree's largest moment. */
+    pr_idmap_free(&b->rt_by_corr);
+    pr_idmap_free(&b->pending);
     return st;
 }
 
@@ -393,20 +396,22 @@ node_ext(const struct builder *b, const struct pr_tree_node *n)
 
 /* The last child of p that starts at or before ts; NONE if none. */
 static uint32_t
-last_kid_at(const struct pr_trace *t, const struct pr_tree_node *nodes,
+last_kid_at(const struct pr_trace *t, const struct pr_tree *tr,
             const struct pr_tree_node *p, int64_t ts)
 {
+    const struct pr_tree_node *nodes = tr->nodes;
+    const uint32_t *kids = pr_tree_kids(tr, p);
     size_t lo = 0, hi = p->n_kids;
 
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
 
-        if (pr_tree_start(t, &nodes[p->kids[mid]]) <= ts)
+        if (pr_tree_start(t, &nodes[kids[mid]]) <= ts)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo == 0 ? PR_TREE_NONE : p->kids[lo - 1];
+    return lo == 0 ? PR_TREE_NONE : kids[lo - 1];
 }
 
 /* Where event e lies in the nested tree of its thread: the deepest node
@@ -425,7 +430,7 @@ locate(const struct builder *b, const struct pr_event *e, uint32_t *deepest)
         return 0;
     *deepest = b->tree->roots[k];
     for (;;) {
-        kid = last_kid_at(b->t, nodes, &nodes[*deepest], e->ts_ns);
+        kid = last_kid_at(b->t, b->tree, &nodes[*deepest], e->ts_ns);
         if (kid == PR_TREE_NONE || pr_tree_end(b->t, &nodes[kid]) < end)
             return 1;
         *deepest = kid;
@@ -517,7 +522,9 @@ make_roots(struct builder *b)
     size_t k, idx;
 
     tr->roots = malloc((b->n_tids ? b->n_tids : 1) * sizeof(*tr->roots));
-    if (tr->roots == NULL)
+    tr->root_tids =
+        malloc((b->n_tids ? b->n_tids : 1) * sizeof(*tr->root_tids));
+    if (tr->roots == NULL || tr->root_tids == NULL)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     for (k = 0; k < b->n_tids; k++) {
         struct pr_tree_node *n = new_node(b, &idx);
@@ -525,8 +532,8 @@ make_roots(struct builder *b)
         if (n == NULL)
             return PR_E_NOMEM;
         n->type = PR_N_ROOT;
-        n->tid = b->tids[k];
         n->name = pr_strtab_find(b->t->strs, "CallTreeRoot", 12);
+        tr->root_tids[tr->n_roots] = b->tids[k];
         tr->roots[tr->n_roots++] = (uint32_t)idx;
     }
     return PR_OK;
@@ -626,6 +633,31 @@ cmp_span(const void *a, const void *b)
     return x->idx < y->idx ? -1 : (x->idx > y->idx);
 }
 
+/* Sort keys by cmp_span.  A thread's nodes come in event order, which is
+ * start order, so only runs of equal starts are out of place: sorting each
+ * run alone gives the same order as sorting all, without the copy of the
+ * whole array that qsort's merge sort makes.  Keys out of start order
+ * (not expected) are sorted all at once. */
+static void
+sort_spans(struct span_key *keys, size_t n)
+{
+    size_t i, run = 0;
+
+    for (i = 1; i < n; i++) {
+        if (keys[i].start_ns < keys[i - 1].start_ns) {
+            qsort(keys, n, sizeof(*keys), cmp_span);
+            return;
+        }
+    }
+    for (i = 1; i <= n; i++) {
+        if (i < n && keys[i].start_ns == keys[run].start_ns)
+            continue;
+        if (i - run > 1)
+            qsort(keys + run, i - run, sizeof(*keys), cmp_span);
+        run = i;
+    }
+}
+
 /* 5.1.4: nest one thread's nodes with a stack.  A node that starts inside
  * the stack top but ends after it overlaps partially and is dropped.  Kept
  * nodes are listed in b->nested in this order, which is each parent's
@@ -637,7 +669,7 @@ nest(struct builder *b, size_t root, struct span_key *keys, size_t n,
     struct pr_tree_node *nodes = b->tree->nodes;
     size_t i, depth = 1;
 
-    qsort(keys, n, sizeof(*keys), cmp_span);
+    sort_spans(keys, n);
     stack[0].start_ns = INT64_MIN;
     stack[0].end_ns = INT64_MAX;
     stack[0].idx = (uint32_t)root;
@@ -668,14 +700,14 @@ lay_out_kids(struct builder *b)
     if (tr->kid_idx == NULL)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     for (i = 0; i < tr->n_nodes; i++) {
-        tr->nodes[i].kids = tr->kid_idx + pos;
+        tr->nodes[i].kid0 = (uint32_t)pos;
         pos += tr->nodes[i].n_kids;
         tr->nodes[i].n_kids = 0;
     }
     for (i = 0; i < b->n_nested; i++) {
         struct pr_tree_node *p = &tr->nodes[tr->nodes[b->nested[i]].parent];
 
-        tr->kid_idx[(p->kids - tr->kid_idx) + p->n_kids++] = b->nested[i];
+        tr->kid_idx[p->kid0 + p->n_kids++] = b->nested[i];
     }
     return PR_OK;
 }
@@ -683,11 +715,16 @@ lay_out_kids(struct builder *b)
 static enum pr_status
 nest_all(struct builder *b, const uint32_t *order, const size_t *first)
 {
-    size_t n_host = first[b->n_tids], k, i;
-    struct span_key *keys = malloc((n_host ? n_host : 1) * sizeof(*keys));
-    struct span_key *stack = malloc((n_host + 1) * sizeof(*stack));
+    size_t n_host = first[b->n_tids], most = 1, k, i;
+    struct span_key *keys, *stack;
     enum pr_status st = PR_OK;
 
+    /* one thread at a time: room for the largest thread, not for all */
+    for (k = 0; k < b->n_tids; k++)
+        if (first[k + 1] - first[k] > most)
+            most = first[k + 1] - first[k];
+    keys = malloc(most * sizeof(*keys));
+    stack = malloc((most + 1) * sizeof(*stack));
     b->nested = malloc((n_host ? n_host : 1) * sizeof(*b->nested));
     if (keys == NULL || stack == NULL || b->nested == NULL)
         st = pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
@@ -728,20 +765,20 @@ static void
 collapse_into(struct builder *b, size_t p)
 {
     struct pr_tree_node *nodes = b->tree->nodes;
-    size_t k = nodes[p].kids[0], i, r, next;
+    size_t k = b->tree->kid_idx[nodes[p].kid0], i, r, next;
 
     for (r = b->rt_head[k]; r != PR_TREE_NONE; r = next) {
         next = b->rt_next[r];
         give_rt(b, p, r);
     }
     b->rt_head[k] = b->rt_tail[k] = PR_TREE_NONE;
-    nodes[p].kids = nodes[k].kids;
+    nodes[p].kid0 = nodes[k].kid0;
     nodes[p].n_kids = nodes[k].n_kids;
-    nodes[k].kids = NULL;
+    nodes[k].kid0 = 0;
     nodes[k].n_kids = 0;
     nodes[k].dropped = 1;
     for (i = 0; i < nodes[p].n_kids; i++)
-        nodes[nodes[p].kids[i]].parent = (uint32_t)p;
+        nodes[b->tree->kid_idx[nodes[p].kid0 + i]].parent = (uint32_t)p;
 }
 
 static void
@@ -757,10 +794,11 @@ collapse_all(struct builder *b, size_t *stack)
             size_t p = stack[--depth];
 
             while (tr->nodes[p].n_kids == 1 &&
-                   is_dup_pair(&tr->nodes[p], &tr->nodes[tr->nodes[p].kids[0]]))
+                   is_dup_pair(&tr->nodes[p],
+                               &tr->nodes[pr_tree_kids(tr, &tr->nodes[p])[0]]))
                 collapse_into(b, p);
             for (i = tr->nodes[p].n_kids; i > 0; i--)
-                stack[depth++] = tr->nodes[p].kids[i - 1];
+                stack[depth++] = pr_tree_kids(tr, &tr->nodes[p])[i - 1];
         }
     }
 }
@@ -776,7 +814,7 @@ lay_out_rts(struct builder *b)
     if (tr->rt_idx == NULL)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     for (i = 0; i < tr->n_nodes; i++) {
-        tr->nodes[i].rts = tr->rt_idx + pos;
+        tr->nodes[i].rt0 = (uint32_t)pos;
         tr->nodes[i].n_rts = 0;
         for (r = b->rt_head[i]; r != PR_TREE_NONE; r = b->rt_next[r]) {
             tr->rt_idx[pos++] = (uint32_t)r;
@@ -801,7 +839,8 @@ post_order(struct pr_tree *tr, size_t *stack, size_t *pos)
             size_t n = stack[depth - 1];
 
             if (pos[depth - 1] < tr->nodes[n].n_kids) {
-                stack[depth] = tr->nodes[n].kids[pos[depth - 1]++];
+                stack[depth] =
+                    pr_tree_kids(tr, &tr->nodes[n])[pos[depth - 1]++];
                 pos[depth++] = 0;
                 continue;
             }
@@ -846,9 +885,9 @@ fill_node(const struct pr_trace *t, struct pr_tree *tr, size_t n)
 
     p->tc_self_ns = 0;
     for (i = 0; i < p->n_rts; i++) {
-        const struct pr_tree_rt *r = &tr->rts[p->rts[i]];
+        const struct pr_tree_rt *r = &tr->rts[pr_tree_rts(tr, p)[i]];
 
-        fill_runtime(t, tr, p->rts[i], n);
+        fill_runtime(t, tr, pr_tree_rts(tr, p)[i], n);
         rt_span =
             pr_sat_add_i64(rt_span, pr_sat_sub_i64(r->end_ns, r->start_ns));
         rt_dev = pr_sat_add_i64(rt_dev, r->device_ns);
@@ -857,7 +896,7 @@ fill_node(const struct pr_trace *t, struct pr_tree *tr, size_t n)
     }
     p->device_self_ns = rt_dev;
     for (i = 0; i < p->n_kids; i++) {
-        const struct pr_tree_node *k = &tr->nodes[p->kids[i]];
+        const struct pr_tree_node *k = &tr->nodes[pr_tree_kids(tr, p)[i]];
 
         /* kids are never roots */
         kid_span = pr_sat_add_i64(kid_span, k->host_total_ns);
@@ -1003,6 +1042,7 @@ pr_tree_free(struct pr_tree *tree)
     free(tree->devs);
     free(tree->rt_devs);
     free(tree->roots);
+    free(tree->root_tids);
     free(tree->post);
     memset(tree, 0, sizeof(*tree));
 }
