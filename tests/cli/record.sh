@@ -40,6 +40,41 @@ check "a command not in PATH exits 127" [ $? -eq 127 ]
 check "  and leaves no output folder" [ ! -e "$T_DIR/run5" ]
 n=$(grep -c "^profreport:" "$T_DIR/err")
 check "  and says so once (got $n lines)" [ "$n" -eq 1 ]
+# a script whose interpreter is missing, and a file that is no program:
+# both pass the PATH check and fail at exec; neither leaves a folder
+printf '#!/nonexistent/interp\n' > "$T_DIR/badinterp.sh"
+printf 'not a program\n' > "$T_DIR/noexec"
+chmod +x "$T_DIR/badinterp.sh" "$T_DIR/noexec"
+for c in badinterp.sh noexec; do
+    "$PR_BIN" record --output "$T_DIR/run_$c" -- "$T_DIR/$c" 2> "$T_DIR/err"
+    rc=$?
+    check "$c: exits 127 (got $rc)" [ "$rc" -eq 127 ]
+    check "$c: leaves no output folder" [ ! -e "$T_DIR/run_$c" ]
+    check "$c: names the command" grep -q "$c" "$T_DIR/err"
+done
+# a folder that was there before is the user's: kept, with what is in it
+mkdir "$T_DIR/mine" && echo keep > "$T_DIR/mine/note"
+"$PR_BIN" record --output "$T_DIR/mine" -- /nonexistent/cmd 2> /dev/null
+check "an existing output folder is kept when the command cannot start" \
+    [ -f "$T_DIR/mine/note" ]
+
+# a build without the collector (CUPTI absent): said, and nothing captured
+# after a command that succeeded is still exit 2
+PROFREPORT_COLLECTOR=$T_DIR/no-collector.so "$PR_BIN" record \
+    --output "$T_DIR/run6" -- true 2> "$T_DIR/err"
+rc=$?
+check "without a collector: exits 2 (got $rc)" [ "$rc" -eq 2 ]
+check "without a collector: says the collector is not available" \
+    grep -q "collector is not available" "$T_DIR/err"
+check "without a collector: says why nothing was captured" \
+    grep -q "nothing was captured: no collector" "$T_DIR/err"
+PROFREPORT_COLLECTOR=$T_DIR/no-collector.so "$PR_BIN" record \
+    --output "$T_DIR/run7" -- sh -c 'exit 5' 2> "$T_DIR/err"
+check "without a collector: a failed command's status passes through" \
+    [ $? -eq 5 ]
+check "  with a warning that nothing was captured" \
+    grep -q "warning: nothing was captured" "$T_DIR/err"
+
 "$PR_BIN" record --version > "$T_DIR/ver" 2>&1
 check "record --version prints the version" grep -q "^profreport [0-9]" \
     "$T_DIR/ver"
