@@ -238,29 +238,43 @@ tables_section(struct pr_pdf_doc *d, const cJSON *diff, size_t top)
 
 /* ---- method ----------------------------------------------------------- */
 
+/* Runs that paired with none, under the title as in the Markdown and HTML
+ * reports: a vanished rank must not go unseen.  A job that lost many ranks
+ * gets the first UNMATCHED_SHOWN a side named and a count of the rest. */
+#define UNMATCHED_SHOWN 20
+
 static void
 unmatched_note(struct pr_pdf_doc *d, const cJSON *diff)
 {
     static const char *const sides[] = {"baseline", "current"};
+    static const char *const what[] = {
+        "vanished (no run of the current side pairs with it)",
+        "is new (no run of the baseline pairs with it)"};
     const cJSON *um = pr_sget(diff, "runs_unmatched");
     const cJSON *w;
-    char line[400];
-    size_t k, at;
+    char line[600];
+    size_t k, i;
 
     for (k = 0; k < 2; k++) {
-        const cJSON *arr = pr_sget(um, sides[k]);
-        if (cJSON_GetArraySize(arr) == 0)
-            continue;
-        at = (size_t)snprintf(
-            line, sizeof(line),
-            "Runs of the %s with no partner, not compared:", sides[k]);
-        cJSON_ArrayForEach(w, arr)
+        size_t n = pr_sget_len(pr_sget(um, sides[k]));
+        i = 0;
+        cJSON_ArrayForEach(w, pr_sget(um, sides[k]))
         {
-            if (cJSON_IsString(w) && at < sizeof(line))
-                at += (size_t)snprintf(line + at, sizeof(line) - at, " %s",
-                                       w->valuestring);
+            if (i++ == UNMATCHED_SHOWN)
+                break;
+            snprintf(line, sizeof(line), "%s %s run %s %s; not compared.",
+                     k == 0 ? "Warning:" : "Note:", sides[k],
+                     cJSON_IsString(w) ? w->valuestring : "?", what[k]);
+            pr_pdf_doc_paragraph(d, 0, line, PR_PDF_BODY_SIZE,
+                                 k == 0 ? PR_PDF_C_BAD : PR_PDF_C_TEXT);
         }
-        pr_pdf_doc_paragraph(d, 0, line, PR_PDF_BODY_SIZE, PR_PDF_C_TEXT);
+        if (n > UNMATCHED_SHOWN) {
+            snprintf(line, sizeof(line),
+                     "... and %zu more runs of the %s with no partner (the "
+                     "JSON diff lists them all).",
+                     n - UNMATCHED_SHOWN, sides[k]);
+            pr_pdf_doc_paragraph(d, 0, line, PR_PDF_BODY_SIZE, PR_PDF_C_MUTED);
+        }
     }
 }
 
@@ -289,7 +303,6 @@ method_section(struct pr_pdf_doc *d, const cJSON *diff)
         pr_sget_num(m, "alpha"), pr_sget_num(bs, "resamples"),
         pr_sget_num(m, "min_share_pct"));
     pr_pdf_doc_paragraph(d, 0, text, PR_PDF_BODY_SIZE + 0.5, PR_PDF_C_TEXT);
-    unmatched_note(d, diff);
 }
 
 /* ---- documents -------------------------------------------------------- */
@@ -301,6 +314,7 @@ diff_build(struct pr_pdf_doc *d, const cJSON *diff, size_t top)
         return;
     diff_title(d, diff, PACKAGE_VERSION);
     pr_pdf_doc_skip(d, 10);
+    unmatched_note(d, diff);
     gates_section(d, diff);
     if (!pr_pdf_doc_failed(d))
         runs_section(d, diff);

@@ -53,20 +53,36 @@ check "  as a JUnit failure" grep -q '<failure .*fails under --strict' "$T_DIR/g
     --fail-on 'op:aten::mm>+90%' 2> "$T_DIR/err"
 check "--strict: a gate that matches and passes still passes" [ $? -eq 0 ]
 
-# --- diff says when a run vanished: stderr, Markdown, HTML
+# --- diff says when a run vanished: stderr, Markdown, HTML, PDF
 python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1])); d['runs'] = d['runs'][:1]
 json.dump(d, open(sys.argv[2], 'w'))" "$D/ranks_cur.json" "$T_DIR/one_rank.json"
 "$PR_BIN" diff -b "$D/ranks_base.json" -i "$T_DIR/one_rank.json" \
-    --markdown "$T_DIR/v.md" --html "$T_DIR/v.html" 2> "$T_DIR/err"
+    --markdown "$T_DIR/v.md" --html "$T_DIR/v.html" --pdf "$T_DIR/v.pdf" \
+    2> "$T_DIR/err"
 check "a vanished run is named on stderr" \
     grep -q "warning: run 'worker1' of the baseline vanished" "$T_DIR/err"
 check "  in Markdown" grep -q 'baseline run `worker1` vanished' "$T_DIR/v.md"
 check "  in HTML" grep -q 'baseline run <code>worker1</code> vanished' "$T_DIR/v.html"
+have_pdftotext() { command -v pdftotext > /dev/null 2>&1; }
+if have_pdftotext; then
+    pdftotext -f 1 -l 1 "$T_DIR/v.pdf" "$T_DIR/v1.txt"
+    check "  in the PDF, on its first page" \
+        grep -q 'Warning: baseline run worker1 vanished' "$T_DIR/v1.txt"
+else
+    skip "  in the PDF, on its first page" "no pdftotext"
+fi
 "$PR_BIN" diff -b "$T_DIR/one_rank.json" -i "$D/ranks_base.json" \
-    --markdown "$T_DIR/v.md" 2> "$T_DIR/err"
+    --markdown "$T_DIR/v.md" --pdf "$T_DIR/n.pdf" 2> "$T_DIR/err"
 check "a new run is named on stderr and in Markdown" sh -c \
     "grep -q \"run 'worker1' is new\" '$T_DIR/err' && grep -q 'current run \`worker1\` is new' '$T_DIR/v.md'"
+if have_pdftotext; then
+    pdftotext "$T_DIR/n.pdf" "$T_DIR/n.txt"
+    check "  and in the PDF" grep -q 'Note: current run worker1 is new' \
+        "$T_DIR/n.txt"
+else
+    skip "  and in the PDF" "no pdftotext"
+fi
 
 echo "1..$T_N"
