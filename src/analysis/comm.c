@@ -433,7 +433,9 @@ take_kernel(struct collect *c, const struct pr_event *e)
     if (coll == NULL)
         coll = "other";
     add_call(c,
-             strncasecmp(name, "hccl", 4) == 0 || strncmp(name, "hcom_", 5) == 0
+             strncasecmp(name, "hccl", 4) == 0 ||
+                     strncmp(name, "hcom_", 5) == 0 ||
+                     (g != NULL && g->unit == PR_UNIT_COMM)
                  ? "hccl"
                  : "nccl",
              coll, e->dur_ns, meta_bytes(t, g, coll),

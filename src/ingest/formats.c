@@ -39,14 +39,23 @@ extern const struct pr_format pr_format_megengine, pr_format_megengine_static;
 extern const struct pr_format pr_format_nsys;
 extern const struct pr_format pr_format_ascend_trace, pr_format_ascend;
 extern const struct pr_format pr_format_mindspore;
+extern const struct pr_format pr_format_msprof, pr_format_msprof_op_summary;
+extern const struct pr_format pr_format_msprof_cluster;
 
 /* One row per format, most specific first: on equal claims the earlier
  * row wins. */
 static const struct pr_format *const builtin[] = {
     &pr_format_ascend, /* a run folder: before the files it holds */
-    &pr_format_mindspore,    &pr_format_nsys,   &pr_format_megengine_static,
+    &pr_format_msprof, /* PROF_* holds timelines others would claim */
+    &pr_format_mindspore,
+    &pr_format_nsys,
+    &pr_format_megengine_static,
     &pr_format_megengine, /* a Chrome trace too: before kineto and chrome */
-    &pr_format_ascend_trace, &pr_format_kineto, &pr_format_chrome,
+    &pr_format_ascend_trace,
+    &pr_format_kineto,
+    &pr_format_chrome,
+    &pr_format_msprof_op_summary,
+    &pr_format_msprof_cluster,
 };
 
 static const struct pr_format_table builtin_table = {

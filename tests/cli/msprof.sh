@@ -1,0 +1,163 @@
+#!/bin/sh
+# msprof.sh - the msprof samples of ../shared/traces/msprof: each PROF_*
+# folder is one run named by the rank of its info.json, whose kernels are
+# exactly the device tasks of its msprof_*.json (compute tasks of "Ascend
+# Hardware" and HCCL's operations; the layer files task_time_* and hccl_*
+# hold the same tasks and are not counted again), whose step is the
+# timeline's "Iteration Time" range; the op_summary CSV alone gives its
+# rows as kernels and its Step Id as a step; msprof-analyze's cluster
+# outputs are turned away by name.  The expected numbers are computed
+# here by Python from the files (spec other-producers.md §2.3, §2.6),
+# not by profreport.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! have_shared || ! command -v python3 >/dev/null 2>&1; then
+    skip "msprof samples" "no $PR_SHARED/traces or no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+M=$PR_SHARED/traces/msprof
+
+cat > "$T_DIR/prof.py" <<'PY'
+import glob, json, os, sys
+from decimal import Decimal
+
+prof, summary, layers = sys.argv[1], sys.argv[2], sys.argv[3] == 'layers'
+NOT_WORK = ('NOTIFY', 'EVENT', 'MEMCPY', 'REDUCE_ASYNC', 'SDMA', 'Notify',
+            'Write Value', 'Event', 'HCCL')
+
+def device_tasks(paths):
+    """(count, total us) of device work in timeline files."""
+    n, us = 0, Decimal(0)
+    for p in paths:
+        ev = json.load(open(p))
+        procs = {e['pid']: e['args']['name'] for e in ev
+                 if e.get('ph') == 'M' and e.get('name') == 'process_name'}
+        comm_tids = {(e['pid'], e['tid']) for e in ev
+                     if e.get('ph') == 'M' and e.get('name') == 'thread_name'
+                     and 'Communication' in e['args']['name']}
+        for e in ev:
+            if e.get('ph') != 'X' or e.get('cat'):
+                continue
+            proc = procs.get(e['pid'])
+            tt = e.get('args', {}).get('Task Type', '')
+            if proc == 'Ascend Hardware' and not tt.startswith(NOT_WORK):
+                pass
+            elif proc == 'HCCL' and (e['pid'], e['tid']) in comm_tids:
+                pass
+            else:
+                continue
+            n += 1
+            us += Decimal(str(e['dur']))
+    return n, us
+
+dev = glob.glob(os.path.join(prof, 'device_*'))[0]
+tl = os.path.join(dev, 'timeline')
+if layers:
+    paths = glob.glob(tl + '/task_time_*.json') + glob.glob(tl + '/hccl_*.json')
+else:
+    paths = glob.glob(tl + '/msprof_*.json')
+n, us = device_tasks(paths)
+rank = json.load(open(glob.glob(dev + '/info.json.*')[0]))['rank_id']
+iters = [e for p in glob.glob(tl + '/msprof_*.json') for e in json.load(open(p))
+         if e.get('cat') == 'Iteration Time']
+
+s = json.load(open(summary))
+runs = [r for r in s['runs'] if r['worker'] == 'rank%d' % rank]
+fail = []
+if len(runs) != 1:
+    fail.append('no run named rank%d' % rank)
+else:
+    r = runs[0]
+    got_n = sum(k['calls'] for k in r['kernels'])
+    got_us = sum(Decimal(str(k['total_us'])) for k in r['kernels'])
+    if got_n != n:
+        fail.append('kernels %d, expected %d' % (got_n, n))
+    if abs(got_us - us) > Decimal('0.01'):
+        fail.append('kernel time %s us, expected %s' % (got_us, us))
+    if r['rank'] != rank:
+        fail.append('rank %s, expected %d' % (r['rank'], rank))
+    want = sorted(Decimal(str(e['dur'])) for e in iters)
+    got = sorted(Decimal(str(x['duration_us'])) for x in r['steps'])
+    if len(want) != len(got) or any(abs(a - b) > Decimal('0.01')
+                                    for a, b in zip(want, got)):
+        fail.append('steps %s, expected %s' % (got, want))
+print('; '.join(fail) if fail else 'ok %d tasks %s us' % (n, us))
+sys.exit(1 if fail else 0)
+PY
+
+cat > "$T_DIR/ops.py" <<'PY'
+import csv, json, sys
+from decimal import Decimal
+
+rows = list(csv.DictReader(open(sys.argv[1])))
+s = json.load(open(sys.argv[2]))
+r = s['runs'][0]
+fail = []
+got_n = sum(k['calls'] for k in r['kernels'])
+got_us = sum(Decimal(str(k['total_us'])) for k in r['kernels'])
+us = sum(Decimal(x['Task Duration(us)']) for x in rows)
+if got_n != len(rows):
+    fail.append('kernels %d, expected %d' % (got_n, len(rows)))
+if abs(got_us - us) > Decimal('0.001') * len(rows):
+    fail.append('kernel time %s us, expected %s' % (got_us, us))
+steps = {}
+for x in rows:
+    a = Decimal(x['Start Time(us)'])
+    b = a + Decimal(x['Task Duration(us)'])
+    lo, hi = steps.get(x['Step Id'], (a, b))
+    steps[x['Step Id']] = (min(lo, a), max(hi, b))
+want = sorted(b - a for a, b in steps.values())
+got = sorted(Decimal(str(x['duration_us'])) for x in r['steps'])
+if len(want) != len(got) or any(abs(a - b) > Decimal('0.002')
+                                for a, b in zip(want, got)):
+    fail.append('steps %s, expected %s' % (got, want))
+print('; '.join(fail) if fail else 'ok %d rows' % len(rows))
+sys.exit(1 if fail else 0)
+PY
+
+P=$M/mindinsight_cann6_PROF
+if "$PR_BIN" --input "$P" --json "$T_DIR/s.json" 2>"$T_DIR/err"; then
+    ok "the CANN 6 PROF_* folders are read"
+else
+    not_ok "the CANN 6 PROF_* folders are read"
+    sed 's/^/# /' "$T_DIR/err"
+fi
+for prof in "$P"/PROF_*; do
+    b=$(basename "$prof")
+    for src in union layers; do
+        if out=$(python3 "$T_DIR/prof.py" "$prof" "$T_DIR/s.json" $src 2>&1); then
+            ok "$b: kernels and steps equal the tasks of its $src files"
+        else
+            not_ok "$b: kernels and steps equal the tasks of its $src files"
+            echo "# $out"
+        fi
+    done
+done
+check "each layer file read by msprof_*.json is named as skipped" \
+    test "$(grep -c 'a layer of the msprof_\*.json timeline' "$T_DIR/err")" -eq 6
+check "two ranks make one job" python3 -c "
+import json, sys
+d = json.load(open('$T_DIR/s.json'))['distributed']
+sys.exit(0 if d['world_size'] == 2 and d['ranks_present'] == 2 and
+         [o['name'] for o in d['comm_ops']] == ['hccl:all_reduce'] else 1)"
+
+O=$M/extra/msinsight_op_summary/op_summary_1.csv
+if "$PR_BIN" --input "$O" --json "$T_DIR/o.json" 2>"$T_DIR/err" &&
+    out=$(python3 "$T_DIR/ops.py" "$O" "$T_DIR/o.json" 2>&1); then
+    ok "op_summary_1.csv: its rows are the kernels, its Step Id the step"
+else
+    not_ok "op_summary_1.csv: its rows are the kernels, its Step Id the step"
+    echo "# ${out:-}"
+    sed 's/^/# /' "$T_DIR/err"
+fi
+
+C=$M/extra/msprof_analyze_cluster_output
+"$PR_BIN" --input "$C" --json "$T_DIR/c.json" 2>"$T_DIR/err"
+rc=$?
+check "the cluster output folder is refused (exit 2)" test "$rc" -eq 2
+check "each cluster file is named as msprof-analyze output" \
+    test "$(grep -c 'msprof-analyze cluster output' "$T_DIR/err")" -eq 4
+check "no half-written summary" test ! -e "$T_DIR/c.json"
+
+echo "1..$T_N"
