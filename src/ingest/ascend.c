@@ -27,7 +27,7 @@
  * one of them is there. */
 static const char *const read_here[] = {
     "trace_view.json",
-    "step_trace_time.csv",
+    "kernel_details.csv",
 };
 
 static int
@@ -77,10 +77,12 @@ pr_asc_path(const struct pr_asc *a, const char *name, char *buf, size_t cap)
 static int
 has_export(const char *out)
 {
-    struct pr_asc a = {NULL, out, 0, 0};
+    struct pr_asc a;
     char path[PATH_CAP];
     size_t i;
 
+    memset(&a, 0, sizeof(a));
+    a.out = out;
     for (i = 0; i < sizeof(read_here) / sizeof(read_here[0]); i++)
         if (pr_asc_path(&a, read_here[i], path, sizeof(path)))
             return 1;
@@ -174,6 +176,7 @@ read_timeline(struct pr_asc *a, struct pr_error *err)
     st = pr_tv_read(path, a->max, &tv, err);
     if (st == PR_OK)
         st = pr_tv_build(&tv, err);
+    a->device = tv.device;
     pr_tv_free(&tv);
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", path);
@@ -186,6 +189,13 @@ was_read(const struct pr_asc *a, const char *name)
 {
     if (strcmp(name, "trace_view.json") == 0)
         return a->has_tv;
+    if (strcmp(name, "kernel_details.csv") == 0)
+        return a->has_kernels;
+    /* the tables of the kernels and the timeline, by operator type and
+       API: they hold nothing the kernels and the timeline do not */
+    if (strcmp(name, "op_statistic.csv") == 0 ||
+        strcmp(name, "api_statistic.csv") == 0)
+        return a->has_kernels || a->has_tv;
     return strcmp(name, "step_trace_time.csv") == 0;
 }
 
@@ -222,13 +232,36 @@ note_skipped(struct pr_asc *a, const char *dir, int top, struct pr_error *err)
     return st;
 }
 
+/* What trace_view.json would have said: one Ascend NPU. */
+static enum pr_status
+device_meta(struct pr_asc *a)
+{
+    struct pr_device *d = pr_trace_add_device(a->t);
+
+    if (d == NULL)
+        return PR_E_NOMEM;
+    d->id = a->device;
+    d->name = pr_strtab_intern(a->t->strs, "Ascend NPU", 10);
+    a->t->vendor = pr_strtab_intern(a->t->strs, "huawei", 6);
+    a->t->device_kind = pr_strtab_intern(a->t->strs, "npu", 3);
+    return PR_OK;
+}
+
 static enum pr_status
 read_run(struct pr_asc *a, const char *dir, struct pr_error *err)
 {
     enum pr_status st = read_timeline(a, err);
 
-    if (st == PR_OK && !a->has_tv)
-        st = pr_error_set(err, PR_E_NOT_FORMAT, "%s: no trace_view.json",
+    if (st == PR_OK)
+        st = pr_asc_kernels(a, err);
+    if (st == PR_OK && !a->has_tv && a->has_kernels)
+        st = device_meta(a) == PR_OK
+                 ? PR_OK
+                 : pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (st == PR_OK && !a->has_tv && !a->has_kernels)
+        st = pr_error_set(err, PR_E_FORMAT,
+                          "%s: neither trace_view.json nor "
+                          "kernel_details.csv",
                           a->out);
     if (st == PR_OK)
         st = pr_asc_steps(a, err);

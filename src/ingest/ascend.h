@@ -1,7 +1,8 @@
 /* ascend.h - the parts of the ASCEND_PROFILER_OUTPUT folder reader
- * (ascend.c) that read one file kind each: the step table
- * (ascend_steps.c).  They share one run being built.  Only src/ingest
- * includes this header; spec: shared/spec/other-producers.md §2. */
+ * (ascend.c) that read one file kind each: the kernel table
+ * (ascend_kernels.c) and the step table (ascend_steps.c).  They share one run
+ * being built.  Only src/ingest includes this header; spec:
+ * shared/spec/other-producers.md §2. */
 #ifndef PROFREPORT_INGEST_ASCEND_H
 #define PROFREPORT_INGEST_ASCEND_H
 
@@ -17,6 +18,8 @@ struct pr_asc {
     const char *out;    /* its ASCEND_PROFILER_OUTPUT folder */
     uint64_t max;       /* bytes one file may hold */
     int has_tv;         /* trace_view.json gave the timeline */
+    int has_kernels;    /* kernel_details.csv was read */
+    int64_t device;     /* the NPU's id (0 unless the files say) */
 };
 
 /* The path of `name` in the output folder, in buf; 0 when it does not
@@ -29,6 +32,12 @@ int pr_asc_path(const struct pr_asc *a, const char *name, char *buf,
  * cell; 0 when the cell is empty or not such a number. */
 int pr_asc_us(const char *s, size_t n, int64_t *ns);
 int pr_asc_int(const char *s, size_t n, int64_t *out);
+
+/* kernel_details.csv: with the timeline, its columns onto the tasks that
+ * start at the same ns (a row of no task is counted in a gap note);
+ * without it, each row a task.  Messages start with the path. */
+PR_NODISCARD enum pr_status pr_asc_kernels(struct pr_asc *a,
+                                           struct pr_error *err);
 
 /* step_trace_time.csv: the producer's steps ("ProfilerStep#N" windows on
  * the device clock, t->device_steps set), anchored at the first device

@@ -22,7 +22,8 @@ want = {}
 for info in glob.glob(os.path.join(folder, '*', 'profiler_info*.json')):
     run = os.path.dirname(info)
     out = os.path.join(run, 'ASCEND_PROFILER_OUTPUT')
-    if not os.path.exists(os.path.join(out, 'trace_view.json')):
+    if not (os.path.exists(os.path.join(out, 'trace_view.json')) or
+            os.path.exists(os.path.join(out, 'kernel_details.csv'))):
         continue
     want[int(json.load(open(info))['rank_id'])] = run
 s = json.load(open(summary))
@@ -40,7 +41,16 @@ for r in sorted(want):
     if st and (len(mine) != len(st) or
                any(abs(a - b) > b / 100 for a, b in zip(mine, st))):
         bad.append('rank%d: steps %s, step_trace_time %s' % (r, mine, st))
-    print('rank%d: steps %s us (producer %s)' % (r, mine, st))
+    rows = list(csv.DictReader(open(os.path.join(want[r], 'ASCEND_PROFILER_OUTPUT',
+                                                 'kernel_details.csv'))))
+    n = len(rows)
+    us = sum(Decimal(x['Duration(us)'].strip()) for x in rows)
+    k = run['kernels'] or []
+    calls = sum(x['calls'] for x in k)
+    total = sum(Decimal(str(x['total_us'])) for x in k)
+    if calls != n or abs(total - us) > Decimal('0.001') * n + Decimal('0.01'):
+        bad.append('rank%d: kernels %d / %s us, rows %d / %s us' % (r, calls, total, n, us))
+    print('rank%d: %d kernels %s us, steps %s us (producer %s)' % (r, n, us, mine, st))
 if len(s['runs']) != len(want):
     bad.append('%d runs, %d rank folders' % (len(s['runs']), len(want)))
 if len(want) > 1 and (s['job'] is None or s['job']['ranks'] != len(want)):
@@ -50,7 +60,7 @@ print('\n'.join(bad))
 sys.exit(1 if bad else 0)
 PY
 
-for d in text_level0 text_level1 text_level2; do
+for d in text_level0 text_level1 text_level2 old2023; do
     rm -f "$T_DIR/s.json"
     if "$PR_BIN" --quiet --input "$A/$d" --json "$T_DIR/s.json" 2> "$T_DIR/err"; then
         if python3 "$T_DIR/expect.py" "$A/$d" "$T_DIR/s.json" > "$T_DIR/py" 2>&1; then
@@ -68,7 +78,7 @@ done
     2> "$T_DIR/err"
 check "rank folder: exit 0" [ $? -eq 0 ]
 check "rank folder: a file not read is named" grep -q \
-    "warning: skipping $A/text_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv" \
+    "warning: skipping $A/text_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/l2_cache.csv" \
     "$T_DIR/err"
 
 echo "1..$T_N"

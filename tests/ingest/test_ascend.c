@@ -4,7 +4,9 @@
  * rank_id is an integer or a string, also when the output folder itself
  * is given; files not read are listed as skipped.  step_trace_time.csv
  * gives the steps (Stage + Bubble from the first task of the step), in
- * place of the host's ProfilerStep#N. */
+ * place of the host's ProfilerStep#N.  kernel_details.csv adds its
+ * columns to the timeline's tasks, or is the kernels of a folder without
+ * trace_view.json, in its 2023, 2025-01 and CANN 8.3 column sets. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -117,8 +119,8 @@ rank_folder(const char *root, const char *info_name, const char *info)
     mk(root, "r_ascend_pt");
     mk(root, "r_ascend_pt/ASCEND_PROFILER_OUTPUT");
     put(root, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json", tv_doc);
-    put(root, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/api_statistic.csv",
-        "Level,API Name,Time(us),Count,Avg(us),Min(us),Max(us),Variance\n");
+    put(root, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/l2_cache.csv",
+        "Stream Id,Task Id,Hit Rate,Victim Rate,Op Name\n");
     if (info != NULL)
         put(root, info_name, info);
 }
@@ -146,8 +148,8 @@ test_rank_int(void **state)
             break;
     assert_true(i < t->n_events); /* the timeline was read */
     for (i = 0; i < t->n_skipped; i++)
-        skipped_api |= strstr(pr_trace_str(t, t->skipped[i].path),
-                              "api_statistic.csv") != NULL;
+        skipped_api |=
+            strstr(pr_trace_str(t, t->skipped[i].path), "l2_cache.csv") != NULL;
     assert_true(skipped_api);
     pr_trace_free(t);
     rm_tree(root);
@@ -331,6 +333,159 @@ test_steps_bad(void **state)
     rm_tree(root);
 }
 
+static const struct pr_event *
+event_of(const struct pr_trace *t, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_events; i++)
+        if (strcmp(pr_trace_str(t, t->events[i].name), name) == 0)
+            return &t->events[i];
+    fail_msg("no event %s", name);
+    return NULL;
+}
+
+/* With trace_view.json the row's columns go onto the task that starts at
+ * the same ns; the HCCL row and the row of no task add no task. */
+static void
+test_kernels_enrich(void **state)
+{
+    char root[64], dir[128];
+    struct pr_trace *t;
+    const struct pr_gpu_info *g;
+    size_t i, tasks = 0;
+
+    (void)state;
+    mk_root(root, sizeof(root));
+    rank_folder(root, "r_ascend_pt/profiler_info_0.json", "{\"rank_id\": 0}");
+    put(root, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv",
+        "Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator "
+        "Core,Start Time(us),Duration(us),Wait Time(us),Block Dim,Mix Block "
+        "Dim,HF32 Eligible,Input Shapes,Input Data Types,Input "
+        "Formats,aic_cube_fops,aiv_vector_fops,cube_utilization(%)\n"
+        "7,4294967295,11,2,Conv2D1,Conv2D,dynamic,AI_CORE,"
+        "1736408883700100.001\t,30.25,0,8,0,YES,\"\"\"32,1,224,224,8;121,4,"
+        "16,8\"\"\",FLOAT;FLOAT,NC1HWC0;FRACTAL_Z,1000,24,55.5\n"
+        "7,4294967295,N/A,N/A,hcom_allReduce__1_0_1,hcom_allReduce_,N/A,"
+        "HCCL,1736408883700200.000\t,9,0,0,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A\n"
+        "7,4294967295,99,2,Lost,Add,dynamic,AI_VECTOR_CORE,"
+        "1736408883700300.000\t,1,0,8,0,NO,\"\"\"4\"\"\",FLOAT,ND,0,4,0\n");
+    snprintf(dir, sizeof(dir), "%s/r_ascend_pt", root);
+    t = load_dir(dir);
+    for (i = 0; i < t->n_events; i++)
+        tasks += t->events[i].kind == PR_KIND_DEVICE_TASK;
+    assert_int_equal(tasks, 1); /* Conv2D1 from the timeline, once */
+    g = pr_trace_gpu(t, event_of(t, "Conv2D1"));
+    assert_int_equal(g->unit, PR_UNIT_MATRIX);
+    assert_int_equal(g->hf32, 1);
+    assert_int_equal(g->stream, 2);
+    assert_string_equal(pr_trace_str(t, g->op_type), "Conv2D");
+    assert_string_equal(pr_trace_str(t, g->dev_shapes),
+                        "[[32, 1, 224, 224, 8], [121, 4, 16, 8]]");
+    assert_string_equal(pr_trace_str(t, g->dev_types), "['float', 'float']");
+    assert_true(g->matrix_util_pct == 55.5);
+    assert_true(g->measured_flops == 1024);
+    assert_int_equal(t->n_gaps, 1); /* "Lost" starts at no task */
+    assert_int_equal(t->gaps[0].count, 1);
+    pr_trace_free(t);
+    rm_tree(root);
+}
+
+/* A CSV-only folder: each row a task, in each column generation. */
+static void
+csv_only(const char *header, const char *rows, const char *info, int device)
+{
+    char root[64], dir[128], text[2048];
+    struct pr_trace *t;
+    const struct pr_event *e;
+    const struct pr_gpu_info *g;
+
+    mk_root(root, sizeof(root));
+    mk(root, "r");
+    mk(root, "r/ASCEND_PROFILER_OUTPUT");
+    snprintf(text, sizeof(text), "%s\n%s", header, rows);
+    put(root, "r/ASCEND_PROFILER_OUTPUT/kernel_details.csv", text);
+    put(root, "r/profiler_info_1.json", info);
+    snprintf(dir, sizeof(dir), "%s/r", root);
+    assert_int_equal(claim(dir), PR_CLAIM_SURE);
+    t = load_dir(dir);
+    assert_int_equal(t->rank, 1);
+    assert_string_equal(pr_trace_str(t, t->device_kind), "npu");
+    e = event_of(t, "MatMulV2");
+    assert_int_equal(e->kind, PR_KIND_DEVICE_TASK);
+    assert_true(e->ts_ns == INT64_C(1695115378713661000));
+    assert_true(e->dur_ns == 496851);
+    g = pr_trace_gpu(t, e);
+    assert_int_equal(g->device, device);
+    assert_int_equal(g->stream, 16);
+    assert_int_equal(g->task_id, 2451);
+    assert_int_equal(g->unit, PR_UNIT_MATRIX);
+    assert_int_equal(g->hf32, 0);
+    e = event_of(t, "hcom_broadcast__483_0");
+    assert_int_equal(e->kind, PR_KIND_DEVICE_TASK);
+    g = pr_trace_gpu(t, e);
+    assert_int_equal(g->unit, PR_UNIT_COMM);
+    assert_string_equal(pr_trace_str(t, g->collective), "broadcast");
+    pr_trace_free(t);
+    rm_tree(root);
+}
+
+static void
+test_kernels_csv_only(void **state)
+{
+    (void)state;
+    /* 2023: no OP State */
+    csv_only("Step Id,Model ID,Task ID,Stream ID,Name,Type,Accelerator Core,"
+             "Start Time(us),Duration(us),Wait Time(us),Block Dim,Mix Block "
+             "Dim,HF32 Eligible,Input Shapes",
+             "2,4294967295,2451,16,MatMulV2,MatMulV2,AI_CORE,1695115378713661,"
+             "496.8508,0,48,0,NO,\"\"\"8,8\"\"\"\n"
+             "2,4294967295,N/A,N/A,hcom_broadcast__483_0,hcom_broadcast_,HCCL,"
+             "1695115378715400.2,4975.2664,1242.3992,0,N/A,N/A,N/A\n",
+             "{\"rank_id\": 1}", 0);
+    /* 2025-01: OP State, tab-suffixed times */
+    csv_only("Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,"
+             "Accelerator Core,Start Time(us),Duration(us),HF32 Eligible",
+             "2,4294967295,2451,16,MatMulV2,MatMulV2,dynamic,AI_CORE,"
+             "1695115378713661.000\t,496.8508,NO\n"
+             "2,4294967295,N/A,N/A,hcom_broadcast__483_0,hcom_broadcast_,N/A,"
+             "HCCL,1695115378715400.200\t,4975.2664,N/A\n",
+             "{\"rank_id\": 1}", 0);
+    /* CANN 8.3: Device_id first, rank_id a string */
+    csv_only("Step Id,Device_id,Model ID,Task ID,Stream ID,Name,Type,OP "
+             "State,Accelerator Core,Start Time(us),Duration(us),HF32 "
+             "Eligible",
+             "2,5,4294967295,2451,16,MatMulV2,MatMulV2,dynamic,AI_CORE,"
+             "\"1695115378713661.000\t\",496.8508,NO\n"
+             "2,5,4294967295,N/A,N/A,hcom_broadcast__483_0,hcom_broadcast_,"
+             "N/A,HCCL,\"1695115378715400.200\t\",4975.2664,N/A\n",
+             "{\"rank_id\": \"1\"}", 5);
+}
+
+/* A time that is no time: the file and line are named. */
+static void
+test_kernels_bad(void **state)
+{
+    char root[64], dir[128];
+    struct pr_trace *t = NULL;
+    struct pr_error err;
+
+    (void)state;
+    mk_root(root, sizeof(root));
+    mk(root, "r");
+    mk(root, "r/ASCEND_PROFILER_OUTPUT");
+    put(root, "r/ASCEND_PROFILER_OUTPUT/kernel_details.csv",
+        "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us)\n"
+        "1,A,A,AI_CORE,1695115378713661,1\n"
+        "1,B,B,AI_CORE,16951153787x,1\n");
+    snprintf(dir, sizeof(dir), "%s/r", root);
+    pr_error_clear(&err);
+    assert_int_equal(row()->load(dir, NULL, &t, &err), PR_E_FORMAT);
+    assert_null(t);
+    assert_non_null(strstr(err.msg, "kernel_details.csv: line 3:"));
+    rm_tree(root);
+}
+
 int
 main(void)
 {
@@ -342,6 +497,9 @@ main(void)
         cmocka_unit_test(test_steps_from_table),
         cmocka_unit_test(test_steps_fallbacks),
         cmocka_unit_test(test_steps_bad),
+        cmocka_unit_test(test_kernels_enrich),
+        cmocka_unit_test(test_kernels_csv_only),
+        cmocka_unit_test(test_kernels_bad),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
