@@ -499,22 +499,7 @@ static enum pr_status
 fill_json(const char *tmp, const char *path, const cJSON *sum,
           struct pr_error *err)
 {
-    char *json = cJSON_Print(sum);
-    struct pr_buf b;
-    enum pr_status st = PR_OK;
-
-    if (json == NULL)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    pr_buf_init(&b, 0);
-    if (strcmp(path, "-") == 0 &&
-        (pr_buf_adds(&b, json) != PR_OK || pr_buf_addc(&b, '\n') != PR_OK))
-        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
-    if (st == PR_OK)
-        st = b.len > 0 ? pr_outputs_fill(tmp, path, b.data, b.len, err)
-                       : pr_outputs_fill(tmp, path, json, strlen(json), err);
-    pr_buf_free(&b);
-    cJSON_free(json);
-    return st;
+    return pr_outputs_fill_json(tmp, path, sum, strcmp(path, "-") == 0, err);
 }
 
 /* Render every requested report into its staging file (each staged first,

@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+#include <cjson/cJSON.h>
+
 #include "profreport/error.h"
 
 struct pr_output {
@@ -43,6 +45,16 @@ PR_NODISCARD enum pr_status pr_outputs_stage(struct pr_outputs *o,
 PR_NODISCARD enum pr_status pr_outputs_fill(const char *tmp, const char *path,
                                             const void *data, size_t len,
                                             struct pr_error *err);
+
+/* Replace the content of a staging file with cJSON_Print(doc)'s bytes
+ * (and a newline when `newline`), written member by member and the
+ * elements of the top-level arrays one at a time, so that the text of a
+ * summary of many runs is never held whole (issue #17).  Errors: PR_E_IO,
+ * PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_outputs_fill_json(const char *tmp,
+                                                 const char *path,
+                                                 const cJSON *doc, int newline,
+                                                 struct pr_error *err);
 
 /* Stage `len` bytes for `path` (pr_outputs_stage, then fill). */
 PR_NODISCARD enum pr_status pr_outputs_write(struct pr_outputs *o,

@@ -122,6 +122,92 @@ pr_outputs_fill(const char *tmp, const char *path, const void *data, size_t len,
     return PR_OK;
 }
 
+/* cJSON_Print(item) with `tabs` (1 or 2) more tabs after each newline:
+ * the item as cJSON prints it that many levels deeper (only formatting
+ * puts raw newlines in the text; strings escape theirs).  0 on failure. */
+static int
+put_printed(FILE *f, const cJSON *item, size_t tabs)
+{
+    char *s = cJSON_Print(item);
+    const char *p = s, *nl;
+    int ok = s != NULL;
+
+    while (ok && (nl = strchr(p, '\n')) != NULL) {
+        ok = fwrite(p, 1, (size_t)(nl + 1 - p), f) == (size_t)(nl + 1 - p) &&
+             fwrite("\t\t", 1, tabs, f) == tabs;
+        p = nl + 1;
+    }
+    ok = ok && fputs(p, f) != EOF;
+    cJSON_free(s);
+    return ok;
+}
+
+/* A member's key as cJSON escapes it, with the separator after it. */
+static int
+put_key(FILE *f, const char *key)
+{
+    cJSON *k = cJSON_CreateString(key);
+    char *s = k != NULL ? cJSON_PrintUnformatted(k) : NULL;
+    int ok = s != NULL && fprintf(f, "\t%s:\t", s) > 0;
+
+    cJSON_free(s);
+    cJSON_Delete(k);
+    return ok;
+}
+
+/* cJSON_Print(doc) for an object, one member (one element of an array
+ * member) in memory at a time. */
+static int
+put_doc(FILE *f, const cJSON *doc)
+{
+    const cJSON *m, *el;
+    int ok;
+
+    if (!cJSON_IsObject(doc) || doc->child == NULL)
+        return put_printed(f, doc, 0);
+    ok = fputs("{\n", f) != EOF;
+    for (m = doc->child; ok && m != NULL; m = m->next) {
+        ok = m->string != NULL && put_key(f, m->string);
+        if (ok && cJSON_IsArray(m)) {
+            ok = fputc('[', f) != EOF;
+            for (el = m->child; ok && el != NULL; el = el->next)
+                ok = put_printed(f, el, 2) &&
+                     (el->next == NULL || fputs(", ", f) != EOF);
+            ok = ok && fputc(']', f) != EOF;
+        } else if (ok) {
+            ok = put_printed(f, m, 1);
+        }
+        ok = ok && fputs(m->next != NULL ? ",\n" : "\n", f) != EOF;
+    }
+    return ok && fputc('}', f) != EOF;
+}
+
+enum pr_status
+pr_outputs_fill_json(const char *tmp, const char *path, const cJSON *doc,
+                     int newline, struct pr_error *err)
+{
+    FILE *f = fopen(tmp, "w");
+    int ok, io, e;
+
+    if (f == NULL)
+        return pr_error_set(err, PR_E_IO, "%s: cannot write: %s", path,
+                            strerror(errno));
+    ok = put_doc(f, doc) && (!newline || fputc('\n', f) != EOF);
+    io = ferror(f);
+    e = errno;
+    if (fclose(f) != 0 && !io) {
+        io = 1;
+        e = errno;
+    }
+    if (ok && !io)
+        return PR_OK;
+    if (!io) /* a member could not be printed */
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    return pr_error_set(err, PR_E_IO, "%s: write failed: %s",
+                        is_stdout(path) ? "standard output" : path,
+                        strerror(e));
+}
+
 /* Copy the bytes of `from` to the open descriptor `to`. */
 static enum pr_status
 copy_fd(int from, int to)
