@@ -511,6 +511,7 @@ write_outputs(const struct pr_options *o, const cJSON *sum,
 {
     struct pr_render_opts ro = {.top = o->top,
                                 .template_dir = o->template_dir,
+                                .source_link = o->source_link,
                                 .paper = o->paper,
                                 .font = o->font,
                                 .generated_at = pr_clock_generation_time(),

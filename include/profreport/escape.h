@@ -39,4 +39,28 @@ PR_NODISCARD enum pr_status pr_escape_html_trunc(struct pr_buf *out,
                                                  const char *s, size_t len,
                                                  size_t max_chars);
 
+/* The editor link of a source location (--source-link): the default
+ * template, and the most bytes a template or a link may take. */
+#define PR_SOURCE_LINK_DEFAULT "file://{path}"
+#define PR_SOURCE_LINK_MAX 1024
+
+/* Check a --source-link template before any work: at most
+ * PR_SOURCE_LINK_MAX bytes, printable ASCII, a URL scheme
+ * ("vscode:", "file:", "https:" ...) that is not one that runs code
+ * (javascript:, vbscript:, data:), and a {path} placeholder.  Errors:
+ * PR_E_USAGE naming what is wrong. */
+PR_NODISCARD enum pr_status pr_source_link_check(const char *tmpl,
+                                                 struct pr_error *err);
+
+/* The link of source file `path` at `line` (<= 0: unknown, {line} becomes
+ * 1) from a checked template: {path} becomes the path percent-encoded
+ * (bytes other than letters, digits, "-._~/:" become %XX, so a hostile
+ * path can neither end the attribute nor add a query), {line} the line
+ * number.  Written into out (n bytes); returns 0 when it does not fit or
+ * the default template gets a relative path (a file:// link needs an
+ * absolute one), else 1.  The caller still HTML-escapes the result.
+ * Cannot fail otherwise. */
+int pr_source_link(const char *tmpl, const char *path, long line, char *out,
+                   size_t n);
+
 #endif

@@ -24,7 +24,8 @@ struct pr_options {
     const char *html_path;
     const char *pdf_path;
     const char *template_dir;
-    const char *paper; /* "a4" | "letter" */
+    const char *source_link; /* --source-link URL template; NULL = file:// */
+    const char *paper;       /* "a4" | "letter" */
     const char *font;
     int top;       /* --top N, default 50 */
     int top_given; /* --top was on the command line */

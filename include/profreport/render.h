@@ -19,6 +19,8 @@ struct pr_render_opts {
     int64_t generated_at;     /* Unix time shown as generation time
                                  (SOURCE_DATE_EPOCH when set) */
     const char *version;      /* tool version string */
+    const char *source_link;  /* editor URL template of source locations
+                                 (escape.h); NULL = PR_SOURCE_LINK_DEFAULT */
 };
 
 struct pr_figs;
@@ -31,7 +33,8 @@ struct pr_html_view {
     cJSON *root;     /* owned */
     cJSON *sections; /* borrowed from root */
     size_t n_tables;
-    int oom; /* sticky out-of-memory */
+    int oom;                 /* sticky out-of-memory */
+    const char *source_link; /* borrowed; NULL: source cells link nowhere */
 };
 
 PR_NODISCARD enum pr_status pr_html_view_init(struct pr_html_view *v,

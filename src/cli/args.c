@@ -10,6 +10,7 @@
 
 #include "profreport/args.h"
 #include "profreport/detail.h"
+#include "profreport/escape.h"
 #include "profreport/parse.h"
 #include "profreport/sink.h"
 
@@ -33,7 +34,8 @@ enum {
     OPT_FILTER,
     OPT_CSV,
     OPT_JSON_OUT,
-    OPT_DEVICE_SPEC
+    OPT_DEVICE_SPEC,
+    OPT_SOURCE_LINK
 };
 
 static const struct option longopts[] = {
@@ -43,6 +45,7 @@ static const struct option longopts[] = {
     {"pdf", required_argument, NULL, OPT_PDF},
     {"top", required_argument, NULL, OPT_TOP},
     {"template-dir", required_argument, NULL, OPT_TEMPLATE_DIR},
+    {"source-link", required_argument, NULL, OPT_SOURCE_LINK},
     {"paper", required_argument, NULL, OPT_PAPER},
     {"font", required_argument, NULL, OPT_FONT},
     {"peak-tflops", required_argument, NULL, OPT_PEAK_TFLOPS},
@@ -133,6 +136,10 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
         break;
     case OPT_TEMPLATE_DIR:
         o->template_dir = arg;
+        break;
+    case OPT_SOURCE_LINK:
+        st = pr_source_link_check(arg, err);
+        o->source_link = arg;
         break;
     case OPT_PAPER:
         if (strcmp(arg, "a4") != 0 && strcmp(arg, "letter") != 0)

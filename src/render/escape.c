@@ -2,6 +2,8 @@
  * Callers decide what to escape; this file only decides how. */
 #include "config.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "profreport/escape.h"
@@ -150,4 +152,104 @@ pr_escape_html_trunc(struct pr_buf *out, const char *s, size_t len,
         return st;
     }
     return pr_buf_adds(out, ELLIPSIS);
+}
+
+/* ---- source links ----------------------------------------------------- */
+
+static int
+starts_ci(const char *s, const char *prefix)
+{
+    for (; *prefix != '\0'; s++, prefix++)
+        if (tolower((unsigned char)*s) != *prefix)
+            return 0;
+    return 1;
+}
+
+enum pr_status
+pr_source_link_check(const char *tmpl, struct pr_error *err)
+{
+    static const char *const banned[] = {"javascript:", "vbscript:", "data:"};
+    size_t i, n = strlen(tmpl),
+              scheme = strspn(tmpl, "abcdefghijklmnopqrstuvwxyz"
+                                    "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                    "0123456789+.-");
+
+    if (n > PR_SOURCE_LINK_MAX)
+        return pr_error_set(err, PR_E_USAGE,
+                            "--source-link: longer than %d bytes",
+                            PR_SOURCE_LINK_MAX);
+    for (i = 0; i < n; i++)
+        if (tmpl[i] < 0x21 || tmpl[i] > 0x7e)
+            return pr_error_set(err, PR_E_USAGE,
+                                "--source-link: byte %zu is not printable "
+                                "ASCII (percent-encode it)",
+                                i);
+    if (scheme == 0 || tmpl[scheme] != ':' || !isalpha((unsigned char)tmpl[0]))
+        return pr_error_set(err, PR_E_USAGE,
+                            "--source-link: '%s' does not start with a URL "
+                            "scheme (e.g. vscode://file/{path}:{line})",
+                            tmpl);
+    for (i = 0; i < sizeof(banned) / sizeof(banned[0]); i++)
+        if (starts_ci(tmpl, banned[i]))
+            return pr_error_set(err, PR_E_USAGE,
+                                "--source-link: %s links run code; use an "
+                                "editor or file URL",
+                                banned[i]);
+    if (strstr(tmpl, "{path}") == NULL)
+        return pr_error_set(err, PR_E_USAGE,
+                            "--source-link: '%s' has no {path}", tmpl);
+    return PR_OK;
+}
+
+/* Append path percent-encoded at out[*at]; 0 when it does not fit. */
+static int
+put_path(const char *path, char *out, size_t n, size_t *at)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    const unsigned char *p;
+
+    for (p = (const unsigned char *)path; *p != '\0'; p++) {
+        int plain = isalnum(*p) || strchr("-._~/:", *p) != NULL;
+        if (*at + (plain ? 1 : 3) >= n)
+            return 0;
+        if (plain) {
+            out[(*at)++] = (char)*p;
+        } else {
+            out[(*at)++] = '%';
+            out[(*at)++] = hex[*p >> 4];
+            out[(*at)++] = hex[*p & 15];
+        }
+    }
+    return 1;
+}
+
+int
+pr_source_link(const char *tmpl, const char *path, long line, char *out,
+               size_t n)
+{
+    size_t at = 0;
+    const char *t;
+
+    if (n == 0 || path == NULL || path[0] == '\0' ||
+        (strcmp(tmpl, PR_SOURCE_LINK_DEFAULT) == 0 && path[0] != '/'))
+        return 0;
+    for (t = tmpl; *t != '\0';) {
+        if (strncmp(t, "{path}", 6) == 0) {
+            if (!put_path(path, out, n, &at))
+                return 0;
+            t += 6;
+        } else if (strncmp(t, "{line}", 6) == 0) {
+            int w = snprintf(out + at, n - at, "%ld", line > 0 ? line : 1);
+            if (w < 0 || (size_t)w >= n - at)
+                return 0;
+            at += (size_t)w;
+            t += 6;
+        } else if (at + 1 < n) {
+            out[at++] = *t++;
+        } else {
+            return 0;
+        }
+    }
+    out[at] = '\0';
+    return 1;
 }

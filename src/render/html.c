@@ -101,6 +101,25 @@ cell_class(const struct pr_col *c, const char *text)
     return c->fmt == PR_FMT_NAME ? "name" : "";
 }
 
+/* A source location cell links to its file at its line (--source-link),
+ * when the row says which file and line it is. */
+static void
+source_href(struct pr_html_view *v, cJSON *cell, const cJSON *row,
+            const struct pr_col *c)
+{
+    char href[PR_SOURCE_LINK_MAX + 3 * 4096];
+    const char *file = pr_sget_str(row, PR_K_FILE);
+    double line = pr_sget_num(row, PR_K_LINE);
+
+    if (v->source_link == NULL || strcmp(c->key, PR_K_LOCATION) != 0 ||
+        file == NULL)
+        return;
+    if (pr_source_link(v->source_link, file,
+                       line >= 1 && line < 1e9 ? (long)line : 0, href,
+                       sizeof(href)))
+        add_str(v, cell, "c_href", href);
+}
+
 static void
 cell(struct pr_html_view *v, cJSON *cells, const cJSON *row,
      const struct pr_col *c)
@@ -117,6 +136,7 @@ cell(struct pr_html_view *v, cJSON *cells, const cJSON *row,
     else if (cJSON_IsBool(val))
         snprintf(sort, sizeof(sort), "%d", cJSON_IsTrue(val));
     add_str(v, o, "c_cls", cell_class(c, text));
+    source_href(v, o, row, c);
     if (c->fmt == PR_FMT_NAME && cJSON_IsString(val)) {
         add_str(v, o, "c_v", val->valuestring);
         name_text(v, o, text);
@@ -409,6 +429,8 @@ pr_html_render(const cJSON *summary, const struct pr_render_opts *o,
     st = pr_html_view_init(&v, err);
     if (st != PR_OK)
         return st;
+    v.source_link =
+        o->source_link != NULL ? o->source_link : PR_SOURCE_LINK_DEFAULT;
     title_block(&v, summary, o);
     for (i = 0; i < pr_report_n_sections && !v.oom; i++) {
         const struct pr_section *s = &pr_report_sections[i];
