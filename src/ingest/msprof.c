@@ -167,9 +167,61 @@ base_name(const char *path, char *out, size_t cap)
     snprintf(out, cap, "%.*s", (int)(n - i), path + i);
 }
 
+/* Strings only CANN <= 6 msprof timelines write: the step trace's
+ * thread and category, task_time's PMU arguments, HCCL's operation
+ * thread.  torch_npu's trace_view.json has none of them. */
+static int
+is_timeline_head(const char *s, size_t n)
+{
+    static const char *const marks[] = {
+        "\"Step Trace(Model ID:", "\"Aicore Time(ms)\"",
+        "\"Communication Kernel\"", "\"Iteration Time\""};
+    size_t i, k;
+
+    while (n > 0 && (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')) {
+        s++;
+        n--;
+    }
+    if (n == 0 || *s != '[')
+        return 0;
+    for (k = 0; k < sizeof(marks) / sizeof(marks[0]); k++) {
+        size_t m = strlen(marks[k]);
+        for (i = 0; i + m <= n; i++)
+            if (s[i] == '"' && memcmp(s + i, marks[k], m) == 0)
+                return 1;
+    }
+    return 0;
+}
+
+/* A folder of msprof timeline files (device_N/timeline/ given alone). */
+static int
+is_timeline_dir(const char *dir)
+{
+    struct names l;
+    char path[4096], head[8192];
+    size_t i, n;
+    int found = 0, whole;
+    struct pr_error e;
+
+    if (list_names(dir, &l) != PR_OK)
+        return 0;
+    for (i = 0; i < l.n && !found && i < 64; i++) {
+        int k = snprintf(path, sizeof(path), "%s/%s", dir, l.v[i]);
+
+        pr_error_clear(&e);
+        if (k < 0 || (size_t)k >= sizeof(path) || !ends(l.v[i], ".json") ||
+            !is_file(path) ||
+            pr_source_head(path, head, sizeof(head), &n, &whole, &e) != PR_OK)
+            continue;
+        found = is_timeline_head(head, n);
+    }
+    names_free(&l);
+    return found;
+}
+
 /* A PROF_* folder holds device_N/ folders (or CANN >= 7's
- * mindstudio_profiler_output/); a device_N/ folder given alone is one
- * device's run. */
+ * mindstudio_profiler_output/); a device_N/ folder, its timeline/ folder
+ * or one of its timeline files given alone is one device's run. */
 static enum pr_claim
 sniff(const struct pr_probe *p)
 {
@@ -179,9 +231,11 @@ sniff(const struct pr_probe *p)
     size_t i;
 
     if (!p->is_dir)
-        return PR_CLAIM_NO;
+        return p->head != NULL && is_timeline_head(p->head, p->n_head)
+                   ? PR_CLAIM_SURE
+                   : PR_CLAIM_NO;
     base_name(p->path, base, sizeof(base));
-    if (is_device_dir(p->path, base))
+    if (is_device_dir(p->path, base) || is_timeline_dir(p->path))
         return PR_CLAIM_SURE;
     if (list_names(p->path, &l) != PR_OK)
         return PR_CLAIM_NO;
@@ -1029,6 +1083,78 @@ add_dev(struct prof *f, int64_t id, const char *path)
     return PR_OK;
 }
 
+/* The device folder holding a timeline file or folder: its folder or
+ * that folder's parent, when named device_N with its info files.  0 when
+ * there is none (the path's clock and rank then stay unknown). */
+static int
+enclosing_device(const char *path, char *dev, size_t cap, int64_t *id)
+{
+    char base[256];
+    int up;
+    size_t n;
+
+    if (snprintf(dev, cap, "%s", path) >= (int)cap)
+        return 0;
+    for (up = 0; up < 2; up++) {
+        char *slash;
+
+        n = strlen(dev);
+        while (n > 1 && dev[n - 1] == '/')
+            dev[--n] = '\0';
+        slash = strrchr(dev, '/');
+        if (slash == NULL || slash == dev)
+            return 0;
+        *slash = '\0';
+        base_name(dev, base, sizeof(base));
+        if (is_device_dir(dev, base)) {
+            *id = device_id(base);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A timeline file or folder given alone: the device around it gives the
+ * clock and the rank (a folder: all of the device is read, its other
+ * timelines and summaries included). */
+static enum pr_status
+plan_timeline(struct prof *f, const char *path)
+{
+    char dev[4096], name[64];
+    int64_t id = 0;
+    int in_dev = enclosing_device(path, dev, sizeof(dev), &id);
+    struct plan *p;
+    char *info;
+
+    if (add_dev(f, id, in_dev ? dev : NULL) != PR_OK)
+        return PR_E_NOMEM;
+    p = &f->v[0].plan;
+    if (!is_file(path))
+        return in_dev ? plan_device(p, dev, id)
+                      : plan_folder(p, path, IN_TIMELINE);
+    if (push(&p->timelines, path) != PR_OK)
+        return PR_E_NOMEM;
+    if (!in_dev)
+        return PR_OK;
+    snprintf(name, sizeof(name), "start_info.%lld", (long long)id);
+    p->start_info = join(dev, name);
+    if (p->start_info == NULL)
+        return PR_E_NOMEM;
+    snprintf(name, sizeof(name), "info.json.%lld", (long long)id);
+    info = join(dev, name);
+    if (info == NULL)
+        return PR_E_NOMEM;
+    if (is_file(info))
+        p->info = info;
+    else
+        free(info);
+    if (!is_file(p->start_info)) {
+        free(p->start_info);
+        p->start_info = NULL;
+    }
+    return PR_OK;
+}
+
 /* The devices of a PROF_* folder (or the one device folder given), each
  * with its plan; mindstudio_profiler_output/ and any other member go
  * with the first device. */
@@ -1039,6 +1165,8 @@ plan_prof(struct prof *f, const char *path, const char *base)
     enum pr_status st;
     size_t i;
 
+    if (is_file(path) || (!is_device_dir(path, base) && is_timeline_dir(path)))
+        return plan_timeline(f, path);
     if (is_device_dir(path, base))
         return add_dev(f, device_id(base), path) == PR_OK
                    ? plan_device(&f->v[0].plan, f->v[0].path, f->v[0].id)

@@ -134,6 +134,19 @@ for prof in "$P"/PROF_*; do
         fi
     done
 done
+for prof in "$P"/PROF_*; do
+    b=$(basename "$prof")
+    for part in timeline timeline/msprof_*.json; do
+        in=$(echo "$prof"/device_*/$part)
+        if "$PR_BIN" --input "$in" --json "$T_DIR/p.json" 2>/dev/null &&
+            out=$(python3 "$T_DIR/prof.py" "$prof" "$T_DIR/p.json" union 2>&1); then
+            ok "$b: $part given alone is the same run"
+        else
+            not_ok "$b: $part given alone is the same run"
+            echo "# ${out:-}"
+        fi
+    done
+done
 check "each layer file read by msprof_*.json is named as skipped" \
     test "$(grep -c 'a layer of the msprof_\*.json timeline' "$T_DIR/err")" -eq 6
 check "two ranks make one job" python3 -c "

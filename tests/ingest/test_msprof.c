@@ -217,6 +217,20 @@ write_prof(char *root, size_t cap, char *dev, char *tl, int with_union)
     snprintf(root + strlen(root), cap - strlen(root), "/PROF_000001_1_ABC");
 }
 
+static enum pr_claim
+sniff_head(const char *text)
+{
+    struct pr_probe p;
+
+    memset(&p, 0, sizeof(p));
+    p.path = "x.json";
+    p.base = "x.json";
+    p.head = text;
+    p.n_head = strlen(text);
+    p.whole = 1;
+    return pr_format_msprof.sniff(&p);
+}
+
 static void
 check_run(const struct pr_trace *t)
 {
@@ -260,7 +274,7 @@ check_run(const struct pr_trace *t)
 static void
 test_prof_union(void **state)
 {
-    char root[512], dev[600], tl[700];
+    char root[512], dev[600], tl[700], file[800];
     struct pr_trace *t;
     struct pr_probe p;
     size_t i, layers = 0, raw = 0;
@@ -275,9 +289,19 @@ test_prof_union(void **state)
     p.path = dev;
     p.base = "device_3";
     assert_int_equal(pr_format_msprof.sniff(&p), PR_CLAIM_SURE);
-    p.path = tl;
-    p.base = "timeline";
-    assert_int_equal(pr_format_msprof.sniff(&p), PR_CLAIM_NO);
+    p.path = root;
+    *strrchr(root, '/') = '\0';
+    assert_int_equal(pr_format_msprof.sniff(&p), PR_CLAIM_NO); /* above */
+    root[strlen(root)] = '/';
+    assert_int_equal(sniff_head(UNION), PR_CLAIM_SURE);
+    assert_int_equal(sniff_head("[" META "," TASKS "]"), PR_CLAIM_SURE);
+    /* torch_npu's trace_view has Ascend processes but none of these */
+    assert_int_equal(
+        sniff_head("[{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":3,"
+                   "\"args\":{\"name\":\"Ascend Hardware\"}},{\"name\":"
+                   "\"thread_name\",\"ph\":\"M\",\"pid\":9,\"tid\":0,"
+                   "\"args\":{\"name\":\"Group 0 Communication\"}}]"),
+        PR_CLAIM_NO);
     t = load_ok(&pr_format_msprof, root);
     check_run(t);
     for (i = 0; i < t->n_skipped; i++) {
@@ -293,6 +317,20 @@ test_prof_union(void **state)
     /* the device folder alone is the same run */
     t = load_ok(&pr_format_msprof, dev);
     check_run(t);
+    pr_trace_free(t);
+    /* so is its timeline folder, and a layer file holds its layer */
+    p.path = tl;
+    p.base = "timeline";
+    assert_int_equal(pr_format_msprof.sniff(&p), PR_CLAIM_SURE);
+    t = load_ok(&pr_format_msprof, tl);
+    check_run(t);
+    pr_trace_free(t);
+    snprintf(file, sizeof(file), "%s/task_time_3_1_1.json", tl);
+    t = load_ok(&pr_format_msprof, file);
+    assert_int_equal(count(t, PR_KIND_DEVICE_TASK), 2);
+    assert_int_equal(t->rank, 5);
+    assert_true(find(t, PR_KIND_DEVICE_TASK, "Default/net/Cast-op2")->ts_ns ==
+                INT64_C(5000111000) + OFFSET_NS);
     pr_trace_free(t);
     *strrchr(root, '/') = '\0';
     rm_tree(root);
