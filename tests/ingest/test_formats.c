@@ -116,6 +116,19 @@ test_sniff_json(void **state)
           "ascend_trace", PR_CLAIM_SURE);
     check("a.bin", "[{\"ph\": \"X\", \"ts\": 17, \"name\": \"\\\"ts\\\"\"",
           "chrome", PR_CLAIM_SURE);
+    /* msprof: a CANN 6 timeline (before ascend_trace, which would take
+       it for a trace_view), op_summary, msprof-analyze's cluster tables */
+    check("a.bin",
+          "[{\"ph\": \"M\", \"args\": {\"name\": \"Ascend "
+          "Hardware\"}}, {\"ph\": \"M\", \"args\": {\"name\": "
+          "\"Step Trace(Model ID:2)\"}}",
+          "msprof", PR_CLAIM_SURE);
+    check("a.csv",
+          "Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,Task Type,"
+          "Task Start Time(us),Task Duration(us)\n",
+          "msprof_op_summary", PR_CLAIM_SURE);
+    check("a.csv", "Step,Type,Index,Computing\n", "msprof_cluster",
+          PR_CLAIM_SURE);
 }
 
 static void
