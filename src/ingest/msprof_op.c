@@ -20,6 +20,7 @@
 #include "internal.h"
 #include "msprof.h"
 #include "profreport/checked.h"
+#include "profreport/shapes.h"
 
 enum col {
     C_NAME,
@@ -101,6 +102,13 @@ struct ops {
         size_t event;
     } * tasks; /* owned */
     size_t n_tasks;
+    /* the builder's links from a task to its operator: launches by
+       correlation id, operators by external id */
+    struct link {
+        int64_t key;
+        size_t event;
+    } * launches, *ops; /* owned */
+    size_t n_launches, n_ops;
     /* steps from the Step Id column: [first start, last end] each */
     struct step {
         int64_t id, start, end;
@@ -422,9 +430,102 @@ find_task(const struct ops *o, int64_t stream, int64_t id, int64_t ts)
     return best;
 }
 
+static int
+cmp_link(const void *a, const void *b)
+{
+    const struct link *x = a, *y = b;
+
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->event < y->event ? -1 : x->event > y->event;
+}
+
+static enum pr_status
+index_links(struct ops *o)
+{
+    const struct pr_trace *t = o->r->t;
+    size_t i, n = t->n_events ? t->n_events : 1;
+
+    o->launches = malloc(n * sizeof(*o->launches));
+    o->ops = malloc(n * sizeof(*o->ops));
+    if (o->launches == NULL || o->ops == NULL)
+        return PR_E_NOMEM;
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind == PR_KIND_RUNTIME_CALL && e->correlation != PR_NO_ID &&
+            e->external_id != PR_NO_ID)
+            o->launches[o->n_launches++] = (struct link){e->correlation, i};
+        else if (e->kind == PR_KIND_HOST_OP && e->external_id != PR_NO_ID &&
+                 e->info != PR_NO_INFO)
+            o->ops[o->n_ops++] = (struct link){e->external_id, i};
+    }
+    qsort(o->launches, o->n_launches, sizeof(*o->launches), cmp_link);
+    qsort(o->ops, o->n_ops, sizeof(*o->ops), cmp_link);
+    return PR_OK;
+}
+
+static const struct link *
+link_of(const struct link *v, size_t n, int64_t key)
+{
+    struct link k = {key, 0};
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) { /* the first link of that key */
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_link(&v[mid], &k) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo].key == key ? &v[lo] : NULL;
+}
+
+/* The operator the builder made for a task: task -> its launch (by
+ * correlation) -> the operator (by external id).  NULL when none. */
+static struct pr_op_info *
+op_of_task(struct ops *o, const struct pr_event *task)
+{
+    struct pr_trace *t = o->r->t;
+    const struct link *l =
+        task->correlation == PR_NO_ID
+            ? NULL
+            : link_of(o->launches, o->n_launches, task->correlation);
+
+    if (l != NULL)
+        l = link_of(o->ops, o->n_ops, t->events[l->event].external_id);
+    return l ? &t->ops[t->events[l->event].info] : NULL;
+}
+
+/* The row's logical shapes and dtypes (and PMU FLOPs) on the operator of
+ * a timeline task, for the FLOP formulas. */
+static enum pr_status
+merge_inputs(struct ops *o, const struct pr_event *task)
+{
+    struct pr_trace *t = o->r->t;
+    struct pr_op_info *op = op_of_task(o, task);
+    double flops = row_flops(o);
+
+    if (op == NULL)
+        return PR_OK;
+    if (flops >= 0)
+        op->flops = flops;
+    op->input_dims =
+        pr_strtab_intern(t->strs, o->dev_shapes.data, o->dev_shapes.len);
+    if (o->dev_types.len > 0)
+        op->input_types =
+            pr_strtab_intern(t->strs, o->dev_types.data, o->dev_types.len);
+    if (op->input_dims == PR_STR_NONE ||
+        (o->dev_types.len > 0 && op->input_types == PR_STR_NONE) ||
+        pr_shapes_note(t, PR_SHAPES_DIMS, op->input_dims) != PR_OK ||
+        pr_shapes_note(t, PR_SHAPES_TYPES, op->input_types) != PR_OK)
+        return PR_E_NOMEM;
+    return PR_OK;
+}
+
 /* A row that details a timeline task; 0 when none matches. */
 static int
-merge_row(struct ops *o, int64_t ts, enum pr_status *st)
+merge_row(struct ops *o, int64_t ts, int logical, enum pr_status *st)
 {
     struct pr_trace *t = o->r->t;
     const struct task *x;
@@ -441,6 +542,8 @@ merge_row(struct ops *o, int64_t ts, enum pr_status *st)
     if (g->unit == PR_UNIT_UNKNOWN)
         g->unit = (uint8_t)pr_ascend_unit(fld(o, C_TASK_TYPE));
     *st = fill(o, g, 0);
+    if (*st == PR_OK && logical)
+        *st = merge_inputs(o, &t->events[x->event]);
     o->r->n_summary_merged++;
     return 1;
 }
@@ -481,7 +584,7 @@ one_row(struct ops *o, int merging, struct pr_error *err)
     if (row_inputs(o, &logical) < 0)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (merging) {
-        (void)merge_row(o, ts, &st);
+        (void)merge_row(o, ts, logical, &st);
         return st == PR_OK ? PR_OK
                            : pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
@@ -531,7 +634,8 @@ pr_msprof_op_summary(const char *path, struct pr_msprof_run *r,
     pr_buf_init(&o.dev_shapes, 0);
     pr_buf_init(&o.dev_types, 0);
     st = open_cols(&o, path, err);
-    if (st == PR_OK && merging && index_tasks(&o) != PR_OK)
+    if (st == PR_OK && merging &&
+        (index_tasks(&o) != PR_OK || index_links(&o) != PR_OK))
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     while (st == PR_OK && (st = pr_csv_next(o.csv, &got, err)) == PR_OK &&
            got) {
@@ -551,6 +655,8 @@ pr_msprof_op_summary(const char *path, struct pr_msprof_run *r,
     pr_buf_free(&o.dev_shapes);
     pr_buf_free(&o.dev_types);
     free(o.tasks);
+    free(o.launches);
+    free(o.ops);
     free(o.steps);
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", path);

@@ -488,6 +488,7 @@ test_op_summary_merge(void **state)
     char root[512], dev[600], tl[700], sum[700];
     struct pr_trace *t;
     const struct pr_gpu_info *g;
+    const struct pr_op_info *op;
     size_t n = 0;
 
     (void)state;
@@ -507,6 +508,12 @@ test_op_summary_merge(void **state)
     assert_int_equal(g->hf32, 0);
     assert_string_equal(s(t, g->op_type), "MatMul");
     assert_string_equal(s(t, g->dev_shapes), "[[4, 8], [8, 2]]");
+    op = pr_trace_op(t, find(t, PR_KIND_HOST_OP, "MatMul"));
+    assert_string_equal(s(t, op->input_dims), "[[4, 8], [8, 2]]");
+    assert_string_equal(s(t, op->input_types), "['float', 'float']");
+    assert_int_equal(
+        pr_trace_op(t, find(t, PR_KIND_HOST_OP, "Cast"))->input_dims,
+        PR_STR_NONE);
     assert_true(has_gap(t, "unmatched_op_summary", &n));
     assert_int_equal(n, 1);
     assert_false(has_gap(t, "no_shapes", NULL));
