@@ -1,6 +1,7 @@
 /* ascend.h - the parts of the ASCEND_PROFILER_OUTPUT folder reader
  * (ascend.c) that read one file kind each: the kernel table
- * (ascend_kernels.c) and the step table (ascend_steps.c).  They share one run
+ * (ascend_kernels.c), the step table (ascend_steps.c) and the
+ * allocations (ascend_memory.c).  They share one run
  * being built.  Only src/ingest includes this header; spec:
  * shared/spec/other-producers.md §2. */
 #ifndef PROFREPORT_INGEST_ASCEND_H
@@ -19,6 +20,7 @@ struct pr_asc {
     uint64_t max;       /* bytes one file may hold */
     int has_tv;         /* trace_view.json gave the timeline */
     int has_kernels;    /* kernel_details.csv was read */
+    int has_memory;     /* operator_memory.csv was read */
     int64_t device;     /* the NPU's id (0 unless the files say) */
 };
 
@@ -38,6 +40,12 @@ int pr_asc_int(const char *s, size_t n, int64_t *out);
  * without it, each row a task.  Messages start with the path. */
 PR_NODISCARD enum pr_status pr_asc_kernels(struct pr_asc *a,
                                            struct pr_error *err);
+
+/* operator_memory.csv: allocation and release records, on the thread of
+ * the host operators when there are any.  Messages start with the
+ * path. */
+PR_NODISCARD enum pr_status pr_asc_memory(struct pr_asc *a,
+                                          struct pr_error *err);
 
 /* step_trace_time.csv: the producer's steps ("ProfilerStep#N" windows on
  * the device clock, t->device_steps set), anchored at the first device

@@ -51,6 +51,36 @@ for r in sorted(want):
     if calls != n or abs(total - us) > Decimal('0.001') * n + Decimal('0.01'):
         bad.append('rank%d: kernels %d / %s us, rows %d / %s us' % (r, calls, total, n, us))
     print('rank%d: %d kernels %s us, steps %s us (producer %s)' % (r, n, us, mine, st))
+    # memory: a record per operator_memory row and per release; the peak
+    # of PTA's Total Allocated, which memory_record.csv samples too
+    om = os.path.join(want[r], 'ASCEND_PROFILER_OUTPUT', 'operator_memory.csv')
+    if os.path.exists(om):
+        rows = list(csv.DictReader(open(om)))
+        frees = sum(1 for x in rows if x['Release Time(us)'].strip())
+        dev = (run['memory'] or {'devices': [{}]})['devices'][0]
+        if dev.get('allocations') != len(rows) or dev.get('frees') != frees:
+            bad.append('rank%d: memory %s allocations %s frees, rows %d %d'
+                       % (r, dev.get('allocations'), dev.get('frees'), len(rows), frees))
+        pta_rows = [x for x in rows if not x['Name'].startswith('cann::')]
+        own = [Decimal(x[k]) for x in pta_rows for k in
+               ('Allocation Total Allocated(MB)', 'Release Total Allocated(MB)') if x.get(k)]
+        mr = list(csv.DictReader(open(os.path.join(want[r], 'ASCEND_PROFILER_OUTPUT',
+                                                   'memory_record.csv'))))
+        pta = [Decimal(x['Total Allocated(MB)']) for x in mr
+               if x['Component'] == 'PTA' and x['Total Allocated(MB)']]
+        # old2023's memory_record went through a spreadsheet (times like
+        # 1.69512E+15) and was cut: only whole tables are compared
+        # (and a table of GE rows only has GE's totals, not PTA's)
+        whole = own and not any('E+' in x['Timestamp(us)'] for x in mr)
+        for what, v in (('operator_memory', own), ('memory_record', pta if whole else [])):
+            if not v:
+                continue
+            peak = int(max(v) * 1048576)
+            if abs(Decimal(dev['peak_allocated_bytes']) - peak) > 1:
+                bad.append('rank%d: peak %s, %s PTA peak %s'
+                           % (r, dev['peak_allocated_bytes'], what, peak))
+            print('rank%d: peak allocated %s bytes (%s %s)'
+                  % (r, dev['peak_allocated_bytes'], what, peak))
 if len(s['runs']) != len(want):
     bad.append('%d runs, %d rank folders' % (len(s['runs']), len(want)))
 if len(want) > 1 and (s['job'] is None or s['job']['ranks'] != len(want)):

@@ -6,9 +6,11 @@
  * gives the steps (Stage + Bubble from the first task of the step), in
  * place of the host's ProfilerStep#N.  kernel_details.csv adds its
  * columns to the timeline's tasks, or is the kernels of a folder without
- * trace_view.json, in its 2023, 2025-01 and CANN 8.3 column sets. */
+ * trace_view.json, in its 2023, 2025-01 and CANN 8.3 column sets.
+ * operator_memory.csv gives allocation and release records. */
 #include "config.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -486,6 +488,56 @@ test_kernels_bad(void **state)
     rm_tree(root);
 }
 
+/* operator_memory.csv: an allocation record per row, a release record
+ * when it was released, paired by a number; the curve's totals are the
+ * PTA rows' (MB of 2^20 bytes), not the GE ("cann::") rows'. */
+static void
+test_memory(void **state)
+{
+    char root[64], dir[128];
+    struct pr_trace *t;
+    size_t i, n_alloc = 0, n_free = 0, n_totals = 0;
+    int64_t sum = 0;
+
+    (void)state;
+    mk_root(root, sizeof(root));
+    rank_folder(root, "r_ascend_pt/profiler_info_0.json", "{\"rank_id\": 0}");
+    put(root, "r_ascend_pt/ASCEND_PROFILER_OUTPUT/operator_memory.csv",
+        "Name,Size(KB),Allocation Time(us),Release Time(us),Active Release "
+        "Time(us),Duration(us),Active Duration(us),Allocation Total "
+        "Allocated(MB),Allocation Total Reserved(MB),Allocation Total "
+        "Active(MB),Release Total Allocated(MB),Release Total "
+        "Reserved(MB),Release Total Active(MB),Stream Ptr,Device Type\n"
+        "aten::empty,2,1736408883700010.000\t,1736408883700020.000\t,,10,,"
+        "1.5,4.0,1.5,1.0,4.0,1.0,1,NPU:2\n"
+        "cann::Graph_1,4,1736408883700030.000\t,,,,,9,9,9,,,,1,NPU:2\n");
+    snprintf(dir, sizeof(dir), "%s/r_ascend_pt", root);
+    t = load_dir(dir);
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_mem_info *m = pr_trace_mem(t, &t->events[i]);
+
+        if (m == NULL)
+            continue;
+        assert_int_equal(m->device_id, 2);
+        assert_int_equal(m->device_type, 1);
+        n_alloc += m->bytes > 0;
+        n_free += m->bytes <= 0;
+        sum += m->bytes;
+        if (!isnan(m->total_allocated)) {
+            n_totals++;
+            assert_true(m->bytes > 0 ? m->total_allocated == 1.5 * 1048576
+                                     : m->total_reserved == 4.0 * 1048576);
+            assert_true(m->addr == 0); /* the first row's pair */
+        }
+    }
+    assert_int_equal(n_alloc, 2);
+    assert_int_equal(n_free, 1);
+    assert_int_equal(n_totals, 2);
+    assert_true(sum == 4096); /* the GE row was never released */
+    pr_trace_free(t);
+    rm_tree(root);
+}
+
 int
 main(void)
 {
@@ -500,6 +552,7 @@ main(void)
         cmocka_unit_test(test_kernels_enrich),
         cmocka_unit_test(test_kernels_csv_only),
         cmocka_unit_test(test_kernels_bad),
+        cmocka_unit_test(test_memory),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
