@@ -36,7 +36,7 @@
 
 extern const struct pr_format pr_format_kineto, pr_format_chrome;
 extern const struct pr_format pr_format_megengine, pr_format_megengine_static;
-extern const struct pr_format pr_format_nsys;
+extern const struct pr_format pr_format_nsys, pr_format_ascend_db;
 extern const struct pr_format pr_format_ascend_trace, pr_format_ascend;
 extern const struct pr_format pr_format_mindspore;
 extern const struct pr_format pr_format_msprof, pr_format_msprof_op_summary;
@@ -56,6 +56,7 @@ static const struct pr_format *const builtin[] = {
     &pr_format_chrome,
     &pr_format_msprof_op_summary,
     &pr_format_msprof_cluster,
+    &pr_format_ascend_db, /* SQLite with the Ascend tables only */
 };
 
 static const struct pr_format_table builtin_table = {

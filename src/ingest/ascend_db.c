@@ -1,0 +1,1425 @@
+/* ascend_db.c - the SQLite export of the Ascend family: torch_npu's
+ * ascend_pytorch_profiler_{rank}.db and msprof's msprof_{ts}.db (spec
+ * shared/spec/other-producers.md §2.5).  One database is one rank's run.
+ *
+ * Every name is an id into STRING_IDS.  Times are ns on the host's Unix
+ * clock in every table (PYTORCH_API keeps them as TEXT), so they go into
+ * the model as they are.  What becomes what, as the text export's reader
+ * (ascend_trace_map.c) does it, so the two give the same report:
+ *   PYTORCH_API   operators (type op), task-queue records (queue: kept,
+ *                 unmodelled), Python frames (trace), mstx ranges; the
+ *                 call stack from PYTORCH_CALLCHAINS
+ *   CANN_API      runtime calls of their thread
+ *   TASK          a kernel where COMPUTE_TASK_INFO describes it (name,
+ *                 Accelerator Core, op type, device shapes); a copy,
+ *                 wait or other task by its task type otherwise
+ *   COMMUNICATION_OP  the collectives, one device task each; their own
+ *                 tasks (COMMUNICATION_TASK_INFO) stay on the timeline
+ *                 uncounted, as the collective counts their time
+ *   MEMORY_RECORD the PTA allocator's totals: the memory curve
+ *   RANK_DEVICE_MAP, NPU_INFO  the rank and the device
+ * A task reaches its operator by connection id: an operator lists its ids
+ * in CONNECTION_IDS, and a zero-length launch ("torch_to_npu") at the
+ * operator's start, correlated with the task, lets the op tree attach the
+ * task as it does a CUDA launch.  The schema moves between versions
+ * (blockDim/blockNum, hf32Eligible, swapped shape and dtype columns in
+ * 2025-01's PYTORCH_API): columns are probed, content is checked. */
+#include "config.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <sqlite3.h>
+
+#include "ascend_common.h"
+#include "internal.h"
+#include "profreport/checked.h"
+#include "profreport/formats.h"
+
+/* ENUM_API_TYPE ids of PYTORCH_API rows (stable across versions) */
+#define API_OP 50001
+#define API_QUEUE 50002
+#define API_TRACE 50003
+#define API_MSTX 50004
+
+/* What a TASK row is, before its context says more. */
+enum task_cls { T_KERNEL, T_COPY, T_SYNC, T_OTHER };
+
+/* Task types of the database's TASK table that the text export's
+ * vocabulary (ascend_common.c) does not have: the runtime's names. */
+static const struct {
+    const char *name;
+    enum task_cls cls;
+} db_tasks[] = {
+    {"EVENT_RECORD", T_SYNC},       {"EVENT_WAIT", T_SYNC},
+    {"EVENT_RESET", T_SYNC},        {"NOTIFY_WAIT", T_SYNC},
+    {"NOTIFY_RECORD", T_SYNC},      {"PROFILING_ENABLE", T_OTHER},
+    {"PROFILING_DISABLE", T_OTHER}, {"MODEL_MAINTAINCE", T_OTHER},
+    {"MODEL_EXECUTE", T_OTHER},     {"MEMCPY_ASYNC", T_COPY},
+};
+
+struct i64_pair {
+    int64_t k, v;
+};
+
+struct adb {
+    sqlite3 *db;
+    struct pr_trace *t;
+    struct pr_sqlite_strings strs;
+    struct pr_sqlite_strings api_types;  /* ENUM_API_TYPE */
+    struct pr_sqlite_strings hccl_types; /* ENUM_HCCL_DATA_TYPE */
+    struct pr_buf sql, a, b;
+    int64_t device; /* the NPU; -1 until known */
+    uint32_t dev_pid;
+    struct i64_pair *chains; /* callchainId -> string id, sorted */
+    size_t n_chains, cap_chains;
+    struct i64_pair *op_stream; /* collective opId -> its stream, sorted */
+    size_t n_op_stream, cap_op_stream;
+    int64_t *comm_streams; /* sorted: streams of collectives' tasks */
+    size_t n_comm_streams, cap_comm_streams;
+    int64_t *comm_conns; /* sorted: connection ids of collectives */
+    size_t n_comm_conns, cap_comm_conns;
+    int has_info;      /* COMPUTE_TASK_INFO has rows */
+    size_t steps;      /* ProfilerStep#N operators read */
+    int64_t main_gtid; /* the thread of the first step (or operator) */
+    int64_t chain_id;  /* the call chain being read */
+    int64_t last_conn; /* the connection id launched last */
+    int64_t *launched; /* sorted: connection ids an operator launched */
+    size_t n_launched, cap_launched;
+    size_t no_info; /* compute tasks COMPUTE_TASK_INFO does not name */
+    int64_t no_info_ns;
+    size_t mem_rows;
+    int64_t last_alloc, last_res; /* the allocator's totals last seen */
+    struct pr_error *err;
+};
+
+/* ------------------------------------------------------------ sniffing */
+
+/* 1 when the database has the Ascend export's tables, 0 when not, -1
+ * when it cannot be read. */
+static int
+is_ascend_db(sqlite3 *db)
+{
+    int s = pr_sqlite_has_table(db, "STRING_IDS");
+    int t = s == 1 ? pr_sqlite_has_table(db, "TASK") : s;
+
+    if (t == 1 && pr_sqlite_has_table(db, "StringIds") == 1)
+        return 0; /* an Nsight Systems export that happens to have both */
+    return t;
+}
+
+/* torch_npu's analysis.db: the SQL twins of step_trace_time.csv and
+ * communication(_matrix).json, written next to the run's database. */
+static int
+is_analysis_db(sqlite3 *db)
+{
+    int s = pr_sqlite_has_table(db, "StepTraceTime");
+
+    return s == 1 ? pr_sqlite_has_table(db, "CommAnalyzerTime") : s;
+}
+
+static enum pr_claim
+sniff(const struct pr_probe *p)
+{
+    sqlite3 *db = NULL;
+    struct pr_error e;
+    int r = -1;
+
+    if (p->is_dir || p->head == NULL || p->n_head < 16 ||
+        memcmp(p->head, "SQLite format 3", 16) != 0)
+        return PR_CLAIM_NO;
+    pr_error_clear(&e);
+    if (pr_sqlite_open(p->path, PR_READ_DEFAULT_MAX, &db, &e) == PR_OK) {
+        r = is_ascend_db(db);
+        if (r == 0)
+            r = is_analysis_db(db);
+    }
+    pr_sqlite_close(db);
+    return r == 1 ? PR_CLAIM_SURE : PR_CLAIM_NO;
+}
+
+/* ------------------------------------------------------------ helpers */
+
+static int
+cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+    return a < b ? -1 : a > b;
+}
+
+static int
+has_i64(const int64_t *v, size_t n, int64_t x)
+{
+    return n > 0 && bsearch(&x, v, n, sizeof(*v), cmp_i64) != NULL;
+}
+
+/* Append x to a set kept sorted by the caller's qsort at the end. */
+static enum pr_status
+push_i64(int64_t **v, size_t *n, size_t *cap, int64_t x)
+{
+    if (pr_grow((void **)v, cap, *n + 1, sizeof(**v)) != PR_OK)
+        return PR_E_NOMEM;
+    (*v)[(*n)++] = x;
+    return PR_OK;
+}
+
+static enum pr_status
+push_pair(struct i64_pair **v, size_t *n, size_t *cap, int64_t k, int64_t x)
+{
+    if (pr_grow((void **)v, cap, *n + 1, sizeof(**v)) != PR_OK)
+        return PR_E_NOMEM;
+    (*v)[*n].k = k;
+    (*v)[(*n)++].v = x;
+    return PR_OK;
+}
+
+/* The value of key k (pairs sorted by key, first wins); `absent` if none. */
+static int64_t
+pair_get(const struct i64_pair *v, size_t n, int64_t k, int64_t absent)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (v[mid].k < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo].k == k ? v[lo].v : absent;
+}
+
+static int64_t
+col_i64(sqlite3_stmt *q, int i, int64_t dflt)
+{
+    return sqlite3_column_type(q, i) == SQLITE_NULL
+               ? dflt
+               : sqlite3_column_int64(q, i);
+}
+
+/* A time in ns: an INTEGER, or TEXT holding one (PYTORCH_API), exactly;
+ * 0 when absent or not an integer. */
+static int
+col_ns(sqlite3_stmt *q, int i, int64_t *ns)
+{
+    const char *s;
+
+    switch (sqlite3_column_type(q, i)) {
+    case SQLITE_INTEGER:
+        *ns = sqlite3_column_int64(q, i);
+        return 1;
+    case SQLITE_TEXT:
+        s = (const char *)sqlite3_column_text(q, i);
+        return s != NULL &&
+               pr_fld_parse_int64(s, (size_t)sqlite3_column_bytes(q, i), ns);
+    default:
+        return 0;
+    }
+}
+
+/* The text of a STRING_IDS id in column i; NULL when absent. */
+static const char *
+col_str(const struct adb *a, sqlite3_stmt *q, int i)
+{
+    if (sqlite3_column_type(q, i) == SQLITE_NULL)
+        return NULL;
+    return pr_sqlite_string(&a->strs, sqlite3_column_int64(q, i));
+}
+
+static uint32_t
+intern(struct pr_trace *t, const char *s)
+{
+    return pr_strtab_intern(t->strs, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* A globalTid's process or thread (pid in the high 32 bits) in decimal. */
+static void
+tid_text(int64_t gtid, int thread, char *buf, size_t cap)
+{
+    uint64_t g = (uint64_t)gtid;
+
+    snprintf(buf, cap, "%llu",
+             (unsigned long long)(thread ? g & 0xFFFFFFFFu : g >> 32));
+}
+
+/* ------------------------------------------------------------ queries */
+
+static enum pr_status
+db_error(struct adb *a, int rc, const char *what)
+{
+    return pr_error_set(a->err, rc == SQLITE_NOMEM ? PR_E_NOMEM : PR_E_FORMAT,
+                        "reading %s: %s", what, sqlite3_errmsg(a->db));
+}
+
+typedef enum pr_status (*row_fn)(struct adb *a, sqlite3_stmt *q);
+
+/* Run the query in a->sql and hand each row to fn. */
+static enum pr_status
+each_row(struct adb *a, const char *what, row_fn fn)
+{
+    sqlite3_stmt *q = NULL;
+    enum pr_status st = PR_OK;
+    int rc = sqlite3_prepare_v2(a->db, a->sql.data, -1, &q, NULL);
+
+    if (rc != SQLITE_OK) {
+        sqlite3_finalize(q);
+        return db_error(a, rc, what);
+    }
+    while (st == PR_OK && (rc = sqlite3_step(q)) == SQLITE_ROW)
+        st = fn(a, q);
+    if (st == PR_OK && rc != SQLITE_DONE)
+        st = db_error(a, rc, what);
+    sqlite3_finalize(q);
+    if (st != PR_OK && !a->err->msg[0])
+        pr_error_set(a->err, st, "%s: out of memory", what);
+    return st;
+}
+
+/* 1 when the table is there, 0 when not; -1 (error set) on a schema
+ * that cannot be read. */
+static int
+table(struct adb *a, const char *name)
+{
+    int r = pr_sqlite_has_table(a->db, name);
+
+    if (r < 0)
+        pr_error_set(a->err, PR_E_FORMAT, "cannot read the schema");
+    return r;
+}
+
+/* "alias.col" when `tab` has the column, else `dflt`, into the query. */
+static enum pr_status
+opt_col(struct adb *a, const char *tab, const char *alias, const char *col,
+        const char *dflt)
+{
+    int r = pr_sqlite_has_column(a->db, tab, col);
+
+    if (r < 0)
+        return pr_error_set(a->err, PR_E_FORMAT, "%s: cannot read its columns",
+                            tab);
+    if ((r ? pr_buf_printf(&a->sql, ", %s.%s", alias, col)
+           : pr_buf_printf(&a->sql, ", %s", dflt)) != PR_OK)
+        return pr_error_set(a->err, PR_E_NOMEM, "out of memory");
+    return PR_OK;
+}
+
+/* Start a->sql with `s`, to be continued (opt_col) and ended (end_sql). */
+static enum pr_status
+sql_begin(struct adb *a, const char *s)
+{
+    pr_buf_reset(&a->sql);
+    return pr_buf_adds(&a->sql, s) == PR_OK
+               ? PR_OK
+               : pr_error_set(a->err, PR_E_NOMEM, "out of memory");
+}
+
+/* Set a->sql to the text `s` (NUL-terminated). */
+static enum pr_status
+set_sql(struct adb *a, const char *s)
+{
+    pr_buf_reset(&a->sql);
+    if (pr_buf_adds(&a->sql, s) != PR_OK || pr_buf_addc(&a->sql, '\0') != PR_OK)
+        return pr_error_set(a->err, PR_E_NOMEM, "out of memory");
+    return PR_OK;
+}
+
+static enum pr_status
+sql_add(struct adb *a, const char *s)
+{
+    return pr_buf_adds(&a->sql, s) == PR_OK
+               ? PR_OK
+               : pr_error_set(a->err, PR_E_NOMEM, "out of memory");
+}
+
+static enum pr_status
+end_sql(struct adb *a, const char *tail)
+{
+    if (pr_buf_adds(&a->sql, tail) != PR_OK ||
+        pr_buf_addc(&a->sql, '\0') != PR_OK)
+        return pr_error_set(a->err, PR_E_NOMEM, "out of memory");
+    return PR_OK;
+}
+
+static enum pr_status
+oom(struct adb *a)
+{
+    return pr_error_set(a->err, PR_E_NOMEM, "out of memory");
+}
+
+/* ------------------------------------------------------------ the run */
+
+static enum pr_status
+on_rank(struct adb *a, sqlite3_stmt *q)
+{
+    if (a->t->rank < 0) {
+        a->t->rank = col_i64(q, 0, -1);
+        if (a->device < 0)
+            a->device = col_i64(q, 1, -1);
+    }
+    return PR_OK;
+}
+
+static enum pr_status
+on_device(struct adb *a, sqlite3_stmt *q)
+{
+    if (a->device < 0)
+        a->device = col_i64(q, 0, -1);
+    return PR_OK;
+}
+
+/* The rank (RANK_DEVICE_MAP; a database holds one rank's run) and the NPU
+ * its tasks ran on. */
+static enum pr_status
+read_rank(struct adb *a)
+{
+    enum pr_status st = PR_OK;
+    int r = table(a, "RANK_DEVICE_MAP");
+
+    if (r < 0)
+        return PR_E_FORMAT;
+    if (r == 1 && (st = set_sql(a, "SELECT rankId, deviceId FROM "
+                                   "RANK_DEVICE_MAP LIMIT 1")) == PR_OK)
+        st = each_row(a, "RANK_DEVICE_MAP", on_rank);
+    if (st == PR_OK && a->device < 0 &&
+        (st = set_sql(a, "SELECT deviceId FROM TASK WHERE deviceId IS NOT "
+                         "NULL LIMIT 1")) == PR_OK)
+        st = each_row(a, "TASK", on_device);
+    if (st == PR_OK && (a->device < 0 || a->device > INT32_MAX))
+        a->device = 0;
+    return st;
+}
+
+static enum pr_status
+on_npu(struct adb *a, sqlite3_stmt *q)
+{
+    const char *name = (const char *)sqlite3_column_text(q, 1);
+    struct pr_device *d;
+
+    if (a->t->n_devices > 0 || col_i64(q, 0, -1) != a->device)
+        return PR_OK;
+    d = pr_trace_add_device(a->t);
+    if (d == NULL)
+        return oom(a);
+    d->id = a->device;
+    d->name = intern(a->t, name && *name ? name : "Ascend NPU");
+    return d->name == PR_STR_NONE ? oom(a) : PR_OK;
+}
+
+/* The device entry: NPU_INFO's name of the run's NPU ("Ascend910B"). */
+static enum pr_status
+read_npu(struct adb *a)
+{
+    enum pr_status st = PR_OK;
+    int r = table(a, "NPU_INFO");
+    struct pr_device *d;
+    char b[24];
+
+    if (r < 0)
+        return PR_E_FORMAT;
+    if (r == 1 && (st = set_sql(a, "SELECT id, name FROM NPU_INFO")) == PR_OK)
+        st = each_row(a, "NPU_INFO", on_npu);
+    if (st == PR_OK && a->t->n_devices == 0) {
+        if ((d = pr_trace_add_device(a->t)) == NULL)
+            return oom(a);
+        d->id = a->device;
+        d->name = intern(a->t, "Ascend NPU");
+    }
+    snprintf(b, sizeof(b), "%lld", (long long)a->device);
+    a->dev_pid = intern(a->t, b);
+    a->t->vendor = intern(a->t, "huawei");
+    a->t->device_kind = intern(a->t, "npu");
+    a->t->format = intern(a->t, "ascend_db");
+    return st == PR_OK && a->dev_pid != PR_STR_NONE ? st : oom(a);
+}
+
+/* ------------------------------------------------------------ collectives */
+
+static enum pr_status
+on_comm_task(struct adb *a, sqlite3_stmt *q)
+{
+    int64_t stream = col_i64(q, 0, -1), op = col_i64(q, 1, -1);
+
+    if (stream < 0)
+        return PR_OK;
+    if ((op >= 0 && push_pair(&a->op_stream, &a->n_op_stream, &a->cap_op_stream,
+                              op, stream) != PR_OK) ||
+        push_i64(&a->comm_streams, &a->n_comm_streams, &a->cap_comm_streams,
+                 stream) != PR_OK)
+        return oom(a);
+    return PR_OK;
+}
+
+static enum pr_status
+on_comm_conn(struct adb *a, sqlite3_stmt *q)
+{
+    if (sqlite3_column_type(q, 0) == SQLITE_NULL)
+        return PR_OK;
+    return push_i64(&a->comm_conns, &a->n_comm_conns, &a->cap_comm_conns,
+                    sqlite3_column_int64(q, 0)) == PR_OK
+               ? PR_OK
+               : oom(a);
+}
+
+static int
+cmp_pair(const void *x, const void *y)
+{
+    const struct i64_pair *a = x, *b = y;
+
+    return a->k < b->k ? -1 : a->k > b->k;
+}
+
+/* The streams HCCL's tasks run on (a copy or a compute task there is part
+ * of a collective), each collective's stream, and the connection ids of
+ * the collectives (their device-side twin tasks share them). */
+static enum pr_status
+index_comm(struct adb *a)
+{
+    enum pr_status st = PR_OK;
+    int ct = table(a, "COMMUNICATION_TASK_INFO"),
+        co = table(a, "COMMUNICATION_OP");
+
+    if (ct < 0 || co < 0)
+        return PR_E_FORMAT;
+    if (ct == 1) {
+        st = sql_begin(a, "SELECT t.streamId");
+        if (st == PR_OK)
+            st = opt_col(a, "COMMUNICATION_TASK_INFO", "c", "opId", "NULL");
+        if (st == PR_OK)
+            st = end_sql(a, " FROM COMMUNICATION_TASK_INFO c JOIN TASK t "
+                            "ON t.globalTaskId = c.globalTaskId");
+        if (st == PR_OK)
+            st = each_row(a, "COMMUNICATION_TASK_INFO", on_comm_task);
+    }
+    if (st == PR_OK && co == 1 &&
+        (st = set_sql(a, "SELECT connectionId FROM COMMUNICATION_OP")) == PR_OK)
+        st = each_row(a, "COMMUNICATION_OP", on_comm_conn);
+    if (a->n_op_stream > 0)
+        qsort(a->op_stream, a->n_op_stream, sizeof(*a->op_stream), cmp_pair);
+    if (a->n_comm_streams > 0)
+        qsort(a->comm_streams, a->n_comm_streams, sizeof(int64_t), cmp_i64);
+    if (a->n_comm_conns > 0)
+        qsort(a->comm_conns, a->n_comm_conns, sizeof(int64_t), cmp_i64);
+    return st;
+}
+
+/* ------------------------------------------------------------ host */
+
+/* One call chain so far (a->a) as the string id of its text. */
+static enum pr_status
+flush_chain(struct adb *a, int64_t id)
+{
+    uint32_t s;
+
+    if (id < 0 || a->a.len == 0)
+        return PR_OK;
+    s = pr_strtab_intern(a->t->strs, a->a.data, a->a.len);
+    if (s == PR_STR_NONE ||
+        push_pair(&a->chains, &a->n_chains, &a->cap_chains, id, s) != PR_OK)
+        return oom(a);
+    pr_buf_reset(&a->a);
+    return PR_OK;
+}
+
+/* Frames come innermost first (stackDepth 0); the text is torch_npu's
+ * "Call stack": each frame ended by ";\r\n". */
+static enum pr_status
+on_frame(struct adb *a, sqlite3_stmt *q)
+{
+    int64_t id = col_i64(q, 0, -1);
+    const char *f = col_str(a, q, 1);
+
+    if (id != a->chain_id && flush_chain(a, a->chain_id) != PR_OK)
+        return PR_E_NOMEM;
+    a->chain_id = id;
+    if (id < 0 || f == NULL || *f == '\0')
+        return PR_OK;
+    if (pr_buf_adds(&a->a, f) != PR_OK || pr_buf_adds(&a->a, ";\r\n") != PR_OK)
+        return pr_error_set(a->err, PR_E_LIMIT, "a call stack too large");
+    return PR_OK;
+}
+
+static enum pr_status
+read_chains(struct adb *a)
+{
+    enum pr_status st;
+    int r = table(a, "PYTORCH_CALLCHAINS");
+
+    if (r <= 0)
+        return r < 0 ? PR_E_FORMAT : PR_OK;
+    a->chain_id = -1;
+    pr_buf_reset(&a->a);
+    st = set_sql(a, "SELECT id, stack FROM PYTORCH_CALLCHAINS "
+                    "ORDER BY id, stackDepth");
+    if (st == PR_OK)
+        st = each_row(a, "PYTORCH_CALLCHAINS", on_frame);
+    if (st == PR_OK)
+        st = flush_chain(a, a->chain_id);
+    if (st == PR_OK && a->n_chains > 0)
+        qsort(a->chains, a->n_chains, sizeof(*a->chains), cmp_pair);
+    return st;
+}
+
+/* PYTORCH_API's columns, in this order; the optional ones read as NULL
+ * where a version lacks them. */
+enum {
+    P_START,
+    P_END,
+    P_GTID,
+    P_NAME,
+    P_TYPE,
+    P_SEQ,
+    P_FWD,
+    P_SHAPES,
+    P_DTYPES,
+    P_CHAIN
+};
+
+static int
+has_alpha(const char *s)
+{
+    for (; s != NULL && *s; s++)
+        if ((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z'))
+            return 1;
+    return 0;
+}
+
+/* A list column as the model's text (a->a shapes, a->b types); NULL when
+ * absent or not such a list. */
+static const char *
+list_text(struct pr_buf *out, const char *s, int shapes)
+{
+    int r;
+
+    if (s == NULL)
+        return NULL;
+    pr_buf_reset(out);
+    r = shapes ? pr_ascend_shapes(s, strlen(s), out)
+               : pr_ascend_names(s, strlen(s), 0, out);
+    if (r <= 0 || pr_buf_addc(out, '\0') != PR_OK)
+        return NULL;
+    return out->data;
+}
+
+/* An operator's inputs.  2025-01's writer stored the dtypes under
+ * inputShapes and the shapes under inputDtypes: names hold letters,
+ * shapes never do, so the content says which is which. */
+static void
+op_inputs(struct adb *a, sqlite3_stmt *q, struct pr_op_desc *d)
+{
+    const char *dims = col_str(a, q, P_SHAPES),
+               *types = col_str(a, q, P_DTYPES);
+
+    if (has_alpha(dims) && !has_alpha(types)) {
+        const char *x = dims;
+
+        dims = types;
+        types = x;
+    }
+    d->dims = list_text(&a->a, dims, 1);
+    d->types = list_text(&a->b, types, 0);
+}
+
+static enum pr_kind
+api_kind(int64_t type, const char **cat)
+{
+    switch (type) {
+    case API_OP:
+        *cat = "cpu_op";
+        return PR_KIND_HOST_OP;
+    case API_TRACE:
+        *cat = "python_function";
+        return PR_KIND_PY_FUNCTION;
+    case API_MSTX:
+        *cat = "mstx";
+        return PR_KIND_ANNOTATION;
+    case API_QUEUE:
+        *cat = "queue"; /* the task queue's enqueue and dequeue */
+        return PR_KIND_OTHER;
+    default:
+        *cat = "";
+        return PR_KIND_OTHER;
+    }
+}
+
+/* Start, duration and thread of a row; 0 (counted) when its times are
+ * not integers. */
+static int
+row_span(struct adb *a, sqlite3_stmt *q, int c_start, int c_end,
+         struct pr_span *s)
+{
+    int64_t end;
+
+    if (!col_ns(q, c_start, &s->ts_ns) || !col_ns(q, c_end, &end)) {
+        a->t->diag.skipped_bad_ts++;
+        return 0;
+    }
+    if (end < s->ts_ns) {
+        a->t->diag.negative_dur++;
+        end = s->ts_ns;
+    }
+    s->dur_ns = pr_sat_sub_i64(end, s->ts_ns);
+    s->external_id = s->correlation = PR_NO_ID;
+    a->t->n_trace_events++;
+    return 1;
+}
+
+static enum pr_status
+add_api_op(struct adb *a, sqlite3_stmt *q, enum pr_kind k,
+           const struct pr_span *s)
+{
+    struct pr_op_desc d;
+    size_t idx;
+    int64_t chain = col_i64(q, P_CHAIN, -1);
+    uint32_t stack;
+
+    memset(&d, 0, sizeof(d));
+    d.seq = col_i64(q, P_SEQ, -1);
+    d.fwd_tid = col_i64(q, P_FWD, -1);
+    d.flops = -1;
+    if (k == PR_KIND_HOST_OP)
+        op_inputs(a, q, &d);
+    if (pr_trace_add_host_op(a->t, k, s, &d, &idx) != PR_OK)
+        return oom(a);
+    stack = (uint32_t)pair_get(a->chains, a->n_chains, chain, PR_STR_NONE);
+    a->t->ops[a->t->events[idx].info].stack = stack;
+    return PR_OK;
+}
+
+static enum pr_status
+on_api(struct adb *a, sqlite3_stmt *q)
+{
+    struct pr_span s;
+    char pid[24], tid[24];
+    int64_t gtid = col_i64(q, P_GTID, 0);
+    enum pr_kind k;
+
+    memset(&s, 0, sizeof(s));
+    k = api_kind(col_i64(q, P_TYPE, API_OP), &s.cat);
+    if (!row_span(a, q, P_START, P_END, &s))
+        return PR_OK;
+    tid_text(gtid, 0, pid, sizeof(pid));
+    tid_text(gtid, 1, tid, sizeof(tid));
+    s.pid = pid;
+    s.tid = tid;
+    s.name = col_str(a, q, P_NAME);
+    if (k == PR_KIND_HOST_OP && s.name != NULL &&
+        strncmp(s.name, "ProfilerStep#", 13) == 0 && a->steps++ == 0)
+        a->main_gtid = gtid;
+    if (k == PR_KIND_HOST_OP && a->main_gtid == INT64_MIN)
+        a->main_gtid = gtid;
+    if (k == PR_KIND_HOST_OP || k == PR_KIND_PY_FUNCTION)
+        return add_api_op(a, q, k, &s);
+    return pr_trace_add_span(a->t, k, &s, NULL) == PR_OK ? PR_OK : oom(a);
+}
+
+static enum pr_status
+read_api(struct adb *a)
+{
+    static const char *const opt[] = {"type",        "sequenceNumber",
+                                      "fwdThreadId", "inputShapes",
+                                      "inputDtypes", "callchainId"};
+    enum pr_status st;
+    size_t i;
+    int r = table(a, "PYTORCH_API");
+
+    if (r <= 0)
+        return r < 0 ? PR_E_FORMAT : PR_OK;
+    st = read_chains(a);
+    if (st == PR_OK)
+        st = sql_begin(a, "SELECT p.startNs, p.endNs, p.globalTid, p.name");
+    for (i = 0; st == PR_OK && i < sizeof(opt) / sizeof(opt[0]); i++)
+        st = opt_col(a, "PYTORCH_API", "p", opt[i], "NULL");
+    if (st == PR_OK)
+        st = end_sql(a, " FROM PYTORCH_API p");
+    return st == PR_OK ? each_row(a, "PYTORCH_API", on_api) : st;
+}
+
+/* A zero-length launch where an operator that connects to device work
+ * starts, correlated with that work (one per connection id). */
+static enum pr_status
+on_launch(struct adb *a, sqlite3_stmt *q)
+{
+    struct pr_span s;
+    char pid[24], tid[24];
+    int64_t gtid = col_i64(q, 1, 0), conn = col_i64(q, 2, -1);
+
+    memset(&s, 0, sizeof(s));
+    if (!col_ns(q, 0, &s.ts_ns) || conn < 0 || conn == a->last_conn)
+        return PR_OK;
+    a->last_conn = conn;
+    if (push_i64(&a->launched, &a->n_launched, &a->cap_launched, conn) != PR_OK)
+        return oom(a);
+    tid_text(gtid, 0, pid, sizeof(pid));
+    tid_text(gtid, 1, tid, sizeof(tid));
+    s.name = "torch_to_npu";
+    s.cat = "async_npu";
+    s.pid = pid;
+    s.tid = tid;
+    s.external_id = PR_NO_ID;
+    s.correlation = conn;
+    return pr_trace_add_span(a->t, PR_KIND_RUNTIME_CALL, &s, NULL) == PR_OK
+               ? PR_OK
+               : oom(a);
+}
+
+static enum pr_status
+read_launches(struct adb *a)
+{
+    int ci = table(a, "CONNECTION_IDS"), co = table(a, "COMMUNICATION_OP");
+    int pc = pr_sqlite_has_column(a->db, "PYTORCH_API", "connectionId");
+    int ty = pr_sqlite_has_column(a->db, "PYTORCH_API", "type");
+    enum pr_status st;
+
+    if (ci < 0 || co < 0 || pc < 0 || ty < 0)
+        return pr_error_set(a->err, PR_E_FORMAT, "cannot read the schema");
+    if (ci == 0 || pc == 0)
+        return PR_OK;
+    a->last_conn = -1;
+    st = sql_begin(a, "SELECT p.startNs, p.globalTid, c.connectionId FROM "
+                      "PYTORCH_API p JOIN CONNECTION_IDS c ON c.id = "
+                      "p.connectionId WHERE (c.connectionId IN (SELECT "
+                      "connectionId FROM TASK)");
+    if (st == PR_OK && co == 1)
+        st = sql_add(a, " OR c.connectionId IN (SELECT connectionId FROM "
+                        "COMMUNICATION_OP)");
+    if (st == PR_OK && ty == 1)
+        st = sql_add(a, ") AND (p.type = 50001 OR p.type IS NULL");
+    if (st == PR_OK)
+        st = end_sql(a, ") ORDER BY c.connectionId, p.startNs");
+    return st == PR_OK ? each_row(a, "CONNECTION_IDS", on_launch) : st;
+}
+
+static enum pr_status
+on_cann(struct adb *a, sqlite3_stmt *q)
+{
+    struct pr_span s;
+    char pid[24], tid[24];
+    int64_t gtid = col_i64(q, 2, 0), conn = col_i64(q, 5, -1);
+
+    memset(&s, 0, sizeof(s));
+    if (!row_span(a, q, 0, 1, &s))
+        return PR_OK;
+    tid_text(gtid, 0, pid, sizeof(pid));
+    tid_text(gtid, 1, tid, sizeof(tid));
+    s.pid = pid;
+    s.tid = tid;
+    s.name = col_str(a, q, 3);
+    s.cat = sqlite3_column_type(q, 4) == SQLITE_NULL
+                ? NULL
+                : pr_sqlite_string(&a->api_types, sqlite3_column_int64(q, 4));
+    if (conn >= 0 && !has_i64(a->launched, a->n_launched, conn))
+        s.correlation = conn;
+    return pr_trace_add_span(a->t, PR_KIND_RUNTIME_CALL, &s, NULL) == PR_OK
+               ? PR_OK
+               : oom(a);
+}
+
+/* CANN's API (acl, node, runtime, hccl levels): runtime calls of their
+ * thread, with their real durations.  A call whose device work no
+ * operator launched (an aclrtMemcpyAsync of aten::to) is that work's
+ * launch; the others leave it to the operator's launch, as one
+ * correlation id must have one launch. */
+static enum pr_status
+read_cann(struct adb *a)
+{
+    enum pr_status st;
+    int r = table(a, "CANN_API");
+
+    if (r <= 0)
+        return r < 0 ? PR_E_FORMAT : PR_OK;
+    st = sql_begin(a, "SELECT c.startNs, c.endNs, c.globalTid, c.name");
+    if (st == PR_OK)
+        st = opt_col(a, "CANN_API", "c", "type", "NULL");
+    if (st == PR_OK)
+        st = opt_col(a, "CANN_API", "c", "connectionId", "NULL");
+    if (st == PR_OK)
+        st = end_sql(a, " FROM CANN_API c");
+    return st == PR_OK ? each_row(a, "CANN_API", on_cann) : st;
+}
+
+/* ------------------------------------------------------------ device */
+
+/* The columns of the TASK query, in this order. */
+enum {
+    K_START,
+    K_END,
+    K_DEV,
+    K_CONN,
+    K_TYPE,
+    K_STREAM,
+    K_TASKID,
+    K_NAME,
+    K_CORE,
+    K_OPTYPE,
+    K_SHAPES,
+    K_DTYPES,
+    K_HF32,
+    K_COMM
+};
+
+static enum task_cls
+task_cls(const char *tt)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(db_tasks) / sizeof(db_tasks[0]); i++)
+        if (strcmp(tt, db_tasks[i].name) == 0)
+            return db_tasks[i].cls;
+    switch (pr_ascend_task_class(tt)) {
+    case PR_ASCEND_TASK_COPY:
+        return T_COPY;
+    case PR_ASCEND_TASK_SYNC:
+        return T_SYNC;
+    case PR_ASCEND_TASK_COMM:
+        return T_OTHER; /* COMMUNICATION_OP rows are the collectives */
+    case PR_ASCEND_TASK_COMPUTE:
+    default:
+        return T_KERNEL;
+    }
+}
+
+/* What a TASK row is.  COMPUTE_TASK_INFO names the kernels, as it names
+ * the rows of kernel_details.csv; a task of HCCL (listed in
+ * COMMUNICATION_TASK_INFO, on its streams or sharing a collective's
+ * connection) is part of the collective, whose row counts its time.  A
+ * compute task the info table does not name is kept, uncounted, when the
+ * table names others. */
+static enum pr_kind
+task_kind(struct adb *a, sqlite3_stmt *q, const char *tt, int64_t stream)
+{
+    enum task_cls c = task_cls(tt);
+    int comm =
+        sqlite3_column_int64(q, K_COMM) != 0 ||
+        has_i64(a->comm_conns, a->n_comm_conns, col_i64(q, K_CONN, -1)) ||
+        has_i64(a->comm_streams, a->n_comm_streams, stream);
+
+    if (sqlite3_column_type(q, K_NAME) != SQLITE_NULL)
+        return PR_KIND_DEVICE_TASK;
+    if (c == T_SYNC)
+        return PR_KIND_SYNC;
+    if (comm || c == T_OTHER)
+        return PR_KIND_OTHER;
+    if (c == T_COPY)
+        return PR_KIND_COPY;
+    return a->has_info ? PR_KIND_OTHER : PR_KIND_DEVICE_TASK;
+}
+
+/* HF32 Eligible: "YES"/"NO" as a string id, or 1/0. */
+static int8_t
+hf32_of(const struct adb *a, sqlite3_stmt *q)
+{
+    const char *s = col_str(a, q, K_HF32);
+    int64_t v = col_i64(q, K_HF32, -1);
+
+    if (s != NULL && (strcmp(s, "YES") == 0 || strcmp(s, "NO") == 0))
+        return s[0] == 'Y';
+    return v == 0 || v == 1 ? (int8_t)v : -1;
+}
+
+/* A string id for optional text: PR_STR_NONE stays for absent text;
+ * *bad is set when interning fails. */
+static uint32_t
+opt_intern(struct pr_trace *t, const char *s, int *bad)
+{
+    uint32_t id;
+
+    if (s == NULL)
+        return PR_STR_NONE;
+    id = intern(t, s);
+    *bad |= id == PR_STR_NONE;
+    return id;
+}
+
+/* What COMPUTE_TASK_INFO says of a kernel, onto its side record. */
+static enum pr_status
+kernel_info(struct adb *a, sqlite3_stmt *q, struct pr_gpu_info *g,
+            const char *tt)
+{
+    const char *core = col_str(a, q, K_CORE), *v;
+    struct pr_trace *t = a->t;
+    int bad = 0;
+
+    g->task_id = col_i64(q, K_TASKID, -1);
+    g->task_type = opt_intern(t, core ? core : tt, &bad);
+    g->unit = (uint8_t)pr_ascend_unit(core ? core : tt);
+    g->hf32 = hf32_of(a, q);
+    g->op_type = opt_intern(t, col_str(a, q, K_OPTYPE), &bad);
+    g->dev_shapes =
+        opt_intern(t, list_text(&a->a, col_str(a, q, K_SHAPES), 1), &bad);
+    pr_buf_reset(&a->b);
+    v = col_str(a, q, K_DTYPES);
+    if (v != NULL && pr_ascend_names(v, strlen(v), 1, &a->b) > 0 &&
+        pr_buf_addc(&a->b, '\0') == PR_OK)
+        g->dev_types = opt_intern(t, a->b.data, &bad);
+    return bad ? oom(a) : PR_OK;
+}
+
+static enum pr_status
+on_task(struct adb *a, sqlite3_stmt *q)
+{
+    struct pr_span s;
+    struct pr_task_desc d = pr_trace_task_desc();
+    const char *tt = col_str(a, q, K_TYPE), *name = col_str(a, q, K_NAME);
+    int64_t stream = col_i64(q, K_STREAM, -1), dev = col_i64(q, K_DEV, -1);
+    char tid[24];
+    enum pr_kind k;
+    size_t idx;
+
+    memset(&s, 0, sizeof(s));
+    if (!row_span(a, q, K_START, K_END, &s))
+        return PR_OK;
+    k = task_kind(a, q, tt ? tt : "", stream);
+    if (k == PR_KIND_OTHER && name == NULL && a->has_info &&
+        task_cls(tt ? tt : "") == T_KERNEL &&
+        sqlite3_column_int64(q, K_COMM) == 0 &&
+        !has_i64(a->comm_streams, a->n_comm_streams, stream) &&
+        !has_i64(a->comm_conns, a->n_comm_conns, col_i64(q, K_CONN, -1))) {
+        a->no_info++;
+        a->no_info_ns = pr_sat_add_i64(a->no_info_ns, s.dur_ns);
+    }
+    snprintf(tid, sizeof(tid), "%lld", (long long)stream);
+    s.name = name ? name : tt;
+    s.cat = col_str(a, q, K_CORE) ? col_str(a, q, K_CORE) : tt;
+    s.pid = pr_trace_str(a->t, a->dev_pid);
+    s.tid = tid;
+    if (k != PR_KIND_DEVICE_TASK && k != PR_KIND_COPY)
+        return pr_trace_add_span(a->t, k, &s, NULL) == PR_OK ? PR_OK : oom(a);
+    s.correlation = col_i64(q, K_CONN, PR_NO_ID);
+    d.device = (int32_t)(dev >= 0 && dev <= INT32_MAX ? dev : a->device);
+    d.stream = (int32_t)(stream >= 0 && stream <= INT32_MAX ? stream : -1);
+    if (pr_trace_add_task(a->t, k, &s, &d, &idx) != PR_OK)
+        return oom(a);
+    return kernel_info(a, q, &a->t->gpu[a->t->events[idx].info], tt ? tt : "");
+}
+
+/* 1 when COMPUTE_TASK_INFO has rows. */
+static enum pr_status
+on_any(struct adb *a, sqlite3_stmt *q)
+{
+    (void)q;
+    a->has_info = 1;
+    return PR_OK;
+}
+
+static enum pr_status
+task_sql(struct adb *a, int info, int comm)
+{
+    static const char *const cols[] = {"name",           "taskType",
+                                       "opType",         "inputShapes",
+                                       "inputDataTypes", "hf32Eligible"};
+    enum pr_status st = sql_begin(a, "SELECT t.startNs, t.endNs, t.deviceId, "
+                                     "t.connectionId, t.taskType, t.streamId, "
+                                     "t.taskId");
+    size_t i;
+
+    for (i = 0; st == PR_OK && i < sizeof(cols) / sizeof(cols[0]); i++)
+        st = info ? opt_col(a, "COMPUTE_TASK_INFO", "c", cols[i], "NULL")
+                  : sql_add(a, ", NULL");
+    if (st == PR_OK)
+        st = sql_add(a, comm ? ", t.globalTaskId IN (SELECT globalTaskId FROM "
+                               "COMMUNICATION_TASK_INFO)"
+                             : ", 0");
+    if (st == PR_OK)
+        st = sql_add(a, " FROM TASK t");
+    if (st == PR_OK && info)
+        st = sql_add(a, " LEFT JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = "
+                        "t.globalTaskId");
+    return st == PR_OK ? end_sql(a, "") : st;
+}
+
+static enum pr_status
+read_tasks(struct adb *a)
+{
+    int info = table(a, "COMPUTE_TASK_INFO");
+    int comm = table(a, "COMMUNICATION_TASK_INFO");
+    enum pr_status st = PR_OK;
+
+    if (info < 0 || comm < 0)
+        return PR_E_FORMAT;
+    if (info == 1 &&
+        (st = set_sql(a, "SELECT 1 FROM COMPUTE_TASK_INFO LIMIT 1")) == PR_OK)
+        st = each_row(a, "COMPUTE_TASK_INFO", on_any);
+    if (st == PR_OK)
+        st = task_sql(a, info, comm);
+    return st == PR_OK ? each_row(a, "TASK", on_task) : st;
+}
+
+/* COMMUNICATION_OP's columns, in this order. */
+enum { C_NAME, C_START, C_END, C_CONN, C_OPID, C_DTYPE, C_COUNT };
+
+/* The collective's element type in PyTorch's words ("Float"). */
+static const char *
+comm_dtype(const struct adb *a, sqlite3_stmt *q)
+{
+    const char *s = NULL;
+    struct pr_ascend_dtype d;
+
+    if (sqlite3_column_type(q, C_DTYPE) == SQLITE_NULL)
+        return NULL;
+    if (a->hccl_types.n > 0)
+        s = pr_sqlite_string(&a->hccl_types, sqlite3_column_int64(q, C_DTYPE));
+    if (s == NULL)
+        s = col_str(a, q, C_DTYPE);
+    return s != NULL && pr_ascend_dtype(s, strlen(s), &d) ? d.comm : NULL;
+}
+
+static enum pr_status
+on_comm_op(struct adb *a, sqlite3_stmt *q)
+{
+    struct pr_span s;
+    struct pr_task_desc d = pr_trace_task_desc();
+    int64_t stream =
+        pair_get(a->op_stream, a->n_op_stream, col_i64(q, C_OPID, -1), -1);
+    const char *coll;
+    char tid[24];
+    size_t idx;
+    struct pr_gpu_info *g;
+
+    memset(&s, 0, sizeof(s));
+    if (!row_span(a, q, C_START, C_END, &s))
+        return PR_OK;
+    s.name = col_str(a, q, C_NAME);
+    coll = pr_ascend_collective(s.name ? s.name : "");
+    snprintf(tid, sizeof(tid), "%lld", (long long)stream);
+    s.cat = "HCCL";
+    s.pid = pr_trace_str(a->t, a->dev_pid);
+    s.tid = tid;
+    s.correlation = col_i64(q, C_CONN, PR_NO_ID);
+    d.device = (int32_t)a->device;
+    d.stream = (int32_t)(stream >= 0 && stream <= INT32_MAX ? stream : -1);
+    d.collective = coll ? coll : "";
+    d.dtype = comm_dtype(a, q);
+    d.nelems = col_i64(q, C_COUNT, -1);
+    if (pr_trace_add_task(a->t, PR_KIND_DEVICE_TASK, &s, &d, &idx) != PR_OK)
+        return oom(a);
+    g = &a->t->gpu[a->t->events[idx].info];
+    g->unit = PR_UNIT_COMM;
+    g->task_type = intern(a->t, "HCCL");
+    return g->task_type == PR_STR_NONE ? oom(a) : PR_OK;
+}
+
+/* The collectives: one device task each, on the stream of their tasks. */
+static enum pr_status
+read_comm_ops(struct adb *a)
+{
+    static const char *const opt[] = {"connectionId", "opId", "dataType",
+                                      "count"};
+    enum pr_status st;
+    size_t i;
+    int r = table(a, "COMMUNICATION_OP");
+
+    if (r <= 0)
+        return r < 0 ? PR_E_FORMAT : PR_OK;
+    st = sql_begin(a, "SELECT o.opName, o.startNs, o.endNs");
+    for (i = 0; st == PR_OK && i < sizeof(opt) / sizeof(opt[0]); i++)
+        st = opt_col(a, "COMMUNICATION_OP", "o", opt[i], "NULL");
+    if (st == PR_OK)
+        st = end_sql(a, " FROM COMMUNICATION_OP o");
+    return st == PR_OK ? each_row(a, "COMMUNICATION_OP", on_comm_op) : st;
+}
+
+/* ------------------------------------------------------------ steps */
+
+static enum pr_status
+on_step(struct adb *a, sqlite3_stmt *q)
+{
+    struct pr_span s;
+    char name[48], pid[24], tid[24];
+
+    memset(&s, 0, sizeof(s));
+    if (!row_span(a, q, 1, 2, &s))
+        return PR_OK;
+    snprintf(name, sizeof(name), "ProfilerStep#%lld",
+             (long long)col_i64(q, 0, (int64_t)a->steps));
+    tid_text(a->main_gtid, 0, pid, sizeof(pid));
+    tid_text(a->main_gtid, 1, tid, sizeof(tid));
+    s.name = name;
+    s.cat = "step";
+    s.pid = a->main_gtid == INT64_MIN ? "" : pid;
+    s.tid = a->main_gtid == INT64_MIN ? "" : tid;
+    a->steps++;
+    return pr_trace_add_span(a->t, PR_KIND_ANNOTATION, &s, NULL) == PR_OK
+               ? PR_OK
+               : oom(a);
+}
+
+/* STEP_TIME's windows, where no ProfilerStep#N operator gave them (a
+ * database without PYTORCH_API). */
+static enum pr_status
+read_steps(struct adb *a)
+{
+    enum pr_status st;
+    int r = table(a, "STEP_TIME");
+
+    if (r <= 0 || a->steps > 0)
+        return r < 0 ? PR_E_FORMAT : PR_OK;
+    st = set_sql(a, "SELECT id, startNs, endNs FROM STEP_TIME ORDER BY "
+                    "startNs");
+    return st == PR_OK ? each_row(a, "STEP_TIME", on_step) : st;
+}
+
+/* ------------------------------------------------------------ memory */
+
+static enum pr_status
+on_mem(struct adb *a, sqlite3_stmt *q)
+{
+    struct pr_span s;
+    struct pr_mem_desc m;
+    int64_t alloc = col_i64(q, 1, -1), dev = col_i64(q, 3, -1);
+    int64_t res = col_i64(q, 2, -1);
+
+    memset(&s, 0, sizeof(s));
+    if (!col_ns(q, 0, &s.ts_ns) || alloc < 0) {
+        a->t->diag.skipped_bad_ts++;
+        return PR_OK;
+    }
+    if (a->mem_rows > 0 && alloc == a->last_alloc && res == a->last_res)
+        return PR_OK; /* another component's change, or Active's only */
+    s.name = "[memory]";
+    s.cat = "PTA";
+    s.external_id = s.correlation = PR_NO_ID;
+    m.device_type = 1;
+    m.device_id = (int32_t)(dev >= 0 && dev <= INT32_MAX ? dev : a->device);
+    m.addr = PR_NO_ID;
+    m.bytes = a->mem_rows++ == 0 ? 0 : pr_sat_sub_i64(alloc, a->last_alloc);
+    m.total_allocated = (double)alloc;
+    m.total_reserved = sqlite3_column_type(q, 2) == SQLITE_NULL
+                           ? NAN
+                           : sqlite3_column_double(q, 2);
+    a->last_alloc = alloc;
+    a->last_res = res;
+    a->t->n_trace_events++;
+    return pr_trace_add_memory(a->t, &s, &m, NULL) == PR_OK ? PR_OK : oom(a);
+}
+
+/* MEMORY_RECORD's rows of the PyTorch allocator (component PTA; bytes):
+ * its totals after each change, the curve of the memory view.  The
+ * table does not say which thread allocated, so the records are not
+ * attributed to operators. */
+static enum pr_status
+read_memory(struct adb *a)
+{
+    enum pr_status st;
+    int r = table(a, "MEMORY_RECORD");
+
+    if (r <= 0)
+        return r < 0 ? PR_E_FORMAT : PR_OK;
+    st = set_sql(a, "SELECT timestamp, totalAllocated, totalReserved, "
+                    "deviceId FROM MEMORY_RECORD WHERE component IN (SELECT "
+                    "id FROM STRING_IDS WHERE value = 'PTA') ORDER BY "
+                    "timestamp");
+    return st == PR_OK ? each_row(a, "MEMORY_RECORD", on_mem) : st;
+}
+
+/* ------------------------------------------------------------ loading */
+
+/* The rank from profiler_info[_<rank>].json in the run folder around
+ * ASCEND_PROFILER_OUTPUT/, for a database without RANK_DEVICE_MAP. */
+static void
+rank_from_info(struct pr_trace *t, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096], f[4400];
+    struct pr_ascend_info info;
+    struct pr_error e;
+    struct dirent *de;
+    DIR *d;
+
+    if (slash == NULL || (size_t)(slash - path) + 4 >= sizeof(dir))
+        return;
+    snprintf(dir, sizeof(dir), "%.*s/..", (int)(slash - path), path);
+    if ((d = opendir(dir)) == NULL)
+        return;
+    while (t->rank < 0 && (de = readdir(d)) != NULL) {
+        size_t n = strlen(de->d_name);
+
+        if (strncmp(de->d_name, "profiler_info", 13) != 0 || n < 18 ||
+            strcmp(de->d_name + n - 5, ".json") != 0)
+            continue;
+        snprintf(f, sizeof(f), "%s/%s", dir, de->d_name);
+        pr_error_clear(&e);
+        if (pr_ascend_info_read(f, &info, &e) == PR_OK)
+            t->rank = info.rank;
+    }
+    closedir(d);
+}
+
+/* What the database cannot give, each with what would have recorded it. */
+static enum pr_status
+add_gaps(struct adb *a)
+{
+    struct pr_trace *t = a->t;
+    char text[320];
+    size_t i, ops = 0;
+    enum pr_status st = PR_OK;
+
+    for (i = 0; i < t->n_events; i++)
+        ops += t->events[i].kind == PR_KIND_HOST_OP;
+    if (a->no_info > 0) {
+        snprintf(text, sizeof(text),
+                 "device tasks that COMPUTE_TASK_INFO does not describe "
+                 "(%.1f us) are on the timeline but not counted as kernels, "
+                 "as torch_npu's kernel_details leaves them out",
+                 (double)a->no_info_ns / 1000.0);
+        st = pr_trace_add_gap(t, "tasks_without_info", a->no_info, text);
+    }
+    if (st == PR_OK && ops == 0)
+        st = pr_trace_add_gap(t, "no_operators", 0,
+                              "no PYTORCH_API rows: device tasks have no "
+                              "framework operators; profile with "
+                              "torch_npu.profiler (export_type db) for them");
+    if (st == PR_OK && a->mem_rows == 0)
+        st = pr_trace_add_gap(t, "no_memory", 0,
+                              "no PTA rows in MEMORY_RECORD: profile with "
+                              "profile_memory=True for the memory curve");
+    return st == PR_OK ? PR_OK : oom(a);
+}
+
+static enum pr_status
+load_enums(struct adb *a)
+{
+    int api = table(a, "ENUM_API_TYPE"), hccl = table(a, "ENUM_HCCL_DATA_TYPE");
+    enum pr_status st = PR_OK;
+
+    if (api < 0 || hccl < 0)
+        return PR_E_FORMAT;
+    if (api == 1)
+        st = pr_sqlite_load_strings(a->db, "ENUM_API_TYPE", "id", "name",
+                                    &a->api_types, a->err);
+    if (st == PR_OK && hccl == 1)
+        st = pr_sqlite_load_strings(a->db, "ENUM_HCCL_DATA_TYPE", "id", "name",
+                                    &a->hccl_types, a->err);
+    return st;
+}
+
+/* PR_E_NOT_FORMAT, saying what the database is when it is torch_npu's
+ * other one. */
+static enum pr_status
+not_ours(struct adb *a)
+{
+    if (is_analysis_db(a->db) == 1)
+        return pr_error_set(a->err, PR_E_NOT_FORMAT,
+                            "torch_npu's analysis.db (step and communication "
+                            "summaries): the run is read from "
+                            "ascend_pytorch_profiler_<rank>.db beside it");
+    return pr_error_set(a->err, PR_E_NOT_FORMAT,
+                        "not an Ascend profiler database (it has no "
+                        "STRING_IDS and TASK tables)");
+}
+
+static enum pr_status
+read_run(struct adb *a)
+{
+    enum pr_status st = load_enums(a);
+
+    if (st == PR_OK)
+        st = read_rank(a);
+    if (st == PR_OK)
+        st = read_npu(a);
+    if (st == PR_OK)
+        st = index_comm(a);
+    if (st == PR_OK)
+        st = read_api(a);
+    if (st == PR_OK)
+        st = read_launches(a);
+    if (st == PR_OK)
+        st = read_cann(a);
+    if (st == PR_OK)
+        st = read_tasks(a);
+    if (st == PR_OK)
+        st = read_comm_ops(a);
+    if (st == PR_OK)
+        st = read_steps(a);
+    if (st == PR_OK)
+        st = read_memory(a);
+    return st;
+}
+
+static enum pr_status
+read_db(struct adb *a, const char *path, uint64_t max)
+{
+    enum pr_status st = pr_sqlite_open(path, max, &a->db, a->err);
+    struct stat sb;
+    char w[32];
+    int r;
+
+    if (st != PR_OK)
+        return st;
+    r = is_ascend_db(a->db);
+    if (r <= 0)
+        return r < 0
+                   ? pr_error_set(a->err, PR_E_FORMAT, "cannot read the schema")
+                   : not_ours(a);
+    st = pr_sqlite_load_strings(a->db, "STRING_IDS", "id", "value", &a->strs,
+                                a->err);
+    if (st == PR_OK)
+        st = read_run(a);
+    if (st != PR_OK)
+        return st;
+    if (a->t->rank < 0)
+        rank_from_info(a->t, path);
+    if (a->t->rank >= 0) {
+        snprintf(w, sizeof(w), "rank%lld", (long long)a->t->rank);
+        if ((a->t->worker = intern(a->t, w)) == PR_STR_NONE)
+            return oom(a);
+    }
+    a->t->bytes = stat(path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+    return add_gaps(a);
+}
+
+static void
+adb_free(struct adb *a)
+{
+    free(a->chains);
+    free(a->op_stream);
+    free(a->comm_streams);
+    free(a->comm_conns);
+    free(a->launched);
+    pr_buf_free(&a->sql);
+    pr_buf_free(&a->a);
+    pr_buf_free(&a->b);
+    pr_sqlite_strings_free(&a->strs);
+    pr_sqlite_strings_free(&a->api_types);
+    pr_sqlite_strings_free(&a->hccl_types);
+    pr_sqlite_close(a->db);
+    pr_trace_free(a->t);
+}
+
+static enum pr_status
+load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
+     struct pr_error *err)
+{
+    struct adb a;
+    enum pr_status st;
+
+    *out = NULL;
+    memset(&a, 0, sizeof(a));
+    pr_buf_init(&a.sql, 0);
+    pr_buf_init(&a.a, (size_t)64 << 20);
+    pr_buf_init(&a.b, (size_t)64 << 20);
+    a.err = err;
+    a.device = -1;
+    a.main_gtid = INT64_MIN;
+    a.t = pr_trace_new();
+    st = a.t ? read_db(&a, path,
+                       o && o->max_input_bytes ? o->max_input_bytes
+                                               : PR_READ_DEFAULT_MAX)
+             : pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (st == PR_OK) {
+        pr_trace_finish(a.t);
+        *out = a.t;
+        a.t = NULL;
+    } else {
+        pr_error_prefix(err, "%s: ", path);
+    }
+    adb_free(&a);
+    return st;
+}
+
+const struct pr_format pr_format_ascend_db = {"ascend_db", sniff, load, 0};

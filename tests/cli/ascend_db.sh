@@ -1,0 +1,110 @@
+#!/bin/sh
+# ascend_db.sh - the SQLite export of torch_npu and msprof end to end: the
+# two db_level1 ranks in ../shared/traces/torch_npu are rank 0 and 1 of
+# one job, each with the kernel count, kernel time, steps, collectives and
+# rank that Python's sqlite3 module reads from the same database, and a
+# step breakdown that agrees with torch_npu's own analysis.db; msprof's
+# database gives its kernels; analysis.db alone is refused by name.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 >/dev/null 2>&1 ||
+   ! python3 -c 'import sqlite3' 2>/dev/null; then
+    skip "Ascend databases" "python3 with its sqlite3 module is needed"
+    echo "1..$T_N"
+    exit 0
+fi
+if ! have_shared; then
+    skip "Ascend databases" "no $PR_SHARED/traces (../shared is absent)"
+    echo "1..$T_N"
+    exit 0
+fi
+S=$PR_SHARED/traces/torch_npu/db_level1
+M=$PR_SHARED/traces/msprof/extra/msinsight_full_db/msprof_0.db
+
+if "$PR_BIN" --quiet --input "$S" --json "$T_DIR/job.json" 2> "$T_DIR/err"
+then ok "db_level1: read"
+else not_ok "db_level1: exit $? ($(head -c 300 "$T_DIR/err"))"; fi
+
+# the numbers, each from the database by a query of its own
+if python3 - "$S" "$T_DIR/job.json" > "$T_DIR/why" <<'PY'
+import json, sqlite3, sys
+root, out = sys.argv[1], sys.argv[2]
+s = json.load(open(out))
+bad = []
+runs = s["runs"]
+if [r["rank"] for r in runs] != [0, 1]:
+    bad.append("ranks %s" % [r["rank"] for r in runs])
+for rank, run in zip((0, 1), runs):
+    base = "%s/rank%d_ascend_pt/ASCEND_PROFILER_OUTPUT/" % (root, rank)
+    db = sqlite3.connect("file:%sascend_pytorch_profiler_%d.db?mode=ro"
+                         % (base, rank), uri=True)
+    q = lambda sql: db.execute(sql).fetchall()
+    if run["worker"] != "rank%d" % q("SELECT rankId FROM RANK_DEVICE_MAP")[0][0]:
+        bad.append("worker %s" % run["worker"])
+    # kernels: the tasks COMPUTE_TASK_INFO names, and the collectives
+    k = q("SELECT count(*), sum(t.endNs - t.startNs) FROM TASK t JOIN "
+          "COMPUTE_TASK_INFO c ON c.globalTaskId = t.globalTaskId")[0]
+    h = q("SELECT count(*), sum(endNs - startNs) FROM COMMUNICATION_OP")[0]
+    n, us = k[0] + h[0], (k[1] + h[1]) / 1000.0
+    calls = sum(x["calls"] for x in run["kernels"])
+    got = sum(x["total_us"] for x in run["kernels"])
+    if calls != n or abs(got - us) > 0.01:
+        bad.append("rank %d: %d kernels %.3f us, want %d %.3f"
+                   % (rank, calls, got, n, us))
+    steps = q("SELECT count(*) FROM PYTORCH_API p JOIN STRING_IDS s ON "
+              "s.id = p.name WHERE s.value LIKE 'ProfilerStep#%'")[0][0]
+    if len(run["steps"]) != steps:
+        bad.append("rank %d: %d steps, want %d" % (rank, len(run["steps"]), steps))
+    ops = q("SELECT count(*) FROM COMMUNICATION_OP")[0][0]
+    comm = run["communication"]["ops"]
+    if sum(o["calls"] for o in comm) != ops:
+        bad.append("rank %d: collectives %s, want %d" % (rank, comm, ops))
+    # torch_npu's own step breakdown (analysis.db StepTraceTime, us)
+    a = sqlite3.connect("file:%sanalysis.db?mode=ro" % base, uri=True)
+    comp, comm_no, over = a.execute(
+        "SELECT computing, communication_not_overlapped, overlapped "
+        "FROM StepTraceTime").fetchone()
+    c = run["communication"]
+    mine = (c["computation_us"] + c["overlap_us"], c["communication_us"],
+            c["overlap_us"])
+    for got, want, what in zip(mine, (comp, comm_no, over),
+                               ("computing", "communication", "overlap")):
+        if abs(got - want) > 0.01 * want:
+            bad.append("rank %d: %s %.3f, analysis.db %.3f"
+                       % (rank, what, got, want))
+d = s["distributed"]
+if d["ranks_present"] != 2:
+    bad.append("ranks present %s" % d["ranks_present"])
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+then ok "db_level1: kernels, steps, collectives, ranks and breakdown agree"
+else not_ok "db_level1: $(cat "$T_DIR/why")"; fi
+
+# msprof's database: its kernels, no crash on a trimmed test export
+if "$PR_BIN" --quiet --input "$M" --json "$T_DIR/msprof.json" \
+        2> "$T_DIR/err" &&
+   python3 - "$M" "$T_DIR/msprof.json" > "$T_DIR/why" <<'PY'
+import json, sqlite3, sys
+db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
+run = json.load(open(sys.argv[2]))["runs"][0]
+n = db.execute("SELECT count(*) FROM TASK t JOIN COMPUTE_TASK_INFO c "
+               "ON c.globalTaskId = t.globalTaskId").fetchone()[0]
+calls = sum(x["calls"] for x in run["kernels"])
+if calls != n:
+    print("%d kernels, want %d" % (calls, n))
+    sys.exit(1)
+PY
+then ok "msprof_0.db: kernels as COMPUTE_TASK_INFO names them"
+else not_ok "msprof_0.db: $(cat "$T_DIR/why") $(head -c 300 "$T_DIR/err")"; fi
+
+# torch_npu's summary database alone is not a run
+"$PR_BIN" --quiet --input "$S/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/analysis.db" \
+    --json "$T_DIR/no.json" 2> "$T_DIR/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "analysis.db" "$T_DIR/err" &&
+   grep -q "ascend_pytorch_profiler" "$T_DIR/err" && [ ! -e "$T_DIR/no.json" ]
+then ok "analysis.db alone: refused with exit 2, saying where the run is"
+else not_ok "analysis.db alone: exit $rc ($(head -c 200 "$T_DIR/err"))"; fi
+
+echo "1..$T_N"

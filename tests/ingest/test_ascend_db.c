@@ -1,0 +1,545 @@
+/* test_ascend_db.c - the Ascend SQLite reader (ascend_db.c) on databases
+ * built here: a torch_npu export with every table the reader takes (the
+ * 2025-01 swap of PYTORCH_API's shape and dtype columns included), an
+ * msprof export without framework tables, torch_npu's analysis.db, and
+ * what is not an export or not readable. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "profreport/formats.h"
+#include "profreport/shapes.h"
+
+extern const struct pr_format pr_format_ascend_db;
+
+static char dir[64];
+
+/* main thread 100 of pid 100; thread 101 of the same process */
+#define G "429496729700"
+#define G2 "429496729701"
+
+static const char *const torch_npu_sql[] = {
+    "CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY, value TEXT);",
+    "INSERT INTO STRING_IDS VALUES (1,'KERNEL_AIVEC'),(2,'AI_VECTOR_CORE'),"
+    " (3,'Add'),(4,'aclnnAdd_AddAiCore_Add'),(5,'\"2,3;2,3\"'),"
+    " (6,'FLOAT;FLOAT'),(7,'MEMCPY_ASYNC'),(8,'Notify Wait'),(9,'SDMA'),"
+    " (10,'hcom_allReduce__1_0_1'),(11,'group'),(12,'aten::add'),"
+    " (14,'ProfilerStep#7'),(15,'aclrtMemcpyAsync'),(16,'launch'),"
+    " (17,'KERNEL_AICORE'),(18,'PTA'),(19,'GE'),(20,'a.py(1): f'),"
+    " (21,'b.py(2): g'),(22,'EVENT_WAIT'),(23,'AI_CORE'),(24,'MatMulV2'),"
+    " (25,'aclnnMm_MatMulV2'),(26,'YES'),(27,'NO'),(28,'NC1HWC0;FRACTAL_Z'),"
+    " (29,'aten::mm'),(30,'HcclAllreduce'),(31,'Enqueue'),(32,'f'),"
+    " (33,'\"4,5;5,6\"');",
+    "CREATE TABLE ENUM_API_TYPE (id INTEGER PRIMARY KEY, name TEXT);",
+    "INSERT INTO ENUM_API_TYPE VALUES (20000,'acl'),(10000,'node'),"
+    " (50001,'op'),(50002,'queue'),(50003,'trace');",
+    "CREATE TABLE ENUM_HCCL_DATA_TYPE (id INTEGER PRIMARY KEY, name TEXT);",
+    "INSERT INTO ENUM_HCCL_DATA_TYPE VALUES (4,'FP32');",
+    "CREATE TABLE PYTORCH_API (startNs TEXT, endNs TEXT, globalTid INTEGER,"
+    " connectionId INTEGER, name INTEGER, sequenceNumber INTEGER,"
+    " fwdThreadId INTEGER, inputDtypes INTEGER, inputShapes INTEGER,"
+    " callchainId INTEGER, type INTEGER, depth INTEGER);",
+    "INSERT INTO STRING_IDS VALUES (40,'2,3;\r\n2,3'),(41,'float;\r\nfloat'),"
+    " (42,'4,5;\r\n5,6');",
+    "INSERT INTO PYTORCH_API VALUES"
+    " ('1000','100000'," G ",NULL,14,-1,0,NULL,NULL,NULL,50001,0),"
+    /* 2025-01: the dims under inputDtypes, the dtypes under inputShapes */
+    " ('2000','10000'," G ",0,12,5,0,40,41,0,50001,1),"
+    " ('20000','30000'," G ",1,29,6,0,41,42,NULL,50001,1),"
+    " ('40000','50000'," G ",2,30,-1,0,NULL,NULL,NULL,50001,1),"
+    " ('3000','3500'," G ",NULL,31,-1,0,NULL,NULL,NULL,50002,1),"
+    " ('60000','61000'," G ",NULL,32,-1,0,NULL,NULL,NULL,50003,1),"
+    " ('soon','later'," G ",NULL,12,-1,0,NULL,NULL,NULL,50001,1);",
+    "CREATE TABLE CONNECTION_IDS (id INTEGER, connectionId INTEGER);",
+    "INSERT INTO CONNECTION_IDS VALUES (0,500),(0,900),(1,501),(2,502);",
+    "CREATE TABLE PYTORCH_CALLCHAINS (id INTEGER, stack INTEGER,"
+    " stackDepth INTEGER);",
+    "INSERT INTO PYTORCH_CALLCHAINS VALUES (0,21,1),(0,20,0);",
+    "CREATE TABLE CANN_API (startNs INTEGER, endNs INTEGER, type INTEGER,"
+    " globalTid INTEGER, connectionId INTEGER PRIMARY KEY, name INTEGER);",
+    "INSERT INTO CANN_API VALUES (5000,6000,20000," G ",503,15),"
+    " (7000,7500,10000," G2 ",500,16);",
+    "CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER,"
+    " connectionId INTEGER, globalTaskId INTEGER, globalPid INTEGER,"
+    " taskType INTEGER, contextId INTEGER, streamId INTEGER,"
+    " taskId INTEGER, modelId INTEGER);",
+    "INSERT INTO TASK VALUES (11000,12000,5,500,0,100,1,0,2,10,0),"
+    " (31000,34000,5,501,1,100,23,0,2,11,0),"
+    " (35000,35500,5,501,2,100,17,0,2,12,0),"
+    " (6500,7000,5,503,3,100,7,0,2,13,0),"
+    " (45000,46000,5,502,4,100,8,0,4,14,0),"
+    " (46000,47000,5,502,5,100,9,0,4,15,0),"
+    " (44000,48000,5,502,6,100,23,0,4,16,0),"
+    " (50000,50100,5,504,7,100,22,0,2,17,0);",
+    "CREATE TABLE COMPUTE_TASK_INFO (name INTEGER, globalTaskId INTEGER"
+    " PRIMARY KEY, blockDim INTEGER, mixBlockDim INTEGER, taskType INTEGER,"
+    " opType INTEGER, inputFormats INTEGER, inputDataTypes INTEGER,"
+    " inputShapes INTEGER, outputFormats INTEGER, outputDataTypes INTEGER,"
+    " outputShapes INTEGER, attrInfo INTEGER, hf32Eligible INTEGER,"
+    " waitNs INTEGER);",
+    "INSERT INTO COMPUTE_TASK_INFO VALUES"
+    " (4,0,8,0,2,3,28,6,5,NULL,NULL,NULL,NULL,NULL,0),"
+    " (25,1,16,0,23,24,28,6,33,NULL,NULL,NULL,NULL,27,0);",
+    "CREATE TABLE COMMUNICATION_OP (opName INTEGER, startNs INTEGER,"
+    " endNs INTEGER, connectionId INTEGER, groupName INTEGER, opId INTEGER"
+    " PRIMARY KEY, relay INTEGER, retry INTEGER, dataType INTEGER,"
+    " algType INTEGER, count NUMERIC, opType INTEGER);",
+    "INSERT INTO COMMUNICATION_OP VALUES"
+    " (10,44000,48000,502,11,1,0,0,4,NULL,1000,NULL);",
+    "CREATE TABLE COMMUNICATION_TASK_INFO (name INTEGER, globalTaskId"
+    " INTEGER, taskType INTEGER, planeId INTEGER, groupName INTEGER,"
+    " notifyId INTEGER, rdmaType INTEGER, srcRank INTEGER, dstRank INTEGER,"
+    " transportType INTEGER, size INTEGER, dataType INTEGER,"
+    " linkType INTEGER, opId INTEGER);",
+    "INSERT INTO COMMUNICATION_TASK_INFO VALUES"
+    " (10,4,8,0,11,0,0,0,1,0,0,4,0,1),(10,5,9,0,11,0,0,0,1,0,64,4,0,1);",
+    "CREATE TABLE MEMORY_RECORD (component INTEGER, timestamp INTEGER,"
+    " totalAllocated INTEGER, totalReserved INTEGER, totalActive INTEGER,"
+    " streamPtr INTEGER, deviceId INTEGER);",
+    "INSERT INTO MEMORY_RECORD VALUES (18,1500,1000,4000,0,0,5),"
+    " (19,1600,99,99,0,0,5),(18,2500,3000,4000,0,0,5),"
+    " (18,2600,3000,4000,7,0,5),(18,9000,1000,4000,0,0,5);",
+    "CREATE TABLE RANK_DEVICE_MAP (rankId INTEGER, deviceId INTEGER);",
+    "INSERT INTO RANK_DEVICE_MAP VALUES (3,5);",
+    "CREATE TABLE NPU_INFO (id INTEGER, name TEXT);",
+    "INSERT INTO NPU_INFO VALUES (4,'Ascend310P'),(5,'Ascend910B');",
+    "CREATE TABLE STEP_TIME (id INTEGER, startNs INTEGER, endNs INTEGER);",
+    "INSERT INTO STEP_TIME VALUES (7,1000,100000);",
+    NULL};
+
+/* msprof: CANN only, no compute info, steps from STEP_TIME */
+static const char *const msprof_sql[] = {
+    "CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY, value TEXT);",
+    "INSERT INTO STRING_IDS VALUES (1,'AI_CORE'),(2,'MEMCPY_ASYNC'),"
+    " (3,'aclnnAdd');",
+    "CREATE TABLE NPU_INFO (id INTEGER PRIMARY KEY, name TEXT);",
+    "INSERT INTO NPU_INFO VALUES (0,'Ascend910A'),(2,'Ascend910B');",
+    "CREATE TABLE CANN_API (startNs INTEGER, endNs INTEGER, type INTEGER,"
+    " globalTid INTEGER, name INTEGER, depth INTEGER, connectionId INTEGER);",
+    "INSERT INTO CANN_API VALUES (100,200,20000," G ",3,0,7);",
+    "CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER,"
+    " connectionId INTEGER, globalPid INTEGER, taskType INTEGER,"
+    " contextId INTEGER, streamId INTEGER, taskId INTEGER, modelId INTEGER,"
+    " globalTaskId INTEGER PRIMARY KEY);",
+    "INSERT INTO TASK VALUES (300,700,2,7,100,1,0,3,1,0,0),"
+    " (800,900,2,8,100,2,0,3,2,0,1),(2300,2400,2,9,100,1,0,3,3,0,2);",
+    "CREATE TABLE STEP_TIME (id INTEGER, startNs INTEGER, endNs INTEGER);",
+    "INSERT INTO STEP_TIME VALUES (1,0,1000),(2,2000,3000);",
+    NULL};
+
+static const char *const analysis_sql[] = {
+    "CREATE TABLE StepTraceTime (step TEXT, computing NUMERIC);",
+    "CREATE TABLE CommAnalyzerTime (hccl_op_name TEXT, group_name TEXT);",
+    NULL};
+
+/* Write `sql` into dir/<name> (created fresh); its path. */
+static const char *
+build(const char *name, const char *const *sql)
+{
+    static char path[256];
+    sqlite3 *db = NULL;
+    char *msg = NULL;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    unlink(path);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    for (; *sql != NULL; sql++)
+        if (sqlite3_exec(db, *sql, NULL, NULL, &msg) != SQLITE_OK)
+            fail_msg("%s: %s", name, msg);
+    sqlite3_close(db);
+    return path;
+}
+
+/* A database of one statement list. */
+static const char *
+build1(const char *name, const char *sql)
+{
+    const char *v[2];
+
+    v[0] = sql;
+    v[1] = NULL;
+    return build(name, v);
+}
+
+static struct pr_trace *
+load(const char *path)
+{
+    struct pr_trace *t = NULL;
+    struct pr_error err;
+
+    pr_error_clear(&err);
+    if (pr_format_ascend_db.load(path, NULL, &t, &err) != PR_OK)
+        fail_msg("%s", err.msg);
+    assert_non_null(t);
+    return t;
+}
+
+struct tally {
+    size_t n[PR_KIND_COUNT];
+    int64_t ns[PR_KIND_COUNT];
+};
+
+static void
+count(const struct pr_trace *t, struct tally *y)
+{
+    size_t i;
+
+    memset(y, 0, sizeof(*y));
+    for (i = 0; i < t->n_events; i++) {
+        y->n[t->events[i].kind]++;
+        y->ns[t->events[i].kind] += t->events[i].dur_ns;
+    }
+}
+
+/* The k-th event of `kind` named `name` (0-based). */
+static const struct pr_event *
+named(const struct pr_trace *t, int kind, const char *name, int k)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind == kind && strcmp(pr_trace_str(t, e->name), name) == 0 &&
+            k-- == 0)
+            return e;
+    }
+    fail_msg("no event %s of kind %d", name, kind);
+    return NULL;
+}
+
+static const struct pr_gap *
+gap(const struct pr_trace *t, const char *kind)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_gaps; i++)
+        if (strcmp(pr_trace_str(t, t->gaps[i].kind), kind) == 0)
+            return &t->gaps[i];
+    return NULL;
+}
+
+/* Kernels are the tasks COMPUTE_TASK_INFO names plus the collectives;
+ * HCCL's own tasks, and compute tasks without info, are kept uncounted. */
+static void
+test_device(void **state)
+{
+    struct pr_trace *t = load(build("run.db", torch_npu_sql));
+    const struct pr_gpu_info *g;
+    const struct pr_event *e;
+    struct tally y;
+
+    (void)state;
+    count(t, &y);
+    assert_string_equal(pr_trace_str(t, t->format), "ascend_db");
+    assert_int_equal(y.n[PR_KIND_DEVICE_TASK], 3);
+    assert_int_equal(y.ns[PR_KIND_DEVICE_TASK], 1000 + 3000 + 4000);
+    e = named(t, PR_KIND_DEVICE_TASK, "aclnnAdd_AddAiCore_Add", 0);
+    assert_string_equal(pr_trace_str(t, e->pid), "5");
+    assert_string_equal(pr_trace_str(t, e->tid), "2");
+    assert_int_equal(e->correlation, 500);
+    g = pr_trace_gpu(t, e);
+    assert_int_equal(g->device, 5);
+    assert_int_equal(g->stream, 2);
+    assert_int_equal(g->task_id, 10);
+    assert_int_equal(g->unit, PR_UNIT_VECTOR);
+    assert_int_equal(g->hf32, -1);
+    assert_string_equal(pr_trace_str(t, g->task_type), "AI_VECTOR_CORE");
+    assert_string_equal(pr_trace_str(t, g->op_type), "Add");
+    assert_string_equal(pr_trace_str(t, g->dev_shapes), "[[2, 3], [2, 3]]");
+    assert_string_equal(pr_trace_str(t, g->dev_types), "['float', 'float']");
+    g = pr_trace_gpu(t, named(t, PR_KIND_DEVICE_TASK, "aclnnMm_MatMulV2", 0));
+    assert_int_equal(g->unit, PR_UNIT_MATRIX);
+    assert_int_equal(g->hf32, 0);
+    /* the collective: its stream from its tasks, bytes from count x FP32 */
+    e = named(t, PR_KIND_DEVICE_TASK, "hcom_allReduce__1_0_1", 0);
+    assert_int_equal(e->correlation, 502);
+    assert_string_equal(pr_trace_str(t, e->tid), "4");
+    g = pr_trace_gpu(t, e);
+    assert_int_equal(g->unit, PR_UNIT_COMM);
+    assert_string_equal(pr_trace_str(t, g->collective), "allreduce");
+    assert_string_equal(pr_trace_str(t, g->dtype), "Float");
+    assert_int_equal(g->in_nelems, 1000);
+    /* a copy, waits, and what the collective and kernels account for */
+    assert_int_equal(y.n[PR_KIND_COPY], 1);
+    assert_int_equal(named(t, PR_KIND_COPY, "MEMCPY_ASYNC", 0)->correlation,
+                     503);
+    assert_int_equal(y.n[PR_KIND_SYNC], 2);
+    named(t, PR_KIND_SYNC, "Notify Wait", 0);
+    named(t, PR_KIND_SYNC, "EVENT_WAIT", 0);
+    named(t, PR_KIND_OTHER, "SDMA", 0);
+    named(t, PR_KIND_OTHER, "AI_CORE", 0);
+    named(t, PR_KIND_OTHER, "KERNEL_AICORE", 0);
+    assert_non_null(gap(t, "tasks_without_info"));
+    assert_int_equal(gap(t, "tasks_without_info")->count, 1);
+    assert_null(gap(t, "no_operators"));
+    assert_null(gap(t, "no_memory"));
+    /* the run: rank and device from the database */
+    assert_int_equal(t->rank, 3);
+    assert_string_equal(pr_trace_str(t, t->worker), "rank3");
+    assert_int_equal(t->n_devices, 1);
+    assert_int_equal(t->devices[0].id, 5);
+    assert_string_equal(pr_trace_str(t, t->devices[0].name), "Ascend910B");
+    assert_string_equal(pr_trace_str(t, t->vendor), "huawei");
+    assert_string_equal(pr_trace_str(t, t->device_kind), "npu");
+    pr_trace_free(t);
+}
+
+/* Operators with their inputs (the swapped columns put right), stacks,
+ * and the launches that link device work to them. */
+static void
+test_host(void **state)
+{
+    struct pr_trace *t = load(build("run.db", torch_npu_sql));
+    const struct pr_op_info *op;
+    const struct pr_event *e;
+    struct tally y;
+
+    (void)state;
+    count(t, &y);
+    assert_int_equal(y.n[PR_KIND_HOST_OP], 4);
+    assert_int_equal(t->diag.skipped_bad_ts, 1);
+    e = named(t, PR_KIND_HOST_OP, "ProfilerStep#7", 0);
+    assert_int_equal(e->ts_ns, 1000);
+    assert_int_equal(e->dur_ns, 99000);
+    assert_string_equal(pr_trace_str(t, e->pid), "100");
+    assert_string_equal(pr_trace_str(t, e->tid), "100");
+    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::add", 0));
+    assert_int_equal(op->seq, 5);
+    assert_int_equal(op->fwd_tid, 0);
+    assert_string_equal(pr_trace_str(t, op->input_dims), "[[2, 3], [2, 3]]");
+    assert_string_equal(pr_trace_str(t, op->input_types), "['float', 'float']");
+    assert_true(pr_shapes_noted(t, PR_SHAPES_DIMS, op->input_dims));
+    assert_string_equal(pr_trace_str(t, op->stack),
+                        "a.py(1): f;\r\nb.py(2): g;\r\n");
+    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::mm", 0));
+    assert_string_equal(pr_trace_str(t, op->input_dims), "[[4, 5], [5, 6]]");
+    assert_int_equal(op->stack, PR_STR_NONE);
+    named(t, PR_KIND_OTHER, "Enqueue", 0);
+    assert_int_equal(y.n[PR_KIND_PY_FUNCTION], 1);
+    /* one launch per operator connection that reaches device work (900
+       reaches none), at the operator's start on its thread */
+    assert_int_equal(y.n[PR_KIND_RUNTIME_CALL], 2 + 3);
+    e = named(t, PR_KIND_RUNTIME_CALL, "torch_to_npu", 0);
+    assert_int_equal(e->ts_ns, 2000);
+    assert_int_equal(e->dur_ns, 0);
+    assert_int_equal(e->correlation, 500);
+    assert_int_equal(
+        named(t, PR_KIND_RUNTIME_CALL, "torch_to_npu", 2)->correlation, 502);
+    /* CANN calls: the memcpy no operator launched is its own launch */
+    e = named(t, PR_KIND_RUNTIME_CALL, "aclrtMemcpyAsync", 0);
+    assert_int_equal(e->correlation, 503);
+    assert_string_equal(pr_trace_str(t, e->cat), "acl");
+    e = named(t, PR_KIND_RUNTIME_CALL, "launch", 0);
+    assert_int_equal(e->correlation, PR_NO_ID);
+    assert_string_equal(pr_trace_str(t, e->tid), "101");
+    pr_trace_free(t);
+}
+
+/* The PTA allocator's totals; other components and repeats left out. */
+static void
+test_memory(void **state)
+{
+    struct pr_trace *t = load(build("run.db", torch_npu_sql));
+    const struct pr_mem_info *m[4];
+    size_t i, k = 0;
+
+    (void)state;
+    for (i = 0; i < t->n_events; i++)
+        if (t->events[i].kind == PR_KIND_MEMORY_RECORD && k < 4)
+            m[k++] = pr_trace_mem(t, &t->events[i]);
+    assert_int_equal(k, 3);
+    assert_int_equal(m[0]->bytes, 0);
+    assert_int_equal(m[1]->bytes, 2000);
+    assert_int_equal(m[2]->bytes, -2000);
+    assert_true(m[1]->total_allocated == 3000.0);
+    assert_true(m[1]->total_reserved == 4000.0);
+    assert_int_equal(m[1]->device_type, 1);
+    assert_int_equal(m[1]->device_id, 5);
+    pr_trace_free(t);
+}
+
+/* msprof: no framework tables; kernels named by their task type, steps
+ * from STEP_TIME, the rank from profiler_info beside the output folder. */
+static void
+test_msprof(void **state)
+{
+    char sub[128], info[160], path[200];
+    struct pr_trace *t;
+    const struct pr_event *e;
+    struct tally y;
+    FILE *f;
+
+    (void)state;
+    snprintf(sub, sizeof(sub), "%s/out", dir);
+    mkdir(sub, 0700);
+    snprintf(path, sizeof(path), "out/msprof_1.db");
+    t = load(build(path, msprof_sql));
+    count(t, &y);
+    assert_int_equal(t->rank, -1);
+    assert_int_equal(t->worker, PR_STR_NONE);
+    assert_int_equal(y.n[PR_KIND_DEVICE_TASK], 2);
+    assert_int_equal(y.ns[PR_KIND_DEVICE_TASK], 500);
+    assert_int_equal(y.n[PR_KIND_COPY], 1);
+    e = named(t, PR_KIND_DEVICE_TASK, "AI_CORE", 0);
+    assert_int_equal(e->correlation, 7);
+    assert_int_equal(named(t, PR_KIND_RUNTIME_CALL, "aclnnAdd", 0)->correlation,
+                     7);
+    assert_int_equal(y.n[PR_KIND_ANNOTATION], 2);
+    assert_int_equal(named(t, PR_KIND_ANNOTATION, "ProfilerStep#2", 0)->ts_ns,
+                     2000);
+    assert_string_equal(pr_trace_str(t, t->devices[0].name), "Ascend910B");
+    assert_non_null(gap(t, "no_operators"));
+    assert_non_null(gap(t, "no_memory"));
+    assert_null(gap(t, "tasks_without_info"));
+    pr_trace_free(t);
+    /* profiler_info_<rank>.json of the run folder names the rank */
+    snprintf(info, sizeof(info), "%s/profiler_info_4.json", dir);
+    f = fopen(info, "w");
+    assert_non_null(f);
+    fputs("{\"rank_id\": \"4\"}", f);
+    fclose(f);
+    snprintf(path, sizeof(path), "%s/out/msprof_1.db", dir);
+    t = load(path);
+    assert_int_equal(t->rank, 4);
+    assert_string_equal(pr_trace_str(t, t->worker), "rank4");
+    pr_trace_free(t);
+    unlink(info);
+    unlink(path);
+    rmdir(sub);
+}
+
+static struct pr_probe
+probe_of(const char *path, char *head, size_t cap)
+{
+    struct pr_probe p;
+    FILE *f = fopen(path, "rb");
+
+    assert_non_null(f);
+    memset(&p, 0, sizeof(p));
+    p.path = path;
+    p.base = strrchr(path, '/') + 1;
+    p.head = head;
+    p.n_head = fread(head, 1, cap, f);
+    fclose(f);
+    return p;
+}
+
+/* Claimed by the magic and the tables; analysis.db is claimed to be
+ * named in the warning, and unrelated databases are left alone. */
+static void
+test_sniff(void **state)
+{
+    static char head[4096];
+    struct pr_probe p;
+    struct pr_trace *t = NULL;
+    struct pr_error err;
+    enum pr_claim c;
+
+    (void)state;
+    p = probe_of(build("run.db", torch_npu_sql), head, sizeof(head));
+    assert_ptr_equal(
+        pr_formats_pick(pr_formats_builtin(), &p, PR_CLAIM_SHAPE, &c),
+        &pr_format_ascend_db);
+    assert_int_equal(c, PR_CLAIM_SURE);
+    p = probe_of(build("analysis.db", analysis_sql), head, sizeof(head));
+    assert_int_equal(pr_format_ascend_db.sniff(&p), PR_CLAIM_SURE);
+    pr_error_clear(&err);
+    assert_int_equal(pr_format_ascend_db.load(p.path, NULL, &t, &err),
+                     PR_E_NOT_FORMAT);
+    assert_null(t);
+    assert_non_null(strstr(err.msg, "analysis.db"));
+    assert_true(strncmp(err.msg, p.path, strlen(p.path)) == 0);
+    p = probe_of(build1("other.db", "CREATE TABLE STRING_IDS (id, value);"),
+                 head, sizeof(head));
+    assert_int_equal(pr_format_ascend_db.sniff(&p), PR_CLAIM_NO);
+    pr_error_clear(&err);
+    assert_int_equal(pr_format_ascend_db.load(p.path, NULL, &t, &err),
+                     PR_E_NOT_FORMAT);
+    assert_non_null(strstr(err.msg, "not an Ascend profiler database"));
+}
+
+/* What cannot be read says so, with the file's name, and leaves nothing. */
+static void
+test_bad(void **state)
+{
+    char path[256];
+    struct pr_trace *t = NULL;
+    struct pr_error err;
+    FILE *f;
+    int i;
+
+    (void)state;
+    pr_error_clear(&err);
+    assert_int_equal(
+        pr_format_ascend_db.load(
+            build1("no_start.db",
+                   "CREATE TABLE STRING_IDS (id INTEGER, value TEXT);"
+                   "CREATE TABLE TASK (endNs, deviceId, connectionId,"
+                   " taskType, streamId, taskId, globalTaskId);"),
+            NULL, &t, &err),
+        PR_E_FORMAT);
+    assert_null(t);
+    assert_non_null(strstr(err.msg, "TASK"));
+    assert_non_null(strstr(err.msg, "no_start.db"));
+    snprintf(path, sizeof(path), "%s/corrupt.db", dir);
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    fwrite("SQLite format 3", 1, 16, f);
+    for (i = 0; i < 8192; i++)
+        fputc((i * 7919) & 0xff, f);
+    fclose(f);
+    pr_error_clear(&err);
+    assert_int_equal(pr_format_ascend_db.load(path, NULL, &t, &err),
+                     PR_E_FORMAT);
+    assert_null(t);
+    assert_true(strncmp(err.msg, path, strlen(path)) == 0);
+    unlink(path);
+}
+
+static int
+setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof(dir), "/tmp/pr_adb_XXXXXX");
+    return mkdtemp(dir) == NULL;
+}
+
+static int
+teardown(void **state)
+{
+    static const char *const names[] = {"run.db", "analysis.db", "other.db",
+                                        "no_start.db"};
+    char path[256];
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    return rmdir(dir);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_device), cmocka_unit_test(test_host),
+        cmocka_unit_test(test_memory), cmocka_unit_test(test_msprof),
+        cmocka_unit_test(test_sniff),  cmocka_unit_test(test_bad),
+    };
+
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
