@@ -1164,6 +1164,168 @@ read_steps(struct adb *a)
     return st == PR_OK ? each_row(a, "STEP_TIME", on_step) : st;
 }
 
+/* ------------------------------------------------------------ device steps */
+
+/* torch_npu's own step (StepTraceTime, step_trace_time.csv) is the device's
+ * share of a ProfilerStep#N: from the first kernel an operator of the step
+ * launched to the end of the last device work it launched; the host time
+ * before that is its "Preparing".  The steps are made so, on the step's
+ * thread, and the host ProfilerStep#N operators stop being steps: the
+ * report's steps are then the producer's. */
+struct launch {
+    int64_t corr, ts;
+};
+
+static int
+cmp_launch(const void *x, const void *y)
+{
+    const struct launch *a = x, *b = y;
+
+    return a->corr < b->corr ? -1 : a->corr > b->corr;
+}
+
+struct dstep {
+    size_t ev;      /* the host ProfilerStep#N */
+    int64_t s0, s1; /* its window */
+    int64_t lo, hi; /* device work it launched */
+};
+
+static int
+cmp_dstep(const void *x, const void *y)
+{
+    const struct dstep *a = x, *b = y;
+
+    return a->s0 < b->s0 ? -1 : a->s0 > b->s0;
+}
+
+/* The launches (RUNTIME_CALL with a correlation) by correlation, and the
+ * host steps by start. */
+static enum pr_status
+collect_steps(struct adb *a, struct launch **lv, size_t *nl, struct dstep **sv,
+              size_t *ns)
+{
+    struct pr_trace *t = a->t;
+    size_t i, cl = 0, cs = 0;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind == PR_KIND_RUNTIME_CALL && e->correlation != PR_NO_ID) {
+            if (pr_grow((void **)lv, &cl, *nl + 1, sizeof(**lv)) != PR_OK)
+                return oom(a);
+            (*lv)[*nl].corr = e->correlation;
+            (*lv)[(*nl)++].ts = e->ts_ns;
+        } else if (e->kind == PR_KIND_HOST_OP &&
+                   strncmp(pr_trace_str(t, e->name), "ProfilerStep#", 13) ==
+                       0) {
+            if (pr_grow((void **)sv, &cs, *ns + 1, sizeof(**sv)) != PR_OK)
+                return oom(a);
+            (*sv)[*ns].ev = i;
+            (*sv)[*ns].s0 = e->ts_ns;
+            (*sv)[*ns].s1 = pr_sat_add_i64(e->ts_ns, e->dur_ns);
+            (*sv)[*ns].lo = INT64_MAX;
+            (*sv)[(*ns)++].hi = INT64_MIN;
+        }
+    }
+    if (*nl > 0)
+        qsort(*lv, *nl, sizeof(**lv), cmp_launch);
+    if (*ns > 0)
+        qsort(*sv, *ns, sizeof(**sv), cmp_dstep);
+    return PR_OK;
+}
+
+/* The step whose host window holds `ts`; NULL when none. */
+static struct dstep *
+step_at(struct dstep *v, size_t n, int64_t ts)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) { /* the first step starting after ts */
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (v[mid].s0 <= ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && ts <= v[lo - 1].s1 ? &v[lo - 1] : NULL;
+}
+
+static void
+match_work(struct adb *a, const struct launch *lv, size_t nl, struct dstep *sv,
+           size_t ns)
+{
+    size_t i;
+
+    for (i = 0; i < a->t->n_events; i++) {
+        const struct pr_event *e = &a->t->events[i];
+        struct launch key, *l;
+        struct dstep *st;
+
+        if ((e->kind != PR_KIND_DEVICE_TASK && e->kind != PR_KIND_COPY) ||
+            e->correlation == PR_NO_ID || nl == 0)
+            continue;
+        key.corr = e->correlation;
+        l = bsearch(&key, lv, nl, sizeof(*lv), cmp_launch);
+        if (l == NULL || (st = step_at(sv, ns, l->ts)) == NULL)
+            continue;
+        if (e->kind == PR_KIND_DEVICE_TASK && e->ts_ns < st->lo)
+            st->lo = e->ts_ns;
+        if (pr_sat_add_i64(e->ts_ns, e->dur_ns) > st->hi)
+            st->hi = pr_sat_add_i64(e->ts_ns, e->dur_ns);
+    }
+}
+
+/* The device step of a host step that launched kernels; the host one
+ * stops being a step. */
+static enum pr_status
+add_device_step(struct adb *a, const struct dstep *st)
+{
+    struct pr_event *e = &a->t->events[st->ev];
+    char name[128], pid[64], tid[64];
+    struct pr_span s;
+
+    snprintf(name, sizeof(name), "%s", pr_trace_str(a->t, e->name));
+    snprintf(pid, sizeof(pid), "%s", pr_trace_str(a->t, e->pid));
+    snprintf(tid, sizeof(tid), "%s", pr_trace_str(a->t, e->tid));
+    e->kind = PR_KIND_OTHER;
+    e->info = PR_NO_INFO;
+    memset(&s, 0, sizeof(s));
+    s.name = name;
+    s.cat = "device_step";
+    s.pid = pid;
+    s.tid = tid;
+    s.ts_ns = st->lo;
+    s.dur_ns = st->hi > st->lo ? st->hi - st->lo : 0;
+    s.external_id = s.correlation = PR_NO_ID;
+    return pr_trace_add_span(a->t, PR_KIND_ANNOTATION, &s, NULL) == PR_OK
+               ? PR_OK
+               : oom(a);
+}
+
+static enum pr_status
+device_steps(struct adb *a)
+{
+    struct launch *lv = NULL;
+    struct dstep *sv = NULL;
+    size_t nl = 0, ns = 0, i, made = 0;
+    enum pr_status st = collect_steps(a, &lv, &nl, &sv, &ns);
+
+    if (st == PR_OK)
+        match_work(a, lv, nl, sv, ns);
+    for (i = 0; st == PR_OK && i < ns; i++) {
+        if (sv[i].lo == INT64_MAX || sv[i].hi < sv[i].lo)
+            continue; /* launched no kernel: stays the host's */
+        st = add_device_step(a, &sv[i]);
+        made++;
+    }
+    if (made > 0)
+        a->t->device_steps = 1;
+    free(lv);
+    free(sv);
+    return st;
+}
+
 /* ------------------------------------------------------------ memory */
 
 static enum pr_status
@@ -1336,6 +1498,8 @@ read_run(struct adb *a)
         st = read_comm_ops(a);
     if (st == PR_OK)
         st = read_steps(a);
+    if (st == PR_OK)
+        st = device_steps(a);
     if (st == PR_OK)
         st = read_memory(a);
     return st;

@@ -59,16 +59,18 @@ for rank, run in zip((0, 1), runs):
     comm = run["communication"]["ops"]
     if sum(o["calls"] for o in comm) != ops:
         bad.append("rank %d: collectives %s, want %d" % (rank, comm, ops))
-    # torch_npu's own step breakdown (analysis.db StepTraceTime, us)
+    # torch_npu's own steps and breakdown (analysis.db StepTraceTime, us)
     a = sqlite3.connect("file:%sanalysis.db?mode=ro" % base, uri=True)
-    comp, comm_no, over = a.execute(
-        "SELECT computing, communication_not_overlapped, overlapped "
-        "FROM StepTraceTime").fetchone()
+    comp, comm_no, over, free, stage, bubble = a.execute(
+        "SELECT computing, communication_not_overlapped, overlapped, free, "
+        "stage, bubble FROM StepTraceTime").fetchone()
     c = run["communication"]
     mine = (c["computation_us"] + c["overlap_us"], c["communication_us"],
-            c["overlap_us"])
-    for got, want, what in zip(mine, (comp, comm_no, over),
-                               ("computing", "communication", "overlap")):
+            c["overlap_us"], c["other_us"], run["steps"][0]["duration_us"])
+    for got, want, what in zip(mine, (comp, comm_no, over, free,
+                                      stage + bubble),
+                               ("computing", "communication", "overlap",
+                                "free", "step")):
         if abs(got - want) > 0.01 * want:
             bad.append("rank %d: %s %.3f, analysis.db %.3f"
                        % (rank, what, got, want))
@@ -78,7 +80,7 @@ if d["ranks_present"] != 2:
 print("; ".join(bad))
 sys.exit(1 if bad else 0)
 PY
-then ok "db_level1: kernels, steps, collectives, ranks and breakdown agree"
+then ok "db_level1: kernels, steps, collectives, ranks; steps and breakdown as analysis.db"
 else not_ok "db_level1: $(cat "$T_DIR/why")"; fi
 
 # msprof's database: its kernels, no crash on a trimmed test export
