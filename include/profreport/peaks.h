@@ -31,7 +31,9 @@ enum pr_peak_origin {
     PR_PEAK_TABLE,       /* "table": the shipped table, matched by name */
     PR_PEAK_CLI,         /* "cli": --device-spec, --peak-tflops/--peak-gbps */
     PR_PEAK_GUESS        /* "guess": the table entry of the same compute
-                            capability (NVIDIA) or architecture (AMD) */
+                            capability (NVIDIA) or architecture (AMD), or
+                            an entry marked "guess" (a family name such as
+                            "Ascend910B" that does not name the variant) */
 };
 
 /* How the table entry was chosen. */

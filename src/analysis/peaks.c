@@ -32,6 +32,7 @@ struct peak_entry {
     double cache;           /* last-level cache bytes; NaN when not given */
     int cc_major, cc_minor; /* -1 when not given */
     int cap_default;
+    int guess; /* a family name that does not say which part ran */
     int amd;
     int from_user;
     int match_all;                /* a --device-spec for every device */
@@ -218,6 +219,7 @@ read_entry(const cJSON *o, struct peak_entry *e, struct pr_error *err)
     e->amd = cJSON_IsString(vendor) && strcmp(vendor->valuestring, "amd") == 0;
     e->cap_default =
         cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "capability_default"));
+    e->guess = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "guess"));
     read_capability(cJSON_GetObjectItemCaseSensitive(o, "compute_capability"),
                     e);
     read_hardware(o, e);
@@ -597,9 +599,10 @@ pr_peaks_lookup_query(const struct pr_peak_table *t,
         memcpy(out->tflops, e->tflops, sizeof(out->tflops));
         out->gbps = e->gbps;
         out->cache_bytes = e->cache;
-        out->origin = e->from_user                        ? PR_PEAK_CLI
-                      : out->match == PR_MATCH_CAPABILITY ? PR_PEAK_GUESS
-                                                          : PR_PEAK_TABLE;
+        out->origin = e->from_user ? PR_PEAK_CLI
+                      : out->match == PR_MATCH_CAPABILITY || e->guess
+                          ? PR_PEAK_GUESS
+                          : PR_PEAK_TABLE;
         snprintf(out->entry, sizeof(out->entry), "%s", e->name);
         snprintf(out->source, sizeof(out->source), "%s", e->source);
         snprintf(out->arch, sizeof(out->arch), "%s", e->arch);

@@ -283,6 +283,49 @@ test_device_spec(void **state)
     assert_int_equal(err.code, PR_E_FORMAT);
 }
 
+/* Ascend parts by the names torch_npu, msprof and CANN write (NPU_INFO,
+ * soc_version): each variant exactly; the bare family name as a guess with
+ * the largest variant's figures; no family match across variant digits,
+ * and the generic "Ascend NPU" of a trace that names no chip stays
+ * unknown. */
+static void
+test_ascend(void **state)
+{
+    struct pr_peak_table *t = builtin();
+    struct pr_peaks p;
+
+    (void)state;
+    pr_peaks_lookup(t, NULL, "Ascend910B3", -1, -1, &p);
+    assert_string_equal(p.entry, "Huawei Ascend 910B3");
+    assert_int_equal(p.origin, PR_PEAK_TABLE);
+    assert_int_equal(p.match, PR_MATCH_EXACT);
+    near(p.tflops[PR_PEAK_FP16], 294.9); /* 20 x 1.8 GHz x 8192 */
+    near(p.tflops[PR_PEAK_BF16], 294.9);
+    near(p.tflops[PR_PEAK_INT8], 589.8);
+    near(p.gbps, 1600.0);
+    assert_true(strstr(p.source, "1800 MHz") != NULL);
+    /* a bf16 matmul on the Cube is held to the Cube's rate, an
+     * elementwise op to the vector unit's */
+    near(pr_peaks_compute(&p, PR_DT_BF16, 1), 294.9);
+    near(pr_peaks_compute(&p, PR_DT_FP32, 0), 2.3);
+    pr_peaks_lookup(t, NULL, "ascend910b4-1", -1, -1, &p);
+    assert_string_equal(p.entry, "Huawei Ascend 910B4");
+    near(p.gbps, 800.0);
+    pr_peaks_lookup(t, NULL, "Ascend910B", -1, -1, &p);
+    assert_int_equal(p.origin, PR_PEAK_GUESS);
+    near(p.tflops[PR_PEAK_FP16], 353.9);
+    pr_peaks_lookup(t, NULL, "Ascend910A", -1, -1, &p);
+    near(p.tflops[PR_PEAK_FP16], 262.1); /* 32 x 1 GHz x 8192 */
+    assert_true(isnan(p.tflops[PR_PEAK_BF16]));
+    pr_peaks_lookup(t, NULL, "Ascend310P3", -1, -1, &p);
+    near(p.tflops[PR_PEAK_INT8], 140.0);
+    near(p.gbps, 204.8);
+    expect_entry(t, "Ascend NPU", -1, -1, NULL);
+    expect_entry(t, "Ascend910B9", -1, -1, NULL);
+    expect_entry(t, "Ascend910_9391", -1, -1, NULL);
+    pr_peaks_table_free(t);
+}
+
 /* data/devices.json in the source tree is byte-for-byte the compiled-in
  * table, and every required device is present with a source. */
 static void
@@ -327,6 +370,7 @@ main(void)
         cmocka_unit_test(test_match_by_name),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_amd),
+        cmocka_unit_test(test_ascend),
         cmocka_unit_test(test_word_boundaries_and_capability),
         cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_device_spec),
