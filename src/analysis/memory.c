@@ -72,7 +72,13 @@ dev_index(struct mem *m, const struct pr_mem_info *mi)
     if (mi->device_type == 0)
         snprintf(name, sizeof(name), "CPU");
     else if (mi->device_type == 1)
-        snprintf(name, sizeof(name), "GPU%d", (int)mi->device_id);
+        snprintf(name, sizeof(name), "%s%d",
+                 m->t->device_kind != PR_STR_NONE &&
+                         strcmp(pr_trace_str(m->t, m->t->device_kind), "npu") ==
+                             0
+                     ? "NPU"
+                     : "GPU",
+                 (int)mi->device_id);
     else
         return -1;
     for (i = 0; i < m->n_dev; i++)

@@ -54,6 +54,29 @@ get(const cJSON *o, const char *key)
     return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
+/* An Ascend run: its devices say kind "npu" (the trace's reader knows);
+ * then the advice names the NPU and torch_npu's calls, not CUDA's. */
+static int
+is_npu(const cJSON *run)
+{
+    const cJSON *d;
+
+    cJSON_ArrayForEach(d, get(run, "devices"))
+    {
+        const char *k = get_str(d, "kind");
+
+        if (k && strcmp(k, "npu") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static const char *
+dev_word(const cJSON *run)
+{
+    return is_npu(run) ? "NPU" : "GPU";
+}
+
 static int
 has_rec(const cJSON *arr, const char *id)
 {
@@ -155,7 +178,8 @@ rule_low_util(struct rctx *c)
     if (n == 0)
         return;
     pr_buf_init(&ids, 4096);
-    fail |= pr_buf_adds(&ids, n == 1 ? "GPU " : "GPUs ") != PR_OK;
+    fail |= pr_buf_printf(&ids, "%s%s ", dev_word(c->run), n == 1 ? "" : "s") !=
+            PR_OK;
     cJSON_ArrayForEach(g, gpus)
     {
         double u = get_num(g, "utilization_pct"), d = get_num(g, "device");
@@ -255,10 +279,10 @@ rule_plugin_from_run(struct rctx *c)
 
         if (u < 50.0 && !has_rec(c->arr, "low_gpu_utilization")) {
             snprintf(text, sizeof(text),
-                     "GPU %.0f has low utilization "
+                     "%s %.0f has low utilization "
                      "(%.1f%%). You could try to increase batch size to "
                      "improve.",
-                     get_num(g, "device"), u);
+                     dev_word(c->run), get_num(g, "device"), u);
             add_rec(c, "low_gpu_utilization", "warning", text);
         }
     }
@@ -276,6 +300,21 @@ rule_plugin_from_run(struct rctx *c)
 
 /* Many tiny kernels while the CPU side of the step is busy launching,
  * and the GPU idle waiting for launches (hostdev.c's host wait). */
+static const char *
+launch_advice(const cJSON *run, const cJSON *l)
+{
+    if (is_npu(run))
+        return "Run the step as a graph (torch.compile with torchair's "
+               "NPU backend), fuse small ops, or raise the batch size.";
+    return cJSON_IsTrue(get(l, "cuda_graphs"))
+               ? "The run already replays CUDA graphs: capture more of the "
+                 "step in them, fuse small ops with torch.compile, or "
+                 "raise the batch size."
+               : "Capture the step in a CUDA graph (torch.compile(mode="
+                 "\"reduce-overhead\") or torch.cuda.CUDAGraph), fuse "
+                 "small ops with torch.compile, or raise the batch size.";
+}
+
 static void
 rule_launch_bound(struct rctx *c)
 {
@@ -301,19 +340,14 @@ rule_launch_bound(struct rctx *c)
         return;
     snprintf(text, sizeof(text),
              "%.0f%% of %.0f kernel launches run under "
-             "10 us (mean %.1f us) while CUDA runtime calls take %.1f%% of "
-             "the step, and the GPU idles %.1f%% of its time waiting for the "
-             "next launch (median launch delay %.1f us): the GPU waits for "
+             "10 us (mean %.1f us) while %s runtime calls take %.1f%% of "
+             "the step, and the %s idles %.1f%% of its time waiting for the "
+             "next launch (median launch delay %.1f us): the %s waits for "
              "the CPU to launch work. %s",
-             100.0 * small / calls, calls, small_us / small, 100.0 * rt,
+             100.0 * small / calls, calls, small_us / small,
+             is_npu(c->run) ? "CANN" : "CUDA", 100.0 * rt, dev_word(c->run),
              host_wait, get_num(get(l, "launch_delay_us"), "median"),
-             cJSON_IsTrue(get(l, "cuda_graphs"))
-                 ? "The run already replays CUDA graphs: capture more of the "
-                   "step in them, fuse small ops with torch.compile, or "
-                   "raise the batch size."
-                 : "Capture the step in a CUDA graph (torch.compile(mode="
-                   "\"reduce-overhead\") or torch.cuda.CUDAGraph), fuse "
-                   "small ops with torch.compile, or raise the batch size.");
+             dev_word(c->run), launch_advice(c->run, l));
     add_rec(c, "launch_bound", "warning", text);
 }
 
@@ -331,7 +365,8 @@ steps_span_us(const cJSON *run)
 
 /* Up to three blocking calls that starved the device, for the text. */
 static size_t
-append_sync_calls(char *text, size_t cap, size_t len, const cJSON *sy)
+append_sync_calls(char *text, size_t cap, size_t len, const cJSON *sy,
+                  const char *dev)
 {
     const cJSON *r;
     double total = get_num(sy, "gpu_idle_us");
@@ -343,9 +378,9 @@ append_sync_calls(char *text, size_t cap, size_t len, const cJSON *sy)
 
         if (n == 3 || !(idle >= 0.01 * total))
             continue;
-        len = append(text, cap, len, "%s%s x%.0f (%.1f ms GPU idle)",
+        len = append(text, cap, len, "%s%s x%.0f (%.1f ms %s idle)",
                      n++ ? ", " : "", get_str(r, "name"), get_num(r, "count"),
-                     idle / 1000.0);
+                     idle / 1000.0, dev);
     }
     return len;
 }
@@ -358,21 +393,25 @@ rule_host_sync(struct rctx *c)
 {
     const cJSON *sy = get(c->run, "synchronization");
     double span = steps_span_us(c->run), idle = get_num(sy, "gpu_idle_us");
+    const char *dev = dev_word(c->run);
     char text[REC_TEXT];
     size_t len;
 
     if (!(span > 0) || !(idle / span >= 0.02))
         return;
     len = append(text, sizeof(text), 0,
-                 "The host blocks on the GPU inside the steps and the GPU "
+                 "The host blocks on the %s inside the steps and the %s "
                  "then idles %.1f ms (%.1f%% of the profiled steps) until "
                  "new work arrives: ",
-                 idle / 1000.0, 100.0 * idle / span);
-    len = append_sync_calls(text, sizeof(text), len, sy);
+                 dev, dev, idle / 1000.0, 100.0 * idle / span);
+    len = append_sync_calls(text, sizeof(text), len, sy, dev);
     append(text, sizeof(text), len,
            ". Avoid .item(), .cpu(), .tolist(), print(tensor) and "
-           "torch.cuda.synchronize() in the training step; keep metrics on "
-           "the GPU and read them every N steps.");
+           "%s in the training step; keep metrics on the %s and read them "
+           "every N steps.",
+           is_npu(c->run) ? "torch.npu.synchronize()"
+                          : "torch.cuda.synchronize()",
+           dev);
     add_rec(c, "host_sync", "warning", text);
 }
 
@@ -422,9 +461,10 @@ rule_pageable_copies(struct rctx *c)
     if (!(span > 0) || !(p.us / span >= 0.01) || p.link_pct >= 50.0)
         return;
     len = append(text, sizeof(text), 0,
-                 "%.0f copies between the GPU and pageable host memory move "
+                 "%.0f copies between the %s and pageable host memory move "
                  "%.1f MB in %.1f ms (%.1f GB/s",
-                 p.n, p.bytes / 1e6, p.us / 1000.0, p.bytes / (p.us * 1000.0));
+                 p.n, dev_word(c->run), p.bytes / 1e6, p.us / 1000.0,
+                 p.bytes / (p.us * 1000.0));
     if (p.link != NULL && isfinite(p.link_pct))
         len = append(text, sizeof(text), len,
                      "; the busiest kind runs at %.0f%% of the %s link, "
@@ -535,12 +575,12 @@ rule_memory_bound(struct rctx *c, const struct orow *v, size_t n_rows,
             strcmp(bound, "memory") != 0 || !(gbps < 0.5 * bw))
             continue;
         len = append(text, sizeof(text), len,
-                     "%s%s %s takes %.1f%% of GPU "
+                     "%s%s %s takes %.1f%% of %s "
                      "time at %.0f GB/s (%.0f%% of %.0f GB/s)",
                      n ? "; " : "", v[i].name ? v[i].name : "",
                      v[i].shapes ? v[i].shapes : "",
-                     100.0 * v[i].dev_self_us / total, gbps, 100.0 * gbps / bw,
-                     bw);
+                     100.0 * v[i].dev_self_us / total, dev_word(c->run), gbps,
+                     100.0 * gbps / bw, bw);
         n++;
     }
     if (!n)

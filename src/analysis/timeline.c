@@ -361,9 +361,15 @@ count_all(const struct pr_trace *t, const struct spans *sp, int64_t thr)
 static void
 lane_name(const struct pr_trace *t, const struct span *x, char *buf, size_t n)
 {
+    int npu = t->device_kind != PR_STR_NONE &&
+              strcmp(pr_trace_str(t, t->device_kind), "npu") == 0;
+
     if (x->group == 0)
-        snprintf(buf, n, "%s%d stream %d", x->mtia ? "MTIA" : "GPU", (int)x->a,
-                 (int)x->b);
+        snprintf(buf, n, "%s%d stream %d",
+                 x->mtia ? "MTIA"
+                 : npu   ? "NPU"
+                         : "GPU",
+                 (int)x->a, (int)x->b);
     else
         snprintf(buf, n, "CPU thread %s", pr_trace_str(t, x->tid));
 }

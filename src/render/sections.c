@@ -240,6 +240,16 @@ static const struct pr_col gpu_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
+/* The same for an NPU: no SM or warp estimates. */
+static const struct pr_col npu_cols[] = {
+    {"device", PR_K_DEVICE, "Device", PR_FMT_TEXT, 0.8, NULL, PR_COL_BOTH},
+    {"util", PR_K_UTILIZATION_PCT, "NPU utilization", PR_FMT_PCT, 1.2,
+     "Time with any kernel running", PR_COL_BOTH},
+    {"kernel", PR_K_KERNEL_TIME_US, "Kernel time", PR_FMT_US, 1.1, NULL,
+     PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
 #define PEAK(k) PR_K_PEAK_TFLOPS "." k
 
 static const struct pr_col device_cols[] = {
@@ -260,6 +270,33 @@ static const struct pr_col device_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
+/* An Ascend run: its devices say kind "npu", and the report names them
+ * NPUs and leaves out what only a CUDA GPU has (SMs, warps). */
+static int
+run_is_npu(const cJSON *run)
+{
+    const cJSON *d;
+
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DEVICES))
+    {
+        if (strcmp(pr_sget_str_or(d, PR_K_KIND, ""), "npu") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* SM and warp figures: CUDA's; an NPU has no such counters. */
+static void
+gpu_only_kpis(struct pr_figs *f, const cJSON *gm)
+{
+    pr_figs_kpi(f, "Est. SM efficiency",
+                pr_sget_num(gm, PR_K_EST_SM_EFFICIENCY_PCT), PR_FMT_PCT,
+                "SMs busy while kernels run");
+    pr_figs_kpi(f, "Est. achieved occupancy",
+                pr_sget_num(gm, PR_K_EST_ACHIEVED_OCCUPANCY_PCT), PR_FMT_PCT,
+                "warps resident / maximum");
+}
+
 static void
 overview_kpis(struct pr_figs *f, const cJSON *run)
 {
@@ -279,14 +316,11 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
         pr_figs_kpi(f, "Mean step time", pr_sget_num(ss, PR_K_MEAN_US),
                     PR_FMT_US, sub);
     }
-    pr_figs_kpi(f, "GPU utilization", pr_sget_num(gm, PR_K_UTILIZATION_PCT),
-                PR_FMT_PCT, "time with any kernel running");
-    pr_figs_kpi(f, "Est. SM efficiency",
-                pr_sget_num(gm, PR_K_EST_SM_EFFICIENCY_PCT), PR_FMT_PCT,
-                "SMs busy while kernels run");
-    pr_figs_kpi(f, "Est. achieved occupancy",
-                pr_sget_num(gm, PR_K_EST_ACHIEVED_OCCUPANCY_PCT), PR_FMT_PCT,
-                "warps resident / maximum");
+    pr_figs_kpi(f, run_is_npu(run) ? "NPU utilization" : "GPU utilization",
+                pr_sget_num(gm, PR_K_UTILIZATION_PCT), PR_FMT_PCT,
+                "time with any kernel running");
+    if (!run_is_npu(run))
+        gpu_only_kpis(f, gm);
     if (cJSON_IsObject(tc))
         pr_figs_kpi(f, "Tensor-core share",
                     pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
@@ -317,10 +351,11 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     }
     pr_figs_table(f, "Step time", &t, NULL);
     timeline(f, pr_sget(run, PR_K_TIMELINE));
-    t = (struct pr_fig_table){.cols = gpu_cols,
+    t = (struct pr_fig_table){.cols = run_is_npu(run) ? npu_cols : gpu_cols,
                               .rows = pr_sget(run, PR_K_GPU_METRICS),
-                              .what = "GPU metrics"};
-    pr_figs_table(f, "GPU metrics", &t, NULL);
+                              .what = run_is_npu(run) ? "NPU metrics"
+                                                      : "GPU metrics"};
+    pr_figs_table(f, run_is_npu(run) ? "NPU metrics" : "GPU metrics", &t, NULL);
     t = (struct pr_fig_table){.cols = device_cols,
                               .rows = pr_sget(run, PR_K_DEVICES),
                               .what = "devices"};
@@ -370,7 +405,7 @@ static const struct pr_col source_cols[] = {
      "Innermost frame of your code (file:line (function))", PR_COL_BOTH},
     {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
     {"device_self", PR_K_DEVICE_SELF_US, "Device self", PR_FMT_US, 0.9,
-     "GPU time of the kernels its operators launched", PR_COL_BOTH},
+     "Device time of the kernels its operators launched", PR_COL_BOTH},
     {"host_self", PR_K_HOST_SELF_US, "Host self", PR_FMT_US, 0.9, NULL,
      PR_COL_BOTH},
     {"bwd_device", PR_K_BACKWARD_DEVICE_SELF_US, "Backward device", PR_FMT_US,
@@ -549,9 +584,11 @@ sec_modules(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 /* ---- kernels ---------------------------------------------------------- */
 
 static struct pr_fig_chart *
-kernel_bars(const cJSON *kernels)
+kernel_bars(const cJSON *kernels, int npu)
 {
     static const char *const legend[] = {"CUDA cores", "Tensor cores"};
+    static const char *const npu_legend[] = {"Vector and other units",
+                                             "Cube unit"};
     size_t n = pr_sget_len(kernels), i = 0;
     struct pr_fig_chart *ch;
     const char **labels;
@@ -584,14 +621,9 @@ kernel_bars(const cJSON *kernels)
                       : pr_sget_num(k, PR_K_TOTAL_US);
         idx[i++] = (size_t)pr_sget_true(k, PR_K_TENSOR_CORES_USED);
     }
-    ch->u.hbars = (struct pr_chart_hbars){"Top kernels by total time",
-                                          labels,
-                                          vals,
-                                          i,
-                                          idx,
-                                          PR_UNIT_US,
-                                          legend,
-                                          2};
+    ch->u.hbars = (struct pr_chart_hbars){
+        "Top kernels by total time", labels, vals, i, idx, PR_UNIT_US,
+        npu ? npu_legend : legend,   2};
     return ch;
 }
 
@@ -606,10 +638,11 @@ sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 
     (void)summary;
     if (pr_sget_len(kernels) == 0) {
-        pr_figs_note(f, "No GPU kernels in this trace.");
+        pr_figs_note(f, run_is_npu(run) ? "No NPU tasks in this trace."
+                                        : "No GPU kernels in this trace.");
         return;
     }
-    pr_figs_chart(f, kernel_bars(kernels), 0);
+    pr_figs_chart(f, kernel_bars(kernels, run_is_npu(run)), 0);
     pr_figs_table(f, NULL, &t, NULL);
 }
 
@@ -1076,7 +1109,7 @@ const struct pr_section pr_report_sections[] = {
      0, pr_sec_job, pr_sec_job_present},
     {"overview", "Overview", NULL, 1, sec_overview, NULL},
     {"operators", "Operators",
-     "Top operators by device self time: the GPU time of kernels an "
+     "Top operators by device self time: the device time of kernels an "
      "operator launched itself.",
      1, sec_operators, NULL},
     {"source", "Source",

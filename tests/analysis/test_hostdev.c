@@ -454,6 +454,39 @@ test_rec_host_sync(void **state)
     cJSON_Delete(run);
 }
 
+/* On an Ascend run (devices of kind "npu") the advice names the NPU and
+ * torch_npu's call, never the GPU or CUDA. */
+static void
+test_rec_npu_words(void **state)
+{
+    cJSON *run;
+    const char *t = rec_text(
+        &run,
+        "{" STEPS ", \"devices\": [{\"id\": 0, \"kind\": \"npu\"}], "
+        "\"gpu_metrics\": [{\"device\": 0, \"utilization_pct\": 20}], "
+        "\"synchronization\": {\"gpu_idle_us\": 100, \"calls\": "
+        "[{\"name\": \"AscendCL@aclrtSynchronizeStream\", \"count\": 2, "
+        "\"gpu_idle_us\": 100}]}}",
+        "host_sync");
+
+    (void)state;
+    assert_non_null(t);
+    assert_non_null(strstr(t, "The host blocks on the NPU"));
+    assert_non_null(strstr(t, "(0.1 ms NPU idle)"));
+    assert_non_null(strstr(t, "torch.npu.synchronize()"));
+    assert_null(strstr(t, "GPU"));
+    assert_null(strstr(t, "cuda"));
+    cJSON_Delete(run);
+    t = rec_text(&run,
+                 "{" STEPS ", \"devices\": [{\"id\": 0, \"kind\": "
+                 "\"npu\"}], \"gpu_metrics\": [{\"device\": 0, "
+                 "\"utilization_pct\": 20}]}",
+                 "low_gpu_utilization");
+    assert_non_null(t);
+    assert_non_null(strstr(t, "NPU 0 has low utilization"));
+    cJSON_Delete(run);
+}
+
 #define PAGEABLE(pct)                                                          \
     "{" STEPS ", \"copies\": {\"by_kind\": [{\"direction\": \"HtoD\", "        \
     "\"host_memory\": \"pageable\", \"count\": 4, \"bytes\": 4e7, "            \
@@ -644,6 +677,7 @@ main(void)
         cmocka_unit_test(test_no_runtime),
         cmocka_unit_test(test_rec_occupancy),
         cmocka_unit_test(test_rec_host_sync),
+        cmocka_unit_test(test_rec_npu_words),
         cmocka_unit_test(test_rec_pageable),
         cmocka_unit_test(test_rec_launch_bound),
         cmocka_unit_test(test_alexnet),
