@@ -56,7 +56,11 @@ enum pr_tc_reason {
     PR_TCR_DTYPE_GPU,   /* bf16 before 8.0, fp8 before 8.9 / gfx942 */
     PR_TCR_DTYPE,       /* an integer/bool/complex type without a TC path */
     PR_TCR_NO_DTYPE,    /* input types were not recorded */
-    PR_TCR_ALIGN        /* a dimension is not a multiple of 8 (16) */
+    PR_TCR_ALIGN,       /* a dimension is not a multiple of 8 (16) */
+    PR_TCR_HF32_MATMUL, /* Ascend: fp32 matmul without HF32 (matmul HF32
+                           is off by default) */
+    PR_TCR_HF32_CONV    /* Ascend: fp32 convolution without HF32 (on by
+                           default, so it was turned off) */
 };
 
 #define PR_TC_TEXT_SIZE 256
@@ -86,6 +90,15 @@ const char *pr_tensorcore_reason_id(enum pr_tc_reason r);
 void pr_tensorcore_diagnose(const struct pr_op_cost *cost,
                             const struct pr_tc_context *ctx,
                             struct pr_tc_diag *out);
+
+/* Ascend's analog for an fp32 matmul or convolution (cost->dtype fp32,
+ * cost->cls a GEMM or convolution): the Cube computes fp32 only as HF32,
+ * which torch_npu allows per op kind.  hf32 is what the producer recorded
+ * for the op's tasks ("HF32 Eligible"): 1 yes, 0 no, -1 not recorded.
+ * Returns 1 and fills out when the op ran (or, unrecorded, by default
+ * runs) without HF32; 0 for other ops and for HF32 that was on. */
+int pr_tensorcore_diagnose_hf32(const struct pr_op_cost *cost, int hf32,
+                                struct pr_tc_diag *out);
 
 /* The alignment check alone (GEMM M/N/K, conv channels, attention head
  * dim) for ops that may well be on tensor cores already: 1 and the texts

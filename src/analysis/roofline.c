@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "profreport/buf.h"
 #include "profreport/checked.h"
@@ -30,11 +31,14 @@ struct og {
     double trace_flops;           /* first call's "flops" arg; -1 absent */
     int64_t k_ns, tc_ns, heur_ns; /* own kernels; on TC; TC by heuristic */
     int tf32;                     /* one of its kernels used TF32 */
-    unsigned algo;                /* PR_NAME_WINOGRAD / _FFT of its kernels */
-    int device;                   /* device of its first kernel; -1 none */
-    const char *out_dims; /* output shape every call's conv backward gave */
-    int out_state;        /* OUT_* */
-    size_t first;         /* position before sort_groups: ext_ref.group */
+    int hf32_no, hf32_yes; /* a task said HF32 Eligible NO / YES (Ascend) */
+    int task_fp32;         /* a task's device input types were fp32 */
+    int task_cls;          /* enum pr_op_class its tasks' op type says */
+    unsigned algo;         /* PR_NAME_WINOGRAD / _FFT of its kernels */
+    int device;            /* device of its first kernel; -1 none */
+    const char *out_dims;  /* output shape every call's conv backward gave */
+    int out_state;         /* OUT_* */
+    size_t first;          /* position before sort_groups: ext_ref.group */
 };
 
 /* Whether all calls of a group found the same forward output shape. */
@@ -51,6 +55,7 @@ struct dev {
     int cc_major, cc_minor; /* as deviceProperties says (gfx for AMD) */
     int amd;
     int mtia; /* Meta's MTIA: no tensor cores to judge by kernel name */
+    int npu;  /* an Ascend NPU: the Cube is its tensor core, HF32 its TF32 */
     struct pr_peaks pk;
 };
 
@@ -65,7 +70,10 @@ struct row {
     int eligible, on_tc;
     double tc_self_us; /* self device time on TC kernels */
     int tf32;          /* one of its kernels used TF32 */
-    unsigned algo;     /* PR_NAME_WINOGRAD / _FFT of its kernels */
+    int hf32;          /* Ascend HF32 Eligible: 1 yes, 0 no, -1 unknown */
+    struct pr_op_cost hf32_cost; /* cost, with class and dtype from the
+                                    tasks where the op's own are unknown */
+    unsigned algo;               /* PR_NAME_WINOGRAD / _FFT of its kernels */
     const struct dev *dev;
 };
 
@@ -201,6 +209,7 @@ lookup_device(const cJSON *d, struct dev *v, const struct pr_peak_table *tab,
     parse_cc(get_str(d, "compute_capability"), &v->cc_major, &v->cc_minor);
     v->amd = str_is(get_str(d, "vendor"), "amd");
     v->mtia = str_is(get_str(d, "vendor"), "meta");
+    v->npu = str_is(get_str(d, "kind"), "npu");
     q.cc_major = v->cc_major;
     q.cc_minor = v->cc_minor;
     q.amd = v->amd;
@@ -539,6 +548,52 @@ find_ext(const struct ext_ref *ext, size_t n, int64_t id)
     return lo < n && ext[lo].ext == id ? &ext[lo] : NULL;
 }
 
+/* A task the producer says ran on Ascend's Cube (AI_CORE, MIX_AIC): the
+ * tensor-core analog, whatever its name. */
+static int
+on_cube(const struct pr_gpu_info *gi)
+{
+    return gi && (gi->unit == PR_UNIT_MATRIX || gi->unit == PR_UNIT_MIX_MATRIX);
+}
+
+/* A producer's dtype list ("['FLOAT', 'FLOAT']", "FLOAT;DT_BF16") holds
+ * an fp32 tensor. */
+static int
+has_fp32(const char *s)
+{
+    while (*s) {
+        size_t n;
+
+        s += strspn(s, "[]' ,;");
+        n = strcspn(s, "[]' ,;");
+        if ((n == 5 && strncasecmp(s, "float", 5) == 0) ||
+            (n == 7 && strncasecmp(s, "float32", 7) == 0) ||
+            (n == 8 && strncasecmp(s, "dt_float", 8) == 0))
+            return 1;
+        s += n;
+    }
+    return 0;
+}
+
+/* What an Ascend task says of its operator when the host op does not:
+ * the op type (MatMulV2, Conv2DBackpropInput) and the device dtypes. */
+static void
+note_task(const struct pr_trace *t, const struct pr_gpu_info *gi, struct og *o)
+{
+    const char *type =
+        gi->op_type != PR_STR_NONE ? pr_trace_str(t, gi->op_type) : "";
+
+    if (gi->dev_types != PR_STR_NONE)
+        o->task_fp32 |= has_fp32(pr_trace_str(t, gi->dev_types));
+    if (o->task_cls != PR_OPC_OTHER)
+        return;
+    if (strncmp(type, "MatMul", 6) == 0 ||
+        strncmp(type, "BatchMatMul", 11) == 0)
+        o->task_cls = PR_OPC_GEMM;
+    else if (strncmp(type, "Conv2D", 6) == 0 || strncmp(type, "Conv3D", 6) == 0)
+        o->task_cls = PR_OPC_CONV;
+}
+
 /* Kernel time of each group's own launches, split by tensor-core use. */
 static void
 attribute_kernels(const struct pr_trace *t, struct ogs *g,
@@ -563,16 +618,21 @@ attribute_kernels(const struct pr_trace *t, struct ogs *g,
             continue;
         o = &g->v[r->group];
         cls = pr_names_get(&nc, e->name);
+        gi = pr_trace_gpu(t, e);
         tc = cls & PR_NAME_TC_PLUGIN ? PR_TC_PLUGIN
              : cls & PR_NAME_TC_HEUR ? PR_TC_HEURISTIC
                                      : PR_TC_NONE;
         o->k_ns = pr_sat_add_i64(o->k_ns, e->dur_ns);
-        o->tc_ns = pr_sat_add_i64(o->tc_ns, tc != PR_TC_NONE ? e->dur_ns : 0);
+        o->tc_ns = pr_sat_add_i64(
+            o->tc_ns, tc != PR_TC_NONE || on_cube(gi) ? e->dur_ns : 0);
+        o->hf32_no |= gi && gi->hf32 == 0;
+        o->hf32_yes |= gi && gi->hf32 == 1;
+        if (gi)
+            note_task(t, gi, o);
         o->heur_ns =
             pr_sat_add_i64(o->heur_ns, tc == PR_TC_HEURISTIC ? e->dur_ns : 0);
         o->tf32 |= (cls & PR_NAME_TF32) != 0;
         o->algo |= cls & (PR_NAME_WINOGRAD | PR_NAME_FFT);
-        gi = pr_trace_gpu(t, e);
         if (o->device < 0 && gi)
             o->device = gi->device;
     }
@@ -777,6 +837,13 @@ estimate_row(const struct pass *p, cJSON *obj, struct row *r,
         r->tc_self_us = 0.0;
     r->on_tc = r->tc_self_us > 0 || get_num(obj, "tc_total_pct") > 0;
     r->tf32 = g ? g->tf32 : 0;
+    r->hf32 = !g ? -1 : g->hf32_no ? 0 : g->hf32_yes ? 1 : -1;
+    r->hf32_cost = r->cost;
+    if (g && g->task_cls != PR_OPC_OTHER && r->cost.cls == PR_OPC_OTHER)
+        r->hf32_cost.cls = (enum pr_op_class)g->task_cls;
+    if (g && g->task_fp32 &&
+        (r->cost.dtype == PR_DT_UNKNOWN || r->cost.dtype == PR_DT_NONE))
+        r->hf32_cost.dtype = PR_DT_FP32;
     r->algo = g ? g->algo : 0;
     r->dev = g && g->device >= 0 ? dev_by_id(p, g->device) : NULL;
     if (!r->dev)
@@ -1001,10 +1068,24 @@ cmp_finding(const void *a, const void *b)
     return c != 0 ? c : (x < y ? -1 : x > y);
 }
 
+/* On an NPU the finding is fp32 work without HF32, whether or not its
+ * tasks ran on the Cube; elsewhere, eligible ops without tensor cores. */
+static int
+is_npu_row(const struct row *r)
+{
+    return r->dev && r->dev->npu;
+}
+
 static int
 is_finding(const struct row *r)
 {
-    return r->name && r->eligible && r->dev_self_us > 0 && r->tc_self_us <= 0;
+    struct pr_tc_diag d;
+
+    if (!r->name || !(r->dev_self_us > 0))
+        return 0;
+    if (is_npu_row(r))
+        return pr_tensorcore_diagnose_hf32(&r->hf32_cost, r->hf32, &d);
+    return r->eligible && r->tc_self_us <= 0;
 }
 
 #define MAX_FINDINGS 100
@@ -1016,6 +1097,7 @@ emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
     struct pr_tc_diag d;
     const struct dev *dv = r->dev;
     struct pr_tc_context ctx = {-1, -1, 0, p->tf32_matmul, p->tf32_conv};
+    const struct pr_op_cost *cost;
 
     if (!o || !cJSON_AddItemToArray(arr, o)) {
         cJSON_Delete(o);
@@ -1027,7 +1109,11 @@ emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
         ctx.cc_minor = dv->cc_minor;
         ctx.amd = dv->amd;
     }
-    pr_tensorcore_diagnose(&r->cost, &ctx, &d);
+    cost = is_npu_row(r) ? &r->hf32_cost : &r->cost;
+    if (is_npu_row(r))
+        (void)pr_tensorcore_diagnose_hf32(&r->hf32_cost, r->hf32, &d);
+    else
+        pr_tensorcore_diagnose(&r->cost, &ctx, &d);
     put_str(o, "operator", r->name, ok);
     put_str(o, "input_shapes", r->shapes, ok);
     put_num(o, "device_us", r->dev_self_us, ok);
@@ -1035,8 +1121,7 @@ emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
     put_str(o, "reason_id", pr_tensorcore_reason_id(d.reason), ok);
     put_str(o, "advice", d.advice, ok);
     put_str(o, "dtype",
-            r->cost.dtype == PR_DT_UNKNOWN ? NULL
-                                           : pr_dtype_name(r->cost.dtype),
+            cost->dtype == PR_DT_UNKNOWN ? NULL : pr_dtype_name(cost->dtype),
             ok);
 }
 

@@ -565,7 +565,7 @@ static const char *const reason_ids[] = {
     "fp32_pre_ampere", "tf32_matmul_off", "tf32_cudnn_off",
     "fp32_algorithm",  "fp32_amd",        "fp64",
     "dtype_gpu",       "dtype",           "no_dtype",
-    "align",
+    "align",           "hf32_matmul_off", "hf32_conv_off",
 };
 
 const char *
@@ -760,4 +760,37 @@ pr_tensorcore_diagnose(const struct pr_op_cost *cost,
         "tensor-core kernel ran",
         "small shapes may favour non-tensor-core "
         "kernels; for convolutions try torch.backends.cudnn.benchmark = True");
+}
+
+#define AMP_NPU "or use bf16: torch.autocast(\"npu\", dtype=torch.bfloat16)"
+
+int
+pr_tensorcore_diagnose_hf32(const struct pr_op_cost *cost, int hf32,
+                            struct pr_tc_diag *out)
+{
+    int conv = is_conv(cost);
+
+    memset(out, 0, sizeof(*out));
+    if (cost->dtype != PR_DT_FP32 || hf32 == 1 ||
+        (!conv && cost->cls != PR_OPC_GEMM))
+        return 0;
+    if (conv && hf32 == 0) {
+        say(out, PR_TCR_HF32_CONV,
+            "fp32 convolution without HF32 (HF32 Eligible: NO): "
+            "torch.npu.conv.allow_hf32 is True by default, so it was "
+            "probably set False",
+            "torch.npu.conv.allow_hf32 = True (the default), " AMP_NPU);
+        return 1;
+    }
+    if (conv)
+        return 0; /* not recorded: HF32 is on by default for convolutions */
+    say(out, PR_TCR_HF32_MATMUL,
+        hf32 == 0 ? "fp32 matmul without HF32 (HF32 Eligible: NO): "
+                    "torch.npu.matmul.allow_hf32 is False by default"
+                  : "fp32 matmul: torch.npu.matmul.allow_hf32 is False by "
+                    "default, so it probably ran without HF32 (the trace "
+                    "does not record HF32 Eligible)",
+        "torch.npu.matmul.allow_hf32 = True (fp32 on the Cube with HF32, "
+        "Ascend's TF32), " AMP_NPU);
+    return 1;
 }

@@ -374,6 +374,74 @@ test_winograd_mark(void **state)
     pr_trace_free(t);
 }
 
+/* An Ascend task on the Cube, as the Ascend readers fill it. */
+static void
+npu_task(struct pr_trace *t, const char *name, double ts, double dur,
+         int64_t corr, int64_t ext, int hf32)
+{
+    tt_kernel(t, name, ts, dur, corr);
+    t->events[t->n_events - 1].external_id = ext;
+    t->gpu[t->n_gpu - 1].unit = PR_UNIT_MATRIX;
+    t->gpu[t->n_gpu - 1].hf32 = (int8_t)hf32;
+    t->gpu[t->n_gpu - 1].op_type = tt_str(t, "MatMulV2");
+    t->gpu[t->n_gpu - 1].dev_types = tt_str(t, "['FLOAT', 'FLOAT']");
+}
+
+/* Ascend: an fp32 matmul whose tasks say HF32 Eligible NO is the finding,
+ * with torch_npu's switch; one with HF32 on is not, and the Cube counts
+ * as the tensor cores.  The device is recognised by its NPU_INFO name. */
+static void
+test_npu_hf32(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    struct pr_analysis_opts o = {0};
+    struct pr_error err = {PR_OK, ""};
+    cJSON *run = cJSON_CreateObject();
+    const cJSON *tc, *f, *d;
+
+    (void)state;
+    assert_non_null(t);
+    tt_device(t, "Ascend910B3", -1, -1, -1, -1);
+    t->vendor = tt_str(t, "huawei");
+    t->device_kind = tt_str(t, "npu");
+    tt_host(t, PR_KIND_HOST_OP, "aten::mm", "1", 0, 200, 5,
+            "[[64, 512], [512, 1000]]", "[float, float]");
+    tt_rt(t, "launch", 10, 5, 1, 5);
+    npu_task(t, "MatMulV2", 50, 100, 1, 5, 0);
+    tt_host(t, PR_KIND_HOST_OP, "aten::mm", "1", 300, 200, 6,
+            "[[64, 256], [256, 1000]]", "[float, float]");
+    tt_rt(t, "launch", 310, 5, 2, 6);
+    npu_task(t, "MatMulV2", 350, 40, 2, 6, 1);
+    /* a launch-level op without types: its tasks tell dtype and kind */
+    tt_op(t, "aclnnMm", 600, 100, 7);
+    tt_rt(t, "launch", 610, 5, 3, 7);
+    npu_task(t, "MatMulV2", 650, 30, 3, 7, 0);
+    pr_trace_finish(t);
+    assert_non_null(run);
+    assert_int_equal(pr_analysis_run(t, &o, run, &err), PR_OK);
+    d = item(run, "devices", 0);
+    assert_string_equal(str(d, "peak_source"), "table");
+    near(num(cJSON_GetObjectItemCaseSensitive(d, "peak_tflops"), "fp16_tensor"),
+         294.9);
+    tc = cJSON_GetObjectItemCaseSensitive(run, "tensor_cores");
+    assert_int_equal(
+        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(tc, "findings")),
+        2);
+    f = item(tc, "findings", 0);
+    assert_string_equal(str(f, "operator"), "aten::mm");
+    assert_string_equal(str(f, "input_shapes"), "[[64, 512], [512, 1000]]");
+    assert_string_equal(str(f, "reason_id"), "hf32_matmul_off");
+    assert_string_equal(str(f, "dtype"), "fp32");
+    assert_non_null(
+        strstr(str(f, "advice"), "torch.npu.matmul.allow_hf32 = True"));
+    assert_null(strstr(str(f, "advice"), "cuda"));
+    f = item(tc, "findings", 1);
+    assert_string_equal(str(f, "operator"), "aclnnMm");
+    assert_string_equal(str(f, "reason_id"), "hf32_matmul_off");
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
 int
 main(void)
 {
@@ -384,6 +452,7 @@ main(void)
         cmocka_unit_test(test_cli_override),
         cmocka_unit_test(test_marks),
         cmocka_unit_test(test_winograd_mark),
+        cmocka_unit_test(test_npu_hf32),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -232,6 +232,39 @@ test_conv_channels(void **state)
     assert_false(pr_tensorcore_misaligned(&c, &d));
 }
 
+/* Ascend's HF32: fp32 matmuls without it (recorded NO, or not recorded:
+ * off by default), fp32 convolutions recorded NO (on by default); never
+ * for HF32 on, other dtypes or other ops. */
+static void
+test_hf32(void **state)
+{
+    struct pr_op_cost c;
+    struct pr_tc_diag d;
+
+    (void)state;
+    memset(&c, 0, sizeof(c));
+    c.dtype = PR_DT_FP32;
+    c.cls = PR_OPC_GEMM;
+    assert_true(pr_tensorcore_diagnose_hf32(&c, 0, &d));
+    assert_int_equal(d.reason, PR_TCR_HF32_MATMUL);
+    assert_string_equal(pr_tensorcore_reason_id(d.reason), "hf32_matmul_off");
+    assert_non_null(strstr(d.advice, "torch.npu.matmul.allow_hf32 = True"));
+    assert_non_null(strstr(d.text, "HF32 Eligible: NO"));
+    assert_true(pr_tensorcore_diagnose_hf32(&c, -1, &d));
+    assert_non_null(strstr(d.text, "probably ran without HF32"));
+    assert_false(pr_tensorcore_diagnose_hf32(&c, 1, &d));
+    c.cls = PR_OPC_CONV_BWD;
+    assert_true(pr_tensorcore_diagnose_hf32(&c, 0, &d));
+    assert_string_equal(pr_tensorcore_reason_id(d.reason), "hf32_conv_off");
+    assert_non_null(strstr(d.advice, "torch.npu.conv.allow_hf32 = True"));
+    assert_false(pr_tensorcore_diagnose_hf32(&c, -1, &d));
+    c.dtype = PR_DT_BF16;
+    assert_false(pr_tensorcore_diagnose_hf32(&c, 0, &d));
+    c.dtype = PR_DT_FP32;
+    c.cls = PR_OPC_OTHER;
+    assert_false(pr_tensorcore_diagnose_hf32(&c, 0, &d));
+}
+
 int
 main(void)
 {
@@ -241,6 +274,7 @@ main(void)
         cmocka_unit_test(test_eligible),
         cmocka_unit_test(test_reason_table),
         cmocka_unit_test(test_conv_channels),
+        cmocka_unit_test(test_hf32),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
