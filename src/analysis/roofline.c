@@ -1125,6 +1125,184 @@ emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
             ok);
 }
 
+/* ---- Ascend: fp32 work without HF32, from the tasks' own columns ---- */
+
+/* Device time of the fp32 matmul or convolution tasks of one kernel name
+ * that ran without HF32 (kernel_details / op_summary say so, or, for a
+ * matmul, do not say). */
+struct hf {
+    uint32_t name;
+    const char *op; /* the kernels table's operator; NULL: the task name */
+    int cls, hf32;  /* PR_OPC_GEMM / PR_OPC_CONV; 0 NO, -1 not recorded */
+    double us;
+};
+
+struct hfs {
+    struct hf *v; /* owned */
+    size_t n, cap;
+    int recorded; /* some task carried HF32 or dtype columns */
+};
+
+static int
+task_without_hf32(const struct pr_trace *t, const struct pr_gpu_info *gi,
+                  int *cls)
+{
+    struct og o;
+    struct pr_op_cost c;
+    struct pr_tc_diag d;
+
+    memset(&o, 0, sizeof(o));
+    note_task(t, gi, &o);
+    memset(&c, 0, sizeof(c));
+    c.dtype = o.task_fp32 ? PR_DT_FP32 : PR_DT_UNKNOWN;
+    c.cls = (enum pr_op_class)o.task_cls;
+    *cls = o.task_cls;
+    return pr_tensorcore_diagnose_hf32(&c, gi->hf32, &d);
+}
+
+static void
+collect_hf32(struct pass *p, struct hfs *h)
+{
+    struct pr_idmap seen = {0};
+    struct pr_error e = {PR_OK, ""};
+    size_t i, k;
+    int cls;
+
+    for (i = 0; i < p->t->n_events && p->ok; i++) {
+        const struct pr_event *ev = &p->t->events[i];
+        const struct pr_gpu_info *gi = pr_trace_gpu(p->t, ev);
+        int64_t key;
+
+        if (ev->kind != PR_KIND_DEVICE_TASK || !gi)
+            continue;
+        h->recorded |= gi->hf32 >= 0 || gi->dev_types != PR_STR_NONE;
+        if (!task_without_hf32(p->t, gi, &cls))
+            continue;
+        key = ((int64_t)ev->name << 3) | (cls == PR_OPC_GEMM ? 2 : 0) |
+              (gi->hf32 == 0);
+        k = pr_idmap_get(&seen, key);
+        if (k == PR_NONE) {
+            if (pr_grow((void **)&h->v, &h->cap, h->n + 1, sizeof(*h->v)) !=
+                    PR_OK ||
+                pr_idmap_put(&seen, key, h->n, &e) != PR_OK) {
+                p->ok = 0;
+                break;
+            }
+            k = h->n++;
+            h->v[k] =
+                (struct hf){ev->name, NULL, cls, gi->hf32 == 0 ? 0 : -1, 0.0};
+        }
+        h->v[k].us += (double)ev->dur_ns / 1000.0;
+    }
+    pr_idmap_free(&seen);
+}
+
+static int
+cmp_hf_op(const void *a, const void *b)
+{
+    const struct hf *x = a, *y = b;
+    int c = strcmp(x->op, y->op);
+
+    if (c == 0)
+        c = x->cls != y->cls ? (x->cls < y->cls ? -1 : 1) : 0;
+    if (c == 0)
+        c = x->hf32 != y->hf32 ? (x->hf32 < y->hf32 ? -1 : 1) : 0;
+    return c;
+}
+
+static int
+cmp_hf_time(const void *a, const void *b)
+{
+    const struct hf *x = a, *y = b;
+
+    if (x->us != y->us)
+        return x->us > y->us ? -1 : 1;
+    return cmp_hf_op(a, b);
+}
+
+/* Each kernel's operator as the kernels table names it; entries of one
+ * operator, kind and HF32 state become one. */
+static size_t
+merge_by_operator(struct pass *p, struct hfs *h)
+{
+    const cJSON *ks = cJSON_GetObjectItemCaseSensitive(p->run, "kernels");
+    size_t i, w = 0;
+
+    for (i = 0; i < h->n; i++) {
+        const char *name = pr_trace_str(p->t, h->v[i].name);
+        const cJSON *k;
+
+        h->v[i].op = name;
+        cJSON_ArrayForEach(k, ks)
+        {
+            if (str_is(get_str(k, "name"), name) && get_str(k, "operator")) {
+                h->v[i].op = get_str(k, "operator");
+                break;
+            }
+        }
+    }
+    if (h->n > 1)
+        qsort(h->v, h->n, sizeof(*h->v), cmp_hf_op);
+    for (i = 0; i < h->n; i++) {
+        if (w > 0 && cmp_hf_op(&h->v[w - 1], &h->v[i]) == 0)
+            h->v[w - 1].us += h->v[i].us;
+        else
+            h->v[w++] = h->v[i];
+    }
+    if (w > 1)
+        qsort(h->v, w, sizeof(*h->v), cmp_hf_time);
+    return w;
+}
+
+static void
+emit_hf32(cJSON *arr, const struct hf *x, int *ok)
+{
+    cJSON *o = cJSON_CreateObject();
+    struct pr_op_cost c;
+    struct pr_tc_diag d;
+
+    if (!o || !cJSON_AddItemToArray(arr, o)) {
+        cJSON_Delete(o);
+        *ok = 0;
+        return;
+    }
+    memset(&c, 0, sizeof(c));
+    c.dtype = PR_DT_FP32;
+    c.cls = (enum pr_op_class)x->cls;
+    (void)pr_tensorcore_diagnose_hf32(&c, x->hf32, &d);
+    put_str(o, "operator", x->op, ok);
+    put_str(o, "input_shapes", NULL, ok);
+    put_num(o, "device_us", x->us, ok);
+    put_str(o, "reason", d.text, ok);
+    put_str(o, "reason_id", pr_tensorcore_reason_id(d.reason), ok);
+    put_str(o, "advice", d.advice, ok);
+    put_str(o, "dtype", pr_dtype_name(PR_DT_FP32), ok);
+}
+
+/* An NPU run whose tasks carry the producer's HF32 and dtype columns:
+ * the findings come from the tasks.  0 when they carry none (then the
+ * operator rows, with their recorded types, are judged instead). */
+static int
+npu_task_findings(struct pass *p, cJSON *tc, cJSON *arr)
+{
+    struct hfs h;
+    size_t i, n;
+
+    memset(&h, 0, sizeof(h));
+    collect_hf32(p, &h);
+    if (!h.recorded || !p->ok) {
+        free(h.v);
+        return 0;
+    }
+    n = merge_by_operator(p, &h);
+    for (i = 0; i < n && i < MAX_FINDINGS && p->ok; i++)
+        emit_hf32(arr, &h.v[i], &p->ok);
+    put_num(tc, "findings_omitted", n > MAX_FINDINGS ? n - MAX_FINDINGS : 0,
+            &p->ok);
+    free(h.v);
+    return 1;
+}
+
 /* Eligible ops that launched kernels but none on tensor cores, by device
  * time lost. */
 static void
@@ -1135,6 +1313,9 @@ fill_findings(struct pass *p, cJSON *tc)
     size_t i, n = 0;
 
     put(tc, "findings", arr, &p->ok);
+    if (p->ok && p->main_dev && p->main_dev->npu &&
+        npu_task_findings(p, tc, arr))
+        return;
     if (!p->ok || p->n_rows == 0)
         return;
     v = calloc(p->n_rows, sizeof(*v));

@@ -1,8 +1,9 @@
 #!/bin/sh
 # npu_words.sh - an Ascend run's report speaks of its NPU: the HTML, the
 # PDF and the advice never say "GPU" or "CUDA" outside the names the trace
-# itself holds, and the timeline's lanes are NPU streams.  Traces from
-# ../shared/traces/torch_npu.
+# itself holds, and the timeline's lanes are NPU streams; its tensor-core
+# findings are the fp32 matmuls that kernel_details.csv says ran without
+# HF32, with torch_npu's switch.  Traces from ../shared/traces/torch_npu.
 . "$PR_SRCDIR/tests/lib.sh"
 
 R=${PR_SHARED:-}/traces/torch_npu/text_level1/rank0_ascend_pt
@@ -39,5 +40,22 @@ r = json.load(open('$T_DIR/r.json'))['runs'][0]
 bad = [x['text'] for x in r['recommendations'] if re.search('GPU|CUDA|cuda', x['text'])]
 print(bad)
 sys.exit(1 if bad else 0)"
+
+# the HF32 finding: exactly the fp32 MatMul rows with HF32 Eligible NO
+check "HF32 finding: the NO rows of kernel_details.csv" python3 - "$R" \
+    "$T_DIR/r.json" <<'PY'
+import csv, json, sys
+from decimal import Decimal
+rows = csv.DictReader(open(sys.argv[1] + '/ASCEND_PROFILER_OUTPUT/kernel_details.csv'))
+want = sum(Decimal(r['Duration(us)']) for r in rows
+           if r['Type'].startswith('MatMul') and r['HF32 Eligible'] == 'NO'
+           and 'FLOAT' in r['Input Data Types'].split(';'))
+f = json.load(open(sys.argv[2]))['runs'][0]['tensor_cores']['findings']
+got = sum(Decimal(str(x['device_us'])) for x in f)
+ids = {x['reason_id'] for x in f}
+adv = all('torch.npu.matmul.allow_hf32 = True' in x['advice'] for x in f)
+print(want, got, ids, adv)
+sys.exit(0 if want > 0 and abs(got - want) < Decimal('0.01') and ids == {'hf32_matmul_off'} and adv else 1)
+PY
 
 echo "1..$T_N"
