@@ -196,6 +196,8 @@ was_read(const struct pr_asc *a, const char *name)
     if (strcmp(name, "op_statistic.csv") == 0 ||
         strcmp(name, "api_statistic.csv") == 0)
         return a->has_kernels || a->has_tv;
+    if (strcmp(name, "communication.json") == 0)
+        return a->has_comm;
     if (strcmp(name, "operator_memory.csv") == 0)
         return a->has_memory;
     return strcmp(name, "step_trace_time.csv") == 0;
@@ -227,6 +229,8 @@ note_skipped(struct pr_asc *a, const char *dir, int top, struct pr_error *err)
         if (is_kind(path, 1))
             why = "raw or intermediate data; profreport reads the export "
                   "in " OUT_DIR;
+        else if (a->has_tv && strcmp(de->d_name, "communication.json") == 0)
+            why = "trace_view.json gives the collectives and their sizes";
         else if (a->has_memory && strcmp(de->d_name, "memory_record.csv") == 0)
             why = "the allocator totals it samples are read from "
                   "operator_memory.csv";
@@ -268,6 +272,8 @@ read_run(struct pr_asc *a, const char *dir, struct pr_error *err)
                           "%s: neither trace_view.json nor "
                           "kernel_details.csv",
                           a->out);
+    if (st == PR_OK)
+        st = pr_asc_comm(a, err);
     if (st == PR_OK)
         st = pr_asc_memory(a, err);
     if (st == PR_OK)

@@ -1,7 +1,8 @@
 /* ascend.h - the parts of the ASCEND_PROFILER_OUTPUT folder reader
  * (ascend.c) that read one file kind each: the kernel table
  * (ascend_kernels.c), the step table (ascend_steps.c) and the
- * allocations (ascend_memory.c).  They share one run
+ * allocations (ascend_memory.c), the collectives' sizes
+ * (ascend_comm.c).  They share one run
  * being built.  Only src/ingest includes this header; spec:
  * shared/spec/other-producers.md §2. */
 #ifndef PROFREPORT_INGEST_ASCEND_H
@@ -21,6 +22,8 @@ struct pr_asc {
     int has_tv;         /* trace_view.json gave the timeline */
     int has_kernels;    /* kernel_details.csv was read */
     int has_memory;     /* operator_memory.csv was read */
+    int has_comm;       /* communication.json was read */
+    size_t n_sized;     /* collectives it gave a size */
     int64_t device;     /* the NPU's id (0 unless the files say) */
 };
 
@@ -46,6 +49,11 @@ PR_NODISCARD enum pr_status pr_asc_kernels(struct pr_asc *a,
  * path. */
 PR_NODISCARD enum pr_status pr_asc_memory(struct pr_asc *a,
                                           struct pr_error *err);
+
+/* communication.json, for a run without trace_view.json: the bytes
+ * each HCCL operation transferred, onto its kernel_details task.
+ * Messages start with the path. */
+PR_NODISCARD enum pr_status pr_asc_comm(struct pr_asc *a, struct pr_error *err);
 
 /* step_trace_time.csv: the producer's steps ("ProfilerStep#N" windows on
  * the device clock, t->device_steps set), anchored at the first device

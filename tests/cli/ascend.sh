@@ -81,6 +81,33 @@ for r in sorted(want):
                            % (r, dev['peak_allocated_bytes'], what, peak))
             print('rank%d: peak allocated %s bytes (%s %s)'
                   % (r, dev['peak_allocated_bytes'], what, peak))
+    # collectives without trace_view.json: sized by communication.json
+    cj = os.path.join(want[r], 'ASCEND_PROFILER_OUTPUT', 'communication.json')
+    tv = os.path.join(want[r], 'ASCEND_PROFILER_OUTPUT', 'trace_view.json')
+    if os.path.exists(cj) and not os.path.exists(tv):
+        ops = [(k.split('@')[0], Decimal(str(o['Communication Time Info']['Start Timestamp(us)'])),
+                sum(Decimal(str(l.get('Transit Size(MB)', 0))) for l in
+                    o['Communication Bandwidth Info'].values()) * 1000000)
+               for st_ in json.load(open(cj)).values()
+               for kind in ('p2p', 'collective') for k, o in st_.get(kind, {}).items()
+               if 'Start Timestamp(us)' in o.get('Communication Time Info', {})]
+        by = {}
+        for x in csv.DictReader(open(os.path.join(want[r], 'ASCEND_PROFILER_OUTPUT',
+                                                  'kernel_details.csv'))):
+            if x['Accelerator Core'] != 'HCCL':
+                continue
+            t0 = Decimal(x['Start Time(us)'].strip())
+            hit = [b for nm, ts, b in ops if nm == x['Name'] and abs(ts - t0) <= 1]
+            coll = x['Type'].replace('hcom_', '').rstrip('_').lower()
+            coll = {'allreduce': 'all_reduce', 'allgather': 'all_gather',
+                    'reducescatter': 'reduce_scatter'}.get(coll, coll)
+            if hit:
+                by[coll] = by.get(coll, 0) + int(round(hit[0]))
+        mine = {o['name'].split(':')[1]: o['total_bytes'] for o in run['communication']['ops']}
+        for coll, b in by.items():
+            if mine.get(coll) != b:
+                bad.append('rank%d: %s %s bytes, communication.json %s' % (r, coll, mine.get(coll), b))
+        print('rank%d: collective bytes %s' % (r, by))
 if len(s['runs']) != len(want):
     bad.append('%d runs, %d rank folders' % (len(s['runs']), len(want)))
 if len(want) > 1 and (s['job'] is None or s['job']['ranks'] != len(want)):

@@ -7,7 +7,9 @@
  * place of the host's ProfilerStep#N.  kernel_details.csv adds its
  * columns to the timeline's tasks, or is the kernels of a folder without
  * trace_view.json, in its 2023, 2025-01 and CANN 8.3 column sets.
- * operator_memory.csv gives allocation and release records. */
+ * operator_memory.csv gives allocation and release records, and
+ * communication.json the collectives' sizes where trace_view.json is
+ * absent. */
 #include "config.h"
 
 #include <math.h>
@@ -538,6 +540,58 @@ test_memory(void **state)
     rm_tree(root);
 }
 
+/* communication.json sizes the collectives of a CSV-only folder: Σ
+ * Transit Size (MB = 10^6 bytes) onto the task of the same name that
+ * starts within 1 us; "Total Op Info" and unknown ops are passed over. */
+static void
+test_comm_sizes(void **state)
+{
+    char root[64], dir[128];
+    struct pr_trace *t;
+    const struct pr_gpu_info *g;
+
+    (void)state;
+    mk_root(root, sizeof(root));
+    mk(root, "r");
+    mk(root, "r/ASCEND_PROFILER_OUTPUT");
+    put(root, "r/ASCEND_PROFILER_OUTPUT/kernel_details.csv",
+        "Step Id,Task ID,Stream ID,Name,Type,Accelerator Core,Start "
+        "Time(us),Duration(us)\n"
+        "2,N/A,N/A,hcom_allReduce__483_2,hcom_allReduce_,HCCL,"
+        "1695115378727429.0,1852.8\n"
+        "2,N/A,N/A,hcom_broadcast__483_0,hcom_broadcast_,HCCL,"
+        "1695115378715400.2,4975.2664\n");
+    put(root, "r/ASCEND_PROFILER_OUTPUT/communication.json",
+        "{\"step2\": {\"p2p\": {}, \"collective\": {"
+        "\"hcom_allReduce__483_2@93\": {\"Communication Time Info\": "
+        "{\"Start Timestamp(us)\": 1695115378727429.0}, \"Communication "
+        "Bandwidth Info\": {\"HCCS\": {\"Transit Size(MB)\": 1.5}, "
+        "\"RDMA\": {\"Transit Size(MB)\": 0.25}, \"SDMA\": {}}},"
+        "\"hcom_broadcast__483_0@93\": {\"Communication Time Info\": "
+        "{\"Start Timestamp(us)\": 1695115378715500.2}, \"Communication "
+        "Bandwidth Info\": {\"HCCS\": {\"Transit Size(MB)\": 1}}},"
+        "\"Total Op Info\": {}}}}");
+    snprintf(dir, sizeof(dir), "%s/r", root);
+    t = load_dir(dir);
+    g = pr_trace_gpu(t, event_of(t, "hcom_allReduce__483_2"));
+    assert_string_equal(pr_trace_str(t, g->dtype), "Byte");
+    assert_true(g->in_nelems == 1750000);
+    /* 100 us away from the task: not that task's */
+    g = pr_trace_gpu(t, event_of(t, "hcom_broadcast__483_0"));
+    assert_true(g->in_nelems == -1);
+    pr_trace_free(t);
+    put(root, "r/ASCEND_PROFILER_OUTPUT/communication.json", "[1, 2");
+    t = NULL;
+    {
+        struct pr_error err;
+
+        pr_error_clear(&err);
+        assert_int_equal(row()->load(dir, NULL, &t, &err), PR_E_FORMAT);
+        assert_non_null(strstr(err.msg, "communication.json: "));
+    }
+    rm_tree(root);
+}
+
 int
 main(void)
 {
@@ -553,6 +607,7 @@ main(void)
         cmocka_unit_test(test_kernels_csv_only),
         cmocka_unit_test(test_kernels_bad),
         cmocka_unit_test(test_memory),
+        cmocka_unit_test(test_comm_sizes),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
