@@ -19,13 +19,17 @@
 #define MAX_DEVICES 64
 #define TOP_AT_PEAK 5
 
-/* One (node, device) or (name, device) accumulator. */
+/* The 12.4 statistics of an operator name on a device. */
 struct acc {
     int64_t self_inc, self_size, self_count;
     int64_t inc, size, count;
-    uint32_t node; /* the op node it belongs to */
-    uint32_t next; /* the node's next device record; UINT32_MAX ends */
+};
+
+struct row {
+    uint32_t name;
     int dev;
+    int64_t calls;
+    struct acc a;
 };
 
 struct mdev {
@@ -55,12 +59,15 @@ struct mem {
     int *rec_dev;          /* per memory record: device or -1 */
     uint32_t *next_kid;    /* cursor per node (12.2) */
     unsigned char *visited;
-    /* Per node, its first record of accs (one per device, linked): a few
-     * devices per node at most, and an array beats a hash map keyed by
-     * node and device by several bytes a node. */
-    uint32_t *acc_head;
-    struct acc *accs;
-    size_t n_accs, cap_accs;
+    /* The operators table as it fills: one row per operator name and
+     * device, found by name * MAX_DEVICES + device.  Records add to rows
+     * directly: per node and device records took 64 bytes for most op
+     * nodes of a trace, the largest scratch of the analysis (issue #17),
+     * while the table only ever sums them by name. */
+    struct row *rows;
+    size_t n_rows, cap_rows;
+    struct pr_idmap row_of;
+    struct acc skip; /* what non-operator ancestors add to: never read */
 };
 
 static int
@@ -187,27 +194,30 @@ locate(struct mem *m, size_t *cursor, int64_t ts)
     return c;
 }
 
+/* The row that node's records on device dev add to, made on first use;
+ * &m->skip for a node that is not an operator (the table lists only
+ * operators).  NULL on out-of-memory. */
 static struct acc *
 acc_for(struct mem *m, size_t node, int dev)
 {
-    uint32_t i;
-    struct acc *a;
+    const struct pr_tree_node *n = &m->tree->nodes[node];
+    int64_t key = (int64_t)n->name * MAX_DEVICES + dev;
+    size_t j;
 
-    for (i = m->acc_head[node]; i != UINT32_MAX; i = m->accs[i].next) {
-        if (m->accs[i].dev == dev)
-            return &m->accs[i];
-    }
-    if (m->n_accs >= UINT32_MAX ||
-        pr_grow((void **)&m->accs, &m->cap_accs, m->n_accs + 1,
-                sizeof(*m->accs)) != PR_OK)
+    if (!n->is_operator)
+        return &m->skip;
+    j = pr_idmap_get(&m->row_of, key);
+    if (j != PR_NONE)
+        return &m->rows[j].a;
+    if (pr_grow((void **)&m->rows, &m->cap_rows, m->n_rows + 1,
+                sizeof(*m->rows)) != PR_OK ||
+        pr_idmap_put(&m->row_of, key, m->n_rows, m->err) != PR_OK)
         return NULL;
-    a = &m->accs[m->n_accs];
-    memset(a, 0, sizeof(*a));
-    a->dev = dev;
-    a->node = (uint32_t)node;
-    a->next = m->acc_head[node];
-    m->acc_head[node] = (uint32_t)m->n_accs++;
-    return a;
+    j = m->n_rows++;
+    memset(&m->rows[j], 0, sizeof(m->rows[j]));
+    m->rows[j].name = n->name;
+    m->rows[j].dev = dev;
+    return &m->rows[j].a;
 }
 
 /* Self values on the op node, totals on it and every ancestor (the 12.4
@@ -415,13 +425,6 @@ pr_memory_downsample(const double *y, size_t n, size_t max, size_t *out)
     return k;
 }
 
-struct row {
-    uint32_t name;
-    int dev;
-    int64_t calls;
-    struct acc a;
-};
-
 static int
 cmp_row(const void *pa, const void *pb, void *ctx)
 {
@@ -460,58 +463,28 @@ count_calls(struct mem *m, struct pr_idmap *calls)
     return PR_OK;
 }
 
+/* The rows with their calls, sorted; the caller owns *out. */
 static enum pr_status
 collect_rows(struct mem *m, struct row **out, size_t *n_out)
 {
-    struct pr_idmap by = {0}, calls = {0};
-    struct row *rows = NULL;
-    size_t n = 0, cap = 0, s;
+    struct pr_idmap calls = {0};
+    size_t i, c;
     enum pr_status st = count_calls(m, &calls);
 
-    /* Rows come out in any order: cmp_row sorts them totally below. */
-    for (s = 0; s < m->n_accs && st == PR_OK; s++) {
-        size_t node = m->accs[s].node, j;
-        const struct acc *a = &m->accs[s];
-        int64_t key;
-        struct row *r;
-
-        if (!m->tree->nodes[node].is_operator)
-            continue;
-        key = (int64_t)m->tree->nodes[node].name * MAX_DEVICES + a->dev;
-        j = pr_idmap_get(&by, key);
-        if (j == PR_NONE) {
-            if (pr_grow((void **)&rows, &cap, n + 1, sizeof(*rows)) != PR_OK ||
-                pr_idmap_put(&by, key, n, m->err) != PR_OK) {
-                st = PR_E_NOMEM;
-                break;
-            }
-            j = n++;
-            memset(&rows[j], 0, sizeof(rows[j]));
-            rows[j].name = m->tree->nodes[node].name;
-            rows[j].dev = a->dev;
-            {
-                size_t c = pr_idmap_get(&calls, rows[j].name);
-                rows[j].calls = c == PR_NONE ? 0 : (int64_t)c;
-            }
-        }
-        r = &rows[j];
-        r->a.self_inc += a->self_inc;
-        r->a.self_size += a->self_size;
-        r->a.self_count += a->self_count;
-        r->a.inc += a->inc;
-        r->a.size += a->size;
-        r->a.count += a->count;
+    for (i = 0; i < m->n_rows && st == PR_OK; i++) {
+        c = pr_idmap_get(&calls, m->rows[i].name);
+        m->rows[i].calls = c == PR_NONE ? 0 : (int64_t)c;
     }
-    pr_idmap_free(&by);
     pr_idmap_free(&calls);
-    if (st != PR_OK) {
-        free(rows);
+    if (st != PR_OK)
         return pr_error_set(m->err, PR_E_NOMEM, "out of memory (memory)");
-    }
-    if (n > 1)
-        qsort_r(rows, n, sizeof(*rows), cmp_row, m);
-    *out = rows;
-    *n_out = n;
+    /* made in record order: cmp_row sorts them totally */
+    if (m->n_rows > 1)
+        qsort_r(m->rows, m->n_rows, sizeof(*m->rows), cmp_row, m);
+    *out = m->rows;
+    *n_out = m->n_rows;
+    m->rows = NULL;
+    m->n_rows = m->cap_rows = 0;
     return PR_OK;
 }
 
@@ -706,8 +679,8 @@ mem_free(struct mem *m)
     free(m->rec_dev);
     free(m->next_kid);
     free(m->visited);
-    free(m->accs);
-    free(m->acc_head);
+    free(m->rows);
+    pr_idmap_free(&m->row_of);
 }
 
 enum pr_status
@@ -730,10 +703,7 @@ pr_memory_fill(const struct pr_trace *t, const struct pr_tree *tree,
     m.rec_dev = malloc(t->n_mem * sizeof(*m.rec_dev));
     m.next_kid = calloc(tree->n_nodes + 1, sizeof(*m.next_kid));
     m.visited = calloc(tree->n_nodes + 1, 1);
-    m.acc_head = malloc((tree->n_nodes + 1) * sizeof(*m.acc_head));
-    if (m.acc_head)
-        memset(m.acc_head, 0xff, (tree->n_nodes + 1) * sizeof(*m.acc_head));
-    if (!m.rec_node || !m.rec_dev || !m.next_kid || !m.visited || !m.acc_head)
+    if (!m.rec_node || !m.rec_dev || !m.next_kid || !m.visited)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (memory)");
     if (st == PR_OK)
         st = scan_records(&m);
