@@ -19,18 +19,23 @@
 
 #define MAX_BUCKETS 100 /* 9.6: bucket size is a power of ten µs */
 
+/* 24 bytes: two per kernel.  order is the kernel's event index, which
+ * fits: the op tree, built before this pass, refuses 2^32 - 1 events. */
 struct endpoint {
     int64_t t_ns;
-    int is_end;
-    size_t order;
     double v;
+    uint32_t order;
+    uint8_t is_end;
 };
 
 struct gpu_acc {
     struct pr_ranges busy;    /* merged kernel intervals */
     struct pr_ranges compute; /* the same without communication kernels */
-    struct endpoint *ends;    /* owned, SM-efficiency sweep input */
-    size_t n_ends, cap_ends;
+    /* The SM-efficiency sweep's input, kept apart: starts come in event
+     * order, which is their sort order, so only the ends are sorted and
+     * the sweep merges the two (no merged copy, half the sort buffer). */
+    struct endpoint *starts, *ends; /* owned */
+    size_t n_starts, cap_starts, n_ends, cap_ends;
     int64_t kernel_ns;
     double occ_sum, occ_ns; /* 9.3 accumulators */
 };
@@ -80,6 +85,7 @@ acc_free(struct gpu_acc *a)
 {
     pr_ranges_free(&a->busy);
     pr_ranges_free(&a->compute);
+    free(a->starts);
     free(a->ends);
 }
 
@@ -87,15 +93,17 @@ static enum pr_status
 add_endpoint(struct gpu_acc *a, int64_t t_ns, int is_end, size_t order,
              double v, struct pr_error *err)
 {
+    struct endpoint **list = is_end ? &a->ends : &a->starts;
+    size_t *n = is_end ? &a->n_ends : &a->n_starts;
+    size_t *cap = is_end ? &a->cap_ends : &a->cap_starts;
     struct endpoint *p;
 
-    if (pr_grow((void **)&a->ends, &a->cap_ends, a->n_ends + 1, sizeof(*p)) !=
-        PR_OK)
+    if (pr_grow((void **)list, cap, *n + 1, sizeof(*p)) != PR_OK)
         return pr_error_set(err, PR_E_NOMEM, "out of memory (gpu)");
-    p = &a->ends[a->n_ends++];
+    p = &(*list)[(*n)++];
     p->t_ns = t_ns;
-    p->is_end = is_end;
-    p->order = order;
+    p->is_end = (uint8_t)is_end;
+    p->order = (uint32_t)order;
     p->v = v;
     return PR_OK;
 }
@@ -168,15 +176,19 @@ sm_efficiency(struct gpu_acc *a, const struct pr_gpu_window *w)
 {
     int64_t span = pr_sat_sub_i64(w->steps_end_ns, w->steps_start_ns), prev;
     double s = 0, sum = 0;
-    size_t i, active = 0;
+    size_t i, j, active = 0;
     int found = 0;
 
-    if (a->n_ends == 0 || span <= 0)
+    if (a->n_starts == 0 || span <= 0)
         return NAN;
     qsort(a->ends, a->n_ends, sizeof(*a->ends), cmp_endpoint);
-    prev = a->ends[0].t_ns;
-    for (i = 0; i < a->n_ends; i++) {
-        const struct endpoint *p = &a->ends[i];
+    prev = a->starts[0].t_ns;
+    for (i = 0, j = 0; i < a->n_starts || j < a->n_ends;) {
+        const struct endpoint *p =
+            j == a->n_ends || (i < a->n_starts &&
+                               cmp_endpoint(&a->starts[i], &a->ends[j]) < 0)
+                ? &a->starts[i++]
+                : &a->ends[j++];
 
         if (p->t_ns > prev && active > 0 && s > 0) {
             int64_t lo = prev > w->steps_start_ns ? prev : w->steps_start_ns;
