@@ -374,11 +374,9 @@ struct tl {
     size_t n_procs;
     struct pr_tv_name **op_threads; /* owned: HCCL operation threads */
     size_t n_op_threads;
-    int64_t *comm; /* owned, sorted: streams that carry HCCL's tasks */
+    int64_t *comm; /* owned, sorted, unique: streams of HCCL's tasks */
     size_t n_comm, cap_comm;
-    int64_t *steps; /* owned, sorted: step numbers added */
-    size_t n_steps, cap_steps;
-    uint32_t host, cann;
+    size_t n_steps; /* steps added */
 };
 
 static const char *
@@ -409,6 +407,11 @@ role_name(const char *name)
     return R_NONE;
 }
 
+/* Processes and HCCL threads told apart: a real timeline has a dozen;
+ * the cap keeps the lookups cheap on a hostile one (the rest are
+ * ignored). */
+#define MAX_NAMED 256
+
 static enum pr_status
 index_names(struct tl *l)
 {
@@ -419,13 +422,16 @@ index_names(struct tl *l)
         const char *text = str(l, nm->text);
 
         if (nm->kind == PR_TV_THREAD && strstr(text, "Communication")) {
+            if (l->n_op_threads == MAX_NAMED)
+                continue;
             if (pr_grow((void **)&l->op_threads, &cap_t, l->n_op_threads + 1,
                         sizeof(*l->op_threads)) != PR_OK)
                 return PR_E_NOMEM;
             l->op_threads[l->n_op_threads++] = nm;
             continue;
         }
-        if (nm->kind != PR_TV_PROCESS || role_of(l, nm->pid) != R_NONE)
+        if (nm->kind != PR_TV_PROCESS || role_name(text) == R_NONE ||
+            role_of(l, nm->pid) != R_NONE || l->n_procs == MAX_NAMED)
             continue;
         if (pr_grow((void **)&l->procs, &cap, l->n_procs + 1,
                     sizeof(*l->procs)) != PR_OK)
@@ -461,17 +467,18 @@ has_i64(const int64_t *v, size_t n, int64_t x)
     return n > 0 && bsearch(&x, v, n, sizeof(*v), cmp_i64) != NULL;
 }
 
-/* Add x to a sorted set; 0 when it was there, -1 on out-of-memory. */
-static int
-set_add(int64_t **v, size_t *n, size_t *cap, int64_t x)
+/* Sort v and drop repeated values. */
+static void
+sort_unique(int64_t *v, size_t *n)
 {
-    if (has_i64(*v, *n, x))
-        return 0;
-    if (pr_grow((void **)v, cap, *n + 1, sizeof(**v)) != PR_OK)
-        return -1;
-    (*v)[(*n)++] = x;
-    qsort(*v, *n, sizeof(**v), cmp_i64);
-    return 1;
+    size_t i, k = 0;
+
+    if (*n > 1)
+        qsort(v, *n, sizeof(*v), cmp_i64);
+    for (i = 0; i < *n; i++)
+        if (k == 0 || v[k - 1] != v[i])
+            v[k++] = v[i];
+    *n = k;
 }
 
 /* The stream of a hardware task: its Stream Id, else its thread. */
@@ -504,9 +511,14 @@ find_comm_streams(struct tl *l)
         else if (rl == R_HW &&
                  strncasecmp(str(l, x->task_type), "notify", 6) == 0)
             s = stream_of(l, x);
-        if (s >= 0 && set_add(&l->comm, &l->n_comm, &l->cap_comm, s) < 0)
+        if (s < 0)
+            continue;
+        if (pr_grow((void **)&l->comm, &l->cap_comm, l->n_comm + 1,
+                    sizeof(*l->comm)) != PR_OK)
             return PR_E_NOMEM;
+        l->comm[l->n_comm++] = s;
     }
+    sort_unique(l->comm, &l->n_comm);
     return PR_OK;
 }
 
@@ -537,26 +549,69 @@ op_of(const char *name, char *out, size_t cap)
     pr_ms_op_type(name, out, cap);
 }
 
+/* A step of the step trace: its number from "Iteration 12". */
+struct cand {
+    int64_t n;
+    size_t raw;
+};
+
+static int
+cmp_cand(const void *a, const void *b)
+{
+    const struct cand *x = a, *y = b;
+
+    if (x->n != y->n)
+        return x->n < y->n ? -1 : 1;
+    return x->raw < y->raw ? -1 : x->raw > y->raw;
+}
+
 static enum pr_status
-add_step(struct tl *l, const struct pr_tv_raw *x, int64_t ts,
+add_step(struct tl *l, const struct pr_tv_raw *x, int64_t n,
          struct pr_error *err)
 {
-    const char *name = str(l, x->name), *p = name + strlen(name);
-    int64_t n = (int64_t)l->n_steps + 1, end;
-    int fresh;
+    int64_t ts, end;
 
-    while (p > name && p[-1] >= '0' && p[-1] <= '9')
-        p--;
-    if (*p != '\0')
-        pr_fld_parse_int64(p, strlen(p), &n);
-    fresh = set_add(&l->steps, &l->n_steps, &l->cap_steps, n);
-    if (fresh < 0)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    if (fresh == 0) /* the same iteration in a second file or slice */
-        return PR_OK;
-    if (!pr_checked_add_i64(ts, x->dur_ns, &end))
-        return pr_error_set(err, PR_E_FORMAT, "%s: ends out of range", name);
+    if (!pr_msprof_time(l->r, x->ts_ns, &ts) ||
+        !pr_checked_add_i64(ts, x->dur_ns, &end))
+        return pr_error_set(err, PR_E_FORMAT, "%s: out of range",
+                            str(l, x->name));
+    l->n_steps++;
     return pr_ms_add_step(&l->r->b, n, ts, end, err);
+}
+
+/* The "Iteration Time" ranges as steps, each iteration once (a second
+ * file or slice may hold it again). */
+static enum pr_status
+add_steps(struct tl *l, struct pr_error *err)
+{
+    struct cand *v = NULL;
+    size_t i, n = 0, cap = 0;
+    enum pr_status st = PR_OK;
+
+    for (i = 0; i < l->tv.n_raw; i++) {
+        const struct pr_tv_raw *x = &l->tv.raw[i];
+        const char *name = str(l, x->name), *p = name + strlen(name);
+
+        if (strcmp(str(l, x->cat), "Iteration Time") != 0)
+            continue;
+        if (pr_grow((void **)&v, &cap, n + 1, sizeof(*v)) != PR_OK) {
+            free(v);
+            return pr_error_set(err, PR_E_NOMEM, "out of memory");
+        }
+        while (p > name && p[-1] >= '0' && p[-1] <= '9')
+            p--;
+        v[n].n = (int64_t)n + 1;
+        if (*p != '\0')
+            pr_fld_parse_int64(p, strlen(p), &v[n].n);
+        v[n++].raw = i;
+    }
+    if (n > 1)
+        qsort(v, n, sizeof(*v), cmp_cand);
+    for (i = 0; i < n && st == PR_OK; i++)
+        if (i == 0 || v[i].n != v[i - 1].n)
+            st = add_step(l, &l->tv.raw[v[i].raw], v[i].n, err);
+    free(v);
+    return st;
 }
 
 static enum pr_status
@@ -689,7 +744,7 @@ emit(struct tl *l, const struct pr_tv_raw *x, struct pr_error *err)
         return pr_error_set(err, PR_E_FORMAT, "%s: start out of range",
                             str(l, x->name));
     if (strcmp(cat, "Iteration Time") == 0)
-        return add_step(l, x, ts, err);
+        return PR_OK; /* add_steps() */
     if (is_step_cat(cat))
         return pr_ms_add_range(&l->r->b, str(l, x->name), ts, x->dur_ns, err);
     switch (role_of(l, x->pid)) {
@@ -713,7 +768,6 @@ tl_free(struct tl *l)
     free(l->procs);
     free(l->op_threads);
     free(l->comm);
-    free(l->steps);
 }
 
 /* Read the timeline files `paths` of one device into its run. */
@@ -738,6 +792,8 @@ read_timelines(struct pr_msprof_run *r, char *const *paths, size_t n,
     if (st == PR_OK) {
         for (i = 0; i < l.tv.n_raw && st == PR_OK; i++)
             st = emit(&l, &l.tv.raw[i], err);
+        if (st == PR_OK)
+            st = add_steps(&l, err);
         if (st != PR_OK)
             pr_error_prefix(err, "%s: ", paths[0]);
     }

@@ -287,27 +287,28 @@ fill(const struct ops *o, struct pr_gpu_info *g, int comm)
     return PR_OK;
 }
 
+/* The row's Step Id widens its step's window: rows of one step come
+ * together, so the last entry usually takes it; add_steps() merges the
+ * entries of a step that came apart. */
 static enum pr_status
 note_step(struct ops *o, int64_t ts, int64_t dur)
 {
     int64_t id, end;
-    size_t i;
+    struct step *last = o->n_steps ? &o->steps[o->n_steps - 1] : NULL;
 
     if (!int_fld(o, C_STEP, &id) || !pr_checked_add_i64(ts, dur, &end))
         return PR_OK;
-    for (i = 0; i < o->n_steps; i++)
-        if (o->steps[i].id == id)
-            break;
-    if (i == o->n_steps) {
+    if (last == NULL || last->id != id) {
         if (pr_grow((void **)&o->steps, &o->cap_steps, o->n_steps + 1,
                     sizeof(*o->steps)) != PR_OK)
             return PR_E_NOMEM;
-        o->steps[o->n_steps++] = (struct step){id, ts, end};
+        last = &o->steps[o->n_steps++];
+        *last = (struct step){id, ts, end};
     }
-    if (ts < o->steps[i].start)
-        o->steps[i].start = ts;
-    if (end > o->steps[i].end)
-        o->steps[i].end = end;
+    if (ts < last->start)
+        last->start = ts;
+    if (end > last->end)
+        last->end = end;
     return PR_OK;
 }
 
@@ -602,21 +603,36 @@ cmp_step(const void *a, const void *b)
 {
     const struct step *x = a, *y = b;
 
-    return x->id < y->id ? -1 : x->id > y->id;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return x->end < y->end ? -1 : x->end > y->end;
 }
 
 static enum pr_status
 add_steps(struct ops *o, struct pr_error *err)
 {
     enum pr_status st = PR_OK;
-    size_t i;
+    size_t i, k = 0;
 
     if (o->n_steps > 1)
         qsort(o->steps, o->n_steps, sizeof(*o->steps), cmp_step);
-    for (i = 0; i < o->n_steps && st == PR_OK; i++)
+    for (i = 0; i < o->n_steps; i++) { /* one entry per step */
+        struct step *x = &o->steps[i];
+
+        if (k > 0 && o->steps[k - 1].id == x->id) {
+            struct step *y = &o->steps[k - 1];
+            y->start = x->start < y->start ? x->start : y->start;
+            y->end = x->end > y->end ? x->end : y->end;
+        } else {
+            o->steps[k++] = *x;
+        }
+    }
+    for (i = 0; i < k && st == PR_OK; i++)
         st = pr_ms_add_step(&o->r->b, o->steps[i].id, o->steps[i].start,
                             o->steps[i].end, err);
-    o->r->t->device_steps |= o->n_steps > 0;
+    o->r->t->device_steps |= k > 0;
     return st;
 }
 

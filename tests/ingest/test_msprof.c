@@ -354,6 +354,25 @@ test_prof_layers(void **state)
     rm_tree(root);
 }
 
+/* A sliced union (msprof_slice_*): files read together, an iteration
+ * that two of them hold is one step. */
+static void
+test_prof_slices(void **state)
+{
+    char root[512], dev[600], tl[700];
+    struct pr_trace *t;
+
+    (void)state;
+    write_prof(root, sizeof(root), dev, tl, 1);
+    put(tl, "msprof_slice_1_3_1_1.json", "[" META "," STEP_EVENTS "]");
+    t = load_ok(&pr_format_msprof, root);
+    assert_int_equal(count(t, PR_KIND_DEVICE_TASK), 3);
+    assert_int_equal(count(t, PR_KIND_ANNOTATION), 1);
+    pr_trace_free(t);
+    *strrchr(root, '/') = '\0';
+    rm_tree(root);
+}
+
 /* ------------------------------------------------------------ op_summary */
 
 /* The newest generation: Device_id first, Block Num, tab-suffixed
@@ -387,6 +406,8 @@ test_prof_layers(void **state)
     "\"\"\"2,8;2,8\"\"\",FLOAT;FLOAT,FORMAT_ND;FORMAT_ND,\"\"\"2,8\"\"\","     \
     "FLOAT,FORMAT_ND,N/A\n"                                                    \
     "2,4294967295,7,16,Add,Add,AI_VECTOR_CORE,1695115378714000,3,0,8,0,NO,"    \
+    "N/A,N/A,N/A,N/A,N/A,N/A,N/A\n"                                            \
+    "1,4294967295,8,16,Mul,Mul,AI_VECTOR_CORE,1695115378715000,1,0,8,0,NO,"    \
     "N/A,N/A,N/A,N/A,N/A,N/A,N/A\n"
 
 static struct pr_trace *
@@ -463,12 +484,13 @@ test_op_summary_old(void **state)
 
     (void)state;
     t = load_csv(OP_OLD, dir, sizeof(dir));
-    assert_int_equal(count(t, PR_KIND_DEVICE_TASK), 3);
+    assert_int_equal(count(t, PR_KIND_DEVICE_TASK), 4);
     assert_int_equal(count(t, PR_KIND_ANNOTATION), 2);
     assert_true(t->device_steps);
     e = find(t, PR_KIND_ANNOTATION, "ProfilerStep#1");
     assert_true(e->ts_ns == INT64_C(1695115378713661000));
-    assert_int_equal(e->dur_ns, 43500); /* to the end of the second row */
+    /* to the end of the last row of step 1, after a row of step 2 */
+    assert_int_equal(e->dur_ns, 1340000);
     e = find(t, PR_KIND_ANNOTATION, "ProfilerStep#2");
     assert_int_equal(e->dur_ns, 3000);
     assert_int_equal(pr_trace_gpu(t, find(t, PR_KIND_DEVICE_TASK, "Add"))->unit,
@@ -677,6 +699,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_prof_union),
         cmocka_unit_test(test_prof_layers),
+        cmocka_unit_test(test_prof_slices),
         cmocka_unit_test(test_op_summary_new),
         cmocka_unit_test(test_op_summary_old),
         cmocka_unit_test(test_op_summary_merge),
