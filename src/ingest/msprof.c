@@ -219,9 +219,14 @@ is_timeline_dir(const char *dir)
     return found;
 }
 
+static int has_export(const char *path);
+
 /* A PROF_* folder holds device_N/ folders (or CANN >= 7's
  * mindstudio_profiler_output/); a device_N/ folder, its timeline/ folder
- * or one of its timeline files given alone is one device's run. */
+ * or one of its timeline files given alone is one device's run.  A
+ * folder without msprof's text export (raw data only, or only the
+ * SQLite export) is left to discovery, so that its database reaches the
+ * format that reads it. */
 static enum pr_claim
 sniff(const struct pr_probe *p)
 {
@@ -235,8 +240,10 @@ sniff(const struct pr_probe *p)
                    ? PR_CLAIM_SURE
                    : PR_CLAIM_NO;
     base_name(p->path, base, sizeof(base));
-    if (is_device_dir(p->path, base) || is_timeline_dir(p->path))
+    if (is_timeline_dir(p->path))
         return PR_CLAIM_SURE;
+    if (is_device_dir(p->path, base))
+        return has_export(p->path) ? PR_CLAIM_SURE : PR_CLAIM_NO;
     if (list_names(p->path, &l) != PR_OK)
         return PR_CLAIM_NO;
     for (i = 0; i < l.n && c == PR_CLAIM_NO; i++) {
@@ -249,7 +256,7 @@ sniff(const struct pr_probe *p)
             c = PR_CLAIM_SURE;
     }
     names_free(&l);
-    return c;
+    return c == PR_CLAIM_SURE && has_export(p->path) ? c : PR_CLAIM_NO;
 }
 
 /* ------------------------------------------------------------ small files */
@@ -897,6 +904,11 @@ plan_member(struct plan *p, const char *path, const char *b, enum where w,
         return skip(p, path,
                     "an msprof summary of what the timeline and op_summary "
                     "give (not read)");
+    if (ends(b, ".db"))
+        return skip(p, path,
+                    "msprof's SQLite export of what the JSON and CSV export "
+                    "beside it hold (read from there; give the .db alone to "
+                    "read it instead)");
     return skip(p, path, "not a file of msprof's export that profreport reads");
 }
 
@@ -1262,6 +1274,26 @@ plan_prof(struct prof *f, const char *path, const char *base)
     }
     names_free(&l);
     return st;
+}
+
+/* Whether the folder's plan has a timeline or an op_summary to read
+ * (on out-of-memory: yes, and load says so). */
+static int
+has_export(const char *path)
+{
+    struct prof f;
+    char base[256];
+    size_t i;
+    int has = 0;
+
+    memset(&f, 0, sizeof(f));
+    base_name(path, base, sizeof(base));
+    if (plan_prof(&f, path, base) != PR_OK)
+        has = 1;
+    for (i = 0; i < f.n && !has; i++)
+        has = f.v[i].plan.timelines.n > 0 || f.v[i].plan.summaries.n > 0;
+    prof_free(&f);
+    return has;
 }
 
 /* Read every device with data; chain the runs in device order. */

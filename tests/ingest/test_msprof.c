@@ -552,6 +552,7 @@ test_cann7_layout(void **state)
     char root[512], prof[600], dev[700], out[700];
     struct pr_trace *t;
     const struct pr_event *e;
+    struct pr_probe p;
     size_t i, skipped = 0;
 
     (void)state;
@@ -589,6 +590,19 @@ test_cann7_layout(void **state)
         skipped++;
     assert_int_equal(skipped, 2); /* step_trace layer, op_statistic */
     pr_trace_free(t);
+    /* only the SQLite export: left to discovery and the format that
+       reads databases */
+    rm_tree(out);
+    mk(prof, "mindstudio_profiler_output", out, sizeof(out));
+    put(out, "msprof_20240101000000.db", "SQLite format 3");
+    memset(&p, 0, sizeof(p));
+    p.path = prof;
+    p.base = "PROF_000001_2";
+    p.is_dir = 1;
+    assert_int_equal(pr_format_msprof.sniff(&p), PR_CLAIM_NO);
+    p.path = dev;
+    p.base = "device_0";
+    assert_int_equal(pr_format_msprof.sniff(&p), PR_CLAIM_NO);
     rm_tree(root);
 }
 
