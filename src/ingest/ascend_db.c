@@ -16,7 +16,9 @@
  *   COMMUNICATION_OP  the collectives, one device task each; their own
  *                 tasks (COMMUNICATION_TASK_INFO) stay on the timeline
  *                 uncounted, as the collective counts their time
- *   MEMORY_RECORD the PTA allocator's totals: the memory curve
+ *   OP_MEMORY     allocations and releases, as operator_memory.csv's
+ *                 (else MEMORY_RECORD's PTA totals: the curve only)
+ *   ProfilerStep#N  made torch_npu's device-side steps (device_steps)
  *   RANK_DEVICE_MAP, NPU_INFO  the rank and the device
  * A task reaches its operator by connection id: an operator lists its ids
  * in CONNECTION_IDS, and a zero-length launch ("torch_to_npu") at the
@@ -94,6 +96,8 @@ struct adb {
     int64_t no_info_ns;
     size_t mem_rows;
     int64_t last_alloc, last_res; /* the allocator's totals last seen */
+    int has_pta;                  /* OP_MEMORY has PyTorch allocator rows */
+    char mem_pid[24], mem_tid[24];
     struct pr_error *err;
 };
 
@@ -1360,18 +1364,136 @@ on_mem(struct adb *a, sqlite3_stmt *q)
     return pr_trace_add_memory(a->t, &s, &m, NULL) == PR_OK ? PR_OK : oom(a);
 }
 
-/* MEMORY_RECORD's rows of the PyTorch allocator (component PTA; bytes):
- * its totals after each change, the curve of the memory view.  The
- * table does not say which thread allocated, so the records are not
- * attributed to operators. */
+/* OP_MEMORY (operator_memory.csv's twin; bytes, ns): one row per
+ * allocation of the NPU's allocators, read as the CSV reader reads it
+ * (ascend_memory.c): an allocation record and, when released inside the
+ * window, a release record, paired by the row's number, on the thread of
+ * the host operators so the memory view attributes them by time.  PTA's
+ * totals make the curve; the graph engine's rows (GE: named by their
+ * kernel here, where the CSV writes "cann::") count as allocations but
+ * join the curve only when no PTA row exists. */
+enum { O_SIZE, O_ALLOC, O_FREE, O_AA, O_AR, O_FA, O_FR, O_DEV, O_GE };
+
+static enum pr_status
+op_mem_record(struct adb *a, sqlite3_stmt *q, int release)
+{
+    struct pr_span s;
+    struct pr_mem_desc m;
+    int64_t size = col_i64(q, O_SIZE, -1), dev = col_i64(q, O_DEV, -1);
+    int totals = (sqlite3_column_int64(q, O_GE) != 0) == !a->has_pta;
+    int ca = release ? O_FA : O_AA, cr = release ? O_FR : O_AR;
+
+    memset(&s, 0, sizeof(s));
+    if (!col_ns(q, release ? O_FREE : O_ALLOC, &s.ts_ns))
+        return PR_OK;
+    s.name = "[memory]";
+    s.cat = "operator_memory";
+    s.pid = a->mem_pid;
+    s.tid = a->mem_tid;
+    s.external_id = s.correlation = PR_NO_ID;
+    m.device_type = 1;
+    m.device_id = (int32_t)(dev >= 0 && dev <= INT32_MAX ? dev : a->device);
+    m.addr = (int64_t)a->mem_rows;
+    m.bytes = release ? -size : size;
+    m.total_allocated = totals && sqlite3_column_type(q, ca) != SQLITE_NULL
+                            ? sqlite3_column_double(q, ca)
+                            : NAN;
+    m.total_reserved = totals && sqlite3_column_type(q, cr) != SQLITE_NULL
+                           ? sqlite3_column_double(q, cr)
+                           : NAN;
+    a->t->n_trace_events++;
+    return pr_trace_add_memory(a->t, &s, &m, NULL) == PR_OK ? PR_OK : oom(a);
+}
+
+static enum pr_status
+on_op_mem(struct adb *a, sqlite3_stmt *q)
+{
+    enum pr_status st;
+
+    if (col_i64(q, O_SIZE, -1) < 0) {
+        a->t->diag.skipped_bad_ts++;
+        return PR_OK;
+    }
+    st = op_mem_record(a, q, 0);
+    if (st == PR_OK && sqlite3_column_type(q, O_FREE) != SQLITE_NULL)
+        st = op_mem_record(a, q, 1);
+    a->mem_rows++;
+    return st;
+}
+
+static enum pr_status
+on_pta(struct adb *a, sqlite3_stmt *q)
+{
+    (void)q;
+    a->has_pta = 1;
+    return PR_OK;
+}
+
+/* The SQL that says whether row o is the graph engine's: its name is
+ * one NPU_OP_MEM gives to component GE (else one COMPUTE_TASK_INFO
+ * gives a kernel). */
+static const char *
+ge_expr(struct adb *a)
+{
+    if (pr_sqlite_has_table(a->db, "NPU_OP_MEM") == 1 &&
+        pr_sqlite_has_column(a->db, "NPU_OP_MEM", "component") == 1)
+        return "(o.name IN (SELECT operatorName FROM NPU_OP_MEM WHERE "
+               "component IN (SELECT id FROM STRING_IDS WHERE value = "
+               "'GE')))";
+    if (pr_sqlite_has_table(a->db, "COMPUTE_TASK_INFO") == 1)
+        return "(o.name IN (SELECT name FROM COMPUTE_TASK_INFO))";
+    return "0";
+}
+
+/* The thread the records go on: the host steps' (else "NPU memory"). */
+static void
+mem_thread(struct adb *a)
+{
+    if (a->main_gtid == INT64_MIN) {
+        snprintf(a->mem_pid, sizeof(a->mem_pid), "NPU memory");
+        snprintf(a->mem_tid, sizeof(a->mem_tid), "allocator");
+        return;
+    }
+    tid_text(a->main_gtid, 0, a->mem_pid, sizeof(a->mem_pid));
+    tid_text(a->main_gtid, 1, a->mem_tid, sizeof(a->mem_tid));
+}
+
+static enum pr_status
+read_op_memory(struct adb *a)
+{
+    const char *ge = ge_expr(a);
+    enum pr_status st = sql_begin(a, "SELECT 1 FROM OP_MEMORY o WHERE NOT ");
+
+    mem_thread(a);
+    if (st == PR_OK && sql_add(a, ge) == PR_OK &&
+        (st = end_sql(a, " LIMIT 1")) == PR_OK)
+        st = each_row(a, "OP_MEMORY", on_pta);
+    if (st == PR_OK)
+        st = sql_begin(a, "SELECT o.size, o.allocationTime, o.releaseTime, "
+                          "o.allocationTotalAllocated, "
+                          "o.allocationTotalReserved, "
+                          "o.releaseTotalAllocated, o.releaseTotalReserved, "
+                          "o.deviceId, ");
+    if (st == PR_OK && sql_add(a, ge) == PR_OK)
+        st = end_sql(a, " FROM OP_MEMORY o ORDER BY o.rowid");
+    return st == PR_OK ? each_row(a, "OP_MEMORY", on_op_mem) : st;
+}
+
+/* Without OP_MEMORY: MEMORY_RECORD's rows of the PyTorch allocator
+ * (component PTA; bytes), its totals after each change, for the curve.
+ * The table does not say what allocated, so nothing is attributed. */
 static enum pr_status
 read_memory(struct adb *a)
 {
     enum pr_status st;
-    int r = table(a, "MEMORY_RECORD");
+    int o = table(a, "OP_MEMORY"), r = table(a, "MEMORY_RECORD");
 
-    if (r <= 0)
-        return r < 0 ? PR_E_FORMAT : PR_OK;
+    if (o < 0 || r < 0)
+        return PR_E_FORMAT;
+    if (o == 1)
+        return read_op_memory(a);
+    if (r == 0)
+        return PR_OK;
     st = set_sql(a, "SELECT timestamp, totalAllocated, totalReserved, "
                     "deviceId FROM MEMORY_RECORD WHERE component IN (SELECT "
                     "id FROM STRING_IDS WHERE value = 'PTA') ORDER BY "
@@ -1438,8 +1560,8 @@ add_gaps(struct adb *a)
                               "torch_npu.profiler (export_type db) for them");
     if (st == PR_OK && a->mem_rows == 0)
         st = pr_trace_add_gap(t, "no_memory", 0,
-                              "no PTA rows in MEMORY_RECORD: profile with "
-                              "profile_memory=True for the memory curve");
+                              "no OP_MEMORY or MEMORY_RECORD rows: profile "
+                              "with profile_memory=True for memory");
     return st == PR_OK ? PR_OK : oom(a);
 }
 

@@ -59,6 +59,15 @@ for rank, run in zip((0, 1), runs):
     comm = run["communication"]["ops"]
     if sum(o["calls"] for o in comm) != ops:
         bad.append("rank %d: collectives %s, want %d" % (rank, comm, ops))
+    # memory: OP_MEMORY's allocations, the PTA peak MEMORY_RECORD samples
+    peak = q("SELECT max(totalAllocated) FROM MEMORY_RECORD WHERE component "
+             "IN (SELECT id FROM STRING_IDS WHERE value = 'PTA')")[0][0]
+    allocs = q("SELECT count(*) FROM OP_MEMORY")[0][0]
+    m = run["memory"]["devices"][0]
+    if m["peak_allocated_bytes"] != peak or m["allocations"] != allocs:
+        bad.append("rank %d: memory peak %s, %s allocations; want %s, %s"
+                   % (rank, m["peak_allocated_bytes"], m["allocations"],
+                      peak, allocs))
     # torch_npu's own steps and breakdown (analysis.db StepTraceTime, us)
     a = sqlite3.connect("file:%sanalysis.db?mode=ro" % base, uri=True)
     comp, comm_no, over, free, stage, bubble = a.execute(
@@ -80,7 +89,7 @@ if d["ranks_present"] != 2:
 print("; ".join(bad))
 sys.exit(1 if bad else 0)
 PY
-then ok "db_level1: kernels, steps, collectives, ranks; steps and breakdown as analysis.db"
+then ok "db_level1: kernels, collectives, memory, ranks; steps and breakdown as analysis.db"
 else not_ok "db_level1: $(cat "$T_DIR/why")"; fi
 
 # msprof's database: its kernels, no crash on a trimmed test export

@@ -118,6 +118,24 @@ static const char *const torch_npu_sql[] = {
     "INSERT INTO STEP_TIME VALUES (7,1000,100000);",
     NULL};
 
+/* torch_npu's OP_MEMORY: a PTA allocation released in the window, and a
+ * graph-engine one (GE in NPU_OP_MEM) that is not */
+static const char *const op_memory_sql[] = {
+    "CREATE TABLE OP_MEMORY (name INTEGER, size INTEGER, allocationTime"
+    " INTEGER, releaseTime INTEGER, activeReleaseTime INTEGER, duration"
+    " INTEGER, activeDuration INTEGER, allocationTotalAllocated INTEGER,"
+    " allocationTotalReserved INTEGER, allocationTotalActive INTEGER,"
+    " releaseTotalAllocated INTEGER, releaseTotalReserved INTEGER,"
+    " releaseTotalActive INTEGER, streamPtr INTEGER, deviceId INTEGER);",
+    "INSERT INTO OP_MEMORY VALUES (12,512,2500,8000,NULL,NULL,NULL,1512,"
+    " 4096,NULL,1000,4096,NULL,0,5),"
+    " (4,64,11000,NULL,NULL,NULL,NULL,64,128,NULL,NULL,NULL,NULL,0,5);",
+    "CREATE TABLE NPU_OP_MEM (operatorName INTEGER, addr INTEGER, type"
+    " INTEGER, size INTEGER, timestampNs INTEGER, globalTid INTEGER,"
+    " totalAllocate NUMERIC, totalReserve NUMERIC, component INTEGER,"
+    " deviceId INTEGER);",
+    "INSERT INTO NPU_OP_MEM VALUES (4,1,0,64,11000," G ",64,128,19,5);", NULL};
+
 /* msprof: CANN only, no compute info, steps from STEP_TIME */
 static const char *const msprof_sql[] = {
     "CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY, value TEXT);",
@@ -158,6 +176,16 @@ build(const char *name, const char *const *sql)
         if (sqlite3_exec(db, *sql, NULL, NULL, &msg) != SQLITE_OK)
             fail_msg("%s: %s", name, msg);
     sqlite3_close(db);
+    return path;
+}
+
+/* The path of dir/<name>. */
+static const char *
+build_path(const char *name)
+{
+    static char path[256];
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
     return path;
 }
 
@@ -390,6 +418,46 @@ test_memory(void **state)
     pr_trace_free(t);
 }
 
+/* OP_MEMORY's rows, as operator_memory.csv's are read: allocation and
+ * release records on the host step's thread; the curve is PTA's. */
+static void
+test_op_memory(void **state)
+{
+    struct pr_trace *t;
+    const struct pr_mem_info *m[4];
+    const struct pr_event *ev[4];
+    sqlite3 *db = NULL;
+    size_t i, k = 0;
+    const char *const *sql;
+
+    (void)state;
+    build("run.db", torch_npu_sql);
+    assert_int_equal(sqlite3_open(build_path("run.db"), &db), SQLITE_OK);
+    for (sql = op_memory_sql; *sql != NULL; sql++)
+        assert_int_equal(sqlite3_exec(db, *sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    t = load(build_path("run.db"));
+    for (i = 0; i < t->n_events; i++)
+        if (t->events[i].kind == PR_KIND_MEMORY_RECORD && k < 4) {
+            ev[k] = &t->events[i];
+            m[k++] = pr_trace_mem(t, &t->events[i]);
+        }
+    assert_int_equal(k, 3);
+    assert_int_equal(ev[0]->ts_ns, 2500);
+    assert_int_equal(m[0]->bytes, 512);
+    assert_true(m[0]->total_allocated == 1512.0);
+    assert_true(m[0]->total_reserved == 4096.0);
+    assert_string_equal(pr_trace_str(t, ev[0]->tid), "100");
+    assert_int_equal(ev[1]->ts_ns, 8000);
+    assert_int_equal(m[1]->bytes, -512);
+    assert_int_equal(m[1]->addr, m[0]->addr);
+    assert_true(m[1]->total_allocated == 1000.0);
+    assert_int_equal(m[2]->bytes, 64); /* GE's: counted, not in the curve */
+    assert_true(m[2]->total_allocated != m[2]->total_allocated);
+    assert_true(m[2]->addr != m[0]->addr);
+    pr_trace_free(t);
+}
+
 /* msprof: no framework tables; kernels named by their task type, steps
  * from STEP_TIME, the rank from profiler_info beside the output folder. */
 static void
@@ -556,10 +624,10 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_device), cmocka_unit_test(test_host),
-        cmocka_unit_test(test_steps),  cmocka_unit_test(test_memory),
-        cmocka_unit_test(test_msprof), cmocka_unit_test(test_sniff),
-        cmocka_unit_test(test_bad),
+        cmocka_unit_test(test_device),    cmocka_unit_test(test_host),
+        cmocka_unit_test(test_steps),     cmocka_unit_test(test_memory),
+        cmocka_unit_test(test_op_memory), cmocka_unit_test(test_msprof),
+        cmocka_unit_test(test_sniff),     cmocka_unit_test(test_bad),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
