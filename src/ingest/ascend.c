@@ -256,6 +256,19 @@ device_meta(struct pr_asc *a)
     return PR_OK;
 }
 
+/* A run from the CSV tables alone: its device, and what it lacks. */
+static enum pr_status
+csv_only(struct pr_asc *a)
+{
+    if (device_meta(a) != PR_OK)
+        return PR_E_NOMEM;
+    return pr_trace_add_gap(a->t, "no_operators", 0,
+                            "no trace_view.json: the kernels of "
+                            "kernel_details.csv have no launching operator "
+                            "and there are no host operators (torch_npu "
+                            "writes it with export_type=text)");
+}
+
 static enum pr_status
 read_run(struct pr_asc *a, const char *dir, struct pr_error *err)
 {
@@ -263,10 +276,8 @@ read_run(struct pr_asc *a, const char *dir, struct pr_error *err)
 
     if (st == PR_OK)
         st = pr_asc_kernels(a, err);
-    if (st == PR_OK && !a->has_tv && a->has_kernels)
-        st = device_meta(a) == PR_OK
-                 ? PR_OK
-                 : pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (st == PR_OK && !a->has_tv && a->has_kernels && csv_only(a) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (st == PR_OK && !a->has_tv && !a->has_kernels)
         st = pr_error_set(err, PR_E_FORMAT,
                           "%s: neither trace_view.json nor "

@@ -415,6 +415,8 @@ csv_only(const char *header, const char *rows, const char *info, int device)
     t = load_dir(dir);
     assert_int_equal(t->rank, 1);
     assert_string_equal(pr_trace_str(t, t->device_kind), "npu");
+    assert_int_equal(t->n_gaps, 1);
+    assert_string_equal(pr_trace_str(t, t->gaps[0].kind), "no_operators");
     e = event_of(t, "MatMulV2");
     assert_int_equal(e->kind, PR_KIND_DEVICE_TASK);
     assert_true(e->ts_ns == INT64_C(1695115378713661000));
