@@ -769,10 +769,19 @@ write_rates(struct pass *p, cJSON *o, const struct rate_in *in)
             ok);
 }
 
+/* Held to the tensor-core roof: ops that ran on tensor cores, eligible
+ * 16-bit ops, and on an NPU every matmul and convolution (Ascend runs them
+ * on the Cube; its tasks are not joined to the op rows here, so the
+ * vector roof would put a matmul at several times 100%). */
 static int
 row_tc_roof(const struct row *r)
 {
-    return r->on_tc || (r->eligible && is_low_precision(r->cost.dtype));
+    int matrix = r->cost.cls == PR_OPC_GEMM || r->cost.cls == PR_OPC_CONV ||
+                 r->cost.cls == PR_OPC_CONV_BWD ||
+                 r->cost.cls == PR_OPC_ATTENTION;
+
+    return r->on_tc || (r->eligible && is_low_precision(r->cost.dtype)) ||
+           (r->dev && r->dev->npu && matrix);
 }
 
 /* A conv's output shape from its backward op (issue #4), when its own

@@ -416,6 +416,12 @@ test_npu_hf32(void **state)
     tt_op(t, "aclnnMm", 600, 100, 7);
     tt_rt(t, "launch", 610, 5, 3, 7);
     npu_task(t, "aclnnMm_MatMulCommon_MatMulV2", 650, 30, 3, 7, 0);
+    /* a matmul whose task says nothing of its unit */
+    tt_host(t, PR_KIND_HOST_OP, "aten::mm", "1", 800, 100, 8,
+            "[[128, 128], [128, 128]]", "[float, float]");
+    tt_rt(t, "launch", 810, 5, 4, 8);
+    tt_kernel(t, "aclnnMm_MatMulV2_plain", 850, 10, 4);
+    t->events[t->n_events - 1].external_id = 8;
     pr_trace_finish(t);
     assert_non_null(run);
     assert_int_equal(pr_analysis_run(t, &o, run, &err), PR_OK);
@@ -438,6 +444,14 @@ test_npu_hf32(void **state)
     f = item(tc, "findings", 1);
     assert_string_equal(str(f, "operator"), "aclnnMm");
     assert_string_equal(str(f, "reason_id"), "hf32_matmul_off");
+    /* a matmul is held to the Cube's roof, never the vector unit's: for
+     * fp32 (HF32) no rate is published, so no percentage */
+    cJSON_ArrayForEach(
+        f, cJSON_GetObjectItemCaseSensitive(run, "operators_by_shape"))
+    {
+        if (strcmp(str(f, "name"), "aten::mm") == 0)
+            is_null(f, "roofline_pct");
+    }
     cJSON_Delete(run);
     pr_trace_free(t);
 }
