@@ -22,12 +22,15 @@
  * the tree.  PR_TREE_NONE compares equal to such an index widened to
  * size_t. */
 #define PR_TREE_NONE UINT32_MAX
+/* Name prefix of a Lightning module range (3.2): "[pl][module]TYPE: NAME". */
+#define PR_TREE_PL_MODULE "[pl][module]"
 
 enum pr_node_type {
     PR_N_ROOT = 0,   /* per-thread CallTreeRoot */
     PR_N_OP,         /* plain host node (cpu_op, python, comm annotation) */
     PR_N_STEP,       /* ProfilerStep#N */
-    PR_N_MODULE,     /* python_function with a Python module id */
+    PR_N_MODULE,     /* python_function with a Python module id, or in
+                        Lightning mode a PR_TREE_PL_MODULE range */
     PR_N_DATALOADER, /* enumerate(DataLoader)#...__next__ */
     PR_N_OPTIMIZER   /* Optimizer.step... */
 };

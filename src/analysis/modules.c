@@ -14,6 +14,7 @@
 #include "profreport/checked.h"
 #include "profreport/modules.h"
 #include "profreport/strtab.h"
+#include "profreport/tree.h"
 
 #include "internal.h"
 
@@ -39,13 +40,47 @@ struct ctx {
     uint32_t *row_of;       /* owned: per node, its nearest module row */
 };
 
-/* The name without the "nn.Module: " prefix, as the plugin shows it. */
+/* The name without the "nn.Module: " prefix, as the plugin shows it; a
+ * Lightning module's "[pl][module]TYPE: NAME" shows as NAME (3.2). */
 static const char *
 display(const struct pr_trace *t, uint32_t name)
 {
-    const char *s = pr_trace_str(t, name);
+    const char *s = pr_trace_str(t, name), *q;
 
-    return strncmp(s, PREFIX, strlen(PREFIX)) == 0 ? s + strlen(PREFIX) : s;
+    if (strncmp(s, PREFIX, strlen(PREFIX)) == 0)
+        return s + strlen(PREFIX);
+    if (strncmp(s, PR_TREE_PL_MODULE, strlen(PR_TREE_PL_MODULE)) != 0)
+        return s;
+    s += strlen(PR_TREE_PL_MODULE);
+    q = strstr(s, ": ");
+    return q != NULL ? q + 2 : s;
+}
+
+/* A module's type and its length: a Lightning module's TYPE after its
+ * last '.' ("torch.nn.modules.linear.Linear: net.0" -> "Linear"), else
+ * the display name without its instance number ("Linear_3" -> "Linear"). */
+static const char *
+type_of(const struct pr_trace *t, uint32_t name, size_t *len)
+{
+    const char *s = pr_trace_str(t, name), *q, *d;
+    size_t n, k;
+
+    if (strncmp(s, PR_TREE_PL_MODULE, strlen(PR_TREE_PL_MODULE)) == 0) {
+        s += strlen(PR_TREE_PL_MODULE);
+        q = strstr(s, ": ");
+        n = q != NULL ? (size_t)(q - s) : strlen(s);
+        for (d = s; (q = memchr(d, '.', n - (size_t)(d - s))) != NULL;)
+            d = q + 1;
+        *len = n - (size_t)(d - s);
+        return *len > 0 ? d : s;
+    }
+    s = display(t, name);
+    n = strlen(s);
+    k = n;
+    while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
+        k--;
+    *len = k > 1 && k < n && s[k - 1] == '_' ? k - 1 : n;
+    return s;
 }
 
 /* The row of module node nd under row `parent`, created on first sight;
@@ -55,7 +90,8 @@ row_for(struct ctx *c, const struct pr_tree_node *nd, uint32_t parent)
 {
     const struct pr_op_info *op = pr_trace_op(c->t, &c->t->events[nd->ev]);
     unsigned char key[16];
-    int64_t mid = op != NULL ? op->python_module_id : -1;
+    /* a Lightning module has id 0 (14.3), and one row per name */
+    int64_t mid = c->t->lightning ? 0 : op != NULL ? op->python_module_id : -1;
     uint32_t id;
     struct mod *m;
 
@@ -105,7 +141,7 @@ visit(struct ctx *c, uint32_t ni)
         c->row_of[ni] = up;
         return 1;
     }
-    r = row_for(c, nd, up);
+    r = row_for(c, nd, c->t->lightning ? NO_ROW : up);
     if (r == NO_ROW)
         return 0;
     c->row_of[ni] = r;
@@ -137,6 +173,49 @@ walk(struct ctx *c)
     }
     free(stack);
     return ok;
+}
+
+/* 14.3: a Lightning module's parent is the module named by its name up
+ * to the last '.' ("net.0" under "net"), or the nearest such prefix that
+ * has a row; none: a top-level row.  Rows are few (one per name), so the
+ * search is a plain scan. */
+static uint32_t
+row_named(const struct ctx *c, const char *name, size_t len)
+{
+    size_t r;
+
+    for (r = 0; r < c->n; r++) {
+        const char *s = display(c->t, c->v[r].name);
+        if (strlen(s) == len && memcmp(s, name, len) == 0)
+            return (uint32_t)r;
+    }
+    return NO_ROW;
+}
+
+static void
+link_by_name(struct ctx *c)
+{
+    size_t r, k;
+
+    for (r = 0; r < c->n; r++) {
+        const char *s = display(c->t, c->v[r].name);
+        const char *dot = strrchr(s, '.');
+        uint32_t p = NO_ROW;
+        while (dot != NULL && p == NO_ROW) {
+            p = row_named(c, s, (size_t)(dot - s));
+            while (dot > s && *--dot != '.')
+                ;
+            if (*dot != '.')
+                dot = NULL;
+        }
+        c->v[r].parent = p == (uint32_t)r ? NO_ROW : p;
+    }
+    for (r = 0; r < c->n; r++) { /* names nest: at most 64 levels kept */
+        uint32_t p = c->v[r].parent;
+        for (k = 0; p != NO_ROW && k < 64; k++)
+            p = c->v[p].parent;
+        c->v[r].depth = (uint32_t)k;
+    }
 }
 
 /* ---- the summary ------------------------------------------------------ */
@@ -178,6 +257,9 @@ path_of(const struct ctx *c, uint32_t r, struct pr_buf *b)
     size_t n = 0;
 
     pr_buf_reset(b);
+    if (c->t->lightning) /* "net.0.conv" already names its path */
+        return pr_buf_adds(b, display(c->t, c->v[r].name)) == PR_OK &&
+               pr_buf_addc(b, '\0') == PR_OK;
     for (; r != NO_ROW && n < 64; r = c->v[r].parent)
         chain[n++] = r;
     while (n > 0) {
@@ -292,17 +374,6 @@ struct mtype {
     int64_t host_total_ns, host_self_ns, dev_total_ns, dev_self_ns;
 };
 
-/* Length of a module's type in its display name: "Linear_3" -> "Linear". */
-static size_t
-type_len(const char *s)
-{
-    size_t n = strlen(s), k = n;
-
-    while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
-        k--;
-    return k > 1 && k < n && s[k - 1] == '_' ? k - 1 : n;
-}
-
 static int
 cmp_type(const void *a, const void *b)
 {
@@ -337,8 +408,9 @@ sum_types(const struct ctx *c, struct pr_strtab *names, struct mtype *v)
 
     for (r = 0; r < c->n; r++) {
         const struct mod *m = &c->v[r];
-        const char *s = display(c->t, m->name);
-        uint32_t id = pr_strtab_intern(names, s, type_len(s));
+        size_t len;
+        const char *s = type_of(c->t, m->name, &len);
+        uint32_t id = pr_strtab_intern(names, s, len);
         struct mtype *ty;
 
         if (id == PR_STR_NONE || id == 0)
@@ -393,6 +465,7 @@ view_json(const struct ctx *c)
         calls += c->v[r].occurrences;
     pr_emit_num(o, "modules", (double)c->n, &ok);
     pr_emit_num(o, "module_calls", (double)calls, &ok);
+    pr_emit_str(o, "origin", c->t->lightning ? "lightning" : "nn.Module", &ok);
     pr_emit_str(o, "note", c->n == 0 ? PR_MODULES_NONE : NULL, &ok);
     if (!ok) {
         cJSON_Delete(o);
@@ -433,6 +506,9 @@ pr_modules_fill(const struct pr_trace *t, const struct pr_tree *tree,
     struct ctx c;
     cJSON *rows = NULL, *types = NULL, *view = NULL;
     int ok = ctx_init(&c, t, tree) && walk(&c);
+
+    if (ok && t->lightning)
+        link_by_name(&c);
 
     if (ok) {
         rows = modules_json(&c);

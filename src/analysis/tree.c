@@ -103,8 +103,11 @@ node_type_of(struct builder *b, const struct pr_event *e)
 
     switch (e->kind) {
     case PR_KIND_PY_FUNCTION:
+        /* 3.2: Lightning mode drops python_function events entirely */
         op = pr_trace_op(b->t, e);
-        return op != NULL && op->python_module_id >= 0 ? PR_N_MODULE : -1;
+        return !b->t->lightning && op != NULL && op->python_module_id >= 0
+                   ? PR_N_MODULE
+                   : -1;
     case PR_KIND_HOST_OP:
     case PR_KIND_ANNOTATION:
     case PR_KIND_PY_LEGACY:
@@ -112,6 +115,14 @@ node_type_of(struct builder *b, const struct pr_event *e)
     default:
         return -1;
     }
+    /* 3.2, 4.3: in Lightning mode "[pl][module]" ranges are Lightning
+       module nodes; "[pl][profile]" ones belong to a separate tree */
+    if (b->t->lightning &&
+        starts_with(pr_trace_str(b->t, e->name), PR_TREE_PL_MODULE))
+        return PR_N_MODULE;
+    if (b->t->lightning &&
+        starts_with(pr_trace_str(b->t, e->name), "[pl][profile]"))
+        return -1;
     cls = pr_names_get(&b->names, e->name);
     if (e->kind != PR_KIND_PY_LEGACY && (cls & PR_NAME_STEP))
         return PR_N_STEP;

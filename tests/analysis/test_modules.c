@@ -137,6 +137,62 @@ test_hierarchy(void **state)
     pr_trace_free(t);
 }
 
+/* A Lightning-style trace (14.3): Framework "pytorch-lightning",
+ * "[pl][module]TYPE: NAME" ranges (as cpu_op and as user_annotation) are
+ * the modules, one row per name, id 0, each under the module its name
+ * names up to the last '.'; nn.Module python frames and "[pl][profile]"
+ * ranges are not modules.  net.0 is called twice, net.1 once, and
+ * net.0.act sits under net.0 by its name. */
+static void
+test_lightning(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    const cJSON *rows, *types, *ty, *r;
+    cJSON *run;
+
+    (void)state;
+    t->lightning = 1;
+    tt_op(t, "[pl][profile]run_training_batch", 0, 400, -1);
+    tt_host(t, PR_KIND_ANNOTATION,
+            "[pl][module]torch.nn.modules.container.Sequential: net", "1", 1,
+            300, -1, NULL, NULL);
+    tt_op(t, "[pl][module]torch.nn.modules.linear.Linear: net.0", 10, 40, -1);
+    module(t, "nn.Module: Linear_0", 1, 11, 30);
+    op_with_kernel(t, 12, 1, 50, 20);
+    tt_op(t, "[pl][module]torch.nn.modules.activation.ReLU: net.0.act", 30, 10,
+          -1);
+    tt_op(t, "[pl][module]torch.nn.modules.activation.ReLU: net.1", 60, 20, -1);
+    op_with_kernel(t, 62, 2, 75, 5);
+    tt_op(t, "[pl][module]torch.nn.modules.linear.Linear: net.0", 100, 40, -1);
+    op_with_kernel(t, 102, 3, 150, 10);
+    run = modules_of(t);
+    rows = cJSON_GetObjectItemCaseSensitive(run, "modules");
+    assert_int_equal(cJSON_GetArraySize(rows), 4);
+    check_row(rows, 0, "net", 0, 1, 0, 35, 0);
+    check_row(rows, 1, "net.0", 1, 2, 2, 30, 30);
+    check_row(rows, 2, "net.0.act", 2, 1, 0, 0, 0);
+    check_row(rows, 3, "net.1", 1, 1, 1, 5, 5);
+    r = cJSON_GetArrayItem(rows, 1);
+    assert_string_equal(str(r, "name"), "net.0");
+    tt_near(num(r, "module_id"), 0);
+    tt_near(num(r, "host_total_us"), 80);
+    types = cJSON_GetObjectItemCaseSensitive(run, "module_types");
+    assert_int_equal(cJSON_GetArraySize(types), 3);
+    ty = cJSON_GetArrayItem(types, 0);
+    assert_string_equal(str(ty, "name"), "Linear");
+    tt_near(num(ty, "instances"), 1);
+    tt_near(num(ty, "calls"), 2);
+    tt_near(num(ty, "device_self_us"), 30);
+    ty = cJSON_GetArrayItem(types, 1);
+    assert_string_equal(str(ty, "name"), "ReLU");
+    tt_near(num(ty, "instances"), 2);
+    r = cJSON_GetObjectItemCaseSensitive(run, "module_view");
+    assert_string_equal(str(r, "origin"), "lightning");
+    tt_near(num(r, "module_calls"), 5);
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
 /* Top-level modules by name; python frames without a module id are not
  * modules; no module at all gives the note. */
 static void
@@ -257,6 +313,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hierarchy),
+        cmocka_unit_test(test_lightning),
         cmocka_unit_test(test_tops_and_none),
         cmocka_unit_test(test_binary_keys),
         cmocka_unit_test(test_torch_npu),
