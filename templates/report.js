@@ -39,9 +39,45 @@
     th.setAttribute("aria-sort", desc ? "descending" : "ascending");
   }
 
+  /* A tree table (rows in pre-order with data-depth): a twisty on each
+     row with children folds its subtree; sorting would break the tree. */
+  function enhanceTree(table) {
+    var rows = Array.prototype.slice.call(table.tBodies[0].rows);
+    function depth(r) { return +r.getAttribute("data-depth"); }
+    function refresh() {
+      var cut = -1; /* depth of the folded row we are under, -1: none */
+      rows.forEach(function (r) {
+        if (cut >= 0 && depth(r) <= cut) cut = -1;
+        r.classList.toggle("folded", cut >= 0);
+        var b = r.querySelector("button.twisty");
+        if (cut < 0 && b && b.getAttribute("aria-expanded") === "false") cut = depth(r);
+      });
+    }
+    rows.forEach(function (r, i) {
+      if (i + 1 >= rows.length || depth(rows[i + 1]) <= depth(r)) return;
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "twisty";
+      b.textContent = "\u25BE";
+      b.setAttribute("aria-expanded", "true");
+      b.setAttribute("aria-label", "Fold or unfold the submodules");
+      b.addEventListener("click", function () {
+        var open = b.getAttribute("aria-expanded") !== "true";
+        b.setAttribute("aria-expanded", open ? "true" : "false");
+        b.textContent = open ? "\u25BE" : "\u25B8";
+        refresh();
+      });
+      r.cells[0].insertBefore(b, r.cells[0].firstChild);
+    });
+  }
+
   function enhanceTable(table) {
     var head = table.tHead && table.tHead.rows[0];
     if (!head) return;
+    if (table.classList.contains("tree")) {
+      enhanceTree(table);
+      return;
+    }
     Array.prototype.forEach.call(head.cells, function (th, col) {
       th.classList.add("sortable");
       th.tabIndex = 0;

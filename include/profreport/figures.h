@@ -118,6 +118,10 @@ struct pr_fig_table {
     size_t limit;              /* rows at most; 0 = the report's --top */
     const char *const *view;   /* ids of the columns of cols to show,
                                   NULL-terminated; NULL = by n_cols */
+    const char *depth_key;     /* a tree in pre-order: the rows' depth
+                                  (0 at the top), the first column drawn
+                                  indented by it, collapsible in HTML;
+                                  NULL = a flat table */
 };
 
 enum pr_block_kind {

@@ -19,6 +19,7 @@
 
 /* ---- inputs[] (and names shared by many objects) */
 #define PR_K_PATH "path"
+#define PR_K_DEPTH "depth"
 #define PR_K_FORMAT "format"
 #define PR_K_BYTES "bytes"
 #define PR_K_EVENTS "events"

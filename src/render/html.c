@@ -146,6 +146,24 @@ cell(struct pr_html_view *v, cJSON *cells, const cJSON *row,
     add_str(v, o, "c_t", text);
 }
 
+/* A row of a tree table carries its depth (data-depth, which the script
+ * folds by) and indents its first cell by it; returns r. */
+static cJSON *
+tree_row(struct pr_html_view *v, cJSON *r, const struct pr_fig_table *ft,
+         const cJSON *row)
+{
+    double d = ft->depth_key ? pr_sget_num(row, ft->depth_key) : NAN;
+    char depth[24], indent[24];
+
+    if (r == NULL || !(d >= 0 && d < 1e6))
+        return r;
+    snprintf(depth, sizeof(depth), "%.0f", d);
+    snprintf(indent, sizeof(indent), "%.0f", fmin(d, 8)); /* as the PDF */
+    add_str(v, r, "r_depth", depth);
+    add_str(v, r, "r_indent", indent);
+    return r;
+}
+
 static void
 table_view(struct pr_html_view *v, cJSON *t, const struct pr_fig_table *ft,
            size_t top)
@@ -162,6 +180,7 @@ table_view(struct pr_html_view *v, cJSON *t, const struct pr_fig_table *ft,
     pr_fig_table_caption(ft, top, caption, sizeof(caption));
     add_str(v, t, "caption", caption);
     add_str(v, t, "more", shown < total ? "Raise --top to see more." : "");
+    add_bool(v, t, "tree", ft->depth_key != NULL);
     for (i = 0; (c = pr_fig_table_col(ft, i)) != NULL; i++) {
         cJSON *h = push_obj(v, hdr);
         add_str(v, h, "h_label", c->label);
@@ -174,7 +193,7 @@ table_view(struct pr_html_view *v, cJSON *t, const struct pr_fig_table *ft,
         if (!cJSON_IsObject(row) ||
             (ft->require && isnan(pr_sget_num(row, ft->require))))
             continue;
-        cells = add_arr(v, push_obj(v, body), "cells");
+        cells = add_arr(v, tree_row(v, push_obj(v, body), ft, row), "cells");
         for (i = 0; (c = pr_fig_table_col(ft, i)) != NULL; i++)
             cell(v, cells, row, c);
         n++;

@@ -621,7 +621,20 @@ struct table {
     const struct pr_col *cols[MAX_COLS];
     size_t n;
     double x[MAX_COLS + 1];
+    const char *depth_key; /* a tree: first column indented by depth */
 };
+
+#define TREE_INDENT 9.0  /* points a tree level indents its first column */
+#define TREE_MAX_DEPTH 8 /* deeper levels indent no further */
+
+/* Points the first cell of `row` is indented in a tree table. */
+static double
+tree_indent(const struct table *t, const cJSON *row)
+{
+    double d = t->depth_key ? pr_sget_num(row, t->depth_key) : NAN;
+
+    return d > 0 ? TREE_INDENT * fmin(d, TREE_MAX_DEPTH) : 0;
+}
 
 static void
 column_edges(const struct pr_pdf_doc *d, struct table *t)
@@ -730,15 +743,18 @@ row_height(struct pr_pdf_doc *d, const cJSON *row, const struct table *t)
 
     for (i = 0; i < t->n; i++) {
         char *clean;
+        double in;
         int n;
         if (max_lines(t->cols[i]->fmt) < 2)
             continue;
-        clean = cell_clean(d, row, t->cols[i], t->x[i + 1] - t->x[i] - 8);
+        in = i == 0 ? tree_indent(t, row) : 0;
+        clean = cell_clean(d, row, t->cols[i], t->x[i + 1] - t->x[i] - 8 - in);
         if (clean == NULL) {
             pr_pdf_doc_nomem(d);
             return TABLE_LINE;
         }
-        n = count_lines(d->reg, TABLE_SIZE, clean, t->x[i + 1] - t->x[i] - 8,
+        n = count_lines(d->reg, TABLE_SIZE, clean,
+                        t->x[i + 1] - t->x[i] - 8 - in,
                         max_lines(t->cols[i]->fmt));
         free(clean);
         if (n > lines)
@@ -755,14 +771,15 @@ table_row(struct pr_pdf_doc *d, const cJSON *row, const struct table *t)
     for (i = 0; i < t->n; i++) {
         const struct pr_col *c = t->cols[i];
         struct pr_pdf_textbox b;
-        char *clean = cell_clean(d, row, c, t->x[i + 1] - t->x[i] - 8);
+        double in = i == 0 ? tree_indent(t, row) : 0;
+        char *clean = cell_clean(d, row, c, t->x[i + 1] - t->x[i] - 8 - in);
         if (clean == NULL) {
             pr_pdf_doc_nomem(d);
             return;
         }
-        b.x = t->x[i] + 4;
+        b.x = t->x[i] + 4 + in;
         b.y = d->y + TABLE_PAD + TABLE_SIZE;
-        b.w = t->x[i + 1] - t->x[i] - 8;
+        b.w = t->x[i + 1] - b.x - 4;
         b.size = TABLE_SIZE;
         b.lh = TABLE_LINE;
         b.max_lines = max_lines(c->fmt);
@@ -865,6 +882,7 @@ pr_pdf_doc_fig_table(struct pr_pdf_doc *d, const struct pr_fig_table *ft)
     memset(&t, 0, sizeof(t));
     while (t.n < MAX_COLS && (c = pr_fig_table_col(ft, t.n)) != NULL)
         t.cols[t.n++] = c;
+    t.depth_key = ft->depth_key;
     pr_fig_table_count(ft, (size_t)d->top, &shown, &total);
     pr_fig_table_caption(ft, (size_t)d->top, caption, sizeof(caption));
     if (caption[0] != '\0') {

@@ -528,8 +528,9 @@ sec_sources(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 /* ---- modules ---------------------------------------------------------- */
 
 static const struct pr_col module_cols[] = {
-    {"path", PR_K_PATH, "Module (outermost first)", PR_FMT_NAME, 2.8, NULL,
-     PR_COL_BOTH},
+    {"name", PR_K_NAME, "Module", PR_FMT_NAME, 2.8,
+     "Indented under the module that called it", PR_COL_BOTH},
+    {"path", PR_K_PATH, "Module path", PR_FMT_NAME, 2.8, NULL, 0},
     {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
     {"operators", PR_K_OPERATORS, "Operators", PR_FMT_COUNT, 0.8,
      "Operators called directly, not through a submodule", PR_COL_BOTH},
@@ -562,7 +563,8 @@ sec_modules(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                              .rows = pr_sget(run, PR_K_MODULES),
                              .what = "modules",
                              .order = "the module tree, a parent before its "
-                                      "children"};
+                                      "children",
+                             .depth_key = PR_K_DEPTH};
 
     (void)summary;
     if (!cJSON_IsObject(view)) {
@@ -1118,8 +1120,8 @@ const struct pr_section pr_report_sections[] = {
      "Backward operators count for the forward line that made them.",
      1, sec_sources, NULL},
     {"modules", "Modules",
-     "Time per nn.Module instance, named by its path from the outermost "
-     "module, and per module type.",
+     "Time per nn.Module instance, as the tree of modules that called each "
+     "other (a submodule indented under its caller), and per module type.",
      1, sec_modules, NULL},
     {"kernels", "Kernels", NULL, 1, sec_kernels, NULL},
     {"tensor-cores", "Tensor cores", NULL, 1, sec_tensor_cores, NULL},

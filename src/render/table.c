@@ -22,6 +22,8 @@ struct kind {
     const char *sort;  /* default sort key, NULL = keep order */
     const char *label; /* the row's name column (filter, tie-breaks) */
     const char *time;  /* column --min-time compares; NULL = none */
+    const char *depth; /* rows are a tree in pre-order: their depth key,
+                          the label indented by it (unless --sort) */
 };
 
 /* kernel-calls rows come from pr_kernel_calls_build() (kernel_calls.h),
@@ -47,14 +49,33 @@ static const struct pr_col call_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
+/* The module tree (summary "modules", tree order). */
+static const struct pr_col module_cols[] = {
+    {"name", "name", "Module", PR_FMT_NAME, 1, NULL, PR_COL_TERM},
+    {"path", "path", "Path", PR_FMT_TEXT, 1, NULL, 0},
+    {"depth", "depth", "Depth", PR_FMT_COUNT, 1, NULL, 0},
+    {"calls", "calls", "Calls", PR_FMT_COUNT, 1, NULL, PR_COL_TERM},
+    {"operators", "operators", "Operators", PR_FMT_COUNT, 1, NULL, PR_COL_TERM},
+    {"host_total", "host_total_us", "Host total", PR_FMT_US, 1, NULL,
+     PR_COL_TERM},
+    {"host_self", "host_self_us", "Host self", PR_FMT_US, 1, NULL, 0},
+    {"device_total", "device_total_us", "Device total", PR_FMT_US, 1, NULL,
+     PR_COL_TERM},
+    {"device_self", "device_self_us", "Device self", PR_FMT_US, 1, NULL,
+     PR_COL_TERM},
+    {"avg", "avg_duration_us", "Avg", PR_FMT_US, 1, NULL, 0},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
 static const struct kind kinds[] = {
     {"operators", "operators", pr_fig_cols_operators, "device_self", "name",
-     "device_self"},
-    {"kernels", "kernels", pr_fig_cols_kernels, "total", "name", "total"},
-    {"kernel-calls", NULL, call_cols, NULL, "op", "duration"},
-    {"steps", "steps", pr_fig_cols_steps, NULL, "name", NULL},
+     "device_self", NULL},
+    {"kernels", "kernels", pr_fig_cols_kernels, "total", "name", "total", NULL},
+    {"kernel-calls", NULL, call_cols, NULL, "op", "duration", NULL},
+    {"steps", "steps", pr_fig_cols_steps, NULL, "name", NULL, NULL},
     {"memory", "memory.operators", pr_fig_cols_memory, "size_increase", "name",
-     "size_increase"},
+     "size_increase", NULL},
+    {"modules", "modules", module_cols, NULL, "name", "device_total", "depth"},
 };
 
 #define MAX_COLS 24
@@ -69,6 +90,7 @@ struct table {
     size_t n_rows, cap;
     int multi_run;
     int multi_span; /* one worker has rows of two spans: a span column */
+    int tree;       /* kind->depth and no --sort: labels indented */
 };
 
 /* Left-aligned, compared as strings, shortened when too wide. */
@@ -708,6 +730,19 @@ left_out(const struct table *t, size_t shown, size_t width, struct pr_buf *out)
     return put_wrapped(out, line, width);
 }
 
+/* Spaces the label of row r is indented by in a tree (2 a level, at
+ * most 16), 0 elsewhere. */
+static size_t
+indent_of(const struct table *t, size_t r, const struct pr_col *c)
+{
+    double d;
+
+    if (!t->tree || c != label_col(t->kind))
+        return 0;
+    d = pr_sget_num(t->rows[r], t->kind->depth);
+    return d > 0 ? 2 * (size_t)fmin(d, 8) : 0;
+}
+
 static enum pr_status
 emit_text(const struct table *t, size_t n, int width, struct pr_buf *out)
 {
@@ -721,7 +756,8 @@ emit_text(const struct table *t, size_t n, int width, struct pr_buf *out)
         w[c] = pr_shorten_width(t->cols[c]->label);
         for (r = 0; r < n; r++) {
             size_t cw =
-                pr_shorten_width(text_cell(t, r, t->cols[c], v, sizeof(v)));
+                pr_shorten_width(text_cell(t, r, t->cols[c], v, sizeof(v))) +
+                indent_of(t, r, t->cols[c]);
             if (cw > w[c])
                 w[c] = cw;
         }
@@ -730,10 +766,16 @@ emit_text(const struct table *t, size_t n, int width, struct pr_buf *out)
     for (r = 0; r <= n && st == PR_OK; r++) {
         for (c = 0; c < shown && st == PR_OK; c++) {
             const struct pr_col *col = t->cols[c];
-            st = put_cell(out,
-                          r == 0 ? col->label
-                                 : text_cell(t, r - 1, col, v, sizeof(v)),
-                          col, w[c], c + 1 == shown);
+            size_t in = r == 0 ? 0 : indent_of(t, r - 1, col);
+            if (in > 0 && in + 4 < w[c])
+                st = pr_buf_printf(out, "%*s", (int)in, "");
+            else
+                in = 0;
+            if (st == PR_OK)
+                st = put_cell(out,
+                              r == 0 ? col->label
+                                     : text_cell(t, r - 1, col, v, sizeof(v)),
+                              col, w[c] - in, c + 1 == shown);
         }
         if (st == PR_OK)
             st = pr_buf_addc(out, '\n');
@@ -760,7 +802,7 @@ check_opts(const struct pr_table_opts *o, struct pr_error *err)
     if (find_kind(o->kind) == NULL)
         return pr_error_set(err, PR_E_USAGE,
                             "table: unknown --kind '%s' (operators, kernels, "
-                            "kernel-calls, memory, steps)",
+                            "kernel-calls, memory, steps, modules)",
                             o->kind);
     if (o->group_by && strcmp(o->group_by, "name") != 0 &&
         strcmp(o->group_by, "shape") != 0 && strcmp(o->group_by, "type") != 0)
@@ -821,6 +863,7 @@ render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
         t->cols[0] = &worker_col;
         t->n_cols++;
     }
+    t->tree = t->kind->depth != NULL && sort == NULL;
     if (st == PR_OK && sort != NULL &&
         sort_rows(t, sc, is_text(sc->fmt)) != PR_OK)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
