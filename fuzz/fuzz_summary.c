@@ -40,10 +40,17 @@ compare_self(const cJSON *sum)
     pr_buf_free(&out);
 }
 
+static char path[64];
+
+static void
+remove_path(void)
+{
+    (void)unlink(path);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char path[64];
     const char *paths[1];
     struct pr_error err;
     cJSON *sum = NULL;
@@ -57,6 +64,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (fd < 0)
             abort();
         close(fd);
+        atexit(remove_path);
     }
     f = fopen(path, "wb");
     if (f == NULL || fwrite(data, 1, size, f) != size || fclose(f) != 0)
