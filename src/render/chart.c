@@ -451,6 +451,26 @@ axis_unit(struct axis *x, enum pr_unit unit, double a)
     }
 }
 
+/* A count (ranks, steps) has no "rank 0.2": when the nice step came out
+ * below 1 or as 2.5, widen it to the next whole nice step (1, 5) and lay
+ * the ticks again.  Whole steps are kept as they are. */
+static void
+count_ticks(struct axis *x, double lo, double hi)
+{
+    double step = x->n > 1 ? x->ticks[1] - x->ticks[0] : 1, t;
+    size_t n = 0;
+
+    if (step >= 1 && step == floor(step))
+        return;
+    step = step < 1 ? 1 : ceil(step / 5) * 5;
+    for (t = floor(lo / step) * step; n < MAX_TICKS; t += step) {
+        x->ticks[n++] = t;
+        if (t >= hi)
+            break;
+    }
+    x->n = n;
+}
+
 static void
 axis_linear(struct axis *x, enum pr_unit unit, double lo, double hi,
             size_t max_n)
@@ -464,6 +484,8 @@ axis_linear(struct axis *x, enum pr_unit unit, double lo, double hi,
     for (size_t i = 0; i < x->n; i++) {
         x->ticks[i] *= x->scale;
     }
+    if (unit == PR_UNIT_COUNT && x->scale == 1)
+        count_ticks(x, lo, hi);
     x->lo = x->n ? x->ticks[0] : lo;
     x->hi = x->n ? x->ticks[x->n - 1] : hi;
     step = x->n > 1 ? (x->ticks[1] - x->ticks[0]) / x->scale : 1;

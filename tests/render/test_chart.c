@@ -24,6 +24,7 @@ struct rec {
     size_t n_hlines;
     double wedge_sum;
     size_t n_wedges, n_texts;
+    size_t n_decimal_texts; /* labels such as "0.2" */
 };
 
 static void
@@ -80,8 +81,10 @@ r_text(struct pr_canvas *c, double x, double y, const char *t,
        const struct pr_text_style *s)
 {
     struct rec *r = c->backend;
-    (void)x, (void)y, (void)t, (void)s;
+    (void)x, (void)y, (void)s;
     r->n_texts++;
+    if (t[0] >= '0' && t[0] <= '9' && strchr(t, '.') != NULL)
+        r->n_decimal_texts++;
 }
 
 static double
@@ -321,6 +324,32 @@ test_line_and_timeline(void **state)
     assert_true(r.rw[1] >= 0.5);    /* tiny spans stay visible */
 }
 
+/* Two ranks on a count axis: ticks 0 and 1, never "rank 0.2". */
+static void
+test_count_axis_whole_ticks(void **state)
+{
+    static const double x[] = {0, 1};
+    static const double y[] = {136581, 131912};
+    struct pr_chart_series ser = {"mean step", x, y, 2, PR_COLOR_NONE, 0, 0};
+    struct pr_chart_lines l = {.title = "Mean step time per rank",
+                               .series = &ser,
+                               .n_series = 1,
+                               .x_unit = PR_UNIT_COUNT,
+                               .y_unit = PR_UNIT_US,
+                               .x_label = "rank",
+                               .y_max = -1};
+    struct pr_chart_box b = {0, 0, 600, 300};
+    struct pr_canvas c;
+    struct rec r;
+    (void)state;
+
+    rec_canvas(&c, &r);
+    pr_chart_line(&c, &b, &l);
+    assert_int_equal(c.failed, 0);
+    assert_int_equal(r.n_decimal_texts, 0);
+    assert_true(r.n_texts >= 4); /* title, y ticks, x ticks 0 and 1 */
+}
+
 int
 main(void)
 {
@@ -332,6 +361,7 @@ main(void)
         cmocka_unit_test(test_svg_escapes_labels),
         cmocka_unit_test(test_roofline),
         cmocka_unit_test(test_line_and_timeline),
+        cmocka_unit_test(test_count_axis_whole_ticks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
