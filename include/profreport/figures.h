@@ -254,6 +254,12 @@ int pr_section_present(const struct pr_section *s, const cJSON *summary);
 void pr_sec_job(struct pr_figs *f, const cJSON *summary, const cJSON *run);
 int pr_sec_job_present(const cJSON *summary);
 
+/* The host and device view of each run (sec_hostdev.c): temporal
+ * breakdown and idle causes, synchronisation, copies, launches; and
+ * whether any run of the summary has device work to show. */
+void pr_sec_hostdev(struct pr_figs *f, const cJSON *summary, const cJSON *run);
+int pr_sec_hostdev_present(const cJSON *summary);
+
 /* The main report's sections, in order (sections.c). */
 extern const struct pr_section pr_report_sections[];
 extern const size_t pr_report_n_sections;
@@ -263,6 +269,11 @@ extern const size_t pr_report_n_sections;
  * several. */
 void pr_figs_section(struct pr_figs *f, const struct pr_section *s,
                      const cJSON *summary);
+
+/* The name reports show for a device of devices[]: its label (the
+ * trace's name, or "GPU 0 (no deviceProperties in trace)"), else its name
+ * (summaries written before labels); NULL when neither. */
+const char *pr_fig_device_name(const cJSON *dev);
 
 /* "worker0 (span 1623143089861, rank 0)" for a run; n >= 64. */
 char *pr_fig_run_label(const cJSON *run, char *buf, size_t n);

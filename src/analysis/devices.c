@@ -191,6 +191,35 @@ emit_arch(cJSON *o, const struct pr_trace *t, int64_t id,
     pr_emit_str(o, "architecture", amd ? arch : NULL, ok);
 }
 
+/* The best name the reports can show, and where it came from: a device
+ * with kernels but no deviceProperties is still a device of the run, so
+ * it is named by its kind and id and says what is missing (issue #11). */
+static void
+emit_label(cJSON *o, const struct pr_trace *t, int64_t id,
+           const struct pr_device *d, int *ok)
+{
+    const char *kind =
+        t->device_kind != PR_STR_NONE ? pr_trace_str(t, t->device_kind) : "gpu";
+    char label[96];
+
+    if (d != NULL && d->name != PR_STR_NONE &&
+        pr_trace_str(t, d->name)[0] != '\0') {
+        pr_emit_str(o, "label", pr_trace_str(t, d->name), ok);
+        pr_emit_str(o, "name_source", "device_properties", ok);
+        return;
+    }
+    if (d == NULL && is_mtia(t, id)) {
+        pr_emit_str(o, "label", "MTIA", ok);
+        pr_emit_str(o, "name_source", "kernel_names", ok);
+        return;
+    }
+    snprintf(label, sizeof(label), "%s %lld (no %s in trace)",
+             strcmp(kind, "npu") == 0 ? "NPU" : "GPU", (long long)id,
+             d == NULL ? "deviceProperties" : "device name");
+    pr_emit_str(o, "label", label, ok);
+    pr_emit_str(o, "name_source", "none", ok);
+}
+
 static void
 emit_device(cJSON *arr, const struct pr_trace *t, int64_t id, int *ok)
 {
@@ -205,6 +234,7 @@ emit_device(cJSON *arr, const struct pr_trace *t, int64_t id, int *ok)
                 : is_mtia(t, id) ? "MTIA"
                                  : NULL,
                 ok);
+    emit_label(o, t, id, d, ok);
     if (t->device_kind != PR_STR_NONE)
         pr_emit_str(o, "kind", pr_trace_str(t, t->device_kind), ok);
     pr_emit_num_or_null(o, "num_sms", d && d->num_sms >= 0 ? d->num_sms : NAN,

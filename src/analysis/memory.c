@@ -17,7 +17,7 @@
 #include "internal.h"
 
 #define MAX_DEVICES 64
-#define TOP_AT_PEAK 5
+#define TOP_AT_PEAK 10
 
 /* The 12.4 statistics of an operator name on a device. */
 struct acc {
@@ -39,6 +39,7 @@ struct mdev {
     int64_t peak_ts_ns;
     int64_t running, running_peak; /* Σ Bytes since the first record */
     int64_t running_peak_ts_ns;
+    size_t peak_rec, running_peak_rec; /* memory record ordinal of each */
     double *t_us, *alloc, *reserved;
     size_t n_pts, cap_pts;
     size_t unattributed;    /* allocations outside any operator */
@@ -281,7 +282,7 @@ add_point(struct mdev *d, double t_us, double alloc, double reserved)
 /* Peaks, running sums, unmatched frees and the curve point of a record. */
 static enum pr_status
 track(struct mem *m, struct pr_idmap *live, const struct pr_event *e,
-      const struct pr_mem_info *mi, struct mdev *d)
+      const struct pr_mem_info *mi, struct mdev *d, size_t rec)
 {
     double alloc = mi->total_allocated, res = mi->total_reserved;
 
@@ -302,12 +303,14 @@ track(struct mem *m, struct pr_idmap *live, const struct pr_event *e,
     if (d->running > d->running_peak) {
         d->running_peak = d->running;
         d->running_peak_ts_ns = e->ts_ns;
+        d->running_peak_rec = rec;
     }
     if (!isnan(alloc)) {
         m->has_totals = 1;
         if (isnan(d->peak_alloc) || alloc > d->peak_alloc) {
             d->peak_alloc = alloc;
             d->peak_ts_ns = e->ts_ns;
+            d->peak_rec = rec;
         }
     }
     if (!isnan(res) && (isnan(d->peak_reserved) || res > d->peak_reserved))
@@ -384,7 +387,7 @@ scan_records(struct mem *m)
         }
         if (node == PR_NONE && mi->bytes > 0)
             m->dev[dev].unattributed++;
-        st = track(m, &live, e, mi, &m->dev[dev]);
+        st = track(m, &live, e, mi, &m->dev[dev], k - 1);
         if (st == PR_OK && node != PR_NONE)
             st = attribute(m, node, dev, mi->bytes);
     }
@@ -528,22 +531,125 @@ emit_rows(struct mem *m, cJSON *mem, int *ok)
     free(rows);
 }
 
+/* An operator holding memory at the peak: named as spec 12.8 names an
+ * allocation, an aten::empty* by the operator that called it. */
 struct top {
-    uint32_t name;
-    int64_t bytes;
+    uint32_t name, parent; /* parent: PR_STR_NONE unless an aten::empty* */
+    int64_t bytes, tensors;
 };
 
 static int
 cmp_top(const void *pa, const void *pb, void *ctx)
 {
     const struct top *x = pa, *y = pb;
+    int c;
 
     if (x->bytes != y->bytes)
         return x->bytes > y->bytes ? -1 : 1;
-    return strcmp(pr_trace_str(ctx, x->name), pr_trace_str(ctx, y->name));
+    c = strcmp(pr_trace_str(ctx, x->name), pr_trace_str(ctx, y->name));
+    if (c != 0 || x->parent == y->parent)
+        return c;
+    if (x->parent == PR_STR_NONE || y->parent == PR_STR_NONE)
+        return x->parent == PR_STR_NONE ? -1 : 1;
+    return strcmp(pr_trace_str(ctx, x->parent), pr_trace_str(ctx, y->parent));
 }
 
-/* The step holding the device's peak and its top self allocators. */
+/* What is live at the peak: the allocations up to the peak record whose
+ * address was not freed (or reused) before it.  Per address, the map
+ * holds its last allocation record, PR_NONE once freed. */
+struct live {
+    struct top *tops;
+    size_t n, cap;
+    int64_t bytes, outside_ops; /* live bytes traced; those of no operator */
+    size_t no_addr;             /* allocations before the peak without one */
+};
+
+static enum pr_status
+live_add(struct mem *m, struct live *lv, size_t node, int64_t bytes)
+{
+    const struct pr_tree_node *nd = &m->tree->nodes[node];
+    size_t p = parent_of(m->tree, node);
+    uint32_t parent = PR_STR_NONE;
+    size_t j;
+
+    if (strncmp(pr_trace_str(m->t, nd->name), "aten::empty", 11) == 0 &&
+        p != PR_NONE && m->tree->nodes[p].type != PR_N_ROOT)
+        parent = m->tree->nodes[p].name;
+    for (j = 0; j < lv->n; j++)
+        if (lv->tops[j].name == nd->name && lv->tops[j].parent == parent)
+            break;
+    if (j == lv->n) {
+        if (pr_grow((void **)&lv->tops, &lv->cap, lv->n + 1,
+                    sizeof(*lv->tops)) != PR_OK)
+            return PR_E_NOMEM;
+        lv->tops[lv->n++] = (struct top){nd->name, parent, 0, 0};
+    }
+    lv->tops[j].bytes += bytes;
+    lv->tops[j].tensors++;
+    return PR_OK;
+}
+
+static enum pr_status
+live_at(struct mem *m, int dev, size_t peak, struct live *lv)
+{
+    struct pr_idmap last = {0};
+    enum pr_status st = PR_OK;
+    size_t i, k, pass;
+
+    for (pass = 0; pass < 2 && st == PR_OK; pass++)
+        for (i = 0, k = 0; i < m->t->n_events && k <= peak && st == PR_OK;
+             i++) {
+            const struct pr_mem_info *mi = pr_trace_mem(m->t, &m->t->events[i]);
+            size_t rec = k;
+            if (mi == NULL)
+                continue;
+            k++;
+            if (m->rec_dev[rec] != dev)
+                continue;
+            if (mi->addr == PR_NO_ID) {
+                lv->no_addr += pass == 1 && mi->bytes > 0;
+                continue;
+            }
+            if (pass == 0)
+                st = pr_idmap_put(&last, mi->addr,
+                                  mi->bytes > 0 ? rec : PR_NONE, m->err);
+            else if (mi->bytes > 0 && pr_idmap_get(&last, mi->addr) == rec) {
+                lv->bytes += mi->bytes;
+                if (m->rec_node[rec] == PR_NONE)
+                    lv->outside_ops += mi->bytes;
+                else
+                    st = live_add(m, lv, m->rec_node[rec], mi->bytes);
+            }
+        }
+    pr_idmap_free(&last);
+    return st;
+}
+
+static void
+emit_tops(struct mem *m, const struct live *lv, cJSON *o, int *ok)
+{
+    cJSON *arr = pr_emit_arr(o, "top_allocators_at_peak", ok);
+    char label[512];
+    size_t i;
+
+    for (i = 0; i < lv->n && i < TOP_AT_PEAK && *ok; i++) {
+        const struct top *tp = &lv->tops[i];
+        cJSON *r = pr_emit_obj(arr, NULL, ok);
+        if (tp->parent != PR_STR_NONE)
+            snprintf(label, sizeof(label), "%s (%s)",
+                     pr_trace_str(m->t, tp->parent),
+                     pr_trace_str(m->t, tp->name));
+        else
+            snprintf(label, sizeof(label), "%s", pr_trace_str(m->t, tp->name));
+        pr_emit_str(r, "name", label, ok);
+        pr_emit_num(r, "self_allocation_size_bytes", (double)tp->bytes, ok);
+        pr_emit_num(r, "live_bytes", (double)tp->bytes, ok);
+        pr_emit_num(r, "tensors", (double)tp->tensors, ok);
+    }
+}
+
+/* The step holding the device's peak, and which operators' tensors are
+ * live at the peak: the ones to shrink, recompute or free earlier. */
 static void
 emit_peak_step(struct mem *m, const struct pr_steps *steps, int dev, cJSON *o,
                int *ok)
@@ -551,10 +657,10 @@ emit_peak_step(struct mem *m, const struct pr_steps *steps, int dev, cJSON *o,
     const struct mdev *d = &m->dev[dev];
     int64_t ts = m->has_totals ? d->peak_ts_ns : d->running_peak_ts_ns;
     const struct pr_step *sp = NULL;
-    struct top *tops = NULL;
-    size_t n = 0, cap = 0, i, k = 0, j;
-    cJSON *arr;
+    struct live lv;
+    size_t i;
 
+    memset(&lv, 0, sizeof(lv));
     for (i = 0; steps != NULL && i < steps->n; i++)
         if (steps->v[i].start_ns <= ts && ts < steps->v[i].end_ns)
             sp = &steps->v[i];
@@ -562,39 +668,34 @@ emit_peak_step(struct mem *m, const struct pr_steps *steps, int dev, cJSON *o,
         pr_emit_null(o, "peak_step", ok);
     else
         pr_emit_str(o, "peak_step", pr_trace_str(m->t, sp->name), ok);
-    arr = pr_emit_arr(o, "top_allocators_at_peak", ok);
-    if (sp == NULL || !*ok)
-        return;
-    for (i = 0; i < m->t->n_events; i++) {
-        const struct pr_event *e = &m->t->events[i];
-        const struct pr_mem_info *mi = pr_trace_mem(m->t, e);
-        size_t node;
-        if (mi == NULL)
-            continue;
-        node = m->rec_node[k];
-        if (m->rec_dev[k++] != dev || node == PR_NONE || mi->bytes <= 0 ||
-            e->ts_ns < sp->start_ns || e->ts_ns >= sp->end_ns)
-            continue;
-        for (j = 0; j < n && tops[j].name != m->tree->nodes[node].name; j++)
-            ;
-        if (j == n) {
-            if (pr_grow((void **)&tops, &cap, n + 1, sizeof(*tops)) != PR_OK) {
-                *ok = 0;
-                break;
-            }
-            tops[n].name = m->tree->nodes[node].name;
-            tops[n++].bytes = 0;
-        }
-        tops[j].bytes += mi->bytes;
+    if (*ok && (d->n_alloc > 0 || d->n_free > 0) &&
+        live_at(m, dev, m->has_totals ? d->peak_rec : d->running_peak_rec,
+                &lv) != PR_OK)
+        *ok = 0;
+    if (lv.n > 1)
+        qsort_r(lv.tops, lv.n, sizeof(*lv.tops), cmp_top,
+                (void *)(uintptr_t)m->t);
+    emit_tops(m, &lv, o, ok);
+    pr_emit_num(o, "live_at_peak_bytes", (double)lv.bytes, ok);
+    pr_emit_num(o, "live_at_peak_outside_operators_bytes",
+                (double)lv.outside_ops, ok);
+    pr_emit_num_or_null(o, "live_at_peak_untraced_bytes",
+                        isnan(d->peak_alloc) || d->peak_alloc < (double)lv.bytes
+                            ? NAN
+                            : d->peak_alloc - (double)lv.bytes,
+                        ok);
+    if (lv.no_addr > 0) {
+        char note[240];
+        snprintf(note, sizeof(note),
+                 "%zu allocations before the peak carry no address "
+                 "(PyTorch before 1.10), so which tensors are live at the "
+                 "peak is not known",
+                 lv.no_addr);
+        pr_emit_str(o, "top_allocators_note", note, ok);
+    } else {
+        pr_emit_null(o, "top_allocators_note", ok);
     }
-    if (n > 1)
-        qsort_r(tops, n, sizeof(*tops), cmp_top, (void *)(uintptr_t)m->t);
-    for (i = 0; i < n && i < TOP_AT_PEAK && *ok; i++) {
-        cJSON *r = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(r, "name", pr_trace_str(m->t, tops[i].name), ok);
-        pr_emit_num(r, "self_allocation_size_bytes", (double)tops[i].bytes, ok);
-    }
-    free(tops);
+    free(lv.tops);
 }
 
 static void

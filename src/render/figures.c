@@ -589,7 +589,15 @@ pr_figs_section(struct pr_figs *f, const struct pr_section *s,
         const cJSON *dev = pr_sget_first(run, PR_K_DEVICES);
         if (n > 1)
             pr_figs_part(f, pr_fig_run_label(run, label, sizeof(label)),
-                         pr_sget_str(dev, PR_K_NAME));
+                         pr_fig_device_name(dev));
         s->build(f, summary, run);
     }
+}
+
+const char *
+pr_fig_device_name(const cJSON *dev)
+{
+    const char *label = pr_sget_str(dev, PR_K_LABEL);
+
+    return label != NULL ? label : pr_sget_str(dev, PR_K_NAME);
 }

@@ -414,8 +414,7 @@ title_block(struct pr_html_view *v, const cJSON *summary,
     add_str(v, root, "version", ver ? ver : "unknown");
     cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
     {
-        const char *dev =
-            pr_sget_str(pr_sget_first(r, PR_K_DEVICES), PR_K_NAME);
+        const char *dev = pr_fig_device_name(pr_sget_first(r, PR_K_DEVICES));
         len = strlen(workers);
         if (nw++ < 4)
             snprintf(workers + len, sizeof(workers) - len, "%s%s",

@@ -58,7 +58,7 @@ worker_device_row(const cJSON *run, const cJSON *dev)
         snprintf(name, sizeof(name), "%.0f: %s",
                  isnan(pr_sget_num(dev, PR_K_ID)) ? -1
                                                   : pr_sget_num(dev, PR_K_ID),
-                 pr_sget_str_or(dev, PR_K_NAME, "?"));
+                 pr_fig_device_name(dev) ? pr_fig_device_name(dev) : "?");
     if (!add_copy(r, PR_K_WORKER, pr_sget(run, PR_K_WORKER)) ||
         !add_copy(r, PR_K_SPAN, pr_sget(run, PR_K_SPAN)) ||
         !add_copy(r, PR_K_RANK, pr_sget(run, PR_K_RANK)) ||

@@ -254,7 +254,8 @@ static const struct pr_col npu_cols[] = {
 
 static const struct pr_col device_cols[] = {
     {"id", PR_K_ID, "Id", PR_FMT_TEXT, 0.4, NULL, PR_COL_BOTH},
-    {"name", PR_K_NAME, "Name", PR_FMT_NAME, 2.4, NULL, PR_COL_BOTH},
+    /* the label: the trace's name, or what is known without one */
+    {"name", PR_K_LABEL, "Name", PR_FMT_NAME, 2.4, NULL, PR_COL_BOTH},
     {"sms", PR_K_NUM_SMS, "SMs", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
     {"arch", PR_K_ARCHITECTURE, "Arch", PR_FMT_TEXT, 0.6,
      "Architecture (sm_80, gfx90a)", PR_COL_BOTH},
@@ -919,6 +920,70 @@ memory_curve(const cJSON *mdev, int *nomem)
     return ch;
 }
 
+static const struct pr_col live_cols[] = {
+    {"name", PR_K_NAME, "Operator", PR_FMT_NAME, 3, NULL, PR_COL_BOTH},
+    {"live", PR_K_LIVE_BYTES, "Live at the peak", PR_FMT_BYTES, 1,
+     "Bytes of its tensors allocated and not yet freed at the peak",
+     PR_COL_BOTH},
+    {"tensors", PR_K_TENSORS, "Tensors", PR_FMT_COUNT, 0.7, NULL, PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+/* Which operators hold the memory at a device's peak, and how much of
+ * the peak the trace cannot attribute (allocated before it began). */
+static void
+live_at_peak(struct pr_figs *f, const cJSON *dev)
+{
+    struct pr_fig_table t = {.cols = live_cols,
+                             .rows = pr_sget(dev, PR_K_TOP_ALLOCATORS_AT_PEAK),
+                             .what = "operators"};
+    double untraced = pr_sget_num(dev, PR_K_LIVE_AT_PEAK_UNTRACED_BYTES);
+    double outside =
+        pr_sget_num(dev, PR_K_LIVE_AT_PEAK_OUTSIDE_OPERATORS_BYTES);
+    char a[48], b[48], c[48], text[480], head[96], more[240] = "";
+
+    if (!cJSON_IsArray(t.rows))
+        return; /* a summary from before issue #11 */
+    snprintf(head, sizeof(head), "Live at the %s peak",
+             pr_sget_str_or(dev, PR_K_DEVICE, "?"));
+    pr_figs_heading(f, head);
+    if (pr_sget_str(dev, PR_K_TOP_ALLOCATORS_NOTE) != NULL &&
+        pr_sget_len(t.rows) == 0) {
+        pr_figs_note(f, pr_sget_str(dev, PR_K_TOP_ALLOCATORS_NOTE));
+        return; /* unknown, not "nothing live" */
+    }
+    if (outside > 0)
+        snprintf(more, sizeof(more),
+                 " (%s of them allocated outside any "
+                 "operator)",
+                 pr_chart_format(outside, PR_UNIT_BYTES, b, sizeof(b)));
+    snprintf(text, sizeof(text),
+             "At the peak%s%s, %s of the tensors the trace saw allocated "
+             "are still live%s. %s",
+             pr_sget_str(dev, PR_K_PEAK_STEP) ? " in " : "",
+             pr_sget_str_or(dev, PR_K_PEAK_STEP, ""),
+             pr_chart_format(pr_sget_num(dev, PR_K_LIVE_AT_PEAK_BYTES),
+                             PR_UNIT_BYTES, a, sizeof(a)),
+             more,
+             isnan(untraced) ? "The trace records no totals: what was "
+                               "allocated before it began is unknown."
+             : untraced > 0  ? "The other "
+                             : "Nothing allocated before the trace "
+                               "adds to the peak.");
+    if (!isnan(untraced) && untraced > 0) {
+        size_t len = strlen(text);
+        snprintf(text + len, sizeof(text) - len,
+                 "%s was allocated before the trace began (weights, "
+                 "optimizer state, data kept across steps).",
+                 pr_chart_format(untraced, PR_UNIT_BYTES, c, sizeof(c)));
+    }
+    pr_figs_text(f, text);
+    if (pr_sget_str(dev, PR_K_TOP_ALLOCATORS_NOTE) != NULL)
+        pr_figs_note(f, pr_sget_str(dev, PR_K_TOP_ALLOCATORS_NOTE));
+    pr_figs_table(f, NULL, &t,
+                  "No tensor allocated in the trace is live at the peak.");
+}
+
 static void
 sec_memory(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -951,6 +1016,10 @@ sec_memory(struct pr_figs *f, const cJSON *summary, const cJSON *run)
             if (ch != NULL || nomem)
                 pr_figs_chart(f, ch, 0);
         }
+    }
+    cJSON_ArrayForEach(dev, pr_sget(mem, PR_K_DEVICES))
+    {
+        live_at_peak(f, dev);
     }
     pr_figs_table(f, "Allocations by operator", &t, NULL);
 }
@@ -1124,6 +1193,12 @@ const struct pr_section pr_report_sections[] = {
      "other (a submodule indented under its caller), and per module type.",
      1, sec_modules, NULL},
     {"kernels", "Kernels", NULL, 1, sec_kernels, NULL},
+    {"host-device", "Host and device",
+     "How each device spent its span from first to last work (compute, "
+     "communication, copies, idle) and why it was idle, where the host "
+     "blocked on the device, how data moved between them, and how long "
+     "kernels waited after their launch.",
+     1, pr_sec_hostdev, pr_sec_hostdev_present},
     {"tensor-cores", "Tensor cores", NULL, 1, sec_tensor_cores, NULL},
     {"roofline", "Roofline",
      "Achieved throughput against the device's peaks. Points under the "

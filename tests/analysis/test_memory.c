@@ -236,9 +236,12 @@ test_operator_rows(void **state)
  *   1574 1374 1874 1874(r12) 2574 1575 -> peak_increase 5574.
  *   Curve: the ten records with totals (r6 and r12 have none), t from r1:
  *   0 22 26 29 35 40 55 75 90 97; allocated as TA.
- *   Peak step: r5 at 125 lies in ProfilerStep#1 [100,200); its top self
- *   allocators there (attributed allocations only, r13 is not): empty
- *   4000, linear 1000, relu 500, copy_ 300, addmm 200.
+ *   Peak step: r5 at 125 lies in ProfilerStep#1 [100,200).  Live at the
+ *   peak record r5 (issue #11: tensors live then, not every allocation
+ *   of the step): r1 64 (no operator), r2 1000 linear, r3 200 addmm, r4
+ *   4000 empty (named by its caller addmm, 12.8), r5 300 copy_; relu's
+ *   500 (r10) comes after the peak and is not among them.  Live 5564 =
+ *   the peak's Total Allocated, so nothing is untraced.
  * CPU: one record, TA 300 TR 512, peak at 148 - 90 = 58 µs; linear 300. */
 static void
 test_devices(void **state)
@@ -252,10 +255,10 @@ test_devices(void **state)
     static const double t_us[] = {0, 22, 26, 29, 35, 40, 55, 75, 90, 97};
     static const double ta[] = {64,   1064, 1264, 5264, 5564,
                                 1564, 1364, 1864, 2564, 1565};
-    static const char *const tops[] = {"aten::empty", "aten::linear",
-                                       "aten::relu", "aten::copy_",
+    static const char *const tops[] = {"aten::addmm (aten::empty)",
+                                       "aten::linear", "aten::copy_",
                                        "aten::addmm"};
-    static const double top_bytes[] = {4000, 1000, 500, 300, 200};
+    static const double top_bytes[] = {4000, 1000, 300, 200};
     int i;
 
     (void)state;
@@ -279,12 +282,18 @@ test_devices(void **state)
     }
     tt_near(item(get(curve, "reserved_bytes"), 0), 2048);
     tt_near(item(get(curve, "reserved_bytes"), 9), 8192);
-    assert_int_equal(cJSON_GetArraySize(top), 5);
-    for (i = 0; i < 5; i++) {
+    assert_int_equal(cJSON_GetArraySize(top), 4);
+    for (i = 0; i < 4; i++) {
         const cJSON *r = cJSON_GetArrayItem(top, i);
         assert_string_equal(str(r, "name"), tops[i]);
         tt_near(num(r, "self_allocation_size_bytes"), top_bytes[i]);
+        tt_near(num(r, "live_bytes"), top_bytes[i]);
+        tt_near(num(r, "tensors"), 1);
     }
+    tt_near(num(gpu, "live_at_peak_bytes"), 5564);
+    tt_near(num(gpu, "live_at_peak_outside_operators_bytes"), 64);
+    tt_near(num(gpu, "live_at_peak_untraced_bytes"), 0);
+    assert_true(cJSON_IsNull(get(gpu, "top_allocators_note")));
 
     tt_near(num(cpu, "peak_allocated_bytes"), 300);
     tt_near(num(cpu, "peak_reserved_bytes"), 512);
@@ -298,6 +307,39 @@ test_devices(void **state)
     cJSON_Delete(run);
 }
 
+/* Live at the peak, not allocated in its step (issue #11): aten::a's
+ * tensor is freed before the peak, aten::d's comes after it; at the peak
+ * (TA 700) aten::b holds 500 and aten::c 200; 1000 of the 1700 total were
+ * allocated before the trace. */
+static void
+test_live_at_peak(void **state)
+{
+    static const char json[] = TRACE(
+        OP("aten::a", "1", "0", "10") OP("aten::b", "1", "10", "10")
+            OP("aten::c", "1", "30", "10") OP("aten::d", "1", "50", "10")
+                MEM("1", "5", GPU("100", "1", "1100", "2048"))
+                    MEM("1", "15", GPU("500", "2", "1600", "2048"))
+                        MEM("1", "25", GPU("-100", "1", "1500", "2048"))
+                            MEM("1", "35", GPU("200", "3", "1700", "2048"))
+                                MEM("1", "45", GPU("-500", "2", "1200", "2048"))
+                                    MEM("1", "55",
+                                        GPU("300", "4", "1500", "2048")));
+    cJSON *run = memory_of(json);
+    const cJSON *gpu = device(get(run, "memory"), 0, "GPU0");
+    const cJSON *top = get(gpu, "top_allocators_at_peak");
+
+    (void)state;
+    tt_near(num(gpu, "peak_allocated_bytes"), 1700);
+    assert_int_equal(cJSON_GetArraySize(top), 2);
+    assert_string_equal(str(cJSON_GetArrayItem(top, 0), "name"), "aten::b");
+    tt_near(num(cJSON_GetArrayItem(top, 0), "live_bytes"), 500);
+    assert_string_equal(str(cJSON_GetArrayItem(top, 1), "name"), "aten::c");
+    tt_near(num(cJSON_GetArrayItem(top, 1), "live_bytes"), 200);
+    tt_near(num(gpu, "live_at_peak_bytes"), 700);
+    tt_near(num(gpu, "live_at_peak_untraced_bytes"), 1000);
+    cJSON_Delete(run);
+}
+
 /* Without Total Allocated anywhere (traces before PyTorch 1.10): peaks are
  * null, the curve is Bytes summed since the first record.
  *   aten::mm [0,100) on thread 1; records +100 @10 (addr 1), +300 @20
@@ -305,8 +347,9 @@ test_devices(void **state)
  *   still matched by address), +50 @40 (no address).
  *   Running sum 100 400 150 200: peak_increase 400 at 20 µs (the first
  *   event is the op at 0).  No step events: the no-step fallback step "0"
- *   [0,100) holds the peak but has no name, so peak_step is null; its top
- *   allocator is aten::mm with 100 + 300 + 50 = 450.
+ *   [0,100) holds the peak but has no name, so peak_step is null.  Live
+ *   at the peak (the second record): aten::mm's two tensors, 100 + 300 =
+ *   400; the 50 without an address comes later, so no note.
  *   aten::mm: 200 / 200 / 3 / 3 / 450 / 450. */
 static void
 test_no_totals(void **state)
@@ -345,7 +388,12 @@ test_no_totals(void **state)
     assert_int_equal(cJSON_GetArraySize(get(gpu, "top_allocators_at_peak")), 1);
     tt_near(num(cJSON_GetArrayItem(get(gpu, "top_allocators_at_peak"), 0),
                 "self_allocation_size_bytes"),
-            450);
+            400);
+    tt_near(num(cJSON_GetArrayItem(get(gpu, "top_allocators_at_peak"), 0),
+                "tensors"),
+            2);
+    assert_true(cJSON_IsNull(get(gpu, "live_at_peak_untraced_bytes")));
+    assert_true(cJSON_IsNull(get(gpu, "top_allocators_note")));
     assert_int_equal(cJSON_GetArraySize(get(curve, "t_us")), 4);
     for (i = 0; i < 4; i++) {
         tt_near(item(get(curve, "t_us"), i), t_us[i]);
@@ -536,6 +584,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_operator_rows),
         cmocka_unit_test(test_devices),
+        cmocka_unit_test(test_live_at_peak),
         cmocka_unit_test(test_no_totals),
         cmocka_unit_test(test_no_records),
         cmocka_unit_test(test_recursion),

@@ -1,0 +1,412 @@
+/* sec_hostdev.c - the report's "Host and device" section (issue #11): how
+ * each device spent its span (HTA's temporal breakdown) and why it was
+ * idle, where the host blocked on the device, the copies by direction and
+ * host memory kind judged against the host link, and the kernel launch
+ * delay and queue length.  It reads what hostdev.c wrote into the run
+ * (docs/summary-json.md); a number the trace does not allow is shown as
+ * unknown with the reason, never as 0. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/figures.h"
+#include "profreport/keys.h"
+#include "profreport/sget.h"
+
+#define MAX_CHARTS 2            /* devices drawn; the table lists every one */
+#define SHARE_WORTH_SAYING 20.0 /* % of the span: a cause worth a line */
+
+/* The span of a device in six parts that add up to it (a bar each, in
+ * the palette's colours; short labels: the PDF's label column is narrow,
+ * the table below spells them out). */
+static const struct pr_category span_parts[] = {
+    {PR_K_COMPUTE_US, "Compute", 0},
+    {PR_K_COMMUNICATION_US, "Comm.", 0},
+    {PR_K_MEMORY_US, "Copies", 0},
+    {PR_K_IDLE_HOST_WAIT_US, "Idle: host", 0},
+    {PR_K_IDLE_KERNEL_WAIT_US, "Idle: gaps", 0},
+    {PR_K_IDLE_OTHER_US, "Idle: syncs", 0},
+};
+#define N_PARTS (sizeof(span_parts) / sizeof(span_parts[0]))
+
+static void
+draw_hbars(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
+{
+    pr_chart_hbars(c, b, s);
+}
+
+/* ---- temporal breakdown ----------------------------------------------- */
+
+static const struct pr_col temporal_cols[] = {
+    {"device", PR_K_DEVICE, "Device", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"span", PR_K_SPAN_US, "Span", PR_FMT_US, 0.9,
+     "First to last work on the device", PR_COL_BOTH},
+    {"compute", PR_K_COMPUTE_PCT, "Compute", PR_FMT_PCT, 0.9, NULL,
+     PR_COL_BOTH},
+    {"comm", PR_K_COMMUNICATION_PCT, "Communication", PR_FMT_PCT, 1.35, NULL,
+     PR_COL_BOTH},
+    {"memory", PR_K_MEMORY_PCT, "Copies", PR_FMT_PCT, 0.8, NULL, PR_COL_BOTH},
+    {"idle", PR_K_IDLE_PCT, "Idle", PR_FMT_PCT, 0.7, NULL, PR_COL_BOTH},
+    {"host_wait", PR_K_IDLE_HOST_WAIT_US, "Idle: host", PR_FMT_US, 0.9,
+     "The next launch call began after the device ran dry", PR_COL_BOTH},
+    {"kernel_wait", PR_K_IDLE_KERNEL_WAIT_US, "Idle: gaps", PR_FMT_US, 0.9,
+     "Gaps under 30 ns between back-to-back kernels", PR_COL_BOTH},
+    {"other", PR_K_IDLE_OTHER_US, "Idle: syncs", PR_FMT_US, 1.0,
+     "Any other gap: after a synchronisation or an event wait", PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+/* One device's span as bars of its six parts, its length in the title. */
+static struct pr_fig_chart *
+span_bars(const cJSON *dev)
+{
+    struct pr_fig_chart *ch;
+    double *vals = calloc(N_PARTS, sizeof(*vals));
+    const char **labels = calloc(N_PARTS, sizeof(*labels));
+    size_t *idx = calloc(N_PARTS, sizeof(*idx));
+    char span[48];
+    size_t k;
+
+    ch = pr_fig_chart_new(draw_hbars, "Device span", 960,
+                          70 + 22 * (double)N_PARTS, 70 + 16 * (double)N_PARTS);
+    if (ch == NULL || vals == NULL || labels == NULL || idx == NULL) {
+        free(vals);
+        free(labels);
+        free(idx);
+        pr_fig_chart_free(ch);
+        return NULL;
+    }
+    ch->own[0] = vals;
+    ch->own[1] = (void *)labels;
+    ch->own[2] = idx;
+    for (k = 0; k < N_PARTS; k++) {
+        double v = pr_sget_num(dev, span_parts[k].key);
+        vals[k] = isnan(v) ? 0 : v;
+        labels[k] = span_parts[k].label;
+        idx[k] = k;
+    }
+    snprintf(ch->label, sizeof(ch->label),
+             "Device %.0f: where its %s span went",
+             pr_sget_num(dev, PR_K_DEVICE),
+             pr_chart_format(pr_sget_num(dev, PR_K_SPAN_US), PR_UNIT_US, span,
+                             sizeof(span)));
+    ch->u.hbars = (struct pr_chart_hbars){ch->label, labels,     vals, N_PARTS,
+                                          idx,       PR_UNIT_US, NULL, 0};
+    return ch;
+}
+
+/* The idle causes that matter, in words a user acts on. */
+static void
+idle_advice(struct pr_figs *f, const cJSON *dev)
+{
+    double span = pr_sget_num(dev, PR_K_SPAN_US);
+    double host = pr_sget_num(dev, PR_K_IDLE_HOST_WAIT_US);
+    double other = pr_sget_num(dev, PR_K_IDLE_OTHER_US);
+    char text[512];
+
+    if (!(span > 0))
+        return;
+    if (100 * host / span >= SHARE_WORTH_SAYING) {
+        snprintf(text, sizeof(text),
+                 "Device %.0f waited for the host %.0f%% of its span: the "
+                 "CPU did not launch work fast enough (Python overhead, data "
+                 "loading, many small kernels). Larger batches, fused "
+                 "kernels (torch.compile) or CUDA graphs (mode="
+                 "\"reduce-overhead\") cut the launch overhead; a slow input "
+                 "pipeline wants more DataLoader workers.",
+                 pr_sget_num(dev, PR_K_DEVICE), 100 * host / span);
+        pr_figs_text(f, text);
+    }
+    if (100 * other / span >= SHARE_WORTH_SAYING) {
+        snprintf(text, sizeof(text),
+                 "Device %.0f sat idle %.0f%% of its span after "
+                 "synchronisations or waits: see the calls below.",
+                 pr_sget_num(dev, PR_K_DEVICE), 100 * other / span);
+        pr_figs_text(f, text);
+    }
+}
+
+static void
+temporal(struct pr_figs *f, const cJSON *run)
+{
+    const cJSON *tb = pr_sget(run, PR_K_TEMPORAL_BREAKDOWN), *dev;
+    struct pr_fig_table t = {
+        .cols = temporal_cols, .rows = tb, .what = "devices"};
+    size_t n = 0;
+
+    pr_figs_heading(f, "Device time: busy and idle");
+    if (pr_sget_len(tb) == 0) {
+        pr_figs_note(f, "No kernels, copies or memsets in this run: no "
+                        "device time to break down.");
+        return;
+    }
+    cJSON_ArrayForEach(dev, tb)
+    {
+        if (n < MAX_CHARTS)
+            pr_figs_chart(f, span_bars(dev), 0);
+        n++;
+    }
+    cJSON_ArrayForEach(dev, tb)
+    {
+        idle_advice(f, dev);
+    }
+    pr_figs_table(f, NULL, &t, NULL);
+}
+
+/* ---- synchronisation -------------------------------------------------- */
+
+static const struct pr_col sync_cols[] = {
+    {"name", PR_K_NAME, "Call", PR_FMT_NAME, 2.0, NULL, PR_COL_BOTH},
+    {"kind", PR_K_KIND, "Kind", PR_FMT_TEXT, 1.0,
+     "device | stream | event | blocking_copy | stream_wait", PR_COL_BOTH},
+    {"count", PR_K_COUNT, "Calls in steps", PR_FMT_COUNT, 0.9, NULL,
+     PR_COL_BOTH},
+    {"host", PR_K_HOST_US, "Host blocked", PR_FMT_US, 1.0,
+     "Host time inside the call, inside the steps", PR_COL_BOTH},
+    {"gpu_idle", PR_K_GPU_IDLE_US, "Device idle caused", PR_FMT_US, 1.1,
+     "Device dry from the call until new work reached it; none for a stream "
+     "wait (a stream waits, not the host)",
+     PR_COL_BOTH},
+    {"outside", PR_K_OUTSIDE_STEPS_COUNT, "Outside steps", PR_FMT_COUNT, 0.9,
+     "Before the first or after the last step (start-up, shutdown)",
+     PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static void
+sync_summary(struct pr_figs *f, const cJSON *s)
+{
+    char a[48], b[48], text[400];
+    double out_n = pr_sget_num(s, PR_K_OUTSIDE_STEPS_COUNT);
+
+    snprintf(
+        text, sizeof(text),
+        "Inside the steps the host blocked %s in these calls, and the "
+        "device sat idle %s because of them (until new work reached "
+        "it).",
+        pr_chart_format(pr_sget_num(s, PR_K_HOST_US), PR_UNIT_US, a, sizeof(a)),
+        pr_chart_format(pr_sget_num(s, PR_K_GPU_IDLE_US), PR_UNIT_US, b,
+                        sizeof(b)));
+    pr_figs_text(f, text);
+    if (out_n > 0) {
+        snprintf(text, sizeof(text),
+                 "%.0f call%s (%s) before the first or after the last step "
+                 "are left out: profiler start-up and shutdown, not the "
+                 "training loop.",
+                 out_n, out_n == 1 ? "" : "s",
+                 pr_chart_format(pr_sget_num(s, PR_K_OUTSIDE_STEPS_HOST_US),
+                                 PR_UNIT_US, a, sizeof(a)));
+        pr_figs_text(f, text);
+    }
+}
+
+static void
+synchronization(struct pr_figs *f, const cJSON *run)
+{
+    const cJSON *s = pr_sget(run, PR_K_SYNCHRONIZATION);
+    struct pr_fig_table t = {.cols = sync_cols,
+                             .rows = pr_sget(s, PR_K_CALLS),
+                             .what = "calls",
+                             .order = "host time"};
+
+    pr_figs_heading(f, "Host\xE2\x80\x93"
+                       "device synchronisation");
+    if (!cJSON_IsObject(s)) {
+        pr_figs_note(f, "This summary has no synchronisation data.");
+        return;
+    }
+    if (pr_sget_str(s, PR_K_NOTE) != NULL) {
+        pr_figs_note(f, pr_sget_str(s, PR_K_NOTE));
+        return;
+    }
+    if (pr_sget_len(t.rows) == 0) {
+        pr_figs_note(f, "No synchronising call (cuda*Synchronize, blocking "
+                        "copy, stream wait) in this run.");
+        return;
+    }
+    sync_summary(f, s);
+    pr_figs_table(f, NULL, &t, NULL);
+    if (pr_sget_num(s, PR_K_HOST_US) > 0)
+        pr_figs_text(f, "Usual sources of a sync inside a training loop: "
+                        "tensor.item(), .cpu(), .tolist() or printing a "
+                        "tensor, torch.cuda.synchronize(), and copies from "
+                        "pageable memory.");
+}
+
+/* ---- copies ----------------------------------------------------------- */
+
+static const struct pr_col copy_cols[] = {
+    {"device", PR_K_DEVICE, "Device", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"direction", PR_K_DIRECTION, "Direction", PR_FMT_TEXT, 0.8,
+     "HtoD host to device, DtoH, DtoD, PtoP peer to peer", PR_COL_BOTH},
+    {"host_memory", PR_K_HOST_MEMORY, "Host memory", PR_FMT_TEXT, 0.9,
+     "pageable: staged through a pinned buffer, blocks the host", PR_COL_BOTH},
+    {"count", PR_K_COUNT, "Copies", PR_FMT_COUNT, 0.7, NULL, PR_COL_BOTH},
+    {"bytes", PR_K_BYTES, "Bytes", PR_FMT_BYTES, 0.9, NULL, PR_COL_BOTH},
+    {"time", PR_K_DURATION_US, "Time", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
+    {"gbps", PR_K_GBPS, "Throughput", PR_FMT_GBPS, 0.9, "Bytes over copy time",
+     PR_COL_BOTH},
+    {"link", PR_K_LINK, "Host link", PR_FMT_TEXT, 1.0, NULL, PR_COL_BOTH},
+    {"link_pct", PR_K_LINK_PCT, "Of link", PR_FMT_PCT, 0.7,
+     "Throughput against the host link, never device memory", PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+/* Pageable host copies: bytes and time, to say what pinning would fix. */
+static void
+pageable_advice(struct pr_figs *f, const cJSON *by_kind)
+{
+    const cJSON *r;
+    double n = 0, us = 0;
+    char a[48], text[400];
+
+    cJSON_ArrayForEach(r, by_kind)
+    {
+        if (!pr_sget_is(pr_sget_str(r, PR_K_HOST_MEMORY), "pageable"))
+            continue;
+        n += pr_sget_num(r, PR_K_COUNT);
+        us += pr_sget_num(r, PR_K_DURATION_US);
+    }
+    if (!(n > 0))
+        return;
+    snprintf(text, sizeof(text),
+             "%.0f cop%s from or to pageable host memory (%s): each is "
+             "staged through a pinned buffer and blocks the host. "
+             "DataLoader(pin_memory=True) and .to(device, non_blocking=True) "
+             "make them asynchronous and faster.",
+             n, n == 1 ? "y" : "ies",
+             pr_chart_format(us, PR_UNIT_US, a, sizeof(a)));
+    pr_figs_text(f, text);
+}
+
+static void
+copies(struct pr_figs *f, const cJSON *run)
+{
+    const cJSON *c = pr_sget(run, PR_K_COPIES);
+    const cJSON *ms = pr_sget(c, PR_K_MEMSET);
+    struct pr_fig_table t = {.cols = copy_cols,
+                             .rows = pr_sget(c, PR_K_BY_KIND),
+                             .what = "kinds of copy"};
+    char a[48], b[48], text[200];
+
+    pr_figs_heading(f, "Copies by direction and host memory");
+    if (!cJSON_IsObject(c)) {
+        pr_figs_note(f, "This summary has no copy data.");
+        return;
+    }
+    pr_figs_table(f, NULL, &t, "No memory copies in this run.");
+    if (pr_sget_str(c, PR_K_NOTE) != NULL)
+        pr_figs_note(f, pr_sget_str(c, PR_K_NOTE));
+    pageable_advice(f, t.rows);
+    if (pr_sget_num(ms, PR_K_COUNT) > 0) {
+        snprintf(text, sizeof(text), "Memsets: %.0f, %s in %s.",
+                 pr_sget_num(ms, PR_K_COUNT),
+                 pr_chart_format(pr_sget_num(ms, PR_K_BYTES), PR_UNIT_BYTES, a,
+                                 sizeof(a)),
+                 pr_chart_format(pr_sget_num(ms, PR_K_DURATION_US), PR_UNIT_US,
+                                 b, sizeof(b)));
+        pr_figs_note(f, text);
+    }
+}
+
+/* ---- launches --------------------------------------------------------- */
+
+static const struct pr_col queue_cols[] = {
+    {"device", PR_K_DEVICE, "Device", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"stream", PR_K_STREAM, "Stream", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"kernels", PR_K_KERNELS, "Kernels", PR_FMT_COUNT, 0.8, NULL, PR_COL_BOTH},
+    {"max", PR_K_MAX, "Max queue", PR_FMT_COUNT, 0.8,
+     "Kernels launched and not yet finished, at most", PR_COL_BOTH},
+    {"mean", PR_K_MEAN, "Mean queue", PR_FMT_NUM, 0.8, "Over the stream's span",
+     PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static void
+launch_kpis(struct pr_figs *f, const cJSON *l)
+{
+    const cJSON *d = pr_sget(l, PR_K_LAUNCH_DELAY_US);
+    int none = !cJSON_IsObject(d);
+    char a[48], b[48], sub[160];
+
+    if (none)
+        snprintf(sub, sizeof(sub), "no kernel with a launch call");
+    else
+        snprintf(
+            sub, sizeof(sub),
+            "CPU call end to kernel start; p90 %s, "
+            "max %s",
+            pr_chart_format(pr_sget_num(d, PR_K_P90), PR_UNIT_US, a, sizeof(a)),
+            pr_chart_format(pr_sget_num(d, PR_K_MAX), PR_UNIT_US, b,
+                            sizeof(b)));
+    pr_figs_kpi(f, "Median launch delay", pr_sget_num(d, PR_K_MEDIAN),
+                PR_FMT_US, sub);
+    pr_figs_kpi(f, "Device idle waiting for the host",
+                pr_sget_num(l, PR_K_GPU_IDLE_HOST_WAIT_PCT), PR_FMT_PCT,
+                "of the devices' spans");
+    pr_figs_kpi(f, "Kernels with a launch call",
+                pr_sget_num(l, PR_K_KERNELS_WITH_LAUNCH), PR_FMT_COUNT,
+                "CUDA-graph kernels apart");
+}
+
+static void
+launches(struct pr_figs *f, const cJSON *run)
+{
+    const cJSON *l = pr_sget(run, PR_K_LAUNCHES);
+    struct pr_fig_table t = {.cols = queue_cols,
+                             .rows = pr_sget(l, PR_K_QUEUE_LENGTH),
+                             .what = "streams"};
+    char text[300];
+
+    pr_figs_heading(f, "Kernel launches");
+    if (!cJSON_IsObject(l)) {
+        pr_figs_note(f, "This summary has no launch data.");
+        return;
+    }
+    if (pr_sget_str(l, PR_K_NOTE) != NULL) {
+        pr_figs_note(f, pr_sget_str(l, PR_K_NOTE));
+        return;
+    }
+    launch_kpis(f, l);
+    if (pr_sget_true(l, PR_K_CUDA_GRAPHS)) {
+        snprintf(text, sizeof(text),
+                 "CUDA graphs: %.0f graph launches ran %.0f kernels.",
+                 pr_sget_num(l, PR_K_GRAPH_LAUNCHES),
+                 pr_sget_num(l, PR_K_GRAPH_KERNELS));
+        pr_figs_text(f, text);
+    }
+    pr_figs_table(f, NULL, &t, "No kernels on any stream.");
+    pr_figs_text(f, "A mean queue near 0 while the device waits for the host "
+                    "means the run is launch-bound: the CPU is the "
+                    "bottleneck. A long queue means the CPU runs ahead and "
+                    "the device is the bottleneck.");
+}
+
+/* ---- the section ------------------------------------------------------ */
+
+void
+pr_sec_hostdev(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+{
+    (void)summary;
+    temporal(f, run);
+    synchronization(f, run);
+    copies(f, run);
+    launches(f, run);
+}
+
+int
+pr_sec_hostdev_present(const cJSON *summary)
+{
+    const cJSON *run;
+
+    cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
+    {
+        if (pr_sget_len(pr_sget(run, PR_K_TEMPORAL_BREAKDOWN)) > 0 ||
+            pr_sget_num(pr_sget(run, PR_K_COPIES), PR_K_COUNT) > 0)
+            return 1;
+    }
+    return 0;
+}
