@@ -213,9 +213,14 @@ emit_label(cJSON *o, const struct pr_trace *t, int64_t id,
         pr_emit_str(o, "name_source", "kernel_names", ok);
         return;
     }
+    /* Kineto users can act on "deviceProperties": it is what to look for */
     snprintf(label, sizeof(label), "%s %lld (no %s in trace)",
              strcmp(kind, "npu") == 0 ? "NPU" : "GPU", (long long)id,
-             d == NULL ? "deviceProperties" : "device name");
+             d == NULL && t->format != PR_STR_NONE &&
+                     (strcmp(pr_trace_str(t, t->format), "kineto") == 0 ||
+                      strcmp(pr_trace_str(t, t->format), "chrome") == 0)
+                 ? "deviceProperties"
+                 : "device name");
     pr_emit_str(o, "label", label, ok);
     pr_emit_str(o, "name_source", "none", ok);
 }

@@ -1391,7 +1391,7 @@ pr_chart_hbars(struct pr_canvas *c, const struct pr_chart_box *b,
         lw = fmax(lw, width(c, s->labels[i], FONT_TICK, 0));
         max = fmax(max, s->values[i]);
     }
-    lw = fmin(lw, b->w * 0.38) + 8;
+    lw = fmin(lw, b->w * 0.38) + 8; /* the label ends 8 left of the bars */
     axis_linear(&ax, s->unit, 0, max > 0 ? max * 1.12 : 1, 6);
     memset(&ay, 0, sizeof(ay));
     f.ax = &ax;
@@ -1413,7 +1413,7 @@ pr_chart_hbars(struct pr_canvas *c, const struct pr_chart_box *b,
         pr_chart_format(s->values[i], s->unit, val, sizeof(val));
         group_named(c, s->labels[i], val);
         text(c, f.x - 8, ry + row / 2 + 3.5,
-             fit(c, s->labels[i], FONT_TICK, lw - 10, cut, sizeof(cut)),
+             fit(c, s->labels[i], FONT_TICK, lw - 8, cut, sizeof(cut)),
              FONT_TICK, PR_COLOR_INK, PR_ANCHOR_END, 0);
         rect(c, f.x, ry + (row - bh) / 2, bw, bh, pr_canvas_palette(ci),
              PR_COLOR_NONE);

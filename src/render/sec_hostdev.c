@@ -26,9 +26,9 @@ static const struct pr_category span_parts[] = {
     {PR_K_COMPUTE_US, "Compute", 0},
     {PR_K_COMMUNICATION_US, "Comm.", 0},
     {PR_K_MEMORY_US, "Copies", 0},
-    {PR_K_IDLE_HOST_WAIT_US, "Idle: host", 0},
-    {PR_K_IDLE_KERNEL_WAIT_US, "Idle: gaps", 0},
-    {PR_K_IDLE_OTHER_US, "Idle: syncs", 0},
+    {PR_K_IDLE_HOST_WAIT_US, "Idle host", 0},
+    {PR_K_IDLE_KERNEL_WAIT_US, "Idle gaps", 0},
+    {PR_K_IDLE_OTHER_US, "Idle sync", 0},
 };
 #define N_PARTS (sizeof(span_parts) / sizeof(span_parts[0]))
 

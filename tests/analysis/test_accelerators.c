@@ -132,6 +132,8 @@ test_mtia(void **state)
     /* the device by its own id, named, and no GPU */
     near(num(dev, "id"), 17);
     assert_string_equal(str(dev, "name"), "ARTEMIS");
+    assert_string_equal(str(dev, "label"), "ARTEMIS");
+    assert_string_equal(str(dev, "name_source"), "device_properties");
     assert_string_equal(str(dev, "vendor"), "meta");
     assert_string_equal(str(dev, "architecture"), "mtia");
     assert_true(cJSON_IsNull(get(dev, "compute_capability")));
@@ -353,6 +355,29 @@ test_amp_matches_card(void **state)
     cJSON_Delete(sum);
 }
 
+/* A kernel on a device the trace lists no deviceProperties for (HTA's
+ * call_stack): still a device of the run, labelled by kind and id and
+ * saying what is missing; its name stays null, so no peaks are guessed
+ * from a made-up name (issue #11). */
+static void
+test_unnamed_device(void **state)
+{
+    static const char json[] =
+        "{\"schemaVersion\": 1, \"traceEvents\": ["
+        "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", "
+        "\"pid\": 0, \"tid\": 7, \"ts\": 100, \"dur\": 45, \"args\": "
+        "{\"device\": 0, \"stream\": 7, \"correlation\": 1}}]}";
+    cJSON *sum = summarize(json);
+    const cJSON *dev = at(run0(sum), "devices", 0);
+
+    (void)state;
+    assert_true(cJSON_IsNull(get(dev, "name")));
+    assert_string_equal(str(dev, "label"),
+                        "GPU 0 (no deviceProperties in trace)");
+    assert_string_equal(str(dev, "name_source"), "none");
+    cJSON_Delete(sum);
+}
+
 int
 main(void)
 {
@@ -361,6 +386,7 @@ main(void)
         cmocka_unit_test(test_cupti_counters),
         cmocka_unit_test(test_mi250),
         cmocka_unit_test(test_amp_matches_card),
+        cmocka_unit_test(test_unnamed_device),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
