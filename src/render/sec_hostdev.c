@@ -38,6 +38,21 @@ draw_hbars(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
     pr_chart_hbars(c, b, s);
 }
 
+/* An Ascend run (a device of kind "npu"): its advice names torch_npu's
+ * calls and no CUDA (as sections.c's views do). */
+static int
+is_npu(const cJSON *run)
+{
+    const cJSON *d;
+
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DEVICES))
+    {
+        if (pr_sget_is(pr_sget_str(d, PR_K_KIND), "npu"))
+            return 1;
+    }
+    return 0;
+}
+
 /* ---- temporal breakdown ----------------------------------------------- */
 
 static const struct pr_col temporal_cols[] = {
@@ -100,7 +115,7 @@ span_bars(const cJSON *dev)
 
 /* The idle causes that matter, in words a user acts on. */
 static void
-idle_advice(struct pr_figs *f, const cJSON *dev)
+idle_advice(struct pr_figs *f, const cJSON *dev, int npu)
 {
     double span = pr_sget_num(dev, PR_K_SPAN_US);
     double host = pr_sget_num(dev, PR_K_IDLE_HOST_WAIT_US);
@@ -114,10 +129,10 @@ idle_advice(struct pr_figs *f, const cJSON *dev)
                  "Device %.0f waited for the host %.0f%% of its span: the "
                  "CPU did not launch work fast enough (Python overhead, data "
                  "loading, many small kernels). Larger batches, fused "
-                 "kernels (torch.compile) or CUDA graphs (mode="
-                 "\"reduce-overhead\") cut the launch overhead; a slow input "
-                 "pipeline wants more DataLoader workers.",
-                 pr_sget_num(dev, PR_K_DEVICE), 100 * host / span);
+                 "kernels (torch.compile) or %s cut the launch overhead; a "
+                 "slow input pipeline wants more DataLoader workers.",
+                 pr_sget_num(dev, PR_K_DEVICE), 100 * host / span,
+                 npu ? "graph mode" : "CUDA graphs (mode=\"reduce-overhead\")");
         pr_figs_text(f, text);
     }
     if (100 * other / span >= SHARE_WORTH_SAYING) {
@@ -151,7 +166,7 @@ temporal(struct pr_figs *f, const cJSON *run)
     }
     cJSON_ArrayForEach(dev, tb)
     {
-        idle_advice(f, dev);
+        idle_advice(f, dev, is_npu(run));
     }
     pr_figs_table(f, NULL, &t, NULL);
 }
@@ -223,17 +238,22 @@ synchronization(struct pr_figs *f, const cJSON *run)
         return;
     }
     if (pr_sget_len(t.rows) == 0) {
-        pr_figs_note(f, "No synchronising call (cuda*Synchronize, blocking "
-                        "copy, stream wait) in this run.");
+        pr_figs_note(f, "No synchronising call (a synchronize, a blocking "
+                        "copy, a stream wait) in this run.");
         return;
     }
     sync_summary(f, s);
     pr_figs_table(f, NULL, &t, NULL);
     if (pr_sget_num(s, PR_K_HOST_US) > 0)
-        pr_figs_text(f, "Usual sources of a sync inside a training loop: "
-                        "tensor.item(), .cpu(), .tolist() or printing a "
-                        "tensor, torch.cuda.synchronize(), and copies from "
-                        "pageable memory.");
+        pr_figs_text(f, is_npu(run)
+                            ? "Usual sources of a sync inside a training "
+                              "loop: tensor.item(), .cpu(), .tolist() or "
+                              "printing a tensor, torch.npu.synchronize(), "
+                              "and copies from pageable memory."
+                            : "Usual sources of a sync inside a training "
+                              "loop: tensor.item(), .cpu(), .tolist() or "
+                              "printing a tensor, torch.cuda.synchronize(), "
+                              "and copies from pageable memory.");
 }
 
 /* ---- copies ----------------------------------------------------------- */
@@ -326,7 +346,7 @@ static const struct pr_col queue_cols[] = {
 };
 
 static void
-launch_kpis(struct pr_figs *f, const cJSON *l)
+launch_kpis(struct pr_figs *f, const cJSON *l, int npu)
 {
     const cJSON *d = pr_sget(l, PR_K_LAUNCH_DELAY_US);
     int none = !cJSON_IsObject(d);
@@ -347,9 +367,10 @@ launch_kpis(struct pr_figs *f, const cJSON *l)
     pr_figs_kpi(f, "Device idle waiting for the host",
                 pr_sget_num(l, PR_K_GPU_IDLE_HOST_WAIT_PCT), PR_FMT_PCT,
                 "of the devices' spans");
-    pr_figs_kpi(f, "Kernels with a launch call",
-                pr_sget_num(l, PR_K_KERNELS_WITH_LAUNCH), PR_FMT_COUNT,
-                "CUDA-graph kernels apart");
+    pr_figs_kpi(
+        f, npu ? "Tasks with a launch call" : "Kernels with a launch call",
+        pr_sget_num(l, PR_K_KERNELS_WITH_LAUNCH), PR_FMT_COUNT,
+        npu ? "graph-launched tasks apart" : "CUDA-graph kernels apart");
 }
 
 static void
@@ -370,7 +391,7 @@ launches(struct pr_figs *f, const cJSON *run)
         pr_figs_note(f, pr_sget_str(l, PR_K_NOTE));
         return;
     }
-    launch_kpis(f, l);
+    launch_kpis(f, l, is_npu(run));
     if (pr_sget_true(l, PR_K_CUDA_GRAPHS)) {
         snprintf(text, sizeof(text),
                  "CUDA graphs: %.0f graph launches ran %.0f kernels.",
