@@ -2,7 +2,8 @@
 # fifo.sh - issue #19: inputs that cannot be read twice.  A FIFO nobody
 # writes to ends with exit 2 and a message instead of blocking forever; a
 # FIFO with a writer (plain, gzip'd, slow to start, handing gzip's magic
-# over one byte at a time) and a pipe on /dev/stdin are read like files.
+# over one byte at a time, a UTF-8 BOM split across the first read) and a
+# pipe on /dev/stdin are read like files.
 . "$PR_SRCDIR/tests/lib.sh"
 
 D=$T_DIR
@@ -49,6 +50,8 @@ reads "a gzip'd writer"
 reads "a writer that starts late"
 (head -c 1 "$D/t.json.gz"; sleep 1; tail -c +2 "$D/t.json.gz") > "$D/p" &
 reads "gzip's magic a byte at a time"
+(printf '\357'; sleep 1; printf '\273\277'; cat "$D/t.json") > "$D/p" &
+reads "a UTF-8 BOM split across the first read"
 
 rm -f "$D/o.json"
 cat "$D/t.json.gz" | "$PR_BIN" -q --input /dev/stdin --json "$D/o.json" \
