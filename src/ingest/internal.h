@@ -309,6 +309,12 @@ PR_NODISCARD enum pr_status pr_split_feed(struct pr_split *s, const char *p,
 PR_NODISCARD enum pr_status pr_split_finish(struct pr_split *s,
                                             struct pr_error *err);
 
+/* The whole file at path (plain, at most max bytes) through a scanner that
+ * emits to emit(ctx); errors start with the path. */
+PR_NODISCARD enum pr_status pr_split_path(const char *path, uint64_t max,
+                                          pr_split_emit_fn emit, void *ctx,
+                                          struct pr_error *err);
+
 /* ------------------------------------------------------------ events.c */
 
 /* Strings of one batch, deduplicated; ids are dense from 0.  Reused from

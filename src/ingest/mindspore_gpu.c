@@ -865,24 +865,8 @@ read_timeline(struct ctx *c, int pass, struct pr_error *err)
 {
     const char *path = path_of(c, PR_MS_GPU_TIMELINE);
     struct tl x = {c, pass};
-    struct pr_source *src = NULL;
-    struct pr_split sp;
-    const char *p;
-    size_t n;
-    enum pr_status st;
 
-    pr_split_init(&sp, tl_event, &x);
-    st = pr_source_open(path, max_bytes(c), 0, &src, err);
-    while (st == PR_OK && (st = pr_source_next(src, &p, &n, err)) == PR_OK &&
-           n > 0)
-        st = pr_split_feed(&sp, p, n, err);
-    if (st == PR_OK)
-        st = pr_split_finish(&sp, err);
-    pr_split_free(&sp);
-    pr_source_close(src);
-    if (st != PR_OK)
-        pr_error_prefix(err, "%s: ", path);
-    return st;
+    return pr_split_path(path, max_bytes(c), tl_event, &x, err);
 }
 
 /* ------------------------------------------------------------ steps */
