@@ -7,9 +7,13 @@
 # rules of shared/spec/other-producers.md §3, not by profreport.
 . "$PR_SRCDIR/tests/lib.sh"
 
-if ! have_shared || ! command -v python3 >/dev/null 2>&1; then
-    skip "MindSpore samples" "no $PR_SHARED/traces or no python3"
-    # a GPU profiler/ folder as DataSaver writes it (other-producers.md §3.2;
+if ! command -v python3 >/dev/null 2>&1; then
+    skip "MindSpore folders" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+
+# a GPU profiler/ folder as DataSaver writes it (other-producers.md §3.2;
 # no real one is public): kernels with their launch shape and operator,
 # operators with shapes, steps from step_trace_profiling (10 ns)
 G=$T_DIR/gpu
@@ -65,7 +69,9 @@ print(bad)
 sys.exit(1 if bad else 0)
 PY
 
-echo "1..$T_N"
+if ! have_shared; then
+    skip "MindSpore samples" "no $PR_SHARED/traces"
+    echo "1..$T_N"
     exit 0
 fi
 M=$PR_SHARED/traces/mindspore
@@ -258,61 +264,5 @@ check "damaged rows: file and line named" grep -q \
     "output_timeline_data_1.txt: line 109: start_time or duration is not a time in ms" \
     "$T_DIR/err"
 check "damaged rows: no output" [ ! -e "$T_DIR/bad.json" ]
-
-# a GPU profiler/ folder as DataSaver writes it (other-producers.md §3.2;
-# no real one is public): kernels with their launch shape and operator,
-# operators with shapes, steps from step_trace_profiling (10 ns)
-G=$T_DIR/gpu
-mkdir -p "$G"
-CONV=Default/network-WithLossCell/conv1-Conv2d/Conv2D-op5
-RELU=Default/network-WithLossCell/relu-ReLU/ReLU-op6
-printf '%s\n' \
-    'op_side,op_type,op_name,op_full_name,op_occurrences,op_total_time(us),op_avg_time(us),total_proportion,cuda_activity_cost_time(us),cuda_activity_call_count' \
-    "Device,Conv2D,Conv2D-op5,$CONV,2,100.0,50.0,0.8,80.0,4" \
-    "Device,ReLU,ReLU-op6,$RELU,2,25.0,12.5,0.2,10.0,2" > "$G/gpu_op_detail_info_0.csv"
-printf '%s\n' \
-    'op_type,type_occurrences,total_time(us),total_proportion,avg_time(us)' \
-    'Conv2D,2,100.0,0.8,50.0' 'ReLU,2,25.0,0.2,12.5' > "$G/gpu_op_type_info_0.csv"
-printf '%s\n' \
-    'name,type,op_full_name,stream_id,block_dim,grid_dim,occurrences,total_duration(us),avg_duration(us),max_duration(us),min_duration(us)' \
-    "\"void wino<float, 4>(int)\",cuLaunchKernel,$CONV,7,\"256,1,1\",\"64,2,1\",2,60.0,30.0,31.0,29.0" \
-    "relu_kernel,cuLaunchKernel,$RELU,7,\"512,1,1\",\"16,1,1\",2,10.0,5.0,5.0,5.0" \
-    > "$G/gpu_activity_data_0.csv"
-printf '%s\n' "$CONV;GpuOps;1000000,40.5 2000000,59.5 " \
-    "$RELU;GpuOps;1050000,12.5 2060000,12.5 " > "$G/op_execute_timestamp_0.txt"
-printf '%s\n' 'void wino<float, 4>(int);7;1010000;31.0' 'relu_kernel;7;1060000;5.0' \
-    'void wino<float, 4>(int);7;2010000;29.0' 'relu_kernel;7;2070000;5.0' \
-    > "$G/activity_execute_timestamp_0.txt"
-printf '%s\n' 'Conv2D;Conv2D-op5;1;input_0:32,3,224,224;input_1:64,3,7,7' \
-    'ReLU;ReLU-op6;1;input_0:[32, 64, 112, 112]' > "$G/gpu_framework_0.txt"
-printf '%s\n' "$CONV 100000,101000 200000,201000" \
-    'Default/Gradients/ReLUGrad-op20 180000,181000 280000,281000' \
-    'Default/optimizer-Momentum/ApplyMomentum-op55 190000,195000 290000,295000' \
-    > "$G/step_trace_profiling_0.txt"
-"$PR_BIN" --input "$G" --json "$T_DIR/g.json" 2> "$T_DIR/err"
-check "GPU folder: exit 0, no warning" [ $? -eq 0 -a ! -s "$T_DIR/err" ]
-check "GPU folder: kernels, operators and steps" python3 - "$T_DIR/g.json" <<'PY'
-import json, sys
-run = json.load(open(sys.argv[1]))['runs'][0]
-k = {x['name']: x for x in run['kernels']}
-ops = {o['name']: o for o in run['operators']}
-want = [
-    (run['worker'], 'rank0'),
-    (sorted(k), ['relu_kernel', 'void wino<float, 4>(int)']),
-    (k['void wino<float, 4>(int)']['calls'], 2),
-    (k['void wino<float, 4>(int)']['total_us'], 60),
-    (k['void wino<float, 4>(int)']['operator'], 'Conv2D'),
-    (k['relu_kernel']['operator'], 'ReLU'),
-    (ops['Conv2D']['calls'], 2),
-    (ops['Conv2D']['host_self_us'], 100),
-    (ops['Conv2D']['device_self_us'], 60),
-    ([s['duration_us'] for s in run['steps']], [950, 1000]),
-    (run['devices'][0]['kind'], 'gpu'),
-    (run['data_quality']['kernel_time_without_operator_pct'], 0),
-]
-bad = [(a, b) for a, b in want if a != b]
-print(bad)
-sys.exit(1 if bad else 0)
-PY
 
 echo "1..$T_N"
