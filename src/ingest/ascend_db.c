@@ -85,6 +85,8 @@ struct adb {
     size_t n_comm_streams, cap_comm_streams;
     int64_t *comm_conns; /* sorted: connection ids of collectives */
     size_t n_comm_conns, cap_comm_conns;
+    struct i64_pair *groups; /* group name id -> its ranks, sorted */
+    size_t n_groups, cap_groups;
     int has_info;      /* COMPUTE_TASK_INFO has rows */
     size_t steps;      /* ProfilerStep#N operators read */
     int64_t main_gtid; /* the thread of the first step (or operator) */
@@ -478,6 +480,52 @@ cmp_pair(const void *x, const void *y)
     return a->k < b->k ? -1 : a->k > b->k;
 }
 
+/* Ranks of a group beyond this are not a rank index but a marker
+ * (COMMUNICATION_TASK_INFO writes 4294967295 for "no peer"). */
+#define MAX_GROUP_RANK ((int64_t)1 << 24)
+
+static enum pr_status
+on_group(struct adb *a, sqlite3_stmt *q)
+{
+    int64_t name = col_i64(q, 0, -1), top = col_i64(q, 1, -1);
+
+    if (name < 0 || top < 0 || top >= MAX_GROUP_RANK)
+        return PR_OK;
+    if (top + 1 > a->t->world_size)
+        a->t->world_size = top + 1;
+    return push_pair(&a->groups, &a->n_groups, &a->cap_groups, name, top + 1) ==
+                   PR_OK
+               ? PR_OK
+               : oom(a);
+}
+
+/* The size of each communication group: one more than the highest rank
+ * (0-based, within the group) that its tasks name as source or
+ * destination.  No table states a group's size, nor the world's: HCCL's
+ * mesh algorithms inside a server (MESH, MESH-RING) address every peer,
+ * so there it is exact; a ring addresses its neighbours only, and a rank
+ * may then see fewer.  The run's world size is its largest group's (a
+ * world group has every rank), so at least the truth. */
+static enum pr_status
+read_groups(struct adb *a)
+{
+    static const char *const need[] = {"groupName", "srcRank", "dstRank"};
+    size_t i;
+    int r = table(a, "COMMUNICATION_TASK_INFO");
+
+    for (i = 0; r == 1 && i < sizeof(need) / sizeof(need[0]); i++)
+        r = pr_sqlite_has_column(a->db, "COMMUNICATION_TASK_INFO", need[i]);
+    if (r <= 0)
+        return r < 0 ? PR_E_FORMAT : PR_OK;
+    if (set_sql(a, "SELECT groupName, max(r) FROM (SELECT groupName, "
+                   "srcRank AS r FROM COMMUNICATION_TASK_INFO WHERE srcRank "
+                   "BETWEEN 0 AND 16777215 UNION ALL SELECT groupName, "
+                   "dstRank FROM COMMUNICATION_TASK_INFO WHERE dstRank "
+                   "BETWEEN 0 AND 16777215) GROUP BY groupName") != PR_OK)
+        return PR_E_NOMEM;
+    return each_row(a, "COMMUNICATION_TASK_INFO", on_group);
+}
+
 /* The streams HCCL's tasks run on (a copy or a compute task there is part
  * of a collective), each collective's stream, and the connection ids of
  * the collectives (their device-side twin tasks share them). */
@@ -503,6 +551,10 @@ index_comm(struct adb *a)
     if (st == PR_OK && co == 1 &&
         (st = set_sql(a, "SELECT connectionId FROM COMMUNICATION_OP")) == PR_OK)
         st = each_row(a, "COMMUNICATION_OP", on_comm_conn);
+    if (st == PR_OK)
+        st = read_groups(a);
+    if (a->n_groups > 0)
+        qsort(a->groups, a->n_groups, sizeof(*a->groups), cmp_pair);
     if (a->n_op_stream > 0)
         qsort(a->op_stream, a->n_op_stream, sizeof(*a->op_stream), cmp_pair);
     if (a->n_comm_streams > 0)
@@ -1055,7 +1107,7 @@ read_tasks(struct adb *a)
 }
 
 /* COMMUNICATION_OP's columns, in this order. */
-enum { C_NAME, C_START, C_END, C_CONN, C_OPID, C_DTYPE, C_COUNT };
+enum { C_NAME, C_START, C_END, C_CONN, C_OPID, C_DTYPE, C_COUNT, C_GROUP };
 
 /* The collective's element type in PyTorch's words ("Float"). */
 static const char *
@@ -1083,6 +1135,7 @@ on_comm_op(struct adb *a, sqlite3_stmt *q)
     const char *coll;
     char tid[24];
     size_t idx;
+    int64_t group;
     struct pr_gpu_info *g;
 
     memset(&s, 0, sizeof(s));
@@ -1100,6 +1153,8 @@ on_comm_op(struct adb *a, sqlite3_stmt *q)
     d.collective = coll ? coll : "";
     d.dtype = comm_dtype(a, q);
     d.nelems = col_i64(q, C_COUNT, -1);
+    group = pair_get(a->groups, a->n_groups, col_i64(q, C_GROUP, -1), -1);
+    d.group_size = (int32_t)group; /* < MAX_GROUP_RANK */
     if (pr_trace_add_task(a->t, PR_KIND_DEVICE_TASK, &s, &d, &idx) != PR_OK)
         return oom(a);
     g = &a->t->gpu[a->t->events[idx].info];
@@ -1113,7 +1168,7 @@ static enum pr_status
 read_comm_ops(struct adb *a)
 {
     static const char *const opt[] = {"connectionId", "opId", "dataType",
-                                      "count"};
+                                      "count", "groupName"};
     enum pr_status st;
     size_t i;
     int r = table(a, "COMMUNICATION_OP");
@@ -1650,6 +1705,8 @@ read_db(struct adb *a, const char *path, uint64_t max)
         return st;
     if (a->t->rank < 0)
         rank_from_info(a->t, path);
+    if (a->t->world_size > 0 && a->t->rank >= a->t->world_size)
+        a->t->world_size = a->t->rank + 1; /* groups without this rank */
     if (a->t->rank >= 0) {
         snprintf(w, sizeof(w), "rank%lld", (long long)a->t->rank);
         if ((a->t->worker = intern(a->t, w)) == PR_STR_NONE)
@@ -1666,6 +1723,7 @@ adb_free(struct adb *a)
     free(a->op_stream);
     free(a->comm_streams);
     free(a->comm_conns);
+    free(a->groups);
     free(a->launched);
     pr_buf_free(&a->sql);
     pr_buf_free(&a->a);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # ascend_db.sh - the SQLite export of torch_npu and msprof end to end: the
 # two db_level1 ranks in ../shared/traces/torch_npu are rank 0 and 1 of
-# one job, each with the kernel count, kernel time, steps, collectives and
+# one job, each with the kernel count, kernel time, steps, collectives (and
+# the sizes of their groups: 8 ranks, of which the samples hold 2) and
 # rank that Python's sqlite3 module reads from the same database, and a
 # step breakdown that agrees with torch_npu's own analysis.db; msprof's
 # database gives its kernels; analysis.db alone is refused by name.
@@ -31,6 +32,7 @@ import json, sqlite3, sys
 root, out = sys.argv[1], sys.argv[2]
 s = json.load(open(out))
 bad = []
+worlds = []
 runs = s["runs"]
 if [r["rank"] for r in runs] != [0, 1]:
     bad.append("ranks %s" % [r["rank"] for r in runs])
@@ -83,13 +85,29 @@ for rank, run in zip((0, 1), runs):
         if abs(got - want) > 0.01 * want:
             bad.append("rank %d: %s %.3f, analysis.db %.3f"
                        % (rank, what, got, want))
+    # group sizes: one more than the highest rank a group's tasks name
+    sizes = dict(q("SELECT groupName, max(r) + 1 FROM (SELECT groupName, "
+                   "srcRank AS r FROM COMMUNICATION_TASK_INFO UNION ALL "
+                   "SELECT groupName, dstRank FROM COMMUNICATION_TASK_INFO) "
+                   "WHERE r < 4294967295 GROUP BY groupName"))
+    want = sorted(set(sizes[g] for (g,) in
+                      q("SELECT groupName FROM COMMUNICATION_OP")))
+    got = sorted(set(o["group_size"] for o in comm))
+    if got != want or run["world_size"] != max(sizes.values()):
+        bad.append("rank %d: group sizes %s world %s, want %s world %s"
+                   % (rank, got, run["world_size"], want, max(sizes.values())))
+    worlds.append(max(sizes.values()))
 d = s["distributed"]
 if d["ranks_present"] != 2:
     bad.append("ranks present %s" % d["ranks_present"])
+if d["world_size"] != max(worlds) or "2 of %d" % max(worlds) not in \
+        (d["coverage_note"] or ""):
+    bad.append("distributed world %s (%s)" % (d["world_size"],
+                                              d["coverage_note"]))
 print("; ".join(bad))
 sys.exit(1 if bad else 0)
 PY
-then ok "db_level1: kernels, collectives, memory, ranks; steps and breakdown as analysis.db"
+then ok "db_level1: kernels, collectives, group and world sizes, memory, ranks; steps and breakdown as analysis.db"
 else not_ok "db_level1: $(cat "$T_DIR/why")"; fi
 
 # msprof's database: its kernels, no crash on a trimmed test export

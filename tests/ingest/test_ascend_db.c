@@ -418,25 +418,70 @@ test_memory(void **state)
     pr_trace_free(t);
 }
 
+/* run.db of torch_npu_sql with the statements of `sql` run on it. */
+static const char *
+build_more(const char *const *sql)
+{
+    sqlite3 *db = NULL;
+    char *msg = NULL;
+
+    build("run.db", torch_npu_sql);
+    assert_int_equal(sqlite3_open(build_path("run.db"), &db), SQLITE_OK);
+    for (; *sql != NULL; sql++)
+        if (sqlite3_exec(db, *sql, NULL, NULL, &msg) != SQLITE_OK)
+            fail_msg("run.db: %s", msg);
+    sqlite3_close(db);
+    return build_path("run.db");
+}
+
+/* A group's size is one more than the highest rank its tasks name (the
+ * "no peer" marker 4294967295 is not a rank); the run's world size is its
+ * largest group's, and at least its own rank's. */
+static void
+test_groups(void **state)
+{
+    static const char *const more[] = {
+        "INSERT INTO STRING_IDS VALUES (34,'tp'),(35,'hcom_allGather__2_0_1');",
+        "INSERT INTO COMMUNICATION_TASK_INFO VALUES"
+        " (10,8,8,0,11,0,0,1,4294967295,0,4,4,0,1),"
+        " (35,9,8,0,34,0,0,2,5,0,8,4,0,2),(35,10,8,0,34,0,0,5,2,0,8,4,0,2);",
+        "INSERT INTO TASK VALUES (52000,53000,5,505,8,100,8,0,6,18,0),"
+        " (53000,54000,5,505,9,100,8,0,6,19,0),"
+        " (54000,55000,5,505,10,100,8,0,6,20,0);",
+        "INSERT INTO COMMUNICATION_OP VALUES"
+        " (35,52000,55000,505,34,2,0,0,4,NULL,10,NULL);",
+        NULL};
+    struct pr_trace *t = load(build("run.db", torch_npu_sql));
+    const struct pr_event *e;
+
+    (void)state;
+    e = named(t, PR_KIND_DEVICE_TASK, "hcom_allReduce__1_0_1", 0);
+    assert_int_equal(pr_trace_gpu(t, e)->group_size, 2);
+    assert_int_equal(t->world_size, 4); /* rank 3 is in it */
+    pr_trace_free(t);
+    t = load(build_more(more));
+    e = named(t, PR_KIND_DEVICE_TASK, "hcom_allReduce__1_0_1", 0);
+    assert_int_equal(pr_trace_gpu(t, e)->group_size, 2);
+    e = named(t, PR_KIND_DEVICE_TASK, "hcom_allGather__2_0_1", 0);
+    assert_int_equal(pr_trace_gpu(t, e)->group_size, 6);
+    assert_int_equal(t->world_size, 6);
+    pr_trace_free(t);
+    t = load(build("msprof.db", msprof_sql)); /* no HCCL tables */
+    assert_int_equal(t->world_size, -1);
+    pr_trace_free(t);
+}
+
 /* OP_MEMORY's rows, as operator_memory.csv's are read: allocation and
  * release records on the host step's thread; the curve is PTA's. */
 static void
 test_op_memory(void **state)
 {
-    struct pr_trace *t;
+    struct pr_trace *t = load(build_more(op_memory_sql));
     const struct pr_mem_info *m[4];
     const struct pr_event *ev[4];
-    sqlite3 *db = NULL;
     size_t i, k = 0;
-    const char *const *sql;
 
     (void)state;
-    build("run.db", torch_npu_sql);
-    assert_int_equal(sqlite3_open(build_path("run.db"), &db), SQLITE_OK);
-    for (sql = op_memory_sql; *sql != NULL; sql++)
-        assert_int_equal(sqlite3_exec(db, *sql, NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(db);
-    t = load(build_path("run.db"));
     for (i = 0; i < t->n_events; i++)
         if (t->events[i].kind == PR_KIND_MEMORY_RECORD && k < 4) {
             ev[k] = &t->events[i];
@@ -608,7 +653,7 @@ static int
 teardown(void **state)
 {
     static const char *const names[] = {"run.db", "analysis.db", "other.db",
-                                        "no_start.db"};
+                                        "no_start.db", "msprof.db"};
     char path[256];
     size_t i;
 
@@ -628,6 +673,7 @@ main(void)
         cmocka_unit_test(test_steps),     cmocka_unit_test(test_memory),
         cmocka_unit_test(test_op_memory), cmocka_unit_test(test_msprof),
         cmocka_unit_test(test_sniff),     cmocka_unit_test(test_bad),
+        cmocka_unit_test(test_groups),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
