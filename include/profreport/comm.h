@@ -21,6 +21,17 @@ PR_NODISCARD enum pr_status pr_comm_fill(const struct pr_trace *t,
                                          const struct pr_steps *steps,
                                          cJSON *run, struct pr_error *err);
 
+/* Add the run's per-link traffic (t->links) to its communication object
+ * `comm`: "links" (one per group, ranks and transport, summed) and
+ * "link_types"; nothing when the trace has no link.  Clears *ok short of
+ * memory (links.c). */
+void pr_comm_links_emit(const struct pr_trace *t, cJSON *comm, int *ok);
+
+/* Add "link_types" and "link_groups" to the distributed object from the
+ * runs' communication.links; nothing when no run has one. */
+PR_NODISCARD enum pr_status
+pr_comm_links_job(const cJSON *runs, cJSON *distributed, struct pr_error *err);
+
 /* Bytes per element of a collective's dtype name ("Float", "Half",
  * "BFloat16", ...); 0 when unknown. */
 int pr_comm_dtype_size(const char *dtype);

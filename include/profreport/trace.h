@@ -205,6 +205,18 @@ struct pr_gap {
     size_t count;
 };
 
+/* One link of a run's collective traffic as the producer summed it
+ * (Ascend's communication_matrix.json): from one rank of a communication
+ * group to another, over one transport, over the whole capture.  The
+ * analysis adds up records of the same group, ranks and transport. */
+struct pr_link {
+    int32_t src, dst;   /* ranks within the group (>= 0) */
+    uint32_t group;     /* the group's id as text; PR_STR_NONE unknown */
+    uint32_t transport; /* "HCCS", "PCIE", "RDMA", "SIO", "LOCAL" ... */
+    int64_t bytes;      /* >= 0 */
+    int64_t time_ns;    /* >= 0 */
+};
+
 /* Data-quality counters: problems that did not stop ingest. */
 struct pr_diag {
     size_t skipped_no_dur; /* X events without a usable dur */
@@ -261,6 +273,10 @@ struct pr_trace {
                          msprof step trace): steps are taken as they are,
                          not stretched to the device work they launched
                          nor trimmed where there is none */
+
+    /* Collective traffic per link, where the producer states it (owned) */
+    struct pr_link *links;
+    size_t n_links, cap_links;
     struct pr_skip *skipped; /* owned: folder members not read */
     size_t n_skipped, cap_skipped;
     struct pr_gap *gaps; /* owned: what the format cannot give, in the
@@ -298,6 +314,8 @@ struct pr_mem_info *pr_trace_add_mem(struct pr_trace *t, uint32_t *index);
 void pr_gpu_info_init(struct pr_gpu_info *g);
 PR_NODISCARD enum pr_status pr_trace_add_flow(struct pr_trace *t,
                                               const struct pr_flow *f);
+PR_NODISCARD enum pr_status pr_trace_add_link(struct pr_trace *t,
+                                              const struct pr_link *l);
 struct pr_device *pr_trace_add_device(struct pr_trace *t);
 
 /* ---- Filling the model: what a reader of any producer calls.  Strings

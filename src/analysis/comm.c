@@ -635,6 +635,7 @@ emit_comm(struct collect *c, const struct pr_steps *steps, cJSON *run,
     emit_steps(steps, comp, &both, o, &ok);
     emit_note(c, o, &ok);
     emit_ops(c->t, c->ops, c->n_ops, o, &ok);
+    pr_comm_links_emit(c->t, o, &ok);
     pr_ranges_free(&both);
     return ok ? PR_OK
               : pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");
@@ -651,7 +652,8 @@ pr_comm_fill(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
         return pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");
     c->t = t;
     st = collect_calls(c, err);
-    if (st == PR_OK && (steps->roles[PR_CAT_COMM].n > 0 || c->n_ops > 0))
+    if (st == PR_OK &&
+        (steps->roles[PR_CAT_COMM].n > 0 || c->n_ops > 0 || t->n_links > 0))
         st = emit_comm(c, steps, run, err);
     else if (st == PR_OK && cJSON_AddNullToObject(run, "communication") == NULL)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");

@@ -354,6 +354,10 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
     emit_comm_ops(w, n, d, &ok);
     emit_stragglers(w, n, all_ranks, d, &ok);
     free(w);
+    if (ok && pr_comm_links_job(runs, d, err) != PR_OK) {
+        cJSON_Delete(d);
+        return PR_E_NOMEM;
+    }
     if (ok && cJSON_ReplaceItemInObjectCaseSensitive(summary, "distributed", d))
         return PR_OK;
     cJSON_Delete(d);

@@ -198,6 +198,8 @@ was_read(const struct pr_asc *a, const char *name)
         return a->has_kernels || a->has_tv;
     if (strcmp(name, "communication.json") == 0)
         return a->has_comm;
+    if (strcmp(name, "communication_matrix.json") == 0)
+        return a->has_matrix;
     if (strcmp(name, "operator_memory.csv") == 0)
         return a->has_memory;
     return strcmp(name, "step_trace_time.csv") == 0;
@@ -285,6 +287,8 @@ read_run(struct pr_asc *a, const char *dir, struct pr_error *err)
                           a->out);
     if (st == PR_OK)
         st = pr_asc_comm(a, err);
+    if (st == PR_OK)
+        st = pr_asc_matrix(a, err);
     if (st == PR_OK)
         st = pr_asc_memory(a, err);
     if (st == PR_OK)

@@ -23,6 +23,7 @@ struct pr_asc {
     int has_kernels;    /* kernel_details.csv was read */
     int has_memory;     /* operator_memory.csv was read */
     int has_comm;       /* communication.json was read */
+    int has_matrix;     /* communication_matrix.json was read */
     size_t n_sized;     /* collectives it gave a size */
     int64_t device;     /* the NPU's id (0 unless the files say) */
 };
@@ -54,6 +55,11 @@ PR_NODISCARD enum pr_status pr_asc_memory(struct pr_asc *a,
  * each HCCL operation transferred, onto its kernel_details task.
  * Messages start with the path. */
 PR_NODISCARD enum pr_status pr_asc_comm(struct pr_asc *a, struct pr_error *err);
+
+/* communication_matrix.json: the traffic of each link of each
+ * communication group, as pr_links.  Messages start with the path. */
+PR_NODISCARD enum pr_status pr_asc_matrix(struct pr_asc *a,
+                                          struct pr_error *err);
 
 /* step_trace_time.csv: the producer's steps ("ProfilerStep#N" windows on
  * the device clock, t->device_steps set), anchored at the first device

@@ -7,7 +7,16 @@
  * transferred (Σ Transit Size over HCCS, RDMA, PCIE, SDMA, SIO), which
  * for a ring collective is larger than the message (docs/differences.md).
  * An operation is matched to the task of the same name starting within
- * 1 µs of its Start Timestamp (a double in the file). */
+ * 1 µs of its Start Timestamp (a double in the file).
+ *
+ * communication_matrix.json (spec §2.4): per step, per operation, the
+ * traffic of each link "src-dst" (ranks within the operation's group)
+ * with its transport, size (MB = 10^6 bytes) and time (ms).  Each link
+ * becomes a pr_link.  The 2025 export lists, per collective type, a few
+ * sample operations (top1, middle, bottom1..3, which repeat each other)
+ * and their "-total": only the totals are taken then; the 2023 export
+ * lists every operation and a "Total Op Info" that sums them across
+ * groups, which is left out. */
 #include "config.h"
 
 #include <math.h>
@@ -198,6 +207,147 @@ pr_asc_comm(struct pr_asc *a, struct pr_error *err)
     free(ix.ev);
     pr_buf_free(&text);
     a->has_comm = st == PR_OK;
+    if (st != PR_OK)
+        pr_error_prefix(err, "%s: ", path);
+    return st;
+}
+
+/* ------------------------------------------------ communication_matrix */
+
+/* "src-dst" as two ranks; 0 when it is not that. */
+static int
+link_ranks(const char *key, int32_t *src, int32_t *dst)
+{
+    char *end;
+    long a, b;
+
+    if (key == NULL || *key < '0' || *key > '9')
+        return 0;
+    a = strtol(key, &end, 10);
+    if (*end != '-' || end[1] < '0' || end[1] > '9')
+        return 0;
+    b = strtol(end + 1, &end, 10);
+    if (*end != '\0' || a > INT32_MAX || b > INT32_MAX)
+        return 0;
+    *src = (int32_t)a;
+    *dst = (int32_t)b;
+    return 1;
+}
+
+/* A number field scaled to an int64 >= 0: MB to bytes, ms to ns. */
+static int
+scaled(const cJSON *o, const char *key, double scale, int64_t *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    double x;
+
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0)
+        return 0;
+    x = v->valuedouble * scale;
+    if (x > 9e18)
+        return 0;
+    *out = (int64_t)llround(x);
+    return 1;
+}
+
+/* The links of one operation entry "<op>@<group>"; a link without its
+ * transport, size or time is counted in *bad. */
+static enum pr_status
+add_links(struct pr_asc *a, const cJSON *op, size_t *bad)
+{
+    const char *at = strchr(op->string, '@');
+    const cJSON *l;
+    struct pr_link k;
+
+    k.group =
+        at ? pr_strtab_intern(a->t->strs, at + 1, strlen(at + 1)) : PR_STR_NONE;
+    cJSON_ArrayForEach(l, op)
+    {
+        const char *tr = cJSON_GetStringValue(
+            cJSON_GetObjectItemCaseSensitive(l, "Transport Type"));
+
+        if (!link_ranks(l->string, &k.src, &k.dst) || tr == NULL ||
+            !scaled(l, "Transit Size(MB)", 1e6, &k.bytes) ||
+            !scaled(l, "Transit Time(ms)", 1e6, &k.time_ns)) {
+            (*bad)++;
+            continue;
+        }
+        k.transport = pr_strtab_intern(a->t->strs, tr, strlen(tr));
+        if (k.transport == PR_STR_NONE || pr_trace_add_link(a->t, &k) != PR_OK)
+            return PR_E_NOMEM;
+    }
+    return PR_OK;
+}
+
+/* One step's p2p or collective object: its "-total@" entries when it
+ * has any, else every entry but "Total Op Info". */
+static enum pr_status
+add_kind(struct pr_asc *a, const cJSON *kind, size_t *bad)
+{
+    const cJSON *op;
+    int totals = 0;
+    enum pr_status st = PR_OK;
+
+    cJSON_ArrayForEach(op, kind) totals |=
+        op->string != NULL && strstr(op->string, "-total@") != NULL;
+    cJSON_ArrayForEach(op, kind)
+    {
+        if (st != PR_OK || op->string == NULL || !cJSON_IsObject(op) ||
+            strcmp(op->string, "Total Op Info") == 0 ||
+            (totals && strstr(op->string, "-total@") == NULL))
+            continue;
+        st = add_links(a, op, bad);
+    }
+    return st;
+}
+
+static enum pr_status
+matrix_doc(struct pr_asc *a, const cJSON *doc, size_t *bad)
+{
+    const cJSON *step, *kind;
+    enum pr_status st = PR_OK;
+
+    cJSON_ArrayForEach(step, doc)
+    {
+        cJSON_ArrayForEach(kind, step)
+        {
+            if (st == PR_OK && kind->string != NULL &&
+                (strcmp(kind->string, "p2p") == 0 ||
+                 strcmp(kind->string, "collective") == 0))
+                st = add_kind(a, kind, bad);
+        }
+    }
+    return st;
+}
+
+enum pr_status
+pr_asc_matrix(struct pr_asc *a, struct pr_error *err)
+{
+    char path[4096];
+    struct pr_buf text;
+    cJSON *doc = NULL;
+    size_t bad = 0;
+    enum pr_status st;
+
+    if (!pr_asc_path(a, "communication_matrix.json", path, sizeof(path)))
+        return PR_OK;
+    pr_buf_init(&text, 0);
+    st = read_text(path, a->max, &text, err);
+    if (st == PR_OK) {
+        doc = cJSON_ParseWithLength(text.data ? text.data : "", text.len);
+        if (!cJSON_IsObject(doc))
+            st = pr_error_set(err, PR_E_FORMAT, "not a JSON object");
+    }
+    if (st == PR_OK && matrix_doc(a, doc, &bad) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (st == PR_OK && bad > 0 &&
+        pr_trace_add_gap(a->t, "bad_links", bad,
+                         "links of communication_matrix.json without a "
+                         "transport, size or time were left out") != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    cJSON_Delete(doc);
+    pr_buf_free(&text);
+    a->has_matrix = st == PR_OK;
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", path);
     return st;

@@ -44,6 +44,7 @@ pr_trace_free(struct pr_trace *t)
         free(t->mem);
         free(t->flows);
         free(t->devices);
+        free(t->links);
         free(t->skipped);
         free(t->gaps);
         pr_shapes_table_free(t->shapes);
@@ -183,6 +184,16 @@ pr_trace_add_flow(struct pr_trace *t, const struct pr_flow *f)
                 sizeof(*f)) != PR_OK)
         return PR_E_NOMEM;
     t->flows[t->n_flows++] = *f;
+    return PR_OK;
+}
+
+enum pr_status
+pr_trace_add_link(struct pr_trace *t, const struct pr_link *l)
+{
+    if (pr_grow((void **)&t->links, &t->cap_links, t->n_links + 1,
+                sizeof(*l)) != PR_OK)
+        return PR_E_NOMEM;
+    t->links[t->n_links++] = *l;
     return PR_OK;
 }
 
