@@ -383,13 +383,15 @@ count_saved(const struct pr_options *o)
 /* Saved summaries as inputs: the reports are re-rendered from them alone
  * (the summary is the durable artefact of a CI job).  *out stays NULL when
  * no input is one; a mix of summaries and traces is refused, and so are
- * options that only the analysis of traces can honour. */
+ * options that only the analysis of traces can honour.  Several summaries
+ * are merged one at a time into lite runs, *m saying where their whole
+ * runs are (merge.h). */
 static enum pr_status
-load_saved(const struct pr_options *o, cJSON **out, struct pr_error *err)
+load_saved(const struct pr_options *o, cJSON **out, struct pr_merge **m,
+           struct pr_error *err)
 {
-    size_t i, n = count_saved(o);
-    cJSON **v;
-    enum pr_status st = PR_OK;
+    size_t n = count_saved(o);
+    enum pr_status st;
 
     *out = NULL;
     if (n == 0)
@@ -403,22 +405,17 @@ load_saved(const struct pr_options *o, cJSON **out, struct pr_error *err)
                             "--peak-tflops, --peak-gbps and --device-spec "
                             "need the traces: a saved summary's roofline "
                             "was computed when it was written");
-    v = calloc(n, sizeof(*v));
-    if (v == NULL)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    for (i = 0; i < n && st == PR_OK; i++)
-        st = pr_saved_load(o->inputs[i], &v[i], err);
-    if (st == PR_OK)
-        st = pr_merge_summaries(v, o->inputs, n, out, err);
+    if (n == 1)
+        return pr_saved_load(o->inputs[0], out, err);
+    st = pr_merge_load(o->inputs, n, out, m, err);
     /* the job views are read from the runs: rebuild them over the joined
        runs, as when the traces are read together (issue #17) */
-    if (st == PR_OK && n > 1 && (st = pr_summary_finish(*out, err)) != PR_OK) {
+    if (st == PR_OK && (st = pr_summary_finish(*out, err)) != PR_OK) {
         cJSON_Delete(*out);
         *out = NULL;
+        pr_merge_free(*m);
+        *m = NULL;
     }
-    for (i = 0; i < n; i++)
-        cJSON_Delete(v[i]);
-    free(v);
     return st;
 }
 
@@ -439,14 +436,34 @@ check_device_spec(const struct pr_options *o, struct pr_error *err)
     return PR_OK;
 }
 
+/* Every lite run of a merged job made whole, for the readers of all runs
+ * in full (tables, diff, trend); *m is freed: nothing borrows it after. */
 static enum pr_status
-build_summary(const struct pr_options *o, cJSON **out, struct pr_error *err)
+whole_runs(cJSON *sum, struct pr_merge **m, struct pr_error *err)
+{
+    enum pr_status st = PR_OK;
+
+    if (*m != NULL)
+        st = pr_merge_expand(*m, cJSON_GetObjectItemCaseSensitive(sum, "runs"),
+                             err);
+    pr_merge_free(*m);
+    *m = NULL;
+    return st;
+}
+
+/* The summary of the inputs into *out; *m is set (else NULL) when its
+ * runs are lite runs of merged summaries (merge.h). */
+static enum pr_status
+build_summary(const struct pr_options *o, cJSON **out, struct pr_merge **m,
+              struct pr_error *err)
 {
     struct pr_input_list files = {0};
     cJSON *sum;
-    enum pr_status st = load_saved(o, out, err);
+    enum pr_status st;
     size_t i, used = 0;
 
+    *m = NULL;
+    st = load_saved(o, out, m, err);
     if (st != PR_OK || *out != NULL)
         return st;
     st = check_device_spec(o, err);
@@ -485,28 +502,45 @@ pr_pipeline_summary(const char *const *inputs, size_t n, int quiet, cJSON **out,
                     struct pr_error *err)
 {
     struct pr_options o;
+    struct pr_merge *m = NULL;
+    enum pr_status st;
 
     memset(&o, 0, sizeof(o));
     o.inputs = (const char **)(uintptr_t)inputs; /* read only below */
     o.n_inputs = n;
     o.quiet = quiet;
-    return build_summary(&o, out, err);
+    st = build_summary(&o, out, &m, err);
+    if (st == PR_OK)
+        st = whole_runs(*out, &m, err);
+    if (st != PR_OK && *out != NULL) {
+        cJSON_Delete(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+/* A merged job's lite run printed as its whole run (merge.h). */
+static enum pr_status
+whole_run(void *m, const cJSON *el, const cJSON **use, struct pr_error *err)
+{
+    return pr_merge_run(m, el, use, err);
 }
 
 /* The summary as JSON text into the staging file tmp; standard output
  * also gets a final newline (a file keeps the bytes --json always wrote). */
 static enum pr_status
 fill_json(const char *tmp, const char *path, const cJSON *sum,
-          struct pr_error *err)
+          struct pr_merge *m, struct pr_error *err)
 {
-    return pr_outputs_fill_json(tmp, path, sum, strcmp(path, "-") == 0, err);
+    return pr_outputs_fill_json_with(tmp, path, sum, strcmp(path, "-") == 0,
+                                     m != NULL ? whole_run : NULL, m, err);
 }
 
 /* Render every requested report into its staging file (each staged first,
  * so a path that cannot take a file fails before any work), then commit
  * them together: all of them or none (issue #19). */
 static enum pr_status
-write_outputs(const struct pr_options *o, const cJSON *sum,
+write_outputs(const struct pr_options *o, const cJSON *sum, struct pr_merge *m,
               struct pr_error *err)
 {
     struct pr_render_opts ro = {.top = o->top,
@@ -526,6 +560,10 @@ write_outputs(const struct pr_options *o, const cJSON *sum,
     pr_buf_init(&html, 0);
     if (o->html_path != NULL || o->pdf_path != NULL)
         st = pr_detail_view(sum, o->detail_ranks, &view, err);
+    /* the runs drawn in full, read whole again: all others stay lite */
+    if (st == PR_OK && view != NULL && m != NULL)
+        st = pr_merge_expand(m, cJSON_GetObjectItemCaseSensitive(view, "runs"),
+                             err);
     /* a job's report: three ranks in full must fit where one did */
     if (st == PR_OK && !o->top_given &&
         cJSON_GetObjectItemCaseSensitive(view, "detail") != NULL)
@@ -542,7 +580,7 @@ write_outputs(const struct pr_options *o, const cJSON *sum,
         st = pr_outputs_fill(th, o->html_path, html.data ? html.data : "",
                              html.len, err);
     if (st == PR_OK && tj != NULL)
-        st = fill_json(tj, o->json_path, sum, err);
+        st = fill_json(tj, o->json_path, sum, m, err);
     if (st == PR_OK && tp != NULL)
         st = pr_pdf_render(view, &ro, tp, err);
     if (st == PR_OK)
@@ -776,25 +814,28 @@ enum pr_status
 pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
 {
     cJSON *sum = NULL;
+    struct pr_merge *m = NULL;
     enum pr_status st;
 
     bound_heap();
     if (o->command == PR_CMD_TABLE && o->table_kind &&
         strcmp(o->table_kind, "kernel-calls") == 0)
         return kernel_calls_table(o, err);
-    st = build_summary(o, &sum, err);
+    st = build_summary(o, &sum, &m, err);
     if (st != PR_OK)
         return st;
     warn_mixed_jobs(sum);
     if (o->command == PR_CMD_TABLE) {
-        st = print_table(o, sum, NULL, err);
-        cJSON_Delete(sum);
-        return st;
-    }
-    if (o->json_path == NULL && o->html_path == NULL && o->pdf_path == NULL)
+        st = whole_runs(sum, &m, err);
+        if (st == PR_OK)
+            st = print_table(o, sum, NULL, err);
+    } else if (o->json_path == NULL && o->html_path == NULL &&
+               o->pdf_path == NULL) {
         print_brief(sum);
-    else
-        st = write_outputs(o, sum, err);
+    } else {
+        st = write_outputs(o, sum, m, err);
+    }
     cJSON_Delete(sum);
+    pr_merge_free(m);
     return st;
 }

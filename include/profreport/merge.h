@@ -1,8 +1,21 @@
-/* merge.h - one summary out of several saved ones: the step where per-rank
- * summaries computed apart (a Slurm array, xargs -P) become one job (issue
- * #17).  The runs and inputs are joined here; the job-level views
- * (distributed, job) are read from the runs alone, so the caller rebuilds
- * them over the joined runs (pr_summary_finish). */
+/* merge.h - one job out of several saved summaries: the step where
+ * per-rank summaries computed apart (a Slurm array, xargs -P) become one
+ * job (issue #17).
+ *
+ * The merge streams: each summary is read, reduced and freed before the
+ * next, so 1,024 ranks never hold 1,024 summary trees.  What stays of a
+ * run is its "lite" form, the members the job-level views read
+ * (distributed.c, job.c) and the pipeline's own checks: worker, span,
+ * rank, world_size, step_summary, communication, the steps' name and
+ * duration_us, the operators' name, calls, device_self_us and
+ * host_self_us, the kernels' name, calls and total_us.  The caller
+ * rebuilds the job views over the lite runs (pr_summary_finish), which
+ * gives the same figures as the whole runs; a run is read whole again from
+ * its file only where it is written or drawn in full (pr_merge_run).
+ *
+ * A reader of runs in the job views that starts reading another member of
+ * a run must add it to the lite form (merge.c, keep[]); test_merge checks
+ * the views of lite and whole runs against each other. */
 #ifndef PROFREPORT_MERGE_H
 #define PROFREPORT_MERGE_H
 
@@ -12,16 +25,38 @@
 
 #include "profreport/error.h"
 
-/* Join the n >= 1 checked summaries (contract.h) of sums, named names[i]
- * in messages, into *out: the first summary with every later one's inputs
- * and runs appended in order.  One summary is returned as it is.  Takes
- * ownership of every sums[i], also on error (each is freed or moved into
- * *out, and sums[i] set to NULL).  Errors: PR_E_FORMAT when two summaries
- * hold the same run (worker, span and rank), naming both files;
+/* Where each lite run of a merged summary came from. */
+struct pr_merge;
+
+/* Read the n >= 1 saved summaries paths[i] (pr_saved_load) one at a time
+ * into *out: the first summary's members, every later one's inputs
+ * appended in order, and "runs" holding the lite form of every run in
+ * input order.  *m receives the record of the runs' files; paths must
+ * outlive it, and *m must outlive *out (the lite runs borrow its names).
+ * Peak memory: one summary tree plus the lite runs.  Errors (nothing
+ * returned): those of pr_saved_load; PR_E_FORMAT when two summaries hold
+ * the same run (worker, span and rank), naming both files; PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_merge_load(const char *const *paths, size_t n,
+                                          cJSON **out, struct pr_merge **m,
+                                          struct pr_error *err);
+
+/* *full: the whole run that `run` stands for, when run is a lite run of
+ * m's summary or a reference to one (cJSON_AddItemReferenceToArray), read
+ * again from its file; NULL for any other item.  Borrowed: valid until the
+ * next call or pr_merge_free.  Runs taken in summary order read each file
+ * once.  Errors: those of pr_saved_load; PR_E_FORMAT when the file no
+ * longer holds that run (changed since pr_merge_load). */
+PR_NODISCARD enum pr_status pr_merge_run(struct pr_merge *m, const cJSON *run,
+                                         const cJSON **full,
+                                         struct pr_error *err);
+
+/* Replace every element of the array `runs` that pr_merge_run knows with
+ * a copy of its whole run (a report's detail runs, or every run where a
+ * consumer reads all of them).  Errors: those of pr_merge_run,
  * PR_E_NOMEM. */
-PR_NODISCARD enum pr_status pr_merge_summaries(cJSON **sums,
-                                               const char *const *names,
-                                               size_t n, cJSON **out,
-                                               struct pr_error *err);
+PR_NODISCARD enum pr_status pr_merge_expand(struct pr_merge *m, cJSON *runs,
+                                            struct pr_error *err);
+
+void pr_merge_free(struct pr_merge *m); /* accepts NULL */
 
 #endif

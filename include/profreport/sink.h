@@ -56,6 +56,20 @@ PR_NODISCARD enum pr_status pr_outputs_fill_json(const char *tmp,
                                                  const cJSON *doc, int newline,
                                                  struct pr_error *err);
 
+/* What to print in place of one element `el` of a top-level array of the
+ * document: *use = NULL prints el itself.  A merged job's lite runs are
+ * printed as their whole runs, read again one at a time (merge.h). */
+typedef enum pr_status (*pr_json_elem_fn)(void *ctx, const cJSON *el,
+                                          const cJSON **use,
+                                          struct pr_error *err);
+
+/* pr_outputs_fill_json with each element of a top-level array passed
+ * through fn (NULL: none).  Errors: those of fn, PR_E_IO, PR_E_NOMEM. */
+PR_NODISCARD enum pr_status
+pr_outputs_fill_json_with(const char *tmp, const char *path, const cJSON *doc,
+                          int newline, pr_json_elem_fn fn, void *ctx,
+                          struct pr_error *err);
+
 /* Stage `len` bytes for `path` (pr_outputs_stage, then fill). */
 PR_NODISCARD enum pr_status pr_outputs_write(struct pr_outputs *o,
                                              const char *path, const void *data,

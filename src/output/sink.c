@@ -155,10 +155,29 @@ put_key(FILE *f, const char *key)
     return ok;
 }
 
+/* Where put_doc takes the elements of the top-level arrays from. */
+struct elems {
+    pr_json_elem_fn fn;
+    void *ctx;
+    struct pr_error *err;
+    enum pr_status st; /* fn's failure, else PR_OK */
+};
+
+/* One element of a top-level array, as fn says. */
+static int
+put_elem(FILE *f, const cJSON *el, struct elems *e)
+{
+    const cJSON *use = NULL;
+
+    if (e->fn != NULL && (e->st = e->fn(e->ctx, el, &use, e->err)) != PR_OK)
+        return 0;
+    return put_printed(f, use != NULL ? use : el, 2);
+}
+
 /* cJSON_Print(doc) for an object, one member (one element of an array
  * member) in memory at a time. */
 static int
-put_doc(FILE *f, const cJSON *doc)
+put_doc(FILE *f, const cJSON *doc, struct elems *e)
 {
     const cJSON *m, *el;
     int ok;
@@ -171,7 +190,7 @@ put_doc(FILE *f, const cJSON *doc)
         if (ok && cJSON_IsArray(m)) {
             ok = fputc('[', f) != EOF;
             for (el = m->child; ok && el != NULL; el = el->next)
-                ok = put_printed(f, el, 2) &&
+                ok = put_elem(f, el, e) &&
                      (el->next == NULL || fputs(", ", f) != EOF);
             ok = ok && fputc(']', f) != EOF;
         } else if (ok) {
@@ -186,26 +205,37 @@ enum pr_status
 pr_outputs_fill_json(const char *tmp, const char *path, const cJSON *doc,
                      int newline, struct pr_error *err)
 {
+    return pr_outputs_fill_json_with(tmp, path, doc, newline, NULL, NULL, err);
+}
+
+enum pr_status
+pr_outputs_fill_json_with(const char *tmp, const char *path, const cJSON *doc,
+                          int newline, pr_json_elem_fn fn, void *ctx,
+                          struct pr_error *err)
+{
     FILE *f = fopen(tmp, "w");
-    int ok, io, e;
+    struct elems e = {fn, ctx, err, PR_OK};
+    int ok, io, en;
 
     if (f == NULL)
         return pr_error_set(err, PR_E_IO, "%s: cannot write: %s", path,
                             strerror(errno));
-    ok = put_doc(f, doc) && (!newline || fputc('\n', f) != EOF);
+    ok = put_doc(f, doc, &e) && (!newline || fputc('\n', f) != EOF);
     io = ferror(f);
-    e = errno;
+    en = errno;
     if (fclose(f) != 0 && !io) {
         io = 1;
-        e = errno;
+        en = errno;
     }
+    if (e.st != PR_OK) /* fn's own message */
+        return e.st;
     if (ok && !io)
         return PR_OK;
     if (!io) /* a member could not be printed */
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     return pr_error_set(err, PR_E_IO, "%s: write failed: %s",
                         is_stdout(path) ? "standard output" : path,
-                        strerror(e));
+                        strerror(en));
 }
 
 /* Copy the bytes of `from` to the open descriptor `to`. */

@@ -1,90 +1,215 @@
-/* merge.c - several saved summaries into one job (merge.h).  Per-rank
- * summaries written apart (a Slurm array, xargs -P) are joined here: their
- * inputs and runs in the order given.  The job-level views (distributed,
- * job) are read from the runs alone, so the caller recomputes them over
- * the joined runs (pr_summary_finish) rather than this step merging them. */
+/* merge.c - several saved summaries into one job, one file at a time
+ * (merge.h).  Each summary is loaded, its inputs moved to the job, each
+ * run reduced to what the job views read (as compact text and rows, names
+ * interned once for all ranks), and the tree freed before the next file is
+ * read; the lite runs are built from the compact forms at the end. */
 #include "config.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "profreport/buf.h"
+#include "profreport/keys.h"
 #include "profreport/merge.h"
+#include "profreport/saved.h"
+#include "profreport/sget.h"
+#include "profreport/strtab.h"
 
-/* One run of the joined job and the summary it came from. */
-struct run_ref {
-    const cJSON *run;
-    size_t from;
+#define MAX_ROW_KEYS 4
+
+#define KINDS 3 /* steps, operators, kernels */
+
+/* One row of a run's steps, operators or kernels: its name and the
+ * numbers the job views read (NAN: absent or null, which they read
+ * alike). */
+struct row {
+    uint32_t name; /* PR_STR_NONE: no name */
+    double v[MAX_ROW_KEYS - 1];
 };
 
-static const char *
-str_of(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+/* One run: where its whole form is, what its lite form holds until it is
+ * built, and how to find it again. */
+struct src {
+    const cJSON *lite;
+    uintptr_t first; /* its first member, which a reference to it shares */
+    size_t file;     /* index into paths */
+    size_t pos;      /* index in that file's "runs" */
+    size_t text, text_len; /* its whole members as JSON text, in m->text */
+    size_t row0[KINDS];    /* its rows, in m->rows[k] */
+    size_t nrows[KINDS];
+    unsigned char is_array; /* bit k: member k is an array (rows) */
+};
 
-    return cJSON_IsString(v) ? v->valuestring : "";
-}
+/* The lite runs are built only when every file is read and freed: kept
+ * in compact form until then, so that no node of a lite run lies between
+ * the freed nodes of the trees read after it (which made glibc's malloc
+ * four times slower on 1,024 summaries). */
+struct pr_merge {
+    const char *const *paths;
+    struct src *v;
+    size_t n, cap;
+    struct pr_strtab *names; /* every row name, once for all ranks */
+    struct pr_buf text;      /* the runs' whole members */
+    struct row *rows[KINDS];
+    size_t nrows[KINDS], caprows[KINDS];
+    cJSON *held; /* the file pr_merge_run read last */
+    size_t held_file;
+};
 
-static double
-rank_of(const cJSON *run)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, "rank");
+/* Members of a run kept whole, and arrays whose rows keep only some
+ * members: what distributed.c, job.c and the pipeline's checks read. */
+static const char *const whole[] = {PR_K_WORKER,       PR_K_SPAN,
+                                    PR_K_RANK,         PR_K_WORLD_SIZE,
+                                    PR_K_STEP_SUMMARY, PR_K_COMMUNICATION};
 
-    return cJSON_IsNumber(v) ? v->valuedouble : -1;
-}
+static const struct {
+    const char *array;
+    const char *keys[MAX_ROW_KEYS]; /* name first; NULL-padded */
+} rows[KINDS] = {
+    {PR_K_STEPS, {PR_K_NAME, PR_K_DURATION_US, NULL, NULL}},
+    {PR_K_OPERATORS,
+     {PR_K_NAME, PR_K_CALLS, PR_K_DEVICE_SELF_US, PR_K_HOST_SELF_US}},
+    {PR_K_KERNELS, {PR_K_NAME, PR_K_CALLS, PR_K_TOTAL_US, NULL}},
+};
 
-/* Worker, span, then rank: the name of a run within a job. */
+/* Move from[key] into to (nothing when absent). */
 static int
-cmp_ref(const void *pa, const void *pb)
+move_member(cJSON *to, cJSON *from, const char *key)
 {
-    const struct run_ref *a = pa, *b = pb;
-    int c = strcmp(str_of(a->run, "worker"), str_of(b->run, "worker"));
-    double ra, rb;
+    cJSON *it = cJSON_DetachItemFromObjectCaseSensitive(from, key);
 
-    if (c == 0)
-        c = strcmp(str_of(a->run, "span"), str_of(b->run, "span"));
-    if (c != 0)
-        return c;
-    ra = rank_of(a->run);
-    rb = rank_of(b->run);
-    return (ra > rb) - (ra < rb);
+    if (it == NULL)
+        return 1;
+    if (!cJSON_AddItemToObject(to, key, it)) {
+        cJSON_Delete(it);
+        return 0;
+    }
+    return 1;
 }
 
-/* A run given twice (the same summary passed twice, or two summaries of
- * the same rank) would count its rank twice in every job figure. */
-static enum pr_status
-check_unique(cJSON **sums, const char *const *names, size_t n,
-             struct pr_error *err)
+/* s as a JSON string (cJSON reads the escapes back to the same bytes). */
+static int
+put_str(struct pr_buf *b, const char *s)
 {
-    struct run_ref *v;
-    size_t i, m = 0, total = 0;
-    const cJSON *r;
-    enum pr_status st = PR_OK;
+    int ok = pr_buf_addc(b, '"') == PR_OK;
 
-    for (i = 0; i < n; i++)
-        total += (size_t)cJSON_GetArraySize(
-            cJSON_GetObjectItemCaseSensitive(sums[i], "runs"));
-    v = calloc(total > 0 ? total : 1, sizeof(*v));
-    if (v == NULL)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    for (i = 0; i < n; i++)
-        cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(sums[i], "runs"))
-        {
-            v[m].run = r;
-            v[m++].from = i;
-        }
-    qsort(v, m, sizeof(*v), cmp_ref);
-    for (i = 1; i < m && st == PR_OK; i++)
-        if (cmp_ref(&v[i - 1], &v[i]) == 0)
-            st = pr_error_set(
-                err, PR_E_FORMAT,
-                "%s and %s: both hold run '%s'%s%s (rank %.0f): give each "
-                "rank's summary once",
-                names[v[i - 1].from], names[v[i].from],
-                str_of(v[i].run, "worker"),
-                *str_of(v[i].run, "span") != '\0' ? ", span " : "",
-                str_of(v[i].run, "span"), rank_of(v[i].run));
-    free(v);
-    return st;
+    for (; ok && *s != '\0'; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            ok = pr_buf_addc(b, '\\') == PR_OK && pr_buf_addc(b, *s) == PR_OK;
+        else if (c < 0x20)
+            ok = pr_buf_printf(b, "\\u%04x", c) == PR_OK;
+        else
+            ok = pr_buf_addc(b, *s) == PR_OK;
+    }
+    return ok && pr_buf_addc(b, '"') == PR_OK;
+}
+
+/* it as JSON text that cJSON parses back to the same tree: numbers with
+ * 17 digits, which cJSON_Print does not guarantee (it keeps 15 when they
+ * read back within an epsilon), and the job figures must not move. */
+static int
+put_json(struct pr_buf *b, const cJSON *it)
+{
+    const cJSON *c;
+    int ok;
+
+    if (cJSON_IsNumber(it))
+        return pr_buf_printf(b, isfinite(it->valuedouble) ? "%.17g" : "null",
+                             it->valuedouble) == PR_OK;
+    if (cJSON_IsString(it))
+        return put_str(b, it->valuestring);
+    if (!cJSON_IsArray(it) && !cJSON_IsObject(it))
+        return pr_buf_adds(b, cJSON_IsTrue(it)    ? "true"
+                              : cJSON_IsFalse(it) ? "false"
+                                                  : "null") == PR_OK;
+    ok = pr_buf_addc(b, cJSON_IsArray(it) ? '[' : '{') == PR_OK;
+    for (c = it->child; ok && c != NULL; c = c->next) {
+        if (cJSON_IsObject(it))
+            ok = put_str(b, c->string != NULL ? c->string : "") &&
+                 pr_buf_addc(b, ':') == PR_OK;
+        ok = ok && put_json(b, c) &&
+             (c->next == NULL || pr_buf_addc(b, ',') == PR_OK);
+    }
+    return ok && pr_buf_addc(b, cJSON_IsArray(it) ? ']' : '}') == PR_OK;
+}
+
+/* The whole members of run (and any row member that is no array) as
+ * compact JSON text at the end of m->text. */
+static int
+keep_text(struct pr_merge *m, cJSON *run, struct src *s)
+{
+    cJSON *t = cJSON_CreateObject();
+    size_t i;
+    int ok = t != NULL;
+
+    for (i = 0; ok && i < sizeof(whole) / sizeof(whole[0]); i++)
+        ok = move_member(t, run, whole[i]);
+    for (i = 0; ok && i < KINDS; i++)
+        if (!cJSON_IsArray(pr_sget(run, rows[i].array)))
+            ok = move_member(t, run, rows[i].array);
+    s->text = m->text.len;
+    ok = ok && put_json(&m->text, t);
+    s->text_len = m->text.len - s->text;
+    cJSON_Delete(t);
+    return ok;
+}
+
+/* The rows of run's array of kind k, appended to m->rows[k]. */
+static int
+keep_rows(struct pr_merge *m, const cJSON *run, size_t k, struct src *s)
+{
+    const cJSON *arr = pr_sget(run, rows[k].array), *el;
+    size_t j, need = m->nrows[k] + pr_sget_len(arr);
+
+    s->row0[k] = m->nrows[k];
+    if (!cJSON_IsArray(arr))
+        return 1;
+    s->is_array |= (unsigned char)(1u << k);
+    if (pr_grow((void **)&m->rows[k], &m->caprows[k], need,
+                sizeof(struct row)) != PR_OK)
+        return 0;
+    cJSON_ArrayForEach(el, arr)
+    {
+        struct row *r = &m->rows[k][m->nrows[k]++];
+        const char *name = pr_sget_str(el, PR_K_NAME);
+        r->name = name != NULL ? pr_strtab_intern(m->names, name, strlen(name))
+                               : PR_STR_NONE;
+        if (name != NULL && r->name == PR_STR_NONE)
+            return 0;
+        for (j = 1; j < MAX_ROW_KEYS; j++)
+            r->v[j - 1] =
+                rows[k].keys[j] ? pr_sget_num(el, rows[k].keys[j]) : NAN;
+    }
+    s->nrows[k] = m->nrows[k] - s->row0[k];
+    return 1;
+}
+
+/* Keep the compact lite form of every run of doc (file `file`). */
+static int
+keep_runs(struct pr_merge *m, cJSON *doc, size_t file)
+{
+    cJSON *run;
+    size_t pos = 0, k;
+
+    cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(doc, PR_K_RUNS))
+    {
+        struct src *s;
+        if (pr_grow((void **)&m->v, &m->cap, m->n + 1, sizeof(*m->v)) != PR_OK)
+            return 0;
+        s = &m->v[m->n++];
+        memset(s, 0, sizeof(*s));
+        s->file = file;
+        s->pos = pos++;
+        for (k = 0; k < KINDS; k++)
+            if (!keep_rows(m, run, k, s))
+                return 0;
+        if (!keep_text(m, run, s))
+            return 0;
+    }
+    return 1;
 }
 
 /* Move the items of from's array `key` to the end of to's. */
@@ -102,28 +227,307 @@ move_items(cJSON *to, cJSON *from, const char *key)
     return 1;
 }
 
-enum pr_status
-pr_merge_summaries(cJSON **sums, const char *const *names, size_t n,
-                   cJSON **out, struct pr_error *err)
+/* A lite row: constant keys, the name a reference to the interned text. */
+static cJSON *
+lite_row(const struct pr_merge *m, const struct row *r, size_t k)
 {
-    enum pr_status st = n > 1 ? check_unique(sums, names, n, err) : PR_OK;
+    cJSON *o = cJSON_CreateObject(), *it;
+    size_t j;
+    int ok = o != NULL;
+
+    if (ok && r->name != PR_STR_NONE) {
+        it = cJSON_CreateStringReference(pr_strtab_get(m->names, r->name));
+        ok = it != NULL && cJSON_AddItemToObjectCS(o, PR_K_NAME, it);
+        if (!ok)
+            cJSON_Delete(it);
+    }
+    for (j = 1; ok && j < MAX_ROW_KEYS && rows[k].keys[j] != NULL; j++) {
+        if (isnan(r->v[j - 1]))
+            continue;
+        it = cJSON_CreateNumber(r->v[j - 1]);
+        ok = it != NULL && cJSON_AddItemToObjectCS(o, rows[k].keys[j], it);
+        if (!ok)
+            cJSON_Delete(it);
+    }
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* The lite run of s, from its text and rows. */
+static cJSON *
+lite_run(const struct pr_merge *m, const struct src *s)
+{
+    cJSON *l = cJSON_ParseWithLength(m->text.data + s->text, s->text_len);
+    cJSON *a, *r;
+    size_t k, j;
+    int ok = cJSON_IsObject(l);
+
+    for (k = 0; ok && k < KINDS; k++) {
+        if (!(s->is_array & (1u << k)))
+            continue;
+        a = cJSON_CreateArray();
+        ok = a != NULL && cJSON_AddItemToObjectCS(l, rows[k].array, a);
+        if (!ok)
+            cJSON_Delete(a);
+        for (j = 0; ok && j < s->nrows[k]; j++) {
+            r = lite_row(m, &m->rows[k][s->row0[k] + j], k);
+            ok = r != NULL && cJSON_AddItemToArray(a, r);
+            if (!ok)
+                cJSON_Delete(r);
+        }
+    }
+    /* the contract gives a run a worker, so a lite run has a member */
+    if (!ok || l->child == NULL) {
+        cJSON_Delete(l);
+        return NULL;
+    }
+    return l;
+}
+
+/* Every lite run, in input order, into the job's "runs"; the compact
+ * forms are freed. */
+static int
+build_lites(struct pr_merge *m, cJSON *job)
+{
+    cJSON *runs = cJSON_GetObjectItemCaseSensitive(job, PR_K_RUNS), *l;
+    size_t i, k;
+
+    for (i = 0; i < m->n; i++) {
+        l = lite_run(m, &m->v[i]);
+        if (l == NULL || !cJSON_AddItemToArray(runs, l)) {
+            cJSON_Delete(l);
+            return 0;
+        }
+        m->v[i].lite = l;
+        m->v[i].first = (uintptr_t)l->child;
+    }
+    pr_buf_free(&m->text);
+    for (k = 0; k < KINDS; k++) {
+        free(m->rows[k]);
+        m->rows[k] = NULL;
+    }
+    return 1;
+}
+
+static const char *
+str_of(const cJSON *o, const char *key)
+{
+    return pr_sget_str_or(o, key, "");
+}
+
+static double
+rank_of(const cJSON *run)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, PR_K_RANK);
+
+    return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+/* Worker, span, then rank: the name of a run within a job. */
+static int
+cmp_name(const void *pa, const void *pb)
+{
+    const struct src *a = pa, *b = pb;
+    int c = strcmp(str_of(a->lite, PR_K_WORKER), str_of(b->lite, PR_K_WORKER));
+    double ra, rb;
+
+    if (c == 0)
+        c = strcmp(str_of(a->lite, PR_K_SPAN), str_of(b->lite, PR_K_SPAN));
+    if (c != 0)
+        return c;
+    ra = rank_of(a->lite);
+    rb = rank_of(b->lite);
+    return (ra > rb) - (ra < rb);
+}
+
+static int
+cmp_first(const void *pa, const void *pb)
+{
+    const struct src *a = pa, *b = pb;
+
+    return (a->first > b->first) - (a->first < b->first);
+}
+
+/* A run given twice (the same summary passed twice, or two summaries of
+ * the same rank) would count its rank twice in every job figure.  Leaves
+ * m->v sorted for lookup (cmp_first). */
+static enum pr_status
+check_unique(struct pr_merge *m, struct pr_error *err)
+{
+    const struct src *v = m->v;
+    size_t i;
+
+    qsort(m->v, m->n, sizeof(*m->v), cmp_name);
+    for (i = 1; i < m->n; i++)
+        if (cmp_name(&v[i - 1], &v[i]) == 0)
+            return pr_error_set(
+                err, PR_E_FORMAT,
+                "%s and %s: both hold run '%s'%s%s (rank %.0f): give each "
+                "rank's summary once",
+                m->paths[v[i - 1].file], m->paths[v[i].file],
+                str_of(v[i].lite, PR_K_WORKER),
+                *str_of(v[i].lite, PR_K_SPAN) != '\0' ? ", span " : "",
+                str_of(v[i].lite, PR_K_SPAN), rank_of(v[i].lite));
+    qsort(m->v, m->n, sizeof(*m->v), cmp_first);
+    return PR_OK;
+}
+
+/* Fold file i into the job (started by file 0, its runs emptied: the
+ * lite runs are added by build_lites), then free its tree. */
+static enum pr_status
+fold_file(struct pr_merge *m, size_t i, cJSON **job, struct pr_error *err)
+{
+    cJSON *doc = NULL;
+    enum pr_status st = pr_saved_load(m->paths[i], &doc, err);
+    int ok;
+
+    if (st != PR_OK)
+        return st;
+    ok = keep_runs(m, doc, i);
+    if (i == 0) {
+        ok = ok && cJSON_ReplaceItemInObjectCaseSensitive(doc, PR_K_RUNS,
+                                                          cJSON_CreateArray());
+        *job = doc;
+        doc = NULL;
+    } else {
+        ok = ok && move_items(*job, doc, PR_K_INPUTS);
+    }
+    cJSON_Delete(doc);
+    return ok ? PR_OK : pr_error_set(err, PR_E_NOMEM, "out of memory");
+}
+
+enum pr_status
+pr_merge_load(const char *const *paths, size_t n, cJSON **out,
+              struct pr_merge **mp, struct pr_error *err)
+{
+    struct pr_merge *m = calloc(1, sizeof(*m));
+    cJSON *job = NULL;
+    enum pr_status st = PR_OK;
     size_t i;
 
     *out = NULL;
-    for (i = 1; i < n && st == PR_OK; i++)
-        if (!move_items(sums[0], sums[i], "inputs") ||
-            !move_items(sums[0], sums[i], "runs"))
-            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
-    for (i = 1; i < n; i++) {
-        cJSON_Delete(sums[i]);
-        sums[i] = NULL;
+    *mp = NULL;
+    if (m == NULL || (m->names = pr_strtab_new()) == NULL) {
+        free(m);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
+    m->paths = paths;
+    pr_buf_init(&m->text, 0);
+    for (i = 0; i < n && st == PR_OK; i++)
+        st = fold_file(m, i, &job, err);
+    if (st == PR_OK && job != NULL && !build_lites(m, job))
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (st == PR_OK)
+        st = check_unique(m, err);
     if (st != PR_OK) {
-        cJSON_Delete(sums[0]);
-        sums[0] = NULL;
+        cJSON_Delete(job);
+        pr_merge_free(m);
         return st;
     }
-    *out = sums[0];
-    sums[0] = NULL;
+    *out = job;
+    *mp = m;
     return PR_OK;
+}
+
+/* The record of a live lite run (lite NULL: replaced by pr_merge_expand,
+ * its address free for reuse). */
+static struct src *
+find_src(struct pr_merge *m, const cJSON *run)
+{
+    struct src key, *s;
+
+    if (m == NULL || run == NULL || run->child == NULL)
+        return NULL;
+    key.first = (uintptr_t)run->child;
+    s = bsearch(&key, m->v, m->n, sizeof(*m->v), cmp_first);
+    return s != NULL && s->lite != NULL ? s : NULL;
+}
+
+/* Absent and null read alike; anything else must be equal. */
+static int
+same_member(const cJSON *a, const cJSON *b, const char *key)
+{
+    const cJSON *x = pr_sget(a, key), *y = pr_sget(b, key);
+    int nx = x == NULL || cJSON_IsNull(x), ny = y == NULL || cJSON_IsNull(y);
+
+    return (nx && ny) || (!nx && !ny && cJSON_Compare(x, y, 1));
+}
+
+enum pr_status
+pr_merge_run(struct pr_merge *m, const cJSON *run, const cJSON **full,
+             struct pr_error *err)
+{
+    const struct src *s = find_src(m, run);
+    const cJSON *r;
+    enum pr_status st;
+
+    *full = NULL;
+    if (s == NULL)
+        return PR_OK;
+    if (m->held == NULL || m->held_file != s->file) {
+        cJSON_Delete(m->held);
+        m->held = NULL;
+        st = pr_saved_load(m->paths[s->file], &m->held, err);
+        if (st != PR_OK)
+            return st;
+        m->held_file = s->file;
+    }
+    r = cJSON_GetArrayItem(pr_sget(m->held, PR_K_RUNS), (int)s->pos);
+    if (r == NULL || !same_member(r, s->lite, PR_K_WORKER) ||
+        !same_member(r, s->lite, PR_K_SPAN) ||
+        !same_member(r, s->lite, PR_K_RANK))
+        return pr_error_set(err, PR_E_FORMAT,
+                            "%s: changed while being merged (run %zu is no "
+                            "longer '%s'): merge again",
+                            m->paths[s->file], s->pos,
+                            str_of(s->lite, PR_K_WORKER));
+    *full = r;
+    return PR_OK;
+}
+
+enum pr_status
+pr_merge_expand(struct pr_merge *m, cJSON *runs, struct pr_error *err)
+{
+    cJSON *el, *next, *copy;
+    const cJSON *full;
+    struct src *s;
+    enum pr_status st = PR_OK;
+    int gone;
+
+    for (el = cJSON_IsArray(runs) ? runs->child : NULL;
+         el != NULL && st == PR_OK; el = next) {
+        next = el->next;
+        st = pr_merge_run(m, el, &full, err);
+        if (st != PR_OK || full == NULL)
+            continue;
+        s = find_src(m, el);
+        gone = s->lite == el; /* not a reference: the lite is freed */
+        copy = cJSON_Duplicate(full, 1);
+        if (copy == NULL || !cJSON_ReplaceItemViaPointer(runs, el, copy)) {
+            cJSON_Delete(copy);
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+        } else if (gone) {
+            s->lite = NULL;
+        }
+    }
+    return st;
+}
+
+void
+pr_merge_free(struct pr_merge *m)
+{
+    size_t k;
+
+    if (m == NULL)
+        return;
+    cJSON_Delete(m->held);
+    pr_strtab_free(m->names);
+    pr_buf_free(&m->text);
+    for (k = 0; k < KINDS; k++)
+        free(m->rows[k]);
+    free(m->v);
+    free(m);
 }

@@ -1,0 +1,87 @@
+#!/bin/sh
+# merge_many.sh - a job of 64 generated rank summaries merged (issue #17):
+# the merge keeps only a lite form of each run and reads the whole runs
+# again when it writes them, so check that every run comes out as its rank
+# wrote it and that the job figures are the ones the ranks' own numbers
+# give.
+. "$PR_SRCDIR/tests/lib.sh"
+
+SOURCE_DATE_EPOCH=1700000000
+export SOURCE_DATE_EPOCH
+cd "$T_DIR" || exit 1
+N=64
+
+"$PR_BIN" -q --input "$PR_SRCDIR"/examples/ddp_run/rank0.*.pt.trace.json.gz \
+    --json base.json 2> err
+check "one rank's summary (exit $?: $(head -c 200 err))" [ -s base.json ]
+python3 "$PR_SRCDIR/bench/gen_rank_summaries.py" base.json $N ranks 2> err
+check "$N rank summaries generated ($(head -c 200 err))" \
+    [ -s ranks/rank0063.summary.json ]
+"$PR_BIN" -q --input ranks/rank*.summary.json --json m.json --html m.html \
+    --pdf m.pdf 2> err
+check "they merge (exit $?: $(head -c 200 err))" [ -s m.json ]
+check "  into an HTML and a PDF report" [ -s m.html ] && [ -s m.pdf ]
+
+# expect.py: what the job must say, from the rank files alone
+cat > expect.py <<'PY'
+import glob, json, sys
+ranks = [json.load(open(p)) for p in sorted(glob.glob("ranks/*.json"))]
+m = json.load(open("m.json"))
+runs = [r["runs"][0] for r in ranks]
+bad = []
+def same(a, b):
+    # cJSON prints a number with 15 digits where they read back within an
+    # epsilon, so the merged numbers may differ from Python's in the last bit
+    if isinstance(a, float) or isinstance(b, float):
+        return isinstance(a, (int, float)) and isinstance(b, (int, float)) \
+            and abs(a - b) <= 1e-12 * max(abs(a), abs(b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+def want(what, got, exp):
+    if not same(got, exp):
+        bad.append("%s: got %.300r, expected %.300r" % (what, got, exp))
+want("runs, each whole as its rank wrote it", m["runs"], runs)
+want("inputs", m["inputs"], [r["inputs"][0] for r in ranks])
+job = m["job"]
+want("job ranks", job["ranks"], len(runs))
+means = sorted((r["step_summary"]["mean_us"], i) for i, r in enumerate(runs))
+want("slowest", (job["slowest"]["worker"], job["slowest"]["mean_us"]),
+     (runs[means[-1][1]]["worker"], means[-1][0]))
+med = means[(len(means) - 1) // 2]
+want("median", (job["median"]["worker"], job["median"]["mean_us"]),
+     (runs[med[1]]["worker"], med[0]))
+want("step_us min/max", (job["step_us"]["min_us"], job["step_us"]["max_us"]),
+     (means[0][0], means[-1][0]))
+want("per_rank workers", [p["worker"] for p in job["per_rank"]],
+     [r["worker"] for r in runs])
+op = runs[0]["operators"][0]["name"]
+row = [o for o in job["operators"] if o["name"] == op]
+want("operator %s on every rank" % op, row and row[0]["ranks"], len(runs))
+d = m["distributed"]
+want("world size", d["world_size"], len(runs))
+want("distributed workers", [w["worker"] for w in d["workers"]],
+     [r["worker"] for r in runs])
+calls = {}
+for r in runs:
+    for c in (r.get("communication") or {}).get("ops") or []:
+        calls[c["name"]] = calls.get(c["name"], 0) + c["calls"]
+want("collective calls summed over ranks",
+     {c["name"]: c["calls"] for c in d["comm_ops"]}, calls)
+want("some collectives", len(calls) > 0, True)
+if bad:
+    print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+python3 expect.py > bad 2>&1
+check "  the job figures are the ranks' ($(head -c 600 bad))" [ ! -s bad ]
+
+# the same job, reports only: the runs drawn in full are read again
+"$PR_BIN" -q --input ranks/rank*.summary.json --html h.html --pdf h.pdf 2> err
+check "  the reports do not depend on --json being written" \
+    cmp -s m.html h.html
+check "  (the PDF too)" cmp -s m.pdf h.pdf
+
+echo "1..$T_N"
