@@ -254,6 +254,10 @@ int pr_section_present(const struct pr_section *s, const cJSON *summary);
 void pr_sec_job(struct pr_figs *f, const cJSON *summary, const cJSON *run);
 int pr_sec_job_present(const cJSON *summary);
 
+/* The link matrix and traffic per transport of a distributed object
+ * (sec_links.c); nothing when it has no link_groups. */
+void pr_sec_links(struct pr_figs *f, const cJSON *distributed);
+
 /* The host and device view of each run (sec_hostdev.c): temporal
  * breakdown and idle causes, synchronisation, copies, launches; and
  * whether any run of the summary has device work to show. */

@@ -1111,6 +1111,7 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                               .what = "collectives",
                               .order = "total time"};
     pr_figs_table(f, "Collectives", &t, NULL);
+    pr_sec_links(f, d);
     if (pr_sget_len(pr_sget(d, PR_K_STRAGGLERS)) > 0)
         pr_figs_items(f, items_of(pr_sget(d, PR_K_STRAGGLERS), "Straggler: ",
                                   PR_K_WORKER, PR_K_REASON, NULL));

@@ -87,6 +87,41 @@ sys.exit(1 if bad or not job else 0)
 PY
 done
 
+# the report draws the group's grid: each cell's tooltip has the link's
+# bandwidth as the file gives its size and time
+"$PR_BIN" --quiet --input "$D/text_level1" --html "$T_DIR/r.html" --pdf "$T_DIR/r.pdf"
+check "report: exit 0" [ $? -eq 0 ]
+check "HTML: the link grid, with the file's bandwidths" python3 - "$D/text_level1" \
+    "$T_DIR/r.html" <<'PY'
+import glob, json, re, sys
+html = open(sys.argv[2], encoding='utf-8').read()
+bad, n = [], 0
+for path in glob.glob(sys.argv[1] + '/*/ASCEND_PROFILER_OUTPUT/communication_matrix.json'):
+    for step in json.load(open(path)).values():
+        for name, links in step['collective'].items():
+            if '-total@' not in name:
+                continue
+            if 'Link bandwidth, group %s' % name.split('@')[1] not in html:
+                bad.append(name)
+            for key, l in links.items():
+                s, d = key.split('-')
+                gbps = round(l['Transit Size(MB)'] * 1e6) / round(l['Transit Time(ms)'] * 1e6)
+                want = 'rank %s to %s, %s: ' % (s, d, l['Transport Type'])
+                m = re.search(re.escape(want) + r'[^<]*, ([0-9.]+) GB/s', html)
+                n += 1
+                if m is None or m.group(1) != '%.1f' % gbps:
+                    bad.append((key, m and m.group(1), gbps))
+print(n, 'cells;', bad[:4])
+sys.exit(1 if bad or n == 0 else 0)
+PY
+if command -v pdftotext >/dev/null 2>&1; then
+    pdftotext -layout "$T_DIR/r.pdf" "$T_DIR/r.txt"
+    check "PDF: the link grid and the transports" sh -c \
+        "grep -q 'Link bandwidth, group' '$T_DIR/r.txt' && grep -q 'Traffic by transport' '$T_DIR/r.txt'"
+else
+    skip "PDF: the link grid" "no pdftotext"
+fi
+
 # a broken matrix stops the run with the file's name, and no output
 B=$T_DIR/broken/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT
 mkdir -p "$B"
