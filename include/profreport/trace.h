@@ -70,7 +70,13 @@ enum pr_unit {
                            communication, whatever its name */
 };
 
-/* One duration or memory event, 64 bytes.  Events are sorted by (ts_ns,
+/* Most events a trace may hold: an event's file order shares a word with
+ * its kind (pr_trace_add_event() refuses more). */
+#define PR_MAX_EVENTS ((size_t)1 << 27)
+
+/* One duration or memory event, 56 bytes: there are more of them than of
+ * anything else a run holds, so the kind is packed beside the file order
+ * (both written and read as plain fields).  Events are sorted by (ts_ns,
  * file order) after pr_trace_finish(). */
 struct pr_event {
     int64_t ts_ns;
@@ -82,9 +88,9 @@ struct pr_event {
     uint32_t pid;        /* string id (numbers in canonical decimal) */
     uint32_t tid;        /* string id (numbers: decimal of |tid|) */
     uint32_t info;       /* index into ops / gpu / mem by kind; PR_NO_INFO */
-    uint32_t order;      /* index of the event in the file (0-based) */
-    uint8_t kind;        /* enum pr_kind */
-    uint8_t pad_[7];
+    unsigned order : 27; /* index of the event in the file (0-based),
+                            < PR_MAX_EVENTS */
+    unsigned kind : 5;   /* enum pr_kind */
 };
 
 /* Side record for host events (ops, annotations, python functions). */
@@ -102,10 +108,12 @@ struct pr_op_info {
                                  perhaps "\r\n" (torch_npu) */
     int64_t seq;              /* "Sequence number"; -1 absent */
     int64_t fwd_tid;          /* "Fwd thread id"; -1 absent */
-    int64_t python_id;        /* "Python id"; -1 absent */
-    int64_t python_parent_id;
-    int64_t python_module_id; /* -1 absent */
     double flops;             /* trace's own "flops" arg; -1 absent */
+    /* The Python tracer numbers its frames and modules from 0 up, so 32
+     * bits hold them; a reader stores -1 for one outside that range. */
+    int32_t python_id; /* "Python id"; -1 absent */
+    int32_t python_parent_id;
+    int32_t python_module_id; /* -1 absent */
 };
 
 /* Which way a copy went (CUDA's HtoD, DtoH, ...; Ascend's SDMA tasks do
@@ -119,7 +127,8 @@ enum pr_copy_dir {
     PR_DIR_H2H  /* host to host */
 };
 
-/* Side record for kernels, memcpy and memset. */
+/* Side record for kernels, memcpy and memset.  Fields are grouped by
+ * width so that the record has no padding (136 bytes). */
 struct pr_gpu_info {
     int32_t device;  /* args.device; -1 absent */
     int32_t stream;  /* args.stream; -1 absent */
@@ -131,21 +140,21 @@ struct pr_gpu_info {
     double occupancy_pct;    /* "est. achieved occupancy %", NaN absent */
     int64_t bytes;           /* memcpy/memset bytes; -1 absent */
     /* collective metadata copied onto NCCL kernels (newer PyTorch) */
-    uint32_t collective; /* "Collective name" string id; PR_STR_NONE */
-    uint32_t dtype;      /* "dtype" string id ("Float"); PR_STR_NONE */
     int64_t in_nelems;   /* "In msg nelems"; -1 absent */
     int64_t out_nelems;  /* "Out msg nelems"; -1 absent */
+    uint32_t collective; /* "Collective name" string id; PR_STR_NONE */
+    uint32_t dtype;      /* "dtype" string id ("Float"); PR_STR_NONE */
     int32_t group_size;  /* "Group size"; -1 absent */
-    uint8_t copy_dir;    /* copies: enum pr_copy_dir */
+    /* what a producer states about the task (Ascend); absent for Kineto */
+    uint32_t task_type; /* producer's task type ("AI_CORE", "SDMA");
+                           PR_STR_NONE */
     /* FLOPs the kernel executed, counted by CUPTI's SASS instruction
      * counters (a cuda_profiler_range of a kernel-replay trace: an FMA is
      * 2, an add or multiply 1); -1 absent */
     double measured_flops;
-    /* what a producer states about the task (Ascend); absent for Kineto */
-    uint8_t unit;           /* enum pr_unit the task ran on */
-    int8_t hf32;            /* HF32 Eligible: 1 yes, 0 no, -1 absent */
-    uint32_t task_type;     /* producer's task type ("AI_CORE", "SDMA");
-                               PR_STR_NONE */
+    int64_t task_id;        /* -1 absent */
+    double matrix_util_pct; /* the producer's matrix-unit utilisation
+                               (cube_utilization(%)); NaN absent */
     uint32_t op_type;       /* operator type of the task ("MatMulV2");
                                PR_STR_NONE */
     uint32_t dev_types;     /* input dtypes as the device holds them
@@ -153,9 +162,9 @@ struct pr_gpu_info {
     uint32_t dev_shapes;    /* input shapes in device formats (NC1HWC0,
                                FRACTAL_Z: tiled, so never for FLOP
                                formulas); PR_STR_NONE */
-    int64_t task_id;        /* -1 absent */
-    double matrix_util_pct; /* the producer's matrix-unit utilisation
-                               (cube_utilization(%)); NaN absent */
+    uint8_t copy_dir;       /* copies: enum pr_copy_dir */
+    uint8_t unit;           /* enum pr_unit the task ran on */
+    int8_t hf32;            /* HF32 Eligible: 1 yes, 0 no, -1 absent */
 };
 
 /* Side record for [memory] instants. */
@@ -303,8 +312,9 @@ PR_NODISCARD enum pr_status pr_trace_add_gap(struct pr_trace *t,
                                              const char *text);
 
 /* Append records.  Return a pointer to the new zero-filled record (fields
- * preset to their "absent" values) or NULL on out-of-memory.  The pointer is
- * valid until the next append of the same kind. */
+ * preset to their "absent" values) or NULL on out-of-memory (for events,
+ * also past PR_MAX_EVENTS).  The pointer is valid until the next append of
+ * the same kind. */
 struct pr_event *pr_trace_add_event(struct pr_trace *t);
 struct pr_op_info *pr_trace_add_op(struct pr_trace *t, uint32_t *index);
 struct pr_gpu_info *pr_trace_add_gpu(struct pr_trace *t, uint32_t *index);

@@ -1197,9 +1197,11 @@ add_op_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
     mark_use(&r->strs, o->concrete_inputs, PR_SHAPES_CONCRETE);
     o->seq = arg_int(a, A_SEQ, INT64_MIN, INT64_MAX, -1);
     o->fwd_tid = arg_int(a, A_FWD_TID, INT64_MIN, INT64_MAX, -1);
-    o->python_id = arg_int(a, A_PY_ID, INT64_MIN, INT64_MAX, -1);
-    o->python_parent_id = arg_int(a, A_PY_PARENT, INT64_MIN, INT64_MAX, -1);
-    o->python_module_id = arg_int(a, A_PY_MODULE, INT64_MIN, INT64_MAX, -1);
+    o->python_id = (int32_t)arg_int(a, A_PY_ID, INT32_MIN, INT32_MAX, -1);
+    o->python_parent_id =
+        (int32_t)arg_int(a, A_PY_PARENT, INT32_MIN, INT32_MAX, -1);
+    o->python_module_id =
+        (int32_t)arg_int(a, A_PY_MODULE, INT32_MIN, INT32_MAX, -1);
     o->flops = arg_num(a, A_FLOPS, -1);
     o->stack = stack_arg(r, a, &oom);
     if (oom)

@@ -10,6 +10,12 @@
 #include "profreport/shapes.h"
 #include "profreport/trace.h"
 
+/* The records a run holds most of; a field added carelessly would grow
+ * every run's peak memory by its width times millions. */
+_Static_assert(sizeof(struct pr_event) == 56, "struct pr_event grew");
+_Static_assert(sizeof(struct pr_op_info) == 56, "struct pr_op_info grew");
+_Static_assert(sizeof(struct pr_gpu_info) == 136, "struct pr_gpu_info grew");
+
 struct pr_trace *
 pr_trace_new(void)
 {
@@ -94,7 +100,8 @@ pr_trace_add_event(struct pr_trace *t)
 {
     struct pr_event *e;
 
-    if (pr_grow((void **)&t->events, &t->cap_events, t->n_events + 1,
+    if (t->n_events >= PR_MAX_EVENTS ||
+        pr_grow((void **)&t->events, &t->cap_events, t->n_events + 1,
                 sizeof(*e)) != PR_OK)
         return NULL;
     e = &t->events[t->n_events++];
@@ -236,12 +243,12 @@ add_span(struct pr_trace *t, enum pr_kind kind, const struct pr_span *s,
     struct pr_event *e;
 
     if (name == PR_STR_NONE || cat == PR_STR_NONE || pid == PR_STR_NONE ||
-        tid == PR_STR_NONE || t->n_events >= UINT32_MAX)
+        tid == PR_STR_NONE)
         return NULL;
     e = pr_trace_add_event(t);
     if (e == NULL)
         return NULL;
-    e->kind = (uint8_t)kind;
+    e->kind = (unsigned)kind;
     e->name = name;
     e->cat = cat;
     e->pid = pid;
@@ -250,7 +257,7 @@ add_span(struct pr_trace *t, enum pr_kind kind, const struct pr_span *s,
     e->dur_ns = s->dur_ns > 0 ? s->dur_ns : 0;
     e->external_id = s->external_id;
     e->correlation = s->correlation;
-    e->order = (uint32_t)(t->n_events - 1);
+    e->order = (unsigned)(t->n_events - 1);
     if (index != NULL)
         *index = t->n_events - 1;
     return e;
