@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "profreport/checked.h"
 #include "profreport/error.h"
 #include "profreport/trace.h"
 
@@ -56,9 +57,11 @@ struct pr_tree_rt {
     int64_t device_ns, tc_ns;  /* summed durations of its device events */
 };
 
-/* 80 bytes: nodes outnumber every other record of the tree, so what a
- * node can find elsewhere is not stored (its thread: pr_tree_tid) and its
- * links are 32-bit (children and runtimes: pr_tree_kids, pr_tree_rts). */
+/* 64 bytes: nodes outnumber every other record of the tree, so what a
+ * node can find elsewhere is not stored (its thread: pr_tree_tid; its host
+ * total time: pr_tree_host_total; its own runtimes' tensor-core time:
+ * pr_tree_tc_self) and its links are 32-bit (children and runtimes:
+ * pr_tree_kids, pr_tree_rts). */
 struct pr_tree_node {
     uint32_t ev;              /* index into t->events; NONE for roots */
     uint32_t parent;          /* NONE for roots and dropped nodes */
@@ -72,9 +75,9 @@ struct pr_tree_node {
                                  (start, -end) */
     uint32_t rt0;             /* runtimes: pr_tree_rts() */
     uint32_t n_kids, n_rts;
-    int64_t host_total_ns, host_self_ns;
+    int64_t host_self_ns;
     int64_t device_total_ns, device_self_ns;
-    int64_t tc_total_ns, tc_self_ns;
+    int64_t tc_total_ns;
 };
 
 struct pr_tree {
@@ -144,6 +147,29 @@ pr_tree_end(const struct pr_trace *t, const struct pr_tree_node *n)
         return INT64_MAX;
     e = &t->events[n->ev];
     return e->ts_ns + e->dur_ns;
+}
+
+/* Host total time of a node (5.2): its event's duration; 0 for a root,
+ * which spans the whole thread. */
+static inline int64_t
+pr_tree_host_total(const struct pr_trace *t, const struct pr_tree_node *n)
+{
+    if (n->ev == PR_TREE_NONE)
+        return 0;
+    return pr_sat_sub_i64(pr_tree_end(t, n), pr_tree_start(t, n));
+}
+
+/* Tensor-core time of a node's own runtimes (5.2 tc_self): the summed
+ * tensor-core durations of the device events they launched. */
+static inline int64_t
+pr_tree_tc_self(const struct pr_tree *tree, const struct pr_tree_node *n)
+{
+    int64_t sum = 0;
+    uint32_t i;
+
+    for (i = 0; i < n->n_rts; i++)
+        sum = pr_sat_add_i64(sum, tree->rts[pr_tree_rts(tree, n)[i]].tc_ns);
+    return sum;
 }
 
 /* Build the tree of trace t into *tree (zero-initialised by the call).

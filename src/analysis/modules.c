@@ -123,7 +123,8 @@ add_call(struct ctx *c, struct mod *m, const struct pr_tree_node *nd)
     for (k = 0; k < nd->n_kids; k++)
         m->operators +=
             c->tree->nodes[pr_tree_kids(c->tree, nd)[k]].is_operator;
-    m->host_total_ns = pr_sat_add_i64(m->host_total_ns, nd->host_total_ns);
+    m->host_total_ns =
+        pr_sat_add_i64(m->host_total_ns, pr_tree_host_total(c->t, nd));
     m->host_self_ns = pr_sat_add_i64(m->host_self_ns, nd->host_self_ns);
     m->dev_total_ns = pr_sat_add_i64(m->dev_total_ns, nd->device_total_ns);
     m->dev_self_ns = pr_sat_add_i64(m->dev_self_ns, nd->device_self_ns);

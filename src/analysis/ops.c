@@ -103,12 +103,13 @@ add_member(struct table *tb, int64_t key, const struct pr_trace *t,
     }
     g = &tb->v[gi];
     g->calls++;
-    g->host_total_ns = pr_sat_add_i64(g->host_total_ns, n->host_total_ns);
+    g->host_total_ns =
+        pr_sat_add_i64(g->host_total_ns, pr_tree_host_total(t, n));
     g->host_self_ns = pr_sat_add_i64(g->host_self_ns, n->host_self_ns);
     g->dev_total_ns = pr_sat_add_i64(g->dev_total_ns, n->device_total_ns);
     g->dev_self_ns = pr_sat_add_i64(g->dev_self_ns, n->device_self_ns);
     g->tc_total_ns = pr_sat_add_i64(g->tc_total_ns, n->tc_total_ns);
-    g->tc_self_ns = pr_sat_add_i64(g->tc_self_ns, n->tc_self_ns);
+    g->tc_self_ns = pr_sat_add_i64(g->tc_self_ns, pr_tree_tc_self(tree, n));
     add_measured(g, t, tree, n);
     return PR_OK;
 }

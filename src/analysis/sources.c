@@ -895,8 +895,10 @@ add_pair(struct ctx *c, struct pairs *ps, uint32_t f, uint32_t b)
     p->calls++;
     p->fwd_dev_ns = pr_sat_add_i64(p->fwd_dev_ns, fn->device_total_ns);
     p->bwd_dev_ns = pr_sat_add_i64(p->bwd_dev_ns, bn->device_total_ns);
-    p->fwd_host_ns = pr_sat_add_i64(p->fwd_host_ns, fn->host_total_ns);
-    p->bwd_host_ns = pr_sat_add_i64(p->bwd_host_ns, bn->host_total_ns);
+    p->fwd_host_ns =
+        pr_sat_add_i64(p->fwd_host_ns, pr_tree_host_total(c->t, fn));
+    p->bwd_host_ns =
+        pr_sat_add_i64(p->bwd_host_ns, pr_tree_host_total(c->t, bn));
     return 1;
 }
 

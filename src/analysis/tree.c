@@ -891,10 +891,10 @@ fill_node(const struct pr_trace *t, struct pr_tree *tr, size_t n)
 {
     struct pr_tree_node *p = &tr->nodes[n];
     int64_t kid_span = 0, rt_span = 0, rt_dev = 0, dev_kids = 0, tc_kids = 0;
+    int64_t tc_self = 0, total;
     int eligible_below = 0;
     size_t i;
 
-    p->tc_self_ns = 0;
     for (i = 0; i < p->n_rts; i++) {
         const struct pr_tree_rt *r = &tr->rts[pr_tree_rts(tr, p)[i]];
 
@@ -902,7 +902,7 @@ fill_node(const struct pr_trace *t, struct pr_tree *tr, size_t n)
         rt_span =
             pr_sat_add_i64(rt_span, pr_sat_sub_i64(r->end_ns, r->start_ns));
         rt_dev = pr_sat_add_i64(rt_dev, r->device_ns);
-        p->tc_self_ns = pr_sat_add_i64(p->tc_self_ns, r->tc_ns);
+        tc_self = pr_sat_add_i64(tc_self, r->tc_ns);
         eligible_below |= r->tc_ns > 0;
     }
     p->device_self_ns = rt_dev;
@@ -910,7 +910,7 @@ fill_node(const struct pr_trace *t, struct pr_tree *tr, size_t n)
         const struct pr_tree_node *k = &tr->nodes[pr_tree_kids(tr, p)[i]];
 
         /* kids are never roots */
-        kid_span = pr_sat_add_i64(kid_span, k->host_total_ns);
+        kid_span = pr_sat_add_i64(kid_span, pr_tree_host_total(t, k));
         dev_kids = pr_sat_add_i64(dev_kids, k->device_total_ns);
         tc_kids = pr_sat_add_i64(tc_kids, k->tc_total_ns);
         eligible_below |= k->tc_eligible;
@@ -920,14 +920,13 @@ fill_node(const struct pr_trace *t, struct pr_tree *tr, size_t n)
                 pr_sat_add_i64(p->device_self_ns, k->device_total_ns);
     }
     p->device_total_ns = pr_sat_add_i64(dev_kids, rt_dev);
-    p->tc_total_ns = pr_sat_add_i64(tc_kids, p->tc_self_ns);
+    p->tc_total_ns = pr_sat_add_i64(tc_kids, tc_self);
     if (p->kind == PR_KIND_HOST_OP && p->type != PR_N_STEP && eligible_below)
         p->tc_eligible = 1;
     if (p->type == PR_N_ROOT)
         return; /* spans from INT64_MIN to INT64_MAX: no host time */
-    p->host_total_ns = pr_sat_sub_i64(pr_tree_end(t, p), pr_tree_start(t, p));
-    p->host_self_ns =
-        pr_sat_sub_i64(pr_sat_sub_i64(p->host_total_ns, kid_span), rt_span);
+    total = pr_tree_host_total(t, p);
+    p->host_self_ns = pr_sat_sub_i64(pr_sat_sub_i64(total, kid_span), rt_span);
     /* Children and runtimes of one thread never overlap in a sound trace;
      * where they do, self time is none rather than negative. */
     if (p->host_self_ns < 0)
