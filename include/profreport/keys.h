@@ -241,6 +241,25 @@
 #define PR_K_CUDA_GRAPHS "cuda_graphs"
 #define PR_K_GPU_IDLE_HOST_WAIT_PCT "gpu_idle_host_wait_pct"
 
+/* ---- runs[].host_cpu (host_cpu.h, issue #13) */
+#define PR_K_HOST_CPU "host_cpu"
+#define PR_K_SAMPLES "samples"
+#define PR_K_WINDOW_SAMPLES "window_samples"
+#define PR_K_SAMPLING_INTERVAL_MS "sampling_interval_ms"
+#define PR_K_CPUS "cpus"
+#define PR_K_MACHINE "machine"
+#define PR_K_PROCESS "process"
+#define PR_K_OPS "ops"
+#define PR_K_OP_ID "op_id"
+#define PR_K_OP_TYPE "op_type"
+#define PR_K_USER_PCT "user_pct"
+#define PR_K_SYS_PCT "sys_pct"
+#define PR_K_IO_PCT "io_pct"
+#define PR_K_BUSY_PCT "busy_pct"
+#define PR_K_BUSY_MAX_PCT "busy_max_pct"
+#define PR_K_PER_WORKER_PCT "per_worker_pct"
+#define PR_K_READING "reading"
+
 /* ---- memory at the peak (memory.h, issue #11) */
 #define PR_K_TOP_ALLOCATORS_AT_PEAK "top_allocators_at_peak"
 #define PR_K_PEAK_STEP "peak_step"

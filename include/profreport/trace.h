@@ -237,6 +237,38 @@ struct pr_diag {
                               with U+FFFD for the bad bytes */
 };
 
+/* Host CPU use the producer sampled while the run went (MindSpore's
+ * data-pipeline CPU sampler): one series per scope, one value per sample,
+ * in percent as the producer writes them: the machine's of all its CPUs
+ * (0-100), a process's or a pipeline operator's of one core (250 = two
+ * and a half cores busy); NaN where a sample has no value. */
+enum pr_cpu_scope {
+    PR_CPU_MACHINE = 0, /* every CPU of the host: user, sys, io, idle */
+    PR_CPU_PROCESS,     /* the training process: user, sys */
+    PR_CPU_OP           /* the threads of one data-pipeline operator */
+};
+
+struct pr_cpu_series {
+    uint8_t scope;      /* enum pr_cpu_scope */
+    int64_t op_id;      /* PR_CPU_OP: the operator's id in the pipeline
+                           (-1: threads of no operator); -1 otherwise */
+    uint32_t op_type;   /* its type ("MapOp"); PR_STR_NONE unknown */
+    int32_t workers;    /* its parallel workers; -1 unknown */
+    size_t n;           /* samples */
+    double *user, *sys; /* owned, n each */
+    double *io, *idle;  /* owned, n each; NULL but for the machine */
+};
+
+struct pr_cpu_use {
+    int64_t interval_ms;          /* sampling interval; -1 unknown */
+    int32_t cpus;                 /* logical CPUs of the host; -1 unknown */
+    struct pr_cpu_series *series; /* owned, n_series */
+    size_t n_series;
+};
+
+/* Frees u and its series; accepts NULL. */
+void pr_cpu_use_free(struct pr_cpu_use *u);
+
 struct pr_trace {
     struct pr_strtab *strs;  /* owned */
     struct pr_event *events; /* owned, n_events */
@@ -291,6 +323,8 @@ struct pr_trace {
     struct pr_gap *gaps; /* owned: what the format cannot give, in the
                             order the loader found out */
     size_t n_gaps, cap_gaps;
+    /* owned: the host's CPU use sampled by the producer; NULL: none */
+    struct pr_cpu_use *cpu_use;
     struct pr_trace *next; /* owned: the next run read from the same input
                               (a folder holding several ranks), or NULL */
 };

@@ -17,6 +17,7 @@
 #include "profreport/comm.h"
 #include "profreport/devices.h"
 #include "profreport/gpu_util.h"
+#include "profreport/host_cpu.h"
 #include "profreport/hostdev.h"
 #include "profreport/kernels.h"
 #include "profreport/memory.h"
@@ -314,6 +315,8 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
         st = pr_comm_fill(t, &steps, run, err);
     if (st == PR_OK)
         st = pr_hostdev_fill(t, &steps, run, err);
+    if (st == PR_OK)
+        st = pr_host_cpu_fill(t, run, err);
     if (st == PR_OK)
         st = pr_recommend_fill(&facts, run, err);
     pr_steps_free(&steps);

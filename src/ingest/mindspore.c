@@ -364,6 +364,13 @@ read_unit(const struct pr_ms_unit *u, const struct units *all,
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     st = u->family == 2 ? pr_ms_gpu_read(u, o, t, err)
                         : pr_ms_ascend_read(u, o, t, err);
+    if (st == PR_OK && u->by_kind[PR_MS_CPU_UTIL] != NULL)
+        st = pr_ms_cpu_read(
+            u->by_kind[PR_MS_CPU_UTIL]->path,
+            u->by_kind[PR_MS_MINDDATA] ? u->by_kind[PR_MS_MINDDATA]->path
+                                       : NULL,
+            o && o->max_input_bytes ? o->max_input_bytes : PR_READ_DEFAULT_MAX,
+            t, err);
     for (i = 0; i < all->n; i++)
         twin |= &all->v[i] != u && all->v[i].rank == u->rank;
     if (u->rank >= 0) {

@@ -201,4 +201,14 @@ PR_NODISCARD enum pr_status pr_ms_gpu_read(const struct pr_ms_unit *u,
                                            struct pr_trace *t,
                                            struct pr_error *err);
 
+/* The host CPU use of minddata_cpu_utilization_{r}.json into t->cpu_use,
+ * each operator typed from minddata_pipeline_raw_{r}.csv when
+ * pipeline_path is not NULL (mindspore_cpu.c).  PR_E_FORMAT (the file
+ * named) for a file that is not the sampler's, PR_E_IO, PR_E_LIMIT,
+ * PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_ms_cpu_read(const char *cpu_path,
+                                           const char *pipeline_path,
+                                           uint64_t max, struct pr_trace *t,
+                                           struct pr_error *err);
+
 #endif

@@ -54,9 +54,27 @@ pr_trace_free(struct pr_trace *t)
         free(t->skipped);
         free(t->gaps);
         pr_shapes_table_free(t->shapes);
+        pr_cpu_use_free(t->cpu_use);
         free(t);
         t = next;
     }
+}
+
+void
+pr_cpu_use_free(struct pr_cpu_use *u)
+{
+    size_t i;
+
+    if (u == NULL)
+        return;
+    for (i = 0; i < u->n_series; i++) {
+        free(u->series[i].user);
+        free(u->series[i].sys);
+        free(u->series[i].io);
+        free(u->series[i].idle);
+    }
+    free(u->series);
+    free(u);
 }
 
 enum pr_status

@@ -406,6 +406,60 @@ launches(struct pr_figs *f, const cJSON *run)
                     "the device is the bottleneck.");
 }
 
+/* ---- host CPU (MindSpore's data-pipeline sampler) ---------------------- */
+
+static const struct pr_col cpu_op_cols[] = {
+    {"op", PR_K_OP_TYPE, "Operator", PR_FMT_TEXT, 1.4, NULL, PR_COL_BOTH},
+    {"op_id", PR_K_OP_ID, "Id", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
+    {"workers", PR_K_WORKERS, "Workers", PR_FMT_COUNT, 0.7, NULL, PR_COL_BOTH},
+    {"user", PR_K_USER_PCT, "User", PR_FMT_PCT, 0.7, "% of one core",
+     PR_COL_BOTH},
+    {"sys", PR_K_SYS_PCT, "Sys", PR_FMT_PCT, 0.7, "% of one core", PR_COL_BOTH},
+    {"busy", PR_K_BUSY_PCT, "Busy", PR_FMT_PCT, 0.7,
+     "User + sys, % of one core (200% = two cores)", PR_COL_BOTH},
+    {"per_worker", PR_K_PER_WORKER_PCT, "Per worker", PR_FMT_PCT, 0.9,
+     "Busy / workers: over 80% with CPUs to spare wants more workers",
+     PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static void
+host_cpu(struct pr_figs *f, const cJSON *run)
+{
+    const cJSON *h = pr_sget(run, PR_K_HOST_CPU);
+    const cJSON *m = pr_sget(h, PR_K_MACHINE);
+    struct pr_fig_table t = {.cols = cpu_op_cols,
+                             .rows = pr_sget(h, PR_K_OPS),
+                             .what = "data-pipeline operators",
+                             .order = "busy share"};
+    double cpus = pr_sget_num(h, PR_K_CPUS);
+    char sub[80], note[200];
+
+    if (!cJSON_IsObject(h))
+        return;
+    pr_figs_heading(f, "Host CPU (data pipeline)");
+    if (isnan(cpus))
+        snprintf(sub, sizeof(sub), "user + sys of all CPUs");
+    else
+        snprintf(sub, sizeof(sub), "user + sys of all %.0f CPUs", cpus);
+    pr_figs_kpi(f, "Host CPUs busy", pr_sget_num(m, PR_K_BUSY_PCT), PR_FMT_PCT,
+                sub);
+    pr_figs_kpi(f, "I/O wait", pr_sget_num(m, PR_K_IO_PCT), PR_FMT_PCT,
+                "of all CPUs' time");
+    pr_figs_kpi(f, "Training process",
+                pr_sget_num(pr_sget(h, PR_K_PROCESS), PR_K_BUSY_PCT),
+                PR_FMT_PCT, "user + sys, % of one core");
+    if (pr_sget_str(h, PR_K_READING) != NULL)
+        pr_figs_text(f, pr_sget_str(h, PR_K_READING));
+    pr_figs_table(f, NULL, &t, "The sampler recorded no operator.");
+    snprintf(note, sizeof(note),
+             "MindSpore's data-pipeline CPU sampler: means over the middle "
+             "half of its %.0f samples, as MindSpore's own analysis takes "
+             "them (start-up and shutdown left out).",
+             pr_sget_num(h, PR_K_SAMPLES));
+    pr_figs_note(f, note);
+}
+
 /* ---- the section ------------------------------------------------------ */
 
 void
@@ -416,6 +470,7 @@ pr_sec_hostdev(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     synchronization(f, run);
     copies(f, run);
     launches(f, run);
+    host_cpu(f, run);
 }
 
 int
@@ -426,7 +481,8 @@ pr_sec_hostdev_present(const cJSON *summary)
     cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
     {
         if (pr_sget_len(pr_sget(run, PR_K_TEMPORAL_BREAKDOWN)) > 0 ||
-            pr_sget_num(pr_sget(run, PR_K_COPIES), PR_K_COUNT) > 0)
+            pr_sget_num(pr_sget(run, PR_K_COPIES), PR_K_COUNT) > 0 ||
+            cJSON_IsObject(pr_sget(run, PR_K_HOST_CPU)))
             return 1;
     }
     return 0;

@@ -69,6 +69,109 @@ print(bad)
 sys.exit(1 if bad else 0)
 PY
 
+# the host's CPU use as MindSpore's data-pipeline sampler writes it
+# (CpuSampler::SaveToFile: nlohmann json, keys sorted, no blanks; the
+# machine's share of all CPUs, an operator's of one core), with the
+# pipeline's own table; the means are checked against Python's over the
+# middle half of the samples, as MindSpore's analyser takes them
+C=$T_DIR/gpu_cpu
+mkdir -p "$C"
+cp "$G"/* "$C/"
+printf '%s' '{"cpu_processor_num":16,"device_info":{"context_switch_count":[0,900,950,990,1000,980,970,960],"idle_utilization":[0,70,62,60,58,61,66,90],"io_utilization":[0,1,2,14,16,12,3,1],"runnable_process":[1,3,4,4,5,4,3,1],"sys_utilization":[0,4,5,6,6,5,4,1],"user_utilization":[0,25,31,20,20,22,27,8]},"op_info":[{"metrics":{"sys_utilization":[0,10,12,11,12,10,11,2],"user_utilization":[0,160,170,175,180,172,168,20]},"op_id":0},{"metrics":{"sys_utilization":[0,2,2,3,2,3,2,0],"user_utilization":[0,30,28,33,35,31,30,5]},"op_id":1}],"process_info":{"sys_utilization":[0,20,22,21,20,22,21,3],"user_utilization":[0,300,310,305,320,315,300,40]},"sampling_interval":10,"time_stamp":[1700000000000,1700000000010,1700000000020,1700000000030,1700000000040,1700000000050,1700000000060,1700000000070]}' \
+    > "$C/minddata_cpu_utilization_0.json"
+printf '%s\n' \
+    'op_id,op_type,num_workers,output_queue_size,output_queue_average_size,output_queue_length,output_queue_usage_rate,sample_interval,parent_id,children_id' \
+    '0,MapOp,2,"[0, 2]",1.0,64,0.015625,10,,[1]' \
+    '1,ImageFolderOp,8,"[0, 0]",0.0,128,0.0,10,0,' > "$C/minddata_pipeline_raw_0.csv"
+"$PR_BIN" --input "$C" --json "$T_DIR/c.json" --html "$T_DIR/c.html" \
+    2> "$T_DIR/err"
+check "host CPU: exit 0, no warning" [ $? -eq 0 -a ! -s "$T_DIR/err" ]
+cat > "$T_DIR/cpu.py" <<'PY'
+import csv, json, math, sys
+
+src, summary = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+pipe = {int(r['op_id']): r for r in csv.DictReader(open(sys.argv[3]))} \
+    if len(sys.argv) > 3 else {}
+h = summary['runs'][0]['host_cpu']
+
+def mean(v):
+    lo, hi = len(v) // 4, len(v) - len(v) // 4
+    w = v[lo:hi]
+    return sum(w) / len(w) if w else None
+
+def close(a, b):
+    return (a is None and b is None) or (
+        a is not None and b is not None and abs(a - b) <= 0.05 + 1e-9)
+
+bad = []
+dev = src['device_info']
+n = max(len(x) for x in [dev['user_utilization']] +
+        [o['metrics']['user_utilization'] for o in src['op_info']])
+for k, want in [('samples', n), ('window_samples', n - 2 * (n // 4)),
+                ('sampling_interval_ms', src['sampling_interval']),
+                ('cpus', src['cpu_processor_num'])]:
+    if h[k] != want:
+        bad.append('%s %s, want %s' % (k, h[k], want))
+for key in ('user', 'sys', 'io', 'idle'):
+    if not close(h['machine'][key + '_pct'], mean(dev[key + '_utilization'])):
+        bad.append('machine %s %s' % (key, h['machine'][key + '_pct']))
+busy = mean(dev['user_utilization']) + mean(dev['sys_utilization'])
+if not close(h['machine']['busy_pct'], busy):
+    bad.append('machine busy %s, want %s' % (h['machine']['busy_pct'], busy))
+p = src['process_info']
+if not close(h['process']['busy_pct'],
+             mean(p['user_utilization']) + mean(p['sys_utilization'])):
+    bad.append('process busy %s' % h['process']['busy_pct'])
+want_ops = []
+for o in src['op_info']:
+    m = o['metrics']
+    b = mean(m['user_utilization']) + mean(m['sys_utilization'])
+    r = pipe.get(o['op_id'])
+    w = int(r['num_workers']) if r else None
+    want_ops.append((-b, o['op_id'], r['op_type'] if r else None, w,
+                     b / w if w else None))
+want_ops.sort()
+got = [(-x['busy_pct'], x['op_id'], x['op_type'], x['workers'],
+        x['per_worker_pct']) for x in h['ops']]
+if len(got) != len(want_ops) or any(
+        a[1:4] != b[1:4] or not close(a[0], b[0]) or not close(a[4], b[4])
+        for a, b in zip(got, want_ops)):
+    bad.append('ops %s, want %s' % (got, want_ops))
+# the reading: MindSpore's rule (host under 90% busy, an operator's
+# workers over 80% busy each) names the operator and its workers
+top = max((x for x in want_ops if x[4] is not None), key=lambda x: x[4],
+          default=None)
+if busy >= 90:
+    if 'saturated' not in h['reading']:
+        bad.append('reading: ' + h['reading'])
+elif top and top[4] > 80:
+    if '%s (op %d)' % (top[2], top[1]) not in h['reading'] or \
+            'num_parallel_workers' not in h['reading']:
+        bad.append('reading: ' + h['reading'])
+elif 'not bound' not in h['reading']:
+    bad.append('reading: ' + h['reading'])
+if (mean(dev['io_utilization']) or 0) >= 10 and 'I/O' not in h['reading']:
+    bad.append('reading without I/O: ' + h['reading'])
+print('; '.join(bad) if bad else 'busy %.1f%%: %s' % (busy, h['reading']))
+sys.exit(1 if bad else 0)
+PY
+check "host CPU: means, operators and reading match the file" \
+    python3 "$T_DIR/cpu.py" "$C/minddata_cpu_utilization_0.json" \
+    "$T_DIR/c.json" "$C/minddata_pipeline_raw_0.csv"
+check "host CPU: the report shows it" grep -q "Host CPU (data pipeline)" \
+    "$T_DIR/c.html"
+"$PR_BIN" --quiet --input "$G" --json "$T_DIR/g2.json"
+check "no sampler file: no host_cpu key" python3 -c "
+import json, sys
+sys.exit('host_cpu' in json.load(open('$T_DIR/g2.json'))['runs'][0])"
+printf '{"cpu_processor_num":16,"device_info":{"user_utilization":7}}' \
+    > "$C/minddata_cpu_utilization_0.json"
+"$PR_BIN" --input "$C" --json "$T_DIR/bad.json" 2> "$T_DIR/err"
+check "damaged sampler file: exit 2" [ $? -eq 2 ]
+check "damaged sampler file: file and fault named" grep -q \
+    "minddata_cpu_utilization_0.json: device_info.user_utilization is not an array" \
+    "$T_DIR/err"
+
 if ! have_shared; then
     skip "MindSpore samples" "no $PR_SHARED/traces"
     echo "1..$T_N"
@@ -233,6 +336,11 @@ bad += [r['op_type'] for r in csv.DictReader(open(d + '/aicore_intermediate_1_ty
 print(bad)
 sys.exit(1 if bad else 0)
 PY
+
+# the real Ascend sample's sampler file (legacy writer: "runable_processes")
+check "ascend_run2: host CPU matches its sampler file" python3 "$T_DIR/cpu.py" \
+    "$M/ascend_run2/minddata_cpu_utilization_1.json" "$T_DIR/r2.json" \
+    "$M/ascend_run2/minddata_pipeline_raw_1.csv"
 
 # unknown files in the folder are named in a warning, and not read
 D=$T_DIR/prof

@@ -7,6 +7,7 @@
  * errors a damaged file gives. */
 #include "config.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -765,6 +766,139 @@ test_errors(void **state)
     rm_dir(dir, files);
 }
 
+/* ------------------------------------------------------------ host CPU */
+
+/* minddata_cpu_utilization as CpuSampler::SaveToFile writes it (nlohmann
+ * json: keys sorted, no blanks; "runnable_process"), with the pipeline's
+ * own table beside it; and as cpu_sampling.cc wrote it before 1.6 (op -1
+ * first: the pipeline's threads of no operator; "runable_processes"). */
+#define CPU_NEW                                                                \
+    "{\"cpu_processor_num\":8,\"device_info\":{\"context_switch_count\":[0,"   \
+    "5,6,7],\"idle_utilization\":[0,60,50,40],\"io_utilization\":[0,2,4,6],"   \
+    "\"runnable_process\":[1,2,2,3],\"sys_utilization\":[0,5,5,10],"           \
+    "\"user_utilization\":[0,30,40,45]},\"op_info\":[{\"metrics\":{\"sys_"     \
+    "utilization\":[0,10,20],\"user_utilization\":[0,150,170]},\"op_id\":0},"  \
+    "{\"metrics\":{\"sys_utilization\":[1,1,1],\"user_utilization\":[9,9,9]}," \
+    "\"op_id\":1}],\"process_info\":{\"sys_utilization\":[8,9,10],\"user_"     \
+    "utilization\":[200,210,220]},\"sampling_interval\":10,\"time_stamp\":["   \
+    "1700000000000,1700000000010,1700000000020,1700000000030]}"
+
+#define PIPELINE                                                               \
+    "op_id,op_type,num_workers,output_queue_size,output_queue_average_size,"   \
+    "output_queue_length,output_queue_usage_rate,sample_interval,parent_id,"   \
+    "children_id\n0,MapOp,2,\"[0, 2]\",1.0,64,0.015625,10,,[1]\n"              \
+    "1,ImageFolderOp,8,\"[0, 0]\",0.0,128,0.0,10,0,\n"
+
+static const struct pr_cpu_series *
+cpu_series(const struct pr_trace *t, enum pr_cpu_scope k, int64_t op)
+{
+    size_t i;
+
+    for (i = 0; t->cpu_use && i < t->cpu_use->n_series; i++)
+        if (t->cpu_use->series[i].scope == k &&
+            t->cpu_use->series[i].op_id == op)
+            return &t->cpu_use->series[i];
+    return NULL;
+}
+
+static void
+test_cpu_use(void **state)
+{
+    static const char *const more[] = {"minddata_cpu_utilization_0.json",
+                                       "minddata_pipeline_raw_0.csv", NULL};
+    char dir[] = "/tmp/pr_ms_XXXXXX";
+    const struct pr_cpu_series *s;
+    struct pr_trace *t;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    put_gpu(dir, 1);
+    put(dir, more[0], CPU_NEW);
+    put(dir, more[1], PIPELINE);
+    t = load_ok(dir);
+    assert_non_null(t->cpu_use);
+    assert_int_equal(t->cpu_use->interval_ms, 10);
+    assert_int_equal(t->cpu_use->cpus, 8);
+    assert_int_equal(t->cpu_use->n_series, 4);
+    s = cpu_series(t, PR_CPU_MACHINE, -1);
+    assert_non_null(s);
+    assert_int_equal(s->n, 4);
+    assert_true(s->user[3] == 45 && s->sys[2] == 5 && s->io[3] == 6 &&
+                s->idle[1] == 60);
+    s = cpu_series(t, PR_CPU_PROCESS, -1);
+    assert_true(s != NULL && s->n == 3 && s->user[2] == 220 && !s->io);
+    s = cpu_series(t, PR_CPU_OP, 0);
+    assert_true(s != NULL && s->user[1] == 150 && s->sys[2] == 20);
+    assert_string_equal(pr_trace_str(t, s->op_type), "MapOp");
+    assert_int_equal(s->workers, 2);
+    s = cpu_series(t, PR_CPU_OP, 1);
+    assert_string_equal(pr_trace_str(t, s->op_type), "ImageFolderOp");
+    assert_int_equal(s->workers, 8);
+    assert_int_equal(t->n_skipped, 0);
+    pr_trace_free(t);
+    /* the older writer, without the pipeline table: an array shorter than
+     * the others is NaN past its end, a missing metric NaN throughout */
+    put(dir, more[0],
+        "{\"sampling_interval\": 100, \"cpu_processor_num\": 4, "
+        "\"time_stamp\": [1, 2, 3], \"device_info\": {\"user_utilization\": "
+        "[10, 20, 30], \"sys_utilization\": [1, 2], \"runable_processes\": "
+        "[1, 1, 1]}, \"op_info\": [{\"metrics\": {\"user_utilization\": [5, "
+        "6, 7], \"sys_utilization\": [0, 0, 0]}, \"op_id\": -1}]}");
+    {
+        char path[512];
+        snprintf(path, sizeof(path), "%s/%s", dir, more[1]);
+        unlink(path);
+    }
+    t = load_ok(dir);
+    s = cpu_series(t, PR_CPU_MACHINE, -1);
+    assert_true(s != NULL && s->n == 3 && s->sys[1] == 2 && isnan(s->sys[2]));
+    assert_true(isnan(s->io[0]) && isnan(s->idle[2]));
+    assert_null(cpu_series(t, PR_CPU_PROCESS, -1));
+    s = cpu_series(t, PR_CPU_OP, -1);
+    assert_true(s != NULL && s->op_type == PR_STR_NONE && s->workers == -1);
+    pr_trace_free(t);
+    rm_dir(dir, more);
+    rm_dir(dir, gpu_files);
+}
+
+static void
+cpu_error(const char *text, const char *msg)
+{
+    static const char *const more[] = {"minddata_cpu_utilization_0.json", NULL};
+    char dir[] = "/tmp/pr_ms_XXXXXX";
+    struct pr_trace *t = NULL;
+    struct pr_error err;
+
+    assert_non_null(mkdtemp(dir));
+    put_gpu(dir, 1);
+    put(dir, more[0], text);
+    pr_error_clear(&err);
+    if (pr_format_mindspore.load(dir, NULL, &t, &err) != PR_E_FORMAT)
+        fail_msg("not a format error (%s)", err.msg);
+    assert_null(t);
+    if (strstr(err.msg, more[0]) == NULL || strstr(err.msg, msg) == NULL)
+        fail_msg("message \"%s\" lacks \"%s\"", err.msg, msg);
+    rm_dir(dir, more);
+    rm_dir(dir, gpu_files);
+}
+
+static void
+test_cpu_errors(void **state)
+{
+    (void)state;
+    cpu_error("{\"cpu_processor_num\": 8, \"device_info\": ", "not JSON");
+    cpu_error("{\"cpu_processor_num\": 8, \"process_info\": [1, 2]}",
+              "process_info is not an object");
+    cpu_error("{\"cpu_processor_num\": 8, \"device_info\": "
+              "{\"user_utilization\": 5}}",
+              "device_info.user_utilization is not an array");
+    cpu_error("{\"cpu_processor_num\": 8, \"op_info\": [{\"op_id\": 1.5, "
+              "\"metrics\": {}}]}",
+              "op_info[0].op_id is not an integer");
+    cpu_error("{\"cpu_processor_num\": 8, \"op_info\": [{\"op_id\": 1}]}",
+              "op_info[0].metrics is not an object");
+}
+
 int
 main(void)
 {
@@ -779,6 +913,8 @@ main(void)
         cmocka_unit_test(test_gpu_totals),
         cmocka_unit_test(test_gpu_timeline),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_cpu_use),
+        cmocka_unit_test(test_cpu_errors),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
