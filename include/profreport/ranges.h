@@ -31,6 +31,16 @@ PR_NODISCARD enum pr_status pr_ranges_push(struct pr_ranges *r,
                                            int64_t start_ns, int64_t end_ns,
                                            struct pr_error *err);
 
+/* Append [start_ns, end_ns), joined at once to the last range when it
+ * starts inside that one.  A list pushed in start order so stays merged
+ * (and short) as it grows; in any order, pr_ranges_merge() afterwards
+ * gives the same result as after pr_ranges_push().  PR_E_NOMEM on
+ * allocation failure. */
+PR_NODISCARD enum pr_status pr_ranges_push_merging(struct pr_ranges *r,
+                                                   int64_t start_ns,
+                                                   int64_t end_ns,
+                                                   struct pr_error *err);
+
 /* A.1 merge, in place: sort by start, absorb contained ranges, join
  * overlapping and touching ones.  Cannot fail. */
 void pr_ranges_merge(struct pr_ranges *r);

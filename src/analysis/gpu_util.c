@@ -19,8 +19,9 @@
 
 #define MAX_BUCKETS 100 /* 9.6: bucket size is a power of ten µs */
 
-/* 24 bytes: two per kernel.  order is the kernel's event index, which
- * fits: the op tree, built before this pass, refuses 2^32 - 1 events. */
+/* A kernel's start or end for the SM-efficiency sweep.  order is the
+ * kernel's event index, which fits: the op tree, built before this pass,
+ * refuses 2^32 - 1 events. */
 struct endpoint {
     int64_t t_ns;
     double v;
@@ -28,14 +29,24 @@ struct endpoint {
     uint8_t is_end;
 };
 
+/* 9.2 / A.4: sweep the blocks-per-SM endpoints in time order; while
+ * kernels run, the SMs are min(sum, 1) busy.  Starts come in event order,
+ * which is their sort order, and the ends still to come wait in a min-heap
+ * (as many as kernels overlap), so the sweep runs as the kernels are read
+ * instead of over two sorted arrays of every kernel. */
+struct sweep {
+    struct endpoint *ends; /* owned: binary min-heap by cmp_endpoint */
+    size_t n_ends, cap_ends;
+    int64_t prev;
+    double s, sum;
+    size_t active;
+    int started, found;
+};
+
 struct gpu_acc {
     struct pr_ranges busy;    /* merged kernel intervals */
     struct pr_ranges compute; /* the same without communication kernels */
-    /* The SM-efficiency sweep's input, kept apart: starts come in event
-     * order, which is their sort order, so only the ends are sorted and
-     * the sweep merges the two (no merged copy, half the sort buffer). */
-    struct endpoint *starts, *ends; /* owned */
-    size_t n_starts, cap_starts, n_ends, cap_ends;
+    struct sweep sm;
     int64_t kernel_ns;
     double occ_sum, occ_ns; /* 9.3 accumulators */
 };
@@ -85,27 +96,103 @@ acc_free(struct gpu_acc *a)
 {
     pr_ranges_free(&a->busy);
     pr_ranges_free(&a->compute);
-    free(a->starts);
-    free(a->ends);
+    free(a->sm.ends);
 }
 
-static enum pr_status
-add_endpoint(struct gpu_acc *a, int64_t t_ns, int is_end, size_t order,
-             double v, struct pr_error *err)
+static int
+cmp_endpoint(const struct endpoint *x, const struct endpoint *y)
 {
-    struct endpoint **list = is_end ? &a->ends : &a->starts;
-    size_t *n = is_end ? &a->n_ends : &a->n_starts;
-    size_t *cap = is_end ? &a->cap_ends : &a->cap_starts;
-    struct endpoint *p;
+    if (x->t_ns != y->t_ns)
+        return x->t_ns < y->t_ns ? -1 : 1;
+    if (x->is_end != y->is_end)
+        return x->is_end - y->is_end;
+    return x->order < y->order ? -1 : (x->order > y->order);
+}
 
-    if (pr_grow((void **)list, cap, *n + 1, sizeof(*p)) != PR_OK)
+/* Segments count only while some kernel is active, which drops the
+ * plugin's floating residue after the last end. */
+static void
+visit(struct sweep *sw, const struct endpoint *p, const struct pr_gpu_window *w)
+{
+    if (!sw->started) {
+        sw->prev = p->t_ns;
+        sw->started = 1;
+    }
+    if (p->t_ns > sw->prev && sw->active > 0 && sw->s > 0) {
+        int64_t lo =
+            sw->prev > w->steps_start_ns ? sw->prev : w->steps_start_ns;
+        int64_t hi = p->t_ns < w->steps_end_ns ? p->t_ns : w->steps_end_ns;
+
+        if (hi > lo) {
+            sw->sum +=
+                (sw->s < 1.0 ? sw->s : 1.0) * (double)pr_sat_sub_i64(hi, lo);
+            sw->found = 1;
+        }
+    }
+    sw->prev = p->t_ns;
+    sw->s += p->is_end ? -p->v : p->v;
+    sw->active += p->is_end ? (size_t)-1 : 1;
+}
+
+/* Visit the earliest waiting end and take it off the heap. */
+static void
+pop_end(struct sweep *sw, const struct pr_gpu_window *w)
+{
+    struct endpoint *h = sw->ends, last;
+    size_t i = 0, n, k;
+
+    visit(sw, &h[0], w);
+    n = --sw->n_ends;
+    last = h[n];
+    while ((k = 2 * i + 1) < n) {
+        if (k + 1 < n && cmp_endpoint(&h[k + 1], &h[k]) < 0)
+            k++;
+        if (cmp_endpoint(&last, &h[k]) <= 0)
+            break;
+        h[i] = h[k];
+        i = k;
+    }
+    h[i] = last;
+}
+
+/* Visit kernel `order`'s start, after every end that sorts before it, and
+ * queue its end. */
+static enum pr_status
+sweep_kernel(struct sweep *sw, int64_t start, int64_t end, size_t order,
+             double v, const struct pr_gpu_window *w, struct pr_error *err)
+{
+    struct endpoint p = {start, v, (uint32_t)order, 0};
+    size_t i;
+
+    while (sw->n_ends > 0 && cmp_endpoint(&sw->ends[0], &p) < 0)
+        pop_end(sw, w);
+    visit(sw, &p, w);
+    if (pr_grow((void **)&sw->ends, &sw->cap_ends, sw->n_ends + 1,
+                sizeof(*sw->ends)) != PR_OK)
         return pr_error_set(err, PR_E_NOMEM, "out of memory (gpu)");
-    p = &(*list)[(*n)++];
-    p->t_ns = t_ns;
-    p->is_end = (uint8_t)is_end;
-    p->order = (uint32_t)order;
-    p->v = v;
+    p.t_ns = end;
+    p.is_end = 1;
+    for (i = sw->n_ends++; i > 0; i = (i - 1) / 2) {
+        if (cmp_endpoint(&sw->ends[(i - 1) / 2], &p) <= 0)
+            break;
+        sw->ends[i] = sw->ends[(i - 1) / 2];
+    }
+    sw->ends[i] = p;
     return PR_OK;
+}
+
+/* Finish the sweep: the fraction of the steps the SMs were busy, NaN when
+ * no segment falls inside them. */
+static double
+sm_efficiency(struct sweep *sw, const struct pr_gpu_window *w)
+{
+    int64_t span = pr_sat_sub_i64(w->steps_end_ns, w->steps_start_ns);
+
+    while (sw->n_ends > 0)
+        pop_end(sw, w);
+    if (!sw->started || span <= 0)
+        return NAN;
+    return sw->found ? sw->sum / (double)span : NAN;
 }
 
 /* 9.3: occupancy weighted by kernel time inside the steps. */
@@ -139,71 +226,19 @@ accumulate(const struct pr_trace *t, int32_t dev, const struct pr_gpu_window *w,
             continue;
         a->kernel_ns = pr_sat_add_i64(a->kernel_ns, e->dur_ns);
         add_occupancy(a, e, g->occupancy_pct, w);
-        st = pr_ranges_push(&a->busy, e->ts_ns, end, err);
+        /* kernels come in start order: the lists stay merged */
+        st = pr_ranges_push_merging(&a->busy, e->ts_ns, end, err);
         if (st == PR_OK && !pr_comm_is_kernel(t, e))
-            st = pr_ranges_push(&a->compute, e->ts_ns, end, err);
+            st = pr_ranges_push_merging(&a->compute, e->ts_ns, end, err);
         /* 9.2 uses positive blocks per SM; "inf" (unknown SM count) is
          * skipped rather than failing the file as the plugin does. */
         if (st != PR_OK || !isfinite(g->blocks_per_sm) || g->blocks_per_sm <= 0)
             continue;
-        st = add_endpoint(a, e->ts_ns, 0, i, g->blocks_per_sm, err);
-        if (st == PR_OK)
-            st = add_endpoint(a, end, 1, i, g->blocks_per_sm, err);
+        st = sweep_kernel(&a->sm, e->ts_ns, end, i, g->blocks_per_sm, w, err);
     }
     pr_ranges_merge(&a->busy);
     pr_ranges_merge(&a->compute);
     return st;
-}
-
-static int
-cmp_endpoint(const void *pa, const void *pb)
-{
-    const struct endpoint *x = pa, *y = pb;
-
-    if (x->t_ns != y->t_ns)
-        return x->t_ns < y->t_ns ? -1 : 1;
-    if (x->is_end != y->is_end)
-        return x->is_end - y->is_end;
-    return x->order < y->order ? -1 : (x->order > y->order);
-}
-
-/* 9.2 / A.4: sweep the blocks-per-SM endpoints; while kernels run, the SMs
- * are min(sum, 1) busy.  Segments count only while some kernel is active,
- * which drops the plugin's floating residue after the last end.  NaN when
- * no segment falls inside the steps. */
-static double
-sm_efficiency(struct gpu_acc *a, const struct pr_gpu_window *w)
-{
-    int64_t span = pr_sat_sub_i64(w->steps_end_ns, w->steps_start_ns), prev;
-    double s = 0, sum = 0;
-    size_t i, j, active = 0;
-    int found = 0;
-
-    if (a->n_starts == 0 || span <= 0)
-        return NAN;
-    qsort(a->ends, a->n_ends, sizeof(*a->ends), cmp_endpoint);
-    prev = a->starts[0].t_ns;
-    for (i = 0, j = 0; i < a->n_starts || j < a->n_ends;) {
-        const struct endpoint *p =
-            j == a->n_ends || (i < a->n_starts &&
-                               cmp_endpoint(&a->starts[i], &a->ends[j]) < 0)
-                ? &a->starts[i++]
-                : &a->ends[j++];
-
-        if (p->t_ns > prev && active > 0 && s > 0) {
-            int64_t lo = prev > w->steps_start_ns ? prev : w->steps_start_ns;
-            int64_t hi = p->t_ns < w->steps_end_ns ? p->t_ns : w->steps_end_ns;
-
-            if (hi > lo) {
-                sum += (s < 1.0 ? s : 1.0) * (double)pr_sat_sub_i64(hi, lo);
-                found = 1;
-            }
-        }
-        prev = p->t_ns;
-        s += p->is_end ? -p->v : p->v;
-        active += p->is_end ? (size_t)-1 : 1;
-    }
-    return found ? sum / (double)span : NAN;
 }
 
 /* 9.6: the smallest power-of-ten bucket size (>= 1 us) giving at most
@@ -283,7 +318,7 @@ emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
 {
     int64_t span = pr_sat_sub_i64(w->steps_end_ns, w->steps_start_ns);
     cJSON *o = pr_emit_obj(arr, NULL, ok);
-    double util = NAN, sm = sm_efficiency(a, w), occ = NAN, comp = NAN;
+    double util = NAN, sm = sm_efficiency(&a->sm, w), occ = NAN, comp = NAN;
 
     if (span > 0) {
         util = 100.0 *

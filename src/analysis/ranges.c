@@ -29,6 +29,21 @@ pr_ranges_push(struct pr_ranges *r, int64_t start_ns, int64_t end_ns,
     return PR_OK;
 }
 
+enum pr_status
+pr_ranges_push_merging(struct pr_ranges *r, int64_t start_ns, int64_t end_ns,
+                       struct pr_error *err)
+{
+    struct pr_range *last = r->n > 0 ? &r->v[r->n - 1] : NULL;
+
+    if (last != NULL && start_ns >= last->start_ns &&
+        start_ns <= last->end_ns) {
+        if (end_ns > last->end_ns)
+            last->end_ns = end_ns;
+        return PR_OK;
+    }
+    return pr_ranges_push(r, start_ns, end_ns, err);
+}
+
 /* Sorting by end as well as start makes the order total; the merged result
  * is the same either way. */
 static int

@@ -151,25 +151,6 @@ note_extent(struct pr_names *nc, const struct pr_event *e, struct extent *x)
     }
 }
 
-/* Push [start, end) onto a role's ranges, merging it at once into the last
- * range when it starts inside that one.  Events come in start order, so
- * the list stays about as short as its merged form instead of holding a
- * range per event (40 MiB on a 1 GB trace) until pr_ranges_merge(), which
- * still runs and gives the same union for whatever order came in. */
-static enum pr_status
-push_merging(struct pr_ranges *r, int64_t start, int64_t end,
-             struct pr_error *err)
-{
-    struct pr_range *last = r->n > 0 ? &r->v[r->n - 1] : NULL;
-
-    if (last != NULL && start >= last->start_ns && start <= last->end_ns) {
-        if (end > last->end_ns)
-            last->end_ns = end;
-        return PR_OK;
-    }
-    return pr_ranges_push(r, start, end, err);
-}
-
 static enum pr_status
 scan_roles(const struct pr_trace *t, struct pr_steps *s, struct extent *x,
            struct pr_error *err)
@@ -188,8 +169,10 @@ scan_roles(const struct pr_trace *t, struct pr_steps *s, struct extent *x,
         if (role == -2)
             st = PR_E_NOMEM;
         else if (role >= 0)
-            st = push_merging(&s->roles[role], e->ts_ns, e->ts_ns + e->dur_ns,
-                              err);
+            /* events come in start order: the lists stay merged rather
+             * than holding a range per event until pr_ranges_merge() */
+            st = pr_ranges_push_merging(&s->roles[role], e->ts_ns,
+                                        e->ts_ns + e->dur_ns, err);
     }
     pr_idmap_free(&comm);
     pr_names_free(&nc);

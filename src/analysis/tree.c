@@ -793,7 +793,7 @@ collapse_into(struct builder *b, size_t p)
 }
 
 static void
-collapse_all(struct builder *b, size_t *stack)
+collapse_all(struct builder *b, uint32_t *stack)
 {
     struct pr_tree *tr = b->tree;
     size_t r, depth, i;
@@ -837,7 +837,7 @@ lay_out_rts(struct builder *b)
 
 /* 5.5: post-order (children in order, then the node), threads in order. */
 static void
-post_order(struct pr_tree *tr, size_t *stack, size_t *pos)
+post_order(struct pr_tree *tr, uint32_t *stack, uint32_t *pos)
 {
     size_t r, depth;
 
@@ -956,7 +956,9 @@ static enum pr_status
 shape_trees(struct builder *b)
 {
     struct pr_tree *tr = b->tree;
-    size_t *stack = NULL, *pos = NULL, i;
+    /* node indexes and child positions: 32-bit, like the tree's links */
+    uint32_t *stack = NULL, *pos = NULL;
+    size_t i;
     enum pr_status st = PR_OK;
 
     stack = malloc((tr->n_nodes + 1) * sizeof(*stack));
@@ -976,6 +978,15 @@ shape_trees(struct builder *b)
     free(stack);
     free(pos);
     return st;
+}
+
+static void
+release_id_links(struct builder *b)
+{
+    pr_idmap_free(&b->rt_by_ext);
+    free(b->ext_next);
+    b->ext_next = NULL;
+    b->cap_ext_next = 0;
 }
 
 static enum pr_status
@@ -1004,11 +1015,18 @@ build(struct builder *b)
         st = alloc_rt_lists(b);
     if (st == PR_OK)
         st = attach_by_id(b, order, n_host);
+    /* What only the links by id use goes before the tree's next peak
+     * (shape_trees), as the correlation maps did before nesting. */
+    release_id_links(b);
+    free(order);
+    order = NULL;
     if (st == PR_OK) {
         attach_by_time(b);
         attach_zero_runtimes(b);
         st = attach_staled(b, n_host);
     }
+    free(b->node_tid);
+    b->node_tid = NULL;
     if (st == PR_OK)
         st = index_devices(b);
     if (st == PR_OK)

@@ -48,6 +48,41 @@ test_merge(void **state)
 }
 
 /* A.2: [0,10) [20,30) ∩ [5,25) = [5,10) [20,25). */
+/* Pushed in start order, the list is merged as it grows (one range for
+ * a run of overlapping and touching pieces, an instant inside the last
+ * range absorbed); in any order, a merge afterwards gives what plain
+ * pushes and a merge give. */
+static void
+test_push_merging(void **state)
+{
+    struct pr_ranges r = {0}, plain = {0};
+    const int64_t sorted[] = {1, 3, 2, 6, 6, 7, 7, 7, 9, 10, 9, 9, 12, 13};
+    const int64_t merged[] = {1, 7, 9, 10, 12, 13};
+    const int64_t shuffled[] = {6, 9, 1, 3, 2, 3, 3, 5, 10, 12, 7, 7};
+    size_t i;
+
+    (void)state;
+    for (i = 0; i + 1 < sizeof(sorted) / sizeof(sorted[0]); i += 2)
+        assert_int_equal(
+            pr_ranges_push_merging(&r, sorted[i], sorted[i + 1], NULL), PR_OK);
+    expect(&r, merged, sizeof(merged) / sizeof(merged[0]));
+    pr_ranges_free(&r);
+    for (i = 0; i + 1 < sizeof(shuffled) / sizeof(shuffled[0]); i += 2)
+        assert_int_equal(
+            pr_ranges_push_merging(&r, shuffled[i], shuffled[i + 1], NULL),
+            PR_OK);
+    push_all(&plain, shuffled, sizeof(shuffled) / sizeof(shuffled[0]));
+    pr_ranges_merge(&r);
+    pr_ranges_merge(&plain);
+    assert_int_equal(r.n, plain.n);
+    for (i = 0; i < r.n; i++) {
+        assert_int_equal(r.v[i].start_ns, plain.v[i].start_ns);
+        assert_int_equal(r.v[i].end_ns, plain.v[i].end_ns);
+    }
+    pr_ranges_free(&r);
+    pr_ranges_free(&plain);
+}
+
 static void
 test_intersect(void **state)
 {
@@ -105,9 +140,8 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_merge),
-        cmocka_unit_test(test_intersect),
-        cmocka_unit_test(test_subtract),
+        cmocka_unit_test(test_merge),     cmocka_unit_test(test_push_merging),
+        cmocka_unit_test(test_intersect), cmocka_unit_test(test_subtract),
         cmocka_unit_test(test_overlap),
     };
 
