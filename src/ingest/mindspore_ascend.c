@@ -832,6 +832,27 @@ read_tasks(struct ctx *c, struct pr_error *err)
     return PR_OK;
 }
 
+/* The run is an Ascend NPU's, as the msprof reader names one (the legacy
+ * folder does not say which chip): the report speaks of NPUs and AI Core
+ * tasks, not GPUs and kernels. */
+static enum pr_status
+name_npu(struct pr_trace *t, int64_t device, struct pr_error *err)
+{
+    struct pr_device *d = pr_trace_add_device(t);
+
+    if (d == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    d->id = device;
+    d->name = pr_strtab_intern(t->strs, "Ascend NPU", 10);
+    t->vendor = pr_strtab_intern(t->strs, "huawei", 6);
+    t->backend = pr_strtab_intern(t->strs, "hccl", 4);
+    t->device_kind = pr_strtab_intern(t->strs, "npu", 3);
+    if (d->name == PR_STR_NONE || t->vendor == PR_STR_NONE ||
+        t->backend == PR_STR_NONE || t->device_kind == PR_STR_NONE)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    return PR_OK;
+}
+
 enum pr_status
 pr_ms_ascend_read(const struct pr_ms_unit *u, const struct pr_read_opts *o,
                   struct pr_trace *t, struct pr_error *err)
@@ -848,6 +869,8 @@ pr_ms_ascend_read(const struct pr_ms_unit *u, const struct pr_read_opts *o,
     pr_buf_init(&c.scratch, 1 << 20);
     st = pr_ms_builder_init(&c.b, t, u->rank >= 0 ? u->rank : 0, "mindspore",
                             err);
+    if (st == PR_OK)
+        st = name_npu(t, u->rank >= 0 ? u->rank : 0, err);
     if (st == PR_OK)
         st = read_origin(&c, err);
     if (st == PR_OK)

@@ -2,7 +2,8 @@
 # mindspore.sh - every MindSpore / MindInsight profiler folder of
 # ../shared/traces/mindspore gives a summary whose runs are its ranks,
 # whose kernels are exactly the device rows of the files they came from
-# (count and total time), and whose steps are the step trace's own rows.
+# (count and total time) on an NPU, and whose steps are the step trace's
+# own rows.
 # The expected numbers are computed here by Python from the files, by the
 # rules of shared/spec/other-producers.md §3, not by profreport.
 . "$PR_SRCDIR/tests/lib.sh"
@@ -258,6 +259,8 @@ for r in ranks:
         continue
     if run['rank'] != r:
         bad.append('rank%d: rank %s' % (r, run['rank']))
+    if n and any(d.get('kind') != 'npu' for d in run['devices']):
+        bad.append('rank%d: devices %s' % (r, run['devices']))
     k = run['kernels'] or []
     calls = sum(x['calls'] for x in k)
     total = sum(Decimal(str(x['total_us'])) for x in k)
