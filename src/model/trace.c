@@ -448,7 +448,7 @@ permute(struct pr_event *ev, struct sort_key *k, size_t n)
     }
 }
 
-/* Sort 16-byte keys instead of the 64-byte events: qsort's merge sort
+/* Sort 16-byte keys instead of the 56-byte events: qsort's merge sort
  * copies its whole input, which for the events was the largest allocation
  * of a run.  Returns 0 (nothing done) when the keys do not fit in memory
  * or the indexes in 32 bits. */
