@@ -29,6 +29,10 @@ struct kgroup {
     double cbps_x_ns, cocc_x_ns; /* the same, computed (no args) */
     size_t n_args;               /* calls carrying either arg */
     size_t n_cbps, n_cocc;       /* calls with a computed value */
+    /* the unit the producer says its calls ran on (Ascend) */
+    int by_unit;       /* some call names its unit */
+    int64_t matrix_ns; /* time of calls on the matrix unit (the Cube) */
+    uint8_t unit;      /* the first such call's enum pr_unit */
 };
 
 struct ktable {
@@ -155,6 +159,27 @@ add_launch(const struct pr_trace *t, struct kgroup *g,
     }
 }
 
+/* A task the producer says ran on the matrix unit: Ascend's Cube
+ * (AI_CORE) or a fused task it leads (MIX_AIC). */
+static int
+on_matrix(const struct pr_gpu_info *gi)
+{
+    return gi != NULL &&
+           (gi->unit == PR_UNIT_MATRIX || gi->unit == PR_UNIT_MIX_MATRIX);
+}
+
+static void
+add_unit(struct kgroup *g, const struct pr_gpu_info *gi, int64_t dur_ns)
+{
+    if (gi->unit == PR_UNIT_UNKNOWN)
+        return;
+    if (!g->by_unit)
+        g->unit = gi->unit;
+    g->by_unit = 1;
+    if (on_matrix(gi))
+        g->matrix_ns = pr_sat_add_i64(g->matrix_ns, dur_ns);
+}
+
 /* Missing (or non-finite) per-kernel values weigh in as 0 (11.1). */
 static void
 add_kernel(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
@@ -170,6 +195,7 @@ add_kernel(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
     g->total_ns = pr_sat_add_i64(g->total_ns, e->dur_ns);
     if (gi == NULL)
         return;
+    add_unit(g, gi, e->dur_ns);
     add_launch(t, g, gi, dur);
     if (isfinite(gi->blocks_per_sm))
         g->bps_x_ns += gi->blocks_per_sm * dur;
@@ -299,14 +325,36 @@ occupancy_source(const struct kgroup *g)
     return g->n_cbps > 0 || g->n_cocc > 0 ? "computed" : NULL;
 }
 
+/* The unit's name as tensor_cores_rule says it. */
+static const char *
+unit_name(uint8_t unit)
+{
+    static const char *const names[] = {"unknown",    "matrix",     "vector",
+                                        "mix_matrix", "mix_vector", "cpu",
+                                        "other",      "comm"};
+
+    return unit < sizeof(names) / sizeof(names[0]) ? names[unit] : "unknown";
+}
+
 /* Whether the kernel ran on tensor cores, which list said so and the
- * rule that decided (a CUDA-core rule such as "xmma_ffma" included). */
+ * rule that decided (a CUDA-core rule such as "xmma_ffma" included).  A
+ * kernel whose producer names the unit it ran on is judged by that unit,
+ * not by its name: on the matrix unit when most of its time was (source
+ * "unit", rule the unit of its first call: "matrix" for Ascend's
+ * AI_CORE Cube, "vector", "mix_matrix" ...). */
 static void
-emit_tc(cJSON *o, const char *name, int *ok)
+emit_tc(cJSON *o, const struct kgroup *g, int *ok)
 {
     struct pr_tc_kernel k;
 
-    pr_tensorcore_classify(name, &k);
+    if (g->by_unit) {
+        int tc = g->matrix_ns > 0 && g->matrix_ns >= g->total_ns - g->matrix_ns;
+        pr_emit_bool(o, "tensor_cores_used", tc, ok);
+        pr_emit_str(o, "tensor_cores_source", "unit", ok);
+        pr_emit_str(o, "tensor_cores_rule", unit_name(g->unit), ok);
+        return;
+    }
+    pr_tensorcore_classify(g->name, &k);
     pr_emit_bool(o, "tensor_cores_used", k.tc, ok);
     if (!k.tc)
         pr_emit_null(o, "tensor_cores_source", ok);
@@ -335,7 +383,7 @@ emit_kgroup(cJSON *arr, const struct ktable *kt, const struct kgroup *g,
     emit_mean(o, "mean_est_achieved_occupancy_pct", kt->has_occ, g->occ_x_ns,
               g->n_cocc, g->cocc_x_ns, g, ok);
     pr_emit_str(o, "occupancy_source", occupancy_source(g), ok);
-    emit_tc(o, g->name, ok);
+    emit_tc(o, g, ok);
 }
 
 enum pr_status
@@ -371,6 +419,7 @@ double
 pr_kernels_tc_ratio(const struct pr_trace *t)
 {
     int64_t all = 0, tc = 0;
+    const struct pr_gpu_info *gi;
     struct pr_names nc;
     size_t i;
     int any = 0;
@@ -383,7 +432,10 @@ pr_kernels_tc_ratio(const struct pr_trace *t)
             continue;
         any = 1;
         all = pr_sat_add_i64(all, e->dur_ns);
-        if (pr_names_get(&nc, e->name) & PR_NAME_TC)
+        gi = pr_trace_gpu(t, e);
+        if (gi != NULL && gi->unit != PR_UNIT_UNKNOWN
+                ? on_matrix(gi)
+                : (pr_names_get(&nc, e->name) & PR_NAME_TC) != 0)
             tc = pr_sat_add_i64(tc, e->dur_ns);
     }
     pr_names_free(&nc);

@@ -1039,22 +1039,44 @@ fill_roofs(struct pass *p)
 
 /* ----------------------------------------------------------- tensor cores */
 
+/* A kernel row judged by the unit its producer named (kernels.c: source
+ * "unit"). */
+static int
+by_unit(const cJSON *k)
+{
+    const char *src = get_str(k, "tensor_cores_source");
+
+    return src != NULL && strcmp(src, "unit") == 0;
+}
+
 /* Kernel-time share on tensor cores over run.kernels; *heur_pct the part
- * found only by our newer patterns.  NaN without kernel time. */
+ * found only by our newer patterns.  A kernel judged by its unit counts
+ * as its row says (Ascend's Cube).  *by_name: kernels judged by their
+ * name instead.  NaN without kernel time. */
 static double
-tc_kernel_pct(const cJSON *run, double *heur_pct)
+tc_kernel_pct(const cJSON *run, double *heur_pct, size_t *by_name)
 {
     const cJSON *k;
     double all = 0.0, tc = 0.0, heur = 0.0;
 
+    *by_name = 0;
     cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(run, "kernels"))
     {
         double us = get_num(k, "total_us");
-        enum pr_tc_source s = pr_tensorcore_kernel(get_str(k, "name"));
+        enum pr_tc_source s;
 
         if (!isfinite(us))
             continue;
         all += us;
+        if (by_unit(k)) {
+            tc += cJSON_IsTrue(
+                      cJSON_GetObjectItemCaseSensitive(k, "tensor_cores_used"))
+                      ? us
+                      : 0.0;
+            continue;
+        }
+        (*by_name)++;
+        s = pr_tensorcore_kernel(get_str(k, "name"));
         tc += s != PR_TC_NONE ? us : 0.0;
         heur += s == PR_TC_HEURISTIC ? us : 0.0;
     }
@@ -1365,8 +1387,9 @@ static void
 fill_tensor_cores(struct pass *p)
 {
     cJSON *tc = cJSON_CreateObject();
-    double heur, all = 0.0, elig = 0.0, on_tc = 0.0, seed;
-    size_t i;
+    double heur, all = 0.0, elig = 0.0, on_tc = 0.0, seed, share;
+    size_t i, by_name;
+    int npu_blind;
 
     /* analysis.c's kernel-based share, which enable_amp quotes */
     seed = get_num(cJSON_GetObjectItemCaseSensitive(p->run, "tensor_cores"),
@@ -1387,8 +1410,19 @@ fill_tensor_cores(struct pass *p)
         elig += r->eligible ? r->dev_self_us : 0.0;
         on_tc += r->eligible ? r->tc_self_us : 0.0;
     }
-    put_num(tc, "tc_kernel_time_pct", tc_kernel_pct(p->run, &heur), &p->ok);
-    put_num(tc, "tc_heuristic_kernel_time_pct", heur, &p->ok);
+    share = tc_kernel_pct(p->run, &heur, &by_name);
+    /* an NPU's kernel names say nothing of Cube or Vector: the share is
+       known only when every task names its unit */
+    npu_blind = p->main_dev && p->main_dev->npu && by_name > 0;
+    put_num(tc, "tc_kernel_time_pct", npu_blind ? NAN : share, &p->ok);
+    put_num(tc, "tc_heuristic_kernel_time_pct", npu_blind ? NAN : heur, &p->ok);
+    if (npu_blind)
+        put_str(tc, "note",
+                "some NPU tasks do not say which unit ran them (no "
+                "kernel_details.csv Accelerator Core, or N/A as torch_npu's "
+                "profiler_level0 writes it): the Cube share is not known; "
+                "profile with profiler_level1",
+                &p->ok);
     put_num(tc, "eligible_op_time_pct",
             isfinite(seed) ? seed
             : all > 0      ? 100.0 * elig / all

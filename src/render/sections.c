@@ -322,7 +322,10 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
                 "time with any kernel running");
     if (!run_is_npu(run))
         gpu_only_kpis(f, gm);
-    if (cJSON_IsObject(tc))
+    if (cJSON_IsObject(tc) && run_is_npu(run))
+        pr_figs_kpi(f, "Cube share", pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT),
+                    PR_FMT_PCT, "of task time on the AI Core Cube");
+    else if (cJSON_IsObject(tc))
         pr_figs_kpi(f, "Tensor-core share",
                     pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
                     "of kernel time");
@@ -677,9 +680,16 @@ sec_tensor_cores(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                         "kernels).");
         return;
     }
-    pr_figs_kpi(f, "Kernel time on tensor cores",
-                pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
-                "of all kernel time");
+    if (run_is_npu(run))
+        pr_figs_kpi(f, "Task time on the Cube",
+                    pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
+                    "AI_CORE and MIX_AIC tasks, of all task time");
+    else
+        pr_figs_kpi(f, "Kernel time on tensor cores",
+                    pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
+                    "of all kernel time");
+    if (pr_sget_str(tc, PR_K_NOTE) != NULL)
+        pr_figs_note(f, pr_sget_str(tc, PR_K_NOTE));
     pr_figs_kpi(f, "Eligible operator time",
                 pr_sget_num(tc, PR_K_ELIGIBLE_OP_TIME_PCT), PR_FMT_PCT,
                 "device time of ops that could use them");
