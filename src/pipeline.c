@@ -19,6 +19,7 @@
 #include "profreport/detail.h"
 #include "profreport/discover.h"
 #include "profreport/formats.h"
+#include "profreport/jobs.h"
 #include "profreport/kernel_calls.h"
 #include "profreport/merge.h"
 #include "profreport/peaks.h"
@@ -95,6 +96,14 @@ worker_of(const struct pr_trace *t, const struct pr_input_file *f)
     return t->worker != PR_STR_NONE ? pr_trace_str(t, t->worker) : f->worker;
 }
 
+static cJSON *
+last_run(cJSON *sum)
+{
+    cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, "runs");
+
+    return cJSON_GetArrayItem(runs, cJSON_GetArraySize(runs) - 1);
+}
+
 /* Add one trace of an input (a loader may read several runs from one
  * folder) to the summary. */
 static enum pr_status
@@ -115,6 +124,8 @@ add_trace(const struct pr_options *o, const struct pr_input_file *f,
     st = pr_summary_add_input(sum, f->path, t, worker, f->span, err);
     if (st == PR_OK)
         st = pr_summary_add_run(sum, t, worker, f->span, &ao, err);
+    if (st == PR_OK) /* where the run came from, for grouping it by job */
+        st = pr_jobs_note_origin(last_run(sum), f->path, t, err);
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", f->path);
     return st;
@@ -730,70 +741,16 @@ kernel_calls_table(const struct pr_options *o, struct pr_error *err)
     return st;
 }
 
-/* A run's rank and worker, to find one rank held by two workers. */
-struct rank_ref {
-    double rank;
-    const char *worker;
-};
-
-static int
-cmp_rank_ref(const void *pa, const void *pb)
-{
-    const struct rank_ref *a = pa, *b = pb;
-
-    if (a->rank != b->rank)
-        return (a->rank > b->rank) - (a->rank < b->rank);
-    return strcmp(a->worker, b->worker);
-}
-
-/* Runs that cannot be one job: ranks that disagree on the world size, or
- * one rank number held by two workers (a folder of unrelated traces read
- * as one job, issue #15).  The summary keeps them all; the warning says
- * that its job figures mix jobs. */
+/* Several jobs among the inputs: say which (issue #15); each job's
+ * figures are its own (jobs.h). */
 static void
-warn_mixed_jobs(const cJSON *sum)
+note_jobs(const struct pr_options *o, const cJSON *sum)
 {
-    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, "runs"), *r;
-    size_t n = 0, i, cap = (size_t)cJSON_GetArraySize(runs);
-    struct rank_ref *v = calloc(cap > 0 ? cap : 1, sizeof(*v));
-    double w0 = -1, w1 = -1;
+    char text[4096];
 
-    if (v == NULL)
-        return; /* a warning is not worth failing the run for */
-    cJSON_ArrayForEach(r, runs)
-    {
-        const cJSON *rk = cJSON_GetObjectItemCaseSensitive(r, "rank");
-        const cJSON *ws = cJSON_GetObjectItemCaseSensitive(r, "world_size");
-        const cJSON *wk = cJSON_GetObjectItemCaseSensitive(r, "worker");
-
-        if (cJSON_IsNumber(ws) && w0 < 0)
-            w0 = ws->valuedouble;
-        else if (cJSON_IsNumber(ws) && ws->valuedouble != w0 && w1 < 0)
-            w1 = ws->valuedouble;
-        if (cJSON_IsNumber(rk) && n < cap)
-            v[n++] = (struct rank_ref){
-                rk->valuedouble, cJSON_IsString(wk) ? wk->valuestring : ""};
-    }
-    qsort(v, n, sizeof(*v), cmp_rank_ref);
-    for (i = 1; i < n; i++)
-        if (v[i].rank == v[i - 1].rank &&
-            strcmp(v[i].worker, v[i - 1].worker) != 0)
-            break;
-    if (w1 >= 0)
-        fprintf(stderr,
-                "profreport: warning: the inputs disagree on the world size "
-                "(%.0f and %.0f): they look like several jobs, and the job "
-                "figures (distributed, stragglers) mix them; give one job's "
-                "traces at a time\n",
-                w0, w1);
-    else if (i < n)
-        fprintf(stderr,
-                "profreport: warning: rank %.0f is both '%s' and '%s': the "
-                "inputs look like several jobs, and the job figures "
-                "(distributed, stragglers) mix them; give one job's traces "
-                "at a time\n",
-                v[i].rank, v[i - 1].worker, v[i].worker);
-    free(v);
+    pr_jobs_describe(sum, text, sizeof(text));
+    if (text[0] != '\0' && !o->quiet)
+        fprintf(stderr, "profreport: %s\n", text);
 }
 
 /* Serve large blocks from mmap and return them when freed.  glibc raises
@@ -824,7 +781,7 @@ pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
     st = build_summary(o, &sum, &m, err);
     if (st != PR_OK)
         return st;
-    warn_mixed_jobs(sum);
+    note_jobs(o, sum);
     if (o->command == PR_CMD_TABLE) {
         st = whole_runs(sum, &m, err);
         if (st == PR_OK)

@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profreport/distributed.h"
-#include "profreport/job.h"
+#include "profreport/jobs.h"
 #include "profreport/summary.h"
 
 static const char *const run_keys[] = {
@@ -236,14 +235,13 @@ cmp_run(const void *a, const void *b)
     return strcmp(key_str(x, "span"), key_str(y, "span"));
 }
 
-/* The views over all runs: distributed (comm/overlap per rank) and the
- * job overview (job.h), both read from the sorted runs. */
+/* The views over all runs: the runs grouped into jobs, and each job's
+ * distributed (comm/overlap per rank) and job overview (jobs.h), read
+ * from the sorted runs. */
 static enum pr_status
 finish_views(cJSON *s, struct pr_error *err)
 {
-    enum pr_status st = pr_distributed_build(s, err);
-
-    return st == PR_OK ? pr_job_build(s, err) : st;
+    return pr_jobs_build(s, err);
 }
 
 enum pr_status
