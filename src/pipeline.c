@@ -557,6 +557,7 @@ write_outputs(const struct pr_options *o, const cJSON *sum, struct pr_merge *m,
     struct pr_render_opts ro = {.top = o->top,
                                 .template_dir = o->template_dir,
                                 .source_link = o->source_link,
+                                .detail_ranks = o->detail_ranks,
                                 .paper = o->paper,
                                 .font = o->font,
                                 .generated_at = pr_clock_generation_time(),
@@ -577,7 +578,8 @@ write_outputs(const struct pr_options *o, const cJSON *sum, struct pr_merge *m,
                              err);
     /* a job's report: three ranks in full must fit where one did */
     if (st == PR_OK && !o->top_given &&
-        cJSON_GetObjectItemCaseSensitive(view, "detail") != NULL)
+        (cJSON_GetObjectItemCaseSensitive(view, "detail") != NULL ||
+         pr_detail_n_jobs(view) > 0))
         ro.top = PR_DETAIL_TOP;
     if (st == PR_OK && o->json_path != NULL)
         st = pr_outputs_stage(&set, o->json_path, &tj, err);

@@ -34,6 +34,27 @@ PR_NODISCARD enum pr_status pr_detail_view(const cJSON *summary,
                                            const char *spec, cJSON **view,
                                            struct pr_error *err);
 
+/* The number of jobs of a summary that holds several (summary["jobs"],
+ * docs/summary-json.md), else 0. */
+size_t pr_detail_n_jobs(const cJSON *summary);
+
+/* The report view of job k (0-based) of such a summary: *base looks like
+ * the summary of that job alone (its runs, inputs, distributed and job
+ * views; every other member borrowed; no "jobs"), and *view is *base
+ * narrowed as pr_detail_view does.  Free *view, then *base (both NULL
+ * after an error).  Errors: PR_E_NOMEM, PR_E_USAGE (spec), PR_E_FORMAT (no
+ * such job). */
+PR_NODISCARD enum pr_status pr_detail_job_view(const cJSON *summary, size_t k,
+                                               const char *spec, cJSON **base,
+                                               cJSON **view,
+                                               struct pr_error *err);
+
+struct pr_figs;
+
+/* The index of such a summary's jobs, for the report's first part: a
+ * line on how runs were grouped and a table of the jobs. */
+void pr_detail_jobs_index(struct pr_figs *f, const cJSON *summary);
+
 /* One sentence for the report: which runs are shown in full and why
  * ("Full detail below for rank 7 (slowest), ..."), from a view's
  * "detail"; n >= 64. */

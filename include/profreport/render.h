@@ -21,6 +21,8 @@ struct pr_render_opts {
     const char *version;      /* tool version string */
     const char *source_link;  /* editor URL template of source locations
                                  (escape.h); NULL = PR_SOURCE_LINK_DEFAULT */
+    const char *detail_ranks; /* --detail-ranks for each job of a summary
+                                 of several (detail.h); NULL = default */
 };
 
 struct pr_figs;

@@ -51,4 +51,8 @@ int pr_sget_spans_matter(const cJSON *runs);
 /* 1 when s (may be NULL) equals want, else 0. */
 int pr_sget_is(const char *s, const char *want);
 
+/* What one entry of summary["jobs"] holds, for a heading or a message:
+ * "ranks 0-1 of 128", "rank 34 of 300", "3 ranks", "2 runs". */
+void pr_sget_job_extent(const cJSON *job, char *buf, size_t n);
+
 #endif

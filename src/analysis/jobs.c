@@ -727,36 +727,6 @@ pr_jobs_build(cJSON *summary, struct pr_error *err)
     return st;
 }
 
-static double
-item_num(const cJSON *a, size_t i)
-{
-    const cJSON *x = cJSON_GetArrayItem(a, (int)i);
-
-    return cJSON_IsNumber(x) ? x->valuedouble : NAN;
-}
-
-/* "ranks 0-1 of 128", "rank 34 of 300", "3 ranks", "2 runs" */
-static void
-job_extent(const cJSON *job, char *buf, size_t cap)
-{
-    const cJSON *ranks = pr_sget(job, "ranks");
-    size_t nr = pr_sget_len(ranks);
-    size_t runs = pr_sget_len(pr_sget(job, PR_K_RUNS));
-    double lo = item_num(ranks, 0), ws = pr_sget_num(job, PR_K_WORLD_SIZE);
-    char of[48] = "";
-
-    if (known(ws))
-        snprintf(of, sizeof(of), " of %.0f", ws);
-    if (nr == 0)
-        snprintf(buf, cap, "%zu run%s", runs, runs == 1 ? "" : "s");
-    else if (nr == 1)
-        snprintf(buf, cap, "rank %.0f%s", lo, of);
-    else if (item_num(ranks, nr - 1) - lo == (double)(nr - 1))
-        snprintf(buf, cap, "ranks %.0f-%.0f%s", lo, lo + (double)(nr - 1), of);
-    else
-        snprintf(buf, cap, "%zu ranks%s", nr, of);
-}
-
 /* The folder the jobs are named from: the common part of their paths. */
 static size_t
 common_path(const cJSON *jobs, const char **first)
@@ -806,7 +776,7 @@ pr_jobs_describe(const cJSON *summary, char *buf, size_t n)
                      pr_sget_len(jobs) - DESCRIBE_MAX);
             break;
         }
-        job_extent(j, ext, sizeof(ext));
+        pr_sget_job_extent(j, ext, sizeof(ext));
         snprintf(buf + len, n - len, "%s %s (%s)", k > 1 ? "," : "",
                  pr_sget_str_or(j, PR_K_NAME, "?"), ext);
     }

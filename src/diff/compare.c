@@ -775,9 +775,7 @@ pr_diff_compare(const cJSON *base, const cJSON *cur, const char *base_label,
     if (st == PR_OK)
         st = add_side(diff, "current", &c, cur_label, err);
     if (st == PR_OK)
-        st = pr_dpair_runs(cJSON_GetObjectItemCaseSensitive(base, "runs"),
-                           cJSON_GetObjectItemCaseSensitive(cur, "runs"),
-                           &pairs, err);
+        st = pr_dpair_runs(base, cur, &pairs, err);
     if (st == PR_OK) {
         plan = make_plan(&pairs, o);
         st = add_method(diff, &plan, err);

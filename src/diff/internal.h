@@ -204,16 +204,22 @@ PR_NODISCARD enum pr_status pr_dload_summary(const char *const *paths, size_t n,
 struct pr_dpairs {
     const cJSON **b, **c; /* owned arrays of the runs (borrowed) */
     size_t nb, nc;
+    const char **job_b, **job_c; /* owned: each run's job key (in keys),
+                                    "" unless both sides hold several
+                                    jobs */
+    char **keys;                 /* owned: the jobs' keys */
+    size_t n_keys;
     size_t *with;           /* owned: with[i] = the run of c paired with
                                b[i], or SIZE_MAX */
     unsigned char *taken_c; /* owned: 1 for the runs of c that paired */
 };
 
-/* Pair the runs of runs_b with those of runs_c (JSON arrays; a one-run
- * summary always pairs with a one-run summary).  Free with
- * pr_dpairs_free, also after an error.  Errors: PR_E_NOMEM. */
-PR_NODISCARD enum pr_status pr_dpair_runs(const cJSON *runs_b,
-                                          const cJSON *runs_c,
+/* Pair the runs of summary base with those of summary cur (a one-run
+ * summary always pairs with a one-run summary); when both hold several
+ * jobs (summary "jobs", issue #15), a run pairs only within the job of
+ * the same name.  Free with pr_dpairs_free, also after an error.  Errors:
+ * PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_dpair_runs(const cJSON *base, const cJSON *cur,
                                           struct pr_dpairs *p,
                                           struct pr_error *err);
 void pr_dpairs_free(struct pr_dpairs *p);

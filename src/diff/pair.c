@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,8 @@
 #define NONE SIZE_MAX
 
 struct key {
+    const char *job;    /* the run's job ("" unless both sides hold
+                           several jobs: runs pair within their job) */
     double rank;        /* by rank */
     const char *worker; /* by worker */
     size_t i;           /* the run's index: ties keep the runs' order */
@@ -33,7 +36,10 @@ static int
 cmp_rank(const void *pa, const void *pb)
 {
     const struct key *a = pa, *b = pb;
+    int c = strcmp(a->job, b->job);
 
+    if (c != 0)
+        return c;
     if (a->rank != b->rank)
         return a->rank < b->rank ? -1 : 1;
     return (a->i > b->i) - (a->i < b->i);
@@ -43,8 +49,10 @@ static int
 cmp_worker(const void *pa, const void *pb)
 {
     const struct key *a = pa, *b = pb;
-    int c = strcmp(a->worker, b->worker);
+    int c = strcmp(a->job, b->job);
 
+    if (c == 0)
+        c = strcmp(a->worker, b->worker);
     return c != 0 ? c : (a->i > b->i) - (a->i < b->i);
 }
 
@@ -59,8 +67,8 @@ order_free(struct order *o)
 /* Build the order of the runs that have a key (by_rank: a numeric rank,
  * else a string worker). */
 static enum pr_status
-order_build(struct order *o, const cJSON *const *runs, size_t n, int by_rank,
-            struct pr_error *err)
+order_build(struct order *o, const cJSON *const *runs, const char *const *jobs,
+            size_t n, int by_rank, struct pr_error *err)
 {
     size_t i;
 
@@ -76,6 +84,7 @@ order_build(struct order *o, const cJSON *const *runs, size_t n, int by_rank,
         o->pos[i] = NONE;
         if (by_rank ? !cJSON_IsNumber(rank) : w == NULL)
             continue;
+        o->k[o->n].job = jobs[i];
         o->k[o->n].rank = by_rank ? rank->valuedouble : 0;
         o->k[o->n].worker = w;
         o->k[o->n++].i = i;
@@ -139,10 +148,11 @@ order_find(struct order *o, const struct key *want,
 /* The current run for baseline run rb at position pos, or NONE. */
 static size_t
 match_one(struct order *by_rank, struct order *by_worker,
-          const unsigned char *taken, size_t nc, const cJSON *rb, size_t pos)
+          const struct pr_dpairs *p, size_t pos)
 {
+    const cJSON *rb = p->b[pos];
     const cJSON *rank = cJSON_GetObjectItemCaseSensitive(rb, "rank");
-    struct key want = {0, pr_dj_str(rb, "worker"), 0};
+    struct key want = {p->job_b[pos], 0, pr_dj_str(rb, "worker"), 0};
     size_t j;
 
     if (cJSON_IsNumber(rank)) {
@@ -156,7 +166,10 @@ match_one(struct order *by_rank, struct order *by_worker,
         if (j != NONE)
             return j;
     }
-    return pos < nc && !taken[pos] ? pos : NONE;
+    return pos < p->nc && !p->taken_c[pos] &&
+                   strcmp(p->job_c[pos], p->job_b[pos]) == 0
+               ? pos
+               : NONE;
 }
 
 /* Runs of a summary as an array: cJSON_GetArrayItem walks the list, so a
@@ -188,15 +201,14 @@ pair_all(struct pr_dpairs *p, struct pr_error *err)
 
     memset(&by_rank, 0, sizeof(by_rank));
     memset(&by_worker, 0, sizeof(by_worker));
-    st = order_build(&by_rank, p->c, p->nc, 1, err);
+    st = order_build(&by_rank, p->c, p->job_c, p->nc, 1, err);
     if (st == PR_OK)
-        st = order_build(&by_worker, p->c, p->nc, 0, err);
+        st = order_build(&by_worker, p->c, p->job_c, p->nc, 0, err);
     for (i = 0; i < p->nb && st == PR_OK; i++) {
         /* a one-run summary always pairs with a one-run summary (two
            single-GPU nightlies need not share a rank) */
         j = p->nb == 1 && p->nc == 1 ? 0
-                                     : match_one(&by_rank, &by_worker,
-                                                 p->taken_c, p->nc, p->b[i], i);
+                                     : match_one(&by_rank, &by_worker, p, i);
         p->with[i] = j;
         if (j == NONE)
             continue;
@@ -209,16 +221,112 @@ pair_all(struct pr_dpairs *p, struct pr_error *err)
     return st;
 }
 
+/* The length of the folder every job's path is in (cut at a '/'). */
+static size_t
+common_folder(const cJSON *jobs)
+{
+    const cJSON *job;
+    const char *first = NULL;
+    size_t len = 0, k;
+
+    cJSON_ArrayForEach(job, jobs)
+    {
+        const char *p = pr_dj_str(job, "path");
+        if (p == NULL)
+            p = "";
+        if (first == NULL) {
+            first = p;
+            len = strlen(p);
+        }
+        for (k = 0; k < len && p[k] == first[k]; k++)
+            ;
+        len = k;
+        while (len > 0 && p[len] != '\0' && p[len] != '/')
+            len--;
+    }
+    return len;
+}
+
+/* A job's key across summaries: its folder below the folder all its
+ * summary's jobs share, and the " #N" of a folder holding several (the
+ * two sides of a diff are read from different folders). */
+static char *
+job_key(const cJSON *job, size_t common)
+{
+    const char *path = pr_dj_str(job, "path"), *name = pr_dj_str(job, "name");
+    const char *nth = name != NULL ? strrchr(name, '#') : NULL;
+    size_t len;
+    char *k;
+
+    path = path != NULL && strlen(path) >= common ? path + common : "";
+    while (*path == '/')
+        path++;
+    if (nth == NULL || nth == name || nth[-1] != ' ')
+        nth = "";
+    len = strlen(path) + strlen(nth) + 2;
+    k = malloc(len);
+    if (k != NULL)
+        snprintf(k, len, "%s%s", path, nth);
+    return k;
+}
+
+/* names[i]: the key of the job of run i, when the summary's "jobs"
+ * (issue #15) is given; else "" for every run.  The keys are kept in
+ * p->keys. */
+static enum pr_status
+job_names(struct pr_dpairs *p, const cJSON *jobs, size_t n, const char ***names,
+          struct pr_error *err)
+{
+    const cJSON *job, *e;
+    size_t i, common = common_folder(jobs);
+    char **keys;
+
+    *names = malloc((n + 1) * sizeof(**names));
+    keys = realloc(p->keys, (p->n_keys + (size_t)cJSON_GetArraySize(jobs) + 1) *
+                                sizeof(*keys));
+    if (keys != NULL)
+        p->keys = keys;
+    if (*names == NULL || keys == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    for (i = 0; i < n; i++)
+        (*names)[i] = "";
+    cJSON_ArrayForEach(job, jobs)
+    {
+        char *key = job_key(job, common);
+        if (key == NULL)
+            return pr_error_set(err, PR_E_NOMEM, "out of memory");
+        p->keys[p->n_keys++] = key;
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(job, "runs"))
+        {
+            if (cJSON_IsNumber(e) && e->valuedouble >= 0 &&
+                e->valuedouble < (double)n)
+                (*names)[(size_t)e->valuedouble] = key;
+        }
+    }
+    return PR_OK;
+}
+
 enum pr_status
-pr_dpair_runs(const cJSON *runs_b, const cJSON *runs_c, struct pr_dpairs *p,
+pr_dpair_runs(const cJSON *base, const cJSON *cur, struct pr_dpairs *p,
               struct pr_error *err)
 {
+    const cJSON *jb = cJSON_GetObjectItemCaseSensitive(base, "jobs");
+    const cJSON *jc = cJSON_GetObjectItemCaseSensitive(cur, "jobs");
     enum pr_status st;
 
     memset(p, 0, sizeof(*p));
-    st = run_array(runs_b, &p->b, &p->nb, err);
+    /* runs pair within their job only when both sides hold several */
+    if (cJSON_GetArraySize(jb) < 2 || cJSON_GetArraySize(jc) < 2)
+        jb = jc = NULL;
+    st = run_array(cJSON_GetObjectItemCaseSensitive(base, "runs"), &p->b,
+                   &p->nb, err);
     if (st == PR_OK)
-        st = run_array(runs_c, &p->c, &p->nc, err);
+        st = run_array(cJSON_GetObjectItemCaseSensitive(cur, "runs"), &p->c,
+                       &p->nc, err);
+    if (st == PR_OK)
+        st = job_names(p, jb, p->nb, &p->job_b, err);
+    if (st == PR_OK)
+        st = job_names(p, jc, p->nc, &p->job_c, err);
     if (st != PR_OK)
         return st;
     p->with = malloc((p->nb + 1) * sizeof(*p->with));
@@ -235,6 +343,11 @@ pr_dpairs_free(struct pr_dpairs *p)
         return;
     free(p->b);
     free(p->c);
+    free(p->job_b);
+    free(p->job_c);
+    while (p->n_keys > 0)
+        free(p->keys[--p->n_keys]);
+    free(p->keys);
     free(p->with);
     free(p->taken_c);
     memset(p, 0, sizeof(*p));

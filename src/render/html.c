@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profreport/detail.h"
 #include "profreport/escape.h"
 #include "profreport/figures.h"
 #include "profreport/keys.h"
@@ -431,8 +432,89 @@ title_block(struct pr_html_view *v, const cJSON *summary,
     if (cJSON_IsObject(pr_sget(summary, "detail"))) /* a job's view */
         snprintf(workers, sizeof(workers), "%.0f ranks (%zu in detail)",
                  pr_sget_num(pr_sget(summary, "detail"), "of"), nw);
+    if (pr_detail_n_jobs(summary) > 0)
+        snprintf(workers, sizeof(workers), "%zu runs in %zu jobs", nw,
+                 pr_detail_n_jobs(summary));
     add_str(v, root, "workers", nw ? workers : "none");
     add_str(v, root, "devices", devs[0] ? devs : "no GPU");
+}
+
+/* The sections of one report view; ids prefixed with `prefix`. */
+static void
+view_sections(struct pr_html_view *v, const cJSON *view,
+              const struct pr_render_opts *o, const char *prefix, int in_job)
+{
+    struct pr_figs f;
+    char id[80];
+    size_t i;
+
+    for (i = 0; i < pr_report_n_sections && !v->oom; i++) {
+        const struct pr_section *s = &pr_report_sections[i];
+        if (!pr_section_present(s, view))
+            continue;
+        pr_figs_init(&f, o->top > 0 ? (size_t)o->top : 0);
+        pr_figs_section(&f, s, view);
+        snprintf(id, sizeof(id), "%s%s", prefix, s->id);
+        pr_html_view_section(v, id, s->title, &f);
+        if (in_job) /* the navigation lists the jobs, not their sections */
+            add_bool(v,
+                     cJSON_GetArrayItem(v->sections,
+                                        cJSON_GetArraySize(v->sections) - 1),
+                     "s_in_job", 1);
+        pr_figs_free(&f);
+    }
+}
+
+/* A job's heading before its sections: "Job 2 of 5: name" and what it
+ * holds, as a section of its own that the navigation lists. */
+static void
+job_heading(struct pr_html_view *v, const cJSON *summary, size_t k, size_t n)
+{
+    const cJSON *job = cJSON_GetArrayItem(pr_sget(summary, "jobs"), (int)k);
+    cJSON *s = push_obj(v, v->sections);
+    char text[600], ext[96], id[32];
+
+    snprintf(id, sizeof(id), "job%zu", k + 1);
+    add_str(v, s, "s_jid", id);
+    snprintf(text, sizeof(text), "Job %zu of %zu: %s", k + 1, n,
+             pr_sget_str_or(job, PR_K_NAME, "?"));
+    add_str(v, s, "s_job", text);
+    pr_sget_job_extent(job, ext, sizeof(ext));
+    snprintf(text, sizeof(text), "%s, from %s", ext,
+             pr_sget_str_or(job, PR_K_PATH, "?"));
+    add_str(v, s, "s_jsub", text);
+    snprintf(text, sizeof(text), "%zu. %s", k + 1,
+             pr_sget_str_or(job, PR_K_NAME, "?"));
+    add_str(v, s, "s_jnav", text);
+}
+
+/* Several jobs: one part per job, each drawn from the job's own view. */
+static enum pr_status
+job_parts(struct pr_html_view *v, const cJSON *summary,
+          const struct pr_render_opts *o, size_t n, struct pr_error *err)
+{
+    cJSON *base, *view;
+    char prefix[32];
+    size_t k;
+    enum pr_status st = PR_OK;
+    struct pr_figs f;
+
+    add_bool(v, v->root, "has_jobs", 1);
+    pr_figs_init(&f, 0);
+    pr_detail_jobs_index(&f, summary);
+    pr_html_view_section(v, "jobs", "Jobs", &f);
+    pr_figs_free(&f);
+    for (k = 0; k < n && st == PR_OK && !v->oom; k++) {
+        st = pr_detail_job_view(summary, k, o->detail_ranks, &base, &view, err);
+        if (st != PR_OK)
+            break;
+        job_heading(v, summary, k, n);
+        snprintf(prefix, sizeof(prefix), "job%zu-", k + 1);
+        view_sections(v, view, o, prefix, 1);
+        cJSON_Delete(view);
+        cJSON_Delete(base);
+    }
+    return st;
 }
 
 enum pr_status
@@ -440,9 +522,8 @@ pr_html_render(const cJSON *summary, const struct pr_render_opts *o,
                struct pr_buf *out, struct pr_error *err)
 {
     struct pr_html_view v;
-    struct pr_figs f;
+    size_t n_jobs = pr_detail_n_jobs(summary);
     enum pr_status st;
-    size_t i;
 
     st = pr_html_view_init(&v, err);
     if (st != PR_OK)
@@ -450,16 +531,12 @@ pr_html_render(const cJSON *summary, const struct pr_render_opts *o,
     v.source_link =
         o->source_link != NULL ? o->source_link : PR_SOURCE_LINK_DEFAULT;
     title_block(&v, summary, o);
-    for (i = 0; i < pr_report_n_sections && !v.oom; i++) {
-        const struct pr_section *s = &pr_report_sections[i];
-        if (!pr_section_present(s, summary))
-            continue;
-        pr_figs_init(&f, o->top > 0 ? (size_t)o->top : 0);
-        pr_figs_section(&f, s, summary);
-        pr_html_view_section(&v, s->id, s->title, &f);
-        pr_figs_free(&f);
-    }
-    st = pr_html_view_render(&v, "report.html", o->template_dir, out, err);
+    if (n_jobs > 0)
+        st = job_parts(&v, summary, o, n_jobs, err);
+    else
+        view_sections(&v, summary, o, "", 0);
+    if (st == PR_OK)
+        st = pr_html_view_render(&v, "report.html", o->template_dir, out, err);
     pr_html_view_free(&v);
     return st;
 }

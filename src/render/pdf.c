@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "profreport/chart.h"
+#include "profreport/detail.h"
 #include "profreport/figures.h"
 #include "profreport/keys.h"
 #include "profreport/pdf_doc.h"
@@ -132,12 +133,20 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
         snprintf(line, sizeof(line), "%zu (worker, span) runs",
                  pr_sget_len(runs));
     pr_pdf_doc_info_line(d, "Runs", line);
-    pr_pdf_doc_info_line(
-        d, "Distributed",
-        cJSON_IsObject(dist)
-            ? pr_chart_format(pr_sget_num(dist, PR_K_WORLD_SIZE), PR_UNIT_COUNT,
-                              num, sizeof(num))
-            : "no");
+    if (pr_detail_n_jobs(summary) > 0) {
+        snprintf(line, sizeof(line),
+                 "%zu, one part each (each job's "
+                 "figures are its own)",
+                 pr_detail_n_jobs(summary));
+        pr_pdf_doc_info_line(d, "Jobs", line);
+    } else {
+        pr_pdf_doc_info_line(
+            d, "Distributed",
+            cJSON_IsObject(dist)
+                ? pr_chart_format(pr_sget_num(dist, PR_K_WORLD_SIZE),
+                                  PR_UNIT_COUNT, num, sizeof(num))
+                : "no");
+    }
     pr_pdf_doc_skip(d, 14);
     pr_pdf_doc_subheading(d, "Workers and devices", 60);
     t.rows = worker_device_rows(runs);
@@ -151,25 +160,79 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
 
 /* ---- document --------------------------------------------------------- */
 
+/* The sections of one report view, their titles prefixed with `prefix`
+ * (a job's, when the report holds several). */
 static void
-build(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
+view_sections(struct pr_pdf_doc *d, const cJSON *view, const char *prefix)
 {
     struct pr_figs f;
+    char title[160];
     size_t i;
+
+    for (i = 0; i < pr_report_n_sections && !pr_pdf_doc_failed(d); i++) {
+        if (!pr_section_present(&pr_report_sections[i], view))
+            continue;
+        pr_figs_init(&f, (size_t)pr_pdf_doc_top(d));
+        pr_figs_section(&f, &pr_report_sections[i], view);
+        snprintf(title, sizeof(title), "%s%s", prefix,
+                 pr_report_sections[i].title);
+        pr_pdf_doc_figs(d, title, &f);
+        pr_figs_free(&f);
+    }
+}
+
+/* Job k of n: a page that opens it (name, folder, ranks), then its
+ * sections drawn from the job's own view. */
+static void
+job_part(struct pr_pdf_doc *d, const cJSON *summary, size_t k, size_t n,
+         const char *spec)
+{
+    const cJSON *job = cJSON_GetArrayItem(pr_sget(summary, "jobs"), (int)k);
+    struct pr_error err;
+    cJSON *base, *view;
+    char line[600], prefix[32];
+
+    pr_error_clear(&err);
+    if (pr_detail_job_view(summary, k, spec, &base, &view, &err) != PR_OK) {
+        pr_pdf_doc_nomem(d);
+        return;
+    }
+    (void)pr_pdf_doc_new_page(d);
+    snprintf(line, sizeof(line), "Job %zu of %zu: %s", k + 1, n,
+             pr_sget_str_or(job, PR_K_NAME, "?"));
+    pr_pdf_doc_section(d, line);
+    pr_pdf_doc_info_line(d, "Folder", pr_sget_str_or(job, PR_K_PATH, "?"));
+    pr_sget_job_extent(job, line, sizeof(line));
+    pr_pdf_doc_info_line(d, "Ranks", line);
+    pr_pdf_doc_skip(d, 10);
+    snprintf(prefix, sizeof(prefix), "Job %zu: ", k + 1);
+    view_sections(d, view, prefix);
+    cJSON_Delete(view);
+    cJSON_Delete(base);
+}
+
+static void
+build(struct pr_pdf_doc *d, const cJSON *summary, const char *version,
+      const char *spec)
+{
+    size_t k, n_jobs = pr_detail_n_jobs(summary);
+    struct pr_figs f;
 
     if (pr_pdf_doc_new_page(d) != 0)
         return;
     pr_pdf_doc_bookmark(d, "Title page");
     title_page(d, summary, version);
     (void)pr_pdf_doc_new_page(d); /* the title page stands alone */
-    for (i = 0; i < pr_report_n_sections && !pr_pdf_doc_failed(d); i++) {
-        if (!pr_section_present(&pr_report_sections[i], summary))
-            continue;
+    if (n_jobs == 0)
+        view_sections(d, summary, "");
+    if (n_jobs > 0) { /* the jobs' index, then a part per job */
         pr_figs_init(&f, (size_t)pr_pdf_doc_top(d));
-        pr_figs_section(&f, &pr_report_sections[i], summary);
-        pr_pdf_doc_figs(d, pr_report_sections[i].title, &f);
+        pr_detail_jobs_index(&f, summary);
+        pr_pdf_doc_figs(d, "Jobs", &f);
         pr_figs_free(&f);
     }
+    for (k = 0; k < n_jobs && !pr_pdf_doc_failed(d); k++)
+        job_part(d, summary, k, n_jobs, spec);
     if (!pr_pdf_doc_failed(d))
         pr_pdf_doc_footers(d, "Profiling report", version);
 }
@@ -202,7 +265,7 @@ pr_pdf_render(const cJSON *summary, const struct pr_render_opts *o,
     s.top = o->top;
     st = pr_pdf_doc_open(&d, &s, err);
     if (st == PR_OK) {
-        build(d, summary, s.version);
+        build(d, summary, s.version, o->detail_ranks);
         st = pr_pdf_doc_save(d, path);
     }
     pr_pdf_doc_close(d);

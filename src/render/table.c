@@ -82,15 +82,18 @@ static const struct kind kinds[] = {
 
 struct table {
     const struct kind *kind;
-    const struct pr_col *cols[MAX_COLS + 2]; /* +2: worker and span */
+    const struct pr_col *cols[MAX_COLS + 3]; /* +3: job, worker and span */
     size_t n_cols;
     const cJSON **rows;
     const char **workers; /* worker of each row */
     const char **spans;   /* span of each row ("" when none) */
+    const char **jobs;    /* job of each row when the summary holds
+                             several jobs (issue #15), else NULL */
     size_t n_rows, cap;
     int multi_run;
     int multi_span; /* one worker has rows of two spans: a span column */
     int tree;       /* kind->depth and no --sort: labels indented */
+    int multi_job;  /* the summary holds several jobs: a job column */
 };
 
 /* Left-aligned, compared as strings, shortened when too wide. */
@@ -186,7 +189,8 @@ pick_columns(struct table *t, const struct pr_table_opts *o,
  * span marks the table multi_span (one trace's rows, like the summary's
  * runs sorted by worker then span, come together). */
 static enum pr_status
-add_row(struct table *t, const cJSON *row, const char *worker, const char *span)
+add_row(struct table *t, const cJSON *row, const char *worker, const char *span,
+        const char *job)
 {
     if (t->n_rows == t->cap) {
         size_t ncap = t->cap ? t->cap * 2 : 64;
@@ -203,12 +207,17 @@ add_row(struct table *t, const cJSON *row, const char *worker, const char *span)
         if (w == NULL)
             return PR_E_NOMEM;
         t->spans = w;
+        w = realloc(t->jobs, ncap * sizeof(*w));
+        if (w == NULL)
+            return PR_E_NOMEM;
+        t->jobs = w;
         t->cap = ncap;
     }
     if (t->n_rows > 0 && strcmp(t->workers[t->n_rows - 1], worker) == 0 &&
         strcmp(t->spans[t->n_rows - 1], span) != 0)
         t->multi_span = t->multi_run = 1;
     t->rows[t->n_rows] = row;
+    t->jobs[t->n_rows] = job;
     t->spans[t->n_rows] = span;
     t->workers[t->n_rows++] = worker;
     return PR_OK;
@@ -287,6 +296,23 @@ keep(const struct table *t, const struct pr_table_opts *o, const cJSON *row)
     return 1;
 }
 
+/* The name of the job that holds run i, "" when the summary is one job. */
+static const char *
+job_of(const cJSON *jobs, size_t i)
+{
+    const cJSON *job, *e;
+
+    cJSON_ArrayForEach(job, jobs)
+    {
+        cJSON_ArrayForEach(e, pr_sget(job, "runs"))
+        {
+            if (cJSON_IsNumber(e) && e->valuedouble == (double)i)
+                return pr_sget_str_or(job, "name", "?");
+        }
+    }
+    return "";
+}
+
 static enum pr_status
 collect(struct table *t, const cJSON *sum, const struct pr_table_opts *o,
         cJSON *types)
@@ -296,14 +322,19 @@ collect(struct table *t, const cJSON *sum, const struct pr_table_opts *o,
     int by_shape = o->group_by && strcmp(o->group_by, "shape") == 0;
     int by_type = o->group_by && strcmp(o->group_by, "type") == 0;
 
+    const cJSON *jobs = pr_sget(sum, "jobs");
+    size_t i = 0;
+
     if (by_shape)
         array = "operators_by_shape";
     t->multi_run =
         cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sum, "runs")) > 1;
+    t->multi_job = pr_sget_len(jobs) > 1;
     cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(sum, "runs"))
     {
         const char *worker = pr_sget_str_or(run, "worker", "");
         const char *span = pr_sget_str_or(run, "span", "");
+        const char *job = job_of(jobs, i++);
         cJSON_ArrayForEach(row, pr_sget_path(run, array))
         {
             if (!keep(t, o, row))
@@ -311,7 +342,7 @@ collect(struct table *t, const cJSON *sum, const struct pr_table_opts *o,
             if (by_type) {
                 if (merge_type(types, row) != PR_OK)
                     return PR_E_NOMEM;
-            } else if (add_row(t, row, worker, span) != PR_OK) {
+            } else if (add_row(t, row, worker, span, job) != PR_OK) {
                 return PR_E_NOMEM;
             }
         }
@@ -319,7 +350,7 @@ collect(struct table *t, const cJSON *sum, const struct pr_table_opts *o,
     if (by_type) {
         cJSON_ArrayForEach(row, types)
         {
-            if (add_row(t, row, "", "") != PR_OK)
+            if (add_row(t, row, "", "", "") != PR_OK)
                 return PR_E_NOMEM;
         }
     }
@@ -341,7 +372,7 @@ collect_rows(struct table *t, const cJSON *rows, const struct pr_table_opts *o)
 
         if (!keep(t, o, row))
             continue;
-        if (add_row(t, row, worker, span) != PR_OK)
+        if (add_row(t, row, worker, span, "") != PR_OK)
             return PR_E_NOMEM;
         if (strcmp(worker, t->workers[0]) != 0)
             t->multi_run = 1;
@@ -382,6 +413,9 @@ cmp_rows(const struct sort_ctx *x, size_t a, size_t b)
     c = strcmp(t->spans[a], t->spans[b]);
     if (c != 0)
         return c;
+    c = strcmp(t->jobs[a], t->jobs[b]);
+    if (c != 0)
+        return c;
     return a < b ? -1 : (a > b);
 }
 
@@ -391,55 +425,65 @@ cmp_idx(const void *a, const void *b, void *ctx)
     return cmp_rows(ctx, *(const size_t *)a, *(const size_t *)b);
 }
 
+/* arr[i] = arr[idx[i]] for every row; 0 on out-of-memory. */
+static int
+permute(const char ***arr, const size_t *idx, size_t n)
+{
+    const char **v = malloc(n * sizeof(*v));
+    size_t i;
+
+    if (v == NULL)
+        return 0;
+    for (i = 0; i < n; i++)
+        v[i] = (*arr)[idx[i]];
+    free(*arr);
+    *arr = v;
+    return 1;
+}
+
 static enum pr_status
 sort_rows(struct table *t, const struct pr_col *col, int asc)
 {
     struct sort_ctx ctx = {t, col, asc};
     size_t *idx, i;
     const cJSON **rows;
-    const char **workers, **spans;
+    int ok;
 
     if (t->n_rows < 2)
         return PR_OK;
     idx = malloc(t->n_rows * sizeof(*idx));
     rows = malloc(t->n_rows * sizeof(*rows));
-    workers = malloc(t->n_rows * sizeof(*workers));
-    spans = malloc(t->n_rows * sizeof(*spans));
-    if (idx == NULL || rows == NULL || workers == NULL || spans == NULL) {
+    if (idx == NULL || rows == NULL) {
         free(idx);
         free(rows);
-        free(workers);
-        free(spans);
         return PR_E_NOMEM;
     }
     for (i = 0; i < t->n_rows; i++)
         idx[i] = i;
     qsort_r(idx, t->n_rows, sizeof(*idx), cmp_idx, &ctx);
-    for (i = 0; i < t->n_rows; i++) {
+    for (i = 0; i < t->n_rows; i++)
         rows[i] = t->rows[idx[i]];
-        workers[i] = t->workers[idx[i]];
-        spans[i] = t->spans[idx[i]];
-    }
     free(t->rows);
-    free(t->workers);
-    free(t->spans);
     t->rows = rows;
-    t->workers = workers;
-    t->spans = spans;
+    ok = permute(&t->workers, idx, t->n_rows) &&
+         permute(&t->spans, idx, t->n_rows) &&
+         permute(&t->jobs, idx, t->n_rows);
     free(idx);
-    return PR_OK;
+    return ok ? PR_OK : PR_E_NOMEM;
 }
 
 static const struct pr_col worker_col = {
     "worker", "", "Worker", PR_FMT_TEXT, 1, NULL, PR_COL_TERM};
 static const struct pr_col span_col = {"span", "",   "Span",     PR_FMT_TEXT,
                                        1,      NULL, PR_COL_TERM};
+static const struct pr_col job_col = {"job", "",   "Job",      PR_FMT_TEXT,
+                                      1,     NULL, PR_COL_TERM};
 
 /* The worker and span columns are the table's, not the rows'. */
 static int
 is_run_col(const struct pr_col *c)
 {
-    return c == &worker_col || c == &span_col;
+    return c == &worker_col || c == &span_col || c == &job_col;
 }
 
 /* A cell as data (CSV, and the text of string cells): strings in full,
@@ -455,6 +499,8 @@ raw_cell(const struct table *t, size_t r, const struct pr_col *c, char *buf,
         return t->workers[r];
     if (c == &span_col)
         return t->spans[r];
+    if (c == &job_col)
+        return t->jobs[r];
     v = pr_sget_path(t->rows[r], c->key);
     if (cJSON_IsString(v))
         return v->valuestring;
@@ -863,6 +909,11 @@ render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
         t->cols[0] = &worker_col;
         t->n_cols++;
     }
+    if (st == PR_OK && t->multi_job) {
+        memmove(&t->cols[1], &t->cols[0], t->n_cols * sizeof(t->cols[0]));
+        t->cols[0] = &job_col;
+        t->n_cols++;
+    }
     t->tree = t->kind->depth != NULL && sort == NULL;
     if (st == PR_OK && sort != NULL &&
         sort_rows(t, sc, is_text(sc->fmt)) != PR_OK)
@@ -872,6 +923,7 @@ render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
     free(t->rows);
     free(t->workers);
     free(t->spans);
+    free(t->jobs);
     cJSON_Delete(types);
     return st;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "profreport/keys.h"
 #include "profreport/sget.h"
 
 const cJSON *
@@ -126,4 +127,34 @@ pr_sget_spans_matter(const cJSON *runs)
             return 1;
     }
     return 0;
+}
+
+static double
+item_num(const cJSON *a, size_t i)
+{
+    const cJSON *x = cJSON_GetArrayItem(a, (int)i);
+
+    return cJSON_IsNumber(x) ? x->valuedouble : NAN;
+}
+
+/* "ranks 0-1 of 128", "rank 34 of 300", "3 ranks", "2 runs" */
+void
+pr_sget_job_extent(const cJSON *job, char *buf, size_t cap)
+{
+    const cJSON *ranks = pr_sget(job, "ranks");
+    size_t nr = pr_sget_len(ranks);
+    size_t runs = pr_sget_len(pr_sget(job, PR_K_RUNS));
+    double lo = item_num(ranks, 0), ws = pr_sget_num(job, PR_K_WORLD_SIZE);
+    char of[48] = "";
+
+    if (!isnan(ws))
+        snprintf(of, sizeof(of), " of %.0f", ws);
+    if (nr == 0)
+        snprintf(buf, cap, "%zu run%s", runs, runs == 1 ? "" : "s");
+    else if (nr == 1)
+        snprintf(buf, cap, "rank %.0f%s", lo, of);
+    else if (item_num(ranks, nr - 1) - lo == (double)(nr - 1))
+        snprintf(buf, cap, "ranks %.0f-%.0f%s", lo, lo + (double)(nr - 1), of);
+    else
+        snprintf(buf, cap, "%zu ranks%s", nr, of);
 }

@@ -50,6 +50,57 @@ check "  --quiet says nothing" [ ! -s err ]
 "$PR_BIN" -q --input "$F" --jobs 3 --json s3.json 2> err
 check "  --jobs 3 groups them alike, byte for byte" cmp -s s.json s3.json
 
+# the reports: a part per job, each from the job's own view
+check "  the HTML opens each job with a heading of its own" python3 -c "
+import re, sys
+h = open('s.html').read()
+heads = re.findall(r'<section class=\"job-head\" id=\"(job[0-9]+)\">\s*<h2>([^<]*)</h2>', h)
+assert [t for _, t in heads] == ['Job 1 of 2: two_jobs #1', 'Job 2 of 2: two_jobs #2'], heads
+ids = re.findall(r' id=\"([^\"]+)\"', h)
+assert len(ids) == len(set(ids)), 'duplicate ids'
+nav = h[h.index('<nav'):h.index('</nav>')]
+assert '#job1' in nav and '#job2' in nav and '#job1-overview' not in nav
+"
+check "  and each job's distributed section names its own workers only" python3 -c "
+import re, sys
+h = open('s.html').read()
+a = h[h.index('id=\"job1-distributed\"'):h.index('id=\"job2\"')]
+b = h[h.index('id=\"job2-distributed\"'):]
+assert 'host_100' in a and 'host_400' in a and 'host_200' not in a and 'host_300' not in a
+assert 'host_200' in b and 'host_300' in b and 'host_100' not in b
+"
+pdftotext s.pdf s.txt 2> /dev/null
+if [ -s s.txt ]; then
+    check "  the PDF has a part per job" sh -c \
+        'grep -q "Job 1 of 2: two_jobs #1" s.txt && grep -q "Job 2 of 2: two_jobs #2" s.txt && grep -q "^Job 2: Distributed" s.txt'
+else
+    skip "  the PDF has a part per job" "no pdftotext"
+fi
+
+"$PR_BIN" table -q --input "$F" --kind kernels --csv > t.csv
+check "table: a job column names each row's job" python3 -c "
+import csv
+rows = list(csv.DictReader(open('t.csv')))
+want = {'host_100': 'two_jobs #1', 'host_400': 'two_jobs #1',
+        'host_200': 'two_jobs #2', 'host_300': 'two_jobs #2'}
+assert rows and all(want[r['worker']] == r['job'] for r in rows), rows[:2]
+"
+"$PR_BIN" table -q --input one --kind kernels --csv > t1.csv
+check "  and none for one job" sh -c '! head -1 t1.csv | grep -q "^job,"'
+
+# diff: runs pair within their job; job A's rank 1 is gone from the
+# current folder, and must not pair with job B's rank 1
+mkdir -p cur && cp "$A0" "$B0" "$B1" cur
+"$PR_BIN" diff -q -b "$F" -i cur --json d.json 2> err
+check "diff of two folders of jobs: runs pair within their job" python3 -c "
+import json
+d = json.load(open('d.json'))
+pairs = sorted((r['baseline'], r['current']) for r in d['runs'])
+assert pairs == [('host_100', 'host_100'), ('host_200', 'host_200'),
+                 ('host_300', 'host_300')], pairs
+assert d['runs_unmatched']['baseline'] == ['host_400'], d['runs_unmatched']
+"
+
 # the same traces, one folder per job
 mkdir -p sub/A sub/B && cp "$A0" "$A1" sub/A && cp "$B0" "$B1" sub/B
 "$PR_BIN" --input sub --json sub.json 2> err
@@ -106,6 +157,12 @@ tf = [j for j in jobs if j['name'] == 'trace_filter']
 assert len(tf) == 1 and tf[0]['ranks'] == [0, 1] and tf[0]['job']['ranks'] == 2
 "
     check "  stderr: read N jobs from the folder" grep -q "read [0-9]* jobs from $H:" err
+    "$PR_BIN" -q --input "$H" --html hta.html
+    check "  the HTML has a heading per job" python3 -c "
+import json
+n = len(json.load(open('hta.json'))['jobs'])
+assert open('hta.html').read().count('<section class=\"job-head\"') == n
+"
 else
     skip "hta folder grouped by job" "no $H (shared traces absent)"
 fi

@@ -42,6 +42,29 @@ runs_of(const char *const *spec, size_t n)
     return arr;
 }
 
+/* A summary whose runs are `runs` (borrowed: delete it first). */
+static cJSON *
+summary_of(cJSON *runs)
+{
+    cJSON *s = cJSON_CreateObject();
+
+    assert_non_null(s);
+    assert_true(cJSON_AddItemReferenceToObject(s, "runs", runs));
+    return s;
+}
+
+/* Pair base against cur (runs arrays) as summaries. */
+static enum pr_status
+pair(cJSON *rb, cJSON *rc, struct pr_dpairs *p, struct pr_error *err)
+{
+    cJSON *sb = summary_of(rb), *sc = summary_of(rc);
+    enum pr_status st = pr_dpair_runs(sb, sc, p, err);
+
+    cJSON_Delete(sb);
+    cJSON_Delete(sc);
+    return st;
+}
+
 static void
 expect_pairs(const char *const *b, size_t nb, const char *const *c, size_t nc,
              const size_t *want)
@@ -52,7 +75,7 @@ expect_pairs(const char *const *b, size_t nb, const char *const *c, size_t nc,
     size_t i;
 
     pr_error_clear(&err);
-    assert_int_equal(pr_dpair_runs(rb, rc, &p, &err), PR_OK);
+    assert_int_equal(pair(rb, rc, &p, &err), PR_OK);
     assert_int_equal(p.nb, nb);
     for (i = 0; i < nb; i++)
         if (p.with[i] != want[i])
@@ -122,6 +145,64 @@ reference(const cJSON *rb, size_t pos, const cJSON *const *c, size_t nc,
     return pos < nc && !taken[pos] ? pos : NONE;
 }
 
+/* jobs: [{"name", "path": the name, "runs": [...]}] from "name:i,j"
+ * words. */
+static cJSON *
+jobs_of(const char *const *spec, size_t n)
+{
+    cJSON *arr = cJSON_CreateArray();
+    size_t k;
+
+    for (k = 0; k < n; k++) {
+        char name[32], runs[64], *tok, *save = NULL;
+        cJSON *j = cJSON_CreateObject(), *ra;
+        assert_int_equal(sscanf(spec[k], "%31[^:]:%63s", name, runs), 2);
+        cJSON_AddStringToObject(j, "name", name);
+        cJSON_AddStringToObject(j, "path", name);
+        ra = cJSON_AddArrayToObject(j, "runs");
+        for (tok = strtok_r(runs, ",", &save); tok != NULL;
+             tok = strtok_r(NULL, ",", &save))
+            cJSON_AddItemToArray(ra, cJSON_CreateNumber(strtod(tok, NULL)));
+        cJSON_AddItemToArray(arr, j);
+    }
+    return arr;
+}
+
+/* Two summaries of two jobs each (issue #15): a rank pairs within the job
+ * of the same name, never with the same rank of another job; with one
+ * side of one job, jobs play no part. */
+static void
+test_within_jobs(void **state)
+{
+    const char *b[] = {"0:a0", "1:a1", "0:b0", "1:b1"};
+    const char *c[] = {"0:b0", "1:b1", "0:c0", "1:a1"};
+    const char *jb[] = {"A:0,1", "B:2,3"}, *jc[] = {"B:0,1", "A:2,3"};
+    cJSON *rb = runs_of(b, 4), *rc = runs_of(c, 4);
+    cJSON *sb = summary_of(rb), *sc = summary_of(rc);
+    cJSON *jobs_b = jobs_of(jb, 2), *jobs_c = jobs_of(jc, 2);
+    struct pr_dpairs p;
+    struct pr_error err;
+
+    (void)state;
+    pr_error_clear(&err);
+    cJSON_AddItemToObject(sb, "jobs", jobs_b);
+    cJSON_AddItemToObject(sc, "jobs", jobs_c);
+    assert_int_equal(pr_dpair_runs(sb, sc, &p, &err), PR_OK);
+    assert_int_equal(p.with[0], 2); /* A rank 0 -> A's rank 0 (c0) */
+    assert_int_equal(p.with[1], 3);
+    assert_int_equal(p.with[2], 0); /* B rank 0 -> B's rank 0 */
+    assert_int_equal(p.with[3], 1);
+    pr_dpairs_free(&p);
+    cJSON_DeleteItemFromObject(sc, "jobs");
+    assert_int_equal(pr_dpair_runs(sb, sc, &p, &err), PR_OK);
+    assert_int_equal(p.with[0], 0); /* one job: rank 0 is the first rank 0 */
+    pr_dpairs_free(&p);
+    cJSON_Delete(sb);
+    cJSON_Delete(sc);
+    cJSON_Delete(rb);
+    cJSON_Delete(rc);
+}
+
 static void
 test_random_against_reference(void **state)
 {
@@ -162,7 +243,7 @@ test_random_against_reference(void **state)
         for (i = 0; i < nc; i++)
             cc[i] = cJSON_GetArrayItem(rc, (int)i);
         pr_error_clear(&err);
-        assert_int_equal(pr_dpair_runs(rb, rc, &p, &err), PR_OK);
+        assert_int_equal(pair(rb, rc, &p, &err), PR_OK);
         memset(taken, 0, sizeof(taken));
         for (i = 0; i < nb; i++) {
             j = reference(cb[i], i, cc, nc, taken);
@@ -186,6 +267,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_by_rank_worker_position),
         cmocka_unit_test(test_single_runs_always_pair),
+        cmocka_unit_test(test_within_jobs),
         cmocka_unit_test(test_random_against_reference),
     };
 

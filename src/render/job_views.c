@@ -1,0 +1,282 @@
+/* job_views.c - the report view of one job of a summary that holds
+ * several (summary["jobs"], issue #15): the reports show one part per job,
+ * each drawn from a view that looks like the summary of that job alone. */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/detail.h"
+#include "profreport/figures.h"
+#include "profreport/keys.h"
+#include "profreport/sget.h"
+
+size_t
+pr_detail_n_jobs(const cJSON *summary)
+{
+    size_t n = pr_sget_len(pr_sget(summary, "jobs"));
+
+    return n > 1 ? n : 0;
+}
+
+/* loc[i]: run i's place among the job's runs, SIZE_MAX when not in it. */
+static size_t *
+local_index(const cJSON *job, size_t n_runs)
+{
+    size_t *loc = malloc((n_runs + 1) * sizeof(*loc)), i, k = 0;
+    const cJSON *e;
+
+    if (loc == NULL)
+        return NULL;
+    for (i = 0; i < n_runs; i++)
+        loc[i] = SIZE_MAX;
+    cJSON_ArrayForEach(e, pr_sget(job, PR_K_RUNS))
+    {
+        if (cJSON_IsNumber(e) && e->valuedouble >= 0 &&
+            e->valuedouble < (double)n_runs)
+            loc[(size_t)e->valuedouble] = k;
+        k++;
+    }
+    return loc;
+}
+
+static void
+remap_one(cJSON *ref, const size_t *loc, size_t n_runs)
+{
+    cJSON *run = cJSON_GetObjectItemCaseSensitive(ref, "run");
+
+    if (cJSON_IsNumber(run) && run->valuedouble >= 0 &&
+        run->valuedouble < (double)n_runs &&
+        loc[(size_t)run->valuedouble] != SIZE_MAX)
+        cJSON_SetNumberValue(run, (double)loc[(size_t)run->valuedouble]);
+}
+
+/* The job overview with its "run" numbers indexing the view's runs. */
+static cJSON *
+job_overview(const cJSON *entry, const size_t *loc, size_t n_runs)
+{
+    cJSON *j = cJSON_Duplicate(pr_sget(entry, "job"), 1), *r;
+
+    if (j == NULL)
+        return cJSON_CreateNull();
+    remap_one(cJSON_GetObjectItemCaseSensitive(j, "slowest"), loc, n_runs);
+    remap_one(cJSON_GetObjectItemCaseSensitive(j, "median"), loc, n_runs);
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(j, "per_rank"))
+        remap_one(r, loc, n_runs);
+    return j;
+}
+
+/* The job's runs, in the summary's order (references). */
+static int
+add_runs(cJSON *base, const cJSON *summary, const size_t *loc)
+{
+    cJSON *a = cJSON_AddArrayToObject(base, PR_K_RUNS);
+    const cJSON *r;
+    size_t i = 0;
+
+    if (a == NULL)
+        return 0;
+    cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
+    {
+        if (loc[i++] != SIZE_MAX &&
+            !cJSON_AddItemReferenceToArray(a, (cJSON *)(uintptr_t)r))
+            return 0;
+    }
+    return 1;
+}
+
+/* The inputs of the job's runs: each run has the first input of its
+ * worker and span not yet taken (runs and inputs are added in pairs, and
+ * the runs' sort is stable). */
+static int
+add_inputs(cJSON *base, const cJSON *summary, const size_t *loc)
+{
+    const cJSON *inputs = pr_sget(summary, PR_K_INPUTS), *r, *in, *runs;
+    size_t n_in = pr_sget_len(inputs), i = 0, k;
+    unsigned char *mark = calloc(n_in + 1, 1); /* 1 taken, 2 in the job */
+    cJSON *a = cJSON_AddArrayToObject(base, PR_K_INPUTS);
+    int ok = mark != NULL && a != NULL;
+
+    runs = ok ? pr_sget(summary, PR_K_RUNS) : NULL;
+    cJSON_ArrayForEach(r, runs)
+    {
+        k = 0;
+        cJSON_ArrayForEach(in, inputs)
+        {
+            if (!mark[k] &&
+                pr_sget_is(pr_sget_str_or(in, PR_K_WORKER, ""),
+                           pr_sget_str_or(r, PR_K_WORKER, "")) &&
+                pr_sget_is(pr_sget_str_or(in, PR_K_SPAN, ""),
+                           pr_sget_str_or(r, PR_K_SPAN, ""))) {
+                mark[k] = loc[i] != SIZE_MAX ? 2 : 1;
+                break;
+            }
+            k++;
+        }
+        i++;
+    }
+    k = 0;
+    if (!ok)
+        inputs = NULL;
+    cJSON_ArrayForEach(in, inputs)
+    {
+        if (mark[k++] == 2 &&
+            !cJSON_AddItemReferenceToArray(a, (cJSON *)(uintptr_t)in))
+            ok = 0;
+    }
+    free(mark);
+    return ok;
+}
+
+/* The summary of job k alone: every member borrowed but runs, inputs,
+ * distributed and job, which are the job's; no "jobs". */
+static cJSON *
+job_base(const cJSON *summary, const cJSON *entry)
+{
+    size_t n_runs = pr_sget_len(pr_sget(summary, PR_K_RUNS));
+    size_t *loc = local_index(entry, n_runs);
+    cJSON *b = cJSON_CreateObject();
+    const cJSON *m;
+    int ok = b != NULL && loc != NULL;
+
+    for (m = ok ? summary->child : NULL; ok && m != NULL; m = m->next) {
+        const char *k = m->string;
+        if (strcmp(k, "jobs") == 0 || strcmp(k, "detail") == 0)
+            continue;
+        if (strcmp(k, PR_K_RUNS) == 0)
+            ok = add_runs(b, summary, loc);
+        else if (strcmp(k, PR_K_INPUTS) == 0)
+            ok = add_inputs(b, summary, loc);
+        else if (strcmp(k, "job") == 0)
+            ok = cJSON_AddItemToObject(b, k, job_overview(entry, loc, n_runs));
+        else
+            ok = cJSON_AddItemReferenceToObject(
+                b, k,
+                (cJSON *)(uintptr_t)(strcmp(k, PR_K_DISTRIBUTED) == 0
+                                         ? pr_sget(entry, k)
+                                         : m));
+    }
+    free(loc);
+    if (!ok) {
+        cJSON_Delete(b);
+        return NULL;
+    }
+    return b;
+}
+
+enum pr_status
+pr_detail_job_view(const cJSON *summary, size_t k, const char *spec,
+                   cJSON **base, cJSON **view, struct pr_error *err)
+{
+    const cJSON *entry = cJSON_GetArrayItem(pr_sget(summary, "jobs"), (int)k);
+    enum pr_status st;
+
+    *view = NULL;
+    *base = NULL;
+    if (!cJSON_IsObject(entry))
+        return pr_error_set(err, PR_E_FORMAT, "summary has no job %zu", k + 1);
+    if (!cJSON_IsObject(pr_sget(entry, PR_K_DISTRIBUTED)) &&
+        !cJSON_IsNull(pr_sget(entry, PR_K_DISTRIBUTED)))
+        return pr_error_set(err, PR_E_FORMAT,
+                            "summary: job %zu has no distributed view", k + 1);
+    *base = job_base(summary, entry);
+    if (*base == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    st = pr_detail_view(*base, spec, view, err);
+    if (st != PR_OK) {
+        cJSON_Delete(*base);
+        *base = NULL;
+    }
+    return st;
+}
+
+static const struct pr_col job_cols[] = {
+    {"job", "label", "Job", PR_FMT_TEXT, 3.6,
+     "The job's folder below the one all jobs share", PR_COL_BOTH},
+    {"ranks", "extent", "Ranks", PR_FMT_TEXT, 1.4,
+     "The distributedInfo ranks the job's traces hold, of its world size",
+     PR_COL_BOTH},
+    {"runs", PR_K_RUNS, "Runs", PR_FMT_COUNT, 0.5,
+     "Traces: a worker, or one span of a worker", PR_COL_BOTH},
+    {"step", "step_us", "Mean step", PR_FMT_US, 0.8,
+     "Mean step time over the job's runs", PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+/* Mean of the job's runs' mean step time; NAN without steps. */
+static double
+mean_step(const cJSON *summary, const cJSON *job)
+{
+    const cJSON *runs = pr_sget(summary, PR_K_RUNS), *e;
+    double sum = 0;
+    size_t n = 0;
+
+    cJSON_ArrayForEach(e, pr_sget(job, PR_K_RUNS))
+    {
+        double m =
+            pr_sget_num(pr_sget(cJSON_GetArrayItem(
+                                    runs, cJSON_IsNumber(e) ? e->valueint : -1),
+                                PR_K_STEP_SUMMARY),
+                        PR_K_MEAN_US);
+        if (!isnan(m)) {
+            sum += m;
+            n++;
+        }
+    }
+    return n > 0 ? sum / (double)n : NAN;
+}
+
+static cJSON *
+index_row(const cJSON *summary, const cJSON *job, size_t k)
+{
+    cJSON *r = cJSON_CreateObject();
+    char text[600];
+    double step = mean_step(summary, job);
+    int ok = r != NULL;
+
+    snprintf(text, sizeof(text), "%zu. %s", k + 1,
+             pr_sget_str_or(job, PR_K_NAME, "?"));
+    ok = ok && cJSON_AddStringToObject(r, "label", text);
+    pr_sget_job_extent(job, text, sizeof(text));
+    ok = ok && cJSON_AddStringToObject(r, "extent", text) &&
+         cJSON_AddNumberToObject(
+             r, PR_K_RUNS, (double)pr_sget_len(pr_sget(job, PR_K_RUNS))) &&
+         (isnan(step) ? cJSON_AddNullToObject(r, "step_us")
+                      : cJSON_AddNumberToObject(r, "step_us", step));
+    if (!ok) {
+        cJSON_Delete(r);
+        return NULL;
+    }
+    return r;
+}
+
+void
+pr_detail_jobs_index(struct pr_figs *f, const cJSON *summary)
+{
+    struct pr_fig_table t = {.cols = job_cols, .what = "jobs", .limit = 100000};
+    cJSON *rows = cJSON_CreateArray();
+    const cJSON *job;
+    size_t k = 0;
+
+    pr_figs_text(f, "The inputs hold several jobs: traces of one folder are "
+                    "one job, unless their distributedInfo says otherwise "
+                    "(two world sizes, or one rank held by two workers). "
+                    "Each job below has its own sections, and its figures "
+                    "(distributed, stragglers, job overview) are its own.");
+    cJSON_ArrayForEach(job, pr_sget(summary, "jobs"))
+    {
+        cJSON *r = rows != NULL ? index_row(summary, job, k++) : NULL;
+        if (r == NULL || !cJSON_AddItemToArray(rows, r)) {
+            cJSON_Delete(r);
+            cJSON_Delete(rows);
+            rows = NULL;
+            break;
+        }
+    }
+    if (rows == NULL)
+        pr_figs_nomem(f);
+    pr_figs_table_own(f, &t, rows, "No jobs.");
+}
