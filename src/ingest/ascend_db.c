@@ -9,6 +9,8 @@
  *   PYTORCH_API   operators (type op), task-queue records (queue: kept,
  *                 unmodelled), Python frames (trace), mstx ranges; the
  *                 call stack from PYTORCH_CALLCHAINS
+ *   MSTX_EVENTS   mstx ranges (annotations, as NVTX ranges) where
+ *                 PYTORCH_API has none
  *   CANN_API      runtime calls of their thread
  *   TASK          a kernel where COMPUTE_TASK_INFO describes it (name,
  *                 Accelerator Core, op type, device shapes); a copy,
@@ -87,8 +89,11 @@ struct adb {
     size_t n_comm_conns, cap_comm_conns;
     struct i64_pair *groups; /* group name id -> its ranks, sorted */
     size_t n_groups, cap_groups;
-    int has_info;      /* COMPUTE_TASK_INFO has rows */
-    size_t steps;      /* ProfilerStep#N operators read */
+    int has_info;                 /* COMPUTE_TASK_INFO has rows */
+    int api_mstx;                 /* PYTORCH_API has mstx ranges */
+    int64_t sess_start, sess_end; /* SESSION_TIME_INFO; 0 unknown */
+    size_t mstx_outside;          /* mstx ranges outside the session */
+    size_t steps;                 /* ProfilerStep#N operators read */
     int64_t main_gtid; /* the thread of the first step (or operator) */
     int64_t chain_id;  /* the call chain being read */
     int64_t last_conn; /* the connection id launched last */
@@ -794,6 +799,93 @@ read_api(struct adb *a)
     if (st == PR_OK)
         st = end_sql(a, " FROM PYTORCH_API p");
     return st == PR_OK ? each_row(a, "PYTORCH_API", on_api) : st;
+}
+
+/* ------------------------------------------------------------ mstx */
+
+/* MSTX_EVENTS' columns, in this order. */
+enum { X_START, X_END, X_GTID, X_MSG };
+
+static enum pr_status
+on_mstx(struct adb *a, sqlite3_stmt *q)
+{
+    struct pr_span s;
+    char pid[24], tid[24];
+    int64_t gtid = col_i64(q, X_GTID, 0);
+
+    if (sqlite3_column_type(q, X_END) == SQLITE_NULL) {
+        a->t->diag.skipped_no_dur++; /* a range the capture ended inside */
+        return PR_OK;
+    }
+    memset(&s, 0, sizeof(s));
+    if (!row_span(a, q, X_START, X_END, &s))
+        return PR_OK;
+    if (a->sess_end > a->sess_start &&
+        (s.ts_ns > a->sess_end ||
+         pr_sat_add_i64(s.ts_ns, s.dur_ns) < a->sess_start)) {
+        a->mstx_outside++;
+        return PR_OK;
+    }
+    tid_text(gtid, 0, pid, sizeof(pid));
+    tid_text(gtid, 1, tid, sizeof(tid));
+    s.pid = pid;
+    s.tid = tid;
+    s.cat = "mstx";
+    s.name = col_str(a, q, X_MSG);
+    if (s.name == NULL || s.name[0] == '\0')
+        s.name = "(unnamed range)";
+    return pr_trace_add_span(a->t, PR_KIND_ANNOTATION, &s, NULL) == PR_OK
+               ? PR_OK
+               : oom(a);
+}
+
+static enum pr_status
+on_session(struct adb *a, sqlite3_stmt *q)
+{
+    a->sess_start = col_i64(q, 0, 0);
+    a->sess_end = col_i64(q, 1, 0);
+    return PR_OK;
+}
+
+static enum pr_status
+on_api_mstx(struct adb *a, sqlite3_stmt *q)
+{
+    (void)q;
+    a->api_mstx = 1;
+    return PR_OK;
+}
+
+/* mstx ranges (the NVTX of CANN: mstxRangeStart/End, mstxRangePush/Pop)
+ * from MSTX_EVENTS, as annotations on their thread, as an Nsight export's
+ * NVTX ranges are: eventType 1 (push/pop) and 2 (start/end); markers (0,
+ * 3) are instants and left out, as NVTX markers are, and so are ranges
+ * outside the profiling session (SESSION_TIME_INFO), which are not of
+ * this capture.  torch_npu also
+ * writes its own mstx ranges into PYTORCH_API (type mstx): a database
+ * that has those is read from there alone, so no range counts twice. */
+static enum pr_status
+read_mstx(struct adb *a)
+{
+    enum pr_status st = PR_OK;
+    int r = table(a, "MSTX_EVENTS"), p = r == 1 ? table(a, "PYTORCH_API") : 0;
+
+    if (r <= 0 || p < 0)
+        return r < 0 || p < 0 ? PR_E_FORMAT : PR_OK;
+    if (p == 1 && pr_sqlite_has_column(a->db, "PYTORCH_API", "type") == 1 &&
+        (st = set_sql(a, "SELECT 1 FROM PYTORCH_API WHERE type = 50004 "
+                         "LIMIT 1")) == PR_OK)
+        st = each_row(a, "PYTORCH_API", on_api_mstx);
+    if (st != PR_OK || a->api_mstx)
+        return st;
+    r = table(a, "SESSION_TIME_INFO");
+    if (r == 1 && (st = set_sql(a, "SELECT startTimeNs, endTimeNs FROM "
+                                   "SESSION_TIME_INFO LIMIT 1")) == PR_OK)
+        st = each_row(a, "SESSION_TIME_INFO", on_session);
+    if (st != PR_OK || r < 0)
+        return r < 0 ? PR_E_FORMAT : st;
+    st = set_sql(a, "SELECT startNs, endNs, globalTid, message FROM "
+                    "MSTX_EVENTS WHERE eventType IN (1, 2) ORDER BY startNs");
+    return st == PR_OK ? each_row(a, "MSTX_EVENTS", on_mstx) : st;
 }
 
 /* A zero-length launch where an operator that connects to device work
@@ -1613,6 +1705,11 @@ add_gaps(struct adb *a)
                               "no PYTORCH_API rows: device tasks have no "
                               "framework operators; profile with "
                               "torch_npu.profiler (export_type db) for them");
+    if (st == PR_OK && a->mstx_outside > 0)
+        st = pr_trace_add_gap(t, "mstx_outside_session", a->mstx_outside,
+                              "mstx ranges outside the profiling session "
+                              "(SESSION_TIME_INFO) are left out: they are not "
+                              "of this capture");
     if (st == PR_OK && a->mem_rows == 0)
         st = pr_trace_add_gap(t, "no_memory", 0,
                               "no OP_MEMORY or MEMORY_RECORD rows: profile "
@@ -1665,6 +1762,8 @@ read_run(struct adb *a)
         st = index_comm(a);
     if (st == PR_OK)
         st = read_api(a);
+    if (st == PR_OK)
+        st = read_mstx(a);
     if (st == PR_OK)
         st = read_launches(a);
     if (st == PR_OK)

@@ -5,7 +5,8 @@
 # the sizes of their groups: 8 ranks, of which the samples hold 2) and
 # rank that Python's sqlite3 module reads from the same database, and a
 # step breakdown that agrees with torch_npu's own analysis.db; msprof's
-# database gives its kernels; analysis.db alone is refused by name.
+# database gives its kernels, and its mstx ranges where they are of the
+# capture; analysis.db alone is refused by name.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1 ||
@@ -120,11 +121,27 @@ run = json.load(open(sys.argv[2]))["runs"][0]
 n = db.execute("SELECT count(*) FROM TASK t JOIN COMPUTE_TASK_INFO c "
                "ON c.globalTaskId = t.globalTaskId").fetchone()[0]
 calls = sum(x["calls"] for x in run["kernels"])
+bad = []
 if calls != n:
-    print("%d kernels, want %d" % (calls, n))
-    sys.exit(1)
+    bad.append("%d kernels, want %d" % (calls, n))
+# its mstx ranges (the sample's are from another capture than its tasks):
+# those outside SESSION_TIME_INFO are set aside, and the report says so
+out = db.execute("SELECT count(*) FROM MSTX_EVENTS m, SESSION_TIME_INFO s "
+                 "WHERE m.eventType IN (1, 2) AND m.endNs IS NOT NULL AND "
+                 "(m.startNs > s.endTimeNs OR m.endNs < s.startTimeNs)"
+                 ).fetchone()[0]
+gaps = [d["count"] for d in run["diagnostics"]
+        if d["kind"] == "mstx_outside_session"]
+if out == 0 or gaps != [out]:
+    bad.append("mstx outside the session %s, want [%d]" % (gaps, out))
+end = db.execute("SELECT max(endNs) - min(startNs) FROM TASK").fetchone()[0]
+if run["steps"][0]["duration_us"] > end / 1000.0 + 0.01:
+    bad.append("step %s us, tasks span %s us"
+               % (run["steps"][0]["duration_us"], end / 1000.0))
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
 PY
-then ok "msprof_0.db: kernels as COMPUTE_TASK_INFO names them"
+then ok "msprof_0.db: kernels as COMPUTE_TASK_INFO names them; mstx ranges of another capture set aside"
 else not_ok "msprof_0.db: $(cat "$T_DIR/why") $(head -c 300 "$T_DIR/err")"; fi
 
 # torch_npu's summary database alone is not a run

@@ -418,20 +418,95 @@ test_memory(void **state)
     pr_trace_free(t);
 }
 
-/* run.db of torch_npu_sql with the statements of `sql` run on it. */
+/* Run the statements of `sql` on dir/<name>; its path. */
 static const char *
-build_more(const char *const *sql)
+run_sql(const char *name, const char *const *sql)
 {
     sqlite3 *db = NULL;
     char *msg = NULL;
 
-    build("run.db", torch_npu_sql);
-    assert_int_equal(sqlite3_open(build_path("run.db"), &db), SQLITE_OK);
+    assert_int_equal(sqlite3_open(build_path(name), &db), SQLITE_OK);
     for (; *sql != NULL; sql++)
         if (sqlite3_exec(db, *sql, NULL, NULL, &msg) != SQLITE_OK)
-            fail_msg("run.db: %s", msg);
+            fail_msg("%s: %s", name, msg);
     sqlite3_close(db);
-    return build_path("run.db");
+    return build_path(name);
+}
+
+/* dir/<name> of `base` with the statements of `sql` run on it. */
+static const char *
+build_on(const char *name, const char *const *base, const char *const *sql)
+{
+    build(name, base);
+    return run_sql(name, sql);
+}
+
+/* run.db of torch_npu_sql with the statements of `sql` run on it. */
+static const char *
+build_more(const char *const *sql)
+{
+    return build_on("run.db", torch_npu_sql, sql);
+}
+
+static const char *const mstx_sql[] = {
+    "INSERT INTO STRING_IDS VALUES (50,'forward'),(51,'load'),(52,'mark'),"
+    " (53,'open');",
+    "CREATE TABLE MSTX_EVENTS (startNs INTEGER, endNs INTEGER, eventType"
+    " INTEGER, rangeId INTEGER, category INTEGER, message INTEGER,"
+    " globalTid INTEGER, endGlobalTid INTEGER, domainId INTEGER,"
+    " connectionId INTEGER, depth INTEGER);",
+    "INSERT INTO MSTX_EVENTS VALUES"
+    " (1000,4000,1,1,0,50," G ",0,0,NULL,0),"       /* push/pop */
+    " (5000,9000,2,2,0,51," G2 "," G2 ",0,NULL,0)," /* start/end */
+    " (6000,6000,0,3,0,52," G ",0,0,NULL,0),"       /* a marker */
+    " (7000,NULL,2,4,0,53," G ",0,0,NULL,0),"       /* still open */
+    " (8000,8500,2,5,0,NULL," G ",0,0,NULL,0),"     /* no message */
+    " (200000,300000,2,6,0,50," G ",0,0,NULL,0);",  /* another capture's */
+    "CREATE TABLE SESSION_TIME_INFO (startTimeNs INTEGER, endTimeNs"
+    " INTEGER);",
+    "INSERT INTO SESSION_TIME_INFO VALUES (0,100000);",
+    NULL};
+
+/* mstx ranges are annotations on their thread, as NVTX ranges are;
+ * markers are not, nor ranges outside the session; where torch_npu wrote
+ * its own mstx rows, those alone are read. */
+static void
+test_mstx(void **state)
+{
+    static const char *const api_mstx[] = {
+        "INSERT INTO STRING_IDS VALUES (54,'fwd');",
+        "INSERT INTO PYTORCH_API VALUES ('1500','2500'," G
+        ",NULL,54,-1,0,NULL,NULL,NULL,50004,1);",
+        NULL};
+    struct pr_trace *t = load(build_on("msprof.db", msprof_sql, mstx_sql));
+    const struct pr_event *e;
+    struct tally y;
+
+    (void)state;
+    count(t, &y);
+    assert_int_equal(y.n[PR_KIND_ANNOTATION], 2 + 3); /* 2 steps */
+    e = named(t, PR_KIND_ANNOTATION, "forward", 0);
+    assert_int_equal(e->ts_ns, 1000);
+    assert_int_equal(e->dur_ns, 3000);
+    assert_string_equal(pr_trace_str(t, e->cat), "mstx");
+    assert_string_equal(pr_trace_str(t, e->pid), "100");
+    assert_string_equal(pr_trace_str(t, e->tid), "100");
+    e = named(t, PR_KIND_ANNOTATION, "load", 0);
+    assert_int_equal(e->dur_ns, 4000);
+    assert_string_equal(pr_trace_str(t, e->tid), "101");
+    assert_int_equal(named(t, PR_KIND_ANNOTATION, "(unnamed range)", 0)->ts_ns,
+                     8000);
+    assert_int_equal(t->diag.skipped_no_dur, 1);
+    assert_non_null(gap(t, "mstx_outside_session"));
+    assert_int_equal(gap(t, "mstx_outside_session")->count, 1);
+    pr_trace_free(t);
+    /* torch_npu's own mstx rows win over MSTX_EVENTS */
+    build_on("run.db", torch_npu_sql, mstx_sql);
+    t = load(run_sql("run.db", api_mstx));
+    count(t, &y);
+    assert_int_equal(y.n[PR_KIND_ANNOTATION], 1 + 1); /* fwd, the step */
+    named(t, PR_KIND_ANNOTATION, "fwd", 0);
+    pr_trace_free(t);
 }
 
 /* A group's size is one more than the highest rank its tasks name (the
@@ -673,7 +748,7 @@ main(void)
         cmocka_unit_test(test_steps),     cmocka_unit_test(test_memory),
         cmocka_unit_test(test_op_memory), cmocka_unit_test(test_msprof),
         cmocka_unit_test(test_sniff),     cmocka_unit_test(test_bad),
-        cmocka_unit_test(test_groups),
+        cmocka_unit_test(test_groups),    cmocka_unit_test(test_mstx),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
