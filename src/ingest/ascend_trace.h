@@ -25,9 +25,13 @@ struct pr_tv_raw {
     int64_t task_id, stream, conn_id; /* -1 absent */
     uint32_t dims, types;             /* Input Dims / Input type text */
     int64_t seq, fwd_tid, py_id, py_parent;
-    uint32_t data_type; /* HCCL data_type ("FP32") */
-    int64_t count;      /* HCCL count (elements) */
-    int64_t size_bytes; /* HCCL plane task size(Byte) */
+    uint32_t data_type;         /* HCCL data_type ("FP32") */
+    int64_t count;              /* HCCL count (elements) */
+    int64_t size_bytes;         /* HCCL plane task size(Byte) */
+    int64_t src_rank, dst_rank; /* HCCL plane task "src rank", "dst rank"
+                                   (in its group); -1 absent */
+    uint32_t transport, link;   /* "transport type" (SDMA, RDMA, LOCAL),
+                                   "link type" (HCCS, PCIE, ON_CHIP) */
     /* filled by pr_tv_build */
     int64_t corr; /* the async_npu flow that launched it; -1 none */
 };

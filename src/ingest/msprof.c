@@ -34,6 +34,7 @@
 
 #define MAX_NAMES 65536 /* members of one folder we look at */
 #define SMALL_MAX ((size_t)16 << 20)
+#define MAX_RANK ((int64_t)1 << 24) /* beyond: a marker, not a rank */
 
 /* ------------------------------------------------------------ names */
 
@@ -372,6 +373,13 @@ struct proc {
     enum role role;
 };
 
+/* A plane task that sent data to another rank: its start (the
+ * timeline's clock) and the bytes sent up to and including it. */
+struct moved {
+    int64_t ts;
+    int64_t sum;
+};
+
 /* The timelines of one device, read into one set of records so that
  * what one file says (HCCL's streams) holds for the others. */
 struct tl {
@@ -383,6 +391,8 @@ struct tl {
     size_t n_op_threads;
     int64_t *comm; /* owned, sorted, unique: streams of HCCL's tasks */
     size_t n_comm, cap_comm;
+    struct moved *moved; /* owned, by start: data HCCL sent to a peer */
+    size_t n_moved, cap_moved;
     size_t n_steps; /* steps added */
 };
 
@@ -662,6 +672,131 @@ add_hw(struct tl *l, const struct pr_tv_raw *x, int64_t ts,
     return PR_OK;
 }
 
+/* HCCL's tasks that move data; its notify tasks only signal. */
+static int
+is_transfer(const char *task_type)
+{
+    return strcmp(task_type, "Memcpy") == 0 ||
+           strcmp(task_type, "Reduce_Inline") == 0 ||
+           strcmp(task_type, "RDMASend") == 0;
+}
+
+/* The link's name as communication_matrix.json gives it: LOCAL within
+ * the rank, RDMA between servers, else the link an SDMA copy took (HCCS,
+ * PCIE, SIO), or the transport when the link is not named. */
+static const char *
+link_name(const struct tl *l, const struct pr_tv_raw *x, int local)
+{
+    const char *tr = str(l, x->transport), *lk = str(l, x->link);
+
+    if (local)
+        return "LOCAL";
+    if (strcmp(tr, "RDMA") == 0 || *lk == '\0' ||
+        strcmp(lk, "INVALID_TYPE") == 0 || strcmp(lk, "N/A") == 0 ||
+        strcmp(lk, "ON_CHIP") == 0)
+        return *tr ? tr : NULL;
+    return lk;
+}
+
+/* A plane task that moved data, as traffic on its link (the analysis
+ * sums a link's tasks), the way msprof-analyze builds
+ * communication_matrix.json from the same records: a destination of
+ * 4294967295 ("no peer") is the rank itself.  No group is named. */
+static enum pr_status
+add_link(struct tl *l, const struct pr_tv_raw *x, struct pr_error *err)
+{
+    struct pr_link k;
+    const char *name;
+    int64_t dst = x->dst_rank;
+
+    if (!is_transfer(str(l, x->task_type)) || x->src_rank < 0 ||
+        x->src_rank >= MAX_RANK)
+        return PR_OK;
+    if (dst < 0 || dst >= MAX_RANK)
+        dst = x->src_rank;
+    name = link_name(l, x, dst == x->src_rank);
+    if (name == NULL)
+        return PR_OK;
+    memset(&k, 0, sizeof(k));
+    k.src = (int32_t)x->src_rank;
+    k.dst = (int32_t)dst;
+    k.group = PR_STR_NONE;
+    k.transport = pr_strtab_intern(l->r->t->strs, name, strlen(name));
+    k.bytes = x->size_bytes > 0 ? x->size_bytes : 0;
+    k.time_ns = x->dur_ns;
+    if (k.transport == PR_STR_NONE || pr_trace_add_link(l->r->t, &k) != PR_OK)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    return PR_OK;
+}
+
+static int
+cmp_moved(const void *a, const void *b)
+{
+    const struct moved *x = a, *y = b;
+
+    return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* The data HCCL's plane tasks sent to other ranks, by start, with the
+ * running sum: what an operation without an element count moved. */
+static enum pr_status
+index_moved(struct tl *l)
+{
+    size_t i;
+
+    for (i = 0; i < l->tv.n_raw; i++) {
+        const struct pr_tv_raw *x = &l->tv.raw[i];
+
+        if (role_of(l, x->pid) != R_HCCL || is_op_thread(l, x->pid, x->tid) ||
+            !is_transfer(str(l, x->task_type)) || x->size_bytes <= 0 ||
+            x->src_rank < 0 || x->dst_rank < 0 || x->dst_rank >= MAX_RANK ||
+            x->dst_rank == x->src_rank)
+            continue;
+        if (pr_grow((void **)&l->moved, &l->cap_moved, l->n_moved + 1,
+                    sizeof(*l->moved)) != PR_OK)
+            return PR_E_NOMEM;
+        l->moved[l->n_moved].ts = x->ts_ns;
+        l->moved[l->n_moved++].sum = x->size_bytes;
+    }
+    if (l->n_moved > 1)
+        qsort(l->moved, l->n_moved, sizeof(*l->moved), cmp_moved);
+    for (i = 1; i < l->n_moved; i++)
+        l->moved[i].sum = pr_sat_add_i64(l->moved[i].sum, l->moved[i - 1].sum);
+    return PR_OK;
+}
+
+/* Moved entries starting before ts. */
+static size_t
+moved_before(const struct tl *l, int64_t ts)
+{
+    size_t lo = 0, hi = l->n_moved;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (l->moved[mid].ts < ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Bytes the plane tasks starting inside the operation sent to other
+ * ranks (Σ Transit Size of communication.json, as torch_npu's 2023
+ * export gives a collective's size); -1 when none. */
+static int64_t
+moved_in(const struct tl *l, const struct pr_tv_raw *op)
+{
+    size_t a = moved_before(l, op->ts_ns),
+           b = moved_before(
+               l, pr_sat_add_i64(pr_sat_add_i64(op->ts_ns, op->dur_ns), 1));
+
+    if (b <= a)
+        return -1;
+    return l->moved[b - 1].sum - (a > 0 ? l->moved[a - 1].sum : 0);
+}
+
 /* An HCCL operation: a collective on the device, with its element type
  * and count when the timeline has them (CANN >= 7). */
 static enum pr_status
@@ -678,7 +813,7 @@ add_comm(struct tl *l, const struct pr_tv_raw *x, int64_t ts,
     int has_dt = pr_ascend_dtype(dt, strlen(dt), &d);
 
     if (coll == NULL && !is_op_thread(l, x->pid, x->tid))
-        return PR_OK; /* a plane task: a part of an operation */
+        return add_link(l, x, err); /* a plane task: part of an operation */
     memset(&k, 0, sizeof(k));
     k.name = str(l, x->name);
     op_of(k.name, op, sizeof(op));
@@ -695,6 +830,8 @@ add_comm(struct tl *l, const struct pr_tv_raw *x, int64_t ts,
     if (has_dt && x->count >= 0 &&
         !pr_checked_mul_i64(x->count, d.bytes, &k.bytes))
         k.bytes = -1;
+    if (k.bytes < 0)
+        k.bytes = moved_in(l, x);
     st = pr_ms_add_task(&l->r->b, &k, err);
     if (st != PR_OK || (g = pr_msprof_last_task(l->r->t)) == NULL)
         return st;
@@ -705,6 +842,10 @@ add_comm(struct tl *l, const struct pr_tv_raw *x, int64_t ts,
     if (has_dt)
         g->dtype = pr_strtab_intern(l->r->t->strs, d.comm, strlen(d.comm));
     g->in_nelems = g->out_nelems = x->count;
+    if ((!has_dt || x->count < 0) && k.bytes >= 0) { /* what it moved */
+        g->dtype = pr_strtab_intern(l->r->t->strs, "Byte", 4);
+        g->in_nelems = g->out_nelems = k.bytes;
+    }
     l->r->n_tasks++;
     return PR_OK;
 }
@@ -775,6 +916,7 @@ tl_free(struct tl *l)
     free(l->procs);
     free(l->op_threads);
     free(l->comm);
+    free(l->moved);
 }
 
 /* Read the timeline files `paths` of one device into its run. */
@@ -794,7 +936,8 @@ read_timelines(struct pr_msprof_run *r, char *const *paths, size_t n,
         if (st != PR_OK)
             pr_error_prefix(err, "%s: ", paths[i]);
     }
-    if (st == PR_OK && (index_names(&l) != PR_OK || find_comm_streams(&l)))
+    if (st == PR_OK && (index_names(&l) != PR_OK || find_comm_streams(&l) ||
+                        index_moved(&l) != PR_OK))
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (st == PR_OK) {
         for (i = 0; i < l.tv.n_raw && st == PR_OK; i++)

@@ -5,7 +5,8 @@
 # Hardware" and HCCL's operations; the layer files task_time_* and hccl_*
 # hold the same tasks and are not counted again), whose step is the
 # timeline's "Iteration Time" range; the op_summary CSV alone gives its
-# rows as kernels and its Step Id as a step; msprof-analyze's cluster
+# rows as kernels and its Step Id as a step; HCCL's plane tasks give the
+# per-link traffic and the collectives' sizes; msprof-analyze's cluster
 # outputs are turned away by name.  The expected numbers are computed
 # here by Python from the files (spec other-producers.md §2.3, §2.6),
 # not by profreport.
@@ -154,6 +155,73 @@ import json, sys
 d = json.load(open('$T_DIR/s.json'))['distributed']
 sys.exit(0 if d['world_size'] == 2 and d['ranks_present'] == 2 and
          [o['name'] for o in d['comm_ops']] == ['hccl:all_reduce'] else 1)"
+
+# per-link traffic and collective sizes, from HCCL's plane tasks as
+# msprof-analyze's communication_matrix.json builds them: data-moving
+# tasks only, a peer of 4294967295 is the rank itself (LOCAL), an SDMA
+# copy is named by its link type; a collective without an element count
+# is sized by what its tasks sent to other ranks
+cat > "$T_DIR/links.py" <<'PY'
+import glob, json, os, sys
+from decimal import Decimal
+
+prof, summary = sys.argv[1], sys.argv[2]
+dev = glob.glob(os.path.join(prof, 'device_*'))[0]
+rank = json.load(open(glob.glob(dev + '/info.json.*')[0]))['rank_id']
+ev = json.load(open(glob.glob(dev + '/timeline/hccl_*.json')[0]))
+links, ops, sent = {}, [], []
+for e in ev:
+    if e.get('ph') != 'X':
+        continue
+    a = e.get('args')
+    if a is None:
+        ops.append((Decimal(str(e['ts'])), Decimal(str(e['dur']))))
+        continue
+    if a['task type'] not in ('Memcpy', 'Reduce_Inline', 'RDMASend'):
+        continue
+    src, dst = a['src rank'], a['dst rank']
+    if dst >= 1 << 24:
+        dst = src
+    if src == dst:
+        tr = 'LOCAL'
+    elif a['transport type'] == 'RDMA' or a['link type'] in (
+            'INVALID_TYPE', 'N/A', 'ON_CHIP'):
+        tr = a['transport type']
+    else:
+        tr = a['link type']
+    k = (src, dst, tr)
+    b, us = links.get(k, (0, Decimal(0)))
+    links[k] = (b + a['size(Byte)'], us + Decimal(str(e['dur'])))
+    if src != dst and a['size(Byte)'] > 0:
+        sent.append((Decimal(str(e['ts'])), a['size(Byte)']))
+r = [x for x in json.load(open(summary))['runs']
+     if x['worker'] == 'rank%d' % rank][0]
+got = {(l['src_rank'], l['dst_rank'], l['transport']):
+       (l['bytes'], Decimal(str(l['time_us'])))
+       for l in r['communication']['links']}
+fail = []
+if set(got) != set(links):
+    fail.append('links %s, want %s' % (sorted(got), sorted(links)))
+for k in links:
+    if k in got and (got[k][0] != links[k][0] or
+                     abs(got[k][1] - links[k][1]) > Decimal('0.01')):
+        fail.append('%s: %s, want %s' % (k, got[k], links[k]))
+want = sum(b for ts, b in sent for s, d in ops if s <= ts <= s + d)
+mine = sum(o['total_bytes'] or 0 for o in r['communication']['ops'])
+if want == 0 or mine != want:
+    fail.append('collective bytes %s, want %s' % (mine, want))
+print('; '.join(fail) if fail else 'ok %d links' % len(links))
+sys.exit(1 if fail else 0)
+PY
+for prof in "$P"/PROF_*; do
+    b=$(basename "$prof")
+    if out=$(python3 "$T_DIR/links.py" "$prof" "$T_DIR/s.json" 2>&1); then
+        ok "$b: links and collective bytes from HCCL's plane tasks"
+    else
+        not_ok "$b: links and collective bytes from HCCL's plane tasks"
+        echo "# $out"
+    fi
+done
 
 O=$M/extra/msinsight_op_summary/op_summary_1.csv
 if "$PR_BIN" --input "$O" --json "$T_DIR/o.json" 2>"$T_DIR/err" &&

@@ -707,6 +707,78 @@ test_errors(void **state)
     rm_tree(dir);
 }
 
+/* A CANN 6 plane task of HCCL's Plane 0 ("src rank" 0). */
+#define PLANE(type, ts, dur, dst, tr, link, size)                              \
+    ",{\"name\":\"" type "\",\"ph\":\"X\",\"pid\":100,\"tid\":0,"              \
+    "\"ts\":" ts ",\"dur\":" dur ",\"args\":{\"task type\":\"" type "\","      \
+    "\"stream id\":5,\"src rank\":0,\"dst rank\":" dst ","                     \
+    "\"transport type\":\"" tr "\",\"link type\":\"" link "\","                \
+    "\"size(Byte)\":" size "}}"
+
+/* clang-format off */
+#define LINK_TIMELINE                                                          \
+    "[" META ",{\"name\":\"Default/AllReduce-op5\",\"ph\":\"X\","              \
+    "\"pid\":100,\"tid\":70000,\"ts\":5000100,\"dur\":50}"                     \
+    PLANE("Memcpy", "5000101", "2", "1", "SDMA", "HCCS", "1000")               \
+    PLANE("Reduce_Inline", "5000104", "3", "1", "SDMA", "HCCS", "500")         \
+    PLANE("Memcpy", "5000108", "1", "4294967295", "SDMA", "ON_CHIP", "64")     \
+    PLANE("Notify_Wait", "5000110", "10", "1", "LOCAL", "INVALID_TYPE", "0")   \
+    PLANE("Memcpy", "5000121", "4", "2", "RDMA", "ROCE", "2000")               \
+    PLANE("Memcpy", "5000200", "5", "3", "SDMA", "PCIE", "700") "]"
+/* clang-format on */
+
+/* Links from the plane tasks that moved data, as msprof-analyze's
+ * communication_matrix.json has them (a peer of 4294967295 is the rank
+ * itself: LOCAL; an SDMA copy is named by its link; notify tasks move
+ * nothing); a collective without an element count (CANN <= 6) is sized
+ * by what its tasks sent to other ranks. */
+static void
+test_prof_links(void **state)
+{
+    static const struct {
+        int32_t dst;
+        const char *transport;
+        int64_t bytes, ns;
+    } want[] = {{0, "LOCAL", 64, 1000},
+                {1, "HCCS", 1500, 5000},
+                {2, "RDMA", 2000, 4000},
+                {3, "PCIE", 700, 5000}};
+    char dir[64], tl[700];
+    struct pr_trace *t;
+    const struct pr_gpu_info *g;
+    size_t i, k;
+
+    (void)state;
+    snprintf(dir, sizeof(dir), "/tmp/pr_msprof_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    mk(dir, "timeline", tl, sizeof(tl));
+    put(tl, "hccl_0_1_1.json", LINK_TIMELINE);
+    t = load_ok(&pr_format_msprof, tl);
+    for (k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+        int64_t bytes = 0, ns = 0;
+
+        for (i = 0; i < t->n_links; i++) {
+            const struct pr_link *l = &t->links[i];
+
+            assert_int_equal(l->src, 0);
+            assert_int_equal(l->group, PR_STR_NONE);
+            if (l->dst == want[k].dst) {
+                assert_string_equal(s(t, l->transport), want[k].transport);
+                bytes += l->bytes;
+                ns += l->time_ns;
+            }
+        }
+        assert_int_equal(bytes, want[k].bytes);
+        assert_int_equal(ns, want[k].ns);
+    }
+    g = pr_trace_gpu(t, find(t, PR_KIND_DEVICE_TASK, "Default/AllReduce-op5"));
+    assert_int_equal(g->in_nelems, 1000 + 500 + 2000); /* not 700: after */
+    assert_string_equal(s(t, g->dtype), "Byte");
+    assert_false(has_gap(t, "no_comm_bytes", NULL));
+    pr_trace_free(t);
+    rm_tree(dir);
+}
+
 int
 main(void)
 {
@@ -720,6 +792,7 @@ main(void)
         cmocka_unit_test(test_cann7_layout),
         cmocka_unit_test(test_cluster),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_prof_links),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
