@@ -13,7 +13,10 @@
  *                 PYTORCH_API has none
  *   CANN_API      runtime calls of their thread
  *   TASK          a kernel where COMPUTE_TASK_INFO describes it (name,
- *                 Accelerator Core, op type, device shapes); a copy,
+ *                 Accelerator Core, op type, device shapes) and its
+ *                 measured FLOPs where TASK_PMU_INFO has the counters of
+ *                 aic_metrics=ArithmeticUtilization (*_cube_fops,
+ *                 *_vector_fops, summed as kernel_details.csv's); a copy,
  *                 wait or other task by its task type otherwise
  *   COMMUNICATION_OP  the collectives, one device task each; their own
  *                 tasks (COMMUNICATION_TASK_INFO) stay on the timeline
@@ -1008,7 +1011,8 @@ enum {
     K_SHAPES,
     K_DTYPES,
     K_HF32,
-    K_COMM
+    K_COMM,
+    K_FOPS
 };
 
 static enum task_cls
@@ -1094,6 +1098,9 @@ kernel_info(struct adb *a, sqlite3_stmt *q, struct pr_gpu_info *g,
     int bad = 0;
 
     g->task_id = col_i64(q, K_TASKID, -1);
+    if (sqlite3_column_type(q, K_FOPS) != SQLITE_NULL &&
+        sqlite3_column_double(q, K_FOPS) >= 0)
+        g->measured_flops = sqlite3_column_double(q, K_FOPS);
     g->task_type = opt_intern(t, core ? core : tt, &bad);
     g->unit = (uint8_t)pr_ascend_unit(core ? core : tt);
     g->hf32 = hf32_of(a, q);
@@ -1156,7 +1163,7 @@ on_any(struct adb *a, sqlite3_stmt *q)
 }
 
 static enum pr_status
-task_sql(struct adb *a, int info, int comm)
+task_sql(struct adb *a, int info, int comm, int pmu)
 {
     static const char *const cols[] = {"name",           "taskType",
                                        "opType",         "inputShapes",
@@ -1174,10 +1181,17 @@ task_sql(struct adb *a, int info, int comm)
                                "COMMUNICATION_TASK_INFO)"
                              : ", 0");
     if (st == PR_OK)
-        st = sql_add(a, " FROM TASK t");
+        st = sql_add(a, pmu ? ", f.fops FROM TASK t" : ", NULL FROM TASK t");
     if (st == PR_OK && info)
         st = sql_add(a, " LEFT JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = "
                         "t.globalTaskId");
+    if (st == PR_OK && pmu)
+        st = sql_add(a, " LEFT JOIN (SELECT globalTaskId AS g, sum(value) AS "
+                        "fops FROM TASK_PMU_INFO WHERE name IN (SELECT id "
+                        "FROM STRING_IDS WHERE value IN ('aic_cube_fops', "
+                        "'aic_vector_fops', 'aiv_cube_fops', "
+                        "'aiv_vector_fops')) GROUP BY globalTaskId) f ON "
+                        "f.g = t.globalTaskId");
     return st == PR_OK ? end_sql(a, "") : st;
 }
 
@@ -1186,15 +1200,16 @@ read_tasks(struct adb *a)
 {
     int info = table(a, "COMPUTE_TASK_INFO");
     int comm = table(a, "COMMUNICATION_TASK_INFO");
+    int pmu = table(a, "TASK_PMU_INFO");
     enum pr_status st = PR_OK;
 
-    if (info < 0 || comm < 0)
+    if (info < 0 || comm < 0 || pmu < 0)
         return PR_E_FORMAT;
     if (info == 1 &&
         (st = set_sql(a, "SELECT 1 FROM COMPUTE_TASK_INFO LIMIT 1")) == PR_OK)
         st = each_row(a, "COMPUTE_TASK_INFO", on_any);
     if (st == PR_OK)
-        st = task_sql(a, info, comm);
+        st = task_sql(a, info, comm, pmu);
     return st == PR_OK ? each_row(a, "TASK", on_task) : st;
 }
 

@@ -144,6 +144,50 @@ PY
 then ok "msprof_0.db: kernels as COMPUTE_TASK_INFO names them; mstx ranges of another capture set aside"
 else not_ok "msprof_0.db: $(cat "$T_DIR/why") $(head -c 300 "$T_DIR/err")"; fi
 
+# measured FLOPs: the samples were taken with PipeUtilization (ratios, no
+# operation counts), so a copy of rank 0 gets ArithmeticUtilization's
+# counters: F operations on each compute task and a ratio that is no
+# FLOP count; an operator all of whose tasks have them is measured, with
+# F per task
+cp "$S/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db" \
+    "$T_DIR/pmu.db" && chmod u+w "$T_DIR/pmu.db"
+if python3 - "$T_DIR/pmu.db" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+top = db.execute("SELECT max(id) FROM STRING_IDS").fetchone()[0]
+db.execute("INSERT INTO STRING_IDS VALUES (?, 'aic_cube_fops'), "
+           "(?, 'aiv_vector_fops')", (top + 1, top + 2))
+db.execute("DELETE FROM TASK_PMU_INFO")
+db.execute("INSERT INTO TASK_PMU_INFO SELECT globalTaskId, ?, 1000000 FROM "
+           "COMPUTE_TASK_INFO", (top + 1,))
+db.execute("INSERT INTO TASK_PMU_INFO SELECT globalTaskId, ?, 24 FROM "
+           "COMPUTE_TASK_INFO", (top + 2,))
+db.commit()
+PY
+then
+    "$PR_BIN" --quiet --input "$T_DIR/pmu.db" --json "$T_DIR/pmu.json" \
+        2> "$T_DIR/err"
+    if python3 - "$T_DIR/pmu.db" "$T_DIR/pmu.json" > "$T_DIR/why" <<'PY'
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+tasks = db.execute("SELECT count(*) FROM COMPUTE_TASK_INFO").fetchone()[0]
+F = 1000000 + 24
+ops = json.load(open(sys.argv[2]))["runs"][0]["operators"]
+m = [o for o in ops if o["flops_source"] == "measured"]
+bad = [o["name"] for o in m
+       if o["flops"] <= 0 or o["flops"] % F != 0 or o["flops"] > F * tasks]
+total = sum(o["flops"] for o in m)
+if not m or bad or total > F * tasks:
+    print("measured %d operators, %s bad, %s FLOPs of at most %d"
+          % (len(m), bad, total, F * tasks))
+    sys.exit(1)
+PY
+    then ok "TASK_PMU_INFO's operation counts are the operators' measured FLOPs"
+    else not_ok "TASK_PMU_INFO: $(cat "$T_DIR/why") $(head -c 200 "$T_DIR/err")"; fi
+else
+    not_ok "TASK_PMU_INFO: cannot make the database"
+fi
+
 # torch_npu's summary database alone is not a run
 "$PR_BIN" --quiet --input "$S/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/analysis.db" \
     --json "$T_DIR/no.json" 2> "$T_DIR/err"

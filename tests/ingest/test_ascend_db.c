@@ -546,6 +546,38 @@ test_groups(void **state)
     pr_trace_free(t);
 }
 
+/* TASK_PMU_INFO's operation counts (aic_metrics=ArithmeticUtilization;
+ * the samples hold PipeUtilization's ratios only, so the rows are made
+ * here from the schema) are the kernel's measured FLOPs, summed as
+ * kernel_details.csv's four *_fops columns are; other counters are not
+ * FLOPs. */
+static void
+test_pmu(void **state)
+{
+    static const char *const pmu[] = {
+        "INSERT INTO STRING_IDS VALUES (60,'aic_cube_fops'),"
+        " (61,'aiv_vector_fops'),(62,'aic_mac_ratio'),(63,'aic_total_cycles');",
+        "CREATE TABLE TASK_PMU_INFO (globalTaskId INTEGER, name INTEGER,"
+        " value NUMERIC);",
+        "INSERT INTO TASK_PMU_INFO VALUES (1,60,1048576),(1,61,4096.5),"
+        " (1,62,0.75),(1,63,123456),(0,62,0),(0,63,99);",
+        NULL};
+    struct pr_trace *t = load(build("run.db", torch_npu_sql));
+    const struct pr_gpu_info *g;
+
+    (void)state;
+    g = pr_trace_gpu(t, named(t, PR_KIND_DEVICE_TASK, "aclnnMm_MatMulV2", 0));
+    assert_true(g->measured_flops == -1); /* no PMU table */
+    pr_trace_free(t);
+    t = load(build_more(pmu));
+    g = pr_trace_gpu(t, named(t, PR_KIND_DEVICE_TASK, "aclnnMm_MatMulV2", 0));
+    assert_true(g->measured_flops == 1048576 + 4096.5);
+    g = pr_trace_gpu(
+        t, named(t, PR_KIND_DEVICE_TASK, "aclnnAdd_AddAiCore_Add", 0));
+    assert_true(g->measured_flops == -1); /* ratios and cycles only */
+    pr_trace_free(t);
+}
+
 /* OP_MEMORY's rows, as operator_memory.csv's are read: allocation and
  * release records on the host step's thread; the curve is PTA's. */
 static void
@@ -749,6 +781,7 @@ main(void)
         cmocka_unit_test(test_op_memory), cmocka_unit_test(test_msprof),
         cmocka_unit_test(test_sniff),     cmocka_unit_test(test_bad),
         cmocka_unit_test(test_groups),    cmocka_unit_test(test_mstx),
+        cmocka_unit_test(test_pmu),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
