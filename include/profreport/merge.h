@@ -43,9 +43,10 @@ PR_NODISCARD enum pr_status pr_merge_load(const char *const *paths, size_t n,
 /* *full: the whole run that `run` stands for, when run is a lite run of
  * m's summary or a reference to one (cJSON_AddItemReferenceToArray), read
  * again from its file; NULL for any other item.  Borrowed: valid until the
- * next call or pr_merge_free.  Runs taken in summary order read each file
- * once.  Errors: those of pr_saved_load; PR_E_FORMAT when the file no
- * longer holds that run (changed since pr_merge_load). */
+ * next call or pr_merge_free.  The last 4 files read are held, so runs
+ * taken in summary order read each file once unless more than 4 files
+ * of several runs interleave.  Errors: those of pr_saved_load; PR_E_FORMAT when
+ * the file no longer holds that run (changed since pr_merge_load). */
 PR_NODISCARD enum pr_status pr_merge_run(struct pr_merge *m, const cJSON *run,
                                          const cJSON **full,
                                          struct pr_error *err);

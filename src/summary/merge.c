@@ -20,6 +20,10 @@
 #define MAX_ROW_KEYS 4
 
 #define KINDS 3 /* steps, operators, kernels */
+/* Files pr_merge_run holds at once: summaries of several runs each, whose
+ * runs interleave in the job's order (even and odd ranks), are each read
+ * once instead of once per run. */
+#define HOLD 4
 
 /* One row of a run's steps, operators or kernels: its name and the
  * numbers the job views read (NAN: absent or null, which they read
@@ -54,8 +58,12 @@ struct pr_merge {
     struct pr_buf text;      /* the runs' whole members */
     struct row *rows[KINDS];
     size_t nrows[KINDS], caprows[KINDS];
-    cJSON *held; /* the file pr_merge_run read last */
-    size_t held_file;
+    struct {
+        cJSON *doc; /* a file pr_merge_run read, NULL: free slot */
+        size_t file;
+        unsigned long used; /* when last used (m->tick) */
+    } held[HOLD];
+    unsigned long tick;
 };
 
 /* Members of a run kept whole, and arrays whose rows keep only some
@@ -456,26 +464,51 @@ same_member(const cJSON *a, const cJSON *b, const char *key)
     return (nx && ny) || (!nx && !ny && cJSON_Compare(x, y, 1));
 }
 
+/* The tree of file `file`, from the held ones or read into the least
+ * recently used slot. */
+static enum pr_status
+hold_file(struct pr_merge *m, size_t file, const cJSON **doc,
+          struct pr_error *err)
+{
+    size_t i, at = 0;
+    enum pr_status st;
+
+    for (i = 0; i < HOLD; i++) {
+        if (m->held[i].doc != NULL && m->held[i].file == file) {
+            m->held[i].used = ++m->tick;
+            *doc = m->held[i].doc;
+            return PR_OK;
+        }
+        if (m->held[i].doc == NULL ||
+            (m->held[at].doc != NULL && m->held[i].used < m->held[at].used))
+            at = i;
+    }
+    cJSON_Delete(m->held[at].doc);
+    m->held[at].doc = NULL;
+    st = pr_saved_load(m->paths[file], &m->held[at].doc, err);
+    if (st != PR_OK)
+        return st;
+    m->held[at].file = file;
+    m->held[at].used = ++m->tick;
+    *doc = m->held[at].doc;
+    return PR_OK;
+}
+
 enum pr_status
 pr_merge_run(struct pr_merge *m, const cJSON *run, const cJSON **full,
              struct pr_error *err)
 {
     const struct src *s = find_src(m, run);
-    const cJSON *r;
+    const cJSON *r, *doc;
     enum pr_status st;
 
     *full = NULL;
     if (s == NULL)
         return PR_OK;
-    if (m->held == NULL || m->held_file != s->file) {
-        cJSON_Delete(m->held);
-        m->held = NULL;
-        st = pr_saved_load(m->paths[s->file], &m->held, err);
-        if (st != PR_OK)
-            return st;
-        m->held_file = s->file;
-    }
-    r = cJSON_GetArrayItem(pr_sget(m->held, PR_K_RUNS), (int)s->pos);
+    st = hold_file(m, s->file, &doc, err);
+    if (st != PR_OK)
+        return st;
+    r = cJSON_GetArrayItem(pr_sget(doc, PR_K_RUNS), (int)s->pos);
     if (r == NULL || !same_member(r, s->lite, PR_K_WORKER) ||
         !same_member(r, s->lite, PR_K_SPAN) ||
         !same_member(r, s->lite, PR_K_RANK))
@@ -523,7 +556,8 @@ pr_merge_free(struct pr_merge *m)
 
     if (m == NULL)
         return;
-    cJSON_Delete(m->held);
+    for (k = 0; k < HOLD; k++)
+        cJSON_Delete(m->held[k].doc);
     pr_strtab_free(m->names);
     pr_buf_free(&m->text);
     for (k = 0; k < KINDS; k++)

@@ -84,4 +84,20 @@ check "  the reports do not depend on --json being written" \
     cmp -s m.html h.html
 check "  (the PDF too)" cmp -s m.pdf h.pdf
 
+# summaries of several runs each, whose runs interleave in the job's
+# order (even and odd ranks): the same runs and job
+ls ranks/*.json | awk 'NR % 2 == 1' > even && ls ranks/*.json | awk 'NR % 2 == 0' > odd
+# shellcheck disable=SC2046
+"$PR_BIN" -q $(sed 's/^/--input /' even) --json even.json 2> err &&
+    # shellcheck disable=SC2046
+    "$PR_BIN" -q $(sed 's/^/--input /' odd) --json odd.json 2>> err &&
+    "$PR_BIN" -q --input even.json --input odd.json --json eo.json 2>> err
+check "even and odd ranks merged apart, then together (exit $?: $(head -c 200 err))" [ -s eo.json ]
+check "  give the same runs, distributed view and slowest rank" python3 -c "
+import json, sys
+a, b = json.load(open('m.json')), json.load(open('eo.json'))
+sys.exit(a['runs'] != b['runs'] or a['distributed'] != b['distributed'] or
+         a['job']['slowest']['worker'] != b['job']['slowest']['worker'] or
+         b['job']['ranks'] != $N)"
+
 echo "1..$T_N"
