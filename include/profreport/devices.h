@@ -1,19 +1,52 @@
 /* devices.h - the "devices" array of the summary: the GPUs the trace's
  * kernels, memcpys and memsets ran on (args.device, else the numeric pid),
- * described from deviceProperties by list position (spec 2.3).  Peak rates
- * are left unknown for the roofline analysis to fill. */
+ * described from deviceProperties by list position (spec 2.3).  The rows
+ * are C first: the roofline pass (roofline.h) fills their peaks, then
+ * pr_devices_emit() writes the array once. */
 #ifndef PROFREPORT_DEVICES_H
 #define PROFREPORT_DEVICES_H
+
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
 #include "profreport/error.h"
+#include "profreport/peaks.h"
 #include "profreport/trace.h"
 
-/* Build the array (new, owned by the caller), one object per used device
- * id in ascending order; properties are null when deviceProperties has no
- * entry at that position.  PR_E_NOMEM on failure. */
-PR_NODISCARD enum pr_status pr_devices_build(const struct pr_trace *t,
-                                             cJSON **out, struct pr_error *err);
+/* One device.  Strings are borrowed from the trace, from string constants
+ * or from the row's own buffers (so a row is not to be copied); NULL is
+ * written as null. */
+struct pr_device_row {
+    int64_t id;
+    const char *name;
+    const char *label, *name_source;
+    const char *kind; /* the format's device kind; NULL: key left out */
+    double num_sms;   /* NaN: null */
+    const char *vendor, *compute_capability, *architecture;
+    double memory_bytes; /* NaN: null */
+    struct pr_peaks peaks;
+    int has_peaks; /* 0: peaks written as unknown */
+    char label_buf[96], cc_buf[32], arch_buf[48];
+};
+
+struct pr_device_rows {
+    struct pr_device_row *v; /* owned */
+    size_t n;
+};
+
+/* One row per used device id in ascending order; properties are NULL/NaN
+ * when deviceProperties has no entry at that position, peaks unknown.
+ * PR_E_NOMEM on failure (out empty).  Free with pr_devices_free(). */
+PR_NODISCARD enum pr_status pr_devices_collect(const struct pr_trace *t,
+                                               struct pr_device_rows *out,
+                                               struct pr_error *err);
+
+void pr_devices_free(struct pr_device_rows *rows);
+
+/* The "devices" array (new, owned by the caller).  PR_E_NOMEM on
+ * failure (*out NULL). */
+PR_NODISCARD enum pr_status pr_devices_emit(const struct pr_device_rows *rows,
+                                            cJSON **out, struct pr_error *err);
 
 #endif

@@ -29,4 +29,10 @@ PR_NODISCARD enum pr_status pr_gpu_util_build(const struct pr_trace *t,
                                               cJSON **out,
                                               struct pr_error *err);
 
+/* The device the most kernel time ran on (the kernel_time_us of its
+ * gpu_metrics row; ties: the lowest id), or -1 when no kernel names its
+ * device (or on out-of-memory: the caller then falls back to its first
+ * device). */
+int32_t pr_gpu_util_busiest(const struct pr_trace *t);
+
 #endif

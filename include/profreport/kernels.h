@@ -5,17 +5,38 @@
 #ifndef PROFREPORT_KERNELS_H
 #define PROFREPORT_KERNELS_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include <cjson/cJSON.h>
 
 #include "profreport/error.h"
 #include "profreport/trace.h"
 #include "profreport/tree.h"
 
+/* What later passes read of a kernel row (the roofline pass: tensor-core
+ * time, the operator of an Ascend task); strings borrowed from the trace. */
+struct pr_kernel_ref {
+    const char *name;
+    const char *op; /* launching op with most time; NULL */
+    int64_t total_ns;
+    int by_unit; /* judged by the unit its producer named (Ascend) */
+    int unit_tc; /* then: most of its time ran on the matrix unit */
+};
+
+struct pr_kernel_refs {
+    struct pr_kernel_ref *v; /* owned; free() */
+    size_t n;
+};
+
 /* Build the "kernels" array (new, owned by the caller), sorted by total_us
- * descending, then name (strcmp).  PR_E_NOMEM on failure. */
+ * descending, then name (strcmp), and, when refs is not NULL, the same
+ * rows in C.  PR_E_NOMEM on failure (*out NULL, refs empty). */
 PR_NODISCARD enum pr_status pr_kernels_build(const struct pr_trace *t,
                                              const struct pr_tree *tree,
-                                             cJSON **out, struct pr_error *err);
+                                             cJSON **out,
+                                             struct pr_kernel_refs *refs,
+                                             struct pr_error *err);
 
 /* 10.4: share of all kernel time spent in tensor-core kernels (0..1);
  * NaN when the trace has no kernel.  Cannot fail. */

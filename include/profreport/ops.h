@@ -1,10 +1,13 @@
 /* ops.h - the operator tables of spec/tb-plugin-semantics.md section 8:
  * operator nodes (5.4) of every thread tree, grouped by name and by name +
  * input shapes, with host/device self/total time and tensor-core columns.
- * FLOP/byte/roofline keys are emitted as null/"unknown" for the roofline
- * analysis to fill. */
+ * The rows are C first: the roofline pass (roofline.h) fills their
+ * FLOP/byte/roofline figures, then pr_ops_emit() writes both arrays once. */
 #ifndef PROFREPORT_OPS_H
 #define PROFREPORT_OPS_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -12,13 +15,67 @@
 #include "profreport/trace.h"
 #include "profreport/tree.h"
 
-/* Build the "operators" and "operators_by_shape" arrays (new, owned by the
- * caller), sorted by device_self_us descending, then name, then shapes
- * (strcmp).  PR_E_NOMEM on failure (both outputs NULL). */
-PR_NODISCARD enum pr_status pr_ops_build(const struct pr_trace *t,
-                                         const struct pr_tree *tree,
-                                         cJSON **by_name, cJSON **by_shape,
-                                         struct pr_error *err);
+/* What the roofline pass found for one row; set = 0 until it ran (the
+ * row is then written with nulls and bound "unknown").  NaN and NULL are
+ * written as null. */
+struct pr_op_rate {
+    int set;
+    double flops, bytes;          /* all calls */
+    double tflops, gbps, ai, pct; /* achieved rates; roofline_pct */
+    const char *flops_src;        /* "measured", "trace", "formula" */
+    const char *bound;            /* "memory", "compute", "unknown" */
+    const char *mark;             /* why a point sits above its roof */
+    const char *dtype;            /* pr_dtype_name() */
+};
+
+/* One group: a name, or a name + input shapes.  Strings are borrowed from
+ * the trace (shapes "[]" when the op had no Input Dims; types NULL when
+ * absent, the first member's). */
+struct pr_op_row {
+    const char *name, *shapes, *types;
+    size_t calls;
+    int64_t host_total_ns, host_self_ns, dev_total_ns, dev_self_ns;
+    int64_t tc_total_ns, tc_self_ns;
+    int tc_eligible; /* the first member's, as in 8.3 */
+    /* FLOPs CUPTI counted on the members' own kernels (kernel-replay
+     * traces), and how many own kernels had no count */
+    double measured_flops;
+    size_t n_measured, n_unmeasured;
+    struct pr_op_rate rate;
+};
+
+struct pr_op_rows {
+    struct pr_op_row *v; /* owned */
+    size_t n;
+};
+
+struct pr_ops {
+    struct pr_op_rows by_name, by_shape;
+};
+
+/* Both tables, sorted by device self time descending, then name, then
+ * shapes (strcmp).  PR_E_NOMEM on failure (out empty).  Free with
+ * pr_ops_free(). */
+PR_NODISCARD enum pr_status pr_ops_collect(const struct pr_trace *t,
+                                           const struct pr_tree *tree,
+                                           struct pr_ops *out,
+                                           struct pr_error *err);
+
+void pr_ops_free(struct pr_ops *ops);
+
+/* The "operators" and "operators_by_shape" arrays (new, owned by the
+ * caller).  PR_E_NOMEM on failure (both NULL). */
+PR_NODISCARD enum pr_status pr_ops_emit(const struct pr_ops *ops,
+                                        cJSON **by_name, cJSON **by_shape,
+                                        struct pr_error *err);
+
+/* The row's tc_self_pct / tc_total_pct columns (0 without device time). */
+double pr_ops_tc_self_pct(const struct pr_op_row *r);
+double pr_ops_tc_total_pct(const struct pr_op_row *r);
+
+/* 1 when every own kernel of the row carried a FLOP count (measured_flops
+ * is then the sum the row reports). */
+int pr_ops_measured(const struct pr_op_row *r);
 
 /* 10.5: kernel time launched by "bottom" tensor-core-eligible nodes over
  * kernel time launched by operator nodes; 0 when there is none.

@@ -1,35 +1,57 @@
-/* roofline.h - the GPU-efficiency post-pass over one run of the summary:
- * device peaks, per-operator FLOPs/bytes/rates/roofline position and the
- * tensor_cores object (issue #4); recommend.h turns them into advice.
+/* roofline.h - the GPU-efficiency pass over one run: device peaks,
+ * per-operator FLOPs/bytes/rates/roofline position and the tensor_cores
+ * object (issue #4); recommend.h turns them into advice.
  *
- * It runs after the analyses that fill devices, operators,
- * operators_by_shape, kernels, gpu_metrics and steps (analysis.h), and only
- * rewrites the keys it owns:
- *   devices[].peak_tflops / peak_gbps / peak_source (+ peak_device,
- *     peak_match, peak_reference);
- *   operators[] and operators_by_shape[]: flops, bytes, achieved_tflops,
- *     achieved_gbps, arithmetic_intensity, bound, roofline_pct (+ dtype,
- *     peak_tflops, ridge_flops_per_byte);
- *   tensor_cores (replaced).
+ * It works on the C rows of the analyses before them (devices.h, ops.h,
+ * kernels.h) and writes only what it owns, in C:
+ *   each device row's peaks (and an AMD row's architecture, when the
+ *     table knows it more precisely);
+ *   each operator row's rate (flops, bytes, achieved_tflops,
+ *     achieved_gbps, arithmetic_intensity, bound, roofline_pct, dtype...);
+ * and serialises its own two sections, tensor_cores and roofline.  The
+ * rows are written out afterwards, once, by their own emitters.
  * Rates need device time and stay null without it; percentages also need a
  * known device and stay null for an unknown one. */
 #ifndef PROFREPORT_ROOFLINE_H
 #define PROFREPORT_ROOFLINE_H
 
+#include <stdint.h>
+
 #include <cjson/cJSON.h>
 
 #include "profreport/analysis.h"
+#include "profreport/devices.h"
 #include "profreport/error.h"
 #include "profreport/flops.h"
+#include "profreport/kernels.h"
+#include "profreport/ops.h"
 #include "profreport/trace.h"
 
-/* Fill the keys above in `run`.  t may be NULL (a summary re-processed
- * without its trace): per-call concrete inputs and per-op tensor-core time
- * then come only from the run's own rows.  Errors: PR_E_NOMEM; PR_E_IO /
- * PR_E_FORMAT for an unreadable o->device_spec. */
-PR_NODISCARD enum pr_status pr_roofline_fill(const struct pr_trace *t,
-                                             const struct pr_analysis_opts *o,
-                                             cJSON *run, struct pr_error *err);
+struct pr_roofline_in {
+    /* NULL: rows alone (hand-made rows in tests): per-call concrete
+     * inputs and per-op tensor-core time then come only from the rows */
+    const struct pr_trace *t;
+    struct pr_device_rows *devices;       /* peaks filled in */
+    struct pr_ops *ops;                   /* rates filled in */
+    const struct pr_kernel_refs *kernels; /* may be NULL: no kernels */
+    int32_t main_device; /* pr_gpu_util_busiest(); -1: the first device */
+    /* the eligible-op share enable_amp quotes (analysis.c), shown as
+     * tensor_cores.eligible_op_time_pct; NaN: the rows' own share */
+    double tc_seed_pct;
+};
+
+/* The pass's own sections (new, owned by the caller). */
+struct pr_roofline_out {
+    cJSON *tensor_cores;
+    cJSON *roofline; /* null when no operator is held to a known roof */
+};
+
+/* Fill the rows' peaks and rates and build out.  Errors: PR_E_NOMEM;
+ * PR_E_IO / PR_E_FORMAT for an unreadable o->device_spec (out NULLs). */
+PR_NODISCARD enum pr_status pr_roofline_run(const struct pr_roofline_in *in,
+                                            const struct pr_analysis_opts *o,
+                                            struct pr_roofline_out *out,
+                                            struct pr_error *err);
 
 /* A forward convolution's FLOPs and bytes when the trace did not record
  * stride/padding/dilation: from its "Input Dims" (input, weight, ...) and

@@ -210,35 +210,69 @@ gpu_window(const struct pr_steps *s, int64_t origin_ns, struct pr_gpu_window *w)
     w->origin_ns = origin_ns;
 }
 
-/* The plugin's TC-eligible kernel share (10.5), which the enable_amp
- * recommendation quotes; the roofline pass completes this object and
- * shows the same figure, so the two never disagree.  Empty without
- * kernels. */
-static cJSON *
-tc_seed_json(const struct pr_trace *t, const struct pr_tree *tree)
-{
-    cJSON *o = cJSON_CreateObject();
+/* The C rows the roofline pass completes before they are written. */
+struct tables {
+    struct pr_device_rows devs;
+    struct pr_ops ops;
+    struct pr_kernel_refs kernels;
+    /* The plugin's TC-eligible kernel share (10.5), which the enable_amp
+     * recommendation quotes; the roofline pass shows the same figure, so
+     * the two never disagree.  NaN without kernels. */
+    double tc_seed_pct;
+};
 
-    if (o && !isnan(pr_kernels_tc_ratio(t)) &&
-        !cJSON_AddNumberToObject(o, "eligible_op_time_pct",
-                                 100.0 * pr_ops_tc_eligible_ratio(t, tree))) {
-        cJSON_Delete(o);
-        return NULL;
-    }
-    return o;
+static void
+tables_free(struct tables *tb)
+{
+    pr_devices_free(&tb->devs);
+    pr_ops_free(&tb->ops);
+    free(tb->kernels.v);
 }
 
 static enum pr_status
 fill_tables(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
-            struct pr_error *err)
+            struct tables *tb, struct pr_error *err)
 {
-    cJSON *a = NULL, *b = NULL;
-    enum pr_status st = pr_devices_build(t, &a, err);
+    cJSON *k = NULL;
+    enum pr_status st = pr_devices_collect(t, &tb->devs, err);
 
+    if (st == PR_OK)
+        st = pr_ops_collect(t, tree, &tb->ops, err);
+    if (st == PR_OK)
+        st = pr_kernels_build(t, tree, &k, &tb->kernels, err);
+    if (st == PR_OK)
+        st = put(run, "kernels", k, err);
+    tb->tc_seed_pct = isnan(pr_kernels_tc_ratio(t))
+                          ? NAN
+                          : 100.0 * pr_ops_tc_eligible_ratio(t, tree);
+    return st;
+}
+
+/* The roofline pass over the rows, then the rows and its sections
+ * written, each once. */
+static enum pr_status
+fill_roofline(const struct pr_trace *t, const struct pr_analysis_opts *o,
+              struct tables *tb, cJSON *run, struct pr_error *err)
+{
+    struct pr_roofline_in in;
+    struct pr_roofline_out out;
+    cJSON *a = NULL, *b = NULL;
+    enum pr_status st;
+
+    in.t = t;
+    in.devices = &tb->devs;
+    in.ops = &tb->ops;
+    in.kernels = &tb->kernels;
+    in.main_device = pr_gpu_util_busiest(t);
+    in.tc_seed_pct = tb->tc_seed_pct;
+    st = pr_roofline_run(&in, o, &out, err);
+    if (st != PR_OK)
+        return st;
+    st = pr_devices_emit(&tb->devs, &a, err);
     if (st == PR_OK)
         st = put(run, "devices", a, err);
     if (st == PR_OK)
-        st = pr_ops_build(t, tree, &a, &b, err);
+        st = pr_ops_emit(&tb->ops, &a, &b, err);
     if (st == PR_OK) {
         st = put(run, "operators", a, err);
         if (st == PR_OK)
@@ -246,12 +280,16 @@ fill_tables(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
         else
             cJSON_Delete(b);
     }
-    if (st == PR_OK)
-        st = pr_kernels_build(t, tree, &a, err);
-    if (st == PR_OK)
-        st = put(run, "kernels", a, err);
-    if (st == PR_OK)
-        st = put(run, "tensor_cores", tc_seed_json(t, tree), err);
+    if (st == PR_OK) {
+        st = put(run, "tensor_cores", out.tensor_cores, err);
+        out.tensor_cores = NULL;
+    }
+    if (st == PR_OK) {
+        st = put(run, "roofline", out.roofline, err);
+        out.roofline = NULL;
+    }
+    cJSON_Delete(out.tensor_cores);
+    cJSON_Delete(out.roofline);
     return st;
 }
 
@@ -282,6 +320,7 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
     struct pr_tree tree;
     struct pr_steps steps;
     struct pr_rec_facts facts;
+    struct tables tb;
     enum pr_status st;
 
     st = pr_tree_build(t, &tree, err);
@@ -292,6 +331,7 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
         pr_tree_free(&tree);
         return st;
     }
+    memset(&tb, 0, sizeof(tb));
     rec_facts(t, &tree, &steps, &facts);
     st = fill_steps(t, &steps, run, err);
     if (st == PR_OK)
@@ -299,18 +339,20 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
     if (st == PR_OK)
         st = pr_timeline_fill(t, &steps, run, err);
     if (st == PR_OK)
-        st = fill_tables(t, &tree, run, err);
+        st = fill_tables(t, &tree, run, &tb, err);
     if (st == PR_OK)
         st = pr_memory_fill(t, &tree, &steps, run, err);
     if (st == PR_OK)
         st = pr_sources_fill(t, &tree, run, err);
     if (st == PR_OK)
         st = pr_modules_fill(t, &tree, run, err);
-    /* The tree is the largest thing an analysis holds; the roofline and
-     * communication passes read the trace and the run instead. */
+    /* The tree is the largest thing an analysis holds; the roofline pass
+     * reads the trace and the tables' C rows instead, the communication
+     * pass the trace and the steps. */
     pr_tree_free(&tree);
     if (st == PR_OK)
-        st = pr_roofline_fill(t, o, run, err);
+        st = fill_roofline(t, o, &tb, run, err);
+    tables_free(&tb);
     if (st == PR_OK)
         st = pr_comm_fill(t, &steps, run, err);
     if (st == PR_OK)

@@ -13,6 +13,7 @@
 
 #include "profreport/buf.h"
 #include "profreport/devices.h"
+#include "profreport/peaks.h"
 
 #include "internal.h"
 
@@ -150,134 +151,200 @@ is_mtia(const struct pr_trace *t, int64_t id)
 /* vendor, compute_capability (NVIDIA only) and architecture ("sm_80",
  * "gfx90a", "mtia"). */
 static void
-emit_arch(cJSON *o, const struct pr_trace *t, int64_t id,
-          const struct pr_device *d, int *ok)
+fill_arch(struct pr_device_row *r, const struct pr_trace *t,
+          const struct pr_device *d)
 {
-    char cc[32], arch[48];
     int amd = d && is_amd(t, d);
     int has_cc = d && d->compute_major >= 0 && d->compute_minor >= 0;
 
-    if (is_mtia(t, id)) {
-        pr_emit_str(o, "vendor", "meta", ok);
-        pr_emit_null(o, "compute_capability", ok);
-        pr_emit_str(o, "architecture", "mtia", ok);
+    if (is_mtia(t, r->id)) {
+        r->vendor = "meta";
+        r->architecture = "mtia";
         return;
     }
-    if (!d) {
-        pr_emit_null(o, "vendor", ok);
-        pr_emit_null(o, "compute_capability", ok);
-        pr_emit_null(o, "architecture", ok);
+    if (!d)
         return;
-    }
     if (t->vendor != PR_STR_NONE) {
         /* the format knows the device (Ascend): no CUDA or HIP numbers */
-        pr_emit_str(o, "vendor", pr_trace_str(t, t->vendor), ok);
-        pr_emit_null(o, "compute_capability", ok);
-        pr_emit_null(o, "architecture", ok);
+        r->vendor = pr_trace_str(t, t->vendor);
         return;
     }
-    pr_emit_str(o, "vendor", amd ? "amd" : "nvidia", ok);
+    r->vendor = amd ? "amd" : "nvidia";
     if (has_cc && !amd) {
-        snprintf(cc, sizeof(cc), "%d.%d", d->compute_major, d->compute_minor);
-        pr_emit_str(o, "compute_capability", cc, ok);
-        snprintf(arch, sizeof(arch), "sm_%d%d", d->compute_major,
+        snprintf(r->cc_buf, sizeof(r->cc_buf), "%d.%d", d->compute_major,
                  d->compute_minor);
-        pr_emit_str(o, "architecture", arch, ok);
+        snprintf(r->arch_buf, sizeof(r->arch_buf), "sm_%d%d", d->compute_major,
+                 d->compute_minor);
+        r->compute_capability = r->cc_buf;
+        r->architecture = r->arch_buf;
         return;
     }
-    pr_emit_null(o, "compute_capability", ok);
-    if (amd)
-        amd_arch(t, d, arch, sizeof(arch));
-    pr_emit_str(o, "architecture", amd ? arch : NULL, ok);
+    if (amd) {
+        amd_arch(t, d, r->arch_buf, sizeof(r->arch_buf));
+        r->architecture = r->arch_buf;
+    }
 }
 
 /* The best name the reports can show, and where it came from: a device
  * with kernels but no deviceProperties is still a device of the run, so
  * it is named by its kind and id and says what is missing (issue #11). */
 static void
-emit_label(cJSON *o, const struct pr_trace *t, int64_t id,
-           const struct pr_device *d, int *ok)
+fill_label(struct pr_device_row *r, const struct pr_trace *t,
+           const struct pr_device *d)
 {
     const char *kind =
         t->device_kind != PR_STR_NONE ? pr_trace_str(t, t->device_kind) : "gpu";
-    char label[96];
 
     if (d != NULL && d->name != PR_STR_NONE &&
         pr_trace_str(t, d->name)[0] != '\0') {
-        pr_emit_str(o, "label", pr_trace_str(t, d->name), ok);
-        pr_emit_str(o, "name_source", "device_properties", ok);
+        r->label = pr_trace_str(t, d->name);
+        r->name_source = "device_properties";
         return;
     }
-    if (d == NULL && is_mtia(t, id)) {
-        pr_emit_str(o, "label", "MTIA", ok);
-        pr_emit_str(o, "name_source", "kernel_names", ok);
+    if (d == NULL && is_mtia(t, r->id)) {
+        r->label = "MTIA";
+        r->name_source = "kernel_names";
         return;
     }
     /* Kineto users can act on "deviceProperties": it is what to look for */
-    snprintf(label, sizeof(label), "%s %lld (no %s in trace)",
-             strcmp(kind, "npu") == 0 ? "NPU" : "GPU", (long long)id,
+    snprintf(r->label_buf, sizeof(r->label_buf), "%s %lld (no %s in trace)",
+             strcmp(kind, "npu") == 0 ? "NPU" : "GPU", (long long)r->id,
              d == NULL && t->format != PR_STR_NONE &&
                      (strcmp(pr_trace_str(t, t->format), "kineto") == 0 ||
                       strcmp(pr_trace_str(t, t->format), "chrome") == 0)
                  ? "deviceProperties"
                  : "device name");
-    pr_emit_str(o, "label", label, ok);
-    pr_emit_str(o, "name_source", "none", ok);
+    r->label = r->label_buf;
+    r->name_source = "none";
 }
 
 static void
-emit_device(cJSON *arr, const struct pr_trace *t, int64_t id, int *ok)
+fill_row(struct pr_device_row *r, const struct pr_trace *t, int64_t id)
 {
     const struct pr_device *d = pr_trace_device(t, id);
-    cJSON *o = pr_emit_obj(arr, NULL, ok);
-    cJSON *peak;
 
-    pr_emit_num(o, "id", (double)id, ok);
+    memset(r, 0, sizeof(*r));
+    r->id = id;
     /* MTIA traces often list no deviceProperties at all */
-    pr_emit_str(o, "name",
-                d                ? pr_trace_str(t, d->name)
-                : is_mtia(t, id) ? "MTIA"
-                                 : NULL,
-                ok);
-    emit_label(o, t, id, d, ok);
-    if (t->device_kind != PR_STR_NONE)
-        pr_emit_str(o, "kind", pr_trace_str(t, t->device_kind), ok);
-    pr_emit_num_or_null(o, "num_sms", d && d->num_sms >= 0 ? d->num_sms : NAN,
-                        ok);
-    emit_arch(o, t, id, d, ok);
-    pr_emit_num_or_null(
-        o, "memory_bytes",
-        d && d->total_global_mem >= 0 ? (double)d->total_global_mem : NAN, ok);
-    peak = pr_emit_obj(o, "peak_tflops", ok);
-    pr_emit_null(peak, "fp32", ok);
-    pr_emit_null(peak, "fp16_tensor", ok);
-    pr_emit_null(peak, "bf16_tensor", ok);
-    pr_emit_null(peak, "tf32_tensor", ok);
-    pr_emit_null(peak, "fp64", ok);
-    pr_emit_null(o, "peak_gbps", ok);
-    pr_emit_str(o, "peak_source", "unknown", ok);
+    r->name = d ? pr_trace_str(t, d->name) : is_mtia(t, id) ? "MTIA" : NULL;
+    fill_label(r, t, d);
+    r->kind =
+        t->device_kind != PR_STR_NONE ? pr_trace_str(t, t->device_kind) : NULL;
+    r->num_sms = d && d->num_sms >= 0 ? d->num_sms : NAN;
+    fill_arch(r, t, d);
+    r->memory_bytes =
+        d && d->total_global_mem >= 0 ? (double)d->total_global_mem : NAN;
 }
 
 enum pr_status
-pr_devices_build(const struct pr_trace *t, cJSON **out, struct pr_error *err)
+pr_devices_collect(const struct pr_trace *t, struct pr_device_rows *out,
+                   struct pr_error *err)
 {
     int64_t *ids = NULL;
     size_t n = 0, i;
-    int ok = 1;
     enum pr_status st = used_ids(t, &ids, &n, err);
 
-    *out = NULL;
-    if (st == PR_OK) {
-        *out = cJSON_CreateArray();
-        ok = *out != NULL;
-        for (i = 0; i < n && ok; i++)
-            emit_device(*out, t, ids[i], &ok);
-        if (!ok) {
-            cJSON_Delete(*out);
-            *out = NULL;
+    memset(out, 0, sizeof(*out));
+    if (st == PR_OK && n > 0) {
+        out->v = calloc(n, sizeof(*out->v));
+        if (out->v == NULL)
             st = pr_error_set(err, PR_E_NOMEM, "out of memory (devices)");
-        }
     }
+    for (i = 0; i < n && st == PR_OK; i++)
+        fill_row(&out->v[out->n++], t, ids[i]);
     free(ids);
     return st;
+}
+
+void
+pr_devices_free(struct pr_device_rows *rows)
+{
+    free(rows->v);
+    memset(rows, 0, sizeof(*rows));
+}
+
+/* ------------------------------------------------------------- emit */
+
+static const char *
+origin_text(enum pr_peak_origin o)
+{
+    static const char *const names[] = {"unknown", "table", "cli", "guess"};
+
+    return names[o];
+}
+
+static const char *
+match_text(enum pr_peak_match m)
+{
+    static const char *const names[] = {NULL, "exact", "family", "guess",
+                                        "device_spec"};
+
+    return names[m];
+}
+
+/* The roofline pass's peaks; unknown ones (a run it did not reach) as
+ * the placeholder the spec lists. */
+static void
+emit_peaks(cJSON *o, const struct pr_device_row *r, int *ok)
+{
+    const struct pr_peaks *pk = &r->peaks;
+    cJSON *peak = pr_emit_obj(o, "peak_tflops", ok);
+    int k;
+
+    if (!r->has_peaks) {
+        pr_emit_null(peak, "fp32", ok);
+        pr_emit_null(peak, "fp16_tensor", ok);
+        pr_emit_null(peak, "bf16_tensor", ok);
+        pr_emit_null(peak, "tf32_tensor", ok);
+        pr_emit_null(peak, "fp64", ok);
+        pr_emit_null(o, "peak_gbps", ok);
+        pr_emit_str(o, "peak_source", "unknown", ok);
+        return;
+    }
+    for (k = 0; k < PR_PEAK_COUNT; k++)
+        pr_emit_finite(peak, pr_peaks_key((enum pr_peak_kind)k), pk->tflops[k],
+                       ok);
+    pr_emit_finite(o, "peak_gbps", pk->gbps, ok);
+    pr_emit_str(o, "peak_source", origin_text(pk->origin), ok);
+    pr_emit_str(o, "peak_device", pk->entry[0] ? pk->entry : NULL, ok);
+    pr_emit_str(o, "peak_match", match_text(pk->match), ok);
+    pr_emit_str(o, "peak_reference", pk->source[0] ? pk->source : NULL, ok);
+}
+
+static void
+emit_device(cJSON *arr, const struct pr_device_row *r, int *ok)
+{
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
+
+    pr_emit_num(o, "id", (double)r->id, ok);
+    pr_emit_str(o, "name", r->name, ok);
+    pr_emit_str(o, "label", r->label, ok);
+    pr_emit_str(o, "name_source", r->name_source, ok);
+    if (r->kind != NULL)
+        pr_emit_str(o, "kind", r->kind, ok);
+    pr_emit_num_or_null(o, "num_sms", r->num_sms, ok);
+    pr_emit_str(o, "vendor", r->vendor, ok);
+    pr_emit_str(o, "compute_capability", r->compute_capability, ok);
+    pr_emit_str(o, "architecture", r->architecture, ok);
+    pr_emit_num_or_null(o, "memory_bytes", r->memory_bytes, ok);
+    emit_peaks(o, r, ok);
+}
+
+enum pr_status
+pr_devices_emit(const struct pr_device_rows *rows, cJSON **out,
+                struct pr_error *err)
+{
+    size_t i;
+    int ok;
+
+    *out = cJSON_CreateArray();
+    ok = *out != NULL;
+    for (i = 0; i < rows->n && ok; i++)
+        emit_device(*out, &rows->v[i], &ok);
+    if (!ok) {
+        cJSON_Delete(*out);
+        *out = NULL;
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (devices)");
+    }
+    return PR_OK;
 }

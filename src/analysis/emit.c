@@ -66,6 +66,15 @@ pr_emit_num_or_null(cJSON *o, const char *key, double v, int *ok)
         pr_emit_num(o, key, v, ok);
 }
 
+void
+pr_emit_finite(cJSON *o, const char *key, double v, int *ok)
+{
+    if (isfinite(v))
+        pr_emit_num(o, key, v, ok);
+    else
+        pr_emit_null(o, key, ok);
+}
+
 static cJSON *
 add_container(cJSON *parent, const char *key, cJSON *c, int *ok)
 {

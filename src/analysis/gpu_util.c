@@ -370,3 +370,35 @@ pr_gpu_util_build(const struct pr_trace *t, const struct pr_gpu_window *w,
     }
     return st;
 }
+
+int32_t
+pr_gpu_util_busiest(const struct pr_trace *t)
+{
+    int32_t *ids = NULL, best_id = -1;
+    int64_t *ns = NULL, best = -1;
+    size_t n = 0, i, j;
+    struct pr_error err = {PR_OK, ""};
+
+    if (device_ids(t, &ids, &n, &err) != PR_OK || n == 0 ||
+        (ns = calloc(n, sizeof(*ns))) == NULL) {
+        free(ids);
+        return -1;
+    }
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_gpu_info *g = kernel_gpu(t, &t->events[i]);
+
+        for (j = 0; g != NULL && j < n && ids[j] != g->device; j++)
+            ;
+        if (g != NULL && j < n)
+            ns[j] = pr_sat_add_i64(ns[j], t->events[i].dur_ns);
+    }
+    for (j = 0; j < n; j++) { /* ascending ids: the first of a tie wins */
+        if (ns[j] > best) {
+            best = ns[j];
+            best_id = ids[j];
+        }
+    }
+    free(ids);
+    free(ns);
+    return best_id;
+}

@@ -39,6 +39,8 @@ void pr_emit_null(cJSON *o, const char *key, int *ok);
 void pr_emit_bool(cJSON *o, const char *key, int b, int *ok);
 /* Number, or null when v is NaN (the "not computable" convention). */
 void pr_emit_num_or_null(cJSON *o, const char *key, double v, int *ok);
+/* Number, or null when v is NaN or infinite (a rate over no time). */
+void pr_emit_finite(cJSON *o, const char *key, double v, int *ok);
 /* Add a new object/array under key (or to an array when key is NULL);
  * NULL (and *ok = 0) on failure. */
 cJSON *pr_emit_obj(cJSON *parent, const char *key, int *ok);

@@ -336,6 +336,14 @@ unit_name(uint8_t unit)
     return unit < sizeof(names) / sizeof(names[0]) ? names[unit] : "unknown";
 }
 
+/* A kernel judged by its unit: on the matrix unit when most of its time
+ * was. */
+static int
+unit_tc(const struct kgroup *g)
+{
+    return g->matrix_ns > 0 && g->matrix_ns >= g->total_ns - g->matrix_ns;
+}
+
 /* Whether the kernel ran on tensor cores, which list said so and the
  * rule that decided (a CUDA-core rule such as "xmma_ffma" included).  A
  * kernel whose producer names the unit it ran on is judged by that unit,
@@ -348,8 +356,7 @@ emit_tc(cJSON *o, const struct kgroup *g, int *ok)
     struct pr_tc_kernel k;
 
     if (g->by_unit) {
-        int tc = g->matrix_ns > 0 && g->matrix_ns >= g->total_ns - g->matrix_ns;
-        pr_emit_bool(o, "tensor_cores_used", tc, ok);
+        pr_emit_bool(o, "tensor_cores_used", unit_tc(g), ok);
         pr_emit_str(o, "tensor_cores_source", "unit", ok);
         pr_emit_str(o, "tensor_cores_rule", unit_name(g->unit), ok);
         return;
@@ -386,30 +393,65 @@ emit_kgroup(cJSON *arr, const struct ktable *kt, const struct kgroup *g,
     emit_tc(o, g, ok);
 }
 
+/* The rows later passes read, in the table's order. */
+static enum pr_status
+make_refs(const struct ktable *kt, struct pr_kernel_refs *refs,
+          struct pr_error *err)
+{
+    size_t i;
+
+    refs->v = calloc(kt->n ? kt->n : 1, sizeof(*refs->v));
+    if (refs->v == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (kernels)");
+    for (i = 0; i < kt->n; i++) {
+        refs->v[i].name = kt->v[i].name;
+        refs->v[i].op = kt->v[i].op;
+        refs->v[i].total_ns = kt->v[i].total_ns;
+        refs->v[i].by_unit = kt->v[i].by_unit;
+        refs->v[i].unit_tc = kt->v[i].by_unit && unit_tc(&kt->v[i]);
+    }
+    refs->n = kt->n;
+    return PR_OK;
+}
+
+static enum pr_status
+emit_table(const struct ktable *kt, cJSON **out, struct pr_error *err)
+{
+    int ok;
+    size_t i;
+
+    *out = cJSON_CreateArray();
+    ok = *out != NULL;
+    for (i = 0; i < kt->n && ok; i++)
+        emit_kgroup(*out, kt, &kt->v[i], &ok);
+    if (!ok) {
+        cJSON_Delete(*out);
+        *out = NULL;
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (kernels)");
+    }
+    return PR_OK;
+}
+
 enum pr_status
 pr_kernels_build(const struct pr_trace *t, const struct pr_tree *tree,
-                 cJSON **out, struct pr_error *err)
+                 cJSON **out, struct pr_kernel_refs *refs, struct pr_error *err)
 {
     struct ktable kt = {0};
     enum pr_status st = collect(t, &kt, err);
-    int ok = 1;
-    size_t i;
 
     *out = NULL;
+    if (refs != NULL)
+        memset(refs, 0, sizeof(*refs));
     if (st == PR_OK)
         st = attribute(t, tree, &kt, err);
-    if (st == PR_OK) {
-        if (kt.n > 1)
-            qsort(kt.v, kt.n, sizeof(*kt.v), cmp_kgroup);
-        *out = cJSON_CreateArray();
-        ok = *out != NULL;
-        for (i = 0; i < kt.n && ok; i++)
-            emit_kgroup(*out, &kt, &kt.v[i], &ok);
-        if (!ok) {
-            cJSON_Delete(*out);
-            *out = NULL;
-            st = pr_error_set(err, PR_E_NOMEM, "out of memory (kernels)");
-        }
+    if (st == PR_OK && kt.n > 1)
+        qsort(kt.v, kt.n, sizeof(*kt.v), cmp_kgroup);
+    if (st == PR_OK)
+        st = emit_table(&kt, out, err);
+    if (st == PR_OK && refs != NULL && make_refs(&kt, refs, err) != PR_OK) {
+        cJSON_Delete(*out);
+        *out = NULL;
+        st = PR_E_NOMEM;
     }
     ktable_free(&kt);
     return st;

@@ -4,6 +4,7 @@
  * self/total times. */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,22 +14,8 @@
 
 #include "internal.h"
 
-struct group {
-    const char *name;   /* borrowed from the trace */
-    const char *shapes; /* "[]" when the op has no Input Dims */
-    const char *types;  /* NULL when absent (first member's) */
-    size_t calls;
-    int64_t host_total_ns, host_self_ns, dev_total_ns, dev_self_ns;
-    int64_t tc_total_ns, tc_self_ns;
-    int tc_eligible; /* the first member's, as in 8.3 */
-    /* FLOPs CUPTI counted on the members' own kernels (kernel-replay
-     * traces), and how many own kernels had no count */
-    double measured_flops;
-    size_t n_measured, n_unmeasured;
-};
-
 struct table {
-    struct group *v; /* owned */
+    struct pr_op_row *v; /* owned */
     size_t n, cap;
     struct pr_idmap index; /* key -> group */
 };
@@ -51,7 +38,7 @@ shape_id(const struct pr_trace *t, const struct pr_op_info *op)
 
 /* Counted FLOPs of node n's own kernels into g. */
 static void
-add_measured(struct group *g, const struct pr_trace *t,
+add_measured(struct pr_op_row *g, const struct pr_trace *t,
              const struct pr_tree *tree, const struct pr_tree_node *n)
 {
     size_t i, j;
@@ -83,7 +70,7 @@ add_member(struct table *tb, int64_t key, const struct pr_trace *t,
 {
     const struct pr_op_info *op = pr_trace_op(t, &t->events[n->ev]);
     size_t gi = pr_idmap_get(&tb->index, key);
-    struct group *g;
+    struct pr_op_row *g;
 
     if (gi == PR_NONE) {
         gi = tb->n;
@@ -139,7 +126,7 @@ collect(const struct pr_trace *t, const struct pr_tree *tree,
 static int
 cmp_group(const void *a, const void *b)
 {
-    const struct group *x = a, *y = b;
+    const struct pr_op_row *x = a, *y = b;
     int c;
 
     if (x->dev_self_ns != y->dev_self_ns)
@@ -154,8 +141,33 @@ pct(int64_t part, int64_t whole)
     return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
+/* The roofline columns: the pass's figures, or the unknowns it starts
+ * from.  The keys the spec lists first sit in the row's middle; the ones
+ * added later (flops_source, roofline_mark, dtype) at its end. */
 static void
-emit_group(cJSON *arr, const struct group *g, int with_shapes, int *ok)
+emit_rate(cJSON *o, const struct pr_op_rate *r, int *ok)
+{
+    pr_emit_finite(o, "flops", r->set ? r->flops : NAN, ok);
+    pr_emit_finite(o, "bytes", r->set ? r->bytes : NAN, ok);
+    pr_emit_finite(o, "achieved_tflops", r->set ? r->tflops : NAN, ok);
+    pr_emit_finite(o, "achieved_gbps", r->set ? r->gbps : NAN, ok);
+    pr_emit_finite(o, "arithmetic_intensity", r->set ? r->ai : NAN, ok);
+    pr_emit_str(o, "bound", r->set ? r->bound : "unknown", ok);
+    pr_emit_finite(o, "roofline_pct", r->set ? r->pct : NAN, ok);
+}
+
+static void
+emit_rate_tail(cJSON *o, const struct pr_op_rate *r, int *ok)
+{
+    if (!r->set)
+        return;
+    pr_emit_str(o, "flops_source", r->flops_src, ok);
+    pr_emit_str(o, "roofline_mark", r->mark, ok);
+    pr_emit_str(o, "dtype", r->dtype, ok);
+}
+
+static void
+emit_row(cJSON *arr, const struct pr_op_row *g, int with_shapes, int *ok)
 {
     cJSON *o = pr_emit_obj(arr, NULL, ok);
 
@@ -170,31 +182,24 @@ emit_group(cJSON *arr, const struct group *g, int with_shapes, int *ok)
     pr_emit_us(o, "host_self_us", g->host_self_ns, ok);
     pr_emit_us(o, "host_total_us", g->host_total_ns, ok);
     pr_emit_bool(o, "tc_eligible", g->tc_eligible, ok);
-    pr_emit_num(o, "tc_self_pct", pct(g->tc_self_ns, g->dev_self_ns), ok);
-    pr_emit_num(o, "tc_total_pct", pct(g->tc_total_ns, g->dev_total_ns), ok);
-    pr_emit_null(o, "flops", ok);
-    pr_emit_null(o, "bytes", ok);
-    pr_emit_null(o, "achieved_tflops", ok);
-    pr_emit_null(o, "achieved_gbps", ok);
-    pr_emit_null(o, "arithmetic_intensity", ok);
-    pr_emit_str(o, "bound", "unknown", ok);
-    pr_emit_null(o, "roofline_pct", ok);
+    pr_emit_num(o, "tc_self_pct", pr_ops_tc_self_pct(g), ok);
+    pr_emit_num(o, "tc_total_pct", pr_ops_tc_total_pct(g), ok);
+    emit_rate(o, &g->rate, ok);
     /* the roofline pass prefers these to its formulas (roofline.h) */
-    if (g->n_measured > 0 && g->n_unmeasured == 0)
+    if (pr_ops_measured(g))
         pr_emit_num(o, "measured_flops", g->measured_flops, ok);
+    emit_rate_tail(o, &g->rate, ok);
 }
 
 static cJSON *
-to_json(struct table *tb, int with_shapes)
+to_json(const struct pr_op_rows *rows, int with_shapes)
 {
     cJSON *arr = cJSON_CreateArray();
     int ok = arr != NULL;
     size_t i;
 
-    if (tb->n > 1)
-        qsort(tb->v, tb->n, sizeof(*tb->v), cmp_group);
-    for (i = 0; i < tb->n && ok; i++)
-        emit_group(arr, &tb->v[i], with_shapes, &ok);
+    for (i = 0; i < rows->n && ok; i++)
+        emit_row(arr, &rows->v[i], with_shapes, &ok);
     if (!ok) {
         cJSON_Delete(arr);
         return NULL;
@@ -202,27 +207,74 @@ to_json(struct table *tb, int with_shapes)
     return arr;
 }
 
+double
+pr_ops_tc_self_pct(const struct pr_op_row *r)
+{
+    return pct(r->tc_self_ns, r->dev_self_ns);
+}
+
+double
+pr_ops_tc_total_pct(const struct pr_op_row *r)
+{
+    return pct(r->tc_total_ns, r->dev_total_ns);
+}
+
+int
+pr_ops_measured(const struct pr_op_row *r)
+{
+    return r->n_measured > 0 && r->n_unmeasured == 0;
+}
+
+/* Sorted, and handed over without the index. */
+static void
+take(struct table *tb, struct pr_op_rows *out)
+{
+    if (tb->n > 1)
+        qsort(tb->v, tb->n, sizeof(*tb->v), cmp_group);
+    out->v = tb->v;
+    out->n = tb->n;
+    tb->v = NULL;
+    tb->n = tb->cap = 0;
+}
+
 enum pr_status
-pr_ops_build(const struct pr_trace *t, const struct pr_tree *tree,
-             cJSON **by_name, cJSON **by_shape, struct pr_error *err)
+pr_ops_collect(const struct pr_trace *t, const struct pr_tree *tree,
+               struct pr_ops *out, struct pr_error *err)
 {
     struct table names = {0}, shapes = {0};
     enum pr_status st = collect(t, tree, &names, &shapes, err);
 
-    *by_name = *by_shape = NULL;
+    memset(out, 0, sizeof(*out));
     if (st == PR_OK) {
-        *by_name = to_json(&names, 0);
-        *by_shape = to_json(&shapes, 1);
-        if (*by_name == NULL || *by_shape == NULL) {
-            cJSON_Delete(*by_name);
-            cJSON_Delete(*by_shape);
-            *by_name = *by_shape = NULL;
-            st = pr_error_set(err, PR_E_NOMEM, "out of memory (ops)");
-        }
+        take(&names, &out->by_name);
+        take(&shapes, &out->by_shape);
     }
     table_free(&names);
     table_free(&shapes);
     return st;
+}
+
+void
+pr_ops_free(struct pr_ops *ops)
+{
+    free(ops->by_name.v);
+    free(ops->by_shape.v);
+    memset(ops, 0, sizeof(*ops));
+}
+
+enum pr_status
+pr_ops_emit(const struct pr_ops *ops, cJSON **by_name, cJSON **by_shape,
+            struct pr_error *err)
+{
+    *by_name = to_json(&ops->by_name, 0);
+    *by_shape = to_json(&ops->by_shape, 1);
+    if (*by_name == NULL || *by_shape == NULL) {
+        cJSON_Delete(*by_name);
+        cJSON_Delete(*by_shape);
+        *by_name = *by_shape = NULL;
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (ops)");
+    }
+    return PR_OK;
 }
 
 /* Kernel time of node n's own runtimes. */

@@ -1,4 +1,4 @@
-/* roofline.c - the GPU-efficiency post-pass over one summary run: device
+/* roofline.c - the GPU-efficiency pass over one run's C rows: device
  * peaks, FLOPs/bytes/rates/roofline per operator row and the tensor_cores
  * object (recommend.c turns them into advice).  The formulas live in
  * flops.c, the peaks in peaks.c, the tensor-core rules in tensorcore.c;
@@ -20,8 +20,6 @@
 #include "profreport/tensorcore.h"
 
 #include "internal.h"
-
-#define MAX_DEVICES 64
 
 /* One (name, Input Dims) group of the trace's op events: what a summary row
  * does not carry. */
@@ -49,8 +47,9 @@ struct ogs {
     size_t n, cap;
 };
 
-/* A device and its peaks. */
+/* A device and its peaks (copied into its row once looked up). */
 struct dev {
+    struct pr_device_row *row;
     int id;
     int cc_major, cc_minor; /* as deviceProperties says (gfx for AMD) */
     int amd;
@@ -61,7 +60,7 @@ struct dev {
 
 /* What the pass computed for one operators_by_shape row. */
 struct row {
-    cJSON *obj; /* borrowed from the run */
+    struct pr_op_row *src; /* borrowed from the input */
     const char *name, *shapes;
     struct pr_op_cost cost;
     double calls, dev_self_us, dev_total_us;
@@ -79,8 +78,8 @@ struct row {
 
 struct pass {
     const struct pr_trace *t;
-    cJSON *run;
-    struct dev devs[MAX_DEVICES];
+    const struct pr_roofline_in *in;
+    struct dev *devs; /* owned */
     size_t n_devs;
     const struct dev *main_dev;
     struct ogs groups;
@@ -91,54 +90,6 @@ struct pass {
                                    roofs that some row is held to */
     int ok;                     /* sticky: 0 after an allocation failure */
 };
-
-/* ------------------------------------------------------------ cJSON access */
-
-static double
-get_num(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-static const char *
-get_str(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-/* Replace (or add) key with item; *ok = 0 when item is NULL. */
-static void
-put(cJSON *o, const char *key, cJSON *item, int *ok)
-{
-    if (!item) {
-        *ok = 0;
-        return;
-    }
-    if (cJSON_GetObjectItemCaseSensitive(o, key))
-        cJSON_ReplaceItemInObjectCaseSensitive(o, key, item);
-    else if (!cJSON_AddItemToObject(o, key, item))
-        *ok = 0;
-}
-
-/* A number, or null for NaN (the "cannot be known" convention). */
-static void
-put_num(cJSON *o, const char *key, double v, int *ok)
-{
-    if (*ok)
-        put(o, key, isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull(),
-            ok);
-}
-
-static void
-put_str(cJSON *o, const char *key, const char *s, int *ok)
-{
-    if (*ok)
-        put(o, key, s ? cJSON_CreateString(s) : cJSON_CreateNull(), ok);
-}
 
 /* --------------------------------------------------------------- devices */
 
@@ -156,39 +107,6 @@ parse_cc(const char *s, int *major, int *minor)
         *major = *minor = -1;
 }
 
-static const char *
-origin_text(enum pr_peak_origin o)
-{
-    static const char *const names[] = {"unknown", "table", "cli", "guess"};
-
-    return names[o];
-}
-
-static const char *
-match_text(enum pr_peak_match m)
-{
-    static const char *const names[] = {NULL, "exact", "family", "guess",
-                                        "device_spec"};
-
-    return names[m];
-}
-
-static void
-write_peaks(cJSON *o, const struct pr_peaks *pk, int *ok)
-{
-    cJSON *obj = cJSON_CreateObject();
-    int k;
-
-    put(o, "peak_tflops", obj, ok);
-    for (k = 0; k < PR_PEAK_COUNT && *ok; k++)
-        put_num(obj, pr_peaks_key((enum pr_peak_kind)k), pk->tflops[k], ok);
-    put_num(o, "peak_gbps", pk->gbps, ok);
-    put_str(o, "peak_source", origin_text(pk->origin), ok);
-    put_str(o, "peak_device", pk->entry[0] ? pk->entry : NULL, ok);
-    put_str(o, "peak_match", match_text(pk->match), ok);
-    put_str(o, "peak_reference", pk->source[0] ? pk->source : NULL, ok);
-}
-
 /* "gfx90a": a precise AMD target, not devices.c's "gfx9 (HIP 9.0)". */
 static int
 str_is_gfx(const char *s)
@@ -199,17 +117,17 @@ str_is_gfx(const char *s)
 /* The device's peaks; an AMD device is matched by architecture and
  * compute units, its HIP version numbers being no compute capability. */
 static void
-lookup_device(const cJSON *d, struct dev *v, const struct pr_peak_table *tab,
-              const struct pr_analysis_opts *o)
+lookup_device(const struct pr_device_row *d, struct dev *v,
+              const struct pr_peak_table *tab, const struct pr_analysis_opts *o)
 {
-    struct pr_peak_query q = {get_str(d, "name"), -1, -1, 0, NULL, -1};
-    const char *arch = get_str(d, "architecture");
-    double sms = get_num(d, "num_sms");
+    struct pr_peak_query q = {d->name, -1, -1, 0, NULL, -1};
+    const char *arch = d->architecture;
+    double sms = d->num_sms;
 
-    parse_cc(get_str(d, "compute_capability"), &v->cc_major, &v->cc_minor);
-    v->amd = str_is(get_str(d, "vendor"), "amd");
-    v->mtia = str_is(get_str(d, "vendor"), "meta");
-    v->npu = str_is(get_str(d, "kind"), "npu");
+    parse_cc(d->compute_capability, &v->cc_major, &v->cc_minor);
+    v->amd = str_is(d->vendor, "amd");
+    v->mtia = str_is(d->vendor, "meta");
+    v->npu = str_is(d->kind, "npu");
     q.cc_major = v->cc_major;
     q.cc_minor = v->cc_minor;
     q.amd = v->amd;
@@ -221,25 +139,33 @@ lookup_device(const cJSON *d, struct dev *v, const struct pr_peak_table *tab,
         (void)sscanf(arch, "gfx%1d%1d", &v->cc_major, &v->cc_minor);
 }
 
+/* Each device's peaks, into its row; an AMD device whose row named only
+ * a family gets the table entry's architecture. */
 static void
 fill_devices(struct pass *p, const struct pr_peak_table *tab,
              const struct pr_analysis_opts *o)
 {
-    cJSON *d;
+    struct pr_device_rows *rows = p->in->devices;
+    size_t i;
 
-    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(p->run, "devices"))
-    {
-        struct dev *v = &p->devs[p->n_devs];
-        double id = get_num(d, "id");
+    if (rows == NULL || rows->n == 0)
+        return;
+    p->devs = calloc(rows->n, sizeof(*p->devs));
+    if (!p->devs) {
+        p->ok = 0;
+        return;
+    }
+    for (i = 0; i < rows->n; i++) {
+        struct pr_device_row *d = &rows->v[i];
+        struct dev *v = &p->devs[p->n_devs++];
 
-        if (p->n_devs == MAX_DEVICES || !p->ok)
-            break;
-        v->id = isfinite(id) ? (int)id : -1;
+        v->row = d;
+        v->id = (int)d->id;
         lookup_device(d, v, tab, o);
-        write_peaks(d, &v->pk, &p->ok);
-        if (v->amd && v->pk.arch[0] && !str_is_gfx(get_str(d, "architecture")))
-            put_str(d, "architecture", v->pk.arch, &p->ok);
-        p->n_devs++;
+        d->peaks = v->pk;
+        d->has_peaks = 1;
+        if (v->amd && d->peaks.arch[0] && !str_is_gfx(d->architecture))
+            d->architecture = d->peaks.arch;
     }
 }
 
@@ -255,26 +181,12 @@ dev_by_id(const struct pass *p, int id)
     return NULL;
 }
 
-/* The device most kernel time ran on (ties: lowest id), else the first. */
+/* The device most kernel time ran on (pr_gpu_util_busiest()), else the
+ * first. */
 static void
 pick_main_device(struct pass *p)
 {
-    const cJSON *g;
-    double best = -1.0;
-    int best_id = -1;
-
-    cJSON_ArrayForEach(g,
-                       cJSON_GetObjectItemCaseSensitive(p->run, "gpu_metrics"))
-    {
-        double kt = get_num(g, "kernel_time_us"), id = get_num(g, "device");
-
-        if (isfinite(kt) && isfinite(id) &&
-            (kt > best || (kt == best && (int)id < best_id))) {
-            best = kt;
-            best_id = (int)id;
-        }
-    }
-    p->main_dev = dev_by_id(p, best_id);
+    p->main_dev = dev_by_id(p, p->in->main_device);
     if (!p->main_dev && p->n_devs > 0)
         p->main_dev = &p->devs[0];
 }
@@ -736,7 +648,7 @@ roof_mark(const struct rate_in *in, const char *bound, double pct)
  * when it did run on tensor cores.  A point above its roof gets a
  * roofline_mark saying why (roof_mark). */
 static void
-write_rates(struct pass *p, cJSON *o, const struct rate_in *in)
+write_rates(struct pass *p, struct pr_op_rate *o, const struct rate_in *in)
 {
     const struct dev *dev = in->dev;
     double secs = in->dev_us > 0 ? in->dev_us * 1e-6 : NAN;
@@ -748,7 +660,6 @@ write_rates(struct pass *p, cJSON *o, const struct rate_in *in)
     double bw = dev ? dev->pk.gbps : NAN;
     double ridge = peak * 1e12 / (bw * 1e9), pct = NAN;
     const char *bound = "unknown";
-    int *ok = &p->ok;
 
     if (isfinite(ai) && isfinite(ridge)) {
         bound = ai < ridge ? "memory" : "compute";
@@ -756,17 +667,17 @@ write_rates(struct pass *p, cJSON *o, const struct rate_in *in)
         if (dev == p->main_dev && isfinite(tflops))
             p->roofs |= 1u << kind;
     }
-    put_num(o, "flops", in->flops, ok);
-    put_str(o, "flops_source", isfinite(in->flops) ? in->flops_src : NULL, ok);
-    put_num(o, "bytes", in->bytes, ok);
-    put_num(o, "achieved_tflops", tflops, ok);
-    put_num(o, "achieved_gbps", gbps, ok);
-    put_num(o, "arithmetic_intensity", ai, ok);
-    put_str(o, "bound", bound, ok);
-    put_num(o, "roofline_pct", pct, ok);
-    put_str(o, "roofline_mark", roof_mark(in, bound, pct), ok);
-    put_str(o, "dtype", in->dt == PR_DT_UNKNOWN ? NULL : pr_dtype_name(in->dt),
-            ok);
+    o->set = 1;
+    o->flops = in->flops;
+    o->flops_src = isfinite(in->flops) ? in->flops_src : NULL;
+    o->bytes = in->bytes;
+    o->tflops = tflops;
+    o->gbps = gbps;
+    o->ai = ai;
+    o->bound = bound;
+    o->pct = pct;
+    o->mark = roof_mark(in, bound, pct);
+    o->dtype = in->dt == PR_DT_UNKNOWN ? NULL : pr_dtype_name(in->dt);
 }
 
 /* Held to the tensor-core roof: ops that ran on tensor cores, eligible
@@ -801,7 +712,7 @@ conv_from_bwd(const struct pass *p, const struct og *g,
 }
 
 static void
-estimate_row(const struct pass *p, cJSON *obj, struct row *r,
+estimate_row(const struct pass *p, struct pr_op_row *src, struct row *r,
              struct pr_op_inputs *in)
 {
     struct pr_op_call call = {NULL, NULL, -1.0};
@@ -809,17 +720,16 @@ estimate_row(const struct pass *p, cJSON *obj, struct row *r,
     const struct og *g = NULL;
     double measured;
 
-    r->obj = obj;
-    r->name = get_str(obj, "name");
-    r->shapes = get_str(obj, "input_shapes");
-    r->calls = get_num(obj, "calls");
-    r->dev_self_us = get_num(obj, "device_self_us");
-    r->dev_total_us = get_num(obj, "device_total_us");
+    r->src = src;
+    r->name = src->name;
+    r->shapes = src->shapes;
+    r->calls = (double)src->calls;
+    r->dev_self_us = (double)src->dev_self_ns / 1000.0;
+    r->dev_total_us = (double)src->dev_total_ns / 1000.0;
     if (r->name && p->groups.n)
         g = find_group(&p->groups, r->name, r->shapes ? r->shapes : "[]");
     /* parsed at ingest when the trace is here; a summary's text otherwise */
-    pr_shapes_get_text(p->t, r->shapes, get_str(obj, "input_types"),
-                       g ? g->concrete : NULL, in);
+    pr_shapes_get_text(p->t, r->shapes, src->types, g ? g->concrete : NULL, in);
     call.name = r->name;
     call.in = in;
     call.trace_flops = g ? g->trace_flops : -1.0;
@@ -831,20 +741,18 @@ estimate_row(const struct pass *p, cJSON *obj, struct row *r,
         conv_from_bwd(p, g, in, &r->cost);
     r->flops = r->cost.flops >= 0 ? r->cost.flops * r->calls : NAN;
     r->flops_src = r->cost.flops_from_trace ? "trace" : "formula";
-    measured = get_num(obj, "measured_flops");
+    measured = pr_ops_measured(src) ? src->measured_flops : NAN;
     if (isfinite(measured)) { /* what the kernels did beats any formula */
         r->flops = measured;
         r->flops_src = "measured";
     }
     r->bytes = r->cost.bytes >= 0 ? r->cost.bytes * r->calls : NAN;
-    r->eligible =
-        pr_tensorcore_op_eligible(r->name, NULL) ||
-        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obj, "tc_eligible"));
+    r->eligible = pr_tensorcore_op_eligible(r->name, NULL) || src->tc_eligible;
     r->tc_self_us = g ? (double)g->tc_ns / 1000.0
-                      : get_num(obj, "tc_self_pct") / 100.0 * r->dev_self_us;
+                      : pr_ops_tc_self_pct(src) / 100.0 * r->dev_self_us;
     if (!isfinite(r->tc_self_us))
         r->tc_self_us = 0.0;
-    r->on_tc = r->tc_self_us > 0 || get_num(obj, "tc_total_pct") > 0;
+    r->on_tc = r->tc_self_us > 0 || pr_ops_tc_total_pct(src) > 0;
     r->tf32 = g ? g->tf32 : 0;
     r->hf32 = !g ? -1 : g->hf32_no ? 0 : g->hf32_yes ? 1 : -1;
     r->hf32_cost = r->cost;
@@ -903,23 +811,21 @@ inherit_algo(struct pass *p)
 static void
 fill_shape_rows(struct pass *p)
 {
-    cJSON *arr = cJSON_GetObjectItemCaseSensitive(p->run, "operators_by_shape");
-    cJSON *o;
-    size_t n = (size_t)cJSON_GetArraySize(arr), i;
+    struct pr_op_rows *rows = &p->in->ops->by_shape;
+    size_t i;
     struct pr_op_inputs *in;
 
-    if (!cJSON_IsArray(arr) || n == 0)
+    if (rows->n == 0)
         return;
-    p->rows = calloc(n, sizeof(*p->rows));
+    p->rows = calloc(rows->n, sizeof(*p->rows));
     in = malloc(sizeof(*in));
     if (!p->rows || !in) {
         free(in);
         p->ok = 0;
         return;
     }
-    cJSON_ArrayForEach(o, arr)
-    {
-        estimate_row(p, o, &p->rows[p->n_rows], in);
+    for (i = 0; i < rows->n; i++) {
+        estimate_row(p, &rows->v[i], &p->rows[p->n_rows], in);
         note_tf32(p, &p->rows[p->n_rows++]);
     }
     free(in);
@@ -937,7 +843,7 @@ fill_shape_rows(struct pass *p)
         ri.tc_roof = row_tc_roof(r);
         ri.algo = is_conv_row(r) ? r->algo : 0;
         ri.dev = r->dev;
-        write_rates(p, r->obj, &ri);
+        write_rates(p, &r->src->rate, &ri);
     }
 }
 
@@ -947,9 +853,9 @@ fill_shape_rows(struct pass *p)
  * TC and non-TC kernels is held to the higher roof, so mixing can never
  * push its percentage above what either kind of kernel could reach. */
 static void
-fill_name_row(struct pass *p, cJSON *o)
+fill_name_row(struct pass *p, struct pr_op_row *o)
 {
-    const char *name = get_str(o, "name");
+    const char *name = o->name;
     const struct row *top = NULL;
     struct rate_in in = {0.0, 0.0, NAN, NULL, 0.0, PR_DT_UNKNOWN, 0, 0, NULL};
     size_t i;
@@ -973,33 +879,30 @@ fill_name_row(struct pass *p, cJSON *o)
     if (!top) {
         in.flops = in.bytes = NAN;
         in.dev = p->main_dev;
-        write_rates(p, o, &in);
+        write_rates(p, &o->rate, &in);
         return;
     }
-    in.dev_us = get_num(o, "device_total_us");
+    in.dev_us = (double)o->dev_total_ns / 1000.0;
     in.dt = top->cost.dtype;
     in.dev = top->dev;
-    write_rates(p, o, &in);
+    write_rates(p, &o->rate, &in);
 }
 
 static void
 fill_name_rows(struct pass *p)
 {
-    cJSON *o;
+    struct pr_op_rows *rows = &p->in->ops->by_name;
+    size_t i;
 
-    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(p->run, "operators"))
-    {
-        if (!p->ok)
-            return;
-        fill_name_row(p, o);
-    }
+    for (i = 0; i < rows->n; i++)
+        fill_name_row(p, &rows->v[i]);
 }
 
 /* The roofs the reports draw: only those some operator of the run is held
  * to on the main device (an fp32 run on a V100 gets no fp16 tensor roof),
  * with one label each, so HTML and PDF name them alike. */
-static void
-fill_roofs(struct pass *p)
+static cJSON *
+roofs_json(struct pass *p)
 {
     static const enum pr_peak_kind order[] = {
         PR_PEAK_FP64, PR_PEAK_FP32, PR_PEAK_FP32_MATRIX, PR_PEAK_TF32,
@@ -1009,74 +912,53 @@ fill_roofs(struct pass *p)
     cJSON *o, *arr;
     size_t i;
 
-    if (!d || !p->roofs) {
-        put(p->run, "roofline", cJSON_CreateNull(), &p->ok);
-        return;
-    }
+    if (!d || !p->roofs)
+        return cJSON_CreateNull();
     o = cJSON_CreateObject();
-    put(p->run, "roofline", o, &p->ok);
-    arr = cJSON_CreateArray();
-    put_num(o, "device", d->id, &p->ok);
-    put_num(o, "peak_gbps", d->pk.gbps, &p->ok);
-    put(o, "roofs", arr, &p->ok);
+    p->ok = o != NULL;
+    pr_emit_finite(o, "device", d->id, &p->ok);
+    pr_emit_finite(o, "peak_gbps", d->pk.gbps, &p->ok);
+    arr = pr_emit_arr(o, "roofs", &p->ok);
     for (i = 0; p->ok && i < sizeof(order) / sizeof(order[0]); i++) {
         double t = d->pk.tflops[order[i]];
         cJSON *r;
 
         if (!(p->roofs & (1u << order[i])) || !isfinite(t))
             continue;
-        r = cJSON_CreateObject();
-        if (!r || !cJSON_AddItemToArray(arr, r)) {
-            cJSON_Delete(r);
-            p->ok = 0;
-            return;
-        }
-        put_str(r, "key", pr_peaks_key(order[i]), &p->ok);
-        put_str(r, "label", pr_peaks_label(order[i]), &p->ok);
-        put_num(r, "tflops", t, &p->ok);
+        r = pr_emit_obj(arr, NULL, &p->ok);
+        pr_emit_str(r, "key", pr_peaks_key(order[i]), &p->ok);
+        pr_emit_str(r, "label", pr_peaks_label(order[i]), &p->ok);
+        pr_emit_finite(r, "tflops", t, &p->ok);
     }
+    return o;
 }
 
 /* ----------------------------------------------------------- tensor cores */
 
-/* A kernel row judged by the unit its producer named (kernels.c: source
- * "unit"). */
-static int
-by_unit(const cJSON *k)
-{
-    const char *src = get_str(k, "tensor_cores_source");
-
-    return src != NULL && strcmp(src, "unit") == 0;
-}
-
-/* Kernel-time share on tensor cores over run.kernels; *heur_pct the part
- * found only by our newer patterns.  A kernel judged by its unit counts
- * as its row says (Ascend's Cube).  *by_name: kernels judged by their
- * name instead.  NaN without kernel time. */
+/* Kernel-time share on tensor cores over the kernel rows; *heur_pct the
+ * part found only by our newer patterns.  A kernel judged by its unit
+ * counts as its row says (Ascend's Cube).  *by_name: kernels judged by
+ * their name instead.  NaN without kernel time. */
 static double
-tc_kernel_pct(const cJSON *run, double *heur_pct, size_t *by_name)
+tc_kernel_pct(const struct pr_kernel_refs *ks, double *heur_pct,
+              size_t *by_name)
 {
-    const cJSON *k;
     double all = 0.0, tc = 0.0, heur = 0.0;
+    size_t i;
 
     *by_name = 0;
-    cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(run, "kernels"))
-    {
-        double us = get_num(k, "total_us");
+    for (i = 0; ks != NULL && i < ks->n; i++) {
+        const struct pr_kernel_ref *k = &ks->v[i];
+        double us = (double)k->total_ns / 1000.0;
         enum pr_tc_source s;
 
-        if (!isfinite(us))
-            continue;
         all += us;
-        if (by_unit(k)) {
-            tc += cJSON_IsTrue(
-                      cJSON_GetObjectItemCaseSensitive(k, "tensor_cores_used"))
-                      ? us
-                      : 0.0;
+        if (k->by_unit) {
+            tc += k->unit_tc ? us : 0.0;
             continue;
         }
         (*by_name)++;
-        s = pr_tensorcore_kernel(get_str(k, "name"));
+        s = pr_tensorcore_kernel(k->name);
         tc += s != PR_TC_NONE ? us : 0.0;
         heur += s == PR_TC_HEURISTIC ? us : 0.0;
     }
@@ -1124,17 +1006,14 @@ is_finding(const struct row *r)
 static void
 emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
 {
-    cJSON *o = cJSON_CreateObject();
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
     struct pr_tc_diag d;
     const struct dev *dv = r->dev;
     struct pr_tc_context ctx = {-1, -1, 0, p->tf32_matmul, p->tf32_conv};
     const struct pr_op_cost *cost;
 
-    if (!o || !cJSON_AddItemToArray(arr, o)) {
-        cJSON_Delete(o);
-        *ok = 0;
+    if (!*ok)
         return;
-    }
     if (dv) {
         ctx.cc_major = dv->cc_major;
         ctx.cc_minor = dv->cc_minor;
@@ -1145,15 +1024,15 @@ emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
         (void)pr_tensorcore_diagnose_hf32(&r->hf32_cost, r->hf32, &d);
     else
         pr_tensorcore_diagnose(&r->cost, &ctx, &d);
-    put_str(o, "operator", r->name, ok);
-    put_str(o, "input_shapes", r->shapes, ok);
-    put_num(o, "device_us", r->dev_self_us, ok);
-    put_str(o, "reason", d.text, ok);
-    put_str(o, "reason_id", pr_tensorcore_reason_id(d.reason), ok);
-    put_str(o, "advice", d.advice, ok);
-    put_str(o, "dtype",
-            cost->dtype == PR_DT_UNKNOWN ? NULL : pr_dtype_name(cost->dtype),
-            ok);
+    pr_emit_str(o, "operator", r->name, ok);
+    pr_emit_str(o, "input_shapes", r->shapes, ok);
+    pr_emit_finite(o, "device_us", r->dev_self_us, ok);
+    pr_emit_str(o, "reason", d.text, ok);
+    pr_emit_str(o, "reason_id", pr_tensorcore_reason_id(d.reason), ok);
+    pr_emit_str(o, "advice", d.advice, ok);
+    pr_emit_str(
+        o, "dtype",
+        cost->dtype == PR_DT_UNKNOWN ? NULL : pr_dtype_name(cost->dtype), ok);
 }
 
 /* ---- Ascend: fp32 work without HF32, from the tasks' own columns ---- */
@@ -1256,18 +1135,16 @@ cmp_hf_time(const void *a, const void *b)
 static size_t
 merge_by_operator(struct pass *p, struct hfs *h)
 {
-    const cJSON *ks = cJSON_GetObjectItemCaseSensitive(p->run, "kernels");
-    size_t i, w = 0;
+    const struct pr_kernel_refs *ks = p->in->kernels;
+    size_t i, j, w = 0;
 
     for (i = 0; i < h->n; i++) {
         const char *name = pr_trace_str(p->t, h->v[i].name);
-        const cJSON *k;
 
         h->v[i].op = name;
-        cJSON_ArrayForEach(k, ks)
-        {
-            if (str_is(get_str(k, "name"), name) && get_str(k, "operator")) {
-                h->v[i].op = get_str(k, "operator");
+        for (j = 0; ks != NULL && j < ks->n; j++) {
+            if (str_is(ks->v[j].name, name) && ks->v[j].op) {
+                h->v[i].op = ks->v[j].op;
                 break;
             }
         }
@@ -1288,26 +1165,23 @@ merge_by_operator(struct pass *p, struct hfs *h)
 static void
 emit_hf32(cJSON *arr, const struct hf *x, int *ok)
 {
-    cJSON *o = cJSON_CreateObject();
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
     struct pr_op_cost c;
     struct pr_tc_diag d;
 
-    if (!o || !cJSON_AddItemToArray(arr, o)) {
-        cJSON_Delete(o);
-        *ok = 0;
+    if (!*ok)
         return;
-    }
     memset(&c, 0, sizeof(c));
     c.dtype = PR_DT_FP32;
     c.cls = (enum pr_op_class)x->cls;
     (void)pr_tensorcore_diagnose_hf32(&c, x->hf32, &d);
-    put_str(o, "operator", x->op, ok);
-    put_str(o, "input_shapes", NULL, ok);
-    put_num(o, "device_us", x->us, ok);
-    put_str(o, "reason", d.text, ok);
-    put_str(o, "reason_id", pr_tensorcore_reason_id(d.reason), ok);
-    put_str(o, "advice", d.advice, ok);
-    put_str(o, "dtype", pr_dtype_name(PR_DT_FP32), ok);
+    pr_emit_str(o, "operator", x->op, ok);
+    pr_emit_null(o, "input_shapes", ok);
+    pr_emit_finite(o, "device_us", x->us, ok);
+    pr_emit_str(o, "reason", d.text, ok);
+    pr_emit_str(o, "reason_id", pr_tensorcore_reason_id(d.reason), ok);
+    pr_emit_str(o, "advice", d.advice, ok);
+    pr_emit_str(o, "dtype", pr_dtype_name(PR_DT_FP32), ok);
 }
 
 /* An NPU run whose tasks carry the producer's HF32 and dtype columns:
@@ -1328,8 +1202,8 @@ npu_task_findings(struct pass *p, cJSON *tc, cJSON *arr)
     n = merge_by_operator(p, &h);
     for (i = 0; i < n && i < MAX_FINDINGS && p->ok; i++)
         emit_hf32(arr, &h.v[i], &p->ok);
-    put_num(tc, "findings_omitted", n > MAX_FINDINGS ? n - MAX_FINDINGS : 0,
-            &p->ok);
+    pr_emit_finite(tc, "findings_omitted",
+                   (double)(n > MAX_FINDINGS ? n - MAX_FINDINGS : 0), &p->ok);
     free(h.v);
     return 1;
 }
@@ -1340,10 +1214,9 @@ static void
 fill_findings(struct pass *p, cJSON *tc)
 {
     const struct row **v;
-    cJSON *arr = cJSON_CreateArray();
+    cJSON *arr = pr_emit_arr(tc, "findings", &p->ok);
     size_t i, n = 0;
 
-    put(tc, "findings", arr, &p->ok);
     if (p->ok && p->main_dev && p->main_dev->npu &&
         npu_task_findings(p, tc, arr))
         return;
@@ -1361,8 +1234,8 @@ fill_findings(struct pass *p, cJSON *tc)
     qsort(v, n, sizeof(*v), cmp_finding);
     for (i = 0; i < n && i < MAX_FINDINGS && p->ok; i++)
         emit_finding(arr, p, v[i], &p->ok);
-    put_num(tc, "findings_omitted", n > MAX_FINDINGS ? n - MAX_FINDINGS : 0,
-            &p->ok);
+    pr_emit_finite(tc, "findings_omitted",
+                   (double)(n > MAX_FINDINGS ? n - MAX_FINDINGS : 0), &p->ok);
     free(v);
 }
 
@@ -1371,35 +1244,34 @@ fill_findings(struct pass *p, cJSON *tc)
 static void
 no_tensor_cores(struct pass *p, cJSON *tc)
 {
-    put_num(tc, "tc_kernel_time_pct", NAN, &p->ok);
-    put_num(tc, "tc_heuristic_kernel_time_pct", NAN, &p->ok);
-    put_num(tc, "eligible_op_time_pct", NAN, &p->ok);
-    put_num(tc, "eligible_on_tc_pct", NAN, &p->ok);
-    put(tc, "findings", cJSON_CreateArray(), &p->ok);
-    put_num(tc, "findings_omitted", 0, &p->ok);
-    put_str(tc, "note",
-            "MTIA: the trace does not say which kernels ran on the matrix "
-            "engines; tensor-core figures apply to GPUs only",
-            &p->ok);
+    pr_emit_null(tc, "tc_kernel_time_pct", &p->ok);
+    pr_emit_null(tc, "tc_heuristic_kernel_time_pct", &p->ok);
+    pr_emit_null(tc, "eligible_op_time_pct", &p->ok);
+    pr_emit_null(tc, "eligible_on_tc_pct", &p->ok);
+    (void)pr_emit_arr(tc, "findings", &p->ok);
+    pr_emit_num(tc, "findings_omitted", 0, &p->ok);
+    pr_emit_str(tc, "note",
+                "MTIA: the trace does not say which kernels ran on the matrix "
+                "engines; tensor-core figures apply to GPUs only",
+                &p->ok);
 }
 
-static void
-fill_tensor_cores(struct pass *p)
+static cJSON *
+tensor_cores_json(struct pass *p)
 {
     cJSON *tc = cJSON_CreateObject();
-    double heur, all = 0.0, elig = 0.0, on_tc = 0.0, seed, share;
+    /* analysis.c's kernel-based share, which enable_amp quotes */
+    double heur, all = 0.0, elig = 0.0, on_tc = 0.0, seed = p->in->tc_seed_pct;
+    double share;
     size_t i, by_name;
     int npu_blind;
 
-    /* analysis.c's kernel-based share, which enable_amp quotes */
-    seed = get_num(cJSON_GetObjectItemCaseSensitive(p->run, "tensor_cores"),
-                   "eligible_op_time_pct");
-    put(p->run, "tensor_cores", tc, &p->ok);
+    p->ok = tc != NULL;
     if (!p->ok)
-        return;
+        return NULL;
     if (p->main_dev && p->main_dev->mtia) {
         no_tensor_cores(p, tc);
-        return;
+        return tc;
     }
     for (i = 0; i < p->n_rows; i++) {
         const struct row *r = &p->rows[i];
@@ -1410,27 +1282,29 @@ fill_tensor_cores(struct pass *p)
         elig += r->eligible ? r->dev_self_us : 0.0;
         on_tc += r->eligible ? r->tc_self_us : 0.0;
     }
-    share = tc_kernel_pct(p->run, &heur, &by_name);
+    share = tc_kernel_pct(p->in->kernels, &heur, &by_name);
     /* an NPU's kernel names say nothing of Cube or Vector: the share is
        known only when every task names its unit */
     npu_blind = p->main_dev && p->main_dev->npu && by_name > 0;
-    put_num(tc, "tc_kernel_time_pct", npu_blind ? NAN : share, &p->ok);
-    put_num(tc, "tc_heuristic_kernel_time_pct", npu_blind ? NAN : heur, &p->ok);
+    pr_emit_finite(tc, "tc_kernel_time_pct", npu_blind ? NAN : share, &p->ok);
+    pr_emit_finite(tc, "tc_heuristic_kernel_time_pct", npu_blind ? NAN : heur,
+                   &p->ok);
     if (npu_blind)
-        put_str(tc, "note",
-                "some NPU tasks do not say which unit ran them (no "
-                "kernel_details.csv Accelerator Core, or N/A as torch_npu's "
-                "profiler_level0 writes it): the Cube share is not known; "
-                "profile with profiler_level1",
-                &p->ok);
-    put_num(tc, "eligible_op_time_pct",
-            isfinite(seed) ? seed
-            : all > 0      ? 100.0 * elig / all
-                           : NAN,
-            &p->ok);
-    put_num(tc, "eligible_on_tc_pct",
-            elig > 0 ? fmin(100.0, 100.0 * on_tc / elig) : NAN, &p->ok);
+        pr_emit_str(tc, "note",
+                    "some NPU tasks do not say which unit ran them (no "
+                    "kernel_details.csv Accelerator Core, or N/A as "
+                    "torch_npu's profiler_level0 writes it): the Cube share "
+                    "is not known; profile with profiler_level1",
+                    &p->ok);
+    pr_emit_finite(tc, "eligible_op_time_pct",
+                   isfinite(seed) ? seed
+                   : all > 0      ? 100.0 * elig / all
+                                  : NAN,
+                   &p->ok);
+    pr_emit_finite(tc, "eligible_on_tc_pct",
+                   elig > 0 ? fmin(100.0, 100.0 * on_tc / elig) : NAN, &p->ok);
     fill_findings(p, tc);
+    return tc;
 }
 
 /* -------------------------------------------------------------- the pass */
@@ -1440,21 +1314,24 @@ pass_free(struct pass *p)
 {
     free(p->groups.v);
     free(p->rows);
+    free(p->devs);
 }
 
 enum pr_status
-pr_roofline_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
-                 cJSON *run, struct pr_error *err)
+pr_roofline_run(const struct pr_roofline_in *in,
+                const struct pr_analysis_opts *o, struct pr_roofline_out *out,
+                struct pr_error *err)
 {
     struct pass p;
     struct pr_peak_table *tab = pr_peaks_table_open(o, err);
 
+    out->tensor_cores = out->roofline = NULL;
     if (!tab)
         return err && err->code != PR_OK ? err->code : PR_E_NOMEM;
     memset(&p, 0, sizeof(p));
-    p.t = t;
-    p.run = run;
-    p.ok = index_trace(t, &p.groups);
+    p.t = in->t;
+    p.in = in;
+    p.ok = index_trace(in->t, &p.groups);
     if (p.ok)
         fill_devices(&p, tab, o);
     pick_main_device(&p);
@@ -1463,12 +1340,16 @@ pr_roofline_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
     if (p.ok)
         fill_name_rows(&p);
     if (p.ok)
-        fill_roofs(&p);
+        out->roofline = roofs_json(&p);
     if (p.ok)
-        fill_tensor_cores(&p);
+        out->tensor_cores = tensor_cores_json(&p);
     pass_free(&p);
     pr_peaks_table_free(tab);
-    if (!p.ok)
+    if (!p.ok || !out->roofline || !out->tensor_cores) {
+        cJSON_Delete(out->roofline);
+        cJSON_Delete(out->tensor_cores);
+        out->tensor_cores = out->roofline = NULL;
         return pr_error_set(err, PR_E_NOMEM, "out of memory (roofline)");
+    }
     return PR_OK;
 }

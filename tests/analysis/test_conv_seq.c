@@ -14,6 +14,7 @@
 
 #include "profreport/roofline.h"
 
+#include "testroof.h"
 #include "testtrace.h"
 
 /* A host op on thread `tid` with sequence number `seq`. */
@@ -86,7 +87,7 @@ test_output_from_backward(void **state)
     op_seq(t, "CudnnConvolutionBackward", "2", 60, 12, "[[2, 8, 16, 16]]",
            "[float]");
     pr_trace_finish(t);
-    assert_int_equal(pr_roofline_fill(t, &o, run, &err), PR_OK);
+    assert_int_equal(tr_roofline(t, &o, run, &err), PR_OK);
     r = shape_row(run, 0);
     tt_near(val(r, "flops")->valuedouble, 2 * 28800.0);
     tt_near(val(r, "bytes")->valuedouble, 2 * 5344.0);
@@ -115,7 +116,7 @@ test_disagreeing_calls_stay_unknown(void **state)
     op_seq(t, "CudnnConvolutionBackward", "2", 50, 11, "[[2, 8, 7, 7]]",
            "[float]");
     pr_trace_finish(t);
-    assert_int_equal(pr_roofline_fill(t, &o, run, &err), PR_OK);
+    assert_int_equal(tr_roofline(t, &o, run, &err), PR_OK);
     assert_true(cJSON_IsNull(val(shape_row(run, 0), "flops")));
     cJSON_Delete(run);
     pr_trace_free(t);

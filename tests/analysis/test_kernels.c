@@ -58,7 +58,7 @@ kernels_of(struct pr_trace *t)
 
     pr_trace_finish(t);
     assert_int_equal(pr_tree_build(t, &tree, &err), PR_OK);
-    assert_int_equal(pr_kernels_build(t, &tree, &rows, &err), PR_OK);
+    assert_int_equal(pr_kernels_build(t, &tree, &rows, NULL, &err), PR_OK);
     pr_tree_free(&tree);
     return rows;
 }

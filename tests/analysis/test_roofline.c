@@ -1,4 +1,4 @@
-/* test_roofline.c - pr_roofline_fill() over hand-made run objects: peaks
+/* test_roofline.c - tr_roofline() over hand-made run objects: peaks
  * on devices, FLOPs/bytes/rates/bound/roofline per row, operator
  * aggregation, the tensor_cores object, recommendations, and nulls for an
  * unknown device.  Expected numbers are worked out in the comments. */
@@ -18,6 +18,7 @@
 #include "profreport/roofline.h"
 #include "profreport/trace.h"
 
+#include "testroof.h"
 #include "testtrace.h"
 
 static void
@@ -127,7 +128,7 @@ test_v100(void **state)
     const cJSON *d, *r, *tc, *f;
 
     (void)state;
-    assert_int_equal(pr_roofline_fill(NULL, &o, run, &err), PR_OK);
+    assert_int_equal(tr_roofline(NULL, &o, run, &err), PR_OK);
     d = item(run, "devices", 0);
     near(num(cJSON_GetObjectItemCaseSensitive(d, "peak_tflops"), "fp32"), 15.7);
     near(num(d, "peak_gbps"), 900.0);
@@ -206,7 +207,7 @@ test_recommendations(void **state)
     const cJSON *r;
 
     (void)state;
-    assert_int_equal(pr_roofline_fill(NULL, &o, run, &err), PR_OK);
+    assert_int_equal(tr_roofline(NULL, &o, run, &err), PR_OK);
     assert_int_equal(pr_recommend_fill(NULL, run, &err), PR_OK);
     /* DataLoader 100 of 1000 us > 5% (plugin rule) */
     r = find_rec(run, "dataloader");
@@ -230,7 +231,7 @@ test_recommendations(void **state)
     assert_null(find_rec(run, "low_gpu_utilization"));
     assert_null(find_rec(run, "launch_bound"));
     /* running the passes again appends nothing twice */
-    assert_int_equal(pr_roofline_fill(NULL, &o, run, &err), PR_OK);
+    assert_int_equal(tr_roofline(NULL, &o, run, &err), PR_OK);
     assert_int_equal(pr_recommend_fill(NULL, run, &err), PR_OK);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
                          run, "recommendations")),
@@ -247,7 +248,7 @@ test_unknown_device(void **state)
     const cJSON *d, *r;
 
     (void)state;
-    assert_int_equal(pr_roofline_fill(NULL, &o, run, &err), PR_OK);
+    assert_int_equal(tr_roofline(NULL, &o, run, &err), PR_OK);
     d = item(run, "devices", 0);
     assert_string_equal(str(d, "peak_source"), "unknown");
     is_null(d, "peak_gbps");
@@ -270,7 +271,7 @@ test_cli_override(void **state)
     (void)state;
     o.peak_tflops = 10.0;
     o.peak_gbps = 1000.0;
-    assert_int_equal(pr_roofline_fill(NULL, &o, run, &err), PR_OK);
+    assert_int_equal(tr_roofline(NULL, &o, run, &err), PR_OK);
     d = item(run, "devices", 0);
     assert_string_equal(str(d, "peak_source"), "cli");
     /* mm fp32: ridge 10e12/1e12 = 10 < AI 26.9: compute bound, 65.536% */
@@ -281,7 +282,7 @@ test_cli_override(void **state)
     /* an unreadable --device-spec is an error, not a silent default */
     run = make_run("Mystery Accelerator", "null");
     o.device_spec = "/nonexistent/devices.json";
-    assert_int_equal(pr_roofline_fill(NULL, &o, run, &err), PR_E_IO);
+    assert_int_equal(tr_roofline(NULL, &o, run, &err), PR_E_IO);
     cJSON_Delete(run);
 }
 
@@ -314,7 +315,7 @@ test_marks(void **state)
 
     (void)state;
     assert_non_null(run);
-    assert_int_equal(pr_roofline_fill(NULL, &o, run, &err), PR_OK);
+    assert_int_equal(tr_roofline(NULL, &o, run, &err), PR_OK);
     near(num(item(run, "operators_by_shape", 0), "achieved_gbps"), 1200.0);
     assert_string_equal(
         str(item(run, "operators_by_shape", 0), "roofline_mark"),
