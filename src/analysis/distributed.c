@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profreport/buf.h"
 #include "profreport/comm.h"
 #include "profreport/distributed.h"
 
@@ -211,75 +212,97 @@ emit_workers(const struct wk *w, size_t n, cJSON *d, int *ok)
     }
 }
 
+/* One collective summed over the ranks, in order of first sight. */
+struct coll {
+    const char *name; /* borrowed from a run */
+    double calls, bytes, us, timed, group_size;
+};
+
+struct colls {
+    struct coll *v; /* owned */
+    size_t n, cap;
+};
+
+static struct coll *
+coll_of(struct colls *cs, const char *name, double group_size)
+{
+    size_t i;
+
+    for (i = 0; i < cs->n; i++)
+        if (strcmp(cs->v[i].name, name) == 0)
+            return &cs->v[i];
+    if (pr_grow((void **)&cs->v, &cs->cap, cs->n + 1, sizeof(*cs->v)) != PR_OK)
+        return NULL;
+    cs->v[cs->n] = (struct coll){name, 0, 0, 0, 0, group_size};
+    return &cs->v[cs->n++];
+}
+
+/* One run's "communication.ops" row into its sum. */
+static int
+add_op(struct colls *cs, const cJSON *op)
+{
+    const char *name =
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(op, "name"));
+    double us = num(op, "total_us"), timed = num(op, "timed_calls");
+    struct coll *a;
+
+    if (name == NULL)
+        return 1;
+    a = coll_of(cs, name, num(op, "group_size"));
+    if (a == NULL)
+        return 0;
+    a->calls += num(op, "calls");
+    a->bytes += num(op, "total_bytes"); /* NaN poisons: unknown stays so */
+    a->us += isnan(us) ? 0 : us;
+    a->timed += isnan(timed) ? (isnan(us) ? 0 : num(op, "calls")) : timed;
+    return 1;
+}
+
+static void
+emit_coll(cJSON *arr, const struct coll *c, size_t n, int *ok)
+{
+    cJSON *r = pr_emit_obj(arr, NULL, ok);
+    double algbw =
+        c->us > 0 && c->timed == c->calls ? c->bytes / (c->us * 1000.0) : NAN;
+
+    pr_emit_str(r, "name", c->name, ok);
+    pr_emit_num(r, "calls", c->calls, ok);
+    pr_emit_num_or_null(r, "total_bytes", c->bytes, ok);
+    pr_emit_num_or_null(r, "total_us", c->timed > 0 ? c->us : NAN, ok);
+    pr_emit_num_or_null(r, "mean_us", c->timed > 0 ? c->us / c->timed : NAN,
+                        ok);
+    pr_emit_num_or_null(r, "algbw_gbps", algbw, ok);
+    pr_emit_num_or_null(r, "busbw_gbps",
+                        algbw * pr_comm_bus_factor(pr_comm_collective(c->name),
+                                                   isnan(c->group_size)
+                                                       ? (int)n
+                                                       : (int)c->group_size),
+                        ok);
+}
+
 /* Sum each collective over the ranks; bandwidths from the sums. */
 static void
 emit_comm_ops(const struct wk *w, size_t n, cJSON *d, int *ok)
 {
-    cJSON *acc = cJSON_CreateObject(), *row, *arr;
+    struct colls cs = {0};
+    cJSON *arr;
     size_t i;
 
-    if (acc == NULL) {
-        *ok = 0;
-        return;
-    }
     for (i = 0; i < n && *ok; i++) {
         const cJSON *c =
             cJSON_GetObjectItemCaseSensitive(w[i].run, "communication");
         const cJSON *op;
+
         cJSON_ArrayForEach(op, cJSON_GetObjectItemCaseSensitive(c, "ops"))
         {
-            const char *name = cJSON_GetStringValue(
-                cJSON_GetObjectItemCaseSensitive(op, "name"));
-            double b = num(op, "total_bytes");
-            cJSON *a;
-            if (name == NULL)
-                continue;
-            a = cJSON_GetObjectItemCaseSensitive(acc, name);
-            if (a == NULL) {
-                a = pr_emit_obj(acc, name, ok);
-                pr_emit_num(a, "calls", 0, ok);
-                pr_emit_num(a, "total_bytes", 0, ok);
-                pr_emit_num(a, "total_us", 0, ok);
-                pr_emit_num(a, "timed_calls", 0, ok);
-                pr_emit_num(a, "group_size", num(op, "group_size"), ok);
-                if (!*ok)
-                    break;
-            }
-#define ADD(key, v)                                                            \
-    cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(a, key),             \
-                         num(a, key) + (v))
-            ADD("calls", num(op, "calls"));
-            ADD("total_bytes", b); /* NaN poisons: unknown stays unknown */
-            ADD("total_us",
-                isnan(num(op, "total_us")) ? 0 : num(op, "total_us"));
-            ADD("timed_calls",
-                isnan(num(op, "timed_calls"))
-                    ? (isnan(num(op, "total_us")) ? 0 : num(op, "calls"))
-                    : num(op, "timed_calls"));
-#undef ADD
+            if (*ok && !add_op(&cs, op))
+                *ok = 0;
         }
     }
     arr = pr_emit_arr(d, "comm_ops", ok);
-    cJSON_ArrayForEach(row, acc)
-    {
-        cJSON *r = pr_emit_obj(arr, NULL, ok);
-        double calls = num(row, "calls"), bytes = num(row, "total_bytes");
-        double us = num(row, "total_us"), g = num(row, "group_size");
-        double timed = num(row, "timed_calls");
-        double algbw = us > 0 && timed == calls ? bytes / (us * 1000.0) : NAN;
-        pr_emit_str(r, "name", row->string, ok);
-        pr_emit_num(r, "calls", calls, ok);
-        pr_emit_num_or_null(r, "total_bytes", bytes, ok);
-        pr_emit_num_or_null(r, "total_us", timed > 0 ? us : NAN, ok);
-        pr_emit_num_or_null(r, "mean_us", timed > 0 ? us / timed : NAN, ok);
-        pr_emit_num_or_null(r, "algbw_gbps", algbw, ok);
-        pr_emit_num_or_null(
-            r, "busbw_gbps",
-            algbw * pr_comm_bus_factor(pr_comm_collective(row->string),
-                                       isnan(g) ? (int)n : (int)g),
-            ok);
-    }
-    cJSON_Delete(acc);
+    for (i = 0; i < cs.n && *ok; i++)
+        emit_coll(arr, &cs.v[i], n, ok);
+    free(cs.v);
 }
 
 static void
