@@ -122,6 +122,10 @@ import json, sys
 s = json.load(open('one.json'))
 sys.exit('jobs' in s or s['job']['ranks'] != 2)"
 
+# the summary is the durable artefact: its jobs re-render the same reports
+"$PR_BIN" -q --input s.json --html re.html 2> err
+check "a saved summary of two jobs re-renders the same HTML" cmp -s s.html re.html
+
 # per-rank summaries merged: the tb plugin's span (epoch ms) pairs them
 i=0
 sums=""
