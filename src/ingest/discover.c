@@ -186,7 +186,7 @@ static void
 unclaimed(const struct scan *sc, const struct pr_probe *p, char *why,
           size_t cap)
 {
-    char what[80], names[128];
+    char what[80], names[384];
 
     pr_formats_describe(p, what, sizeof(what));
     pr_formats_names(sc->tab, names, sizeof(names));
@@ -265,7 +265,7 @@ scan_file(struct scan *sc, const char *path, struct pr_error *err)
     struct pr_probe p;
     const struct pr_format *f;
     enum pr_status code;
-    char why[256];
+    char why[PATH_WHY];
     int readable;
 
     probe_init(&p, path, 0);
@@ -380,7 +380,7 @@ explicit_file(struct scan *sc, const char *path, const struct stat *st,
     struct pr_probe p;
     const struct pr_format *f;
     enum pr_status code = PR_OK;
-    char why[256];
+    char why[PATH_WHY];
     int regular = S_ISREG(st->st_mode);
 
     probe_init(&p, path, 0);

@@ -158,13 +158,19 @@ pr_formats_names(const struct pr_format_table *tab, char *out, size_t cap)
     if (cap == 0)
         return;
     out[0] = '\0';
-    for (i = 0; i < tab->n && len < cap; i++) {
-        int k = snprintf(out + len, cap - len, "%s%s", i ? ", " : "",
-                         tab->v[i]->name);
+    for (i = 0; i < tab->n; i++) {
+        const char *sep = i ? ", " : "";
+        size_t need = strlen(sep) + strlen(tab->v[i]->name);
 
-        if (k < 0)
+        /* a name that does not fit whole ends the list with "..." (when
+         * that fits), never half a name or a dangling comma */
+        if (len + need >= cap) {
+            if (len + 5 < cap)
+                memcpy(out + len, ", ...", 6);
             return;
-        len += (size_t)k;
+        }
+        snprintf(out + len, cap - len, "%s%s", sep, tab->v[i]->name);
+        len += need;
     }
 }
 

@@ -168,6 +168,15 @@ test_describe(void **state)
     describe(NULL, 0, 0, "content that could not be read");
     pr_formats_names(pr_formats_builtin(), names, sizeof(names));
     assert_non_null(strstr(names, "kineto, chrome"));
+    assert_null(strstr(names, "..."));
+    /* a list that does not fit ends with "...", not half a name or a
+     * dangling ", " (the 128-byte buffer once gave "msprof_cluster, )") */
+    pr_formats_names(pr_formats_builtin(), names, 40);
+    assert_true(strlen(names) < 40);
+    assert_non_null(strstr(names, ", ..."));
+    assert_string_equal(names + strlen(names) - 5, ", ...");
+    pr_formats_names(pr_formats_builtin(), names, 4);
+    assert_string_equal(names, "");
 }
 
 /* Each row's loader reads what its sniffer claims. */
