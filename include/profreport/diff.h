@@ -88,17 +88,24 @@ PR_NODISCARD enum pr_status pr_diff_html(const cJSON *diff, size_t top,
 PR_NODISCARD enum pr_status pr_diff_pdf(const cJSON *diff, size_t top,
                                         const char *path, struct pr_error *err);
 
+/* What a diff run and a trend run share: the gates and the reports.
+ * Every pointer is borrowed for the call. */
+struct pr_gate_job {
+    const struct pr_rule *rules; /* n_rules == 0: default gate */
+    size_t n_rules;
+    const char *json, *markdown, *html, *pdf; /* NULL: not asked; Markdown
+                                 goes to stdout when no report is */
+    struct pr_diff_opts opts;
+    int quiet;
+};
+
 /* One `profreport diff` run, as the command line describes it.  Every
  * pointer is borrowed for the call. */
 struct pr_diff_job {
     const char *const *base, *const *cur; /* traces, folders or summaries */
     size_t n_base, n_cur;                 /* >= 1 each */
-    const struct pr_rule *rules;          /* n_rules == 0: default gate */
-    size_t n_rules;
-    const char *json, *markdown, *junit, *html, *pdf; /* NULL: not asked;
-                                 Markdown goes to stdout when none is */
-    struct pr_diff_opts opts;
-    int quiet;
+    const char *junit;                    /* NULL: not asked */
+    struct pr_gate_job gate;
 };
 
 /* Load both sides, compare, gate and write the reports (all of them or

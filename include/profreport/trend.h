@@ -14,13 +14,8 @@
 struct pr_trend_job {
     const char *const *inputs; /* the nights, >= 2 */
     size_t n_inputs;
-    const struct pr_rule *rules; /* n_rules == 0: the default gate */
-    size_t n_rules;
-    const char *html, *json, *markdown, *pdf; /* NULL: not asked; Markdown
-                                 goes to stdout when none is */
-    struct pr_diff_opts opts;
     int keep_order; /* 1: the order given, not the recorded times */
-    int quiet;
+    struct pr_gate_job gate;
 };
 
 /* Load the nights, order them, gate each against the one before and

@@ -43,53 +43,29 @@ static const char usage[] =
     "Exit status: 0 no gate tripped, 1 usage or malformed rule, 2 bad\n"
     "input, 3 a gate tripped.\n\n" PR_RULE_GRAMMAR;
 
-enum {
-    OPT_FAIL_ON = 256,
-    OPT_THRESHOLD,
-    OPT_ALPHA,
-    OPT_MIN_SHARE,
-    OPT_TOP,
-    OPT_JSON,
-    OPT_MARKDOWN,
-    OPT_JUNIT,
-    OPT_HTML,
-    OPT_PDF,
-    OPT_STRICT
-};
+enum { OPT_ALPHA = PR_GOPT_OWN, OPT_MIN_SHARE, OPT_TOP, OPT_JUNIT, OPT_STRICT };
 
 static const struct option long_opts[] = {
     {"baseline", required_argument, NULL, 'b'},
     {"input", required_argument, NULL, 'i'},
-    {"fail-on", required_argument, NULL, OPT_FAIL_ON},
-    {"threshold", required_argument, NULL, OPT_THRESHOLD},
     {"alpha", required_argument, NULL, OPT_ALPHA},
     {"min-share", required_argument, NULL, OPT_MIN_SHARE},
     {"top", required_argument, NULL, OPT_TOP},
-    {"json", required_argument, NULL, OPT_JSON},
-    {"markdown", required_argument, NULL, OPT_MARKDOWN},
     {"junit", required_argument, NULL, OPT_JUNIT},
-    {"html", required_argument, NULL, OPT_HTML},
-    {"pdf", required_argument, NULL, OPT_PDF},
     {"strict", no_argument, NULL, OPT_STRICT},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},
-    {NULL, 0, NULL, 0}};
+    PR_GATE_LONG_OPTIONS};
 
 struct diff_args {
     const char **base, **cur; /* owned arrays of borrowed argv strings */
     size_t n_base, n_cur;
-    struct pr_rule *rules; /* owned */
-    size_t n_rules;
-    const char *json, *markdown, *junit, *html, *pdf; /* borrowed */
-    struct pr_diff_opts opts;
-    int quiet, help, version;
+    struct pr_gate_args g;
+    struct pr_diff_job job; /* what they describe, once parsed */
 };
 
 static void
 args_free(struct diff_args *a)
 {
-    pr_rule_list_free(a->rules, a->n_rules);
+    pr_gate_args_free(&a->g);
     free(a->base);
     free(a->cur);
 }
@@ -107,9 +83,11 @@ number(const char *opt, const char *s, double lo, double hi, double *out,
     return PR_OK;
 }
 
+/* The options only diff has (pr_gate_own_fn). */
 static enum pr_status
-one_option(struct diff_args *a, int c, const char *arg, struct pr_error *err)
+one_option(void *ctx, int c, const char *arg, struct pr_error *err)
 {
+    struct diff_args *a = ctx;
     int64_t top;
 
     switch (c) {
@@ -117,48 +95,24 @@ one_option(struct diff_args *a, int c, const char *arg, struct pr_error *err)
         return pr_args_push(&a->base, &a->n_base, arg, err);
     case 'i':
         return pr_args_push(&a->cur, &a->n_cur, arg, err);
-    case OPT_FAIL_ON:
-        return pr_rule_list_add(&a->rules, &a->n_rules, arg, err);
-    case OPT_THRESHOLD:
-        return number("threshold", arg, 0, 1e6, &a->opts.threshold_pct, err);
     case OPT_ALPHA:
-        return number("alpha", arg, 1e-9, 0.5, &a->opts.alpha, err);
+        return number("alpha", arg, 1e-9, 0.5, &a->g.job.opts.alpha, err);
     case OPT_MIN_SHARE:
-        return number("min-share", arg, 0, 100, &a->opts.min_share_pct, err);
+        return number("min-share", arg, 0, 100, &a->g.job.opts.min_share_pct,
+                      err);
     case OPT_TOP:
         if (!pr_parse_int64(arg, 1, 100000, &top))
             return pr_error_set(err, PR_E_USAGE,
                                 "--top: expected a whole "
                                 "number from 1 to 100000, got \"%s\"",
                                 arg);
-        a->opts.top = (size_t)top;
-        return PR_OK;
-    case OPT_JSON:
-        a->json = arg;
-        return PR_OK;
-    case OPT_MARKDOWN:
-        a->markdown = arg;
+        a->g.job.opts.top = (size_t)top;
         return PR_OK;
     case OPT_JUNIT:
-        a->junit = arg;
-        return PR_OK;
-    case OPT_HTML:
-        a->html = arg;
-        return PR_OK;
-    case OPT_PDF:
-        a->pdf = arg;
+        a->job.junit = arg;
         return PR_OK;
     case OPT_STRICT:
-        a->opts.strict = 1;
-        return PR_OK;
-    case 'q':
-        a->quiet = 1;
-        return PR_OK;
-    case 'h':
-        a->help = 1;
-        return PR_OK;
-    case 'V':
-        a->version = 1;
+        a->g.job.opts.strict = 1;
         return PR_OK;
     }
     return pr_error_set(err, PR_E_USAGE, "diff: unknown option");
@@ -167,7 +121,8 @@ one_option(struct diff_args *a, int c, const char *arg, struct pr_error *err)
 static enum pr_status
 outputs_distinct(const struct diff_args *a, struct pr_error *err)
 {
-    const char *paths[] = {a->json, a->markdown, a->junit, a->html, a->pdf};
+    const struct pr_gate_job *g = &a->g.job;
+    const char *paths[] = {g->json, g->markdown, a->job.junit, g->html, g->pdf};
     const char *names[] = {"--json", "--markdown", "--junit", "--html",
                            "--pdf"};
 
@@ -177,23 +132,13 @@ outputs_distinct(const struct diff_args *a, struct pr_error *err)
 static enum pr_status
 parse_args(int argc, char **argv, struct diff_args *a, struct pr_error *err)
 {
-    int c;
-    enum pr_status st = PR_OK;
+    const struct pr_gate_args *g = &a->g;
+    enum pr_status st;
 
     memset(a, 0, sizeof(*a));
-    pr_diff_opts_init(&a->opts);
-    optind = 0; /* glibc: full re-initialisation, so tests may call twice */
-    opterr = 0; /* we word the message ourselves */
-    while (st == PR_OK &&
-           (c = getopt_long(argc, argv, "b:i:qhV", long_opts, NULL)) != -1) {
-        if (c == '?' || c == ':')
-            return pr_error_set(err, PR_E_USAGE,
-                                "diff: bad or incomplete "
-                                "option \"%s\"",
-                                argv[optind - 1]);
-        st = one_option(a, c, optarg, err);
-    }
-    if (st != PR_OK || a->help || a->version)
+    st = pr_gate_args_parse(argc, argv, "diff", "b:i:qhV", long_opts,
+                            one_option, a, &a->g, err);
+    if (st != PR_OK || g->help || g->version)
         return st;
     if (optind < argc)
         return pr_error_set(err, PR_E_USAGE,
@@ -204,6 +149,11 @@ parse_args(int argc, char **argv, struct diff_args *a, struct pr_error *err)
         return pr_error_set(err, PR_E_USAGE,
                             "diff: needs --baseline and "
                             "--input");
+    a->job.base = a->base;
+    a->job.cur = a->cur;
+    a->job.n_base = a->n_base;
+    a->job.n_cur = a->n_cur;
+    a->job.gate = g->job;
     return outputs_distinct(a, err);
 }
 
@@ -252,48 +202,19 @@ print_warnings(const cJSON *diff, int strict)
     }
 }
 
-/* The job the parsed command line describes (borrowing from a). */
-static struct pr_diff_job
-job_of(const struct diff_args *a)
-{
-    struct pr_diff_job j;
-
-    memset(&j, 0, sizeof(j));
-    j.base = a->base;
-    j.cur = a->cur;
-    j.n_base = a->n_base;
-    j.n_cur = a->n_cur;
-    j.rules = a->rules;
-    j.n_rules = a->n_rules;
-    j.json = a->json;
-    j.markdown = a->markdown;
-    j.junit = a->junit;
-    j.html = a->html;
-    j.pdf = a->pdf;
-    j.opts = a->opts;
-    j.quiet = a->quiet;
-    return j;
-}
-
 static enum pr_status
 run(int argc, char **argv, struct pr_cmd_ctl *ctl, struct pr_error *err)
 {
     struct diff_args a;
-    struct pr_diff_job job;
     cJSON *diff = NULL;
     size_t n_failed = 0;
     enum pr_status st = parse_args(argc, argv, &a, err);
 
-    if (st == PR_OK && (a.help || a.version)) {
-        ctl->want_help = a.help;
-        ctl->want_version = a.version;
-    } else if (st == PR_OK) {
-        job = job_of(&a);
-        st = pr_diff_run(&job, &diff, &n_failed, err);
-    }
-    if (st == PR_OK && !a.quiet && diff != NULL) {
+    if (st == PR_OK && !pr_gate_args_done(&a.g, ctl))
+        st = pr_diff_run(&a.job, &diff, &n_failed, err);
+    if (st == PR_OK && !a.g.job.quiet && diff != NULL) {
         print_gates(diff);
-        print_warnings(diff, a.opts.strict);
+        print_warnings(diff, a.g.job.opts.strict);
     }
     if (st == PR_OK && n_failed > 0)
         st = pr_error_set(err, PR_E_REGRESSION, "diff: %zu gate%s tripped",
@@ -303,13 +224,6 @@ run(int argc, char **argv, struct pr_cmd_ctl *ctl, struct pr_error *err)
     return st;
 }
 
-/* A malformed rule is best explained by the grammar. */
-static const char *
-hint(const struct pr_error *err)
-{
-    return strstr(err->msg, "bad rule") != NULL ? PR_RULE_GRAMMAR : NULL;
-}
-
 const struct pr_cmd pr_cmd_diff = {
     "diff", "compare a run with a baseline and gate on regressions", usage, run,
-    hint};
+    pr_gate_hint};

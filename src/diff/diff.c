@@ -65,23 +65,24 @@ static enum pr_status
 write_reports(const struct pr_diff_job *a, const cJSON *diff,
               struct pr_error *err)
 {
-    int none = !a->json && !a->markdown && !a->junit && !a->html && !a->pdf;
-    size_t top = a->opts.top;
+    int none = !a->gate.json && !a->gate.markdown && !a->junit &&
+               !a->gate.html && !a->gate.pdf;
+    size_t top = a->gate.opts.top;
     struct pr_outputs set;
     const char *tmp;
     enum pr_status st;
 
     pr_outputs_init(&set);
-    st = stage_report(&set, a->json, json_fn, diff, top, err);
+    st = stage_report(&set, a->gate.json, json_fn, diff, top, err);
     if (st == PR_OK)
-        st = stage_report(&set, none ? "-" : a->markdown, pr_diff_markdown,
+        st = stage_report(&set, none ? "-" : a->gate.markdown, pr_diff_markdown,
                           diff, top, err);
     if (st == PR_OK)
         st = stage_report(&set, a->junit, junit_fn, diff, top, err);
     if (st == PR_OK)
-        st = stage_report(&set, a->html, pr_diff_html, diff, top, err);
-    if (st == PR_OK && a->pdf != NULL) {
-        st = pr_outputs_stage(&set, a->pdf, &tmp, err);
+        st = stage_report(&set, a->gate.html, pr_diff_html, diff, top, err);
+    if (st == PR_OK && a->gate.pdf != NULL) {
+        st = pr_outputs_stage(&set, a->gate.pdf, &tmp, err);
         if (st == PR_OK)
             st = pr_diff_pdf(diff, top, tmp, err);
     }
@@ -112,17 +113,18 @@ pr_diff_run(const struct pr_diff_job *a, cJSON **out, size_t *n_failed,
 
     *out = NULL;
     *n_failed = 0;
-    st = load_side(a->base, a->n_base, a->quiet, &base, err);
+    st = load_side(a->base, a->n_base, a->gate.quiet, &base, err);
     if (st == PR_OK)
-        st = load_side(a->cur, a->n_cur, a->quiet, &cur, err);
+        st = load_side(a->cur, a->n_cur, a->gate.quiet, &cur, err);
     snprintf(lb, sizeof(lb), "%s%s", pr_dbasename(a->base[0]),
              a->n_base > 1 ? " (+more)" : "");
     snprintf(lc, sizeof(lc), "%s%s", pr_dbasename(a->cur[0]),
              a->n_cur > 1 ? " (+more)" : "");
     if (st == PR_OK)
-        st = pr_diff_compare(base, cur, lb, lc, &a->opts, &diff, err);
+        st = pr_diff_compare(base, cur, lb, lc, &a->gate.opts, &diff, err);
     if (st == PR_OK)
-        st = pr_diff_gate(diff, a->rules, a->n_rules, &a->opts, n_failed, err);
+        st = pr_diff_gate(diff, a->gate.rules, a->gate.n_rules, &a->gate.opts,
+                          n_failed, err);
     if (st == PR_OK)
         st = write_reports(a, diff, err);
     cJSON_Delete(base);

@@ -61,7 +61,7 @@ load_nights(const struct pr_trend_job *a, struct night *n, struct pr_error *err)
 
     for (i = 0; i < a->n_inputs; i++) {
         enum pr_status st =
-            pr_dload_summary(&a->inputs[i], 1, a->quiet, &n[i].sum, err);
+            pr_dload_summary(&a->inputs[i], 1, a->gate.quiet, &n[i].sum, err);
         if (st != PR_OK)
             return st;
         n[i].path = a->inputs[i];
@@ -152,9 +152,10 @@ gate_night(const struct pr_trend_job *a, const struct night *prev,
     enum pr_status st;
 
     st = pr_diff_compare(prev->sum, cur->sum, pr_dbasename(prev->path),
-                         pr_dbasename(cur->path), &a->opts, &diff, err);
+                         pr_dbasename(cur->path), &a->gate.opts, &diff, err);
     if (st == PR_OK)
-        st = pr_diff_gate(diff, a->rules, a->n_rules, &a->opts, &failed, err);
+        st = pr_diff_gate(diff, a->gate.rules, a->gate.n_rules, &a->gate.opts,
+                          &failed, err);
     if (st == PR_OK) {
         gates = cJSON_DetachItemFromObjectCaseSensitive(diff, "gates");
         cJSON_AddItemToObject(out, "gates", gates);
@@ -313,21 +314,21 @@ write_reports(const struct pr_trend_job *a, const cJSON *t,
     enum pr_status st = PR_OK;
 
     pr_outputs_init(&set);
-    if (a->json != NULL)
-        st = stage_json(&set, a->json, t, err);
-    if (st == PR_OK &&
-        (a->markdown != NULL ||
-         (a->html == NULL && a->json == NULL && a->pdf == NULL))) {
+    if (a->gate.json != NULL)
+        st = stage_json(&set, a->gate.json, t, err);
+    if (st == PR_OK && (a->gate.markdown != NULL ||
+                        (a->gate.html == NULL && a->gate.json == NULL &&
+                         a->gate.pdf == NULL))) {
         pr_buf_init(&b, 0);
-        st = stage_text(&set, a->markdown ? a->markdown : "-", &b,
+        st = stage_text(&set, a->gate.markdown ? a->gate.markdown : "-", &b,
                         trend_markdown(t, &b, err), err);
     }
-    if (st == PR_OK && a->html != NULL) {
+    if (st == PR_OK && a->gate.html != NULL) {
         pr_buf_init(&b, 0);
-        st = stage_text(&set, a->html, &b, pr_trend_html(t, &b, err), err);
+        st = stage_text(&set, a->gate.html, &b, pr_trend_html(t, &b, err), err);
     }
-    if (st == PR_OK && a->pdf != NULL) {
-        st = pr_outputs_stage(&set, a->pdf, &tmp, err);
+    if (st == PR_OK && a->gate.pdf != NULL) {
+        st = pr_outputs_stage(&set, a->gate.pdf, &tmp, err);
         if (st == PR_OK)
             st = pr_trend_pdf(t, tmp, err);
     }
