@@ -20,6 +20,7 @@
 #include "profreport/host_cpu.h"
 #include "profreport/hostdev.h"
 #include "profreport/kernels.h"
+#include "profreport/layers.h"
 #include "profreport/memory.h"
 #include "profreport/modules.h"
 #include "profreport/ops.h"
@@ -346,13 +347,15 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
         st = pr_sources_fill(t, &tree, run, err);
     if (st == PR_OK)
         st = pr_modules_fill(t, &tree, run, err);
-    /* The tree is the largest thing an analysis holds; the roofline pass
-     * reads the trace and the tables' C rows instead, the communication
-     * pass the trace and the steps. */
-    pr_tree_free(&tree);
     if (st == PR_OK)
         st = fill_roofline(t, o, &tb, run, err);
     tables_free(&tb);
+    /* layers read the roofline's FLOPs and peaks and the tree's nodes */
+    if (st == PR_OK)
+        st = pr_layers_fill(t, &tree, run, err);
+    /* The tree is the largest thing an analysis holds; the communication
+     * pass reads the trace and the steps instead. */
+    pr_tree_free(&tree);
     if (st == PR_OK)
         st = pr_comm_fill(t, &steps, run, err);
     if (st == PR_OK)

@@ -1,0 +1,60 @@
+/* layers.h - the roofline by layer (issue #16): each forward layer with
+ * the backward ops autograd ran for it, their FLOPs, bytes and device
+ * times side by side, and where the layer sits on the device's roofline.
+ *
+ * A layer is a top-level forward operator: one with a sequence number
+ * that no other forward operator with a sequence number encloses
+ * (aten::linear, aten::conv2d; the aten::addmm inside aten::linear is
+ * part of it).  Its backward is every backward root (an op with a
+ * sequence number and a forward thread id, not inside a backward op of
+ * the same number) whose number some forward operator of the layer
+ * carries; a sequence number shared by several layers goes to the last.
+ * Each tree node counts for the nearest layer or backward root around it,
+ * so a layer's time is the device self time of its nodes and the layers
+ * never count a kernel twice.
+ *
+ * FLOPs and bytes are those of operators_by_shape (roofline.h: formula,
+ * trace arg or measured), per call, taken at the outermost node of a part
+ * whose row knows them; below that node nothing is counted again.  A node
+ * that launched kernels without a known count makes its part unknown
+ * (null), except a matmul or convolution layer's backward, which is then
+ * estimated as twice the forward ("estimated 2x forward").
+ *
+ * Summary keys (docs/summary-json.md, "Roofline by layer"):
+ *   runs[].layers      rows by (layer name, input shapes), by forward +
+ *                      backward device time, top PR_LAYERS_ROWS
+ *   runs[].layer_view  counts: layers, rows, omitted rows, backward roots
+ *                      without a layer, and a note when there are none */
+#ifndef PROFREPORT_LAYERS_H
+#define PROFREPORT_LAYERS_H
+
+#include <cjson/cJSON.h>
+
+#include "profreport/error.h"
+#include "profreport/trace.h"
+#include "profreport/tree.h"
+
+#define PR_LAYERS_ROWS 100 /* rows of runs[].layers */
+
+/* Source of a backward count derived from its forward. */
+#define PR_LAYERS_ESTIMATED "estimated 2x forward"
+
+/* What the trace lacks, said when no forward op has a backward: */
+#define PR_LAYERS_NO_PAIRS                                                     \
+    "No layer has a backward pass in this trace: layers need a training "      \
+    "step (forward and backward) recorded with record_shapes=True, whose "     \
+    "operators carry sequence numbers."
+/* ... or when backward ops came without their forward operators. */
+#define PR_LAYERS_NO_FORWARD                                                   \
+    "The trace has backward operators but not the forward operators with "     \
+    "their sequence numbers (it starts after the forward pass): record "       \
+    "whole steps to see layers."
+
+/* Fill runs[].layers and runs[].layer_view of `run`.  Runs after
+ * pr_roofline_fill (it reads operators_by_shape's FLOPs and bytes and the
+ * devices' peaks) while the tree of t is alive.  PR_E_NOMEM only. */
+PR_NODISCARD enum pr_status pr_layers_fill(const struct pr_trace *t,
+                                           const struct pr_tree *tree,
+                                           cJSON *run, struct pr_error *err);
+
+#endif
