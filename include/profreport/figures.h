@@ -80,6 +80,7 @@ extern const struct pr_col pr_fig_cols_operators[];
 extern const struct pr_col pr_fig_cols_kernels[];
 extern const struct pr_col pr_fig_cols_steps[];
 extern const struct pr_col pr_fig_cols_memory[];
+extern const struct pr_col pr_fig_cols_layers[]; /* sec_layers.c */
 
 /* ---- figures ---------------------------------------------------------- */
 
@@ -263,6 +264,12 @@ void pr_sec_links(struct pr_figs *f, const cJSON *distributed);
  * whether any run of the summary has device work to show. */
 void pr_sec_hostdev(struct pr_figs *f, const cJSON *summary, const cJSON *run);
 int pr_sec_hostdev_present(const cJSON *summary);
+
+/* The roofline by layer of each run (sec_layers.c): layers as points,
+ * forward beside backward in a table; present when a run has a layer
+ * view. */
+void pr_sec_layers(struct pr_figs *f, const cJSON *summary, const cJSON *run);
+int pr_sec_layers_present(const cJSON *summary);
 
 /* The main report's sections, in order (sections.c). */
 extern const struct pr_section pr_report_sections[];

@@ -193,6 +193,28 @@
 #define PR_K_FORWARD_DEVICE_US "forward_device_us"
 #define PR_K_BACKWARD_DEVICE_US "backward_device_us"
 
+/* ---- roofline by layer (layers.h, issue #16) */
+#define PR_K_LAYERS "layers"
+#define PR_K_LAYER_VIEW "layer_view"
+#define PR_K_FLOPS_SOURCE "flops_source"
+#define PR_K_ROOF "roof"
+#define PR_K_DTYPE "dtype"
+#define PR_K_FORWARD_FLOPS "forward_flops"
+#define PR_K_BACKWARD_FLOPS "backward_flops"
+#define PR_K_FORWARD_FLOPS_SOURCE "forward_flops_source"
+#define PR_K_BACKWARD_FLOPS_SOURCE "backward_flops_source"
+#define PR_K_FORWARD_BYTES "forward_bytes"
+#define PR_K_BACKWARD_BYTES "backward_bytes"
+#define PR_K_FORWARD_ACHIEVED_TFLOPS "forward_achieved_tflops"
+#define PR_K_BACKWARD_ACHIEVED_TFLOPS "backward_achieved_tflops"
+#define PR_K_FORWARD_ARITHMETIC_INTENSITY "forward_arithmetic_intensity"
+#define PR_K_BACKWARD_ARITHMETIC_INTENSITY "backward_arithmetic_intensity"
+#define PR_K_FORWARD_BOUND "forward_bound"
+#define PR_K_BACKWARD_BOUND "backward_bound"
+#define PR_K_ROWS_OMITTED "rows_omitted"
+#define PR_K_BACKWARD_ROOTS "backward_roots"
+#define PR_K_BACKWARD_UNPAIRED "backward_unpaired"
+
 /* ---- module view (modules.h, issue #16) */
 #define PR_K_MODULES "modules"
 #define PR_K_MODULE_TYPES "module_types"

@@ -1216,6 +1216,12 @@ const struct pr_section pr_report_sections[] = {
      "slanted roof are limited by memory bandwidth, under the flat roofs by "
      "compute; the farther below a roof, the more headroom.",
      1, sec_roofline, NULL},
+    {"layers", "Layers",
+     "Each forward layer beside the backward ops autograd ran for it (by "
+     "sequence number), on the same roofline: FLOPs, bytes and device time "
+     "of the forward and the backward, and where the two together sit "
+     "against the device's peaks.",
+     1, pr_sec_layers, pr_sec_layers_present},
     {"memory", "Memory", NULL, 1, sec_memory, NULL},
     {"distributed", "Distributed", NULL, 0, sec_distributed, NULL},
     {"recommendations", "Recommendations", NULL, 1, sec_recommendations, NULL},

@@ -76,6 +76,7 @@ static const struct kind kinds[] = {
     {"memory", "memory.operators", pr_fig_cols_memory, "size_increase", "name",
      "size_increase", NULL},
     {"modules", "modules", module_cols, NULL, "name", "device_total", "depth"},
+    {"layers", "layers", pr_fig_cols_layers, "device", "name", "device", NULL},
 };
 
 #define MAX_COLS 24

@@ -1,0 +1,279 @@
+/* sec_layers.c - the report's "Layers" section (issue #16): each forward
+ * layer with the backward ops autograd ran for it, as one point on the
+ * roofline (forward and backward together) and as a table with the
+ * forward and the backward side by side.  It reads what layers.c wrote
+ * into the run (docs/summary-json.md, "Roofline by layer"); an unknown
+ * count stays a dash, and a backward count estimated from the forward
+ * says so in its own column. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/figures.h"
+#include "profreport/keys.h"
+#include "profreport/sget.h"
+
+#define MAX_ROOFS 8    /* one per peak kind */
+#define LABEL_CHARS 64 /* a point's label: short name and shapes */
+#define N_LABELS 8     /* points named on the chart, the heaviest */
+
+const struct pr_col pr_fig_cols_layers[] = {
+    {"name", PR_K_NAME, "Layer", PR_FMT_TEXT, 1.0,
+     "The top-level forward operator (with the ops it called)", PR_COL_BOTH},
+    {"shape", PR_K_INPUT_SHAPES, "Input shapes", PR_FMT_NAME, 1.5, NULL,
+     PR_COL_BOTH},
+    {"backward", PR_K_BACKWARD, "Backward", PR_FMT_NAME, 1.3,
+     "The backward ops autograd ran for it (same sequence number)",
+     PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
+    {"fwd_device", PR_K_FORWARD_DEVICE_US, "Fwd device", PR_FMT_US, 0.75, NULL,
+     PR_COL_BOTH},
+    {"bwd_device", PR_K_BACKWARD_DEVICE_US, "Bwd device", PR_FMT_US, 0.75, NULL,
+     PR_COL_BOTH},
+    {"device", PR_K_DEVICE_US, "Device", PR_FMT_US, 0.75,
+     "Forward + backward device time", PR_COL_TERM},
+    {"fwd_flops", PR_K_FORWARD_FLOPS, "Fwd FLOPs", PR_FMT_FLOPS, 0.9, NULL,
+     PR_COL_BOTH},
+    {"bwd_flops", PR_K_BACKWARD_FLOPS, "Bwd FLOPs", PR_FMT_FLOPS, 0.9, NULL,
+     PR_COL_BOTH},
+    {"bwd_source", PR_K_BACKWARD_FLOPS_SOURCE, "Bwd FLOPs from", PR_FMT_WRAP,
+     1.0,
+     "formula, trace, measured; \"estimated 2x forward\" when the backward "
+     "ops have no formula",
+     PR_COL_BOTH},
+    {"fwd_tflops", PR_K_FORWARD_ACHIEVED_TFLOPS, "Fwd TFLOP/s", PR_FMT_TFLOPS,
+     0.7, NULL, 0},
+    {"bwd_tflops", PR_K_BACKWARD_ACHIEVED_TFLOPS, "Bwd TFLOP/s", PR_FMT_TFLOPS,
+     0.7, NULL, 0},
+    {"intensity", PR_K_ARITHMETIC_INTENSITY, "FLOP/B", PR_FMT_AI, 0.6,
+     "Arithmetic intensity of forward + backward", PR_COL_BOTH},
+    {"tflops", PR_K_ACHIEVED_TFLOPS, "TFLOP/s", PR_FMT_TFLOPS, 0.7,
+     "Achieved by forward + backward", PR_COL_BOTH},
+    {"gbps", PR_K_ACHIEVED_GBPS, "GB/s", PR_FMT_GBPS, 0.7, NULL, 0},
+    {"roofline", PR_K_ROOFLINE_PCT, "Of roofline", PR_FMT_PCT, 0.7,
+     "Achieved over attainable at this intensity", PR_COL_BOTH},
+    {"bound", PR_K_BOUND, "Bound", PR_FMT_TEXT, 0.7, NULL, PR_COL_TERM},
+    {"mark", PR_K_ROOFLINE_MARK, "Above roof", PR_FMT_TEXT, 0.7, NULL, 0},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static void
+draw_roofline(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
+{
+    pr_chart_roofline(c, b, s);
+}
+
+/* The roofs the roofline section draws (summary "roofline"). */
+static size_t
+roofs_of(const cJSON *run, struct pr_chart_roof *roofs, size_t cap)
+{
+    const cJSON *r;
+    size_t n = 0;
+
+    cJSON_ArrayForEach(r, pr_sget(pr_sget(run, PR_K_ROOFLINE), PR_K_ROOFS))
+    {
+        double t = pr_sget_num(r, PR_K_TFLOPS);
+
+        if (n < cap && t > 0 && pr_sget_str(r, PR_K_LABEL)) {
+            roofs[n].name = pr_sget_str(r, PR_K_LABEL);
+            roofs[n++].tflops = t;
+        }
+    }
+    return n;
+}
+
+/* "conv2d [32,64,56,56]" into buf: the name without its namespace and
+ * the leading tensor shapes, without blanks, as many as fit in about 30
+ * characters (the chart's labels are short; the table has them all). */
+static const char *
+point_label(const cJSON *row, char *buf, size_t n)
+{
+    const char *name = pr_sget_str_or(row, PR_K_NAME, "?");
+    const char *sh = pr_sget_str_or(row, PR_K_INPUT_SHAPES, "");
+    const char *colon = strstr(name, "::");
+    int w = snprintf(buf, n, "%s", colon ? colon + 2 : name);
+    size_t len = w > 0 && (size_t)w < n ? (size_t)w : 0, k;
+    char entry[LABEL_CHARS];
+
+    if (*sh == '[')
+        sh++; /* the list of inputs; its entries follow */
+    while (*sh == '[') {
+        for (k = 0; *sh && k + 1 < sizeof(entry); sh++) {
+            if (*sh != ' ')
+                entry[k++] = *sh;
+            if (*sh == ']') {
+                sh++;
+                break;
+            }
+        }
+        entry[k] = '\0';
+        if (k <= 2 || len + k + 2 > 30 || len + k + 2 >= n)
+            break; /* an empty entry ends the tensors; or no room */
+        len += (size_t)snprintf(buf + len, n - len, "%s%s",
+                                buf[len - 1] == ']' ? "," : " ", entry);
+        sh += strspn(sh, ", ");
+    }
+    return buf;
+}
+
+/* Layers with an intensity and a rate, coloured by their bound. */
+static size_t
+layer_points(const cJSON *rows, struct pr_chart_point *pts, char *labels,
+             size_t cap)
+{
+    const cJSON *r;
+    size_t n = 0;
+
+    cJSON_ArrayForEach(r, rows)
+    {
+        const char *b = pr_sget_str(r, PR_K_BOUND);
+        double w = pr_sget_num(r, PR_K_DEVICE_US);
+
+        if (n == cap)
+            break;
+        pts[n].x = pr_sget_num(r, PR_K_ARITHMETIC_INTENSITY);
+        pts[n].y = pr_sget_num(r, PR_K_ACHIEVED_TFLOPS);
+        if (isnan(pts[n].x) || isnan(pts[n].y))
+            continue;
+        pts[n].label = point_label(r, labels + n * LABEL_CHARS, LABEL_CHARS);
+        pts[n].weight = isnan(w) ? 0 : w;
+        pts[n++].color_index = pr_sget_is(b, "compute")  ? 0
+                               : pr_sget_is(b, "memory") ? 1
+                                                         : 2;
+    }
+    return n;
+}
+
+/* The layers' roofline; NULL on out-of-memory. */
+static struct pr_fig_chart *
+layer_chart(const cJSON *run, size_t *n_points)
+{
+    static const char *const legend[] = {"compute-bound", "memory-bound",
+                                         "unknown"};
+    const cJSON *rows = pr_sget(run, PR_K_LAYERS);
+    size_t cap = pr_sget_len(rows) ? pr_sget_len(rows) : 1;
+    struct pr_fig_chart *ch = pr_fig_chart_new(
+        draw_roofline, "Roofline of the layers", 960, 440, 300);
+    struct pr_chart_point *pts = calloc(cap, sizeof(*pts));
+    struct pr_chart_roof *roofs = calloc(MAX_ROOFS, sizeof(*roofs));
+    char *labels = calloc(cap, LABEL_CHARS);
+    double gbps = pr_sget_num(pr_sget(run, PR_K_ROOFLINE), PR_K_PEAK_GBPS);
+
+    if (ch == NULL || pts == NULL || roofs == NULL || labels == NULL) {
+        free(pts);
+        free(roofs);
+        free(labels);
+        pr_fig_chart_free(ch);
+        return NULL;
+    }
+    ch->own[0] = pts;
+    ch->own[1] = roofs;
+    ch->own[2] = labels;
+    *n_points = layer_points(rows, pts, labels, cap);
+    ch->u.roofline = (struct pr_chart_roofline){
+        "Roofline (layers: forward + backward, first device's peaks)",
+        pts,
+        *n_points,
+        roofs,
+        roofs_of(run, roofs, MAX_ROOFS),
+        isnan(gbps) ? 0 : gbps,
+        N_LABELS,
+        legend,
+        3};
+    return ch;
+}
+
+/* The report's columns: forward beside backward (the page is narrow:
+ * calls, rates and the roofline share are in the terminal table and
+ * `-c`, intensity and rate on the chart); where a backward count
+ * is estimated, the column that says where the backward FLOPs come
+ * from. */
+static const char *const view_plain[] = {
+    "name",       "shape",     "backward",  "fwd_device",
+    "bwd_device", "fwd_flops", "bwd_flops", NULL};
+static const char *const view_estimated[] = {
+    "name",      "shape",     "backward",   "fwd_device", "bwd_device",
+    "fwd_flops", "bwd_flops", "bwd_source", NULL};
+
+static int
+any_estimated(const cJSON *rows)
+{
+    const cJSON *r;
+
+    cJSON_ArrayForEach(r, rows)
+    {
+        if (pr_sget_is(pr_sget_str(r, PR_K_BACKWARD_FLOPS_SOURCE),
+                       "estimated 2x forward"))
+            return 1;
+    }
+    return 0;
+}
+
+/* Three key figures: how many layers, their device time, and the share
+ * of it the backward took. */
+static void
+layer_kpis(struct pr_figs *f, const cJSON *view)
+{
+    double fwd = pr_sget_num(view, PR_K_FORWARD_DEVICE_US);
+    double bwd = pr_sget_num(view, PR_K_BACKWARD_DEVICE_US);
+
+    pr_figs_kpi(f, "Layers", pr_sget_num(view, PR_K_LAYERS), PR_FMT_COUNT,
+                "forward ops with a backward");
+    pr_figs_kpi(f, "Layer device time", fwd + bwd, PR_FMT_US,
+                "forward + backward");
+    pr_figs_kpi(f, "Backward share",
+                fwd + bwd > 0 ? 100.0 * bwd / (fwd + bwd) : NAN, PR_FMT_PCT,
+                "of the layers' device time");
+}
+
+void
+pr_sec_layers(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+{
+    const cJSON *view = pr_sget(run, PR_K_LAYER_VIEW);
+    struct pr_fig_table t = {.cols = pr_fig_cols_layers,
+                             .rows = pr_sget(run, PR_K_LAYERS),
+                             .what = "layers",
+                             .order = "device time, forward + backward"};
+    struct pr_fig_chart *ch;
+    size_t n_points = 0;
+
+    (void)summary;
+    if (!cJSON_IsObject(view)) {
+        pr_figs_note(f, "No layer view in this summary.");
+        return;
+    }
+    if (pr_sget_str(view, PR_K_NOTE) != NULL) {
+        pr_figs_note(f, pr_sget_str(view, PR_K_NOTE));
+        return;
+    }
+    layer_kpis(f, view);
+    ch = layer_chart(run, &n_points);
+    if (ch == NULL) {
+        pr_figs_nomem(f);
+    } else if (n_points == 0 || ch->u.roofline.n_roofs == 0) {
+        pr_fig_chart_free(ch);
+        pr_figs_note(f, "No roofline of the layers: it needs FLOP counts "
+                        "(record_shapes=True) and a device with known "
+                        "peaks.");
+    } else {
+        pr_figs_chart(f, ch, 0);
+    }
+    t.view = any_estimated(t.rows) ? view_estimated : view_plain;
+    pr_figs_table(f, "Forward and backward by layer", &t, NULL);
+}
+
+int
+pr_sec_layers_present(const cJSON *summary)
+{
+    const cJSON *run;
+
+    cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
+    {
+        if (cJSON_IsObject(pr_sget(run, PR_K_LAYER_VIEW)))
+            return 1;
+    }
+    return 0;
+}
