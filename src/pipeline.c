@@ -547,6 +547,22 @@ fill_json(const char *tmp, const char *path, const cJSON *sum,
                                      m != NULL ? whole_run : NULL, m, err);
 }
 
+/* An error about the staged file `tmp` names the file the user asked
+ * for instead: "report.pdf: ...", not "report.pdf.x3bfWI: ...". */
+static void
+shown_as(struct pr_error *err, const char *tmp, const char *shown)
+{
+    size_t n = strlen(tmp);
+    enum pr_status code = err->code;
+    char rest[PR_ERROR_MSG_SIZE];
+
+    if (strncmp(err->msg, tmp, n) != 0)
+        return;
+    snprintf(rest, sizeof(rest), "%s", err->msg + n);
+    pr_error_clear(err); /* pr_error_set keeps the first error */
+    pr_error_set(err, code, "%s%s", shown, rest);
+}
+
 /* Render every requested report into its staging file (each staged first,
  * so a path that cannot take a file fails before any work), then commit
  * them together: all of them or none (issue #19). */
@@ -594,8 +610,9 @@ write_outputs(const struct pr_options *o, const cJSON *sum, struct pr_merge *m,
                              html.len, err);
     if (st == PR_OK && tj != NULL)
         st = fill_json(tj, o->json_path, sum, m, err);
-    if (st == PR_OK && tp != NULL)
-        st = pr_pdf_render(view, &ro, tp, err);
+    if (st == PR_OK && tp != NULL &&
+        (st = pr_pdf_render(view, &ro, tp, err)) != PR_OK)
+        shown_as(err, tp, o->pdf_path);
     if (st == PR_OK)
         st = pr_outputs_commit(&set, err);
     cJSON_Delete(view);

@@ -130,6 +130,11 @@ int pr_pdf_doc_failed(struct pr_pdf_doc *d);
 /* Record out-of-memory (sticky). */
 void pr_pdf_doc_nomem(struct pr_pdf_doc *d);
 
+/* Record the error `e` of a step that fed the document (sticky; the first
+ * error recorded wins), so pr_pdf_doc_save() reports it as it is rather
+ * than as out of memory. */
+void pr_pdf_doc_fail(struct pr_pdf_doc *d, const struct pr_error *e);
+
 /* The generation time of a report: SOURCE_DATE_EPOCH when it holds a
  * non-negative integer (reproducible builds), else the current time. */
 int64_t pr_pdf_doc_now(void);

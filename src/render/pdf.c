@@ -194,7 +194,7 @@ job_part(struct pr_pdf_doc *d, const cJSON *summary, size_t k, size_t n,
 
     pr_error_clear(&err);
     if (pr_detail_job_view(summary, k, spec, &base, &view, &err) != PR_OK) {
-        pr_pdf_doc_nomem(d);
+        pr_pdf_doc_fail(d, &err);
         return;
     }
     (void)pr_pdf_doc_new_page(d);

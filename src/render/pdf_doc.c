@@ -109,6 +109,15 @@ pr_pdf_doc_nomem(struct pr_pdf_doc *d)
     d->failed = 1;
     pr_error_set(d->err, PR_E_NOMEM, "out of memory");
 }
+
+void
+pr_pdf_doc_fail(struct pr_pdf_doc *d, const struct pr_error *e)
+{
+    if (d->failed)
+        return;
+    d->failed = 1;
+    pr_error_set(d->err, e->code, "%s", e->msg);
+}
 /* ---- row access: every getter checks the type -------------------------- */
 
 /* ---- the old column kinds, as figure formats ------------------------- */

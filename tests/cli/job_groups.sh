@@ -126,6 +126,18 @@ sys.exit('jobs' in s or s['job']['ranks'] != 2)"
 "$PR_BIN" -q --input s.json --html re.html 2> err
 check "a saved summary of two jobs re-renders the same HTML" cmp -s s.html re.html
 
+# a damaged jobs entry: exit 2, the reason and the user's file name (not
+# "out of memory", not the staged temporary's name), and no PDF
+python3 -c "
+import json
+s = json.load(open('s.json'))
+s['jobs'][1]['distributed'] = 'x'
+json.dump(s, open('bad.json', 'w'))"
+"$PR_BIN" -q --input bad.json --pdf bad.pdf 2> err
+check "a damaged job entry: the PDF exits 2" test $? -eq 2
+check "  saying why, about bad.pdf" grep -q "^profreport: bad.pdf: summary: job 2 has no distributed view" err
+check "  and writes no PDF" test ! -e bad.pdf
+
 # per-rank summaries merged: the tb plugin's span (epoch ms) pairs them
 i=0
 sums=""
