@@ -20,7 +20,8 @@
  *                 wait or other task by its task type otherwise
  *   COMMUNICATION_OP  the collectives, one device task each; their own
  *                 tasks (COMMUNICATION_TASK_INFO) stay on the timeline
- *                 uncounted, as the collective counts their time
+ *                 uncounted, as the collective counts their time, and
+ *                 give the per-link traffic (pr_link) and group sizes
  *   OP_MEMORY     allocations and releases, as operator_memory.csv's
  *                 (else MEMORY_RECORD's PTA totals: the curve only)
  *   ProfilerStep#N  made torch_npu's device-side steps (device_steps)
@@ -79,6 +80,8 @@ struct adb {
     struct pr_sqlite_strings strs;
     struct pr_sqlite_strings api_types;  /* ENUM_API_TYPE */
     struct pr_sqlite_strings hccl_types; /* ENUM_HCCL_DATA_TYPE */
+    struct pr_sqlite_strings transports; /* ENUM_HCCL_TRANSPORT_TYPE */
+    struct pr_sqlite_strings links;      /* ENUM_HCCL_LINK_TYPE */
     struct pr_buf sql, a, b;
     int64_t device; /* the NPU; -1 until known */
     uint32_t dev_pid;
@@ -532,6 +535,100 @@ read_groups(struct adb *a)
                    "BETWEEN 0 AND 16777215) GROUP BY groupName") != PR_OK)
         return PR_E_NOMEM;
     return each_row(a, "COMMUNICATION_TASK_INFO", on_group);
+}
+
+/* A name of COMMUNICATION_TASK_INFO: through its ENUM_ table where the
+ * export has one (torch_npu), else a STRING_IDS id (msprof). */
+static const char *
+enum_str(const struct adb *a, const struct pr_sqlite_strings *e,
+         sqlite3_stmt *q, int i)
+{
+    if (sqlite3_column_type(q, i) == SQLITE_NULL)
+        return "";
+    if (e->n > 0) {
+        const char *s = pr_sqlite_string(e, sqlite3_column_int64(q, i));
+
+        return s ? s : "";
+    }
+    return col_str(a, q, i) ? col_str(a, q, i) : "";
+}
+
+/* COMMUNICATION_TASK_INFO joined with TASK, for the links: these columns. */
+enum { L_GROUP, L_SRC, L_DST, L_TRANS, L_LINK, L_SIZE, L_NS, L_TYPE };
+
+/* A task that moved data, as traffic on its link, as msprof-analyze
+ * builds analysis.db's CommAnalyzerMatrix from the same rows: the tasks
+ * that move data (Memcpy, Reduce_Inline, RDMASend), a peer of 4294967295
+ * being the rank itself (LOCAL), an SDMA copy named by its link (HCCS,
+ * PCIE, SIO). */
+static enum pr_status
+on_link(struct adb *a, sqlite3_stmt *q)
+{
+    const char *tt = col_str(a, q, L_TYPE), *tr, *lk, *name;
+    int64_t src = col_i64(q, L_SRC, -1), dst = col_i64(q, L_DST, -1);
+    const char *group = col_str(a, q, L_GROUP);
+    struct pr_link k;
+
+    if (tt == NULL || src < 0 || src >= MAX_GROUP_RANK ||
+        (strcmp(tt, "Memcpy") != 0 && strcmp(tt, "Reduce_Inline") != 0 &&
+         strcmp(tt, "RDMASend") != 0))
+        return PR_OK;
+    if (dst < 0 || dst >= MAX_GROUP_RANK)
+        dst = src;
+    tr = enum_str(a, &a->transports, q, L_TRANS);
+    lk = enum_str(a, &a->links, q, L_LINK);
+    if (dst == src)
+        name = "LOCAL";
+    else if (strcmp(tr, "RDMA") == 0 || *lk == '\0' ||
+             strcmp(lk, "INVALID_TYPE") == 0 || strcmp(lk, "N/A") == 0 ||
+             strcmp(lk, "ON_CHIP") == 0)
+        name = tr;
+    else
+        name = lk;
+    if (*name == '\0')
+        return PR_OK;
+    memset(&k, 0, sizeof(k));
+    k.src = (int32_t)src;
+    k.dst = (int32_t)dst;
+    k.group = group ? intern(a->t, group) : PR_STR_NONE;
+    k.transport = intern(a->t, name);
+    k.bytes = col_i64(q, L_SIZE, 0) > 0 ? col_i64(q, L_SIZE, 0) : 0;
+    k.time_ns = col_i64(q, L_NS, 0) > 0 ? col_i64(q, L_NS, 0) : 0;
+    if ((group && k.group == PR_STR_NONE) || k.transport == PR_STR_NONE ||
+        pr_trace_add_link(a->t, &k) != PR_OK)
+        return oom(a);
+    return PR_OK;
+}
+
+/* The per-link traffic of the run's collectives, from their tasks. */
+static enum pr_status
+read_links(struct adb *a)
+{
+    static const char *const need[] = {"groupName", "srcRank",  "dstRank",
+                                       "size",      "taskType", "transportType",
+                                       "linkType"};
+    size_t i;
+    int r = table(a, "COMMUNICATION_TASK_INFO");
+    int et = r == 1 ? table(a, "ENUM_HCCL_TRANSPORT_TYPE") : 0;
+    int el = r == 1 ? table(a, "ENUM_HCCL_LINK_TYPE") : 0;
+    enum pr_status st = PR_OK;
+
+    for (i = 0; r == 1 && i < sizeof(need) / sizeof(need[0]); i++)
+        r = pr_sqlite_has_column(a->db, "COMMUNICATION_TASK_INFO", need[i]);
+    if (r <= 0 || et < 0 || el < 0)
+        return r < 0 || et < 0 || el < 0 ? PR_E_FORMAT : PR_OK;
+    if (et == 1)
+        st = pr_sqlite_load_strings(a->db, "ENUM_HCCL_TRANSPORT_TYPE", "id",
+                                    "name", &a->transports, a->err);
+    if (st == PR_OK && el == 1)
+        st = pr_sqlite_load_strings(a->db, "ENUM_HCCL_LINK_TYPE", "id", "name",
+                                    &a->links, a->err);
+    if (st == PR_OK)
+        st = set_sql(a, "SELECT c.groupName, c.srcRank, c.dstRank, "
+                        "c.transportType, c.linkType, c.size, t.endNs - "
+                        "t.startNs, c.taskType FROM COMMUNICATION_TASK_INFO c "
+                        "JOIN TASK t ON t.globalTaskId = c.globalTaskId");
+    return st == PR_OK ? each_row(a, "COMMUNICATION_TASK_INFO", on_link) : st;
 }
 
 /* The streams HCCL's tasks run on (a copy or a compute task there is part
@@ -1788,6 +1885,8 @@ read_run(struct adb *a)
     if (st == PR_OK)
         st = read_comm_ops(a);
     if (st == PR_OK)
+        st = read_links(a);
+    if (st == PR_OK)
         st = read_steps(a);
     if (st == PR_OK)
         st = device_steps(a);
@@ -1845,6 +1944,8 @@ adb_free(struct adb *a)
     pr_sqlite_strings_free(&a->strs);
     pr_sqlite_strings_free(&a->api_types);
     pr_sqlite_strings_free(&a->hccl_types);
+    pr_sqlite_strings_free(&a->transports);
+    pr_sqlite_strings_free(&a->links);
     pr_sqlite_close(a->db);
     pr_trace_free(a->t);
 }

@@ -98,6 +98,21 @@ for rank, run in zip((0, 1), runs):
         bad.append("rank %d: group sizes %s world %s, want %s world %s"
                    % (rank, got, run["world_size"], want, max(sizes.values())))
     worlds.append(max(sizes.values()))
+    # links: torch_npu's own matrix (analysis.db, its "-total" rows, MB
+    # and ms) from the same tasks
+    want = {}
+    for src, dst, tr, mb, ms in a.execute(
+            "SELECT src_rank, dst_rank, transport_type, transit_size, "
+            "transit_time FROM CommAnalyzerMatrix WHERE hccl_op_name "
+            "LIKE '%-total'"):
+        b, t = want.get((int(src), int(dst), tr), (0, 0))
+        want[(int(src), int(dst), tr)] = (b + mb * 1e6, t + ms * 1e3)
+    got = {(l["src_rank"], l["dst_rank"], l["transport"]):
+           (l["bytes"], l["time_us"]) for l in c["links"]}
+    if set(got) != set(want) or any(
+            abs(got[k][0] - want[k][0]) > 1 or abs(got[k][1] - want[k][1]) > 0.01
+            for k in want):
+        bad.append("rank %d: links %s, analysis.db %s" % (rank, got, want))
 d = s["distributed"]
 if d["ranks_present"] != 2:
     bad.append("ranks present %s" % d["ranks_present"])
@@ -108,7 +123,7 @@ if d["world_size"] != max(worlds) or "2 of %d" % max(worlds) not in \
 print("; ".join(bad))
 sys.exit(1 if bad else 0)
 PY
-then ok "db_level1: kernels, collectives, group and world sizes, memory, ranks; steps and breakdown as analysis.db"
+then ok "db_level1: kernels, collectives, group and world sizes, memory, ranks; steps, breakdown and links as analysis.db"
 else not_ok "db_level1: $(cat "$T_DIR/why")"; fi
 
 # msprof's database: its kernels, no crash on a trimmed test export

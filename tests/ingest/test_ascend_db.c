@@ -546,6 +546,68 @@ test_groups(void **state)
     pr_trace_free(t);
 }
 
+/* Per-link traffic from the collective's data-moving tasks, as
+ * analysis.db's CommAnalyzerMatrix: names through the ENUM_ tables
+ * (torch_npu) or STRING_IDS (msprof), a peer of 4294967295 is the rank
+ * itself, an SDMA copy is named by its link, notify tasks move nothing. */
+static void
+test_links(void **state)
+{
+    static const char *const enums[] = {
+        "INSERT INTO STRING_IDS VALUES (70,'Memcpy'),(71,'Reduce_Inline');",
+        "CREATE TABLE ENUM_HCCL_TRANSPORT_TYPE (id INTEGER, name TEXT);",
+        "INSERT INTO ENUM_HCCL_TRANSPORT_TYPE VALUES (0,'SDMA'),(1,'RDMA');",
+        "CREATE TABLE ENUM_HCCL_LINK_TYPE (id INTEGER, name TEXT);",
+        "INSERT INTO ENUM_HCCL_LINK_TYPE VALUES (0,'ON_CHIP'),(1,'HCCS'),"
+        " (3,'ROCE');",
+        "INSERT INTO TASK VALUES (60000,60300,5,506,20,100,8,0,4,30,0),"
+        " (61000,61500,5,506,21,100,8,0,4,31,0),"
+        " (62000,62100,5,506,22,100,8,0,4,32,0),"
+        " (63000,63900,5,506,23,100,8,0,4,33,0);",
+        "INSERT INTO COMMUNICATION_TASK_INFO VALUES"
+        " (10,20,70,0,11,0,0,0,1,0,100,4,1,1),"
+        " (10,21,71,0,11,0,0,0,1,0,50,4,1,1),"
+        " (10,22,71,0,11,0,0,0,4294967295,0,8,4,0,1),"
+        " (10,23,70,0,11,0,0,0,2,1,400,4,3,1);",
+        NULL};
+    static const char *const ids[] = {
+        "INSERT INTO STRING_IDS VALUES (70,'Memcpy'),(72,'SDMA_T'),"
+        " (73,'HCCS');",
+        "INSERT INTO TASK VALUES (60000,60300,5,506,20,100,8,0,4,30,0);",
+        "INSERT INTO COMMUNICATION_TASK_INFO VALUES"
+        " (10,20,70,0,11,0,0,0,3,72,100,4,73,1);",
+        NULL};
+    struct pr_trace *t = load(build_more(enums));
+    int64_t bytes[3] = {0, 0, 0}, ns[3] = {0, 0, 0};
+    size_t i;
+
+    (void)state;
+    assert_int_equal(t->n_links, 4);
+    for (i = 0; i < t->n_links; i++) {
+        const struct pr_link *l = &t->links[i];
+        const char *want[] = {"LOCAL", "HCCS", "RDMA"};
+
+        assert_int_equal(l->src, 0);
+        assert_true(l->dst >= 0 && l->dst <= 2);
+        assert_string_equal(pr_trace_str(t, l->group), "group");
+        assert_string_equal(pr_trace_str(t, l->transport), want[l->dst]);
+        bytes[l->dst] += l->bytes;
+        ns[l->dst] += l->time_ns;
+    }
+    assert_int_equal(bytes[0], 8);
+    assert_int_equal(ns[0], 100);
+    assert_int_equal(bytes[1], 150);
+    assert_int_equal(ns[1], 800);
+    assert_int_equal(bytes[2], 400);
+    assert_int_equal(ns[2], 900);
+    pr_trace_free(t);
+    t = load(build_more(ids)); /* no ENUM_ tables: names are STRING_IDS */
+    assert_int_equal(t->n_links, 1);
+    assert_int_equal(t->links[0].dst, 3);
+    assert_string_equal(pr_trace_str(t, t->links[0].transport), "HCCS");
+    pr_trace_free(t);
+}
+
 /* TASK_PMU_INFO's operation counts (aic_metrics=ArithmeticUtilization;
  * the samples hold PipeUtilization's ratios only, so the rows are made
  * here from the schema) are the kernel's measured FLOPs, summed as
@@ -781,7 +843,7 @@ main(void)
         cmocka_unit_test(test_op_memory), cmocka_unit_test(test_msprof),
         cmocka_unit_test(test_sniff),     cmocka_unit_test(test_bad),
         cmocka_unit_test(test_groups),    cmocka_unit_test(test_mstx),
-        cmocka_unit_test(test_pmu),
+        cmocka_unit_test(test_pmu),       cmocka_unit_test(test_links),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
