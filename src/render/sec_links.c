@@ -286,8 +286,9 @@ pr_sec_links(struct pr_figs *f, const cJSON *distributed)
         return;
     pr_figs_heading(f, "Links");
     pr_figs_text(f, "Collective traffic per link as the producer measured it "
-                    "(communication_matrix.json), summed over the capture; "
-                    "ranks are ranks within the communication group.");
+                    "(communication_matrix.json, or HCCL's own tasks), summed "
+                    "over the capture; ranks are ranks within the "
+                    "communication group.");
     cJSON_ArrayForEach(grp, groups)
     {
         if (drawn < MAX_GRIDS && between_ranks(grp)) {
