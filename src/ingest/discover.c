@@ -279,6 +279,28 @@ scan_file(struct scan *sc, const char *path, struct pr_error *err)
     return add_skip(sc->l, path, why, err);
 }
 
+/* Non-zero for SQLite's own files beside a database ("x.db-wal",
+ * "x.db-shm", "x.db-journal" next to "x.db"): they are read with it. */
+static int
+sqlite_side_file(const char *path)
+{
+    static const char *const tails[] = {"-wal", "-shm", "-journal"};
+    size_t n = strlen(path), i, k;
+    char stem[PATH_MAX];
+    struct stat st;
+
+    for (i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+        k = strlen(tails[i]);
+        if (n <= k || n - k >= sizeof(stem) ||
+            strcmp(path + n - k, tails[i]) != 0)
+            continue;
+        memcpy(stem, path, n - k);
+        stem[n - k] = '\0';
+        return stat(stem, &st) == 0 && S_ISREG(st.st_mode);
+    }
+    return 0;
+}
+
 static enum pr_status
 scan_entry(struct scan *sc, const char *path, const char *name, int depth,
            struct pr_error *err)
@@ -292,6 +314,8 @@ scan_entry(struct scan *sc, const char *path, const char *name, int depth,
 
     if (name[0] == '.')
         return PR_OK; /* hidden files and folders are not the run's */
+    if (sqlite_side_file(path))
+        return PR_OK; /* part of the database beside it */
     if (stat(path, &st) != 0) {
         snprintf(why, sizeof(why), "cannot read it (%s)", strerror(errno));
         return add_skip(sc->l, path, why, err);

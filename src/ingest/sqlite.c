@@ -35,6 +35,68 @@ harden(sqlite3 *db, struct pr_error *err)
     return PR_OK;
 }
 
+/* "file:PATH?immutable=1" ("file://" before an absolute PATH) with PATH
+ * percent-encoded where a URI needs it (RFC 3986 unreserved characters and '/'
+ * pass as they are); sqlite3_free it. */
+static char *
+uri_of(const char *path)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t i, n = strlen(path), j = 0;
+    char *out = sqlite3_malloc64((sqlite3_uint64)n * 3 + 32);
+
+    if (out == NULL)
+        return NULL;
+    /* an absolute path gets an empty authority ("file:///x"), so that
+     * "//x" is never read as a host name */
+    j = path[0] == '/' ? 7 : 5;
+    memcpy(out, "file://", j);
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)path[i];
+
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+            (c >= '0' && c <= '9') || c == '/' || c == '-' || c == '_' ||
+            c == '.' || c == '~') {
+            out[j++] = (char)c;
+        } else {
+            out[j++] = '%';
+            out[j++] = hex[c >> 4];
+            out[j++] = hex[c & 15];
+        }
+    }
+    memcpy(out + j, "?immutable=1", 13);
+    return out;
+}
+
+/* Open `path` read-only without writing beside it.  A database in WAL mode
+ * (torch_npu's and msprof's exports are) makes SQLite create `-wal` and
+ * `-shm` files next to it even when opened read-only, whenever it can
+ * (as root, always): litter in the user's run folder, which the next
+ * discovery then reports.  Opened as immutable, SQLite touches nothing;
+ * only when a non-empty `-wal` holds pages not yet in the file is it
+ * opened the ordinary way, so no committed row is missed. */
+static int
+open_untouched(const char *path, sqlite3 **db)
+{
+    struct stat wb;
+    char *wal, *uri;
+    int rc;
+
+    wal = sqlite3_mprintf("%s-wal", path);
+    if (wal == NULL)
+        return SQLITE_NOMEM;
+    rc = stat(wal, &wb) == 0 && wb.st_size > 0;
+    sqlite3_free(wal);
+    if (rc)
+        return sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL);
+    uri = uri_of(path);
+    if (uri == NULL)
+        return SQLITE_NOMEM;
+    rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    sqlite3_free(uri);
+    return rc;
+}
+
 enum pr_status
 pr_sqlite_open(const char *path, uint64_t max, sqlite3 **out,
                struct pr_error *err)
@@ -51,7 +113,7 @@ pr_sqlite_open(const char *path, uint64_t max, sqlite3 **out,
         return pr_error_set(err, PR_E_LIMIT,
                             "database larger than the limit of %llu bytes",
                             (unsigned long long)max);
-    rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+    rc = open_untouched(path, &db);
     if (rc != SQLITE_OK) {
         enum pr_status s = pr_error_set(
             err, rc == SQLITE_NOMEM ? PR_E_NOMEM : PR_E_IO, "cannot open: %s",

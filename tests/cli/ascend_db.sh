@@ -39,7 +39,7 @@ if [r["rank"] for r in runs] != [0, 1]:
     bad.append("ranks %s" % [r["rank"] for r in runs])
 for rank, run in zip((0, 1), runs):
     base = "%s/rank%d_ascend_pt/ASCEND_PROFILER_OUTPUT/" % (root, rank)
-    db = sqlite3.connect("file:%sascend_pytorch_profiler_%d.db?mode=ro"
+    db = sqlite3.connect("file:%sascend_pytorch_profiler_%d.db?immutable=1"
                          % (base, rank), uri=True)
     q = lambda sql: db.execute(sql).fetchall()
     if run["worker"] != "rank%d" % q("SELECT rankId FROM RANK_DEVICE_MAP")[0][0]:
@@ -72,7 +72,7 @@ for rank, run in zip((0, 1), runs):
                    % (rank, m["peak_allocated_bytes"], m["allocations"],
                       peak, allocs))
     # torch_npu's own steps and breakdown (analysis.db StepTraceTime, us)
-    a = sqlite3.connect("file:%sanalysis.db?mode=ro" % base, uri=True)
+    a = sqlite3.connect("file:%sanalysis.db?immutable=1" % base, uri=True)
     comp, comm_no, over, free, stage, bubble = a.execute(
         "SELECT computing, communication_not_overlapped, overlapped, free, "
         "stage, bubble FROM StepTraceTime").fetchone()
@@ -131,7 +131,7 @@ if "$PR_BIN" --quiet --input "$M" --json "$T_DIR/msprof.json" \
         2> "$T_DIR/err" &&
    python3 - "$M" "$T_DIR/msprof.json" > "$T_DIR/why" <<'PY'
 import json, sqlite3, sys
-db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
+db = sqlite3.connect("file:%s?immutable=1" % sys.argv[1], uri=True)
 run = json.load(open(sys.argv[2]))["runs"][0]
 n = db.execute("SELECT count(*) FROM TASK t JOIN COMPUTE_TASK_INFO c "
                "ON c.globalTaskId = t.globalTaskId").fetchone()[0]
@@ -211,5 +211,26 @@ if [ $rc -eq 2 ] && grep -q "analysis.db" "$T_DIR/err" &&
    grep -q "ascend_pytorch_profiler" "$T_DIR/err" && [ ! -e "$T_DIR/no.json" ]
 then ok "analysis.db alone: refused with exit 2, saying where the run is"
 else not_ok "analysis.db alone: exit $rc ($(head -c 200 "$T_DIR/err"))"; fi
+
+# the exports are WAL-mode databases: reading one must leave nothing beside
+# it (SQLite creates -wal and -shm files wherever it may write, and the
+# next discovery of the folder then warned about them); a name that a
+# SQLite URI must escape reads too
+mkdir -p "$T_DIR/wal dir"
+cp "$S/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db" \
+    "$T_DIR/wal dir/ascend_pytorch_profiler_0 a%b?#.db"
+chmod -R u+w "$T_DIR/wal dir"
+if "$PR_BIN" --quiet --input "$T_DIR/wal dir" --json "$T_DIR/wal.json" \
+        2> "$T_DIR/err" &&
+   [ "$(ls "$T_DIR/wal dir" | wc -l)" -eq 1 ]
+then ok "a WAL-mode export read in a writable folder: nothing left beside it"
+else not_ok "WAL export: $(ls "$T_DIR/wal dir") $(head -c 200 "$T_DIR/err")"; fi
+# SQLite's own files beside a database are part of it: no warning
+: > "$T_DIR/wal dir/ascend_pytorch_profiler_0 a%b?#.db-wal"
+: > "$T_DIR/wal dir/ascend_pytorch_profiler_0 a%b?#.db-journal"
+head -c 32768 /dev/zero > "$T_DIR/wal dir/ascend_pytorch_profiler_0 a%b?#.db-shm"
+"$PR_BIN" --input "$T_DIR/wal dir" --json "$T_DIR/wal2.json" 2> "$T_DIR/err"
+check "  its -wal, -shm and -journal files are read with it, not warned about" \
+    test ! -s "$T_DIR/err"
 
 echo "1..$T_N"

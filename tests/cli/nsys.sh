@@ -87,7 +87,7 @@ for f in mock mfu_2gpu_before mfu_2gpu_after; do
     fi
     if python3 - "$S/$f.sqlite" "$out" > "$T_DIR/why" <<'PY'
 import json, re, sqlite3, sys
-db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True)
+db = sqlite3.connect("file:%s?immutable=1" % sys.argv[1], uri=True)
 s = json.load(open(sys.argv[2]))
 q = lambda sql: db.execute(sql).fetchall()
 M = 0xFFFFFF

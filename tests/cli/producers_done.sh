@@ -91,7 +91,7 @@ def torch_npu(folder):
                        if x.get('Step', '').strip().isdigit()],
                       'step_trace_time.csv Stage')
     elif os.path.exists(an):
-        c = sqlite3.connect('file:%s?mode=ro' % an, uri=True)
+        c = sqlite3.connect('file:%s?immutable=1' % an, uri=True)
         e['steps'] = ([(int(s), dec(v)) for s, v in
                        c.execute('select step, stage from StepTraceTime')],
                       'analysis.db StepTraceTime.stage')
@@ -101,7 +101,7 @@ def torch_npu(folder):
 
 
 def db_tasks(path):
-    c = sqlite3.connect('file:%s?mode=ro' % path, uri=True)
+    c = sqlite3.connect('file:%s?immutable=1' % path, uri=True)
     n, ns = c.execute('select count(*), coalesce(sum(t.endNs - t.startNs), 0) '
                       'from COMPUTE_TASK_INFO k join TASK t '
                       'on t.globalTaskId = k.globalTaskId').fetchone()
@@ -183,7 +183,7 @@ def op_summary(folder):
 
 def msprof_db(folder):
     p = glob.glob(os.path.join(folder, 'msprof_*.db'))[0]
-    c = sqlite3.connect('file:%s?mode=ro' % p, uri=True)
+    c = sqlite3.connect('file:%s?immutable=1' % p, uri=True)
     tables = {r[0] for r in c.execute(
         "select name from sqlite_master where type='table'")}
     e = {'rank': None, 'kernels': db_tasks(p)}
