@@ -98,6 +98,63 @@ worker_device_rows(const cJSON *runs)
     return rows;
 }
 
+/* Who wrote an input of a format (inputs[].format), as the cover names
+ * them; a format not listed reads as a profiler's. */
+static const char *
+producer_of(const char *format)
+{
+    static const struct {
+        const char *prefix, *producer;
+    } names[] = {
+        {"kineto", "PyTorch profiler"}, {"chrome", "PyTorch profiler"},
+        {"ascend", "Ascend profiler"}, /* torch_npu's or MindSpore's */
+        {"msprof", "msprof"},           {"mindspore", "MindSpore profiler"},
+        {"nsys", "Nsight Systems"},     {"megengine", "MegEngine profiler"},
+    };
+    size_t i;
+
+    for (i = 0; format != NULL && i < sizeof(names) / sizeof(names[0]); i++)
+        if (strncmp(format, names[i].prefix, strlen(names[i].prefix)) == 0)
+            return names[i].producer;
+    return "profiler";
+}
+
+/* "PyTorch profiler traces, analysed by profreport": the producers of
+ * the inputs, each once, in the order of the inputs; more than two are
+ * counted, so that the line fits the page. */
+static void
+subtitle(const cJSON *inputs, char *buf, size_t cap)
+{
+    const char *seen[8];
+    size_t n = 0, i, len = 0;
+    const cJSON *in;
+
+    buf[0] = '\0';
+    cJSON_ArrayForEach(in, inputs)
+    {
+        const char *p = producer_of(pr_sget_str(in, PR_K_FORMAT));
+        for (i = 0; i < n && strcmp(seen[i], p) != 0; i++)
+            ;
+        if (i < n || n == sizeof(seen) / sizeof(seen[0]))
+            continue;
+        seen[n++] = p;
+    }
+    if (n > 2) {
+        snprintf(buf, cap, "Traces of %zu profilers, analysed by profreport",
+                 n);
+        return;
+    }
+    for (i = 0; i < n && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s",
+                                i == 0      ? ""
+                                : i + 1 < n ? ", "
+                                            : " and ",
+                                seen[i]);
+    if (len < cap)
+        snprintf(buf + len, cap - len, "%s traces, analysed by profreport",
+                 n == 0 ? "Profiler" : "");
+}
+
 static void
 title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
 {
@@ -105,14 +162,14 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
     const cJSON *runs = pr_sget(summary, PR_K_RUNS);
     const cJSON *dist = pr_sget(summary, PR_K_DISTRIBUTED);
     struct pr_fig_table t = {.cols = worker_dev_cols, .what = "devices"};
-    char line[128], num[48];
+    char line[128], num[48], sub[256];
 
+    subtitle(inputs, sub, sizeof(sub));
     pr_pdf_doc_set_y(d, 150);
     pr_pdf_doc_put(d, PR_PDF_MARGIN_X, 150, "Profiling report", 30, 1,
                    PR_PDF_C_TEXT, PR_ANCHOR_START);
     pr_pdf_doc_skip(d, 24);
-    pr_pdf_doc_put(d, PR_PDF_MARGIN_X, pr_pdf_doc_y(d),
-                   "PyTorch profiler traces, analysed by profreport", 12, 0,
+    pr_pdf_doc_put(d, PR_PDF_MARGIN_X, pr_pdf_doc_y(d), sub, 12, 0,
                    PR_PDF_C_MUTED, PR_ANCHOR_START);
     pr_pdf_doc_skip(d, 16);
     pr_pdf_doc_hline(d, PR_PDF_MARGIN_X,
@@ -123,15 +180,17 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
                          pr_pdf_doc_iso_date(d, line, sizeof(line)));
     snprintf(line, sizeof(line), "profreport %s", version);
     pr_pdf_doc_info_line(d, "Tool", line);
-    snprintf(line, sizeof(line), "%zu files", pr_sget_len(inputs));
+    snprintf(line, sizeof(line), "%zu file%s", pr_sget_len(inputs),
+             pr_sget_len(inputs) == 1 ? "" : "s");
     pr_pdf_doc_info_line(d, "Inputs", line);
     if (cJSON_IsObject(pr_sget(summary, "detail"))) /* a job's view */
-        snprintf(line, sizeof(line), "%.0f (worker, span) runs, %zu in detail",
+        snprintf(line, sizeof(line), "%.0f (worker, span) run%s, %zu in detail",
                  pr_sget_num(pr_sget(summary, "detail"), "of"),
+                 pr_sget_num(pr_sget(summary, "detail"), "of") == 1 ? "" : "s",
                  pr_sget_len(runs));
     else
-        snprintf(line, sizeof(line), "%zu (worker, span) runs",
-                 pr_sget_len(runs));
+        snprintf(line, sizeof(line), "%zu (worker, span) run%s",
+                 pr_sget_len(runs), pr_sget_len(runs) == 1 ? "" : "s");
     pr_pdf_doc_info_line(d, "Runs", line);
     if (pr_detail_n_jobs(summary) > 0) {
         snprintf(line, sizeof(line),
