@@ -3,7 +3,10 @@
  * ASCEND_PROFILER_OUTPUT/ holds the text export (spec §2.1).  The folder
  * is claimed when that export is there, so several rank folders under one
  * input are the ranks of one job; a folder holding only the SQLite export
- * is left to the database reader.  trace_view.json gives the timeline;
+ * (ascend_pytorch_profiler_{rank}.db) is claimed too and read by the
+ * database's reader, so that profiler_info_{rank}.json and the other
+ * members of the folder are the run's, not strays warned about one by
+ * one.  trace_view.json gives the timeline;
  * the other files add what it lacks (ascend_*.c), and each file read or
  * not is accounted for: the ones not read are listed as skipped. */
 #include "config.h"
@@ -21,6 +24,10 @@
 #include "profreport/formats.h"
 
 #define OUT_DIR "ASCEND_PROFILER_OUTPUT"
+
+/* The reader of the SQLite export (ascend_db.c), for a run folder that
+ * holds only that. */
+extern const struct pr_format pr_format_ascend_db;
 #define PATH_CAP 4096
 
 /* The files of the text export this reader takes; a folder is a run when
@@ -89,14 +96,42 @@ has_export(const char *out)
     return 0;
 }
 
+/* The framework's database in output folder `out` (torch_npu's
+ * ascend_pytorch_profiler_{rank}.db, MindSpore's
+ * ascend_mindspore_profiler_{rank}.db), the first by name, in `path`;
+ * 0 when there is none. */
+static int
+find_db(const char *out, char *path, size_t cap)
+{
+    DIR *d = opendir(out);
+    struct dirent *de;
+    char best[256] = "";
+
+    if (d == NULL)
+        return 0;
+    while ((de = readdir(d)) != NULL) {
+        size_t n = strlen(de->d_name);
+
+        if ((strncmp(de->d_name, "ascend_pytorch_profiler", 23) == 0 ||
+             strncmp(de->d_name, "ascend_mindspore_profiler", 25) == 0) &&
+            n > 3 && strcmp(de->d_name + n - 3, ".db") == 0 &&
+            n < sizeof(best) &&
+            (best[0] == '\0' || strcmp(de->d_name, best) < 0))
+            snprintf(best, sizeof(best), "%s", de->d_name);
+    }
+    closedir(d);
+    return best[0] != '\0' && join(path, cap, out, best) && is_kind(path, 0);
+}
+
 static enum pr_claim
 sniff(const struct pr_probe *p)
 {
-    char out[PATH_CAP];
+    char out[PATH_CAP], db[PATH_CAP];
 
     if (!p->is_dir || !out_dir(p->path, out, sizeof(out)))
         return PR_CLAIM_NO;
-    return has_export(out) ? PR_CLAIM_SURE : PR_CLAIM_NO;
+    return has_export(out) || find_db(out, db, sizeof(db)) ? PR_CLAIM_SURE
+                                                           : PR_CLAIM_NO;
 }
 
 /* ------------------------------------------------------------ the rank */
@@ -302,6 +337,81 @@ read_run(struct pr_asc *a, const char *dir, struct pr_error *err)
     return st;
 }
 
+/* ------------------------------------------------------- the database */
+
+/* Why a member of a database-only folder is not read. */
+static const char *
+db_member_why(const char *name, const char *db)
+{
+    size_t n = strlen(db);
+
+    if (strncmp(name, db, n) == 0 &&
+        (strcmp(name + n, "-wal") == 0 || strcmp(name + n, "-shm") == 0 ||
+         strcmp(name + n, "-journal") == 0))
+        return NULL; /* SQLite's own files of the database read */
+    if (strcmp(name, "analysis.db") == 0)
+        return "torch_npu's analysis.db (step and communication summaries "
+               "of the database read beside it)";
+    return "a file of the Ascend export profreport does not read";
+}
+
+/* The members of a database-only run folder other than the database,
+ * as skipped (SQLite's journal files and profiler_info silently). */
+static enum pr_status
+note_db_skipped(struct pr_trace *t, const char *out, const char *db,
+                struct pr_error *err)
+{
+    DIR *d = opendir(out);
+    struct dirent *de;
+    char path[PATH_CAP];
+    const char *why;
+    enum pr_status st = PR_OK;
+
+    while (d != NULL && st == PR_OK && (de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.' || strcmp(de->d_name, db) == 0 ||
+            (why = db_member_why(de->d_name, db)) == NULL ||
+            !join(path, sizeof(path), out, de->d_name))
+            continue;
+        if (pr_trace_add_skip(t, path, why) != PR_OK)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    if (d != NULL)
+        closedir(d);
+    return st;
+}
+
+/* A run folder holding only the SQLite export: the database's reader
+ * reads it; the folder's other members are listed as skipped. */
+static enum pr_status
+load_db(const char *path, const char *od, const struct pr_read_opts *o,
+        struct pr_trace **out, struct pr_error *err)
+{
+    char db[PATH_CAP];
+    enum pr_status st;
+
+    if (!find_db(od, db, sizeof(db)))
+        return pr_error_set(err, PR_E_NOT_FORMAT,
+                            "%s: neither the text export nor a database in "
+                            "%s",
+                            path, od);
+    st = pr_format_ascend_db.load(db, o, out, err);
+    if (st == PR_OK)
+        st = note_db_skipped(*out, od, base_of(db), err);
+    if (st == PR_OK && strcmp(path, od) != 0) {
+        struct pr_asc a;
+
+        memset(&a, 0, sizeof(a));
+        a.t = *out;
+        a.out = od;
+        st = note_skipped(&a, path, 1, err); /* profiler_info: the run's */
+    }
+    if (st != PR_OK) {
+        pr_trace_free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
 static enum pr_status
 load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
      struct pr_error *err)
@@ -314,6 +424,8 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
     if (!out_dir(path, od, sizeof(od)))
         return pr_error_set(err, PR_E_NOT_FORMAT, "%s: no " OUT_DIR " folder",
                             path);
+    if (!has_export(od))
+        return load_db(path, od, o, out, err);
     memset(&a, 0, sizeof(a));
     a.out = od;
     a.max = o && o->max_input_bytes ? o->max_input_bytes : PR_READ_DEFAULT_MAX;

@@ -206,7 +206,9 @@ test_no_or_bad_info(void **state)
     rm_tree(root);
 }
 
-/* Only the SQLite export, or no output folder: not this format's. */
+/* A rank folder of only the SQLite export is claimed (the database's
+ * reader reads it, and the folder's profiler_info is the run's); an
+ * output folder with neither export, or no output folder, is not. */
 static void
 test_not_claimed(void **state)
 {
@@ -216,11 +218,13 @@ test_not_claimed(void **state)
     mk_root(root, sizeof(root));
     mk(root, "db_ascend_pt");
     mk(root, "db_ascend_pt/ASCEND_PROFILER_OUTPUT");
+    put(root, "db_ascend_pt/profiler_info_0.json", "{\"rank_id\": 0}");
+    snprintf(dir, sizeof(dir), "%s/db_ascend_pt", root);
+    assert_int_equal(claim(dir), PR_CLAIM_NO);
     put(root,
         "db_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db",
         "SQLite format 3");
-    snprintf(dir, sizeof(dir), "%s/db_ascend_pt", root);
-    assert_int_equal(claim(dir), PR_CLAIM_NO);
+    assert_int_equal(claim(dir), PR_CLAIM_SURE);
     assert_int_equal(claim(root), PR_CLAIM_NO);
     rm_tree(root);
 }
