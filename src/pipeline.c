@@ -160,7 +160,7 @@ ingest_one(const struct pr_options *o, const struct pr_input_file *f,
     for (r = t; r != NULL && st == PR_OK; r = r->next)
         st = add_trace(o, f, r, sum, notes, err);
     pr_trace_free(t); /* the summary copied what it keeps */
-#if defined(__GLIBC__)
+#if defined(__GLIBC__) && !PR_SANITIZED
     /* give the trace's memory back before the next file: with many ranks
      * the peak must not creep up file by file (issue #18) */
     malloc_trim(0);

@@ -18,6 +18,20 @@
 #define PR_PRINTF(a, b)
 #endif
 
+/* 1 when built under a sanitizer.  Its allocator replaces glibc's, so
+ * glibc's malloc_trim() must not be called: it walks arenas that were
+ * never set up, and crashed in a parser thread under ASan (--jobs 3). */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PR_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define PR_SANITIZED 1
+#endif
+#endif
+#ifndef PR_SANITIZED
+#define PR_SANITIZED 0
+#endif
+
 /* Values are never renumbered. */
 enum pr_status {
     PR_OK = 0,

@@ -624,7 +624,7 @@ load(struct ctx *c, const char *name, const struct pr_read_opts *opts,
      * sort allocates its own, so the two never add up at the peak.  The
      * parser threads' malloc arenas keep freed memory unless trimmed. */
     ctx_free(c);
-#if defined(__GLIBC__)
+#if defined(__GLIBC__) && !PR_SANITIZED
     malloc_trim(0);
 #endif
     if (st != PR_OK) {
