@@ -131,7 +131,9 @@ def cut_sqlite(path, rows=40):
     os.close(fd)
     os.unlink(tmp)
     try:
-        src = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+        # immutable: a WAL-mode database opened read-only still gets
+        # -wal and -shm files beside it wherever SQLite may write
+        src = sqlite3.connect("file:%s?immutable=1" % path, uri=True)
         dst = sqlite3.connect(tmp)
         dst.execute("PRAGMA page_size=512")
         dst.execute("PRAGMA journal_mode=DELETE")
