@@ -77,6 +77,10 @@ struct pr_canvas {
 /* Fixed colour-blind-safe palette (Okabe-Ito order plus tints); i wraps. */
 uint32_t pr_canvas_palette(size_t i);
 
+/* A colour-blind-safe sequential ramp, light yellow (t <= 0) to dark blue
+ * (t >= 1), for heatmaps. */
+uint32_t pr_canvas_ramp(double t);
+
 /* 0xRRGGBB for any colour, theme roles resolved to their light-theme RGB
  * (PR_COLOR_NONE is returned unchanged). */
 uint32_t pr_canvas_rgb(uint32_t color);

@@ -265,6 +265,11 @@ void pr_sec_links(struct pr_figs *f, const cJSON *distributed);
 void pr_sec_hostdev(struct pr_figs *f, const cJSON *summary, const cJSON *run);
 int pr_sec_hostdev_present(const cJSON *summary);
 
+/* The roofs the analysis chose for `run` (summary "roofline"): only those
+ * of the dtypes its operators ran in, each with its one label; at most
+ * `cap` into `roofs`, returns how many (sections.c). */
+size_t pr_sec_roofs(const cJSON *run, struct pr_chart_roof *roofs, size_t cap);
+
 /* The roofline by layer of each run (sec_layers.c): layers as points,
  * forward beside backward in a table; present when a run has a layer
  * view. */

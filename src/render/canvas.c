@@ -17,6 +17,23 @@ pr_canvas_palette(size_t i)
     return palette[i % (sizeof(palette) / sizeof(palette[0]))];
 }
 
+uint32_t
+pr_canvas_ramp(double t)
+{
+    static const uint32_t stops[] = {0xFFFFD9, 0xC7E9B4, 0x41B6C4, 0x225EA8,
+                                     0x081D58};
+    double x = (t < 0 ? 0 : t > 1 ? 1 : t) * 4;
+    size_t i = x >= 4 ? 3 : (size_t)x;
+    double f = x - (double)i;
+    uint32_t a = stops[i], b = stops[i + 1], out = 0;
+
+    for (int s = 16; s >= 0; s -= 8) {
+        double ca = (a >> s) & 0xFF, cb = (b >> s) & 0xFF;
+        out |= (uint32_t)(ca + (cb - ca) * f + 0.5) << s;
+    }
+    return out;
+}
+
 int
 pr_canvas_is_role(uint32_t color)
 {

@@ -27,24 +27,6 @@ struct heat {
     double lo, hi;
 };
 
-/* Light yellow to dark blue (a colour-blind-safe sequential ramp). */
-static uint32_t
-ramp(double t)
-{
-    static const uint32_t stops[] = {0xFFFFD9, 0xC7E9B4, 0x41B6C4, 0x225EA8,
-                                     0x081D58};
-    double x = (t < 0 ? 0 : t > 1 ? 1 : t) * 4;
-    size_t i = x >= 4 ? 3 : (size_t)x;
-    double f = x - (double)i;
-    uint32_t a = stops[i], b = stops[i + 1], out = 0;
-
-    for (int s = 16; s >= 0; s -= 8) {
-        double ca = (a >> s) & 0xFF, cb = (b >> s) & 0xFF;
-        out |= (uint32_t)(ca + (cb - ca) * f + 0.5) << s;
-    }
-    return out;
-}
-
 /* Every k-th label, so that labels of `size` points a `gap` apart fit. */
 static size_t
 label_every(size_t n, double room, double each)
@@ -63,7 +45,7 @@ heat_legend(struct pr_canvas *c, double x, double y, const struct heat *h)
     char a[48], b[48], text[128];
 
     for (int i = 0; i < 20; i++) {
-        struct pr_style st = {ramp(i / 19.0), PR_COLOR_NONE, 0, 0, 0};
+        struct pr_style st = {pr_canvas_ramp(i / 19.0), PR_COLOR_NONE, 0, 0, 0};
         c->ops->rect(c, x + i * 6, y, 6, 8, &st);
     }
     snprintf(text, sizeof(text), "%s  to  %s per step (max in a cell)",
@@ -79,7 +61,8 @@ heat_cell(struct pr_canvas *c, const struct heat *h, size_t r, size_t k,
     double v = h->v[r * h->n_cols + k];
     struct pr_style st = {
         isnan(v) ? PR_COLOR_GRID
-                 : ramp(h->hi > h->lo ? (v - h->lo) / (h->hi - h->lo) : 0.5),
+                 : pr_canvas_ramp(h->hi > h->lo ? (v - h->lo) / (h->hi - h->lo)
+                                                : 0.5),
         PR_COLOR_NONE, 0, 0, 0};
     char tip[400], a[48];
 

@@ -66,25 +66,6 @@ draw_roofline(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
     pr_chart_roofline(c, b, s);
 }
 
-/* The roofs the roofline section draws (summary "roofline"). */
-static size_t
-roofs_of(const cJSON *run, struct pr_chart_roof *roofs, size_t cap)
-{
-    const cJSON *r;
-    size_t n = 0;
-
-    cJSON_ArrayForEach(r, pr_sget(pr_sget(run, PR_K_ROOFLINE), PR_K_ROOFS))
-    {
-        double t = pr_sget_num(r, PR_K_TFLOPS);
-
-        if (n < cap && t > 0 && pr_sget_str(r, PR_K_LABEL)) {
-            roofs[n].name = pr_sget_str(r, PR_K_LABEL);
-            roofs[n++].tflops = t;
-        }
-    }
-    return n;
-}
-
 /* "conv2d [32,64,56,56]" into buf: the name without its namespace and
  * the leading tensor shapes, without blanks, as many as fit in about 30
  * characters (the chart's labels are short; the table has them all). */
@@ -178,7 +159,7 @@ layer_chart(const cJSON *run, size_t *n_points)
         pts,
         *n_points,
         roofs,
-        roofs_of(run, roofs, MAX_ROOFS),
+        pr_sec_roofs(run, roofs, MAX_ROOFS),
         isnan(gbps) ? 0 : gbps,
         N_LABELS,
         legend,

@@ -37,24 +37,6 @@ struct grid {
     double hi; /* the fastest link between ranks: the ramp's top */
 };
 
-/* Light yellow to dark blue, as the job heatmap. */
-static uint32_t
-ramp(double t)
-{
-    static const uint32_t stops[] = {0xFFFFD9, 0xC7E9B4, 0x41B6C4, 0x225EA8,
-                                     0x081D58};
-    double x = (t < 0 ? 0 : t > 1 ? 1 : t) * 4;
-    size_t i = x >= 4 ? 3 : (size_t)x;
-    double f = x - (double)i;
-    uint32_t a = stops[i], b = stops[i + 1], out = 0;
-
-    for (int s = 16; s >= 0; s -= 8) {
-        double ca = (a >> s) & 0xFF, cb = (b >> s) & 0xFF;
-        out |= (uint32_t)(ca + (cb - ca) * f + 0.5) << s;
-    }
-    return out;
-}
-
 static int
 is_self(const struct grid *g, size_t r, size_t k)
 {
@@ -91,9 +73,10 @@ draw_cell(struct pr_canvas *c, const struct grid *g, size_t r, size_t k,
 {
     const struct cell *e = &g->c[r][k];
     int none = isnan(e->gbps);
-    struct pr_style st = {none               ? PR_COLOR_BG
-                          : is_self(g, r, k) ? PR_COLOR_GRID
-                                             : ramp(shade(g, e->gbps)),
+    struct pr_style st = {none ? PR_COLOR_BG
+                          : is_self(g, r, k)
+                              ? PR_COLOR_GRID
+                              : pr_canvas_ramp(shade(g, e->gbps)),
                           PR_COLOR_GRID, 0.5, 0, 0};
     char tip[300], a[48], b[48], bw[48];
 
@@ -119,7 +102,7 @@ draw_legend(struct pr_canvas *c, double x, double y, const struct grid *g)
     char b[48], text[200];
 
     for (int i = 0; i < 20; i++) {
-        struct pr_style st = {ramp(i / 19.0), PR_COLOR_NONE, 0, 0, 0};
+        struct pr_style st = {pr_canvas_ramp(i / 19.0), PR_COLOR_NONE, 0, 0, 0};
         c->ops->rect(c, x + i * 6, y, 6, 8, &st);
     }
     snprintf(text, sizeof(text),

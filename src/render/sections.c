@@ -705,10 +705,8 @@ sec_tensor_cores(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 
 #define PR_MAX_ROOFS 8 /* one per peak kind */
 
-/* The roofs the analysis chose for this run (summary "roofline"): only
- * those of the dtypes its operators ran in, each with its one label. */
-static size_t
-roofs_of(const cJSON *run, struct pr_chart_roof *roofs, size_t cap)
+size_t
+pr_sec_roofs(const cJSON *run, struct pr_chart_roof *roofs, size_t cap)
 {
     const cJSON *r;
     size_t n = 0;
@@ -777,7 +775,7 @@ roofline_chart(const cJSON *run, size_t *n_points)
                                    pts,
                                    *n_points,
                                    roofs,
-                                   roofs_of(run, roofs, PR_MAX_ROOFS),
+                                   pr_sec_roofs(run, roofs, PR_MAX_ROOFS),
                                    isnan(gbps) ? 0 : gbps,
                                    8,
                                    legend,
