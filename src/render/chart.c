@@ -946,8 +946,10 @@ pr_chart_line(struct pr_canvas *c, const struct pr_chart_box *b,
     if (s->n_series > 1) {
         y += legend(c, b->x, y, b->w, names, nn, colors, 1) + 4;
     }
+    /* Zoomed to the data, but never to less than a tenth of the largest
+     * value: a 0.03% spread drawn edge to edge reads as a straggler. */
     if (s->y_max < 0 && any && ymin > 0)
-        ylo = ymax > ymin ? fmax(0, ymin - (ymax - ymin) * 0.1) : ymin * 0.9;
+        ylo = fmax(0, fmin(ymin - (ymax - ymin) * 0.1, ymax * 0.9));
     axis_linear(&ay, s->y_unit, ylo,
                 s->y_max > 0 ? s->y_max
                 : ylo > 0    ? ymax + (ymax - ylo) * 0.08

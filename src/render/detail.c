@@ -165,9 +165,12 @@ choose(const cJSON *summary, const char *spec)
         long idx = run_of(summary, w);
         snprintf(why, sizeof(why), "%s%s",
                  is_rank_word(w, &(int64_t){0}) ? "rank " : "", w);
-        if (idx < 0 || idx >= (long)pr_sget_len(runs))
-            ok = cJSON_AddItemToArray(missing, cJSON_CreateString(why));
-        else if (pr_sget_len(list) < 64) /* v[] below holds 64 */
+        if (idx < 0 || idx >= (long)pr_sget_len(runs)) {
+            /* rank 0 of the default is "when there is one": only ranks
+             * the user asked for are reported missing */
+            if (strcmp(spec, PR_DETAIL_DEFAULT) != 0)
+                ok = cJSON_AddItemToArray(missing, cJSON_CreateString(why));
+        } else if (pr_sget_len(list) < 64) /* v[] below holds 64 */
             ok = note_run(list, runs, idx, why);
     }
     /* in the summary's order, whatever the order of the words */

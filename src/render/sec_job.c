@@ -165,6 +165,9 @@ heat_chart(const cJSON *hm)
         pr_fig_chart_free(ch);
         return NULL;
     }
+    /* The ramp spans at least a tenth of the longest step, so that steps
+     * equal within noise are drawn in (nearly) one colour. */
+    h->lo = fmax(0, fmin(h->lo, h->hi * 0.9));
     ch->spec = h;
     return ch;
 }

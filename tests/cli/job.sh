@@ -81,6 +81,17 @@ check "  and writes nothing" [ ! -e "$W/x.html" ]
 "$PR_BIN" -q --input "$W/run" --html "$W/m.html" --detail-ranks 3,99
 check "a rank not in the job is said, not fatal" grep -q 'not in this job: rank 99' "$W/m.html"
 
+# the default's rank 0 means "when there is one": two GPUs of one process
+# (no rank ids) are not told that rank 0 is missing
+NSYS=$PR_SHARED/traces/nsys/mfu_2gpu_after.sqlite
+if [ -f "$NSYS" ]; then
+    "$PR_BIN" -q --input "$NSYS" --html "$W/n.html"
+    check "no ranks: the default names no missing rank" \
+        sh -c "grep -q 'Full detail below for 2 of 2' '$W/n.html' && ! grep -q 'not in this job' '$W/n.html'"
+else
+    skip "no ranks: the default names no missing rank" "no ../shared nsys sample"
+fi
+
 "$PR_BIN" -q --input "$PR_SRCDIR/examples/resnet_like.pt.trace.json.gz" \
     --json "$W/one.json" --html "$W/one.html"
 check "one process: job is null" grep -q '"job":[[:space:]]*null' "$W/one.json"
