@@ -30,7 +30,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "profreport/devices.h"
 #include "profreport/error.h"
+#include "profreport/ops.h"
 #include "profreport/trace.h"
 #include "profreport/tree.h"
 
@@ -50,11 +52,23 @@
     "their sequence numbers (it starts after the forward pass): record "       \
     "whole steps to see layers."
 
+/* What the pass reads: the tree, and the C rows the roofline pass filled
+ * (no summary JSON is read back).  All borrowed. */
+struct pr_layers_in {
+    const struct pr_trace *t;
+    const struct pr_tree *tree;
+    const struct pr_op_rows *by_shape;    /* operators_by_shape, rated */
+    const struct pr_device_rows *devices; /* with their peaks */
+    /* the device of runs[].roofline (pr_roofline_out.device); NULL: the
+     * first of devices */
+    const struct pr_device_row *device;
+};
+
 /* Fill runs[].layers and runs[].layer_view of `run`.  Runs after
- * pr_roofline_fill (it reads operators_by_shape's FLOPs and bytes and the
- * devices' peaks) while the tree of t is alive.  PR_E_NOMEM only. */
-PR_NODISCARD enum pr_status pr_layers_fill(const struct pr_trace *t,
-                                           const struct pr_tree *tree,
+ * pr_roofline_run (it reads the operators_by_shape rows' FLOPs and bytes
+ * and the devices' peaks) while the tree of t is alive.  Its scratch is
+ * freed before it returns.  PR_E_NOMEM only. */
+PR_NODISCARD enum pr_status pr_layers_fill(const struct pr_layers_in *in,
                                            cJSON *run, struct pr_error *err);
 
 #endif

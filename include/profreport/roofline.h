@@ -44,6 +44,9 @@ struct pr_roofline_in {
 struct pr_roofline_out {
     cJSON *tensor_cores;
     cJSON *roofline; /* null when no operator is held to a known roof */
+    /* the row of in->devices that roofline.device names; NULL when
+     * roofline is null */
+    const struct pr_device_row *device;
 };
 
 /* Fill the rows' peaks and rates and build out.  Errors: PR_E_NOMEM;

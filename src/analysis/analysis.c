@@ -216,6 +216,7 @@ struct tables {
     struct pr_device_rows devs;
     struct pr_ops ops;
     struct pr_kernel_refs kernels;
+    const struct pr_device_row *roof_dev; /* pr_roofline_out.device */
     /* The plugin's TC-eligible kernel share (10.5), which the enable_amp
      * recommendation quotes; the roofline pass shows the same figure, so
      * the two never disagree.  NaN without kernels. */
@@ -269,6 +270,7 @@ fill_roofline(const struct pr_trace *t, const struct pr_analysis_opts *o,
     st = pr_roofline_run(&in, o, &out, err);
     if (st != PR_OK)
         return st;
+    tb->roof_dev = out.device;
     st = pr_devices_emit(&tb->devs, &a, err);
     if (st == PR_OK)
         st = put(run, "devices", a, err);
@@ -292,6 +294,20 @@ fill_roofline(const struct pr_trace *t, const struct pr_analysis_opts *o,
     cJSON_Delete(out.tensor_cores);
     cJSON_Delete(out.roofline);
     return st;
+}
+
+static enum pr_status
+fill_layers(const struct pr_trace *t, const struct pr_tree *tree,
+            const struct tables *tb, cJSON *run, struct pr_error *err)
+{
+    struct pr_layers_in in;
+
+    in.t = t;
+    in.tree = tree;
+    in.by_shape = &tb->ops.by_shape;
+    in.devices = &tb->devs;
+    in.device = tb->roof_dev;
+    return pr_layers_fill(&in, run, err);
 }
 
 static enum pr_status
@@ -349,10 +365,10 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
         st = pr_modules_fill(t, &tree, run, err);
     if (st == PR_OK)
         st = fill_roofline(t, o, &tb, run, err);
-    tables_free(&tb);
-    /* layers read the roofline's FLOPs and peaks and the tree's nodes */
+    /* layers read the roofline's rows and the tree's nodes */
     if (st == PR_OK)
-        st = pr_layers_fill(t, &tree, run, err);
+        st = fill_layers(t, &tree, &tb, run, err);
+    tables_free(&tb);
     /* The tree is the largest thing an analysis holds; the communication
      * pass reads the trace and the steps instead. */
     pr_tree_free(&tree);

@@ -3,7 +3,14 @@
  * around it, each root sums its nodes' time and the FLOPs and bytes of
  * its outermost counted operators, backward roots join their layer by
  * sequence number, and layers of one name and input shapes become one
- * row with its place on the roofline. */
+ * row with its place on the roofline.
+ *
+ * Memory (issue #17): the pass runs beside the op tree, so it keeps no
+ * record per node or per root.  Three walks: the sequence numbers of the
+ * backward roots; the layers, in the order they ran, each folded into its
+ * row as it ends (only a layer with backward roots keeps a small record
+ * for them); the backward roots, in time order, each folded into its
+ * layer's record as it ends. */
 #include "config.h"
 
 #include <math.h>
@@ -22,11 +29,13 @@
 
 #include "internal.h"
 
-#define NO_PART UINT32_MAX
 #define NO_NODE UINT32_MAX
+#define NO_SLOT UINT32_MAX
 #define MAX_BWD_NAMES 3 /* backward root names a row lists */
-#define STOP_FLOPS 1u   /* stop[]: FLOPs counted at or above this node */
-#define STOP_BYTES 2u   /* stop[]: bytes counted at or above this node */
+#define STOP_FLOPS 1u   /* FLOPs counted at or above this node */
+#define STOP_BYTES 2u   /* bytes counted at or above this node */
+#define UNKNOWN_F 1u    /* part: a node with kernels and no FLOP count */
+#define UNKNOWN_B 2u    /* part: ... and no byte count */
 
 /* One operators_by_shape row, per call; NaN unknown. */
 struct cost {
@@ -35,34 +44,51 @@ struct cost {
     const char *mark;      /* the row's roofline_mark; borrowed, NULL */
 };
 
-/* What the nodes of one root (or of several, summed) add up to. */
+/* What the nodes of one root (or of several, summed) add up to.  The FLOPs
+ * of its top node are not kept: they are that node's cost. */
 struct part {
     double flops, bytes;               /* counted; NaN once unknown */
-    const char *flops_src, *bytes_src; /* static or borrowed; "mixed" */
-    size_t unknown_f, unknown_b;       /* nodes with kernels, no count */
     int64_t dev_ns, host_ns, tc_ns;    /* self times of its nodes */
+    const char *flops_src, *bytes_src; /* static or borrowed; "mixed" */
     uint32_t top;                      /* counted node with most FLOPs */
-    double top_flops;
+    unsigned char unknown;             /* UNKNOWN_* */
 };
 
-/* A layer or backward root: a tree node and what its nodes add up to. */
-struct root {
-    uint32_t node;
-    int bwd;
-    struct part own;
-    struct part back;              /* a layer: its backward roots, summed */
-    size_t n_back;                 /* a layer: how many */
-    uint32_t names[MAX_BWD_NAMES]; /* a layer: its backward root names */
+/* A layer with backward roots, until they are all read: its forward is
+ * in its row already.  96 bytes. */
+struct layer {
+    struct part back;            /* its backward roots, summed */
+    double est_flops, est_bytes; /* a backward of unknown count: twice the
+                                    forward's, or NaN */
+    uint32_t row;
+    uint32_t names[MAX_BWD_NAMES]; /* its backward root names */
+};
+
+/* A sequence number of backward roots: how many carry it, and the layer
+ * (slot in ctx.layers) that claimed it. */
+struct seq {
+    int64_t seq;
+    uint32_t n_bwd, slot;
 };
 
 /* One row: the layers of one (name, input shapes). */
 struct row {
     const char *name, *shapes; /* borrowed from the trace */
-    uint32_t first;            /* root index of its first layer */
+    uint32_t first;            /* node of its first layer */
     size_t calls, bwd_calls;
     struct part fwd, back;
     uint32_t names[MAX_BWD_NAMES];
 };
+
+/* A node on the walk's path, and what its children inherit. */
+struct frame {
+    uint32_t node;
+    uint32_t kid;       /* children still to visit, the last first */
+    unsigned char stop; /* STOP_* */
+    unsigned char own;  /* the layer walk: OWN_* */
+};
+
+enum { OWN_NONE, OWN_LAYER };
 
 struct ctx {
     const struct pr_trace *t;   /* borrowed */
@@ -71,14 +97,23 @@ struct ctx {
     size_t n_costs;
     struct pr_idmap by_op; /* (name id, dims id) -> costs index */
     uint32_t empty;        /* id of "[]"; PR_STR_NONE when absent */
-    uint32_t *owner;       /* owned; per node, its root; NO_PART none */
-    unsigned char *stop;   /* owned; per node, STOP_* */
-    struct root *roots;    /* owned */
-    size_t n_roots, cap_roots;
+    int has_device;        /* the trace has device events */
+    struct seq *seqs;      /* owned; by seq */
+    size_t n_seqs;
+    struct layer *layers; /* owned */
+    size_t n_slots, cap_slots;
     struct row *rows; /* owned */
     size_t n_rows, cap_rows;
+    struct pr_idmap row_ids; /* (name id, dims id) -> rows index */
+    struct frame *stack;     /* owned */
+    size_t cap_stack;
+    struct pr_op_inputs *in; /* owned; op_cost() scratch */
+    /* the root being walked: its node, its part, a layer's slot (NO_SLOT
+     * before it claims a sequence number) and backward roots */
+    uint32_t cur_node, cur_slot;
+    struct part cur;
+    size_t cur_back;
     size_t n_layers, n_bwd, n_unpaired;
-    int has_device; /* the trace has device events */
 };
 
 /* ---- operators ---------------------------------------------------------- */
@@ -108,10 +143,10 @@ is_forward(const struct pr_op_info *op)
 /* A backward op not inside a backward op of its sequence number: the
  * evaluate_function, not the AddmmBackward0 inside it. */
 static int
-is_backward_root(const struct ctx *c, const struct pr_tree_node *nd,
-                 const struct pr_op_info *op)
+is_backward_root(const struct ctx *c, uint32_t ni)
 {
-    const struct pr_op_info *pop;
+    const struct pr_tree_node *nd = &c->tree->nodes[ni];
+    const struct pr_op_info *op = node_op(c, nd), *pop;
 
     if (!is_backward(op))
         return 0;
@@ -133,10 +168,11 @@ op_key(uint32_t name, uint32_t dims)
     return (int64_t)(((uint64_t)name << 32) | dims);
 }
 
-/* The per-call cost of node nd's operators_by_shape row; NULL none. */
+/* The per-call cost of node ni's operators_by_shape row; NULL none. */
 static const struct cost *
-cost_of(const struct ctx *c, const struct pr_tree_node *nd)
+cost_of(const struct ctx *c, uint32_t ni)
 {
+    const struct pr_tree_node *nd = &c->tree->nodes[ni];
     const struct pr_op_info *op = node_op(c, nd);
     size_t i;
 
@@ -146,52 +182,41 @@ cost_of(const struct ctx *c, const struct pr_tree_node *nd)
     return i == PR_NONE ? NULL : &c->costs[i];
 }
 
+/* The FLOPs of a part's top node (counted, so known). */
 static double
-num(const cJSON *o, const char *key)
+top_flops(const struct ctx *c, const struct part *p)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    return cost_of(c, p->top)->flops;
 }
 
-static const char *
-str(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-/* operators_by_shape per call, by the trace's string ids of its name and
- * shapes; 0 on out-of-memory. */
+/* operators_by_shape per call, from the roofline pass's rows, by the
+ * trace's string ids of their name and shapes; 0 on out-of-memory. */
 static int
-index_costs(struct ctx *c, const cJSON *run)
+index_costs(struct ctx *c, const struct pr_op_rows *rows)
 {
-    const cJSON *rows =
-        cJSON_GetObjectItemCaseSensitive(run, "operators_by_shape");
-    size_t n = (size_t)cJSON_GetArraySize(rows);
-    const cJSON *r;
+    size_t i;
 
-    c->costs = calloc(n ? n : 1, sizeof(*c->costs));
+    c->costs = calloc(rows->n ? rows->n : 1, sizeof(*c->costs));
     if (!c->costs)
         return 0;
-    cJSON_ArrayForEach(r, rows)
-    {
-        const char *name = str(r, "name"), *dims = str(r, "input_shapes");
-        double calls = num(r, "calls");
+    for (i = 0; i < rows->n; i++) {
+        const struct pr_op_row *r = &rows->v[i];
+        double calls = (double)r->calls;
+        int set = r->rate.set;
         uint32_t ni, di;
         struct cost *k = &c->costs[c->n_costs];
 
-        if (!name || !dims || !(calls > 0))
+        if (!r->name || !r->shapes || r->calls == 0)
             continue;
-        ni = pr_strtab_find(c->t->strs, name, strlen(name));
-        di = pr_strtab_find(c->t->strs, dims, strlen(dims));
+        ni = pr_strtab_find(c->t->strs, r->name, strlen(r->name));
+        di = pr_strtab_find(c->t->strs, r->shapes, strlen(r->shapes));
         if (ni == PR_STR_NONE || di == PR_STR_NONE)
             continue;
-        k->flops = num(r, "flops") / calls; /* NaN stays NaN */
-        k->bytes = num(r, "bytes") / calls;
-        k->flops_src = str(r, "flops_source");
-        k->mark = str(r, "roofline_mark");
+        /* as the row is written: null unless known and finite */
+        k->flops = set && isfinite(r->rate.flops) ? r->rate.flops / calls : NAN;
+        k->bytes = set && isfinite(r->rate.bytes) ? r->rate.bytes / calls : NAN;
+        k->flops_src = set ? r->rate.flops_src : NULL;
+        k->mark = set ? r->rate.mark : NULL;
         if (pr_idmap_put(&c->by_op, op_key(ni, di), c->n_costs++, NULL) !=
             PR_OK)
             return 0;
@@ -220,62 +245,19 @@ part_init(struct part *p)
 
 /* dst += src: counts, times and the busiest counted node. */
 static void
-part_add(struct part *dst, const struct part *src)
+part_add(const struct ctx *c, struct part *dst, const struct part *src)
 {
     dst->flops += src->flops; /* NaN is sticky */
     dst->bytes += src->bytes;
     dst->flops_src = merge_src(dst->flops_src, src->flops_src);
     dst->bytes_src = merge_src(dst->bytes_src, src->bytes_src);
-    dst->unknown_f += src->unknown_f;
-    dst->unknown_b += src->unknown_b;
+    dst->unknown |= src->unknown;
     dst->dev_ns = pr_sat_add_i64(dst->dev_ns, src->dev_ns);
     dst->host_ns = pr_sat_add_i64(dst->host_ns, src->host_ns);
     dst->tc_ns = pr_sat_add_i64(dst->tc_ns, src->tc_ns);
     if (src->top != NO_NODE &&
-        (dst->top == NO_NODE || src->top_flops > dst->top_flops)) {
+        (dst->top == NO_NODE || top_flops(c, src) > top_flops(c, dst)))
         dst->top = src->top;
-        dst->top_flops = src->top_flops;
-    }
-}
-
-/* A new root at node ni; NO_PART on out-of-memory. */
-static uint32_t
-new_root(struct ctx *c, uint32_t ni, int bwd)
-{
-    struct root *r;
-
-    if (c->n_roots >= NO_PART - 1 ||
-        pr_grow((void **)&c->roots, &c->cap_roots, c->n_roots + 1,
-                sizeof(*c->roots)) != PR_OK)
-        return NO_PART;
-    r = &c->roots[c->n_roots];
-    memset(r, 0, sizeof(*r));
-    r->node = ni;
-    r->bwd = bwd;
-    part_init(&r->own);
-    part_init(&r->back);
-    return (uint32_t)c->n_roots++;
-}
-
-/* ---- nodes -------------------------------------------------------------- */
-
-/* Whose node ni is: a backward root or a top-level forward op starts a
- * root, anything else belongs to its parent's.  0 on out-of-memory. */
-static int
-assign(struct ctx *c, uint32_t ni)
-{
-    const struct pr_tree_node *nd = &c->tree->nodes[ni];
-    const struct pr_op_info *op = node_op(c, nd);
-    uint32_t up = nd->parent == PR_TREE_NONE ? NO_PART : c->owner[nd->parent];
-
-    c->owner[ni] = up;
-    if (is_backward_root(c, nd, op))
-        c->owner[ni] = new_root(c, ni, 1);
-    else if (up == NO_PART && is_forward(op))
-        c->owner[ni] = new_root(c, ni, 0);
-    else
-        return 1;
-    return c->owner[ni] != NO_PART;
 }
 
 /* A node that did work on the device (or, in a trace without device
@@ -287,36 +269,27 @@ did_work(const struct ctx *c, const struct pr_tree_node *nd)
     return nd->device_self_ns > 0 || (!c->has_device && nd->n_kids == 0);
 }
 
-/* Node ni's times into its root, and its FLOPs and bytes unless an
- * operator above it in the same root counted them already. */
-static void
-count(struct ctx *c, uint32_t ni)
+/* Node ni's times into part p, and its FLOPs and bytes unless an operator
+ * above it in the same root counted them already (stop, its parent's);
+ * returns node ni's stop. */
+static unsigned
+count(const struct ctx *c, struct part *p, uint32_t ni, unsigned stop)
 {
     const struct pr_tree_node *nd = &c->tree->nodes[ni];
-    const struct cost *k = cost_of(c, nd);
-    uint32_t up = nd->parent;
-    unsigned stop = 0;
-    struct part *p;
+    const struct cost *k = cost_of(c, ni);
 
-    if (c->owner[ni] == NO_PART)
-        return;
-    p = &c->roots[c->owner[ni]].own;
-    if (up != PR_TREE_NONE && c->owner[up] == c->owner[ni])
-        stop = c->stop[up];
     p->dev_ns = pr_sat_add_i64(p->dev_ns, nd->device_self_ns);
     p->host_ns = pr_sat_add_i64(p->host_ns, nd->host_self_ns);
     p->tc_ns = pr_sat_add_i64(p->tc_ns, pr_tree_tc_self(c->tree, nd));
     if (nd->is_operator && !(stop & STOP_FLOPS)) {
         if (k && isfinite(k->flops)) {
+            if (p->top == NO_NODE || k->flops > top_flops(c, p))
+                p->top = ni;
             p->flops += k->flops;
             p->flops_src = merge_src(p->flops_src, k->flops_src);
             stop |= STOP_FLOPS;
-            if (p->top == NO_NODE || k->flops > p->top_flops) {
-                p->top = ni;
-                p->top_flops = k->flops;
-            }
         } else if (did_work(c, nd)) {
-            p->unknown_f++;
+            p->unknown |= UNKNOWN_F;
         }
     }
     if (nd->is_operator && !(stop & STOP_BYTES)) {
@@ -325,25 +298,113 @@ count(struct ctx *c, uint32_t ni)
             p->bytes_src = merge_src(p->bytes_src, k->flops_src);
             stop |= STOP_BYTES;
         } else if (did_work(c, nd)) {
-            p->unknown_b++;
+            p->unknown |= UNKNOWN_B;
         }
     }
-    c->stop[ni] = (unsigned char)stop;
+    return stop;
 }
 
-/* Parents before children: reverse post-order.  0 on out-of-memory. */
+/* ---- walks -------------------------------------------------------------- */
+
+/* enter: 1 to visit the node's children, 0 to skip them, -1 on
+ * out-of-memory; leave: 0 on out-of-memory. */
+typedef int (*enter_fn)(struct ctx *c, const struct frame *up, struct frame *f);
+typedef int (*leave_fn)(struct ctx *c, const struct frame *f);
+
 static int
-walk_nodes(struct ctx *c)
+push(struct ctx *c, size_t depth, uint32_t ni, enter_fn enter)
+{
+    struct frame *f;
+    int r;
+
+    if (pr_grow((void **)&c->stack, &c->cap_stack, depth + 1,
+                sizeof(*c->stack)) != PR_OK)
+        return -1;
+    f = &c->stack[depth];
+    memset(f, 0, sizeof(*f));
+    f->node = ni;
+    r = enter(c, depth > 0 ? &c->stack[depth - 1] : NULL, f);
+    if (r > 0)
+        f->kid = c->tree->nodes[ni].n_kids;
+    return r;
+}
+
+/* Node top's subtree, parents first and children last to first: the
+ * reverse of the tree's post-order, the order the layers are defined
+ * in.  A node whose enter() says 0 is left, with its subtree, unvisited
+ * (and not left).  0 on out-of-memory. */
+static int
+walk(struct ctx *c, uint32_t top, enter_fn enter, leave_fn leave)
+{
+    int r = push(c, 0, top, enter);
+    size_t depth = r > 0 ? 1 : 0;
+
+    while (r >= 0 && depth > 0) {
+        struct frame *f = &c->stack[depth - 1];
+        const struct pr_tree_node *nd = &c->tree->nodes[f->node];
+
+        if (f->kid == 0) {
+            if (leave && !leave(c, f))
+                return 0;
+            depth--;
+            continue;
+        }
+        r = push(c, depth, pr_tree_kids(c->tree, nd)[--f->kid], enter);
+        if (r > 0)
+            depth++;
+    }
+    return r >= 0;
+}
+
+/* ---- backward roots' sequence numbers ----------------------------------- */
+
+static int
+cmp_seqs(const void *a, const void *b)
+{
+    const struct seq *x = a, *y = b;
+
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The sequence numbers of the backward roots, each once, with how many
+ * carry it; 0 on out-of-memory. */
+static int
+collect_seqs(struct ctx *c)
 {
     const struct pr_tree *tr = c->tree;
-    size_t i;
+    size_t i, n = 0, cap = 0;
 
-    for (i = tr->n_post; i > 0; i--) {
-        if (!assign(c, tr->post[i - 1]))
+    for (i = 0; i < tr->n_post; i++) {
+        uint32_t ni = tr->post[i];
+
+        if (!is_backward_root(c, ni))
+            continue;
+        if (pr_grow((void **)&c->seqs, &cap, n + 1, sizeof(*c->seqs)) != PR_OK)
             return 0;
-        count(c, tr->post[i - 1]);
+        c->seqs[n].seq = node_op(c, &tr->nodes[ni])->seq;
+        c->seqs[n].n_bwd = 1;
+        c->seqs[n++].slot = NO_SLOT;
+    }
+    if (n > 1)
+        qsort(c->seqs, n, sizeof(*c->seqs), cmp_seqs);
+    for (i = 0; i < n; i++) {
+        if (c->n_seqs > 0 && c->seqs[c->n_seqs - 1].seq == c->seqs[i].seq)
+            c->seqs[c->n_seqs - 1].n_bwd++;
+        else
+            c->seqs[c->n_seqs++] = c->seqs[i];
     }
     return 1;
+}
+
+static struct seq *
+find_seq(const struct ctx *c, int64_t seq)
+{
+    struct seq key;
+
+    key.seq = seq;
+    if (c->n_seqs == 0)
+        return NULL;
+    return bsearch(&key, c->seqs, c->n_seqs, sizeof(*c->seqs), cmp_seqs);
 }
 
 /* ---- layers ------------------------------------------------------------- */
@@ -370,56 +431,10 @@ no_names(uint32_t *names)
         names[i] = PR_STR_NONE;
 }
 
-/* Each backward root joins the layer of the forward operator with its
- * sequence number: the last one in post-order, the op that made the
- * autograd node (ops before it in the same layer share its number).
- * 0 on out-of-memory. */
-static int
-pair_roots(struct ctx *c)
-{
-    const struct pr_tree *tr = c->tree;
-    struct pr_idmap fwd = {0}; /* sequence number -> layer root */
-    size_t i, f;
-    int ok = 1;
-
-    for (i = 0; i < c->n_roots; i++)
-        no_names(c->roots[i].names);
-    for (i = 0; i < tr->n_post && ok; i++) {
-        uint32_t ni = tr->post[i], o = c->owner[ni];
-        const struct pr_op_info *op = node_op(c, &tr->nodes[ni]);
-
-        if (o != NO_PART && !c->roots[o].bwd && is_forward(op))
-            ok = pr_idmap_put(&fwd, op->seq, o, NULL) == PR_OK;
-    }
-    /* roots were made in reverse post-order: backwards, they come in
-     * time order, so a row names its backward ops as they ran */
-    for (i = c->n_roots; i > 0 && ok; i--) {
-        const struct root *b = &c->roots[i - 1];
-        const struct pr_tree_node *bn = &tr->nodes[b->node];
-        struct root *l;
-
-        if (!b->bwd)
-            continue;
-        c->n_bwd++;
-        f = pr_idmap_get(&fwd, node_op(c, bn)->seq);
-        if (f == PR_NONE) {
-            c->n_unpaired++;
-            continue;
-        }
-        l = &c->roots[f];
-        part_add(&l->back, &b->own);
-        l->n_back++;
-        add_name(l->names, bn->name);
-    }
-    pr_idmap_free(&fwd);
-    return ok;
-}
-
 /* What flops.c makes of node ni's operator (class PR_OPC_OTHER and dtype
- * unknown: nothing).  `in` is scratch. */
+ * unknown: nothing). */
 static void
-op_cost(const struct ctx *c, uint32_t ni, struct pr_op_inputs *in,
-        struct pr_op_cost *cost)
+op_cost(const struct ctx *c, uint32_t ni, struct pr_op_cost *cost)
 {
     const struct pr_op_info *op =
         ni == NO_NODE ? NULL : node_op(c, &c->tree->nodes[ni]);
@@ -432,9 +447,9 @@ op_cost(const struct ctx *c, uint32_t ni, struct pr_op_inputs *in,
     if (op == NULL)
         return;
     pr_shapes_get(c->t, op->input_dims, op->input_types, op->concrete_inputs,
-                  in);
+                  c->in);
     call.name = pr_trace_str(c->t, c->tree->nodes[ni].name);
-    call.in = in;
+    call.in = c->in;
     call.trace_flops = op->flops;
     if (pr_flops_estimate(&call, cost, &e) != PR_OK)
         cost->cls = PR_OPC_OTHER;
@@ -448,92 +463,218 @@ twice_forward(enum pr_op_class cls)
     return cls == PR_OPC_GEMM || cls == PR_OPC_CONV;
 }
 
-/* One layer's parts as they count: a part with an unknown node is
- * unknown, except a matmul or convolution backward, estimated as twice
- * its forward. */
-static void
-settle(const struct root *l, int twice, struct part *fwd, struct part *bwd)
-{
-    *fwd = l->own;
-    *bwd = l->back;
-    if (fwd->unknown_f > 0) {
-        fwd->flops = NAN;
-        fwd->flops_src = NULL;
-    }
-    if (fwd->unknown_b > 0) {
-        fwd->bytes = NAN;
-        fwd->bytes_src = NULL;
-    }
-    if (bwd->unknown_f > 0) {
-        bwd->flops = twice && isfinite(fwd->flops) ? 2.0 * fwd->flops : NAN;
-        bwd->flops_src = isfinite(bwd->flops) ? PR_LAYERS_ESTIMATED : NULL;
-    }
-    if (bwd->unknown_b > 0) {
-        bwd->bytes = twice && isfinite(fwd->bytes) ? 2.0 * fwd->bytes : NAN;
-        bwd->bytes_src = isfinite(bwd->bytes) ? PR_LAYERS_ESTIMATED : NULL;
-    }
-}
-
-/* The row of layer l (created on first sight); NULL on out-of-memory. */
+/* The row of the layer at node ni (created on first sight); NULL on
+ * out-of-memory. */
 static struct row *
-row_of(struct ctx *c, struct pr_idmap *ids, size_t l)
+row_of(struct ctx *c, uint32_t ni)
 {
-    const struct pr_tree_node *nd = &c->tree->nodes[c->roots[l].node];
+    const struct pr_tree_node *nd = &c->tree->nodes[ni];
     uint32_t dims = dims_of(c, node_op(c, nd));
-    size_t i = pr_idmap_get(ids, op_key(nd->name, dims));
+    size_t i = pr_idmap_get(&c->row_ids, op_key(nd->name, dims));
     struct row *r;
 
     if (i != PR_NONE)
         return &c->rows[i];
     if (pr_grow((void **)&c->rows, &c->cap_rows, c->n_rows + 1,
                 sizeof(*c->rows)) != PR_OK ||
-        pr_idmap_put(ids, op_key(nd->name, dims), c->n_rows, NULL) != PR_OK)
+        pr_idmap_put(&c->row_ids, op_key(nd->name, dims), c->n_rows, NULL) !=
+            PR_OK)
         return NULL;
     r = &c->rows[c->n_rows++];
     memset(r, 0, sizeof(*r));
     r->name = pr_trace_str(c->t, nd->name);
     r->shapes = dims == PR_STR_NONE ? "[]" : pr_trace_str(c->t, dims);
-    r->first = (uint32_t)l;
+    r->first = ni;
     part_init(&r->fwd);
     part_init(&r->back);
     no_names(r->names);
     return r;
 }
 
-/* Layers of one (name, input shapes) into one row; 0 on out-of-memory. */
+/* A record for the layer being walked; 0 on out-of-memory. */
 static int
-make_rows(struct ctx *c)
+new_slot(struct ctx *c)
 {
-    struct pr_idmap ids = {0};
-    struct pr_op_inputs *in = malloc(sizeof(*in));
-    size_t i, k;
-    int ok = in != NULL;
+    struct layer *l;
 
-    for (i = 0; i < c->n_roots && ok; i++) {
-        const struct root *l = &c->roots[i];
-        struct part fwd, bwd;
-        struct pr_op_cost cost;
+    if (c->n_slots >= NO_SLOT ||
+        pr_grow((void **)&c->layers, &c->cap_slots, c->n_slots + 1,
+                sizeof(*c->layers)) != PR_OK)
+        return 0;
+    l = &c->layers[c->n_slots];
+    memset(l, 0, sizeof(*l));
+    part_init(&l->back);
+    l->est_flops = l->est_bytes = NAN;
+    l->row = NO_SLOT;
+    no_names(l->names);
+    c->cur_slot = (uint32_t)c->n_slots++;
+    return 1;
+}
+
+/* A forward op of the layer being walked claims its sequence number for
+ * it, unless an op walked before did: the last in post-order wins, the op
+ * that made the autograd node (ops before it in the same layer share its
+ * number).  0 on out-of-memory. */
+static int
+claim(struct ctx *c, const struct pr_op_info *op)
+{
+    struct seq *s = is_forward(op) ? find_seq(c, op->seq) : NULL;
+
+    if (s == NULL || s->slot != NO_SLOT)
+        return 1;
+    if (c->cur_slot == NO_SLOT && !new_slot(c))
+        return 0;
+    s->slot = c->cur_slot;
+    c->cur_back += s->n_bwd;
+    return 1;
+}
+
+/* Whose the node is: a top-level forward op starts a layer, anything else
+ * below one is the layer's; a backward root's subtree is left to
+ * walk_backward(). */
+static int
+enter_layer(struct ctx *c, const struct frame *up, struct frame *f)
+{
+    const struct pr_op_info *op = node_op(c, &c->tree->nodes[f->node]);
+    int in_layer = up != NULL && up->own == OWN_LAYER;
+
+    if (is_backward_root(c, f->node))
+        return 0;
+    if (!in_layer && is_forward(op)) {
+        c->cur_node = f->node;
+        c->cur_slot = NO_SLOT;
+        c->cur_back = 0;
+        part_init(&c->cur);
+    } else if (!in_layer) {
+        return 1;
+    }
+    f->own = OWN_LAYER;
+    f->stop =
+        (unsigned char)count(c, &c->cur, f->node, in_layer ? up->stop : 0u);
+    return claim(c, op) ? 1 : -1;
+}
+
+/* The layer walked, when it has backward roots, into its row: its
+ * forward as it counts (unknown once a node's count is), and what an
+ * unknown backward count is estimated as: twice the forward's for a
+ * matmul or convolution.  0 on out-of-memory. */
+static int
+leave_layer(struct ctx *c, const struct frame *f)
+{
+    struct part fwd = c->cur;
+    struct pr_op_cost cost;
+    struct layer *l;
+    struct row *r;
+    int twice;
+
+    if (f->own != OWN_LAYER || f->node != c->cur_node || c->cur_slot == NO_SLOT)
+        return 1;
+    if ((r = row_of(c, c->cur_node)) == NULL)
+        return 0;
+    op_cost(c, fwd.top, &cost);
+    twice = twice_forward(cost.cls);
+    if (fwd.unknown & UNKNOWN_F) {
+        fwd.flops = NAN;
+        fwd.flops_src = NULL;
+    }
+    if (fwd.unknown & UNKNOWN_B) {
+        fwd.bytes = NAN;
+        fwd.bytes_src = NULL;
+    }
+    part_add(c, &r->fwd, &fwd);
+    r->calls++;
+    r->bwd_calls += c->cur_back;
+    c->n_layers++;
+    l = &c->layers[c->cur_slot];
+    l->row = (uint32_t)(r - c->rows);
+    l->est_flops = twice && isfinite(fwd.flops) ? 2.0 * fwd.flops : NAN;
+    l->est_bytes = twice && isfinite(fwd.bytes) ? 2.0 * fwd.bytes : NAN;
+    return 1;
+}
+
+/* The layers in the order their roots were defined: the reverse of the
+ * tree's post-order, threads last to first.  0 on out-of-memory. */
+static int
+walk_layers(struct ctx *c)
+{
+    size_t r;
+
+    for (r = c->tree->n_roots; r > 0; r--) {
+        if (!walk(c, c->tree->roots[r - 1], enter_layer, leave_layer))
+            return 0;
+    }
+    return 1;
+}
+
+/* A backward root's own nodes: not those of a backward root inside it. */
+static int
+enter_backward(struct ctx *c, const struct frame *up, struct frame *f)
+{
+    if (up != NULL && is_backward_root(c, f->node))
+        return 0;
+    f->stop = (unsigned char)count(c, &c->cur, f->node, up ? up->stop : 0u);
+    return 1;
+}
+
+/* Each backward root, in time order (post-order), into the layer that
+ * claimed its sequence number.  0 on out-of-memory. */
+static int
+walk_backward(struct ctx *c)
+{
+    const struct pr_tree *tr = c->tree;
+    size_t i;
+
+    for (i = 0; i < tr->n_post; i++) {
+        uint32_t ni = tr->post[i];
+        const struct seq *s;
+        struct layer *l;
+
+        if (!is_backward_root(c, ni))
+            continue;
+        c->n_bwd++;
+        s = find_seq(c, node_op(c, &tr->nodes[ni])->seq);
+        if (s == NULL || s->slot == NO_SLOT) {
+            c->n_unpaired++;
+            continue;
+        }
+        part_init(&c->cur);
+        if (!walk(c, ni, enter_backward, NULL))
+            return 0;
+        l = &c->layers[s->slot];
+        part_add(c, &l->back, &c->cur);
+        add_name(l->names, tr->nodes[ni].name);
+    }
+    return 1;
+}
+
+/* The layers' backward parts as they count, into their rows in layer
+ * order: unknown once a node's count is, but for the estimate. */
+static void
+fold_backward(struct ctx *c)
+{
+    size_t i, k;
+
+    for (i = 0; i < c->n_slots; i++) {
+        const struct layer *l = &c->layers[i];
+        struct part bwd = l->back;
         struct row *r;
 
-        if (l->bwd || l->n_back == 0)
-            continue;
-        r = row_of(c, &ids, i);
-        if (!(ok = r != NULL))
-            break;
-        op_cost(c, l->own.top, in, &cost);
-        settle(l, twice_forward(cost.cls), &fwd, &bwd);
-        part_add(&r->fwd, &fwd);
-        part_add(&r->back, &bwd);
-        r->calls++;
-        r->bwd_calls += l->n_back;
-        c->n_layers++;
+        if (l->row == NO_SLOT)
+            continue; /* cannot happen: every claiming layer ends */
+        r = &c->rows[l->row];
+        if (bwd.unknown & UNKNOWN_F) {
+            bwd.flops = l->est_flops;
+            bwd.flops_src = isfinite(bwd.flops) ? PR_LAYERS_ESTIMATED : NULL;
+        }
+        if (bwd.unknown & UNKNOWN_B) {
+            bwd.bytes = l->est_bytes;
+            bwd.bytes_src = isfinite(bwd.bytes) ? PR_LAYERS_ESTIMATED : NULL;
+        }
+        part_add(c, &r->back, &bwd);
         for (k = 0; k < MAX_BWD_NAMES; k++)
             if (l->names[k] != PR_STR_NONE)
                 add_name(r->names, l->names[k]);
     }
-    free(in);
-    pr_idmap_free(&ids);
-    return ok;
 }
 
 static int
@@ -555,7 +696,8 @@ cmp_rows(const void *a, const void *b)
 /* ---- the roofline ------------------------------------------------------- */
 
 /* The device the run's roofline uses (runs[].roofline.device, else the
- * first) with the peaks roofline.c gave it. */
+ * first) with the peaks roofline.c gave it, as the devices rows are
+ * written. */
 struct roof_dev {
     struct pr_peaks pk;
     int npu;
@@ -569,26 +711,23 @@ struct roof {
 };
 
 static void
-read_device(const cJSON *run, struct roof_dev *d)
+read_device(const struct pr_layers_in *in, struct roof_dev *d)
 {
-    const cJSON *roof = cJSON_GetObjectItemCaseSensitive(run, "roofline");
-    double id = num(roof, "device");
-    const cJSON *dev = NULL, *x, *tf;
+    const struct pr_device_row *dev = in->device;
     int k;
 
-    cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(run, "devices"))
-    {
-        if (!dev || num(x, "id") == id)
-            dev = x;
-        if (num(x, "id") == id)
-            break;
-    }
+    if (dev == NULL && in->devices != NULL && in->devices->n > 0)
+        dev = &in->devices->v[0];
     memset(d, 0, sizeof(*d));
-    tf = cJSON_GetObjectItemCaseSensitive(dev, "peak_tflops");
     for (k = 0; k < PR_PEAK_COUNT; k++)
-        d->pk.tflops[k] = num(tf, pr_peaks_key((enum pr_peak_kind)k));
-    d->pk.gbps = num(dev, "peak_gbps");
-    d->npu = str(dev, "kind") && strcmp(str(dev, "kind"), "npu") == 0;
+        d->pk.tflops[k] =
+            dev && dev->has_peaks && isfinite(dev->peaks.tflops[k])
+                ? dev->peaks.tflops[k]
+                : NAN;
+    d->pk.gbps = dev && dev->has_peaks && isfinite(dev->peaks.gbps)
+                     ? dev->peaks.gbps
+                     : NAN;
+    d->npu = dev && dev->kind && strcmp(dev->kind, "npu") == 0;
 }
 
 static int
@@ -604,14 +743,14 @@ is_low_precision(enum pr_dtype dt)
  * on an NPU for matrix work; the CUDA-core rate otherwise. */
 static void
 row_roof(const struct ctx *c, const struct row *r, const struct roof_dev *d,
-         struct pr_op_inputs *in, struct roof *out)
+         struct roof *out)
 {
-    uint32_t top = r->fwd.top != NO_NODE ? r->fwd.top : c->roots[r->first].node;
+    uint32_t top = r->fwd.top != NO_NODE ? r->fwd.top : r->first;
     const char *name = pr_trace_str(c->t, c->tree->nodes[top].name);
     struct pr_op_cost cost;
     int tc, matrix;
 
-    op_cost(c, top, in, &cost);
+    op_cost(c, top, &cost);
     matrix = cost.cls == PR_OPC_GEMM || cost.cls == PR_OPC_CONV ||
              cost.cls == PR_OPC_CONV_BWD || cost.cls == PR_OPC_ATTENTION;
     tc = pr_sat_add_i64(r->fwd.tc_ns, r->back.tc_ns) > 0 ||
@@ -717,10 +856,9 @@ static const char *
 row_mark(const struct ctx *c, const struct row *r, double pct)
 {
     const struct cost *f =
-        r->fwd.top == NO_NODE ? NULL : cost_of(c, &c->tree->nodes[r->fwd.top]);
-    const struct cost *b = r->back.top == NO_NODE
-                               ? NULL
-                               : cost_of(c, &c->tree->nodes[r->back.top]);
+        r->fwd.top == NO_NODE ? NULL : cost_of(c, r->fwd.top);
+    const struct cost *b =
+        r->back.top == NO_NODE ? NULL : cost_of(c, r->back.top);
 
     if (!(pct > 100.0))
         return NULL;
@@ -735,7 +873,7 @@ row_mark(const struct ctx *c, const struct row *r, double pct)
  * backward side by side. */
 static void
 emit_row(const struct ctx *c, cJSON *arr, const struct row *r,
-         const struct roof_dev *d, struct pr_op_inputs *in, int *ok)
+         const struct roof_dev *d, int *ok)
 {
     cJSON *o = pr_emit_obj(arr, NULL, ok);
     struct part all = r->fwd;
@@ -745,8 +883,8 @@ emit_row(const struct ctx *c, cJSON *arr, const struct row *r,
 
     if (!*ok)
         return;
-    row_roof(c, r, d, in, &rf);
-    part_add(&all, &r->back);
+    row_roof(c, r, d, &rf);
+    part_add(c, &all, &r->back);
     pr_emit_str(o, "name", r->name, ok);
     pr_emit_str(o, "input_shapes", r->shapes, ok);
     pr_emit_str(o, "backward", bwd_names(c, r, names, sizeof(names)), ok);
@@ -770,18 +908,16 @@ emit_row(const struct ctx *c, cJSON *arr, const struct row *r,
 
 /* runs[].layers: the top PR_LAYERS_ROWS rows; NULL on out-of-memory. */
 static cJSON *
-rows_json(const struct ctx *c, const cJSON *run)
+rows_json(const struct ctx *c, const struct pr_layers_in *in)
 {
     cJSON *arr = cJSON_CreateArray();
-    struct pr_op_inputs *in = malloc(sizeof(*in));
     struct roof_dev d;
     size_t i;
-    int ok = arr != NULL && in != NULL;
+    int ok = arr != NULL;
 
-    read_device(run, &d);
+    read_device(in, &d);
     for (i = 0; ok && i < c->n_rows && i < PR_LAYERS_ROWS; i++)
-        emit_row(c, arr, &c->rows[i], &d, in, &ok);
-    free(in);
+        emit_row(c, arr, &c->rows[i], &d, &ok);
     if (!ok) {
         cJSON_Delete(arr);
         return NULL;
@@ -829,31 +965,37 @@ view_json(const struct ctx *c)
 static int
 ctx_init(struct ctx *c, const struct pr_trace *t, const struct pr_tree *tree)
 {
-    size_t n = tree->n_nodes ? tree->n_nodes : 1, i;
-
     memset(c, 0, sizeof(*c));
     c->t = t;
     c->tree = tree;
     c->empty = pr_strtab_find(t->strs, "[]", 2);
     c->has_device = tree->n_devs > 0;
-    c->owner = malloc(n * sizeof(*c->owner));
-    c->stop = calloc(n, sizeof(*c->stop));
-    if (!c->owner || !c->stop)
-        return 0;
-    for (i = 0; i < n; i++)
-        c->owner[i] = NO_PART;
-    return 1;
+    c->in = malloc(sizeof(*c->in));
+    return c->in != NULL;
+}
+
+/* What the walks needed; the rows stay. */
+static void
+walks_free(struct ctx *c)
+{
+    free(c->seqs);
+    free(c->layers);
+    free(c->stack);
+    c->seqs = NULL;
+    c->layers = NULL;
+    c->stack = NULL;
+    c->n_seqs = c->n_slots = c->cap_slots = c->cap_stack = 0;
 }
 
 static void
 ctx_free(struct ctx *c)
 {
+    walks_free(c);
     free(c->costs);
     pr_idmap_free(&c->by_op);
-    free(c->owner);
-    free(c->stop);
-    free(c->roots);
+    pr_idmap_free(&c->row_ids);
     free(c->rows);
+    free(c->in);
 }
 
 static int
@@ -864,19 +1006,30 @@ put(cJSON *run, const char *k, cJSON *item)
     return cJSON_AddItemToObject(run, k, item);
 }
 
+/* The rows, in order; 0 on out-of-memory. */
+static int
+make_rows(struct ctx *c, const struct pr_layers_in *in)
+{
+    int ok = ctx_init(c, in->t, in->tree) && index_costs(c, in->by_shape) &&
+             collect_seqs(c) && walk_layers(c) && walk_backward(c);
+
+    if (ok)
+        fold_backward(c);
+    walks_free(c);
+    if (ok && c->n_rows > 1)
+        qsort(c->rows, c->n_rows, sizeof(*c->rows), cmp_rows);
+    return ok;
+}
+
 enum pr_status
-pr_layers_fill(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
-               struct pr_error *err)
+pr_layers_fill(const struct pr_layers_in *in, cJSON *run, struct pr_error *err)
 {
     struct ctx c;
     cJSON *rows = NULL, *view = NULL;
-    int ok = ctx_init(&c, t, tree) && index_costs(&c, run) && walk_nodes(&c) &&
-             pair_roots(&c) && make_rows(&c);
+    int ok = make_rows(&c, in);
 
     if (ok) {
-        if (c.n_rows > 1)
-            qsort(c.rows, c.n_rows, sizeof(*c.rows), cmp_rows);
-        rows = rows_json(&c, run);
+        rows = rows_json(&c, in);
         view = view_json(&c);
     }
     ctx_free(&c);

@@ -1326,6 +1326,7 @@ pr_roofline_run(const struct pr_roofline_in *in,
     struct pr_peak_table *tab = pr_peaks_table_open(o, err);
 
     out->tensor_cores = out->roofline = NULL;
+    out->device = NULL;
     if (!tab)
         return err && err->code != PR_OK ? err->code : PR_E_NOMEM;
     memset(&p, 0, sizeof(p));
@@ -1341,6 +1342,8 @@ pr_roofline_run(const struct pr_roofline_in *in,
         fill_name_rows(&p);
     if (p.ok)
         out->roofline = roofs_json(&p);
+    if (p.ok && p.main_dev && p.roofs)
+        out->device = p.main_dev->row; /* as roofs_json() names it */
     if (p.ok)
         out->tensor_cores = tensor_cores_json(&p);
     pass_free(&p);
@@ -1349,6 +1352,7 @@ pr_roofline_run(const struct pr_roofline_in *in,
         cJSON_Delete(out->roofline);
         cJSON_Delete(out->tensor_cores);
         out->tensor_cores = out->roofline = NULL;
+        out->device = NULL;
         return pr_error_set(err, PR_E_NOMEM, "out of memory (roofline)");
     }
     return PR_OK;

@@ -18,8 +18,13 @@
 #include <cmocka.h>
 
 #include "profreport/analysis.h"
+#include "profreport/devices.h"
+#include "profreport/gpu_util.h"
 #include "profreport/layers.h"
+#include "profreport/ops.h"
 #include "profreport/reader.h"
+#include "profreport/roofline.h"
+#include "profreport/tree.h"
 
 #include "testshared.h"
 #include "testtrace.h"
@@ -101,6 +106,51 @@ analyse_trace(struct pr_trace *t)
     if (pr_analysis_run(t, &o, run, &err) != PR_OK)
         fail_msg("%s", err.msg);
     return run;
+}
+
+/* The layer pass alone on the C rows of the passes before it (issue
+ * #10: no pass reads another's JSON back), into a run that holds nothing
+ * else: it must write what the whole analysis wrote into `whole`. */
+static void
+same_from_rows(const struct pr_trace *t, const cJSON *whole)
+{
+    struct pr_analysis_opts o = {0};
+    struct pr_error err = {PR_OK, ""};
+    struct pr_tree tree;
+    struct pr_ops ops;
+    struct pr_device_rows devs;
+    struct pr_roofline_in rin;
+    struct pr_roofline_out rout;
+    struct pr_layers_in lin;
+    cJSON *run = cJSON_CreateObject();
+
+    assert_non_null(run);
+    assert_int_equal(pr_tree_build(t, &tree, &err), PR_OK);
+    assert_int_equal(pr_ops_collect(t, &tree, &ops, &err), PR_OK);
+    assert_int_equal(pr_devices_collect(t, &devs, &err), PR_OK);
+    memset(&rin, 0, sizeof(rin));
+    rin.t = t;
+    rin.devices = &devs;
+    rin.ops = &ops;
+    rin.main_device = pr_gpu_util_busiest(t);
+    rin.tc_seed_pct = NAN;
+    assert_int_equal(pr_roofline_run(&rin, &o, &rout, &err), PR_OK);
+    lin.t = t;
+    lin.tree = &tree;
+    lin.by_shape = &ops.by_shape;
+    lin.devices = &devs;
+    lin.device = rout.device;
+    assert_int_equal(pr_layers_fill(&lin, run, &err), PR_OK);
+    assert_int_equal(cJSON_GetArraySize(run), 2); /* layers, layer_view */
+    assert_true(cJSON_Compare(get(run, "layers"), get(whole, "layers"), 1));
+    assert_true(
+        cJSON_Compare(get(run, "layer_view"), get(whole, "layer_view"), 1));
+    cJSON_Delete(rout.roofline);
+    cJSON_Delete(rout.tensor_cores);
+    pr_devices_free(&devs);
+    pr_ops_free(&ops);
+    pr_tree_free(&tree);
+    cJSON_Delete(run);
 }
 
 /* ------------------------------------------------ hand-made traces */
@@ -196,6 +246,7 @@ test_linear(void **state)
     tt_near(num(v, "forward_device_us"), 10);
     tt_near(num(v, "backward_device_us"), 35);
     assert_true(is_null(v, "note"));
+    same_from_rows(t, run);
     cJSON_Delete(run);
     pr_trace_free(t);
 }
@@ -266,6 +317,7 @@ test_estimated(void **state)
     assert_true(is_null(r, "flops"));
     assert_string_equal(str(r, "bound"), "unknown");
     tt_near(num(r, "backward_device_us"), 6);
+    same_from_rows(t, run);
     cJSON_Delete(run);
     pr_trace_free(t);
 }
@@ -434,6 +486,37 @@ test_tb_plugin(void **state)
     cJSON_Delete(run);
 }
 
+/* The same ResNet-50 trace: 1,056 layers from the C rows alone. */
+static void
+test_tb_plugin_rows(void **state)
+{
+    struct pr_analysis_opts o = {0};
+    struct pr_error err = {0};
+    struct pr_trace *t = NULL;
+    char path[4096 + 256];
+    cJSON *run = cJSON_CreateObject();
+
+    (void)state;
+    assert_non_null(run);
+    if (!shared_traces(root, sizeof(root), "")) {
+        cJSON_Delete(run);
+        skip();
+    }
+    snprintf(path, sizeof(path), "%s/%s", root,
+             "tb_plugin/resnet50_num_workers_0/"
+             "worker0.1623143089861.pt.trace.json.gz");
+    if (pr_reader_load(path, NULL, &t, &err) != PR_OK)
+        fail_msg("%s", err.msg);
+    assert_non_null(cJSON_AddArrayToObject(run, "diagnostics"));
+    assert_non_null(cJSON_AddObjectToObject(run, "data_quality"));
+    if (pr_analysis_run(t, &o, run, &err) != PR_OK)
+        fail_msg("%s", err.msg);
+    tt_near(num(get(run, "layer_view"), "layers"), 1056);
+    same_from_rows(t, run);
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
 /* HTA's call_stack trace: one backward op whose forward is not in it. */
 static void
 test_hta_call_stack(void **state)
@@ -457,9 +540,12 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_linear),         cmocka_unit_test(test_estimated),
-        cmocka_unit_test(test_no_backward),    cmocka_unit_test(test_tb_plugin),
+        cmocka_unit_test(test_linear),
+        cmocka_unit_test(test_estimated),
+        cmocka_unit_test(test_no_backward),
+        cmocka_unit_test(test_tb_plugin),
         cmocka_unit_test(test_hta_call_stack),
+        cmocka_unit_test(test_tb_plugin_rows),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
