@@ -10,6 +10,7 @@
 #include "internal.h"
 #include "profreport/escape.h"
 #include "profreport/sget.h"
+#include "profreport/shorten.h"
 
 #define DASH "\xE2\x80\x93" /* U+2013, shown for unknown values */
 
@@ -194,6 +195,45 @@ pr_dbreakdown(const cJSON *pair, double vals[16], double deltas[8],
         deltas[k] = vals[8 + k] - vals[k];
         *start += vals[k];
         *end += vals[8 + k];
+    }
+}
+
+void
+pr_dname(struct pr_buf *b, const char *s, size_t max_chars,
+         void (*emit)(struct pr_buf *, const char *))
+{
+    char cut[PR_SHORTEN_CAP(PR_DNAME_MAX_CHARS)];
+
+    if (max_chars > PR_DNAME_MAX_CHARS)
+        max_chars = PR_DNAME_MAX_CHARS;
+    emit(b, s != NULL ? pr_shorten(s, max_chars, cut, sizeof(cut)) : NULL);
+}
+
+void
+pr_dunmatched_each(const cJSON *diff,
+                   void (*each)(void *ctx, const struct pr_dunmatched *u),
+                   void *ctx)
+{
+    static const char *const sides[] = {"baseline", "current"};
+    static const char *const leads[] = {"Warning:", "Note:"};
+    static const char *const what[] = {
+        "vanished (no run of the current side pairs with it)",
+        "is new (no run of the baseline pairs with it)"};
+    const cJSON *um = pr_sget(diff, "runs_unmatched"), *w;
+    struct pr_dunmatched u;
+
+    for (u.side = 0; u.side < 2; u.side++) {
+        u.lead = leads[u.side];
+        u.side_name = sides[u.side];
+        u.what = what[u.side];
+        u.count = pr_sget_len(pr_sget(um, sides[u.side]));
+        u.index = 0;
+        cJSON_ArrayForEach(w, pr_sget(um, sides[u.side]))
+        {
+            u.run = cJSON_IsString(w) ? w->valuestring : "?";
+            each(ctx, &u);
+            u.index++;
+        }
     }
 }
 

@@ -64,6 +64,34 @@ void pr_dbreakdown(const cJSON *pair, double vals[16], double deltas[8],
  * tree says 0 there, which reads as a measured zero (issue #15). */
 double pr_drow_us(const cJSON *row, const char *key);
 
+/* An operator or kernel name cell of a text report: s through the one
+ * name shortener (shorten.h) to max_chars code points (at most
+ * PR_DNAME_MAX_CHARS), then to emit, the layout's own escaper (HTML text,
+ * a Markdown code span).  A NULL s goes to emit as NULL, so each layout
+ * keeps its own placeholder. */
+#define PR_DNAME_MAX_CHARS 120
+void pr_dname(struct pr_buf *b, const char *s, size_t max_chars,
+              void (*emit)(struct pr_buf *, const char *));
+
+/* A run of the diff that paired with none ("runs_unmatched"), for the
+ * line each report shows so that a vanished rank does not go unseen: on
+ * the baseline side it vanished (a warning), on the current side it is
+ * new (a note). */
+struct pr_dunmatched {
+    int side;              /* 0 baseline, 1 current */
+    const char *lead;      /* "Warning:" or "Note:" */
+    const char *side_name; /* "baseline" or "current" */
+    const char *run;       /* its label; "?" when the tree has none */
+    const char *what;      /* "vanished (...)" or "is new (...)" */
+    size_t index, count;   /* its place among its side's unmatched runs */
+};
+
+/* Call each for every unmatched run of the diff tree, baseline side first,
+ * in the tree's order. */
+void pr_dunmatched_each(const cJSON *diff,
+                        void (*each)(void *ctx, const struct pr_dunmatched *u),
+                        void *ctx);
+
 /* Append s as a Markdown table cell in a code span: '|' escaped, '`' and
  * line breaks replaced, cut to max_chars code points. */
 PR_NODISCARD enum pr_status pr_dmd_code(struct pr_buf *b, const char *s,

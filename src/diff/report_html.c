@@ -14,7 +14,6 @@
 #include "profreport/diff.h"
 #include "profreport/escape.h"
 #include "profreport/sget.h"
-#include "profreport/shorten.h"
 #include "profreport/svg.h"
 
 #define NAME_MAX_CHARS 90
@@ -68,16 +67,6 @@ esc(struct pr_buf *b, const char *s)
         s = "";
     if (pr_escape_html_trunc(b, s, strlen(s), NAME_MAX_CHARS) != PR_OK)
         b->failed = 1;
-}
-
-/* An operator or kernel name through the one name shortener (shorten.h);
- * the full name is in the cell's title. */
-static void
-name_esc(struct pr_buf *b, const char *s)
-{
-    char cut[PR_SHORTEN_CAP(NAME_MAX_CHARS)];
-
-    esc(b, pr_shorten(s != NULL ? s : "", NAME_MAX_CHARS, cut, sizeof(cut)));
 }
 
 static void
@@ -165,7 +154,7 @@ html_cell(struct pr_buf *b, const struct pr_col *c, const char *text,
         pr_dadd(b, "<td><code title=\"");
         pr_desc(b, text);
         pr_dadd(b, "\">");
-        name_esc(b, text);
+        pr_dname(b, text, NAME_MAX_CHARS, esc); /* full name in title */
         pr_dadd(b, "</code>");
     } else if (c->fmt == PR_FMT_VERDICT) {
         ADDF(b, "<td><span class=\"verdict %s\">", verdict_class(text));
@@ -265,25 +254,16 @@ tables_section(struct pr_buf *b, const cJSON *diff, size_t top)
     }
 }
 
-/* Runs that paired with none: a vanished rank must not go unseen. */
+/* A run that paired with none (pr_dunmatched_each). */
 static void
-unmatched(struct pr_buf *b, const cJSON *diff)
+unmatched(void *ctx, const struct pr_dunmatched *u)
 {
-    static const char *const sides[] = {"baseline", "current"};
-    static const char *const what[] = {
-        "vanished (no run of the current side pairs with it)",
-        "is new (no run of the baseline pairs with it)"};
-    const cJSON *um = pr_sget(diff, "runs_unmatched"), *w;
-    size_t k;
+    struct pr_buf *b = ctx;
 
-    for (k = 0; k < 2; k++)
-        cJSON_ArrayForEach(w, pr_sget(um, sides[k]))
-        {
-            ADDF(b, "<p class=\"unmatched\"><strong>%s</strong> %s run <code>",
-                 k == 0 ? "Warning:" : "Note:", sides[k]);
-            esc(b, cJSON_IsString(w) ? w->valuestring : "?");
-            ADDF(b, "</code> %s; not compared.</p>\n", what[k]);
-        }
+    ADDF(b, "<p class=\"unmatched\"><strong>%s</strong> %s run <code>", u->lead,
+         u->side_name);
+    esc(b, u->run);
+    ADDF(b, "</code> %s; not compared.</p>\n", u->what);
 }
 
 static void
@@ -311,7 +291,7 @@ header(struct pr_buf *b, const cJSON *diff)
     esc(b, pr_sget_str(cs, "label"));
     ADDF(b, "</code> (runs: %.0f, steps: %.0f).</p>\n", pr_sget_num(cs, "runs"),
          pr_sget_num(cs, "steps"));
-    unmatched(b, diff);
+    pr_dunmatched_each(diff, unmatched, b);
 }
 
 static void

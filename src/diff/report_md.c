@@ -9,7 +9,6 @@
 #include "internal.h"
 #include "profreport/diff.h"
 #include "profreport/sget.h"
-#include "profreport/shorten.h"
 
 #define NAME_MAX_CHARS 80
 
@@ -20,36 +19,17 @@ code(struct pr_buf *b, const char *s)
         b->failed = 1;
 }
 
-/* Runs that paired with none: a vanished rank must not go unseen. */
+/* A run that paired with none (pr_dunmatched_each). */
 static void
-unmatched(struct pr_buf *b, const cJSON *diff)
+unmatched(void *ctx, const struct pr_dunmatched *u)
 {
-    static const char *const sides[] = {"baseline", "current"};
-    static const char *const what[] = {
-        "vanished (no run of the current side pairs with it)",
-        "is new (no run of the baseline pairs with it)"};
-    const cJSON *um = pr_sget(diff, "runs_unmatched"), *w;
-    size_t k;
+    struct pr_buf *b = ctx;
 
-    for (k = 0; k < 2; k++)
-        cJSON_ArrayForEach(w, pr_sget(um, sides[k]))
-        {
-            pr_dadd(b, k == 0 ? "**Warning:** baseline run "
-                              : "**Note:** current run ");
-            code(b, cJSON_IsString(w) ? w->valuestring : "?");
-            if (pr_buf_printf(b, " %s; not compared.\n\n", what[k]) != PR_OK)
-                b->failed = 1;
-        }
-}
-
-/* An operator or kernel name through the one name shortener (shorten.h),
- * so a Markdown table shows the part that tells names apart. */
-static void
-name_code(struct pr_buf *b, const char *s)
-{
-    char cut[PR_SHORTEN_CAP(NAME_MAX_CHARS)];
-
-    code(b, pr_shorten(s != NULL ? s : "?", NAME_MAX_CHARS, cut, sizeof(cut)));
+    if (pr_buf_printf(b, "**%s** %s run ", u->lead, u->side_name) != PR_OK)
+        b->failed = 1;
+    code(b, u->run);
+    if (pr_buf_printf(b, " %s; not compared.\n\n", u->what) != PR_OK)
+        b->failed = 1;
 }
 
 static void
@@ -84,7 +64,7 @@ header(struct pr_buf *b, const cJSON *diff)
                       pr_sget_num(cs, "runs"),
                       pr_sget_num(cs, "steps")) != PR_OK)
         b->failed = 1;
-    unmatched(b, diff);
+    pr_dunmatched_each(diff, unmatched, b);
 }
 
 /* Text in a table cell: Markdown's active characters backslash-escaped
@@ -106,7 +86,7 @@ md_cell(struct pr_buf *b, const struct pr_col *c, const char *text,
 {
     pr_dadd(b, "| ");
     if (c->fmt == PR_FMT_NAME)
-        name_code(b, text);
+        pr_dname(b, text, NAME_MAX_CHARS, code);
     else if (c->fmt == PR_FMT_VERDICT && pr_sget_is(text, "FAIL"))
         pr_dadd(b, "**FAIL**");
     else

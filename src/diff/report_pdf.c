@@ -244,37 +244,22 @@ tables_section(struct pr_pdf_doc *d, const cJSON *diff, size_t top)
 #define UNMATCHED_SHOWN 20
 
 static void
-unmatched_note(struct pr_pdf_doc *d, const cJSON *diff)
+unmatched_note(void *ctx, const struct pr_dunmatched *u)
 {
-    static const char *const sides[] = {"baseline", "current"};
-    static const char *const what[] = {
-        "vanished (no run of the current side pairs with it)",
-        "is new (no run of the baseline pairs with it)"};
-    const cJSON *um = pr_sget(diff, "runs_unmatched");
-    const cJSON *w;
+    struct pr_pdf_doc *d = ctx;
     char line[600];
-    size_t k, i;
 
-    for (k = 0; k < 2; k++) {
-        size_t n = pr_sget_len(pr_sget(um, sides[k]));
-        i = 0;
-        cJSON_ArrayForEach(w, pr_sget(um, sides[k]))
-        {
-            if (i++ == UNMATCHED_SHOWN)
-                break;
-            snprintf(line, sizeof(line), "%s %s run %s %s; not compared.",
-                     k == 0 ? "Warning:" : "Note:", sides[k],
-                     cJSON_IsString(w) ? w->valuestring : "?", what[k]);
-            pr_pdf_doc_paragraph(d, 0, line, PR_PDF_BODY_SIZE,
-                                 k == 0 ? PR_PDF_C_BAD : PR_PDF_C_TEXT);
-        }
-        if (n > UNMATCHED_SHOWN) {
-            snprintf(line, sizeof(line),
-                     "... and %zu more runs of the %s with no partner (the "
-                     "JSON diff lists them all).",
-                     n - UNMATCHED_SHOWN, sides[k]);
-            pr_pdf_doc_paragraph(d, 0, line, PR_PDF_BODY_SIZE, PR_PDF_C_MUTED);
-        }
+    if (u->index < UNMATCHED_SHOWN) {
+        snprintf(line, sizeof(line), "%s %s run %s %s; not compared.", u->lead,
+                 u->side_name, u->run, u->what);
+        pr_pdf_doc_paragraph(d, 0, line, PR_PDF_BODY_SIZE,
+                             u->side == 0 ? PR_PDF_C_BAD : PR_PDF_C_TEXT);
+    } else if (u->index == UNMATCHED_SHOWN) {
+        snprintf(line, sizeof(line),
+                 "... and %zu more runs of the %s with no partner (the "
+                 "JSON diff lists them all).",
+                 u->count - UNMATCHED_SHOWN, u->side_name);
+        pr_pdf_doc_paragraph(d, 0, line, PR_PDF_BODY_SIZE, PR_PDF_C_MUTED);
     }
 }
 
@@ -314,7 +299,7 @@ diff_build(struct pr_pdf_doc *d, const cJSON *diff, size_t top)
         return;
     diff_title(d, diff, PACKAGE_VERSION);
     pr_pdf_doc_skip(d, 10);
-    unmatched_note(d, diff);
+    pr_dunmatched_each(diff, unmatched_note, d);
     gates_section(d, diff);
     if (!pr_pdf_doc_failed(d))
         runs_section(d, diff);
