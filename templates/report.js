@@ -128,18 +128,23 @@
     });
   }
 
+  // The navigation highlights the last place it links to whose top has
+  // scrolled under the header: each section in a report of one job, each
+  // job in a report of several (its in-job sections have no link).
   function enhanceNav() {
     var links = document.querySelectorAll("nav.toc a");
-    var sections = document.querySelectorAll("main > section");
+    var targets = Array.prototype.map.call(links, function (a) {
+      return document.getElementById(a.getAttribute("href").slice(1));
+    });
     var ticking = false;
     function update() {
       ticking = false;
-      var current = sections.length ? sections[0].id : "";
-      Array.prototype.forEach.call(sections, function (s) {
-        if (s.getBoundingClientRect().top <= 120) current = s.id;
+      var current = 0;
+      targets.forEach(function (t, i) {
+        if (t && t.getBoundingClientRect().top <= 120) current = i;
       });
-      Array.prototype.forEach.call(links, function (a) {
-        a.classList.toggle("active", a.getAttribute("href") === "#" + current);
+      Array.prototype.forEach.call(links, function (a, i) {
+        a.classList.toggle("active", i === current);
       });
     }
     window.addEventListener("scroll", function () {
