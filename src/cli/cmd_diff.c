@@ -16,6 +16,7 @@
 
 static const char usage[] =
     "Usage: profreport diff --baseline B --input C [options]\n"
+    "       profreport diff [options] B C\n"
     "Compare a run against a baseline and gate on regressions.\n"
     "B and C are trace files, run folders, or summary JSON files written\n"
     "by `profreport --json` (each option may repeat for several traces).\n"
@@ -140,10 +141,20 @@ parse_args(int argc, char **argv, struct diff_args *a, struct pr_error *err)
                             one_option, a, &a->g, err);
     if (st != PR_OK || g->help || g->version)
         return st;
+    /* `profreport diff BASE CUR`, as users type it after `git diff` */
+    if (a->n_base == 0 && a->n_cur == 0 && argc - optind == 2) {
+        st = pr_args_push(&a->base, &a->n_base, argv[optind], err);
+        if (st == PR_OK)
+            st = pr_args_push(&a->cur, &a->n_cur, argv[optind + 1], err);
+        if (st != PR_OK)
+            return st;
+        optind = argc;
+    }
     if (optind < argc)
         return pr_error_set(err, PR_E_USAGE,
                             "diff: unexpected argument "
-                            "\"%s\"",
+                            "\"%s\" (give the baseline and the run as "
+                            "BASE CUR, or with --baseline and --input)",
                             argv[optind]);
     if (a->n_base == 0 || a->n_cur == 0)
         return pr_error_set(err, PR_E_USAGE,

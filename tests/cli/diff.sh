@@ -31,6 +31,14 @@ check "  its baseline is a dash, not 0" \
 check "  junit has one failing test" grep -q 'failures="1"' "$T_DIR/d.xml"
 check "  json has the noise test" grep -q '"p_value"' "$T_DIR/d.json"
 
+# `diff BASE CUR`: the same comparison as -b BASE -i CUR
+"$PR_BIN" diff -q "$D/base.json" "$D/slow.json" --json "$T_DIR/p.json" > /dev/null
+check "diff BASE CUR: the 20% slowdown exits 3" [ $? -eq 3 ]
+check "  the same comparison as -b/-i" sh -c "grep -v '\"path\"\\|generated' '$T_DIR/p.json' > '$T_DIR/p1' && grep -v '\"path\"\\|generated' '$T_DIR/d.json' > '$T_DIR/p2' && cmp -s '$T_DIR/p1' '$T_DIR/p2'"
+"$PR_BIN" diff -q "$D/base.json" "$D/slow.json" "$D/rerun.json" 2> "$T_DIR/e3" > /dev/null
+check "three paths exit 1" [ $? -eq 1 ]
+check "  saying how to give them" grep -q "BASE CUR" "$T_DIR/e3"
+
 "$PR_BIN" diff -q -b "$D/base.json" -i "$D/slow.json" --threshold 25 > /dev/null
 check "--threshold 25 lets +20% pass" [ $? -eq 0 ]
 
