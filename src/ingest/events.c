@@ -428,6 +428,7 @@ struct cur {
     char *o; /* output: never longer than the input, which it has room for */
     struct pr_recs *r;
     struct raw *raw;
+    int esc; /* the last string skipped holds an escape */
 };
 
 static int
@@ -449,45 +450,44 @@ skip_ws(struct cur *c)
 /* The skip_* functions check what they pass over against the grammar of
  * split.c; on failure c->p is at the offending byte. */
 
-/* c->p is at the opening quote.  Quotes and backslashes are found with
- * memchr, so long strings (call stacks, kernel names) cost little. */
+/* c->p is at the opening quote.  c->esc says whether the string holds an
+ * escape. */
 static int
 skip_str(struct cur *c)
 {
-    const char *p = c->p + 1, *q = NULL;
+    const char *p = c->p + 1;
+    size_t k;
 
+    c->esc = 0;
     for (;;) {
-        const char *b;
-        size_t k;
-
-        if (q == NULL || q < p)
-            q = memchr(p, '"', (size_t)(c->end - p));
-        if (q == NULL) {
-            c->p = c->end;
-            return 0;
-        }
-        b = memchr(p, '\\', (size_t)(q - p));
-        if (b == NULL)
+        p = pr_str_stop(p, c->end);
+        if (p == c->end || *p == '"')
             break;
-        k = pr_json_escape_len(b, c->end);
+        c->esc = 1;
+        k = pr_json_escape_len(p, c->end);
         if (k == 0) {
-            c->p = b;
+            /* an unterminated string is blamed on its end, as before */
+            c->p = memchr(p, '"', (size_t)(c->end - p)) ? p : c->end;
             return 0;
         }
-        p = b + k;
+        p += k;
     }
-    c->p = q + 1;
-    return 1;
+    c->p = p == c->end ? p : p + 1;
+    return p != c->end;
 }
 
 /* A number or literal (NaN and friends included). */
 static int
 skip_scalar(struct cur *c)
 {
-    const char *start = c->p;
+    const char *start = c->p, *q = pr_json_number_end(c->p, c->end);
     struct pr_jscalar s;
     int r = 1;
 
+    if (q != NULL) {
+        c->p = q;
+        return 1;
+    }
     pr_jscalar_init(&s);
     while (c->p < c->end && (r = pr_jscalar_step(&s, (unsigned char)*c->p)) > 0)
         c->p++;
@@ -591,11 +591,13 @@ put(struct cur *c, const char *s, size_t n)
 
 static int slim_object(struct cur *c, int in_args);
 
+/* [v, end) is the value skipped last; a string without escapes? */
 static int
-plain_string(const char *v, const char *end, const char **s, size_t *n)
+plain_string(const struct cur *c, const char *v, const char *end,
+             const char **s, size_t *n)
 {
     /* end is the byte after the closing quote */
-    if (*v != '"' || memchr(v, '\\', (size_t)(end - v)) != NULL)
+    if (*v != '"' || c->esc)
         return 0;
     *s = v + 1;
     *n = (size_t)(end - v - 2);
@@ -632,7 +634,7 @@ take_raw(struct cur *c, enum top t, const char *v)
     case T_NAME:
         i = t == T_PH ? RAW_PH : t == T_CAT ? RAW_CAT : RAW_NAME;
         raw->str[i] = NULL;
-        return plain_string(v, c->p, &raw->str[i], &raw->str_n[i]);
+        return plain_string(c, v, c->p, &raw->str[i], &raw->str_n[i]);
     case T_TS:
     case T_DUR:
         i = t == T_TS ? RAW_TS : RAW_DUR;
@@ -698,7 +700,7 @@ take_arg(struct cur *c, enum arg a, const char *v, size_t n)
         return 1;
     if (a == A_STACK) {
         /* hashed straight from the text; one with escapes goes to cJSON */
-        if (!plain_string(v, v + n, &raw->stack, &raw->stack_n))
+        if (!plain_string(c, v, v + n, &raw->stack, &raw->stack_n))
             return 0;
     } else if (a == A_GRID || a == A_BLOCK) {
         if (!raw_dim3(v, n, raw->dim[a == A_BLOCK]))
@@ -834,7 +836,7 @@ static const char *
 slim_event(struct pr_recs *r, const char *text, size_t len, size_t *n,
            int *skip, struct raw *raw, const char **bad)
 {
-    struct cur c = {text, text + len, NULL, r, raw};
+    struct cur c = {text, text + len, NULL, r, raw, 0};
 
     *n = 0;
     *bad = NULL;

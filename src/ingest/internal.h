@@ -8,6 +8,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <cjson/cJSON.h>
 
@@ -208,6 +212,38 @@ PR_NODISCARD enum pr_status pr_megengine_load_mem(const char *name,
                                                   struct pr_trace **out,
                                                   struct pr_error *err);
 
+/* ------------------------------------------------------------ scanning */
+
+static inline int
+pr_is_str_stop(char c)
+{
+    return c == '"' || c == '\\';
+}
+
+/* The first '"' or '\\' in [p, end), or end: sixteen bytes at a time
+ * where SSE2 is there (every x86-64), else a byte at a time.  Strings are
+ * most of a trace's bytes, and a memchr() call per short string, or two
+ * (quote, then backslash), cost more than the search. */
+static inline const char *
+pr_str_stop(const char *p, const char *end)
+{
+#if defined(__SSE2__) && defined(__GNUC__)
+    const __m128i qt = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\');
+
+    for (; end - p >= 16; p += 16) {
+        __m128i w = _mm_loadu_si128((const __m128i *)(const void *)p);
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_cmpeq_epi8(w, qt), _mm_cmpeq_epi8(w, bs)));
+
+        if (m != 0)
+            return p + __builtin_ctz(m);
+    }
+#endif
+    while (p < end && !pr_is_str_stop(*p))
+        p++;
+    return p;
+}
+
 /* ------------------------------------------------------------ split.c */
 
 /* JSON's grammar, the one both the splitter (top-level values, streamed)
@@ -227,6 +263,13 @@ void pr_jscalar_init(struct pr_jscalar *s);
 int pr_jscalar_step(struct pr_jscalar *s, unsigned char c);
 /* Whether what was stepped so far is a whole token. */
 int pr_jscalar_ok(const struct pr_jscalar *s);
+/* The end of the number at p when it is a whole, well-formed JSON number
+ * followed by `end` or by a byte that cannot run on from it; NULL for
+ * anything else (literals, bad or cut-off numbers), which the byte-wise
+ * pr_jscalar_step() must then judge.  The same verdict as stepping, a
+ * tight loop instead of a call per byte (numbers are most of the bytes
+ * that are not strings). */
+const char *pr_json_number_end(const char *p, const char *end);
 /* Length of the escape sequence at p (a backslash), 0 when invalid or
  * cut off at end. */
 size_t pr_json_escape_len(const char *p, const char *end);

@@ -13,6 +13,10 @@
 
 #include "internal.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 enum {
     ST_START,      /* before the top-level value */
     ST_KEY_OR_END, /* in the top-level object, before a key or '}' */
@@ -38,7 +42,7 @@ const char *const pr_split_cap_keys[PR_SPLIT_N_CAPS] = {
     "Framework",
 };
 
-/* The bytes scan_value() acts on outside strings. */
+/* The bytes scan_bytes() acts on outside strings. */
 static const unsigned char structural[256] = {
     ['"'] = 1, ['{'] = 1, ['}'] = 1, ['['] = 1, [']'] = 1,
 };
@@ -190,6 +194,36 @@ pr_jscalar_ok(const struct pr_jscalar *s)
     default:
         return 0;
     }
+}
+
+static const char *
+digits_end(const char *p, const char *end)
+{
+    while (p < end && is_digit((unsigned char)*p))
+        p++;
+    return p;
+}
+
+const char *
+pr_json_number_end(const char *p, const char *end)
+{
+    const char *q = p + (p < end && *p == '-');
+
+    if (q == end || !is_digit((unsigned char)*q))
+        return NULL;
+    q = *q == '0' ? q + 1 : digits_end(q, end); /* no leading zeros */
+    if (q < end && *q == '.') {
+        if (++q == end || !is_digit((unsigned char)*q))
+            return NULL;
+        q = digits_end(q, end);
+    }
+    if (q < end && (*q == 'e' || *q == 'E')) {
+        q += q + 1 < end && (q[1] == '+' || q[1] == '-') ? 2 : 1;
+        if (q >= end || !is_digit((unsigned char)*q))
+            return NULL;
+        q = digits_end(q, end);
+    }
+    return q < end && is_word((unsigned char)*q) ? NULL : q;
 }
 
 static int
@@ -383,9 +417,13 @@ pr_jchk_feed(struct pr_jchk *k, const char *p, size_t n, size_t *used)
                 i++;
         } else {
             int ok = struct_byte(k, c);
+            const char *q = NULL;
 
-            if (k->st == K_SCALAR)
+            if (k->st == K_SCALAR) {
                 k->tok = k->seen + i; /* a number or literal begins at c */
+                /* a number that ends inside this chunk, in one go */
+                q = pr_json_number_end(p + i, p + n);
+            }
             if (!ok)
                 return fed(k,
                            k->depth == PR_INGEST_MAX_DEPTH &&
@@ -393,7 +431,12 @@ pr_jchk_feed(struct pr_jchk *k, const char *p, size_t n, size_t *used)
                                ? PR_JCHK_DEEP
                                : PR_JCHK_BAD,
                            i, used);
-            i++;
+            if (q != NULL && q < p + n) {
+                i = (size_t)(q - p);
+                after_value(k); /* the byte at q is looked at next */
+            } else {
+                i++;
+            }
         }
         if (k->st == K_DONE)
             return fed(k, PR_JCHK_DONE, i, used);
@@ -458,47 +501,39 @@ kind_of(char c)
     }
 }
 
-/* Skip the rest of a string; the opening quote is already consumed.  Finds
- * quotes with memchr and decides whether one is escaped by the parity of
- * the backslashes before it, so long strings (call stacks, kernel names)
- * cost little.  Returns the byte after the closing quote, or NULL when the
- * chunk ends first (s->esc remembers a dangling backslash). */
+/* Skip the rest of a string; the opening quote is already consumed.  A
+ * backslash escapes the byte after it, also across chunks (s->esc).
+ * Returns the byte after the closing quote, or NULL when the chunk ends
+ * first. */
 static const char *
 skip_string(struct pr_split *s, const char *p, const char *end)
 {
     for (;;) {
-        const char *q;
-        size_t k = 0;
-
         if (s->esc) {
             if (p == end)
                 return NULL;
             p++;
             s->esc = 0;
         }
-        q = memchr(p, '"', (size_t)(end - p));
-        if (q == NULL) {
-            while (end - k > p && end[-1 - (ptrdiff_t)k] == '\\')
-                k++;
-            s->esc = (int)(k & 1);
+        p = pr_str_stop(p, end);
+        if (p == end)
             return NULL;
-        }
-        while (q - k > p && q[-1 - (ptrdiff_t)k] == '\\')
-            k++;
-        if ((k & 1) == 0) {
+        if (*p == '"') {
             s->in_str = 0;
-            return q + 1;
+            return p + 1;
         }
-        p = q + 1;
+        s->esc = 1;
+        p++;
     }
 }
 
-/* Advance through one string or container value, from its first byte or
- * from where the previous chunk left off.  Returns the byte after the
- * value, or NULL when the chunk ends inside it; nesting deeper than the
- * limit sets *deep to the offending byte (and returns NULL). */
+/* The byte-wise scan of [p, end) inside a value, from the state that
+ * s->depth, s->in_str and s->esc hold (also where an earlier chunk left
+ * off).  Returns the byte after the value, or NULL when it goes on past
+ * end; nesting deeper than the limit sets *deep to the offending byte
+ * (and returns NULL). */
 static const char *
-scan_value(struct pr_split *s, const char *p, const char *end,
+scan_bytes(struct pr_split *s, const char *p, const char *end,
            const char **deep)
 {
     if (s->in_str) {
@@ -509,8 +544,6 @@ scan_value(struct pr_split *s, const char *p, const char *end,
     while (p < end) {
         char c;
 
-        /* bytes between strings and brackets are most of what is left
-         * once strings are skipped: one table look-up each */
         while (p < end && !structural[(unsigned char)*p])
             p++;
         if (p == end)
@@ -530,6 +563,196 @@ scan_value(struct pr_split *s, const char *p, const char *end,
             if (--s->depth == 0)
                 return p;
         }
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------ blocks */
+
+/* Most of an event is passed over 64 bytes at a time, as simdjson does:
+ * bit masks of the block's quotes, backslashes and brackets, the bytes
+ * that backslashes escape, and from those which bytes are inside strings,
+ * with no branch per string.  Only the brackets outside strings are then
+ * visited, a few per event.  The masks treat every backslash as an escape,
+ * the byte-wise scan only those inside strings; a block with a backslash
+ * outside strings (not JSON) goes to the byte-wise scan, so both give the
+ * same answer on every input. */
+
+#define BLOCK 64
+
+struct blk {
+    uint64_t quote, bslash, open, close; /* bit i: byte i of the block */
+};
+
+#if defined(__SSE2__)
+static uint64_t
+mask16(__m128i eq, int at)
+{
+    return (uint64_t)(unsigned)_mm_movemask_epi8(eq) << at;
+}
+
+static void
+blk_masks(const char *p, struct blk *b)
+{
+    const __m128i qt = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'),
+                  up = _mm_set1_epi8((char)0xdf), op = _mm_set1_epi8('['),
+                  cl = _mm_set1_epi8(']');
+    int i;
+
+    memset(b, 0, sizeof(*b));
+    for (i = 0; i < BLOCK; i += 16) {
+        __m128i w = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+        __m128i f = _mm_and_si128(w, up); /* '{' & 0xdf is '[' */
+
+        b->quote |= mask16(_mm_cmpeq_epi8(w, qt), i);
+        b->bslash |= mask16(_mm_cmpeq_epi8(w, bs), i);
+        b->open |= mask16(_mm_cmpeq_epi8(f, op), i);
+        b->close |= mask16(_mm_cmpeq_epi8(f, cl), i);
+    }
+}
+#else
+static void
+blk_masks(const char *p, struct blk *b)
+{
+    int i;
+
+    memset(b, 0, sizeof(*b));
+    for (i = 0; i < BLOCK; i++) {
+        uint64_t bit = (uint64_t)1 << i;
+        char f = (char)(p[i] & 0xdf);
+
+        b->quote |= p[i] == '"' ? bit : 0;
+        b->bslash |= p[i] == '\\' ? bit : 0;
+        b->open |= f == '[' ? bit : 0;
+        b->close |= f == ']' ? bit : 0;
+    }
+}
+#endif
+
+/* The bytes escaped by a backslash: those after an odd run of them.
+ * *carry is 1 when the byte after the block is escaped (in: the first
+ * byte of this one).  simdjson's json_escape_scanner. */
+static uint64_t
+escaped_bits(uint64_t bs, uint64_t *carry)
+{
+    const uint64_t odd = 0xaaaaaaaaaaaaaaaaull;
+    uint64_t pot, code, escaped;
+
+    if (bs == 0) {
+        escaped = *carry;
+        *carry = 0;
+        return escaped;
+    }
+    pot = bs & ~*carry;
+    code = (((pot << 1) | odd) - pot) ^ odd;
+    escaped = code ^ (bs | *carry);
+    *carry = (code & bs) >> 63;
+    return escaped;
+}
+
+/* Bit i: the quotes at or before byte i are odd in number. */
+static uint64_t
+prefix_xor(uint64_t x)
+{
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
+static int
+lowest_bit(uint64_t m)
+{
+#if defined(__GNUC__)
+    return __builtin_ctzll(m);
+#else
+    int i = 0;
+
+    while (((m >> i) & 1) == 0)
+        i++;
+    return i;
+#endif
+}
+
+/* The brackets `st` (outside strings) of the block at p, in order: 1 and
+ * *q after the value when it ends among them, 0 when not (or when too
+ * deep: *deep). */
+static int
+visit_brackets(struct pr_split *s, const char *p, uint64_t st, const char **q,
+               const char **deep)
+{
+    while (st != 0) {
+        int i = lowest_bit(st);
+
+        st &= st - 1;
+        if ((p[i] & 0xdf) == '[') {
+            if (++s->depth > PR_INGEST_MAX_DEPTH) {
+                *deep = p + i;
+                return 0;
+            }
+        } else if (--s->depth == 0) {
+            s->in_str = 0;
+            s->esc = 0;
+            *q = p + i + 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* One block of n <= 64 bytes at p: 1 and *q when the value ends in it, 0
+ * when it goes on (s holds the state after the block) or is too deep
+ * (*deep), -1 when the byte-wise scan must take the block. */
+static int
+scan_block(struct pr_split *s, const char *p, size_t n, const char **q,
+           const char **deep)
+{
+    char pad[BLOCK];
+    const char *b = p;
+    uint64_t carry = (uint64_t)s->esc, valid, esc, instr;
+    struct blk m;
+
+    if (n < BLOCK) { /* spaces change no state */
+        memset(pad, ' ', sizeof(pad));
+        memcpy(pad, p, n);
+        b = pad;
+    }
+    valid = n < BLOCK ? ((uint64_t)1 << n) - 1 : ~(uint64_t)0;
+    blk_masks(b, &m);
+    esc = escaped_bits(m.bslash, &carry);
+    instr = prefix_xor(m.quote & ~esc) ^ (s->in_str ? ~(uint64_t)0 : 0);
+    if ((m.bslash & ~instr & valid) != 0)
+        return -1;
+    if (visit_brackets(s, p, (m.open | m.close) & ~instr & valid, q, deep))
+        return 1;
+    s->in_str = (int)((instr >> (n - 1)) & 1);
+    s->esc = (int)(n < BLOCK ? (esc >> n) & 1 : carry);
+    return 0;
+}
+
+/* Advance through one event, from its first byte or from where the
+ * previous chunk left off: block by block, or byte by byte where a block
+ * asks for it.  Returns the byte after the value, or NULL when the chunk
+ * ends inside it; nesting deeper than the limit sets *deep to the
+ * offending byte (and returns NULL). */
+static const char *
+scan_value(struct pr_split *s, const char *p, const char *end,
+           const char **deep)
+{
+    const char *q = NULL;
+
+    while (p < end && *deep == NULL) {
+        size_t n = end - p < BLOCK ? (size_t)(end - p) : BLOCK;
+        int r = scan_block(s, p, n, &q, deep);
+
+        if (r > 0)
+            return q;
+        if (r < 0 && (q = scan_bytes(s, p, p + n, deep)) != NULL)
+            return q;
+        p += n;
     }
     return NULL;
 }

@@ -277,12 +277,215 @@ test_big_file(void **state)
     unlink(path);
 }
 
+/* ------------------------------------------------------------ splitting */
+
+/* What the splitter handed over, one event at a time. */
+struct cut {
+    uint64_t off[64];
+    size_t len[64];
+    size_t n;
+};
+
+static enum pr_status
+record(void *ctx, uint64_t index, uint64_t offset, const char *text, size_t len,
+       struct pr_error *err)
+{
+    struct cut *c = ctx;
+
+    (void)text;
+    (void)err;
+    assert_int_equal(index, c->n);
+    assert_true(c->n < 64);
+    c->off[c->n] = offset;
+    c->len[c->n++] = len;
+    return PR_OK;
+}
+
+/* The events of d (after its "[") the plain way: a byte at a time, a
+ * backslash escaping the next byte inside strings only. */
+static void
+reference(const char *d, size_t len, size_t from, struct cut *c)
+{
+    size_t i = from, start = 0;
+    int depth = 0, in_str = 0, esc = 0;
+
+    c->n = 0;
+    for (; i < len; i++) {
+        char ch = d[i];
+
+        if (in_str) {
+            in_str = esc || ch != '"';
+            esc = !esc && ch == '\\';
+        } else if (ch == '"') {
+            in_str = 1;
+        } else if (ch == '{' || ch == '[') {
+            if (depth++ == 0)
+                start = i;
+        } else if ((ch == '}' || ch == ']') && depth > 0 && --depth == 0) {
+            c->off[c->n] = start;
+            c->len[c->n++] = i + 1 - start;
+        } else if (ch == ']' && depth == 0) {
+            return;
+        }
+    }
+}
+
+/* Random string contents: runs of backslashes before quotes and letters,
+ * brackets, and lengths that cross the splitter's 64-byte blocks. */
+static void
+rand_string(char **w, unsigned *seed)
+{
+    static const char *const bits[] = {
+        "a", "\\\\",    "\\\"", "\\\\\\\"",          "{", "}", "[",
+        "]", "\\u00e9", "\\n",  "xyzxyzxyzxyzxyzxyz"};
+    int n = (int)(rand_r(seed) % 40), i;
+
+    put(w, "\"", 1);
+    for (i = 0; i < n; i++) {
+        const char *b = bits[rand_r(seed) % (sizeof(bits) / sizeof(bits[0]))];
+
+        put(w, b, strlen(b));
+    }
+    put(w, "\"", 1);
+}
+
+/* One event: an object of strings, numbers and nested containers. */
+static void
+rand_event(char **w, unsigned *seed, int depth)
+{
+    int n = (int)(rand_r(seed) % 6), i;
+
+    put(w, "{", 1);
+    for (i = 0; i < n; i++) {
+        int k = (int)(rand_r(seed) % 4);
+
+        if (i > 0)
+            put(w, ", ", 2);
+        rand_string(w, seed);
+        put(w, ": ", 2);
+        if (k == 0 && depth < 4) {
+            rand_event(w, seed, depth + 1);
+        } else if (k == 1 && depth < 4) {
+            put(w, "[", 1);
+            rand_event(w, seed, depth + 1);
+            put(w, ", 12.5e3]", 9);
+        } else if (k == 2) {
+            put(w, "-1234567890", 11);
+        } else {
+            rand_string(w, seed);
+        }
+    }
+    put(w, "}", 1);
+}
+
+/* Feed d in pieces of `step` bytes (0: whole). */
+static enum pr_status
+split_by(const char *d, size_t len, size_t step, struct cut *c,
+         struct pr_error *err)
+{
+    struct pr_split s;
+    enum pr_status st = PR_OK;
+    size_t i, n;
+
+    c->n = 0;
+    pr_split_init(&s, record, c);
+    for (i = 0; i < len && st == PR_OK; i += n) {
+        n = step == 0 || len - i < step ? len - i : step;
+        st = pr_split_feed(&s, d + i, n, err);
+    }
+    if (st == PR_OK)
+        st = pr_split_finish(&s, err);
+    pr_split_free(&s);
+    return st;
+}
+
+/* The splitter cuts events where a byte-at-a-time scan does, however the
+ * document is fed: backslash runs of both parities, brackets in strings,
+ * events across chunk boundaries. */
+static void
+test_split_random(void **state)
+{
+    static const size_t steps[] = {0, 1, 2, 7, 63, 64, 65, 100, 1000};
+    unsigned seed = 17;
+    int round;
+
+    (void)state;
+    for (round = 0; round < 300; round++) {
+        char *d = malloc(1 << 20), *w = d;
+        size_t len, i, k, from;
+        struct cut want, got;
+        struct pr_error err;
+        int n = 1 + (int)(rand_r(&seed) % 8), e;
+
+        assert_non_null(d);
+        put(&w, "{\"traceEvents\": [", 17);
+        from = (size_t)(w - d);
+        for (e = 0; e < n; e++) {
+            put(&w, e > 0 ? ",\n  " : "\n  ", e > 0 ? 4 : 3);
+            rand_event(&w, &seed, 0);
+        }
+        put(&w, "]}", 2);
+        len = (size_t)(w - d);
+        reference(d, len, from, &want);
+        assert_int_equal(want.n, (size_t)n);
+        for (k = 0; k < sizeof(steps) / sizeof(steps[0]); k++) {
+            pr_error_clear(&err);
+            if (split_by(d, len, steps[k], &got, &err) != PR_OK)
+                fail_msg("round %d step %zu: %s", round, steps[k], err.msg);
+            assert_int_equal(got.n, want.n);
+            for (i = 0; i < want.n; i++) {
+                assert_int_equal(got.off[i], want.off[i]);
+                assert_int_equal(got.len[i], want.len[i]);
+            }
+        }
+        free(d);
+    }
+}
+
+/* A backslash outside strings is not JSON, but where the event ends (and
+ * so the error that follows) must not depend on how the splitter reads:
+ * after it, a quote still opens a string. */
+static void
+test_split_stray_backslash(void **state)
+{
+    static const char *const docs[] = {
+        "{\"traceEvents\":[{\"a\": \\\"}\"}, {\"b\": 1}]}",
+        "{\"traceEvents\":[{\"a\": \\\\\"]\" }, {}]}",
+        "{\"traceEvents\":[{\"a\": [\\]}, {\"pad\": "
+        "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}]}",
+    };
+    static const size_t steps[] = {0, 1, 3, 64};
+    size_t i, k, j;
+
+    (void)state;
+    for (i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+        size_t len = strlen(docs[i]);
+        struct cut want, got;
+        struct pr_error err;
+
+        reference(docs[i], len, 16, &want);
+        for (k = 0; k < sizeof(steps) / sizeof(steps[0]); k++) {
+            pr_error_clear(&err);
+            if (split_by(docs[i], len, steps[k], &got, &err) != PR_OK)
+                fail_msg("doc %zu step %zu: %s", i, steps[k], err.msg);
+            assert_int_equal(got.n, want.n);
+            for (j = 0; j < want.n; j++) {
+                assert_int_equal(got.off[j], want.off[j]);
+                assert_int_equal(got.len[j], want.len[j]);
+            }
+        }
+    }
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_in_memory),
         cmocka_unit_test(test_big_file),
+        cmocka_unit_test(test_split_random),
+        cmocka_unit_test(test_split_stray_backslash),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
