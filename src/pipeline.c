@@ -659,6 +659,23 @@ table_opts(const struct pr_options *o)
     return to;
 }
 
+/* A merged job's lite runs given the one member the table reads, read
+ * again from their files one at a time: the table holds its rows, not
+ * every whole run (issue #17).  An unknown kind is left to the table's
+ * own message. */
+static enum pr_status
+table_runs(const struct pr_options *o, cJSON *sum, struct pr_merge *m,
+           struct pr_error *err)
+{
+    struct pr_table_opts to = table_opts(o);
+    const char *member = pr_table_member(&to);
+
+    if (m == NULL || member == NULL)
+        return PR_OK;
+    return pr_merge_expand_member(
+        m, cJSON_GetObjectItemCaseSensitive(sum, "runs"), member, err);
+}
+
 /* Render from the summary (sum) or from kernel-call rows, then print. */
 static enum pr_status
 print_table(const struct pr_options *o, const cJSON *sum, const cJSON *rows,
@@ -802,7 +819,7 @@ pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
         return st;
     note_jobs(o, sum);
     if (o->command == PR_CMD_TABLE) {
-        st = whole_runs(sum, &m, err);
+        st = table_runs(o, sum, m, err);
         if (st == PR_OK)
             st = print_table(o, sum, NULL, err);
     } else if (o->json_path == NULL && o->html_path == NULL &&

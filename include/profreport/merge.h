@@ -58,6 +58,18 @@ PR_NODISCARD enum pr_status pr_merge_run(struct pr_merge *m, const cJSON *run,
 PR_NODISCARD enum pr_status pr_merge_expand(struct pr_merge *m, cJSON *runs,
                                             struct pr_error *err);
 
+/* In every element of the array `runs` that pr_merge_run knows, the
+ * member at `path` ("key" or "key.sub") made its whole run's: a copy of
+ * it, or removed when the whole run has none, the rest of the lite run
+ * kept.  For a consumer of one member of every run (`table`): it holds
+ * that member of all runs and one file at a time, not every whole run.
+ * Each lite run is left unknown to pr_merge_run.  Errors: those of
+ * pr_merge_run, PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_merge_expand_member(struct pr_merge *m,
+                                                   cJSON *runs,
+                                                   const char *path,
+                                                   struct pr_error *err);
+
 void pr_merge_free(struct pr_merge *m); /* accepts NULL */
 
 #endif

@@ -35,6 +35,11 @@ PR_NODISCARD enum pr_status pr_table_render(const cJSON *summary,
                                             struct pr_buf *out,
                                             struct pr_error *err);
 
+/* The member of each run that pr_table_render reads for o (besides the
+ * run's worker and span): "operators", "memory.operators", ...; NULL when
+ * o->kind is unknown or not in the summary.  Cannot fail. */
+const char *pr_table_member(const struct pr_table_opts *o);
+
 /* Render rows the caller built (kernel-calls: pr_kernel_calls_build()
  * rows, concatenated over traces, each with a "worker" key when there are
  * several) with o->kind's column catalogue, through the same columns,

@@ -929,6 +929,18 @@ render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
     return st;
 }
 
+const char *
+pr_table_member(const struct pr_table_opts *o)
+{
+    const struct kind *k = find_kind(o->kind);
+
+    if (k == NULL || k->array == NULL)
+        return NULL;
+    if (o->group_by && strcmp(o->group_by, "shape") == 0)
+        return "operators_by_shape";
+    return k->array;
+}
+
 enum pr_status
 pr_table_render(const cJSON *sum, const struct pr_table_opts *o,
                 struct pr_buf *out, struct pr_error *err)

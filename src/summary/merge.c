@@ -549,6 +549,76 @@ pr_merge_expand(struct pr_merge *m, cJSON *runs, struct pr_error *err)
     return st;
 }
 
+/* Make obj[key] a copy of `from` (removed when from is NULL).  0 on
+ * out-of-memory. */
+static int
+set_member(cJSON *obj, const char *key, const cJSON *from)
+{
+    cJSON *copy;
+
+    cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
+    if (from == NULL)
+        return 1;
+    copy = cJSON_Duplicate(from, 1);
+    if (copy == NULL || !cJSON_AddItemToObject(obj, key, copy)) {
+        cJSON_Delete(copy);
+        return 0;
+    }
+    return 1;
+}
+
+/* lite's member at path made full's: "key" or "key.sub", whose parent
+ * object is created in lite when full has the member. */
+static int
+take_member(cJSON *lite, const cJSON *full, const char *path)
+{
+    const char *dot = strchr(path, '.');
+    char head[64];
+    cJSON *parent;
+    size_t n;
+
+    if (dot == NULL)
+        return set_member(lite, path, pr_sget(full, path));
+    n = (size_t)(dot - path);
+    if (n >= sizeof(head))
+        return 0;
+    memcpy(head, path, n);
+    head[n] = '\0';
+    parent = cJSON_GetObjectItemCaseSensitive(lite, head);
+    if (!cJSON_IsObject(parent)) {
+        if (pr_sget_path(full, path) == NULL)
+            return 1;
+        cJSON_DeleteItemFromObjectCaseSensitive(lite, head);
+        parent = cJSON_AddObjectToObject(lite, head);
+        if (parent == NULL)
+            return 0;
+    }
+    return set_member(parent, dot + 1, pr_sget_path(full, path));
+}
+
+enum pr_status
+pr_merge_expand_member(struct pr_merge *m, cJSON *runs, const char *path,
+                       struct pr_error *err)
+{
+    cJSON *el;
+    const cJSON *full;
+    struct src *s;
+    enum pr_status st = PR_OK;
+
+    for (el = cJSON_IsArray(runs) ? runs->child : NULL;
+         el != NULL && st == PR_OK; el = el->next) {
+        st = pr_merge_run(m, el, &full, err);
+        if (st != PR_OK || full == NULL)
+            continue;
+        /* its first member may be the one replaced: forget it first */
+        s = find_src(m, el);
+        s->lite = NULL;
+        if (!take_member(el, full, path))
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    return st;
+}
+
 void
 pr_merge_free(struct pr_merge *m)
 {

@@ -84,6 +84,24 @@ check "  the reports do not depend on --json being written" \
     cmp -s m.html h.html
 check "  (the PDF too)" cmp -s m.pdf h.pdf
 
+# table over the rank summaries: each run's rows are read again from its
+# file (the lite runs lack them), one file at a time; the same table as
+# from the merged summary, whose runs are whole
+for k in operators kernels steps memory layers; do
+    "$PR_BIN" table -q --input ranks/rank*.summary.json --kind $k --csv \
+        > t1.csv 2> err
+    "$PR_BIN" table -q --input m.json --kind $k --csv > t2.csv 2>> err
+    check "table --kind $k over the ranks is the merged summary's ($(head -c 200 err))" \
+        cmp -s t1.csv t2.csv
+done
+"$PR_BIN" table -q --input ranks/rank*.summary.json --kind operators \
+    --group-by shape --json-out > t1.json 2> err
+"$PR_BIN" table -q --input m.json --kind operators --group-by shape \
+    --json-out > t2.json 2>> err
+check "  and by shape ($(head -c 200 err))" cmp -s t1.json t2.json
+W=$(grep -o '"worker":.*"rank[0-9]*"' t1.json | sort -u | wc -l)
+check "  (rows of every rank: $W workers)" [ "$W" -eq $N ]
+
 # summaries of several runs each, whose runs interleave in the job's
 # order (even and odd ranks): the same runs and job
 ls ranks/*.json | awk 'NR % 2 == 1' > even && ls ranks/*.json | awk 'NR % 2 == 0' > odd

@@ -199,6 +199,73 @@ test_expand_view(void **state)
     pr_merge_free(m);
 }
 
+/* Each lite run with the one member a table reads made whole: "key",
+ * or "key.sub" whose parent it creates (replacing a lite member that is
+ * no object); a member the whole run lacks goes; the rest stays lite. */
+static void
+expand_member(const struct fx *fx, const char *path, const char *parent)
+{
+    struct pr_error err = {0};
+    struct pr_merge *m = NULL;
+    cJSON *lite = NULL, *whole = whole_merge(fx), *runs, *run;
+    const cJSON *w, *got;
+    int i = 0;
+
+    assert_int_equal(pr_merge_load(fx->paths, RANKS, &lite, &m, &err), PR_OK);
+    runs = cJSON_GetObjectItem(lite, "runs");
+    run = cJSON_GetArrayItem(runs, 2);
+    cJSON_DeleteItemFromObject(run, parent);
+    cJSON_AddItemToObject(run, parent, cJSON_CreateString("not the run's"));
+    assert_int_equal(pr_merge_expand_member(m, runs, path, &err), PR_OK);
+    cJSON_ArrayForEach(run, runs)
+    {
+        w = cJSON_GetArrayItem(cJSON_GetObjectItem(whole, "runs"), i++);
+        got = strcmp(path, parent) == 0
+                  ? cJSON_GetObjectItem(run, path)
+                  : cJSON_GetObjectItem(cJSON_GetObjectItem(run, parent),
+                                        strchr(path, '.') + 1);
+        assert_non_null(got);
+        assert_true(cJSON_Compare(
+            got,
+            strcmp(path, parent) == 0
+                ? cJSON_GetObjectItem(w, path)
+                : cJSON_GetObjectItem(cJSON_GetObjectItem(w, parent),
+                                      strchr(path, '.') + 1),
+            1));
+        assert_null(cJSON_GetObjectItem(run, "operators_by_shape"));
+        assert_non_null(cJSON_GetObjectItem(run, "step_summary"));
+    }
+    assert_int_equal(i, RANKS);
+    cJSON_Delete(lite);
+    cJSON_Delete(whole);
+    pr_merge_free(m);
+}
+
+static void
+test_expand_member(void **state)
+{
+    const struct fx *fx = *state;
+    struct pr_error err = {0};
+    struct pr_merge *m = NULL;
+    cJSON *lite = NULL, *run;
+    const cJSON *full;
+
+    expand_member(fx, "operators", "operators");
+    expand_member(fx, "attribution.kernels", "attribution");
+    /* a member no whole run has is removed; the runs are done with */
+    assert_int_equal(pr_merge_load(fx->paths, RANKS, &lite, &m, &err), PR_OK);
+    run = cJSON_GetArrayItem(cJSON_GetObjectItem(lite, "runs"), 0);
+    cJSON_AddItemToObject(run, "no_such", cJSON_CreateTrue());
+    assert_int_equal(pr_merge_expand_member(
+                         m, cJSON_GetObjectItem(lite, "runs"), "no_such", &err),
+                     PR_OK);
+    assert_null(cJSON_GetObjectItem(run, "no_such"));
+    assert_int_equal(pr_merge_run(m, run, &full, &err), PR_OK);
+    assert_null(full);
+    cJSON_Delete(lite);
+    pr_merge_free(m);
+}
+
 /* A rank file rewritten between the merge and the writing of its run is
  * named, never written as another run. */
 static void
@@ -258,6 +325,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lite_views_equal_whole),
         cmocka_unit_test(test_expand_view),
+        cmocka_unit_test(test_expand_member),
         cmocka_unit_test(test_changed_file),
         cmocka_unit_test(test_duplicate_run),
     };
