@@ -311,8 +311,8 @@ agg_row(const struct agg *g, size_t n, const cJSON *const *runs,
                         mean > 0 ? 100.0 * (g->max - min) / mean : NAN, ok);
     pr_emit_str(o, "max_worker",
                 pr_sget_str_or(runs[g->max_run], PR_K_WORKER, ""), ok);
-    if (g->host >= 0)
-        pr_emit_num(o, "mean_host_self_us", g->host / (double)n, ok);
+    if (!(g->host < 0)) /* NAN: no rank recorded host times */
+        pr_emit_num_or_null(o, "mean_host_self_us", g->host / (double)n, ok);
     return o;
 }
 
@@ -323,14 +323,14 @@ group(const struct entry *e, size_t m, struct agg *out, int with_host)
     size_t i = 0, k = 0;
 
     while (i < m) {
-        struct agg g = {e[i].name, 0,      e[i].run,           0,
-                        e[i].v,    e[i].v, with_host ? 0 : -1, 0};
+        struct agg g = {
+            e[i].name, 0, e[i].run, 0, e[i].v, e[i].v, with_host ? NAN : -1, 0};
         for (; i < m && strcmp(e[i].name, g.name) == 0; i++) {
             g.ranks++;
             g.sum += e[i].v;
             g.calls += e[i].calls;
-            if (with_host)
-                g.host += e[i].host;
+            if (with_host && !isnan(e[i].host))
+                g.host = isnan(g.host) ? e[i].host : g.host + e[i].host;
             if (e[i].v < g.min)
                 g.min = e[i].v;
             if (e[i].v > g.max) {
@@ -376,8 +376,8 @@ aggregate(cJSON *job, const cJSON *const *runs, size_t n, const char *arr_key,
             const char *name = pr_sget_str(row, PR_K_NAME);
             if (name == NULL)
                 continue;
-            e[m++] = (struct entry){name, i, isnan(v) ? 0 : v, isnan(h) ? 0 : h,
-                                    isnan(c) ? 0 : c};
+            e[m++] =
+                (struct entry){name, i, isnan(v) ? 0 : v, h, isnan(c) ? 0 : c};
         }
     qsort(e, m, sizeof(*e), cmp_entry);
     /* one name twice in a run (shouldn't be): fold into one entry */

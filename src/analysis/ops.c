@@ -166,8 +166,12 @@ emit_rate_tail(cJSON *o, const struct pr_op_rate *r, int *ok)
     pr_emit_str(o, "dtype", r->dtype, ok);
 }
 
+/* host_known 0: the producer recorded no host times (device-only
+ * MindSpore and msprof runs, whose operators are made from their tasks),
+ * so the host columns are null, not 0. */
 static void
-emit_row(cJSON *arr, const struct pr_op_row *g, int with_shapes, int *ok)
+emit_row(cJSON *arr, const struct pr_op_row *g, int with_shapes, int host_known,
+         int *ok)
 {
     cJSON *o = pr_emit_obj(arr, NULL, ok);
 
@@ -179,8 +183,12 @@ emit_row(cJSON *arr, const struct pr_op_row *g, int with_shapes, int *ok)
     pr_emit_num(o, "calls", (double)g->calls, ok);
     pr_emit_us(o, "device_self_us", g->dev_self_ns, ok);
     pr_emit_us(o, "device_total_us", g->dev_total_ns, ok);
-    pr_emit_us(o, "host_self_us", g->host_self_ns, ok);
-    pr_emit_us(o, "host_total_us", g->host_total_ns, ok);
+    pr_emit_num_or_null(o, "host_self_us",
+                        host_known ? (double)g->host_self_ns / 1000.0 : NAN,
+                        ok);
+    pr_emit_num_or_null(o, "host_total_us",
+                        host_known ? (double)g->host_total_ns / 1000.0 : NAN,
+                        ok);
     pr_emit_bool(o, "tc_eligible", g->tc_eligible, ok);
     pr_emit_num(o, "tc_self_pct", pr_ops_tc_self_pct(g), ok);
     pr_emit_num(o, "tc_total_pct", pr_ops_tc_total_pct(g), ok);
@@ -191,15 +199,25 @@ emit_row(cJSON *arr, const struct pr_op_row *g, int with_shapes, int *ok)
     emit_rate_tail(o, &g->rate, ok);
 }
 
+/* Whether any operator of the run took host time. */
+static int
+host_known(const struct pr_op_rows *rows)
+{
+    for (size_t i = 0; i < rows->n; i++)
+        if (rows->v[i].host_total_ns > 0)
+            return 1;
+    return 0;
+}
+
 static cJSON *
-to_json(const struct pr_op_rows *rows, int with_shapes)
+to_json(const struct pr_op_rows *rows, int with_shapes, int host)
 {
     cJSON *arr = cJSON_CreateArray();
     int ok = arr != NULL;
     size_t i;
 
     for (i = 0; i < rows->n && ok; i++)
-        emit_row(arr, &rows->v[i], with_shapes, &ok);
+        emit_row(arr, &rows->v[i], with_shapes, host, &ok);
     if (!ok) {
         cJSON_Delete(arr);
         return NULL;
@@ -266,8 +284,10 @@ enum pr_status
 pr_ops_emit(const struct pr_ops *ops, cJSON **by_name, cJSON **by_shape,
             struct pr_error *err)
 {
-    *by_name = to_json(&ops->by_name, 0);
-    *by_shape = to_json(&ops->by_shape, 1);
+    int host = host_known(&ops->by_name);
+
+    *by_name = to_json(&ops->by_name, 0, host);
+    *by_shape = to_json(&ops->by_shape, 1, host);
     if (*by_name == NULL || *by_shape == NULL) {
         cJSON_Delete(*by_name);
         cJSON_Delete(*by_shape);
