@@ -162,6 +162,25 @@ struct args {
 
 /* ------------------------------------------------------------ pool */
 
+/* The last n (1..7) bytes at p as a word, with fixed-size loads only (a
+ * copy of a variable length went through memory and stalled the load
+ * after it).  Two loads that may overlap: which bytes land where does not
+ * matter, only that equal texts give equal words. */
+static uint64_t
+tail_word(const char *p, size_t n)
+{
+    uint32_t a, b;
+
+    if (n >= 4) {
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        return (uint64_t)a | (uint64_t)b << 32;
+    }
+    return (uint64_t)(unsigned char)p[0] |
+           (uint64_t)(unsigned char)p[n / 2] << 8 |
+           (uint64_t)(unsigned char)p[n - 1] << 16;
+}
+
 /* Eight bytes a step: every event interns four to seven strings, some of
  * them 100-byte kernel names, and FNV's byte loop showed in profiles. */
 static uint32_t
@@ -176,8 +195,7 @@ hash_bytes(const char *s, size_t len)
         h ^= h >> 32;
     }
     if (i < len) {
-        w = 0;
-        memcpy(&w, s + i, len - i);
+        w = tail_word(s + i, len - i);
         h = (h ^ w) * 0xff51afd7ed558ccdull;
         h ^= h >> 32;
     }
@@ -238,6 +256,20 @@ pool_add(struct pr_pool *p, const char *s, size_t len)
     return (uint32_t)p->n - 1;
 }
 
+/* pool_add() that first tries the id in *last, the same field's in the
+ * event before (its text compared, no hash). */
+static uint32_t
+pool_add_last(struct pr_pool *p, uint32_t *last, const char *s, size_t len)
+{
+    const struct pr_pool_ent *e = *last < p->n ? &p->ents[*last] : NULL;
+
+    if (e != NULL && e->len == len &&
+        memcmp(p->text.data + e->off, s, len) == 0)
+        return *last;
+    *last = pool_add(p, s, len);
+    return *last;
+}
+
 static uint32_t
 pool_addz(struct pr_pool *p, const char *s)
 {
@@ -266,6 +298,7 @@ pr_recs_reset(struct pr_recs *r)
     r->n_phased = 0;
     pr_buf_reset(&r->strs.text);
     r->strs.n = 0;
+    memset(r->last, 0xff, sizeof(r->last)); /* PR_STR_NONE: none yet */
     if (r->strs.slots != NULL)
         memset(r->strs.slots, 0, r->strs.n_slots * sizeof(uint32_t));
 }
@@ -1023,7 +1056,7 @@ id_str(struct pr_recs *r, const struct ev *e, int which)
             s++;
             n--;
         }
-        return pool_add(&r->strs, s, n);
+        return pool_add_last(&r->strs, &r->last[2 + which - RAW_PID], s, n);
     }
     if (v == NULL || !pr_fld_id_text(v, absolute, &r->scratch) ||
         r->scratch.data == NULL)
@@ -1090,9 +1123,9 @@ new_event(struct pr_recs *r, const struct ev *e, uint64_t index, uint8_t kind)
     size_t n;
 
     s = ev_str(e, RAW_NAME, &n);
-    out->name = pool_add(&r->strs, s, n);
+    out->name = pool_add_last(&r->strs, &r->last[0], s, n);
     s = ev_str(e, RAW_CAT, &n);
-    out->cat = pool_add(&r->strs, s, n);
+    out->cat = pool_add_last(&r->strs, &r->last[1], s, n);
     out->pid = id_str(r, e, RAW_PID);
     out->tid = id_str(r, e, RAW_TID);
     if (out->name == PR_STR_NONE || out->cat == PR_STR_NONE ||

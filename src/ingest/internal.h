@@ -403,6 +403,8 @@ struct pr_recs {
                             printed Python-style from the raw text, and
                             Concrete Inputs as compact JSON */
     int py_ok[4];
+    uint32_t last[4]; /* the pool ids of the last name, cat, pid and tid:
+                         the next event's are often the same text */
 };
 
 void pr_recs_init(struct pr_recs *r);
