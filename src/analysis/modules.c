@@ -37,7 +37,12 @@ struct ctx {
     struct mod *v;              /* owned: the rows */
     size_t n, cap;
     struct pr_strtab *keys; /* owned: row keys; id k is row k - 1 */
-    uint32_t *row_of;       /* owned: per node, its nearest module row */
+};
+
+/* A node still to visit, and the row of the nearest module around it.
+ * The walk keeps no record per node: it runs beside the tree. */
+struct pending {
+    uint32_t node, up;
 };
 
 /* The name without the "nn.Module: " prefix, as the plugin shows it; a
@@ -130,23 +135,33 @@ add_call(struct ctx *c, struct mod *m, const struct pr_tree_node *nd)
     m->dev_self_ns = pr_sat_add_i64(m->dev_self_ns, nd->device_self_ns);
 }
 
-/* Node ni, whose parent (if any) has its row already. */
+/* Node ni, in the module row `up`: its own row if it is a module, else
+ * up, into *row; 0 on out-of-memory. */
 static int
-visit(struct ctx *c, uint32_t ni)
+visit(struct ctx *c, uint32_t ni, uint32_t up, uint32_t *row)
 {
     const struct pr_tree_node *nd = &c->tree->nodes[ni];
-    uint32_t up = nd->parent == PR_TREE_NONE ? NO_ROW : c->row_of[nd->parent];
     uint32_t r;
 
-    if (nd->type != PR_N_MODULE || nd->ev == PR_TREE_NONE) {
-        c->row_of[ni] = up;
+    *row = up;
+    if (nd->type != PR_N_MODULE || nd->ev == PR_TREE_NONE)
         return 1;
-    }
     r = row_for(c, nd, c->t->lightning ? NO_ROW : up);
     if (r == NO_ROW)
         return 0;
-    c->row_of[ni] = r;
+    *row = r;
     add_call(c, &c->v[r], nd);
+    return 1;
+}
+
+static int
+push(struct pending **stack, size_t *cap, size_t *depth, uint32_t node,
+     uint32_t up)
+{
+    if (pr_grow((void **)stack, cap, *depth + 1, sizeof(**stack)) != PR_OK)
+        return 0;
+    (*stack)[*depth].node = node;
+    (*stack)[(*depth)++].up = up;
     return 1;
 }
 
@@ -156,21 +171,20 @@ static int
 walk(struct ctx *c)
 {
     const struct pr_tree *tr = c->tree;
-    uint32_t *stack = malloc((tr->n_nodes ? tr->n_nodes : 1) * sizeof(*stack));
-    size_t depth = 0, i;
-    int ok = stack != NULL;
+    struct pending *stack = NULL;
+    size_t depth = 0, cap = 0, i;
+    int ok = 1;
 
     for (i = tr->n_roots; ok && i > 0; i--)
-        stack[depth++] = tr->roots[i - 1];
+        ok = push(&stack, &cap, &depth, tr->roots[i - 1], NO_ROW);
     while (ok && depth > 0) {
-        uint32_t ni = stack[--depth];
-        const struct pr_tree_node *nd = &tr->nodes[ni];
-        uint32_t k;
+        struct pending p = stack[--depth];
+        const struct pr_tree_node *nd = &tr->nodes[p.node];
+        uint32_t k, row;
 
-        ok = visit(c, ni);
-        /* each node is pushed once, by its parent: depth < n_nodes */
-        for (k = nd->n_kids; ok && k > 0 && depth < tr->n_nodes; k--)
-            stack[depth++] = pr_tree_kids(tr, nd)[k - 1];
+        ok = visit(c, p.node, p.up, &row);
+        for (k = nd->n_kids; ok && k > 0; k--)
+            ok = push(&stack, &cap, &depth, pr_tree_kids(tr, nd)[k - 1], row);
     }
     free(stack);
     return ok;
@@ -486,18 +500,11 @@ put(cJSON *run, const char *key, cJSON *item)
 static int
 ctx_init(struct ctx *c, const struct pr_trace *t, const struct pr_tree *tree)
 {
-    size_t n = tree->n_nodes ? tree->n_nodes : 1, i;
-
     memset(c, 0, sizeof(*c));
     c->t = t;
     c->tree = tree;
     c->keys = pr_strtab_new();
-    c->row_of = malloc(n * sizeof(*c->row_of));
-    if (c->keys == NULL || c->row_of == NULL)
-        return 0;
-    for (i = 0; i < n; i++)
-        c->row_of[i] = NO_ROW;
-    return 1;
+    return c->keys != NULL;
 }
 
 enum pr_status
@@ -517,7 +524,6 @@ pr_modules_fill(const struct pr_trace *t, const struct pr_tree *tree,
         view = view_json(&c);
     }
     free(c.v);
-    free(c.row_of);
     pr_strtab_free(c.keys);
     ok = rows != NULL && types != NULL && view != NULL;
     if (ok && put(run, "modules", rows)) {

@@ -23,6 +23,7 @@
 #define MAX_FRAMES 512 /* frames read per stack; deeper ones are cut */
 #define MAX_TEXT 8192  /* bytes of a location or stack text */
 #define NO_ATTR UINT32_MAX
+#define BWD_ATTR 0x80000000u /* node_attr: a backward node's forward attr */
 #define NO_USER "(library code only)"
 
 struct group {
@@ -63,13 +64,14 @@ struct ctx {
     struct attr *attrs; /* owned */
     size_t n_attrs, cap_attrs;
     struct pr_idmap cache; /* stack key -> attrs index */
-    uint32_t *node_attr;   /* owned; per tree node, NO_ATTR without stack */
-    uint32_t *node_bwd;    /* owned; per node, forward attr of a backward
-                              node (by sequence number), else NO_ATTR */
-    uint32_t *up;          /* owned; per event, the innermost python frame
-                              around it (NO_ATTR: none); NULL when the
-                              trace has no python frames */
-    struct raw_frame *fr;  /* owned; frames of the stack being read */
+    /* owned; per tree node: its attr; or BWD_ATTR | the attr of the
+     * forward op of a backward node without one (by sequence number);
+     * else NO_ATTR.  One array, not two: it is held beside the tree. */
+    uint32_t *node_attr;
+    uint32_t *up;         /* owned; per event, the innermost python frame
+                             around it (NO_ATTR: none); NULL when the
+                             trace has no python frames */
+    struct raw_frame *fr; /* owned; frames of the stack being read */
     size_t cap_fr;
     struct pr_buf text; /* scratch */
     int from_stack, from_python;
@@ -357,7 +359,7 @@ resolve(struct ctx *c, size_t n)
     if (!ok || a.loc == NO_ATTR)
         return NO_ATTR;
     a.stack = group_of(c, &c->stacks, b->data, b->len);
-    if (a.stack == NO_ATTR ||
+    if (a.stack == NO_ATTR || c->n_attrs >= BWD_ATTR - 1 ||
         pr_grow((void **)&c->attrs, &c->cap_attrs, c->n_attrs + 1,
                 sizeof(*c->attrs)) != PR_OK)
         return NO_ATTR;
@@ -508,9 +510,27 @@ is_backward(const struct pr_op_info *op)
     return op != NULL && op->seq >= 0 && op->fwd_tid > 0;
 }
 
-/* node_attr for every operator node, then node_bwd: a node without a
- * stack below (or at) a backward op takes the attr of the forward op
- * with that sequence number.  0 on out-of-memory. */
+/* Node ni's own attr; NO_ATTR none. */
+static uint32_t
+fwd_attr(const struct ctx *c, uint32_t ni)
+{
+    uint32_t v = c->node_attr[ni];
+
+    return v == NO_ATTR || (v & BWD_ATTR) ? NO_ATTR : v;
+}
+
+/* The forward attr node ni counts for as backward work; NO_ATTR none. */
+static uint32_t
+bwd_attr(const struct ctx *c, uint32_t ni)
+{
+    uint32_t v = c->node_attr[ni];
+
+    return v != NO_ATTR && (v & BWD_ATTR) ? v & ~BWD_ATTR : NO_ATTR;
+}
+
+/* node_attr for every operator node, then for the others below (or at)
+ * a backward op, the attr of the forward op with that sequence number.
+ * 0 on out-of-memory. */
 static int
 link_nodes(struct ctx *c)
 {
@@ -544,9 +564,10 @@ link_nodes(struct ctx *c)
         if (c->node_attr[ni] != NO_ATTR)
             continue;
         if (a != PR_NONE)
-            c->node_bwd[ni] = (uint32_t)a;
-        else if (nd->parent != PR_TREE_NONE)
-            c->node_bwd[ni] = c->node_bwd[nd->parent];
+            c->node_attr[ni] = BWD_ATTR | (uint32_t)a;
+        else if (nd->parent != PR_TREE_NONE &&
+                 bwd_attr(c, nd->parent) != NO_ATTR)
+            c->node_attr[ni] = c->node_attr[nd->parent];
     }
     pr_idmap_free(&fwd);
     return !oom;
@@ -611,7 +632,7 @@ own_flops(struct ctx *c, uint32_t ni, unsigned char *known)
 
     for (k = 0; k < nd->n_kids; k++)
         known[ni] |= known[pr_tree_kids(c->tree, nd)[k]];
-    if (known[ni] || c->node_attr[ni] == NO_ATTR)
+    if (known[ni] || fwd_attr(c, ni) == NO_ATTR)
         return -1;
     f = flops_of(c->t, nd);
     known[ni] = f >= 0;
@@ -624,7 +645,7 @@ static void
 add_node(struct ctx *c, uint32_t ni, unsigned char *known, struct totals *s)
 {
     const struct pr_tree_node *nd = &c->tree->nodes[ni];
-    uint32_t a = c->node_attr[ni], b = c->node_bwd[ni], p = nd->parent;
+    uint32_t a = fwd_attr(c, ni), b = bwd_attr(c, ni), p = nd->parent;
     const struct attr *pa = NULL;
     double f = own_flops(c, ni, known);
     int new_call;
@@ -635,9 +656,8 @@ add_node(struct ctx *c, uint32_t ni, unsigned char *known, struct totals *s)
     if (a == NO_ATTR && b == NO_ATTR)
         return;
     if (p != PR_TREE_NONE && c->tree->nodes[p].is_operator)
-        pa = c->node_attr[p] != NO_ATTR  ? &c->attrs[c->node_attr[p]]
-             : c->node_bwd[p] != NO_ATTR ? &c->attrs[c->node_bwd[p]]
-                                         : NULL;
+        pa = c->node_attr[p] != NO_ATTR ? &c->attrs[c->node_attr[p] & ~BWD_ATTR]
+                                        : NULL;
     if (a != NO_ATTR) {
         new_call = pa == NULL || pa->loc != c->attrs[a].loc;
         add_forward(&c->locs.v[c->attrs[a].loc], nd, new_call, f);
@@ -877,8 +897,7 @@ add_pair(struct ctx *c, struct pairs *ps, uint32_t f, uint32_t b)
 
     key[0] = fn->name;
     key[1] = bn->name;
-    key[2] =
-        c->node_attr[f] == NO_ATTR ? NO_ATTR : c->attrs[c->node_attr[f]].loc;
+    key[2] = fwd_attr(c, f) == NO_ATTR ? NO_ATTR : c->attrs[fwd_attr(c, f)].loc;
     id = pr_strtab_intern(ps->keys, (const char *)key, sizeof(key));
     if (id == PR_STR_NONE || id == 0)
         return 0;
@@ -902,35 +921,99 @@ add_pair(struct ctx *c, struct pairs *ps, uint32_t f, uint32_t b)
     return 1;
 }
 
+/* A backward root's sequence number and the forward node it pairs with
+ * (NO_ATTR: none yet). */
+struct fwd_of {
+    int64_t seq;
+    uint32_t node;
+};
+
+static int
+cmp_fwd_of(const void *a, const void *b)
+{
+    const struct fwd_of *x = a, *y = b;
+
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The operator of node ni; NULL for another node. */
+static const struct pr_op_info *
+node_op(const struct ctx *c, uint32_t ni)
+{
+    const struct pr_tree_node *nd = &c->tree->nodes[ni];
+
+    return nd->is_operator && nd->ev != PR_TREE_NONE
+               ? pr_trace_op(c->t, &c->t->events[nd->ev])
+               : NULL;
+}
+
+/* The backward roots' sequence numbers, sorted, each once (*n of them);
+ * NULL on out-of-memory.  A sorted array, not a map of every forward
+ * op's number: it is held beside the tree. */
+static struct fwd_of *
+backward_seqs(const struct ctx *c, size_t *n)
+{
+    const struct pr_tree *tr = c->tree;
+    struct fwd_of *v = malloc(sizeof(*v));
+    size_t i, m = 0, cap = 1;
+
+    for (i = 0; i < tr->n_post && v != NULL; i++) {
+        const struct pr_op_info *op = node_op(c, tr->post[i]);
+
+        if (op == NULL || op->seq < 0 ||
+            !backward_root(c, &tr->nodes[tr->post[i]], op))
+            continue;
+        if (pr_grow((void **)&v, &cap, m + 1, sizeof(*v)) != PR_OK) {
+            free(v);
+            return NULL;
+        }
+        v[m].seq = op->seq;
+        v[m++].node = NO_ATTR;
+    }
+    if (v != NULL && m > 1)
+        qsort(v, m, sizeof(*v), cmp_fwd_of);
+    for (i = 0, *n = 0; v != NULL && i < m; i++)
+        if (*n == 0 || v[*n - 1].seq != v[i].seq)
+            v[(*n)++] = v[i];
+    return v;
+}
+
+static struct fwd_of *
+find_fwd(struct fwd_of *v, size_t n, int64_t seq)
+{
+    struct fwd_of key;
+
+    key.seq = seq;
+    key.node = NO_ATTR;
+    return n == 0 ? NULL : bsearch(&key, v, n, sizeof(*v), cmp_fwd_of);
+}
+
 /* Each backward root with the forward operator of its sequence number
  * (the outermost one: post-order meets it last); 0 on out-of-memory. */
 static int
 pair_nodes(struct ctx *c, struct pairs *ps)
 {
     const struct pr_tree *tr = c->tree;
-    struct pr_idmap fwd = {0}; /* sequence number -> forward node */
-    size_t i, f;
-    int ok = 1, pass;
+    size_t i, n = 0;
+    struct fwd_of *v = backward_seqs(c, &n), *f;
+    int ok = v != NULL, pass;
 
     for (pass = 0; pass < 2 && ok; pass++) {
         for (i = 0; i < tr->n_post && ok; i++) {
             uint32_t ni = tr->post[i];
-            const struct pr_tree_node *nd = &tr->nodes[ni];
-            const struct pr_op_info *op =
-                nd->is_operator && nd->ev != PR_TREE_NONE
-                    ? pr_trace_op(c->t, &c->t->events[nd->ev])
-                    : NULL;
+            const struct pr_op_info *op = node_op(c, ni);
 
-            if (op == NULL || op->seq < 0)
+            if (op == NULL || op->seq < 0 ||
+                (f = find_fwd(v, n, op->seq)) == NULL)
                 continue;
             if (pass == 0 && !is_backward(op))
-                ok = pr_idmap_put(&fwd, op->seq, ni, NULL) == PR_OK;
-            else if (pass == 1 && backward_root(c, nd, op) &&
-                     (f = pr_idmap_get(&fwd, op->seq)) != PR_NONE)
-                ok = add_pair(c, ps, (uint32_t)f, ni);
+                f->node = ni;
+            else if (pass == 1 && f->node != NO_ATTR &&
+                     backward_root(c, &tr->nodes[ni], op))
+                ok = add_pair(c, ps, f->node, ni);
         }
     }
-    pr_idmap_free(&fwd);
+    free(v);
     return ok;
 }
 
@@ -1035,11 +1118,10 @@ ctx_init(struct ctx *c, const struct pr_trace *t, const struct pr_tree *tree)
     c->strs = pr_strtab_new();
     c->skipped = pr_strtab_new();
     c->node_attr = malloc(n * sizeof(*c->node_attr));
-    c->node_bwd = malloc(n * sizeof(*c->node_bwd));
-    if (!c->strs || !c->skipped || !c->node_attr || !c->node_bwd)
+    if (!c->strs || !c->skipped || !c->node_attr)
         return 0;
     for (i = 0; i < n; i++)
-        c->node_attr[i] = c->node_bwd[i] = NO_ATTR;
+        c->node_attr[i] = NO_ATTR;
     return 1;
 }
 
@@ -1055,7 +1137,6 @@ ctx_free(struct ctx *c)
     free(c->attrs);
     pr_idmap_free(&c->cache);
     free(c->node_attr);
-    free(c->node_bwd);
     free(c->up);
     free(c->fr);
     pr_buf_free(&c->text);
