@@ -270,6 +270,25 @@ int pr_sec_hostdev_present(const cJSON *summary);
  * `cap` into `roofs`, returns how many (sections.c). */
 size_t pr_sec_roofs(const cJSON *run, struct pr_chart_roof *roofs, size_t cap);
 
+/* A roofline of summary rows (operators, layers): a point per row with an
+ * arithmetic intensity and an achieved rate, coloured by its bound, under
+ * the roofs of pr_sec_roofs (sections.c). */
+struct pr_sec_roofline {
+    const char *caption;    /* the figure's name */
+    const char *title;      /* the chart's title */
+    const char *weight_key; /* the device time that sizes a point */
+    size_t n_labels;        /* points named on the chart, the heaviest */
+    /* NULL: a point is named by its row's "name"; else its name is
+     * written by label() into a buffer of label_chars bytes */
+    const char *(*label)(const cJSON *row, char *buf, size_t n);
+    size_t label_chars;
+};
+
+/* The chart, *n_points its points; NULL on out-of-memory. */
+struct pr_fig_chart *pr_sec_roofline_chart(const cJSON *run, const cJSON *rows,
+                                           const struct pr_sec_roofline *spec,
+                                           size_t *n_points);
+
 /* The roofline by layer of each run (sec_layers.c): layers as points,
  * forward beside backward in a table; present when a run has a layer
  * view. */

@@ -9,14 +9,12 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "profreport/figures.h"
 #include "profreport/keys.h"
 #include "profreport/sget.h"
 
-#define MAX_ROOFS 8    /* one per peak kind */
 #define LABEL_CHARS 64 /* a point's label: short name and shapes */
 #define N_LABELS 8     /* points named on the chart, the heaviest */
 
@@ -60,12 +58,6 @@ const struct pr_col pr_fig_cols_layers[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
-static void
-draw_roofline(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
-{
-    pr_chart_roofline(c, b, s);
-}
-
 /* "conv2d [32,64,56,56]" into buf: the name without its namespace and
  * the leading tensor shapes, without blanks, as many as fit in about 30
  * characters (the chart's labels are short; the table has them all). */
@@ -100,72 +92,15 @@ point_label(const cJSON *row, char *buf, size_t n)
     return buf;
 }
 
-/* Layers with an intensity and a rate, coloured by their bound. */
-static size_t
-layer_points(const cJSON *rows, struct pr_chart_point *pts, char *labels,
-             size_t cap)
-{
-    const cJSON *r;
-    size_t n = 0;
-
-    cJSON_ArrayForEach(r, rows)
-    {
-        const char *b = pr_sget_str(r, PR_K_BOUND);
-        double w = pr_sget_num(r, PR_K_DEVICE_US);
-
-        if (n == cap)
-            break;
-        pts[n].x = pr_sget_num(r, PR_K_ARITHMETIC_INTENSITY);
-        pts[n].y = pr_sget_num(r, PR_K_ACHIEVED_TFLOPS);
-        if (isnan(pts[n].x) || isnan(pts[n].y))
-            continue;
-        pts[n].label = point_label(r, labels + n * LABEL_CHARS, LABEL_CHARS);
-        pts[n].weight = isnan(w) ? 0 : w;
-        pts[n++].color_index = pr_sget_is(b, "compute")  ? 0
-                               : pr_sget_is(b, "memory") ? 1
-                                                         : 2;
-    }
-    return n;
-}
-
-/* The layers' roofline; NULL on out-of-memory. */
-static struct pr_fig_chart *
-layer_chart(const cJSON *run, size_t *n_points)
-{
-    static const char *const legend[] = {"compute-bound", "memory-bound",
-                                         "unknown"};
-    const cJSON *rows = pr_sget(run, PR_K_LAYERS);
-    size_t cap = pr_sget_len(rows) ? pr_sget_len(rows) : 1;
-    struct pr_fig_chart *ch = pr_fig_chart_new(
-        draw_roofline, "Roofline of the layers", 960, 440, 300);
-    struct pr_chart_point *pts = calloc(cap, sizeof(*pts));
-    struct pr_chart_roof *roofs = calloc(MAX_ROOFS, sizeof(*roofs));
-    char *labels = calloc(cap, LABEL_CHARS);
-    double gbps = pr_sget_num(pr_sget(run, PR_K_ROOFLINE), PR_K_PEAK_GBPS);
-
-    if (ch == NULL || pts == NULL || roofs == NULL || labels == NULL) {
-        free(pts);
-        free(roofs);
-        free(labels);
-        pr_fig_chart_free(ch);
-        return NULL;
-    }
-    ch->own[0] = pts;
-    ch->own[1] = roofs;
-    ch->own[2] = labels;
-    *n_points = layer_points(rows, pts, labels, cap);
-    ch->u.roofline = (struct pr_chart_roofline){
-        "Roofline (layers: forward + backward, first device's peaks)",
-        pts,
-        *n_points,
-        roofs,
-        pr_sec_roofs(run, roofs, MAX_ROOFS),
-        isnan(gbps) ? 0 : gbps,
-        N_LABELS,
-        legend,
-        3};
-    return ch;
-}
+/* The layers' roofline: forward + backward together, each point named
+ * by its layer and leading shapes. */
+static const struct pr_sec_roofline roof_spec = {
+    "Roofline of the layers",
+    "Roofline (layers: forward + backward, first device's peaks)",
+    PR_K_DEVICE_US,
+    N_LABELS,
+    point_label,
+    LABEL_CHARS};
 
 /* The report's columns: forward beside backward (the page is narrow:
  * calls, rates and the roofline share are in the terminal table and
@@ -231,7 +166,8 @@ pr_sec_layers(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         return;
     }
     layer_kpis(f, view);
-    ch = layer_chart(run, &n_points);
+    ch = pr_sec_roofline_chart(run, pr_sget(run, PR_K_LAYERS), &roof_spec,
+                               &n_points);
     if (ch == NULL) {
         pr_figs_nomem(f);
     } else if (n_points == 0 || ch->u.roofline.n_roofs == 0) {

@@ -722,24 +722,29 @@ pr_sec_roofs(const cJSON *run, struct pr_chart_roof *roofs, size_t cap)
     return n;
 }
 
-/* Operators with an intensity and a rate, coloured by their bound. */
+/* Rows with an intensity and a rate, coloured by their bound, sized by
+ * spec->weight_key and labelled by spec->label (or their name). */
 static size_t
-roof_points(const cJSON *ops, struct pr_chart_point *pts, size_t cap)
+roof_points(const cJSON *rows, const struct pr_sec_roofline *spec,
+            struct pr_chart_point *pts, char *labels, size_t cap)
 {
-    const cJSON *op;
+    const cJSON *r;
     size_t n = 0;
 
-    cJSON_ArrayForEach(op, ops)
+    cJSON_ArrayForEach(r, rows)
     {
-        const char *b = pr_sget_str(op, PR_K_BOUND);
-        double w = pr_sget_num(op, PR_K_DEVICE_SELF_US);
+        const char *b = pr_sget_str(r, PR_K_BOUND);
+        double w = pr_sget_num(r, spec->weight_key);
         if (n == cap)
             break;
-        pts[n].x = pr_sget_num(op, PR_K_ARITHMETIC_INTENSITY);
-        pts[n].y = pr_sget_num(op, PR_K_ACHIEVED_TFLOPS);
+        pts[n].x = pr_sget_num(r, PR_K_ARITHMETIC_INTENSITY);
+        pts[n].y = pr_sget_num(r, PR_K_ACHIEVED_TFLOPS);
         if (isnan(pts[n].x) || isnan(pts[n].y))
             continue;
-        pts[n].label = pr_sget_str_or(op, PR_K_NAME, "?");
+        pts[n].label = spec->label != NULL
+                           ? spec->label(r, labels + n * spec->label_chars,
+                                         spec->label_chars)
+                           : pr_sget_str_or(r, PR_K_NAME, "?");
         pts[n].weight = isnan(w) ? 0 : w;
         pts[n++].color_index = pr_sget_is(b, "compute")  ? 0
                                : pr_sget_is(b, "memory") ? 1
@@ -748,36 +753,40 @@ roof_points(const cJSON *ops, struct pr_chart_point *pts, size_t cap)
     return n;
 }
 
-static struct pr_fig_chart *
-roofline_chart(const cJSON *run, size_t *n_points)
+struct pr_fig_chart *
+pr_sec_roofline_chart(const cJSON *run, const cJSON *rows,
+                      const struct pr_sec_roofline *spec, size_t *n_points)
 {
     static const char *const legend[] = {"compute-bound", "memory-bound",
                                          "unknown"};
-    const cJSON *ops = pr_sget(run, PR_K_OPERATORS);
-    size_t cap = pr_sget_len(ops);
-    struct pr_fig_chart *ch = pr_fig_chart_new(
-        draw_roofline, "Roofline of the operators", 960, 440, 300);
-    struct pr_chart_point *pts = calloc(cap ? cap : 1, sizeof(*pts));
+    size_t cap = pr_sget_len(rows) ? pr_sget_len(rows) : 1;
+    struct pr_fig_chart *ch =
+        pr_fig_chart_new(draw_roofline, spec->caption, 960, 440, 300);
+    struct pr_chart_point *pts = calloc(cap, sizeof(*pts));
     struct pr_chart_roof *roofs = calloc(PR_MAX_ROOFS, sizeof(*roofs));
+    char *labels = spec->label ? calloc(cap, spec->label_chars) : NULL;
     double gbps = pr_sget_num(pr_sget(run, PR_K_ROOFLINE), PR_K_PEAK_GBPS);
 
-    if (ch == NULL || pts == NULL || roofs == NULL) {
+    if (ch == NULL || pts == NULL || roofs == NULL ||
+        (spec->label != NULL && labels == NULL)) {
         free(pts);
         free(roofs);
+        free(labels);
         pr_fig_chart_free(ch);
         return NULL;
     }
     ch->own[0] = pts;
     ch->own[1] = roofs;
-    *n_points = roof_points(ops, pts, cap);
+    ch->own[2] = labels;
+    *n_points = roof_points(rows, spec, pts, labels, cap);
     ch->u.roofline =
-        (struct pr_chart_roofline){"Roofline (operators, first device's peaks)",
+        (struct pr_chart_roofline){spec->title,
                                    pts,
                                    *n_points,
                                    roofs,
                                    pr_sec_roofs(run, roofs, PR_MAX_ROOFS),
                                    isnan(gbps) ? 0 : gbps,
-                                   8,
+                                   spec->n_labels,
                                    legend,
                                    3};
     return ch;
@@ -820,7 +829,15 @@ static void
 sec_roofline(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
     size_t n_points = 0;
-    struct pr_fig_chart *ch = roofline_chart(run, &n_points);
+    static const struct pr_sec_roofline spec = {
+        "Roofline of the operators",
+        "Roofline (operators, first device's peaks)",
+        PR_K_DEVICE_SELF_US,
+        8,
+        NULL,
+        0};
+    struct pr_fig_chart *ch = pr_sec_roofline_chart(
+        run, pr_sget(run, PR_K_OPERATORS), &spec, &n_points);
     struct pr_fig_table t;
 
     (void)summary;
