@@ -202,8 +202,18 @@ void pr_dtable_md(struct pr_buf *b, const struct pr_dtable *t);
 void pr_dtable_put(struct pr_buf *b, struct pr_dtable *t, int built,
                    void (*layout)(struct pr_buf *, const struct pr_dtable *));
 
-/* The stylesheet of the diff and trend pages (light and dark). */
-extern const char pr_dhtml_css[];
+/* The start of the diff and trend pages up to and with "<body>\n": the
+ * strict content policy, the stylesheet (light and dark) and `title` (a
+ * literal: not escaped).  Sticky on b->failed. */
+void pr_dhtml_head(struct pr_buf *b, const char *title);
+
+/* A chart drawn by `draw` from `spec` as an inline SVG <figure> of w x h
+ * units named `label`, for the diff and trend pages; sticky on
+ * b->failed. */
+void pr_dhtml_figure(struct pr_buf *b, double w, double h, const char *label,
+                     void (*draw)(struct pr_canvas *,
+                                  const struct pr_chart_box *, const void *),
+                     const void *spec);
 
 /* The trend page (cmd_trend.c's tree: "nights", "top_operators") as
  * self-contained HTML with line charts; appended to out.  Errors: those of

@@ -26,7 +26,7 @@ const uint32_t pr_dcat_colors[] = {0x0072B2, 0xE69F00, 0xF0E442, 0xD55E00,
                                    0x56B4E9, 0x009E73, 0xCC79A7, 0x999999};
 #define N_CAT 8
 
-const char pr_dhtml_css[] =
+static const char css[] =
     ":root{--ink:#222;--muted:#6b7280;--grid:#e5e7eb;--bg:#fff;"
     "--bad:#b42318;--good:#067647;--card:#f8f9fb}"
     "@media (prefers-color-scheme:dark){:root{--ink:#e5e7eb;--muted:#9ca3af;"
@@ -69,11 +69,11 @@ esc(struct pr_buf *b, const char *s)
         b->failed = 1;
 }
 
-static void
-svg_chart(struct pr_buf *b, double w, double h, const char *label,
-          void (*draw)(struct pr_canvas *, const struct pr_chart_box *,
-                       const void *),
-          const void *spec)
+void
+pr_dhtml_figure(struct pr_buf *b, double w, double h, const char *label,
+                void (*draw)(struct pr_canvas *, const struct pr_chart_box *,
+                             const void *),
+                const void *spec)
 {
     struct pr_svg svg;
     struct pr_canvas c;
@@ -85,6 +85,22 @@ svg_chart(struct pr_buf *b, double w, double h, const char *label,
     if (pr_svg_end(&svg, &c) != PR_OK)
         b->failed = 1;
     pr_dadd(b, "</figure>\n");
+}
+
+void
+pr_dhtml_head(struct pr_buf *b, const char *title)
+{
+    pr_dadd(b, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+               "<meta charset=\"utf-8\">"
+               "<meta name=\"viewport\" content=\"width=device-width\">"
+               "<meta http-equiv=\"Content-Security-Policy\" content=\""
+               "default-src 'none'; style-src 'unsafe-inline'\">"
+               "<meta name=\"color-scheme\" content=\"light dark\">"
+               "<title>");
+    pr_dadd(b, title);
+    pr_dadd(b, "</title><style>");
+    pr_dadd(b, css);
+    pr_dadd(b, "</style></head><body>\n");
 }
 
 static void
@@ -115,11 +131,14 @@ pair_charts(struct pr_buf *b, const cJSON *pair)
     if (pr_dpair_figs(&f, pair) != 0) {
         b->failed = 1;
     } else {
-        svg_chart(b, 420, 300, "Mean step breakdown, baseline and current",
-                  draw_stacked, &f.stacked);
-        svg_chart(b, 440, 320, "Waterfall of the change in mean step time",
-                  draw_waterfall, &f.waterfall);
-        svg_chart(b, 420, 300, "Step time per step", draw_lines, &f.steps);
+        pr_dhtml_figure(b, 420, 300,
+                        "Mean step breakdown, baseline and current",
+                        draw_stacked, &f.stacked);
+        pr_dhtml_figure(b, 440, 320,
+                        "Waterfall of the change in mean step time",
+                        draw_waterfall, &f.waterfall);
+        pr_dhtml_figure(b, 420, 300, "Step time per step", draw_lines,
+                        &f.steps);
     }
     pr_dpair_figs_free(&f);
 }
@@ -274,15 +293,8 @@ header(struct pr_buf *b, const cJSON *diff)
     const char *verdict = pr_sget_str(diff, "verdict");
     int failed = verdict != NULL && strcmp(verdict, "fail") == 0;
 
-    pr_dadd(b, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
-               "<meta charset=\"utf-8\">"
-               "<meta name=\"viewport\" content=\"width=device-width\">"
-               "<meta http-equiv=\"Content-Security-Policy\" content=\""
-               "default-src 'none'; style-src 'unsafe-inline'\">"
-               "<meta name=\"color-scheme\" content=\"light dark\">"
-               "<title>profreport diff</title><style>");
-    pr_dadd(b, pr_dhtml_css);
-    pr_dadd(b, "</style></head><body>\n<h1>Regression comparison ");
+    pr_dhtml_head(b, "profreport diff");
+    pr_dadd(b, "<h1>Regression comparison ");
     ADDF(b, "<span class=\"verdict %s\">%s</span></h1>\n<p>Baseline <code>",
          failed ? "fail" : "pass", failed ? "REGRESSION" : "no regression");
     esc(b, pr_sget_str(bs, "label"));
