@@ -19,7 +19,9 @@ struct pr_analysis_opts {
 
 /* Fill `run` (a cJSON object that already holds worker/span/rank and every
  * required key set to null) with devices, steps, step_summary, gpu_metrics,
- * operators, operators_by_shape, kernels and the other analysis keys.
+ * operators, operators_by_shape, kernels and the other analysis keys; the
+ * analyses' data-quality notes are appended to run["data_quality"] and
+ * run["diagnostics"] where the run holds them (an object, an array).
  * Returns PR_E_NOMEM when cJSON allocation fails. */
 PR_NODISCARD enum pr_status pr_analysis_run(const struct pr_trace *t,
                                             const struct pr_analysis_opts *o,

@@ -47,12 +47,14 @@ double pr_attribution_pct(const struct pr_attribution *a);
 int pr_attribution_reason(const struct pr_attribution *a, const char *top,
                           char *buf, size_t n);
 
-/* Write run["attribution"], data_quality.kernel_time_without_operator_pct
- * and, under the threshold, a "kernels_without_operator" row in
- * run["diagnostics"].  PR_E_NOMEM on allocation failure. */
-PR_NODISCARD enum pr_status pr_attribution_fill(const struct pr_trace *t,
-                                                const struct pr_tree *tree,
-                                                cJSON *run,
-                                                struct pr_error *err);
+struct pr_notes; /* src/analysis/internal.h: the run's data-quality notes */
+
+/* Write run["attribution"], and add to `notes` the data_quality counter
+ * kernel_time_without_operator_pct and, under the threshold, a
+ * "kernels_without_operator" diagnostics row.  PR_E_NOMEM on allocation
+ * failure (a failed note is reported when the notes are written). */
+PR_NODISCARD enum pr_status
+pr_attribution_fill(const struct pr_trace *t, const struct pr_tree *tree,
+                    cJSON *run, struct pr_notes *notes, struct pr_error *err);
 
 #endif

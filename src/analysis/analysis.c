@@ -331,8 +331,8 @@ fill_steps(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
 }
 
 enum pr_status
-pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
-                cJSON *run, struct pr_error *err)
+pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
+                 cJSON *run, struct pr_notes *notes, struct pr_error *err)
 {
     struct pr_tree tree;
     struct pr_steps steps;
@@ -352,7 +352,7 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
     rec_facts(t, &tree, &steps, &facts);
     st = fill_steps(t, &steps, run, err);
     if (st == PR_OK)
-        st = pr_attribution_fill(t, &tree, run, err);
+        st = pr_attribution_fill(t, &tree, run, notes, err);
     if (st == PR_OK)
         st = pr_timeline_fill(t, &steps, run, err);
     if (st == PR_OK)
@@ -381,5 +381,18 @@ pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
     if (st == PR_OK)
         st = pr_recommend_fill(&facts, run, err);
     pr_steps_free(&steps);
+    return st;
+}
+
+enum pr_status
+pr_analysis_run(const struct pr_trace *t, const struct pr_analysis_opts *o,
+                cJSON *run, struct pr_error *err)
+{
+    struct pr_notes notes = {0};
+    enum pr_status st = pr_analysis_fill(t, o, run, &notes, err);
+
+    if (st == PR_OK)
+        st = pr_notes_emit(&notes, run, err);
+    pr_notes_free(&notes);
     return st;
 }

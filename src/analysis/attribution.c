@@ -206,13 +206,13 @@ emit_attribution(cJSON *o, const struct pr_attribution *a, const char *why,
 
 enum pr_status
 pr_attribution_fill(const struct pr_trace *t, const struct pr_tree *tree,
-                    cJSON *run, struct pr_error *err)
+                    cJSON *run, struct pr_notes *notes, struct pr_error *err)
 {
     struct pr_attribution a;
     char why[768];
     int has_why, ok = 1;
     double pct;
-    cJSON *o, *q, *d, *row;
+    cJSON *o;
 
     pr_attribution_measure(t, tree, &a);
     has_why = pr_attribution_reason(
@@ -221,17 +221,11 @@ pr_attribution_fill(const struct pr_trace *t, const struct pr_tree *tree,
     pct = pr_attribution_pct(&a);
     o = pr_emit_obj(run, "attribution", &ok);
     emit_attribution(o, &a, has_why ? why : NULL, &ok);
-    q = cJSON_GetObjectItemCaseSensitive(run, "data_quality");
-    if (cJSON_IsObject(q))
-        pr_emit_num_or_null(q, "kernel_time_without_operator_pct",
-                            isnan(pct) ? NAN : 100.0 - pct, &ok);
-    d = cJSON_GetObjectItemCaseSensitive(run, "diagnostics");
-    if (has_why && cJSON_IsArray(d)) {
-        row = pr_emit_obj(d, NULL, &ok);
-        pr_emit_str(row, "kind", "kernels_without_operator", &ok);
-        pr_emit_num(row, "count", (double)(a.n_kernels - a.n_op), &ok);
-        pr_emit_str(row, "text", why, &ok);
-    }
+    pr_notes_count(notes, "kernel_time_without_operator_pct",
+                   isnan(pct) ? NAN : 100.0 - pct);
+    if (has_why)
+        pr_notes_row(notes, "kernels_without_operator", a.n_kernels - a.n_op,
+                     why);
     return ok ? PR_OK
               : pr_error_set(err, PR_E_NOMEM, "out of memory (attribution)");
 }

@@ -1,8 +1,11 @@
-/* emit.c - sticky-error cJSON builders for the analyses, and the tensor
+/* emit.c - sticky-error cJSON builders for the analyses, the run's
+ * data-quality notes (one collector, written once), and the tensor
  * core name lists (spec 10.1, 10.2) that several analyses share. */
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "profreport/tensorcore.h"
@@ -96,6 +99,99 @@ cJSON *
 pr_emit_arr(cJSON *parent, const char *key, int *ok)
 {
     return add_container(parent, key, cJSON_CreateArray(), ok);
+}
+
+/* ------------------------------------------------ data-quality notes */
+
+void
+pr_notes_free(struct pr_notes *n)
+{
+    size_t i;
+
+    for (i = 0; i < n->n_rows; i++) {
+        free(n->rows[i].kind);
+        free(n->rows[i].text);
+    }
+    free(n->rows);
+    free(n->counts);
+    memset(n, 0, sizeof(*n));
+}
+
+/* Room for one more element of *v (n used of *cap, each size bytes). */
+static int
+grow(void **v, size_t n, size_t *cap, size_t size)
+{
+    size_t cap2 = *cap ? 2 * *cap : 8;
+    void *p;
+
+    if (n < *cap)
+        return 1;
+    if (cap2 > SIZE_MAX / size || (p = realloc(*v, cap2 * size)) == NULL)
+        return 0;
+    *v = p;
+    *cap = cap2;
+    return 1;
+}
+
+void
+pr_notes_count(struct pr_notes *n, const char *key, double v)
+{
+    void *p = n->counts;
+
+    if (n->failed ||
+        !grow(&p, n->n_counts, &n->cap_counts, sizeof(*n->counts))) {
+        n->failed = 1;
+        return;
+    }
+    n->counts = p;
+    n->counts[n->n_counts].key = key;
+    n->counts[n->n_counts++].v = v;
+}
+
+void
+pr_notes_row(struct pr_notes *n, const char *kind, size_t count,
+             const char *text)
+{
+    void *p = n->rows;
+    struct pr_note_row *r;
+
+    if (n->failed || !grow(&p, n->n_rows, &n->cap_rows, sizeof(*n->rows))) {
+        n->failed = 1;
+        return;
+    }
+    n->rows = p;
+    r = &n->rows[n->n_rows];
+    r->kind = strdup(kind);
+    r->text = strdup(text);
+    r->count = count;
+    if (r->kind == NULL || r->text == NULL) {
+        free(r->kind);
+        free(r->text);
+        n->failed = 1;
+        return;
+    }
+    n->n_rows++;
+}
+
+enum pr_status
+pr_notes_emit(const struct pr_notes *n, cJSON *run, struct pr_error *err)
+{
+    cJSON *q = cJSON_GetObjectItemCaseSensitive(run, "data_quality");
+    cJSON *d = cJSON_GetObjectItemCaseSensitive(run, "diagnostics");
+    int ok = !n->failed;
+    size_t i;
+
+    for (i = 0; ok && cJSON_IsObject(q) && i < n->n_counts; i++)
+        pr_emit_num_or_null(q, n->counts[i].key, n->counts[i].v, &ok);
+    for (i = 0; ok && cJSON_IsArray(d) && i < n->n_rows; i++) {
+        cJSON *row = pr_emit_obj(d, NULL, &ok);
+
+        pr_emit_str(row, "kind", n->rows[i].kind, &ok);
+        pr_emit_num(row, "count", (double)n->rows[i].count, &ok);
+        pr_emit_str(row, "text", n->rows[i].text, &ok);
+    }
+    return ok ? PR_OK
+              : pr_error_set(err, PR_E_NOMEM, "out of memory (data quality)");
 }
 
 /* Tensor-core names live in tensorcore.c: the plugin's lists (10.1, 10.2)

@@ -1,6 +1,7 @@
 /* internal.h - helpers shared by the files of src/analysis only: an
- * int64-keyed hash map (correlation and external ids) and sticky-error
- * cJSON builders.  Nothing outside src/analysis includes this. */
+ * int64-keyed hash map (correlation and external ids), sticky-error
+ * cJSON builders and the run's data-quality notes.  Nothing outside
+ * src/analysis includes this. */
 #ifndef PROFREPORT_ANALYSIS_INTERNAL_H
 #define PROFREPORT_ANALYSIS_INTERNAL_H
 
@@ -9,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "profreport/analysis.h"
 #include "profreport/error.h"
 #include "profreport/trace.h"
 
@@ -45,6 +47,49 @@ void pr_emit_finite(cJSON *o, const char *key, double v, int *ok);
  * NULL (and *ok = 0) on failure. */
 cJSON *pr_emit_obj(cJSON *parent, const char *key, int *ok);
 cJSON *pr_emit_arr(cJSON *parent, const char *key, int *ok);
+
+/* The data-quality notes of one run, with one owner (issue #10): the
+ * summary and every pass append to this collector and it alone writes
+ * run["data_quality"] (counters) and run["diagnostics"] (rows the reports
+ * show), once, in the order they were appended, so no pass edits another
+ * pass's JSON.  Zero-initialise, then use; sticky like the builders below:
+ * an append that finds no memory clears ok and pr_notes_emit reports it. */
+struct pr_note_count {
+    const char *key; /* borrowed: a literal */
+    double v;        /* NaN writes null */
+};
+
+struct pr_note_row {
+    char *kind, *text; /* owned copies */
+    size_t count;
+};
+
+struct pr_notes {
+    struct pr_note_count *counts; /* owned */
+    size_t n_counts, cap_counts;
+    struct pr_note_row *rows; /* owned */
+    size_t n_rows, cap_rows;
+    int failed; /* an append ran out of memory */
+};
+
+void pr_notes_free(struct pr_notes *n); /* accepts a freed collector */
+/* data_quality[key] = v (key must outlive the collector). */
+void pr_notes_count(struct pr_notes *n, const char *key, double v);
+/* A diagnostics row {kind, count, text}; kind and text are copied. */
+void pr_notes_row(struct pr_notes *n, const char *kind, size_t count,
+                  const char *text);
+/* Append the counters to run["data_quality"] and the rows to
+ * run["diagnostics"], each where it is an object/array (a run without
+ * them gets none).  PR_E_NOMEM when an append or this ran out of memory. */
+PR_NODISCARD enum pr_status pr_notes_emit(const struct pr_notes *n, cJSON *run,
+                                          struct pr_error *err);
+
+/* pr_analysis_run with the run's notes collected into `notes` (which may
+ * already hold the trace's) instead of written; summary.c emits them. */
+PR_NODISCARD enum pr_status pr_analysis_fill(const struct pr_trace *t,
+                                             const struct pr_analysis_opts *o,
+                                             cJSON *run, struct pr_notes *notes,
+                                             struct pr_error *err);
 
 /* Names of 10.2 / 10.1, shared by ops.c, kernels.c and tree.c. */
 int pr_tc_op_eligible(const char *name);

@@ -11,6 +11,8 @@
 #include "profreport/jobs.h"
 #include "profreport/summary.h"
 
+#include "internal.h"
+
 static const char *const run_keys[] = {
     "devices",         "steps",        "step_summary",
     "gpu_metrics",     "operators",    "operators_by_shape",
@@ -87,43 +89,26 @@ static const struct {
      offsetof(struct pr_diag, invalid_utf8)},
 };
 
-/* One "diagnostics" row. */
-static enum pr_status
-add_diag_row(cJSON *d, const char *kind, size_t count, const char *text)
-{
-    cJSON *row = cJSON_CreateObject();
-
-    if (row == NULL || !cJSON_AddItemToArray(d, row) ||
-        cJSON_AddStringToObject(row, "kind", kind) == NULL ||
-        cJSON_AddNumberToObject(row, "count", (double)count) == NULL ||
-        cJSON_AddStringToObject(row, "text", text) == NULL)
-        return PR_E_NOMEM;
-    return PR_OK;
-}
-
 /* What the input's format cannot give, after the counters. */
-static enum pr_status
-add_gaps(cJSON *d, const struct pr_trace *t)
+static void
+note_gaps(struct pr_notes *notes, const struct pr_trace *t)
 {
     size_t i;
 
-    for (i = 0; i < t->n_gaps; i++) {
-        if (add_diag_row(d, pr_trace_str(t, t->gaps[i].kind), t->gaps[i].count,
-                         pr_trace_str(t, t->gaps[i].text)) != PR_OK)
-            return PR_E_NOMEM;
-    }
-    return PR_OK;
+    for (i = 0; i < t->n_gaps; i++)
+        pr_notes_row(notes, pr_trace_str(t, t->gaps[i].kind), t->gaps[i].count,
+                     pr_trace_str(t, t->gaps[i].text));
 }
 
 /* A kernel-replay trace: its kernel times are the replays' (the counter
  * passes laid end to end), so timings and the launch gaps mislead. */
-static enum pr_status
-add_replay(cJSON *q, cJSON *d, const struct pr_trace *t)
+static void
+note_replay(struct pr_notes *notes, const struct pr_trace *t)
 {
     char text[320];
 
     if (t->replayed_kernels == 0)
-        return PR_OK;
+        return;
     snprintf(text, sizeof(text),
              "kernels were measured by CUPTI's range profiler in "
              "kernel-replay mode: their times are the replays', not the "
@@ -132,37 +117,28 @@ add_replay(cJSON *q, cJSON *d, const struct pr_trace *t)
              t->replay_unlinked ? " (not paired with their launches: the "
                                   "counts of ranges and launches differ)"
                                 : "");
-    if (cJSON_AddNumberToObject(q, "replayed_kernels",
-                                (double)t->replayed_kernels) == NULL)
-        return PR_E_NOMEM;
-    return add_diag_row(d, "kernel_replay", t->replayed_kernels, text);
+    pr_notes_count(notes, "replayed_kernels", (double)t->replayed_kernels);
+    pr_notes_row(notes, "kernel_replay", t->replayed_kernels, text);
 }
 
-/* Data-quality notes: "data_quality" as counters, "diagnostics" as the rows
- * the reports show (only the non-zero ones), then what the format cannot
- * give. */
-static enum pr_status
-add_quality(cJSON *run, const struct pr_trace *t)
+/* The trace's data-quality notes, before the analyses add theirs:
+ * "data_quality" as counters, "diagnostics" as the rows the reports show
+ * (only the non-zero ones), then what the format cannot give. */
+static void
+note_trace(struct pr_notes *notes, const struct pr_trace *t)
 {
-    cJSON *q = cJSON_AddObjectToObject(run, "data_quality");
-    cJSON *d = cJSON_AddArrayToObject(run, "diagnostics");
     size_t i;
 
-    if (q == NULL || d == NULL)
-        return PR_E_NOMEM;
     for (i = 0; i < sizeof(quality) / sizeof(quality[0]); i++) {
         size_t n = *(const size_t *)(const void *)((const char *)&t->diag +
                                                    quality[i].offset);
 
-        if (cJSON_AddNumberToObject(q, quality[i].kind, (double)n) == NULL)
-            return PR_E_NOMEM;
-        if (n > 0 &&
-            add_diag_row(d, quality[i].kind, n, quality[i].text) != PR_OK)
-            return PR_E_NOMEM;
+        pr_notes_count(notes, quality[i].kind, (double)n);
+        if (n > 0)
+            pr_notes_row(notes, quality[i].kind, n, quality[i].text);
     }
-    if (add_replay(q, d, t) != PR_OK)
-        return PR_E_NOMEM;
-    return add_gaps(d, t);
+    note_replay(notes, t);
+    note_gaps(notes, t);
 }
 
 static cJSON *
@@ -186,7 +162,10 @@ new_run(const struct pr_trace *t, const char *worker, const char *span)
                                   : cJSON_CreateNull());
     for (i = 0; ok && i < sizeof(run_keys) / sizeof(run_keys[0]); i++)
         ok = cJSON_AddNullToObject(run, run_keys[i]) != NULL;
-    if (!ok || add_quality(run, t) != PR_OK) {
+    /* filled from the run's notes once the analyses are done */
+    ok = ok && cJSON_AddObjectToObject(run, "data_quality") != NULL &&
+         cJSON_AddArrayToObject(run, "diagnostics") != NULL;
+    if (!ok) {
         cJSON_Delete(run);
         return NULL;
     }
@@ -199,11 +178,16 @@ pr_summary_add_run(cJSON *s, const struct pr_trace *t, const char *worker,
                    struct pr_error *err)
 {
     cJSON *run = new_run(t, worker, span);
+    struct pr_notes notes = {0};
     enum pr_status st;
 
     if (run == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    st = pr_analysis_run(t, o, run, err);
+    note_trace(&notes, t);
+    st = pr_analysis_fill(t, o, run, &notes, err);
+    if (st == PR_OK)
+        st = pr_notes_emit(&notes, run, err);
+    pr_notes_free(&notes);
     if (st != PR_OK) {
         cJSON_Delete(run);
         return st;

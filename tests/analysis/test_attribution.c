@@ -116,6 +116,56 @@ test_no_operators(void **state)
     pr_trace_free(t);
 }
 
+/* The run's notes have one writer (issue #10): pr_analysis_run appends
+ * the attribution counter and row after what the run already holds, and
+ * a run without data_quality/diagnostics gets neither. */
+static void
+test_notes_appended(void **state)
+{
+    struct pr_analysis_opts o = {0};
+    struct pr_error err = {0};
+    struct pr_trace *t = pr_trace_new();
+    cJSON *run = cJSON_CreateObject(), *q, *d;
+    const cJSON *row;
+
+    (void)state;
+    tt_op(t, "ProfilerStep#1", 0, 100, 1);
+    tt_op(t, "aten::mm", 10, 30, 2);
+    tt_rt(t, "cudaLaunchKernel", 12, 2, 1, 1);
+    tt_rt(t, "cudaLaunchKernel", 50, 2, 2, 2);
+    tt_kernel(t, "a", 20, 60, 1);
+    tt_kernel(t, "b", 80, 30, 2);
+    tt_kernel(t, "c", 110, 10, 3);
+    pr_trace_finish(t);
+    q = cJSON_AddObjectToObject(run, "data_quality");
+    d = cJSON_AddArrayToObject(run, "diagnostics");
+    assert_non_null(cJSON_AddNumberToObject(q, "earlier", 1));
+    assert_non_null(cJSON_AddItemToArray(d, cJSON_CreateString("earlier")));
+    assert_int_equal(pr_analysis_run(t, &o, run, &err), PR_OK);
+    assert_string_equal(q->child->string, "earlier");
+    assert_string_equal(q->child->next->string,
+                        "kernel_time_without_operator_pct");
+    tt_near(q->child->next->valuedouble, 40.0);
+    assert_null(q->child->next->next);
+    assert_int_equal(cJSON_GetArraySize(d), 2);
+    row = cJSON_GetArrayItem(d, 1);
+    assert_string_equal(
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "kind")),
+        "kernels_without_operator");
+    tt_near(
+        cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "count")),
+        2.0);
+    cJSON_Delete(run);
+
+    run = cJSON_CreateObject();
+    assert_int_equal(pr_analysis_run(t, &o, run, &err), PR_OK);
+    assert_null(cJSON_GetObjectItemCaseSensitive(run, "data_quality"));
+    assert_null(cJSON_GetObjectItemCaseSensitive(run, "diagnostics"));
+    assert_non_null(cJSON_GetObjectItemCaseSensitive(run, "attribution"));
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
 /* ------------------------------------------------ the real traces */
 
 static char root[4096];
@@ -238,6 +288,7 @@ main(void)
         cmocka_unit_test(test_measure_and_reason),
         cmocka_unit_test(test_below_operator_counts),
         cmocka_unit_test(test_no_operators),
+        cmocka_unit_test(test_notes_appended),
         cmocka_unit_test(test_hta_traces),
     };
 
