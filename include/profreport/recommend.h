@@ -1,16 +1,57 @@
 /* recommend.h - every recommendation of a run, in one place (issue #10):
  * the plugin's rules (spec/tb-plugin-semantics.md 7.5) and profreport's
- * own, each a rule over the results the analyses already wrote into the
- * run object.  The few facts a rule needs that the summary does not carry
- * (exact step shares, the 10.5 eligible-kernel ratio, the trace for host
- * syncs) come in struct pr_rec_facts. */
+ * own.  The rules read C values only (struct pr_rec_in), never the run's
+ * JSON: analysis.c fills the parts it holds as C rows (steps, devices,
+ * operator rows); recommend.c reads the parts that are still only in the
+ * run (GPU metrics, tensor cores, kernels, launches, syncs, copies) into
+ * the same struct, in one place, before any rule runs.  The few facts a
+ * rule needs that the summary does not carry (exact step shares, the
+ * 10.5 eligible-kernel ratio, the trace for operator shapes) come in
+ * struct pr_rec_facts too. */
 #ifndef PROFREPORT_RECOMMEND_H
 #define PROFREPORT_RECOMMEND_H
 
+#include <stddef.h>
+
 #include <cjson/cJSON.h>
 
+#include "profreport/devices.h"
 #include "profreport/error.h"
+#include "profreport/ops.h"
+#include "profreport/steps.h"
 #include "profreport/trace.h"
+
+/* One device: what the advice's wording and the main device's figures
+ * need. */
+struct pr_rec_device {
+    double id;
+    int npu;          /* kind "npu" (Ascend): advice names the NPU */
+    int cc_major;     /* compute capability's major; -1 when none */
+    double peak_gbps; /* NaN when unknown */
+};
+
+/* One operators_by_shape row (strings borrowed from the trace or run). */
+struct pr_rec_op {
+    const char *name, *shapes, *types, *bound; /* NULL when absent */
+    double dev_self_us, dev_total_us;          /* self: 0 when absent */
+    double bytes;                              /* NaN when unknown */
+    int tc_eligible;
+};
+
+/* What analysis.c knows as C rows; `have` 0: read them from the run
+ * (a summary-only run). */
+struct pr_rec_tables {
+    int have;
+    double step_mean_us;              /* NaN without steps */
+    double step_cat_us[PR_CAT_COUNT]; /* mean breakdown; NaN likewise */
+    double steps_span_us;             /* first start to last end; NaN */
+    struct pr_rec_device *devs;       /* owned */
+    size_t n_devs;
+    int main_device;       /* most kernel time (ties: lowest id); -1 none */
+    struct pr_rec_op *ops; /* owned; by device self time, descending */
+    size_t n_ops;
+    double ops_self_us; /* sum of the rows' dev_self_us, in row order */
+};
 
 struct pr_rec_facts {
     const struct pr_trace *t; /* borrowed; NULL: a summary-only run */
@@ -20,12 +61,28 @@ struct pr_rec_facts {
     int cc_major;             /* deviceProperties[0] major; -1 none */
     double tc_ratio;          /* 10.4 over all kernels; NaN none */
     double eligible_ratio;    /* 10.5; NaN or 0 when none */
+    struct pr_rec_tables tables;
 };
+
+/* Fill f->tables' devices and operator rows from the passes' C rows:
+ * the device rows (peaks complete), the operator rows by shape (roofline
+ * rates complete) and the busiest device (pr_gpu_util_busiest; -1 none),
+ * and mark the tables known.  The step fields are analysis.c's, written
+ * as it writes steps and step_summary.  The rows' strings must outlive f
+ * (the trace's).  PR_E_NOMEM on allocation failure (tables freed). */
+PR_NODISCARD enum pr_status
+pr_rec_tables_fill(struct pr_rec_facts *f, const struct pr_device_rows *devs,
+                   const struct pr_op_rows *by_shape, int32_t main_device,
+                   struct pr_error *err);
+
+/* Free what pr_rec_tables_fill allocated (accepts a zeroed struct). */
+void pr_rec_facts_free(struct pr_rec_facts *f);
 
 /* Append the recommendations of run (its "recommendations" array, created
  * when absent or null) in rule order; a rule whose id is already present
- * adds nothing, so running twice adds nothing twice.  f may be NULL.
- * PR_E_NOMEM on allocation failure. */
+ * adds nothing, so running twice adds nothing twice.  f may be NULL (a
+ * summary-only run: everything is read from the run).  PR_E_NOMEM on
+ * allocation failure. */
 PR_NODISCARD enum pr_status pr_recommend_fill(const struct pr_rec_facts *f,
                                               cJSON *run, struct pr_error *err);
 

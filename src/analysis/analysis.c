@@ -62,12 +62,15 @@ emit_breakdown(cJSON *o, const double *us, int *ok)
         pr_emit_num(b, pr_steps_cat_key((enum pr_cat)c), us[c], ok);
 }
 
+/* The steps as the run lists them; tb gets the span the rules read
+ * (first start to last end, from the same µs values). */
 static cJSON *
 steps_json(const struct pr_trace *t, const struct pr_steps *s,
-           int64_t origin_ns)
+           int64_t origin_ns, struct pr_rec_tables *tb)
 {
     cJSON *arr = cJSON_CreateArray();
     int ok = arr != NULL, c;
+    double first_us = NAN, end_us = NAN;
     size_t i;
 
     for (i = 0; i < s->n && ok; i++) {
@@ -75,16 +78,23 @@ steps_json(const struct pr_trace *t, const struct pr_steps *s,
         cJSON *o = pr_emit_obj(arr, NULL, &ok);
         double us[PR_CAT_COUNT];
 
+        double start_us =
+            (double)pr_sat_sub_i64(st->start_ns, origin_ns) / 1000.0;
+        double dur_us =
+            (double)pr_sat_sub_i64(st->end_ns, st->start_ns) / 1000.0;
+
         pr_emit_str(o, "name",
                     st->name == PR_STR_NONE ? "0" : pr_trace_str(t, st->name),
                     &ok);
-        pr_emit_us(o, "start_us", pr_sat_sub_i64(st->start_ns, origin_ns), &ok);
-        pr_emit_us(o, "duration_us", pr_sat_sub_i64(st->end_ns, st->start_ns),
-                   &ok);
+        pr_emit_num(o, "start_us", start_us, &ok);
+        pr_emit_num(o, "duration_us", dur_us, &ok);
+        first_us = i == 0 ? start_us : first_us;
+        end_us = start_us + dur_us;
         for (c = 0; c < PR_CAT_COUNT; c++)
             us[c] = (double)st->breakdown_ns[c] / 1000.0;
         emit_breakdown(o, us, &ok);
     }
+    tb->steps_span_us = end_us - first_us;
     if (!ok) {
         cJSON_Delete(arr);
         return NULL;
@@ -113,17 +123,20 @@ percentile_us(const int64_t *v, size_t n, double q)
     return ((double)v[lo] + frac * (double)(v[hi] - v[lo])) / 1000.0;
 }
 
+/* The statistics; tb gets the mean step and breakdown the rules read. */
 static void
-emit_step_stats(cJSON *o, const struct pr_steps *s, const int64_t *dur, int *ok)
+emit_step_stats(cJSON *o, const struct pr_steps *s, const int64_t *dur,
+                struct pr_rec_tables *tb, int *ok)
 {
-    double mean[PR_CAT_COUNT];
+    double *mean = tb->step_cat_us;
     int64_t total = 0;
     size_t i;
     int c;
 
     for (i = 0; i < s->n; i++)
         total = pr_sat_add_i64(total, dur[i]);
-    pr_emit_num(o, "mean_us", (double)total / 1000.0 / (double)s->n, ok);
+    tb->step_mean_us = (double)total / 1000.0 / (double)s->n;
+    pr_emit_num(o, "mean_us", tb->step_mean_us, ok);
     pr_emit_num(o, "median_us", percentile_us(dur, s->n, 0.5), ok);
     pr_emit_num(o, "p90_us", percentile_us(dur, s->n, 0.9), ok);
     pr_emit_us(o, "min_us", dur[0], ok);
@@ -141,19 +154,22 @@ emit_step_stats(cJSON *o, const struct pr_steps *s, const int64_t *dur, int *ok)
 /* step_summary: statistics of the kept steps' durations and the mean
  * breakdown (7.2); nulls when there is no step. */
 static cJSON *
-step_summary_json(const struct pr_steps *s)
+step_summary_json(const struct pr_steps *s, struct pr_rec_tables *tb)
 {
     cJSON *o = cJSON_CreateObject();
     int64_t *dur = malloc((s->n ? s->n : 1) * sizeof(*dur));
-    int ok = o != NULL && dur != NULL;
+    int ok = o != NULL && dur != NULL, c;
     size_t i;
 
     pr_emit_num(o, "count", (double)s->n, &ok);
     for (i = 0; i < s->n && ok; i++)
         dur[i] = pr_sat_sub_i64(s->v[i].end_ns, s->v[i].start_ns);
+    tb->step_mean_us = NAN;
+    for (c = 0; c < PR_CAT_COUNT; c++)
+        tb->step_cat_us[c] = NAN;
     if (s->n > 0) {
         qsort(dur, s->n, sizeof(*dur), cmp_i64);
-        emit_step_stats(o, s, dur, &ok);
+        emit_step_stats(o, s, dur, tb, &ok);
     } else {
         for (i = 0; i < sizeof(stat_keys) / sizeof(stat_keys[0]); i++)
             pr_emit_null(o, stat_keys[i], &ok);
@@ -254,7 +270,8 @@ fill_tables(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
  * written, each once. */
 static enum pr_status
 fill_roofline(const struct pr_trace *t, const struct pr_analysis_opts *o,
-              struct tables *tb, cJSON *run, struct pr_error *err)
+              struct tables *tb, cJSON *run, struct pr_rec_facts *f,
+              struct pr_error *err)
 {
     struct pr_roofline_in in;
     struct pr_roofline_out out;
@@ -271,7 +288,11 @@ fill_roofline(const struct pr_trace *t, const struct pr_analysis_opts *o,
     if (st != PR_OK)
         return st;
     tb->roof_dev = out.device;
-    st = pr_devices_emit(&tb->devs, &a, err);
+    /* the rows as they are written, for the recommendations */
+    st = pr_rec_tables_fill(f, &tb->devs, &tb->ops.by_shape, in.main_device,
+                            err);
+    if (st == PR_OK)
+        st = pr_devices_emit(&tb->devs, &a, err);
     if (st == PR_OK)
         st = put(run, "devices", a, err);
     if (st == PR_OK)
@@ -312,7 +333,7 @@ fill_layers(const struct pr_trace *t, const struct pr_tree *tree,
 
 static enum pr_status
 fill_steps(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
-           struct pr_error *err)
+           struct pr_rec_tables *rt, struct pr_error *err)
 {
     int64_t origin = t->n_events > 0 ? t->events[0].ts_ns : 0;
     struct pr_gpu_window w;
@@ -320,9 +341,9 @@ fill_steps(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
     enum pr_status st;
 
     gpu_window(s, origin, &w);
-    st = put(run, "steps", steps_json(t, s, origin), err);
+    st = put(run, "steps", steps_json(t, s, origin, rt), err);
     if (st == PR_OK)
-        st = put(run, "step_summary", step_summary_json(s), err);
+        st = put(run, "step_summary", step_summary_json(s, rt), err);
     if (st == PR_OK)
         st = pr_gpu_util_build(t, &w, &gpus, err);
     if (st == PR_OK)
@@ -350,7 +371,7 @@ pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
     }
     memset(&tb, 0, sizeof(tb));
     rec_facts(t, &tree, &steps, &facts);
-    st = fill_steps(t, &steps, run, err);
+    st = fill_steps(t, &steps, run, &facts.tables, err);
     if (st == PR_OK)
         st = pr_attribution_fill(t, &tree, run, notes, err);
     if (st == PR_OK)
@@ -364,7 +385,7 @@ pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
     if (st == PR_OK)
         st = pr_modules_fill(t, &tree, run, err);
     if (st == PR_OK)
-        st = fill_roofline(t, o, &tb, run, err);
+        st = fill_roofline(t, o, &tb, run, &facts, err);
     /* layers read the roofline's rows and the tree's nodes */
     if (st == PR_OK)
         st = fill_layers(t, &tree, &tb, run, err);
@@ -380,6 +401,7 @@ pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
         st = pr_host_cpu_fill(t, run, err);
     if (st == PR_OK)
         st = pr_recommend_fill(&facts, run, err);
+    pr_rec_facts_free(&facts);
     pr_steps_free(&steps);
     return st;
 }

@@ -1,7 +1,8 @@
 /* recommend.c - every recommendation of a run: the plugin's rules (7.5)
- * and profreport's efficiency rules, in one ordered table.  Each rule reads
- * what the analyses wrote into the run (and struct pr_rec_facts) and adds
- * at most one entry; the analyses themselves only measure. */
+ * and profreport's efficiency rules, in one ordered table.  Each rule
+ * reads C values (struct pr_rec_facts and the rows read once from the
+ * run below) and adds at most one entry; the analyses themselves only
+ * measure. */
 #include "config.h"
 
 #include <math.h>
@@ -16,6 +17,7 @@
 #include "profreport/dtype.h"
 #include "profreport/flops.h"
 #include "profreport/recommend.h"
+#include "profreport/sget.h"
 #include "profreport/shapes.h"
 #include "profreport/tensorcore.h"
 
@@ -23,58 +25,56 @@
 
 #define REC_TEXT 768
 
-struct rctx {
-    const struct pr_rec_facts *f; /* borrowed; never NULL */
-    cJSON *run;                   /* borrowed */
-    cJSON *arr;                   /* run's "recommendations" */
-    int ok;                       /* sticky: 0 after an allocation failure */
+/* What the rules read that analysis.c does not hand over as C rows yet:
+ * read from the run, in one place (from_run below), before any rule. */
+struct rec_gpu {
+    double device, util_pct, kernel_us;
 };
 
-/* ------------------------------------------------------------ run access */
+struct rec_kernel {
+    const char *name; /* NULL when absent */
+    double calls, mean_us, total_us, occ_pct, blocks_per_sm;
+    int tc_used;
+};
 
-static double
-get_num(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+struct rec_sync {
+    const char *name;
+    double count, idle_us;
+};
 
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
+struct rec_copy {
+    const char *host_memory, *link;
+    double count, us, bytes, link_pct, link_gbps;
+};
+
+struct rec_run {
+    struct rec_gpu *gpus; /* owned, each below likewise */
+    size_t n_gpus;
+    double tc_pct, eligible_pct; /* tensor_cores */
+    struct rec_kernel *kernels;
+    size_t n_kernels;
+    int cuda_graphs;
+    double host_wait_pct, delay_median_us; /* launches */
+    double sync_idle_us;
+    struct rec_sync *syncs;
+    size_t n_syncs;
+    struct rec_copy *copies;
+    size_t n_copies;
+};
+
+struct rctx {
+    const struct pr_rec_facts *f;   /* borrowed; never NULL */
+    const struct pr_rec_tables *tb; /* f's, or read from the run */
+    struct rec_run in;
+    int npu;    /* an Ascend run: the advice names the NPU, CANN */
+    cJSON *arr; /* run's "recommendations" */
+    int ok;     /* sticky: 0 after an allocation failure */
+};
 
 static const char *
-get_str(const cJSON *o, const char *key)
+dev_word(const struct rctx *c)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static const cJSON *
-get(const cJSON *o, const char *key)
-{
-    return cJSON_GetObjectItemCaseSensitive(o, key);
-}
-
-/* An Ascend run: its devices say kind "npu" (the trace's reader knows);
- * then the advice names the NPU and torch_npu's calls, not CUDA's. */
-static int
-is_npu(const cJSON *run)
-{
-    const cJSON *d;
-
-    cJSON_ArrayForEach(d, get(run, "devices"))
-    {
-        const char *k = get_str(d, "kind");
-
-        if (k && strcmp(k, "npu") == 0)
-            return 1;
-    }
-    return 0;
-}
-
-static const char *
-dev_word(const cJSON *run)
-{
-    return is_npu(run) ? "NPU" : "GPU";
+    return c->npu ? "NPU" : "GPU";
 }
 
 static int
@@ -84,9 +84,7 @@ has_rec(const cJSON *arr, const char *id)
 
     cJSON_ArrayForEach(r, arr)
     {
-        const char *v = get_str(r, "id");
-
-        if (v && strcmp(v, id) == 0)
+        if (pr_sget_is(pr_sget_str(r, "id"), id))
             return 1;
     }
     return 0;
@@ -107,13 +105,11 @@ add_rec(struct rctx *c, const char *id, const char *severity, const char *text)
 
 /* Mean step time and one mean breakdown category, as a share. */
 static double
-step_share(const cJSON *run, const char *cat)
+step_share(const struct rctx *c, enum pr_cat cat)
 {
-    const cJSON *ss = get(run, "step_summary");
-    double mean = get_num(ss, "mean_us");
-    double v = get_num(get(ss, "breakdown_us"), cat);
+    double mean = c->tb->step_mean_us;
 
-    return mean > 0 ? v / mean : NAN;
+    return mean > 0 ? c->tb->step_cat_us[cat] / mean : NAN;
 }
 
 static size_t append(char *buf, size_t cap, size_t len, const char *fmt, ...)
@@ -167,29 +163,27 @@ rule_categories(struct rctx *c)
 static void
 rule_low_util(struct rctx *c)
 {
-    const cJSON *gpus = get(c->run, "gpu_metrics"), *g;
+    const struct rec_gpu *g = c->in.gpus;
     struct pr_buf ids;
-    size_t n = 0, k = 0;
+    size_t n = 0, k = 0, i;
     int fail = 0;
 
     if (!c->f->known)
         return;
-    cJSON_ArrayForEach(g, gpus) n += get_num(g, "utilization_pct") < 50.0;
+    for (i = 0; i < c->in.n_gpus; i++)
+        n += g[i].util_pct < 50.0;
     if (n == 0)
         return;
     pr_buf_init(&ids, 4096);
-    fail |= pr_buf_printf(&ids, "%s%s ", dev_word(c->run), n == 1 ? "" : "s") !=
-            PR_OK;
-    cJSON_ArrayForEach(g, gpus)
-    {
-        double u = get_num(g, "utilization_pct"), d = get_num(g, "device");
-
-        if (!(u < 50.0) || isnan(d))
+    fail |=
+        pr_buf_printf(&ids, "%s%s ", dev_word(c), n == 1 ? "" : "s") != PR_OK;
+    for (i = 0; i < c->in.n_gpus; i++) {
+        if (!(g[i].util_pct < 50.0) || isnan(g[i].device))
             continue;
         k++;
         fail |=
             pr_buf_printf(&ids, "%s%d", k == 1 ? "" : (k == n ? " and " : ", "),
-                          (int)d) != PR_OK;
+                          (int)g[i].device) != PR_OK;
     }
     fail |= pr_buf_printf(&ids,
                           " %s low utilization. You could try to increase "
@@ -222,35 +216,22 @@ rule_amp(struct rctx *c)
     add_rec(c, "enable_amp", "info", text);
 }
 
-/* The device with the most kernel time, its compute major (-1 unknown). */
+/* The main device's compute major (-1 unknown): the busiest device's,
+ * else the first device with one when no device is the busiest, else
+ * the first device's. */
 static int
-main_cc_major(const cJSON *run)
+main_cc_major(const struct pr_rec_tables *tb)
 {
-    const cJSON *g, *d;
-    double best = -1.0;
-    int best_id = -1;
+    size_t i;
 
-    cJSON_ArrayForEach(g, get(run, "gpu_metrics"))
-    {
-        double kt = get_num(g, "kernel_time_us"), id = get_num(g, "device");
+    for (i = 0; i < tb->n_devs; i++) {
+        const struct pr_rec_device *d = &tb->devs[i];
 
-        if (isfinite(kt) && isfinite(id) &&
-            (kt > best || (kt == best && (int)id < best_id))) {
-            best = kt;
-            best_id = (int)id;
-        }
+        if ((tb->main_device < 0 || d->id == tb->main_device) &&
+            d->cc_major != -1)
+            return d->cc_major;
     }
-    cJSON_ArrayForEach(d, get(run, "devices"))
-    {
-        const char *cc = get_str(d, "compute_capability");
-
-        if ((best_id < 0 || get_num(d, "id") == best_id) && cc != NULL)
-            return (int)strtol(cc, NULL, 10);
-    }
-    d = cJSON_GetArrayItem(get(run, "devices"), 0);
-    return get_str(d, "compute_capability") != NULL
-               ? (int)strtol(get_str(d, "compute_capability"), NULL, 10)
-               : -1;
+    return tb->n_devs > 0 ? tb->devs[0].cc_major : -1;
 }
 
 /* The plugin's rules from the summary alone (a run whose facts are not
@@ -258,11 +239,10 @@ main_cc_major(const cJSON *run)
 static void
 rule_plugin_from_run(struct rctx *c)
 {
-    const cJSON *tc = get(c->run, "tensor_cores"), *g;
-    double dl = step_share(c->run, "dataloader");
-    double tcp = get_num(tc, "tc_kernel_time_pct");
-    double elig = get_num(tc, "eligible_op_time_pct");
+    double dl = step_share(c, PR_CAT_DATALOADER);
+    double tcp = c->in.tc_pct, elig = c->in.eligible_pct;
     char text[REC_TEXT];
+    size_t i;
 
     if (dl > 0.05) {
         snprintf(text, sizeof(text),
@@ -273,20 +253,19 @@ rule_plugin_from_run(struct rctx *c)
                  100.0 * dl);
         add_rec(c, "dataloader", "warning", text);
     }
-    cJSON_ArrayForEach(g, get(c->run, "gpu_metrics"))
-    {
-        double u = get_num(g, "utilization_pct");
+    for (i = 0; i < c->in.n_gpus; i++) {
+        double u = c->in.gpus[i].util_pct;
 
         if (u < 50.0 && !has_rec(c->arr, "low_gpu_utilization")) {
             snprintf(text, sizeof(text),
                      "%s %.0f has low utilization "
                      "(%.1f%%). You could try to increase batch size to "
                      "improve.",
-                     dev_word(c->run), get_num(g, "device"), u);
+                     dev_word(c), c->in.gpus[i].device, u);
             add_rec(c, "low_gpu_utilization", "warning", text);
         }
     }
-    if (main_cc_major(c->run) >= 7 && tcp == 0.0 && elig > 0) {
+    if (main_cc_major(c->tb) >= 7 && tcp == 0.0 && elig > 0) {
         snprintf(text, sizeof(text),
                  "Kernels with %.1f%% time are launched "
                  "by Tensor Cores eligible operators. You could enable "
@@ -301,12 +280,12 @@ rule_plugin_from_run(struct rctx *c)
 /* Many tiny kernels while the CPU side of the step is busy launching,
  * and the GPU idle waiting for launches (hostdev.c's host wait). */
 static const char *
-launch_advice(const cJSON *run, const cJSON *l)
+launch_advice(const struct rctx *c)
 {
-    if (is_npu(run))
+    if (c->npu)
         return "Run the step as a graph (torch.compile with torchair's "
                "NPU backend), fuse small ops, or raise the batch size.";
-    return cJSON_IsTrue(get(l, "cuda_graphs"))
+    return c->in.cuda_graphs
                ? "The run already replays CUDA graphs: capture more of the "
                  "step in them, fuse small ops with torch.compile, or "
                  "raise the batch size."
@@ -318,15 +297,13 @@ launch_advice(const cJSON *run, const cJSON *l)
 static void
 rule_launch_bound(struct rctx *c)
 {
-    const cJSON *k, *l = get(c->run, "launches");
     double calls = 0, small = 0, small_us = 0,
-           rt = step_share(c->run, "runtime"),
-           host_wait = get_num(l, "gpu_idle_host_wait_pct");
+           rt = step_share(c, PR_CAT_RUNTIME), host_wait = c->in.host_wait_pct;
     char text[REC_TEXT];
+    size_t i;
 
-    cJSON_ArrayForEach(k, get(c->run, "kernels"))
-    {
-        double n = get_num(k, "calls"), mean = get_num(k, "mean_us");
+    for (i = 0; i < c->in.n_kernels; i++) {
+        double n = c->in.kernels[i].calls, mean = c->in.kernels[i].mean_us;
 
         if (!isfinite(n) || !isfinite(mean))
             continue;
@@ -345,42 +322,27 @@ rule_launch_bound(struct rctx *c)
              "next launch (median launch delay %.1f us): the %s waits for "
              "the CPU to launch work. %s",
              100.0 * small / calls, calls, small_us / small,
-             is_npu(c->run) ? "CANN" : "CUDA", 100.0 * rt, dev_word(c->run),
-             host_wait, get_num(get(l, "launch_delay_us"), "median"),
-             dev_word(c->run), launch_advice(c->run, l));
+             c->npu ? "CANN" : "CUDA", 100.0 * rt, dev_word(c), host_wait,
+             c->in.delay_median_us, dev_word(c), launch_advice(c));
     add_rec(c, "launch_bound", "warning", text);
-}
-
-/* Time from the first kept step's start to the last one's end, µs. */
-static double
-steps_span_us(const cJSON *run)
-{
-    const cJSON *st = get(run, "steps");
-    const cJSON *first = cJSON_GetArrayItem(st, 0);
-    const cJSON *last = cJSON_GetArrayItem(st, cJSON_GetArraySize(st) - 1);
-
-    return get_num(last, "start_us") + get_num(last, "duration_us") -
-           get_num(first, "start_us");
 }
 
 /* Up to three blocking calls that starved the device, for the text. */
 static size_t
-append_sync_calls(char *text, size_t cap, size_t len, const cJSON *sy,
+append_sync_calls(char *text, size_t cap, size_t len, const struct rctx *c,
                   const char *dev)
 {
-    const cJSON *r;
-    double total = get_num(sy, "gpu_idle_us");
-    size_t n = 0;
+    double total = c->in.sync_idle_us;
+    size_t n = 0, i;
 
-    cJSON_ArrayForEach(r, get(sy, "calls"))
-    {
-        double idle = get_num(r, "gpu_idle_us");
+    for (i = 0; i < c->in.n_syncs; i++) {
+        const struct rec_sync *r = &c->in.syncs[i];
 
-        if (n == 3 || !(idle >= 0.01 * total))
+        if (n == 3 || !(r->idle_us >= 0.01 * total))
             continue;
         len = append(text, cap, len, "%s%s x%.0f (%.1f ms %s idle)",
-                     n++ ? ", " : "", get_str(r, "name"), get_num(r, "count"),
-                     idle / 1000.0, dev);
+                     n++ ? ", " : "", r->name, r->count, r->idle_us / 1000.0,
+                     dev);
     }
     return len;
 }
@@ -391,9 +353,8 @@ append_sync_calls(char *text, size_t cap, size_t len, const cJSON *sy,
 static void
 rule_host_sync(struct rctx *c)
 {
-    const cJSON *sy = get(c->run, "synchronization");
-    double span = steps_span_us(c->run), idle = get_num(sy, "gpu_idle_us");
-    const char *dev = dev_word(c->run);
+    double span = c->tb->steps_span_us, idle = c->in.sync_idle_us;
+    const char *dev = dev_word(c);
     char text[REC_TEXT];
     size_t len;
 
@@ -404,13 +365,12 @@ rule_host_sync(struct rctx *c)
                  "then idles %.1f ms (%.1f%% of the profiled steps) until "
                  "new work arrives: ",
                  dev, dev, idle / 1000.0, 100.0 * idle / span);
-    len = append_sync_calls(text, sizeof(text), len, sy, dev);
+    len = append_sync_calls(text, sizeof(text), len, c, dev);
     append(text, sizeof(text), len,
            ". Avoid .item(), .cpu(), .tolist(), print(tensor) and "
            "%s in the training step; keep metrics on the %s and read them "
            "every N steps.",
-           is_npu(c->run) ? "torch.npu.synchronize()"
-                          : "torch.cuda.synchronize()",
+           c->npu ? "torch.npu.synchronize()" : "torch.cuda.synchronize()",
            dev);
     add_rec(c, "host_sync", "warning", text);
 }
@@ -423,27 +383,25 @@ struct pageable {
 };
 
 static void
-sum_pageable(const cJSON *copies, struct pageable *p)
+sum_pageable(const struct rctx *c, struct pageable *p)
 {
-    const cJSON *r;
+    size_t i;
 
     memset(p, 0, sizeof(*p));
     p->link_pct = NAN;
-    cJSON_ArrayForEach(r, get(copies, "by_kind"))
-    {
-        const char *m = get_str(r, "host_memory");
-        double us = get_num(r, "duration_us"), b = get_num(r, "bytes");
+    for (i = 0; i < c->in.n_copies; i++) {
+        const struct rec_copy *r = &c->in.copies[i];
 
-        if (m == NULL || strcmp(m, "pageable") != 0 || !isfinite(us))
+        if (!pr_sget_is(r->host_memory, "pageable") || !isfinite(r->us))
             continue;
-        p->n += get_num(r, "count");
-        p->us += us;
-        p->bytes += isfinite(b) ? b : 0;
-        if (us > p->top_us && get_str(r, "link") != NULL) {
-            p->top_us = us;
-            p->link = get_str(r, "link");
-            p->link_pct = get_num(r, "link_pct");
-            p->link_gbps = get_num(r, "link_gbps");
+        p->n += r->count;
+        p->us += r->us;
+        p->bytes += isfinite(r->bytes) ? r->bytes : 0;
+        if (r->us > p->top_us && r->link != NULL) {
+            p->top_us = r->us;
+            p->link = r->link;
+            p->link_pct = r->link_pct;
+            p->link_gbps = r->link_gbps;
         }
     }
 }
@@ -452,18 +410,18 @@ static void
 rule_pageable_copies(struct rctx *c)
 {
     struct pageable p;
-    double span = steps_span_us(c->run);
+    double span = c->tb->steps_span_us;
     char text[REC_TEXT];
     size_t len;
 
-    sum_pageable(get(c->run, "copies"), &p);
+    sum_pageable(c, &p);
     /* slow: under half the link, or a link we cannot judge */
     if (!(span > 0) || !(p.us / span >= 0.01) || p.link_pct >= 50.0)
         return;
     len = append(text, sizeof(text), 0,
                  "%.0f copies between the %s and pageable host memory move "
                  "%.1f MB in %.1f ms (%.1f GB/s",
-                 p.n, dev_word(c->run), p.bytes / 1e6, p.us / 1000.0,
+                 p.n, dev_word(c), p.bytes / 1e6, p.us / 1000.0,
                  p.bytes / (p.us * 1000.0));
     if (p.link != NULL && isfinite(p.link_pct))
         len = append(text, sizeof(text), len,
@@ -478,108 +436,43 @@ rule_pageable_copies(struct rctx *c)
     add_rec(c, "pageable_copies", "warning", text);
 }
 
-/* One operators_by_shape row as the efficiency rules read it. */
-struct orow {
-    const cJSON *obj; /* borrowed */
-    const char *name, *shapes;
-    double dev_self_us;
-};
-
-static int
-cmp_orow(const void *a, const void *b)
-{
-    const struct orow *x = a, *y = b;
-    int c;
-
-    if (x->dev_self_us != y->dev_self_us)
-        return x->dev_self_us > y->dev_self_us ? -1 : 1;
-    c = strcmp(x->name ? x->name : "", y->name ? y->name : "");
-    if (c == 0 && x->shapes && y->shapes)
-        c = strcmp(x->shapes, y->shapes);
-    return c != 0 ? c : (x->obj < y->obj ? -1 : x->obj > y->obj);
-}
-
-/* The rows by self device time (desc), and their total; caller frees. */
-static struct orow *
-rows_by_time(const cJSON *run, size_t *n, double *total_us)
-{
-    const cJSON *rows = get(run, "operators_by_shape"), *r;
-    struct orow *v;
-    size_t i = 0;
-
-    *n = (size_t)cJSON_GetArraySize(rows);
-    *total_us = 0;
-    v = calloc(*n ? *n : 1, sizeof(*v));
-    if (v == NULL)
-        return NULL;
-    cJSON_ArrayForEach(r, rows)
-    {
-        v[i].obj = r;
-        v[i].name = get_str(r, "name");
-        v[i].shapes = get_str(r, "input_shapes");
-        v[i].dev_self_us = get_num(r, "device_self_us");
-        if (isfinite(v[i].dev_self_us))
-            *total_us += v[i].dev_self_us;
-        else
-            v[i].dev_self_us = 0; /* keeps the order total */
-        i++;
-    }
-    qsort(v, *n, sizeof(*v), cmp_orow);
-    return v;
-}
-
 /* Memory bandwidth of the device with the most kernel time; NaN. */
 static double
-main_gbps(const cJSON *run)
+main_gbps(const struct pr_rec_tables *tb)
 {
-    const cJSON *g, *d;
-    double best = -1.0, bw = NAN;
-    int best_id = -1;
+    double bw = NAN;
+    size_t i;
 
-    cJSON_ArrayForEach(g, get(run, "gpu_metrics"))
-    {
-        double kt = get_num(g, "kernel_time_us"), id = get_num(g, "device");
-
-        if (isfinite(kt) && isfinite(id) &&
-            (kt > best || (kt == best && (int)id < best_id))) {
-            best = kt;
-            best_id = (int)id;
-        }
-    }
-    cJSON_ArrayForEach(d, get(run, "devices"))
-    {
-        if (isnan(bw) || get_num(d, "id") == best_id)
-            bw = get_num(d, "peak_gbps");
+    for (i = 0; i < tb->n_devs; i++) {
+        if (isnan(bw) || tb->devs[i].id == tb->main_device)
+            bw = tb->devs[i].peak_gbps;
     }
     return bw;
 }
 
 /* Hot memory-bound ops well under the bandwidth roof. */
 static void
-rule_memory_bound(struct rctx *c, const struct orow *v, size_t n_rows,
-                  double total)
+rule_memory_bound(struct rctx *c)
 {
-    double bw = main_gbps(c->run);
+    const struct pr_rec_op *v = c->tb->ops;
+    double bw = main_gbps(c->tb), total = c->tb->ops_self_us;
     char text[REC_TEXT];
     size_t i, len = 0, n = 0;
 
-    for (i = 0; i < n_rows && n < 3 && total > 0; i++) {
-        const cJSON *r = v[i].obj;
-        const char *bound = get_str(r, "bound");
-        double bytes = get_num(r, "bytes");
-        double gbps = bytes / (get_num(r, "device_total_us") * 1e-6) / 1e9;
+    for (i = 0; i < c->tb->n_ops && n < 3 && total > 0; i++) {
+        double gbps = v[i].bytes / (v[i].dev_total_us * 1e-6) / 1e9;
 
         if (v[i].dev_self_us < 0.03 * total)
             break;
-        if (!(bw > 0) || !(bytes > 0) || bound == NULL ||
-            strcmp(bound, "memory") != 0 || !(gbps < 0.5 * bw))
+        if (!(bw > 0) || !(v[i].bytes > 0) ||
+            !pr_sget_is(v[i].bound, "memory") || !(gbps < 0.5 * bw))
             continue;
         len = append(text, sizeof(text), len,
                      "%s%s %s takes %.1f%% of %s "
                      "time at %.0f GB/s (%.0f%% of %.0f GB/s)",
                      n ? "; " : "", v[i].name ? v[i].name : "",
                      v[i].shapes ? v[i].shapes : "",
-                     100.0 * v[i].dev_self_us / total, dev_word(c->run), gbps,
+                     100.0 * v[i].dev_self_us / total, dev_word(c), gbps,
                      100.0 * gbps / bw, bw);
         n++;
     }
@@ -596,7 +489,7 @@ rule_memory_bound(struct rctx *c, const struct orow *v, size_t n_rows,
 /* A row's GEMM/conv dims, recomputed from its recorded shapes (parsed
  * at ingest when the trace is here). */
 static int
-row_misaligned(const struct rctx *c, const struct orow *r,
+row_misaligned(const struct rctx *c, const struct pr_rec_op *r,
                struct pr_op_cost *cost, struct pr_tc_diag *d)
 {
     struct pr_op_inputs *in = malloc(sizeof(*in));
@@ -607,8 +500,7 @@ row_misaligned(const struct rctx *c, const struct orow *r,
     if (in == NULL) {
         return 0;
     }
-    pr_shapes_get_text(c->f->t, r->shapes, get_str(r->obj, "input_types"), NULL,
-                       in);
+    pr_shapes_get_text(c->f->t, r->shapes, r->types, NULL, in);
     call.name = r->name;
     call.in = in;
     call.trace_flops = -1;
@@ -620,17 +512,16 @@ row_misaligned(const struct rctx *c, const struct orow *r,
 
 /* GEMM/conv/attention dims that keep 16/8-bit ops off tensor cores. */
 static void
-rule_misaligned(struct rctx *c, const struct orow *v, size_t n_rows)
+rule_misaligned(struct rctx *c)
 {
+    const struct pr_rec_op *v = c->tb->ops;
     char text[REC_TEXT];
     struct pr_op_cost cost;
     struct pr_tc_diag d;
     size_t i, len = 0, n = 0;
 
-    for (i = 0; i < n_rows && n < 3; i++) {
-        const cJSON *e = get(v[i].obj, "tc_eligible");
-
-        if (v[i].dev_self_us <= 0 || !cJSON_IsTrue(e) ||
+    for (i = 0; i < c->tb->n_ops && n < 3; i++) {
+        if (v[i].dev_self_us <= 0 || !v[i].tc_eligible ||
             !row_misaligned(c, &v[i], &cost, &d))
             continue;
         len = append(text, sizeof(text), len,
@@ -653,12 +544,10 @@ rule_misaligned(struct rctx *c, const struct orow *v, size_t n_rows)
  * move data while the rest of the GPU computes) and tensor-core GEMMs
  * (large tiles, many registers per thread). */
 static int
-low_occupancy_by_design(const cJSON *k)
+low_occupancy_by_design(const struct rec_kernel *k)
 {
-    const char *n = get_str(k, "name");
-
-    return n == NULL || pr_comm_kernel_name(n) ||
-           cJSON_IsTrue(get(k, "tensor_cores_used")) || pr_tc_kernel_uses(n);
+    return k->name == NULL || pr_comm_kernel_name(k->name) || k->tc_used ||
+           pr_tc_kernel_uses(k->name);
 }
 
 /* Hot kernels that leave SMs idle: a grid under one block per SM, or an
@@ -666,33 +555,26 @@ low_occupancy_by_design(const cJSON *k)
 static void
 rule_low_occupancy(struct rctx *c)
 {
-    const cJSON *k, *ks = get(c->run, "kernels");
+    const struct rec_kernel *k = c->in.kernels;
     double total = 0;
     char text[REC_TEXT];
-    size_t len = 0, n = 0;
+    size_t len = 0, n = 0, i;
 
-    cJSON_ArrayForEach(k, ks)
-    {
-        double us = get_num(k, "total_us");
-
-        total += isfinite(us) ? us : 0;
-    }
-    cJSON_ArrayForEach(k, ks) /* rows are sorted by total_us desc */
-    {
-        double us = get_num(k, "total_us");
-        double occ = get_num(k, "mean_est_achieved_occupancy_pct");
-        double bps = get_num(k, "mean_blocks_per_sm");
+    for (i = 0; i < c->in.n_kernels; i++)
+        total += isfinite(k[i].total_us) ? k[i].total_us : 0;
+    for (i = 0; i < c->in.n_kernels; i++) { /* sorted by total_us desc */
+        double us = k[i].total_us, occ = k[i].occ_pct;
+        double bps = k[i].blocks_per_sm;
 
         if (n == 3 || !(total > 0) || us < 0.05 * total)
             break;
         if ((!(bps < 1.0) && !(occ > 0 && occ < 25.0)) ||
-            low_occupancy_by_design(k))
+            low_occupancy_by_design(&k[i]))
             continue;
         len = append(text, sizeof(text), len,
                      "%s%s: %.1f%% of kernel time, estimated occupancy "
                      "%.0f%%, %.2f blocks per SM",
-                     n ? "; " : "", get_str(k, "name"), 100.0 * us / total, occ,
-                     bps);
+                     n ? "; " : "", k[i].name, 100.0 * us / total, occ, bps);
         n++;
     }
     if (!n)
@@ -706,57 +588,357 @@ rule_low_occupancy(struct rctx *c)
     add_rec(c, "low_occupancy", "info", text);
 }
 
-static void
-rules_over_rows(struct rctx *c)
-{
-    double total;
-    size_t n;
-    struct orow *v = rows_by_time(c->run, &n, &total);
+/* ---------------------------------------------- the C inputs of rules */
 
-    if (v == NULL) {
-        c->ok = 0;
-        return;
+/* A copy of the array a's elements, each read by fill into an element
+ * of `size` bytes; *n of them.  0 when out of memory. */
+static int
+read_rows(const cJSON *a, size_t size, void (*fill)(const cJSON *, void *),
+          void **v, size_t *n)
+{
+    const cJSON *arr = cJSON_IsArray(a) ? a : NULL, *e;
+    char *p;
+
+    *n = pr_sget_len(arr);
+    *v = p = calloc(*n ? *n : 1, size);
+    if (p == NULL)
+        return 0;
+    cJSON_ArrayForEach(e, arr)
+    {
+        fill(e, p);
+        p += size;
     }
-    rule_memory_bound(c, v, n, total);
-    rule_misaligned(c, v, n);
-    free(v);
+    return 1;
+}
+
+static void
+gpu_row(const cJSON *g, void *out)
+{
+    struct rec_gpu *r = out;
+
+    r->device = pr_sget_num(g, "device");
+    r->util_pct = pr_sget_num(g, "utilization_pct");
+    r->kernel_us = pr_sget_num(g, "kernel_time_us");
+}
+
+static void
+kernel_row(const cJSON *k, void *out)
+{
+    struct rec_kernel *r = out;
+
+    r->name = pr_sget_str(k, "name");
+    r->calls = pr_sget_num(k, "calls");
+    r->mean_us = pr_sget_num(k, "mean_us");
+    r->total_us = pr_sget_num(k, "total_us");
+    r->occ_pct = pr_sget_num(k, "mean_est_achieved_occupancy_pct");
+    r->blocks_per_sm = pr_sget_num(k, "mean_blocks_per_sm");
+    r->tc_used = pr_sget_true(k, "tensor_cores_used");
+}
+
+static void
+sync_row(const cJSON *o, void *out)
+{
+    struct rec_sync *r = out;
+
+    r->name = pr_sget_str(o, "name");
+    r->count = pr_sget_num(o, "count");
+    r->idle_us = pr_sget_num(o, "gpu_idle_us");
+}
+
+static void
+copy_row(const cJSON *o, void *out)
+{
+    struct rec_copy *r = out;
+
+    r->host_memory = pr_sget_str(o, "host_memory");
+    r->link = pr_sget_str(o, "link");
+    r->count = pr_sget_num(o, "count");
+    r->us = pr_sget_num(o, "duration_us");
+    r->bytes = pr_sget_num(o, "bytes");
+    r->link_pct = pr_sget_num(o, "link_pct");
+    r->link_gbps = pr_sget_num(o, "link_gbps");
+}
+
+/* The sections the passes write only as JSON (gpu_util.c, roofline.c,
+ * kernels.c, hostdev.c), read once; the rules never see the tree. */
+static int
+from_run(const cJSON *run, struct rec_run *in)
+{
+    const cJSON *tc = pr_sget(run, "tensor_cores");
+    const cJSON *l = pr_sget(run, "launches");
+    const cJSON *sy = pr_sget(run, "synchronization");
+
+    memset(in, 0, sizeof(*in));
+    in->tc_pct = pr_sget_num(tc, "tc_kernel_time_pct");
+    in->eligible_pct = pr_sget_num(tc, "eligible_op_time_pct");
+    in->cuda_graphs = pr_sget_true(l, "cuda_graphs");
+    in->host_wait_pct = pr_sget_num(l, "gpu_idle_host_wait_pct");
+    in->delay_median_us = pr_sget_num(pr_sget(l, "launch_delay_us"), "median");
+    in->sync_idle_us = pr_sget_num(sy, "gpu_idle_us");
+    return read_rows(pr_sget(run, "gpu_metrics"), sizeof(*in->gpus), gpu_row,
+                     (void **)&in->gpus, &in->n_gpus) &&
+           read_rows(pr_sget(run, "kernels"), sizeof(*in->kernels), kernel_row,
+                     (void **)&in->kernels, &in->n_kernels) &&
+           read_rows(pr_sget(sy, "calls"), sizeof(*in->syncs), sync_row,
+                     (void **)&in->syncs, &in->n_syncs) &&
+           read_rows(pr_sget(pr_sget(run, "copies"), "by_kind"),
+                     sizeof(*in->copies), copy_row, (void **)&in->copies,
+                     &in->n_copies);
+}
+
+static void
+rec_run_free(struct rec_run *in)
+{
+    free(in->gpus);
+    free(in->kernels);
+    free(in->syncs);
+    free(in->copies);
+}
+
+/* The rows' total self time, summed in row order as before.  The rows
+ * stay in the order ops.c wrote them: by device self time, descending,
+ * then name and shapes; the rules stop at the first cold row. */
+static void
+total_ops(struct pr_rec_tables *tb)
+{
+    size_t i;
+
+    tb->ops_self_us = 0;
+    for (i = 0; i < tb->n_ops; i++)
+        tb->ops_self_us += tb->ops[i].dev_self_us;
+}
+
+static void
+op_from_run(const cJSON *o, void *out)
+{
+    struct pr_rec_op *r = out;
+
+    r->name = pr_sget_str(o, "name");
+    r->shapes = pr_sget_str(o, "input_shapes");
+    r->types = pr_sget_str(o, "input_types");
+    r->bound = pr_sget_str(o, "bound");
+    r->dev_self_us = pr_sget_num(o, "device_self_us");
+    if (!isfinite(r->dev_self_us))
+        r->dev_self_us = 0; /* keeps the order total */
+    r->dev_total_us = pr_sget_num(o, "device_total_us");
+    r->bytes = pr_sget_num(o, "bytes");
+    r->tc_eligible = pr_sget_true(o, "tc_eligible");
+}
+
+static void
+dev_from_run(const cJSON *o, void *out)
+{
+    struct pr_rec_device *d = out;
+    const char *cc = pr_sget_str(o, "compute_capability");
+
+    d->id = pr_sget_num(o, "id");
+    d->npu = pr_sget_is(pr_sget_str(o, "kind"), "npu");
+    d->cc_major = cc != NULL ? (int)strtol(cc, NULL, 10) : -1;
+    d->peak_gbps = pr_sget_num(o, "peak_gbps");
+}
+
+/* The busiest device of gpu_metrics (ties: the lowest id); -1. */
+static int
+busiest_of(const struct rec_run *in)
+{
+    double best = -1.0;
+    int best_id = -1;
+    size_t i;
+
+    for (i = 0; i < in->n_gpus; i++) {
+        double kt = in->gpus[i].kernel_us, id = in->gpus[i].device;
+
+        if (isfinite(kt) && isfinite(id) &&
+            (kt > best || (kt == best && (int)id < best_id))) {
+            best = kt;
+            best_id = (int)id;
+        }
+    }
+    return best_id;
+}
+
+/* Time from the first kept step's start to the last one's end, µs. */
+static double
+steps_span_us(const cJSON *run)
+{
+    const cJSON *st = pr_sget(run, "steps");
+    const cJSON *first = cJSON_GetArrayItem(st, 0);
+    const cJSON *last = cJSON_GetArrayItem(st, cJSON_GetArraySize(st) - 1);
+
+    return pr_sget_num(last, "start_us") + pr_sget_num(last, "duration_us") -
+           pr_sget_num(first, "start_us");
+}
+
+/* A summary-only run: the tables from its JSON. */
+static int
+tables_from_run(const cJSON *run, const struct rec_run *in,
+                struct pr_rec_tables *tb)
+{
+    const cJSON *ss = pr_sget(run, "step_summary");
+    int c;
+
+    memset(tb, 0, sizeof(*tb));
+    tb->step_mean_us = pr_sget_num(ss, "mean_us");
+    for (c = 0; c < PR_CAT_COUNT; c++)
+        tb->step_cat_us[c] = pr_sget_num(pr_sget(ss, "breakdown_us"),
+                                         pr_steps_cat_key((enum pr_cat)c));
+    tb->steps_span_us = steps_span_us(run);
+    tb->main_device = busiest_of(in);
+    if (!read_rows(pr_sget(run, "devices"), sizeof(*tb->devs), dev_from_run,
+                   (void **)&tb->devs, &tb->n_devs) ||
+        !read_rows(pr_sget(run, "operators_by_shape"), sizeof(*tb->ops),
+                   op_from_run, (void **)&tb->ops, &tb->n_ops))
+        return 0;
+    total_ops(tb);
+    return 1;
+}
+
+static void
+tables_free(struct pr_rec_tables *tb)
+{
+    free(tb->devs);
+    free(tb->ops);
+    memset(tb, 0, sizeof(*tb));
+}
+
+static void
+dev_from_row(const struct pr_device_row *r, struct pr_rec_device *d)
+{
+    d->id = (double)r->id;
+    d->npu = pr_sget_is(r->kind, "npu");
+    d->cc_major = r->compute_capability != NULL
+                      ? (int)strtol(r->compute_capability, NULL, 10)
+                      : -1;
+    /* as devices.c writes it: null unless known and finite */
+    d->peak_gbps =
+        r->has_peaks && isfinite(r->peaks.gbps) ? r->peaks.gbps : NAN;
+}
+
+/* As ops.c writes the row (rates null unless set and finite). */
+static void
+op_from_row(const struct pr_op_row *g, struct pr_rec_op *r)
+{
+    const struct pr_op_rate *rt = &g->rate;
+
+    r->name = g->name;
+    r->shapes = g->shapes;
+    r->types = g->types;
+    r->bound = rt->set ? rt->bound : "unknown";
+    r->dev_self_us = (double)g->dev_self_ns / 1000.0;
+    r->dev_total_us = (double)g->dev_total_ns / 1000.0;
+    r->bytes = rt->set && isfinite(rt->bytes) ? rt->bytes : NAN;
+    r->tc_eligible = g->tc_eligible != 0;
+}
+
+enum pr_status
+pr_rec_tables_fill(struct pr_rec_facts *f, const struct pr_device_rows *devs,
+                   const struct pr_op_rows *by_shape, int32_t main_device,
+                   struct pr_error *err)
+{
+    struct pr_rec_tables *tb = &f->tables;
+    size_t i;
+
+    free(tb->devs);
+    free(tb->ops);
+    tb->devs = calloc(devs->n ? devs->n : 1, sizeof(*tb->devs));
+    tb->ops = calloc(by_shape->n ? by_shape->n : 1, sizeof(*tb->ops));
+    if (tb->devs == NULL || tb->ops == NULL) {
+        tables_free(tb);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (recommend)");
+    }
+    tb->n_devs = devs->n;
+    for (i = 0; i < devs->n; i++)
+        dev_from_row(&devs->v[i], &tb->devs[i]);
+    tb->n_ops = by_shape->n;
+    for (i = 0; i < by_shape->n; i++)
+        op_from_row(&by_shape->v[i], &tb->ops[i]);
+    total_ops(tb);
+    tb->main_device = main_device;
+    tb->have = 1;
+    return PR_OK;
+}
+
+void
+pr_rec_facts_free(struct pr_rec_facts *f)
+{
+    tables_free(&f->tables);
 }
 
 /* ------------------------------------------------------------ the table */
+
+static int
+any_npu(const struct pr_rec_tables *tb)
+{
+    size_t i;
+
+    for (i = 0; i < tb->n_devs; i++)
+        if (tb->devs[i].npu)
+            return 1;
+    return 0;
+}
+
+/* run["recommendations"] as an array, created when absent or not one. */
+static cJSON *
+rec_array(cJSON *run)
+{
+    cJSON *arr = cJSON_GetObjectItemCaseSensitive(run, "recommendations");
+    cJSON *a;
+
+    if (cJSON_IsArray(arr))
+        return arr;
+    a = cJSON_CreateArray();
+    if (a == NULL ||
+        (arr != NULL ? !cJSON_ReplaceItemInObjectCaseSensitive(
+                           run, "recommendations", a)
+                     : !cJSON_AddItemToObject(run, "recommendations", a))) {
+        cJSON_Delete(a);
+        return NULL;
+    }
+    return a;
+}
+
+static void
+run_rules(struct rctx *c)
+{
+    rule_categories(c);
+    rule_low_util(c);
+    rule_amp(c);
+    rule_plugin_from_run(c);
+    rule_launch_bound(c);
+    rule_host_sync(c);
+    rule_pageable_copies(c);
+    rule_memory_bound(c);
+    rule_misaligned(c);
+    rule_low_occupancy(c);
+}
 
 enum pr_status
 pr_recommend_fill(const struct pr_rec_facts *f, cJSON *run,
                   struct pr_error *err)
 {
-    static const struct pr_rec_facts none = {NULL, 0, NAN, NAN, -1, NAN, NAN};
+    static const struct pr_rec_facts none = {.dataloader_share = NAN,
+                                             .comm_share = NAN,
+                                             .cc_major = -1,
+                                             .tc_ratio = NAN,
+                                             .eligible_ratio = NAN};
+    struct pr_rec_tables own;
     struct rctx c;
 
+    memset(&own, 0, sizeof(own));
     c.f = f != NULL ? f : &none;
-    c.run = run;
     c.ok = 1;
-    c.arr = cJSON_GetObjectItemCaseSensitive(run, "recommendations");
-    if (!cJSON_IsArray(c.arr)) {
-        cJSON *a = cJSON_CreateArray();
-
-        if (a == NULL ||
-            (c.arr != NULL
-                 ? !cJSON_ReplaceItemInObjectCaseSensitive(run,
-                                                           "recommendations", a)
-                 : !cJSON_AddItemToObject(run, "recommendations", a))) {
-            cJSON_Delete(a);
-            return pr_error_set(err, PR_E_NOMEM, "out of memory");
-        }
-        c.arr = a;
-    }
-    rule_categories(&c);
-    rule_low_util(&c);
-    rule_amp(&c);
-    rule_plugin_from_run(&c);
-    rule_launch_bound(&c);
-    rule_host_sync(&c);
-    rule_pageable_copies(&c);
-    rules_over_rows(&c);
-    rule_low_occupancy(&c);
+    c.arr = rec_array(run);
+    if (c.arr == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    c.ok = from_run(run, &c.in);
+    if (c.ok && !c.f->tables.have)
+        c.ok = tables_from_run(run, &c.in, &own);
+    c.tb = c.f->tables.have ? &c.f->tables : &own;
+    c.npu = any_npu(c.tb);
+    if (c.ok)
+        run_rules(&c);
+    rec_run_free(&c.in);
+    tables_free(&own);
     return c.ok ? PR_OK
                 : pr_error_set(err, PR_E_NOMEM, "out of memory (recommend)");
 }
