@@ -13,6 +13,7 @@
 #include "profreport/buf.h"
 #include "profreport/comm.h"
 #include "profreport/distributed.h"
+#include "profreport/sget.h"
 
 #include "internal.h"
 
@@ -24,19 +25,11 @@ struct wk {
     int steps;
 };
 
-static double
-num(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-
-    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
 /* Rank from distributedInfo, else the last number in the worker name. */
 static double
 rank_of(const cJSON *run, const char *worker, size_t index)
 {
-    double r = num(run, "rank");
+    double r = pr_sget_num(run, "rank");
     const char *p, *digits = NULL;
 
     if (!isnan(r))
@@ -75,10 +68,9 @@ ranks_present(const struct wk *w, size_t n)
 static int
 has_collectives(const struct wk *w)
 {
-    const cJSON *c = cJSON_GetObjectItemCaseSensitive(w->run, "communication");
+    const cJSON *c = pr_sget(w->run, "communication");
 
-    return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "ops")) > 0 ||
-           w->comm > 0 || w->overlap > 0;
+    return pr_sget_len(pr_sget(c, "ops")) > 0 || w->comm > 0 || w->overlap > 0;
 }
 
 /* The section exists when more than one rank is present, and for a
@@ -241,20 +233,22 @@ coll_of(struct colls *cs, const char *name, double group_size)
 static int
 add_op(struct colls *cs, const cJSON *op)
 {
-    const char *name =
-        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(op, "name"));
-    double us = num(op, "total_us"), timed = num(op, "timed_calls");
+    const char *name = pr_sget_str(op, "name");
+    double us = pr_sget_num(op, "total_us"),
+           timed = pr_sget_num(op, "timed_calls");
     struct coll *a;
 
     if (name == NULL)
         return 1;
-    a = coll_of(cs, name, num(op, "group_size"));
+    a = coll_of(cs, name, pr_sget_num(op, "group_size"));
     if (a == NULL)
         return 0;
-    a->calls += num(op, "calls");
-    a->bytes += num(op, "total_bytes"); /* NaN poisons: unknown stays so */
+    a->calls += pr_sget_num(op, "calls");
+    a->bytes +=
+        pr_sget_num(op, "total_bytes"); /* NaN poisons: unknown stays so */
     a->us += isnan(us) ? 0 : us;
-    a->timed += isnan(timed) ? (isnan(us) ? 0 : num(op, "calls")) : timed;
+    a->timed +=
+        isnan(timed) ? (isnan(us) ? 0 : pr_sget_num(op, "calls")) : timed;
     return 1;
 }
 
@@ -289,11 +283,10 @@ emit_comm_ops(const struct wk *w, size_t n, cJSON *d, int *ok)
     size_t i;
 
     for (i = 0; i < n && *ok; i++) {
-        const cJSON *c =
-            cJSON_GetObjectItemCaseSensitive(w[i].run, "communication");
+        const cJSON *c = pr_sget(w[i].run, "communication");
         const cJSON *op;
 
-        cJSON_ArrayForEach(op, cJSON_GetObjectItemCaseSensitive(c, "ops"))
+        cJSON_ArrayForEach(op, pr_sget(c, "ops"))
         {
             if (*ok && !add_op(&cs, op))
                 *ok = 0;
@@ -313,20 +306,18 @@ collect_workers(const cJSON *runs, struct wk *w, size_t n)
 
     cJSON_ArrayForEach(run, runs)
     {
-        const cJSON *c = cJSON_GetObjectItemCaseSensitive(run, "communication");
-        const char *worker = cJSON_GetStringValue(
-            cJSON_GetObjectItemCaseSensitive(run, "worker"));
+        const cJSON *c = pr_sget(run, "communication");
+        const char *worker = pr_sget_str(run, "worker");
         if (i == n)
             break;
         w[i].run = run;
         w[i].worker = worker ? worker : "";
         w[i].rank = rank_of(run, w[i].worker, i);
-        w[i].comp = num(c, "computation_us");
-        w[i].overlap = num(c, "overlap_us");
-        w[i].comm = num(c, "communication_us");
-        w[i].other = num(c, "other_us");
-        w[i].steps =
-            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(run, "steps"));
+        w[i].comp = pr_sget_num(c, "computation_us");
+        w[i].overlap = pr_sget_num(c, "overlap_us");
+        w[i].comm = pr_sget_num(c, "communication_us");
+        w[i].other = pr_sget_num(c, "other_us");
+        w[i].steps = (int)pr_sget_len(pr_sget(run, "steps"));
         i++;
     }
 }
@@ -334,8 +325,8 @@ collect_workers(const cJSON *runs, struct wk *w, size_t n)
 enum pr_status
 pr_distributed_build(cJSON *summary, struct pr_error *err)
 {
-    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(summary, "runs");
-    size_t n = (size_t)cJSON_GetArraySize(runs), i;
+    const cJSON *runs = pr_sget(summary, "runs");
+    size_t n = pr_sget_len(runs), i;
     struct wk *w;
     cJSON *d;
     double world = 0;
@@ -354,9 +345,9 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
         return PR_OK;
     }
     for (i = 0; i < n; i++) {
-        world_known |= num(w[i].run, "world_size") > 0;
-        if (num(w[i].run, "world_size") > world)
-            world = num(w[i].run, "world_size");
+        world_known |= pr_sget_num(w[i].run, "world_size") > 0;
+        if (pr_sget_num(w[i].run, "world_size") > world)
+            world = pr_sget_num(w[i].run, "world_size");
     }
     d = cJSON_CreateObject();
     ok = d != NULL;

@@ -13,6 +13,7 @@
 
 #include "profreport/checked.h"
 #include "profreport/comm.h"
+#include "profreport/sget.h"
 
 #include "internal.h"
 
@@ -172,8 +173,7 @@ pr_comm_links_emit(const struct pr_trace *t, cJSON *comm, int *ok)
 static int64_t
 int_of(const cJSON *o, const char *key, double scale)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    double x = cJSON_IsNumber(v) ? v->valuedouble * scale : 0;
+    double x = pr_sget_num(o, key) * scale; /* NaN: absent, 0 below */
 
     return isfinite(x) && x > 0 && x < 9e18 ? (int64_t)llround(x) : 0;
 }
@@ -188,24 +188,20 @@ gather(const cJSON *runs, size_t *n)
 
     *n = 0;
     cJSON_ArrayForEach(run, runs) cap +=
-        (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
-            cJSON_GetObjectItemCaseSensitive(run, "communication"), "links"));
+        pr_sget_len(pr_sget_path(run, "communication.links"));
     v = malloc((cap ? cap : 1) * sizeof(*v));
     if (v == NULL)
         return NULL;
     cJSON_ArrayForEach(run, runs)
     {
-        const cJSON *c = cJSON_GetObjectItemCaseSensitive(run, "communication");
-        cJSON_ArrayForEach(l, cJSON_GetObjectItemCaseSensitive(c, "links"))
+        const cJSON *ls = pr_sget_path(run, "communication.links");
+
+        cJSON_ArrayForEach(l, ls)
         {
-            const char *g = cJSON_GetStringValue(
-                cJSON_GetObjectItemCaseSensitive(l, "group"));
-            const char *tr = cJSON_GetStringValue(
-                cJSON_GetObjectItemCaseSensitive(l, "transport"));
             if (*n == cap)
                 break;
-            v[(*n)++] = (struct lk){g ? g : "",
-                                    tr ? tr : "",
+            v[(*n)++] = (struct lk){pr_sget_str_or(l, "group", ""),
+                                    pr_sget_str_or(l, "transport", ""),
                                     int_of(l, "src_rank", 1),
                                     int_of(l, "dst_rank", 1),
                                     int_of(l, "bytes", 1),

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "profreport/jobs.h"
+#include "profreport/sget.h"
 #include "profreport/summary.h"
 
 #include "internal.h"
@@ -200,23 +201,16 @@ pr_summary_add_run(cJSON *s, const struct pr_trace *t, const char *worker,
     return PR_OK;
 }
 
-static const char *
-key_str(const cJSON *run, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, key);
-
-    return cJSON_IsString(v) ? v->valuestring : "";
-}
-
 static int
 cmp_run(const void *a, const void *b)
 {
     const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
-    int c = strcmp(key_str(x, "worker"), key_str(y, "worker"));
+    int c = strcmp(pr_sget_str_or(x, "worker", ""),
+                   pr_sget_str_or(y, "worker", ""));
 
     if (c != 0)
         return c;
-    return strcmp(key_str(x, "span"), key_str(y, "span"));
+    return strcmp(pr_sget_str_or(x, "span", ""), pr_sget_str_or(y, "span", ""));
 }
 
 /* The views over all runs: the runs grouped into jobs, and each job's
