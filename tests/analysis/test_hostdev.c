@@ -663,6 +663,75 @@ test_trace_filter(void **state)
     pr_trace_free(t);
 }
 
+/* The recommendation ids only a run with its facts gets (from the exact
+ * step shares, or worded per run): the rest must read alike whether the
+ * rules get analysis.c's C rows or the run's JSON (issue #10). */
+static int
+facts_only(const char *id)
+{
+    return strcmp(id, "dataloader") == 0 || strcmp(id, "communication") == 0 ||
+           strcmp(id, "low_gpu_utilization") == 0 ||
+           strcmp(id, "enable_amp") == 0;
+}
+
+static size_t
+same_recs(const cJSON *a, const cJSON *b)
+{
+    const cJSON *r;
+    size_t n = 0;
+
+    cJSON_ArrayForEach(r, at(a, "recommendations"))
+    {
+        const char *id = cJSON_GetStringValue(at(r, "id"));
+        const cJSON *o = row(at(b, "recommendations"), "id", id, NULL, NULL);
+
+        if (facts_only(id))
+            continue;
+        if (o == NULL)
+            fail_msg("%s only with C rows", id);
+        assert_string_equal(cJSON_GetStringValue(at(r, "text")),
+                            cJSON_GetStringValue(at(o, "text")));
+        print_message("# %s\n", id);
+        n++;
+    }
+    return n;
+}
+
+/* Real runs: the rules over the C rows and over the written run agree. */
+static void
+test_rec_rows_match_run(void **state)
+{
+    static const char *const rel[] = {
+        "hta/critical_path/alexnet/"
+        "benchmark_result_2869224_1695835535_trace.json.gz",
+        "hta/critical_path/cuda_event_sync/event_sync_trace.json.gz",
+        "hta/trace_filter/sampled_rank-0.json.gz",
+        "tb_plugin/resnet50_num_workers_0/"
+        "worker0.1623143089861.pt.trace.json.gz",
+    };
+    struct pr_error err = {0};
+    size_t i, n = 0;
+
+    (void)state;
+    if (!find_shared())
+        skip();
+    for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+        struct pr_trace *t;
+        cJSON *run = load_run(rel[i], &t), *copy = cJSON_Duplicate(run, 1);
+
+        assert_non_null(copy);
+        cJSON_DeleteItemFromObjectCaseSensitive(copy, "recommendations");
+        assert_int_equal(pr_recommend_fill(NULL, copy, &err), PR_OK);
+        n += same_recs(run, copy);
+        n += same_recs(copy, run);
+        cJSON_Delete(copy);
+        cJSON_Delete(run);
+        pr_trace_free(t);
+    }
+    print_message("# %zu recommendations compared\n", n);
+    assert_true(n > 0);
+}
+
 int
 main(void)
 {
@@ -683,6 +752,7 @@ main(void)
         cmocka_unit_test(test_alexnet),
         cmocka_unit_test(test_event_sync),
         cmocka_unit_test(test_trace_filter),
+        cmocka_unit_test(test_rec_rows_match_run),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
