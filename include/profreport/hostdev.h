@@ -4,7 +4,8 @@
  * synchronisation and the GPU idle time each kind of sync caused inside
  * the steps, copies by direction and host memory kind judged against the
  * host link, and launch evidence (launch delay, queue length per stream,
- * CUDA graphs).  Each measures only; recommend.c reads the results.
+ * CUDA graphs).  Each measures only; recommend.c reads the results
+ * (struct pr_hostdev_out).
  *
  * Times in the summary are µs; a number the trace does not allow is null
  * with a note, never 0. */
@@ -24,13 +25,42 @@
  * wait" (the launch overhead of back-to-back work), HTA's default. */
 #define PR_HOSTDEV_KERNEL_WAIT_NS 30
 
+/* What recommend.c reads of this pass, as C values: the numbers the run's
+ * synchronization, copies and launches hold (NaN where they hold null).
+ * Strings are borrowed from the trace or static, except the link label. */
+struct pr_hostdev_sync {
+    const char *name;
+    double count, idle_us; /* idle_us NaN for stream waits */
+};
+
+struct pr_hostdev_copy {
+    const char *host_memory; /* "pageable", "pinned", ... */
+    const char *link;        /* label_buf (or borrowed); NULL: no link */
+    double count, us, bytes, gbps, link_pct, link_gbps;
+    char label_buf[64];
+};
+
+struct pr_hostdev_out {
+    double sync_idle_us; /* inside the steps; NaN when not measurable */
+    struct pr_hostdev_sync *syncs; /* owned; as synchronization.calls */
+    size_t n_syncs;
+    struct pr_hostdev_copy *copies; /* owned; as copies.by_kind */
+    size_t n_copies;
+    int cuda_graphs;
+    double host_wait_pct;   /* launches.gpu_idle_host_wait_pct */
+    double delay_median_us; /* launches.launch_delay_us.median */
+};
+
+/* Free what pr_hostdev_fill put into out (accepts a zeroed struct). */
+void pr_hostdev_out_free(struct pr_hostdev_out *out);
+
 /* Write run.temporal_breakdown, run.synchronization, run.copies and
- * run.launches (replacing keys that are present).  s gives the step
- * window syncs are judged in; run.devices, when present, names each
- * device's host link.  PR_E_NOMEM on allocation failure. */
-PR_NODISCARD enum pr_status pr_hostdev_fill(const struct pr_trace *t,
-                                            const struct pr_steps *s,
-                                            cJSON *run, struct pr_error *err);
+ * run.launches (replacing keys that are present), and, when out is not
+ * NULL, the same figures into *out for the recommendations.  s gives the
+ * step window syncs are judged in.  PR_E_NOMEM on allocation failure. */
+PR_NODISCARD enum pr_status
+pr_hostdev_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
+                struct pr_hostdev_out *out, struct pr_error *err);
 
 /* Host link of a device for its host-device copies from the table in
  * data/devices.json ("host_links"), by device name first, then by

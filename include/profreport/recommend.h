@@ -1,11 +1,11 @@
 /* recommend.h - every recommendation of a run, in one place (issue #10):
  * the plugin's rules (spec/tb-plugin-semantics.md 7.5) and profreport's
- * own.  The rules read C values only (struct pr_rec_in), never the run's
- * JSON: analysis.c fills the parts it holds as C rows (steps, devices,
- * operator rows); recommend.c reads the parts that are still only in the
- * run (GPU metrics, tensor cores, kernels, launches, syncs, copies) into
- * the same struct, in one place, before any rule runs.  The few facts a
- * rule needs that the summary does not carry (exact step shares, the
+ * own.  The rules read C values only, never the run's JSON: analysis.c
+ * fills struct pr_rec_tables from the passes' C results (steps, devices,
+ * operator rows, hostdev.c's syncs, copies and launches); recommend.c
+ * reads the parts that are still only in the run (GPU metrics, tensor
+ * cores, kernels) into C rows, in one place, before any rule runs.  The few
+ * facts a rule needs that the summary does not carry (exact step shares, the
  * 10.5 eligible-kernel ratio, the trace for operator shapes) come in
  * struct pr_rec_facts too. */
 #ifndef PROFREPORT_RECOMMEND_H
@@ -17,6 +17,7 @@
 
 #include "profreport/devices.h"
 #include "profreport/error.h"
+#include "profreport/hostdev.h"
 #include "profreport/ops.h"
 #include "profreport/steps.h"
 #include "profreport/trace.h"
@@ -51,6 +52,7 @@ struct pr_rec_tables {
     struct pr_rec_op *ops; /* owned; by device self time, descending */
     size_t n_ops;
     double ops_self_us; /* sum of the rows' dev_self_us, in row order */
+    struct pr_hostdev_out hostdev; /* synchronization, copies, launches */
 };
 
 struct pr_rec_facts {

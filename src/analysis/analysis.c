@@ -396,7 +396,7 @@ pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
     if (st == PR_OK)
         st = pr_comm_fill(t, &steps, run, err);
     if (st == PR_OK)
-        st = pr_hostdev_fill(t, &steps, run, err);
+        st = pr_hostdev_fill(t, &steps, run, &facts.tables.hostdev, err);
     if (st == PR_OK)
         st = pr_host_cpu_fill(t, run, err);
     if (st == PR_OK)

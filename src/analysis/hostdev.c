@@ -42,6 +42,7 @@ struct hd {
     size_t graph_launches;  /* cudaGraphLaunch / hipGraphLaunch calls */
     size_t n_calls;         /* runtime and driver calls */
     int64_t host_wait_ns, span_ns; /* over all devices, for launches */
+    struct pr_hostdev_out *out;    /* borrowed; NULL: the JSON only */
 };
 
 static void
@@ -262,11 +263,16 @@ device_breakdown(const struct hd *h, int32_t dev, struct tb *r,
     return st;
 }
 
+static double
+share_pct(int64_t part, int64_t whole)
+{
+    return whole > 0 ? 100.0 * (double)part / (double)whole : NAN;
+}
+
 static void
 emit_share(cJSON *o, const char *key, int64_t part, int64_t whole, int *ok)
 {
-    pr_emit_num_or_null(
-        o, key, whole > 0 ? 100.0 * (double)part / (double)whole : NAN, ok);
+    pr_emit_num_or_null(o, key, share_pct(part, whole), ok);
 }
 
 static void
@@ -484,6 +490,15 @@ count_sync(const struct hd *h, const struct pr_event *e, struct srow *r,
         r->idle = pr_sat_add_i64(r->idle, idle_caused(h, e, upto));
 }
 
+/* The row as recommend.c reads it (as emit_srow writes it). */
+static void
+out_srow(const struct hd *h, const struct srow *r, struct pr_hostdev_sync *o)
+{
+    o->name = pr_trace_str(h->t, r->name);
+    o->count = (double)r->n;
+    o->idle_us = r->kind == S_STREAM_WAIT ? NAN : (double)r->idle / 1000.0;
+}
+
 static void
 emit_srow(cJSON *arr, const struct hd *h, const struct srow *r, int *ok)
 {
@@ -509,7 +524,8 @@ cmp_srow(const void *a, const void *b)
     return x->host < y->host ? 1 : x->host > y->host ? -1 : 0;
 }
 
-static void
+/* The totals over the calls; returns the device idle time they caused. */
+static int64_t
 sync_totals(cJSON *o, const struct srow *rows, size_t n, int *ok)
 {
     int64_t host = 0, idle = 0, out = 0;
@@ -527,6 +543,7 @@ sync_totals(cJSON *o, const struct srow *rows, size_t n, int *ok)
     pr_emit_us(o, "gpu_idle_us", idle, ok);
     pr_emit_num(o, "outside_steps_count", (double)n_out, ok);
     pr_emit_us(o, "outside_steps_host_us", out, ok);
+    return idle;
 }
 
 /* Why calls cannot be measured (no device work, or no runtime calls
@@ -562,6 +579,7 @@ sync_json(struct hd *h, cJSON *o, struct pr_error *err)
     struct srow rows[MAX_SYNC_ROWS];
     size_t n = 0, i;
     int64_t upto = INT64_MIN;
+    double idle_us = NAN;
     int ok = 1;
     cJSON *arr;
 
@@ -577,7 +595,14 @@ sync_json(struct hd *h, cJSON *o, struct pr_error *err)
     if (h->n_calls == 0 && n == 0)
         no_calls(o, &ok);
     else
-        sync_totals(o, rows, n, &ok);
+        idle_us = (double)sync_totals(o, rows, n, &ok) / 1000.0;
+    if (h->out != NULL && ok) {
+        h->out->sync_idle_us = idle_us;
+        h->out->syncs = calloc(n ? n : 1, sizeof(*h->out->syncs));
+        ok = h->out->syncs != NULL;
+        for (i = 0; i < n && ok; i++)
+            out_srow(h, &rows[i], &h->out->syncs[h->out->n_syncs++]);
+    }
     pr_emit_str(o, "note", n == 0 ? unmeasured(h, 1) : NULL, &ok);
     arr = pr_emit_arr(o, "calls", &ok);
     for (i = 0; i < n && ok; i++)
@@ -728,34 +753,43 @@ row_link(const struct hd *h, const struct crow *r, char *label, size_t cap)
                            label, cap);
 }
 
+/* The row's figures, for the JSON and for recommend.c alike. */
 static void
-emit_link(cJSON *o, const struct hd *h, const struct crow *r, double gbps,
-          int *ok)
+copy_figures(const struct hd *h, const struct crow *r,
+             struct pr_hostdev_copy *c)
 {
-    char label[64];
-    double link = row_link(h, r, label, sizeof(label));
-    pr_emit_str(o, "link", isnan(link) ? NULL : label, ok);
-    pr_emit_num_or_null(o, "link_gbps", link, ok);
-    pr_emit_num_or_null(o, "link_pct", 100.0 * gbps / link, ok);
+    double gbps = r->ns_bytes > 0 ? (double)r->bytes / (double)r->ns_bytes
+                                  : NAN; /* B/ns is 10^9 B/s */
+    double link = row_link(h, r, c->label_buf, sizeof(c->label_buf));
+
+    c->host_memory = mem_names[r->mem];
+    c->count = (double)r->n;
+    c->bytes = r->n_nobytes < r->n ? (double)r->bytes : NAN;
+    c->us = (double)r->ns / 1000.0;
+    c->link = isnan(link) ? NULL : c->label_buf;
+    c->link_gbps = link;
+    c->link_pct = 100.0 * gbps / link;
+    c->gbps = gbps;
 }
 
 static void
-emit_crow(cJSON *arr, const struct hd *h, const struct crow *r, int *ok)
+emit_crow(cJSON *arr, const struct hd *h, const struct crow *r,
+          struct pr_hostdev_copy *c, int *ok)
 {
     cJSON *o = pr_emit_obj(arr, NULL, ok);
-    double gbps = r->ns_bytes > 0 ? (double)r->bytes / (double)r->ns_bytes
-                                  : NAN; /* B/ns is 10^9 B/s */
 
+    copy_figures(h, r, c);
     pr_emit_num(o, "device", r->dev, ok);
     pr_emit_str(o, "direction", dir_names[r->dir], ok);
-    pr_emit_str(o, "host_memory", mem_names[r->mem], ok);
-    pr_emit_num(o, "count", (double)r->n, ok);
-    pr_emit_num_or_null(o, "bytes",
-                        r->n_nobytes < r->n ? (double)r->bytes : NAN, ok);
+    pr_emit_str(o, "host_memory", c->host_memory, ok);
+    pr_emit_num(o, "count", c->count, ok);
+    pr_emit_num_or_null(o, "bytes", c->bytes, ok);
     pr_emit_num(o, "without_bytes_count", (double)r->n_nobytes, ok);
-    pr_emit_us(o, "duration_us", r->ns, ok);
-    pr_emit_num_or_null(o, "gbps", gbps, ok);
-    emit_link(o, h, r, gbps, ok);
+    pr_emit_num(o, "duration_us", c->us, ok);
+    pr_emit_num_or_null(o, "gbps", c->gbps, ok);
+    pr_emit_str(o, "link", c->link, ok);
+    pr_emit_num_or_null(o, "link_gbps", c->link_gbps, ok);
+    pr_emit_num_or_null(o, "link_pct", c->link_pct, ok);
 }
 
 static int
@@ -792,6 +826,7 @@ static enum pr_status
 copies_json(struct hd *h, cJSON *o, struct pr_error *err)
 {
     struct copies c;
+    struct pr_hostdev_copy *rows;
     int64_t bytes = 0, ns = 0;
     size_t i, n = 0;
     int ok = 1;
@@ -811,8 +846,16 @@ copies_json(struct hd *h, cJSON *o, struct pr_error *err)
     pr_emit_num(o, "bytes", (double)bytes, &ok);
     pr_emit_us(o, "duration_us", ns, &ok);
     arr = pr_emit_arr(o, "by_kind", &ok);
+    rows = calloc(c.n ? c.n : 1, sizeof(*rows));
+    ok = ok && rows != NULL;
     for (i = 0; i < c.n && ok; i++)
-        emit_crow(arr, h, &c.rows[i], &ok);
+        emit_crow(arr, h, &c.rows[i], &rows[i], &ok);
+    if (h->out != NULL && ok) {
+        h->out->copies = rows; /* the out keeps them */
+        h->out->n_copies = c.n;
+        rows = NULL;
+    }
+    free(rows);
     pr_emit_str(o, "note", unjudged(h, &c), &ok);
     arr = pr_emit_obj(o, "memset", &ok);
     pr_emit_num(arr, "count", (double)c.fills, &ok);
@@ -1032,6 +1075,11 @@ launches_json(struct hd *h, cJSON *o, struct pr_error *err)
 
     if (launch_delays(h, &d, &nd, err) != PR_OK)
         return PR_E_NOMEM;
+    if (h->out != NULL) { /* as emit_delays, emit_graphs and the share */
+        h->out->delay_median_us = nd > 0 ? (double)d[nd / 2] / 1000.0 : NAN;
+        h->out->cuda_graphs = h->graph_launches > 0;
+        h->out->host_wait_pct = share_pct(h->host_wait_ns, h->span_ns);
+    }
     pr_emit_num(o, "kernels_with_launch", (double)nd, &ok);
     emit_delays(o, d, nd, &ok);
     free(d);
@@ -1136,15 +1184,28 @@ part(struct hd *h, cJSON *run, const char *key, int array, part_fn fn,
     return put(run, key, o, err);
 }
 
+void
+pr_hostdev_out_free(struct pr_hostdev_out *out)
+{
+    free(out->syncs);
+    free(out->copies);
+    memset(out, 0, sizeof(*out));
+}
+
 enum pr_status
 pr_hostdev_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
-                struct pr_error *err)
+                struct pr_hostdev_out *out, struct pr_error *err)
 {
     struct hd h;
     enum pr_status st;
 
     memset(&h, 0, sizeof(h));
     h.t = t;
+    h.out = out;
+    if (out != NULL) {
+        pr_hostdev_out_free(out);
+        out->sync_idle_us = out->host_wait_pct = out->delay_median_us = NAN;
+    }
     h.win_s = s->n > 0 ? s->v[0].start_ns : s->global_start_ns;
     h.win_e = s->n > 0 ? s->v[s->n - 1].end_ns : s->global_end_ns;
     st = collect(&h, err);

@@ -37,34 +37,18 @@ struct rec_kernel {
     int tc_used;
 };
 
-struct rec_sync {
-    const char *name;
-    double count, idle_us;
-};
-
-struct rec_copy {
-    const char *host_memory, *link;
-    double count, us, bytes, link_pct, link_gbps;
-};
-
 struct rec_run {
     struct rec_gpu *gpus; /* owned, each below likewise */
     size_t n_gpus;
     double tc_pct, eligible_pct; /* tensor_cores */
     struct rec_kernel *kernels;
     size_t n_kernels;
-    int cuda_graphs;
-    double host_wait_pct, delay_median_us; /* launches */
-    double sync_idle_us;
-    struct rec_sync *syncs;
-    size_t n_syncs;
-    struct rec_copy *copies;
-    size_t n_copies;
 };
 
 struct rctx {
-    const struct pr_rec_facts *f;   /* borrowed; never NULL */
-    const struct pr_rec_tables *tb; /* f's, or read from the run */
+    const struct pr_rec_facts *f;    /* borrowed; never NULL */
+    const struct pr_rec_tables *tb;  /* f's, or read from the run */
+    const struct pr_hostdev_out *hd; /* tb's */
     struct rec_run in;
     int npu;    /* an Ascend run: the advice names the NPU, CANN */
     cJSON *arr; /* run's "recommendations" */
@@ -285,7 +269,7 @@ launch_advice(const struct rctx *c)
     if (c->npu)
         return "Run the step as a graph (torch.compile with torchair's "
                "NPU backend), fuse small ops, or raise the batch size.";
-    return c->in.cuda_graphs
+    return c->hd->cuda_graphs
                ? "The run already replays CUDA graphs: capture more of the "
                  "step in them, fuse small ops with torch.compile, or "
                  "raise the batch size."
@@ -298,7 +282,7 @@ static void
 rule_launch_bound(struct rctx *c)
 {
     double calls = 0, small = 0, small_us = 0,
-           rt = step_share(c, PR_CAT_RUNTIME), host_wait = c->in.host_wait_pct;
+           rt = step_share(c, PR_CAT_RUNTIME), host_wait = c->hd->host_wait_pct;
     char text[REC_TEXT];
     size_t i;
 
@@ -323,7 +307,7 @@ rule_launch_bound(struct rctx *c)
              "the CPU to launch work. %s",
              100.0 * small / calls, calls, small_us / small,
              c->npu ? "CANN" : "CUDA", 100.0 * rt, dev_word(c), host_wait,
-             c->in.delay_median_us, dev_word(c), launch_advice(c));
+             c->hd->delay_median_us, dev_word(c), launch_advice(c));
     add_rec(c, "launch_bound", "warning", text);
 }
 
@@ -332,11 +316,11 @@ static size_t
 append_sync_calls(char *text, size_t cap, size_t len, const struct rctx *c,
                   const char *dev)
 {
-    double total = c->in.sync_idle_us;
+    double total = c->hd->sync_idle_us;
     size_t n = 0, i;
 
-    for (i = 0; i < c->in.n_syncs; i++) {
-        const struct rec_sync *r = &c->in.syncs[i];
+    for (i = 0; i < c->hd->n_syncs; i++) {
+        const struct pr_hostdev_sync *r = &c->hd->syncs[i];
 
         if (n == 3 || !(r->idle_us >= 0.01 * total))
             continue;
@@ -353,7 +337,7 @@ append_sync_calls(char *text, size_t cap, size_t len, const struct rctx *c,
 static void
 rule_host_sync(struct rctx *c)
 {
-    double span = c->tb->steps_span_us, idle = c->in.sync_idle_us;
+    double span = c->tb->steps_span_us, idle = c->hd->sync_idle_us;
     const char *dev = dev_word(c);
     char text[REC_TEXT];
     size_t len;
@@ -389,8 +373,8 @@ sum_pageable(const struct rctx *c, struct pageable *p)
 
     memset(p, 0, sizeof(*p));
     p->link_pct = NAN;
-    for (i = 0; i < c->in.n_copies; i++) {
-        const struct rec_copy *r = &c->in.copies[i];
+    for (i = 0; i < c->hd->n_copies; i++) {
+        const struct pr_hostdev_copy *r = &c->hd->copies[i];
 
         if (!pr_sget_is(r->host_memory, "pageable") || !isfinite(r->us))
             continue;
@@ -635,10 +619,34 @@ kernel_row(const cJSON *k, void *out)
     r->tc_used = pr_sget_true(k, "tensor_cores_used");
 }
 
+/* The sections the passes write only as JSON (gpu_util.c, roofline.c,
+ * kernels.c), read once; the rules never see the tree. */
+static int
+from_run(const cJSON *run, struct rec_run *in)
+{
+    const cJSON *tc = pr_sget(run, "tensor_cores");
+
+    memset(in, 0, sizeof(*in));
+    in->tc_pct = pr_sget_num(tc, "tc_kernel_time_pct");
+    in->eligible_pct = pr_sget_num(tc, "eligible_op_time_pct");
+    return read_rows(pr_sget(run, "gpu_metrics"), sizeof(*in->gpus), gpu_row,
+                     (void **)&in->gpus, &in->n_gpus) &&
+           read_rows(pr_sget(run, "kernels"), sizeof(*in->kernels), kernel_row,
+                     (void **)&in->kernels, &in->n_kernels);
+}
+
+static void
+rec_run_free(struct rec_run *in)
+{
+    free(in->gpus);
+    free(in->kernels);
+}
+
+/* A summary-only run's synchronization, copies and launches. */
 static void
 sync_row(const cJSON *o, void *out)
 {
-    struct rec_sync *r = out;
+    struct pr_hostdev_sync *r = out;
 
     r->name = pr_sget_str(o, "name");
     r->count = pr_sget_num(o, "count");
@@ -648,51 +656,33 @@ sync_row(const cJSON *o, void *out)
 static void
 copy_row(const cJSON *o, void *out)
 {
-    struct rec_copy *r = out;
+    struct pr_hostdev_copy *r = out;
 
     r->host_memory = pr_sget_str(o, "host_memory");
     r->link = pr_sget_str(o, "link");
     r->count = pr_sget_num(o, "count");
     r->us = pr_sget_num(o, "duration_us");
     r->bytes = pr_sget_num(o, "bytes");
+    r->gbps = pr_sget_num(o, "gbps");
     r->link_pct = pr_sget_num(o, "link_pct");
     r->link_gbps = pr_sget_num(o, "link_gbps");
 }
 
-/* The sections the passes write only as JSON (gpu_util.c, roofline.c,
- * kernels.c, hostdev.c), read once; the rules never see the tree. */
 static int
-from_run(const cJSON *run, struct rec_run *in)
+hostdev_from_run(const cJSON *run, struct pr_hostdev_out *hd)
 {
-    const cJSON *tc = pr_sget(run, "tensor_cores");
     const cJSON *l = pr_sget(run, "launches");
     const cJSON *sy = pr_sget(run, "synchronization");
 
-    memset(in, 0, sizeof(*in));
-    in->tc_pct = pr_sget_num(tc, "tc_kernel_time_pct");
-    in->eligible_pct = pr_sget_num(tc, "eligible_op_time_pct");
-    in->cuda_graphs = pr_sget_true(l, "cuda_graphs");
-    in->host_wait_pct = pr_sget_num(l, "gpu_idle_host_wait_pct");
-    in->delay_median_us = pr_sget_num(pr_sget(l, "launch_delay_us"), "median");
-    in->sync_idle_us = pr_sget_num(sy, "gpu_idle_us");
-    return read_rows(pr_sget(run, "gpu_metrics"), sizeof(*in->gpus), gpu_row,
-                     (void **)&in->gpus, &in->n_gpus) &&
-           read_rows(pr_sget(run, "kernels"), sizeof(*in->kernels), kernel_row,
-                     (void **)&in->kernels, &in->n_kernels) &&
-           read_rows(pr_sget(sy, "calls"), sizeof(*in->syncs), sync_row,
-                     (void **)&in->syncs, &in->n_syncs) &&
+    hd->cuda_graphs = pr_sget_true(l, "cuda_graphs");
+    hd->host_wait_pct = pr_sget_num(l, "gpu_idle_host_wait_pct");
+    hd->delay_median_us = pr_sget_num(pr_sget(l, "launch_delay_us"), "median");
+    hd->sync_idle_us = pr_sget_num(sy, "gpu_idle_us");
+    return read_rows(pr_sget(sy, "calls"), sizeof(*hd->syncs), sync_row,
+                     (void **)&hd->syncs, &hd->n_syncs) &&
            read_rows(pr_sget(pr_sget(run, "copies"), "by_kind"),
-                     sizeof(*in->copies), copy_row, (void **)&in->copies,
-                     &in->n_copies);
-}
-
-static void
-rec_run_free(struct rec_run *in)
-{
-    free(in->gpus);
-    free(in->kernels);
-    free(in->syncs);
-    free(in->copies);
+                     sizeof(*hd->copies), copy_row, (void **)&hd->copies,
+                     &hd->n_copies);
 }
 
 /* The rows' total self time, summed in row order as before.  The rows
@@ -787,7 +777,8 @@ tables_from_run(const cJSON *run, const struct rec_run *in,
     if (!read_rows(pr_sget(run, "devices"), sizeof(*tb->devs), dev_from_run,
                    (void **)&tb->devs, &tb->n_devs) ||
         !read_rows(pr_sget(run, "operators_by_shape"), sizeof(*tb->ops),
-                   op_from_run, (void **)&tb->ops, &tb->n_ops))
+                   op_from_run, (void **)&tb->ops, &tb->n_ops) ||
+        !hostdev_from_run(run, &tb->hostdev))
         return 0;
     total_ops(tb);
     return 1;
@@ -798,6 +789,7 @@ tables_free(struct pr_rec_tables *tb)
 {
     free(tb->devs);
     free(tb->ops);
+    pr_hostdev_out_free(&tb->hostdev);
     memset(tb, 0, sizeof(*tb));
 }
 
@@ -934,6 +926,7 @@ pr_recommend_fill(const struct pr_rec_facts *f, cJSON *run,
     if (c.ok && !c.f->tables.have)
         c.ok = tables_from_run(run, &c.in, &own);
     c.tb = c.f->tables.have ? &c.f->tables : &own;
+    c.hd = &c.tb->hostdev;
     c.npu = any_npu(c.tb);
     if (c.ok)
         run_rules(&c);
