@@ -15,13 +15,20 @@
 #include "profreport/tree.h"
 
 /* What later passes read of a kernel row (the roofline pass: tensor-core
- * time, the operator of an Ascend task); strings borrowed from the trace. */
+ * time, the operator of an Ascend task; the recommendations: calls, means
+ * and tensor cores, as the row writes them); strings borrowed from the
+ * trace. */
 struct pr_kernel_ref {
     const char *name;
     const char *op; /* launching op with most time; NULL */
     int64_t total_ns;
     int by_unit; /* judged by the unit its producer named (Ascend) */
     int unit_tc; /* then: most of its time ran on the matrix unit */
+    size_t calls;
+    double mean_us;       /* mean_us */
+    double blocks_per_sm; /* mean_blocks_per_sm; NaN: null */
+    double occupancy_pct; /* mean_est_achieved_occupancy_pct; NaN: null */
+    int tc_used;          /* tensor_cores_used */
 };
 
 struct pr_kernel_refs {

@@ -2,9 +2,10 @@
  * the plugin's rules (spec/tb-plugin-semantics.md 7.5) and profreport's
  * own.  The rules read C values only, never the run's JSON: analysis.c
  * fills struct pr_rec_tables from the passes' C results (steps, devices,
- * operator rows, hostdev.c's syncs, copies and launches); recommend.c
- * reads the parts that are still only in the run (GPU metrics, tensor
- * cores, kernels) into C rows, in one place, before any rule runs.  The few
+ * operator and kernel rows, hostdev.c's syncs, copies and launches);
+ * recommend.c reads the parts that are still only in the run (GPU
+ * metrics, tensor cores) into C rows, in one place, before any rule
+ * runs.  The few
  * facts a rule needs that the summary does not carry (exact step shares, the
  * 10.5 eligible-kernel ratio, the trace for operator shapes) come in
  * struct pr_rec_facts too. */
@@ -18,6 +19,7 @@
 #include "profreport/devices.h"
 #include "profreport/error.h"
 #include "profreport/hostdev.h"
+#include "profreport/kernels.h"
 #include "profreport/ops.h"
 #include "profreport/steps.h"
 #include "profreport/trace.h"
@@ -39,6 +41,14 @@ struct pr_rec_op {
     int tc_eligible;
 };
 
+/* One kernels row (kernels.c's struct pr_kernel_ref as the row writes
+ * it; NaN where it writes null). */
+struct pr_rec_kernel {
+    const char *name; /* NULL when absent */
+    double calls, mean_us, total_us, occupancy_pct, blocks_per_sm;
+    int tc_used;
+};
+
 /* What analysis.c knows as C rows; `have` 0: read them from the run
  * (a summary-only run). */
 struct pr_rec_tables {
@@ -52,6 +62,8 @@ struct pr_rec_tables {
     struct pr_rec_op *ops; /* owned; by device self time, descending */
     size_t n_ops;
     double ops_self_us; /* sum of the rows' dev_self_us, in row order */
+    struct pr_rec_kernel *kernels; /* owned; as the kernels rows */
+    size_t n_kernels;
     struct pr_hostdev_out hostdev; /* synchronization, copies, launches */
 };
 
@@ -66,15 +78,17 @@ struct pr_rec_facts {
     struct pr_rec_tables tables;
 };
 
-/* Fill f->tables' devices and operator rows from the passes' C rows:
- * the device rows (peaks complete), the operator rows by shape (roofline
- * rates complete) and the busiest device (pr_gpu_util_busiest; -1 none),
- * and mark the tables known.  The step fields are analysis.c's, written
- * as it writes steps and step_summary.  The rows' strings must outlive f
- * (the trace's).  PR_E_NOMEM on allocation failure (tables freed). */
+/* Fill f->tables' devices, operator and kernel rows from the passes' C
+ * rows: the device rows (peaks complete), the operator rows by shape
+ * (roofline rates complete), the kernel rows and the busiest device
+ * (pr_gpu_util_busiest; -1 none), and mark the tables known.  The step fields
+ * are analysis.c's, written as it writes steps and step_summary.  The rows'
+ * strings must outlive f (the trace's).  PR_E_NOMEM on allocation failure
+ * (tables freed). */
 PR_NODISCARD enum pr_status
 pr_rec_tables_fill(struct pr_rec_facts *f, const struct pr_device_rows *devs,
-                   const struct pr_op_rows *by_shape, int32_t main_device,
+                   const struct pr_op_rows *by_shape,
+                   const struct pr_kernel_refs *kernels, int32_t main_device,
                    struct pr_error *err);
 
 /* Free what pr_rec_tables_fill allocated (accepts a zeroed struct). */

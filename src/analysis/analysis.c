@@ -289,8 +289,8 @@ fill_roofline(const struct pr_trace *t, const struct pr_analysis_opts *o,
         return st;
     tb->roof_dev = out.device;
     /* the rows as they are written, for the recommendations */
-    st = pr_rec_tables_fill(f, &tb->devs, &tb->ops.by_shape, in.main_device,
-                            err);
+    st = pr_rec_tables_fill(f, &tb->devs, &tb->ops.by_shape, &tb->kernels,
+                            in.main_device, err);
     if (st == PR_OK)
         st = pr_devices_emit(&tb->devs, &a, err);
     if (st == PR_OK)

@@ -302,19 +302,49 @@ cmp_kgroup(const void *a, const void *b)
 
 /* One weighted mean: the trace's when the group has the args, else the
  * computed one when any call could be computed, else 11.1's 0 / null. */
-static void
-emit_mean(cJSON *o, const char *key, int has_trace_arg, double trace_x_ns,
-          size_t n_computed, double computed_x_ns, const struct kgroup *g,
-          int *ok)
+static int
+kmean(int has_trace_arg, double trace_x_ns, size_t n_computed,
+      double computed_x_ns, const struct kgroup *g, double *v)
 {
     double total = (double)g->total_ns;
 
+    *v = NAN;
     if (g->n_args == 0 && n_computed > 0)
-        pr_emit_num(o, key, total > 0 ? computed_x_ns / total : 0.0, ok);
+        *v = total > 0 ? computed_x_ns / total : 0.0;
     else if (has_trace_arg)
-        pr_emit_num(o, key, total > 0 ? trace_x_ns / total : 0.0, ok);
+        *v = total > 0 ? trace_x_ns / total : 0.0;
+    else
+        return 0;
+    return 1;
+}
+
+/* mean_blocks_per_sm into *v; 0 when it is null. */
+static int
+mean_bps(const struct ktable *kt, const struct kgroup *g, double *v)
+{
+    return kmean(kt->has_bps, g->bps_x_ns, g->n_cbps, g->cbps_x_ns, g, v);
+}
+
+/* mean_est_achieved_occupancy_pct into *v; 0 when it is null. */
+static int
+mean_occ(const struct ktable *kt, const struct kgroup *g, double *v)
+{
+    return kmean(kt->has_occ, g->occ_x_ns, g->n_cocc, g->cocc_x_ns, g, v);
+}
+
+static void
+emit_mean(cJSON *o, const char *key, int has, double v, int *ok)
+{
+    if (has)
+        pr_emit_num(o, key, v, ok);
     else
         pr_emit_null(o, key, ok);
+}
+
+static double
+mean_us(const struct kgroup *g)
+{
+    return (double)g->total_ns / 1000.0 / (double)g->calls;
 }
 
 static const char *
@@ -350,6 +380,18 @@ unit_tc(const struct kgroup *g)
  * not by its name: on the matrix unit when most of its time was (source
  * "unit", rule the unit of its first call: "matrix" for Ascend's
  * AI_CORE Cube, "vector", "mix_matrix" ...). */
+/* tensor_cores_used, as emit_tc writes it. */
+static int
+tc_used(const struct kgroup *g)
+{
+    struct pr_tc_kernel k;
+
+    if (g->by_unit)
+        return unit_tc(g);
+    pr_tensorcore_classify(g->name, &k);
+    return k.tc != 0;
+}
+
 static void
 emit_tc(cJSON *o, const struct kgroup *g, int *ok)
 {
@@ -376,19 +418,20 @@ emit_kgroup(cJSON *arr, const struct ktable *kt, const struct kgroup *g,
             int *ok)
 {
     cJSON *o = pr_emit_obj(arr, NULL, ok);
-    double total = (double)g->total_ns;
+    double v;
+    int has;
 
     pr_emit_str(o, "name", g->name, ok);
     pr_emit_str(o, "operator", g->op, ok);
     pr_emit_num(o, "calls", (double)g->calls, ok);
     pr_emit_us(o, "total_us", g->total_ns, ok);
-    pr_emit_num(o, "mean_us", total / 1000.0 / (double)g->calls, ok);
+    pr_emit_num(o, "mean_us", mean_us(g), ok);
     pr_emit_us(o, "min_us", g->min_ns, ok);
     pr_emit_us(o, "max_us", g->max_ns, ok);
-    emit_mean(o, "mean_blocks_per_sm", kt->has_bps, g->bps_x_ns, g->n_cbps,
-              g->cbps_x_ns, g, ok);
-    emit_mean(o, "mean_est_achieved_occupancy_pct", kt->has_occ, g->occ_x_ns,
-              g->n_cocc, g->cocc_x_ns, g, ok);
+    has = mean_bps(kt, g, &v);
+    emit_mean(o, "mean_blocks_per_sm", has, v, ok);
+    has = mean_occ(kt, g, &v);
+    emit_mean(o, "mean_est_achieved_occupancy_pct", has, v, ok);
     pr_emit_str(o, "occupancy_source", occupancy_source(g), ok);
     emit_tc(o, g, ok);
 }
@@ -409,6 +452,12 @@ make_refs(const struct ktable *kt, struct pr_kernel_refs *refs,
         refs->v[i].total_ns = kt->v[i].total_ns;
         refs->v[i].by_unit = kt->v[i].by_unit;
         refs->v[i].unit_tc = kt->v[i].by_unit && unit_tc(&kt->v[i]);
+        refs->v[i].calls = kt->v[i].calls;
+        refs->v[i].mean_us = mean_us(&kt->v[i]);
+        /* NaN where the row writes null */
+        (void)mean_bps(kt, &kt->v[i], &refs->v[i].blocks_per_sm);
+        (void)mean_occ(kt, &kt->v[i], &refs->v[i].occupancy_pct);
+        refs->v[i].tc_used = tc_used(&kt->v[i]);
     }
     refs->n = kt->n;
     return PR_OK;

@@ -31,18 +31,10 @@ struct rec_gpu {
     double device, util_pct, kernel_us;
 };
 
-struct rec_kernel {
-    const char *name; /* NULL when absent */
-    double calls, mean_us, total_us, occ_pct, blocks_per_sm;
-    int tc_used;
-};
-
 struct rec_run {
     struct rec_gpu *gpus; /* owned, each below likewise */
     size_t n_gpus;
     double tc_pct, eligible_pct; /* tensor_cores */
-    struct rec_kernel *kernels;
-    size_t n_kernels;
 };
 
 struct rctx {
@@ -286,8 +278,8 @@ rule_launch_bound(struct rctx *c)
     char text[REC_TEXT];
     size_t i;
 
-    for (i = 0; i < c->in.n_kernels; i++) {
-        double n = c->in.kernels[i].calls, mean = c->in.kernels[i].mean_us;
+    for (i = 0; i < c->tb->n_kernels; i++) {
+        double n = c->tb->kernels[i].calls, mean = c->tb->kernels[i].mean_us;
 
         if (!isfinite(n) || !isfinite(mean))
             continue;
@@ -528,7 +520,7 @@ rule_misaligned(struct rctx *c)
  * move data while the rest of the GPU computes) and tensor-core GEMMs
  * (large tiles, many registers per thread). */
 static int
-low_occupancy_by_design(const struct rec_kernel *k)
+low_occupancy_by_design(const struct pr_rec_kernel *k)
 {
     return k->name == NULL || pr_comm_kernel_name(k->name) || k->tc_used ||
            pr_tc_kernel_uses(k->name);
@@ -539,15 +531,15 @@ low_occupancy_by_design(const struct rec_kernel *k)
 static void
 rule_low_occupancy(struct rctx *c)
 {
-    const struct rec_kernel *k = c->in.kernels;
+    const struct pr_rec_kernel *k = c->tb->kernels;
     double total = 0;
     char text[REC_TEXT];
     size_t len = 0, n = 0, i;
 
-    for (i = 0; i < c->in.n_kernels; i++)
+    for (i = 0; i < c->tb->n_kernels; i++)
         total += isfinite(k[i].total_us) ? k[i].total_us : 0;
-    for (i = 0; i < c->in.n_kernels; i++) { /* sorted by total_us desc */
-        double us = k[i].total_us, occ = k[i].occ_pct;
+    for (i = 0; i < c->tb->n_kernels; i++) { /* sorted by total_us desc */
+        double us = k[i].total_us, occ = k[i].occupancy_pct;
         double bps = k[i].blocks_per_sm;
 
         if (n == 3 || !(total > 0) || us < 0.05 * total)
@@ -608,19 +600,19 @@ gpu_row(const cJSON *g, void *out)
 static void
 kernel_row(const cJSON *k, void *out)
 {
-    struct rec_kernel *r = out;
+    struct pr_rec_kernel *r = out;
 
     r->name = pr_sget_str(k, "name");
     r->calls = pr_sget_num(k, "calls");
     r->mean_us = pr_sget_num(k, "mean_us");
     r->total_us = pr_sget_num(k, "total_us");
-    r->occ_pct = pr_sget_num(k, "mean_est_achieved_occupancy_pct");
+    r->occupancy_pct = pr_sget_num(k, "mean_est_achieved_occupancy_pct");
     r->blocks_per_sm = pr_sget_num(k, "mean_blocks_per_sm");
     r->tc_used = pr_sget_true(k, "tensor_cores_used");
 }
 
-/* The sections the passes write only as JSON (gpu_util.c, roofline.c,
- * kernels.c), read once; the rules never see the tree. */
+/* The sections the passes write only as JSON (gpu_util.c, roofline.c),
+ * read once; the rules never see the tree. */
 static int
 from_run(const cJSON *run, struct rec_run *in)
 {
@@ -630,16 +622,13 @@ from_run(const cJSON *run, struct rec_run *in)
     in->tc_pct = pr_sget_num(tc, "tc_kernel_time_pct");
     in->eligible_pct = pr_sget_num(tc, "eligible_op_time_pct");
     return read_rows(pr_sget(run, "gpu_metrics"), sizeof(*in->gpus), gpu_row,
-                     (void **)&in->gpus, &in->n_gpus) &&
-           read_rows(pr_sget(run, "kernels"), sizeof(*in->kernels), kernel_row,
-                     (void **)&in->kernels, &in->n_kernels);
+                     (void **)&in->gpus, &in->n_gpus);
 }
 
 static void
 rec_run_free(struct rec_run *in)
 {
     free(in->gpus);
-    free(in->kernels);
 }
 
 /* A summary-only run's synchronization, copies and launches. */
@@ -778,6 +767,8 @@ tables_from_run(const cJSON *run, const struct rec_run *in,
                    (void **)&tb->devs, &tb->n_devs) ||
         !read_rows(pr_sget(run, "operators_by_shape"), sizeof(*tb->ops),
                    op_from_run, (void **)&tb->ops, &tb->n_ops) ||
+        !read_rows(pr_sget(run, "kernels"), sizeof(*tb->kernels), kernel_row,
+                   (void **)&tb->kernels, &tb->n_kernels) ||
         !hostdev_from_run(run, &tb->hostdev))
         return 0;
     total_ops(tb);
@@ -789,6 +780,7 @@ tables_free(struct pr_rec_tables *tb)
 {
     free(tb->devs);
     free(tb->ops);
+    free(tb->kernels);
     pr_hostdev_out_free(&tb->hostdev);
     memset(tb, 0, sizeof(*tb));
 }
@@ -822,9 +814,23 @@ op_from_row(const struct pr_op_row *g, struct pr_rec_op *r)
     r->tc_eligible = g->tc_eligible != 0;
 }
 
+/* As kernels.c writes the row. */
+static void
+kernel_from_ref(const struct pr_kernel_ref *k, struct pr_rec_kernel *r)
+{
+    r->name = k->name;
+    r->calls = (double)k->calls;
+    r->mean_us = k->mean_us;
+    r->total_us = (double)k->total_ns / 1000.0;
+    r->occupancy_pct = k->occupancy_pct;
+    r->blocks_per_sm = k->blocks_per_sm;
+    r->tc_used = k->tc_used;
+}
+
 enum pr_status
 pr_rec_tables_fill(struct pr_rec_facts *f, const struct pr_device_rows *devs,
-                   const struct pr_op_rows *by_shape, int32_t main_device,
+                   const struct pr_op_rows *by_shape,
+                   const struct pr_kernel_refs *kernels, int32_t main_device,
                    struct pr_error *err)
 {
     struct pr_rec_tables *tb = &f->tables;
@@ -832,9 +838,11 @@ pr_rec_tables_fill(struct pr_rec_facts *f, const struct pr_device_rows *devs,
 
     free(tb->devs);
     free(tb->ops);
+    free(tb->kernels);
     tb->devs = calloc(devs->n ? devs->n : 1, sizeof(*tb->devs));
     tb->ops = calloc(by_shape->n ? by_shape->n : 1, sizeof(*tb->ops));
-    if (tb->devs == NULL || tb->ops == NULL) {
+    tb->kernels = calloc(kernels->n ? kernels->n : 1, sizeof(*tb->kernels));
+    if (tb->devs == NULL || tb->ops == NULL || tb->kernels == NULL) {
         tables_free(tb);
         return pr_error_set(err, PR_E_NOMEM, "out of memory (recommend)");
     }
@@ -844,6 +852,9 @@ pr_rec_tables_fill(struct pr_rec_facts *f, const struct pr_device_rows *devs,
     tb->n_ops = by_shape->n;
     for (i = 0; i < by_shape->n; i++)
         op_from_row(&by_shape->v[i], &tb->ops[i]);
+    tb->n_kernels = kernels->n;
+    for (i = 0; i < kernels->n; i++)
+        kernel_from_ref(&kernels->v[i], &tb->kernels[i]);
     total_ops(tb);
     tb->main_device = main_device;
     tb->have = 1;
