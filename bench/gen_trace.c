@@ -33,7 +33,7 @@
 #define SINK_CAP (1u << 20)    /* output buffer */
 #define SINK_SLACK (64u << 10) /* largest event we ever write, with margin */
 #define FRAME_ARGS 4096        /* pre-formatted args of one open op */
-#define MAX_DEPTH 16           /* op nesting on one thread */
+#define MAX_DEPTH 24           /* op and python frame nesting */
 #define MAX_LAYERS 2048
 #define MAX_RANKS 1024
 #define NCCL_BUCKET_ELEMS (25 * 1000 * 1000 / 4) /* DDP's 25 MB buckets */
@@ -235,6 +235,7 @@ struct opts {
     enum fmt fmt;
     int memory;
     int stack;
+    int python;
     int base_time;
     int stats;
     int blocks;
@@ -270,6 +271,7 @@ struct layer {
     int r, stride, pad;
     int inplace;
     int first;        /* the first conv: no input gradient */
+    int inst;         /* how many layers of its kind come before it */
     int64_t n_params; /* parameter elements (conv, bn, linear, norm) */
 };
 
@@ -283,10 +285,12 @@ struct lstate {
 
 struct frame {
     const char *name;
-    int is_user; /* user_annotation, not cpu_op */
+    int is_user;   /* user_annotation, not cpu_op */
+    int64_t py_id; /* python_function frame (--python): its id; else -1 */
     int64_t ts;
     int64_t ext;
-    int64_t flow_f; /* fwdbwd flow end drawn on this op, or 0 */
+    int64_t flow_f;   /* fwdbwd flow end drawn on this op, or 0 */
+    char py_name[64]; /* "nn.Module: Conv2d_3" (name points here) */
     struct txt args;
     char buf[FRAME_ARGS];
 };
@@ -318,6 +322,7 @@ struct gen {
     int64_t stream_free[2]; /* compute stream 7, NCCL stream 20 */
     double speed;           /* per-rank GPU speed factor */
     int64_t next_ext, next_corr, next_rf, next_ev, next_seq, next_flow;
+    int64_t next_py; /* --python: the next "Python id" */
     int64_t n_events;
     int64_t total_params;
     int64_t n_param_tensors;
@@ -371,17 +376,26 @@ max64(int64_t a, int64_t b)
 /* Event writers.  Layout follows kineto's output_json.cpp: one event per
  * block of lines, args on their own line, events unsorted. */
 
-enum cat { C_OP, C_USER, C_RUNTIME, C_KERNEL, C_MEMCPY, C_MEMSET, C_SYNC };
+enum cat {
+    C_OP,
+    C_USER,
+    C_RUNTIME,
+    C_KERNEL,
+    C_MEMCPY,
+    C_MEMSET,
+    C_SYNC,
+    C_PY
+};
 
 static const char *
 cat_name(const struct gen *g, enum cat c)
 {
     static const char *const cur[] = {
         "cpu_op",     "user_annotation", "cuda_runtime", "kernel",
-        "gpu_memcpy", "gpu_memset",      "cuda_sync"};
-    static const char *const old[] = {"Operator", "Operator", "Runtime",
-                                      "Kernel",   "Memcpy",   "Memset",
-                                      "Runtime"};
+        "gpu_memcpy", "gpu_memset",      "cuda_sync",    "python_function"};
+    static const char *const old[] = {"Operator", "Operator",       "Runtime",
+                                      "Kernel",   "Memcpy",         "Memset",
+                                      "Runtime",  "python_function"};
     return g->old ? old[c] : cur[c];
 }
 
@@ -704,6 +718,7 @@ op_begin(struct gen *g, struct thr *th, enum cat c, const char *name,
     th->now += jit(g, 400, 1500);
     fr->name = name;
     fr->is_user = c == C_USER;
+    fr->py_id = -1;
     fr->ts = th->now;
     fr->ext = g->next_ext++;
     fr->flow_f = 0;
@@ -747,8 +762,11 @@ op_end(struct gen *g, struct thr *th, int64_t self_ns)
     struct frame *fr = &th->fr[--th->depth];
 
     th->now += self_ns + jit(g, 300, 1200);
-    ev_x(g, fr->is_user ? C_USER : C_OP, fr->name, th->tid, -1, fr->ts,
-         th->now - fr->ts, &fr->args);
+    ev_x(g,
+         fr->py_id >= 0 ? C_PY
+         : fr->is_user  ? C_USER
+                        : C_OP,
+         fr->name, th->tid, -1, fr->ts, th->now - fr->ts, &fr->args);
     if (fr->flow_f != 0 && !g->old)
         ev_flow(g, 1, "fwdbwd", fr->flow_f, fr->ts, th->tid, -1);
 }
@@ -772,6 +790,56 @@ static int64_t
 cur_ts(const struct thr *th)
 {
     return th->depth > 0 ? th->fr[th->depth - 1].ts : th->now;
+}
+
+/* Opens a python_function frame on th (--python), as PyTorch 2.x writes
+ * them with with_stack=True: ids in call order, "Python parent id" the
+ * innermost open frame (null at the root), "Python module id" on
+ * nn.Module calls (module >= 0).  `name` is copied when inst >= 0: the
+ * frame is then "nn.Module: {name}_{inst}".  op_end closes it. */
+static void
+py_begin(struct gen *g, struct thr *th, const char *name, int64_t module,
+         int inst)
+{
+    int64_t parent = -1;
+    struct frame *fr;
+
+    for (int i = th->depth; i > 0 && parent < 0; i--)
+        parent = th->fr[i - 1].py_id;
+    assert(th->depth < MAX_DEPTH);
+    fr = &th->fr[th->depth++];
+    th->now += jit(g, 150, 600);
+    fr->name = name;
+    if (inst >= 0) {
+        snprintf(fr->py_name, sizeof(fr->py_name), "nn.Module: %s_%d", name,
+                 inst);
+        fr->name = fr->py_name;
+    }
+    fr->is_user = 0;
+    fr->py_id = g->next_py++;
+    fr->ts = th->now;
+    fr->ext = cur_ext(th); /* a launch below still names the op */
+    fr->flow_f = 0;
+    fr->args.buf = fr->buf;
+    fr->args.len = 0;
+    fr->args.cap = sizeof(fr->buf);
+    fr->args.truncated = 0;
+    if (module >= 0)
+        arg_i64(&fr->args, "Python module id", module);
+    arg_i64(&fr->args, "Python id", fr->py_id);
+    arg_key(&fr->args, "Python parent id");
+    if (parent >= 0)
+        txt_i64(&fr->args, parent);
+    else
+        TXT_LIT(&fr->args, "null");
+}
+
+/* Closes n python frames (innermost first). */
+static void
+py_end(struct gen *g, struct thr *th, int n)
+{
+    for (int i = 0; i < n; i++)
+        op_end(g, th, jit(g, 200, 900));
 }
 
 /* ------------------------------------------------------------------ */
@@ -1399,6 +1467,8 @@ add_layer(struct gen *g, enum lkind kind, int64_t n, int64_t c, int64_t h,
 
     memset(l, 0, sizeof(*l));
     l->kind = kind;
+    for (int i = 0; i < g->n_layers - 1; i++)
+        l->inst += g->layers[i].kind == kind;
     l->n = n;
     l->c = c;
     l->h = h;
@@ -1561,6 +1631,156 @@ call_stack(enum lkind kind)
         return "torch/nn/modules/module.py(1527): _call_impl;model.py(60): "
                "forward;train.py(88): train_step;train.py(120): <module>";
     }
+}
+
+/* The python frames a layer's forward op is called from (--python): an
+ * nn.Module call (its class, then the frames inside it) or a tensor
+ * method called straight from the model's forward. */
+struct py_layer {
+    const char *module; /* class name; NULL: no module call */
+    const char *frames[3];
+};
+
+static const struct py_layer *
+py_layer_of(enum lkind kind)
+{
+#define BUILTIN(m) "<built-in method " m " of type object at 0x7f8e5c3a1d40>"
+#define METHOD(m) "<method '" m "' of 'torch._C.TensorBase' objects>"
+    static const struct py_layer conv = {
+        "Conv2d",
+        {"torch/nn/modules/conv.py(459): forward",
+         "torch/nn/modules/conv.py(451): _conv_forward", BUILTIN("conv2d")}};
+    static const struct py_layer bn = {
+        "BatchNorm2d",
+        {"torch/nn/modules/batchnorm.py(139): forward",
+         "torch/nn/functional.py(2450): batch_norm", BUILTIN("batch_norm")}};
+    static const struct py_layer relu = {
+        "ReLU",
+        {"torch/nn/modules/activation.py(100): forward",
+         "torch/nn/functional.py(1489): relu", BUILTIN("relu_")}};
+    static const struct py_layer pool = {
+        "MaxPool2d",
+        {"torch/nn/modules/pooling.py(163): forward",
+         "torch/_jit_internal.py(483): fn", BUILTIN("max_pool2d")}};
+    static const struct py_layer linear = {
+        "Linear",
+        {"torch/nn/modules/linear.py(115): forward",
+         "<built-in function linear>", NULL}};
+    static const struct py_layer norm = {
+        "LayerNorm",
+        {"torch/nn/modules/normalization.py(200): forward",
+         "torch/nn/functional.py(2546): layer_norm", BUILTIN("layer_norm")}};
+    static const struct py_layer gelu = {
+        "GELU",
+        {"torch/nn/modules/activation.py(681): forward",
+         "<built-in function gelu>", NULL}};
+    static const struct py_layer loss = {
+        "CrossEntropyLoss",
+        {"torch/nn/modules/loss.py(1188): forward",
+         "torch/nn/functional.py(3029): cross_entropy",
+         "<built-in method cross_entropy_loss of PyCapsule object at "
+         "0x7f8e61b0c2a0>"}};
+    static const struct py_layer add = {NULL, {METHOD("add_"), NULL, NULL}};
+    static const struct py_layer flat = {NULL,
+                                         {BUILTIN("flatten"), NULL, NULL}};
+    static const struct py_layer tr = {NULL, {METHOD("transpose"), NULL, NULL}};
+    static const struct py_layer resh = {NULL, {METHOD("reshape"), NULL, NULL}};
+    static const struct py_layer bmm = {NULL, {BUILTIN("matmul"), NULL, NULL}};
+    static const struct py_layer sm = {NULL, {METHOD("softmax"), NULL, NULL}};
+    static const struct py_layer mean = {NULL, {METHOD("mean"), NULL, NULL}};
+#undef BUILTIN
+#undef METHOD
+    switch (kind) {
+    case LK_CONV:
+        return &conv;
+    case LK_BN:
+        return &bn;
+    case LK_RELU:
+        return &relu;
+    case LK_MAXPOOL:
+        return &pool;
+    case LK_LINEAR:
+        return &linear;
+    case LK_LAYERNORM:
+        return &norm;
+    case LK_GELU:
+        return &gelu;
+    case LK_LOSS:
+        return &loss;
+    case LK_ADD:
+        return &add;
+    case LK_FLATTEN:
+        return &flat;
+    case LK_TRANSPOSE:
+        return &tr;
+    case LK_RESHAPE:
+        return &resh;
+    case LK_BMM:
+        return &bmm;
+    case LK_SOFTMAX:
+        return &sm;
+    default:
+        return &mean;
+    }
+}
+
+#define PY_CALL_IMPL "torch/nn/modules/module.py(1541): _call_impl"
+#define PY_WRAPPED "torch/nn/modules/module.py(1532): _wrapped_call_impl"
+
+/* Opens an nn.Module call: _wrapped_call_impl > _call_impl > the module
+ * frame.  3 frames. */
+static void
+py_module(struct gen *g, struct thr *th, const char *cls, int64_t module,
+          int inst)
+{
+    py_begin(g, th, PY_WRAPPED, -1, -1);
+    py_begin(g, th, PY_CALL_IMPL, -1, -1);
+    py_begin(g, th, cls, module, inst);
+}
+
+/* Opens the frames around layer li's forward op; returns how many. */
+static int
+py_layer_open(struct gen *g, struct thr *th, int li)
+{
+    const struct layer *l = &g->layers[li];
+    const struct py_layer *p = py_layer_of(l->kind);
+    int n = 0;
+
+    if (p->module != NULL) {
+        py_module(g, th, p->module, 1 + li, l->inst);
+        n = 3;
+    }
+    for (int i = 0; i < 3 && p->frames[i] != NULL; i++, n++)
+        py_begin(g, th, p->frames[i], -1, -1);
+    return n;
+}
+
+/* The forward pass with --python: train.py's train_step calls the model
+ * (module id 0), whose forward calls each layer, then the loss. */
+static void fwd_layer(struct gen *g, struct thr *th, const struct layer *l,
+                      struct lstate *st);
+
+static void
+py_forward(struct gen *g, struct thr *th)
+{
+    int open = 0;
+
+    for (int i = 0; i < g->n_layers; i++) {
+        int n;
+        if (i == 0 || g->layers[i].kind == LK_LOSS) {
+            py_end(g, th, open);
+            open = 0;
+        }
+        if (i == 0) {
+            py_module(g, th, "ResNetAttn", 0, 0);
+            py_begin(g, th, "model.py(41): forward", -1, -1);
+            open = 4;
+        }
+        n = py_layer_open(g, th, i);
+        fwd_layer(g, th, &g->layers[i], &g->ls[i]);
+        py_end(g, th, n);
+    }
+    py_end(g, th, open);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2306,6 +2526,8 @@ step(struct gen *g, int64_t step_no)
     x_addr = to_device(g, th, x, img);
     y_addr = to_device(g, th, y, b * 8);
     mem_free(g, th, 0, cpu_addr, img);
+    if (g->o->python)
+        py_begin(g, th, "train.py(88): train_step", -1, -1);
     op_begin(g, th, C_USER, "Optimizer.zero_grad#SGD.zero_grad", NULL, 0);
     op_end(g, th, jit(g, 30000, 90000));
     if (g->o->ranks > 1)
@@ -2315,8 +2537,11 @@ step(struct gen *g, int64_t step_no)
         g->next_seq += g->layers[i].kind == LK_LOSS ? 2 : 1;
         g->ls[i].flow = g->next_flow;
         g->next_flow += g->layers[i].kind == LK_LOSS ? 2 : 1;
-        fwd_layer(g, th, &g->layers[i], &g->ls[i]);
+        if (!g->o->python)
+            fwd_layer(g, th, &g->layers[i], &g->ls[i]);
     }
+    if (g->o->python)
+        py_forward(g, th);
     if (g->o->ranks > 1)
         op_end(g, th, jit(g, 20000, 50000));
     backward(g);
@@ -2326,6 +2551,8 @@ step(struct gen *g, int64_t step_no)
     }
     optimizer_step(g, th);
     loss_item(g, th);
+    if (g->o->python)
+        py_end(g, th, 1);
     mem_free(g, th, 1, y_addr, b * 8);
     mem_free(g, th, 1, x_addr, img);
     op_end(g, th, jit(g, 20000, 60000));
@@ -2406,7 +2633,7 @@ write_header(struct gen *g)
         TXT_LIT(t, "  \"record_shapes\": 1,\n");
         if (g->o->memory)
             TXT_LIT(t, "  \"profile_memory\": 1,\n");
-        if (g->o->stack)
+        if (g->o->stack || g->o->python)
             TXT_LIT(t, "  \"with_stack\": 1,\n");
     }
     if (g->o->ranks > 1)
@@ -2611,6 +2838,8 @@ static const char usage_text[] =
     "                      (PyTorch 1.8: Operator/Runtime/Kernel, integer ts)\n"
     "  --memory            [memory] allocation and free events\n"
     "  --stack             \"Call stack\" args on forward ops\n"
+    "  --python            python_function frames around the forward ops\n"
+    "                      and each step's train_step (not with 2021)\n"
     "  --base-time         write baseTimeNanoseconds, ts relative to it\n"
     "  --blocks N          residual blocks in the CNN (1-64, default 8)\n"
     "  --attn N            attention blocks (0-32, default 2)\n"
@@ -2628,6 +2857,7 @@ enum {
     OPT_FORMAT,
     OPT_MEMORY,
     OPT_STACK,
+    OPT_PYTHON,
     OPT_BASE,
     OPT_BLOCKS,
     OPT_ATTN,
@@ -2646,6 +2876,7 @@ static const struct option long_opts[] = {
     {"format", required_argument, NULL, OPT_FORMAT},
     {"memory", no_argument, NULL, OPT_MEMORY},
     {"stack", no_argument, NULL, OPT_STACK},
+    {"python", no_argument, NULL, OPT_PYTHON},
     {"base-time", no_argument, NULL, OPT_BASE},
     {"blocks", required_argument, NULL, OPT_BLOCKS},
     {"attn", required_argument, NULL, OPT_ATTN},
@@ -2751,6 +2982,8 @@ parse_args(struct opts *o, int argc, char **argv)
             o->memory = 1;
         else if (c == OPT_STACK)
             o->stack = 1;
+        else if (c == OPT_PYTHON)
+            o->python = 1;
         else if (c == OPT_BASE)
             o->base_time = 1;
         else if (c == OPT_STATS)
@@ -2768,9 +3001,13 @@ parse_args(struct opts *o, int argc, char **argv)
         }
     }
     if (optind < argc || (have_steps && o->size_bytes > 0) ||
-        (o->ranks > 1 && strcmp(o->out, "-") == 0)) {
+        (o->ranks > 1 && strcmp(o->out, "-") == 0) ||
+        (o->python && o->fmt == FMT_2021)) {
         fprintf(stderr, "gen_trace: %s\n",
-                optind < argc  ? "unexpected argument"
+                optind < argc ? "unexpected argument"
+                : o->python && o->fmt == FMT_2021
+                    ? "--python needs --format current (PyTorch 1.8 traces "
+                      "have no python_function events)"
                 : o->ranks > 1 ? "--ranks needs -o DIR"
                                : "--steps and --size-mb exclude each other");
         return -1;

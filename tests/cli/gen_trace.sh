@@ -64,6 +64,23 @@ for r in 0 1 2; do
 done
 check "ranks differ in timing" not cmp -s "$T_DIR/rank0.json" "$T_DIR/rank1.json"
 
+# --- --python: python_function frames around the forward ops
+"$G" --steps 2 --python -o "$T_DIR/py.json"
+"$G" --steps 2 --python -o "$T_DIR/py2.json"
+check "--python: same arguments, same bytes" cmp -s "$T_DIR/py.json" "$T_DIR/py2.json"
+n=$(grep -c '"cat": "python_function"' "$T_DIR/py.json")
+check "--python writes python_function events (got $n)" [ "$n" -gt 100 ]
+n=$(grep -c '"cat": "python_function"' "$T_DIR/a.json")
+check "without --python there are none (got $n)" [ "$n" -eq 0 ]
+n=$(grep -c '"name": "train.py(88): train_step"' "$T_DIR/py.json")
+check "--python: one train_step frame per step (got $n)" [ "$n" -eq 2 ]
+check "--python: nn.Module frames carry a Python module id" grep -q \
+    '"Python module id": 1, "Python id": [0-9]*, "Python parent id": [0-9]' \
+    "$T_DIR/py.json"
+check "--python: a root frame has a null parent" grep -q \
+    '"Python parent id": null' "$T_DIR/py.json"
+check "--python writes with_stack" grep -q '"with_stack": 1' "$T_DIR/py.json"
+
 # --- usage errors
 "$G" --steps 0 > /dev/null 2>&1
 check "--steps 0 is a usage error" [ $? -eq 1 ]
@@ -73,6 +90,8 @@ check "--ranks 2 without -o DIR is a usage error" [ $? -eq 1 ]
 check "--steps with --size-mb is a usage error" [ $? -eq 1 ]
 "$G" --format 2019 > /dev/null 2>&1
 check "an unknown --format is a usage error" [ $? -eq 1 ]
+"$G" --python --format 2021 > /dev/null 2>&1
+check "--python with --format 2021 is a usage error" [ $? -eq 1 ]
 
 # --- JSON validity and linking (python3)
 if ! have_py; then
@@ -93,7 +112,7 @@ cpu = collections.defaultdict(list)
 rt = {}
 for e in ev:
     if e['ph'] == 'X' and e['cat'] in ('cpu_op', 'user_annotation',
-            'cuda_runtime', 'Operator', 'Runtime'):
+            'cuda_runtime', 'Operator', 'Runtime', 'python_function'):
         cpu[e['tid']].append(e)
     if e['ph'] == 'X' and e['cat'] in ('cuda_runtime', 'Runtime'):
         rt[e['args']['correlation']] = e
@@ -118,9 +137,20 @@ flows = collections.Counter((e['cat'], e['id'], e['ph'])
 ids = collections.Counter((c, i) for (c, i, p) in flows)
 if any(n != 2 for n in ids.values()) or any(n != 1 for n in flows.values()):
     sys.exit('unpaired flow')
+# python frames: unique ids, each parent a frame around it on its thread
+py = [e for e in ev if e.get('cat') == 'python_function']
+by_id = {e['args']['Python id']: e for e in py}
+if len(by_id) != len(py):
+    sys.exit('repeated Python id')
+for e in py:
+    p = by_id.get(e['args']['Python parent id'])
+    if e['args']['Python parent id'] is not None and (p is None or
+            p['tid'] != e['tid'] or ns(p['ts']) > ns(e['ts']) or
+            ns(p['ts']) + ns(p['dur']) < ns(e['ts']) + ns(e['dur'])):
+        sys.exit('Python parent id does not hold %s' % e['name'])
 print('ok')
 PY
-for f in a.json old.json a.json.gz run/rank1.*.pt.trace.json.gz; do
+for f in a.json old.json a.json.gz run/rank1.*.pt.trace.json.gz py.json; do
     for p in "$T_DIR"/$f; do
         out=$(python3 "$T_DIR/check.py" "$p" 2>&1 | tail -n 1)
         check "$f: valid JSON, nested and linked ($out)" [ "$out" = ok ]
