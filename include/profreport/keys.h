@@ -82,6 +82,10 @@
 /* ---- runs[].operators[], operators_by_shape[] */
 #define PR_K_OPERATORS "operators"
 #define PR_K_OPERATORS_BY_SHAPE "operators_by_shape"
+#define PR_K_OPERATORS_SOURCE "operators_source"
+#define PR_K_OPERATOR_TYPES "operator_types"
+#define PR_K_CORE_TYPE "core_type"
+#define PR_K_RATIO_PCT "ratio_pct"
 #define PR_K_DEVICE_SELF_US "device_self_us"
 #define PR_K_DEVICE_TOTAL_US "device_total_us"
 #define PR_K_HOST_SELF_US "host_self_us"

@@ -41,8 +41,16 @@ struct pr_op_row {
      * traces), and how many own kernels had no count */
     double measured_flops;
     size_t n_measured, n_unmeasured;
+    /* PR_OP_ROW_NO_*: columns the row's table did not give (written as
+       null; their ns fields hold 0) */
+    unsigned unknown;
     struct pr_op_rate rate;
 };
+
+/* What a row from a table without timestamps (op_stats.h) may lack. */
+#define PR_OP_ROW_NO_HOST 1u   /* host self/total */
+#define PR_OP_ROW_NO_DEVICE 2u /* device self/total */
+#define PR_OP_ROW_NO_TC 4u     /* the tensor-core (Cube) times */
 
 struct pr_op_rows {
     struct pr_op_row *v; /* owned */
@@ -51,11 +59,17 @@ struct pr_op_rows {
 
 struct pr_ops {
     struct pr_op_rows by_name, by_shape;
+    /* where the rows come from: "timeline" (the operator nodes), or the
+       file of the producer's table when the timeline has no operator and
+       the trace holds op_stats.h rows ("operator_details.csv",
+       "op_statistic.csv"); static */
+    const char *source;
 };
 
 /* Both tables, sorted by device self time descending, then name, then
- * shapes (strcmp).  PR_E_NOMEM on failure (out empty).  Free with
- * pr_ops_free(). */
+ * shapes (strcmp): from the tree's operator nodes or, when it has none,
+ * from t->op_stats (a summary-level table: no calls on any timeline).
+ * PR_E_NOMEM on failure (out empty).  Free with pr_ops_free(). */
 PR_NODISCARD enum pr_status pr_ops_collect(const struct pr_trace *t,
                                            const struct pr_tree *tree,
                                            struct pr_ops *out,
@@ -68,6 +82,16 @@ void pr_ops_free(struct pr_ops *ops);
 PR_NODISCARD enum pr_status pr_ops_emit(const struct pr_ops *ops,
                                         cJSON **by_name, cJSON **by_shape,
                                         struct pr_error *err);
+
+/* Beside the two arrays, when the rows come from a producer's table
+ * (ops->source is not "timeline"): run.operators_source (the file) and,
+ * when the trace holds op_statistic.csv rows, run.operator_types (one row
+ * per operator type and unit, by total time descending).  Nothing is
+ * added for a timeline's operators.  PR_E_NOMEM on failure. */
+PR_NODISCARD enum pr_status pr_ops_emit_tables(const struct pr_trace *t,
+                                               const struct pr_ops *ops,
+                                               cJSON *run,
+                                               struct pr_error *err);
 
 /* The row's tc_self_pct / tc_total_pct columns (0 without device time). */
 double pr_ops_tc_self_pct(const struct pr_op_row *r);

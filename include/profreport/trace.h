@@ -269,6 +269,8 @@ struct pr_cpu_use {
 /* Frees u and its series; accepts NULL. */
 void pr_cpu_use_free(struct pr_cpu_use *u);
 
+struct pr_op_stats; /* op_stats.h */
+
 struct pr_trace {
     struct pr_strtab *strs;  /* owned */
     struct pr_event *events; /* owned, n_events */
@@ -325,6 +327,9 @@ struct pr_trace {
     size_t n_gaps, cap_gaps;
     /* owned: the host's CPU use sampled by the producer; NULL: none */
     struct pr_cpu_use *cpu_use;
+    /* owned: operator totals of a table without timestamps (op_stats.h);
+       NULL: none */
+    struct pr_op_stats *op_stats;
     struct pr_trace *next; /* owned: the next run read from the same input
                               (a folder holding several ranks), or NULL */
 };

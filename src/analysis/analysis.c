@@ -260,7 +260,11 @@ fill_tables(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
         st = pr_kernels_build(t, tree, &k, &tb->kernels, err);
     if (st == PR_OK)
         st = put(run, "kernels", k, err);
-    tb->tc_seed_pct = isnan(pr_kernels_tc_ratio(t))
+    /* rows from a producer's table: no kernel of theirs is on the tree,
+       so the rows' own figures decide */
+    tb->tc_seed_pct = isnan(pr_kernels_tc_ratio(t)) ||
+                              (tb->ops.source != NULL &&
+                               strcmp(tb->ops.source, "timeline") != 0)
                           ? NAN
                           : 100.0 * pr_ops_tc_eligible_ratio(t, tree);
     return st;
@@ -304,6 +308,8 @@ fill_roofline(const struct pr_trace *t, const struct pr_analysis_opts *o,
         else
             cJSON_Delete(b);
     }
+    if (st == PR_OK)
+        st = pr_ops_emit_tables(t, &tb->ops, run, err);
     if (st == PR_OK) {
         st = put(run, "tensor_cores", out.tensor_cores, err);
         out.tensor_cores = NULL;

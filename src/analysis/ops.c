@@ -10,6 +10,7 @@
 
 #include "profreport/buf.h"
 #include "profreport/checked.h"
+#include "profreport/op_stats.h"
 #include "profreport/ops.h"
 
 #include "internal.h"
@@ -123,6 +124,98 @@ collect(const struct pr_trace *t, const struct pr_tree *tree,
     return PR_OK;
 }
 
+/* ---- rows of a table without timestamps (op_stats.h) */
+
+/* A time of a table row: 0 and a flag where the table lacks it. */
+static int64_t
+stat_ns(int64_t v, unsigned flag, unsigned *unknown)
+{
+    if (v != PR_OP_STAT_UNKNOWN)
+        return v;
+    *unknown |= flag;
+    return 0;
+}
+
+static struct pr_op_row *
+stat_group(struct table *tb, int64_t key, const struct pr_trace *t,
+           const struct pr_op_stat *s, struct pr_error *err)
+{
+    size_t gi = pr_idmap_get(&tb->index, key);
+    struct pr_op_row *g;
+
+    if (gi != PR_NONE)
+        return &tb->v[gi];
+    gi = tb->n;
+    if (pr_grow((void **)&tb->v, &tb->cap, tb->n + 1, sizeof(*g)) ||
+        pr_idmap_put(&tb->index, key, gi, err)) {
+        pr_error_set(err, PR_E_NOMEM, "out of memory (ops)");
+        return NULL;
+    }
+    g = &tb->v[tb->n++];
+    memset(g, 0, sizeof(*g));
+    g->name = pr_trace_str(t, s->name);
+    g->shapes = s->shapes != PR_STR_NONE ? pr_trace_str(t, s->shapes) : "[]";
+    g->tc_eligible = pr_tc_op_eligible(g->name);
+    return g;
+}
+
+static enum pr_status
+add_stat(struct table *tb, int64_t key, const struct pr_trace *t,
+         const struct pr_op_stat *s, struct pr_error *err)
+{
+    struct pr_op_row *g = stat_group(tb, key, t, s, err);
+    unsigned *u;
+
+    if (g == NULL)
+        return PR_E_NOMEM;
+    u = &g->unknown;
+    g->calls += s->calls > 0 ? (size_t)s->calls : 0;
+    g->host_total_ns = pr_sat_add_i64(
+        g->host_total_ns, stat_ns(s->host_total_ns, PR_OP_ROW_NO_HOST, u));
+    g->host_self_ns = pr_sat_add_i64(
+        g->host_self_ns, stat_ns(s->host_self_ns, PR_OP_ROW_NO_HOST, u));
+    g->dev_total_ns = pr_sat_add_i64(
+        g->dev_total_ns, stat_ns(s->dev_total_ns, PR_OP_ROW_NO_DEVICE, u));
+    g->dev_self_ns = pr_sat_add_i64(
+        g->dev_self_ns, stat_ns(s->dev_self_ns, PR_OP_ROW_NO_DEVICE, u));
+    g->tc_total_ns = pr_sat_add_i64(
+        g->tc_total_ns, stat_ns(s->cube_total_ns, PR_OP_ROW_NO_TC, u));
+    g->tc_self_ns = pr_sat_add_i64(
+        g->tc_self_ns, stat_ns(s->cube_self_ns, PR_OP_ROW_NO_TC, u));
+    return PR_OK;
+}
+
+/* The producer's operator table: its calls when it has them, else its
+ * operator types.  *source names the file, or stays NULL. */
+static enum pr_status
+collect_stats(const struct pr_trace *t, struct table *by_name,
+              struct table *by_shape, const char **source, struct pr_error *err)
+{
+    enum pr_op_stat_kind kind = PR_OP_STAT_CALLS;
+    size_t i, n;
+    const struct pr_op_stat *v = pr_op_stats_get(t, kind, &n);
+
+    if (n == 0) {
+        kind = PR_OP_STAT_TYPES;
+        v = pr_op_stats_get(t, kind, &n);
+    }
+    if (n == 0)
+        return PR_OK;
+    *source =
+        kind == PR_OP_STAT_CALLS ? "operator_details.csv" : "op_statistic.csv";
+    for (i = 0; i < n; i++) {
+        int64_t shape_key = (int64_t)(((uint64_t)v[i].name << 32) |
+                                      (v[i].shapes != PR_STR_NONE
+                                           ? v[i].shapes
+                                           : pr_strtab_find(t->strs, "[]", 2)));
+
+        if (add_stat(by_name, v[i].name, t, &v[i], err) != PR_OK ||
+            add_stat(by_shape, shape_key, t, &v[i], err) != PR_OK)
+            return PR_E_NOMEM;
+    }
+    return PR_OK;
+}
+
 static int
 cmp_group(const void *a, const void *b)
 {
@@ -166,9 +259,20 @@ emit_rate_tail(cJSON *o, const struct pr_op_rate *r, int *ok)
     pr_emit_str(o, "dtype", r->dtype, ok);
 }
 
+static void
+emit_us_or_null(cJSON *o, const char *key, int64_t ns, unsigned unknown,
+                int *ok)
+{
+    if (unknown)
+        pr_emit_null(o, key, ok);
+    else
+        pr_emit_us(o, key, ns, ok);
+}
+
 /* host_known 0: the producer recorded no host times (device-only
  * MindSpore and msprof runs, whose operators are made from their tasks),
- * so the host columns are null, not 0. */
+ * so the host columns are null, not 0; a row from a table without them
+ * (ops.h) says so itself. */
 static void
 emit_row(cJSON *arr, const struct pr_op_row *g, int with_shapes, int host_known,
          int *ok)
@@ -181,8 +285,11 @@ emit_row(cJSON *arr, const struct pr_op_row *g, int with_shapes, int host_known,
         pr_emit_str(o, "input_types", g->types, ok);
     }
     pr_emit_num(o, "calls", (double)g->calls, ok);
-    pr_emit_us(o, "device_self_us", g->dev_self_ns, ok);
-    pr_emit_us(o, "device_total_us", g->dev_total_ns, ok);
+    emit_us_or_null(o, "device_self_us", g->dev_self_ns,
+                    g->unknown & PR_OP_ROW_NO_DEVICE, ok);
+    emit_us_or_null(o, "device_total_us", g->dev_total_ns,
+                    g->unknown & PR_OP_ROW_NO_DEVICE, ok);
+    host_known = host_known && !(g->unknown & PR_OP_ROW_NO_HOST);
     pr_emit_num_or_null(o, "host_self_us",
                         host_known ? (double)g->host_self_ns / 1000.0 : NAN,
                         ok);
@@ -190,8 +297,12 @@ emit_row(cJSON *arr, const struct pr_op_row *g, int with_shapes, int host_known,
                         host_known ? (double)g->host_total_ns / 1000.0 : NAN,
                         ok);
     pr_emit_bool(o, "tc_eligible", g->tc_eligible, ok);
-    pr_emit_num(o, "tc_self_pct", pr_ops_tc_self_pct(g), ok);
-    pr_emit_num(o, "tc_total_pct", pr_ops_tc_total_pct(g), ok);
+    pr_emit_finite(o, "tc_self_pct",
+                   g->unknown & PR_OP_ROW_NO_TC ? NAN : pr_ops_tc_self_pct(g),
+                   ok);
+    pr_emit_finite(o, "tc_total_pct",
+                   g->unknown & PR_OP_ROW_NO_TC ? NAN : pr_ops_tc_total_pct(g),
+                   ok);
     emit_rate(o, &g->rate, ok);
     /* the roofline pass prefers these to its formulas (roofline.h) */
     if (pr_ops_measured(g))
@@ -263,6 +374,9 @@ pr_ops_collect(const struct pr_trace *t, const struct pr_tree *tree,
     enum pr_status st = collect(t, tree, &names, &shapes, err);
 
     memset(out, 0, sizeof(*out));
+    out->source = "timeline";
+    if (st == PR_OK && names.n == 0)
+        st = collect_stats(t, &names, &shapes, &out->source, err);
     if (st == PR_OK) {
         take(&names, &out->by_name);
         take(&shapes, &out->by_shape);
@@ -295,6 +409,89 @@ pr_ops_emit(const struct pr_ops *ops, cJSON **by_name, cJSON **by_shape,
         return pr_error_set(err, PR_E_NOMEM, "out of memory (ops)");
     }
     return PR_OK;
+}
+
+/* ---- op_statistic.csv as it is: operator types */
+
+static int
+cmp_type(const void *a, const void *b)
+{
+    const struct pr_op_stat *const *x = a, *const *y = b;
+
+    if ((*x)->dev_total_ns != (*y)->dev_total_ns)
+        return (*x)->dev_total_ns > (*y)->dev_total_ns ? -1 : 1;
+    if ((*x)->name != (*y)->name)
+        return (*x)->name < (*y)->name ? -1 : 1;
+    return (*x)->core < (*y)->core ? -1 : (*x)->core > (*y)->core;
+}
+
+static void
+emit_ns_or_null(cJSON *o, const char *key, int64_t ns, int *ok)
+{
+    emit_us_or_null(o, key, ns, ns == PR_OP_STAT_UNKNOWN, ok);
+}
+
+static void
+emit_type(cJSON *arr, const struct pr_trace *t, const struct pr_op_stat *s,
+          int *ok)
+{
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
+    int known = s->dev_total_ns != PR_OP_STAT_UNKNOWN && s->calls > 0;
+
+    pr_emit_str(o, "name", pr_trace_str(t, s->name), ok);
+    pr_emit_str(o, "core_type",
+                s->core != PR_STR_NONE ? pr_trace_str(t, s->core) : NULL, ok);
+    pr_emit_num(o, "calls", (double)s->calls, ok);
+    emit_ns_or_null(o, "total_us", s->dev_total_ns, ok);
+    pr_emit_finite(
+        o, "mean_us",
+        known ? (double)s->dev_total_ns / 1e3 / (double)s->calls : NAN, ok);
+    emit_ns_or_null(o, "min_us", s->min_ns, ok);
+    emit_ns_or_null(o, "max_us", s->max_ns, ok);
+    pr_emit_finite(o, "ratio_pct", s->ratio_pct, ok);
+}
+
+static cJSON *
+types_json(const struct pr_trace *t, const struct pr_op_stat *v, size_t n)
+{
+    const struct pr_op_stat **by = malloc((n ? n : 1) * sizeof(*by));
+    cJSON *arr = by != NULL ? cJSON_CreateArray() : NULL;
+    int ok = arr != NULL;
+    size_t i;
+
+    for (i = 0; ok && i < n; i++)
+        by[i] = &v[i];
+    if (ok && n > 1)
+        qsort(by, n, sizeof(*by), cmp_type);
+    for (i = 0; ok && i < n; i++)
+        emit_type(arr, t, by[i], &ok);
+    free(by);
+    if (!ok) {
+        cJSON_Delete(arr);
+        return NULL;
+    }
+    return arr;
+}
+
+enum pr_status
+pr_ops_emit_tables(const struct pr_trace *t, const struct pr_ops *ops,
+                   cJSON *run, struct pr_error *err)
+{
+    size_t n;
+    const struct pr_op_stat *v = pr_op_stats_get(t, PR_OP_STAT_TYPES, &n);
+    int ok = 1;
+
+    if (ops->source == NULL || strcmp(ops->source, "timeline") == 0)
+        return PR_OK;
+    pr_emit_str(run, "operators_source", ops->source, &ok);
+    if (ok && n > 0) {
+        cJSON *arr = types_json(t, v, n);
+
+        ok = arr != NULL && cJSON_AddItemToObject(run, "operator_types", arr);
+        if (!ok)
+            cJSON_Delete(arr);
+    }
+    return ok ? PR_OK : pr_error_set(err, PR_E_NOMEM, "out of memory (ops)");
 }
 
 /* Kernel time of node n's own runtimes. */

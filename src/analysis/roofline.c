@@ -1264,7 +1264,7 @@ tensor_cores_json(struct pass *p)
     double heur, all = 0.0, elig = 0.0, on_tc = 0.0, seed = p->in->tc_seed_pct;
     double share;
     size_t i, by_name;
-    int npu_blind;
+    int npu_blind, tc_blind = 0;
 
     p->ok = tc != NULL;
     if (!p->ok)
@@ -1281,6 +1281,8 @@ tensor_cores_json(struct pass *p)
         all += r->dev_self_us;
         elig += r->eligible ? r->dev_self_us : 0.0;
         on_tc += r->eligible ? r->tc_self_us : 0.0;
+        /* a producer's table without the unit columns (ops.h) */
+        tc_blind |= r->eligible && (r->src->unknown & PR_OP_ROW_NO_TC);
     }
     share = tc_kernel_pct(p->in->kernels, &heur, &by_name);
     /* an NPU's kernel names say nothing of Cube or Vector: the share is
@@ -1302,7 +1304,9 @@ tensor_cores_json(struct pass *p)
                                   : NAN,
                    &p->ok);
     pr_emit_finite(tc, "eligible_on_tc_pct",
-                   elig > 0 ? fmin(100.0, 100.0 * on_tc / elig) : NAN, &p->ok);
+                   elig > 0 && !tc_blind ? fmin(100.0, 100.0 * on_tc / elig)
+                                         : NAN,
+                   &p->ok);
     fill_findings(p, tc);
     return tc;
 }

@@ -35,6 +35,8 @@ extern const struct pr_format pr_format_ascend_db;
 static const char *const read_here[] = {
     "trace_view.json",
     "kernel_details.csv",
+    "operator_details.csv",
+    "op_statistic.csv",
 };
 
 static int
@@ -226,10 +228,13 @@ was_read(const struct pr_asc *a, const char *name)
         return a->has_tv;
     if (strcmp(name, "kernel_details.csv") == 0)
         return a->has_kernels;
-    /* the tables of the kernels and the timeline, by operator type and
-       API: they hold nothing the kernels and the timeline do not */
-    if (strcmp(name, "op_statistic.csv") == 0 ||
-        strcmp(name, "api_statistic.csv") == 0)
+    /* with the timeline, the tables of its operators, by call and by
+       type, and of its APIs hold nothing it does not */
+    if (strcmp(name, "op_statistic.csv") == 0)
+        return a->has_op_types || a->has_tv;
+    if (strcmp(name, "operator_details.csv") == 0)
+        return a->has_op_details || a->has_tv;
+    if (strcmp(name, "api_statistic.csv") == 0)
         return a->has_kernels || a->has_tv;
     if (strcmp(name, "communication.json") == 0)
         return a->has_comm;
@@ -297,13 +302,49 @@ device_meta(struct pr_asc *a)
 static enum pr_status
 csv_only(struct pr_asc *a)
 {
+    const char *file =
+        a->has_op_details ? "operator_details.csv" : "op_statistic.csv";
+    char text[400];
+
     if (device_meta(a) != PR_OK)
         return PR_E_NOMEM;
-    return pr_trace_add_gap(a->t, "no_operators", 0,
-                            "no trace_view.json: the kernels of "
-                            "kernel_details.csv have no launching operator "
-                            "and there are no host operators (torch_npu "
-                            "writes it with export_type=text)");
+    if (!a->has_op_details && !a->has_op_types)
+        return pr_trace_add_gap(a->t, "no_operators", 0,
+                                "no trace_view.json: the kernels of "
+                                "kernel_details.csv have no launching "
+                                "operator and there are no host operators "
+                                "(torch_npu writes it with "
+                                "export_type=text)");
+    snprintf(text, sizeof(text),
+             "no trace_view.json: the operator tables are the totals of "
+             "%s, a summary-level table without timestamps; no operator "
+             "is on the timeline, and the kernels have no launching "
+             "operator (torch_npu writes trace_view.json with "
+             "export_type=text)",
+             file);
+    return pr_trace_add_gap(a->t, "operators_summary_only", 0, text);
+}
+
+/* Without the timeline: the kernels and the operator tables. */
+static enum pr_status
+read_tables(struct pr_asc *a, struct pr_error *err)
+{
+    enum pr_status st = pr_asc_kernels(a, err);
+
+    if (st == PR_OK && !a->has_tv)
+        st = pr_asc_op_details(a, err);
+    if (st == PR_OK && !a->has_tv)
+        st = pr_asc_op_types(a, err);
+    if (st != PR_OK || a->has_tv)
+        return st;
+    if (!a->has_kernels && !a->has_op_details && !a->has_op_types)
+        return pr_error_set(err, PR_E_FORMAT,
+                            "%s: neither trace_view.json, "
+                            "kernel_details.csv nor an operator table",
+                            a->out);
+    return csv_only(a) == PR_OK
+               ? PR_OK
+               : pr_error_set(err, PR_E_NOMEM, "out of memory");
 }
 
 static enum pr_status
@@ -312,14 +353,7 @@ read_run(struct pr_asc *a, const char *dir, struct pr_error *err)
     enum pr_status st = read_timeline(a, err);
 
     if (st == PR_OK)
-        st = pr_asc_kernels(a, err);
-    if (st == PR_OK && !a->has_tv && a->has_kernels && csv_only(a) != PR_OK)
-        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
-    if (st == PR_OK && !a->has_tv && !a->has_kernels)
-        st = pr_error_set(err, PR_E_FORMAT,
-                          "%s: neither trace_view.json nor "
-                          "kernel_details.csv",
-                          a->out);
+        st = read_tables(a, err);
     if (st == PR_OK)
         st = pr_asc_comm(a, err);
     if (st == PR_OK)

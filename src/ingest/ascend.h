@@ -1,6 +1,7 @@
 /* ascend.h - the parts of the ASCEND_PROFILER_OUTPUT folder reader
  * (ascend.c) that read one file kind each: the kernel table
- * (ascend_kernels.c), the step table (ascend_steps.c) and the
+ * (ascend_kernels.c), the operator tables (ascend_ops.c), the step table
+ * (ascend_steps.c) and the
  * allocations (ascend_memory.c), the collectives' sizes
  * (ascend_comm.c).  They share one run
  * being built.  Only src/ingest includes this header; spec:
@@ -24,6 +25,8 @@ struct pr_asc {
     int has_memory;     /* operator_memory.csv was read */
     int has_comm;       /* communication.json was read */
     int has_matrix;     /* communication_matrix.json was read */
+    int has_op_details; /* operator_details.csv was read */
+    int has_op_types;   /* op_statistic.csv was read */
     size_t n_sized;     /* collectives it gave a size */
     int64_t device;     /* the NPU's id (0 unless the files say) */
 };
@@ -44,6 +47,15 @@ int pr_asc_int(const char *s, size_t n, int64_t *out);
  * without it, each row a task.  Messages start with the path. */
 PR_NODISCARD enum pr_status pr_asc_kernels(struct pr_asc *a,
                                            struct pr_error *err);
+
+/* operator_details.csv and op_statistic.csv, for a run without
+ * trace_view.json: the producer's operator totals as the trace's op_stats
+ * rows (op_stats.h), which the operator tables then show.  Messages
+ * start with the path. */
+PR_NODISCARD enum pr_status pr_asc_op_details(struct pr_asc *a,
+                                              struct pr_error *err);
+PR_NODISCARD enum pr_status pr_asc_op_types(struct pr_asc *a,
+                                            struct pr_error *err);
 
 /* operator_memory.csv: allocation and release records, on the thread of
  * the host operators when there are any.  Messages start with the

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "profreport/buf.h"
+#include "profreport/op_stats.h"
 #include "profreport/shapes.h"
 #include "profreport/trace.h"
 
@@ -55,6 +56,7 @@ pr_trace_free(struct pr_trace *t)
         free(t->gaps);
         pr_shapes_table_free(t->shapes);
         pr_cpu_use_free(t->cpu_use);
+        pr_op_stats_free(t->op_stats);
         free(t);
         t = next;
     }

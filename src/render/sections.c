@@ -384,6 +384,35 @@ static const struct pr_col shape_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
+/* op_statistic.csv as the producer wrote it (operator_types). */
+static const struct pr_col type_cols[] = {
+    {"name", PR_K_NAME, "Operator type", PR_FMT_NAME, 2.2, NULL, PR_COL_BOTH},
+    {"core", PR_K_CORE_TYPE, "Unit", PR_FMT_TEXT, 1.3, NULL, PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.7, NULL, PR_COL_BOTH},
+    {"total", PR_K_TOTAL_US, "Total", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"mean", PR_K_MEAN_US, "Mean", PR_FMT_US, 0.9, NULL, PR_COL_BOTH},
+    {"min", PR_K_MIN_US, "Min", PR_FMT_US, 0.9, NULL, PR_COL_BOTH},
+    {"max", PR_K_MAX_US, "Max", PR_FMT_US, 0.9, NULL, PR_COL_BOTH},
+    {"ratio", PR_K_RATIO_PCT, "Share", PR_FMT_PCT, 0.7, NULL, PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+/* Rows from a producer's table, not from operators on the timeline: the
+ * reader is told. */
+static void
+table_note(struct pr_figs *f, const char *source)
+{
+    char note[400];
+
+    snprintf(note, sizeof(note),
+             "From the producer's %s: totals per operator without "
+             "timestamps (the folder has no trace_view.json), so no "
+             "operator is on the timeline and no kernel has a launching "
+             "operator.",
+             source);
+    pr_figs_note(f, note);
+}
+
 static void
 sec_operators(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -391,8 +420,11 @@ sec_operators(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                              .rows = pr_sget(run, PR_K_OPERATORS),
                              .what = "operators",
                              .order = "device self time"};
+    const char *source = pr_sget_str(run, PR_K_OPERATORS_SOURCE);
 
     (void)summary;
+    if (source != NULL)
+        table_note(f, source);
     pr_figs_table(f, "By name", &t, "No operator events in this trace.");
     t.cols = shape_cols;
     t.rows = pr_sget(run, PR_K_OPERATORS_BY_SHAPE);
@@ -400,6 +432,12 @@ sec_operators(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     pr_figs_table(f, "By name and input shape", &t,
                   "No input shapes in this trace (record_shapes=True "
                   "records them).");
+    t.cols = type_cols;
+    t.rows = pr_sget(run, PR_K_OPERATOR_TYPES);
+    t.what = "operator types";
+    t.order = "total device time";
+    if (t.rows != NULL)
+        pr_figs_table(f, "By operator type (op_statistic.csv)", &t, NULL);
 }
 
 /* ---- source ----------------------------------------------------------- */
