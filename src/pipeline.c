@@ -64,13 +64,48 @@ print_quality(FILE *out, const char *path, const struct pr_trace *t)
             d->unknown_cat);
 }
 
-/* The folder members a run folder's loader skipped, as warnings. */
+/* How many leading bytes of the skipped paths name the folder they all
+ * lie in (up to its last '/'), so that runs named alike (rank0 of two
+ * jobs) are told apart. */
+static size_t
+common_dir(const struct pr_trace *t)
+{
+    const char *first = pr_trace_str(t, t->skipped[0].path);
+    size_t n = strlen(first), i, k;
+
+    for (i = 1; i < t->n_skipped; i++) {
+        const char *p = pr_trace_str(t, t->skipped[i].path);
+
+        for (k = 0; k < n && p[k] == first[k]; k++)
+            ;
+        n = k;
+    }
+    while (n > 0 && first[n - 1] != '/')
+        n--;
+    return n > 0 ? n - 1 : 0;
+}
+
+/* The folder members a run folder's loader skipped: each with its reason
+ * under --verbose, else one line per run, since a torch_npu rank skips
+ * the same half-dozen files every time and a job's ranks drowned the
+ * warnings that matter. */
 static void
-warn_skipped(FILE *out, const struct pr_options *o, const struct pr_trace *t)
+warn_skipped(FILE *out, const struct pr_options *o, const struct pr_trace *t,
+             const char *worker)
 {
     size_t i;
 
-    for (i = 0; i < t->n_skipped && !o->quiet; i++)
+    if (o->quiet || t->n_skipped == 0)
+        return;
+    if (!o->verbose && t->n_skipped > 1) {
+        fprintf(out,
+                "profreport: warning: %s: skipped %zu files of %.*s that "
+                "the report does not use (list them with -v)\n",
+                worker, t->n_skipped, (int)common_dir(t),
+                pr_trace_str(t, t->skipped[0].path));
+        return;
+    }
+    for (i = 0; i < t->n_skipped; i++)
         fprintf(out, "profreport: warning: skipping %s: %s\n",
                 pr_trace_str(t, t->skipped[i].path),
                 pr_trace_str(t, t->skipped[i].why));
@@ -117,7 +152,7 @@ add_trace(const struct pr_options *o, const struct pr_input_file *f,
     const char *worker = worker_of(t, f);
     enum pr_status st;
 
-    warn_skipped(notes, o, t);
+    warn_skipped(notes, o, t, worker);
     warn_replay(notes, o, f->path, t);
     if (o->verbose)
         print_quality(notes, f->path, t);

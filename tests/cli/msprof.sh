@@ -118,7 +118,8 @@ sys.exit(1 if fail else 0)
 PY
 
 P=$M/mindinsight_cann6_PROF
-if "$PR_BIN" --input "$P" --json "$T_DIR/s.json" 2>"$T_DIR/err"; then
+# -v: each skipped file named (else one line per run says how many)
+if "$PR_BIN" -v --input "$P" --json "$T_DIR/s.json" 2>"$T_DIR/err"; then
     ok "the CANN 6 PROF_* folders are read"
 else
     not_ok "the CANN 6 PROF_* folders are read"
