@@ -357,6 +357,47 @@ fill_steps(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
     return st;
 }
 
+/* Steps with device time: kernels, copies or fills inside them. */
+static int
+step_on_device(const struct pr_step *p)
+{
+    return p->breakdown_ns[PR_CAT_KERNEL] + p->breakdown_ns[PR_CAT_MEMCPY] +
+               p->breakdown_ns[PR_CAT_MEMSET] >
+           0;
+}
+
+/* A "device_coverage" note when the device's record stops early or starts
+ * late: MindSpore caps its timeline file (ascend_run1: tasks for 15 of 322
+ * steps) and CUPTI drops activity when its buffers fill.  The shares and
+ * utilization over all steps then understate the device; say so rather
+ * than let "Other 97%" stand unexplained. */
+static void
+note_coverage(const struct pr_steps *s, struct pr_notes *notes)
+{
+    size_t first = s->n, last = 0, on = 0, i;
+    char text[400];
+
+    for (i = 0; i < s->n; i++) {
+        if (!step_on_device(&s->v[i]))
+            continue;
+        on++;
+        first = first < i ? first : i;
+        last = i;
+    }
+    if (on == 0 || (first == 0 && last + 1 == s->n))
+        return; /* no device at all, or device time from first to last */
+    snprintf(text, sizeof(text),
+             "device activity covers steps %zu to %zu of %zu; the %zu "
+             "step%s before or after %s none (the producer stopped or "
+             "started recording device tasks: MindSpore caps its timeline "
+             "file, CUPTI drops activity when its buffers fill), so device "
+             "shares and utilization over all steps understate the device",
+             first + 1, last + 1, s->n, s->n - (last - first + 1),
+             s->n - (last - first + 1) == 1 ? "" : "s",
+             s->n - (last - first + 1) == 1 ? "has" : "have");
+    pr_notes_row(notes, "device_coverage", s->n - (last - first + 1), text);
+}
+
 enum pr_status
 pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
                  cJSON *run, struct pr_notes *notes, struct pr_error *err)
@@ -376,6 +417,7 @@ pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
         return st;
     }
     memset(&tb, 0, sizeof(tb));
+    note_coverage(&steps, notes);
     rec_facts(t, &tree, &steps, &facts);
     st = fill_steps(t, &steps, run, &facts.tables, err);
     if (st == PR_OK)

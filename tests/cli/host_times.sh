@@ -2,7 +2,9 @@
 # host_times.sh - producers that record no host timing (legacy MindSpore
 # Ascend folders, msprof PROF_* folders: operators made from device tasks)
 # show their host columns as unknown (null, "-"), never as 0; producers
-# that do record host time keep their numbers.  ../shared/traces samples.
+# that do record host time keep their numbers; a producer that records
+# device tasks for only some steps is told apart (device_coverage).
+# ../shared/traces samples.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! have_shared || ! command -v python3 >/dev/null 2>&1; then
@@ -52,6 +54,23 @@ for d in torch_npu/text_level0 tb_plugin/resnet50_num_workers_0; do
         skip "$d: host times kept" "no $S/$d"
     fi
 done
+
+# device tasks for only the first steps: said, with the steps they cover
+if [ -d "$S/mindspore/ascend_run1" ] && [ -d "$S/tb_plugin/resnet50_num_workers_0" ]; then
+    "$PR_BIN" -q --input "$S/mindspore/ascend_run1" --json "$T_DIR/c.json" --html "$T_DIR/c.html"
+    cov() {
+        python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+print(' '.join('%d:%s' % (x['count'], x['text'][:36]) for x in r['diagnostics'] if x['kind'] == 'device_coverage'))" "$1"
+    }
+    c=$(cov "$T_DIR/c.json")
+    check "MindSpore capped timeline: device_coverage note ($c)" \
+        [ "$c" = "307:device activity covers steps 1 to 15" ]
+    check "  shown in the report" grep -q "covers steps 1 to 15 of 322" "$T_DIR/c.html"
+    "$PR_BIN" -q --input "$S/tb_plugin/resnet50_num_workers_0" --json "$T_DIR/t.json"
+    check "device time in every step: no device_coverage note" [ -z "$(cov "$T_DIR/t.json")" ]
+fi
 
 # the terminal table prints "-" for the unknown host times
 if [ -d "$S/mindspore/ascend_run1" ]; then
