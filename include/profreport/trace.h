@@ -270,6 +270,7 @@ struct pr_cpu_use {
 void pr_cpu_use_free(struct pr_cpu_use *u);
 
 struct pr_op_stats; /* op_stats.h */
+struct pr_pmu;      /* pmu.h */
 
 struct pr_trace {
     struct pr_strtab *strs;  /* owned */
@@ -330,6 +331,8 @@ struct pr_trace {
     /* owned: operator totals of a table without timestamps (op_stats.h);
        NULL: none */
     struct pr_op_stats *op_stats;
+    /* owned: hardware counters per device task (pmu.h); NULL: none */
+    struct pr_pmu *pmu;
     struct pr_trace *next; /* owned: the next run read from the same input
                               (a folder holding several ranks), or NULL */
 };

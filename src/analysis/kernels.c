@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include "profreport/checked.h"
 #include "profreport/kernels.h"
 #include "profreport/occupancy.h"
+#include "profreport/pmu.h"
 
 #include "profreport/tensorcore.h"
 
@@ -33,6 +35,9 @@ struct kgroup {
     int by_unit;       /* some call names its unit */
     int64_t matrix_ns; /* time of calls on the matrix unit (the Cube) */
     uint8_t unit;      /* the first such call's enum pr_unit */
+    /* owned: the PMU columns' duration-weighted sums, then their weights
+       (2 x pmu.h's n_cols); NULL: no call has counters */
+    double *pmu;
 };
 
 struct ktable {
@@ -40,11 +45,18 @@ struct ktable {
     size_t n, cap;
     struct pr_idmap index; /* kernel name id -> group */
     int has_bps, has_occ;  /* 9: some kernel carries the arg */
+    const struct pr_trace *t;
+    size_t n_pmu; /* the trace's PMU columns (pmu.h) */
+    int pmu_nomem;
 };
 
 static void
 ktable_free(struct ktable *kt)
 {
+    size_t i;
+
+    for (i = 0; i < kt->n; i++)
+        free(kt->v[i].pmu);
     free(kt->v);
     pr_idmap_free(&kt->index);
 }
@@ -180,6 +192,31 @@ add_unit(struct kgroup *g, const struct pr_gpu_info *gi, int64_t dur_ns)
         g->matrix_ns = pr_sat_add_i64(g->matrix_ns, dur_ns);
 }
 
+/* The call's PMU counters into its group's weighted sums (a call of no
+ * duration weighs 1 ns, so that it still counts). */
+static void
+add_pmu(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
+        const struct pr_event *e)
+{
+    const float *v = pr_pmu_get(t, e->info);
+    double w = e->dur_ns > 0 ? (double)e->dur_ns : 1.0;
+    size_t i;
+
+    if (v == NULL)
+        return;
+    if (g->pmu == NULL &&
+        (g->pmu = calloc(2 * kt->n_pmu, sizeof(double))) == NULL) {
+        kt->pmu_nomem = 1;
+        return;
+    }
+    for (i = 0; i < kt->n_pmu; i++) {
+        if (isnan(v[i]))
+            continue;
+        g->pmu[i] += (double)v[i] * w;
+        g->pmu[kt->n_pmu + i] += w;
+    }
+}
+
 /* Missing (or non-finite) per-kernel values weigh in as 0 (11.1). */
 static void
 add_kernel(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
@@ -197,6 +234,8 @@ add_kernel(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
         return;
     add_unit(g, gi, e->dur_ns);
     add_launch(t, g, gi, dur);
+    if (kt->n_pmu > 0)
+        add_pmu(t, kt, g, e);
     if (isfinite(gi->blocks_per_sm))
         g->bps_x_ns += gi->blocks_per_sm * dur;
     if (isfinite(gi->occupancy_pct))
@@ -211,6 +250,9 @@ collect(const struct pr_trace *t, struct ktable *kt, struct pr_error *err)
 {
     size_t i;
 
+    kt->t = t;
+    kt->n_pmu = t->pmu != NULL ? t->pmu->n_cols : 0;
+
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
         struct kgroup *g;
@@ -222,7 +264,8 @@ collect(const struct pr_trace *t, struct ktable *kt, struct pr_error *err)
             return PR_E_NOMEM;
         add_kernel(t, kt, g, e, pr_trace_gpu(t, e));
     }
-    return PR_OK;
+    return kt->pmu_nomem ? pr_error_set(err, PR_E_NOMEM, "out of memory")
+                         : PR_OK;
 }
 
 struct pair {
@@ -413,6 +456,88 @@ emit_tc(cJSON *o, const struct kgroup *g, int *ok)
     pr_emit_str(o, "tensor_cores_rule", k.rule, ok);
 }
 
+/* The pipes of an AI Core / AI Vector core whose busy ratio the PMU
+ * counts (aic_mac_ratio, aiv_mte2_ratio, ...), and what a kernel that
+ * keeps one busiest is bound by. */
+static const char *
+pipe_label(const char *pipe)
+{
+    static const char *const v[][2] = {{"mac", "Cube"},       {"vec", "Vector"},
+                                       {"scalar", "Scalar"},  {"mte1", "MTE"},
+                                       {"mte2", "MTE"},       {"mte3", "MTE"},
+                                       {"fixpipe", "FixPipe"}};
+    size_t i;
+
+    for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+        if (strcmp(pipe, v[i][0]) == 0)
+            return v[i][1];
+    return NULL;
+}
+
+/* "MTE-bound: aic mte2 ratio 0.96" from the busiest pipe's mean ratio
+ * (>= 0.5), "no pipe busy half the time: aiv vec ratio 0.19 at most"
+ * below; NULL without pipe ratios. */
+static void
+emit_bound(cJSON *o, const char *const *names, const double *mean, size_t n,
+           int *ok)
+{
+    char pipe[16], text[96];
+    size_t i, best = n;
+
+    for (i = 0; i < n; i++) {
+        size_t len = strlen(names[i]);
+
+        if (!isfinite(mean[i]) || len < 11 || len - 10 >= sizeof(pipe) ||
+            strcmp(names[i] + len - 6, "_ratio") != 0)
+            continue;
+        memcpy(pipe, names[i] + 4, len - 10);
+        pipe[len - 10] = '\0';
+        if (pipe_label(pipe) && (best == n || mean[i] > mean[best]))
+            best = i;
+    }
+    if (best == n) {
+        pr_emit_null(o, "pmu_bound", ok);
+        return;
+    }
+    snprintf(pipe, sizeof(pipe), "%.*s", (int)(strlen(names[best]) - 10),
+             names[best] + 4);
+    if (mean[best] >= 0.5)
+        snprintf(text, sizeof(text), "%s-bound: %.3s %s ratio %.2f",
+                 pipe_label(pipe), names[best], pipe, mean[best]);
+    else
+        snprintf(text, sizeof(text),
+                 "no pipe busy half the time: %.3s %s ratio %.2f at most",
+                 names[best], pipe, mean[best]);
+    pr_emit_str(o, "pmu_bound", text, ok);
+}
+
+/* pmu {column: duration-weighted mean} and the bound they hint at; both
+ * null for a kernel whose calls carry no counters. */
+static void
+emit_pmu(cJSON *o, const struct pr_trace *t, const struct ktable *kt,
+         const struct kgroup *g, int *ok)
+{
+    const char *names[64];
+    double mean[64];
+    cJSON *p;
+    size_t i, n = kt->n_pmu < 64 ? kt->n_pmu : 64;
+
+    if (g->pmu == NULL) {
+        pr_emit_null(o, "pmu", ok);
+        pr_emit_null(o, "pmu_bound", ok);
+        return;
+    }
+    p = pr_emit_obj(o, "pmu", ok);
+    for (i = 0; i < n; i++) {
+        double w = g->pmu[kt->n_pmu + i];
+
+        names[i] = pr_trace_str(t, t->pmu->cols[i]);
+        mean[i] = w > 0 ? g->pmu[i] / w : NAN;
+        pr_emit_finite(p, names[i], mean[i], ok);
+    }
+    emit_bound(o, names, mean, n, ok);
+}
+
 static void
 emit_kgroup(cJSON *arr, const struct ktable *kt, const struct kgroup *g,
             int *ok)
@@ -434,6 +559,8 @@ emit_kgroup(cJSON *arr, const struct ktable *kt, const struct kgroup *g,
     emit_mean(o, "mean_est_achieved_occupancy_pct", has, v, ok);
     pr_emit_str(o, "occupancy_source", occupancy_source(g), ok);
     emit_tc(o, g, ok);
+    if (kt->n_pmu > 0) /* the key only where the producer counted */
+        emit_pmu(o, kt->t, kt, g, ok);
 }
 
 /* The rows later passes read, in the table's order. */

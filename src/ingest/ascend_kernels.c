@@ -18,6 +18,11 @@
 #include "ascend.h"
 #include "ascend_common.h"
 #include "internal.h"
+#include "profreport/pmu.h"
+
+/* PMU columns kept per task (aic_* / aiv_*: the metric sets write 10 to
+ * 24 of them) */
+#define MAX_PMU 64
 
 enum {
     C_DEVICE,
@@ -69,6 +74,8 @@ struct kd {
     size_t n_ts;
     size_t unmatched; /* rows no timeline task starts with */
     int64_t device;
+    int pmu_col[MAX_PMU]; /* the table's PMU columns, when the trace */
+    size_t n_pmu;         /* keeps this table's (pmu.h) */
 };
 
 static const char *
@@ -133,6 +140,32 @@ num_cell(const struct kd *k, int c)
     if (k->col[c] < 0 || is_na(s, n) || !pr_fld_parse_number(s, n, &d))
         return NAN;
     return d;
+}
+
+/* The row's PMU counters, onto task record g.  0 on out-of-memory. */
+static int
+add_pmu(struct kd *k, const struct pr_gpu_info *g)
+{
+    struct pr_trace *t = k->a->t;
+    float *v;
+    size_t i;
+
+    if (k->n_pmu == 0)
+        return 1;
+    v = pr_pmu_row(t, (uint32_t)(g - t->gpu));
+    if (v == NULL)
+        return 0;
+    for (i = 0; i < k->n_pmu; i++) {
+        size_t n;
+        const char *s = pr_csv_field(k->c, k->pmu_col[i], &n);
+        double d;
+
+        while (n > 0 && (s[n - 1] == '\t' || s[n - 1] == ' '))
+            n--;
+        if (!is_na(s, n) && pr_fld_parse_number(s, n, &d) && isfinite(d))
+            v[i] = (float)d;
+    }
+    return 1;
 }
 
 /* What a row says beyond the timeline, onto a task's record. */
@@ -285,7 +318,7 @@ add_row(struct kd *k, int64_t ts, int64_t dur, int64_t task_id)
         return PR_OK;
     }
     enrich(k, g);
-    return PR_OK;
+    return add_pmu(k, g) ? PR_OK : PR_E_NOMEM;
 }
 
 static enum pr_status
@@ -310,11 +343,36 @@ one_row(struct kd *k, struct pr_error *err)
     if (strcmp(core, "HCCL") == 0)
         return PR_OK; /* the timeline's HCCL operation */
     g = task_at(k, ts, task_id);
-    if (g == NULL)
+    if (g == NULL) {
         k->unmatched++;
-    else
-        enrich(k, g);
-    return PR_OK;
+        return PR_OK;
+    }
+    enrich(k, g);
+    return add_pmu(k, g) ? PR_OK
+                         : pr_error_set(err, PR_E_NOMEM, "out of memory");
+}
+
+/* The PMU columns (aic_*, aiv_*), as the trace's counter table when it
+ * has none yet.  0 on out-of-memory. */
+static int
+find_pmu(struct kd *k)
+{
+    const char *names[MAX_PMU];
+    size_t i, n = pr_csv_n_cols(k->c);
+    int r;
+
+    for (i = 0; i < n && k->n_pmu < MAX_PMU; i++) {
+        const char *c = pr_csv_col_name(k->c, i);
+
+        if (strncmp(c, "aic_", 4) == 0 || strncmp(c, "aiv_", 4) == 0) {
+            names[k->n_pmu] = c;
+            k->pmu_col[k->n_pmu++] = (int)i;
+        }
+    }
+    r = pr_pmu_set_cols(k->a->t, names, k->n_pmu);
+    if (r <= 0)
+        k->n_pmu = 0;
+    return r >= 0;
 }
 
 static enum pr_status
@@ -330,6 +388,8 @@ open_table(struct kd *k, const char *path, struct pr_error *err)
         st = pr_error_set(err, PR_E_FORMAT,
                           "no Name, Accelerator Core, Start Time(us) or "
                           "Duration(us) column: not a kernel_details table");
+    if (st == PR_OK && !find_pmu(k))
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     return st;
 }
 
@@ -370,6 +430,7 @@ pr_asc_kernels(struct pr_asc *a, struct pr_error *err)
         st = one_row(&k, err);
     if (st == PR_OK && note_unmatched(&k) != PR_OK)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    pr_pmu_finish(a->t);
     a->has_kernels = st == PR_OK;
     pr_csv_close(k.c);
     pr_buf_free(&k.b);

@@ -8,6 +8,7 @@
 
 #include "profreport/buf.h"
 #include "profreport/op_stats.h"
+#include "profreport/pmu.h"
 #include "profreport/shapes.h"
 #include "profreport/trace.h"
 
@@ -57,6 +58,7 @@ pr_trace_free(struct pr_trace *t)
         pr_shapes_table_free(t->shapes);
         pr_cpu_use_free(t->cpu_use);
         pr_op_stats_free(t->op_stats);
+        pr_pmu_free(t->pmu);
         free(t);
         t = next;
     }
