@@ -40,16 +40,7 @@ static const char *const stat_keys[] = {"mean_us", "median_us", "p90_us",
 static enum pr_status
 put(cJSON *run, const char *key, cJSON *item, struct pr_error *err)
 {
-    if (item == NULL)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
-    if (cJSON_GetObjectItemCaseSensitive(run, key) != NULL) {
-        if (cJSON_ReplaceItemInObjectCaseSensitive(run, key, item))
-            return PR_OK;
-    } else if (cJSON_AddItemToObject(run, key, item)) {
-        return PR_OK;
-    }
-    cJSON_Delete(item);
-    return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
+    return pr_emit_put(run, key, item, "summary", err);
 }
 
 static void

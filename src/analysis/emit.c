@@ -78,6 +78,22 @@ pr_emit_finite(cJSON *o, const char *key, double v, int *ok)
         pr_emit_null(o, key, ok);
 }
 
+enum pr_status
+pr_emit_put(cJSON *run, const char *key, cJSON *item, const char *what,
+            struct pr_error *err)
+{
+    if (item == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (%s)", what);
+    if (cJSON_GetObjectItemCaseSensitive(run, key) != NULL) {
+        if (cJSON_ReplaceItemInObjectCaseSensitive(run, key, item))
+            return PR_OK;
+    } else if (cJSON_AddItemToObject(run, key, item)) {
+        return PR_OK;
+    }
+    cJSON_Delete(item);
+    return pr_error_set(err, PR_E_NOMEM, "out of memory (%s)", what);
+}
+
 static cJSON *
 add_container(cJSON *parent, const char *key, cJSON *c, int *ok)
 {

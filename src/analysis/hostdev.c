@@ -1152,21 +1152,6 @@ pr_hostdev_link(const char *name, const char *arch, char *label, size_t cap)
 
 /* ----------------------------------------------------------- the entry */
 
-static enum pr_status
-put(cJSON *run, const char *key, cJSON *item, struct pr_error *err)
-{
-    if (item == NULL)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
-    if (cJSON_GetObjectItemCaseSensitive(run, key) != NULL) {
-        if (cJSON_ReplaceItemInObjectCaseSensitive(run, key, item))
-            return PR_OK;
-    } else if (cJSON_AddItemToObject(run, key, item)) {
-        return PR_OK;
-    }
-    cJSON_Delete(item);
-    return pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
-}
-
 typedef enum pr_status (*part_fn)(struct hd *h, cJSON *o, struct pr_error *err);
 
 static enum pr_status
@@ -1181,7 +1166,7 @@ part(struct hd *h, cJSON *run, const char *key, int array, part_fn fn,
         cJSON_Delete(o);
         return PR_E_NOMEM;
     }
-    return put(run, key, o, err);
+    return pr_emit_put(run, key, o, "host-device", err);
 }
 
 void

@@ -43,6 +43,12 @@ void pr_emit_bool(cJSON *o, const char *key, int b, int *ok);
 void pr_emit_num_or_null(cJSON *o, const char *key, double v, int *ok);
 /* Number, or null when v is NaN or infinite (a rate over no time). */
 void pr_emit_finite(cJSON *o, const char *key, double v, int *ok);
+/* run[key] = item, consuming item: replaced in place when the key is
+ * present (it keeps its position), else added.  PR_E_NOMEM, naming
+ * `what`, when item is NULL (a failed build) or cJSON fails. */
+PR_NODISCARD enum pr_status pr_emit_put(cJSON *run, const char *key,
+                                        cJSON *item, const char *what,
+                                        struct pr_error *err);
 /* Add a new object/array under key (or to an array when key is NULL);
  * NULL (and *ok = 0) on failure. */
 cJSON *pr_emit_obj(cJSON *parent, const char *key, int *ok);
