@@ -483,7 +483,7 @@ check_device_spec(const struct pr_options *o, struct pr_error *err)
 }
 
 /* Every lite run of a merged job made whole, for the readers of all runs
- * in full (tables, diff, trend); *m is freed: nothing borrows it after. */
+ * in full (pr_pipeline_summary); *m is freed: nothing borrows it after. */
 static enum pr_status
 whole_runs(cJSON *sum, struct pr_merge **m, struct pr_error *err)
 {
@@ -544,18 +544,27 @@ build_summary(const struct pr_options *o, cJSON **out, struct pr_merge **m,
 }
 
 enum pr_status
-pr_pipeline_summary(const char *const *inputs, size_t n, int quiet, cJSON **out,
-                    struct pr_error *err)
+pr_pipeline_summary_merged(const char *const *inputs, size_t n, int quiet,
+                           cJSON **out, struct pr_merge **m,
+                           struct pr_error *err)
 {
     struct pr_options o;
-    struct pr_merge *m = NULL;
-    enum pr_status st;
 
     memset(&o, 0, sizeof(o));
     o.inputs = (const char **)(uintptr_t)inputs; /* read only below */
     o.n_inputs = n;
     o.quiet = quiet;
-    st = build_summary(&o, out, &m, err);
+    return build_summary(&o, out, m, err);
+}
+
+enum pr_status
+pr_pipeline_summary(const char *const *inputs, size_t n, int quiet, cJSON **out,
+                    struct pr_error *err)
+{
+    struct pr_merge *m = NULL;
+    enum pr_status st =
+        pr_pipeline_summary_merged(inputs, n, quiet, out, &m, err);
+
     if (st == PR_OK)
         st = whole_runs(*out, &m, err);
     if (st != PR_OK && *out != NULL) {

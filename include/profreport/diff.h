@@ -61,6 +61,21 @@ PR_NODISCARD enum pr_status pr_diff_compare(const cJSON *base, const cJSON *cur,
                                             const struct pr_diff_opts *o,
                                             cJSON **out, struct pr_error *err);
 
+struct pr_merge;
+
+/* pr_diff_compare of summaries whose runs may be the lite runs of merged
+ * rank summaries (merge.h: mb for base's, mc for cur's; NULL where the
+ * runs are whole): each pair of runs is read whole again as it is
+ * compared, and every run's tables once, so that two jobs of many ranks
+ * are compared holding their lite runs and a few files, not every whole
+ * run (issue #17).  The same diff tree as over the whole runs.  Errors:
+ * those of pr_diff_compare and of pr_merge_run. */
+PR_NODISCARD enum pr_status
+pr_diff_compare_merged(const cJSON *base, struct pr_merge *mb, const cJSON *cur,
+                       struct pr_merge *mc, const char *base_label,
+                       const char *cur_label, const struct pr_diff_opts *o,
+                       cJSON **out, struct pr_error *err);
+
 /* Evaluate the gates on a diff tree: the n rules given, or when n == 0 the
  * default gate (step.mean > +threshold_pct %).  Adds "gates" and "verdict"
  * to `diff`; *n_failed receives the number of gates that tripped.  A change

@@ -62,4 +62,15 @@ PR_NODISCARD enum pr_status pr_pipeline_summary(const char *const *inputs,
                                                 struct cJSON **out,
                                                 struct pr_error *err);
 
+struct pr_merge;
+
+/* pr_pipeline_summary, but when the inputs are several saved summaries
+ * their runs stay lite (merge.h) and *m (else NULL) says where the whole
+ * ones are: for consumers that read the runs whole one or two at a time
+ * (diff).  *m must outlive *out; free it with pr_merge_free. */
+PR_NODISCARD enum pr_status
+pr_pipeline_summary_merged(const char *const *inputs, size_t n, int quiet,
+                           struct cJSON **out, struct pr_merge **m,
+                           struct pr_error *err);
+
 #endif

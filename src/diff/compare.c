@@ -13,6 +13,7 @@
 #include "profreport/diff.h"
 #include "profreport/diff_match.h"
 #include "profreport/diff_stats.h"
+#include "profreport/merge.h"
 #include "profreport/sget.h"
 
 static const char *const categories[] = {
@@ -410,15 +411,20 @@ add_series(cJSON *out, const cJSON *rb, const cJSON *rc, struct pr_error *err)
 }
 
 /* The runs of each side of a comparison, to name a run by its worker and,
- * where one worker has several runs (spans), its span. */
+ * where one worker has several runs (spans), its span; and where their
+ * whole forms are when they are lite runs of merged summaries (NULL:
+ * whole). */
 struct sides_runs {
     const cJSON *b, *c;
+    struct pr_merge *mb, *mc;
 };
 
+/* The pair of runs lb and lc (as the summaries hold them, for their
+ * names), whose whole forms are rb and rc. */
 static enum pr_status
-compare_runs(cJSON *runs, const cJSON *rb, const cJSON *rc,
-             const struct sides_runs *all, const struct plan *o,
-             struct pr_error *err)
+compare_runs(cJSON *runs, const cJSON *lb, const cJSON *lc, const cJSON *rb,
+             const cJSON *rc, const struct sides_runs *all,
+             const struct plan *o, struct pr_error *err)
 {
     cJSON *pair = cJSON_CreateObject(), *metrics, *rank;
     char wb[256], wc[256];
@@ -433,8 +439,8 @@ compare_runs(cJSON *runs, const cJSON *rb, const cJSON *rc,
     if (rank == NULL)
         return NOMEM(err);
     cJSON_AddItemToObject(pair, "rank", rank);
-    pr_sget_run_name(all->b, rb, wb, sizeof(wb));
-    pr_sget_run_name(all->c, rc, wc, sizeof(wc));
+    pr_sget_run_name(all->b, lb, wb, sizeof(wb));
+    pr_sget_run_name(all->c, lc, wc, sizeof(wc));
     if (cJSON_AddStringToObject(pair, "baseline", wb) == NULL ||
         cJSON_AddStringToObject(pair, "current", wc) == NULL)
         return NOMEM(err);
@@ -507,7 +513,25 @@ make_plan(const struct pr_dpairs *p, const struct pr_diff_opts *o)
     return pl;
 }
 
-/* Compare every pair of runs; list the runs that paired with none. */
+/* The whole form of `run`: itself, or when it is a lite run of the
+ * merge m (merge.h) its whole run read again, valid until the next call
+ * on m. */
+static enum pr_status
+whole_run(struct pr_merge *m, const cJSON *run, const cJSON **full,
+          struct pr_error *err)
+{
+    enum pr_status st = PR_OK;
+
+    *full = NULL;
+    if (m != NULL)
+        st = pr_merge_run(m, run, full, err);
+    if (*full == NULL)
+        *full = run;
+    return st;
+}
+
+/* Compare every pair of runs, each pair read whole (one run of each side
+ * at a time when they are lite); list the runs that paired with none. */
 static enum pr_status
 compare_all_runs(cJSON *diff, const struct pr_dpairs *p,
                  const struct sides_runs *all, const struct plan *pl,
@@ -516,6 +540,7 @@ compare_all_runs(cJSON *diff, const struct pr_dpairs *p,
     cJSON *runs = cJSON_AddArrayToObject(diff, "runs");
     cJSON *um = cJSON_AddObjectToObject(diff, "runs_unmatched");
     unsigned char *tb = calloc(p->nb + 1, 1);
+    const cJSON *rb, *rc;
     enum pr_status st = PR_OK;
     size_t i;
 
@@ -525,7 +550,12 @@ compare_all_runs(cJSON *diff, const struct pr_dpairs *p,
         if (p->with[i] == SIZE_MAX)
             continue;
         tb[i] = 1;
-        st = compare_runs(runs, p->b[i], p->c[p->with[i]], all, pl, err);
+        st = whole_run(all->mb, p->b[i], &rb, err);
+        if (st == PR_OK)
+            st = whole_run(all->mc, p->c[p->with[i]], &rc, err);
+        if (st == PR_OK)
+            st = compare_runs(runs, p->b[i], p->c[p->with[i]], rb, rc, all, pl,
+                              err);
     }
     if (st == PR_OK)
         st = add_unmatched(um, p->b, p->nb, all->b, tb, "baseline", err);
@@ -535,22 +565,39 @@ compare_all_runs(cJSON *diff, const struct pr_dpairs *p,
     return st;
 }
 
+/* The tables of the runs compared (diff.h): where each is in a run, the
+ * column that names and the column that values its rows. */
+static const struct {
+    const char *key, *name_key, *value_key;
+    int by_shape;
+} tables[] = {
+    {"operators", "name", "device_self_us", 0},
+    {"operators_by_shape", "name", "device_self_us", 1},
+    {"kernels", "name", "total_us", 0},
+    /* issue #16: a regression points at a line of code and a module */
+    {"sources", "location", "device_self_us", 0},
+    {"modules", "path", "device_total_us", 0},
+};
+
+#define N_TABLES (sizeof(tables) / sizeof(tables[0]))
+
 struct side {
     const cJSON *sum;
-    const cJSON **tables; /* owned array: runs[].<table>, borrowed */
-    size_t n_tables;
-    double steps;        /* all steps of all runs */
+    struct pr_merge *m; /* its runs are lite runs of m; NULL: whole */
+    struct pr_match_fold *fold[N_TABLES]; /* owned: the runs' tables */
+    double steps;                         /* all steps of all runs */
     double step_mean_us; /* mean over runs of the mean step time */
 };
 
 static void
-side_init(struct side *s, const cJSON *sum)
+side_init(struct side *s, const cJSON *sum, struct pr_merge *m)
 {
     const cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, "runs"), *r;
     double total = 0, n = 0;
 
     memset(s, 0, sizeof(*s));
     s->sum = sum;
+    s->m = m;
     cJSON_ArrayForEach(r, runs)
     {
         int k =
@@ -566,21 +613,40 @@ side_init(struct side *s, const cJSON *sum)
     s->step_mean_us = n > 0 ? total / n : NAN;
 }
 
-/* Point s->tables at runs[].key (one entry per run). */
-static enum pr_status
-side_tables(struct side *s, const char *key, struct pr_error *err)
+static void
+side_free(struct side *s)
 {
-    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(s->sum, "runs"), *r;
-    int n = cJSON_GetArraySize(runs);
+    size_t k;
 
-    free(s->tables);
-    s->n_tables = 0;
-    s->tables = calloc(n > 0 ? (size_t)n : 1, sizeof(*s->tables));
-    if (s->tables == NULL)
-        return NOMEM(err);
-    cJSON_ArrayForEach(r, runs)
+    for (k = 0; k < N_TABLES; k++)
+        pr_match_fold_free(s->fold[k]);
+}
+
+/* Every table of every run of the side summed by key, each run read
+ * whole once (pr_match_fold): a side of many lite runs never holds all
+ * of their tables. */
+static enum pr_status
+side_fold(struct side *s, struct pr_error *err)
+{
+    const cJSON *r, *full;
+    size_t k;
+    enum pr_status st = PR_OK;
+
+    for (k = 0; k < N_TABLES; k++) {
+        s->fold[k] = pr_match_fold_new(tables[k].name_key, tables[k].value_key,
+                                       tables[k].by_shape);
+        if (s->fold[k] == NULL)
+            return NOMEM(err);
+    }
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(s->sum, "runs"))
     {
-        s->tables[s->n_tables++] = cJSON_GetObjectItemCaseSensitive(r, key);
+        st = whole_run(s->m, r, &full, err);
+        for (k = 0; k < N_TABLES && st == PR_OK; k++)
+            st = pr_match_fold_add(
+                s->fold[k],
+                cJSON_GetObjectItemCaseSensitive(full, tables[k].key), err);
+        if (st != PR_OK)
+            return st;
     }
     return PR_OK;
 }
@@ -638,30 +704,19 @@ table_row(const struct pr_match_row *r, const struct side *b,
     return o;
 }
 
-/* The table `key` of both sides as diff[out_key], rows matched by their
- * "name" (or, for the source and module views, name_key). */
+/* Table k of both sides as diff[key], rows matched by their name. */
 static enum pr_status
-add_table_by(cJSON *diff, const char *out_key, struct side *b, struct side *c,
-             const char *key, const char *name_key, const char *value_key,
-             int by_shape, struct pr_error *err)
+add_table(cJSON *diff, size_t k, const struct side *b, const struct side *c,
+          struct pr_error *err)
 {
-    struct pr_match_side mb, mc;
     struct pr_match_table t;
-    cJSON *arr = cJSON_AddArrayToObject(diff, out_key);
+    cJSON *arr = cJSON_AddArrayToObject(diff, tables[k].key);
     size_t i;
     enum pr_status st;
 
     if (arr == NULL)
         return NOMEM(err);
-    st = side_tables(b, key, err);
-    if (st == PR_OK)
-        st = side_tables(c, key, err);
-    if (st != PR_OK)
-        return st;
-    mb = (struct pr_match_side){b->tables, b->n_tables, b->steps};
-    mc = (struct pr_match_side){c->tables, c->n_tables, c->steps};
-    st = pr_match_tables_by(&mb, &mc, name_key ? name_key : "name", value_key,
-                            by_shape, &t, err);
+    st = pr_match_folds(b->fold[k], b->steps, c->fold[k], c->steps, &t, err);
     if (st != PR_OK)
         return st;
     qsort(t.rows, t.n, sizeof(*t.rows), cmp_row);
@@ -677,15 +732,6 @@ add_table_by(cJSON *diff, const char *out_key, struct side *b, struct side *c,
     }
     pr_match_free(&t);
     return st;
-}
-
-static enum pr_status
-add_table(cJSON *diff, const char *out_key, struct side *b, struct side *c,
-          const char *key, const char *value_key, int by_shape,
-          struct pr_error *err)
-{
-    return add_table_by(diff, out_key, b, c, key, NULL, value_key, by_shape,
-                        err);
 }
 
 static enum pr_status
@@ -751,14 +797,50 @@ pr_diff_compare(const cJSON *base, const cJSON *cur, const char *base_label,
                 const char *cur_label, const struct pr_diff_opts *o,
                 cJSON **out, struct pr_error *err)
 {
+    return pr_diff_compare_merged(base, NULL, cur, NULL, base_label, cur_label,
+                                  o, out, err);
+}
+
+/* The runs compared pair by pair, then the tables of both sides. */
+static enum pr_status
+compare_sides(cJSON *diff, struct side *b, struct side *c,
+              const struct pr_diff_opts *o, struct pr_error *err)
+{
     struct pr_dpairs pairs;
     struct plan plan;
+    struct sides_runs all = {cJSON_GetObjectItemCaseSensitive(b->sum, "runs"),
+                             cJSON_GetObjectItemCaseSensitive(c->sum, "runs"),
+                             b->m, c->m};
+    size_t k;
+    enum pr_status st = pr_dpair_runs(b->sum, c->sum, &pairs, err);
+
+    if (st == PR_OK) {
+        plan = make_plan(&pairs, o);
+        st = add_method(diff, &plan, err);
+    }
+    if (st == PR_OK)
+        st = compare_all_runs(diff, &pairs, &all, &plan, err);
+    pr_dpairs_free(&pairs);
+    if (st == PR_OK)
+        st = side_fold(b, err);
+    if (st == PR_OK)
+        st = side_fold(c, err);
+    for (k = 0; k < N_TABLES && st == PR_OK; k++)
+        st = add_table(diff, k, b, c, err);
+    return st;
+}
+
+enum pr_status
+pr_diff_compare_merged(const cJSON *base, struct pr_merge *mb, const cJSON *cur,
+                       struct pr_merge *mc, const char *base_label,
+                       const char *cur_label, const struct pr_diff_opts *o,
+                       cJSON **out, struct pr_error *err)
+{
     struct side b, c;
     cJSON *diff;
     enum pr_status st;
 
     *out = NULL;
-    memset(&pairs, 0, sizeof(pairs));
     st = check_summary(base, base_label, err);
     if (st == PR_OK)
         st = check_summary(cur, cur_label, err);
@@ -769,40 +851,15 @@ pr_diff_compare(const cJSON *base, const cJSON *cur, const char *base_label,
         cJSON_Delete(diff);
         return NOMEM(err);
     }
-    side_init(&b, base);
-    side_init(&c, cur);
+    side_init(&b, base, mb);
+    side_init(&c, cur, mc);
     st = add_side(diff, "baseline", &b, base_label, err);
     if (st == PR_OK)
         st = add_side(diff, "current", &c, cur_label, err);
     if (st == PR_OK)
-        st = pr_dpair_runs(base, cur, &pairs, err);
-    if (st == PR_OK) {
-        plan = make_plan(&pairs, o);
-        st = add_method(diff, &plan, err);
-    }
-    if (st == PR_OK) {
-        struct sides_runs all = {cJSON_GetObjectItemCaseSensitive(base, "runs"),
-                                 cJSON_GetObjectItemCaseSensitive(cur, "runs")};
-        st = compare_all_runs(diff, &pairs, &all, &plan, err);
-    }
-    pr_dpairs_free(&pairs);
-    if (st == PR_OK)
-        st = add_table(diff, "operators", &b, &c, "operators", "device_self_us",
-                       0, err);
-    if (st == PR_OK)
-        st = add_table(diff, "operators_by_shape", &b, &c, "operators_by_shape",
-                       "device_self_us", 1, err);
-    if (st == PR_OK)
-        st = add_table(diff, "kernels", &b, &c, "kernels", "total_us", 0, err);
-    /* issue #16: a regression points at a line of code and a module */
-    if (st == PR_OK)
-        st = add_table_by(diff, "sources", &b, &c, "sources", "location",
-                          "device_self_us", 0, err);
-    if (st == PR_OK)
-        st = add_table_by(diff, "modules", &b, &c, "modules", "path",
-                          "device_total_us", 0, err);
-    free(b.tables);
-    free(c.tables);
+        st = compare_sides(diff, &b, &c, o, err);
+    side_free(&b);
+    side_free(&c);
     if (st != PR_OK) {
         cJSON_Delete(diff);
         return st;

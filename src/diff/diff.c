@@ -9,6 +9,7 @@
 
 #include "internal.h"
 #include "profreport/diff.h"
+#include "profreport/merge.h"
 #include "profreport/sink.h"
 
 typedef enum pr_status (*render_fn)(const cJSON *diff, size_t top,
@@ -92,11 +93,13 @@ write_reports(const struct pr_diff_job *a, const cJSON *diff,
     return st;
 }
 
+/* One side: several rank summaries stay lite runs of *m (merge.h), read
+ * whole again a pair at a time by the comparison (issue #17). */
 static enum pr_status
 load_side(const char *const *paths, size_t n, int quiet, cJSON **out,
-          struct pr_error *err)
+          struct pr_merge **m, struct pr_error *err)
 {
-    enum pr_status st = pr_dload_summary(paths, n, quiet, out, err);
+    enum pr_status st = pr_dload_summary(paths, n, quiet, out, m, err);
 
     if (st != PR_OK && (st == PR_E_USAGE))
         err->code = st = PR_E_FORMAT; /* input problems are exit 2 */
@@ -108,20 +111,22 @@ pr_diff_run(const struct pr_diff_job *a, cJSON **out, size_t *n_failed,
             struct pr_error *err)
 {
     cJSON *base = NULL, *cur = NULL, *diff = NULL;
+    struct pr_merge *mb = NULL, *mc = NULL;
     char lb[256], lc[256];
     enum pr_status st;
 
     *out = NULL;
     *n_failed = 0;
-    st = load_side(a->base, a->n_base, a->gate.quiet, &base, err);
+    st = load_side(a->base, a->n_base, a->gate.quiet, &base, &mb, err);
     if (st == PR_OK)
-        st = load_side(a->cur, a->n_cur, a->gate.quiet, &cur, err);
+        st = load_side(a->cur, a->n_cur, a->gate.quiet, &cur, &mc, err);
     snprintf(lb, sizeof(lb), "%s%s", pr_dbasename(a->base[0]),
              a->n_base > 1 ? " (+more)" : "");
     snprintf(lc, sizeof(lc), "%s%s", pr_dbasename(a->cur[0]),
              a->n_cur > 1 ? " (+more)" : "");
     if (st == PR_OK)
-        st = pr_diff_compare(base, cur, lb, lc, &a->gate.opts, &diff, err);
+        st = pr_diff_compare_merged(base, mb, cur, mc, lb, lc, &a->gate.opts,
+                                    &diff, err);
     if (st == PR_OK)
         st = pr_diff_gate(diff, a->gate.rules, a->gate.n_rules, &a->gate.opts,
                           n_failed, err);
@@ -129,6 +134,8 @@ pr_diff_run(const struct pr_diff_job *a, cJSON **out, size_t *n_failed,
         st = write_reports(a, diff, err);
     cJSON_Delete(base);
     cJSON_Delete(cur);
+    pr_merge_free(mb);
+    pr_merge_free(mc);
     if (st != PR_OK) {
         cJSON_Delete(diff);
         return st;

@@ -227,14 +227,19 @@ pr_trend_html(const cJSON *trend, struct pr_buf *out, struct pr_error *err);
 PR_NODISCARD enum pr_status pr_trend_pdf(const cJSON *trend, const char *path,
                                          struct pr_error *err);
 
+struct pr_merge;
+
 /* Load the summary of one comparison side: a single summary JSON file
  * (detected by its "schema_version" key near the top and no
  * "traceEvents") is read whole; anything else (trace files, run folders,
- * several paths) goes through pr_pipeline_summary.  *out is owned by the
- * caller.  Errors: PR_E_IO, PR_E_FORMAT (e.g. unsupported
+ * several paths) goes through the pipeline.  *out is owned by the
+ * caller.  m NULL: every run whole; else several saved summaries leave
+ * their runs lite and *m set (pr_pipeline_summary_merged), *m NULL
+ * otherwise.  Errors: PR_E_IO, PR_E_FORMAT (e.g. unsupported
  * schema_version), PR_E_NOMEM, and those of the pipeline. */
 PR_NODISCARD enum pr_status pr_dload_summary(const char *const *paths, size_t n,
                                              int quiet, cJSON **out,
+                                             struct pr_merge **m,
                                              struct pr_error *err);
 
 /* The runs of two summaries and how they pair (pair.c): same rank, else

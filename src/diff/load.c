@@ -26,10 +26,14 @@ pr_dbasename(const char *path)
 
 enum pr_status
 pr_dload_summary(const char *const *paths, size_t n, int quiet, cJSON **out,
-                 struct pr_error *err)
+                 struct pr_merge **m, struct pr_error *err)
 {
     *out = NULL;
+    if (m != NULL)
+        *m = NULL;
     if (n == 1 && pr_saved_sniff(paths[0]))
         return pr_saved_load(paths[0], out, err);
+    if (m != NULL)
+        return pr_pipeline_summary_merged(paths, n, quiet, out, m, err);
     return pr_pipeline_summary(paths, n, quiet, out, err);
 }

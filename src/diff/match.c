@@ -1,18 +1,22 @@
 /* match.c - merge-join of two operator / kernel tables by key
- * (diff_match.h).  Each side is flattened, sorted and folded (ranks summed)
- * first, so the join is linear and its output order is total. */
+ * (diff_match.h).  Each side is folded (ranks summed by key, as its runs
+ * come, so that a run can be freed once added) and sorted first, so the
+ * join is linear and its output order is total. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "profreport/buf.h"
 #include "profreport/diff_match.h"
+#include "profreport/strtab.h"
 
 struct entry {
     const char *name;
     const char *shapes;
     double value, calls;
+    int seen; /* a fold's sum: a row has been added */
 };
 
 struct entries {
@@ -52,9 +56,81 @@ number_or_zero(const cJSON *o, const char *key)
     return cJSON_IsNumber(v) ? v->valuedouble : 0.0;
 }
 
-static enum pr_status
-collect_table(const cJSON *table, const char *name_key, const char *value_key,
-              int by_shape, struct entries *out, struct pr_error *err)
+/* A side's rows summed by key as tables are added: keys[id] interned as
+ * the name, a NUL, then '0' (no shapes) or '1' and the shapes, so that a
+ * missing shape is its own key; sums[id - 1] its value and calls, summed
+ * in the order the rows come (what a stable sort then a sum of equal
+ * keys gave, number for number). */
+struct pr_match_fold {
+    const char *name_key, *value_key;
+    int by_shape;
+    struct pr_strtab *keys;
+    struct pr_buf key; /* scratch */
+    struct entry *sums;
+    size_t n, cap;
+};
+
+struct pr_match_fold *
+pr_match_fold_new(const char *name_key, const char *value_key, int by_shape)
+{
+    struct pr_match_fold *f = calloc(1, sizeof(*f));
+
+    if (f == NULL || (f->keys = pr_strtab_new()) == NULL) {
+        free(f);
+        return NULL;
+    }
+    f->name_key = name_key;
+    f->value_key = value_key;
+    f->by_shape = by_shape;
+    pr_buf_init(&f->key, 0);
+    return f;
+}
+
+void
+pr_match_fold_free(struct pr_match_fold *f)
+{
+    if (f == NULL)
+        return;
+    pr_strtab_free(f->keys);
+    pr_buf_free(&f->key);
+    free(f->sums);
+    free(f);
+}
+
+/* The sum of the key of (name, shapes), added when new; NULL on
+ * out-of-memory. */
+static struct entry *
+fold_slot(struct pr_match_fold *f, const char *name, const char *shapes)
+{
+    uint32_t id;
+    struct entry *e;
+    const char *k;
+
+    f->key.len = 0;
+    if (pr_buf_add(&f->key, name, strlen(name) + 1) != PR_OK ||
+        pr_buf_addc(&f->key, shapes != NULL ? '1' : '0') != PR_OK ||
+        (shapes != NULL && pr_buf_adds(&f->key, shapes) != PR_OK))
+        return NULL;
+    id = pr_strtab_intern(f->keys, f->key.data, f->key.len);
+    if (id == PR_STR_NONE)
+        return NULL;
+    if (id <= f->n)
+        return &f->sums[id - 1];
+    if (pr_grow((void **)&f->sums, &f->cap, f->n + 1, sizeof(*f->sums)) !=
+        PR_OK)
+        return NULL;
+    k = pr_strtab_get(f->keys, id);
+    e = &f->sums[f->n++];
+    e->name = k;
+    e->shapes = shapes != NULL ? k + strlen(k) + 2 : NULL;
+    e->value = e->calls = 0;
+    e->seen = 0;
+    return e;
+}
+
+enum pr_status
+pr_match_fold_add(struct pr_match_fold *f, const cJSON *table,
+                  struct pr_error *err)
 {
     const cJSON *row;
 
@@ -62,54 +138,46 @@ collect_table(const cJSON *table, const char *name_key, const char *value_key,
         return PR_OK;
     cJSON_ArrayForEach(row, table)
     {
-        const cJSON *name = cJSON_GetObjectItemCaseSensitive(row, name_key);
-        const cJSON *shapes;
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(row, f->name_key);
+        const cJSON *shapes =
+            cJSON_GetObjectItemCaseSensitive(row, "input_shapes");
         struct entry *e;
+        double v, c;
 
         if (!cJSON_IsString(name))
             continue;
-        if (pr_grow((void **)&out->v, &out->cap, out->n + 1, sizeof(*out->v)) !=
-            PR_OK)
+        e = fold_slot(
+            f, name->valuestring,
+            f->by_shape && cJSON_IsString(shapes) ? shapes->valuestring : NULL);
+        if (e == NULL)
             return pr_error_set(err, PR_E_NOMEM, "out of memory");
-        e = &out->v[out->n++];
-        e->name = name->valuestring;
-        shapes = cJSON_GetObjectItemCaseSensitive(row, "input_shapes");
-        e->shapes =
-            by_shape && cJSON_IsString(shapes) ? shapes->valuestring : NULL;
-        e->value = number_or_zero(row, value_key);
-        e->calls = number_or_zero(row, "calls");
+        v = number_or_zero(row, f->value_key);
+        c = number_or_zero(row, "calls");
+        /* the first row is the sum (0.0 + -0.0 would not be -0.0) */
+        e->value = e->seen ? e->value + v : v;
+        e->calls = e->seen ? e->calls + c : c;
+        e->seen = 1;
     }
     return PR_OK;
 }
 
-/* Flatten all tables of a side, sort, and sum rows with equal keys. */
+/* A fold's sums divided, sorted by key. */
 static enum pr_status
-collect_side(const struct pr_match_side *side, const char *name_key,
-             const char *value_key, int by_shape, struct entries *out,
+fold_entries(const struct pr_match_fold *f, double divisor, struct entries *out,
              struct pr_error *err)
 {
-    size_t i, w = 0;
-    enum pr_status st = PR_OK;
+    size_t i;
 
-    for (i = 0; i < side->n_tables && st == PR_OK; i++)
-        st = collect_table(side->tables[i], name_key, value_key, by_shape, out,
-                           err);
-    if (st != PR_OK || out->n == 0)
-        return st;
+    out->v = malloc((f->n + 1) * sizeof(*out->v));
+    if (out->v == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    for (i = 0; i < f->n; i++) {
+        out->v[i] = f->sums[i];
+        out->v[i].value /= divisor;
+        out->v[i].calls /= divisor;
+    }
+    out->n = out->cap = f->n;
     qsort(out->v, out->n, sizeof(*out->v), cmp_entry);
-    for (i = 1; i < out->n; i++) {
-        if (cmp_entry(&out->v[w], &out->v[i]) == 0) {
-            out->v[w].value += out->v[i].value;
-            out->v[w].calls += out->v[i].calls;
-        } else {
-            out->v[++w] = out->v[i];
-        }
-    }
-    out->n = w + 1;
-    for (i = 0; i < out->n; i++) {
-        out->v[i].value /= side->divisor;
-        out->v[i].calls /= side->divisor;
-    }
     return PR_OK;
 }
 
@@ -168,25 +236,63 @@ pr_match_tables(const struct pr_match_side *base,
 }
 
 enum pr_status
+pr_match_folds(const struct pr_match_fold *base, double div_base,
+               const struct pr_match_fold *cur, double div_cur,
+               struct pr_match_table *out, struct pr_error *err)
+{
+    struct entries b = {NULL, 0, 0}, c = {NULL, 0, 0};
+    enum pr_status st;
+
+    memset(out, 0, sizeof(*out));
+    if (!(div_base > 0) || !(div_cur > 0))
+        return pr_error_set(err, PR_E_USAGE, "match: divisor must be > 0");
+    st = fold_entries(base, div_base, &b, err);
+    if (st == PR_OK)
+        st = fold_entries(cur, div_cur, &c, err);
+    if (st == PR_OK)
+        st = join(&b, &c, out, err);
+    free(b.v);
+    free(c.v);
+    return st;
+}
+
+/* One side's tables folded into a new fold *f. */
+static enum pr_status
+fold_side(const struct pr_match_side *side, const char *name_key,
+          const char *value_key, int by_shape, struct pr_match_fold **f,
+          struct pr_error *err)
+{
+    size_t i;
+    enum pr_status st = PR_OK;
+
+    *f = pr_match_fold_new(name_key, value_key, by_shape);
+    if (*f == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    for (i = 0; i < side->n_tables && st == PR_OK; i++)
+        st = pr_match_fold_add(*f, side->tables[i], err);
+    return st;
+}
+
+enum pr_status
 pr_match_tables_by(const struct pr_match_side *base,
                    const struct pr_match_side *cur, const char *name_key,
                    const char *value_key, int by_shape,
                    struct pr_match_table *out, struct pr_error *err)
 {
-    struct entries b = {NULL, 0, 0}, c = {NULL, 0, 0};
+    struct pr_match_fold *fb = NULL, *fc = NULL;
     enum pr_status st;
 
-    out->rows = NULL;
-    out->n = 0;
-    if (!(base->divisor > 0) || !(cur->divisor > 0))
-        return pr_error_set(err, PR_E_USAGE, "match: divisor must be > 0");
-    st = collect_side(base, name_key, value_key, by_shape, &b, err);
+    memset(out, 0, sizeof(*out));
+    st = fold_side(base, name_key, value_key, by_shape, &fb, err);
     if (st == PR_OK)
-        st = collect_side(cur, name_key, value_key, by_shape, &c, err);
+        st = fold_side(cur, name_key, value_key, by_shape, &fc, err);
     if (st == PR_OK)
-        st = join(&b, &c, out, err);
-    free(b.v);
-    free(c.v);
+        st = pr_match_folds(fb, base->divisor, fc, cur->divisor, out, err);
+    /* the rows' names are the folds' */
+    out->own[0] = fb;
+    out->own[1] = fc;
+    if (st != PR_OK)
+        pr_match_free(out);
     return st;
 }
 
@@ -196,6 +302,7 @@ pr_match_free(struct pr_match_table *t)
     if (t == NULL)
         return;
     free(t->rows);
-    t->rows = NULL;
-    t->n = 0;
+    pr_match_fold_free(t->own[0]);
+    pr_match_fold_free(t->own[1]);
+    memset(t, 0, sizeof(*t));
 }

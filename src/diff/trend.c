@@ -60,8 +60,8 @@ load_nights(const struct pr_trend_job *a, struct night *n, struct pr_error *err)
     int all_stamped = 1;
 
     for (i = 0; i < a->n_inputs; i++) {
-        enum pr_status st =
-            pr_dload_summary(&a->inputs[i], 1, a->gate.quiet, &n[i].sum, err);
+        enum pr_status st = pr_dload_summary(&a->inputs[i], 1, a->gate.quiet,
+                                             &n[i].sum, NULL, err);
         if (st != PR_OK)
             return st;
         n[i].path = a->inputs[i];

@@ -102,6 +102,40 @@ check "  and by shape ($(head -c 200 err))" cmp -s t1.json t2.json
 W=$(grep -o '"worker":.*"rank[0-9]*"' t1.json | sort -u | wc -l)
 check "  (rows of every rank: $W workers)" [ "$W" -eq $N ]
 
+# diff of two jobs of rank summaries: each pair of runs and each run's
+# tables are read again from the files, one at a time; the same diff as
+# between the merged summaries, whose runs are whole
+"$PR_BIN" -q --input "$PR_SRCDIR"/examples/ddp_run/rank1.*.pt.trace.json.gz \
+    --json base1.json 2> err &&
+    python3 "$PR_SRCDIR/bench/gen_rank_summaries.py" base1.json $N ranks1 2>> err &&
+    "$PR_BIN" -q --input ranks1/rank*.summary.json --json m1.json 2>> err
+check "a second job of $N ranks ($(head -c 200 err))" [ -s m1.json ]
+# shellcheck disable=SC2046
+"$PR_BIN" diff -q $(ls ranks/*.json | sed 's/^/--baseline /') \
+    $(ls ranks1/*.json | sed 's/^/--input /') --fail-on 'op:*>+1%' \
+    --json d1.json > /dev/null 2> err
+"$PR_BIN" diff -q --baseline m.json --input m1.json --fail-on 'op:*>+1%' \
+    --json d2.json > /dev/null 2>> err
+# (m.json's numbers may differ from the ranks' in the last bit: cJSON
+# prints 15 digits where they read back within an epsilon)
+check "diff of the rank summaries is that of the merged ones" python3 -c "
+import json, sys
+a, b = json.load(open('d1.json')), json.load(open('d2.json'))
+def same(x, y):
+    if isinstance(x, float) or isinstance(y, float):
+        return isinstance(x, (int, float)) and isinstance(y, (int, float)) \\
+            and abs(x - y) <= 1e-12 * max(abs(x), abs(y))
+    if isinstance(x, dict) and isinstance(y, dict):
+        return x.keys() == y.keys() and all(same(x[k], y[k]) for k in x)
+    if isinstance(x, list) and isinstance(y, list):
+        return len(x) == len(y) and all(same(p, q) for p, q in zip(x, y))
+    return x == y
+for d in (a, b):
+    for side in ('baseline', 'current'):
+        d[side].pop('label')
+sys.exit(not same(a, b) or len(a['runs']) != $N or
+         not a['operators_by_shape'] or not a['kernels'])"
+
 # summaries of several runs each, whose runs interleave in the job's
 # order (even and odd ranks): the same runs and job
 ls ranks/*.json | awk 'NR % 2 == 1' > even && ls ranks/*.json | awk 'NR % 2 == 0' > odd

@@ -3,6 +3,7 @@
  * order. */
 #include "config.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -134,6 +135,57 @@ test_bad_divisor(void **state)
     assert_non_null(strstr(err.msg, "divisor"));
 }
 
+/* Folded one run's table at a time, each freed once added: the same
+ * rows, number for number, as the tables matched whole; the sums keep
+ * the order the rows came in (a first -0 stays -0), and the rows' names
+ * outlive the tables. */
+static void
+test_fold(void **state)
+{
+    struct fixture *f = *state;
+    const cJSON *bt[] = {f->b0, f->b1}, *ct[] = {f->c0};
+    struct pr_match_side b = {bt, 2, 3.0}, c = {ct, 1, 3.0};
+    struct pr_match_fold *fb = pr_match_fold_new("name", "device_self_us", 1);
+    struct pr_match_fold *fc = pr_match_fold_new("name", "device_self_us", 1);
+    struct pr_match_table t, u;
+    struct pr_error err;
+    const struct pr_match_row *r;
+    cJSON *tab;
+    size_t i;
+
+    pr_error_clear(&err);
+    assert_true(fb != NULL && fc != NULL);
+    for (i = 0; i < 2; i++) {
+        tab = cJSON_Duplicate(bt[i], 1);
+        assert_int_equal(pr_match_fold_add(fb, tab, &err), PR_OK);
+        cJSON_Delete(tab);
+    }
+    tab = cJSON_Parse("[{\"name\":\"neg\",\"device_self_us\":-0.0}]");
+    assert_int_equal(pr_match_fold_add(fc, tab, &err), PR_OK);
+    cJSON_Delete(tab);
+    assert_int_equal(pr_match_fold_add(fc, ct[0], &err), PR_OK);
+    assert_int_equal(pr_match_fold_add(fc, NULL, &err), PR_OK);
+    assert_int_equal(pr_match_folds(fb, 3.0, fc, 3.0, &t, &err), PR_OK);
+    assert_int_equal(pr_match_tables(&b, &c, "device_self_us", 1, &u, &err),
+                     PR_OK);
+    assert_int_equal(t.n, u.n + 1); /* and "neg" */
+    r = find(&t, "neg", NULL);
+    assert_true(r != NULL && r->cur == 0 && signbit(r->cur));
+    for (i = 0; i < u.n; i++) {
+        r = find(&t, u.rows[i].name, u.rows[i].shapes);
+        assert_non_null(r);
+        assert_memory_equal(&r->base, &u.rows[i].base, sizeof(r->base));
+        assert_memory_equal(&r->calls_base, &u.rows[i].calls_base,
+                            sizeof(r->calls_base));
+        assert_true(r->in_base == u.rows[i].in_base);
+    }
+    pr_match_free(&t);
+    pr_match_free(&u);
+    assert_int_equal(pr_match_folds(fb, 0.0, fc, 3.0, &t, &err), PR_E_USAGE);
+    pr_match_fold_free(fb);
+    pr_match_fold_free(fc);
+}
+
 int
 main(void)
 {
@@ -141,6 +193,7 @@ main(void)
         cmocka_unit_test(test_by_name),
         cmocka_unit_test(test_by_shape),
         cmocka_unit_test(test_bad_divisor),
+        cmocka_unit_test(test_fold),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
