@@ -14,14 +14,21 @@
 #include "internal.h"
 #include "profreport/diff.h"
 #include "profreport/parse.h"
+#include "profreport/saved.h"
 #include "profreport/sink.h"
 #include "profreport/trend.h"
 
+/* A night.  A saved summary is read twice, to order the nights and
+ * then to chart and gate them, held only while it and the next night are
+ * compared, so that many nights never hold every tree (issue #17); a
+ * trace, whose summary costs a whole analysis, is held throughout. */
 struct night {
-    cJSON *sum;       /* owned */
+    cJSON *sum;       /* owned; NULL while a saved one is not held */
     const char *path; /* borrowed */
     double stamp;     /* recorded time, NAN when unknown */
     size_t given;     /* position on the command line */
+    int saved;        /* a saved summary: read again when needed */
+    cJSON *top;       /* owned: its heaviest operators (top_operators) */
 };
 
 /* Recorded time of a summary: the smallest numeric run span (Kineto
@@ -53,6 +60,29 @@ cmp_night(const void *pa, const void *pb)
     return (a->given > b->given) - (a->given < b->given);
 }
 
+static cJSON *top_operators(const cJSON *sum);
+
+/* Read night n's summary (again) unless it is held. */
+static enum pr_status
+night_hold(struct night *n, int quiet, struct pr_error *err)
+{
+    if (n->sum != NULL)
+        return PR_OK;
+    return pr_dload_summary(&n->path, 1, quiet, &n->sum, NULL, err);
+}
+
+/* Night n done with: a saved summary is let go, to be read again. */
+static void
+night_release(struct night *n)
+{
+    if (n->saved) {
+        cJSON_Delete(n->sum);
+        n->sum = NULL;
+    }
+}
+
+/* Every night read once for what orders them (and the latest night's
+ * heaviest operators), then ordered. */
 static enum pr_status
 load_nights(const struct pr_trend_job *a, struct night *n, struct pr_error *err)
 {
@@ -60,14 +90,19 @@ load_nights(const struct pr_trend_job *a, struct night *n, struct pr_error *err)
     int all_stamped = 1;
 
     for (i = 0; i < a->n_inputs; i++) {
-        enum pr_status st = pr_dload_summary(&a->inputs[i], 1, a->gate.quiet,
-                                             &n[i].sum, NULL, err);
-        if (st != PR_OK)
-            return st;
+        enum pr_status st;
         n[i].path = a->inputs[i];
         n[i].given = i;
+        n[i].saved = pr_saved_sniff(n[i].path);
+        st = night_hold(&n[i], a->gate.quiet, err);
+        if (st != PR_OK)
+            return st;
         n[i].stamp = recorded_time(n[i].sum);
         all_stamped &= !isnan(n[i].stamp);
+        n[i].top = top_operators(n[i].sum);
+        if (n[i].top == NULL)
+            return pr_error_set(err, PR_E_NOMEM, "out of memory");
+        night_release(&n[i]);
     }
     if (all_stamped && !a->keep_order)
         qsort(n, a->n_inputs, sizeof(*n), cmp_night);
@@ -194,13 +229,13 @@ night_figures(cJSON *o, const struct night *n, const cJSON *top_ops)
     return ok;
 }
 
-/* The heaviest operators of the latest night (first run's table is sorted
- * by device_self_us). */
+/* The heaviest operators of a night (first run's table is sorted by
+ * device_self_us): the latest night's are charted. */
 static cJSON *
-top_operators(const struct night *last)
+top_operators(const cJSON *sum)
 {
-    const cJSON *run = cJSON_GetArrayItem(
-        cJSON_GetObjectItemCaseSensitive(last->sum, "runs"), 0);
+    const cJSON *run =
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sum, "runs"), 0);
     const cJSON *o;
     cJSON *names = cJSON_CreateArray();
     int n = 0;
@@ -221,15 +256,43 @@ top_operators(const struct night *last)
     return names;
 }
 
+/* Night i charted and gated against night i - 1, both held; night i - 1
+ * is let go after. */
 static enum pr_status
-build_trend(const struct pr_trend_job *a, const struct night *n, cJSON **out,
+trend_night(const struct pr_trend_job *a, struct night *n, size_t i,
+            cJSON *nights, const cJSON *top, struct pr_error *err)
+{
+    cJSON *o = cJSON_CreateObject();
+    enum pr_status st = night_hold(&n[i], a->gate.quiet, err);
+
+    if (st != PR_OK) {
+        cJSON_Delete(o);
+        return st;
+    }
+    if (o == NULL || nights == NULL || !cJSON_AddItemToArray(nights, o)) {
+        cJSON_Delete(o);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    if (!night_figures(o, &n[i], top))
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (i == 0)
+        return cJSON_AddBoolToObject(o, "crossed", 0) == NULL
+                   ? pr_error_set(err, PR_E_NOMEM, "out of memory")
+                   : PR_OK;
+    st = gate_night(a, &n[i - 1], &n[i], o, err);
+    night_release(&n[i - 1]);
+    return st;
+}
+
+static enum pr_status
+build_trend(const struct pr_trend_job *a, struct night *n, cJSON **out,
             struct pr_error *err)
 {
     cJSON *t = cJSON_CreateObject(), *nights, *top;
     size_t i;
     enum pr_status st = PR_OK;
 
-    top = top_operators(&n[a->n_inputs - 1]);
+    top = cJSON_Duplicate(n[a->n_inputs - 1].top, 1);
     if (t == NULL || top == NULL || !pr_dj_add_num(t, "trend_version", 1)) {
         cJSON_Delete(t);
         cJSON_Delete(top);
@@ -237,19 +300,8 @@ build_trend(const struct pr_trend_job *a, const struct night *n, cJSON **out,
     }
     cJSON_AddItemToObject(t, "top_operators", top);
     nights = cJSON_AddArrayToObject(t, "nights");
-    for (i = 0; i < a->n_inputs && st == PR_OK; i++) {
-        cJSON *o = cJSON_CreateObject();
-        if (o == NULL || nights == NULL || !cJSON_AddItemToArray(nights, o) ||
-            !night_figures(o, &n[i], top)) {
-            cJSON_Delete(o);
-            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
-        } else if (i == 0) {
-            if (cJSON_AddBoolToObject(o, "crossed", 0) == NULL)
-                st = pr_error_set(err, PR_E_NOMEM, "out of memory");
-        } else {
-            st = gate_night(a, &n[i - 1], &n[i], o, err);
-        }
-    }
+    for (i = 0; i < a->n_inputs && st == PR_OK; i++)
+        st = trend_night(a, n, i, nights, top, err);
     if (st != PR_OK) {
         cJSON_Delete(t);
         return st;
@@ -366,8 +418,10 @@ pr_trend_run(const struct pr_trend_job *a, int *crossed, struct pr_error *err)
     if (st == PR_OK)
         *crossed = last_crossed(t);
     cJSON_Delete(t);
-    for (i = 0; i < a->n_inputs; i++)
+    for (i = 0; i < a->n_inputs; i++) {
         cJSON_Delete(n[i].sum);
+        cJSON_Delete(n[i].top);
+    }
     free(n);
     return st;
 }

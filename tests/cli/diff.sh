@@ -98,6 +98,30 @@ check "  with no 0 B scale under it" \
 check "trend --fail exits 3 when the last night crossed" [ $? -eq 3 ]
 "$PR_BIN" trend -q -i "$D/base.json" 2> /dev/null
 check "trend with one night exits 1" [ $? -eq 1 ]
+# saved nights are read once to order them and again, two at a time, to
+# chart and gate them (issue #17): given out of order, the same trend as
+# in order
+"$PR_BIN" trend -q -i "$D/slow.json" -i "$D/ranks_base.json" \
+    -i "$D/base.json" -i "$D/rerun.json" --json "$T_DIR/tr1.json"
+"$PR_BIN" trend -q --keep-order -i "$D/base.json" -i "$D/rerun.json" \
+    -i "$D/slow.json" -i "$D/ranks_base.json" --json "$T_DIR/tr2.json"
+check "trend orders saved nights it reads twice" \
+    cmp -s "$T_DIR/tr1.json" "$T_DIR/tr2.json"
+check "  (four nights, the slow one crossed)" python3 -c "
+import json, sys
+t = json.load(open('$T_DIR/tr1.json'))
+sys.exit([n['label'] for n in t['nights']] !=
+         ['base.json', 'rerun.json', 'slow.json', 'ranks_base.json'] or
+         not t['nights'][2]['crossed'])"
+# a trace among the nights is analysed once and held
+"$PR_BIN" trend -q -i "$D/base.json" \
+    -i "$PR_SRCDIR/examples/resnet_like.pt.trace.json.gz" -i "$D/slow.json" \
+    --json "$T_DIR/tr3.json"
+check "trend with a trace among saved nights" python3 -c "
+import json, sys
+t = json.load(open('$T_DIR/tr3.json'))
+sys.exit(len(t['nights']) != 3 or
+         t['nights'][1]['label'] != 'resnet_like.pt.trace.json.gz')"
 
 # --pdf: valid, fonts embedded, reproducible, readable, atomic
 pdf_tools=yes
