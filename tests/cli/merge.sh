@@ -69,6 +69,41 @@ check "slurm-array.sh: rank tasks and the merge (exit $?: $(head -c 200 err))" [
 "$PR_BIN" -q --input "$D" --json dir.json 2> err
 check "  its job.json is the run folder's" cmp -s dir.json slurm/job.json
 
+# README.md's local recipe (xargs -P) on 8 generated ranks
+"$PR_GEN" --ranks 8 --steps 3 --blocks 2 --attn 1 --gzip -o run8 > /dev/null
+mkdir -p x8 && (
+    cd x8 && export PATH="$T_DIR/bin:$PATH" &&
+        ls ../run8/rank*.pt.trace.json.gz | xargs -P 8 -I{} sh -c \
+            'profreport -q --input "$1" --json "$(basename "$1" .pt.trace.json.gz).summary.json"' _ {} &&
+        profreport -q --input rank*.summary.json --html job.html --pdf job.pdf \
+            --json job.json
+) 2> err
+check "xargs -P recipe: 8 rank summaries merged (exit $?: $(head -c 200 err))" \
+    [ -s x8/job.html ] && [ -s x8/job.pdf ]
+"$PR_BIN" -q --input run8 --json dir8.json 2> err
+check "  the distributed view is that of the traces read together" python3 -c "
+import json, sys
+a, m = json.load(open('dir8.json')), json.load(open('x8/job.json'))
+sys.exit(a['distributed'] != m['distributed'] or
+         a['distributed']['world_size'] != 8 or not a['distributed']['comm_ops'])"
+# a summary prints numbers as cJSON does, 15 digits where they read back
+# within an epsilon, so a share the job view computes from them may
+# differ from the traces' in the last bit (job.per_rank[].communication_pct
+# here)
+check "  the job view too, to the last bit" python3 -c "
+import json, sys
+def same(x, y):
+    if isinstance(x, float) or isinstance(y, float):
+        return isinstance(x, (int, float)) and isinstance(y, (int, float)) \\
+            and abs(x - y) <= 1e-12 * max(abs(x), abs(y))
+    if isinstance(x, dict) and isinstance(y, dict):
+        return x.keys() == y.keys() and all(same(x[k], y[k]) for k in x)
+    if isinstance(x, list) and isinstance(y, list):
+        return len(x) == len(y) and all(same(p, q) for p, q in zip(x, y))
+    return x == y
+a, m = json.load(open('dir8.json')), json.load(open('x8/job.json'))
+sys.exit(not same(a['job'], m['job']) or a['job']['ranks'] != 8)"
+
 # traces of two jobs read as one are named (issue #15)
 "$PR_BIN" -q --input "$D" --json j.json 2> err
 check "one job's ranks: no word about several jobs" \
