@@ -250,20 +250,9 @@ struct pr_section {
 /* Whether section s appears in the report of summary. */
 int pr_section_present(const struct pr_section *s, const cJSON *summary);
 
-/* The job overview of a summary of several ranks (sec_job.c), and
- * whether the summary has one. */
-void pr_sec_job(struct pr_figs *f, const cJSON *summary, const cJSON *run);
-int pr_sec_job_present(const cJSON *summary);
-
 /* The link matrix and traffic per transport of a distributed object
  * (sec_links.c); nothing when it has no link_groups. */
 void pr_sec_links(struct pr_figs *f, const cJSON *distributed);
-
-/* The host and device view of each run (sec_hostdev.c): temporal
- * breakdown and idle causes, synchronisation, copies, launches; and
- * whether any run of the summary has device work to show. */
-void pr_sec_hostdev(struct pr_figs *f, const cJSON *summary, const cJSON *run);
-int pr_sec_hostdev_present(const cJSON *summary);
 
 /* The roofs the analysis chose for `run` (summary "roofline"): only those
  * of the dtypes its operators ran in, each with its one label; at most
@@ -289,14 +278,8 @@ struct pr_fig_chart *pr_sec_roofline_chart(const cJSON *run, const cJSON *rows,
                                            const struct pr_sec_roofline *spec,
                                            size_t *n_points);
 
-/* The roofline by layer of each run (sec_layers.c): layers as points,
- * forward beside backward in a table; present when a run has a layer
- * view. */
-void pr_sec_layers(struct pr_figs *f, const cJSON *summary, const cJSON *run);
-int pr_sec_layers_present(const cJSON *summary);
-
 /* The main report's sections, in order (sections.c). */
-extern const struct pr_section pr_report_sections[];
+extern const struct pr_section *const pr_report_sections[];
 extern const size_t pr_report_n_sections;
 
 /* Build one section of `summary` into f (initialised): per-run sections

@@ -449,7 +449,7 @@ view_sections(struct pr_html_view *v, const cJSON *view,
     size_t i;
 
     for (i = 0; i < pr_report_n_sections && !v->oom; i++) {
-        const struct pr_section *s = &pr_report_sections[i];
+        const struct pr_section *s = pr_report_sections[i];
         if (!pr_section_present(s, view))
             continue;
         pr_figs_init(&f, o->top > 0 ? (size_t)o->top : 0);

@@ -229,12 +229,12 @@ view_sections(struct pr_pdf_doc *d, const cJSON *view, const char *prefix)
     size_t i;
 
     for (i = 0; i < pr_report_n_sections && !pr_pdf_doc_failed(d); i++) {
-        if (!pr_section_present(&pr_report_sections[i], view))
+        if (!pr_section_present(pr_report_sections[i], view))
             continue;
         pr_figs_init(&f, (size_t)pr_pdf_doc_top(d));
-        pr_figs_section(&f, &pr_report_sections[i], view);
+        pr_figs_section(&f, pr_report_sections[i], view);
         snprintf(title, sizeof(title), "%s%s", prefix,
-                 pr_report_sections[i].title);
+                 pr_report_sections[i]->title);
         pr_pdf_doc_figs(d, title, &f);
         pr_figs_free(&f);
     }

@@ -462,8 +462,8 @@ host_cpu(struct pr_figs *f, const cJSON *run)
 
 /* ---- the section ------------------------------------------------------ */
 
-void
-pr_sec_hostdev(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+static void
+build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
     (void)summary;
     temporal(f, run);
@@ -473,8 +473,8 @@ pr_sec_hostdev(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     host_cpu(f, run);
 }
 
-int
-pr_sec_hostdev_present(const cJSON *summary)
+static int
+present(const cJSON *summary)
 {
     const cJSON *run;
 
@@ -487,3 +487,15 @@ pr_sec_hostdev_present(const cJSON *summary)
     }
     return 0;
 }
+
+/* The section: read by the table in sections.c. */
+const struct pr_section pr_section_hostdev = {
+    .id = "host-device",
+    .title = "Host and device",
+    .lede = "How each device spent its span from first to last work (compute, "
+            "communication, copies, idle) and why it was idle, where the host "
+            "blocked on the device, how data moved between them, and how long "
+            "kernels waited after their launch.",
+    .per_run = 1,
+    .build = build,
+    .present = present};

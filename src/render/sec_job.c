@@ -377,14 +377,14 @@ add_chart(struct pr_figs *f, struct pr_fig_chart *ch)
         pr_figs_chart(f, ch, 0);
 }
 
-int
-pr_sec_job_present(const cJSON *summary)
+static int
+present(const cJSON *summary)
 {
     return cJSON_IsObject(pr_sget(summary, "job"));
 }
 
-void
-pr_sec_job(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+static void
+build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
     const cJSON *job = pr_sget(summary, "job");
     struct pr_fig_table t = {.cols = rank_cols,
@@ -415,3 +415,13 @@ pr_sec_job(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                               .order = "mean total time over ranks"};
     pr_figs_table(f, "Kernels across ranks", &t, "No kernels in any rank.");
 }
+
+/* The section: read by the table in sections.c. */
+const struct pr_section pr_section_job = {
+    .id = "job",
+    .title = "Job overview",
+    .lede = "The whole job at a glance: step time per rank, where the ranks "
+            "differ, and the operators and kernels aggregated over ranks.",
+    .per_run = 0,
+    .build = build,
+    .present = present};

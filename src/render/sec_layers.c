@@ -145,8 +145,8 @@ layer_kpis(struct pr_figs *f, const cJSON *view)
                 "of the layers' device time");
 }
 
-void
-pr_sec_layers(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+static void
+build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
     const cJSON *view = pr_sget(run, PR_K_LAYER_VIEW);
     struct pr_fig_table t = {.cols = pr_fig_cols_layers,
@@ -182,8 +182,8 @@ pr_sec_layers(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     pr_figs_table(f, "Forward and backward by layer", &t, NULL);
 }
 
-int
-pr_sec_layers_present(const cJSON *summary)
+static int
+present(const cJSON *summary)
 {
     const cJSON *run;
 
@@ -194,3 +194,16 @@ pr_sec_layers_present(const cJSON *summary)
     }
     return 0;
 }
+
+/* The section: read by the table in sections.c. */
+const struct pr_section pr_section_layers = {
+    .id = "layers",
+    .title = "Layers",
+    .lede =
+        "Each forward layer beside the backward ops autograd ran for it (by "
+        "sequence number), on the same roofline: FLOPs, bytes and device time "
+        "of the forward and the backward, and where the two together sit "
+        "against the device's peaks.",
+    .per_run = 1,
+    .build = build,
+    .present = present};

@@ -1,11 +1,22 @@
 /* sections.c - what the main report shows, section by section, for both
  * the HTML and the PDF layout (figures.h).
  *
- * To add a section to the reports: write one build function here that
- * reads the summary (sget.h, keys.h) and appends figures (pr_figs_*), and
- * add one row to pr_report_sections[] below where it should appear.
+ * To add a section to the reports (issue #10: one file and one row):
+ *
+ *  1. Write src/render/sec_<name>.c defining
+ *         const struct pr_section pr_section_<name> = {
+ *             .id = "<anchor>", .title = "<Title>", .lede = "<or NULL>",
+ *             .per_run = 1, .build = build, .present = present};
+ *     build() reads the summary (sget.h, keys.h) and appends figures
+ *     (pr_figs_*): once per run when per_run, else once with run NULL;
+ *     present() (or NULL) says whether the summary has anything for it,
+ *     so a section that does not apply is left out, heading and all.
+ *  2. Add &pr_section_<name> to pr_report_sections[] below where it should
+ *     appear (and its extern line), and the file to Makefile.am.
+ *
  * Nothing else changes: the HTML navigation, the PDF bookmarks, the
- * per-run parts and the layouts follow the table.
+ * per-run parts and the layouts follow the table.  Small sections may
+ * live here as a compound literal row instead.
  *
  * Builders never fail outright (out-of-memory is sticky in the figures)
  * and say so in a note when the summary has nothing for them. */
@@ -1237,48 +1248,51 @@ sec_data_quality(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 
 /* ---- the table -------------------------------------------------------- */
 
-const struct pr_section pr_report_sections[] = {
-    {"job", "Job overview",
-     "The whole job at a glance: step time per rank, where the ranks "
-     "differ, and the operators and kernels aggregated over ranks.",
-     0, pr_sec_job, pr_sec_job_present},
-    {"overview", "Overview", NULL, 1, sec_overview, NULL},
-    {"operators", "Operators",
-     "Top operators by device self time: the device time of kernels an "
-     "operator launched itself.",
-     1, sec_operators, NULL},
-    {"source", "Source",
-     "Operator time by the line of your code that called it: the innermost "
-     "frame outside torch, site-packages and the standard library. "
-     "Backward operators count for the forward line that made them.",
-     1, sec_sources, NULL},
-    {"modules", "Modules",
-     "Time per nn.Module instance, as the tree of modules that called each "
-     "other (a submodule indented under its caller), and per module type.",
-     1, sec_modules, NULL},
-    {"kernels", "Kernels", NULL, 1, sec_kernels, NULL},
-    {"host-device", "Host and device",
-     "How each device spent its span from first to last work (compute, "
-     "communication, copies, idle) and why it was idle, where the host "
-     "blocked on the device, how data moved between them, and how long "
-     "kernels waited after their launch.",
-     1, pr_sec_hostdev, pr_sec_hostdev_present},
-    {"tensor-cores", "Tensor cores", NULL, 1, sec_tensor_cores, NULL},
-    {"roofline", "Roofline",
-     "Achieved throughput against the device's peaks. Points under the "
-     "slanted roof are limited by memory bandwidth, under the flat roofs by "
-     "compute; the farther below a roof, the more headroom.",
-     1, sec_roofline, NULL},
-    {"layers", "Layers",
-     "Each forward layer beside the backward ops autograd ran for it (by "
-     "sequence number), on the same roofline: FLOPs, bytes and device time "
-     "of the forward and the backward, and where the two together sit "
-     "against the device's peaks.",
-     1, pr_sec_layers, pr_sec_layers_present},
-    {"memory", "Memory", NULL, 1, sec_memory, NULL},
-    {"distributed", "Distributed", NULL, 0, sec_distributed, NULL},
-    {"recommendations", "Recommendations", NULL, 1, sec_recommendations, NULL},
-    {"data-quality", "Data quality", NULL, 0, sec_data_quality, NULL},
+/* Sections of files of their own (sec_*.c), one line each. */
+extern const struct pr_section pr_section_job, pr_section_hostdev;
+extern const struct pr_section pr_section_layers;
+
+/* The report's sections in order: a row each, as a compound literal for
+ * the sections of this file or a pointer to a file's own. */
+const struct pr_section *const pr_report_sections[] = {
+    &pr_section_job,
+    &(const struct pr_section){"overview", "Overview", NULL, 1, sec_overview,
+                               NULL},
+    &(const struct pr_section){
+        "operators", "Operators",
+        "Top operators by device self time: the device time of kernels an "
+        "operator launched itself.",
+        1, sec_operators, NULL},
+    &(const struct pr_section){
+        "source", "Source",
+        "Operator time by the line of your code that called it: the innermost "
+        "frame outside torch, site-packages and the standard library. "
+        "Backward operators count for the forward line that made them.",
+        1, sec_sources, NULL},
+    &(const struct pr_section){
+        "modules", "Modules",
+        "Time per nn.Module instance, as the tree of modules that called each "
+        "other (a submodule indented under its caller), and per module type.",
+        1, sec_modules, NULL},
+    &(const struct pr_section){"kernels", "Kernels", NULL, 1, sec_kernels,
+                               NULL},
+    &pr_section_hostdev,
+    &(const struct pr_section){"tensor-cores", "Tensor cores", NULL, 1,
+                               sec_tensor_cores, NULL},
+    &(const struct pr_section){
+        "roofline", "Roofline",
+        "Achieved throughput against the device's peaks. Points under the "
+        "slanted roof are limited by memory bandwidth, under the flat roofs by "
+        "compute; the farther below a roof, the more headroom.",
+        1, sec_roofline, NULL},
+    &pr_section_layers,
+    &(const struct pr_section){"memory", "Memory", NULL, 1, sec_memory, NULL},
+    &(const struct pr_section){"distributed", "Distributed", NULL, 0,
+                               sec_distributed, NULL},
+    &(const struct pr_section){"recommendations", "Recommendations", NULL, 1,
+                               sec_recommendations, NULL},
+    &(const struct pr_section){"data-quality", "Data quality", NULL, 0,
+                               sec_data_quality, NULL},
 };
 
 int
