@@ -79,6 +79,16 @@
 #define PR_K_EST_ACHIEVED_OCCUPANCY_PCT "est_achieved_occupancy_pct"
 #define PR_K_KERNEL_TIME_US "kernel_time_us"
 
+/* ---- runs[].attribution: kernel time that reaches an operator
+ * (docs/summary-json.md); also kernel_time_us, kernels, reason */
+#define PR_K_ATTRIBUTION "attribution"
+#define PR_K_OPERATOR_TIME_US "operator_time_us"
+#define PR_K_OPERATOR_PCT "operator_pct"
+#define PR_K_NO_LAUNCH_US "no_launch_us"
+#define PR_K_OUTSIDE_OPERATORS_US "outside_operators_us"
+#define PR_K_LAUNCHES_BY_ID "launches_by_id"
+#define PR_K_LAUNCHES_BY_TIME "launches_by_time"
+
 /* ---- runs[].operators[], operators_by_shape[] */
 #define PR_K_OPERATORS "operators"
 #define PR_K_OPERATORS_BY_SHAPE "operators_by_shape"
