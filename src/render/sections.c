@@ -1251,6 +1251,7 @@ sec_data_quality(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 /* Sections of files of their own (sec_*.c), one line each. */
 extern const struct pr_section pr_section_job, pr_section_hostdev;
 extern const struct pr_section pr_section_layers;
+extern const struct pr_section pr_section_attribution;
 
 /* The report's sections in order: a row each, as a compound literal for
  * the sections of this file or a pointer to a file's own. */
@@ -1276,6 +1277,7 @@ const struct pr_section *const pr_report_sections[] = {
         1, sec_modules, NULL},
     &(const struct pr_section){"kernels", "Kernels", NULL, 1, sec_kernels,
                                NULL},
+    &pr_section_attribution,
     &pr_section_hostdev,
     &(const struct pr_section){"tensor-cores", "Tensor cores", NULL, 1,
                                sec_tensor_cores, NULL},

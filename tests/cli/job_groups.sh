@@ -72,7 +72,7 @@ assert 'host_200' in b and 'host_300' in b and 'host_100' not in b
 pdftotext s.pdf s.txt 2> /dev/null
 if [ -s s.txt ]; then
     check "  the PDF has a part per job" sh -c \
-        'grep -q "Job 1 of 2: two_jobs #1" s.txt && grep -q "Job 2 of 2: two_jobs #2" s.txt && grep -q "^Job 2: Distributed" s.txt'
+        'grep -q "Job 1 of 2: two_jobs #1" s.txt && grep -q "Job 2 of 2: two_jobs #2" s.txt && tr -d "\f" < s.txt | grep -q "^Job 2: Distributed"'
 else
     skip "  the PDF has a part per job" "no pdftotext"
 fi
