@@ -1379,6 +1379,24 @@ pr_chart_roofline(struct pr_canvas *c, const struct pr_chart_box *b,
 
 /* --- horizontal bars */
 
+/* The frame of a chart of labelled rows (bars, lanes): labels in the lw
+ * left of the box, the value axis ax along x to `right` short of its
+ * right edge, from y down to the tick labels; the x grid drawn. */
+static void
+row_frame(struct pr_canvas *c, struct frame *f, struct axis *ax,
+          struct axis *ay, const struct pr_chart_box *b, double lw,
+          double right, double y)
+{
+    memset(ay, 0, sizeof(*ay));
+    f->ax = ax;
+    f->ay = ay;
+    f->x = b->x + lw;
+    f->w = b->x + b->w - f->x - right;
+    f->y = y;
+    f->h = b->y + b->h - 20 - f->y;
+    draw_x_grid(c, f, 1);
+}
+
 void
 pr_chart_hbars(struct pr_canvas *c, const struct pr_chart_box *b,
                const struct pr_chart_hbars *s)
@@ -1395,14 +1413,7 @@ pr_chart_hbars(struct pr_canvas *c, const struct pr_chart_box *b,
     }
     lw = fmin(lw, b->w * 0.38) + 8; /* the label ends 8 left of the bars */
     axis_linear(&ax, s->unit, 0, max > 0 ? max * 1.12 : 1, 6);
-    memset(&ay, 0, sizeof(ay));
-    f.ax = &ax;
-    f.ay = &ay;
-    f.x = b->x + lw;
-    f.w = b->x + b->w - f.x - 12;
-    f.y = y;
-    f.h = b->y + b->h - 20 - f.y;
-    draw_x_grid(c, &f, 1);
+    row_frame(c, &f, &ax, &ay, b, lw, 12, y);
     if (s->n == 0 || f.h <= 0) {
         return;
     }
@@ -1451,14 +1462,7 @@ pr_chart_timeline(struct pr_canvas *c, const struct pr_chart_box *b,
     }
     lw = fmin(lw, b->w * 0.25) + 10;
     axis_linear(&ax, PR_UNIT_US, 0, t1 > t0 ? t1 - t0 : 1, 8);
-    memset(&ay, 0, sizeof(ay));
-    f.ax = &ax;
-    f.ay = &ay;
-    f.x = b->x + lw;
-    f.w = b->x + b->w - f.x - 8;
-    f.y = y;
-    f.h = b->y + b->h - 20 - f.y;
-    draw_x_grid(c, &f, 1);
+    row_frame(c, &f, &ax, &ay, b, lw, 8, y);
     if (s->n_lanes == 0 || f.h <= 0) {
         return;
     }

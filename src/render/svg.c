@@ -47,36 +47,36 @@ pr_svg_text_width(const char *utf8, double size, int bold)
     return em * size * (bold ? 1.07 : 1.0) * 1.1;
 }
 
-static void
-put(struct pr_canvas *c, const char *s)
+/* Appends are sticky: the first error stops the rest and marks the
+ * canvas failed. */
+static int
+open_for_more(struct pr_canvas *c)
 {
-    struct pr_svg *v = c->backend;
-    enum pr_status st;
+    return ((struct pr_svg *)c->backend)->status == PR_OK;
+}
 
-    if (v->status != PR_OK) {
-        return;
-    }
-    st = pr_buf_adds(v->out, s);
+static void
+keep(struct pr_canvas *c, enum pr_status st)
+{
     if (st != PR_OK) {
-        v->status = st;
+        ((struct pr_svg *)c->backend)->status = st;
         c->failed = 1;
     }
 }
 
 static void
+put(struct pr_canvas *c, const char *s)
+{
+    if (open_for_more(c))
+        keep(c, pr_buf_adds(((struct pr_svg *)c->backend)->out, s));
+}
+
+static void
 put_text(struct pr_canvas *c, const char *s)
 {
-    struct pr_svg *v = c->backend;
-    enum pr_status st;
-
-    if (v->status != PR_OK) {
-        return;
-    }
-    st = pr_escape_html(v->out, s, strlen(s));
-    if (st != PR_OK) {
-        v->status = st;
-        c->failed = 1;
-    }
+    if (open_for_more(c))
+        keep(c,
+             pr_escape_html(((struct pr_svg *)c->backend)->out, s, strlen(s)));
 }
 
 /* A coordinate rounded to 0.01, without trailing zeros, never "-0". */

@@ -941,17 +941,27 @@ pr_table_member(const struct pr_table_opts *o)
     return k->array;
 }
 
+/* Options checked, t zeroed and its kind found. */
+static enum pr_status
+begin(struct table *t, const struct pr_table_opts *o, struct pr_error *err)
+{
+    enum pr_status st = check_opts(o, err);
+
+    memset(t, 0, sizeof(*t));
+    if (st == PR_OK)
+        t->kind = find_kind(o->kind);
+    return st;
+}
+
 enum pr_status
 pr_table_render(const cJSON *sum, const struct pr_table_opts *o,
                 struct pr_buf *out, struct pr_error *err)
 {
     struct table t;
-    enum pr_status st = check_opts(o, err);
+    enum pr_status st = begin(&t, o, err);
 
     if (st != PR_OK)
         return st;
-    memset(&t, 0, sizeof(t));
-    t.kind = find_kind(o->kind);
     if (t.kind->array == NULL)
         return pr_error_set(err, PR_E_USAGE,
                             "table: --kind %s reads the traces, not a "
@@ -965,11 +975,9 @@ pr_table_render_rows(const cJSON *rows, const struct pr_table_opts *o,
                      struct pr_buf *out, struct pr_error *err)
 {
     struct table t;
-    enum pr_status st = check_opts(o, err);
+    enum pr_status st = begin(&t, o, err);
 
     if (st != PR_OK)
         return st;
-    memset(&t, 0, sizeof(t));
-    t.kind = find_kind(o->kind);
     return render(&t, o, NULL, rows, out, err);
 }
