@@ -199,6 +199,17 @@ struct ext_ref {
     size_t group;
 };
 
+struct ext_refs {
+    struct ext_ref *v; /* owned */
+    size_t n, cap;
+};
+
+/* Sorted unique External ids. */
+struct ext_set {
+    int64_t *v; /* owned */
+    size_t n;
+};
+
 /* Groups by (name, dims) text; distinct groups never compare equal. */
 static int
 cmp_og(const void *a, const void *b)
@@ -227,14 +238,55 @@ op_dims(const struct pr_op_info *op, uint32_t empty)
     return op && op->input_dims != PR_STR_NONE ? op->input_dims : empty;
 }
 
-static size_t
-count_ops(const struct pr_trace *t)
+static int
+cmp_i64(const void *a, const void *b)
 {
-    size_t i, n = 0;
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 
-    for (i = 0; i < t->n_events; i++)
-        n += t->events[i].kind == PR_KIND_HOST_OP;
-    return n;
+    return x < y ? -1 : (x > y);
+}
+
+/* The External ids that some device task carries, sorted and unique: only
+ * ops holding one of them can own kernels, so only theirs are indexed
+ * (a fraction of all ops; every op's was 16 bytes plus qsort's copy, the
+ * pass's peak, issue #17).  0 on out-of-memory. */
+static int
+kernel_exts(const struct pr_trace *t, struct ext_set *ks)
+{
+    size_t i, cap = 0, n = 0;
+
+    memset(ks, 0, sizeof(*ks));
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind != PR_KIND_DEVICE_TASK || e->external_id == PR_NO_ID)
+            continue;
+        if (pr_grow((void **)&ks->v, &cap, n + 1, sizeof(*ks->v)) != PR_OK)
+            return 0;
+        ks->v[n++] = e->external_id;
+    }
+    if (n > 0)
+        qsort(ks->v, n, sizeof(*ks->v), cmp_i64);
+    for (i = 0; i < n; i++)
+        if (ks->n == 0 || ks->v[ks->n - 1] != ks->v[i])
+            ks->v[ks->n++] = ks->v[i];
+    return 1;
+}
+
+static int
+in_set(const struct ext_set *ks, int64_t id)
+{
+    size_t lo = 0, hi = ks->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (ks->v[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ks->n && ks->v[lo] == id;
 }
 
 /* ------------------------- forward conv output size from the backward op */
@@ -373,7 +425,8 @@ sort_groups(struct ogs *g, struct ext_ref *ext, size_t n_ext)
 
     if (!pos)
         return 0;
-    qsort(g->v, g->n, sizeof(*g->v), cmp_og);
+    if (g->n > 1) /* g->v is NULL in a trace without ops */
+        qsort(g->v, g->n, sizeof(*g->v), cmp_og);
     for (i = 0; i < g->n; i++)
         pos[g->v[i].first] = i;
     for (i = 0; i < n_ext; i++)
@@ -411,11 +464,11 @@ group_of(const struct pr_trace *t, struct ogs *g, struct pr_idmap *ids,
 }
 
 /* One group per (name, dims) in one pass over the events in time order:
- * the first call gives the concrete inputs and flops arg.  ext[] maps
- * External ids to groups. */
+ * the first call gives the concrete inputs and flops arg.  ext maps the
+ * External ids in ks (those of kernels) to groups. */
 static int
-make_groups(const struct pr_trace *t, struct ogs *g, struct ext_ref *ext,
-            size_t *n_ext, const struct pr_idmap *bwd)
+make_groups(const struct pr_trace *t, struct ogs *g, struct ext_refs *ext,
+            const struct ext_set *ks, const struct pr_idmap *bwd)
 {
     uint32_t empty = pr_strtab_find(t->strs, "[]", 2);
     struct pr_idmap ids = {0}; /* (name id, dims id) -> group */
@@ -434,10 +487,13 @@ make_groups(const struct pr_trace *t, struct ogs *g, struct ext_ref *ext,
         if (!ok)
             break;
         note_output(t, bwd, op, o);
-        if (e->external_id != PR_NO_ID) {
-            ext[*n_ext].ext = e->external_id;
-            ext[*n_ext].group = o->first;
-            (*n_ext)++;
+        if (e->external_id == PR_NO_ID || !in_set(ks, e->external_id))
+            continue;
+        ok = pr_grow((void **)&ext->v, &ext->cap, ext->n + 1,
+                     sizeof(*ext->v)) == PR_OK;
+        if (ok) {
+            ext->v[ext->n].ext = e->external_id;
+            ext->v[ext->n++].group = o->first;
         }
     }
     pr_idmap_free(&ids);
@@ -555,27 +611,25 @@ attribute_kernels(const struct pr_trace *t, struct ogs *g,
 static int
 index_trace(const struct pr_trace *t, struct ogs *g)
 {
-    struct ext_ref *ext = NULL;
+    struct ext_refs ext = {0};
+    struct ext_set ks = {0};
     struct pr_idmap bwd = {0};
-    size_t n = 0, n_ext = 0;
-    int ok = 1;
+    int ok;
 
     memset(g, 0, sizeof(*g));
     if (!t)
         return 1;
-    n = count_ops(t);
-    if (n == 0)
-        return 1;
-    ext = calloc(n, sizeof(*ext));
-    ok = ext && index_conv_bwd(t, &bwd) && make_groups(t, g, ext, &n_ext, &bwd);
+    ok = kernel_exts(t, &ks) && index_conv_bwd(t, &bwd) &&
+         make_groups(t, g, &ext, &ks, &bwd);
+    free(ks.v);
     pr_idmap_free(&bwd);
     if (ok)
-        ok = sort_groups(g, ext, n_ext);
-    if (ok) {
-        qsort(ext, n_ext, sizeof(*ext), cmp_ext);
-        attribute_kernels(t, g, ext, n_ext);
+        ok = sort_groups(g, ext.v, ext.n);
+    if (ok && ext.n > 0) {
+        qsort(ext.v, ext.n, sizeof(*ext.v), cmp_ext);
+        attribute_kernels(t, g, ext.v, ext.n);
     }
-    free(ext);
+    free(ext.v);
     return ok;
 }
 
