@@ -57,11 +57,13 @@ struct pr_tree_rt {
     int64_t device_ns, tc_ns;  /* summed durations of its device events */
 };
 
-/* 64 bytes: nodes outnumber every other record of the tree, so what a
- * node can find elsewhere is not stored (its thread: pr_tree_tid; its host
- * total time: pr_tree_host_total; its own runtimes' tensor-core time:
- * pr_tree_tc_self) and its links are 32-bit (children and runtimes:
- * pr_tree_kids, pr_tree_rts). */
+/* 40 bytes: nodes outnumber every other record of the tree (1.35M at
+ * 1 GB), so what a node can find elsewhere is not stored: its thread
+ * (pr_tree_tid), its host total and self time (pr_tree_host_total,
+ * pr_tree_host_self), its own device and tensor-core time
+ * (pr_tree_device_self, pr_tree_tc_self), and the number of its children
+ * and runtimes, whose slices lie in node order (pr_tree_n_kids,
+ * pr_tree_n_rts).  Its links are 32-bit. */
 struct pr_tree_node {
     uint32_t ev;              /* index into t->events; NONE for roots */
     uint32_t parent;          /* NONE for roots and dropped nodes */
@@ -74,9 +76,7 @@ struct pr_tree_node {
     uint32_t kid0;            /* children: pr_tree_kids(), sorted by
                                  (start, -end) */
     uint32_t rt0;             /* runtimes: pr_tree_rts() */
-    uint32_t n_kids, n_rts;
-    int64_t host_self_ns;
-    int64_t device_total_ns, device_self_ns;
+    int64_t device_total_ns;
     int64_t tc_total_ns;
 };
 
@@ -87,9 +87,12 @@ struct pr_tree {
     size_t n_rts, cap_rts;
     struct pr_tree_dev *devs; /* owned; device events in trace order */
     size_t n_devs, cap_devs;
-    uint32_t *rt_devs;   /* owned; device indexes grouped by runtime */
-    uint32_t *kid_idx;   /* owned; every node's children, one slice each */
-    uint32_t *rt_idx;    /* owned; every node's runtimes, one slice each */
+    uint32_t *rt_devs; /* owned; device indexes grouped by runtime */
+    uint32_t *kid_idx; /* owned; every node's children, one slice each,
+                          in node order */
+    uint32_t *rt_idx;  /* owned; every node's runtimes, one slice each,
+                          in node order */
+    size_t n_kid_idx, n_rt_idx;
     uint32_t *roots;     /* owned; one root per thread, tid order */
     uint32_t *root_tids; /* owned; the tid string id of each root */
     size_t n_roots;
@@ -102,8 +105,8 @@ struct pr_tree {
     size_t n_rt_by_id, n_rt_by_time;
 };
 
-/* The children of node n (n->n_kids of them) and its runtimes (n->n_rts),
- * as node and runtime indexes. */
+/* The children of node n, a node of tree->nodes, (pr_tree_n_kids of them)
+ * and its runtimes (pr_tree_n_rts), as node and runtime indexes. */
 static inline const uint32_t *
 pr_tree_kids(const struct pr_tree *tree, const struct pr_tree_node *n)
 {
@@ -114,6 +117,25 @@ static inline const uint32_t *
 pr_tree_rts(const struct pr_tree *tree, const struct pr_tree_node *n)
 {
     return tree->rt_idx + n->rt0;
+}
+
+/* How many: each slice ends where the next node's begins. */
+static inline uint32_t
+pr_tree_n_kids(const struct pr_tree *tree, const struct pr_tree_node *n)
+{
+    size_t i = (size_t)(n - tree->nodes);
+
+    return (uint32_t)(i + 1 < tree->n_nodes ? n[1].kid0 : tree->n_kid_idx) -
+           n->kid0;
+}
+
+static inline uint32_t
+pr_tree_n_rts(const struct pr_tree *tree, const struct pr_tree_node *n)
+{
+    size_t i = (size_t)(n - tree->nodes);
+
+    return (uint32_t)(i + 1 < tree->n_nodes ? n[1].rt0 : tree->n_rt_idx) -
+           n->rt0;
 }
 
 /* The tid string id of node `node`: its event's, or its thread's for a
@@ -165,12 +187,24 @@ static inline int64_t
 pr_tree_tc_self(const struct pr_tree *tree, const struct pr_tree_node *n)
 {
     int64_t sum = 0;
-    uint32_t i;
+    uint32_t i, k = pr_tree_n_rts(tree, n);
 
-    for (i = 0; i < n->n_rts; i++)
+    for (i = 0; i < k; i++)
         sum = pr_sat_add_i64(sum, tree->rts[pr_tree_rts(tree, n)[i]].tc_ns);
     return sum;
 }
+
+/* Host self time of a node (5.2): its total less its children's totals and
+ * its runtimes' spans, none rather than negative where they overlap in an
+ * unsound trace; 0 for a root.  O(children + runtimes). */
+int64_t pr_tree_host_self(const struct pr_trace *t, const struct pr_tree *tree,
+                          const struct pr_tree_node *n);
+
+/* Device self time of a node (5.2): the device time of its own runtimes;
+ * a module's also covers its direct operators' device total.
+ * O(children + runtimes). */
+int64_t pr_tree_device_self(const struct pr_tree *tree,
+                            const struct pr_tree_node *n);
 
 /* Build the tree of trace t into *tree (zero-initialised by the call).
  * PR_E_NOMEM on allocation failure; *tree is then freed already. */

@@ -266,7 +266,8 @@ part_add(const struct ctx *c, struct part *dst, const struct part *src)
 static int
 did_work(const struct ctx *c, const struct pr_tree_node *nd)
 {
-    return nd->device_self_ns > 0 || (!c->has_device && nd->n_kids == 0);
+    return pr_tree_device_self(c->tree, nd) > 0 ||
+           (!c->has_device && pr_tree_n_kids(c->tree, nd) == 0);
 }
 
 /* Node ni's times into part p, and its FLOPs and bytes unless an operator
@@ -278,8 +279,9 @@ count(const struct ctx *c, struct part *p, uint32_t ni, unsigned stop)
     const struct pr_tree_node *nd = &c->tree->nodes[ni];
     const struct cost *k = cost_of(c, ni);
 
-    p->dev_ns = pr_sat_add_i64(p->dev_ns, nd->device_self_ns);
-    p->host_ns = pr_sat_add_i64(p->host_ns, nd->host_self_ns);
+    p->dev_ns = pr_sat_add_i64(p->dev_ns, pr_tree_device_self(c->tree, nd));
+    p->host_ns =
+        pr_sat_add_i64(p->host_ns, pr_tree_host_self(c->t, c->tree, nd));
     p->tc_ns = pr_sat_add_i64(p->tc_ns, pr_tree_tc_self(c->tree, nd));
     if (nd->is_operator && !(stop & STOP_FLOPS)) {
         if (k && isfinite(k->flops)) {
@@ -325,7 +327,7 @@ push(struct ctx *c, size_t depth, uint32_t ni, enter_fn enter)
     f->node = ni;
     r = enter(c, depth > 0 ? &c->stack[depth - 1] : NULL, f);
     if (r > 0)
-        f->kid = c->tree->nodes[ni].n_kids;
+        f->kid = pr_tree_n_kids(c->tree, &c->tree->nodes[ni]);
     return r;
 }
 

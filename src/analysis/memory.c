@@ -130,13 +130,14 @@ node_bounds(const struct mem *m, size_t i, int64_t *s, int64_t *e)
         *e = pr_tree_end(m->t, n);
         return;
     }
-    if (n->n_kids == 0) {
+    if (pr_tree_n_kids(tr, n) == 0) {
         *s = INT64_MAX; /* an empty root holds nothing */
         *e = INT64_MIN;
         return;
     }
     *s = pr_tree_start(m->t, &tr->nodes[pr_tree_kids(tr, n)[0]]);
-    *e = pr_tree_end(m->t, &tr->nodes[pr_tree_kids(tr, n)[n->n_kids - 1]]);
+    *e = pr_tree_end(
+        m->t, &tr->nodes[pr_tree_kids(tr, n)[pr_tree_n_kids(tr, n) - 1]]);
 }
 
 /* Descend from node c to the deepest child containing ts (12.2). */
@@ -150,7 +151,7 @@ descend(struct mem *m, size_t c, int64_t ts)
         size_t k = m->next_kid[c];
         size_t found = PR_NONE;
 
-        while (k < n->n_kids) {
+        while (k < pr_tree_n_kids(tr, n)) {
             const struct pr_tree_node *ch = &tr->nodes[pr_tree_kids(tr, n)[k]];
             if (pr_tree_start(m->t, ch) > ts)
                 break;

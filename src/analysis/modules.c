@@ -125,14 +125,16 @@ add_call(struct ctx *c, struct mod *m, const struct pr_tree_node *nd)
     uint32_t k;
 
     m->occurrences++;
-    for (k = 0; k < nd->n_kids; k++)
+    for (k = 0; k < pr_tree_n_kids(c->tree, nd); k++)
         m->operators +=
             c->tree->nodes[pr_tree_kids(c->tree, nd)[k]].is_operator;
     m->host_total_ns =
         pr_sat_add_i64(m->host_total_ns, pr_tree_host_total(c->t, nd));
-    m->host_self_ns = pr_sat_add_i64(m->host_self_ns, nd->host_self_ns);
+    m->host_self_ns =
+        pr_sat_add_i64(m->host_self_ns, pr_tree_host_self(c->t, c->tree, nd));
     m->dev_total_ns = pr_sat_add_i64(m->dev_total_ns, nd->device_total_ns);
-    m->dev_self_ns = pr_sat_add_i64(m->dev_self_ns, nd->device_self_ns);
+    m->dev_self_ns =
+        pr_sat_add_i64(m->dev_self_ns, pr_tree_device_self(c->tree, nd));
 }
 
 /* Node ni, in the module row `up`: its own row if it is a module, else
@@ -183,7 +185,7 @@ walk(struct ctx *c)
         uint32_t k, row;
 
         ok = visit(c, p.node, p.up, &row);
-        for (k = nd->n_kids; ok && k > 0; k--)
+        for (k = pr_tree_n_kids(tr, nd); ok && k > 0; k--)
             ok = push(&stack, &cap, &depth, pr_tree_kids(tr, nd)[k - 1], row);
     }
     free(stack);

@@ -44,7 +44,7 @@ add_measured(struct pr_op_row *g, const struct pr_trace *t,
 {
     size_t i, j;
 
-    for (i = 0; i < n->n_rts; i++) {
+    for (i = 0; i < pr_tree_n_rts(tree, n); i++) {
         const struct pr_tree_rt *r = &tree->rts[pr_tree_rts(tree, n)[i]];
 
         for (j = 0; j < r->n_dev; j++) {
@@ -93,9 +93,11 @@ add_member(struct table *tb, int64_t key, const struct pr_trace *t,
     g->calls++;
     g->host_total_ns =
         pr_sat_add_i64(g->host_total_ns, pr_tree_host_total(t, n));
-    g->host_self_ns = pr_sat_add_i64(g->host_self_ns, n->host_self_ns);
+    g->host_self_ns =
+        pr_sat_add_i64(g->host_self_ns, pr_tree_host_self(t, tree, n));
     g->dev_total_ns = pr_sat_add_i64(g->dev_total_ns, n->device_total_ns);
-    g->dev_self_ns = pr_sat_add_i64(g->dev_self_ns, n->device_self_ns);
+    g->dev_self_ns =
+        pr_sat_add_i64(g->dev_self_ns, pr_tree_device_self(tree, n));
     g->tc_total_ns = pr_sat_add_i64(g->tc_total_ns, n->tc_total_ns);
     g->tc_self_ns = pr_sat_add_i64(g->tc_self_ns, pr_tree_tc_self(tree, n));
     add_measured(g, t, tree, n);
@@ -502,7 +504,7 @@ own_kernel_ns(const struct pr_trace *t, const struct pr_tree *tree,
     int64_t sum = 0;
     size_t i, j;
 
-    for (i = 0; i < n->n_rts; i++) {
+    for (i = 0; i < pr_tree_n_rts(tree, n); i++) {
         const struct pr_tree_rt *r = &tree->rts[pr_tree_rts(tree, n)[i]];
 
         for (j = 0; j < r->n_dev; j++) {
@@ -530,7 +532,7 @@ pr_ops_tc_eligible_ratio(const struct pr_trace *t, const struct pr_tree *tree)
         const struct pr_tree_node *n = &tree->nodes[tree->post[i]];
         int has_below = 0;
 
-        for (k = 0; k < n->n_kids; k++)
+        for (k = 0; k < pr_tree_n_kids(tree, n); k++)
             has_below |= below[pr_tree_kids(tree, n)[k]] != 0;
         below[tree->post[i]] = (unsigned char)(has_below ? 2 : 0);
         if (n->tc_eligible && !has_below) {

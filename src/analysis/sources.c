@@ -600,13 +600,17 @@ flops_of(const struct pr_trace *t, const struct pr_tree_node *nd)
     return cost.flops;
 }
 
+/* A node's self times (pr_tree_device_self, pr_tree_host_self). */
+struct self {
+    int64_t dev_ns, host_ns;
+};
+
 static void
-add_forward(struct group *g, const struct pr_tree_node *nd, int new_call,
-            double flops)
+add_forward(struct group *g, const struct self *me, int new_call, double flops)
 {
     g->calls += (size_t)new_call;
-    g->dev_ns = pr_sat_add_i64(g->dev_ns, nd->device_self_ns);
-    g->host_ns = pr_sat_add_i64(g->host_ns, nd->host_self_ns);
+    g->dev_ns = pr_sat_add_i64(g->dev_ns, me->dev_ns);
+    g->host_ns = pr_sat_add_i64(g->host_ns, me->host_ns);
     if (flops >= 0) {
         g->flops += flops;
         g->has_flops = 1;
@@ -614,11 +618,11 @@ add_forward(struct group *g, const struct pr_tree_node *nd, int new_call,
 }
 
 static void
-add_backward(struct group *g, const struct pr_tree_node *nd, int new_call)
+add_backward(struct group *g, const struct self *me, int new_call)
 {
     g->bwd_calls += (size_t)new_call;
-    g->bwd_dev_ns = pr_sat_add_i64(g->bwd_dev_ns, nd->device_self_ns);
-    g->bwd_host_ns = pr_sat_add_i64(g->bwd_host_ns, nd->host_self_ns);
+    g->bwd_dev_ns = pr_sat_add_i64(g->bwd_dev_ns, me->dev_ns);
+    g->bwd_host_ns = pr_sat_add_i64(g->bwd_host_ns, me->host_ns);
 }
 
 /* Self FLOPs of node ni: its estimate unless an operator below it has
@@ -630,7 +634,7 @@ own_flops(struct ctx *c, uint32_t ni, unsigned char *known)
     double f;
     uint32_t k;
 
-    for (k = 0; k < nd->n_kids; k++)
+    for (k = 0; k < pr_tree_n_kids(c->tree, nd); k++)
         known[ni] |= known[pr_tree_kids(c->tree, nd)[k]];
     if (known[ni] || fwd_attr(c, ni) == NO_ATTR)
         return -1;
@@ -648,11 +652,13 @@ add_node(struct ctx *c, uint32_t ni, unsigned char *known, struct totals *s)
     uint32_t a = fwd_attr(c, ni), b = bwd_attr(c, ni), p = nd->parent;
     const struct attr *pa = NULL;
     double f = own_flops(c, ni, known);
+    struct self me = {pr_tree_device_self(c->tree, nd),
+                      pr_tree_host_self(c->t, c->tree, nd)};
     int new_call;
 
     s->ops++;
-    s->op_dev_ns = pr_sat_add_i64(s->op_dev_ns, nd->device_self_ns);
-    s->op_host_ns = pr_sat_add_i64(s->op_host_ns, nd->host_self_ns);
+    s->op_dev_ns = pr_sat_add_i64(s->op_dev_ns, me.dev_ns);
+    s->op_host_ns = pr_sat_add_i64(s->op_host_ns, me.host_ns);
     if (a == NO_ATTR && b == NO_ATTR)
         return;
     if (p != PR_TREE_NONE && c->tree->nodes[p].is_operator)
@@ -660,19 +666,19 @@ add_node(struct ctx *c, uint32_t ni, unsigned char *known, struct totals *s)
                                         : NULL;
     if (a != NO_ATTR) {
         new_call = pa == NULL || pa->loc != c->attrs[a].loc;
-        add_forward(&c->locs.v[c->attrs[a].loc], nd, new_call, f);
-        add_forward(&c->stacks.v[c->attrs[a].stack], nd, new_call, f);
+        add_forward(&c->locs.v[c->attrs[a].loc], &me, new_call, f);
+        add_forward(&c->stacks.v[c->attrs[a].stack], &me, new_call, f);
         s->with_stack++;
-        s->dev_ns = pr_sat_add_i64(s->dev_ns, nd->device_self_ns);
-        s->host_ns = pr_sat_add_i64(s->host_ns, nd->host_self_ns);
+        s->dev_ns = pr_sat_add_i64(s->dev_ns, me.dev_ns);
+        s->host_ns = pr_sat_add_i64(s->host_ns, me.host_ns);
         return;
     }
     new_call = pa == NULL || pa->loc != c->attrs[b].loc;
-    add_backward(&c->locs.v[c->attrs[b].loc], nd, new_call);
-    add_backward(&c->stacks.v[c->attrs[b].stack], nd, new_call);
+    add_backward(&c->locs.v[c->attrs[b].loc], &me, new_call);
+    add_backward(&c->stacks.v[c->attrs[b].stack], &me, new_call);
     s->bwd_ops++;
-    s->bwd_dev_ns = pr_sat_add_i64(s->bwd_dev_ns, nd->device_self_ns);
-    s->bwd_host_ns = pr_sat_add_i64(s->bwd_host_ns, nd->host_self_ns);
+    s->bwd_dev_ns = pr_sat_add_i64(s->bwd_dev_ns, me.dev_ns);
+    s->bwd_host_ns = pr_sat_add_i64(s->bwd_host_ns, me.host_ns);
 }
 
 /* 0 on out-of-memory. */

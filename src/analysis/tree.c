@@ -34,6 +34,9 @@ struct builder {
     uint32_t *rt_head, *rt_tail; /* per node */
     uint32_t *nested;            /* kept host nodes in nesting order */
     size_t n_nested;
+    /* Children per node while nesting and collapsing move them; the
+     * slices are then laid out again in node order (relay_kids). */
+    uint32_t *n_kids;
     struct pr_error *err;
 };
 
@@ -412,7 +415,7 @@ last_kid_at(const struct pr_trace *t, const struct pr_tree *tr,
 {
     const struct pr_tree_node *nodes = tr->nodes;
     const uint32_t *kids = pr_tree_kids(tr, p);
-    size_t lo = 0, hi = p->n_kids;
+    size_t lo = 0, hi = pr_tree_n_kids(tr, p);
 
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -694,13 +697,14 @@ nest(struct builder *b, size_t root, struct span_key *keys, size_t n,
             continue;
         }
         node->parent = stack[depth - 1].idx;
-        nodes[node->parent].n_kids++;
+        b->n_kids[node->parent]++;
         b->nested[b->n_nested++] = keys[i].idx;
         stack[depth++] = keys[i];
     }
 }
 
-/* Children of every node as slices of one array, in nesting order. */
+/* Children of every node as slices of one array in node order, each in
+ * nesting order. */
 static enum pr_status
 lay_out_kids(struct builder *b)
 {
@@ -712,13 +716,14 @@ lay_out_kids(struct builder *b)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     for (i = 0; i < tr->n_nodes; i++) {
         tr->nodes[i].kid0 = (uint32_t)pos;
-        pos += tr->nodes[i].n_kids;
-        tr->nodes[i].n_kids = 0;
+        pos += b->n_kids[i];
+        b->n_kids[i] = 0;
     }
+    tr->n_kid_idx = pos;
     for (i = 0; i < b->n_nested; i++) {
-        struct pr_tree_node *p = &tr->nodes[tr->nodes[b->nested[i]].parent];
+        uint32_t p = tr->nodes[b->nested[i]].parent;
 
-        tr->kid_idx[p->kid0 + p->n_kids++] = b->nested[i];
+        tr->kid_idx[tr->nodes[p].kid0 + b->n_kids[p]++] = b->nested[i];
     }
     return PR_OK;
 }
@@ -737,7 +742,8 @@ nest_all(struct builder *b, const uint32_t *order, const size_t *first)
     keys = malloc(most * sizeof(*keys));
     stack = malloc((most + 1) * sizeof(*stack));
     b->nested = malloc((n_host ? n_host : 1) * sizeof(*b->nested));
-    if (keys == NULL || stack == NULL || b->nested == NULL)
+    b->n_kids = calloc(b->tree->n_nodes + 1, sizeof(*b->n_kids));
+    if (keys == NULL || stack == NULL || b->nested == NULL || b->n_kids == NULL)
         st = pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     for (k = 0; k < b->n_tids && st == PR_OK; k++) {
         size_t n = first[k + 1] - first[k];
@@ -764,7 +770,7 @@ nest_all(struct builder *b, const uint32_t *order, const size_t *first)
 static int
 is_dup_pair(const struct pr_tree_node *p, const struct pr_tree_node *k)
 {
-    return p->n_kids == 1 && p->type == PR_N_OP && k->type == PR_N_OP &&
+    return p->type == PR_N_OP && k->type == PR_N_OP &&
            p->kind == PR_KIND_HOST_OP && k->kind == PR_KIND_HOST_OP &&
            p->name == k->name;
 }
@@ -784,11 +790,11 @@ collapse_into(struct builder *b, size_t p)
     }
     b->rt_head[k] = b->rt_tail[k] = PR_TREE_NONE;
     nodes[p].kid0 = nodes[k].kid0;
-    nodes[p].n_kids = nodes[k].n_kids;
+    b->n_kids[p] = b->n_kids[k];
     nodes[k].kid0 = 0;
-    nodes[k].n_kids = 0;
+    b->n_kids[k] = 0;
     nodes[k].dropped = 1;
-    for (i = 0; i < nodes[p].n_kids; i++)
+    for (i = 0; i < b->n_kids[p]; i++)
         nodes[b->tree->kid_idx[nodes[p].kid0 + i]].parent = (uint32_t)p;
 }
 
@@ -804,17 +810,45 @@ collapse_all(struct builder *b, uint32_t *stack)
         while (depth > 0) {
             size_t p = stack[--depth];
 
-            while (tr->nodes[p].n_kids == 1 &&
+            while (b->n_kids[p] == 1 &&
                    is_dup_pair(&tr->nodes[p],
                                &tr->nodes[pr_tree_kids(tr, &tr->nodes[p])[0]]))
                 collapse_into(b, p);
-            for (i = tr->nodes[p].n_kids; i > 0; i--)
+            for (i = b->n_kids[p]; i > 0; i--)
                 stack[depth++] = pr_tree_kids(tr, &tr->nodes[p])[i - 1];
         }
     }
 }
 
-/* Runtimes of every node as slices of one array, in list order. */
+/* Collapsing gave some nodes the slice of a child: lay the children out
+ * in node order again, so that each slice ends where the next begins
+ * (pr_tree_n_kids). */
+static enum pr_status
+relay_kids(struct builder *b)
+{
+    struct pr_tree *tr = b->tree;
+    uint32_t *kids =
+        malloc((tr->n_kid_idx ? tr->n_kid_idx : 1) * sizeof(*kids));
+    size_t i, pos = 0;
+
+    if (kids == NULL)
+        return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    for (i = 0; i < tr->n_nodes; i++) {
+        memcpy(kids + pos, tr->kid_idx + tr->nodes[i].kid0,
+               b->n_kids[i] * sizeof(*kids));
+        tr->nodes[i].kid0 = (uint32_t)pos;
+        pos += b->n_kids[i];
+    }
+    free(tr->kid_idx);
+    tr->kid_idx = kids;
+    tr->n_kid_idx = pos;
+    free(b->n_kids);
+    b->n_kids = NULL;
+    return PR_OK;
+}
+
+/* Runtimes of every node as slices of one array in node order, each in
+ * list order. */
 static enum pr_status
 lay_out_rts(struct builder *b)
 {
@@ -826,12 +860,10 @@ lay_out_rts(struct builder *b)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     for (i = 0; i < tr->n_nodes; i++) {
         tr->nodes[i].rt0 = (uint32_t)pos;
-        tr->nodes[i].n_rts = 0;
-        for (r = b->rt_head[i]; r != PR_TREE_NONE; r = b->rt_next[r]) {
+        for (r = b->rt_head[i]; r != PR_TREE_NONE; r = b->rt_next[r])
             tr->rt_idx[pos++] = (uint32_t)r;
-            tr->nodes[i].n_rts++;
-        }
     }
+    tr->n_rt_idx = pos;
     return PR_OK;
 }
 
@@ -849,7 +881,7 @@ post_order(struct pr_tree *tr, uint32_t *stack, uint32_t *pos)
         while (depth > 0) {
             size_t n = stack[depth - 1];
 
-            if (pos[depth - 1] < tr->nodes[n].n_kids) {
+            if (pos[depth - 1] < pr_tree_n_kids(tr, &tr->nodes[n])) {
                 stack[depth] =
                     pr_tree_kids(tr, &tr->nodes[n])[pos[depth - 1]++];
                 pos[depth++] = 0;
@@ -885,52 +917,85 @@ fill_runtime(const struct pr_trace *t, struct pr_tree *tr, size_t rt,
     }
 }
 
-/* 5.2 fill_stats for node n; its children are already filled. */
+/* 5.2 fill_stats for node n; its children are already filled.  Self
+ * times are not stored (pr_tree_host_self, pr_tree_device_self). */
 static void
 fill_node(const struct pr_trace *t, struct pr_tree *tr, size_t n)
 {
     struct pr_tree_node *p = &tr->nodes[n];
-    int64_t kid_span = 0, rt_span = 0, rt_dev = 0, dev_kids = 0, tc_kids = 0;
-    int64_t tc_self = 0, total;
+    int64_t rt_dev = 0, dev_kids = 0, tc_kids = 0, tc_self = 0;
     int eligible_below = 0;
-    size_t i;
+    uint32_t i, n_rts = pr_tree_n_rts(tr, p), n_kids = pr_tree_n_kids(tr, p);
 
-    for (i = 0; i < p->n_rts; i++) {
+    for (i = 0; i < n_rts; i++) {
         const struct pr_tree_rt *r = &tr->rts[pr_tree_rts(tr, p)[i]];
 
         fill_runtime(t, tr, pr_tree_rts(tr, p)[i], n);
-        rt_span =
-            pr_sat_add_i64(rt_span, pr_sat_sub_i64(r->end_ns, r->start_ns));
         rt_dev = pr_sat_add_i64(rt_dev, r->device_ns);
         tc_self = pr_sat_add_i64(tc_self, r->tc_ns);
         eligible_below |= r->tc_ns > 0;
     }
-    p->device_self_ns = rt_dev;
-    for (i = 0; i < p->n_kids; i++) {
+    for (i = 0; i < n_kids; i++) {
         const struct pr_tree_node *k = &tr->nodes[pr_tree_kids(tr, p)[i]];
 
-        /* kids are never roots */
-        kid_span = pr_sat_add_i64(kid_span, pr_tree_host_total(t, k));
         dev_kids = pr_sat_add_i64(dev_kids, k->device_total_ns);
         tc_kids = pr_sat_add_i64(tc_kids, k->tc_total_ns);
         eligible_below |= k->tc_eligible;
-        /* A module's "self" also covers its direct operators. */
-        if (p->type == PR_N_MODULE && k->is_operator)
-            p->device_self_ns =
-                pr_sat_add_i64(p->device_self_ns, k->device_total_ns);
     }
     p->device_total_ns = pr_sat_add_i64(dev_kids, rt_dev);
     p->tc_total_ns = pr_sat_add_i64(tc_kids, tc_self);
     if (p->kind == PR_KIND_HOST_OP && p->type != PR_N_STEP && eligible_below)
         p->tc_eligible = 1;
-    if (p->type == PR_N_ROOT)
-        return; /* spans from INT64_MIN to INT64_MAX: no host time */
-    total = pr_tree_host_total(t, p);
-    p->host_self_ns = pr_sat_sub_i64(pr_sat_sub_i64(total, kid_span), rt_span);
+}
+
+int64_t
+pr_tree_host_self(const struct pr_trace *t, const struct pr_tree *tree,
+                  const struct pr_tree_node *n)
+{
+    int64_t kid_span = 0, rt_span = 0, self;
+    uint32_t i, n_rts = pr_tree_n_rts(tree, n),
+                n_kids = pr_tree_n_kids(tree, n);
+
+    if (n->type == PR_N_ROOT)
+        return 0; /* spans from INT64_MIN to INT64_MAX: no host time */
+    for (i = 0; i < n_rts; i++) {
+        const struct pr_tree_rt *r = &tree->rts[pr_tree_rts(tree, n)[i]];
+
+        rt_span =
+            pr_sat_add_i64(rt_span, pr_sat_sub_i64(r->end_ns, r->start_ns));
+    }
+    /* kids are never roots */
+    for (i = 0; i < n_kids; i++)
+        kid_span = pr_sat_add_i64(
+            kid_span,
+            pr_tree_host_total(t, &tree->nodes[pr_tree_kids(tree, n)[i]]));
+    self = pr_sat_sub_i64(pr_sat_sub_i64(pr_tree_host_total(t, n), kid_span),
+                          rt_span);
     /* Children and runtimes of one thread never overlap in a sound trace;
      * where they do, self time is none rather than negative. */
-    if (p->host_self_ns < 0)
-        p->host_self_ns = 0;
+    return self < 0 ? 0 : self;
+}
+
+int64_t
+pr_tree_device_self(const struct pr_tree *tree, const struct pr_tree_node *n)
+{
+    int64_t self = 0;
+    uint32_t i, n_rts = pr_tree_n_rts(tree, n),
+                n_kids = pr_tree_n_kids(tree, n);
+
+    for (i = 0; i < n_rts; i++)
+        self =
+            pr_sat_add_i64(self, tree->rts[pr_tree_rts(tree, n)[i]].device_ns);
+    if (n->type != PR_N_MODULE)
+        return self;
+    /* A module's "self" also covers its direct operators. */
+    for (i = 0; i < n_kids; i++) {
+        const struct pr_tree_node *k = &tree->nodes[pr_tree_kids(tree, n)[i]];
+
+        if (k->is_operator)
+            self = pr_sat_add_i64(self, k->device_total_ns);
+    }
+    return self;
 }
 
 static void
@@ -947,6 +1012,7 @@ builder_free(struct builder *b)
     free(b->rt_head);
     free(b->rt_tail);
     free(b->nested);
+    free(b->n_kids);
     pr_names_free(&b->names);
 }
 
@@ -968,8 +1034,10 @@ shape_trees(struct builder *b)
         st = pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     if (st == PR_OK) {
         collapse_all(b, stack);
-        st = lay_out_rts(b);
+        st = relay_kids(b);
     }
+    if (st == PR_OK)
+        st = lay_out_rts(b);
     if (st == PR_OK) {
         post_order(tr, stack, pos);
         for (i = 0; i < tr->n_post; i++)
