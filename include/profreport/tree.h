@@ -18,7 +18,7 @@
 #include "profreport/error.h"
 #include "profreport/trace.h"
 
-/* Indexes are 32-bit (pr_tree_build refuses traces with 2^32 - 1 events or
+/* Indexes are 32-bit (pr_tree_build refuses traces with 2^32 - 2 events or
  * more): nodes outnumber everything else, and halving their links halves
  * the tree.  PR_TREE_NONE compares equal to such an index widened to
  * size_t. */

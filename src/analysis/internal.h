@@ -32,6 +32,29 @@ size_t pr_idmap_get(const struct pr_idmap *m, int64_t key);
 PR_NODISCARD enum pr_status pr_idmap_put(struct pr_idmap *m, int64_t key,
                                          size_t val, struct pr_error *err);
 
+/* The same map with 32-bit values and no "used" array: 12 bytes a slot
+ * instead of 17, for maps with an entry per runtime or op, where the
+ * bytes add to an analysis peak (issue #17).  Values are below
+ * PR_IDMAP32_NONE, which marks empty slots and absent keys.  Zero-
+ * initialise, then use (or pr_idmap32_reserve first to size it once). */
+#define PR_IDMAP32_NONE UINT32_MAX
+struct pr_idmap32 {
+    int64_t *keys;  /* owned */
+    uint32_t *vals; /* owned; PR_IDMAP32_NONE = empty slot */
+    size_t n, cap;  /* cap is 0 or a power of two; n <= 3/4 cap */
+};
+
+void pr_idmap32_free(struct pr_idmap32 *m);
+/* Room for n entries without rehashing.  PR_E_NOMEM on failure. */
+PR_NODISCARD enum pr_status pr_idmap32_reserve(struct pr_idmap32 *m, size_t n,
+                                               struct pr_error *err);
+/* Value for key, or PR_IDMAP32_NONE. */
+uint32_t pr_idmap32_get(const struct pr_idmap32 *m, int64_t key);
+/* Insert or replace; val < PR_IDMAP32_NONE.  PR_E_NOMEM on allocation
+ * failure. */
+PR_NODISCARD enum pr_status pr_idmap32_put(struct pr_idmap32 *m, int64_t key,
+                                           uint32_t val, struct pr_error *err);
+
 /* Sticky cJSON builders (redis rio style): each does nothing once *ok is 0
  * and clears *ok when an allocation fails, so callers check once. */
 void pr_emit_num(cJSON *o, const char *key, double v, int *ok);

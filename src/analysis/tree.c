@@ -17,12 +17,16 @@
 struct builder {
     const struct pr_trace *t;
     struct pr_tree *tree;
-    struct pr_idmap rt_by_corr; /* correlation -> latest runtime */
-    struct pr_idmap pending;    /* correlation -> first waiting device */
-    struct pr_idmap rt_by_ext;  /* external id -> runtime list head */
-    struct pr_idmap tid_num;    /* tid string id -> thread number */
-    struct pr_names names;      /* name classes by string id */
-    uint32_t *tids;             /* thread number -> tid string id */
+    /* 32-bit maps sized once from the counting pass (reserve): with an
+     * entry per runtime they were the scan's peak (issue #17). */
+    struct pr_idmap32 rt_by_corr; /* correlation -> latest runtime */
+    struct pr_idmap32 pending;    /* correlation -> first waiting device;
+                                     TAKEN once its runtime came */
+    struct pr_idmap32 rt_by_ext;  /* external id -> runtime list head;
+                                     TAKEN once a node took the id */
+    struct pr_idmap tid_num;      /* tid string id -> thread number */
+    struct pr_names names;        /* name classes by string id */
+    uint32_t *tids;               /* thread number -> tid string id */
     size_t n_tids, cap_tids;
     uint32_t *node_tid; /* host node -> thread number */
     size_t cap_node_tid;
@@ -39,6 +43,10 @@ struct builder {
     uint32_t *n_kids;
     struct pr_error *err;
 };
+
+/* A map value that names no runtime or device (they are indexes below
+ * PR_TREE_NONE - 1: pr_tree_build refuses larger traces). */
+#define TAKEN (PR_IDMAP32_NONE - 1)
 
 struct span_key {
     int64_t start_ns, end_ns;
@@ -227,11 +235,13 @@ add_dev(struct builder *b, size_t i)
      * "None" ids together). */
     if (e->correlation == PR_NO_ID)
         return PR_OK;
-    d->rt = (uint32_t)pr_idmap_get(&b->rt_by_corr, e->correlation);
+    d->rt = pr_idmap32_get(&b->rt_by_corr, e->correlation);
     if (d->rt != PR_TREE_NONE)
         return PR_OK;
-    d->next = (uint32_t)pr_idmap_get(&b->pending, e->correlation);
-    return pr_idmap_put(&b->pending, e->correlation, idx, b->err);
+    d->next = pr_idmap32_get(&b->pending, e->correlation);
+    if (d->next == TAKEN) /* not reached: the runtime is in rt_by_corr */
+        d->next = PR_TREE_NONE;
+    return pr_idmap32_put(&b->pending, e->correlation, (uint32_t)idx, b->err);
 }
 
 /* 4.2: a runtime takes the devices waiting on its correlation id and is
@@ -242,7 +252,8 @@ add_rt(struct builder *b, size_t i)
     const struct pr_event *e = &b->t->events[i];
     struct pr_tree *tr = b->tree;
     struct pr_tree_rt *r;
-    size_t idx = tr->n_rts, d;
+    size_t idx = tr->n_rts;
+    uint32_t d;
 
     if (pr_grow((void **)&tr->rts, &tr->cap_rts, tr->n_rts + 1, sizeof(*r)) !=
             PR_OK ||
@@ -256,17 +267,25 @@ add_rt(struct builder *b, size_t i)
     r->start_ns = e->ts_ns;
     r->end_ns = pr_sat_add_i64(e->ts_ns, e->dur_ns);
     if (e->correlation != PR_NO_ID) {
-        d = pr_idmap_get(&b->pending, e->correlation);
-        for (; d != PR_NONE && d != PR_TREE_NONE; d = tr->devs[d].next)
-            tr->devs[d].rt = (uint32_t)idx;
-        if (pr_idmap_put(&b->pending, e->correlation, PR_NONE, b->err) ||
-            pr_idmap_put(&b->rt_by_corr, e->correlation, idx, b->err))
+        /* Only devices that came first wait: the map holds few entries
+         * in a sorted trace, and marks only those it hands over. */
+        d = pr_idmap32_get(&b->pending, e->correlation);
+        if (d != PR_TREE_NONE && d != TAKEN) {
+            for (; d != PR_TREE_NONE; d = tr->devs[d].next)
+                tr->devs[d].rt = (uint32_t)idx;
+            if (pr_idmap32_put(&b->pending, e->correlation, TAKEN, b->err))
+                return PR_E_NOMEM;
+        }
+        if (pr_idmap32_put(&b->rt_by_corr, e->correlation, (uint32_t)idx,
+                           b->err))
             return PR_E_NOMEM;
     }
     if (e->external_id == PR_NO_ID)
         return PR_OK;
-    b->ext_next[idx] = (uint32_t)pr_idmap_get(&b->rt_by_ext, e->external_id);
-    return pr_idmap_put(&b->rt_by_ext, e->external_id, idx, b->err);
+    b->ext_next[idx] = pr_idmap32_get(&b->rt_by_ext, e->external_id);
+    if (b->ext_next[idx] == TAKEN) /* not reached before attach_by_id */
+        b->ext_next[idx] = PR_TREE_NONE;
+    return pr_idmap32_put(&b->rt_by_ext, e->external_id, (uint32_t)idx, b->err);
 }
 
 /* Size the record arrays once from a counting pass: growing them by half
@@ -301,6 +320,9 @@ reserve(struct builder *b)
         pr_grow((void **)&b->node_tid, &b->cap_node_tid, n_host + 1,
                 sizeof(*b->node_tid)) != PR_OK)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    if (pr_idmap32_reserve(&b->rt_by_corr, n_rt, b->err) != PR_OK ||
+        pr_idmap32_reserve(&b->rt_by_ext, n_rt, b->err) != PR_OK)
+        return PR_E_NOMEM;
     return PR_OK;
 }
 
@@ -334,8 +356,8 @@ scan(struct builder *b)
     }
     /* The correlation maps have made every launch-to-device link: give
      * them back before nesting, the tree's largest moment. */
-    pr_idmap_free(&b->rt_by_corr);
-    pr_idmap_free(&b->pending);
+    pr_idmap32_free(&b->rt_by_corr);
+    pr_idmap32_free(&b->pending);
     return st;
 }
 
@@ -485,19 +507,20 @@ id_trusted(const struct builder *b, size_t node, size_t rt)
 static enum pr_status
 attach_by_id(struct builder *b, const uint32_t *order, size_t n_host)
 {
-    size_t i, r;
+    size_t i;
+    uint32_t r;
 
     for (i = 0; i < n_host; i++) {
         int64_t ext = node_ext(b, &b->tree->nodes[order[i]]);
 
         if (ext == PR_NO_ID)
             continue;
-        r = pr_idmap_get(&b->rt_by_ext, ext);
-        if (r == PR_NONE)
+        r = pr_idmap32_get(&b->rt_by_ext, ext);
+        if (r == PR_TREE_NONE || r == TAKEN)
             continue;
-        if (pr_idmap_put(&b->rt_by_ext, ext, PR_NONE, b->err) != PR_OK)
+        if (pr_idmap32_put(&b->rt_by_ext, ext, TAKEN, b->err) != PR_OK)
             return PR_E_NOMEM;
-        for (; r != PR_NONE && r != PR_TREE_NONE; r = b->ext_next[r]) {
+        for (; r != PR_TREE_NONE; r = b->ext_next[r]) {
             if (id_trusted(b, order[i], r)) {
                 give_rt(b, order[i], r);
                 b->tree->n_rt_by_id++;
@@ -1001,9 +1024,9 @@ pr_tree_device_self(const struct pr_tree *tree, const struct pr_tree_node *n)
 static void
 builder_free(struct builder *b)
 {
-    pr_idmap_free(&b->rt_by_corr);
-    pr_idmap_free(&b->pending);
-    pr_idmap_free(&b->rt_by_ext);
+    pr_idmap32_free(&b->rt_by_corr);
+    pr_idmap32_free(&b->pending);
+    pr_idmap32_free(&b->rt_by_ext);
     pr_idmap_free(&b->tid_num);
     free(b->tids);
     free(b->node_tid);
@@ -1051,7 +1074,7 @@ shape_trees(struct builder *b)
 static void
 release_id_links(struct builder *b)
 {
-    pr_idmap_free(&b->rt_by_ext);
+    pr_idmap32_free(&b->rt_by_ext);
     free(b->ext_next);
     b->ext_next = NULL;
     b->cap_ext_next = 0;
@@ -1113,10 +1136,10 @@ pr_tree_build(const struct pr_trace *t, struct pr_tree *tree,
 
     memset(tree, 0, sizeof(*tree));
     memset(&b, 0, sizeof(b));
-    if (t->n_events >= PR_TREE_NONE)
+    if (t->n_events >= TAKEN)
         return pr_error_set(err, PR_E_LIMIT,
                             "%zu events: the op tree holds at most %lu",
-                            t->n_events, (unsigned long)PR_TREE_NONE - 1);
+                            t->n_events, (unsigned long)TAKEN - 1);
     b.t = t;
     b.tree = tree;
     b.err = err;
