@@ -670,60 +670,85 @@ cmp_span(const void *a, const void *b)
     return x->idx < y->idx ? -1 : (x->idx > y->idx);
 }
 
-/* Sort keys by cmp_span.  A thread's nodes come in event order, which is
- * start order, so only runs of equal starts are out of place: sorting each
- * run alone gives the same order as sorting all, without the copy of the
- * whole array that qsort's merge sort makes.  Keys out of start order
- * (not expected) are sorted all at once. */
+/* Nest the node of key k under the stack top (5.1.4).  A node that starts
+ * inside the stack top but ends after it overlaps partially and is
+ * dropped.  Kept nodes are listed in b->nested in this order, which is
+ * each parent's child order (lay_out_kids). */
 static void
-sort_spans(struct span_key *keys, size_t n)
+nest_one(struct builder *b, const struct span_key *k, struct span_key *stack,
+         size_t *depth)
 {
-    size_t i, run = 0;
+    struct pr_tree_node *node = &b->tree->nodes[k->idx];
 
-    for (i = 1; i < n; i++) {
-        if (keys[i].start_ns < keys[i - 1].start_ns) {
-            qsort(keys, n, sizeof(*keys), cmp_span);
-            return;
-        }
+    while (k->start_ns >= stack[*depth - 1].end_ns)
+        (*depth)--; /* the root ends at INT64_MAX, so depth stays >= 1 */
+    if (k->end_ns > stack[*depth - 1].end_ns) {
+        node->dropped = 1;
+        return;
     }
-    for (i = 1; i <= n; i++) {
-        if (i < n && keys[i].start_ns == keys[run].start_ns)
-            continue;
-        if (i - run > 1)
-            qsort(keys + run, i - run, sizeof(*keys), cmp_span);
-        run = i;
-    }
+    node->parent = stack[*depth - 1].idx;
+    b->n_kids[node->parent]++;
+    b->nested[b->n_nested++] = k->idx;
+    stack[(*depth)++] = *k;
 }
 
-/* 5.1.4: nest one thread's nodes with a stack.  A node that starts inside
- * the stack top but ends after it overlaps partially and is dropped.  Kept
- * nodes are listed in b->nested in this order, which is each parent's
- * child order (lay_out_kids). */
 static void
-nest(struct builder *b, size_t root, struct span_key *keys, size_t n,
-     struct span_key *stack)
+key_of(const struct builder *b, uint32_t idx, struct span_key *k)
 {
-    struct pr_tree_node *nodes = b->tree->nodes;
-    size_t i, depth = 1;
+    const struct pr_tree_node *node = &b->tree->nodes[idx];
 
-    sort_spans(keys, n);
+    k->start_ns = pr_tree_start(b->t, node);
+    k->end_ns = pr_tree_end(b->t, node);
+    k->idx = idx;
+}
+
+static int64_t
+start_of(const struct builder *b, uint32_t idx)
+{
+    return pr_tree_start(b->t, &b->tree->nodes[idx]);
+}
+
+/* End of the run of equal starts that begins at ids[i]. */
+static size_t
+run_end(const struct builder *b, const uint32_t *ids, size_t n, size_t i)
+{
+    size_t j = i + 1;
+
+    while (j < n && start_of(b, ids[j]) == start_of(b, ids[i]))
+        j++;
+    return j;
+}
+
+/* Nest the nodes ids[0..n) of the thread of `root` in cmp_span order.
+ * They come in event order, which is start order, so only runs of equal
+ * starts are out of place: sorting each run alone in keys (room for
+ * *room) gives the same order as sorting all of them, without a key per
+ * node of the thread (24 bytes each, the tree's peak, issue #17).  Nodes
+ * out of start order (not expected) are sorted all at once. */
+static enum pr_status
+nest_thread(struct builder *b, size_t root, const uint32_t *ids, size_t n,
+            struct span_key **keys, size_t *room, struct span_key *stack)
+{
+    size_t i, j, r, depth = 1;
+    int sorted = 1;
+
+    for (i = 1; i < n && sorted; i++)
+        sorted = start_of(b, ids[i]) >= start_of(b, ids[i - 1]);
     stack[0].start_ns = INT64_MIN;
     stack[0].end_ns = INT64_MAX;
     stack[0].idx = (uint32_t)root;
-    for (i = 0; i < n; i++) {
-        struct pr_tree_node *node = &nodes[keys[i].idx];
-
-        while (keys[i].start_ns >= stack[depth - 1].end_ns)
-            depth--; /* the root ends at INT64_MAX, so depth stays >= 1 */
-        if (keys[i].end_ns > stack[depth - 1].end_ns) {
-            node->dropped = 1;
-            continue;
-        }
-        node->parent = stack[depth - 1].idx;
-        b->n_kids[node->parent]++;
-        b->nested[b->n_nested++] = keys[i].idx;
-        stack[depth++] = keys[i];
+    for (i = 0; i < n; i = j) {
+        j = sorted ? run_end(b, ids, n, i) : n;
+        if (pr_grow((void **)keys, room, j - i, sizeof(**keys)) != PR_OK)
+            return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+        for (r = i; r < j; r++)
+            key_of(b, ids[r], &(*keys)[r - i]);
+        if (j - i > 1)
+            qsort(*keys, j - i, sizeof(**keys), cmp_span);
+        for (r = 0; r < j - i; r++)
+            nest_one(b, &(*keys)[r], stack, &depth);
     }
+    return PR_OK;
 }
 
 /* Children of every node as slices of one array in node order, each in
@@ -754,33 +779,23 @@ lay_out_kids(struct builder *b)
 static enum pr_status
 nest_all(struct builder *b, const uint32_t *order, const size_t *first)
 {
-    size_t n_host = first[b->n_tids], most = 1, k, i;
-    struct span_key *keys, *stack;
+    size_t n_host = first[b->n_tids], most = 1, room = 0, k;
+    struct span_key *keys = NULL, *stack;
     enum pr_status st = PR_OK;
 
-    /* one thread at a time: room for the largest thread, not for all */
+    /* one thread at a time: a stack as deep as the largest thread (only
+     * its used depth is touched), keys for one run of equal starts */
     for (k = 0; k < b->n_tids; k++)
         if (first[k + 1] - first[k] > most)
             most = first[k + 1] - first[k];
-    keys = malloc(most * sizeof(*keys));
     stack = malloc((most + 1) * sizeof(*stack));
     b->nested = malloc((n_host ? n_host : 1) * sizeof(*b->nested));
     b->n_kids = calloc(b->tree->n_nodes + 1, sizeof(*b->n_kids));
-    if (keys == NULL || stack == NULL || b->nested == NULL || b->n_kids == NULL)
+    if (stack == NULL || b->nested == NULL || b->n_kids == NULL)
         st = pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
-    for (k = 0; k < b->n_tids && st == PR_OK; k++) {
-        size_t n = first[k + 1] - first[k];
-
-        for (i = 0; i < n; i++) {
-            const struct pr_tree_node *node =
-                &b->tree->nodes[order[first[k] + i]];
-
-            keys[i].start_ns = pr_tree_start(b->t, node);
-            keys[i].end_ns = pr_tree_end(b->t, node);
-            keys[i].idx = order[first[k] + i];
-        }
-        nest(b, b->tree->roots[k], keys, n, stack);
-    }
+    for (k = 0; k < b->n_tids && st == PR_OK; k++)
+        st = nest_thread(b, b->tree->roots[k], order + first[k],
+                         first[k + 1] - first[k], &keys, &room, stack);
     free(keys);
     free(stack);
     if (st == PR_OK)
