@@ -66,4 +66,14 @@ int64_t pr_ranges_sum(const struct pr_ranges *r);
 int64_t pr_ranges_overlap(const struct pr_ranges *r, int64_t start_ns,
                           int64_t end_ns);
 
+/* Split [start_ns, end_ns) by priority: out[c] (c < n) is the time that
+ * lists[c] covers and no list before it does, out[n] the time none covers;
+ * they add up to the span.  Each list merged; n at most
+ * PR_RANGES_SPLIT_MAX (else all zero).  One walk over the pieces inside
+ * the span, nothing allocated: the 7.1 breakdown of a step without
+ * building the remaining-time lists.  Cannot fail. */
+#define PR_RANGES_SPLIT_MAX 16
+void pr_ranges_split(const struct pr_ranges *const *lists, size_t n,
+                     int64_t start_ns, int64_t end_ns, int64_t *out);
+
 #endif

@@ -35,15 +35,23 @@ struct pr_step {
     int64_t start_ns, end_ns; /* after 6.3 */
     size_t n_matched;         /* device events launched inside (6.3) */
     int64_t breakdown_ns[PR_CAT_COUNT]; /* sums to end_ns - start_ns */
+    /* 13.2 over the same role ranges: computation (kernel time, or host
+     * operator time in a run without kernels: pr_steps.comp_kernels),
+     * the Communication role, and the time both cover. */
+    int64_t comp_ns, comm_ns, both_ns;
 };
 
 struct pr_steps {
     struct pr_step *v; /* owned, n kept steps in time order */
     size_t n, cap;
-    struct pr_ranges roles[PR_CAT_OTHER];   /* owned, merged 6.1 ranges */
     int64_t global_start_ns, global_end_ns; /* 6.1 */
     int has_step_events; /* the trace has ProfilerStep events */
     int gpu_used;        /* some device event matched a step */
+    /* The 6.1 role ranges (a range per gap between events, 16 MiB at
+     * 1 GB) are not kept past pr_steps_compute: the breakdown and the
+     * 13.2 split per step are all that later passes read of them. */
+    int comp_kernels; /* computation is kernel time: the run has kernels */
+    int has_comm;     /* some event has the Communication role */
 };
 
 /* Fill *s (zero-initialised by the call) from trace t and its op tree.

@@ -542,24 +542,20 @@ emit_ops(const struct pr_trace *t, struct op *ops, size_t n, cJSON *c, int *ok)
         emit_op(t, &ops[i], pr_emit_obj(arr, NULL, ok), ok);
 }
 
-/* 13.2 per step over the role ranges of steps.c: computation is kernel
- * time (host operator time when the run has no kernel at all), and
+/* 13.2 per step, as steps.c split it over its role ranges: computation is
+ * kernel time (host operator time when the run has no kernel at all), and
  * communication is the Communication role, the same ranges the breakdown
  * splits. */
 static void
-emit_steps(const struct pr_steps *steps, const struct pr_ranges *comp,
-           const struct pr_ranges *both, cJSON *c, int *ok)
+emit_steps(const struct pr_steps *steps, cJSON *c, int *ok)
 {
-    const struct pr_ranges *comm = &steps->roles[PR_CAT_COMM];
     cJSON *arr = pr_emit_arr(c, "per_step", ok);
     int64_t sum[4] = {0, 0, 0, 0};
     size_t i;
 
     for (i = 0; i < steps->n && *ok; i++) {
         const struct pr_step *s = &steps->v[i];
-        int64_t cp = pr_ranges_overlap(comp, s->start_ns, s->end_ns);
-        int64_t cm = pr_ranges_overlap(comm, s->start_ns, s->end_ns);
-        int64_t bo = pr_ranges_overlap(both, s->start_ns, s->end_ns);
+        int64_t cp = s->comp_ns, cm = s->comm_ns, bo = s->both_ns;
         int64_t other = pr_sat_sub_i64(
             pr_sat_sub_i64(
                 pr_sat_add_i64(pr_sat_sub_i64(s->end_ns, s->start_ns), bo), cp),
@@ -616,27 +612,15 @@ static enum pr_status
 emit_comm(struct collect *c, const struct pr_steps *steps, cJSON *run,
           struct pr_error *err)
 {
-    const struct pr_ranges *comp = steps->roles[PR_CAT_KERNEL].n > 0
-                                       ? &steps->roles[PR_CAT_KERNEL]
-                                       : &steps->roles[PR_CAT_CPU_EXEC];
-    struct pr_ranges both = {0};
-    cJSON *o;
-    int ok;
-    enum pr_status st =
-        pr_ranges_intersect(comp, &steps->roles[PR_CAT_COMM], &both, err);
+    cJSON *o = cJSON_AddObjectToObject(run, "communication");
+    int ok = o != NULL;
 
-    if (st != PR_OK)
-        return st;
-    o = cJSON_AddObjectToObject(run, "communication");
-    ok = o != NULL;
     pr_emit_str(o, "computation_basis",
-                steps->roles[PR_CAT_KERNEL].n > 0 ? "kernels" : "host_ops",
-                &ok);
-    emit_steps(steps, comp, &both, o, &ok);
+                steps->comp_kernels ? "kernels" : "host_ops", &ok);
+    emit_steps(steps, o, &ok);
     emit_note(c, o, &ok);
     emit_ops(c->t, c->ops, c->n_ops, o, &ok);
     pr_comm_links_emit(c->t, o, &ok);
-    pr_ranges_free(&both);
     return ok ? PR_OK
               : pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");
 }
@@ -652,8 +636,7 @@ pr_comm_fill(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
         return pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");
     c->t = t;
     st = collect_calls(c, err);
-    if (st == PR_OK &&
-        (steps->roles[PR_CAT_COMM].n > 0 || c->n_ops > 0 || t->n_links > 0))
+    if (st == PR_OK && (steps->has_comm || c->n_ops > 0 || t->n_links > 0))
         st = emit_comm(c, steps, run, err);
     else if (st == PR_OK && cJSON_AddNullToObject(run, "communication") == NULL)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");

@@ -82,7 +82,12 @@ pr_ranges_merge(struct pr_ranges *r)
 
     if (r->n < 2)
         return;
-    qsort(r->v, r->n, sizeof(*r->v), cmp_range);
+    /* Lists pushed in start order need no sort, nor qsort's copy of them
+     * (a whole role list at once in steps.c). */
+    for (i = 1; i < r->n && cmp_range(&r->v[i - 1], &r->v[i]) <= 0; i++)
+        ;
+    if (i < r->n)
+        qsort(r->v, r->n, sizeof(*r->v), cmp_range);
     for (i = 1; i < r->n; i++) {
         struct pr_range cur = r->v[i];
 
@@ -196,4 +201,52 @@ pr_ranges_overlap(const struct pr_ranges *r, int64_t start_ns, int64_t end_ns)
             sum = pr_sat_add_i64(sum, pr_sat_sub_i64(e, s));
     }
     return sum;
+}
+
+/* The first of the lists' next boundaries after t, at most end_ns; at[c]
+ * is each list's first range ending after t. */
+static int64_t
+next_boundary(const struct pr_ranges *const *lists, size_t n, size_t *at,
+              int64_t t, int64_t end_ns, size_t *top)
+{
+    int64_t next = end_ns;
+    size_t c;
+
+    *top = n;
+    for (c = 0; c < n; c++) {
+        const struct pr_ranges *r = lists[c];
+        int64_t b;
+
+        while (at[c] < r->n && r->v[at[c]].end_ns <= t)
+            at[c]++;
+        if (at[c] == r->n)
+            continue;
+        b = r->v[at[c]].start_ns <= t ? r->v[at[c]].end_ns
+                                      : r->v[at[c]].start_ns;
+        if (r->v[at[c]].start_ns <= t && *top == n)
+            *top = c;
+        if (b < next)
+            next = b;
+    }
+    return next;
+}
+
+void
+pr_ranges_split(const struct pr_ranges *const *lists, size_t n,
+                int64_t start_ns, int64_t end_ns, int64_t *out)
+{
+    size_t at[PR_RANGES_SPLIT_MAX], c, top;
+    int64_t t = start_ns, next;
+
+    for (c = 0; c <= n; c++)
+        out[c] = 0;
+    if (n > PR_RANGES_SPLIT_MAX)
+        return;
+    for (c = 0; c < n; c++)
+        at[c] = first_ending_after(lists[c], start_ns);
+    while (t < end_ns) {
+        next = next_boundary(lists, n, at, t, end_ns, &top);
+        out[top] = pr_sat_add_i64(out[top], pr_sat_sub_i64(next, t));
+        t = next;
+    }
 }

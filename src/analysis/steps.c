@@ -33,11 +33,7 @@ pr_steps_cat_key(enum pr_cat c)
 void
 pr_steps_free(struct pr_steps *s)
 {
-    size_t i;
-
     free(s->v);
-    for (i = 0; i < PR_CAT_OTHER; i++)
-        pr_ranges_free(&s->roles[i]);
     memset(s, 0, sizeof(*s));
 }
 
@@ -152,8 +148,8 @@ note_extent(struct pr_names *nc, const struct pr_event *e, struct extent *x)
 }
 
 static enum pr_status
-scan_roles(const struct pr_trace *t, struct pr_steps *s, struct extent *x,
-           struct pr_error *err)
+scan_roles(const struct pr_trace *t, struct pr_steps *s,
+           struct pr_ranges *roles, struct extent *x, struct pr_error *err)
 {
     struct pr_idmap comm = {0};
     struct pr_names nc;
@@ -171,13 +167,13 @@ scan_roles(const struct pr_trace *t, struct pr_steps *s, struct extent *x,
         else if (role >= 0)
             /* events come in start order: the lists stay merged rather
              * than holding a range per event until pr_ranges_merge() */
-            st = pr_ranges_push_merging(&s->roles[role], e->ts_ns,
+            st = pr_ranges_push_merging(&roles[role], e->ts_ns,
                                         e->ts_ns + e->dur_ns, err);
     }
     pr_idmap_free(&comm);
     pr_names_free(&nc);
     for (i = 0; i < PR_CAT_OTHER; i++)
-        pr_ranges_merge(&s->roles[i]);
+        pr_ranges_merge(&roles[i]);
     return st;
 }
 
@@ -313,36 +309,46 @@ device_aware(const struct pr_trace *t, const struct pr_tree *tree,
 /* 7.1: walk the roles in priority order; each takes what it covers of the
  * step time still free.  Unlike the plugin, a role that finds no time left
  * gets nothing (the plugin restarts from the whole steps; see
- * docs/differences.md), so the categories always add up to the step. */
-static enum pr_status
-breakdown(struct pr_steps *s, struct pr_error *err)
+ * docs/differences.md), so the categories always add up to the step.
+ * The time still free is not built as lists (three of them, as long as
+ * the role lists, were the step pass's peak, issue #17): a step's share
+ * of role c is the time c covers in it and no role before c does. */
+static void
+breakdown(struct pr_steps *s, const struct pr_ranges *roles)
 {
-    struct pr_ranges slots = {0}, cost = {0}, rest = {0}, tmp;
-    enum pr_status st = PR_OK;
+    const struct pr_ranges *lists[PR_CAT_OTHER];
     size_t c, k;
 
-    for (k = 0; k < s->n && st == PR_OK; k++)
-        st = pr_ranges_push(&slots, s->v[k].start_ns, s->v[k].end_ns, err);
-    pr_ranges_merge(&slots);
-    for (c = 0; c <= PR_CAT_OTHER && st == PR_OK; c++) {
-        if (c < PR_CAT_OTHER)
-            st = pr_ranges_intersect(&slots, &s->roles[c], &cost, err);
-        else
-            st = pr_ranges_intersect(&slots, &slots, &cost, err);
-        if (st != PR_OK)
-            break;
-        for (k = 0; k < s->n; k++)
-            s->v[k].breakdown_ns[c] =
-                pr_ranges_overlap(&cost, s->v[k].start_ns, s->v[k].end_ns);
-        st = pr_ranges_subtract(&slots, &cost, &rest, err);
-        tmp = slots;
-        slots = rest;
-        rest = tmp;
+    for (c = 0; c < PR_CAT_OTHER; c++)
+        lists[c] = &roles[c];
+    for (k = 0; k < s->n; k++)
+        pr_ranges_split(lists, PR_CAT_OTHER, s->v[k].start_ns, s->v[k].end_ns,
+                        s->v[k].breakdown_ns);
+}
+
+/* 13.2 per step: computation is kernel time (host operator time when the
+ * run has no kernel at all), communication is the Communication role, the
+ * same ranges the breakdown splits. */
+static void
+split_comm(struct pr_steps *s, const struct pr_ranges *roles)
+{
+    const struct pr_ranges *lists[2];
+    int64_t out[3];
+    size_t k;
+
+    s->comp_kernels = roles[PR_CAT_KERNEL].n > 0;
+    s->has_comm = roles[PR_CAT_COMM].n > 0;
+    lists[0] = &roles[s->comp_kernels ? PR_CAT_KERNEL : PR_CAT_CPU_EXEC];
+    lists[1] = &roles[PR_CAT_COMM];
+    for (k = 0; k < s->n; k++) {
+        struct pr_step *v = &s->v[k];
+
+        v->comp_ns = pr_ranges_overlap(lists[0], v->start_ns, v->end_ns);
+        v->comm_ns = pr_ranges_overlap(lists[1], v->start_ns, v->end_ns);
+        /* out[1]: communication outside computation */
+        pr_ranges_split(lists, 2, v->start_ns, v->end_ns, out);
+        v->both_ns = v->comm_ns - out[1];
     }
-    pr_ranges_free(&slots);
-    pr_ranges_free(&cost);
-    pr_ranges_free(&rest);
-    return st;
 }
 
 /* 6.2: without ProfilerStep events the host extent is one step.  With no
@@ -362,18 +368,25 @@ enum pr_status
 pr_steps_compute(const struct pr_trace *t, const struct pr_tree *tree,
                  struct pr_steps *s, struct pr_error *err)
 {
+    struct pr_ranges roles[PR_CAT_OTHER];
     struct extent x;
     enum pr_status st;
+    size_t c;
 
     memset(s, 0, sizeof(*s));
+    memset(roles, 0, sizeof(roles));
     memset(&x, 0, sizeof(x));
-    st = scan_roles(t, s, &x, err);
+    st = scan_roles(t, s, roles, &x, err);
     if (st == PR_OK && s->n == 0)
         st = fallback_step(s, &x, err);
     if (st == PR_OK)
         st = device_aware(t, tree, s, err);
-    if (st == PR_OK)
-        st = breakdown(s, err);
+    if (st == PR_OK) {
+        breakdown(s, roles);
+        split_comm(s, roles);
+    }
+    for (c = 0; c < PR_CAT_OTHER; c++)
+        pr_ranges_free(&roles[c]);
     if (st != PR_OK) {
         pr_steps_free(s);
         return st;

@@ -136,13 +136,96 @@ test_overlap(void **state)
     pr_ranges_free(&a);
 }
 
+/* The priority split by hand: over [0,20) list 0 = [2,6) [10,12), list 1
+ * = [4,8) [11,15), list 2 = [0,3) [7,7) [14,18).  0 takes 4+2 = 6; 1 takes
+ * [6,8) and [12,15) = 5; 2 takes [0,2) and [15,18) = 5; none covers
+ * [8,10) and [18,20) = 4.  A span with end <= start is all zero. */
+static void
+test_split(void **state)
+{
+    struct pr_ranges r[3] = {{0}, {0}, {0}};
+    const struct pr_ranges *lists[3] = {&r[0], &r[1], &r[2]};
+    const int64_t a[] = {2, 6, 10, 12}, b[] = {4, 8, 11, 15},
+                  c[] = {0, 3, 7, 7, 14, 18};
+    int64_t out[4];
+    size_t i;
+
+    (void)state;
+    push_all(&r[0], a, 4);
+    push_all(&r[1], b, 4);
+    push_all(&r[2], c, 6);
+    pr_ranges_split(lists, 3, 0, 20, out);
+    assert_int_equal(out[0], 6);
+    assert_int_equal(out[1], 5);
+    assert_int_equal(out[2], 5);
+    assert_int_equal(out[3], 4);
+    pr_ranges_split(lists, 3, 5, 13, out); /* [5,6) [10,12); [6,8) [12,13) */
+    assert_int_equal(out[0], 3);
+    assert_int_equal(out[1], 3);
+    assert_int_equal(out[2], 0);
+    assert_int_equal(out[3], 2);
+    pr_ranges_split(lists, 3, 9, 9, out);
+    for (i = 0; i < 4; i++)
+        assert_int_equal(out[i], 0);
+    for (i = 0; i < 3; i++)
+        pr_ranges_free(&r[i]);
+}
+
+/* The split equals the 7.1 walk it replaced: intersect the time still free
+ * with each list, subtract, go on; pseudo-random merged lists. */
+static void
+test_split_matches_walk(void **state)
+{
+    struct pr_ranges r[4] = {{0}, {0}, {0}, {0}}, slots = {0}, cost = {0},
+                     rest = {0}, tmp;
+    const struct pr_ranges *lists[4] = {&r[0], &r[1], &r[2], &r[3]};
+    uint64_t x = 12345;
+    int64_t out[5], walk;
+    size_t i, c;
+
+    (void)state;
+    for (c = 0; c < 4; c++) {
+        for (i = 0; i < 200; i++) {
+            int64_t s, len;
+
+            x = x * 6364136223846793005u + 1442695040888963407u;
+            s = (int64_t)((x >> 33) % 10000);
+            len = (int64_t)((x >> 17) % 97);
+            assert_int_equal(pr_ranges_push(&r[c], s, s + len, NULL), PR_OK);
+        }
+        pr_ranges_merge(&r[c]);
+    }
+    assert_int_equal(pr_ranges_push(&slots, 1234, 8765, NULL), PR_OK);
+    pr_ranges_split(lists, 4, 1234, 8765, out);
+    for (c = 0; c <= 4; c++) {
+        assert_int_equal(
+            pr_ranges_intersect(&slots, c < 4 ? &r[c] : &slots, &cost, NULL),
+            PR_OK);
+        walk = pr_ranges_overlap(&cost, 1234, 8765);
+        assert_int_equal(out[c], walk);
+        assert_int_equal(pr_ranges_subtract(&slots, &cost, &rest, NULL), PR_OK);
+        tmp = slots;
+        slots = rest;
+        rest = tmp;
+    }
+    for (c = 0; c < 4; c++)
+        pr_ranges_free(&r[c]);
+    pr_ranges_free(&slots);
+    pr_ranges_free(&cost);
+    pr_ranges_free(&rest);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_merge),     cmocka_unit_test(test_push_merging),
-        cmocka_unit_test(test_intersect), cmocka_unit_test(test_subtract),
+        cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_push_merging),
+        cmocka_unit_test(test_intersect),
+        cmocka_unit_test(test_subtract),
         cmocka_unit_test(test_overlap),
+        cmocka_unit_test(test_split),
+        cmocka_unit_test(test_split_matches_walk),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
