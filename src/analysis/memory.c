@@ -40,10 +40,13 @@ struct mdev {
     int64_t running, running_peak; /* Σ Bytes since the first record */
     int64_t running_peak_ts_ns;
     size_t peak_rec, running_peak_rec; /* memory record ordinal of each */
+    /* The curve, downsampled as its points come (struct sampler): a
+     * point per record was 24 bytes each, the pass's largest array. */
     double *t_us, *alloc, *reserved;
     size_t n_pts, cap_pts;
-    size_t unattributed;    /* allocations outside any operator */
-    size_t unmatched_frees; /* releases of an address never allocated */
+    size_t n_recs, n_totals; /* records; those with Total Allocated */
+    size_t unattributed;     /* allocations outside any operator */
+    size_t unmatched_frees;  /* releases of an address never allocated */
     size_t n_alloc, n_free;
 };
 
@@ -53,13 +56,12 @@ struct mem {
     struct pr_error *err;
     struct mdev dev[MAX_DEVICES];
     size_t n_dev;
-    size_t unknown_device; /* records of device type other than CPU/CUDA */
-    int64_t start_ns;      /* profiler_start_ts (2.5) */
-    int has_totals;        /* some record carries Total Allocated */
-    size_t *rec_node;      /* per memory record: op node or PR_NONE */
-    int *rec_dev;          /* per memory record: device or -1 */
-    uint32_t *next_kid;    /* cursor per node (12.2) */
-    unsigned char *visited;
+    size_t unknown_device;  /* records of device type other than CPU/CUDA */
+    int64_t start_ns;       /* profiler_start_ts (2.5) */
+    int has_totals;         /* some record carries Total Allocated */
+    uint32_t *rec_node;     /* per memory record: op node or PR_TREE_NONE */
+    signed char *rec_dev;   /* per memory record: device or -1 */
+    unsigned char *visited; /* a bit per node the 12.2 walk went through */
     /* The operators table as it fills: one row per operator name and
      * device, found by name * MAX_DEVICES + device.  Records add to rows
      * directly: per node and device records took 64 bytes for most op
@@ -140,18 +142,46 @@ node_bounds(const struct mem *m, size_t i, int64_t *s, int64_t *e)
         m->t, &tr->nodes[pr_tree_kids(tr, n)[pr_tree_n_kids(tr, n) - 1]]);
 }
 
-/* Descend from node c to the deepest child containing ts (12.2). */
-static size_t
-descend(struct mem *m, size_t c, int64_t ts)
+/* Where a thread's 12.2 walk stands: the nodes from its root down to the
+ * deepest one the last record fell in, each with the next child to try.
+ * Records come in time order, so a node the walk has left is never
+ * entered again: only the nodes on the path need a cursor, not every
+ * node of the tree. */
+struct frame {
+    uint32_t node, kid;
+};
+
+struct path {
+    struct frame *v; /* owned */
+    size_t n, cap;
+};
+
+static void
+visit(struct mem *m, size_t node)
+{
+    m->visited[node >> 3] |= (unsigned char)(1u << (node & 7));
+}
+
+static int
+was_visited(const struct mem *m, size_t node)
+{
+    return (m->visited[node >> 3] >> (node & 7)) & 1;
+}
+
+/* Descend from the path's last node to the deepest child containing ts
+ * (12.2).  PR_E_NOMEM when the path cannot grow. */
+static enum pr_status
+descend(struct mem *m, struct path *p, int64_t ts, size_t *deepest)
 {
     const struct pr_tree *tr = m->tree;
 
     for (;;) {
-        const struct pr_tree_node *n = &tr->nodes[c];
-        size_t k = m->next_kid[c];
+        struct frame *f = &p->v[p->n - 1];
+        const struct pr_tree_node *n = &tr->nodes[f->node];
+        uint32_t k = f->kid, n_kids = pr_tree_n_kids(tr, n);
         size_t found = PR_NONE;
 
-        while (k < pr_tree_n_kids(tr, n)) {
+        while (k < n_kids) {
             const struct pr_tree_node *ch = &tr->nodes[pr_tree_kids(tr, n)[k]];
             if (pr_tree_start(m->t, ch) > ts)
                 break;
@@ -162,38 +192,40 @@ descend(struct mem *m, size_t c, int64_t ts)
             found = pr_tree_kids(tr, n)[k];
             break;
         }
-        m->next_kid[c] = (uint32_t)k;
-        if (found == PR_NONE)
-            return c;
-        m->visited[found] = 1;
-        c = found;
+        f->kid = k;
+        if (found == PR_NONE) {
+            *deepest = f->node;
+            return PR_OK;
+        }
+        visit(m, found);
+        if (pr_grow((void **)&p->v, &p->cap, p->n + 1, sizeof(*p->v)) != PR_OK)
+            return pr_error_set(m->err, PR_E_NOMEM, "out of memory (memory)");
+        p->v[p->n].node = (uint32_t)found;
+        p->v[p->n++].kid = 0;
     }
 }
 
-/* Walk the cursor of one thread to ts; returns the deepest node or
- * PR_NONE (staled). *cursor is updated. */
-static size_t
-locate(struct mem *m, size_t *cursor, int64_t ts)
+/* Walk the path of one thread to ts: *node is the deepest node holding it
+ * or PR_NONE (staled).  The path is emptied once ts is past the thread's
+ * last node. */
+static enum pr_status
+locate(struct mem *m, struct path *p, int64_t ts, size_t *node)
 {
-    const struct pr_tree *tr = m->tree;
-    size_t c = *cursor;
     int64_t s, e;
 
-    for (;;) {
-        if (c == PR_NONE)
-            break;
+    *node = PR_NONE;
+    while (p->n > 0) {
+        size_t c = p->v[p->n - 1].node;
+
         node_bounds(m, c, &s, &e);
         if (ts < s)
-            return PR_NONE; /* before the root's first child */
-        if (ts >= e) {
-            c = tr->nodes[c].type == PR_N_ROOT ? PR_NONE : parent_of(tr, c);
-            continue;
-        }
-        c = descend(m, c, ts);
-        break;
+            return PR_OK; /* before the root's first child */
+        if (ts < e)
+            return descend(m, p, ts, node);
+        /* left for good: go up to the parent, past the root to none */
+        p->n = m->tree->nodes[c].type == PR_N_ROOT ? 0 : p->n - 1;
     }
-    *cursor = c;
-    return c;
+    return PR_OK;
 }
 
 /* The row that node's records on device dev add to, made on first use;
@@ -280,6 +312,78 @@ add_point(struct mdev *d, double t_us, double alloc, double reserved)
     return PR_OK;
 }
 
+/* One curve point, with its place in the device's whole curve. */
+struct pt {
+    size_t i;
+    double t_us, alloc, reserved;
+};
+
+/* pr_memory_downsample() over a curve whose length n is known before its
+ * points come: per bucket, only its first point and the lowest and highest
+ * so far are held, and the kept ones are added as each bucket ends (the
+ * same points, in the same order, as downsampling the whole curve). */
+struct sampler {
+    size_t n, buckets; /* 0 buckets: n <= PR_MEMORY_MAX_POINTS, keep all */
+    size_t b, hi;      /* the current bucket and where it ends */
+    struct pt lo, min, max;
+};
+
+static void
+sampler_init(struct sampler *sm, size_t n)
+{
+    memset(sm, 0, sizeof(*sm));
+    sm->n = n;
+    if (n > PR_MEMORY_MAX_POINTS)
+        sm->buckets = (PR_MEMORY_MAX_POINTS - 1) / 3;
+}
+
+static enum pr_status
+add_pt(struct mdev *d, const struct pt *p)
+{
+    return add_point(d, p->t_us, p->alloc, p->reserved);
+}
+
+/* The bucket's points, as pr_memory_downsample() lists them. */
+static enum pr_status
+flush_bucket(struct mdev *d, const struct sampler *sm)
+{
+    const struct pt *a = sm->min.i < sm->max.i ? &sm->min : &sm->max;
+    const struct pt *c = sm->min.i < sm->max.i ? &sm->max : &sm->min;
+    enum pr_status st = add_pt(d, &sm->lo);
+
+    if (st == PR_OK && a->i != sm->lo.i)
+        st = add_pt(d, a);
+    if (st == PR_OK && c->i != a->i && c->i != sm->lo.i)
+        st = add_pt(d, c);
+    return st;
+}
+
+/* Point p (p->i counts from 0 up to sm->n - 1). */
+static enum pr_status
+sample(struct mdev *d, struct sampler *sm, const struct pt *p)
+{
+    enum pr_status st = PR_OK;
+
+    if (sm->buckets == 0)
+        return add_pt(d, p);
+    if (p->i == sm->n - 1) /* the last point, after every bucket */
+        return flush_bucket(d, sm) == PR_OK ? add_pt(d, p) : PR_E_NOMEM;
+    if (p->i > 0 && p->i == sm->hi) {
+        st = flush_bucket(d, sm);
+        sm->b++;
+    }
+    if (p->i == 0 || p->i == sm->hi) {
+        sm->hi = (sm->b + 1) * (sm->n - 1) / sm->buckets;
+        sm->lo = sm->min = sm->max = *p;
+        return st;
+    }
+    if (p->alloc < sm->min.alloc)
+        sm->min = *p;
+    if (p->alloc > sm->max.alloc)
+        sm->max = *p;
+    return st;
+}
+
 /* Peaks, running sums, unmatched frees and the curve point of a record. */
 static enum pr_status
 track(struct mem *m, struct pr_idmap *live, const struct pr_event *e,
@@ -287,6 +391,8 @@ track(struct mem *m, struct pr_idmap *live, const struct pr_event *e,
 {
     double alloc = mi->total_allocated, res = mi->total_reserved;
 
+    d->n_recs++;
+    d->n_totals += !isnan(alloc);
     if (mi->bytes > 0) {
         d->n_alloc++;
         if (mi->addr != PR_NO_ID &&
@@ -327,12 +433,16 @@ build_curves(struct mem *m)
 {
     const struct pr_trace *t = m->t;
     int64_t running[MAX_DEVICES] = {0};
-    size_t i, k = 0;
+    struct sampler sm[MAX_DEVICES];
+    size_t i, k = 0, seen[MAX_DEVICES] = {0};
 
+    for (i = 0; i < m->n_dev; i++)
+        sampler_init(&sm[i],
+                     m->has_totals ? m->dev[i].n_totals : m->dev[i].n_recs);
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
         const struct pr_mem_info *mi = pr_trace_mem(t, e);
-        double t_us;
+        struct pt p;
         int dev;
 
         if (mi == NULL)
@@ -340,32 +450,63 @@ build_curves(struct mem *m)
         dev = m->rec_dev[k++];
         if (dev < 0)
             continue;
-        t_us = (double)pr_sat_sub_i64(e->ts_ns, m->start_ns) / 1000.0;
         running[dev] += mi->bytes;
         if (m->has_totals && isnan(mi->total_allocated))
             continue;
-        if (add_point(&m->dev[dev], t_us,
-                      m->has_totals ? mi->total_allocated
-                                    : (double)running[dev],
-                      m->has_totals ? mi->total_reserved : NAN) != PR_OK)
+        p.i = seen[dev]++;
+        p.t_us = (double)pr_sat_sub_i64(e->ts_ns, m->start_ns) / 1000.0;
+        p.alloc = m->has_totals ? mi->total_allocated : (double)running[dev];
+        p.reserved = m->has_totals ? mi->total_reserved : NAN;
+        if (sample(&m->dev[dev], &sm[dev], &p) != PR_OK)
             return pr_error_set(m->err, PR_E_NOMEM, "out of memory (memory)");
     }
     return PR_OK;
+}
+
+static void
+free_paths(struct path *paths, size_t n)
+{
+    size_t r;
+
+    for (r = 0; paths != NULL && r < n; r++)
+        free(paths[r].v);
+    free(paths);
+}
+
+/* One path per thread, each at its root. */
+static struct path *
+start_paths(struct mem *m)
+{
+    size_t r, n = m->tree->n_roots;
+    struct path *paths = calloc(n + 1, sizeof(*paths));
+    int ok = paths != NULL;
+
+    for (r = 0; r < n && ok; r++) {
+        ok = pr_grow((void **)&paths[r].v, &paths[r].cap, 16,
+                     sizeof(*paths[r].v)) == PR_OK;
+        if (ok) {
+            paths[r].v[0].node = m->tree->roots[r];
+            paths[r].v[0].kid = 0;
+            paths[r].n = 1;
+        }
+    }
+    if (!ok) {
+        free_paths(paths, n);
+        pr_error_set(m->err, PR_E_NOMEM, "out of memory (memory)");
+        return NULL;
+    }
+    return paths;
 }
 
 static enum pr_status
 scan_records(struct mem *m)
 {
     const struct pr_trace *t = m->t;
-    size_t *cursor, i, r, k = 0;
+    struct path *paths = start_paths(m);
+    size_t i, r, k = 0;
     struct pr_idmap live = {0};
-    enum pr_status st = PR_OK;
+    enum pr_status st = paths != NULL ? PR_OK : PR_E_NOMEM;
 
-    cursor = malloc((m->tree->n_roots + 1) * sizeof(*cursor));
-    if (cursor == NULL)
-        return pr_error_set(m->err, PR_E_NOMEM, "out of memory (memory)");
-    for (r = 0; r < m->tree->n_roots; r++)
-        cursor[r] = m->tree->roots[r];
     for (i = 0; i < t->n_events && st == PR_OK; i++) {
         const struct pr_event *e = &t->events[i];
         const struct pr_mem_info *mi = pr_trace_mem(t, e);
@@ -376,14 +517,14 @@ scan_records(struct mem *m)
             continue;
         dev = dev_index(m, mi);
         r = root_of_tid(m->tree, e->tid);
-        if (r != PR_NONE)
-            node = locate(m, &cursor[r], e->ts_ns);
+        if (r != PR_NONE && locate(m, &paths[r], e->ts_ns, &node) != PR_OK)
+            st = PR_E_NOMEM;
         if (node != PR_NONE && !m->tree->nodes[node].is_operator)
             node = PR_NONE; /* staled: no statistic, not even an ancestor's */
-        m->rec_node[k] = node;
-        m->rec_dev[k++] = dev;
-        if (dev < 0) {
-            m->unknown_device++;
+        m->rec_node[k] = node == PR_NONE ? PR_TREE_NONE : (uint32_t)node;
+        m->rec_dev[k++] = (signed char)dev;
+        if (dev < 0 || st != PR_OK) {
+            m->unknown_device += dev < 0;
             continue;
         }
         if (node == PR_NONE && mi->bytes > 0)
@@ -392,7 +533,7 @@ scan_records(struct mem *m)
         if (st == PR_OK && node != PR_NONE)
             st = attribute(m, node, dev, mi->bytes);
     }
-    free(cursor);
+    free_paths(paths, m->tree->n_roots);
     pr_idmap_free(&live);
     return st;
 }
@@ -457,7 +598,7 @@ count_calls(struct mem *m, struct pr_idmap *calls)
         size_t p = parent_of(tr, i), c;
         if (!n->is_operator || n->dropped || p == PR_NONE)
             continue;
-        if (tr->nodes[p].type != PR_N_ROOT && !m->visited[p])
+        if (tr->nodes[p].type != PR_N_ROOT && !was_visited(m, p))
             continue;
         c = pr_idmap_get(calls, n->name);
         if (pr_idmap_put(calls, n->name, c == PR_NONE ? 1 : c + 1, m->err) !=
@@ -616,7 +757,7 @@ live_at(struct mem *m, int dev, size_t peak, struct live *lv)
                                   mi->bytes > 0 ? rec : PR_NONE, m->err);
             else if (mi->bytes > 0 && pr_idmap_get(&last, mi->addr) == rec) {
                 lv->bytes += mi->bytes;
-                if (m->rec_node[rec] == PR_NONE)
+                if (m->rec_node[rec] == PR_TREE_NONE)
                     lv->outside_ops += mi->bytes;
                 else
                     st = live_add(m, lv, m->rec_node[rec], mi->bytes);
@@ -779,7 +920,6 @@ mem_free(struct mem *m)
     }
     free(m->rec_node);
     free(m->rec_dev);
-    free(m->next_kid);
     free(m->visited);
     free(m->rows);
     pr_idmap_free(&m->row_of);
@@ -803,9 +943,8 @@ pr_memory_fill(const struct pr_trace *t, const struct pr_tree *tree,
     m.start_ns = profiler_start(t);
     m.rec_node = malloc(t->n_mem * sizeof(*m.rec_node));
     m.rec_dev = malloc(t->n_mem * sizeof(*m.rec_dev));
-    m.next_kid = calloc(tree->n_nodes + 1, sizeof(*m.next_kid));
-    m.visited = calloc(tree->n_nodes + 1, 1);
-    if (!m.rec_node || !m.rec_dev || !m.next_kid || !m.visited)
+    m.visited = calloc(tree->n_nodes / 8 + 1, 1);
+    if (!m.rec_node || !m.rec_dev || !m.visited)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (memory)");
     if (st == PR_OK)
         st = scan_records(&m);

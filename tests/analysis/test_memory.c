@@ -536,12 +536,15 @@ static void
 test_curve_downsampled(void **state)
 {
     size_t n = 2500, i, cap = 400 + n * 320, len = 0;
+    size_t idx[PR_MEMORY_MAX_POINTS];
     char *json = malloc(cap);
+    double *y = malloc(n * sizeof(*y));
     cJSON *run, *curve, *alloc, *t_us;
     int k, j, found = 0;
 
     (void)state;
     assert_non_null(json);
+    assert_non_null(y);
     len += (size_t)snprintf(
         json + len, cap - len,
         "{\"traceEvents\":[\n" OP("aten::mm", "1", "0", "100000"));
@@ -571,11 +574,21 @@ test_curve_downsampled(void **state)
             fail_msg("curve times out of order at %d", j);
     }
     assert_true(found);
+    /* the pass downsamples as the points come: the same points as
+     * downsampling the whole curve */
+    for (i = 0; i < n; i++)
+        y[i] = i == 1234 ? 1e9 : (double)(1000 + i % 7);
+    assert_int_equal(pr_memory_downsample(y, n, PR_MEMORY_MAX_POINTS, idx), k);
+    for (j = 0; j < k; j++) {
+        tt_near(item(t_us, j), (double)idx[j] + 1);
+        tt_near(item(alloc, j), y[idx[j]]);
+    }
     tt_near(item(t_us, k - 1), 2500);
     tt_near(num(cJSON_GetArrayItem(get(get(run, "memory"), "devices"), 0),
                 "peak_allocated_bytes"),
             1e9);
     cJSON_Delete(run);
+    free(y);
 }
 
 int
