@@ -48,12 +48,12 @@ struct pr_tree_dev {
 
 /* One launching host call (a cuda_runtime event, or a cuda_driver one such
  * as Triton's cuLaunchKernel), or the synthetic "dummy" runtime (ev =
- * NONE) that holds the staled kernels under the main thread's root. */
+ * NONE) that holds the staled kernels under the main thread's root.  32
+ * bytes: its span is its event's (pr_tree_rt_start, pr_tree_rt_end). */
 struct pr_tree_rt {
     uint32_t ev;
     uint32_t node;             /* host node that took it; NONE = lost */
     uint32_t dev_first, n_dev; /* slice of pr_tree.rt_devs */
-    int64_t start_ns, end_ns;  /* 0, 0 for dummy */
     int64_t device_ns, tc_ns;  /* summed durations of its device events */
 };
 
@@ -169,6 +169,25 @@ pr_tree_end(const struct pr_trace *t, const struct pr_tree_node *n)
         return INT64_MAX;
     e = &t->events[n->ev];
     return e->ts_ns + e->dur_ns;
+}
+
+/* Span of runtime r: its event's (the end saturating); 0, 0 for the
+ * dummy runtime. */
+static inline int64_t
+pr_tree_rt_start(const struct pr_trace *t, const struct pr_tree_rt *r)
+{
+    return r->ev == PR_TREE_NONE ? 0 : t->events[r->ev].ts_ns;
+}
+
+static inline int64_t
+pr_tree_rt_end(const struct pr_trace *t, const struct pr_tree_rt *r)
+{
+    const struct pr_event *e;
+
+    if (r->ev == PR_TREE_NONE)
+        return 0;
+    e = &t->events[r->ev];
+    return pr_sat_add_i64(e->ts_ns, e->dur_ns);
 }
 
 /* Host total time of a node (5.2): its event's duration; 0 for a root,

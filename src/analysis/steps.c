@@ -212,13 +212,14 @@ match_steps(const struct pr_trace *t, const struct pr_tree *tree,
 
     while (k < s->n && r < tree->n_rts) {
         const struct pr_tree_rt *rt = &tree->rts[r];
+        int64_t start = pr_tree_rt_start(t, rt);
 
-        if (rt->ev == PR_TREE_NONE || rt->start_ns < s->v[k].start_ns) {
+        if (rt->ev == PR_TREE_NONE || start < s->v[k].start_ns) {
             r++; /* the dummy runtime, or one before the step */
-        } else if (rt->end_ns <= s->v[k].end_ns) {
+        } else if (pr_tree_rt_end(t, rt) <= s->v[k].end_ns) {
             match_runtime(t, tree, r, &s->v[k], &sd[k], matched);
             r++;
-        } else if (rt->start_ns < s->v[k].end_ns) {
+        } else if (start < s->v[k].end_ns) {
             r++; /* straddles the step end */
         } else {
             k++;

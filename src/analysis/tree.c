@@ -28,18 +28,21 @@ struct builder {
     struct pr_names names;        /* name classes by string id */
     uint32_t *tids;               /* thread number -> tid string id */
     size_t n_tids, cap_tids;
-    uint32_t *node_tid; /* host node -> thread number */
+    uint32_t *node_tid; /* host node -> thread number, until grouped */
     size_t cap_node_tid;
     uint32_t *ext_next; /* per runtime: next with its external id */
     size_t cap_ext_next;
     /* Runtimes of each node as linked lists until the slices of
-     * tree->rt_idx are laid out: collapsing appends one list to another. */
-    uint32_t *rt_next;           /* per runtime (dummy included) */
-    uint32_t *rt_head, *rt_tail; /* per node */
-    uint32_t *nested;            /* kept host nodes in nesting order */
+     * tree->rt_idx are laid out: collapsing appends one list to another.
+     * Each list runs from the last runtime given to the first, so that a
+     * node needs a head and no tail (lay_out_rts turns them round). */
+    uint32_t *rt_next; /* per runtime (dummy included) */
+    uint32_t *rt_head; /* per node */
+    uint32_t *nested;  /* kept host nodes in nesting order */
     size_t n_nested;
-    /* Children per node while nesting and collapsing move them; the
-     * slices are then laid out again in node order (relay_kids). */
+    /* Children per node while nesting counts them and while collapsing
+     * moves them; the slices are then laid out again in node order
+     * (relay_kids).  Not held in between, while the runtimes link. */
     uint32_t *n_kids;
     struct pr_error *err;
 };
@@ -264,8 +267,6 @@ add_rt(struct builder *b, size_t i)
     memset(r, 0, sizeof(*r));
     r->ev = (uint32_t)i;
     r->node = b->ext_next[idx] = PR_TREE_NONE;
-    r->start_ns = e->ts_ns;
-    r->end_ns = pr_sat_add_i64(e->ts_ns, e->dur_ns);
     if (e->correlation != PR_NO_ID) {
         /* Only devices that came first wait: the map holds few entries
          * in a sorted trace, and marks only those it hands over. */
@@ -361,18 +362,15 @@ scan(struct builder *b)
     return st;
 }
 
-/* Append runtime rt to node's list.  Cannot fail: the lists live in
- * arrays sized before the first call (alloc_rt_lists). */
+/* Append runtime rt to node's list (at its head: the lists run
+ * backwards).  Cannot fail: the lists live in arrays sized before the
+ * first call (alloc_rt_lists). */
 static void
 give_rt(struct builder *b, size_t node, size_t rt)
 {
     b->tree->rts[rt].node = (uint32_t)node;
-    b->rt_next[rt] = PR_TREE_NONE;
-    if (b->rt_head[node] == PR_TREE_NONE)
-        b->rt_head[node] = (uint32_t)rt;
-    else
-        b->rt_next[b->rt_tail[node]] = (uint32_t)rt;
-    b->rt_tail[node] = (uint32_t)rt;
+    b->rt_next[rt] = b->rt_head[node];
+    b->rt_head[node] = (uint32_t)rt;
 }
 
 /* The per-node runtime lists; called once every node exists, with room for
@@ -384,11 +382,10 @@ alloc_rt_lists(struct builder *b)
 
     b->rt_next = malloc((b->tree->n_rts + 1) * sizeof(*b->rt_next));
     b->rt_head = malloc((n ? n : 1) * sizeof(*b->rt_head));
-    b->rt_tail = malloc((n ? n : 1) * sizeof(*b->rt_tail));
-    if (b->rt_next == NULL || b->rt_head == NULL || b->rt_tail == NULL)
+    if (b->rt_next == NULL || b->rt_head == NULL)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     for (i = 0; i < n; i++)
-        b->rt_head[i] = b->rt_tail[i] = PR_TREE_NONE;
+        b->rt_head[i] = PR_TREE_NONE;
     return PR_OK;
 }
 
@@ -602,12 +599,14 @@ attach_staled(struct builder *b, size_t n_host)
 {
     struct pr_tree *tr = b->tree;
     struct pr_tree_rt *r;
-    size_t i, main_tid = PR_NONE, dummy = tr->n_rts;
+    size_t i, k, main_tid = PR_NONE, dummy = tr->n_rts;
 
     for (i = 0; i < n_host; i++) {
-        if (tr->nodes[i].type == PR_N_STEP &&
-            (main_tid == PR_NONE || b->node_tid[i] > main_tid))
-            main_tid = b->node_tid[i];
+        if (tr->nodes[i].type != PR_N_STEP)
+            continue;
+        k = pr_idmap_get(&b->tid_num, b->t->events[tr->nodes[i].ev].tid);
+        if (main_tid == PR_NONE || k > main_tid)
+            main_tid = k;
     }
     if (main_tid == PR_NONE)
         return PR_OK;
@@ -802,6 +801,8 @@ nest_all(struct builder *b, const uint32_t *order, const size_t *first)
         st = lay_out_kids(b);
     free(b->nested);
     b->nested = NULL;
+    free(b->n_kids);
+    b->n_kids = NULL;
     return st;
 }
 
@@ -820,13 +821,19 @@ static void
 collapse_into(struct builder *b, size_t p)
 {
     struct pr_tree_node *nodes = b->tree->nodes;
-    size_t k = b->tree->kid_idx[nodes[p].kid0], i, r, next;
+    size_t k = b->tree->kid_idx[nodes[p].kid0], i;
+    uint32_t r, last = PR_TREE_NONE;
 
-    for (r = b->rt_head[k]; r != PR_TREE_NONE; r = next) {
-        next = b->rt_next[r];
-        give_rt(b, p, r);
+    /* k's list goes after p's: before it, as the lists run backwards */
+    for (r = b->rt_head[k]; r != PR_TREE_NONE; r = b->rt_next[r]) {
+        b->tree->rts[r].node = (uint32_t)p;
+        last = r;
     }
-    b->rt_head[k] = b->rt_tail[k] = PR_TREE_NONE;
+    if (last != PR_TREE_NONE) {
+        b->rt_next[last] = b->rt_head[p];
+        b->rt_head[p] = b->rt_head[k];
+    }
+    b->rt_head[k] = PR_TREE_NONE;
     nodes[p].kid0 = nodes[k].kid0;
     b->n_kids[p] = b->n_kids[k];
     nodes[k].kid0 = 0;
@@ -886,12 +893,12 @@ relay_kids(struct builder *b)
 }
 
 /* Runtimes of every node as slices of one array in node order, each in
- * list order. */
+ * the order they were given (its list backwards). */
 static enum pr_status
 lay_out_rts(struct builder *b)
 {
     struct pr_tree *tr = b->tree;
-    size_t i, r, pos = 0;
+    size_t i, r, j, pos = 0;
 
     tr->rt_idx = malloc((tr->n_rts ? tr->n_rts : 1) * sizeof(uint32_t));
     if (tr->rt_idx == NULL)
@@ -899,7 +906,9 @@ lay_out_rts(struct builder *b)
     for (i = 0; i < tr->n_nodes; i++) {
         tr->nodes[i].rt0 = (uint32_t)pos;
         for (r = b->rt_head[i]; r != PR_TREE_NONE; r = b->rt_next[r])
-            tr->rt_idx[pos++] = (uint32_t)r;
+            pos++;
+        for (j = pos, r = b->rt_head[i]; r != PR_TREE_NONE; r = b->rt_next[r])
+            tr->rt_idx[--j] = (uint32_t)r;
     }
     tr->n_rt_idx = pos;
     return PR_OK;
@@ -1000,7 +1009,8 @@ pr_tree_host_self(const struct pr_trace *t, const struct pr_tree *tree,
         const struct pr_tree_rt *r = &tree->rts[pr_tree_rts(tree, n)[i]];
 
         rt_span =
-            pr_sat_add_i64(rt_span, pr_sat_sub_i64(r->end_ns, r->start_ns));
+            pr_sat_add_i64(rt_span, pr_sat_sub_i64(pr_tree_rt_end(t, r),
+                                                   pr_tree_rt_start(t, r)));
     }
     /* kids are never roots */
     for (i = 0; i < n_kids; i++)
@@ -1048,7 +1058,6 @@ builder_free(struct builder *b)
     free(b->ext_next);
     free(b->rt_next);
     free(b->rt_head);
-    free(b->rt_tail);
     free(b->nested);
     free(b->n_kids);
     pr_names_free(&b->names);
@@ -1068,8 +1077,12 @@ shape_trees(struct builder *b)
     stack = malloc((tr->n_nodes + 1) * sizeof(*stack));
     pos = malloc((tr->n_nodes + 1) * sizeof(*pos));
     tr->post = malloc((tr->n_nodes + 1) * sizeof(*tr->post));
-    if (stack == NULL || pos == NULL || tr->post == NULL)
+    b->n_kids = malloc((tr->n_nodes + 1) * sizeof(*b->n_kids));
+    if (stack == NULL || pos == NULL || tr->post == NULL || b->n_kids == NULL)
         st = pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    /* the slices are still in node order: collapsing moves them */
+    for (i = 0; i < tr->n_nodes && st == PR_OK; i++)
+        b->n_kids[i] = pr_tree_n_kids(tr, &tr->nodes[i]);
     if (st == PR_OK) {
         collapse_all(b, stack);
         st = relay_kids(b);
@@ -1112,6 +1125,8 @@ build(struct builder *b)
         order = group_by_thread(b, n_host, first);
         st = order == NULL ? PR_E_NOMEM : PR_OK;
     }
+    free(b->node_tid);
+    b->node_tid = NULL;
     if (st == PR_OK)
         st = make_roots(b);
     /* Nesting needs no runtime; the links need the nesting (id_trusted). */
@@ -1131,8 +1146,6 @@ build(struct builder *b)
         attach_zero_runtimes(b);
         st = attach_staled(b, n_host);
     }
-    free(b->node_tid);
-    b->node_tid = NULL;
     if (st == PR_OK)
         st = index_devices(b);
     if (st == PR_OK)
