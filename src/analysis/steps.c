@@ -90,12 +90,19 @@ is_created(int kind)
            kind != PR_KIND_SYNC && kind != PR_KIND_MEMORY_RECORD;
 }
 
-/* 6.1 role of any event; -1 none, -2 out of memory.  Step events are
- * appended to the step list instead.  GPU-side user annotations have no
- * role: they copy CPU ranges onto the GPU timeline (docs/differences.md). */
 static int
-role_of(struct pr_names *nc, const struct pr_event *e, struct pr_steps *s,
-        struct pr_idmap *comm, struct pr_error *err)
+is_step_event(struct pr_names *nc, const struct pr_event *e)
+{
+    return (e->kind == PR_KIND_HOST_OP || e->kind == PR_KIND_ANNOTATION) &&
+           (pr_names_get(nc, e->name) & PR_NAME_STEP);
+}
+
+/* 6.1 role of any event; -1 none, -2 out of memory.  Step events have
+ * none (scan_steps lists them).  GPU-side user annotations have no role:
+ * they copy CPU ranges onto the GPU timeline (docs/differences.md). */
+static int
+role_of(struct pr_names *nc, const struct pr_event *e, struct pr_idmap *comm,
+        struct pr_error *err)
 {
     switch (e->kind) {
     case PR_KIND_DEVICE_TASK: /* NCCL kernels: by link, name or metadata */
@@ -113,12 +120,8 @@ role_of(struct pr_names *nc, const struct pr_event *e, struct pr_steps *s,
         return PR_CAT_RUNTIME;
     case PR_KIND_HOST_OP:
     case PR_KIND_ANNOTATION:
-        if (pr_names_get(nc, e->name) & PR_NAME_STEP) {
-            s->has_step_events = 1;
-            if (add_step(s, e->name, e->ts_ns, e->ts_ns + e->dur_ns, err))
-                return -2;
+        if (is_step_event(nc, e))
             return -1;
-        }
         return host_role(nc, e, comm, err);
     case PR_KIND_PY_LEGACY:
         return host_role(nc, e, comm, err);
@@ -147,11 +150,11 @@ note_extent(struct pr_names *nc, const struct pr_event *e, struct extent *x)
     }
 }
 
+/* The step events and the extents of 6.1, 6.2. */
 static enum pr_status
-scan_roles(const struct pr_trace *t, struct pr_steps *s,
-           struct pr_ranges *roles, struct extent *x, struct pr_error *err)
+scan_steps(const struct pr_trace *t, struct pr_steps *s, struct extent *x,
+           struct pr_error *err)
 {
-    struct pr_idmap comm = {0};
     struct pr_names nc;
     enum pr_status st = PR_OK;
     size_t i;
@@ -159,21 +162,14 @@ scan_roles(const struct pr_trace *t, struct pr_steps *s,
     pr_names_init(&nc, t);
     for (i = 0; i < t->n_events && st == PR_OK; i++) {
         const struct pr_event *e = &t->events[i];
-        int role = role_of(&nc, e, s, &comm, err);
 
         note_extent(&nc, e, x);
-        if (role == -2)
-            st = PR_E_NOMEM;
-        else if (role >= 0)
-            /* events come in start order: the lists stay merged rather
-             * than holding a range per event until pr_ranges_merge() */
-            st = pr_ranges_push_merging(&roles[role], e->ts_ns,
-                                        e->ts_ns + e->dur_ns, err);
+        if (is_step_event(&nc, e)) {
+            s->has_step_events = 1;
+            st = add_step(s, e->name, e->ts_ns, e->ts_ns + e->dur_ns, err);
+        }
     }
-    pr_idmap_free(&comm);
     pr_names_free(&nc);
-    for (i = 0; i < PR_CAT_OTHER; i++)
-        pr_ranges_merge(&roles[i]);
     return st;
 }
 
@@ -307,49 +303,144 @@ device_aware(const struct pr_trace *t, const struct pr_tree *tree,
     return PR_OK;
 }
 
-/* 7.1: walk the roles in priority order; each takes what it covers of the
- * step time still free.  Unlike the plugin, a role that finds no time left
- * gets nothing (the plugin restarts from the whole steps; see
- * docs/differences.md), so the categories always add up to the step.
- * The time still free is not built as lists (three of them, as long as
- * the role lists, were the step pass's peak, issue #17): a step's share
- * of role c is the time c covers in it and no role before c does. */
-static void
-breakdown(struct pr_steps *s, const struct pr_ranges *roles)
-{
-    const struct pr_ranges *lists[PR_CAT_OTHER];
-    size_t c, k;
+/* The 6.1 role ranges as pass 2 (walk_roles) builds them, in start order:
+ * only the pieces that reach into a step not yet split are held, not the
+ * whole trace's (a range per gap between events, 16 MiB at 1 GB, issue
+ * #17). */
+struct roles {
+    struct pr_ranges r[PR_CAT_OTHER];
+    unsigned seen; /* bit c: some event has role c */
+    /* per step: computation and overlap with kernels as computation,
+     * then with host operators (13.2 picks one when the walk is done) */
+    int64_t (*comp)[4];
+};
 
-    for (c = 0; c < PR_CAT_OTHER; c++)
-        lists[c] = &roles[c];
-    for (k = 0; k < s->n; k++)
-        pr_ranges_split(lists, PR_CAT_OTHER, s->v[k].start_ns, s->v[k].end_ns,
-                        s->v[k].breakdown_ns);
+/* Drop the pieces that end by `from`: no step still to split reaches
+ * before it (steps come in start order). */
+static void
+prune(struct roles *ro, int64_t from)
+{
+    size_t c, j;
+
+    for (c = 0; c < PR_CAT_OTHER; c++) {
+        struct pr_ranges *r = &ro->r[c];
+
+        for (j = 0; j < r->n && r->v[j].end_ns <= from; j++)
+            ;
+        memmove(r->v, r->v + j, (r->n - j) * sizeof(*r->v));
+        r->n -= j;
+    }
 }
 
-/* 13.2 per step: computation is kernel time (host operator time when the
- * run has no kernel at all), communication is the Communication role, the
- * same ranges the breakdown splits. */
+/* Step k once every event that can reach into it is in: 7.1, each role
+ * taking what it covers of the step time still free (the time role c
+ * covers in it and no role before c does).  Unlike the plugin, a role
+ * that finds no time left gets nothing (the plugin restarts from the
+ * whole steps; see docs/differences.md), so the categories always add up
+ * to the step.  Then 13.2: computation (kernel time, or host operator
+ * time in a run without kernels), communication (the Communication role)
+ * and their overlap. */
 static void
-split_comm(struct pr_steps *s, const struct pr_ranges *roles)
+split_step(struct pr_steps *s, size_t k, struct roles *ro)
 {
-    const struct pr_ranges *lists[2];
+    const struct pr_ranges *lists[PR_CAT_OTHER];
+    struct pr_step *v = &s->v[k];
     int64_t out[3];
-    size_t k;
+    size_t c;
 
-    s->comp_kernels = roles[PR_CAT_KERNEL].n > 0;
-    s->has_comm = roles[PR_CAT_COMM].n > 0;
-    lists[0] = &roles[s->comp_kernels ? PR_CAT_KERNEL : PR_CAT_CPU_EXEC];
-    lists[1] = &roles[PR_CAT_COMM];
-    for (k = 0; k < s->n; k++) {
-        struct pr_step *v = &s->v[k];
-
-        v->comp_ns = pr_ranges_overlap(lists[0], v->start_ns, v->end_ns);
-        v->comm_ns = pr_ranges_overlap(lists[1], v->start_ns, v->end_ns);
+    for (c = 0; c < PR_CAT_OTHER; c++)
+        lists[c] = &ro->r[c];
+    pr_ranges_split(lists, PR_CAT_OTHER, v->start_ns, v->end_ns,
+                    v->breakdown_ns);
+    v->comm_ns = pr_ranges_overlap(&ro->r[PR_CAT_COMM], v->start_ns, v->end_ns);
+    lists[1] = &ro->r[PR_CAT_COMM];
+    for (c = 0; c < 2; c++) {
+        lists[0] = &ro->r[c == 0 ? PR_CAT_KERNEL : PR_CAT_CPU_EXEC];
+        ro->comp[k][2 * c] =
+            pr_ranges_overlap(lists[0], v->start_ns, v->end_ns);
         /* out[1]: communication outside computation */
         pr_ranges_split(lists, 2, v->start_ns, v->end_ns, out);
-        v->both_ns = v->comm_ns - out[1];
+        ro->comp[k][2 * c + 1] = v->comm_ns - out[1];
     }
+}
+
+/* Event e into its role's list, unless it ends by `from`, the start of
+ * the first step still to split.  -1 on out-of-memory. */
+static int
+add_role(struct roles *ro, struct pr_names *nc, struct pr_idmap *comm,
+         const struct pr_event *e, int64_t from, struct pr_error *err)
+{
+    int role = role_of(nc, e, comm, err);
+    int64_t end = e->ts_ns + e->dur_ns;
+
+    if (role == -2)
+        return -1;
+    if (role < 0)
+        return 0;
+    ro->seen |= 1u << role;
+    if (end <= from)
+        return 0;
+    /* events come in start order: the lists stay merged */
+    return pr_ranges_push_merging(&ro->r[role], e->ts_ns, end, err) == PR_OK
+               ? 0
+               : -1;
+}
+
+/* Pass 2: the role ranges in event order, each step split as soon as the
+ * events pass its end (later ones start after it, so cannot reach in). */
+static enum pr_status
+walk_roles(const struct pr_trace *t, struct pr_steps *s, struct roles *ro,
+           struct pr_error *err)
+{
+    struct pr_idmap comm = {0};
+    struct pr_names nc;
+    size_t i, k = 0;
+    int bad = 0;
+
+    pr_names_init(&nc, t);
+    for (i = 0; i < t->n_events && !bad; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        for (; k < s->n && e->ts_ns >= s->v[k].end_ns; k++) {
+            split_step(s, k, ro);
+            if (k + 1 < s->n)
+                prune(ro, s->v[k + 1].start_ns);
+        }
+        bad = add_role(ro, &nc, &comm, e,
+                       k < s->n ? s->v[k].start_ns : INT64_MAX, err) != 0;
+    }
+    for (; k < s->n && !bad; k++)
+        split_step(s, k, ro);
+    pr_idmap_free(&comm);
+    pr_names_free(&nc);
+    return bad ? PR_E_NOMEM : PR_OK;
+}
+
+/* The role ranges walked, each step split; 13.2's computation is kernel
+ * time when the run has a kernel at all. */
+static enum pr_status
+split_steps(const struct pr_trace *t, struct pr_steps *s, struct pr_error *err)
+{
+    struct roles ro;
+    size_t c, k, alt;
+    enum pr_status st;
+
+    memset(&ro, 0, sizeof(ro));
+    ro.comp = calloc(s->n ? s->n : 1, sizeof(*ro.comp));
+    st = ro.comp != NULL
+             ? walk_roles(t, s, &ro, err)
+             : pr_error_set(err, PR_E_NOMEM, "out of memory (steps)");
+    s->comp_kernels = (ro.seen >> PR_CAT_KERNEL) & 1;
+    s->has_comm = (ro.seen >> PR_CAT_COMM) & 1;
+    alt = s->comp_kernels ? 0 : 2;
+    for (k = 0; k < s->n && st == PR_OK; k++) {
+        s->v[k].comp_ns = ro.comp[k][alt];
+        s->v[k].both_ns = ro.comp[k][alt + 1];
+    }
+    for (c = 0; c < PR_CAT_OTHER; c++)
+        pr_ranges_free(&ro.r[c]);
+    free(ro.comp);
+    return st;
 }
 
 /* 6.2: without ProfilerStep events the host extent is one step.  With no
@@ -369,25 +460,18 @@ enum pr_status
 pr_steps_compute(const struct pr_trace *t, const struct pr_tree *tree,
                  struct pr_steps *s, struct pr_error *err)
 {
-    struct pr_ranges roles[PR_CAT_OTHER];
     struct extent x;
     enum pr_status st;
-    size_t c;
 
     memset(s, 0, sizeof(*s));
-    memset(roles, 0, sizeof(roles));
     memset(&x, 0, sizeof(x));
-    st = scan_roles(t, s, roles, &x, err);
+    st = scan_steps(t, s, &x, err);
     if (st == PR_OK && s->n == 0)
         st = fallback_step(s, &x, err);
     if (st == PR_OK)
         st = device_aware(t, tree, s, err);
-    if (st == PR_OK) {
-        breakdown(s, roles);
-        split_comm(s, roles);
-    }
-    for (c = 0; c < PR_CAT_OTHER; c++)
-        pr_ranges_free(&roles[c]);
+    if (st == PR_OK)
+        st = split_steps(t, s, err);
     if (st != PR_OK) {
         pr_steps_free(s);
         return st;
