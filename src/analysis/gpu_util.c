@@ -43,9 +43,29 @@ struct sweep {
     int started, found;
 };
 
+/* The 9.6 buckets over the profiled range: n of `size`, the last running
+ * to its end (emit_series). */
+struct buckets {
+    int64_t start, end, size;
+    int64_t n; /* 0 when the range is empty */
+};
+
+/* A merged list of kernel intervals, summed as its pieces are done
+ * instead of held: kernels come in start order, so a piece is done when
+ * a kernel starts after its end.  The sums are those pr_ranges_overlap()
+ * gives over the whole list (the same pieces in the same order); holding
+ * the lists took a range per gap between kernels (issue #17). */
+struct busy {
+    struct pr_range last; /* the piece still growing */
+    int has_last;
+    int64_t steps_ns;               /* overlap with the steps */
+    int64_t bucket_ns[MAX_BUCKETS]; /* overlap with each bucket */
+};
+
 struct gpu_acc {
-    struct pr_ranges busy;    /* merged kernel intervals */
-    struct pr_ranges compute; /* the same without communication kernels */
+    struct busy busy;    /* kernel intervals */
+    struct busy compute; /* the same without communication kernels */
+    struct buckets bk;
     struct sweep sm;
     int64_t kernel_ns;
     double occ_sum, occ_ns; /* 9.3 accumulators */
@@ -94,9 +114,104 @@ device_ids(const struct pr_trace *t, int32_t **ids, size_t *n,
 static void
 acc_free(struct gpu_acc *a)
 {
-    pr_ranges_free(&a->busy);
-    pr_ranges_free(&a->compute);
     free(a->sm.ends);
+}
+
+/* 9.6: the smallest power-of-ten bucket size (>= 1 us) giving at most
+ * 100 buckets over the range.  Compared by division: range > 100 * size
+ * overflows for ranges near 2^63, and the loop must end for every range
+ * (a saturated one included). */
+static int64_t
+bucket_size(int64_t range)
+{
+    int64_t size = 1000;
+
+    while (range / size > MAX_BUCKETS ||
+           (range / size == MAX_BUCKETS && range % size != 0)) {
+        if (size > INT64_MAX / 10)
+            break;
+        size *= 10;
+    }
+    return size;
+}
+
+static void
+buckets_of(const struct pr_gpu_window *w, struct buckets *bk)
+{
+    int64_t range = pr_sat_sub_i64(w->global_end_ns, w->global_start_ns);
+
+    bk->start = w->global_start_ns;
+    bk->end = w->global_end_ns;
+    bk->size = bucket_size(range);
+    /* Under 1 µs the plugin fails; one short bucket is the sane answer. */
+    bk->n = range <= 0 ? 0 : range / bk->size > 0 ? range / bk->size : 1;
+}
+
+/* Bucket i's span. */
+static void
+bucket_span(const struct buckets *bk, int64_t i, int64_t *lo, int64_t *hi)
+{
+    /* i * size <= range: no overflow */
+    *lo = pr_sat_add_i64(bk->start, i * bk->size);
+    *hi = i + 1 == bk->n ? bk->end : pr_sat_add_i64(*lo, bk->size);
+}
+
+/* What pr_ranges_overlap() adds for piece p over [lo, hi). */
+static int64_t
+add_overlap(int64_t sum, const struct pr_range *p, int64_t lo, int64_t hi)
+{
+    int64_t s = p->start_ns > lo ? p->start_ns : lo;
+    int64_t e = p->end_ns < hi ? p->end_ns : hi;
+
+    return e > s ? pr_sat_add_i64(sum, pr_sat_sub_i64(e, s)) : sum;
+}
+
+/* A finished piece into the sums. */
+static void
+busy_piece(struct busy *b, const struct pr_range *p, const struct buckets *bk,
+           const struct pr_gpu_window *w)
+{
+    int64_t i = 0, lo, hi;
+
+    b->steps_ns =
+        add_overlap(b->steps_ns, p, w->steps_start_ns, w->steps_end_ns);
+    if (bk->n == 0)
+        return;
+    if (p->start_ns > bk->start)
+        i = pr_sat_sub_i64(p->start_ns, bk->start) / bk->size;
+    for (i = i < bk->n ? i : bk->n - 1; i < bk->n; i++) {
+        bucket_span(bk, i, &lo, &hi);
+        if (lo >= p->end_ns)
+            break;
+        b->bucket_ns[i] = add_overlap(b->bucket_ns[i], p, lo, hi);
+    }
+}
+
+/* Kernel [start, end) into the list, as pr_ranges_push_merging() joins
+ * it; in start order. */
+static void
+busy_add(struct busy *b, int64_t start, int64_t end, const struct buckets *bk,
+         const struct pr_gpu_window *w)
+{
+    if (b->has_last && start >= b->last.start_ns && start <= b->last.end_ns) {
+        if (end > b->last.end_ns)
+            b->last.end_ns = end;
+        return;
+    }
+    if (b->has_last)
+        busy_piece(b, &b->last, bk, w);
+    b->last.start_ns = start;
+    b->last.end_ns = end;
+    b->has_last = 1;
+}
+
+static void
+busy_done(struct busy *b, const struct buckets *bk,
+          const struct pr_gpu_window *w)
+{
+    if (b->has_last)
+        busy_piece(b, &b->last, bk, w);
+    b->has_last = 0;
 }
 
 static int
@@ -217,6 +332,7 @@ accumulate(const struct pr_trace *t, int32_t dev, const struct pr_gpu_window *w,
     size_t i;
     enum pr_status st = PR_OK;
 
+    buckets_of(w, &a->bk);
     for (i = 0; i < t->n_events && st == PR_OK; i++) {
         const struct pr_event *e = &t->events[i];
         const struct pr_gpu_info *g = kernel_gpu(t, e);
@@ -226,37 +342,19 @@ accumulate(const struct pr_trace *t, int32_t dev, const struct pr_gpu_window *w,
             continue;
         a->kernel_ns = pr_sat_add_i64(a->kernel_ns, e->dur_ns);
         add_occupancy(a, e, g->occupancy_pct, w);
-        /* kernels come in start order: the lists stay merged */
-        st = pr_ranges_push_merging(&a->busy, e->ts_ns, end, err);
-        if (st == PR_OK && !pr_comm_is_kernel(t, e))
-            st = pr_ranges_push_merging(&a->compute, e->ts_ns, end, err);
+        /* kernels come in start order (events are sorted by start) */
+        busy_add(&a->busy, e->ts_ns, end, &a->bk, w);
+        if (!pr_comm_is_kernel(t, e))
+            busy_add(&a->compute, e->ts_ns, end, &a->bk, w);
         /* 9.2 uses positive blocks per SM; "inf" (unknown SM count) is
          * skipped rather than failing the file as the plugin does. */
-        if (st != PR_OK || !isfinite(g->blocks_per_sm) || g->blocks_per_sm <= 0)
+        if (!isfinite(g->blocks_per_sm) || g->blocks_per_sm <= 0)
             continue;
         st = sweep_kernel(&a->sm, e->ts_ns, end, i, g->blocks_per_sm, w, err);
     }
-    pr_ranges_merge(&a->busy);
-    pr_ranges_merge(&a->compute);
+    busy_done(&a->busy, &a->bk, w);
+    busy_done(&a->compute, &a->bk, w);
     return st;
-}
-
-/* 9.6: the smallest power-of-ten bucket size (>= 1 us) giving at most
- * 100 buckets over the range.  Compared by division: range > 100 * size
- * overflows for ranges near 2^63, and the loop must end for every range
- * (a saturated one included). */
-static int64_t
-bucket_size(int64_t range)
-{
-    int64_t size = 1000;
-
-    while (range / size > MAX_BUCKETS ||
-           (range / size == MAX_BUCKETS && range % size != 0)) {
-        if (size > INT64_MAX / 10)
-            break;
-        size *= 10;
-    }
-    return size;
 }
 
 /* The utilization series of 9.6 over the profiled range; the last bucket
@@ -265,25 +363,19 @@ static void
 emit_series(cJSON *o, const struct gpu_acc *a, const struct pr_gpu_window *w,
             int *ok)
 {
-    int64_t range = pr_sat_sub_i64(w->global_end_ns, w->global_start_ns);
-    int64_t size = bucket_size(range), n, i, start = w->global_start_ns;
     cJSON *ser = pr_emit_obj(o, "utilization_series", ok);
     cJSON *ts = pr_emit_arr(ser, "t_us", ok);
     cJSON *util = pr_emit_arr(ser, "utilization_pct", ok);
+    int64_t i, lo, hi;
 
-    pr_emit_us(ser, "bucket_us", size, ok);
-    if (range <= 0)
+    pr_emit_us(ser, "bucket_us", a->bk.size, ok);
+    if (a->bk.n == 0)
         return;
-    /* Under 1 µs the plugin fails; one short bucket is the sane answer. */
-    n = range / size > 0 ? range / size : 1;
-    for (i = 0; i < n && *ok; i++) {
-        /* i * size <= range: no overflow */
-        int64_t lo = pr_sat_add_i64(start, i * size);
-        int64_t hi = i + 1 == n ? w->global_end_ns : pr_sat_add_i64(lo, size);
-
+    for (i = 0; i < a->bk.n && *ok; i++) {
+        bucket_span(&a->bk, i, &lo, &hi);
         pr_emit_us(ts, NULL, pr_sat_sub_i64(lo, w->origin_ns), ok);
         pr_emit_num(util, NULL,
-                    100.0 * (double)pr_ranges_overlap(&a->busy, lo, hi) /
+                    100.0 * (double)a->busy.bucket_ns[i] /
                         (double)pr_sat_sub_i64(hi, lo),
                     ok);
     }
@@ -321,14 +413,8 @@ emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
     double util = NAN, sm = sm_efficiency(&a->sm, w), occ = NAN, comp = NAN;
 
     if (span > 0) {
-        util = 100.0 *
-               (double)pr_ranges_overlap(&a->busy, w->steps_start_ns,
-                                         w->steps_end_ns) /
-               (double)span;
-        comp = 100.0 *
-               (double)pr_ranges_overlap(&a->compute, w->steps_start_ns,
-                                         w->steps_end_ns) /
-               (double)span;
+        util = 100.0 * (double)a->busy.steps_ns / (double)span;
+        comp = 100.0 * (double)a->compute.steps_ns / (double)span;
     }
     if (a->occ_ns > 0)
         occ = a->occ_sum / a->occ_ns;
