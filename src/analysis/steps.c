@@ -327,6 +327,8 @@ prune(struct roles *ro, int64_t from)
 
         for (j = 0; j < r->n && r->v[j].end_ns <= from; j++)
             ;
+        if (j == 0)
+            continue; /* r->v may be NULL: memmove must not see it */
         memmove(r->v, r->v + j, (r->n - j) * sizeof(*r->v));
         r->n -= j;
     }
