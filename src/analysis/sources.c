@@ -406,14 +406,15 @@ attr_of(struct ctx *c, uint32_t ev, int *oom)
     return a;
 }
 
+/* One python frame or host op in the sweep: 16 bytes, as the sweep holds
+ * one per python frame and per host op on a thread with python frames
+ * (about a million at 1 GB).  The end and the kind are read from the
+ * event; sweep_ties orders the keys that tie on (tid, ts). */
 struct sweep_key {
-    int64_t ts, end;
+    int64_t ts;
     uint32_t tid, ev;
-    uint8_t py;
 };
 
-/* Per thread by time, enclosing spans first: longer, then frames before
- * the operators they hold. */
 static int
 cmp_sweep(const void *a, const void *b)
 {
@@ -423,6 +424,22 @@ cmp_sweep(const void *a, const void *b)
         return x->tid < y->tid ? -1 : 1;
     if (x->ts != y->ts)
         return x->ts < y->ts ? -1 : 1;
+    return x->ev < y->ev ? -1 : (x->ev > y->ev);
+}
+
+/* Keys starting together: enclosing spans first, longer, then frames
+ * before the operators they hold. */
+struct tie {
+    int64_t end;
+    uint32_t ev;
+    uint8_t py;
+};
+
+static int
+cmp_tie(const void *a, const void *b)
+{
+    const struct tie *x = a, *y = b;
+
     if (x->end != y->end)
         return x->end > y->end ? -1 : 1;
     if (x->py != y->py)
@@ -436,35 +453,96 @@ is_py(int kind)
     return kind == PR_KIND_PY_FUNCTION || kind == PR_KIND_PY_LEGACY;
 }
 
-/* Keys of the python frames and host ops; *n = 0 when the trace has no
- * python frame.  NULL on out-of-memory. */
+static int64_t
+end_of(const struct pr_event *e)
+{
+    return pr_sat_add_i64(e->ts_ns, e->dur_ns);
+}
+
+/* Orders each run of keys tying on (tid, ts) by cmp_tie; 0 on
+ * out-of-memory.  Runs are short (a frame and the op it calls). */
+static int
+sweep_ties(const struct pr_trace *t, struct sweep_key *k, size_t n)
+{
+    struct tie *v = NULL;
+    size_t i, j, m, cap = 0;
+
+    for (i = 0; i < n; i = j) {
+        for (j = i + 1; j < n && k[j].tid == k[i].tid && k[j].ts == k[i].ts;)
+            j++;
+        if (j - i < 2)
+            continue;
+        if (pr_grow((void **)&v, &cap, j - i, sizeof(*v)) != PR_OK) {
+            free(v);
+            return 0;
+        }
+        for (m = 0; m < j - i; m++) {
+            const struct pr_event *e = &t->events[k[i + m].ev];
+            v[m].end = end_of(e);
+            v[m].ev = k[i + m].ev;
+            v[m].py = (uint8_t)is_py(e->kind);
+        }
+        qsort(v, j - i, sizeof(*v), cmp_tie);
+        for (m = 0; m < j - i; m++)
+            k[i + m].ev = v[m].ev;
+    }
+    free(v);
+    return 1;
+}
+
+/* An event the sweep needs: a python frame, or a host op or annotation
+ * on a thread with python frames (ops elsewhere have none around them
+ * and close none). */
+static int
+in_sweep(const struct pr_event *e, const struct pr_idmap *py_tids)
+{
+    if (is_py(e->kind))
+        return 1;
+    return (e->kind == PR_KIND_HOST_OP || e->kind == PR_KIND_ANNOTATION) &&
+           pr_idmap_get(py_tids, e->tid) != PR_NONE;
+}
+
+/* Keys of the python frames and of the host ops on their threads, sorted;
+ * *n = 0 when the trace has no python frame.  NULL on out-of-memory. */
 static struct sweep_key *
 sweep_keys(const struct pr_trace *t, size_t *n)
 {
+    struct pr_idmap py_tids = {0}; /* tid -> 1 */
     struct sweep_key *k;
-    size_t i, n_py = 0, n_all = 0;
+    size_t i, m = 0;
+    int ok = 1;
 
-    for (i = 0; i < t->n_events; i++) {
-        int kind = t->events[i].kind;
-        n_py += is_py(kind);
-        n_all += is_py(kind) || kind == PR_KIND_HOST_OP ||
-                 kind == PR_KIND_ANNOTATION;
-    }
-    *n = n_py > 0 ? n_all : 0;
-    k = malloc((*n ? *n : 1) * sizeof(*k));
-    for (i = 0, n_all = 0; k != NULL && i<t->n_events && * n> 0; i++) {
-        const struct pr_event *e = &t->events[i];
-        if (!is_py(e->kind) && e->kind != PR_KIND_HOST_OP &&
-            e->kind != PR_KIND_ANNOTATION)
+    for (i = 0; i < t->n_events && ok; i++)
+        if (is_py(t->events[i].kind) &&
+            pr_idmap_get(&py_tids, t->events[i].tid) == PR_NONE)
+            ok = pr_idmap_put(&py_tids, t->events[i].tid, 1, NULL) == PR_OK;
+    for (i = 0; i < t->n_events && ok && py_tids.n > 0; i++)
+        m += (size_t)in_sweep(&t->events[i], &py_tids);
+    *n = m;
+    k = ok ? malloc((m ? m : 1) * sizeof(*k)) : NULL;
+    for (i = 0, m = 0; k != NULL && i<t->n_events && * n> 0; i++) {
+        if (!in_sweep(&t->events[i], &py_tids))
             continue;
-        k[n_all].ts = e->ts_ns;
-        k[n_all].end = pr_sat_add_i64(e->ts_ns, e->dur_ns);
-        k[n_all].tid = e->tid;
-        k[n_all].ev = (uint32_t)i;
-        k[n_all++].py = (uint8_t)is_py(e->kind);
+        k[m].ts = t->events[i].ts_ns;
+        k[m].tid = t->events[i].tid;
+        k[m++].ev = (uint32_t)i;
+    }
+    pr_idmap_free(&py_tids);
+    if (k != NULL && *n > 1) {
+        qsort(k, *n, sizeof(*k), cmp_sweep);
+        if (!sweep_ties(t, k, *n)) {
+            free(k);
+            return NULL;
+        }
     }
     return k;
 }
+
+/* An open python frame in the sweep. */
+struct open_frame {
+    int64_t end;
+    uint32_t ev;
+};
 
 /* c->up: the innermost python frame around each host event, by nesting
  * on its thread.  Stays NULL without python frames; 0 on out-of-memory. */
@@ -473,28 +551,31 @@ link_python(struct ctx *c)
 {
     size_t n, i, depth = 0, cap = 0;
     struct sweep_key *k = sweep_keys(c->t, &n);
-    struct sweep_key *stk = NULL;
+    struct open_frame *stk = NULL;
     int ok = k != NULL;
 
     if (ok && n > 0) {
-        qsort(k, n, sizeof(*k), cmp_sweep);
         c->up = malloc(c->t->n_events * sizeof(*c->up));
         ok = c->up != NULL;
         for (i = 0; ok && i < c->t->n_events; i++)
             c->up[i] = NO_ATTR;
     }
     for (i = 0; ok && i < n; i++) {
+        const struct pr_event *e = &c->t->events[k[i].ev];
+        int64_t end = end_of(e);
         if (i > 0 && k[i].tid != k[i - 1].tid)
             depth = 0;
-        while (depth > 0 && !(k[i].ts < stk[depth - 1].end &&
-                              k[i].end <= stk[depth - 1].end))
+        while (depth > 0 &&
+               !(k[i].ts < stk[depth - 1].end && end <= stk[depth - 1].end))
             depth--;
         c->up[k[i].ev] = depth > 0 ? stk[depth - 1].ev : NO_ATTR;
-        if (!k[i].py)
+        if (!is_py(e->kind))
             continue;
         ok = pr_grow((void **)&stk, &cap, depth + 1, sizeof(*stk)) == PR_OK;
-        if (ok)
-            stk[depth++] = k[i];
+        if (ok) {
+            stk[depth].end = end;
+            stk[depth++].ev = k[i].ev;
+        }
     }
     free(stk);
     free(k);
