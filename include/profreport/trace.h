@@ -76,8 +76,11 @@ enum pr_unit {
 
 /* One duration or memory event, 56 bytes: there are more of them than of
  * anything else a run holds, so the kind is packed beside the file order
- * (both written and read as plain fields).  Events are sorted by (ts_ns,
- * file order) after pr_trace_finish(). */
+ * (both written and read as plain fields).  The ids, category, process and
+ * thread are read and written only with pr_event_external_id() and the
+ * other pr_event_*() accessors below, never as fields: their form in the
+ * record may change.  Events are sorted by (ts_ns, file order) after
+ * pr_trace_finish(). */
 struct pr_event {
     int64_t ts_ns;
     int64_t dur_ns;      /* >= 0; 0 for instants */
@@ -464,6 +467,60 @@ pr_trace_str(const struct pr_trace *t, uint32_t id)
 {
     return pr_strtab_get(t->strs, id);
 }
+
+/* ---- An event's ids, thread and category: read and written only
+ * through these, never as fields, so that the event record can keep them
+ * in whatever compact form it likes (DEVELOPERS.md, "The trace model").
+ * Getters cannot fail.  Setters may need memory for a value the compact
+ * form cannot hold inline (PR_E_NOMEM); the event must belong to t. */
+
+/* "External id": joins a host op and its launches; PR_NO_ID absent. */
+static inline int64_t
+pr_event_external_id(const struct pr_trace *t, const struct pr_event *e)
+{
+    (void)t;
+    return e->external_id;
+}
+
+/* "correlation": joins a launch and its device work; PR_NO_ID absent. */
+static inline int64_t
+pr_event_correlation(const struct pr_trace *t, const struct pr_event *e)
+{
+    (void)t;
+    return e->correlation;
+}
+
+/* String ids of the raw category, the process and the thread (or the
+ * stream of device work). */
+static inline uint32_t
+pr_event_cat(const struct pr_trace *t, const struct pr_event *e)
+{
+    (void)t;
+    return e->cat;
+}
+
+static inline uint32_t
+pr_event_pid(const struct pr_trace *t, const struct pr_event *e)
+{
+    (void)t;
+    return e->pid;
+}
+
+static inline uint32_t
+pr_event_tid(const struct pr_trace *t, const struct pr_event *e)
+{
+    (void)t;
+    return e->tid;
+}
+
+PR_NODISCARD enum pr_status
+pr_event_set_external_id(struct pr_trace *t, struct pr_event *e, int64_t id);
+PR_NODISCARD enum pr_status
+pr_event_set_correlation(struct pr_trace *t, struct pr_event *e, int64_t id);
+/* Category, process and thread at once (string ids of t). */
+PR_NODISCARD enum pr_status pr_event_set_where(struct pr_trace *t,
+                                               struct pr_event *e, uint32_t cat,
+                                               uint32_t pid, uint32_t tid);
 
 /* Side records, or NULL when the event has none. */
 const struct pr_op_info *pr_trace_op(const struct pr_trace *t,

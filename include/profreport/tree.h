@@ -146,7 +146,7 @@ pr_tree_tid(const struct pr_trace *t, const struct pr_tree *tree, size_t node)
     size_t r;
 
     if (tree->nodes[node].ev != PR_TREE_NONE)
-        return t->events[tree->nodes[node].ev].tid;
+        return pr_event_tid(t, &t->events[tree->nodes[node].ev]);
     for (r = 0; r < tree->n_roots && tree->roots[r] != node; r++)
         ;
     return r < tree->n_roots ? tree->root_tids[r] : PR_STR_NONE;

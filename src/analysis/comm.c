@@ -365,14 +365,16 @@ index_trace(struct collect *c, struct pr_error *err)
         const char *name = pr_trace_str(t, e->name);
         struct hop *h;
 
-        if (pr_tree_is_launcher(e->kind) && e->correlation != PR_NO_ID &&
-            pr_idmap_put(&c->launch, e->correlation, i, err) != PR_OK)
+        if (pr_tree_is_launcher(e->kind) &&
+            pr_event_correlation(t, e) != PR_NO_ID &&
+            pr_idmap_put(&c->launch, pr_event_correlation(t, e), i, err) !=
+                PR_OK)
             return PR_E_NOMEM;
         if (!is_host_kind(e->kind) || !pr_comm_host_collective(name))
             continue;
         h = &c->hops[c->n_hops++];
         h->ev = (uint32_t)i;
-        h->tid = e->tid;
+        h->tid = pr_event_tid(t, e);
         h->start_ns = e->ts_ns;
         h->end_ns = pr_sat_add_i64(e->ts_ns, e->dur_ns);
         h->backend = pr_comm_backend(name);
@@ -390,7 +392,7 @@ find_hop(struct collect *c, const struct pr_event *launch)
     struct hop key;
     size_t lo = 0, hi = c->n_hops;
 
-    key.tid = launch->tid;
+    key.tid = pr_event_tid(c->t, launch);
     key.start_ns = launch->ts_ns;
     key.ev = UINT32_MAX;
     while (lo < hi) {
@@ -401,7 +403,7 @@ find_hop(struct collect *c, const struct pr_event *launch)
         else
             hi = mid;
     }
-    if (lo == 0 || c->hops[lo - 1].tid != launch->tid ||
+    if (lo == 0 || c->hops[lo - 1].tid != pr_event_tid(c->t, launch) ||
         c->hops[lo - 1].end_ns < pr_sat_add_i64(launch->ts_ns, launch->dur_ns))
         return NULL;
     return &c->hops[lo - 1];
@@ -414,9 +416,9 @@ take_kernel(struct collect *c, const struct pr_event *e)
 {
     const struct pr_trace *t = c->t;
     const struct pr_gpu_info *g = pr_trace_gpu(t, e);
-    size_t l = e->correlation == PR_NO_ID
+    size_t l = pr_event_correlation(t, e) == PR_NO_ID
                    ? PR_NONE
-                   : pr_idmap_get(&c->launch, e->correlation);
+                   : pr_idmap_get(&c->launch, pr_event_correlation(t, e));
     struct hop *h = l == PR_NONE ? NULL : find_hop(c, &t->events[l]);
     const char *name = pr_trace_str(t, e->name), *coll = NULL;
 

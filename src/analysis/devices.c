@@ -32,7 +32,7 @@ device_of(const struct pr_trace *t, const struct pr_event *e)
         return -1;
     if (g->device >= 0)
         return g->device;
-    pid = pr_trace_str(t, e->pid);
+    pid = pr_trace_str(t, pr_event_pid(t, e));
     if (*pid < '0' || *pid > '9')
         return -1;
     errno = 0;
@@ -142,7 +142,7 @@ is_mtia(const struct pr_trace *t, int64_t id)
         const struct pr_event *e = &t->events[i];
 
         if (e->info != PR_NO_INFO && device_of(t, e) == id &&
-            strcmp(pr_trace_str(t, e->cat), "mtia_ccp_events") == 0)
+            strcmp(pr_trace_str(t, pr_event_cat(t, e)), "mtia_ccp_events") == 0)
             return 1;
     }
     return 0;

@@ -83,15 +83,17 @@ index_calls(struct hd *h, struct pr_error *err)
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
 
-        if (e->kind == PR_KIND_COPY && e->correlation != PR_NO_ID &&
-            pr_idmap_put(&h->copies, e->correlation, i, err) != PR_OK)
+        if (e->kind == PR_KIND_COPY && pr_event_correlation(t, e) != PR_NO_ID &&
+            pr_idmap_put(&h->copies, pr_event_correlation(t, e), i, err) !=
+                PR_OK)
             return PR_E_NOMEM;
         if (!is_call(e->kind))
             continue;
         h->n_calls++;
         h->graph_launches += (size_t)is_graph_launch(t, e);
-        if (e->correlation != PR_NO_ID &&
-            pr_idmap_put(&h->calls, e->correlation, i, err) != PR_OK)
+        if (pr_event_correlation(t, e) != PR_NO_ID &&
+            pr_idmap_put(&h->calls, pr_event_correlation(t, e), i, err) !=
+                PR_OK)
             return PR_E_NOMEM;
     }
     return PR_OK;
@@ -101,14 +103,14 @@ index_calls(struct hd *h, struct pr_error *err)
  * collective kernel by name or metadata, or one whose external id is a
  * communication op's. */
 static int
-work_class(struct pr_names *nc, const struct pr_idmap *comm,
-           const struct pr_event *e)
+work_class(const struct pr_trace *t, struct pr_names *nc,
+           const struct pr_idmap *comm, const struct pr_event *e)
 {
     if (e->kind != PR_KIND_DEVICE_TASK)
         return W_MEMORY;
     if (pr_comm_kernel_cached(nc, e) ||
-        (e->external_id != PR_NO_ID &&
-         pr_idmap_get(comm, e->external_id) != PR_NONE))
+        (pr_event_external_id(t, e) != PR_NO_ID &&
+         pr_idmap_get(comm, pr_event_external_id(t, e)) != PR_NONE))
         return W_COMM;
     return W_COMPUTE;
 }
@@ -119,8 +121,8 @@ add_work(struct hd *h, struct pr_names *nc, const struct pr_idmap *comm,
 {
     const struct pr_event *e = &h->t->events[i];
     const struct pr_gpu_info *g = pr_trace_gpu(h->t, e);
-    size_t c = e->correlation != PR_NO_ID
-                   ? pr_idmap_get(&h->calls, e->correlation)
+    size_t c = pr_event_correlation(h->t, e) != PR_NO_ID
+                   ? pr_idmap_get(&h->calls, pr_event_correlation(h->t, e))
                    : PR_NONE;
     struct work *w;
 
@@ -137,7 +139,7 @@ add_work(struct hd *h, struct pr_names *nc, const struct pr_idmap *comm,
     w->ev = i;
     w->dev = g != NULL ? g->device : -1;
     w->strm = g != NULL ? g->stream : -1;
-    w->cls = (uint8_t)work_class(nc, comm, e);
+    w->cls = (uint8_t)work_class(h->t, nc, comm, e);
     return pr_ranges_push(&h->busy, w->s, w->e, err);
 }
 
@@ -158,8 +160,8 @@ collect(struct hd *h, struct pr_error *err)
         else if ((e->kind == PR_KIND_HOST_OP || e->kind == PR_KIND_ANNOTATION ||
                   e->kind == PR_KIND_PY_LEGACY) &&
                  (pr_names_get(&nc, e->name) & PR_NAME_COMM) &&
-                 e->external_id != PR_NO_ID)
-            st = pr_idmap_put(&comm, e->external_id, 1, err);
+                 pr_event_external_id(h->t, e) != PR_NO_ID)
+            st = pr_idmap_put(&comm, pr_event_external_id(h->t, e), 1, err);
     }
     pr_names_free(&nc);
     pr_idmap_free(&comm);
@@ -357,8 +359,8 @@ static const char *const skind_names[] = {
 static int
 pageable_copy(const struct hd *h, const struct pr_event *call)
 {
-    size_t c = call->correlation != PR_NO_ID
-                   ? pr_idmap_get(&h->copies, call->correlation)
+    size_t c = pr_event_correlation(h->t, call) != PR_NO_ID
+                   ? pr_idmap_get(&h->copies, pr_event_correlation(h->t, call))
                    : PR_NONE;
 
     return c != PR_NONE &&
@@ -396,8 +398,9 @@ sync_kind(const struct hd *h, const struct pr_event *e)
         return runtime_sync(h, e);
     if (e->kind != PR_KIND_SYNC)
         return S_NONE;
-    c = e->correlation != PR_NO_ID ? pr_idmap_get(&h->calls, e->correlation)
-                                   : PR_NONE;
+    c = pr_event_correlation(h->t, e) != PR_NO_ID
+            ? pr_idmap_get(&h->calls, pr_event_correlation(h->t, e))
+            : PR_NONE;
     if (c != PR_NONE)
         return S_NONE;
     n = pr_trace_str(h->t, e->name);

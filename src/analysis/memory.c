@@ -516,7 +516,7 @@ scan_records(struct mem *m)
         if (mi == NULL)
             continue;
         dev = dev_index(m, mi);
-        r = root_of_tid(m->tree, e->tid);
+        r = root_of_tid(m->tree, pr_event_tid(t, e));
         if (r != PR_NONE && locate(m, &paths[r], e->ts_ns, &node) != PR_OK)
             st = PR_E_NOMEM;
         if (node != PR_NONE && !m->tree->nodes[node].is_operator)

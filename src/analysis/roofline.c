@@ -259,11 +259,12 @@ kernel_exts(const struct pr_trace *t, struct ext_set *ks)
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
 
-        if (e->kind != PR_KIND_DEVICE_TASK || e->external_id == PR_NO_ID)
+        if (e->kind != PR_KIND_DEVICE_TASK ||
+            pr_event_external_id(t, e) == PR_NO_ID)
             continue;
         if (pr_grow((void **)&ks->v, &cap, n + 1, sizeof(*ks->v)) != PR_OK)
             return 0;
-        ks->v[n++] = e->external_id;
+        ks->v[n++] = pr_event_external_id(t, e);
     }
     if (n > 0)
         qsort(ks->v, n, sizeof(*ks->v), cmp_i64);
@@ -487,12 +488,13 @@ make_groups(const struct pr_trace *t, struct ogs *g, struct ext_refs *ext,
         if (!ok)
             break;
         note_output(t, bwd, op, o);
-        if (e->external_id == PR_NO_ID || !in_set(ks, e->external_id))
+        if (pr_event_external_id(t, e) == PR_NO_ID ||
+            !in_set(ks, pr_event_external_id(t, e)))
             continue;
         ok = pr_grow((void **)&ext->v, &ext->cap, ext->n + 1,
                      sizeof(*ext->v)) == PR_OK;
         if (ok) {
-            ext->v[ext->n].ext = e->external_id;
+            ext->v[ext->n].ext = pr_event_external_id(t, e);
             ext->v[ext->n++].group = o->first;
         }
     }
@@ -579,9 +581,10 @@ attribute_kernels(const struct pr_trace *t, struct ogs *g,
         unsigned cls;
         struct og *o;
 
-        if (e->kind != PR_KIND_DEVICE_TASK || e->external_id == PR_NO_ID)
+        if (e->kind != PR_KIND_DEVICE_TASK ||
+            pr_event_external_id(t, e) == PR_NO_ID)
             continue;
-        r = find_ext(ext, n_ext, e->external_id);
+        r = find_ext(ext, n_ext, pr_event_external_id(t, e));
         if (!r)
             continue;
         o = &g->v[r->group];

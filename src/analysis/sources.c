@@ -494,12 +494,13 @@ sweep_ties(const struct pr_trace *t, struct sweep_key *k, size_t n)
  * on a thread with python frames (ops elsewhere have none around them
  * and close none). */
 static int
-in_sweep(const struct pr_event *e, const struct pr_idmap *py_tids)
+in_sweep(const struct pr_trace *t, const struct pr_event *e,
+         const struct pr_idmap *py_tids)
 {
     if (is_py(e->kind))
         return 1;
     return (e->kind == PR_KIND_HOST_OP || e->kind == PR_KIND_ANNOTATION) &&
-           pr_idmap_get(py_tids, e->tid) != PR_NONE;
+           pr_idmap_get(py_tids, pr_event_tid(t, e)) != PR_NONE;
 }
 
 /* Keys of the python frames and of the host ops on their threads, sorted;
@@ -514,17 +515,18 @@ sweep_keys(const struct pr_trace *t, size_t *n)
 
     for (i = 0; i < t->n_events && ok; i++)
         if (is_py(t->events[i].kind) &&
-            pr_idmap_get(&py_tids, t->events[i].tid) == PR_NONE)
-            ok = pr_idmap_put(&py_tids, t->events[i].tid, 1, NULL) == PR_OK;
+            pr_idmap_get(&py_tids, pr_event_tid(t, &t->events[i])) == PR_NONE)
+            ok = pr_idmap_put(&py_tids, pr_event_tid(t, &t->events[i]), 1,
+                              NULL) == PR_OK;
     for (i = 0; i < t->n_events && ok && py_tids.n > 0; i++)
-        m += (size_t)in_sweep(&t->events[i], &py_tids);
+        m += (size_t)in_sweep(t, &t->events[i], &py_tids);
     *n = m;
     k = ok ? malloc((m ? m : 1) * sizeof(*k)) : NULL;
     for (i = 0, m = 0; k != NULL && i<t->n_events && * n> 0; i++) {
-        if (!in_sweep(&t->events[i], &py_tids))
+        if (!in_sweep(t, &t->events[i], &py_tids))
             continue;
         k[m].ts = t->events[i].ts_ns;
-        k[m].tid = t->events[i].tid;
+        k[m].tid = pr_event_tid(t, &t->events[i]);
         k[m++].ev = (uint32_t)i;
     }
     pr_idmap_free(&py_tids);

@@ -70,15 +70,15 @@ add_step(struct pr_steps *s, uint32_t name, int64_t start, int64_t end,
  * kernels that carry the communication, so it is CPU time (the plugin
  * counts both; docs/differences.md). */
 static int
-host_role(struct pr_names *nc, const struct pr_event *e, struct pr_idmap *comm,
-          struct pr_error *err)
+host_role(const struct pr_trace *t, struct pr_names *nc,
+          const struct pr_event *e, struct pr_idmap *comm, struct pr_error *err)
 {
     unsigned cls = pr_names_get(nc, e->name);
 
     if (e->kind != PR_KIND_PY_LEGACY && (cls & PR_NAME_DATALOADER))
         return PR_CAT_DATALOADER;
-    if ((cls & PR_NAME_COMM) && e->external_id != PR_NO_ID &&
-        pr_idmap_put(comm, e->external_id, 1, err) != PR_OK)
+    if ((cls & PR_NAME_COMM) && pr_event_external_id(t, e) != PR_NO_ID &&
+        pr_idmap_put(comm, pr_event_external_id(t, e), 1, err) != PR_OK)
         return -2;
     return (cls & PR_NAME_COMM_HOST) ? PR_CAT_COMM : PR_CAT_CPU_EXEC;
 }
@@ -101,14 +101,15 @@ is_step_event(struct pr_names *nc, const struct pr_event *e)
  * none (scan_steps lists them).  GPU-side user annotations have no role:
  * they copy CPU ranges onto the GPU timeline (docs/differences.md). */
 static int
-role_of(struct pr_names *nc, const struct pr_event *e, struct pr_idmap *comm,
-        struct pr_error *err)
+role_of(const struct pr_trace *t, struct pr_names *nc, const struct pr_event *e,
+        struct pr_idmap *comm, struct pr_error *err)
 {
     switch (e->kind) {
     case PR_KIND_DEVICE_TASK: /* NCCL kernels: by link, name or metadata */
         return pr_comm_kernel_cached(nc, e) ||
-                       (e->external_id != PR_NO_ID &&
-                        pr_idmap_get(comm, e->external_id) != PR_NONE)
+                       (pr_event_external_id(t, e) != PR_NO_ID &&
+                        pr_idmap_get(comm, pr_event_external_id(t, e)) !=
+                            PR_NONE)
                    ? PR_CAT_COMM
                    : PR_CAT_KERNEL;
     case PR_KIND_COPY:
@@ -122,9 +123,9 @@ role_of(struct pr_names *nc, const struct pr_event *e, struct pr_idmap *comm,
     case PR_KIND_ANNOTATION:
         if (is_step_event(nc, e))
             return -1;
-        return host_role(nc, e, comm, err);
+        return host_role(t, nc, e, comm, err);
     case PR_KIND_PY_LEGACY:
-        return host_role(nc, e, comm, err);
+        return host_role(t, nc, e, comm, err);
     default:
         return -1;
     }
@@ -369,10 +370,11 @@ split_step(struct pr_steps *s, size_t k, struct roles *ro)
 /* Event e into its role's list, unless it ends by `from`, the start of
  * the first step still to split.  -1 on out-of-memory. */
 static int
-add_role(struct roles *ro, struct pr_names *nc, struct pr_idmap *comm,
-         const struct pr_event *e, int64_t from, struct pr_error *err)
+add_role(const struct pr_trace *t, struct roles *ro, struct pr_names *nc,
+         struct pr_idmap *comm, const struct pr_event *e, int64_t from,
+         struct pr_error *err)
 {
-    int role = role_of(nc, e, comm, err);
+    int role = role_of(t, nc, e, comm, err);
     int64_t end = e->ts_ns + e->dur_ns;
 
     if (role == -2)
@@ -408,7 +410,7 @@ walk_roles(const struct pr_trace *t, struct pr_steps *s, struct roles *ro,
             if (k + 1 < s->n)
                 prune(ro, s->v[k + 1].start_ns);
         }
-        bad = add_role(ro, &nc, &comm, e,
+        bad = add_role(t, ro, &nc, &comm, e,
                        k < s->n ? s->v[k].start_ns : INT64_MAX, err) != 0;
     }
     for (; k < s->n && !bad; k++)

@@ -115,8 +115,8 @@ push(struct spans *sp)
 
 /* Append e clipped to [start, end); 0 on out-of-memory. */
 static int
-add_clipped(struct spans *sp, const struct pr_event *e, int64_t start,
-            int64_t end)
+add_clipped(const struct pr_trace *t, struct spans *sp,
+            const struct pr_event *e, int64_t start, int64_t end)
 {
     int64_t s = e->ts_ns > start ? e->ts_ns : start;
     int64_t f = pr_sat_sub_i64(end, e->ts_ns) < e->dur_ns
@@ -129,7 +129,7 @@ add_clipped(struct spans *sp, const struct pr_event *e, int64_t start,
     x->start_ns = s - start;
     x->dur_ns = f - s;
     x->name = e->name;
-    x->tid = e->tid;
+    x->tid = pr_event_tid(t, e);
     x->order = e->order;
     x->kind = e->kind;
     return 1;
@@ -157,14 +157,14 @@ collect_device(const struct pr_trace *t, int64_t start, int64_t end,
         if (!is_device(e->kind) || !in_window(e, start, end))
             continue;
         g = pr_trace_gpu(t, e);
-        if (!add_clipped(sp, e, start, end))
+        if (!add_clipped(t, sp, e, start, end))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (timeline)");
         sp->v[sp->n - 1].a = g ? g->device : -1;
         sp->v[sp->n - 1].b = g ? g->stream : -1;
         sp->v[sp->n - 1].mtia =
-            strcmp(pr_trace_str(t, e->cat), "mtia_ccp_events") == 0;
-        if (e->correlation != PR_NO_ID &&
-            pr_idmap_put(corr, e->correlation, 1, err) != PR_OK)
+            strcmp(pr_trace_str(t, pr_event_cat(t, e)), "mtia_ccp_events") == 0;
+        if (pr_event_correlation(t, e) != PR_NO_ID &&
+            pr_idmap_put(corr, pr_event_correlation(t, e), 1, err) != PR_OK)
             return PR_E_NOMEM;
     }
     return PR_OK;
@@ -202,20 +202,22 @@ count_launchers(const struct pr_trace *t, int64_t start, int64_t end,
         size_t k;
 
         if (e->kind != PR_KIND_RUNTIME_CALL || !in_window(e, start, end) ||
-            e->correlation == PR_NO_ID ||
-            pr_idmap_get(corr, e->correlation) == PR_NONE)
+            pr_event_correlation(t, e) == PR_NO_ID ||
+            pr_idmap_get(corr, pr_event_correlation(t, e)) == PR_NONE)
             continue;
-        k = pr_idmap_get(&seen, e->tid);
+        k = pr_idmap_get(&seen, pr_event_tid(t, e));
         if (k == PR_NONE) {
             struct launcher *nl = realloc(l, (n + 1) * sizeof(*l));
 
-            if (nl == NULL || pr_idmap_put(&seen, e->tid, n, err) != PR_OK) {
+            if (nl == NULL ||
+                pr_idmap_put(&seen, pr_event_tid(t, e), n, err) != PR_OK) {
                 free(nl != NULL ? nl : l);
                 pr_idmap_free(&seen);
                 return pr_error_set(err, PR_E_NOMEM, "out of memory");
             }
             l = nl;
-            l[n] = (struct launcher){e->tid, 0, pr_trace_str(t, e->tid)};
+            l[n] = (struct launcher){pr_event_tid(t, e), 0,
+                                     pr_trace_str(t, pr_event_tid(t, e))};
             k = n++;
         }
         l[k].n++;
@@ -247,11 +249,11 @@ collect_host(const struct pr_trace *t, int64_t start, int64_t end,
 
         if (e->kind != PR_KIND_RUNTIME_CALL || !in_window(e, start, end))
             continue;
-        for (k = 0; k < n && l[k].tid != e->tid; k++)
+        for (k = 0; k < n && l[k].tid != pr_event_tid(t, e); k++)
             ;
         if (k == n)
             continue;
-        if (!add_clipped(sp, e, start, end))
+        if (!add_clipped(t, sp, e, start, end))
             st = pr_error_set(err, PR_E_NOMEM, "out of memory (timeline)");
         else
             sp->v[sp->n - 1].group = 1;

@@ -198,7 +198,7 @@ add_host(struct builder *b, size_t i, int type)
     struct pr_tree_node *n;
     size_t idx, tnum;
 
-    if (thread_of(b, e->tid, &tnum) != PR_OK)
+    if (thread_of(b, pr_event_tid(b->t, e), &tnum) != PR_OK)
         return PR_E_NOMEM;
     n = new_node(b, &idx);
     if (n == NULL)
@@ -222,6 +222,7 @@ static enum pr_status
 add_dev(struct builder *b, size_t i)
 {
     const struct pr_event *e = &b->t->events[i];
+    int64_t corr = pr_event_correlation(b->t, e);
     struct pr_tree *tr = b->tree;
     struct pr_tree_dev *d;
     size_t idx = tr->n_devs;
@@ -236,15 +237,15 @@ add_dev(struct builder *b, size_t i)
     d->op_eligible = 0;
     /* An absent correlation links to nothing (the plugin would pair all
      * "None" ids together). */
-    if (e->correlation == PR_NO_ID)
+    if (corr == PR_NO_ID)
         return PR_OK;
-    d->rt = pr_idmap32_get(&b->rt_by_corr, e->correlation);
+    d->rt = pr_idmap32_get(&b->rt_by_corr, corr);
     if (d->rt != PR_TREE_NONE)
         return PR_OK;
-    d->next = pr_idmap32_get(&b->pending, e->correlation);
+    d->next = pr_idmap32_get(&b->pending, corr);
     if (d->next == TAKEN) /* not reached: the runtime is in rt_by_corr */
         d->next = PR_TREE_NONE;
-    return pr_idmap32_put(&b->pending, e->correlation, (uint32_t)idx, b->err);
+    return pr_idmap32_put(&b->pending, corr, (uint32_t)idx, b->err);
 }
 
 /* 4.2: a runtime takes the devices waiting on its correlation id and is
@@ -253,6 +254,8 @@ static enum pr_status
 add_rt(struct builder *b, size_t i)
 {
     const struct pr_event *e = &b->t->events[i];
+    int64_t corr = pr_event_correlation(b->t, e),
+            ext = pr_event_external_id(b->t, e);
     struct pr_tree *tr = b->tree;
     struct pr_tree_rt *r;
     size_t idx = tr->n_rts;
@@ -267,26 +270,25 @@ add_rt(struct builder *b, size_t i)
     memset(r, 0, sizeof(*r));
     r->ev = (uint32_t)i;
     r->node = b->ext_next[idx] = PR_TREE_NONE;
-    if (e->correlation != PR_NO_ID) {
+    if (corr != PR_NO_ID) {
         /* Only devices that came first wait: the map holds few entries
          * in a sorted trace, and marks only those it hands over. */
-        d = pr_idmap32_get(&b->pending, e->correlation);
+        d = pr_idmap32_get(&b->pending, corr);
         if (d != PR_TREE_NONE && d != TAKEN) {
             for (; d != PR_TREE_NONE; d = tr->devs[d].next)
                 tr->devs[d].rt = (uint32_t)idx;
-            if (pr_idmap32_put(&b->pending, e->correlation, TAKEN, b->err))
+            if (pr_idmap32_put(&b->pending, corr, TAKEN, b->err))
                 return PR_E_NOMEM;
         }
-        if (pr_idmap32_put(&b->rt_by_corr, e->correlation, (uint32_t)idx,
-                           b->err))
+        if (pr_idmap32_put(&b->rt_by_corr, corr, (uint32_t)idx, b->err))
             return PR_E_NOMEM;
     }
-    if (e->external_id == PR_NO_ID)
+    if (ext == PR_NO_ID)
         return PR_OK;
-    b->ext_next[idx] = pr_idmap32_get(&b->rt_by_ext, e->external_id);
+    b->ext_next[idx] = pr_idmap32_get(&b->rt_by_ext, ext);
     if (b->ext_next[idx] == TAKEN) /* not reached before attach_by_id */
         b->ext_next[idx] = PR_TREE_NONE;
-    return pr_idmap32_put(&b->rt_by_ext, e->external_id, (uint32_t)idx, b->err);
+    return pr_idmap32_put(&b->rt_by_ext, ext, (uint32_t)idx, b->err);
 }
 
 /* Size the record arrays once from a counting pass: growing them by half
@@ -423,7 +425,7 @@ node_ext(const struct builder *b, const struct pr_tree_node *n)
 
     if (n->ev == PR_TREE_NONE || n->type == PR_N_MODULE)
         return PR_NO_ID;
-    ext = b->t->events[n->ev].external_id;
+    ext = pr_event_external_id(b->t, &b->t->events[n->ev]);
     return ext == 0 ? PR_NO_ID : ext;
 }
 
@@ -455,7 +457,7 @@ static int
 locate(const struct builder *b, const struct pr_event *e, uint32_t *deepest)
 {
     const struct pr_tree_node *nodes = b->tree->nodes;
-    size_t k = pr_idmap_get(&b->tid_num, e->tid);
+    size_t k = pr_idmap_get(&b->tid_num, pr_event_tid(b->t, e));
     int64_t end = e->ts_ns + e->dur_ns;
     uint32_t kid;
 
@@ -541,8 +543,9 @@ attach_by_time(struct builder *b)
     for (r = 0; r < tr->n_rts; r++) {
         const struct pr_event *e = &b->t->events[tr->rts[r].ev];
 
-        if (tr->rts[r].node != PR_TREE_NONE || e->external_id == 0 ||
-            !locate(b, e, &deepest) || tr->nodes[deepest].type == PR_N_ROOT)
+        if (tr->rts[r].node != PR_TREE_NONE ||
+            pr_event_external_id(b->t, e) == 0 || !locate(b, e, &deepest) ||
+            tr->nodes[deepest].type == PR_N_ROOT)
             continue;
         give_rt(b, deepest, r);
         tr->n_rt_by_time++;
@@ -583,9 +586,9 @@ attach_zero_runtimes(struct builder *b)
     for (r = 0; r < tr->n_rts; r++) {
         const struct pr_event *e = &b->t->events[tr->rts[r].ev];
 
-        if (e->external_id != 0)
+        if (pr_event_external_id(b->t, e) != 0)
             continue;
-        k = pr_idmap_get(&b->tid_num, e->tid);
+        k = pr_idmap_get(&b->tid_num, pr_event_tid(b->t, e));
         if (k != PR_NONE)
             give_rt(b, tr->roots[k], r);
     }
@@ -604,7 +607,8 @@ attach_staled(struct builder *b, size_t n_host)
     for (i = 0; i < n_host; i++) {
         if (tr->nodes[i].type != PR_N_STEP)
             continue;
-        k = pr_idmap_get(&b->tid_num, b->t->events[tr->nodes[i].ev].tid);
+        k = pr_idmap_get(&b->tid_num,
+                         pr_event_tid(b->t, &b->t->events[tr->nodes[i].ev]));
         if (main_tid == PR_NONE || k > main_tid)
             main_tid = k;
     }

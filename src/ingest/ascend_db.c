@@ -1473,10 +1473,11 @@ collect_steps(struct adb *a, struct launch **lv, size_t *nl, struct dstep **sv,
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
 
-        if (e->kind == PR_KIND_RUNTIME_CALL && e->correlation != PR_NO_ID) {
+        if (e->kind == PR_KIND_RUNTIME_CALL &&
+            pr_event_correlation(t, e) != PR_NO_ID) {
             if (pr_grow((void **)lv, &cl, *nl + 1, sizeof(**lv)) != PR_OK)
                 return oom(a);
-            (*lv)[*nl].corr = e->correlation;
+            (*lv)[*nl].corr = pr_event_correlation(t, e);
             (*lv)[(*nl)++].ts = e->ts_ns;
         } else if (e->kind == PR_KIND_HOST_OP &&
                    strncmp(pr_trace_str(t, e->name), "ProfilerStep#", 13) ==
@@ -1526,9 +1527,9 @@ match_work(struct adb *a, const struct launch *lv, size_t nl, struct dstep *sv,
         struct dstep *st;
 
         if ((e->kind != PR_KIND_DEVICE_TASK && e->kind != PR_KIND_COPY) ||
-            e->correlation == PR_NO_ID || nl == 0)
+            pr_event_correlation(a->t, e) == PR_NO_ID || nl == 0)
             continue;
-        key.corr = e->correlation;
+        key.corr = pr_event_correlation(a->t, e);
         l = bsearch(&key, lv, nl, sizeof(*lv), cmp_launch);
         if (l == NULL || (st = step_at(sv, ns, l->ts)) == NULL)
             continue;
@@ -1549,8 +1550,8 @@ add_device_step(struct adb *a, const struct dstep *st)
     struct pr_span s;
 
     snprintf(name, sizeof(name), "%s", pr_trace_str(a->t, e->name));
-    snprintf(pid, sizeof(pid), "%s", pr_trace_str(a->t, e->pid));
-    snprintf(tid, sizeof(tid), "%s", pr_trace_str(a->t, e->tid));
+    snprintf(pid, sizeof(pid), "%s", pr_trace_str(a->t, pr_event_pid(a->t, e)));
+    snprintf(tid, sizeof(tid), "%s", pr_trace_str(a->t, pr_event_tid(a->t, e)));
     e->kind = PR_KIND_OTHER;
     e->info = PR_NO_INFO;
     memset(&s, 0, sizeof(s));

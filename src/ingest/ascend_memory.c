@@ -167,8 +167,8 @@ host_thread(const struct pr_trace *t, uint32_t *pid, uint32_t *tid)
 
         if (e->kind == PR_KIND_HOST_OP && e->dur_ns > best) {
             best = e->dur_ns;
-            *pid = e->pid;
-            *tid = e->tid;
+            *pid = pr_event_pid(t, e);
+            *tid = pr_event_tid(t, e);
         }
     }
     return best >= 0;

@@ -239,7 +239,7 @@ host_steps(struct pr_trace *t, struct anchors *host, uint32_t *pid,
             number = -1;
         if (anchor_put(host, number, e->ts_ns) != PR_OK)
             return PR_E_NOMEM;
-        *pid = e->pid;
+        *pid = pr_event_pid(t, e);
         e->kind = PR_KIND_OTHER;
     }
     return PR_OK;

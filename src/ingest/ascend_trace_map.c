@@ -258,11 +258,12 @@ new_event(struct map *m, const struct pr_tv_raw *x, enum pr_kind kind)
     e->ts_ns = x->ts_ns;
     e->dur_ns = x->dur_ns;
     e->name = x->name;
-    e->cat = x->cat == PR_STR_NONE ? PR_STR_EMPTY : x->cat;
-    e->pid = x->pid;
-    e->tid = x->tid;
     e->order = x->order;
     e->kind = (uint8_t)kind;
+    if (pr_event_set_where(m->t, e,
+                           x->cat == PR_STR_NONE ? PR_STR_EMPTY : x->cat,
+                           x->pid, x->tid) != PR_OK)
+        return NULL;
     return e;
 }
 
@@ -327,7 +328,9 @@ add_hccl(struct map *m, const struct pr_tv_raw *x)
         return PR_E_NOMEM;
     if (!op)
         return PR_OK;
-    e->correlation = x->corr >= 0 ? x->corr : PR_NO_ID;
+    if (pr_event_set_correlation(m->t, e, x->corr >= 0 ? x->corr : PR_NO_ID) !=
+        PR_OK)
+        return PR_E_NOMEM;
     g = pr_trace_add_gpu(m->t, &e->info);
     if (g == NULL)
         return PR_E_NOMEM;
@@ -360,7 +363,9 @@ add_task(struct map *m, const struct pr_tv_raw *x)
         return PR_E_NOMEM;
     if (k != PR_KIND_DEVICE_TASK && k != PR_KIND_COPY)
         return PR_OK;
-    e->correlation = x->corr >= 0 ? x->corr : PR_NO_ID;
+    if (pr_event_set_correlation(m->t, e, x->corr >= 0 ? x->corr : PR_NO_ID) !=
+        PR_OK)
+        return PR_E_NOMEM;
     g = pr_trace_add_gpu(m->t, &e->info);
     if (g == NULL)
         return PR_E_NOMEM;
@@ -383,9 +388,10 @@ add_api(struct map *m, const struct pr_tv_raw *x)
 
     if (e == NULL)
         return PR_E_NOMEM;
-    if (m->host_pid != PR_STR_NONE)
-        e->pid = m->host_pid;
-    return PR_OK;
+    if (m->host_pid == PR_STR_NONE)
+        return PR_OK;
+    return pr_event_set_where(m->t, e, pr_event_cat(m->t, e), m->host_pid,
+                              pr_event_tid(m->t, e));
 }
 
 static enum pr_status
@@ -445,12 +451,15 @@ add_flows(struct map *m)
         }
         e->ts_ns = f->ts_ns;
         e->name = launch;
-        e->cat = pr_strtab_intern(m->t->strs, "async_npu", 9);
-        e->pid = f->pid;
-        e->tid = f->tid;
-        e->correlation = f->id;
         e->kind = PR_KIND_RUNTIME_CALL;
         e->order = (uint32_t)(m->tv->n_raw + i);
+        st = pr_event_set_where(m->t, e,
+                                pr_strtab_intern(m->t->strs, "async_npu", 9),
+                                f->pid, f->tid);
+        if (st == PR_OK)
+            st = pr_event_set_correlation(m->t, e, f->id);
+        if (st != PR_OK)
+            break;
     }
     free(ids);
     return st;

@@ -511,7 +511,7 @@ PR_NODISCARD enum pr_status pr_fld_py_float(double d, struct pr_buf *out);
  * kernel launches, in order, giving each range its launch's correlation
  * and External id; counts them in t->replayed_kernels, and in
  * t->replay_unlinked when the two counts differ (then nothing is paired).
- * Call after pr_trace_finish(). */
-void pr_ingest_link_ranges(struct pr_trace *t);
+ * Call after pr_trace_finish().  PR_E_NOMEM (the ids may need memory). */
+PR_NODISCARD enum pr_status pr_ingest_link_ranges(struct pr_trace *t);
 
 #endif

@@ -377,9 +377,10 @@ add_mem(struct mge *m, uint32_t lane, int64_t ts, int type, int dev,
     e->ts_ns = ts;
     e->kind = PR_KIND_MEMORY_RECORD;
     e->name = intern_s(m, "[memory]");
-    e->pid = m->lanes[lane].pid;
-    e->tid = m->lanes[lane].tid;
     e->order = (uint32_t)m->t->n_events - 1;
+    if (pr_event_set_where(m->t, e, pr_event_cat(m->t, e), m->lanes[lane].pid,
+                           m->lanes[lane].tid) != PR_OK)
+        return PR_E_NOMEM;
     mi = pr_trace_add_mem(m->t, &idx);
     if (mi == NULL)
         return PR_E_NOMEM;
@@ -976,10 +977,12 @@ add_event(struct mge *m, const struct span *s, int kind, uint32_t name)
     e->ts_ns = s->ts_ns;
     e->dur_ns = s->dur_ns;
     e->name = name;
-    e->pid = m->lanes[s->lane].pid;
-    e->tid = m->lanes[s->lane].tid;
     e->order = s->order;
     e->kind = (uint8_t)kind;
+    if (pr_event_set_where(m->t, e, pr_event_cat(m->t, e),
+                           m->lanes[s->lane].pid,
+                           m->lanes[s->lane].tid) != PR_OK)
+        return NULL;
     return e;
 }
 
@@ -1038,9 +1041,9 @@ emit_host_op(struct mge *m, const struct span *s)
     launch.dur_ns = 0;
     e = add_event(m, &launch, PR_KIND_RUNTIME_CALL,
                   intern_s(m, "KernelLaunch"));
-    if (e == NULL)
+    if (e == NULL ||
+        pr_event_set_correlation(m->t, e, OWN_ID + s->op_id) != PR_OK)
         return PR_E_NOMEM;
-    e->correlation = OWN_ID + s->op_id;
     return e->name == PR_STR_NONE ? PR_E_NOMEM : PR_OK;
 }
 
@@ -1071,8 +1074,7 @@ emit_host(struct mge *m, const struct span *s)
     e = add_event(m, s, kind, name);
     if (e == NULL || name == PR_STR_NONE)
         return PR_E_NOMEM;
-    e->correlation = s->link;
-    return PR_OK;
+    return pr_event_set_correlation(m->t, e, s->link);
 }
 
 /* The device kind of a span on a device lane.  With CUPTI on, the
@@ -1099,19 +1101,25 @@ emit_device(struct mge *m, const struct span *s, int dev)
     struct pr_event *e = add_event(m, s, kind, s->name);
     struct pr_gpu_info *g;
     char pid[16];
-    uint32_t idx;
+    uint32_t idx, pid_id;
+    int64_t corr;
 
     if (e == NULL)
         return PR_E_NOMEM;
     snprintf(pid, sizeof(pid), "%d", dev);
-    e->pid = dev >= 0 ? intern_s(m, pid) : intern_s(m, "device");
-    e->correlation = s->link;
-    if (e->correlation == PR_NO_ID && !m->saw_launch_flows && s->op_id >= 0)
-        e->correlation = OWN_ID + s->op_id;
+    pid_id = dev >= 0 ? intern_s(m, pid) : intern_s(m, "device");
+    corr = s->link;
+    if (corr == PR_NO_ID && !m->saw_launch_flows && s->op_id >= 0)
+        corr = OWN_ID + s->op_id;
+    if (pid_id == PR_STR_NONE ||
+        pr_event_set_where(m->t, e, pr_event_cat(m->t, e), pid_id,
+                           pr_event_tid(m->t, e)) != PR_OK ||
+        pr_event_set_correlation(m->t, e, corr) != PR_OK)
+        return PR_E_NOMEM;
     if (kind == PR_KIND_DEVICE_ANNOTATION)
-        return e->pid == PR_STR_NONE ? PR_E_NOMEM : PR_OK;
+        return PR_OK;
     g = pr_trace_add_gpu(m->t, &idx);
-    if (g == NULL || e->pid == PR_STR_NONE)
+    if (g == NULL)
         return PR_E_NOMEM;
     m->t->events[m->t->n_events - 1].info = idx;
     g->device = dev;

@@ -83,17 +83,20 @@ add_event(struct stat_ctx *c, int kind, uint32_t name, const char *pid,
           const char *tid, int64_t ts, int64_t dur)
 {
     struct pr_event *e = pr_trace_add_event(c->t);
+    uint32_t pid_id, tid_id;
 
     if (e == NULL)
         return NULL;
     e->kind = (uint8_t)kind;
     e->name = name;
-    e->pid = intern_s(c, pid);
-    e->tid = intern_s(c, tid);
     e->ts_ns = ts;
     e->dur_ns = dur;
     e->order = c->order++;
-    if (name == PR_STR_NONE || e->pid == PR_STR_NONE || e->tid == PR_STR_NONE)
+    pid_id = intern_s(c, pid);
+    tid_id = intern_s(c, tid);
+    if (name == PR_STR_NONE || pid_id == PR_STR_NONE || tid_id == PR_STR_NONE ||
+        pr_event_set_where(c->t, e, pr_event_cat(c->t, e), pid_id, tid_id) !=
+            PR_OK)
         return NULL;
     return e;
 }
@@ -183,9 +186,8 @@ add_host(struct stat_ctx *c, const cJSON *opr, const char *id, int64_t link)
             op->flops = flops;
         e = add_event(c, PR_KIND_RUNTIME_CALL, intern_s(c, "KernelLaunch"),
                       "megengine", th->string, k, 0);
-        if (e == NULL)
+        if (e == NULL || pr_event_set_correlation(c->t, e, link) != PR_OK)
             return PR_E_NOMEM;
-        e->correlation = link;
     }
     return PR_OK;
 }
@@ -216,8 +218,10 @@ add_device(struct stat_ctx *c, const cJSON *opr, const char *id, int64_t link)
                       pid, cn->string, k, end - k);
         if (e == NULL || (g = pr_trace_add_gpu(c->t, &idx)) == NULL)
             return PR_E_NOMEM;
-        c->t->events[c->t->n_events - 1].info = idx;
-        c->t->events[c->t->n_events - 1].correlation = link;
+        e = &c->t->events[c->t->n_events - 1];
+        e->info = idx;
+        if (pr_event_set_correlation(c->t, e, link) != PR_OK)
+            return PR_E_NOMEM;
         g->device = dev;
         g->stream = stream;
     }

@@ -467,12 +467,22 @@ new_event(struct pr_ms_builder *b, enum pr_kind kind, uint32_t name,
         return NULL;
     e->kind = (uint8_t)kind;
     e->name = name;
-    e->pid = pid;
-    e->tid = tid;
     e->ts_ns = ts;
     e->dur_ns = dur;
     e->order = (uint32_t)(b->t->n_events - 1);
+    if (pr_event_set_where(b->t, e, pr_event_cat(b->t, e), pid, tid) != PR_OK)
+        return NULL;
     return e;
+}
+
+/* The ids that join an event to others (PR_NO_ID: none); PR_E_NOMEM. */
+static enum pr_status
+set_ids(struct pr_ms_builder *b, struct pr_event *e, int64_t ext, int64_t corr)
+{
+    if (pr_event_set_external_id(b->t, e, ext) != PR_OK ||
+        pr_event_set_correlation(b->t, e, corr) != PR_OK)
+        return PR_E_NOMEM;
+    return PR_OK;
 }
 
 /* The operator of a task: a zero-length host op holding a zero-length
@@ -499,17 +509,14 @@ add_operator(struct pr_ms_builder *b, const struct pr_ms_task *k, uint32_t tid,
         return PR_E_NOMEM;
     e = new_event(b, PR_KIND_HOST_OP, intern(b, k->op), b->host_pid, tid,
                   k->ts_ns, 0);
-    if (e == NULL)
+    if (e == NULL || set_ids(b, e, ext, PR_NO_ID) != PR_OK)
         return PR_E_NOMEM;
-    e->external_id = ext;
     e->info = info;
     e = new_event(b, PR_KIND_RUNTIME_CALL, b->launch, b->host_pid, tid,
                   k->ts_ns, 0);
     if (e == NULL)
         return PR_E_NOMEM;
-    e->external_id = ext;
-    e->correlation = corr;
-    return PR_OK;
+    return set_ids(b, e, ext, corr);
 }
 
 static enum pr_status
@@ -547,9 +554,8 @@ add_device_task(struct pr_ms_builder *b, const struct pr_ms_task *k,
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     e = new_event(b, k->kind, intern(b, k->name), pid, tid, k->ts_ns,
                   k->dur_ns);
-    if (e == NULL)
+    if (e == NULL || set_ids(b, e, PR_NO_ID, corr) != PR_OK)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    e->correlation = corr;
     if (pr_info_table_of(k->kind) == PR_INFO_GPU && fill_gpu(b, k, e) != PR_OK)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     return PR_OK;
@@ -605,9 +611,8 @@ pr_ms_add_op(struct pr_ms_builder *b, const struct pr_ms_call *c, int64_t *ext,
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     e = new_event(b, PR_KIND_HOST_OP, intern(b, c->op), b->host_pid,
                   intern(b, c->row), c->ts_ns, c->dur_ns);
-    if (e == NULL)
+    if (e == NULL || set_ids(b, e, *ext, PR_NO_ID) != PR_OK)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    e->external_id = *ext;
     e->info = info;
     return PR_OK;
 }
@@ -626,10 +631,8 @@ pr_ms_add_kernel(struct pr_ms_builder *b, const struct pr_ms_task *k,
                             k->name);
     e = new_event(b, PR_KIND_RUNTIME_CALL, b->launch, b->host_pid,
                   intern(b, row), op_ts_ns, 0);
-    if (e == NULL)
+    if (e == NULL || set_ids(b, e, ext, corr) != PR_OK)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    e->external_id = ext;
-    e->correlation = corr;
     return add_device_task(b, k, corr, err);
 }
 

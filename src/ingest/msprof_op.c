@@ -454,12 +454,15 @@ index_links(struct ops *o)
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
 
-        if (e->kind == PR_KIND_RUNTIME_CALL && e->correlation != PR_NO_ID &&
-            e->external_id != PR_NO_ID)
-            o->launches[o->n_launches++] = (struct link){e->correlation, i};
-        else if (e->kind == PR_KIND_HOST_OP && e->external_id != PR_NO_ID &&
+        int64_t corr = pr_event_correlation(t, e),
+                ext = pr_event_external_id(t, e);
+
+        if (e->kind == PR_KIND_RUNTIME_CALL && corr != PR_NO_ID &&
+            ext != PR_NO_ID)
+            o->launches[o->n_launches++] = (struct link){corr, i};
+        else if (e->kind == PR_KIND_HOST_OP && ext != PR_NO_ID &&
                  e->info != PR_NO_INFO)
-            o->ops[o->n_ops++] = (struct link){e->external_id, i};
+            o->ops[o->n_ops++] = (struct link){ext, i};
     }
     qsort(o->launches, o->n_launches, sizeof(*o->launches), cmp_link);
     qsort(o->ops, o->n_ops, sizeof(*o->ops), cmp_link);
@@ -488,13 +491,13 @@ static struct pr_op_info *
 op_of_task(struct ops *o, const struct pr_event *task)
 {
     struct pr_trace *t = o->r->t;
+    int64_t corr = pr_event_correlation(t, task);
     const struct link *l =
-        task->correlation == PR_NO_ID
-            ? NULL
-            : link_of(o->launches, o->n_launches, task->correlation);
+        corr == PR_NO_ID ? NULL : link_of(o->launches, o->n_launches, corr);
 
     if (l != NULL)
-        l = link_of(o->ops, o->n_ops, t->events[l->event].external_id);
+        l = link_of(o->ops, o->n_ops,
+                    pr_event_external_id(t, &t->events[l->event]));
     return l ? &t->ops[t->events[l->event].info] : NULL;
 }
 

@@ -365,14 +365,16 @@ add_device_event(struct nsys *n, sqlite3_stmt *q, int kind, const char *name,
     int32_t dev = col_i32(q, C_DEVICE, -1), stream = col_i32(q, C_STREAM, -1);
     struct pr_event *e;
     struct pr_gpu_info *rec;
-    uint32_t idx;
+    uint32_t idx, pid, tid;
 
     if (p == NULL || (e = add_event(p, q, kind, intern(p->t, name))) == NULL)
         return PR_E_NOMEM;
-    e->correlation = col_i64(q, C_CORR, PR_NO_ID);
-    e->pid = intern_num(p->t, dev);
-    e->tid = intern_num(p->t, stream);
-    if (e->pid == PR_STR_NONE || e->tid == PR_STR_NONE)
+    pid = intern_num(p->t, dev);
+    tid = intern_num(p->t, stream);
+    if (pid == PR_STR_NONE || tid == PR_STR_NONE ||
+        pr_event_set_where(p->t, e, pr_event_cat(p->t, e), pid, tid) != PR_OK ||
+        pr_event_set_correlation(p->t, e, col_i64(q, C_CORR, PR_NO_ID)) !=
+            PR_OK)
         return PR_E_NOMEM;
     if (pr_info_table_of(kind) != PR_INFO_GPU)
         return PR_OK; /* a sync names device 0 whatever the process ran on */
@@ -530,7 +532,7 @@ on_mem(struct nsys *n, sqlite3_stmt *q)
     int64_t bytes = col_i64(q, 4, 0) < 0 ? 0 : col_i64(q, 4, 0);
     struct pr_mem_info *mi;
     struct pr_event *e;
-    uint32_t idx;
+    uint32_t idx, pid_id;
 
     if (p == NULL)
         return PR_E_NOMEM;
@@ -543,10 +545,11 @@ on_mem(struct nsys *n, sqlite3_stmt *q)
     e->kind = PR_KIND_MEMORY_RECORD;
     e->order = (uint32_t)(p->t->n_events - 1);
     e->name = intern(p->t, "[memory]");
-    e->pid = intern_num(p->t, pid);
-    e->tid = e->pid;
+    pid_id = intern_num(p->t, pid);
     p->t->n_trace_events++;
-    if (e->name == PR_STR_NONE || e->pid == PR_STR_NONE ||
+    if (e->name == PR_STR_NONE || pid_id == PR_STR_NONE ||
+        pr_event_set_where(p->t, e, pr_event_cat(p->t, e), pid_id, pid_id) !=
+            PR_OK ||
         (mi = pr_trace_add_mem(p->t, &idx)) == NULL)
         return PR_E_NOMEM;
     p->t->events[p->t->n_events - 1].info = idx;
@@ -568,7 +571,7 @@ add_host_event(struct nsys *n, sqlite3_stmt *q, int64_t gtid, int kind,
 {
     struct proc *p = proc_of(n, gtid);
     struct pr_event *e;
-    uint32_t id;
+    uint32_t id, pid, tid;
 
     if (p == NULL || (id = intern(p->t, name)) == PR_STR_NONE)
         return NULL;
@@ -578,9 +581,10 @@ add_host_event(struct nsys *n, sqlite3_stmt *q, int64_t gtid, int kind,
         return NULL;
     if ((e = add_event(p, q, kind, id)) == NULL)
         return NULL;
-    e->pid = intern_num(p->t, (gtid >> ID_BITS) & ID_MASK);
-    e->tid = intern_num(p->t, gtid & ID_MASK);
-    if (e->pid == PR_STR_NONE || e->tid == PR_STR_NONE)
+    pid = intern_num(p->t, (gtid >> ID_BITS) & ID_MASK);
+    tid = intern_num(p->t, gtid & ID_MASK);
+    if (pid == PR_STR_NONE || tid == PR_STR_NONE ||
+        pr_event_set_where(p->t, e, pr_event_cat(p->t, e), pid, tid) != PR_OK)
         return NULL;
     *pp = p;
     return e;
@@ -607,8 +611,7 @@ on_runtime(struct nsys *n, sqlite3_stmt *q)
                        name, 1, &p);
     if (e == NULL)
         return PR_E_NOMEM;
-    e->correlation = col_i64(q, 4, PR_NO_ID);
-    return PR_OK;
+    return pr_event_set_correlation(p->t, e, col_i64(q, 4, PR_NO_ID));
 }
 
 /* ------------------------------------------------------------ NVTX */
@@ -1004,9 +1007,11 @@ collect_spans(struct pr_trace *t, size_t *n_out)
         if (!op && e->kind != PR_KIND_RUNTIME_CALL &&
             e->kind != PR_KIND_DRIVER_CALL)
             continue;
-        if (op)
-            e->external_id = next_id++;
-        v[n].tid = e->tid;
+        if (op && pr_event_set_external_id(t, e, next_id++) != PR_OK) {
+            free(v);
+            return NULL;
+        }
+        v[n].tid = pr_event_tid(t, e);
         v[n].start = e->ts_ns;
         v[n].end = pr_sat_add_i64(e->ts_ns, e->dur_ns);
         v[n].ev = i;
@@ -1019,7 +1024,7 @@ collect_spans(struct pr_trace *t, size_t *n_out)
 
 /* Give each launch the id of the innermost operator around it: one sweep
  * per thread with the stack of operators open at the launch's start. */
-static void
+static enum pr_status
 link_launches(struct pr_trace *t, const struct span_ref *v, size_t n,
               size_t *stack)
 {
@@ -1040,11 +1045,15 @@ link_launches(struct pr_trace *t, const struct span_ref *v, size_t n,
             const struct span_ref *o = &v[stack[k - 1]];
 
             if (o->start <= x->start && o->end >= x->end) {
-                t->events[x->ev].external_id = t->events[o->ev].external_id;
+                if (pr_event_set_external_id(
+                        t, &t->events[x->ev],
+                        pr_event_external_id(t, &t->events[o->ev])) != PR_OK)
+                    return PR_E_NOMEM;
                 break;
             }
         }
     }
+    return PR_OK;
 }
 
 struct corr_ref {
@@ -1060,7 +1069,7 @@ cmp_corr(const void *a, const void *b)
 }
 
 /* Device work takes its launch's operator id, by correlationId. */
-static void
+static enum pr_status
 link_devices(struct pr_trace *t, struct corr_ref *c)
 {
     size_t i, n = 0;
@@ -1068,11 +1077,14 @@ link_devices(struct pr_trace *t, struct corr_ref *c)
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
 
+        int64_t ext = pr_event_external_id(t, e),
+                corr = pr_event_correlation(t, e);
+
         if ((e->kind == PR_KIND_RUNTIME_CALL ||
              e->kind == PR_KIND_DRIVER_CALL) &&
-            e->external_id != PR_NO_ID && e->correlation != PR_NO_ID) {
-            c[n].corr = e->correlation;
-            c[n++].ext = e->external_id;
+            ext != PR_NO_ID && corr != PR_NO_ID) {
+            c[n].corr = corr;
+            c[n++].ext = ext;
         }
     }
     qsort(c, n, sizeof(*c), cmp_corr);
@@ -1081,13 +1093,13 @@ link_devices(struct pr_trace *t, struct corr_ref *c)
         struct corr_ref key, *hit;
 
         if (pr_info_table_of(e->kind) != PR_INFO_GPU ||
-            e->correlation == PR_NO_ID)
+            (key.corr = pr_event_correlation(t, e)) == PR_NO_ID)
             continue;
-        key.corr = e->correlation;
         hit = bsearch(&key, c, n, sizeof(*c), cmp_corr);
-        if (hit != NULL)
-            e->external_id = hit->ext;
+        if (hit != NULL && pr_event_set_external_id(t, e, hit->ext) != PR_OK)
+            return PR_E_NOMEM;
     }
+    return PR_OK;
 }
 
 static enum pr_status
@@ -1096,19 +1108,21 @@ link_ops(struct pr_trace *t)
     size_t n = 0, *stack = NULL;
     struct span_ref *v = collect_spans(t, &n);
     struct corr_ref *c = NULL;
+    enum pr_status st = PR_E_NOMEM;
 
     if (v != NULL)
         stack = malloc((n ? n : 1) * sizeof(*stack));
     if (stack != NULL)
         c = malloc((n ? n : 1) * sizeof(*c));
     if (c != NULL) {
-        link_launches(t, v, n, stack);
-        link_devices(t, c);
+        st = link_launches(t, v, n, stack);
+        if (st == PR_OK)
+            st = link_devices(t, c);
     }
     free(v);
     free(stack);
     free(c);
-    return c != NULL ? PR_OK : PR_E_NOMEM;
+    return st;
 }
 
 /* ------------------------------------------------------------ dtypes */
@@ -1181,26 +1195,25 @@ guess_types(struct nsys *n, struct pr_trace *t, size_t *guessed)
 
     for (i = 0; st == PR_OK && i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
+        int64_t ext = pr_event_external_id(t, e);
 
-        if (e->kind == PR_KIND_DEVICE_TASK && e->external_id > 0 &&
-            (uint64_t)e->external_id <= t->n_events &&
-            by_op[e->external_id] == NULL)
-            by_op[e->external_id] = kernel_dtype(pr_trace_str(t, e->name));
+        if (e->kind == PR_KIND_DEVICE_TASK && ext > 0 &&
+            (uint64_t)ext <= t->n_events && by_op[ext] == NULL)
+            by_op[ext] = kernel_dtype(pr_trace_str(t, e->name));
     }
     for (i = 0; st == PR_OK && i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
+        int64_t ext = pr_event_external_id(t, e);
         struct pr_op_info *op;
 
-        if (e->kind != PR_KIND_HOST_OP || e->external_id <= 0 ||
-            (uint64_t)e->external_id > t->n_events ||
-            by_op[e->external_id] == NULL)
+        if (e->kind != PR_KIND_HOST_OP || ext <= 0 ||
+            (uint64_t)ext > t->n_events || by_op[ext] == NULL)
             continue;
         op = &t->ops[e->info];
         if (op->input_dims == PR_STR_NONE || op->input_types != PR_STR_NONE)
             continue;
         pr_buf_reset(&n->tmp);
-        st = types_text(&n->tmp, pr_trace_str(t, op->input_dims),
-                        by_op[e->external_id]);
+        st = types_text(&n->tmp, pr_trace_str(t, op->input_dims), by_op[ext]);
         if (st == PR_OK &&
             (op->input_types = pr_strtab_intern(t->strs, n->tmp.data,
                                                 n->tmp.len)) == PR_STR_NONE)

@@ -417,16 +417,16 @@ merge_batch(struct pr_trace *t, const struct batch *b, uint32_t **map,
     if (map_strings(t, &r->strs, map, map_cap) != PR_OK)
         return PR_E_NOMEM;
     for (i = 0; i < r->n_ev; i++) {
+        const struct pr_event *x = &r->ev[i];
         struct pr_event *e = pr_trace_add_event(t);
 
         if (e == NULL)
             return PR_E_NOMEM;
-        *e = r->ev[i];
-        e->name = (*map)[e->name];
-        e->cat = (*map)[e->cat];
-        e->pid = (*map)[e->pid];
-        e->tid = (*map)[e->tid];
-        if (merge_info(t, r, e, *map) != PR_OK)
+        *e = *x;
+        e->name = (*map)[x->name];
+        if (pr_event_set_where(t, e, (*map)[x->cat], (*map)[x->pid],
+                               (*map)[x->tid]) != PR_OK ||
+            merge_info(t, r, e, *map) != PR_OK)
             return PR_E_NOMEM;
     }
     for (i = 0; i < r->n_flows; i++) {
@@ -635,7 +635,10 @@ load(struct ctx *c, const char *name, const struct pr_read_opts *opts,
     }
     progress_show(&pg, t->bytes, 1);
     pr_trace_finish(t);
-    pr_ingest_link_ranges(t);
+    if (pr_ingest_link_ranges(t) != PR_OK) {
+        pr_trace_free(t);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
     *out = t;
     return PR_OK;
 }

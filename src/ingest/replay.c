@@ -17,9 +17,9 @@
 #define RANGE_CAT "cuda_profiler_range"
 
 static int
-is_range(uint32_t cat, const struct pr_event *e)
+is_range(const struct pr_trace *t, uint32_t cat, const struct pr_event *e)
 {
-    return e->kind == PR_KIND_DEVICE_TASK && e->cat == cat;
+    return e->kind == PR_KIND_DEVICE_TASK && pr_event_cat(t, e) == cat;
 }
 
 /* The launches HTA pairs with ranges: the runtime's and the driver's. */
@@ -35,7 +35,7 @@ is_launch(const struct pr_trace *t, const struct pr_event *e)
            strncmp(n, "cuLaunchKernel", 14) == 0;
 }
 
-void
+enum pr_status
 pr_ingest_link_ranges(struct pr_trace *t)
 {
     size_t i, j = 0, n_ranges = 0, n_launches = 0;
@@ -43,30 +43,36 @@ pr_ingest_link_ranges(struct pr_trace *t)
 
     t->replayed_kernels = t->replay_unlinked = 0;
     if (cat == PR_STR_NONE)
-        return; /* the common case: no range at all */
+        return PR_OK; /* the common case: no range at all */
     for (i = 0; i < t->n_events; i++) {
-        n_ranges += is_range(cat, &t->events[i]);
+        n_ranges += is_range(t, cat, &t->events[i]);
         n_launches += is_launch(t, &t->events[i]);
     }
     t->replayed_kernels = n_ranges;
     if (n_ranges == 0)
-        return;
+        return PR_OK;
     if (n_ranges != n_launches) { /* pairing by order would mislead */
         t->replay_unlinked = n_ranges;
-        return;
+        return PR_OK;
     }
     /* events are sorted by time; both lists are in launch order */
     for (i = 0; i < t->n_events; i++) {
         struct pr_event *r = &t->events[i];
 
-        if (!is_range(cat, r))
+        const struct pr_event *l;
+
+        if (!is_range(t, cat, r))
             continue;
         while (!is_launch(t, &t->events[j]))
             j++;
-        if (r->correlation == PR_NO_ID)
-            r->correlation = t->events[j].correlation;
-        if (r->external_id == PR_NO_ID)
-            r->external_id = t->events[j].external_id;
-        j++;
+        l = &t->events[j++];
+        if ((pr_event_correlation(t, r) == PR_NO_ID &&
+             pr_event_set_correlation(t, r, pr_event_correlation(t, l)) !=
+                 PR_OK) ||
+            (pr_event_external_id(t, r) == PR_NO_ID &&
+             pr_event_set_external_id(t, r, pr_event_external_id(t, l)) !=
+                 PR_OK))
+            return PR_E_NOMEM;
     }
+    return PR_OK;
 }

@@ -134,6 +134,33 @@ pr_trace_add_event(struct pr_trace *t)
     return e;
 }
 
+enum pr_status
+pr_event_set_external_id(struct pr_trace *t, struct pr_event *e, int64_t id)
+{
+    (void)t;
+    e->external_id = id;
+    return PR_OK;
+}
+
+enum pr_status
+pr_event_set_correlation(struct pr_trace *t, struct pr_event *e, int64_t id)
+{
+    (void)t;
+    e->correlation = id;
+    return PR_OK;
+}
+
+enum pr_status
+pr_event_set_where(struct pr_trace *t, struct pr_event *e, uint32_t cat,
+                   uint32_t pid, uint32_t tid)
+{
+    (void)t;
+    e->cat = cat;
+    e->pid = pid;
+    e->tid = tid;
+    return PR_OK;
+}
+
 struct pr_op_info *
 pr_trace_add_op(struct pr_trace *t, uint32_t *index)
 {
@@ -272,14 +299,13 @@ add_span(struct pr_trace *t, enum pr_kind kind, const struct pr_span *s,
         return NULL;
     e->kind = (unsigned)kind;
     e->name = name;
-    e->cat = cat;
-    e->pid = pid;
-    e->tid = tid;
     e->ts_ns = s->ts_ns;
     e->dur_ns = s->dur_ns > 0 ? s->dur_ns : 0;
-    e->external_id = s->external_id;
-    e->correlation = s->correlation;
     e->order = (unsigned)(t->n_events - 1);
+    if (pr_event_set_where(t, e, cat, pid, tid) != PR_OK ||
+        pr_event_set_external_id(t, e, s->external_id) != PR_OK ||
+        pr_event_set_correlation(t, e, s->correlation) != PR_OK)
+        return NULL;
     if (index != NULL)
         *index = t->n_events - 1;
     return e;

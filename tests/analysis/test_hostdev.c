@@ -103,7 +103,7 @@ sync_rec(struct pr_trace *t, const char *name, double ts, double dur,
 {
     struct pr_event *e = tt_event(t, PR_KIND_SYNC, name, "1", ts, dur);
 
-    e->correlation = corr;
+    assert_int_equal(pr_event_set_correlation(t, e, corr), PR_OK);
 }
 
 /* Device work on [10,95): compute 25, communication 20, memory 10; idle

@@ -31,8 +31,8 @@ rt_on(struct pr_trace *t, const char *tid, double ts, int64_t corr, int64_t ext)
     struct pr_event *e =
         tt_event(t, PR_KIND_RUNTIME_CALL, "cudaLaunchKernel", tid, ts, 2);
 
-    e->correlation = corr;
-    e->external_id = ext;
+    assert_int_equal(pr_event_set_correlation(t, e, corr), PR_OK);
+    assert_int_equal(pr_event_set_external_id(t, e, ext), PR_OK);
 }
 
 static void

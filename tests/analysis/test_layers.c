@@ -85,10 +85,11 @@ launch(struct pr_trace *t, const char *tid, double ts, int64_t ext, double kts,
     struct pr_event *e =
         tt_event(t, PR_KIND_RUNTIME_CALL, "cudaLaunchKernel", tid, ts, 1);
 
-    e->correlation = ext;
-    e->external_id = ext;
+    assert_int_equal(pr_event_set_correlation(t, e, ext), PR_OK);
+    assert_int_equal(pr_event_set_external_id(t, e, ext), PR_OK);
     tt_kernel(t, "sgemm_or_conv_kernel", kts, kdur, ext);
-    t->events[t->n_events - 1].external_id = ext;
+    assert_int_equal(
+        pr_event_set_external_id(t, &t->events[t->n_events - 1], ext), PR_OK);
 }
 
 /* The run of the whole analysis of t (finished here), on a V100. */

@@ -361,7 +361,8 @@ test_winograd_mark(void **state)
     tt_rt(t, "cudaLaunchKernel", 10, 5, 1, 5);
     tt_kernel(t, "volta_scudnn_winograd_128x128_ldg1_ldg4_relu_tile148t_nt_v1",
               50, 100, 1);
-    t->events[t->n_events - 1].external_id = 5;
+    assert_int_equal(
+        pr_event_set_external_id(t, &t->events[t->n_events - 1], 5), PR_OK);
     pr_trace_finish(t);
     assert_non_null(run);
     assert_int_equal(pr_analysis_run(t, &o, run, &err), PR_OK);
@@ -381,7 +382,8 @@ npu_task(struct pr_trace *t, const char *name, double ts, double dur,
          int64_t corr, int64_t ext, int hf32)
 {
     tt_kernel(t, name, ts, dur, corr);
-    t->events[t->n_events - 1].external_id = ext;
+    assert_int_equal(
+        pr_event_set_external_id(t, &t->events[t->n_events - 1], ext), PR_OK);
     t->gpu[t->n_gpu - 1].unit = PR_UNIT_MATRIX;
     t->gpu[t->n_gpu - 1].hf32 = (int8_t)hf32;
     t->gpu[t->n_gpu - 1].op_type = tt_str(t, "MatMulV2");
@@ -422,7 +424,8 @@ test_npu_hf32(void **state)
             "[[128, 128], [128, 128]]", "[float, float]");
     tt_rt(t, "launch", 810, 5, 4, 8);
     tt_kernel(t, "aclnnMm_MatMulV2_plain", 850, 10, 4);
-    t->events[t->n_events - 1].external_id = 8;
+    assert_int_equal(
+        pr_event_set_external_id(t, &t->events[t->n_events - 1], 8), PR_OK);
     pr_trace_finish(t);
     assert_non_null(run);
     assert_int_equal(pr_analysis_run(t, &o, run, &err), PR_OK);

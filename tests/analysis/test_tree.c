@@ -168,7 +168,8 @@ test_attach_by_time(void **state)
     tt_rt(t, "cudaLaunchKernel", 52, 1, 103, 103);
     tt_rt(t, "cudaLaunchKernel", 70, 1, 104, 104);
     e = tt_event(t, PR_KIND_RUNTIME_CALL, "cudaLaunchKernel", "2", 14, 1);
-    e->correlation = e->external_id = 105;
+    assert_int_equal(pr_event_set_correlation(t, e, 105), PR_OK);
+    assert_int_equal(pr_event_set_external_id(t, e, 105), PR_OK);
     tt_kernel(t, "gemm", 20, 8, 101);
     tt_kernel(t, "copy", 40, 2, 102);
     tt_kernel(t, "relu_k", 60, 3, 103);
@@ -240,7 +241,8 @@ test_driver_and_graph_launches(void **state)
     (void)state;
     tt_op(t, "triton_op", 0, 10, 1);
     e = tt_event(t, PR_KIND_DRIVER_CALL, "cuLaunchKernel", "1", 2, 1);
-    e->correlation = e->external_id = 7;
+    assert_int_equal(pr_event_set_correlation(t, e, 7), PR_OK);
+    assert_int_equal(pr_event_set_external_id(t, e, 7), PR_OK);
     tt_op(t, "graph_replay", 20, 10, 2);
     tt_rt(t, "cudaGraphLaunch", 22, 3, 8, 8);
     tt_kernel(t, "triton_poi_fused_add_0", 5, 4, 7);

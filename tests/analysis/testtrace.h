@@ -31,8 +31,8 @@ tt_event(struct pr_trace *t, enum pr_kind kind, const char *name,
     assert_non_null(e);
     e->kind = (uint8_t)kind;
     e->name = n;
-    e->tid = tidn;
-    e->pid = pid;
+    assert_int_equal(pr_event_set_where(t, e, pr_event_cat(t, e), pid, tidn),
+                     PR_OK);
     e->ts_ns = (int64_t)llround(ts_us * 1000.0);
     e->dur_ns = (int64_t)llround(dur_us * 1000.0);
     e->order = (uint32_t)(t->n_events - 1);
@@ -58,7 +58,7 @@ tt_host(struct pr_trace *t, enum pr_kind kind, const char *name,
     assert_int_equal(pr_shapes_note(t, PR_SHAPES_DIMS, dims_id), PR_OK);
     assert_int_equal(pr_shapes_note(t, PR_SHAPES_TYPES, types_id), PR_OK);
     e = tt_event(t, kind, name, tid, ts_us, dur_us);
-    e->external_id = ext;
+    assert_int_equal(pr_event_set_external_id(t, e, ext), PR_OK);
     e->info = info;
 }
 
@@ -76,8 +76,8 @@ tt_rt(struct pr_trace *t, const char *name, double ts_us, double dur_us,
     struct pr_event *e =
         tt_event(t, PR_KIND_RUNTIME_CALL, name, "1", ts_us, dur_us);
 
-    e->correlation = corr;
-    e->external_id = ext;
+    assert_int_equal(pr_event_set_correlation(t, e, corr), PR_OK);
+    assert_int_equal(pr_event_set_external_id(t, e, ext), PR_OK);
 }
 
 /* A kernel/memcpy/memset on GPU `dev` (stream 7); bps/occ < -1 = absent. */
@@ -97,9 +97,11 @@ tt_dev(struct pr_trace *t, enum pr_kind kind, const char *name, int dev,
     if (occ > -1)
         g->occupancy_pct = occ;
     e = tt_event(t, kind, name, "stream 7", ts_us, dur_us);
-    e->correlation = corr;
+    assert_int_equal(pr_event_set_correlation(t, e, corr), PR_OK);
     e->info = info;
-    e->pid = tt_str(t, "0");
+    assert_int_equal(pr_event_set_where(t, e, pr_event_cat(t, e),
+                                        tt_str(t, "0"), pr_event_tid(t, e)),
+                     PR_OK);
 }
 
 static inline void

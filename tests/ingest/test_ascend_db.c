@@ -274,9 +274,9 @@ test_device(void **state)
     assert_int_equal(y.n[PR_KIND_DEVICE_TASK], 3);
     assert_int_equal(y.ns[PR_KIND_DEVICE_TASK], 1000 + 3000 + 4000);
     e = named(t, PR_KIND_DEVICE_TASK, "aclnnAdd_AddAiCore_Add", 0);
-    assert_string_equal(pr_trace_str(t, e->pid), "5");
-    assert_string_equal(pr_trace_str(t, e->tid), "2");
-    assert_int_equal(e->correlation, 500);
+    assert_string_equal(pr_trace_str(t, pr_event_pid(t, e)), "5");
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "2");
+    assert_int_equal(pr_event_correlation(t, e), 500);
     g = pr_trace_gpu(t, e);
     assert_int_equal(g->device, 5);
     assert_int_equal(g->stream, 2);
@@ -292,8 +292,8 @@ test_device(void **state)
     assert_int_equal(g->hf32, 0);
     /* the collective: its stream from its tasks, bytes from count x FP32 */
     e = named(t, PR_KIND_DEVICE_TASK, "hcom_allReduce__1_0_1", 0);
-    assert_int_equal(e->correlation, 502);
-    assert_string_equal(pr_trace_str(t, e->tid), "4");
+    assert_int_equal(pr_event_correlation(t, e), 502);
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "4");
     g = pr_trace_gpu(t, e);
     assert_int_equal(g->unit, PR_UNIT_COMM);
     assert_string_equal(pr_trace_str(t, g->collective), "allreduce");
@@ -301,8 +301,9 @@ test_device(void **state)
     assert_int_equal(g->in_nelems, 1000);
     /* a copy, waits, and what the collective and kernels account for */
     assert_int_equal(y.n[PR_KIND_COPY], 1);
-    assert_int_equal(named(t, PR_KIND_COPY, "MEMCPY_ASYNC", 0)->correlation,
-                     503);
+    assert_int_equal(
+        pr_event_correlation(t, named(t, PR_KIND_COPY, "MEMCPY_ASYNC", 0)),
+        503);
     assert_int_equal(y.n[PR_KIND_SYNC], 2);
     named(t, PR_KIND_SYNC, "Notify Wait", 0);
     named(t, PR_KIND_SYNC, "EVENT_WAIT", 0);
@@ -357,16 +358,17 @@ test_host(void **state)
     e = named(t, PR_KIND_RUNTIME_CALL, "torch_to_npu", 0);
     assert_int_equal(e->ts_ns, 2000);
     assert_int_equal(e->dur_ns, 0);
-    assert_int_equal(e->correlation, 500);
-    assert_int_equal(
-        named(t, PR_KIND_RUNTIME_CALL, "torch_to_npu", 2)->correlation, 502);
+    assert_int_equal(pr_event_correlation(t, e), 500);
+    assert_int_equal(pr_event_correlation(
+                         t, named(t, PR_KIND_RUNTIME_CALL, "torch_to_npu", 2)),
+                     502);
     /* CANN calls: the memcpy no operator launched is its own launch */
     e = named(t, PR_KIND_RUNTIME_CALL, "aclrtMemcpyAsync", 0);
-    assert_int_equal(e->correlation, 503);
-    assert_string_equal(pr_trace_str(t, e->cat), "acl");
+    assert_int_equal(pr_event_correlation(t, e), 503);
+    assert_string_equal(pr_trace_str(t, pr_event_cat(t, e)), "acl");
     e = named(t, PR_KIND_RUNTIME_CALL, "launch", 0);
-    assert_int_equal(e->correlation, PR_NO_ID);
-    assert_string_equal(pr_trace_str(t, e->tid), "101");
+    assert_int_equal(pr_event_correlation(t, e), PR_NO_ID);
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "101");
     pr_trace_free(t);
 }
 
@@ -386,8 +388,8 @@ test_steps(void **state)
     e = named(t, PR_KIND_ANNOTATION, "ProfilerStep#7", 0);
     assert_int_equal(e->ts_ns, 11000);
     assert_int_equal(e->dur_ns, 48000 - 11000);
-    assert_string_equal(pr_trace_str(t, e->pid), "100");
-    assert_string_equal(pr_trace_str(t, e->tid), "100");
+    assert_string_equal(pr_trace_str(t, pr_event_pid(t, e)), "100");
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "100");
     e = named(t, PR_KIND_OTHER, "ProfilerStep#7", 0);
     assert_int_equal(e->ts_ns, 1000);
     assert_int_equal(e->dur_ns, 99000);
@@ -488,12 +490,12 @@ test_mstx(void **state)
     e = named(t, PR_KIND_ANNOTATION, "forward", 0);
     assert_int_equal(e->ts_ns, 1000);
     assert_int_equal(e->dur_ns, 3000);
-    assert_string_equal(pr_trace_str(t, e->cat), "mstx");
-    assert_string_equal(pr_trace_str(t, e->pid), "100");
-    assert_string_equal(pr_trace_str(t, e->tid), "100");
+    assert_string_equal(pr_trace_str(t, pr_event_cat(t, e)), "mstx");
+    assert_string_equal(pr_trace_str(t, pr_event_pid(t, e)), "100");
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "100");
     e = named(t, PR_KIND_ANNOTATION, "load", 0);
     assert_int_equal(e->dur_ns, 4000);
-    assert_string_equal(pr_trace_str(t, e->tid), "101");
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "101");
     assert_int_equal(named(t, PR_KIND_ANNOTATION, "(unnamed range)", 0)->ts_ns,
                      8000);
     assert_int_equal(t->diag.skipped_no_dur, 1);
@@ -661,7 +663,7 @@ test_op_memory(void **state)
     assert_int_equal(m[0]->bytes, 512);
     assert_true(m[0]->total_allocated == 1512.0);
     assert_true(m[0]->total_reserved == 4096.0);
-    assert_string_equal(pr_trace_str(t, ev[0]->tid), "100");
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, ev[0])), "100");
     assert_int_equal(ev[1]->ts_ns, 8000);
     assert_int_equal(m[1]->bytes, -512);
     assert_int_equal(m[1]->addr, m[0]->addr);
@@ -695,9 +697,10 @@ test_msprof(void **state)
     assert_int_equal(y.ns[PR_KIND_DEVICE_TASK], 500);
     assert_int_equal(y.n[PR_KIND_COPY], 1);
     e = named(t, PR_KIND_DEVICE_TASK, "AI_CORE", 0);
-    assert_int_equal(e->correlation, 7);
-    assert_int_equal(named(t, PR_KIND_RUNTIME_CALL, "aclnnAdd", 0)->correlation,
-                     7);
+    assert_int_equal(pr_event_correlation(t, e), 7);
+    assert_int_equal(
+        pr_event_correlation(t, named(t, PR_KIND_RUNTIME_CALL, "aclnnAdd", 0)),
+        7);
     assert_int_equal(y.n[PR_KIND_ANNOTATION], 2);
     assert_int_equal(named(t, PR_KIND_ANNOTATION, "ProfilerStep#2", 0)->ts_ns,
                      2000);

@@ -142,8 +142,8 @@ test_host_ops(void **state)
     find(t, "ProfilerStep#7", PR_KIND_HOST_OP);
     /* the CANN call runs on the Python process's thread */
     e = find(t, "AscendCL@aclnnConvolution", PR_KIND_RUNTIME_CALL);
-    assert_string_equal(pr_trace_str(t, e->pid), "100");
-    assert_string_equal(pr_trace_str(t, e->tid), "100");
+    assert_string_equal(pr_trace_str(t, pr_event_pid(t, e)), "100");
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "100");
     assert_string_equal(pr_trace_str(t, t->vendor), "huawei");
     assert_string_equal(pr_trace_str(t, t->device_kind), "npu");
     pr_trace_free(t);
@@ -171,9 +171,9 @@ test_tasks(void **state)
     launch = find(t, "torch_to_npu", PR_KIND_RUNTIME_CALL);
     assert_true(launch->dur_ns == 0);
     assert_true(launch->ts_ns == INT64_C(1736408883700010123));
-    assert_string_equal(pr_trace_str(t, launch->tid), "100");
-    assert_true(launch->correlation == e->correlation);
-    assert_true(e->correlation == INT64_C(1736408883700100001));
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, launch)), "100");
+    assert_true(pr_event_correlation(t, launch) == pr_event_correlation(t, e));
+    assert_true(pr_event_correlation(t, e) == INT64_C(1736408883700100001));
     /* a copy on a compute stream is a copy; on HCCL's stream it is part
      * of the collective, and waits are waits */
     find(t, "MemcpyAsync", PR_KIND_COPY);

@@ -54,7 +54,7 @@ has_launch(const struct pr_trace *t, int64_t corr)
 
         if ((e->kind == PR_KIND_RUNTIME_CALL ||
              e->kind == PR_KIND_DRIVER_CALL) &&
-            e->correlation == corr)
+            pr_event_correlation(t, e) == corr)
             return 1;
     }
     return 0;
@@ -77,7 +77,8 @@ count(const struct pr_trace *t, struct tally *y)
             y->last_total = m->total_allocated;
         }
         if ((e->kind == PR_KIND_DEVICE_TASK || e->kind == PR_KIND_COPY) &&
-            e->correlation != PR_NO_ID && has_launch(t, e->correlation))
+            pr_event_correlation(t, e) != PR_NO_ID &&
+            has_launch(t, pr_event_correlation(t, e)))
             y->linked++;
     }
 }
@@ -204,7 +205,8 @@ test_v1_6(void **state)
             continue;
         g = pr_trace_gpu(t, &t->events[i]);
         assert_int_equal(g->device, 0);
-        assert_string_equal(pr_trace_str(t, t->events[i].pid), "0");
+        assert_string_equal(pr_trace_str(t, pr_event_pid(t, &t->events[i])),
+                            "0");
     }
     pr_trace_free(t);
 }

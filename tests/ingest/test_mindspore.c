@@ -301,8 +301,8 @@ test_ascend_folder(void **state)
     e = find(t, PR_KIND_DEVICE_TASK, "Default/net/MatMul-op12", 0);
     assert_non_null(e);
     assert_int_equal(e->ts_ns, 438068415920LL);
-    assert_string_equal(pr_trace_str(t, e->tid), "519");
-    assert_string_equal(pr_trace_str(t, e->pid), "1");
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "519");
+    assert_string_equal(pr_trace_str(t, pr_event_pid(t, e)), "1");
     /* the operator: type, logical shapes and types, measured FLOPs */
     e = find(t, PR_KIND_HOST_OP, "MatMul", 1);
     assert_non_null(e);
@@ -324,7 +324,7 @@ test_ascend_folder(void **state)
                             ->collective),
         "allreduce");
     e = find(t, PR_KIND_DEVICE_TASK, "GetNext", 0);
-    assert_string_equal(pr_trace_str(t, e->tid), "AI CPU");
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "AI CPU");
     assert_int_equal(e->ts_ns, 438068410000LL);
     /* steps 1 and 2 (not the "-" averages) on the device clock */
     assert_true(t->device_steps);
@@ -447,7 +447,7 @@ test_ranks_and_segments(void **state)
     assert_int_equal(n, 1); /* step 2 did not run it (0, 0) */
     assert_int_equal(dur, 300);
     e = find(t, PR_KIND_DEVICE_TASK, "Receive-op663", 0);
-    assert_string_equal(pr_trace_str(t, e->tid), "48");
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "48");
     assert_string_equal(pr_trace_str(t, pr_trace_gpu(t, e)->collective),
                         "recv");
     assert_non_null(find(t, PR_KIND_ANNOTATION, "ProfilerStep#2", 0));
@@ -529,8 +529,9 @@ op_ext_of(const struct pr_trace *t, const struct pr_event *k)
 
     for (i = 0; i < t->n_events; i++)
         if (t->events[i].kind == PR_KIND_RUNTIME_CALL &&
-            t->events[i].correlation == k->correlation)
-            return t->events[i].external_id;
+            pr_event_correlation(t, &t->events[i]) ==
+                pr_event_correlation(t, k))
+            return pr_event_external_id(t, &t->events[i]);
     return -1;
 }
 
@@ -570,8 +571,8 @@ test_gpu_folder(void **state)
     assert_non_null(e);
     assert_int_equal(e->ts_ns, 2010000);
     assert_int_equal(e->dur_ns, 29000);
-    assert_string_equal(pr_trace_str(t, e->tid), "7");
-    assert_string_equal(pr_trace_str(t, e->pid), "0");
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "7");
+    assert_string_equal(pr_trace_str(t, pr_event_pid(t, e)), "0");
     g = pr_trace_gpu(t, e);
     assert_int_equal(g->grid[0], 64);
     assert_int_equal(g->grid[1], 2);
@@ -585,13 +586,13 @@ test_gpu_folder(void **state)
     assert_int_equal(op->dur_ns, 59500);
     assert_string_equal(pr_trace_str(t, pr_trace_op(t, op)->input_dims),
                         "[[32, 3, 224, 224], [64, 3, 7, 7]]");
-    assert_int_equal(op_ext_of(t, e), op->external_id);
+    assert_int_equal(op_ext_of(t, e), pr_event_external_id(t, op));
     op = find(t, PR_KIND_HOST_OP, "ReLU", 0);
     assert_string_equal(pr_trace_str(t, pr_trace_op(t, op)->input_dims),
                         "[[32, 64, 112, 112]]");
     assert_int_equal(
         op_ext_of(t, find(t, PR_KIND_DEVICE_TASK, "relu_kernel", 0)),
-        op->external_id);
+        pr_event_external_id(t, op));
     assert_null(find(t, PR_KIND_HOST_OP, "Conv2D", 2));
     /* steps: fp_start of step 1 to iter_end, then iter_end to iter_end */
     assert_true(t->device_steps);
@@ -633,7 +634,7 @@ test_gpu_totals(void **state)
     assert_int_equal(op->dur_ns, 12500);
     e = find(t, PR_KIND_DEVICE_TASK, "relu_kernel", 1);
     assert_int_equal(e->dur_ns, 5000);
-    assert_int_equal(op_ext_of(t, e), op->external_id);
+    assert_int_equal(op_ext_of(t, e), pr_event_external_id(t, op));
     assert_int_equal(pr_trace_gpu(t, e)->block[0], 512);
     assert_false(t->device_steps);
     pr_trace_free(t);
@@ -676,14 +677,14 @@ test_gpu_timeline(void **state)
     assert_int_equal(e->kind, PR_KIND_DEVICE_TASK);
     assert_true(e->ts_ns > 1600695897737724500LL &&
                 e->ts_ns < 1600695897737725100LL);
-    assert_string_equal(pr_trace_str(t, e->tid), "17");
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "17");
     g = pr_trace_gpu(t, e);
     assert_int_equal(g->block[0], 1024);
     assert_int_equal(g->grid[0], 8);
     op = find(t, PR_KIND_HOST_OP, "ApplyMomentum", 0);
     assert_non_null(op);
     assert_int_equal(op->dur_ns, 20000);
-    assert_int_equal(op_ext_of(t, e), op->external_id);
+    assert_int_equal(op_ext_of(t, e), pr_event_external_id(t, op));
     assert_non_null(find(t, PR_KIND_HOST_OP, "InitDataSetQueue", 0));
     pr_trace_free(t);
     rm_dir(dir, files);

@@ -129,8 +129,8 @@ test_device_rows(void **state)
     assert_int_equal(y.n[PR_KIND_DEVICE_TASK], 5);
     assert_int_equal(y.ns[PR_KIND_DEVICE_TASK], 9000);
     e = kernel_at(t, 5000);
-    assert_string_equal(pr_trace_str(t, e->pid), "0");
-    assert_string_equal(pr_trace_str(t, e->tid), "7");
+    assert_string_equal(pr_trace_str(t, pr_event_pid(t, e)), "0");
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "7");
     g = pr_trace_gpu(t, e);
     assert_int_equal(g->grid[0], 8);
     assert_int_equal(g->grid[1], 4);
@@ -167,13 +167,14 @@ test_host_rows(void **state)
     count(t, &y);
     /* API names without CUPTI's version suffix */
     assert_int_equal(y.n[PR_KIND_RUNTIME_CALL], 4);
-    assert_int_equal(
-        named(t, PR_KIND_RUNTIME_CALL, "cudaLaunchKernel", 1)->correlation, 11);
+    assert_int_equal(pr_event_correlation(t, named(t, PR_KIND_RUNTIME_CALL,
+                                                   "cudaLaunchKernel", 1)),
+                     11);
     named(t, PR_KIND_RUNTIME_CALL, "cudaGraphLaunch", 0);
     assert_int_equal(y.n[PR_KIND_DRIVER_CALL], 1);
     e = named(t, PR_KIND_DRIVER_CALL, "cuLaunchKernel", 0);
-    assert_string_equal(pr_trace_str(t, e->pid), "100");
-    assert_string_equal(pr_trace_str(t, e->tid), "100");
+    assert_string_equal(pr_trace_str(t, pr_event_pid(t, e)), "100");
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "100");
     /* emit_nvtx operators: the name, the sequence number, the shapes */
     assert_int_equal(y.n[PR_KIND_HOST_OP], 2);
     op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::mm", 0));
@@ -201,22 +202,28 @@ static void
 test_links(void **state)
 {
     struct pr_trace *t = load(build("basic"));
-    int64_t mm = named(t, PR_KIND_HOST_OP, "aten::mm", 0)->external_id;
-    int64_t relu = named(t, PR_KIND_HOST_OP, "aten::relu", 0)->external_id;
+    int64_t mm =
+        pr_event_external_id(t, named(t, PR_KIND_HOST_OP, "aten::mm", 0));
+    int64_t relu =
+        pr_event_external_id(t, named(t, PR_KIND_HOST_OP, "aten::relu", 0));
 
     (void)state;
     assert_true(mm != PR_NO_ID && relu != PR_NO_ID && mm != relu);
-    assert_int_equal(kernel_at(t, 5000)->external_id, mm);
-    assert_int_equal(
-        named(t, PR_KIND_RUNTIME_CALL, "cudaLaunchKernel", 0)->external_id, mm);
-    assert_int_equal(kernel_at(t, 14000)->external_id, relu);
-    assert_true(kernel_at(t, 31000)->external_id == PR_NO_ID);
-    assert_true(named(t, PR_KIND_COPY, "Memcpy HtoD (Pageable -> Device)", 0)
-                    ->external_id == PR_NO_ID);
-    assert_int_equal(kernel_at(t, 62000)->correlation, 30);
-    assert_int_equal(kernel_at(t, 63000)->correlation, 30);
-    assert_int_equal(
-        named(t, PR_KIND_RUNTIME_CALL, "cudaGraphLaunch", 0)->correlation, 30);
+    assert_int_equal(pr_event_external_id(t, kernel_at(t, 5000)), mm);
+    assert_int_equal(pr_event_external_id(t, named(t, PR_KIND_RUNTIME_CALL,
+                                                   "cudaLaunchKernel", 0)),
+                     mm);
+    assert_int_equal(pr_event_external_id(t, kernel_at(t, 14000)), relu);
+    assert_true(pr_event_external_id(t, kernel_at(t, 31000)) == PR_NO_ID);
+    assert_true(
+        pr_event_external_id(
+            t, named(t, PR_KIND_COPY, "Memcpy HtoD (Pageable -> Device)", 0)) ==
+        PR_NO_ID);
+    assert_int_equal(pr_event_correlation(t, kernel_at(t, 62000)), 30);
+    assert_int_equal(pr_event_correlation(t, kernel_at(t, 63000)), 30);
+    assert_int_equal(pr_event_correlation(t, named(t, PR_KIND_RUNTIME_CALL,
+                                                   "cudaGraphLaunch", 0)),
+                     30);
     pr_trace_free(t);
 }
 
@@ -298,8 +305,8 @@ test_memory_and_types(void **state)
         if (e->kind != PR_KIND_MEMORY_RECORD)
             continue;
         assert_true(k < 2);
-        assert_string_equal(pr_trace_str(t, e->pid), "42");
-        assert_string_equal(pr_trace_str(t, e->tid), "42");
+        assert_string_equal(pr_trace_str(t, pr_event_pid(t, e)), "42");
+        assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "42");
         m[k++] = pr_trace_mem(t, e);
     }
     assert_int_equal(k, 2);

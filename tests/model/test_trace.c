@@ -82,9 +82,9 @@ test_producer_api(void **state)
     assert_int_equal(e->order, 2);
     e = &t->events[1];
     assert_int_equal(e->kind, PR_KIND_HOST_OP);
-    assert_true(e->external_id == 5 && e->dur_ns == 250);
-    assert_string_equal(pr_trace_str(t, e->tid), "main");
-    assert_string_equal(pr_trace_str(t, e->cat), "test");
+    assert_true(pr_event_external_id(t, e) == 5 && e->dur_ns == 250);
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "main");
+    assert_string_equal(pr_trace_str(t, pr_event_cat(t, e)), "test");
     assert_true(pr_trace_op(t, e)->seq == 12);
     /* the texts were parsed once, as ingest does */
     assert_true(
@@ -104,7 +104,7 @@ test_producer_api(void **state)
     e = &t->events[3];
     g = pr_trace_gpu(t, e);
     assert_int_equal(e->kind, PR_KIND_DEVICE_TASK);
-    assert_true(e->correlation == 9);
+    assert_true(pr_event_correlation(t, e) == 9);
     assert_true(g->stream == 7 && g->grid[0] == 24 && g->block[0] == 256);
     assert_true(g->grid[1] == 0 && g->bytes == -1);
     assert_int_equal(g->collective, PR_STR_NONE);
