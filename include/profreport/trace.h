@@ -74,27 +74,89 @@ enum pr_unit {
  * its kind (pr_trace_add_event() refuses more). */
 #define PR_MAX_EVENTS ((size_t)1 << 27)
 
-/* One duration or memory event, 56 bytes: there are more of them than of
- * anything else a run holds, so the kind is packed beside the file order
- * (both written and read as plain fields).  The ids, category, process and
+/* An event's category, process and thread (string ids), kept once per
+ * distinct triple: a run has millions of events but a few hundred such
+ * triples.  The event holds the triple's index. */
+struct pr_where {
+    uint32_t cat; /* the raw category */
+    uint32_t pid; /* numbers in canonical decimal */
+    uint32_t tid; /* the thread, or a device task's stream; numbers: the
+                     decimal of |tid| */
+};
+
+/* Interned triples: index 0 is (0, 0, 0) whether stored or not. */
+struct pr_wheres {
+    struct pr_where *v; /* owned, n */
+    size_t n, cap;
+    uint32_t *slots; /* owned open-addressing table: index + 1, 0 free */
+    size_t n_slots;  /* a power of two, or 0 */
+};
+
+/* Ids an event cannot hold in its 32-bit slot (negative, or above
+ * INT32_MAX): the slot holds -2 - their index here. */
+struct pr_wide_ids {
+    int64_t *v; /* owned, n */
+    size_t n, cap;
+};
+
+/* One duration or memory event, 40 bytes: there are more of them than of
+ * anything else a run holds (2.4 million in a 1 GB trace).  The kind is
+ * packed beside the file order; both, the times, the name and the
+ * side-record index are plain fields.  The ids, category, process and
  * thread are read and written only with pr_event_external_id() and the
- * other pr_event_*() accessors below, never as fields: their form in the
- * record may change.  Events are sorted by (ts_ns, file order) after
- * pr_trace_finish(). */
+ * other pr_event_*() accessors below, never as fields: the ids are 32-bit
+ * codes (most ids fit; wider ones go to the trace's table of wide ids)
+ * and the other three share an index into the trace's interned triples.
+ * Events are sorted by (ts_ns, file order) after pr_trace_finish(). */
 struct pr_event {
     int64_t ts_ns;
     int64_t dur_ns;      /* >= 0; 0 for instants */
-    int64_t external_id; /* args "External id" / "external id"; PR_NO_ID */
-    int64_t correlation; /* args.correlation; PR_NO_ID */
     uint32_t name;       /* string id */
-    uint32_t cat;        /* string id of the raw category */
-    uint32_t pid;        /* string id (numbers in canonical decimal) */
-    uint32_t tid;        /* string id (numbers: decimal of |tid|) */
+    uint32_t where;      /* index of (cat, pid, tid): pr_event_cat() */
     uint32_t info;       /* index into ops / gpu / mem by kind; PR_NO_INFO */
     unsigned order : 27; /* index of the event in the file (0-based),
                             < PR_MAX_EVENTS */
     unsigned kind : 5;   /* enum pr_kind */
+    /* "External id" (args "External id" / "external id") and
+     * "correlation" as codes: >= 0 the id itself, -1 PR_NO_ID, <= -2 a
+     * wide id (pr_wide_ids_get()) */
+    int32_t ext_code;
+    int32_t corr_code;
 };
+
+/* The id of a code; PR_NO_ID for -1. */
+static inline int64_t
+pr_wide_ids_get(const struct pr_wide_ids *w, int32_t code)
+{
+    if (code >= 0)
+        return code;
+    return code == -1 ? PR_NO_ID : w->v[-(int64_t)code - 2];
+}
+
+/* Set *code to the code of id, storing id in w when it is too wide (a
+ * code that already names a wide slot reuses it).  PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_wide_ids_set(struct pr_wide_ids *w,
+                                            int32_t *code, int64_t id);
+/* Empty w, keeping its memory. */
+void pr_wide_ids_reset(struct pr_wide_ids *w);
+void pr_wide_ids_free(struct pr_wide_ids *w);
+
+/* The triple of index id ((0, 0, 0) for 0 or past the end). */
+static inline struct pr_where
+pr_wheres_get(const struct pr_wheres *w, uint32_t id)
+{
+    struct pr_where z = {0, 0, 0};
+
+    return id < w->n ? w->v[id] : z;
+}
+
+/* The index of (cat, pid, tid) in w, added when new.  PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_wheres_intern(struct pr_wheres *w, uint32_t cat,
+                                             uint32_t pid, uint32_t tid,
+                                             uint32_t *id);
+/* Empty w, keeping its memory. */
+void pr_wheres_reset(struct pr_wheres *w);
+void pr_wheres_free(struct pr_wheres *w);
 
 /* Side record for host events (ops, annotations, python functions). */
 struct pr_op_info {
@@ -279,7 +341,9 @@ struct pr_trace {
     struct pr_strtab *strs;  /* owned */
     struct pr_event *events; /* owned, n_events */
     size_t n_events, cap_events;
-    struct pr_op_info *ops; /* owned */
+    struct pr_wheres wheres; /* owned: the events' (cat, pid, tid) */
+    struct pr_wide_ids wide; /* owned: the events' ids wider than 32 bits */
+    struct pr_op_info *ops;  /* owned */
     size_t n_ops, cap_ops;
     struct pr_gpu_info *gpu; /* owned */
     size_t n_gpu, cap_gpu;
@@ -478,16 +542,14 @@ pr_trace_str(const struct pr_trace *t, uint32_t id)
 static inline int64_t
 pr_event_external_id(const struct pr_trace *t, const struct pr_event *e)
 {
-    (void)t;
-    return e->external_id;
+    return pr_wide_ids_get(&t->wide, e->ext_code);
 }
 
 /* "correlation": joins a launch and its device work; PR_NO_ID absent. */
 static inline int64_t
 pr_event_correlation(const struct pr_trace *t, const struct pr_event *e)
 {
-    (void)t;
-    return e->correlation;
+    return pr_wide_ids_get(&t->wide, e->corr_code);
 }
 
 /* String ids of the raw category, the process and the thread (or the
@@ -495,22 +557,19 @@ pr_event_correlation(const struct pr_trace *t, const struct pr_event *e)
 static inline uint32_t
 pr_event_cat(const struct pr_trace *t, const struct pr_event *e)
 {
-    (void)t;
-    return e->cat;
+    return pr_wheres_get(&t->wheres, e->where).cat;
 }
 
 static inline uint32_t
 pr_event_pid(const struct pr_trace *t, const struct pr_event *e)
 {
-    (void)t;
-    return e->pid;
+    return pr_wheres_get(&t->wheres, e->where).pid;
 }
 
 static inline uint32_t
 pr_event_tid(const struct pr_trace *t, const struct pr_event *e)
 {
-    (void)t;
-    return e->tid;
+    return pr_wheres_get(&t->wheres, e->where).tid;
 }
 
 PR_NODISCARD enum pr_status

@@ -296,6 +296,8 @@ pr_recs_reset(struct pr_recs *r)
     r->n_ev = r->n_ops = r->n_gpu = r->n_mem = r->n_flows = 0;
     memset(&r->diag, 0, sizeof(r->diag));
     r->n_phased = 0;
+    pr_wheres_reset(&r->wheres);
+    pr_wide_ids_reset(&r->wide);
     pr_buf_reset(&r->strs.text);
     r->strs.n = 0;
     memset(r->last, 0xff, sizeof(r->last)); /* PR_STR_NONE: none yet */
@@ -315,6 +317,8 @@ pr_recs_free(struct pr_recs *r)
     free(r->gpu);
     free(r->mem);
     free(r->flows);
+    pr_wheres_free(&r->wheres);
+    pr_wide_ids_free(&r->wide);
     pr_buf_free(&r->strs.text);
     free(r->strs.ents);
     free(r->strs.slots);
@@ -1114,22 +1118,23 @@ new_event(struct pr_recs *r, const struct ev *e, uint64_t index, uint8_t kind)
         return NULL;
     out = &r->ev[r->n_ev];
     memset(out, 0, sizeof(*out));
-    out->external_id = PR_NO_ID;
-    out->correlation = PR_NO_ID;
+    out->ext_code = out->corr_code = -1;
     out->info = PR_NO_INFO;
     out->order = (uint32_t)index;
     out->kind = kind;
     const char *s;
     size_t n;
+    uint32_t cat, pid, tid;
 
     s = ev_str(e, RAW_NAME, &n);
     out->name = pool_add_last(&r->strs, &r->last[0], s, n);
     s = ev_str(e, RAW_CAT, &n);
-    out->cat = pool_add_last(&r->strs, &r->last[1], s, n);
-    out->pid = id_str(r, e, RAW_PID);
-    out->tid = id_str(r, e, RAW_TID);
-    if (out->name == PR_STR_NONE || out->cat == PR_STR_NONE ||
-        out->pid == PR_STR_NONE || out->tid == PR_STR_NONE)
+    cat = pool_add_last(&r->strs, &r->last[1], s, n);
+    pid = id_str(r, e, RAW_PID);
+    tid = id_str(r, e, RAW_TID);
+    if (out->name == PR_STR_NONE || cat == PR_STR_NONE || pid == PR_STR_NONE ||
+        tid == PR_STR_NONE ||
+        pr_wheres_intern(&r->wheres, cat, pid, tid, &out->where) != PR_OK)
         return NULL;
     r->n_ev++;
     return out;
@@ -1459,7 +1464,8 @@ dma_dir(const struct args *a)
 static void
 device_from_pid(struct pr_recs *r, const struct pr_event *out)
 {
-    const char *pid = pr_pool_str(&r->strs, out->pid);
+    const char *pid =
+        pr_pool_str(&r->strs, pr_wheres_get(&r->wheres, out->where).pid);
     struct pr_gpu_info *g;
     int32_t v = 0;
     size_t i;
@@ -1513,9 +1519,13 @@ add_duration(struct pr_recs *r, const struct ev *e, const struct where *w,
     out->dur_ns = dur;
     pick_args(e, &a);
     /* the plugin prefers the 2021 spelling when both are present */
-    out->external_id = arg_int(&a, arg_has(&a, A_EXT_LC) ? A_EXT_LC : A_EXT,
-                               INT64_MIN + 1, INT64_MAX, PR_NO_ID);
-    out->correlation = arg_int(&a, A_CORR, INT64_MIN + 1, INT64_MAX, PR_NO_ID);
+    if (pr_wide_ids_set(&r->wide, &out->ext_code,
+                        arg_int(&a, arg_has(&a, A_EXT_LC) ? A_EXT_LC : A_EXT,
+                                INT64_MIN + 1, INT64_MAX, PR_NO_ID)) != PR_OK ||
+        pr_wide_ids_set(
+            &r->wide, &out->corr_code,
+            arg_int(&a, A_CORR, INT64_MIN + 1, INT64_MAX, PR_NO_ID)) != PR_OK)
+        return no_memory(w, err);
     if (pr_info_table_of(kind) == PR_INFO_OP)
         st = add_op_info(r, out, &a);
     else if (pr_info_table_of(kind) == PR_INFO_GPU)

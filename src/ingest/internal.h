@@ -384,6 +384,8 @@ struct pr_pool {
 struct pr_recs {
     struct pr_event *ev;
     size_t n_ev, cap_ev;
+    struct pr_wheres wheres; /* the events' (cat, pid, tid) in strs ids */
+    struct pr_wide_ids wide; /* their ids wider than 32 bits */
     struct pr_op_info *ops;
     size_t n_ops, cap_ops;
     struct pr_gpu_info *gpu;

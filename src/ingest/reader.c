@@ -407,28 +407,69 @@ map_strings(struct pr_trace *t, const struct pr_pool *p, uint32_t **map,
     return PR_OK;
 }
 
+/* The trace's index of each of the batch's (cat, pid, tid) triples, in
+ * *wmap (grown as needed; index 0 included even when not stored). */
+static enum pr_status
+map_wheres(struct pr_trace *t, const struct pr_recs *r, const uint32_t *map,
+           uint32_t **wmap, size_t *wmap_cap)
+{
+    size_t j, n = r->wheres.n ? r->wheres.n : 1;
+
+    if (pr_grow((void **)wmap, wmap_cap, n, sizeof(**wmap)) != PR_OK)
+        return PR_E_NOMEM;
+    for (j = 0; j < n; j++) {
+        struct pr_where x = pr_wheres_get(&r->wheres, (uint32_t)j);
+
+        if (pr_wheres_intern(&t->wheres, map[x.cat], map[x.pid], map[x.tid],
+                             &(*wmap)[j]) != PR_OK)
+            return PR_E_NOMEM;
+    }
+    return PR_OK;
+}
+
+/* An event of the batch in the trace's terms: strings, triple, and the
+ * ids the batch kept as wide ones. */
+static enum pr_status
+merge_event(struct pr_trace *t, const struct pr_recs *r,
+            const struct pr_event *x, const uint32_t *map, const uint32_t *wmap)
+{
+    struct pr_event *e = pr_trace_add_event(t);
+
+    if (e == NULL)
+        return PR_E_NOMEM;
+    *e = *x;
+    e->name = map[x->name];
+    e->where = wmap[x->where];
+    /* a wide id's code names the batch's table: file it in the trace's */
+    e->ext_code = x->ext_code <= -2 ? -1 : x->ext_code;
+    e->corr_code = x->corr_code <= -2 ? -1 : x->corr_code;
+    if ((x->ext_code <= -2 &&
+         pr_event_set_external_id(
+             t, e, pr_wide_ids_get(&r->wide, x->ext_code)) != PR_OK) ||
+        (x->corr_code <= -2 &&
+         pr_event_set_correlation(
+             t, e, pr_wide_ids_get(&r->wide, x->corr_code)) != PR_OK))
+        return PR_E_NOMEM;
+    return merge_info(t, r, e, map);
+}
+
 static enum pr_status
 merge_batch(struct pr_trace *t, const struct batch *b, uint32_t **map,
             size_t *map_cap)
 {
     const struct pr_recs *r = &b->recs;
-    size_t i;
+    uint32_t *wmap = NULL;
+    size_t i, wmap_cap = 0;
+    enum pr_status st = PR_OK;
 
-    if (map_strings(t, &r->strs, map, map_cap) != PR_OK)
-        return PR_E_NOMEM;
-    for (i = 0; i < r->n_ev; i++) {
-        const struct pr_event *x = &r->ev[i];
-        struct pr_event *e = pr_trace_add_event(t);
-
-        if (e == NULL)
-            return PR_E_NOMEM;
-        *e = *x;
-        e->name = (*map)[x->name];
-        if (pr_event_set_where(t, e, (*map)[x->cat], (*map)[x->pid],
-                               (*map)[x->tid]) != PR_OK ||
-            merge_info(t, r, e, *map) != PR_OK)
-            return PR_E_NOMEM;
-    }
+    if (map_strings(t, &r->strs, map, map_cap) != PR_OK ||
+        (r->n_ev > 0 && map_wheres(t, r, *map, &wmap, &wmap_cap) != PR_OK))
+        st = PR_E_NOMEM;
+    for (i = 0; i < r->n_ev && st == PR_OK; i++)
+        st = merge_event(t, r, &r->ev[i], *map, wmap);
+    free(wmap);
+    if (st != PR_OK)
+        return st;
     for (i = 0; i < r->n_flows; i++) {
         if (pr_trace_add_flow(t, &r->flows[i]) != PR_OK)
             return PR_E_NOMEM;

@@ -14,7 +14,7 @@
 
 /* The records a run holds most of; a field added carelessly would grow
  * every run's peak memory by its width times millions. */
-_Static_assert(sizeof(struct pr_event) == 56, "struct pr_event grew");
+_Static_assert(sizeof(struct pr_event) == 40, "struct pr_event grew");
 _Static_assert(sizeof(struct pr_op_info) == 56, "struct pr_op_info grew");
 _Static_assert(sizeof(struct pr_gpu_info) == 136, "struct pr_gpu_info grew");
 
@@ -47,6 +47,8 @@ pr_trace_free(struct pr_trace *t)
 
         pr_strtab_free(t->strs);
         free(t->events);
+        pr_wheres_free(&t->wheres);
+        pr_wide_ids_free(&t->wide);
         free(t->ops);
         free(t->gpu);
         free(t->mem);
@@ -128,37 +130,153 @@ pr_trace_add_event(struct pr_trace *t)
         return NULL;
     e = &t->events[t->n_events++];
     memset(e, 0, sizeof(*e));
-    e->external_id = PR_NO_ID;
-    e->correlation = PR_NO_ID;
+    e->ext_code = e->corr_code = -1;
     e->info = PR_NO_INFO;
     return e;
+}
+
+/* ------------------------------------------------------------ event ids */
+
+enum pr_status
+pr_wide_ids_set(struct pr_wide_ids *w, int32_t *code, int64_t id)
+{
+    if (id >= 0 && id <= INT32_MAX) {
+        *code = (int32_t)id;
+        return PR_OK;
+    }
+    if (id == PR_NO_ID) {
+        *code = -1;
+        return PR_OK;
+    }
+    if (*code <= -2) { /* its slot is the event's own: reuse it */
+        w->v[-(int64_t)*code - 2] = id;
+        return PR_OK;
+    }
+    /* -2 - n must stay >= INT32_MIN */
+    if (w->n >= (size_t)INT32_MAX - 1 ||
+        pr_grow((void **)&w->v, &w->cap, w->n + 1, sizeof(*w->v)) != PR_OK)
+        return PR_E_NOMEM;
+    w->v[w->n] = id;
+    *code = (int32_t)(-2 - (int64_t)w->n);
+    w->n++;
+    return PR_OK;
+}
+
+void
+pr_wide_ids_reset(struct pr_wide_ids *w)
+{
+    w->n = 0;
+}
+
+void
+pr_wide_ids_free(struct pr_wide_ids *w)
+{
+    free(w->v);
+    memset(w, 0, sizeof(*w));
 }
 
 enum pr_status
 pr_event_set_external_id(struct pr_trace *t, struct pr_event *e, int64_t id)
 {
-    (void)t;
-    e->external_id = id;
-    return PR_OK;
+    return pr_wide_ids_set(&t->wide, &e->ext_code, id);
 }
 
 enum pr_status
 pr_event_set_correlation(struct pr_trace *t, struct pr_event *e, int64_t id)
 {
-    (void)t;
-    e->correlation = id;
+    return pr_wide_ids_set(&t->wide, &e->corr_code, id);
+}
+
+/* ------------------------------------------------------------ wheres */
+
+static size_t
+where_hash(uint32_t cat, uint32_t pid, uint32_t tid)
+{
+    uint64_t h = ((uint64_t)cat * 0x9E3779B97F4A7C15u) ^
+                 ((uint64_t)pid * 0xC2B2AE3D27D4EB4Fu) ^
+                 ((uint64_t)tid * 0x165667B19E3779F9u);
+
+    return (size_t)(h ^ (h >> 29));
+}
+
+/* Double the slot table (at least 64 slots) and file every triple again. */
+static enum pr_status
+wheres_rehash(struct pr_wheres *w)
+{
+    size_t n_slots = w->n_slots ? w->n_slots * 2 : 64, i;
+    uint32_t *slots = calloc(n_slots, sizeof(*slots));
+
+    if (slots == NULL)
+        return PR_E_NOMEM;
+    for (i = 1; i < w->n; i++) {
+        size_t k = where_hash(w->v[i].cat, w->v[i].pid, w->v[i].tid);
+
+        while (slots[k & (n_slots - 1)] != 0)
+            k++;
+        slots[k & (n_slots - 1)] = (uint32_t)i + 1;
+    }
+    free(w->slots);
+    w->slots = slots;
+    w->n_slots = n_slots;
     return PR_OK;
+}
+
+enum pr_status
+pr_wheres_intern(struct pr_wheres *w, uint32_t cat, uint32_t pid, uint32_t tid,
+                 uint32_t *id)
+{
+    const struct pr_where zero = {0, 0, 0}, x = {cat, pid, tid};
+    size_t k;
+
+    *id = 0;
+    if (cat == 0 && pid == 0 && tid == 0)
+        return PR_OK;
+    if ((w->n + 1) * 2 > w->n_slots && wheres_rehash(w) != PR_OK)
+        return PR_E_NOMEM;
+    for (k = where_hash(cat, pid, tid);; k++) {
+        uint32_t s = w->slots[k & (w->n_slots - 1)];
+
+        if (s == 0)
+            break;
+        if (w->v[s - 1].cat == cat && w->v[s - 1].pid == pid &&
+            w->v[s - 1].tid == tid) {
+            *id = s - 1;
+            return PR_OK;
+        }
+    }
+    /* index 0 is (0, 0, 0), stored before the first other triple */
+    if (w->n >= UINT32_MAX - 2 ||
+        pr_grow((void **)&w->v, &w->cap, w->n + 2, sizeof(*w->v)) != PR_OK)
+        return PR_E_NOMEM;
+    if (w->n == 0)
+        w->v[w->n++] = zero;
+    w->v[w->n] = x;
+    w->slots[k & (w->n_slots - 1)] = (uint32_t)w->n + 1;
+    *id = (uint32_t)w->n++;
+    return PR_OK;
+}
+
+void
+pr_wheres_reset(struct pr_wheres *w)
+{
+    w->n = 0;
+    if (w->slots != NULL)
+        memset(w->slots, 0, w->n_slots * sizeof(*w->slots));
+}
+
+void
+pr_wheres_free(struct pr_wheres *w)
+{
+    free(w->v);
+    free(w->slots);
+    memset(w, 0, sizeof(*w));
 }
 
 enum pr_status
 pr_event_set_where(struct pr_trace *t, struct pr_event *e, uint32_t cat,
                    uint32_t pid, uint32_t tid)
 {
-    (void)t;
-    e->cat = cat;
-    e->pid = pid;
-    e->tid = tid;
-    return PR_OK;
+    return pr_wheres_intern(&t->wheres, cat, pid, tid, &e->where);
 }
 
 struct pr_op_info *

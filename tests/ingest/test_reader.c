@@ -585,11 +585,54 @@ test_missing_file(void **state)
     assert_non_null(strstr(err.msg, "/nonexistent/x.json: cannot open"));
 }
 
+/* Ids too wide for the event's 32-bit codes (a producer's 64-bit ids,
+ * negative ones) survive the parser's batches and the merge exactly, and
+ * still join: an op, its launch and its kernel. */
+static void
+test_wide_ids(void **state)
+{
+    static const char json[] =
+        "{\"traceEvents\":["
+        "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\","
+        "\"pid\":1,\"tid\":2,\"ts\":1,\"dur\":9,"
+        "\"args\":{\"External id\":5000000000}},"
+        "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":"
+        "\"cudaLaunchKernel\",\"pid\":1,\"tid\":2,\"ts\":2,\"dur\":1,"
+        "\"args\":{\"External id\":5000000000,\"correlation\":-7}},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,"
+        "\"tid\":7,\"ts\":4,\"dur\":2,\"args\":{\"External id\":"
+        "5000000000,\"correlation\":-7,\"stream\":7}},"
+        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k2\",\"pid\":0,"
+        "\"tid\":7,\"ts\":6,\"dur\":2,\"args\":{\"External id\":"
+        "1099511627776,\"correlation\":2147483647,\"stream\":7}}"
+        "]}";
+    struct pr_trace *t = load(json);
+
+    (void)state;
+    assert_int_equal(t->n_events, 4);
+    assert_true(pr_event_external_id(t, ev(t, 0)) == 5000000000LL);
+    assert_true(pr_event_correlation(t, ev(t, 0)) == PR_NO_ID);
+    assert_true(pr_event_external_id(t, ev(t, 1)) == 5000000000LL);
+    assert_true(pr_event_correlation(t, ev(t, 1)) == -7);
+    assert_true(pr_event_correlation(t, ev(t, 2)) == -7);
+    assert_true(pr_event_external_id(t, ev(t, 3)) == 1099511627776LL);
+    assert_true(pr_event_correlation(t, ev(t, 3)) == INT32_MAX);
+    /* thread and category as written, the two kernels' shared */
+    assert_string_equal(pr_trace_str(t, pr_event_cat(t, ev(t, 1))),
+                        "cuda_runtime");
+    assert_string_equal(pr_trace_str(t, pr_event_pid(t, ev(t, 2))), "0");
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, ev(t, 2))), "7");
+    assert_int_equal(ev(t, 2)->where, ev(t, 3)->where);
+    assert_true(ev(t, 1)->where != ev(t, 2)->where);
+    pr_trace_free(t);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gen2021),
+        cmocka_unit_test(test_wide_ids),
         cmocka_unit_test(test_gen2022),
         cmocka_unit_test(test_gen_now),
         cmocka_unit_test(test_collective),

@@ -121,11 +121,73 @@ test_producer_api(void **state)
     pr_trace_free(t);
 }
 
+/* The event keeps its ids as 32-bit codes and its category, process and
+ * thread as one index: every id an int64 can hold comes back as it was
+ * set, wide ones from the trace's table (a slot reused when the id
+ * changes), and equal triples share an index. */
+static void
+test_compact_event(void **state)
+{
+    static const int64_t ids[] = {
+        0,       1,         INT32_MAX, (int64_t)INT32_MAX + 1,
+        -1,      INT32_MIN, INT64_MAX, INT64_MIN + 1,
+        PR_NO_ID};
+    struct pr_trace *t = pr_trace_new();
+    struct pr_span s = span("k", "7", 0, 1);
+    struct pr_event *e;
+    uint32_t where;
+    size_t i, n_wide;
+
+    (void)state;
+    assert_int_equal(sizeof(struct pr_event), 40);
+    assert_int_equal(pr_trace_add_span(t, PR_KIND_OTHER, &s, NULL), PR_OK);
+    e = &t->events[0];
+    assert_true(pr_event_external_id(t, e) == PR_NO_ID);
+    assert_true(pr_event_correlation(t, e) == PR_NO_ID);
+    for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+        assert_int_equal(pr_event_set_external_id(t, e, ids[i]), PR_OK);
+        assert_int_equal(pr_event_set_correlation(t, e, ids[i] ^ 1), PR_OK);
+        assert_true(pr_event_external_id(t, e) == ids[i]);
+        assert_true(pr_event_correlation(t, e) == (ids[i] ^ 1));
+    }
+    /* a wide id replacing a wide id takes its slot */
+    assert_int_equal(pr_event_set_external_id(t, e, INT64_MAX - 4), PR_OK);
+    n_wide = t->wide.n;
+    assert_int_equal(pr_event_set_external_id(t, e, INT64_MAX - 5), PR_OK);
+    assert_int_equal(t->wide.n, n_wide);
+    assert_true(pr_event_external_id(t, e) == INT64_MAX - 5);
+    /* the triple: the empty one is index 0; equal triples share one */
+    assert_string_equal(pr_trace_str(t, pr_event_cat(t, e)), "test");
+    assert_string_equal(pr_trace_str(t, pr_event_pid(t, e)), "1");
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "7");
+    where = e->where;
+    assert_int_equal(pr_trace_add_span(t, PR_KIND_OTHER, &s, NULL), PR_OK);
+    e = &t->events[1];
+    assert_int_equal(e->where, where);
+    assert_int_equal(
+        pr_event_set_where(t, e, PR_STR_EMPTY, PR_STR_EMPTY, PR_STR_EMPTY),
+        PR_OK);
+    assert_int_equal(e->where, 0);
+    assert_int_equal(pr_event_tid(t, e), PR_STR_EMPTY);
+    for (i = 0; i < 1000; i++) { /* past a few rehashes */
+        uint32_t id;
+
+        assert_int_equal(pr_wheres_intern(&t->wheres, 1, (uint32_t)i, 2, &id),
+                         PR_OK);
+        assert_int_equal(pr_wheres_get(&t->wheres, id).pid, i);
+    }
+    /* earlier triples keep their index through the rehashes */
+    assert_int_equal(t->events[0].where, where);
+    assert_string_equal(pr_trace_str(t, pr_event_tid(t, &t->events[0])), "7");
+    pr_trace_free(t);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_producer_api),
+        cmocka_unit_test(test_compact_event),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
