@@ -174,11 +174,19 @@ struct pr_op_info {
     int64_t seq;              /* "Sequence number"; -1 absent */
     int64_t fwd_tid;          /* "Fwd thread id"; -1 absent */
     double flops;             /* trace's own "flops" arg; -1 absent */
-    /* The Python tracer numbers its frames and modules from 0 up, so 32
-     * bits hold them; a reader stores -1 for one outside that range. */
-    int32_t python_id; /* "Python id"; -1 absent */
-    int32_t python_parent_id;
-    int32_t python_module_id; /* -1 absent */
+    /* The Python tracer's ids are kept apart (struct pr_py_ids): most op
+     * records are operators', which have none. */
+};
+
+/* The Python tracer's ids of the frame whose op record is t->ops[op]
+ * (pr_trace_py()).  The tracer numbers its frames and modules from 0
+ * up, so 32 bits hold them; a reader stores -1 for one outside that
+ * range. */
+struct pr_py_ids {
+    uint32_t op;    /* index of the op record */
+    int32_t id;     /* "Python id"; -1 absent */
+    int32_t parent; /* "Python parent id"; -1 absent */
+    int32_t module; /* "Python module id" (an nn.Module); -1 absent */
 };
 
 /* Which way a copy went (CUDA's HtoD, DtoH, ...; Ascend's SDMA tasks do
@@ -345,6 +353,8 @@ struct pr_trace {
     struct pr_wide_ids wide; /* owned: the events' ids wider than 32 bits */
     struct pr_op_info *ops;  /* owned */
     size_t n_ops, cap_ops;
+    struct pr_py_ids *py; /* owned: Python ids of op records, by op */
+    size_t n_py, cap_py;
     struct pr_gpu_info *gpu; /* owned */
     size_t n_gpu, cap_gpu;
     struct pr_mem_info *mem; /* owned */
@@ -584,6 +594,18 @@ PR_NODISCARD enum pr_status pr_event_set_where(struct pr_trace *t,
 /* Side records, or NULL when the event has none. */
 const struct pr_op_info *pr_trace_op(const struct pr_trace *t,
                                      const struct pr_event *e);
+/* The Python ids of the event's op record; NULL when it has none (all
+ * absent). */
+const struct pr_py_ids *pr_trace_py(const struct pr_trace *t,
+                                    const struct pr_event *e);
+/* Note the Python ids of op record `op` (nothing is kept when all are
+ * -1).  Cheapest in op order, as readers add them.  PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_trace_set_py(struct pr_trace *t, uint32_t op,
+                                            int32_t id, int32_t parent,
+                                            int32_t module);
+/* The entry of op in v (n entries sorted by op), or NULL. */
+const struct pr_py_ids *pr_py_find(const struct pr_py_ids *v, size_t n,
+                                   uint32_t op);
 const struct pr_gpu_info *pr_trace_gpu(const struct pr_trace *t,
                                        const struct pr_event *e);
 const struct pr_mem_info *pr_trace_mem(const struct pr_trace *t,

@@ -93,10 +93,10 @@ type_of(const struct pr_trace *t, uint32_t name, size_t *len)
 static uint32_t
 row_for(struct ctx *c, const struct pr_tree_node *nd, uint32_t parent)
 {
-    const struct pr_op_info *op = pr_trace_op(c->t, &c->t->events[nd->ev]);
+    const struct pr_py_ids *py = pr_trace_py(c->t, &c->t->events[nd->ev]);
     unsigned char key[16];
     /* a Lightning module has id 0 (14.3), and one row per name */
-    int64_t mid = c->t->lightning ? 0 : op != NULL ? op->python_module_id : -1;
+    int64_t mid = c->t->lightning ? 0 : py != NULL ? py->module : -1;
     uint32_t id;
     struct mod *m;
 

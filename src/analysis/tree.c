@@ -112,16 +112,15 @@ pr_tree_is_launcher(int kind)
 static int
 node_type_of(struct builder *b, const struct pr_event *e)
 {
-    const struct pr_op_info *op;
+    const struct pr_py_ids *py;
     unsigned cls;
 
     switch (e->kind) {
     case PR_KIND_PY_FUNCTION:
         /* 3.2: Lightning mode drops python_function events entirely */
-        op = pr_trace_op(b->t, e);
-        return !b->t->lightning && op != NULL && op->python_module_id >= 0
-                   ? PR_N_MODULE
-                   : -1;
+        py = pr_trace_py(b->t, e);
+        return !b->t->lightning && py != NULL && py->module >= 0 ? PR_N_MODULE
+                                                                 : -1;
     case PR_KIND_HOST_OP:
     case PR_KIND_ANNOTATION:
     case PR_KIND_PY_LEGACY:

@@ -304,11 +304,9 @@ add_host(struct map *m, const struct pr_tv_raw *x, struct pr_buf *b)
         return PR_E_NOMEM;
     o->seq = x->seq;
     o->fwd_tid = x->fwd_tid;
-    o->python_id = x->py_id;
-    o->python_parent_id = x->py_parent;
     o->input_dims = list_text(m, x->dims, 1, b);
     o->input_types = list_text(m, x->types, 0, b);
-    return PR_OK;
+    return pr_trace_set_py(m->t, e->info, x->py_id, x->py_parent, -1);
 }
 
 /* HCCL: the operation on the group's thread is the collective; plane

@@ -293,7 +293,7 @@ pr_recs_init(struct pr_recs *r)
 void
 pr_recs_reset(struct pr_recs *r)
 {
-    r->n_ev = r->n_ops = r->n_gpu = r->n_mem = r->n_flows = 0;
+    r->n_ev = r->n_ops = r->n_gpu = r->n_mem = r->n_flows = r->n_pyids = 0;
     memset(&r->diag, 0, sizeof(r->diag));
     r->n_phased = 0;
     pr_wheres_reset(&r->wheres);
@@ -314,6 +314,7 @@ pr_recs_free(struct pr_recs *r)
         return;
     free(r->ev);
     free(r->ops);
+    free(r->pyids);
     free(r->gpu);
     free(r->mem);
     free(r->flows);
@@ -1204,6 +1205,26 @@ stack_arg(struct pr_recs *r, const struct args *a, int *oom)
 
 /* Side record of an op, annotation or python function; none when the
  * event carries none of its args (most annotations), to save memory. */
+/* The Python tracer's ids of the op record being added, when it has any
+ * (kept by op index, in order, as the trace keeps them). */
+static enum pr_status
+add_py_ids(struct pr_recs *r, const struct args *a)
+{
+    struct pr_py_ids x;
+
+    x.op = (uint32_t)r->n_ops;
+    x.id = (int32_t)arg_int(a, A_PY_ID, INT32_MIN, INT32_MAX, -1);
+    x.parent = (int32_t)arg_int(a, A_PY_PARENT, INT32_MIN, INT32_MAX, -1);
+    x.module = (int32_t)arg_int(a, A_PY_MODULE, INT32_MIN, INT32_MAX, -1);
+    if (x.id == -1 && x.parent == -1 && x.module == -1)
+        return PR_OK;
+    if (pr_grow((void **)&r->pyids, &r->cap_pyids, r->n_pyids + 1,
+                sizeof(*r->pyids)) != PR_OK)
+        return PR_E_NOMEM;
+    r->pyids[r->n_pyids++] = x;
+    return PR_OK;
+}
+
 static enum pr_status
 add_op_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
 {
@@ -1237,14 +1258,9 @@ add_op_info(struct pr_recs *r, struct pr_event *out, const struct args *a)
     mark_use(&r->strs, o->concrete_inputs, PR_SHAPES_CONCRETE);
     o->seq = arg_int(a, A_SEQ, INT64_MIN, INT64_MAX, -1);
     o->fwd_tid = arg_int(a, A_FWD_TID, INT64_MIN, INT64_MAX, -1);
-    o->python_id = (int32_t)arg_int(a, A_PY_ID, INT32_MIN, INT32_MAX, -1);
-    o->python_parent_id =
-        (int32_t)arg_int(a, A_PY_PARENT, INT32_MIN, INT32_MAX, -1);
-    o->python_module_id =
-        (int32_t)arg_int(a, A_PY_MODULE, INT32_MIN, INT32_MAX, -1);
     o->flops = arg_num(a, A_FLOPS, -1);
     o->stack = stack_arg(r, a, &oom);
-    if (oom)
+    if (oom || add_py_ids(r, a) != PR_OK)
         return PR_E_NOMEM;
     out->info = (uint32_t)r->n_ops++;
     return PR_OK;

@@ -388,6 +388,8 @@ struct pr_recs {
     struct pr_wide_ids wide; /* their ids wider than 32 bits */
     struct pr_op_info *ops;
     size_t n_ops, cap_ops;
+    struct pr_py_ids *pyids; /* Python ids of ops, by op index */
+    size_t n_pyids, cap_pyids;
     struct pr_gpu_info *gpu;
     size_t n_gpu, cap_gpu;
     struct pr_mem_info *mem;

@@ -332,6 +332,7 @@ merge_info(struct pr_trace *t, const struct pr_recs *r, struct pr_event *e,
            const uint32_t *map)
 {
     struct pr_op_info *o;
+    const struct pr_py_ids *py;
     struct pr_gpu_info *g;
     struct pr_mem_info *m;
     uint32_t at = e->info, idx = PR_NO_INFO;
@@ -344,6 +345,10 @@ merge_info(struct pr_trace *t, const struct pr_recs *r, struct pr_event *e,
         if (o == NULL)
             return PR_E_NOMEM;
         *o = r->ops[at];
+        py = pr_py_find(r->pyids, r->n_pyids, at);
+        if (py != NULL &&
+            pr_trace_set_py(t, idx, py->id, py->parent, py->module) != PR_OK)
+            return PR_E_NOMEM;
         o->input_dims = map_opt(map, o->input_dims);
         o->input_types = map_opt(map, o->input_types);
         o->concrete_inputs = map_opt(map, o->concrete_inputs);

@@ -15,7 +15,7 @@
 /* The records a run holds most of; a field added carelessly would grow
  * every run's peak memory by its width times millions. */
 _Static_assert(sizeof(struct pr_event) == 40, "struct pr_event grew");
-_Static_assert(sizeof(struct pr_op_info) == 56, "struct pr_op_info grew");
+_Static_assert(sizeof(struct pr_op_info) == 40, "struct pr_op_info grew");
 _Static_assert(sizeof(struct pr_gpu_info) == 136, "struct pr_gpu_info grew");
 
 struct pr_trace *
@@ -50,6 +50,7 @@ pr_trace_free(struct pr_trace *t)
         pr_wheres_free(&t->wheres);
         pr_wide_ids_free(&t->wide);
         free(t->ops);
+        free(t->py);
         free(t->gpu);
         free(t->mem);
         free(t->flows);
@@ -292,7 +293,6 @@ pr_trace_add_op(struct pr_trace *t, uint32_t *index)
     o->input_dims = o->input_types = o->concrete_inputs = PR_STR_NONE;
     o->stack = PR_STR_NONE;
     o->seq = o->fwd_tid = -1;
-    o->python_id = o->python_parent_id = o->python_module_id = -1;
     o->flops = -1;
     return o;
 }
@@ -647,6 +647,7 @@ pr_trace_finish(struct pr_trace *t)
     shrink((void **)&t->events, &t->cap_events, t->n_events,
            sizeof(*t->events));
     shrink((void **)&t->ops, &t->cap_ops, t->n_ops, sizeof(*t->ops));
+    shrink((void **)&t->py, &t->cap_py, t->n_py, sizeof(*t->py));
     shrink((void **)&t->gpu, &t->cap_gpu, t->n_gpu, sizeof(*t->gpu));
     shrink((void **)&t->mem, &t->cap_mem, t->n_mem, sizeof(*t->mem));
     for (i = 1; i < t->n_events && sorted; i++)
@@ -668,6 +669,56 @@ pr_trace_op(const struct pr_trace *t, const struct pr_event *e)
     default:
         return NULL;
     }
+}
+
+const struct pr_py_ids *
+pr_py_find(const struct pr_py_ids *v, size_t n, uint32_t op)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (v[mid].op < op)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && v[lo].op == op ? &v[lo] : NULL;
+}
+
+const struct pr_py_ids *
+pr_trace_py(const struct pr_trace *t, const struct pr_event *e)
+{
+    const struct pr_op_info *o = pr_trace_op(t, e);
+
+    if (o == NULL || t->n_py == 0)
+        return NULL;
+    return pr_py_find(t->py, t->n_py, (uint32_t)(o - t->ops));
+}
+
+enum pr_status
+pr_trace_set_py(struct pr_trace *t, uint32_t op, int32_t id, int32_t parent,
+                int32_t module)
+{
+    struct pr_py_ids x = {op, id, parent, module};
+    size_t at = t->n_py;
+
+    if (id == -1 && parent == -1 && module == -1)
+        return PR_OK;
+    while (at > 0 && t->py[at - 1].op > op) /* readers add in op order */
+        at--;
+    if (at > 0 && t->py[at - 1].op == op) {
+        t->py[at - 1] = x;
+        return PR_OK;
+    }
+    if (pr_grow((void **)&t->py, &t->cap_py, t->n_py + 1, sizeof(*t->py)) !=
+        PR_OK)
+        return PR_E_NOMEM;
+    memmove(&t->py[at + 1], &t->py[at], (t->n_py - at) * sizeof(*t->py));
+    t->py[at] = x;
+    t->n_py++;
+    return PR_OK;
 }
 
 const struct pr_gpu_info *

@@ -26,7 +26,9 @@ static void
 module(struct pr_trace *t, const char *name, int64_t mid, double ts, double dur)
 {
     tt_host(t, PR_KIND_PY_FUNCTION, name, "1", ts, dur, -1, NULL, NULL);
-    t->ops[t->n_ops - 1].python_module_id = mid;
+    assert_int_equal(
+        pr_trace_set_py(t, (uint32_t)t->n_ops - 1, -1, -1, (int32_t)mid),
+        PR_OK);
 }
 
 /* An operator [ts, ts + 10) with ext id `ext` launching a kernel of kdur

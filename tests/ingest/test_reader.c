@@ -270,8 +270,12 @@ test_gen_now(void **state)
     assert_true(pr_event_correlation(t, k) == 77);
     assert_true(fabs(pr_trace_gpu(t, k)->blocks_per_sm - 0.5) < 1e-12);
     assert_int_equal(py->kind, PR_KIND_PY_FUNCTION);
-    assert_true(pi->python_id == 3 && pi->python_parent_id == -1);
-    assert_true(pi->python_module_id == 0);
+    assert_non_null(pr_trace_py(t, py));
+    assert_true(pr_trace_py(t, py)->id == 3 &&
+                pr_trace_py(t, py)->parent == -1);
+    assert_true(pr_trace_py(t, py)->module == 0);
+    /* an operator has no Python ids */
+    assert_null(pr_trace_py(t, mm));
     /* escaped: through cJSON (torch_npu writes ";\r\n" between frames) */
     assert_string_equal(str(t, oi->stack),
                         "torch/nn/functional.py(1848): linear;\r\nm.py(7): f");
