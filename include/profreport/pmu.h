@@ -31,11 +31,19 @@ struct pr_pmu {
  * or n is 0; 1 done; -1 out of memory. */
 int pr_pmu_set_cols(struct pr_trace *t, const char *const *names, size_t n);
 
+/* The table's column of each name (idx[i], -1 where it has none), the
+ * table made from these names when t has none yet, so that every reader
+ * of a run (several op_summary files, a database) stores into one table.
+ * The number of names that have a column; -1 on out of memory. */
+int pr_pmu_map(struct pr_trace *t, const char *const *names, size_t n,
+               int *idx);
+
 /* The row of task record `gpu` (new, every value NaN; or the one it has),
  * NULL on out-of-memory or without a table.  Valid until the next call. */
 float *pr_pmu_row(struct pr_trace *t, uint32_t gpu);
 
-/* Sort the rows for lookups; a reader calls it when it is done. */
+/* Sort the rows for lookups, one row per task (a task's rows merged: a
+ * column two of them give, the larger); a reader calls it when done. */
 void pr_pmu_finish(struct pr_trace *t);
 
 /* The values of task record `gpu` (n_cols floats), NULL when it has none

@@ -326,6 +326,13 @@ pr_ascend_collective(const char *name)
     return NULL;
 }
 
+int
+pr_ascend_is_pmu_col(const char *name)
+{
+    return strncmp(name, "aic_", 4) == 0 || strncmp(name, "aiv_", 4) == 0 ||
+           strcmp(name, "aicore_time(us)") == 0;
+}
+
 /* ------------------------------------------------------------ info */
 
 static void

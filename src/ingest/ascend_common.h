@@ -85,6 +85,12 @@ int pr_ascend_names(const char *s, size_t len, int torch_names,
  * NULL when `name` is not an hcom operation.  Static result. */
 const char *pr_ascend_collective(const char *name);
 
+/* Whether a kernel_details.csv / op_summary column is a PMU counter of
+ * the run's aic_metrics set: aic_* and aiv_* (ratios, times, cycles,
+ * bandwidths, FLOPs), and aicore_time(us), the AI Core's time of the
+ * same set. */
+int pr_ascend_is_pmu_col(const char *name);
+
 /* What profiler_info[_<rank>].json says about the run. */
 struct pr_ascend_info {
     int64_t rank;            /* rank_id (written as an int or a string); -1 */

@@ -18,6 +18,8 @@
  *                 aic_metrics=ArithmeticUtilization (*_cube_fops,
  *                 *_vector_fops, summed as kernel_details.csv's); a copy,
  *                 wait or other task by its task type otherwise
+ *   TASK_PMU_INFO a kernel's PMU counters (pmu.h), under
+ *                 kernel_details.csv's column names and units
  *   COMMUNICATION_OP  the collectives, one device task each; their own
  *                 tasks (COMMUNICATION_TASK_INFO) stay on the timeline
  *                 uncounted, as the collective counts their time, and
@@ -47,6 +49,7 @@
 #include "internal.h"
 #include "profreport/checked.h"
 #include "profreport/formats.h"
+#include "profreport/pmu.h"
 
 /* ENUM_API_TYPE ids of PYTORCH_API rows (stable across versions) */
 #define API_OP 50001
@@ -74,6 +77,17 @@ struct i64_pair {
     int64_t k, v;
 };
 
+/* PMU counters kept per task (the metric sets write 10 to 30) */
+#define MAX_PMU 64
+
+/* A TASK_PMU_INFO name: its column in the trace's table, and the factor
+ * to that column's unit. */
+struct pmu_col {
+    int64_t name;
+    int idx;
+    double scale;
+};
+
 struct adb {
     sqlite3 *db;
     struct pr_trace *t;
@@ -95,6 +109,11 @@ struct adb {
     size_t n_comm_conns, cap_comm_conns;
     struct i64_pair *groups; /* group name id -> its ranks, sorted */
     size_t n_groups, cap_groups;
+    struct i64_pair *pmu_tasks; /* globalTaskId -> pr_gpu_info, sorted */
+    size_t n_pmu_tasks, cap_pmu_tasks;
+    struct pmu_col pmu[MAX_PMU]; /* TASK_PMU_INFO's names, as met */
+    size_t n_pmu;
+    int has_pmu;                  /* TASK_PMU_INFO is there */
     int has_info;                 /* COMPUTE_TASK_INFO has rows */
     int api_mstx;                 /* PYTORCH_API has mstx ranges */
     int64_t sess_start, sess_end; /* SESSION_TIME_INFO; 0 unknown */
@@ -1109,7 +1128,8 @@ enum {
     K_DTYPES,
     K_HF32,
     K_COMM,
-    K_FOPS
+    K_FOPS,
+    K_GTID
 };
 
 static enum task_cls
@@ -1247,6 +1267,10 @@ on_task(struct adb *a, sqlite3_stmt *q)
     d.stream = (int32_t)(stream >= 0 && stream <= INT32_MAX ? stream : -1);
     if (pr_trace_add_task(a->t, k, &s, &d, &idx) != PR_OK)
         return oom(a);
+    if (a->has_pmu && k == PR_KIND_DEVICE_TASK &&
+        push_pair(&a->pmu_tasks, &a->n_pmu_tasks, &a->cap_pmu_tasks,
+                  col_i64(q, K_GTID, -1), a->t->events[idx].info) != PR_OK)
+        return oom(a);
     return kernel_info(a, q, &a->t->gpu[a->t->events[idx].info], tt ? tt : "");
 }
 
@@ -1278,7 +1302,9 @@ task_sql(struct adb *a, int info, int comm, int pmu)
                                "COMMUNICATION_TASK_INFO)"
                              : ", 0");
     if (st == PR_OK)
-        st = sql_add(a, pmu ? ", f.fops FROM TASK t" : ", NULL FROM TASK t");
+        st = sql_add(a, pmu ? ", f.fops" : ", NULL");
+    if (st == PR_OK)
+        st = sql_add(a, ", t.globalTaskId FROM TASK t");
     if (st == PR_OK && info)
         st = sql_add(a, " LEFT JOIN COMPUTE_TASK_INFO c ON c.globalTaskId = "
                         "t.globalTaskId");
@@ -1302,12 +1328,111 @@ read_tasks(struct adb *a)
 
     if (info < 0 || comm < 0 || pmu < 0)
         return PR_E_FORMAT;
+    a->has_pmu = pmu == 1;
     if (info == 1 &&
         (st = set_sql(a, "SELECT 1 FROM COMPUTE_TASK_INFO LIMIT 1")) == PR_OK)
         st = each_row(a, "COMPUTE_TASK_INFO", on_any);
     if (st == PR_OK)
         st = task_sql(a, info, comm, pmu);
     return st == PR_OK ? each_row(a, "TASK", on_task) : st;
+}
+
+/* ------------------------------------------------------------ PMU */
+
+/* A TASK_PMU_INFO name as kernel_details.csv spells the column, into
+ * buf; *scale takes the database's value to the column's unit.  Its
+ * times are ns (aiv_total_time 12912 in a task of 14581 ns), the
+ * CSV's *_time(us) us; aic_total_time is the CSV's aicore_time(us). */
+static void
+pmu_name(const char *db, char *buf, size_t cap, double *scale)
+{
+    size_t n;
+
+    if (strcmp(db, "aic_total_time") == 0)
+        db = "aicore_time";
+    else if (strcmp(db, "aiv_total_time") == 0)
+        db = "aiv_time";
+    n = strlen(db);
+    *scale = 1;
+    if (n > 5 && strcmp(db + n - 5, "_time") == 0) {
+        snprintf(buf, cap, "%s(us)", db);
+        *scale = 1e-3;
+    } else {
+        snprintf(buf, cap, "%s", db);
+    }
+}
+
+/* The counters' names, in the order met (the writer's: the CSV's). */
+static enum pr_status
+on_pmu_name(struct adb *a, sqlite3_stmt *q)
+{
+    int64_t name = col_i64(q, 0, -1);
+    size_t i;
+
+    for (i = 0; i < a->n_pmu; i++)
+        if (a->pmu[i].name == name)
+            return PR_OK;
+    if (a->n_pmu < MAX_PMU && pr_sqlite_string(&a->strs, name) != NULL)
+        a->pmu[a->n_pmu++] = (struct pmu_col){name, -1, 1};
+    return PR_OK;
+}
+
+static enum pr_status
+on_pmu(struct adb *a, sqlite3_stmt *q)
+{
+    int64_t gpu = pair_get(a->pmu_tasks, a->n_pmu_tasks, col_i64(q, 0, -1), -1);
+    int64_t name = col_i64(q, 1, -1);
+    double v = sqlite3_column_double(q, 2);
+    float *row;
+    size_t i;
+
+    if (gpu < 0 || sqlite3_column_type(q, 2) == SQLITE_NULL)
+        return PR_OK; /* a task the run does not count as a kernel */
+    for (i = 0; i < a->n_pmu && a->pmu[i].name != name; i++)
+        ;
+    if (i == a->n_pmu || a->pmu[i].idx < 0 || !isfinite(v))
+        return PR_OK;
+    row = pr_pmu_row(a->t, (uint32_t)gpu);
+    if (row == NULL)
+        return oom(a);
+    row[a->pmu[i].idx] = (float)(v * a->pmu[i].scale);
+    return PR_OK;
+}
+
+/* TASK_PMU_INFO (globalTaskId, name, value: one counter a row) into the
+ * trace's table, one row of counters per kernel. */
+static enum pr_status
+read_pmu(struct adb *a)
+{
+    char buf[MAX_PMU][64];
+    const char *names[MAX_PMU];
+    int idx[MAX_PMU];
+    size_t i;
+    enum pr_status st;
+
+    if (!a->has_pmu || a->n_pmu_tasks == 0)
+        return PR_OK;
+    qsort(a->pmu_tasks, a->n_pmu_tasks, sizeof(*a->pmu_tasks), cmp_pair);
+    if (set_sql(a, "SELECT name FROM TASK_PMU_INFO") != PR_OK)
+        return oom(a);
+    st = each_row(a, "TASK_PMU_INFO", on_pmu_name);
+    for (i = 0; st == PR_OK && i < a->n_pmu; i++) {
+        pmu_name(pr_sqlite_string(&a->strs, a->pmu[i].name), buf[i],
+                 sizeof(buf[i]), &a->pmu[i].scale);
+        names[i] = buf[i];
+    }
+    if (st == PR_OK && pr_pmu_map(a->t, names, a->n_pmu, idx) < 0)
+        return oom(a);
+    for (i = 0; st == PR_OK && i < a->n_pmu; i++)
+        a->pmu[i].idx = idx[i];
+    if (st == PR_OK &&
+        set_sql(a, "SELECT globalTaskId, name, value FROM "
+                   "TASK_PMU_INFO ORDER BY globalTaskId") != PR_OK)
+        return oom(a);
+    if (st == PR_OK)
+        st = each_row(a, "TASK_PMU_INFO", on_pmu);
+    pr_pmu_finish(a->t);
+    return st;
 }
 
 /* COMMUNICATION_OP's columns, in this order. */
@@ -1884,6 +2009,8 @@ read_run(struct adb *a)
     if (st == PR_OK)
         st = read_tasks(a);
     if (st == PR_OK)
+        st = read_pmu(a);
+    if (st == PR_OK)
         st = read_comm_ops(a);
     if (st == PR_OK)
         st = read_links(a);
@@ -1938,6 +2065,7 @@ adb_free(struct adb *a)
     free(a->comm_streams);
     free(a->comm_conns);
     free(a->groups);
+    free(a->pmu_tasks);
     free(a->launched);
     pr_buf_free(&a->sql);
     pr_buf_free(&a->a);

@@ -142,19 +142,15 @@ num_cell(const struct kd *k, int c)
     return d;
 }
 
-/* The row's PMU counters, onto task record g.  0 on out-of-memory. */
+/* The row's PMU counters, onto task record g (a row of N/A only gives
+ * it none).  0 on out-of-memory. */
 static int
 add_pmu(struct kd *k, const struct pr_gpu_info *g)
 {
     struct pr_trace *t = k->a->t;
-    float *v;
+    float *v = NULL;
     size_t i;
 
-    if (k->n_pmu == 0)
-        return 1;
-    v = pr_pmu_row(t, (uint32_t)(g - t->gpu));
-    if (v == NULL)
-        return 0;
     for (i = 0; i < k->n_pmu; i++) {
         size_t n;
         const char *s = pr_csv_field(k->c, k->pmu_col[i], &n);
@@ -162,8 +158,11 @@ add_pmu(struct kd *k, const struct pr_gpu_info *g)
 
         while (n > 0 && (s[n - 1] == '\t' || s[n - 1] == ' '))
             n--;
-        if (!is_na(s, n) && pr_fld_parse_number(s, n, &d) && isfinite(d))
-            v[i] = (float)d;
+        if (is_na(s, n) || !pr_fld_parse_number(s, n, &d) || !isfinite(d))
+            continue;
+        if (v == NULL && (v = pr_pmu_row(t, (uint32_t)(g - t->gpu))) == NULL)
+            return 0;
+        v[i] = (float)d;
     }
     return 1;
 }
@@ -352,7 +351,7 @@ one_row(struct kd *k, struct pr_error *err)
                          : pr_error_set(err, PR_E_NOMEM, "out of memory");
 }
 
-/* The PMU columns (aic_*, aiv_*), as the trace's counter table when it
+/* The PMU columns (pr_ascend_is_pmu_col), as the trace's counter table when it
  * has none yet.  0 on out-of-memory. */
 static int
 find_pmu(struct kd *k)
@@ -364,7 +363,7 @@ find_pmu(struct kd *k)
     for (i = 0; i < n && k->n_pmu < MAX_PMU; i++) {
         const char *c = pr_csv_col_name(k->c, i);
 
-        if (strncmp(c, "aic_", 4) == 0 || strncmp(c, "aiv_", 4) == 0) {
+        if (pr_ascend_is_pmu_col(c)) {
             names[k->n_pmu] = c;
             k->pmu_col[k->n_pmu++] = (int)i;
         }

@@ -6,7 +6,9 @@
  * (the format row "msprof_op_summary"), where its rows are the tasks and
  * its Step Id column the steps.  Columns are found by name, every
  * generation's spelling accepted (Task Start Time(us) / Start Time(us),
- * Block Num / Block Dim, a leading Device_id). */
+ * Block Num / Block Dim, a leading Device_id).  The PMU columns of the
+ * run's aic_metrics set (aic_*, aiv_*: kernel_details.csv's names) go
+ * into the trace's counter table (pmu.h), per task. */
 #include "config.h"
 
 #include <math.h>
@@ -20,7 +22,11 @@
 #include "internal.h"
 #include "msprof.h"
 #include "profreport/checked.h"
+#include "profreport/pmu.h"
 #include "profreport/shapes.h"
+
+/* PMU columns kept per task (the metric sets write 10 to 24) */
+#define MAX_PMU 64
 
 enum col {
     C_NAME,
@@ -95,6 +101,8 @@ struct ops {
     struct pr_msprof_run *r;
     struct pr_csv *csv;
     int col[C_N];
+    int pmu_col[MAX_PMU], pmu_idx[MAX_PMU]; /* CSV column -> pmu.h's */
+    size_t n_pmu;
     struct pr_buf shapes, types, dev_shapes, dev_types;
     /* the timeline's tasks by (stream, task id, start), when merging */
     struct task {
@@ -256,6 +264,28 @@ intern(struct pr_trace *t, const char *s)
     return pr_strtab_intern(t->strs, s, strlen(s));
 }
 
+/* The row's PMU counters onto task record g (a row of N/A only, as
+ * HCCL's, gives it none).  0 on out-of-memory. */
+static int
+add_pmu(const struct ops *o, const struct pr_gpu_info *g)
+{
+    struct pr_trace *t = o->r->t;
+    float *v = NULL;
+    size_t i;
+
+    for (i = 0; i < o->n_pmu; i++) {
+        const char *s = pr_csv_field(o->csv, o->pmu_col[i], NULL);
+        double d;
+
+        if (absent(s) || !pr_ms_num(s, &d) || !isfinite(d))
+            continue;
+        if (v == NULL && (v = pr_pmu_row(t, (uint32_t)(g - t->gpu))) == NULL)
+            return 0;
+        v[o->pmu_idx[i]] = (float)d;
+    }
+    return 1;
+}
+
 /* What the row says of its task beyond what the builder keeps. */
 static enum pr_status
 fill(const struct ops *o, struct pr_gpu_info *g, int comm)
@@ -284,7 +314,7 @@ fill(const struct ops *o, struct pr_gpu_info *g, int comm)
         (o->dev_shapes.len > 0 && g->dev_shapes == PR_STR_NONE) ||
         (o->dev_types.len > 0 && g->dev_types == PR_STR_NONE))
         return PR_E_NOMEM;
-    return PR_OK;
+    return add_pmu(o, g) ? PR_OK : PR_E_NOMEM;
 }
 
 /* The row's Step Id widens its step's window: rows of one step come
@@ -554,6 +584,33 @@ merge_row(struct ops *o, int64_t ts, int logical, enum pr_status *st)
 
 /* ------------------------------------------------------------ the file */
 
+/* The PMU columns (pr_ascend_is_pmu_col) and their place in the trace's table
+ * (the first such file's columns make it).  0 on out-of-memory. */
+static int
+find_pmu(struct ops *o)
+{
+    const char *names[MAX_PMU];
+    int idx[MAX_PMU];
+    size_t i, n = pr_csv_n_cols(o->csv), k = 0;
+
+    for (i = 0; i < n && k < MAX_PMU; i++) {
+        const char *c = pr_csv_col_name(o->csv, i);
+
+        if (pr_ascend_is_pmu_col(c)) {
+            names[k] = c;
+            o->pmu_col[k++] = (int)i;
+        }
+    }
+    if (pr_pmu_map(o->r->t, names, k, idx) < 0)
+        return 0;
+    for (i = 0; i < k; i++) /* keep the columns the table has */
+        if (idx[i] >= 0) {
+            o->pmu_col[o->n_pmu] = o->pmu_col[i];
+            o->pmu_idx[o->n_pmu++] = idx[i];
+        }
+    return 1;
+}
+
 static enum pr_status
 open_cols(struct ops *o, const char *path, struct pr_error *err)
 {
@@ -573,7 +630,7 @@ open_cols(struct ops *o, const char *path, struct pr_error *err)
         return pr_error_set(err, PR_E_FORMAT,
                             "not an op_summary table (no Op Name, Task Type, "
                             "Task Start Time(us) or Task Duration(us) column)");
-    return PR_OK;
+    return find_pmu(o) ? PR_OK : pr_error_set(err, PR_E_NOMEM, "out of memory");
 }
 
 static enum pr_status
@@ -662,6 +719,7 @@ pr_msprof_op_summary(const char *path, struct pr_msprof_run *r,
         rows++;
     }
     r->t->n_trace_events += rows;
+    pr_pmu_finish(r->t);
     if (st == PR_OK && !merging)
         st = add_steps(&o, err);
     if (st == PR_OK && merging && rows > r->n_summary_merged - merged)

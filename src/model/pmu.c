@@ -34,6 +34,26 @@ pr_pmu_set_cols(struct pr_trace *t, const char *const *names, size_t n)
     return 1;
 }
 
+int
+pr_pmu_map(struct pr_trace *t, const char *const *names, size_t n, int *idx)
+{
+    size_t i, k;
+    int got = 0;
+
+    if (n == 0)
+        return 0;
+    if (t->pmu == NULL && pr_pmu_set_cols(t, names, n) < 0)
+        return -1;
+    for (i = 0; i < n; i++) {
+        idx[i] = -1;
+        for (k = 0; k < t->pmu->n_cols && idx[i] < 0; k++)
+            if (strcmp(pr_trace_str(t, t->pmu->cols[k]), names[i]) == 0)
+                idx[i] = (int)k;
+        got += idx[i] >= 0;
+    }
+    return got;
+}
+
 static uint32_t
 row_gpu(const unsigned char *row)
 {
@@ -77,16 +97,43 @@ cmp_row(const void *a, const void *b)
 
     return x < y ? -1 : x > y;
 }
+/* Row `from`'s values into row `to`: where both have one, the larger
+ * (qsort keeps no order among a task's rows, and the larger does not
+ * depend on it). */
+static void
+merge_row(const struct pr_pmu *p, unsigned char *to, const unsigned char *from)
+{
+    float x, y;
+    size_t i, off;
+
+    for (i = 0; i < p->n_cols; i++) {
+        off = sizeof(uint32_t) + i * sizeof(float);
+        memcpy(&x, to + off, sizeof(x));
+        memcpy(&y, from + off, sizeof(y));
+        if (isnan(x) || (!isnan(y) && y > x))
+            memcpy(to + off, &y, sizeof(y));
+    }
+}
 
 void
 pr_pmu_finish(struct pr_trace *t)
 {
     struct pr_pmu *p = t->pmu;
+    size_t i, k = 0;
 
-    if (p == NULL)
+    if (p == NULL || p->sorted)
         return;
     if (p->n_rows > 1)
         qsort(p->rows, p->n_rows, p->row_size, cmp_row);
+    for (i = 0; i < p->n_rows; i++) { /* one row per task */
+        unsigned char *row = p->rows + i * p->row_size;
+
+        if (k > 0 && row_gpu(p->rows + (k - 1) * p->row_size) == row_gpu(row))
+            merge_row(p, p->rows + (k - 1) * p->row_size, row);
+        else if (k++ != i)
+            memmove(p->rows + (k - 1) * p->row_size, row, p->row_size);
+    }
+    p->n_rows = k;
     p->sorted = 1;
 }
 

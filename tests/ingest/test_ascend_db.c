@@ -5,6 +5,7 @@
  * what is not an export or not readable. */
 #include "config.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #include <sqlite3.h>
 
 #include "profreport/formats.h"
+#include "profreport/pmu.h"
 #include "profreport/shapes.h"
 
 extern const struct pr_format pr_format_ascend_db;
@@ -610,35 +612,71 @@ test_links(void **state)
     pr_trace_free(t);
 }
 
+/* The counter of column `name` of the kernel's task, NAN when absent. */
+static double
+counter(const struct pr_trace *t, const struct pr_event *e, const char *name)
+{
+    const float *v = pr_pmu_get(t, e->info);
+    size_t i;
+
+    assert_non_null(t->pmu);
+    for (i = 0; v != NULL && i < t->pmu->n_cols; i++)
+        if (strcmp(pr_trace_str(t, t->pmu->cols[i]), name) == 0)
+            return v[i];
+    return NAN;
+}
+
 /* TASK_PMU_INFO's operation counts (aic_metrics=ArithmeticUtilization;
  * the samples hold PipeUtilization's ratios only, so the rows are made
  * here from the schema) are the kernel's measured FLOPs, summed as
  * kernel_details.csv's four *_fops columns are; other counters are not
- * FLOPs. */
+ * FLOPs.  Every counter is the task's (pmu.h), named as kernel_details.csv
+ * names it: the database's *_time in ns are the CSV's *_time(us), its
+ * aic_total_time the CSV's aicore_time(us).  The rows come by counter,
+ * as torch_npu writes them; a counter of a task that is no kernel (the
+ * copy, 3) is dropped. */
 static void
 test_pmu(void **state)
 {
     static const char *const pmu[] = {
         "INSERT INTO STRING_IDS VALUES (60,'aic_cube_fops'),"
-        " (61,'aiv_vector_fops'),(62,'aic_mac_ratio'),(63,'aic_total_cycles');",
+        " (61,'aiv_vector_fops'),(62,'aic_mac_ratio'),(63,'aic_total_cycles'),"
+        " (64,'aic_total_time'),(65,'aiv_mte2_time'),(66,'aiv_mte2_ratio');",
         "CREATE TABLE TASK_PMU_INFO (globalTaskId INTEGER, name INTEGER,"
         " value NUMERIC);",
         "INSERT INTO TASK_PMU_INFO VALUES (1,60,1048576),(1,61,4096.5),"
-        " (1,62,0.75),(1,63,123456),(0,62,0),(0,63,99);",
+        " (1,62,0.75),(0,62,0),(1,63,123456),(0,63,99),(1,64,2500),"
+        " (0,64,800),(3,64,1),(0,65,600),(0,66,0.75),(1,66,NULL);",
         NULL};
     struct pr_trace *t = load(build("run.db", torch_npu_sql));
+    const struct pr_event *mm, *add;
     const struct pr_gpu_info *g;
 
     (void)state;
     g = pr_trace_gpu(t, named(t, PR_KIND_DEVICE_TASK, "aclnnMm_MatMulV2", 0));
     assert_true(g->measured_flops == -1); /* no PMU table */
+    assert_null(t->pmu);
     pr_trace_free(t);
     t = load(build_more(pmu));
-    g = pr_trace_gpu(t, named(t, PR_KIND_DEVICE_TASK, "aclnnMm_MatMulV2", 0));
-    assert_true(g->measured_flops == 1048576 + 4096.5);
-    g = pr_trace_gpu(
-        t, named(t, PR_KIND_DEVICE_TASK, "aclnnAdd_AddAiCore_Add", 0));
-    assert_true(g->measured_flops == -1); /* ratios and cycles only */
+    mm = named(t, PR_KIND_DEVICE_TASK, "aclnnMm_MatMulV2", 0);
+    add = named(t, PR_KIND_DEVICE_TASK, "aclnnAdd_AddAiCore_Add", 0);
+    assert_true(pr_trace_gpu(t, mm)->measured_flops == 1048576 + 4096.5);
+    /* ratios and cycles only */
+    assert_true(pr_trace_gpu(t, add)->measured_flops == -1);
+    assert_int_equal(t->pmu->n_cols, 7);
+    assert_string_equal(pr_trace_str(t, t->pmu->cols[0]), "aic_cube_fops");
+    assert_string_equal(pr_trace_str(t, t->pmu->cols[4]), "aicore_time(us)");
+    assert_string_equal(pr_trace_str(t, t->pmu->cols[5]), "aiv_mte2_time(us)");
+    assert_true(counter(t, mm, "aic_mac_ratio") == 0.75f);
+    assert_true(counter(t, mm, "aic_total_cycles") == 123456);
+    assert_true(counter(t, mm, "aicore_time(us)") == 2.5f);
+    assert_true(isnan(counter(t, mm, "aiv_mte2_time(us)")));
+    assert_true(isnan(counter(t, mm, "aiv_mte2_ratio"))); /* NULL */
+    assert_true(counter(t, add, "aicore_time(us)") == 0.8f);
+    assert_true(counter(t, add, "aiv_mte2_time(us)") == 0.6f);
+    assert_true(counter(t, add, "aiv_mte2_ratio") == 0.75f);
+    assert_true(counter(t, add, "aic_mac_ratio") == 0);
+    assert_int_equal(t->pmu->n_rows, 2); /* not the copy's */
     pr_trace_free(t);
 }
 

@@ -4,9 +4,9 @@
  * union), times moved to Unix ns with start_info, the rank from
  * info.json, steps, collectives with their sizes, copies on HCCL's
  * streams left to the collective; op_summary rows of two generations as
- * tasks (logical shapes only for operators, HF32, PMU FLOPs, Step Id
- * steps) or as details of the timeline's tasks; the cluster outputs
- * turned away; the errors damaged files give. */
+ * tasks (logical shapes only for operators, HF32, PMU FLOPs and
+ * counters, Step Id steps) or as details of the timeline's tasks; the cluster
+ * outputs turned away; the errors damaged files give. */
 #include "config.h"
 
 #include <dirent.h>
@@ -25,6 +25,7 @@
 
 #include "../../src/ingest/msprof.h"
 #include "profreport/formats.h"
+#include "profreport/pmu.h"
 
 extern const struct pr_format pr_format_msprof, pr_format_msprof_op_summary;
 extern const struct pr_format pr_format_msprof_cluster;
@@ -502,6 +503,73 @@ test_op_summary_old(void **state)
     rm_tree(dir);
 }
 
+/* op_summary_1.csv's own header (msinsight's test data, 2023): the
+ * MemoryL0 PMU columns, HCCL rows of N/A. */
+#define OP_PMU                                                                 \
+    "Step Id,Model ID,Task ID,Stream ID,Op Name,OP Type,Task Type,Start "      \
+    "Time(us),Task Duration(us),Task Wait Time(us),Block Dim,Mix Block Dim,"   \
+    "HF32 Eligible,Input Shapes,Input Data Types,Input Formats,Output "        \
+    "Shapes,Output Data Types,Output Formats,Context ID,aicore_time(us),"      \
+    "aic_total_cycles,aic_l0a_read_bw(GB/s),aic_l0a_write_bw(GB/s),"           \
+    "aic_l0b_read_bw(GB/s),aic_l0b_write_bw(GB/s),aic_l0c_read_bw_cube(GB/"    \
+    "s),aic_l0c_write_bw_cube(GB/s),aiv_time(us),aiv_total_cycles,aiv_l0c_"    \
+    "read_bw(GB/s),aiv_l0c_write_bw(GB/s)\n"                                   \
+    "2,4294967295,2451,16,ZerosLike,ZerosLike,AI_CORE,1695115378713661,"       \
+    "496.8508,0,48,0,NO,\"\"\"232138240\"\"\",FLOAT,FORMAT_ND,"                \
+    "\"\"\"232138240\""                                                        \
+    "\"\",FLOAT,FORMAT_ND,N/A,982.72,0,0,0,0,0,0,0,491.36,43632970,0,0\n"      \
+    "2,4294967295,N/A,N/A,hcom_broadcast__483_0,hcom_broadcast_,HCCL,"         \
+    "1695115378715400.2,4975.2664,1242.3992,0,N/A,N/A,N/A,N/A,N/A,N/A,N/A,"    \
+    "N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A\n"                \
+    "2,4294967295,2452,16,MatMul,MatMul,AI_CORE,1695115378720000,10,0,48,0,"   \
+    "NO,N/A,N/A,N/A,N/A,N/A,N/A,N/A,5.5,N/A,12.5\t,N/A,N/A,N/A,N/A,N/A,N/A,"   \
+    "N/A,N/A,N/A\n"
+
+/* The value of PMU column `name` of task e; NAN when it has none. */
+static double
+counter(const struct pr_trace *t, const struct pr_event *e, const char *name)
+{
+    const float *v = pr_pmu_get(t, e->info);
+    size_t i;
+
+    assert_non_null(t->pmu);
+    for (i = 0; v != NULL && i < t->pmu->n_cols; i++)
+        if (strcmp(pr_trace_str(t, t->pmu->cols[i]), name) == 0)
+            return v[i];
+    return NAN;
+}
+
+/* The PMU columns are kept per task as kernel_details.csv's are (pmu.h):
+ * every aic_* / aiv_* column and aicore_time(us), N/A left absent, a row
+ * of N/A only (HCCL's) without a record. */
+static void
+test_op_summary_pmu(void **state)
+{
+    char dir[512];
+    struct pr_trace *t;
+    const struct pr_event *z, *mm;
+
+    (void)state;
+    t = load_csv(OP_PMU, dir, sizeof(dir));
+    assert_non_null(t->pmu);
+    assert_int_equal(t->pmu->n_cols, 12);
+    assert_string_equal(s(t, t->pmu->cols[0]), "aicore_time(us)");
+    assert_string_equal(s(t, t->pmu->cols[11]), "aiv_l0c_write_bw(GB/s)");
+    assert_int_equal(t->pmu->n_rows, 2);
+    z = find(t, PR_KIND_DEVICE_TASK, "ZerosLike");
+    assert_true(counter(t, z, "aicore_time(us)") == 982.72f);
+    assert_true(counter(t, z, "aiv_total_cycles") == 43632970.0f);
+    assert_true(counter(t, z, "aic_l0a_read_bw(GB/s)") == 0);
+    mm = find(t, PR_KIND_DEVICE_TASK, "MatMul");
+    assert_true(counter(t, mm, "aicore_time(us)") == 5.5f);
+    assert_true(counter(t, mm, "aic_l0a_read_bw(GB/s)") == 12.5f);
+    assert_true(isnan(counter(t, mm, "aic_total_cycles")));
+    assert_null(pr_pmu_get(
+        t, find(t, PR_KIND_DEVICE_TASK, "hcom_broadcast__483_0")->info));
+    pr_trace_free(t);
+    rm_tree(dir);
+}
+
 /* In a PROF_* folder with a timeline, op_summary rows detail the tasks
  * of the same stream, task id and start; the rest are not counted. */
 static void
@@ -788,6 +856,7 @@ main(void)
         cmocka_unit_test(test_prof_slices),
         cmocka_unit_test(test_op_summary_new),
         cmocka_unit_test(test_op_summary_old),
+        cmocka_unit_test(test_op_summary_pmu),
         cmocka_unit_test(test_op_summary_merge),
         cmocka_unit_test(test_cann7_layout),
         cmocka_unit_test(test_cluster),
