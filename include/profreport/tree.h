@@ -96,14 +96,42 @@ struct pr_tree {
     uint32_t *roots;     /* owned; one root per thread, tid order */
     uint32_t *root_tids; /* owned; the tid string id of each root */
     size_t n_roots;
-    uint32_t *post; /* owned; post-order over all trees in tid
-                       order (5.5), roots included */
-    size_t n_post;
+    /* Nodes in the trees (roots included, dropped and collapsed nodes
+     * not), and the most nodes on one path from a root down: the room a
+     * walk (struct pr_tree_walk) needs.  No array in post-order is held:
+     * it was a fifth of the tree's links (issue #17). */
+    size_t n_post, depth;
     /* How runtimes found their node: by a trusted external id (4.4), or
      * by time, as the deepest node containing them (PyTorch 2.x traces,
      * whose runtime ids often name no op). */
     size_t n_rt_by_id, n_rt_by_time;
 };
+
+/* A walk over every tree in post-order (5.5: the children in order, then
+ * the node; threads in tid order), or in exactly the reverse order, which
+ * visits each parent before its children.  It holds one path from a root
+ * (pr_tree.depth nodes at most), not an array of every node. */
+struct pr_tree_walk {
+    const struct pr_tree *tree;
+    uint32_t *path; /* owned; the node at each level */
+    uint32_t *pos;  /* owned; children of that node still to visit:
+                       the next position going forward, how many are
+                       left going back */
+    size_t level, root;
+    int reverse;
+};
+
+/* Start a walk over tree (reverse: the reversed post-order).  PR_E_NOMEM
+ * (err may be NULL); the walk then needs no pr_tree_walk_free. */
+PR_NODISCARD enum pr_status pr_tree_walk_init(struct pr_tree_walk *w,
+                                              const struct pr_tree *tree,
+                                              int reverse,
+                                              struct pr_error *err);
+
+/* The next node's index; PR_TREE_NONE once every node was visited. */
+uint32_t pr_tree_walk_next(struct pr_tree_walk *w);
+
+void pr_tree_walk_free(struct pr_tree_walk *w);
 
 /* The children of node n, a node of tree->nodes, (pr_tree_n_kids of them)
  * and its runtimes (pr_tree_n_rts), as node and runtime indexes. */

@@ -19,16 +19,19 @@ static unsigned char *
 under_operator(const struct pr_tree *tree)
 {
     unsigned char *u = calloc(tree->n_nodes ? tree->n_nodes : 1, 1);
-    size_t i;
+    struct pr_tree_walk w;
+    uint32_t n;
 
-    if (u == NULL)
+    if (u == NULL || pr_tree_walk_init(&w, tree, 1, NULL) != PR_OK) {
+        free(u);
         return NULL;
-    for (i = tree->n_post; i > 0; i--) {
-        uint32_t n = tree->post[i - 1];
+    }
+    while ((n = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
         uint32_t p = tree->nodes[n].parent;
 
         u[n] = tree->nodes[n].is_operator || (p != PR_TREE_NONE && u[p] != 0);
     }
+    pr_tree_walk_free(&w);
     return u;
 }
 

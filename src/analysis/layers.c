@@ -375,18 +375,23 @@ collect_seqs(struct ctx *c)
 {
     const struct pr_tree *tr = c->tree;
     size_t i, n = 0, cap = 0;
+    struct pr_tree_walk w;
+    uint32_t ni;
+    int ok = pr_tree_walk_init(&w, tr, 0, NULL) == PR_OK;
 
-    for (i = 0; i < tr->n_post; i++) {
-        uint32_t ni = tr->post[i];
-
+    while (ok && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
         if (!is_backward_root(c, ni))
             continue;
-        if (pr_grow((void **)&c->seqs, &cap, n + 1, sizeof(*c->seqs)) != PR_OK)
-            return 0;
+        ok = pr_grow((void **)&c->seqs, &cap, n + 1, sizeof(*c->seqs)) == PR_OK;
+        if (!ok)
+            break;
         c->seqs[n].seq = node_op(c, &tr->nodes[ni])->seq;
         c->seqs[n].n_bwd = 1;
         c->seqs[n++].slot = NO_SLOT;
     }
+    pr_tree_walk_free(&w);
+    if (!ok)
+        return 0;
     if (n > 1)
         qsort(c->seqs, n, sizeof(*c->seqs), cmp_seqs);
     for (i = 0; i < n; i++) {
@@ -624,10 +629,11 @@ static int
 walk_backward(struct ctx *c)
 {
     const struct pr_tree *tr = c->tree;
-    size_t i;
+    struct pr_tree_walk w;
+    uint32_t ni;
+    int ok = pr_tree_walk_init(&w, tr, 0, NULL) == PR_OK;
 
-    for (i = 0; i < tr->n_post; i++) {
-        uint32_t ni = tr->post[i];
+    while (ok && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
         const struct seq *s;
         struct layer *l;
 
@@ -640,13 +646,15 @@ walk_backward(struct ctx *c)
             continue;
         }
         part_init(&c->cur);
-        if (!walk(c, ni, enter_backward, NULL))
-            return 0;
+        ok = walk(c, ni, enter_backward, NULL);
+        if (!ok)
+            break;
         l = &c->layers[s->slot];
         part_add(c, &l->back, &c->cur);
         add_name(l->names, tr->nodes[ni].name);
     }
-    return 1;
+    pr_tree_walk_free(&w);
+    return ok;
 }
 
 /* The layers' backward parts as they count, into their rows in layer

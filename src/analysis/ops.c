@@ -108,10 +108,12 @@ static enum pr_status
 collect(const struct pr_trace *t, const struct pr_tree *tree,
         struct table *by_name, struct table *by_shape, struct pr_error *err)
 {
-    size_t i;
+    struct pr_tree_walk w;
+    uint32_t ni;
+    enum pr_status st = pr_tree_walk_init(&w, tree, 0, err);
 
-    for (i = 0; i < tree->n_post; i++) {
-        const struct pr_tree_node *n = &tree->nodes[tree->post[i]];
+    while (st == PR_OK && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
+        const struct pr_tree_node *n = &tree->nodes[ni];
         const struct pr_op_info *op;
         int64_t shape_key;
 
@@ -121,9 +123,10 @@ collect(const struct pr_trace *t, const struct pr_tree *tree,
         shape_key = (int64_t)(((uint64_t)n->name << 32) | shape_id(t, op));
         if (add_member(by_name, n->name, t, tree, n, err) != PR_OK ||
             add_member(by_shape, shape_key, t, tree, n, err) != PR_OK)
-            return PR_E_NOMEM;
+            st = PR_E_NOMEM;
     }
-    return PR_OK;
+    pr_tree_walk_free(&w);
+    return st;
 }
 
 /* ---- rows of a table without timestamps (op_stats.h) */
@@ -523,25 +526,30 @@ pr_ops_tc_eligible_ratio(const struct pr_trace *t, const struct pr_tree *tree)
 {
     unsigned char *below = calloc(tree->n_nodes ? tree->n_nodes : 1, 1);
     int64_t num = 0, den = 0;
-    size_t i, k;
+    struct pr_tree_walk w;
+    uint32_t ni;
+    size_t k;
 
-    if (below == NULL)
+    if (below == NULL || pr_tree_walk_init(&w, tree, 0, NULL) != PR_OK) {
+        free(below);
         return 0; /* only feeds a recommendation; no hint rather than fail */
+    }
     /* Post-order: bit 1 = bottom-eligible, bit 2 = one below it is. */
-    for (i = 0; i < tree->n_post; i++) {
-        const struct pr_tree_node *n = &tree->nodes[tree->post[i]];
+    while ((ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
+        const struct pr_tree_node *n = &tree->nodes[ni];
         int has_below = 0;
 
         for (k = 0; k < pr_tree_n_kids(tree, n); k++)
             has_below |= below[pr_tree_kids(tree, n)[k]] != 0;
-        below[tree->post[i]] = (unsigned char)(has_below ? 2 : 0);
+        below[ni] = (unsigned char)(has_below ? 2 : 0);
         if (n->tc_eligible && !has_below) {
-            below[tree->post[i]] = 1;
+            below[ni] = 1;
             num = pr_sat_add_i64(num, own_kernel_ns(t, tree, n));
         }
         if (n->is_operator)
             den = pr_sat_add_i64(den, own_kernel_ns(t, tree, n));
     }
+    pr_tree_walk_free(&w);
     free(below);
     return den > 0 ? (double)num / (double)den : 0.0;
 }

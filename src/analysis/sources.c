@@ -619,11 +619,11 @@ link_nodes(struct ctx *c)
 {
     const struct pr_tree *tr = c->tree;
     struct pr_idmap fwd = {0}; /* sequence number -> attr */
-    size_t i;
-    int oom = 0;
+    struct pr_tree_walk w;
+    uint32_t ni;
+    int oom = pr_tree_walk_init(&w, tr, 0, NULL) != PR_OK;
 
-    for (i = 0; i < tr->n_post && !oom; i++) {
-        uint32_t ni = tr->post[i];
+    while (!oom && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
         const struct pr_tree_node *nd = &tr->nodes[ni];
         const struct pr_op_info *op;
 
@@ -635,9 +635,11 @@ link_nodes(struct ctx *c)
             !is_backward(op) && pr_idmap_get(&fwd, op->seq) == PR_NONE)
             oom |= pr_idmap_put(&fwd, op->seq, c->node_attr[ni], NULL) != PR_OK;
     }
+    pr_tree_walk_free(&w);
     /* reverse post-order visits a parent before its children */
-    for (i = tr->n_post; i > 0 && !oom && fwd.n > 0; i--) {
-        uint32_t ni = tr->post[i - 1];
+    if (!oom && fwd.n > 0)
+        oom = pr_tree_walk_init(&w, tr, 1, NULL) != PR_OK;
+    while (!oom && fwd.n > 0 && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
         const struct pr_tree_node *nd = &tr->nodes[ni];
         const struct pr_op_info *op =
             nd->ev == PR_TREE_NONE ? NULL
@@ -652,6 +654,7 @@ link_nodes(struct ctx *c)
                  bwd_attr(c, nd->parent) != NO_ATTR)
             c->node_attr[ni] = c->node_attr[nd->parent];
     }
+    pr_tree_walk_free(&w);
     pr_idmap_free(&fwd);
     return !oom;
 }
@@ -769,19 +772,22 @@ static int
 sum_nodes(struct ctx *c, struct totals *s)
 {
     unsigned char *known = calloc(c->tree->n_nodes ? c->tree->n_nodes : 1, 1);
-    size_t i;
+    struct pr_tree_walk w;
+    uint32_t ni;
 
     memset(s, 0, sizeof(*s));
-    if (known == NULL)
+    if (known == NULL || pr_tree_walk_init(&w, c->tree, 0, NULL) != PR_OK) {
+        free(known);
         return 0;
-    for (i = 0; i < c->tree->n_post; i++) {
-        uint32_t ni = c->tree->post[i];
+    }
+    while ((ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
         if (c->tree->nodes[ni].is_operator &&
             c->tree->nodes[ni].ev != PR_TREE_NONE)
             add_node(c, ni, known, s);
         else
             own_flops(c, ni, known);
     }
+    pr_tree_walk_free(&w);
     free(known);
     return 1;
 }
@@ -1045,20 +1051,27 @@ backward_seqs(const struct ctx *c, size_t *n)
     const struct pr_tree *tr = c->tree;
     struct fwd_of *v = malloc(sizeof(*v));
     size_t i, m = 0, cap = 1;
+    struct pr_tree_walk w;
+    uint32_t ni;
 
-    for (i = 0; i < tr->n_post && v != NULL; i++) {
-        const struct pr_op_info *op = node_op(c, tr->post[i]);
+    if (v == NULL || pr_tree_walk_init(&w, tr, 0, NULL) != PR_OK) {
+        free(v);
+        return NULL;
+    }
+    while (v != NULL && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
+        const struct pr_op_info *op = node_op(c, ni);
 
-        if (op == NULL || op->seq < 0 ||
-            !backward_root(c, &tr->nodes[tr->post[i]], op))
+        if (op == NULL || op->seq < 0 || !backward_root(c, &tr->nodes[ni], op))
             continue;
         if (pr_grow((void **)&v, &cap, m + 1, sizeof(*v)) != PR_OK) {
             free(v);
-            return NULL;
+            v = NULL;
+            break;
         }
         v[m].seq = op->seq;
         v[m++].node = NO_ATTR;
     }
+    pr_tree_walk_free(&w);
     if (v != NULL && m > 1)
         qsort(v, m, sizeof(*v), cmp_fwd_of);
     for (i = 0, *n = 0; v != NULL && i < m; i++)
@@ -1083,13 +1096,15 @@ static int
 pair_nodes(struct ctx *c, struct pairs *ps)
 {
     const struct pr_tree *tr = c->tree;
-    size_t i, n = 0;
+    size_t n = 0;
     struct fwd_of *v = backward_seqs(c, &n), *f;
+    struct pr_tree_walk w;
+    uint32_t ni;
     int ok = v != NULL, pass;
 
     for (pass = 0; pass < 2 && ok; pass++) {
-        for (i = 0; i < tr->n_post && ok; i++) {
-            uint32_t ni = tr->post[i];
+        ok = pr_tree_walk_init(&w, tr, 0, NULL) == PR_OK;
+        while (ok && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
             const struct pr_op_info *op = node_op(c, ni);
 
             if (op == NULL || op->seq < 0 ||
@@ -1101,6 +1116,7 @@ pair_nodes(struct ctx *c, struct pairs *ps)
                      backward_root(c, &tr->nodes[ni], op))
                 ok = add_pair(c, ps, f->node, ni);
         }
+        pr_tree_walk_free(&w);
     }
     free(v);
     return ok;

@@ -692,6 +692,8 @@ nest_one(struct builder *b, const struct span_key *k, struct span_key *stack,
     b->n_kids[node->parent]++;
     b->nested[b->n_nested++] = k->idx;
     stack[(*depth)++] = *k;
+    if (*depth > b->tree->depth) /* collapsing only shortens a path */
+        b->tree->depth = *depth;
 }
 
 static void
@@ -917,30 +919,94 @@ lay_out_rts(struct builder *b)
     return PR_OK;
 }
 
-/* 5.5: post-order (children in order, then the node), threads in order. */
-static void
-post_order(struct pr_tree *tr, uint32_t *stack, uint32_t *pos)
+enum pr_status
+pr_tree_walk_init(struct pr_tree_walk *w, const struct pr_tree *tree,
+                  int reverse, struct pr_error *err)
 {
-    size_t r, depth;
+    size_t room = tree->depth + 1;
 
-    tr->n_post = 0;
-    for (r = 0; r < tr->n_roots; r++) {
-        depth = 0;
-        stack[depth] = tr->roots[r];
-        pos[depth++] = 0;
-        while (depth > 0) {
-            size_t n = stack[depth - 1];
-
-            if (pos[depth - 1] < pr_tree_n_kids(tr, &tr->nodes[n])) {
-                stack[depth] =
-                    pr_tree_kids(tr, &tr->nodes[n])[pos[depth - 1]++];
-                pos[depth++] = 0;
-                continue;
-            }
-            tr->post[tr->n_post++] = (uint32_t)n;
-            depth--;
-        }
+    memset(w, 0, sizeof(*w));
+    w->path = malloc(room * sizeof(*w->path));
+    w->pos = malloc(room * sizeof(*w->pos));
+    if (w->path == NULL || w->pos == NULL) {
+        pr_tree_walk_free(w);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (op tree walk)");
     }
+    w->tree = tree;
+    w->reverse = reverse;
+    w->root = reverse ? tree->n_roots : 0;
+    return PR_OK;
+}
+
+/* Step onto node n, one level down. */
+static void
+walk_push(struct pr_tree_walk *w, uint32_t n)
+{
+    const struct pr_tree *tr = w->tree;
+
+    w->path[w->level] = n;
+    w->pos[w->level++] = w->reverse ? pr_tree_n_kids(tr, &tr->nodes[n]) : 0;
+}
+
+/* Post-order: down to the first child still to visit, else the node. */
+static uint32_t
+walk_forward(struct pr_tree_walk *w)
+{
+    const struct pr_tree *tr = w->tree;
+
+    for (;;) {
+        const struct pr_tree_node *n;
+
+        if (w->level == 0) {
+            if (w->root == tr->n_roots)
+                return PR_TREE_NONE;
+            walk_push(w, tr->roots[w->root++]);
+        }
+        n = &tr->nodes[w->path[w->level - 1]];
+        if (w->pos[w->level - 1] < pr_tree_n_kids(tr, n)) {
+            walk_push(w, pr_tree_kids(tr, n)[w->pos[w->level - 1]++]);
+            continue;
+        }
+        return w->path[--w->level];
+    }
+}
+
+/* The reverse: a node as it is reached, then its children last first. */
+static uint32_t
+walk_back(struct pr_tree_walk *w)
+{
+    const struct pr_tree *tr = w->tree;
+
+    for (;;) {
+        const struct pr_tree_node *n;
+
+        if (w->level == 0) {
+            if (w->root == 0)
+                return PR_TREE_NONE;
+            walk_push(w, tr->roots[--w->root]);
+            return w->path[0];
+        }
+        n = &tr->nodes[w->path[w->level - 1]];
+        if (w->pos[w->level - 1] > 0) {
+            walk_push(w, pr_tree_kids(tr, n)[--w->pos[w->level - 1]]);
+            return w->path[w->level - 1];
+        }
+        w->level--;
+    }
+}
+
+uint32_t
+pr_tree_walk_next(struct pr_tree_walk *w)
+{
+    return w->reverse ? walk_back(w) : walk_forward(w);
+}
+
+void
+pr_tree_walk_free(struct pr_tree_walk *w)
+{
+    free(w->path);
+    free(w->pos);
+    memset(w, 0, sizeof(*w));
 }
 
 /* 5.2 for one runtime: sum its device time and record the launching node
@@ -1072,16 +1138,15 @@ static enum pr_status
 shape_trees(struct builder *b)
 {
     struct pr_tree *tr = b->tree;
-    /* node indexes and child positions: 32-bit, like the tree's links */
-    uint32_t *stack = NULL, *pos = NULL;
+    /* node indexes: 32-bit, like the tree's links */
+    uint32_t *stack = NULL, n;
+    struct pr_tree_walk w;
     size_t i;
     enum pr_status st = PR_OK;
 
     stack = malloc((tr->n_nodes + 1) * sizeof(*stack));
-    pos = malloc((tr->n_nodes + 1) * sizeof(*pos));
-    tr->post = malloc((tr->n_nodes + 1) * sizeof(*tr->post));
     b->n_kids = malloc((tr->n_nodes + 1) * sizeof(*b->n_kids));
-    if (stack == NULL || pos == NULL || tr->post == NULL || b->n_kids == NULL)
+    if (stack == NULL || b->n_kids == NULL)
         st = pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     /* the slices are still in node order: collapsing moves them */
     for (i = 0; i < tr->n_nodes && st == PR_OK; i++)
@@ -1092,14 +1157,18 @@ shape_trees(struct builder *b)
     }
     if (st == PR_OK)
         st = lay_out_rts(b);
-    if (st == PR_OK) {
-        post_order(tr, stack, pos);
-        for (i = 0; i < tr->n_post; i++)
-            fill_node(b->t, tr, tr->post[i]);
-    }
     free(stack);
-    free(pos);
-    return st;
+    if (st == PR_OK)
+        st = pr_tree_walk_init(&w, tr, 0, b->err);
+    if (st != PR_OK)
+        return st;
+    tr->n_post = 0;
+    while ((n = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
+        fill_node(b->t, tr, n);
+        tr->n_post++;
+    }
+    pr_tree_walk_free(&w);
+    return PR_OK;
 }
 
 static void
@@ -1193,6 +1262,5 @@ pr_tree_free(struct pr_tree *tree)
     free(tree->rt_devs);
     free(tree->roots);
     free(tree->root_tids);
-    free(tree->post);
     memset(tree, 0, sizeof(*tree));
 }

@@ -53,6 +53,49 @@ check_slices(const struct pr_tree *tr)
     assert_int_equal(rts, tr->n_rt_idx);
 }
 
+/* The walks: post-order meets every kept node and root once, each after
+ * its children in their order; the reverse walk is that order backwards. */
+static void
+check_walks(const struct pr_tree *tr)
+{
+    uint32_t *seen = test_calloc(tr->n_nodes + 1, sizeof(*seen));
+    uint32_t *order = test_calloc(tr->n_nodes + 1, sizeof(*order));
+    struct pr_tree_walk w;
+    size_t n = 0, i, k;
+    uint32_t ni;
+
+    assert_int_equal(pr_tree_walk_init(&w, tr, 0, NULL), PR_OK);
+    while ((ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
+        const struct pr_tree_node *nd = &tr->nodes[ni];
+
+        assert_true(ni < tr->n_nodes && n < tr->n_nodes);
+        assert_int_equal(seen[ni], 0);
+        for (k = 0; k < pr_tree_n_kids(tr, nd); k++) {
+            uint32_t kid = pr_tree_kids(tr, nd)[k];
+
+            assert_true(seen[kid] > 0);
+            if (k > 0)
+                assert_true(seen[kid] > seen[pr_tree_kids(tr, nd)[k - 1]]);
+        }
+        order[n++] = ni;
+        seen[ni] = (uint32_t)n;
+    }
+    pr_tree_walk_free(&w);
+    assert_int_equal(n, tr->n_post);
+    for (i = 0; i < tr->n_nodes; i++)
+        assert_int_equal(seen[i] > 0,
+                         !tr->nodes[i].dropped &&
+                             (tr->nodes[i].parent != PR_TREE_NONE ||
+                              tr->nodes[i].type == PR_N_ROOT));
+    assert_int_equal(pr_tree_walk_init(&w, tr, 1, NULL), PR_OK);
+    for (i = n; i > 0; i--)
+        assert_int_equal(pr_tree_walk_next(&w), order[i - 1]);
+    assert_int_equal(pr_tree_walk_next(&w), PR_TREE_NONE);
+    pr_tree_walk_free(&w);
+    test_free(seen);
+    test_free(order);
+}
+
 static void
 build(struct pr_trace *t, struct pr_tree *tr)
 {
@@ -64,6 +107,7 @@ build(struct pr_trace *t, struct pr_tree *tr)
     if (sizeof(void *) == 8)
         assert_int_equal(sizeof(struct pr_tree_node), 40);
     check_slices(tr);
+    check_walks(tr);
 }
 
 /* conv2d [0,100) ext 1 holds cudnn_convolution [10,60) ext 2.
@@ -311,8 +355,8 @@ test_duplicate_collapse(void **state)
     tt_kernel(t, "k1", 20, 3, 21);
     tt_kernel(t, "k2", 30, 4, 22);
     build(t, &tr);
-    for (i = 0; i < tr.n_post; i++)
-        ops += tr.nodes[tr.post[i]].is_operator;
+    for (i = 0; i < tr.n_nodes; i++)
+        ops += !tr.nodes[i].dropped && tr.nodes[i].is_operator;
     assert_int_equal(ops, 1);
     a = find(t, &tr, "aten::add", 0);
     assert_int_equal(pr_tree_n_kids(&tr, a), 0);
