@@ -22,6 +22,14 @@ PR_NODISCARD enum pr_status pr_args_parse(int argc, char **argv,
                                           struct pr_error *err);
 void pr_args_free(struct pr_options *o);
 
+/* The whole of the report and table commands (cmd.h's run): parse argv
+ * for `cmd`, then hand --help/--version to main through ctl or run the
+ * pipeline.  Returns the parse's or the pipeline's status. */
+PR_NODISCARD enum pr_status pr_args_run(int argc, char **argv,
+                                        enum pr_command cmd,
+                                        struct pr_cmd_ctl *ctl,
+                                        struct pr_error *err);
+
 /* Append the borrowed string p to the owned array *v of *n entries (the
  * repeatable path options of every command).  Errors: PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_args_push(const char ***v, size_t *n,

@@ -290,3 +290,20 @@ pr_args_free(struct pr_options *o)
     o->inputs = NULL;
     o->n_inputs = 0;
 }
+
+enum pr_status
+pr_args_run(int argc, char **argv, enum pr_command cmd, struct pr_cmd_ctl *ctl,
+            struct pr_error *err)
+{
+    struct pr_options o;
+    enum pr_status st = pr_args_parse(argc, argv, cmd, &o, err);
+
+    if (st == PR_OK && (o.want_help || o.want_version)) {
+        ctl->want_help = o.want_help;
+        ctl->want_version = o.want_version;
+    } else if (st == PR_OK) {
+        st = pr_pipeline_run(&o, err);
+    }
+    pr_args_free(&o);
+    return st;
+}

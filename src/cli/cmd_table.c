@@ -4,7 +4,6 @@
 
 #include "profreport/args.h"
 #include "profreport/cmd.h"
-#include "profreport/pipeline.h"
 
 static const char usage[] =
     "Usage: profreport table --input PATH --kind KIND [options]\n"
@@ -34,17 +33,7 @@ static const char usage[] =
 static enum pr_status
 run(int argc, char **argv, struct pr_cmd_ctl *ctl, struct pr_error *err)
 {
-    struct pr_options o;
-    enum pr_status st = pr_args_parse(argc, argv, PR_CMD_TABLE, &o, err);
-
-    if (st == PR_OK && (o.want_help || o.want_version)) {
-        ctl->want_help = o.want_help;
-        ctl->want_version = o.want_version;
-    } else if (st == PR_OK) {
-        st = pr_pipeline_run(&o, err);
-    }
-    pr_args_free(&o);
-    return st;
+    return pr_args_run(argc, argv, PR_CMD_TABLE, ctl, err);
 }
 
 const struct pr_cmd pr_cmd_table = {
