@@ -80,12 +80,21 @@ extern const struct pr_col pr_fig_cols_operators[];
 extern const struct pr_col pr_fig_cols_kernels[];
 extern const struct pr_col pr_fig_cols_steps[];
 extern const struct pr_col pr_fig_cols_memory[];
+extern const struct pr_col pr_fig_cols_modules[];
 extern const struct pr_col pr_fig_cols_layers[]; /* sec_layers.c */
 
 /* ---- figures ---------------------------------------------------------- */
 
-typedef void (*pr_fig_draw_fn)(struct pr_canvas *c,
-                               const struct pr_chart_box *b, const void *spec);
+/* How a chart draws itself: spec is whatever its maker filled in. */
+typedef void pr_fig_draw(struct pr_canvas *c, const struct pr_chart_box *b,
+                         const void *spec);
+typedef pr_fig_draw *pr_fig_draw_fn;
+
+/* chart.h's charts as pr_fig_draw_fn, for every report (main, diff and
+ * trend): spec is the chart's struct pr_chart_stacked, _donut, _lines,
+ * _roofline, _hbars or _timeline. */
+pr_fig_draw pr_fig_draw_stacked, pr_fig_draw_donut, pr_fig_draw_lines,
+    pr_fig_draw_roofline, pr_fig_draw_hbars, pr_fig_draw_timeline;
 
 /* A chart: a draw function and its spec (chart.h), with the buffers the
  * spec points into.  w x h is its size in the HTML (points); pdf_h its

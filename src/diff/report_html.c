@@ -104,18 +104,6 @@ pr_dhtml_head(struct pr_buf *b, const char *title)
 }
 
 static void
-draw_stacked(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
-{
-    pr_chart_stacked_bars(c, b, s);
-}
-
-static void
-draw_lines(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
-{
-    pr_chart_line(c, b, s);
-}
-
-static void
 draw_waterfall(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
 {
     pr_dwaterfall(c, b, s);
@@ -133,11 +121,11 @@ pair_charts(struct pr_buf *b, const cJSON *pair)
     } else {
         pr_dhtml_figure(b, 420, 300,
                         "Mean step breakdown, baseline and current",
-                        draw_stacked, &f.stacked);
+                        pr_fig_draw_stacked, &f.stacked);
         pr_dhtml_figure(b, 440, 320,
                         "Waterfall of the change in mean step time",
                         draw_waterfall, &f.waterfall);
-        pr_dhtml_figure(b, 420, 300, "Step time per step", draw_lines,
+        pr_dhtml_figure(b, 420, 300, "Step time per step", pr_fig_draw_lines,
                         &f.steps);
     }
     pr_dpair_figs_free(&f);
@@ -245,30 +233,21 @@ runs_section(struct pr_buf *b, const cJSON *diff)
 static void
 tables_section(struct pr_buf *b, const cJSON *diff, size_t top)
 {
-    static const char *const keys[] = {"operators", "kernels", "sources",
-                                       "modules"};
-    static const char *const titles[] = {
-        "Operators <span class=\"muted\">(device self time per step)</span>",
-        "Kernels <span class=\"muted\">(device time per step)</span>",
-        "Source locations <span class=\"muted\">(device self time per "
-        "step)</span>",
-        "Modules <span class=\"muted\">(device total time per step)</span>"};
-    static const char *const kinds[] = {"Top regressions", "Top improvements",
-                                        "New and vanished"};
-    static const int wants[] = {1, -1, 0};
     struct pr_dtable tab;
     size_t t, k;
 
-    for (t = 0; t < sizeof(keys) / sizeof(keys[0]); t++) {
-        if (t >= 2 && pr_sget_len(pr_sget(diff, keys[t])) == 0)
-            continue; /* no stacks or modules recorded */
-        ADDF(b, "<h2 id=\"%s\">%s</h2>\n", keys[t], titles[t]);
-        for (k = 0; k < 3; k++) {
-            ADDF(b, "<h3>%s</h3>\n", kinds[k]);
-            pr_dtable_put(
-                b, &tab,
-                pr_dtable_changes(&tab, pr_sget(diff, keys[t]), wants[k], top),
-                pr_dtable_html);
+    for (t = 0; t < PR_N_DCHANGES; t++) {
+        const struct pr_dchange *c = &pr_dchanges[t];
+        if (!pr_dchange_shown(c, diff))
+            continue;
+        ADDF(b, "<h2 id=\"%s\">%s <span class=\"muted\">(%s)</span></h2>\n",
+             c->key, c->title, c->measure);
+        for (k = 0; k < PR_N_DKINDS; k++) {
+            ADDF(b, "<h3>%s</h3>\n", pr_dkinds[k].title);
+            pr_dtable_put(b, &tab,
+                          pr_dtable_changes(&tab, pr_sget(diff, c->key),
+                                            pr_dkinds[k].want, top),
+                          pr_dtable_html);
         }
     }
 }

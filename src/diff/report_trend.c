@@ -8,12 +8,6 @@
 #include "profreport/sget.h"
 
 static void
-draw_lines(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
-{
-    pr_chart_line(c, b, s);
-}
-
-static void
 charts(struct pr_buf *b, const cJSON *t)
 {
     struct pr_dtrend_figs f;
@@ -26,7 +20,7 @@ charts(struct pr_buf *b, const cJSON *t)
     }
     pr_dadd(b, "<div class=\"charts\">\n");
     for (i = 0; i < f.n; i++)
-        pr_dhtml_figure(b, 580, 300, f.charts[i].title, draw_lines,
+        pr_dhtml_figure(b, 580, 300, f.charts[i].title, pr_fig_draw_lines,
                         &f.charts[i]);
     pr_dadd(b, "</div>\n");
     pr_dtrend_figs_free(&f);

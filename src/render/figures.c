@@ -111,6 +111,27 @@ const struct pr_col pr_fig_cols_memory[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
+/* The module tree (runs[].modules, a parent before its children): the
+ * report's table and `table --kind modules`. */
+const struct pr_col pr_fig_cols_modules[] = {
+    {"name", PR_K_NAME, "Module", PR_FMT_NAME, 2.8,
+     "Indented under the module that called it", PR_COL_BOTH},
+    {"path", PR_K_PATH, "Path", PR_FMT_TEXT, 2.8, NULL, 0},
+    {"depth", PR_K_DEPTH, "Depth", PR_FMT_COUNT, 0.5, NULL, 0},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"operators", PR_K_OPERATORS, "Operators", PR_FMT_COUNT, 0.8,
+     "Operators called directly, not through a submodule", PR_COL_BOTH},
+    {"host_total", PR_K_HOST_TOTAL_US, "Host total", PR_FMT_US, 0.9, NULL,
+     PR_COL_BOTH},
+    {"host_self", PR_K_HOST_SELF_US, "Host self", PR_FMT_US, 0.9, NULL, 0},
+    {"device_total", PR_K_DEVICE_TOTAL_US, "Device total", PR_FMT_US, 0.9, NULL,
+     PR_COL_BOTH},
+    {"device_self", PR_K_DEVICE_SELF_US, "Device self", PR_FMT_US, 0.9,
+     "Device time of its own operators, submodules excluded", PR_COL_BOTH},
+    {"avg", PR_K_AVG_DURATION_US, "Avg", PR_FMT_US, 0.9, NULL, 0},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
 int
 pr_col_numeric(enum pr_fmt f)
 {
@@ -438,6 +459,22 @@ pr_figs_kpi(struct pr_figs *f, const char *label, double v, enum pr_fmt fmt,
     snprintf(k->sub, sizeof(k->sub), "%s", sub ? sub : "");
     k->na = isnan(v);
 }
+
+/* One line a chart: the spec's type is the drawer's, so only the
+ * pointer's type changes (chart.h stays typed). */
+#define FIG_DRAW(name, chart_fn)                                               \
+    void name(struct pr_canvas *c, const struct pr_chart_box *b,               \
+              const void *spec)                                                \
+    {                                                                          \
+        chart_fn(c, b, spec);                                                  \
+    }
+FIG_DRAW(pr_fig_draw_stacked, pr_chart_stacked_bars)
+FIG_DRAW(pr_fig_draw_donut, pr_chart_donut)
+FIG_DRAW(pr_fig_draw_lines, pr_chart_line)
+FIG_DRAW(pr_fig_draw_roofline, pr_chart_roofline)
+FIG_DRAW(pr_fig_draw_hbars, pr_chart_hbars)
+FIG_DRAW(pr_fig_draw_timeline, pr_chart_timeline)
+#undef FIG_DRAW
 
 struct pr_fig_chart *
 pr_fig_chart_new(pr_fig_draw_fn draw, const char *label, double w, double h,

@@ -32,12 +32,6 @@ static const struct pr_category span_parts[] = {
 };
 #define N_PARTS (sizeof(span_parts) / sizeof(span_parts[0]))
 
-static void
-draw_hbars(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
-{
-    pr_chart_hbars(c, b, s);
-}
-
 /* An Ascend run (a device of kind "npu"): its advice names torch_npu's
  * calls and no CUDA (as sections.c's views do). */
 static int
@@ -85,7 +79,7 @@ span_bars(const cJSON *dev)
     char span[48];
     size_t k;
 
-    ch = pr_fig_chart_new(draw_hbars, "Device span", 960,
+    ch = pr_fig_chart_new(pr_fig_draw_hbars, "Device span", 960,
                           70 + 22 * (double)N_PARTS, 70 + 16 * (double)N_PARTS);
     if (ch == NULL || vals == NULL || labels == NULL || idx == NULL) {
         free(vals);

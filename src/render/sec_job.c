@@ -174,12 +174,6 @@ heat_chart(const cJSON *hm)
 
 /* ---- step time per rank ----------------------------------------------- */
 
-static void
-draw_lines(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
-{
-    pr_chart_line(c, b, s);
-}
-
 struct pt {
     double x, y;
 };
@@ -217,8 +211,8 @@ static struct pr_fig_chart *
 rank_line(const cJSON *per_rank)
 {
     size_t n = pr_sget_len(per_rank), i = 0;
-    struct pr_fig_chart *ch =
-        pr_fig_chart_new(draw_lines, "Mean step time per rank", 960, 260, 170);
+    struct pr_fig_chart *ch = pr_fig_chart_new(
+        pr_fig_draw_lines, "Mean step time per rank", 960, 260, 170);
     double *x = calloc(n ? n : 1, sizeof(*x)),
            *y = calloc(n ? n : 1, sizeof(*y));
     struct pr_chart_series *s = calloc(1, sizeof(*s));

@@ -36,43 +36,7 @@
 #define KERNEL_BARS 15
 #define MAX_MEMORY_CHARTS 4
 
-/* ---- chart glue: chart.h functions as pr_fig_draw_fn ------------------ */
-
-static void
-draw_stacked(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
-{
-    pr_chart_stacked_bars(c, b, s);
-}
-
-static void
-draw_donut(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
-{
-    pr_chart_donut(c, b, s);
-}
-
-static void
-draw_lines(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
-{
-    pr_chart_line(c, b, s);
-}
-
-static void
-draw_roofline(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
-{
-    pr_chart_roofline(c, b, s);
-}
-
-static void
-draw_hbars(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
-{
-    pr_chart_hbars(c, b, s);
-}
-
-static void
-draw_timeline(struct pr_canvas *c, const struct pr_chart_box *b, const void *s)
-{
-    pr_chart_timeline(c, b, s);
-}
+/* ---- chart helpers ---------------------------------------------------- */
 
 /* Labels and colours of a category table as the arrays chart.h takes,
  * kept in a chart's own buffers. */
@@ -124,7 +88,7 @@ stacked_rows(const cJSON *rows, const char *name_key, const char *group,
 
     if (n > MAX_STEP_BARS)
         n = MAX_STEP_BARS;
-    ch = pr_fig_chart_new(draw_stacked, title, steps ? 600 : 960, 300,
+    ch = pr_fig_chart_new(pr_fig_draw_stacked, title, steps ? 600 : 960, 300,
                           steps ? 190 : 210);
     if (ch == NULL)
         return NULL;
@@ -164,8 +128,8 @@ static struct pr_fig_chart *
 donut(const cJSON *ss)
 {
     const cJSON *bd = pr_sget(ss, PR_K_BREAKDOWN_US);
-    struct pr_fig_chart *ch =
-        pr_fig_chart_new(draw_donut, "Mean step breakdown", 400, 300, 170);
+    struct pr_fig_chart *ch = pr_fig_chart_new(
+        pr_fig_draw_donut, "Mean step breakdown", 400, 300, 170);
     double *vals = calloc(PR_N_BREAKDOWN, sizeof(*vals));
     size_t k;
 
@@ -214,7 +178,7 @@ timeline(struct pr_figs *f, const cJSON *tl)
         pr_figs_note(f, PR_TLVIEW_EMPTY);
         return;
     }
-    ch = pr_fig_chart_new(draw_timeline, "Timeline of one step", 1000,
+    ch = pr_fig_chart_new(pr_fig_draw_timeline, "Timeline of one step", 1000,
                           pr_tlview_height(v), pr_tlview_height(v));
     if (ch != NULL) {
         ch->own[0] = v->lanes; /* the view's buffers move to the chart */
@@ -580,22 +544,6 @@ sec_sources(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 
 /* ---- modules ---------------------------------------------------------- */
 
-static const struct pr_col module_cols[] = {
-    {"name", PR_K_NAME, "Module", PR_FMT_NAME, 2.8,
-     "Indented under the module that called it", PR_COL_BOTH},
-    {"path", PR_K_PATH, "Module path", PR_FMT_NAME, 2.8, NULL, 0},
-    {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
-    {"operators", PR_K_OPERATORS, "Operators", PR_FMT_COUNT, 0.8,
-     "Operators called directly, not through a submodule", PR_COL_BOTH},
-    {"host_total", PR_K_HOST_TOTAL_US, "Host total", PR_FMT_US, 0.9, NULL,
-     PR_COL_BOTH},
-    {"device_total", PR_K_DEVICE_TOTAL_US, "Device total", PR_FMT_US, 0.9, NULL,
-     PR_COL_BOTH},
-    {"device_self", PR_K_DEVICE_SELF_US, "Device self", PR_FMT_US, 0.9,
-     "Device time of its own operators, submodules excluded", PR_COL_BOTH},
-    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
-};
-
 static const struct pr_col module_type_cols[] = {
     {"name", PR_K_NAME, "Module type", PR_FMT_NAME, 2, NULL, PR_COL_BOTH},
     {"instances", PR_K_INSTANCES, "Instances", PR_FMT_COUNT, 0.8, NULL,
@@ -612,7 +560,7 @@ static void
 sec_modules(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
     const cJSON *view = pr_sget(run, PR_K_MODULE_VIEW);
-    struct pr_fig_table t = {.cols = module_cols,
+    struct pr_fig_table t = {.cols = pr_fig_cols_modules,
                              .rows = pr_sget(run, PR_K_MODULES),
                              .what = "modules",
                              .order = "the module tree, a parent before its "
@@ -652,7 +600,7 @@ kernel_bars(const cJSON *kernels, int npu)
     const cJSON *k;
 
     n = n < KERNEL_BARS ? n : KERNEL_BARS;
-    ch = pr_fig_chart_new(draw_hbars, "Top kernels by total time", 960,
+    ch = pr_fig_chart_new(pr_fig_draw_hbars, "Top kernels by total time", 960,
                           70 + 22 * (double)n, 70 + 16 * (double)n);
     if (ch == NULL)
         return NULL;
@@ -810,7 +758,7 @@ pr_sec_roofline_chart(const cJSON *run, const cJSON *rows,
                                          "unknown"};
     size_t cap = pr_sget_len(rows) ? pr_sget_len(rows) : 1;
     struct pr_fig_chart *ch =
-        pr_fig_chart_new(draw_roofline, spec->caption, 960, 440, 300);
+        pr_fig_chart_new(pr_fig_draw_roofline, spec->caption, 960, 440, 300);
     struct pr_chart_point *pts = calloc(cap, sizeof(*pts));
     struct pr_chart_roof *roofs = calloc(PR_MAX_ROOFS, sizeof(*roofs));
     char *labels = spec->label ? calloc(cap, spec->label_chars) : NULL;
@@ -950,7 +898,7 @@ memory_curve(const cJSON *mdev, int *nomem)
         n = pr_sget_len(pr_sget(curve, PR_K_ALLOCATED_BYTES));
     if (n < 2)
         return NULL;
-    ch = pr_fig_chart_new(draw_lines, "Memory over time", 960, 300, 200);
+    ch = pr_fig_chart_new(pr_fig_draw_lines, "Memory over time", 960, 300, 200);
     ser = calloc(2, sizeof(*ser));
     t = numbers(pr_sget(curve, PR_K_T_US), n);
     alloc = numbers(pr_sget(curve, PR_K_ALLOCATED_BYTES), n);

@@ -49,24 +49,6 @@ static const struct pr_col call_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
-/* The module tree (summary "modules", tree order). */
-static const struct pr_col module_cols[] = {
-    {"name", "name", "Module", PR_FMT_NAME, 1, NULL, PR_COL_TERM},
-    {"path", "path", "Path", PR_FMT_TEXT, 1, NULL, 0},
-    {"depth", "depth", "Depth", PR_FMT_COUNT, 1, NULL, 0},
-    {"calls", "calls", "Calls", PR_FMT_COUNT, 1, NULL, PR_COL_TERM},
-    {"operators", "operators", "Operators", PR_FMT_COUNT, 1, NULL, PR_COL_TERM},
-    {"host_total", "host_total_us", "Host total", PR_FMT_US, 1, NULL,
-     PR_COL_TERM},
-    {"host_self", "host_self_us", "Host self", PR_FMT_US, 1, NULL, 0},
-    {"device_total", "device_total_us", "Device total", PR_FMT_US, 1, NULL,
-     PR_COL_TERM},
-    {"device_self", "device_self_us", "Device self", PR_FMT_US, 1, NULL,
-     PR_COL_TERM},
-    {"avg", "avg_duration_us", "Avg", PR_FMT_US, 1, NULL, 0},
-    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
-};
-
 static const struct kind kinds[] = {
     {"operators", "operators", pr_fig_cols_operators, "device_self", "name",
      "device_self", NULL},
@@ -75,7 +57,8 @@ static const struct kind kinds[] = {
     {"steps", "steps", pr_fig_cols_steps, NULL, "name", NULL, NULL},
     {"memory", "memory.operators", pr_fig_cols_memory, "size_increase", "name",
      "size_increase", NULL},
-    {"modules", "modules", module_cols, NULL, "name", "device_total", "depth"},
+    {"modules", "modules", pr_fig_cols_modules, NULL, "name", "device_total",
+     "depth"},
     {"layers", "layers", pr_fig_cols_layers, "device", "name", "device", NULL},
 };
 
