@@ -188,6 +188,41 @@ PR_NODISCARD int pr_dtable_changes(struct pr_dtable *t, const cJSON *arr,
 PR_NODISCARD int pr_dtable_nights(struct pr_dtable *t, const cJSON *trend);
 void pr_dtable_free(struct pr_dtable *t);
 
+/* The change lists of a diff tree, in the reports' order, each shown as
+ * PR_N_DKINDS tables (pr_dtable_changes' want): the Markdown, HTML and PDF
+ * reports name, order and skip them from here alone. */
+struct pr_dchange {
+    const char *key;     /* the diff tree's array: "operators" */
+    const char *title;   /* heading: "Source locations" */
+    const char *noun;    /* in running text: "source locations" */
+    const char *measure; /* what a row compares: "device self time per
+                            step" */
+    const char *matched; /* what pairs a baseline row with a current one */
+    int optional;        /* left out when the diff has no rows for it (no
+                            stacks or modules recorded) */
+};
+struct pr_dkind {
+    const char *title; /* "Top regressions" */
+    int want;          /* pr_drow_wanted's */
+};
+#define PR_N_DCHANGES 4
+#define PR_N_DKINDS 3
+extern const struct pr_dchange pr_dchanges[PR_N_DCHANGES];
+extern const struct pr_dkind pr_dkinds[PR_N_DKINDS];
+
+/* Whether a report shows change list c of diff (its tables, empty or
+ * not); 0 for an optional one without rows. */
+int pr_dchange_shown(const struct pr_dchange *c, const cJSON *diff);
+
+/* Every change table of diff that a report shows, top rows at most, laid
+ * out into b by `layout` (pr_dtable_md, pr_dtable_html); head() writes
+ * the headings: with k NULL before a change list's tables, then before
+ * each of its kinds.  Sticky on b->failed. */
+void pr_dchanges_put(struct pr_buf *b, const cJSON *diff, size_t top,
+                     void (*head)(struct pr_buf *, const struct pr_dchange *,
+                                  const struct pr_dkind *k),
+                     void (*layout)(struct pr_buf *, const struct pr_dtable *));
+
 /* The index of the column that a row's PR_DTABLE_SUB text follows. */
 size_t pr_dtable_sub_col(const struct pr_dtable *t);
 

@@ -230,26 +230,16 @@ runs_section(struct pr_buf *b, const cJSON *diff)
     }
 }
 
+/* Headings of the change tables (pr_dchanges_put). */
 static void
-tables_section(struct pr_buf *b, const cJSON *diff, size_t top)
+change_head(struct pr_buf *b, const struct pr_dchange *c,
+            const struct pr_dkind *k)
 {
-    struct pr_dtable tab;
-    size_t t, k;
-
-    for (t = 0; t < PR_N_DCHANGES; t++) {
-        const struct pr_dchange *c = &pr_dchanges[t];
-        if (!pr_dchange_shown(c, diff))
-            continue;
+    if (k == NULL)
         ADDF(b, "<h2 id=\"%s\">%s <span class=\"muted\">(%s)</span></h2>\n",
              c->key, c->title, c->measure);
-        for (k = 0; k < PR_N_DKINDS; k++) {
-            ADDF(b, "<h3>%s</h3>\n", pr_dkinds[k].title);
-            pr_dtable_put(b, &tab,
-                          pr_dtable_changes(&tab, pr_sget(diff, c->key),
-                                            pr_dkinds[k].want, top),
-                          pr_dtable_html);
-        }
-    }
+    else
+        ADDF(b, "<h3>%s</h3>\n", k->title);
 }
 
 /* A run that paired with none (pr_dunmatched_each). */
@@ -332,7 +322,7 @@ pr_diff_html(const cJSON *diff, size_t top, struct pr_buf *out,
     header(out, diff);
     gates_section(out, diff);
     runs_section(out, diff);
-    tables_section(out, diff, top);
+    pr_dchanges_put(out, diff, top, change_head, pr_dtable_html);
     method_section(out, diff);
     pr_dadd(out, "</body></html>\n");
     if (out->failed)

@@ -155,32 +155,15 @@ runs_tables(struct pr_buf *b, const cJSON *diff)
     }
 }
 
+/* Headings of the change tables (pr_dchanges_put): one a kind, naming
+ * the list in running text. */
 static void
-top_tables(struct pr_buf *b, const cJSON *diff, size_t top)
+change_head(struct pr_buf *b, const struct pr_dchange *c,
+            const struct pr_dkind *k)
 {
-    static const char *const tables[][2] = {
-        {"operators", "operators (device self time per step)"},
-        {"kernels", "kernels (device time per step)"},
-        {"sources", "source locations (device self time per step)"},
-        {"modules", "modules (device total time per step)"}};
-    static const char *const kinds[] = {"Top regressions", "Top improvements",
-                                        "New and vanished"};
-    static const int wants[] = {1, -1, 0};
-    struct pr_dtable tab;
-    size_t t, k;
-
-    for (t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
-        const cJSON *arr = pr_sget(diff, tables[t][0]);
-        if (t >= 2 && pr_sget_len(arr) == 0)
-            continue; /* no stacks or modules recorded: nothing to show */
-        for (k = 0; k < 3; k++) {
-            if (pr_buf_printf(b, "### %s: %s\n\n", kinds[k], tables[t][1]) !=
-                PR_OK)
-                b->failed = 1;
-            pr_dtable_put(b, &tab, pr_dtable_changes(&tab, arr, wants[k], top),
-                          pr_dtable_md);
-        }
-    }
+    if (k != NULL && pr_buf_printf(b, "### %s: %s (%s)\n\n", k->title, c->noun,
+                                   c->measure) != PR_OK)
+        b->failed = 1;
 }
 
 static void
@@ -228,7 +211,7 @@ pr_diff_markdown(const cJSON *diff, size_t top, struct pr_buf *out,
     header(out, diff);
     gates_table(out, diff);
     runs_tables(out, diff);
-    top_tables(out, diff, top);
+    pr_dchanges_put(out, diff, top, change_head, pr_dtable_md);
     method(out, diff);
     if (out->failed)
         return pr_error_set(err, PR_E_NOMEM, "markdown: out of memory");

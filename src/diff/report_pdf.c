@@ -5,6 +5,7 @@
  * are formatted by common.c exactly as in the other diff reports. */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,32 +207,24 @@ runs_section(struct pr_pdf_doc *d, const cJSON *diff)
 static void
 tables_section(struct pr_pdf_doc *d, const cJSON *diff, size_t top)
 {
-    static const char *const keys[] = {"operators", "kernels", "sources",
-                                       "modules"};
-    static const char *const titles[] = {"Operators", "Kernels",
-                                         "Source locations", "Modules"};
-    static const char *const notes[] = {
-        "Device self time per step, matched by name.",
-        "Device time per step, matched by name.",
-        "Device self time per step, matched by file:line (function).",
-        "Device total time per step, matched by module path."};
-    static const char *const kinds[] = {"Top regressions", "Top improvements",
-                                        "New and vanished"};
-    static const int wants[] = {1, -1, 0};
     struct pr_dtable tab;
+    char note[160];
     size_t t, k;
 
-    for (t = 0; t < sizeof(keys) / sizeof(keys[0]) && !pr_pdf_doc_failed(d);
-         t++) {
-        if (t >= 2 && pr_sget_len(pr_sget(diff, keys[t])) == 0)
-            continue; /* no stacks or modules recorded */
-        pr_pdf_doc_section(d, titles[t]);
-        pr_pdf_doc_note(d, notes[t]);
-        for (k = 0; k < 3; k++) {
-            pr_pdf_doc_subheading(d, kinds[k], 60);
-            pdf_table(
-                d, &tab,
-                pr_dtable_changes(&tab, pr_sget(diff, keys[t]), wants[k], top));
+    for (t = 0; t < PR_N_DCHANGES && !pr_pdf_doc_failed(d); t++) {
+        const struct pr_dchange *c = &pr_dchanges[t];
+        if (!pr_dchange_shown(c, diff))
+            continue;
+        pr_pdf_doc_section(d, c->title);
+        snprintf(note, sizeof(note), "%c%s, matched by %s.",
+                 toupper((unsigned char)c->measure[0]), c->measure + 1,
+                 c->matched);
+        pr_pdf_doc_note(d, note);
+        for (k = 0; k < PR_N_DKINDS; k++) {
+            pr_pdf_doc_subheading(d, pr_dkinds[k].title, 60);
+            pdf_table(d, &tab,
+                      pr_dtable_changes(&tab, pr_sget(diff, c->key),
+                                        pr_dkinds[k].want, top));
         }
     }
 }

@@ -271,6 +271,52 @@ change_row(struct pr_dtable *t, const cJSON *row, int want)
     return add_row(t, vals, pr_sget_str(row, "input_shapes"));
 }
 
+const struct pr_dchange pr_dchanges[PR_N_DCHANGES] = {
+    {"operators", "Operators", "operators", "device self time per step", "name",
+     0},
+    {"kernels", "Kernels", "kernels", "device time per step", "name", 0},
+    {"sources", "Source locations", "source locations",
+     "device self time per step", "file:line (function)", 1},
+    {"modules", "Modules", "modules", "device total time per step",
+     "module path", 1},
+};
+
+const struct pr_dkind pr_dkinds[PR_N_DKINDS] = {
+    {"Top regressions", 1},
+    {"Top improvements", -1},
+    {"New and vanished", 0},
+};
+
+int
+pr_dchange_shown(const struct pr_dchange *c, const cJSON *diff)
+{
+    return !c->optional || pr_sget_len(pr_sget(diff, c->key)) > 0;
+}
+
+void
+pr_dchanges_put(struct pr_buf *b, const cJSON *diff, size_t top,
+                void (*head)(struct pr_buf *, const struct pr_dchange *,
+                             const struct pr_dkind *),
+                void (*layout)(struct pr_buf *, const struct pr_dtable *))
+{
+    struct pr_dtable tab;
+    size_t t, k;
+
+    for (t = 0; t < PR_N_DCHANGES; t++) {
+        const struct pr_dchange *c = &pr_dchanges[t];
+        if (!pr_dchange_shown(c, diff))
+            continue;
+        head(b, c, NULL);
+        for (k = 0; k < PR_N_DKINDS; k++) {
+            head(b, c, &pr_dkinds[k]);
+            pr_dtable_put(b, &tab,
+                          pr_dtable_changes(&tab, pr_sget(diff, c->key),
+                                            pr_dkinds[k].want, top),
+                          layout);
+        }
+    }
+}
+
 int
 pr_dtable_changes(struct pr_dtable *t, const cJSON *arr, int want, size_t top)
 {
