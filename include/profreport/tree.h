@@ -36,12 +36,11 @@ enum pr_node_type {
     PR_N_OPTIMIZER   /* Optimizer.step... */
 };
 
-/* One kernel / memcpy / memset event. */
+/* One kernel / memcpy / memset event.  12 bytes: the host node that
+ * owns its runtime is the runtime's (pr_tree_dev_node). */
 struct pr_tree_dev {
     uint32_t ev;         /* index into t->events */
     uint32_t rt;         /* runtime that launched it; NONE = staled */
-    uint32_t node;       /* host node owning that runtime; NONE if none */
-    uint32_t next;       /* internal: pending-list link */
     uint8_t tc;          /* kernel name matches 10.1 */
     uint8_t op_eligible; /* launching node's own tc eligibility (5.2) */
 };
@@ -57,13 +56,16 @@ struct pr_tree_rt {
     int64_t device_ns, tc_ns;  /* summed durations of its device events */
 };
 
-/* 40 bytes: nodes outnumber every other record of the tree (1.35M at
- * 1 GB), so what a node can find elsewhere is not stored: its thread
- * (pr_tree_tid), its host total and self time (pr_tree_host_total,
- * pr_tree_host_self), its own device and tensor-core time
- * (pr_tree_device_self, pr_tree_tc_self), and the number of its children
- * and runtimes, whose slices lie in node order (pr_tree_n_kids,
- * pr_tree_n_rts).  Its links are 32-bit. */
+/* 24 bytes: nodes outnumber every other record of the tree (4M at
+ * 3 GB), so what a node can find elsewhere is not stored: its name
+ * (pr_tree_name) and span (pr_tree_start/end) are its event's, its thread
+ * is found by pr_tree_tid, its host total and self time by
+ * pr_tree_host_total and pr_tree_host_self, its own device and
+ * tensor-core time by pr_tree_device_self and pr_tree_tc_self (its
+ * tensor-core total is summed by the pass that needs it), the number of
+ * its children from the slices in node order (pr_tree_n_kids), and its
+ * runtimes from pr_tree.rt_bits (pr_tree_rts, pr_tree_n_rts): most nodes
+ * launch nothing.  Its links are 32-bit. */
 struct pr_tree_node {
     uint32_t ev;              /* index into t->events; NONE for roots */
     uint32_t parent;          /* NONE for roots and dropped nodes */
@@ -72,12 +74,9 @@ struct pr_tree_node {
     unsigned is_operator : 1; /* the 5.4 predicate */
     unsigned tc_eligible : 1; /* 10.2 plus 5.2 propagation */
     unsigned dropped : 1;     /* partial overlap (5.1.4) or collapsed */
-    uint32_t name;            /* string id; span: pr_tree_start/end */
     uint32_t kid0;            /* children: pr_tree_kids(), sorted by
                                  (start, -end) */
-    uint32_t rt0;             /* runtimes: pr_tree_rts() */
     int64_t device_total_ns;
-    int64_t tc_total_ns;
 };
 
 struct pr_tree {
@@ -93,6 +92,12 @@ struct pr_tree {
     uint32_t *rt_idx;  /* owned; every node's runtimes, one slice each,
                           in node order */
     size_t n_kid_idx, n_rt_idx;
+    /* The nodes with runtimes: bit i of rt_bits is node i's; rt_rank[w]
+     * counts those before word w, and the k-th of them in node order
+     * has the slice rt_first[k] .. rt_first[k + 1] of rt_idx.  Owned. */
+    uint64_t *rt_bits;
+    uint32_t *rt_rank, *rt_first;
+    uint32_t root_name;  /* string id "CallTreeRoot", the roots' name */
     uint32_t *roots;     /* owned; one root per thread, tid order */
     uint32_t *root_tids; /* owned; the tid string id of each root */
     size_t n_roots;
@@ -117,7 +122,9 @@ struct pr_tree_walk {
     uint32_t *pos;  /* owned; children of that node still to visit:
                        the next position going forward, how many are
                        left going back */
-    size_t level, root;
+    size_t level;   /* going forward, after pr_tree_walk_next: the depth
+                       of the node it returned (a root's is 0) */
+    size_t root;
     int reverse;
 };
 
@@ -141,10 +148,24 @@ pr_tree_kids(const struct pr_tree *tree, const struct pr_tree_node *n)
     return tree->kid_idx + n->kid0;
 }
 
+/* Where node n's runtimes begin in rt_first; SIZE_MAX when it has none. */
+static inline size_t
+pr_tree_rt_slot(const struct pr_tree *tree, const struct pr_tree_node *n)
+{
+    size_t i = (size_t)(n - tree->nodes);
+    uint64_t w = tree->rt_bits[i / 64], bit = (uint64_t)1 << (i % 64);
+
+    if ((w & bit) == 0)
+        return SIZE_MAX;
+    return tree->rt_rank[i / 64] + (size_t)__builtin_popcountll(w & (bit - 1));
+}
+
 static inline const uint32_t *
 pr_tree_rts(const struct pr_tree *tree, const struct pr_tree_node *n)
 {
-    return tree->rt_idx + n->rt0;
+    size_t k = pr_tree_rt_slot(tree, n);
+
+    return tree->rt_idx + (k == SIZE_MAX ? 0 : tree->rt_first[k]);
 }
 
 /* How many: each slice ends where the next node's begins. */
@@ -160,10 +181,25 @@ pr_tree_n_kids(const struct pr_tree *tree, const struct pr_tree_node *n)
 static inline uint32_t
 pr_tree_n_rts(const struct pr_tree *tree, const struct pr_tree_node *n)
 {
-    size_t i = (size_t)(n - tree->nodes);
+    size_t k = pr_tree_rt_slot(tree, n);
 
-    return (uint32_t)(i + 1 < tree->n_nodes ? n[1].rt0 : tree->n_rt_idx) -
-           n->rt0;
+    return k == SIZE_MAX ? 0 : tree->rt_first[k + 1] - tree->rt_first[k];
+}
+
+/* The string id of node n's name: its event's, "CallTreeRoot" for a
+ * root. */
+static inline uint32_t
+pr_tree_name(const struct pr_trace *t, const struct pr_tree *tree,
+             const struct pr_tree_node *n)
+{
+    return n->ev == PR_TREE_NONE ? tree->root_name : t->events[n->ev].name;
+}
+
+/* The host node that owns device event d's runtime; NONE if none. */
+static inline uint32_t
+pr_tree_dev_node(const struct pr_tree *tree, const struct pr_tree_dev *d)
+{
+    return d->rt == PR_TREE_NONE ? PR_TREE_NONE : tree->rts[d->rt].node;
 }
 
 /* The tid string id of node `node`: its event's, or its thread's for a

@@ -95,7 +95,7 @@ pr_attribution_measure(const struct pr_trace *t, const struct pr_tree *tree,
         if (d->rt == PR_TREE_NONE || tree->rts[d->rt].ev == PR_TREE_NONE) {
             a->n_no_launch++; /* no runtime, or the staled "dummy" */
             a->no_launch_ns = pr_sat_add_i64(a->no_launch_ns, e->dur_ns);
-        } else if (reaches_op(tree, u, d->node)) {
+        } else if (reaches_op(tree, u, pr_tree_dev_node(tree, d))) {
             a->n_op++;
             a->op_ns = pr_sat_add_i64(a->op_ns, e->dur_ns);
             continue;

@@ -58,7 +58,8 @@ is_backward_name(const char *name)
 static const char *
 node_name(const struct calls *c, size_t node)
 {
-    return pr_trace_str(c->t, c->tree.nodes[node].name);
+    return pr_trace_str(c->t,
+                        pr_tree_name(c->t, &c->tree, &c->tree.nodes[node]));
 }
 
 /* Which threads run backward work only: they hold backward-named nodes and
@@ -276,11 +277,12 @@ emit_launch(cJSON *arr, struct calls *c, const struct pr_tree_dev *d, int *ok)
     cJSON *o = pr_emit_obj(arr, NULL, ok);
     struct pr_tc_kernel tc;
     size_t sub = 0;
+    uint32_t node = pr_tree_dev_node(&c->tree, d);
 
-    if (d->node != PR_TREE_NONE)
-        sub = c->n_launched[d->node]++;
+    if (node != PR_TREE_NONE)
+        sub = c->n_launched[node]++;
     pr_emit_str(o, "kernel", name, ok);
-    emit_op(o, c, d->node, sub, ok);
+    emit_op(o, c, node, sub, ok);
     pr_emit_us(o, "start_us", pr_sat_sub_i64(e->ts_ns, c->t0_ns), ok);
     pr_emit_us(o, "duration_us", e->dur_ns, ok);
     pr_tensorcore_classify(name, &tc);

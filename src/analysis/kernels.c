@@ -312,11 +312,13 @@ attribute(const struct pr_trace *t, const struct pr_tree *tree,
     for (i = 0; i < tree->n_devs && st == PR_OK; i++) {
         const struct pr_tree_dev *d = &tree->devs[i];
         const struct pr_event *e = &t->events[d->ev];
+        uint32_t node = pr_tree_dev_node(tree, d);
 
-        if (e->kind != PR_KIND_DEVICE_TASK || d->node == PR_TREE_NONE ||
-            tree->nodes[d->node].type == PR_N_ROOT)
+        if (e->kind != PR_KIND_DEVICE_TASK || node == PR_TREE_NONE ||
+            tree->nodes[node].type == PR_N_ROOT)
             continue;
-        st = add_pair(&p, e->name, tree->nodes[d->node].name, e->dur_ns, err);
+        st = add_pair(&p, e->name, pr_tree_name(t, tree, &tree->nodes[node]),
+                      e->dur_ns, err);
     }
     for (i = 0; i < p.n && st == PR_OK; i++) {
         struct kgroup *g = &kt->v[pr_idmap_get(&kt->index, p.v[i].kernel)];

@@ -178,7 +178,8 @@ cost_of(const struct ctx *c, uint32_t ni)
 
     if (!nd->is_operator || nd->ev == PR_TREE_NONE)
         return NULL;
-    i = pr_idmap_get(&c->by_op, op_key(nd->name, dims_of(c, op)));
+    i = pr_idmap_get(&c->by_op,
+                     op_key(pr_tree_name(c->t, c->tree, nd), dims_of(c, op)));
     return i == PR_NONE ? NULL : &c->costs[i];
 }
 
@@ -455,7 +456,8 @@ op_cost(const struct ctx *c, uint32_t ni, struct pr_op_cost *cost)
         return;
     pr_shapes_get(c->t, op->input_dims, op->input_types, op->concrete_inputs,
                   c->in);
-    call.name = pr_trace_str(c->t, c->tree->nodes[ni].name);
+    call.name =
+        pr_trace_str(c->t, pr_tree_name(c->t, c->tree, &c->tree->nodes[ni]));
     call.in = c->in;
     call.trace_flops = op->flops;
     if (pr_flops_estimate(&call, cost, &e) != PR_OK)
@@ -477,19 +479,20 @@ row_of(struct ctx *c, uint32_t ni)
 {
     const struct pr_tree_node *nd = &c->tree->nodes[ni];
     uint32_t dims = dims_of(c, node_op(c, nd));
-    size_t i = pr_idmap_get(&c->row_ids, op_key(nd->name, dims));
+    size_t i = pr_idmap_get(&c->row_ids,
+                            op_key(pr_tree_name(c->t, c->tree, nd), dims));
     struct row *r;
 
     if (i != PR_NONE)
         return &c->rows[i];
     if (pr_grow((void **)&c->rows, &c->cap_rows, c->n_rows + 1,
                 sizeof(*c->rows)) != PR_OK ||
-        pr_idmap_put(&c->row_ids, op_key(nd->name, dims), c->n_rows, NULL) !=
-            PR_OK)
+        pr_idmap_put(&c->row_ids, op_key(pr_tree_name(c->t, c->tree, nd), dims),
+                     c->n_rows, NULL) != PR_OK)
         return NULL;
     r = &c->rows[c->n_rows++];
     memset(r, 0, sizeof(*r));
-    r->name = pr_trace_str(c->t, nd->name);
+    r->name = pr_trace_str(c->t, pr_tree_name(c->t, c->tree, nd));
     r->shapes = dims == PR_STR_NONE ? "[]" : pr_trace_str(c->t, dims);
     r->first = ni;
     part_init(&r->fwd);
@@ -651,7 +654,7 @@ walk_backward(struct ctx *c)
             break;
         l = &c->layers[s->slot];
         part_add(c, &l->back, &c->cur);
-        add_name(l->names, tr->nodes[ni].name);
+        add_name(l->names, pr_tree_name(c->t, tr, &tr->nodes[ni]));
     }
     pr_tree_walk_free(&w);
     return ok;
@@ -756,7 +759,8 @@ row_roof(const struct ctx *c, const struct row *r, const struct roof_dev *d,
          struct roof *out)
 {
     uint32_t top = r->fwd.top != NO_NODE ? r->fwd.top : r->first;
-    const char *name = pr_trace_str(c->t, c->tree->nodes[top].name);
+    const char *name =
+        pr_trace_str(c->t, pr_tree_name(c->t, c->tree, &c->tree->nodes[top]));
     struct pr_op_cost cost;
     int tc, matrix;
 

@@ -235,7 +235,8 @@ static struct acc *
 acc_for(struct mem *m, size_t node, int dev)
 {
     const struct pr_tree_node *n = &m->tree->nodes[node];
-    int64_t key = (int64_t)n->name * MAX_DEVICES + dev;
+    uint32_t name = pr_tree_name(m->t, m->tree, n);
+    int64_t key = (int64_t)name * MAX_DEVICES + dev;
     size_t j;
 
     if (!n->is_operator)
@@ -249,7 +250,7 @@ acc_for(struct mem *m, size_t node, int dev)
         return NULL;
     j = m->n_rows++;
     memset(&m->rows[j], 0, sizeof(m->rows[j]));
-    m->rows[j].name = n->name;
+    m->rows[j].name = name;
     m->rows[j].dev = dev;
     return &m->rows[j].a;
 }
@@ -600,9 +601,9 @@ count_calls(struct mem *m, struct pr_idmap *calls)
             continue;
         if (tr->nodes[p].type != PR_N_ROOT && !was_visited(m, p))
             continue;
-        c = pr_idmap_get(calls, n->name);
-        if (pr_idmap_put(calls, n->name, c == PR_NONE ? 1 : c + 1, m->err) !=
-            PR_OK)
+        c = pr_idmap_get(calls, pr_tree_name(m->t, tr, n));
+        if (pr_idmap_put(calls, pr_tree_name(m->t, tr, n),
+                         c == PR_NONE ? 1 : c + 1, m->err) != PR_OK)
             return PR_E_NOMEM;
     }
     return PR_OK;
@@ -711,20 +712,20 @@ live_add(struct mem *m, struct live *lv, size_t node, int64_t bytes)
 {
     const struct pr_tree_node *nd = &m->tree->nodes[node];
     size_t p = parent_of(m->tree, node);
-    uint32_t parent = PR_STR_NONE;
+    uint32_t parent = PR_STR_NONE, name = pr_tree_name(m->t, m->tree, nd);
     size_t j;
 
-    if (strncmp(pr_trace_str(m->t, nd->name), "aten::empty", 11) == 0 &&
+    if (strncmp(pr_trace_str(m->t, name), "aten::empty", 11) == 0 &&
         p != PR_NONE && m->tree->nodes[p].type != PR_N_ROOT)
-        parent = m->tree->nodes[p].name;
+        parent = pr_tree_name(m->t, m->tree, &m->tree->nodes[p]);
     for (j = 0; j < lv->n; j++)
-        if (lv->tops[j].name == nd->name && lv->tops[j].parent == parent)
+        if (lv->tops[j].name == name && lv->tops[j].parent == parent)
             break;
     if (j == lv->n) {
         if (pr_grow((void **)&lv->tops, &lv->cap, lv->n + 1,
                     sizeof(*lv->tops)) != PR_OK)
             return PR_E_NOMEM;
-        lv->tops[lv->n++] = (struct top){nd->name, parent, 0, 0};
+        lv->tops[lv->n++] = (struct top){name, parent, 0, 0};
     }
     lv->tops[j].bytes += bytes;
     lv->tops[j].tensors++;

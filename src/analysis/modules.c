@@ -97,11 +97,11 @@ row_for(struct ctx *c, const struct pr_tree_node *nd, uint32_t parent)
     unsigned char key[16];
     /* a Lightning module has id 0 (14.3), and one row per name */
     int64_t mid = c->t->lightning ? 0 : py != NULL ? py->module : -1;
-    uint32_t id;
+    uint32_t id, name = pr_tree_name(c->t, c->tree, nd);
     struct mod *m;
 
     memcpy(key, &parent, 4);
-    memcpy(key + 4, &nd->name, 4);
+    memcpy(key + 4, &name, 4);
     memcpy(key + 8, &mid, 8);
     id = pr_strtab_intern(c->keys, (const char *)key, sizeof(key));
     if (id == PR_STR_NONE || id == 0)
@@ -113,7 +113,7 @@ row_for(struct ctx *c, const struct pr_tree_node *nd, uint32_t parent)
     m = &c->v[c->n];
     memset(m, 0, sizeof(*m));
     m->parent = parent;
-    m->name = nd->name;
+    m->name = name;
     m->module_id = mid;
     m->depth = parent == NO_ROW ? 0 : c->v[parent].depth + 1;
     return (uint32_t)c->n++;

@@ -67,7 +67,7 @@ add_measured(struct pr_op_row *g, const struct pr_trace *t,
 static enum pr_status
 add_member(struct table *tb, int64_t key, const struct pr_trace *t,
            const struct pr_tree *tree, const struct pr_tree_node *n,
-           struct pr_error *err)
+           int64_t tc_total_ns, struct pr_error *err)
 {
     const struct pr_op_info *op = pr_trace_op(t, &t->events[n->ev]);
     size_t gi = pr_idmap_get(&tb->index, key);
@@ -80,7 +80,7 @@ add_member(struct table *tb, int64_t key, const struct pr_trace *t,
             return pr_error_set(err, PR_E_NOMEM, "out of memory (ops)");
         g = &tb->v[tb->n++];
         memset(g, 0, sizeof(*g));
-        g->name = pr_trace_str(t, n->name);
+        g->name = pr_trace_str(t, pr_tree_name(t, tree, n));
         g->shapes = op != NULL && op->input_dims != PR_STR_NONE
                         ? pr_trace_str(t, op->input_dims)
                         : "[]";
@@ -98,10 +98,24 @@ add_member(struct table *tb, int64_t key, const struct pr_trace *t,
     g->dev_total_ns = pr_sat_add_i64(g->dev_total_ns, n->device_total_ns);
     g->dev_self_ns =
         pr_sat_add_i64(g->dev_self_ns, pr_tree_device_self(tree, n));
-    g->tc_total_ns = pr_sat_add_i64(g->tc_total_ns, n->tc_total_ns);
+    g->tc_total_ns = pr_sat_add_i64(g->tc_total_ns, tc_total_ns);
     g->tc_self_ns = pr_sat_add_i64(g->tc_self_ns, pr_tree_tc_self(tree, n));
     add_measured(g, t, tree, n);
     return PR_OK;
+}
+
+/* Tensor-core total of the node the walk w just returned (5.2): its own
+ * and its children's, which the walk returned just before it and summed
+ * into below[level + 1].  Not stored in the tree (8 bytes a node). */
+static int64_t
+tc_total(const struct pr_tree *tree, const struct pr_tree_walk *w,
+         const struct pr_tree_node *n, int64_t *below)
+{
+    int64_t sum = pr_sat_add_i64(below[w->level + 1], pr_tree_tc_self(tree, n));
+
+    below[w->level + 1] = 0;
+    below[w->level] = pr_sat_add_i64(below[w->level], sum);
+    return sum;
 }
 
 static enum pr_status
@@ -110,22 +124,28 @@ collect(const struct pr_trace *t, const struct pr_tree *tree,
 {
     struct pr_tree_walk w;
     uint32_t ni;
-    enum pr_status st = pr_tree_walk_init(&w, tree, 0, err);
+    int64_t *below = calloc(tree->depth + 2, sizeof(*below));
+    enum pr_status st =
+        below == NULL ? pr_error_set(err, PR_E_NOMEM, "out of memory (ops)")
+                      : pr_tree_walk_init(&w, tree, 0, err);
 
     while (st == PR_OK && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
         const struct pr_tree_node *n = &tree->nodes[ni];
-        const struct pr_op_info *op;
-        int64_t shape_key;
+        int64_t tc = tc_total(tree, &w, n, below), shape_key;
+        uint32_t name;
 
         if (!n->is_operator)
             continue;
-        op = pr_trace_op(t, &t->events[n->ev]);
-        shape_key = (int64_t)(((uint64_t)n->name << 32) | shape_id(t, op));
-        if (add_member(by_name, n->name, t, tree, n, err) != PR_OK ||
-            add_member(by_shape, shape_key, t, tree, n, err) != PR_OK)
+        name = pr_tree_name(t, tree, n);
+        shape_key = (int64_t)(((uint64_t)name << 32) |
+                              shape_id(t, pr_trace_op(t, &t->events[n->ev])));
+        if (add_member(by_name, name, t, tree, n, tc, err) != PR_OK ||
+            add_member(by_shape, shape_key, t, tree, n, tc, err) != PR_OK)
             st = PR_E_NOMEM;
     }
-    pr_tree_walk_free(&w);
+    if (below != NULL)
+        pr_tree_walk_free(&w);
+    free(below);
     return st;
 }
 

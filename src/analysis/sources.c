@@ -678,7 +678,7 @@ flops_of(const struct pr_trace *t, const struct pr_tree_node *nd)
     if (op == NULL)
         return -1;
     pr_shapes_get(t, op->input_dims, op->input_types, op->concrete_inputs, &in);
-    call.name = pr_trace_str(t, nd->name);
+    call.name = pr_trace_str(t, t->events[nd->ev].name);
     call.in = &in;
     call.trace_flops = op->flops;
     if (pr_flops_estimate(&call, &cost, NULL) != PR_OK)
@@ -990,8 +990,8 @@ add_pair(struct ctx *c, struct pairs *ps, uint32_t f, uint32_t b)
     uint32_t key[3], id;
     struct pair *p;
 
-    key[0] = fn->name;
-    key[1] = bn->name;
+    key[0] = pr_tree_name(c->t, c->tree, fn);
+    key[1] = pr_tree_name(c->t, c->tree, bn);
     key[2] = fwd_attr(c, f) == NO_ATTR ? NO_ATTR : c->attrs[fwd_attr(c, f)].loc;
     id = pr_strtab_intern(ps->keys, (const char *)key, sizeof(key));
     if (id == PR_STR_NONE || id == 0)

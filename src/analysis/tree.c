@@ -32,6 +32,8 @@ struct builder {
     size_t cap_node_tid;
     uint32_t *ext_next; /* per runtime: next with its external id */
     size_t cap_ext_next;
+    uint32_t *dev_next; /* per device: next waiting on its correlation */
+    size_t cap_dev_next;
     /* Runtimes of each node as linked lists until the slices of
      * tree->rt_idx are laid out: collapsing appends one list to another.
      * Each list runs from the last runtime given to the first, so that a
@@ -150,10 +152,10 @@ node_type_of(struct builder *b, const struct pr_event *e)
 
 /* 5.4: a "PyTorch operator" row. */
 static int
-is_operator_node(struct builder *b, const struct pr_tree_node *n)
+is_operator_node(struct builder *b, const struct pr_tree_node *n, uint32_t name)
 {
     return n->type == PR_N_OP && n->kind == PR_KIND_HOST_OP &&
-           !(pr_names_get(&b->names, n->name) & PR_NAME_NOT_OPERATOR);
+           !(pr_names_get(&b->names, name) & PR_NAME_NOT_OPERATOR);
 }
 
 static struct pr_tree_node *
@@ -205,8 +207,7 @@ add_host(struct builder *b, size_t i, int type)
     n->ev = (uint32_t)i;
     n->type = (uint8_t)type;
     n->kind = (int8_t)e->kind;
-    n->name = e->name;
-    n->is_operator = is_operator_node(b, n);
+    n->is_operator = is_operator_node(b, n, e->name);
     n->tc_eligible = (pr_names_get(&b->names, e->name) & PR_NAME_TC_OP) != 0;
     if (pr_grow((void **)&b->node_tid, &b->cap_node_tid, idx + 1,
                 sizeof(*b->node_tid)) != PR_OK)
@@ -227,11 +228,13 @@ add_dev(struct builder *b, size_t i)
     size_t idx = tr->n_devs;
 
     if (pr_grow((void **)&tr->devs, &tr->cap_devs, tr->n_devs + 1,
-                sizeof(*d)) != PR_OK)
+                sizeof(*d)) != PR_OK ||
+        pr_grow((void **)&b->dev_next, &b->cap_dev_next, tr->n_devs + 1,
+                sizeof(*b->dev_next)) != PR_OK)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     d = &tr->devs[tr->n_devs++];
     d->ev = (uint32_t)i;
-    d->rt = d->node = d->next = PR_TREE_NONE;
+    d->rt = b->dev_next[idx] = PR_TREE_NONE;
     d->tc = (pr_names_get(&b->names, e->name) & PR_NAME_TC) != 0;
     d->op_eligible = 0;
     /* An absent correlation links to nothing (the plugin would pair all
@@ -241,9 +244,9 @@ add_dev(struct builder *b, size_t i)
     d->rt = pr_idmap32_get(&b->rt_by_corr, corr);
     if (d->rt != PR_TREE_NONE)
         return PR_OK;
-    d->next = pr_idmap32_get(&b->pending, corr);
-    if (d->next == TAKEN) /* not reached: the runtime is in rt_by_corr */
-        d->next = PR_TREE_NONE;
+    b->dev_next[idx] = pr_idmap32_get(&b->pending, corr);
+    if (b->dev_next[idx] == TAKEN) /* not reached: the runtime is mapped */
+        b->dev_next[idx] = PR_TREE_NONE;
     return pr_idmap32_put(&b->pending, corr, (uint32_t)idx, b->err);
 }
 
@@ -274,7 +277,7 @@ add_rt(struct builder *b, size_t i)
          * in a sorted trace, and marks only those it hands over. */
         d = pr_idmap32_get(&b->pending, corr);
         if (d != PR_TREE_NONE && d != TAKEN) {
-            for (; d != PR_TREE_NONE; d = tr->devs[d].next)
+            for (; d != PR_TREE_NONE; d = b->dev_next[d])
                 tr->devs[d].rt = (uint32_t)idx;
             if (pr_idmap32_put(&b->pending, corr, TAKEN, b->err))
                 return PR_E_NOMEM;
@@ -315,6 +318,8 @@ reserve(struct builder *b)
                 sizeof(*tr->nodes)) != PR_OK ||
         pr_grow((void **)&tr->devs, &tr->cap_devs, n_dev + 1,
                 sizeof(*tr->devs)) != PR_OK ||
+        pr_grow((void **)&b->dev_next, &b->cap_dev_next, n_dev + 1,
+                sizeof(*b->dev_next)) != PR_OK ||
         pr_grow((void **)&tr->rts, &tr->cap_rts, n_rt + 1, sizeof(*tr->rts)) !=
             PR_OK ||
         pr_grow((void **)&b->ext_next, &b->cap_ext_next, n_rt + 1,
@@ -360,6 +365,9 @@ scan(struct builder *b)
      * them back before nesting, the tree's largest moment. */
     pr_idmap32_free(&b->rt_by_corr);
     pr_idmap32_free(&b->pending);
+    free(b->dev_next);
+    b->dev_next = NULL;
+    b->cap_dev_next = 0;
     return st;
 }
 
@@ -562,13 +570,13 @@ make_roots(struct builder *b)
         malloc((b->n_tids ? b->n_tids : 1) * sizeof(*tr->root_tids));
     if (tr->roots == NULL || tr->root_tids == NULL)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    tr->root_name = pr_strtab_find(b->t->strs, "CallTreeRoot", 12);
     for (k = 0; k < b->n_tids; k++) {
         struct pr_tree_node *n = new_node(b, &idx);
 
         if (n == NULL)
             return PR_E_NOMEM;
         n->type = PR_N_ROOT;
-        n->name = pr_strtab_find(b->t->strs, "CallTreeRoot", 12);
         tr->root_tids[tr->n_roots] = b->tids[k];
         tr->roots[tr->n_roots++] = (uint32_t)idx;
     }
@@ -812,11 +820,12 @@ nest_all(struct builder *b, const uint32_t *order, const size_t *first)
 }
 
 static int
-is_dup_pair(const struct pr_tree_node *p, const struct pr_tree_node *k)
+is_dup_pair(const struct builder *b, const struct pr_tree_node *p,
+            const struct pr_tree_node *k)
 {
     return p->type == PR_N_OP && k->type == PR_N_OP &&
            p->kind == PR_KIND_HOST_OP && k->kind == PR_KIND_HOST_OP &&
-           p->name == k->name;
+           b->t->events[p->ev].name == b->t->events[k->ev].name;
 }
 
 /* 5.1.5: a node whose only child has its name absorbs the child.  The
@@ -861,7 +870,7 @@ collapse_all(struct builder *b, uint32_t *stack)
             size_t p = stack[--depth];
 
             while (b->n_kids[p] == 1 &&
-                   is_dup_pair(&tr->nodes[p],
+                   is_dup_pair(b, &tr->nodes[p],
                                &tr->nodes[pr_tree_kids(tr, &tr->nodes[p])[0]]))
                 collapse_into(b, p);
             for (i = b->n_kids[p]; i > 0; i--)
@@ -898,23 +907,38 @@ relay_kids(struct builder *b)
 }
 
 /* Runtimes of every node as slices of one array in node order, each in
- * the order they were given (its list backwards). */
+ * the order they were given (its list backwards); rt_bits marks the nodes
+ * with any, and only they get a start in rt_first. */
 static enum pr_status
 lay_out_rts(struct builder *b)
 {
     struct pr_tree *tr = b->tree;
-    size_t i, r, j, pos = 0;
+    size_t i, r, j, pos = 0, k = 0, words = tr->n_nodes / 64 + 1, with = 0;
 
+    for (i = 0; i < tr->n_nodes; i++)
+        with += b->rt_head[i] != PR_TREE_NONE;
     tr->rt_idx = malloc((tr->n_rts ? tr->n_rts : 1) * sizeof(uint32_t));
-    if (tr->rt_idx == NULL)
+    tr->rt_bits = calloc(words, sizeof(*tr->rt_bits));
+    tr->rt_rank = malloc(words * sizeof(*tr->rt_rank));
+    tr->rt_first = malloc((with + 1) * sizeof(*tr->rt_first));
+    if (tr->rt_idx == NULL || tr->rt_bits == NULL || tr->rt_rank == NULL ||
+        tr->rt_first == NULL)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     for (i = 0; i < tr->n_nodes; i++) {
-        tr->nodes[i].rt0 = (uint32_t)pos;
+        if (i % 64 == 0)
+            tr->rt_rank[i / 64] = (uint32_t)k;
+        if (b->rt_head[i] == PR_TREE_NONE)
+            continue;
+        tr->rt_bits[i / 64] |= (uint64_t)1 << (i % 64);
+        tr->rt_first[k++] = (uint32_t)pos;
         for (r = b->rt_head[i]; r != PR_TREE_NONE; r = b->rt_next[r])
             pos++;
         for (j = pos, r = b->rt_head[i]; r != PR_TREE_NONE; r = b->rt_next[r])
             tr->rt_idx[--j] = (uint32_t)r;
     }
+    if (tr->n_nodes % 64 == 0)
+        tr->rt_rank[tr->n_nodes / 64] = (uint32_t)k;
+    tr->rt_first[k] = (uint32_t)pos;
     tr->n_rt_idx = pos;
     return PR_OK;
 }
@@ -1023,7 +1047,6 @@ fill_runtime(const struct pr_trace *t, struct pr_tree *tr, size_t rt,
         struct pr_tree_dev *d = &tr->devs[tr->rt_devs[r->dev_first + i]];
         int64_t dur = t->events[d->ev].dur_ns;
 
-        d->node = node;
         d->op_eligible = tr->nodes[node].tc_eligible;
         /* kernels may overlap: a sum, not a union, so it can pass any
            bound on single times (checked.h) */
@@ -1039,7 +1062,7 @@ static void
 fill_node(const struct pr_trace *t, struct pr_tree *tr, size_t n)
 {
     struct pr_tree_node *p = &tr->nodes[n];
-    int64_t rt_dev = 0, dev_kids = 0, tc_kids = 0, tc_self = 0;
+    int64_t rt_dev = 0, dev_kids = 0;
     int eligible_below = 0;
     uint32_t i, n_rts = pr_tree_n_rts(tr, p), n_kids = pr_tree_n_kids(tr, p);
 
@@ -1048,18 +1071,15 @@ fill_node(const struct pr_trace *t, struct pr_tree *tr, size_t n)
 
         fill_runtime(t, tr, pr_tree_rts(tr, p)[i], n);
         rt_dev = pr_sat_add_i64(rt_dev, r->device_ns);
-        tc_self = pr_sat_add_i64(tc_self, r->tc_ns);
         eligible_below |= r->tc_ns > 0;
     }
     for (i = 0; i < n_kids; i++) {
         const struct pr_tree_node *k = &tr->nodes[pr_tree_kids(tr, p)[i]];
 
         dev_kids = pr_sat_add_i64(dev_kids, k->device_total_ns);
-        tc_kids = pr_sat_add_i64(tc_kids, k->tc_total_ns);
         eligible_below |= k->tc_eligible;
     }
     p->device_total_ns = pr_sat_add_i64(dev_kids, rt_dev);
-    p->tc_total_ns = pr_sat_add_i64(tc_kids, tc_self);
     if (p->kind == PR_KIND_HOST_OP && p->type != PR_N_STEP && eligible_below)
         p->tc_eligible = 1;
 }
@@ -1125,6 +1145,7 @@ builder_free(struct builder *b)
     free(b->tids);
     free(b->node_tid);
     free(b->ext_next);
+    free(b->dev_next);
     free(b->rt_next);
     free(b->rt_head);
     free(b->nested);
@@ -1257,6 +1278,9 @@ pr_tree_free(struct pr_tree *tree)
     free(tree->nodes);
     free(tree->kid_idx);
     free(tree->rt_idx);
+    free(tree->rt_bits);
+    free(tree->rt_rank);
+    free(tree->rt_first);
     free(tree->rts);
     free(tree->devs);
     free(tree->rt_devs);

@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "profreport/ops.h"
 #include "profreport/tree.h"
 
 #include "testtrace.h"
@@ -19,11 +20,32 @@ find(const struct pr_trace *t, const struct pr_tree *tr, const char *name,
     size_t i;
 
     for (i = 0; i < tr->n_nodes; i++) {
-        if (strcmp(pr_trace_str(t, tr->nodes[i].name), name) == 0 && nth-- == 0)
+        if (strcmp(pr_trace_str(t, pr_tree_name(t, tr, &tr->nodes[i])), name) ==
+                0 &&
+            nth-- == 0)
             return &tr->nodes[i];
     }
     fail_msg("no node %s", name);
     return NULL;
+}
+
+/* The tensor-core total of the operators table's row `name`: a node's
+ * is not stored but summed by ops.c's walk over the tree. */
+static int64_t
+op_tc_total(const struct pr_trace *t, const struct pr_tree *tr,
+            const char *name)
+{
+    struct pr_ops ops;
+    struct pr_error err = {0};
+    int64_t tc = -1;
+    size_t i;
+
+    assert_int_equal(pr_ops_collect(t, tr, &ops, &err), PR_OK);
+    for (i = 0; i < ops.by_name.n; i++)
+        if (strcmp(ops.by_name.v[i].name, name) == 0)
+            tc = ops.by_name.v[i].tc_total_ns;
+    pr_ops_free(&ops);
+    return tc;
 }
 
 /* Child and runtime counts are not stored but read from the slices in
@@ -39,7 +61,8 @@ check_slices(const struct pr_tree *tr)
         const struct pr_tree_node *n = &tr->nodes[i];
 
         assert_int_equal(n->kid0, kids);
-        assert_int_equal(n->rt0, rts);
+        if (pr_tree_n_rts(tr, n) > 0)
+            assert_int_equal(pr_tree_rts(tr, n) - tr->rt_idx, rts);
         kids += pr_tree_n_kids(tr, n);
         rts += pr_tree_n_rts(tr, n);
         kept += n->parent != PR_TREE_NONE && !n->dropped;
@@ -103,9 +126,10 @@ build(struct pr_trace *t, struct pr_tree *tr)
 
     pr_trace_finish(t);
     assert_int_equal(pr_tree_build(t, tr, &err), PR_OK);
-    /* 40 bytes on LP64, where the 1.35M nodes of a 1 GB trace weigh */
+    /* 24 bytes on LP64, where the 4M nodes of a 3 GB trace weigh */
     if (sizeof(void *) == 8)
-        assert_int_equal(sizeof(struct pr_tree_node), 40);
+        assert_int_equal(sizeof(struct pr_tree_node), 24);
+    assert_int_equal(sizeof(struct pr_tree_dev), 12);
     check_slices(tr);
     check_walks(tr);
 }
@@ -149,7 +173,7 @@ test_link_and_self_time(void **state)
     assert_int_equal(pr_tree_host_self(t, &tr, a), 43000);
     assert_int_equal(pr_tree_device_self(&tr, a), 15000);
     assert_int_equal(a->device_total_ns, 55000);
-    assert_int_equal(a->tc_total_ns, 40000);
+    assert_int_equal(op_tc_total(t, &tr, "aten::conv2d"), 40000);
     assert_int_equal(pr_tree_tc_self(&tr, a), 0);
     assert_true(a->is_operator && b->is_operator);
     assert_int_equal(tr.n_rt_by_id, 2);
@@ -387,13 +411,17 @@ test_partial_overlap_dropped(void **state)
     x = find(t, &tr, "x", 0);
     assert_true(find(t, &tr, "y", 0)->dropped);
     assert_int_equal(pr_tree_n_kids(&tr, x), 1);
-    assert_string_equal(pr_trace_str(t, tr.nodes[pr_tree_kids(&tr, x)[0]].name),
-                        "z");
+    assert_string_equal(
+        pr_trace_str(t,
+                     pr_tree_name(t, &tr, &tr.nodes[pr_tree_kids(&tr, x)[0]])),
+        "z");
     assert_int_equal(pr_tree_host_self(t, &tr, x), 8000);
     w1 = find(t, &tr, "w1", 0);
     assert_int_equal(pr_tree_n_kids(&tr, w1), 1);
     assert_string_equal(
-        pr_trace_str(t, tr.nodes[pr_tree_kids(&tr, w1)[0]].name), "w2");
+        pr_trace_str(t,
+                     pr_tree_name(t, &tr, &tr.nodes[pr_tree_kids(&tr, w1)[0]])),
+        "w2");
     pr_tree_free(&tr);
     pr_trace_free(t);
 }
@@ -401,6 +429,40 @@ test_partial_overlap_dropped(void **state)
 /* 10.2 + 5.2: aten::foo (not listed) launching an h1688 kernel becomes
  * eligible; aten::wrap around aten::mm becomes eligible; a ProfilerStep
  * around them does not (not an Operator-type node). */
+/* Tensor-core totals summed level by level on the walk: outer [0,100)
+ * holds mid [10,50) holding inner [20,30) (a 5 µs tensor-core kernel)
+ * and mid2 [60,80) (7 µs); other [200,210) on its own (3 µs).  outer 12,
+ * mid 5, inner 5, mid2 7, other 3: a finished subtree's sum does not leak
+ * into its next sibling's. */
+static void
+test_tc_totals_by_level(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    struct pr_tree tr;
+
+    (void)state;
+    tt_op(t, "aten::outer", 0, 100, 1);
+    tt_op(t, "aten::mid", 10, 40, 2);
+    tt_op(t, "aten::inner", 20, 10, 3);
+    tt_rt(t, "cudaLaunchKernel", 21, 1, 41, 3);
+    tt_op(t, "aten::mid2", 60, 20, 4);
+    tt_rt(t, "cudaLaunchKernel", 61, 1, 42, 4);
+    tt_op(t, "aten::other", 200, 10, 5);
+    tt_rt(t, "cudaLaunchKernel", 201, 1, 43, 5);
+    tt_kernel(t, "turing_h1688gemm", 22, 5, 41);
+    tt_kernel(t, "turing_h1688gemm", 62, 7, 42);
+    tt_kernel(t, "turing_h1688gemm", 202, 3, 43);
+    build(t, &tr);
+    assert_int_equal(tr.depth, 4); /* root, outer, mid, inner */
+    assert_int_equal(op_tc_total(t, &tr, "aten::outer"), 12000);
+    assert_int_equal(op_tc_total(t, &tr, "aten::mid"), 5000);
+    assert_int_equal(op_tc_total(t, &tr, "aten::inner"), 5000);
+    assert_int_equal(op_tc_total(t, &tr, "aten::mid2"), 7000);
+    assert_int_equal(op_tc_total(t, &tr, "aten::other"), 3000);
+    pr_tree_free(&tr);
+    pr_trace_free(t);
+}
+
 static void
 test_tc_propagation(void **state)
 {
@@ -439,6 +501,7 @@ main(void)
         cmocka_unit_test(test_duplicate_collapse),
         cmocka_unit_test(test_partial_overlap_dropped),
         cmocka_unit_test(test_tc_propagation),
+        cmocka_unit_test(test_tc_totals_by_level),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
