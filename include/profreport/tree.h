@@ -47,13 +47,14 @@ struct pr_tree_dev {
 
 /* One launching host call (a cuda_runtime event, or a cuda_driver one such
  * as Triton's cuLaunchKernel), or the synthetic "dummy" runtime (ev =
- * NONE) that holds the staled kernels under the main thread's root.  32
- * bytes: its span is its event's (pr_tree_rt_start, pr_tree_rt_end). */
+ * NONE) that holds the staled kernels under the main thread's root.  16
+ * bytes: its span is its event's (pr_tree_rt_start, pr_tree_rt_end), and
+ * its device times are summed from its few device events when asked
+ * (pr_tree_rt_device, pr_tree_rt_tc). */
 struct pr_tree_rt {
     uint32_t ev;
     uint32_t node;             /* host node that took it; NONE = lost */
     uint32_t dev_first, n_dev; /* slice of pr_tree.rt_devs */
-    int64_t device_ns, tc_ns;  /* summed durations of its device events */
 };
 
 /* 24 bytes: nodes outnumber every other record of the tree (4M at
@@ -264,16 +265,52 @@ pr_tree_host_total(const struct pr_trace *t, const struct pr_tree_node *n)
     return pr_sat_sub_i64(pr_tree_end(t, n), pr_tree_start(t, n));
 }
 
+/* The summed durations of the device events runtime r launched: all of
+ * them (a sum, not a union: kernels may overlap), or those on tensor
+ * cores (10.1). */
+static inline int64_t
+pr_tree_rt_sum(const struct pr_trace *t, const struct pr_tree *tree,
+               const struct pr_tree_rt *r, int tc_only)
+{
+    int64_t sum = 0;
+    uint32_t i;
+
+    for (i = 0; i < r->n_dev; i++) {
+        const struct pr_tree_dev *d =
+            &tree->devs[tree->rt_devs[r->dev_first + i]];
+
+        if (!tc_only || d->tc)
+            sum = pr_sat_add_i64(sum, t->events[d->ev].dur_ns);
+    }
+    return sum;
+}
+
+static inline int64_t
+pr_tree_rt_device(const struct pr_trace *t, const struct pr_tree *tree,
+                  const struct pr_tree_rt *r)
+{
+    return pr_tree_rt_sum(t, tree, r, 0);
+}
+
+static inline int64_t
+pr_tree_rt_tc(const struct pr_trace *t, const struct pr_tree *tree,
+              const struct pr_tree_rt *r)
+{
+    return pr_tree_rt_sum(t, tree, r, 1);
+}
+
 /* Tensor-core time of a node's own runtimes (5.2 tc_self): the summed
  * tensor-core durations of the device events they launched. */
 static inline int64_t
-pr_tree_tc_self(const struct pr_tree *tree, const struct pr_tree_node *n)
+pr_tree_tc_self(const struct pr_trace *t, const struct pr_tree *tree,
+                const struct pr_tree_node *n)
 {
     int64_t sum = 0;
     uint32_t i, k = pr_tree_n_rts(tree, n);
 
     for (i = 0; i < k; i++)
-        sum = pr_sat_add_i64(sum, tree->rts[pr_tree_rts(tree, n)[i]].tc_ns);
+        sum = pr_sat_add_i64(
+            sum, pr_tree_rt_tc(t, tree, &tree->rts[pr_tree_rts(tree, n)[i]]));
     return sum;
 }
 
@@ -286,7 +323,8 @@ int64_t pr_tree_host_self(const struct pr_trace *t, const struct pr_tree *tree,
 /* Device self time of a node (5.2): the device time of its own runtimes;
  * a module's also covers its direct operators' device total.
  * O(children + runtimes). */
-int64_t pr_tree_device_self(const struct pr_tree *tree,
+int64_t pr_tree_device_self(const struct pr_trace *t,
+                            const struct pr_tree *tree,
                             const struct pr_tree_node *n);
 
 /* Build the tree of trace t into *tree (zero-initialised by the call).

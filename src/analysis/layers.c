@@ -267,7 +267,7 @@ part_add(const struct ctx *c, struct part *dst, const struct part *src)
 static int
 did_work(const struct ctx *c, const struct pr_tree_node *nd)
 {
-    return pr_tree_device_self(c->tree, nd) > 0 ||
+    return pr_tree_device_self(c->t, c->tree, nd) > 0 ||
            (!c->has_device && pr_tree_n_kids(c->tree, nd) == 0);
 }
 
@@ -280,10 +280,11 @@ count(const struct ctx *c, struct part *p, uint32_t ni, unsigned stop)
     const struct pr_tree_node *nd = &c->tree->nodes[ni];
     const struct cost *k = cost_of(c, ni);
 
-    p->dev_ns = pr_sat_add_i64(p->dev_ns, pr_tree_device_self(c->tree, nd));
+    p->dev_ns =
+        pr_sat_add_i64(p->dev_ns, pr_tree_device_self(c->t, c->tree, nd));
     p->host_ns =
         pr_sat_add_i64(p->host_ns, pr_tree_host_self(c->t, c->tree, nd));
-    p->tc_ns = pr_sat_add_i64(p->tc_ns, pr_tree_tc_self(c->tree, nd));
+    p->tc_ns = pr_sat_add_i64(p->tc_ns, pr_tree_tc_self(c->t, c->tree, nd));
     if (nd->is_operator && !(stop & STOP_FLOPS)) {
         if (k && isfinite(k->flops)) {
             if (p->top == NO_NODE || k->flops > top_flops(c, p))

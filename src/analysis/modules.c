@@ -134,7 +134,7 @@ add_call(struct ctx *c, struct mod *m, const struct pr_tree_node *nd)
         pr_sat_add_i64(m->host_self_ns, pr_tree_host_self(c->t, c->tree, nd));
     m->dev_total_ns = pr_sat_add_i64(m->dev_total_ns, nd->device_total_ns);
     m->dev_self_ns =
-        pr_sat_add_i64(m->dev_self_ns, pr_tree_device_self(c->tree, nd));
+        pr_sat_add_i64(m->dev_self_ns, pr_tree_device_self(c->t, c->tree, nd));
 }
 
 /* Node ni, in the module row `up`: its own row if it is a module, else

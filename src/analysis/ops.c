@@ -97,9 +97,9 @@ add_member(struct table *tb, int64_t key, const struct pr_trace *t,
         pr_sat_add_i64(g->host_self_ns, pr_tree_host_self(t, tree, n));
     g->dev_total_ns = pr_sat_add_i64(g->dev_total_ns, n->device_total_ns);
     g->dev_self_ns =
-        pr_sat_add_i64(g->dev_self_ns, pr_tree_device_self(tree, n));
+        pr_sat_add_i64(g->dev_self_ns, pr_tree_device_self(t, tree, n));
     g->tc_total_ns = pr_sat_add_i64(g->tc_total_ns, tc_total_ns);
-    g->tc_self_ns = pr_sat_add_i64(g->tc_self_ns, pr_tree_tc_self(tree, n));
+    g->tc_self_ns = pr_sat_add_i64(g->tc_self_ns, pr_tree_tc_self(t, tree, n));
     add_measured(g, t, tree, n);
     return PR_OK;
 }
@@ -108,10 +108,12 @@ add_member(struct table *tb, int64_t key, const struct pr_trace *t,
  * and its children's, which the walk returned just before it and summed
  * into below[level + 1].  Not stored in the tree (8 bytes a node). */
 static int64_t
-tc_total(const struct pr_tree *tree, const struct pr_tree_walk *w,
-         const struct pr_tree_node *n, int64_t *below)
+tc_total(const struct pr_trace *t, const struct pr_tree *tree,
+         const struct pr_tree_walk *w, const struct pr_tree_node *n,
+         int64_t *below)
 {
-    int64_t sum = pr_sat_add_i64(below[w->level + 1], pr_tree_tc_self(tree, n));
+    int64_t sum =
+        pr_sat_add_i64(below[w->level + 1], pr_tree_tc_self(t, tree, n));
 
     below[w->level + 1] = 0;
     below[w->level] = pr_sat_add_i64(below[w->level], sum);
@@ -131,7 +133,7 @@ collect(const struct pr_trace *t, const struct pr_tree *tree,
 
     while (st == PR_OK && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
         const struct pr_tree_node *n = &tree->nodes[ni];
-        int64_t tc = tc_total(tree, &w, n, below), shape_key;
+        int64_t tc = tc_total(t, tree, &w, n, below), shape_key;
         uint32_t name;
 
         if (!n->is_operator)

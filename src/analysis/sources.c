@@ -738,7 +738,7 @@ add_node(struct ctx *c, uint32_t ni, unsigned char *known, struct totals *s)
     uint32_t a = fwd_attr(c, ni), b = bwd_attr(c, ni), p = nd->parent;
     const struct attr *pa = NULL;
     double f = own_flops(c, ni, known);
-    struct self me = {pr_tree_device_self(c->tree, nd),
+    struct self me = {pr_tree_device_self(c->t, c->tree, nd),
                       pr_tree_host_self(c->t, c->tree, nd)};
     int new_call;
 

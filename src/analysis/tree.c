@@ -1033,27 +1033,24 @@ pr_tree_walk_free(struct pr_tree_walk *w)
     memset(w, 0, sizeof(*w));
 }
 
-/* 5.2 for one runtime: sum its device time and record the launching node
- * (and that node's own eligibility, before propagation) on each device. */
-static void
+/* 5.2 for one runtime: record the launching node's own eligibility
+ * (before propagation) on each of its devices; whether any of them ran
+ * on tensor cores for a while. */
+static int
 fill_runtime(const struct pr_trace *t, struct pr_tree *tr, size_t rt,
              size_t node)
 {
-    struct pr_tree_rt *r = &tr->rts[rt];
+    const struct pr_tree_rt *r = &tr->rts[rt];
     size_t i;
+    int tc = 0;
 
-    r->device_ns = r->tc_ns = 0;
     for (i = 0; i < r->n_dev; i++) {
         struct pr_tree_dev *d = &tr->devs[tr->rt_devs[r->dev_first + i]];
-        int64_t dur = t->events[d->ev].dur_ns;
 
         d->op_eligible = tr->nodes[node].tc_eligible;
-        /* kernels may overlap: a sum, not a union, so it can pass any
-           bound on single times (checked.h) */
-        r->device_ns = pr_sat_add_i64(r->device_ns, dur);
-        if (d->tc)
-            r->tc_ns = pr_sat_add_i64(r->tc_ns, dur);
+        tc |= d->tc && t->events[d->ev].dur_ns > 0;
     }
+    return tc;
 }
 
 /* 5.2 fill_stats for node n; its children are already filled.  Self
@@ -1069,9 +1066,8 @@ fill_node(const struct pr_trace *t, struct pr_tree *tr, size_t n)
     for (i = 0; i < n_rts; i++) {
         const struct pr_tree_rt *r = &tr->rts[pr_tree_rts(tr, p)[i]];
 
-        fill_runtime(t, tr, pr_tree_rts(tr, p)[i], n);
-        rt_dev = pr_sat_add_i64(rt_dev, r->device_ns);
-        eligible_below |= r->tc_ns > 0;
+        eligible_below |= fill_runtime(t, tr, pr_tree_rts(tr, p)[i], n);
+        rt_dev = pr_sat_add_i64(rt_dev, pr_tree_rt_device(t, tr, r));
     }
     for (i = 0; i < n_kids; i++) {
         const struct pr_tree_node *k = &tr->nodes[pr_tree_kids(tr, p)[i]];
@@ -1114,15 +1110,17 @@ pr_tree_host_self(const struct pr_trace *t, const struct pr_tree *tree,
 }
 
 int64_t
-pr_tree_device_self(const struct pr_tree *tree, const struct pr_tree_node *n)
+pr_tree_device_self(const struct pr_trace *t, const struct pr_tree *tree,
+                    const struct pr_tree_node *n)
 {
     int64_t self = 0;
     uint32_t i, n_rts = pr_tree_n_rts(tree, n),
                 n_kids = pr_tree_n_kids(tree, n);
 
     for (i = 0; i < n_rts; i++)
-        self =
-            pr_sat_add_i64(self, tree->rts[pr_tree_rts(tree, n)[i]].device_ns);
+        self = pr_sat_add_i64(
+            self,
+            pr_tree_rt_device(t, tree, &tree->rts[pr_tree_rts(tree, n)[i]]));
     if (n->type != PR_N_MODULE)
         return self;
     /* A module's "self" also covers its direct operators. */

@@ -130,6 +130,7 @@ build(struct pr_trace *t, struct pr_tree *tr)
     if (sizeof(void *) == 8)
         assert_int_equal(sizeof(struct pr_tree_node), 24);
     assert_int_equal(sizeof(struct pr_tree_dev), 12);
+    assert_int_equal(sizeof(struct pr_tree_rt), 16);
     check_slices(tr);
     check_walks(tr);
 }
@@ -166,15 +167,15 @@ test_link_and_self_time(void **state)
     assert_int_equal(pr_tree_n_rts(&tr, b), 1);
     assert_int_equal(pr_tree_n_rts(&tr, a), 2);
     assert_int_equal(pr_tree_host_self(t, &tr, b), 45000);
-    assert_int_equal(pr_tree_device_self(&tr, b), 40000);
+    assert_int_equal(pr_tree_device_self(t, &tr, b), 40000);
     assert_int_equal(b->device_total_ns, 40000);
-    assert_int_equal(pr_tree_tc_self(&tr, b), 40000);
+    assert_int_equal(pr_tree_tc_self(t, &tr, b), 40000);
     assert_int_equal(pr_tree_host_total(t, a), 100000);
     assert_int_equal(pr_tree_host_self(t, &tr, a), 43000);
-    assert_int_equal(pr_tree_device_self(&tr, a), 15000);
+    assert_int_equal(pr_tree_device_self(t, &tr, a), 15000);
     assert_int_equal(a->device_total_ns, 55000);
     assert_int_equal(op_tc_total(t, &tr, "aten::conv2d"), 40000);
-    assert_int_equal(pr_tree_tc_self(&tr, a), 0);
+    assert_int_equal(pr_tree_tc_self(t, &tr, a), 0);
     assert_true(a->is_operator && b->is_operator);
     assert_int_equal(tr.n_rt_by_id, 2);
     assert_int_equal(tr.n_rt_by_time, 1);
@@ -202,10 +203,10 @@ test_first_node_takes_runtimes(void **state)
     tt_kernel(t, "k", 50, 4, 2);
     build(t, &tr);
     assert_int_equal(pr_tree_n_rts(&tr, find(t, &tr, "aten::a", 0)), 2);
-    assert_int_equal(pr_tree_device_self(&tr, find(t, &tr, "aten::a", 0)),
+    assert_int_equal(pr_tree_device_self(t, &tr, find(t, &tr, "aten::a", 0)),
                      5000);
     assert_int_equal(pr_tree_n_rts(&tr, find(t, &tr, "aten::b", 0)), 1);
-    assert_int_equal(pr_tree_device_self(&tr, find(t, &tr, "aten::b", 0)),
+    assert_int_equal(pr_tree_device_self(t, &tr, find(t, &tr, "aten::b", 0)),
                      4000);
     pr_tree_free(&tr);
     pr_trace_free(t);
@@ -248,11 +249,11 @@ test_attach_by_time(void **state)
     addmm = find(t, &tr, "aten::addmm", 0);
     relu = find(t, &tr, "aten::relu", 0);
     step = find(t, &tr, "ProfilerStep#1", 0);
-    assert_int_equal(pr_tree_device_self(&tr, addmm), 8000);
-    assert_int_equal(pr_tree_device_self(&tr, mm), 2000);
+    assert_int_equal(pr_tree_device_self(t, &tr, addmm), 8000);
+    assert_int_equal(pr_tree_device_self(t, &tr, mm), 2000);
     assert_int_equal(mm->device_total_ns, 10000);
-    assert_int_equal(pr_tree_device_self(&tr, relu), 3000);
-    assert_int_equal(pr_tree_device_self(&tr, step), 5000);
+    assert_int_equal(pr_tree_device_self(t, &tr, relu), 3000);
+    assert_int_equal(pr_tree_device_self(t, &tr, step), 5000);
     assert_int_equal(pr_tree_host_self(t, &tr, addmm), 16000);
     assert_int_equal(pr_tree_host_self(t, &tr, mm), 30000 - 18000 - 2000);
     assert_int_equal(tr.n_rt_by_id, 0);
@@ -281,14 +282,14 @@ test_coincident_id_not_trusted(void **state)
     tt_kernel(t, "gemm", 40, 8, 3);
     tt_kernel(t, "copy", 50, 2, 1);
     build(t, &tr);
-    assert_int_equal(pr_tree_device_self(&tr, find(t, &tr, "aten::mm", 0)),
+    assert_int_equal(pr_tree_device_self(t, &tr, find(t, &tr, "aten::mm", 0)),
                      10000);
-    assert_int_equal(pr_tree_device_self(&tr, find(t, &tr, "aten::addmm", 0)),
-                     0);
+    assert_int_equal(
+        pr_tree_device_self(t, &tr, find(t, &tr, "aten::addmm", 0)), 0);
     assert_int_equal(pr_tree_host_self(t, &tr, find(t, &tr, "aten::addmm", 0)),
                      5000);
     assert_int_equal(
-        pr_tree_device_self(&tr, find(t, &tr, "ProfilerStep#1", 0)), 0);
+        pr_tree_device_self(t, &tr, find(t, &tr, "ProfilerStep#1", 0)), 0);
     assert_int_equal(tr.n_rt_by_id, 0);
     assert_int_equal(tr.n_rt_by_time, 2);
     pr_tree_free(&tr);
@@ -318,12 +319,12 @@ test_driver_and_graph_launches(void **state)
     tt_kernel(t, "k2", 28, 3, 8);
     tt_kernel(t, "k3", 31, 5, 8);
     build(t, &tr);
-    assert_int_equal(pr_tree_device_self(&tr, find(t, &tr, "triton_op", 0)),
+    assert_int_equal(pr_tree_device_self(t, &tr, find(t, &tr, "triton_op", 0)),
                      4000);
     assert_int_equal(pr_tree_host_self(t, &tr, find(t, &tr, "triton_op", 0)),
                      9000);
-    assert_int_equal(pr_tree_device_self(&tr, find(t, &tr, "graph_replay", 0)),
-                     10000);
+    assert_int_equal(
+        pr_tree_device_self(t, &tr, find(t, &tr, "graph_replay", 0)), 10000);
     pr_tree_free(&tr);
     pr_trace_free(t);
 }
@@ -353,7 +354,7 @@ test_zero_runtime_and_staled(void **state)
     for (i = 0; i < pr_tree_n_rts(&tr, root); i++)
         kernels_under_root += tr.rts[pr_tree_rts(&tr, root)[i]].n_dev;
     assert_int_equal(kernels_under_root, 2);
-    assert_int_equal(pr_tree_device_self(&tr, root), 8000);
+    assert_int_equal(pr_tree_device_self(t, &tr, root), 8000);
     assert_int_equal(find(t, &tr, "aten::x", 0)->device_total_ns, 0);
     assert_int_equal(find(t, &tr, "ProfilerStep#1", 0)->device_total_ns, 0);
     pr_tree_free(&tr);
@@ -384,7 +385,7 @@ test_duplicate_collapse(void **state)
     assert_int_equal(ops, 1);
     a = find(t, &tr, "aten::add", 0);
     assert_int_equal(pr_tree_n_kids(&tr, a), 0);
-    assert_int_equal(pr_tree_device_self(&tr, a), 7000);
+    assert_int_equal(pr_tree_device_self(t, &tr, a), 7000);
     assert_int_equal(pr_tree_host_self(t, &tr, a), 8000);
     assert_int_equal(pr_tree_host_total(t, a), 10000);
     pr_tree_free(&tr);
