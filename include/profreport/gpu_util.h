@@ -5,6 +5,7 @@
 #ifndef PROFREPORT_GPU_UTIL_H
 #define PROFREPORT_GPU_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <cjson/cJSON.h>
@@ -19,15 +20,31 @@ struct pr_gpu_window {
     int64_t origin_ns;                      /* subtracted from t_us */
 };
 
+/* The figures of one gpu_metrics row that later passes read in C (the
+ * recommendations, issue #10), as the row writes them. */
+struct pr_gpu_row {
+    int32_t device;
+    double utilization_pct; /* NaN where the row writes null */
+    double kernel_time_us;
+};
+
+struct pr_gpu_rows {
+    struct pr_gpu_row *v; /* owned; one per gpu_metrics row, in order */
+    size_t n;
+};
+
+void pr_gpu_rows_free(struct pr_gpu_rows *r); /* accepts a freed one */
+
 /* Build the "gpu_metrics" array: one object per GPU id in ascending order
  * with device, utilization_pct, est_sm_efficiency_pct,
  * est_achieved_occupancy_pct (null where not computable), kernel_time_us
- * and utilization_series {bucket_us, t_us[], utilization_pct[]}.
- * *out is a new array owned by the caller.  PR_E_NOMEM on failure. */
-PR_NODISCARD enum pr_status pr_gpu_util_build(const struct pr_trace *t,
-                                              const struct pr_gpu_window *w,
-                                              cJSON **out,
-                                              struct pr_error *err);
+ * and utilization_series {bucket_us, t_us[], utilization_pct[]}, and
+ * *rows, the same rows' figures in C.  *out is a new array and rows->v
+ * new memory, both owned by the caller.  PR_E_NOMEM on failure (*out NULL,
+ * rows empty). */
+PR_NODISCARD enum pr_status
+pr_gpu_util_build(const struct pr_trace *t, const struct pr_gpu_window *w,
+                  cJSON **out, struct pr_gpu_rows *rows, struct pr_error *err);
 
 /* The device the most kernel time ran on (the kernel_time_us of its
  * gpu_metrics row; ties: the lowest id), or -1 when no kernel names its

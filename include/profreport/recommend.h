@@ -2,13 +2,12 @@
  * the plugin's rules (spec/tb-plugin-semantics.md 7.5) and profreport's
  * own.  The rules read C values only, never the run's JSON: analysis.c
  * fills struct pr_rec_tables from the passes' C results (steps, devices,
- * operator and kernel rows, hostdev.c's syncs, copies and launches);
- * recommend.c reads the parts that are still only in the run (GPU
- * metrics, tensor cores) into C rows, in one place, before any rule
- * runs.  The few
- * facts a rule needs that the summary does not carry (exact step shares, the
- * 10.5 eligible-kernel ratio, the trace for operator shapes) come in
- * struct pr_rec_facts too. */
+ * operator, kernel and GPU rows, the tensor-core figures, hostdev.c's
+ * syncs, copies and launches).  Only a summary-only run (f NULL: tests'
+ * hand-made runs) has its tables read from the run, in one place, before
+ * any rule runs.  The few facts a rule needs that the summary does not
+ * carry (exact step shares, the 10.5 eligible-kernel ratio, the trace for
+ * operator shapes) come in struct pr_rec_facts too. */
 #ifndef PROFREPORT_RECOMMEND_H
 #define PROFREPORT_RECOMMEND_H
 
@@ -18,6 +17,7 @@
 
 #include "profreport/devices.h"
 #include "profreport/error.h"
+#include "profreport/gpu_util.h"
 #include "profreport/hostdev.h"
 #include "profreport/kernels.h"
 #include "profreport/ops.h"
@@ -49,6 +49,12 @@ struct pr_rec_kernel {
     int tc_used;
 };
 
+/* One gpu_metrics row (gpu_util.h's struct pr_gpu_row; a summary-only
+ * run's device may be NaN). */
+struct pr_rec_gpu {
+    double device, util_pct, kernel_us; /* NaN where the row has null */
+};
+
 /* What analysis.c knows as C rows; `have` 0: read them from the run
  * (a summary-only run). */
 struct pr_rec_tables {
@@ -64,6 +70,10 @@ struct pr_rec_tables {
     double ops_self_us; /* sum of the rows' dev_self_us, in row order */
     struct pr_rec_kernel *kernels; /* owned; as the kernels rows */
     size_t n_kernels;
+    struct pr_rec_gpu *gpus; /* owned; as the gpu_metrics rows */
+    size_t n_gpus;
+    /* tensor_cores' tc_kernel_time_pct and eligible_op_time_pct; NaN */
+    double tc_pct, eligible_pct;
     struct pr_hostdev_out hostdev; /* synchronization, copies, launches */
 };
 
@@ -78,18 +88,25 @@ struct pr_rec_facts {
     struct pr_rec_tables tables;
 };
 
-/* Fill f->tables' devices, operator and kernel rows from the passes' C
- * rows: the device rows (peaks complete), the operator rows by shape
- * (roofline rates complete), the kernel rows and the busiest device
- * (pr_gpu_util_busiest; -1 none), and mark the tables known.  The step fields
- * are analysis.c's, written as it writes steps and step_summary.  The rows'
- * strings must outlive f (the trace's).  PR_E_NOMEM on allocation failure
- * (tables freed). */
-PR_NODISCARD enum pr_status
-pr_rec_tables_fill(struct pr_rec_facts *f, const struct pr_device_rows *devs,
-                   const struct pr_op_rows *by_shape,
-                   const struct pr_kernel_refs *kernels, int32_t main_device,
-                   struct pr_error *err);
+/* The passes' C results pr_rec_tables_fill reads (borrowed). */
+struct pr_rec_rows {
+    const struct pr_device_rows *devs;     /* peaks complete */
+    const struct pr_op_rows *by_shape;     /* roofline rates complete */
+    const struct pr_kernel_refs *kernels;  /* kernels.c's rows */
+    const struct pr_gpu_rows *gpus;        /* gpu_util.c's rows */
+    int32_t main_device;                   /* pr_gpu_util_busiest; -1 none */
+    double tc_kernel_pct, eligible_op_pct; /* pr_roofline_out's */
+};
+
+/* Fill f->tables' devices, operator, kernel and GPU rows, the busiest
+ * device and the tensor-core figures from r, as their passes write them,
+ * and mark the tables known.  The step fields are analysis.c's, written
+ * as it writes steps and step_summary; hostdev is hostdev.c's.  The rows'
+ * strings must outlive f (the trace's).  PR_E_NOMEM on allocation
+ * failure (tables freed). */
+PR_NODISCARD enum pr_status pr_rec_tables_fill(struct pr_rec_facts *f,
+                                               const struct pr_rec_rows *r,
+                                               struct pr_error *err);
 
 /* Free what pr_rec_tables_fill allocated (accepts a zeroed struct). */
 void pr_rec_facts_free(struct pr_rec_facts *f);

@@ -47,6 +47,9 @@ struct pr_roofline_out {
     /* the row of in->devices that roofline.device names; NULL when
      * roofline is null */
     const struct pr_device_row *device;
+    /* tensor_cores' tc_kernel_time_pct and eligible_op_time_pct, as it
+     * writes them, for the recommendations; NaN where null */
+    double tc_kernel_pct, eligible_op_pct;
 };
 
 /* Fill the rows' peaks and rates and build out.  Errors: PR_E_NOMEM;

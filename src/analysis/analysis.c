@@ -218,8 +218,10 @@ gpu_window(const struct pr_steps *s, int64_t origin_ns, struct pr_gpu_window *w)
     w->origin_ns = origin_ns;
 }
 
-/* The C rows the roofline pass completes before they are written. */
+/* The C rows the passes hand each other and the recommendations; the
+ * roofline pass completes devs and ops before they are written. */
 struct tables {
+    struct pr_gpu_rows gpus; /* gpu_util.c's */
     struct pr_device_rows devs;
     struct pr_ops ops;
     struct pr_kernel_refs kernels;
@@ -236,6 +238,7 @@ tables_free(struct tables *tb)
     pr_devices_free(&tb->devs);
     pr_ops_free(&tb->ops);
     free(tb->kernels.v);
+    pr_gpu_rows_free(&tb->gpus);
 }
 
 static enum pr_status
@@ -270,6 +273,7 @@ fill_roofline(const struct pr_trace *t, const struct pr_analysis_opts *o,
 {
     struct pr_roofline_in in;
     struct pr_roofline_out out;
+    struct pr_rec_rows rows;
     cJSON *a = NULL, *b = NULL;
     enum pr_status st;
 
@@ -284,8 +288,14 @@ fill_roofline(const struct pr_trace *t, const struct pr_analysis_opts *o,
         return st;
     tb->roof_dev = out.device;
     /* the rows as they are written, for the recommendations */
-    st = pr_rec_tables_fill(f, &tb->devs, &tb->ops.by_shape, &tb->kernels,
-                            in.main_device, err);
+    rows.devs = &tb->devs;
+    rows.by_shape = &tb->ops.by_shape;
+    rows.kernels = &tb->kernels;
+    rows.gpus = &tb->gpus;
+    rows.main_device = in.main_device;
+    rows.tc_kernel_pct = out.tc_kernel_pct;
+    rows.eligible_op_pct = out.eligible_op_pct;
+    st = pr_rec_tables_fill(f, &rows, err);
     if (st == PR_OK)
         st = pr_devices_emit(&tb->devs, &a, err);
     if (st == PR_OK)
@@ -330,7 +340,8 @@ fill_layers(const struct pr_trace *t, const struct pr_tree *tree,
 
 static enum pr_status
 fill_steps(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
-           struct pr_rec_tables *rt, struct pr_error *err)
+           struct pr_rec_tables *rt, struct pr_gpu_rows *gpu_rows,
+           struct pr_error *err)
 {
     int64_t origin = t->n_events > 0 ? t->events[0].ts_ns : 0;
     struct pr_gpu_window w;
@@ -342,7 +353,7 @@ fill_steps(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
     if (st == PR_OK)
         st = put(run, "step_summary", step_summary_json(s, rt), err);
     if (st == PR_OK)
-        st = pr_gpu_util_build(t, &w, &gpus, err);
+        st = pr_gpu_util_build(t, &w, &gpus, gpu_rows, err);
     if (st == PR_OK)
         st = put(run, "gpu_metrics", gpus, err);
     return st;
@@ -410,7 +421,7 @@ pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
     memset(&tb, 0, sizeof(tb));
     note_coverage(&steps, notes);
     rec_facts(t, &tree, &steps, &facts);
-    st = fill_steps(t, &steps, run, &facts.tables, err);
+    st = fill_steps(t, &steps, run, &facts.tables, &tb.gpus, err);
     if (st == PR_OK)
         st = pr_attribution_fill(t, &tree, run, notes, err);
     if (st == PR_OK)

@@ -406,7 +406,7 @@ emit_comm_note(cJSON *o, double util, double comp, int *ok)
 
 static void
 emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
-         const struct pr_gpu_window *w, int *ok)
+         const struct pr_gpu_window *w, struct pr_gpu_row *row, int *ok)
 {
     int64_t span = pr_sat_sub_i64(w->steps_end_ns, w->steps_start_ns);
     cJSON *o = pr_emit_obj(arr, NULL, ok);
@@ -418,6 +418,9 @@ emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
     }
     if (a->occ_ns > 0)
         occ = a->occ_sum / a->occ_ns;
+    row->device = dev;
+    row->utilization_pct = util;
+    row->kernel_time_us = (double)a->kernel_ns / 1000.0; /* as pr_emit_us */
     pr_emit_num(o, "device", dev, ok);
     pr_emit_num_or_null(o, "utilization_pct", util, ok);
     pr_emit_num_or_null(o, "est_sm_efficiency_pct", 100.0 * sm, ok);
@@ -427,9 +430,17 @@ emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
     emit_series(o, a, w, ok);
 }
 
+void
+pr_gpu_rows_free(struct pr_gpu_rows *r)
+{
+    free(r->v);
+    r->v = NULL;
+    r->n = 0;
+}
+
 enum pr_status
 pr_gpu_util_build(const struct pr_trace *t, const struct pr_gpu_window *w,
-                  cJSON **out, struct pr_error *err)
+                  cJSON **out, struct pr_gpu_rows *rows, struct pr_error *err)
 {
     int32_t *ids = NULL;
     size_t n = 0, i;
@@ -437,14 +448,16 @@ pr_gpu_util_build(const struct pr_trace *t, const struct pr_gpu_window *w,
     enum pr_status st = device_ids(t, &ids, &n, err);
 
     *out = cJSON_CreateArray();
-    if (*out == NULL)
+    rows->v = calloc(n ? n : 1, sizeof(*rows->v));
+    rows->n = 0;
+    if (*out == NULL || rows->v == NULL)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (gpu)");
     for (i = 0; i < n && st == PR_OK; i++) {
         struct gpu_acc a = {0};
 
         st = accumulate(t, ids[i], w, &a, err);
         if (st == PR_OK)
-            emit_gpu(*out, ids[i], &a, w, &ok);
+            emit_gpu(*out, ids[i], &a, w, &rows->v[rows->n++], &ok);
         acc_free(&a);
         if (st == PR_OK && !ok)
             st = pr_error_set(err, PR_E_NOMEM, "out of memory (gpu)");
@@ -453,6 +466,7 @@ pr_gpu_util_build(const struct pr_trace *t, const struct pr_gpu_window *w,
     if (st != PR_OK) {
         cJSON_Delete(*out);
         *out = NULL;
+        pr_gpu_rows_free(rows);
     }
     return st;
 }

@@ -1,8 +1,8 @@
 /* recommend.c - every recommendation of a run: the plugin's rules (7.5)
  * and profreport's efficiency rules, in one ordered table.  Each rule
- * reads C values (struct pr_rec_facts and the rows read once from the
- * run below) and adds at most one entry; the analyses themselves only
- * measure. */
+ * reads C values (struct pr_rec_facts: the passes' rows, or a
+ * summary-only run's read once from its JSON below) and adds at most one
+ * entry; the analyses themselves only measure. */
 #include "config.h"
 
 #include <math.h>
@@ -25,23 +25,10 @@
 
 #define REC_TEXT 768
 
-/* What the rules read that analysis.c does not hand over as C rows yet:
- * read from the run, in one place (from_run below), before any rule. */
-struct rec_gpu {
-    double device, util_pct, kernel_us;
-};
-
-struct rec_run {
-    struct rec_gpu *gpus; /* owned, each below likewise */
-    size_t n_gpus;
-    double tc_pct, eligible_pct; /* tensor_cores */
-};
-
 struct rctx {
     const struct pr_rec_facts *f;    /* borrowed; never NULL */
     const struct pr_rec_tables *tb;  /* f's, or read from the run */
     const struct pr_hostdev_out *hd; /* tb's */
-    struct rec_run in;
     int npu;    /* an Ascend run: the advice names the NPU, CANN */
     cJSON *arr; /* run's "recommendations" */
     int ok;     /* sticky: 0 after an allocation failure */
@@ -139,21 +126,21 @@ rule_categories(struct rctx *c)
 static void
 rule_low_util(struct rctx *c)
 {
-    const struct rec_gpu *g = c->in.gpus;
+    const struct pr_rec_gpu *g = c->tb->gpus;
     struct pr_buf ids;
     size_t n = 0, k = 0, i;
     int fail = 0;
 
     if (!c->f->known)
         return;
-    for (i = 0; i < c->in.n_gpus; i++)
+    for (i = 0; i < c->tb->n_gpus; i++)
         n += g[i].util_pct < 50.0;
     if (n == 0)
         return;
     pr_buf_init(&ids, 4096);
     fail |=
         pr_buf_printf(&ids, "%s%s ", dev_word(c), n == 1 ? "" : "s") != PR_OK;
-    for (i = 0; i < c->in.n_gpus; i++) {
+    for (i = 0; i < c->tb->n_gpus; i++) {
         if (!(g[i].util_pct < 50.0) || isnan(g[i].device))
             continue;
         k++;
@@ -216,7 +203,7 @@ static void
 rule_plugin_from_run(struct rctx *c)
 {
     double dl = step_share(c, PR_CAT_DATALOADER);
-    double tcp = c->in.tc_pct, elig = c->in.eligible_pct;
+    double tcp = c->tb->tc_pct, elig = c->tb->eligible_pct;
     char text[REC_TEXT];
     size_t i;
 
@@ -229,15 +216,15 @@ rule_plugin_from_run(struct rctx *c)
                  100.0 * dl);
         add_rec(c, "dataloader", "warning", text);
     }
-    for (i = 0; i < c->in.n_gpus; i++) {
-        double u = c->in.gpus[i].util_pct;
+    for (i = 0; i < c->tb->n_gpus; i++) {
+        double u = c->tb->gpus[i].util_pct;
 
         if (u < 50.0 && !has_rec(c->arr, "low_gpu_utilization")) {
             snprintf(text, sizeof(text),
                      "%s %.0f has low utilization "
                      "(%.1f%%). You could try to increase batch size to "
                      "improve.",
-                     dev_word(c), c->in.gpus[i].device, u);
+                     dev_word(c), c->tb->gpus[i].device, u);
             add_rec(c, "low_gpu_utilization", "warning", text);
         }
     }
@@ -590,7 +577,7 @@ read_rows(const cJSON *a, size_t size, void (*fill)(const cJSON *, void *),
 static void
 gpu_row(const cJSON *g, void *out)
 {
-    struct rec_gpu *r = out;
+    struct pr_rec_gpu *r = out;
 
     r->device = pr_sget_num(g, "device");
     r->util_pct = pr_sget_num(g, "utilization_pct");
@@ -611,24 +598,16 @@ kernel_row(const cJSON *k, void *out)
     r->tc_used = pr_sget_true(k, "tensor_cores_used");
 }
 
-/* The sections the passes write only as JSON (gpu_util.c, roofline.c),
- * read once; the rules never see the tree. */
+/* A summary-only run's gpu_metrics and tensor_cores. */
 static int
-from_run(const cJSON *run, struct rec_run *in)
+gpus_from_run(const cJSON *run, struct pr_rec_tables *tb)
 {
     const cJSON *tc = pr_sget(run, "tensor_cores");
 
-    memset(in, 0, sizeof(*in));
-    in->tc_pct = pr_sget_num(tc, "tc_kernel_time_pct");
-    in->eligible_pct = pr_sget_num(tc, "eligible_op_time_pct");
-    return read_rows(pr_sget(run, "gpu_metrics"), sizeof(*in->gpus), gpu_row,
-                     (void **)&in->gpus, &in->n_gpus);
-}
-
-static void
-rec_run_free(struct rec_run *in)
-{
-    free(in->gpus);
+    tb->tc_pct = pr_sget_num(tc, "tc_kernel_time_pct");
+    tb->eligible_pct = pr_sget_num(tc, "eligible_op_time_pct");
+    return read_rows(pr_sget(run, "gpu_metrics"), sizeof(*tb->gpus), gpu_row,
+                     (void **)&tb->gpus, &tb->n_gpus);
 }
 
 /* A summary-only run's synchronization, copies and launches. */
@@ -718,14 +697,14 @@ dev_from_run(const cJSON *o, void *out)
 
 /* The busiest device of gpu_metrics (ties: the lowest id); -1. */
 static int
-busiest_of(const struct rec_run *in)
+busiest_of(const struct pr_rec_tables *tb)
 {
     double best = -1.0;
     int best_id = -1;
     size_t i;
 
-    for (i = 0; i < in->n_gpus; i++) {
-        double kt = in->gpus[i].kernel_us, id = in->gpus[i].device;
+    for (i = 0; i < tb->n_gpus; i++) {
+        double kt = tb->gpus[i].kernel_us, id = tb->gpus[i].device;
 
         if (isfinite(kt) && isfinite(id) &&
             (kt > best || (kt == best && (int)id < best_id))) {
@@ -750,8 +729,7 @@ steps_span_us(const cJSON *run)
 
 /* A summary-only run: the tables from its JSON. */
 static int
-tables_from_run(const cJSON *run, const struct rec_run *in,
-                struct pr_rec_tables *tb)
+tables_from_run(const cJSON *run, struct pr_rec_tables *tb)
 {
     const cJSON *ss = pr_sget(run, "step_summary");
     int c;
@@ -762,7 +740,9 @@ tables_from_run(const cJSON *run, const struct rec_run *in,
         tb->step_cat_us[c] = pr_sget_num(pr_sget(ss, "breakdown_us"),
                                          pr_steps_cat_key((enum pr_cat)c));
     tb->steps_span_us = steps_span_us(run);
-    tb->main_device = busiest_of(in);
+    if (!gpus_from_run(run, tb))
+        return 0;
+    tb->main_device = busiest_of(tb);
     if (!read_rows(pr_sget(run, "devices"), sizeof(*tb->devs), dev_from_run,
                    (void **)&tb->devs, &tb->n_devs) ||
         !read_rows(pr_sget(run, "operators_by_shape"), sizeof(*tb->ops),
@@ -781,6 +761,7 @@ tables_free(struct pr_rec_tables *tb)
     free(tb->devs);
     free(tb->ops);
     free(tb->kernels);
+    free(tb->gpus);
     pr_hostdev_out_free(&tb->hostdev);
     memset(tb, 0, sizeof(*tb));
 }
@@ -827,10 +808,17 @@ kernel_from_ref(const struct pr_kernel_ref *k, struct pr_rec_kernel *r)
     r->tc_used = k->tc_used;
 }
 
+/* As gpu_util.c writes the row. */
+static void
+gpu_from_row(const struct pr_gpu_row *g, struct pr_rec_gpu *r)
+{
+    r->device = (double)g->device;
+    r->util_pct = isfinite(g->utilization_pct) ? g->utilization_pct : NAN;
+    r->kernel_us = isfinite(g->kernel_time_us) ? g->kernel_time_us : NAN;
+}
+
 enum pr_status
-pr_rec_tables_fill(struct pr_rec_facts *f, const struct pr_device_rows *devs,
-                   const struct pr_op_rows *by_shape,
-                   const struct pr_kernel_refs *kernels, int32_t main_device,
+pr_rec_tables_fill(struct pr_rec_facts *f, const struct pr_rec_rows *r,
                    struct pr_error *err)
 {
     struct pr_rec_tables *tb = &f->tables;
@@ -839,24 +827,33 @@ pr_rec_tables_fill(struct pr_rec_facts *f, const struct pr_device_rows *devs,
     free(tb->devs);
     free(tb->ops);
     free(tb->kernels);
-    tb->devs = calloc(devs->n ? devs->n : 1, sizeof(*tb->devs));
-    tb->ops = calloc(by_shape->n ? by_shape->n : 1, sizeof(*tb->ops));
-    tb->kernels = calloc(kernels->n ? kernels->n : 1, sizeof(*tb->kernels));
-    if (tb->devs == NULL || tb->ops == NULL || tb->kernels == NULL) {
+    free(tb->gpus);
+    tb->devs = calloc(r->devs->n ? r->devs->n : 1, sizeof(*tb->devs));
+    tb->ops = calloc(r->by_shape->n ? r->by_shape->n : 1, sizeof(*tb->ops));
+    tb->kernels =
+        calloc(r->kernels->n ? r->kernels->n : 1, sizeof(*tb->kernels));
+    tb->gpus = calloc(r->gpus->n ? r->gpus->n : 1, sizeof(*tb->gpus));
+    if (tb->devs == NULL || tb->ops == NULL || tb->kernels == NULL ||
+        tb->gpus == NULL) {
         tables_free(tb);
         return pr_error_set(err, PR_E_NOMEM, "out of memory (recommend)");
     }
-    tb->n_devs = devs->n;
-    for (i = 0; i < devs->n; i++)
-        dev_from_row(&devs->v[i], &tb->devs[i]);
-    tb->n_ops = by_shape->n;
-    for (i = 0; i < by_shape->n; i++)
-        op_from_row(&by_shape->v[i], &tb->ops[i]);
-    tb->n_kernels = kernels->n;
-    for (i = 0; i < kernels->n; i++)
-        kernel_from_ref(&kernels->v[i], &tb->kernels[i]);
+    tb->n_devs = r->devs->n;
+    for (i = 0; i < r->devs->n; i++)
+        dev_from_row(&r->devs->v[i], &tb->devs[i]);
+    tb->n_ops = r->by_shape->n;
+    for (i = 0; i < r->by_shape->n; i++)
+        op_from_row(&r->by_shape->v[i], &tb->ops[i]);
+    tb->n_kernels = r->kernels->n;
+    for (i = 0; i < r->kernels->n; i++)
+        kernel_from_ref(&r->kernels->v[i], &tb->kernels[i]);
+    tb->n_gpus = r->gpus->n;
+    for (i = 0; i < r->gpus->n; i++)
+        gpu_from_row(&r->gpus->v[i], &tb->gpus[i]);
     total_ops(tb);
-    tb->main_device = main_device;
+    tb->main_device = r->main_device;
+    tb->tc_pct = r->tc_kernel_pct;
+    tb->eligible_pct = r->eligible_op_pct;
     tb->have = 1;
     return PR_OK;
 }
@@ -933,15 +930,13 @@ pr_recommend_fill(const struct pr_rec_facts *f, cJSON *run,
     c.arr = rec_array(run);
     if (c.arr == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    c.ok = from_run(run, &c.in);
-    if (c.ok && !c.f->tables.have)
-        c.ok = tables_from_run(run, &c.in, &own);
+    if (!c.f->tables.have)
+        c.ok = tables_from_run(run, &own);
     c.tb = c.f->tables.have ? &c.f->tables : &own;
     c.hd = &c.tb->hostdev;
     c.npu = any_npu(c.tb);
     if (c.ok)
         run_rules(&c);
-    rec_run_free(&c.in);
     tables_free(&own);
     return c.ok ? PR_OK
                 : pr_error_set(err, PR_E_NOMEM, "out of memory (recommend)");

@@ -1313,8 +1313,10 @@ no_tensor_cores(struct pass *p, cJSON *tc)
                 &p->ok);
 }
 
+/* tensor_cores, and in *out the two figures the recommendations read,
+ * as it writes them (NaN where null). */
 static cJSON *
-tensor_cores_json(struct pass *p)
+tensor_cores_json(struct pass *p, struct pr_roofline_out *out)
 {
     cJSON *tc = cJSON_CreateObject();
     /* analysis.c's kernel-based share, which enable_amp quotes */
@@ -1345,7 +1347,8 @@ tensor_cores_json(struct pass *p)
     /* an NPU's kernel names say nothing of Cube or Vector: the share is
        known only when every task names its unit */
     npu_blind = p->main_dev && p->main_dev->npu && by_name > 0;
-    pr_emit_finite(tc, "tc_kernel_time_pct", npu_blind ? NAN : share, &p->ok);
+    out->tc_kernel_pct = isfinite(share) && !npu_blind ? share : NAN;
+    pr_emit_finite(tc, "tc_kernel_time_pct", out->tc_kernel_pct, &p->ok);
     pr_emit_finite(tc, "tc_heuristic_kernel_time_pct", npu_blind ? NAN : heur,
                    &p->ok);
     if (npu_blind)
@@ -1355,11 +1358,12 @@ tensor_cores_json(struct pass *p)
                     "torch_npu's profiler_level0 writes it): the Cube share "
                     "is not known; profile with profiler_level1",
                     &p->ok);
-    pr_emit_finite(tc, "eligible_op_time_pct",
-                   isfinite(seed) ? seed
-                   : all > 0      ? 100.0 * elig / all
-                                  : NAN,
-                   &p->ok);
+    out->eligible_op_pct = isfinite(seed) ? seed
+                           : all > 0      ? 100.0 * elig / all
+                                          : NAN;
+    if (!isfinite(out->eligible_op_pct))
+        out->eligible_op_pct = NAN;
+    pr_emit_finite(tc, "eligible_op_time_pct", out->eligible_op_pct, &p->ok);
     pr_emit_finite(tc, "eligible_on_tc_pct",
                    elig > 0 && !tc_blind ? fmin(100.0, 100.0 * on_tc / elig)
                                          : NAN,
@@ -1388,6 +1392,7 @@ pr_roofline_run(const struct pr_roofline_in *in,
 
     out->tensor_cores = out->roofline = NULL;
     out->device = NULL;
+    out->tc_kernel_pct = out->eligible_op_pct = NAN;
     if (!tab)
         return err && err->code != PR_OK ? err->code : PR_E_NOMEM;
     memset(&p, 0, sizeof(p));
@@ -1406,7 +1411,7 @@ pr_roofline_run(const struct pr_roofline_in *in,
     if (p.ok && p.main_dev && p.roofs)
         out->device = p.main_dev->row; /* as roofs_json() names it */
     if (p.ok)
-        out->tensor_cores = tensor_cores_json(&p);
+        out->tensor_cores = tensor_cores_json(&p, out);
     pass_free(&p);
     pr_peaks_table_free(tab);
     if (!p.ok || !out->roofline || !out->tensor_cores) {
