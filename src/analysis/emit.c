@@ -94,6 +94,26 @@ pr_emit_put(cJSON *run, const char *key, cJSON *item, const char *what,
     return pr_error_set(err, PR_E_NOMEM, "out of memory (%s)", what);
 }
 
+enum pr_status
+pr_emit_put_all(cJSON *run, const char *const *keys, cJSON **items, size_t n,
+                const char *what, struct pr_error *err)
+{
+    enum pr_status st = PR_OK;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (items[i] == NULL)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory (%s)", what);
+    for (i = 0; i < n; i++) {
+        if (st == PR_OK)
+            st = pr_emit_put(run, keys[i], items[i], what, err);
+        else
+            cJSON_Delete(items[i]);
+        items[i] = NULL;
+    }
+    return st;
+}
+
 static cJSON *
 add_container(cJSON *parent, const char *key, cJSON *c, int *ok)
 {

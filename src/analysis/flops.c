@@ -10,6 +10,8 @@
 #include "profreport/checked.h"
 #include "profreport/flops.h"
 
+#include "internal.h"
+
 /* --------------------------------------------------------------- formulas */
 
 /* Everything a formula may look at for one call. */
@@ -415,13 +417,13 @@ conv_transposed(const struct ctx *c, const struct conv_layout *l, int *t)
     return 1;
 }
 
-static double
-prod3(const int64_t *v, int d)
+double
+pr_dims_product(const int64_t *v, int n)
 {
     double p = 1.0;
     int i;
 
-    for (i = 0; i < d; i++)
+    for (i = 0; i < n; i++)
         p *= (double)v[i];
     return p;
 }
@@ -475,12 +477,14 @@ f_conv(const struct ctx *c, int a, int b, struct pr_op_cost *out)
     have_out = conv_params(c, l, &g) && conv_out_size(&g, t);
     if (t || have_out)
         out->flops = 2.0 * (double)n * (double)dim(c, 1, 0) *
-                     (double)dim(c, 1, 1) * prod3(t ? g.in : g.out, g.d) *
-                     prod3(g.kern, g.d);
+                     (double)dim(c, 1, 1) *
+                     pr_dims_product(t ? g.in : g.out, g.d) *
+                     pr_dims_product(g.kern, g.d);
     if (have_out && cout > 0)
-        out->bytes = times_size(numel(c, 0) + numel(c, 1) +
-                                    (double)n * cout * prod3(g.out, g.d),
-                                elem_size(c, 0));
+        out->bytes =
+            times_size(numel(c, 0) + numel(c, 1) +
+                           (double)n * cout * pr_dims_product(g.out, g.d),
+                       elem_size(c, 0));
 }
 
 /* Output-gradient mask of a conv backward: the last bool list in Concrete
@@ -548,6 +552,20 @@ f_conv_bwd(const struct ctx *c, int a, int b, struct pr_op_cost *out)
     out->bytes = sum_bytes(v, 5);
 }
 
+/* The two cudnn gradient ops below: read arguments 1 and 2, write one
+ * gradient of sizes sz[0..nd) in argument 1's element size. */
+static double
+grad_bytes(const struct ctx *c, const int64_t *sz, int nd)
+{
+    double v[3];
+
+    v[0] = tbytes(c, 1);
+    v[1] = tbytes(c, 2);
+    v[2] = times_size(pr_dims_product(sz, 3) * pr_dims_product(sz + 3, nd - 3),
+                      elem_size(c, 1));
+    return sum_bytes(v, 3);
+}
+
 /* cudnn_convolution_backward_input(input_size, grad_output, weight, ...):
  * one forward pass of FLOPs from the shapes alone; bytes need input_size
  * (Concrete Inputs). */
@@ -556,7 +574,6 @@ f_conv_bwd_input(const struct ctx *c, int a, int b, struct pr_op_cost *out)
 {
     int nd = c->sh.arg[2].ndim;
     int64_t in[5];
-    double v[3];
 
     (void)a;
     (void)b;
@@ -570,10 +587,7 @@ f_conv_bwd_input(const struct ctx *c, int a, int b, struct pr_op_cost *out)
     if (!concrete_ints(c, 0, nd, in))
         return;
     out->conv_c = in[1];
-    v[0] = tbytes(c, 1);
-    v[1] = tbytes(c, 2);
-    v[2] = times_size(prod3(in, 3) * prod3(in + 3, nd - 3), elem_size(c, 1));
-    out->bytes = sum_bytes(v, 3);
+    out->bytes = grad_bytes(c, in, nd);
 }
 
 /* cudnn_convolution_backward_weight(weight_size, grad_output, input, ...):
@@ -583,7 +597,6 @@ f_conv_bwd_weight(const struct ctx *c, int a, int b, struct pr_op_cost *out)
 {
     int nd = c->sh.arg[1].ndim;
     int64_t w[5];
-    double v[3];
 
     (void)a;
     (void)b;
@@ -596,10 +609,7 @@ f_conv_bwd_weight(const struct ctx *c, int a, int b, struct pr_op_cost *out)
     if (!concrete_ints(c, 0, nd, w) || w[0] != dim(c, 1, 1))
         return;
     out->flops = conv_pass_flops(c, 1, w, nd);
-    v[0] = tbytes(c, 1);
-    v[1] = tbytes(c, 2);
-    v[2] = times_size(prod3(w, 3) * prod3(w + 3, nd - 3), elem_size(c, 1));
-    out->bytes = sum_bytes(v, 3);
+    out->bytes = grad_bytes(c, w, nd);
 }
 
 /* Scaled dot-product attention forward.  a = 0: q/k/v are [.., H, S, D]
@@ -799,7 +809,7 @@ f_pool(const struct ctx *c, int a, int b, struct pr_op_cost *out)
         outs *= (double)o;
         kern *= (double)k[i];
     }
-    nc = numel(c, 0) / prod3(c->sh.arg[0].dims + nd - b, b);
+    nc = numel(c, 0) / pr_dims_product(c->sh.arg[0].dims + nd - b, b);
     out->flops = nc * outs * kern;
     out->bytes = times_size(numel(c, 0) + nc * outs, elem_size(c, 0));
     if (out->bytes >= 0 && a == 1)
@@ -818,9 +828,10 @@ f_adaptive_pool(const struct ctx *c, int a, int b, struct pr_op_cost *out)
     (void)a;
     if (!is_plain(c, 0, -1) || nd < b + 1 || !concrete_ints(c, 1, b, o))
         return;
-    nc = numel(c, 0) / prod3(c->sh.arg[0].dims + nd - b, b);
+    nc = numel(c, 0) / pr_dims_product(c->sh.arg[0].dims + nd - b, b);
     out->flops = numel(c, 0);
-    out->bytes = times_size(numel(c, 0) + nc * prod3(o, b), elem_size(c, 0));
+    out->bytes =
+        times_size(numel(c, 0) + nc * pr_dims_product(o, b), elem_size(c, 0));
 }
 
 /* Pooling backward (grad_output, input, ...) [profreport ext]: one
@@ -981,8 +992,8 @@ f_factory(const struct ctx *c, int a, int b, struct pr_op_cost *out)
     s = &c->ci.arg[0];
     out->flops = 0.0;
     out->cls = PR_OPC_MEMORY;
-    out->bytes = 4.0 * prod3(s->v, s->n > 3 ? 3 : s->n) *
-                 (s->n > 3 ? prod3(s->v + 3, s->n - 3) : 1.0);
+    out->bytes = 4.0 * pr_dims_product(s->v, s->n > 3 ? 3 : s->n) *
+                 (s->n > 3 ? pr_dims_product(s->v + 3, s->n - 3) : 1.0);
 }
 
 /* Views and allocations: no arithmetic and no DRAM traffic. */

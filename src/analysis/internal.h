@@ -72,6 +72,13 @@ void pr_emit_finite(cJSON *o, const char *key, double v, int *ok);
 PR_NODISCARD enum pr_status pr_emit_put(cJSON *run, const char *key,
                                         cJSON *item, const char *what,
                                         struct pr_error *err);
+/* A pass's sections: run[keys[i]] = items[i] for i < n, in order, each
+ * as pr_emit_put; none when any item is NULL (a failed build).  Consumes
+ * every item (those not placed are deleted; items[] is left NULL). */
+PR_NODISCARD enum pr_status pr_emit_put_all(cJSON *run, const char *const *keys,
+                                            cJSON **items, size_t n,
+                                            const char *what,
+                                            struct pr_error *err);
 /* Add a new object/array under key (or to an array when key is NULL);
  * NULL (and *ok = 0) on failure. */
 cJSON *pr_emit_obj(cJSON *parent, const char *key, int *ok);
@@ -119,6 +126,10 @@ PR_NODISCARD enum pr_status pr_analysis_fill(const struct pr_trace *t,
                                              const struct pr_analysis_opts *o,
                                              cJSON *run, struct pr_notes *notes,
                                              struct pr_error *err);
+
+/* The product of v[0..n) as a double, 1 when n <= 0: a shape's element
+ * count or a part of it (flops.c, roofline.c). */
+double pr_dims_product(const int64_t *v, int n);
 
 /* Names of 10.2 / 10.1, shared by ops.c, kernels.c and tree.c. */
 int pr_tc_op_eligible(const char *name);

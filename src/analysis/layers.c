@@ -1013,14 +1013,6 @@ ctx_free(struct ctx *c)
     free(c->in);
 }
 
-static int
-put(cJSON *run, const char *k, cJSON *item)
-{
-    if (cJSON_GetObjectItemCaseSensitive(run, k) != NULL)
-        return cJSON_ReplaceItemInObjectCaseSensitive(run, k, item);
-    return cJSON_AddItemToObject(run, k, item);
-}
-
 /* The rows, in order; 0 on out-of-memory. */
 static int
 make_rows(struct ctx *c, const struct pr_layers_in *in)
@@ -1039,24 +1031,14 @@ make_rows(struct ctx *c, const struct pr_layers_in *in)
 enum pr_status
 pr_layers_fill(const struct pr_layers_in *in, cJSON *run, struct pr_error *err)
 {
+    static const char *const keys[] = {"layers", "layer_view"};
     struct ctx c;
-    cJSON *rows = NULL, *view = NULL;
-    int ok = make_rows(&c, in);
+    cJSON *items[2] = {NULL, NULL};
 
-    if (ok) {
-        rows = rows_json(&c, in);
-        view = view_json(&c);
+    if (make_rows(&c, in)) {
+        items[0] = rows_json(&c, in);
+        items[1] = view_json(&c);
     }
     ctx_free(&c);
-    ok = rows != NULL && view != NULL && put(run, "layers", rows);
-    if (ok) {
-        rows = NULL;
-        ok = put(run, "layer_view", view);
-        view = ok ? NULL : view;
-    }
-    cJSON_Delete(rows);
-    cJSON_Delete(view);
-    if (!ok)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory (layers)");
-    return PR_OK;
+    return pr_emit_put_all(run, keys, items, 2, "layers", err);
 }

@@ -492,14 +492,6 @@ view_json(const struct ctx *c)
 }
 
 static int
-put(cJSON *run, const char *key, cJSON *item)
-{
-    if (cJSON_GetObjectItemCaseSensitive(run, key) != NULL)
-        return cJSON_ReplaceItemInObjectCaseSensitive(run, key, item);
-    return cJSON_AddItemToObject(run, key, item);
-}
-
-static int
 ctx_init(struct ctx *c, const struct pr_trace *t, const struct pr_tree *tree)
 {
     memset(c, 0, sizeof(*c));
@@ -513,33 +505,21 @@ enum pr_status
 pr_modules_fill(const struct pr_trace *t, const struct pr_tree *tree,
                 cJSON *run, struct pr_error *err)
 {
+    static const char *const keys[] = {"modules", "module_types",
+                                       "module_view"};
     struct ctx c;
-    cJSON *rows = NULL, *types = NULL, *view = NULL;
+    cJSON *items[3] = {NULL, NULL, NULL};
     int ok = ctx_init(&c, t, tree) && walk(&c);
 
     if (ok && t->lightning)
         link_by_name(&c);
 
     if (ok) {
-        rows = modules_json(&c);
-        types = types_json(&c);
-        view = view_json(&c);
+        items[0] = modules_json(&c);
+        items[1] = types_json(&c);
+        items[2] = view_json(&c);
     }
     free(c.v);
     pr_strtab_free(c.keys);
-    ok = rows != NULL && types != NULL && view != NULL;
-    if (ok && put(run, "modules", rows)) {
-        rows = NULL;
-        if (put(run, "module_types", types)) {
-            types = NULL;
-            ok = put(run, "module_view", view);
-            view = ok ? NULL : view;
-        }
-    }
-    cJSON_Delete(rows);
-    cJSON_Delete(types);
-    cJSON_Delete(view);
-    if (!ok || rows != NULL || types != NULL)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory (modules)");
-    return PR_OK;
+    return pr_emit_put_all(run, keys, items, 3, "modules", err);
 }

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -553,11 +554,44 @@ rule_low_occupancy(struct rctx *c)
 
 /* ---------------------------------------------- the C inputs of rules */
 
-/* A copy of the array a's elements, each read by fill into an element
- * of `size` bytes; *n of them.  0 when out of memory. */
+/* A summary-only run's rows are read by tables of fields: the rows'
+ * readers are the same loop over different keys. */
+enum rec_kind {
+    RF_NUM, /* double: NaN unless a finite number */
+    RF_STR, /* const char *, borrowed from the run; NULL when absent */
+    RF_TRUE /* int: 1 when true */
+};
+
+struct rec_field {
+    const char *key; /* NULL ends a table */
+    size_t off;
+    enum rec_kind kind;
+};
+
+#define RF(type, member, key, kind)                                            \
+    {                                                                          \
+        key, offsetof(type, member), kind                                      \
+    }
+
+static void
+read_fields(const cJSON *o, char *row, const struct rec_field *f)
+{
+    for (; f->key != NULL; f++) {
+        if (f->kind == RF_NUM)
+            *(double *)(void *)(row + f->off) = pr_sget_num(o, f->key);
+        else if (f->kind == RF_STR)
+            *(const char **)(void *)(row + f->off) = pr_sget_str(o, f->key);
+        else
+            *(int *)(void *)(row + f->off) = pr_sget_true(o, f->key);
+    }
+}
+
+/* A copy of the array a's elements, each read by the table `fields`
+ * (then by fix, when not NULL) into an element of `size` bytes; *n of
+ * them.  0 when out of memory. */
 static int
-read_rows(const cJSON *a, size_t size, void (*fill)(const cJSON *, void *),
-          void **v, size_t *n)
+read_rows(const cJSON *a, size_t size, const struct rec_field *fields,
+          void (*fix)(const cJSON *, void *), void **v, size_t *n)
 {
     const cJSON *arr = cJSON_IsArray(a) ? a : NULL, *e;
     char *p;
@@ -568,35 +602,63 @@ read_rows(const cJSON *a, size_t size, void (*fill)(const cJSON *, void *),
         return 0;
     cJSON_ArrayForEach(e, arr)
     {
-        fill(e, p);
+        read_fields(e, p, fields);
+        if (fix != NULL)
+            fix(e, p);
         p += size;
     }
     return 1;
 }
 
-static void
-gpu_row(const cJSON *g, void *out)
-{
-    struct pr_rec_gpu *r = out;
+static const struct rec_field gpu_fields[] = {
+    RF(struct pr_rec_gpu, device, "device", RF_NUM),
+    RF(struct pr_rec_gpu, util_pct, "utilization_pct", RF_NUM),
+    RF(struct pr_rec_gpu, kernel_us, "kernel_time_us", RF_NUM),
+    {NULL, 0, RF_NUM}};
 
-    r->device = pr_sget_num(g, "device");
-    r->util_pct = pr_sget_num(g, "utilization_pct");
-    r->kernel_us = pr_sget_num(g, "kernel_time_us");
-}
+static const struct rec_field kernel_fields[] = {
+    RF(struct pr_rec_kernel, name, "name", RF_STR),
+    RF(struct pr_rec_kernel, calls, "calls", RF_NUM),
+    RF(struct pr_rec_kernel, mean_us, "mean_us", RF_NUM),
+    RF(struct pr_rec_kernel, total_us, "total_us", RF_NUM),
+    RF(struct pr_rec_kernel, occupancy_pct, "mean_est_achieved_occupancy_pct",
+       RF_NUM),
+    RF(struct pr_rec_kernel, blocks_per_sm, "mean_blocks_per_sm", RF_NUM),
+    RF(struct pr_rec_kernel, tc_used, "tensor_cores_used", RF_TRUE),
+    {NULL, 0, RF_NUM}};
 
-static void
-kernel_row(const cJSON *k, void *out)
-{
-    struct pr_rec_kernel *r = out;
+static const struct rec_field sync_fields[] = {
+    RF(struct pr_hostdev_sync, name, "name", RF_STR),
+    RF(struct pr_hostdev_sync, count, "count", RF_NUM),
+    RF(struct pr_hostdev_sync, idle_us, "gpu_idle_us", RF_NUM),
+    {NULL, 0, RF_NUM}};
 
-    r->name = pr_sget_str(k, "name");
-    r->calls = pr_sget_num(k, "calls");
-    r->mean_us = pr_sget_num(k, "mean_us");
-    r->total_us = pr_sget_num(k, "total_us");
-    r->occupancy_pct = pr_sget_num(k, "mean_est_achieved_occupancy_pct");
-    r->blocks_per_sm = pr_sget_num(k, "mean_blocks_per_sm");
-    r->tc_used = pr_sget_true(k, "tensor_cores_used");
-}
+static const struct rec_field copy_fields[] = {
+    RF(struct pr_hostdev_copy, host_memory, "host_memory", RF_STR),
+    RF(struct pr_hostdev_copy, link, "link", RF_STR),
+    RF(struct pr_hostdev_copy, count, "count", RF_NUM),
+    RF(struct pr_hostdev_copy, us, "duration_us", RF_NUM),
+    RF(struct pr_hostdev_copy, bytes, "bytes", RF_NUM),
+    RF(struct pr_hostdev_copy, gbps, "gbps", RF_NUM),
+    RF(struct pr_hostdev_copy, link_pct, "link_pct", RF_NUM),
+    RF(struct pr_hostdev_copy, link_gbps, "link_gbps", RF_NUM),
+    {NULL, 0, RF_NUM}};
+
+static const struct rec_field op_fields[] = {
+    RF(struct pr_rec_op, name, "name", RF_STR),
+    RF(struct pr_rec_op, shapes, "input_shapes", RF_STR),
+    RF(struct pr_rec_op, types, "input_types", RF_STR),
+    RF(struct pr_rec_op, bound, "bound", RF_STR),
+    RF(struct pr_rec_op, dev_self_us, "device_self_us", RF_NUM),
+    RF(struct pr_rec_op, dev_total_us, "device_total_us", RF_NUM),
+    RF(struct pr_rec_op, bytes, "bytes", RF_NUM),
+    RF(struct pr_rec_op, tc_eligible, "tc_eligible", RF_TRUE),
+    {NULL, 0, RF_NUM}};
+
+static const struct rec_field dev_fields[] = {
+    RF(struct pr_rec_device, id, "id", RF_NUM),
+    RF(struct pr_rec_device, peak_gbps, "peak_gbps", RF_NUM),
+    {NULL, 0, RF_NUM}};
 
 /* A summary-only run's gpu_metrics and tensor_cores. */
 static int
@@ -606,36 +668,11 @@ gpus_from_run(const cJSON *run, struct pr_rec_tables *tb)
 
     tb->tc_pct = pr_sget_num(tc, "tc_kernel_time_pct");
     tb->eligible_pct = pr_sget_num(tc, "eligible_op_time_pct");
-    return read_rows(pr_sget(run, "gpu_metrics"), sizeof(*tb->gpus), gpu_row,
-                     (void **)&tb->gpus, &tb->n_gpus);
+    return read_rows(pr_sget(run, "gpu_metrics"), sizeof(*tb->gpus), gpu_fields,
+                     NULL, (void **)&tb->gpus, &tb->n_gpus);
 }
 
 /* A summary-only run's synchronization, copies and launches. */
-static void
-sync_row(const cJSON *o, void *out)
-{
-    struct pr_hostdev_sync *r = out;
-
-    r->name = pr_sget_str(o, "name");
-    r->count = pr_sget_num(o, "count");
-    r->idle_us = pr_sget_num(o, "gpu_idle_us");
-}
-
-static void
-copy_row(const cJSON *o, void *out)
-{
-    struct pr_hostdev_copy *r = out;
-
-    r->host_memory = pr_sget_str(o, "host_memory");
-    r->link = pr_sget_str(o, "link");
-    r->count = pr_sget_num(o, "count");
-    r->us = pr_sget_num(o, "duration_us");
-    r->bytes = pr_sget_num(o, "bytes");
-    r->gbps = pr_sget_num(o, "gbps");
-    r->link_pct = pr_sget_num(o, "link_pct");
-    r->link_gbps = pr_sget_num(o, "link_gbps");
-}
-
 static int
 hostdev_from_run(const cJSON *run, struct pr_hostdev_out *hd)
 {
@@ -646,11 +683,11 @@ hostdev_from_run(const cJSON *run, struct pr_hostdev_out *hd)
     hd->host_wait_pct = pr_sget_num(l, "gpu_idle_host_wait_pct");
     hd->delay_median_us = pr_sget_num(pr_sget(l, "launch_delay_us"), "median");
     hd->sync_idle_us = pr_sget_num(sy, "gpu_idle_us");
-    return read_rows(pr_sget(sy, "calls"), sizeof(*hd->syncs), sync_row,
-                     (void **)&hd->syncs, &hd->n_syncs) &&
+    return read_rows(pr_sget(sy, "calls"), sizeof(*hd->syncs), sync_fields,
+                     NULL, (void **)&hd->syncs, &hd->n_syncs) &&
            read_rows(pr_sget(pr_sget(run, "copies"), "by_kind"),
-                     sizeof(*hd->copies), copy_row, (void **)&hd->copies,
-                     &hd->n_copies);
+                     sizeof(*hd->copies), copy_fields, NULL,
+                     (void **)&hd->copies, &hd->n_copies);
 }
 
 /* The rows' total self time, summed in row order as before.  The rows
@@ -667,32 +704,24 @@ total_ops(struct pr_rec_tables *tb)
 }
 
 static void
-op_from_run(const cJSON *o, void *out)
+op_fix(const cJSON *o, void *out)
 {
     struct pr_rec_op *r = out;
 
-    r->name = pr_sget_str(o, "name");
-    r->shapes = pr_sget_str(o, "input_shapes");
-    r->types = pr_sget_str(o, "input_types");
-    r->bound = pr_sget_str(o, "bound");
-    r->dev_self_us = pr_sget_num(o, "device_self_us");
+    (void)o;
     if (!isfinite(r->dev_self_us))
         r->dev_self_us = 0; /* keeps the order total */
-    r->dev_total_us = pr_sget_num(o, "device_total_us");
-    r->bytes = pr_sget_num(o, "bytes");
-    r->tc_eligible = pr_sget_true(o, "tc_eligible");
 }
 
+/* The words of kind and compute_capability. */
 static void
-dev_from_run(const cJSON *o, void *out)
+dev_fix(const cJSON *o, void *out)
 {
     struct pr_rec_device *d = out;
     const char *cc = pr_sget_str(o, "compute_capability");
 
-    d->id = pr_sget_num(o, "id");
     d->npu = pr_sget_is(pr_sget_str(o, "kind"), "npu");
     d->cc_major = cc != NULL ? (int)strtol(cc, NULL, 10) : -1;
-    d->peak_gbps = pr_sget_num(o, "peak_gbps");
 }
 
 /* The busiest device of gpu_metrics (ties: the lowest id); -1. */
@@ -743,12 +772,12 @@ tables_from_run(const cJSON *run, struct pr_rec_tables *tb)
     if (!gpus_from_run(run, tb))
         return 0;
     tb->main_device = busiest_of(tb);
-    if (!read_rows(pr_sget(run, "devices"), sizeof(*tb->devs), dev_from_run,
-                   (void **)&tb->devs, &tb->n_devs) ||
+    if (!read_rows(pr_sget(run, "devices"), sizeof(*tb->devs), dev_fields,
+                   dev_fix, (void **)&tb->devs, &tb->n_devs) ||
         !read_rows(pr_sget(run, "operators_by_shape"), sizeof(*tb->ops),
-                   op_from_run, (void **)&tb->ops, &tb->n_ops) ||
-        !read_rows(pr_sget(run, "kernels"), sizeof(*tb->kernels), kernel_row,
-                   (void **)&tb->kernels, &tb->n_kernels) ||
+                   op_fields, op_fix, (void **)&tb->ops, &tb->n_ops) ||
+        !read_rows(pr_sget(run, "kernels"), sizeof(*tb->kernels), kernel_fields,
+                   NULL, (void **)&tb->kernels, &tb->n_kernels) ||
         !hostdev_from_run(run, &tb->hostdev))
         return 0;
     total_ops(tb);

@@ -312,17 +312,6 @@ first_shape(const struct pr_shape_list *l, struct pr_shape_arg *out)
     return 1;
 }
 
-static double
-spatial(const int64_t *dims, int ndim)
-{
-    double p = 1.0;
-    int i;
-
-    for (i = 2; i < ndim; i++)
-        p *= (double)dims[i];
-    return p;
-}
-
 /* Only a plain (non-transposed) conv fits: output [N, K, P..] with K the
  * weight's first dim and N the input's, every dim positive. */
 static int
@@ -356,8 +345,9 @@ pr_roofline_conv_from_output(const struct pr_shape_list *input_shapes,
         return 0;
     /* 2*N*K*prod(out)*(C/g)*prod(kernel), as flops.c's f_conv */
     cost->flops = 2.0 * (double)l->arg[0].dims[0] * (double)l->arg[1].dims[0] *
-                  (double)l->arg[1].dims[1] * spatial(out.dims, out.ndim) *
-                  spatial(l->arg[1].dims, l->arg[1].ndim);
+                  (double)l->arg[1].dims[1] *
+                  pr_dims_product(out.dims + 2, out.ndim - 2) *
+                  pr_dims_product(l->arg[1].dims + 2, l->arg[1].ndim - 2);
     cost->bytes =
         size > 0 ? (double)size * ((double)l->arg[0].numel +
                                    (double)l->arg[1].numel + (double)out.numel)
