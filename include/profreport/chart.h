@@ -182,6 +182,24 @@ void pr_chart_hbars(struct pr_canvas *c, const struct pr_chart_box *b,
 void pr_chart_timeline(struct pr_canvas *c, const struct pr_chart_box *b,
                        const struct pr_chart_timeline *s);
 
+/* ---- for charts drawn outside this module (a section's own: the rank
+ * heat map, the link matrix), so that they read like the rest ---- */
+
+/* Type sizes in points: tick and axis labels, legends, titles. */
+#define PR_CHART_FONT_TICK 10.5
+#define PR_CHART_FONT_LEGEND 11.5
+#define PR_CHART_FONT_TITLE 13.0
+
+/* Draw title t (may be NULL) at the top of b as every chart does; returns
+ * the height it took (0 for none). */
+double pr_chart_title(struct pr_canvas *c, const struct pr_chart_box *b,
+                      const char *t);
+
+/* The colour ramp of pr_canvas_ramp, low to high, at (x, y) with `text`
+ * (what its ends mean) after it; PR_CHART_FONT_TICK + 2 high. */
+void pr_chart_ramp_legend(struct pr_canvas *c, double x, double y,
+                          const char *text);
+
 /* "Nice" axis ticks covering [lo, hi] with at most max_n ticks (steps of 1,
  * 2, 2.5 or 5 x 10^k, first tick <= lo, last >= hi).  Writes up to cap
  * values to out and returns how many; 0 when cap or max_n < 2. */

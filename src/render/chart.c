@@ -13,9 +13,9 @@
 #include "profreport/escape.h"
 #include "profreport/shorten.h"
 
-#define FONT_TICK 10.5
-#define FONT_LEGEND 11.5
-#define FONT_TITLE 13.0
+#define FONT_TICK PR_CHART_FONT_TICK
+#define FONT_LEGEND PR_CHART_FONT_LEGEND
+#define FONT_TITLE PR_CHART_FONT_TITLE
 #define MAX_TICKS 16
 #define MAX_PLACED 512
 #define LABEL_MAX 256
@@ -191,6 +191,23 @@ title(struct pr_canvas *c, const struct pr_chart_box *b, const char *t)
     text(c, b->x, b->y + FONT_TITLE, t, FONT_TITLE, PR_COLOR_INK,
          PR_ANCHOR_START, 1);
     return FONT_TITLE + 10;
+}
+
+double
+pr_chart_title(struct pr_canvas *c, const struct pr_chart_box *b, const char *t)
+{
+    return title(c, b, t);
+}
+
+void
+pr_chart_ramp_legend(struct pr_canvas *c, double x, double y, const char *what)
+{
+    for (int i = 0; i < 20; i++) {
+        struct pr_style st = {pr_canvas_ramp(i / 19.0), PR_COLOR_NONE, 0, 0, 0};
+        c->ops->rect(c, x + i * 6, y, 6, FONT_TICK, &st);
+    }
+    text(c, x + 128, y + FONT_TICK - 1.5, what, FONT_TICK, PR_COLOR_MUTED,
+         PR_ANCHOR_START, 0);
 }
 
 /* Legend entries laid out left to right, wrapping at w.  Measures only
@@ -471,6 +488,22 @@ count_ticks(struct axis *x, double lo, double hi)
     x->n = n;
 }
 
+/* Decimals that write every multiple of a tick step exactly: 2.5 needs
+ * one ("7.5", not "8"), 0.25 two; at most three. */
+static int
+step_decimals(double step)
+{
+    int d = 0;
+    double scaled = fabs(step);
+
+    while (d < 3 &&
+           fabs(scaled - floor(scaled + 0.5)) > 1e-6 * fmax(1, scaled)) {
+        scaled *= 10;
+        d++;
+    }
+    return d;
+}
+
 static void
 axis_linear(struct axis *x, enum pr_unit unit, double lo, double hi,
             size_t max_n)
@@ -489,7 +522,7 @@ axis_linear(struct axis *x, enum pr_unit unit, double lo, double hi,
     x->lo = x->n ? x->ticks[0] : lo;
     x->hi = x->n ? x->ticks[x->n - 1] : hi;
     step = x->n > 1 ? (x->ticks[1] - x->ticks[0]) / x->scale : 1;
-    x->decimals = step >= 0.999 ? 0 : step >= 0.0999 ? 1 : 2;
+    x->decimals = step_decimals(step);
 }
 
 static void
@@ -1118,21 +1151,72 @@ merge_roofs(const struct pr_chart_roofline *s, double *val, char (*names)[96])
     return n;
 }
 
+struct seg {
+    double x0, y0, x1, y1;
+};
+
+/* The slanted roof in the frame: from where it enters (the left edge, or
+ * the bottom) to the ridge at the top roof.  s->peak_gbps > 0. */
+static struct seg
+slope_ends(const struct frame *f, const struct pr_chart_roofline *s, double top)
+{
+    double xa = f->ax->lo, ya = xa * s->peak_gbps / 1e3;
+    double x1 = fx(f, top * 1e3 / s->peak_gbps), y1 = fy(f, top);
+
+    if (ya < f->ay->lo) { /* start where the slope enters the frame */
+        xa = f->ay->lo * 1e3 / s->peak_gbps;
+        ya = f->ay->lo;
+    }
+    return (struct seg){fx(f, xa), fy(f, ya), x1, y1};
+}
+
+/* The ceiling's y at x: on the slope left of the ridge, the top roof's
+ * right of it (y falls as x grows). */
+static double
+ceiling_y(const struct seg *e, double x)
+{
+    if (x >= e->x1 || e->x1 <= e->x0)
+        return e->y1;
+    return e->y0 + (e->y1 - e->y0) * (x - e->x0) / (e->x1 - e->x0);
+}
+
+/* Whether r lies across a roof line: the ceiling (slope and top roof)
+ * and, when strict, a dashed lower roof (level, from its ridge to the
+ * right edge) or the ridge's drop to the axis.  A label must not: the
+ * line would strike it through. */
+static int
+crosses_roofs(const struct frame *f, const struct pr_chart_roofline *s,
+              double top, const struct box2 *r, int strict)
+{
+    struct seg e = {f->x, fy(f, top), f->x, fy(f, top)}; /* level: no slope */
+    double right = r->x + r->w, bottom = r->y + r->h;
+
+    if (s->peak_gbps > 0)
+        e = slope_ends(f, s, top);
+    if (ceiling_y(&e, right) <= bottom && ceiling_y(&e, r->x) >= r->y)
+        return 1;
+    if (!strict)
+        return 0;
+    if (s->peak_gbps > 0 && r->x <= e.x1 && right >= e.x1 && bottom >= e.y1)
+        return 1;
+    for (size_t i = 0; i < s->n_roofs; i++) {
+        double v = s->roofs[i].tflops, y = fy(f, v);
+        double rx = s->peak_gbps > 0 ? fx(f, v * 1e3 / s->peak_gbps) : f->x;
+        if (v > 0 && v < top && y >= r->y && y <= bottom && right >= rx)
+            return 1;
+    }
+    return 0;
+}
+
 static void
 roof_slope(struct pr_canvas *c, const struct frame *f,
            const struct pr_chart_roofline *s, double top)
 {
     double ridge = top * 1e3 / s->peak_gbps;
-    double xa = f->ax->lo, ya = xa * s->peak_gbps / 1e3;
-    double x0 = fx(f, xa), y0 = fy(f, ya);
-    double x1 = fx(f, ridge), y1 = fy(f, top);
+    struct seg e = slope_ends(f, s, top);
+    double x0 = e.x0, y0 = e.y0, x1 = e.x1, y1 = e.y1;
     char buf[LABEL_MAX], val[48];
 
-    if (ya < f->ay->lo) { /* start where the slope enters the frame */
-        xa = f->ay->lo * 1e3 / s->peak_gbps;
-        x0 = fx(f, xa);
-        y0 = fy(f, f->ay->lo);
-    }
     line(c, x0, y0, x1, y1, PR_COLOR_INK, 2, 0);
     line(c, x1, y1, x1, f->y + f->h, PR_COLOR_MUTED, 1, 1);
     snprintf(buf, sizeof(buf), "ridge %s",
@@ -1148,17 +1232,10 @@ slope_label(struct pr_canvas *c, const struct frame *f,
             const struct pr_chart_roofline *s, double top, struct placed *pl)
 {
     static const double at[] = {0.72, 0.5, 0.3, 0.85, 0.15};
-    double ridge = top * 1e3 / s->peak_gbps;
-    double xa = f->ax->lo, ya = xa * s->peak_gbps / 1e3;
-    double x0, y0, x1 = fx(f, ridge), y1 = fy(f, top), ang, w, h = FONT_TICK;
+    struct seg e = slope_ends(f, s, top);
+    double x0 = e.x0, y0 = e.y0, x1 = e.x1, y1 = e.y1, ang, w, h = FONT_TICK;
     char buf[48];
 
-    if (ya < f->ay->lo) {
-        xa = f->ay->lo * 1e3 / s->peak_gbps;
-        ya = f->ay->lo;
-    }
-    x0 = fx(f, xa);
-    y0 = fy(f, ya);
     ang = atan2(y0 - y1, x1 - x0);
     snprintf(buf, sizeof(buf), "%.0f GB/s", s->peak_gbps);
     w = width(c, buf, FONT_TICK, 0);
@@ -1170,6 +1247,9 @@ slope_label(struct pr_canvas *c, const struct frame *f,
         struct box2 bx = {cx - bw / 2, cy - bh / 2, bw, bh};
         if (i + 1 < sizeof(at) / sizeof(at[0]) && !place(pl, f, &bx)) {
             continue;
+        }
+        if (i + 1 == sizeof(at) / sizeof(at[0])) {
+            reserve(pl, &bx); /* no free spot: point labels keep off it */
         }
         struct pr_text_style t = {FONT_TICK, PR_COLOR_INK, PR_ANCHOR_MIDDLE, 0,
                                   ang * 180 / 3.14159265358979323846};
@@ -1305,9 +1385,36 @@ heaviest(const struct pr_chart_roofline *s, size_t *idx, size_t cap)
     return n;
 }
 
+/* Place one point's label at the first of `tries` that keeps off the
+ * points, the labels and the roof lines; failing that, the first that
+ * crosses only a dashed lower roof or the ridge's drop, on a backdrop
+ * that hides the dashes.  Left out when neither exists. */
+static void
+roof_label(struct pr_canvas *c, const struct frame *f,
+           const struct pr_chart_roofline *s, double top, struct placed *pl,
+           const char *t, const struct box2 *tries, size_t n)
+{
+    struct pr_style bg = {PR_COLOR_BG, PR_COLOR_NONE, 0, 0.85, 0};
+
+    for (int strict = 1; strict >= 0; strict--) {
+        for (size_t k = 0; k < n; k++) {
+            const struct box2 *b = &tries[k];
+            if (crosses_roofs(f, s, top, b, strict) || !place(pl, f, b)) {
+                continue;
+            }
+            if (!strict) {
+                c->ops->rect(c, b->x - 1, b->y, b->w + 2, b->h, &bg);
+            }
+            text(c, b->x, b->y + b->h - 3, t, FONT_TICK, PR_COLOR_INK,
+                 PR_ANCHOR_START, 0);
+            return;
+        }
+    }
+}
+
 static void
 roof_labels(struct pr_canvas *c, const struct frame *f,
-            const struct pr_chart_roofline *s, struct placed *pl)
+            const struct pr_chart_roofline *s, double top, struct placed *pl)
 {
     size_t idx[32], n = heaviest(s, idx, s->n_labels < 32 ? s->n_labels : 32);
     double wmax = 0;
@@ -1321,17 +1428,16 @@ roof_labels(struct pr_canvas *c, const struct frame *f,
         const char *t = fit(c, p->label, FONT_TICK, 150, cut, sizeof(cut));
         double w = width(c, t, FONT_TICK, 0), h = FONT_TICK + 2;
         double r = point_radius(p, wmax), x = fx(f, p->x), y = fy(f, p->y);
-        struct box2 tries[4] = {{x + r + 3, y - h / 2, w, h},
+        /* beside, above and below the point, then off its corners */
+        struct box2 tries[8] = {{x + r + 3, y - h / 2, w, h},
                                 {x - r - 3 - w, y - h / 2, w, h},
                                 {x - w / 2, y - r - 2 - h, w, h},
-                                {x - w / 2, y + r + 2, w, h}};
-        for (size_t k = 0; k < 4; k++) {
-            if (place(pl, f, &tries[k])) {
-                text(c, tries[k].x, tries[k].y + h - 3, t, FONT_TICK,
-                     PR_COLOR_INK, PR_ANCHOR_START, 0);
-                break;
-            }
-        }
+                                {x - w / 2, y + r + 2, w, h},
+                                {x + r, y + r, w, h},
+                                {x + r, y - r - h, w, h},
+                                {x - r - w, y + r, w, h},
+                                {x - r - w, y - r - h, w, h}};
+        roof_label(c, f, s, top, pl, t, tries, 8);
     }
 }
 
@@ -1374,7 +1480,7 @@ pr_chart_roofline(struct pr_canvas *c, const struct pr_chart_box *b,
     if (s->peak_gbps > 0) {
         slope_label(c, &f, s, top, &pl);
     }
-    roof_labels(c, &f, s, &pl);
+    roof_labels(c, &f, s, top, &pl);
 }
 
 /* --- horizontal bars */

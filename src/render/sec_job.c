@@ -41,17 +41,12 @@ label_every(size_t n, double room, double each)
 static void
 heat_legend(struct pr_canvas *c, double x, double y, const struct heat *h)
 {
-    struct pr_text_style ts = {8, PR_COLOR_MUTED, PR_ANCHOR_START, 0, 0};
     char a[48], b[48], text[128];
 
-    for (int i = 0; i < 20; i++) {
-        struct pr_style st = {pr_canvas_ramp(i / 19.0), PR_COLOR_NONE, 0, 0, 0};
-        c->ops->rect(c, x + i * 6, y, 6, 8, &st);
-    }
     snprintf(text, sizeof(text), "%s  to  %s per step (max in a cell)",
              pr_chart_format(h->lo, PR_UNIT_US, a, sizeof(a)),
              pr_chart_format(h->hi, PR_UNIT_US, b, sizeof(b)));
-    c->ops->text(c, x + 126, y + 7, text, &ts);
+    pr_chart_ramp_legend(c, x, y, text);
 }
 
 static void
@@ -76,35 +71,41 @@ heat_cell(struct pr_canvas *c, const struct heat *h, size_t r, size_t k,
         c->ops->group_end(c);
 }
 
+/* Rank names on the left (as wide as the widest, within a third of the
+ * chart), step names under the cells, each every k-th where they would
+ * crowd; type as in every other chart (chart.h). */
 static void
 draw_heat(struct pr_canvas *c, const struct pr_chart_box *b, const void *spec)
 {
     const struct heat *h = spec;
-    struct pr_text_style title = {11, PR_COLOR_INK, PR_ANCHOR_START, 1, 0};
-    struct pr_text_style lab = {7, PR_COLOR_MUTED, PR_ANCHOR_END, 0, 0};
-    double left = b->x + 90, top = b->y + 22, bottom = b->y + b->h - 40;
-    double cw = (b->x + b->w - 10 - left) / (double)h->n_cols;
-    double rh = (bottom - top) / (double)h->n_rows;
-    size_t kr = label_every(h->n_rows, bottom - top, 9);
-    double widest = 0;
+    struct pr_text_style lab = {PR_CHART_FONT_TICK, PR_COLOR_MUTED,
+                                PR_ANCHOR_END, 0, 0};
+    double top = b->y + pr_chart_title(c, b, h->title) + 4, left = 0;
+    double bottom = b->y + b->h - 2 * PR_CHART_FONT_TICK - 20, widest = 0;
+    double cw, rh = (bottom - top) / (double)h->n_rows;
+    size_t kr = label_every(h->n_rows, bottom - top, PR_CHART_FONT_TICK + 2);
     size_t kc;
 
+    for (size_t r = 0; r < h->n_rows; r++)
+        left = fmax(left, c->ops->text_width(c, h->rows[r], lab.size, 0));
+    left = b->x + fmin(left + 8, b->w / 3);
+    cw = (b->x + b->w - 10 - left) / (double)h->n_cols;
     for (size_t k = 0; k < h->n_cols; k++)
-        widest = fmax(widest, c->ops->text_width(c, h->cols[k], 7, 0));
+        widest = fmax(widest, c->ops->text_width(c, h->cols[k], lab.size, 0));
     kc = label_every(h->n_cols, b->x + b->w - 10 - left, widest + 8);
-
-    c->ops->text(c, b->x, b->y + 12, h->title, &title);
     for (size_t r = 0; r < h->n_rows; r++) {
         double y = top + (double)r * rh;
         for (size_t k = 0; k < h->n_cols; k++)
             heat_cell(c, h, r, k, left + (double)k * cw, y, cw, rh);
         if (r % kr == 0)
-            c->ops->text(c, left - 4, y + rh / 2 + 2.5, h->rows[r], &lab);
+            c->ops->text(c, left - 4, y + rh / 2 + lab.size / 3, h->rows[r],
+                         &lab);
     }
     lab.anchor = PR_ANCHOR_START;
     for (size_t k = 0; k < h->n_cols; k += kc)
-        c->ops->text(c, left + (double)k * cw, bottom + 10, h->cols[k], &lab);
-    heat_legend(c, left, bottom + 20, h);
+        c->ops->text(c, left + (double)k * cw, bottom + PR_CHART_FONT_TICK + 2,
+                     h->cols[k], &lab);
+    heat_legend(c, left, bottom + PR_CHART_FONT_TICK + 8, h);
 }
 
 /* The chart of job.heatmap, or NULL when it has no cell. */
@@ -116,7 +117,7 @@ heat_chart(const cJSON *hm)
     size_t nr = pr_sget_len(rows), nc = pr_sget_len(cols), i = 0;
     struct pr_fig_chart *ch;
     struct heat *h;
-    double *vals_buf, height = 60 + 12.0 * (double)(nr < 8    ? 8
+    double *vals_buf, height = 70 + 14.0 * (double)(nr < 8    ? 8
                                                     : nr > 40 ? 40
                                                               : nr);
 

@@ -55,16 +55,17 @@ cell_text(struct pr_canvas *c, const struct grid *g, size_t r, size_t k,
 {
     const struct cell *e = &g->c[r][k];
     int dark = !is_self(g, r, k) && shade(g, e->gbps) >= 0.5;
-    struct pr_text_style ts = {7, dark ? 0xFFFFFF : PR_COLOR_INK,
+    struct pr_text_style ts = {9, dark ? 0xFFFFFF : PR_COLOR_INK,
                                PR_ANCHOR_MIDDLE, 0, 0};
     char bw[48];
 
-    if (w < 34 || h < 18)
-        return;
     pr_fig_format(e->gbps, PR_FMT_GBPS, bw, sizeof(bw));
+    if (h < 22 || c->ops->text_width(c, bw, ts.size, 0) + 4 > w)
+        return;
     c->ops->text(c, x + w / 2, y + h / 2 - 1, bw, &ts);
-    ts.size = 6;
-    c->ops->text(c, x + w / 2, y + h / 2 + 7, e->transport, &ts);
+    ts.size = 8;
+    if (c->ops->text_width(c, e->transport, ts.size, 0) + 4 <= w)
+        c->ops->text(c, x + w / 2, y + h / 2 + 9, e->transport, &ts);
 }
 
 static void
@@ -98,41 +99,49 @@ draw_cell(struct pr_canvas *c, const struct grid *g, size_t r, size_t k,
 static void
 draw_legend(struct pr_canvas *c, double x, double y, const struct grid *g)
 {
-    struct pr_text_style ts = {8, PR_COLOR_MUTED, PR_ANCHOR_START, 0, 0};
     char b[48], text[200];
 
-    for (int i = 0; i < 20; i++) {
-        struct pr_style st = {pr_canvas_ramp(i / 19.0), PR_COLOR_NONE, 0, 0, 0};
-        c->ops->rect(c, x + i * 6, y, 6, 8, &st);
-    }
     snprintf(text, sizeof(text),
              "0  to  %s between ranks; grey: a rank's copies to itself",
              pr_fig_format(g->hi, PR_FMT_GBPS, b, sizeof(b)));
-    c->ops->text(c, x + 126, y + 7, text, &ts);
+    pr_chart_ramp_legend(c, x, y, text);
+}
+
+/* "rank N" over a column, or "N" where the columns are too narrow. */
+static void
+col_label(struct pr_canvas *c, double x, double y, double cw, double rank,
+          const struct pr_text_style *lab)
+{
+    char s[32];
+
+    snprintf(s, sizeof(s), "rank %.0f", rank);
+    if (c->ops->text_width(c, s, lab->size, 0) + 4 > cw)
+        snprintf(s, sizeof(s), "%.0f", rank);
+    c->ops->text(c, x, y, s, lab);
 }
 
 static void
 draw_grid(struct pr_canvas *c, const struct pr_chart_box *b, const void *spec)
 {
     const struct grid *g = spec;
-    struct pr_text_style title = {11, PR_COLOR_INK, PR_ANCHOR_START, 1, 0};
-    struct pr_text_style lab = {7, PR_COLOR_MUTED, PR_ANCHOR_END, 0, 0};
-    double left = b->x + 70, top = b->y + 40;
+    struct pr_text_style lab = {PR_CHART_FONT_TICK, PR_COLOR_MUTED,
+                                PR_ANCHOR_END, 0, 0};
+    double left = b->x + 76;
+    double top = b->y + pr_chart_title(c, b, g->title) + PR_CHART_FONT_TICK + 8;
     double cw = fmin(80, (b->x + b->w - 10 - left) / (double)g->n_cols);
     double rh = fmin(36, (b->y + b->h - 24 - top) / (double)g->n_rows);
     char s[32];
 
-    c->ops->text(c, b->x, b->y + 12, g->title, &title);
     c->ops->text(c, left - 4, top - 4, "from \\ to", &lab);
     lab.anchor = PR_ANCHOR_MIDDLE;
-    for (size_t k = 0; k < g->n_cols; k++) {
-        snprintf(s, sizeof(s), "rank %.0f", g->col[k]);
-        c->ops->text(c, left + ((double)k + 0.5) * cw, top - 4, s, &lab);
-    }
+    for (size_t k = 0; k < g->n_cols; k++)
+        col_label(c, left + ((double)k + 0.5) * cw, top - 4, cw, g->col[k],
+                  &lab);
     lab.anchor = PR_ANCHOR_END;
     for (size_t r = 0; r < g->n_rows; r++) {
         snprintf(s, sizeof(s), "rank %.0f", g->row[r]);
-        c->ops->text(c, left - 4, top + ((double)r + 0.5) * rh + 2.5, s, &lab);
+        c->ops->text(c, left - 4, top + ((double)r + 0.5) * rh + lab.size / 3,
+                     s, &lab);
         for (size_t k = 0; k < g->n_cols; k++)
             draw_cell(c, g, r, k, left + (double)k * cw, top + (double)r * rh,
                       cw, rh);
