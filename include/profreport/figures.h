@@ -128,6 +128,11 @@ struct pr_fig_table {
     size_t limit;              /* rows at most; 0 = the report's --top */
     const char *const *view;   /* ids of the columns of cols to show,
                                   NULL-terminated; NULL = by n_cols */
+    const char *const *hide;   /* ids of columns not to show after all,
+                                  NULL-terminated (a Span column where
+                                  no two runs share a worker); NULL =
+                                  none.  Both static: the layout reads
+                                  them after the build returned */
     const char *depth_key;     /* a tree in pre-order: the rows' depth
                                   (0 at the top), the first column drawn
                                   indented by it, collapsible in HTML;
@@ -237,7 +242,8 @@ void pr_fig_table_caption(const struct pr_fig_table *t, size_t top, char *buf,
                           size_t n);
 
 /* The i-th shown column of t: the view's, else the first n_cols, else
- * the catalogue's PR_COL_REPORT ones; NULL past the end. */
+ * the catalogue's PR_COL_REPORT ones, less the hidden; NULL past the
+ * end. */
 const struct pr_col *pr_fig_table_col(const struct pr_fig_table *t, size_t i);
 
 /* ---- sections --------------------------------------------------------- */

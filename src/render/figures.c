@@ -226,8 +226,9 @@ pr_fig_cell(const cJSON *row, const struct pr_col *c, char *buf, size_t n)
 
 /* ---- tables ----------------------------------------------------------- */
 
-const struct pr_col *
-pr_fig_table_col(const struct pr_fig_table *t, size_t i)
+/* The i-th column of t before `hide`. */
+static const struct pr_col *
+nth_col(const struct pr_fig_table *t, size_t i)
 {
     const struct pr_col *c;
     size_t k;
@@ -248,6 +249,29 @@ pr_fig_table_col(const struct pr_fig_table *t, size_t i)
         if ((c->show & PR_COL_REPORT) && i-- == 0)
             return c;
     }
+    return NULL;
+}
+
+static int
+hidden(const struct pr_fig_table *t, const struct pr_col *c)
+{
+    size_t k;
+
+    for (k = 0; t->hide != NULL && t->hide[k] != NULL; k++)
+        if (strcmp(t->hide[k], c->id) == 0)
+            return 1;
+    return 0;
+}
+
+const struct pr_col *
+pr_fig_table_col(const struct pr_fig_table *t, size_t i)
+{
+    const struct pr_col *c;
+    size_t k;
+
+    for (k = 0; (c = nth_col(t, k)) != NULL; k++)
+        if (!hidden(t, c) && i-- == 0)
+            return c;
     return NULL;
 }
 

@@ -32,6 +32,25 @@ static const struct pr_col worker_dev_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
+/* The title page's columns not to show: Span unless two runs of a
+ * worker need it told apart, Rank unless a run has one (else each says
+ * "-" in every row). */
+static const char *const *
+worker_dev_hidden(const cJSON *runs)
+{
+    static const char *const span[] = {"span", NULL};
+    static const char *const rank[] = {"rank", NULL};
+    static const char *const both[] = {"span", "rank", NULL};
+    const cJSON *run;
+    int ranked = 0, spans = pr_sget_spans_matter(runs);
+
+    cJSON_ArrayForEach(run, runs)
+    {
+        ranked |= !isnan(pr_sget_num(run, PR_K_RANK));
+    }
+    return spans && ranked ? NULL : spans ? rank : ranked ? span : both;
+}
+
 /* Copy `v` (may be NULL: nothing to copy) into r[key]; 0 on failure. */
 static int
 add_copy(cJSON *r, const char *key, const cJSON *v)
@@ -208,6 +227,7 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
     }
     pr_pdf_doc_skip(d, 14);
     pr_pdf_doc_subheading(d, "Workers and devices", 60);
+    t.hide = worker_dev_hidden(runs);
     t.rows = worker_device_rows(runs);
     if (t.rows == NULL) {
         pr_pdf_doc_nomem(d);

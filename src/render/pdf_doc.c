@@ -645,20 +645,51 @@ tree_indent(const struct table *t, const cJSON *row)
     return d > 0 ? TREE_INDENT * fmin(d, TREE_MAX_DEPTH) : 0;
 }
 
+/* Width of the longest word of a header, with the cell's padding: less
+ * and the header breaks inside a word ("Communica" / "tion"). */
+static double
+header_min(const struct pr_pdf_doc *d, const char *label)
+{
+    char word[64];
+    double w = 0;
+    size_t n;
+
+    while (*label != '\0') {
+        n = strcspn(label, " ");
+        if (n > 0 && n < sizeof(word)) {
+            memcpy(word, label, n);
+            word[n] = '\0';
+            w = fmax(w, pr_pdf_text_width(d->bold, word, TABLE_SIZE));
+        }
+        label += n;
+        label += strspn(label, " ");
+    }
+    return w + 9;
+}
+
+/* Column edges from the width shares, each column at least as wide as its
+ * header's longest word: what the narrow ones lack comes from the others'
+ * room above their own minimum, in proportion to it. */
 static void
 column_edges(const struct pr_pdf_doc *d, struct table *t)
 {
-    double total = 0, at = PR_PDF_MARGIN_X;
+    double total = 0, need = 0, room = 0, w[MAX_COLS], lo[MAX_COLS];
     size_t i;
 
     for (i = 0; i < t->n; i++)
         total += t->cols[i]->width > 0 ? t->cols[i]->width : 1;
-    t->x[0] = at;
     for (i = 0; i < t->n; i++) {
-        at += pr_pdf_doc_width(d) *
-              (t->cols[i]->width > 0 ? t->cols[i]->width : 1) / total;
-        t->x[i + 1] = at;
+        w[i] = pr_pdf_doc_width(d) *
+               (t->cols[i]->width > 0 ? t->cols[i]->width : 1) / total;
+        lo[i] = header_min(d, t->cols[i]->label);
+        need += fmax(0, lo[i] - w[i]);
+        room += fmax(0, w[i] - lo[i]);
     }
+    for (i = 0; i < t->n && need > 0 && room > need; i++)
+        w[i] = w[i] < lo[i] ? lo[i] : w[i] - need * (w[i] - lo[i]) / room;
+    t->x[0] = PR_PDF_MARGIN_X;
+    for (i = 0; i < t->n; i++)
+        t->x[i + 1] = t->x[i] + w[i];
 }
 
 /* Header cells wrap onto two lines, so narrow numeric columns can keep

@@ -85,10 +85,13 @@ static void
 build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
     const cJSON *runs = pr_sget(summary, PR_K_RUNS), *r;
+    static const char *const no_span[] = {"span", NULL};
     struct pr_fig_table t = {.cols = cols, .rows = runs, .what = "runs"};
     char label[256], text[1200];
 
     (void)run;
+    if (!pr_sget_spans_matter(runs)) /* the worker names the run */
+        t.hide = no_span;
     total_kpi(f, runs);
     pr_figs_table(f, NULL, &t, "No run has kernels.");
     cJSON_ArrayForEach(r, runs)

@@ -630,14 +630,31 @@ kernel_bars(const cJSON *kernels, int npu)
     return ch;
 }
 
+/* Whether some kernel of `kernels` names the operator that launched it
+ * (none do in a trace without operator events). */
+static int
+any_operator(const cJSON *kernels)
+{
+    const cJSON *k;
+
+    cJSON_ArrayForEach(k, kernels)
+    {
+        if (pr_sget_str(k, PR_K_OPERATOR) != NULL)
+            return 1;
+    }
+    return 0;
+}
+
 static void
 sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
+    static const char *const no_op[] = {"op", NULL};
     const cJSON *kernels = pr_sget(run, PR_K_KERNELS);
     struct pr_fig_table t = {.cols = pr_fig_cols_kernels,
                              .rows = kernels,
                              .what = "kernels",
-                             .order = "total time"};
+                             .order = "total time",
+                             .hide = any_operator(kernels) ? NULL : no_op};
 
     (void)summary;
     if (pr_sget_len(kernels) == 0) {
@@ -670,6 +687,8 @@ sec_tensor_cores(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                              .rows = pr_sget(tc, PR_K_FINDINGS),
                              .what = "findings",
                              .order = "device time"};
+    int no_ops = pr_sget_len(pr_sget(run, PR_K_OPERATORS)) == 0;
+    double eligible = pr_sget_num(tc, PR_K_ELIGIBLE_OP_TIME_PCT);
 
     (void)summary;
     if (!cJSON_IsObject(tc)) {
@@ -687,15 +706,22 @@ sec_tensor_cores(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                     "of all kernel time");
     if (pr_sget_str(tc, PR_K_NOTE) != NULL)
         pr_figs_note(f, pr_sget_str(tc, PR_K_NOTE));
-    pr_figs_kpi(f, "Eligible operator time",
-                pr_sget_num(tc, PR_K_ELIGIBLE_OP_TIME_PCT), PR_FMT_PCT,
-                "device time of ops that could use them");
+    pr_figs_kpi(f, "Eligible operator time", no_ops ? NAN : eligible,
+                PR_FMT_PCT,
+                no_ops ? "no operator events in this trace"
+                       : "device time of ops that could use them");
     pr_figs_kpi(f, "Eligible time on tensor cores",
                 pr_sget_num(tc, PR_K_ELIGIBLE_ON_TC_PCT), PR_FMT_PCT,
                 "of that eligible time");
+    /* "every eligible operator ran on tensor cores" only where there was
+     * one: without operators, or without eligible ones, it would mislead */
     pr_figs_table(f, "Eligible operators not using tensor cores", &t,
-                  "Every tensor-core-eligible operator ran on tensor "
-                  "cores.");
+                  no_ops ? "No operator events in this trace, so no operator "
+                           "was checked."
+                  : !(eligible > 0)
+                      ? "No operator in this run could use tensor cores."
+                      : "Every tensor-core-eligible operator ran on tensor "
+                        "cores.");
 }
 
 /* ---- roofline --------------------------------------------------------- */

@@ -53,13 +53,23 @@ check "report exits 0" [ $? -eq 0 ]
 check "HTML run headings name both spans" \
     sh -c 'grep -q "worker0 (span 111)" "$1" && grep -q "worker0 (span 222)" "$1"' \
     - "$T_DIR/r.html"
+# a worker of two spans: the Attribution table keeps its Span column
+# (hidden where every worker has one span, as attribution.sh checks)
+check "HTML Attribution table: a Span column, a row per span" \
+    sh -c 'sed -n "/<section id=\"attribution\">/,/<\/section>/p" "$1" |
+           grep -q ">Span<" &&
+           sed -n "/<section id=\"attribution\">/,/<\/section>/p" "$1" |
+           grep -q ">222<"' - "$T_DIR/r.html"
 if command -v pdftotext > /dev/null 2>&1; then
     pdftotext "$T_DIR/r.pdf" "$T_DIR/r.txt"
     check "PDF headings name both spans" \
         sh -c 'grep -q "worker0 (span 111)" "$1" && grep -q "worker0 (span 222)" "$1"' \
         - "$T_DIR/r.txt"
+    check "PDF title page: a Span column" \
+        sh -c 'sed -n "1,/Overview/p" "$1" | grep -q "^Span$"' - "$T_DIR/r.txt"
 else
     skip "PDF headings name both spans" "no pdftotext"
+    skip "PDF title page: a Span column" "no pdftotext"
 fi
 
 "$PR_BIN" diff -b "$T_DIR/s.json" -i "$T_DIR/s.json" \
