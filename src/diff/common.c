@@ -1,5 +1,6 @@
-/* common.c - the helpers of src/diff/internal.h: tolerant tree reads and
- * the one place where diff reports format numbers. */
+/* common.c - the helpers of src/diff/internal.h: tolerant tree reads, the
+ * one place where diff reports format numbers, and the method text they
+ * all show. */
 #include "config.h"
 
 #include <math.h>
@@ -293,4 +294,38 @@ pr_ddescribe(struct pr_buf *b, const cJSON *it)
         st = pr_buf_printf(b, ", p = %s (%s)", pr_dfmt_p(pv, p, sizeof(p)),
                            method);
     return st;
+}
+
+void
+pr_dmethod_text(const cJSON *diff, char *before, size_t nb, char *after,
+                size_t na, char *intervals, size_t ni)
+{
+    const cJSON *m = pr_sget(diff, "method");
+    const cJSON *bs = pr_sget(m, "bootstrap");
+
+    snprintf(before, nb,
+             "A figure with per-step samples (step time, breakdown) regresses "
+             "only when its change crosses the gate's limit");
+    snprintf(after, na,
+             "is unlikely to be step-to-step noise: Mann-Whitney U over the "
+             "steps (two-sided, exact distribution up to 50 steps a side "
+             "without ties, else normal approximation with tie correction), "
+             "alpha = %g. When there are too few steps for the test to reach "
+             "alpha, a %g%% percentile bootstrap interval of the change of "
+             "the row's own statistic (the mean; the median or p90 on their "
+             "rows; %.0f resamples, fixed seed %s) must exclude 0. Memory, "
+             "GPU metrics, operators and kernels have no per-step samples "
+             "and are judged on the limit alone. Operator and kernel times "
+             "are device time per step, matched by name (and by name + input "
+             "shapes); glob rules skip rows under %g%% of the step time.",
+             pr_sget_num(m, "alpha"), pr_sget_num(bs, "confidence_pct"),
+             pr_sget_num(bs, "resamples"), pr_sget_str_or(bs, "seed", "?"),
+             pr_sget_num(m, "min_share_pct"));
+    /* large jobs: which intervals the cost cap left (compare.c) */
+    if (pr_sget_str(bs, "intervals") != NULL)
+        snprintf(intervals, ni,
+                 "Intervals: %s (%.0f steps a side at most for a bootstrap).",
+                 pr_sget_str(bs, "intervals"), pr_sget_num(bs, "max_samples"));
+    else
+        snprintf(intervals, ni, "%s", "");
 }

@@ -188,6 +188,14 @@ PR_NODISCARD int pr_dtable_changes(struct pr_dtable *t, const cJSON *arr,
 PR_NODISCARD int pr_dtable_nights(struct pr_dtable *t, const cJSON *trend);
 void pr_dtable_free(struct pr_dtable *t);
 
+/* The Method paragraph of the diff reports, around its one emphasised
+ * word: before + "and" + after, plain text (the HTML escapes it); the
+ * test, alpha, the bootstrap and what pairs rows, from diff["method"].
+ * Then, when the cost cap of a large job left some intervals out,
+ * `intervals` says which (else it is ""). */
+void pr_dmethod_text(const cJSON *diff, char *before, size_t nb, char *after,
+                     size_t na, char *intervals, size_t ni);
+
 /* The change lists of a diff tree, in the reports' order, each shown as
  * PR_N_DKINDS tables (pr_dtable_changes' want): the Markdown, HTML and PDF
  * reports name, order and skip them from here alone. */

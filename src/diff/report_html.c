@@ -287,31 +287,19 @@ gates_section(struct pr_buf *b, const cJSON *diff)
 static void
 method_section(struct pr_buf *b, const cJSON *diff)
 {
-    const cJSON *m = pr_sget(diff, "method");
-    const cJSON *bs = pr_sget(m, "bootstrap");
+    char before[200], after[1200], intervals[400];
 
-    ADDF(b,
-         "<h2 id=\"method\">Method</h2>\n<p>A figure with per-step samples "
-         "(step time, breakdown) regresses only when its change crosses the "
-         "gate's limit <em>and</em> is unlikely to be step-to-step noise: "
-         "Mann-Whitney U over the steps (two-sided; exact distribution up to "
-         "50 steps a side without ties, else normal approximation with tie "
-         "correction), alpha = %g. With too few steps for the test to reach "
-         "alpha, a 95%% percentile bootstrap interval of the change of the "
-         "row's own statistic (the mean; the median or p90 on their rows; "
-         "%.0f resamples, fixed seed) must exclude 0. Memory, GPU "
-         "metrics, operators and kernels have no per-step samples and are "
-         "judged on the limit alone. Operator and kernel times are device "
-         "time per step, matched by name; glob rules skip rows under %g%% "
-         "of the step time.</p>\n",
-         pr_sget_num(m, "alpha"), pr_sget_num(bs, "resamples"),
-         pr_sget_num(m, "min_share_pct"));
-    /* large jobs: which intervals the cost cap left (compare.c) */
-    if (pr_sget_str(bs, "intervals") != NULL) {
-        pr_dadd(b, "<p>Intervals: ");
-        esc(b, pr_sget_str(bs, "intervals"));
-        ADDF(b, " (%.0f steps a side at most for a bootstrap).</p>\n",
-             pr_sget_num(bs, "max_samples"));
+    pr_dmethod_text(diff, before, sizeof(before), after, sizeof(after),
+                    intervals, sizeof(intervals));
+    pr_dadd(b, "<h2 id=\"method\">Method</h2>\n<p>");
+    esc(b, before);
+    pr_dadd(b, " <em>and</em> ");
+    esc(b, after);
+    pr_dadd(b, "</p>\n");
+    if (intervals[0] != '\0') {
+        pr_dadd(b, "<p>");
+        esc(b, intervals);
+        pr_dadd(b, "</p>\n");
     }
 }
 

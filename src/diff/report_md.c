@@ -169,38 +169,14 @@ change_head(struct pr_buf *b, const struct pr_dchange *c,
 static void
 method(struct pr_buf *b, const cJSON *diff)
 {
-    const cJSON *m = pr_sget(diff, "method");
-    const cJSON *bs = pr_sget(m, "bootstrap");
+    char before[200], after[1200], intervals[400];
 
-    if (pr_buf_printf(
-            b,
-            "### Method\n\n"
-            "A figure with per-step samples (step time, breakdown) regresses "
-            "only when its change crosses the gate's limit **and** is "
-            "unlikely to be step-to-step noise: Mann-Whitney U over the "
-            "steps (two-sided, exact distribution up to 50 steps a side "
-            "without ties, else normal approximation with tie correction), "
-            "alpha = %g.  When there are too few steps for the test to "
-            "reach alpha, a %g%% percentile bootstrap interval of the change "
-            "of the row's own statistic (the mean; the median or p90 on "
-            "their rows; %.0f resamples, fixed seed %s) must exclude 0.  "
-            "Memory, GPU metrics, operators and kernels have no per-step "
-            "samples and are judged on the limit alone.  Operator and "
-            "kernel times are device time per step, matched by name (and "
-            "by name + input shapes); glob rules skip rows under %g%% of "
-            "the step time.\n",
-            pr_sget_num(m, "alpha"), pr_sget_num(bs, "confidence_pct"),
-            pr_sget_num(bs, "resamples"),
-            pr_sget_str(bs, "seed") ? pr_sget_str(bs, "seed") : "?",
-            pr_sget_num(m, "min_share_pct")) != PR_OK)
-        b->failed = 1;
-    /* large jobs: which intervals the cost cap left (compare.c) */
-    if (pr_sget_str(bs, "intervals") != NULL &&
-        pr_buf_printf(b,
-                      "\nIntervals: %s (%.0f steps a side at most for a "
-                      "bootstrap).\n",
-                      pr_sget_str(bs, "intervals"),
-                      pr_sget_num(bs, "max_samples")) != PR_OK)
+    pr_dmethod_text(diff, before, sizeof(before), after, sizeof(after),
+                    intervals, sizeof(intervals));
+    if (pr_buf_printf(b, "### Method\n\n%s **and** %s\n", before, after) !=
+            PR_OK ||
+        (intervals[0] != '\0' &&
+         pr_buf_printf(b, "\n%s\n", intervals) != PR_OK))
         b->failed = 1;
 }
 

@@ -259,28 +259,15 @@ unmatched_note(void *ctx, const struct pr_dunmatched *u)
 static void
 method_section(struct pr_pdf_doc *d, const cJSON *diff)
 {
-    const cJSON *m = pr_sget(diff, "method");
-    const cJSON *bs = pr_sget(m, "bootstrap");
-    char text[1200];
+    char before[200], after[1200], intervals[400], text[1500];
 
+    pr_dmethod_text(diff, before, sizeof(before), after, sizeof(after),
+                    intervals, sizeof(intervals));
     pr_pdf_doc_section(d, "Method");
-    snprintf(
-        text, sizeof(text),
-        "A figure with per-step samples (step time, breakdown) regresses "
-        "only when its change crosses the gate's limit and is unlikely to be "
-        "step-to-step noise: Mann-Whitney U over the steps (two-sided; exact "
-        "distribution up to 50 steps a side without ties, else normal "
-        "approximation with tie correction), alpha = %g. With too few steps "
-        "for the test to reach alpha, a 95%% percentile bootstrap interval "
-        "of the change of the row's own statistic (the mean; the median or "
-        "p90 on their rows; %.0f resamples, fixed seed) must exclude "
-        "0. Memory, GPU metrics, operators and kernels have no per-step "
-        "samples and are judged on the limit alone. Operator and kernel "
-        "times are device time per step, matched by name; glob rules skip "
-        "rows under %g%% of the step time.",
-        pr_sget_num(m, "alpha"), pr_sget_num(bs, "resamples"),
-        pr_sget_num(m, "min_share_pct"));
+    snprintf(text, sizeof(text), "%s and %s", before, after);
     pr_pdf_doc_paragraph(d, 0, text, PR_PDF_BODY_SIZE + 0.5, PR_PDF_C_TEXT);
+    if (intervals[0] != '\0')
+        pr_pdf_doc_paragraph(d, 0, intervals, PR_PDF_BODY_SIZE, PR_PDF_C_MUTED);
 }
 
 /* ---- documents -------------------------------------------------------- */

@@ -224,7 +224,8 @@ figure_row(struct pr_dtable *t, const cJSON *row)
     pr_dfmt_value(pr_sget_num(row, "baseline"), unit, v1, sizeof(v1));
     pr_dfmt_value(pr_sget_num(row, "current"), unit, v2, sizeof(v2));
     pr_dfmt_delta(pr_sget_num(row, "delta"), unit, dl, sizeof(dl));
-    if (pr_sget_is(unit, "pct")) /* the change is in pp */
+    /* in pp, or from a baseline of 0 or none: no percentage, not "- -" */
+    if (pr_sget_is(unit, "pct") || isnan(pr_sget_num(row, "delta_pct")))
         snprintf(change, sizeof(change), "%s", dl);
     else
         snprintf(change, sizeof(change), "%s %s", dl,
