@@ -241,6 +241,11 @@ void pr_fig_table_count(const struct pr_fig_table *t, size_t top, size_t *shown,
 void pr_fig_table_caption(const struct pr_fig_table *t, size_t top, char *buf,
                           size_t n);
 
+/* 1 when some object of the array rows has a value (not null) at key
+ * ("a.b" reads a nested one), else 0: whether a column says anything,
+ * for pr_fig_table.hide. */
+int pr_fig_rows_have(const cJSON *rows, const char *key);
+
 /* The i-th shown column of t: the view's, else the first n_cols, else
  * the catalogue's PR_COL_REPORT ones, less the hidden; NULL past the
  * end. */

@@ -252,6 +252,20 @@ nth_col(const struct pr_fig_table *t, size_t i)
     return NULL;
 }
 
+int
+pr_fig_rows_have(const cJSON *rows, const char *key)
+{
+    const cJSON *r, *v;
+
+    cJSON_ArrayForEach(r, rows)
+    {
+        v = pr_sget_path(r, key);
+        if (v != NULL && !cJSON_IsNull(v))
+            return 1;
+    }
+    return 0;
+}
+
 static int
 hidden(const struct pr_fig_table *t, const struct pr_col *c)
 {

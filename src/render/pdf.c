@@ -41,13 +41,9 @@ worker_dev_hidden(const cJSON *runs)
     static const char *const span[] = {"span", NULL};
     static const char *const rank[] = {"rank", NULL};
     static const char *const both[] = {"span", "rank", NULL};
-    const cJSON *run;
-    int ranked = 0, spans = pr_sget_spans_matter(runs);
+    int ranked = pr_fig_rows_have(runs, PR_K_RANK);
+    int spans = pr_sget_spans_matter(runs);
 
-    cJSON_ArrayForEach(run, runs)
-    {
-        ranked |= !isnan(pr_sget_num(run, PR_K_RANK));
-    }
     return spans && ranked ? NULL : spans ? rank : ranked ? span : both;
 }
 

@@ -381,6 +381,7 @@ present(const cJSON *summary)
 static void
 build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
+    static const char *const no_rank[] = {"rank", NULL};
     const cJSON *job = pr_sget(summary, "job");
     struct pr_fig_table t = {.cols = rank_cols,
                              .what = "ranks",
@@ -398,6 +399,8 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     add_chart(f, rank_line(pr_sget(job, "per_rank")));
     add_chart(f, heat_chart(pr_sget(job, "heatmap")));
     pr_figs_heading(f, "Ranks");
+    if (!pr_fig_rows_have(pr_sget(job, "per_rank"), PR_K_RANK))
+        t.hide = no_rank; /* workers without a rank (Nsight: pids) */
     pr_figs_table_own(f, &t, slowest_rows(pr_sget(job, "per_rank")), NULL);
     t = (struct pr_fig_table){.cols = agg_op_cols,
                               .rows = pr_sget(job, PR_K_OPERATORS),

@@ -630,31 +630,17 @@ kernel_bars(const cJSON *kernels, int npu)
     return ch;
 }
 
-/* Whether some kernel of `kernels` names the operator that launched it
- * (none do in a trace without operator events). */
-static int
-any_operator(const cJSON *kernels)
-{
-    const cJSON *k;
-
-    cJSON_ArrayForEach(k, kernels)
-    {
-        if (pr_sget_str(k, PR_K_OPERATOR) != NULL)
-            return 1;
-    }
-    return 0;
-}
-
 static void
 sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
     static const char *const no_op[] = {"op", NULL};
     const cJSON *kernels = pr_sget(run, PR_K_KERNELS);
-    struct pr_fig_table t = {.cols = pr_fig_cols_kernels,
-                             .rows = kernels,
-                             .what = "kernels",
-                             .order = "total time",
-                             .hide = any_operator(kernels) ? NULL : no_op};
+    struct pr_fig_table t = {
+        .cols = pr_fig_cols_kernels,
+        .rows = kernels,
+        .what = "kernels",
+        .order = "total time",
+        .hide = pr_fig_rows_have(kernels, PR_K_OPERATOR) ? NULL : no_op};
 
     (void)summary;
     if (pr_sget_len(kernels) == 0) {
