@@ -198,14 +198,17 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
     snprintf(line, sizeof(line), "%zu file%s", pr_sget_len(inputs),
              pr_sget_len(inputs) == 1 ? "" : "s");
     pr_pdf_doc_info_line(d, "Inputs", line);
+    /* "(worker, span)" only where a worker has two spans to tell apart */
     if (cJSON_IsObject(pr_sget(summary, "detail"))) /* a job's view */
-        snprintf(line, sizeof(line), "%.0f (worker, span) run%s, %zu in detail",
+        snprintf(line, sizeof(line), "%.0f%s run%s, %zu in detail",
                  pr_sget_num(pr_sget(summary, "detail"), "of"),
+                 pr_sget_spans_matter(runs) ? " (worker, span)" : "",
                  pr_sget_num(pr_sget(summary, "detail"), "of") == 1 ? "" : "s",
                  pr_sget_len(runs));
     else
-        snprintf(line, sizeof(line), "%zu (worker, span) run%s",
-                 pr_sget_len(runs), pr_sget_len(runs) == 1 ? "" : "s");
+        snprintf(line, sizeof(line), "%zu%s run%s", pr_sget_len(runs),
+                 pr_sget_spans_matter(runs) ? " (worker, span)" : "",
+                 pr_sget_len(runs) == 1 ? "" : "s");
     pr_pdf_doc_info_line(d, "Runs", line);
     if (pr_detail_n_jobs(summary) > 0) {
         snprintf(line, sizeof(line),
