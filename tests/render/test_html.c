@@ -16,6 +16,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "profreport/figures.h"
 #include "profreport/render.h"
 
 static cJSON *
@@ -239,11 +240,52 @@ test_template_dir(void **state)
     cJSON_Delete(s);
 }
 
+/* The section table (sections.c) is the one list the HTML follows (issue
+ * #10: a new section is one file and one row): every section of it that
+ * the summary has is there, in the table's order, linked from the
+ * navigation; every other one is left out. */
+static void
+test_sections_follow_the_table(void **state)
+{
+    struct pr_render_opts o;
+    const char *at, *prev;
+    char id[96], link[96];
+    size_t i, shown = 0;
+    char *html;
+
+    if (*state == NULL) {
+        skip();
+    }
+    opts(&o);
+    html = render(*state, &o);
+    prev = html;
+    for (i = 0; i < pr_report_n_sections; i++) {
+        const struct pr_section *s = pr_report_sections[i];
+        snprintf(id, sizeof(id), "<section id=\"%s\">", s->id);
+        snprintf(link, sizeof(link), "<a href=\"#%s\">", s->id);
+        at = strstr(html, id);
+        if (!pr_section_present(s, *state)) {
+            assert_null(at);
+            continue;
+        }
+        if (at == NULL || at < prev || strstr(html, link) == NULL) {
+            fail_msg("section %s: missing, unlinked or out of the table's "
+                     "order",
+                     s->id);
+        }
+        prev = at;
+        shown++;
+    }
+    assert_true(shown >= 8);
+    free(html);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_structure),
+        cmocka_unit_test(test_sections_follow_the_table),
         cmocka_unit_test(test_empty_sections_say_so),
         cmocka_unit_test(test_deterministic_and_top),
         cmocka_unit_test(test_minimal_summary),

@@ -21,6 +21,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "profreport/figures.h"
 #include "profreport/pdf_canvas.h"
 #include "profreport/render.h"
 
@@ -232,6 +233,52 @@ test_sample_renders(void **state)
     assert_true(has(pdf, len, "/CreationDate (D:20231114221320Z"));
     assert_true(has(pdf, len, "/Outlines"));
     assert_int_equal(count_entries(fx->dir), 1); /* no temp file left */
+    free(pdf);
+}
+
+/* A bookmark's title as libharu writes it: UTF-16BE in hex ("<FEFF...>");
+ * ASCII titles only. */
+static void
+outline_title(const char *title, char *buf, size_t n)
+{
+    size_t used = (size_t)snprintf(buf, n, "<FEFF");
+
+    for (; *title != '\0' && used + 5 < n; title++)
+        used += (size_t)snprintf(buf + used, n - used, "00%02X",
+                                 (unsigned char)*title);
+    snprintf(buf + used, n - used, ">");
+}
+
+/* As test_html.c's: the section table is the one list the PDF follows:
+ * a bookmark per section of it that the summary has, in the table's
+ * order, none for the others. */
+static void
+test_sections_follow_the_table(void **state)
+{
+    struct fixture *fx = *state;
+    struct pr_render_opts o = default_opts();
+    char path[512], title[400];
+    size_t len = 0, i, from = 0, shown = 0;
+    const char *at;
+    char *pdf;
+
+    NEED_SAMPLE(fx);
+    path_in(fx, "sections.pdf", path, sizeof(path));
+    pdf = render_check(fx->sample, &o, path, &len);
+    for (i = 0; i < pr_report_n_sections; i++) {
+        const struct pr_section *s = pr_report_sections[i];
+        outline_title(s->title, title, sizeof(title));
+        if (!pr_section_present(s, fx->sample)) {
+            assert_false(has(pdf, len, title));
+            continue;
+        }
+        at = memmem(pdf + from, len - from, title, strlen(title));
+        if (at == NULL)
+            fail_msg("section %s: no bookmark after the one before it", s->id);
+        from = (size_t)(at - pdf) + 1;
+        shown++;
+    }
+    assert_true(shown >= 8);
     free(pdf);
 }
 
@@ -494,6 +541,8 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_sample_renders, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sections_follow_the_table, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_deterministic, setup, teardown),
         cmocka_unit_test_setup_teardown(test_letter_and_top, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hostile_names, setup, teardown),
