@@ -113,18 +113,18 @@ pr_dwaterfall(struct pr_canvas *c, const struct pr_chart_box *b,
 {
     double ticks[16], lo, hi, run = w->start, slot, bw;
     struct labels placed = {{0}, {0}, {0}, 0};
-    struct pr_chart_box p = {b->x + 56, b->y + 24, b->w - 64, b->h - 84};
+    double top = pr_chart_title(c, b, w->title) + 2; /* as every chart's */
+    struct pr_chart_box p = {b->x + 56, b->y + top, b->w - 64, b->h - 60 - top};
     struct pr_style grid = {PR_COLOR_NONE, PR_COLOR_GRID, 0.5, 0, 0};
     char txt[64], tip[160];
     size_t i, n = axis(w, ticks, 16, &lo, &hi);
 
-    label(c, b->x, b->y + 12, w->title, 12, PR_COLOR_INK, PR_ANCHOR_START, 0);
     for (i = 0; i < n; i++) {
         double y = y_of(ticks[i], lo, hi, &p);
         c->ops->line(c, p.x, y, p.x + p.w, y, &grid);
         label(c, p.x - 4, y + 3,
-              pr_chart_format(ticks[i], PR_UNIT_US, txt, sizeof(txt)), 10,
-              PR_COLOR_MUTED, PR_ANCHOR_END, 0);
+              pr_chart_format(ticks[i], PR_UNIT_US, txt, sizeof(txt)),
+              PR_CHART_FONT_TICK, PR_COLOR_MUTED, PR_ANCHOR_END, 0);
     }
     slot = p.w / (double)(w->n + 2);
     bw = slot * 0.7;
@@ -151,7 +151,7 @@ pr_dwaterfall(struct pr_canvas *c, const struct pr_chart_box *b,
         bar(c, x, bw, y_of(v0, lo, hi, &p), y_of(v1, lo, hi, &p), col, tip);
         value_label(c, &placed, x + bw / 2, y_of(fmax(v0, v1), lo, hi, &p),
                     y_of(fmin(v0, v1), lo, hi, &p), v1 < v0, txt);
-        label(c, x + bw / 2 + 3, p.y + p.h + 10, name, 10, PR_COLOR_MUTED,
-              PR_ANCHOR_END, 35);
+        label(c, x + bw / 2 + 3, p.y + p.h + 10, name, PR_CHART_FONT_TICK,
+              PR_COLOR_MUTED, PR_ANCHOR_END, 35);
     }
 }
