@@ -146,10 +146,6 @@ pr_dfmt_delta(double v, const char *unit, char *buf, size_t n)
     return buf;
 }
 
-const char *const pr_dcat_keys[] = {"kernel",        "memcpy",  "memset",
-                                    "communication", "runtime", "dataloader",
-                                    "cpu_exec",      "other"};
-
 void
 pr_dadd(struct pr_buf *b, const char *s)
 {

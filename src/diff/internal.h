@@ -14,6 +14,7 @@
 #include "profreport/diff_rules.h"
 #include "profreport/error.h"
 #include "profreport/figures.h"
+#include "profreport/keys.h"
 
 /* o[key] as a number; NAN when o is not an object, the key is missing, or
  * the value is null or not a number. */
@@ -53,7 +54,7 @@ void pr_desc(struct pr_buf *b, const char *s);
 int pr_drow_wanted(const cJSON *row, int want);
 
 /* The mean step breakdown of a run pair (its "breakdown" array in
- * pr_dcat_names order): vals[0..7] baseline and vals[8..15] current (0
+ * pr_keys_breakdown order): vals[0..7] baseline and vals[8..15] current (0
  * where unknown), deltas[k] current minus baseline, *start and *end the
  * two totals. */
 void pr_dbreakdown(const cJSON *pair, double vals[16], double deltas[8],
@@ -121,7 +122,11 @@ void pr_dwaterfall(struct pr_canvas *c, const struct pr_chart_box *b,
  * and the PDF layout.  The specs point into the struct: build it where it
  * stays, and pr_dpair_figs_free() it whatever the result. */
 struct pr_dpair_figs {
-    double vals[16], deltas[8];      /* pr_dbreakdown() */
+    double vals[16], deltas[8]; /* pr_dbreakdown() */
+    /* the categories' labels and colours (keys.h's pr_keys_breakdown, the
+     * main report's), as the arrays chart.h takes */
+    const char *cat_names[PR_N_BREAKDOWN];
+    uint32_t cat_colors[PR_N_BREAKDOWN];
     struct pr_chart_stacked stacked; /* mean step breakdown of both runs */
     struct pr_dwaterfall waterfall;  /* where the time went */
     struct pr_chart_series series[2];
@@ -133,12 +138,6 @@ struct pr_dpair_figs {
  * out-of-memory. */
 PR_NODISCARD int pr_dpair_figs(struct pr_dpair_figs *f, const cJSON *pair);
 void pr_dpair_figs_free(struct pr_dpair_figs *f);
-
-/* Names and colours of the 8 breakdown categories, in the diff tree's
- * "breakdown" order, shared by the HTML and PDF charts. */
-extern const char *const pr_dcat_names[];
-extern const char *const pr_dcat_keys[]; /* keys of breakdown_us */
-extern const uint32_t pr_dcat_colors[];
 
 /* The trend report's line charts (trend_figs.c), built once for the HTML
  * and the PDF layout: step time, memory peak, breakdown and, when the tree

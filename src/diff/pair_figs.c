@@ -56,16 +56,22 @@ int
 pr_dpair_figs(struct pr_dpair_figs *f, const cJSON *pair)
 {
     double start, end;
+    size_t k;
 
     memset(f, 0, sizeof(*f));
     pr_dbreakdown(pair, f->vals, f->deltas, &start, &end);
+    for (k = 0; k < PR_N_BREAKDOWN; k++) {
+        f->cat_names[k] = pr_keys_breakdown[k].label;
+        f->cat_colors[k] = pr_keys_breakdown[k].color;
+    }
     f->stacked = (struct pr_chart_stacked){
-        "Mean step breakdown", sides,      2,   pr_dcat_names, 8, f->vals,
-        pr_dcat_colors,        PR_UNIT_US, NULL};
+        "Mean step breakdown", sides,          2,
+        f->cat_names,          PR_N_BREAKDOWN, f->vals,
+        f->cat_colors,         PR_UNIT_US,     NULL};
     f->waterfall = (struct pr_dwaterfall){"Where the time went (mean step)",
-                                          pr_dcat_names,
+                                          f->cat_names,
                                           f->deltas,
-                                          8,
+                                          PR_N_BREAKDOWN,
                                           start,
                                           end};
     return steps(f, pair);

@@ -18,14 +18,6 @@
 
 #define NAME_MAX_CHARS 90
 
-/* in the diff tree's "breakdown" order (kernel, memcpy, ...) */
-const char *const pr_dcat_names[] = {"Kernel",   "Memcpy",  "Memset",
-                                     "Comm.",    "Runtime", "DataLoader",
-                                     "CPU exec", "Other"};
-const uint32_t pr_dcat_colors[] = {0x0072B2, 0xE69F00, 0xF0E442, 0xD55E00,
-                                   0x56B4E9, 0x009E73, 0xCC79A7, 0x999999};
-#define N_CAT 8
-
 static const char css[] =
     ":root{--ink:#222;--muted:#6b7280;--grid:#e5e7eb;--bg:#fff;"
     "--bad:#b42318;--good:#067647;--card:#f8f9fb}"

@@ -16,7 +16,6 @@
 #include "profreport/pdf_doc.h"
 #include "profreport/sget.h"
 
-#define N_CAT 8
 #define HALF_GAP 12.0 /* points between two charts side by side */
 #define TITLE "Regression comparison"
 

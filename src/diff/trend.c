@@ -174,7 +174,6 @@ op_per_step(const cJSON *sum, const char *name)
     return steps > 0 ? t / steps : NAN;
 }
 
-#define N_CATS 8
 #define N_TOP_OPS 5
 
 /* Compare night i with night i-1 under the gates; record on `out`. */
@@ -217,9 +216,9 @@ night_figures(cJSON *o, const struct night *n, const cJSON *top_ops)
     ok =
         ok && pr_dj_add_num(o, "step_p90_us", run_mean(n->sum, "p90_us", NULL));
     ok = ok && pr_dj_add_num(o, "memory_peak_bytes", memory_peak(n->sum));
-    for (k = 0; ok && k < N_CATS; k++)
-        ok = pr_dj_add_num(bd, pr_dcat_keys[k],
-                           run_mean(n->sum, NULL, pr_dcat_keys[k]));
+    for (k = 0; ok && k < PR_N_BREAKDOWN; k++)
+        ok = pr_dj_add_num(bd, pr_keys_breakdown[k].key,
+                           run_mean(n->sum, NULL, pr_keys_breakdown[k].key));
     cJSON_ArrayForEach(name, top_ops)
     {
         if (ok)

@@ -24,6 +24,7 @@ struct source {
     const char *names[PR_DTREND_SERIES];
     size_t n_series;
     int mark; /* mark the latest crossed night on series 0 */
+    const struct pr_category *cats; /* colours of the series, or NULL */
 };
 
 static const struct source fixed[] = {
@@ -33,23 +34,16 @@ static const struct source fixed[] = {
      {"step_mean_us", "step_p90_us"},
      {"mean", "p90"},
      2,
-     1},
+     1,
+     NULL},
     {"Memory peak",
      PR_UNIT_BYTES,
      NULL,
      {"memory_peak_bytes"},
      {"peak allocated"},
      1,
-     0},
-    {"Breakdown (mean step)",
-     PR_UNIT_US,
-     "breakdown_us",
-     {"kernel", "memcpy", "memset", "communication", "runtime", "dataloader",
-      "cpu_exec", "other"},
-     {"kernel", "memcpy", "memset", "communication", "runtime", "dataloader",
-      "cpu_exec", "other"},
-     8,
-     0},
+     0,
+     NULL},
 };
 
 /* "rank-0.1700000000.pt.trace.json.gz" -> "rank-0.1700000000": the file
@@ -96,13 +90,14 @@ chart(struct pr_dtrend_figs *f, const cJSON *nights, const struct source *src)
 
     for (k = 0; k < src->n_series; k++) {
         values(nights, src->group, src->keys[k], y + k * f->n_nights);
-        f->series[f->n][k] = (struct pr_chart_series){src->names[k],
-                                                      f->x,
-                                                      y + k * f->n_nights,
-                                                      f->n_nights,
-                                                      PR_COLOR_NONE,
-                                                      0,
-                                                      0};
+        f->series[f->n][k] = (struct pr_chart_series){
+            src->names[k],
+            f->x,
+            y + k * f->n_nights,
+            f->n_nights,
+            src->cats ? src->cats[k].color : PR_COLOR_NONE,
+            0,
+            0};
     }
     memset(c, 0, sizeof(*c));
     c->title = src->title;
@@ -161,7 +156,11 @@ pr_dtrend_figs(struct pr_dtrend_figs *f, const cJSON *trend)
                          {NULL},
                          {NULL},
                          0,
-                         0};
+                         0,
+                         NULL};
+    struct source bd = {
+        "Breakdown (mean step)", PR_UNIT_US, "breakdown_us",   {NULL}, {NULL},
+        PR_N_BREAKDOWN,          0,          pr_keys_breakdown};
     size_t i;
 
     memset(f, 0, sizeof(*f));
@@ -170,6 +169,12 @@ pr_dtrend_figs(struct pr_dtrend_figs *f, const cJSON *trend)
         return -1;
     for (i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
         chart(f, nights, &fixed[i]);
+    /* the categories as the main report names and colours them (keys.h) */
+    for (i = 0; i < PR_N_BREAKDOWN; i++) {
+        bd.keys[i] = pr_keys_breakdown[i].key;
+        bd.names[i] = pr_keys_breakdown[i].label;
+    }
+    chart(f, nights, &bd);
     cJSON_ArrayForEach(name, pr_sget(trend, "top_operators"))
     {
         if (ops.n_series < PR_DTREND_SERIES && cJSON_IsString(name)) {
