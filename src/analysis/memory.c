@@ -958,14 +958,11 @@ pr_memory_fill(const struct pr_trace *t, const struct pr_tree *tree,
         emit_rows(&m, mem, &ok);
         pr_emit_num(mem, "unknown_device_records", (double)m.unknown_device,
                     &ok);
-        if (ok && cJSON_GetObjectItemCaseSensitive(run, "memory") != NULL)
-            ok = cJSON_ReplaceItemInObjectCaseSensitive(run, "memory", mem);
-        else if (ok)
-            ok = cJSON_AddItemToObject(run, "memory", mem);
-        else
+        if (!ok) {
             cJSON_Delete(mem);
-        if (!ok)
-            st = pr_error_set(err, PR_E_NOMEM, "out of memory (memory)");
+            mem = NULL; /* pr_emit_put reports it */
+        }
+        st = pr_emit_put(run, "memory", mem, "memory", err);
     }
     mem_free(&m);
     return st;
