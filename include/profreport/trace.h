@@ -158,7 +158,10 @@ PR_NODISCARD enum pr_status pr_wheres_intern(struct pr_wheres *w, uint32_t cat,
 void pr_wheres_reset(struct pr_wheres *w);
 void pr_wheres_free(struct pr_wheres *w);
 
-/* Side record for host events (ops, annotations, python functions). */
+/* Side record for host events (ops, annotations, python functions), as
+ * readers fill it and analyses read it.  The trace keeps it compactly
+ * (struct pr_op_rec): a reader fills the record pr_trace_add_op() hands
+ * out, an analysis reads a copy with pr_trace_op(). */
 struct pr_op_info {
     /* The recorded inputs as text (string ids, PR_STR_NONE when absent),
      * each parsed once at ingest into t->shapes (shapes.h): analyses read
@@ -178,7 +181,28 @@ struct pr_op_info {
      * records are operators', which have none. */
 };
 
-/* The Python tracer's ids of the frame whose op record is t->ops[op]
+/* An op record as the trace stores it, 16 bytes (there are more than a
+ * million in a 1 GB trace): the three input texts as one interned triple
+ * (a run has millions of calls but a few thousand distinct inputs), the
+ * sequence number and forward thread as 32-bit codes (the value when it
+ * is in -1..INT32_MAX, else -2 - its slot in the trace's table of wide
+ * ids), the producer's FLOPs, which few records have, in a table of their
+ * own (struct pr_op_flops).  Read and written only through
+ * pr_trace_add_op(), pr_trace_op_edit() and pr_trace_op(). */
+struct pr_op_rec {
+    uint32_t inputs; /* index of (dims, types, concrete) in t->op_inputs */
+    uint32_t stack;  /* string id; PR_STR_NONE */
+    int32_t seq;     /* code of pr_op_info.seq */
+    int32_t fwd_tid; /* code of pr_op_info.fwd_tid */
+};
+
+/* The FLOPs of op record `op` when the producer gave them (not -1). */
+struct pr_op_flops {
+    uint32_t op;
+    double flops;
+};
+
+/* The Python tracer's ids of the frame whose op record is number op
  * (pr_trace_py()).  The tracer numbers its frames and modules from 0
  * up, so 32 bits hold them; a reader stores -1 for one outside that
  * range. */
@@ -351,8 +375,19 @@ struct pr_trace {
     size_t n_events, cap_events;
     struct pr_wheres wheres; /* owned: the events' (cat, pid, tid) */
     struct pr_wide_ids wide; /* owned: the events' ids wider than 32 bits */
-    struct pr_op_info *ops;  /* owned */
+    struct pr_op_rec *ops;   /* owned: op records, read with pr_trace_op() */
     size_t n_ops, cap_ops;
+    struct pr_wheres op_inputs;   /* owned: the op records' interned
+                                     (input_dims, input_types,
+                                     concrete_inputs), in the fields cat,
+                                     pid and tid */
+    struct pr_op_flops *op_flops; /* owned: sorted by op */
+    size_t n_op_flops, cap_op_flops;
+    /* The op record last handed out by pr_trace_add_op() or
+     * pr_trace_op_edit(), kept whole (and read from here) until the next
+     * such call or pr_trace_finish() stores it. */
+    struct pr_op_info op_draft;
+    uint32_t op_draft_at; /* its index; PR_NO_INFO: none */
     struct pr_py_ids *py; /* owned: Python ids of op records, by op */
     size_t n_py, cap_py;
     struct pr_gpu_info *gpu; /* owned */
@@ -433,7 +468,9 @@ PR_NODISCARD enum pr_status pr_trace_add_gap(struct pr_trace *t,
 /* Append records.  Return a pointer to the new zero-filled record (fields
  * preset to their "absent" values) or NULL on out-of-memory (for events,
  * also past PR_MAX_EVENTS).  The pointer is valid until the next append of
- * the same kind. */
+ * the same kind (for op records: until the next pr_trace_add_op(),
+ * pr_trace_op_edit() or pr_trace_finish(), which store what was written
+ * into it). */
 struct pr_event *pr_trace_add_event(struct pr_trace *t);
 struct pr_op_info *pr_trace_add_op(struct pr_trace *t, uint32_t *index);
 struct pr_gpu_info *pr_trace_add_gpu(struct pr_trace *t, uint32_t *index);
@@ -531,9 +568,10 @@ PR_NODISCARD enum pr_status pr_trace_add_memory(struct pr_trace *t,
 /* Links and devices: pr_trace_add_flow() (a forward op to its backward),
  * pr_trace_add_device() (a device's properties, by list position). */
 
-/* Sort events by (ts_ns, order) and give back the record arrays' spare
- * capacity.  Call once after ingest.  Cannot fail: short of memory for
- * its sort keys it sorts the events directly. */
+/* Store the op record still being written, sort events by (ts_ns,
+ * order) and give back the record arrays' spare capacity.  Call once
+ * after ingest.  Cannot fail: short of memory for its sort keys it sorts
+ * the events directly. */
 void pr_trace_finish(struct pr_trace *t);
 
 static inline const char *
@@ -591,9 +629,20 @@ PR_NODISCARD enum pr_status pr_event_set_where(struct pr_trace *t,
                                                struct pr_event *e, uint32_t cat,
                                                uint32_t pid, uint32_t tid);
 
-/* Side records, or NULL when the event has none. */
+/* The event's op record, copied into *buf; returns buf, or NULL when the
+ * event has none (buf untouched). */
 const struct pr_op_info *pr_trace_op(const struct pr_trace *t,
-                                     const struct pr_event *e);
+                                     const struct pr_event *e,
+                                     struct pr_op_info *buf);
+/* Op record number `index` (< t->n_ops) copied into *out. */
+void pr_trace_op_at(const struct pr_trace *t, uint32_t index,
+                    struct pr_op_info *out);
+/* Op record number `index` to change in place, for readers that complete
+ * a record after adding others (a producer's table of operators read
+ * after its timeline); valid as pr_trace_add_op()'s pointer.  NULL on
+ * out-of-memory or when there is no such record. */
+struct pr_op_info *pr_trace_op_edit(struct pr_trace *t, uint32_t index);
+/* Side records, or NULL when the event has none. */
 /* The Python ids of the event's op record; NULL when it has none (all
  * absent). */
 const struct pr_py_ids *pr_trace_py(const struct pr_trace *t,

@@ -298,7 +298,8 @@ meta_bytes(const struct pr_trace *t, const struct pr_gpu_info *g,
 static double
 input_bytes(const struct pr_trace *t, const struct pr_event *e)
 {
-    const struct pr_op_info *op = pr_trace_op(t, e);
+    struct pr_op_info ob;
+    const struct pr_op_info *op = pr_trace_op(t, e, &ob);
     struct pr_op_inputs *in;
     double b = 0;
     size_t i;

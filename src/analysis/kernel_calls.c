@@ -98,7 +98,8 @@ index_conv_bwd(struct calls *c, struct pr_error *err)
 
     for (i = 0; i < c->t->n_events; i++) {
         const struct pr_event *e = &c->t->events[i];
-        const struct pr_op_info *op = pr_trace_op(c->t, e);
+        struct pr_op_info ob;
+        const struct pr_op_info *op = pr_trace_op(c->t, e, &ob);
         size_t prev;
 
         if (e->kind != PR_KIND_HOST_OP || !op || op->seq < 0 ||
@@ -114,13 +115,14 @@ index_conv_bwd(struct calls *c, struct pr_error *err)
     return PR_OK;
 }
 
+/* The operator of a node, copied into *buf; NULL when none. */
 static const struct pr_op_info *
-node_op(const struct calls *c, size_t node)
+node_op(const struct calls *c, size_t node, struct pr_op_info *buf)
 {
     const struct pr_tree_node *n = &c->tree.nodes[node];
 
     return n->ev == PR_TREE_NONE ? NULL
-                                 : pr_trace_op(c->t, &c->t->events[n->ev]);
+                                 : pr_trace_op(c->t, &c->t->events[n->ev], buf);
 }
 
 static int
@@ -146,7 +148,8 @@ seq_of(const struct calls *c, size_t node, int bprop)
 
     for (; i != PR_TREE_NONE && c->tree.nodes[i].type != PR_N_ROOT;
          i = c->tree.nodes[i].parent) {
-        const struct pr_op_info *op = node_op(c, i);
+        struct pr_op_info ob;
+        const struct pr_op_info *op = node_op(c, i, &ob);
 
         if (op && op->seq >= 0)
             return op->seq;
@@ -184,7 +187,8 @@ conv_from_bwd(const struct calls *c, const struct pr_op_info *op,
 static struct cost
 estimate(const struct calls *c, size_t node, struct pr_op_inputs *in)
 {
-    const struct pr_op_info *op = node_op(c, node);
+    struct pr_op_info ob;
+    const struct pr_op_info *op = node_op(c, node, &ob);
     struct pr_op_call call = {node_name(c, node), NULL, -1.0};
     struct pr_op_cost oc;
     struct cost r = {-1.0, -1.0};
@@ -240,6 +244,7 @@ emit_cost(cJSON *o, const char *key, double v, size_t sub, int *ok)
 static void
 emit_op(cJSON *o, const struct calls *c, size_t node, size_t sub, int *ok)
 {
+    struct pr_op_info ob;
     const struct pr_op_info *op;
     struct cost cost;
     int bprop;
@@ -255,7 +260,7 @@ emit_op(cJSON *o, const struct calls *c, size_t node, size_t sub, int *ok)
         pr_emit_null(o, "bytes", ok);
         return;
     }
-    op = node_op(c, node);
+    op = node_op(c, node, &ob);
     bprop = is_bprop(c, node);
     pr_emit_str(o, "op", node_name(c, node), ok);
     pr_emit_str(o, "direction", bprop ? "bprop" : "fprop", ok);

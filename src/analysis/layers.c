@@ -118,12 +118,14 @@ struct ctx {
 
 /* ---- operators ---------------------------------------------------------- */
 
+/* The operator of nd, copied into *buf; NULL for another node. */
 static const struct pr_op_info *
-node_op(const struct ctx *c, const struct pr_tree_node *nd)
+node_op(const struct ctx *c, const struct pr_tree_node *nd,
+        struct pr_op_info *buf)
 {
     if (!nd->is_operator || nd->ev == PR_TREE_NONE)
         return NULL;
-    return pr_trace_op(c->t, &c->t->events[nd->ev]);
+    return pr_trace_op(c->t, &c->t->events[nd->ev], buf);
 }
 
 /* A backward operator: autograd ran it for the forward op with its
@@ -146,13 +148,14 @@ static int
 is_backward_root(const struct ctx *c, uint32_t ni)
 {
     const struct pr_tree_node *nd = &c->tree->nodes[ni];
-    const struct pr_op_info *op = node_op(c, nd), *pop;
+    struct pr_op_info ob, pb;
+    const struct pr_op_info *op = node_op(c, nd, &ob), *pop;
 
     if (!is_backward(op))
         return 0;
     if (nd->parent == PR_TREE_NONE)
         return 1;
-    pop = node_op(c, &c->tree->nodes[nd->parent]);
+    pop = node_op(c, &c->tree->nodes[nd->parent], &pb);
     return !(is_backward(pop) && pop->seq == op->seq);
 }
 
@@ -173,7 +176,8 @@ static const struct cost *
 cost_of(const struct ctx *c, uint32_t ni)
 {
     const struct pr_tree_node *nd = &c->tree->nodes[ni];
-    const struct pr_op_info *op = node_op(c, nd);
+    struct pr_op_info ob;
+    const struct pr_op_info *op = node_op(c, nd, &ob);
     size_t i;
 
     if (!nd->is_operator || nd->ev == PR_TREE_NONE)
@@ -378,6 +382,7 @@ collect_seqs(struct ctx *c)
     const struct pr_tree *tr = c->tree;
     size_t i, n = 0, cap = 0;
     struct pr_tree_walk w;
+    struct pr_op_info ob;
     uint32_t ni;
     int ok = pr_tree_walk_init(&w, tr, 0, NULL) == PR_OK;
 
@@ -387,7 +392,7 @@ collect_seqs(struct ctx *c)
         ok = pr_grow((void **)&c->seqs, &cap, n + 1, sizeof(*c->seqs)) == PR_OK;
         if (!ok)
             break;
-        c->seqs[n].seq = node_op(c, &tr->nodes[ni])->seq;
+        c->seqs[n].seq = node_op(c, &tr->nodes[ni], &ob)->seq;
         c->seqs[n].n_bwd = 1;
         c->seqs[n++].slot = NO_SLOT;
     }
@@ -445,8 +450,9 @@ no_names(uint32_t *names)
 static void
 op_cost(const struct ctx *c, uint32_t ni, struct pr_op_cost *cost)
 {
+    struct pr_op_info ob;
     const struct pr_op_info *op =
-        ni == NO_NODE ? NULL : node_op(c, &c->tree->nodes[ni]);
+        ni == NO_NODE ? NULL : node_op(c, &c->tree->nodes[ni], &ob);
     struct pr_op_call call;
     struct pr_error e = {PR_OK, ""};
 
@@ -479,7 +485,8 @@ static struct row *
 row_of(struct ctx *c, uint32_t ni)
 {
     const struct pr_tree_node *nd = &c->tree->nodes[ni];
-    uint32_t dims = dims_of(c, node_op(c, nd));
+    struct pr_op_info ob;
+    uint32_t dims = dims_of(c, node_op(c, nd, &ob));
     size_t i = pr_idmap_get(&c->row_ids,
                             op_key(pr_tree_name(c->t, c->tree, nd), dims));
     struct row *r;
@@ -546,7 +553,8 @@ claim(struct ctx *c, const struct pr_op_info *op)
 static int
 enter_layer(struct ctx *c, const struct frame *up, struct frame *f)
 {
-    const struct pr_op_info *op = node_op(c, &c->tree->nodes[f->node]);
+    struct pr_op_info ob;
+    const struct pr_op_info *op = node_op(c, &c->tree->nodes[f->node], &ob);
     int in_layer = up != NULL && up->own == OWN_LAYER;
 
     if (is_backward_root(c, f->node))
@@ -638,13 +646,14 @@ walk_backward(struct ctx *c)
     int ok = pr_tree_walk_init(&w, tr, 0, NULL) == PR_OK;
 
     while (ok && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
+        struct pr_op_info ob;
         const struct seq *s;
         struct layer *l;
 
         if (!is_backward_root(c, ni))
             continue;
         c->n_bwd++;
-        s = find_seq(c, node_op(c, &tr->nodes[ni])->seq);
+        s = find_seq(c, node_op(c, &tr->nodes[ni], &ob)->seq);
         if (s == NULL || s->slot == NO_SLOT) {
             c->n_unpaired++;
             continue;

@@ -69,7 +69,8 @@ add_member(struct table *tb, int64_t key, const struct pr_trace *t,
            const struct pr_tree *tree, const struct pr_tree_node *n,
            int64_t tc_total_ns, struct pr_error *err)
 {
-    const struct pr_op_info *op = pr_trace_op(t, &t->events[n->ev]);
+    struct pr_op_info ob;
+    const struct pr_op_info *op = pr_trace_op(t, &t->events[n->ev], &ob);
     size_t gi = pr_idmap_get(&tb->index, key);
     struct pr_op_row *g;
 
@@ -134,13 +135,15 @@ collect(const struct pr_trace *t, const struct pr_tree *tree,
     while (st == PR_OK && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
         const struct pr_tree_node *n = &tree->nodes[ni];
         int64_t tc = tc_total(t, tree, &w, n, below), shape_key;
+        struct pr_op_info ob;
         uint32_t name;
 
         if (!n->is_operator)
             continue;
         name = pr_tree_name(t, tree, n);
-        shape_key = (int64_t)(((uint64_t)name << 32) |
-                              shape_id(t, pr_trace_op(t, &t->events[n->ev])));
+        shape_key =
+            (int64_t)(((uint64_t)name << 32) |
+                      shape_id(t, pr_trace_op(t, &t->events[n->ev], &ob)));
         if (add_member(by_name, name, t, tree, n, tc, err) != PR_OK ||
             add_member(by_shape, shape_key, t, tree, n, tc, err) != PR_OK)
             st = PR_E_NOMEM;

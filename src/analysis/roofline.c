@@ -365,7 +365,8 @@ index_conv_bwd(const struct pr_trace *t, struct pr_idmap *m)
 
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
-        const struct pr_op_info *op = pr_trace_op(t, e);
+        struct pr_op_info ob;
+        const struct pr_op_info *op = pr_trace_op(t, e, &ob);
         size_t prev;
 
         if (e->kind != PR_KIND_HOST_OP || !op || op->seq < 0 ||
@@ -468,7 +469,8 @@ make_groups(const struct pr_trace *t, struct ogs *g, struct ext_refs *ext,
 
     for (i = 0; i < t->n_events && ok; i++) {
         const struct pr_event *e = &t->events[i];
-        const struct pr_op_info *op = pr_trace_op(t, e);
+        struct pr_op_info ob;
+        const struct pr_op_info *op = pr_trace_op(t, e, &ob);
         struct og *o;
 
         if (e->kind != PR_KIND_HOST_OP)

@@ -376,7 +376,8 @@ resolve(struct ctx *c, size_t n)
 static uint32_t
 attr_of(struct ctx *c, uint32_t ev, int *oom)
 {
-    const struct pr_op_info *op = pr_trace_op(c->t, &c->t->events[ev]);
+    struct pr_op_info ob;
+    const struct pr_op_info *op = pr_trace_op(c->t, &c->t->events[ev], &ob);
     int64_t key;
     size_t n, hit;
     uint32_t a;
@@ -625,12 +626,13 @@ link_nodes(struct ctx *c)
 
     while (!oom && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
         const struct pr_tree_node *nd = &tr->nodes[ni];
+        struct pr_op_info ob;
         const struct pr_op_info *op;
 
         if (!nd->is_operator || nd->ev == PR_TREE_NONE)
             continue;
         c->node_attr[ni] = attr_of(c, nd->ev, &oom);
-        op = pr_trace_op(c->t, &c->t->events[nd->ev]);
+        op = pr_trace_op(c->t, &c->t->events[nd->ev], &ob);
         if (c->node_attr[ni] != NO_ATTR && op != NULL && op->seq >= 0 &&
             !is_backward(op) && pr_idmap_get(&fwd, op->seq) == PR_NONE)
             oom |= pr_idmap_put(&fwd, op->seq, c->node_attr[ni], NULL) != PR_OK;
@@ -641,9 +643,11 @@ link_nodes(struct ctx *c)
         oom = pr_tree_walk_init(&w, tr, 1, NULL) != PR_OK;
     while (!oom && fwd.n > 0 && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
         const struct pr_tree_node *nd = &tr->nodes[ni];
+        struct pr_op_info ob;
         const struct pr_op_info *op =
-            nd->ev == PR_TREE_NONE ? NULL
-                                   : pr_trace_op(c->t, &c->t->events[nd->ev]);
+            nd->ev == PR_TREE_NONE
+                ? NULL
+                : pr_trace_op(c->t, &c->t->events[nd->ev], &ob);
         size_t a = is_backward(op) ? pr_idmap_get(&fwd, op->seq) : PR_NONE;
 
         if (c->node_attr[ni] != NO_ATTR)
@@ -670,7 +674,8 @@ struct totals {
 static double
 flops_of(const struct pr_trace *t, const struct pr_tree_node *nd)
 {
-    const struct pr_op_info *op = pr_trace_op(t, &t->events[nd->ev]);
+    struct pr_op_info ob;
+    const struct pr_op_info *op = pr_trace_op(t, &t->events[nd->ev], &ob);
     struct pr_op_inputs in;
     struct pr_op_call call;
     struct pr_op_cost cost;
@@ -969,6 +974,7 @@ backward_root(const struct ctx *c, const struct pr_tree_node *nd,
               const struct pr_op_info *op)
 {
     const struct pr_tree_node *p;
+    struct pr_op_info pb;
     const struct pr_op_info *pop;
 
     if (!is_backward(op))
@@ -976,8 +982,8 @@ backward_root(const struct ctx *c, const struct pr_tree_node *nd,
     if (nd->parent == PR_TREE_NONE)
         return 1;
     p = &c->tree->nodes[nd->parent];
-    pop =
-        p->ev == PR_TREE_NONE ? NULL : pr_trace_op(c->t, &c->t->events[p->ev]);
+    pop = p->ev == PR_TREE_NONE ? NULL
+                                : pr_trace_op(c->t, &c->t->events[p->ev], &pb);
     return !(p->is_operator && is_backward(pop) && pop->seq == op->seq);
 }
 
@@ -1031,14 +1037,14 @@ cmp_fwd_of(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The operator of node ni; NULL for another node. */
+/* The operator of node ni, copied into *buf; NULL for another node. */
 static const struct pr_op_info *
-node_op(const struct ctx *c, uint32_t ni)
+node_op(const struct ctx *c, uint32_t ni, struct pr_op_info *buf)
 {
     const struct pr_tree_node *nd = &c->tree->nodes[ni];
 
     return nd->is_operator && nd->ev != PR_TREE_NONE
-               ? pr_trace_op(c->t, &c->t->events[nd->ev])
+               ? pr_trace_op(c->t, &c->t->events[nd->ev], buf)
                : NULL;
 }
 
@@ -1059,7 +1065,8 @@ backward_seqs(const struct ctx *c, size_t *n)
         return NULL;
     }
     while (v != NULL && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
-        const struct pr_op_info *op = node_op(c, ni);
+        struct pr_op_info ob;
+        const struct pr_op_info *op = node_op(c, ni, &ob);
 
         if (op == NULL || op->seq < 0 || !backward_root(c, &tr->nodes[ni], op))
             continue;
@@ -1105,7 +1112,8 @@ pair_nodes(struct ctx *c, struct pairs *ps)
     for (pass = 0; pass < 2 && ok; pass++) {
         ok = pr_tree_walk_init(&w, tr, 0, NULL) == PR_OK;
         while (ok && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
-            const struct pr_op_info *op = node_op(c, ni);
+            struct pr_op_info ob;
+            const struct pr_op_info *op = node_op(c, ni, &ob);
 
             if (op == NULL || op->seq < 0 ||
                 (f = find_fwd(v, n, op->seq)) == NULL)

@@ -856,7 +856,7 @@ add_api_op(struct adb *a, sqlite3_stmt *q, enum pr_kind k,
     struct pr_op_desc d;
     size_t idx;
     int64_t chain = col_i64(q, P_CHAIN, -1);
-    uint32_t stack;
+    struct pr_op_info *op;
 
     memset(&d, 0, sizeof(d));
     d.seq = col_i64(q, P_SEQ, -1);
@@ -866,8 +866,10 @@ add_api_op(struct adb *a, sqlite3_stmt *q, enum pr_kind k,
         op_inputs(a, q, &d);
     if (pr_trace_add_host_op(a->t, k, s, &d, &idx) != PR_OK)
         return oom(a);
-    stack = (uint32_t)pair_get(a->chains, a->n_chains, chain, PR_STR_NONE);
-    a->t->ops[a->t->events[idx].info].stack = stack;
+    op = pr_trace_op_edit(a->t, a->t->events[idx].info);
+    if (op == NULL)
+        return oom(a);
+    op->stack = (uint32_t)pair_get(a->chains, a->n_chains, chain, PR_STR_NONE);
     return PR_OK;
 }
 

@@ -515,10 +515,11 @@ link_of(const struct link *v, size_t n, int64_t key)
     return lo < n && v[lo].key == key ? &v[lo] : NULL;
 }
 
-/* The operator the builder made for a task: task -> its launch (by
- * correlation) -> the operator (by external id).  NULL when none. */
-static struct pr_op_info *
-op_of_task(struct ops *o, const struct pr_event *task)
+/* The operator the builder made for a task, to change: task -> its
+ * launch (by correlation) -> the operator (by external id).  *op is NULL
+ * when none.  PR_E_NOMEM. */
+static enum pr_status
+op_of_task(struct ops *o, const struct pr_event *task, struct pr_op_info **op)
 {
     struct pr_trace *t = o->r->t;
     int64_t corr = pr_event_correlation(t, task);
@@ -528,7 +529,11 @@ op_of_task(struct ops *o, const struct pr_event *task)
     if (l != NULL)
         l = link_of(o->ops, o->n_ops,
                     pr_event_external_id(t, &t->events[l->event]));
-    return l ? &t->ops[t->events[l->event].info] : NULL;
+    *op = NULL;
+    if (l == NULL)
+        return PR_OK;
+    *op = pr_trace_op_edit(t, t->events[l->event].info);
+    return *op != NULL ? PR_OK : PR_E_NOMEM;
 }
 
 /* The row's logical shapes and dtypes (and PMU FLOPs) on the operator of
@@ -537,9 +542,11 @@ static enum pr_status
 merge_inputs(struct ops *o, const struct pr_event *task)
 {
     struct pr_trace *t = o->r->t;
-    struct pr_op_info *op = op_of_task(o, task);
+    struct pr_op_info *op;
     double flops = row_flops(o);
 
+    if (op_of_task(o, task, &op) != PR_OK)
+        return PR_E_NOMEM;
     if (op == NULL)
         return PR_OK;
     if (flops >= 0)

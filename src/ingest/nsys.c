@@ -1204,14 +1204,18 @@ guess_types(struct nsys *n, struct pr_trace *t, size_t *guessed)
     for (i = 0; st == PR_OK && i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
         int64_t ext = pr_event_external_id(t, e);
-        struct pr_op_info *op;
+        struct pr_op_info ob, *op;
 
         if (e->kind != PR_KIND_HOST_OP || ext <= 0 ||
-            (uint64_t)ext > t->n_events || by_op[ext] == NULL)
+            (uint64_t)ext > t->n_events || by_op[ext] == NULL ||
+            pr_trace_op(t, e, &ob) == NULL)
             continue;
-        op = &t->ops[e->info];
-        if (op->input_dims == PR_STR_NONE || op->input_types != PR_STR_NONE)
+        if (ob.input_dims == PR_STR_NONE || ob.input_types != PR_STR_NONE)
             continue;
+        if ((op = pr_trace_op_edit(t, e->info)) == NULL) {
+            st = PR_E_NOMEM;
+            break;
+        }
         pr_buf_reset(&n->tmp);
         st = types_text(&n->tmp, pr_trace_str(t, op->input_dims), by_op[ext]);
         if (st == PR_OK &&
@@ -1241,9 +1245,12 @@ run_facts(const struct pr_trace *t, struct run_facts *f)
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
 
+        struct pr_op_info ob;
+
         if (e->kind == PR_KIND_HOST_OP) {
             f->ops++;
-            f->ops_no_sizes += t->ops[e->info].input_dims == PR_STR_NONE;
+            f->ops_no_sizes +=
+                pr_trace_op(t, e, &ob) != NULL && ob.input_dims == PR_STR_NONE;
         } else if (e->kind == PR_KIND_DEVICE_TASK) {
             f->kernels++;
             f->nccl += strncmp(pr_trace_str(t, e->name), "nccl", 4) == 0;

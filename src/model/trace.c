@@ -15,7 +15,7 @@
 /* The records a run holds most of; a field added carelessly would grow
  * every run's peak memory by its width times millions. */
 _Static_assert(sizeof(struct pr_event) == 40, "struct pr_event grew");
-_Static_assert(sizeof(struct pr_op_info) == 40, "struct pr_op_info grew");
+_Static_assert(sizeof(struct pr_op_rec) == 16, "struct pr_op_rec grew");
 _Static_assert(sizeof(struct pr_gpu_info) == 136, "struct pr_gpu_info grew");
 
 struct pr_trace *
@@ -36,6 +36,7 @@ pr_trace_new(void)
     t->worker = PR_STR_NONE;
     t->format = pr_strtab_intern(t->strs, "kineto", 6);
     t->vendor = t->device_kind = PR_STR_NONE;
+    t->op_draft_at = PR_NO_INFO;
     return t;
 }
 
@@ -50,6 +51,8 @@ pr_trace_free(struct pr_trace *t)
         pr_wheres_free(&t->wheres);
         pr_wide_ids_free(&t->wide);
         free(t->ops);
+        pr_wheres_free(&t->op_inputs);
+        free(t->op_flops);
         free(t->py);
         free(t->gpu);
         free(t->mem);
@@ -280,21 +283,169 @@ pr_event_set_where(struct pr_trace *t, struct pr_event *e, uint32_t cat,
     return pr_wheres_intern(&t->wheres, cat, pid, tid, &e->where);
 }
 
+/* ------------------------------------------------------------ op records */
+
+/* Room for one more triple without allocating in pr_wheres_intern(). */
+static enum pr_status
+wheres_reserve(struct pr_wheres *w)
+{
+    if (w->n >= UINT32_MAX - 3)
+        return PR_E_NOMEM;
+    if ((w->n + 2) * 2 > w->n_slots && wheres_rehash(w) != PR_OK)
+        return PR_E_NOMEM;
+    return pr_grow((void **)&w->v, &w->cap, w->n + 2, sizeof(*w->v));
+}
+
+/* Room to store the draft whatever it holds, so that storing it (in
+ * pr_trace_finish() too) cannot fail: a new input triple, two wide
+ * codes, a FLOP count. */
+static enum pr_status
+draft_reserve(struct pr_trace *t)
+{
+    if (t->wide.n >= (size_t)INT32_MAX - 3 ||
+        pr_grow((void **)&t->wide.v, &t->wide.cap, t->wide.n + 2,
+                sizeof(*t->wide.v)) != PR_OK ||
+        wheres_reserve(&t->op_inputs) != PR_OK)
+        return PR_E_NOMEM;
+    return pr_grow((void **)&t->op_flops, &t->cap_op_flops, t->n_op_flops + 1,
+                   sizeof(*t->op_flops));
+}
+
+/* The code of a sequence number or thread: -1 and 0..INT32_MAX as they
+ * are, any other value in a wide slot (room reserved). */
+static int32_t
+op_code(struct pr_wide_ids *w, int64_t v)
+{
+    if (v >= -1 && v <= INT32_MAX)
+        return (int32_t)v;
+    w->v[w->n] = v;
+    return (int32_t)(-2 - (int64_t)w->n++);
+}
+
+static int64_t
+op_value(const struct pr_wide_ids *w, int32_t code)
+{
+    return code >= -1 ? code : w->v[-(int64_t)code - 2];
+}
+
+/* Where op's FLOP count is, or would go, in t->op_flops. */
+static size_t
+flops_at(const struct pr_trace *t, uint32_t op)
+{
+    size_t lo = 0, hi = t->n_op_flops;
+
+    if (hi > 0 && t->op_flops[hi - 1].op < op)
+        return hi; /* readers add in op order */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (t->op_flops[mid].op < op)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Note op's FLOP count; -1 (absent) removes it.  Room reserved. */
+static void
+flops_put(struct pr_trace *t, uint32_t op, double flops)
+{
+    size_t at = flops_at(t, op);
+    int found = at < t->n_op_flops && t->op_flops[at].op == op;
+    int absent = flops == -1; /* NaN is kept */
+
+    if (absent && found)
+        memmove(&t->op_flops[at], &t->op_flops[at + 1],
+                (--t->n_op_flops - at) * sizeof(*t->op_flops));
+    if (absent)
+        return;
+    if (!found) {
+        memmove(&t->op_flops[at + 1], &t->op_flops[at],
+                (t->n_op_flops++ - at) * sizeof(*t->op_flops));
+        t->op_flops[at].op = op;
+    }
+    t->op_flops[at].flops = flops;
+}
+
+/* Store the draft in its record (room was reserved when it was handed
+ * out, so this cannot fail). */
+static void
+draft_store(struct pr_trace *t)
+{
+    const struct pr_op_info *d = &t->op_draft;
+    struct pr_op_rec *r;
+
+    if (t->op_draft_at == PR_NO_INFO)
+        return;
+    r = &t->ops[t->op_draft_at];
+    if (pr_wheres_intern(&t->op_inputs, d->input_dims, d->input_types,
+                         d->concrete_inputs, &r->inputs) != PR_OK)
+        r->inputs = 0; /* not reached: room reserved */
+    r->stack = d->stack;
+    r->seq = op_code(&t->wide, d->seq);
+    r->fwd_tid = op_code(&t->wide, d->fwd_tid);
+    flops_put(t, t->op_draft_at, d->flops);
+    t->op_draft_at = PR_NO_INFO;
+}
+
 struct pr_op_info *
 pr_trace_add_op(struct pr_trace *t, uint32_t *index)
 {
-    struct pr_op_info *o;
+    struct pr_op_info *o = &t->op_draft;
 
-    if (t->n_ops >= PR_NO_INFO || pr_grow((void **)&t->ops, &t->cap_ops,
-                                          t->n_ops + 1, sizeof(*o)) != PR_OK)
+    draft_store(t);
+    if (t->n_ops >= PR_NO_INFO - 1 ||
+        pr_grow((void **)&t->ops, &t->cap_ops, t->n_ops + 1, sizeof(*t->ops)) !=
+            PR_OK ||
+        draft_reserve(t) != PR_OK)
         return NULL;
     *index = (uint32_t)t->n_ops;
-    o = &t->ops[t->n_ops++];
+    t->op_draft_at = (uint32_t)t->n_ops++;
     o->input_dims = o->input_types = o->concrete_inputs = PR_STR_NONE;
     o->stack = PR_STR_NONE;
     o->seq = o->fwd_tid = -1;
     o->flops = -1;
     return o;
+}
+
+struct pr_op_info *
+pr_trace_op_edit(struct pr_trace *t, uint32_t index)
+{
+    if (index == t->op_draft_at)
+        return &t->op_draft;
+    if (index >= t->n_ops)
+        return NULL;
+    draft_store(t);
+    if (draft_reserve(t) != PR_OK)
+        return NULL;
+    pr_trace_op_at(t, index, &t->op_draft);
+    t->op_draft_at = index;
+    return &t->op_draft;
+}
+
+void
+pr_trace_op_at(const struct pr_trace *t, uint32_t index, struct pr_op_info *out)
+{
+    const struct pr_op_rec *r = &t->ops[index];
+    struct pr_where in;
+    size_t at;
+
+    if (index == t->op_draft_at) {
+        *out = t->op_draft;
+        return;
+    }
+    in = pr_wheres_get(&t->op_inputs, r->inputs);
+    out->input_dims = in.cat;
+    out->input_types = in.pid;
+    out->concrete_inputs = in.tid;
+    out->stack = r->stack;
+    out->seq = op_value(&t->wide, r->seq);
+    out->fwd_tid = op_value(&t->wide, r->fwd_tid);
+    at = flops_at(t, index);
+    out->flops = at < t->n_op_flops && t->op_flops[at].op == index
+                     ? t->op_flops[at].flops
+                     : -1;
 }
 
 void
@@ -643,10 +794,13 @@ pr_trace_finish(struct pr_trace *t)
     size_t i;
     int sorted = 1;
 
+    draft_store(t);
     t->diag.invalid_utf8 = pr_strtab_repaired(t->strs);
     shrink((void **)&t->events, &t->cap_events, t->n_events,
            sizeof(*t->events));
     shrink((void **)&t->ops, &t->cap_ops, t->n_ops, sizeof(*t->ops));
+    shrink((void **)&t->op_flops, &t->cap_op_flops, t->n_op_flops,
+           sizeof(*t->op_flops));
     shrink((void **)&t->py, &t->cap_py, t->n_py, sizeof(*t->py));
     shrink((void **)&t->gpu, &t->cap_gpu, t->n_gpu, sizeof(*t->gpu));
     shrink((void **)&t->mem, &t->cap_mem, t->n_mem, sizeof(*t->mem));
@@ -656,8 +810,9 @@ pr_trace_finish(struct pr_trace *t)
         qsort(t->events, t->n_events, sizeof(*t->events), cmp_event);
 }
 
-const struct pr_op_info *
-pr_trace_op(const struct pr_trace *t, const struct pr_event *e)
+/* The index of the event's op record; PR_NO_INFO when it has none. */
+static uint32_t
+op_index(const struct pr_trace *t, const struct pr_event *e)
 {
     switch (e->kind) {
     case PR_KIND_HOST_OP:
@@ -665,10 +820,22 @@ pr_trace_op(const struct pr_trace *t, const struct pr_event *e)
     case PR_KIND_DEVICE_ANNOTATION:
     case PR_KIND_PY_LEGACY:
     case PR_KIND_PY_FUNCTION:
-        return e->info < t->n_ops ? &t->ops[e->info] : NULL;
+        return e->info < t->n_ops ? e->info : PR_NO_INFO;
     default:
-        return NULL;
+        return PR_NO_INFO;
     }
+}
+
+const struct pr_op_info *
+pr_trace_op(const struct pr_trace *t, const struct pr_event *e,
+            struct pr_op_info *buf)
+{
+    uint32_t i = op_index(t, e);
+
+    if (i == PR_NO_INFO)
+        return NULL;
+    pr_trace_op_at(t, i, buf);
+    return buf;
 }
 
 const struct pr_py_ids *
@@ -690,11 +857,11 @@ pr_py_find(const struct pr_py_ids *v, size_t n, uint32_t op)
 const struct pr_py_ids *
 pr_trace_py(const struct pr_trace *t, const struct pr_event *e)
 {
-    const struct pr_op_info *o = pr_trace_op(t, e);
+    uint32_t i = op_index(t, e);
 
-    if (o == NULL || t->n_py == 0)
+    if (i == PR_NO_INFO || t->n_py == 0)
         return NULL;
-    return pr_py_find(t->py, t->n_py, (uint32_t)(o - t->ops));
+    return pr_py_find(t->py, t->n_py, i);
 }
 
 enum pr_status

@@ -23,7 +23,7 @@ op_seq(struct pr_trace *t, const char *name, const char *tid, double ts,
        int64_t seq, const char *dims, const char *types)
 {
     tt_host(t, PR_KIND_HOST_OP, name, tid, ts, 5, PR_NO_ID, dims, types);
-    t->ops[t->events[t->n_events - 1].info].seq = seq;
+    pr_trace_op_edit(t, t->events[t->n_events - 1].info)->seq = seq;
 }
 
 #define FWD_A "[[2, 4, 9, 9], [8, 4, 3, 3], [], [], [], [], [], [], []]"

@@ -22,7 +22,7 @@
 static void
 set_seq(struct pr_trace *t, int64_t seq)
 {
-    t->ops[t->events[t->n_events - 1].info].seq = seq;
+    pr_trace_op_edit(t, t->events[t->n_events - 1].info)->seq = seq;
 }
 
 static void

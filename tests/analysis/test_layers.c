@@ -63,8 +63,8 @@ get(const cJSON *o, const char *k)
 static void
 seq(struct pr_trace *t, int64_t n, int64_t fwd_tid)
 {
-    t->ops[t->n_ops - 1].seq = n;
-    t->ops[t->n_ops - 1].fwd_tid = fwd_tid;
+    pr_trace_op_edit(t, (uint32_t)t->n_ops - 1)->seq = n;
+    pr_trace_op_edit(t, (uint32_t)t->n_ops - 1)->fwd_tid = fwd_tid;
 }
 
 /* An op on thread tid with shapes and float inputs. */
@@ -272,7 +272,7 @@ test_estimated(void **state)
     tt_op(t, "ProfilerStep#1", 0, 400, 100);
     op(t, "aten::conv2d", "1", 10, 30, 1,
        "[[8, 16, 32, 32], [32, 16, 3, 3], [], [], [], [], []]");
-    t->ops[t->n_ops - 1].concrete_inputs =
+    pr_trace_op_edit(t, (uint32_t)t->n_ops - 1)->concrete_inputs =
         tt_str(t, "[\"\", \"\", \"\", \"[1, 1]\", \"[1, 1]\", \"[1, 1]\", "
                   "\"1\"]");
     seq(t, 3, 0);

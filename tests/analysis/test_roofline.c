@@ -355,7 +355,7 @@ test_winograd_mark(void **state)
             "[[32, 64, 56, 56], [64, 64, 3, 3], [], [], [], [], [], [], []]",
             "[float, float, , ScalarList, ScalarList, ScalarList, Bool, "
             "ScalarList, Int]");
-    t->ops[t->n_ops - 1].concrete_inputs =
+    pr_trace_op_edit(t, (uint32_t)t->n_ops - 1)->concrete_inputs =
         tt_str(t, "[\"\", \"\", \"\", \"[1, 1]\", \"[1, 1]\", \"[1, 1]\", "
                   "\"False\", \"[0, 0]\", \"1\"]");
     tt_rt(t, "cudaLaunchKernel", 10, 5, 1, 5);

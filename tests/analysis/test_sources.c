@@ -96,7 +96,7 @@ test_frames(void **state)
 static struct pr_op_info *
 last_op(struct pr_trace *t)
 {
-    return &t->ops[t->n_ops - 1];
+    return pr_trace_op_edit(t, (uint32_t)t->n_ops - 1);
 }
 
 static void

@@ -341,7 +341,8 @@ test_host(void **state)
     count(t, &y);
     assert_int_equal(y.n[PR_KIND_HOST_OP], 3);
     assert_int_equal(t->diag.skipped_bad_ts, 1);
-    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::add", 0));
+    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::add", 0),
+                     &(struct pr_op_info){0});
     assert_int_equal(op->seq, 5);
     assert_int_equal(op->fwd_tid, 0);
     assert_string_equal(pr_trace_str(t, op->input_dims), "[[2, 3], [2, 3]]");
@@ -349,7 +350,8 @@ test_host(void **state)
     assert_true(pr_shapes_noted(t, PR_SHAPES_DIMS, op->input_dims));
     assert_string_equal(pr_trace_str(t, op->stack),
                         "a.py(1): f;\r\nb.py(2): g;\r\n");
-    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::mm", 0));
+    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::mm", 0),
+                     &(struct pr_op_info){0});
     assert_string_equal(pr_trace_str(t, op->input_dims), "[[4, 5], [5, 6]]");
     assert_int_equal(op->stack, PR_STR_NONE);
     named(t, PR_KIND_OTHER, "Enqueue", 0);

@@ -132,7 +132,7 @@ test_host_ops(void **state)
     e = find(t, "aten::conv2d", PR_KIND_HOST_OP);
     assert_true(e->ts_ns == INT64_C(1736408883700010123)); /* exact */
     assert_true(e->dur_ns == 50500);
-    o = pr_trace_op(t, e);
+    o = pr_trace_op(t, e, &(struct pr_op_info){0});
     assert_non_null(o);
     assert_string_equal(pr_trace_str(t, o->input_dims),
                         "[[32, 3, 224, 224], [64, 3, 11, 11], [64], []]");

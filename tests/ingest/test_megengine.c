@@ -104,7 +104,8 @@ static void
 check_dims(const struct pr_trace *t, const char *name, const char *dims,
            const char *types)
 {
-    const struct pr_op_info *op = pr_trace_op(t, op_named(t, name, 0));
+    const struct pr_op_info *op =
+        pr_trace_op(t, op_named(t, name, 0), &(struct pr_op_info){0});
 
     assert_non_null(op);
     assert_string_equal(pr_trace_str(t, op->input_dims), dims);
@@ -301,7 +302,8 @@ test_static(void **state)
     /* kern to end: 18 + 100 + 20 us */
     assert_int_equal(y.ns[PR_KIND_DEVICE_TASK], 138000);
     assert_int_equal(y.linked, 3);
-    op = pr_trace_op(t, op_named(t, "ConvolutionForward", 0));
+    op = pr_trace_op(t, op_named(t, "ConvolutionForward", 0),
+                     &(struct pr_op_info){0});
     assert_true(op->flops == 884736.0);
     check_dims(t, "ConvolutionForward", "[[1, 3, 32, 32], [16, 3, 3, 3]]",
                "['float', 'float']");

@@ -307,14 +307,15 @@ test_ascend_folder(void **state)
     e = find(t, PR_KIND_HOST_OP, "MatMul", 1);
     assert_non_null(e);
     assert_int_equal(e->dur_ns, 0);
-    op = pr_trace_op(t, e);
+    op = pr_trace_op(t, e, &(struct pr_op_info){0});
     assert_string_equal(pr_trace_str(t, op->input_dims),
                         "[[32, 64], [64, 16]]");
     assert_string_equal(pr_trace_str(t, op->input_types),
                         "['c10::Half', 'c10::Half']");
     assert_true(op->flops > 65535.9 && op->flops < 65536.1);
     /* device-format shapes never reach the model; types do */
-    op = pr_trace_op(t, find(t, PR_KIND_HOST_OP, "Cast", 0));
+    op = pr_trace_op(t, find(t, PR_KIND_HOST_OP, "Cast", 0),
+                     &(struct pr_op_info){0});
     assert_int_equal(op->input_dims, PR_STR_NONE);
     assert_string_equal(pr_trace_str(t, op->input_types), "['float']");
     /* the AllReduce task is a collective; the AI CPU task has its row */
@@ -375,8 +376,9 @@ test_timeline_json(void **state)
     assert_non_null(e);
     assert_int_equal(e->ts_ns, 1000 + 2770);
     assert_string_equal(
-        pr_trace_str(
-            t, pr_trace_op(t, find(t, PR_KIND_HOST_OP, "Mul", 0))->input_dims),
+        pr_trace_str(t, pr_trace_op(t, find(t, PR_KIND_HOST_OP, "Mul", 0),
+                                    &(struct pr_op_info){0})
+                            ->input_dims),
         "[[8, 2]]");
     assert_int_equal(t->n_trace_events, 3);
     pr_trace_free(t);
@@ -584,12 +586,16 @@ test_gpu_folder(void **state)
     assert_non_null(op);
     assert_int_equal(op->ts_ns, 2000000);
     assert_int_equal(op->dur_ns, 59500);
-    assert_string_equal(pr_trace_str(t, pr_trace_op(t, op)->input_dims),
-                        "[[32, 3, 224, 224], [64, 3, 7, 7]]");
+    assert_string_equal(
+        pr_trace_str(t,
+                     pr_trace_op(t, op, &(struct pr_op_info){0})->input_dims),
+        "[[32, 3, 224, 224], [64, 3, 7, 7]]");
     assert_int_equal(op_ext_of(t, e), pr_event_external_id(t, op));
     op = find(t, PR_KIND_HOST_OP, "ReLU", 0);
-    assert_string_equal(pr_trace_str(t, pr_trace_op(t, op)->input_dims),
-                        "[[32, 64, 112, 112]]");
+    assert_string_equal(
+        pr_trace_str(t,
+                     pr_trace_op(t, op, &(struct pr_op_info){0})->input_dims),
+        "[[32, 64, 112, 112]]");
     assert_int_equal(
         op_ext_of(t, find(t, PR_KIND_DEVICE_TASK, "relu_kernel", 0)),
         pr_event_external_id(t, op));

@@ -457,7 +457,7 @@ test_op_summary_new(void **state)
     assert_true(g->measured_flops == 4194304.0);
     assert_true(g->matrix_util_pct == 35.5);
     e = find(t, PR_KIND_HOST_OP, "MatMulV2");
-    op = pr_trace_op(t, e);
+    op = pr_trace_op(t, e, &(struct pr_op_info){0});
     assert_string_equal(s(t, op->input_dims), "[[64, 128], [128, 256]]");
     assert_string_equal(s(t, op->input_types), "['float', 'float']");
     assert_true(op->flops == 4194304.0);
@@ -466,7 +466,8 @@ test_op_summary_new(void **state)
     assert_int_equal(g->hf32, 1);
     assert_string_equal(s(t, g->dev_shapes),
                         "[[32, 1, 224, 224, 16], [4, 4, 16, 16]]");
-    op = pr_trace_op(t, find(t, PR_KIND_HOST_OP, "Conv2D"));
+    op = pr_trace_op(t, find(t, PR_KIND_HOST_OP, "Conv2D"),
+                     &(struct pr_op_info){0});
     assert_int_equal(op->input_dims, PR_STR_NONE);
     g = pr_trace_gpu(t, find(t, PR_KIND_DEVICE_TASK, "hcom_allReduce__5_0_1"));
     assert_string_equal(s(t, g->collective), "allreduce");
@@ -496,9 +497,10 @@ test_op_summary_old(void **state)
     assert_int_equal(e->dur_ns, 3000);
     assert_int_equal(pr_trace_gpu(t, find(t, PR_KIND_DEVICE_TASK, "Add"))->unit,
                      PR_UNIT_VECTOR);
-    assert_string_equal(
-        s(t, pr_trace_op(t, find(t, PR_KIND_HOST_OP, "Cast"))->input_dims),
-        "[[2, 8]]");
+    assert_string_equal(s(t, pr_trace_op(t, find(t, PR_KIND_HOST_OP, "Cast"),
+                                         &(struct pr_op_info){0})
+                                 ->input_dims),
+                        "[[2, 8]]");
     pr_trace_free(t);
     rm_tree(dir);
 }
@@ -598,12 +600,14 @@ test_op_summary_merge(void **state)
     assert_int_equal(g->hf32, 0);
     assert_string_equal(s(t, g->op_type), "MatMul");
     assert_string_equal(s(t, g->dev_shapes), "[[4, 8], [8, 2]]");
-    op = pr_trace_op(t, find(t, PR_KIND_HOST_OP, "MatMul"));
+    op = pr_trace_op(t, find(t, PR_KIND_HOST_OP, "MatMul"),
+                     &(struct pr_op_info){0});
     assert_string_equal(s(t, op->input_dims), "[[4, 8], [8, 2]]");
     assert_string_equal(s(t, op->input_types), "['float', 'float']");
-    assert_int_equal(
-        pr_trace_op(t, find(t, PR_KIND_HOST_OP, "Cast"))->input_dims,
-        PR_STR_NONE);
+    assert_int_equal(pr_trace_op(t, find(t, PR_KIND_HOST_OP, "Cast"),
+                                 &(struct pr_op_info){0})
+                         ->input_dims,
+                     PR_STR_NONE);
     assert_true(has_gap(t, "unmatched_op_summary", &n));
     assert_int_equal(n, 1);
     assert_false(has_gap(t, "no_shapes", NULL));

@@ -177,12 +177,14 @@ test_host_rows(void **state)
     assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "100");
     /* emit_nvtx operators: the name, the sequence number, the shapes */
     assert_int_equal(y.n[PR_KIND_HOST_OP], 2);
-    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::mm", 0));
+    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::mm", 0),
+                     &(struct pr_op_info){0});
     assert_int_equal(op->seq, 3);
     assert_string_equal(pr_trace_str(t, op->input_dims),
                         "[[64, 512], [512, 1000]]");
     assert_true(pr_shapes_noted(t, PR_SHAPES_DIMS, op->input_dims));
-    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::relu", 0));
+    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::relu", 0),
+                     &(struct pr_op_info){0});
     assert_int_equal(op->seq, 7);
     /* steps from the user's ranges; a range never closed is counted */
     assert_int_equal(y.n[PR_KIND_ANNOTATION], 4);
@@ -315,12 +317,14 @@ test_memory_and_types(void **state)
     assert_int_equal(m[0]->device_type, 1);
     assert_int_equal(m[0]->device_id, 0);
     assert_int_equal(m[0]->addr, 140000000);
-    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::addmm", 0));
+    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::addmm", 0),
+                     &(struct pr_op_info){0});
     assert_string_equal(pr_trace_str(t, op->input_types),
                         "['c10::BFloat16', 'c10::BFloat16', "
                         "'c10::BFloat16', '', '']");
     assert_true(pr_shapes_noted(t, PR_SHAPES_TYPES, op->input_types));
-    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::cat", 0));
+    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::cat", 0),
+                     &(struct pr_op_info){0});
     assert_string_equal(pr_trace_str(t, op->input_dims),
                         "[[[2, 3], [4, 3]], []]");
     assert_true(op->input_types == PR_STR_NONE);
@@ -342,7 +346,8 @@ test_gaps(void **state)
     (void)state;
     /* aten::mm ran an fp32 FFMA GEMM: float inputs, so the tensor-core
      * rules can say "fp32 without TF32" */
-    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::mm", 0));
+    op = pr_trace_op(t, named(t, PR_KIND_HOST_OP, "aten::mm", 0),
+                     &(struct pr_op_info){0});
     assert_string_equal(pr_trace_str(t, op->input_types), "['float', 'float']");
     assert_int_equal(gap_count(t, "no_shapes"), 1); /* aten::relu */
     assert_int_equal(gap_count(t, "dtype_from_kernel"), 1);

@@ -118,7 +118,7 @@ test_gen2021(void **state)
 {
     struct pr_trace *t = load(gen2021);
     const struct pr_event *op = ev(t, 0), *rt = ev(t, 1), *k = ev(t, 2);
-    const struct pr_op_info *oi = pr_trace_op(t, op);
+    const struct pr_op_info *oi = pr_trace_op(t, op, &(struct pr_op_info){0});
     const struct pr_gpu_info *g = pr_trace_gpu(t, k);
     const struct pr_mem_info *m = pr_trace_mem(t, ev(t, 3));
     const struct pr_device *d = pr_trace_device(t, 0);
@@ -250,8 +250,8 @@ test_gen_now(void **state)
 {
     struct pr_trace *t = load(gen_now);
     const struct pr_event *mm = ev(t, 0), *k = ev(t, 2), *py = ev(t, 5);
-    const struct pr_op_info *oi = pr_trace_op(t, mm);
-    const struct pr_op_info *pi = pr_trace_op(t, py);
+    const struct pr_op_info *oi = pr_trace_op(t, mm, &(struct pr_op_info){0});
+    const struct pr_op_info *pi = pr_trace_op(t, py, &(struct pr_op_info){0});
 
     (void)state;
     assert_int_equal(t->n_trace_events, 7);

@@ -85,13 +85,15 @@ test_producer_api(void **state)
     assert_true(pr_event_external_id(t, e) == 5 && e->dur_ns == 250);
     assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "main");
     assert_string_equal(pr_trace_str(t, pr_event_cat(t, e)), "test");
-    assert_true(pr_trace_op(t, e)->seq == 12);
+    assert_true(pr_trace_op(t, e, &(struct pr_op_info){0})->seq == 12);
     /* the texts were parsed once, as ingest does */
-    assert_true(
-        pr_shapes_noted(t, PR_SHAPES_DIMS, pr_trace_op(t, e)->input_dims));
-    pr_shapes_get(t, pr_trace_op(t, e)->input_dims,
-                  pr_trace_op(t, e)->input_types,
-                  pr_trace_op(t, e)->concrete_inputs, &in);
+    assert_true(pr_shapes_noted(
+        t, PR_SHAPES_DIMS,
+        pr_trace_op(t, e, &(struct pr_op_info){0})->input_dims));
+    pr_shapes_get(t, pr_trace_op(t, e, &(struct pr_op_info){0})->input_dims,
+                  pr_trace_op(t, e, &(struct pr_op_info){0})->input_types,
+                  pr_trace_op(t, e, &(struct pr_op_info){0})->concrete_inputs,
+                  &in);
     assert_int_equal(in.st, PR_OK);
     assert_true(in.shapes.arg[1].dims[1] == 1000);
     assert_int_equal(in.types.t[0], PR_DT_FP32);
@@ -182,12 +184,88 @@ test_compact_event(void **state)
     pr_trace_free(t);
 }
 
+/* Op records are kept in 16 bytes: every sequence number and forward
+ * thread comes back exactly (wide ones from the trace's table), equal
+ * input texts share one triple, FLOPs are kept apart for the records that
+ * have them, and a record completed after others were added (or read
+ * before pr_trace_finish() stores the last one) reads as written. */
+static void
+test_compact_op(void **state)
+{
+    static const int64_t vals[] = {
+        -1, 0,         7,         INT32_MAX, (int64_t)INT32_MAX + 1,
+        -2, INT32_MIN, INT64_MAX, INT64_MIN, PR_NO_ID + 1};
+    static const double flops[] = {-1, 0, 2.5e9, NAN, -1, 1e300};
+    const size_t n = sizeof(vals) / sizeof(vals[0]);
+    struct pr_trace *t = pr_trace_new();
+    struct pr_op_info ob, *o;
+    uint32_t at, dims = pr_strtab_intern(t->strs, "[[2, 3]]", 8);
+    size_t i;
+
+    (void)state;
+    assert_int_equal(sizeof(struct pr_op_rec), 16);
+    for (i = 0; i < n; i++) {
+        o = pr_trace_add_op(t, &at);
+        assert_non_null(o);
+        assert_int_equal(at, i);
+        /* a new record reads as absent */
+        pr_trace_op_at(t, at, &ob);
+        assert_true(ob.seq == -1 && ob.fwd_tid == -1 && ob.flops == -1);
+        assert_int_equal(ob.input_dims, PR_STR_NONE);
+        assert_int_equal(ob.stack, PR_STR_NONE);
+        o->seq = vals[i];
+        o->fwd_tid = vals[n - 1 - i];
+        o->flops = flops[i % 6];
+        o->input_dims = i % 2 ? dims : PR_STR_NONE;
+        o->stack = (uint32_t)i;
+    }
+    pr_trace_finish(t);
+    assert_int_equal(t->op_inputs.n, 3); /* (0,0,0), and the two used */
+    assert_int_equal(t->n_op_flops, 7);  /* none for the three -1 */
+    for (i = 0; i < n; i++) {
+        pr_trace_op_at(t, (uint32_t)i, &ob);
+        assert_true(ob.seq == vals[i]);
+        assert_true(ob.fwd_tid == vals[n - 1 - i]);
+        if (isnan(flops[i % 6]))
+            assert_true(isnan(ob.flops));
+        else
+            assert_true(ob.flops == flops[i % 6]);
+        assert_int_equal(ob.input_dims, i % 2 ? dims : PR_STR_NONE);
+        assert_int_equal(ob.input_types, PR_STR_NONE);
+        assert_int_equal(ob.stack, i);
+    }
+    /* completing an earlier record: FLOPs added in the middle, removed */
+    o = pr_trace_op_edit(t, 2);
+    assert_non_null(o);
+    assert_true(o->flops == 2.5e9 && o->seq == 7);
+    o->flops = -1;
+    o->seq = INT64_MIN + 3;
+    o = pr_trace_op_edit(t, 4);
+    assert_non_null(o);
+    o->flops = 4;
+    assert_null(pr_trace_op_edit(t, (uint32_t)n));
+    pr_trace_op_at(t, 2, &ob);
+    assert_true(ob.flops == -1 && ob.seq == INT64_MIN + 3);
+    pr_trace_op_at(t, 4, &ob); /* still the draft */
+    assert_true(ob.flops == 4);
+    pr_trace_finish(t);
+    pr_trace_op_at(t, 4, &ob);
+    assert_true(ob.flops == 4 && ob.seq == vals[4]);
+    pr_trace_op_at(t, 3, &ob);
+    assert_true(isnan(ob.flops) && ob.seq == vals[3]);
+    assert_int_equal(t->n_op_flops, 7);
+    for (i = 1; i < t->n_op_flops; i++)
+        assert_true(t->op_flops[i - 1].op < t->op_flops[i].op);
+    pr_trace_free(t);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_producer_api),
         cmocka_unit_test(test_compact_event),
+        cmocka_unit_test(test_compact_op),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
