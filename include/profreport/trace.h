@@ -224,8 +224,11 @@ enum pr_copy_dir {
     PR_DIR_H2H  /* host to host */
 };
 
-/* Side record for kernels, memcpy and memset.  Fields are grouped by
- * width so that the record has no padding (136 bytes). */
+/* Side record for kernels, memcpy and memset, as readers fill it and
+ * analyses read it (136 bytes, no padding).  Readers fill it in place
+ * (pr_trace_add_gpu(), t->gpu[i]) until pr_trace_finish(), which keeps
+ * it compactly from then on (struct pr_gpu_rec); analyses read a copy
+ * with pr_trace_gpu(). */
 struct pr_gpu_info {
     int32_t device;  /* args.device; -1 absent */
     int32_t stream;  /* args.stream; -1 absent */
@@ -262,6 +265,34 @@ struct pr_gpu_info {
     uint8_t copy_dir;       /* copies: enum pr_copy_dir */
     uint8_t unit;           /* enum pr_unit the task ran on */
     int8_t hf32;            /* HF32 Eligible: 1 yes, 0 no, -1 absent */
+};
+
+/* A kernel record as the trace keeps it after pr_trace_finish(), 72
+ * bytes (there are about a million in a 3 GB trace): what every CUDA
+ * kernel, copy and fill has, and the index of the rest (collective
+ * metadata, the Ascend task fields, measured FLOPs), which few records
+ * have, in t->gpu_more.  Read only through pr_trace_gpu(). */
+struct pr_gpu_rec {
+    int32_t device, stream;
+    int32_t grid[3], block[3];
+    int32_t regs_per_thread, shared_mem;
+    double blocks_per_sm, occupancy_pct;
+    int64_t bytes;
+    uint32_t more; /* index in t->gpu_more; PR_NO_INFO: all absent */
+    uint8_t copy_dir, unit;
+    int8_t hf32;
+};
+
+/* The fields of a kernel record that few records have. */
+struct pr_gpu_more {
+    int64_t in_nelems, out_nelems;
+    uint32_t collective, dtype;
+    int32_t group_size;
+    uint32_t task_type;
+    double measured_flops;
+    int64_t task_id;
+    double matrix_util_pct;
+    uint32_t op_type, dev_types, dev_shapes;
 };
 
 /* Side record for [memory] instants. */
@@ -390,8 +421,13 @@ struct pr_trace {
     uint32_t op_draft_at; /* its index; PR_NO_INFO: none */
     struct pr_py_ids *py; /* owned: Python ids of op records, by op */
     size_t n_py, cap_py;
-    struct pr_gpu_info *gpu; /* owned */
+    /* owned: kernel records as ingest fills them; NULL after
+     * pr_trace_finish() moved them into gpu_recs */
+    struct pr_gpu_info *gpu;
     size_t n_gpu, cap_gpu;
+    struct pr_gpu_rec *gpu_recs;  /* owned: n_gpu, after pr_trace_finish() */
+    struct pr_gpu_more *gpu_more; /* owned: n_gpu_more */
+    size_t n_gpu_more;
     struct pr_mem_info *mem; /* owned */
     size_t n_mem, cap_mem;
     struct pr_flow *flows; /* owned, fwdbwd flows in file order */
@@ -568,10 +604,12 @@ PR_NODISCARD enum pr_status pr_trace_add_memory(struct pr_trace *t,
 /* Links and devices: pr_trace_add_flow() (a forward op to its backward),
  * pr_trace_add_device() (a device's properties, by list position). */
 
-/* Store the op record still being written, sort events by (ts_ns,
- * order) and give back the record arrays' spare capacity.  Call once
- * after ingest.  Cannot fail: short of memory for its sort keys it sorts
- * the events directly. */
+/* Store the op record still being written, keep the kernel records
+ * compactly (t->gpu becomes NULL: readers write no kernel record after
+ * this), sort events by (ts_ns, order) and give back the record arrays'
+ * spare capacity.  Call once after ingest.  Cannot fail: short of memory
+ * for the compact records it keeps the full ones, for its sort keys it
+ * sorts the events directly. */
 void pr_trace_finish(struct pr_trace *t);
 
 static inline const char *
@@ -655,8 +693,11 @@ PR_NODISCARD enum pr_status pr_trace_set_py(struct pr_trace *t, uint32_t op,
 /* The entry of op in v (n entries sorted by op), or NULL. */
 const struct pr_py_ids *pr_py_find(const struct pr_py_ids *v, size_t n,
                                    uint32_t op);
+/* The event's kernel record, copied into *buf; returns buf, or NULL when
+ * the event has none (buf untouched). */
 const struct pr_gpu_info *pr_trace_gpu(const struct pr_trace *t,
-                                       const struct pr_event *e);
+                                       const struct pr_event *e,
+                                       struct pr_gpu_info *buf);
 const struct pr_mem_info *pr_trace_mem(const struct pr_trace *t,
                                        const struct pr_event *e);
 

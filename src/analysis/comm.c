@@ -178,17 +178,21 @@ has_meta(const struct pr_gpu_info *g)
 int
 pr_comm_is_kernel(const struct pr_trace *t, const struct pr_event *e)
 {
+    struct pr_gpu_info gb;
+
     return e->kind == PR_KIND_DEVICE_TASK &&
-           (has_meta(pr_trace_gpu(t, e)) ||
+           (has_meta(pr_trace_gpu(t, e, &gb)) ||
             pr_comm_kernel_name(pr_trace_str(t, e->name)));
 }
 
 int
 pr_comm_kernel_cached(struct pr_names *nc, const struct pr_event *e)
 {
+    struct pr_gpu_info gb;
+
     return e->kind == PR_KIND_DEVICE_TASK &&
            ((pr_names_get(nc, e->name) & PR_NAME_COMM_KERNEL) ||
-            has_meta(pr_trace_gpu(nc->t, e)));
+            has_meta(pr_trace_gpu(nc->t, e, &gb)));
 }
 
 /* ---- the calls */
@@ -201,7 +205,7 @@ struct hop {
     const char *backend, *coll; /* static strings */
     int64_t kernel_ns;          /* its kernels, summed */
     size_t n_kernels;
-    const struct pr_gpu_info *meta; /* its first kernel's; NULL */
+    size_t meta_ev; /* its first kernel (n_kernels > 0) */
 };
 
 /* One row of the collective table. */
@@ -416,7 +420,8 @@ static void
 take_kernel(struct collect *c, const struct pr_event *e)
 {
     const struct pr_trace *t = c->t;
-    const struct pr_gpu_info *g = pr_trace_gpu(t, e);
+    struct pr_gpu_info gb;
+    const struct pr_gpu_info *g = pr_trace_gpu(t, e, &gb);
     size_t l = pr_event_correlation(t, e) == PR_NO_ID
                    ? PR_NONE
                    : pr_idmap_get(&c->launch, pr_event_correlation(t, e));
@@ -426,7 +431,7 @@ take_kernel(struct collect *c, const struct pr_event *e)
     if (h != NULL) {
         h->kernel_ns = pr_sat_add_i64(h->kernel_ns, e->dur_ns);
         if (h->n_kernels++ == 0)
-            h->meta = g;
+            h->meta_ev = (size_t)(e - t->events);
         return;
     }
     if (has_meta(g))
@@ -450,9 +455,13 @@ take_kernel(struct collect *c, const struct pr_event *e)
 static void
 take_hop(struct collect *c, const struct hop *h)
 {
-    int meta_group = h->meta != NULL ? h->meta->group_size : -1;
+    struct pr_gpu_info mb;
+    const struct pr_gpu_info *meta =
+        h->n_kernels > 0 ? pr_trace_gpu(c->t, &c->t->events[h->meta_ev], &mb)
+                         : NULL;
+    int meta_group = meta != NULL ? meta->group_size : -1;
     int group = meta_group > 0 ? meta_group : (int)c->t->world_size;
-    double bytes = meta_bytes(c->t, h->meta, h->coll);
+    double bytes = meta_bytes(c->t, meta, h->coll);
     int64_t ns = -1;
 
     if (bytes < 0) {

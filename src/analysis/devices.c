@@ -23,7 +23,8 @@
 static int64_t
 device_of(const struct pr_trace *t, const struct pr_event *e)
 {
-    const struct pr_gpu_info *g = pr_trace_gpu(t, e);
+    struct pr_gpu_info gb;
+    const struct pr_gpu_info *g = pr_trace_gpu(t, e, &gb);
     const char *pid;
     char *end;
     long long v;

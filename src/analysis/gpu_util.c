@@ -71,15 +71,17 @@ struct gpu_acc {
     double occ_sum, occ_ns; /* 9.3 accumulators */
 };
 
-/* Kernels with args.device, as (event, gpu info) pairs. */
+/* Kernels with args.device, as (event, gpu info) pairs: the record
+ * copied into *buf, or NULL. */
 static const struct pr_gpu_info *
-kernel_gpu(const struct pr_trace *t, const struct pr_event *e)
+kernel_gpu(const struct pr_trace *t, const struct pr_event *e,
+           struct pr_gpu_info *buf)
 {
     const struct pr_gpu_info *g;
 
     if (e->kind != PR_KIND_DEVICE_TASK)
         return NULL;
-    g = pr_trace_gpu(t, e);
+    g = pr_trace_gpu(t, e, buf);
     return g != NULL && g->device >= 0 ? g : NULL;
 }
 
@@ -94,7 +96,8 @@ device_ids(const struct pr_trace *t, int32_t **ids, size_t *n,
     *ids = NULL;
     *n = 0;
     for (i = 0; i < t->n_events; i++) {
-        const struct pr_gpu_info *g = kernel_gpu(t, &t->events[i]);
+        struct pr_gpu_info gb;
+        const struct pr_gpu_info *g = kernel_gpu(t, &t->events[i], &gb);
 
         if (g == NULL)
             continue;
@@ -335,7 +338,8 @@ accumulate(const struct pr_trace *t, int32_t dev, const struct pr_gpu_window *w,
     buckets_of(w, &a->bk);
     for (i = 0; i < t->n_events && st == PR_OK; i++) {
         const struct pr_event *e = &t->events[i];
-        const struct pr_gpu_info *g = kernel_gpu(t, e);
+        struct pr_gpu_info gb;
+        const struct pr_gpu_info *g = kernel_gpu(t, e, &gb);
         int64_t end = pr_sat_add_i64(e->ts_ns, e->dur_ns);
 
         if (g == NULL || g->device != dev)
@@ -485,7 +489,8 @@ pr_gpu_util_busiest(const struct pr_trace *t)
         return -1;
     }
     for (i = 0; i < t->n_events; i++) {
-        const struct pr_gpu_info *g = kernel_gpu(t, &t->events[i]);
+        struct pr_gpu_info gb;
+        const struct pr_gpu_info *g = kernel_gpu(t, &t->events[i], &gb);
 
         for (j = 0; g != NULL && j < n && ids[j] != g->device; j++)
             ;

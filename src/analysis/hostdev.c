@@ -120,7 +120,8 @@ add_work(struct hd *h, struct pr_names *nc, const struct pr_idmap *comm,
          size_t i, struct pr_error *err)
 {
     const struct pr_event *e = &h->t->events[i];
-    const struct pr_gpu_info *g = pr_trace_gpu(h->t, e);
+    struct pr_gpu_info gb;
+    const struct pr_gpu_info *g = pr_trace_gpu(h->t, e, &gb);
     size_t c = pr_event_correlation(h->t, e) != PR_NO_ID
                    ? pr_idmap_get(&h->calls, pr_event_correlation(h->t, e))
                    : PR_NONE;
@@ -702,7 +703,8 @@ static void
 count_copy(const struct hd *h, const struct work *w, struct copies *c)
 {
     const struct pr_event *e = &h->t->events[w->ev];
-    const struct pr_gpu_info *g = pr_trace_gpu(h->t, e);
+    struct pr_gpu_info gb;
+    const struct pr_gpu_info *g = pr_trace_gpu(h->t, e, &gb);
     int64_t bytes = g != NULL ? g->bytes : -1;
     const char *n = pr_trace_str(h->t, e->name);
     /* the reader's direction where the name has none (MTIA's DMA) */

@@ -277,7 +277,8 @@ static void
 emit_launch(cJSON *arr, struct calls *c, const struct pr_tree_dev *d, int *ok)
 {
     const struct pr_event *e = &c->t->events[d->ev];
-    const struct pr_gpu_info *g = pr_trace_gpu(c->t, e);
+    struct pr_gpu_info gb;
+    const struct pr_gpu_info *g = pr_trace_gpu(c->t, e, &gb);
     const char *name = pr_trace_str(c->t, e->name);
     cJSON *o = pr_emit_obj(arr, NULL, ok);
     struct pr_tc_kernel tc;

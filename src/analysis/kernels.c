@@ -255,6 +255,7 @@ collect(const struct pr_trace *t, struct ktable *kt, struct pr_error *err)
 
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
+        struct pr_gpu_info gb;
         struct kgroup *g;
 
         if (e->kind != PR_KIND_DEVICE_TASK)
@@ -262,7 +263,7 @@ collect(const struct pr_trace *t, struct ktable *kt, struct pr_error *err)
         g = group_of(kt, t, e->name, err);
         if (g == NULL)
             return PR_E_NOMEM;
-        add_kernel(t, kt, g, e, pr_trace_gpu(t, e));
+        add_kernel(t, kt, g, e, pr_trace_gpu(t, e, &gb));
     }
     return kt->pmu_nomem ? pr_error_set(err, PR_E_NOMEM, "out of memory")
                          : PR_OK;
@@ -639,6 +640,7 @@ double
 pr_kernels_tc_ratio(const struct pr_trace *t)
 {
     int64_t all = 0, tc = 0;
+    struct pr_gpu_info gb;
     const struct pr_gpu_info *gi;
     struct pr_names nc;
     size_t i;
@@ -652,7 +654,7 @@ pr_kernels_tc_ratio(const struct pr_trace *t)
             continue;
         any = 1;
         all = pr_sat_add_i64(all, e->dur_ns);
-        gi = pr_trace_gpu(t, e);
+        gi = pr_trace_gpu(t, e, &gb);
         if (gi != NULL && gi->unit != PR_UNIT_UNKNOWN
                 ? on_matrix(gi)
                 : (pr_names_get(&nc, e->name) & PR_NAME_TC) != 0)

@@ -50,7 +50,8 @@ add_measured(struct pr_op_row *g, const struct pr_trace *t,
         for (j = 0; j < r->n_dev; j++) {
             const struct pr_event *e =
                 &t->events[tree->devs[tree->rt_devs[r->dev_first + j]].ev];
-            const struct pr_gpu_info *gi = pr_trace_gpu(t, e);
+            struct pr_gpu_info gb;
+            const struct pr_gpu_info *gi = pr_trace_gpu(t, e, &gb);
 
             if (e->kind != PR_KIND_DEVICE_TASK)
                 continue;

@@ -568,6 +568,7 @@ attribute_kernels(const struct pr_trace *t, struct ogs *g,
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
         const struct ext_ref *r;
+        struct pr_gpu_info gb;
         const struct pr_gpu_info *gi;
         enum pr_tc_source tc;
         unsigned cls;
@@ -581,7 +582,7 @@ attribute_kernels(const struct pr_trace *t, struct ogs *g,
             continue;
         o = &g->v[r->group];
         cls = pr_names_get(&nc, e->name);
-        gi = pr_trace_gpu(t, e);
+        gi = pr_trace_gpu(t, e, &gb);
         tc = cls & PR_NAME_TC_PLUGIN ? PR_TC_PLUGIN
              : cls & PR_NAME_TC_HEUR ? PR_TC_HEURISTIC
                                      : PR_TC_NONE;
@@ -1129,7 +1130,8 @@ collect_hf32(struct pass *p, struct hfs *h)
 
     for (i = 0; i < p->t->n_events && p->ok; i++) {
         const struct pr_event *ev = &p->t->events[i];
-        const struct pr_gpu_info *gi = pr_trace_gpu(p->t, ev);
+        struct pr_gpu_info gb;
+        const struct pr_gpu_info *gi = pr_trace_gpu(p->t, ev, &gb);
         int64_t key;
 
         if (ev->kind != PR_KIND_DEVICE_TASK || !gi)

@@ -152,11 +152,12 @@ collect_device(const struct pr_trace *t, int64_t start, int64_t end,
 
     for (i = 0; i < t->n_events && t->events[i].ts_ns < end; i++) {
         const struct pr_event *e = &t->events[i];
+        struct pr_gpu_info gb;
         const struct pr_gpu_info *g;
 
         if (!is_device(e->kind) || !in_window(e, start, end))
             continue;
-        g = pr_trace_gpu(t, e);
+        g = pr_trace_gpu(t, e, &gb);
         if (!add_clipped(t, sp, e, start, end))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (timeline)");
         sp->v[sp->n - 1].a = g ? g->device : -1;

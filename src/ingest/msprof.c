@@ -1147,7 +1147,8 @@ add_gaps(struct pr_msprof_run *r, const struct plan *p)
     enum pr_status st = PR_OK;
 
     for (i = 0; i < t->n_events; i++) {
-        const struct pr_gpu_info *g = pr_trace_gpu(t, &t->events[i]);
+        struct pr_gpu_info gb;
+        const struct pr_gpu_info *g = pr_trace_gpu(t, &t->events[i], &gb);
 
         unsized += g != NULL && g->unit == PR_UNIT_COMM && g->bytes < 0;
     }

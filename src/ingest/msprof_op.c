@@ -415,7 +415,8 @@ index_tasks(struct ops *o)
     if (o->tasks == NULL)
         return PR_E_NOMEM;
     for (i = 0; i < t->n_events; i++) {
-        const struct pr_gpu_info *g = pr_trace_gpu(t, &t->events[i]);
+        struct pr_gpu_info gb;
+        const struct pr_gpu_info *g = pr_trace_gpu(t, &t->events[i], &gb);
         struct task *k = &o->tasks[o->n_tasks];
 
         if (t->events[i].kind != PR_KIND_DEVICE_TASK || g == NULL ||

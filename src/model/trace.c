@@ -17,6 +17,7 @@
 _Static_assert(sizeof(struct pr_event) == 40, "struct pr_event grew");
 _Static_assert(sizeof(struct pr_op_rec) == 16, "struct pr_op_rec grew");
 _Static_assert(sizeof(struct pr_gpu_info) == 136, "struct pr_gpu_info grew");
+_Static_assert(sizeof(struct pr_gpu_rec) == 72, "struct pr_gpu_rec grew");
 
 struct pr_trace *
 pr_trace_new(void)
@@ -55,6 +56,8 @@ pr_trace_free(struct pr_trace *t)
         free(t->op_flops);
         free(t->py);
         free(t->gpu);
+        free(t->gpu_recs);
+        free(t->gpu_more);
         free(t->mem);
         free(t->flows);
         free(t->devices);
@@ -474,8 +477,10 @@ pr_trace_add_gpu(struct pr_trace *t, uint32_t *index)
 {
     struct pr_gpu_info *g;
 
-    if (t->n_gpu >= PR_NO_INFO || pr_grow((void **)&t->gpu, &t->cap_gpu,
-                                          t->n_gpu + 1, sizeof(*g)) != PR_OK)
+    if (t->gpu_recs != NULL || /* after pr_trace_finish() */
+        t->n_gpu >= PR_NO_INFO ||
+        pr_grow((void **)&t->gpu, &t->cap_gpu, t->n_gpu + 1, sizeof(*g)) !=
+            PR_OK)
         return NULL;
     *index = (uint32_t)t->n_gpu;
     g = &t->gpu[t->n_gpu++];
@@ -788,6 +793,91 @@ shrink(void **data, size_t *cap, size_t n, size_t elem)
     *cap = n;
 }
 
+/* Whether g has any of the fields kept in struct pr_gpu_more. */
+static int
+has_more(const struct pr_gpu_info *g)
+{
+    return g->in_nelems != -1 || g->out_nelems != -1 ||
+           g->collective != PR_STR_NONE || g->dtype != PR_STR_NONE ||
+           g->group_size != -1 || g->task_type != PR_STR_NONE ||
+           g->measured_flops != -1 || g->task_id != -1 ||
+           !isnan(g->matrix_util_pct) || g->op_type != PR_STR_NONE ||
+           g->dev_types != PR_STR_NONE || g->dev_shapes != PR_STR_NONE;
+}
+
+static void
+more_of(const struct pr_gpu_info *g, struct pr_gpu_more *m)
+{
+    m->in_nelems = g->in_nelems;
+    m->out_nelems = g->out_nelems;
+    m->collective = g->collective;
+    m->dtype = g->dtype;
+    m->group_size = g->group_size;
+    m->task_type = g->task_type;
+    m->measured_flops = g->measured_flops;
+    m->task_id = g->task_id;
+    m->matrix_util_pct = g->matrix_util_pct;
+    m->op_type = g->op_type;
+    m->dev_types = g->dev_types;
+    m->dev_shapes = g->dev_shapes;
+}
+
+static void
+rec_of(const struct pr_gpu_info *g, struct pr_gpu_rec *r)
+{
+    r->device = g->device;
+    r->stream = g->stream;
+    memcpy(r->grid, g->grid, sizeof(r->grid));
+    memcpy(r->block, g->block, sizeof(r->block));
+    r->regs_per_thread = g->regs_per_thread;
+    r->shared_mem = g->shared_mem;
+    r->blocks_per_sm = g->blocks_per_sm;
+    r->occupancy_pct = g->occupancy_pct;
+    r->bytes = g->bytes;
+    r->copy_dir = g->copy_dir;
+    r->unit = g->unit;
+    r->hf32 = g->hf32;
+}
+
+/* Keep the kernel records in 72 bytes (and the few longer ones' rest
+ * beside them) instead of 136; the full records are freed.  Short of
+ * memory, the full records stay. */
+static void
+compact_gpu(struct pr_trace *t)
+{
+    size_t i, n_more = 0;
+    struct pr_gpu_rec *r;
+    struct pr_gpu_more *m = NULL;
+
+    if (t->gpu == NULL || t->n_gpu == 0)
+        return;
+    for (i = 0; i < t->n_gpu; i++)
+        n_more += has_more(&t->gpu[i]);
+    r = malloc(t->n_gpu * sizeof(*r));
+    if (n_more > 0)
+        m = malloc(n_more * sizeof(*m));
+    if (r == NULL || (n_more > 0 && m == NULL)) {
+        free(r);
+        free(m);
+        return;
+    }
+    n_more = 0;
+    for (i = 0; i < t->n_gpu; i++) {
+        rec_of(&t->gpu[i], &r[i]);
+        r[i].more = PR_NO_INFO;
+        if (has_more(&t->gpu[i])) {
+            more_of(&t->gpu[i], &m[n_more]);
+            r[i].more = (uint32_t)n_more++;
+        }
+    }
+    free(t->gpu);
+    t->gpu = NULL;
+    t->cap_gpu = t->n_gpu;
+    t->gpu_recs = r;
+    t->gpu_more = m;
+    t->n_gpu_more = n_more;
+}
+
 void
 pr_trace_finish(struct pr_trace *t)
 {
@@ -802,7 +892,9 @@ pr_trace_finish(struct pr_trace *t)
     shrink((void **)&t->op_flops, &t->cap_op_flops, t->n_op_flops,
            sizeof(*t->op_flops));
     shrink((void **)&t->py, &t->cap_py, t->n_py, sizeof(*t->py));
-    shrink((void **)&t->gpu, &t->cap_gpu, t->n_gpu, sizeof(*t->gpu));
+    compact_gpu(t);
+    if (t->gpu != NULL)
+        shrink((void **)&t->gpu, &t->cap_gpu, t->n_gpu, sizeof(*t->gpu));
     shrink((void **)&t->mem, &t->cap_mem, t->n_mem, sizeof(*t->mem));
     for (i = 1; i < t->n_events && sorted; i++)
         sorted = cmp_event(&t->events[i - 1], &t->events[i]) <= 0;
@@ -888,17 +980,61 @@ pr_trace_set_py(struct pr_trace *t, uint32_t op, int32_t id, int32_t parent,
     return PR_OK;
 }
 
+/* The kernel record of compact record r. */
+static void
+gpu_expand(const struct pr_trace *t, const struct pr_gpu_rec *r,
+           struct pr_gpu_info *g)
+{
+    pr_gpu_info_init(g);
+    g->device = r->device;
+    g->stream = r->stream;
+    memcpy(g->grid, r->grid, sizeof(g->grid));
+    memcpy(g->block, r->block, sizeof(g->block));
+    g->regs_per_thread = r->regs_per_thread;
+    g->shared_mem = r->shared_mem;
+    g->blocks_per_sm = r->blocks_per_sm;
+    g->occupancy_pct = r->occupancy_pct;
+    g->bytes = r->bytes;
+    g->copy_dir = r->copy_dir;
+    g->unit = r->unit;
+    g->hf32 = r->hf32;
+    if (r->more != PR_NO_INFO) {
+        const struct pr_gpu_more *m = &t->gpu_more[r->more];
+
+        g->in_nelems = m->in_nelems;
+        g->out_nelems = m->out_nelems;
+        g->collective = m->collective;
+        g->dtype = m->dtype;
+        g->group_size = m->group_size;
+        g->task_type = m->task_type;
+        g->measured_flops = m->measured_flops;
+        g->task_id = m->task_id;
+        g->matrix_util_pct = m->matrix_util_pct;
+        g->op_type = m->op_type;
+        g->dev_types = m->dev_types;
+        g->dev_shapes = m->dev_shapes;
+    }
+}
+
 const struct pr_gpu_info *
-pr_trace_gpu(const struct pr_trace *t, const struct pr_event *e)
+pr_trace_gpu(const struct pr_trace *t, const struct pr_event *e,
+             struct pr_gpu_info *buf)
 {
     switch (e->kind) {
     case PR_KIND_DEVICE_TASK:
     case PR_KIND_COPY:
     case PR_KIND_SET:
-        return e->info < t->n_gpu ? &t->gpu[e->info] : NULL;
+        break;
     default:
         return NULL;
     }
+    if (e->info >= t->n_gpu)
+        return NULL;
+    if (t->gpu != NULL)
+        *buf = t->gpu[e->info];
+    else
+        gpu_expand(t, &t->gpu_recs[e->info], buf);
+    return buf;
 }
 
 const struct pr_mem_info *

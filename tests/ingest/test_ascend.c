@@ -383,7 +383,7 @@ test_kernels_enrich(void **state)
     for (i = 0; i < t->n_events; i++)
         tasks += t->events[i].kind == PR_KIND_DEVICE_TASK;
     assert_int_equal(tasks, 1); /* Conv2D1 from the timeline, once */
-    g = pr_trace_gpu(t, event_of(t, "Conv2D1"));
+    g = pr_trace_gpu(t, event_of(t, "Conv2D1"), &(struct pr_gpu_info){0});
     assert_int_equal(g->unit, PR_UNIT_MATRIX);
     assert_int_equal(g->hf32, 1);
     assert_int_equal(g->stream, 2);
@@ -425,7 +425,7 @@ csv_only(const char *header, const char *rows, const char *info, int device)
     assert_int_equal(e->kind, PR_KIND_DEVICE_TASK);
     assert_true(e->ts_ns == INT64_C(1695115378713661000));
     assert_true(e->dur_ns == 496851);
-    g = pr_trace_gpu(t, e);
+    g = pr_trace_gpu(t, e, &(struct pr_gpu_info){0});
     assert_int_equal(g->device, device);
     assert_int_equal(g->stream, 16);
     assert_int_equal(g->task_id, 2451);
@@ -433,7 +433,7 @@ csv_only(const char *header, const char *rows, const char *info, int device)
     assert_int_equal(g->hf32, 0);
     e = event_of(t, "hcom_broadcast__483_0");
     assert_int_equal(e->kind, PR_KIND_DEVICE_TASK);
-    g = pr_trace_gpu(t, e);
+    g = pr_trace_gpu(t, e, &(struct pr_gpu_info){0});
     assert_int_equal(g->unit, PR_UNIT_COMM);
     assert_string_equal(pr_trace_str(t, g->collective), "broadcast");
     pr_trace_free(t);
@@ -579,11 +579,13 @@ test_comm_sizes(void **state)
         "\"Total Op Info\": {}}}}");
     snprintf(dir, sizeof(dir), "%s/r", root);
     t = load_dir(dir);
-    g = pr_trace_gpu(t, event_of(t, "hcom_allReduce__483_2"));
+    g = pr_trace_gpu(t, event_of(t, "hcom_allReduce__483_2"),
+                     &(struct pr_gpu_info){0});
     assert_string_equal(pr_trace_str(t, g->dtype), "Byte");
     assert_true(g->in_nelems == 1750000);
     /* 100 us away from the task: not that task's */
-    g = pr_trace_gpu(t, event_of(t, "hcom_broadcast__483_0"));
+    g = pr_trace_gpu(t, event_of(t, "hcom_broadcast__483_0"),
+                     &(struct pr_gpu_info){0});
     assert_true(g->in_nelems == -1);
     pr_trace_free(t);
     put(root, "r/ASCEND_PROFILER_OUTPUT/communication.json", "[1, 2");

@@ -279,7 +279,7 @@ test_device(void **state)
     assert_string_equal(pr_trace_str(t, pr_event_pid(t, e)), "5");
     assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "2");
     assert_int_equal(pr_event_correlation(t, e), 500);
-    g = pr_trace_gpu(t, e);
+    g = pr_trace_gpu(t, e, &(struct pr_gpu_info){0});
     assert_int_equal(g->device, 5);
     assert_int_equal(g->stream, 2);
     assert_int_equal(g->task_id, 10);
@@ -289,14 +289,15 @@ test_device(void **state)
     assert_string_equal(pr_trace_str(t, g->op_type), "Add");
     assert_string_equal(pr_trace_str(t, g->dev_shapes), "[[2, 3], [2, 3]]");
     assert_string_equal(pr_trace_str(t, g->dev_types), "['float', 'float']");
-    g = pr_trace_gpu(t, named(t, PR_KIND_DEVICE_TASK, "aclnnMm_MatMulV2", 0));
+    g = pr_trace_gpu(t, named(t, PR_KIND_DEVICE_TASK, "aclnnMm_MatMulV2", 0),
+                     &(struct pr_gpu_info){0});
     assert_int_equal(g->unit, PR_UNIT_MATRIX);
     assert_int_equal(g->hf32, 0);
     /* the collective: its stream from its tasks, bytes from count x FP32 */
     e = named(t, PR_KIND_DEVICE_TASK, "hcom_allReduce__1_0_1", 0);
     assert_int_equal(pr_event_correlation(t, e), 502);
     assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "4");
-    g = pr_trace_gpu(t, e);
+    g = pr_trace_gpu(t, e, &(struct pr_gpu_info){0});
     assert_int_equal(g->unit, PR_UNIT_COMM);
     assert_string_equal(pr_trace_str(t, g->collective), "allreduce");
     assert_string_equal(pr_trace_str(t, g->dtype), "Float");
@@ -537,14 +538,17 @@ test_groups(void **state)
 
     (void)state;
     e = named(t, PR_KIND_DEVICE_TASK, "hcom_allReduce__1_0_1", 0);
-    assert_int_equal(pr_trace_gpu(t, e)->group_size, 2);
+    assert_int_equal(pr_trace_gpu(t, e, &(struct pr_gpu_info){0})->group_size,
+                     2);
     assert_int_equal(t->world_size, 4); /* rank 3 is in it */
     pr_trace_free(t);
     t = load(build_more(more));
     e = named(t, PR_KIND_DEVICE_TASK, "hcom_allReduce__1_0_1", 0);
-    assert_int_equal(pr_trace_gpu(t, e)->group_size, 2);
+    assert_int_equal(pr_trace_gpu(t, e, &(struct pr_gpu_info){0})->group_size,
+                     2);
     e = named(t, PR_KIND_DEVICE_TASK, "hcom_allGather__2_0_1", 0);
-    assert_int_equal(pr_trace_gpu(t, e)->group_size, 6);
+    assert_int_equal(pr_trace_gpu(t, e, &(struct pr_gpu_info){0})->group_size,
+                     6);
     assert_int_equal(t->world_size, 6);
     pr_trace_free(t);
     t = load(build("msprof.db", msprof_sql)); /* no HCCL tables */
@@ -655,16 +659,19 @@ test_pmu(void **state)
     const struct pr_gpu_info *g;
 
     (void)state;
-    g = pr_trace_gpu(t, named(t, PR_KIND_DEVICE_TASK, "aclnnMm_MatMulV2", 0));
+    g = pr_trace_gpu(t, named(t, PR_KIND_DEVICE_TASK, "aclnnMm_MatMulV2", 0),
+                     &(struct pr_gpu_info){0});
     assert_true(g->measured_flops == -1); /* no PMU table */
     assert_null(t->pmu);
     pr_trace_free(t);
     t = load(build_more(pmu));
     mm = named(t, PR_KIND_DEVICE_TASK, "aclnnMm_MatMulV2", 0);
     add = named(t, PR_KIND_DEVICE_TASK, "aclnnAdd_AddAiCore_Add", 0);
-    assert_true(pr_trace_gpu(t, mm)->measured_flops == 1048576 + 4096.5);
+    assert_true(pr_trace_gpu(t, mm, &(struct pr_gpu_info){0})->measured_flops ==
+                1048576 + 4096.5);
     /* ratios and cycles only */
-    assert_true(pr_trace_gpu(t, add)->measured_flops == -1);
+    assert_true(
+        pr_trace_gpu(t, add, &(struct pr_gpu_info){0})->measured_flops == -1);
     assert_int_equal(t->pmu->n_cols, 7);
     assert_string_equal(pr_trace_str(t, t->pmu->cols[0]), "aic_cube_fops");
     assert_string_equal(pr_trace_str(t, t->pmu->cols[4]), "aicore_time(us)");

@@ -161,7 +161,7 @@ test_tasks(void **state)
     (void)state;
     assert_int_equal(load_text(doc, &t, &err), PR_OK);
     e = find(t, "Conv2D1", PR_KIND_DEVICE_TASK);
-    g = pr_trace_gpu(t, e);
+    g = pr_trace_gpu(t, e, &(struct pr_gpu_info){0});
     assert_int_equal(g->device, 3); /* from the label "NPU 3" */
     assert_int_equal(g->stream, 2);
     assert_int_equal(g->task_id, 11);
@@ -195,7 +195,7 @@ test_hccl(void **state)
     (void)state;
     assert_int_equal(load_text(doc, &t, &err), PR_OK);
     e = find(t, "hcom_allReduce__586_0_1", PR_KIND_DEVICE_TASK);
-    g = pr_trace_gpu(t, e);
+    g = pr_trace_gpu(t, e, &(struct pr_gpu_info){0});
     assert_int_equal(g->unit, PR_UNIT_COMM);
     assert_string_equal(pr_trace_str(t, g->collective), "allreduce");
     assert_string_equal(pr_trace_str(t, g->dtype), "Float");

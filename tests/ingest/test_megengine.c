@@ -204,7 +204,7 @@ test_v1_6(void **state)
     for (i = 0; i < t->n_events; i++) {
         if (t->events[i].kind != PR_KIND_DEVICE_TASK)
             continue;
-        g = pr_trace_gpu(t, &t->events[i]);
+        g = pr_trace_gpu(t, &t->events[i], &(struct pr_gpu_info){0});
         assert_int_equal(g->device, 0);
         assert_string_equal(pr_trace_str(t, pr_event_pid(t, &t->events[i])),
                             "0");

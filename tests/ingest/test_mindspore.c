@@ -320,8 +320,10 @@ test_ascend_folder(void **state)
     assert_string_equal(pr_trace_str(t, op->input_types), "['float']");
     /* the AllReduce task is a collective; the AI CPU task has its row */
     assert_string_equal(
-        pr_trace_str(t, pr_trace_gpu(t, find(t, PR_KIND_DEVICE_TASK,
-                                             "Default/AllReduce-op9", 0))
+        pr_trace_str(t, pr_trace_gpu(t,
+                                     find(t, PR_KIND_DEVICE_TASK,
+                                          "Default/AllReduce-op9", 0),
+                                     &(struct pr_gpu_info){0})
                             ->collective),
         "allreduce");
     e = find(t, PR_KIND_DEVICE_TASK, "GetNext", 0);
@@ -450,8 +452,10 @@ test_ranks_and_segments(void **state)
     assert_int_equal(dur, 300);
     e = find(t, PR_KIND_DEVICE_TASK, "Receive-op663", 0);
     assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "48");
-    assert_string_equal(pr_trace_str(t, pr_trace_gpu(t, e)->collective),
-                        "recv");
+    assert_string_equal(
+        pr_trace_str(t,
+                     pr_trace_gpu(t, e, &(struct pr_gpu_info){0})->collective),
+        "recv");
     assert_non_null(find(t, PR_KIND_ANNOTATION, "ProfilerStep#2", 0));
     pr_trace_free(t);
     rm_dir(dir, files);
@@ -575,7 +579,7 @@ test_gpu_folder(void **state)
     assert_int_equal(e->dur_ns, 29000);
     assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "7");
     assert_string_equal(pr_trace_str(t, pr_event_pid(t, e)), "0");
-    g = pr_trace_gpu(t, e);
+    g = pr_trace_gpu(t, e, &(struct pr_gpu_info){0});
     assert_int_equal(g->grid[0], 64);
     assert_int_equal(g->grid[1], 2);
     assert_int_equal(g->block[0], 256);
@@ -641,7 +645,8 @@ test_gpu_totals(void **state)
     e = find(t, PR_KIND_DEVICE_TASK, "relu_kernel", 1);
     assert_int_equal(e->dur_ns, 5000);
     assert_int_equal(op_ext_of(t, e), pr_event_external_id(t, op));
-    assert_int_equal(pr_trace_gpu(t, e)->block[0], 512);
+    assert_int_equal(pr_trace_gpu(t, e, &(struct pr_gpu_info){0})->block[0],
+                     512);
     assert_false(t->device_steps);
     pr_trace_free(t);
     rm_dir(dir, gpu_files);
@@ -684,7 +689,7 @@ test_gpu_timeline(void **state)
     assert_true(e->ts_ns > 1600695897737724500LL &&
                 e->ts_ns < 1600695897737725100LL);
     assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "17");
-    g = pr_trace_gpu(t, e);
+    g = pr_trace_gpu(t, e, &(struct pr_gpu_info){0});
     assert_int_equal(g->block[0], 1024);
     assert_int_equal(g->grid[0], 8);
     op = find(t, PR_KIND_HOST_OP, "ApplyMomentum", 0);

@@ -248,17 +248,18 @@ check_run(const struct pr_trace *t)
     assert_non_null(e);
     assert_true(e->ts_ns == INT64_C(5000100500) + OFFSET_NS);
     assert_int_equal(e->dur_ns, 10250);
-    g = pr_trace_gpu(t, e);
+    g = pr_trace_gpu(t, e, &(struct pr_gpu_info){0});
     assert_int_equal(g->device, 3);
     assert_int_equal(g->stream, 2);
     assert_int_equal(g->task_id, 11);
     assert_string_equal(s(t, g->task_type), "AI_CORE");
     assert_non_null(find(t, PR_KIND_HOST_OP, "MatMul"));
-    g = pr_trace_gpu(t, find(t, PR_KIND_DEVICE_TASK, "Default/net/Cast-op2"));
+    g = pr_trace_gpu(t, find(t, PR_KIND_DEVICE_TASK, "Default/net/Cast-op2"),
+                     &(struct pr_gpu_info){0});
     assert_int_equal(g->unit, PR_UNIT_CPU);
     e = find(t, PR_KIND_DEVICE_TASK, "hcom_allReduce__1_0_1");
     assert_non_null(e);
-    g = pr_trace_gpu(t, e);
+    g = pr_trace_gpu(t, e, &(struct pr_gpu_info){0});
     assert_string_equal(s(t, g->collective), "allreduce");
     assert_int_equal(g->bytes, 4096);
     assert_int_equal(g->in_nelems, 1024);
@@ -447,7 +448,7 @@ test_op_summary_new(void **state)
     e = find(t, PR_KIND_DEVICE_TASK, "MatMulV2_1");
     assert_true(e->ts_ns == INT64_C(1736408883704643212));
     assert_int_equal(e->dur_ns, 100500);
-    g = pr_trace_gpu(t, e);
+    g = pr_trace_gpu(t, e, &(struct pr_gpu_info){0});
     assert_int_equal(g->device, 2);
     assert_int_equal(g->stream, 4);
     assert_int_equal(g->task_id, 10);
@@ -462,14 +463,16 @@ test_op_summary_new(void **state)
     assert_string_equal(s(t, op->input_types), "['float', 'float']");
     assert_true(op->flops == 4194304.0);
     /* tiled formats: the device shape stays on the task only */
-    g = pr_trace_gpu(t, find(t, PR_KIND_DEVICE_TASK, "Conv2D_1"));
+    g = pr_trace_gpu(t, find(t, PR_KIND_DEVICE_TASK, "Conv2D_1"),
+                     &(struct pr_gpu_info){0});
     assert_int_equal(g->hf32, 1);
     assert_string_equal(s(t, g->dev_shapes),
                         "[[32, 1, 224, 224, 16], [4, 4, 16, 16]]");
     op = pr_trace_op(t, find(t, PR_KIND_HOST_OP, "Conv2D"),
                      &(struct pr_op_info){0});
     assert_int_equal(op->input_dims, PR_STR_NONE);
-    g = pr_trace_gpu(t, find(t, PR_KIND_DEVICE_TASK, "hcom_allReduce__5_0_1"));
+    g = pr_trace_gpu(t, find(t, PR_KIND_DEVICE_TASK, "hcom_allReduce__5_0_1"),
+                     &(struct pr_gpu_info){0});
     assert_string_equal(s(t, g->collective), "allreduce");
     assert_int_equal(g->unit, PR_UNIT_COMM);
     assert_int_equal(count(t, PR_KIND_ANNOTATION), 0);
@@ -495,7 +498,9 @@ test_op_summary_old(void **state)
     assert_int_equal(e->dur_ns, 1340000);
     e = find(t, PR_KIND_ANNOTATION, "ProfilerStep#2");
     assert_int_equal(e->dur_ns, 3000);
-    assert_int_equal(pr_trace_gpu(t, find(t, PR_KIND_DEVICE_TASK, "Add"))->unit,
+    assert_int_equal(pr_trace_gpu(t, find(t, PR_KIND_DEVICE_TASK, "Add"),
+                                  &(struct pr_gpu_info){0})
+                         ->unit,
                      PR_UNIT_VECTOR);
     assert_string_equal(s(t, pr_trace_op(t, find(t, PR_KIND_HOST_OP, "Cast"),
                                          &(struct pr_op_info){0})
@@ -596,7 +601,8 @@ test_op_summary_merge(void **state)
     put(sum, "op_statistic_3_1_1.csv", "OP Type,Core Type,Count\n");
     t = load_ok(&pr_format_msprof, root);
     assert_int_equal(count(t, PR_KIND_DEVICE_TASK), 3);
-    g = pr_trace_gpu(t, find(t, PR_KIND_DEVICE_TASK, "Default/net/MatMul-op1"));
+    g = pr_trace_gpu(t, find(t, PR_KIND_DEVICE_TASK, "Default/net/MatMul-op1"),
+                     &(struct pr_gpu_info){0});
     assert_int_equal(g->hf32, 0);
     assert_string_equal(s(t, g->op_type), "MatMul");
     assert_string_equal(s(t, g->dev_shapes), "[[4, 8], [8, 2]]");
@@ -654,9 +660,12 @@ test_cann7_layout(void **state)
     assert_int_equal(count(t, PR_KIND_DEVICE_TASK), 1);
     e = find(t, PR_KIND_DEVICE_TASK, "MatMulV3_1");
     assert_true(e->ts_ns == INT64_C(1736408883704643212));
-    assert_string_equal(s(t, pr_trace_gpu(t, e)->op_type), "MatMulV3");
-    assert_string_equal(s(t, pr_trace_gpu(t, e)->dev_types),
-                        "['c10::BFloat16', 'c10::BFloat16']");
+    assert_string_equal(
+        s(t, pr_trace_gpu(t, e, &(struct pr_gpu_info){0})->op_type),
+        "MatMulV3");
+    assert_string_equal(
+        s(t, pr_trace_gpu(t, e, &(struct pr_gpu_info){0})->dev_types),
+        "['c10::BFloat16', 'c10::BFloat16']");
     assert_true(has_gap(t, "no_clock", NULL));
     for (i = 0; i < t->n_skipped; i++)
         skipped++;
@@ -843,7 +852,8 @@ test_prof_links(void **state)
         assert_int_equal(bytes, want[k].bytes);
         assert_int_equal(ns, want[k].ns);
     }
-    g = pr_trace_gpu(t, find(t, PR_KIND_DEVICE_TASK, "Default/AllReduce-op5"));
+    g = pr_trace_gpu(t, find(t, PR_KIND_DEVICE_TASK, "Default/AllReduce-op5"),
+                     &(struct pr_gpu_info){0});
     assert_int_equal(g->in_nelems, 1000 + 500 + 2000); /* not 700: after */
     assert_string_equal(s(t, g->dtype), "Byte");
     assert_false(has_gap(t, "no_comm_bytes", NULL));

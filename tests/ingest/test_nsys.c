@@ -131,17 +131,19 @@ test_device_rows(void **state)
     e = kernel_at(t, 5000);
     assert_string_equal(pr_trace_str(t, pr_event_pid(t, e)), "0");
     assert_string_equal(pr_trace_str(t, pr_event_tid(t, e)), "7");
-    g = pr_trace_gpu(t, e);
+    g = pr_trace_gpu(t, e, &(struct pr_gpu_info){0});
     assert_int_equal(g->grid[0], 8);
     assert_int_equal(g->grid[1], 4);
     assert_int_equal(g->block[0], 256);
     assert_int_equal(g->regs_per_thread, 126);
     assert_int_equal(g->shared_mem, 16384 + 32768);
     g = pr_trace_gpu(
-        t, named(t, PR_KIND_COPY, "Memcpy HtoD (Pageable -> Device)", 0));
+        t, named(t, PR_KIND_COPY, "Memcpy HtoD (Pageable -> Device)", 0),
+        &(struct pr_gpu_info){0});
     assert_int_equal(g->bytes, 1048576);
     assert_int_equal(g->copy_dir, PR_DIR_H2D);
-    g = pr_trace_gpu(t, named(t, PR_KIND_SET, "Memset (Device)", 0));
+    g = pr_trace_gpu(t, named(t, PR_KIND_SET, "Memset (Device)", 0),
+                     &(struct pr_gpu_info){0});
     assert_int_equal(g->bytes, 4096);
     assert_int_equal(named(t, PR_KIND_SYNC, "Stream Sync", 0)->dur_ns, 1000);
     /* the devices, with what the peaks need */
@@ -266,7 +268,8 @@ test_old_schema(void **state)
     assert_int_equal(y.n[PR_KIND_DEVICE_TASK], 2);
     assert_int_equal(y.ns[PR_KIND_DEVICE_TASK], 3000);
     g = pr_trace_gpu(t,
-                     named(t, PR_KIND_DEVICE_TASK, "volta_sgemm_128x64_nn", 0));
+                     named(t, PR_KIND_DEVICE_TASK, "volta_sgemm_128x64_nn", 0),
+                     &(struct pr_gpu_info){0});
     assert_int_equal(g->grid[0], 4);
     assert_int_equal(g->regs_per_thread, -1);
     assert_int_equal(g->shared_mem, -1);

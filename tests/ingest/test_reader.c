@@ -119,7 +119,7 @@ test_gen2021(void **state)
     struct pr_trace *t = load(gen2021);
     const struct pr_event *op = ev(t, 0), *rt = ev(t, 1), *k = ev(t, 2);
     const struct pr_op_info *oi = pr_trace_op(t, op, &(struct pr_op_info){0});
-    const struct pr_gpu_info *g = pr_trace_gpu(t, k);
+    const struct pr_gpu_info *g = pr_trace_gpu(t, k, &(struct pr_gpu_info){0});
     const struct pr_mem_info *m = pr_trace_mem(t, ev(t, 3));
     const struct pr_device *d = pr_trace_device(t, 0);
 
@@ -207,8 +207,9 @@ test_gen2022(void **state)
     assert_int_equal(t->n_trace_events, 3);
     assert_int_equal(t->n_events, 2);
     assert_int_equal(cp->kind, PR_KIND_COPY);
-    assert_true(pr_trace_gpu(t, cp)->bytes == 4096);
-    assert_int_equal(pr_trace_gpu(t, cp)->copy_dir, PR_DIR_H2D);
+    assert_true(pr_trace_gpu(t, cp, &(struct pr_gpu_info){0})->bytes == 4096);
+    assert_int_equal(pr_trace_gpu(t, cp, &(struct pr_gpu_info){0})->copy_dir,
+                     PR_DIR_H2D);
     assert_true(t->rank == 1 && t->world_size == 128);
     assert_string_equal(str(t, t->backend), "nccl");
     pr_trace_free(t);
@@ -268,7 +269,9 @@ test_gen_now(void **state)
     assert_true(pr_shapes_noted(t, PR_SHAPES_CONCRETE, oi->concrete_inputs));
     assert_int_equal(k->kind, PR_KIND_DEVICE_TASK);
     assert_true(pr_event_correlation(t, k) == 77);
-    assert_true(fabs(pr_trace_gpu(t, k)->blocks_per_sm - 0.5) < 1e-12);
+    assert_true(
+        fabs(pr_trace_gpu(t, k, &(struct pr_gpu_info){0})->blocks_per_sm -
+             0.5) < 1e-12);
     assert_int_equal(py->kind, PR_KIND_PY_FUNCTION);
     assert_non_null(pr_trace_py(t, py));
     assert_true(pr_trace_py(t, py)->id == 3 &&
@@ -304,8 +307,10 @@ test_collective(void **state)
              "\"Group size\":8}},"
              "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"gemm\",\"ts\":1,"
              "\"dur\":2,\"args\":{\"device\":0}}]}");
-    const struct pr_gpu_info *g = pr_trace_gpu(t, ev(t, 0));
-    const struct pr_gpu_info *h = pr_trace_gpu(t, ev(t, 1));
+    const struct pr_gpu_info *g =
+        pr_trace_gpu(t, ev(t, 0), &(struct pr_gpu_info){0});
+    const struct pr_gpu_info *h =
+        pr_trace_gpu(t, ev(t, 1), &(struct pr_gpu_info){0});
 
     (void)state;
     assert_string_equal(str(t, g->collective), "allreduce");
@@ -352,7 +357,7 @@ test_numbers_as_strings(void **state)
     assert_string_equal(str(t, pr_event_pid(t, e)), "7");
     assert_string_equal(str(t, pr_event_tid(t, e)), "7");
     assert_true(pr_event_correlation(t, e) == 12);
-    assert_int_equal(pr_trace_gpu(t, e)->stream, 3);
+    assert_int_equal(pr_trace_gpu(t, e, &(struct pr_gpu_info){0})->stream, 3);
     pr_trace_free(t);
 }
 

@@ -104,19 +104,19 @@ test_producer_api(void **state)
     assert_true(pr_trace_mem(t, e)->bytes == 1 << 20);
     assert_true(isnan(pr_trace_mem(t, e)->total_reserved));
     e = &t->events[3];
-    g = pr_trace_gpu(t, e);
+    g = pr_trace_gpu(t, e, &(struct pr_gpu_info){0});
     assert_int_equal(e->kind, PR_KIND_DEVICE_TASK);
     assert_true(pr_event_correlation(t, e) == 9);
     assert_true(g->stream == 7 && g->grid[0] == 24 && g->block[0] == 256);
     assert_true(g->grid[1] == 0 && g->bytes == -1);
     assert_int_equal(g->collective, PR_STR_NONE);
     e = &t->events[4];
-    g = pr_trace_gpu(t, e);
+    g = pr_trace_gpu(t, e, &(struct pr_gpu_info){0});
     assert_int_equal(e->kind, PR_KIND_COPY);
     assert_true(e->dur_ns == 0 && g->bytes == 8192);
     assert_int_equal(g->copy_dir, PR_DIR_D2H);
     assert_true(g->device == -1);
-    g = pr_trace_gpu(t, &t->events[5]);
+    g = pr_trace_gpu(t, &t->events[5], &(struct pr_gpu_info){0});
     assert_string_equal(pr_trace_str(t, g->collective), "allreduce");
     assert_string_equal(pr_trace_str(t, g->dtype), "BFloat16");
     assert_true(g->in_nelems == 1024 && g->group_size == 8);
@@ -259,6 +259,66 @@ test_compact_op(void **state)
     pr_trace_free(t);
 }
 
+/* Kernel records are kept in 72 bytes after pr_trace_finish(), the
+ * fields few records have apart: each record reads back as it was
+ * written, and no more than the records that have them keep the rest. */
+static void
+test_compact_gpu(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    struct pr_gpu_info want[6], got;
+    struct pr_span s = span("k", "7", 0, 1);
+    uint32_t at;
+    size_t i;
+
+    (void)state;
+    assert_int_equal(sizeof(struct pr_gpu_rec), 72);
+    for (i = 0; i < 6; i++) {
+        struct pr_gpu_info *g;
+        struct pr_event *e;
+
+        assert_int_equal(pr_trace_add_span(t, PR_KIND_DEVICE_TASK, &s, NULL),
+                         PR_OK);
+        e = &t->events[t->n_events - 1];
+        g = pr_trace_add_gpu(t, &at);
+        assert_non_null(g);
+        e->info = at;
+        g->device = (int32_t)i;
+        g->grid[2] = 3;
+        g->block[0] = 256;
+        g->blocks_per_sm = 0.5 * (double)i;
+        g->bytes = (int64_t)i << 40;
+        g->unit = PR_UNIT_VECTOR;
+        g->hf32 = 1;
+        if (i == 1) {
+            g->collective = pr_strtab_intern(t->strs, "allreduce", 9);
+            g->in_nelems = (int64_t)1 << 33;
+            g->group_size = 8;
+        } else if (i == 3) {
+            g->matrix_util_pct = 87.5;
+        } else if (i == 4) {
+            g->measured_flops = 1e12;
+            g->task_id = INT64_MAX;
+            g->dev_shapes = pr_strtab_intern(t->strs, "NC1HWC0", 7);
+        }
+        want[i] = *g;
+    }
+    pr_trace_finish(t);
+    assert_null(t->gpu);
+    assert_int_equal(t->n_gpu_more, 3);
+    assert_null(pr_trace_add_gpu(t, &at)); /* no record after the finish */
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        assert_ptr_equal(pr_trace_gpu(t, e, &got), &got);
+        assert_memory_equal(&got, &want[e->order], sizeof(got));
+    }
+    s.name = "op";
+    assert_int_equal(pr_trace_add_span(t, PR_KIND_HOST_OP, &s, NULL), PR_OK);
+    assert_null(pr_trace_gpu(t, &t->events[t->n_events - 1], &got));
+    pr_trace_free(t);
+}
+
 int
 main(void)
 {
@@ -266,6 +326,7 @@ main(void)
         cmocka_unit_test(test_producer_api),
         cmocka_unit_test(test_compact_event),
         cmocka_unit_test(test_compact_op),
+        cmocka_unit_test(test_compact_gpu),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
