@@ -611,6 +611,9 @@ PR_NODISCARD enum pr_status pr_trace_add_memory(struct pr_trace *t,
  * for the compact records it keeps the full ones, for its sort keys it
  * sorts the events directly. */
 void pr_trace_finish(struct pr_trace *t);
+/* The same, with up to `threads` threads for the sort (a reader that ran
+ * parser threads has the cores); the result does not depend on them. */
+void pr_trace_finish_threads(struct pr_trace *t, int threads);
 
 static inline const char *
 pr_trace_str(const struct pr_trace *t, uint32_t id)

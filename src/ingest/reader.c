@@ -680,7 +680,7 @@ load(struct ctx *c, const char *name, const struct pr_read_opts *opts,
         return st;
     }
     progress_show(&pg, t->bytes, 1);
-    pr_trace_finish(t);
+    pr_trace_finish_threads(t, n_parsers);
     if (pr_ingest_link_ranges(t) != PR_OK) {
         pr_trace_free(t);
         return pr_error_set(err, PR_E_NOMEM, "out of memory");

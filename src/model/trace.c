@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "profreport/buf.h"
+#include "profreport/evsort.h"
 #include "profreport/op_stats.h"
 #include "profreport/pmu.h"
 #include "profreport/shapes.h"
@@ -710,74 +711,6 @@ cmp_event(const void *a, const void *b)
     return x->order < y->order ? -1 : (x->order > y->order);
 }
 
-/* The sort key of an event and where it sits before the sort. */
-struct sort_key {
-    int64_t ts_ns;
-    uint32_t order;
-    uint32_t at;
-};
-
-static int
-cmp_key(const void *a, const void *b)
-{
-    const struct sort_key *x = a, *y = b;
-
-    if (x->ts_ns != y->ts_ns)
-        return x->ts_ns < y->ts_ns ? -1 : 1;
-    if (x->order != y->order)
-        return x->order < y->order ? -1 : 1;
-    return x->at < y->at ? -1 : (x->at > y->at);
-}
-
-/* Move events into key order in place, one cycle of the permutation at a
- * time; each finished slot is marked by pointing its key at itself. */
-static void
-permute(struct pr_event *ev, struct sort_key *k, size_t n)
-{
-    size_t i, j, src;
-
-    for (i = 0; i < n; i++) {
-        struct pr_event tmp;
-
-        if (k[i].at == i)
-            continue;
-        tmp = ev[i];
-        for (j = i; k[j].at != i; j = src) {
-            src = k[j].at;
-            ev[j] = ev[src];
-            k[j].at = (uint32_t)j;
-        }
-        ev[j] = tmp;
-        k[j].at = (uint32_t)j;
-    }
-}
-
-/* Sort 16-byte keys instead of the 56-byte events: qsort's merge sort
- * copies its whole input, which for the events was the largest allocation
- * of a run.  Returns 0 (nothing done) when the keys do not fit in memory
- * or the indexes in 32 bits. */
-static int
-sort_by_keys(struct pr_trace *t)
-{
-    struct sort_key *k;
-    size_t i, n = t->n_events;
-
-    if (n >= UINT32_MAX)
-        return 0;
-    k = malloc(n * sizeof(*k));
-    if (k == NULL)
-        return 0;
-    for (i = 0; i < n; i++) {
-        k[i].ts_ns = t->events[i].ts_ns;
-        k[i].order = t->events[i].order;
-        k[i].at = (uint32_t)i;
-    }
-    qsort(k, n, sizeof(*k), cmp_key);
-    permute(t->events, k, n);
-    free(k);
-    return 1;
-}
-
 /* Give back the growth slack of an array that will not grow again. */
 static void
 shrink(void **data, size_t *cap, size_t n, size_t elem)
@@ -881,6 +814,12 @@ compact_gpu(struct pr_trace *t)
 void
 pr_trace_finish(struct pr_trace *t)
 {
+    pr_trace_finish_threads(t, 1);
+}
+
+void
+pr_trace_finish_threads(struct pr_trace *t, int threads)
+{
     size_t i;
     int sorted = 1;
 
@@ -898,8 +837,8 @@ pr_trace_finish(struct pr_trace *t)
     shrink((void **)&t->mem, &t->cap_mem, t->n_mem, sizeof(*t->mem));
     for (i = 1; i < t->n_events && sorted; i++)
         sorted = cmp_event(&t->events[i - 1], &t->events[i]) <= 0;
-    if (!sorted && !sort_by_keys(t))
-        qsort(t->events, t->n_events, sizeof(*t->events), cmp_event);
+    if (!sorted)
+        pr_events_sort(t->events, t->n_events, threads);
 }
 
 /* The index of the event's op record; PR_NO_INFO when it has none. */
