@@ -139,16 +139,26 @@ last_run(cJSON *sum)
     return cJSON_GetArrayItem(runs, cJSON_GetArraySize(runs) - 1);
 }
 
+static int
+cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
 /* Add one trace of an input (a loader may read several runs from one
- * folder) to the summary. */
+ * folder) to the summary; its passes may use `threads` threads (0: one
+ * per CPU). */
 static enum pr_status
 add_trace(const struct pr_options *o, const struct pr_input_file *f,
-          const struct pr_trace *t, cJSON *sum, FILE *notes,
+          const struct pr_trace *t, int threads, cJSON *sum, FILE *notes,
           struct pr_error *err)
 {
     struct pr_analysis_opts ao = {.peak_tflops = o->peak_tflops,
                                   .peak_gbps = o->peak_gbps,
-                                  .device_spec = o->device_spec};
+                                  .device_spec = o->device_spec,
+                                  .threads = threads > 0 ? threads : cpus()};
     const char *worker = worker_of(t, f);
     enum pr_status st;
 
@@ -193,7 +203,7 @@ ingest_one(const struct pr_options *o, const struct pr_input_file *f,
         return st;
     }
     for (r = t; r != NULL && st == PR_OK; r = r->next)
-        st = add_trace(o, f, r, sum, notes, err);
+        st = add_trace(o, f, r, threads, sum, notes, err);
     pr_trace_free(t); /* the summary copied what it keeps */
 #if defined(__GLIBC__) && !PR_SANITIZED
     /* give the trace's memory back before the next file: with many ranks
@@ -344,14 +354,6 @@ merge_jobs(struct file_job *jobs, size_t n, cJSON *sum, size_t *used,
         move_items(sum, jobs[i].part, "runs");
     }
     return PR_OK;
-}
-
-static int
-cpus(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
 static uint64_t

@@ -15,6 +15,7 @@ struct pr_analysis_opts {
     double peak_gbps;        /* --peak-gbps override; 0 = none */
     const char *device_spec; /* --device-spec FILE (peaks.h); NULL = none;
                                 borrowed */
+    int threads; /* threads the passes may use; <= 1: the caller's only */
 };
 
 /* Fill `run` (a cJSON object that already holds worker/span/rank and every

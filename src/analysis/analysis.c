@@ -28,6 +28,7 @@
 #include "profreport/roofline.h"
 #include "profreport/sources.h"
 #include "profreport/steps.h"
+#include "profreport/task.h"
 #include "profreport/timeline.h"
 #include "profreport/tree.h"
 
@@ -400,6 +401,130 @@ note_coverage(const struct pr_steps *s, struct pr_notes *notes)
     pr_notes_row(notes, "device_coverage", s->n - (last - first + 1), text);
 }
 
+/* Passes run on a second thread beside the main thread's (issue #17: the
+ * second core idled after the parallel ingest).  They read the trace, the
+ * tree and the steps, which nothing writes any more, and write keys of a
+ * part of their own, moved into the run once they are done, each where
+ * the one-thread order puts it; so the run is the same with any number of
+ * threads.  What a side's passes add to the peak must fit beside what
+ * the main thread's hold at the time (bench/RESULTS.md). */
+struct side {
+    const struct pr_trace *t;
+    const struct pr_tree *tree;
+    const struct pr_steps *steps;
+    cJSON *part;
+    enum pr_status st;
+    struct pr_error err;
+};
+
+/* The memory, source and module passes: a few MiB of scratch each, so
+ * they fit beside the main thread's operator and kernel tables. */
+static void
+tree_side(void *arg)
+{
+    struct side *s = arg;
+
+    s->st = pr_memory_fill(s->t, s->tree, s->steps, s->part, &s->err);
+    if (s->st == PR_OK)
+        s->st = pr_sources_fill(s->t, s->tree, s->part, &s->err);
+    if (s->st == PR_OK)
+        s->st = pr_modules_fill(s->t, s->tree, s->part, &s->err);
+}
+
+static void
+side_start(struct pr_task *k, struct side *s, int threads, void (*fn)(void *))
+{
+    s->part = cJSON_CreateObject();
+    s->st = PR_OK;
+    s->err.code = PR_OK;
+    s->err.msg[0] = '\0';
+    k->started = 0;
+    if (s->part == NULL)
+        s->st = pr_error_set(&s->err, PR_E_NOMEM, "out of memory (summary)");
+    else
+        pr_task_start(k, threads, fn, s);
+}
+
+/* Wait for the side, then move its keys into the run in order: a key the
+ * run holds (a placeholder) is replaced where it stands, any other is
+ * appended, as the pass would have done on the run itself.  The main
+ * thread's passes came first in the one-thread order, so their error
+ * (st) wins over the side's. */
+static enum pr_status
+side_join(struct pr_task *k, struct side *s, cJSON *run, enum pr_status st,
+          struct pr_error *err)
+{
+    cJSON *item;
+
+    pr_task_join(k);
+    if (st == PR_OK && s->st != PR_OK) {
+        *err = s->err;
+        st = s->st;
+    }
+    while (st == PR_OK && s->part != NULL && (item = s->part->child) != NULL) {
+        char *key = item->string;
+
+        cJSON_DetachItemViaPointer(s->part, item);
+        item->string = NULL; /* replacing frees the item's own key */
+        st = pr_emit_put(run, key, item, "summary", err);
+        cJSON_free(key);
+    }
+    cJSON_Delete(s->part);
+    s->part = NULL;
+    return st;
+}
+
+/* The passes that need the tree; memory, sources and modules on the side
+ * while this thread builds the operator and kernel tables. */
+static enum pr_status
+tree_passes(const struct pr_trace *t, const struct pr_analysis_opts *o,
+            const struct pr_tree *tree, const struct pr_steps *steps,
+            cJSON *run, struct pr_notes *notes, struct pr_rec_facts *facts,
+            struct pr_error *err)
+{
+    struct side sd = {t, tree, steps, NULL, PR_OK, {PR_OK, ""}};
+    struct pr_task k;
+    struct tables tb;
+    enum pr_status st;
+
+    memset(&tb, 0, sizeof(tb));
+    side_start(&k, &sd, o->threads, tree_side);
+    st = fill_steps(t, steps, run, &facts->tables, &tb.gpus, err);
+    if (st == PR_OK)
+        st = pr_attribution_fill(t, tree, run, notes, err);
+    if (st == PR_OK)
+        st = pr_timeline_fill(t, steps, run, err);
+    if (st == PR_OK)
+        st = fill_tables(t, tree, run, &tb, err);
+    st = side_join(&k, &sd, run, st, err);
+    if (st == PR_OK)
+        st = fill_roofline(t, o, &tb, run, facts, err);
+    /* layers read the roofline's rows and the tree's nodes */
+    if (st == PR_OK)
+        st = fill_layers(t, tree, &tb, run, err);
+    tables_free(&tb);
+    return st;
+}
+
+/* The passes that read the trace and the steps only, once the tree, the
+ * largest thing an analysis holds, is freed.  They stay on this thread:
+ * the host/device and communication passes hold the most scratch after
+ * the tree's, and together they would set the run's peak (bench/RESULTS.md). */
+static enum pr_status
+trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
+             struct pr_rec_facts *facts, struct pr_error *err)
+{
+    enum pr_status st = pr_comm_fill(t, steps, run, err);
+
+    if (st == PR_OK)
+        st = pr_hostdev_fill(t, steps, run, &facts->tables.hostdev, err);
+    if (st == PR_OK)
+        st = pr_host_cpu_fill(t, run, err);
+    if (st == PR_OK)
+        st = pr_recommend_fill(facts, run, err);
+    return st;
+}
+
 enum pr_status
 pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
                  cJSON *run, struct pr_notes *notes, struct pr_error *err)
@@ -407,7 +532,6 @@ pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
     struct pr_tree tree;
     struct pr_steps steps;
     struct pr_rec_facts facts;
-    struct tables tb;
     enum pr_status st;
 
     st = pr_tree_build(t, &tree, err);
@@ -418,39 +542,12 @@ pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
         pr_tree_free(&tree);
         return st;
     }
-    memset(&tb, 0, sizeof(tb));
     note_coverage(&steps, notes);
     rec_facts(t, &tree, &steps, &facts);
-    st = fill_steps(t, &steps, run, &facts.tables, &tb.gpus, err);
-    if (st == PR_OK)
-        st = pr_attribution_fill(t, &tree, run, notes, err);
-    if (st == PR_OK)
-        st = pr_timeline_fill(t, &steps, run, err);
-    if (st == PR_OK)
-        st = fill_tables(t, &tree, run, &tb, err);
-    if (st == PR_OK)
-        st = pr_memory_fill(t, &tree, &steps, run, err);
-    if (st == PR_OK)
-        st = pr_sources_fill(t, &tree, run, err);
-    if (st == PR_OK)
-        st = pr_modules_fill(t, &tree, run, err);
-    if (st == PR_OK)
-        st = fill_roofline(t, o, &tb, run, &facts, err);
-    /* layers read the roofline's rows and the tree's nodes */
-    if (st == PR_OK)
-        st = fill_layers(t, &tree, &tb, run, err);
-    tables_free(&tb);
-    /* The tree is the largest thing an analysis holds; the communication
-     * pass reads the trace and the steps instead. */
+    st = tree_passes(t, o, &tree, &steps, run, notes, &facts, err);
     pr_tree_free(&tree);
     if (st == PR_OK)
-        st = pr_comm_fill(t, &steps, run, err);
-    if (st == PR_OK)
-        st = pr_hostdev_fill(t, &steps, run, &facts.tables.hostdev, err);
-    if (st == PR_OK)
-        st = pr_host_cpu_fill(t, run, err);
-    if (st == PR_OK)
-        st = pr_recommend_fill(&facts, run, err);
+        st = trace_passes(t, &steps, run, &facts, err);
     pr_rec_facts_free(&facts);
     pr_steps_free(&steps);
     return st;
