@@ -25,7 +25,7 @@ struct pr_gpu_window {
 struct pr_gpu_row {
     int32_t device;
     double utilization_pct; /* NaN where the row writes null */
-    double kernel_time_us;
+    int64_t kernel_ns;      /* written as kernel_time_us */
 };
 
 struct pr_gpu_rows {
@@ -45,6 +45,11 @@ void pr_gpu_rows_free(struct pr_gpu_rows *r); /* accepts a freed one */
 PR_NODISCARD enum pr_status
 pr_gpu_util_build(const struct pr_trace *t, const struct pr_gpu_window *w,
                   cJSON **out, struct pr_gpu_rows *rows, struct pr_error *err);
+
+/* The device of rows with the most kernel time (ties: the lowest id), or
+ * -1 when there is none: pr_gpu_util_busiest of the trace the rows were
+ * built from, without another pass over its events. */
+int32_t pr_gpu_rows_busiest(const struct pr_gpu_rows *rows);
 
 /* The device the most kernel time ran on (the kernel_time_us of its
  * gpu_metrics row; ties: the lowest id), or -1 when no kernel names its

@@ -94,7 +94,7 @@ struct pr_rec_rows {
     const struct pr_op_rows *by_shape;     /* roofline rates complete */
     const struct pr_kernel_refs *kernels;  /* kernels.c's rows */
     const struct pr_gpu_rows *gpus;        /* gpu_util.c's rows */
-    int32_t main_device;                   /* pr_gpu_util_busiest; -1 none */
+    int32_t main_device;                   /* pr_gpu_rows_busiest; -1 none */
     double tc_kernel_pct, eligible_op_pct; /* pr_roofline_out's */
 };
 

@@ -282,7 +282,7 @@ fill_roofline(const struct pr_trace *t, const struct pr_analysis_opts *o,
     in.devices = &tb->devs;
     in.ops = &tb->ops;
     in.kernels = &tb->kernels;
-    in.main_device = pr_gpu_util_busiest(t);
+    in.main_device = pr_gpu_rows_busiest(&tb->gpus);
     in.tc_seed_pct = tb->tc_seed_pct;
     st = pr_roofline_run(&in, o, &out, err);
     if (st != PR_OK)

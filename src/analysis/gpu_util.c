@@ -424,7 +424,7 @@ emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
         occ = a->occ_sum / a->occ_ns;
     row->device = dev;
     row->utilization_pct = util;
-    row->kernel_time_us = (double)a->kernel_ns / 1000.0; /* as pr_emit_us */
+    row->kernel_ns = a->kernel_ns;
     pr_emit_num(o, "device", dev, ok);
     pr_emit_num_or_null(o, "utilization_pct", util, ok);
     pr_emit_num_or_null(o, "est_sm_efficiency_pct", 100.0 * sm, ok);
@@ -473,6 +473,22 @@ pr_gpu_util_build(const struct pr_trace *t, const struct pr_gpu_window *w,
         pr_gpu_rows_free(rows);
     }
     return st;
+}
+
+int32_t
+pr_gpu_rows_busiest(const struct pr_gpu_rows *rows)
+{
+    int32_t best_id = -1;
+    int64_t best = -1;
+    size_t j;
+
+    for (j = 0; j < rows->n; j++) { /* ascending ids: a tie keeps the first */
+        if (rows->v[j].kernel_ns > best) {
+            best = rows->v[j].kernel_ns;
+            best_id = rows->v[j].device;
+        }
+    }
+    return best_id;
 }
 
 int32_t

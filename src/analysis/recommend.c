@@ -843,7 +843,7 @@ gpu_from_row(const struct pr_gpu_row *g, struct pr_rec_gpu *r)
 {
     r->device = (double)g->device;
     r->util_pct = isfinite(g->utilization_pct) ? g->utilization_pct : NAN;
-    r->kernel_us = isfinite(g->kernel_time_us) ? g->kernel_time_us : NAN;
+    r->kernel_us = (double)g->kernel_ns / 1000.0; /* as pr_emit_us */
 }
 
 enum pr_status

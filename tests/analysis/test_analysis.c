@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "profreport/analysis.h"
+#include "profreport/gpu_util.h"
 #include "profreport/reader.h"
 
 #include "testtrace.h"
@@ -113,6 +114,53 @@ test_gpu_metrics(void **state)
             0);
     cJSON_Delete(run);
     pr_trace_free(t);
+}
+
+/* The C rows pr_gpu_util_build hands the later passes are its JSON rows'
+ * figures, and the busiest of them is pr_gpu_util_busiest's device: GPU
+ * 3 and GPU 1 tie at 30 µs (the lower id wins) over GPU 2's 20 µs, or
+ * GPU 2 wins with 15 µs more. */
+static void
+check_gpu_rows(int more, int32_t want)
+{
+    struct pr_trace *t = pr_trace_new();
+    struct pr_gpu_window w = {0, 100000, 0, 100000, 0};
+    struct pr_error err = {0};
+    struct pr_gpu_rows rows;
+    cJSON *arr = NULL;
+    size_t i;
+
+    tt_op(t, "ProfilerStep#1", 0, 100, 1);
+    tt_dev(t, PR_KIND_DEVICE_TASK, "k3", 3, 10, 30, 1, -2, -2);
+    tt_dev(t, PR_KIND_DEVICE_TASK, "k2", 2, 20, 20, 2, -2, -2);
+    tt_dev(t, PR_KIND_DEVICE_TASK, "k1", 1, 30, 30, 3, -2, -2);
+    if (more)
+        tt_dev(t, PR_KIND_DEVICE_TASK, "k2b", 2, 60, 15, 4, -2, -2);
+    pr_trace_finish(t);
+    assert_int_equal(pr_gpu_util_build(t, &w, &arr, &rows, &err), PR_OK);
+    assert_int_equal(rows.n, 3);
+    assert_int_equal(cJSON_GetArraySize(arr), 3);
+    for (i = 0; i < rows.n; i++) {
+        const cJSON *g = cJSON_GetArrayItem(arr, (int)i);
+
+        tt_near(num(g, "device"), rows.v[i].device);
+        tt_near(num(g, "utilization_pct"), rows.v[i].utilization_pct);
+        tt_near(num(g, "kernel_time_us"), (double)rows.v[i].kernel_ns / 1000.0);
+    }
+    assert_int_equal(pr_gpu_rows_busiest(&rows), want);
+    assert_int_equal(pr_gpu_util_busiest(t), want);
+    cJSON_Delete(arr);
+    pr_gpu_rows_free(&rows);
+    assert_int_equal(pr_gpu_rows_busiest(&rows), -1); /* no rows */
+    pr_trace_free(t);
+}
+
+static void
+test_gpu_rows(void **state)
+{
+    (void)state;
+    check_gpu_rows(0, 1);
+    check_gpu_rows(1, 2);
 }
 
 /* Both kernels total 40 µs: the tie goes by name, h884 first; it uses
@@ -300,6 +348,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu_metrics),
+        cmocka_unit_test(test_gpu_rows),
         cmocka_unit_test(test_kernels),
         cmocka_unit_test(test_operators_and_devices),
         cmocka_unit_test(test_missing_args_and_recommendations),
