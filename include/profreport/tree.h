@@ -77,7 +77,11 @@ struct pr_tree_node {
     unsigned dropped : 1;     /* partial overlap (5.1.4) or collapsed */
     uint32_t kid0;            /* children: pr_tree_kids(), sorted by
                                  (start, -end) */
-    int64_t device_total_ns;
+    union {
+        int64_t device_total_ns;
+        uint32_t build[2]; /* tree.c's scratch until the totals are
+                              filled */
+    };
 };
 
 struct pr_tree {

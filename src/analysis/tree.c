@@ -31,27 +31,38 @@ struct builder {
     uint32_t *node_tid; /* host node -> thread number, until grouped */
     size_t cap_node_tid;
     uint32_t *ext_next; /* per runtime: next with its external id */
-    size_t cap_ext_next;
     uint32_t *dev_next; /* per device: next waiting on its correlation */
     size_t cap_dev_next;
     /* Runtimes of each node as linked lists until the slices of
      * tree->rt_idx are laid out: collapsing appends one list to another.
      * Each list runs from the last runtime given to the first, so that a
      * node needs a head and no tail (lay_out_rts turns them round). */
-    uint32_t *rt_next; /* per runtime (dummy included) */
-    uint32_t *rt_head; /* per node */
-    uint32_t *nested;  /* kept host nodes in nesting order */
-    size_t n_nested;
-    /* Children per node while nesting counts them and while collapsing
-     * moves them; the slices are then laid out again in node order
-     * (relay_kids).  Not held in between, while the runtimes link. */
-    uint32_t *n_kids;
+    uint32_t *rt_next; /* per runtime (dummy included); each node's head
+                          is in its scratch (rt_list) */
+    size_t n_nested;   /* host nodes kept by nesting */
     struct pr_error *err;
 };
 
 /* A map value that names no runtime or device (they are indexes below
  * PR_TREE_NONE - 1: pr_tree_build refuses larger traces). */
 #define TAKEN (PR_IDMAP32_NONE - 1)
+
+/* A node's children while nesting counts them and collapsing moves them
+ * (the slices are then laid out again in node order, relay_kids), and the
+ * head of its runtime list: kept in the node's device total, which is
+ * filled only once they are done (an array of each was 4 bytes a node
+ * beside the tree, issue #17). */
+static uint32_t *
+kid_count(const struct builder *b, size_t node)
+{
+    return &b->tree->nodes[node].build[0];
+}
+
+static uint32_t *
+rt_list(const struct builder *b, size_t node)
+{
+    return &b->tree->nodes[node].build[1];
+}
 
 struct span_key {
     int64_t start_ns, end_ns;
@@ -256,22 +267,19 @@ static enum pr_status
 add_rt(struct builder *b, size_t i)
 {
     const struct pr_event *e = &b->t->events[i];
-    int64_t corr = pr_event_correlation(b->t, e),
-            ext = pr_event_external_id(b->t, e);
+    int64_t corr = pr_event_correlation(b->t, e);
     struct pr_tree *tr = b->tree;
     struct pr_tree_rt *r;
     size_t idx = tr->n_rts;
     uint32_t d;
 
     if (pr_grow((void **)&tr->rts, &tr->cap_rts, tr->n_rts + 1, sizeof(*r)) !=
-            PR_OK ||
-        pr_grow((void **)&b->ext_next, &b->cap_ext_next, tr->n_rts + 1,
-                sizeof(*b->ext_next)) != PR_OK)
+        PR_OK)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     r = &tr->rts[tr->n_rts++];
     memset(r, 0, sizeof(*r));
     r->ev = (uint32_t)i;
-    r->node = b->ext_next[idx] = PR_TREE_NONE;
+    r->node = PR_TREE_NONE;
     if (corr != PR_NO_ID) {
         /* Only devices that came first wait: the map holds few entries
          * in a sorted trace, and marks only those it hands over. */
@@ -285,12 +293,36 @@ add_rt(struct builder *b, size_t i)
         if (pr_idmap32_put(&b->rt_by_corr, corr, (uint32_t)idx, b->err))
             return PR_E_NOMEM;
     }
-    if (ext == PR_NO_ID)
-        return PR_OK;
-    b->ext_next[idx] = pr_idmap32_get(&b->rt_by_ext, ext);
-    if (b->ext_next[idx] == TAKEN) /* not reached before attach_by_id */
-        b->ext_next[idx] = PR_TREE_NONE;
-    return pr_idmap32_put(&b->rt_by_ext, ext, (uint32_t)idx, b->err);
+    return PR_OK;
+}
+
+/* 4.4's index: each external id to the list of its runtimes, the latest
+ * first.  Made once the trees are nested rather than while scanning:
+ * beside the nesting it was the build's peak (issue #17). */
+static enum pr_status
+index_ext_ids(struct builder *b)
+{
+    const struct pr_tree *tr = b->tree;
+    size_t r;
+
+    b->ext_next = malloc((tr->n_rts ? tr->n_rts : 1) * sizeof(*b->ext_next));
+    if (b->ext_next == NULL)
+        return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
+    if (pr_idmap32_reserve(&b->rt_by_ext, tr->n_rts, b->err) != PR_OK)
+        return PR_E_NOMEM;
+    for (r = 0; r < tr->n_rts; r++) {
+        int64_t ext = pr_event_external_id(b->t, &b->t->events[tr->rts[r].ev]);
+
+        b->ext_next[r] = PR_TREE_NONE;
+        if (ext == PR_NO_ID)
+            continue;
+        b->ext_next[r] = pr_idmap32_get(&b->rt_by_ext, ext);
+        if (b->ext_next[r] == TAKEN) /* not reached before attach_by_id */
+            b->ext_next[r] = PR_TREE_NONE;
+        if (pr_idmap32_put(&b->rt_by_ext, ext, (uint32_t)r, b->err) != PR_OK)
+            return PR_E_NOMEM;
+    }
+    return PR_OK;
 }
 
 /* Size the record arrays once from a counting pass: growing them by half
@@ -322,13 +354,10 @@ reserve(struct builder *b)
                 sizeof(*b->dev_next)) != PR_OK ||
         pr_grow((void **)&tr->rts, &tr->cap_rts, n_rt + 1, sizeof(*tr->rts)) !=
             PR_OK ||
-        pr_grow((void **)&b->ext_next, &b->cap_ext_next, n_rt + 1,
-                sizeof(*b->ext_next)) != PR_OK ||
         pr_grow((void **)&b->node_tid, &b->cap_node_tid, n_host + 1,
                 sizeof(*b->node_tid)) != PR_OK)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
-    if (pr_idmap32_reserve(&b->rt_by_corr, n_rt, b->err) != PR_OK ||
-        pr_idmap32_reserve(&b->rt_by_ext, n_rt, b->err) != PR_OK)
+    if (pr_idmap32_reserve(&b->rt_by_corr, n_rt, b->err) != PR_OK)
         return PR_E_NOMEM;
     return PR_OK;
 }
@@ -378,8 +407,8 @@ static void
 give_rt(struct builder *b, size_t node, size_t rt)
 {
     b->tree->rts[rt].node = (uint32_t)node;
-    b->rt_next[rt] = b->rt_head[node];
-    b->rt_head[node] = (uint32_t)rt;
+    b->rt_next[rt] = *rt_list(b, node);
+    *rt_list(b, node) = (uint32_t)rt;
 }
 
 /* The per-node runtime lists; called once every node exists, with room for
@@ -390,11 +419,10 @@ alloc_rt_lists(struct builder *b)
     size_t n = b->tree->n_nodes, i;
 
     b->rt_next = malloc((b->tree->n_rts + 1) * sizeof(*b->rt_next));
-    b->rt_head = malloc((n ? n : 1) * sizeof(*b->rt_head));
-    if (b->rt_next == NULL || b->rt_head == NULL)
+    if (b->rt_next == NULL)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     for (i = 0; i < n; i++)
-        b->rt_head[i] = PR_TREE_NONE;
+        *rt_list(b, i) = PR_TREE_NONE;
     return PR_OK;
 }
 
@@ -682,8 +710,8 @@ cmp_span(const void *a, const void *b)
 
 /* Nest the node of key k under the stack top (5.1.4).  A node that starts
  * inside the stack top but ends after it overlaps partially and is
- * dropped.  Kept nodes are listed in b->nested in this order, which is
- * each parent's child order (lay_out_kids). */
+ * dropped.  The order of this visit is each parent's child order
+ * (lay_out_kids visits again). */
 static void
 nest_one(struct builder *b, const struct span_key *k, struct span_key *stack,
          size_t *depth)
@@ -697,8 +725,8 @@ nest_one(struct builder *b, const struct span_key *k, struct span_key *stack,
         return;
     }
     node->parent = stack[*depth - 1].idx;
-    b->n_kids[node->parent]++;
-    b->nested[b->n_nested++] = k->idx;
+    (*kid_count(b, node->parent))++;
+    b->n_nested++;
     stack[(*depth)++] = *k;
     if (*depth > b->tree->depth) /* collapsing only shortens a path */
         b->tree->depth = *depth;
@@ -731,24 +759,42 @@ run_end(const struct builder *b, const uint32_t *ids, size_t n, size_t i)
     return j;
 }
 
-/* Nest the nodes ids[0..n) of the thread of `root` in cmp_span order.
- * They come in event order, which is start order, so only runs of equal
+/* Place node idx, if nesting kept it, in its parent's slice of
+ * tree->kid_idx (sized by lay_out_kids). */
+static void
+place_kid(struct builder *b, uint32_t idx)
+{
+    struct pr_tree *tr = b->tree;
+    uint32_t p = tr->nodes[idx].parent;
+
+    if (tr->nodes[idx].dropped)
+        return; /* overlaps partially: in no tree */
+    tr->kid_idx[tr->nodes[p].kid0 + (*kid_count(b, p))++] = idx;
+}
+
+/* Visit the nodes ids[0..n) of the thread of `root` in cmp_span order:
+ * nest each under the top of stack, or (stack NULL: the second time)
+ * place each kept one among its parent's children, which then come in
+ * that order without a list of every node in it (4 bytes a node).  They
+ * come in event order, which is start order, so only runs of equal
  * starts are out of place: sorting each run alone in keys (room for
  * *room) gives the same order as sorting all of them, without a key per
  * node of the thread (24 bytes each, the tree's peak, issue #17).  Nodes
  * out of start order (not expected) are sorted all at once. */
 static enum pr_status
-nest_thread(struct builder *b, size_t root, const uint32_t *ids, size_t n,
-            struct span_key **keys, size_t *room, struct span_key *stack)
+span_order(struct builder *b, size_t root, const uint32_t *ids, size_t n,
+           struct span_key **keys, size_t *room, struct span_key *stack)
 {
     size_t i, j, r, depth = 1;
     int sorted = 1;
 
     for (i = 1; i < n && sorted; i++)
         sorted = start_of(b, ids[i]) >= start_of(b, ids[i - 1]);
-    stack[0].start_ns = INT64_MIN;
-    stack[0].end_ns = INT64_MAX;
-    stack[0].idx = (uint32_t)root;
+    if (stack != NULL) {
+        stack[0].start_ns = INT64_MIN;
+        stack[0].end_ns = INT64_MAX;
+        stack[0].idx = (uint32_t)root;
+    }
     for (i = 0; i < n; i = j) {
         j = sorted ? run_end(b, ids, n, i) : n;
         if (pr_grow((void **)keys, room, j - i, sizeof(**keys)) != PR_OK)
@@ -757,41 +803,45 @@ nest_thread(struct builder *b, size_t root, const uint32_t *ids, size_t n,
             key_of(b, ids[r], &(*keys)[r - i]);
         if (j - i > 1)
             qsort(*keys, j - i, sizeof(**keys), cmp_span);
-        for (r = 0; r < j - i; r++)
-            nest_one(b, &(*keys)[r], stack, &depth);
+        for (r = 0; r < j - i; r++) {
+            if (stack != NULL)
+                nest_one(b, &(*keys)[r], stack, &depth);
+            else
+                place_kid(b, (*keys)[r].idx);
+        }
     }
     return PR_OK;
 }
 
 /* Children of every node as slices of one array in node order, each in
- * nesting order. */
+ * nesting order: sized from the counts, filled by a second visit. */
 static enum pr_status
-lay_out_kids(struct builder *b)
+lay_out_kids(struct builder *b, const uint32_t *order, const size_t *first,
+             struct span_key **keys, size_t *room)
 {
     struct pr_tree *tr = b->tree;
-    size_t i, pos = 0;
+    size_t i, k, pos = 0;
+    enum pr_status st = PR_OK;
 
     tr->kid_idx = malloc((b->n_nested ? b->n_nested : 1) * sizeof(uint32_t));
     if (tr->kid_idx == NULL)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     for (i = 0; i < tr->n_nodes; i++) {
         tr->nodes[i].kid0 = (uint32_t)pos;
-        pos += b->n_kids[i];
-        b->n_kids[i] = 0;
+        pos += *kid_count(b, i);
+        *kid_count(b, i) = 0;
     }
     tr->n_kid_idx = pos;
-    for (i = 0; i < b->n_nested; i++) {
-        uint32_t p = tr->nodes[b->nested[i]].parent;
-
-        tr->kid_idx[tr->nodes[p].kid0 + b->n_kids[p]++] = b->nested[i];
-    }
-    return PR_OK;
+    for (k = 0; k < b->n_tids && st == PR_OK; k++)
+        st = span_order(b, tr->roots[k], order + first[k],
+                        first[k + 1] - first[k], keys, room, NULL);
+    return st;
 }
 
 static enum pr_status
 nest_all(struct builder *b, const uint32_t *order, const size_t *first)
 {
-    size_t n_host = first[b->n_tids], most = 1, room = 0, k;
+    size_t most = 1, room = 0, k;
     struct span_key *keys = NULL, *stack;
     enum pr_status st = PR_OK;
 
@@ -801,21 +851,15 @@ nest_all(struct builder *b, const uint32_t *order, const size_t *first)
         if (first[k + 1] - first[k] > most)
             most = first[k + 1] - first[k];
     stack = malloc((most + 1) * sizeof(*stack));
-    b->nested = malloc((n_host ? n_host : 1) * sizeof(*b->nested));
-    b->n_kids = calloc(b->tree->n_nodes + 1, sizeof(*b->n_kids));
-    if (stack == NULL || b->nested == NULL || b->n_kids == NULL)
+    if (stack == NULL)
         st = pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     for (k = 0; k < b->n_tids && st == PR_OK; k++)
-        st = nest_thread(b, b->tree->roots[k], order + first[k],
-                         first[k + 1] - first[k], &keys, &room, stack);
-    free(keys);
+        st = span_order(b, b->tree->roots[k], order + first[k],
+                        first[k + 1] - first[k], &keys, &room, stack);
     free(stack);
     if (st == PR_OK)
-        st = lay_out_kids(b);
-    free(b->nested);
-    b->nested = NULL;
-    free(b->n_kids);
-    b->n_kids = NULL;
+        st = lay_out_kids(b, order, first, &keys, &room);
+    free(keys);
     return st;
 }
 
@@ -839,21 +883,21 @@ collapse_into(struct builder *b, size_t p)
     uint32_t r, last = PR_TREE_NONE;
 
     /* k's list goes after p's: before it, as the lists run backwards */
-    for (r = b->rt_head[k]; r != PR_TREE_NONE; r = b->rt_next[r]) {
+    for (r = *rt_list(b, k); r != PR_TREE_NONE; r = b->rt_next[r]) {
         b->tree->rts[r].node = (uint32_t)p;
         last = r;
     }
     if (last != PR_TREE_NONE) {
-        b->rt_next[last] = b->rt_head[p];
-        b->rt_head[p] = b->rt_head[k];
+        b->rt_next[last] = *rt_list(b, p);
+        *rt_list(b, p) = *rt_list(b, k);
     }
-    b->rt_head[k] = PR_TREE_NONE;
+    *rt_list(b, k) = PR_TREE_NONE;
     nodes[p].kid0 = nodes[k].kid0;
-    b->n_kids[p] = b->n_kids[k];
+    *kid_count(b, p) = *kid_count(b, k);
     nodes[k].kid0 = 0;
-    b->n_kids[k] = 0;
+    *kid_count(b, k) = 0;
     nodes[k].dropped = 1;
-    for (i = 0; i < b->n_kids[p]; i++)
+    for (i = 0; i < *kid_count(b, p); i++)
         nodes[b->tree->kid_idx[nodes[p].kid0 + i]].parent = (uint32_t)p;
 }
 
@@ -869,11 +913,11 @@ collapse_all(struct builder *b, uint32_t *stack)
         while (depth > 0) {
             size_t p = stack[--depth];
 
-            while (b->n_kids[p] == 1 &&
+            while (*kid_count(b, p) == 1 &&
                    is_dup_pair(b, &tr->nodes[p],
                                &tr->nodes[pr_tree_kids(tr, &tr->nodes[p])[0]]))
                 collapse_into(b, p);
-            for (i = b->n_kids[p]; i > 0; i--)
+            for (i = *kid_count(b, p); i > 0; i--)
                 stack[depth++] = pr_tree_kids(tr, &tr->nodes[p])[i - 1];
         }
     }
@@ -894,15 +938,13 @@ relay_kids(struct builder *b)
         return pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
     for (i = 0; i < tr->n_nodes; i++) {
         memcpy(kids + pos, tr->kid_idx + tr->nodes[i].kid0,
-               b->n_kids[i] * sizeof(*kids));
+               *kid_count(b, i) * sizeof(*kids));
         tr->nodes[i].kid0 = (uint32_t)pos;
-        pos += b->n_kids[i];
+        pos += *kid_count(b, i);
     }
     free(tr->kid_idx);
     tr->kid_idx = kids;
     tr->n_kid_idx = pos;
-    free(b->n_kids);
-    b->n_kids = NULL;
     return PR_OK;
 }
 
@@ -916,7 +958,7 @@ lay_out_rts(struct builder *b)
     size_t i, r, j, pos = 0, k = 0, words = tr->n_nodes / 64 + 1, with = 0;
 
     for (i = 0; i < tr->n_nodes; i++)
-        with += b->rt_head[i] != PR_TREE_NONE;
+        with += *rt_list(b, i) != PR_TREE_NONE;
     tr->rt_idx = malloc((tr->n_rts ? tr->n_rts : 1) * sizeof(uint32_t));
     tr->rt_bits = calloc(words, sizeof(*tr->rt_bits));
     tr->rt_rank = malloc(words * sizeof(*tr->rt_rank));
@@ -927,13 +969,13 @@ lay_out_rts(struct builder *b)
     for (i = 0; i < tr->n_nodes; i++) {
         if (i % 64 == 0)
             tr->rt_rank[i / 64] = (uint32_t)k;
-        if (b->rt_head[i] == PR_TREE_NONE)
+        if (*rt_list(b, i) == PR_TREE_NONE)
             continue;
         tr->rt_bits[i / 64] |= (uint64_t)1 << (i % 64);
         tr->rt_first[k++] = (uint32_t)pos;
-        for (r = b->rt_head[i]; r != PR_TREE_NONE; r = b->rt_next[r])
+        for (r = *rt_list(b, i); r != PR_TREE_NONE; r = b->rt_next[r])
             pos++;
-        for (j = pos, r = b->rt_head[i]; r != PR_TREE_NONE; r = b->rt_next[r])
+        for (j = pos, r = *rt_list(b, i); r != PR_TREE_NONE; r = b->rt_next[r])
             tr->rt_idx[--j] = (uint32_t)r;
     }
     if (tr->n_nodes % 64 == 0)
@@ -1145,9 +1187,6 @@ builder_free(struct builder *b)
     free(b->ext_next);
     free(b->dev_next);
     free(b->rt_next);
-    free(b->rt_head);
-    free(b->nested);
-    free(b->n_kids);
     pr_names_free(&b->names);
 }
 
@@ -1163,13 +1202,10 @@ shape_trees(struct builder *b)
     size_t i;
     enum pr_status st = PR_OK;
 
+    /* the child counts of lay_out_kids are still in the nodes */
     stack = malloc((tr->n_nodes + 1) * sizeof(*stack));
-    b->n_kids = malloc((tr->n_nodes + 1) * sizeof(*b->n_kids));
-    if (stack == NULL || b->n_kids == NULL)
+    if (stack == NULL)
         st = pr_error_set(b->err, PR_E_NOMEM, "out of memory (op tree)");
-    /* the slices are still in node order: collapsing moves them */
-    for (i = 0; i < tr->n_nodes && st == PR_OK; i++)
-        b->n_kids[i] = pr_tree_n_kids(tr, &tr->nodes[i]);
     if (st == PR_OK) {
         collapse_all(b, stack);
         st = relay_kids(b);
@@ -1181,6 +1217,9 @@ shape_trees(struct builder *b)
         st = pr_tree_walk_init(&w, tr, 0, b->err);
     if (st != PR_OK)
         return st;
+    /* the scratch gives way to the totals: 0 for nodes out of the trees */
+    for (i = 0; i < tr->n_nodes; i++)
+        tr->nodes[i].device_total_ns = 0;
     tr->n_post = 0;
     while ((n = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
         fill_node(b->t, tr, n);
@@ -1196,7 +1235,6 @@ release_id_links(struct builder *b)
     pr_idmap32_free(&b->rt_by_ext);
     free(b->ext_next);
     b->ext_next = NULL;
-    b->cap_ext_next = 0;
 }
 
 static enum pr_status
@@ -1223,6 +1261,8 @@ build(struct builder *b)
     /* Nesting needs no runtime; the links need the nesting (id_trusted). */
     if (st == PR_OK)
         st = nest_all(b, order, first);
+    if (st == PR_OK)
+        st = index_ext_ids(b);
     if (st == PR_OK)
         st = alloc_rt_lists(b);
     if (st == PR_OK)
