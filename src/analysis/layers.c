@@ -6,11 +6,11 @@
  * row with its place on the roofline.
  *
  * Memory (issue #17): the pass runs beside the op tree, so it keeps no
- * record per node or per root.  Three walks: the sequence numbers of the
- * backward roots; the layers, in the order they ran, each folded into its
- * row as it ends (only a layer with backward roots keeps a small record
- * for them); the backward roots, in time order, each folded into its
- * layer's record as it ends. */
+ * record per node.  Three walks: the sequence numbers of the backward
+ * roots; the layers, in the order they ran, each folded into its row as
+ * it ends (only a layer with backward roots keeps a small record for
+ * them); the backward roots, listed in time order with their layers,
+ * then summed a layer at a time into its row. */
 #include "config.h"
 
 #include <math.h>
@@ -54,14 +54,19 @@ struct part {
     unsigned char unknown;             /* UNKNOWN_* */
 };
 
-/* A layer with backward roots, until they are all read: its forward is
- * in its row already.  96 bytes. */
+/* A layer with backward roots, until they are read: its forward is in
+ * its row already.  24 bytes: its backward roots are summed one layer at
+ * a time (fold_backward), not each into a sum held per layer. */
 struct layer {
-    struct part back;            /* its backward roots, summed */
     double est_flops, est_bytes; /* a backward of unknown count: twice the
                                     forward's, or NaN */
     uint32_t row;
-    uint32_t names[MAX_BWD_NAMES]; /* its backward root names */
+};
+
+/* A backward root and the layer (slot in ctx.layers) that claimed its
+ * sequence number. */
+struct bwd_root {
+    uint32_t slot, node;
 };
 
 /* A sequence number of backward roots: how many carry it, and the layer
@@ -521,10 +526,8 @@ new_slot(struct ctx *c)
         return 0;
     l = &c->layers[c->n_slots];
     memset(l, 0, sizeof(*l));
-    part_init(&l->back);
     l->est_flops = l->est_bytes = NAN;
     l->row = NO_SLOT;
-    no_names(l->names);
     c->cur_slot = (uint32_t)c->n_slots++;
     return 1;
 }
@@ -635,20 +638,22 @@ enter_backward(struct ctx *c, const struct frame *up, struct frame *f)
     return 1;
 }
 
-/* Each backward root, in time order (post-order), into the layer that
- * claimed its sequence number.  0 on out-of-memory. */
+/* Each backward root whose sequence number a layer claimed, in time
+ * order (post-order), into *v (*n of them).  0 on out-of-memory. */
 static int
-walk_backward(struct ctx *c)
+collect_backward(struct ctx *c, struct bwd_root **v, size_t *n)
 {
     const struct pr_tree *tr = c->tree;
     struct pr_tree_walk w;
     uint32_t ni;
+    size_t cap = 0;
     int ok = pr_tree_walk_init(&w, tr, 0, NULL) == PR_OK;
 
+    *v = NULL;
+    *n = 0;
     while (ok && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
         struct pr_op_info ob;
         const struct seq *s;
-        struct layer *l;
 
         if (!is_backward_root(c, ni))
             continue;
@@ -658,46 +663,99 @@ walk_backward(struct ctx *c)
             c->n_unpaired++;
             continue;
         }
-        part_init(&c->cur);
-        ok = walk(c, ni, enter_backward, NULL);
-        if (!ok)
-            break;
-        l = &c->layers[s->slot];
-        part_add(c, &l->back, &c->cur);
-        add_name(l->names, pr_tree_name(c->t, tr, &tr->nodes[ni]));
+        ok = pr_grow((void **)v, &cap, *n + 1, sizeof(**v)) == PR_OK;
+        if (ok) {
+            (*v)[*n].slot = s->slot;
+            (*v)[(*n)++].node = ni;
+        }
     }
     pr_tree_walk_free(&w);
     return ok;
 }
 
-/* The layers' backward parts as they count, into their rows in layer
- * order: unknown once a node's count is, but for the estimate. */
-static void
-fold_backward(struct ctx *c)
+/* The backward roots of v grouped by layer, each layer's in time order
+ * (a counting sort): layer s has roots[first[s] .. first[s + 1]).  0 on
+ * out-of-memory. */
+static int
+group_backward(const struct ctx *c, const struct bwd_root *v, size_t n,
+               uint32_t **roots, uint32_t **first)
 {
+    size_t i, s;
+
+    *roots = malloc((n ? n : 1) * sizeof(**roots));
+    *first = calloc(c->n_slots + 1, sizeof(**first));
+    if (*roots == NULL || *first == NULL)
+        return 0;
+    for (i = 0; i < n; i++)
+        (*first)[v[i].slot + 1]++;
+    for (s = 0; s < c->n_slots; s++)
+        (*first)[s + 1] += (*first)[s];
+    for (i = 0; i < n; i++)
+        (*roots)[(*first)[v[i].slot]++] = v[i].node;
+    for (s = c->n_slots; s > 0; s--)
+        (*first)[s] = (*first)[s - 1];
+    (*first)[0] = 0;
+    return 1;
+}
+
+/* Layer `slot`'s backward roots (n of them, in time order) summed, then
+ * into its row as they count: unknown once a node's count is, but for
+ * the estimate.  0 on out-of-memory. */
+static int
+fold_layer(struct ctx *c, size_t slot, const uint32_t *roots, size_t n)
+{
+    const struct layer *l = &c->layers[slot];
+    uint32_t names[MAX_BWD_NAMES];
+    struct part bwd;
+    struct row *r;
     size_t i, k;
 
-    for (i = 0; i < c->n_slots; i++) {
-        const struct layer *l = &c->layers[i];
-        struct part bwd = l->back;
-        struct row *r;
-
-        if (l->row == NO_SLOT)
-            continue; /* cannot happen: every claiming layer ends */
-        r = &c->rows[l->row];
-        if (bwd.unknown & UNKNOWN_F) {
-            bwd.flops = l->est_flops;
-            bwd.flops_src = isfinite(bwd.flops) ? PR_LAYERS_ESTIMATED : NULL;
-        }
-        if (bwd.unknown & UNKNOWN_B) {
-            bwd.bytes = l->est_bytes;
-            bwd.bytes_src = isfinite(bwd.bytes) ? PR_LAYERS_ESTIMATED : NULL;
-        }
-        part_add(c, &r->back, &bwd);
-        for (k = 0; k < MAX_BWD_NAMES; k++)
-            if (l->names[k] != PR_STR_NONE)
-                add_name(r->names, l->names[k]);
+    part_init(&bwd);
+    no_names(names);
+    for (i = 0; i < n; i++) {
+        part_init(&c->cur);
+        if (!walk(c, roots[i], enter_backward, NULL))
+            return 0;
+        part_add(c, &bwd, &c->cur);
+        add_name(names, pr_tree_name(c->t, c->tree, &c->tree->nodes[roots[i]]));
     }
+    if (l->row == NO_SLOT)
+        return 1; /* cannot happen: every claiming layer ends */
+    r = &c->rows[l->row];
+    if (bwd.unknown & UNKNOWN_F) {
+        bwd.flops = l->est_flops;
+        bwd.flops_src = isfinite(bwd.flops) ? PR_LAYERS_ESTIMATED : NULL;
+    }
+    if (bwd.unknown & UNKNOWN_B) {
+        bwd.bytes = l->est_bytes;
+        bwd.bytes_src = isfinite(bwd.bytes) ? PR_LAYERS_ESTIMATED : NULL;
+    }
+    part_add(c, &r->back, &bwd);
+    for (k = 0; k < MAX_BWD_NAMES; k++)
+        if (names[k] != PR_STR_NONE)
+            add_name(r->names, names[k]);
+    return 1;
+}
+
+/* The backward roots into the layers that claimed their sequence
+ * numbers, a layer at a time in layer order.  Only an 8-byte record per
+ * root is held (issue #17: a 96-byte sum per layer was the pass's
+ * peak).  0 on out-of-memory. */
+static int
+fold_backward(struct ctx *c)
+{
+    struct bwd_root *v;
+    uint32_t *roots = NULL, *first = NULL;
+    size_t n, s;
+    int ok =
+        collect_backward(c, &v, &n) && group_backward(c, v, n, &roots, &first);
+
+    free(v);
+    for (s = 0; s < c->n_slots && ok; s++)
+        ok = fold_layer(c, s, roots + first[s], first[s + 1] - first[s]);
+    free(roots);
+    free(first);
+    return ok;
 }
 
 static int
@@ -1027,10 +1085,8 @@ static int
 make_rows(struct ctx *c, const struct pr_layers_in *in)
 {
     int ok = ctx_init(c, in->t, in->tree) && index_costs(c, in->by_shape) &&
-             collect_seqs(c) && walk_layers(c) && walk_backward(c);
+             collect_seqs(c) && walk_layers(c) && fold_backward(c);
 
-    if (ok)
-        fold_backward(c);
     walks_free(c);
     if (ok && c->n_rows > 1)
         qsort(c->rows, c->n_rows, sizeof(*c->rows), cmp_rows);
