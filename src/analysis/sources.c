@@ -66,7 +66,9 @@ struct ctx {
     struct pr_idmap cache; /* stack key -> attrs index */
     /* owned; per tree node: its attr; or BWD_ATTR | the attr of the
      * forward op of a backward node without one (by sequence number);
-     * else NO_ATTR.  One array, not two: it is held beside the tree. */
+     * else NO_ATTR.  One array, not two: it is held beside the tree; and
+     * none (NULL: every node NO_ATTR) until a node has an attr, which a
+     * trace recorded without stacks never has (node_attr, set_attr). */
     uint32_t *node_attr;
     uint32_t *up;         /* owned; per event, the innermost python frame
                              around it (NO_ATTR: none); NULL when the
@@ -594,11 +596,36 @@ is_backward(const struct pr_op_info *op)
     return op != NULL && op->seq >= 0 && op->fwd_tid > 0;
 }
 
+static uint32_t
+node_attr(const struct ctx *c, uint32_t ni)
+{
+    return c->node_attr != NULL ? c->node_attr[ni] : NO_ATTR;
+}
+
+/* Set node ni's attr to v, making the array on the first one; 0 on
+ * out-of-memory. */
+static int
+set_attr(struct ctx *c, uint32_t ni, uint32_t v)
+{
+    size_t i, n = c->tree->n_nodes;
+
+    if (c->node_attr == NULL && v != NO_ATTR) {
+        c->node_attr = malloc((n ? n : 1) * sizeof(*c->node_attr));
+        if (c->node_attr == NULL)
+            return 0;
+        for (i = 0; i < n; i++)
+            c->node_attr[i] = NO_ATTR;
+    }
+    if (c->node_attr != NULL)
+        c->node_attr[ni] = v;
+    return 1;
+}
+
 /* Node ni's own attr; NO_ATTR none. */
 static uint32_t
 fwd_attr(const struct ctx *c, uint32_t ni)
 {
-    uint32_t v = c->node_attr[ni];
+    uint32_t v = node_attr(c, ni);
 
     return v == NO_ATTR || (v & BWD_ATTR) ? NO_ATTR : v;
 }
@@ -607,7 +634,7 @@ fwd_attr(const struct ctx *c, uint32_t ni)
 static uint32_t
 bwd_attr(const struct ctx *c, uint32_t ni)
 {
-    uint32_t v = c->node_attr[ni];
+    uint32_t v = node_attr(c, ni);
 
     return v != NO_ATTR && (v & BWD_ATTR) ? v & ~BWD_ATTR : NO_ATTR;
 }
@@ -631,11 +658,11 @@ link_nodes(struct ctx *c)
 
         if (!nd->is_operator || nd->ev == PR_TREE_NONE)
             continue;
-        c->node_attr[ni] = attr_of(c, nd->ev, &oom);
+        oom |= !set_attr(c, ni, attr_of(c, nd->ev, &oom));
         op = pr_trace_op(c->t, &c->t->events[nd->ev], &ob);
-        if (c->node_attr[ni] != NO_ATTR && op != NULL && op->seq >= 0 &&
+        if (node_attr(c, ni) != NO_ATTR && op != NULL && op->seq >= 0 &&
             !is_backward(op) && pr_idmap_get(&fwd, op->seq) == PR_NONE)
-            oom |= pr_idmap_put(&fwd, op->seq, c->node_attr[ni], NULL) != PR_OK;
+            oom |= pr_idmap_put(&fwd, op->seq, node_attr(c, ni), NULL) != PR_OK;
     }
     pr_tree_walk_free(&w);
     /* reverse post-order visits a parent before its children */
@@ -650,13 +677,13 @@ link_nodes(struct ctx *c)
                 : pr_trace_op(c->t, &c->t->events[nd->ev], &ob);
         size_t a = is_backward(op) ? pr_idmap_get(&fwd, op->seq) : PR_NONE;
 
-        if (c->node_attr[ni] != NO_ATTR)
+        if (node_attr(c, ni) != NO_ATTR)
             continue;
         if (a != PR_NONE)
-            c->node_attr[ni] = BWD_ATTR | (uint32_t)a;
+            oom |= !set_attr(c, ni, BWD_ATTR | (uint32_t)a);
         else if (nd->parent != PR_TREE_NONE &&
                  bwd_attr(c, nd->parent) != NO_ATTR)
-            c->node_attr[ni] = c->node_attr[nd->parent];
+            oom |= !set_attr(c, ni, node_attr(c, nd->parent));
     }
     pr_tree_walk_free(&w);
     pr_idmap_free(&fwd);
@@ -725,6 +752,8 @@ own_flops(struct ctx *c, uint32_t ni, unsigned char *known)
     double f;
     uint32_t k;
 
+    if (known == NULL)
+        return -1; /* no node has an attr (sum_nodes) */
     for (k = 0; k < pr_tree_n_kids(c->tree, nd); k++)
         known[ni] |= known[pr_tree_kids(c->tree, nd)[k]];
     if (known[ni] || fwd_attr(c, ni) == NO_ATTR)
@@ -753,7 +782,7 @@ add_node(struct ctx *c, uint32_t ni, unsigned char *known, struct totals *s)
     if (a == NO_ATTR && b == NO_ATTR)
         return;
     if (p != PR_TREE_NONE && c->tree->nodes[p].is_operator)
-        pa = c->node_attr[p] != NO_ATTR ? &c->attrs[c->node_attr[p] & ~BWD_ATTR]
+        pa = node_attr(c, p) != NO_ATTR ? &c->attrs[node_attr(c, p) & ~BWD_ATTR]
                                         : NULL;
     if (a != NO_ATTR) {
         new_call = pa == NULL || pa->loc != c->attrs[a].loc;
@@ -776,12 +805,17 @@ add_node(struct ctx *c, uint32_t ni, unsigned char *known, struct totals *s)
 static int
 sum_nodes(struct ctx *c, struct totals *s)
 {
-    unsigned char *known = calloc(c->tree->n_nodes ? c->tree->n_nodes : 1, 1);
+    /* FLOPs are read only for nodes with an attr: without any, no flags */
+    unsigned char *known =
+        c->node_attr == NULL
+            ? NULL
+            : calloc(c->tree->n_nodes ? c->tree->n_nodes : 1, 1);
     struct pr_tree_walk w;
     uint32_t ni;
 
     memset(s, 0, sizeof(*s));
-    if (known == NULL || pr_tree_walk_init(&w, c->tree, 0, NULL) != PR_OK) {
+    if ((known == NULL && c->node_attr != NULL) ||
+        pr_tree_walk_init(&w, c->tree, 0, NULL) != PR_OK) {
         free(known);
         return 0;
     }
@@ -1219,7 +1253,6 @@ pairs_json(struct ctx *c)
 static int
 ctx_init(struct ctx *c, const struct pr_trace *t, const struct pr_tree *tree)
 {
-    size_t n = tree->n_nodes ? tree->n_nodes : 1, i;
     int r;
 
     memset(c, 0, sizeof(*c));
@@ -1230,12 +1263,7 @@ ctx_init(struct ctx *c, const struct pr_trace *t, const struct pr_tree *tree)
         c->skip_example[r] = PR_STR_NONE;
     c->strs = pr_strtab_new();
     c->skipped = pr_strtab_new();
-    c->node_attr = malloc(n * sizeof(*c->node_attr));
-    if (!c->strs || !c->skipped || !c->node_attr)
-        return 0;
-    for (i = 0; i < n; i++)
-        c->node_attr[i] = NO_ATTR;
-    return 1;
+    return c->strs != NULL && c->skipped != NULL;
 }
 
 static void
