@@ -22,8 +22,7 @@ struct builder {
     struct pr_idmap32 rt_by_corr; /* correlation -> latest runtime */
     struct pr_idmap32 pending;    /* correlation -> first waiting device;
                                      TAKEN once its runtime came */
-    struct pr_idmap32 rt_by_ext;  /* external id -> runtime list head;
-                                     TAKEN once a node took the id */
+    struct pr_idmap32 rt_by_ext;  /* external id -> its latest runtime */
     struct pr_idmap tid_num;      /* tid string id -> thread number */
     struct pr_names names;        /* name classes by string id */
     uint32_t *tids;               /* thread number -> tid string id */
@@ -317,8 +316,6 @@ index_ext_ids(struct builder *b)
         if (ext == PR_NO_ID)
             continue;
         b->ext_next[r] = pr_idmap32_get(&b->rt_by_ext, ext);
-        if (b->ext_next[r] == TAKEN) /* not reached before attach_by_id */
-            b->ext_next[r] = PR_TREE_NONE;
         if (pr_idmap32_put(&b->rt_by_ext, ext, (uint32_t)r, b->err) != PR_OK)
             return PR_E_NOMEM;
     }
@@ -533,35 +530,68 @@ id_trusted(const struct builder *b, size_t node, size_t rt)
     return 0;
 }
 
-/* 4.4: the first host node (tid order, then time) with an external id takes
- * every runtime carrying that id that it contains (id_trusted).  Ids
- * "none" and 0 take nothing here: 0 marks runtimes outside any op (given
- * to the thread root instead), and "none" is no id (sound-side
- * differences, docs/differences.md). */
-static enum pr_status
-attach_by_id(struct builder *b, const uint32_t *order, size_t n_host)
+/* The thread number of host node i (the order of threads in 4.4). */
+static size_t
+thread_num(const struct builder *b, size_t i)
 {
+    const struct pr_event *e = &b->t->events[b->tree->nodes[i].ev];
+
+    return pr_idmap_get(&b->tid_num, pr_event_tid(b->t, e));
+}
+
+/* 4.4: the first host node (tid order, then time) with an external id
+ * claims the id.  Found without the nodes in that order (4 bytes a node,
+ * issue #17): each id's latest runtime holds, in its node field (free
+ * until the links are made), the first node seen with the id so far;
+ * nodes come in time order, so only an earlier thread displaces it. */
+static void
+claim_ids(struct builder *b, size_t n_host)
+{
+    struct pr_tree *tr = b->tree;
     size_t i;
-    uint32_t r;
+    uint32_t r, c;
 
     for (i = 0; i < n_host; i++) {
-        int64_t ext = node_ext(b, &b->tree->nodes[order[i]]);
+        int64_t ext = node_ext(b, &tr->nodes[i]);
 
         if (ext == PR_NO_ID)
             continue;
         r = pr_idmap32_get(&b->rt_by_ext, ext);
-        if (r == PR_TREE_NONE || r == TAKEN)
+        if (r == PR_TREE_NONE)
             continue;
-        if (pr_idmap32_put(&b->rt_by_ext, ext, TAKEN, b->err) != PR_OK)
-            return PR_E_NOMEM;
-        for (; r != PR_TREE_NONE; r = b->ext_next[r]) {
-            if (id_trusted(b, order[i], r)) {
-                give_rt(b, order[i], r);
-                b->tree->n_rt_by_id++;
+        c = tr->rts[r].node;
+        if (c == PR_TREE_NONE || thread_num(b, i) < thread_num(b, c))
+            tr->rts[r].node = (uint32_t)i;
+    }
+}
+
+/* 4.4: the node that claimed an id takes every runtime carrying it that
+ * it contains (id_trusted), the latest first.  Ids "none" and 0 take
+ * nothing here: 0 marks runtimes outside any op (given to the thread root
+ * instead), and "none" is no id (sound-side differences,
+ * docs/differences.md). */
+static void
+attach_by_id(struct builder *b, size_t n_host)
+{
+    struct pr_tree *tr = b->tree;
+    size_t r;
+    uint32_t w, q;
+
+    claim_ids(b, n_host);
+    /* an id's latest runtime comes after the others it leads to, which
+     * are still unclaimed when the loop passes them */
+    for (r = 0; r < tr->n_rts; r++) {
+        w = tr->rts[r].node;
+        if (w == PR_TREE_NONE)
+            continue;
+        tr->rts[r].node = PR_TREE_NONE;
+        for (q = (uint32_t)r; q != PR_TREE_NONE; q = b->ext_next[q]) {
+            if (id_trusted(b, w, q)) {
+                give_rt(b, w, q);
+                tr->n_rt_by_id++;
             }
         }
     }
-    return PR_OK;
 }
 
 /* Runtimes whose id named no node that holds them go to the deepest node
@@ -1261,17 +1291,17 @@ build(struct builder *b)
     /* Nesting needs no runtime; the links need the nesting (id_trusted). */
     if (st == PR_OK)
         st = nest_all(b, order, first);
+    free(order); /* the links by id do without it (claim_ids) */
+    order = NULL;
     if (st == PR_OK)
         st = index_ext_ids(b);
     if (st == PR_OK)
         st = alloc_rt_lists(b);
     if (st == PR_OK)
-        st = attach_by_id(b, order, n_host);
+        attach_by_id(b, n_host);
     /* What only the links by id use goes before the tree's next peak
      * (shape_trees), as the correlation maps did before nesting. */
     release_id_links(b);
-    free(order);
-    order = NULL;
     if (st == PR_OK) {
         attach_by_time(b);
         attach_zero_runtimes(b);
