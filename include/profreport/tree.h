@@ -124,11 +124,12 @@ struct pr_tree {
 struct pr_tree_walk {
     const struct pr_tree *tree;
     uint32_t *path; /* owned; the node at each level */
-    uint32_t *pos;  /* owned; children of that node still to visit:
-                       the next position going forward, how many are
-                       left going back */
-    size_t level;   /* going forward, after pr_tree_walk_next: the depth
-                       of the node it returned (a root's is 0) */
+    /* owned; that node's children still to visit, as positions in
+     * tree->kid_idx: from pos up to lim going forward, from pos - 1 down
+     * to lim going back */
+    uint32_t *pos, *lim;
+    size_t level; /* going forward, after pr_tree_walk_next: the depth
+                     of the node it returned (a root's is 0) */
     size_t root;
     int reverse;
 };

@@ -647,10 +647,13 @@ collect_backward(struct ctx *c, struct bwd_root **v, size_t *n)
     struct pr_tree_walk w;
     uint32_t ni;
     size_t cap = 0;
-    int ok = pr_tree_walk_init(&w, tr, 0, NULL) == PR_OK;
+    int ok;
 
     *v = NULL;
     *n = 0;
+    if (c->n_seqs == 0)
+        return 1; /* collect_seqs met no backward root */
+    ok = pr_tree_walk_init(&w, tr, 0, NULL) == PR_OK;
     while (ok && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
         struct pr_op_info ob;
         const struct seq *s;

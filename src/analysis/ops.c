@@ -65,10 +65,15 @@ add_measured(struct pr_op_row *g, const struct pr_trace *t,
     }
 }
 
+/* A node's times, read once for both tables. */
+struct figs {
+    int64_t host_total, host_self, dev_total, dev_self, tc_total, tc_self;
+};
+
 static enum pr_status
 add_member(struct table *tb, int64_t key, const struct pr_trace *t,
            const struct pr_tree *tree, const struct pr_tree_node *n,
-           int64_t tc_total_ns, struct pr_error *err)
+           const struct figs *f, struct pr_error *err)
 {
     struct pr_op_info ob;
     const struct pr_op_info *op = pr_trace_op(t, &t->events[n->ev], &ob);
@@ -93,29 +98,24 @@ add_member(struct table *tb, int64_t key, const struct pr_trace *t,
     }
     g = &tb->v[gi];
     g->calls++;
-    g->host_total_ns =
-        pr_sat_add_i64(g->host_total_ns, pr_tree_host_total(t, n));
-    g->host_self_ns =
-        pr_sat_add_i64(g->host_self_ns, pr_tree_host_self(t, tree, n));
-    g->dev_total_ns = pr_sat_add_i64(g->dev_total_ns, n->device_total_ns);
-    g->dev_self_ns =
-        pr_sat_add_i64(g->dev_self_ns, pr_tree_device_self(t, tree, n));
-    g->tc_total_ns = pr_sat_add_i64(g->tc_total_ns, tc_total_ns);
-    g->tc_self_ns = pr_sat_add_i64(g->tc_self_ns, pr_tree_tc_self(t, tree, n));
+    g->host_total_ns = pr_sat_add_i64(g->host_total_ns, f->host_total);
+    g->host_self_ns = pr_sat_add_i64(g->host_self_ns, f->host_self);
+    g->dev_total_ns = pr_sat_add_i64(g->dev_total_ns, f->dev_total);
+    g->dev_self_ns = pr_sat_add_i64(g->dev_self_ns, f->dev_self);
+    g->tc_total_ns = pr_sat_add_i64(g->tc_total_ns, f->tc_total);
+    g->tc_self_ns = pr_sat_add_i64(g->tc_self_ns, f->tc_self);
     add_measured(g, t, tree, n);
     return PR_OK;
 }
 
 /* Tensor-core total of the node the walk w just returned (5.2): its own
- * and its children's, which the walk returned just before it and summed
- * into below[level + 1].  Not stored in the tree (8 bytes a node). */
+ * (tc_self) and its children's, which the walk returned just before it
+ * and summed into below[level + 1].  Not stored in the tree (8 bytes a
+ * node). */
 static int64_t
-tc_total(const struct pr_trace *t, const struct pr_tree *tree,
-         const struct pr_tree_walk *w, const struct pr_tree_node *n,
-         int64_t *below)
+tc_total(const struct pr_tree_walk *w, int64_t tc_self, int64_t *below)
 {
-    int64_t sum =
-        pr_sat_add_i64(below[w->level + 1], pr_tree_tc_self(t, tree, n));
+    int64_t sum = pr_sat_add_i64(below[w->level + 1], tc_self);
 
     below[w->level + 1] = 0;
     below[w->level] = pr_sat_add_i64(below[w->level], sum);
@@ -135,18 +135,25 @@ collect(const struct pr_trace *t, const struct pr_tree *tree,
 
     while (st == PR_OK && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
         const struct pr_tree_node *n = &tree->nodes[ni];
-        int64_t tc = tc_total(t, tree, &w, n, below), shape_key;
+        struct figs f;
         struct pr_op_info ob;
+        int64_t shape_key;
         uint32_t name;
 
+        f.tc_self = pr_tree_tc_self(t, tree, n);
+        f.tc_total = tc_total(&w, f.tc_self, below);
         if (!n->is_operator)
             continue;
+        f.host_total = pr_tree_host_total(t, n);
+        f.host_self = pr_tree_host_self(t, tree, n);
+        f.dev_total = n->device_total_ns;
+        f.dev_self = pr_tree_device_self(t, tree, n);
         name = pr_tree_name(t, tree, n);
         shape_key =
             (int64_t)(((uint64_t)name << 32) |
                       shape_id(t, pr_trace_op(t, &t->events[n->ev], &ob)));
-        if (add_member(by_name, name, t, tree, n, tc, err) != PR_OK ||
-            add_member(by_shape, shape_key, t, tree, n, tc, err) != PR_OK)
+        if (add_member(by_name, name, t, tree, n, &f, err) != PR_OK ||
+            add_member(by_shape, shape_key, t, tree, n, &f, err) != PR_OK)
             st = PR_E_NOMEM;
     }
     if (below != NULL)

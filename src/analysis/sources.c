@@ -1143,7 +1143,8 @@ pair_nodes(struct ctx *c, struct pairs *ps)
     uint32_t ni;
     int ok = v != NULL, pass;
 
-    for (pass = 0; pass < 2 && ok; pass++) {
+    /* no backward root with a number: no pair, and no walk for them */
+    for (pass = 0; pass < 2 && ok && n > 0; pass++) {
         ok = pr_tree_walk_init(&w, tr, 0, NULL) == PR_OK;
         while (ok && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
             struct pr_op_info ob;

@@ -1024,7 +1024,8 @@ pr_tree_walk_init(struct pr_tree_walk *w, const struct pr_tree *tree,
     memset(w, 0, sizeof(*w));
     w->path = malloc(room * sizeof(*w->path));
     w->pos = malloc(room * sizeof(*w->pos));
-    if (w->path == NULL || w->pos == NULL) {
+    w->lim = malloc(room * sizeof(*w->lim));
+    if (w->path == NULL || w->pos == NULL || w->lim == NULL) {
         pr_tree_walk_free(w);
         return pr_error_set(err, PR_E_NOMEM, "out of memory (op tree walk)");
     }
@@ -1039,9 +1040,12 @@ static void
 walk_push(struct pr_tree_walk *w, uint32_t n)
 {
     const struct pr_tree *tr = w->tree;
+    uint32_t lo = tr->nodes[n].kid0,
+             hi = lo + pr_tree_n_kids(tr, &tr->nodes[n]);
 
     w->path[w->level] = n;
-    w->pos[w->level++] = w->reverse ? pr_tree_n_kids(tr, &tr->nodes[n]) : 0;
+    w->pos[w->level] = w->reverse ? hi : lo;
+    w->lim[w->level++] = w->reverse ? lo : hi;
 }
 
 /* Post-order: down to the first child still to visit, else the node. */
@@ -1051,16 +1055,16 @@ walk_forward(struct pr_tree_walk *w)
     const struct pr_tree *tr = w->tree;
 
     for (;;) {
-        const struct pr_tree_node *n;
+        size_t top;
 
         if (w->level == 0) {
             if (w->root == tr->n_roots)
                 return PR_TREE_NONE;
             walk_push(w, tr->roots[w->root++]);
         }
-        n = &tr->nodes[w->path[w->level - 1]];
-        if (w->pos[w->level - 1] < pr_tree_n_kids(tr, n)) {
-            walk_push(w, pr_tree_kids(tr, n)[w->pos[w->level - 1]++]);
+        top = w->level - 1;
+        if (w->pos[top] < w->lim[top]) {
+            walk_push(w, tr->kid_idx[w->pos[top]++]);
             continue;
         }
         return w->path[--w->level];
@@ -1074,7 +1078,7 @@ walk_back(struct pr_tree_walk *w)
     const struct pr_tree *tr = w->tree;
 
     for (;;) {
-        const struct pr_tree_node *n;
+        size_t top;
 
         if (w->level == 0) {
             if (w->root == 0)
@@ -1082,9 +1086,9 @@ walk_back(struct pr_tree_walk *w)
             walk_push(w, tr->roots[--w->root]);
             return w->path[0];
         }
-        n = &tr->nodes[w->path[w->level - 1]];
-        if (w->pos[w->level - 1] > 0) {
-            walk_push(w, pr_tree_kids(tr, n)[--w->pos[w->level - 1]]);
+        top = w->level - 1;
+        if (w->pos[top] > w->lim[top]) {
+            walk_push(w, tr->kid_idx[--w->pos[top]]);
             return w->path[w->level - 1];
         }
         w->level--;
@@ -1102,6 +1106,7 @@ pr_tree_walk_free(struct pr_tree_walk *w)
 {
     free(w->path);
     free(w->pos);
+    free(w->lim);
     memset(w, 0, sizeof(*w));
 }
 
