@@ -126,6 +126,9 @@
 #define PR_K_MEAN_EST_ACHIEVED_OCCUPANCY_PCT "mean_est_achieved_occupancy_pct"
 #define PR_K_TENSOR_CORES_USED "tensor_cores_used"
 #define PR_K_TENSOR_CORES_RULE "tensor_cores_rule"
+#define PR_K_PMU "pmu"
+#define PR_K_PMU_BOUND "pmu_bound"
+#define PR_K_PMU_HINT "pmu_hint"
 
 /* ---- runs[].tensor_cores */
 #define PR_K_TENSOR_CORES "tensor_cores"

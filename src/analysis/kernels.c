@@ -14,6 +14,7 @@
 #include "profreport/buf.h"
 #include "profreport/checked.h"
 #include "profreport/kernels.h"
+#include "profreport/keys.h"
 #include "profreport/occupancy.h"
 #include "profreport/pmu.h"
 
@@ -460,26 +461,28 @@ emit_tc(cJSON *o, const struct kgroup *g, int *ok)
 }
 
 /* The pipes of an AI Core / AI Vector core whose busy ratio the PMU
- * counts (aic_mac_ratio, aiv_mte2_ratio, ...), and what a kernel that
- * keeps one busiest is bound by. */
+ * counts (aic_mac_ratio, aiv_mte2_ratio, ...), what a kernel that keeps
+ * one busiest is bound by (short: 0, the unit; 1, the pipe). */
 static const char *
-pipe_label(const char *pipe)
+pipe_label(const char *pipe, int pipe_name)
 {
-    static const char *const v[][2] = {{"mac", "Cube"},       {"vec", "Vector"},
-                                       {"scalar", "Scalar"},  {"mte1", "MTE"},
-                                       {"mte2", "MTE"},       {"mte3", "MTE"},
-                                       {"fixpipe", "FixPipe"}};
+    static const char *const v[][3] = {
+        {"mac", "Cube", "Cube"},          {"vec", "Vector", "Vector"},
+        {"scalar", "Scalar", "Scalar"},   {"mte1", "MTE", "MTE1"},
+        {"mte2", "MTE", "MTE2"},          {"mte3", "MTE", "MTE3"},
+        {"fixpipe", "FixPipe", "FixPipe"}};
     size_t i;
 
     for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
         if (strcmp(pipe, v[i][0]) == 0)
-            return v[i][1];
+            return v[i][1 + (pipe_name != 0)];
     return NULL;
 }
 
 /* "MTE-bound: aic mte2 ratio 0.96" from the busiest pipe's mean ratio
  * (>= 0.5), "no pipe busy half the time: aiv vec ratio 0.19 at most"
- * below; NULL without pipe ratios. */
+ * below; NULL without pipe ratios.  pmu_hint says it in a table cell's
+ * room: "MTE2-bound 0.96", "busiest Vector 0.19". */
 static void
 emit_bound(cJSON *o, const char *const *names, const double *mean, size_t n,
            int *ok)
@@ -495,23 +498,31 @@ emit_bound(cJSON *o, const char *const *names, const double *mean, size_t n,
             continue;
         memcpy(pipe, names[i] + 4, len - 10);
         pipe[len - 10] = '\0';
-        if (pipe_label(pipe) && (best == n || mean[i] > mean[best]))
+        if (pipe_label(pipe, 0) && (best == n || mean[i] > mean[best]))
             best = i;
     }
     if (best == n) {
-        pr_emit_null(o, "pmu_bound", ok);
+        pr_emit_null(o, PR_K_PMU_BOUND, ok);
+        pr_emit_null(o, PR_K_PMU_HINT, ok);
         return;
     }
     snprintf(pipe, sizeof(pipe), "%.*s", (int)(strlen(names[best]) - 10),
              names[best] + 4);
     if (mean[best] >= 0.5)
         snprintf(text, sizeof(text), "%s-bound: %.3s %s ratio %.2f",
-                 pipe_label(pipe), names[best], pipe, mean[best]);
+                 pipe_label(pipe, 0), names[best], pipe, mean[best]);
     else
         snprintf(text, sizeof(text),
                  "no pipe busy half the time: %.3s %s ratio %.2f at most",
                  names[best], pipe, mean[best]);
-    pr_emit_str(o, "pmu_bound", text, ok);
+    pr_emit_str(o, PR_K_PMU_BOUND, text, ok);
+    if (mean[best] >= 0.5)
+        snprintf(text, sizeof(text), "%s-bound %.2f", pipe_label(pipe, 1),
+                 mean[best]);
+    else
+        snprintf(text, sizeof(text), "busiest %s %.2f", pipe_label(pipe, 1),
+                 mean[best]);
+    pr_emit_str(o, PR_K_PMU_HINT, text, ok);
 }
 
 /* pmu {column: duration-weighted mean} and the bound they hint at; both
@@ -526,11 +537,12 @@ emit_pmu(cJSON *o, const struct pr_trace *t, const struct ktable *kt,
     size_t i, n = kt->n_pmu < 64 ? kt->n_pmu : 64;
 
     if (g->pmu == NULL) {
-        pr_emit_null(o, "pmu", ok);
-        pr_emit_null(o, "pmu_bound", ok);
+        pr_emit_null(o, PR_K_PMU, ok);
+        pr_emit_null(o, PR_K_PMU_BOUND, ok);
+        pr_emit_null(o, PR_K_PMU_HINT, ok);
         return;
     }
-    p = pr_emit_obj(o, "pmu", ok);
+    p = pr_emit_obj(o, PR_K_PMU, ok);
     for (i = 0; i < n; i++) {
         double w = g->pmu[kt->n_pmu + i];
 

@@ -72,6 +72,12 @@ const struct pr_col pr_fig_cols_kernels[] = {
     {"tc", PR_K_TENSOR_CORES_USED, "TC", PR_FMT_BOOL, 0.5,
      "Ran on tensor cores", PR_COL_BOTH},
     {"tc_rule", PR_K_TENSOR_CORES_RULE, "TC rule", PR_FMT_TEXT, 1, NULL, 0},
+    /* Ascend's PMU counters only: the reports add it where a kernel has
+       them (sections.c) */
+    {"pmu", PR_K_PMU_HINT, "PMU bound", PR_FMT_WRAP, 1.3,
+     "The busiest pipe of the AI Core / AI Vector core (PMU counters) and "
+     "its mean busy ratio: bound by it from 0.5",
+     0},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 

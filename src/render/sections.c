@@ -634,6 +634,12 @@ static void
 sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
     static const char *const no_op[] = {"op", NULL};
+    /* an Ascend run's: the report's columns of pr_fig_cols_kernels but
+       the CUDA launch's (blocks per SM, occupancy: never known there),
+       and the PMU's */
+    static const char *const view_pmu[] = {"name", "op",  "calls", "total",
+                                           "mean", "min", "max",   "tc",
+                                           "pmu",  NULL};
     const cJSON *kernels = pr_sget(run, PR_K_KERNELS);
     struct pr_fig_table t = {
         .cols = pr_fig_cols_kernels,
@@ -643,6 +649,8 @@ sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         .hide = pr_fig_rows_have(kernels, PR_K_OPERATOR) ? NULL : no_op};
 
     (void)summary;
+    if (pr_fig_rows_have(kernels, PR_K_PMU_HINT))
+        t.view = view_pmu;
     if (pr_sget_len(kernels) == 0) {
         pr_figs_note(f, run_is_npu(run) ? "No NPU tasks in this trace."
                                         : "No GPU kernels in this trace.");

@@ -5,7 +5,9 @@
 # the database's TASK_PMU_INFO (db_level1, PipeUtilization; there in ns
 # under other names, here under the CSV's names in us) are kept per task
 # and shown per kernel as duration-weighted means, with the busiest pipe
-# as a bound hint; a run without counters has no pmu key.
+# as a bound hint (pmu_bound, and pmu_hint, its short form, which the
+# HTML and PDF kernel tables show in a PMU bound column where a kernel has
+# one); a run without counters has no pmu key and no such column.
 . "$PR_SRCDIR/tests/lib.sh"
 
 S=${PR_SHARED:-}/traces/torch_npu
@@ -46,6 +48,13 @@ for name in {x["name"] for x in rows}:
             print(name, c, got, want)
             bad += 1
 pipes = [k for k in ks.values() if k.get("pmu_bound")]
+for k in ks.values():  # the short hint says what pmu_bound says
+    b, h = k.get("pmu_bound"), k.get("pmu_hint")
+    if (b is None) != (h is None) or (b and (
+            b.split("ratio ")[1][:4] != h.split()[-1] or
+            ("-bound" in b) != ("-bound" in h))):
+        print("hint", k["name"], b, h)
+        bad += 1
 print(len(ks), "kernels,", len(cols), "counters,", len(pipes),
       "with a bound hint;", pipes[:1] and pipes[0]["pmu_bound"])
 ratios = any(c.endswith("_ratio") for c in cols)
@@ -81,6 +90,29 @@ for in in "$S/text_level1/rank0_ascend_pt" "$S/old2023/test_rank_0" \
         "Duration(us)" "Accelerator Core" > "$T_DIR/$name.rows"
     check "$name: kernels' pmu are the weighted means of kernel_details.csv" \
         python3 "$T_DIR/means.py" "$T_DIR/$name.json" < "$T_DIR/$name.rows"
+done
+
+# the reports' kernel table: a PMU bound column where a kernel has a hint
+# (text_level1), none where no kernel has one (old2023's MemoryL0 set has
+# no pipe ratios; level0 no counters)
+in=$S/text_level1/rank0_ascend_pt
+"$PR_BIN" -q --input "$in" --html "$T_DIR/l1.html" --pdf "$T_DIR/l1.pdf"
+check "text_level1: reports written" [ $? -eq 0 ]
+check "text_level1: the HTML kernel table has the PMU bound column" \
+    grep -q '>PMU bound<' "$T_DIR/l1.html"
+check "text_level1: ... with the hints of the summary" \
+    grep -q '>MTE2-bound 0.98<' "$T_DIR/l1.html"
+if command -v pdftotext > /dev/null 2>&1; then
+    pdftotext "$T_DIR/l1.pdf" "$T_DIR/l1.txt"
+    check "text_level1: the PDF kernel table has the PMU bound column" \
+        grep -q 'PMU bound' "$T_DIR/l1.txt"
+else
+    skip "PMU bound in the PDF" "no pdftotext"
+fi
+for in in "$S/old2023/test_rank_0" "$S/text_level0/rank0_ascend_pt"; do
+    "$PR_BIN" -q --input "$in" --html "$T_DIR/no.html"
+    check "$(basename "$(dirname "$in")"): no PMU bound column" \
+        sh -c "! grep -q 'PMU bound' '$T_DIR/no.html'"
 done
 
 if [ -f "$O" ]; then
