@@ -166,6 +166,26 @@ find_info(const char *dir, char *path, size_t cap)
     return best[0] != '\0' && join(path, cap, dir, best);
 }
 
+/* The world size from profiler_metadata.json beside profiler_info at
+ * `info` (its parallel_group_info: the world's group), where profiler_info
+ * has none.  Nothing else in the folder names it: communication.json and
+ * its matrix hold ranks within each group, and the largest group a rank
+ * is in need not be the world (old2023's two ranks see 9 and 10). */
+static void
+world_from_metadata(struct pr_trace *t, const char *info)
+{
+    const char *b = base_of(info);
+    char path[PATH_CAP];
+    int64_t w;
+
+    if (b == info || snprintf(path, sizeof(path), "%.*s/profiler_metadata.json",
+                              (int)(b - info - 1), info) >= (int)sizeof(path))
+        return;
+    w = pr_ascend_metadata_world(path, t->rank);
+    if (w > 0)
+        t->world_size = w;
+}
+
 /* The run's rank and name from profiler_info: "rank3".  Without the file
  * the run keeps the name of its folder. */
 static enum pr_status
@@ -190,6 +210,8 @@ name_run(struct pr_trace *t, const char *dir, const char *out,
     t->rank = info.rank;
     if (info.world_size > 0)
         t->world_size = info.world_size;
+    else
+        world_from_metadata(t, path);
     snprintf(name, sizeof(name), "rank%lld", (long long)info.rank);
     t->worker = pr_strtab_intern(t->strs, name, strlen(name));
     return t->worker == PR_STR_NONE

@@ -389,24 +389,33 @@ pr_ascend_info_parse(const char *text, size_t len, struct pr_ascend_info *out,
     return st;
 }
 
+/* The text of a small JSON file (at most INFO_MAX) into `text`. */
+static enum pr_status
+read_small(const char *path, struct pr_buf *text, struct pr_error *err)
+{
+    struct pr_source *src = NULL;
+    const char *p;
+    size_t n;
+    enum pr_status st = pr_source_open(path, INFO_MAX, 0, &src, err);
+
+    while (st == PR_OK && (st = pr_source_next(src, &p, &n, err)) == PR_OK &&
+           n > 0)
+        if (pr_buf_add(text, p, n) != PR_OK)
+            st = pr_error_set(err, PR_E_LIMIT, "larger than %zu MiB",
+                              INFO_MAX >> 20);
+    pr_source_close(src);
+    return st;
+}
+
 enum pr_status
 pr_ascend_info_read(const char *path, struct pr_ascend_info *out,
                     struct pr_error *err)
 {
-    struct pr_source *src = NULL;
     struct pr_buf text;
-    const char *p;
-    size_t n;
     enum pr_status st;
 
     pr_buf_init(&text, INFO_MAX);
-    st = pr_source_open(path, INFO_MAX, 0, &src, err);
-    while (st == PR_OK && (st = pr_source_next(src, &p, &n, err)) == PR_OK &&
-           n > 0)
-        if (pr_buf_add(&text, p, n) != PR_OK)
-            st = pr_error_set(err, PR_E_LIMIT, "larger than %zu MiB",
-                              INFO_MAX >> 20);
-    pr_source_close(src);
+    st = read_small(path, &text, err);
     if (st == PR_OK)
         st = pr_ascend_info_parse(text.data ? text.data : "", text.len, out,
                                   err);
@@ -414,4 +423,94 @@ pr_ascend_info_read(const char *path, struct pr_ascend_info *out,
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", path);
     return st;
+}
+
+/* ------------------------------------------------------------ world */
+
+/* The size of a world group's global_ranks: n when they are 0..n-1, each
+ * once, and hold `rank` (-1: not checked); -1 otherwise. */
+static int64_t
+ranks_size(const cJSON *ranks, int64_t rank)
+{
+    int n = cJSON_GetArraySize(ranks);
+    const cJSON *v;
+    unsigned char *seen;
+    int64_t r;
+    int found = rank < 0, ok = 1;
+
+    if (n <= 0 || n > (1 << 24) || (seen = calloc((size_t)n, 1)) == NULL)
+        return -1;
+    cJSON_ArrayForEach(v, ranks)
+    {
+        if (pr_fld_int(v, 0, n - 1, &r) != PR_FLD_OK || seen[r]) {
+            ok = 0;
+            break;
+        }
+        seen[r] = 1;
+        found |= r == rank;
+    }
+    free(seen);
+    return ok && found ? n : -1;
+}
+
+/* The world's group among parallel_group_info's (torch_npu names it
+ * "default_group", MindSpore "hccl_world_group"): its size, else -1. */
+static int64_t
+world_of(const cJSON *groups, int64_t rank)
+{
+    const cJSON *g;
+
+    cJSON_ArrayForEach(g, groups)
+    {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(g, "group_name");
+        const cJSON *ranks =
+            cJSON_GetObjectItemCaseSensitive(g, "global_ranks");
+
+        if (cJSON_IsString(name) && cJSON_IsArray(ranks) &&
+            (strcmp(name->valuestring, "default_group") == 0 ||
+             strcmp(name->valuestring, "hccl_world_group") == 0))
+            return ranks_size(ranks, rank);
+    }
+    return -1;
+}
+
+int64_t
+pr_ascend_group_world(const char *text, size_t len, int64_t rank)
+{
+    cJSON *o = cJSON_ParseWithLength(text, len), *inner = NULL;
+    int64_t w = -1;
+
+    if (cJSON_IsString(o)) /* the object's text, as a string */
+        inner = cJSON_Parse(o->valuestring);
+    if (cJSON_IsObject(inner ? inner : o))
+        w = world_of(inner ? inner : o, rank);
+    cJSON_Delete(inner);
+    cJSON_Delete(o);
+    return w;
+}
+
+int64_t
+pr_ascend_metadata_world(const char *path, int64_t rank)
+{
+    struct pr_buf text;
+    struct pr_error err;
+    cJSON *o, *g;
+    char *s;
+    int64_t w = -1;
+
+    pr_buf_init(&text, INFO_MAX);
+    pr_error_clear(&err);
+    o = read_small(path, &text, &err) == PR_OK
+            ? cJSON_ParseWithLength(text.data ? text.data : "", text.len)
+            : NULL;
+    pr_buf_free(&text);
+    g = cJSON_GetObjectItemCaseSensitive(o, "parallel_group_info");
+    if (cJSON_IsObject(g)) {
+        w = world_of(g, rank);
+    } else if (cJSON_IsString(g)) {
+        s = g->valuestring;
+        w = pr_ascend_group_world(s, strlen(s), rank);
+    }
+    cJSON_Delete(o);
+    return w;
 }

@@ -113,4 +113,17 @@ PR_NODISCARD enum pr_status pr_ascend_info_read(const char *path,
                                                 struct pr_ascend_info *out,
                                                 struct pr_error *err);
 
+/* The world size that a parallel_group_info names (torch_npu's and
+ * MindSpore's profiler_metadata.json; the database's META_DATA): the
+ * number of global_ranks of the world's own group, "default_group"
+ * (torch_npu) or "hccl_world_group" (MindSpore), when they are 0..n-1
+ * and hold `rank` (-1: unchecked).  Other groups are what this rank
+ * belongs to, never the world's size.  -1 when no group is the world's.
+ * `text`: the JSON object, or a JSON string holding its text. */
+int64_t pr_ascend_group_world(const char *text, size_t len, int64_t rank);
+
+/* The same from profiler_metadata.json at `path`; -1 also when the file
+ * is absent or not JSON (it only adds this, so it fails nothing). */
+int64_t pr_ascend_metadata_world(const char *path, int64_t rank);
+
 #endif

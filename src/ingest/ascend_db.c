@@ -2026,6 +2026,42 @@ read_run(struct adb *a)
 }
 
 static enum pr_status
+on_world(struct adb *a, sqlite3_stmt *q)
+{
+    const char *s = (const char *)sqlite3_column_text(q, 0);
+    int64_t w = s ? pr_ascend_group_world(s, (size_t)sqlite3_column_bytes(q, 0),
+                                          a->t->rank)
+                  : -1;
+
+    if (w > 0)
+        a->t->world_size = w;
+    return PR_OK;
+}
+
+/* The world size META_DATA's parallel_group_info names (the ranks of the
+ * world's own group), where the writer kept it: over read_groups' figure,
+ * the largest group this rank's tasks address, which is the world's only
+ * when some collective spans it. */
+static enum pr_status
+read_world(struct adb *a)
+{
+    int r = table(a, "META_DATA");
+
+    if (r == 1)
+        r = pr_sqlite_has_column(a->db, "META_DATA", "name");
+    if (r == 1)
+        r = pr_sqlite_has_column(a->db, "META_DATA", "value");
+    if (r <= 0)
+        return r < 0 ? pr_error_set(a->err, PR_E_FORMAT,
+                                    "cannot read the schema of META_DATA")
+                     : PR_OK;
+    if (set_sql(a, "SELECT value FROM META_DATA WHERE name = "
+                   "'parallel_group_info'") != PR_OK)
+        return oom(a);
+    return each_row(a, "META_DATA", on_world);
+}
+
+static enum pr_status
 read_db(struct adb *a, const char *path, uint64_t max)
 {
     enum pr_status st = pr_sqlite_open(path, max, &a->db, a->err);
@@ -2048,6 +2084,8 @@ read_db(struct adb *a, const char *path, uint64_t max)
         return st;
     if (a->t->rank < 0)
         rank_from_info(a->t, path);
+    if ((st = read_world(a)) != PR_OK)
+        return st;
     if (a->t->world_size > 0 && a->t->rank >= a->t->world_size)
         a->t->world_size = a->t->rank + 1; /* groups without this rank */
     if (a->t->rank >= 0) {

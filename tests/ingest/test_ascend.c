@@ -180,6 +180,45 @@ test_rank_string_from_output(void **state)
     rm_tree(root);
 }
 
+/* profiler_info has no world size; profiler_metadata.json beside it names
+ * the world's group (parallel_group_info), which gives it.  Without that
+ * group, or with a metadata file that is not JSON, it stays unknown. */
+static void
+test_world_from_metadata(void **state)
+{
+    char root[64], dir[128];
+    struct pr_trace *t;
+
+    (void)state;
+    mk_root(root, sizeof(root));
+    rank_folder(root, "r_ascend_pt/profiler_info_1.json", "{\"rank_id\": 1}");
+    snprintf(dir, sizeof(dir), "%s/r_ascend_pt", root);
+    t = load_dir(dir);
+    assert_int_equal(t->world_size, -1);
+    pr_trace_free(t);
+    put(root, "r_ascend_pt/profiler_metadata.json",
+        "{\"ENV_VARIABLES\": {}, \"parallel_group_info\": {\"group_name_0\": "
+        "{\"group_name\": \"default_group\", \"group_rank\": 1, "
+        "\"global_ranks\": [0, 1, 2, 3, 4, 5, 6, 7]}, \"group_name_9\": "
+        "{\"group_name\": \"tp\", \"group_rank\": 1, \"global_ranks\": [0, "
+        "1]}}}");
+    t = load_dir(dir);
+    assert_int_equal(t->rank, 1);
+    assert_int_equal(t->world_size, 8);
+    pr_trace_free(t);
+    put(root, "r_ascend_pt/profiler_metadata.json",
+        "{\"parallel_group_info\": {\"group_name_9\": {\"group_name\": "
+        "\"tp\", \"global_ranks\": [0, 1]}}}");
+    t = load_dir(dir);
+    assert_int_equal(t->world_size, -1);
+    pr_trace_free(t);
+    put(root, "r_ascend_pt/profiler_metadata.json", "{broken");
+    t = load_dir(dir);
+    assert_int_equal(t->world_size, -1);
+    pr_trace_free(t);
+    rm_tree(root);
+}
+
 /* No profiler_info: the run keeps its folder's name; a rank_id that is
  * not a number is an error that names the file. */
 static void
@@ -606,6 +645,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rank_int),
         cmocka_unit_test(test_rank_string_from_output),
+        cmocka_unit_test(test_world_from_metadata),
         cmocka_unit_test(test_no_or_bad_info),
         cmocka_unit_test(test_not_claimed),
         cmocka_unit_test(test_steps_from_table),

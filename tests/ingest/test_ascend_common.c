@@ -195,6 +195,46 @@ test_info(void **state)
     assert_non_null(strstr(err.msg, "/nonexistent/profiler_info_0.json"));
 }
 
+/* parallel_group_info as torch_npu writes it (the msmonitor docs'
+ * example: rank 2 of 4) and as MindSpore does: only the world's own group
+ * gives the world size, and only when its ranks are 0..n-1 with ours. */
+static void
+test_world(void **state)
+{
+    const char *torch =
+        "{\"group_name_0\": {\"group_name\": \"default_group\", "
+        "\"group_rank\": 2, \"global_ranks\": [0, 1, 2, 3]},"
+        " \"group_name_5\": {\"group_name\": \"dp\", \"group_rank\": 0, "
+        "\"global_ranks\": [2]},"
+        " \"group_name_23\": {\"group_name\": \"tp\", \"group_rank\": 0, "
+        "\"global_ranks\": [2, 3]}}";
+    const char *ms = "{\"1234\": {\"group_name\": \"hccl_world_group\", "
+                     "\"group_rank\": 1, \"global_ranks\": [\"1\", \"0\"]}}";
+    const char *no_world =
+        "{\"g\": {\"group_name\": \"tp\", \"global_ranks\": [0, 1, 2]}}";
+    const char *as_text =
+        "\"{\\\"g\\\": {\\\"group_name\\\": "
+        "\\\"default_group\\\", \\\"global_ranks\\\": [0, 1]}}\"";
+    const char *gap = "{\"g\": {\"group_name\": \"default_group\", "
+                      "\"global_ranks\": [0, 2]}}";
+    const char *twice = "{\"g\": {\"group_name\": \"default_group\", "
+                        "\"global_ranks\": [0, 1, 1]}}";
+
+    (void)state;
+    assert_int_equal(pr_ascend_group_world(torch, strlen(torch), 2), 4);
+    assert_int_equal(pr_ascend_group_world(torch, strlen(torch), -1), 4);
+    assert_int_equal(pr_ascend_group_world(torch, strlen(torch), 4), -1);
+    assert_int_equal(pr_ascend_group_world(ms, strlen(ms), 1), 2);
+    assert_int_equal(pr_ascend_group_world(no_world, strlen(no_world), 0), -1);
+    assert_int_equal(pr_ascend_group_world(as_text, strlen(as_text), 1), 2);
+    assert_int_equal(pr_ascend_group_world(gap, strlen(gap), 0), -1);
+    assert_int_equal(pr_ascend_group_world(twice, strlen(twice), 0), -1);
+    assert_int_equal(pr_ascend_group_world("nope", 4, 0), -1);
+    assert_int_equal(pr_ascend_group_world("[]", 2, 0), -1);
+    assert_int_equal(
+        pr_ascend_metadata_world("/nonexistent/profiler_metadata.json", 0), -1);
+}
+
 int
 main(void)
 {
@@ -202,7 +242,7 @@ main(void)
         cmocka_unit_test(test_task_types), cmocka_unit_test(test_units),
         cmocka_unit_test(test_dtypes),     cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_names),      cmocka_unit_test(test_collectives),
-        cmocka_unit_test(test_info),
+        cmocka_unit_test(test_info),       cmocka_unit_test(test_world),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

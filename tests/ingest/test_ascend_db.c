@@ -518,10 +518,24 @@ test_mstx(void **state)
 
 /* A group's size is one more than the highest rank its tasks name (the
  * "no peer" marker 4294967295 is not a rank); the run's world size is its
- * largest group's, and at least its own rank's. */
+ * largest group's, and at least its own rank's, unless META_DATA's
+ * parallel_group_info (newer writers) lists the world group's ranks. */
 static void
 test_groups(void **state)
 {
+    static const char *const tp_only[] = {
+        "CREATE TABLE META_DATA (name TEXT, value TEXT);",
+        "INSERT INTO META_DATA VALUES ('SCHEMA_VERSION','1.0.0'),"
+        " ('parallel_group_info','{\"g9\": {\"group_name\": \"tp\","
+        " \"group_rank\": 1, \"global_ranks\": [2, 3]}}');",
+        NULL};
+    static const char *const world[] = {
+        "CREATE TABLE META_DATA (name TEXT, value TEXT);",
+        "INSERT INTO META_DATA VALUES ('parallel_group_info','{\"g0\":"
+        " {\"group_name\": \"default_group\", \"group_rank\": 3,"
+        " \"global_ranks\": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,"
+        " 15]}}');",
+        NULL};
     static const char *const more[] = {
         "INSERT INTO STRING_IDS VALUES (34,'tp'),(35,'hcom_allGather__2_0_1');",
         "INSERT INTO COMMUNICATION_TASK_INFO VALUES"
@@ -550,6 +564,12 @@ test_groups(void **state)
     assert_int_equal(pr_trace_gpu(t, e, &(struct pr_gpu_info){0})->group_size,
                      6);
     assert_int_equal(t->world_size, 6);
+    pr_trace_free(t);
+    t = load(build_more(tp_only)); /* META_DATA without the world group */
+    assert_int_equal(t->world_size, 4);
+    pr_trace_free(t);
+    t = load(build_more(world)); /* the world group's ranks win */
+    assert_int_equal(t->world_size, 16);
     pr_trace_free(t);
     t = load(build("msprof.db", msprof_sql)); /* no HCCL tables */
     assert_int_equal(t->world_size, -1);

@@ -1,0 +1,64 @@
+#!/bin/sh
+# ascend_world.sh - issue #13: the world size of a torch_npu CSV/JSON run.
+# The real samples' profiler_info has none and nothing else in their
+# folders names the world (communication.json and its matrix give ranks
+# within a group; old2023's two ranks see groups of 9 and 10), so it stays
+# null there.  Newer torch_npu writes parallel_group_info into
+# profiler_metadata.json: given one beside text_level1's rank 0 (its files
+# linked into a folder here), the world group's ranks are the world size,
+# and the summary says the job has ranks the report does not hold.
+. "$PR_SRCDIR/tests/lib.sh"
+
+S=${PR_SHARED:-}/traces/torch_npu
+if ! have_shared || [ ! -d "$S/text_level1/rank0_ascend_pt" ] ||
+    ! command -v python3 > /dev/null 2>&1; then
+    skip "Ascend world size" "no $S or no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+
+# world NAME.json: "rank world_size distributed.world_size"
+world() {
+    python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["runs"][0]
+print(r["rank"], r["world_size"], (d.get("distributed") or {}).get("world_size"))
+' "$1"
+}
+
+for in in "$S/text_level1/rank0_ascend_pt" "$S/old2023/test_rank_0"; do
+    name=$(basename "$(dirname "$in")")
+    "$PR_BIN" -q --input "$in" --json "$T_DIR/$name.json"
+    check "$name: exit 0" [ $? -eq 0 ]
+    check "$name: no sound world size in the folder: null" \
+        [ "$(world "$T_DIR/$name.json" | cut -d' ' -f1,2)" = "0 None" ]
+done
+
+r=$T_DIR/rank0_ascend_pt
+mkdir -p "$r"
+ln -s "$S/text_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT" "$r/"
+ln -s "$S/text_level1/rank0_ascend_pt/profiler_info_0.json" "$r/"
+cat > "$r/profiler_metadata.json" << 'JSON'
+{
+    "ENV_VARIABLES": {"HCCL_RDMA_TC": ""},
+    "parallel_group_info": {
+        "group_name_0": {"group_name": "default_group", "group_rank": 0,
+                         "global_ranks": [0, 1, 2, 3, 4, 5, 6, 7]},
+        "group_name_5": {"group_name": "dp", "group_rank": 0,
+                         "global_ranks": [0, 2, 4, 6]}
+    }
+}
+JSON
+"$PR_BIN" -q --input "$r" --json "$T_DIR/meta.json"
+check "with parallel_group_info: exit 0" [ $? -eq 0 ]
+check "with parallel_group_info: the world group's 8 ranks" \
+    [ "$(world "$T_DIR/meta.json")" = "0 8 8" ]
+check "with parallel_group_info: the summary says 1 of 8 ranks is here" \
+    python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["distributed"]
+sys.exit(0 if d["ranks_present"] == 1 and d["coverage_note"] else 1)
+' "$T_DIR/meta.json"
+
+echo "1..$T_N"
