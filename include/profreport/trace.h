@@ -670,14 +670,54 @@ PR_NODISCARD enum pr_status pr_event_set_where(struct pr_trace *t,
                                                struct pr_event *e, uint32_t cat,
                                                uint32_t pid, uint32_t tid);
 
+/* The producer's FLOPs of op record `index`; -1 when it gave none. */
+double pr_trace_op_flops(const struct pr_trace *t, uint32_t index);
+
+/* Op record number `index` (< t->n_ops) copied into *out.  Inline: the
+ * tree-based passes read millions of records. */
+static inline void
+pr_trace_op_at(const struct pr_trace *t, uint32_t index, struct pr_op_info *out)
+{
+    const struct pr_op_rec *r = &t->ops[index];
+    struct pr_where in;
+
+    if (index == t->op_draft_at) {
+        *out = t->op_draft;
+        return;
+    }
+    in = pr_wheres_get(&t->op_inputs, r->inputs);
+    out->input_dims = in.cat;
+    out->input_types = in.pid;
+    out->concrete_inputs = in.tid;
+    out->stack = r->stack;
+    /* codes: -1 and up the value, -2 - k slot k of the wide ids */
+    out->seq = r->seq >= -1 ? r->seq : t->wide.v[-(int64_t)r->seq - 2];
+    out->fwd_tid =
+        r->fwd_tid >= -1 ? r->fwd_tid : t->wide.v[-(int64_t)r->fwd_tid - 2];
+    out->flops = t->n_op_flops > 0 ? pr_trace_op_flops(t, index) : -1;
+}
+
 /* The event's op record, copied into *buf; returns buf, or NULL when the
  * event has none (buf untouched). */
-const struct pr_op_info *pr_trace_op(const struct pr_trace *t,
-                                     const struct pr_event *e,
-                                     struct pr_op_info *buf);
-/* Op record number `index` (< t->n_ops) copied into *out. */
-void pr_trace_op_at(const struct pr_trace *t, uint32_t index,
-                    struct pr_op_info *out);
+static inline const struct pr_op_info *
+pr_trace_op(const struct pr_trace *t, const struct pr_event *e,
+            struct pr_op_info *buf)
+{
+    switch (e->kind) {
+    case PR_KIND_HOST_OP:
+    case PR_KIND_ANNOTATION:
+    case PR_KIND_DEVICE_ANNOTATION:
+    case PR_KIND_PY_LEGACY:
+    case PR_KIND_PY_FUNCTION:
+        break;
+    default:
+        return NULL;
+    }
+    if (e->info >= t->n_ops)
+        return NULL;
+    pr_trace_op_at(t, e->info, buf);
+    return buf;
+}
 /* Op record number `index` to change in place, for readers that complete
  * a record after adding others (a producer's table of operators read
  * after its timeline); valid as pr_trace_add_op()'s pointer.  NULL on

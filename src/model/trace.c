@@ -326,12 +326,6 @@ op_code(struct pr_wide_ids *w, int64_t v)
     return (int32_t)(-2 - (int64_t)w->n++);
 }
 
-static int64_t
-op_value(const struct pr_wide_ids *w, int32_t code)
-{
-    return code >= -1 ? code : w->v[-(int64_t)code - 2];
-}
-
 /* Where op's FLOP count is, or would go, in t->op_flops. */
 static size_t
 flops_at(const struct pr_trace *t, uint32_t op)
@@ -428,28 +422,14 @@ pr_trace_op_edit(struct pr_trace *t, uint32_t index)
     return &t->op_draft;
 }
 
-void
-pr_trace_op_at(const struct pr_trace *t, uint32_t index, struct pr_op_info *out)
+double
+pr_trace_op_flops(const struct pr_trace *t, uint32_t index)
 {
-    const struct pr_op_rec *r = &t->ops[index];
-    struct pr_where in;
-    size_t at;
+    size_t at = flops_at(t, index);
 
-    if (index == t->op_draft_at) {
-        *out = t->op_draft;
-        return;
-    }
-    in = pr_wheres_get(&t->op_inputs, r->inputs);
-    out->input_dims = in.cat;
-    out->input_types = in.pid;
-    out->concrete_inputs = in.tid;
-    out->stack = r->stack;
-    out->seq = op_value(&t->wide, r->seq);
-    out->fwd_tid = op_value(&t->wide, r->fwd_tid);
-    at = flops_at(t, index);
-    out->flops = at < t->n_op_flops && t->op_flops[at].op == index
-                     ? t->op_flops[at].flops
-                     : -1;
+    return at < t->n_op_flops && t->op_flops[at].op == index
+               ? t->op_flops[at].flops
+               : -1;
 }
 
 void
@@ -855,18 +835,6 @@ op_index(const struct pr_trace *t, const struct pr_event *e)
     default:
         return PR_NO_INFO;
     }
-}
-
-const struct pr_op_info *
-pr_trace_op(const struct pr_trace *t, const struct pr_event *e,
-            struct pr_op_info *buf)
-{
-    uint32_t i = op_index(t, e);
-
-    if (i == PR_NO_INFO)
-        return NULL;
-    pr_trace_op_at(t, i, buf);
-    return buf;
 }
 
 const struct pr_py_ids *
