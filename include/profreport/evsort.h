@@ -13,4 +13,7 @@
  * falls back to qsort() of the events themselves. */
 void pr_events_sort(struct pr_event *ev, size_t n, int threads);
 
+/* The order above, as a qsort() comparison of two events: < 0, 0, > 0. */
+int pr_event_cmp(const void *a, const void *b);
+
 #endif

@@ -142,8 +142,8 @@ permute(struct pr_event *ev, struct key *k, size_t n)
     }
 }
 
-static int
-cmp_event(const void *a, const void *b)
+int
+pr_event_cmp(const void *a, const void *b)
 {
     const struct pr_event *x = a, *y = b;
 
@@ -166,7 +166,7 @@ pr_events_sort(struct pr_event *ev, size_t n, int threads)
         /* no room for the keys: sort the events themselves */
         free(k);
         free(tmp);
-        qsort(ev, n, sizeof(*ev), cmp_event);
+        qsort(ev, n, sizeof(*ev), pr_event_cmp);
         return;
     }
     for (i = 0; i < n; i++) {

@@ -681,16 +681,6 @@ pr_trace_add_memory(struct pr_trace *t, const struct pr_span *s,
     return PR_OK;
 }
 
-static int
-cmp_event(const void *a, const void *b)
-{
-    const struct pr_event *x = a, *y = b;
-
-    if (x->ts_ns != y->ts_ns)
-        return x->ts_ns < y->ts_ns ? -1 : 1;
-    return x->order < y->order ? -1 : (x->order > y->order);
-}
-
 /* Give back the growth slack of an array that will not grow again. */
 static void
 shrink(void **data, size_t *cap, size_t n, size_t elem)
@@ -816,7 +806,7 @@ pr_trace_finish_threads(struct pr_trace *t, int threads)
         shrink((void **)&t->gpu, &t->cap_gpu, t->n_gpu, sizeof(*t->gpu));
     shrink((void **)&t->mem, &t->cap_mem, t->n_mem, sizeof(*t->mem));
     for (i = 1; i < t->n_events && sorted; i++)
-        sorted = cmp_event(&t->events[i - 1], &t->events[i]) <= 0;
+        sorted = pr_event_cmp(&t->events[i - 1], &t->events[i]) <= 0;
     if (!sorted)
         pr_events_sort(t->events, t->n_events, threads);
 }
