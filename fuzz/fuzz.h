@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static inline void
 fuzz_summarise(struct pr_trace *t)
 {
-    struct pr_analysis_opts ao = {0, 0, NULL};
+    struct pr_analysis_opts ao = {0, 0, NULL, 1};
     struct pr_error err;
     cJSON *sum = pr_summary_new();
     const struct pr_trace *r;
