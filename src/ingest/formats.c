@@ -2,7 +2,9 @@
  *
  * How to add a format (issue #10: one file and one row):
  *
- *  1. Write src/ingest/<name>.c defining
+ *  1. Write src/ingest/<producer>/<name>.c (one folder per producer:
+ *     kineto, nsys, ascend, msprof, mindspore, megengine; the shared
+ *     readers stay in src/ingest; include "../internal.h") defining
  *         const struct pr_format pr_format_<name> = {"<name>", sniff, load,
  *                                                    streams};
  *     - sniff(probe) looks at the first bytes of a file (p->head, inflated

@@ -21,7 +21,7 @@ if [ -z "$bad" ]; then ok "every header has one owner in edges.txt"
 else not_ok "headers without exactly one owner:$bad"; fi
 
 # "file folder" for every source and header
-files=$(for f in src/*/*.c src/*/*.h; do
+files=$(for f in src/*/*.c src/*/*.h src/*/*/*.c src/*/*/*.h; do
             [ -f "$f" ] && echo "$f $(echo "$f" | cut -d/ -f2)"
         done
         echo "src/pipeline.c top"
@@ -41,12 +41,12 @@ if [ -z "$bad" ]; then ok "every include follows the allowed edges"
 else not_ok "includes outside tests/data/edges.txt: $(echo $bad)"; fi
 
 # libharu stays behind the render folder's PDF files
-bad=$(grep -l '#include <hpdf.h>' src/*/*.c src/*/*.h include/profreport/*.h 2>/dev/null |
+bad=$(grep -l '#include <hpdf.h>' src/*/*.c src/*/*.h src/*/*/*.c src/*/*/*.h include/profreport/*.h 2>/dev/null |
       grep -vE '^(src/render/pdf[a-z_]*\.[ch]|include/profreport/pdf_canvas\.h)$' || true)
 if [ -z "$bad" ]; then ok "only the PDF renderer includes hpdf.h"
 else not_ok "hpdf.h included by: $(echo $bad)"; fi
 # pdf_canvas.h carries libharu's types; pdf_doc.h is opaque (issue #10)
-bad=$(grep -l '#include "profreport/pdf_canvas.h"' src/*/*.c src/*/*.h include/profreport/*.h 2>/dev/null |
+bad=$(grep -l '#include "profreport/pdf_canvas.h"' src/*/*.c src/*/*.h src/*/*/*.c src/*/*/*.h include/profreport/*.h 2>/dev/null |
       grep -vE '^src/render/pdf[a-z_]*\.c$' || true)
 if [ -z "$bad" ]; then ok "only the PDF renderer includes pdf_canvas.h"
 else not_ok "pdf_canvas.h included by: $(echo $bad)"; fi

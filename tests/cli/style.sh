@@ -24,7 +24,7 @@ fi
 # installs it; another version formats differently, so it is a skip)
 cf=$(command -v clang-format-14 || command -v clang-format || true)
 if [ -n "$cf" ] && "$cf" --version 2>/dev/null | grep -q 'version 14\.'; then
-    bad=$(for f in src/*.c src/*/*.c src/*/*.h include/profreport/*.h \
+    bad=$(for f in src/*.c src/*/*.c src/*/*.h src/*/*/*.c src/*/*/*.h include/profreport/*.h \
                    tests/*/*.c tests/*/*.h bench/*.c fuzz/*.c fuzz/*.h; do
               [ -f "$f" ] || continue
               case $f in *_builtin.c) continue ;; esac # generated (in-tree builds)

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "../../src/ingest/ascend_common.h"
+#include "../../src/ingest/ascend/ascend_common.h"
 
 static void
 test_task_types(void **state)

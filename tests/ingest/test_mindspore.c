@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "../../src/ingest/mindspore.h"
+#include "../../src/ingest/mindspore/mindspore.h"
 #include "profreport/formats.h"
 
 extern const struct pr_format pr_format_mindspore;

@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "../../src/ingest/msprof.h"
+#include "../../src/ingest/msprof/msprof.h"
 #include "profreport/formats.h"
 #include "profreport/pmu.h"
 

@@ -1,0 +1,972 @@
+/* recommend.c - every recommendation of a run: the plugin's rules (7.5)
+ * and profreport's efficiency rules, in one ordered table.  Each rule
+ * reads C values (struct pr_rec_facts: the passes' rows, or a
+ * summary-only run's read once from its JSON below) and adds at most one
+ * entry; the analyses themselves only measure. */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/buf.h"
+#include "profreport/checked.h"
+#include "profreport/comm.h"
+#include "profreport/dtype.h"
+#include "profreport/flops.h"
+#include "profreport/recommend.h"
+#include "profreport/sget.h"
+#include "profreport/shapes.h"
+#include "profreport/tensorcore.h"
+
+#include "../internal.h"
+
+#define REC_TEXT 768
+
+struct rctx {
+    const struct pr_rec_facts *f;    /* borrowed; never NULL */
+    const struct pr_rec_tables *tb;  /* f's, or read from the run */
+    const struct pr_hostdev_out *hd; /* tb's */
+    int npu;    /* an Ascend run: the advice names the NPU, CANN */
+    cJSON *arr; /* run's "recommendations" */
+    int ok;     /* sticky: 0 after an allocation failure */
+};
+
+static const char *
+dev_word(const struct rctx *c)
+{
+    return c->npu ? "NPU" : "GPU";
+}
+
+static int
+has_rec(const cJSON *arr, const char *id)
+{
+    const cJSON *r;
+
+    cJSON_ArrayForEach(r, arr)
+    {
+        if (pr_sget_is(pr_sget_str(r, "id"), id))
+            return 1;
+    }
+    return 0;
+}
+
+static void
+add_rec(struct rctx *c, const char *id, const char *severity, const char *text)
+{
+    cJSON *o;
+
+    if (!c->ok || has_rec(c->arr, id))
+        return;
+    o = pr_emit_obj(c->arr, NULL, &c->ok);
+    pr_emit_str(o, "id", id, &c->ok);
+    pr_emit_str(o, "severity", severity, &c->ok);
+    pr_emit_str(o, "text", text, &c->ok);
+}
+
+/* Mean step time and one mean breakdown category, as a share. */
+static double
+step_share(const struct rctx *c, enum pr_cat cat)
+{
+    double mean = c->tb->step_mean_us;
+
+    return mean > 0 ? c->tb->step_cat_us[cat] / mean : NAN;
+}
+
+static size_t append(char *buf, size_t cap, size_t len, const char *fmt, ...)
+    PR_PRINTF(4, 5);
+
+static size_t
+append(char *buf, size_t cap, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (len >= cap)
+        return len;
+    va_start(ap, fmt);
+    n = vsnprintf(buf + len, cap - len, fmt, ap);
+    va_end(ap);
+    return n < 0 ? len : len + (size_t)n;
+}
+
+/* --------------------------------------------- the plugin's rules (7.5) */
+
+/* 7.5.1 and 7.5.4: a category's share of the kept steps. */
+static void
+rule_categories(struct rctx *c)
+{
+    char text[512];
+
+    if (!c->f->known)
+        return;
+    if (c->f->dataloader_share > 0.05) {
+        snprintf(text, sizeof(text),
+                 "This run has high time cost on input data loading. %.1f%% "
+                 "of the step time is in DataLoader. You could try to set "
+                 "num_workers on DataLoader's construction and enable "
+                 "multi-processes on data loading.",
+                 100.0 * c->f->dataloader_share);
+        add_rec(c, "dataloader", "warning", text);
+    }
+    if (c->f->comm_share > 0.1) {
+        snprintf(text, sizeof(text),
+                 "This run has high time cost on communication. %.1f%% of "
+                 "the step time is in communication. You could try Gradient "
+                 "Compression or Gradient Accumulation or increase the batch "
+                 "size.",
+                 100.0 * c->f->comm_share);
+        add_rec(c, "communication", "warning", text);
+    }
+}
+
+/* 7.5.5: GPUs busy less than half of the steps' span, listed together. */
+static void
+rule_low_util(struct rctx *c)
+{
+    const struct pr_rec_gpu *g = c->tb->gpus;
+    struct pr_buf ids;
+    size_t n = 0, k = 0, i;
+    int fail = 0;
+
+    if (!c->f->known)
+        return;
+    for (i = 0; i < c->tb->n_gpus; i++)
+        n += g[i].util_pct < 50.0;
+    if (n == 0)
+        return;
+    pr_buf_init(&ids, 4096);
+    fail |=
+        pr_buf_printf(&ids, "%s%s ", dev_word(c), n == 1 ? "" : "s") != PR_OK;
+    for (i = 0; i < c->tb->n_gpus; i++) {
+        if (!(g[i].util_pct < 50.0) || isnan(g[i].device))
+            continue;
+        k++;
+        fail |=
+            pr_buf_printf(&ids, "%s%d", k == 1 ? "" : (k == n ? " and " : ", "),
+                          (int)g[i].device) != PR_OK;
+    }
+    fail |= pr_buf_printf(&ids,
+                          " %s low utilization. You could try to increase "
+                          "batch size to improve. Note: Increasing batch size "
+                          "may affect the speed and stability of model "
+                          "convergence.",
+                          n == 1 ? "has" : "have") != PR_OK;
+    if (fail)
+        c->ok = 0;
+    else
+        add_rec(c, "low_gpu_utilization", "warning", ids.data);
+    pr_buf_free(&ids);
+}
+
+/* 7.5.6a: eligible operators launch kernels but none uses tensor cores. */
+static void
+rule_amp(struct rctx *c)
+{
+    char text[256];
+
+    if (!c->f->known || c->f->cc_major < 7 || isnan(c->f->tc_ratio) ||
+        c->f->tc_ratio != 0.0 || !(c->f->eligible_ratio > 0))
+        return;
+    /* one decimal, as the tensor-core figures show the same ratio */
+    snprintf(text, sizeof(text),
+             "Kernels with %.1f%% time are launched by Tensor Cores eligible "
+             "operators. You could enable Automatic Mixed Precision to "
+             "speedup by using FP16.",
+             100.0 * c->f->eligible_ratio);
+    add_rec(c, "enable_amp", "info", text);
+}
+
+/* The main device's compute major (-1 unknown): the busiest device's,
+ * else the first device with one when no device is the busiest, else
+ * the first device's. */
+static int
+main_cc_major(const struct pr_rec_tables *tb)
+{
+    size_t i;
+
+    for (i = 0; i < tb->n_devs; i++) {
+        const struct pr_rec_device *d = &tb->devs[i];
+
+        if ((tb->main_device < 0 || d->id == tb->main_device) &&
+            d->cc_major != -1)
+            return d->cc_major;
+    }
+    return tb->n_devs > 0 ? tb->devs[0].cc_major : -1;
+}
+
+/* The plugin's rules from the summary alone (a run whose facts are not
+ * known), only where the rules above did not add them. */
+static void
+rule_plugin_from_run(struct rctx *c)
+{
+    double dl = step_share(c, PR_CAT_DATALOADER);
+    double tcp = c->tb->tc_pct, elig = c->tb->eligible_pct;
+    char text[REC_TEXT];
+    size_t i;
+
+    if (dl > 0.05) {
+        snprintf(text, sizeof(text),
+                 "This run has high time cost on input "
+                 "data loading. %.1f%% of the step time is in DataLoader. "
+                 "You could try to set num_workers on DataLoader's "
+                 "construction and enable multi-processes on data loading.",
+                 100.0 * dl);
+        add_rec(c, "dataloader", "warning", text);
+    }
+    for (i = 0; i < c->tb->n_gpus; i++) {
+        double u = c->tb->gpus[i].util_pct;
+
+        if (u < 50.0 && !has_rec(c->arr, "low_gpu_utilization")) {
+            snprintf(text, sizeof(text),
+                     "%s %.0f has low utilization "
+                     "(%.1f%%). You could try to increase batch size to "
+                     "improve.",
+                     dev_word(c), c->tb->gpus[i].device, u);
+            add_rec(c, "low_gpu_utilization", "warning", text);
+        }
+    }
+    if (main_cc_major(c->tb) >= 7 && tcp == 0.0 && elig > 0) {
+        snprintf(text, sizeof(text),
+                 "Kernels with %.1f%% time are launched "
+                 "by Tensor Cores eligible operators. You could enable "
+                 "Automatic Mixed Precision to speedup by using FP16.",
+                 elig);
+        add_rec(c, "enable_amp", "info", text);
+    }
+}
+
+/* ---------------------------------------------------- efficiency rules */
+
+/* Many tiny kernels while the CPU side of the step is busy launching,
+ * and the GPU idle waiting for launches (hostdev.c's host wait). */
+static const char *
+launch_advice(const struct rctx *c)
+{
+    if (c->npu)
+        return "Run the step as a graph (torch.compile with torchair's "
+               "NPU backend), fuse small ops, or raise the batch size.";
+    return c->hd->cuda_graphs
+               ? "The run already replays CUDA graphs: capture more of the "
+                 "step in them, fuse small ops with torch.compile, or "
+                 "raise the batch size."
+               : "Capture the step in a CUDA graph (torch.compile(mode="
+                 "\"reduce-overhead\") or torch.cuda.CUDAGraph), fuse "
+                 "small ops with torch.compile, or raise the batch size.";
+}
+
+static void
+rule_launch_bound(struct rctx *c)
+{
+    double calls = 0, small = 0, small_us = 0,
+           rt = step_share(c, PR_CAT_RUNTIME), host_wait = c->hd->host_wait_pct;
+    char text[REC_TEXT];
+    size_t i;
+
+    for (i = 0; i < c->tb->n_kernels; i++) {
+        double n = c->tb->kernels[i].calls, mean = c->tb->kernels[i].mean_us;
+
+        if (!isfinite(n) || !isfinite(mean))
+            continue;
+        calls += n;
+        small += mean < 10.0 ? n : 0;
+        small_us += mean < 10.0 ? n * mean : 0;
+    }
+    /* evidence: the GPU idles while the CPU has not yet launched */
+    if (calls < 100 || small / calls < 0.5 || !(rt >= 0.10) ||
+        !(host_wait >= 10.0))
+        return;
+    snprintf(text, sizeof(text),
+             "%.0f%% of %.0f kernel launches run under "
+             "10 us (mean %.1f us) while %s runtime calls take %.1f%% of "
+             "the step, and the %s idles %.1f%% of its time waiting for the "
+             "next launch (median launch delay %.1f us): the %s waits for "
+             "the CPU to launch work. %s",
+             100.0 * small / calls, calls, small_us / small,
+             c->npu ? "CANN" : "CUDA", 100.0 * rt, dev_word(c), host_wait,
+             c->hd->delay_median_us, dev_word(c), launch_advice(c));
+    add_rec(c, "launch_bound", "warning", text);
+}
+
+/* Up to three blocking calls that starved the device, for the text. */
+static size_t
+append_sync_calls(char *text, size_t cap, size_t len, const struct rctx *c,
+                  const char *dev)
+{
+    double total = c->hd->sync_idle_us;
+    size_t n = 0, i;
+
+    for (i = 0; i < c->hd->n_syncs; i++) {
+        const struct pr_hostdev_sync *r = &c->hd->syncs[i];
+
+        if (n == 3 || !(r->idle_us >= 0.01 * total))
+            continue;
+        len = append(text, cap, len, "%s%s x%.0f (%.1f ms %s idle)",
+                     n++ ? ", " : "", r->name, r->count, r->idle_us / 1000.0,
+                     dev);
+    }
+    return len;
+}
+
+/* Blocking host syncs inside the profiled steps that left the device idle
+ * (hostdev.c); syncs outside the steps (profiler shutdown) are not the
+ * user's and do not count. */
+static void
+rule_host_sync(struct rctx *c)
+{
+    double span = c->tb->steps_span_us, idle = c->hd->sync_idle_us;
+    const char *dev = dev_word(c);
+    char text[REC_TEXT];
+    size_t len;
+
+    if (!(span > 0) || !(idle / span >= 0.02))
+        return;
+    len = append(text, sizeof(text), 0,
+                 "The host blocks on the %s inside the steps and the %s "
+                 "then idles %.1f ms (%.1f%% of the profiled steps) until "
+                 "new work arrives: ",
+                 dev, dev, idle / 1000.0, 100.0 * idle / span);
+    len = append_sync_calls(text, sizeof(text), len, c, dev);
+    append(text, sizeof(text), len,
+           ". Avoid .item(), .cpu(), .tolist(), print(tensor) and "
+           "%s in the training step; keep metrics on the %s and read them "
+           "every N steps.",
+           c->npu ? "torch.npu.synchronize()" : "torch.cuda.synchronize()",
+           dev);
+    add_rec(c, "host_sync", "warning", text);
+}
+
+/* Pageable host copies: staged through a pinned buffer, blocking the
+ * host; judged against the host link, never device memory. */
+struct pageable {
+    double n, bytes, us, link_pct, link_gbps, top_us;
+    const char *link;
+};
+
+static void
+sum_pageable(const struct rctx *c, struct pageable *p)
+{
+    size_t i;
+
+    memset(p, 0, sizeof(*p));
+    p->link_pct = NAN;
+    for (i = 0; i < c->hd->n_copies; i++) {
+        const struct pr_hostdev_copy *r = &c->hd->copies[i];
+
+        if (!pr_sget_is(r->host_memory, "pageable") || !isfinite(r->us))
+            continue;
+        p->n += r->count;
+        p->us += r->us;
+        p->bytes += isfinite(r->bytes) ? r->bytes : 0;
+        if (r->us > p->top_us && r->link != NULL) {
+            p->top_us = r->us;
+            p->link = r->link;
+            p->link_pct = r->link_pct;
+            p->link_gbps = r->link_gbps;
+        }
+    }
+}
+
+static void
+rule_pageable_copies(struct rctx *c)
+{
+    struct pageable p;
+    double span = c->tb->steps_span_us;
+    char text[REC_TEXT];
+    size_t len;
+
+    sum_pageable(c, &p);
+    /* slow: under half the link, or a link we cannot judge */
+    if (!(span > 0) || !(p.us / span >= 0.01) || p.link_pct >= 50.0)
+        return;
+    len = append(text, sizeof(text), 0,
+                 "%.0f copies between the %s and pageable host memory move "
+                 "%.1f MB in %.1f ms (%.1f GB/s",
+                 p.n, dev_word(c), p.bytes / 1e6, p.us / 1000.0,
+                 p.bytes / (p.us * 1000.0));
+    if (p.link != NULL && isfinite(p.link_pct))
+        len = append(text, sizeof(text), len,
+                     "; the busiest kind runs at %.0f%% of the %s link, "
+                     "%.1f GB/s per direction",
+                     p.link_pct, p.link, p.link_gbps);
+    append(text, sizeof(text), len,
+           "): the driver stages pageable memory through a pinned buffer "
+           "and the host blocks. Allocate host tensors pinned "
+           "(DataLoader(pin_memory=True) or tensor.pin_memory()) and copy "
+           "with .to(device, non_blocking=True).");
+    add_rec(c, "pageable_copies", "warning", text);
+}
+
+/* Memory bandwidth of the device with the most kernel time; NaN. */
+static double
+main_gbps(const struct pr_rec_tables *tb)
+{
+    double bw = NAN;
+    size_t i;
+
+    for (i = 0; i < tb->n_devs; i++) {
+        if (isnan(bw) || tb->devs[i].id == tb->main_device)
+            bw = tb->devs[i].peak_gbps;
+    }
+    return bw;
+}
+
+/* Hot memory-bound ops well under the bandwidth roof. */
+static void
+rule_memory_bound(struct rctx *c)
+{
+    const struct pr_rec_op *v = c->tb->ops;
+    double bw = main_gbps(c->tb), total = c->tb->ops_self_us;
+    char text[REC_TEXT];
+    size_t i, len = 0, n = 0;
+
+    for (i = 0; i < c->tb->n_ops && n < 3 && total > 0; i++) {
+        double gbps = v[i].bytes / (v[i].dev_total_us * 1e-6) / 1e9;
+
+        if (v[i].dev_self_us < 0.03 * total)
+            break;
+        if (!(bw > 0) || !(v[i].bytes > 0) ||
+            !pr_sget_is(v[i].bound, "memory") || !(gbps < 0.5 * bw))
+            continue;
+        len = append(text, sizeof(text), len,
+                     "%s%s %s takes %.1f%% of %s "
+                     "time at %.0f GB/s (%.0f%% of %.0f GB/s)",
+                     n ? "; " : "", v[i].name ? v[i].name : "",
+                     v[i].shapes ? v[i].shapes : "",
+                     100.0 * v[i].dev_self_us / total, dev_word(c), gbps,
+                     100.0 * gbps / bw, bw);
+        n++;
+    }
+    if (!n)
+        return;
+    append(text, sizeof(text), len,
+           ". These memory-bound ops run far "
+           "below the bandwidth roof: fuse elementwise chains "
+           "(torch.compile), use channels_last for convolutional nets and "
+           "avoid needless dtype conversions and copies.");
+    add_rec(c, "memory_bound_ops", "info", text);
+}
+
+/* A row's GEMM/conv dims, recomputed from its recorded shapes (parsed
+ * at ingest when the trace is here). */
+static int
+row_misaligned(const struct rctx *c, const struct pr_rec_op *r,
+               struct pr_op_cost *cost, struct pr_tc_diag *d)
+{
+    struct pr_op_inputs *in = malloc(sizeof(*in));
+    struct pr_op_call call;
+    struct pr_error err = {0};
+    int bad = 0;
+
+    if (in == NULL) {
+        return 0;
+    }
+    pr_shapes_get_text(c->f->t, r->shapes, r->types, NULL, in);
+    call.name = r->name;
+    call.in = in;
+    call.trace_flops = -1;
+    if (r->name != NULL && pr_flops_estimate(&call, cost, &err) == PR_OK)
+        bad = pr_tensorcore_misaligned(cost, d);
+    free(in);
+    return bad;
+}
+
+/* GEMM/conv/attention dims that keep 16/8-bit ops off tensor cores. */
+static void
+rule_misaligned(struct rctx *c)
+{
+    const struct pr_rec_op *v = c->tb->ops;
+    char text[REC_TEXT];
+    struct pr_op_cost cost;
+    struct pr_tc_diag d;
+    size_t i, len = 0, n = 0;
+
+    for (i = 0; i < c->tb->n_ops && n < 3; i++) {
+        if (v[i].dev_self_us <= 0 || !v[i].tc_eligible ||
+            !row_misaligned(c, &v[i], &cost, &d))
+            continue;
+        len = append(text, sizeof(text), len,
+                     "%s%s %s (%s, %.0f us): %s; "
+                     "%s",
+                     n ? ". " : "", v[i].name, v[i].shapes ? v[i].shapes : "",
+                     pr_dtype_name(cost.dtype), v[i].dev_self_us, d.text,
+                     d.advice);
+        n++;
+    }
+    if (!n)
+        return;
+    append(text, sizeof(text), len,
+           ". Tensor cores need these dims in "
+           "multiples of 8 (16 for int8/fp8).");
+    add_rec(c, "misaligned_dims", "info", text);
+}
+
+/* Kernels whose low occupancy is by design: collectives (a few blocks
+ * move data while the rest of the GPU computes) and tensor-core GEMMs
+ * (large tiles, many registers per thread). */
+static int
+low_occupancy_by_design(const struct pr_rec_kernel *k)
+{
+    return k->name == NULL || pr_comm_kernel_name(k->name) || k->tc_used ||
+           pr_tc_kernel_uses(k->name);
+}
+
+/* Hot kernels that leave SMs idle: a grid under one block per SM, or an
+ * estimated occupancy under 25% (0 means "not measured" in Kineto). */
+static void
+rule_low_occupancy(struct rctx *c)
+{
+    const struct pr_rec_kernel *k = c->tb->kernels;
+    double total = 0;
+    char text[REC_TEXT];
+    size_t len = 0, n = 0, i;
+
+    for (i = 0; i < c->tb->n_kernels; i++)
+        total += isfinite(k[i].total_us) ? k[i].total_us : 0;
+    for (i = 0; i < c->tb->n_kernels; i++) { /* sorted by total_us desc */
+        double us = k[i].total_us, occ = k[i].occupancy_pct;
+        double bps = k[i].blocks_per_sm;
+
+        if (n == 3 || !(total > 0) || us < 0.05 * total)
+            break;
+        if ((!(bps < 1.0) && !(occ > 0 && occ < 25.0)) ||
+            low_occupancy_by_design(&k[i]))
+            continue;
+        len = append(text, sizeof(text), len,
+                     "%s%s: %.1f%% of kernel time, estimated occupancy "
+                     "%.0f%%, %.2f blocks per SM",
+                     n ? "; " : "", k[i].name, 100.0 * us / total, occ, bps);
+        n++;
+    }
+    if (!n)
+        return;
+    append(text, sizeof(text), len,
+           ". Under one block per SM the grid leaves SMs idle: raise the "
+           "batch size or merge small launches. Low occupancy with many "
+           "blocks per SM means registers or shared memory per block limit "
+           "it: try another algorithm (torch.backends.cudnn.benchmark = "
+           "True) or, for custom kernels, fewer registers per thread.");
+    add_rec(c, "low_occupancy", "info", text);
+}
+
+/* ---------------------------------------------- the C inputs of rules */
+
+/* A summary-only run's rows are read by tables of fields: the rows'
+ * readers are the same loop over different keys. */
+enum rec_kind {
+    RF_NUM, /* double: NaN unless a finite number */
+    RF_STR, /* const char *, borrowed from the run; NULL when absent */
+    RF_TRUE /* int: 1 when true */
+};
+
+struct rec_field {
+    const char *key; /* NULL ends a table */
+    size_t off;
+    enum rec_kind kind;
+};
+
+#define RF(type, member, key, kind)                                            \
+    {                                                                          \
+        key, offsetof(type, member), kind                                      \
+    }
+
+static void
+read_fields(const cJSON *o, char *row, const struct rec_field *f)
+{
+    for (; f->key != NULL; f++) {
+        if (f->kind == RF_NUM)
+            *(double *)(void *)(row + f->off) = pr_sget_num(o, f->key);
+        else if (f->kind == RF_STR)
+            *(const char **)(void *)(row + f->off) = pr_sget_str(o, f->key);
+        else
+            *(int *)(void *)(row + f->off) = pr_sget_true(o, f->key);
+    }
+}
+
+/* A copy of the array a's elements, each read by the table `fields`
+ * (then by fix, when not NULL) into an element of `size` bytes; *n of
+ * them.  0 when out of memory. */
+static int
+read_rows(const cJSON *a, size_t size, const struct rec_field *fields,
+          void (*fix)(const cJSON *, void *), void **v, size_t *n)
+{
+    const cJSON *arr = cJSON_IsArray(a) ? a : NULL, *e;
+    char *p;
+
+    *n = pr_sget_len(arr);
+    *v = p = calloc(*n ? *n : 1, size);
+    if (p == NULL)
+        return 0;
+    cJSON_ArrayForEach(e, arr)
+    {
+        read_fields(e, p, fields);
+        if (fix != NULL)
+            fix(e, p);
+        p += size;
+    }
+    return 1;
+}
+
+static const struct rec_field gpu_fields[] = {
+    RF(struct pr_rec_gpu, device, "device", RF_NUM),
+    RF(struct pr_rec_gpu, util_pct, "utilization_pct", RF_NUM),
+    RF(struct pr_rec_gpu, kernel_us, "kernel_time_us", RF_NUM),
+    {NULL, 0, RF_NUM}};
+
+static const struct rec_field kernel_fields[] = {
+    RF(struct pr_rec_kernel, name, "name", RF_STR),
+    RF(struct pr_rec_kernel, calls, "calls", RF_NUM),
+    RF(struct pr_rec_kernel, mean_us, "mean_us", RF_NUM),
+    RF(struct pr_rec_kernel, total_us, "total_us", RF_NUM),
+    RF(struct pr_rec_kernel, occupancy_pct, "mean_est_achieved_occupancy_pct",
+       RF_NUM),
+    RF(struct pr_rec_kernel, blocks_per_sm, "mean_blocks_per_sm", RF_NUM),
+    RF(struct pr_rec_kernel, tc_used, "tensor_cores_used", RF_TRUE),
+    {NULL, 0, RF_NUM}};
+
+static const struct rec_field sync_fields[] = {
+    RF(struct pr_hostdev_sync, name, "name", RF_STR),
+    RF(struct pr_hostdev_sync, count, "count", RF_NUM),
+    RF(struct pr_hostdev_sync, idle_us, "gpu_idle_us", RF_NUM),
+    {NULL, 0, RF_NUM}};
+
+static const struct rec_field copy_fields[] = {
+    RF(struct pr_hostdev_copy, host_memory, "host_memory", RF_STR),
+    RF(struct pr_hostdev_copy, link, "link", RF_STR),
+    RF(struct pr_hostdev_copy, count, "count", RF_NUM),
+    RF(struct pr_hostdev_copy, us, "duration_us", RF_NUM),
+    RF(struct pr_hostdev_copy, bytes, "bytes", RF_NUM),
+    RF(struct pr_hostdev_copy, gbps, "gbps", RF_NUM),
+    RF(struct pr_hostdev_copy, link_pct, "link_pct", RF_NUM),
+    RF(struct pr_hostdev_copy, link_gbps, "link_gbps", RF_NUM),
+    {NULL, 0, RF_NUM}};
+
+static const struct rec_field op_fields[] = {
+    RF(struct pr_rec_op, name, "name", RF_STR),
+    RF(struct pr_rec_op, shapes, "input_shapes", RF_STR),
+    RF(struct pr_rec_op, types, "input_types", RF_STR),
+    RF(struct pr_rec_op, bound, "bound", RF_STR),
+    RF(struct pr_rec_op, dev_self_us, "device_self_us", RF_NUM),
+    RF(struct pr_rec_op, dev_total_us, "device_total_us", RF_NUM),
+    RF(struct pr_rec_op, bytes, "bytes", RF_NUM),
+    RF(struct pr_rec_op, tc_eligible, "tc_eligible", RF_TRUE),
+    {NULL, 0, RF_NUM}};
+
+static const struct rec_field dev_fields[] = {
+    RF(struct pr_rec_device, id, "id", RF_NUM),
+    RF(struct pr_rec_device, peak_gbps, "peak_gbps", RF_NUM),
+    {NULL, 0, RF_NUM}};
+
+/* A summary-only run's gpu_metrics and tensor_cores. */
+static int
+gpus_from_run(const cJSON *run, struct pr_rec_tables *tb)
+{
+    const cJSON *tc = pr_sget(run, "tensor_cores");
+
+    tb->tc_pct = pr_sget_num(tc, "tc_kernel_time_pct");
+    tb->eligible_pct = pr_sget_num(tc, "eligible_op_time_pct");
+    return read_rows(pr_sget(run, "gpu_metrics"), sizeof(*tb->gpus), gpu_fields,
+                     NULL, (void **)&tb->gpus, &tb->n_gpus);
+}
+
+/* A summary-only run's synchronization, copies and launches. */
+static int
+hostdev_from_run(const cJSON *run, struct pr_hostdev_out *hd)
+{
+    const cJSON *l = pr_sget(run, "launches");
+    const cJSON *sy = pr_sget(run, "synchronization");
+
+    hd->cuda_graphs = pr_sget_true(l, "cuda_graphs");
+    hd->host_wait_pct = pr_sget_num(l, "gpu_idle_host_wait_pct");
+    hd->delay_median_us = pr_sget_num(pr_sget(l, "launch_delay_us"), "median");
+    hd->sync_idle_us = pr_sget_num(sy, "gpu_idle_us");
+    return read_rows(pr_sget(sy, "calls"), sizeof(*hd->syncs), sync_fields,
+                     NULL, (void **)&hd->syncs, &hd->n_syncs) &&
+           read_rows(pr_sget(pr_sget(run, "copies"), "by_kind"),
+                     sizeof(*hd->copies), copy_fields, NULL,
+                     (void **)&hd->copies, &hd->n_copies);
+}
+
+/* The rows' total self time, summed in row order as before.  The rows
+ * stay in the order ops.c wrote them: by device self time, descending,
+ * then name and shapes; the rules stop at the first cold row. */
+static void
+total_ops(struct pr_rec_tables *tb)
+{
+    size_t i;
+
+    tb->ops_self_us = 0;
+    for (i = 0; i < tb->n_ops; i++)
+        tb->ops_self_us += tb->ops[i].dev_self_us;
+}
+
+static void
+op_fix(const cJSON *o, void *out)
+{
+    struct pr_rec_op *r = out;
+
+    (void)o;
+    if (!isfinite(r->dev_self_us))
+        r->dev_self_us = 0; /* keeps the order total */
+}
+
+/* The words of kind and compute_capability. */
+static void
+dev_fix(const cJSON *o, void *out)
+{
+    struct pr_rec_device *d = out;
+    const char *cc = pr_sget_str(o, "compute_capability");
+
+    d->npu = pr_sget_is(pr_sget_str(o, "kind"), "npu");
+    d->cc_major = cc != NULL ? (int)strtol(cc, NULL, 10) : -1;
+}
+
+/* The busiest device of gpu_metrics (ties: the lowest id); -1. */
+static int
+busiest_of(const struct pr_rec_tables *tb)
+{
+    double best = -1.0;
+    int best_id = -1;
+    size_t i;
+
+    for (i = 0; i < tb->n_gpus; i++) {
+        double kt = tb->gpus[i].kernel_us, id = tb->gpus[i].device;
+
+        if (isfinite(kt) && isfinite(id) &&
+            (kt > best || (kt == best && (int)id < best_id))) {
+            best = kt;
+            best_id = (int)id;
+        }
+    }
+    return best_id;
+}
+
+/* Time from the first kept step's start to the last one's end, µs. */
+static double
+steps_span_us(const cJSON *run)
+{
+    const cJSON *st = pr_sget(run, "steps");
+    const cJSON *first = cJSON_GetArrayItem(st, 0);
+    const cJSON *last = cJSON_GetArrayItem(st, cJSON_GetArraySize(st) - 1);
+
+    return pr_sget_num(last, "start_us") + pr_sget_num(last, "duration_us") -
+           pr_sget_num(first, "start_us");
+}
+
+/* A summary-only run: the tables from its JSON. */
+static int
+tables_from_run(const cJSON *run, struct pr_rec_tables *tb)
+{
+    const cJSON *ss = pr_sget(run, "step_summary");
+    int c;
+
+    memset(tb, 0, sizeof(*tb));
+    tb->step_mean_us = pr_sget_num(ss, "mean_us");
+    for (c = 0; c < PR_CAT_COUNT; c++)
+        tb->step_cat_us[c] = pr_sget_num(pr_sget(ss, "breakdown_us"),
+                                         pr_steps_cat_key((enum pr_cat)c));
+    tb->steps_span_us = steps_span_us(run);
+    if (!gpus_from_run(run, tb))
+        return 0;
+    tb->main_device = busiest_of(tb);
+    if (!read_rows(pr_sget(run, "devices"), sizeof(*tb->devs), dev_fields,
+                   dev_fix, (void **)&tb->devs, &tb->n_devs) ||
+        !read_rows(pr_sget(run, "operators_by_shape"), sizeof(*tb->ops),
+                   op_fields, op_fix, (void **)&tb->ops, &tb->n_ops) ||
+        !read_rows(pr_sget(run, "kernels"), sizeof(*tb->kernels), kernel_fields,
+                   NULL, (void **)&tb->kernels, &tb->n_kernels) ||
+        !hostdev_from_run(run, &tb->hostdev))
+        return 0;
+    total_ops(tb);
+    return 1;
+}
+
+static void
+tables_free(struct pr_rec_tables *tb)
+{
+    free(tb->devs);
+    free(tb->ops);
+    free(tb->kernels);
+    free(tb->gpus);
+    pr_hostdev_out_free(&tb->hostdev);
+    memset(tb, 0, sizeof(*tb));
+}
+
+static void
+dev_from_row(const struct pr_device_row *r, struct pr_rec_device *d)
+{
+    d->id = (double)r->id;
+    d->npu = pr_sget_is(r->kind, "npu");
+    d->cc_major = r->compute_capability != NULL
+                      ? (int)strtol(r->compute_capability, NULL, 10)
+                      : -1;
+    /* as devices.c writes it: null unless known and finite */
+    d->peak_gbps =
+        r->has_peaks && isfinite(r->peaks.gbps) ? r->peaks.gbps : NAN;
+}
+
+/* As ops.c writes the row (rates null unless set and finite). */
+static void
+op_from_row(const struct pr_op_row *g, struct pr_rec_op *r)
+{
+    const struct pr_op_rate *rt = &g->rate;
+
+    r->name = g->name;
+    r->shapes = g->shapes;
+    r->types = g->types;
+    r->bound = rt->set ? rt->bound : "unknown";
+    r->dev_self_us = (double)g->dev_self_ns / 1000.0;
+    r->dev_total_us = (double)g->dev_total_ns / 1000.0;
+    r->bytes = rt->set && isfinite(rt->bytes) ? rt->bytes : NAN;
+    r->tc_eligible = g->tc_eligible != 0;
+}
+
+/* As kernels.c writes the row. */
+static void
+kernel_from_ref(const struct pr_kernel_ref *k, struct pr_rec_kernel *r)
+{
+    r->name = k->name;
+    r->calls = (double)k->calls;
+    r->mean_us = k->mean_us;
+    r->total_us = (double)k->total_ns / 1000.0;
+    r->occupancy_pct = k->occupancy_pct;
+    r->blocks_per_sm = k->blocks_per_sm;
+    r->tc_used = k->tc_used;
+}
+
+/* As gpu_util.c writes the row. */
+static void
+gpu_from_row(const struct pr_gpu_row *g, struct pr_rec_gpu *r)
+{
+    r->device = (double)g->device;
+    r->util_pct = isfinite(g->utilization_pct) ? g->utilization_pct : NAN;
+    r->kernel_us = (double)g->kernel_ns / 1000.0; /* as pr_emit_us */
+}
+
+enum pr_status
+pr_rec_tables_fill(struct pr_rec_facts *f, const struct pr_rec_rows *r,
+                   struct pr_error *err)
+{
+    struct pr_rec_tables *tb = &f->tables;
+    size_t i;
+
+    free(tb->devs);
+    free(tb->ops);
+    free(tb->kernels);
+    free(tb->gpus);
+    tb->devs = calloc(r->devs->n ? r->devs->n : 1, sizeof(*tb->devs));
+    tb->ops = calloc(r->by_shape->n ? r->by_shape->n : 1, sizeof(*tb->ops));
+    tb->kernels =
+        calloc(r->kernels->n ? r->kernels->n : 1, sizeof(*tb->kernels));
+    tb->gpus = calloc(r->gpus->n ? r->gpus->n : 1, sizeof(*tb->gpus));
+    if (tb->devs == NULL || tb->ops == NULL || tb->kernels == NULL ||
+        tb->gpus == NULL) {
+        tables_free(tb);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (recommend)");
+    }
+    tb->n_devs = r->devs->n;
+    for (i = 0; i < r->devs->n; i++)
+        dev_from_row(&r->devs->v[i], &tb->devs[i]);
+    tb->n_ops = r->by_shape->n;
+    for (i = 0; i < r->by_shape->n; i++)
+        op_from_row(&r->by_shape->v[i], &tb->ops[i]);
+    tb->n_kernels = r->kernels->n;
+    for (i = 0; i < r->kernels->n; i++)
+        kernel_from_ref(&r->kernels->v[i], &tb->kernels[i]);
+    tb->n_gpus = r->gpus->n;
+    for (i = 0; i < r->gpus->n; i++)
+        gpu_from_row(&r->gpus->v[i], &tb->gpus[i]);
+    total_ops(tb);
+    tb->main_device = r->main_device;
+    tb->tc_pct = r->tc_kernel_pct;
+    tb->eligible_pct = r->eligible_op_pct;
+    tb->have = 1;
+    return PR_OK;
+}
+
+void
+pr_rec_facts_free(struct pr_rec_facts *f)
+{
+    tables_free(&f->tables);
+}
+
+/* ------------------------------------------------------------ the table */
+
+static int
+any_npu(const struct pr_rec_tables *tb)
+{
+    size_t i;
+
+    for (i = 0; i < tb->n_devs; i++)
+        if (tb->devs[i].npu)
+            return 1;
+    return 0;
+}
+
+/* run["recommendations"] as an array, created when absent or not one. */
+static cJSON *
+rec_array(cJSON *run)
+{
+    cJSON *arr = cJSON_GetObjectItemCaseSensitive(run, "recommendations");
+    cJSON *a;
+
+    if (cJSON_IsArray(arr))
+        return arr;
+    a = cJSON_CreateArray();
+    if (a == NULL ||
+        (arr != NULL ? !cJSON_ReplaceItemInObjectCaseSensitive(
+                           run, "recommendations", a)
+                     : !cJSON_AddItemToObject(run, "recommendations", a))) {
+        cJSON_Delete(a);
+        return NULL;
+    }
+    return a;
+}
+
+static void
+run_rules(struct rctx *c)
+{
+    rule_categories(c);
+    rule_low_util(c);
+    rule_amp(c);
+    rule_plugin_from_run(c);
+    rule_launch_bound(c);
+    rule_host_sync(c);
+    rule_pageable_copies(c);
+    rule_memory_bound(c);
+    rule_misaligned(c);
+    rule_low_occupancy(c);
+}
+
+enum pr_status
+pr_recommend_fill(const struct pr_rec_facts *f, cJSON *run,
+                  struct pr_error *err)
+{
+    static const struct pr_rec_facts none = {.dataloader_share = NAN,
+                                             .comm_share = NAN,
+                                             .cc_major = -1,
+                                             .tc_ratio = NAN,
+                                             .eligible_ratio = NAN};
+    struct pr_rec_tables own;
+    struct rctx c;
+
+    memset(&own, 0, sizeof(own));
+    c.f = f != NULL ? f : &none;
+    c.ok = 1;
+    c.arr = rec_array(run);
+    if (c.arr == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (!c.f->tables.have)
+        c.ok = tables_from_run(run, &own);
+    c.tb = c.f->tables.have ? &c.f->tables : &own;
+    c.hd = &c.tb->hostdev;
+    c.npu = any_npu(c.tb);
+    if (c.ok)
+        run_rules(&c);
+    tables_free(&own);
+    return c.ok ? PR_OK
+                : pr_error_set(err, PR_E_NOMEM, "out of memory (recommend)");
+}

@@ -1,0 +1,659 @@
+/* comm.c - communication per run: which events are collectives (NCCL and
+ * HCCL kernels on the device, Gloo ops on the host), the computation /
+ * communication split per step (spec §13.2, over the role ranges of
+ * steps.c, so that the breakdown and this view tell one story) and the
+ * collective table with sizes and nccl-tests' bandwidths.  The cross-rank
+ * section is distributed.c's. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "profreport/checked.h"
+#include "profreport/comm.h"
+#include "profreport/flops.h"
+#include "profreport/ranges.h"
+
+#include "../internal.h"
+
+static const struct {
+    const char *spelling;
+    const char *canon;
+} collectives[] = {
+    {"allreduce", "all_reduce"},
+    {"all_reduce", "all_reduce"},
+    {"allgather", "all_gather"},
+    {"all_gather", "all_gather"},
+    {"_allgather_base", "all_gather"},
+    {"_all_gather_base", "all_gather"},
+    {"allgather_into_tensor_coalesced", "all_gather"},
+    {"all_gather_into_tensor", "all_gather"},
+    {"allgather_coalesced", "all_gather"},
+    {"reducescatter", "reduce_scatter"},
+    {"reduce_scatter", "reduce_scatter"},
+    {"_reduce_scatter_base", "reduce_scatter"},
+    {"reduce_scatter_tensor", "reduce_scatter"},
+    {"reduce_scatter_tensor_coalesced", "reduce_scatter"},
+    {"alltoall", "all_to_all"},
+    {"all_to_all", "all_to_all"},
+    {"all_to_allv", "all_to_all"},
+    {"alltoall_base", "all_to_all"},
+    {"all_to_all_single", "all_to_all"},
+    {"allreduce_coalesced", "all_reduce"},
+    {"broadcast", "broadcast"},
+    {"reduce", "reduce"},
+    {"sendrecv", "send_recv"},
+    {"send", "send"},
+    {"recv", "recv"},
+    {"barrier", "barrier"},
+    {"gather", "gather"},
+    {"scatter", "scatter"},
+};
+
+const char *
+pr_comm_collective(const char *name)
+{
+    char word[64];
+    const char *p;
+    size_t i, n;
+
+    /* kernel names: ncclKernel_AllReduce_RING_LL_Sum_float(...) or
+       ncclDevKernel_AllGather_RING_LL(...); host ops: nccl:all_reduce */
+    p = strstr(name, "Kernel_");
+    if (pr_comm_backend(name) != NULL) {
+        name = strchr(name, ':') + 1;
+        n = strlen(name);
+    } else if (strncasecmp(name, "nccl", 4) == 0 && p != NULL) {
+        name = p + 7;
+        n = strcspn(name, "_(");
+    } else {
+        n = strcspn(name, "(");
+    }
+    if (n >= sizeof(word))
+        return NULL;
+    memcpy(word, name, n);
+    word[n] = '\0';
+    for (i = 0; i < sizeof(collectives) / sizeof(collectives[0]); i++)
+        if (strcasecmp(word, collectives[i].spelling) == 0)
+            return collectives[i].canon;
+    return NULL;
+}
+
+int
+pr_comm_dtype_size(const char *d)
+{
+    static const struct {
+        const char *name;
+        int size;
+    } sizes[] = {
+        {"Float", 4},        {"float", 4},          {"Float32", 4},
+        {"Half", 2},         {"Float16", 2},        {"BFloat16", 2},
+        {"Double", 8},       {"Float64", 8},        {"Int", 4},
+        {"Int32", 4},        {"Long", 8},           {"Int64", 8},
+        {"Short", 2},        {"Int16", 2},          {"Char", 1},
+        {"Byte", 1},         {"Int8", 1},           {"UInt8", 1},
+        {"Bool", 1},         {"Float8_e4m3fn", 1},  {"Float8_e5m2", 1},
+        {"ComplexFloat", 8}, {"ComplexDouble", 16},
+    };
+    size_t i;
+
+    for (i = 0; d != NULL && i < sizeof(sizes) / sizeof(sizes[0]); i++)
+        if (strcmp(d, sizes[i].name) == 0)
+            return sizes[i].size;
+    return 0;
+}
+
+double
+pr_comm_bus_factor(const char *c, int n)
+{
+    if (c == NULL || n <= 1)
+        return 1.0;
+    if (strcmp(c, "all_reduce") == 0)
+        return 2.0 * (n - 1) / n;
+    if (strcmp(c, "all_gather") == 0 || strcmp(c, "reduce_scatter") == 0 ||
+        strcmp(c, "all_to_all") == 0)
+        return (double)(n - 1) / n;
+    return 1.0;
+}
+
+static const struct {
+    const char *prefix; /* of a host op name: "nccl:all_reduce" */
+    const char *name;
+    int on_host; /* the host op is the transfer itself (a CPU backend) */
+} backends[] = {
+    {"nccl:", "nccl", 0}, {"hccl:", "hccl", 0}, {"ucc:", "ucc", 0},
+    {"gloo:", "gloo", 1}, {"mpi:", "mpi", 1},
+};
+
+#define N_BACKENDS (sizeof(backends) / sizeof(backends[0]))
+
+const char *
+pr_comm_backend(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < N_BACKENDS; i++)
+        if (strncmp(name, backends[i].prefix, strlen(backends[i].prefix)) == 0)
+            return backends[i].name;
+    return NULL;
+}
+
+int
+pr_comm_on_host(const char *backend)
+{
+    size_t i;
+
+    for (i = 0; backend != NULL && i < N_BACKENDS; i++)
+        if (strcmp(backend, backends[i].name) == 0)
+            return backends[i].on_host;
+    return 0;
+}
+
+int
+pr_comm_host_collective(const char *name)
+{
+    return pr_comm_backend(name) != NULL && pr_comm_collective(name) != NULL;
+}
+
+int
+pr_comm_kernel_name(const char *name)
+{
+    return strncasecmp(name, "nccl", 4) == 0 ||
+           strstr(name, "ncclKernel") != NULL ||
+           strstr(name, "ncclDevKernel") != NULL ||
+           strncasecmp(name, "hccl", 4) == 0 || strncmp(name, "hcom_", 5) == 0;
+}
+
+/* Collective metadata that newer PyTorch copies onto NCCL kernels. */
+static int
+has_meta(const struct pr_gpu_info *g)
+{
+    return g != NULL && g->collective != PR_STR_NONE &&
+           g->collective != PR_STR_EMPTY;
+}
+
+int
+pr_comm_is_kernel(const struct pr_trace *t, const struct pr_event *e)
+{
+    struct pr_gpu_info gb;
+
+    return e->kind == PR_KIND_DEVICE_TASK &&
+           (has_meta(pr_trace_gpu(t, e, &gb)) ||
+            pr_comm_kernel_name(pr_trace_str(t, e->name)));
+}
+
+int
+pr_comm_kernel_cached(struct pr_names *nc, const struct pr_event *e)
+{
+    struct pr_gpu_info gb;
+
+    return e->kind == PR_KIND_DEVICE_TASK &&
+           ((pr_names_get(nc, e->name) & PR_NAME_COMM_KERNEL) ||
+            has_meta(pr_trace_gpu(nc->t, e, &gb)));
+}
+
+/* ---- the calls */
+
+/* A collective op on the host (nccl:all_reduce, gloo:broadcast, ...) and
+ * the device kernels it launched. */
+struct hop {
+    uint32_t ev, tid;
+    int64_t start_ns, end_ns;
+    const char *backend, *coll; /* static strings */
+    int64_t kernel_ns;          /* its kernels, summed */
+    size_t n_kernels;
+    size_t meta_ev; /* its first kernel (n_kernels > 0) */
+};
+
+/* One row of the collective table. */
+struct op {
+    char name[32]; /* "nccl:all_reduce" */
+    const char *backend, *coll;
+    int64_t calls, timed_calls, sized_calls;
+    int64_t total_ns;
+    double bytes;    /* sum over the sized calls */
+    double bw_bytes; /* over calls both sized and timed */
+    int64_t bw_ns;
+    int group; /* ranks in the group (max seen) */
+};
+
+#define MAX_OPS 64
+
+struct collect {
+    const struct pr_trace *t;
+    struct hop *hops; /* owned, sorted by (tid, start) */
+    size_t n_hops;
+    struct pr_idmap launch; /* correlation -> launching event index */
+    struct op ops[MAX_OPS];
+    size_t n_ops;
+};
+
+static struct op *
+op_for(struct collect *c, const char *backend, const char *coll)
+{
+    size_t i;
+
+    for (i = 0; i < c->n_ops; i++)
+        if (c->ops[i].backend == backend && c->ops[i].coll == coll)
+            return &c->ops[i];
+    if (c->n_ops == MAX_OPS)
+        return NULL;
+    memset(&c->ops[c->n_ops], 0, sizeof(c->ops[0]));
+    c->ops[c->n_ops].backend = backend;
+    c->ops[c->n_ops].coll = coll;
+    snprintf(c->ops[c->n_ops].name, sizeof(c->ops[0].name), "%s:%s", backend,
+             coll);
+    return &c->ops[c->n_ops++];
+}
+
+/* One call: ns < 0 when its time is not in the trace, bytes < 0 when its
+ * size is not. */
+static void
+add_call(struct collect *c, const char *backend, const char *coll, int64_t ns,
+         double bytes, int group)
+{
+    struct op *o = op_for(c, backend, coll);
+
+    if (o == NULL)
+        return; /* more kinds of collectives than rows: left out */
+    o->calls++;
+    if (ns >= 0) {
+        o->timed_calls++;
+        o->total_ns = pr_sat_add_i64(o->total_ns, ns);
+    }
+    if (bytes >= 0) {
+        o->sized_calls++;
+        o->bytes += bytes;
+    }
+    if (ns >= 0 && bytes >= 0) {
+        o->bw_bytes += bytes;
+        o->bw_ns = pr_sat_add_i64(o->bw_ns, ns);
+    }
+    if (group > o->group)
+        o->group = group;
+}
+
+/* nccl-tests' size of a call from kernel metadata: the gathered output
+ * for all-gather, the input otherwise (reduce-scatter's input is the full
+ * buffer); -1 unknown. */
+static double
+meta_bytes(const struct pr_trace *t, const struct pr_gpu_info *g,
+           const char *coll)
+{
+    int size;
+    int64_t n;
+
+    if (g == NULL)
+        return -1;
+    size = pr_comm_dtype_size(
+        g->dtype == PR_STR_NONE ? NULL : pr_trace_str(t, g->dtype));
+    n = strcmp(coll, "all_gather") == 0 ? g->out_nelems : g->in_nelems;
+    if (size == 0 || n < 0)
+        return -1;
+    return (double)n * size;
+}
+
+/* Sum of numel x element size over the tensor inputs of "Input Dims" /
+ * "Input type" (the plugin's 13.4 with every dtype); -1 when not recorded
+ * or a tensor's type is unknown. */
+static double
+input_bytes(const struct pr_trace *t, const struct pr_event *e)
+{
+    struct pr_op_info ob;
+    const struct pr_op_info *op = pr_trace_op(t, e, &ob);
+    struct pr_op_inputs *in;
+    double b = 0;
+    size_t i;
+    int any = 0;
+
+    if (op == NULL || op->input_dims == PR_STR_NONE ||
+        op->input_types == PR_STR_NONE)
+        return -1;
+    in = malloc(sizeof(*in));
+    if (in == NULL)
+        return -1;
+    pr_shapes_get(t, op->input_dims, op->input_types, PR_STR_NONE, in);
+    for (i = 0;
+         in->st == PR_OK && i < in->shapes.n && i < in->types.n && b >= 0;
+         i++) {
+        enum pr_dtype dt = in->types.t[i];
+
+        if (dt == PR_DT_NONE)
+            continue; /* "", Scalar, TensorList of unknown type */
+        if (pr_dtype_size(dt) == 0)
+            b = -1;
+        else
+            b += (double)in->shapes.arg[i].numel * pr_dtype_size(dt);
+        any = 1;
+    }
+    free(in);
+    return any ? b : -1;
+}
+
+static int
+cmp_hop(const void *a, const void *b)
+{
+    const struct hop *x = a, *y = b;
+
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    if (x->start_ns != y->start_ns)
+        return x->start_ns < y->start_ns ? -1 : 1;
+    return x->ev < y->ev ? -1 : (x->ev > y->ev);
+}
+
+static int
+is_host_kind(int kind)
+{
+    return kind == PR_KIND_HOST_OP || kind == PR_KIND_ANNOTATION ||
+           kind == PR_KIND_PY_LEGACY;
+}
+
+/* The host collectives, sorted for find_hop, and the launch map. */
+static enum pr_status
+index_trace(struct collect *c, struct pr_error *err)
+{
+    const struct pr_trace *t = c->t;
+    size_t i, n = 0;
+
+    for (i = 0; i < t->n_events; i++)
+        n += is_host_kind(t->events[i].kind) &&
+             pr_comm_host_collective(pr_trace_str(t, t->events[i].name));
+    c->hops = calloc(n ? n : 1, sizeof(*c->hops));
+    if (c->hops == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        const char *name = pr_trace_str(t, e->name);
+        struct hop *h;
+
+        if (pr_tree_is_launcher(e->kind) &&
+            pr_event_correlation(t, e) != PR_NO_ID &&
+            pr_idmap_put(&c->launch, pr_event_correlation(t, e), i, err) !=
+                PR_OK)
+            return PR_E_NOMEM;
+        if (!is_host_kind(e->kind) || !pr_comm_host_collective(name))
+            continue;
+        h = &c->hops[c->n_hops++];
+        h->ev = (uint32_t)i;
+        h->tid = pr_event_tid(t, e);
+        h->start_ns = e->ts_ns;
+        h->end_ns = pr_sat_add_i64(e->ts_ns, e->dur_ns);
+        h->backend = pr_comm_backend(name);
+        h->coll = pr_comm_collective(name);
+    }
+    qsort(c->hops, c->n_hops, sizeof(*c->hops), cmp_hop);
+    return PR_OK;
+}
+
+/* The host collective on the launch's thread whose interval holds the
+ * launch, or NULL: the last one starting at or before it. */
+static struct hop *
+find_hop(struct collect *c, const struct pr_event *launch)
+{
+    struct hop key;
+    size_t lo = 0, hi = c->n_hops;
+
+    key.tid = pr_event_tid(c->t, launch);
+    key.start_ns = launch->ts_ns;
+    key.ev = UINT32_MAX;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (cmp_hop(&c->hops[mid], &key) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0 || c->hops[lo - 1].tid != pr_event_tid(c->t, launch) ||
+        c->hops[lo - 1].end_ns < pr_sat_add_i64(launch->ts_ns, launch->dur_ns))
+        return NULL;
+    return &c->hops[lo - 1];
+}
+
+/* A communication kernel: part of the host collective that launched it,
+ * or a call of its own when none did. */
+static void
+take_kernel(struct collect *c, const struct pr_event *e)
+{
+    const struct pr_trace *t = c->t;
+    struct pr_gpu_info gb;
+    const struct pr_gpu_info *g = pr_trace_gpu(t, e, &gb);
+    size_t l = pr_event_correlation(t, e) == PR_NO_ID
+                   ? PR_NONE
+                   : pr_idmap_get(&c->launch, pr_event_correlation(t, e));
+    struct hop *h = l == PR_NONE ? NULL : find_hop(c, &t->events[l]);
+    const char *name = pr_trace_str(t, e->name), *coll = NULL;
+
+    if (h != NULL) {
+        h->kernel_ns = pr_sat_add_i64(h->kernel_ns, e->dur_ns);
+        if (h->n_kernels++ == 0)
+            h->meta_ev = (size_t)(e - t->events);
+        return;
+    }
+    if (has_meta(g))
+        coll = pr_comm_collective(pr_trace_str(t, g->collective));
+    if (coll == NULL)
+        coll = pr_comm_collective(name);
+    if (coll == NULL)
+        coll = "other";
+    add_call(c,
+             strncasecmp(name, "hccl", 4) == 0 ||
+                     strncmp(name, "hcom_", 5) == 0 ||
+                     (g != NULL && g->unit == PR_UNIT_COMM)
+                 ? "hccl"
+                 : "nccl",
+             coll, e->dur_ns, meta_bytes(t, g, coll),
+             g != NULL ? g->group_size : -1);
+}
+
+/* A host collective: a CPU backend's interval is the transfer; a device
+ * backend's is the time of its kernels, unknown when none was traced. */
+static void
+take_hop(struct collect *c, const struct hop *h)
+{
+    struct pr_gpu_info mb;
+    const struct pr_gpu_info *meta =
+        h->n_kernels > 0 ? pr_trace_gpu(c->t, &c->t->events[h->meta_ev], &mb)
+                         : NULL;
+    int meta_group = meta != NULL ? meta->group_size : -1;
+    int group = meta_group > 0 ? meta_group : (int)c->t->world_size;
+    double bytes = meta_bytes(c->t, meta, h->coll);
+    int64_t ns = -1;
+
+    if (bytes < 0) {
+        bytes = input_bytes(c->t, &c->t->events[h->ev]);
+        /* nccl-tests counts all-gather by its gathered output: the input
+         * times the group, whose size the world size does not tell (a
+         * subgroup is common) */
+        if (bytes >= 0 && strcmp(h->coll, "all_gather") == 0)
+            bytes = meta_group > 0 ? bytes * meta_group : -1;
+    }
+    if (pr_comm_on_host(h->backend))
+        ns = pr_sat_sub_i64(h->end_ns, h->start_ns);
+    else if (h->n_kernels > 0)
+        ns = h->kernel_ns;
+    add_call(c, h->backend, h->coll, ns, bytes, group);
+}
+
+static enum pr_status
+collect_calls(struct collect *c, struct pr_error *err)
+{
+    struct pr_names nc;
+    size_t i;
+    enum pr_status st = index_trace(c, err);
+
+    if (st != PR_OK)
+        return st;
+    pr_names_init(&nc, c->t);
+    for (i = 0; i < c->t->n_events; i++)
+        if (pr_comm_kernel_cached(&nc, &c->t->events[i]))
+            take_kernel(c, &c->t->events[i]);
+    pr_names_free(&nc);
+    for (i = 0; i < c->n_hops; i++)
+        take_hop(c, &c->hops[i]);
+    return PR_OK;
+}
+
+/* ---- the summary */
+
+static int
+cmp_op(const void *a, const void *b)
+{
+    const struct op *x = a, *y = b;
+
+    if (x->total_ns != y->total_ns)
+        return x->total_ns > y->total_ns ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static void
+emit_op(const struct pr_trace *t, const struct op *o, cJSON *r, int *ok)
+{
+    int group = o->group > 0 ? o->group : (int)t->world_size;
+    double algbw = NAN;
+
+    pr_emit_str(r, "name", o->name, ok);
+    pr_emit_str(r, "backend", o->backend, ok);
+    pr_emit_num(r, "calls", (double)o->calls, ok);
+    if (o->sized_calls == o->calls && o->calls > 0)
+        pr_emit_num(r, "total_bytes", o->bytes, ok);
+    else
+        pr_emit_null(r, "total_bytes", ok);
+    pr_emit_num(r, "timed_calls", (double)o->timed_calls, ok);
+    if (o->timed_calls > 0) {
+        pr_emit_us(r, "total_us", o->total_ns, ok);
+        pr_emit_num(r, "mean_us",
+                    (double)o->total_ns / 1000.0 / (double)o->timed_calls, ok);
+    } else {
+        pr_emit_null(r, "total_us", ok);
+        pr_emit_null(r, "mean_us", ok);
+    }
+    if (o->bw_ns > 0)
+        algbw = o->bw_bytes / (double)o->bw_ns; /* bytes/ns = GB/s */
+    pr_emit_num_or_null(r, "algbw_gbps", algbw, ok);
+    pr_emit_num_or_null(r, "busbw_gbps",
+                        algbw * pr_comm_bus_factor(o->coll, group), ok);
+    if (group > 0)
+        pr_emit_num(r, "group_size", group, ok);
+    else
+        pr_emit_null(r, "group_size", ok);
+}
+
+static void
+emit_ops(const struct pr_trace *t, struct op *ops, size_t n, cJSON *c, int *ok)
+{
+    cJSON *arr = pr_emit_arr(c, "ops", ok);
+    size_t i;
+
+    qsort(ops, n, sizeof(*ops), cmp_op);
+    for (i = 0; i < n && *ok; i++)
+        emit_op(t, &ops[i], pr_emit_obj(arr, NULL, ok), ok);
+}
+
+/* 13.2 per step, as steps.c split it over its role ranges: computation is
+ * kernel time (host operator time when the run has no kernel at all), and
+ * communication is the Communication role, the same ranges the breakdown
+ * splits. */
+static void
+emit_steps(const struct pr_steps *steps, cJSON *c, int *ok)
+{
+    cJSON *arr = pr_emit_arr(c, "per_step", ok);
+    int64_t sum[4] = {0, 0, 0, 0};
+    size_t i;
+
+    for (i = 0; i < steps->n && *ok; i++) {
+        const struct pr_step *s = &steps->v[i];
+        int64_t cp = s->comp_ns, cm = s->comm_ns, bo = s->both_ns;
+        int64_t other = pr_sat_sub_i64(
+            pr_sat_sub_i64(
+                pr_sat_add_i64(pr_sat_sub_i64(s->end_ns, s->start_ns), bo), cp),
+            cm);
+        cJSON *r = pr_emit_obj(arr, NULL, ok);
+
+        if (other < 0) /* only after saturation: span >= |comp U comm| */
+            other = 0;
+        pr_emit_num(r, "step", (double)i, ok);
+        pr_emit_us(r, "computation_us", cp - bo, ok);
+        pr_emit_us(r, "overlap_us", bo, ok);
+        pr_emit_us(r, "communication_us", cm - bo, ok);
+        pr_emit_us(r, "other_us", other, ok);
+        sum[0] = pr_sat_add_i64(sum[0], cp - bo);
+        sum[1] = pr_sat_add_i64(sum[1], bo);
+        sum[2] = pr_sat_add_i64(sum[2], cm - bo);
+        sum[3] = pr_sat_add_i64(sum[3], other);
+    }
+    if (steps->n > 0) {
+        double n = (double)steps->n * 1000.0;
+        pr_emit_num(c, "computation_us", (double)sum[0] / n, ok);
+        pr_emit_num(c, "overlap_us", (double)sum[1] / n, ok);
+        pr_emit_num(c, "communication_us", (double)sum[2] / n, ok);
+        pr_emit_num(c, "other_us", (double)sum[3] / n, ok);
+    }
+}
+
+/* Device-side collectives whose kernels are not in the trace (GPU
+ * activities not recorded): their calls are listed, their time is not
+ * known, and the split per step cannot show it. */
+static void
+emit_note(const struct collect *c, cJSON *o, int *ok)
+{
+    int64_t untimed = 0;
+    size_t i;
+    char text[320];
+
+    for (i = 0; i < c->n_ops; i++)
+        untimed += c->ops[i].calls - c->ops[i].timed_calls;
+    if (untimed == 0) {
+        pr_emit_null(o, "note", ok);
+        return;
+    }
+    snprintf(text, sizeof(text),
+             "%lld collective call(s) have no device kernel in the trace "
+             "(GPU activities were not recorded, or their kernels fell "
+             "outside the window): their sizes are listed, their time is "
+             "unknown and missing from the communication time",
+             (long long)untimed);
+    pr_emit_str(o, "note", text, ok);
+}
+
+static enum pr_status
+emit_comm(struct collect *c, const struct pr_steps *steps, cJSON *run,
+          struct pr_error *err)
+{
+    cJSON *o = cJSON_AddObjectToObject(run, "communication");
+    int ok = o != NULL;
+
+    pr_emit_str(o, "computation_basis",
+                steps->comp_kernels ? "kernels" : "host_ops", &ok);
+    emit_steps(steps, o, &ok);
+    emit_note(c, o, &ok);
+    emit_ops(c->t, c->ops, c->n_ops, o, &ok);
+    pr_comm_links_emit(c->t, o, &ok);
+    return ok ? PR_OK
+              : pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");
+}
+
+enum pr_status
+pr_comm_fill(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
+             struct pr_error *err)
+{
+    struct collect *c = calloc(1, sizeof(*c));
+    enum pr_status st;
+
+    if (c == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");
+    c->t = t;
+    st = collect_calls(c, err);
+    if (st == PR_OK && (steps->has_comm || c->n_ops > 0 || t->n_links > 0))
+        st = emit_comm(c, steps, run, err);
+    else if (st == PR_OK && cJSON_AddNullToObject(run, "communication") == NULL)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");
+    free(c->hops);
+    pr_idmap_free(&c->launch);
+    free(c);
+    return st;
+}

@@ -1,0 +1,379 @@
+/* distributed.c - the cross-rank "distributed" section of the summary,
+ * assembled from the runs' communication objects (comm.c): per-worker
+ * computation / overlap / communication / other, the collective table
+ * summed over ranks with nccl-tests' bandwidths, and stragglers - only
+ * when every rank of the job is in the report. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/buf.h"
+#include "profreport/comm.h"
+#include "profreport/distributed.h"
+#include "profreport/sget.h"
+
+#include "../internal.h"
+
+struct wk {
+    const cJSON *run;
+    const char *worker;
+    double rank;
+    double comp, overlap, comm, other; /* NaN when the run has none */
+    int steps;
+};
+
+/* Rank from distributedInfo, else the last number in the worker name. */
+static double
+rank_of(const cJSON *run, const char *worker, size_t index)
+{
+    double r = pr_sget_num(run, "rank");
+    const char *p, *digits = NULL;
+
+    if (!isnan(r))
+        return r;
+    for (p = worker; *p; p++)
+        if (*p >= '0' && *p <= '9' &&
+            (p == worker || p[-1] < '0' || p[-1] > '9'))
+            digits = p;
+    return digits ? strtod(digits, NULL) : (double)index;
+}
+
+static int
+cmp_wk(const void *a, const void *b)
+{
+    const struct wk *x = a, *y = b;
+
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    return strcmp(x->worker, y->worker);
+}
+
+/* Distinct ranks among the runs (w sorted by rank, then worker): several
+ * spans of one worker are one rank. */
+static size_t
+ranks_present(const struct wk *w, size_t n)
+{
+    size_t i, k = n > 0;
+
+    for (i = 1; i < n; i++)
+        k += strcmp(w[i].worker, w[i - 1].worker) != 0 ||
+             w[i].rank != w[i - 1].rank;
+    return k;
+}
+
+/* A run that has collectives: communication time or a collective call. */
+static int
+has_collectives(const struct wk *w)
+{
+    const cJSON *c = pr_sget(w->run, "communication");
+
+    return pr_sget_len(pr_sget(c, "ops")) > 0 || w->comm > 0 || w->overlap > 0;
+}
+
+/* The section exists when more than one rank is present, and for a
+ * single rank whose trace has collectives (as the plugin's view, 13.3):
+ * one rank of a larger job, or several spans of one worker, without
+ * collectives has nothing to show. */
+static int
+is_distributed(const struct wk *w, size_t n)
+{
+    size_t i;
+
+    if (ranks_present(w, n) > 1)
+        return 1;
+    for (i = 0; i < n; i++)
+        if (has_collectives(&w[i]))
+            return 1;
+    return 0;
+}
+
+static int
+cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* Stragglers need every rank: with 2 sampled ranks of 128, the slow one
+ * may be any of the 126 others, and the two present only wait for it.
+ * The note says how many ranks are here against the job's world size. */
+static int
+emit_coverage(size_t present, double world, int world_known, cJSON *d, int *ok)
+{
+    char text[400];
+
+    pr_emit_num(d, "ranks_present", (double)present, ok);
+    if (present >= 2 && !(world > (double)present)) {
+        pr_emit_null(d, "coverage_note", ok);
+        return 1;
+    }
+    if (present < 2 && world_known && world > 1)
+        snprintf(text, sizeof(text),
+                 "1 of %.0f ranks is in this report: its collectives are "
+                 "shown, but who waits for whom needs the other ranks' "
+                 "traces",
+                 world);
+    else if (present < 2)
+        snprintf(text, sizeof(text),
+                 "one rank is in this report and the trace does not say "
+                 "the job's world size: its collectives are shown, but who "
+                 "waits for whom needs the other ranks' traces");
+    else
+        snprintf(text, sizeof(text),
+                 "%zu of %.0f ranks are in this report: no straggler is "
+                 "named, because the slow rank may be one of the %.0f "
+                 "missing; profile every rank (or compare these against "
+                 "ranks known to be healthy)",
+                 present, world, world - (double)present);
+    pr_emit_str(d, "coverage_note", text, ok);
+    return 0;
+}
+
+static void
+emit_stragglers(const struct wk *w, size_t n, int all_ranks, cJSON *d, int *ok)
+{
+    cJSON *arr = pr_emit_arr(d, "stragglers", ok);
+    double busy[256], med, comm_sum = 0;
+    size_t i, m = 0;
+
+    if (!all_ranks)
+        return;
+    for (i = 0; i < n && m < 256; i++)
+        if (!isnan(w[i].comp)) {
+            busy[m++] = w[i].comp + w[i].overlap;
+            comm_sum += w[i].comm;
+        }
+    if (m < 2 || !*ok)
+        return;
+    qsort(busy, m, sizeof(busy[0]), cmp_dbl);
+    med = m % 2 ? busy[m / 2] : (busy[m / 2 - 1] + busy[m / 2]) / 2;
+    for (i = 0; i < n && *ok; i++) {
+        double b = w[i].comp + w[i].overlap, others;
+        char text[400];
+        cJSON *r;
+        if (isnan(b) || med <= 0 || b < 1.05 * med)
+            continue;
+        others = (comm_sum - w[i].comm) / (double)(m - 1);
+        if (!(others > w[i].comm))
+            continue;
+        snprintf(text, sizeof(text),
+                 "rank %.0f computes %.1f us per step, %.0f%% above the "
+                 "median %.1f us, while the other ranks spend %.1f us per "
+                 "step in communication against %.1f us here: they wait "
+                 "for it",
+                 w[i].rank, b, 100.0 * (b - med) / med, med, others, w[i].comm);
+        r = pr_emit_obj(arr, NULL, ok);
+        pr_emit_str(r, "worker", w[i].worker, ok);
+        pr_emit_num(r, "rank", w[i].rank, ok);
+        pr_emit_str(r, "reason", text, ok);
+    }
+}
+
+static void
+emit_workers(const struct wk *w, size_t n, cJSON *d, int *ok)
+{
+    cJSON *arr = pr_emit_arr(d, "workers", ok);
+    cJSON *mis;
+    size_t i;
+    int mismatch = 0;
+
+    for (i = 0; i < n && *ok; i++) {
+        cJSON *r = pr_emit_obj(arr, NULL, ok);
+        pr_emit_str(r, "worker", w[i].worker, ok);
+        pr_emit_num(r, "rank", w[i].rank, ok);
+        pr_emit_num_or_null(r, "computation_us", w[i].comp, ok);
+        pr_emit_num_or_null(r, "overlap_us", w[i].overlap, ok);
+        pr_emit_num_or_null(r, "communication_us", w[i].comm, ok);
+        pr_emit_num_or_null(r, "other_us", w[i].other, ok);
+        pr_emit_num(r, "steps", w[i].steps, ok);
+        mismatch |= w[i].steps != w[0].steps;
+    }
+    if (!mismatch) {
+        pr_emit_null(d, "step_count_mismatch", ok);
+        return;
+    }
+    mis = pr_emit_arr(d, "step_count_mismatch", ok);
+    for (i = 0; i < n && *ok; i++) {
+        cJSON *r = pr_emit_obj(mis, NULL, ok);
+        pr_emit_str(r, "worker", w[i].worker, ok);
+        pr_emit_num(r, "steps", w[i].steps, ok);
+    }
+}
+
+/* One collective summed over the ranks, in order of first sight. */
+struct coll {
+    const char *name; /* borrowed from a run */
+    double calls, bytes, us, timed, group_size;
+};
+
+struct colls {
+    struct coll *v; /* owned */
+    size_t n, cap;
+};
+
+static struct coll *
+coll_of(struct colls *cs, const char *name, double group_size)
+{
+    size_t i;
+
+    for (i = 0; i < cs->n; i++)
+        if (strcmp(cs->v[i].name, name) == 0)
+            return &cs->v[i];
+    if (pr_grow((void **)&cs->v, &cs->cap, cs->n + 1, sizeof(*cs->v)) != PR_OK)
+        return NULL;
+    cs->v[cs->n] = (struct coll){name, 0, 0, 0, 0, group_size};
+    return &cs->v[cs->n++];
+}
+
+/* One run's "communication.ops" row into its sum. */
+static int
+add_op(struct colls *cs, const cJSON *op)
+{
+    const char *name = pr_sget_str(op, "name");
+    double us = pr_sget_num(op, "total_us"),
+           timed = pr_sget_num(op, "timed_calls");
+    struct coll *a;
+
+    if (name == NULL)
+        return 1;
+    a = coll_of(cs, name, pr_sget_num(op, "group_size"));
+    if (a == NULL)
+        return 0;
+    a->calls += pr_sget_num(op, "calls");
+    a->bytes +=
+        pr_sget_num(op, "total_bytes"); /* NaN poisons: unknown stays so */
+    a->us += isnan(us) ? 0 : us;
+    a->timed +=
+        isnan(timed) ? (isnan(us) ? 0 : pr_sget_num(op, "calls")) : timed;
+    return 1;
+}
+
+static void
+emit_coll(cJSON *arr, const struct coll *c, size_t n, int *ok)
+{
+    cJSON *r = pr_emit_obj(arr, NULL, ok);
+    double algbw =
+        c->us > 0 && c->timed == c->calls ? c->bytes / (c->us * 1000.0) : NAN;
+
+    pr_emit_str(r, "name", c->name, ok);
+    pr_emit_num(r, "calls", c->calls, ok);
+    pr_emit_num_or_null(r, "total_bytes", c->bytes, ok);
+    pr_emit_num_or_null(r, "total_us", c->timed > 0 ? c->us : NAN, ok);
+    pr_emit_num_or_null(r, "mean_us", c->timed > 0 ? c->us / c->timed : NAN,
+                        ok);
+    pr_emit_num_or_null(r, "algbw_gbps", algbw, ok);
+    pr_emit_num_or_null(r, "busbw_gbps",
+                        algbw * pr_comm_bus_factor(pr_comm_collective(c->name),
+                                                   isnan(c->group_size)
+                                                       ? (int)n
+                                                       : (int)c->group_size),
+                        ok);
+}
+
+/* Sum each collective over the ranks; bandwidths from the sums. */
+static void
+emit_comm_ops(const struct wk *w, size_t n, cJSON *d, int *ok)
+{
+    struct colls cs = {0};
+    cJSON *arr;
+    size_t i;
+
+    for (i = 0; i < n && *ok; i++) {
+        const cJSON *c = pr_sget(w[i].run, "communication");
+        const cJSON *op;
+
+        cJSON_ArrayForEach(op, pr_sget(c, "ops"))
+        {
+            if (*ok && !add_op(&cs, op))
+                *ok = 0;
+        }
+    }
+    arr = pr_emit_arr(d, "comm_ops", ok);
+    for (i = 0; i < cs.n && *ok; i++)
+        emit_coll(arr, &cs.v[i], n, ok);
+    free(cs.v);
+}
+
+static void
+collect_workers(const cJSON *runs, struct wk *w, size_t n)
+{
+    const cJSON *run;
+    size_t i = 0;
+
+    cJSON_ArrayForEach(run, runs)
+    {
+        const cJSON *c = pr_sget(run, "communication");
+        const char *worker = pr_sget_str(run, "worker");
+        if (i == n)
+            break;
+        w[i].run = run;
+        w[i].worker = worker ? worker : "";
+        w[i].rank = rank_of(run, w[i].worker, i);
+        w[i].comp = pr_sget_num(c, "computation_us");
+        w[i].overlap = pr_sget_num(c, "overlap_us");
+        w[i].comm = pr_sget_num(c, "communication_us");
+        w[i].other = pr_sget_num(c, "other_us");
+        w[i].steps = (int)pr_sget_len(pr_sget(run, "steps"));
+        i++;
+    }
+}
+
+enum pr_status
+pr_distributed_build(cJSON *summary, struct pr_error *err)
+{
+    const cJSON *runs = pr_sget(summary, "runs");
+    size_t n = pr_sget_len(runs), i;
+    struct wk *w;
+    cJSON *d;
+    double world = 0;
+    size_t present;
+    int ok = 1, all_ranks, world_known = 0;
+
+    if (n == 0)
+        return PR_OK;
+    w = calloc(n, sizeof(*w));
+    if (w == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    collect_workers(runs, w, n);
+    qsort(w, n, sizeof(*w), cmp_wk);
+    if (!is_distributed(w, n)) {
+        free(w);
+        return PR_OK;
+    }
+    for (i = 0; i < n; i++) {
+        world_known |= pr_sget_num(w[i].run, "world_size") > 0;
+        if (pr_sget_num(w[i].run, "world_size") > world)
+            world = pr_sget_num(w[i].run, "world_size");
+    }
+    d = cJSON_CreateObject();
+    ok = d != NULL;
+    present = ranks_present(w, n);
+    if (world < (double)present)
+        world = (double)present;
+    pr_emit_num(d, "world_size", world, &ok);
+    pr_emit_str(d, "method",
+                "per step: computation = kernel time (host operator time "
+                "in a run without kernels) not overlapped by "
+                "communication, overlap = both at once, communication = "
+                "collective time alone (NCCL/HCCL kernels on the device, "
+                "Gloo ops on the host), other = the rest of the step; "
+                "averaged over steps",
+                &ok);
+    all_ranks = emit_coverage(present, world, world_known, d, &ok);
+    emit_workers(w, n, d, &ok);
+    emit_comm_ops(w, n, d, &ok);
+    emit_stragglers(w, n, all_ranks, d, &ok);
+    free(w);
+    if (ok && pr_comm_links_job(runs, d, err) != PR_OK) {
+        cJSON_Delete(d);
+        return PR_E_NOMEM;
+    }
+    if (ok && cJSON_ReplaceItemInObjectCaseSensitive(summary, "distributed", d))
+        return PR_OK;
+    cJSON_Delete(d);
+    return pr_error_set(err, PR_E_NOMEM, "out of memory (distributed)");
+}

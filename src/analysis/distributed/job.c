@@ -1,0 +1,505 @@
+/* job.c - the job view of a summary with several ranks (job.h): read
+ * from the runs the summary already holds, so it needs no trace. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../internal.h"
+#include "profreport/job.h"
+#include "profreport/keys.h"
+#include "profreport/sget.h"
+
+/* One run's figures for the per-rank table. */
+struct rk {
+    const cJSON *run;
+    size_t idx;  /* position in runs[] */
+    double mean; /* step_summary.mean_us; NAN unknown */
+    double median, max, comm, steps;
+};
+
+static int
+cmp_mean(const void *a, const void *b)
+{
+    const struct rk *x = a, *y = b;
+
+    if (x->mean != y->mean)
+        return x->mean < y->mean ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void
+read_rank(const cJSON *run, size_t idx, struct rk *r)
+{
+    const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
+    double comm =
+        pr_sget_num(pr_sget(ss, PR_K_BREAKDOWN_US), PR_K_COMMUNICATION);
+
+    r->run = run;
+    r->idx = idx;
+    r->mean = pr_sget_num(ss, PR_K_MEAN_US);
+    r->median = pr_sget_num(ss, PR_K_MEDIAN_US);
+    r->max = pr_sget_num(ss, PR_K_MAX_US);
+    r->steps = (double)pr_sget_len(pr_sget(run, PR_K_STEPS));
+    r->comm = r->mean > 0 && !isnan(comm) ? 100.0 * comm / r->mean : NAN;
+}
+
+/* Two workers or more: a job, not one process's several spans. */
+static int
+is_job(const cJSON *runs)
+{
+    const char *first = NULL, *w;
+    const cJSON *r;
+
+    cJSON_ArrayForEach(r, runs)
+    {
+        w = pr_sget_str_or(r, PR_K_WORKER, "");
+        if (first == NULL)
+            first = w;
+        else if (strcmp(first, w) != 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* {"run", "worker", "rank", "mean_us"[, "vs_median_pct"]} of one rank. */
+static cJSON *
+rank_ref(const struct rk *r, double median, int *ok)
+{
+    cJSON *o = cJSON_CreateObject();
+    const cJSON *rank = pr_sget(r->run, PR_K_RANK);
+
+    if (o == NULL) {
+        *ok = 0;
+        return NULL;
+    }
+    pr_emit_num(o, "run", (double)r->idx, ok);
+    pr_emit_str(o, PR_K_WORKER, pr_sget_str_or(r->run, PR_K_WORKER, ""), ok);
+    pr_emit_num_or_null(o, PR_K_RANK,
+                        cJSON_IsNumber(rank) ? rank->valuedouble : NAN, ok);
+    pr_emit_num_or_null(o, PR_K_MEAN_US, r->mean, ok);
+    pr_emit_num_or_null(o, "vs_median_pct",
+                        median > 0 ? 100.0 * (r->mean - median) / median : NAN,
+                        ok);
+    return o;
+}
+
+static void
+per_rank(cJSON *job, const struct rk *v, size_t n, double median, int *ok)
+{
+    cJSON *a = pr_emit_arr(job, "per_rank", ok);
+    size_t i;
+
+    for (i = 0; a != NULL && i < n; i++) {
+        cJSON *o = rank_ref(&v[i], median, ok);
+
+        if (o == NULL || !cJSON_AddItemToArray(a, o)) {
+            cJSON_Delete(o);
+            *ok = 0;
+            return;
+        }
+        pr_emit_str(o, PR_K_SPAN, pr_sget_str_or(v[i].run, PR_K_SPAN, ""), ok);
+        pr_emit_num(o, "steps", v[i].steps, ok);
+        pr_emit_num_or_null(o, PR_K_MEDIAN_US, v[i].median, ok);
+        pr_emit_num_or_null(o, PR_K_MAX_US, v[i].max, ok);
+        pr_emit_num_or_null(o, "communication_pct", v[i].comm, ok);
+    }
+}
+
+/* Step time over ranks (each rank's mean step), the slowest and the
+ * median rank.  `sorted` holds the ranks with a known mean, by mean. */
+static void
+distribution(cJSON *job, const struct rk *sorted, size_t m, int *ok)
+{
+    cJSON *d = pr_emit_obj(job, "step_us", ok);
+    double sum = 0, median = m > 0 ? sorted[(m - 1) / 2].mean : NAN;
+    size_t i;
+
+    for (i = 0; i < m; i++)
+        sum += sorted[i].mean;
+    pr_emit_num(d, "ranks_with_steps", (double)m, ok);
+    pr_emit_num_or_null(d, PR_K_MIN_US, m > 0 ? sorted[0].mean : NAN, ok);
+    pr_emit_num_or_null(d, PR_K_MEDIAN_US, median, ok);
+    pr_emit_num_or_null(d, PR_K_MEAN_US, m > 0 ? sum / (double)m : NAN, ok);
+    pr_emit_num_or_null(d, PR_K_MAX_US, m > 0 ? sorted[m - 1].mean : NAN, ok);
+    pr_emit_num_or_null(
+        d, "spread_pct",
+        median > 0 ? 100.0 * (sorted[m - 1].mean - sorted[0].mean) / median
+                   : NAN,
+        ok);
+    if (m == 0) {
+        pr_emit_null(job, "slowest", ok);
+        pr_emit_null(job, "median", ok);
+        return;
+    }
+    if (!cJSON_AddItemToObject(job, "slowest",
+                               rank_ref(&sorted[m - 1], median, ok)) ||
+        !cJSON_AddItemToObject(job, "median",
+                               rank_ref(&sorted[(m - 1) / 2], median, ok)))
+        *ok = 0;
+}
+
+/* "rank 3" or the worker's name, for a heatmap row. */
+static void
+rank_label(const cJSON *run, char *buf, size_t n)
+{
+    const cJSON *rank = pr_sget(run, PR_K_RANK);
+
+    if (cJSON_IsNumber(rank))
+        snprintf(buf, n, "rank %.0f", rank->valuedouble);
+    else
+        snprintf(buf, n, "%s", pr_sget_str_or(run, PR_K_WORKER, "?"));
+}
+
+static double
+step_at(const cJSON *run, size_t j)
+{
+    return pr_sget_num(cJSON_GetArrayItem(pr_sget(run, PR_K_STEPS), (int)j),
+                       PR_K_DURATION_US);
+}
+
+/* The max over runs [r0, r1) and steps [s0, s1); NAN when none. */
+static double
+cell(const cJSON *const *runs, size_t r0, size_t r1, size_t s0, size_t s1)
+{
+    double best = NAN;
+
+    for (size_t i = r0; i < r1; i++)
+        for (size_t j = s0; j < s1; j++) {
+            double v = step_at(runs[i], j);
+            if (!isnan(v) && (isnan(best) || v > best))
+                best = v;
+        }
+    return best;
+}
+
+static void
+heat_rows(cJSON *h, const cJSON *const *runs, size_t n, size_t per, int *ok)
+{
+    cJSON *rows = pr_emit_arr(h, "rows", ok);
+    char a[96], b[96], label[200];
+
+    for (size_t r0 = 0; rows != NULL && r0 < n; r0 += per) {
+        size_t r1 = r0 + per < n ? r0 + per : n;
+        cJSON *o = cJSON_CreateObject();
+
+        if (o == NULL || !cJSON_AddItemToArray(rows, o)) {
+            cJSON_Delete(o);
+            *ok = 0;
+            return;
+        }
+        rank_label(runs[r0], a, sizeof(a));
+        rank_label(runs[r1 - 1], b, sizeof(b));
+        if (r1 - r0 == 1)
+            snprintf(label, sizeof(label), "%s", a);
+        else
+            snprintf(label, sizeof(label), "%s … %s", a, b);
+        pr_emit_str(o, PR_K_LABEL, label, ok);
+        pr_emit_num(o, "runs", (double)(r1 - r0), ok);
+    }
+}
+
+/* Rank x step durations, reduced by max to at most PR_JOB_HEAT_ROWS x
+ * PR_JOB_HEAT_COLS cells; runs in rank order, steps by index. */
+static void
+heatmap(cJSON *job, const cJSON *const *runs, size_t n, int *ok)
+{
+    cJSON *h = pr_emit_obj(job, "heatmap", ok), *vals, *steps;
+    size_t cols = 0, i, per_r, per_c, longest = 0;
+
+    for (i = 0; i < n; i++)
+        if (pr_sget_len(pr_sget(runs[i], PR_K_STEPS)) > cols) {
+            cols = pr_sget_len(pr_sget(runs[i], PR_K_STEPS));
+            longest = i;
+        }
+    per_r = (n + PR_JOB_HEAT_ROWS - 1) / PR_JOB_HEAT_ROWS;
+    per_c = cols > 0 ? (cols + PR_JOB_HEAT_COLS - 1) / PR_JOB_HEAT_COLS : 1;
+    pr_emit_str(h, "reduce", "max", ok);
+    pr_emit_num(h, "runs_per_row", (double)per_r, ok);
+    pr_emit_num(h, "steps_per_column", (double)per_c, ok);
+    heat_rows(h, runs, n, per_r, ok);
+    steps = pr_emit_arr(h, "steps", ok);
+    for (i = 0; steps != NULL && i < cols; i += per_c) {
+        const cJSON *st =
+            cJSON_GetArrayItem(pr_sget(runs[longest], PR_K_STEPS), (int)i);
+        cJSON *s = cJSON_CreateString(pr_sget_str_or(st, PR_K_NAME, ""));
+        if (s == NULL || !cJSON_AddItemToArray(steps, s)) {
+            cJSON_Delete(s);
+            *ok = 0;
+        }
+    }
+    vals = pr_emit_arr(h, "values_us", ok);
+    for (size_t r0 = 0; vals != NULL && r0 < n; r0 += per_r) {
+        cJSON *row = cJSON_CreateArray();
+        if (row == NULL || !cJSON_AddItemToArray(vals, row)) {
+            cJSON_Delete(row);
+            *ok = 0;
+            return;
+        }
+        for (size_t c0 = 0; c0 < cols; c0 += per_c) {
+            double v = cell(runs, r0, r0 + per_r < n ? r0 + per_r : n, c0,
+                            c0 + per_c < cols ? c0 + per_c : cols);
+            cJSON *x = isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
+            if (x == NULL || !cJSON_AddItemToArray(row, x)) {
+                cJSON_Delete(x);
+                *ok = 0;
+            }
+        }
+    }
+}
+
+/* ---- tables aggregated over ranks ---------------------------------- */
+
+struct entry {
+    const char *name;
+    size_t run;
+    double v, host, calls;
+};
+
+static int
+cmp_entry(const void *a, const void *b)
+{
+    const struct entry *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+
+    if (c != 0)
+        return c;
+    return x->run < y->run ? -1 : x->run > y->run;
+}
+
+/* One aggregated row, built while its group is read. */
+struct agg {
+    const char *name;
+    size_t ranks, max_run;
+    double sum, min, max, host, calls;
+};
+
+static int
+cmp_agg(const void *a, const void *b)
+{
+    const struct agg *x = a, *y = b;
+
+    if (x->sum != y->sum)
+        return x->sum > y->sum ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static cJSON *
+agg_row(const struct agg *g, size_t n, const cJSON *const *runs,
+        const char *key, int *ok)
+{
+    cJSON *o = cJSON_CreateObject();
+    double mean = g->sum / (double)n, min = g->ranks < n ? 0 : g->min;
+    char k[64];
+
+    if (o == NULL) {
+        *ok = 0;
+        return NULL;
+    }
+    pr_emit_str(o, PR_K_NAME, g->name, ok);
+    pr_emit_num(o, "ranks", (double)g->ranks, ok);
+    pr_emit_num(o, "calls_mean", g->calls / (double)n, ok);
+    snprintf(k, sizeof(k), "mean_%s", key);
+    pr_emit_num(o, k, mean, ok);
+    snprintf(k, sizeof(k), "min_%s", key);
+    pr_emit_num(o, k, min, ok);
+    snprintf(k, sizeof(k), "max_%s", key);
+    pr_emit_num(o, k, g->max, ok);
+    pr_emit_num_or_null(o, "spread_pct",
+                        mean > 0 ? 100.0 * (g->max - min) / mean : NAN, ok);
+    pr_emit_str(o, "max_worker",
+                pr_sget_str_or(runs[g->max_run], PR_K_WORKER, ""), ok);
+    if (!(g->host < 0)) /* NAN: no rank recorded host times */
+        pr_emit_num_or_null(o, "mean_host_self_us", g->host / (double)n, ok);
+    return o;
+}
+
+/* Group the sorted entries by name into aggs; returns how many. */
+static size_t
+group(const struct entry *e, size_t m, struct agg *out, int with_host)
+{
+    size_t i = 0, k = 0;
+
+    while (i < m) {
+        struct agg g = {
+            e[i].name, 0, e[i].run, 0, e[i].v, e[i].v, with_host ? NAN : -1, 0};
+        for (; i < m && strcmp(e[i].name, g.name) == 0; i++) {
+            g.ranks++;
+            g.sum += e[i].v;
+            g.calls += e[i].calls;
+            if (with_host && !isnan(e[i].host))
+                g.host = isnan(g.host) ? e[i].host : g.host + e[i].host;
+            if (e[i].v < g.min)
+                g.min = e[i].v;
+            if (e[i].v > g.max) {
+                g.max = e[i].v;
+                g.max_run = e[i].run;
+            }
+        }
+        out[k++] = g;
+    }
+    return k;
+}
+
+/* summary-wide table `out_key` from every run's `arr_key` rows, value
+ * `val_key` (a time in µs; rows of one name in one run are summed). */
+static void
+aggregate(cJSON *job, const cJSON *const *runs, size_t n, const char *arr_key,
+          const char *val_key, const char *out_key, int *ok)
+{
+    size_t m = 0, i, k;
+    struct entry *e;
+    struct agg *g;
+    cJSON *a;
+    const cJSON *row;
+    int host = strcmp(arr_key, PR_K_OPERATORS) == 0;
+
+    for (i = 0; i < n; i++)
+        m += pr_sget_len(pr_sget(runs[i], arr_key));
+    e = calloc(m + 1, sizeof(*e));
+    g = calloc(m + 1, sizeof(*g));
+    a = pr_emit_arr(job, out_key, ok);
+    if (e == NULL || g == NULL || a == NULL) {
+        free(e);
+        free(g);
+        *ok = 0;
+        return;
+    }
+    for (i = 0, m = 0; i < n; i++)
+        cJSON_ArrayForEach(row, pr_sget(runs[i], arr_key))
+        {
+            double v = pr_sget_num(row, val_key),
+                   h = pr_sget_num(row, PR_K_HOST_SELF_US);
+            double c = pr_sget_num(row, PR_K_CALLS);
+            const char *name = pr_sget_str(row, PR_K_NAME);
+            if (name == NULL)
+                continue;
+            e[m++] =
+                (struct entry){name, i, isnan(v) ? 0 : v, h, isnan(c) ? 0 : c};
+        }
+    qsort(e, m, sizeof(*e), cmp_entry);
+    /* one name twice in a run (shouldn't be): fold into one entry */
+    for (i = 1, k = m > 0; i < m; i++) {
+        if (strcmp(e[i].name, e[k - 1].name) == 0 && e[i].run == e[k - 1].run) {
+            e[k - 1].v += e[i].v;
+            e[k - 1].host += e[i].host;
+            e[k - 1].calls += e[i].calls;
+        } else {
+            e[k++] = e[i];
+        }
+    }
+    k = group(e, k, g, host);
+    qsort(g, k, sizeof(*g), cmp_agg);
+    for (i = 0; i < k && i < PR_JOB_MAX_ROWS && *ok; i++) {
+        cJSON *o = agg_row(&g[i], n, runs, val_key, ok);
+        if (o == NULL || !cJSON_AddItemToArray(a, o)) {
+            cJSON_Delete(o);
+            *ok = 0;
+        }
+    }
+    pr_emit_num(job,
+                strcmp(out_key, PR_K_OPERATORS) == 0 ? "operators_total"
+                                                     : "kernels_total",
+                (double)k, ok);
+    free(e);
+    free(g);
+}
+
+static double
+rank_key(const cJSON *run)
+{
+    double r = pr_sget_num(run, PR_K_RANK);
+
+    return isnan(r) ? INFINITY : r;
+}
+
+struct ord {
+    const cJSON *run;
+    size_t idx;
+};
+
+/* Runs in rank order (runs without a rank last), the summary's order
+ * breaking ties: the heatmap's rows. */
+static int
+cmp_by_rank(const void *a, const void *b)
+{
+    const struct ord *x = a, *y = b;
+    double rx = rank_key(x->run), ry = rank_key(y->run);
+
+    if (rx != ry)
+        return rx < ry ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* rv[] (summary order) put in rank order; 0 on out-of-memory. */
+static int
+rank_order(const cJSON **rv, size_t n)
+{
+    struct ord *o = calloc(n ? n : 1, sizeof(*o));
+    size_t i;
+
+    if (o == NULL)
+        return 0;
+    for (i = 0; i < n; i++)
+        o[i] = (struct ord){rv[i], i};
+    qsort(o, n, sizeof(*o), cmp_by_rank);
+    for (i = 0; i < n; i++)
+        rv[i] = o[i].run;
+    free(o);
+    return 1;
+}
+
+static enum pr_status
+build(cJSON *summary, const cJSON *runs, size_t n, struct pr_error *err)
+{
+    const cJSON **rv = calloc(n, sizeof(*rv));
+    struct rk *v = calloc(n, sizeof(*v)), *sorted = calloc(n, sizeof(*v));
+    cJSON *job = cJSON_CreateObject();
+    const cJSON *r;
+    size_t i = 0, m = 0;
+    int ok = rv != NULL && v != NULL && sorted != NULL && job != NULL;
+
+    if (ok) {
+        cJSON_ArrayForEach(r, runs)
+        {
+            rv[i] = r;
+            read_rank(r, i, &v[i]);
+            if (!isnan(v[i].mean))
+                sorted[m++] = v[i];
+            i++;
+        }
+        qsort(sorted, m, sizeof(*sorted), cmp_mean);
+        pr_emit_num(job, "ranks", (double)n, &ok);
+        distribution(job, sorted, m, &ok);
+        per_rank(job, v, n, m > 0 ? sorted[(m - 1) / 2].mean : NAN, &ok);
+        aggregate(job, rv, n, PR_K_OPERATORS, PR_K_DEVICE_SELF_US,
+                  PR_K_OPERATORS, &ok);
+        aggregate(job, rv, n, PR_K_KERNELS, "total_us", PR_K_KERNELS, &ok);
+        ok = ok && rank_order(rv, n);
+        heatmap(job, rv, n, &ok);
+    }
+    free(rv);
+    free(v);
+    free(sorted);
+    if (!ok || !cJSON_ReplaceItemInObjectCaseSensitive(summary, "job", job)) {
+        cJSON_Delete(job);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    return PR_OK;
+}
+
+enum pr_status
+pr_job_build(cJSON *summary, struct pr_error *err)
+{
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(summary, PR_K_RUNS);
+    size_t n = (size_t)cJSON_GetArraySize(runs);
+
+    if (cJSON_GetObjectItemCaseSensitive(summary, "job") == NULL &&
+        cJSON_AddNullToObject(summary, "job") == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (n < 2 || !is_job(runs))
+        return PR_OK;
+    return build(summary, runs, n, err);
+}

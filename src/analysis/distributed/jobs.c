@@ -1,0 +1,787 @@
+/* jobs.c - the runs of a summary grouped into jobs (jobs.h): placed folder
+ * by folder, split where distributedInfo says two processes cannot be one
+ * job, joined across folders where it says they are, then each job's
+ * distributed and job views built over its runs alone. */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../internal.h"
+#include "profreport/distributed.h"
+#include "profreport/job.h"
+#include "profreport/jobs.h"
+#include "profreport/keys.h"
+#include "profreport/sget.h"
+
+/* A start before 2001 or after 2096 is no epoch time: the trace's clock
+ * is a device's or relative, and says nothing about when the job ran. */
+#define EPOCH_MIN_NS 1e18
+#define EPOCH_MAX_NS 4e18
+#define DESCRIBE_MAX 16 /* jobs named in the message */
+
+/* One run as the grouping sees it. */
+struct jr {
+    const cJSON *run;
+    const char *worker, *span;
+    char *dir;           /* owned: the folder of its input */
+    double rank, ws, t0; /* NAN when unknown */
+    const char *backend; /* "" when unknown; borrowed from the run */
+    size_t group;
+};
+
+/* What is known of a group, for the joins across folders. */
+struct jg {
+    const char *dir;
+    double ws, t_lo, t_hi; /* ws NAN unless every run says the same */
+    const char *backend;
+    size_t n, first;
+    int all_ranks;   /* every run has a rank */
+    size_t off, cnt; /* its ranks in the sorted rank array */
+};
+
+enum pr_status
+pr_jobs_note_origin(cJSON *run, const char *path, const struct pr_trace *t,
+                    struct pr_error *err)
+{
+    cJSON *o = cJSON_CreateObject();
+    double t0 = NAN;
+    int ok = o != NULL;
+
+    if (t->n_events > 0)
+        t0 = (double)t->events[0].ts_ns +
+             (t->has_base_time ? (double)t->base_time_ns : 0.0);
+    pr_emit_str(o, PR_K_PATH, path, &ok);
+    pr_emit_num_or_null(
+        o, "t0_ns", t0 >= EPOCH_MIN_NS && t0 <= EPOCH_MAX_NS ? t0 : NAN, &ok);
+    pr_emit_str(o, "backend",
+                t->backend != PR_STR_NONE ? pr_trace_str(t, t->backend) : "",
+                &ok);
+    if (ok && cJSON_AddItemToObject(run, PR_JOBS_ORIGIN, o))
+        return PR_OK;
+    if (!ok)
+        cJSON_Delete(o);
+    return pr_error_set(err, PR_E_NOMEM, "out of memory");
+}
+
+/* A producer's folder for one rank: torch_npu's "{worker}_{time}_ascend_pt",
+ * MindSpore's "..._ascend_ms", CANN's "PROF_...".  The job is the folder
+ * that holds them. */
+static int
+rank_folder(const char *name, size_t len)
+{
+    return (len > 10 && (memcmp(name + len - 10, "_ascend_pt", 10) == 0 ||
+                         memcmp(name + len - 10, "_ascend_ms", 10) == 0)) ||
+           (len > 5 && memcmp(name, "PROF_", 5) == 0);
+}
+
+/* The length of p[0..len) up to its outermost folder for one rank. */
+static size_t
+above_rank_folder(const char *p, size_t len)
+{
+    size_t b = 0, e;
+
+    while (b < len) {
+        for (e = b; e < len && p[e] != '/'; e++)
+            ;
+        if (e > b && rank_folder(p + b, e - b))
+            return b > 1 ? b - 1 : b;
+        b = e + 1;
+    }
+    return len;
+}
+
+/* The folder a run came from: the input itself when it is a folder (a
+ * producer's output), else the folder holding the file; cut above a
+ * producer's folder for one rank.  "" for a bare file name. */
+static char *
+dir_of(const char *path)
+{
+    struct stat st;
+    size_t len = strlen(path);
+    char *d;
+
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        while (len > 0 && path[len - 1] != '/')
+            len--;
+    }
+    while (len > 1 && path[len - 1] == '/')
+        len--;
+    len = above_rank_folder(path, len);
+    d = malloc(len + 1);
+    if (d != NULL) {
+        memcpy(d, path, len);
+        d[len] = '\0';
+    }
+    return d;
+}
+
+/* The path of a run read from a saved summary: its input, matched by
+ * worker and span in order (runs and inputs are added in pairs, and the
+ * runs' sort is stable). */
+static const char *
+saved_path(const cJSON *inputs, unsigned char *used, const cJSON *run)
+{
+    const char *w = pr_sget_str_or(run, PR_K_WORKER, "");
+    const char *s = pr_sget_str_or(run, PR_K_SPAN, "");
+    const cJSON *in;
+    size_t k = 0;
+
+    cJSON_ArrayForEach(in, inputs)
+    {
+        if (!used[k] && strcmp(pr_sget_str_or(in, PR_K_WORKER, ""), w) == 0 &&
+            strcmp(pr_sget_str_or(in, PR_K_SPAN, ""), s) == 0) {
+            used[k] = 1;
+            return pr_sget_str_or(in, PR_K_PATH, "");
+        }
+        k++;
+    }
+    return "";
+}
+
+/* A numeric span of 13 digits or more is the tb plugin's epoch time in
+ * ms ("rank0.1714525200123.pt.trace.json"): a start when the trace's own
+ * is not at hand. */
+static double
+span_time(const cJSON *run)
+{
+    const char *s = pr_sget_str_or(run, PR_K_SPAN, "");
+    size_t i;
+
+    for (i = 0; s[i] >= '0' && s[i] <= '9'; i++)
+        ;
+    if (i < 13 || i > 16 || s[i] != '\0')
+        return NAN;
+    return strtod(s, NULL) * 1e6;
+}
+
+static int
+collect(const cJSON *summary, struct jr *v, size_t n)
+{
+    const cJSON *inputs = pr_sget(summary, PR_K_INPUTS), *run;
+    unsigned char *used = calloc(pr_sget_len(inputs) + 1, 1);
+    size_t i = 0;
+
+    if (used == NULL)
+        return 0;
+    cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
+    {
+        const cJSON *o = pr_sget(run, PR_JOBS_ORIGIN);
+        if (i == n)
+            break;
+        v[i].run = run;
+        v[i].worker = pr_sget_str_or(run, PR_K_WORKER, "");
+        v[i].span = pr_sget_str_or(run, PR_K_SPAN, "");
+        v[i].rank = pr_sget_num(run, PR_K_RANK);
+        v[i].ws = pr_sget_num(run, PR_K_WORLD_SIZE);
+        v[i].t0 = o ? pr_sget_num(o, "t0_ns") : span_time(run);
+        v[i].backend = pr_sget_str_or(o, "backend", "");
+        v[i].dir = dir_of(o ? pr_sget_str_or(o, PR_K_PATH, "")
+                            : saved_path(inputs, used, run));
+        if (v[i++].dir == NULL)
+            break;
+    }
+    free(used);
+    return i == n && (n == 0 || v[n - 1].dir != NULL);
+}
+
+static int
+known(double x)
+{
+    return !isnan(x);
+}
+
+static int
+differ(double a, double b)
+{
+    return known(a) && known(b) && a != b;
+}
+
+/* 0: run a may join a group holding run b; -1: it may not. */
+static int
+conflicts(const struct jr *a, const struct jr *b)
+{
+    if (differ(a->ws, b->ws) ||
+        (a->backend[0] && b->backend[0] && strcmp(a->backend, b->backend)))
+        return 1;
+    return known(a->rank) && a->rank == b->rank &&
+           (strcmp(a->worker, b->worker) != 0 || !strcmp(a->span, b->span));
+}
+
+/* The group of its folder that run `i` joins, or a new one: the group of
+ * its own worker (spans of one process), else the one that started
+ * nearest among those it does not conflict with. */
+static size_t
+place(struct jr *v, const size_t *order, size_t done, size_t i, size_t *n_grp,
+      double *dist, unsigned char *bad)
+{
+    size_t j, g, best = SIZE_MAX;
+
+    memset(bad, 0, *n_grp);
+    for (g = 0; g < *n_grp; g++)
+        dist[g] = INFINITY;
+    for (j = 0; j < done; j++) {
+        const struct jr *b = &v[order[j]];
+        if (strcmp(b->dir, v[i].dir) != 0)
+            continue;
+        if (strcmp(b->worker, v[i].worker) == 0 &&
+            strcmp(b->span, v[i].span) != 0)
+            return b->group; /* two spans of one process */
+        bad[b->group] |= conflicts(&v[i], b);
+        if (known(v[i].t0) && known(b->t0))
+            dist[b->group] = fmin(dist[b->group], fabs(v[i].t0 - b->t0));
+        bad[b->group] |= 2; /* seen: a group of this folder */
+    }
+    for (g = 0; g < *n_grp; g++)
+        if (bad[g] == 2 &&
+            !(dist[g] > (double)PR_JOBS_WINDOW_NS && isfinite(dist[g])) &&
+            (best == SIZE_MAX || dist[g] < dist[best]))
+            best = g;
+    return best != SIZE_MAX ? best : (*n_grp)++;
+}
+
+struct start {
+    double t0;
+    size_t idx;
+};
+
+static int
+cmp_start(const void *pa, const void *pb)
+{
+    const struct start *a = pa, *b = pb;
+
+    if (known(a->t0) != known(b->t0))
+        return known(a->t0) ? -1 : 1;
+    if (known(a->t0) && a->t0 != b->t0)
+        return a->t0 < b->t0 ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* Runs by start (unknown last), then position: a greedy placement in
+ * that order pairs the ranks that started together.  0 on out-of-memory. */
+static int
+by_start(size_t *order, size_t n, const struct jr *v)
+{
+    struct start *s = calloc(n, sizeof(*s));
+    size_t i;
+
+    if (s == NULL)
+        return 0;
+    for (i = 0; i < n; i++)
+        s[i] = (struct start){v[i].t0, i};
+    qsort(s, n, sizeof(*s), cmp_start);
+    for (i = 0; i < n; i++)
+        order[i] = s[i].idx;
+    free(s);
+    return 1;
+}
+
+/* Place every run; returns the number of groups, 0 on out-of-memory. */
+static size_t
+split_folders(struct jr *v, size_t n)
+{
+    size_t *order = calloc(n, sizeof(*order)), i, n_grp = 0;
+    double *dist = calloc(n, sizeof(*dist));
+    unsigned char *bad = calloc(n, 1);
+
+    if (order != NULL && dist != NULL && bad != NULL && by_start(order, n, v)) {
+        for (i = 0; i < n; i++)
+            v[order[i]].group = place(v, order, i, order[i], &n_grp, dist, bad);
+    }
+    free(order);
+    free(dist);
+    free(bad);
+    return n_grp;
+}
+
+/* Two folders named alike but for their digits, side by side ("node0"
+ * and "node1"): the layout of one job's ranks kept per node. */
+static int
+alike_dirs(const char *a, const char *b)
+{
+    const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+    size_t pa = sa ? (size_t)(sa - a) : 0, pb = sb ? (size_t)(sb - b) : 0;
+    int digits = 0;
+
+    if (pa != pb || strncmp(a, b, pa) != 0)
+        return 0;
+    a += pa;
+    b += pb;
+    while (*a || *b) {
+        if ((*a >= '0' && *a <= '9') || (*b >= '0' && *b <= '9')) {
+            digits = 1;
+            a += *a >= '0' && *a <= '9';
+            b += *b >= '0' && *b <= '9';
+            continue;
+        }
+        if (*a++ != *b++)
+            return 0;
+    }
+    return digits;
+}
+
+static int
+cmp_dbl(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+
+    return (a > b) - (a < b);
+}
+
+/* Each group's facts, and its ranks sorted in rk[g.off .. g.off+g.cnt). */
+static void
+facts(const struct jr *v, size_t n, struct jg *g, size_t n_grp, double *rk)
+{
+    size_t i, k, off = 0;
+
+    for (k = 0; k < n_grp; k++)
+        g[k] = (struct jg){NULL, NAN, INFINITY, -INFINITY, "", 0, 0, 1, 0, 0};
+    for (i = 0; i < n; i++) {
+        struct jg *G = &g[v[i].group];
+        if (G->n++ == 0) {
+            G->dir = v[i].dir;
+            G->ws = v[i].ws;
+            G->first = i;
+        } else if (!(v[i].ws == G->ws)) {
+            G->ws = NAN; /* unknown or mixed: no evidence to join on */
+        }
+        if (v[i].backend[0])
+            G->backend = v[i].backend;
+        G->all_ranks &= known(v[i].rank);
+        if (known(v[i].t0)) {
+            G->t_lo = fmin(G->t_lo, v[i].t0);
+            G->t_hi = fmax(G->t_hi, v[i].t0);
+        }
+    }
+    for (k = 0; k < n_grp; k++) {
+        g[k].off = off;
+        off += g[k].n;
+    }
+    for (i = 0; i < n; i++)
+        rk[g[v[i].group].off + g[v[i].group].cnt++] = v[i].rank;
+    for (k = 0; k < n_grp; k++)
+        qsort(rk + g[k].off, g[k].cnt, sizeof(*rk), cmp_dbl);
+}
+
+static int
+disjoint(const struct jg *a, const struct jg *b, const double *rk)
+{
+    size_t i = 0, j = 0;
+
+    while (i < a->cnt && j < b->cnt) {
+        double x = rk[a->off + i], y = rk[b->off + j];
+        if (x == y)
+            return 0;
+        i += x < y;
+        j += y < x;
+    }
+    return 1;
+}
+
+/* Two groups of different folders are one job when distributedInfo says
+ * so: the same world size and backend, ranks all known and disjoint, and
+ * started together.  With no world size (Ascend exports) or no start
+ * known, only side-by-side folders named alike ("test_rank_0" and
+ * "test_rank_1") are joined. */
+static int
+joinable(const struct jg *a, const struct jg *b, const double *rk)
+{
+    int alike;
+
+    if (a->n == 0 || b->n == 0 || strcmp(a->dir, b->dir) == 0 ||
+        !a->all_ranks || !b->all_ranks ||
+        (a->backend[0] && b->backend[0] && strcmp(a->backend, b->backend)))
+        return 0;
+    if ((known(a->ws) || known(b->ws)) && !(a->ws >= 2 && a->ws == b->ws))
+        return 0;
+    alike = alike_dirs(a->dir, b->dir);
+    if (isfinite(a->t_lo) && isfinite(b->t_lo)) {
+        if (fmax(a->t_lo, b->t_lo) - fmin(a->t_hi, b->t_hi) >
+            (double)PR_JOBS_WINDOW_NS)
+            return 0;
+        alike |= known(a->ws);
+    }
+    return alike && disjoint(a, b, rk);
+}
+
+/* Join groups across folders until no two can be; 0 on out-of-memory. */
+static int
+join_folders(struct jr *v, size_t n, size_t n_grp)
+{
+    struct jg *g = calloc(n_grp, sizeof(*g));
+    double *rk = calloc(n, sizeof(*rk));
+    size_t a, b, i;
+    int joined = 1;
+
+    if (g == NULL || rk == NULL) {
+        free(g);
+        free(rk);
+        return 0;
+    }
+    while (joined) {
+        joined = 0;
+        facts(v, n, g, n_grp, rk);
+        for (a = 0; a < n_grp && !joined; a++)
+            for (b = a + 1; b < n_grp && !joined; b++)
+                joined = joinable(&g[a], &g[b], rk);
+        for (i = 0; joined && i < n; i++)
+            if (v[i].group == b - 1)
+                v[i].group = a - 1;
+    }
+    free(g);
+    free(rk);
+    return 1;
+}
+
+/* Groups renumbered in the order of their first run; returns how many. */
+static size_t
+renumber(struct jr *v, size_t n, size_t n_grp)
+{
+    size_t *map = malloc((n_grp ? n_grp : 1) * sizeof(*map)), i, k = 0;
+
+    if (map == NULL)
+        return 0;
+    for (i = 0; i < n_grp; i++)
+        map[i] = SIZE_MAX;
+    for (i = 0; i < n; i++) {
+        if (map[v[i].group] == SIZE_MAX)
+            map[v[i].group] = k++;
+        v[i].group = map[v[i].group];
+    }
+    free(map);
+    return k;
+}
+
+/* The length of the folder prefix that every run's folder (of group g,
+ * or of all runs when g is SIZE_MAX) shares, cut at a '/'. */
+static size_t
+common_len(const struct jr *v, size_t n, size_t g)
+{
+    const char *d0 = NULL;
+    size_t len = 0, i, k;
+    int cut = 1;
+
+    for (i = 0; i < n; i++) {
+        if (g != SIZE_MAX && v[i].group != g)
+            continue;
+        if (d0 == NULL) {
+            d0 = v[i].dir;
+            len = strlen(d0);
+        }
+        for (k = 0; k < len && v[i].dir[k] == d0[k]; k++)
+            ;
+        len = k;
+    }
+    while (cut && len > 0) {
+        for (i = 0, cut = 0; i < n && !cut; i++)
+            cut = (g == SIZE_MAX || v[i].group == g) && v[i].dir[len] != '\0' &&
+                  v[i].dir[len] != '/';
+        len -= (size_t)cut;
+    }
+    return len;
+}
+
+/* Each job's folder: the folder its runs share.  NULL on out-of-memory. */
+static char **
+job_paths(const struct jr *v, size_t n, size_t n_jobs)
+{
+    char **p = calloc(n_jobs, sizeof(*p));
+    size_t k, i, len;
+
+    for (k = 0; p != NULL && k < n_jobs; k++) {
+        for (i = 0; v[i].group != k; i++)
+            ;
+        len = common_len(v, n, k);
+        p[k] = malloc(len + 2);
+        if (p[k] == NULL)
+            break;
+        if (len == 0 && v[i].dir[0] == '/')
+            len = 1; /* the root folder */
+        memcpy(p[k], v[i].dir, len);
+        p[k][len] = '\0';
+    }
+    if (p != NULL && k < n_jobs) {
+        for (i = 0; i < k; i++)
+            free(p[i]);
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* A job's name: its folder below the common one (the folder's own name
+ * when it is the common one); "#2" and on when one folder holds several
+ * jobs. */
+static void
+job_name(char *const *paths, size_t n_jobs, size_t k, size_t common, char *buf,
+         size_t cap)
+{
+    const char *d = paths[k], *rel = d + common, *base = strrchr(d, '/');
+    size_t j, nth = 0, of = 0;
+
+    while (*rel == '/')
+        rel++;
+    if (*rel == '\0')
+        rel = base != NULL && base[1] ? base + 1 : d[0] ? d : ".";
+    for (j = 0; j < n_jobs; j++)
+        if (strcmp(paths[j], d) == 0) {
+            of++;
+            nth += j <= k;
+        }
+    if (of > 1)
+        snprintf(buf, cap, "%s #%zu", rel, nth);
+    else
+        snprintf(buf, cap, "%s", rel);
+}
+
+/* The job view's "run" numbers index the job's runs: make them index the
+ * summary's runs[]. */
+static void
+remap_runs(cJSON *job, const size_t *idx, size_t m)
+{
+    static const char *const refs[] = {"slowest", "median"};
+    cJSON *r;
+    size_t i;
+
+    for (i = 0; i < 2; i++) {
+        cJSON *run = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(job, refs[i]), "run");
+        if (cJSON_IsNumber(run) && run->valuedouble >= 0 &&
+            run->valuedouble < (double)m)
+            cJSON_SetNumberValue(run, (double)idx[(size_t)run->valuedouble]);
+    }
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(job, "per_rank"))
+    {
+        cJSON *run = cJSON_GetObjectItemCaseSensitive(r, "run");
+        if (cJSON_IsNumber(run) && run->valuedouble >= 0 &&
+            run->valuedouble < (double)m)
+            cJSON_SetNumberValue(run, (double)idx[(size_t)run->valuedouble]);
+    }
+}
+
+/* entry["distributed"] and ["job"]: the views over job k's runs alone. */
+static enum pr_status
+job_views(const struct jr *v, size_t n, size_t k, cJSON *entry,
+          struct pr_error *err)
+{
+    cJSON *tmp = cJSON_CreateObject(), *arr = NULL, *d, *j;
+    size_t *idx = calloc(n, sizeof(*idx)), i, m = 0;
+    enum pr_status st = PR_E_NOMEM;
+
+    if (tmp != NULL && idx != NULL && cJSON_AddNullToObject(tmp, "distributed"))
+        arr = cJSON_AddArrayToObject(tmp, PR_K_RUNS);
+    for (i = 0; arr != NULL && i < n; i++)
+        if (v[i].group == k) {
+            if (!cJSON_AddItemReferenceToArray(arr,
+                                               (cJSON *)(uintptr_t)v[i].run))
+                arr = NULL;
+            idx[m++] = i;
+        }
+    if (arr != NULL && (st = pr_distributed_build(tmp, err)) == PR_OK)
+        st = pr_job_build(tmp, err);
+    if (st == PR_OK) {
+        d = cJSON_DetachItemFromObjectCaseSensitive(tmp, "distributed");
+        j = cJSON_DetachItemFromObjectCaseSensitive(tmp, "job");
+        remap_runs(j, idx, m);
+        if (!cJSON_AddItemToObject(entry, "distributed", d))
+            cJSON_Delete(d);
+        if (!cJSON_AddItemToObject(entry, "job", j))
+            cJSON_Delete(j);
+    }
+    cJSON_Delete(tmp);
+    free(idx);
+    if (st == PR_E_NOMEM && err->code != PR_E_NOMEM)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory (jobs)");
+    return st;
+}
+
+/* Job k's runs and the ranks they hold, and its world size. */
+static void
+job_members(const struct jr *v, size_t n, size_t k, cJSON *entry, int *ok)
+{
+    cJSON *runs = pr_emit_arr(entry, PR_K_RUNS, ok);
+    cJSON *ranks = pr_emit_arr(entry, "ranks", ok);
+    double *rk = calloc(n, sizeof(*rk)), ws = NAN;
+    size_t i, m = 0, seen = 0;
+
+    if (rk == NULL)
+        *ok = 0;
+    for (i = 0; rk != NULL && i < n && *ok; i++) {
+        if (v[i].group != k)
+            continue;
+        pr_emit_num(runs, NULL, (double)i, ok);
+        if (known(v[i].rank))
+            rk[m++] = v[i].rank;
+        ws = seen++ == 0 || v[i].ws == ws ? v[i].ws : NAN;
+    }
+    if (rk != NULL)
+        qsort(rk, m, sizeof(*rk), cmp_dbl);
+    for (i = 0; i < m && *ok; i++)
+        if (i == 0 || rk[i] != rk[i - 1])
+            pr_emit_num(ranks, NULL, rk[i], ok);
+    pr_emit_num_or_null(entry, PR_K_WORLD_SIZE, ws, ok);
+    free(rk);
+}
+
+/* summary["jobs"]: one entry per job, its views built over its runs. */
+static enum pr_status
+emit_jobs(cJSON *summary, const struct jr *v, size_t n, size_t n_jobs,
+          struct pr_error *err)
+{
+    char **paths = job_paths(v, n, n_jobs), name[512];
+    cJSON *arr = cJSON_CreateArray();
+    size_t k, common = 0;
+    int ok = paths != NULL && arr != NULL;
+    enum pr_status st = PR_OK;
+
+    if (ok)
+        common = common_len(v, n, SIZE_MAX);
+    for (k = 0; ok && st == PR_OK && k < n_jobs; k++) {
+        cJSON *e = pr_emit_obj(arr, NULL, &ok);
+        job_name(paths, n_jobs, k, common, name, sizeof(name));
+        pr_emit_str(e, PR_K_NAME, name, &ok);
+        pr_emit_str(e, PR_K_PATH, paths[k][0] ? paths[k] : ".", &ok);
+        job_members(v, n, k, e, &ok);
+        if (ok)
+            st = job_views(v, n, k, e, err);
+    }
+    for (k = 0; paths != NULL && k < n_jobs; k++)
+        free(paths[k]);
+    free(paths);
+    if (ok && st == PR_OK) {
+        cJSON_DeleteItemFromObjectCaseSensitive(summary, "jobs");
+        if (cJSON_AddItemToObject(summary, "jobs", arr))
+            return PR_OK;
+    }
+    cJSON_Delete(arr);
+    return st != PR_OK ? st : pr_error_set(err, PR_E_NOMEM, "out of memory");
+}
+
+/* Top-level distributed and job: null, each job has its own. */
+static enum pr_status
+null_views(cJSON *summary, struct pr_error *err)
+{
+    cJSON *a = cJSON_CreateNull(), *b = cJSON_CreateNull();
+
+    if (a != NULL && b != NULL &&
+        cJSON_ReplaceItemInObjectCaseSensitive(summary, "distributed", a)) {
+        a = NULL;
+        cJSON_DeleteItemFromObjectCaseSensitive(summary, "job");
+        if (cJSON_AddItemToObject(summary, "job", b))
+            return PR_OK;
+    }
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    return pr_error_set(err, PR_E_NOMEM, "out of memory");
+}
+
+/* Group the runs; returns the number of jobs, 0 on out-of-memory. */
+static size_t
+group(struct jr *v, size_t n)
+{
+    size_t n_grp = split_folders(v, n);
+
+    if (n_grp == 0 || !join_folders(v, n, n_grp))
+        return 0;
+    return renumber(v, n, n_grp);
+}
+
+static void
+drop_origins(cJSON *summary)
+{
+    cJSON *run;
+
+    cJSON_ArrayForEach(run,
+                       cJSON_GetObjectItemCaseSensitive(summary, PR_K_RUNS))
+        cJSON_DeleteItemFromObjectCaseSensitive(run, PR_JOBS_ORIGIN);
+}
+
+enum pr_status
+pr_jobs_build(cJSON *summary, struct pr_error *err)
+{
+    size_t n = pr_sget_len(pr_sget(summary, PR_K_RUNS)), i, n_jobs = 1;
+    struct jr *v = calloc(n ? n : 1, sizeof(*v));
+    enum pr_status st = PR_OK;
+
+    if (v == NULL || !collect(summary, v, n) ||
+        (n > 1 && (n_jobs = group(v, n)) == 0))
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (st == PR_OK && n_jobs > 1) {
+        st = null_views(summary, err);
+        if (st == PR_OK)
+            st = emit_jobs(summary, v, n, n_jobs, err);
+    } else if (st == PR_OK) {
+        cJSON_DeleteItemFromObjectCaseSensitive(summary, "jobs");
+        st = pr_distributed_build(summary, err);
+        if (st == PR_OK)
+            st = pr_job_build(summary, err);
+    }
+    for (i = 0; v != NULL && i < n; i++)
+        free(v[i].dir);
+    free(v);
+    drop_origins(summary);
+    return st;
+}
+
+/* The folder the jobs are named from: the common part of their paths. */
+static size_t
+common_path(const cJSON *jobs, const char **first)
+{
+    const cJSON *j;
+    size_t len = 0, k;
+
+    *first = NULL;
+    cJSON_ArrayForEach(j, jobs)
+    {
+        const char *p = pr_sget_str_or(j, PR_K_PATH, "");
+        if (*first == NULL) {
+            *first = p;
+            len = strlen(p);
+        }
+        for (k = 0; k < len && p[k] == (*first)[k]; k++)
+            ;
+        len = k;
+    }
+    cJSON_ArrayForEach(j, jobs)
+    {
+        const char *p = pr_sget_str_or(j, PR_K_PATH, "");
+        while (len > 0 && p[len] != '\0' && p[len] != '/')
+            len--;
+    }
+    return len;
+}
+
+void
+pr_jobs_describe(const cJSON *summary, char *buf, size_t n)
+{
+    const cJSON *jobs = pr_sget(summary, "jobs"), *j;
+    const char *first;
+    size_t k = 0, len, common = common_path(jobs, &first);
+    char ext[96];
+
+    buf[0] = '\0';
+    if (pr_sget_len(jobs) < 2 || n < 64)
+        return;
+    snprintf(buf, n, "read %zu jobs from %.*s:", pr_sget_len(jobs),
+             common > 0 ? (int)common : 10, common > 0 ? first : "the inputs");
+    cJSON_ArrayForEach(j, jobs)
+    {
+        len = strlen(buf);
+        if (k++ == DESCRIBE_MAX) {
+            snprintf(buf + len, n - len, " and %zu more",
+                     pr_sget_len(jobs) - DESCRIBE_MAX);
+            break;
+        }
+        pr_sget_job_extent(j, ext, sizeof(ext));
+        snprintf(buf + len, n - len, "%s %s (%s)", k > 1 ? "," : "",
+                 pr_sget_str_or(j, PR_K_NAME, "?"), ext);
+    }
+    len = strlen(buf);
+    snprintf(buf + len, n - len,
+             "; each job's figures (distributed, stragglers, job overview) "
+             "are its own");
+}

@@ -1,0 +1,351 @@
+/* devices.c - which GPUs a trace used and what deviceProperties says about
+ * them.  Only devices that ran work are listed: a node's deviceProperties
+ * usually names every GPU of the machine, not the ones this process used. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "profreport/buf.h"
+#include "profreport/devices.h"
+#include "profreport/peaks.h"
+
+#include "../internal.h"
+
+#define MAX_DEVICE_ID 1000000 /* ids are small; larger ones are noise */
+
+/* args.device, else the pid when it is a plain decimal number. */
+static int64_t
+device_of(const struct pr_trace *t, const struct pr_event *e)
+{
+    struct pr_gpu_info gb;
+    const struct pr_gpu_info *g = pr_trace_gpu(t, e, &gb);
+    const char *pid;
+    char *end;
+    long long v;
+
+    if (g == NULL)
+        return -1;
+    if (g->device >= 0)
+        return g->device;
+    pid = pr_trace_str(t, pr_event_pid(t, e));
+    if (*pid < '0' || *pid > '9')
+        return -1;
+    errno = 0;
+    v = strtoll(pid, &end, 10);
+    if (errno != 0 || *end != '\0' || v > MAX_DEVICE_ID)
+        return -1;
+    return v;
+}
+
+static enum pr_status
+used_ids(const struct pr_trace *t, int64_t **ids, size_t *n,
+         struct pr_error *err)
+{
+    size_t cap = 0, i, j;
+
+    *ids = NULL;
+    *n = 0;
+    for (i = 0; i < t->n_events; i++) {
+        int64_t d = device_of(t, &t->events[i]);
+
+        if (d < 0)
+            continue;
+        for (j = 0; j < *n && (*ids)[j] < d; j++)
+            ;
+        if (j < *n && (*ids)[j] == d)
+            continue;
+        if (pr_grow((void **)ids, &cap, *n + 1, sizeof(**ids)) != PR_OK)
+            return pr_error_set(err, PR_E_NOMEM, "out of memory (devices)");
+        memmove(*ids + j + 1, *ids + j, (*n - j) * sizeof(**ids));
+        (*ids)[j] = d;
+        (*n)++;
+    }
+    return PR_OK;
+}
+
+static int
+contains_ci(const char *s, const char *pat)
+{
+    size_t n = strlen(pat);
+
+    for (; s && *s; s++) {
+        if (strncasecmp(s, pat, n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* AMD GPUs run 64-wide wavefronts, and HIP reports the gfx version where
+ * CUDA has a compute capability (gfx90a shows as 9.0, gfx942 as 9.4). */
+static int
+is_amd(const struct pr_trace *t, const struct pr_device *d)
+{
+    const char *name = pr_trace_str(t, d->name);
+
+    return d->warp_size == 64 || contains_ci(name, "amd") ||
+           contains_ci(name, "radeon") || contains_ci(name, "instinct");
+}
+
+/* The gfx target of a Tensile / hipBLASLt kernel name: its "_ISA90a_"
+ * field names what the library was built for.  0 when absent. */
+static int
+tensile_isa(const char *name, char *arch, size_t cap)
+{
+    const char *p = strstr(name, "_ISA");
+    size_t n = 0;
+
+    if (!p || strncmp(name, "Cijk_", 5) != 0)
+        return 0;
+    for (p += 4; isalnum((unsigned char)p[n]) && n < 8; n++)
+        ;
+    if (n < 3 || p[n] != '_')
+        return 0;
+    snprintf(arch, cap, "gfx%.*s", (int)n, p);
+    return 1;
+}
+
+/* The AMD architecture: from the kernels the libraries built for it, else
+ * the family HIP's version numbers allow. */
+static void
+amd_arch(const struct pr_trace *t, const struct pr_device *d, char *arch,
+         size_t cap)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind == PR_KIND_DEVICE_TASK &&
+            tensile_isa(pr_trace_str(t, e->name), arch, cap))
+            return;
+    }
+    if (d->compute_major >= 0)
+        snprintf(arch, cap, "gfx%d (HIP %d.%d)", d->compute_major,
+                 d->compute_major, d->compute_minor < 0 ? 0 : d->compute_minor);
+    else
+        snprintf(arch, cap, "gfx");
+}
+
+/* Meta's MTIA accelerators are no GPUs: Kineto writes their work in its
+ * own category, with no compute capability to speak of. */
+static int
+is_mtia(const struct pr_trace *t, int64_t id)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->info != PR_NO_INFO && device_of(t, e) == id &&
+            strcmp(pr_trace_str(t, pr_event_cat(t, e)), "mtia_ccp_events") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* vendor, compute_capability (NVIDIA only) and architecture ("sm_80",
+ * "gfx90a", "mtia"). */
+static void
+fill_arch(struct pr_device_row *r, const struct pr_trace *t,
+          const struct pr_device *d)
+{
+    int amd = d && is_amd(t, d);
+    int has_cc = d && d->compute_major >= 0 && d->compute_minor >= 0;
+
+    if (is_mtia(t, r->id)) {
+        r->vendor = "meta";
+        r->architecture = "mtia";
+        return;
+    }
+    if (!d)
+        return;
+    if (t->vendor != PR_STR_NONE) {
+        /* the format knows the device (Ascend): no CUDA or HIP numbers */
+        r->vendor = pr_trace_str(t, t->vendor);
+        return;
+    }
+    r->vendor = amd ? "amd" : "nvidia";
+    if (has_cc && !amd) {
+        snprintf(r->cc_buf, sizeof(r->cc_buf), "%d.%d", d->compute_major,
+                 d->compute_minor);
+        snprintf(r->arch_buf, sizeof(r->arch_buf), "sm_%d%d", d->compute_major,
+                 d->compute_minor);
+        r->compute_capability = r->cc_buf;
+        r->architecture = r->arch_buf;
+        return;
+    }
+    if (amd) {
+        amd_arch(t, d, r->arch_buf, sizeof(r->arch_buf));
+        r->architecture = r->arch_buf;
+    }
+}
+
+/* The best name the reports can show, and where it came from: a device
+ * with kernels but no deviceProperties is still a device of the run, so
+ * it is named by its kind and id and says what is missing (issue #11). */
+static void
+fill_label(struct pr_device_row *r, const struct pr_trace *t,
+           const struct pr_device *d)
+{
+    const char *kind =
+        t->device_kind != PR_STR_NONE ? pr_trace_str(t, t->device_kind) : "gpu";
+
+    if (d != NULL && d->name != PR_STR_NONE &&
+        pr_trace_str(t, d->name)[0] != '\0') {
+        r->label = pr_trace_str(t, d->name);
+        r->name_source = "device_properties";
+        return;
+    }
+    if (d == NULL && is_mtia(t, r->id)) {
+        r->label = "MTIA";
+        r->name_source = "kernel_names";
+        return;
+    }
+    /* Kineto users can act on "deviceProperties": it is what to look for */
+    snprintf(r->label_buf, sizeof(r->label_buf), "%s %lld (no %s in trace)",
+             strcmp(kind, "npu") == 0 ? "NPU" : "GPU", (long long)r->id,
+             d == NULL && t->format != PR_STR_NONE &&
+                     (strcmp(pr_trace_str(t, t->format), "kineto") == 0 ||
+                      strcmp(pr_trace_str(t, t->format), "chrome") == 0)
+                 ? "deviceProperties"
+                 : "device name");
+    r->label = r->label_buf;
+    r->name_source = "none";
+}
+
+static void
+fill_row(struct pr_device_row *r, const struct pr_trace *t, int64_t id)
+{
+    const struct pr_device *d = pr_trace_device(t, id);
+
+    memset(r, 0, sizeof(*r));
+    r->id = id;
+    /* MTIA traces often list no deviceProperties at all */
+    r->name = d ? pr_trace_str(t, d->name) : is_mtia(t, id) ? "MTIA" : NULL;
+    fill_label(r, t, d);
+    r->kind =
+        t->device_kind != PR_STR_NONE ? pr_trace_str(t, t->device_kind) : NULL;
+    r->num_sms = d && d->num_sms >= 0 ? d->num_sms : NAN;
+    fill_arch(r, t, d);
+    r->memory_bytes =
+        d && d->total_global_mem >= 0 ? (double)d->total_global_mem : NAN;
+}
+
+enum pr_status
+pr_devices_collect(const struct pr_trace *t, struct pr_device_rows *out,
+                   struct pr_error *err)
+{
+    int64_t *ids = NULL;
+    size_t n = 0, i;
+    enum pr_status st = used_ids(t, &ids, &n, err);
+
+    memset(out, 0, sizeof(*out));
+    if (st == PR_OK && n > 0) {
+        out->v = calloc(n, sizeof(*out->v));
+        if (out->v == NULL)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory (devices)");
+    }
+    for (i = 0; i < n && st == PR_OK; i++)
+        fill_row(&out->v[out->n++], t, ids[i]);
+    free(ids);
+    return st;
+}
+
+void
+pr_devices_free(struct pr_device_rows *rows)
+{
+    free(rows->v);
+    memset(rows, 0, sizeof(*rows));
+}
+
+/* ------------------------------------------------------------- emit */
+
+static const char *
+origin_text(enum pr_peak_origin o)
+{
+    static const char *const names[] = {"unknown", "table", "cli", "guess"};
+
+    return names[o];
+}
+
+static const char *
+match_text(enum pr_peak_match m)
+{
+    static const char *const names[] = {NULL, "exact", "family", "guess",
+                                        "device_spec"};
+
+    return names[m];
+}
+
+/* The roofline pass's peaks; unknown ones (a run it did not reach) as
+ * the placeholder the spec lists. */
+static void
+emit_peaks(cJSON *o, const struct pr_device_row *r, int *ok)
+{
+    const struct pr_peaks *pk = &r->peaks;
+    cJSON *peak = pr_emit_obj(o, "peak_tflops", ok);
+    int k;
+
+    if (!r->has_peaks) {
+        pr_emit_null(peak, "fp32", ok);
+        pr_emit_null(peak, "fp16_tensor", ok);
+        pr_emit_null(peak, "bf16_tensor", ok);
+        pr_emit_null(peak, "tf32_tensor", ok);
+        pr_emit_null(peak, "fp64", ok);
+        pr_emit_null(o, "peak_gbps", ok);
+        pr_emit_str(o, "peak_source", "unknown", ok);
+        return;
+    }
+    for (k = 0; k < PR_PEAK_COUNT; k++)
+        pr_emit_finite(peak, pr_peaks_key((enum pr_peak_kind)k), pk->tflops[k],
+                       ok);
+    pr_emit_finite(o, "peak_gbps", pk->gbps, ok);
+    pr_emit_str(o, "peak_source", origin_text(pk->origin), ok);
+    pr_emit_str(o, "peak_device", pk->entry[0] ? pk->entry : NULL, ok);
+    pr_emit_str(o, "peak_match", match_text(pk->match), ok);
+    pr_emit_str(o, "peak_reference", pk->source[0] ? pk->source : NULL, ok);
+}
+
+static void
+emit_device(cJSON *arr, const struct pr_device_row *r, int *ok)
+{
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
+
+    pr_emit_num(o, "id", (double)r->id, ok);
+    pr_emit_str(o, "name", r->name, ok);
+    pr_emit_str(o, "label", r->label, ok);
+    pr_emit_str(o, "name_source", r->name_source, ok);
+    if (r->kind != NULL)
+        pr_emit_str(o, "kind", r->kind, ok);
+    pr_emit_num_or_null(o, "num_sms", r->num_sms, ok);
+    pr_emit_str(o, "vendor", r->vendor, ok);
+    pr_emit_str(o, "compute_capability", r->compute_capability, ok);
+    pr_emit_str(o, "architecture", r->architecture, ok);
+    pr_emit_num_or_null(o, "memory_bytes", r->memory_bytes, ok);
+    emit_peaks(o, r, ok);
+}
+
+enum pr_status
+pr_devices_emit(const struct pr_device_rows *rows, cJSON **out,
+                struct pr_error *err)
+{
+    size_t i;
+    int ok;
+
+    *out = cJSON_CreateArray();
+    ok = *out != NULL;
+    for (i = 0; i < rows->n && ok; i++)
+        emit_device(*out, &rows->v[i], &ok);
+    if (!ok) {
+        cJSON_Delete(*out);
+        *out = NULL;
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (devices)");
+    }
+    return PR_OK;
+}

@@ -1,0 +1,1419 @@
+/* roofline.c - the GPU-efficiency pass over one run's C rows: device
+ * peaks, FLOPs/bytes/rates/roofline per operator row and the tensor_cores
+ * object (recommend.c turns them into advice).  The formulas live in
+ * flops.c, the peaks in peaks.c, the tensor-core rules in tensorcore.c;
+ * the rows themselves come from ops.c, kernels.c and friends. */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "profreport/buf.h"
+#include "profreport/checked.h"
+#include "profreport/flops.h"
+#include "profreport/peaks.h"
+#include "profreport/roofline.h"
+#include "profreport/tensorcore.h"
+
+#include "../internal.h"
+
+/* One (name, Input Dims) group of the trace's op events: what a summary row
+ * does not carry. */
+struct og {
+    const char *name, *dims;      /* trace strings (borrowed) */
+    const char *concrete;         /* first call's Concrete Inputs, or NULL */
+    double trace_flops;           /* first call's "flops" arg; -1 absent */
+    int64_t k_ns, tc_ns, heur_ns; /* own kernels; on TC; TC by heuristic */
+    int tf32;                     /* one of its kernels used TF32 */
+    int hf32_no, hf32_yes; /* a task said HF32 Eligible NO / YES (Ascend) */
+    int task_fp32;         /* a task's device input types were fp32 */
+    int task_cls;          /* enum pr_op_class its tasks' op type says */
+    unsigned algo;         /* PR_NAME_WINOGRAD / _FFT of its kernels */
+    int device;            /* device of its first kernel; -1 none */
+    const char *out_dims;  /* output shape every call's conv backward gave */
+    int out_state;         /* OUT_* */
+    size_t first;          /* position before sort_groups: ext_ref.group */
+};
+
+/* Whether all calls of a group found the same forward output shape. */
+enum { OUT_UNSEEN = 0, OUT_SAME, OUT_UNKNOWN };
+
+struct ogs {
+    struct og *v; /* owned */
+    size_t n, cap;
+};
+
+/* A device and its peaks (copied into its row once looked up). */
+struct dev {
+    struct pr_device_row *row;
+    int id;
+    int cc_major, cc_minor; /* as deviceProperties says (gfx for AMD) */
+    int amd;
+    int mtia; /* Meta's MTIA: no tensor cores to judge by kernel name */
+    int npu;  /* an Ascend NPU: the Cube is its tensor core, HF32 its TF32 */
+    struct pr_peaks pk;
+};
+
+/* What the pass computed for one operators_by_shape row. */
+struct row {
+    struct pr_op_row *src; /* borrowed from the input */
+    const char *name, *shapes;
+    struct pr_op_cost cost;
+    double calls, dev_self_us, dev_total_us;
+    double flops, bytes;   /* all calls; NaN unknown */
+    const char *flops_src; /* "measured", "trace", "formula"; NULL unknown */
+    int eligible, on_tc;
+    double tc_self_us; /* self device time on TC kernels */
+    int tf32;          /* one of its kernels used TF32 */
+    int hf32;          /* Ascend HF32 Eligible: 1 yes, 0 no, -1 unknown */
+    struct pr_op_cost hf32_cost; /* cost, with class and dtype from the
+                                    tasks where the op's own are unknown */
+    unsigned algo;               /* PR_NAME_WINOGRAD / _FFT of its kernels */
+    const struct dev *dev;
+};
+
+struct pass {
+    const struct pr_trace *t;
+    const struct pr_roofline_in *in;
+    struct dev *devs; /* owned */
+    size_t n_devs;
+    const struct dev *main_dev;
+    struct ogs groups;
+    struct row *rows; /* owned */
+    size_t n_rows;
+    int tf32_matmul, tf32_conv; /* TF32 kernels seen, by op kind */
+    unsigned roofs;             /* bits 1 << pr_peak_kind of main-device
+                                   roofs that some row is held to */
+    int ok;                     /* sticky: 0 after an allocation failure */
+};
+
+/* --------------------------------------------------------------- devices */
+
+static int
+str_is(const char *s, const char *want)
+{
+    return s && strcmp(s, want) == 0;
+}
+
+static void
+parse_cc(const char *s, int *major, int *minor)
+{
+    *major = *minor = -1;
+    if (s && sscanf(s, "%d.%d", major, minor) != 2)
+        *major = *minor = -1;
+}
+
+/* "gfx90a": a precise AMD target, not devices.c's "gfx9 (HIP 9.0)". */
+static int
+str_is_gfx(const char *s)
+{
+    return s && strncmp(s, "gfx", 3) == 0 && !strchr(s, ' ');
+}
+
+/* The device's peaks; an AMD device is matched by architecture and
+ * compute units, its HIP version numbers being no compute capability. */
+static void
+lookup_device(const struct pr_device_row *d, struct dev *v,
+              const struct pr_peak_table *tab, const struct pr_analysis_opts *o)
+{
+    struct pr_peak_query q = {d->name, -1, -1, 0, NULL, -1};
+    const char *arch = d->architecture;
+    double sms = d->num_sms;
+
+    parse_cc(d->compute_capability, &v->cc_major, &v->cc_minor);
+    v->amd = str_is(d->vendor, "amd");
+    v->mtia = str_is(d->vendor, "meta");
+    v->npu = str_is(d->kind, "npu");
+    q.cc_major = v->cc_major;
+    q.cc_minor = v->cc_minor;
+    q.amd = v->amd;
+    q.arch = str_is_gfx(arch) ? arch : NULL;
+    q.compute_units = isfinite(sms) ? (int)sms : -1;
+    pr_peaks_lookup_query(tab, o, &q, &v->pk);
+    arch = q.arch ? q.arch : v->pk.arch[0] ? v->pk.arch : NULL;
+    if (v->amd && arch) /* gfx942 -> 9.4, for the fp8 check */
+        (void)sscanf(arch, "gfx%1d%1d", &v->cc_major, &v->cc_minor);
+}
+
+/* Each device's peaks, into its row; an AMD device whose row named only
+ * a family gets the table entry's architecture. */
+static void
+fill_devices(struct pass *p, const struct pr_peak_table *tab,
+             const struct pr_analysis_opts *o)
+{
+    struct pr_device_rows *rows = p->in->devices;
+    size_t i;
+
+    if (rows == NULL || rows->n == 0)
+        return;
+    p->devs = calloc(rows->n, sizeof(*p->devs));
+    if (!p->devs) {
+        p->ok = 0;
+        return;
+    }
+    for (i = 0; i < rows->n; i++) {
+        struct pr_device_row *d = &rows->v[i];
+        struct dev *v = &p->devs[p->n_devs++];
+
+        v->row = d;
+        v->id = (int)d->id;
+        lookup_device(d, v, tab, o);
+        d->peaks = v->pk;
+        d->has_peaks = 1;
+        if (v->amd && d->peaks.arch[0] && !str_is_gfx(d->architecture))
+            d->architecture = d->peaks.arch;
+    }
+}
+
+static const struct dev *
+dev_by_id(const struct pass *p, int id)
+{
+    size_t i;
+
+    for (i = 0; i < p->n_devs; i++) {
+        if (p->devs[i].id == id)
+            return &p->devs[i];
+    }
+    return NULL;
+}
+
+/* The device most kernel time ran on (pr_gpu_util_busiest()), else the
+ * first. */
+static void
+pick_main_device(struct pass *p)
+{
+    p->main_dev = dev_by_id(p, p->in->main_device);
+    if (!p->main_dev && p->n_devs > 0)
+        p->main_dev = &p->devs[0];
+}
+
+/* ------------------------------------------------- trace: per-group facts */
+
+/* An External id and the group of the op that holds it. */
+struct ext_ref {
+    int64_t ext;
+    size_t group;
+};
+
+struct ext_refs {
+    struct ext_ref *v; /* owned */
+    size_t n, cap;
+};
+
+/* Sorted unique External ids. */
+struct ext_set {
+    int64_t *v; /* owned */
+    size_t n;
+};
+
+/* Groups by (name, dims) text; distinct groups never compare equal. */
+static int
+cmp_og(const void *a, const void *b)
+{
+    const struct og *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+
+    return c != 0 ? c : strcmp(x->dims, y->dims);
+}
+
+static int
+cmp_ext(const void *a, const void *b)
+{
+    const struct ext_ref *x = a, *y = b;
+
+    if (x->ext != y->ext)
+        return x->ext < y->ext ? -1 : 1;
+    return x->group < y->group ? -1 : x->group > y->group;
+}
+
+/* Input Dims id of an op; absent dims read as "[]", so both share the id
+ * of an interned "[]" (PR_STR_NONE when the trace has none). */
+static uint32_t
+op_dims(const struct pr_op_info *op, uint32_t empty)
+{
+    return op && op->input_dims != PR_STR_NONE ? op->input_dims : empty;
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+    return x < y ? -1 : (x > y);
+}
+
+/* The External ids that some device task carries, sorted and unique: only
+ * ops holding one of them can own kernels, so only theirs are indexed
+ * (a fraction of all ops; every op's was 16 bytes plus qsort's copy, the
+ * pass's peak, issue #17).  0 on out-of-memory. */
+static int
+kernel_exts(const struct pr_trace *t, struct ext_set *ks)
+{
+    size_t i, cap = 0, n = 0;
+
+    memset(ks, 0, sizeof(*ks));
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind != PR_KIND_DEVICE_TASK ||
+            pr_event_external_id(t, e) == PR_NO_ID)
+            continue;
+        if (pr_grow((void **)&ks->v, &cap, n + 1, sizeof(*ks->v)) != PR_OK)
+            return 0;
+        ks->v[n++] = pr_event_external_id(t, e);
+    }
+    if (n > 0)
+        qsort(ks->v, n, sizeof(*ks->v), cmp_i64);
+    for (i = 0; i < n; i++)
+        if (ks->n == 0 || ks->v[ks->n - 1] != ks->v[i])
+            ks->v[ks->n++] = ks->v[i];
+    return 1;
+}
+
+static int
+in_set(const struct ext_set *ks, int64_t id)
+{
+    size_t lo = 0, hi = ks->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (ks->v[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ks->n && ks->v[lo] == id;
+}
+
+/* ------------------------- forward conv output size from the backward op */
+
+int
+pr_roofline_is_conv_bwd_node(const char *name)
+{
+    return strstr(name, "Convolution") != NULL &&
+           strstr(name, "Backward") != NULL &&
+           strstr(name, "Transpose") == NULL &&
+           strncmp(name, "autograd::", 10) != 0;
+}
+
+/* The first entry of a shape list ("[[32, 64, 112, 112]]" ->
+ * [32, 64, 112, 112]); 0 when it is not a tensor. */
+static int
+first_shape(const struct pr_shape_list *l, struct pr_shape_arg *out)
+{
+    if (l->n == 0 || l->arg[0].is_list || l->arg[0].ndim <= 0)
+        return 0;
+    *out = l->arg[0];
+    return 1;
+}
+
+/* Only a plain (non-transposed) conv fits: output [N, K, P..] with K the
+ * weight's first dim and N the input's, every dim positive. */
+static int
+conv_shapes_fit(const struct pr_shape_arg *in, const struct pr_shape_arg *w,
+                const struct pr_shape_arg *out)
+{
+    int i;
+
+    if (in->is_list || w->is_list || in->ndim < 3 || in->ndim > 5 ||
+        w->ndim != in->ndim || out->ndim != in->ndim)
+        return 0;
+    for (i = 0; i < in->ndim; i++) {
+        if (in->dims[i] <= 0 || w->dims[i] <= 0 || out->dims[i] <= 0)
+            return 0;
+    }
+    return out->dims[0] == in->dims[0] && out->dims[1] == w->dims[0] &&
+           in->dims[1] % w->dims[1] == 0;
+}
+
+int
+pr_roofline_conv_from_output(const struct pr_shape_list *input_shapes,
+                             const struct pr_shape_list *output_shape,
+                             struct pr_op_cost *cost)
+{
+    const struct pr_shape_list *l = input_shapes;
+    struct pr_shape_arg out;
+    int size = pr_dtype_size(cost->dtype);
+
+    if (!l || !output_shape || !first_shape(output_shape, &out) || l->n < 2 ||
+        !conv_shapes_fit(&l->arg[0], &l->arg[1], &out))
+        return 0;
+    /* 2*N*K*prod(out)*(C/g)*prod(kernel), as flops.c's f_conv */
+    cost->flops = 2.0 * (double)l->arg[0].dims[0] * (double)l->arg[1].dims[0] *
+                  (double)l->arg[1].dims[1] *
+                  pr_dims_product(out.dims + 2, out.ndim - 2) *
+                  pr_dims_product(l->arg[1].dims + 2, l->arg[1].ndim - 2);
+    cost->bytes =
+        size > 0 ? (double)size * ((double)l->arg[0].numel +
+                                   (double)l->arg[1].numel + (double)out.numel)
+                 : -1.0;
+    cost->conv_k = l->arg[1].dims[0];
+    return 1;
+}
+
+/* Sequence number -> grad_output dims (string id) of the conv backward
+ * autograd node holding it; PR_STR_NONE when two such nodes disagree. */
+static int
+index_conv_bwd(const struct pr_trace *t, struct pr_idmap *m)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        struct pr_op_info ob;
+        const struct pr_op_info *op = pr_trace_op(t, e, &ob);
+        size_t prev;
+
+        if (e->kind != PR_KIND_HOST_OP || !op || op->seq < 0 ||
+            op->input_dims == PR_STR_NONE ||
+            !pr_roofline_is_conv_bwd_node(pr_trace_str(t, e->name)))
+            continue;
+        prev = pr_idmap_get(m, op->seq);
+        if (prev != PR_NONE && prev != op->input_dims)
+            prev = PR_STR_NONE;
+        else
+            prev = op->input_dims;
+        if (pr_idmap_put(m, op->seq, prev, NULL) != PR_OK)
+            return 0;
+    }
+    return 1;
+}
+
+/* Fold one call's backward-derived output shape into its group: usable
+ * only when every call found one and all agree (never a guess). */
+static void
+note_output(const struct pr_trace *t, const struct pr_idmap *bwd,
+            const struct pr_op_info *op, struct og *o)
+{
+    size_t id = op && op->seq >= 0 ? pr_idmap_get(bwd, op->seq) : PR_NONE;
+    const char *dims;
+
+    if (o->out_state == OUT_UNKNOWN)
+        return;
+    if (id == PR_NONE || id == PR_STR_NONE) {
+        o->out_state = OUT_UNKNOWN;
+        return;
+    }
+    dims = pr_trace_str(t, (uint32_t)id);
+    if (o->out_state == OUT_SAME && strcmp(dims, o->out_dims) != 0) {
+        o->out_state = OUT_UNKNOWN;
+        return;
+    }
+    o->out_dims = dims;
+    o->out_state = OUT_SAME;
+}
+
+/* Order the groups by (name, dims) text for find_group() and renumber the
+ * External id map to match; 0 on out-of-memory. */
+static int
+sort_groups(struct ogs *g, struct ext_ref *ext, size_t n_ext)
+{
+    size_t *pos = malloc((g->n ? g->n : 1) * sizeof(*pos)), i;
+
+    if (!pos)
+        return 0;
+    if (g->n > 1) /* g->v is NULL in a trace without ops */
+        qsort(g->v, g->n, sizeof(*g->v), cmp_og);
+    for (i = 0; i < g->n; i++)
+        pos[g->v[i].first] = i;
+    for (i = 0; i < n_ext; i++)
+        ext[i].group = pos[ext[i].group];
+    free(pos);
+    return 1;
+}
+
+/* The group of (name, dims) ids, created on first sight; NULL on
+ * out-of-memory.  Groups are numbered in order of first appearance. */
+static struct og *
+group_of(const struct pr_trace *t, struct ogs *g, struct pr_idmap *ids,
+         uint32_t name, uint32_t dims, const struct pr_op_info *op)
+{
+    int64_t key = (int64_t)(((uint64_t)name << 32) | dims);
+    size_t i = pr_idmap_get(ids, key);
+    struct og *o;
+
+    if (i != PR_NONE)
+        return &g->v[i];
+    if (pr_grow((void **)&g->v, &g->cap, g->n + 1, sizeof(*g->v)) != PR_OK ||
+        pr_idmap_put(ids, key, g->n, NULL) != PR_OK)
+        return NULL;
+    o = &g->v[g->n];
+    memset(o, 0, sizeof(*o));
+    o->first = g->n++;
+    o->name = pr_trace_str(t, name);
+    o->dims = dims == PR_STR_NONE ? "[]" : pr_trace_str(t, dims);
+    o->concrete = op && op->concrete_inputs != PR_STR_NONE
+                      ? pr_trace_str(t, op->concrete_inputs)
+                      : NULL;
+    o->trace_flops = op ? op->flops : -1.0;
+    o->device = -1;
+    return o;
+}
+
+/* One group per (name, dims) in one pass over the events in time order:
+ * the first call gives the concrete inputs and flops arg.  ext maps the
+ * External ids in ks (those of kernels) to groups. */
+static int
+make_groups(const struct pr_trace *t, struct ogs *g, struct ext_refs *ext,
+            const struct ext_set *ks, const struct pr_idmap *bwd)
+{
+    uint32_t empty = pr_strtab_find(t->strs, "[]", 2);
+    struct pr_idmap ids = {0}; /* (name id, dims id) -> group */
+    size_t i;
+    int ok = 1;
+
+    for (i = 0; i < t->n_events && ok; i++) {
+        const struct pr_event *e = &t->events[i];
+        struct pr_op_info ob;
+        const struct pr_op_info *op = pr_trace_op(t, e, &ob);
+        struct og *o;
+
+        if (e->kind != PR_KIND_HOST_OP)
+            continue;
+        o = group_of(t, g, &ids, e->name, op_dims(op, empty), op);
+        ok = o != NULL;
+        if (!ok)
+            break;
+        note_output(t, bwd, op, o);
+        if (pr_event_external_id(t, e) == PR_NO_ID ||
+            !in_set(ks, pr_event_external_id(t, e)))
+            continue;
+        ok = pr_grow((void **)&ext->v, &ext->cap, ext->n + 1,
+                     sizeof(*ext->v)) == PR_OK;
+        if (ok) {
+            ext->v[ext->n].ext = pr_event_external_id(t, e);
+            ext->v[ext->n++].group = o->first;
+        }
+    }
+    pr_idmap_free(&ids);
+    return ok;
+}
+
+static const struct ext_ref *
+find_ext(const struct ext_ref *ext, size_t n, int64_t id)
+{
+    size_t lo = 0, hi = n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (ext[mid].ext < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && ext[lo].ext == id ? &ext[lo] : NULL;
+}
+
+/* A task the producer says ran on Ascend's Cube (AI_CORE, MIX_AIC): the
+ * tensor-core analog, whatever its name. */
+static int
+on_cube(const struct pr_gpu_info *gi)
+{
+    return gi && (gi->unit == PR_UNIT_MATRIX || gi->unit == PR_UNIT_MIX_MATRIX);
+}
+
+/* A producer's dtype list ("['FLOAT', 'FLOAT']", "FLOAT;DT_BF16") holds
+ * an fp32 tensor. */
+static int
+has_fp32(const char *s)
+{
+    while (*s) {
+        size_t n;
+
+        s += strspn(s, "[]' ,;");
+        n = strcspn(s, "[]' ,;");
+        if ((n == 5 && strncasecmp(s, "float", 5) == 0) ||
+            (n == 7 && strncasecmp(s, "float32", 7) == 0) ||
+            (n == 8 && strncasecmp(s, "dt_float", 8) == 0))
+            return 1;
+        s += n;
+    }
+    return 0;
+}
+
+/* What an Ascend task says of its operator when the host op does not:
+ * the op type (MatMulV2, Conv2DBackpropInput) and the device dtypes. */
+static void
+note_task(const struct pr_trace *t, const struct pr_gpu_info *gi, struct og *o)
+{
+    const char *type =
+        gi->op_type != PR_STR_NONE ? pr_trace_str(t, gi->op_type) : "";
+
+    if (gi->dev_types != PR_STR_NONE)
+        o->task_fp32 |= has_fp32(pr_trace_str(t, gi->dev_types));
+    if (o->task_cls != PR_OPC_OTHER)
+        return;
+    if (strncmp(type, "MatMul", 6) == 0 ||
+        strncmp(type, "BatchMatMul", 11) == 0)
+        o->task_cls = PR_OPC_GEMM;
+    else if (strncmp(type, "Conv2D", 6) == 0 || strncmp(type, "Conv3D", 6) == 0)
+        o->task_cls = PR_OPC_CONV;
+}
+
+/* Kernel time of each group's own launches, split by tensor-core use. */
+static void
+attribute_kernels(const struct pr_trace *t, struct ogs *g,
+                  const struct ext_ref *ext, size_t n_ext)
+{
+    struct pr_names nc;
+    size_t i;
+
+    pr_names_init(&nc, t);
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        const struct ext_ref *r;
+        struct pr_gpu_info gb;
+        const struct pr_gpu_info *gi;
+        enum pr_tc_source tc;
+        unsigned cls;
+        struct og *o;
+
+        if (e->kind != PR_KIND_DEVICE_TASK ||
+            pr_event_external_id(t, e) == PR_NO_ID)
+            continue;
+        r = find_ext(ext, n_ext, pr_event_external_id(t, e));
+        if (!r)
+            continue;
+        o = &g->v[r->group];
+        cls = pr_names_get(&nc, e->name);
+        gi = pr_trace_gpu(t, e, &gb);
+        tc = cls & PR_NAME_TC_PLUGIN ? PR_TC_PLUGIN
+             : cls & PR_NAME_TC_HEUR ? PR_TC_HEURISTIC
+                                     : PR_TC_NONE;
+        o->k_ns = pr_sat_add_i64(o->k_ns, e->dur_ns);
+        o->tc_ns = pr_sat_add_i64(
+            o->tc_ns, tc != PR_TC_NONE || on_cube(gi) ? e->dur_ns : 0);
+        o->hf32_no |= gi && gi->hf32 == 0;
+        o->hf32_yes |= gi && gi->hf32 == 1;
+        if (gi)
+            note_task(t, gi, o);
+        o->heur_ns =
+            pr_sat_add_i64(o->heur_ns, tc == PR_TC_HEURISTIC ? e->dur_ns : 0);
+        o->tf32 |= (cls & PR_NAME_TF32) != 0;
+        o->algo |= cls & (PR_NAME_WINOGRAD | PR_NAME_FFT);
+        if (o->device < 0 && gi)
+            o->device = gi->device;
+    }
+    pr_names_free(&nc);
+}
+
+/* Build the group index; 0 on out-of-memory. */
+static int
+index_trace(const struct pr_trace *t, struct ogs *g)
+{
+    struct ext_refs ext = {0};
+    struct ext_set ks = {0};
+    struct pr_idmap bwd = {0};
+    int ok;
+
+    memset(g, 0, sizeof(*g));
+    if (!t)
+        return 1;
+    ok = kernel_exts(t, &ks) && index_conv_bwd(t, &bwd) &&
+         make_groups(t, g, &ext, &ks, &bwd);
+    free(ks.v);
+    pr_idmap_free(&bwd);
+    if (ok)
+        ok = sort_groups(g, ext.v, ext.n);
+    if (ok && ext.n > 0) {
+        qsort(ext.v, ext.n, sizeof(*ext.v), cmp_ext);
+        attribute_kernels(t, g, ext.v, ext.n);
+    }
+    free(ext.v);
+    return ok;
+}
+
+static const struct og *
+find_group(const struct ogs *g, const char *name, const char *dims)
+{
+    size_t lo = 0, hi = g->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(g->v[mid].name, name);
+
+        if (c == 0)
+            c = strcmp(g->v[mid].dims, dims);
+        if (c == 0)
+            return &g->v[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------- op rows */
+
+static int
+is_low_precision(enum pr_dtype dt)
+{
+    return dt == PR_DT_FP16 || dt == PR_DT_BF16 || dt == PR_DT_FP8 ||
+           dt == PR_DT_INT8 || dt == PR_DT_UINT8;
+}
+
+/* What one row is measured against. */
+struct rate_in {
+    double flops, bytes, dev_us; /* all calls; NaN unknown */
+    const char *flops_src;       /* where the FLOPs come from; NULL */
+    double calls;
+    enum pr_dtype dt;
+    int tc_roof;
+    unsigned algo; /* PR_NAME_WINOGRAD / _FFT */
+    const struct dev *dev;
+};
+
+/* Why a point may sit above its roof, or null.  Winograd and FFT
+ * convolutions execute fewer FLOPs than the nominal count reported; an
+ * operator whose per-call traffic fits in the last-level cache can beat
+ * DRAM bandwidth; anything else above 100% means the FLOP or byte model
+ * counts more than the kernels did. */
+static const char *
+roof_mark(const struct rate_in *in, const char *bound, double pct)
+{
+    double per_call = in->bytes / (in->calls > 0 ? in->calls : 1.0);
+    double cache = in->dev ? in->dev->pk.cache_bytes : NAN;
+
+    if (in->algo & PR_NAME_WINOGRAD)
+        return "winograd";
+    if (in->algo & PR_NAME_FFT)
+        return "fft";
+    if (!(pct > 100.0))
+        return NULL;
+    if (strcmp(bound, "memory") == 0 && per_call <= cache)
+        return "cache_resident";
+    return "model_overcount";
+}
+
+/* Rates and the roofline position of one row.  The compute roof follows the
+ * dtype: tensor cores when the op used them, or could (an eligible 16/8-bit
+ * op is held to the tensor-core roof either way); fp32 counts as TF32 only
+ * when it did run on tensor cores.  A point above its roof gets a
+ * roofline_mark saying why (roof_mark). */
+static void
+write_rates(struct pass *p, struct pr_op_rate *o, const struct rate_in *in)
+{
+    const struct dev *dev = in->dev;
+    double secs = in->dev_us > 0 ? in->dev_us * 1e-6 : NAN;
+    double tflops = in->flops / secs / 1e12, gbps = in->bytes / secs / 1e9;
+    double ai = in->bytes > 0 ? in->flops / in->bytes : NAN;
+    enum pr_peak_kind kind =
+        dev ? pr_peaks_kind(&dev->pk, in->dt, in->tc_roof) : PR_PEAK_FP32;
+    double peak = dev ? dev->pk.tflops[kind] : NAN;
+    double bw = dev ? dev->pk.gbps : NAN;
+    double ridge = peak * 1e12 / (bw * 1e9), pct = NAN;
+    const char *bound = "unknown";
+
+    if (isfinite(ai) && isfinite(ridge)) {
+        bound = ai < ridge ? "memory" : "compute";
+        pct = ai < ridge ? 100.0 * gbps / bw : 100.0 * tflops / peak;
+        if (dev == p->main_dev && isfinite(tflops))
+            p->roofs |= 1u << kind;
+    }
+    o->set = 1;
+    o->flops = in->flops;
+    o->flops_src = isfinite(in->flops) ? in->flops_src : NULL;
+    o->bytes = in->bytes;
+    o->tflops = tflops;
+    o->gbps = gbps;
+    o->ai = ai;
+    o->bound = bound;
+    o->pct = pct;
+    o->mark = roof_mark(in, bound, pct);
+    o->dtype = in->dt == PR_DT_UNKNOWN ? NULL : pr_dtype_name(in->dt);
+}
+
+/* Held to the tensor-core roof: ops that ran on tensor cores, eligible
+ * 16-bit ops, and on an NPU every matmul and convolution (Ascend runs them
+ * on the Cube; its tasks are not joined to the op rows here, so the
+ * vector roof would put a matmul at several times 100%). */
+static int
+row_tc_roof(const struct row *r)
+{
+    int matrix = r->cost.cls == PR_OPC_GEMM || r->cost.cls == PR_OPC_CONV ||
+                 r->cost.cls == PR_OPC_CONV_BWD ||
+                 r->cost.cls == PR_OPC_ATTENTION;
+
+    return r->on_tc || (r->eligible && is_low_precision(r->cost.dtype)) ||
+           (r->dev && r->dev->npu && matrix);
+}
+
+/* A conv's output shape from its backward op (issue #4), when its own
+ * estimate lacked the stride/padding/dilation it needed. */
+static void
+conv_from_bwd(const struct pass *p, const struct og *g,
+              const struct pr_op_inputs *in, struct pr_op_cost *cost)
+{
+    struct pr_op_inputs *out = malloc(sizeof(*out));
+
+    if (!out)
+        return;
+    pr_shapes_get_text(p->t, g->out_dims, NULL, NULL, out);
+    if (out->st == PR_OK && in->has_shapes)
+        (void)pr_roofline_conv_from_output(&in->shapes, &out->shapes, cost);
+    free(out);
+}
+
+static void
+estimate_row(const struct pass *p, struct pr_op_row *src, struct row *r,
+             struct pr_op_inputs *in)
+{
+    struct pr_op_call call = {NULL, NULL, -1.0};
+    struct pr_error e = {PR_OK, ""};
+    const struct og *g = NULL;
+    double measured;
+
+    r->src = src;
+    r->name = src->name;
+    r->shapes = src->shapes;
+    r->calls = (double)src->calls;
+    r->dev_self_us = (double)src->dev_self_ns / 1000.0;
+    r->dev_total_us = (double)src->dev_total_ns / 1000.0;
+    if (r->name && p->groups.n)
+        g = find_group(&p->groups, r->name, r->shapes ? r->shapes : "[]");
+    /* parsed at ingest when the trace is here; a summary's text otherwise */
+    pr_shapes_get_text(p->t, r->shapes, src->types, g ? g->concrete : NULL, in);
+    call.name = r->name;
+    call.in = in;
+    call.trace_flops = g ? g->trace_flops : -1.0;
+    if (pr_flops_estimate(&call, &r->cost, &e) != PR_OK)
+        r->cost.flops = r->cost.bytes = -1.0; /* malformed text: unknown */
+    /* no Concrete Inputs: the output size from the backward op (issue #4) */
+    if (r->cost.cls == PR_OPC_CONV && r->cost.flops < 0 && g &&
+        g->out_state == OUT_SAME)
+        conv_from_bwd(p, g, in, &r->cost);
+    r->flops = r->cost.flops >= 0 ? r->cost.flops * r->calls : NAN;
+    r->flops_src = r->cost.flops_from_trace ? "trace" : "formula";
+    measured = pr_ops_measured(src) ? src->measured_flops : NAN;
+    if (isfinite(measured)) { /* what the kernels did beats any formula */
+        r->flops = measured;
+        r->flops_src = "measured";
+    }
+    r->bytes = r->cost.bytes >= 0 ? r->cost.bytes * r->calls : NAN;
+    r->eligible = pr_tensorcore_op_eligible(r->name, NULL) || src->tc_eligible;
+    r->tc_self_us = g ? (double)g->tc_ns / 1000.0
+                      : pr_ops_tc_self_pct(src) / 100.0 * r->dev_self_us;
+    if (!isfinite(r->tc_self_us))
+        r->tc_self_us = 0.0;
+    r->on_tc = r->tc_self_us > 0 || pr_ops_tc_total_pct(src) > 0;
+    r->tf32 = g ? g->tf32 : 0;
+    r->hf32 = !g ? -1 : g->hf32_no ? 0 : g->hf32_yes ? 1 : -1;
+    r->hf32_cost = r->cost;
+    if (g && g->task_cls != PR_OPC_OTHER && r->cost.cls == PR_OPC_OTHER)
+        r->hf32_cost.cls = (enum pr_op_class)g->task_cls;
+    if (g && g->task_fp32 &&
+        (r->cost.dtype == PR_DT_UNKNOWN || r->cost.dtype == PR_DT_NONE))
+        r->hf32_cost.dtype = PR_DT_FP32;
+    r->algo = g ? g->algo : 0;
+    r->dev = g && g->device >= 0 ? dev_by_id(p, g->device) : NULL;
+    if (!r->dev)
+        r->dev = p->main_dev;
+}
+
+static int
+is_conv_row(const struct row *r)
+{
+    return r->cost.cls == PR_OPC_CONV || r->cost.cls == PR_OPC_CONV_BWD;
+}
+
+/* TF32 kernels seen in this run, by the switch that governs them:
+ * cudnn.allow_tf32 for convolutions, cuda.matmul.allow_tf32 for the rest. */
+static void
+note_tf32(struct pass *p, const struct row *r)
+{
+    int conv = r->cost.cls == PR_OPC_CONV || r->cost.cls == PR_OPC_CONV_BWD;
+
+    if (!r->tf32)
+        return;
+    if (conv)
+        p->tf32_conv = 1;
+    else
+        p->tf32_matmul = 1;
+}
+
+/* A convolution row without kernels of its own (aten::conv2d above
+ * aten::cudnn_convolution) computes through its children: when the run's
+ * convolutions used Winograd or FFT kernels, its nominal FLOPs are not
+ * what ran either. */
+static void
+inherit_algo(struct pass *p)
+{
+    unsigned seen = 0;
+    size_t i;
+
+    for (i = 0; i < p->n_rows; i++)
+        seen |= is_conv_row(&p->rows[i]) ? p->rows[i].algo : 0;
+    for (i = 0; seen && i < p->n_rows; i++) {
+        struct row *r = &p->rows[i];
+
+        if (is_conv_row(r) && !(r->dev_self_us > 0))
+            r->algo = seen;
+    }
+}
+
+static void
+fill_shape_rows(struct pass *p)
+{
+    struct pr_op_rows *rows = &p->in->ops->by_shape;
+    size_t i;
+    struct pr_op_inputs *in;
+
+    if (rows->n == 0)
+        return;
+    p->rows = calloc(rows->n, sizeof(*p->rows));
+    in = malloc(sizeof(*in));
+    if (!p->rows || !in) {
+        free(in);
+        p->ok = 0;
+        return;
+    }
+    for (i = 0; i < rows->n; i++) {
+        estimate_row(p, &rows->v[i], &p->rows[p->n_rows], in);
+        note_tf32(p, &p->rows[p->n_rows++]);
+    }
+    free(in);
+    inherit_algo(p);
+    for (i = 0; i < p->n_rows; i++) {
+        struct row *r = &p->rows[i];
+        struct rate_in ri;
+
+        ri.flops = r->flops;
+        ri.flops_src = r->flops_src;
+        ri.bytes = r->bytes;
+        ri.dev_us = r->dev_total_us;
+        ri.calls = r->calls;
+        ri.dt = r->cost.dtype;
+        ri.tc_roof = row_tc_roof(r);
+        ri.algo = is_conv_row(r) ? r->algo : 0;
+        ri.dev = r->dev;
+        write_rates(p, &r->src->rate, &ri);
+    }
+}
+
+/* operators[] (by name): sums of the by-shape rows, unknown as soon as one
+ * shape of that name is; dtype and device from its busiest shape.  The
+ * tensor-core roof applies when any shape used it: a name whose shapes mix
+ * TC and non-TC kernels is held to the higher roof, so mixing can never
+ * push its percentage above what either kind of kernel could reach. */
+static void
+fill_name_row(struct pass *p, struct pr_op_row *o)
+{
+    const char *name = o->name;
+    const struct row *top = NULL;
+    struct rate_in in = {0.0, 0.0, NAN, NULL, 0.0, PR_DT_UNKNOWN, 0, 0, NULL};
+    size_t i;
+
+    for (i = 0; name && i < p->n_rows; i++) {
+        const struct row *r = &p->rows[i];
+
+        if (!r->name || strcmp(r->name, name) != 0)
+            continue;
+        in.flops += r->flops; /* NaN is sticky */
+        in.flops_src = !in.flops_src || strcmp(in.flops_src, r->flops_src) == 0
+                           ? r->flops_src
+                           : "mixed";
+        in.bytes += r->bytes;
+        in.calls += isfinite(r->calls) ? r->calls : 0.0;
+        in.tc_roof |= row_tc_roof(r);
+        in.algo |= is_conv_row(r) ? r->algo : 0;
+        if (!top || r->dev_total_us > top->dev_total_us)
+            top = r;
+    }
+    if (!top) {
+        in.flops = in.bytes = NAN;
+        in.dev = p->main_dev;
+        write_rates(p, &o->rate, &in);
+        return;
+    }
+    in.dev_us = (double)o->dev_total_ns / 1000.0;
+    in.dt = top->cost.dtype;
+    in.dev = top->dev;
+    write_rates(p, &o->rate, &in);
+}
+
+static void
+fill_name_rows(struct pass *p)
+{
+    struct pr_op_rows *rows = &p->in->ops->by_name;
+    size_t i;
+
+    for (i = 0; i < rows->n; i++)
+        fill_name_row(p, &rows->v[i]);
+}
+
+/* The roofs the reports draw: only those some operator of the run is held
+ * to on the main device (an fp32 run on a V100 gets no fp16 tensor roof),
+ * with one label each, so HTML and PDF name them alike. */
+static cJSON *
+roofs_json(struct pass *p)
+{
+    static const enum pr_peak_kind order[] = {
+        PR_PEAK_FP64, PR_PEAK_FP32, PR_PEAK_FP32_MATRIX, PR_PEAK_TF32,
+        PR_PEAK_BF16, PR_PEAK_FP16, PR_PEAK_FP8,         PR_PEAK_INT8,
+    };
+    const struct dev *d = p->main_dev;
+    cJSON *o, *arr;
+    size_t i;
+
+    if (!d || !p->roofs)
+        return cJSON_CreateNull();
+    o = cJSON_CreateObject();
+    p->ok = o != NULL;
+    pr_emit_finite(o, "device", d->id, &p->ok);
+    pr_emit_finite(o, "peak_gbps", d->pk.gbps, &p->ok);
+    arr = pr_emit_arr(o, "roofs", &p->ok);
+    for (i = 0; p->ok && i < sizeof(order) / sizeof(order[0]); i++) {
+        double t = d->pk.tflops[order[i]];
+        cJSON *r;
+
+        if (!(p->roofs & (1u << order[i])) || !isfinite(t))
+            continue;
+        r = pr_emit_obj(arr, NULL, &p->ok);
+        pr_emit_str(r, "key", pr_peaks_key(order[i]), &p->ok);
+        pr_emit_str(r, "label", pr_peaks_label(order[i]), &p->ok);
+        pr_emit_finite(r, "tflops", t, &p->ok);
+    }
+    return o;
+}
+
+/* ----------------------------------------------------------- tensor cores */
+
+/* Kernel-time share on tensor cores over the kernel rows; *heur_pct the
+ * part found only by our newer patterns.  A kernel judged by its unit
+ * counts as its row says (Ascend's Cube).  *by_name: kernels judged by
+ * their name instead.  NaN without kernel time. */
+static double
+tc_kernel_pct(const struct pr_kernel_refs *ks, double *heur_pct,
+              size_t *by_name)
+{
+    double all = 0.0, tc = 0.0, heur = 0.0;
+    size_t i;
+
+    *by_name = 0;
+    for (i = 0; ks != NULL && i < ks->n; i++) {
+        const struct pr_kernel_ref *k = &ks->v[i];
+        double us = (double)k->total_ns / 1000.0;
+        enum pr_tc_source s;
+
+        all += us;
+        if (k->by_unit) {
+            tc += k->unit_tc ? us : 0.0;
+            continue;
+        }
+        (*by_name)++;
+        s = pr_tensorcore_kernel(k->name);
+        tc += s != PR_TC_NONE ? us : 0.0;
+        heur += s == PR_TC_HEURISTIC ? us : 0.0;
+    }
+    *heur_pct = all > 0 ? 100.0 * heur / all : NAN;
+    return all > 0 ? 100.0 * tc / all : NAN;
+}
+
+static int
+cmp_finding(const void *a, const void *b)
+{
+    const struct row *x = *(const struct row *const *)a;
+    const struct row *y = *(const struct row *const *)b;
+    int c;
+
+    if (x->dev_self_us != y->dev_self_us)
+        return x->dev_self_us > y->dev_self_us ? -1 : 1;
+    c = strcmp(x->name ? x->name : "", y->name ? y->name : "");
+    if (c == 0 && x->shapes && y->shapes)
+        c = strcmp(x->shapes, y->shapes);
+    return c != 0 ? c : (x < y ? -1 : x > y);
+}
+
+/* On an NPU the finding is fp32 work without HF32, whether or not its
+ * tasks ran on the Cube; elsewhere, eligible ops without tensor cores. */
+static int
+is_npu_row(const struct row *r)
+{
+    return r->dev && r->dev->npu;
+}
+
+static int
+is_finding(const struct row *r)
+{
+    struct pr_tc_diag d;
+
+    if (!r->name || !(r->dev_self_us > 0))
+        return 0;
+    if (is_npu_row(r))
+        return pr_tensorcore_diagnose_hf32(&r->hf32_cost, r->hf32, &d);
+    return r->eligible && r->tc_self_us <= 0;
+}
+
+#define MAX_FINDINGS 100
+
+static void
+emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
+{
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
+    struct pr_tc_diag d;
+    const struct dev *dv = r->dev;
+    struct pr_tc_context ctx = {-1, -1, 0, p->tf32_matmul, p->tf32_conv};
+    const struct pr_op_cost *cost;
+
+    if (!*ok)
+        return;
+    if (dv) {
+        ctx.cc_major = dv->cc_major;
+        ctx.cc_minor = dv->cc_minor;
+        ctx.amd = dv->amd;
+    }
+    cost = is_npu_row(r) ? &r->hf32_cost : &r->cost;
+    if (is_npu_row(r))
+        (void)pr_tensorcore_diagnose_hf32(&r->hf32_cost, r->hf32, &d);
+    else
+        pr_tensorcore_diagnose(&r->cost, &ctx, &d);
+    pr_emit_str(o, "operator", r->name, ok);
+    pr_emit_str(o, "input_shapes", r->shapes, ok);
+    pr_emit_finite(o, "device_us", r->dev_self_us, ok);
+    pr_emit_str(o, "reason", d.text, ok);
+    pr_emit_str(o, "reason_id", pr_tensorcore_reason_id(d.reason), ok);
+    pr_emit_str(o, "advice", d.advice, ok);
+    pr_emit_str(
+        o, "dtype",
+        cost->dtype == PR_DT_UNKNOWN ? NULL : pr_dtype_name(cost->dtype), ok);
+}
+
+/* ---- Ascend: fp32 work without HF32, from the tasks' own columns ---- */
+
+/* Device time of the fp32 matmul or convolution tasks of one kernel name
+ * that ran without HF32 (kernel_details / op_summary say so, or, for a
+ * matmul, do not say). */
+struct hf {
+    uint32_t name;
+    const char *op; /* the kernels table's operator; NULL: the task name */
+    int cls, hf32;  /* PR_OPC_GEMM / PR_OPC_CONV; 0 NO, -1 not recorded */
+    double us;
+};
+
+struct hfs {
+    struct hf *v; /* owned */
+    size_t n, cap;
+    int recorded; /* some task carried HF32 or dtype columns */
+};
+
+static int
+task_without_hf32(const struct pr_trace *t, const struct pr_gpu_info *gi,
+                  int *cls)
+{
+    struct og o;
+    struct pr_op_cost c;
+    struct pr_tc_diag d;
+
+    memset(&o, 0, sizeof(o));
+    note_task(t, gi, &o);
+    memset(&c, 0, sizeof(c));
+    c.dtype = o.task_fp32 ? PR_DT_FP32 : PR_DT_UNKNOWN;
+    c.cls = (enum pr_op_class)o.task_cls;
+    *cls = o.task_cls;
+    return pr_tensorcore_diagnose_hf32(&c, gi->hf32, &d);
+}
+
+static void
+collect_hf32(struct pass *p, struct hfs *h)
+{
+    struct pr_idmap seen = {0};
+    struct pr_error e = {PR_OK, ""};
+    size_t i, k;
+    int cls;
+
+    for (i = 0; i < p->t->n_events && p->ok; i++) {
+        const struct pr_event *ev = &p->t->events[i];
+        struct pr_gpu_info gb;
+        const struct pr_gpu_info *gi = pr_trace_gpu(p->t, ev, &gb);
+        int64_t key;
+
+        if (ev->kind != PR_KIND_DEVICE_TASK || !gi)
+            continue;
+        h->recorded |= gi->hf32 >= 0 || gi->dev_types != PR_STR_NONE;
+        if (!task_without_hf32(p->t, gi, &cls))
+            continue;
+        key = ((int64_t)ev->name << 3) | (cls == PR_OPC_GEMM ? 2 : 0) |
+              (gi->hf32 == 0);
+        k = pr_idmap_get(&seen, key);
+        if (k == PR_NONE) {
+            if (pr_grow((void **)&h->v, &h->cap, h->n + 1, sizeof(*h->v)) !=
+                    PR_OK ||
+                pr_idmap_put(&seen, key, h->n, &e) != PR_OK) {
+                p->ok = 0;
+                break;
+            }
+            k = h->n++;
+            h->v[k] =
+                (struct hf){ev->name, NULL, cls, gi->hf32 == 0 ? 0 : -1, 0.0};
+        }
+        h->v[k].us += (double)ev->dur_ns / 1000.0;
+    }
+    pr_idmap_free(&seen);
+}
+
+static int
+cmp_hf_op(const void *a, const void *b)
+{
+    const struct hf *x = a, *y = b;
+    int c = strcmp(x->op, y->op);
+
+    if (c == 0)
+        c = x->cls != y->cls ? (x->cls < y->cls ? -1 : 1) : 0;
+    if (c == 0)
+        c = x->hf32 != y->hf32 ? (x->hf32 < y->hf32 ? -1 : 1) : 0;
+    return c;
+}
+
+static int
+cmp_hf_time(const void *a, const void *b)
+{
+    const struct hf *x = a, *y = b;
+
+    if (x->us != y->us)
+        return x->us > y->us ? -1 : 1;
+    return cmp_hf_op(a, b);
+}
+
+/* Each kernel's operator as the kernels table names it; entries of one
+ * operator, kind and HF32 state become one. */
+static size_t
+merge_by_operator(struct pass *p, struct hfs *h)
+{
+    const struct pr_kernel_refs *ks = p->in->kernels;
+    size_t i, j, w = 0;
+
+    for (i = 0; i < h->n; i++) {
+        const char *name = pr_trace_str(p->t, h->v[i].name);
+
+        h->v[i].op = name;
+        for (j = 0; ks != NULL && j < ks->n; j++) {
+            if (str_is(ks->v[j].name, name) && ks->v[j].op) {
+                h->v[i].op = ks->v[j].op;
+                break;
+            }
+        }
+    }
+    if (h->n > 1)
+        qsort(h->v, h->n, sizeof(*h->v), cmp_hf_op);
+    for (i = 0; i < h->n; i++) {
+        if (w > 0 && cmp_hf_op(&h->v[w - 1], &h->v[i]) == 0)
+            h->v[w - 1].us += h->v[i].us;
+        else
+            h->v[w++] = h->v[i];
+    }
+    if (w > 1)
+        qsort(h->v, w, sizeof(*h->v), cmp_hf_time);
+    return w;
+}
+
+static void
+emit_hf32(cJSON *arr, const struct hf *x, int *ok)
+{
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
+    struct pr_op_cost c;
+    struct pr_tc_diag d;
+
+    if (!*ok)
+        return;
+    memset(&c, 0, sizeof(c));
+    c.dtype = PR_DT_FP32;
+    c.cls = (enum pr_op_class)x->cls;
+    (void)pr_tensorcore_diagnose_hf32(&c, x->hf32, &d);
+    pr_emit_str(o, "operator", x->op, ok);
+    pr_emit_null(o, "input_shapes", ok);
+    pr_emit_finite(o, "device_us", x->us, ok);
+    pr_emit_str(o, "reason", d.text, ok);
+    pr_emit_str(o, "reason_id", pr_tensorcore_reason_id(d.reason), ok);
+    pr_emit_str(o, "advice", d.advice, ok);
+    pr_emit_str(o, "dtype", pr_dtype_name(PR_DT_FP32), ok);
+}
+
+/* An NPU run whose tasks carry the producer's HF32 and dtype columns:
+ * the findings come from the tasks.  0 when they carry none (then the
+ * operator rows, with their recorded types, are judged instead). */
+static int
+npu_task_findings(struct pass *p, cJSON *tc, cJSON *arr)
+{
+    struct hfs h;
+    size_t i, n;
+
+    memset(&h, 0, sizeof(h));
+    collect_hf32(p, &h);
+    if (!h.recorded || !p->ok) {
+        free(h.v);
+        return 0;
+    }
+    n = merge_by_operator(p, &h);
+    for (i = 0; i < n && i < MAX_FINDINGS && p->ok; i++)
+        emit_hf32(arr, &h.v[i], &p->ok);
+    pr_emit_finite(tc, "findings_omitted",
+                   (double)(n > MAX_FINDINGS ? n - MAX_FINDINGS : 0), &p->ok);
+    free(h.v);
+    return 1;
+}
+
+/* Eligible ops that launched kernels but none on tensor cores, by device
+ * time lost. */
+static void
+fill_findings(struct pass *p, cJSON *tc)
+{
+    const struct row **v;
+    cJSON *arr = pr_emit_arr(tc, "findings", &p->ok);
+    size_t i, n = 0;
+
+    if (p->ok && p->main_dev && p->main_dev->npu &&
+        npu_task_findings(p, tc, arr))
+        return;
+    if (!p->ok || p->n_rows == 0)
+        return;
+    v = calloc(p->n_rows, sizeof(*v));
+    if (!v) {
+        p->ok = 0;
+        return;
+    }
+    for (i = 0; i < p->n_rows; i++) {
+        if (is_finding(&p->rows[i]))
+            v[n++] = &p->rows[i];
+    }
+    qsort(v, n, sizeof(*v), cmp_finding);
+    for (i = 0; i < n && i < MAX_FINDINGS && p->ok; i++)
+        emit_finding(arr, p, v[i], &p->ok);
+    pr_emit_finite(tc, "findings_omitted",
+                   (double)(n > MAX_FINDINGS ? n - MAX_FINDINGS : 0), &p->ok);
+    free(v);
+}
+
+/* An MTIA run: its matrix engines run operators whose kernel names say
+ * nothing of them, and CUDA's TF32/AMP advice does not apply. */
+static void
+no_tensor_cores(struct pass *p, cJSON *tc)
+{
+    pr_emit_null(tc, "tc_kernel_time_pct", &p->ok);
+    pr_emit_null(tc, "tc_heuristic_kernel_time_pct", &p->ok);
+    pr_emit_null(tc, "eligible_op_time_pct", &p->ok);
+    pr_emit_null(tc, "eligible_on_tc_pct", &p->ok);
+    (void)pr_emit_arr(tc, "findings", &p->ok);
+    pr_emit_num(tc, "findings_omitted", 0, &p->ok);
+    pr_emit_str(tc, "note",
+                "MTIA: the trace does not say which kernels ran on the matrix "
+                "engines; tensor-core figures apply to GPUs only",
+                &p->ok);
+}
+
+/* tensor_cores, and in *out the two figures the recommendations read,
+ * as it writes them (NaN where null). */
+static cJSON *
+tensor_cores_json(struct pass *p, struct pr_roofline_out *out)
+{
+    cJSON *tc = cJSON_CreateObject();
+    /* analysis.c's kernel-based share, which enable_amp quotes */
+    double heur, all = 0.0, elig = 0.0, on_tc = 0.0, seed = p->in->tc_seed_pct;
+    double share;
+    size_t i, by_name;
+    int npu_blind, tc_blind = 0;
+
+    p->ok = tc != NULL;
+    if (!p->ok)
+        return NULL;
+    if (p->main_dev && p->main_dev->mtia) {
+        no_tensor_cores(p, tc);
+        return tc;
+    }
+    for (i = 0; i < p->n_rows; i++) {
+        const struct row *r = &p->rows[i];
+
+        if (!isfinite(r->dev_self_us))
+            continue;
+        all += r->dev_self_us;
+        elig += r->eligible ? r->dev_self_us : 0.0;
+        on_tc += r->eligible ? r->tc_self_us : 0.0;
+        /* a producer's table without the unit columns (ops.h) */
+        tc_blind |= r->eligible && (r->src->unknown & PR_OP_ROW_NO_TC);
+    }
+    share = tc_kernel_pct(p->in->kernels, &heur, &by_name);
+    /* an NPU's kernel names say nothing of Cube or Vector: the share is
+       known only when every task names its unit */
+    npu_blind = p->main_dev && p->main_dev->npu && by_name > 0;
+    out->tc_kernel_pct = isfinite(share) && !npu_blind ? share : NAN;
+    pr_emit_finite(tc, "tc_kernel_time_pct", out->tc_kernel_pct, &p->ok);
+    pr_emit_finite(tc, "tc_heuristic_kernel_time_pct", npu_blind ? NAN : heur,
+                   &p->ok);
+    if (npu_blind)
+        pr_emit_str(tc, "note",
+                    "some NPU tasks do not say which unit ran them (no "
+                    "kernel_details.csv Accelerator Core, or N/A as "
+                    "torch_npu's profiler_level0 writes it): the Cube share "
+                    "is not known; profile with profiler_level1",
+                    &p->ok);
+    out->eligible_op_pct = isfinite(seed) ? seed
+                           : all > 0      ? 100.0 * elig / all
+                                          : NAN;
+    if (!isfinite(out->eligible_op_pct))
+        out->eligible_op_pct = NAN;
+    pr_emit_finite(tc, "eligible_op_time_pct", out->eligible_op_pct, &p->ok);
+    pr_emit_finite(tc, "eligible_on_tc_pct",
+                   elig > 0 && !tc_blind ? fmin(100.0, 100.0 * on_tc / elig)
+                                         : NAN,
+                   &p->ok);
+    fill_findings(p, tc);
+    return tc;
+}
+
+/* -------------------------------------------------------------- the pass */
+
+static void
+pass_free(struct pass *p)
+{
+    free(p->groups.v);
+    free(p->rows);
+    free(p->devs);
+}
+
+enum pr_status
+pr_roofline_run(const struct pr_roofline_in *in,
+                const struct pr_analysis_opts *o, struct pr_roofline_out *out,
+                struct pr_error *err)
+{
+    struct pass p;
+    struct pr_peak_table *tab = pr_peaks_table_open(o, err);
+
+    out->tensor_cores = out->roofline = NULL;
+    out->device = NULL;
+    out->tc_kernel_pct = out->eligible_op_pct = NAN;
+    if (!tab)
+        return err && err->code != PR_OK ? err->code : PR_E_NOMEM;
+    memset(&p, 0, sizeof(p));
+    p.t = in->t;
+    p.in = in;
+    p.ok = index_trace(in->t, &p.groups);
+    if (p.ok)
+        fill_devices(&p, tab, o);
+    pick_main_device(&p);
+    if (p.ok)
+        fill_shape_rows(&p);
+    if (p.ok)
+        fill_name_rows(&p);
+    if (p.ok)
+        out->roofline = roofs_json(&p);
+    if (p.ok && p.main_dev && p.roofs)
+        out->device = p.main_dev->row; /* as roofs_json() names it */
+    if (p.ok)
+        out->tensor_cores = tensor_cores_json(&p, out);
+    pass_free(&p);
+    pr_peaks_table_free(tab);
+    if (!p.ok || !out->roofline || !out->tensor_cores) {
+        cJSON_Delete(out->roofline);
+        cJSON_Delete(out->tensor_cores);
+        out->tensor_cores = out->roofline = NULL;
+        out->device = NULL;
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (roofline)");
+    }
+    return PR_OK;
+}

@@ -1,0 +1,679 @@
+/* kernels.c - the kernel table (spec 11.1): all Kernel events grouped by
+ * name.  The launching operator comes from the op tree's runtime links;
+ * everything else is read from the events themselves.  Where a trace lacks
+ * the "blocks per SM" / occupancy args, they are computed from the launch
+ * and deviceProperties with the CUDA occupancy rules (issue #4), and each
+ * row says which it used. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/buf.h"
+#include "profreport/checked.h"
+#include "profreport/kernels.h"
+#include "profreport/keys.h"
+#include "profreport/occupancy.h"
+#include "profreport/pmu.h"
+
+#include "profreport/tensorcore.h"
+
+#include "../internal.h"
+
+struct kgroup {
+    const char *name; /* borrowed from the trace */
+    const char *op;   /* launching op with most time; NULL */
+    int64_t op_ns;    /* that op's share */
+    size_t calls;
+    int64_t total_ns, min_ns, max_ns;
+    double bps_x_ns, occ_x_ns;   /* duration-weighted sums (trace args) */
+    double cbps_x_ns, cocc_x_ns; /* the same, computed (no args) */
+    size_t n_args;               /* calls carrying either arg */
+    size_t n_cbps, n_cocc;       /* calls with a computed value */
+    /* the unit the producer says its calls ran on (Ascend) */
+    int by_unit;       /* some call names its unit */
+    int64_t matrix_ns; /* time of calls on the matrix unit (the Cube) */
+    uint8_t unit;      /* the first such call's enum pr_unit */
+    /* owned: the PMU columns' duration-weighted sums, then their weights
+       (2 x pmu.h's n_cols); NULL: no call has counters */
+    double *pmu;
+};
+
+struct ktable {
+    struct kgroup *v; /* owned */
+    size_t n, cap;
+    struct pr_idmap index; /* kernel name id -> group */
+    int has_bps, has_occ;  /* 9: some kernel carries the arg */
+    const struct pr_trace *t;
+    size_t n_pmu; /* the trace's PMU columns (pmu.h) */
+    int pmu_nomem;
+};
+
+static void
+ktable_free(struct ktable *kt)
+{
+    size_t i;
+
+    for (i = 0; i < kt->n; i++)
+        free(kt->v[i].pmu);
+    free(kt->v);
+    pr_idmap_free(&kt->index);
+}
+
+static struct kgroup *
+group_of(struct ktable *kt, const struct pr_trace *t, uint32_t name,
+         struct pr_error *err)
+{
+    size_t gi = pr_idmap_get(&kt->index, name);
+    struct kgroup *g;
+
+    if (gi != PR_NONE)
+        return &kt->v[gi];
+    if (pr_grow((void **)&kt->v, &kt->cap, kt->n + 1, sizeof(*g)) ||
+        pr_idmap_put(&kt->index, name, kt->n, err)) {
+        pr_error_set(err, PR_E_NOMEM, "out of memory (kernels)");
+        return NULL;
+    }
+    g = &kt->v[kt->n++];
+    memset(g, 0, sizeof(*g));
+    g->name = pr_trace_str(t, name);
+    return g;
+}
+
+/* deviceProperties in the calculator's terms.  Traces do not carry the
+ * driver's reserved shared memory: Ampere and later keep 1 KiB a block. */
+static int
+occ_device(const struct pr_device *d, struct pr_occupancy_dev *o)
+{
+    if (d == NULL || d->num_sms <= 0 || d->compute_major < 0)
+        return 0;
+    memset(o, 0, sizeof(*o));
+    o->cc_major = d->compute_major;
+    o->cc_minor = d->compute_minor;
+    o->max_threads_per_block = d->max_threads_per_block;
+    o->max_threads_per_sm = d->max_threads_per_sm;
+    o->regs_per_block = d->regs_per_block;
+    o->regs_per_sm = d->regs_per_sm;
+    o->warp_size = d->warp_size;
+    o->num_sms = d->num_sms;
+    o->smem_per_block = d->smem_per_block;
+    o->smem_per_sm = d->smem_per_sm;
+    o->smem_per_block_optin =
+        d->smem_per_block_optin > 0 ? d->smem_per_block_optin : 0;
+    o->reserved_smem_per_block = d->compute_major >= 8 ? 1024 : 0;
+    return 1;
+}
+
+static int
+product3(const int32_t v[3], int64_t *out)
+{
+    return v[0] > 0 && v[1] > 0 && v[2] > 0 &&
+           pr_checked_mul_i64(v[0], v[1], out) &&
+           pr_checked_mul_i64(*out, v[2], out);
+}
+
+/* Kineto's two args for one launch, from its grid, block, registers and
+ * shared memory (tb-plugin 9.4).  *bps < 0 / *occ < 0 when not computable:
+ * blocks per SM needs the grid and the SM count, occupancy also needs the
+ * block, registers, shared memory and the device's limits.  The trace's
+ * "shared memory" is static + dynamic; a block above the default limit
+ * must have opted in. */
+static void
+compute_occupancy(const struct pr_trace *t, const struct pr_gpu_info *gi,
+                  double *bps, double *occ)
+{
+    const struct pr_device *d = pr_trace_device(t, gi->device);
+    struct pr_occupancy_dev od;
+    struct pr_occupancy_launch l = {0, 0, 0, 0, 0};
+    struct pr_occupancy r;
+    int64_t blocks, threads;
+
+    *bps = *occ = -1.0;
+    if (gi->device < 0 || !occ_device(d, &od) || !product3(gi->grid, &blocks))
+        return;
+    *bps = pr_occupancy_blocks_per_sm(blocks, od.num_sms);
+    if (!product3(gi->block, &threads) || threads > INT32_MAX ||
+        gi->regs_per_thread < 0 || gi->shared_mem < 0)
+        return;
+    l.block_threads = (int)threads;
+    l.regs_per_thread = gi->regs_per_thread;
+    l.static_smem = gi->shared_mem;
+    l.smem_optin = gi->shared_mem > od.smem_per_block;
+    if (pr_occupancy_compute(&od, &l, &r, NULL) != PR_OK)
+        return;
+    /* Kineto holds blocks per SM in a float; rounding the same value
+     * keeps its ties (7.2 blocks of 64 threads: 22.4999 -> 22 %) */
+    *occ = pr_occupancy_achieved_pct(r.active_blocks, (double)(float)*bps,
+                                     l.block_threads, od.max_threads_per_sm);
+}
+
+/* Calls without either arg get computed values; calls with one keep the
+ * trace's (the other counts as 0, as in 11.1). */
+static void
+add_launch(const struct pr_trace *t, struct kgroup *g,
+           const struct pr_gpu_info *gi, double dur)
+{
+    double bps, occ;
+
+    if (isfinite(gi->blocks_per_sm) || isfinite(gi->occupancy_pct)) {
+        g->n_args++;
+        return;
+    }
+    compute_occupancy(t, gi, &bps, &occ);
+    if (bps >= 0) {
+        g->cbps_x_ns += bps * dur;
+        g->n_cbps++;
+    }
+    if (occ >= 0) {
+        g->cocc_x_ns += occ * dur;
+        g->n_cocc++;
+    }
+}
+
+/* A task the producer says ran on the matrix unit: Ascend's Cube
+ * (AI_CORE) or a fused task it leads (MIX_AIC). */
+static int
+on_matrix(const struct pr_gpu_info *gi)
+{
+    return gi != NULL &&
+           (gi->unit == PR_UNIT_MATRIX || gi->unit == PR_UNIT_MIX_MATRIX);
+}
+
+static void
+add_unit(struct kgroup *g, const struct pr_gpu_info *gi, int64_t dur_ns)
+{
+    if (gi->unit == PR_UNIT_UNKNOWN)
+        return;
+    if (!g->by_unit)
+        g->unit = gi->unit;
+    g->by_unit = 1;
+    if (on_matrix(gi))
+        g->matrix_ns = pr_sat_add_i64(g->matrix_ns, dur_ns);
+}
+
+/* The call's PMU counters into its group's weighted sums (a call of no
+ * duration weighs 1 ns, so that it still counts). */
+static void
+add_pmu(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
+        const struct pr_event *e)
+{
+    const float *v = pr_pmu_get(t, e->info);
+    double w = e->dur_ns > 0 ? (double)e->dur_ns : 1.0;
+    size_t i;
+
+    if (v == NULL)
+        return;
+    if (g->pmu == NULL &&
+        (g->pmu = calloc(2 * kt->n_pmu, sizeof(double))) == NULL) {
+        kt->pmu_nomem = 1;
+        return;
+    }
+    for (i = 0; i < kt->n_pmu; i++) {
+        if (isnan(v[i]))
+            continue;
+        g->pmu[i] += (double)v[i] * w;
+        g->pmu[kt->n_pmu + i] += w;
+    }
+}
+
+/* Missing (or non-finite) per-kernel values weigh in as 0 (11.1). */
+static void
+add_kernel(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
+           const struct pr_event *e, const struct pr_gpu_info *gi)
+{
+    double dur = (double)e->dur_ns;
+
+    if (g->calls == 0 || e->dur_ns < g->min_ns)
+        g->min_ns = e->dur_ns;
+    if (g->calls == 0 || e->dur_ns > g->max_ns)
+        g->max_ns = e->dur_ns;
+    g->calls++;
+    g->total_ns = pr_sat_add_i64(g->total_ns, e->dur_ns);
+    if (gi == NULL)
+        return;
+    add_unit(g, gi, e->dur_ns);
+    add_launch(t, g, gi, dur);
+    if (kt->n_pmu > 0)
+        add_pmu(t, kt, g, e);
+    if (isfinite(gi->blocks_per_sm))
+        g->bps_x_ns += gi->blocks_per_sm * dur;
+    if (isfinite(gi->occupancy_pct))
+        g->occ_x_ns += gi->occupancy_pct * dur;
+    kt->has_bps |=
+        gi->device >= 0 && isfinite(gi->blocks_per_sm) && gi->blocks_per_sm > 0;
+    kt->has_occ |= gi->device >= 0 && gi->occupancy_pct >= 0;
+}
+
+static enum pr_status
+collect(const struct pr_trace *t, struct ktable *kt, struct pr_error *err)
+{
+    size_t i;
+
+    kt->t = t;
+    kt->n_pmu = t->pmu != NULL ? t->pmu->n_cols : 0;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        struct pr_gpu_info gb;
+        struct kgroup *g;
+
+        if (e->kind != PR_KIND_DEVICE_TASK)
+            continue;
+        g = group_of(kt, t, e->name, err);
+        if (g == NULL)
+            return PR_E_NOMEM;
+        add_kernel(t, kt, g, e, pr_trace_gpu(t, e, &gb));
+    }
+    return kt->pmu_nomem ? pr_error_set(err, PR_E_NOMEM, "out of memory")
+                         : PR_OK;
+}
+
+struct pair {
+    uint32_t kernel, op; /* string ids */
+    int64_t ns;
+};
+
+struct pairs {
+    struct pair *v; /* owned */
+    size_t n, cap;
+    struct pr_idmap index; /* (kernel << 32 | op) -> pair */
+};
+
+static enum pr_status
+add_pair(struct pairs *p, uint32_t kernel, uint32_t op, int64_t ns,
+         struct pr_error *err)
+{
+    int64_t key = (int64_t)(((uint64_t)kernel << 32) | op);
+    size_t i = pr_idmap_get(&p->index, key);
+
+    if (i == PR_NONE) {
+        i = p->n;
+        if (pr_grow((void **)&p->v, &p->cap, p->n + 1, sizeof(*p->v)) ||
+            pr_idmap_put(&p->index, key, i, err))
+            return pr_error_set(err, PR_E_NOMEM, "out of memory (kernels)");
+        p->v[p->n].kernel = kernel;
+        p->v[p->n].op = op;
+        p->v[p->n++].ns = 0;
+    }
+    p->v[i].ns += ns;
+    return PR_OK;
+}
+
+/* The launching node of each kernel (tree.c, 5.2); kernels under a thread
+ * root (zero-id runtimes, staled kernels) and lost runtimes have none. */
+static enum pr_status
+attribute(const struct pr_trace *t, const struct pr_tree *tree,
+          struct ktable *kt, struct pr_error *err)
+{
+    struct pairs p = {0};
+    enum pr_status st = PR_OK;
+    size_t i;
+
+    for (i = 0; i < tree->n_devs && st == PR_OK; i++) {
+        const struct pr_tree_dev *d = &tree->devs[i];
+        const struct pr_event *e = &t->events[d->ev];
+        uint32_t node = pr_tree_dev_node(tree, d);
+
+        if (e->kind != PR_KIND_DEVICE_TASK || node == PR_TREE_NONE ||
+            tree->nodes[node].type == PR_N_ROOT)
+            continue;
+        st = add_pair(&p, e->name, pr_tree_name(t, tree, &tree->nodes[node]),
+                      e->dur_ns, err);
+    }
+    for (i = 0; i < p.n && st == PR_OK; i++) {
+        struct kgroup *g = &kt->v[pr_idmap_get(&kt->index, p.v[i].kernel)];
+        const char *op = pr_trace_str(t, p.v[i].op);
+
+        if (g->op == NULL || p.v[i].ns > g->op_ns ||
+            (p.v[i].ns == g->op_ns && strcmp(op, g->op) < 0)) {
+            g->op = op;
+            g->op_ns = p.v[i].ns;
+        }
+    }
+    free(p.v);
+    pr_idmap_free(&p.index);
+    return st;
+}
+
+static int
+cmp_kgroup(const void *a, const void *b)
+{
+    const struct kgroup *x = a, *y = b;
+
+    if (x->total_ns != y->total_ns)
+        return x->total_ns > y->total_ns ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* One weighted mean: the trace's when the group has the args, else the
+ * computed one when any call could be computed, else 11.1's 0 / null. */
+static int
+kmean(int has_trace_arg, double trace_x_ns, size_t n_computed,
+      double computed_x_ns, const struct kgroup *g, double *v)
+{
+    double total = (double)g->total_ns;
+
+    *v = NAN;
+    if (g->n_args == 0 && n_computed > 0)
+        *v = total > 0 ? computed_x_ns / total : 0.0;
+    else if (has_trace_arg)
+        *v = total > 0 ? trace_x_ns / total : 0.0;
+    else
+        return 0;
+    return 1;
+}
+
+/* mean_blocks_per_sm into *v; 0 when it is null. */
+static int
+mean_bps(const struct ktable *kt, const struct kgroup *g, double *v)
+{
+    return kmean(kt->has_bps, g->bps_x_ns, g->n_cbps, g->cbps_x_ns, g, v);
+}
+
+/* mean_est_achieved_occupancy_pct into *v; 0 when it is null. */
+static int
+mean_occ(const struct ktable *kt, const struct kgroup *g, double *v)
+{
+    return kmean(kt->has_occ, g->occ_x_ns, g->n_cocc, g->cocc_x_ns, g, v);
+}
+
+static void
+emit_mean(cJSON *o, const char *key, int has, double v, int *ok)
+{
+    if (has)
+        pr_emit_num(o, key, v, ok);
+    else
+        pr_emit_null(o, key, ok);
+}
+
+static double
+mean_us(const struct kgroup *g)
+{
+    return (double)g->total_ns / 1000.0 / (double)g->calls;
+}
+
+static const char *
+occupancy_source(const struct kgroup *g)
+{
+    if (g->n_args > 0)
+        return "trace";
+    return g->n_cbps > 0 || g->n_cocc > 0 ? "computed" : NULL;
+}
+
+/* The unit's name as tensor_cores_rule says it. */
+static const char *
+unit_name(uint8_t unit)
+{
+    static const char *const names[] = {"unknown",    "matrix",     "vector",
+                                        "mix_matrix", "mix_vector", "cpu",
+                                        "other",      "comm"};
+
+    return unit < sizeof(names) / sizeof(names[0]) ? names[unit] : "unknown";
+}
+
+/* A kernel judged by its unit: on the matrix unit when most of its time
+ * was. */
+static int
+unit_tc(const struct kgroup *g)
+{
+    return g->matrix_ns > 0 && g->matrix_ns >= g->total_ns - g->matrix_ns;
+}
+
+/* Whether the kernel ran on tensor cores, which list said so and the
+ * rule that decided (a CUDA-core rule such as "xmma_ffma" included).  A
+ * kernel whose producer names the unit it ran on is judged by that unit,
+ * not by its name: on the matrix unit when most of its time was (source
+ * "unit", rule the unit of its first call: "matrix" for Ascend's
+ * AI_CORE Cube, "vector", "mix_matrix" ...). */
+/* tensor_cores_used, as emit_tc writes it. */
+static int
+tc_used(const struct kgroup *g)
+{
+    struct pr_tc_kernel k;
+
+    if (g->by_unit)
+        return unit_tc(g);
+    pr_tensorcore_classify(g->name, &k);
+    return k.tc != 0;
+}
+
+static void
+emit_tc(cJSON *o, const struct kgroup *g, int *ok)
+{
+    struct pr_tc_kernel k;
+
+    if (g->by_unit) {
+        pr_emit_bool(o, "tensor_cores_used", unit_tc(g), ok);
+        pr_emit_str(o, "tensor_cores_source", "unit", ok);
+        pr_emit_str(o, "tensor_cores_rule", unit_name(g->unit), ok);
+        return;
+    }
+    pr_tensorcore_classify(g->name, &k);
+    pr_emit_bool(o, "tensor_cores_used", k.tc, ok);
+    if (!k.tc)
+        pr_emit_null(o, "tensor_cores_source", ok);
+    else
+        pr_emit_str(o, "tensor_cores_source",
+                    k.source == PR_TC_PLUGIN ? "plugin" : "heuristic", ok);
+    pr_emit_str(o, "tensor_cores_rule", k.rule, ok);
+}
+
+/* The pipes of an AI Core / AI Vector core whose busy ratio the PMU
+ * counts (aic_mac_ratio, aiv_mte2_ratio, ...), what a kernel that keeps
+ * one busiest is bound by (short: 0, the unit; 1, the pipe). */
+static const char *
+pipe_label(const char *pipe, int pipe_name)
+{
+    static const char *const v[][3] = {
+        {"mac", "Cube", "Cube"},          {"vec", "Vector", "Vector"},
+        {"scalar", "Scalar", "Scalar"},   {"mte1", "MTE", "MTE1"},
+        {"mte2", "MTE", "MTE2"},          {"mte3", "MTE", "MTE3"},
+        {"fixpipe", "FixPipe", "FixPipe"}};
+    size_t i;
+
+    for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+        if (strcmp(pipe, v[i][0]) == 0)
+            return v[i][1 + (pipe_name != 0)];
+    return NULL;
+}
+
+/* "MTE-bound: aic mte2 ratio 0.96" from the busiest pipe's mean ratio
+ * (>= 0.5), "no pipe busy half the time: aiv vec ratio 0.19 at most"
+ * below; NULL without pipe ratios.  pmu_hint says it in a table cell's
+ * room: "MTE2-bound 0.96", "busiest Vector 0.19". */
+static void
+emit_bound(cJSON *o, const char *const *names, const double *mean, size_t n,
+           int *ok)
+{
+    char pipe[16], text[96];
+    size_t i, best = n;
+
+    for (i = 0; i < n; i++) {
+        size_t len = strlen(names[i]);
+
+        if (!isfinite(mean[i]) || len < 11 || len - 10 >= sizeof(pipe) ||
+            strcmp(names[i] + len - 6, "_ratio") != 0)
+            continue;
+        memcpy(pipe, names[i] + 4, len - 10);
+        pipe[len - 10] = '\0';
+        if (pipe_label(pipe, 0) && (best == n || mean[i] > mean[best]))
+            best = i;
+    }
+    if (best == n) {
+        pr_emit_null(o, PR_K_PMU_BOUND, ok);
+        pr_emit_null(o, PR_K_PMU_HINT, ok);
+        return;
+    }
+    snprintf(pipe, sizeof(pipe), "%.*s", (int)(strlen(names[best]) - 10),
+             names[best] + 4);
+    if (mean[best] >= 0.5)
+        snprintf(text, sizeof(text), "%s-bound: %.3s %s ratio %.2f",
+                 pipe_label(pipe, 0), names[best], pipe, mean[best]);
+    else
+        snprintf(text, sizeof(text),
+                 "no pipe busy half the time: %.3s %s ratio %.2f at most",
+                 names[best], pipe, mean[best]);
+    pr_emit_str(o, PR_K_PMU_BOUND, text, ok);
+    if (mean[best] >= 0.5)
+        snprintf(text, sizeof(text), "%s-bound %.2f", pipe_label(pipe, 1),
+                 mean[best]);
+    else
+        snprintf(text, sizeof(text), "busiest %s %.2f", pipe_label(pipe, 1),
+                 mean[best]);
+    pr_emit_str(o, PR_K_PMU_HINT, text, ok);
+}
+
+/* pmu {column: duration-weighted mean} and the bound they hint at; both
+ * null for a kernel whose calls carry no counters. */
+static void
+emit_pmu(cJSON *o, const struct pr_trace *t, const struct ktable *kt,
+         const struct kgroup *g, int *ok)
+{
+    const char *names[64];
+    double mean[64];
+    cJSON *p;
+    size_t i, n = kt->n_pmu < 64 ? kt->n_pmu : 64;
+
+    if (g->pmu == NULL) {
+        pr_emit_null(o, PR_K_PMU, ok);
+        pr_emit_null(o, PR_K_PMU_BOUND, ok);
+        pr_emit_null(o, PR_K_PMU_HINT, ok);
+        return;
+    }
+    p = pr_emit_obj(o, PR_K_PMU, ok);
+    for (i = 0; i < n; i++) {
+        double w = g->pmu[kt->n_pmu + i];
+
+        names[i] = pr_trace_str(t, t->pmu->cols[i]);
+        mean[i] = w > 0 ? g->pmu[i] / w : NAN;
+        pr_emit_finite(p, names[i], mean[i], ok);
+    }
+    emit_bound(o, names, mean, n, ok);
+}
+
+static void
+emit_kgroup(cJSON *arr, const struct ktable *kt, const struct kgroup *g,
+            int *ok)
+{
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
+    double v;
+    int has;
+
+    pr_emit_str(o, "name", g->name, ok);
+    pr_emit_str(o, "operator", g->op, ok);
+    pr_emit_num(o, "calls", (double)g->calls, ok);
+    pr_emit_us(o, "total_us", g->total_ns, ok);
+    pr_emit_num(o, "mean_us", mean_us(g), ok);
+    pr_emit_us(o, "min_us", g->min_ns, ok);
+    pr_emit_us(o, "max_us", g->max_ns, ok);
+    has = mean_bps(kt, g, &v);
+    emit_mean(o, "mean_blocks_per_sm", has, v, ok);
+    has = mean_occ(kt, g, &v);
+    emit_mean(o, "mean_est_achieved_occupancy_pct", has, v, ok);
+    pr_emit_str(o, "occupancy_source", occupancy_source(g), ok);
+    emit_tc(o, g, ok);
+    if (kt->n_pmu > 0) /* the key only where the producer counted */
+        emit_pmu(o, kt->t, kt, g, ok);
+}
+
+/* The rows later passes read, in the table's order. */
+static enum pr_status
+make_refs(const struct ktable *kt, struct pr_kernel_refs *refs,
+          struct pr_error *err)
+{
+    size_t i;
+
+    refs->v = calloc(kt->n ? kt->n : 1, sizeof(*refs->v));
+    if (refs->v == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (kernels)");
+    for (i = 0; i < kt->n; i++) {
+        refs->v[i].name = kt->v[i].name;
+        refs->v[i].op = kt->v[i].op;
+        refs->v[i].total_ns = kt->v[i].total_ns;
+        refs->v[i].by_unit = kt->v[i].by_unit;
+        refs->v[i].unit_tc = kt->v[i].by_unit && unit_tc(&kt->v[i]);
+        refs->v[i].calls = kt->v[i].calls;
+        refs->v[i].mean_us = mean_us(&kt->v[i]);
+        /* NaN where the row writes null */
+        (void)mean_bps(kt, &kt->v[i], &refs->v[i].blocks_per_sm);
+        (void)mean_occ(kt, &kt->v[i], &refs->v[i].occupancy_pct);
+        refs->v[i].tc_used = tc_used(&kt->v[i]);
+    }
+    refs->n = kt->n;
+    return PR_OK;
+}
+
+static enum pr_status
+emit_table(const struct ktable *kt, cJSON **out, struct pr_error *err)
+{
+    int ok;
+    size_t i;
+
+    *out = cJSON_CreateArray();
+    ok = *out != NULL;
+    for (i = 0; i < kt->n && ok; i++)
+        emit_kgroup(*out, kt, &kt->v[i], &ok);
+    if (!ok) {
+        cJSON_Delete(*out);
+        *out = NULL;
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (kernels)");
+    }
+    return PR_OK;
+}
+
+enum pr_status
+pr_kernels_build(const struct pr_trace *t, const struct pr_tree *tree,
+                 cJSON **out, struct pr_kernel_refs *refs, struct pr_error *err)
+{
+    struct ktable kt = {0};
+    enum pr_status st = collect(t, &kt, err);
+
+    *out = NULL;
+    if (refs != NULL)
+        memset(refs, 0, sizeof(*refs));
+    if (st == PR_OK)
+        st = attribute(t, tree, &kt, err);
+    if (st == PR_OK && kt.n > 1)
+        qsort(kt.v, kt.n, sizeof(*kt.v), cmp_kgroup);
+    if (st == PR_OK)
+        st = emit_table(&kt, out, err);
+    if (st == PR_OK && refs != NULL && make_refs(&kt, refs, err) != PR_OK) {
+        cJSON_Delete(*out);
+        *out = NULL;
+        st = PR_E_NOMEM;
+    }
+    ktable_free(&kt);
+    return st;
+}
+
+double
+pr_kernels_tc_ratio(const struct pr_trace *t)
+{
+    int64_t all = 0, tc = 0;
+    struct pr_gpu_info gb;
+    const struct pr_gpu_info *gi;
+    struct pr_names nc;
+    size_t i;
+    int any = 0;
+
+    pr_names_init(&nc, t);
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind != PR_KIND_DEVICE_TASK)
+            continue;
+        any = 1;
+        all = pr_sat_add_i64(all, e->dur_ns);
+        gi = pr_trace_gpu(t, e, &gb);
+        if (gi != NULL && gi->unit != PR_UNIT_UNKNOWN
+                ? on_matrix(gi)
+                : (pr_names_get(&nc, e->name) & PR_NAME_TC) != 0)
+            tc = pr_sat_add_i64(tc, e->dur_ns);
+    }
+    pr_names_free(&nc);
+    if (!any)
+        return NAN;
+    return all > 0 ? (double)tc / (double)all : 0.0;
+}

@@ -1,0 +1,1112 @@
+/* layers.c - the roofline by layer (layers.h): every tree node is given
+ * to the nearest layer (top-level forward operator) or backward root
+ * around it, each root sums its nodes' time and the FLOPs and bytes of
+ * its outermost counted operators, backward roots join their layer by
+ * sequence number, and layers of one name and input shapes become one
+ * row with its place on the roofline.
+ *
+ * Memory (issue #17): the pass runs beside the op tree, so it keeps no
+ * record per node.  Three walks: the sequence numbers of the backward
+ * roots; the layers, in the order they ran, each folded into its row as
+ * it ends (only a layer with backward roots keeps a small record for
+ * them); the backward roots, listed in time order with their layers,
+ * then summed a layer at a time into its row. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/buf.h"
+#include "profreport/checked.h"
+#include "profreport/flops.h"
+#include "profreport/layers.h"
+#include "profreport/peaks.h"
+#include "profreport/shapes.h"
+#include "profreport/strtab.h"
+#include "profreport/tensorcore.h"
+
+#include "../internal.h"
+
+#define NO_NODE UINT32_MAX
+#define NO_SLOT UINT32_MAX
+#define MAX_BWD_NAMES 3 /* backward root names a row lists */
+#define STOP_FLOPS 1u   /* FLOPs counted at or above this node */
+#define STOP_BYTES 2u   /* bytes counted at or above this node */
+#define UNKNOWN_F 1u    /* part: a node with kernels and no FLOP count */
+#define UNKNOWN_B 2u    /* part: ... and no byte count */
+
+/* One operators_by_shape row, per call; NaN unknown. */
+struct cost {
+    double flops, bytes;
+    const char *flops_src; /* the row's flops_source; borrowed */
+    const char *mark;      /* the row's roofline_mark; borrowed, NULL */
+};
+
+/* What the nodes of one root (or of several, summed) add up to.  The FLOPs
+ * of its top node are not kept: they are that node's cost. */
+struct part {
+    double flops, bytes;               /* counted; NaN once unknown */
+    int64_t dev_ns, host_ns, tc_ns;    /* self times of its nodes */
+    const char *flops_src, *bytes_src; /* static or borrowed; "mixed" */
+    uint32_t top;                      /* counted node with most FLOPs */
+    unsigned char unknown;             /* UNKNOWN_* */
+};
+
+/* A layer with backward roots, until they are read: its forward is in
+ * its row already.  24 bytes: its backward roots are summed one layer at
+ * a time (fold_backward), not each into a sum held per layer. */
+struct layer {
+    double est_flops, est_bytes; /* a backward of unknown count: twice the
+                                    forward's, or NaN */
+    uint32_t row;
+};
+
+/* A backward root and the layer (slot in ctx.layers) that claimed its
+ * sequence number. */
+struct bwd_root {
+    uint32_t slot, node;
+};
+
+/* A sequence number of backward roots: how many carry it, and the layer
+ * (slot in ctx.layers) that claimed it. */
+struct seq {
+    int64_t seq;
+    uint32_t n_bwd, slot;
+};
+
+/* One row: the layers of one (name, input shapes). */
+struct row {
+    const char *name, *shapes; /* borrowed from the trace */
+    uint32_t first;            /* node of its first layer */
+    size_t calls, bwd_calls;
+    struct part fwd, back;
+    uint32_t names[MAX_BWD_NAMES];
+};
+
+/* A node on the walk's path, and what its children inherit. */
+struct frame {
+    uint32_t node;
+    uint32_t kid;       /* children still to visit, the last first */
+    unsigned char stop; /* STOP_* */
+    unsigned char own;  /* the layer walk: OWN_* */
+};
+
+enum { OWN_NONE, OWN_LAYER };
+
+struct ctx {
+    const struct pr_trace *t;   /* borrowed */
+    const struct pr_tree *tree; /* borrowed */
+    struct cost *costs;         /* owned */
+    size_t n_costs;
+    struct pr_idmap by_op; /* (name id, dims id) -> costs index */
+    uint32_t empty;        /* id of "[]"; PR_STR_NONE when absent */
+    int has_device;        /* the trace has device events */
+    struct seq *seqs;      /* owned; by seq */
+    size_t n_seqs;
+    struct layer *layers; /* owned */
+    size_t n_slots, cap_slots;
+    struct row *rows; /* owned */
+    size_t n_rows, cap_rows;
+    struct pr_idmap row_ids; /* (name id, dims id) -> rows index */
+    struct frame *stack;     /* owned */
+    size_t cap_stack;
+    struct pr_op_inputs *in; /* owned; op_cost() scratch */
+    /* the root being walked: its node, its part, a layer's slot (NO_SLOT
+     * before it claims a sequence number) and backward roots */
+    uint32_t cur_node, cur_slot;
+    struct part cur;
+    size_t cur_back;
+    size_t n_layers, n_bwd, n_unpaired;
+};
+
+/* ---- operators ---------------------------------------------------------- */
+
+/* The operator of nd, copied into *buf; NULL for another node. */
+static const struct pr_op_info *
+node_op(const struct ctx *c, const struct pr_tree_node *nd,
+        struct pr_op_info *buf)
+{
+    if (!nd->is_operator || nd->ev == PR_TREE_NONE)
+        return NULL;
+    return pr_trace_op(c->t, &c->t->events[nd->ev], buf);
+}
+
+/* A backward operator: autograd ran it for the forward op with its
+ * sequence number (as sources.c reads it). */
+static int
+is_backward(const struct pr_op_info *op)
+{
+    return op != NULL && op->seq >= 0 && op->fwd_tid > 0;
+}
+
+static int
+is_forward(const struct pr_op_info *op)
+{
+    return op != NULL && op->seq >= 0 && !is_backward(op);
+}
+
+/* A backward op not inside a backward op of its sequence number: the
+ * evaluate_function, not the AddmmBackward0 inside it. */
+static int
+is_backward_root(const struct ctx *c, uint32_t ni)
+{
+    const struct pr_tree_node *nd = &c->tree->nodes[ni];
+    struct pr_op_info ob, pb;
+    const struct pr_op_info *op = node_op(c, nd, &ob), *pop;
+
+    if (!is_backward(op))
+        return 0;
+    if (nd->parent == PR_TREE_NONE)
+        return 1;
+    pop = node_op(c, &c->tree->nodes[nd->parent], &pb);
+    return !(is_backward(pop) && pop->seq == op->seq);
+}
+
+static uint32_t
+dims_of(const struct ctx *c, const struct pr_op_info *op)
+{
+    return op && op->input_dims != PR_STR_NONE ? op->input_dims : c->empty;
+}
+
+static int64_t
+op_key(uint32_t name, uint32_t dims)
+{
+    return (int64_t)(((uint64_t)name << 32) | dims);
+}
+
+/* The per-call cost of node ni's operators_by_shape row; NULL none. */
+static const struct cost *
+cost_of(const struct ctx *c, uint32_t ni)
+{
+    const struct pr_tree_node *nd = &c->tree->nodes[ni];
+    struct pr_op_info ob;
+    const struct pr_op_info *op = node_op(c, nd, &ob);
+    size_t i;
+
+    if (!nd->is_operator || nd->ev == PR_TREE_NONE)
+        return NULL;
+    i = pr_idmap_get(&c->by_op,
+                     op_key(pr_tree_name(c->t, c->tree, nd), dims_of(c, op)));
+    return i == PR_NONE ? NULL : &c->costs[i];
+}
+
+/* The FLOPs of a part's top node (counted, so known). */
+static double
+top_flops(const struct ctx *c, const struct part *p)
+{
+    return cost_of(c, p->top)->flops;
+}
+
+/* operators_by_shape per call, from the roofline pass's rows, by the
+ * trace's string ids of their name and shapes; 0 on out-of-memory. */
+static int
+index_costs(struct ctx *c, const struct pr_op_rows *rows)
+{
+    size_t i;
+
+    c->costs = calloc(rows->n ? rows->n : 1, sizeof(*c->costs));
+    if (!c->costs)
+        return 0;
+    for (i = 0; i < rows->n; i++) {
+        const struct pr_op_row *r = &rows->v[i];
+        double calls = (double)r->calls;
+        int set = r->rate.set;
+        uint32_t ni, di;
+        struct cost *k = &c->costs[c->n_costs];
+
+        if (!r->name || !r->shapes || r->calls == 0)
+            continue;
+        ni = pr_strtab_find(c->t->strs, r->name, strlen(r->name));
+        di = pr_strtab_find(c->t->strs, r->shapes, strlen(r->shapes));
+        if (ni == PR_STR_NONE || di == PR_STR_NONE)
+            continue;
+        /* as the row is written: null unless known and finite */
+        k->flops = set && isfinite(r->rate.flops) ? r->rate.flops / calls : NAN;
+        k->bytes = set && isfinite(r->rate.bytes) ? r->rate.bytes / calls : NAN;
+        k->flops_src = set ? r->rate.flops_src : NULL;
+        k->mark = set ? r->rate.mark : NULL;
+        if (pr_idmap_put(&c->by_op, op_key(ni, di), c->n_costs++, NULL) !=
+            PR_OK)
+            return 0;
+    }
+    return 1;
+}
+
+/* ---- parts -------------------------------------------------------------- */
+
+static const char *
+merge_src(const char *a, const char *b)
+{
+    if (!a)
+        return b;
+    if (!b || strcmp(a, b) == 0)
+        return a;
+    return "mixed";
+}
+
+static void
+part_init(struct part *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->top = NO_NODE;
+}
+
+/* dst += src: counts, times and the busiest counted node. */
+static void
+part_add(const struct ctx *c, struct part *dst, const struct part *src)
+{
+    dst->flops += src->flops; /* NaN is sticky */
+    dst->bytes += src->bytes;
+    dst->flops_src = merge_src(dst->flops_src, src->flops_src);
+    dst->bytes_src = merge_src(dst->bytes_src, src->bytes_src);
+    dst->unknown |= src->unknown;
+    dst->dev_ns = pr_sat_add_i64(dst->dev_ns, src->dev_ns);
+    dst->host_ns = pr_sat_add_i64(dst->host_ns, src->host_ns);
+    dst->tc_ns = pr_sat_add_i64(dst->tc_ns, src->tc_ns);
+    if (src->top != NO_NODE &&
+        (dst->top == NO_NODE || top_flops(c, src) > top_flops(c, dst)))
+        dst->top = src->top;
+}
+
+/* A node that did work on the device (or, in a trace without device
+ * events, a leaf operator) and whose count is unknown leaves its part
+ * unknown: what it did cannot be told. */
+static int
+did_work(const struct ctx *c, const struct pr_tree_node *nd)
+{
+    return pr_tree_device_self(c->t, c->tree, nd) > 0 ||
+           (!c->has_device && pr_tree_n_kids(c->tree, nd) == 0);
+}
+
+/* Node ni's times into part p, and its FLOPs and bytes unless an operator
+ * above it in the same root counted them already (stop, its parent's);
+ * returns node ni's stop. */
+static unsigned
+count(const struct ctx *c, struct part *p, uint32_t ni, unsigned stop)
+{
+    const struct pr_tree_node *nd = &c->tree->nodes[ni];
+    const struct cost *k = cost_of(c, ni);
+
+    p->dev_ns =
+        pr_sat_add_i64(p->dev_ns, pr_tree_device_self(c->t, c->tree, nd));
+    p->host_ns =
+        pr_sat_add_i64(p->host_ns, pr_tree_host_self(c->t, c->tree, nd));
+    p->tc_ns = pr_sat_add_i64(p->tc_ns, pr_tree_tc_self(c->t, c->tree, nd));
+    if (nd->is_operator && !(stop & STOP_FLOPS)) {
+        if (k && isfinite(k->flops)) {
+            if (p->top == NO_NODE || k->flops > top_flops(c, p))
+                p->top = ni;
+            p->flops += k->flops;
+            p->flops_src = merge_src(p->flops_src, k->flops_src);
+            stop |= STOP_FLOPS;
+        } else if (did_work(c, nd)) {
+            p->unknown |= UNKNOWN_F;
+        }
+    }
+    if (nd->is_operator && !(stop & STOP_BYTES)) {
+        if (k && isfinite(k->bytes)) {
+            p->bytes += k->bytes;
+            p->bytes_src = merge_src(p->bytes_src, k->flops_src);
+            stop |= STOP_BYTES;
+        } else if (did_work(c, nd)) {
+            p->unknown |= UNKNOWN_B;
+        }
+    }
+    return stop;
+}
+
+/* ---- walks -------------------------------------------------------------- */
+
+/* enter: 1 to visit the node's children, 0 to skip them, -1 on
+ * out-of-memory; leave: 0 on out-of-memory. */
+typedef int (*enter_fn)(struct ctx *c, const struct frame *up, struct frame *f);
+typedef int (*leave_fn)(struct ctx *c, const struct frame *f);
+
+static int
+push(struct ctx *c, size_t depth, uint32_t ni, enter_fn enter)
+{
+    struct frame *f;
+    int r;
+
+    if (pr_grow((void **)&c->stack, &c->cap_stack, depth + 1,
+                sizeof(*c->stack)) != PR_OK)
+        return -1;
+    f = &c->stack[depth];
+    memset(f, 0, sizeof(*f));
+    f->node = ni;
+    r = enter(c, depth > 0 ? &c->stack[depth - 1] : NULL, f);
+    if (r > 0)
+        f->kid = pr_tree_n_kids(c->tree, &c->tree->nodes[ni]);
+    return r;
+}
+
+/* Node top's subtree, parents first and children last to first: the
+ * reverse of the tree's post-order, the order the layers are defined
+ * in.  A node whose enter() says 0 is left, with its subtree, unvisited
+ * (and not left).  0 on out-of-memory. */
+static int
+walk(struct ctx *c, uint32_t top, enter_fn enter, leave_fn leave)
+{
+    int r = push(c, 0, top, enter);
+    size_t depth = r > 0 ? 1 : 0;
+
+    while (r >= 0 && depth > 0) {
+        struct frame *f = &c->stack[depth - 1];
+        const struct pr_tree_node *nd = &c->tree->nodes[f->node];
+
+        if (f->kid == 0) {
+            if (leave && !leave(c, f))
+                return 0;
+            depth--;
+            continue;
+        }
+        r = push(c, depth, pr_tree_kids(c->tree, nd)[--f->kid], enter);
+        if (r > 0)
+            depth++;
+    }
+    return r >= 0;
+}
+
+/* ---- backward roots' sequence numbers ----------------------------------- */
+
+static int
+cmp_seqs(const void *a, const void *b)
+{
+    const struct seq *x = a, *y = b;
+
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The sequence numbers of the backward roots, each once, with how many
+ * carry it; 0 on out-of-memory. */
+static int
+collect_seqs(struct ctx *c)
+{
+    const struct pr_tree *tr = c->tree;
+    size_t i, n = 0, cap = 0;
+    struct pr_tree_walk w;
+    struct pr_op_info ob;
+    uint32_t ni;
+    int ok = pr_tree_walk_init(&w, tr, 0, NULL) == PR_OK;
+
+    while (ok && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
+        if (!is_backward_root(c, ni))
+            continue;
+        ok = pr_grow((void **)&c->seqs, &cap, n + 1, sizeof(*c->seqs)) == PR_OK;
+        if (!ok)
+            break;
+        c->seqs[n].seq = node_op(c, &tr->nodes[ni], &ob)->seq;
+        c->seqs[n].n_bwd = 1;
+        c->seqs[n++].slot = NO_SLOT;
+    }
+    pr_tree_walk_free(&w);
+    if (!ok)
+        return 0;
+    if (n > 1)
+        qsort(c->seqs, n, sizeof(*c->seqs), cmp_seqs);
+    for (i = 0; i < n; i++) {
+        if (c->n_seqs > 0 && c->seqs[c->n_seqs - 1].seq == c->seqs[i].seq)
+            c->seqs[c->n_seqs - 1].n_bwd++;
+        else
+            c->seqs[c->n_seqs++] = c->seqs[i];
+    }
+    return 1;
+}
+
+static struct seq *
+find_seq(const struct ctx *c, int64_t seq)
+{
+    struct seq key;
+
+    key.seq = seq;
+    if (c->n_seqs == 0)
+        return NULL;
+    return bsearch(&key, c->seqs, c->n_seqs, sizeof(*c->seqs), cmp_seqs);
+}
+
+/* ---- layers ------------------------------------------------------------- */
+
+static void
+add_name(uint32_t *names, uint32_t name)
+{
+    size_t i;
+
+    for (i = 0; i < MAX_BWD_NAMES && names[i] != name; i++) {
+        if (names[i] == PR_STR_NONE) {
+            names[i] = name;
+            return;
+        }
+    }
+}
+
+static void
+no_names(uint32_t *names)
+{
+    size_t i;
+
+    for (i = 0; i < MAX_BWD_NAMES; i++)
+        names[i] = PR_STR_NONE;
+}
+
+/* What flops.c makes of node ni's operator (class PR_OPC_OTHER and dtype
+ * unknown: nothing). */
+static void
+op_cost(const struct ctx *c, uint32_t ni, struct pr_op_cost *cost)
+{
+    struct pr_op_info ob;
+    const struct pr_op_info *op =
+        ni == NO_NODE ? NULL : node_op(c, &c->tree->nodes[ni], &ob);
+    struct pr_op_call call;
+    struct pr_error e = {PR_OK, ""};
+
+    memset(cost, 0, sizeof(*cost));
+    cost->cls = PR_OPC_OTHER;
+    cost->dtype = PR_DT_UNKNOWN;
+    if (op == NULL)
+        return;
+    pr_shapes_get(c->t, op->input_dims, op->input_types, op->concrete_inputs,
+                  c->in);
+    call.name =
+        pr_trace_str(c->t, pr_tree_name(c->t, c->tree, &c->tree->nodes[ni]));
+    call.in = c->in;
+    call.trace_flops = op->flops;
+    if (pr_flops_estimate(&call, cost, &e) != PR_OK)
+        cost->cls = PR_OPC_OTHER;
+}
+
+/* A matmul or convolution: its backward costs about twice its forward
+ * (the input and the weight gradient each redo the forward's work). */
+static int
+twice_forward(enum pr_op_class cls)
+{
+    return cls == PR_OPC_GEMM || cls == PR_OPC_CONV;
+}
+
+/* The row of the layer at node ni (created on first sight); NULL on
+ * out-of-memory. */
+static struct row *
+row_of(struct ctx *c, uint32_t ni)
+{
+    const struct pr_tree_node *nd = &c->tree->nodes[ni];
+    struct pr_op_info ob;
+    uint32_t dims = dims_of(c, node_op(c, nd, &ob));
+    size_t i = pr_idmap_get(&c->row_ids,
+                            op_key(pr_tree_name(c->t, c->tree, nd), dims));
+    struct row *r;
+
+    if (i != PR_NONE)
+        return &c->rows[i];
+    if (pr_grow((void **)&c->rows, &c->cap_rows, c->n_rows + 1,
+                sizeof(*c->rows)) != PR_OK ||
+        pr_idmap_put(&c->row_ids, op_key(pr_tree_name(c->t, c->tree, nd), dims),
+                     c->n_rows, NULL) != PR_OK)
+        return NULL;
+    r = &c->rows[c->n_rows++];
+    memset(r, 0, sizeof(*r));
+    r->name = pr_trace_str(c->t, pr_tree_name(c->t, c->tree, nd));
+    r->shapes = dims == PR_STR_NONE ? "[]" : pr_trace_str(c->t, dims);
+    r->first = ni;
+    part_init(&r->fwd);
+    part_init(&r->back);
+    no_names(r->names);
+    return r;
+}
+
+/* A record for the layer being walked; 0 on out-of-memory. */
+static int
+new_slot(struct ctx *c)
+{
+    struct layer *l;
+
+    if (c->n_slots >= NO_SLOT ||
+        pr_grow((void **)&c->layers, &c->cap_slots, c->n_slots + 1,
+                sizeof(*c->layers)) != PR_OK)
+        return 0;
+    l = &c->layers[c->n_slots];
+    memset(l, 0, sizeof(*l));
+    l->est_flops = l->est_bytes = NAN;
+    l->row = NO_SLOT;
+    c->cur_slot = (uint32_t)c->n_slots++;
+    return 1;
+}
+
+/* A forward op of the layer being walked claims its sequence number for
+ * it, unless an op walked before did: the last in post-order wins, the op
+ * that made the autograd node (ops before it in the same layer share its
+ * number).  0 on out-of-memory. */
+static int
+claim(struct ctx *c, const struct pr_op_info *op)
+{
+    struct seq *s = is_forward(op) ? find_seq(c, op->seq) : NULL;
+
+    if (s == NULL || s->slot != NO_SLOT)
+        return 1;
+    if (c->cur_slot == NO_SLOT && !new_slot(c))
+        return 0;
+    s->slot = c->cur_slot;
+    c->cur_back += s->n_bwd;
+    return 1;
+}
+
+/* Whose the node is: a top-level forward op starts a layer, anything else
+ * below one is the layer's; a backward root's subtree is left to
+ * walk_backward(). */
+static int
+enter_layer(struct ctx *c, const struct frame *up, struct frame *f)
+{
+    struct pr_op_info ob;
+    const struct pr_op_info *op = node_op(c, &c->tree->nodes[f->node], &ob);
+    int in_layer = up != NULL && up->own == OWN_LAYER;
+
+    if (is_backward_root(c, f->node))
+        return 0;
+    if (!in_layer && is_forward(op)) {
+        c->cur_node = f->node;
+        c->cur_slot = NO_SLOT;
+        c->cur_back = 0;
+        part_init(&c->cur);
+    } else if (!in_layer) {
+        return 1;
+    }
+    f->own = OWN_LAYER;
+    f->stop =
+        (unsigned char)count(c, &c->cur, f->node, in_layer ? up->stop : 0u);
+    return claim(c, op) ? 1 : -1;
+}
+
+/* The layer walked, when it has backward roots, into its row: its
+ * forward as it counts (unknown once a node's count is), and what an
+ * unknown backward count is estimated as: twice the forward's for a
+ * matmul or convolution.  0 on out-of-memory. */
+static int
+leave_layer(struct ctx *c, const struct frame *f)
+{
+    struct part fwd = c->cur;
+    struct pr_op_cost cost;
+    struct layer *l;
+    struct row *r;
+    int twice;
+
+    if (f->own != OWN_LAYER || f->node != c->cur_node || c->cur_slot == NO_SLOT)
+        return 1;
+    if ((r = row_of(c, c->cur_node)) == NULL)
+        return 0;
+    op_cost(c, fwd.top, &cost);
+    twice = twice_forward(cost.cls);
+    if (fwd.unknown & UNKNOWN_F) {
+        fwd.flops = NAN;
+        fwd.flops_src = NULL;
+    }
+    if (fwd.unknown & UNKNOWN_B) {
+        fwd.bytes = NAN;
+        fwd.bytes_src = NULL;
+    }
+    part_add(c, &r->fwd, &fwd);
+    r->calls++;
+    r->bwd_calls += c->cur_back;
+    c->n_layers++;
+    l = &c->layers[c->cur_slot];
+    l->row = (uint32_t)(r - c->rows);
+    l->est_flops = twice && isfinite(fwd.flops) ? 2.0 * fwd.flops : NAN;
+    l->est_bytes = twice && isfinite(fwd.bytes) ? 2.0 * fwd.bytes : NAN;
+    return 1;
+}
+
+/* The layers in the order their roots were defined: the reverse of the
+ * tree's post-order, threads last to first.  0 on out-of-memory. */
+static int
+walk_layers(struct ctx *c)
+{
+    size_t r;
+
+    for (r = c->tree->n_roots; r > 0; r--) {
+        if (!walk(c, c->tree->roots[r - 1], enter_layer, leave_layer))
+            return 0;
+    }
+    return 1;
+}
+
+/* A backward root's own nodes: not those of a backward root inside it. */
+static int
+enter_backward(struct ctx *c, const struct frame *up, struct frame *f)
+{
+    if (up != NULL && is_backward_root(c, f->node))
+        return 0;
+    f->stop = (unsigned char)count(c, &c->cur, f->node, up ? up->stop : 0u);
+    return 1;
+}
+
+/* Each backward root whose sequence number a layer claimed, in time
+ * order (post-order), into *v (*n of them).  0 on out-of-memory. */
+static int
+collect_backward(struct ctx *c, struct bwd_root **v, size_t *n)
+{
+    const struct pr_tree *tr = c->tree;
+    struct pr_tree_walk w;
+    uint32_t ni;
+    size_t cap = 0;
+    int ok;
+
+    *v = NULL;
+    *n = 0;
+    if (c->n_seqs == 0)
+        return 1; /* collect_seqs met no backward root */
+    ok = pr_tree_walk_init(&w, tr, 0, NULL) == PR_OK;
+    while (ok && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
+        struct pr_op_info ob;
+        const struct seq *s;
+
+        if (!is_backward_root(c, ni))
+            continue;
+        c->n_bwd++;
+        s = find_seq(c, node_op(c, &tr->nodes[ni], &ob)->seq);
+        if (s == NULL || s->slot == NO_SLOT) {
+            c->n_unpaired++;
+            continue;
+        }
+        ok = pr_grow((void **)v, &cap, *n + 1, sizeof(**v)) == PR_OK;
+        if (ok) {
+            (*v)[*n].slot = s->slot;
+            (*v)[(*n)++].node = ni;
+        }
+    }
+    pr_tree_walk_free(&w);
+    return ok;
+}
+
+/* The backward roots of v grouped by layer, each layer's in time order
+ * (a counting sort): layer s has roots[first[s] .. first[s + 1]).  0 on
+ * out-of-memory. */
+static int
+group_backward(const struct ctx *c, const struct bwd_root *v, size_t n,
+               uint32_t **roots, uint32_t **first)
+{
+    size_t i, s;
+
+    *roots = malloc((n ? n : 1) * sizeof(**roots));
+    *first = calloc(c->n_slots + 1, sizeof(**first));
+    if (*roots == NULL || *first == NULL)
+        return 0;
+    for (i = 0; i < n; i++)
+        (*first)[v[i].slot + 1]++;
+    for (s = 0; s < c->n_slots; s++)
+        (*first)[s + 1] += (*first)[s];
+    for (i = 0; i < n; i++)
+        (*roots)[(*first)[v[i].slot]++] = v[i].node;
+    for (s = c->n_slots; s > 0; s--)
+        (*first)[s] = (*first)[s - 1];
+    (*first)[0] = 0;
+    return 1;
+}
+
+/* Layer `slot`'s backward roots (n of them, in time order) summed, then
+ * into its row as they count: unknown once a node's count is, but for
+ * the estimate.  0 on out-of-memory. */
+static int
+fold_layer(struct ctx *c, size_t slot, const uint32_t *roots, size_t n)
+{
+    const struct layer *l = &c->layers[slot];
+    uint32_t names[MAX_BWD_NAMES];
+    struct part bwd;
+    struct row *r;
+    size_t i, k;
+
+    part_init(&bwd);
+    no_names(names);
+    for (i = 0; i < n; i++) {
+        part_init(&c->cur);
+        if (!walk(c, roots[i], enter_backward, NULL))
+            return 0;
+        part_add(c, &bwd, &c->cur);
+        add_name(names, pr_tree_name(c->t, c->tree, &c->tree->nodes[roots[i]]));
+    }
+    if (l->row == NO_SLOT)
+        return 1; /* cannot happen: every claiming layer ends */
+    r = &c->rows[l->row];
+    if (bwd.unknown & UNKNOWN_F) {
+        bwd.flops = l->est_flops;
+        bwd.flops_src = isfinite(bwd.flops) ? PR_LAYERS_ESTIMATED : NULL;
+    }
+    if (bwd.unknown & UNKNOWN_B) {
+        bwd.bytes = l->est_bytes;
+        bwd.bytes_src = isfinite(bwd.bytes) ? PR_LAYERS_ESTIMATED : NULL;
+    }
+    part_add(c, &r->back, &bwd);
+    for (k = 0; k < MAX_BWD_NAMES; k++)
+        if (names[k] != PR_STR_NONE)
+            add_name(r->names, names[k]);
+    return 1;
+}
+
+/* The backward roots into the layers that claimed their sequence
+ * numbers, a layer at a time in layer order.  Only an 8-byte record per
+ * root is held (issue #17: a 96-byte sum per layer was the pass's
+ * peak).  0 on out-of-memory. */
+static int
+fold_backward(struct ctx *c)
+{
+    struct bwd_root *v;
+    uint32_t *roots = NULL, *first = NULL;
+    size_t n, s;
+    int ok =
+        collect_backward(c, &v, &n) && group_backward(c, v, n, &roots, &first);
+
+    free(v);
+    for (s = 0; s < c->n_slots && ok; s++)
+        ok = fold_layer(c, s, roots + first[s], first[s + 1] - first[s]);
+    free(roots);
+    free(first);
+    return ok;
+}
+
+static int
+cmp_rows(const void *a, const void *b)
+{
+    const struct row *x = a, *y = b;
+    int64_t dx = pr_sat_add_i64(x->fwd.dev_ns, x->back.dev_ns);
+    int64_t dy = pr_sat_add_i64(y->fwd.dev_ns, y->back.dev_ns);
+    int d;
+
+    if (dx != dy)
+        return dx > dy ? -1 : 1;
+    if (x->fwd.host_ns != y->fwd.host_ns)
+        return x->fwd.host_ns > y->fwd.host_ns ? -1 : 1;
+    d = strcmp(x->name, y->name);
+    return d != 0 ? d : strcmp(x->shapes, y->shapes);
+}
+
+/* ---- the roofline ------------------------------------------------------- */
+
+/* The device the run's roofline uses (runs[].roofline.device, else the
+ * first) with the peaks roofline.c gave it, as the devices rows are
+ * written. */
+struct roof_dev {
+    struct pr_peaks pk;
+    int npu;
+};
+
+/* What one row is measured against. */
+struct roof {
+    double peak, bw; /* TFLOP/s, GB/s; NaN unknown */
+    enum pr_peak_kind kind;
+    enum pr_dtype dt;
+};
+
+static void
+read_device(const struct pr_layers_in *in, struct roof_dev *d)
+{
+    const struct pr_device_row *dev = in->device;
+    int k;
+
+    if (dev == NULL && in->devices != NULL && in->devices->n > 0)
+        dev = &in->devices->v[0];
+    memset(d, 0, sizeof(*d));
+    for (k = 0; k < PR_PEAK_COUNT; k++)
+        d->pk.tflops[k] =
+            dev && dev->has_peaks && isfinite(dev->peaks.tflops[k])
+                ? dev->peaks.tflops[k]
+                : NAN;
+    d->pk.gbps = dev && dev->has_peaks && isfinite(dev->peaks.gbps)
+                     ? dev->peaks.gbps
+                     : NAN;
+    d->npu = dev && dev->kind && strcmp(dev->kind, "npu") == 0;
+}
+
+static int
+is_low_precision(enum pr_dtype dt)
+{
+    return dt == PR_DT_FP16 || dt == PR_DT_BF16 || dt == PR_DT_FP8 ||
+           dt == PR_DT_INT8 || dt == PR_DT_UINT8;
+}
+
+/* The roof of a row, by roofline.c's rule for its forward operator (the
+ * one with the most FLOPs, else the layer's own): its dtype on tensor
+ * cores when the layer used them, when an eligible 16/8-bit op could, or
+ * on an NPU for matrix work; the CUDA-core rate otherwise. */
+static void
+row_roof(const struct ctx *c, const struct row *r, const struct roof_dev *d,
+         struct roof *out)
+{
+    uint32_t top = r->fwd.top != NO_NODE ? r->fwd.top : r->first;
+    const char *name =
+        pr_trace_str(c->t, pr_tree_name(c->t, c->tree, &c->tree->nodes[top]));
+    struct pr_op_cost cost;
+    int tc, matrix;
+
+    op_cost(c, top, &cost);
+    matrix = cost.cls == PR_OPC_GEMM || cost.cls == PR_OPC_CONV ||
+             cost.cls == PR_OPC_CONV_BWD || cost.cls == PR_OPC_ATTENTION;
+    tc = pr_sat_add_i64(r->fwd.tc_ns, r->back.tc_ns) > 0 ||
+         (pr_tensorcore_op_eligible(name, NULL) &&
+          is_low_precision(cost.dtype)) ||
+         (d->npu && matrix);
+    out->dt = cost.dtype;
+    out->kind = pr_peaks_kind(&d->pk, cost.dtype, tc);
+    out->peak = d->pk.tflops[out->kind];
+    out->bw = d->pk.gbps;
+}
+
+/* "forward_" + "flops" in buf. */
+static const char *
+key(char *buf, size_t n, const char *prefix, const char *name)
+{
+    size_t a = strlen(prefix), b = strlen(name);
+
+    if (a + b + 1 > n)
+        return name; /* cannot happen: every key is short */
+    memcpy(buf, prefix, a);
+    memcpy(buf + a, name, b + 1);
+    return buf;
+}
+
+/* Counts, times and rates of one part under prefix ("forward_",
+ * "backward_", or "" for the layer); returns its intensity. */
+static double
+emit_part(cJSON *o, const char *pre, const struct part *p,
+          const struct roof *rf, int *ok)
+{
+    char k[64];
+    double secs = p->dev_ns > 0 ? (double)p->dev_ns * 1e-9 : NAN;
+    double ai = p->bytes > 0 ? p->flops / p->bytes : NAN;
+    double ridge = rf->peak * 1e12 / (rf->bw * 1e9);
+
+    pr_emit_num_or_null(o, key(k, sizeof(k), pre, "flops"), p->flops, ok);
+    pr_emit_str(o, key(k, sizeof(k), pre, "flops_source"),
+                isfinite(p->flops) ? p->flops_src : NULL, ok);
+    pr_emit_num_or_null(o, key(k, sizeof(k), pre, "bytes"), p->bytes, ok);
+    pr_emit_str(o, key(k, sizeof(k), pre, "bytes_source"),
+                isfinite(p->bytes) ? p->bytes_src : NULL, ok);
+    pr_emit_us(o, key(k, sizeof(k), pre, "device_us"), p->dev_ns, ok);
+    pr_emit_us(o, key(k, sizeof(k), pre, "host_us"), p->host_ns, ok);
+    pr_emit_num_or_null(o, key(k, sizeof(k), pre, "achieved_tflops"),
+                        p->flops / secs / 1e12, ok);
+    pr_emit_num_or_null(o, key(k, sizeof(k), pre, "achieved_gbps"),
+                        p->bytes / secs / 1e9, ok);
+    pr_emit_num_or_null(o, key(k, sizeof(k), pre, "arithmetic_intensity"), ai,
+                        ok);
+    pr_emit_str(o, key(k, sizeof(k), pre, "bound"),
+                !isfinite(ai) || !isfinite(ridge) ? "unknown"
+                : ai < ridge                      ? "memory"
+                                                  : "compute",
+                ok);
+    return ai;
+}
+
+#define BWD_PREFIX "autograd::engine::evaluate_function: "
+
+/* The backward root names of a row, "A, B" (the evaluate_function
+ * prefix dropped), in buf; NULL when it has none. */
+static const char *
+bwd_names(const struct ctx *c, const struct row *r, char *buf, size_t cap)
+{
+    size_t i, n = strlen(BWD_PREFIX), len = 0;
+
+    buf[0] = '\0';
+    for (i = 0; i < MAX_BWD_NAMES && r->names[i] != PR_STR_NONE; i++) {
+        const char *nm = pr_trace_str(c->t, r->names[i]);
+        int w;
+
+        if (strncmp(nm, BWD_PREFIX, n) == 0)
+            nm += n;
+        w = snprintf(buf + len, cap - len, "%s%s", i > 0 ? ", " : "", nm);
+        if (w < 0 || (size_t)w >= cap - len)
+            break; /* a cut name: the ones before it stay */
+        len += (size_t)w;
+    }
+    return len > 0 ? buf : NULL;
+}
+
+/* Achieved over attainable at intensity ai: bandwidth below the ridge,
+ * FLOP/s above it; NaN without both. */
+static double
+roof_pct(const struct part *p, const struct roof *rf, double ai)
+{
+    double secs = p->dev_ns > 0 ? (double)p->dev_ns * 1e-9 : NAN;
+    double ridge = rf->peak * 1e12 / (rf->bw * 1e9);
+
+    if (!isfinite(ai) || !isfinite(ridge) || !isfinite(secs))
+        return NAN;
+    if (ai < ridge)
+        return 100.0 * p->bytes / secs / 1e9 / rf->bw;
+    return 100.0 * p->flops / secs / 1e12 / rf->peak;
+}
+
+/* Why a layer sits above its roof (NULL when it does not): the mark
+ * roofline.c gave the operator of its forward or backward with the most
+ * FLOPs (Winograd, FFT, cache-resident), else a FLOP or byte model that
+ * counts more than the kernels did. */
+static const char *
+row_mark(const struct ctx *c, const struct row *r, double pct)
+{
+    const struct cost *f =
+        r->fwd.top == NO_NODE ? NULL : cost_of(c, r->fwd.top);
+    const struct cost *b =
+        r->back.top == NO_NODE ? NULL : cost_of(c, r->back.top);
+
+    if (!(pct > 100.0))
+        return NULL;
+    if (f && f->mark)
+        return f->mark;
+    if (b && b->mark)
+        return b->mark;
+    return "model_overcount";
+}
+
+/* One row: the layer, its totals on the roofline, then forward and
+ * backward side by side. */
+static void
+emit_row(const struct ctx *c, cJSON *arr, const struct row *r,
+         const struct roof_dev *d, int *ok)
+{
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
+    struct part all = r->fwd;
+    struct roof rf;
+    char names[512];
+    double ai;
+
+    if (!*ok)
+        return;
+    row_roof(c, r, d, &rf);
+    part_add(c, &all, &r->back);
+    pr_emit_str(o, "name", r->name, ok);
+    pr_emit_str(o, "input_shapes", r->shapes, ok);
+    pr_emit_str(o, "backward", bwd_names(c, r, names, sizeof(names)), ok);
+    pr_emit_num(o, "calls", (double)r->calls, ok);
+    pr_emit_num(o, "backward_calls", (double)r->bwd_calls, ok);
+    ai = emit_part(o, "", &all, &rf, ok);
+    pr_emit_num_or_null(o, "roofline_pct", roof_pct(&all, &rf, ai), ok);
+    pr_emit_str(o, "roofline_mark", row_mark(c, r, roof_pct(&all, &rf, ai)),
+                ok);
+    pr_emit_str(o, "roof", isfinite(rf.peak) ? pr_peaks_key(rf.kind) : NULL,
+                ok);
+    pr_emit_num_or_null(o, "peak_tflops", rf.peak, ok);
+    pr_emit_str(o, "dtype",
+                rf.dt == PR_DT_UNKNOWN || rf.dt == PR_DT_NONE
+                    ? NULL
+                    : pr_dtype_name(rf.dt),
+                ok);
+    (void)emit_part(o, "forward_", &r->fwd, &rf, ok);
+    (void)emit_part(o, "backward_", &r->back, &rf, ok);
+}
+
+/* runs[].layers: the top PR_LAYERS_ROWS rows; NULL on out-of-memory. */
+static cJSON *
+rows_json(const struct ctx *c, const struct pr_layers_in *in)
+{
+    cJSON *arr = cJSON_CreateArray();
+    struct roof_dev d;
+    size_t i;
+    int ok = arr != NULL;
+
+    read_device(in, &d);
+    for (i = 0; ok && i < c->n_rows && i < PR_LAYERS_ROWS; i++)
+        emit_row(c, arr, &c->rows[i], &d, &ok);
+    if (!ok) {
+        cJSON_Delete(arr);
+        return NULL;
+    }
+    return arr;
+}
+
+/* runs[].layer_view: what the rows stand for; NULL on out-of-memory. */
+static cJSON *
+view_json(const struct ctx *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    int64_t fwd = 0, bwd = 0;
+    size_t i;
+    int ok = o != NULL;
+
+    for (i = 0; i < c->n_rows; i++) {
+        fwd = pr_sat_add_i64(fwd, c->rows[i].fwd.dev_ns);
+        bwd = pr_sat_add_i64(bwd, c->rows[i].back.dev_ns);
+    }
+    pr_emit_num(o, "layers", (double)c->n_layers, &ok);
+    pr_emit_num(o, "rows", (double)c->n_rows, &ok);
+    pr_emit_num(
+        o, "rows_omitted",
+        c->n_rows > PR_LAYERS_ROWS ? (double)(c->n_rows - PR_LAYERS_ROWS) : 0.0,
+        &ok);
+    pr_emit_num(o, "backward_roots", (double)c->n_bwd, &ok);
+    pr_emit_num(o, "backward_unpaired", (double)c->n_unpaired, &ok);
+    pr_emit_us(o, "forward_device_us", fwd, &ok);
+    pr_emit_us(o, "backward_device_us", bwd, &ok);
+    pr_emit_str(o, "note",
+                c->n_layers > 0 ? NULL
+                : c->n_bwd > 0  ? PR_LAYERS_NO_FORWARD
+                                : PR_LAYERS_NO_PAIRS,
+                &ok);
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* ---- the pass ----------------------------------------------------------- */
+
+static int
+ctx_init(struct ctx *c, const struct pr_trace *t, const struct pr_tree *tree)
+{
+    memset(c, 0, sizeof(*c));
+    c->t = t;
+    c->tree = tree;
+    c->empty = pr_strtab_find(t->strs, "[]", 2);
+    c->has_device = tree->n_devs > 0;
+    c->in = malloc(sizeof(*c->in));
+    return c->in != NULL;
+}
+
+/* What the walks needed; the rows stay. */
+static void
+walks_free(struct ctx *c)
+{
+    free(c->seqs);
+    free(c->layers);
+    free(c->stack);
+    c->seqs = NULL;
+    c->layers = NULL;
+    c->stack = NULL;
+    c->n_seqs = c->n_slots = c->cap_slots = c->cap_stack = 0;
+}
+
+static void
+ctx_free(struct ctx *c)
+{
+    walks_free(c);
+    free(c->costs);
+    pr_idmap_free(&c->by_op);
+    pr_idmap_free(&c->row_ids);
+    free(c->rows);
+    free(c->in);
+}
+
+/* The rows, in order; 0 on out-of-memory. */
+static int
+make_rows(struct ctx *c, const struct pr_layers_in *in)
+{
+    int ok = ctx_init(c, in->t, in->tree) && index_costs(c, in->by_shape) &&
+             collect_seqs(c) && walk_layers(c) && fold_backward(c);
+
+    walks_free(c);
+    if (ok && c->n_rows > 1)
+        qsort(c->rows, c->n_rows, sizeof(*c->rows), cmp_rows);
+    return ok;
+}
+
+enum pr_status
+pr_layers_fill(const struct pr_layers_in *in, cJSON *run, struct pr_error *err)
+{
+    static const char *const keys[] = {"layers", "layer_view"};
+    struct ctx c;
+    cJSON *items[2] = {NULL, NULL};
+
+    if (make_rows(&c, in)) {
+        items[0] = rows_json(&c, in);
+        items[1] = view_json(&c);
+    }
+    ctx_free(&c);
+    return pr_emit_put_all(run, keys, items, 2, "layers", err);
+}

@@ -1,0 +1,305 @@
+/* links.c - collective traffic per link, where the producer states it
+ * (trace.h pr_link: Ascend's communication_matrix.json).  Per run: the
+ * links of each communication group summed over the capture, and their
+ * transports (HCCS, PCIE, RDMA, SIO, LOCAL); for the job: the same over
+ * every run's table, group by group, read back from the summary so that
+ * a saved summary gives the same section.  Ranks are the producer's:
+ * ranks within the group. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/checked.h"
+#include "profreport/comm.h"
+#include "profreport/sget.h"
+
+#include "../internal.h"
+
+/* One link while summing: strings borrowed from the trace or the
+ * summary. */
+struct lk {
+    const char *group; /* "" unknown */
+    const char *transport;
+    int64_t src, dst;
+    int64_t bytes, time_ns;
+};
+
+static int
+cmp_lk(const void *a, const void *b)
+{
+    const struct lk *x = a, *y = b;
+    int c = strcmp(x->group, y->group);
+
+    if (c != 0)
+        return c;
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    if (x->dst != y->dst)
+        return x->dst < y->dst ? -1 : 1;
+    return strcmp(x->transport, y->transport);
+}
+
+/* Sort and fold records of the same group, ranks and transport into
+ * one; the new count. */
+static size_t
+fold(struct lk *v, size_t n)
+{
+    size_t i, k = 0;
+
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof(*v), cmp_lk);
+    for (i = 1; i < n; i++) {
+        if (cmp_lk(&v[k], &v[i]) == 0) {
+            v[k].bytes = pr_sat_add_i64(v[k].bytes, v[i].bytes);
+            v[k].time_ns = pr_sat_add_i64(v[k].time_ns, v[i].time_ns);
+        } else {
+            v[++k] = v[i];
+        }
+    }
+    return k + 1;
+}
+
+/* bytes / ns is GB/s (10^9 bytes per second); null without time. */
+static void
+emit_traffic(cJSON *o, int64_t bytes, int64_t time_ns, int *ok)
+{
+    pr_emit_num(o, "bytes", (double)bytes, ok);
+    pr_emit_us(o, "time_us", time_ns, ok);
+    pr_emit_num_or_null(o, "bandwidth_gbps",
+                        time_ns > 0 ? (double)bytes / (double)time_ns : NAN,
+                        ok);
+}
+
+static void
+emit_links(const struct lk *v, size_t n, cJSON *arr, int with_group, int *ok)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        cJSON *o = pr_emit_obj(arr, NULL, ok);
+
+        if (with_group && v[i].group[0] != '\0')
+            pr_emit_str(o, "group", v[i].group, ok);
+        else if (with_group)
+            pr_emit_null(o, "group", ok);
+        pr_emit_num(o, "src_rank", (double)v[i].src, ok);
+        pr_emit_num(o, "dst_rank", (double)v[i].dst, ok);
+        pr_emit_str(o, "transport", v[i].transport, ok);
+        emit_traffic(o, v[i].bytes, v[i].time_ns, ok);
+    }
+}
+
+/* One row per transport over the folded links: how many, bytes, time
+ * and bandwidth; by bytes, largest first, then by name. */
+struct ty {
+    const char *name;
+    int64_t links, bytes, time_ns;
+};
+
+static int
+cmp_ty(const void *a, const void *b)
+{
+    const struct ty *x = a, *y = b;
+
+    if (x->bytes != y->bytes)
+        return x->bytes > y->bytes ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static void
+emit_types(const struct lk *v, size_t n, cJSON *parent, int *ok)
+{
+    struct ty *ty = calloc(n ? n : 1, sizeof(*ty));
+    cJSON *arr = pr_emit_arr(parent, "link_types", ok);
+    size_t i, j, nt = 0;
+
+    if (ty == NULL) {
+        *ok = 0;
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < nt && strcmp(ty[j].name, v[i].transport) != 0; j++)
+            ;
+        if (j == nt)
+            ty[nt++].name = v[i].transport;
+        ty[j].links++;
+        ty[j].bytes = pr_sat_add_i64(ty[j].bytes, v[i].bytes);
+        ty[j].time_ns = pr_sat_add_i64(ty[j].time_ns, v[i].time_ns);
+    }
+    if (nt > 0)
+        qsort(ty, nt, sizeof(*ty), cmp_ty);
+    for (i = 0; i < nt; i++) {
+        cJSON *o = pr_emit_obj(arr, NULL, ok);
+        pr_emit_str(o, "transport", ty[i].name, ok);
+        pr_emit_num(o, "links", (double)ty[i].links, ok);
+        emit_traffic(o, ty[i].bytes, ty[i].time_ns, ok);
+    }
+    free(ty);
+}
+
+void
+pr_comm_links_emit(const struct pr_trace *t, cJSON *comm, int *ok)
+{
+    struct lk *v;
+    size_t i, n;
+
+    if (t->n_links == 0 || !*ok)
+        return;
+    v = malloc(t->n_links * sizeof(*v));
+    if (v == NULL) {
+        *ok = 0;
+        return;
+    }
+    for (i = 0; i < t->n_links; i++) {
+        const struct pr_link *l = &t->links[i];
+        v[i] = (struct lk){pr_trace_str(t, l->group),
+                           pr_trace_str(t, l->transport),
+                           l->src,
+                           l->dst,
+                           l->bytes,
+                           l->time_ns};
+    }
+    n = fold(v, t->n_links);
+    emit_links(v, n, pr_emit_arr(comm, "links", ok), 1, ok);
+    emit_types(v, n, comm, ok);
+    free(v);
+}
+
+/* ---- the job ---------------------------------------------------------- */
+
+static int64_t
+int_of(const cJSON *o, const char *key, double scale)
+{
+    double x = pr_sget_num(o, key) * scale; /* NaN: absent, 0 below */
+
+    return isfinite(x) && x > 0 && x < 9e18 ? (int64_t)llround(x) : 0;
+}
+
+/* Every run's communication.links, as records; *n of them. */
+static struct lk *
+gather(const cJSON *runs, size_t *n)
+{
+    const cJSON *run, *l;
+    struct lk *v;
+    size_t cap = 0;
+
+    *n = 0;
+    cJSON_ArrayForEach(run, runs) cap +=
+        pr_sget_len(pr_sget_path(run, "communication.links"));
+    v = malloc((cap ? cap : 1) * sizeof(*v));
+    if (v == NULL)
+        return NULL;
+    cJSON_ArrayForEach(run, runs)
+    {
+        const cJSON *ls = pr_sget_path(run, "communication.links");
+
+        cJSON_ArrayForEach(l, ls)
+        {
+            if (*n == cap)
+                break;
+            v[(*n)++] = (struct lk){pr_sget_str_or(l, "group", ""),
+                                    pr_sget_str_or(l, "transport", ""),
+                                    int_of(l, "src_rank", 1),
+                                    int_of(l, "dst_rank", 1),
+                                    int_of(l, "bytes", 1),
+                                    int_of(l, "time_us", 1000)};
+        }
+    }
+    return v;
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* Distinct ranks among a group's links; 0 short of memory. */
+static size_t
+group_ranks(const struct lk *v, size_t n)
+{
+    int64_t *r = malloc(2 * n * sizeof(*r) + 1);
+    size_t i, k = 0;
+
+    if (r == NULL)
+        return 0;
+    for (i = 0; i < n; i++) {
+        r[2 * i] = v[i].src;
+        r[2 * i + 1] = v[i].dst;
+    }
+    qsort(r, 2 * n, sizeof(*r), cmp_i64);
+    for (i = 0; i < 2 * n; i++)
+        k += i == 0 || r[i] != r[i - 1];
+    free(r);
+    return k;
+}
+
+struct grp {
+    size_t first, n;
+    int64_t bytes;
+    const char *name;
+};
+
+static int
+cmp_grp(const void *a, const void *b)
+{
+    const struct grp *x = a, *y = b;
+
+    if (x->bytes != y->bytes)
+        return x->bytes > y->bytes ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static void
+emit_groups(const struct lk *v, size_t n, cJSON *d, int *ok)
+{
+    cJSON *arr = pr_emit_arr(d, "link_groups", ok);
+    struct grp *g = calloc(n ? n : 1, sizeof(*g));
+    size_t i, ng = 0;
+
+    if (g == NULL) {
+        *ok = 0;
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        if (i == 0 || strcmp(v[i].group, v[i - 1].group) != 0)
+            g[ng++] = (struct grp){i, 0, 0, v[i].group};
+        g[ng - 1].n++;
+        g[ng - 1].bytes = pr_sat_add_i64(g[ng - 1].bytes, v[i].bytes);
+    }
+    if (ng > 0)
+        qsort(g, ng, sizeof(*g), cmp_grp);
+    for (i = 0; i < ng; i++) {
+        cJSON *o = pr_emit_obj(arr, NULL, ok);
+        if (g[i].name[0] != '\0')
+            pr_emit_str(o, "group", g[i].name, ok);
+        else
+            pr_emit_null(o, "group", ok);
+        pr_emit_num(o, "ranks", (double)group_ranks(v + g[i].first, g[i].n),
+                    ok);
+        pr_emit_num(o, "bytes", (double)g[i].bytes, ok);
+        emit_links(v + g[i].first, g[i].n, pr_emit_arr(o, "links", ok), 0, ok);
+    }
+    free(g);
+}
+
+enum pr_status
+pr_comm_links_job(const cJSON *runs, cJSON *distributed, struct pr_error *err)
+{
+    size_t n;
+    struct lk *v = gather(runs, &n);
+    int ok = v != NULL;
+
+    if (ok && n > 0) {
+        n = fold(v, n);
+        emit_types(v, n, distributed, &ok);
+        emit_groups(v, n, distributed, &ok);
+    }
+    free(v);
+    return ok ? PR_OK : pr_error_set(err, PR_E_NOMEM, "out of memory (links)");
+}

@@ -1,0 +1,588 @@
+/* ops.c - operator tables (spec section 8) from the op tree: one group per
+ * name and per name + input shapes, summed over every operator node of
+ * every thread.  The tree (tree.c) has already computed each node's
+ * self/total times. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/buf.h"
+#include "profreport/checked.h"
+#include "profreport/op_stats.h"
+#include "profreport/ops.h"
+
+#include "../internal.h"
+
+struct table {
+    struct pr_op_row *v; /* owned */
+    size_t n, cap;
+    struct pr_idmap index; /* key -> group */
+};
+
+static void
+table_free(struct table *tb)
+{
+    free(tb->v);
+    pr_idmap_free(&tb->index);
+}
+
+/* A missing shape groups with "[]" (8.2). */
+static uint32_t
+shape_id(const struct pr_trace *t, const struct pr_op_info *op)
+{
+    if (op != NULL && op->input_dims != PR_STR_NONE)
+        return op->input_dims;
+    return pr_strtab_find(t->strs, "[]", 2);
+}
+
+/* Counted FLOPs of node n's own kernels into g. */
+static void
+add_measured(struct pr_op_row *g, const struct pr_trace *t,
+             const struct pr_tree *tree, const struct pr_tree_node *n)
+{
+    size_t i, j;
+
+    for (i = 0; i < pr_tree_n_rts(tree, n); i++) {
+        const struct pr_tree_rt *r = &tree->rts[pr_tree_rts(tree, n)[i]];
+
+        for (j = 0; j < r->n_dev; j++) {
+            const struct pr_event *e =
+                &t->events[tree->devs[tree->rt_devs[r->dev_first + j]].ev];
+            struct pr_gpu_info gb;
+            const struct pr_gpu_info *gi = pr_trace_gpu(t, e, &gb);
+
+            if (e->kind != PR_KIND_DEVICE_TASK)
+                continue;
+            if (gi && gi->measured_flops >= 0) {
+                g->measured_flops += gi->measured_flops;
+                g->n_measured++;
+            } else {
+                g->n_unmeasured++;
+            }
+        }
+    }
+}
+
+/* A node's times, read once for both tables. */
+struct figs {
+    int64_t host_total, host_self, dev_total, dev_self, tc_total, tc_self;
+};
+
+static enum pr_status
+add_member(struct table *tb, int64_t key, const struct pr_trace *t,
+           const struct pr_tree *tree, const struct pr_tree_node *n,
+           const struct figs *f, struct pr_error *err)
+{
+    struct pr_op_info ob;
+    const struct pr_op_info *op = pr_trace_op(t, &t->events[n->ev], &ob);
+    size_t gi = pr_idmap_get(&tb->index, key);
+    struct pr_op_row *g;
+
+    if (gi == PR_NONE) {
+        gi = tb->n;
+        if (pr_grow((void **)&tb->v, &tb->cap, tb->n + 1, sizeof(*g)) ||
+            pr_idmap_put(&tb->index, key, gi, err))
+            return pr_error_set(err, PR_E_NOMEM, "out of memory (ops)");
+        g = &tb->v[tb->n++];
+        memset(g, 0, sizeof(*g));
+        g->name = pr_trace_str(t, pr_tree_name(t, tree, n));
+        g->shapes = op != NULL && op->input_dims != PR_STR_NONE
+                        ? pr_trace_str(t, op->input_dims)
+                        : "[]";
+        g->types = op != NULL && op->input_types != PR_STR_NONE
+                       ? pr_trace_str(t, op->input_types)
+                       : NULL;
+        g->tc_eligible = n->tc_eligible;
+    }
+    g = &tb->v[gi];
+    g->calls++;
+    g->host_total_ns = pr_sat_add_i64(g->host_total_ns, f->host_total);
+    g->host_self_ns = pr_sat_add_i64(g->host_self_ns, f->host_self);
+    g->dev_total_ns = pr_sat_add_i64(g->dev_total_ns, f->dev_total);
+    g->dev_self_ns = pr_sat_add_i64(g->dev_self_ns, f->dev_self);
+    g->tc_total_ns = pr_sat_add_i64(g->tc_total_ns, f->tc_total);
+    g->tc_self_ns = pr_sat_add_i64(g->tc_self_ns, f->tc_self);
+    add_measured(g, t, tree, n);
+    return PR_OK;
+}
+
+/* Tensor-core total of the node the walk w just returned (5.2): its own
+ * (tc_self) and its children's, which the walk returned just before it
+ * and summed into below[level + 1].  Not stored in the tree (8 bytes a
+ * node). */
+static int64_t
+tc_total(const struct pr_tree_walk *w, int64_t tc_self, int64_t *below)
+{
+    int64_t sum = pr_sat_add_i64(below[w->level + 1], tc_self);
+
+    below[w->level + 1] = 0;
+    below[w->level] = pr_sat_add_i64(below[w->level], sum);
+    return sum;
+}
+
+static enum pr_status
+collect(const struct pr_trace *t, const struct pr_tree *tree,
+        struct table *by_name, struct table *by_shape, struct pr_error *err)
+{
+    struct pr_tree_walk w;
+    uint32_t ni;
+    int64_t *below = calloc(tree->depth + 2, sizeof(*below));
+    enum pr_status st =
+        below == NULL ? pr_error_set(err, PR_E_NOMEM, "out of memory (ops)")
+                      : pr_tree_walk_init(&w, tree, 0, err);
+
+    while (st == PR_OK && (ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
+        const struct pr_tree_node *n = &tree->nodes[ni];
+        struct figs f;
+        struct pr_op_info ob;
+        int64_t shape_key;
+        uint32_t name;
+
+        f.tc_self = pr_tree_tc_self(t, tree, n);
+        f.tc_total = tc_total(&w, f.tc_self, below);
+        if (!n->is_operator)
+            continue;
+        f.host_total = pr_tree_host_total(t, n);
+        f.host_self = pr_tree_host_self(t, tree, n);
+        f.dev_total = n->device_total_ns;
+        f.dev_self = pr_tree_device_self(t, tree, n);
+        name = pr_tree_name(t, tree, n);
+        shape_key =
+            (int64_t)(((uint64_t)name << 32) |
+                      shape_id(t, pr_trace_op(t, &t->events[n->ev], &ob)));
+        if (add_member(by_name, name, t, tree, n, &f, err) != PR_OK ||
+            add_member(by_shape, shape_key, t, tree, n, &f, err) != PR_OK)
+            st = PR_E_NOMEM;
+    }
+    if (below != NULL)
+        pr_tree_walk_free(&w);
+    free(below);
+    return st;
+}
+
+/* ---- rows of a table without timestamps (op_stats.h) */
+
+/* A time of a table row: 0 and a flag where the table lacks it. */
+static int64_t
+stat_ns(int64_t v, unsigned flag, unsigned *unknown)
+{
+    if (v != PR_OP_STAT_UNKNOWN)
+        return v;
+    *unknown |= flag;
+    return 0;
+}
+
+static struct pr_op_row *
+stat_group(struct table *tb, int64_t key, const struct pr_trace *t,
+           const struct pr_op_stat *s, struct pr_error *err)
+{
+    size_t gi = pr_idmap_get(&tb->index, key);
+    struct pr_op_row *g;
+
+    if (gi != PR_NONE)
+        return &tb->v[gi];
+    gi = tb->n;
+    if (pr_grow((void **)&tb->v, &tb->cap, tb->n + 1, sizeof(*g)) ||
+        pr_idmap_put(&tb->index, key, gi, err)) {
+        pr_error_set(err, PR_E_NOMEM, "out of memory (ops)");
+        return NULL;
+    }
+    g = &tb->v[tb->n++];
+    memset(g, 0, sizeof(*g));
+    g->name = pr_trace_str(t, s->name);
+    g->shapes = s->shapes != PR_STR_NONE ? pr_trace_str(t, s->shapes) : "[]";
+    g->tc_eligible = pr_tc_op_eligible(g->name);
+    return g;
+}
+
+static enum pr_status
+add_stat(struct table *tb, int64_t key, const struct pr_trace *t,
+         const struct pr_op_stat *s, struct pr_error *err)
+{
+    struct pr_op_row *g = stat_group(tb, key, t, s, err);
+    unsigned *u;
+
+    if (g == NULL)
+        return PR_E_NOMEM;
+    u = &g->unknown;
+    g->calls += s->calls > 0 ? (size_t)s->calls : 0;
+    g->host_total_ns = pr_sat_add_i64(
+        g->host_total_ns, stat_ns(s->host_total_ns, PR_OP_ROW_NO_HOST, u));
+    g->host_self_ns = pr_sat_add_i64(
+        g->host_self_ns, stat_ns(s->host_self_ns, PR_OP_ROW_NO_HOST, u));
+    g->dev_total_ns = pr_sat_add_i64(
+        g->dev_total_ns, stat_ns(s->dev_total_ns, PR_OP_ROW_NO_DEVICE, u));
+    g->dev_self_ns = pr_sat_add_i64(
+        g->dev_self_ns, stat_ns(s->dev_self_ns, PR_OP_ROW_NO_DEVICE, u));
+    g->tc_total_ns = pr_sat_add_i64(
+        g->tc_total_ns, stat_ns(s->cube_total_ns, PR_OP_ROW_NO_TC, u));
+    g->tc_self_ns = pr_sat_add_i64(
+        g->tc_self_ns, stat_ns(s->cube_self_ns, PR_OP_ROW_NO_TC, u));
+    return PR_OK;
+}
+
+/* The producer's operator table: its calls when it has them, else its
+ * operator types.  *source names the file, or stays NULL. */
+static enum pr_status
+collect_stats(const struct pr_trace *t, struct table *by_name,
+              struct table *by_shape, const char **source, struct pr_error *err)
+{
+    enum pr_op_stat_kind kind = PR_OP_STAT_CALLS;
+    size_t i, n;
+    const struct pr_op_stat *v = pr_op_stats_get(t, kind, &n);
+
+    if (n == 0) {
+        kind = PR_OP_STAT_TYPES;
+        v = pr_op_stats_get(t, kind, &n);
+    }
+    if (n == 0)
+        return PR_OK;
+    *source =
+        kind == PR_OP_STAT_CALLS ? "operator_details.csv" : "op_statistic.csv";
+    for (i = 0; i < n; i++) {
+        int64_t shape_key = (int64_t)(((uint64_t)v[i].name << 32) |
+                                      (v[i].shapes != PR_STR_NONE
+                                           ? v[i].shapes
+                                           : pr_strtab_find(t->strs, "[]", 2)));
+
+        if (add_stat(by_name, v[i].name, t, &v[i], err) != PR_OK ||
+            add_stat(by_shape, shape_key, t, &v[i], err) != PR_OK)
+            return PR_E_NOMEM;
+    }
+    return PR_OK;
+}
+
+static int
+cmp_group(const void *a, const void *b)
+{
+    const struct pr_op_row *x = a, *y = b;
+    int c;
+
+    if (x->dev_self_ns != y->dev_self_ns)
+        return x->dev_self_ns > y->dev_self_ns ? -1 : 1;
+    c = strcmp(x->name, y->name);
+    return c != 0 ? c : strcmp(x->shapes, y->shapes);
+}
+
+static double
+pct(int64_t part, int64_t whole)
+{
+    return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* The roofline columns: the pass's figures, or the unknowns it starts
+ * from.  The keys the spec lists first sit in the row's middle; the ones
+ * added later (flops_source, roofline_mark, dtype) at its end. */
+static void
+emit_rate(cJSON *o, const struct pr_op_rate *r, int *ok)
+{
+    pr_emit_finite(o, "flops", r->set ? r->flops : NAN, ok);
+    pr_emit_finite(o, "bytes", r->set ? r->bytes : NAN, ok);
+    pr_emit_finite(o, "achieved_tflops", r->set ? r->tflops : NAN, ok);
+    pr_emit_finite(o, "achieved_gbps", r->set ? r->gbps : NAN, ok);
+    pr_emit_finite(o, "arithmetic_intensity", r->set ? r->ai : NAN, ok);
+    pr_emit_str(o, "bound", r->set ? r->bound : "unknown", ok);
+    pr_emit_finite(o, "roofline_pct", r->set ? r->pct : NAN, ok);
+}
+
+static void
+emit_rate_tail(cJSON *o, const struct pr_op_rate *r, int *ok)
+{
+    if (!r->set)
+        return;
+    pr_emit_str(o, "flops_source", r->flops_src, ok);
+    pr_emit_str(o, "roofline_mark", r->mark, ok);
+    pr_emit_str(o, "dtype", r->dtype, ok);
+}
+
+static void
+emit_us_or_null(cJSON *o, const char *key, int64_t ns, unsigned unknown,
+                int *ok)
+{
+    if (unknown)
+        pr_emit_null(o, key, ok);
+    else
+        pr_emit_us(o, key, ns, ok);
+}
+
+/* host_known 0: the producer recorded no host times (device-only
+ * MindSpore and msprof runs, whose operators are made from their tasks),
+ * so the host columns are null, not 0; a row from a table without them
+ * (ops.h) says so itself. */
+static void
+emit_row(cJSON *arr, const struct pr_op_row *g, int with_shapes, int host_known,
+         int *ok)
+{
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
+
+    pr_emit_str(o, "name", g->name, ok);
+    if (with_shapes) {
+        pr_emit_str(o, "input_shapes", g->shapes, ok);
+        pr_emit_str(o, "input_types", g->types, ok);
+    }
+    pr_emit_num(o, "calls", (double)g->calls, ok);
+    emit_us_or_null(o, "device_self_us", g->dev_self_ns,
+                    g->unknown & PR_OP_ROW_NO_DEVICE, ok);
+    emit_us_or_null(o, "device_total_us", g->dev_total_ns,
+                    g->unknown & PR_OP_ROW_NO_DEVICE, ok);
+    host_known = host_known && !(g->unknown & PR_OP_ROW_NO_HOST);
+    pr_emit_num_or_null(o, "host_self_us",
+                        host_known ? (double)g->host_self_ns / 1000.0 : NAN,
+                        ok);
+    pr_emit_num_or_null(o, "host_total_us",
+                        host_known ? (double)g->host_total_ns / 1000.0 : NAN,
+                        ok);
+    pr_emit_bool(o, "tc_eligible", g->tc_eligible, ok);
+    pr_emit_finite(o, "tc_self_pct",
+                   g->unknown & PR_OP_ROW_NO_TC ? NAN : pr_ops_tc_self_pct(g),
+                   ok);
+    pr_emit_finite(o, "tc_total_pct",
+                   g->unknown & PR_OP_ROW_NO_TC ? NAN : pr_ops_tc_total_pct(g),
+                   ok);
+    emit_rate(o, &g->rate, ok);
+    /* the roofline pass prefers these to its formulas (roofline.h) */
+    if (pr_ops_measured(g))
+        pr_emit_num(o, "measured_flops", g->measured_flops, ok);
+    emit_rate_tail(o, &g->rate, ok);
+}
+
+/* Whether any operator of the run took host time. */
+static int
+host_known(const struct pr_op_rows *rows)
+{
+    for (size_t i = 0; i < rows->n; i++)
+        if (rows->v[i].host_total_ns > 0)
+            return 1;
+    return 0;
+}
+
+static cJSON *
+to_json(const struct pr_op_rows *rows, int with_shapes, int host)
+{
+    cJSON *arr = cJSON_CreateArray();
+    int ok = arr != NULL;
+    size_t i;
+
+    for (i = 0; i < rows->n && ok; i++)
+        emit_row(arr, &rows->v[i], with_shapes, host, &ok);
+    if (!ok) {
+        cJSON_Delete(arr);
+        return NULL;
+    }
+    return arr;
+}
+
+double
+pr_ops_tc_self_pct(const struct pr_op_row *r)
+{
+    return pct(r->tc_self_ns, r->dev_self_ns);
+}
+
+double
+pr_ops_tc_total_pct(const struct pr_op_row *r)
+{
+    return pct(r->tc_total_ns, r->dev_total_ns);
+}
+
+int
+pr_ops_measured(const struct pr_op_row *r)
+{
+    return r->n_measured > 0 && r->n_unmeasured == 0;
+}
+
+/* Sorted, and handed over without the index. */
+static void
+take(struct table *tb, struct pr_op_rows *out)
+{
+    if (tb->n > 1)
+        qsort(tb->v, tb->n, sizeof(*tb->v), cmp_group);
+    out->v = tb->v;
+    out->n = tb->n;
+    tb->v = NULL;
+    tb->n = tb->cap = 0;
+}
+
+enum pr_status
+pr_ops_collect(const struct pr_trace *t, const struct pr_tree *tree,
+               struct pr_ops *out, struct pr_error *err)
+{
+    struct table names = {0}, shapes = {0};
+    enum pr_status st = collect(t, tree, &names, &shapes, err);
+
+    memset(out, 0, sizeof(*out));
+    out->source = "timeline";
+    if (st == PR_OK && names.n == 0)
+        st = collect_stats(t, &names, &shapes, &out->source, err);
+    if (st == PR_OK) {
+        take(&names, &out->by_name);
+        take(&shapes, &out->by_shape);
+    }
+    table_free(&names);
+    table_free(&shapes);
+    return st;
+}
+
+void
+pr_ops_free(struct pr_ops *ops)
+{
+    free(ops->by_name.v);
+    free(ops->by_shape.v);
+    memset(ops, 0, sizeof(*ops));
+}
+
+enum pr_status
+pr_ops_emit(const struct pr_ops *ops, cJSON **by_name, cJSON **by_shape,
+            struct pr_error *err)
+{
+    int host = host_known(&ops->by_name);
+
+    *by_name = to_json(&ops->by_name, 0, host);
+    *by_shape = to_json(&ops->by_shape, 1, host);
+    if (*by_name == NULL || *by_shape == NULL) {
+        cJSON_Delete(*by_name);
+        cJSON_Delete(*by_shape);
+        *by_name = *by_shape = NULL;
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (ops)");
+    }
+    return PR_OK;
+}
+
+/* ---- op_statistic.csv as it is: operator types */
+
+static int
+cmp_type(const void *a, const void *b)
+{
+    const struct pr_op_stat *const *x = a, *const *y = b;
+
+    if ((*x)->dev_total_ns != (*y)->dev_total_ns)
+        return (*x)->dev_total_ns > (*y)->dev_total_ns ? -1 : 1;
+    if ((*x)->name != (*y)->name)
+        return (*x)->name < (*y)->name ? -1 : 1;
+    return (*x)->core < (*y)->core ? -1 : (*x)->core > (*y)->core;
+}
+
+static void
+emit_ns_or_null(cJSON *o, const char *key, int64_t ns, int *ok)
+{
+    emit_us_or_null(o, key, ns, ns == PR_OP_STAT_UNKNOWN, ok);
+}
+
+static void
+emit_type(cJSON *arr, const struct pr_trace *t, const struct pr_op_stat *s,
+          int *ok)
+{
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
+    int known = s->dev_total_ns != PR_OP_STAT_UNKNOWN && s->calls > 0;
+
+    pr_emit_str(o, "name", pr_trace_str(t, s->name), ok);
+    pr_emit_str(o, "core_type",
+                s->core != PR_STR_NONE ? pr_trace_str(t, s->core) : NULL, ok);
+    pr_emit_num(o, "calls", (double)s->calls, ok);
+    emit_ns_or_null(o, "total_us", s->dev_total_ns, ok);
+    pr_emit_finite(
+        o, "mean_us",
+        known ? (double)s->dev_total_ns / 1e3 / (double)s->calls : NAN, ok);
+    emit_ns_or_null(o, "min_us", s->min_ns, ok);
+    emit_ns_or_null(o, "max_us", s->max_ns, ok);
+    pr_emit_finite(o, "ratio_pct", s->ratio_pct, ok);
+}
+
+static cJSON *
+types_json(const struct pr_trace *t, const struct pr_op_stat *v, size_t n)
+{
+    const struct pr_op_stat **by = malloc((n ? n : 1) * sizeof(*by));
+    cJSON *arr = by != NULL ? cJSON_CreateArray() : NULL;
+    int ok = arr != NULL;
+    size_t i;
+
+    for (i = 0; ok && i < n; i++)
+        by[i] = &v[i];
+    if (ok && n > 1)
+        qsort(by, n, sizeof(*by), cmp_type);
+    for (i = 0; ok && i < n; i++)
+        emit_type(arr, t, by[i], &ok);
+    free(by);
+    if (!ok) {
+        cJSON_Delete(arr);
+        return NULL;
+    }
+    return arr;
+}
+
+enum pr_status
+pr_ops_emit_tables(const struct pr_trace *t, const struct pr_ops *ops,
+                   cJSON *run, struct pr_error *err)
+{
+    size_t n;
+    const struct pr_op_stat *v = pr_op_stats_get(t, PR_OP_STAT_TYPES, &n);
+    int ok = 1;
+
+    if (ops->source == NULL || strcmp(ops->source, "timeline") == 0)
+        return PR_OK;
+    pr_emit_str(run, "operators_source", ops->source, &ok);
+    if (ok && n > 0) {
+        cJSON *arr = types_json(t, v, n);
+
+        ok = arr != NULL && cJSON_AddItemToObject(run, "operator_types", arr);
+        if (!ok)
+            cJSON_Delete(arr);
+    }
+    return ok ? PR_OK : pr_error_set(err, PR_E_NOMEM, "out of memory (ops)");
+}
+
+/* Kernel time of node n's own runtimes. */
+static int64_t
+own_kernel_ns(const struct pr_trace *t, const struct pr_tree *tree,
+              const struct pr_tree_node *n)
+{
+    int64_t sum = 0;
+    size_t i, j;
+
+    for (i = 0; i < pr_tree_n_rts(tree, n); i++) {
+        const struct pr_tree_rt *r = &tree->rts[pr_tree_rts(tree, n)[i]];
+
+        for (j = 0; j < r->n_dev; j++) {
+            const struct pr_event *e =
+                &t->events[tree->devs[tree->rt_devs[r->dev_first + j]].ev];
+
+            if (e->kind == PR_KIND_DEVICE_TASK)
+                sum = pr_sat_add_i64(sum, e->dur_ns);
+        }
+    }
+    return sum;
+}
+
+double
+pr_ops_tc_eligible_ratio(const struct pr_trace *t, const struct pr_tree *tree)
+{
+    unsigned char *below = calloc(tree->n_nodes ? tree->n_nodes : 1, 1);
+    int64_t num = 0, den = 0;
+    struct pr_tree_walk w;
+    uint32_t ni;
+    size_t k;
+
+    if (below == NULL || pr_tree_walk_init(&w, tree, 0, NULL) != PR_OK) {
+        free(below);
+        return 0; /* only feeds a recommendation; no hint rather than fail */
+    }
+    /* Post-order: bit 1 = bottom-eligible, bit 2 = one below it is. */
+    while ((ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
+        const struct pr_tree_node *n = &tree->nodes[ni];
+        int has_below = 0;
+
+        for (k = 0; k < pr_tree_n_kids(tree, n); k++)
+            has_below |= below[pr_tree_kids(tree, n)[k]] != 0;
+        below[ni] = (unsigned char)(has_below ? 2 : 0);
+        if (n->tc_eligible && !has_below) {
+            below[ni] = 1;
+            num = pr_sat_add_i64(num, own_kernel_ns(t, tree, n));
+        }
+        if (n->is_operator)
+            den = pr_sat_add_i64(den, own_kernel_ns(t, tree, n));
+    }
+    pr_tree_walk_free(&w);
+    free(below);
+    return den > 0 ? (double)num / (double)den : 0.0;
+}

@@ -1,0 +1,1212 @@
+/* hostdev.c - the temporal breakdown, idle causes, synchronisation,
+ * copies and launches of one run (hostdev.h).  One pass collects every
+ * piece of device work with the launch call that enqueued it; the four
+ * results are computed from that list. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "profreport/buf.h"
+#include "profreport/checked.h"
+#include "profreport/hostdev.h"
+#include "profreport/peaks.h"
+#include "profreport/ranges.h"
+
+#include "../internal.h"
+
+enum wcls { W_COMPUTE = 0, W_COMM, W_MEMORY };
+
+/* One piece of device work: a kernel, copy or fill. */
+struct work {
+    int64_t s, e;       /* on the device */
+    int64_t launch;     /* start of its launch call; PR_NO_ID unknown */
+    int64_t launch_end; /* end of that call */
+    size_t ev;          /* index of the event */
+    int32_t dev, strm;  /* args.device / args.stream; -1 absent */
+    uint8_t cls;        /* enum wcls */
+    uint8_t graph;      /* launched by a CUDA graph launch */
+};
+
+struct hd {
+    const struct pr_trace *t; /* borrowed */
+    struct work *w;           /* owned, in device start order */
+    size_t n, cap;
+    struct pr_idmap calls;  /* correlation -> launch/runtime call event */
+    struct pr_idmap copies; /* correlation -> copy event */
+    struct pr_ranges busy;  /* merged work of every device */
+    int64_t win_s, win_e;   /* the steps' window */
+    size_t graph_launches;  /* cudaGraphLaunch / hipGraphLaunch calls */
+    size_t n_calls;         /* runtime and driver calls */
+    int64_t host_wait_ns, span_ns; /* over all devices, for launches */
+    struct pr_hostdev_out *out;    /* borrowed; NULL: the JSON only */
+};
+
+static void
+hd_free(struct hd *h)
+{
+    free(h->w);
+    pr_idmap_free(&h->calls);
+    pr_idmap_free(&h->copies);
+    pr_ranges_free(&h->busy);
+}
+
+static int
+is_call(int kind)
+{
+    return kind == PR_KIND_RUNTIME_CALL || kind == PR_KIND_DRIVER_CALL;
+}
+
+static int
+is_work(int kind)
+{
+    return kind == PR_KIND_DEVICE_TASK || kind == PR_KIND_COPY ||
+           kind == PR_KIND_SET;
+}
+
+static int
+is_graph_launch(const struct pr_trace *t, const struct pr_event *e)
+{
+    return strstr(pr_trace_str(t, e->name), "GraphLaunch") != NULL;
+}
+
+/* Calls by correlation, and the graph launches among them. */
+static enum pr_status
+index_calls(struct hd *h, struct pr_error *err)
+{
+    const struct pr_trace *t = h->t;
+    size_t i;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind == PR_KIND_COPY && pr_event_correlation(t, e) != PR_NO_ID &&
+            pr_idmap_put(&h->copies, pr_event_correlation(t, e), i, err) !=
+                PR_OK)
+            return PR_E_NOMEM;
+        if (!is_call(e->kind))
+            continue;
+        h->n_calls++;
+        h->graph_launches += (size_t)is_graph_launch(t, e);
+        if (pr_event_correlation(t, e) != PR_NO_ID &&
+            pr_idmap_put(&h->calls, pr_event_correlation(t, e), i, err) !=
+                PR_OK)
+            return PR_E_NOMEM;
+    }
+    return PR_OK;
+}
+
+/* Communication as the step breakdown decides it (steps.c role_of): a
+ * collective kernel by name or metadata, or one whose external id is a
+ * communication op's. */
+static int
+work_class(const struct pr_trace *t, struct pr_names *nc,
+           const struct pr_idmap *comm, const struct pr_event *e)
+{
+    if (e->kind != PR_KIND_DEVICE_TASK)
+        return W_MEMORY;
+    if (pr_comm_kernel_cached(nc, e) ||
+        (pr_event_external_id(t, e) != PR_NO_ID &&
+         pr_idmap_get(comm, pr_event_external_id(t, e)) != PR_NONE))
+        return W_COMM;
+    return W_COMPUTE;
+}
+
+static enum pr_status
+add_work(struct hd *h, struct pr_names *nc, const struct pr_idmap *comm,
+         size_t i, struct pr_error *err)
+{
+    const struct pr_event *e = &h->t->events[i];
+    struct pr_gpu_info gb;
+    const struct pr_gpu_info *g = pr_trace_gpu(h->t, e, &gb);
+    size_t c = pr_event_correlation(h->t, e) != PR_NO_ID
+                   ? pr_idmap_get(&h->calls, pr_event_correlation(h->t, e))
+                   : PR_NONE;
+    struct work *w;
+
+    if (pr_grow((void **)&h->w, &h->cap, h->n + 1, sizeof(*h->w)) != PR_OK)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
+    w = &h->w[h->n++];
+    w->s = e->ts_ns;
+    w->e = pr_sat_add_i64(e->ts_ns, e->dur_ns);
+    w->launch = c != PR_NONE ? h->t->events[c].ts_ns : PR_NO_ID;
+    w->launch_end = c != PR_NONE ? pr_sat_add_i64(h->t->events[c].ts_ns,
+                                                  h->t->events[c].dur_ns)
+                                 : PR_NO_ID;
+    w->graph = c != PR_NONE && is_graph_launch(h->t, &h->t->events[c]);
+    w->ev = i;
+    w->dev = g != NULL ? g->device : -1;
+    w->strm = g != NULL ? g->stream : -1;
+    w->cls = (uint8_t)work_class(h->t, nc, comm, e);
+    return pr_ranges_push(&h->busy, w->s, w->e, err);
+}
+
+static enum pr_status
+collect(struct hd *h, struct pr_error *err)
+{
+    struct pr_idmap comm = {0};
+    struct pr_names nc;
+    enum pr_status st = index_calls(h, err);
+    size_t i;
+
+    pr_names_init(&nc, h->t);
+    for (i = 0; i < h->t->n_events && st == PR_OK; i++) {
+        const struct pr_event *e = &h->t->events[i];
+
+        if (is_work(e->kind))
+            st = add_work(h, &nc, &comm, i, err);
+        else if ((e->kind == PR_KIND_HOST_OP || e->kind == PR_KIND_ANNOTATION ||
+                  e->kind == PR_KIND_PY_LEGACY) &&
+                 (pr_names_get(&nc, e->name) & PR_NAME_COMM) &&
+                 pr_event_external_id(h->t, e) != PR_NO_ID)
+            st = pr_idmap_put(&comm, pr_event_external_id(h->t, e), 1, err);
+    }
+    pr_names_free(&nc);
+    pr_idmap_free(&comm);
+    pr_ranges_merge(&h->busy);
+    return st;
+}
+
+/* ------------------------------------------------ temporal breakdown */
+
+struct tb {
+    int64_t span_s, span_e;
+    int64_t compute, comm, memory, idle;
+    int64_t host_wait, kernel_wait, other;
+};
+
+/* HTA's rule for one idle gap [a, b) before work w: the host had not yet
+ * called the launch when the device ran dry (host wait), else a gap under
+ * the launch overhead (kernel wait), else something else held the work
+ * back (a sync, an event wait, another stream). */
+static void
+classify_gap(struct tb *r, int64_t a, int64_t b, const struct work *w)
+{
+    int64_t gap = pr_sat_sub_i64(b, a);
+
+    if (w != NULL && w->launch != PR_NO_ID && w->launch > a)
+        r->host_wait += gap;
+    else if (gap < PR_HOSTDEV_KERNEL_WAIT_NS)
+        r->kernel_wait += gap;
+    else
+        r->other += gap;
+}
+
+static void
+idle_causes(const struct hd *h, int32_t dev, const struct pr_ranges *all,
+            struct tb *r)
+{
+    size_t j, p = 0;
+
+    for (j = 0; j + 1 < all->n; j++) {
+        int64_t a = all->v[j].end_ns, b = all->v[j + 1].start_ns;
+
+        while (p < h->n && (h->w[p].dev != dev || h->w[p].s < a))
+            p++;
+        classify_gap(r, a, b, p < h->n ? &h->w[p] : NULL);
+    }
+}
+
+/* Ranges of one device: [0] compute, [1] compute + communication, [2] all
+ * work, each merged; the device's span in r. */
+static enum pr_status
+device_ranges(const struct hd *h, int32_t dev, struct pr_ranges *rg,
+              struct tb *r, struct pr_error *err)
+{
+    enum pr_status st = PR_OK;
+    size_t i;
+    int any = 0;
+
+    for (i = 0; i < h->n && st == PR_OK; i++) {
+        const struct work *w = &h->w[i];
+
+        if (w->dev != dev)
+            continue;
+        r->span_s = any && r->span_s < w->s ? r->span_s : w->s;
+        r->span_e = any && r->span_e > w->e ? r->span_e : w->e;
+        any = 1;
+        if (w->cls == W_COMPUTE)
+            st = pr_ranges_push(&rg[0], w->s, w->e, err);
+        if (st == PR_OK && w->cls != W_MEMORY)
+            st = pr_ranges_push(&rg[1], w->s, w->e, err);
+        if (st == PR_OK)
+            st = pr_ranges_push(&rg[2], w->s, w->e, err);
+    }
+    for (i = 0; i < 3; i++)
+        pr_ranges_merge(&rg[i]);
+    return st;
+}
+
+static enum pr_status
+device_breakdown(const struct hd *h, int32_t dev, struct tb *r,
+                 struct pr_error *err)
+{
+    struct pr_ranges rg[3] = {{0}, {0}, {0}};
+    enum pr_status st;
+    int64_t c, ck, all;
+
+    memset(r, 0, sizeof(*r));
+    st = device_ranges(h, dev, rg, r, err);
+    if (st == PR_OK) {
+        c = pr_ranges_sum(&rg[0]);
+        ck = pr_ranges_sum(&rg[1]);
+        all = pr_ranges_sum(&rg[2]);
+        r->compute = c;
+        r->comm = pr_sat_sub_i64(ck, c);
+        r->memory = pr_sat_sub_i64(all, ck);
+        r->idle = pr_sat_sub_i64(pr_sat_sub_i64(r->span_e, r->span_s), all);
+        idle_causes(h, dev, &rg[2], r);
+    }
+    pr_ranges_free(&rg[0]);
+    pr_ranges_free(&rg[1]);
+    pr_ranges_free(&rg[2]);
+    return st;
+}
+
+static double
+share_pct(int64_t part, int64_t whole)
+{
+    return whole > 0 ? 100.0 * (double)part / (double)whole : NAN;
+}
+
+static void
+emit_share(cJSON *o, const char *key, int64_t part, int64_t whole, int *ok)
+{
+    pr_emit_num_or_null(o, key, share_pct(part, whole), ok);
+}
+
+static void
+emit_tb(cJSON *arr, int32_t dev, const struct tb *r, int *ok)
+{
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
+    int64_t span = pr_sat_sub_i64(r->span_e, r->span_s);
+
+    pr_emit_num(o, "device", dev, ok);
+    pr_emit_us(o, "span_us", span, ok);
+    pr_emit_us(o, "compute_us", r->compute, ok);
+    pr_emit_us(o, "communication_us", r->comm, ok);
+    pr_emit_us(o, "memory_us", r->memory, ok);
+    pr_emit_us(o, "idle_us", r->idle, ok);
+    emit_share(o, "compute_pct", r->compute, span, ok);
+    emit_share(o, "communication_pct", r->comm, span, ok);
+    emit_share(o, "memory_pct", r->memory, span, ok);
+    emit_share(o, "idle_pct", r->idle, span, ok);
+    pr_emit_us(o, "idle_host_wait_us", r->host_wait, ok);
+    pr_emit_us(o, "idle_kernel_wait_us", r->kernel_wait, ok);
+    pr_emit_us(o, "idle_other_us", r->other, ok);
+}
+
+/* Device ids with work, ascending, into ids (cap entries); the count. */
+static size_t
+device_ids(const struct hd *h, int32_t *ids, size_t cap)
+{
+    size_t i, j, n = 0;
+
+    for (i = 0; i < h->n; i++) {
+        for (j = 0; j < n && ids[j] != h->w[i].dev; j++)
+            ;
+        if (j < n || n == cap)
+            continue;
+        for (j = n++; j > 0 && ids[j - 1] > h->w[i].dev; j--)
+            ids[j] = ids[j - 1];
+        ids[j] = h->w[i].dev;
+    }
+    return n;
+}
+
+#define MAX_DEVICES 64
+
+static enum pr_status
+temporal_json(struct hd *h, cJSON *arr, struct pr_error *err)
+{
+    int32_t ids[MAX_DEVICES];
+    size_t n = device_ids(h, ids, MAX_DEVICES), i;
+    int ok = 1;
+
+    for (i = 0; i < n && ok; i++) {
+        struct tb r;
+
+        if (device_breakdown(h, ids[i], &r, err) != PR_OK)
+            return PR_E_NOMEM;
+        h->host_wait_ns = pr_sat_add_i64(h->host_wait_ns, r.host_wait);
+        h->span_ns =
+            pr_sat_add_i64(h->span_ns, pr_sat_sub_i64(r.span_e, r.span_s));
+        emit_tb(arr, ids[i], &r, &ok);
+    }
+    return ok ? PR_OK
+              : pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
+}
+
+/* ---------------------------------------------------- synchronisation */
+
+enum skind {
+    S_NONE = 0,
+    S_DEVICE,     /* cudaDeviceSynchronize: waits for every stream */
+    S_STREAM,     /* cudaStreamSynchronize */
+    S_EVENT,      /* cudaEventSynchronize */
+    S_COPY,       /* a copy that blocks the host (cudaMemcpy, pageable) */
+    S_STREAM_WAIT /* cudaStreamWaitEvent: a stream waits, not the host */
+};
+
+static const char *const skind_names[] = {
+    "", "device", "stream", "event", "blocking_copy", "stream_wait"};
+
+/* A copy to or from pageable host memory goes through a staging buffer
+ * and blocks the calling thread (CUDA runtime API, "API synchronization
+ * behavior"), even when called as cudaMemcpyAsync. */
+static int
+pageable_copy(const struct hd *h, const struct pr_event *call)
+{
+    size_t c = pr_event_correlation(h->t, call) != PR_NO_ID
+                   ? pr_idmap_get(&h->copies, pr_event_correlation(h->t, call))
+                   : PR_NONE;
+
+    return c != PR_NONE &&
+           strstr(pr_trace_str(h->t, h->t->events[c].name), "Pageable");
+}
+
+static enum skind
+runtime_sync(const struct hd *h, const struct pr_event *e)
+{
+    const char *n = pr_trace_str(h->t, e->name);
+
+    if (strstr(n, "DeviceSynchronize") || strstr(n, "CtxSynchronize"))
+        return S_DEVICE;
+    if (strstr(n, "StreamSynchronize"))
+        return S_STREAM;
+    if (strstr(n, "EventSynchronize"))
+        return S_EVENT;
+    if (strstr(n, "StreamWaitEvent"))
+        return S_STREAM_WAIT;
+    if (strstr(n, "Memcpy") == NULL || strstr(n, "Peer") != NULL)
+        return S_NONE;
+    return strstr(n, "Async") == NULL || pageable_copy(h, e) ? S_COPY : S_NONE;
+}
+
+/* A cuda_sync record (newer Kineto) repeats its runtime call, which is
+ * counted instead (or not at all: cudaEventQuery writes an "Event Sync"
+ * record but never blocks); alone, it is counted by its own kind. */
+static enum skind
+sync_kind(const struct hd *h, const struct pr_event *e)
+{
+    const char *n;
+    size_t c;
+
+    if (e->kind == PR_KIND_RUNTIME_CALL)
+        return runtime_sync(h, e);
+    if (e->kind != PR_KIND_SYNC)
+        return S_NONE;
+    c = pr_event_correlation(h->t, e) != PR_NO_ID
+            ? pr_idmap_get(&h->calls, pr_event_correlation(h->t, e))
+            : PR_NONE;
+    if (c != PR_NONE)
+        return S_NONE;
+    n = pr_trace_str(h->t, e->name);
+    if (strstr(n, "Context") || strstr(n, "Device"))
+        return S_DEVICE;
+    if (strstr(n, "Wait"))
+        return S_STREAM_WAIT;
+    return strstr(n, "Event") ? S_EVENT : S_STREAM;
+}
+
+struct srow {
+    uint32_t name;
+    enum skind kind;
+    size_t n, n_out;
+    int64_t host, idle, host_out;
+};
+
+/* Index of the first busy range that starts after x. */
+static size_t
+first_after(const struct pr_ranges *u, int64_t x)
+{
+    size_t lo = 0, hi = u->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (u->v[mid].start_ns > x)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* The device idle time a blocking call caused: the idle gap around the
+ * moment it returned, from the call (or the device running dry, if
+ * later) until new work reaches a device: the queue the call drained has
+ * to be filled again.  *upto keeps two calls in one gap from counting it
+ * twice.  0 when some device was still busy as the call returned. */
+static int64_t
+idle_caused(const struct hd *h, const struct pr_event *e, int64_t *upto)
+{
+    const struct pr_ranges *u = &h->busy;
+    int64_t end = pr_sat_add_i64(e->ts_ns, e->dur_ns), a, b;
+    size_t k = first_after(u, end);
+
+    if (k > 0 && u->v[k - 1].end_ns > end)
+        return 0;
+    a = k > 0 ? u->v[k - 1].end_ns : e->ts_ns;
+    a = a > e->ts_ns ? a : e->ts_ns;
+    a = a > *upto ? a : *upto;
+    b = k < u->n ? u->v[k].start_ns : h->win_e;
+    b = b < h->win_e ? b : h->win_e;
+    if (b <= a)
+        return 0;
+    *upto = b;
+    return pr_sat_sub_i64(b, a);
+}
+
+#define MAX_SYNC_ROWS 32
+
+static struct srow *
+srow_of(struct srow *rows, size_t *n, uint32_t name, enum skind k)
+{
+    size_t i;
+
+    for (i = 0; i < *n; i++)
+        if (rows[i].name == name && rows[i].kind == k)
+            return &rows[i];
+    if (*n == MAX_SYNC_ROWS)
+        return NULL;
+    memset(&rows[*n], 0, sizeof(rows[*n]));
+    rows[*n].name = name;
+    rows[*n].kind = k;
+    return &rows[(*n)++];
+}
+
+static void
+count_sync(const struct hd *h, const struct pr_event *e, struct srow *r,
+           int64_t *upto)
+{
+    if (e->ts_ns < h->win_s || e->ts_ns >= h->win_e) {
+        r->n_out++;
+        r->host_out = pr_sat_add_i64(r->host_out, e->dur_ns);
+        return;
+    }
+    r->n++;
+    r->host = pr_sat_add_i64(r->host, e->dur_ns);
+    if (r->kind != S_STREAM_WAIT)
+        r->idle = pr_sat_add_i64(r->idle, idle_caused(h, e, upto));
+}
+
+/* The row as recommend.c reads it (as emit_srow writes it). */
+static void
+out_srow(const struct hd *h, const struct srow *r, struct pr_hostdev_sync *o)
+{
+    o->name = pr_trace_str(h->t, r->name);
+    o->count = (double)r->n;
+    o->idle_us = r->kind == S_STREAM_WAIT ? NAN : (double)r->idle / 1000.0;
+}
+
+static void
+emit_srow(cJSON *arr, const struct hd *h, const struct srow *r, int *ok)
+{
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
+
+    pr_emit_str(o, "name", pr_trace_str(h->t, r->name), ok);
+    pr_emit_str(o, "kind", skind_names[r->kind], ok);
+    pr_emit_num(o, "count", (double)r->n, ok);
+    pr_emit_us(o, "host_us", r->host, ok);
+    if (r->kind == S_STREAM_WAIT) /* the host does not wait */
+        pr_emit_null(o, "gpu_idle_us", ok);
+    else
+        pr_emit_us(o, "gpu_idle_us", r->idle, ok);
+    pr_emit_num(o, "outside_steps_count", (double)r->n_out, ok);
+    pr_emit_us(o, "outside_steps_host_us", r->host_out, ok);
+}
+
+static int
+cmp_srow(const void *a, const void *b)
+{
+    const struct srow *x = a, *y = b;
+
+    return x->host < y->host ? 1 : x->host > y->host ? -1 : 0;
+}
+
+/* The totals over the calls; returns the device idle time they caused. */
+static int64_t
+sync_totals(cJSON *o, const struct srow *rows, size_t n, int *ok)
+{
+    int64_t host = 0, idle = 0, out = 0;
+    size_t i, n_out = 0;
+
+    for (i = 0; i < n; i++) {
+        if (rows[i].kind == S_STREAM_WAIT)
+            continue;
+        host = pr_sat_add_i64(host, rows[i].host);
+        idle = pr_sat_add_i64(idle, rows[i].idle);
+        out = pr_sat_add_i64(out, rows[i].host_out);
+        n_out += rows[i].n_out;
+    }
+    pr_emit_us(o, "host_us", host, ok);
+    pr_emit_us(o, "gpu_idle_us", idle, ok);
+    pr_emit_num(o, "outside_steps_count", (double)n_out, ok);
+    pr_emit_us(o, "outside_steps_host_us", out, ok);
+    return idle;
+}
+
+/* Why calls cannot be measured (no device work, or no runtime calls
+ * recorded), or NULL when they can. */
+static const char *
+unmeasured(const struct hd *h, int sync)
+{
+    if (h->n_calls > 0)
+        return NULL;
+    return h->n == 0 ? sync ? "the run has no device work: there is no "
+                              "host-device synchronisation to measure"
+                            : "the run has no device work: there are no "
+                              "launches to measure"
+           : sync ? "the trace has no runtime calls (CPU activities were not "
+                    "recorded): synchronisation cannot be measured"
+                  : "the trace has no runtime calls (CPU activities were not "
+                    "recorded): launch delay and queues cannot be measured";
+}
+
+/* Without runtime calls a sync cannot be seen: null, not 0. */
+static void
+no_calls(cJSON *o, int *ok)
+{
+    pr_emit_null(o, "host_us", ok);
+    pr_emit_null(o, "gpu_idle_us", ok);
+    pr_emit_null(o, "outside_steps_count", ok);
+    pr_emit_null(o, "outside_steps_host_us", ok);
+}
+
+static enum pr_status
+sync_json(struct hd *h, cJSON *o, struct pr_error *err)
+{
+    struct srow rows[MAX_SYNC_ROWS];
+    size_t n = 0, i;
+    int64_t upto = INT64_MIN;
+    double idle_us = NAN;
+    int ok = 1;
+    cJSON *arr;
+
+    for (i = 0; i < h->t->n_events; i++) {
+        const struct pr_event *e = &h->t->events[i];
+        enum skind k = sync_kind(h, e);
+        struct srow *r = k != S_NONE ? srow_of(rows, &n, e->name, k) : NULL;
+
+        if (r != NULL)
+            count_sync(h, e, r, &upto);
+    }
+    qsort(rows, n, sizeof(rows[0]), cmp_srow);
+    if (h->n_calls == 0 && n == 0)
+        no_calls(o, &ok);
+    else
+        idle_us = (double)sync_totals(o, rows, n, &ok) / 1000.0;
+    if (h->out != NULL && ok) {
+        h->out->sync_idle_us = idle_us;
+        h->out->syncs = calloc(n ? n : 1, sizeof(*h->out->syncs));
+        ok = h->out->syncs != NULL;
+        for (i = 0; i < n && ok; i++)
+            out_srow(h, &rows[i], &h->out->syncs[h->out->n_syncs++]);
+    }
+    pr_emit_str(o, "note", n == 0 ? unmeasured(h, 1) : NULL, &ok);
+    arr = pr_emit_arr(o, "calls", &ok);
+    for (i = 0; i < n && ok; i++)
+        emit_srow(arr, h, &rows[i], &ok);
+    pr_emit_str(o, "method",
+                "host_us: time the host spent in the call inside the steps; "
+                "gpu_idle_us: device idle time from the call until new work "
+                "reached a device (the queue the call drained). Calls after "
+                "the last step (profiler shutdown) or before the first are "
+                "counted apart. stream_wait makes a stream wait, not the "
+                "host.",
+                &ok);
+    return ok ? PR_OK
+              : pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
+}
+
+/* -------------------------------------------------------------- copies */
+
+enum cdir { D_HTOD = 0, D_DTOH, D_DTOD, D_PTOP, D_HTOH, D_OTHER };
+enum hmem { M_UNKNOWN = 0, M_PAGEABLE, M_PINNED, M_DEVICE };
+
+static const char *const dir_names[] = {"HtoD", "DtoH", "DtoD",
+                                        "PtoP", "HtoH", "other"};
+static const char *const mem_names[] = {NULL, "pageable", "pinned", NULL};
+
+/* Direction from the copy's name: CUPTI's "Memcpy HtoD (Pageable ->
+ * Device)" and ROCm's "CopyHostToDevice". */
+static enum cdir
+copy_dir(const char *n)
+{
+    static const struct {
+        const char *a, *b;
+        enum cdir d;
+    } tab[] = {{"HtoD", "HostToDevice", D_HTOD},
+               {"DtoH", "DeviceToHost", D_DTOH},
+               {"DtoD", "DeviceToDevice", D_DTOD},
+               {"PtoP", "PeerToPeer", D_PTOP},
+               {"HtoH", "HostToHost", D_HTOH}};
+    size_t i;
+
+    for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+        if (strstr(n, tab[i].a) || strstr(n, tab[i].b))
+            return tab[i].d;
+    return D_OTHER;
+}
+
+static enum hmem
+copy_mem(const char *n, enum cdir d)
+{
+    if (d != D_HTOD && d != D_DTOH)
+        return M_DEVICE;
+    if (strstr(n, "Pageable"))
+        return M_PAGEABLE;
+    return strstr(n, "Pinned") ? M_PINNED : M_UNKNOWN;
+}
+
+struct crow {
+    int32_t dev;
+    enum cdir dir;
+    enum hmem mem;
+    size_t n, n_nobytes;
+    int64_t bytes, ns, ns_bytes; /* ns_bytes: time of copies with bytes */
+};
+
+#define MAX_COPY_ROWS 48
+
+struct copies {
+    struct crow rows[MAX_COPY_ROWS];
+    size_t n;
+    size_t fills;
+    int64_t fill_bytes, fill_ns;
+};
+
+static struct crow *
+crow_of(struct copies *c, int32_t dev, enum cdir d, enum hmem m)
+{
+    size_t i;
+
+    for (i = 0; i < c->n; i++)
+        if (c->rows[i].dev == dev && c->rows[i].dir == d && c->rows[i].mem == m)
+            return &c->rows[i];
+    if (c->n == MAX_COPY_ROWS)
+        return NULL;
+    memset(&c->rows[c->n], 0, sizeof(c->rows[0]));
+    c->rows[c->n].dev = dev;
+    c->rows[c->n].dir = d;
+    c->rows[c->n].mem = m;
+    return &c->rows[c->n++];
+}
+
+/* Each copy event counted once: its bytes are the device record's, never
+ * the runtime call's as well. */
+static void
+count_copy(const struct hd *h, const struct work *w, struct copies *c)
+{
+    const struct pr_event *e = &h->t->events[w->ev];
+    struct pr_gpu_info gb;
+    const struct pr_gpu_info *g = pr_trace_gpu(h->t, e, &gb);
+    int64_t bytes = g != NULL ? g->bytes : -1;
+    const char *n = pr_trace_str(h->t, e->name);
+    /* the reader's direction where the name has none (MTIA's DMA) */
+    enum cdir d = g != NULL && g->copy_dir != PR_DIR_UNKNOWN
+                      ? (enum cdir)(g->copy_dir - PR_DIR_H2D + D_HTOD)
+                      : copy_dir(n);
+    struct crow *r;
+
+    if (e->kind == PR_KIND_SET) {
+        c->fills++;
+        c->fill_bytes = pr_sat_add_i64(c->fill_bytes, bytes > 0 ? bytes : 0);
+        c->fill_ns = pr_sat_add_i64(c->fill_ns, e->dur_ns);
+        return;
+    }
+    r = crow_of(c, w->dev, d, copy_mem(n, d));
+    if (r == NULL)
+        return;
+    r->n++;
+    r->ns = pr_sat_add_i64(r->ns, e->dur_ns);
+    if (bytes < 0) {
+        r->n_nobytes++;
+        return;
+    }
+    r->bytes = pr_sat_add_i64(r->bytes, bytes);
+    r->ns_bytes = pr_sat_add_i64(r->ns_bytes, e->dur_ns);
+}
+
+/* "sm_80" from a device's compute capability; "" when unknown. */
+static void
+device_arch(const struct pr_device *d, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (d != NULL && d->compute_major > 0 && d->compute_minor >= 0)
+        snprintf(buf, cap, "sm_%d%d", d->compute_major, d->compute_minor);
+}
+
+/* The host link of a host copy's device; NaN for device-side copies and
+ * for devices the trace does not describe. */
+static double
+row_link(const struct hd *h, const struct crow *r, char *label, size_t cap)
+{
+    const struct pr_device *d =
+        r->dev >= 0 ? pr_trace_device(h->t, r->dev) : NULL;
+    char arch[32];
+
+    label[0] = '\0';
+    if (r->dir != D_HTOD && r->dir != D_DTOH)
+        return NAN;
+    device_arch(d, arch, sizeof(arch));
+    return pr_hostdev_link(d != NULL ? pr_trace_str(h->t, d->name) : NULL, arch,
+                           label, cap);
+}
+
+/* The row's figures, for the JSON and for recommend.c alike. */
+static void
+copy_figures(const struct hd *h, const struct crow *r,
+             struct pr_hostdev_copy *c)
+{
+    double gbps = r->ns_bytes > 0 ? (double)r->bytes / (double)r->ns_bytes
+                                  : NAN; /* B/ns is 10^9 B/s */
+    double link = row_link(h, r, c->label_buf, sizeof(c->label_buf));
+
+    c->host_memory = mem_names[r->mem];
+    c->count = (double)r->n;
+    c->bytes = r->n_nobytes < r->n ? (double)r->bytes : NAN;
+    c->us = (double)r->ns / 1000.0;
+    c->link = isnan(link) ? NULL : c->label_buf;
+    c->link_gbps = link;
+    c->link_pct = 100.0 * gbps / link;
+    c->gbps = gbps;
+}
+
+static void
+emit_crow(cJSON *arr, const struct hd *h, const struct crow *r,
+          struct pr_hostdev_copy *c, int *ok)
+{
+    cJSON *o = pr_emit_obj(arr, NULL, ok);
+
+    copy_figures(h, r, c);
+    pr_emit_num(o, "device", r->dev, ok);
+    pr_emit_str(o, "direction", dir_names[r->dir], ok);
+    pr_emit_str(o, "host_memory", c->host_memory, ok);
+    pr_emit_num(o, "count", c->count, ok);
+    pr_emit_num_or_null(o, "bytes", c->bytes, ok);
+    pr_emit_num(o, "without_bytes_count", (double)r->n_nobytes, ok);
+    pr_emit_num(o, "duration_us", c->us, ok);
+    pr_emit_num_or_null(o, "gbps", c->gbps, ok);
+    pr_emit_str(o, "link", c->link, ok);
+    pr_emit_num_or_null(o, "link_gbps", c->link_gbps, ok);
+    pr_emit_num_or_null(o, "link_pct", c->link_pct, ok);
+}
+
+static int
+cmp_crow(const void *a, const void *b)
+{
+    const struct crow *x = a, *y = b;
+
+    if (x->ns != y->ns)
+        return x->ns < y->ns ? 1 : -1;
+    return x->dir != y->dir ? (x->dir < y->dir ? -1 : 1)
+                            : (x->mem < y->mem ? -1 : x->mem > y->mem);
+}
+
+/* Why host copies are not judged, or NULL when they are. */
+static const char *
+unjudged(const struct hd *h, const struct copies *c)
+{
+    char label[64];
+    size_t i;
+
+    for (i = 0; i < c->n; i++) {
+        const struct crow *r = &c->rows[i];
+
+        if ((r->dir == D_HTOD || r->dir == D_DTOH) &&
+            isnan(row_link(h, r, label, sizeof(label))))
+            return "the trace does not name the device of some host copies "
+                   "(no deviceProperties) or data/devices.json knows no host "
+                   "link for it: their link_pct is null";
+    }
+    return NULL;
+}
+
+static enum pr_status
+copies_json(struct hd *h, cJSON *o, struct pr_error *err)
+{
+    struct copies c;
+    struct pr_hostdev_copy *rows;
+    int64_t bytes = 0, ns = 0;
+    size_t i, n = 0;
+    int ok = 1;
+    cJSON *arr;
+
+    memset(&c, 0, sizeof(c));
+    for (i = 0; i < h->n; i++)
+        if (h->w[i].cls == W_MEMORY)
+            count_copy(h, &h->w[i], &c);
+    qsort(c.rows, c.n, sizeof(c.rows[0]), cmp_crow);
+    for (i = 0; i < c.n; i++) {
+        n += c.rows[i].n;
+        bytes = pr_sat_add_i64(bytes, c.rows[i].bytes);
+        ns = pr_sat_add_i64(ns, c.rows[i].ns);
+    }
+    pr_emit_num(o, "count", (double)n, &ok);
+    pr_emit_num(o, "bytes", (double)bytes, &ok);
+    pr_emit_us(o, "duration_us", ns, &ok);
+    arr = pr_emit_arr(o, "by_kind", &ok);
+    rows = calloc(c.n ? c.n : 1, sizeof(*rows));
+    ok = ok && rows != NULL;
+    for (i = 0; i < c.n && ok; i++)
+        emit_crow(arr, h, &c.rows[i], &rows[i], &ok);
+    if (h->out != NULL && ok) {
+        h->out->copies = rows; /* the out keeps them */
+        h->out->n_copies = c.n;
+        rows = NULL;
+    }
+    free(rows);
+    pr_emit_str(o, "note", unjudged(h, &c), &ok);
+    arr = pr_emit_obj(o, "memset", &ok);
+    pr_emit_num(arr, "count", (double)c.fills, &ok);
+    pr_emit_num(arr, "bytes", (double)c.fill_bytes, &ok);
+    pr_emit_us(arr, "duration_us", c.fill_ns, &ok);
+    pr_emit_str(o, "method",
+                "Each copy counted once, from its device record. gbps is "
+                "bytes over copy time; host copies (HtoD, DtoH) are judged "
+                "against the host link (link_pct), never device memory. "
+                "Pageable host memory is staged through a pinned buffer and "
+                "blocks the host.",
+                &ok);
+    return ok ? PR_OK
+              : pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
+}
+
+/* ------------------------------------------------------------ launches */
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+    return x < y ? -1 : (x > y);
+}
+
+/* HTA's launch delay: kernel start minus the end of its launch call. */
+static enum pr_status
+launch_delays(const struct hd *h, int64_t **out, size_t *n,
+              struct pr_error *err)
+{
+    int64_t *v = malloc((h->n ? h->n : 1) * sizeof(*v));
+    size_t i;
+
+    *n = 0;
+    *out = v;
+    if (v == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
+    for (i = 0; i < h->n; i++) {
+        const struct work *w = &h->w[i];
+
+        if (w->cls == W_MEMORY || w->launch == PR_NO_ID || w->graph)
+            continue;
+        v[(*n)++] =
+            w->s > w->launch_end ? pr_sat_sub_i64(w->s, w->launch_end) : 0;
+    }
+    qsort(v, *n, sizeof(*v), cmp_i64);
+    return PR_OK;
+}
+
+static void
+emit_delays(cJSON *o, const int64_t *v, size_t n, int *ok)
+{
+    cJSON *d;
+    int64_t sum = 0;
+    size_t i;
+
+    if (n == 0) {
+        pr_emit_null(o, "launch_delay_us", ok);
+        return;
+    }
+    for (i = 0; i < n; i++)
+        sum = pr_sat_add_i64(sum, v[i]);
+    d = pr_emit_obj(o, "launch_delay_us", ok);
+    pr_emit_num(d, "mean", (double)sum / 1000.0 / (double)n, ok);
+    pr_emit_us(d, "median", v[n / 2], ok);
+    pr_emit_us(d, "p90", v[(size_t)((double)(n - 1) * 0.9)], ok);
+    pr_emit_us(d, "max", v[n - 1], ok);
+}
+
+/* Queue of one stream: +1 when a launch call starts, -1 when its work
+ * ends (HTA's queue length). */
+struct qev {
+    int64_t t;
+    int d;
+};
+
+static int
+cmp_qev(const void *a, const void *b)
+{
+    const struct qev *x = a, *y = b;
+
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->d - y->d; /* ends first at equal times */
+}
+
+struct qstat {
+    int32_t dev, strm;
+    size_t kernels, max;
+    double mean; /* time-weighted over the stream's span */
+};
+
+static void
+queue_sweep(struct qev *q, size_t n, struct qstat *s)
+{
+    double area = 0.0;
+    int64_t span;
+    long depth = 0;
+    size_t i;
+
+    qsort(q, n, sizeof(*q), cmp_qev);
+    for (i = 0; i < n; i++) {
+        if (i > 0 && depth > 0)
+            area += (double)depth * (double)pr_sat_sub_i64(q[i].t, q[i - 1].t);
+        depth += q[i].d;
+        if (depth > 0 && (size_t)depth > s->max)
+            s->max = (size_t)depth;
+    }
+    span = n > 0 ? pr_sat_sub_i64(q[n - 1].t, q[0].t) : 0;
+    s->mean = span > 0 ? area / (double)span : 0.0;
+}
+
+#define MAX_STREAMS 64
+
+static int
+launched_kernel(const struct work *w)
+{
+    return w->cls != W_MEMORY && w->launch != PR_NO_ID;
+}
+
+/* The streams that ran launched kernels, most kernels first. */
+static size_t
+streams_of(const struct hd *h, struct qstat *s, size_t cap)
+{
+    size_t i, j, n = 0;
+
+    for (i = 0; i < h->n; i++) {
+        const struct work *w = &h->w[i];
+
+        if (!launched_kernel(w))
+            continue;
+        for (j = 0; j < n && (s[j].dev != w->dev || s[j].strm != w->strm); j++)
+            ;
+        if (j == n && n == cap)
+            continue;
+        if (j == n) {
+            memset(&s[n], 0, sizeof(s[0]));
+            s[n].dev = w->dev;
+            s[n++].strm = w->strm;
+        }
+        s[j].kernels++;
+    }
+    return n;
+}
+
+static enum pr_status
+queue_of(const struct hd *h, struct qstat *s, struct pr_error *err)
+{
+    struct qev *q = malloc(2 * s->kernels * sizeof(*q));
+    size_t i, n = 0;
+
+    if (q == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
+    for (i = 0; i < h->n && n + 2 <= 2 * s->kernels; i++) {
+        const struct work *w = &h->w[i];
+
+        if (!launched_kernel(w) || w->dev != s->dev || w->strm != s->strm)
+            continue;
+        q[n].t = w->launch;
+        q[n++].d = 1;
+        q[n].t = w->e > w->launch ? w->e : w->launch;
+        q[n++].d = -1;
+    }
+    queue_sweep(q, n, s);
+    free(q);
+    return PR_OK;
+}
+
+static void
+emit_queues(cJSON *o, const struct qstat *s, size_t n, int *ok)
+{
+    cJSON *arr = pr_emit_arr(o, "queue_length", ok);
+    size_t i;
+
+    for (i = 0; i < n && *ok; i++) {
+        cJSON *r = pr_emit_obj(arr, NULL, ok);
+
+        pr_emit_num(r, "device", s[i].dev, ok);
+        pr_emit_num(r, "stream", s[i].strm, ok);
+        pr_emit_num(r, "kernels", (double)s[i].kernels, ok);
+        pr_emit_num(r, "max", (double)s[i].max, ok);
+        pr_emit_num(r, "mean", s[i].mean, ok);
+    }
+}
+
+static int
+cmp_qstat(const void *a, const void *b)
+{
+    const struct qstat *x = a, *y = b;
+
+    if (x->kernels != y->kernels)
+        return x->kernels < y->kernels ? 1 : -1;
+    return x->dev != y->dev ? (x->dev < y->dev ? -1 : 1)
+                            : (x->strm < y->strm ? -1 : x->strm > y->strm);
+}
+
+static void
+emit_graphs(cJSON *o, const struct hd *h, int *ok)
+{
+    size_t i, k = 0;
+
+    for (i = 0; i < h->n; i++)
+        k += h->w[i].graph;
+    pr_emit_num(o, "graph_launches", (double)h->graph_launches, ok);
+    pr_emit_num(o, "graph_kernels", (double)k, ok);
+    pr_emit_bool(o, "cuda_graphs", h->graph_launches > 0, ok);
+}
+
+static enum pr_status
+launches_json(struct hd *h, cJSON *o, struct pr_error *err)
+{
+    struct qstat s[MAX_STREAMS];
+    size_t n = streams_of(h, s, MAX_STREAMS), nd, i;
+    int64_t *d;
+    int ok = 1;
+
+    if (launch_delays(h, &d, &nd, err) != PR_OK)
+        return PR_E_NOMEM;
+    if (h->out != NULL) { /* as emit_delays, emit_graphs and the share */
+        h->out->delay_median_us = nd > 0 ? (double)d[nd / 2] / 1000.0 : NAN;
+        h->out->cuda_graphs = h->graph_launches > 0;
+        h->out->host_wait_pct = share_pct(h->host_wait_ns, h->span_ns);
+    }
+    pr_emit_num(o, "kernels_with_launch", (double)nd, &ok);
+    emit_delays(o, d, nd, &ok);
+    free(d);
+    for (i = 0; i < n; i++)
+        if (queue_of(h, &s[i], err) != PR_OK)
+            return PR_E_NOMEM;
+    qsort(s, n, sizeof(s[0]), cmp_qstat);
+    emit_queues(o, s, n, &ok);
+    emit_graphs(o, h, &ok);
+    emit_share(o, "gpu_idle_host_wait_pct", h->host_wait_ns, h->span_ns, &ok);
+    pr_emit_str(o, "note", unmeasured(h, 0), &ok);
+    return ok ? PR_OK
+              : pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
+}
+
+/* ------------------------------------------------------- the host link */
+
+static int
+any_item(const cJSON *arr, const char *s, int substring)
+{
+    const cJSON *it;
+
+    cJSON_ArrayForEach(it, arr)
+    {
+        const char *v = cJSON_GetStringValue(it);
+        size_t i, nv;
+
+        if (v == NULL || (nv = strlen(v)) == 0)
+            continue;
+        if (!substring && strcmp(v, s) == 0)
+            return 1;
+        for (i = 0; substring && s[i] != '\0'; i++)
+            if (strncasecmp(s + i, v, nv) == 0)
+                return 1;
+    }
+    return 0;
+}
+
+static const cJSON *
+link_entry(const cJSON *links, const char *name, const char *arch)
+{
+    const cJSON *l;
+
+    cJSON_ArrayForEach(l, links) if (name != NULL && name[0] != '\0' &&
+                                     any_item(cJSON_GetObjectItem(l, "match"),
+                                              name, 1)) return l;
+    cJSON_ArrayForEach(
+        l, links) if (arch != NULL && arch[0] != '\0' &&
+                      any_item(cJSON_GetObjectItem(l, "architecture"), arch,
+                               0)) return l;
+    return NULL;
+}
+
+double
+pr_hostdev_link(const char *name, const char *arch, char *label, size_t cap)
+{
+    cJSON *root = cJSON_ParseWithLength((const char *)pr_peaks_builtin_json,
+                                        pr_peaks_builtin_json_len);
+    const cJSON *l =
+        link_entry(cJSON_GetObjectItem(root, "host_links"), name, arch);
+    const cJSON *g = cJSON_GetObjectItem(l, "gbps");
+    const char *s = cJSON_GetStringValue(cJSON_GetObjectItem(l, "link"));
+    double v = cJSON_IsNumber(g) && g->valuedouble > 0 ? g->valuedouble : NAN;
+
+    if (cap > 0)
+        snprintf(label, cap, "%s", !isnan(v) && s != NULL ? s : "");
+    cJSON_Delete(root);
+    return v;
+}
+
+/* ----------------------------------------------------------- the entry */
+
+typedef enum pr_status (*part_fn)(struct hd *h, cJSON *o, struct pr_error *err);
+
+static enum pr_status
+part(struct hd *h, cJSON *run, const char *key, int array, part_fn fn,
+     struct pr_error *err)
+{
+    cJSON *o = array ? cJSON_CreateArray() : cJSON_CreateObject();
+
+    if (o == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
+    if (fn(h, o, err) != PR_OK) {
+        cJSON_Delete(o);
+        return PR_E_NOMEM;
+    }
+    return pr_emit_put(run, key, o, "host-device", err);
+}
+
+void
+pr_hostdev_out_free(struct pr_hostdev_out *out)
+{
+    free(out->syncs);
+    free(out->copies);
+    memset(out, 0, sizeof(*out));
+}
+
+enum pr_status
+pr_hostdev_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
+                struct pr_hostdev_out *out, struct pr_error *err)
+{
+    struct hd h;
+    enum pr_status st;
+
+    memset(&h, 0, sizeof(h));
+    h.t = t;
+    h.out = out;
+    if (out != NULL) {
+        pr_hostdev_out_free(out);
+        out->sync_idle_us = out->host_wait_pct = out->delay_median_us = NAN;
+    }
+    h.win_s = s->n > 0 ? s->v[0].start_ns : s->global_start_ns;
+    h.win_e = s->n > 0 ? s->v[s->n - 1].end_ns : s->global_end_ns;
+    st = collect(&h, err);
+    if (st == PR_OK) /* first: launches reads its host wait */
+        st = part(&h, run, "temporal_breakdown", 1, temporal_json, err);
+    if (st == PR_OK)
+        st = part(&h, run, "synchronization", 0, sync_json, err);
+    if (st == PR_OK)
+        st = part(&h, run, "copies", 0, copies_json, err);
+    if (st == PR_OK)
+        st = part(&h, run, "launches", 0, launches_json, err);
+    hd_free(&h);
+    return st;
+}

@@ -1,0 +1,486 @@
+/* steps.c - step windows and their breakdown (spec sections 6, 7.1).  One
+ * pass over the sorted events builds the role ranges and the host step
+ * list; the op tree's runtime->device links then stretch each step to the
+ * end of the GPU work it launched.  Tables and JSON are left to analysis.c. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/buf.h"
+#include "profreport/steps.h"
+
+#include "../internal.h"
+
+struct extent {
+    int64_t cpu_min, cpu_max;     /* host events (6.1) */
+    int64_t glob_min, glob_max;   /* every created event */
+    int64_t prof_start, prof_end; /* "PyTorch Profiler (0)" span */
+    int has_cpu, has_glob, has_prof;
+};
+
+static const char *const cat_keys[PR_CAT_COUNT] = {
+    "kernel",  "memcpy",     "memset",   "communication",
+    "runtime", "dataloader", "cpu_exec", "other",
+};
+
+const char *
+pr_steps_cat_key(enum pr_cat c)
+{
+    return c < PR_CAT_COUNT ? cat_keys[c] : "";
+}
+
+void
+pr_steps_free(struct pr_steps *s)
+{
+    free(s->v);
+    memset(s, 0, sizeof(*s));
+}
+
+static void
+widen(int64_t *lo, int64_t *hi, int *has, int64_t s, int64_t e)
+{
+    if (!*has || s < *lo)
+        *lo = s;
+    if (!*has || e > *hi)
+        *hi = e;
+    *has = 1;
+}
+
+static enum pr_status
+add_step(struct pr_steps *s, uint32_t name, int64_t start, int64_t end,
+         struct pr_error *err)
+{
+    struct pr_step *st;
+
+    if (pr_grow((void **)&s->v, &s->cap, s->n + 1, sizeof(*st)) != PR_OK)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (steps)");
+    st = &s->v[s->n++];
+    memset(st, 0, sizeof(*st));
+    st->name = name;
+    st->start_ns = start;
+    st->end_ns = end;
+    return PR_OK;
+}
+
+/* 6.1 role of a host event (operator, python, user annotation); -1 none.
+ * The plugin's comm ops remember their external id so that their kernels
+ * count as communication (4.5).  Only a host-side collective (Gloo) is
+ * communication time itself: an nccl:* op on the host is the enqueue of
+ * kernels that carry the communication, so it is CPU time (the plugin
+ * counts both; docs/differences.md). */
+static int
+host_role(const struct pr_trace *t, struct pr_names *nc,
+          const struct pr_event *e, struct pr_idmap *comm, struct pr_error *err)
+{
+    unsigned cls = pr_names_get(nc, e->name);
+
+    if (e->kind != PR_KIND_PY_LEGACY && (cls & PR_NAME_DATALOADER))
+        return PR_CAT_DATALOADER;
+    if ((cls & PR_NAME_COMM) && pr_event_external_id(t, e) != PR_NO_ID &&
+        pr_idmap_put(comm, pr_event_external_id(t, e), 1, err) != PR_OK)
+        return -2;
+    return (cls & PR_NAME_COMM_HOST) ? PR_CAT_COMM : PR_CAT_CPU_EXEC;
+}
+
+static int
+is_created(int kind)
+{
+    return kind != PR_KIND_OTHER && kind != PR_KIND_DRIVER_CALL &&
+           kind != PR_KIND_SYNC && kind != PR_KIND_MEMORY_RECORD;
+}
+
+static int
+is_step_event(struct pr_names *nc, const struct pr_event *e)
+{
+    return (e->kind == PR_KIND_HOST_OP || e->kind == PR_KIND_ANNOTATION) &&
+           (pr_names_get(nc, e->name) & PR_NAME_STEP);
+}
+
+/* 6.1 role of any event; -1 none, -2 out of memory.  Step events have
+ * none (scan_steps lists them).  GPU-side user annotations have no role:
+ * they copy CPU ranges onto the GPU timeline (docs/differences.md). */
+static int
+role_of(const struct pr_trace *t, struct pr_names *nc, const struct pr_event *e,
+        struct pr_idmap *comm, struct pr_error *err)
+{
+    switch (e->kind) {
+    case PR_KIND_DEVICE_TASK: /* NCCL kernels: by link, name or metadata */
+        return pr_comm_kernel_cached(nc, e) ||
+                       (pr_event_external_id(t, e) != PR_NO_ID &&
+                        pr_idmap_get(comm, pr_event_external_id(t, e)) !=
+                            PR_NONE)
+                   ? PR_CAT_COMM
+                   : PR_CAT_KERNEL;
+    case PR_KIND_COPY:
+        return PR_CAT_MEMCPY;
+    case PR_KIND_SET:
+        return PR_CAT_MEMSET;
+    case PR_KIND_RUNTIME_CALL:
+    case PR_KIND_DRIVER_CALL: /* Triton's cuLaunchKernel: launch time too */
+        return PR_CAT_RUNTIME;
+    case PR_KIND_HOST_OP:
+    case PR_KIND_ANNOTATION:
+        if (is_step_event(nc, e))
+            return -1;
+        return host_role(t, nc, e, comm, err);
+    case PR_KIND_PY_LEGACY:
+        return host_role(t, nc, e, comm, err);
+    default:
+        return -1;
+    }
+}
+
+static void
+note_extent(struct pr_names *nc, const struct pr_event *e, struct extent *x)
+{
+    int64_t end = e->ts_ns + e->dur_ns;
+
+    if (!is_created(e->kind))
+        return;
+    widen(&x->glob_min, &x->glob_max, &x->has_glob, e->ts_ns, end);
+    if (e->kind == PR_KIND_HOST_OP || e->kind == PR_KIND_PY_LEGACY ||
+        (e->kind == PR_KIND_ANNOTATION &&
+         (pr_names_get(nc, e->name) & PR_NAME_STEP)))
+        widen(&x->cpu_min, &x->cpu_max, &x->has_cpu, e->ts_ns, end);
+    if (e->kind == PR_KIND_PROFILER_SPAN &&
+        strcmp(pr_trace_str(nc->t, e->name), "PyTorch Profiler (0)") == 0) {
+        x->prof_start = e->ts_ns; /* the last one wins */
+        x->prof_end = end;
+        x->has_prof = 1;
+    }
+}
+
+/* The step events and the extents of 6.1, 6.2. */
+static enum pr_status
+scan_steps(const struct pr_trace *t, struct pr_steps *s, struct extent *x,
+           struct pr_error *err)
+{
+    struct pr_names nc;
+    enum pr_status st = PR_OK;
+    size_t i;
+
+    pr_names_init(&nc, t);
+    for (i = 0; i < t->n_events && st == PR_OK; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        note_extent(&nc, e, x);
+        if (is_step_event(&nc, e)) {
+            s->has_step_events = 1;
+            st = add_step(s, e->name, e->ts_ns, e->ts_ns + e->dur_ns, err);
+        }
+    }
+    pr_names_free(&nc);
+    return st;
+}
+
+struct step_dev {
+    int64_t min_ns, max_ns; /* device span of matched work */
+};
+
+/* Mark the devices of runtime r as launched inside step k. */
+static void
+match_runtime(const struct pr_trace *t, const struct pr_tree *tree, size_t r,
+              struct pr_step *step, struct step_dev *sd, unsigned char *matched)
+{
+    const struct pr_tree_rt *rt = &tree->rts[r];
+    size_t i;
+
+    for (i = 0; i < rt->n_dev; i++) {
+        size_t d = tree->rt_devs[rt->dev_first + i];
+        const struct pr_event *e = &t->events[tree->devs[d].ev];
+
+        if (step->n_matched == 0 || e->ts_ns < sd->min_ns)
+            sd->min_ns = e->ts_ns;
+        if (step->n_matched == 0 || e->ts_ns + e->dur_ns > sd->max_ns)
+            sd->max_ns = e->ts_ns + e->dur_ns;
+        matched[d] = 1;
+        step->n_matched++;
+    }
+}
+
+/* 6.3 first half: walk steps and runtimes (trace order = start order)
+ * together; a runtime wholly inside a step claims its device events. */
+static void
+match_steps(const struct pr_trace *t, const struct pr_tree *tree,
+            struct pr_steps *s, struct step_dev *sd, unsigned char *matched)
+{
+    size_t k = 0, r = 0;
+
+    while (k < s->n && r < tree->n_rts) {
+        const struct pr_tree_rt *rt = &tree->rts[r];
+        int64_t start = pr_tree_rt_start(t, rt);
+
+        if (rt->ev == PR_TREE_NONE || start < s->v[k].start_ns) {
+            r++; /* the dummy runtime, or one before the step */
+        } else if (pr_tree_rt_end(t, rt) <= s->v[k].end_ns) {
+            match_runtime(t, tree, r, &s->v[k], &sd[k], matched);
+            r++;
+        } else if (start < s->v[k].end_ns) {
+            r++; /* straddles the step end */
+        } else {
+            k++;
+        }
+    }
+}
+
+/* 6.3 second half: steps start where the previous one's GPU work ended
+ * and end when their own GPU work does. */
+static void
+stretch_steps(const struct pr_trace *t, const struct pr_tree *tree,
+              struct pr_steps *s, const struct step_dev *sd,
+              const unsigned char *matched)
+{
+    int64_t prev_end = s->v[0].start_ns;
+    size_t i;
+
+    if (s->v[0].n_matched > 0) {
+        for (i = 0; i < tree->n_devs; i++) {
+            const struct pr_event *e = &t->events[tree->devs[i].ev];
+            int64_t end = e->ts_ns + e->dur_ns;
+
+            if (!matched[i] && end < sd[0].min_ns && end > prev_end)
+                prev_end = end;
+        }
+    }
+    for (i = 0; i < s->n; i++) {
+        struct pr_step *st = &s->v[i];
+        int64_t start = prev_end > st->start_ns ? prev_end : st->start_ns;
+        int64_t end = st->end_ns;
+
+        if (st->n_matched > 0 && sd[i].max_ns > end)
+            end = sd[i].max_ns;
+        if (end < start)
+            end = start;
+        st->start_ns = start;
+        st->end_ns = end;
+        prev_end = end;
+    }
+}
+
+/* 6.4: drop steps after the last one that launched GPU work, and that one
+ * too when it launched much less than its predecessor (cut off by the end
+ * of the capture).  0.8 * count is evaluated in double as the plugin does. */
+static void
+trim_tail(struct pr_steps *s)
+{
+    size_t i, last = 0;
+
+    if (s->n < 2)
+        return;
+    for (i = 0; i < s->n; i++) {
+        if (s->v[i].n_matched > 0)
+            last = i;
+    }
+    s->n = last + 1;
+    if (last > 0 &&
+        0.8 * (double)s->v[last - 1].n_matched > (double)s->v[last].n_matched)
+        s->n = last;
+}
+
+static enum pr_status
+device_aware(const struct pr_trace *t, const struct pr_tree *tree,
+             struct pr_steps *s, struct pr_error *err)
+{
+    struct step_dev *sd = calloc(s->n ? s->n : 1, sizeof(*sd));
+    unsigned char *matched = calloc(tree->n_devs ? tree->n_devs : 1, 1);
+    size_t i;
+
+    if (sd == NULL || matched == NULL) {
+        free(sd);
+        free(matched);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (steps)");
+    }
+    match_steps(t, tree, s, sd, matched);
+    for (i = 0; i < s->n; i++)
+        s->gpu_used |= s->v[i].n_matched > 0;
+    /* a producer's device-side steps already end with their work */
+    if (s->gpu_used && !t->device_steps) {
+        stretch_steps(t, tree, s, sd, matched);
+        trim_tail(s);
+    }
+    free(sd);
+    free(matched);
+    return PR_OK;
+}
+
+/* The 6.1 role ranges as pass 2 (walk_roles) builds them, in start order:
+ * only the pieces that reach into a step not yet split are held, not the
+ * whole trace's (a range per gap between events, 16 MiB at 1 GB, issue
+ * #17). */
+struct roles {
+    struct pr_ranges r[PR_CAT_OTHER];
+    unsigned seen; /* bit c: some event has role c */
+    /* per step: computation and overlap with kernels as computation,
+     * then with host operators (13.2 picks one when the walk is done) */
+    int64_t (*comp)[4];
+};
+
+/* Drop the pieces that end by `from`: no step still to split reaches
+ * before it (steps come in start order). */
+static void
+prune(struct roles *ro, int64_t from)
+{
+    size_t c, j;
+
+    for (c = 0; c < PR_CAT_OTHER; c++) {
+        struct pr_ranges *r = &ro->r[c];
+
+        for (j = 0; j < r->n && r->v[j].end_ns <= from; j++)
+            ;
+        if (j == 0)
+            continue; /* r->v may be NULL: memmove must not see it */
+        memmove(r->v, r->v + j, (r->n - j) * sizeof(*r->v));
+        r->n -= j;
+    }
+}
+
+/* Step k once every event that can reach into it is in: 7.1, each role
+ * taking what it covers of the step time still free (the time role c
+ * covers in it and no role before c does).  Unlike the plugin, a role
+ * that finds no time left gets nothing (the plugin restarts from the
+ * whole steps; see docs/differences.md), so the categories always add up
+ * to the step.  Then 13.2: computation (kernel time, or host operator
+ * time in a run without kernels), communication (the Communication role)
+ * and their overlap. */
+static void
+split_step(struct pr_steps *s, size_t k, struct roles *ro)
+{
+    const struct pr_ranges *lists[PR_CAT_OTHER];
+    struct pr_step *v = &s->v[k];
+    int64_t out[3];
+    size_t c;
+
+    for (c = 0; c < PR_CAT_OTHER; c++)
+        lists[c] = &ro->r[c];
+    pr_ranges_split(lists, PR_CAT_OTHER, v->start_ns, v->end_ns,
+                    v->breakdown_ns);
+    v->comm_ns = pr_ranges_overlap(&ro->r[PR_CAT_COMM], v->start_ns, v->end_ns);
+    lists[1] = &ro->r[PR_CAT_COMM];
+    for (c = 0; c < 2; c++) {
+        lists[0] = &ro->r[c == 0 ? PR_CAT_KERNEL : PR_CAT_CPU_EXEC];
+        ro->comp[k][2 * c] =
+            pr_ranges_overlap(lists[0], v->start_ns, v->end_ns);
+        /* out[1]: communication outside computation */
+        pr_ranges_split(lists, 2, v->start_ns, v->end_ns, out);
+        ro->comp[k][2 * c + 1] = v->comm_ns - out[1];
+    }
+}
+
+/* Event e into its role's list, unless it ends by `from`, the start of
+ * the first step still to split.  -1 on out-of-memory. */
+static int
+add_role(const struct pr_trace *t, struct roles *ro, struct pr_names *nc,
+         struct pr_idmap *comm, const struct pr_event *e, int64_t from,
+         struct pr_error *err)
+{
+    int role = role_of(t, nc, e, comm, err);
+    int64_t end = e->ts_ns + e->dur_ns;
+
+    if (role == -2)
+        return -1;
+    if (role < 0)
+        return 0;
+    ro->seen |= 1u << role;
+    if (end <= from)
+        return 0;
+    /* events come in start order: the lists stay merged */
+    return pr_ranges_push_merging(&ro->r[role], e->ts_ns, end, err) == PR_OK
+               ? 0
+               : -1;
+}
+
+/* Pass 2: the role ranges in event order, each step split as soon as the
+ * events pass its end (later ones start after it, so cannot reach in). */
+static enum pr_status
+walk_roles(const struct pr_trace *t, struct pr_steps *s, struct roles *ro,
+           struct pr_error *err)
+{
+    struct pr_idmap comm = {0};
+    struct pr_names nc;
+    size_t i, k = 0;
+    int bad = 0;
+
+    pr_names_init(&nc, t);
+    for (i = 0; i < t->n_events && !bad; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        for (; k < s->n && e->ts_ns >= s->v[k].end_ns; k++) {
+            split_step(s, k, ro);
+            if (k + 1 < s->n)
+                prune(ro, s->v[k + 1].start_ns);
+        }
+        bad = add_role(t, ro, &nc, &comm, e,
+                       k < s->n ? s->v[k].start_ns : INT64_MAX, err) != 0;
+    }
+    for (; k < s->n && !bad; k++)
+        split_step(s, k, ro);
+    pr_idmap_free(&comm);
+    pr_names_free(&nc);
+    return bad ? PR_E_NOMEM : PR_OK;
+}
+
+/* The role ranges walked, each step split; 13.2's computation is kernel
+ * time when the run has a kernel at all. */
+static enum pr_status
+split_steps(const struct pr_trace *t, struct pr_steps *s, struct pr_error *err)
+{
+    struct roles ro;
+    size_t c, k, alt;
+    enum pr_status st;
+
+    memset(&ro, 0, sizeof(ro));
+    ro.comp = calloc(s->n ? s->n : 1, sizeof(*ro.comp));
+    st = ro.comp != NULL
+             ? walk_roles(t, s, &ro, err)
+             : pr_error_set(err, PR_E_NOMEM, "out of memory (steps)");
+    s->comp_kernels = (ro.seen >> PR_CAT_KERNEL) & 1;
+    s->has_comm = (ro.seen >> PR_CAT_COMM) & 1;
+    alt = s->comp_kernels ? 0 : 2;
+    for (k = 0; k < s->n && st == PR_OK; k++) {
+        s->v[k].comp_ns = ro.comp[k][alt];
+        s->v[k].both_ns = ro.comp[k][alt + 1];
+    }
+    for (c = 0; c < PR_CAT_OTHER; c++)
+        pr_ranges_free(&ro.r[c]);
+    free(ro.comp);
+    return st;
+}
+
+/* 6.2: without ProfilerStep events the host extent is one step.  With no
+ * host event at all we fall back to the whole trace (the plugin produces
+ * an inverted step), and with no event at all there is no step. */
+static enum pr_status
+fallback_step(struct pr_steps *s, const struct extent *x, struct pr_error *err)
+{
+    if (x->has_cpu)
+        return add_step(s, PR_STR_NONE, x->cpu_min, x->cpu_max, err);
+    if (x->has_glob)
+        return add_step(s, PR_STR_NONE, x->glob_min, x->glob_max, err);
+    return PR_OK;
+}
+
+enum pr_status
+pr_steps_compute(const struct pr_trace *t, const struct pr_tree *tree,
+                 struct pr_steps *s, struct pr_error *err)
+{
+    struct extent x;
+    enum pr_status st;
+
+    memset(s, 0, sizeof(*s));
+    memset(&x, 0, sizeof(x));
+    st = scan_steps(t, s, &x, err);
+    if (st == PR_OK && s->n == 0)
+        st = fallback_step(s, &x, err);
+    if (st == PR_OK)
+        st = device_aware(t, tree, s, err);
+    if (st == PR_OK)
+        st = split_steps(t, s, err);
+    if (st != PR_OK) {
+        pr_steps_free(s);
+        return st;
+    }
+    s->global_start_ns = x.has_prof ? x.prof_start : x.glob_min;
+    s->global_end_ns = x.has_prof ? x.prof_end : x.glob_max;
+    return PR_OK;
+}

@@ -1,0 +1,480 @@
+/* timeline.c - the per-stream timeline of the step closest to the median
+ * duration: GPU work per (device, stream) plus the runtime calls of the
+ * host threads that launched most of it, clipped to the step and thinned
+ * to about PR_TIMELINE_MAX_SPANS spans.  Drawing it is the renderers' job. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/checked.h"
+#include "profreport/timeline.h"
+
+#include "../internal.h"
+
+struct span {
+    int group;        /* 0 GPU stream, 1 host thread */
+    int32_t a, b;     /* device and stream, or host rank and 0 */
+    int64_t start_ns; /* from the step start, clipped */
+    int64_t dur_ns;   /* clipped */
+    uint32_t name, tid, order;
+    uint8_t kind;
+    uint8_t mtia; /* device work of a Meta MTIA accelerator */
+};
+
+struct spans {
+    struct span *v; /* owned */
+    size_t n, cap;
+};
+
+static const char *const kind_keys[] = {"kernel", "memcpy", "memset",
+                                        "runtime"};
+static const char *const kind_plural[] = {"kernels", "memcpys", "memsets",
+                                          "runtime calls"};
+
+static int
+kind_index(uint8_t kind)
+{
+    switch (kind) {
+    case PR_KIND_DEVICE_TASK:
+        return 0;
+    case PR_KIND_COPY:
+        return 1;
+    case PR_KIND_SET:
+        return 2;
+    default:
+        return 3;
+    }
+}
+
+static int
+is_device(uint8_t kind)
+{
+    return kind == PR_KIND_DEVICE_TASK || kind == PR_KIND_COPY ||
+           kind == PR_KIND_SET;
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+    return x < y ? -1 : (x > y);
+}
+
+/* The step whose duration is closest to the median (the mean of the two
+ * middle ones for an even count); the earliest such step on a tie. */
+static size_t
+pick_step(const struct pr_steps *s, struct pr_error *err, int *ok)
+{
+    int64_t *dur = malloc(s->n * sizeof(*dur));
+    double median, best = 0;
+    size_t i, pick = 0;
+
+    if (dur == NULL) {
+        *ok = 0;
+        pr_error_set(err, PR_E_NOMEM, "out of memory (timeline)");
+        return 0;
+    }
+    for (i = 0; i < s->n; i++)
+        dur[i] = pr_sat_sub_i64(s->v[i].end_ns, s->v[i].start_ns);
+    qsort(dur, s->n, sizeof(*dur), cmp_i64);
+    median = ((double)dur[(s->n - 1) / 2] + (double)dur[s->n / 2]) / 2.0;
+    free(dur);
+    for (i = 0; i < s->n; i++) {
+        double d =
+            (double)pr_sat_sub_i64(s->v[i].end_ns, s->v[i].start_ns) - median;
+
+        d = d < 0 ? -d : d;
+        if (i == 0 || d < best) {
+            best = d;
+            pick = i;
+        }
+    }
+    return pick;
+}
+
+static struct span *
+push(struct spans *sp)
+{
+    if (sp->n == sp->cap) {
+        size_t cap = sp->cap ? sp->cap * 2 : 256;
+        struct span *v = cap > SIZE_MAX / sizeof(*v)
+                             ? NULL
+                             : realloc(sp->v, cap * sizeof(*v));
+
+        if (v == NULL)
+            return NULL;
+        sp->v = v;
+        sp->cap = cap;
+    }
+    memset(&sp->v[sp->n], 0, sizeof(sp->v[0]));
+    return &sp->v[sp->n++];
+}
+
+/* Append e clipped to [start, end); 0 on out-of-memory. */
+static int
+add_clipped(const struct pr_trace *t, struct spans *sp,
+            const struct pr_event *e, int64_t start, int64_t end)
+{
+    int64_t s = e->ts_ns > start ? e->ts_ns : start;
+    int64_t f = pr_sat_sub_i64(end, e->ts_ns) < e->dur_ns
+                    ? end
+                    : pr_sat_add_i64(e->ts_ns, e->dur_ns);
+    struct span *x = push(sp);
+
+    if (x == NULL)
+        return 0;
+    x->start_ns = s - start;
+    x->dur_ns = f - s;
+    x->name = e->name;
+    x->tid = pr_event_tid(t, e);
+    x->order = e->order;
+    x->kind = e->kind;
+    return 1;
+}
+
+/* Overlaps [start, end): end is exclusive, and so is the event's end. */
+static int
+in_window(const struct pr_event *e, int64_t start, int64_t end)
+{
+    return e->ts_ns < end && e->dur_ns > start - e->ts_ns;
+}
+
+/* Device events of the window with their (device, stream); their
+ * correlation ids go into corr so the launching calls can be found. */
+static enum pr_status
+collect_device(const struct pr_trace *t, int64_t start, int64_t end,
+               struct spans *sp, struct pr_idmap *corr, struct pr_error *err)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_events && t->events[i].ts_ns < end; i++) {
+        const struct pr_event *e = &t->events[i];
+        struct pr_gpu_info gb;
+        const struct pr_gpu_info *g;
+
+        if (!is_device(e->kind) || !in_window(e, start, end))
+            continue;
+        g = pr_trace_gpu(t, e, &gb);
+        if (!add_clipped(t, sp, e, start, end))
+            return pr_error_set(err, PR_E_NOMEM, "out of memory (timeline)");
+        sp->v[sp->n - 1].a = g ? g->device : -1;
+        sp->v[sp->n - 1].b = g ? g->stream : -1;
+        sp->v[sp->n - 1].mtia =
+            strcmp(pr_trace_str(t, pr_event_cat(t, e)), "mtia_ccp_events") == 0;
+        if (pr_event_correlation(t, e) != PR_NO_ID &&
+            pr_idmap_put(corr, pr_event_correlation(t, e), 1, err) != PR_OK)
+            return PR_E_NOMEM;
+    }
+    return PR_OK;
+}
+
+struct launcher {
+    uint32_t tid;
+    size_t n;
+    const char *name; /* borrowed from the trace */
+};
+
+static int
+cmp_launcher(const void *a, const void *b)
+{
+    const struct launcher *x = a, *y = b;
+
+    if (x->n != y->n)
+        return x->n > y->n ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* Count the window's launches (runtime calls whose correlation id matches
+ * a device event of the window) per thread into *out, busiest first. */
+static enum pr_status
+count_launchers(const struct pr_trace *t, int64_t start, int64_t end,
+                const struct pr_idmap *corr, struct launcher **out,
+                size_t *n_out, struct pr_error *err)
+{
+    struct pr_idmap seen = {0};
+    struct launcher *l = NULL;
+    size_t i, n = 0;
+
+    for (i = 0; i < t->n_events && t->events[i].ts_ns < end; i++) {
+        const struct pr_event *e = &t->events[i];
+        size_t k;
+
+        if (e->kind != PR_KIND_RUNTIME_CALL || !in_window(e, start, end) ||
+            pr_event_correlation(t, e) == PR_NO_ID ||
+            pr_idmap_get(corr, pr_event_correlation(t, e)) == PR_NONE)
+            continue;
+        k = pr_idmap_get(&seen, pr_event_tid(t, e));
+        if (k == PR_NONE) {
+            struct launcher *nl = realloc(l, (n + 1) * sizeof(*l));
+
+            if (nl == NULL ||
+                pr_idmap_put(&seen, pr_event_tid(t, e), n, err) != PR_OK) {
+                free(nl != NULL ? nl : l);
+                pr_idmap_free(&seen);
+                return pr_error_set(err, PR_E_NOMEM, "out of memory");
+            }
+            l = nl;
+            l[n] = (struct launcher){pr_event_tid(t, e), 0,
+                                     pr_trace_str(t, pr_event_tid(t, e))};
+            k = n++;
+        }
+        l[k].n++;
+    }
+    pr_idmap_free(&seen);
+    if (n > 0)
+        qsort(l, n, sizeof(*l), cmp_launcher);
+    *out = l;
+    *n_out = n;
+    return PR_OK;
+}
+
+/* Runtime calls of the busiest launching threads; their lane order is by
+ * tid text so it does not depend on counts. */
+static enum pr_status
+collect_host(const struct pr_trace *t, int64_t start, int64_t end,
+             const struct pr_idmap *corr, struct spans *sp,
+             struct pr_error *err)
+{
+    struct launcher *l = NULL;
+    size_t n = 0, i, k;
+    enum pr_status st = count_launchers(t, start, end, corr, &l, &n, err);
+
+    if (n > PR_TIMELINE_HOST_LANES)
+        n = PR_TIMELINE_HOST_LANES;
+    for (i = 0; st == PR_OK && i < t->n_events && t->events[i].ts_ns < end;
+         i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind != PR_KIND_RUNTIME_CALL || !in_window(e, start, end))
+            continue;
+        for (k = 0; k < n && l[k].tid != pr_event_tid(t, e); k++)
+            ;
+        if (k == n)
+            continue;
+        if (!add_clipped(t, sp, e, start, end))
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory (timeline)");
+        else
+            sp->v[sp->n - 1].group = 1;
+    }
+    for (i = 0; st == PR_OK && n == 2 && i < sp->n; i++) {
+        struct span *x = &sp->v[i];
+        uint32_t other = l[x->tid == l[0].tid ? 1 : 0].tid;
+
+        /* lane rank by tid text, not by count: 1 when this tid sorts last */
+        if (x->group == 1)
+            x->a = strcmp(pr_trace_str(t, x->tid), pr_trace_str(t, other)) > 0;
+    }
+    free(l);
+    return st;
+}
+
+static int
+cmp_span(const void *a, const void *b)
+{
+    const struct span *x = a, *y = b;
+
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    if (x->a != y->a)
+        return x->a < y->a ? -1 : 1;
+    if (x->b != y->b)
+        return x->b < y->b ? -1 : 1;
+    if (x->start_ns != y->start_ns)
+        return x->start_ns < y->start_ns ? -1 : 1;
+    return x->order < y->order ? -1 : (x->order > y->order);
+}
+
+static int
+same_lane(const struct span *x, const struct span *y)
+{
+    return x->group == y->group && x->a == y->a && x->b == y->b;
+}
+
+static void
+emit_span(cJSON *lane, int64_t start_ns, int64_t dur_ns, int kind,
+          const char *name, int *ok)
+{
+    cJSON *a = pr_emit_arr(lane, NULL, ok);
+
+    if (!*ok)
+        return;
+    *ok = cJSON_AddItemToArray(a, cJSON_CreateNumber((double)start_ns / 1e3)) &&
+          cJSON_AddItemToArray(a, cJSON_CreateNumber((double)dur_ns / 1e3)) &&
+          cJSON_AddItemToArray(a, cJSON_CreateString(kind_keys[kind])) &&
+          cJSON_AddItemToArray(a, cJSON_CreateString(name));
+}
+
+/* Emit one lane's spans v[0..n) into arr (NULL: only count them): a span
+ * of at least thr stays as it is; a run of shorter ones with gaps under
+ * thr becomes one "… N kernels" span.  Returns the number of spans. */
+static size_t
+walk(const struct pr_trace *t, const struct span *v, size_t n, int64_t thr,
+     cJSON *arr, int *ok)
+{
+    size_t i = 0, out = 0;
+
+    while (i < n) {
+        size_t k = i;
+        int64_t end = v[i].start_ns + v[i].dur_ns;
+        int kind = kind_index(v[i].kind), mixed = 0;
+        char label[64];
+
+        while (v[i].dur_ns < thr && k + 1 < n && v[k + 1].dur_ns < thr &&
+               pr_sat_sub_i64(v[k + 1].start_ns, end) < thr) {
+            k++;
+            mixed |= kind_index(v[k].kind) != kind;
+            if (v[k].start_ns + v[k].dur_ns > end)
+                end = v[k].start_ns + v[k].dur_ns;
+        }
+        out++;
+        if (arr != NULL && k == i) {
+            emit_span(arr, v[i].start_ns, v[i].dur_ns, kind,
+                      pr_trace_str(t, v[i].name), ok);
+        } else if (arr != NULL) {
+            snprintf(label, sizeof(label), "\xE2\x80\xA6 %zu %s", k - i + 1,
+                     mixed ? "events" : kind_plural[kind]);
+            emit_span(arr, v[i].start_ns, end - v[i].start_ns, kind, label, ok);
+        }
+        i = k + 1;
+    }
+    return out;
+}
+
+/* Spans the whole timeline would have with merge threshold thr. */
+static size_t
+count_all(const struct pr_trace *t, const struct spans *sp, int64_t thr)
+{
+    size_t i = 0, total = 0;
+
+    while (i < sp->n) {
+        size_t j = i + 1;
+        int ok = 1;
+
+        while (j < sp->n && same_lane(&sp->v[i], &sp->v[j]))
+            j++;
+        total += walk(t, sp->v + i, j - i, thr, NULL, &ok);
+        i = j;
+    }
+    return total;
+}
+
+static void
+lane_name(const struct pr_trace *t, const struct span *x, char *buf, size_t n)
+{
+    int npu = t->device_kind != PR_STR_NONE &&
+              strcmp(pr_trace_str(t, t->device_kind), "npu") == 0;
+
+    if (x->group == 0)
+        snprintf(buf, n, "%s%d stream %d",
+                 x->mtia ? "MTIA"
+                 : npu   ? "NPU"
+                         : "GPU",
+                 (int)x->a, (int)x->b);
+    else
+        snprintf(buf, n, "CPU thread %s", pr_trace_str(t, x->tid));
+}
+
+static void
+emit_lanes(const struct pr_trace *t, const struct spans *sp, int64_t thr,
+           cJSON *lanes, int *ok)
+{
+    size_t i = 0;
+    char name[96];
+
+    while (i < sp->n && *ok) {
+        size_t j = i + 1;
+        cJSON *lane = pr_emit_obj(lanes, NULL, ok);
+
+        while (j < sp->n && same_lane(&sp->v[i], &sp->v[j]))
+            j++;
+        lane_name(t, &sp->v[i], name, sizeof(name));
+        pr_emit_str(lane, "name", name, ok);
+        pr_emit_str(lane, "kind", sp->v[i].group == 0 ? "gpu" : "host", ok);
+        walk(t, sp->v + i, j - i, thr, pr_emit_arr(lane, "spans", ok), ok);
+        i = j;
+    }
+}
+
+static cJSON *
+timeline_json(const struct pr_trace *t, const struct pr_step *st,
+              const struct spans *sp, int64_t thr)
+{
+    int64_t origin = t->n_events > 0 ? t->events[0].ts_ns : 0;
+    cJSON *o = cJSON_CreateObject();
+    int ok = o != NULL;
+
+    pr_emit_str(o, "step",
+                st->name == PR_STR_NONE ? "0" : pr_trace_str(t, st->name), &ok);
+    pr_emit_us(o, "start_us", pr_sat_sub_i64(st->start_ns, origin), &ok);
+    pr_emit_us(o, "duration_us", pr_sat_sub_i64(st->end_ns, st->start_ns), &ok);
+    pr_emit_us(o, "merge_below_us", thr, &ok);
+    pr_emit_num(o, "n_events", (double)sp->n, &ok);
+    emit_lanes(t, sp, thr, pr_emit_arr(o, "lanes", &ok), &ok);
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* The pixel-scale threshold, doubled until the spans fit the cap; at
+ * twice the step every lane is down to a few spans, so this ends. */
+static int64_t
+threshold(const struct pr_trace *t, const struct spans *sp, int64_t step_ns)
+{
+    int64_t thr = step_ns / PR_TIMELINE_PIXELS;
+
+    if (thr < 1)
+        thr = 1;
+    while (thr < step_ns && thr <= INT64_MAX / 2 &&
+           count_all(t, sp, thr) > PR_TIMELINE_MAX_SPANS)
+        thr *= 2;
+    return thr;
+}
+
+static enum pr_status
+put_timeline(cJSON *run, cJSON *item, struct pr_error *err)
+{
+    if (item == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (timeline)");
+    if (cJSON_GetObjectItemCaseSensitive(run, "timeline") != NULL)
+        cJSON_DeleteItemFromObjectCaseSensitive(run, "timeline");
+    if (!cJSON_AddItemToObject(run, "timeline", item)) {
+        cJSON_Delete(item);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (timeline)");
+    }
+    return PR_OK;
+}
+
+enum pr_status
+pr_timeline_fill(const struct pr_trace *t, const struct pr_steps *steps,
+                 cJSON *run, struct pr_error *err)
+{
+    struct spans sp = {0};
+    struct pr_idmap corr = {0};
+    const struct pr_step *st;
+    enum pr_status rc;
+    int ok = 1;
+
+    if (steps == NULL || steps->n == 0)
+        return PR_OK;
+    st = &steps->v[pick_step(steps, err, &ok)];
+    if (!ok)
+        return PR_E_NOMEM;
+    rc = collect_device(t, st->start_ns, st->end_ns, &sp, &corr, err);
+    if (rc == PR_OK && sp.n > 0)
+        rc = collect_host(t, st->start_ns, st->end_ns, &corr, &sp, err);
+    if (rc == PR_OK && sp.n > 0) {
+        int64_t dur = pr_sat_sub_i64(st->end_ns, st->start_ns);
+
+        qsort(sp.v, sp.n, sizeof(sp.v[0]), cmp_span);
+        rc = put_timeline(
+            run, timeline_json(t, st, &sp, threshold(t, &sp, dur)), err);
+    }
+    pr_idmap_free(&corr);
+    free(sp.v);
+    return rc;
+}

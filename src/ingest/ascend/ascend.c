@@ -1,0 +1,503 @@
+/* ascend.c - one rank's torch_npu *_ascend_pt (or MindSpore >= 2.4
+ * *_ascend_ms) folder: profiler_info_{rank}.json names the rank, and
+ * ASCEND_PROFILER_OUTPUT/ holds the text export (spec §2.1).  The folder
+ * is claimed when that export is there, so several rank folders under one
+ * input are the ranks of one job; a folder holding only the SQLite export
+ * (ascend_pytorch_profiler_{rank}.db) is claimed too and read by the
+ * database's reader, so that profiler_info_{rank}.json and the other
+ * members of the folder are the run's, not strays warned about one by
+ * one.  trace_view.json gives the timeline;
+ * the other files add what it lacks (ascend_*.c), and each file read or
+ * not is accounted for: the ones not read are listed as skipped. */
+#include "config.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../internal.h"
+#include "ascend.h"
+#include "ascend_common.h"
+#include "ascend_trace.h"
+#include "profreport/formats.h"
+
+#define OUT_DIR "ASCEND_PROFILER_OUTPUT"
+
+/* The reader of the SQLite export (ascend_db.c), for a run folder that
+ * holds only that. */
+extern const struct pr_format pr_format_ascend_db;
+#define PATH_CAP 4096
+
+/* The files of the text export this reader takes; a folder is a run when
+ * one of them is there. */
+static const char *const read_here[] = {
+    "trace_view.json",
+    "kernel_details.csv",
+    "operator_details.csv",
+    "op_statistic.csv",
+};
+
+static int
+is_kind(const char *path, int dir)
+{
+    struct stat st;
+
+    if (stat(path, &st) != 0)
+        return 0;
+    return dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode);
+}
+
+static int
+join(char *buf, size_t cap, const char *dir, const char *name)
+{
+    int k = snprintf(buf, cap, "%s/%s", dir, name);
+
+    return k >= 0 && (size_t)k < cap;
+}
+
+static const char *
+base_of(const char *path)
+{
+    const char *s = strrchr(path, '/');
+
+    return s ? s + 1 : path;
+}
+
+/* The output folder of run folder `dir` (or `dir` itself when it is
+ * one, given directly); 0 when there is none. */
+static int
+out_dir(const char *dir, char *out, size_t cap)
+{
+    if (join(out, cap, dir, OUT_DIR) && is_kind(out, 1))
+        return 1;
+    if (strcmp(base_of(dir), OUT_DIR) != 0)
+        return 0;
+    return snprintf(out, cap, "%s", dir) < (int)cap;
+}
+
+int
+pr_asc_path(const struct pr_asc *a, const char *name, char *buf, size_t cap)
+{
+    return join(buf, cap, a->out, name) && is_kind(buf, 0);
+}
+
+static int
+has_export(const char *out)
+{
+    struct pr_asc a;
+    char path[PATH_CAP];
+    size_t i;
+
+    memset(&a, 0, sizeof(a));
+    a.out = out;
+    for (i = 0; i < sizeof(read_here) / sizeof(read_here[0]); i++)
+        if (pr_asc_path(&a, read_here[i], path, sizeof(path)))
+            return 1;
+    return 0;
+}
+
+/* The framework's database in output folder `out` (torch_npu's
+ * ascend_pytorch_profiler_{rank}.db, MindSpore's
+ * ascend_mindspore_profiler_{rank}.db), the first by name, in `path`;
+ * 0 when there is none. */
+static int
+find_db(const char *out, char *path, size_t cap)
+{
+    DIR *d = opendir(out);
+    struct dirent *de;
+    char best[256] = "";
+
+    if (d == NULL)
+        return 0;
+    while ((de = readdir(d)) != NULL) {
+        size_t n = strlen(de->d_name);
+
+        if ((strncmp(de->d_name, "ascend_pytorch_profiler", 23) == 0 ||
+             strncmp(de->d_name, "ascend_mindspore_profiler", 25) == 0) &&
+            n > 3 && strcmp(de->d_name + n - 3, ".db") == 0 &&
+            n < sizeof(best) &&
+            (best[0] == '\0' || strcmp(de->d_name, best) < 0))
+            snprintf(best, sizeof(best), "%s", de->d_name);
+    }
+    closedir(d);
+    return best[0] != '\0' && join(path, cap, out, best) && is_kind(path, 0);
+}
+
+static enum pr_claim
+sniff(const struct pr_probe *p)
+{
+    char out[PATH_CAP], db[PATH_CAP];
+
+    if (!p->is_dir || !out_dir(p->path, out, sizeof(out)))
+        return PR_CLAIM_NO;
+    return has_export(out) || find_db(out, db, sizeof(db)) ? PR_CLAIM_SURE
+                                                           : PR_CLAIM_NO;
+}
+
+/* ------------------------------------------------------------ the rank */
+
+static int
+is_info_name(const char *name)
+{
+    size_t n = strlen(name);
+
+    return strncmp(name, "profiler_info", 13) == 0 && n > 18 &&
+           strcmp(name + n - 5, ".json") == 0;
+}
+
+/* profiler_info[_{rank}].json in `dir`: the first by name, so the
+ * result does not hang on the order readdir gives.  0 when none. */
+static int
+find_info(const char *dir, char *path, size_t cap)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    char best[256] = "";
+
+    if (d == NULL)
+        return 0;
+    while ((de = readdir(d)) != NULL)
+        if (is_info_name(de->d_name) && strlen(de->d_name) < sizeof(best) &&
+            (best[0] == '\0' || strcmp(de->d_name, best) < 0))
+            snprintf(best, sizeof(best), "%s", de->d_name);
+    closedir(d);
+    return best[0] != '\0' && join(path, cap, dir, best);
+}
+
+/* The world size from profiler_metadata.json beside profiler_info at
+ * `info` (its parallel_group_info: the world's group), where profiler_info
+ * has none.  Nothing else in the folder names it: communication.json and
+ * its matrix hold ranks within each group, and the largest group a rank
+ * is in need not be the world (old2023's two ranks see 9 and 10). */
+static void
+world_from_metadata(struct pr_trace *t, const char *info)
+{
+    const char *b = base_of(info);
+    char path[PATH_CAP];
+    int64_t w;
+
+    if (b == info || snprintf(path, sizeof(path), "%.*s/profiler_metadata.json",
+                              (int)(b - info - 1), info) >= (int)sizeof(path))
+        return;
+    w = pr_ascend_metadata_world(path, t->rank);
+    if (w > 0)
+        t->world_size = w;
+}
+
+/* The run's rank and name from profiler_info: "rank3".  Without the file
+ * the run keeps the name of its folder. */
+static enum pr_status
+name_run(struct pr_trace *t, const char *dir, const char *out,
+         struct pr_error *err)
+{
+    struct pr_ascend_info info;
+    char path[PATH_CAP], parent[PATH_CAP], name[32];
+    enum pr_status st;
+
+    if (!find_info(dir, path, sizeof(path))) {
+        if (strcmp(dir, out) != 0 || strrchr(dir, '/') == NULL)
+            return PR_OK;
+        snprintf(parent, sizeof(parent), "%.*s", (int)(base_of(dir) - dir - 1),
+                 dir); /* output folder given */
+        if (!find_info(parent, path, sizeof(path)))
+            return PR_OK;
+    }
+    st = pr_ascend_info_read(path, &info, err);
+    if (st != PR_OK || info.rank < 0)
+        return st;
+    t->rank = info.rank;
+    if (info.world_size > 0)
+        t->world_size = info.world_size;
+    else
+        world_from_metadata(t, path);
+    snprintf(name, sizeof(name), "rank%lld", (long long)info.rank);
+    t->worker = pr_strtab_intern(t->strs, name, strlen(name));
+    return t->worker == PR_STR_NONE
+               ? pr_error_set(err, PR_E_NOMEM, "out of memory")
+               : PR_OK;
+}
+
+/* ------------------------------------------------------------ the files */
+
+static enum pr_status
+read_timeline(struct pr_asc *a, struct pr_error *err)
+{
+    struct pr_tv tv;
+    char path[PATH_CAP];
+    enum pr_status st;
+
+    if (!pr_asc_path(a, "trace_view.json", path, sizeof(path)))
+        return PR_OK;
+    memset(&tv, 0, sizeof(tv));
+    tv.t = a->t;
+    st = pr_tv_read(path, a->max, &tv, err);
+    if (st == PR_OK)
+        st = pr_tv_build(&tv, err);
+    a->device = tv.device;
+    pr_tv_free(&tv);
+    if (st != PR_OK)
+        pr_error_prefix(err, "%s: ", path);
+    a->has_tv = st == PR_OK;
+    return st;
+}
+
+static int
+was_read(const struct pr_asc *a, const char *name)
+{
+    if (strcmp(name, "trace_view.json") == 0)
+        return a->has_tv;
+    if (strcmp(name, "kernel_details.csv") == 0)
+        return a->has_kernels;
+    /* with the timeline, the tables of its operators, by call and by
+       type, and of its APIs hold nothing it does not */
+    if (strcmp(name, "op_statistic.csv") == 0)
+        return a->has_op_types || a->has_tv;
+    if (strcmp(name, "operator_details.csv") == 0)
+        return a->has_op_details || a->has_tv;
+    if (strcmp(name, "api_statistic.csv") == 0)
+        return a->has_kernels || a->has_tv;
+    if (strcmp(name, "communication.json") == 0)
+        return a->has_comm;
+    if (strcmp(name, "communication_matrix.json") == 0)
+        return a->has_matrix;
+    if (strcmp(name, "operator_memory.csv") == 0)
+        return a->has_memory;
+    return strcmp(name, "step_trace_time.csv") == 0;
+}
+
+/* Every other member of the output folder and of the run folder, as
+ * skipped: the user sees what the report leaves out. */
+static enum pr_status
+note_skipped(struct pr_asc *a, const char *dir, int top, struct pr_error *err)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    char path[PATH_CAP];
+    enum pr_status st = PR_OK;
+
+    if (d == NULL)
+        return PR_OK;
+    while (st == PR_OK && (de = readdir(d)) != NULL) {
+        const char *why = "a file of the Ascend export profreport does not "
+                          "read";
+
+        if (de->d_name[0] == '.' || !join(path, sizeof(path), dir, de->d_name))
+            continue;
+        if (top &&
+            (strcmp(de->d_name, OUT_DIR) == 0 || is_info_name(de->d_name)))
+            continue;
+        if (!top && was_read(a, de->d_name))
+            continue;
+        if (is_kind(path, 1))
+            why = "raw or intermediate data; profreport reads the export "
+                  "in " OUT_DIR;
+        else if (a->has_tv && strcmp(de->d_name, "communication.json") == 0)
+            why = "trace_view.json gives the collectives and their sizes";
+        else if (a->has_memory && strcmp(de->d_name, "memory_record.csv") == 0)
+            why = "the allocator totals it samples are read from "
+                  "operator_memory.csv";
+        if (pr_trace_add_skip(a->t, path, why) != PR_OK)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    closedir(d);
+    return st;
+}
+
+/* What trace_view.json would have said: one Ascend NPU. */
+static enum pr_status
+device_meta(struct pr_asc *a)
+{
+    struct pr_device *d = pr_trace_add_device(a->t);
+
+    if (d == NULL)
+        return PR_E_NOMEM;
+    d->id = a->device;
+    d->name = pr_strtab_intern(a->t->strs, "Ascend NPU", 10);
+    a->t->vendor = pr_strtab_intern(a->t->strs, "huawei", 6);
+    a->t->device_kind = pr_strtab_intern(a->t->strs, "npu", 3);
+    return PR_OK;
+}
+
+/* A run from the CSV tables alone: its device, and what it lacks. */
+static enum pr_status
+csv_only(struct pr_asc *a)
+{
+    const char *file =
+        a->has_op_details ? "operator_details.csv" : "op_statistic.csv";
+    char text[400];
+
+    if (device_meta(a) != PR_OK)
+        return PR_E_NOMEM;
+    if (!a->has_op_details && !a->has_op_types)
+        return pr_trace_add_gap(a->t, "no_operators", 0,
+                                "no trace_view.json: the kernels of "
+                                "kernel_details.csv have no launching "
+                                "operator and there are no host operators "
+                                "(torch_npu writes it with "
+                                "export_type=text)");
+    snprintf(text, sizeof(text),
+             "no trace_view.json: the operator tables are the totals of "
+             "%s, a summary-level table without timestamps; no operator "
+             "is on the timeline, and the kernels have no launching "
+             "operator (torch_npu writes trace_view.json with "
+             "export_type=text)",
+             file);
+    return pr_trace_add_gap(a->t, "operators_summary_only", 0, text);
+}
+
+/* Without the timeline: the kernels and the operator tables. */
+static enum pr_status
+read_tables(struct pr_asc *a, struct pr_error *err)
+{
+    enum pr_status st = pr_asc_kernels(a, err);
+
+    if (st == PR_OK && !a->has_tv)
+        st = pr_asc_op_details(a, err);
+    if (st == PR_OK && !a->has_tv)
+        st = pr_asc_op_types(a, err);
+    if (st != PR_OK || a->has_tv)
+        return st;
+    if (!a->has_kernels && !a->has_op_details && !a->has_op_types)
+        return pr_error_set(err, PR_E_FORMAT,
+                            "%s: neither trace_view.json, "
+                            "kernel_details.csv nor an operator table",
+                            a->out);
+    return csv_only(a) == PR_OK
+               ? PR_OK
+               : pr_error_set(err, PR_E_NOMEM, "out of memory");
+}
+
+static enum pr_status
+read_run(struct pr_asc *a, const char *dir, struct pr_error *err)
+{
+    enum pr_status st = read_timeline(a, err);
+
+    if (st == PR_OK)
+        st = read_tables(a, err);
+    if (st == PR_OK)
+        st = pr_asc_comm(a, err);
+    if (st == PR_OK)
+        st = pr_asc_matrix(a, err);
+    if (st == PR_OK)
+        st = pr_asc_memory(a, err);
+    if (st == PR_OK)
+        st = pr_asc_steps(a, err);
+    if (st == PR_OK)
+        st = name_run(a->t, dir, a->out, err);
+    if (st == PR_OK)
+        st = note_skipped(a, a->out, 0, err);
+    if (st == PR_OK && strcmp(dir, a->out) != 0)
+        st = note_skipped(a, dir, 1, err);
+    return st;
+}
+
+/* ------------------------------------------------------- the database */
+
+/* Why a member of a database-only folder is not read. */
+static const char *
+db_member_why(const char *name, const char *db)
+{
+    size_t n = strlen(db);
+
+    if (strncmp(name, db, n) == 0 &&
+        (strcmp(name + n, "-wal") == 0 || strcmp(name + n, "-shm") == 0 ||
+         strcmp(name + n, "-journal") == 0))
+        return NULL; /* SQLite's own files of the database read */
+    if (strcmp(name, "analysis.db") == 0)
+        return "torch_npu's analysis.db (step and communication summaries "
+               "of the database read beside it)";
+    return "a file of the Ascend export profreport does not read";
+}
+
+/* The members of a database-only run folder other than the database,
+ * as skipped (SQLite's journal files and profiler_info silently). */
+static enum pr_status
+note_db_skipped(struct pr_trace *t, const char *out, const char *db,
+                struct pr_error *err)
+{
+    DIR *d = opendir(out);
+    struct dirent *de;
+    char path[PATH_CAP];
+    const char *why;
+    enum pr_status st = PR_OK;
+
+    while (d != NULL && st == PR_OK && (de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.' || strcmp(de->d_name, db) == 0 ||
+            (why = db_member_why(de->d_name, db)) == NULL ||
+            !join(path, sizeof(path), out, de->d_name))
+            continue;
+        if (pr_trace_add_skip(t, path, why) != PR_OK)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    if (d != NULL)
+        closedir(d);
+    return st;
+}
+
+/* A run folder holding only the SQLite export: the database's reader
+ * reads it; the folder's other members are listed as skipped. */
+static enum pr_status
+load_db(const char *path, const char *od, const struct pr_read_opts *o,
+        struct pr_trace **out, struct pr_error *err)
+{
+    char db[PATH_CAP];
+    enum pr_status st;
+
+    if (!find_db(od, db, sizeof(db)))
+        return pr_error_set(err, PR_E_NOT_FORMAT,
+                            "%s: neither the text export nor a database in "
+                            "%s",
+                            path, od);
+    st = pr_format_ascend_db.load(db, o, out, err);
+    if (st == PR_OK)
+        st = note_db_skipped(*out, od, base_of(db), err);
+    if (st == PR_OK && strcmp(path, od) != 0) {
+        struct pr_asc a;
+
+        memset(&a, 0, sizeof(a));
+        a.t = *out;
+        a.out = od;
+        st = note_skipped(&a, path, 1, err); /* profiler_info: the run's */
+    }
+    if (st != PR_OK) {
+        pr_trace_free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+static enum pr_status
+load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
+     struct pr_error *err)
+{
+    char od[PATH_CAP];
+    struct pr_asc a;
+    enum pr_status st;
+
+    *out = NULL;
+    if (!out_dir(path, od, sizeof(od)))
+        return pr_error_set(err, PR_E_NOT_FORMAT, "%s: no " OUT_DIR " folder",
+                            path);
+    if (!has_export(od))
+        return load_db(path, od, o, out, err);
+    memset(&a, 0, sizeof(a));
+    a.out = od;
+    a.max = o && o->max_input_bytes ? o->max_input_bytes : PR_READ_DEFAULT_MAX;
+    a.t = pr_trace_new();
+    if (a.t == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    st = read_run(&a, path, err);
+    if (st == PR_OK) {
+        a.t->format = pr_strtab_intern(a.t->strs, "ascend", 6);
+        pr_trace_finish(a.t);
+        *out = a.t;
+        return PR_OK;
+    }
+    pr_trace_free(a.t);
+    return st;
+}
+
+/* A folder format: never a stream. */
+const struct pr_format pr_format_ascend = {"ascend", sniff, load, 0};

@@ -1,0 +1,516 @@
+/* ascend_common.c - the Ascend vocabulary mapped onto the model once, for
+ * every Ascend reader (ascend_common.h).  The tables follow CANN's own
+ * names as torch_npu, msprof and MindSpore write them
+ * (shared/spec/other-producers.md §2.1-2.3). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <cjson/cJSON.h>
+
+#include "../internal.h"
+#include "ascend_common.h"
+
+#define INFO_MAX ((size_t)16 << 20)
+
+static const struct {
+    const char *name;
+    enum pr_ascend_task cls;
+} task_types[] = {
+    {"SDMA", PR_ASCEND_TASK_COPY},
+    {"SDMA_SQE", PR_ASCEND_TASK_COPY},
+    {"PCIE_DMA_SQE", PR_ASCEND_TASK_COPY},
+    {"MEMCPY_ASYNC", PR_ASCEND_TASK_COPY},
+    {"Memcpy", PR_ASCEND_TASK_COPY},
+    {"Notify Wait", PR_ASCEND_TASK_SYNC},
+    {"Notify Record", PR_ASCEND_TASK_SYNC},
+    {"Notify_Wait", PR_ASCEND_TASK_SYNC},
+    {"Notify_Record", PR_ASCEND_TASK_SYNC},
+    {"Write Value", PR_ASCEND_TASK_SYNC},
+    {"Event Record", PR_ASCEND_TASK_SYNC},
+    {"Event Wait", PR_ASCEND_TASK_SYNC},
+    /* CANN <= 6 timelines (msprof PROF_*) spell them in capitals */
+    {"NOTIFY_WAIT", PR_ASCEND_TASK_SYNC},
+    {"NOTIFY_RECORD", PR_ASCEND_TASK_SYNC},
+    {"EVENT_RECORD", PR_ASCEND_TASK_SYNC},
+    {"EVENT_WAIT", PR_ASCEND_TASK_SYNC},
+    {"EVENT_RESET", PR_ASCEND_TASK_SYNC},
+    /* a reduction done by the copy engine as it copies (HCCL's inline
+       reduce): memory traffic, part of a collective on its streams */
+    {"REDUCE_ASYNC", PR_ASCEND_TASK_COPY},
+    {"REDUCE_ASYNC_V2", PR_ASCEND_TASK_COPY},
+    {"HCCL", PR_ASCEND_TASK_COMM},
+    {"COMMUNICATION", PR_ASCEND_TASK_COMM},
+};
+
+enum pr_ascend_task
+pr_ascend_task_class(const char *t)
+{
+    size_t i, n = strlen(t);
+
+    for (i = 0; i < sizeof(task_types) / sizeof(task_types[0]); i++)
+        if (strcmp(t, task_types[i].name) == 0)
+            return task_types[i].cls;
+    if (n > 4 && strcmp(t + n - 4, "_SQE") == 0 && strcmp(t, "DSA_SQE") != 0)
+        return PR_ASCEND_TASK_SYNC;
+    return PR_ASCEND_TASK_COMPUTE;
+}
+
+enum pr_kind
+pr_ascend_task_kind(enum pr_ascend_task c)
+{
+    switch (c) {
+    case PR_ASCEND_TASK_COPY:
+        return PR_KIND_COPY;
+    case PR_ASCEND_TASK_SYNC:
+        return PR_KIND_SYNC;
+    case PR_ASCEND_TASK_COMPUTE:
+    case PR_ASCEND_TASK_COMM:
+    default:
+        return PR_KIND_DEVICE_TASK;
+    }
+}
+
+static const struct {
+    const char *name;
+    enum pr_unit unit;
+} units[] = {
+    {"AI_CORE", PR_UNIT_MATRIX},
+    {"AIC", PR_UNIT_MATRIX},
+    {"AI_VECTOR_CORE", PR_UNIT_VECTOR},
+    {"AIV", PR_UNIT_VECTOR},
+    {"MIX_AIC", PR_UNIT_MIX_MATRIX},
+    {"MIX_AIV", PR_UNIT_MIX_VECTOR},
+    {"AI_CPU", PR_UNIT_CPU},
+    {"AICPU", PR_UNIT_CPU},
+    {"DSA_SQE", PR_UNIT_OTHER},
+    {"HCCL", PR_UNIT_COMM},
+    {"COMMUNICATION", PR_UNIT_COMM},
+    {"FFTS_PLUS", PR_UNIT_OTHER},
+};
+
+enum pr_unit
+pr_ascend_unit(const char *core)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+        if (strcmp(core, units[i].name) == 0)
+            return units[i].unit;
+    return PR_UNIT_UNKNOWN;
+}
+
+static const struct {
+    const char *name; /* without "DT_", upper case */
+    struct pr_ascend_dtype d;
+} dtypes[] = {
+    {"FLOAT", {"float", "Float", 4}},
+    {"FLOAT32", {"float", "Float", 4}},
+    {"FP32", {"float", "Float", 4}},
+    {"FLOAT16", {"c10::Half", "Half", 2}},
+    {"FP16", {"c10::Half", "Half", 2}},
+    {"BF16", {"c10::BFloat16", "BFloat16", 2}},
+    {"BFLOAT16", {"c10::BFloat16", "BFloat16", 2}},
+    {"BFP16", {"c10::BFloat16", "BFloat16", 2}},
+    {"DOUBLE", {"double", "Double", 8}},
+    {"FLOAT64", {"double", "Double", 8}},
+    {"FP64", {"double", "Double", 8}},
+    {"INT64", {"long int", "Long", 8}},
+    {"UINT64", {"unsigned long", "Long", 8}},
+    {"INT32", {"int", "Int", 4}},
+    {"UINT32", {"unsigned int", "Int", 4}},
+    {"INT16", {"short int", "Short", 2}},
+    {"UINT16", {"unsigned short", "Short", 2}},
+    {"INT8", {"signed char", "Char", 1}},
+    {"UINT8", {"unsigned char", "Byte", 1}},
+    {"BOOL", {"bool", "Bool", 1}},
+    {"COMPLEX64", {"c10::complex<float>", "ComplexFloat", 8}},
+    {"COMPLEX128", {"c10::complex<double>", "ComplexDouble", 16}},
+};
+
+int
+pr_ascend_dtype(const char *name, size_t len, struct pr_ascend_dtype *out)
+{
+    size_t i;
+
+    if (len >= 3 && strncasecmp(name, "DT_", 3) == 0) {
+        name += 3;
+        len -= 3;
+    }
+    for (i = 0; i < sizeof(dtypes) / sizeof(dtypes[0]); i++) {
+        if (strlen(dtypes[i].name) == len &&
+            strncasecmp(name, dtypes[i].name, len) == 0) {
+            *out = dtypes[i].d;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ lists */
+
+/* Entries are separated by ';': n separators make n + 1 entries, so
+ * "64;\r\n" is [64] and an empty entry.  The entry starting at s[i] ends
+ * at *k (the next ';' or len); [*b, *e) is it without the blanks, quotes
+ * and "\r\n" around it. */
+static void
+entry_at(const char *s, size_t len, size_t i, size_t *k, size_t *b, size_t *e)
+{
+    *k = i;
+    while (*k < len && s[*k] != ';')
+        (*k)++;
+    *b = i;
+    *e = *k;
+    while (*b < *e && strchr(" \t\r\n\"", s[*b]) != NULL)
+        (*b)++;
+    while (*e > *b && strchr(" \t\r\n\"", s[*e - 1]) != NULL)
+        (*e)--;
+}
+
+/* One tensor's dimensions ("32,3,224,224"; "" for a scalar): numbers
+ * >= 0 within int64, separated by commas.  0 for anything else. */
+static int
+dims_ok(const char *s, size_t n)
+{
+    size_t i = 0, j;
+    int64_t v;
+
+    if (n == 0)
+        return 1;
+    for (;;) {
+        for (j = i; j < n && s[j] != ','; j++)
+            ;
+        while (i < j && s[i] == ' ')
+            i++;
+        if (!pr_fld_parse_int64(s + i, j - i, &v) || v < 0)
+            return 0;
+        if (j == n)
+            return 1;
+        i = j + 1;
+    }
+}
+
+static int
+add_dims(struct pr_buf *out, const char *s, size_t n)
+{
+    size_t i = 0, j;
+    int fail = pr_buf_addc(out, '[') != PR_OK;
+
+    while (i < n && !fail) {
+        for (j = i; j < n && s[j] != ','; j++)
+            ;
+        if (i > 0)
+            fail |= pr_buf_add(out, ", ", 2) != PR_OK;
+        while (i < j && s[i] == ' ')
+            i++;
+        fail |= pr_buf_add(out, s + i, j - i) != PR_OK;
+        i = j + 1;
+    }
+    fail |= pr_buf_addc(out, ']') != PR_OK;
+    return fail ? -1 : 1;
+}
+
+/* Cut blanks and the quotes a CSV's triple quoting leaves around it. */
+static void
+trim_outer(const char **s, size_t *len)
+{
+    while (*len > 0 && strchr(" \t\"", (*s)[*len - 1]) != NULL)
+        (*len)--;
+    while (*len > 0 && strchr(" \t\"", (*s)[0]) != NULL) {
+        (*s)++;
+        (*len)--;
+    }
+}
+
+int
+pr_ascend_shapes(const char *s, size_t len, struct pr_buf *out)
+{
+    size_t i, k, b, e;
+    int fail;
+
+    trim_outer(&s, &len);
+    if (len == 0 || (len == 3 && memcmp(s, "N/A", 3) == 0))
+        return 0;
+    for (i = 0;; i = k + 1) {
+        entry_at(s, len, i, &k, &b, &e);
+        if (!dims_ok(s + b, e - b))
+            return 0;
+        if (k == len)
+            break;
+    }
+    fail = pr_buf_addc(out, '[') != PR_OK;
+    for (i = 0; !fail; i = k + 1) {
+        entry_at(s, len, i, &k, &b, &e);
+        if (i > 0)
+            fail |= pr_buf_add(out, ", ", 2) != PR_OK;
+        fail |= add_dims(out, s + b, e - b) < 0;
+        if (k == len)
+            break;
+    }
+    fail |= pr_buf_addc(out, ']') != PR_OK;
+    return fail ? -1 : 1;
+}
+
+int
+pr_ascend_names(const char *s, size_t len, int torch_names, struct pr_buf *out)
+{
+    size_t i, k, b, e;
+    struct pr_ascend_dtype d;
+    int fail;
+
+    trim_outer(&s, &len);
+    fail = pr_buf_addc(out, '[') != PR_OK;
+    for (i = 0; len > 0 && !fail; i = k + 1) {
+        const char *w;
+        size_t n;
+
+        entry_at(s, len, i, &k, &b, &e);
+        w = s + b;
+        n = e - b;
+        if (torch_names && pr_ascend_dtype(w, n, &d)) {
+            w = d.torch;
+            n = strlen(w);
+        }
+        if (i > 0)
+            fail |= pr_buf_add(out, ", ", 2) != PR_OK;
+        fail |= pr_buf_addc(out, '\'') != PR_OK ||
+                pr_buf_add(out, w, n) != PR_OK ||
+                pr_buf_addc(out, '\'') != PR_OK;
+        if (k == len)
+            break;
+    }
+    fail |= pr_buf_addc(out, ']') != PR_OK;
+    return fail ? -1 : 1;
+}
+
+/* ------------------------------------------------------------ HCCL */
+
+static const struct {
+    const char *op; /* after "hcom_", lower case, up to '_' */
+    const char *coll;
+} hcom_ops[] = {
+    {"allreduce", "allreduce"},
+    {"allgather", "allgather"},
+    {"allgatherv", "allgather"},
+    {"reducescatter", "reducescatter"},
+    {"reducescatterv", "reducescatter"},
+    {"alltoall", "alltoall"},
+    {"alltoallv", "alltoall"},
+    {"alltoallvc", "alltoall"},
+    {"broadcast", "broadcast"},
+    {"reduce", "reduce"},
+    {"send", "send"},
+    {"receive", "recv"},
+    {"batchsendrecv", "sendrecv"},
+    {"barrier", "barrier"},
+    {"scatter", "scatter"},
+    {"gather", "gather"},
+};
+
+const char *
+pr_ascend_collective(const char *name)
+{
+    size_t n, i;
+
+    if (strncmp(name, "hcom_", 5) != 0)
+        return NULL;
+    name += 5;
+    n = strcspn(name, "_");
+    for (i = 0; i < sizeof(hcom_ops) / sizeof(hcom_ops[0]); i++)
+        if (strlen(hcom_ops[i].op) == n &&
+            strncasecmp(name, hcom_ops[i].op, n) == 0)
+            return hcom_ops[i].coll;
+    return NULL;
+}
+
+int
+pr_ascend_is_pmu_col(const char *name)
+{
+    return strncmp(name, "aic_", 4) == 0 || strncmp(name, "aiv_", 4) == 0 ||
+           strcmp(name, "aicore_time(us)") == 0;
+}
+
+/* ------------------------------------------------------------ info */
+
+static void
+copy_str(const cJSON *o, const char *key, char *dst, size_t cap)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+    if (cJSON_IsString(v))
+        snprintf(dst, cap, "%s", v->valuestring);
+}
+
+static enum pr_status
+info_rank(const cJSON *v, int64_t *rank, struct pr_error *err)
+{
+    int64_t r;
+
+    if (v == NULL || cJSON_IsNull(v))
+        return PR_OK;
+    if (pr_fld_int(v, 0, INT32_MAX, &r) != PR_FLD_OK)
+        return pr_error_set(err, PR_E_FORMAT,
+                            "rank_id is not a rank (a number >= 0, or a "
+                            "string holding one)");
+    *rank = r;
+    return PR_OK;
+}
+
+enum pr_status
+pr_ascend_info_parse(const char *text, size_t len, struct pr_ascend_info *out,
+                     struct pr_error *err)
+{
+    cJSON *o = cJSON_ParseWithLength(text, len);
+    const cJSON *cfg;
+    enum pr_status st;
+    int64_t ws = -1;
+
+    memset(out, 0, sizeof(*out));
+    out->rank = out->world_size = -1;
+    if (!cJSON_IsObject(o)) {
+        cJSON_Delete(o);
+        return pr_error_set(err, PR_E_FORMAT, "not a JSON object");
+    }
+    st = info_rank(cJSON_GetObjectItemCaseSensitive(o, "rank_id"), &out->rank,
+                   err);
+    copy_str(o, "cann_version", out->cann, sizeof(out->cann));
+    copy_str(o, "torch_npu_version", out->torch_npu, sizeof(out->torch_npu));
+    cfg = cJSON_GetObjectItemCaseSensitive(o, "config");
+    cfg = cJSON_GetObjectItemCaseSensitive(cfg, "experimental_config");
+    copy_str(cfg, "_profiler_level", out->profiler_level,
+             sizeof(out->profiler_level));
+    if (pr_fld_int(cJSON_GetObjectItemCaseSensitive(o, "world_size"), 1,
+                   INT32_MAX, &ws) == PR_FLD_OK)
+        out->world_size = ws;
+    cJSON_Delete(o);
+    return st;
+}
+
+/* The text of a small JSON file (at most INFO_MAX) into `text`. */
+static enum pr_status
+read_small(const char *path, struct pr_buf *text, struct pr_error *err)
+{
+    struct pr_source *src = NULL;
+    const char *p;
+    size_t n;
+    enum pr_status st = pr_source_open(path, INFO_MAX, 0, &src, err);
+
+    while (st == PR_OK && (st = pr_source_next(src, &p, &n, err)) == PR_OK &&
+           n > 0)
+        if (pr_buf_add(text, p, n) != PR_OK)
+            st = pr_error_set(err, PR_E_LIMIT, "larger than %zu MiB",
+                              INFO_MAX >> 20);
+    pr_source_close(src);
+    return st;
+}
+
+enum pr_status
+pr_ascend_info_read(const char *path, struct pr_ascend_info *out,
+                    struct pr_error *err)
+{
+    struct pr_buf text;
+    enum pr_status st;
+
+    pr_buf_init(&text, INFO_MAX);
+    st = read_small(path, &text, err);
+    if (st == PR_OK)
+        st = pr_ascend_info_parse(text.data ? text.data : "", text.len, out,
+                                  err);
+    pr_buf_free(&text);
+    if (st != PR_OK)
+        pr_error_prefix(err, "%s: ", path);
+    return st;
+}
+
+/* ------------------------------------------------------------ world */
+
+/* The size of a world group's global_ranks: n when they are 0..n-1, each
+ * once, and hold `rank` (-1: not checked); -1 otherwise. */
+static int64_t
+ranks_size(const cJSON *ranks, int64_t rank)
+{
+    int n = cJSON_GetArraySize(ranks);
+    const cJSON *v;
+    unsigned char *seen;
+    int64_t r;
+    int found = rank < 0, ok = 1;
+
+    if (n <= 0 || n > (1 << 24) || (seen = calloc((size_t)n, 1)) == NULL)
+        return -1;
+    cJSON_ArrayForEach(v, ranks)
+    {
+        if (pr_fld_int(v, 0, n - 1, &r) != PR_FLD_OK || seen[r]) {
+            ok = 0;
+            break;
+        }
+        seen[r] = 1;
+        found |= r == rank;
+    }
+    free(seen);
+    return ok && found ? n : -1;
+}
+
+/* The world's group among parallel_group_info's (torch_npu names it
+ * "default_group", MindSpore "hccl_world_group"): its size, else -1. */
+static int64_t
+world_of(const cJSON *groups, int64_t rank)
+{
+    const cJSON *g;
+
+    cJSON_ArrayForEach(g, groups)
+    {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(g, "group_name");
+        const cJSON *ranks =
+            cJSON_GetObjectItemCaseSensitive(g, "global_ranks");
+
+        if (cJSON_IsString(name) && cJSON_IsArray(ranks) &&
+            (strcmp(name->valuestring, "default_group") == 0 ||
+             strcmp(name->valuestring, "hccl_world_group") == 0))
+            return ranks_size(ranks, rank);
+    }
+    return -1;
+}
+
+int64_t
+pr_ascend_group_world(const char *text, size_t len, int64_t rank)
+{
+    cJSON *o = cJSON_ParseWithLength(text, len), *inner = NULL;
+    int64_t w = -1;
+
+    if (cJSON_IsString(o)) /* the object's text, as a string */
+        inner = cJSON_Parse(o->valuestring);
+    if (cJSON_IsObject(inner ? inner : o))
+        w = world_of(inner ? inner : o, rank);
+    cJSON_Delete(inner);
+    cJSON_Delete(o);
+    return w;
+}
+
+int64_t
+pr_ascend_metadata_world(const char *path, int64_t rank)
+{
+    struct pr_buf text;
+    struct pr_error err;
+    cJSON *o, *g;
+    char *s;
+    int64_t w = -1;
+
+    pr_buf_init(&text, INFO_MAX);
+    pr_error_clear(&err);
+    o = read_small(path, &text, &err) == PR_OK
+            ? cJSON_ParseWithLength(text.data ? text.data : "", text.len)
+            : NULL;
+    pr_buf_free(&text);
+    g = cJSON_GetObjectItemCaseSensitive(o, "parallel_group_info");
+    if (cJSON_IsObject(g)) {
+        w = world_of(g, rank);
+    } else if (cJSON_IsString(g)) {
+        s = g->valuestring;
+        w = pr_ascend_group_world(s, strlen(s), rank);
+    }
+    cJSON_Delete(o);
+    return w;
+}

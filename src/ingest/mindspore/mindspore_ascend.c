@@ -1,0 +1,888 @@
+/* mindspore_ascend.c - one rank of MindSpore's legacy Ascend profiler
+ * output into the model.  Device tasks come from the timeline rows
+ * (output_timeline_data, ms on the device clock) and the AI CPU table, or
+ * from the timeline JSON when those are absent; operators get their type,
+ * shapes and types from framework_raw's op_info (or the timeline's args)
+ * and their measured FLOPs from flops_{r}.txt; steps come from
+ * step_trace_raw (10 ns ticks).  Shared spec: other-producers.md §3.3. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "../ascend/ascend_common.h"
+#include "../internal.h"
+#include "mindspore.h"
+#include "profreport/checked.h"
+
+/* What we know of one operator (by full name) before its tasks arrive. */
+struct opinfo {
+    char *name;   /* owned: the full name */
+    char *type;   /* owned or NULL */
+    char *shapes; /* owned or NULL: model shape text */
+    char *types;  /* owned or NULL */
+    double flops; /* one call's measured FLOPs; -1 unknown */
+};
+
+struct optab {
+    struct opinfo *v; /* owned, sorted by name after ops_sort() */
+    size_t n, cap;
+};
+
+/* One reading: the unit, its options and what it has found so far. */
+struct ctx {
+    const struct pr_ms_unit *u;
+    const struct pr_read_opts *o;
+    struct pr_ms_builder b;
+    struct optab ops;
+    struct pr_buf scratch;
+    int64_t origin_ns; /* what the timeline JSON's ts 0 is; 0 unknown */
+    int has_origin;
+};
+
+static char *
+dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+
+    if (p != NULL)
+        memcpy(p, s, n);
+    return p;
+}
+
+static uint64_t
+max_bytes(const struct ctx *c)
+{
+    return c->o && c->o->max_input_bytes ? c->o->max_input_bytes
+                                         : PR_READ_DEFAULT_MAX;
+}
+
+static const char *
+path_of(const struct ctx *c, enum pr_ms_kind k)
+{
+    return c->u->by_kind[k] ? c->u->by_kind[k]->path : NULL;
+}
+
+/* ------------------------------------------------------------ operators */
+
+static void
+ops_free(struct optab *t)
+{
+    size_t i;
+
+    for (i = 0; i < t->n; i++) {
+        free(t->v[i].name);
+        free(t->v[i].type);
+        free(t->v[i].shapes);
+        free(t->v[i].types);
+    }
+    free(t->v);
+}
+
+static struct opinfo *
+ops_add(struct optab *t, const char *name)
+{
+    struct opinfo *p;
+
+    if (pr_grow((void **)&t->v, &t->cap, t->n + 1, sizeof(*t->v)) != PR_OK)
+        return NULL;
+    p = &t->v[t->n];
+    memset(p, 0, sizeof(*p));
+    p->flops = -1;
+    p->name = dup_str(name);
+    if (p->name == NULL)
+        return NULL;
+    t->n++;
+    return p;
+}
+
+static int
+cmp_op(const void *a, const void *b)
+{
+    return strcmp(((const struct opinfo *)a)->name,
+                  ((const struct opinfo *)b)->name);
+}
+
+/* Sort by name and fold entries of one name into the first (a flops row
+ * and a framework row of the same op). */
+static void
+ops_sort(struct optab *t)
+{
+    size_t i, w = 0;
+
+    if (t->n > 1)
+        qsort(t->v, t->n, sizeof(*t->v), cmp_op);
+    for (i = 0; i < t->n; i++) {
+        struct opinfo *x = &t->v[i];
+
+        if (w > 0 && strcmp(t->v[w - 1].name, x->name) == 0) {
+            struct opinfo *y = &t->v[w - 1];
+#define TAKE(f)                                                                \
+    if (y->f == NULL) {                                                        \
+        y->f = x->f;                                                           \
+        x->f = NULL;                                                           \
+    }
+            TAKE(type)
+            TAKE(shapes)
+            TAKE(types)
+#undef TAKE
+            if (y->flops < 0)
+                y->flops = x->flops;
+            free(x->name);
+            free(x->type);
+            free(x->shapes);
+            free(x->types);
+            continue;
+        }
+        t->v[w++] = *x;
+    }
+    t->n = w;
+}
+
+static const struct opinfo *
+ops_find(const struct optab *t, const char *name)
+{
+    size_t lo = 0, hi = t->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(t->v[mid].name, name);
+
+        if (c == 0)
+            return &t->v[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------ op_info */
+
+/* Formats whose shapes are the logical ones; the tiled device formats
+ * (NC1HWC0, FRACTAL_Z, ...) must never feed a FLOP formula. */
+static int
+is_logical_format(const char *f)
+{
+    static const char *const ok[] = {"DefaultFormat", "DEFAULT", "ND",
+                                     "NCHW",          "NHWC",    "NCDHW",
+                                     "NDHWC",         "HWCN",    ""};
+    size_t i;
+
+    for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+        if (strcmp(f, ok[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* One tensor's shape ("32,3,224,224", "" or [32, 3]) as "32,3,224,224". */
+static int
+shape_text(const cJSON *s, struct pr_buf *out)
+{
+    const cJSON *d;
+    int first = 1;
+
+    if (cJSON_IsString(s))
+        return pr_buf_adds(out, s->valuestring) == PR_OK;
+    if (!cJSON_IsArray(s))
+        return 0;
+    cJSON_ArrayForEach(d, s)
+    {
+        if (!cJSON_IsNumber(d) || pr_buf_printf(out, "%s%.0f", first ? "" : ",",
+                                                d->valuedouble) != PR_OK)
+            return 0;
+        first = 0;
+    }
+    return 1;
+}
+
+/* The inputs of an op_info object ("input_0", "input_1", ...) as shape
+ * and type text; shapes are left out when one is in a device format. */
+static int
+inputs_text(const cJSON *info, struct opinfo *p, struct pr_buf *tmp)
+{
+    struct pr_buf shapes, types;
+    int k, logical = 1, ok = 1, any = 0;
+    char key[24];
+
+    pr_buf_init(&shapes, 1 << 20);
+    pr_buf_init(&types, 1 << 20);
+    for (k = 0; k < 1024 && ok; k++) {
+        const cJSON *in, *fmt, *dt;
+        const char *t;
+        snprintf(key, sizeof(key), "input_%d", k);
+        in = cJSON_GetObjectItemCaseSensitive(info, key);
+        if (!cJSON_IsObject(in))
+            break;
+        fmt = cJSON_GetObjectItemCaseSensitive(in, "format");
+        dt = cJSON_GetObjectItemCaseSensitive(in, "data_type");
+        logical &= !cJSON_IsString(fmt) || is_logical_format(fmt->valuestring);
+        t = cJSON_IsString(dt) ? dt->valuestring : "";
+        if (strncmp(t, "NUMBER_TYPE_", 12) == 0)
+            t += 12;
+        ok = (k == 0 || (pr_buf_addc(&shapes, ';') == PR_OK &&
+                         pr_buf_addc(&types, ';') == PR_OK)) &&
+             shape_text(cJSON_GetObjectItemCaseSensitive(in, "shape"),
+                        &shapes) &&
+             pr_buf_adds(&types, t) == PR_OK;
+        any = 1;
+    }
+    if (ok && any && logical) {
+        pr_buf_reset(tmp);
+        if (pr_ascend_shapes(shapes.data ? shapes.data : "", shapes.len, tmp) >
+            0)
+            p->shapes = dup_str(tmp->data);
+    }
+    if (ok && any) {
+        pr_buf_reset(tmp);
+        if (pr_ascend_names(types.data ? types.data : "", types.len, 1, tmp) >
+            0)
+            p->types = dup_str(tmp->data);
+    }
+    pr_buf_free(&shapes);
+    pr_buf_free(&types);
+    return ok;
+}
+
+static enum pr_status
+add_opinfo(struct ctx *c, const char *name, const char *type, const cJSON *info,
+           struct pr_error *err)
+{
+    struct opinfo *p = ops_add(&c->ops, name);
+
+    if (p == NULL || (type && type[0] && (p->type = dup_str(type)) == NULL))
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (info != NULL)
+        (void)inputs_text(info, p, &c->scratch);
+    return PR_OK;
+}
+
+/* ------------------------------------------------------------ CSV files */
+
+typedef enum pr_status (*row_fn)(struct ctx *c, struct pr_csv *csv,
+                                 const int *cols, struct pr_error *err);
+
+/* Read a CSV file row by row.  cols[i] is the column of names[i] (its
+ * first spelling found; a name may list spellings as "a|b"); names marked
+ * with a leading '?' are optional. */
+static enum pr_status
+each_row(struct ctx *c, const char *path, const char *const *names,
+         size_t n_names, row_fn fn, struct pr_error *err)
+{
+    struct pr_csv *csv = NULL;
+    int cols[16], got = 1;
+    size_t i;
+    enum pr_status st = pr_csv_open(path, max_bytes(c), &csv, err);
+
+    for (i = 0; i < n_names && st == PR_OK; i++) {
+        char spell[64];
+        const char *p = names[i] + (names[i][0] == '?');
+        cols[i] = -1;
+        while (*p && cols[i] < 0) {
+            size_t n = strcspn(p, "|");
+            snprintf(spell, sizeof(spell), "%.*s", (int)n, p);
+            cols[i] = pr_ms_csv_col(csv, spell);
+            p += n + (p[n] == '|');
+        }
+        if (cols[i] < 0 && names[i][0] != '?')
+            st = pr_error_set(err, PR_E_FORMAT, "no column %s", names[i]);
+    }
+    while (st == PR_OK && (st = pr_csv_next(csv, &got, err)) == PR_OK && got) {
+        c->b.t->n_trace_events++;
+        st = fn(c, csv, cols, err);
+    }
+    if (st != PR_OK && csv != NULL && st != PR_E_NOMEM)
+        pr_error_prefix(err,
+                        "line %llu: ", (unsigned long long)pr_csv_line(csv));
+    pr_csv_close(csv);
+    if (st != PR_OK)
+        pr_error_prefix(err, "%s: ", path);
+    return st;
+}
+
+static const char *
+fld(struct pr_csv *csv, int col)
+{
+    return col >= 0 ? pr_csv_field(csv, col, NULL) : "";
+}
+
+static enum pr_status
+framework_row(struct ctx *c, struct pr_csv *csv, const int *cols,
+              struct pr_error *err)
+{
+    const char *info = fld(csv, cols[2]);
+    cJSON *o = cJSON_ParseWithLength(info, strlen(info));
+    enum pr_status st;
+
+    /* an op_info that is not JSON keeps the op, without shapes */
+    st = add_opinfo(c, fld(csv, cols[0]), fld(csv, cols[1]),
+                    cJSON_IsObject(o) ? o : NULL, err);
+    cJSON_Delete(o);
+    return st;
+}
+
+static enum pr_status
+read_framework(struct ctx *c, struct pr_error *err)
+{
+    static const char *const names[] = {"full_kernel_name|full_op_name",
+                                        "kernel_type|op_type", "op_info"};
+    const char *path = path_of(c, PR_MS_FRAMEWORK);
+
+    return path ? each_row(c, path, names, 3, framework_row, err) : PR_OK;
+}
+
+static enum pr_status
+flops_row(struct ctx *c, struct pr_csv *csv, const int *cols,
+          struct pr_error *err)
+{
+    struct opinfo *p;
+    double mflops, vector = 0;
+
+    if (!pr_ms_num(fld(csv, cols[1]), &mflops) || mflops < 0 ||
+        (cols[2] >= 0 &&
+         (!pr_ms_num(fld(csv, cols[2]), &vector) || vector < 0)))
+        return pr_error_set(err, PR_E_FORMAT, "FLOPs is not a number (%.40s)",
+                            fld(csv, cols[1]));
+    mflops += vector; /* the Cube's and the Vector unit's, when split */
+    p = ops_add(&c->ops, fld(csv, cols[0]));
+    if (p == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    p->flops = mflops * 1e6; /* MFLOP per call (flops_parser.py) */
+    return PR_OK;
+}
+
+static enum pr_status
+read_flops(struct ctx *c, struct pr_error *err)
+{
+    static const char *const names[] = {"full_kernel_name|op_full_name",
+                                        "FLOPs|MFLOPs(10^6)|MFLOPs(10^6 cube)",
+                                        "?MFLOPs(10^6 vector)"};
+    const char *path = path_of(c, PR_MS_FLOPS);
+
+    return path ? each_row(c, path, names, 3, flops_row, err) : PR_OK;
+}
+
+/* ------------------------------------------------------------ tasks */
+
+/* A task of operator `full` with what the op table knows of it. */
+static enum pr_status
+add_op_task(struct ctx *c, struct pr_ms_task *k, const char *full,
+            const char *type_hint, struct pr_error *err)
+{
+    const struct opinfo *p = ops_find(&c->ops, full);
+    char type[256];
+
+    if (p && p->type)
+        snprintf(type, sizeof(type), "%s", p->type);
+    else if (type_hint && type_hint[0])
+        snprintf(type, sizeof(type), "%s", type_hint);
+    else
+        pr_ms_op_type(full, type, sizeof(type));
+    k->name = full;
+    k->op = type;
+    k->shapes = p ? p->shapes : NULL;
+    k->types = p ? p->types : NULL;
+    k->flops = p ? p->flops : -1;
+    k->collective = pr_ms_collective(type);
+    return pr_ms_add_task(&c->b, k, err);
+}
+
+static enum pr_status
+timeline_data_row(struct ctx *c, struct pr_csv *csv, const int *cols,
+                  struct pr_error *err)
+{
+    struct pr_ms_task k;
+    const char *s;
+    int64_t stream;
+
+    memset(&k, 0, sizeof(k));
+    k.kind = PR_KIND_DEVICE_TASK;
+    k.unit = PR_UNIT_UNKNOWN;
+    k.bytes = -1;
+    s = fld(csv, cols[1]);
+    if (!pr_fld_parse_int64(s, strlen(s), &stream) || stream < 0)
+        return pr_error_set(err, PR_E_FORMAT,
+                            "stream_id is not a number (%.40s)", s);
+    k.stream = stream;
+    if (!pr_ms_dec_ns(fld(csv, cols[2]), strlen(fld(csv, cols[2])), 6,
+                      &k.ts_ns) ||
+        !pr_ms_dec_ns(fld(csv, cols[3]), strlen(fld(csv, cols[3])), 6,
+                      &k.dur_ns))
+        return pr_error_set(err, PR_E_FORMAT,
+                            "start_time or duration is not a time in ms");
+    return add_op_task(c, &k, fld(csv, cols[0]), NULL, err);
+}
+
+static enum pr_status
+aicpu_row(struct ctx *c, struct pr_csv *csv, const int *cols,
+          struct pr_error *err)
+{
+    struct pr_ms_task k;
+    int64_t end;
+
+    memset(&k, 0, sizeof(k));
+    k.kind = PR_KIND_DEVICE_TASK;
+    k.unit = PR_UNIT_CPU;
+    k.stream = -1;
+    k.row = "AI CPU";
+    k.bytes = -1;
+    if (!pr_ms_dec_ns(fld(csv, cols[1]), strlen(fld(csv, cols[1])), 3,
+                      &k.ts_ns) ||
+        !pr_ms_dec_ns(fld(csv, cols[2]), strlen(fld(csv, cols[2])), 3, &end) ||
+        end < k.ts_ns)
+        return pr_error_set(err, PR_E_FORMAT,
+                            "run_start or run_end is not a time in us");
+    k.dur_ns = end - k.ts_ns;
+    return add_op_task(c, &k, fld(csv, cols[0]), fld(csv, cols[0]), err);
+}
+
+static enum pr_status
+read_timeline_data(struct ctx *c, struct pr_error *err)
+{
+    static const char *const rows[] = {"op_name", "stream_id", "start_time(ms)",
+                                       "duration(ms)"};
+    static const char *const cpu[] = {"kernel_type|op_type", "run_start",
+                                      "run_end"};
+    enum pr_status st = each_row(c, path_of(c, PR_MS_TIMELINE_DATA), rows, 4,
+                                 timeline_data_row, err);
+
+    if (st == PR_OK && path_of(c, PR_MS_AICPU))
+        st = each_row(c, path_of(c, PR_MS_AICPU), cpu, 3, aicpu_row, err);
+    return st;
+}
+
+/* ------------------------------------------------------------ timeline */
+
+/* The timeline JSON: pid 1 AI Core tasks (tid = stream), pid 9000 AI CPU
+ * tasks, pid 10000 stream-parallel segments of the step trace (not tasks:
+ * left out).  ts is µs from the timeline's origin. */
+struct tl {
+    struct ctx *c;
+    int tasks; /* add the tasks, not only learn the operators' args */
+};
+
+static int
+id_num(const cJSON *v, int64_t *out)
+{
+    return pr_fld_int(v, 0, INT32_MAX, out) == PR_FLD_OK;
+}
+
+static enum pr_status
+tl_task(struct ctx *c, const cJSON *ev, int64_t pid, struct pr_error *err)
+{
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(ev, "args");
+    const cJSON *full = cJSON_GetObjectItemCaseSensitive(args, "fullname");
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(args, "type");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(ev, "name");
+    struct pr_ms_task k;
+    int64_t ts, dur, stream = -1;
+
+    memset(&k, 0, sizeof(k));
+    if (!cJSON_IsString(name) ||
+        pr_fld_time_ns(cJSON_GetObjectItemCaseSensitive(ev, "ts"), &ts) ||
+        pr_fld_time_ns(cJSON_GetObjectItemCaseSensitive(ev, "dur"), &dur))
+        return pr_error_set(err, PR_E_FORMAT,
+                            "an event without name, ts or dur");
+    k.kind = PR_KIND_DEVICE_TASK;
+    k.bytes = -1;
+    k.unit = pid == 9000 ? PR_UNIT_CPU : PR_UNIT_UNKNOWN;
+    if (pid == 9000)
+        k.row = "AI CPU";
+    else if (!id_num(cJSON_GetObjectItemCaseSensitive(ev, "tid"), &stream))
+        return pr_error_set(err, PR_E_FORMAT, "tid is not a stream id");
+    k.stream = stream;
+    if (!pr_checked_add_i64(c->origin_ns, ts, &k.ts_ns))
+        return pr_error_set(err, PR_E_FORMAT, "ts out of range");
+    k.dur_ns = dur;
+    return add_op_task(
+        c, &k, cJSON_IsString(full) ? full->valuestring : name->valuestring,
+        cJSON_IsString(type) ? type->valuestring : name->valuestring, err);
+}
+
+static enum pr_status
+tl_args(struct ctx *c, const cJSON *ev, struct pr_error *err)
+{
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(ev, "args");
+    const cJSON *full = cJSON_GetObjectItemCaseSensitive(args, "fullname");
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(args, "type");
+
+    if (!cJSON_IsString(full))
+        return PR_OK;
+    return add_opinfo(c, full->valuestring,
+                      cJSON_IsString(type) ? type->valuestring : NULL, args,
+                      err);
+}
+
+static enum pr_status
+tl_event(void *ctx, uint64_t index, uint64_t offset, const char *text,
+         size_t len, struct pr_error *err)
+{
+    struct tl *x = ctx;
+    cJSON *ev = cJSON_ParseWithLength(text, len);
+    const cJSON *ph = cJSON_GetObjectItemCaseSensitive(ev, "ph");
+    enum pr_status st = PR_OK;
+    int64_t pid = -1;
+
+    x->c->b.t->n_trace_events += x->tasks;
+    if (!cJSON_IsObject(ev)) {
+        cJSON_Delete(ev);
+        return pr_error_set(
+            err, PR_E_FORMAT, "byte %llu: event %llu is not a JSON object",
+            (unsigned long long)offset, (unsigned long long)index);
+    }
+    if (cJSON_IsString(ph) && strcmp(ph->valuestring, "X") == 0 &&
+        id_num(cJSON_GetObjectItemCaseSensitive(ev, "pid"), &pid)) {
+        if (pid != 1 && pid != 9000 && pid != 10000)
+            x->c->b.t->diag.unknown_cat += x->tasks;
+        else if (x->tasks && pid != 10000)
+            st = tl_task(x->c, ev, pid, err);
+        else if (!x->tasks && pid == 1)
+            st = tl_args(x->c, ev, err);
+    }
+    cJSON_Delete(ev);
+    if (st != PR_OK && st != PR_E_NOMEM)
+        pr_error_prefix(err, "event %llu: ", (unsigned long long)index);
+    return st;
+}
+
+static enum pr_status
+read_timeline(struct ctx *c, int tasks, struct pr_error *err)
+{
+    const char *path = path_of(c, PR_MS_TIMELINE);
+    struct tl x = {c, tasks};
+
+    return pr_split_path(path, max_bytes(c), tl_event, &x, err);
+}
+
+/* A small text file's content, for min_cycle_counter and the like. */
+static enum pr_status
+read_small(const char *path, struct pr_buf *out, struct pr_error *err)
+{
+    struct pr_source *src = NULL;
+    const char *p;
+    size_t n;
+    enum pr_status st = pr_source_open(path, 1 << 20, 0, &src, err);
+
+    while (st == PR_OK && (st = pr_source_next(src, &p, &n, err)) == PR_OK &&
+           n > 0)
+        if (pr_buf_add(out, p, n) != PR_OK)
+            st = pr_error_set(err, PR_E_LIMIT, "larger than 1 MiB");
+    pr_source_close(src);
+    if (st != PR_OK)
+        pr_error_prefix(err, "%s: ", path);
+    return st;
+}
+
+/* min_cycle_counter: the timeline's origin in 10 ns ticks. */
+static enum pr_status
+read_origin(struct ctx *c, struct pr_error *err)
+{
+    const char *path = path_of(c, PR_MS_MIN_CYCLE);
+    struct pr_buf text;
+    enum pr_status st;
+    size_t n;
+
+    if (path == NULL)
+        return PR_OK;
+    pr_buf_init(&text, 1 << 20);
+    st = read_small(path, &text, err);
+    n = text.len;
+    while (st == PR_OK && n > 0 && strchr(" \t\r\n", text.data[n - 1]))
+        n--;
+    if (st == PR_OK && !pr_ms_dec_ns(text.data, n, 1, &c->origin_ns))
+        st = pr_error_set(err, PR_E_FORMAT, "%s: not a cycle count", path);
+    c->has_origin = st == PR_OK;
+    pr_buf_free(&text);
+    return st;
+}
+
+/* ------------------------------------------------------------ totals */
+
+/* Only per-operator totals (aicore_intermediate detail, no timeline): the
+ * calls are laid end to end from 0 (c->origin_ns is the cursor), so that
+ * counts and times hold while no time of day is claimed. */
+static enum pr_status
+total_row(struct ctx *c, struct pr_csv *csv, const int *cols,
+          struct pr_error *err)
+{
+    struct pr_ms_task k;
+    double ms, calls = 1;
+    int64_t i, dur;
+
+    memset(&k, 0, sizeof(k));
+    if (!pr_ms_num(fld(csv, cols[1]), &ms) || ms < 0 ||
+        (cols[2] >= 0 &&
+         (!pr_ms_num(fld(csv, cols[2]), &calls) || calls < 0 || calls > 1e7)))
+        return pr_error_set(err, PR_E_FORMAT,
+                            "execution_time or execution_frequency is not a "
+                            "number");
+    if (!pr_ms_dec_ns(fld(csv, cols[1]), strlen(fld(csv, cols[1])), 6, &dur))
+        dur = (int64_t)(ms * 1e6 + 0.5);
+    k.kind = PR_KIND_DEVICE_TASK;
+    k.stream = 0;
+    k.row = "AI Core (totals)";
+    k.bytes = -1;
+    k.dur_ns = dur;
+    for (i = 0; i < (int64_t)calls; i++) {
+        enum pr_status st;
+        k.ts_ns = c->origin_ns;
+        st = add_op_task(c, &k, fld(csv, cols[0]), NULL, err);
+        if (st != PR_OK)
+            return st;
+        c->origin_ns = pr_sat_add_i64(c->origin_ns, dur);
+    }
+    return PR_OK;
+}
+
+static enum pr_status
+read_totals(struct ctx *c, struct pr_error *err)
+{
+    static const char *const names[] = {
+        "full_kernel_name|full_op_name|full_kernel_time", "execution_time",
+        "?execution_frequency"};
+
+    c->origin_ns = 0;
+    return each_row(c, path_of(c, PR_MS_AICORE_DETAIL), names, 3, total_row,
+                    err);
+}
+
+/* ------------------------------------------------------------ steps */
+
+#define MAX_SEGMENTS 1024
+
+/* A communication op the step trace times in every step (pipeline and
+ * model parallel runs: stream_<s>_<k>_<Op>-op<n>, 10 ns ticks). */
+struct segment {
+    int start, end; /* columns */
+    int64_t stream;
+    char op[128]; /* "Receive-op663" */
+};
+
+struct steps {
+    int c_step, c_start, c_end;
+    struct segment seg[MAX_SEGMENTS];
+    size_t n_seg;
+    int tasks; /* add the segments as tasks (no timeline in the folder) */
+    size_t n_steps;
+};
+
+static int
+ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* "stream_48_0_Receive-op663_start_point" -> stream 48, op "Receive-op663";
+ * the stream-parallel segments (stream_520_parallel_0) are no ops. */
+static void
+find_segments(struct pr_csv *csv, struct steps *s)
+{
+    size_t i, n = pr_csv_n_cols(csv);
+    char base[256], end[300];
+
+    for (i = 0; i < n && s->n_seg < MAX_SEGMENTS; i++) {
+        const char *h = pr_csv_col_name(csv, i), *p;
+        struct segment *g = &s->seg[s->n_seg];
+        size_t len = strlen(h) - strlen("_start_point");
+        int64_t stream;
+        if (strncmp(h, "stream_", 7) != 0 || !ends_with(h, "_start_point") ||
+            strstr(h, "_parallel_") || len >= sizeof(base))
+            continue;
+        memcpy(base, h, len);
+        base[len] = '\0';
+        snprintf(end, sizeof(end), "%s_end_point", base);
+        p = base + 7;
+        if (!pr_fld_parse_int64(p, strcspn(p, "_"), &stream) || stream < 0)
+            continue;
+        p += strcspn(p, "_");                     /* "_0_Receive-op663" */
+        p = *p ? p + 1 + strcspn(p + 1, "_") : p; /* "_Receive-op663" */
+        if (*p != '_' || (g->end = pr_csv_col(csv, end)) < 0)
+            continue;
+        g->start = (int)i;
+        g->stream = stream;
+        snprintf(g->op, sizeof(g->op), "%s", p + 1);
+        s->n_seg++;
+    }
+}
+
+static int
+ticks(struct pr_csv *csv, int col, int64_t *ns)
+{
+    size_t n;
+    const char *s = pr_csv_field(csv, col, &n);
+
+    return pr_ms_dec_ns(s, n, 1, ns);
+}
+
+static enum pr_status
+segment_tasks(struct ctx *c, struct pr_csv *csv, const struct steps *s,
+              struct pr_error *err)
+{
+    enum pr_status st;
+    size_t i;
+
+    for (i = 0; i < s->n_seg; i++) {
+        struct pr_ms_task k;
+        int64_t a, b;
+        if (!ticks(csv, s->seg[i].start, &a) || !ticks(csv, s->seg[i].end, &b))
+            return pr_error_set(err, PR_E_FORMAT, "%s: not a time in ticks",
+                                s->seg[i].op);
+        if (a == 0 && b == 0)
+            continue; /* not run in this step */
+        memset(&k, 0, sizeof(k));
+        k.kind = PR_KIND_DEVICE_TASK;
+        k.stream = s->seg[i].stream;
+        k.ts_ns = a;
+        k.dur_ns = b - a;
+        k.bytes = -1;
+        if ((st = add_op_task(c, &k, s->seg[i].op, NULL, err)) != PR_OK)
+            return st;
+    }
+    return PR_OK;
+}
+
+/* One row: a numbered step (the "-" row holds the averages, a 0 row marks
+ * "no step"). */
+static enum pr_status
+step_row(struct ctx *c, struct pr_csv *csv, struct steps *s,
+         struct pr_error *err)
+{
+    const char *num = pr_csv_field(csv, s->c_step, NULL);
+    int64_t n, a, b;
+
+    if (!pr_fld_parse_int64(num, strlen(num), &n) || n <= 0)
+        return PR_OK;
+    if (!ticks(csv, s->c_start, &a) || !ticks(csv, s->c_end, &b))
+        return pr_error_set(err, PR_E_FORMAT,
+                            "step %lld: start_point or end_point is not a "
+                            "time in ticks",
+                            (long long)n);
+    if (pr_ms_add_step(&c->b, n, a, b, err) != PR_OK)
+        return PR_E_FORMAT;
+    s->n_steps++;
+    return s->tasks ? segment_tasks(c, csv, s, err) : PR_OK;
+}
+
+static enum pr_status
+read_steps(struct ctx *c, int tasks, struct pr_error *err)
+{
+    const char *path = path_of(c, PR_MS_STEP_TRACE);
+    struct pr_csv *csv = NULL;
+    struct steps *s = calloc(1, sizeof(*s));
+    enum pr_status st;
+    int got = 1;
+
+    if (s == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    s->tasks = tasks;
+    st = pr_csv_open(path, max_bytes(c), &csv, err);
+    if (st == PR_OK) {
+        s->c_step = pr_csv_col(csv, "step_num");
+        s->c_start = pr_csv_col(csv, "start_point");
+        s->c_end = pr_csv_col(csv, "end_point");
+        if (s->c_step < 0 || s->c_start < 0 || s->c_end < 0)
+            st = pr_error_set(err, PR_E_FORMAT,
+                              "no step_num, start_point or end_point column");
+        find_segments(csv, s);
+    }
+    while (st == PR_OK && (st = pr_csv_next(csv, &got, err)) == PR_OK && got) {
+        c->b.t->n_trace_events++;
+        st = step_row(c, csv, s, err);
+    }
+    if (st != PR_OK && st != PR_E_NOMEM && csv)
+        pr_error_prefix(err,
+                        "line %llu: ", (unsigned long long)pr_csv_line(csv));
+    c->b.t->device_steps = s->n_steps > 0;
+    pr_csv_close(csv);
+    free(s);
+    if (st != PR_OK)
+        pr_error_prefix(err, "%s: ", path);
+    return st;
+}
+
+/* ------------------------------------------------------------ entry */
+
+static enum pr_status
+read_tasks(struct ctx *c, struct pr_error *err)
+{
+    enum pr_status st = PR_OK;
+
+    if (path_of(c, PR_MS_TIMELINE_DATA)) {
+        if (path_of(c, PR_MS_TIMELINE))
+            st = read_timeline(c, 0, err);
+        ops_sort(&c->ops);
+        return st == PR_OK ? read_timeline_data(c, err) : st;
+    }
+    /* the JSON's own args, where framework_raw lacks the op, then tasks */
+    if (path_of(c, PR_MS_TIMELINE)) {
+        st = read_timeline(c, 0, err);
+        ops_sort(&c->ops);
+        return st == PR_OK ? read_timeline(c, 1, err) : st;
+    }
+    ops_sort(&c->ops);
+    if (path_of(c, PR_MS_AICORE_DETAIL))
+        return read_totals(c, err);
+    return PR_OK;
+}
+
+/* The run is an Ascend NPU's, as the msprof reader names one (the legacy
+ * folder does not say which chip): the report speaks of NPUs and AI Core
+ * tasks, not GPUs and kernels. */
+static enum pr_status
+name_npu(struct pr_trace *t, int64_t device, struct pr_error *err)
+{
+    struct pr_device *d = pr_trace_add_device(t);
+
+    if (d == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    d->id = device;
+    d->name = pr_strtab_intern(t->strs, "Ascend NPU", 10);
+    t->vendor = pr_strtab_intern(t->strs, "huawei", 6);
+    t->backend = pr_strtab_intern(t->strs, "hccl", 4);
+    t->device_kind = pr_strtab_intern(t->strs, "npu", 3);
+    if (d->name == PR_STR_NONE || t->vendor == PR_STR_NONE ||
+        t->backend == PR_STR_NONE || t->device_kind == PR_STR_NONE)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    return PR_OK;
+}
+
+enum pr_status
+pr_ms_ascend_read(const struct pr_ms_unit *u, const struct pr_read_opts *o,
+                  struct pr_trace *t, struct pr_error *err)
+{
+    struct ctx c;
+    enum pr_status st;
+    int has_tasks = u->by_kind[PR_MS_TIMELINE_DATA] ||
+                    u->by_kind[PR_MS_TIMELINE] ||
+                    u->by_kind[PR_MS_AICORE_DETAIL];
+
+    memset(&c, 0, sizeof(c));
+    c.u = u;
+    c.o = o;
+    pr_buf_init(&c.scratch, 1 << 20);
+    st = pr_ms_builder_init(&c.b, t, u->rank >= 0 ? u->rank : 0, "mindspore",
+                            err);
+    if (st == PR_OK)
+        st = name_npu(t, u->rank >= 0 ? u->rank : 0, err);
+    if (st == PR_OK)
+        st = read_origin(&c, err);
+    if (st == PR_OK)
+        st = read_framework(&c, err);
+    if (st == PR_OK)
+        st = read_flops(&c, err);
+    if (st == PR_OK)
+        st = read_tasks(&c, err);
+    ops_sort(&c.ops);
+    if (st == PR_OK && path_of(&c, PR_MS_STEP_TRACE))
+        st = read_steps(&c, !has_tasks, err);
+    ops_free(&c.ops);
+    pr_buf_free(&c.scratch);
+    return st;
+}

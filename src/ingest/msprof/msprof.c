@@ -1,0 +1,1497 @@
+/* msprof.c - the format row of CANN msprof PROF_* folders (spec §2.6 and
+ * flops-and-formats §3.3): one run per device_N/ folder, named by the
+ * rank of its info.json.N, its timeline times moved from the device's
+ * monotonic clock to Unix time with start_info.N.
+ *
+ * Which timeline files are read: msprof_*.json is the union of the
+ * per-layer files (task_time_*, hccl_*, step_trace_*, api_* ...), so when
+ * a timeline folder holds an msprof_*.json only those are read and the
+ * layer files are skipped with a note; a task is never counted twice.
+ * Without one, every layer file is read (they do not overlap).  Tasks of
+ * the "Ascend Hardware" process are the device work, HCCL's operations on
+ * its "Communication" threads the collectives (its plane tasks detail
+ * them and are not counted), "Iteration Time" ranges the steps.  The
+ * op_summary CSVs of summary/ (CANN <= 6) or mindstudio_profiler_output/
+ * (CANN >= 7) detail those tasks (msprof_op.c).  Any other member is
+ * skipped with a warning. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+#include "../ascend/ascend_common.h"
+#include "../ascend/ascend_trace.h"
+#include "../internal.h"
+#include "msprof.h"
+#include "profreport/checked.h"
+
+#define MAX_NAMES 65536 /* members of one folder we look at */
+#define SMALL_MAX ((size_t)16 << 20)
+#define MAX_RANK ((int64_t)1 << 24) /* beyond: a marker, not a rank */
+
+/* ------------------------------------------------------------ names */
+
+static int
+cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct names {
+    char **v; /* owned, sorted */
+    size_t n, cap;
+};
+
+static void
+names_free(struct names *l)
+{
+    size_t i;
+
+    for (i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    memset(l, 0, sizeof(*l));
+}
+
+/* The members of `dir` (no dot files), sorted; empty when it cannot be
+ * opened.  PR_E_NOMEM only. */
+static enum pr_status
+list_names(const char *dir, struct names *l)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    enum pr_status st = PR_OK;
+
+    memset(l, 0, sizeof(*l));
+    if (d == NULL)
+        return PR_OK;
+    while (st == PR_OK && l->n < MAX_NAMES && (de = readdir(d)) != NULL) {
+        size_t n = strlen(de->d_name) + 1;
+
+        if (de->d_name[0] == '.')
+            continue;
+        if (pr_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)) !=
+                PR_OK ||
+            (l->v[l->n] = malloc(n)) == NULL) {
+            st = PR_E_NOMEM;
+            break;
+        }
+        memcpy(l->v[l->n++], de->d_name, n);
+    }
+    closedir(d);
+    if (l->n > 1)
+        qsort(l->v, l->n, sizeof(*l->v), cmp_name);
+    return st;
+}
+
+static int
+is_dir(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int
+is_file(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int
+starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static int
+ends(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* The id of a device folder's name "device_N"; -1 for other names. */
+static int64_t
+device_id(const char *base)
+{
+    int64_t id;
+
+    if (!starts(base, "device_") ||
+        !pr_fld_parse_int64(base + 7, strlen(base + 7), &id) || id < 0 ||
+        id > 1000000)
+        return -1;
+    return id;
+}
+
+/* A device folder: named device_N, holding start_info.N or info.json.N. */
+static int
+is_device_dir(const char *path, const char *base)
+{
+    char p[4096];
+    int64_t id = device_id(base);
+    int k;
+
+    if (id < 0)
+        return 0;
+    k = snprintf(p, sizeof(p), "%s/start_info.%lld", path, (long long)id);
+    if (k > 0 && (size_t)k < sizeof(p) && is_file(p))
+        return 1;
+    k = snprintf(p, sizeof(p), "%s/info.json.%lld", path, (long long)id);
+    return k > 0 && (size_t)k < sizeof(p) && is_file(p);
+}
+
+/* ------------------------------------------------------------ sniff */
+
+/* The last component of `path`, trailing slashes cut ("a/PROF_1/" ->
+ * "PROF_1"), at most cap - 1 bytes. */
+static void
+base_name(const char *path, char *out, size_t cap)
+{
+    size_t n = strlen(path), i;
+
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    i = n;
+    while (i > 0 && path[i - 1] != '/')
+        i--;
+    snprintf(out, cap, "%.*s", (int)(n - i), path + i);
+}
+
+/* Strings only CANN <= 6 msprof timelines write: the step trace's
+ * thread and category, task_time's PMU arguments, HCCL's operation
+ * thread.  torch_npu's trace_view.json has none of them. */
+static int
+is_timeline_head(const char *s, size_t n)
+{
+    static const char *const marks[] = {
+        "\"Step Trace(Model ID:", "\"Aicore Time(ms)\"",
+        "\"Communication Kernel\"", "\"Iteration Time\""};
+    size_t i, k;
+
+    while (n > 0 && (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')) {
+        s++;
+        n--;
+    }
+    if (n == 0 || *s != '[')
+        return 0;
+    for (k = 0; k < sizeof(marks) / sizeof(marks[0]); k++) {
+        size_t m = strlen(marks[k]);
+        for (i = 0; i + m <= n; i++)
+            if (s[i] == '"' && memcmp(s + i, marks[k], m) == 0)
+                return 1;
+    }
+    return 0;
+}
+
+/* A folder of msprof timeline files (device_N/timeline/ given alone). */
+static int
+is_timeline_dir(const char *dir)
+{
+    struct names l;
+    char path[4096], head[8192];
+    size_t i, n;
+    int found = 0, whole;
+    struct pr_error e;
+
+    if (list_names(dir, &l) != PR_OK)
+        return 0;
+    for (i = 0; i < l.n && !found && i < 64; i++) {
+        int k = snprintf(path, sizeof(path), "%s/%s", dir, l.v[i]);
+
+        pr_error_clear(&e);
+        if (k < 0 || (size_t)k >= sizeof(path) || !ends(l.v[i], ".json") ||
+            !is_file(path) ||
+            pr_source_head(path, head, sizeof(head), &n, &whole, &e) != PR_OK)
+            continue;
+        found = is_timeline_head(head, n);
+    }
+    names_free(&l);
+    return found;
+}
+
+static int has_export(const char *path);
+
+/* A PROF_* folder holds device_N/ folders (or CANN >= 7's
+ * mindstudio_profiler_output/); a device_N/ folder, its timeline/ folder
+ * or one of its timeline files given alone is one device's run.  A
+ * folder without msprof's text export (raw data only, or only the
+ * SQLite export) is left to discovery, so that its database reaches the
+ * format that reads it. */
+static enum pr_claim
+sniff(const struct pr_probe *p)
+{
+    struct names l;
+    char sub[4096], base[256];
+    enum pr_claim c = PR_CLAIM_NO;
+    size_t i;
+
+    if (!p->is_dir)
+        return p->head != NULL && is_timeline_head(p->head, p->n_head)
+                   ? PR_CLAIM_SURE
+                   : PR_CLAIM_NO;
+    base_name(p->path, base, sizeof(base));
+    if (is_timeline_dir(p->path))
+        return PR_CLAIM_SURE;
+    if (is_device_dir(p->path, base))
+        return has_export(p->path) ? PR_CLAIM_SURE : PR_CLAIM_NO;
+    if (list_names(p->path, &l) != PR_OK)
+        return PR_CLAIM_NO;
+    for (i = 0; i < l.n && c == PR_CLAIM_NO; i++) {
+        int k = snprintf(sub, sizeof(sub), "%s/%s", p->path, l.v[i]);
+
+        if (k < 0 || (size_t)k >= sizeof(sub))
+            continue;
+        if (is_device_dir(sub, l.v[i]) ||
+            (strcmp(l.v[i], "mindstudio_profiler_output") == 0 && is_dir(sub)))
+            c = PR_CLAIM_SURE;
+    }
+    names_free(&l);
+    return c == PR_CLAIM_SURE && has_export(p->path) ? c : PR_CLAIM_NO;
+}
+
+/* ------------------------------------------------------------ small files */
+
+/* A small JSON object file (info.json.N, start_info.N), parsed; NULL with
+ * the error set. */
+static cJSON *
+read_object(const char *path, struct pr_error *err)
+{
+    struct pr_source *src = NULL;
+    struct pr_buf text;
+    const char *p;
+    size_t n;
+    cJSON *o = NULL;
+    enum pr_status st = pr_source_open(path, SMALL_MAX, 0, &src, err);
+
+    pr_buf_init(&text, SMALL_MAX);
+    while (st == PR_OK && (st = pr_source_next(src, &p, &n, err)) == PR_OK &&
+           n > 0)
+        if (pr_buf_add(&text, p, n) != PR_OK)
+            st = pr_error_set(err, PR_E_LIMIT, "larger than 16 MiB");
+    pr_source_close(src);
+    if (st == PR_OK) {
+        o = cJSON_ParseWithLength(text.data ? text.data : "", text.len);
+        if (!cJSON_IsObject(o)) {
+            cJSON_Delete(o);
+            o = NULL;
+            pr_error_set(err, PR_E_FORMAT, "not a JSON object");
+        }
+    }
+    pr_buf_free(&text);
+    if (o == NULL)
+        pr_error_prefix(err, "%s: ", path);
+    return o;
+}
+
+/* A member holding an integer, written as a number or a string. */
+static int
+int_member(const cJSON *o, const char *key, int64_t *out)
+{
+    return pr_fld_int(cJSON_GetObjectItemCaseSensitive(o, key), INT64_MIN,
+                      INT64_MAX, out) == PR_FLD_OK;
+}
+
+/* start_info.N: collectionTimeBegin (Unix µs) and clockMonotonicRaw (ns)
+ * taken at the same instant give the offset between the two clocks. */
+static enum pr_status
+read_clock(const char *path, struct pr_msprof_run *r, struct pr_error *err)
+{
+    cJSON *o = read_object(path, err);
+    int64_t us, mono, unix_ns;
+    enum pr_status st = PR_OK;
+
+    if (o == NULL)
+        return err->code;
+    if (!int_member(o, "collectionTimeBegin", &us) ||
+        !int_member(o, "clockMonotonicRaw", &mono) || mono < 0 ||
+        !pr_checked_mul_i64(us, 1000, &unix_ns) ||
+        !pr_checked_add_i64(unix_ns, -mono, &r->clock_ns))
+        st = pr_error_set(err, PR_E_FORMAT,
+                          "%s: no integer collectionTimeBegin and "
+                          "clockMonotonicRaw",
+                          path);
+    r->has_clock = st == PR_OK;
+    cJSON_Delete(o);
+    return st;
+}
+
+/* info.json.N: the rank of the process that drove the device. */
+static enum pr_status
+read_info(const char *path, struct pr_trace *t, struct pr_error *err)
+{
+    cJSON *o = read_object(path, err);
+    int64_t rank;
+
+    if (o == NULL)
+        return err->code;
+    if (int_member(o, "rank_id", &rank) && rank >= 0 && rank < 1000000)
+        t->rank = rank;
+    cJSON_Delete(o);
+    return PR_OK;
+}
+
+int
+pr_msprof_time(const struct pr_msprof_run *r, int64_t ns, int64_t *out)
+{
+    if (!r->has_clock || ns >= PR_MSPROF_EPOCH_NS) {
+        *out = ns;
+        return 1;
+    }
+    return pr_checked_add_i64(ns, r->clock_ns, out);
+}
+
+/* ------------------------------------------------------------ timelines */
+
+enum role { R_NONE, R_HW, R_HCCL, R_CANN, R_STEP };
+
+static const struct {
+    const char *name;
+    enum role role;
+} roles[] = {
+    {"Ascend Hardware", R_HW}, {"HCCL", R_HCCL},
+    {"Communication", R_HCCL}, {"CANN", R_CANN},
+    {"Step Trace", R_STEP},
+};
+
+/* The step trace's own ranges; "Iteration Time" is the step itself. */
+static const char *const step_cats[] = {"FP_BP Time", "Iteration Refresh",
+                                        "Reduce", "Data_aug Bound"};
+
+struct proc {
+    uint32_t pid;
+    enum role role;
+};
+
+/* A plane task that sent data to another rank: its start (the
+ * timeline's clock) and the bytes sent up to and including it. */
+struct moved {
+    int64_t ts;
+    int64_t sum;
+};
+
+/* The timelines of one device, read into one set of records so that
+ * what one file says (HCCL's streams) holds for the others. */
+struct tl {
+    struct pr_msprof_run *r;
+    struct pr_tv tv;
+    struct proc *procs; /* owned: the first process_name of each pid */
+    size_t n_procs;
+    struct pr_tv_name **op_threads; /* owned: HCCL operation threads */
+    size_t n_op_threads;
+    int64_t *comm; /* owned, sorted, unique: streams of HCCL's tasks */
+    size_t n_comm, cap_comm;
+    struct moved *moved; /* owned, by start: data HCCL sent to a peer */
+    size_t n_moved, cap_moved;
+    size_t n_steps; /* steps added */
+};
+
+static const char *
+str(const struct tl *l, uint32_t id)
+{
+    return id == PR_STR_NONE ? "" : pr_trace_str(l->r->t, id);
+}
+
+static enum role
+role_of(const struct tl *l, uint32_t pid)
+{
+    size_t i;
+
+    for (i = 0; i < l->n_procs; i++)
+        if (l->procs[i].pid == pid)
+            return l->procs[i].role;
+    return R_NONE;
+}
+
+static enum role
+role_name(const char *name)
+{
+    size_t k;
+
+    for (k = 0; k < sizeof(roles) / sizeof(roles[0]); k++)
+        if (strcmp(name, roles[k].name) == 0)
+            return roles[k].role;
+    return R_NONE;
+}
+
+/* Processes and HCCL threads told apart: a real timeline has a dozen;
+ * the cap keeps the lookups cheap on a hostile one (the rest are
+ * ignored). */
+#define MAX_NAMED 256
+
+static enum pr_status
+index_names(struct tl *l)
+{
+    size_t i, cap = 0, cap_t = 0;
+
+    for (i = 0; i < l->tv.n_names; i++) {
+        struct pr_tv_name *nm = &l->tv.names[i];
+        const char *text = str(l, nm->text);
+
+        if (nm->kind == PR_TV_THREAD && strstr(text, "Communication")) {
+            if (l->n_op_threads == MAX_NAMED)
+                continue;
+            if (pr_grow((void **)&l->op_threads, &cap_t, l->n_op_threads + 1,
+                        sizeof(*l->op_threads)) != PR_OK)
+                return PR_E_NOMEM;
+            l->op_threads[l->n_op_threads++] = nm;
+            continue;
+        }
+        if (nm->kind != PR_TV_PROCESS || role_name(text) == R_NONE ||
+            role_of(l, nm->pid) != R_NONE || l->n_procs == MAX_NAMED)
+            continue;
+        if (pr_grow((void **)&l->procs, &cap, l->n_procs + 1,
+                    sizeof(*l->procs)) != PR_OK)
+            return PR_E_NOMEM;
+        l->procs[l->n_procs].pid = nm->pid;
+        l->procs[l->n_procs++].role = role_name(text);
+    }
+    return PR_OK;
+}
+
+static int
+is_op_thread(const struct tl *l, uint32_t pid, uint32_t tid)
+{
+    size_t i;
+
+    for (i = 0; i < l->n_op_threads; i++)
+        if (l->op_threads[i]->pid == pid && l->op_threads[i]->tid == tid)
+            return 1;
+    return 0;
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+static int
+has_i64(const int64_t *v, size_t n, int64_t x)
+{
+    return n > 0 && bsearch(&x, v, n, sizeof(*v), cmp_i64) != NULL;
+}
+
+/* Sort v and drop repeated values. */
+static void
+sort_unique(int64_t *v, size_t *n)
+{
+    size_t i, k = 0;
+
+    if (*n > 1)
+        qsort(v, *n, sizeof(*v), cmp_i64);
+    for (i = 0; i < *n; i++)
+        if (k == 0 || v[k - 1] != v[i])
+            v[k++] = v[i];
+    *n = k;
+}
+
+/* The stream of a hardware task: its Stream Id, else its thread. */
+static int64_t
+stream_of(const struct tl *l, const struct pr_tv_raw *x)
+{
+    int64_t s;
+    const char *tid = str(l, x->tid);
+
+    if (x->stream >= 0)
+        return x->stream;
+    return pr_fld_parse_int64(tid, strlen(tid), &s) && s >= 0 ? s : -1;
+}
+
+/* Streams of HCCL's own tasks: those its plane tasks name, and those
+ * that carry notify waits and records.  Copies there move a collective's
+ * data: the collective counts that time. */
+static enum pr_status
+find_comm_streams(struct tl *l)
+{
+    size_t i;
+
+    for (i = 0; i < l->tv.n_raw; i++) {
+        const struct pr_tv_raw *x = &l->tv.raw[i];
+        enum role rl = role_of(l, x->pid);
+        int64_t s = -1;
+
+        if (rl == R_HCCL && !is_op_thread(l, x->pid, x->tid))
+            s = x->stream;
+        else if (rl == R_HW &&
+                 strncasecmp(str(l, x->task_type), "notify", 6) == 0)
+            s = stream_of(l, x);
+        if (s < 0)
+            continue;
+        if (pr_grow((void **)&l->comm, &l->cap_comm, l->n_comm + 1,
+                    sizeof(*l->comm)) != PR_OK)
+            return PR_E_NOMEM;
+        l->comm[l->n_comm++] = s;
+    }
+    sort_unique(l->comm, &l->n_comm);
+    return PR_OK;
+}
+
+struct pr_gpu_info *
+pr_msprof_last_task(struct pr_trace *t)
+{
+    const struct pr_event *e =
+        t->n_events > 0 ? &t->events[t->n_events - 1] : NULL;
+
+    if (e == NULL || e->info == PR_NO_INFO ||
+        pr_info_table_of(e->kind) != PR_INFO_GPU || e->info >= t->n_gpu)
+        return NULL;
+    return &t->gpu[e->info];
+}
+
+/* The operator of a task: MindSpore's full names ("Default/net/Conv2D-op5")
+ * by their type, hcom operations by their name before the number
+ * ("hcom_allReduce__586_0_1" -> "hcom_allReduce"), others as named. */
+static void
+op_of(const char *name, char *out, size_t cap)
+{
+    const char *cut = strstr(name, "__");
+
+    if (starts(name, "hcom_") && cut != NULL) {
+        snprintf(out, cap, "%.*s", (int)(cut - name), name);
+        return;
+    }
+    pr_ms_op_type(name, out, cap);
+}
+
+/* A step of the step trace: its number from "Iteration 12". */
+struct cand {
+    int64_t n;
+    size_t raw;
+};
+
+static int
+cmp_cand(const void *a, const void *b)
+{
+    const struct cand *x = a, *y = b;
+
+    if (x->n != y->n)
+        return x->n < y->n ? -1 : 1;
+    return x->raw < y->raw ? -1 : x->raw > y->raw;
+}
+
+static enum pr_status
+add_step(struct tl *l, const struct pr_tv_raw *x, int64_t n,
+         struct pr_error *err)
+{
+    int64_t ts, end;
+
+    if (!pr_msprof_time(l->r, x->ts_ns, &ts) ||
+        !pr_checked_add_i64(ts, x->dur_ns, &end))
+        return pr_error_set(err, PR_E_FORMAT, "%s: out of range",
+                            str(l, x->name));
+    l->n_steps++;
+    return pr_ms_add_step(&l->r->b, n, ts, end, err);
+}
+
+/* The "Iteration Time" ranges as steps, each iteration once (a second
+ * file or slice may hold it again). */
+static enum pr_status
+add_steps(struct tl *l, struct pr_error *err)
+{
+    struct cand *v = NULL;
+    size_t i, n = 0, cap = 0;
+    enum pr_status st = PR_OK;
+
+    for (i = 0; i < l->tv.n_raw; i++) {
+        const struct pr_tv_raw *x = &l->tv.raw[i];
+        const char *name = str(l, x->name), *p = name + strlen(name);
+
+        if (strcmp(str(l, x->cat), "Iteration Time") != 0)
+            continue;
+        if (pr_grow((void **)&v, &cap, n + 1, sizeof(*v)) != PR_OK) {
+            free(v);
+            return pr_error_set(err, PR_E_NOMEM, "out of memory");
+        }
+        while (p > name && p[-1] >= '0' && p[-1] <= '9')
+            p--;
+        v[n].n = (int64_t)n + 1;
+        if (*p != '\0')
+            pr_fld_parse_int64(p, strlen(p), &v[n].n);
+        v[n++].raw = i;
+    }
+    if (n > 1)
+        qsort(v, n, sizeof(*v), cmp_cand);
+    for (i = 0; i < n && st == PR_OK; i++)
+        if (i == 0 || v[i].n != v[i - 1].n)
+            st = add_step(l, &l->tv.raw[v[i].raw], v[i].n, err);
+    free(v);
+    return st;
+}
+
+static enum pr_status
+add_hw(struct tl *l, const struct pr_tv_raw *x, int64_t ts,
+       struct pr_error *err)
+{
+    const char *tt = str(l, x->task_type);
+    enum pr_ascend_task c = pr_ascend_task_class(tt);
+    struct pr_ms_task k;
+    struct pr_gpu_info *g;
+    char op[256];
+    enum pr_status st;
+
+    memset(&k, 0, sizeof(k));
+    k.name = str(l, x->name);
+    k.ts_ns = ts;
+    k.dur_ns = x->dur_ns;
+    k.stream = stream_of(l, x);
+    k.flops = -1;
+    k.bytes = -1;
+    k.kind = pr_ascend_task_kind(c);
+    if (c == PR_ASCEND_TASK_COMPUTE) {
+        op_of(k.name, op, sizeof(op));
+        k.op = op;
+        /* AI_CORE is the queue, not the unit: on 910B it runs vector
+           kernels too, so only the op_summary can say */
+        if (strcmp(tt, "AI_CORE") != 0)
+            k.unit = pr_ascend_unit(tt);
+    } else if (c == PR_ASCEND_TASK_COMM || c == PR_ASCEND_TASK_SYNC ||
+               has_i64(l->comm, l->n_comm, k.stream)) {
+        /* HCCL's process holds the operation; waits are no work */
+        k.kind = PR_KIND_OTHER;
+    }
+    st = pr_ms_add_task(&l->r->b, &k, err);
+    if (st != PR_OK || (g = pr_msprof_last_task(l->r->t)) == NULL)
+        return st;
+    g->task_type = x->task_type;
+    g->task_id = x->task_id;
+    g->unit = (uint8_t)k.unit;
+    l->r->n_tasks++;
+    return PR_OK;
+}
+
+/* HCCL's tasks that move data; its notify tasks only signal. */
+static int
+is_transfer(const char *task_type)
+{
+    return strcmp(task_type, "Memcpy") == 0 ||
+           strcmp(task_type, "Reduce_Inline") == 0 ||
+           strcmp(task_type, "RDMASend") == 0;
+}
+
+/* The link's name as communication_matrix.json gives it: LOCAL within
+ * the rank, RDMA between servers, else the link an SDMA copy took (HCCS,
+ * PCIE, SIO), or the transport when the link is not named. */
+static const char *
+link_name(const struct tl *l, const struct pr_tv_raw *x, int local)
+{
+    const char *tr = str(l, x->transport), *lk = str(l, x->link);
+
+    if (local)
+        return "LOCAL";
+    if (strcmp(tr, "RDMA") == 0 || *lk == '\0' ||
+        strcmp(lk, "INVALID_TYPE") == 0 || strcmp(lk, "N/A") == 0 ||
+        strcmp(lk, "ON_CHIP") == 0)
+        return *tr ? tr : NULL;
+    return lk;
+}
+
+/* A plane task that moved data, as traffic on its link (the analysis
+ * sums a link's tasks), the way msprof-analyze builds
+ * communication_matrix.json from the same records: a destination of
+ * 4294967295 ("no peer") is the rank itself.  No group is named. */
+static enum pr_status
+add_link(struct tl *l, const struct pr_tv_raw *x, struct pr_error *err)
+{
+    struct pr_link k;
+    const char *name;
+    int64_t dst = x->dst_rank;
+
+    if (!is_transfer(str(l, x->task_type)) || x->src_rank < 0 ||
+        x->src_rank >= MAX_RANK)
+        return PR_OK;
+    if (dst < 0 || dst >= MAX_RANK)
+        dst = x->src_rank;
+    name = link_name(l, x, dst == x->src_rank);
+    if (name == NULL)
+        return PR_OK;
+    memset(&k, 0, sizeof(k));
+    k.src = (int32_t)x->src_rank;
+    k.dst = (int32_t)dst;
+    k.group = PR_STR_NONE;
+    k.transport = pr_strtab_intern(l->r->t->strs, name, strlen(name));
+    k.bytes = x->size_bytes > 0 ? x->size_bytes : 0;
+    k.time_ns = x->dur_ns;
+    if (k.transport == PR_STR_NONE || pr_trace_add_link(l->r->t, &k) != PR_OK)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    return PR_OK;
+}
+
+static int
+cmp_moved(const void *a, const void *b)
+{
+    const struct moved *x = a, *y = b;
+
+    return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* The data HCCL's plane tasks sent to other ranks, by start, with the
+ * running sum: what an operation without an element count moved. */
+static enum pr_status
+index_moved(struct tl *l)
+{
+    size_t i;
+
+    for (i = 0; i < l->tv.n_raw; i++) {
+        const struct pr_tv_raw *x = &l->tv.raw[i];
+
+        if (role_of(l, x->pid) != R_HCCL || is_op_thread(l, x->pid, x->tid) ||
+            !is_transfer(str(l, x->task_type)) || x->size_bytes <= 0 ||
+            x->src_rank < 0 || x->dst_rank < 0 || x->dst_rank >= MAX_RANK ||
+            x->dst_rank == x->src_rank)
+            continue;
+        if (pr_grow((void **)&l->moved, &l->cap_moved, l->n_moved + 1,
+                    sizeof(*l->moved)) != PR_OK)
+            return PR_E_NOMEM;
+        l->moved[l->n_moved].ts = x->ts_ns;
+        l->moved[l->n_moved++].sum = x->size_bytes;
+    }
+    if (l->n_moved > 1)
+        qsort(l->moved, l->n_moved, sizeof(*l->moved), cmp_moved);
+    for (i = 1; i < l->n_moved; i++)
+        l->moved[i].sum = pr_sat_add_i64(l->moved[i].sum, l->moved[i - 1].sum);
+    return PR_OK;
+}
+
+/* Moved entries starting before ts. */
+static size_t
+moved_before(const struct tl *l, int64_t ts)
+{
+    size_t lo = 0, hi = l->n_moved;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (l->moved[mid].ts < ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Bytes the plane tasks starting inside the operation sent to other
+ * ranks (Σ Transit Size of communication.json, as torch_npu's 2023
+ * export gives a collective's size); -1 when none. */
+static int64_t
+moved_in(const struct tl *l, const struct pr_tv_raw *op)
+{
+    size_t a = moved_before(l, op->ts_ns),
+           b = moved_before(
+               l, pr_sat_add_i64(pr_sat_add_i64(op->ts_ns, op->dur_ns), 1));
+
+    if (b <= a)
+        return -1;
+    return l->moved[b - 1].sum - (a > 0 ? l->moved[a - 1].sum : 0);
+}
+
+/* An HCCL operation: a collective on the device, with its element type
+ * and count when the timeline has them (CANN >= 7). */
+static enum pr_status
+add_comm(struct tl *l, const struct pr_tv_raw *x, int64_t ts,
+         struct pr_error *err)
+{
+    const char *coll = pr_ascend_collective(str(l, x->name));
+    const char *dt = str(l, x->data_type);
+    struct pr_ascend_dtype d;
+    struct pr_ms_task k;
+    struct pr_gpu_info *g;
+    char op[256];
+    enum pr_status st;
+    int has_dt = pr_ascend_dtype(dt, strlen(dt), &d);
+
+    if (coll == NULL && !is_op_thread(l, x->pid, x->tid))
+        return add_link(l, x, err); /* a plane task: part of an operation */
+    memset(&k, 0, sizeof(k));
+    k.name = str(l, x->name);
+    op_of(k.name, op, sizeof(op));
+    k.op = op;
+    k.collective = coll ? coll : pr_ms_collective(op);
+    k.ts_ns = ts;
+    k.dur_ns = x->dur_ns;
+    k.stream = -1;
+    k.row = "HCCL";
+    k.kind = PR_KIND_DEVICE_TASK;
+    k.unit = PR_UNIT_COMM;
+    k.flops = -1;
+    k.bytes = -1;
+    if (has_dt && x->count >= 0 &&
+        !pr_checked_mul_i64(x->count, d.bytes, &k.bytes))
+        k.bytes = -1;
+    if (k.bytes < 0)
+        k.bytes = moved_in(l, x);
+    st = pr_ms_add_task(&l->r->b, &k, err);
+    if (st != PR_OK || (g = pr_msprof_last_task(l->r->t)) == NULL)
+        return st;
+    g->unit = PR_UNIT_COMM;
+    g->task_type = pr_strtab_intern(l->r->t->strs, "HCCL", 4);
+    if (g->collective == PR_STR_NONE)
+        g->collective = PR_STR_EMPTY;
+    if (has_dt)
+        g->dtype = pr_strtab_intern(l->r->t->strs, d.comm, strlen(d.comm));
+    g->in_nelems = g->out_nelems = x->count;
+    if ((!has_dt || x->count < 0) && k.bytes >= 0) { /* what it moved */
+        g->dtype = pr_strtab_intern(l->r->t->strs, "Byte", 4);
+        g->in_nelems = g->out_nelems = k.bytes;
+    }
+    l->r->n_tasks++;
+    return PR_OK;
+}
+
+/* A CANN API call: a runtime call of its host thread. */
+static enum pr_status
+add_api(struct tl *l, const struct pr_tv_raw *x, int64_t ts,
+        struct pr_error *err)
+{
+    struct pr_span s;
+
+    memset(&s, 0, sizeof(s));
+    s.name = str(l, x->name);
+    s.cat = "CANN";
+    s.pid = "host";
+    s.tid = str(l, x->tid);
+    s.ts_ns = ts;
+    s.dur_ns = x->dur_ns;
+    s.external_id = PR_NO_ID;
+    s.correlation = PR_NO_ID;
+    if (pr_trace_add_span(l->r->t, PR_KIND_RUNTIME_CALL, &s, NULL) != PR_OK)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    return PR_OK;
+}
+
+static int
+is_step_cat(const char *cat)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(step_cats) / sizeof(step_cats[0]); i++)
+        if (strcmp(cat, step_cats[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static enum pr_status
+emit(struct tl *l, const struct pr_tv_raw *x, struct pr_error *err)
+{
+    const char *cat = str(l, x->cat);
+    int64_t ts;
+
+    if (!pr_msprof_time(l->r, x->ts_ns, &ts))
+        return pr_error_set(err, PR_E_FORMAT, "%s: start out of range",
+                            str(l, x->name));
+    if (strcmp(cat, "Iteration Time") == 0)
+        return PR_OK; /* add_steps() */
+    if (is_step_cat(cat))
+        return pr_ms_add_range(&l->r->b, str(l, x->name), ts, x->dur_ns, err);
+    switch (role_of(l, x->pid)) {
+    case R_HW:
+        return add_hw(l, x, ts, err);
+    case R_HCCL:
+        return add_comm(l, x, ts, err);
+    case R_CANN:
+        return add_api(l, x, ts, err);
+    case R_STEP:
+    case R_NONE:
+    default:
+        return PR_OK; /* overlap analysis, counters: derived or unused */
+    }
+}
+
+static void
+tl_free(struct tl *l)
+{
+    pr_tv_free(&l->tv);
+    free(l->procs);
+    free(l->op_threads);
+    free(l->comm);
+    free(l->moved);
+}
+
+/* Read the timeline files `paths` of one device into its run. */
+static enum pr_status
+read_timelines(struct pr_msprof_run *r, char *const *paths, size_t n,
+               struct pr_error *err)
+{
+    struct tl l;
+    enum pr_status st = PR_OK;
+    size_t i;
+
+    memset(&l, 0, sizeof(l));
+    l.r = r;
+    l.tv.t = r->t;
+    for (i = 0; i < n && st == PR_OK; i++) {
+        st = pr_tv_read(paths[i], r->max, &l.tv, err);
+        if (st != PR_OK)
+            pr_error_prefix(err, "%s: ", paths[i]);
+    }
+    if (st == PR_OK && (index_names(&l) != PR_OK || find_comm_streams(&l) ||
+                        index_moved(&l) != PR_OK))
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (st == PR_OK) {
+        for (i = 0; i < l.tv.n_raw && st == PR_OK; i++)
+            st = emit(&l, &l.tv.raw[i], err);
+        if (st == PR_OK)
+            st = add_steps(&l, err);
+        if (st != PR_OK)
+            pr_error_prefix(err, "%s: ", paths[0]);
+    }
+    r->t->device_steps |= l.n_steps > 0;
+    tl_free(&l);
+    return st;
+}
+
+/* ------------------------------------------------------------ a device */
+
+/* What one device's run reads, gathered before reading: the clock first,
+ * then the timelines, then the summaries that detail their tasks. */
+struct plan {
+    char *start_info, *info; /* owned; NULL when absent */
+    struct names timelines;  /* owned full paths */
+    struct names summaries;  /* owned full paths: op_summary CSVs */
+    struct names skip, whys; /* owned: members not read, and why */
+};
+
+static void
+plan_free(struct plan *p)
+{
+    free(p->start_info);
+    free(p->info);
+    names_free(&p->timelines);
+    names_free(&p->summaries);
+    names_free(&p->skip);
+    names_free(&p->whys);
+}
+
+static enum pr_status
+push(struct names *l, const char *s)
+{
+    size_t n = strlen(s) + 1;
+
+    if (pr_grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)) != PR_OK ||
+        (l->v[l->n] = malloc(n)) == NULL)
+        return PR_E_NOMEM;
+    memcpy(l->v[l->n++], s, n);
+    return PR_OK;
+}
+
+static enum pr_status
+skip(struct plan *p, const char *path, const char *why)
+{
+    if (push(&p->skip, path) != PR_OK)
+        return PR_E_NOMEM;
+    if (push(&p->whys, why) != PR_OK) {
+        free(p->skip.v[--p->skip.n]);
+        return PR_E_NOMEM;
+    }
+    return PR_OK;
+}
+
+static char *
+join(const char *dir, const char *name)
+{
+    size_t a = strlen(dir), b = strlen(name);
+    char *s = malloc(a + b + 2);
+
+    if (s == NULL)
+        return NULL;
+    memcpy(s, dir, a);
+    s[a] = '/';
+    memcpy(s + a + 1, name, b + 1);
+    return s;
+}
+
+/* Whether the files of a timeline folder include msprof_*.json, the
+ * union of the layer files. */
+static int
+has_union(const struct names *l)
+{
+    size_t i;
+
+    for (i = 0; i < l->n; i++)
+        if (starts(l->v[i], "msprof_") && ends(l->v[i], ".json"))
+            return 1;
+    return 0;
+}
+
+enum where { IN_TIMELINE, IN_SUMMARY, IN_OUTPUT };
+
+/* One member of timeline/, summary/ or mindstudio_profiler_output/; `uni`
+ * when the folder holds an msprof_*.json. */
+static enum pr_status
+plan_member(struct plan *p, const char *path, const char *b, enum where w,
+            int uni)
+{
+    int json = ends(b, ".json"), csv = ends(b, ".csv");
+
+    if (w != IN_SUMMARY && json && (!uni || starts(b, "msprof_")))
+        return push(&p->timelines, path);
+    if (w != IN_SUMMARY && json)
+        return skip(p, path,
+                    "a layer of the msprof_*.json timeline beside it, whose "
+                    "events are read once from there");
+    if (w != IN_TIMELINE && csv && starts(b, "op_summary_"))
+        return push(&p->summaries, path);
+    if (w != IN_TIMELINE && (csv || json))
+        return skip(p, path,
+                    "an msprof summary of what the timeline and op_summary "
+                    "give (not read)");
+    if (ends(b, ".db"))
+        return skip(p, path,
+                    "msprof's SQLite export of what the JSON and CSV export "
+                    "beside it hold (read from there; give the .db alone to "
+                    "read it instead)");
+    return skip(p, path, "not a file of msprof's export that profreport reads");
+}
+
+/* The members of a folder of msprof's export. */
+static enum pr_status
+plan_folder(struct plan *p, const char *dir, enum where w)
+{
+    struct names l;
+    enum pr_status st = list_names(dir, &l);
+    int uni = has_union(&l);
+    size_t i;
+
+    for (i = 0; i < l.n && st == PR_OK; i++) {
+        char *path = join(dir, l.v[i]);
+
+        st = path ? plan_member(p, path, l.v[i], w, uni) : PR_E_NOMEM;
+        free(path);
+    }
+    names_free(&l);
+    return st;
+}
+
+/* One member of a device folder; *kept when the plan took `path`. */
+static enum pr_status
+plan_entry(struct plan *p, char *path, const char *b, int64_t id, int *kept)
+{
+    char name[64];
+
+    *kept = 0;
+    snprintf(name, sizeof(name), "start_info.%lld", (long long)id);
+    if (strcmp(b, name) == 0 && p->start_info == NULL) {
+        p->start_info = path;
+        *kept = 1;
+        return PR_OK;
+    }
+    snprintf(name, sizeof(name), "info.json.%lld", (long long)id);
+    if (strcmp(b, name) == 0 && p->info == NULL) {
+        p->info = path;
+        *kept = 1;
+        return PR_OK;
+    }
+    snprintf(name, sizeof(name), "end_info.%lld", (long long)id);
+    if (strcmp(b, name) == 0)
+        return PR_OK; /* the end of collection: nothing the report needs */
+    if (strcmp(b, "timeline") == 0 && is_dir(path))
+        return plan_folder(p, path, IN_TIMELINE);
+    if (strcmp(b, "summary") == 0 && is_dir(path))
+        return plan_folder(p, path, IN_SUMMARY);
+    return skip(p, path,
+                is_dir(path) ? "msprof's raw or intermediate data (msprof "
+                               "--export=on writes timeline/ and summary/ "
+                               "from it)"
+                             : "not a file of msprof's export that "
+                               "profreport reads");
+}
+
+/* The members of a device folder. */
+static enum pr_status
+plan_device(struct plan *p, const char *dir, int64_t id)
+{
+    struct names l;
+    enum pr_status st = list_names(dir, &l);
+    size_t i;
+    int kept;
+
+    for (i = 0; i < l.n && st == PR_OK; i++) {
+        char *path = join(dir, l.v[i]);
+
+        st = path ? plan_entry(p, path, l.v[i], id, &kept) : PR_E_NOMEM;
+        if (path != NULL && !kept)
+            free(path);
+    }
+    names_free(&l);
+    return st;
+}
+
+/* ------------------------------------------------------------ a run */
+
+static uint64_t
+file_bytes(const char *path)
+{
+    struct stat st;
+
+    return path && stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+/* What the export cannot give, for the report's data-quality notes. */
+static enum pr_status
+add_gaps(struct pr_msprof_run *r, const struct plan *p)
+{
+    struct pr_trace *t = r->t;
+    size_t i, unsized = 0;
+    enum pr_status st = PR_OK;
+
+    for (i = 0; i < t->n_events; i++) {
+        struct pr_gpu_info gb;
+        const struct pr_gpu_info *g = pr_trace_gpu(t, &t->events[i], &gb);
+
+        unsized += g != NULL && g->unit == PR_UNIT_COMM && g->bytes < 0;
+    }
+    if (p->summaries.n == 0)
+        st = pr_trace_add_gap(t, "no_shapes", 0,
+                              "msprof's timeline records no input shapes or "
+                              "dtypes, so no FLOPs: export with msprof "
+                              "--export=on to have op_summary_*.csv beside it");
+    if (st == PR_OK && unsized > 0)
+        st = pr_trace_add_gap(t, "no_comm_bytes", unsized,
+                              "this msprof timeline (CANN <= 6) gives no "
+                              "element count of its collectives: no sizes "
+                              "or bandwidth");
+    if (st == PR_OK && !r->has_clock)
+        st = pr_trace_add_gap(t, "no_clock", 0,
+                              "no start_info: times stay on the device's "
+                              "clock, so runs of other devices do not line "
+                              "up with this one");
+    return st;
+}
+
+static enum pr_status
+finish_run(struct pr_msprof_run *r, const struct plan *p, struct pr_error *err)
+{
+    struct pr_trace *t = r->t;
+    struct pr_device *d = pr_trace_add_device(t);
+    char name[48];
+    size_t i;
+    enum pr_status st = d ? PR_OK : PR_E_NOMEM;
+
+    for (i = 0; i < p->skip.n && st == PR_OK; i++)
+        st = pr_trace_add_skip(t, p->skip.v[i], p->whys.v[i]);
+    if (st == PR_OK)
+        st = add_gaps(r, p);
+    if (st != PR_OK)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    d->id = r->device;
+    d->name = pr_strtab_intern(t->strs, "Ascend NPU", 10);
+    t->vendor = pr_strtab_intern(t->strs, "huawei", 6);
+    t->backend = pr_strtab_intern(t->strs, "hccl", 4);
+    t->device_kind = pr_strtab_intern(t->strs, "npu", 3);
+    if (t->rank >= 0)
+        snprintf(name, sizeof(name), "rank%lld", (long long)t->rank);
+    else
+        snprintf(name, sizeof(name), "device%lld", (long long)r->device);
+    t->worker = pr_strtab_intern(t->strs, name, strlen(name));
+    t->bytes = file_bytes(p->start_info) + file_bytes(p->info);
+    for (i = 0; i < p->timelines.n; i++)
+        t->bytes += file_bytes(p->timelines.v[i]);
+    for (i = 0; i < p->summaries.n; i++)
+        t->bytes += file_bytes(p->summaries.v[i]);
+    if (d->name == PR_STR_NONE || t->vendor == PR_STR_NONE ||
+        t->device_kind == PR_STR_NONE || t->worker == PR_STR_NONE ||
+        t->backend == PR_STR_NONE)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    return PR_OK;
+}
+
+/* Read one device's planned files into a new trace (*out, NULL on
+ * error). */
+static enum pr_status
+read_plan(const struct plan *p, int64_t id, const struct pr_read_opts *o,
+          struct pr_trace **out, struct pr_error *err)
+{
+    struct pr_msprof_run r;
+    enum pr_status st;
+    size_t i;
+
+    memset(&r, 0, sizeof(r));
+    *out = NULL;
+    r.t = pr_trace_new();
+    if (r.t == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    r.device = id;
+    r.max = o && o->max_input_bytes ? o->max_input_bytes : PR_READ_DEFAULT_MAX;
+    st = pr_ms_builder_init(&r.b, r.t, id, "msprof", err);
+    if (st == PR_OK && p->start_info)
+        st = read_clock(p->start_info, &r, err);
+    if (st == PR_OK && p->info)
+        st = read_info(p->info, r.t, err);
+    if (st == PR_OK)
+        st = read_timelines(&r, p->timelines.v, p->timelines.n, err);
+    for (i = 0; i < p->summaries.n && st == PR_OK; i++)
+        st = pr_msprof_op_summary(p->summaries.v[i], &r, err);
+    if (st == PR_OK)
+        st = finish_run(&r, p, err);
+    if (st != PR_OK) {
+        pr_trace_free(r.t);
+        return st;
+    }
+    pr_trace_finish(r.t);
+    *out = r.t;
+    return PR_OK;
+}
+
+/* ------------------------------------------------------------ the folder */
+
+struct dev {
+    int64_t id;
+    char *path; /* owned */
+    struct plan plan;
+};
+
+static int
+cmp_dev(const void *a, const void *b)
+{
+    const struct dev *x = a, *y = b;
+
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+struct prof {
+    struct dev *v; /* owned, by device id */
+    size_t n, cap;
+};
+
+static void
+prof_free(struct prof *f)
+{
+    size_t i;
+
+    for (i = 0; i < f->n; i++) {
+        free(f->v[i].path);
+        plan_free(&f->v[i].plan);
+    }
+    free(f->v);
+}
+
+static enum pr_status
+add_dev(struct prof *f, int64_t id, const char *path)
+{
+    struct dev *d;
+
+    if (pr_grow((void **)&f->v, &f->cap, f->n + 1, sizeof(*f->v)) != PR_OK)
+        return PR_E_NOMEM;
+    d = &f->v[f->n];
+    memset(d, 0, sizeof(*d));
+    d->id = id;
+    if (path != NULL && (d->path = join(path, "")) == NULL)
+        return PR_E_NOMEM;
+    if (d->path != NULL)
+        d->path[strlen(d->path) - 1] = '\0'; /* join added a '/' */
+    f->n++;
+    return PR_OK;
+}
+
+/* The device folder holding a timeline file or folder: its folder or
+ * that folder's parent, when named device_N with its info files.  0 when
+ * there is none (the path's clock and rank then stay unknown). */
+static int
+enclosing_device(const char *path, char *dev, size_t cap, int64_t *id)
+{
+    char base[256];
+    int up;
+    size_t n;
+
+    if (snprintf(dev, cap, "%s", path) >= (int)cap)
+        return 0;
+    for (up = 0; up < 2; up++) {
+        char *slash;
+
+        n = strlen(dev);
+        while (n > 1 && dev[n - 1] == '/')
+            dev[--n] = '\0';
+        slash = strrchr(dev, '/');
+        if (slash == NULL || slash == dev)
+            return 0;
+        *slash = '\0';
+        base_name(dev, base, sizeof(base));
+        if (is_device_dir(dev, base)) {
+            *id = device_id(base);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A timeline file or folder given alone: the device around it gives the
+ * clock and the rank (a folder: all of the device is read, its other
+ * timelines and summaries included). */
+static enum pr_status
+plan_timeline(struct prof *f, const char *path)
+{
+    char dev[4096], name[64];
+    int64_t id = 0;
+    int in_dev = enclosing_device(path, dev, sizeof(dev), &id);
+    struct plan *p;
+    char *info;
+
+    if (add_dev(f, id, in_dev ? dev : NULL) != PR_OK)
+        return PR_E_NOMEM;
+    p = &f->v[0].plan;
+    if (!is_file(path))
+        return in_dev ? plan_device(p, dev, id)
+                      : plan_folder(p, path, IN_TIMELINE);
+    if (push(&p->timelines, path) != PR_OK)
+        return PR_E_NOMEM;
+    if (!in_dev)
+        return PR_OK;
+    snprintf(name, sizeof(name), "start_info.%lld", (long long)id);
+    p->start_info = join(dev, name);
+    if (p->start_info == NULL)
+        return PR_E_NOMEM;
+    snprintf(name, sizeof(name), "info.json.%lld", (long long)id);
+    info = join(dev, name);
+    if (info == NULL)
+        return PR_E_NOMEM;
+    if (is_file(info))
+        p->info = info;
+    else
+        free(info);
+    if (!is_file(p->start_info)) {
+        free(p->start_info);
+        p->start_info = NULL;
+    }
+    return PR_OK;
+}
+
+/* The devices of a PROF_* folder (or the one device folder given), each
+ * with its plan; mindstudio_profiler_output/ and any other member go
+ * with the first device. */
+static enum pr_status
+plan_prof(struct prof *f, const char *path, const char *base)
+{
+    struct names l;
+    enum pr_status st;
+    size_t i;
+
+    if (is_file(path) || (!is_device_dir(path, base) && is_timeline_dir(path)))
+        return plan_timeline(f, path);
+    if (is_device_dir(path, base))
+        return add_dev(f, device_id(base), path) == PR_OK
+                   ? plan_device(&f->v[0].plan, f->v[0].path, f->v[0].id)
+                   : PR_E_NOMEM;
+    st = list_names(path, &l);
+    for (i = 0; i < l.n && st == PR_OK; i++) {
+        char *sub = join(path, l.v[i]);
+
+        if (sub == NULL)
+            st = PR_E_NOMEM;
+        else if (is_device_dir(sub, l.v[i]))
+            st = add_dev(f, device_id(l.v[i]), sub);
+        free(sub);
+    }
+    if (st == PR_OK && f->n == 0)
+        st = add_dev(f, 0, NULL);
+    if (f->n > 1)
+        qsort(f->v, f->n, sizeof(*f->v), cmp_dev);
+    for (i = 0; i < f->n && st == PR_OK; i++)
+        if (f->v[i].path != NULL)
+            st = plan_device(&f->v[i].plan, f->v[i].path, f->v[i].id);
+    for (i = 0; i < l.n && st == PR_OK; i++) {
+        char *sub = join(path, l.v[i]);
+
+        if (sub == NULL)
+            st = PR_E_NOMEM;
+        else if (strcmp(l.v[i], "mindstudio_profiler_output") == 0 &&
+                 is_dir(sub))
+            st = plan_folder(&f->v[0].plan, sub, IN_OUTPUT);
+        else if (!is_device_dir(sub, l.v[i]))
+            st = skip(&f->v[0].plan, sub,
+                      is_dir(sub) ? "msprof's host-side or raw data (not "
+                                    "read)"
+                                  : "not a file of msprof's export that "
+                                    "profreport reads");
+        free(sub);
+    }
+    names_free(&l);
+    return st;
+}
+
+/* Whether the folder's plan has a timeline or an op_summary to read
+ * (on out-of-memory: yes, and load says so). */
+static int
+has_export(const char *path)
+{
+    struct prof f;
+    char base[256];
+    size_t i;
+    int has = 0;
+
+    memset(&f, 0, sizeof(f));
+    base_name(path, base, sizeof(base));
+    if (plan_prof(&f, path, base) != PR_OK)
+        has = 1;
+    for (i = 0; i < f.n && !has; i++)
+        has = f.v[i].plan.timelines.n > 0 || f.v[i].plan.summaries.n > 0;
+    prof_free(&f);
+    return has;
+}
+
+/* Read every device with data; chain the runs in device order. */
+static enum pr_status
+read_devices(const struct prof *f, const struct pr_read_opts *o,
+             struct pr_trace **first, struct pr_error *err)
+{
+    struct pr_trace **tail = first, *t;
+    enum pr_status st = PR_OK;
+    size_t i;
+
+    for (i = 0; i < f->n && st == PR_OK; i++) {
+        st = read_plan(&f->v[i].plan, f->v[i].id, o, &t, err);
+        if (st == PR_OK && t->n_events == 0) {
+            pr_trace_free(t);
+            continue;
+        }
+        if (st == PR_OK) {
+            *tail = t;
+            tail = &t->next;
+        }
+    }
+    return st;
+}
+
+static enum pr_status
+load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
+     struct pr_error *err)
+{
+    struct prof f;
+    char base[256];
+    enum pr_status st;
+
+    *out = NULL;
+    memset(&f, 0, sizeof(f));
+    base_name(path, base, sizeof(base));
+    st = plan_prof(&f, path, base);
+    if (st != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (st == PR_OK)
+        st = read_devices(&f, o, out, err);
+    if (st == PR_OK && *out == NULL)
+        st = pr_error_set(err, PR_E_NOT_FORMAT,
+                          "%s: no msprof timeline or op_summary in it (msprof "
+                          "--export=on writes them from the raw data)",
+                          path);
+    if (st != PR_OK) {
+        pr_trace_free(*out);
+        *out = NULL;
+    }
+    prof_free(&f);
+    return st;
+}
+
+/* Before "mindspore" and "ascend_trace": a PROF_* folder is claimed whole,
+ * so that its layer files are not read as traces of their own. */
+const struct pr_format pr_format_msprof = {"msprof", sniff, load, 0};

@@ -1,0 +1,66 @@
+/* msprof_cluster.c - the output of msprof-analyze's "cluster" command
+ * (cluster_step_trace_time.csv, cluster_communication.json,
+ * cluster_communication_matrix.json, communication_group.json): tables
+ * msprof-analyze derived from every rank's profile.  The spec
+ * (other-producers.md §2.4) names them only as a reference to check
+ * against; they hold no device task and no time line, so they are
+ * recognised and turned away with a message naming the file and what to
+ * give instead, rather than called "not a format profreport reads". */
+#include "config.h"
+
+#include <string.h>
+
+#include "../internal.h"
+#include "profreport/formats.h"
+
+/* The first key of a JSON object in the head; 0 when there is none. */
+static int
+first_key_is(const char *s, size_t n, const char *key)
+{
+    size_t i = 1, m = strlen(key);
+
+    while (i < n &&
+           (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t'))
+        i++;
+    return i + m + 2 <= n && s[i] == '"' && memcmp(s + i + 1, key, m) == 0 &&
+           s[i + 1 + m] == '"';
+}
+
+/* cluster_step_trace_time.csv starts "Step,Type,Index,"; the JSON files
+ * are objects keyed by "p2p" and "collective" first (a rank's own
+ * communication.json is keyed by its steps). */
+static enum pr_claim
+sniff(const struct pr_probe *p)
+{
+    const char *s;
+    size_t n;
+
+    if (p->is_dir)
+        return PR_CLAIM_NO;
+    pr_probe_text(p, &s, &n);
+    if (s == NULL || n < 2)
+        return PR_CLAIM_NO;
+    if (n >= 16 && memcmp(s, "Step,Type,Index,", 16) == 0)
+        return PR_CLAIM_SURE;
+    if (s[0] == '{' &&
+        (first_key_is(s, n, "p2p") || first_key_is(s, n, "collective")))
+        return PR_CLAIM_SURE;
+    return PR_CLAIM_NO;
+}
+
+static enum pr_status
+load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
+     struct pr_error *err)
+{
+    (void)o;
+    *out = NULL;
+    return pr_error_set(err, PR_E_NOT_FORMAT,
+                        "%s: msprof-analyze cluster output (tables derived "
+                        "from the ranks' profiles, no device tasks): not "
+                        "read; give the ranks' PROF_* or *_ascend_pt "
+                        "folders instead",
+                        path);
+}
+
+const struct pr_format pr_format_msprof_cluster = {"msprof_cluster", sniff,
+                                                   load, 0};
