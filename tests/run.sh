@@ -46,7 +46,9 @@ count() {
     skipped=$((skipped + s))
     if [ "$f" -gt 0 ]; then
         failures="$failures $1"
-        grep '^not ok' "$3" | grep -v '# *[Ss][Kk][Ii][Pp]' | sed "s|^|  $1: |"
+        # a failure's own explanation (the golden diffs) is indented "#   "
+        grep -E '^not ok|^#   ' "$3" | grep -v '# *[Ss][Kk][Ii][Pp]' |
+            head -n 60 | sed "s|^|  $1: |"
         echo "  log: $3"
     else
         rm -f "$3"

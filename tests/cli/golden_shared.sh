@@ -1,7 +1,8 @@
 #!/bin/sh
-# golden_shared.sh - summaries and reports of the real traces are
-# byte-identical to tests/golden/shared (issue #10: refactors preserve
-# behaviour; a change of output is deliberate and updates the hashes).
+# golden_shared.sh - summaries and reports of the real traces are as
+# tests/golden/shared says (readable digests, tests/golden/digest.py; issues
+# #10 and #34: refactors preserve behaviour; a change of output is
+# deliberate, updates the digests and shows what changed).
 . "$PR_SRCDIR/tests/lib.sh"
 if ! have_shared; then
     skip "golden outputs of real traces" "no $PR_SHARED/traces (../shared is absent)"
