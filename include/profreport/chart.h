@@ -17,7 +17,7 @@
 #include "profreport/canvas.h"
 
 /* How axis values and labels are formatted. */
-enum pr_unit {
+enum pr_axis_unit {
     PR_UNIT_NONE = 0,      /* plain number: 1.5k, 12, 0.25 */
     PR_UNIT_US,            /* microseconds, shown as ns / µs / ms / s */
     PR_UNIT_BYTES,         /* bytes, shown as B / KiB / MiB / GiB / TiB */
@@ -44,7 +44,7 @@ struct pr_chart_stacked {
     size_t n_series;
     const double *values;   /* n_categories * n_series */
     const uint32_t *colors; /* n_series, or NULL = palette */
-    enum pr_unit unit;      /* y axis */
+    enum pr_axis_unit unit; /* y axis */
     const char *y_label;    /* may be NULL */
 };
 
@@ -56,7 +56,7 @@ struct pr_chart_donut {
     const double *values;
     size_t n;
     const uint32_t *colors; /* n, or NULL = palette */
-    enum pr_unit unit;
+    enum pr_axis_unit unit;
     const char *center_value; /* big text in the hole, or NULL */
     const char *center_label; /* small text under it, or NULL */
 };
@@ -81,7 +81,7 @@ struct pr_chart_lines {
     const char *title;
     const struct pr_chart_series *series;
     size_t n_series;
-    enum pr_unit x_unit, y_unit;
+    enum pr_axis_unit x_unit, y_unit;
     const char *x_label, *y_label;
     double y_max;
     /* optional marker, e.g. the peak: drawn when mark_label != NULL */
@@ -133,7 +133,7 @@ struct pr_chart_hbars {
     const double *values;
     size_t n;
     const size_t *color_index; /* n palette indexes, or NULL = 0 */
-    enum pr_unit unit;
+    enum pr_axis_unit unit;
     const char *const *legend; /* names for color indexes, or NULL */
     size_t n_legend;
 };
@@ -212,6 +212,6 @@ size_t pr_chart_log_ticks(double lo, double hi, double *out, size_t cap);
 /* Format v with its unit into buf (C locale, fixed precision, "-0" shown as
  * "0", NaN as "–"), e.g. 1530 µs -> "1.53 ms", 3.2e9 B -> "2.98 GiB".
  * Always NUL-terminates when n > 0; returns buf. */
-char *pr_chart_format(double v, enum pr_unit unit, char *buf, size_t n);
+char *pr_chart_format(double v, enum pr_axis_unit unit, char *buf, size_t n);
 
 #endif

@@ -99,7 +99,7 @@ struct pr_rec {
 };
 
 /* Device properties, as the driver reports them (deviceProperties). */
-struct pr_rec_device {
+struct pr_record_device {
     int id;
     char name[256];
     int64_t total_global_mem;
@@ -112,32 +112,32 @@ struct pr_rec_device {
     int num_sms;
 };
 
-struct pr_rec_session;
+struct pr_record_session;
 
 /* A new empty session that keeps at most `max_records` activities (0 = a
  * default of 16 million); further ones are counted as dropped.  NULL when
  * memory runs out. */
-struct pr_rec_session *pr_record_session_new(size_t max_records);
-void pr_record_session_free(struct pr_rec_session *s); /* accepts NULL */
+struct pr_record_session *pr_record_session_new(size_t max_records);
+void pr_record_session_free(struct pr_record_session *s); /* accepts NULL */
 /* Forget every record, keep devices and memory (a forked child starts over). */
-void pr_record_session_clear(struct pr_rec_session *s);
+void pr_record_session_clear(struct pr_record_session *s);
 
 /* Append a copy of `r`.  PR_E_LIMIT when the session is full (the record is
  * counted as dropped), PR_E_NOMEM when memory runs out. */
-PR_NODISCARD enum pr_status pr_record_session_add(struct pr_rec_session *s,
+PR_NODISCARD enum pr_status pr_record_session_add(struct pr_record_session *s,
                                                   const struct pr_rec *r,
                                                   struct pr_error *err);
 /* Set the properties of device d->id (replacing earlier ones). */
 PR_NODISCARD enum pr_status
-pr_record_session_add_device(struct pr_rec_session *s,
-                             const struct pr_rec_device *d,
+pr_record_session_add_device(struct pr_record_session *s,
+                             const struct pr_record_device *d,
                              struct pr_error *err);
 /* Count records lost elsewhere (CUPTI's own drops, full buffers). */
-void pr_record_session_dropped(struct pr_rec_session *s, uint64_t n);
-size_t pr_record_session_count(const struct pr_rec_session *s);
+void pr_record_session_dropped(struct pr_record_session *s, uint64_t n);
+size_t pr_record_session_count(const struct pr_record_session *s);
 
 /* What the file says about the process. */
-struct pr_rec_meta {
+struct pr_record_meta {
     uint32_t pid;
     const char *process_name; /* borrowed; NULL = "process <pid>" */
     const char *trace_name;   /* borrowed; written as traceName; may be NULL */
@@ -149,8 +149,8 @@ struct pr_rec_meta {
  * kernels with occupancy args, copies, memsets, cuda_sync and [memory]
  * events.  Exactly one of fp / mem is non-NULL: text goes to the stream or
  * is appended to the buffer.  PR_E_IO on a write error, PR_E_NOMEM. */
-PR_NODISCARD enum pr_status pr_record_write(const struct pr_rec_session *s,
-                                            const struct pr_rec_meta *meta,
+PR_NODISCARD enum pr_status pr_record_write(const struct pr_record_session *s,
+                                            const struct pr_record_meta *meta,
                                             FILE *fp, struct pr_buf *mem,
                                             struct pr_error *err);
 

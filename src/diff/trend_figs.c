@@ -18,7 +18,7 @@
 /* One chart before it is filled: where its values are in each night. */
 struct source {
     const char *title;
-    enum pr_unit unit;
+    enum pr_axis_unit unit;
     const char *group; /* object of the night holding the keys; NULL = it */
     const char *keys[PR_DTREND_SERIES];
     const char *names[PR_DTREND_SERIES];

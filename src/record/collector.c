@@ -51,7 +51,7 @@ struct name_slot {
 
 struct collector {
     pthread_mutex_t lock; /* guards everything below */
-    struct pr_rec_session *session;
+    struct pr_record_session *session;
     struct pool pool;
     struct name_slot names[NAME_CACHE];
     pid_t pid; /* process that set it up (a forked child skips) */
@@ -220,7 +220,7 @@ attr(const struct driver *d, CUdevice dev, CUdevice_attribute a)
 }
 
 static void
-query_device(const struct driver *d, int ordinal, struct pr_rec_device *p)
+query_device(const struct driver *d, int ordinal, struct pr_record_device *p)
 {
     CUdevice dev;
     size_t mem = 0;
@@ -260,7 +260,7 @@ static void
 add_devices(void)
 {
     struct driver d;
-    struct pr_rec_device p;
+    struct pr_record_device p;
     int (*count)(int *);
     void *h;
     int n = 0, i;
@@ -320,7 +320,7 @@ static void
 write_trace(void)
 {
     char path[4096], tmp[4200], comm[64];
-    struct pr_rec_meta meta;
+    struct pr_record_meta meta;
     struct pr_error err;
     FILE *f;
     enum pr_status st;
@@ -331,8 +331,8 @@ write_trace(void)
     }
     snprintf(tmp, sizeof(tmp), "%s.tmp", path);
     process_name(comm, sizeof(comm));
-    meta =
-        (struct pr_rec_meta){(uint32_t)getpid(), comm[0] ? comm : NULL, path};
+    meta = (struct pr_record_meta){(uint32_t)getpid(), comm[0] ? comm : NULL,
+                                   path};
     f = fopen(tmp, "w");
     if (f == NULL) {
         note("cannot write the trace", strerror(errno));

@@ -15,9 +15,9 @@
 
 /* Everything the event writers need. */
 struct conv {
-    const struct pr_rec_session *s;
+    const struct pr_record_session *s;
     const struct pr_rec_links *l;
-    const struct pr_rec_meta *m;
+    const struct pr_record_meta *m;
     struct pr_jsonw *w;
     int64_t base_ns; /* baseTimeNanoseconds; ts are relative to it */
     int n_events;
@@ -60,7 +60,7 @@ has_time(const struct pr_rec *r)
 }
 
 static int64_t
-base_time(const struct pr_rec_session *s)
+base_time(const struct pr_record_session *s)
 {
     int64_t base = 0;
     size_t i;
@@ -113,8 +113,8 @@ open_span(struct conv *c, const char *cat, const char *name, int64_t pid,
     open_args(c);
 }
 
-static const struct pr_rec_device *
-find_device(const struct pr_rec_session *s, uint32_t id)
+static const struct pr_record_device *
+find_device(const struct pr_record_session *s, uint32_t id)
 {
     size_t i;
 
@@ -149,7 +149,7 @@ write_dims(struct conv *c, const char *key, const int32_t v[3])
 }
 
 static void
-occupancy_dev(const struct pr_rec_device *d, struct pr_occupancy_dev *o)
+occupancy_dev(const struct pr_record_device *d, struct pr_occupancy_dev *o)
 {
     o->cc_major = d->cc_major;
     o->cc_minor = d->cc_minor;
@@ -192,7 +192,7 @@ write_occupancy_detail(struct conv *c, const struct pr_occupancy *o)
 static void
 write_occupancy(struct conv *c, const struct pr_rec *r, int64_t threads)
 {
-    const struct pr_rec_device *d = find_device(c->s, r->device);
+    const struct pr_record_device *d = find_device(c->s, r->device);
     struct pr_occupancy_launch launch = {(int)threads, r->regs_per_thread,
                                          r->static_smem, r->dynamic_smem,
                                          r->smem_optin};
@@ -299,7 +299,7 @@ write_api(struct conv *c, const struct pr_rec *r)
 /* Synchronization has no device id: take it from GPU work in the same
  * context (0 when there is none). */
 static uint32_t
-context_device(const struct pr_rec_session *s, uint32_t context)
+context_device(const struct pr_record_session *s, uint32_t context)
 {
     size_t i;
 
@@ -583,7 +583,7 @@ write_metadata(struct conv *c, struct pr_error *err)
 }
 
 static void
-write_device(struct pr_jsonw *w, const struct pr_rec_device *d)
+write_device(struct pr_jsonw *w, const struct pr_record_device *d)
 {
     pr_jsonw_raw(w, "{");
     w->first = 1;
@@ -642,8 +642,9 @@ write_events(struct conv *c, struct pr_error *err)
 }
 
 enum pr_status
-pr_record_write(const struct pr_rec_session *s, const struct pr_rec_meta *meta,
-                FILE *fp, struct pr_buf *mem, struct pr_error *err)
+pr_record_write(const struct pr_record_session *s,
+                const struct pr_record_meta *meta, FILE *fp, struct pr_buf *mem,
+                struct pr_error *err)
 {
     struct pr_rec_links links;
     struct pr_jsonw w;

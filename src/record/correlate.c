@@ -141,7 +141,7 @@ make_range(const struct pr_rec *st, const struct pr_rec *en,
 }
 
 static enum pr_status
-pair_ranges(const struct pr_rec_session *s, struct pr_rec_links *l,
+pair_ranges(const struct pr_record_session *s, struct pr_rec_links *l,
             struct pr_error *err)
 {
     struct timed *starts = alloc_array(s->n, sizeof(*starts));
@@ -190,7 +190,7 @@ containing(const struct pr_rec_range *r, const size_t *stack, size_t depth,
 /* One sweep per thread over ranges and calls, both sorted by time, with a
  * stack of the ranges still open. */
 static void
-sweep(const struct pr_rec_session *s, struct pr_rec_links *l,
+sweep(const struct pr_record_session *s, struct pr_rec_links *l,
       const struct timed *apis, size_t n_api, size_t *stack)
 {
     const struct pr_rec_range *r = l->ranges;
@@ -217,7 +217,7 @@ sweep(const struct pr_rec_session *s, struct pr_rec_links *l,
 }
 
 static enum pr_status
-link_apis(const struct pr_rec_session *s, struct pr_rec_links *l,
+link_apis(const struct pr_record_session *s, struct pr_rec_links *l,
           struct pr_error *err)
 {
     struct timed *apis = alloc_array(s->n, sizeof(*apis));
@@ -240,7 +240,7 @@ link_apis(const struct pr_rec_session *s, struct pr_rec_links *l,
 }
 
 static enum pr_status
-index_corr(const struct pr_rec_session *s, struct pr_rec_links *l,
+index_corr(const struct pr_record_session *s, struct pr_rec_links *l,
            struct pr_error *err)
 {
     size_t i;
@@ -259,8 +259,8 @@ index_corr(const struct pr_rec_session *s, struct pr_rec_links *l,
 }
 
 const struct pr_rec *
-pr_correlate_api(const struct pr_rec_session *s, const struct pr_rec_links *l,
-                 uint32_t corr)
+pr_correlate_api(const struct pr_record_session *s,
+                 const struct pr_rec_links *l, uint32_t corr)
 {
     size_t lo = 0, hi = l->n_api;
 
@@ -289,7 +289,7 @@ number_ranges(struct pr_rec_links *l)
 }
 
 static void
-link_gpu(const struct pr_rec_session *s, struct pr_rec_links *l)
+link_gpu(const struct pr_record_session *s, struct pr_rec_links *l)
 {
     size_t i;
 
@@ -304,7 +304,7 @@ link_gpu(const struct pr_rec_session *s, struct pr_rec_links *l)
 }
 
 enum pr_status
-pr_correlate_build(const struct pr_rec_session *s, struct pr_rec_links *out,
+pr_correlate_build(const struct pr_record_session *s, struct pr_rec_links *out,
                    struct pr_error *err)
 {
     enum pr_status st;

@@ -14,10 +14,10 @@
 #include "profreport/record.h"
 #include "profreport/strtab.h"
 
-struct pr_rec_session {
+struct pr_record_session {
     struct pr_rec *recs; /* owned; names point into strs */
     size_t n, cap, max;
-    struct pr_rec_device *devs; /* owned */
+    struct pr_record_device *devs; /* owned */
     size_t n_devs, cap_devs;
     struct pr_strtab *strs; /* owned copies of every name */
     uint64_t dropped;
@@ -54,12 +54,12 @@ struct pr_rec_links {
 /* Pair NVTX ranges, give ranges External ids and give each API call the id
  * of the innermost range on its thread that contains it, and each GPU
  * activity the id of the API call with its correlation.  PR_E_NOMEM. */
-PR_NODISCARD enum pr_status pr_correlate_build(const struct pr_rec_session *s,
-                                               struct pr_rec_links *out,
-                                               struct pr_error *err);
+PR_NODISCARD enum pr_status
+pr_correlate_build(const struct pr_record_session *s, struct pr_rec_links *out,
+                   struct pr_error *err);
 void pr_correlate_free(struct pr_rec_links *l); /* accepts NULL */
 /* The API record (runtime or driver call) with correlation `corr`, or NULL. */
-const struct pr_rec *pr_correlate_api(const struct pr_rec_session *s,
+const struct pr_rec *pr_correlate_api(const struct pr_record_session *s,
                                       const struct pr_rec_links *l,
                                       uint32_t corr);
 

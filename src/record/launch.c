@@ -257,8 +257,9 @@ run_command(char **command, int *code, struct pr_error *err)
 static void
 write_empty_trace(const char *dir)
 {
-    struct pr_rec_session *s = pr_record_session_new(1);
-    struct pr_rec_meta meta = {(uint32_t)getpid(), "profreport record", NULL};
+    struct pr_record_session *s = pr_record_session_new(1);
+    struct pr_record_meta meta = {(uint32_t)getpid(), "profreport record",
+                                  NULL};
     char host[128] = "localhost", path[PATH_MAX + 256];
     struct pr_error err;
     struct pr_buf text;

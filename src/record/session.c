@@ -12,10 +12,10 @@
 
 #define DEFAULT_MAX_RECORDS ((size_t)16 << 20)
 
-struct pr_rec_session *
+struct pr_record_session *
 pr_record_session_new(size_t max_records)
 {
-    struct pr_rec_session *s = calloc(1, sizeof(*s));
+    struct pr_record_session *s = calloc(1, sizeof(*s));
 
     if (s == NULL)
         return NULL;
@@ -29,7 +29,7 @@ pr_record_session_new(size_t max_records)
 }
 
 void
-pr_record_session_free(struct pr_rec_session *s)
+pr_record_session_free(struct pr_record_session *s)
 {
     if (s == NULL)
         return;
@@ -40,7 +40,7 @@ pr_record_session_free(struct pr_rec_session *s)
 }
 
 void
-pr_record_session_clear(struct pr_rec_session *s)
+pr_record_session_clear(struct pr_record_session *s)
 {
     s->n = 0;
     s->dropped = 0;
@@ -48,7 +48,7 @@ pr_record_session_clear(struct pr_rec_session *s)
 
 /* A stable copy of `name` (NULL stays NULL); NULL on out-of-memory. */
 static const char *
-keep_name(struct pr_rec_session *s, const char *name, int *failed)
+keep_name(struct pr_record_session *s, const char *name, int *failed)
 {
     uint32_t id;
 
@@ -64,7 +64,7 @@ keep_name(struct pr_rec_session *s, const char *name, int *failed)
 }
 
 enum pr_status
-pr_record_session_add(struct pr_rec_session *s, const struct pr_rec *r,
+pr_record_session_add(struct pr_record_session *s, const struct pr_rec *r,
                       struct pr_error *err)
 {
     struct pr_rec *dst;
@@ -92,8 +92,8 @@ pr_record_session_add(struct pr_rec_session *s, const struct pr_rec *r,
 }
 
 enum pr_status
-pr_record_session_add_device(struct pr_rec_session *s,
-                             const struct pr_rec_device *d,
+pr_record_session_add_device(struct pr_record_session *s,
+                             const struct pr_record_device *d,
                              struct pr_error *err)
 {
     size_t i;
@@ -112,13 +112,13 @@ pr_record_session_add_device(struct pr_rec_session *s,
 }
 
 void
-pr_record_session_dropped(struct pr_rec_session *s, uint64_t n)
+pr_record_session_dropped(struct pr_record_session *s, uint64_t n)
 {
     s->dropped += n;
 }
 
 size_t
-pr_record_session_count(const struct pr_rec_session *s)
+pr_record_session_count(const struct pr_record_session *s)
 {
     return s->n;
 }

@@ -343,7 +343,7 @@ fmt_plain(char *buf, size_t n, double v)
 }
 
 char *
-pr_chart_format(double v, enum pr_unit unit, char *buf, size_t n)
+pr_chart_format(double v, enum pr_axis_unit unit, char *buf, size_t n)
 {
     if (n == 0) {
         return buf;
@@ -443,7 +443,7 @@ pr_chart_log_ticks(double lo, double hi, double *out, size_t cap)
 
 /* Display unit for an axis whose largest magnitude is `a`. */
 static void
-axis_unit(struct axis *x, enum pr_unit unit, double a)
+axis_unit(struct axis *x, enum pr_axis_unit unit, double a)
 {
     static const char *const bytes[] = {"B", "KiB", "MiB", "GiB", "TiB"};
 
@@ -505,7 +505,7 @@ step_decimals(double step)
 }
 
 static void
-axis_linear(struct axis *x, enum pr_unit unit, double lo, double hi,
+axis_linear(struct axis *x, enum pr_axis_unit unit, double lo, double hi,
             size_t max_n)
 {
     double step;

@@ -166,7 +166,7 @@ fmt_si(double v, const char *unit, char *buf, size_t n)
 char *
 pr_fig_format(double v, enum pr_fmt f, char *buf, size_t n)
 {
-    static const enum pr_unit units[] = {
+    static const enum pr_axis_unit units[] = {
         [PR_FMT_COUNT] = PR_UNIT_COUNT,   [PR_FMT_US] = PR_UNIT_US,
         [PR_FMT_PCT] = PR_UNIT_PCT,       [PR_FMT_BYTES] = PR_UNIT_BYTES,
         [PR_FMT_TFLOPS] = PR_UNIT_TFLOPS, [PR_FMT_AI] = PR_UNIT_FLOP_PER_BYTE,

@@ -9,6 +9,14 @@ banned='\b(gets|sprintf|vsprintf|strcpy|strcat|strtok|atoi|atol|localtime|gmtime
 hits=$(grep -rnE "$banned" src include | grep -vE '^\S+:[0-9]+:\s*(/\*|\*)' || true)
 if [ -z "$hits" ]; then ok "no banned functions"; else not_ok "banned functions: $hits"; fi
 
+# every public header compiles beside every other (tests/core/test_headers.c)
+miss=$(for h in include/profreport/*.h; do
+           grep -q "#include \"profreport/$(basename "$h")\"" tests/core/test_headers.c ||
+               basename "$h"
+       done)
+if [ -z "$miss" ]; then ok "tests/core/test_headers.c includes every header"
+else not_ok "add to tests/core/test_headers.c: $(echo $miss)"; fi
+
 lib=$PR_BUILDDIR/libprofreport.a
 if command -v nm >/dev/null 2>&1 && [ -f "$lib" ]; then
     bad=$(nm -g --defined-only "$lib" 2>/dev/null | awk 'NF==3 {print $3}' |

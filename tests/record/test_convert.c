@@ -18,24 +18,24 @@
 
 #define T0 1700000000000000000LL /* CUPTI clock, ns */
 
-static const struct pr_rec_device A100 = {0,
-                                          "NVIDIA A100-SXM4-80GB",
-                                          85100000000LL,
-                                          8,
-                                          0,
-                                          1024,
-                                          2048,
-                                          65536,
-                                          65536,
-                                          32,
-                                          49152,
-                                          167936,
-                                          166912,
-                                          1024,
-                                          108};
+static const struct pr_record_device A100 = {0,
+                                             "NVIDIA A100-SXM4-80GB",
+                                             85100000000LL,
+                                             8,
+                                             0,
+                                             1024,
+                                             2048,
+                                             65536,
+                                             65536,
+                                             32,
+                                             49152,
+                                             167936,
+                                             166912,
+                                             1024,
+                                             108};
 
 static void
-add(struct pr_rec_session *s, struct pr_rec r)
+add(struct pr_record_session *s, struct pr_rec r)
 {
     assert_int_equal(pr_record_session_add(s, &r, NULL), PR_OK);
 }
@@ -56,7 +56,7 @@ rec(enum pr_rec_kind k, int64_t start_us, int64_t end_us, const char *name)
 }
 
 static void
-add_range(struct pr_rec_session *s, uint32_t id, int64_t a, int64_t b,
+add_range(struct pr_record_session *s, uint32_t id, int64_t a, int64_t b,
           const char *text)
 {
     struct pr_rec st = rec(PR_REC_RANGE_START, a, a, text);
@@ -68,7 +68,7 @@ add_range(struct pr_rec_session *s, uint32_t id, int64_t a, int64_t b,
 }
 
 static void
-add_gpu(struct pr_rec_session *s, struct pr_rec r, uint32_t corr)
+add_gpu(struct pr_record_session *s, struct pr_rec r, uint32_t corr)
 {
     r.correlation = corr;
     r.device = 0;
@@ -79,10 +79,10 @@ add_gpu(struct pr_rec_session *s, struct pr_rec r, uint32_t corr)
 
 /* A user range around an operator that launches one kernel; a copy in the
  * user range only; a memset, a sync, a marker, an alloc and a free. */
-static struct pr_rec_session *
+static struct pr_record_session *
 sample(void)
 {
-    struct pr_rec_session *s = pr_record_session_new(0);
+    struct pr_record_session *s = pr_record_session_new(0);
     struct pr_rec r;
 
     assert_non_null(s);
@@ -137,9 +137,9 @@ sample(void)
 }
 
 static cJSON *
-write_json(const struct pr_rec_session *s, struct pr_buf *text)
+write_json(const struct pr_record_session *s, struct pr_buf *text)
 {
-    struct pr_rec_meta meta = {4242, "python", "trace.json"};
+    struct pr_record_meta meta = {4242, "python", "trace.json"};
     struct pr_error err;
     cJSON *root;
 
@@ -184,7 +184,7 @@ arg(const cJSON *ev, const char *key)
 static void
 test_top_level_and_ops(void **state)
 {
-    struct pr_rec_session *s = sample();
+    struct pr_record_session *s = sample();
     struct pr_buf text;
     cJSON *root = write_json(s, &text);
     const cJSON *dev, *op, *dims;
@@ -217,7 +217,7 @@ test_top_level_and_ops(void **state)
 static void
 test_links(void **state)
 {
-    struct pr_rec_session *s = sample();
+    struct pr_record_session *s = sample();
     struct pr_buf text;
     cJSON *root = write_json(s, &text);
     double op_id, region_id;
@@ -251,7 +251,7 @@ test_links(void **state)
 static void
 test_gpu_args(void **state)
 {
-    struct pr_rec_session *s = sample();
+    struct pr_record_session *s = sample();
     struct pr_buf text;
     cJSON *root = write_json(s, &text);
     const cJSON *k, *m, *sync;
@@ -280,7 +280,7 @@ test_gpu_args(void **state)
 static void
 test_memory_events(void **state)
 {
-    struct pr_rec_session *s = sample();
+    struct pr_record_session *s = sample();
     struct pr_buf text;
     cJSON *root = write_json(s, &text);
     const cJSON *a, *f;
@@ -327,7 +327,7 @@ test_parse_nvtx(void **state)
 static void
 test_unpaired_and_limits(void **state)
 {
-    struct pr_rec_session *s = pr_record_session_new(2);
+    struct pr_record_session *s = pr_record_session_new(2);
     struct pr_rec r = rec(PR_REC_RANGE_START, 1, 1, "open");
     struct pr_buf text;
     struct pr_error err;
@@ -357,7 +357,7 @@ test_unpaired_and_limits(void **state)
 static void
 test_empty_session(void **state)
 {
-    struct pr_rec_session *s = pr_record_session_new(0);
+    struct pr_record_session *s = pr_record_session_new(0);
     struct pr_buf text;
     cJSON *root = write_json(s, &text);
 
@@ -376,8 +376,8 @@ test_empty_session(void **state)
 static void
 test_reader_round_trip(void **state)
 {
-    struct pr_rec_session *s = sample();
-    struct pr_rec_meta meta = {4242, "python", NULL};
+    struct pr_record_session *s = sample();
+    struct pr_record_meta meta = {4242, "python", NULL};
     struct pr_read_opts opts = {0, 1, 0};
     struct pr_trace *t = NULL;
     struct pr_error err;

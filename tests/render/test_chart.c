@@ -133,7 +133,7 @@ test_ticks(void **state)
 }
 
 static void
-expect_fmt(double v, enum pr_unit u, const char *want)
+expect_fmt(double v, enum pr_axis_unit u, const char *want)
 {
     char buf[48];
 
