@@ -274,6 +274,18 @@ int pr_section_present(const struct pr_section *s, const cJSON *summary);
  * (sec_links.c); nothing when it has no link_groups. */
 void pr_sec_links(struct pr_figs *f, const cJSON *distributed);
 
+/* One stacked bar per row of `rows` (at most 64): named by
+ * row[name_key] ("#12" for a step's "ProfilerStep#12" when steps),
+ * segments row[group][cats[k].key] (group NULL: the row itself), absent
+ * values as 0 (sections.c).  NULL on out-of-memory. */
+struct pr_category; /* keys.h */
+struct pr_fig_chart *pr_sec_stacked_rows(const cJSON *rows,
+                                         const char *name_key,
+                                         const char *group,
+                                         const struct pr_category *cats,
+                                         size_t n_cats, const char *title,
+                                         int steps);
+
 /* The roofs the analysis chose for `run` (summary "roofline"): only those
  * of the dtypes its operators ran in, each with its one label; at most
  * `cap` into `roofs`, returns how many (sections.c). */

@@ -72,11 +72,8 @@ step_label(const char *name)
     return hash ? hash : (name ? name : "");
 }
 
-/* One stacked bar per row of `rows` (at most MAX_STEP_BARS): named by
- * row[name_key], segments row[group][cats[k].key] (group NULL: the row
- * itself), absent values as 0. */
-static struct pr_fig_chart *
-stacked_rows(const cJSON *rows, const char *name_key, const char *group,
+struct pr_fig_chart *
+pr_sec_stacked_rows(const cJSON *rows, const char *name_key, const char *group,
              const struct pr_category *cats, size_t n_cats, const char *title,
              int steps)
 {
@@ -321,7 +318,7 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                         "no events to count as one step.");
     } else {
         pr_figs_chart(f,
-                      stacked_rows(steps, PR_K_NAME, PR_K_BREAKDOWN_US,
+                      pr_sec_stacked_rows(steps, PR_K_NAME, PR_K_BREAKDOWN_US,
                                    pr_keys_breakdown, PR_N_BREAKDOWN,
                                    "Step time breakdown", 1),
                       0);
@@ -1144,7 +1141,7 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     pr_figs_text(f, text);
     if (pr_sget_len(workers) > 0)
         pr_figs_chart(f,
-                      stacked_rows(workers, PR_K_WORKER, NULL, pr_keys_overlap,
+                      pr_sec_stacked_rows(workers, PR_K_WORKER, NULL, pr_keys_overlap,
                                    PR_N_OVERLAP, "Time per step by worker", 0),
                       0);
     pr_figs_table(f, "Workers", &t, NULL);
@@ -1220,6 +1217,7 @@ sec_data_quality(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 extern const struct pr_section pr_section_job, pr_section_hostdev;
 extern const struct pr_section pr_section_layers;
 extern const struct pr_section pr_section_attribution;
+extern const struct pr_section pr_section_critpath;
 
 /* The report's sections in order: a row each, as a compound literal for
  * the sections of this file or a pointer to a file's own. */
@@ -1227,6 +1225,7 @@ const struct pr_section *const pr_report_sections[] = {
     &pr_section_job,
     &(const struct pr_section){"overview", "Overview", NULL, 1, sec_overview,
                                NULL},
+    &pr_section_critpath,
     &(const struct pr_section){
         "operators", "Operators",
         "Top operators by device self time: the device time of kernels an "
