@@ -82,6 +82,7 @@ extern const struct pr_col pr_fig_cols_steps[];
 extern const struct pr_col pr_fig_cols_memory[];
 extern const struct pr_col pr_fig_cols_modules[];
 extern const struct pr_col pr_fig_cols_layers[]; /* sec_layers.c */
+extern const struct pr_col pr_fig_cols_critical_path[]; /* sec_critpath.c */
 
 /* ---- figures ---------------------------------------------------------- */
 

@@ -89,6 +89,22 @@
 #define PR_K_LAUNCHES_BY_ID "launches_by_id"
 #define PR_K_LAUNCHES_BY_TIME "launches_by_time"
 
+/* ---- runs[].critical_path (critpath.c, issue #31); also bound, step,
+ * kind, name, replay_error_pct */
+#define PR_K_CRITICAL_PATH "critical_path"
+#define PR_K_LENGTH_US "length_us"
+#define PR_K_MEASURED_US "measured_us"
+#define PR_K_REPLAY_ERROR_PCT "replay_error_pct"
+#define PR_K_BY_KIND_US "by_kind_us"
+#define PR_K_KERNEL_FAMILY_US "kernel_family_us"
+#define PR_K_TOP "top"
+#define PR_K_US "us"
+#define PR_K_HOST_OP "host_op"
+#define PR_K_LAUNCH "launch"
+#define PR_K_COPY "copy"
+#define PR_K_SYNC_WAIT "sync_wait"
+#define PR_K_IDLE "idle"
+
 /* ---- runs[].operators[], operators_by_shape[] */
 #define PR_K_OPERATORS "operators"
 #define PR_K_OPERATORS_BY_SHAPE "operators_by_shape"
@@ -326,6 +342,10 @@ struct pr_category {
 /* The keys of breakdown_us, in the summary's order: kernel, memcpy,
  * memset, communication, runtime, dataloader, cpu_exec, other. */
 extern const struct pr_category pr_keys_breakdown[PR_N_BREAKDOWN];
+
+/* The kinds of a critical path (critical_path.steps[].by_kind_us). */
+#define PR_N_CRITICAL_PATH 8
+extern const struct pr_category pr_keys_critical_path[PR_N_CRITICAL_PATH];
 
 /* Computation, overlap, communication, other (distributed.workers[]). */
 extern const struct pr_category pr_keys_overlap[PR_N_OVERLAP];

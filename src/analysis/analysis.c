@@ -15,6 +15,7 @@
 #include "profreport/buf.h"
 #include "profreport/checked.h"
 #include "profreport/comm.h"
+#include "profreport/critpath.h"
 #include "profreport/devices.h"
 #include "profreport/gpu_util.h"
 #include "profreport/host_cpu.h"
@@ -512,12 +513,18 @@ tree_passes(const struct pr_trace *t, const struct pr_analysis_opts *o,
  * the tree's, and together they would set the run's peak (bench/RESULTS.md). */
 static enum pr_status
 trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
-             struct pr_rec_facts *facts, struct pr_error *err)
+             struct pr_notes *notes, struct pr_rec_facts *facts,
+             struct pr_error *err)
 {
     enum pr_status st = pr_comm_fill(t, steps, run, err);
+    double cp_err = NAN;
 
     if (st == PR_OK)
         st = pr_hostdev_fill(t, steps, run, &facts->tables.hostdev, err);
+    if (st == PR_OK)
+        st = pr_critpath_fill(t, steps, run, &cp_err, err);
+    if (st == PR_OK && !isnan(cp_err))
+        pr_notes_count(notes, "critical_path_replay_error_pct", cp_err);
     if (st == PR_OK)
         st = pr_host_cpu_fill(t, run, err);
     if (st == PR_OK)
@@ -547,7 +554,7 @@ pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
     st = tree_passes(t, o, &tree, &steps, run, notes, &facts, err);
     pr_tree_free(&tree);
     if (st == PR_OK)
-        st = trace_passes(t, &steps, run, &facts, err);
+        st = trace_passes(t, &steps, run, notes, &facts, err);
     pr_rec_facts_free(&facts);
     pr_steps_free(&steps);
     return st;

@@ -60,6 +60,8 @@ static const struct kind kinds[] = {
     {"modules", "modules", pr_fig_cols_modules, NULL, "name", "device_total",
      "depth"},
     {"layers", "layers", pr_fig_cols_layers, "device", "name", "device", NULL},
+    {"critical-path", "critical_path.steps", pr_fig_cols_critical_path, NULL,
+     "step", "length", NULL},
 };
 
 #define MAX_COLS 24

@@ -18,6 +18,18 @@ const struct pr_category pr_keys_breakdown[PR_N_BREAKDOWN] = {
     {PR_K_OTHER, "Other", 0x999999},
 };
 
+/* Colours as the breakdown's for the same kind of time. */
+const struct pr_category pr_keys_critical_path[PR_N_CRITICAL_PATH] = {
+    {PR_K_HOST_OP, "Host operator", 0xCC79A7},
+    {PR_K_DATALOADER, "Data loader", 0x009E73},
+    {PR_K_LAUNCH, "Launch", 0x56B4E9},
+    {PR_K_KERNEL, "Kernel", 0x0072B2},
+    {PR_K_COPY, "Copy", 0xE69F00},
+    {PR_K_COMMUNICATION, "Communication", 0xD55E00},
+    {PR_K_SYNC_WAIT, "Sync wait", 0xF0E442},
+    {PR_K_IDLE, "Idle", 0x999999},
+};
+
 const struct pr_category pr_keys_overlap[PR_N_OVERLAP] = {
     {PR_K_COMPUTATION_US, "Computation", 0x0072B2},
     {PR_K_OVERLAP_US, "Overlap", 0x009E73},

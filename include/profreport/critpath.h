@@ -1,0 +1,151 @@
+/* critpath.h - what bounds each step (issue #31): a dependency graph of
+ * the step built from the neutral model (host calls in thread order with
+ * the host work between them, launch -> device task, stream order, syncs
+ * and stream waits), replayed to reproduce the step, and its critical
+ * path split by kind (host operator, data loader, launch, kernel by
+ * family, copy, communication, sync wait, idle).  The graph is built per
+ * step and dropped; it is linear in the step's events.  What-if replays
+ * of the same graph with a change applied (whatif.c) reuse it through
+ * struct pr_cp_graph.
+ *
+ * Times are int64 ns inside, µs in the summary. */
+#ifndef PROFREPORT_CRITPATH_H
+#define PROFREPORT_CRITPATH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "profreport/error.h"
+#include "profreport/steps.h"
+#include "profreport/trace.h"
+
+/* What a piece of the critical path is (by_kind_us's keys, in order). */
+enum pr_cp_kind {
+    PR_CP_HOST_OP = 0, /* host work between calls, inside an operator or
+                          outside any (Python) */
+    PR_CP_DATALOADER,  /* host work inside the data loader's next() */
+    PR_CP_LAUNCH,      /* runtime calls, and a launch's delay until its
+                          task started on an idle stream */
+    PR_CP_KERNEL,      /* device compute (split by family) */
+    PR_CP_COPY,        /* copies and fills */
+    PR_CP_COMM,        /* collectives */
+    PR_CP_SYNC,        /* a blocking call's own time, a stream waiting
+                          for another stream's work */
+    PR_CP_IDLE,        /* device waited and nothing in the trace says why */
+    PR_CP_KIND_COUNT
+};
+
+/* Kernel families the path splits device compute into. */
+enum pr_cp_family {
+    PR_CP_FAM_GEMM = 0,
+    PR_CP_FAM_CONV,
+    PR_CP_FAM_ATTENTION,
+    PR_CP_FAM_ELEMENTWISE,
+    PR_CP_FAM_REDUCE,
+    PR_CP_FAM_OTHER,
+    PR_CP_FAM_COUNT
+};
+
+/* Summary keys of a kind and of a family. */
+const char *pr_cp_kind_key(enum pr_cp_kind k);
+const char *pr_cp_family_key(enum pr_cp_family f);
+/* The family of a device kernel by its name (the one place to switch to
+ * the kernel classification table). */
+enum pr_cp_family pr_cp_family_of(const char *kernel_name);
+
+#define PR_CP_NONE UINT32_MAX
+
+/* Node types. */
+enum pr_cp_ntype {
+    PR_CP_N_START = 0, /* the step's start (fixed) */
+    PR_CP_N_CARRY,     /* a stream busy with the previous step's work at
+                          the step's start (fixed end) */
+    PR_CP_N_HOST,      /* a host runtime call in its thread's order */
+    PR_CP_N_SYNC,      /* a host call that waits for device work */
+    PR_CP_N_TASK       /* a kernel, copy or fill on a stream */
+};
+
+#define PR_CP_MAX_PRED 3
+
+/* A piece of host work between two calls of a thread: the innermost
+ * operator it ran in (or none: Python outside operators), the data
+ * loader's next() when inside it. */
+struct pr_cp_piece {
+    int64_t ns;
+    uint32_t name; /* string id; PR_STR_NONE: outside operators */
+    uint8_t kind;  /* PR_CP_HOST_OP or PR_CP_DATALOADER */
+};
+
+/* One node of a step's graph.  Its replayed start is the latest of its
+ * predecessors' points (end, or start for a launch edge) plus each
+ * edge's weight, plus w; its end is start + dur (a sync: ready + dur, its
+ * time after the work it waited for).  Measured values reproduce the
+ * trace: w is what the predecessors do not explain. */
+struct pr_cp_node {
+    uint32_t ev;   /* event index; PR_CP_NONE for START/CARRY */
+    uint32_t name; /* what the path shows for dur (string id) */
+    uint8_t type;  /* enum pr_cp_ntype */
+    uint8_t kind;  /* enum pr_cp_kind of dur */
+    uint8_t fam;   /* enum pr_cp_family (kernels) */
+    uint8_t n_pred;
+    uint8_t w_kind; /* kind of w (by the binding edge: launch, idle) */
+    uint8_t after_wait; /* tasks: its stream ran a wait task before it
+                           (1; 2: a wait for peers, communication) */
+    uint8_t bind;     /* binding edge into the start (replay);
+                         PR_CP_MAX_PRED: none */
+    uint8_t bind_end; /* binding edge into the end; PR_CP_MAX_PRED: the
+                         node's own start */
+    uint32_t pred[PR_CP_MAX_PRED];
+    int64_t pw[PR_CP_MAX_PRED]; /* edge weights (host gaps, offsets) */
+    uint8_t p_start[PR_CP_MAX_PRED]; /* edge leaves the pred's start */
+    uint8_t p_end[PR_CP_MAX_PRED];   /* edge enters this node's end (the
+                                        work a blocking call waits for) */
+    uint8_t p_kind[PR_CP_MAX_PRED];  /* kind of the edge's weight */
+    uint32_t p_name[PR_CP_MAX_PRED]; /* what the weight is (an op) */
+    int64_t s, e;   /* measured */
+    int64_t dur, w; /* own time, unexplained wait before start */
+    int64_t rs, re; /* replayed */
+    uint32_t corr_task; /* host: the task it launched; PR_CP_NONE */
+    uint32_t pc_first, pc_n; /* host: pieces of the work before it (the
+                                weight of edge 0), in g->pc */
+};
+
+/* A step's graph.  Each node is two points, its start (2i) and its
+ * end (2i + 1); order holds the 2n points in a topological order. */
+struct pr_cp_graph {
+    struct pr_cp_node *v; /* owned, n */
+    size_t n, cap;
+    uint32_t *order; /* owned, 2n */
+    int64_t ws, we;       /* the step's measured window */
+    /* the end node: host threads' last calls with the host work after
+     * them (end_pred / end_w), and every task */
+    uint32_t *end_pred; /* owned, n_end */
+    int64_t *end_w;
+    uint32_t *end_pc_first, *end_pc_n; /* pieces of end_w, in pc */
+    size_t n_end, cap_end;
+    struct pr_cp_piece *pc; /* owned, n_pc */
+    size_t n_pc, cap_pc;
+    uint32_t end_bind; /* binding end predecessor (index in end_pred) */
+    int64_t rend;      /* replayed end */
+};
+
+void pr_cp_graph_free(struct pr_cp_graph *g); /* accepts a zeroed one */
+
+/* Replay g as it stands (after a change to durations or weights):
+ * rs/re of every node, rend and the binding predecessors.  Cannot
+ * fail. */
+void pr_cp_replay(struct pr_cp_graph *g);
+
+/* Write run.critical_path (replacing a present key): per step its
+ * length, bound, split by kind and family, top nodes and the replay's
+ * error against the measured step, and replay_error_pct (the worst
+ * step's).  max_error_pct, when not NULL, gets that worst error (NaN
+ * without steps).  PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_critpath_fill(const struct pr_trace *t,
+                                             const struct pr_steps *s,
+                                             cJSON *run, double *max_error_pct,
+                                             struct pr_error *err);
+
+#endif

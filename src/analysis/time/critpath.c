@@ -1,0 +1,1643 @@
+/* critpath.c - a step's dependency graph from the neutral model and its
+ * critical path (issue #31).  Host runtime calls chain in thread order
+ * with the host work between them as edge weights; a launch leads to its
+ * task; tasks chain in stream order; a blocking call waits for the device
+ * work that ended while it blocked; a stream waits for another's work
+ * where the trace records the wait (cudaStreamWaitEvent with its
+ * "Stream Wait Event" record).  Replaying the graph with the measured
+ * times reproduces the step: the replay's error is the model's own
+ * accuracy check.  Rendering and advice are left to others; what-if
+ * changes to the graph are whatif.c's. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/checked.h"
+#include "profreport/comm.h"
+#include "profreport/critpath.h"
+#include "profreport/tree.h"
+
+#include "../internal.h"
+
+static const char *const kind_keys[PR_CP_KIND_COUNT] = {
+    "host_op", "dataloader",    "launch",    "kernel",
+    "copy",    "communication", "sync_wait", "idle"};
+
+static const char *const fam_keys[PR_CP_FAM_COUNT] = {
+    "gemm", "conv", "attention", "elementwise", "reduce", "other"};
+
+const char *
+pr_cp_kind_key(enum pr_cp_kind k)
+{
+    return (unsigned)k < PR_CP_KIND_COUNT ? kind_keys[k] : "other";
+}
+
+const char *
+pr_cp_family_key(enum pr_cp_family f)
+{
+    return (unsigned)f < PR_CP_FAM_COUNT ? fam_keys[f] : "other";
+}
+
+static int
+has(const char *s, const char *sub)
+{
+    return strstr(s, sub) != NULL;
+}
+
+/* TODO(#28): the kernel classification table, once on main. */
+enum pr_cp_family
+pr_cp_family_of(const char *n)
+{
+    if (has(n, "flash") || has(n, "fmha") || has(n, "attention") ||
+        has(n, "Attention") || has(n, "_attn") || has(n, "FlashAttn"))
+        return PR_CP_FAM_ATTENTION;
+    if (has(n, "conv") || has(n, "Conv") || has(n, "wgrad") ||
+        has(n, "dgrad") || has(n, "winograd") || has(n, "fprop") ||
+        has(n, "implicit_gemm") || has(n, "implicit_convolve"))
+        return PR_CP_FAM_CONV;
+    if (has(n, "gemm") || has(n, "Gemm") || has(n, "GEMM") ||
+        has(n, "gemv") || has(n, "cublas") || has(n, "cutlass") ||
+        has(n, "MatMul") || has(n, "matmul") || has(n, "xmma") ||
+        has(n, "sgemm") || has(n, "hgemm") || has(n, "_mma"))
+        return PR_CP_FAM_GEMM;
+    if (has(n, "reduce") || has(n, "Reduce") || has(n, "softmax") ||
+        has(n, "Softmax") || has(n, "norm") || has(n, "Norm"))
+        return PR_CP_FAM_REDUCE;
+    if (has(n, "elementwise") || has(n, "Elementwise") ||
+        has(n, "vectorized") || has(n, "unrolled") || has(n, "Add") ||
+        has(n, "Mul") || has(n, "Cast") || has(n, "Relu") ||
+        has(n, "triton_poi"))
+        return PR_CP_FAM_ELEMENTWISE;
+    return PR_CP_FAM_OTHER;
+}
+
+/* ------------------------------------------------------------ graph */
+
+void
+pr_cp_graph_free(struct pr_cp_graph *g)
+{
+    if (g == NULL)
+        return;
+    free(g->v);
+    free(g->order);
+    free(g->end_pred);
+    free(g->end_w);
+    free(g->end_pc_first);
+    free(g->end_pc_n);
+    free(g->pc);
+    memset(g, 0, sizeof(*g));
+}
+
+static int64_t
+point(const struct pr_cp_graph *g, const struct pr_cp_node *n, int i)
+{
+    const struct pr_cp_node *p = &g->v[n->pred[i]];
+
+    return pr_sat_add_i64(n->p_start[i] ? p->rs : p->re, n->pw[i]);
+}
+
+/* A node's start: the latest of the edges into it, plus w. */
+static void
+replay_start(struct pr_cp_graph *g, struct pr_cp_node *n)
+{
+    int64_t ready = g->ws;
+    int j, any = 0;
+
+    n->bind = PR_CP_MAX_PRED;
+    for (j = 0; j < n->n_pred; j++) {
+        int64_t p;
+
+        if (n->p_end[j])
+            continue;
+        p = point(g, n, j);
+        if (!any || p > ready) {
+            ready = p;
+            n->bind = (uint8_t)j;
+            any = 1;
+        }
+    }
+    n->rs = pr_sat_add_i64(ready, n->w);
+}
+
+/* Its end: its own time after its start, or for a blocking call after
+ * the work it waited for, whichever is later. */
+static void
+replay_end(struct pr_cp_graph *g, struct pr_cp_node *n)
+{
+    int64_t ready = n->rs;
+    int j;
+
+    n->bind_end = PR_CP_MAX_PRED;
+    for (j = 0; j < n->n_pred; j++) {
+        int64_t p;
+
+        if (!n->p_end[j])
+            continue;
+        p = point(g, n, j);
+        if (p > ready) {
+            ready = p;
+            n->bind_end = (uint8_t)j;
+        }
+    }
+    n->re = pr_sat_add_i64(ready, n->dur);
+}
+
+static int
+is_task_node(const struct pr_cp_node *n)
+{
+    return n->type == PR_CP_N_TASK || n->type == PR_CP_N_CARRY;
+}
+
+void
+pr_cp_replay(struct pr_cp_graph *g)
+{
+    size_t i;
+
+    for (i = 0; i < 2 * g->n; i++) {
+        uint32_t pt = g->order[i];
+        struct pr_cp_node *n = &g->v[pt / 2];
+
+        if (n->type == PR_CP_N_START || n->type == PR_CP_N_CARRY) {
+            n->rs = n->s; /* fixed: the step's start, earlier work */
+            n->re = n->e;
+        } else if (pt % 2 == 0) {
+            replay_start(g, n);
+        } else {
+            replay_end(g, n);
+        }
+    }
+    g->rend = g->ws;
+    g->end_bind = PR_CP_NONE;
+    for (i = 0; i < g->n_end; i++) {
+        int64_t p = pr_sat_add_i64(g->v[g->end_pred[i]].re, g->end_w[i]);
+
+        /* on a tie the device's work decides: still running at the
+           step's end, it is what the step waits for */
+        if (g->end_bind == PR_CP_NONE || p > g->rend ||
+            (p == g->rend && is_task_node(&g->v[g->end_pred[i]]) &&
+             !is_task_node(&g->v[g->end_pred[g->end_bind]]))) {
+            g->rend = p > g->rend ? p : g->rend;
+            g->end_bind = (uint32_t)i;
+        }
+    }
+}
+
+/* -------------------------------------------------------- the build */
+
+#define MAX_STACK 48
+
+/* Host work between calls as it is found, with its times. */
+struct gpiece {
+    int64_t t0, t1;
+    uint32_t name;
+    uint8_t kind;
+};
+
+/* A host thread of the step: its open operators and its last call. */
+struct thr {
+    uint32_t pid, tid;
+    uint32_t stack[MAX_STACK]; /* event indexes, outer first */
+    size_t depth;
+    uint32_t last;    /* node of its last chained call; PR_CP_NONE */
+    int64_t host_end; /* end of its last host op in the step */
+    int64_t step_end; /* end of its step annotation in the step */
+    uint32_t last_rec_launch; /* launch before its last event record */
+    uint32_t last_launch;     /* its last launch node */
+    int64_t cur;              /* host time accounted in pending up to */
+    struct gpiece *pend;      /* owned: work since its last call */
+    size_t n_pend, cap_pend;
+};
+
+/* A stream: its last task in the step (or its carried work). */
+struct strm {
+    uint32_t pid, tid;
+    uint32_t last;     /* node; PR_CP_NONE */
+    int64_t carry_end; /* end of its last task before the step */
+    uint32_t carry_ev;
+    int64_t wait_at;  /* a wait record on it (EVENT_WAIT, Notify Wait) */
+    uint8_t wait_notify; /* that wait was for peers (communication) */
+};
+
+/* A cudaStreamWaitEvent seen in the step: the stream it made wait (from
+ * its device-side record), the launch whose work it waited for. */
+struct swait {
+    int64_t corr;
+    uint32_t call;   /* node */
+    uint32_t signal; /* launch node before the event's record */
+    uint32_t spid, stid;
+    int have_stream;
+};
+
+struct pr_cp_ctx {
+    const struct pr_trace *t;
+    struct pr_names names;
+    struct strm *streams; /* owned, across steps */
+    size_t n_streams, cap_streams;
+    struct pr_idmap stream_ix; /* (pid, tid) -> index */
+    size_t cursor;             /* events before it are in streams' carry */
+    /* per step */
+    struct pr_cp_graph g;
+    struct thr *thr;
+    size_t n_thr, cap_thr;
+    struct pr_idmap thr_ix;
+    struct pr_idmap corr; /* correlation -> launch node */
+    struct swait *waits;
+    size_t n_waits, cap_waits;
+    struct pr_error *err;
+};
+
+static int
+grow(void **v, size_t *cap, size_t need, size_t size)
+{
+    size_t c = *cap ? *cap : 64;
+    void *p;
+
+    if (need <= *cap)
+        return 1;
+    while (c < need)
+        c *= 2;
+    p = realloc(*v, c * size);
+    if (p == NULL)
+        return 0;
+    *v = p;
+    *cap = c;
+    return 1;
+}
+
+static enum pr_status
+nomem(struct pr_cp_ctx *c)
+{
+    return pr_error_set(c->err, PR_E_NOMEM, "out of memory (critical path)");
+}
+
+static int64_t
+key2(uint32_t a, uint32_t b)
+{
+    return (int64_t)(((uint64_t)a << 32) | b);
+}
+
+static int64_t
+ev_end(const struct pr_event *e)
+{
+    return pr_sat_add_i64(e->ts_ns, e->dur_ns);
+}
+
+static struct pr_cp_node *
+add_node(struct pr_cp_ctx *c, enum pr_cp_ntype type, uint32_t *idx)
+{
+    struct pr_cp_node *n;
+
+    if (!grow((void **)&c->g.v, &c->g.cap, c->g.n + 1, sizeof(*c->g.v)))
+        return NULL;
+    *idx = (uint32_t)c->g.n;
+    n = &c->g.v[c->g.n++];
+    memset(n, 0, sizeof(*n));
+    n->type = (uint8_t)type;
+    n->ev = PR_CP_NONE;
+    n->name = PR_STR_NONE;
+    n->corr_task = PR_CP_NONE;
+    n->w_kind = PR_CP_IDLE;
+    return n;
+}
+
+static void
+add_pred(struct pr_cp_node *n, uint32_t p, int64_t w, int from_start,
+         enum pr_cp_kind k, uint32_t name)
+{
+    if (n->n_pred >= PR_CP_MAX_PRED)
+        return;
+    n->p_end[n->n_pred] = 0;
+    n->pred[n->n_pred] = p;
+    n->pw[n->n_pred] = w; /* < 0 only for stream order (below) */
+    n->p_start[n->n_pred] = (uint8_t)from_start;
+    n->p_kind[n->n_pred] = (uint8_t)k;
+    n->p_name[n->n_pred] = name;
+    n->n_pred++;
+}
+
+static enum pr_status
+add_end(struct pr_cp_ctx *c, uint32_t node, int64_t w, uint32_t pc_first,
+        uint32_t pc_n)
+{
+    struct pr_cp_graph *g = &c->g;
+
+    if (!grow((void **)&g->end_pred, &g->cap_end, g->n_end + 1,
+              sizeof(*g->end_pred)))
+        return nomem(c);
+    /* the three arrays share cap_end: grow the others to it */
+    {
+        int64_t *w2 = realloc(g->end_w, g->cap_end * sizeof(*w2));
+        uint32_t *n2;
+
+        if (w2 == NULL)
+            return nomem(c);
+        g->end_w = w2;
+        n2 = realloc(g->end_pc_first, g->cap_end * sizeof(*n2));
+        if (n2 == NULL)
+            return nomem(c);
+        g->end_pc_first = n2;
+        n2 = realloc(g->end_pc_n, g->cap_end * sizeof(*n2));
+        if (n2 == NULL)
+            return nomem(c);
+        g->end_pc_n = n2;
+    }
+    g->end_pred[g->n_end] = node;
+    g->end_w[g->n_end] = w; /* < 0: a task running past the step */
+    g->end_pc_first[g->n_end] = pc_first;
+    g->end_pc_n[g->n_end] = pc_n;
+    g->n_end++;
+    return PR_OK;
+}
+
+static struct strm *
+stream_of(struct pr_cp_ctx *c, uint32_t pid, uint32_t tid)
+{
+    int64_t k = key2(pid, tid);
+    size_t i = pr_idmap_get(&c->stream_ix, k);
+    struct strm *s;
+
+    if (i != PR_NONE)
+        return &c->streams[i];
+    if (!grow((void **)&c->streams, &c->cap_streams, c->n_streams + 1,
+              sizeof(*c->streams)) ||
+        pr_idmap_put(&c->stream_ix, k, c->n_streams, c->err) != PR_OK)
+        return NULL;
+    s = &c->streams[c->n_streams++];
+    s->pid = pid;
+    s->tid = tid;
+    s->last = PR_CP_NONE;
+    s->carry_end = INT64_MIN;
+    s->carry_ev = PR_CP_NONE;
+    s->wait_at = INT64_MIN;
+    s->wait_notify = 0;
+    return s;
+}
+
+static struct thr *
+thread_of(struct pr_cp_ctx *c, uint32_t pid, uint32_t tid)
+{
+    int64_t k = key2(pid, tid);
+    size_t i = pr_idmap_get(&c->thr_ix, k);
+    struct thr *h;
+
+    if (i != PR_NONE)
+        return &c->thr[i];
+    if (!grow((void **)&c->thr, &c->cap_thr, c->n_thr + 1, sizeof(*c->thr)) ||
+        pr_idmap_put(&c->thr_ix, k, c->n_thr, c->err) != PR_OK)
+        return NULL;
+    h = &c->thr[c->n_thr++];
+    memset(h, 0, sizeof(*h)); /* step_reset freed a reused entry's list */
+    h->pid = pid;
+    h->tid = tid;
+    h->last = PR_CP_NONE;
+    h->host_end = INT64_MIN;
+    h->step_end = INT64_MIN;
+    h->last_rec_launch = PR_CP_NONE;
+    h->last_launch = PR_CP_NONE;
+    h->cur = c->g.ws;
+    return h;
+}
+
+static int
+is_device(int kind)
+{
+    return kind == PR_KIND_DEVICE_TASK || kind == PR_KIND_COPY ||
+           kind == PR_KIND_SET;
+}
+
+/* Streams' carried work: every task that starts before `upto`. */
+static enum pr_status
+advance_carry(struct pr_cp_ctx *c, int64_t upto)
+{
+    const struct pr_trace *t = c->t;
+
+    for (; c->cursor < t->n_events && t->events[c->cursor].ts_ns < upto;
+         c->cursor++) {
+        const struct pr_event *e = &t->events[c->cursor];
+        struct strm *s;
+
+        if (!is_device(e->kind))
+            continue;
+        s = stream_of(c, pr_event_pid(t, e), pr_event_tid(t, e));
+        if (s == NULL)
+            return nomem(c);
+        if (ev_end(e) > s->carry_end) {
+            s->carry_end = ev_end(e);
+            s->carry_ev = (uint32_t)c->cursor;
+        }
+    }
+    return PR_OK;
+}
+
+/* A host call that blocks until device work is done. */
+static int
+blocking_name(const char *n)
+{
+    if (has(n, "Synchroniz")) /* cuda/hip Device-, Stream-, Event-,
+                                 aclrtSynchronizeStream, ... */
+        return 1;
+    /* a synchronous copy (cudaMemcpy, cudaMemcpy2D, hipMemcpy,
+       aclrtMemcpy); the Async ones block only from pageable memory, seen
+       by their task ending within the call */
+    return (has(n, "Memcpy") || has(n, "memcpy")) && !has(n, "Async") &&
+           !has(n, "Peer");
+}
+
+/* What the thread's open operators say its work now is. */
+static void
+owner(const struct pr_cp_ctx *c, const struct thr *h, enum pr_cp_kind *k,
+      uint32_t *name)
+{
+    const struct pr_trace *t = c->t;
+    size_t i;
+
+    *k = PR_CP_HOST_OP;
+    *name = PR_STR_NONE;
+    for (i = h->depth; i-- > 0;) {
+        const struct pr_event *op = &t->events[h->stack[i]];
+        const char *nm = pr_trace_str(t, op->name);
+
+        if (pr_tree_is_dataloader(nm)) {
+            *k = PR_CP_DATALOADER;
+            *name = op->name;
+            return;
+        }
+        if (*name == PR_STR_NONE && !pr_tree_is_step(nm))
+            *name = op->name;
+    }
+}
+
+/* Note [h->cur, upto) as host work of whatever op is open. */
+static int
+note_work(struct pr_cp_ctx *c, struct thr *h, int64_t upto)
+{
+    struct gpiece *p;
+    enum pr_cp_kind k;
+    uint32_t name;
+
+    if (upto <= h->cur)
+        return 1;
+    owner(c, h, &k, &name);
+    if (h->n_pend > 0 && h->pend[h->n_pend - 1].name == name &&
+        h->pend[h->n_pend - 1].kind == (uint8_t)k &&
+        h->pend[h->n_pend - 1].t1 == h->cur) {
+        h->pend[h->n_pend - 1].t1 = upto;
+        h->cur = upto;
+        return 1;
+    }
+    if (!grow((void **)&h->pend, &h->cap_pend, h->n_pend + 1,
+              sizeof(*h->pend)))
+        return 0;
+    p = &h->pend[h->n_pend++];
+    p->t0 = h->cur;
+    p->t1 = upto;
+    p->name = name;
+    p->kind = (uint8_t)k;
+    h->cur = upto;
+    return 1;
+}
+
+/* Account the thread's time up to ts: each op that closed by then takes
+ * its tail, then the op open at ts takes the rest. */
+static int
+account(struct pr_cp_ctx *c, struct thr *h, int64_t ts)
+{
+    while (h->depth > 0) {
+        int64_t end = ev_end(&c->t->events[h->stack[h->depth - 1]]);
+
+        if (end > ts)
+            break;
+        if (!note_work(c, h, end))
+            return 0;
+        h->depth--;
+    }
+    return note_work(c, h, ts);
+}
+
+static int
+push_op(struct pr_cp_ctx *c, struct thr *h, uint32_t ev)
+{
+    const struct pr_event *e = &c->t->events[ev];
+
+    if (!account(c, h, e->ts_ns))
+        return 0;
+    if (h->depth < MAX_STACK)
+        h->stack[h->depth++] = ev;
+    /* the step's own range is the host's work where the host drew it,
+       not where the producer's device step was made a range */
+    if (pr_tree_is_step(pr_trace_str(c->t, e->name))) {
+        if (ev_end(e) > h->step_end && !c->t->device_steps)
+            h->step_end = ev_end(e);
+    } else if (ev_end(e) > h->host_end) {
+        h->host_end = ev_end(e);
+    }
+    return 1;
+}
+
+/* Move the thread's pending work in [from, to) into g->pc; *first and
+ * *n say where.  The pending list is emptied. */
+static int
+take_pieces(struct pr_cp_ctx *c, struct thr *h, int64_t from, int64_t to,
+            uint32_t *first, uint32_t *n)
+{
+    struct pr_cp_graph *g = &c->g;
+    size_t i;
+
+    *first = (uint32_t)g->n_pc;
+    *n = 0;
+    for (i = 0; i < h->n_pend; i++) {
+        const struct gpiece *q = &h->pend[i];
+        int64_t a = q->t0 > from ? q->t0 : from;
+        int64_t b = q->t1 < to ? q->t1 : to;
+
+        if (b <= a)
+            continue;
+        if (!grow((void **)&g->pc, &g->cap_pc, g->n_pc + 1, sizeof(*g->pc)))
+            return 0;
+        g->pc[g->n_pc].ns = b - a;
+        g->pc[g->n_pc].name = q->name;
+        g->pc[g->n_pc].kind = q->kind;
+        g->n_pc++;
+        (*n)++;
+    }
+    h->n_pend = 0;
+    return 1;
+}
+
+/* The pred a thread's first call hands off from: the latest call of
+ * another thread that ended by ts (a backward thread starts after the
+ * forward one); START when none. */
+static uint32_t
+handoff(const struct pr_cp_ctx *c, const struct thr *self, int64_t ts)
+{
+    uint32_t best = 0;
+    int64_t be = INT64_MIN;
+    size_t i;
+
+    for (i = 0; i < c->n_thr; i++) {
+        const struct thr *h = &c->thr[i];
+
+        if (h == self || h->last == PR_CP_NONE)
+            continue;
+        if (c->g.v[h->last].e <= ts && c->g.v[h->last].e > be) {
+            be = c->g.v[h->last].e;
+            best = h->last;
+        }
+    }
+    return best;
+}
+
+static enum pr_status
+on_call(struct pr_cp_ctx *c, uint32_t ev)
+{
+    const struct pr_trace *t = c->t;
+    const struct pr_event *e = &t->events[ev];
+    const char *nm = pr_trace_str(t, e->name);
+    struct thr *h = thread_of(c, pr_event_pid(t, e), pr_event_tid(t, e));
+    struct pr_cp_node *n;
+    uint32_t idx, prev, other, pf, pn;
+    int64_t corr = pr_event_correlation(t, e);
+
+    if (e->dur_ns == 0 && t->device_steps)
+        return PR_OK; /* a producer's device timeline with launches drawn
+                         at its tasks' starts (MindSpore): no host time */
+    if (h == NULL || !account(c, h, e->ts_ns))
+        return nomem(c);
+    if (h->last != PR_CP_NONE && c->g.v[h->last].e > e->ts_ns) {
+        /* nested in the thread's previous call (a driver call inside a
+           runtime call): its launch leaves from that call's start */
+        if (corr != PR_NO_ID &&
+            pr_idmap_put(&c->corr, corr, h->last, c->err) != PR_OK)
+            return PR_E_NOMEM;
+        return PR_OK;
+    }
+    n = add_node(c, blocking_name(nm) ? PR_CP_N_SYNC : PR_CP_N_HOST, &idx);
+    if (n == NULL)
+        return nomem(c);
+    n->ev = ev;
+    n->name = e->name;
+    n->kind = n->type == PR_CP_N_SYNC ? PR_CP_SYNC : PR_CP_LAUNCH;
+    n->s = e->ts_ns;
+    n->e = ev_end(e);
+    n->dur = e->dur_ns;
+    /* the host goes on from the thread's last call, or from another
+       thread's call that ended since (a thread waiting for another:
+       the main thread while autograd's runs the backward pass) */
+    prev = h->last;
+    other = handoff(c, h, e->ts_ns);
+    if (prev == PR_CP_NONE || c->g.v[other].e > c->g.v[prev].e) {
+        uint32_t own = prev;
+
+        prev = other;
+        if (own != PR_CP_NONE)
+            add_pred(n, own, 0, 0, PR_CP_HOST_OP, PR_STR_NONE);
+    }
+    if (!take_pieces(c, h, c->g.v[prev].e, e->ts_ns, &pf, &pn))
+        return nomem(c);
+    n = &c->g.v[idx]; /* take_pieces does not move nodes; keep it plain */
+    add_pred(n, prev, e->ts_ns - c->g.v[prev].e, 0, PR_CP_HOST_OP,
+             PR_STR_NONE);
+    if (n->n_pred == 2) { /* the gap edge first: its pieces are edge 0's */
+        uint32_t p0 = n->pred[0];
+
+        n->pred[0] = n->pred[1];
+        n->pw[0] = n->pw[1];
+        n->pred[1] = p0;
+        n->pw[1] = 0;
+    }
+    n->pc_first = pf;
+    n->pc_n = pn;
+    h->last = idx;
+    h->cur = n->e > h->cur ? n->e : h->cur;
+    if (corr != PR_NO_ID &&
+        pr_idmap_put(&c->corr, corr, idx, c->err) != PR_OK)
+        return PR_E_NOMEM;
+    if (has(nm, "Launch") || has(nm, "Memcpy") || has(nm, "Memset") ||
+        has(nm, "memcpy"))
+        h->last_launch = idx;
+    if (has(nm, "EventRecord"))
+        h->last_rec_launch = h->last_launch;
+    if (has(nm, "StreamWaitEvent") && h->last_rec_launch != PR_CP_NONE) {
+        struct swait *w;
+
+        if (!grow((void **)&c->waits, &c->cap_waits, c->n_waits + 1,
+                  sizeof(*c->waits)))
+            return nomem(c);
+        w = &c->waits[c->n_waits++];
+        memset(w, 0, sizeof(*w));
+        w->corr = corr;
+        w->call = idx;
+        w->signal = h->last_rec_launch;
+    }
+    return PR_OK;
+}
+
+static enum pr_cp_kind
+task_kind(struct pr_cp_ctx *c, const struct pr_event *e)
+{
+    struct pr_gpu_info gb;
+    const struct pr_gpu_info *gi;
+
+    if (e->kind == PR_KIND_COPY || e->kind == PR_KIND_SET)
+        return PR_CP_COPY;
+    if (pr_comm_kernel_cached(&c->names, e))
+        return PR_CP_COMM;
+    gi = pr_trace_gpu(c->t, e, &gb);
+    if (gi != NULL && gi->unit == PR_UNIT_COMM)
+        return PR_CP_COMM;
+    return PR_CP_KERNEL;
+}
+
+/* The stream's carried node, made on its first task of the step. */
+static uint32_t
+carry_node(struct pr_cp_ctx *c, struct strm *s, int *fail)
+{
+    const struct pr_event *ce;
+    struct pr_cp_node *n;
+    uint32_t idx;
+
+    if (s->carry_end <= c->g.ws || s->carry_ev == PR_CP_NONE)
+        return PR_CP_NONE;
+    n = add_node(c, PR_CP_N_CARRY, &idx);
+    if (n == NULL) {
+        *fail = 1;
+        return PR_CP_NONE;
+    }
+    ce = &c->t->events[s->carry_ev];
+    n->ev = s->carry_ev;
+    n->name = ce->name;
+    n->kind = (uint8_t)task_kind(c, ce);
+    n->fam = (uint8_t)pr_cp_family_of(pr_trace_str(c->t, ce->name));
+    n->s = c->g.ws;
+    n->e = s->carry_end;
+    n->dur = n->e - n->s;
+    return idx;
+}
+
+static enum pr_status
+on_task(struct pr_cp_ctx *c, uint32_t ev)
+{
+    const struct pr_trace *t = c->t;
+    const struct pr_event *e = &t->events[ev];
+    struct strm *s = stream_of(c, pr_event_pid(t, e), pr_event_tid(t, e));
+    int64_t corr = pr_event_correlation(t, e);
+    size_t launch = corr != PR_NO_ID ? pr_idmap_get(&c->corr, corr) : PR_NONE;
+    struct pr_cp_node *n;
+    uint32_t idx, prev;
+    int fail = 0;
+
+    if (s == NULL)
+        return nomem(c);
+    prev = s->last != PR_CP_NONE ? s->last : carry_node(c, s, &fail);
+    if (fail)
+        return nomem(c);
+    n = add_node(c, PR_CP_N_TASK, &idx);
+    if (n == NULL)
+        return nomem(c);
+    n->ev = ev;
+    n->name = e->name;
+    n->kind = (uint8_t)task_kind(c, e);
+    n->fam = (uint8_t)pr_cp_family_of(pr_trace_str(t, e->name));
+    n->s = e->ts_ns;
+    n->e = ev_end(e);
+    n->dur = e->dur_ns;
+    if (s->wait_at != INT64_MIN &&
+        (prev == PR_CP_NONE || s->wait_at >= c->g.v[prev].s)) {
+        n->after_wait = (uint8_t)(s->wait_notify ? 2 : 1);
+        s->wait_at = INT64_MIN;
+    }
+    if (prev != PR_CP_NONE) {
+        /* µs-rounded times can make a task start before the one before
+           it on its stream ended: keep that overlap, not a delay */
+        int64_t lap = n->s - c->g.v[prev].e;
+
+        add_pred(n, prev, lap < 0 ? lap : 0, 0, PR_CP_IDLE, PR_STR_NONE);
+    }
+    if (launch != PR_NONE && c->g.v[launch].s <= n->s) {
+        add_pred(n, (uint32_t)launch, 0, 1, PR_CP_LAUNCH, PR_STR_NONE);
+        if (c->g.v[launch].corr_task == PR_CP_NONE)
+            c->g.v[launch].corr_task = idx;
+    }
+    if (n->n_pred == 0)
+        add_pred(n, 0, 0, 0, PR_CP_IDLE, PR_STR_NONE);
+    s->last = idx;
+    return PR_OK;
+}
+
+/* A device-side record of a stream wait names the stream that waits. */
+static void
+on_sync_record(struct pr_cp_ctx *c, uint32_t ev)
+{
+    const struct pr_trace *t = c->t;
+    const struct pr_event *e = &t->events[ev];
+    int64_t corr = pr_event_correlation(t, e);
+    const char *nm = pr_trace_str(t, e->name);
+    size_t i;
+
+    if (has(nm, "Wait") || has(nm, "WAIT")) {
+        /* a stream that waits: the task after it waited for something */
+        struct strm *s = stream_of(c, pr_event_pid(t, e), pr_event_tid(t, e));
+
+        if (s != NULL) {
+            s->wait_at = e->ts_ns;
+            s->wait_notify = (uint8_t)(has(nm, "Notify") != 0);
+        }
+    }
+    if (corr == PR_NO_ID || !(has(nm, "Wait")))
+        return;
+    for (i = c->n_waits; i-- > 0;) {
+        if (c->waits[i].corr == corr) {
+            c->waits[i].spid = pr_event_pid(t, e);
+            c->waits[i].stid = pr_event_tid(t, e);
+            c->waits[i].have_stream = 1;
+            return;
+        }
+    }
+}
+
+static int
+is_host_range(int kind)
+{
+    return kind == PR_KIND_HOST_OP || kind == PR_KIND_ANNOTATION ||
+           kind == PR_KIND_PY_FUNCTION || kind == PR_KIND_PY_LEGACY;
+}
+
+/* The events of [ws, we) into the graph, in time order. */
+static enum pr_status
+sweep(struct pr_cp_ctx *c)
+{
+    const struct pr_trace *t = c->t;
+    size_t i;
+
+    for (i = c->cursor; i < t->n_events && t->events[i].ts_ns < c->g.we;
+         i++) {
+        const struct pr_event *e = &t->events[i];
+        enum pr_status st = PR_OK;
+
+        if (is_host_range(e->kind)) {
+            struct thr *h =
+                thread_of(c, pr_event_pid(t, e), pr_event_tid(t, e));
+
+            if (h == NULL || !push_op(c, h, (uint32_t)i))
+                return nomem(c);
+        } else if (pr_tree_is_launcher(e->kind)) {
+            st = on_call(c, (uint32_t)i);
+        } else if (is_device(e->kind)) {
+            st = on_task(c, (uint32_t)i);
+        } else if (e->kind == PR_KIND_SYNC) {
+            on_sync_record(c, (uint32_t)i);
+        }
+        if (st != PR_OK)
+            return st;
+    }
+    return PR_OK;
+}
+
+/* Task indexes by measured end (then start, then index). */
+struct byend {
+    int64_t e, s;
+    uint32_t i;
+};
+
+static int
+cmp_byend(const void *a, const void *b)
+{
+    const struct byend *x = a, *y = b;
+
+    if (x->e != y->e)
+        return x->e < y->e ? -1 : 1;
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    return x->i < y->i ? -1 : (x->i > y->i);
+}
+
+/* The task a blocking call waited for: of the work launched before it,
+ * the last to end while it blocked.  PR_CP_NONE when none ended then. */
+static uint32_t
+waited_for(const struct pr_cp_graph *g, const struct byend *tasks, size_t n,
+           const struct pr_cp_node *call)
+{
+    size_t lo = 0, hi = n, k, walked = 0;
+
+    while (lo < hi) { /* first with e > call->e */
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (tasks[mid].e <= call->e)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (k = lo; k-- > 0 && walked < 4096; walked++) {
+        const struct pr_cp_node *x = &g->v[tasks[k].i];
+        int launched_before = 1;
+        int j;
+
+        if (x->e <= call->s)
+            break;
+        for (j = 0; j < x->n_pred; j++) {
+            if (x->p_start[j] && g->v[x->pred[j]].s >= call->s)
+                launched_before = 0;
+        }
+        if (launched_before)
+            return tasks[k].i;
+    }
+    return PR_CP_NONE;
+}
+
+/* Stream waits: the first task launched on the waiting stream after the
+ * wait call waits for the task of the launch before the event record. */
+static void
+resolve_waits(struct pr_cp_ctx *c)
+{
+    struct pr_cp_graph *g = &c->g;
+    size_t i, k;
+
+    for (k = 0; k < c->n_waits; k++) {
+        const struct swait *w = &c->waits[k];
+        uint32_t sig;
+
+        if (!w->have_stream || w->signal == PR_CP_NONE)
+            continue;
+        sig = g->v[w->signal].corr_task;
+        if (sig == PR_CP_NONE)
+            continue;
+        for (i = 0; i < g->n; i++) {
+            struct pr_cp_node *x = &g->v[i];
+            const struct pr_event *e;
+            int j, launched_after = 0;
+
+            if (x->type != PR_CP_N_TASK || x->s < g->v[w->call].s)
+                continue;
+            e = &c->t->events[x->ev];
+            if (pr_event_pid(c->t, e) != w->spid ||
+                pr_event_tid(c->t, e) != w->stid)
+                continue;
+            for (j = 0; j < x->n_pred; j++) {
+                if (x->p_start[j] && g->v[x->pred[j]].s > g->v[w->call].s)
+                    launched_after = 1;
+            }
+            if (!launched_after)
+                continue;
+            if (g->v[sig].e <= x->s && i != sig)
+                add_pred(x, sig, 0, 0, PR_CP_SYNC, PR_STR_NONE);
+            break;
+        }
+    }
+}
+
+/* A task's latest predecessor point (measured) and the edge it is. */
+static int64_t
+ready_of(const struct pr_cp_graph *g, const struct pr_cp_node *n, int *bind)
+{
+    int64_t ready = INT64_MIN;
+    int j;
+
+    *bind = -1;
+    for (j = 0; j < n->n_pred; j++) {
+        const struct pr_cp_node *p = &g->v[n->pred[j]];
+        int64_t at = pr_sat_add_i64(n->p_start[j] ? p->s : p->e, n->pw[j]);
+
+        if (at > ready) {
+            ready = at;
+            *bind = j;
+        }
+    }
+    return ready;
+}
+
+static int
+named(const struct pr_cp_ctx *c, const struct pr_cp_node *n, const char *sub)
+{
+    return n->name != PR_STR_NONE && has(pr_trace_str(c->t, n->name), sub);
+}
+
+/* What a task's unexplained wait was, by the edge that came last: after
+ * its launch, a launch delay; after a collective or a wait for peers
+ * (Ascend's Notify Wait), communication (NCCL counts that wait inside
+ * its kernels); after a wait task (EVENT_WAIT) or a stream wait, a sync
+ * wait; else idle. */
+static enum pr_cp_kind
+wait_kind(const struct pr_cp_ctx *c, const struct pr_cp_node *n, int b)
+{
+    const struct pr_cp_node *p;
+
+    if (b < 0)
+        return PR_CP_IDLE;
+    if (n->p_kind[b] != PR_CP_IDLE)
+        return (enum pr_cp_kind)n->p_kind[b];
+    p = &c->g.v[n->pred[b]];
+    if (n->kind == PR_CP_COMM || p->kind == PR_CP_COMM ||
+        named(c, p, "Notify") || n->after_wait == 2)
+        return PR_CP_COMM;
+    if (n->after_wait)
+        return PR_CP_SYNC;
+    return named(c, p, "Wait") || named(c, p, "WAIT") ? PR_CP_SYNC
+                                                      : PR_CP_IDLE;
+}
+
+/* Each task's wait that its edges do not explain (measured). */
+static void
+residual_waits(struct pr_cp_ctx *c)
+{
+    struct pr_cp_graph *g = &c->g;
+    size_t i;
+
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *n = &g->v[i];
+        int b;
+        int64_t ready;
+
+        if (n->type != PR_CP_N_TASK)
+            continue;
+        ready = ready_of(g, n, &b);
+        n->w = b >= 0 && n->s > ready ? n->s - ready : 0;
+        n->w_kind = (uint8_t)wait_kind(c, n, b);
+    }
+}
+
+/* The stream before a task ran a wait task (EVENT_WAIT, Stream Wait
+ * Event) whose cause the trace does not link: the task waited for work
+ * on another stream of its device.  Take the one that ended last before
+ * it started (after what its own edges explain) as that cause. */
+static void
+infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
+{
+    struct pr_cp_graph *g = &c->g;
+    size_t i;
+
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *n = &g->v[i];
+        const struct pr_event *e;
+        int b;
+        int64_t ready;
+        size_t lo = 0, hi = nt, k, walked = 0;
+
+        if (n->type != PR_CP_N_TASK || n->w <= 0 ||
+            n->w_kind != PR_CP_SYNC || n->n_pred >= PR_CP_MAX_PRED)
+            continue;
+        ready = ready_of(g, n, &b);
+        e = &c->t->events[n->ev];
+        while (lo < hi) { /* first with e > n->s */
+            size_t mid = lo + (hi - lo) / 2;
+
+            if (tasks[mid].e <= n->s)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (k = lo; k-- > 0 && walked < 256; walked++) {
+            const struct pr_cp_node *x = &g->v[tasks[k].i];
+            const struct pr_event *xe;
+
+            if (x->e <= ready)
+                break;
+            if (x->ev == PR_CP_NONE || x->type != PR_CP_N_TASK)
+                continue;
+            xe = &c->t->events[x->ev];
+            /* another stream of its device, or a collective (Ascend
+               draws a group's collectives on a row of their own) */
+            if (pr_event_tid(c->t, xe) == pr_event_tid(c->t, e) &&
+                pr_event_pid(c->t, xe) == pr_event_pid(c->t, e))
+                continue;
+            if (pr_event_pid(c->t, xe) != pr_event_pid(c->t, e) &&
+                x->kind != PR_CP_COMM)
+                continue;
+            add_pred(n, tasks[k].i, 0, 0, PR_CP_SYNC, PR_STR_NONE);
+            n->w = n->s - x->e;
+            break;
+        }
+    }
+}
+
+static enum pr_status
+resolve_syncs(struct pr_cp_ctx *c)
+{
+    struct pr_cp_graph *g = &c->g;
+    struct byend *tasks = NULL;
+    size_t n = 0, i;
+
+    tasks = malloc((g->n ? g->n : 1) * sizeof(*tasks));
+    if (tasks == NULL)
+        return nomem(c);
+    for (i = 0; i < g->n; i++) {
+        if (g->v[i].type == PR_CP_N_TASK || g->v[i].type == PR_CP_N_CARRY) {
+            tasks[n].e = g->v[i].e;
+            tasks[n].s = g->v[i].s;
+            tasks[n].i = (uint32_t)i;
+            n++;
+        }
+    }
+    qsort(tasks, n, sizeof(*tasks), cmp_byend);
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *x = &g->v[i];
+        uint32_t dep = PR_CP_NONE;
+
+        if (x->type == PR_CP_N_HOST && x->corr_task != PR_CP_NONE &&
+            g->v[x->corr_task].e <= x->e && g->v[x->corr_task].e > x->s) {
+            /* its own work ended inside the call: a blocking copy */
+            x->type = PR_CP_N_SYNC;
+            x->kind = PR_CP_SYNC;
+            dep = x->corr_task;
+        } else if (x->type == PR_CP_N_SYNC) {
+            dep = waited_for(g, tasks, n, x);
+        } else {
+            continue;
+        }
+        x->dur = x->e - x->s;
+        if (dep != PR_CP_NONE) {
+            int64_t ready = g->v[dep].e > x->s ? g->v[dep].e : x->s;
+
+            add_pred(x, dep, 0, 0, PR_CP_SYNC, PR_STR_NONE);
+            x->p_end[x->n_pred - 1] = 1; /* into the call's end */
+            x->dur = x->e - ready;
+        }
+    }
+    resolve_waits(c);
+    residual_waits(c);
+    infer_stream_waits(c, tasks, n);
+    free(tasks);
+    return PR_OK;
+}
+
+/* A topological order of the 2n points (Kahn).  Edges run forward in
+ * measured time, so the order exists; a point left over (a cycle the
+ * trace's clocks could make) is appended as it comes. */
+static enum pr_status
+topo_order(struct pr_cp_ctx *c)
+{
+    struct pr_cp_graph *g = &c->g;
+    size_t np = 2 * g->n, i, head = 0, tail = 0;
+    uint32_t *indeg = calloc(np + 1, sizeof(*indeg));
+    uint32_t *off = calloc(np + 2, sizeof(*off));
+    uint32_t *adj = NULL, *fill = NULL;
+    unsigned char *done = NULL;
+    enum pr_status st = PR_OK;
+    size_t ne = 0;
+    int j;
+
+    free(g->order);
+    g->order = malloc((np ? np : 1) * sizeof(*g->order));
+    if (indeg == NULL || off == NULL || g->order == NULL)
+        goto oom;
+    /* edges: pred point -> this start/end; start -> end */
+    for (i = 0; i < g->n; i++) {
+        const struct pr_cp_node *n = &g->v[i];
+
+        for (j = 0; j < n->n_pred; j++) {
+            uint32_t from = 2 * n->pred[j] + (n->p_start[j] ? 0 : 1);
+
+            off[from + 1]++;
+            indeg[2 * i + (n->p_end[j] ? 1 : 0)]++;
+            ne++;
+        }
+        off[2 * i + 1]++;
+        indeg[2 * i + 1]++;
+        ne++;
+    }
+    for (i = 0; i < np; i++)
+        off[i + 1] += off[i];
+    adj = malloc((ne ? ne : 1) * sizeof(*adj));
+    fill = malloc((np ? np : 1) * sizeof(*fill));
+    done = calloc(np ? np : 1, 1);
+    if (adj == NULL || fill == NULL || done == NULL)
+        goto oom;
+    memcpy(fill, off, np * sizeof(*fill));
+    for (i = 0; i < g->n; i++) {
+        const struct pr_cp_node *n = &g->v[i];
+
+        for (j = 0; j < n->n_pred; j++) {
+            uint32_t from = 2 * n->pred[j] + (n->p_start[j] ? 0 : 1);
+
+            adj[fill[from]++] = (uint32_t)(2 * i + (n->p_end[j] ? 1 : 0));
+        }
+        adj[fill[2 * i]++] = (uint32_t)(2 * i + 1);
+    }
+    for (i = 0; i < np; i++) {
+        if (indeg[i] == 0)
+            g->order[tail++] = (uint32_t)i;
+    }
+    while (head < tail) {
+        uint32_t p = g->order[head++];
+        uint32_t k;
+
+        done[p] = 1;
+        for (k = off[p]; k < off[p + 1]; k++) {
+            if (--indeg[adj[k]] == 0)
+                g->order[tail++] = adj[k];
+        }
+    }
+    for (i = 0; i < np && tail < np; i++) {
+        if (!done[i] && indeg[i] != 0)
+            g->order[tail++] = (uint32_t)i;
+    }
+    goto out;
+oom:
+    st = nomem(c);
+out:
+    free(indeg);
+    free(off);
+    free(adj);
+    free(fill);
+    free(done);
+    return st;
+}
+
+/* The end node's predecessors: each thread's last call with the host
+ * work after it, host work of threads without calls, every task. */
+static enum pr_status
+end_preds(struct pr_cp_ctx *c)
+{
+    struct pr_cp_graph *g = &c->g;
+    int64_t callless_end = g->ws, step_only = g->ws;
+    size_t i;
+
+    for (i = 0; i < c->n_thr; i++) {
+        struct thr *h = &c->thr[i];
+        int64_t hend = h->host_end;
+        uint32_t pf, pn;
+
+        if (h->host_end == INT64_MIN) /* calls but no operator */
+            hend = h->last != PR_CP_NONE ? g->v[h->last].e : g->ws;
+        if (h->last == PR_CP_NONE) {
+            /* a thread without calls: its step range is the host's
+               work; its other ranges count only in a trace of the host
+               alone (a producer's device timeline draws its ranges as
+               threads, but they are no host work) */
+            if (h->step_end > step_only)
+                step_only = h->step_end < g->we ? h->step_end : g->we;
+            hend = hend < g->we ? hend : g->we;
+            callless_end = hend > callless_end ? hend : callless_end;
+            continue;
+        }
+        hend = h->step_end > hend ? h->step_end : hend;
+        hend = hend < g->we ? hend : g->we;
+        /* a call still running at the step's end counts up to it (< 0
+           weight: the walk trims it) */
+        if (hend < g->v[h->last].e && g->v[h->last].e <= g->we)
+            hend = g->v[h->last].e;
+        if (!account(c, h, hend) ||
+            !take_pieces(c, h, g->v[h->last].e, hend, &pf, &pn))
+            return nomem(c);
+        if (add_end(c, h->last, hend - g->v[h->last].e, pf, pn) != PR_OK)
+            return PR_E_NOMEM;
+    }
+    if (g->n_end > 0 || g->n > 1)
+        callless_end = step_only;
+    else
+        callless_end = callless_end > step_only ? callless_end : step_only;
+    if (add_end(c, 0, callless_end - g->ws, (uint32_t)g->n_pc, 0) != PR_OK)
+        return PR_E_NOMEM;
+    /* a task still running at the step's end counts up to it: the rest
+       is the next step's (carried work there) */
+    for (i = 0; i < g->n; i++) {
+        int64_t over = g->v[i].e > g->we ? g->v[i].e - g->we : 0;
+
+        if ((g->v[i].type == PR_CP_N_TASK || g->v[i].type == PR_CP_N_CARRY) &&
+            add_end(c, (uint32_t)i, -over, (uint32_t)g->n_pc, 0) != PR_OK)
+            return PR_E_NOMEM;
+    }
+    return PR_OK;
+}
+
+static void
+step_reset(struct pr_cp_ctx *c, int64_t ws, int64_t we)
+{
+    size_t i;
+
+    c->g.n = 0;
+    c->g.n_end = 0;
+    c->g.ws = ws;
+    c->g.we = we;
+    for (i = 0; i < c->n_thr; i++)
+        free(c->thr[i].pend);
+    c->n_thr = 0;
+    c->n_waits = 0;
+    c->g.n_pc = 0;
+    pr_idmap_free(&c->thr_ix);
+    pr_idmap_free(&c->corr);
+    for (i = 0; i < c->n_streams; i++)
+        c->streams[i].last = PR_CP_NONE;
+}
+
+/* Build and replay step [ws, we)'s graph in c->g. */
+static enum pr_status
+build_step(struct pr_cp_ctx *c, int64_t ws, int64_t we)
+{
+    struct pr_cp_node *start;
+    uint32_t idx;
+    enum pr_status st;
+
+    step_reset(c, ws, we);
+    st = advance_carry(c, ws);
+    if (st != PR_OK)
+        return st;
+    start = add_node(c, PR_CP_N_START, &idx);
+    if (start == NULL)
+        return nomem(c);
+    start->s = start->e = ws;
+    st = sweep(c);
+    if (st == PR_OK)
+        st = resolve_syncs(c);
+    if (st == PR_OK)
+        st = end_preds(c);
+    if (st == PR_OK)
+        st = topo_order(c);
+    if (st == PR_OK)
+        pr_cp_replay(&c->g);
+    return st;
+}
+
+/* ------------------------------------------------------ the path */
+
+struct piece {
+    uint8_t kind;
+    uint32_t name;
+    int64_t ns;
+};
+
+/* What one step's path adds up to. */
+struct sums {
+    int64_t trim; /* what the path's end ran past the step: taken off the
+                     first pieces the walk finds */
+    int64_t kind[PR_CP_KIND_COUNT];
+    int64_t fam[PR_CP_FAM_COUNT];
+    struct piece *top; /* owned: by (kind, name) */
+    size_t n_top, cap_top;
+    struct pr_idmap ix;
+    int failed;
+};
+
+static void
+sums_add(struct sums *u, struct pr_error *err, enum pr_cp_kind k,
+         uint32_t name, int64_t ns, int fam)
+{
+    int64_t key = key2((uint32_t)k, name);
+    size_t i;
+
+    if (ns < 0) { /* an overlap µs rounding made: taken off the next */
+        u->trim = pr_sat_add_i64(u->trim, -ns);
+        return;
+    }
+    if (ns > 0 && u->trim > 0) {
+        int64_t cut = ns < u->trim ? ns : u->trim;
+
+        ns -= cut;
+        u->trim -= cut;
+    }
+    if (ns <= 0)
+        return;
+    u->kind[k] = pr_sat_add_i64(u->kind[k], ns);
+    if (k == PR_CP_KERNEL && fam >= 0 && fam < PR_CP_FAM_COUNT)
+        u->fam[fam] = pr_sat_add_i64(u->fam[fam], ns);
+    i = pr_idmap_get(&u->ix, key);
+    if (i == PR_NONE) {
+        if (!grow((void **)&u->top, &u->cap_top, u->n_top + 1,
+                  sizeof(*u->top)) ||
+            pr_idmap_put(&u->ix, key, u->n_top, err) != PR_OK) {
+            u->failed = 1;
+            return;
+        }
+        i = u->n_top++;
+        u->top[i].kind = (uint8_t)k;
+        u->top[i].name = name;
+        u->top[i].ns = 0;
+    }
+    u->top[i].ns = pr_sat_add_i64(u->top[i].ns, ns);
+}
+
+static void
+sums_reset(struct sums *u)
+{
+    memset(u->kind, 0, sizeof(u->kind));
+    memset(u->fam, 0, sizeof(u->fam));
+    u->n_top = 0;
+    pr_idmap_free(&u->ix);
+}
+
+/* An edge's weight: host work in pieces where the edge has them, the
+ * rest as the edge's own kind. */
+static void
+sums_edge(const struct pr_cp_graph *g, struct sums *u, struct pr_error *err,
+          enum pr_cp_kind k, uint32_t name, int64_t w, uint32_t first,
+          uint32_t n)
+{
+    uint32_t i;
+
+    for (i = 0; i < n && w > 0; i++) {
+        const struct pr_cp_piece *p = &g->pc[first + i];
+        int64_t take = p->ns < w ? p->ns : w;
+
+        sums_add(u, err, (enum pr_cp_kind)p->kind, p->name, take, -1);
+        w -= take;
+    }
+    sums_add(u, err, k, name, w, -1);
+}
+
+/* Walk the replayed graph back from its end along the binding edges. */
+static void
+walk(const struct pr_cp_graph *g, struct sums *u, struct pr_error *err)
+{
+    uint32_t i;
+    int via_end = 1;
+    size_t guard = 0;
+
+    if (g->end_bind == PR_CP_NONE)
+        return;
+    i = g->end_pred[g->end_bind];
+    u->trim = 0;
+    sums_edge(g, u, err, PR_CP_HOST_OP, PR_STR_NONE, g->end_w[g->end_bind],
+              g->end_pc_first[g->end_bind], g->end_pc_n[g->end_bind]);
+    while (guard++ <= 2 * g->n + 2) {
+        const struct pr_cp_node *n = &g->v[i];
+        int b;
+
+        if (n->type == PR_CP_N_START)
+            return;
+        if (n->type == PR_CP_N_CARRY) {
+            sums_add(u, err, (enum pr_cp_kind)n->kind, n->name, n->re - n->rs,
+                     n->fam);
+            return;
+        }
+        if (via_end) {
+            sums_add(u, err, (enum pr_cp_kind)n->kind, n->name, n->dur,
+                     n->fam);
+            if (n->bind_end < PR_CP_MAX_PRED) {
+                b = n->bind_end;
+                sums_add(u, err, (enum pr_cp_kind)n->p_kind[b], n->p_name[b],
+                         n->pw[b], -1);
+                via_end = !n->p_start[b];
+                i = n->pred[b];
+                continue;
+            }
+        }
+        b = n->bind;
+        if (b >= PR_CP_MAX_PRED)
+            return;
+        sums_add(u, err, (enum pr_cp_kind)n->w_kind,
+                 n->w_kind == PR_CP_LAUNCH ? g->v[n->pred[b]].name
+                                           : PR_STR_NONE,
+                 n->w, -1);
+        sums_edge(g, u, err, (enum pr_cp_kind)n->p_kind[b], n->p_name[b],
+                  n->pw[b], n->pc_first, b == 0 ? n->pc_n : 0);
+        via_end = !n->p_start[b];
+        i = n->pred[b];
+    }
+}
+
+/* The resource that bounds the step: the largest of host (operators,
+ * data loader, launches, blocking calls), device compute, copies and
+ * communication on its path; idle belongs to none. */
+static const char *
+bound_of(const int64_t *k)
+{
+    int64_t v[4];
+    static const char *const names[4] = {"host", "device", "copy",
+                                         "communication"};
+    int i, best = 0;
+
+    v[0] = k[PR_CP_HOST_OP] + k[PR_CP_DATALOADER] + k[PR_CP_LAUNCH] +
+           k[PR_CP_SYNC];
+    v[1] = k[PR_CP_KERNEL];
+    v[2] = k[PR_CP_COPY];
+    v[3] = k[PR_CP_COMM];
+    for (i = 1; i < 4; i++) {
+        if (v[i] > v[best])
+            best = i;
+    }
+    return names[best];
+}
+
+static const char *
+piece_name(const struct pr_trace *t, const struct piece *p)
+{
+    if (p->name != PR_STR_NONE)
+        return pr_trace_str(t, p->name);
+    switch (p->kind) {
+    case PR_CP_HOST_OP:
+        return "(host, outside operators)";
+    case PR_CP_IDLE:
+        return "(device idle, no recorded cause)";
+    case PR_CP_SYNC:
+        return "(stream waits for another stream)";
+    default:
+        return "(unnamed)";
+    }
+}
+
+static int
+cmp_piece(const void *a, const void *b)
+{
+    const struct piece *x = a, *y = b;
+
+    if (x->ns != y->ns)
+        return x->ns > y->ns ? -1 : 1;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    return x->name < y->name ? -1 : (x->name > y->name);
+}
+
+#define CP_TOP 8
+
+static void
+emit_step(const struct pr_trace *t, const struct pr_step *st,
+          const struct pr_cp_graph *g, struct sums *u, cJSON *arr,
+          double *err_pct, int *ok)
+{
+    cJSON *o = pr_emit_obj(arr, NULL, ok), *k, *f, *top;
+    double meas = (double)(g->we - g->ws) / 1000.0;
+    double len = (double)(g->rend - g->ws) / 1000.0;
+    size_t i;
+
+    pr_emit_str(o, "step",
+                st->name == PR_STR_NONE ? "0" : pr_trace_str(t, st->name), ok);
+    pr_emit_num(o, "measured_us", meas, ok);
+    if (g->rend == g->ws && g->we > g->ws) {
+        /* the trace records nothing in the step (a producer that
+           stopped writing tasks): no path to say anything of */
+        *err_pct = NAN;
+        pr_emit_null(o, "length_us", ok);
+        pr_emit_null(o, "replay_error_pct", ok);
+        pr_emit_null(o, "bound", ok);
+        pr_emit_null(o, "by_kind_us", ok);
+        pr_emit_null(o, "kernel_family_us", ok);
+        pr_emit_arr(o, "top", ok);
+        return;
+    }
+    *err_pct = meas > 0 ? 100.0 * fabs(len - meas) / meas : 0.0;
+    pr_emit_num(o, "length_us", len, ok);
+    pr_emit_num(o, "replay_error_pct", *err_pct, ok);
+    pr_emit_str(o, "bound", bound_of(u->kind), ok);
+    k = pr_emit_obj(o, "by_kind_us", ok);
+    for (i = 0; i < PR_CP_KIND_COUNT; i++)
+        pr_emit_us(k, kind_keys[i], u->kind[i], ok);
+    f = pr_emit_obj(o, "kernel_family_us", ok);
+    for (i = 0; i < PR_CP_FAM_COUNT; i++)
+        pr_emit_us(f, fam_keys[i], u->fam[i], ok);
+    qsort(u->top, u->n_top, sizeof(*u->top), cmp_piece);
+    top = pr_emit_arr(o, "top", ok);
+    for (i = 0; i < u->n_top && i < CP_TOP; i++) {
+        cJSON *p = pr_emit_obj(top, NULL, ok);
+
+        pr_emit_str(p, "name", piece_name(t, &u->top[i]), ok);
+        pr_emit_str(p, "kind", kind_keys[u->top[i].kind], ok);
+        pr_emit_us(p, "us", u->top[i].ns, ok);
+    }
+}
+
+static void
+ctx_free(struct pr_cp_ctx *c)
+{
+    size_t i;
+
+    pr_cp_graph_free(&c->g);
+    pr_names_free(&c->names);
+    free(c->streams);
+    pr_idmap_free(&c->stream_ix);
+    for (i = 0; i < c->n_thr; i++)
+        free(c->thr[i].pend);
+    free(c->thr);
+    pr_idmap_free(&c->thr_ix);
+    pr_idmap_free(&c->corr);
+    free(c->waits);
+}
+
+/* The run's figures over its steps: the worst replay error, the bound
+ * most steps share (ties: the order host, device, copy, communication),
+ * the mean split by kind. */
+static void
+emit_run(cJSON *cp, const int64_t *kind_total, const size_t *bounds,
+         size_t n_steps, double worst, int *ok)
+{
+    static const char *const names[4] = {"host", "device", "copy",
+                                         "communication"};
+    cJSON *k;
+    size_t i, best = 0;
+
+    pr_emit_num_or_null(cp, "replay_error_pct", n_steps ? worst : NAN, ok);
+    for (i = 1; i < 4; i++) {
+        if (bounds[i] > bounds[best])
+            best = i;
+    }
+    if (n_steps > 0)
+        pr_emit_str(cp, "bound", names[best], ok);
+    else
+        pr_emit_null(cp, "bound", ok);
+    k = pr_emit_obj(cp, "by_kind_us", ok);
+    for (i = 0; i < PR_CP_KIND_COUNT; i++)
+        pr_emit_num_or_null(k, kind_keys[i],
+                            n_steps ? (double)kind_total[i] / 1000.0 /
+                                          (double)n_steps
+                                    : NAN,
+                            ok);
+}
+
+static size_t
+bound_index(const char *b)
+{
+    return strcmp(b, "host") == 0     ? 0
+           : strcmp(b, "device") == 0 ? 1
+           : strcmp(b, "copy") == 0   ? 2
+                                      : 3;
+}
+
+enum pr_status
+pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
+                 cJSON *run, double *max_error_pct, struct pr_error *err)
+{
+    struct pr_cp_ctx c;
+    struct sums u;
+    cJSON *cp = cJSON_CreateObject(), *arr = NULL;
+    int64_t kind_total[PR_CP_KIND_COUNT] = {0};
+    size_t bounds[4] = {0}, i, j, n_paths = 0;
+    double worst = 0.0;
+    int ok = cp != NULL;
+    enum pr_status st = PR_OK;
+
+    memset(&c, 0, sizeof(c));
+    memset(&u, 0, sizeof(u));
+    c.t = t;
+    c.err = err;
+    pr_names_init(&c.names, t);
+    arr = cJSON_CreateArray();
+    ok = ok && arr != NULL;
+    for (i = 0; i < s->n && ok && st == PR_OK; i++) {
+        double e = 0.0;
+
+        st = build_step(&c, s->v[i].start_ns, s->v[i].end_ns);
+        if (st != PR_OK)
+            break;
+        sums_reset(&u);
+        walk(&c.g, &u, err);
+        ok = ok && !u.failed;
+        emit_step(t, &s->v[i], &c.g, &u, arr, &e, &ok);
+        if (isnan(e))
+            continue; /* no path */
+        n_paths++;
+        worst = e > worst ? e : worst;
+        for (j = 0; j < PR_CP_KIND_COUNT; j++)
+            kind_total[j] = pr_sat_add_i64(kind_total[j], u.kind[j]);
+        bounds[bound_index(bound_of(u.kind))]++;
+    }
+    if (st == PR_OK && ok) {
+        emit_run(cp, kind_total, bounds, n_paths, worst, &ok);
+        cJSON_AddItemToObject(cp, "steps", arr);
+        arr = NULL;
+    }
+    cJSON_Delete(arr);
+    free(u.top);
+    pr_idmap_free(&u.ix);
+    ctx_free(&c);
+    if (max_error_pct != NULL)
+        *max_error_pct = n_paths ? worst : NAN;
+    if (st != PR_OK) {
+        cJSON_Delete(cp);
+        return st;
+    }
+    if (!ok) {
+        cJSON_Delete(cp);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (critical path)");
+    }
+    return pr_emit_put(run, "critical_path", cp, "critical path", err);
+}

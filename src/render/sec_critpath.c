@@ -1,0 +1,167 @@
+/* sec_critpath.c - the report's "Critical path" section: what bounds each
+ * step (critpath.c's runs[].critical_path, docs/summary-json.md): a bar
+ * per step split by kind, the steps' table, and the largest parts of the
+ * longest step's path.  The replay's error says how far to trust it. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "profreport/figures.h"
+#include "profreport/keys.h"
+#include "profreport/sget.h"
+
+#define CP_(key) PR_K_BY_KIND_US "." key
+
+const struct pr_col pr_fig_cols_critical_path[] = {
+    {"step", PR_K_STEP, "Step", PR_FMT_TEXT, 1.4, NULL, PR_COL_BOTH},
+    {"length", PR_K_LENGTH_US, "Path", PR_FMT_US, 0.9,
+     "The critical path: the step as the graph replays it", PR_COL_BOTH},
+    {"error", PR_K_REPLAY_ERROR_PCT, "Replay error", PR_FMT_PCT, 0.8,
+     "How far the replay is from the measured step", PR_COL_BOTH},
+    {"bound", PR_K_BOUND, "Bound", PR_FMT_TEXT, 0.9,
+     "The largest of host, device, copy and communication on the path",
+     PR_COL_BOTH},
+    {"host_op", CP_(PR_K_HOST_OP), "Host op", PR_FMT_US, 0.8,
+     "Host work between runtime calls", PR_COL_BOTH},
+    {"dataloader", CP_(PR_K_DATALOADER), "Data loader", PR_FMT_US, 0.8, NULL,
+     PR_COL_BOTH},
+    {"launch", CP_(PR_K_LAUNCH), "Launch", PR_FMT_US, 0.8,
+     "Runtime calls, and launch delays before a task", PR_COL_BOTH},
+    {"kernel", CP_(PR_K_KERNEL), "Kernel", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
+    {"copy", CP_(PR_K_COPY), "Copy", PR_FMT_US, 0.7, NULL, PR_COL_BOTH},
+    {"communication", CP_(PR_K_COMMUNICATION), "Comm.", PR_FMT_US, 0.7, NULL,
+     PR_COL_BOTH},
+    {"sync_wait", CP_(PR_K_SYNC_WAIT), "Sync", PR_FMT_US, 0.7,
+     "Blocking calls' own time; streams waiting for other streams",
+     PR_COL_BOTH},
+    {"idle", CP_(PR_K_IDLE), "Idle", PR_FMT_US, 0.7,
+     "The device waited and the trace records no cause", PR_COL_BOTH},
+    {"measured", PR_K_MEASURED_US, "Measured", PR_FMT_US, 0.9, NULL, 0},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static const struct pr_col top_cols[] = {
+    {"name", PR_K_NAME, "On the path", PR_FMT_NAME, 3.0, NULL, PR_COL_BOTH},
+    {"kind", PR_K_KIND, "Kind", PR_FMT_TEXT, 0.9, NULL, PR_COL_BOTH},
+    {"us", PR_K_US, "Time", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static int
+present(const cJSON *summary)
+{
+    const cJSON *run;
+
+    cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
+    {
+        const cJSON *cp = pr_sget(run, PR_K_CRITICAL_PATH);
+
+        if (pr_sget_len(pr_sget(cp, PR_K_STEPS)) > 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The step with the longest path (first of equals). */
+static const cJSON *
+longest(const cJSON *steps)
+{
+    const cJSON *s, *best = NULL;
+    double bl = -1;
+
+    cJSON_ArrayForEach(s, steps)
+    {
+        double l = pr_sget_num(s, PR_K_LENGTH_US);
+
+        if (!isnan(l) && l > bl) {
+            bl = l;
+            best = s;
+        }
+    }
+    return best;
+}
+
+/* "Bound by the device in 5 of 6 steps; the path replays the measured
+ * steps within 0.01%." */
+static void
+verdict_text(struct pr_figs *f, const cJSON *cp, const cJSON *steps)
+{
+    const char *bound = pr_sget_str(cp, PR_K_BOUND);
+    double err = pr_sget_num(cp, PR_K_REPLAY_ERROR_PCT);
+    const cJSON *s;
+    size_t n = 0, same = 0;
+    char text[400], e[48];
+
+    cJSON_ArrayForEach(s, steps)
+    {
+        const char *b = pr_sget_str(s, PR_K_BOUND);
+
+        n++;
+        same += bound != NULL && b != NULL && strcmp(b, bound) == 0;
+    }
+    if (bound == NULL)
+        return;
+    snprintf(text, sizeof(text),
+             "Bound by %s%s in %zu of %zu step%s. Replaying the graph with "
+             "the measured times gives the steps back within %s (the "
+             "worst step).",
+             strcmp(bound, "device") == 0 ? "device compute" : "the ",
+             strcmp(bound, "device") == 0 ? "" : bound, same, n,
+             n == 1 ? "" : "s", pr_fig_format(err, PR_FMT_PCT, e, sizeof(e)));
+    pr_figs_text(f, text);
+    if (!isnan(err) && err > 2.0)
+        pr_figs_note(f, "The replay misses the measured steps by more than "
+                        "2%: part of the step is time the trace records "
+                        "nothing for (a profiler window wider than its "
+                        "events, or dependencies it does not record), so "
+                        "the path's split is less certain.");
+}
+
+static void
+build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+{
+    const cJSON *cp = pr_sget(run, PR_K_CRITICAL_PATH);
+    const cJSON *steps = pr_sget(cp, PR_K_STEPS), *lg;
+    struct pr_fig_table t = {.cols = pr_fig_cols_critical_path,
+                             .rows = steps,
+                             .what = "steps"};
+    char head[300];
+
+    (void)summary;
+    if (pr_sget_len(steps) == 0) {
+        pr_figs_note(f, "No steps: no critical path.");
+        return;
+    }
+    verdict_text(f, cp, steps);
+    pr_figs_chart(f,
+                  pr_sec_stacked_rows(steps, PR_K_STEP, PR_K_BY_KIND_US,
+                                      pr_keys_critical_path,
+                                      PR_N_CRITICAL_PATH,
+                                      "Critical path per step", 1),
+                  0);
+    pr_figs_table(f, "Critical path per step", &t, NULL);
+    lg = longest(steps);
+    if (lg == NULL)
+        return;
+    snprintf(head, sizeof(head), "Largest parts of the path of %s",
+             pr_sget_str_or(lg, PR_K_STEP, "the longest step"));
+    t = (struct pr_fig_table){.cols = top_cols,
+                              .rows = pr_sget(lg, PR_K_TOP),
+                              .what = "parts"};
+    pr_figs_table(f, head, &t, NULL);
+}
+
+/* The section: read by the table in sections.c. */
+const struct pr_section pr_section_critpath = {
+    .id = "critical-path",
+    .title = "Critical path",
+    .lede = "What bounds each step: the chain of host work, launches, "
+            "device tasks and waits that sets when the step ends, found by "
+            "replaying the step's dependency graph (host calls in thread "
+            "order, launch to task, stream order, syncs and stream waits). "
+            "Shortening anything off this path does not shorten the step.",
+    .per_run = 1,
+    .build = build,
+    .present = present};

@@ -1,0 +1,118 @@
+#!/bin/sh
+# critpath.sh - the critical path of a step (critpath.c, issue #31) on
+# traces made here, whose answer is known:
+#  device: in a 900 us step, aten::mm launches a 500 us GEMM (launch at 10,
+#    kernel from 20) and a 300 us elementwise kernel queued behind it; the
+#    host blocks in cudaDeviceSynchronize until 825 (5 us after the last
+#    kernel) and works 75 us more.  Path: 10 us host (5 outside operators,
+#    5 in aten::mm), 10 us launch delay, 500 + 300 us kernels, 5 us of the
+#    sync's own time, 75 us host: 900 us, bound by the device.
+#  host: a 1000 us operator launches one 2 us kernel at 990: the path is
+#    the host's 995 us plus the 5 us launch call, bound by the host.
+#  wait: a kernel on stream 9 waits (cudaStreamWaitEvent after an event
+#    recorded behind a 200 us kernel on stream 7) and starts when that
+#    kernel ends: the path runs through both streams.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "critical path" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+python3 - "$T_DIR" << 'PY'
+import json, sys
+d = sys.argv[1]
+def X(cat, name, ts, dur, pid=1, tid=1, **args):
+    return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid,
+            "ts": ts, "dur": dur, "args": args}
+def K(name, ts, dur, corr, stream=7):
+    return X("kernel", name, ts, dur, pid=0, tid=stream, correlation=corr,
+             device=0, stream=stream)
+def launch(ts, dur, corr, name="cudaLaunchKernel"):
+    return X("cuda_runtime", name, ts, dur, correlation=corr)
+step = X("user_annotation", "ProfilerStep#1", 0, 900)
+dev = [step, X("cpu_op", "aten::mm", 5, 20),
+       launch(10, 5, 1), launch(18, 4, 2),
+       K("volta_sgemm_128x64_nn", 20, 500, 1),
+       K("void at::native::vectorized_elementwise_kernel<4>", 520, 300, 2),
+       X("cuda_runtime", "cudaDeviceSynchronize", 30, 795, correlation=3)]
+json.dump({"traceEvents": dev}, open(d + "/dev.pt.trace.json", "w"))
+host = [X("user_annotation", "ProfilerStep#1", 0, 1000),
+        X("cpu_op", "aten::add", 0, 1000), launch(990, 5, 1),
+        K("vectorized_elementwise_kernel", 996, 2, 1)]
+json.dump({"traceEvents": host}, open(d + "/host.pt.trace.json", "w"))
+wait = [X("user_annotation", "ProfilerStep#1", 0, 400),
+        launch(10, 5, 1), K("volta_sgemm_128x64_nn", 20, 200, 1),
+        launch(16, 2, 2, "cudaEventRecord"),
+        launch(19, 2, 3, "cudaStreamWaitEvent"),
+        X("cuda_sync", "Stream Wait Event", 19, 1, pid=0, tid=9,
+          correlation=3, stream=9),
+        launch(22, 5, 4), K("vectorized_elementwise_kernel", 220, 100, 4, 9),
+        X("cuda_runtime", "cudaDeviceSynchronize", 30, 300, correlation=5)]
+json.dump({"traceEvents": wait}, open(d + "/wait.pt.trace.json", "w"))
+PY
+
+for c in dev host wait; do
+    "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json" \
+        --html "$T_DIR/$c.html"
+    check "$c: report written (exit $?)" [ -s "$T_DIR/$c.json" ]
+done
+
+# cp.py FILE EXPR: the first step of the first run's critical path is
+# bound to s, the run's object to cp; EXPR must hold
+cat > "$T_DIR/cp.py" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+cp = r["critical_path"]
+s = cp["steps"][0]
+k = s["by_kind_us"]
+f = s["kernel_family_us"]
+top = {(t["name"], t["kind"]): t["us"] for t in s["top"]}
+ok = eval(" ".join(sys.argv[2].split()))
+if not ok:
+    print(json.dumps(cp, indent=1), file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY
+cp() { python3 "$T_DIR/cp.py" "$T_DIR/$1.json" "$2"; }
+
+check "device: 900 us path, the measured step, replay error 0" \
+    cp dev "s['length_us'] == 900 and s['measured_us'] == 900 and
+            s['replay_error_pct'] == 0 and cp['replay_error_pct'] == 0"
+check "device: bound by the device" cp dev "s['bound'] == 'device'"
+check "device: 800 us kernels, 500 gemm + 300 elementwise" \
+    cp dev "k['kernel'] == 800 and f['gemm'] == 500 and
+            f['elementwise'] == 300"
+check "device: host 85 us (5 in aten::mm), launch 10, sync 5, no idle" \
+    cp dev "k['host_op'] == 85 and k['launch'] == 10 and
+            k['sync_wait'] == 5 and k['idle'] == 0 and
+            top[('aten::mm', 'host_op')] == 5 and
+            top[('(host, outside operators)', 'host_op')] == 80"
+check "device: the kinds add up to the path" \
+    cp dev "sum(k.values()) == s['length_us']"
+check "host: 1000 us, bound by the host: 995 in aten::add, 5 launching" \
+    cp host "s['length_us'] == 1000 and s['bound'] == 'host' and
+             k['host_op'] == 995 and k['launch'] == 5 and k['kernel'] == 0"
+check "wait: the stream wait is on the path (kernel 300 = 200 + 100)" \
+    cp wait "k['kernel'] == 300 and s['length_us'] == 400 and
+             s['bound'] == 'device'"
+check "data quality: the replay error" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+assert r['data_quality']['critical_path_replay_error_pct'] == 0
+" "$T_DIR/dev.json"
+
+sec=$(sed -n '/<section id="critical-path">/,/<\/section>/p' "$T_DIR/dev.html")
+check "HTML: a Critical path section" [ -n "$sec" ]
+check "HTML: it says what bounds the step" \
+    sh -c "printf '%s' \"\$1\" | grep -q 'Bound by device compute in 1 of 1 step'" \
+    - "$sec"
+check "HTML: a bar per step" \
+    sh -c "printf '%s' \"\$1\" | grep -q 'Critical path per step'" - "$sec"
+
+"$PR_BIN" table --input "$T_DIR/dev.pt.trace.json" --kind critical-path \
+    --csv > "$T_DIR/t.csv" 2> "$T_DIR/err"
+check "table --kind critical-path: the step's row" \
+    sh -c "grep -q '^worker,step,length' '$T_DIR/t.csv' || head -1 '$T_DIR/t.csv' | grep -q 'step'"
+check "table --kind critical-path: 900 us, device" \
+    sh -c "grep 'ProfilerStep#1' '$T_DIR/t.csv' | grep -q 'device'"
+echo "1..$T_N"
