@@ -90,24 +90,24 @@ struct pr_cp_node {
     uint8_t kind;  /* enum pr_cp_kind of dur */
     uint8_t fam;   /* enum pr_cp_family (kernels) */
     uint8_t n_pred;
-    uint8_t w_kind; /* kind of w (by the binding edge: launch, idle) */
+    uint8_t w_kind;     /* kind of w (by the binding edge: launch, idle) */
     uint8_t after_wait; /* tasks: its stream ran a wait task before it
                            (1; 2: a wait for peers, communication) */
-    uint8_t bind;     /* binding edge into the start (replay);
-                         PR_CP_MAX_PRED: none */
-    uint8_t bind_end; /* binding edge into the end; PR_CP_MAX_PRED: the
-                         node's own start */
+    uint8_t bind;       /* binding edge into the start (replay);
+                           PR_CP_MAX_PRED: none */
+    uint8_t bind_end;   /* binding edge into the end; PR_CP_MAX_PRED: the
+                           node's own start */
     uint32_t pred[PR_CP_MAX_PRED];
-    int64_t pw[PR_CP_MAX_PRED]; /* edge weights (host gaps, offsets) */
+    int64_t pw[PR_CP_MAX_PRED];      /* edge weights (host gaps, offsets) */
     uint8_t p_start[PR_CP_MAX_PRED]; /* edge leaves the pred's start */
     uint8_t p_end[PR_CP_MAX_PRED];   /* edge enters this node's end (the
                                         work a blocking call waits for) */
     uint8_t p_kind[PR_CP_MAX_PRED];  /* kind of the edge's weight */
     uint32_t p_name[PR_CP_MAX_PRED]; /* what the weight is (an op) */
-    int64_t s, e;   /* measured */
-    int64_t dur, w; /* own time, unexplained wait before start */
-    int64_t rs, re; /* replayed */
-    uint32_t corr_task; /* host: the task it launched; PR_CP_NONE */
+    int64_t s, e;                    /* measured */
+    int64_t dur, w;          /* own time, unexplained wait before start */
+    int64_t rs, re;          /* replayed */
+    uint32_t corr_task;      /* host: the task it launched; PR_CP_NONE */
     uint32_t pc_first, pc_n; /* host: pieces of the work before it (the
                                 weight of edge 0), in g->pc */
 };
@@ -118,7 +118,7 @@ struct pr_cp_graph {
     struct pr_cp_node *v; /* owned, n */
     size_t n, cap;
     uint32_t *order; /* owned, 2n */
-    int64_t ws, we;       /* the step's measured window */
+    int64_t ws, we;  /* the step's measured window */
     /* the end node: host threads' last calls with the host work after
      * them (end_pred / end_w), and every task */
     uint32_t *end_pred; /* owned, n_end */

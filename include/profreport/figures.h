@@ -81,7 +81,7 @@ extern const struct pr_col pr_fig_cols_kernels[];
 extern const struct pr_col pr_fig_cols_steps[];
 extern const struct pr_col pr_fig_cols_memory[];
 extern const struct pr_col pr_fig_cols_modules[];
-extern const struct pr_col pr_fig_cols_layers[]; /* sec_layers.c */
+extern const struct pr_col pr_fig_cols_layers[];        /* sec_layers.c */
 extern const struct pr_col pr_fig_cols_critical_path[]; /* sec_critpath.c */
 
 /* ---- figures ---------------------------------------------------------- */
@@ -280,12 +280,10 @@ void pr_sec_links(struct pr_figs *f, const cJSON *distributed);
  * segments row[group][cats[k].key] (group NULL: the row itself), absent
  * values as 0 (sections.c).  NULL on out-of-memory. */
 struct pr_category; /* keys.h */
-struct pr_fig_chart *pr_sec_stacked_rows(const cJSON *rows,
-                                         const char *name_key,
-                                         const char *group,
-                                         const struct pr_category *cats,
-                                         size_t n_cats, const char *title,
-                                         int steps);
+struct pr_fig_chart *
+pr_sec_stacked_rows(const cJSON *rows, const char *name_key, const char *group,
+                    const struct pr_category *cats, size_t n_cats,
+                    const char *title, int steps);
 
 /* The roofs the analysis chose for `run` (summary "roofline"): only those
  * of the dtypes its operators ran in, each with its one label; at most

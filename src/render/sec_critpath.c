@@ -124,9 +124,8 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
     const cJSON *cp = pr_sget(run, PR_K_CRITICAL_PATH);
     const cJSON *steps = pr_sget(cp, PR_K_STEPS), *lg;
-    struct pr_fig_table t = {.cols = pr_fig_cols_critical_path,
-                             .rows = steps,
-                             .what = "steps"};
+    struct pr_fig_table t = {
+        .cols = pr_fig_cols_critical_path, .rows = steps, .what = "steps"};
     char head[300];
 
     (void)summary;
@@ -137,8 +136,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     verdict_text(f, cp, steps);
     pr_figs_chart(f,
                   pr_sec_stacked_rows(steps, PR_K_STEP, PR_K_BY_KIND_US,
-                                      pr_keys_critical_path,
-                                      PR_N_CRITICAL_PATH,
+                                      pr_keys_critical_path, PR_N_CRITICAL_PATH,
                                       "Critical path per step", 1),
                   0);
     pr_figs_table(f, "Critical path per step", &t, NULL);
@@ -147,9 +145,8 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         return;
     snprintf(head, sizeof(head), "Largest parts of the path of %s",
              pr_sget_str_or(lg, PR_K_STEP, "the longest step"));
-    t = (struct pr_fig_table){.cols = top_cols,
-                              .rows = pr_sget(lg, PR_K_TOP),
-                              .what = "parts"};
+    t = (struct pr_fig_table){
+        .cols = top_cols, .rows = pr_sget(lg, PR_K_TOP), .what = "parts"};
     pr_figs_table(f, head, &t, NULL);
 }
 

@@ -74,8 +74,8 @@ step_label(const char *name)
 
 struct pr_fig_chart *
 pr_sec_stacked_rows(const cJSON *rows, const char *name_key, const char *group,
-             const struct pr_category *cats, size_t n_cats, const char *title,
-             int steps)
+                    const struct pr_category *cats, size_t n_cats,
+                    const char *title, int steps)
 {
     size_t n = pr_sget_len(rows), i = 0, k;
     struct pr_fig_chart *ch;
@@ -319,8 +319,8 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     } else {
         pr_figs_chart(f,
                       pr_sec_stacked_rows(steps, PR_K_NAME, PR_K_BREAKDOWN_US,
-                                   pr_keys_breakdown, PR_N_BREAKDOWN,
-                                   "Step time breakdown", 1),
+                                          pr_keys_breakdown, PR_N_BREAKDOWN,
+                                          "Step time breakdown", 1),
                       0);
         if (cJSON_IsObject(ss))
             pr_figs_chart(f, donut(ss), 1);
@@ -1141,8 +1141,9 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     pr_figs_text(f, text);
     if (pr_sget_len(workers) > 0)
         pr_figs_chart(f,
-                      pr_sec_stacked_rows(workers, PR_K_WORKER, NULL, pr_keys_overlap,
-                                   PR_N_OVERLAP, "Time per step by worker", 0),
+                      pr_sec_stacked_rows(workers, PR_K_WORKER, NULL,
+                                          pr_keys_overlap, PR_N_OVERLAP,
+                                          "Time per step by worker", 0),
                       0);
     pr_figs_table(f, "Workers", &t, NULL);
     t = (struct pr_fig_table){.cols = comm_cols,

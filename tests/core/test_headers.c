@@ -21,6 +21,7 @@
 #include "profreport/cmd.h"
 #include "profreport/comm.h"
 #include "profreport/contract.h"
+#include "profreport/critpath.h"
 #include "profreport/detail.h"
 #include "profreport/devices.h"
 #include "profreport/diff.h"

@@ -57,10 +57,10 @@ pr_cp_family_of(const char *n)
         has(n, "dgrad") || has(n, "winograd") || has(n, "fprop") ||
         has(n, "implicit_gemm") || has(n, "implicit_convolve"))
         return PR_CP_FAM_CONV;
-    if (has(n, "gemm") || has(n, "Gemm") || has(n, "GEMM") ||
-        has(n, "gemv") || has(n, "cublas") || has(n, "cutlass") ||
-        has(n, "MatMul") || has(n, "matmul") || has(n, "xmma") ||
-        has(n, "sgemm") || has(n, "hgemm") || has(n, "_mma"))
+    if (has(n, "gemm") || has(n, "Gemm") || has(n, "GEMM") || has(n, "gemv") ||
+        has(n, "cublas") || has(n, "cutlass") || has(n, "MatMul") ||
+        has(n, "matmul") || has(n, "xmma") || has(n, "sgemm") ||
+        has(n, "hgemm") || has(n, "_mma"))
         return PR_CP_FAM_GEMM;
     if (has(n, "reduce") || has(n, "Reduce") || has(n, "softmax") ||
         has(n, "Softmax") || has(n, "norm") || has(n, "Norm"))
@@ -200,9 +200,9 @@ struct thr {
     uint32_t pid, tid;
     uint32_t stack[MAX_STACK]; /* event indexes, outer first */
     size_t depth;
-    uint32_t last;    /* node of its last chained call; PR_CP_NONE */
-    int64_t host_end; /* end of its last host op in the step */
-    int64_t step_end; /* end of its step annotation in the step */
+    uint32_t last;            /* node of its last chained call; PR_CP_NONE */
+    int64_t host_end;         /* end of its last host op in the step */
+    int64_t step_end;         /* end of its step annotation in the step */
     uint32_t last_rec_launch; /* launch before its last event record */
     uint32_t last_launch;     /* its last launch node */
     int64_t cur;              /* host time accounted in pending up to */
@@ -216,7 +216,7 @@ struct strm {
     uint32_t last;     /* node; PR_CP_NONE */
     int64_t carry_end; /* end of its last task before the step */
     uint32_t carry_ev;
-    int64_t wait_at;  /* a wait record on it (EVENT_WAIT, Notify Wait) */
+    int64_t wait_at;     /* a wait record on it (EVENT_WAIT, Notify Wait) */
     uint8_t wait_notify; /* that wait was for peers (communication) */
 };
 
@@ -487,8 +487,7 @@ note_work(struct pr_cp_ctx *c, struct thr *h, int64_t upto)
         h->cur = upto;
         return 1;
     }
-    if (!grow((void **)&h->pend, &h->cap_pend, h->n_pend + 1,
-              sizeof(*h->pend)))
+    if (!grow((void **)&h->pend, &h->cap_pend, h->n_pend + 1, sizeof(*h->pend)))
         return 0;
     p = &h->pend[h->n_pend++];
     p->t0 = h->cur;
@@ -637,8 +636,7 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
     if (!take_pieces(c, h, c->g.v[prev].e, e->ts_ns, &pf, &pn))
         return nomem(c);
     n = &c->g.v[idx]; /* take_pieces does not move nodes; keep it plain */
-    add_pred(n, prev, e->ts_ns - c->g.v[prev].e, 0, PR_CP_HOST_OP,
-             PR_STR_NONE);
+    add_pred(n, prev, e->ts_ns - c->g.v[prev].e, 0, PR_CP_HOST_OP, PR_STR_NONE);
     if (n->n_pred == 2) { /* the gap edge first: its pieces are edge 0's */
         uint32_t p0 = n->pred[0];
 
@@ -651,8 +649,7 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
     n->pc_n = pn;
     h->last = idx;
     h->cur = n->e > h->cur ? n->e : h->cur;
-    if (corr != PR_NO_ID &&
-        pr_idmap_put(&c->corr, corr, idx, c->err) != PR_OK)
+    if (corr != PR_NO_ID && pr_idmap_put(&c->corr, corr, idx, c->err) != PR_OK)
         return PR_E_NOMEM;
     if (has(nm, "Launch") || has(nm, "Memcpy") || has(nm, "Memset") ||
         has(nm, "memcpy"))
@@ -811,8 +808,7 @@ sweep(struct pr_cp_ctx *c)
     const struct pr_trace *t = c->t;
     size_t i;
 
-    for (i = c->cursor; i < t->n_events && t->events[i].ts_ns < c->g.we;
-         i++) {
+    for (i = c->cursor; i < t->n_events && t->events[i].ts_ns < c->g.we; i++) {
         const struct pr_event *e = &t->events[i];
         enum pr_status st = PR_OK;
 
@@ -973,8 +969,7 @@ wait_kind(const struct pr_cp_ctx *c, const struct pr_cp_node *n, int b)
         return PR_CP_COMM;
     if (n->after_wait)
         return PR_CP_SYNC;
-    return named(c, p, "Wait") || named(c, p, "WAIT") ? PR_CP_SYNC
-                                                      : PR_CP_IDLE;
+    return named(c, p, "Wait") || named(c, p, "WAIT") ? PR_CP_SYNC : PR_CP_IDLE;
 }
 
 /* Each task's wait that its edges do not explain (measured). */
@@ -1014,8 +1009,8 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
         int64_t ready;
         size_t lo = 0, hi = nt, k, walked = 0;
 
-        if (n->type != PR_CP_N_TASK || n->w <= 0 ||
-            n->w_kind != PR_CP_SYNC || n->n_pred >= PR_CP_MAX_PRED)
+        if (n->type != PR_CP_N_TASK || n->w <= 0 || n->w_kind != PR_CP_SYNC ||
+            n->n_pred >= PR_CP_MAX_PRED)
             continue;
         ready = ready_of(g, n, &b);
         e = &c->t->events[n->ev];
@@ -1310,8 +1305,8 @@ struct sums {
 };
 
 static void
-sums_add(struct sums *u, struct pr_error *err, enum pr_cp_kind k,
-         uint32_t name, int64_t ns, int fam)
+sums_add(struct sums *u, struct pr_error *err, enum pr_cp_kind k, uint32_t name,
+         int64_t ns, int fam)
 {
     int64_t key = key2((uint32_t)k, name);
     size_t i;
@@ -1401,8 +1396,7 @@ walk(const struct pr_cp_graph *g, struct sums *u, struct pr_error *err)
             return;
         }
         if (via_end) {
-            sums_add(u, err, (enum pr_cp_kind)n->kind, n->name, n->dur,
-                     n->fam);
+            sums_add(u, err, (enum pr_cp_kind)n->kind, n->name, n->dur, n->fam);
             if (n->bind_end < PR_CP_MAX_PRED) {
                 b = n->bind_end;
                 sums_add(u, err, (enum pr_cp_kind)n->p_kind[b], n->p_name[b],
@@ -1566,11 +1560,10 @@ emit_run(cJSON *cp, const int64_t *kind_total, const size_t *bounds,
         pr_emit_null(cp, "bound", ok);
     k = pr_emit_obj(cp, "by_kind_us", ok);
     for (i = 0; i < PR_CP_KIND_COUNT; i++)
-        pr_emit_num_or_null(k, kind_keys[i],
-                            n_steps ? (double)kind_total[i] / 1000.0 /
-                                          (double)n_steps
-                                    : NAN,
-                            ok);
+        pr_emit_num_or_null(
+            k, kind_keys[i],
+            n_steps ? (double)kind_total[i] / 1000.0 / (double)n_steps : NAN,
+            ok);
 }
 
 static size_t
@@ -1583,8 +1576,8 @@ bound_index(const char *b)
 }
 
 enum pr_status
-pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
-                 cJSON *run, double *max_error_pct, struct pr_error *err)
+pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
+                 double *max_error_pct, struct pr_error *err)
 {
     struct pr_cp_ctx c;
     struct sums u;
