@@ -20,6 +20,7 @@ struct pr_strtab {
     size_t n, cap;
     uint32_t *slots;  /* id + 1, 0 = empty */
     uint32_t *hashes; /* hash by id */
+    size_t hcap;      /* hashes allocated (may lag cap after a failure) */
     size_t nslots;
     char **chunks;
     size_t nchunks, chunkcap;
@@ -169,11 +170,12 @@ intern_raw(struct pr_strtab *t, const char *s, size_t len)
     if (pr_grow((void **)&t->ents, &t->cap, t->n + 1, sizeof(*t->ents)) !=
         PR_OK)
         return PR_STR_NONE;
-    {
+    if (t->hcap < t->cap) { /* grown apart: ents may have grown alone */
         uint32_t *nh = realloc(t->hashes, t->cap * sizeof(uint32_t));
         if (nh == NULL)
             return PR_STR_NONE;
         t->hashes = nh;
+        t->hcap = t->cap;
     }
     p = store(t, s, len);
     if (p == NULL)

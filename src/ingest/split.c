@@ -849,9 +849,14 @@ feed_value(struct pr_split *s, const char **pp, const char *end,
     if (r == PR_JCHK_BAD || r == PR_JCHK_DEEP)
         return bad_top(s, p + n, r, 0, err);
     if (s->target != TARGET_SKIP) {
+        enum pr_status st = PR_OK;
+
         s->cap_total += n;
-        if (s->cap_total > PR_INGEST_MAX_CAPTURE ||
-            pr_buf_add(&s->caps[s->target], p, n) != PR_OK)
+        if (s->cap_total <= PR_INGEST_MAX_CAPTURE)
+            st = pr_buf_add(&s->caps[s->target], p, n);
+        if (st == PR_E_NOMEM)
+            return pr_error_set(err, st, "out of memory");
+        if (s->cap_total > PR_INGEST_MAX_CAPTURE || st != PR_OK)
             return pr_error_set(err, PR_E_LIMIT,
                                 "byte %" PRIu64 ": top-level value \"%s\" "
                                 "larger than %zu MiB",

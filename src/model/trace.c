@@ -37,6 +37,10 @@ pr_trace_new(void)
     t->backend = PR_STR_NONE;
     t->worker = PR_STR_NONE;
     t->format = pr_strtab_intern(t->strs, "kineto", 6);
+    if (t->format == PR_STR_NONE) {
+        pr_trace_free(t);
+        return NULL;
+    }
     t->vendor = t->device_kind = PR_STR_NONE;
     t->op_draft_at = PR_NO_INFO;
     return t;

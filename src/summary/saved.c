@@ -88,7 +88,12 @@ pr_saved_load(const char *path, cJSON **out, struct pr_error *err)
     st = read_whole(path, &text, &len, err);
     if (st != PR_OK)
         return st;
+    errno = 0; /* a failed allocation, not bad text, when ENOMEM */
     doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (doc == NULL && errno == ENOMEM) {
+        free(text);
+        return pr_error_set(err, PR_E_NOMEM, "%s: out of memory", path);
+    }
     if (doc == NULL) {
         size_t at = end != NULL && end >= text ? (size_t)(end - text) : 0;
         free(text);

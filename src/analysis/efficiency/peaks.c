@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -295,9 +296,15 @@ struct pr_peak_table *
 pr_peaks_table_parse(const char *json, size_t len, int from_user,
                      struct pr_error *err)
 {
-    cJSON *root = cJSON_ParseWithLength(json, len);
+    cJSON *root;
     struct pr_peak_table *t;
 
+    errno = 0; /* a failed allocation, not bad text, when ENOMEM */
+    root = cJSON_ParseWithLength(json, len);
+    if (root == NULL && errno == ENOMEM) {
+        pr_error_set(err, PR_E_NOMEM, "out of memory");
+        return NULL;
+    }
     if (!root || !cJSON_IsObject(root)) {
         cJSON_Delete(root);
         pr_error_set(err, PR_E_FORMAT, "device table: not a JSON object");

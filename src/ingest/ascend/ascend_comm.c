@@ -19,6 +19,7 @@
  * groups, which is left out. */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,8 +183,11 @@ pr_asc_comm(struct pr_asc *a, struct pr_error *err)
     pr_buf_init(&text, 0);
     st = read_text(path, a->max, &text, err);
     if (st == PR_OK) {
+        errno = 0; /* a failed allocation, not bad text, when ENOMEM */
         doc = cJSON_ParseWithLength(text.data ? text.data : "", text.len);
-        if (!cJSON_IsObject(doc))
+        if (doc == NULL && errno == ENOMEM)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+        else if (!cJSON_IsObject(doc))
             st = pr_error_set(err, PR_E_FORMAT, "not a JSON object");
     }
     byte_type = pr_strtab_intern(a->t->strs, "Byte", 4);
@@ -334,8 +338,11 @@ pr_asc_matrix(struct pr_asc *a, struct pr_error *err)
     pr_buf_init(&text, 0);
     st = read_text(path, a->max, &text, err);
     if (st == PR_OK) {
+        errno = 0; /* a failed allocation, not bad text, when ENOMEM */
         doc = cJSON_ParseWithLength(text.data ? text.data : "", text.len);
-        if (!cJSON_IsObject(doc))
+        if (doc == NULL && errno == ENOMEM)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+        else if (!cJSON_IsObject(doc))
             st = pr_error_set(err, PR_E_FORMAT, "not a JSON object");
     }
     if (st == PR_OK && matrix_doc(a, doc, &bad) != PR_OK)

@@ -4,6 +4,7 @@
  * (shared/spec/other-producers.md §2.1-2.3). */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,13 +364,17 @@ enum pr_status
 pr_ascend_info_parse(const char *text, size_t len, struct pr_ascend_info *out,
                      struct pr_error *err)
 {
-    cJSON *o = cJSON_ParseWithLength(text, len);
+    cJSON *o;
     const cJSON *cfg;
     enum pr_status st;
     int64_t ws = -1;
 
     memset(out, 0, sizeof(*out));
     out->rank = out->world_size = -1;
+    errno = 0; /* a failed allocation, not bad text, when ENOMEM */
+    o = cJSON_ParseWithLength(text, len);
+    if (o == NULL && errno == ENOMEM)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (!cJSON_IsObject(o)) {
         cJSON_Delete(o);
         return pr_error_set(err, PR_E_FORMAT, "not a JSON object");

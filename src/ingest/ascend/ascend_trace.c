@@ -12,6 +12,7 @@
  * reader's parts, without its Kineto semantics. */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,11 +253,15 @@ on_event(void *ctx, uint64_t index, uint64_t offset, const char *text,
          size_t len, struct pr_error *err)
 {
     struct tv_read *r = ctx;
-    cJSON *e = cJSON_ParseWithLength(text, len);
+    cJSON *e;
     const char *ph;
     enum pr_status st = PR_OK;
 
+    errno = 0; /* a failed allocation, not bad text, when ENOMEM */
+    e = cJSON_ParseWithLength(text, len);
     r->tv->t->n_trace_events++;
+    if (e == NULL && errno == ENOMEM)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (e == NULL)
         return pr_error_set(err, PR_E_FORMAT,
                             "byte %" PRIu64 ": event %" PRIu64

@@ -13,6 +13,7 @@
  * are not kept (metadata, counters, ac2g flows) are checked for shape only. */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -1678,8 +1679,11 @@ parse_lenient(struct pr_recs *r, const char *text, size_t len)
         }
         i += k;
     }
-    if (!changed || st != PR_OK || b->data == NULL)
+    if (!changed || st != PR_OK || b->data == NULL) {
+        if (st != PR_OK)
+            errno = ENOMEM;
         return NULL;
+    }
     return cJSON_ParseWithLength(b->data, b->len);
 }
 
@@ -1727,17 +1731,22 @@ pr_recs_add_event(struct pr_recs *r, const char *text, size_t len,
     if (slim != NULL &&
         (n == 2 || (n == 11 && memcmp(slim, "{\"args\":{}}", 11) == 0)))
         return convert(r, NULL, &raw, &w, err);
+    /* cJSON gives NULL for bad text and for a failed allocation alike;
+     * malloc's errno tells them apart */
+    errno = 0;
     if (slim != NULL)
         root = cJSON_ParseWithLength(slim, n);
-    if (root == NULL) {
+    if (root == NULL && errno != ENOMEM) {
         /* the original, for the error's position; it holds everything,
          * so nothing taken during slimming is used */
         memset(r->py_ok, 0, sizeof(r->py_ok));
         memset(&raw, 0, sizeof(raw));
         root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     }
-    if (root == NULL)
+    if (root == NULL && errno != ENOMEM)
         root = parse_lenient(r, text, len);
+    if (root == NULL && errno == ENOMEM)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (root == NULL)
         return bad_json(text, len, end, &w, err);
     st = convert(r, root, &raw, &w, err);
@@ -1852,7 +1861,10 @@ pr_recs_apply_meta(struct pr_trace *t, const struct pr_split *s,
         }
         /* the splitter checked it against the grammar; what cJSON does
          * not read then holds NaN or N/A, and the value counts as absent */
+        errno = 0;
         v = cJSON_ParseWithLength(b->data, b->len);
+        if (v == NULL && errno == ENOMEM)
+            return pr_error_set(err, PR_E_NOMEM, "out of memory");
         if (v == NULL)
             continue;
         st = apply_one(t, (enum pr_split_cap)i, v);

@@ -10,6 +10,7 @@
  * (get_profile()) is megengine_static.c's. */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -929,13 +930,17 @@ on_event(void *ctx, uint64_t index, uint64_t offset, const char *text,
          size_t len, struct pr_error *err)
 {
     struct mge *m = ctx;
-    cJSON *ev = cJSON_ParseWithLength(text, len);
+    cJSON *ev;
     const char *ph;
     uint32_t lane = 0;
     int64_t ts = 0;
     enum pr_status st;
 
+    errno = 0; /* a failed allocation, not bad text, when ENOMEM */
+    ev = cJSON_ParseWithLength(text, len);
     m->t->n_trace_events++;
+    if (ev == NULL && errno == ENOMEM)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (ev == NULL)
         return pr_error_set(
             err, PR_E_FORMAT, "byte %llu: event %llu: not valid JSON",

@@ -8,6 +8,7 @@
  * document is parsed whole (under the input size cap). */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -368,10 +369,14 @@ pr_megengine_static_parse(const char *text, size_t len, struct pr_trace **out,
 {
     struct stat_ctx c;
     const char *end = text;
-    cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    cJSON *doc;
     enum pr_status st;
 
     *out = NULL;
+    errno = 0; /* a failed allocation, not bad text, when ENOMEM */
+    doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (doc == NULL && errno == ENOMEM)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (doc == NULL)
         return pr_error_set(err, PR_E_FORMAT, "byte %zu: not valid JSON",
                             (size_t)(end - text));

@@ -7,6 +7,7 @@
  * step_trace_raw (10 ns ticks).  Shared spec: other-producers.md §3.3. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,9 +317,13 @@ framework_row(struct ctx *c, struct pr_csv *csv, const int *cols,
               struct pr_error *err)
 {
     const char *info = fld(csv, cols[2]);
-    cJSON *o = cJSON_ParseWithLength(info, strlen(info));
+    cJSON *o;
     enum pr_status st;
 
+    errno = 0; /* a failed allocation, not bad text, when ENOMEM */
+    o = cJSON_ParseWithLength(info, strlen(info));
+    if (o == NULL && errno == ENOMEM)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
     /* an op_info that is not JSON keeps the op, without shapes */
     st = add_opinfo(c, fld(csv, cols[0]), fld(csv, cols[1]),
                     cJSON_IsObject(o) ? o : NULL, err);
@@ -523,12 +528,17 @@ tl_event(void *ctx, uint64_t index, uint64_t offset, const char *text,
          size_t len, struct pr_error *err)
 {
     struct tl *x = ctx;
-    cJSON *ev = cJSON_ParseWithLength(text, len);
-    const cJSON *ph = cJSON_GetObjectItemCaseSensitive(ev, "ph");
+    cJSON *ev;
+    const cJSON *ph;
     enum pr_status st = PR_OK;
     int64_t pid = -1;
 
+    errno = 0; /* a failed allocation, not bad text, when ENOMEM */
+    ev = cJSON_ParseWithLength(text, len);
+    ph = cJSON_GetObjectItemCaseSensitive(ev, "ph");
     x->c->b.t->n_trace_events += x->tasks;
+    if (ev == NULL && errno == ENOMEM)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (!cJSON_IsObject(ev)) {
         cJSON_Delete(ev);
         return pr_error_set(

@@ -9,6 +9,7 @@
  * workers.  Both files are the same for a GPU and an Ascend run. */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,8 +173,11 @@ read_json(const char *path, uint64_t max, cJSON **doc, struct pr_error *err)
             st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     pr_source_close(src);
     if (st == PR_OK) {
+        errno = 0; /* a failed allocation, not bad text, when ENOMEM */
         *doc = cJSON_ParseWithLength(text.data ? text.data : "", text.len);
-        if (*doc == NULL)
+        if (*doc == NULL && errno == ENOMEM)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+        else if (*doc == NULL)
             st = pr_error_set(err, PR_E_FORMAT, "not JSON");
     }
     pr_buf_free(&text);

@@ -8,6 +8,7 @@
  * step_trace_profiling (10 ns).  Spec: other-producers.md §3.2. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -843,10 +844,14 @@ tl_event(void *ctx, uint64_t index, uint64_t offset, const char *text,
          size_t len, struct pr_error *err)
 {
     struct tl *x = ctx;
-    cJSON *ev = cJSON_ParseWithLength(text, len);
+    cJSON *ev;
     enum pr_status st;
 
+    errno = 0; /* a failed allocation, not bad text, when ENOMEM */
+    ev = cJSON_ParseWithLength(text, len);
     x->c->b.t->n_trace_events += x->pass;
+    if (ev == NULL && errno == ENOMEM)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (!cJSON_IsObject(ev)) {
         cJSON_Delete(ev);
         return pr_error_set(

@@ -281,8 +281,11 @@ read_object(const char *path, struct pr_error *err)
             st = pr_error_set(err, PR_E_LIMIT, "larger than 16 MiB");
     pr_source_close(src);
     if (st == PR_OK) {
+        errno = 0; /* a failed allocation, not bad text, when ENOMEM */
         o = cJSON_ParseWithLength(text.data ? text.data : "", text.len);
-        if (!cJSON_IsObject(o)) {
+        if (o == NULL && errno == ENOMEM) {
+            pr_error_set(err, PR_E_NOMEM, "out of memory");
+        } else if (!cJSON_IsObject(o)) {
             cJSON_Delete(o);
             o = NULL;
             pr_error_set(err, PR_E_FORMAT, "not a JSON object");
