@@ -352,6 +352,12 @@ PR_NODISCARD enum pr_status pr_split_feed(struct pr_split *s, const char *p,
 PR_NODISCARD enum pr_status pr_split_finish(struct pr_split *s,
                                             struct pr_error *err);
 
+/* The rest of src through a scanner that emits to emit(ctx), to the end
+ * of the document (pr_split_finish's checks included); the caller closes
+ * src. */
+PR_NODISCARD enum pr_status pr_split_source(struct pr_source *src,
+                                            pr_split_emit_fn emit, void *ctx,
+                                            struct pr_error *err);
 /* The whole file at path (plain, at most max bytes) through a scanner that
  * emits to emit(ctx); errors start with the path. */
 PR_NODISCARD enum pr_status pr_split_path(const char *path, uint64_t max,

@@ -1144,23 +1144,33 @@ pr_split_finish(struct pr_split *s, struct pr_error *err)
 }
 
 enum pr_status
-pr_split_path(const char *path, uint64_t max, pr_split_emit_fn emit, void *ctx,
-              struct pr_error *err)
+pr_split_source(struct pr_source *src, pr_split_emit_fn emit, void *ctx,
+                struct pr_error *err)
 {
-    struct pr_source *src = NULL;
     struct pr_split sp;
     const char *p;
     size_t n;
-    enum pr_status st;
+    enum pr_status st = PR_OK;
 
     pr_split_init(&sp, emit, ctx);
-    st = pr_source_open(path, max, 0, &src, err);
     while (st == PR_OK && (st = pr_source_next(src, &p, &n, err)) == PR_OK &&
            n > 0)
         st = pr_split_feed(&sp, p, n, err);
     if (st == PR_OK)
         st = pr_split_finish(&sp, err);
     pr_split_free(&sp);
+    return st;
+}
+
+enum pr_status
+pr_split_path(const char *path, uint64_t max, pr_split_emit_fn emit, void *ctx,
+              struct pr_error *err)
+{
+    struct pr_source *src = NULL;
+    enum pr_status st = pr_source_open(path, max, 0, &src, err);
+
+    if (st == PR_OK)
+        st = pr_split_source(src, emit, ctx, err);
     pr_source_close(src);
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", path);
