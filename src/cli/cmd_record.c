@@ -8,20 +8,38 @@
 
 #include "profreport/cmd.h"
 #include "profreport/launch.h"
+#include "profreport/pylaunch.h"
 #include "profreport/sink.h"
 
 static const char usage[] =
     "Usage: profreport record [--output DIR] [--html FILE] [--pdf FILE]\n"
-    "                         [--json FILE] [-q] -- COMMAND [ARGS...]\n"
+    "                         [--json FILE] [--steps W,U,A] [-q] [options]\n"
+    "                         -- COMMAND [ARGS...]\n"
     "\n"
-    "Runs COMMAND with a CUPTI collector that writes one Kineto trace per\n"
-    "process (<host>_<pid>.<ms>.pt.trace.json) into DIR, then writes the\n"
-    "requested reports from those traces.\n"
+    "Runs COMMAND under a profiler that writes its traces into DIR, then\n"
+    "writes the requested reports from them.\n"
+    "\n"
+    "A Python command (python3 train.py ARGS, python3 -m MODULE ARGS,\n"
+    "python3 -c CODE) runs under torch.profiler (torch_npu.profiler when\n"
+    "torch_npu imports): CPU activities, CUDA ones when a GPU is there,\n"
+    "input shapes, memory and call stacks; the profiler steps at each\n"
+    "optimizer step, waits W steps, warms up for U and records A (one\n"
+    "cycle), and writes <host>_<pid>.<ms>.pt.trace.json (torch_npu: a\n"
+    "*_ascend_pt folder).  Any other command runs with the CUPTI collector,\n"
+    "which writes one Kineto trace per process.\n"
     "\n"
     "  -o, --output DIR   trace folder (default ./profreport-record-<time>)\n"
     "  -j, --json FILE    write the summary JSON\n"
     "      --html FILE    write an HTML report\n"
     "      --pdf FILE     write a PDF report\n"
+    "      --steps W,U,A  torch.profiler schedule: wait, warmup, active\n"
+    "                     optimizer steps (default 1,1,3)\n"
+    "      --no-shapes    torch: do not record input shapes\n"
+    "      --no-memory    torch: do not record allocations\n"
+    "      --no-stack     torch: do not record call stacks\n"
+    "      --collector torch|cupti\n"
+    "                     which profiler runs COMMAND (default: torch for\n"
+    "                     a command named python*, else cupti)\n"
     "  -q, --quiet        no notes on stderr\n"
     "  -h, --help         this text\n"
     "  -V, --version      print the version\n"
@@ -29,19 +47,49 @@ static const char usage[] =
     "Exit status: COMMAND's own when it failed (128+N if signal N ended\n"
     "it, 127 if it could not be started: then no folder is made); 1 usage\n"
     "error; 2 when nothing was captured from a COMMAND that succeeded, the\n"
-    "folder cannot be made, or a report fails.\n";
+    "folder cannot be made, or a report fails.  Ctrl-C stops COMMAND and\n"
+    "profreport; the traces written so far are kept, no report is\n"
+    "written.\n";
 
-enum { OPT_HTML = 256, OPT_PDF };
+enum {
+    OPT_HTML = 256,
+    OPT_PDF,
+    OPT_STEPS,
+    OPT_NO_SHAPES,
+    OPT_NO_MEMORY,
+    OPT_NO_STACK,
+    OPT_COLLECTOR
+};
 
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
     {"json", required_argument, NULL, 'j'},
     {"html", required_argument, NULL, OPT_HTML},
     {"pdf", required_argument, NULL, OPT_PDF},
+    {"steps", required_argument, NULL, OPT_STEPS},
+    {"no-shapes", no_argument, NULL, OPT_NO_SHAPES},
+    {"no-memory", no_argument, NULL, OPT_NO_MEMORY},
+    {"no-stack", no_argument, NULL, OPT_NO_STACK},
+    {"collector", required_argument, NULL, OPT_COLLECTOR},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
+
+static enum pr_status
+collector(struct pr_launch_job *o, const char *arg, struct pr_error *err)
+{
+    if (strcmp(arg, "torch") == 0)
+        o->collector = PR_COLLECTOR_TORCH;
+    else if (strcmp(arg, "cupti") == 0)
+        o->collector = PR_COLLECTOR_CUPTI;
+    else
+        return pr_error_set(err, PR_E_USAGE,
+                            "record: --collector is torch or cupti "
+                            "(got '%s')",
+                            arg);
+    return PR_OK;
+}
 
 static void
 one_option(struct pr_launch_job *o, int c, const char *arg,
@@ -59,6 +107,18 @@ one_option(struct pr_launch_job *o, int c, const char *arg,
         break;
     case OPT_PDF:
         o->pdf = arg;
+        break;
+    case OPT_STEPS:
+        o->steps = arg;
+        break;
+    case OPT_NO_SHAPES:
+        o->no_shapes = 1;
+        break;
+    case OPT_NO_MEMORY:
+        o->no_memory = 1;
+        break;
+    case OPT_NO_STACK:
+        o->no_stack = 1;
         break;
     case 'q':
         o->quiet = 1;
@@ -93,6 +153,8 @@ parse_opts(int argc, char **argv, struct pr_launch_job *o,
         if (c == '?')
             return pr_error_set(err, PR_E_USAGE, "record: unknown option '%s'",
                                 argv[optind - 1]);
+        if (c == OPT_COLLECTOR && collector(o, optarg, err) != PR_OK)
+            return err->code;
         one_option(o, c, optarg, ctl);
     }
     if (ctl->want_help || ctl->want_version)
@@ -101,6 +163,8 @@ parse_opts(int argc, char **argv, struct pr_launch_job *o,
         return pr_error_set(err, PR_E_USAGE,
                             "record: no command given (record -- COMMAND)");
     o->command = argv + optind;
+    if (o->steps != NULL && pr_pylaunch_steps(o->steps, NULL, err) != PR_OK)
+        return err->code;
     paths[0] = o->json;
     paths[1] = o->html;
     paths[2] = o->pdf;
@@ -122,5 +186,4 @@ run(int argc, char **argv, struct pr_cmd_ctl *ctl, struct pr_error *err)
 }
 
 const struct pr_cmd pr_cmd_record = {
-    "record", "run a command under the CUPTI collector, then report", usage,
-    run, NULL};
+    "record", "run a command under a profiler, then report", usage, run, NULL};

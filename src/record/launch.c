@@ -1,7 +1,9 @@
-/* launch.c - a `profreport record` run (launch.h): run a command with the
- * CUPTI collector injected (CUDA_INJECTION64_PATH), pass its exit status
- * through, then report on the traces it left.  Capturing is the
- * collector's job (collector.c), reporting the pipeline's, and the command
+/* launch.c - a `profreport record` run (launch.h): run a Python command
+ * under torch.profiler through the shipped launcher (its command line is
+ * pylaunch.c's), or any other command with the CUPTI collector injected
+ * (CUDA_INJECTION64_PATH); pass its exit status through, then report on
+ * the traces it left.  Capturing is the collectors' job (collector.c,
+ * data/profreport_torch.py), reporting the pipeline's, and the command
  * line src/cli/cmd_record.c's. */
 #include "config.h"
 
@@ -23,20 +25,27 @@
 #include "profreport/buf.h"
 #include "profreport/launch.h"
 #include "profreport/pipeline.h"
+#include "profreport/pylaunch.h"
 #include "profreport/record.h"
 #include "profreport/sink.h"
 
 #ifndef PR_PKGLIBDIR
 #define PR_PKGLIBDIR "/usr/local/lib/profreport"
 #endif
+#ifndef PR_DATADIR
+#define PR_DATADIR "/usr/local/share/profreport"
+#endif
 #define COLLECTOR_NAME "libprofreport_collector.so"
+#define LAUNCHER_NAME "profreport_torch.py"
 #define TRACE_SUFFIX ".pt.trace.json"
 
 extern char **environ;
 
-/* The child being waited for, read by the signal handler: the one piece of
- * process-wide state, because a handler has no other way to find it. */
+/* The child being waited for, read by the signal handler, and the stop
+ * signal it saw: the process-wide state a handler needs, because it has no
+ * other way to reach the run. */
 static volatile sig_atomic_t child_pid;
+static volatile sig_atomic_t stop_signal;
 
 static int
 is_dir(const char *path)
@@ -104,13 +113,15 @@ join(char *dst, size_t n, const char *a, const char *b)
     return w >= 0 && (size_t)w < n;
 }
 
-/* The collector: $PROFREPORT_COLLECTOR, then record/ beside this binary
- * (the build tree), then the install folder.  0 when none is readable. */
+/* A file the run needs: $env, then record/<name> beside this binary (the
+ * build tree, where make puts it), then <installed>/<name>.  0 when none
+ * is readable. */
 static int
-find_collector(char *out, size_t n)
+find_file(const char *env_name, const char *name, const char *installed,
+          char *out, size_t n)
 {
-    const char *env = getenv("PROFREPORT_COLLECTOR");
-    char exe[PATH_MAX];
+    const char *env = getenv(env_name);
+    char exe[PATH_MAX], rel[64];
     ssize_t len;
     char *slash;
 
@@ -120,15 +131,29 @@ find_collector(char *out, size_t n)
     if (len > 0) {
         exe[len] = '\0';
         slash = strrchr(exe, '/');
+        snprintf(rel, sizeof(rel), "record/%s", name);
         if (slash != NULL) {
             slash[1] = '\0';
-            if (join(out, n, exe, "record/" COLLECTOR_NAME) &&
-                access(out, R_OK) == 0)
+            if (join(out, n, exe, rel) && access(out, R_OK) == 0)
                 return 1;
         }
     }
-    return join(out, n, PR_PKGLIBDIR "/", COLLECTOR_NAME) &&
-           access(out, R_OK) == 0;
+    snprintf(rel, sizeof(rel), "/%s", name);
+    return join(out, n, installed, rel) && access(out, R_OK) == 0;
+}
+
+static int
+find_collector(char *out, size_t n)
+{
+    return find_file("PROFREPORT_COLLECTOR", COLLECTOR_NAME, PR_PKGLIBDIR, out,
+                     n);
+}
+
+static int
+find_launcher(char *out, size_t n)
+{
+    return find_file("PROFREPORT_TORCH_LAUNCHER", LAUNCHER_NAME, PR_DATADIR,
+                     out, n);
 }
 
 static int
@@ -139,7 +164,24 @@ has_suffix(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-/* Trace files now in `dir`, as an owned NUL-separated list in `names`. */
+/* A trace a collector writes: a Kineto or legacy trace file
+ * (<worker>.<ms>.pt.trace.json[.gz]), or a torch_npu run folder
+ * (<host>_<pid>_<ts>_ascend_pt). */
+static int
+is_trace(const char *dir, const char *name)
+{
+    char path[PATH_MAX];
+    int w;
+
+    if (has_suffix(name, TRACE_SUFFIX) || has_suffix(name, TRACE_SUFFIX ".gz"))
+        return 1;
+    if (!has_suffix(name, "_ascend_pt"))
+        return 0;
+    w = snprintf(path, sizeof(path), "%s/%s", dir, name);
+    return w > 0 && (size_t)w < sizeof(path) && is_dir(path);
+}
+
+/* Traces now in `dir`, as an owned NUL-separated list in `names`. */
 static void
 list_traces(const char *dir, struct pr_buf *names)
 {
@@ -153,7 +195,7 @@ list_traces(const char *dir, struct pr_buf *names)
         e = readdir(d);
         if (e == NULL)
             break;
-        if (has_suffix(e->d_name, TRACE_SUFFIX) &&
+        if (is_trace(dir, e->d_name) &&
             pr_buf_add(names, e->d_name, strlen(e->d_name) + 1) != PR_OK)
             break; /* out of memory: the list is only a best effort */
     }
@@ -180,6 +222,7 @@ static void
 on_signal(int sig, siginfo_t *info, void *ctx)
 {
     (void)ctx;
+    stop_signal = sig;
     if (child_pid > 0 && info != NULL && info->si_code <= 0)
         kill((pid_t)child_pid, sig);
 }
@@ -340,55 +383,87 @@ write_reports(const struct pr_launch_job *o, char **paths, size_t n,
     return pr_pipeline_run(&po, err);
 }
 
-/* After the run: note what was captured and write the reports.  Nothing
- * captured is an error after a command that succeeded (a CI job must not
- * pass with an empty capture); after one that failed, its status says
- * enough and this is a warning. */
-static enum pr_status
-finish(const struct pr_launch_job *o, const char *dir,
-       const struct pr_buf *before, int have_collector, int code,
-       struct pr_error *err)
+/* What a run is: which collector, its command, and what it found. */
+struct run {
+    const struct pr_launch_job *o;
+    int torch;            /* through torch.profiler (else CUPTI) */
+    int have;             /* the CUPTI collector was found */
+    char **argv;          /* what runs: the job's command, or the launcher's
+                             (owned then) */
+    char *dir;            /* the trace folder, absolute (owned) */
+    struct pr_buf before; /* traces already in it */
+};
+
+/* A run stopped by SIGINT or SIGTERM (typed at the terminal, sent to us
+ * or to the command): the traces written so far are kept and said, no
+ * report is started, and the command's status passes through. */
+static int
+interrupted(int code)
 {
+    return stop_signal == SIGINT || stop_signal == SIGTERM ||
+           code == 128 + SIGINT || code == 128 + SIGTERM;
+}
+
+/* Nothing captured: an error after a command that succeeded (a CI job
+ * must not pass with an empty capture), a warning after one that failed
+ * or was stopped, whose status says enough.  A CUPTI run leaves an empty
+ * trace, so that "nothing happened" is visible in the folder too; the
+ * launcher has said why it recorded nothing. */
+static enum pr_status
+nothing_captured(const struct run *r, int code, struct pr_error *err)
+{
+    const char *why = r->torch  ? "the launcher recorded no step"
+                      : r->have ? "the command made no CUDA calls"
+                                : "no collector";
+    int want_report = r->o->json || r->o->html || r->o->pdf;
+    char where[PATH_MAX + 32] = "";
+
+    if (!r->torch) {
+        write_empty_trace(r->dir);
+        snprintf(where, sizeof(where), " (empty trace in %s)", r->dir);
+    }
+    if (code == 0 && !interrupted(code))
+        return pr_error_set(err, PR_E_FORMAT,
+                            "record: nothing was captured: %s%s%s", why, where,
+                            want_report ? "; no report written" : "");
+    fprintf(stderr, "profreport: warning: nothing was captured: %s%s%s\n", why,
+            where, want_report ? "; no report written" : "");
+    return PR_OK;
+}
+
+/* After the run: note what was captured and write the reports. */
+static enum pr_status
+finish(const struct run *r, int code, struct pr_error *err)
+{
+    const struct pr_launch_job *o = r->o;
     char **paths = NULL;
-    size_t n = new_traces(dir, before, &paths);
+    size_t n = new_traces(r->dir, &r->before, &paths);
     int want_report = o->json || o->html || o->pdf;
     enum pr_status st = PR_OK;
 
-    if (n == 0) {
-        const char *why =
-            have_collector ? "the command made no CUDA calls" : "no collector";
-        write_empty_trace(dir);
-        if (code == 0)
-            st = pr_error_set(err, PR_E_FORMAT,
-                              "record: nothing was captured: %s (empty "
-                              "trace in %s)%s",
-                              why, dir,
-                              want_report ? "; no report written" : "");
-        else
-            fprintf(stderr,
-                    "profreport: warning: nothing was captured: %s (empty "
-                    "trace in %s)%s\n",
-                    why, dir, want_report ? "; no report written" : "");
-    } else if (!o->quiet) {
+    if (n == 0)
+        st = nothing_captured(r, code, err);
+    else if (interrupted(code))
+        fprintf(stderr, "profreport: interrupted: %zu trace%s kept in %s%s\n",
+                n, n == 1 ? "" : "s", r->dir,
+                want_report ? "; no report written (profreport --input "
+                              "on the folder writes them)"
+                            : "");
+    else if (!o->quiet)
         fprintf(stderr, "profreport: %zu trace%s in %s\n", n, n == 1 ? "" : "s",
-                dir);
-    }
-    if (n > 0 && want_report)
+                r->dir);
+    if (n > 0 && want_report && !interrupted(code))
         st = write_reports(o, paths, n, err);
     free_paths(paths, n);
     return st;
 }
 
-enum pr_status
-pr_launch_run(const struct pr_launch_job *o, int *code, struct pr_error *err)
+/* Before anything is made: the command can start, and for a torch run
+ * it runs a script and the launcher is there. */
+static enum pr_status
+check_command(const struct pr_launch_job *o, int torch, char *launcher,
+              size_t n, int *code, struct pr_error *err)
 {
-    struct pr_buf before;
-    char collector[PATH_MAX];
-    char *dir = NULL;
-    int have, made = 0;
-    enum pr_status st;
-
-    *code = -1;
     if (!can_execute(o->command[0])) {
         *code = 127;
         return pr_error_set(err, PR_E_IO,
@@ -396,25 +471,90 @@ pr_launch_run(const struct pr_launch_job *o, int *code, struct pr_error *err)
                             "or not executable",
                             o->command[0]);
     }
-    st = make_out_dir(o->out_dir, &dir, &made, err);
-    if (st != PR_OK)
-        return st;
-    have = find_collector(collector, sizeof(collector));
-    if (!have)
-        fputs("profreport: warning: the CUPTI collector is not available "
-              "(built without CUDA?): running the command without capture\n",
-              stderr);
-    pr_buf_init(&before, 0);
-    list_traces(dir, &before);
-    set_env(have ? collector : NULL, dir);
-    st = run_command(o->command, code, err);
-    if (st != PR_OK && made)
-        rmdir(dir); /* only when empty: never a folder with traces in it */
+    if (torch) {
+        struct pr_pylaunch py = {o->command, "", "", NULL, 0, 0, 0, 0};
+        char **argv = NULL;
+        enum pr_status st = pr_pylaunch_argv(&py, &argv, err);
+
+        pr_pylaunch_free(argv);
+        if (st != PR_OK)
+            return st;
+    }
+    if (torch && !find_launcher(launcher, n))
+        return pr_error_set(err, PR_E_IO,
+                            "record: the torch.profiler launcher "
+                            "(" LAUNCHER_NAME ") is not installed: looked "
+                            "in $PROFREPORT_TORCH_LAUNCHER, record/ beside "
+                            "this program and " PR_DATADIR);
+    return PR_OK;
+}
+
+/* What runs: the launcher's command line for a torch run, else the
+ * command itself with the collector in its environment. */
+static enum pr_status
+prepare(struct run *r, const char *launcher, struct pr_error *err)
+{
+    char collector[PATH_MAX];
+    struct pr_pylaunch py;
+
+    if (!r->torch) {
+        r->have = find_collector(collector, sizeof(collector));
+        if (!r->have)
+            fputs("profreport: warning: the CUPTI collector is not "
+                  "available (built without CUDA?): running the command "
+                  "without capture\n",
+                  stderr);
+        set_env(r->have ? collector : NULL, r->dir);
+        r->argv = r->o->command;
+        return PR_OK;
+    }
+    memset(&py, 0, sizeof(py));
+    py.command = r->o->command;
+    py.launcher = launcher;
+    py.out_dir = r->dir;
+    py.steps = r->o->steps;
+    py.no_shapes = r->o->no_shapes;
+    py.no_memory = r->o->no_memory;
+    py.no_stack = r->o->no_stack;
+    py.quiet = r->o->quiet;
+    set_env(NULL, r->dir);
+    return pr_pylaunch_argv(&py, &r->argv, err);
+}
+
+enum pr_status
+pr_launch_run(const struct pr_launch_job *o, int *code, struct pr_error *err)
+{
+    struct run r;
+    char launcher[PATH_MAX];
+    int made = 0;
+    enum pr_status st;
+
+    *code = -1;
+    memset(&r, 0, sizeof(r));
+    r.o = o;
+    r.torch = o->collector == PR_COLLECTOR_TORCH ||
+              (o->collector == PR_COLLECTOR_AUTO &&
+               pr_pylaunch_is_python(o->command[0]));
+    st = check_command(o, r.torch, launcher, sizeof(launcher), code, err);
     if (st == PR_OK)
-        st = finish(o, dir, &before, have, *code, err);
+        st = make_out_dir(o->out_dir, &r.dir, &made, err);
+    pr_buf_init(&r.before, 0);
+    if (st == PR_OK)
+        st = prepare(&r, launcher, err);
+    if (st == PR_OK) {
+        list_traces(r.dir, &r.before);
+        stop_signal = 0;
+        st = run_command(r.argv, code, err);
+    }
+    if (st != PR_OK && made)
+        rmdir(r.dir); /* only when empty: never a folder with traces in it */
+    if (st == PR_OK)
+        st = finish(&r, *code, err);
     if (st != PR_OK && *code == 0)
         *code = -1; /* the error's own exit status */
-    pr_buf_free(&before);
-    free(dir);
+    if (r.argv != o->command)
+        pr_pylaunch_free(r.argv);
+    pr_buf_free(&r.before);
+    free(r.dir);
     return st;
 }

@@ -59,6 +59,7 @@
 #include "profreport/peaks.h"
 #include "profreport/pipeline.h"
 #include "profreport/pmu.h"
+#include "profreport/pylaunch.h"
 #include "profreport/ranges.h"
 #include "profreport/reader.h"
 #include "profreport/recommend.h"
