@@ -46,6 +46,7 @@ enum {
     PR_GOPT_MARKDOWN,
     PR_GOPT_HTML,
     PR_GOPT_PDF,
+    PR_GOPT_NO_DEFAULT_GATE,
     PR_GOPT_OWN
 };
 
@@ -58,6 +59,7 @@ enum {
         {"markdown", required_argument, NULL, PR_GOPT_MARKDOWN},               \
         {"html", required_argument, NULL, PR_GOPT_HTML},                       \
         {"pdf", required_argument, NULL, PR_GOPT_PDF},                         \
+        {"no-default-gate", no_argument, NULL, PR_GOPT_NO_DEFAULT_GATE},       \
         {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},   \
         {"version", no_argument, NULL, 'V'},                                   \
     {                                                                          \
@@ -71,6 +73,7 @@ struct pr_gate_args {
     size_t n_rules;
     struct pr_gate_job job;
     int help, version;
+    int threshold_given; /* --threshold was on the command line */
 };
 
 /* A command's own option c (argument arg, NULL for none) into its ctx;

@@ -25,7 +25,13 @@
  *        [{"name", "input_shapes"?, "status" (both|new|vanished),
  *          "baseline_us", "current_us", "delta_us", "delta_pct",
  *          "calls_baseline", "calls_current", "share_pct"}],
- *    "gates": [...], "verdict": "pass" | "fail"}     (pr_diff_gate)
+ *    "gates": [{"rule", "default", "noise_aware", "checked", "matched",
+ *               "result" (pass|fail|skipped), "skip_reason" (null |
+ *               no_figure | not_comparable), "detail", "largest",
+ *               "offenders", "within_noise"}],
+ *    "verdict": "pass" | "fail" | "inconclusive"}     (pr_diff_gate)
+ * "inconclusive": every gate was skipped, so nothing was compared; it is
+ * not a pass (exit status 4).
  */
 #ifndef PROFREPORT_DIFF_H
 #define PROFREPORT_DIFF_H
@@ -45,8 +51,9 @@ struct pr_diff_opts {
                              of the mean step time on both sides */
     size_t resamples;     /* bootstrap resamples */
     size_t top;           /* rows per table in reports */
-    int strict;           /* a gate that matches no figure fails instead
-                             of being skipped */
+    int strict;           /* a --fail-on rule that matches no figure is
+                             a usage error instead of a skipped gate */
+    int no_default_gate;  /* 1: no step.mean gate beside the rules */
 };
 
 /* Defaults: 5%, alpha 0.05, 1% share, 2000 resamples, top 15. */
@@ -76,16 +83,36 @@ pr_diff_compare_merged(const cJSON *base, struct pr_merge *mb, const cJSON *cur,
                        const char *cur_label, const struct pr_diff_opts *o,
                        cJSON **out, struct pr_error *err);
 
-/* Evaluate the gates on a diff tree: the n rules given, or when n == 0 the
- * default gate (step.mean > +threshold_pct %).  Adds "gates" and "verdict"
- * to `diff`; *n_failed receives the number of gates that tripped.  A change
- * that crosses a limit but is within step-to-step noise (rank test not
- * significant) does not trip.  Errors: PR_E_NOMEM. */
+/* Evaluate the gates on a diff tree: the default gate (step.mean >
+ * +threshold_pct %) unless o->no_default_gate, then the n rules given.
+ * Adds "gates" and "verdict" to `diff`; *n_failed receives the number of
+ * gates that tripped.  A change that crosses a limit but is within
+ * step-to-step noise (rank test not significant) does not trip; a gate
+ * that compared no figure is skipped, and with every gate skipped the
+ * verdict is "inconclusive".  Errors: PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_diff_gate(cJSON *diff,
                                          const struct pr_rule *rules, size_t n,
                                          const struct pr_diff_opts *o,
                                          size_t *n_failed,
                                          struct pr_error *err);
+
+/* The verdict of n_failed tripped gates among n_compared gates that
+ * compared something: "fail", "pass" or "inconclusive" (static). */
+const char *pr_diff_verdict_of(size_t n_failed, size_t n_compared);
+
+/* The first --fail-on rule (not the default gate) of a gated diff tree
+ * that matched no figure of the runs, or NULL: under --strict a usage
+ * error.  `hint` receives " (did you mean 'op:aten::mm'?)" when a name of
+ * the runs is close to the rule's, else "".  Borrowed from diff. */
+const char *pr_diff_unmatched_rule(const cJSON *diff, char *hint,
+                                   size_t n_hint);
+
+/* Under --strict: PR_OK, or PR_E_USAGE naming the first --fail-on rule
+ * that matched no figure of the runs (pr_diff_unmatched_rule), a mistake
+ * in the gate, not a regression.  cmd ("diff", "trend") names the
+ * message. */
+PR_NODISCARD enum pr_status
+pr_diff_strict_check(const cJSON *diff, const char *cmd, struct pr_error *err);
 
 /* Reports, appended to `out`, from a gated diff tree.  Errors: those of
  * pr_buf (PR_E_NOMEM, PR_E_LIMIT). */

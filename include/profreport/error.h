@@ -46,6 +46,8 @@ enum pr_status {
     PR_E_NOT_FORMAT = 9, /* input is not in the format asked to read it:
                             a folder member is skipped, a file given
                             explicitly is bad input */
+    /* diff, trend: every gate was skipped, so nothing was compared */
+    PR_E_INCONCLUSIVE = 10,
     PR_E_LAST
 };
 
@@ -72,7 +74,8 @@ void pr_error_prefix(struct pr_error *err, const char *fmt, ...)
     PR_PRINTF(2, 3);
 
 /* Process exit status for a code (DESIGN.md): 0 ok, 1 usage, 2 input, 3
- * regression; other failures (I/O on output, memory) map to 2. */
+ * regression, 4 a gate run that compared nothing (inconclusive); other
+ * failures (I/O on output, memory) map to 2. */
 int pr_error_exit_status(enum pr_status code);
 
 #endif

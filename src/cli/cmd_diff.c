@@ -23,13 +23,15 @@ static const char usage[] =
     "\n"
     "  -b, --baseline PATH   the reference run\n"
     "  -i, --input PATH      the run to judge\n"
-    "      --fail-on RULE    a gate (repeatable); default: step.mean>+T%\n"
+    "      --fail-on RULE    a gate (repeatable), beside the default gate\n"
+    "                        step.mean>+T%\n"
     "      --threshold PCT   T of the default gate (default 5)\n"
+    "      --no-default-gate only the --fail-on rules gate\n"
     "      --alpha P         significance level of the noise test (0.05)\n"
     "      --min-share PCT   glob rules skip rows under PCT% of the step\n"
     "                        time (default 1)\n"
-    "      --strict          a --fail-on rule that matches no figure fails\n"
-    "                        (default: skipped, with a warning)\n"
+    "      --strict          a --fail-on rule that matches no figure is a\n"
+    "                        usage error (default: skipped, with a warning)\n"
     "      --top N           rows per table in reports (default 15)\n"
     "      --json FILE       the comparison for machines\n"
     "      --markdown FILE   a CI job summary (stdout when no report is\n"
@@ -41,8 +43,15 @@ static const char usage[] =
     "  -h, --help            this text\n"
     "  -V, --version         print the version\n"
     "\n"
-    "Exit status: 0 no gate tripped, 1 usage or malformed rule, 2 bad\n"
-    "input, 3 a gate tripped.\n\n" PR_RULE_GRAMMAR;
+    "Gates: the default gate on the mean step time stays on beside the\n"
+    "--fail-on rules (--no-default-gate drops it), and a step-time change\n"
+    "trips a gate only when it crosses the limit and the noise test says\n"
+    "it is not step-to-step noise.  A gate that compared nothing is\n"
+    "skipped; when every gate is, the verdict is INCONCLUSIVE, not a pass.\n"
+    "\n"
+    "Exit status: 0 no gate tripped, 1 usage or malformed rule (or, under\n"
+    "--strict, a rule that matches no figure), 2 bad input, 3 a gate\n"
+    "tripped, 4 inconclusive: no gate compared anything.\n\n" PR_RULE_GRAMMAR;
 
 enum { OPT_ALPHA = PR_GOPT_OWN, OPT_MIN_SHARE, OPT_TOP, OPT_JUNIT, OPT_STRICT };
 
@@ -183,19 +192,18 @@ print_gates(const cJSON *diff)
 /* What a reader of the gate lines could miss: rules that looked at
  * nothing, and runs that vanished or are new (issue #15). */
 static void
-print_warnings(const cJSON *diff, int strict)
+print_warnings(const cJSON *diff)
 {
     const cJSON *g, *um = pr_sget(diff, "runs_unmatched"), *w;
 
     cJSON_ArrayForEach(g, pr_sget(diff, "gates"))
     {
-        if (cJSON_IsFalse(pr_sget(g, "matched")))
+        if (cJSON_IsFalse(pr_sget(g, "matched")) &&
+            !cJSON_IsTrue(pr_sget(g, "default")))
             fprintf(stderr,
                     "profreport: warning: --fail-on '%s' matches no figure "
-                    "of these runs: %s\n",
-                    pr_sget_str(g, "rule"),
-                    strict ? "failed (--strict)"
-                           : "skipped (--strict fails it)");
+                    "of these runs: skipped (--strict makes it an error)\n",
+                    pr_sget_str(g, "rule"));
     }
     cJSON_ArrayForEach(w, pr_sget(um, "baseline"))
     {
@@ -225,11 +233,16 @@ run(int argc, char **argv, struct pr_cmd_ctl *ctl, struct pr_error *err)
         st = pr_diff_run(&a.job, &diff, &n_failed, err);
     if (st == PR_OK && !a.g.job.quiet && diff != NULL) {
         print_gates(diff);
-        print_warnings(diff, a.g.job.opts.strict);
+        print_warnings(diff);
     }
     if (st == PR_OK && n_failed > 0)
         st = pr_error_set(err, PR_E_REGRESSION, "diff: %zu gate%s tripped",
                           n_failed, n_failed == 1 ? "" : "s");
+    else if (st == PR_OK &&
+             pr_sget_is(pr_sget_str(diff, "verdict"), "inconclusive"))
+        st = pr_error_set(err, PR_E_INCONCLUSIVE,
+                          "diff: inconclusive: no gate compared anything "
+                          "(each was skipped; see the gate lines)");
     cJSON_Delete(diff);
     args_free(&a);
     return st;

@@ -28,6 +28,10 @@ shared_option(struct pr_gate_args *g, int c, const char *arg, int *own,
                                 "--threshold: expected a number from "
                                 "%g to %g, got \"%s\"",
                                 0.0, 1e6, arg);
+        g->threshold_given = 1;
+        return PR_OK;
+    case PR_GOPT_NO_DEFAULT_GATE:
+        g->job.opts.no_default_gate = 1;
         return PR_OK;
     case PR_GOPT_JSON:
     case PR_GOPT_MARKDOWN:
@@ -46,6 +50,28 @@ shared_option(struct pr_gate_args *g, int c, const char *arg, int *own,
         return PR_OK;
     }
     *own = 1;
+    return PR_OK;
+}
+
+/* Gate options that contradict each other: --threshold is the default
+ * gate's limit, so it means nothing without that gate, and without the
+ * default gate and without rules nothing would be gated (issue #32). */
+static enum pr_status
+check_gates(const struct pr_gate_args *g, const char *cmd, struct pr_error *err)
+{
+    if (g->help || g->version || !g->job.opts.no_default_gate)
+        return PR_OK;
+    if (g->threshold_given)
+        return pr_error_set(err, PR_E_USAGE,
+                            "%s: --threshold sets the default step gate's "
+                            "limit, which --no-default-gate turns off (use "
+                            "--fail-on 'step.mean>+N%%')",
+                            cmd);
+    if (g->n_rules == 0)
+        return pr_error_set(err, PR_E_USAGE,
+                            "%s: --no-default-gate leaves no gate: give "
+                            "--fail-on RULE",
+                            cmd);
     return PR_OK;
 }
 
@@ -75,6 +101,8 @@ pr_gate_args_parse(int argc, char **argv, const char *cmd,
     }
     g->job.rules = g->rules;
     g->job.n_rules = g->n_rules;
+    if (st == PR_OK)
+        st = check_gates(g, cmd, err);
     return st;
 }
 

@@ -23,7 +23,8 @@ print_usage(const struct pr_cmd *c)
           "command's options;\n'man profreport' is the manual.\n"
           "\nExit status: 0 ok; 1 usage error; 2 bad or unreadable input, "
           "or an output\nthat cannot be written; 3 a diff gate tripped "
-          "(trend --fail: the last\nnight crossed a limit).\n",
+          "(trend --fail: the last\nnight crossed a limit); 4 diff "
+          "compared nothing (inconclusive).\n",
           stdout);
 }
 

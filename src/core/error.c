@@ -18,6 +18,7 @@ static const char *const texts[] = {
     "pdf error",
     "regression found",
     "not this format",
+    "inconclusive: no gate compared anything",
 };
 _Static_assert(sizeof(texts) / sizeof(texts[0]) == PR_E_LAST,
                "one text per status");
@@ -90,6 +91,8 @@ pr_error_exit_status(enum pr_status code)
         return 1;
     case PR_E_REGRESSION:
         return 3;
+    case PR_E_INCONCLUSIVE:
+        return 4;
     default:
         return 2;
     }

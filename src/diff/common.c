@@ -259,21 +259,50 @@ pr_dmd_code(struct pr_buf *b, const char *s, size_t max_chars)
     return st;
 }
 
+/* What decided a noise-tested item, for a gate line: the rank test's p,
+ * or the bootstrap interval when too few steps let the rank test reach
+ * alpha (its p would read as the decision; issue #32). */
+static enum pr_status
+describe_test(struct pr_buf *b, const cJSON *it)
+{
+    const char *method = pr_dj_str(it, "noise_method");
+    double pv = pr_dj_num(it, "p_value");
+    double lo = pr_dj_num(it, "ci_lo_pct"), hi = pr_dj_num(it, "ci_hi_pct");
+    char p[48], a[48], c[48];
+
+    if (method == NULL)
+        return PR_OK;
+    if (strcmp(method, "bootstrap") == 0 && isfinite(lo) && isfinite(hi))
+        return pr_buf_printf(b, ", 95%% CI %s to %s (bootstrap)",
+                             pr_dfmt_pct(lo, a, sizeof(a)),
+                             pr_dfmt_pct(hi, c, sizeof(c)));
+    if (strncmp(method, "mann-whitney", 12) == 0 && isfinite(pv))
+        return pr_buf_printf(b, ", p = %s (%s)", pr_dfmt_p(pv, p, sizeof(p)),
+                             method);
+    return PR_OK;
+}
+
 enum pr_status
 pr_ddescribe(struct pr_buf *b, const cJSON *it)
 {
-    const char *unit = pr_dj_str(it, "unit"), *method;
+    const char *unit = pr_dj_str(it, "unit");
     const char *status = pr_dj_str(it, "status"), *run = pr_dj_str(it, "run");
+    const char *what = pr_dj_str(it, "short");
     const cJSON *dev = cJSON_GetObjectItemCaseSensitive(it, "device");
-    char v1[48], v2[48], d[48], pct[48], p[48];
-    double pv = pr_dj_num(it, "p_value");
+    char v1[48], v2[48], d[48], pct[48];
+    char cut[PR_SHORTEN_CAP(PR_DNAME_MAX_CHARS)];
     enum pr_status st;
 
     pr_dfmt_value(pr_dj_num(it, "baseline"), unit, v1, sizeof(v1));
     pr_dfmt_value(pr_dj_num(it, "current"), unit, v2, sizeof(v2));
     pr_dfmt_delta(pr_dj_num(it, "delta"), unit, d, sizeof(d));
     pr_dfmt_pct(pr_dj_num(it, "delta_pct"), pct, sizeof(pct));
-    st = pr_buf_adds(b, pr_dj_str(it, "what") ? pr_dj_str(it, "what") : "?");
+    /* a kernel name can be 10,000 characters: the table's distinct short
+       form, else the one shortener (the full name stays in the tree) */
+    if (what == NULL)
+        what = pr_shorten(pr_dj_str(it, "what") ? pr_dj_str(it, "what") : "?",
+                          PR_DNAME_MAX_CHARS, cut, sizeof(cut));
+    st = pr_buf_adds(b, what);
     if (st == PR_OK && cJSON_IsString(dev))
         st = pr_buf_printf(b, " %s", dev->valuestring);
     else if (st == PR_OK && cJSON_IsNumber(dev))
@@ -285,10 +314,8 @@ pr_ddescribe(struct pr_buf *b, const cJSON *it)
                            status != NULL && strcmp(status, "new") == 0 ? "new"
                                                                         : pct,
                            d, v1, v2);
-    method = pr_dj_str(it, "noise_method");
-    if (st == PR_OK && method != NULL && isfinite(pv))
-        st = pr_buf_printf(b, ", p = %s (%s)", pr_dfmt_p(pv, p, sizeof(p)),
-                           method);
+    if (st == PR_OK)
+        st = describe_test(b, it);
     return st;
 }
 
@@ -324,4 +351,219 @@ pr_dmethod_text(const cJSON *diff, char *before, size_t nb, char *after,
                  pr_sget_str(bs, "intervals"), pr_sget_num(bs, "max_samples"));
     else
         snprintf(intervals, ni, "%s", "");
+}
+
+void
+pr_dverdict(const cJSON *diff, struct pr_dverdict *v)
+{
+    const char *verdict = pr_dj_str(diff, "verdict");
+    const cJSON *g;
+    char skipped[48] = "";
+
+    memset(v, 0, sizeof(*v));
+    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(diff, "gates"))
+    {
+        v->total++;
+        v->failed += pr_sget_is(pr_dj_str(g, "result"), "fail");
+        v->skipped += pr_sget_is(pr_dj_str(g, "result"), "skipped");
+    }
+    if (pr_sget_is(verdict, "fail")) {
+        v->word = "REGRESSION";
+        v->cls = "fail";
+    } else if (pr_sget_is(verdict, "inconclusive")) {
+        v->word = "INCONCLUSIVE";
+        v->cls = "inconclusive";
+        snprintf(v->counts, sizeof(v->counts),
+                 "no gate compared anything: %zu of %zu skipped", v->skipped,
+                 v->total);
+        return;
+    } else {
+        v->word = "no regression";
+        v->cls = "pass";
+    }
+    if (v->skipped > 0)
+        snprintf(skipped, sizeof(skipped), "; %zu skipped", v->skipped);
+    snprintf(v->counts, sizeof(v->counts), "%zu of %zu gate%s tripped%s",
+             v->failed, v->total, v->total == 1 ? "" : "s", skipped);
+}
+
+/* ---- distinct short names (pr_dshort_names) ---------------------------- */
+
+struct short_name {
+    const char *name; /* borrowed from the row */
+    char *form;       /* owned */
+    cJSON *row;
+};
+
+static int
+cmp_short(const void *pa, const void *pb)
+{
+    const struct short_name *a = pa, *b = pb;
+    int c = strcmp(a->form, b->form);
+
+    return c != 0 ? c : strcmp(a->name, b->name);
+}
+
+/* Byte offset of s near i moved back onto the start of a code point. */
+static size_t
+utf8_start(const char *s, size_t i)
+{
+    while (i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80)
+        i--;
+    return i;
+}
+
+/* x's bytes [from, to), both moved back to code-point starts, appended. */
+static void
+put_range(struct pr_buf *b, const char *x, size_t from, size_t to)
+{
+    from = utf8_start(x, from);
+    to = utf8_start(x, to);
+    if (to > from && pr_buf_add(b, x + from, to - from) != PR_OK)
+        b->failed = 1;
+}
+
+/* A form of x showing where it differs from the names it shortened like:
+ * its first bytes, those from a little before the first difference on,
+ * and its last, each cut marked.  `diff_at` is the length of the longest
+ * prefix x shares with another of them. */
+static char *
+distinct_form(const char *x, size_t diff_at)
+{
+    enum { HEAD = 24, BEFORE = 12, WINDOW = 60, TAIL = 24 };
+    size_t len = strlen(x), w0, w1;
+    struct pr_buf b;
+
+    pr_buf_init(&b, 0);
+    w0 = diff_at > BEFORE ? diff_at - BEFORE : 0;
+    w1 = w0 + WINDOW < len ? w0 + WINDOW : len;
+    if (w0 <= HEAD) {
+        put_range(&b, x, 0, w1);
+    } else {
+        put_range(&b, x, 0, HEAD);
+        pr_dadd(&b, "\xE2\x80\xA6");
+        put_range(&b, x, w0, w1);
+    }
+    if (w1 + TAIL < len) {
+        pr_dadd(&b, "\xE2\x80\xA6");
+        put_range(&b, x, len - TAIL, len);
+    } else if (w1 < len) {
+        put_range(&b, x, w1, len);
+    }
+    if (b.failed || b.data == NULL) {
+        pr_buf_free(&b);
+        return NULL;
+    }
+    return pr_buf_take(&b, NULL);
+}
+
+static size_t
+common_prefix(const char *a, const char *b)
+{
+    size_t i = 0;
+
+    while (a[i] != '\0' && a[i] == b[i])
+        i++;
+    return i;
+}
+
+/* Rows [i, j) shorten alike: each distinct name among them gets the
+ * form that shows where it differs from the others. */
+static int
+split_group(struct short_name *v, size_t i, size_t j)
+{
+    size_t k, m;
+
+    for (k = i; k < j; k++) {
+        size_t at = 0;
+        char *f;
+        for (m = i; m < j; m++)
+            if (m != k && strcmp(v[m].name, v[k].name) != 0 &&
+                common_prefix(v[m].name, v[k].name) > at)
+                at = common_prefix(v[m].name, v[k].name);
+        f = distinct_form(v[k].name, at);
+        if (f == NULL)
+            return -1;
+        free(v[k].form);
+        v[k].form = f;
+    }
+    return 0;
+}
+
+/* Any two rows of different names still alike after split_group (two
+ * names differing at the same byte in ways the cut hides): numbered. */
+static int
+number_left(struct short_name *v, size_t n)
+{
+    size_t i, k = 0;
+    char tag[24];
+
+    qsort(v, n, sizeof(*v), cmp_short);
+    for (i = 1; i < n; i++) {
+        struct pr_buf b;
+        if (strcmp(v[i].form, v[i - 1].form) != 0 ||
+            strcmp(v[i].name, v[i - 1].name) == 0)
+            continue;
+        pr_buf_init(&b, 0);
+        snprintf(tag, sizeof(tag), " #%zu", ++k);
+        pr_dadd(&b, v[i].form);
+        pr_dadd(&b, tag);
+        if (b.failed)
+            return -1;
+        free(v[i].form);
+        v[i].form = pr_buf_take(&b, NULL);
+    }
+    return 0;
+}
+
+static int
+attach_forms(struct short_name *v, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (strcmp(v[i].form, v[i].name) != 0 &&
+            cJSON_AddStringToObject(v[i].row, "short_name", v[i].form) == NULL)
+            return -1;
+    return 0;
+}
+
+int
+pr_dshort_names(cJSON *rows, size_t max_chars)
+{
+    size_t n = (size_t)cJSON_GetArraySize(rows), k = 0, i, j;
+    struct short_name *v = calloc(n ? n : 1, sizeof(*v));
+    char cut[PR_SHORTEN_CAP(PR_DNAME_MAX_CHARS)];
+    cJSON *row;
+    int rc = v != NULL ? 0 : -1;
+
+    if (max_chars > PR_DNAME_MAX_CHARS)
+        max_chars = PR_DNAME_MAX_CHARS;
+    cJSON_ArrayForEach(row, rows)
+    {
+        const char *name = pr_dj_str(row, "name");
+        if (rc != 0 || name == NULL)
+            continue;
+        v[k].name = name;
+        v[k].row = row;
+        v[k].form = strdup(pr_shorten(name, max_chars, cut, sizeof(cut)));
+        rc = v[k++].form != NULL ? 0 : -1;
+    }
+    if (rc == 0)
+        qsort(v, k, sizeof(*v), cmp_short);
+    for (i = 0; i < k && rc == 0; i = j) {
+        int mixed = 0;
+        for (j = i + 1; j < k && strcmp(v[j].form, v[i].form) == 0; j++)
+            mixed |= strcmp(v[j].name, v[i].name) != 0;
+        if (mixed)
+            rc = split_group(v, i, j);
+    }
+    if (rc == 0)
+        rc = number_left(v, k);
+    if (rc == 0)
+        rc = attach_forms(v, k);
+    for (i = 0; v != NULL && i < k; i++)
+        free(v[i].form);
+    free(v);
+    return rc;
 }

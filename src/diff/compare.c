@@ -59,6 +59,7 @@ pr_diff_opts_init(struct pr_diff_opts *o)
     o->resamples = 2000;
     o->top = 15;
     o->strict = 0;
+    o->no_default_gate = 0;
 }
 
 /* Per-step samples of a run: durations (cat == NULL) or one breakdown
@@ -731,6 +732,8 @@ add_table(cJSON *diff, size_t k, const struct side *b, const struct side *c,
             cJSON_AddItemToArray(arr, row);
     }
     pr_match_free(&t);
+    if (st == PR_OK && pr_dshort_names(arr, PR_DNAME_MAX_CHARS) != 0)
+        st = NOMEM(err);
     return st;
 }
 

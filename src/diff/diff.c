@@ -130,6 +130,8 @@ pr_diff_run(const struct pr_diff_job *a, cJSON **out, size_t *n_failed,
     if (st == PR_OK)
         st = pr_diff_gate(diff, a->gate.rules, a->gate.n_rules, &a->gate.opts,
                           n_failed, err);
+    if (st == PR_OK && a->gate.opts.strict)
+        st = pr_diff_strict_check(diff, "diff", err);
     if (st == PR_OK)
         st = write_reports(a, diff, err);
     cJSON_Delete(base);

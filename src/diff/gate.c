@@ -1,12 +1,16 @@
-/* gate.c - evaluate `--fail-on` rules against a diff tree (diff.h).  A
+/* gate.c - evaluate the gates against a diff tree (diff.h): the default
+ * step gate (unless --no-default-gate) and every `--fail-on` rule.  A
  * figure with per-step samples (step time, breakdown) trips a gate only
  * when its change crosses the limit AND the noise test found it
  * significant; figures without samples (memory, GPU metrics, operators,
- * kernels) are judged on the limit alone, and the report says so. */
+ * kernels) are judged on the limit alone, and the report says so.  A
+ * gate that compared nothing is "skipped", never a pass: when every gate
+ * is, the verdict is "inconclusive" (issue #32). */
 #include "config.h"
 
 #include <fnmatch.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,6 +27,8 @@ struct gate {
     cJSON *worst;        /* owned until attached: largest change seen */
     double worst_d;
     size_t checked;
+    const char *not_comparable; /* borrowed: why a matching figure could
+                                   not be compared (the first seen) */
     int oom;
 };
 
@@ -72,6 +78,8 @@ make_item(struct gate *g, const char *what, const char *run, const cJSON *row,
         return NULL;
     }
     copy_str(g, it, "what", what);
+    if (pr_dj_str(row, "short_name") != NULL)
+        copy_str(g, it, "short", pr_dj_str(row, "short_name"));
     copy_str(g, it, "input_shapes", pr_dj_str(row, "input_shapes"));
     copy_str(g, it, "run", run);
     if (!cJSON_AddItemToObject(
@@ -84,6 +92,12 @@ make_item(struct gate *g, const char *what, const char *run, const cJSON *row,
     copy_num(g, it, row, is_table ? "delta_us" : "delta", "delta");
     copy_num(g, it, row, "delta_pct", NULL);
     copy_str(g, it, "noise_method", pr_dj_str(noise, "method"));
+    if (cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(noise, "significant")))
+        copy_str(
+            g, it, "noise_result",
+            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(noise, "significant"))
+                ? "significant"
+                : "within noise");
     copy_num(g, it, noise, "p_value", NULL);
     copy_num(g, it, noise, "ci_lo_pct", NULL);
     copy_num(g, it, noise, "ci_hi_pct", NULL);
@@ -99,6 +113,20 @@ push(struct gate *g, cJSON *list, cJSON *item)
     }
 }
 
+/* Is d past the largest change so far, w, in the rule's direction?  By
+ * more than a relative 1e-9: ranks whose changes differ in the last bit
+ * (a summary prints 15 digits) keep the first as the largest, whether
+ * they were read from their traces or from a merged summary. */
+static int
+beyond(const struct pr_rule *r, double d, double w)
+{
+    double tol = 1e-9 * fabs(w);
+
+    if (isinf(d) || isinf(w))
+        return r->greater ? d > w : d < w;
+    return r->greater ? d > w + tol : d < w - tol;
+}
+
 /* Judge one row.  noise_aware rows carry a "noise" object. */
 static void
 judge(struct gate *g, const char *what, const char *run, const cJSON *row,
@@ -110,10 +138,15 @@ judge(struct gate *g, const char *what, const char *run, const cJSON *row,
     const cJSON *sig = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(row, "noise"), "significant");
 
+    if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(row, "comparable"))) {
+        if (g->not_comparable == NULL)
+            g->not_comparable = pr_dj_str(row, "not_comparable");
+        return; /* a whole capture against per-step means, say */
+    }
     if (isnan(d))
         return;
     g->checked++;
-    if (g->worst == NULL || (r->greater ? d > g->worst_d : d < g->worst_d)) {
+    if (g->worst == NULL || beyond(r, d, g->worst_d)) {
         cJSON_Delete(g->worst);
         g->worst = make_item(g, what, run, row, is_table);
         g->worst_d = d;
@@ -196,11 +229,11 @@ gate_detail(cJSON *gate, const struct gate *g, struct pr_error *err)
                                  "step-to-step noise");
     } else if (g->worst != NULL) {
         st = pr_ddescribe(&b, g->worst);
+    } else if (g->not_comparable != NULL) {
+        st = pr_buf_printf(&b, "nothing compared: %s", g->not_comparable);
     } else {
-        st = pr_buf_adds(&b, g->opts->strict
-                                 ? "nothing to compare (no matching "
-                                   "figure): fails under --strict"
-                                 : "nothing to compare (no matching figure)");
+        st = pr_buf_adds(&b, "nothing compared: no figure of these runs "
+                             "matches the rule");
     }
     if (st == PR_OK && b.failed)
         st = PR_E_LIMIT;
@@ -236,14 +269,19 @@ gate_fields(cJSON *gate, struct gate *g, int is_default, int failed,
                                 failed    ? "fail"
                                 : skipped ? "skipped"
                                           : "pass") == NULL ||
-        cJSON_AddBoolToObject(gate, "matched", !skipped) == NULL)
+        cJSON_AddBoolToObject(gate, "matched",
+                              !skipped || g->not_comparable != NULL) == NULL)
         g->oom = 1;
+    copy_str(g, gate, "skip_reason",
+             !skipped                    ? NULL
+             : g->not_comparable != NULL ? "not_comparable"
+                                         : "no_figure");
 }
 
 static enum pr_status
 eval_rule(cJSON *gates, const cJSON *diff, const struct pr_rule *r,
           int is_default, const struct pr_diff_opts *o, int *failed,
-          struct pr_error *err)
+          int *compared, struct pr_error *err)
 {
     cJSON *gate = cJSON_CreateObject();
     struct gate g;
@@ -264,15 +302,21 @@ eval_rule(cJSON *gates, const cJSON *diff, const struct pr_rule *r,
     else
         eval_table(&g, diff);
     *failed = cJSON_GetArraySize(g.offenders) > 0;
-    /* a rule that matched nothing (a typo, a stray space) must not pass
-       as if it had looked: "skipped", or with --strict a failure */
+    /* a rule that compared nothing (a typo, a stray space, figures that
+       cannot be compared) must not pass as if it had looked */
     skipped = g.checked == 0 && !*failed;
-    *failed |= skipped && o->strict;
+    *compared = !skipped;
     st = gate_detail(gate, &g, err);
     gate_fields(gate, &g, is_default, *failed, skipped);
     if (st == PR_OK && g.oom)
         st = NOMEM(err);
     return st;
+}
+
+const char *
+pr_diff_verdict_of(size_t n_failed, size_t n_compared)
+{
+    return n_failed > 0 ? "fail" : n_compared > 0 ? "pass" : "inconclusive";
 }
 
 enum pr_status
@@ -284,13 +328,15 @@ pr_diff_gate(cJSON *diff, const struct pr_rule *rules, size_t n,
     struct pr_rule def;
     char text[64], name[] = "step.mean";
     enum pr_status st = PR_OK;
-    size_t i;
-    int failed;
+    size_t i, n_compared = 0;
+    int failed, compared;
 
     *n_failed = 0;
     if (gates == NULL)
         return NOMEM(err);
-    if (n == 0) {
+    /* the step gate stays on beside the rules: a rule about one operator
+       must not silently drop the gate on the step time (issue #32) */
+    if (!o->no_default_gate) {
         snprintf(text, sizeof(text), "step.mean>+%g%%", o->threshold_pct);
         memset(&def, 0, sizeof(def));
         def.text = text;
@@ -299,16 +345,129 @@ pr_diff_gate(cJSON *diff, const struct pr_rule *rules, size_t n,
         def.greater = 1;
         def.limit = o->threshold_pct;
         def.unit = PR_RULE_PCT;
-        st = eval_rule(gates, diff, &def, 1, o, &failed, err);
+        st = eval_rule(gates, diff, &def, 1, o, &failed, &compared, err);
         *n_failed += failed;
+        n_compared += compared;
     }
     for (i = 0; i < n && st == PR_OK; i++) {
-        st = eval_rule(gates, diff, &rules[i], 0, o, &failed, err);
+        st = eval_rule(gates, diff, &rules[i], 0, o, &failed, &compared, err);
         *n_failed += failed;
+        n_compared += compared;
     }
     if (st == PR_OK &&
-        cJSON_AddStringToObject(diff, "verdict",
-                                *n_failed > 0 ? "fail" : "pass") == NULL)
+        cJSON_AddStringToObject(
+            diff, "verdict", pr_diff_verdict_of(*n_failed, n_compared)) == NULL)
         st = NOMEM(err);
     return st;
+}
+
+/* Edit distance of a and b (insert, delete, substitute), or SIZE_MAX when
+ * either is too long to be worth it; two rows of at most 257 entries. */
+static size_t
+edit_distance(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b), i, j;
+    size_t row[2][257];
+
+    if (na > 256 || nb > 256)
+        return SIZE_MAX;
+    for (j = 0; j <= nb; j++)
+        row[0][j] = j;
+    for (i = 1; i <= na; i++) {
+        size_t *cur = row[i & 1], *prev = row[(i - 1) & 1];
+        cur[0] = i;
+        for (j = 1; j <= nb; j++) {
+            size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            if (prev[j] + 1 < best)
+                best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best)
+                best = cur[j - 1] + 1;
+            cur[j] = best;
+        }
+    }
+    return row[na & 1][nb];
+}
+
+/* The name of the rows of `key` closest to `name` (within a third of its
+ * length), or NULL. */
+static const char *
+closest_name(const cJSON *diff, const char *key, const char *name)
+{
+    const cJSON *row;
+    const char *best = NULL;
+    size_t best_d = strlen(name) / 3 + 1;
+
+    cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(diff, key))
+    {
+        const char *n = pr_dj_str(row, "name");
+        size_t d = n != NULL ? edit_distance(name, n) : SIZE_MAX;
+        if (d < best_d) {
+            best = n;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+static void
+unmatched_hint(const cJSON *diff, const char *text, char *hint, size_t n)
+{
+    static const char *const keys[] = {"", "operators", "operators_by_shape",
+                                       "kernels"};
+    static const char *const prefix[] = {"", "op:", "shape:", "kernel:"};
+    struct pr_rule r;
+    struct pr_error ignored;
+    const char *near;
+
+    hint[0] = '\0';
+    pr_error_clear(&ignored);
+    if (pr_rule_parse(text, &r, &ignored) != PR_OK)
+        return;
+    if (r.kind == PR_RULE_METRIC)
+        snprintf(hint, n, " (neither run has this figure)");
+    else if (r.wildcard)
+        snprintf(hint, n,
+                 " (no name matches among the rows of at least %g%% of the "
+                 "step time, --min-share)",
+                 pr_dj_num(cJSON_GetObjectItemCaseSensitive(diff, "method"),
+                           "min_share_pct"));
+    else {
+        near = closest_name(diff, keys[r.kind], r.name);
+        if (near != NULL)
+            snprintf(hint, n, " (did you mean '%s%s'?)", prefix[r.kind], near);
+    }
+    pr_rule_free(&r);
+}
+
+const char *
+pr_diff_unmatched_rule(const cJSON *diff, char *hint, size_t n_hint)
+{
+    const cJSON *g;
+
+    if (n_hint > 0)
+        hint[0] = '\0';
+    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(diff, "gates"))
+    {
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g, "default")) ||
+            !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(g, "matched")))
+            continue;
+        if (n_hint > 0)
+            unmatched_hint(diff, pr_dj_str(g, "rule"), hint, n_hint);
+        return pr_dj_str(g, "rule");
+    }
+    return NULL;
+}
+
+enum pr_status
+pr_diff_strict_check(const cJSON *diff, const char *cmd, struct pr_error *err)
+{
+    char hint[400];
+    const char *rule = pr_diff_unmatched_rule(diff, hint, sizeof(hint));
+
+    if (rule == NULL)
+        return PR_OK;
+    return pr_error_set(err, PR_E_USAGE,
+                        "%s: --fail-on '%s' matches no figure of these runs "
+                        "(an error under --strict)%s",
+                        cmd, rule, hint);
 }

@@ -74,6 +74,14 @@ double pr_drow_us(const cJSON *row, const char *key);
 void pr_dname(struct pr_buf *b, const char *s, size_t max_chars,
               void (*emit)(struct pr_buf *, const char *));
 
+/* Give every row of a change list whose name is longer than max_chars
+ * (<= PR_DNAME_MAX_CHARS) code points a "short_name": its shortened form,
+ * or where two different names would shorten alike, a form that keeps
+ * the part where they differ ("head…middle…tail"), so that two kernels
+ * never read as one in a gate line or JUnit message (issue #32).
+ * Returns 0, or -1 on out-of-memory. */
+PR_NODISCARD int pr_dshort_names(cJSON *rows, size_t max_chars);
+
 /* A run of the diff that paired with none ("runs_unmatched"), for the
  * line each report shows so that a vanished rank does not go unseen: on
  * the baseline side it vanished (a warning), on the current side it is
@@ -102,6 +110,18 @@ PR_NODISCARD enum pr_status pr_dmd_code(struct pr_buf *b, const char *s,
  * +7.3% (+300.0 MiB, 4.00 GiB -> 4.29 GiB)", plus the p-value when a
  * noise test ran. */
 PR_NODISCARD enum pr_status pr_ddescribe(struct pr_buf *b, const cJSON *it);
+
+/* The verdict of a gated diff (or trend) tree as every report states it:
+ * word "REGRESSION", "no regression" or "INCONCLUSIVE", its class
+ * ("fail", "pass", "inconclusive": CSS and colours), and `counts`, e.g.
+ * "1 of 3 gates tripped; 2 skipped" or "no gate compared anything: 2 of
+ * 2 skipped". */
+struct pr_dverdict {
+    const char *word, *cls;
+    size_t failed, skipped, total;
+    char counts[160];
+};
+void pr_dverdict(const cJSON *diff, struct pr_dverdict *v);
 
 /* A waterfall from `start` to `end` (microseconds) through n signed
  * steps; pointers borrowed for the call. */

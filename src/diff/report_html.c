@@ -31,6 +31,7 @@ static const char css[] =
     ".verdict{display:inline-block;padding:2px 10px;border-radius:4px;"
     "color:#fff;font-weight:600}.fail{background:var(--bad)}"
     ".pass{background:var(--good)}.skip{background:#6b7280}"
+    ".inconclusive{background:#b54708}"
     "table{border-collapse:collapse;width:100%;margin:8px 0}"
     "th,td{text-align:left;padding:4px 8px;border-bottom:1px solid "
     "var(--grid);vertical-align:top}td.n{text-align:right;"
@@ -251,13 +252,15 @@ header(struct pr_buf *b, const cJSON *diff)
 {
     const cJSON *bs = pr_sget(diff, "baseline");
     const cJSON *cs = pr_sget(diff, "current");
-    const char *verdict = pr_sget_str(diff, "verdict");
-    int failed = verdict != NULL && strcmp(verdict, "fail") == 0;
+    struct pr_dverdict v;
 
+    pr_dverdict(diff, &v);
     pr_dhtml_head(b, "profreport diff");
     pr_dadd(b, "<h1>Regression comparison ");
-    ADDF(b, "<span class=\"verdict %s\">%s</span></h1>\n<p>Baseline <code>",
-         failed ? "fail" : "pass", failed ? "REGRESSION" : "no regression");
+    ADDF(b,
+         "<span class=\"verdict %s\">%s</span></h1>\n<p>%s.</p>\n"
+         "<p>Baseline <code>",
+         v.cls, v.word, v.counts);
     esc(b, pr_sget_str(bs, "label"));
     ADDF(b, "</code> (runs: %.0f, steps: %.0f) vs current <code>",
          pr_sget_num(bs, "runs"), pr_sget_num(bs, "steps"));

@@ -40,8 +40,11 @@ testcase(struct pr_buf *b, const cJSON *g)
     pr_dadd(b, "    <testcase classname=\"profreport.diff\" name=\"");
     pr_desc(b, pr_sget_str(g, "rule"));
     pr_dadd(b, "\">\n");
-    if (res != NULL && strcmp(res, "skipped") == 0)
-        pr_dadd(b, "      <skipped message=\"the rule matches no figure\"/>\n");
+    if (res != NULL && strcmp(res, "skipped") == 0) {
+        pr_dadd(b, "      <skipped message=\"");
+        pr_desc(b, pr_sget_str(g, "detail"));
+        pr_dadd(b, "\"/>\n");
+    }
     if (failed) {
         pr_dadd(b, "      <failure type=\"regression\" message=\"");
         pr_desc(b, pr_sget_str(g, "detail"));
@@ -54,28 +57,41 @@ testcase(struct pr_buf *b, const cJSON *g)
     pr_dadd(b, "</system-out>\n    </testcase>\n");
 }
 
+/* A run whose every gate was skipped compared nothing: one more test,
+ * in error, so that a CI page of skipped tests does not read as green
+ * (issue #32). */
+static void
+inconclusive_case(struct pr_buf *b, const struct pr_dverdict *v)
+{
+    pr_dadd(b, "    <testcase classname=\"profreport.diff\" "
+               "name=\"verdict\">\n      <error type=\"inconclusive\" "
+               "message=\"");
+    pr_desc(b, v->counts);
+    pr_dadd(b, "\"/>\n    </testcase>\n");
+}
+
 enum pr_status
 pr_diff_junit(const cJSON *diff, struct pr_buf *out, struct pr_error *err)
 {
-    const cJSON *gates = pr_sget(diff, "gates"), *g;
-    int n = 0, failed = 0, skipped = 0;
+    const cJSON *g;
+    struct pr_dverdict v;
+    size_t errors, n;
 
-    cJSON_ArrayForEach(g, gates)
-    {
-        const char *res = pr_sget_str(g, "result");
-        n++;
-        failed += res != NULL && strcmp(res, "fail") == 0;
-        skipped += res != NULL && strcmp(res, "skipped") == 0;
-    }
+    pr_dverdict(diff, &v);
+    errors = pr_sget_is(v.cls, "inconclusive");
+    n = v.total + errors;
     if (pr_buf_printf(out,
                       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                      "<testsuites name=\"profreport diff\" tests=\"%d\" "
-                      "failures=\"%d\">\n"
-                      "  <testsuite name=\"profreport.diff\" tests=\"%d\" "
-                      "failures=\"%d\" errors=\"0\" skipped=\"%d\">\n",
-                      n, failed, n, failed, skipped) != PR_OK)
+                      "<testsuites name=\"profreport diff\" tests=\"%zu\" "
+                      "failures=\"%zu\" errors=\"%zu\">\n"
+                      "  <testsuite name=\"profreport.diff\" tests=\"%zu\" "
+                      "failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
+                      n, v.failed, errors, n, v.failed, errors,
+                      v.skipped) != PR_OK)
         out->failed = 1;
-    cJSON_ArrayForEach(g, gates)
+    if (errors > 0)
+        inconclusive_case(out, &v);
+    cJSON_ArrayForEach(g, pr_sget(diff, "gates"))
     {
         testcase(out, g);
     }

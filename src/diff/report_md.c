@@ -35,23 +35,13 @@ unmatched(void *ctx, const struct pr_dunmatched *u)
 static void
 header(struct pr_buf *b, const cJSON *diff)
 {
-    const cJSON *gates = pr_sget(diff, "gates");
-    const cJSON *g, *bs = pr_sget(diff, "baseline");
+    const cJSON *bs = pr_sget(diff, "baseline");
     const cJSON *cs = pr_sget(diff, "current");
-    const char *verdict = pr_sget_str(diff, "verdict");
-    int failed = 0, total = 0;
+    struct pr_dverdict v;
 
-    cJSON_ArrayForEach(g, gates)
-    {
-        total++;
-        failed +=
-            strcmp(pr_sget_str(g, "result") ? pr_sget_str(g, "result") : "",
-                   "fail") == 0;
-    }
-    if (pr_buf_printf(b, "## profreport diff: %s (%d of %d gates tripped)\n\n",
-                      verdict && strcmp(verdict, "fail") == 0 ? "REGRESSION"
-                                                              : "no regression",
-                      failed, total) != PR_OK)
+    pr_dverdict(diff, &v);
+    if (pr_buf_printf(b, "## profreport diff: %s (%s)\n\n", v.word, v.counts) !=
+        PR_OK)
         b->failed = 1;
     pr_dadd(b, "Baseline ");
     code(b, pr_sget_str(bs, "label"));

@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,14 +21,6 @@
 #define TITLE "Regression comparison"
 
 /* ---- small helpers ---------------------------------------------------- */
-
-static int
-is_str(const cJSON *o, const char *key, const char *want)
-{
-    const char *s = pr_sget_str(o, key);
-
-    return s != NULL && strcmp(s, want) == 0;
-}
 
 /* Lay out a table whose build returned `built` (tables.c), "None." when
  * it has no rows, then free it.  A row's muted text follows its name
@@ -77,12 +70,15 @@ two_boxes(struct pr_pdf_doc *d, double h, struct pr_chart_box *l,
 
 /* ---- title and verdict ------------------------------------------------ */
 
+#define C_INCONCLUSIVE 0xB54708u /* amber: nothing was compared */
+
 static void
-badge(struct pr_pdf_doc *d, double x, double y, const char *text, int bad)
+badge(struct pr_pdf_doc *d, double x, double y, const char *text,
+      uint32_t color)
 {
     double w = pr_pdf_doc_text_width(d, text, 11, 1) + 16;
 
-    pr_pdf_doc_fill(d, x, y - 14, w, 20, bad ? PR_PDF_C_BAD : PR_PDF_C_GOOD);
+    pr_pdf_doc_fill(d, x, y - 14, w, 20, color);
     pr_pdf_doc_put(d, x + 8, y, text, 11, 1, 0xFFFFFFu, PR_ANCHOR_START);
 }
 
@@ -100,32 +96,25 @@ side_line(struct pr_pdf_doc *d, const char *label, const cJSON *side)
     pr_pdf_doc_info_line(d, label, line);
 }
 
-static size_t
-count_failed(const cJSON *gates)
-{
-    const cJSON *g;
-    size_t n = 0;
-
-    cJSON_ArrayForEach(g, gates)
-    {
-        n += is_str(g, "result", "fail");
-    }
-    return n;
-}
-
 static void
 diff_title(struct pr_pdf_doc *d, const cJSON *diff, const char *version)
 {
-    const cJSON *gates = pr_sget(diff, "gates");
-    int failed = is_str(diff, "verdict", "fail");
-    char line[128], when[32];
+    struct pr_dverdict v;
+    char line[200], when[32];
+    char word[32];
 
     pr_pdf_doc_bookmark(d, "Verdict");
     pr_pdf_doc_set_y(d, 110);
     pr_pdf_doc_put(d, PR_PDF_MARGIN_X, 110, TITLE, 26, 1, PR_PDF_C_TEXT,
                    PR_ANCHOR_START);
+    pr_dverdict(diff, &v);
+    snprintf(word, sizeof(word), "%s",
+             pr_sget_is(v.cls, "pass") ? "NO REGRESSION" : v.word);
     badge(d, PR_PDF_MARGIN_X + pr_pdf_doc_text_width(d, TITLE, 26, 1) + 14,
-          110 - 4, failed ? "REGRESSION" : "NO REGRESSION", failed);
+          110 - 4, word,
+          pr_sget_is(v.cls, "fail")   ? PR_PDF_C_BAD
+          : pr_sget_is(v.cls, "pass") ? PR_PDF_C_GOOD
+                                      : C_INCONCLUSIVE);
     pr_pdf_doc_skip(d, 22);
     pr_pdf_doc_put(d, PR_PDF_MARGIN_X, pr_pdf_doc_y(d),
                    "Two profiling runs compared step by step by profreport", 12,
@@ -137,10 +126,7 @@ diff_title(struct pr_pdf_doc *d, const cJSON *diff, const char *version)
     pr_pdf_doc_skip(d, 16);
     side_line(d, "Baseline", pr_sget(diff, "baseline"));
     side_line(d, "Current", pr_sget(diff, "current"));
-    snprintf(line, sizeof(line), "%zu of %d tripped: %s", count_failed(gates),
-             cJSON_GetArraySize(gates),
-             failed ? "regression" : "no regression");
-    pr_pdf_doc_info_line(d, "Gates", line);
+    pr_pdf_doc_info_line(d, "Gates", v.counts);
     snprintf(line, sizeof(line), "%s, profreport %s",
              pr_pdf_doc_iso_date(d, when, sizeof(when)), version);
     pr_pdf_doc_info_line(d, "Generated", line);

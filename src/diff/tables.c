@@ -173,6 +173,8 @@ noise_text(const cJSON *noise, char *buf, size_t n)
         how = "MWU exact";
     else if (strcmp(m, "mann-whitney-normal") == 0)
         how = "MWU normal";
+    else if (strcmp(m, "bootstrap") == 0)
+        how = "bootstrap CI: too few steps for MWU";
     snprintf(buf, n, "%s (%s)",
              cJSON_IsTrue(pr_sget(noise, "significant")) ? "significant"
                                                          : "within noise",
@@ -230,7 +232,12 @@ figure_row(struct pr_dtable *t, const cJSON *row)
     else
         snprintf(change, sizeof(change), "%s %s", dl,
                  pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct, sizeof(pct)));
-    pr_dfmt_p(pr_sget_num(noise, "p_value"), p, sizeof(p));
+    /* the p of the test that decided: none when the interval did (a
+       rank test that cannot reach alpha would read as the decision) */
+    pr_dfmt_p(pr_sget_is(pr_sget_str(noise, "method"), "bootstrap")
+                  ? NAN
+                  : pr_sget_num(noise, "p_value"),
+              p, sizeof(p));
     interval_text(noise, ci, sizeof(ci));
     noise_text(noise, txt, sizeof(txt));
     return add_row(t, vals, NULL);

@@ -25,9 +25,10 @@ for f in /etc/passwd "$T_DIR/s.json" "$T_DIR/nonexistent.json" "$T_DIR"; do
     check "  and writes nothing" [ ! -e "$T_DIR/o.json" ]
 done
 
-# --- a --fail-on gate that matches nothing: warned, skipped, --strict fails
+# --- a --fail-on gate that matches nothing: warned, skipped; --strict
+# makes it a usage error (issue #32: never a regression, never a pass)
 D=$PR_SRCDIR/tests/data/diff
-"$PR_BIN" diff -b "$D/base.json" -i "$D/slow.json" \
+"$PR_BIN" diff -b "$D/base.json" -i "$D/slow.json" --no-default-gate \
     --fail-on 'op:aten::nonexistent>+1%' --fail-on 'step.mean>+50%' \
     --junit "$T_DIR/g.xml" --markdown "$T_DIR/g.md" --html "$T_DIR/g.html" \
     --json "$T_DIR/g.json" 2> "$T_DIR/err"
@@ -44,13 +45,15 @@ check "  the JSON says result skipped, matched false" python3 -c "
 import json, sys
 g = json.load(open(sys.argv[1]))['gates'][0]
 sys.exit(not (g['result'] == 'skipped' and g['matched'] is False))" "$T_DIR/g.json"
+rm -f "$T_DIR/g.xml"
 "$PR_BIN" diff -q --strict -b "$D/base.json" -i "$D/slow.json" \
     --fail-on 'op:aten::nonexistent>+1%' --junit "$T_DIR/g.xml" 2> "$T_DIR/err"
 rc=$?
-check "--strict: a gate that matches nothing fails (exit 3, got $rc)" [ "$rc" -eq 3 ]
-check "  as a JUnit failure" grep -q '<failure .*fails under --strict' "$T_DIR/g.xml"
+check "--strict: a gate that matches nothing is a usage error (exit 1, got $rc)" [ "$rc" -eq 1 ]
+check "  naming the rule" grep -q "'op:aten::nonexistent>+1%' matches no figure" "$T_DIR/err"
+check "  and writes no report" [ ! -e "$T_DIR/g.xml" ]
 "$PR_BIN" diff -q --strict -b "$D/base.json" -i "$D/slow.json" \
-    --fail-on 'op:aten::mm>+90%' 2> "$T_DIR/err"
+    --no-default-gate --fail-on 'op:aten::mm>+90%' 2> "$T_DIR/err"
 check "--strict: a gate that matches and passes still passes" [ $? -eq 0 ]
 
 # --- diff says when a run vanished: stderr, Markdown, HTML, PDF

@@ -59,10 +59,12 @@ summary(const double *steps, size_t n, double mm_us, double fill_us,
     return s;
 }
 
-/* Compare and gate; returns the number of tripped gates and leaves the
- * diff tree in *out (or deletes it when out is NULL). */
+/* Compare and gate under options o (NULL: the defaults); returns the
+ * number of tripped gates and leaves the diff tree in *out (or deletes it
+ * when out is NULL). */
 static size_t
-run_gate(cJSON *b, cJSON *c, const char *const *rules, size_t n, cJSON **out)
+run_gate_opts(cJSON *b, cJSON *c, const char *const *rules, size_t n,
+              const struct pr_diff_opts *opts, cJSON **out)
 {
     struct pr_diff_opts o;
     struct pr_rule r[8];
@@ -71,6 +73,8 @@ run_gate(cJSON *b, cJSON *c, const char *const *rules, size_t n, cJSON **out)
     size_t i, failed = 0;
 
     pr_diff_opts_init(&o);
+    if (opts != NULL)
+        o = *opts;
     pr_error_clear(&err);
     for (i = 0; i < n; i++)
         assert_int_equal(pr_rule_parse(rules[i], &r[i], &err), PR_OK);
@@ -85,6 +89,32 @@ run_gate(cJSON *b, cJSON *c, const char *const *rules, size_t n, cJSON **out)
     else
         cJSON_Delete(diff);
     return failed;
+}
+
+static size_t
+run_gate(cJSON *b, cJSON *c, const char *const *rules, size_t n, cJSON **out)
+{
+    return run_gate_opts(b, c, rules, n, NULL, out);
+}
+
+static const char *
+verdict(const cJSON *diff)
+{
+    return cJSON_GetObjectItem(diff, "verdict")->valuestring;
+}
+
+static const cJSON *
+gate_at(const cJSON *diff, int i)
+{
+    return cJSON_GetArrayItem(cJSON_GetObjectItem(diff, "gates"), i);
+}
+
+static const char *
+gate_str(const cJSON *diff, int i, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItem(gate_at(diff, i), key);
+
+    return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
 static const double base_steps[] = {100, 102, 99, 101, 98, 100, 103, 97};
@@ -293,6 +323,189 @@ test_no_runs(void **state)
     cJSON_Delete(b);
 }
 
+/* Issue #32: rules about operators do not drop the step gate.  A 20%
+ * slower step with an operator rule that holds still fails, through the
+ * default gate, listed first. */
+static void
+test_rules_keep_default_gate(void **state)
+{
+    static const char *const op[] = {"op:aten::mm>+10%"};
+    cJSON *diff;
+
+    (void)state;
+    assert_int_equal(run_gate(summary(base_steps, 8, 40, 0, 1e9),
+                              summary(slow_steps, 8, 40, 0, 1e9), op, 1, &diff),
+                     1);
+    assert_string_equal(verdict(diff), "fail");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(diff, "gates")), 2);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(gate_at(diff, 0), "default")));
+    assert_string_equal(gate_str(diff, 0, "result"), "fail");
+    assert_string_equal(gate_str(diff, 1, "result"), "pass");
+    cJSON_Delete(diff);
+}
+
+/* Rules that match nothing compare nothing: skipped, and with no other
+ * gate the verdict is inconclusive, never a pass; beside a default gate
+ * that compared, the verdict is the default gate's. */
+static void
+test_unmatched_is_not_a_pass(void **state)
+{
+    static const char *const typos[] = {"op:aten::mmm>+5%", "kernel:nope>+5%"};
+    struct pr_diff_opts o;
+    cJSON *diff;
+    char hint[200];
+
+    (void)state;
+    pr_diff_opts_init(&o);
+    o.no_default_gate = 1;
+    assert_int_equal(run_gate_opts(summary(base_steps, 8, 40, 0, 1e9),
+                                   summary(slow_steps, 8, 40, 0, 1e9), typos, 2,
+                                   &o, &diff),
+                     0);
+    assert_string_equal(verdict(diff), "inconclusive");
+    assert_string_equal(gate_str(diff, 0, "result"), "skipped");
+    assert_string_equal(gate_str(diff, 0, "skip_reason"), "no_figure");
+    assert_string_equal(pr_diff_unmatched_rule(diff, hint, sizeof(hint)),
+                        "op:aten::mmm>+5%");
+    assert_non_null(strstr(hint, "did you mean 'op:aten::mm'?"));
+    cJSON_Delete(diff);
+    /* the same rules beside the default gate on equal runs: a pass */
+    assert_int_equal(run_gate(summary(base_steps, 8, 40, 0, 1e9),
+                              summary(rerun_steps, 8, 40, 0, 1e9), typos, 2,
+                              &diff),
+                     0);
+    assert_string_equal(verdict(diff), "pass");
+    assert_string_equal(gate_str(diff, 1, "result"), "skipped");
+    cJSON_Delete(diff);
+}
+
+/* --strict: a rule that matches no figure is a usage error naming it,
+ * not a regression; a rule that matched passes the check. */
+static void
+test_strict_unmatched_is_usage(void **state)
+{
+    static const char *const typo[] = {"memory.peak>+1GiB", "op:aten::mn>+5%"};
+    struct pr_error err;
+    cJSON *diff;
+
+    (void)state;
+    pr_error_clear(&err);
+    run_gate(summary(base_steps, 8, 40, 0, 1e9),
+             summary(slow_steps, 8, 40, 0, 1e9), typo, 2, &diff);
+    assert_int_equal(pr_diff_strict_check(diff, "diff", &err), PR_E_USAGE);
+    assert_non_null(strstr(err.msg, "--fail-on 'op:aten::mn>+5%' matches no "
+                                    "figure"));
+    assert_non_null(strstr(err.msg, "did you mean 'op:aten::mm'"));
+    cJSON_Delete(diff);
+    pr_error_clear(&err);
+    run_gate(summary(base_steps, 8, 40, 0, 1e9),
+             summary(slow_steps, 8, 40, 0, 1e9), typo, 1, &diff);
+    assert_int_equal(pr_diff_strict_check(diff, "diff", &err), PR_OK);
+    cJSON_Delete(diff);
+}
+
+/* Three steps a side: the rank test cannot reach alpha, the bootstrap
+ * interval decides, and the gate line says so instead of showing the
+ * rank test's p beside "significant". */
+static void
+test_detail_names_deciding_test(void **state)
+{
+    static const double b3[] = {100, 101, 99}, c3[] = {130, 131, 129};
+    const char *detail;
+    cJSON *diff;
+
+    (void)state;
+    assert_int_equal(run_gate(summary(b3, 3, 40, 0, 1e9),
+                              summary(c3, 3, 40, 0, 1e9), NULL, 0, &diff),
+                     1);
+    detail = gate_str(diff, 0, "detail");
+    assert_non_null(strstr(detail, "95% CI +"));
+    assert_non_null(strstr(detail, "(bootstrap)"));
+    assert_null(strstr(detail, "p = "));
+    cJSON_Delete(diff);
+}
+
+/* Two kernels of 3,000-character names that differ only deep inside:
+ * the gate lines and JUnit stay short, and the two never read alike. */
+static void
+test_long_names_short_and_distinct(void **state)
+{
+    static const char *const rule[] = {"kernel:*>+10%"};
+    char a[3100], b[3100];
+    cJSON *sb = summary(base_steps, 8, 40, 0, 1e9);
+    cJSON *sc = summary(base_steps, 8, 40, 0, 1e9);
+    cJSON *diff, *k, *arr;
+    const cJSON *off, *it;
+    struct pr_buf xml;
+    struct pr_error err;
+    const char *s1, *s2;
+    int side;
+
+    (void)state;
+    memset(a, 'x', 3000);
+    memcpy(a, "void cutlass::Kernel<", 21);
+    a[3000] = '\0';
+    strcpy(b, a);
+    a[1500] = '1';
+    b[1500] = '2';
+    for (side = 0; side < 2; side++) {
+        arr = cJSON_AddArrayToObject(
+            cJSON_GetArrayItem(cJSON_GetObjectItem(side ? sc : sb, "runs"), 0),
+            "kernels");
+        k = cJSON_CreateObject();
+        cJSON_AddStringToObject(k, "name", a);
+        cJSON_AddNumberToObject(k, "total_us", side ? 400 : 200);
+        cJSON_AddItemToArray(arr, k);
+        k = cJSON_CreateObject();
+        cJSON_AddStringToObject(k, "name", b);
+        cJSON_AddNumberToObject(k, "total_us", side ? 300 : 100);
+        cJSON_AddItemToArray(arr, k);
+    }
+    assert_int_equal(run_gate(sb, sc, rule, 1, &diff), 1);
+    off = cJSON_GetObjectItem(gate_at(diff, 1), "offenders");
+    assert_int_equal(cJSON_GetArraySize(off), 2);
+    s1 = cJSON_GetObjectItem(cJSON_GetArrayItem(off, 0), "short")->valuestring;
+    s2 = cJSON_GetObjectItem(cJSON_GetArrayItem(off, 1), "short")->valuestring;
+    assert_string_not_equal(s1, s2);
+    assert_true(strlen(gate_str(diff, 1, "detail")) < 600);
+    cJSON_ArrayForEach(it, off)
+    {
+        assert_int_equal(strlen(cJSON_GetObjectItem(it, "what")->valuestring),
+                         3000);
+    }
+    pr_error_clear(&err);
+    pr_buf_init(&xml, 0);
+    assert_int_equal(pr_diff_junit(diff, &xml, &err), PR_OK);
+    assert_true(xml.len < 4000);
+    pr_buf_free(&xml);
+    cJSON_Delete(diff);
+}
+
+/* A JUnit file of a run that compared nothing is not green: an error
+ * test beside the skipped ones. */
+static void
+test_junit_inconclusive(void **state)
+{
+    static const char *const typo[] = {"op:nothing>+5%"};
+    struct pr_diff_opts o;
+    struct pr_buf xml;
+    struct pr_error err;
+    cJSON *diff;
+
+    (void)state;
+    pr_diff_opts_init(&o);
+    o.no_default_gate = 1;
+    run_gate_opts(summary(base_steps, 8, 40, 0, 1e9),
+                  summary(base_steps, 8, 40, 0, 1e9), typo, 1, &o, &diff);
+    pr_error_clear(&err);
+    pr_buf_init(&xml, 0);
+    assert_int_equal(pr_diff_junit(diff, &xml, &err), PR_OK);
+    assert_non_null(strstr(xml.data, "errors=\"1\" skipped=\"1\""));
+    assert_non_null(strstr(xml.data, "type=\"inconclusive\""));
+    pr_buf_free(&xml);
+    cJSON_Delete(diff);
+}
+
 int
 main(void)
 {
@@ -304,6 +517,12 @@ main(void)
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_reports),
         cmocka_unit_test(test_no_runs),
+        cmocka_unit_test(test_rules_keep_default_gate),
+        cmocka_unit_test(test_unmatched_is_not_a_pass),
+        cmocka_unit_test(test_strict_unmatched_is_usage),
+        cmocka_unit_test(test_detail_names_deciding_test),
+        cmocka_unit_test(test_long_names_short_and_distinct),
+        cmocka_unit_test(test_junit_inconclusive),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
