@@ -121,15 +121,31 @@ uint64_t pr_csv_line(const struct pr_csv *c);
  * both families keep their names in.  `struct sqlite3` is SQLite's own
  * handle; formats include <sqlite3.h> for their queries. */
 struct sqlite3;
+struct sqlite3_stmt;
 
 #define PR_SQLITE_MAX_STRINGS ((size_t)1 << 30) /* text of a string table */
 
-/* Open `path` read-only (a regular file of at most `max` bytes) and check
- * that it is a database: PR_E_IO, PR_E_LIMIT, PR_E_FORMAT ("not a readable
- * SQLite database (...)").  *out is closed with pr_sqlite_close(). */
+/* Open `path` read-only (a regular file of at most `max` bytes, its
+ * write-ahead log included) and check that it is a database: PR_E_IO,
+ * PR_E_LIMIT, PR_E_FORMAT ("not a readable SQLite database (...)").  The
+ * connection reads the committed pages of a "-wal" beside the file a
+ * symlink leads to, creates nothing beside it, runs no view or trigger,
+ * and until pr_sqlite_allow_rows() reads nothing but the schema (the
+ * probes below).  *out is closed with pr_sqlite_close(). */
 PR_NODISCARD enum pr_status pr_sqlite_open(const char *path, uint64_t max,
                                            struct sqlite3 **out,
                                            struct pr_error *err);
+/* Let `db` read rows, once its schema is found to hold only stored data:
+ * PR_E_FORMAT, naming the table and column, for a generated column
+ * (GENERATED ALWAYS AS, whose SQL would run on every row read) or a
+ * virtual table. */
+PR_NODISCARD enum pr_status pr_sqlite_allow_rows(struct sqlite3 *db,
+                                                 struct pr_error *err);
+/* The name of the VFS the connections above use (sqlite_vfs.c): read-only,
+ * the write-ahead log's committed pages laid over the file's.  Registered,
+ * and SQLite's heap capped, on the first call; NULL when SQLite refused. */
+const char *pr_sqlite_vfs(void);
+#define PR_SQLITE_VFS "profreport-ro"
 /* Whether `db` can be read at all (the schema query); PR_E_FORMAT if not. */
 PR_NODISCARD enum pr_status pr_sqlite_check(struct sqlite3 *db,
                                             struct pr_error *err);
@@ -140,6 +156,33 @@ void pr_sqlite_close(struct sqlite3 *db); /* accepts NULL */
 int pr_sqlite_has_table(struct sqlite3 *db, const char *table);
 int pr_sqlite_has_column(struct sqlite3 *db, const char *table,
                          const char *column);
+
+/* Where a reader is in a query, for its messages, and the first bad value
+ * met there: readers set `what` (the table) and count `row` (from 1) and
+ * stop at the first row after which `st` is no longer PR_OK. */
+struct pr_sqlite_at {
+    const char *what;     /* borrowed */
+    uint64_t row;         /* 1-based, in the query's order */
+    enum pr_status st;    /* PR_OK, or the first bad value's status */
+    struct pr_error *err; /* borrowed: where that value's message goes */
+};
+
+/* Column i of the current row as an integer: dflt for NULL, the value of
+ * an INTEGER (or of a REAL that is a whole number in range); anything else
+ * (text, a blob, a fraction) is bad input: PR_E_FORMAT into at, naming
+ * the table, row and column, and dflt. */
+int64_t pr_sqlite_int(struct pr_sqlite_at *at, struct sqlite3_stmt *q, int i,
+                      int64_t dflt);
+/* The same for a time in ns, which must also lie within +-2^62 ns (146
+ * years), the JSON reader's range: the sum or difference of two times
+ * then always fits an int64. */
+int64_t pr_sqlite_time(struct pr_sqlite_at *at, struct sqlite3_stmt *q, int i,
+                       int64_t dflt);
+#define PR_SQLITE_MAX_ABS_NS ((int64_t)1 << 62)
+/* Note that column i of the current row is bad input: "TASK row 7:
+ * startNs <why>" (the first such note wins). */
+void pr_sqlite_bad(struct pr_sqlite_at *at, struct sqlite3_stmt *q, int i,
+                   const char *why);
 
 /* A string-id table in memory: id -> text (NULL values read as ""). */
 struct pr_sqlite_str {

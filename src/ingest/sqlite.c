@@ -7,6 +7,8 @@
  * queries a format runs on its own tables are the format's. */
 #include "config.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,9 +18,51 @@
 #include "internal.h"
 #include "profreport/buf.h"
 
+/* The longest text or blob SQLite may hand out, and the longest query. */
+#define VALUE_LIMIT (64 << 20)
+#define SQL_LIMIT (1 << 20)
+
+/* The tables the schema probes read: SQLite's catalogue, and the pragma
+ * functions over it ("pragma_table_info"). */
+static int
+is_catalogue(const char *table)
+{
+    return table != NULL && (strcmp(table, "sqlite_master") == 0 ||
+                             strcmp(table, "sqlite_schema") == 0 ||
+                             strcmp(table, "sqlite_temp_master") == 0 ||
+                             strncmp(table, "pragma_", 7) == 0);
+}
+
+/* Whatever the query, nothing is read on behalf of a view or a trigger
+ * (`inner` names one: the file's own SQL), and nothing is attached. */
+static int
+rows_auth(void *arg, int code, const char *a, const char *b, const char *db,
+          const char *inner)
+{
+    (void)arg;
+    (void)a;
+    (void)b;
+    (void)db;
+    if (inner != NULL || code == SQLITE_ATTACH)
+        return SQLITE_DENY;
+    return SQLITE_OK;
+}
+
+/* Until pr_sqlite_allow_rows has checked the schema, only the catalogue
+ * is read: a format's probe cannot reach a computed column by mistake. */
+static int
+probe_auth(void *arg, int code, const char *a, const char *b, const char *db,
+           const char *inner)
+{
+    if (code == SQLITE_READ && !is_catalogue(a))
+        return SQLITE_DENY;
+    return rows_auth(arg, code, a, b, db, inner);
+}
+
 /* A database file is untrusted input: no functions with side effects
- * called from its schema, no triggers, no writes (defensive mode), and
- * "name" is always a name, never a string. */
+ * called from its schema, no triggers, no views, no writes (defensive
+ * mode, query_only), "name" is always a name, never a string, and the
+ * texts SQLite builds are bounded. */
 static enum pr_status
 harden(sqlite3 *db, struct pr_error *err)
 {
@@ -29,8 +73,17 @@ harden(sqlite3 *db, struct pr_error *err)
             SQLITE_OK ||
         sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, &on) !=
             SQLITE_OK ||
+        sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, &on) !=
+            SQLITE_OK ||
         sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, &on) != SQLITE_OK ||
-        sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, &on) != SQLITE_OK)
+        sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, &on) != SQLITE_OK ||
+        sqlite3_exec(db, "PRAGMA query_only = 1", NULL, NULL, NULL) !=
+            SQLITE_OK)
+        return pr_error_set(err, PR_E_NOMEM, "cannot configure SQLite");
+    sqlite3_limit(db, SQLITE_LIMIT_LENGTH, VALUE_LIMIT);
+    sqlite3_limit(db, SQLITE_LIMIT_SQL_LENGTH, SQL_LIMIT);
+    sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+    if (sqlite3_set_authorizer(db, probe_auth, NULL) != SQLITE_OK)
         return pr_error_set(err, PR_E_NOMEM, "cannot configure SQLite");
     return PR_OK;
 }
@@ -68,58 +121,74 @@ uri_of(const char *path)
     return out;
 }
 
-/* Open `path` read-only without writing beside it.  A database in WAL mode
- * (torch_npu's and msprof's exports are) makes SQLite create `-wal` and
- * `-shm` files next to it even when opened read-only, whenever it can
- * (as root, always): litter in the user's run folder, which the next
- * discovery then reports.  Opened as immutable, SQLite touches nothing;
- * only when a non-empty `-wal` holds pages not yet in the file is it
- * opened the ordinary way, so no committed row is missed. */
-static int
-open_untouched(const char *path, sqlite3 **db)
+/* The file `path` leads to, and its size with the write-ahead log SQLite
+ * keeps beside it (beside the file a symlink leads to, where SQLite looks
+ * for it): the log's pages are part of the database.  *real is owned by
+ * the caller. */
+static enum pr_status
+locate(const char *path, uint64_t max, char **real, struct pr_error *err)
 {
-    struct stat wb;
-    char *wal, *uri;
-    int rc;
+    struct stat sb, wb;
+    char *wal;
+    uint64_t total;
 
-    wal = sqlite3_mprintf("%s-wal", path);
+    *real = NULL;
+    if (stat(path, &sb) != 0)
+        return pr_error_set(err, PR_E_IO, "cannot open: %s", strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return pr_error_set(err, PR_E_IO, "cannot open: not a regular file");
+    *real = realpath(path, NULL);
+    if (*real == NULL)
+        return pr_error_set(err, errno == ENOMEM ? PR_E_NOMEM : PR_E_IO,
+                            "cannot open: %s", strerror(errno));
+    total = (uint64_t)sb.st_size;
+    wal = sqlite3_mprintf("%s-wal", *real);
     if (wal == NULL)
-        return SQLITE_NOMEM;
-    rc = stat(wal, &wb) == 0 && wb.st_size > 0;
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (stat(wal, &wb) == 0 && !S_ISREG(wb.st_mode)) {
+        sqlite3_free(wal);
+        return pr_error_set(err, PR_E_IO,
+                            "its write-ahead log (-wal) is not a regular "
+                            "file");
+    }
+    if (stat(wal, &wb) == 0)
+        total += (uint64_t)wb.st_size;
     sqlite3_free(wal);
-    if (rc)
-        return sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL);
-    uri = uri_of(path);
-    if (uri == NULL)
-        return SQLITE_NOMEM;
-    rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
-    sqlite3_free(uri);
-    return rc;
+    if (total > max)
+        return pr_error_set(err, PR_E_LIMIT,
+                            "database larger than the limit of %llu bytes "
+                            "(%llu with its write-ahead log)",
+                            (unsigned long long)max, (unsigned long long)total);
+    return PR_OK;
 }
 
 enum pr_status
 pr_sqlite_open(const char *path, uint64_t max, sqlite3 **out,
                struct pr_error *err)
 {
-    struct stat sb;
+    const char *vfs = pr_sqlite_vfs();
     sqlite3 *db = NULL;
+    char *real = NULL, *uri = NULL;
     enum pr_status st;
     int rc;
 
     *out = NULL;
-    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
-        return pr_error_set(err, PR_E_IO, "cannot open: not a regular file");
-    if ((uint64_t)sb.st_size > max)
-        return pr_error_set(err, PR_E_LIMIT,
-                            "database larger than the limit of %llu bytes",
-                            (unsigned long long)max);
-    rc = open_untouched(path, &db);
+    if (vfs == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "cannot configure SQLite");
+    st = locate(path, max, &real, err);
+    if (st == PR_OK && (uri = uri_of(real)) == NULL)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    free(real);
+    if (st != PR_OK)
+        return st;
+    rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, vfs);
+    sqlite3_free(uri);
     if (rc != SQLITE_OK) {
-        enum pr_status s = pr_error_set(
-            err, rc == SQLITE_NOMEM ? PR_E_NOMEM : PR_E_IO, "cannot open: %s",
-            db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+        st = pr_error_set(err, rc == SQLITE_NOMEM ? PR_E_NOMEM : PR_E_IO,
+                          "cannot open: %s",
+                          db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
         sqlite3_close(db);
-        return s;
+        return st;
     }
     st = harden(db, err);
     if (st == PR_OK)
@@ -146,6 +215,68 @@ pr_sqlite_check(sqlite3 *db, struct pr_error *err)
                  msg ? msg : sqlite3_errstr(rc));
     sqlite3_free(msg);
     return rc == SQLITE_NOMEM ? PR_E_NOMEM : PR_E_FORMAT;
+}
+
+/* The first row of `sql` as "a" or "a.b" (two text columns) into out;
+ * 1 when there is one, 0 when not, -1 on a database error. */
+static int
+first_row(sqlite3 *db, const char *sql, char *out, size_t cap)
+{
+    sqlite3_stmt *q = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &q, NULL);
+
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW) {
+        const unsigned char *a = sqlite3_column_text(q, 0);
+        const unsigned char *b =
+            sqlite3_column_count(q) > 1 ? sqlite3_column_text(q, 1) : NULL;
+
+        snprintf(out, cap, "%.100s%s%.100s", a ? (const char *)a : "",
+                 b ? "." : "", b ? (const char *)b : "");
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+enum pr_status
+pr_sqlite_allow_rows(sqlite3 *db, struct pr_error *err)
+{
+    char what[256];
+    int r;
+
+    /* a virtual table runs a module's code on every read; its columns are
+     * not asked for (that would connect it) */
+    r = first_row(db,
+                  "SELECT name FROM pragma_table_list WHERE schema = 'main' "
+                  "AND type = 'virtual' ORDER BY name",
+                  what, sizeof(what));
+    if (r == 1)
+        return pr_error_set(err, PR_E_FORMAT,
+                            "table %s is a virtual table, which runs code "
+                            "to make its rows: refused (profreport reads "
+                            "only stored rows)",
+                            what);
+    /* hidden 2 and 3: GENERATED ALWAYS AS (...) VIRTUAL or STORED */
+    if (r == 0)
+        r = first_row(db,
+                      "SELECT t.name, x.name FROM pragma_table_list t, "
+                      "pragma_table_xinfo(t.name) x WHERE t.schema = 'main' "
+                      "AND t.type = 'table' AND x.hidden IN (2, 3) ORDER BY "
+                      "t.name, x.cid",
+                      what, sizeof(what));
+    if (r == 1)
+        return pr_error_set(err, PR_E_FORMAT,
+                            "column %s is a generated column, computed by "
+                            "the file's own SQL: refused (profreport reads "
+                            "only stored columns)",
+                            what);
+    if (r < 0)
+        return pr_error_set(err, PR_E_FORMAT, "cannot read the schema (%s)",
+                            sqlite3_errmsg(db));
+    if (sqlite3_set_authorizer(db, rows_auth, NULL) != SQLITE_OK)
+        return pr_error_set(err, PR_E_NOMEM, "cannot configure SQLite");
+    return PR_OK;
 }
 
 void
@@ -234,9 +365,10 @@ cmp_ent(const void *a, const void *b)
     return x->off < y->off ? -1 : (x->off > y->off); /* first row wins */
 }
 
-/* One row of the string table into `s`. */
+/* One row of the string table into `s`; an id that is no integer is bad
+ * input (at). */
 static enum pr_status
-add_row(struct pr_sqlite_strings *s, sqlite3_stmt *q)
+add_row(struct pr_sqlite_strings *s, sqlite3_stmt *q, struct pr_sqlite_at *at)
 {
     const unsigned char *v = sqlite3_column_text(q, 1);
     size_t n = (size_t)sqlite3_column_bytes(q, 1);
@@ -245,7 +377,9 @@ add_row(struct pr_sqlite_strings *s, sqlite3_stmt *q)
     if (pr_grow((void **)&s->v, &s->cap, s->n + 1, sizeof(*e)) != PR_OK)
         return PR_E_NOMEM;
     e = &s->v[s->n];
-    e->id = sqlite3_column_int64(q, 0);
+    e->id = pr_sqlite_int(at, q, 0, -1);
+    if (at->st != PR_OK)
+        return at->st;
     e->off = s->text.len;
     if ((v != NULL && pr_buf_add(&s->text, v, n) != PR_OK) ||
         pr_buf_addc(&s->text, '\0') != PR_OK)
@@ -256,13 +390,18 @@ add_row(struct pr_sqlite_strings *s, sqlite3_stmt *q)
 
 static enum pr_status
 read_rows(struct pr_sqlite_strings *s, sqlite3 *db, sqlite3_stmt *q,
-          struct pr_error *err)
+          const char *table, struct pr_error *err)
 {
+    struct pr_sqlite_at at = {table, 0, PR_OK, err};
     enum pr_status st = PR_OK;
     int rc;
 
-    while (st == PR_OK && (rc = sqlite3_step(q)) == SQLITE_ROW)
-        st = add_row(s, q);
+    while (st == PR_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        at.row++;
+        st = add_row(s, q, &at);
+    }
+    if (at.st != PR_OK)
+        return at.st;
     if (st == PR_E_LIMIT)
         return pr_error_set(err, st, "string table larger than %zu MiB",
                             PR_SQLITE_MAX_STRINGS >> 20);
@@ -293,7 +432,7 @@ pr_sqlite_load_strings(sqlite3 *db, const char *table, const char *id_col,
         st = pr_error_set(err, PR_E_FORMAT, "string table %s: %s", table,
                           sqlite3_errmsg(db));
     else
-        st = read_rows(out, db, q, err);
+        st = read_rows(out, db, q, table, err);
     sqlite3_finalize(q);
     pr_buf_free(&sql);
     if (st != PR_OK) {
@@ -329,4 +468,58 @@ pr_sqlite_strings_free(struct pr_sqlite_strings *s)
     free(s->v);
     pr_buf_free(&s->text);
     memset(s, 0, sizeof(*s));
+}
+
+void
+pr_sqlite_bad(struct pr_sqlite_at *at, sqlite3_stmt *q, int i, const char *why)
+{
+    const char *col = sqlite3_column_name(q, i);
+
+    if (at->st != PR_OK)
+        return;
+    at->st = pr_error_set(at->err, PR_E_FORMAT, "%s row %llu: %s %s",
+                          at->what ? at->what : "query",
+                          (unsigned long long)at->row, col ? col : "?", why);
+}
+
+int64_t
+pr_sqlite_int(struct pr_sqlite_at *at, sqlite3_stmt *q, int i, int64_t dflt)
+{
+    double d;
+
+    switch (sqlite3_column_type(q, i)) {
+    case SQLITE_NULL:
+        return dflt;
+    case SQLITE_INTEGER:
+        return sqlite3_column_int64(q, i);
+    case SQLITE_FLOAT:
+        d = sqlite3_column_double(q, i);
+        if (d > -9.2e18 && d < 9.2e18 && d == (double)(int64_t)d)
+            return (int64_t)d;
+        pr_sqlite_bad(at, q, i,
+                      "is a fraction or out of range where an "
+                      "integer belongs");
+        return dflt;
+    case SQLITE_TEXT:
+        pr_sqlite_bad(at, q, i, "is text where an integer belongs");
+        return dflt;
+    default:
+        pr_sqlite_bad(at, q, i, "is a blob where an integer belongs");
+        return dflt;
+    }
+}
+
+int64_t
+pr_sqlite_time(struct pr_sqlite_at *at, sqlite3_stmt *q, int i, int64_t dflt)
+{
+    int64_t v = pr_sqlite_int(at, q, i, dflt);
+    char why[96];
+
+    if (v >= -PR_SQLITE_MAX_ABS_NS && v <= PR_SQLITE_MAX_ABS_NS)
+        return v;
+    snprintf(why, sizeof(why),
+             "is %lld ns, beyond the +-2^62 ns (146 years) a time may be",
+             (long long)v);
+    pr_sqlite_bad(at, q, i, why);
+    return dflt;
 }

@@ -130,6 +130,7 @@ struct adb {
     int64_t last_alloc, last_res; /* the allocator's totals last seen */
     int has_pta;                  /* OP_MEMORY has PyTorch allocator rows */
     char mem_pid[24], mem_tid[24];
+    struct pr_sqlite_at at; /* the query's row, and its first bad value */
     struct pr_error *err;
 };
 
@@ -231,41 +232,50 @@ pair_get(const struct i64_pair *v, size_t n, int64_t k, int64_t absent)
     return lo < n && v[lo].k == k ? v[lo].v : absent;
 }
 
+/* An integer column: text or a blob there is bad input (sqlite.c). */
 static int64_t
-col_i64(sqlite3_stmt *q, int i, int64_t dflt)
+col_i64(struct adb *a, sqlite3_stmt *q, int i, int64_t dflt)
 {
-    return sqlite3_column_type(q, i) == SQLITE_NULL
-               ? dflt
-               : sqlite3_column_int64(q, i);
+    return pr_sqlite_int(&a->at, q, i, dflt);
 }
 
 /* A time in ns: an INTEGER, or TEXT holding one (PYTORCH_API), exactly;
- * 0 when absent or not an integer. */
+ * 0 when absent or text that is no integer (the row is skipped, and
+ * counted, as the JSON reader does with a bad ts).  A time beyond the
+ * range every reader keeps to (sqlite.c) is bad input: 0, and a->at says
+ * so, which ends the read. */
 static int
-col_ns(sqlite3_stmt *q, int i, int64_t *ns)
+col_ns(struct adb *a, sqlite3_stmt *q, int i, int64_t *ns)
 {
     const char *s;
 
     switch (sqlite3_column_type(q, i)) {
-    case SQLITE_INTEGER:
-        *ns = sqlite3_column_int64(q, i);
-        return 1;
+    case SQLITE_NULL:
+        return 0;
     case SQLITE_TEXT:
         s = (const char *)sqlite3_column_text(q, i);
-        return s != NULL &&
-               pr_fld_parse_int64(s, (size_t)sqlite3_column_bytes(q, i), ns);
-    default:
+        if (s == NULL ||
+            !pr_fld_parse_int64(s, (size_t)sqlite3_column_bytes(q, i), ns))
+            return 0;
+        if (*ns >= -PR_SQLITE_MAX_ABS_NS && *ns <= PR_SQLITE_MAX_ABS_NS)
+            return 1;
+        pr_sqlite_bad(&a->at, q, i,
+                      "is a time beyond the +-2^62 ns (146 years) a time "
+                      "may be");
         return 0;
+    default:
+        *ns = pr_sqlite_time(&a->at, q, i, 0);
+        return a->at.st == PR_OK;
     }
 }
 
 /* The text of a STRING_IDS id in column i; NULL when absent. */
 static const char *
-col_str(const struct adb *a, sqlite3_stmt *q, int i)
+col_str(struct adb *a, sqlite3_stmt *q, int i)
 {
     if (sqlite3_column_type(q, i) == SQLITE_NULL)
         return NULL;
-    return pr_sqlite_string(&a->strs, sqlite3_column_int64(q, i));
+    return pr_sqlite_string(&a->strs, col_i64(a, q, i, -1));
 }
 
 static uint32_t
@@ -307,8 +317,14 @@ each_row(struct adb *a, const char *what, row_fn fn)
         sqlite3_finalize(q);
         return db_error(a, rc, what);
     }
-    while (st == PR_OK && (rc = sqlite3_step(q)) == SQLITE_ROW)
+    a->at.what = what;
+    a->at.row = 0;
+    while (st == PR_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        a->at.row++;
         st = fn(a, q);
+        if (st == PR_OK)
+            st = a->at.st; /* a value of the row was bad input */
+    }
     if (st == PR_OK && rc != SQLITE_DONE)
         st = db_error(a, rc, what);
     sqlite3_finalize(q);
@@ -394,9 +410,9 @@ static enum pr_status
 on_rank(struct adb *a, sqlite3_stmt *q)
 {
     if (a->t->rank < 0) {
-        a->t->rank = col_i64(q, 0, -1);
+        a->t->rank = col_i64(a, q, 0, -1);
         if (a->device < 0)
-            a->device = col_i64(q, 1, -1);
+            a->device = col_i64(a, q, 1, -1);
     }
     return PR_OK;
 }
@@ -405,7 +421,7 @@ static enum pr_status
 on_device(struct adb *a, sqlite3_stmt *q)
 {
     if (a->device < 0)
-        a->device = col_i64(q, 0, -1);
+        a->device = col_i64(a, q, 0, -1);
     return PR_OK;
 }
 
@@ -437,7 +453,7 @@ on_npu(struct adb *a, sqlite3_stmt *q)
     const char *name = (const char *)sqlite3_column_text(q, 1);
     struct pr_device *d;
 
-    if (a->t->n_devices > 0 || col_i64(q, 0, -1) != a->device)
+    if (a->t->n_devices > 0 || col_i64(a, q, 0, -1) != a->device)
         return PR_OK;
     d = pr_trace_add_device(a->t);
     if (d == NULL)
@@ -479,7 +495,7 @@ read_npu(struct adb *a)
 static enum pr_status
 on_comm_task(struct adb *a, sqlite3_stmt *q)
 {
-    int64_t stream = col_i64(q, 0, -1), op = col_i64(q, 1, -1);
+    int64_t stream = col_i64(a, q, 0, -1), op = col_i64(a, q, 1, -1);
 
     if (stream < 0)
         return PR_OK;
@@ -497,7 +513,7 @@ on_comm_conn(struct adb *a, sqlite3_stmt *q)
     if (sqlite3_column_type(q, 0) == SQLITE_NULL)
         return PR_OK;
     return push_i64(&a->comm_conns, &a->n_comm_conns, &a->cap_comm_conns,
-                    sqlite3_column_int64(q, 0)) == PR_OK
+                    col_i64(a, q, 0, -1)) == PR_OK
                ? PR_OK
                : oom(a);
 }
@@ -517,7 +533,7 @@ cmp_pair(const void *x, const void *y)
 static enum pr_status
 on_group(struct adb *a, sqlite3_stmt *q)
 {
-    int64_t name = col_i64(q, 0, -1), top = col_i64(q, 1, -1);
+    int64_t name = col_i64(a, q, 0, -1), top = col_i64(a, q, 1, -1);
 
     if (name < 0 || top < 0 || top >= MAX_GROUP_RANK)
         return PR_OK;
@@ -559,13 +575,13 @@ read_groups(struct adb *a)
 /* A name of COMMUNICATION_TASK_INFO: through its ENUM_ table where the
  * export has one (torch_npu), else a STRING_IDS id (msprof). */
 static const char *
-enum_str(const struct adb *a, const struct pr_sqlite_strings *e,
-         sqlite3_stmt *q, int i)
+enum_str(struct adb *a, const struct pr_sqlite_strings *e, sqlite3_stmt *q,
+         int i)
 {
     if (sqlite3_column_type(q, i) == SQLITE_NULL)
         return "";
     if (e->n > 0) {
-        const char *s = pr_sqlite_string(e, sqlite3_column_int64(q, i));
+        const char *s = pr_sqlite_string(e, col_i64(a, q, i, -1));
 
         return s ? s : "";
     }
@@ -584,7 +600,7 @@ static enum pr_status
 on_link(struct adb *a, sqlite3_stmt *q)
 {
     const char *tt = col_str(a, q, L_TYPE), *tr, *lk, *name;
-    int64_t src = col_i64(q, L_SRC, -1), dst = col_i64(q, L_DST, -1);
+    int64_t src = col_i64(a, q, L_SRC, -1), dst = col_i64(a, q, L_DST, -1);
     const char *group = col_str(a, q, L_GROUP);
     struct pr_link k;
 
@@ -611,8 +627,8 @@ on_link(struct adb *a, sqlite3_stmt *q)
     k.dst = (int32_t)dst;
     k.group = group ? intern(a->t, group) : PR_STR_NONE;
     k.transport = intern(a->t, name);
-    k.bytes = col_i64(q, L_SIZE, 0) > 0 ? col_i64(q, L_SIZE, 0) : 0;
-    k.time_ns = col_i64(q, L_NS, 0) > 0 ? col_i64(q, L_NS, 0) : 0;
+    k.bytes = col_i64(a, q, L_SIZE, 0) > 0 ? col_i64(a, q, L_SIZE, 0) : 0;
+    k.time_ns = col_i64(a, q, L_NS, 0) > 0 ? col_i64(a, q, L_NS, 0) : 0;
     if ((group && k.group == PR_STR_NONE) || k.transport == PR_STR_NONE ||
         pr_trace_add_link(a->t, &k) != PR_OK)
         return oom(a);
@@ -711,7 +727,7 @@ flush_chain(struct adb *a, int64_t id)
 static enum pr_status
 on_frame(struct adb *a, sqlite3_stmt *q)
 {
-    int64_t id = col_i64(q, 0, -1);
+    int64_t id = col_i64(a, q, 0, -1);
     const char *f = col_str(a, q, 1);
 
     if (id != a->chain_id && flush_chain(a, a->chain_id) != PR_OK)
@@ -835,7 +851,7 @@ row_span(struct adb *a, sqlite3_stmt *q, int c_start, int c_end,
 {
     int64_t end;
 
-    if (!col_ns(q, c_start, &s->ts_ns) || !col_ns(q, c_end, &end)) {
+    if (!col_ns(a, q, c_start, &s->ts_ns) || !col_ns(a, q, c_end, &end)) {
         a->t->diag.skipped_bad_ts++;
         return 0;
     }
@@ -855,12 +871,12 @@ add_api_op(struct adb *a, sqlite3_stmt *q, enum pr_kind k,
 {
     struct pr_op_desc d;
     size_t idx;
-    int64_t chain = col_i64(q, P_CHAIN, -1);
+    int64_t chain = col_i64(a, q, P_CHAIN, -1);
     struct pr_op_info *op;
 
     memset(&d, 0, sizeof(d));
-    d.seq = col_i64(q, P_SEQ, -1);
-    d.fwd_tid = col_i64(q, P_FWD, -1);
+    d.seq = col_i64(a, q, P_SEQ, -1);
+    d.fwd_tid = col_i64(a, q, P_FWD, -1);
     d.flops = -1;
     if (k == PR_KIND_HOST_OP)
         op_inputs(a, q, &d);
@@ -878,11 +894,11 @@ on_api(struct adb *a, sqlite3_stmt *q)
 {
     struct pr_span s;
     char pid[24], tid[24];
-    int64_t gtid = col_i64(q, P_GTID, 0);
+    int64_t gtid = col_i64(a, q, P_GTID, 0);
     enum pr_kind k;
 
     memset(&s, 0, sizeof(s));
-    k = api_kind(col_i64(q, P_TYPE, API_OP), &s.cat);
+    k = api_kind(col_i64(a, q, P_TYPE, API_OP), &s.cat);
     if (!row_span(a, q, P_START, P_END, &s))
         return PR_OK;
     tid_text(gtid, 0, pid, sizeof(pid));
@@ -932,7 +948,7 @@ on_mstx(struct adb *a, sqlite3_stmt *q)
 {
     struct pr_span s;
     char pid[24], tid[24];
-    int64_t gtid = col_i64(q, X_GTID, 0);
+    int64_t gtid = col_i64(a, q, X_GTID, 0);
 
     if (sqlite3_column_type(q, X_END) == SQLITE_NULL) {
         a->t->diag.skipped_no_dur++; /* a range the capture ended inside */
@@ -963,8 +979,8 @@ on_mstx(struct adb *a, sqlite3_stmt *q)
 static enum pr_status
 on_session(struct adb *a, sqlite3_stmt *q)
 {
-    a->sess_start = col_i64(q, 0, 0);
-    a->sess_end = col_i64(q, 1, 0);
+    a->sess_start = col_i64(a, q, 0, 0);
+    a->sess_end = col_i64(a, q, 1, 0);
     return PR_OK;
 }
 
@@ -1016,10 +1032,10 @@ on_launch(struct adb *a, sqlite3_stmt *q)
 {
     struct pr_span s;
     char pid[24], tid[24];
-    int64_t gtid = col_i64(q, 1, 0), conn = col_i64(q, 2, -1);
+    int64_t gtid = col_i64(a, q, 1, 0), conn = col_i64(a, q, 2, -1);
 
     memset(&s, 0, sizeof(s));
-    if (!col_ns(q, 0, &s.ts_ns) || conn < 0 || conn == a->last_conn)
+    if (!col_ns(a, q, 0, &s.ts_ns) || conn < 0 || conn == a->last_conn)
         return PR_OK;
     a->last_conn = conn;
     if (push_i64(&a->launched, &a->n_launched, &a->cap_launched, conn) != PR_OK)
@@ -1069,7 +1085,7 @@ on_cann(struct adb *a, sqlite3_stmt *q)
 {
     struct pr_span s;
     char pid[24], tid[24];
-    int64_t gtid = col_i64(q, 2, 0), conn = col_i64(q, 5, -1);
+    int64_t gtid = col_i64(a, q, 2, 0), conn = col_i64(a, q, 5, -1);
 
     memset(&s, 0, sizeof(s));
     if (!row_span(a, q, 0, 1, &s))
@@ -1081,7 +1097,7 @@ on_cann(struct adb *a, sqlite3_stmt *q)
     s.name = col_str(a, q, 3);
     s.cat = sqlite3_column_type(q, 4) == SQLITE_NULL
                 ? NULL
-                : pr_sqlite_string(&a->api_types, sqlite3_column_int64(q, 4));
+                : pr_sqlite_string(&a->api_types, col_i64(a, q, 4, -1));
     if (conn >= 0 && !has_i64(a->launched, a->n_launched, conn))
         s.correlation = conn;
     return pr_trace_add_span(a->t, PR_KIND_RUNTIME_CALL, &s, NULL) == PR_OK
@@ -1167,7 +1183,7 @@ task_kind(struct adb *a, sqlite3_stmt *q, const char *tt, int64_t stream)
     enum task_cls c = task_cls(tt);
     int comm =
         sqlite3_column_int64(q, K_COMM) != 0 ||
-        has_i64(a->comm_conns, a->n_comm_conns, col_i64(q, K_CONN, -1)) ||
+        has_i64(a->comm_conns, a->n_comm_conns, col_i64(a, q, K_CONN, -1)) ||
         has_i64(a->comm_streams, a->n_comm_streams, stream);
 
     if (sqlite3_column_type(q, K_NAME) != SQLITE_NULL)
@@ -1183,10 +1199,10 @@ task_kind(struct adb *a, sqlite3_stmt *q, const char *tt, int64_t stream)
 
 /* HF32 Eligible: "YES"/"NO" as a string id, or 1/0. */
 static int8_t
-hf32_of(const struct adb *a, sqlite3_stmt *q)
+hf32_of(struct adb *a, sqlite3_stmt *q)
 {
     const char *s = col_str(a, q, K_HF32);
-    int64_t v = col_i64(q, K_HF32, -1);
+    int64_t v = col_i64(a, q, K_HF32, -1);
 
     if (s != NULL && (strcmp(s, "YES") == 0 || strcmp(s, "NO") == 0))
         return s[0] == 'Y';
@@ -1216,7 +1232,7 @@ kernel_info(struct adb *a, sqlite3_stmt *q, struct pr_gpu_info *g,
     struct pr_trace *t = a->t;
     int bad = 0;
 
-    g->task_id = col_i64(q, K_TASKID, -1);
+    g->task_id = col_i64(a, q, K_TASKID, -1);
     if (sqlite3_column_type(q, K_FOPS) != SQLITE_NULL &&
         sqlite3_column_double(q, K_FOPS) >= 0)
         g->measured_flops = sqlite3_column_double(q, K_FOPS);
@@ -1240,7 +1256,8 @@ on_task(struct adb *a, sqlite3_stmt *q)
     struct pr_span s;
     struct pr_task_desc d = pr_trace_task_desc();
     const char *tt = col_str(a, q, K_TYPE), *name = col_str(a, q, K_NAME);
-    int64_t stream = col_i64(q, K_STREAM, -1), dev = col_i64(q, K_DEV, -1);
+    int64_t stream = col_i64(a, q, K_STREAM, -1),
+            dev = col_i64(a, q, K_DEV, -1);
     char tid[24];
     enum pr_kind k;
     size_t idx;
@@ -1253,7 +1270,7 @@ on_task(struct adb *a, sqlite3_stmt *q)
         task_cls(tt ? tt : "") == T_KERNEL &&
         sqlite3_column_int64(q, K_COMM) == 0 &&
         !has_i64(a->comm_streams, a->n_comm_streams, stream) &&
-        !has_i64(a->comm_conns, a->n_comm_conns, col_i64(q, K_CONN, -1))) {
+        !has_i64(a->comm_conns, a->n_comm_conns, col_i64(a, q, K_CONN, -1))) {
         a->no_info++;
         a->no_info_ns = pr_sat_add_i64(a->no_info_ns, s.dur_ns);
     }
@@ -1264,14 +1281,14 @@ on_task(struct adb *a, sqlite3_stmt *q)
     s.tid = tid;
     if (k != PR_KIND_DEVICE_TASK && k != PR_KIND_COPY)
         return pr_trace_add_span(a->t, k, &s, NULL) == PR_OK ? PR_OK : oom(a);
-    s.correlation = col_i64(q, K_CONN, PR_NO_ID);
+    s.correlation = col_i64(a, q, K_CONN, PR_NO_ID);
     d.device = (int32_t)(dev >= 0 && dev <= INT32_MAX ? dev : a->device);
     d.stream = (int32_t)(stream >= 0 && stream <= INT32_MAX ? stream : -1);
     if (pr_trace_add_task(a->t, k, &s, &d, &idx) != PR_OK)
         return oom(a);
     if (a->has_pmu && k == PR_KIND_DEVICE_TASK &&
         push_pair(&a->pmu_tasks, &a->n_pmu_tasks, &a->cap_pmu_tasks,
-                  col_i64(q, K_GTID, -1), a->t->events[idx].info) != PR_OK)
+                  col_i64(a, q, K_GTID, -1), a->t->events[idx].info) != PR_OK)
         return oom(a);
     return kernel_info(a, q, &a->t->gpu[a->t->events[idx].info], tt ? tt : "");
 }
@@ -1368,7 +1385,7 @@ pmu_name(const char *db, char *buf, size_t cap, double *scale)
 static enum pr_status
 on_pmu_name(struct adb *a, sqlite3_stmt *q)
 {
-    int64_t name = col_i64(q, 0, -1);
+    int64_t name = col_i64(a, q, 0, -1);
     size_t i;
 
     for (i = 0; i < a->n_pmu; i++)
@@ -1382,8 +1399,9 @@ on_pmu_name(struct adb *a, sqlite3_stmt *q)
 static enum pr_status
 on_pmu(struct adb *a, sqlite3_stmt *q)
 {
-    int64_t gpu = pair_get(a->pmu_tasks, a->n_pmu_tasks, col_i64(q, 0, -1), -1);
-    int64_t name = col_i64(q, 1, -1);
+    int64_t gpu =
+        pair_get(a->pmu_tasks, a->n_pmu_tasks, col_i64(a, q, 0, -1), -1);
+    int64_t name = col_i64(a, q, 1, -1);
     double v = sqlite3_column_double(q, 2);
     float *row;
     size_t i;
@@ -1442,7 +1460,7 @@ enum { C_NAME, C_START, C_END, C_CONN, C_OPID, C_DTYPE, C_COUNT, C_GROUP };
 
 /* The collective's element type in PyTorch's words ("Float"). */
 static const char *
-comm_dtype(const struct adb *a, sqlite3_stmt *q)
+comm_dtype(struct adb *a, sqlite3_stmt *q)
 {
     const char *s = NULL;
     struct pr_ascend_dtype d;
@@ -1450,7 +1468,7 @@ comm_dtype(const struct adb *a, sqlite3_stmt *q)
     if (sqlite3_column_type(q, C_DTYPE) == SQLITE_NULL)
         return NULL;
     if (a->hccl_types.n > 0)
-        s = pr_sqlite_string(&a->hccl_types, sqlite3_column_int64(q, C_DTYPE));
+        s = pr_sqlite_string(&a->hccl_types, col_i64(a, q, C_DTYPE, -1));
     if (s == NULL)
         s = col_str(a, q, C_DTYPE);
     return s != NULL && pr_ascend_dtype(s, strlen(s), &d) ? d.comm : NULL;
@@ -1462,7 +1480,7 @@ on_comm_op(struct adb *a, sqlite3_stmt *q)
     struct pr_span s;
     struct pr_task_desc d = pr_trace_task_desc();
     int64_t stream =
-        pair_get(a->op_stream, a->n_op_stream, col_i64(q, C_OPID, -1), -1);
+        pair_get(a->op_stream, a->n_op_stream, col_i64(a, q, C_OPID, -1), -1);
     const char *coll;
     char tid[24];
     size_t idx;
@@ -1478,13 +1496,13 @@ on_comm_op(struct adb *a, sqlite3_stmt *q)
     s.cat = "HCCL";
     s.pid = pr_trace_str(a->t, a->dev_pid);
     s.tid = tid;
-    s.correlation = col_i64(q, C_CONN, PR_NO_ID);
+    s.correlation = col_i64(a, q, C_CONN, PR_NO_ID);
     d.device = (int32_t)a->device;
     d.stream = (int32_t)(stream >= 0 && stream <= INT32_MAX ? stream : -1);
     d.collective = coll ? coll : "";
     d.dtype = comm_dtype(a, q);
-    d.nelems = col_i64(q, C_COUNT, -1);
-    group = pair_get(a->groups, a->n_groups, col_i64(q, C_GROUP, -1), -1);
+    d.nelems = col_i64(a, q, C_COUNT, -1);
+    group = pair_get(a->groups, a->n_groups, col_i64(a, q, C_GROUP, -1), -1);
     d.group_size = (int32_t)group; /* < MAX_GROUP_RANK */
     if (pr_trace_add_task(a->t, PR_KIND_DEVICE_TASK, &s, &d, &idx) != PR_OK)
         return oom(a);
@@ -1526,7 +1544,7 @@ on_step(struct adb *a, sqlite3_stmt *q)
     if (!row_span(a, q, 1, 2, &s))
         return PR_OK;
     snprintf(name, sizeof(name), "ProfilerStep#%lld",
-             (long long)col_i64(q, 0, (int64_t)a->steps));
+             (long long)col_i64(a, q, 0, (int64_t)a->steps));
     tid_text(a->main_gtid, 0, pid, sizeof(pid));
     tid_text(a->main_gtid, 1, tid, sizeof(tid));
     s.name = name;
@@ -1724,11 +1742,11 @@ on_mem(struct adb *a, sqlite3_stmt *q)
 {
     struct pr_span s;
     struct pr_mem_desc m;
-    int64_t alloc = col_i64(q, 1, -1), dev = col_i64(q, 3, -1);
-    int64_t res = col_i64(q, 2, -1);
+    int64_t alloc = col_i64(a, q, 1, -1), dev = col_i64(a, q, 3, -1);
+    int64_t res = col_i64(a, q, 2, -1);
 
     memset(&s, 0, sizeof(s));
-    if (!col_ns(q, 0, &s.ts_ns) || alloc < 0) {
+    if (!col_ns(a, q, 0, &s.ts_ns) || alloc < 0) {
         a->t->diag.skipped_bad_ts++;
         return PR_OK;
     }
@@ -1766,12 +1784,12 @@ op_mem_record(struct adb *a, sqlite3_stmt *q, int release)
 {
     struct pr_span s;
     struct pr_mem_desc m;
-    int64_t size = col_i64(q, O_SIZE, -1), dev = col_i64(q, O_DEV, -1);
+    int64_t size = col_i64(a, q, O_SIZE, -1), dev = col_i64(a, q, O_DEV, -1);
     int totals = (sqlite3_column_int64(q, O_GE) != 0) == !a->has_pta;
     int ca = release ? O_FA : O_AA, cr = release ? O_FR : O_AR;
 
     memset(&s, 0, sizeof(s));
-    if (!col_ns(q, release ? O_FREE : O_ALLOC, &s.ts_ns))
+    if (!col_ns(a, q, release ? O_FREE : O_ALLOC, &s.ts_ns))
         return PR_OK;
     s.name = "[memory]";
     s.cat = "operator_memory";
@@ -1797,7 +1815,7 @@ on_op_mem(struct adb *a, sqlite3_stmt *q)
 {
     enum pr_status st;
 
-    if (col_i64(q, O_SIZE, -1) < 0) {
+    if (col_i64(a, q, O_SIZE, -1) < 0) {
         a->t->diag.skipped_bad_ts++;
         return PR_OK;
     }
@@ -2076,8 +2094,10 @@ read_db(struct adb *a, const char *path, uint64_t max)
         return r < 0
                    ? pr_error_set(a->err, PR_E_FORMAT, "cannot read the schema")
                    : not_ours(a);
-    st = pr_sqlite_load_strings(a->db, "STRING_IDS", "id", "value", &a->strs,
-                                a->err);
+    st = pr_sqlite_allow_rows(a->db, a->err);
+    if (st == PR_OK)
+        st = pr_sqlite_load_strings(a->db, "STRING_IDS", "id", "value",
+                                    &a->strs, a->err);
     if (st == PR_OK)
         st = read_run(a);
     if (st != PR_OK)
@@ -2132,6 +2152,7 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
     pr_buf_init(&a.a, (size_t)64 << 20);
     pr_buf_init(&a.b, (size_t)64 << 20);
     a.err = err;
+    a.at.err = err;
     a.device = -1;
     a.main_gtid = INT64_MIN;
     a.t = pr_trace_new();

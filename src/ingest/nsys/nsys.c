@@ -67,9 +67,10 @@ struct nsys {
     size_t n_procs, cap_procs, last;
     struct pr_buf sql, tmp;
     struct gpus gpus;
-    struct pr_buf names; /* of the GPUs */
-    uint64_t bytes;      /* the database's size */
-    int has_memory;      /* CUDA_GPU_MEMORY_USAGE_EVENTS was read */
+    struct pr_buf names;    /* of the GPUs */
+    uint64_t bytes;         /* the database's size */
+    int has_memory;         /* CUDA_GPU_MEMORY_USAGE_EVENTS was read */
+    struct pr_sqlite_at at; /* the query's row, and its first bad value */
     struct pr_error *err;
 };
 
@@ -273,8 +274,14 @@ each_row(struct nsys *n, const char *what, row_fn fn)
         sqlite3_finalize(q);
         return db_error(n, rc, what);
     }
-    while (st == PR_OK && (rc = sqlite3_step(q)) == SQLITE_ROW)
+    n->at.what = what;
+    n->at.row = 0;
+    while (st == PR_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        n->at.row++;
         st = fn(n, q);
+        if (st == PR_OK)
+            st = n->at.st; /* a value of the row was bad input */
+    }
     if (st == PR_OK && rc != SQLITE_DONE)
         st = db_error(n, rc, what);
     sqlite3_finalize(q);
@@ -301,28 +308,33 @@ read_table(struct nsys *n, const char *table, const char *const *cols,
 }
 
 static int64_t
-col_i64(sqlite3_stmt *q, int i, int64_t dflt)
+col_i64(struct nsys *n, sqlite3_stmt *q, int i, int64_t dflt)
 {
-    return sqlite3_column_type(q, i) == SQLITE_NULL
-               ? dflt
-               : sqlite3_column_int64(q, i);
+    return pr_sqlite_int(&n->at, q, i, dflt);
+}
+
+/* A time (ns on the capture's clock), range-checked. */
+static int64_t
+col_ns(struct nsys *n, sqlite3_stmt *q, int i, int64_t dflt)
+{
+    return pr_sqlite_time(&n->at, q, i, dflt);
 }
 
 static int32_t
-col_i32(sqlite3_stmt *q, int i, int32_t dflt)
+col_i32(struct nsys *n, sqlite3_stmt *q, int i, int32_t dflt)
 {
-    int64_t v = col_i64(q, i, dflt);
+    int64_t v = col_i64(n, q, i, dflt);
 
     return v < INT32_MIN || v > INT32_MAX ? dflt : (int32_t)v;
 }
 
 /* The text of a StringIds id, NULL when it has none. */
 static const char *
-string_of(const struct nsys *n, sqlite3_stmt *q, int i)
+string_of(struct nsys *n, sqlite3_stmt *q, int i)
 {
     if (sqlite3_column_type(q, i) == SQLITE_NULL)
         return NULL;
-    return pr_sqlite_string(&n->strs, sqlite3_column_int64(q, i));
+    return pr_sqlite_string(&n->strs, col_i64(n, q, i, -1));
 }
 
 /* ------------------------------------------------------------ device rows */
@@ -334,9 +346,11 @@ enum { C_START, C_END, C_DEVICE, C_STREAM, C_CORR, C_GPID, C_MORE };
 
 /* A new event of p spanning the row's [start, end]. */
 static struct pr_event *
-add_event(struct proc *p, sqlite3_stmt *q, int kind, uint32_t name)
+add_event(struct nsys *n, struct proc *p, sqlite3_stmt *q, int kind,
+          uint32_t name)
 {
-    int64_t start = col_i64(q, C_START, 0), end = col_i64(q, C_END, start);
+    int64_t start = col_ns(n, q, C_START, 0);
+    int64_t end = col_ns(n, q, C_END, start);
     struct pr_event *e;
 
     if (name == PR_STR_NONE || (e = pr_trace_add_event(p->t)) == NULL)
@@ -361,19 +375,20 @@ static enum pr_status
 add_device_event(struct nsys *n, sqlite3_stmt *q, int kind, const char *name,
                  struct pr_gpu_info **g)
 {
-    struct proc *p = proc_of(n, col_i64(q, C_GPID, 0));
-    int32_t dev = col_i32(q, C_DEVICE, -1), stream = col_i32(q, C_STREAM, -1);
+    struct proc *p = proc_of(n, col_i64(n, q, C_GPID, 0));
+    int32_t dev = col_i32(n, q, C_DEVICE, -1),
+            stream = col_i32(n, q, C_STREAM, -1);
     struct pr_event *e;
     struct pr_gpu_info *rec;
     uint32_t idx, pid, tid;
 
-    if (p == NULL || (e = add_event(p, q, kind, intern(p->t, name))) == NULL)
+    if (p == NULL || (e = add_event(n, p, q, kind, intern(p->t, name))) == NULL)
         return PR_E_NOMEM;
     pid = intern_num(p->t, dev);
     tid = intern_num(p->t, stream);
     if (pid == PR_STR_NONE || tid == PR_STR_NONE ||
         pr_event_set_where(p->t, e, pr_event_cat(p->t, e), pid, tid) != PR_OK ||
-        pr_event_set_correlation(p->t, e, col_i64(q, C_CORR, PR_NO_ID)) !=
+        pr_event_set_correlation(p->t, e, col_i64(n, q, C_CORR, PR_NO_ID)) !=
             PR_OK)
         return PR_E_NOMEM;
     if (pr_info_table_of(kind) != PR_INFO_GPU)
@@ -416,12 +431,12 @@ on_kernel(struct nsys *n, sqlite3_stmt *q)
                          name ? name : "(unnamed kernel)", &g) != PR_OK)
         return PR_E_NOMEM;
     for (i = 0; i < 3; i++) {
-        g->grid[i] = col_i32(q, C_MORE + 2 + i, 0);
-        g->block[i] = col_i32(q, C_MORE + 5 + i, 0);
+        g->grid[i] = col_i32(n, q, C_MORE + 2 + i, 0);
+        g->block[i] = col_i32(n, q, C_MORE + 5 + i, 0);
     }
-    g->regs_per_thread = col_i32(q, C_MORE + 8, -1);
-    smem =
-        pr_sat_add_i64(col_i64(q, C_MORE + 9, 0), col_i64(q, C_MORE + 10, 0));
+    g->regs_per_thread = col_i32(n, q, C_MORE + 8, -1);
+    smem = pr_sat_add_i64(col_i64(n, q, C_MORE + 9, 0),
+                          col_i64(n, q, C_MORE + 10, 0));
     g->shared_mem = sqlite3_column_type(q, C_MORE + 9) == SQLITE_NULL ||
                             smem < 0 || smem > INT32_MAX
                         ? -1
@@ -470,13 +485,13 @@ on_copy(struct nsys *n, sqlite3_stmt *q)
     char name[96];
 
     snprintf(name, sizeof(name), "Memcpy %s (%s -> %s)",
-             ENUM_NAME(copy_kinds, col_i64(q, C_MORE + 1, 0)),
-             ENUM_NAME(mem_kinds, col_i64(q, C_MORE + 2, 7)),
-             ENUM_NAME(mem_kinds, col_i64(q, C_MORE + 3, 7)));
+             ENUM_NAME(copy_kinds, col_i64(n, q, C_MORE + 1, 0)),
+             ENUM_NAME(mem_kinds, col_i64(n, q, C_MORE + 2, 7)),
+             ENUM_NAME(mem_kinds, col_i64(n, q, C_MORE + 3, 7)));
     if (add_device_event(n, q, PR_KIND_COPY, name, &g) != PR_OK)
         return PR_E_NOMEM;
-    g->bytes = col_i64(q, C_MORE, -1);
-    g->copy_dir = (uint8_t)copy_dir(col_i64(q, C_MORE + 1, 0));
+    g->bytes = col_i64(n, q, C_MORE, -1);
+    g->copy_dir = (uint8_t)copy_dir(col_i64(n, q, C_MORE + 1, 0));
     return PR_OK;
 }
 
@@ -489,10 +504,10 @@ on_set(struct nsys *n, sqlite3_stmt *q)
     char name[64];
 
     snprintf(name, sizeof(name), "Memset (%s)",
-             ENUM_NAME(mem_kinds, col_i64(q, C_MORE + 1, 2)));
+             ENUM_NAME(mem_kinds, col_i64(n, q, C_MORE + 1, 2)));
     if (add_device_event(n, q, PR_KIND_SET, name, &g) != PR_OK)
         return PR_E_NOMEM;
-    g->bytes = col_i64(q, C_MORE, -1);
+    g->bytes = col_i64(n, q, C_MORE, -1);
     return PR_OK;
 }
 
@@ -505,7 +520,7 @@ static const char *const sync_cols[] = {DEVICE_COLS, "syncType"};
 static enum pr_status
 on_sync(struct nsys *n, sqlite3_stmt *q)
 {
-    int64_t k = col_i64(q, C_MORE, 0);
+    int64_t k = col_i64(n, q, C_MORE, 0);
 
     return add_device_event(n, q, PR_KIND_SYNC,
                             k > 0 && k < 5 ? sync_kinds[k] : sync_kinds[0],
@@ -527,9 +542,9 @@ static const char *const mem_cols[] = {
 static enum pr_status
 on_mem(struct nsys *n, sqlite3_stmt *q)
 {
-    struct proc *p = proc_of(n, col_i64(q, 1, 0));
-    int64_t op = col_i64(q, 5, -1), kind = col_i64(q, 6, 2), pid;
-    int64_t bytes = col_i64(q, 4, 0) < 0 ? 0 : col_i64(q, 4, 0);
+    struct proc *p = proc_of(n, col_i64(n, q, 1, 0));
+    int64_t op = col_i64(n, q, 5, -1), kind = col_i64(n, q, 6, 2), pid;
+    int64_t bytes = col_i64(n, q, 4, 0) < 0 ? 0 : col_i64(n, q, 4, 0);
     struct pr_mem_info *mi;
     struct pr_event *e;
     uint32_t idx, pid_id;
@@ -541,7 +556,7 @@ on_mem(struct nsys *n, sqlite3_stmt *q)
     if ((e = pr_trace_add_event(p->t)) == NULL)
         return PR_E_NOMEM;
     pid = (p->gpid >> ID_BITS) & ID_MASK;
-    e->ts_ns = col_i64(q, 0, 0);
+    e->ts_ns = col_ns(n, q, 0, 0);
     e->kind = PR_KIND_MEMORY_RECORD;
     e->order = (uint32_t)(p->t->n_events - 1);
     e->name = intern(p->t, "[memory]");
@@ -554,8 +569,8 @@ on_mem(struct nsys *n, sqlite3_stmt *q)
         return PR_E_NOMEM;
     p->t->events[p->t->n_events - 1].info = idx;
     mi->device_type = kind == 0 || kind == 1 ? 0 : 1; /* pageable, pinned */
-    mi->device_id = col_i32(q, 2, -1);
-    mi->addr = col_i64(q, 3, PR_NO_ID);
+    mi->device_id = col_i32(n, q, 2, -1);
+    mi->addr = col_i64(n, q, 3, PR_NO_ID);
     mi->bytes = op == 0 ? bytes : -bytes;
     n->has_memory = 1;
     return PR_OK;
@@ -579,7 +594,7 @@ add_host_event(struct nsys *n, sqlite3_stmt *q, int64_t gtid, int kind,
      * version */
     if (api && (id = pr_megengine_api_name(p->t->strs, id)) == PR_STR_NONE)
         return NULL;
-    if ((e = add_event(p, q, kind, id)) == NULL)
+    if ((e = add_event(n, p, q, kind, id)) == NULL)
         return NULL;
     pid = intern_num(p->t, (gtid >> ID_BITS) & ID_MASK);
     tid = intern_num(p->t, gtid & ID_MASK);
@@ -597,7 +612,7 @@ static enum pr_status
 on_runtime(struct nsys *n, sqlite3_stmt *q)
 {
     const char *name = string_of(n, q, 5);
-    int driver = col_i64(q, 2, 0) == CLASS_DRIVER;
+    int driver = col_i64(n, q, 2, 0) == CLASS_DRIVER;
     struct pr_event *e;
     struct proc *p;
 
@@ -606,12 +621,12 @@ on_runtime(struct nsys *n, sqlite3_stmt *q)
     else if (name[0] == 'c' && name[1] == 'u' &&
              isupper((unsigned char)name[2]))
         driver = 1;
-    e = add_host_event(n, q, col_i64(q, 3, 0),
+    e = add_host_event(n, q, col_i64(n, q, 3, 0),
                        driver ? PR_KIND_DRIVER_CALL : PR_KIND_RUNTIME_CALL,
                        name, 1, &p);
     if (e == NULL)
         return PR_E_NOMEM;
-    return pr_event_set_correlation(p->t, e, col_i64(q, 4, PR_NO_ID));
+    return pr_event_set_correlation(p->t, e, col_i64(n, q, 4, PR_NO_ID));
 }
 
 /* ------------------------------------------------------------ NVTX */
@@ -779,7 +794,7 @@ static enum pr_status
 on_nvtx(struct nsys *n, sqlite3_stmt *q)
 {
     const char *text = (const char *)sqlite3_column_text(q, N_TEXT);
-    int64_t gtid = col_i64(q, N_TID, 0);
+    int64_t gtid = col_i64(n, q, N_TID, 0);
     struct nvtx_op op;
     struct proc *p;
 
@@ -872,8 +887,7 @@ on_gpu(struct nsys *n, sqlite3_stmt *q)
         return PR_E_NOMEM;
     g = &n->gpus.v[n->gpus.n++];
     for (i = 0; i < G_N; i++)
-        g->v[i] = col_i64(q, i, -1);
-    g->v[G_NAME] = (int64_t)n->names.len;
+        g->v[i] = i == G_NAME ? (int64_t)n->names.len : col_i64(n, q, i, -1);
     if (pr_buf_adds(&n->names, name ? (const char *)name : "") != PR_OK ||
         pr_buf_addc(&n->names, '\0') != PR_OK)
         return PR_E_NOMEM;
@@ -893,7 +907,7 @@ on_map(struct nsys *n, sqlite3_stmt *q)
         return PR_E_NOMEM;
     m = n->gpus.map[n->gpus.n_map++];
     for (i = 0; i < 3; i++)
-        m[i] = col_i64(q, i, -1);
+        m[i] = col_i64(n, q, i, -1);
     return PR_OK;
 }
 
@@ -1443,8 +1457,10 @@ read_db(struct nsys *n, const char *path, uint64_t max, struct pr_trace **out)
         return pr_error_set(n->err, PR_E_NOT_FORMAT,
                             "not an Nsight Systems export (it has no "
                             "StringIds table with CUPTI or NVTX tables)");
-    st = pr_sqlite_load_strings(n->db, "StringIds", "id", "value", &n->strs,
-                                n->err);
+    st = pr_sqlite_allow_rows(n->db, n->err);
+    if (st == PR_OK)
+        st = pr_sqlite_load_strings(n->db, "StringIds", "id", "value", &n->strs,
+                                    n->err);
     if (st == PR_OK)
         st = read_tables(n);
     return st == PR_OK ? hand_out(n, out) : st;
@@ -1487,6 +1503,7 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
     pr_buf_init(&n.tmp, 0);
     pr_buf_init(&n.names, 0);
     n.err = err;
+    n.at.err = err;
     st = read_db(&n, path,
                  o && o->max_input_bytes ? o->max_input_bytes
                                          : PR_READ_DEFAULT_MAX,
