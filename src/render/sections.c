@@ -23,6 +23,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@
 #define MAX_STEP_BARS 64
 #define KERNEL_BARS 15
 #define MAX_MEMORY_CHARTS 4
+#define MAX_STRAGGLERS 8 /* callouts; the rest in one line */
 
 /* ---- chart helpers ---------------------------------------------------- */
 
@@ -1120,6 +1122,41 @@ items_of(const cJSON *arr, const char *title_prefix, const char *title_key,
     return items;
 }
 
+/* The stragglers, worst first (distributed.c): the first
+ * MAX_STRAGGLERS as callouts, the rest in one line, so that a job where
+ * half the ranks compute more than the median (two kinds of rank) keeps
+ * its report the same length at any world size. */
+static void
+stragglers(struct pr_figs *f, const cJSON *all)
+{
+    size_t n = pr_sget_len(all), i = 0;
+    cJSON *shown = cJSON_CreateArray();
+    const cJSON *e;
+    char text[320];
+
+    if (n == 0 || shown == NULL) {
+        cJSON_Delete(shown);
+        return;
+    }
+    cJSON_ArrayForEach(e, all)
+    {
+        if (i++ == MAX_STRAGGLERS)
+            break;
+        cJSON_AddItemReferenceToArray(shown, (cJSON *)(uintptr_t)e);
+    }
+    pr_figs_items(f, items_of(shown, "Straggler: ", PR_K_WORKER, PR_K_REASON,
+                              NULL));
+    cJSON_Delete(shown);
+    if (n <= MAX_STRAGGLERS)
+        return;
+    snprintf(text, sizeof(text),
+             "%zu more ranks also compute at least 5%% above the median "
+             "while the others wait for them: the summary's "
+             "distributed.stragglers lists every one.",
+             n - MAX_STRAGGLERS);
+    pr_figs_text(f, text);
+}
+
 static void
 sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -1152,9 +1189,7 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                               .order = "total time"};
     pr_figs_table(f, "Collectives", &t, NULL);
     pr_sec_links(f, d);
-    if (pr_sget_len(pr_sget(d, PR_K_STRAGGLERS)) > 0)
-        pr_figs_items(f, items_of(pr_sget(d, PR_K_STRAGGLERS), "Straggler: ",
-                                  PR_K_WORKER, PR_K_REASON, NULL));
+    stragglers(f, pr_sget(d, PR_K_STRAGGLERS));
 }
 
 /* ---- recommendations, data quality ------------------------------------ */

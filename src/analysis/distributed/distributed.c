@@ -133,44 +133,81 @@ emit_coverage(size_t present, double world, int world_known, cJSON *d, int *ok)
     return 0;
 }
 
+/* A rank that computes well above the median while the others wait. */
+struct strag {
+    size_t i;      /* into w[] */
+    double excess; /* computation above the median, a fraction of it */
+};
+
+/* The worst first, then by rank: a report that shows the first few shows
+ * the ones that hold the job back most. */
+static int
+cmp_strag(const void *a, const void *b)
+{
+    const struct strag *x = a, *y = b;
+
+    if (x->excess != y->excess)
+        return x->excess > y->excess ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
 static void
 emit_stragglers(const struct wk *w, size_t n, int all_ranks, cJSON *d, int *ok)
 {
     cJSON *arr = pr_emit_arr(d, "stragglers", ok);
-    double busy[256], med, comm_sum = 0;
-    size_t i, m = 0;
+    double *busy, med, comm_sum = 0;
+    struct strag *v;
+    size_t i, m = 0, k = 0;
 
-    if (!all_ranks)
+    if (!all_ranks || !*ok)
         return;
-    for (i = 0; i < n && m < 256; i++)
+    busy = calloc(n, sizeof(*busy));
+    v = calloc(n, sizeof(*v));
+    if (busy == NULL || v == NULL) {
+        free(busy);
+        free(v);
+        *ok = 0;
+        return;
+    }
+    for (i = 0; i < n; i++)
         if (!isnan(w[i].comp)) {
             busy[m++] = w[i].comp + w[i].overlap;
             comm_sum += w[i].comm;
         }
-    if (m < 2 || !*ok)
-        return;
-    qsort(busy, m, sizeof(busy[0]), cmp_dbl);
-    med = m % 2 ? busy[m / 2] : (busy[m / 2 - 1] + busy[m / 2]) / 2;
-    for (i = 0; i < n && *ok; i++) {
-        double b = w[i].comp + w[i].overlap, others;
+    if (m >= 2) {
+        qsort(busy, m, sizeof(busy[0]), cmp_dbl);
+        med = m % 2 ? busy[m / 2] : (busy[m / 2 - 1] + busy[m / 2]) / 2;
+    } else {
+        med = NAN;
+    }
+    for (i = 0; i < n && m >= 2 && med > 0; i++) {
+        double b = w[i].comp + w[i].overlap;
+        if (isnan(b) || b < 1.05 * med)
+            continue;
+        if (!((comm_sum - w[i].comm) / (double)(m - 1) > w[i].comm))
+            continue;
+        v[k++] = (struct strag){i, (b - med) / med};
+    }
+    qsort(v, k, sizeof(*v), cmp_strag);
+    for (i = 0; i < k && *ok; i++) {
+        const struct wk *s = &w[v[i].i];
+        double b = s->comp + s->overlap;
         char text[400];
         cJSON *r;
-        if (isnan(b) || med <= 0 || b < 1.05 * med)
-            continue;
-        others = (comm_sum - w[i].comm) / (double)(m - 1);
-        if (!(others > w[i].comm))
-            continue;
         snprintf(text, sizeof(text),
                  "rank %.0f computes %.1f us per step, %.0f%% above the "
                  "median %.1f us, while the other ranks spend %.1f us per "
                  "step in communication against %.1f us here: they wait "
                  "for it",
-                 w[i].rank, b, 100.0 * (b - med) / med, med, others, w[i].comm);
+                 s->rank, b, 100.0 * v[i].excess, med,
+                 (comm_sum - s->comm) / (double)(m - 1), s->comm);
         r = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(r, "worker", w[i].worker, ok);
-        pr_emit_num(r, "rank", w[i].rank, ok);
+        pr_emit_str(r, "worker", s->worker, ok);
+        pr_emit_num(r, "rank", s->rank, ok);
         pr_emit_str(r, "reason", text, ok);
     }
+    free(busy);
+    free(v);
 }
 
 static void
