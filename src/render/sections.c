@@ -1144,8 +1144,8 @@ stragglers(struct pr_figs *f, const cJSON *all)
             break;
         cJSON_AddItemReferenceToArray(shown, (cJSON *)(uintptr_t)e);
     }
-    pr_figs_items(f, items_of(shown, "Straggler: ", PR_K_WORKER, PR_K_REASON,
-                              NULL));
+    pr_figs_items(
+        f, items_of(shown, "Straggler: ", PR_K_WORKER, PR_K_REASON, NULL));
     cJSON_Delete(shown);
     if (n <= MAX_STRAGGLERS)
         return;
