@@ -42,6 +42,7 @@
 #include "profreport/hostdev.h"
 #include "profreport/job.h"
 #include "profreport/jobs.h"
+#include "profreport/kclass.h"
 #include "profreport/kernel_calls.h"
 #include "profreport/kernels.h"
 #include "profreport/keys.h"
