@@ -20,6 +20,7 @@
 #include "profreport/discover.h"
 #include "profreport/formats.h"
 #include "profreport/jobs.h"
+#include "profreport/kclass.h"
 #include "profreport/kernel_calls.h"
 #include "profreport/merge.h"
 #include "profreport/peaks.h"
@@ -186,7 +187,7 @@ ingest_one(const struct pr_options *o, const struct pr_input_file *f,
 {
     struct pr_read_opts ro = {o->max_input, threads, 0};
     struct pr_trace *t = NULL;
-    const struct pr_trace *r;
+    struct pr_trace *r;
     enum pr_status st;
 
     *skipped = 0;
@@ -202,8 +203,10 @@ ingest_one(const struct pr_options *o, const struct pr_input_file *f,
         }
         return st;
     }
-    for (r = t; r != NULL && st == PR_OK; r = r->next)
+    for (r = t; r != NULL && st == PR_OK; r = r->next) {
+        r->kclass = o->kclass;
         st = add_trace(o, f, r, threads, sum, notes, err);
+    }
     pr_trace_free(t); /* the summary copied what it keeps */
 #if defined(__GLIBC__) && !PR_SANITIZED
     /* give the trace's memory back before the next file: with many ranks
@@ -453,6 +456,11 @@ load_saved(const struct pr_options *o, cJSON **out, struct pr_merge **m,
                             "--peak-tflops, --peak-gbps and --device-spec "
                             "need the traces: a saved summary's roofline "
                             "was computed when it was written");
+    if (o->kernel_rules != NULL)
+        return pr_error_set(err, PR_E_USAGE,
+                            "--kernel-rules needs the traces: a saved "
+                            "summary's kernels were classified when it was "
+                            "written");
     if (n == 1)
         return pr_saved_load(o->inputs[0], out, err);
     st = pr_merge_load(o->inputs, n, out, m, err);
@@ -484,6 +492,22 @@ check_device_spec(const struct pr_options *o, struct pr_error *err)
     return PR_OK;
 }
 
+/* o with the kernel table the traces are classified by: --kernel-rules'
+ * rules first, then the shipped table (kclass.h).  Read once, before any
+ * trace, so that a bad rules file fails at once, named (issue #15's rule
+ * for --device-spec).  *t is owned by the caller. */
+static enum pr_status
+open_kclass(const struct pr_options *o, struct pr_options *with,
+            struct pr_kclass_table **t, struct pr_error *err)
+{
+    *with = *o;
+    *t = pr_kclass_table_open(o->kernel_rules, err);
+    if (*t == NULL)
+        return err->code != PR_OK ? err->code : PR_E_NOMEM;
+    with->kclass = *t;
+    return PR_OK;
+}
+
 /* Every lite run of a merged job made whole, for the readers of all runs
  * in full (pr_pipeline_summary); *m is freed: nothing borrows it after. */
 static enum pr_status
@@ -502,24 +526,31 @@ whole_runs(cJSON *sum, struct pr_merge **m, struct pr_error *err)
 /* The summary of the inputs into *out; *m is set (else NULL) when its
  * runs are lite runs of merged summaries (merge.h). */
 static enum pr_status
-build_summary(const struct pr_options *o, cJSON **out, struct pr_merge **m,
+build_summary(const struct pr_options *opts, cJSON **out, struct pr_merge **m,
               struct pr_error *err)
 {
     struct pr_input_list files = {0};
+    struct pr_kclass_table *kc = NULL;
+    struct pr_options with;
+    const struct pr_options *o = &with;
     cJSON *sum;
     enum pr_status st;
     size_t i, used = 0;
 
     *m = NULL;
-    st = load_saved(o, out, m, err);
+    st = load_saved(opts, out, m, err);
     if (st != PR_OK || *out != NULL)
         return st;
-    st = check_device_spec(o, err);
+    st = check_device_spec(opts, err);
+    if (st == PR_OK)
+        st = open_kclass(opts, &with, &kc, err);
     if (st != PR_OK)
         return st;
     sum = pr_summary_new();
-    if (sum == NULL)
+    if (sum == NULL) {
+        pr_kclass_table_free(kc);
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
     st = discover_all(o, &files, err);
     if (st == PR_OK && jobs_for(o, files.n) > 1) {
         st = ingest_pool(o, &files, jobs_for(o, files.n), sum, &used, err);
@@ -537,6 +568,7 @@ build_summary(const struct pr_options *o, cJSON **out, struct pr_merge **m,
     if (st == PR_OK)
         st = pr_summary_finish(sum, err);
     pr_input_list_free(&files);
+    pr_kclass_table_free(kc); /* the summary copied what it keeps */
     if (st != PR_OK) {
         cJSON_Delete(sum);
         return st;
@@ -771,7 +803,7 @@ load_calls(const struct pr_options *o, const struct pr_input_file *f, int tag,
 {
     struct pr_read_opts ro = {o->max_input, o->threads, 0};
     struct pr_trace *t = NULL;
-    const struct pr_trace *r;
+    struct pr_trace *r;
     enum pr_status st;
 
     ro.progress = want_progress(o, f->path);
@@ -780,8 +812,10 @@ load_calls(const struct pr_options *o, const struct pr_input_file *f, int tag,
         pr_error_clear(err);
         return PR_OK;
     }
-    for (r = t; r != NULL && st == PR_OK; r = r->next)
+    for (r = t; r != NULL && st == PR_OK; r = r->next) {
+        r->kclass = o->kclass;
         st = append_calls(r, f, tag || r->next != NULL || r != t, all, err);
+    }
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", f->path);
     pr_trace_free(t);
@@ -792,10 +826,13 @@ load_calls(const struct pr_options *o, const struct pr_input_file *f, int tag,
  * #3): read each trace, keep only its rows, free it.  The options are
  * checked on an empty table first, so a typo fails before a long read. */
 static enum pr_status
-kernel_calls_table(const struct pr_options *o, struct pr_error *err)
+kernel_calls_table(const struct pr_options *opts, struct pr_error *err)
 {
     struct pr_input_list files = {0};
-    struct pr_table_opts to = table_opts(o);
+    struct pr_table_opts to = table_opts(opts);
+    struct pr_kclass_table *kc = NULL;
+    struct pr_options with;
+    const struct pr_options *o = &with;
     struct pr_buf probe;
     cJSON *all = cJSON_CreateArray();
     enum pr_status st = all ? PR_OK : PR_E_NOMEM;
@@ -804,13 +841,15 @@ kernel_calls_table(const struct pr_options *o, struct pr_error *err)
     pr_buf_init(&probe, 0);
     if (st != PR_OK)
         return pr_error_set(err, st, "out of memory");
-    if (count_saved(o) > 0) {
+    if (count_saved(opts) > 0) {
         cJSON_Delete(all);
         return pr_error_set(err, PR_E_USAGE,
                             "kernel-calls needs the traces: a saved summary "
                             "holds no per-launch rows");
     }
-    st = pr_table_render_rows(all, &to, &probe, err);
+    st = open_kclass(opts, &with, &kc, err);
+    if (st == PR_OK)
+        st = pr_table_render_rows(all, &to, &probe, err);
     pr_buf_free(&probe);
     if (st == PR_OK)
         st = discover_all(o, &files, err);
@@ -819,6 +858,7 @@ kernel_calls_table(const struct pr_options *o, struct pr_error *err)
     if (st == PR_OK)
         st = print_table(o, NULL, all, err);
     pr_input_list_free(&files);
+    pr_kclass_table_free(kc);
     cJSON_Delete(all);
     return st;
 }
@@ -849,6 +889,61 @@ bound_heap(void)
 #endif
 }
 
+/* table --why NAME: which rule of the kernel table names a kernel, what
+ * it says of it and where that naming comes from; no trace needed. */
+static enum pr_status
+explain_kernel(const struct pr_options *o, struct pr_error *err)
+{
+    struct pr_kclass_table *t = pr_kclass_table_open(o->kernel_rules, err);
+    const char *math, *prec;
+    struct pr_kclass k;
+
+    if (t == NULL)
+        return err->code != PR_OK ? err->code : PR_E_NOMEM;
+    pr_kclass_lookup(t, o->why, &k);
+    printf("kernel     %s\n", o->why);
+    if (k.rule == NULL) {
+        printf("rule       none: no rule of the kernel table (%zu rules) "
+               "matches this name, so reports list the kernel as unknown "
+               "(family null) and count its time as neither tensor-core "
+               "nor communication time\n"
+               "to name it add a rule to a file of data/kernels.json's form "
+               "and pass it with --kernel-rules FILE (or "
+               "PROFREPORT_KERNEL_RULES)\n",
+               pr_kclass_table_count(t));
+        pr_kclass_table_free(t);
+        return PR_OK;
+    }
+    math = pr_kclass_math_name(k.math);
+    prec = pr_kclass_prec_name(k.precision);
+    printf("rule       %s (rule %d of %zu, the first that matches)\n"
+           "pattern    %s\n"
+           "library    %s\n"
+           "family     %s%s\n",
+           k.rule, k.index + 1, pr_kclass_table_count(t), k.pattern, k.library,
+           pr_kclass_family_name(k.family),
+           k.family == PR_KF_COLLECTIVE ? " (communication time)" : "");
+    printf("math       %s%s\n", math ? math : "not told by the name",
+           k.math == PR_KM_MATRIX ? " (tensor cores on NVIDIA, MFMA on AMD)"
+           : k.math == PR_KM_SIMT ? " (CUDA cores on NVIDIA, vector units "
+                                    "on AMD)"
+                                  : "");
+    if (prec != NULL && k.prec_pattern != NULL)
+        printf("precision  %s (the name matches \"%s\")\n", prec,
+               k.prec_pattern);
+    else
+        printf("precision  %s\n", prec ? prec : "not stated by the name");
+    if (k.collective != NULL)
+        printf("collective %s\n", k.collective);
+    printf("plugin     %s\n",
+           k.plugin_tc ? "the TensorBoard plugin's list names it too "
+                         "(tensor_cores_source \"plugin\")"
+                       : "not on the TensorBoard plugin's list");
+    printf("source     %s\n", k.source);
+    pr_kclass_table_free(t);
+    return PR_OK;
+}
+
 enum pr_status
 pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
 {
@@ -857,6 +952,8 @@ pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
     enum pr_status st;
 
     bound_heap();
+    if (o->command == PR_CMD_TABLE && o->why != NULL)
+        return explain_kernel(o, err);
     if (o->command == PR_CMD_TABLE && o->table_kind &&
         strcmp(o->table_kind, "kernel-calls") == 0)
         return kernel_calls_table(o, err);

@@ -57,12 +57,4 @@ int pr_comm_on_host(const char *backend);
  * collective ("gloo:all_reduce", "nccl:_all_gather_base"). */
 int pr_comm_host_collective(const char *name);
 
-/* A device kernel name of a collective library (nccl*, ncclKernel_*,
- * ncclDevKernel_*, hccl*, hcom_*). */
-int pr_comm_kernel_name(const char *name);
-
-/* Event e is a communication kernel: a device task named by
- * pr_comm_kernel_name or carrying collective metadata. */
-int pr_comm_is_kernel(const struct pr_trace *t, const struct pr_event *e);
-
 #endif

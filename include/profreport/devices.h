@@ -44,6 +44,14 @@ PR_NODISCARD enum pr_status pr_devices_collect(const struct pr_trace *t,
 
 void pr_devices_free(struct pr_device_rows *rows);
 
+/* The vendor of the trace's devices as the rows name it ("nvidia", "amd",
+ * "huawei" ...): the format's when it knows it (an Nsight Systems export:
+ * NVIDIA), else AMD when a device
+ * looks like one (64-wide waves, its name) or a kernel comes from an AMD
+ * library, else NVIDIA when deviceProperties lists a device; NULL when
+ * nothing tells.  Cannot fail. */
+const char *pr_devices_vendor(const struct pr_trace *t);
+
 /* The "devices" array (new, owned by the caller).  PR_E_NOMEM on
  * failure (*out NULL). */
 PR_NODISCARD enum pr_status pr_devices_emit(const struct pr_device_rows *rows,

@@ -29,6 +29,10 @@ struct pr_kernel_ref {
     double blocks_per_sm; /* mean_blocks_per_sm; NaN: null */
     double occupancy_pct; /* mean_est_achieved_occupancy_pct; NaN: null */
     int tc_used;          /* tensor_cores_used */
+    int plugin_tc;        /* the plugin's list says tensor cores too */
+    int known;            /* a rule of the kernel table named it */
+    int family, math, precision; /* kclass.h's enums, math made concrete
+                                    for the devices' vendor */
 };
 
 struct pr_kernel_refs {
@@ -44,6 +48,14 @@ PR_NODISCARD enum pr_status pr_kernels_build(const struct pr_trace *t,
                                              cJSON **out,
                                              struct pr_kernel_refs *refs,
                                              struct pr_error *err);
+
+/* The "kernel_classes" object (new, owned by the caller): kernel time by
+ * the kernel table's family and by math unit, and the kernels neither the
+ * table nor their producer can place (their share, the largest named), so
+ * that the table's gaps are visible.  PR_E_NOMEM on failure. */
+PR_NODISCARD enum pr_status
+pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
+                   struct pr_error *err);
 
 /* 10.4: share of all kernel time spent in tensor-core kernels (0..1);
  * NaN when the trace has no kernel.  Cannot fail. */

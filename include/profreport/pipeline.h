@@ -10,6 +10,7 @@
 #include "profreport/error.h"
 
 struct cJSON;
+struct pr_kclass_table;
 
 enum pr_command {
     PR_CMD_REPORT = 0, /* profreport --input ... --json/--html/--pdf */
@@ -36,7 +37,13 @@ struct pr_options {
     int jobs;                    /* --jobs: files read at once; 0 = auto */
     uint64_t max_input;          /* --max-input bytes; 0 = default */
     double peak_tflops, peak_gbps;
-    const char *device_spec;  /* --device-spec FILE */
+    const char *device_spec; /* --device-spec FILE */
+    /* --kernel-rules FILE, else $PROFREPORT_KERNEL_RULES: rules before the
+     * shipped kernel table's (kclass.h); NULL = none */
+    const char *kernel_rules;
+    /* borrowed: the kernel table the pipeline read (the user's rules and
+     * the shipped ones), set by the pipeline for the traces it reads */
+    const struct pr_kclass_table *kclass;
     const char *detail_ranks; /* --detail-ranks; NULL = detail.h's default */
     /* table subcommand */
     const char *table_kind; /* operators|kernels|kernel-calls|memory|steps */
@@ -47,6 +54,7 @@ struct pr_options {
     double min_time_us;
     int csv, json_out;
     int width;
+    const char *why; /* table --why NAME: explain one kernel name */
 };
 
 /* Run the command.  Returns PR_OK or the first error (err holds the message

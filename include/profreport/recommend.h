@@ -44,7 +44,8 @@ struct pr_rec_op {
 /* One kernels row (kernels.c's struct pr_kernel_ref as the row writes
  * it; NaN where it writes null). */
 struct pr_rec_kernel {
-    const char *name; /* NULL when absent */
+    const char *name;   /* NULL when absent */
+    const char *family; /* the kernel table's family; NULL: unknown */
     double calls, mean_us, total_us, occupancy_pct, blocks_per_sm;
     int tc_used;
 };

@@ -26,11 +26,16 @@
 #include "profreport/kernels.h"
 #include "profreport/ops.h"
 #include "profreport/trace.h"
+#include "profreport/tree.h"
 
 struct pr_roofline_in {
     /* NULL: rows alone (hand-made rows in tests): per-call concrete
      * inputs and per-op tensor-core time then come only from the rows */
     const struct pr_trace *t;
+    /* the op tree of t: kernels reach their op as the tree links them (by
+     * External id, or by time where ids do not link); NULL: by External
+     * id alone */
+    const struct pr_tree *tree;
     struct pr_device_rows *devices;       /* peaks filled in */
     struct pr_ops *ops;                   /* rates filled in */
     const struct pr_kernel_refs *kernels; /* may be NULL: no kernels */

@@ -1,40 +1,14 @@
-/* tensorcore.h - does a kernel use tensor cores (by name), is an operator
- * eligible for them, and if an eligible op ran without them, why and what
- * to change (tb-plugin-semantics §10; flops-and-formats §1.3).  Pure
- * functions; roofline.c turns the answers into summary rows. */
+/* tensorcore.h - is an operator eligible for tensor cores, and if an
+ * eligible op ran without them, why and what to change (tb-plugin-semantics
+ * §10; flops-and-formats §1.3).  Whether a kernel ran on them is the kernel
+ * table's answer (kclass.h).  Pure functions; roofline.c turns the answers
+ * into summary rows. */
 #ifndef PROFREPORT_TENSORCORE_H
 #define PROFREPORT_TENSORCORE_H
 
 #include <stddef.h>
 
 #include "profreport/flops.h"
-
-/* Where a "uses tensor cores" answer came from. */
-enum pr_tc_source {
-    PR_TC_NONE = 0,     /* not on tensor cores */
-    PR_TC_PLUGIN = 1,   /* the TensorBoard plugin's exact substring list */
-    PR_TC_HEURISTIC = 2 /* [profreport ext] a kernel family rule (nvjet,
-                           CUTLASS 3, FlashAttention, Tensile MFMA, ...) */
-};
-
-/* How one kernel name was classified. */
-struct pr_tc_kernel {
-    int tc;                   /* 1: runs on tensor / matrix cores */
-    enum pr_tc_source source; /* PR_TC_NONE when tc is 0 */
-    const char *rule;         /* static id of the rule that decided ("nvjet",
-                                 "plugin:h884", "xmma_ffma", "tensile_valu", ...);
-                                 NULL when no rule matched (then tc is 0) */
-    int tf32; /* fp32 data on TF32 tensor cores, as the name says */
-};
-
-/* Classify a kernel by its name.  Rules run in a fixed order: the
- * CUDA-core / VALU families first (fp32 "xmma..._ffma", CUTLASS SIMT,
- * Tensile without an MFMA field), then the plugin's case-sensitive list,
- * then the families, case-insensitively.  NULL gives tc 0 and no rule. */
-void pr_tensorcore_classify(const char *kernel_name, struct pr_tc_kernel *out);
-
-/* pr_tensorcore_classify's source, PR_TC_NONE when not on tensor cores. */
-enum pr_tc_source pr_tensorcore_kernel(const char *kernel_name);
 
 /* 1 when the operator may run on tensor cores: the plugin's exact list
  * (§10.2) or, with *heuristic set to 1, our additions (attention, fp8/int8
@@ -78,6 +52,11 @@ struct pr_tc_context {
                                cc_major/minor are a gfx version, not a CC */
     int tf32_matmul;        /* a GEMM kernel of this run used TF32 */
     int tf32_conv;          /* a convolution kernel of this run used TF32 */
+    /* the op's own fp32 GEMM/conv kernel that ran on CUDA cores (FFMA, by
+     * the kernel table), named as the finding's evidence; NULL: none */
+    const char *fp32_kernel;
+    int no_types; /* the format records no input types (an Nsight Systems
+                     export): advice cannot be to record them */
 };
 
 /* Stable id of a reason ("tf32_matmul_off", "channels", ...), for the

@@ -397,8 +397,9 @@ struct pr_cpu_use {
 /* Frees u and its series; accepts NULL. */
 void pr_cpu_use_free(struct pr_cpu_use *u);
 
-struct pr_op_stats; /* op_stats.h */
-struct pr_pmu;      /* pmu.h */
+struct pr_op_stats;     /* op_stats.h */
+struct pr_pmu;          /* pmu.h */
+struct pr_kclass_table; /* kclass.h */
 
 struct pr_trace {
     struct pr_strtab *strs;  /* owned */
@@ -481,6 +482,10 @@ struct pr_trace {
     struct pr_op_stats *op_stats;
     /* owned: hardware counters per device task (pmu.h); NULL: none */
     struct pr_pmu *pmu;
+    /* borrowed: the kernel table (kclass.h) the analyses classify this
+       trace's kernel names by, set by the pipeline (--kernel-rules);
+       NULL: the compiled-in table */
+    const struct pr_kclass_table *kclass;
     struct pr_trace *next; /* owned: the next run read from the same input
                               (a folder holding several ranks), or NULL */
 };

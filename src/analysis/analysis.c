@@ -256,6 +256,10 @@ fill_tables(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
         st = pr_kernels_build(t, tree, &k, &tb->kernels, err);
     if (st == PR_OK)
         st = put(run, "kernels", k, err);
+    if (st == PR_OK && pr_kernels_classes(&tb->kernels, &k, err) == PR_OK)
+        st = put(run, "kernel_classes", k, err);
+    else if (st == PR_OK)
+        st = PR_E_NOMEM;
     /* rows from a producer's table: no kernel of theirs is on the tree,
        so the rows' own figures decide */
     tb->tc_seed_pct = isnan(pr_kernels_tc_ratio(t)) ||
@@ -269,9 +273,9 @@ fill_tables(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
 /* The roofline pass over the rows, then the rows and its sections
  * written, each once. */
 static enum pr_status
-fill_roofline(const struct pr_trace *t, const struct pr_analysis_opts *o,
-              struct tables *tb, cJSON *run, struct pr_rec_facts *f,
-              struct pr_error *err)
+fill_roofline(const struct pr_trace *t, const struct pr_tree *tree,
+              const struct pr_analysis_opts *o, struct tables *tb, cJSON *run,
+              struct pr_rec_facts *f, struct pr_error *err)
 {
     struct pr_roofline_in in;
     struct pr_roofline_out out;
@@ -280,6 +284,7 @@ fill_roofline(const struct pr_trace *t, const struct pr_analysis_opts *o,
     enum pr_status st;
 
     in.t = t;
+    in.tree = tree;
     in.devices = &tb->devs;
     in.ops = &tb->ops;
     in.kernels = &tb->kernels;
@@ -499,7 +504,7 @@ tree_passes(const struct pr_trace *t, const struct pr_analysis_opts *o,
         st = fill_tables(t, tree, run, &tb, err);
     st = side_join(&k, &sd, run, st, err);
     if (st == PR_OK)
-        st = fill_roofline(t, o, &tb, run, facts, err);
+        st = fill_roofline(t, tree, o, &tb, run, facts, err);
     /* layers read the roofline's rows and the tree's nodes */
     if (st == PR_OK)
         st = fill_layers(t, tree, &tb, run, err);

@@ -238,9 +238,3 @@ pr_tc_op_eligible(const char *name)
 {
     return pr_tensorcore_op_eligible(name, NULL);
 }
-
-int
-pr_tc_kernel_uses(const char *name)
-{
-    return pr_tensorcore_kernel(name) != PR_TC_NONE;
-}

@@ -131,9 +131,8 @@ PR_NODISCARD enum pr_status pr_analysis_fill(const struct pr_trace *t,
  * count or a part of it (flops.c, roofline.c). */
 double pr_dims_product(const int64_t *v, int n);
 
-/* Names of 10.2 / 10.1, shared by ops.c, kernels.c and tree.c. */
+/* Names of 10.2, shared by ops.c and tree.c. */
 int pr_tc_op_eligible(const char *name);
-int pr_tc_kernel_uses(const char *name);
 
 /* Classes of a name (names.c), computed once per string id and cached. */
 #define PR_NAME_TC_PLUGIN 0x01    /* kernel: 10.1 plugin pattern */
@@ -146,16 +145,33 @@ int pr_tc_kernel_uses(const char *name);
 #define PR_NAME_NOT_OPERATOR 0x80 /* excluded from 5.4 operator rows */
 #define PR_NAME_TF32 0x100        /* kernel: TF32 math, by its name */
 #define PR_NAME_COMM_HOST 0x200   /* host-side collective (gloo:*) */
-#define PR_NAME_COMM_KERNEL 0x400 /* kernel: pr_comm_kernel_name */
+#define PR_NAME_COMM_KERNEL 0x400 /* kernel: the table's collective family */
 #define PR_NAME_WINOGRAD 0x800    /* kernel: a Winograd convolution */
 #define PR_NAME_FFT 0x1000        /* kernel: an FFT convolution */
+#define PR_NAME_KNOWN 0x2000      /* kernel: a rule of the table matched */
+#define PR_NAME_SIMT_MATH                                                      \
+    0x4000 /* kernel: a GEMM/conv/attention kernel the                         \
+              table puts on CUDA cores / vector                                \
+              units, in fp32 or no named precision */
 #define PR_NAME_TC (PR_NAME_TC_PLUGIN | PR_NAME_TC_HEUR)
 
+struct pr_kclass;
+struct pr_kclass_table;
+
 struct pr_names {
-    const struct pr_trace *t; /* borrowed */
-    uint16_t *bits;           /* owned, n entries; 0 = not yet classified */
+    const struct pr_trace *t;         /* borrowed */
+    const struct pr_kclass_table *kc; /* borrowed (t->kclass) or own */
+    struct pr_kclass_table *own;      /* owned: the compiled-in table when
+                                         the trace names none */
+    uint16_t *bits; /* owned, n entries; 0 = not yet classified */
     size_t n;
+    struct pr_idmap rules; /* kernel name id -> its rule's index */
+    int rules_lost;        /* the map ran out of memory: look up again */
 };
+
+/* The PR_NAME_* bits of one kernel class (TC, TF32, comm, known, SIMT
+ * math). */
+unsigned pr_names_kclass_bits(const struct pr_kclass *k);
 
 /* Start an empty cache for t's strings.  Cannot fail: without memory the
  * cache stays empty and each lookup classifies the name again. */
@@ -163,6 +179,10 @@ void pr_names_init(struct pr_names *nc, const struct pr_trace *t);
 void pr_names_free(struct pr_names *nc); /* accepts a freed cache */
 /* PR_NAME_* bits of string id (any id, PR_STR_NONE included). */
 unsigned pr_names_get(struct pr_names *nc, uint32_t id);
+
+/* The kernel-table rule of string id (fixed fields only: pr_kclass_rule);
+ * 0 with index -1 when no rule names it. */
+int pr_names_rule(struct pr_names *nc, uint32_t id, struct pr_kclass *out);
 
 /* pr_comm_is_kernel with the name test from nc's cache (comm.c). */
 int pr_comm_kernel_cached(struct pr_names *nc, const struct pr_event *e);

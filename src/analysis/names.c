@@ -1,7 +1,7 @@
 /* names.c - classifies interned names once per distinct string id instead
  * of once per event: a trace repeats a few thousand names millions of
- * times, and the tensor-core patterns alone are 30 strstr calls a name.
- * The predicates themselves live in tree.c and tensorcore.c. */
+ * times, and the kernel table (kclass.c) is a hundred rules of patterns.
+ * The operator predicates themselves live in tree.c and tensorcore.c. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "profreport/comm.h"
+#include "profreport/kclass.h"
 #include "profreport/tensorcore.h"
 #include "profreport/tree.h"
 
@@ -19,7 +20,15 @@
 void
 pr_names_init(struct pr_names *nc, const struct pr_trace *t)
 {
+    struct pr_error ignored = {PR_OK, ""};
+
+    memset(nc, 0, sizeof(*nc));
     nc->t = t;
+    nc->kc = t->kclass;
+    /* a trace the pipeline did not give a table (tests, fuzzing): the
+       compiled-in one; without memory for it names stay unclassified */
+    if (nc->kc == NULL)
+        nc->kc = nc->own = pr_kclass_table_builtin(&ignored);
     nc->n = pr_strtab_count(t->strs);
     /* Without the cache every lookup classifies afresh: slower, same
      * answers, so an allocation failure here is not an error. */
@@ -32,6 +41,8 @@ void
 pr_names_free(struct pr_names *nc)
 {
     free(nc->bits);
+    pr_idmap_free(&nc->rules);
+    pr_kclass_table_free(nc->own);
     memset(nc, 0, sizeof(*nc));
 }
 
@@ -63,16 +74,41 @@ has_ci(const char *s, const char *pat)
     return 0;
 }
 
-static unsigned
-classify(const char *name)
+/* The kernel table's answer as PR_NAME_* bits. */
+unsigned
+pr_names_kclass_bits(const struct pr_kclass *k)
 {
-    struct pr_tc_kernel tc;
+    int matrix = pr_kclass_is_matrix(k->math);
+    int math_op = k->family == PR_KF_GEMM || k->family == PR_KF_CONV ||
+                  k->family == PR_KF_ATTENTION;
+    unsigned bits = 0;
+
+    bits |= matrix && k->plugin_tc ? PR_NAME_TC_PLUGIN : 0;
+    bits |= matrix && !k->plugin_tc ? PR_NAME_TC_HEUR : 0;
+    bits |= matrix && k->precision == PR_KP_TF32 ? PR_NAME_TF32 : 0;
+    bits |= k->family == PR_KF_COLLECTIVE ? PR_NAME_COMM_KERNEL : 0;
+    bits |= k->rule != NULL ? PR_NAME_KNOWN : 0;
+    bits |= math_op && pr_kclass_is_simt(k->math) &&
+                    (k->precision == PR_KP_FP32 || k->precision == PR_KP_NONE)
+                ? PR_NAME_SIMT_MATH
+                : 0;
+    return bits;
+}
+
+static unsigned
+classify(struct pr_names *nc, uint32_t id)
+{
+    const char *name = pr_trace_str(nc->t, id);
+    struct pr_kclass k;
     unsigned bits = DONE;
 
-    pr_tensorcore_classify(name, &tc);
-    bits |= tc.tc && tc.source == PR_TC_PLUGIN ? PR_NAME_TC_PLUGIN : 0;
-    bits |= tc.tc && tc.source == PR_TC_HEURISTIC ? PR_NAME_TC_HEUR : 0;
-    bits |= tc.tc && tc.tf32 ? PR_NAME_TF32 : 0;
+    pr_kclass_lookup(nc->kc, name, &k);
+    bits |= pr_names_kclass_bits(&k);
+    /* the rule of a kernel name, for the few callers that name it (a
+       map: most names are no kernel's) */
+    if (k.index >= 0 && id < nc->n &&
+        pr_idmap_put(&nc->rules, id, (size_t)k.index, NULL) != PR_OK)
+        nc->rules_lost = 1;
     bits |= has_ci(name, "winograd") ? PR_NAME_WINOGRAD : 0;
     bits |= has_ci(name, "fft") || has_ci(name, "gcgemm") ? PR_NAME_FFT : 0;
     bits |= pr_tc_op_eligible(name) ? PR_NAME_TC_OP : 0;
@@ -83,7 +119,6 @@ classify(const char *name)
         pr_comm_host_collective(name) && pr_comm_on_host(pr_comm_backend(name))
             ? PR_NAME_COMM_HOST
             : 0;
-    bits |= pr_comm_kernel_name(name) ? PR_NAME_COMM_KERNEL : 0;
     bits |= starts_with(name, "Optimizer.step") ? PR_NAME_OPTIMIZER : 0;
     bits |= is_non_operator(name) ? PR_NAME_NOT_OPERATOR : 0;
     return bits;
@@ -93,8 +128,22 @@ unsigned
 pr_names_get(struct pr_names *nc, uint32_t id)
 {
     if (id >= nc->n)
-        return classify(pr_trace_str(nc->t, id)) & ~DONE;
+        return classify(nc, id) & ~DONE;
     if (!(nc->bits[id] & DONE))
-        nc->bits[id] = (uint16_t)classify(pr_trace_str(nc->t, id));
+        nc->bits[id] = (uint16_t)classify(nc, id);
     return nc->bits[id] & ~DONE;
+}
+
+int
+pr_names_rule(struct pr_names *nc, uint32_t id, struct pr_kclass *out)
+{
+    size_t i;
+
+    if ((pr_names_get(nc, id) & PR_NAME_KNOWN) == 0)
+        return pr_kclass_rule(nc->kc, -1, out);
+    i = pr_idmap_get(&nc->rules, id);
+    if (i != PR_NONE && !nc->rules_lost)
+        return pr_kclass_rule(nc->kc, (int)i, out);
+    pr_kclass_lookup(nc->kc, pr_trace_str(nc->t, id), out);
+    return out->index >= 0;
 }

@@ -35,7 +35,9 @@ enum {
     OPT_CSV,
     OPT_JSON_OUT,
     OPT_DEVICE_SPEC,
-    OPT_SOURCE_LINK
+    OPT_SOURCE_LINK,
+    OPT_KERNEL_RULES,
+    OPT_WHY
 };
 
 static const struct option longopts[] = {
@@ -55,6 +57,8 @@ static const struct option longopts[] = {
     {"detail-ranks", required_argument, NULL, OPT_DETAIL_RANKS},
     {"max-input", required_argument, NULL, OPT_MAX_INPUT},
     {"device-spec", required_argument, NULL, OPT_DEVICE_SPEC},
+    {"kernel-rules", required_argument, NULL, OPT_KERNEL_RULES},
+    {"why", required_argument, NULL, OPT_WHY},
     {"kind", required_argument, NULL, OPT_KIND},
     {"sort", required_argument, NULL, OPT_SORT},
     {"group-by", required_argument, NULL, OPT_GROUP_BY},
@@ -178,6 +182,15 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
     case OPT_DEVICE_SPEC:
         o->device_spec = arg;
         break;
+    case OPT_KERNEL_RULES:
+        o->kernel_rules = arg;
+        break;
+    case OPT_WHY:
+        if (o->command != PR_CMD_TABLE)
+            return pr_error_set(err, PR_E_USAGE,
+                                "--why is an option of profreport table");
+        o->why = arg;
+        break;
     case OPT_KIND:
         o->table_kind = arg;
         break;
@@ -273,6 +286,12 @@ pr_args_parse(int argc, char **argv, enum pr_command cmd, struct pr_options *o,
             return st;
     }
     if (o->want_help || o->want_version)
+        return PR_OK;
+    /* the environment's rules when the command line names none */
+    if (o->kernel_rules == NULL && getenv("PROFREPORT_KERNEL_RULES") != NULL &&
+        getenv("PROFREPORT_KERNEL_RULES")[0] != '\0')
+        o->kernel_rules = getenv("PROFREPORT_KERNEL_RULES");
+    if (o->why != NULL) /* explains a name: no trace needed */
         return PR_OK;
     if (o->n_inputs == 0)
         return pr_error_set(err, PR_E_USAGE, "no input: give --input PATH");

@@ -63,14 +63,34 @@ const struct pr_col pr_fig_cols_kernels[] = {
     {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
     {"total", PR_K_TOTAL_US, "Total", PR_FMT_US, 0.9, NULL, PR_COL_BOTH},
     {"mean", PR_K_MEAN_US, "Mean", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
-    {"min", PR_K_MIN_US, "Min", PR_FMT_US, 0.8, NULL, PR_COL_REPORT},
+    /* the reports' table has room for the kernel table's class (a PDF
+       table takes 12 columns): Min and TC are the terminal's, the Math
+       column says tensor_core where TC would say yes */
+    {"min", PR_K_MIN_US, "Min", PR_FMT_US, 0.8, NULL, 0},
     {"max", PR_K_MAX_US, "Max", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
     {"blocks_per_sm", PR_K_MEAN_BLOCKS_PER_SM, "Blocks/SM", PR_FMT_NUM, 0.8,
      NULL, PR_COL_REPORT},
     {"occupancy", PR_K_MEAN_EST_ACHIEVED_OCCUPANCY_PCT, "Est. occupancy",
      PR_FMT_PCT, 1.1, NULL, PR_COL_BOTH},
     {"tc", PR_K_TENSOR_CORES_USED, "TC", PR_FMT_BOOL, 0.5,
-     "Ran on tensor cores", PR_COL_BOTH},
+     "Ran on tensor cores", PR_COL_TERM},
+    /* the kernel table's class (data/kernels.json); "-" where no rule
+       names the kernel */
+    {"family", PR_K_KFAMILY, "Family", PR_FMT_WRAP, 1,
+     "What the kernel does, by the kernel table's rule (- : no rule names "
+     "it)",
+     PR_COL_BOTH},
+    {"math", PR_K_KMATH, "Math", PR_FMT_WRAP, 1,
+     "Where its math ran: tensor_core, mfma, cube (matrix units) or "
+     "cuda_core, vector",
+     PR_COL_BOTH},
+    {"precision", PR_K_KPRECISION, "Precision", PR_FMT_TEXT, 0.8,
+     "The precision the kernel's name states", PR_COL_REPORT},
+    {"rule", PR_K_KRULE, "Rule", PR_FMT_WRAP, 1.2,
+     "The kernel-table rule that matched (profreport table --kind kernels "
+     "--why NAME)",
+     PR_COL_BOTH},
+    {"library", PR_K_KLIBRARY, "Library", PR_FMT_TEXT, 1, NULL, 0},
     {"tc_rule", PR_K_TENSOR_CORES_RULE, "TC rule", PR_FMT_TEXT, 1, NULL, 0},
     /* Ascend's PMU counters only: the reports add it where a kernel has
        them (sections.c) */

@@ -629,25 +629,101 @@ kernel_bars(const cJSON *kernels, int npu)
     return ch;
 }
 
+static const struct pr_col class_cols[] = {
+    {"family", PR_K_KFAMILY, "Family", PR_FMT_TEXT, 1.2, NULL, PR_COL_BOTH},
+    {"kernels", PR_K_KERNELS, "Kernels", PR_FMT_COUNT, 0.8, NULL, PR_COL_BOTH},
+    {"total", PR_K_TOTAL_US, "Total", PR_FMT_US, 0.9, NULL, PR_COL_BOTH},
+    {"share", PR_K_TIME_PCT, "Share", PR_FMT_PCT, 0.8, "Of all kernel time",
+     PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+/* Kernel time by the kernel table's family, and the kernels no rule
+ * names, with their share: where the table has gaps, the report says so
+ * rather than count them silently as compute. */
+static void
+kernel_classes(struct pr_figs *f, const cJSON *run)
+{
+    const cJSON *kc = pr_sget(run, PR_K_KERNEL_CLASSES);
+    const cJSON *u = pr_sget(kc, PR_K_UNKNOWN), *k;
+    struct pr_fig_table t = {.cols = class_cols,
+                             .rows = pr_sget(kc, PR_K_BY_FAMILY),
+                             .what = "kernel families",
+                             .order = "total time"};
+    char text[1024];
+    size_t len = 0;
+    int i = 0;
+
+    if (pr_sget_len(t.rows) == 0)
+        return;
+    pr_figs_table(f, "Kernel time by family (the kernel table's rules)", &t,
+                  NULL);
+    if (!(pr_sget_num(u, PR_K_KERNELS) > 0))
+        return;
+    len = (size_t)snprintf(
+        text, sizeof(text),
+        "%.0f kernel%s (%.1f%% of kernel time) match no rule of the kernel "
+        "table and are counted as neither tensor-core nor communication "
+        "time:",
+        pr_sget_num(u, PR_K_KERNELS),
+        pr_sget_num(u, PR_K_KERNELS) == 1 ? "" : "s",
+        pr_sget_num(u, PR_K_TIME_PCT));
+    if (len >= sizeof(text))
+        len = sizeof(text) - 1;
+    cJSON_ArrayForEach(k, pr_sget(u, PR_K_TOP))
+    {
+        const char *name = pr_sget_str_or(k, PR_K_NAME, "?");
+        size_t n = strlen(name) > 60 ? 60 : strlen(name);
+
+        while (n > 0 && ((unsigned char)name[n] & 0xC0) == 0x80)
+            n--; /* cut on a UTF-8 boundary */
+        if (i++ == 3 || len >= sizeof(text) - 1)
+            break;
+        len += (size_t)snprintf(text + len, sizeof(text) - len,
+                                "%s %.*s%s (%.1f%%)", i > 1 ? ";" : "", (int)n,
+                                name, n < strlen(name) ? "..." : "",
+                                pr_sget_num(k, PR_K_TIME_PCT));
+        if (len >= sizeof(text))
+            len = sizeof(text) - 1;
+    }
+    if (len < sizeof(text) - 1)
+        snprintf(text + len, sizeof(text) - len,
+                 ". profreport table --kind kernels --why NAME explains a "
+                 "name; --kernel-rules FILE adds rules.");
+    pr_figs_note(f, text);
+}
+
 static void
 sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
-    static const char *const no_op[] = {"op", NULL};
+    /* columns no row fills (an Nsight Systems export records no
+       occupancy, a trace without ops no operator) leave room for the
+       kernel table's class */
+    static const char *const hide[4][4] = {
+        {NULL},
+        {"op", NULL},
+        {"blocks_per_sm", "occupancy", NULL},
+        {"op", "blocks_per_sm", "occupancy", NULL}};
     /* an Ascend run's: the report's columns of pr_fig_cols_kernels but
-       the CUDA launch's (blocks per SM, occupancy: never known there),
-       and the PMU's */
+       the CUDA launch's (blocks per SM, occupancy: never known there) and
+       the precision (task names state none), and the PMU's */
     static const char *const view_pmu[] = {"name", "op",  "calls", "total",
-                                           "mean", "min", "max",   "tc",
+                                           "mean", "max", "math",  "rule",
                                            "pmu",  NULL};
     const cJSON *kernels = pr_sget(run, PR_K_KERNELS);
-    struct pr_fig_table t = {
-        .cols = pr_fig_cols_kernels,
-        .rows = kernels,
-        .what = "kernels",
-        .order = "total time",
-        .hide = pr_fig_rows_have(kernels, PR_K_OPERATOR) ? NULL : no_op};
+    struct pr_fig_table t = {.cols = pr_fig_cols_kernels,
+                             .rows = kernels,
+                             .what = "kernels",
+                             .order = "total time",
+                             .hide = NULL};
+    int no_op = !pr_fig_rows_have(kernels, PR_K_OPERATOR);
+    int no_occ =
+        !pr_fig_rows_have(kernels, PR_K_MEAN_BLOCKS_PER_SM) &&
+        !pr_fig_rows_have(kernels, PR_K_MEAN_EST_ACHIEVED_OCCUPANCY_PCT);
 
     (void)summary;
+    if (no_op || no_occ)
+        t.hide = hide[no_op + 2 * no_occ];
     if (pr_fig_rows_have(kernels, PR_K_PMU_HINT))
         t.view = view_pmu;
     if (pr_sget_len(kernels) == 0) {
@@ -656,6 +732,7 @@ sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         return;
     }
     pr_figs_chart(f, kernel_bars(kernels, run_is_npu(run)), 0);
+    kernel_classes(f, run);
     pr_figs_table(f, NULL, &t, NULL);
 }
 

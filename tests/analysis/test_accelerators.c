@@ -301,7 +301,11 @@ test_mi250(void **state)
     near(num(dev, "peak_gbps"), 1638.4);
     /* the GEMM's 30 us of 40 us kernel time ran on the matrix cores */
     assert_true(cJSON_IsTrue(get(k, "tensor_cores_used")));
-    assert_string_equal(str(k, "tensor_cores_rule"), "tensile_mfma");
+    assert_string_equal(str(k, "tensor_cores_rule"), "tensile.mfma");
+    assert_string_equal(str(k, "kernel_rule"), "tensile.mfma");
+    assert_string_equal(str(k, "family"), "gemm");
+    assert_string_equal(str(k, "math"), "mfma");
+    assert_string_equal(str(k, "library"), "hipBLASLt/Tensile");
     near(num(tc, "tc_kernel_time_pct"), 75);
     near(num(tc, "eligible_on_tc_pct"), 100);
     assert_int_equal(cJSON_GetArraySize(get(tc, "findings")), 0);

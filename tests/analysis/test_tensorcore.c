@@ -1,6 +1,6 @@
-/* test_tensorcore.c - kernel-name detection (the plugin's list verbatim,
- * our newer patterns as heuristic), op eligibility, and each reason and
- * fix for an eligible op that ran without tensor cores. */
+/* test_tensorcore.c - op eligibility (the plugin's list verbatim, our
+ * additions as heuristic), and each reason and fix for an eligible op that
+ * ran without tensor cores.  Kernel names are test_kclass.c's. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -14,70 +14,6 @@
 #include "profreport/tensorcore.h"
 
 #include "cases.h"
-
-/* Every line of tc_kernels.txt: the verdict and the rule that decided. */
-static void
-test_kernel_table(void **state)
-{
-    FILE *f = cases_open("tests/analysis/tc_kernels.txt");
-    struct tcase c;
-    struct pr_tc_kernel k;
-    int n = 0, bad = 0;
-
-    (void)state;
-    memset(&c, 0, sizeof(c));
-    while (cases_next(f, &c, 4)) {
-        const char *want_rule = strcmp(c.f[2], "-") == 0 ? NULL : c.f[2];
-        int want_tc = strcmp(c.f[1], "tc") == 0;
-
-        if (!want_tc && strcmp(c.f[1], "no") != 0)
-            fail_msg("line %d: verdict is \"tc\" or \"no\"", c.lineno);
-        pr_tensorcore_classify(c.f[3], &k);
-        n++;
-        if (k.tc == want_tc &&
-            (want_rule ? k.rule && strcmp(k.rule, want_rule) == 0 : !k.rule))
-            continue;
-        print_error("%s (line %d): got %s by %s, want %s by %s\n", c.f[0],
-                    c.lineno, k.tc ? "tc" : "no", k.rule ? k.rule : "-", c.f[1],
-                    c.f[2]);
-        bad++;
-    }
-    fclose(f);
-    assert_true(n >= 50); /* the table was read, not skipped */
-    assert_int_equal(bad, 0);
-}
-
-static void
-test_kernels(void **state)
-{
-    struct pr_tc_kernel k;
-
-    (void)state;
-    /* the plugin's list answers "plugin", the families "heuristic" */
-    assert_int_equal(pr_tensorcore_kernel("volta_h884gemm_64x64_ldg8_nn"),
-                     PR_TC_PLUGIN);
-    assert_int_equal(pr_tensorcore_kernel("nvjet_tst_128x256_64x4_1x2_h_bz"),
-                     PR_TC_HEURISTIC);
-    /* the CUDA-core flavour of xmma is not rescued by the plugin's list */
-    assert_int_equal(pr_tensorcore_kernel("sm80_xmma_gemm_f32f32_f32f32_f32"),
-                     PR_TC_NONE);
-    assert_int_equal(pr_tensorcore_kernel(NULL), PR_TC_NONE);
-    pr_tensorcore_classify(NULL, &k);
-    assert_false(k.tc);
-    assert_null(k.rule);
-    /* TF32 is read from the name */
-    pr_tensorcore_classify("cutlass_80_tensorop_s1688gemm_64x64_16x6_nt_align4",
-                           &k);
-    assert_true(k.tf32);
-    pr_tensorcore_classify("turing_fp16_s1688gemm_fp16_128x128_ldg8_f2f_nn",
-                           &k);
-    assert_true(k.tc);
-    assert_false(k.tf32);
-    pr_tensorcore_classify("nvjet_sss_tf32_128x256_TNT", &k);
-    assert_true(k.tf32);
-    pr_tensorcore_classify("sm80_xmma_gemm_f16f16_f16f32_f32_nt_n", &k);
-    assert_false(k.tf32);
-}
 
 static void
 test_eligible(void **state)
@@ -207,6 +143,47 @@ test_reason_table(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* An fp32 GEMM whose kernel the kernel table puts on CUDA cores names
+ * that kernel as its evidence; a format without input types gives no
+ * "record_shapes" advice. */
+static void
+test_kernel_evidence(void **state)
+{
+    static const char ffma[] =
+        "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x128x8_stage3_"
+        "warpsize2x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas_"
+        "and_a_name_long_enough_to_be_cut_somewhere_before_its_end_0123456789"
+        "0123456789012345678901234567890123456789";
+    struct pr_tc_context ctx;
+    struct pr_op_cost c;
+    struct pr_tc_diag d;
+
+    (void)state;
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.cc_major = 8;
+    ctx.cc_minor = 0;
+    ctx.fp32_kernel = ffma;
+    memset(&c, 0, sizeof(c));
+    c.cls = PR_OPC_GEMM;
+    c.dtype = PR_DT_FP32;
+    c.m = c.n = c.k = 1024;
+    pr_tensorcore_diagnose(&c, &ctx, &d);
+    assert_string_equal(pr_tensorcore_reason_id(d.reason), "tf32_matmul_off");
+    assert_non_null(strstr(d.text, "; its kernel sm80_xmma_gemm_f32f32_"));
+    assert_non_null(strstr(d.text, "... runs on CUDA cores"));
+    assert_true(strlen(d.text) < sizeof(d.text));
+    /* no types, and kernels that state none */
+    ctx.fp32_kernel = NULL;
+    ctx.no_types = 1;
+    c.dtype = PR_DT_UNKNOWN;
+    pr_tensorcore_diagnose(&c, &ctx, &d);
+    assert_string_equal(pr_tensorcore_reason_id(d.reason), "no_dtype");
+    assert_null(strstr(d.advice, "record_shapes"));
+    ctx.no_types = 0;
+    pr_tensorcore_diagnose(&c, &ctx, &d);
+    assert_non_null(strstr(d.advice, "record_shapes=True"));
+}
+
 static void
 test_conv_channels(void **state)
 {
@@ -269,11 +246,10 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kernel_table),
-        cmocka_unit_test(test_kernels),
         cmocka_unit_test(test_eligible),
         cmocka_unit_test(test_reason_table),
         cmocka_unit_test(test_conv_channels),
+        cmocka_unit_test(test_kernel_evidence),
         cmocka_unit_test(test_hf32),
     };
 

@@ -137,13 +137,13 @@ build(struct pr_trace *t, struct pr_tree *tr)
 
 /* conv2d [0,100) ext 1 holds cudnn_convolution [10,60) ext 2.
  * Runtimes: [20,25) corr 11 ext 2; [60,62) corr 13 ext 2 lies outside
- * cudnn, so its id is not trusted and it goes by time to conv2d (the
- * plugin would give it to cudnn); [70,75) corr 12 ext 1.  Kernels: h884
- * [30,70) corr 11 (tensor cores); k3 [55,60) corr 13 arrives before its
- * runtime (pending list); elementwise [80,90) corr 12.
- *   cudnn: host self = 50 - 5 = 45; device self = 40; tc 40.
- *   conv2d: host self = 100 - 50 - 2 - 5 = 43; device self 5 + 10 = 15,
- *   total 55; tc total 40, tc self 0. */
+ * cudnn, but its id names cudnn, which takes it (4.4, the plugin's rule);
+ * [70,75) corr 12 ext 1.  Kernels: h884 [30,70) corr 11 (tensor cores);
+ * k3 [55,60) corr 13 arrives before its runtime (pending list);
+ * elementwise [80,90) corr 12.
+ *   cudnn: host self = 50 - 5 - 2 = 43; device self = 40 + 5 = 45; tc 40.
+ *   conv2d: host self = 100 - 50 - 5 = 45; device self 10, total 55;
+ *   tc total 40, tc self 0. */
 static void
 test_link_and_self_time(void **state)
 {
@@ -164,28 +164,28 @@ test_link_and_self_time(void **state)
     a = find(t, &tr, "aten::conv2d", 0);
     b = find(t, &tr, "aten::cudnn_convolution", 0);
     assert_int_equal(pr_tree_n_kids(&tr, a), 1);
-    assert_int_equal(pr_tree_n_rts(&tr, b), 1);
-    assert_int_equal(pr_tree_n_rts(&tr, a), 2);
-    assert_int_equal(pr_tree_host_self(t, &tr, b), 45000);
-    assert_int_equal(pr_tree_device_self(t, &tr, b), 40000);
-    assert_int_equal(b->device_total_ns, 40000);
+    assert_int_equal(pr_tree_n_rts(&tr, b), 2);
+    assert_int_equal(pr_tree_n_rts(&tr, a), 1);
+    assert_int_equal(pr_tree_host_self(t, &tr, b), 43000);
+    assert_int_equal(pr_tree_device_self(t, &tr, b), 45000);
+    assert_int_equal(b->device_total_ns, 45000);
     assert_int_equal(pr_tree_tc_self(t, &tr, b), 40000);
     assert_int_equal(pr_tree_host_total(t, a), 100000);
-    assert_int_equal(pr_tree_host_self(t, &tr, a), 43000);
-    assert_int_equal(pr_tree_device_self(t, &tr, a), 15000);
+    assert_int_equal(pr_tree_host_self(t, &tr, a), 45000);
+    assert_int_equal(pr_tree_device_self(t, &tr, a), 10000);
     assert_int_equal(a->device_total_ns, 55000);
     assert_int_equal(op_tc_total(t, &tr, "aten::conv2d"), 40000);
     assert_int_equal(pr_tree_tc_self(t, &tr, a), 0);
     assert_true(a->is_operator && b->is_operator);
-    assert_int_equal(tr.n_rt_by_id, 2);
-    assert_int_equal(tr.n_rt_by_time, 1);
+    assert_int_equal(tr.n_rt_by_id, 3);
+    assert_int_equal(tr.n_rt_by_time, 0);
     pr_tree_free(&tr);
     pr_trace_free(t);
 }
 
-/* Two ops share ext 7.  The first takes the runtimes of its id that it
- * contains; the runtime inside the second op goes to that op by time (the
- * plugin gives both to the first, whatever their times). */
+/* Two ops share ext 7.  The first takes every runtime of its id, the one
+ * inside the second op too (4.4: the first host node with an id claims
+ * it, as the plugin does). */
 static void
 test_first_node_takes_runtimes(void **state)
 {
@@ -202,12 +202,12 @@ test_first_node_takes_runtimes(void **state)
     tt_kernel(t, "k", 45, 2, 3);
     tt_kernel(t, "k", 50, 4, 2);
     build(t, &tr);
-    assert_int_equal(pr_tree_n_rts(&tr, find(t, &tr, "aten::a", 0)), 2);
+    assert_int_equal(pr_tree_n_rts(&tr, find(t, &tr, "aten::a", 0)), 3);
     assert_int_equal(pr_tree_device_self(t, &tr, find(t, &tr, "aten::a", 0)),
-                     5000);
-    assert_int_equal(pr_tree_n_rts(&tr, find(t, &tr, "aten::b", 0)), 1);
+                     9000);
+    assert_int_equal(pr_tree_n_rts(&tr, find(t, &tr, "aten::b", 0)), 0);
     assert_int_equal(pr_tree_device_self(t, &tr, find(t, &tr, "aten::b", 0)),
-                     4000);
+                     0);
     pr_tree_free(&tr);
     pr_trace_free(t);
 }

@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "profreport/kclass.h"
 #include "profreport/roofline.h"
 
 static const char *
@@ -94,17 +95,29 @@ tr_ops(const cJSON *run, const char *key, struct pr_op_rows *rows)
     }
 }
 
+/* As kernels.c makes the rows: classified by the compiled-in kernel
+ * table (kclass.h) unless the producer named the unit. */
 static void
 tr_kernels(const cJSON *run, struct pr_kernel_refs *ks)
 {
     const cJSON *k, *arr = cJSON_GetObjectItemCaseSensitive(run, "kernels");
     size_t n = (size_t)cJSON_GetArraySize(arr);
+    struct pr_error err = {PR_OK, ""};
+    struct pr_kclass_table *tab = pr_kclass_table_builtin(&err);
+    struct pr_kclass kc;
 
+    assert_non_null(tab);
     ks->v = calloc(n ? n : 1, sizeof(*ks->v));
     assert_non_null(ks->v);
     ks->n = 0;
     cJSON_ArrayForEach(k, arr)
     {
+        pr_kclass_lookup(tab, tr_str(k, "name"), &kc);
+        ks->v[ks->n].tc_used = pr_kclass_is_matrix(kc.math);
+        ks->v[ks->n].plugin_tc = kc.plugin_tc;
+        ks->v[ks->n].family = kc.family;
+        ks->v[ks->n].math = kc.math;
+        ks->v[ks->n].known = kc.rule != NULL;
         ks->v[ks->n].name = tr_str(k, "name");
         ks->v[ks->n].op = tr_str(k, "operator");
         ks->v[ks->n].by_unit =
@@ -112,8 +125,11 @@ tr_kernels(const cJSON *run, struct pr_kernel_refs *ks)
             strcmp(tr_str(k, "tensor_cores_source"), "unit") == 0;
         ks->v[ks->n].unit_tc = cJSON_IsTrue(
             cJSON_GetObjectItemCaseSensitive(k, "tensor_cores_used"));
+        if (ks->v[ks->n].by_unit)
+            ks->v[ks->n].tc_used = ks->v[ks->n].unit_tc;
         ks->v[ks->n++].total_ns = tr_ns(k, "total_us");
     }
+    pr_kclass_table_free(tab);
 }
 
 /* As pr_gpu_util_busiest() over gpu_metrics rows. */
@@ -161,6 +177,7 @@ tr_roofline(const struct pr_trace *t, const struct pr_analysis_opts *o,
     tr_ops(run, "operators_by_shape", &ops.by_shape);
     tr_kernels(run, &ks);
     in.t = t;
+    in.tree = NULL; /* kernels reach ops by External id */
     in.devices = &devs;
     in.ops = &ops;
     in.kernels = &ks;

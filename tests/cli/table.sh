@@ -116,7 +116,7 @@ check "-w wins over \$COLUMNS" [ "$(maxw "$T_DIR/c.txt")" -gt 72 ]
 T --kind kernels -w 40 --top 3 > "$T_DIR/narrow.txt"
 check "columns that cannot fit are named, not cut" \
     sh -c "grep -A9 '^([0-9]* more column' '$T_DIR/narrow.txt' | tr '\n' ' ' |
-           grep -q 'max, occupancy, tc; widen with -w'"
+           grep -q 'max, occupancy, tc, family, math, rule; widen with -w'"
 check "the note on them fits -w 40 too (widest $(maxw "$T_DIR/narrow.txt"))" \
     [ "$(maxw "$T_DIR/narrow.txt")" -le 40 ]
 

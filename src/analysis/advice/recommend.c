@@ -17,6 +17,7 @@
 #include "profreport/comm.h"
 #include "profreport/dtype.h"
 #include "profreport/flops.h"
+#include "profreport/kclass.h"
 #include "profreport/recommend.h"
 #include "profreport/sget.h"
 #include "profreport/shapes.h"
@@ -510,8 +511,9 @@ rule_misaligned(struct rctx *c)
 static int
 low_occupancy_by_design(const struct pr_rec_kernel *k)
 {
-    return k->name == NULL || pr_comm_kernel_name(k->name) || k->tc_used ||
-           pr_tc_kernel_uses(k->name);
+    return k->name == NULL ||
+           (k->family != NULL && strcmp(k->family, "collective") == 0) ||
+           k->tc_used;
 }
 
 /* Hot kernels that leave SMs idle: a grid under one block per SM, or an
@@ -618,6 +620,7 @@ static const struct rec_field gpu_fields[] = {
 
 static const struct rec_field kernel_fields[] = {
     RF(struct pr_rec_kernel, name, "name", RF_STR),
+    RF(struct pr_rec_kernel, family, "family", RF_STR),
     RF(struct pr_rec_kernel, calls, "calls", RF_NUM),
     RF(struct pr_rec_kernel, mean_us, "mean_us", RF_NUM),
     RF(struct pr_rec_kernel, total_us, "total_us", RF_NUM),
@@ -713,6 +716,31 @@ op_fix(const cJSON *o, void *out)
         r->dev_self_us = 0; /* keeps the order total */
 }
 
+/* Kernel rows of a summary written before rows had a family: the
+ * compiled-in kernel table names them; 0 without memory for it. */
+static int
+classify_rows(struct pr_rec_tables *tb)
+{
+    struct pr_error ignored = {PR_OK, ""};
+    struct pr_kclass_table *t = NULL;
+    struct pr_kclass k;
+    size_t i;
+
+    for (i = 0; i < tb->n_kernels; i++) {
+        struct pr_rec_kernel *r = &tb->kernels[i];
+
+        if (r->family != NULL || r->name == NULL)
+            continue;
+        if (t == NULL && (t = pr_kclass_table_builtin(&ignored)) == NULL)
+            return 0;
+        pr_kclass_lookup(t, r->name, &k);
+        r->family = pr_kclass_family_name(k.family);
+        r->tc_used |= pr_kclass_is_matrix(k.math);
+    }
+    pr_kclass_table_free(t);
+    return 1;
+}
+
 /* The words of kind and compute_capability. */
 static void
 dev_fix(const cJSON *o, void *out)
@@ -778,7 +806,7 @@ tables_from_run(const cJSON *run, struct pr_rec_tables *tb)
                    op_fields, op_fix, (void **)&tb->ops, &tb->n_ops) ||
         !read_rows(pr_sget(run, "kernels"), sizeof(*tb->kernels), kernel_fields,
                    NULL, (void **)&tb->kernels, &tb->n_kernels) ||
-        !hostdev_from_run(run, &tb->hostdev))
+        !classify_rows(tb) || !hostdev_from_run(run, &tb->hostdev))
         return 0;
     total_ops(tb);
     return 1;
@@ -829,6 +857,7 @@ static void
 kernel_from_ref(const struct pr_kernel_ref *k, struct pr_rec_kernel *r)
 {
     r->name = k->name;
+    r->family = pr_kclass_family_name((enum pr_kfamily)k->family);
     r->calls = (double)k->calls;
     r->mean_us = k->mean_us;
     r->total_us = (double)k->total_ns / 1000.0;

@@ -1,5 +1,6 @@
-/* comm.c - communication per run: which events are collectives (NCCL and
- * HCCL kernels on the device, Gloo ops on the host), the computation /
+/* comm.c - communication per run: which events are collectives (kernels
+ * of the kernel table's collective family on the device: NCCL, RCCL, HCCL,
+ * DeepEP, symmetric memory ...; Gloo ops on the host), the computation /
  * communication split per step (spec §13.2, over the role ranges of
  * steps.c, so that the breakdown and this view tell one story) and the
  * collective table with sizes and nccl-tests' bandwidths.  The cross-rank
@@ -15,6 +16,7 @@
 #include "profreport/checked.h"
 #include "profreport/comm.h"
 #include "profreport/flops.h"
+#include "profreport/kclass.h"
 #include "profreport/ranges.h"
 
 #include "../internal.h"
@@ -61,8 +63,11 @@ pr_comm_collective(const char *name)
     size_t i, n;
 
     /* kernel names: ncclKernel_AllReduce_RING_LL_Sum_float(...) or
-       ncclDevKernel_AllGather_RING_LL(...); host ops: nccl:all_reduce */
+       ncclDevKernel_AllGather_RING_LL(...), also after a "void ";
+       host ops: nccl:all_reduce */
     p = strstr(name, "Kernel_");
+    if (strncmp(name, "void ", 5) == 0)
+        name += 5;
     if (pr_comm_backend(name) != NULL) {
         name = strchr(name, ':') + 1;
         n = strlen(name);
@@ -158,31 +163,12 @@ pr_comm_host_collective(const char *name)
     return pr_comm_backend(name) != NULL && pr_comm_collective(name) != NULL;
 }
 
-int
-pr_comm_kernel_name(const char *name)
-{
-    return strncasecmp(name, "nccl", 4) == 0 ||
-           strstr(name, "ncclKernel") != NULL ||
-           strstr(name, "ncclDevKernel") != NULL ||
-           strncasecmp(name, "hccl", 4) == 0 || strncmp(name, "hcom_", 5) == 0;
-}
-
 /* Collective metadata that newer PyTorch copies onto NCCL kernels. */
 static int
 has_meta(const struct pr_gpu_info *g)
 {
     return g != NULL && g->collective != PR_STR_NONE &&
            g->collective != PR_STR_EMPTY;
-}
-
-int
-pr_comm_is_kernel(const struct pr_trace *t, const struct pr_event *e)
-{
-    struct pr_gpu_info gb;
-
-    return e->kind == PR_KIND_DEVICE_TASK &&
-           (has_meta(pr_trace_gpu(t, e, &gb)) ||
-            pr_comm_kernel_name(pr_trace_str(t, e->name)));
 }
 
 int
@@ -210,8 +196,9 @@ struct hop {
 
 /* One row of the collective table. */
 struct op {
-    char name[32]; /* "nccl:all_reduce" */
-    const char *backend, *coll;
+    char name[48];    /* "nccl:all_reduce" */
+    char backend[24]; /* "nccl", "deepep": the library's rule id */
+    const char *coll; /* static */
     int64_t calls, timed_calls, sized_calls;
     int64_t total_ns;
     double bytes;    /* sum over the sized calls */
@@ -237,12 +224,14 @@ op_for(struct collect *c, const char *backend, const char *coll)
     size_t i;
 
     for (i = 0; i < c->n_ops; i++)
-        if (c->ops[i].backend == backend && c->ops[i].coll == coll)
+        if (strcmp(c->ops[i].backend, backend) == 0 &&
+            strcmp(c->ops[i].coll, coll) == 0)
             return &c->ops[i];
     if (c->n_ops == MAX_OPS)
         return NULL;
     memset(&c->ops[c->n_ops], 0, sizeof(c->ops[0]));
-    c->ops[c->n_ops].backend = backend;
+    snprintf(c->ops[c->n_ops].backend, sizeof(c->ops[0].backend), "%s",
+             backend);
     c->ops[c->n_ops].coll = coll;
     snprintf(c->ops[c->n_ops].name, sizeof(c->ops[0].name), "%s:%s", backend,
              coll);
@@ -414,19 +403,53 @@ find_hop(struct collect *c, const struct pr_event *launch)
     return &c->hops[lo - 1];
 }
 
+/* The backend a kernel's collective row is named by: its kernel-table
+ * rule's id up to the first '.' ("nccl", "deepep", "symm_mem"), HCCL for
+ * a task its producer put on the communication unit, else "nccl" (a
+ * kernel known by its collective metadata alone). */
+static void
+kernel_backend(const struct pr_kclass *k, const struct pr_gpu_info *g,
+               char *buf, size_t cap)
+{
+    if (k->rule != NULL)
+        snprintf(buf, cap, "%.*s", (int)strcspn(k->rule, "."), k->rule);
+    else
+        snprintf(buf, cap, "%s",
+                 g != NULL && g->unit == PR_UNIT_COMM ? "hccl" : "nccl");
+}
+
+/* The canonical collective of a kernel: the one its rule fixes, else its
+ * metadata's, else its name's, else "other". */
+static const char *
+kernel_collective(const struct pr_trace *t, const struct pr_kclass *k,
+                  const struct pr_gpu_info *g, const char *name)
+{
+    const char *coll = NULL;
+
+    if (k->collective != NULL)
+        coll = pr_comm_collective(k->collective);
+    if (coll == NULL && has_meta(g))
+        coll = pr_comm_collective(pr_trace_str(t, g->collective));
+    if (coll == NULL)
+        coll = pr_comm_collective(name);
+    return coll != NULL ? coll : "other";
+}
+
 /* A communication kernel: part of the host collective that launched it,
  * or a call of its own when none did. */
 static void
-take_kernel(struct collect *c, const struct pr_event *e)
+take_kernel(struct collect *c, struct pr_names *nc, const struct pr_event *e)
 {
     const struct pr_trace *t = c->t;
     struct pr_gpu_info gb;
     const struct pr_gpu_info *g = pr_trace_gpu(t, e, &gb);
+    struct pr_kclass k;
+    char backend[24];
     size_t l = pr_event_correlation(t, e) == PR_NO_ID
                    ? PR_NONE
                    : pr_idmap_get(&c->launch, pr_event_correlation(t, e));
     struct hop *h = l == PR_NONE ? NULL : find_hop(c, &t->events[l]);
-    const char *name = pr_trace_str(t, e->name), *coll = NULL;
+    const char *coll;
 
     if (h != NULL) {
         h->kernel_ns = pr_sat_add_i64(h->kernel_ns, e->dur_ns);
@@ -434,19 +457,10 @@ take_kernel(struct collect *c, const struct pr_event *e)
             h->meta_ev = (size_t)(e - t->events);
         return;
     }
-    if (has_meta(g))
-        coll = pr_comm_collective(pr_trace_str(t, g->collective));
-    if (coll == NULL)
-        coll = pr_comm_collective(name);
-    if (coll == NULL)
-        coll = "other";
-    add_call(c,
-             strncasecmp(name, "hccl", 4) == 0 ||
-                     strncmp(name, "hcom_", 5) == 0 ||
-                     (g != NULL && g->unit == PR_UNIT_COMM)
-                 ? "hccl"
-                 : "nccl",
-             coll, e->dur_ns, meta_bytes(t, g, coll),
+    pr_names_rule(nc, e->name, &k);
+    kernel_backend(&k, g, backend, sizeof(backend));
+    coll = kernel_collective(t, &k, g, pr_trace_str(t, e->name));
+    add_call(c, backend, coll, e->dur_ns, meta_bytes(t, g, coll),
              g != NULL ? g->group_size : -1);
 }
 
@@ -491,7 +505,7 @@ collect_calls(struct collect *c, struct pr_error *err)
     pr_names_init(&nc, c->t);
     for (i = 0; i < c->t->n_events; i++)
         if (pr_comm_kernel_cached(&nc, &c->t->events[i]))
-            take_kernel(c, &c->t->events[i]);
+            take_kernel(c, &nc, &c->t->events[i]);
     pr_names_free(&nc);
     for (i = 0; i < c->n_hops; i++)
         take_hop(c, &c->hops[i]);

@@ -396,7 +396,9 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
                 "per step: computation = kernel time (host operator time "
                 "in a run without kernels) not overlapped by "
                 "communication, overlap = both at once, communication = "
-                "collective time alone (NCCL/HCCL kernels on the device, "
+                "collective time alone (kernels of the kernel table's "
+                "collective family on the device: NCCL, RCCL, HCCL, DeepEP, "
+                "symmetric memory, custom all-reduce ...; "
                 "Gloo ops on the host), other = the rest of the step; "
                 "averaged over steps",
                 &ok);

@@ -149,6 +149,33 @@ is_mtia(const struct pr_trace *t, int64_t id)
     return 0;
 }
 
+const char *
+pr_devices_vendor(const struct pr_trace *t)
+{
+    char arch[32];
+    size_t i;
+
+    if (t->vendor != PR_STR_NONE)
+        return pr_trace_str(t, t->vendor);
+    /* Nsight Systems records CUDA devices only */
+    if (t->format != PR_STR_NONE &&
+        strcmp(pr_trace_str(t, t->format), "nsys") == 0)
+        return "nvidia";
+    for (i = 0; i < t->n_devices; i++)
+        if (is_amd(t, &t->devices[i]))
+            return "amd";
+    if (t->n_devices > 0)
+        return "nvidia";
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind == PR_KIND_DEVICE_TASK &&
+            tensile_isa(pr_trace_str(t, e->name), arch, sizeof(arch)))
+            return "amd";
+    }
+    return NULL;
+}
+
 /* vendor, compute_capability (NVIDIA only) and architecture ("sm_80",
  * "gfx90a", "mtia"). */
 static void

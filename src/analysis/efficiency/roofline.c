@@ -28,6 +28,11 @@ struct og {
     const char *concrete;         /* first call's Concrete Inputs, or NULL */
     double trace_flops;           /* first call's "flops" arg; -1 absent */
     int64_t k_ns, tc_ns, heur_ns; /* own kernels; on TC; TC by heuristic */
+    int64_t unknown_ns;           /* own kernels no table rule names */
+    const char *fp32_kernel;      /* its longest fp32 CUDA-core GEMM/conv
+                                     launch (the table says FFMA/SIMT);
+                                     NULL: none */
+    int64_t fp32_ns;              /* that launch's duration */
     int tf32;                     /* one of its kernels used TF32 */
     int hf32_no, hf32_yes; /* a task said HF32 Eligible NO / YES (Ascend) */
     int task_fp32;         /* a task's device input types were fp32 */
@@ -67,9 +72,11 @@ struct row {
     double flops, bytes;   /* all calls; NaN unknown */
     const char *flops_src; /* "measured", "trace", "formula"; NULL unknown */
     int eligible, on_tc;
-    double tc_self_us; /* self device time on TC kernels */
-    int tf32;          /* one of its kernels used TF32 */
-    int hf32;          /* Ascend HF32 Eligible: 1 yes, 0 no, -1 unknown */
+    double tc_self_us;       /* self device time on TC kernels */
+    int tf32;                /* one of its kernels used TF32 */
+    int unknown;             /* some of its kernels no table rule names */
+    const char *fp32_kernel; /* og's: evidence of fp32 on CUDA cores */
+    int hf32;                /* Ascend HF32 Eligible: 1 yes, 0 no, -1 unknown */
     struct pr_op_cost hf32_cost; /* cost, with class and dtype from the
                                     tasks where the op's own are unknown */
     unsigned algo;               /* PR_NAME_WINOGRAD / _FFT of its kernels */
@@ -193,7 +200,9 @@ pick_main_device(struct pass *p)
 
 /* ------------------------------------------------- trace: per-group facts */
 
-/* An External id and the group of the op that holds it. */
+/* A key that links kernels to an op, and the group of that op: the op
+ * event's index where the op tree links launches (by id or by time), else
+ * the External id the op and its kernels share. */
 struct ext_ref {
     int64_t ext;
     size_t group;
@@ -246,25 +255,67 @@ cmp_i64(const void *a, const void *b)
     return x < y ? -1 : (x > y);
 }
 
-/* The External ids that some device task carries, sorted and unique: only
- * ops holding one of them can own kernels, so only theirs are indexed
- * (a fraction of all ops; every op's was 16 bytes plus qsort's copy, the
+/* The op event that launched a kernel on the tree: its node's event,
+ * when that node is an operator (not a step, module or thread root);
+ * PR_NO_ID otherwise. */
+static int64_t
+tree_op_of(const struct pr_trace *t, const struct pr_tree *tree,
+           const struct pr_tree_dev *d)
+{
+    uint32_t node = pr_tree_dev_node(tree, d);
+    uint32_t ev;
+
+    if (node == PR_TREE_NONE)
+        return PR_NO_ID;
+    ev = tree->nodes[node].ev;
+    if (ev == PR_TREE_NONE || t->events[ev].kind != PR_KIND_HOST_OP)
+        return PR_NO_ID;
+    return (int64_t)ev;
+}
+
+/* The key of kernel event e (ext_ref): its tree op's event index, or its
+ * External id without a tree. */
+static int64_t
+kernel_key(const struct pr_trace *t, const struct pr_tree *tree,
+           const struct pr_tree_dev *d, const struct pr_event *e)
+{
+    return tree != NULL ? tree_op_of(t, tree, d) : pr_event_external_id(t, e);
+}
+
+/* The event of the i-th kernel a walk over the trace meets: the tree's
+ * device records in order, or every event; NULL for events that are no
+ * kernel.  *d is the tree's record (NULL without a tree). */
+static const struct pr_event *
+kernel_at(const struct pr_trace *t, const struct pr_tree *tree, size_t i,
+          const struct pr_tree_dev **d)
+{
+    const struct pr_event *e = &t->events[tree != NULL ? tree->devs[i].ev : i];
+
+    *d = tree != NULL ? &tree->devs[i] : NULL;
+    return e->kind == PR_KIND_DEVICE_TASK ? e : NULL;
+}
+
+/* The keys that some device task carries, sorted and unique: only ops
+ * holding one of them can own kernels, so only theirs are indexed (a
+ * fraction of all ops; every op's was 16 bytes plus qsort's copy, the
  * pass's peak, issue #17).  0 on out-of-memory. */
 static int
-kernel_exts(const struct pr_trace *t, struct ext_set *ks)
+kernel_exts(const struct pr_trace *t, const struct pr_tree *tree,
+            struct ext_set *ks)
 {
-    size_t i, cap = 0, n = 0;
+    size_t i, cap = 0, n = 0, n_k = tree != NULL ? tree->n_devs : t->n_events;
 
     memset(ks, 0, sizeof(*ks));
-    for (i = 0; i < t->n_events; i++) {
-        const struct pr_event *e = &t->events[i];
+    for (i = 0; i < n_k; i++) {
+        const struct pr_tree_dev *d;
+        const struct pr_event *e = kernel_at(t, tree, i, &d);
+        int64_t key = e != NULL ? kernel_key(t, tree, d, e) : PR_NO_ID;
 
-        if (e->kind != PR_KIND_DEVICE_TASK ||
-            pr_event_external_id(t, e) == PR_NO_ID)
+        if (key == PR_NO_ID)
             continue;
         if (pr_grow((void **)&ks->v, &cap, n + 1, sizeof(*ks->v)) != PR_OK)
             return 0;
-        ks->v[n++] = pr_event_external_id(t, e);
+        ks->v[n++] = key;
     }
     if (n > 0)
         qsort(ks->v, n, sizeof(*ks->v), cmp_i64);
@@ -457,14 +508,17 @@ group_of(const struct pr_trace *t, struct ogs *g, struct pr_idmap *ids,
 
 /* One group per (name, dims) in one pass over the events in time order:
  * the first call gives the concrete inputs and flops arg.  ext maps the
- * External ids in ks (those of kernels) to groups. */
+ * keys in ks (those of kernels: op event indexes with a tree, External
+ * ids without) to groups. */
 static int
-make_groups(const struct pr_trace *t, struct ogs *g, struct ext_refs *ext,
-            const struct ext_set *ks, const struct pr_idmap *bwd)
+make_groups(const struct pr_trace *t, int by_tree, struct ogs *g,
+            struct ext_refs *ext, const struct ext_set *ks,
+            const struct pr_idmap *bwd)
 {
     uint32_t empty = pr_strtab_find(t->strs, "[]", 2);
     struct pr_idmap ids = {0}; /* (name id, dims id) -> group */
     size_t i;
+    int64_t key;
     int ok = 1;
 
     for (i = 0; i < t->n_events && ok; i++) {
@@ -480,13 +534,13 @@ make_groups(const struct pr_trace *t, struct ogs *g, struct ext_refs *ext,
         if (!ok)
             break;
         note_output(t, bwd, op, o);
-        if (pr_event_external_id(t, e) == PR_NO_ID ||
-            !in_set(ks, pr_event_external_id(t, e)))
+        key = by_tree ? (int64_t)i : pr_event_external_id(t, e);
+        if (key == PR_NO_ID || !in_set(ks, key))
             continue;
         ok = pr_grow((void **)&ext->v, &ext->cap, ext->n + 1,
                      sizeof(*ext->v)) == PR_OK;
         if (ok) {
-            ext->v[ext->n].ext = pr_event_external_id(t, e);
+            ext->v[ext->n].ext = key;
             ext->v[ext->n++].group = o->first;
         }
     }
@@ -556,46 +610,51 @@ note_task(const struct pr_trace *t, const struct pr_gpu_info *gi, struct og *o)
         o->task_cls = PR_OPC_CONV;
 }
 
-/* Kernel time of each group's own launches, split by tensor-core use. */
+/* Kernel time of each group's own launches, split by tensor-core use:
+ * the kernels the op tree gives each op (by id, or by time where ids do
+ * not link: PyTorch 2.x), else those sharing its External id. */
 static void
-attribute_kernels(const struct pr_trace *t, struct ogs *g,
-                  const struct ext_ref *ext, size_t n_ext)
+attribute_kernels(const struct pr_trace *t, const struct pr_tree *tree,
+                  struct ogs *g, const struct ext_ref *ext, size_t n_ext)
 {
     struct pr_names nc;
-    size_t i;
+    size_t i, n_k = tree != NULL ? tree->n_devs : t->n_events;
 
     pr_names_init(&nc, t);
-    for (i = 0; i < t->n_events; i++) {
-        const struct pr_event *e = &t->events[i];
+    for (i = 0; i < n_k; i++) {
+        const struct pr_tree_dev *d;
+        const struct pr_event *e = kernel_at(t, tree, i, &d);
         const struct ext_ref *r;
         struct pr_gpu_info gb;
         const struct pr_gpu_info *gi;
-        enum pr_tc_source tc;
         unsigned cls;
         struct og *o;
+        int64_t key = e != NULL ? kernel_key(t, tree, d, e) : PR_NO_ID;
 
-        if (e->kind != PR_KIND_DEVICE_TASK ||
-            pr_event_external_id(t, e) == PR_NO_ID)
+        if (key == PR_NO_ID)
             continue;
-        r = find_ext(ext, n_ext, pr_event_external_id(t, e));
+        r = find_ext(ext, n_ext, key);
         if (!r)
             continue;
         o = &g->v[r->group];
         cls = pr_names_get(&nc, e->name);
         gi = pr_trace_gpu(t, e, &gb);
-        tc = cls & PR_NAME_TC_PLUGIN ? PR_TC_PLUGIN
-             : cls & PR_NAME_TC_HEUR ? PR_TC_HEURISTIC
-                                     : PR_TC_NONE;
         o->k_ns = pr_sat_add_i64(o->k_ns, e->dur_ns);
         o->tc_ns = pr_sat_add_i64(
-            o->tc_ns, tc != PR_TC_NONE || on_cube(gi) ? e->dur_ns : 0);
+            o->tc_ns, (cls & PR_NAME_TC) || on_cube(gi) ? e->dur_ns : 0);
         o->hf32_no |= gi && gi->hf32 == 0;
         o->hf32_yes |= gi && gi->hf32 == 1;
         if (gi)
             note_task(t, gi, o);
         o->heur_ns =
-            pr_sat_add_i64(o->heur_ns, tc == PR_TC_HEURISTIC ? e->dur_ns : 0);
+            pr_sat_add_i64(o->heur_ns, cls & PR_NAME_TC_HEUR ? e->dur_ns : 0);
         o->tf32 |= (cls & PR_NAME_TF32) != 0;
+        if (!(cls & PR_NAME_KNOWN) && !(gi && gi->unit != PR_UNIT_UNKNOWN))
+            o->unknown_ns = pr_sat_add_i64(o->unknown_ns, e->dur_ns);
+        if ((cls & PR_NAME_SIMT_MATH) && e->dur_ns >= o->fp32_ns) {
+            o->fp32_kernel = pr_trace_str(t, e->name);
+            o->fp32_ns = e->dur_ns;
+        }
         o->algo |= cls & (PR_NAME_WINOGRAD | PR_NAME_FFT);
         if (o->device < 0 && gi)
             o->device = gi->device;
@@ -605,7 +664,7 @@ attribute_kernels(const struct pr_trace *t, struct ogs *g,
 
 /* Build the group index; 0 on out-of-memory. */
 static int
-index_trace(const struct pr_trace *t, struct ogs *g)
+index_trace(const struct pr_trace *t, const struct pr_tree *tree, struct ogs *g)
 {
     struct ext_refs ext = {0};
     struct ext_set ks = {0};
@@ -615,15 +674,15 @@ index_trace(const struct pr_trace *t, struct ogs *g)
     memset(g, 0, sizeof(*g));
     if (!t)
         return 1;
-    ok = kernel_exts(t, &ks) && index_conv_bwd(t, &bwd) &&
-         make_groups(t, g, &ext, &ks, &bwd);
+    ok = kernel_exts(t, tree, &ks) && index_conv_bwd(t, &bwd) &&
+         make_groups(t, tree != NULL, g, &ext, &ks, &bwd);
     free(ks.v);
     pr_idmap_free(&bwd);
     if (ok)
         ok = sort_groups(g, ext.v, ext.n);
     if (ok && ext.n > 0) {
         qsort(ext.v, ext.n, sizeof(*ext.v), cmp_ext);
-        attribute_kernels(t, g, ext.v, ext.n);
+        attribute_kernels(t, tree, g, ext.v, ext.n);
     }
     free(ext.v);
     return ok;
@@ -804,6 +863,13 @@ estimate_row(const struct pass *p, struct pr_op_row *src, struct row *r,
         r->tc_self_us = 0.0;
     r->on_tc = r->tc_self_us > 0 || pr_ops_tc_total_pct(src) > 0;
     r->tf32 = g ? g->tf32 : 0;
+    r->unknown = g ? g->unknown_ns > 0 : 0;
+    r->fp32_kernel = g ? g->fp32_kernel : NULL;
+    /* no recorded dtype (an nsys export without shapes, a trace without
+       record_shapes): an FFMA fp32 GEMM kernel says what it was */
+    if (r->fp32_kernel &&
+        (r->cost.dtype == PR_DT_UNKNOWN || r->cost.dtype == PR_DT_NONE))
+        r->cost.dtype = PR_DT_FP32;
     r->hf32 = !g ? -1 : g->hf32_no ? 0 : g->hf32_yes ? 1 : -1;
     r->hf32_cost = r->cost;
     if (g && g->task_cls != PR_OPC_OTHER && r->cost.cls == PR_OPC_OTHER)
@@ -1000,7 +1066,6 @@ tc_kernel_pct(const struct pr_kernel_refs *ks, double *heur_pct,
     for (i = 0; ks != NULL && i < ks->n; i++) {
         const struct pr_kernel_ref *k = &ks->v[i];
         double us = (double)k->total_ns / 1000.0;
-        enum pr_tc_source s;
 
         all += us;
         if (k->by_unit) {
@@ -1008,9 +1073,8 @@ tc_kernel_pct(const struct pr_kernel_refs *ks, double *heur_pct,
             continue;
         }
         (*by_name)++;
-        s = pr_tensorcore_kernel(k->name);
-        tc += s != PR_TC_NONE ? us : 0.0;
-        heur += s == PR_TC_HEURISTIC ? us : 0.0;
+        tc += k->tc_used ? us : 0.0;
+        heur += k->tc_used && !k->plugin_tc ? us : 0.0;
     }
     *heur_pct = all > 0 ? 100.0 * heur / all : NAN;
     return all > 0 ? 100.0 * tc / all : NAN;
@@ -1048,7 +1112,9 @@ is_finding(const struct row *r)
         return 0;
     if (is_npu_row(r))
         return pr_tensorcore_diagnose_hf32(&r->hf32_cost, r->hf32, &d);
-    return r->eligible && r->tc_self_us <= 0;
+    /* an op whose kernels the table cannot name may have used them: no
+       finding says otherwise without evidence */
+    return r->eligible && r->tc_self_us <= 0 && !r->unknown;
 }
 
 #define MAX_FINDINGS 100
@@ -1059,7 +1125,8 @@ emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
     cJSON *o = pr_emit_obj(arr, NULL, ok);
     struct pr_tc_diag d;
     const struct dev *dv = r->dev;
-    struct pr_tc_context ctx = {-1, -1, 0, p->tf32_matmul, p->tf32_conv};
+    struct pr_tc_context ctx = {-1,           -1,   0, p->tf32_matmul,
+                                p->tf32_conv, NULL, 0};
     const struct pr_op_cost *cost;
 
     if (!*ok)
@@ -1069,6 +1136,9 @@ emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
         ctx.cc_minor = dv->cc_minor;
         ctx.amd = dv->amd;
     }
+    ctx.fp32_kernel = r->fp32_kernel;
+    ctx.no_types = p->t != NULL && p->t->format != PR_STR_NONE &&
+                   strcmp(pr_trace_str(p->t, p->t->format), "nsys") == 0;
     cost = is_npu_row(r) ? &r->hf32_cost : &r->cost;
     if (is_npu_row(r))
         (void)pr_tensorcore_diagnose_hf32(&r->hf32_cost, r->hf32, &d);
@@ -1083,6 +1153,7 @@ emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
     pr_emit_str(
         o, "dtype",
         cost->dtype == PR_DT_UNKNOWN ? NULL : pr_dtype_name(cost->dtype), ok);
+    pr_emit_str(o, "evidence_kernel", r->fp32_kernel, ok);
 }
 
 /* ---- Ascend: fp32 work without HF32, from the tasks' own columns ---- */
@@ -1392,7 +1463,7 @@ pr_roofline_run(const struct pr_roofline_in *in,
     memset(&p, 0, sizeof(p));
     p.t = in->t;
     p.in = in;
-    p.ok = index_trace(in->t, &p.groups);
+    p.ok = index_trace(in->t, in->tree, &p.groups);
     if (p.ok)
         fill_devices(&p, tab, o);
     pick_main_device(&p);

@@ -1,382 +1,16 @@
-/* tensorcore.c - which kernels run on tensor (NVIDIA) or matrix (AMD)
- * cores, by name and by family, with the rule that decided; which ops are
- * eligible; and the reason-and-fix text for eligible ops that missed them.
- * The plugin's lists are kept verbatim for parity; our additions are
- * reported as heuristic.  Aggregation over a run is roofline.c's job. */
+/* tensorcore.c - which ops are eligible for tensor (NVIDIA) or matrix
+ * (AMD) cores, and the reason-and-fix text for eligible ops that missed
+ * them.  The plugin's op list is kept verbatim for parity; our additions
+ * are reported as heuristic.  Which kernels ran on the matrix units is the
+ * kernel table's (kclass.h); aggregation over a run is roofline.c's. */
 #include "config.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "profreport/tensorcore.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
-
-/* -------------------------------------------------------- kernel names */
-
-/* Bytes of a kernel name we lower-case and search.  Family markers sit in
- * the first few hundred bytes even of long demangled names; a longer
- * name is searched in its first part only. */
-#define LOW_CAP 2048
-
-/* A kernel name as recorded and lower-cased (for case-insensitive rules;
- * the plugin's own patterns stay case-sensitive, as the plugin has them). */
-struct kname {
-    const char *raw;
-    char low[LOW_CAP];
-};
-
-static int
-has(const struct kname *k, const char *pat)
-{
-    return strstr(k->low, pat) != NULL;
-}
-
-static int
-has_any(const struct kname *k, const char *const *pats)
-{
-    for (; *pats; pats++) {
-        if (has(k, *pats))
-            return 1;
-    }
-    return 0;
-}
-
-/* "_mi<d>x<d>x<d>": the MFMA instruction field of a Tensile / hipBLASLt
- * kernel name ("Cijk_Ailk_Bljk_SB_MT64x16x32_MI16x16x1_SN_..."). */
-static int
-has_mfma_field(const char *low)
-{
-    const char *p = low;
-    int part;
-
-    while ((p = strstr(p, "_mi")) != NULL) {
-        const char *q = p + 3;
-
-        for (part = 0; part < 3; part++) {
-            if (!isdigit((unsigned char)*q))
-                break;
-            while (isdigit((unsigned char)*q))
-                q++;
-            if (part < 2 && *q++ != 'x')
-                break;
-        }
-        if (part == 3)
-            return 1;
-        p += 3;
-    }
-    return 0;
-}
-
-/* The CUDA-core (FFMA) flavour of an xmma kernel:
- * "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_..._ffma_aligna4_...". */
-static int
-m_xmma_ffma(const struct kname *k)
-{
-    int fp32 = has(k, "f32f32_f32f32") && !has(k, "tf32");
-
-    return has(k, "xmma") && (has(k, "_ffma") || fp32) && !has(k, "tensor") &&
-           !has(k, "gmma");
-}
-
-static int
-m_simt(const struct kname *k)
-{
-    return has(k, "simt"); /* CUTLASS "cutlass_80_simt_sgemm", OpClassSimt */
-}
-
-static int
-is_tensile(const struct kname *k)
-{
-    return strncmp(k->low, "cijk_", 5) == 0 || has(k, " cijk_");
-}
-
-static int
-m_tensile_valu(const struct kname *k)
-{
-    return is_tensile(k) && !has_mfma_field(k->low);
-}
-
-static int
-m_tensile_mfma(const struct kname *k)
-{
-    return is_tensile(k) && has_mfma_field(k->low);
-}
-
-/* PyTorch's memory-efficient attention for pre-Volta GPUs is SIMT. */
-static int
-m_fmha_sm50(const struct kname *k)
-{
-    return has(k, "fmha") && has(k, "_sm50");
-}
-
-static int
-m_nvjet(const struct kname *k)
-{
-    return has(k, "nvjet"); /* cuBLASLt kernels for Hopper and newer */
-}
-
-static int
-m_cudnn_sdpa(const struct kname *k)
-{
-    return has(k, "cudnn_generated_fort_native_sdpa");
-}
-
-/* The GEMM kernels of FlashAttention 2/3/4; their combine, pre- and
- * post-processing kernels are elementwise and are not matched. */
-static int
-m_flash(const struct kname *k)
-{
-    static const char *const pats[] = {
-        "flash_fwd_kernel",         "flash_fwd_splitkv_kernel",
-        "flash_bwd_dq_dk_dv",       "flashattnfwdsm",
-        "flashattnbwdsm",           "flashattentionforwardsm",
-        "flashattentionbackwardsm", NULL,
-    };
-
-    return has_any(k, pats);
-}
-
-static int
-m_fmha(const struct kname *k)
-{
-    return has(k, "fmha"); /* mem-efficient attention, TensorRT, CK tile */
-}
-
-/* Inductor's matmul templates ("triton_tem_fused_addmm_relu_3") use
- * tl.dot: tensor cores for 16-bit inputs, and for fp32 when TF32 is on. */
-static int
-m_triton_mm(const struct kname *k)
-{
-    const char *p = strstr(k->low, "triton_tem_");
-
-    return p && strstr(p, "mm") != NULL;
-}
-
-static int
-m_cutlass3(const struct kname *k)
-{
-    static const char *const pats[] = {"mainloopsm9", "mainloopsm10",
-                                       "mainloopsm12", "tcgen05", NULL};
-
-    return has_any(k, pats);
-}
-
-static int
-m_gmma(const struct kname *k)
-{
-    return has(k, "gmma"); /* wgmma, hgmma, igmma, CUTLASS "Gmma" */
-}
-
-/* "tensorop" in CUTLASS names, "TensorOp" in mangled ones
- * ("...15OpClassTensorOp..."); not MIOpen's elementwise "SubTensorOp...". */
-static int
-m_tensorop(const struct kname *k)
-{
-    return strstr(k->raw, "tensorop") != NULL ||
-           strstr(k->raw, "OpClassTensorOp") != NULL ||
-           (strncmp(k->raw, "_Z", 2) == 0 && strstr(k->raw, "TensorOp"));
-}
-
-static int
-m_wmma(const struct kname *k)
-{
-    return has(k, "wmma"); /* CUDA WMMA API; AMD RDNA WMMA (CK) */
-}
-
-static int
-m_mma_instr(const struct kname *k)
-{
-    static const char *const pats[] = {"hmma", "imma", "dmma",
-                                       "bmma", "qmma", NULL};
-
-    return has_any(k, pats);
-}
-
-/* cuBLAS/cuDNN instruction-shape tokens, matched without regard to case. */
-static int
-m_mma_shape(const struct kname *k)
-{
-    static const char *const pats[] = {
-        "h884",  "s884",   "h1688",  "s1688",  "c1688", "i8816",
-        "16816", "i16832", "i16864", "161616", NULL,
-    };
-
-    return has_any(k, pats);
-}
-
-static int
-m_xmma(const struct kname *k)
-{
-    return has(k, "xmma");
-}
-
-static int
-m_ck_xdl(const struct kname *k)
-{
-    static const char *const ck[] = {"ck::", "_zn2ck", "ck_tile", "gridwise",
-                                     NULL};
-
-    return has(k, "xdlops") || (has(k, "xdl") && has_any(k, ck));
-}
-
-static int
-m_miopen_xdlops(const struct kname *k)
-{
-    return has(k, "gtcx"); /* MIOpen igemm_*_gtcx*: "gemm tensor core xdlops" */
-}
-
-static int
-m_mfma(const struct kname *k)
-{
-    return has(k, "mfma");
-}
-
-struct kernel_rule {
-    const char *id; /* recorded on kernel rows as tensor_cores_rule */
-    int tc;         /* the verdict when it matches */
-    int (*match)(const struct kname *k);
-};
-
-/* Checked before the plugin's list: kernels it (or a family rule) would
- * call tensor-core kernels but that run on CUDA cores / VALUs. */
-static const struct kernel_rule not_tc_rules[] = {
-    {"xmma_ffma", 0, m_xmma_ffma},
-    {"cutlass_simt", 0, m_simt},
-    {"fmha_sm50", 0, m_fmha_sm50},
-    {"tensile_valu", 0, m_tensile_valu},
-};
-
-/* [profreport ext] families, most specific first. */
-static const struct kernel_rule tc_rules[] = {
-    {"nvjet", 1, m_nvjet},
-    {"cudnn_sdpa", 1, m_cudnn_sdpa},
-    {"flash_attention", 1, m_flash},
-    {"fmha", 1, m_fmha},
-    {"triton_tem_mm", 1, m_triton_mm},
-    {"cutlass3_mainloop", 1, m_cutlass3},
-    {"gmma", 1, m_gmma},
-    {"tensorop", 1, m_tensorop},
-    {"wmma", 1, m_wmma},
-    {"mma_instruction", 1, m_mma_instr},
-    {"mma_shape", 1, m_mma_shape},
-    {"xmma", 1, m_xmma},
-    {"tensile_mfma", 1, m_tensile_mfma},
-    {"ck_xdl", 1, m_ck_xdl},
-    {"miopen_xdlops", 1, m_miopen_xdlops},
-    {"mfma", 1, m_mfma},
-};
-
-/* tb-plugin-semantics §10.1, verbatim (case-sensitive substrings), with
- * the rule id each records. */
-static const char *const plugin_kernel_patterns[][2] = {
-    {"h884", "plugin:h884"},
-    {"s884", "plugin:s884"},
-    {"h1688", "plugin:h1688"},
-    {"s1688", "plugin:s1688"},
-    {"hmma", "plugin:hmma"},
-    {"i8816", "plugin:i8816"},
-    {"16816", "plugin:16816"},
-    {"dgrad_1x1_stride_2x2", "plugin:dgrad_1x1_stride_2x2"},
-    {"first_layer_wgrad_kernel", "plugin:first_layer_wgrad_kernel"},
-    {"conv1x1", "plugin:conv1x1"},
-    {"conv2d_c1_k1", "plugin:conv2d_c1_k1"},
-    {"direct_group", "plugin:direct_group"},
-    {"xmma_implicit_gemm", "plugin:xmma_implicit_gemm"},
-    {"xmma_sparse_conv", "plugin:xmma_sparse_conv"},
-    {"xmma_warp_specialized_implicit_gemm",
-     "plugin:xmma_warp_specialized_implicit_gemm"},
-    {"xmma_gemm", "plugin:xmma_gemm"},
-    {"xmma_sparse_gemm", "plugin:xmma_sparse_gemm"},
-    {"c1688", "plugin:c1688"},
-};
-
-static const struct kernel_rule *
-first_rule(const struct kname *k, const struct kernel_rule *r, size_t n)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        if (r[i].match(k))
-            return &r[i];
-    }
-    return NULL;
-}
-
-static const char *
-plugin_rule(const char *raw)
-{
-    size_t i;
-
-    for (i = 0; i < N_OF(plugin_kernel_patterns); i++) {
-        if (strstr(raw, plugin_kernel_patterns[i][0]))
-            return plugin_kernel_patterns[i][1];
-    }
-    return NULL;
-}
-
-/* TF32 math: "tf32" in the name, or Ampere's 16x8x8 shape (s1688) with no
- * 16-bit type named (Turing's fp16 s1688 kernels say "fp16"). */
-static int
-is_tf32(const struct kname *k)
-{
-    return has(k, "tf32") || has(k, "tfloat32") ||
-           (has(k, "s1688") && !has(k, "f16") && !has(k, "fp16") &&
-            !has(k, "h1688"));
-}
-
-static void
-lower_name(struct kname *k, const char *raw)
-{
-    size_t i;
-
-    k->raw = raw;
-    for (i = 0; raw[i] && i + 1 < sizeof(k->low); i++)
-        k->low[i] = (char)tolower((unsigned char)raw[i]);
-    k->low[i] = '\0';
-}
-
-void
-pr_tensorcore_classify(const char *kernel_name, struct pr_tc_kernel *out)
-{
-    struct kname k;
-    const struct kernel_rule *r;
-    const char *plugin;
-
-    memset(out, 0, sizeof(*out));
-    if (!kernel_name)
-        return;
-    lower_name(&k, kernel_name);
-    r = first_rule(&k, not_tc_rules, N_OF(not_tc_rules));
-    if (r) {
-        out->rule = r->id;
-        return;
-    }
-    out->tf32 = is_tf32(&k);
-    plugin = plugin_rule(kernel_name);
-    if (plugin) {
-        out->tc = 1;
-        out->source = PR_TC_PLUGIN;
-        out->rule = plugin;
-        return;
-    }
-    r = first_rule(&k, tc_rules, N_OF(tc_rules));
-    if (r) {
-        out->tc = 1;
-        out->source = PR_TC_HEURISTIC;
-        out->rule = r->id;
-    }
-}
-
-enum pr_tc_source
-pr_tensorcore_kernel(const char *kernel_name)
-{
-    struct pr_tc_kernel k;
-
-    pr_tensorcore_classify(kernel_name, &k);
-    return k.tc ? k.source : PR_TC_NONE;
-}
 
 /* tb-plugin-semantics §10.2, verbatim (exact names). */
 static const char *const plugin_ops[] = {
@@ -658,6 +292,25 @@ fp32_amd(struct pr_tc_diag *out)
                  "fp32 rate");
 }
 
+/* The kernel that shows the op ran fp32 on CUDA cores, appended to the
+ * reason: "...; its kernel sm80_xmma_gemm_f32f32_..._ffma_... runs FFMA
+ * (CUDA cores)", the name cut to fit. */
+static void
+cite_kernel(struct pr_tc_diag *out, const char *kernel)
+{
+    size_t lt = strlen(out->text);
+    size_t room = sizeof(out->text) - lt;
+    const char *tail = " runs on CUDA cores";
+    size_t fixed = strlen("; its kernel ") + strlen(tail) + 4;
+    int keep;
+
+    if (kernel == NULL || room <= fixed + 16)
+        return;
+    keep = (int)(room - fixed);
+    snprintf(out->text + lt, room, "; its kernel %.*s%s%s", keep, kernel,
+             strlen(kernel) > (size_t)keep ? "..." : "", tail);
+}
+
 static int
 fp32_reason(const struct pr_op_cost *cost, const struct pr_tc_context *ctx,
             struct pr_tc_diag *out)
@@ -671,9 +324,11 @@ fp32_reason(const struct pr_op_cost *cost, const struct pr_tc_context *ctx,
             "fp32 inputs (no TF32 before compute capability 8.0)",
             "enable AMP: torch.autocast(\"cuda\", dtype=torch.float16) "
             "with a GradScaler");
+        cite_kernel(out, ctx->fp32_kernel);
         return 1;
     }
     fp32_nvidia(cost, ctx, out);
+    cite_kernel(out, ctx->fp32_kernel);
     return 1;
 }
 
@@ -718,8 +373,16 @@ dtype_reason(const struct pr_op_cost *cost, const struct pr_tc_context *ctx,
         return 1;
     case PR_DT_UNKNOWN:
     case PR_DT_NONE:
-        say(out, PR_TCR_NO_DTYPE, "input types not recorded",
-            "profile with record_shapes=True to see dtypes and shapes");
+        if (ctx->no_types)
+            say(out, PR_TCR_NO_DTYPE,
+                "input types are not in this export, and the op's kernel "
+                "names state none",
+                "the Kernels table's math and precision columns show what "
+                "its kernels ran; a torch.profiler trace records operator "
+                "input types");
+        else
+            say(out, PR_TCR_NO_DTYPE, "input types not recorded",
+                "profile with record_shapes=True to see dtypes and shapes");
         return 1;
     case PR_DT_BF16:
     case PR_DT_FP8:
@@ -738,7 +401,7 @@ void
 pr_tensorcore_diagnose(const struct pr_op_cost *cost,
                        const struct pr_tc_context *ctx, struct pr_tc_diag *out)
 {
-    static const struct pr_tc_context none = {-1, -1, 0, 0, 0};
+    static const struct pr_tc_context none = {-1, -1, 0, 0, 0, NULL, 0};
     char text[PR_TC_TEXT_SIZE];
 
     memset(out, 0, sizeof(*out));

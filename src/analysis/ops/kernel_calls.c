@@ -15,6 +15,8 @@
 #include "profreport/tensorcore.h"
 #include "profreport/tree.h"
 
+#include "profreport/kclass.h"
+
 #include "../internal.h"
 
 #define EVAL_PREFIX "autograd::engine::evaluate_function:"
@@ -31,6 +33,7 @@ struct calls {
     size_t *n_launched;       /* owned; per node: kernels so far */
     int64_t t0_ns;            /* first event of the trace */
     struct pr_op_inputs *in;  /* owned; scratch for one call's inputs */
+    struct pr_names names;    /* the kernel table's answers by name */
 };
 
 /* The op call's cost, shared by its kernels. */
@@ -281,7 +284,7 @@ emit_launch(cJSON *arr, struct calls *c, const struct pr_tree_dev *d, int *ok)
     const struct pr_gpu_info *g = pr_trace_gpu(c->t, e, &gb);
     const char *name = pr_trace_str(c->t, e->name);
     cJSON *o = pr_emit_obj(arr, NULL, ok);
-    struct pr_tc_kernel tc;
+    struct pr_kclass k;
     size_t sub = 0;
     uint32_t node = pr_tree_dev_node(&c->tree, d);
 
@@ -291,9 +294,10 @@ emit_launch(cJSON *arr, struct calls *c, const struct pr_tree_dev *d, int *ok)
     emit_op(o, c, node, sub, ok);
     pr_emit_us(o, "start_us", pr_sat_sub_i64(e->ts_ns, c->t0_ns), ok);
     pr_emit_us(o, "duration_us", e->dur_ns, ok);
-    pr_tensorcore_classify(name, &tc);
-    pr_emit_bool(o, "tc", tc.tc, ok);
-    pr_emit_str(o, "tc_rule", tc.rule, ok);
+    pr_emit_bool(o, "tc", (pr_names_get(&c->names, e->name) & PR_NAME_TC) != 0,
+                 ok);
+    pr_names_rule(&c->names, e->name, &k);
+    pr_emit_str(o, "tc_rule", k.rule, ok);
     emit_dims(o, "grid", g ? g->grid : NULL, ok);
     emit_dims(o, "block", g ? g->block : NULL, ok);
     emit_id(o, "stream", g ? g->stream : -1, ok);
@@ -335,6 +339,7 @@ pr_kernel_calls_build(const struct pr_trace *t, cJSON **rows,
     st = pr_tree_build(t, &c.tree, err);
     if (st != PR_OK)
         return st;
+    pr_names_init(&c.names, t);
     c.n_launched = calloc(c.tree.n_nodes + 1, sizeof(*c.n_launched));
     c.in = malloc(sizeof(*c.in));
     if (c.n_launched == NULL || c.in == NULL)
@@ -349,6 +354,7 @@ pr_kernel_calls_build(const struct pr_trace *t, cJSON **rows,
     free(c.in);
     pr_idmap_free(&c.tids);
     pr_idmap_free(&c.conv_bwd);
+    pr_names_free(&c.names);
     pr_tree_free(&c.tree);
     return st;
 }

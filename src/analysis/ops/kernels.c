@@ -13,6 +13,8 @@
 
 #include "profreport/buf.h"
 #include "profreport/checked.h"
+#include "profreport/devices.h"
+#include "profreport/kclass.h"
 #include "profreport/kernels.h"
 #include "profreport/keys.h"
 #include "profreport/occupancy.h"
@@ -39,6 +41,8 @@ struct kgroup {
     /* owned: the PMU columns' duration-weighted sums, then their weights
        (2 x pmu.h's n_cols); NULL: no call has counters */
     double *pmu;
+    struct pr_kclass kc; /* the kernel table's class (strings borrowed
+                            from the table) */
 };
 
 struct ktable {
@@ -49,6 +53,9 @@ struct ktable {
     const struct pr_trace *t;
     size_t n_pmu; /* the trace's PMU columns (pmu.h) */
     int pmu_nomem;
+    struct pr_names names; /* the kernel table the groups are classified
+                              by */
+    const char *vendor;    /* the devices' vendor, for the math; NULL */
 };
 
 static void
@@ -60,6 +67,7 @@ ktable_free(struct ktable *kt)
         free(kt->v[i].pmu);
     free(kt->v);
     pr_idmap_free(&kt->index);
+    pr_names_free(&kt->names);
 }
 
 static struct kgroup *
@@ -79,6 +87,8 @@ group_of(struct ktable *kt, const struct pr_trace *t, uint32_t name,
     g = &kt->v[kt->n++];
     memset(g, 0, sizeof(*g));
     g->name = pr_trace_str(t, name);
+    pr_kclass_lookup(kt->names.kc, g->name, &g->kc);
+    g->kc.math = pr_kclass_math_on(g->kc.math, kt->vendor);
     return g;
 }
 
@@ -246,6 +256,27 @@ add_kernel(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
     kt->has_occ |= gi->device >= 0 && gi->occupancy_pct >= 0;
 }
 
+/* Without a vendor from the devices (a trace with no deviceProperties),
+ * the libraries that ran tell it: a kernel that only runs on NVIDIA's
+ * units (tensor cores, CUDA cores) or only on AMD's (MFMA, VALU) names it;
+ * then the rows' "matrix" and "simt" math are made concrete. */
+static void
+vendor_from_kernels(struct ktable *kt)
+{
+    size_t i;
+
+    for (i = 0; i < kt->n && kt->vendor == NULL; i++) {
+        enum pr_kmath m = kt->v[i].kc.math;
+
+        if (m == PR_KM_TENSOR_CORE || m == PR_KM_CUDA_CORE)
+            kt->vendor = "nvidia";
+        else if (m == PR_KM_MFMA || m == PR_KM_VECTOR)
+            kt->vendor = "amd";
+    }
+    for (i = 0; i < kt->n && kt->vendor != NULL; i++)
+        kt->v[i].kc.math = pr_kclass_math_on(kt->v[i].kc.math, kt->vendor);
+}
+
 static enum pr_status
 collect(const struct pr_trace *t, struct ktable *kt, struct pr_error *err)
 {
@@ -253,6 +284,8 @@ collect(const struct pr_trace *t, struct ktable *kt, struct pr_error *err)
 
     kt->t = t;
     kt->n_pmu = t->pmu != NULL ? t->pmu->n_cols : 0;
+    pr_names_init(&kt->names, t);
+    kt->vendor = pr_devices_vendor(t);
 
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
@@ -266,6 +299,8 @@ collect(const struct pr_trace *t, struct ktable *kt, struct pr_error *err)
             return PR_E_NOMEM;
         add_kernel(t, kt, g, e, pr_trace_gpu(t, e, &gb));
     }
+    if (kt->vendor == NULL)
+        vendor_from_kernels(kt);
     return kt->pmu_nomem ? pr_error_set(err, PR_E_NOMEM, "out of memory")
                          : PR_OK;
 }
@@ -422,42 +457,55 @@ unit_tc(const struct kgroup *g)
 }
 
 /* Whether the kernel ran on tensor cores, which list said so and the
- * rule that decided (a CUDA-core rule such as "xmma_ffma" included).  A
- * kernel whose producer names the unit it ran on is judged by that unit,
- * not by its name: on the matrix unit when most of its time was (source
- * "unit", rule the unit of its first call: "matrix" for Ascend's
- * AI_CORE Cube, "vector", "mix_matrix" ...). */
-/* tensor_cores_used, as emit_tc writes it. */
+ * rule that decided.  A kernel whose producer names the unit it ran on is
+ * judged by that unit, not by its name: on the matrix unit when most of
+ * its time was (source "unit", rule the unit of its first call: "matrix"
+ * for Ascend's AI_CORE Cube, "vector", "mix_matrix" ...).  Any other is
+ * judged by the kernel table: on tensor cores when its rule's math is a
+ * matrix unit (source "plugin" where the plugin's list agrees, "table"
+ * where only the table says so). */
 static int
 tc_used(const struct kgroup *g)
 {
-    struct pr_tc_kernel k;
-
     if (g->by_unit)
         return unit_tc(g);
-    pr_tensorcore_classify(g->name, &k);
-    return k.tc != 0;
+    return pr_kclass_is_matrix(g->kc.math);
 }
 
 static void
 emit_tc(cJSON *o, const struct kgroup *g, int *ok)
 {
-    struct pr_tc_kernel k;
+    int tc = tc_used(g);
 
+    pr_emit_bool(o, "tensor_cores_used", tc, ok);
     if (g->by_unit) {
-        pr_emit_bool(o, "tensor_cores_used", unit_tc(g), ok);
         pr_emit_str(o, "tensor_cores_source", "unit", ok);
-        pr_emit_str(o, "tensor_cores_rule", unit_name(g->unit), ok);
+        pr_emit_str(o, PR_K_TENSOR_CORES_RULE, unit_name(g->unit), ok);
         return;
     }
-    pr_tensorcore_classify(g->name, &k);
-    pr_emit_bool(o, "tensor_cores_used", k.tc, ok);
-    if (!k.tc)
+    if (!tc)
         pr_emit_null(o, "tensor_cores_source", ok);
     else
         pr_emit_str(o, "tensor_cores_source",
-                    k.source == PR_TC_PLUGIN ? "plugin" : "heuristic", ok);
-    pr_emit_str(o, "tensor_cores_rule", k.rule, ok);
+                    g->kc.plugin_tc ? "plugin" : "table", ok);
+    pr_emit_str(o, PR_K_TENSOR_CORES_RULE, g->kc.rule, ok);
+}
+
+/* The kernel table's class of the row (kclass.h): null where no rule
+ * names the kernel. */
+static void
+emit_class(cJSON *o, const struct kgroup *g, int *ok)
+{
+    enum pr_kmath m = g->kc.math;
+
+    /* a task whose producer named its unit ran on that unit */
+    if (g->by_unit && m == PR_KM_UNKNOWN)
+        m = unit_tc(g) ? PR_KM_CUBE : PR_KM_VECTOR;
+    pr_emit_str(o, PR_K_KFAMILY, pr_kclass_family_name(g->kc.family), ok);
+    pr_emit_str(o, PR_K_KLIBRARY, g->kc.library, ok);
+    pr_emit_str(o, PR_K_KMATH, pr_kclass_math_name(m), ok);
+    pr_emit_str(o, PR_K_KPRECISION, pr_kclass_prec_name(g->kc.precision), ok);
+    pr_emit_str(o, PR_K_KRULE, g->kc.rule, ok);
 }
 
 /* The pipes of an AI Core / AI Vector core whose busy ratio the PMU
@@ -574,6 +622,7 @@ emit_kgroup(cJSON *arr, const struct ktable *kt, const struct kgroup *g,
     emit_mean(o, "mean_est_achieved_occupancy_pct", has, v, ok);
     pr_emit_str(o, "occupancy_source", occupancy_source(g), ok);
     emit_tc(o, g, ok);
+    emit_class(o, g, ok);
     if (kt->n_pmu > 0) /* the key only where the producer counted */
         emit_pmu(o, kt->t, kt, g, ok);
 }
@@ -600,6 +649,11 @@ make_refs(const struct ktable *kt, struct pr_kernel_refs *refs,
         (void)mean_bps(kt, &kt->v[i], &refs->v[i].blocks_per_sm);
         (void)mean_occ(kt, &kt->v[i], &refs->v[i].occupancy_pct);
         refs->v[i].tc_used = tc_used(&kt->v[i]);
+        refs->v[i].plugin_tc = kt->v[i].kc.plugin_tc;
+        refs->v[i].family = kt->v[i].kc.family;
+        refs->v[i].math = kt->v[i].kc.math;
+        refs->v[i].precision = kt->v[i].kc.precision;
+        refs->v[i].known = kt->v[i].kc.rule != NULL;
     }
     refs->n = kt->n;
     return PR_OK;
@@ -676,4 +730,115 @@ pr_kernels_tc_ratio(const struct pr_trace *t)
     if (!any)
         return NAN;
     return all > 0 ? (double)tc / (double)all : 0.0;
+}
+
+/* ---- kernel_classes */
+
+#define UNKNOWN_LISTED 10
+
+/* A ref's math as its row writes it (a task placed by its unit). */
+static enum pr_kmath
+ref_math(const struct pr_kernel_ref *k)
+{
+    if (k->by_unit && k->math == PR_KM_UNKNOWN)
+        return k->unit_tc ? PR_KM_CUBE : PR_KM_VECTOR;
+    return (enum pr_kmath)k->math;
+}
+
+/* One row per class value (index into sums), by time, then name. */
+static void
+emit_sums(cJSON *arr, const char *key, const char *const *names,
+          const int64_t *ns, const size_t *n, size_t count, double all, int *ok)
+{
+    size_t order[(int)PR_KF_COUNT + (int)PR_KM_COUNT]; /* count <= either */
+    size_t i, j, m = 0;
+
+    for (i = 0; i < count; i++) {
+        if (n[i] == 0)
+            continue;
+        for (j = m; j > 0 && ns[order[j - 1]] < ns[i]; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+        m++;
+    }
+    for (i = 0; i < m && *ok; i++) {
+        cJSON *o = pr_emit_obj(arr, NULL, ok);
+
+        pr_emit_str(o, key, names[order[i]], ok);
+        pr_emit_num(o, "kernels", (double)n[order[i]], ok);
+        pr_emit_us(o, "total_us", ns[order[i]], ok);
+        pr_emit_finite(o, "time_pct", 100.0 * (double)ns[order[i]] / all, ok);
+    }
+}
+
+/* Kernels that no rule names and whose producer named no unit. */
+static void
+emit_unknown(cJSON *o, const struct pr_kernel_refs *refs, double all, int *ok)
+{
+    cJSON *u = pr_emit_obj(o, "unknown", ok), *top;
+    int64_t ns = 0;
+    size_t n = 0, i, listed = 0;
+
+    for (i = 0; i < refs->n; i++) {
+        if (refs->v[i].known || ref_math(&refs->v[i]) != PR_KM_UNKNOWN)
+            continue;
+        n++;
+        ns = pr_sat_add_i64(ns, refs->v[i].total_ns);
+    }
+    pr_emit_num(u, "kernels", (double)n, ok);
+    pr_emit_us(u, "total_us", ns, ok);
+    pr_emit_finite(u, "time_pct", 100.0 * (double)ns / all, ok);
+    top = pr_emit_arr(u, "top", ok);
+    /* refs are in the table's order: by total time, then name */
+    for (i = 0; i < refs->n && listed < UNKNOWN_LISTED && *ok; i++) {
+        const struct pr_kernel_ref *k = &refs->v[i];
+        cJSON *r;
+
+        if (k->known || ref_math(k) != PR_KM_UNKNOWN)
+            continue;
+        r = pr_emit_obj(top, NULL, ok);
+        pr_emit_str(r, "name", k->name, ok);
+        pr_emit_us(r, "total_us", k->total_ns, ok);
+        pr_emit_finite(r, "time_pct", 100.0 * (double)k->total_ns / all, ok);
+        listed++;
+    }
+}
+
+enum pr_status
+pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
+                   struct pr_error *err)
+{
+    const char *fam[PR_KF_COUNT], *math[PR_KM_COUNT];
+    int64_t fam_ns[PR_KF_COUNT] = {0}, math_ns[PR_KM_COUNT] = {0}, all = 0;
+    size_t fam_n[PR_KF_COUNT] = {0}, math_n[PR_KM_COUNT] = {0}, i;
+    int ok;
+
+    for (i = 0; i < PR_KF_COUNT; i++)
+        fam[i] = i ? pr_kclass_family_name((enum pr_kfamily)i) : "unknown";
+    for (i = 0; i < PR_KM_COUNT; i++)
+        math[i] = i ? pr_kclass_math_name((enum pr_kmath)i) : "unknown";
+    for (i = 0; i < refs->n; i++) {
+        const struct pr_kernel_ref *k = &refs->v[i];
+        int f = k->family > 0 && k->family < PR_KF_COUNT ? k->family : 0;
+        int m = (int)ref_math(k);
+
+        m = m > 0 && m < PR_KM_COUNT ? m : 0;
+        all = pr_sat_add_i64(all, k->total_ns);
+        fam_ns[f] = pr_sat_add_i64(fam_ns[f], k->total_ns);
+        fam_n[f]++;
+        math_ns[m] = pr_sat_add_i64(math_ns[m], k->total_ns);
+        math_n[m]++;
+    }
+    *out = cJSON_CreateObject();
+    ok = *out != NULL;
+    emit_sums(pr_emit_arr(*out, "by_family", &ok), "family", fam, fam_ns, fam_n,
+              PR_KF_COUNT, (double)all, &ok);
+    emit_sums(pr_emit_arr(*out, "by_math", &ok), "math", math, math_ns, math_n,
+              PR_KM_COUNT, (double)all, &ok);
+    emit_unknown(*out, refs, (double)all, &ok);
+    if (ok)
+        return PR_OK;
+    cJSON_Delete(*out);
+    *out = NULL;
+    return pr_error_set(err, PR_E_NOMEM, "out of memory (kernel classes)");
 }

@@ -504,16 +504,13 @@ locate(const struct builder *b, const struct pr_event *e, uint32_t *deepest)
     }
 }
 
-/* An id link is trusted when the node it names holds the runtime on the
- * runtime's thread and no operator with an id of its own lies between
- * them: Kineto's external id is the innermost operator's at the launch
- * (user annotations such as nccl:all_reduce inside record_param_comms do
- * not take it over, so they may lie between).  PyTorch 2.x often numbers a
- * runtime with its own correlation id, which can collide with an unrelated
- * op's id; that op does not hold the runtime, or holds it only around the
- * real one, and trusting it would give negative host self time. */
+/* Whether the op named by a runtime's id holds the runtime on the
+ * runtime's thread with no other operator with an id of its own between
+ * them: the op Kineto's external-id stack held at the launch (user
+ * annotations such as nccl:all_reduce inside record_param_comms do not
+ * take the id over, so they may lie between). */
 static int
-id_trusted(const struct builder *b, size_t node, size_t rt)
+holds_launch(const struct builder *b, size_t node, size_t rt)
 {
     const struct pr_tree_node *nodes = b->tree->nodes;
     uint32_t n;
@@ -528,6 +525,27 @@ id_trusted(const struct builder *b, size_t node, size_t rt)
             return 0;
     }
     return 0;
+}
+
+/* An id link is trusted (4.4, the plugin's rule): the launch belongs to
+ * the op its runtime's External id names, even inside a nested op and
+ * across threads, as the plugin's own test_external_id and
+ * test_group_by_kernel_columns pin.  Except when that External id is the
+ * runtime's own correlation number: PyTorch 2.x often writes it so, and
+ * then it names no operator or collides with an unrelated op's id
+ * (trusting it would give a launch to an op that does not hold it, with
+ * negative host self time); such an id counts only when the op it names
+ * holds the launch (holds_launch), and other runtimes go to the op
+ * around them by time (attach_by_time). */
+static int
+id_trusted(const struct builder *b, size_t node, size_t rt)
+{
+    const struct pr_event *e = &b->t->events[b->tree->rts[rt].ev];
+    int64_t corr = pr_event_correlation(b->t, e);
+
+    if (corr == PR_NO_ID || pr_event_external_id(b->t, e) != corr)
+        return 1;
+    return holds_launch(b, node, rt);
 }
 
 /* The thread number of host node i (the order of threads in 4.4). */
@@ -565,8 +583,8 @@ claim_ids(struct builder *b, size_t n_host)
     }
 }
 
-/* 4.4: the node that claimed an id takes every runtime carrying it that
- * it contains (id_trusted), the latest first.  Ids "none" and 0 take
+/* 4.4: the node that claimed an id takes every runtime carrying it whose
+ * id is an op's (id_trusted), the latest first.  Ids "none" and 0 take
  * nothing here: 0 marks runtimes outside any op (given to the thread root
  * instead), and "none" is no id (sound-side differences,
  * docs/differences.md). */

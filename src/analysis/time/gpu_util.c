@@ -329,8 +329,9 @@ add_occupancy(struct gpu_acc *a, const struct pr_event *e, double occ,
 }
 
 static enum pr_status
-accumulate(const struct pr_trace *t, int32_t dev, const struct pr_gpu_window *w,
-           struct gpu_acc *a, struct pr_error *err)
+accumulate(const struct pr_trace *t, struct pr_names *nc, int32_t dev,
+           const struct pr_gpu_window *w, struct gpu_acc *a,
+           struct pr_error *err)
 {
     size_t i;
     enum pr_status st = PR_OK;
@@ -348,7 +349,7 @@ accumulate(const struct pr_trace *t, int32_t dev, const struct pr_gpu_window *w,
         add_occupancy(a, e, g->occupancy_pct, w);
         /* kernels come in start order (events are sorted by start) */
         busy_add(&a->busy, e->ts_ns, end, &a->bk, w);
-        if (!pr_comm_is_kernel(t, e))
+        if (!pr_comm_kernel_cached(nc, e))
             busy_add(&a->compute, e->ts_ns, end, &a->bk, w);
         /* 9.2 uses positive blocks per SM; "inf" (unknown SM count) is
          * skipped rather than failing the file as the plugin does. */
@@ -450,16 +451,18 @@ pr_gpu_util_build(const struct pr_trace *t, const struct pr_gpu_window *w,
     size_t n = 0, i;
     int ok = 1;
     enum pr_status st = device_ids(t, &ids, &n, err);
+    struct pr_names nc;
 
     *out = cJSON_CreateArray();
     rows->v = calloc(n ? n : 1, sizeof(*rows->v));
     rows->n = 0;
     if (*out == NULL || rows->v == NULL)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (gpu)");
+    pr_names_init(&nc, t);
     for (i = 0; i < n && st == PR_OK; i++) {
         struct gpu_acc a = {0};
 
-        st = accumulate(t, ids[i], w, &a, err);
+        st = accumulate(t, &nc, ids[i], w, &a, err);
         if (st == PR_OK)
             emit_gpu(*out, ids[i], &a, w, &rows->v[rows->n++], &ok);
         acc_free(&a);
@@ -467,6 +470,7 @@ pr_gpu_util_build(const struct pr_trace *t, const struct pr_gpu_window *w,
             st = pr_error_set(err, PR_E_NOMEM, "out of memory (gpu)");
     }
     free(ids);
+    pr_names_free(&nc);
     if (st != PR_OK) {
         cJSON_Delete(*out);
         *out = NULL;
