@@ -25,6 +25,9 @@ struct pr_device_row {
     double num_sms;   /* NaN: null */
     const char *vendor, *compute_capability, *architecture;
     double memory_bytes; /* NaN: null */
+    int64_t props_id;    /* the id of the deviceProperties entry paired
+                            with this device when it differs (the ids of
+                            a renumbered process, trace.h); -1 */
     struct pr_peaks peaks;
     int has_peaks; /* 0: peaks written as unknown */
     char label_buf[96], cc_buf[32], arch_buf[48];
@@ -43,6 +46,14 @@ PR_NODISCARD enum pr_status pr_devices_collect(const struct pr_trace *t,
                                                struct pr_error *err);
 
 void pr_devices_free(struct pr_device_rows *rows);
+
+/* A device's architecture into buf: HIP's gcnArchName up to its first
+ * ':' ("gfx942"), else the gfx target a Tensile/hipBLASLt kernel was
+ * built for, for an AMD GPU; "sm_XY" from an NVIDIA GPU's compute
+ * capability; "" when unknown (never from a HIP version).  d may be
+ * NULL. */
+void pr_devices_arch(const struct pr_trace *t, const struct pr_device *d,
+                     char *buf, size_t cap);
 
 /* The vendor of the trace's devices as the rows name it ("nvidia", "amd",
  * "huawei" ...): the format's when it knows it (an Nsight Systems export:

@@ -297,7 +297,8 @@ struct pr_gpu_more {
 
 /* Side record for [memory] instants. */
 struct pr_mem_info {
-    int32_t device_type; /* 0 CPU, 1 CUDA, other = unknown */
+    int32_t device_type; /* c10::DeviceType: 0 CPU, 1 CUDA, 6 HIP;
+                            other = unknown */
     int32_t device_id;
     int64_t addr;           /* PR_NO_ID when absent */
     int64_t bytes;          /* > 0 allocation, <= 0 release */
@@ -322,6 +323,8 @@ struct pr_device {
     int max_threads_per_block, max_threads_per_sm;
     int regs_per_block, regs_per_sm, warp_size;
     int64_t smem_per_block, smem_per_sm, smem_per_block_optin;
+    uint32_t arch; /* HIP's gcnArchName ("gfx942:sramecc+:xnack-"), string
+                      id; PR_STR_NONE when not given */
 };
 
 /* A file of a run folder that the folder's loader did not read, and why
@@ -446,8 +449,16 @@ struct pr_trace {
     int lightning;      /* Framework == "pytorch-lightning" */
     int64_t rank;       /* distributedInfo.rank; -1 absent */
     int64_t world_size; /* distributedInfo.world_size; -1 absent */
-    uint32_t backend;   /* distributedInfo.backend string id */
-    uint32_t format;    /* "kineto" or "chrome" */
+    /* The distinct device ids the device tasks carry, ascending, set by
+     * pr_trace_finish(): n_task_devices of them, or -1 when there are
+     * more than PR_MAX_TASK_DEVICES.  pr_trace_device() pairs them with
+     * deviceProperties in order when the ids differ (a process that sees
+     * its GPUs under other numbers than its kernels report). */
+#define PR_MAX_TASK_DEVICES 16
+    int64_t task_devices[PR_MAX_TASK_DEVICES];
+    int n_task_devices;
+    uint32_t backend; /* distributedInfo.backend string id */
+    uint32_t format;  /* "kineto" or "chrome" */
     /* Kernels timed by CUPTI's range profiler in kernel-replay mode
      * (cuda_profiler_range events): their durations are the replays', not
      * the run's.  replay_unlinked: how many of them no kernel launch could
@@ -750,7 +761,10 @@ const struct pr_mem_info *pr_trace_mem(const struct pr_trace *t,
                                        const struct pr_event *e);
 
 /* Device properties of a device id: the entry with that "id", else the
- * one at that list position (the GPU index); NULL when neither exists. */
+ * one at that list position (the GPU index), else, when the device tasks
+ * use as many devices as the list has (task_devices), the entry in the
+ * same place in order: one GPU listed as id 0 whose kernels say device 2
+ * (ROCm under HIP_VISIBLE_DEVICES) is that GPU.  NULL when none is. */
 const struct pr_device *pr_trace_device(const struct pr_trace *t,
                                         int64_t index);
 

@@ -407,6 +407,32 @@ note_coverage(const struct pr_steps *s, struct pr_notes *notes)
     pr_notes_row(notes, "device_coverage", s->n - (last - first + 1), text);
 }
 
+/* A device whose kernels carry another id than its deviceProperties
+ * entry (paired in order, trace.h): the report says which entry it took,
+ * since the name, peaks and occupancy come from it. */
+static void
+note_device_ids(const struct pr_device_rows *devs, struct pr_notes *notes)
+{
+    char text[400];
+    size_t i;
+
+    for (i = 0; i < devs->n; i++) {
+        const struct pr_device_row *d = &devs->v[i];
+
+        if (d->props_id < 0)
+            continue;
+        snprintf(text, sizeof(text),
+                 "the kernels ran on device %lld, which deviceProperties "
+                 "lists as GPU %lld (%.80s): taken as the same GPU, the "
+                 "trace having as many GPUs in both (a process that sees "
+                 "its GPUs renumbered, as under HIP_VISIBLE_DEVICES or "
+                 "CUDA_VISIBLE_DEVICES)",
+                 (long long)d->id, (long long)d->props_id,
+                 d->name != NULL ? d->name : "no name");
+        pr_notes_row(notes, "device_ids", 1, text);
+    }
+}
+
 /* Passes run on a second thread beside the main thread's (issue #17: the
  * second core idled after the parallel ingest).  They read the trace, the
  * tree and the steps, which nothing writes any more, and write keys of a
@@ -502,6 +528,8 @@ tree_passes(const struct pr_trace *t, const struct pr_analysis_opts *o,
         st = pr_timeline_fill(t, steps, run, err);
     if (st == PR_OK)
         st = fill_tables(t, tree, run, &tb, err);
+    if (st == PR_OK)
+        note_device_ids(&tb.devs, notes);
     st = side_join(&k, &sd, run, st, err);
     if (st == PR_OK)
         st = fill_roofline(t, tree, o, &tb, run, facts, err);

@@ -528,6 +528,7 @@ pr_trace_add_device(struct pr_trace *t)
     d->max_threads_per_block = d->max_threads_per_sm = -1;
     d->regs_per_block = d->regs_per_sm = d->warp_size = -1;
     d->smem_per_block = d->smem_per_sm = d->smem_per_block_optin = -1;
+    d->arch = PR_STR_NONE;
     return d;
 }
 
@@ -791,6 +792,37 @@ pr_trace_finish(struct pr_trace *t)
     pr_trace_finish_threads(t, 1);
 }
 
+/* task_devices: the distinct device ids of the device task records, read
+ * while they are whole (a second finish keeps the first's). */
+static void
+note_task_devices(struct pr_trace *t)
+{
+    size_t i;
+    int k, n = 0;
+
+    if (t->gpu == NULL)
+        return;
+    for (i = 0; i < t->n_gpu && n >= 0; i++) {
+        int64_t d = t->gpu[i].device;
+
+        if (d < 0)
+            continue;
+        for (k = 0; k < n && t->task_devices[k] < d; k++)
+            ;
+        if (k < n && t->task_devices[k] == d)
+            continue;
+        if (n == PR_MAX_TASK_DEVICES) {
+            n = -1;
+            break;
+        }
+        memmove(&t->task_devices[k + 1], &t->task_devices[k],
+                (size_t)(n - k) * sizeof(t->task_devices[0]));
+        t->task_devices[k] = d;
+        n++;
+    }
+    t->n_task_devices = n;
+}
+
 void
 pr_trace_finish_threads(struct pr_trace *t, int threads)
 {
@@ -798,6 +830,7 @@ pr_trace_finish_threads(struct pr_trace *t, int threads)
     int sorted = 1;
 
     draft_store(t);
+    note_task_devices(t);
     t->diag.invalid_utf8 = pr_strtab_repaired(t->strs);
     shrink((void **)&t->events, &t->cap_events, t->n_events,
            sizeof(*t->events));
@@ -957,7 +990,14 @@ pr_trace_device(const struct pr_trace *t, int64_t index)
         if (t->devices[i].id == index)
             return &t->devices[i];
     }
-    if (index < 0 || (uint64_t)index >= t->n_devices)
+    if (index < 0)
         return NULL;
-    return &t->devices[index];
+    if ((uint64_t)index < t->n_devices)
+        return &t->devices[index];
+    /* ids no entry has: the tasks' devices in order, one to one */
+    if (t->n_task_devices > 0 && (size_t)t->n_task_devices == t->n_devices)
+        for (i = 0; i < t->n_devices; i++)
+            if (t->task_devices[i] == index)
+                return &t->devices[i];
+    return NULL;
 }

@@ -282,6 +282,75 @@ static const char mi250_trace[] =
     "220, \"dur\": 10, \"args\": {\"External id\": 2, \"device\": 0, "
     "\"stream\": 0, \"correlation\": 4}}\n]}\n";
 
+/* An MI300X rank under HIP_VISIBLE_DEVICES (issue #28): deviceProperties
+ * lists its one GPU as id 0 with gcnArchName, the kernels and memory
+ * records say device 2, and the memory records are HIP's (Device Type 6).
+ * Kernels: a hipBLASLt MFMA GEMM 40 us, a Triton attention kernel 40 us
+ * (tl.dot: the matrix cores), an RCCL all-reduce 15 us, a PyTorch
+ * elementwise kernel 5 us: 80 of 100 us on the matrix cores. */
+static const char mi300x_trace[] =
+    "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"name\": "
+    "\"AMD Instinct MI300X\", \"totalGlobalMem\": 206141652992, "
+    "\"computeMajor\": 9, \"computeMinor\": 4, \"warpSize\": 64, "
+    "\"numSms\": 304, \"gcnArchName\": \"gfx942:sramecc+:xnack-\"}],\n"
+    "\"traceEvents\": [\n"
+    "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": "
+    "\"ProfilerStep#1\", \"pid\": 9, \"tid\": 9, \"ts\": 0, \"dur\": 300},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"Cijk_Alik_Bljk_BBS_BH_"
+    "MT256x256x64_MI16x16x1_SN_ISA942_WG64_4_1\", \"pid\": 2, \"tid\": 1, "
+    "\"ts\": 10, \"dur\": 40, \"args\": {\"device\": 2, \"stream\": 0, "
+    "\"correlation\": 3}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"attn_fwd\", \"pid\": "
+    "2, \"tid\": 1, \"ts\": 60, \"dur\": 40, \"args\": {\"device\": 2, "
+    "\"stream\": 0, \"correlation\": 4}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": "
+    "\"ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<"
+    "4096ul>)\", \"pid\": 2, \"tid\": 2, \"ts\": 110, \"dur\": 15, "
+    "\"args\": {\"device\": 2, \"stream\": 1, \"correlation\": 5}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"void "
+    "at::native::vectorized_elementwise_kernel<4>\", \"pid\": 2, \"tid\": "
+    "1, \"ts\": 130, \"dur\": 5, \"args\": {\"device\": 2, \"stream\": 0, "
+    "\"correlation\": 6}},\n"
+    "{\"ph\": \"i\", \"s\": \"t\", \"cat\": \"cpu_instant_event\", \"name\": "
+    "\"[memory]\", \"pid\": 9, \"tid\": 9, \"ts\": 5, \"args\": {\"Device "
+    "Type\": 6, \"Device Id\": 2, \"Addr\": 4096, \"Bytes\": 2097152, "
+    "\"Total Allocated\": 2097152, \"Total Reserved\": 4194304}},\n"
+    "{\"ph\": \"i\", \"s\": \"t\", \"cat\": \"cpu_instant_event\", \"name\": "
+    "\"[memory]\", \"pid\": 9, \"tid\": 9, \"ts\": 200, \"args\": "
+    "{\"Device Type\": 6, \"Device Id\": 2, \"Addr\": 4096, \"Bytes\": "
+    "-2097152, \"Total Allocated\": 0, \"Total Reserved\": 4194304}}\n]}\n";
+
+static void
+test_mi300x_renumbered(void **state)
+{
+    cJSON *sum = summarize(mi300x_trace);
+    const cJSON *run = run0(sum), *dev = at(run, "devices", 0), *d;
+    const cJSON *mem = at(get(run, "memory"), "devices", 0);
+    int noted = 0;
+
+    (void)state;
+    near(num(dev, "id"), 2);
+    assert_string_equal(str(dev, "name"), "AMD Instinct MI300X");
+    assert_string_equal(str(dev, "vendor"), "amd");
+    assert_string_equal(str(dev, "architecture"), "gfx942");
+    assert_true(cJSON_IsNull(get(dev, "compute_capability")));
+    assert_true(num(dev, "peak_gbps") > 5000);
+    /* the matrix cores: the GEMM and the Triton attention kernel */
+    near(num(get(run, "tensor_cores"), "tc_kernel_time_pct"), 80);
+    assert_string_equal(str(at(run, "kernels", 1), "math"), "mfma");
+    /* HIP's memory records make the GPU's curve */
+    assert_string_equal(str(mem, "device"), "GPU2");
+    near(num(mem, "peak_allocated_bytes"), 2097152);
+    cJSON_ArrayForEach(d, get(run, "diagnostics"))
+    {
+        noted |= strcmp(str(d, "kind"), "device_ids") == 0 &&
+                 strstr(str(d, "text"), "device 2") != NULL &&
+                 strstr(str(d, "text"), "GPU 0 (AMD Instinct MI300X)");
+    }
+    assert_true(noted);
+    cJSON_Delete(sum);
+}
+
 static void
 test_mi250(void **state)
 {
@@ -389,6 +458,7 @@ main(void)
         cmocka_unit_test(test_mtia),
         cmocka_unit_test(test_cupti_counters),
         cmocka_unit_test(test_mi250),
+        cmocka_unit_test(test_mi300x_renumbered),
         cmocka_unit_test(test_amp_matches_card),
         cmocka_unit_test(test_unnamed_device),
     };

@@ -71,6 +71,38 @@ PY
 then ok "basic.sqlite: fp32 GEMM without TF32 found; gaps listed"
 else not_ok "basic.sqlite: $(cat "$T_DIR/why") $(head -c 200 "$T_DIR/err")"; fi
 
+# issue #28: the same export without input shapes (emit_nvtx without
+# record_shapes): the FFMA kernel itself says fp32 without TF32, the
+# finding names it, and no advice asks to record shapes
+sed 's/, sizes = \[\[64, 512\], \[512, 1000\]\], input_op_ids = \[(1, 0), (2, 0)\]//' \
+    "$PR_SRCDIR/tests/data/nsys/basic.sql" > "$T_DIR/noshapes.sql"
+python3 - "$T_DIR/noshapes.sql" "$T_DIR/noshapes.sqlite" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[2])
+db.executescript(open(sys.argv[1]).read())
+db.commit()
+PY
+if "$PR_BIN" --quiet --input "$T_DIR/noshapes.sqlite" \
+        --json "$T_DIR/noshapes.json" 2> "$T_DIR/err" &&
+   python3 - "$T_DIR/noshapes.json" > "$T_DIR/why" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))["runs"][0]["tensor_cores"]["findings"]
+bad = []
+if [(x["operator"], x["reason_id"], x["dtype"]) for x in f] != \
+        [("aten::mm", "tf32_matmul_off", "fp32")]:
+    bad.append("findings %s" % f)
+elif not (f[0]["evidence_kernel"] or "").startswith(
+        "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_"):
+    bad.append("evidence %s" % f[0]["evidence_kernel"])
+elif "its kernel sm80_xmma_gemm_f32f32" not in f[0]["reason"] or \
+        "record_shapes" in f[0]["advice"]:
+    bad.append("text %s / %s" % (f[0]["reason"], f[0]["advice"]))
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+then ok "no shapes: the FFMA kernel is the TF32 finding's evidence"
+else not_ok "no shapes: $(cat "$T_DIR/why") $(head -c 200 "$T_DIR/err")"; fi
+
 if ! have_shared; then
     skip "real nsys exports" "no $PR_SHARED/traces (../shared is absent)"
     echo "1..$T_N"

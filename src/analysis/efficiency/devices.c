@@ -89,7 +89,9 @@ is_amd(const struct pr_trace *t, const struct pr_device *d)
     const char *name = pr_trace_str(t, d->name);
 
     return d->warp_size == 64 || contains_ci(name, "amd") ||
-           contains_ci(name, "radeon") || contains_ci(name, "instinct");
+           contains_ci(name, "radeon") || contains_ci(name, "instinct") ||
+           (d->arch != PR_STR_NONE &&
+            strncmp(pr_trace_str(t, d->arch), "gfx", 3) == 0);
 }
 
 /* The gfx target of a Tensile / hipBLASLt kernel name: its "_ISA90a_"
@@ -110,14 +112,22 @@ tensile_isa(const char *name, char *arch, size_t cap)
     return 1;
 }
 
-/* The AMD architecture: from the kernels the libraries built for it, else
- * the family HIP's version numbers allow. */
+/* The AMD architecture: HIP's gcnArchName ("gfx942:sramecc+:xnack-" is
+ * gfx942), else the target the libraries built their kernels for; never
+ * HIP's version numbers, which are no architecture (gfx90a reports 9.0,
+ * which read as a CUDA capability is Hopper's).  "" when neither tells. */
 static void
 amd_arch(const struct pr_trace *t, const struct pr_device *d, char *arch,
          size_t cap)
 {
+    const char *g = d->arch != PR_STR_NONE ? pr_trace_str(t, d->arch) : "";
     size_t i;
 
+    arch[0] = '\0';
+    if (strncmp(g, "gfx", 3) == 0) {
+        snprintf(arch, cap, "%.*s", (int)strcspn(g, ":"), g);
+        return;
+    }
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
 
@@ -125,11 +135,20 @@ amd_arch(const struct pr_trace *t, const struct pr_device *d, char *arch,
             tensile_isa(pr_trace_str(t, e->name), arch, cap))
             return;
     }
-    if (d->compute_major >= 0)
-        snprintf(arch, cap, "gfx%d (HIP %d.%d)", d->compute_major,
-                 d->compute_major, d->compute_minor < 0 ? 0 : d->compute_minor);
-    else
-        snprintf(arch, cap, "gfx");
+}
+
+void
+pr_devices_arch(const struct pr_trace *t, const struct pr_device *d, char *buf,
+                size_t cap)
+{
+    buf[0] = '\0';
+    if (d == NULL)
+        return;
+    if (is_amd(t, d))
+        amd_arch(t, d, buf, cap);
+    else if (t->vendor == PR_STR_NONE && d->compute_major > 0 &&
+             d->compute_minor >= 0)
+        snprintf(buf, cap, "sm_%d%d", d->compute_major, d->compute_minor);
 }
 
 /* Meta's MTIA accelerators are no GPUs: Kineto writes their work in its
@@ -209,7 +228,7 @@ fill_arch(struct pr_device_row *r, const struct pr_trace *t,
     }
     if (amd) {
         amd_arch(t, d, r->arch_buf, sizeof(r->arch_buf));
-        r->architecture = r->arch_buf;
+        r->architecture = r->arch_buf[0] != '\0' ? r->arch_buf : NULL;
     }
 }
 
@@ -262,6 +281,7 @@ fill_row(struct pr_device_row *r, const struct pr_trace *t, int64_t id)
     fill_arch(r, t, d);
     r->memory_bytes =
         d && d->total_global_mem >= 0 ? (double)d->total_global_mem : NAN;
+    r->props_id = d && d->id >= 0 && d->id != id ? d->id : -1;
 }
 
 enum pr_status

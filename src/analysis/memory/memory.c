@@ -81,7 +81,7 @@ dev_index(struct mem *m, const struct pr_mem_info *mi)
 
     if (mi->device_type == 0)
         snprintf(name, sizeof(name), "CPU");
-    else if (mi->device_type == 1)
+    else if (mi->device_type == 1 || mi->device_type == 6) /* CUDA, HIP */
         snprintf(name, sizeof(name), "%s%d",
                  m->t->device_kind != PR_STR_NONE &&
                          strcmp(pr_trace_str(m->t, m->t->device_kind), "npu") ==

@@ -12,6 +12,7 @@
 
 #include "profreport/buf.h"
 #include "profreport/checked.h"
+#include "profreport/devices.h"
 #include "profreport/hostdev.h"
 #include "profreport/peaks.h"
 #include "profreport/ranges.h"
@@ -732,15 +733,6 @@ count_copy(const struct hd *h, const struct work *w, struct copies *c)
     r->ns_bytes = pr_sat_add_i64(r->ns_bytes, e->dur_ns);
 }
 
-/* "sm_80" from a device's compute capability; "" when unknown. */
-static void
-device_arch(const struct pr_device *d, char *buf, size_t cap)
-{
-    buf[0] = '\0';
-    if (d != NULL && d->compute_major > 0 && d->compute_minor >= 0)
-        snprintf(buf, cap, "sm_%d%d", d->compute_major, d->compute_minor);
-}
-
 /* The host link of a host copy's device; NaN for device-side copies and
  * for devices the trace does not describe. */
 static double
@@ -753,7 +745,7 @@ row_link(const struct hd *h, const struct crow *r, char *label, size_t cap)
     label[0] = '\0';
     if (r->dir != D_HTOD && r->dir != D_DTOH)
         return NAN;
-    device_arch(d, arch, sizeof(arch));
+    pr_devices_arch(h->t, d, arch, sizeof(arch));
     return pr_hostdev_link(d != NULL ? pr_trace_str(h->t, d->name) : NULL, arch,
                            label, cap);
 }

@@ -1811,6 +1811,11 @@ apply_devices(struct pr_trace *t, const cJSON *list)
         d->smem_per_block = obj_i64(o, "sharedMemPerBlock");
         d->smem_per_sm = obj_i64(o, "sharedMemPerMultiprocessor");
         d->smem_per_block_optin = obj_i64(o, "sharedMemPerBlockOptin");
+        /* HIP's architecture ("gfx942:sramecc+:xnack-"), where given:
+           computeMajor/Minor of a HIP device are no CUDA capability */
+        if (intern_str(t, cJSON_GetObjectItemCaseSensitive(o, "gcnArchName"),
+                       &d->arch) != PR_OK)
+            return PR_E_NOMEM;
     }
     return PR_OK;
 }
