@@ -51,7 +51,12 @@ enum pr_kind {
     PR_KIND_SET,               /* a memory fill on a device stream */
     PR_KIND_PROFILER_SPAN,     /* the profiler's own recording window */
     PR_KIND_MEMORY_RECORD,     /* an allocation or release (an instant) */
-    PR_KIND_SYNC,              /* a host wait for a device or stream */
+    PR_KIND_SYNC,              /* a host wait for a device or stream (a
+                                  CUPTI sync record) */
+    PR_KIND_DEVICE_SYNC,       /* a device command that waits for or
+                                  records an event on a stream (MTIA's
+                                  event_wait, Ascend's Notify Wait): the
+                                  device waits, never the host */
     PR_KIND_COUNT
 };
 

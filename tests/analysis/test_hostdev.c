@@ -18,6 +18,7 @@
 #include "profreport/hostdev.h"
 #include "profreport/reader.h"
 #include "profreport/recommend.h"
+#include "profreport/syncs.h"
 
 #include "testshared.h"
 #include "testtrace.h"
@@ -191,6 +192,97 @@ test_sync(void **state)
     tt_near(num(r, "outside_steps_count"), 1);
     tt_near(num(s, "host_us"), 10);
     tt_near(num(s, "outside_steps_count"), 1);
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
+/* The runtimes' spellings of a sync are one kind each (syncs.h). */
+static void
+test_sync_names(void **state)
+{
+    static const struct {
+        const char *name;
+        enum pr_sync_kind kind;
+    } v[] = {
+        {"cudaDeviceSynchronize", PR_SYNC_DEVICE},
+        {"cuCtxSynchronize", PR_SYNC_DEVICE},
+        {"hipDeviceSynchronize", PR_SYNC_DEVICE},
+        {"AscendCL@aclrtSynchronizeDevice", PR_SYNC_DEVICE},
+        {"synchronize", PR_SYNC_DEVICE}, /* MTIA's runtime */
+        {"cudaStreamSynchronize", PR_SYNC_STREAM},
+        {"hipStreamSynchronize", PR_SYNC_STREAM},
+        {"aclrtSynchronizeStream", PR_SYNC_STREAM},
+        {"Runtime@StreamSynchronize", PR_SYNC_STREAM},
+        {"synchronizeStream", PR_SYNC_STREAM}, /* MTIA's runtime */
+        {"cudaEventSynchronize", PR_SYNC_EVENT},
+        {"aclrtSynchronizeEvent", PR_SYNC_EVENT},
+        {"cudaStreamWaitEvent", PR_SYNC_STREAM_WAIT},
+        {"AscendCL@aclrtStreamWaitEvent", PR_SYNC_STREAM_WAIT},
+        {"cudaMemcpy", PR_SYNC_COPY},
+        {"aclrtMemcpy", PR_SYNC_COPY},
+        {"hipMemcpyWithStream", PR_SYNC_COPY},
+        {"cudaMemcpyAsync", PR_SYNC_ASYNC_COPY},
+        {"cudaMemcpyPeerAsync", PR_SYNC_NONE},
+        {"cudaLaunchKernel", PR_SYNC_NONE},
+        {"cudaEventQuery", PR_SYNC_NONE},
+        {"cudaEventRecord", PR_SYNC_NONE},
+        {"runFunction - job_prep_and_submit_for_execution", PR_SYNC_NONE},
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+        if (pr_sync_call_kind(v[i].name) != v[i].kind)
+            fail_msg("%s: kind %d, not %d", v[i].name,
+                     (int)pr_sync_call_kind(v[i].name), (int)v[i].kind);
+    assert_int_equal(pr_sync_call_kind(NULL), PR_SYNC_NONE);
+    assert_int_equal(pr_sync_record_kind("Context Sync"), PR_SYNC_DEVICE);
+    assert_int_equal(pr_sync_record_kind("Stream Sync"), PR_SYNC_STREAM);
+    assert_int_equal(pr_sync_record_kind("Event Sync"), PR_SYNC_EVENT);
+    assert_int_equal(pr_sync_record_kind("Stream Wait Event"),
+                     PR_SYNC_STREAM_WAIT);
+    assert_string_equal(pr_sync_kind_name(PR_SYNC_COPY), "blocking_copy");
+    assert_false(pr_sync_blocks_host(PR_SYNC_STREAM_WAIT));
+    assert_true(pr_sync_blocks_host(PR_SYNC_EVENT));
+}
+
+/* A device's own waits and records (MTIA's event_wait/event_record,
+ * Ascend's Notify Wait, EVENT_WAIT, Write Value) are no host sync, even
+ * where the device idles beside them; MTIA's runtime synchronizeStream
+ * is one: the device idles from running dry (300) until the next work
+ * (420). */
+static void
+test_device_side_waits(void **state)
+{
+    static const char *const waits[] = {"event_wait", "event_record",
+                                        "Notify Wait", "EVENT_WAIT",
+                                        "Write Value"};
+    struct pr_trace *t = pr_trace_new();
+    const cJSON *s, *calls, *r;
+    cJSON *run;
+    size_t i;
+
+    (void)state;
+    tt_op(t, "ProfilerStep#1", 0, 1000, 1);
+    tt_rt(t, "runFunction - job_prep_and_submit_for_execution", 5, 5, 1, 1);
+    tt_kernel(t, "fc-dtype_Float", 100, 200, 1);
+    for (i = 0; i < sizeof(waits) / sizeof(waits[0]); i++)
+        tt_event(t, PR_KIND_DEVICE_SYNC, waits[i], "stream 5",
+                 300 + 10 * (double)i, 50);
+    tt_rt(t, "synchronizeStream", 250, 150, 2, 2);
+    tt_rt(t, "runFunction - job_prep_and_submit_for_execution", 410, 5, 3, 3);
+    tt_kernel(t, "fc-dtype_Float", 420, 100, 3);
+    run = analyse(t);
+    s = at(run, "synchronization");
+    calls = at(s, "calls");
+    assert_int_equal(cJSON_GetArraySize(calls), 1);
+    r = row(calls, "name", "synchronizeStream", NULL, NULL);
+    assert_non_null(r);
+    assert_string_equal(cJSON_GetStringValue(at(r, "kind")), "stream");
+    tt_near(num(r, "host_us"), 150);
+    tt_near(num(r, "gpu_idle_us"), 120);
+    for (i = 0; i < sizeof(waits) / sizeof(waits[0]); i++)
+        assert_null(row(calls, "name", waits[i], NULL, NULL));
     cJSON_Delete(run);
     pr_trace_free(t);
 }
@@ -738,6 +830,8 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_temporal),
         cmocka_unit_test(test_sync),
+        cmocka_unit_test(test_sync_names),
+        cmocka_unit_test(test_device_side_waits),
         cmocka_unit_test(test_pageable_blocks),
         cmocka_unit_test(test_copies),
         cmocka_unit_test(test_copies_unknown_link),

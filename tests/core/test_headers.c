@@ -76,6 +76,7 @@
 #include "profreport/steps.h"
 #include "profreport/strtab.h"
 #include "profreport/summary.h"
+#include "profreport/syncs.h"
 #include "profreport/svg.h"
 #include "profreport/table.h"
 #include "profreport/task.h"

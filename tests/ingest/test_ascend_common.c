@@ -43,7 +43,8 @@ test_task_types(void **state)
     assert_int_equal(pr_ascend_task_kind(PR_ASCEND_TASK_COMM),
                      PR_KIND_DEVICE_TASK);
     assert_int_equal(pr_ascend_task_kind(PR_ASCEND_TASK_COPY), PR_KIND_COPY);
-    assert_int_equal(pr_ascend_task_kind(PR_ASCEND_TASK_SYNC), PR_KIND_SYNC);
+    assert_int_equal(pr_ascend_task_kind(PR_ASCEND_TASK_SYNC),
+                     PR_KIND_DEVICE_SYNC);
 }
 
 static void

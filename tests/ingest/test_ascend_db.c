@@ -307,9 +307,9 @@ test_device(void **state)
     assert_int_equal(
         pr_event_correlation(t, named(t, PR_KIND_COPY, "MEMCPY_ASYNC", 0)),
         503);
-    assert_int_equal(y.n[PR_KIND_SYNC], 2);
-    named(t, PR_KIND_SYNC, "Notify Wait", 0);
-    named(t, PR_KIND_SYNC, "EVENT_WAIT", 0);
+    assert_int_equal(y.n[PR_KIND_DEVICE_SYNC], 2);
+    named(t, PR_KIND_DEVICE_SYNC, "Notify Wait", 0);
+    named(t, PR_KIND_DEVICE_SYNC, "EVENT_WAIT", 0);
     named(t, PR_KIND_OTHER, "SDMA", 0);
     named(t, PR_KIND_OTHER, "AI_CORE", 0);
     named(t, PR_KIND_OTHER, "KERNEL_AICORE", 0);

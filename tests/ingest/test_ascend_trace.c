@@ -177,7 +177,7 @@ test_tasks(void **state)
     /* a copy on a compute stream is a copy; on HCCL's stream it is part
      * of the collective, and waits are waits */
     find(t, "MemcpyAsync", PR_KIND_COPY);
-    find(t, "Notify Wait", PR_KIND_SYNC);
+    find(t, "Notify Wait", PR_KIND_DEVICE_SYNC);
     for (i = 0; i < t->n_events; i++)
         n_copy += t->events[i].kind == PR_KIND_COPY;
     assert_int_equal(n_copy, 1);

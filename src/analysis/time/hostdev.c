@@ -16,6 +16,7 @@
 #include "profreport/hostdev.h"
 #include "profreport/peaks.h"
 #include "profreport/ranges.h"
+#include "profreport/syncs.h"
 
 #include "../internal.h"
 
@@ -343,18 +344,6 @@ temporal_json(struct hd *h, cJSON *arr, struct pr_error *err)
 
 /* ---------------------------------------------------- synchronisation */
 
-enum skind {
-    S_NONE = 0,
-    S_DEVICE,     /* cudaDeviceSynchronize: waits for every stream */
-    S_STREAM,     /* cudaStreamSynchronize */
-    S_EVENT,      /* cudaEventSynchronize */
-    S_COPY,       /* a copy that blocks the host (cudaMemcpy, pageable) */
-    S_STREAM_WAIT /* cudaStreamWaitEvent: a stream waits, not the host */
-};
-
-static const char *const skind_names[] = {
-    "", "device", "stream", "event", "blocking_copy", "stream_wait"};
-
 /* A copy to or from pageable host memory goes through a staging buffer
  * and blocks the calling thread (CUDA runtime API, "API synchronization
  * behavior"), even when called as cudaMemcpyAsync. */
@@ -369,53 +358,38 @@ pageable_copy(const struct hd *h, const struct pr_event *call)
            strstr(pr_trace_str(h->t, h->t->events[c].name), "Pageable");
 }
 
-static enum skind
-runtime_sync(const struct hd *h, const struct pr_event *e)
-{
-    const char *n = pr_trace_str(h->t, e->name);
-
-    if (strstr(n, "DeviceSynchronize") || strstr(n, "CtxSynchronize"))
-        return S_DEVICE;
-    if (strstr(n, "StreamSynchronize"))
-        return S_STREAM;
-    if (strstr(n, "EventSynchronize"))
-        return S_EVENT;
-    if (strstr(n, "StreamWaitEvent"))
-        return S_STREAM_WAIT;
-    if (strstr(n, "Memcpy") == NULL || strstr(n, "Peer") != NULL)
-        return S_NONE;
-    return strstr(n, "Async") == NULL || pageable_copy(h, e) ? S_COPY : S_NONE;
-}
-
-/* A cuda_sync record (newer Kineto) repeats its runtime call, which is
- * counted instead (or not at all: cudaEventQuery writes an "Event Sync"
- * record but never blocks); alone, it is counted by its own kind. */
-static enum skind
+/* A host call that waits for a device, by name (syncs.h), and an
+ * asynchronous copy when its host memory is pageable.  A cuda_sync
+ * record (newer Kineto) repeats its runtime call, which is counted
+ * instead (or not at all: cudaEventQuery writes an "Event Sync" record
+ * but never blocks); alone, it is counted by its own kind.  A device's
+ * own waits (PR_KIND_DEVICE_SYNC: MTIA's event_wait, Ascend's Notify
+ * Wait) are never the host's. */
+static enum pr_sync_kind
 sync_kind(const struct hd *h, const struct pr_event *e)
 {
-    const char *n;
+    enum pr_sync_kind k;
     size_t c;
 
-    if (e->kind == PR_KIND_RUNTIME_CALL)
-        return runtime_sync(h, e);
+    if (e->kind == PR_KIND_RUNTIME_CALL) {
+        k = pr_sync_call_kind(pr_trace_str(h->t, e->name));
+        if (k == PR_SYNC_ASYNC_COPY)
+            return pageable_copy(h, e) ? PR_SYNC_COPY : PR_SYNC_NONE;
+        return k;
+    }
     if (e->kind != PR_KIND_SYNC)
-        return S_NONE;
+        return PR_SYNC_NONE;
     c = pr_event_correlation(h->t, e) != PR_NO_ID
             ? pr_idmap_get(&h->calls, pr_event_correlation(h->t, e))
             : PR_NONE;
     if (c != PR_NONE)
-        return S_NONE;
-    n = pr_trace_str(h->t, e->name);
-    if (strstr(n, "Context") || strstr(n, "Device"))
-        return S_DEVICE;
-    if (strstr(n, "Wait"))
-        return S_STREAM_WAIT;
-    return strstr(n, "Event") ? S_EVENT : S_STREAM;
+        return PR_SYNC_NONE;
+    return pr_sync_record_kind(pr_trace_str(h->t, e->name));
 }
 
 struct srow {
     uint32_t name;
-    enum skind kind;
+    enum pr_sync_kind kind;
     size_t n, n_out;
     int64_t host, idle, host_out;
 };
@@ -465,7 +439,7 @@ idle_caused(const struct hd *h, const struct pr_event *e, int64_t *upto)
 #define MAX_SYNC_ROWS 32
 
 static struct srow *
-srow_of(struct srow *rows, size_t *n, uint32_t name, enum skind k)
+srow_of(struct srow *rows, size_t *n, uint32_t name, enum pr_sync_kind k)
 {
     size_t i;
 
@@ -491,7 +465,7 @@ count_sync(const struct hd *h, const struct pr_event *e, struct srow *r,
     }
     r->n++;
     r->host = pr_sat_add_i64(r->host, e->dur_ns);
-    if (r->kind != S_STREAM_WAIT)
+    if (r->kind != PR_SYNC_STREAM_WAIT)
         r->idle = pr_sat_add_i64(r->idle, idle_caused(h, e, upto));
 }
 
@@ -501,7 +475,8 @@ out_srow(const struct hd *h, const struct srow *r, struct pr_hostdev_sync *o)
 {
     o->name = pr_trace_str(h->t, r->name);
     o->count = (double)r->n;
-    o->idle_us = r->kind == S_STREAM_WAIT ? NAN : (double)r->idle / 1000.0;
+    o->idle_us =
+        r->kind == PR_SYNC_STREAM_WAIT ? NAN : (double)r->idle / 1000.0;
 }
 
 static void
@@ -510,10 +485,10 @@ emit_srow(cJSON *arr, const struct hd *h, const struct srow *r, int *ok)
     cJSON *o = pr_emit_obj(arr, NULL, ok);
 
     pr_emit_str(o, "name", pr_trace_str(h->t, r->name), ok);
-    pr_emit_str(o, "kind", skind_names[r->kind], ok);
+    pr_emit_str(o, "kind", pr_sync_kind_name(r->kind), ok);
     pr_emit_num(o, "count", (double)r->n, ok);
     pr_emit_us(o, "host_us", r->host, ok);
-    if (r->kind == S_STREAM_WAIT) /* the host does not wait */
+    if (r->kind == PR_SYNC_STREAM_WAIT) /* the host does not wait */
         pr_emit_null(o, "gpu_idle_us", ok);
     else
         pr_emit_us(o, "gpu_idle_us", r->idle, ok);
@@ -537,7 +512,7 @@ sync_totals(cJSON *o, const struct srow *rows, size_t n, int *ok)
     size_t i, n_out = 0;
 
     for (i = 0; i < n; i++) {
-        if (rows[i].kind == S_STREAM_WAIT)
+        if (rows[i].kind == PR_SYNC_STREAM_WAIT)
             continue;
         host = pr_sat_add_i64(host, rows[i].host);
         idle = pr_sat_add_i64(idle, rows[i].idle);
@@ -590,8 +565,9 @@ sync_json(struct hd *h, cJSON *o, struct pr_error *err)
 
     for (i = 0; i < h->t->n_events; i++) {
         const struct pr_event *e = &h->t->events[i];
-        enum skind k = sync_kind(h, e);
-        struct srow *r = k != S_NONE ? srow_of(rows, &n, e->name, k) : NULL;
+        enum pr_sync_kind k = sync_kind(h, e);
+        struct srow *r =
+            k != PR_SYNC_NONE ? srow_of(rows, &n, e->name, k) : NULL;
 
         if (r != NULL)
             count_sync(h, e, r, &upto);

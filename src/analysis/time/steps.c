@@ -87,7 +87,8 @@ static int
 is_created(int kind)
 {
     return kind != PR_KIND_OTHER && kind != PR_KIND_DRIVER_CALL &&
-           kind != PR_KIND_SYNC && kind != PR_KIND_MEMORY_RECORD;
+           kind != PR_KIND_SYNC && kind != PR_KIND_DEVICE_SYNC &&
+           kind != PR_KIND_MEMORY_RECORD;
 }
 
 static int

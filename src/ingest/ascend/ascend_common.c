@@ -66,8 +66,8 @@ pr_ascend_task_kind(enum pr_ascend_task c)
     switch (c) {
     case PR_ASCEND_TASK_COPY:
         return PR_KIND_COPY;
-    case PR_ASCEND_TASK_SYNC:
-        return PR_KIND_SYNC;
+    case PR_ASCEND_TASK_SYNC: /* a stream's wait, not the host's */
+        return PR_KIND_DEVICE_SYNC;
     case PR_ASCEND_TASK_COMPUTE:
     case PR_ASCEND_TASK_COMM:
     default:

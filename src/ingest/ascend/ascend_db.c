@@ -1188,8 +1188,8 @@ task_kind(struct adb *a, sqlite3_stmt *q, const char *tt, int64_t stream)
 
     if (sqlite3_column_type(q, K_NAME) != SQLITE_NULL)
         return PR_KIND_DEVICE_TASK;
-    if (c == T_SYNC)
-        return PR_KIND_SYNC;
+    if (c == T_SYNC) /* a stream's wait, not the host's */
+        return PR_KIND_DEVICE_SYNC;
     if (comm || c == T_OTHER)
         return PR_KIND_OTHER;
     if (c == T_COPY)

@@ -1454,7 +1454,8 @@ mtia_kind(const struct ev *e)
     if (n >= 3 && strncmp(name, "dma", 3) == 0)
         return PR_KIND_COPY;
     if (n >= 6 && strncmp(name, "event_", 6) == 0)
-        return PR_KIND_SYNC;
+        return PR_KIND_DEVICE_SYNC; /* event_wait/event_record on the
+                                       device's queue */
     return PR_KIND_DEVICE_TASK;
 }
 
