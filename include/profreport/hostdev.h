@@ -22,8 +22,10 @@
 #include "profreport/trace.h"
 
 /* A gap between two pieces of device work shorter than this is "kernel
- * wait" (the launch overhead of back-to-back work), HTA's default. */
-#define PR_HOSTDEV_KERNEL_WAIT_NS 30
+ * wait" (the launch overhead of back-to-back work): HTA's default
+ * consecutive_kernel_delay of 30, compared with gaps in its trace unit,
+ * µs (its documentation says nanoseconds; docs/differences.md). */
+#define PR_HOSTDEV_KERNEL_WAIT_NS 30000
 
 /* What recommend.c reads of this pass, as C values: the numbers the run's
  * synchronization, copies and launches hold (NaN where they hold null).

@@ -28,7 +28,7 @@ static const struct pr_category span_parts[] = {
     {PR_K_MEMORY_US, "Copies", 0},
     {PR_K_IDLE_HOST_WAIT_US, "Idle host", 0},
     {PR_K_IDLE_KERNEL_WAIT_US, "Idle gaps", 0},
-    {PR_K_IDLE_OTHER_US, "Idle sync", 0},
+    {PR_K_IDLE_OTHER_US, "Idle other", 0},
 };
 #define N_PARTS (sizeof(span_parts) / sizeof(span_parts[0]))
 
@@ -60,11 +60,18 @@ static const struct pr_col temporal_cols[] = {
     {"memory", PR_K_MEMORY_PCT, "Copies", PR_FMT_PCT, 0.8, NULL, PR_COL_BOTH},
     {"idle", PR_K_IDLE_PCT, "Idle", PR_FMT_PCT, 0.7, NULL, PR_COL_BOTH},
     {"host_wait", PR_K_IDLE_HOST_WAIT_US, "Idle: host", PR_FMT_US, 0.9,
-     "The next launch call began after the device ran dry", PR_COL_BOTH},
+     "The next launch call began after the device ran dry (HTA's host wait)",
+     PR_COL_BOTH},
     {"kernel_wait", PR_K_IDLE_KERNEL_WAIT_US, "Idle: gaps", PR_FMT_US, 0.9,
-     "Gaps under 30 ns between back-to-back kernels", PR_COL_BOTH},
-    {"other", PR_K_IDLE_OTHER_US, "Idle: syncs", PR_FMT_US, 1.0,
-     "Any other gap: after a synchronisation or an event wait", PR_COL_BOTH},
+     "Gaps under 30 us between back-to-back work (HTA's kernel wait)",
+     PR_COL_BOTH},
+    {"other", PR_K_IDLE_OTHER_US, "Idle: other", PR_FMT_US, 1.0,
+     "Work already queued did not start: an event wait, another stream, "
+     "work not in the trace (HTA's other)",
+     PR_COL_BOTH},
+    {"after_sync", PR_K_IDLE_AFTER_SYNC_US, "Of it after syncs", PR_FMT_US, 1.1,
+     "Idle (of any kind) from a blocking host call until new work arrived",
+     PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
@@ -114,10 +121,13 @@ idle_advice(struct pr_figs *f, const cJSON *dev, int npu)
     double span = pr_sget_num(dev, PR_K_SPAN_US);
     double host = pr_sget_num(dev, PR_K_IDLE_HOST_WAIT_US);
     double other = pr_sget_num(dev, PR_K_IDLE_OTHER_US);
+    double sync = pr_sget_num(dev, PR_K_IDLE_AFTER_SYNC_US);
     char text[512];
 
     if (!(span > 0))
         return;
+    /* idle after a sync is host wait too, but no launch overhead */
+    host -= sync > 0 ? (sync < host ? sync : host) : 0;
     if (100 * host / span >= SHARE_WORTH_SAYING) {
         snprintf(text, sizeof(text),
                  "Device %.0f waited for the host %.0f%% of its span: the "
@@ -131,9 +141,18 @@ idle_advice(struct pr_figs *f, const cJSON *dev, int npu)
     }
     if (100 * other / span >= SHARE_WORTH_SAYING) {
         snprintf(text, sizeof(text),
-                 "Device %.0f sat idle %.0f%% of its span after "
-                 "synchronisations or waits: see the calls below.",
+                 "Device %.0f sat idle %.0f%% of its span with its next work "
+                 "already launched: it waited on an event of another stream, "
+                 "or ran work the trace does not hold.",
                  pr_sget_num(dev, PR_K_DEVICE), 100 * other / span);
+        pr_figs_text(f, text);
+    }
+    if (100 * sync / span >= SHARE_WORTH_SAYING) {
+        snprintf(text, sizeof(text),
+                 "Device %.0f sat idle %.0f%% of its span after blocking host "
+                 "calls (synchronisations, blocking copies) until new work "
+                 "arrived: see the calls below.",
+                 pr_sget_num(dev, PR_K_DEVICE), 100 * sync / span);
         pr_figs_text(f, text);
     }
 }

@@ -107,9 +107,13 @@ sync_rec(struct pr_trace *t, const char *name, double ts, double dur,
     assert_int_equal(pr_event_set_correlation(t, e, corr), PR_OK);
 }
 
-/* Device work on [10,95): compute 25, communication 20, memory 10; idle
- * gap [50,60) before a copy launched long before (other), gap [70,90)
- * before a kernel launched at 85 (the host was late: host wait). */
+/* Device work on [10,190): compute 40, communication 20, memory 10; idle
+ * gaps (HTA's rules, its 30 us threshold): [50,60) before a copy
+ * launched long before (kernel wait, under 30 us), [70,90) before a
+ * kernel launched at 85 (the host was late: host wait), [95,140) before
+ * a kernel launched long before (other, 45 us), [150,185) before a
+ * kernel launched at 180 (host wait) while a device sync [120,160)
+ * returned in it: 35 us of idle after a sync. */
 static void
 test_temporal(void **state)
 {
@@ -118,29 +122,35 @@ test_temporal(void **state)
     cJSON *run;
 
     (void)state;
-    tt_op(t, "ProfilerStep#1", 0, 100, 1);
+    tt_op(t, "ProfilerStep#1", 0, 200, 1);
     tt_rt(t, "cudaLaunchKernel", 5, 1, 1, 1);
     tt_rt(t, "cudaLaunchKernel", 6, 1, 2, 2);
     tt_rt(t, "cudaMemcpyAsync", 8, 1, 3, 3);
+    tt_rt(t, "cudaLaunchKernel", 9, 1, 6, 6);
     tt_rt(t, "cudaLaunchKernel", 85, 1, 4, 4);
+    tt_rt(t, "cudaDeviceSynchronize", 120, 40, 8, 8);
+    tt_rt(t, "cudaLaunchKernel", 180, 1, 7, 7);
     tt_kernel(t, "gemm", 10, 20, 1);
     tt_kernel(t, "relu", 25, 5, 5); /* overlaps gemm: counted once */
     tt_kernel(t, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 30, 20, 2);
     tt_dev(t, PR_KIND_COPY, "Memcpy DtoD (Device -> Device)", 0, 60, 10, 3, -2,
            -2);
     tt_kernel(t, "gemm", 90, 5, 4);
+    tt_kernel(t, "gemm", 140, 10, 6);
+    tt_kernel(t, "gemm", 185, 5, 7);
     run = analyse(t);
     r = cJSON_GetArrayItem(at(run, "temporal_breakdown"), 0);
     assert_non_null(r);
-    tt_near(num(r, "span_us"), 85);
-    tt_near(num(r, "compute_us"), 25);
+    tt_near(num(r, "span_us"), 180);
+    tt_near(num(r, "compute_us"), 40);
     tt_near(num(r, "communication_us"), 20);
     tt_near(num(r, "memory_us"), 10);
-    tt_near(num(r, "idle_us"), 30);
-    tt_near(num(r, "idle_host_wait_us"), 20);
-    tt_near(num(r, "idle_other_us"), 10);
-    tt_near(num(r, "idle_kernel_wait_us"), 0);
-    tt_near(num(r, "idle_pct"), 100.0 * 30 / 85);
+    tt_near(num(r, "idle_us"), 110);
+    tt_near(num(r, "idle_host_wait_us"), 55);
+    tt_near(num(r, "idle_kernel_wait_us"), 10);
+    tt_near(num(r, "idle_other_us"), 45);
+    tt_near(num(r, "idle_after_sync_us"), 35);
+    tt_near(num(r, "idle_pct"), 100.0 * 110 / 180);
     cJSON_Delete(run);
     pr_trace_free(t);
 }

@@ -40,6 +40,7 @@ struct hd {
     struct pr_idmap calls;  /* correlation -> launch/runtime call event */
     struct pr_idmap copies; /* correlation -> copy event */
     struct pr_ranges busy;  /* merged work of every device */
+    struct pr_ranges waits; /* blocking host calls (not merged) */
     int64_t win_s, win_e;   /* the steps' window */
     size_t graph_launches;  /* cudaGraphLaunch / hipGraphLaunch calls */
     size_t n_calls;         /* runtime and driver calls */
@@ -54,6 +55,7 @@ hd_free(struct hd *h)
     pr_idmap_free(&h->calls);
     pr_idmap_free(&h->copies);
     pr_ranges_free(&h->busy);
+    pr_ranges_free(&h->waits);
 }
 
 static int
@@ -172,18 +174,125 @@ collect(struct hd *h, struct pr_error *err)
     return st;
 }
 
+/* ------------------------------------------------- calls that wait */
+
+/* A copy to or from pageable host memory goes through a staging buffer
+ * and blocks the calling thread (CUDA runtime API, "API synchronization
+ * behavior"), even when called as cudaMemcpyAsync. */
+static int
+pageable_copy(const struct hd *h, const struct pr_event *call)
+{
+    size_t c = pr_event_correlation(h->t, call) != PR_NO_ID
+                   ? pr_idmap_get(&h->copies, pr_event_correlation(h->t, call))
+                   : PR_NONE;
+
+    return c != PR_NONE &&
+           strstr(pr_trace_str(h->t, h->t->events[c].name), "Pageable");
+}
+
+/* A host call that waits for a device, by name (syncs.h), and an
+ * asynchronous copy when its host memory is pageable.  A cuda_sync
+ * record (newer Kineto) repeats its runtime call, which is counted
+ * instead (or not at all: cudaEventQuery writes an "Event Sync" record
+ * but never blocks); alone, it is counted by its own kind.  A device's
+ * own waits (PR_KIND_DEVICE_SYNC: MTIA's event_wait, Ascend's Notify
+ * Wait) are never the host's. */
+static enum pr_sync_kind
+sync_kind(const struct hd *h, const struct pr_event *e)
+{
+    enum pr_sync_kind k;
+    size_t c;
+
+    if (e->kind == PR_KIND_RUNTIME_CALL) {
+        k = pr_sync_call_kind(pr_trace_str(h->t, e->name));
+        if (k == PR_SYNC_ASYNC_COPY)
+            return pageable_copy(h, e) ? PR_SYNC_COPY : PR_SYNC_NONE;
+        return k;
+    }
+    if (e->kind != PR_KIND_SYNC)
+        return PR_SYNC_NONE;
+    c = pr_event_correlation(h->t, e) != PR_NO_ID
+            ? pr_idmap_get(&h->calls, pr_event_correlation(h->t, e))
+            : PR_NONE;
+    if (c != PR_NONE)
+        return PR_SYNC_NONE;
+    return pr_sync_record_kind(pr_trace_str(h->t, e->name));
+}
+
+/* Index of the first busy range that starts after x. */
+static size_t
+first_after(const struct pr_ranges *u, int64_t x)
+{
+    size_t lo = 0, hi = u->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (u->v[mid].start_ns > x)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* The idle time a blocking call [start, end) caused on the merged work
+ * u: the idle gap around the moment it returned, from the call (or the
+ * work running dry, if later) until new work starts: the queue the call
+ * drained has to be filled again.  Counted inside [lo, hi] only.  *upto
+ * keeps two calls in one gap from counting it twice.  0 when work was
+ * still running as the call returned. */
+static int64_t
+idle_caused(const struct pr_ranges *u, int64_t start, int64_t end, int64_t lo,
+            int64_t hi, int64_t *upto)
+{
+    size_t k = first_after(u, end);
+    int64_t a, b;
+
+    if (k > 0 && u->v[k - 1].end_ns > end)
+        return 0;
+    a = k > 0 ? u->v[k - 1].end_ns : start;
+    a = a > start ? a : start;
+    a = a > *upto ? a : *upto;
+    a = a > lo ? a : lo;
+    b = k < u->n ? u->v[k].start_ns : hi;
+    b = b < hi ? b : hi;
+    if (b <= a)
+        return 0;
+    *upto = b;
+    return pr_sat_sub_i64(b, a);
+}
+
+/* The blocking host calls, in start order, for the idle they explain. */
+static enum pr_status
+collect_waits(struct hd *h, struct pr_error *err)
+{
+    size_t i;
+
+    for (i = 0; i < h->t->n_events; i++) {
+        const struct pr_event *e = &h->t->events[i];
+
+        if (pr_sync_blocks_host(sync_kind(h, e)) &&
+            pr_ranges_push(&h->waits, e->ts_ns,
+                           pr_sat_add_i64(e->ts_ns, e->dur_ns), err) != PR_OK)
+            return PR_E_NOMEM;
+    }
+    return PR_OK;
+}
+
 /* ------------------------------------------------ temporal breakdown */
 
 struct tb {
     int64_t span_s, span_e;
     int64_t compute, comm, memory, idle;
     int64_t host_wait, kernel_wait, other;
+    int64_t after_waits; /* of the idle: explained by a blocking call */
 };
 
 /* HTA's rule for one idle gap [a, b) before work w: the host had not yet
  * called the launch when the device ran dry (host wait), else a gap under
- * the launch overhead (kernel wait), else something else held the work
- * back (a sync, an event wait, another stream). */
+ * HTA's consecutive-kernel delay (kernel wait), else something else held
+ * the work back (an event wait, another stream: other). */
 static void
 classify_gap(struct tb *r, int64_t a, int64_t b, const struct work *w)
 {
@@ -201,6 +310,7 @@ static void
 idle_causes(const struct hd *h, int32_t dev, const struct pr_ranges *all,
             struct tb *r)
 {
+    int64_t upto = INT64_MIN;
     size_t j, p = 0;
 
     for (j = 0; j + 1 < all->n; j++) {
@@ -210,6 +320,12 @@ idle_causes(const struct hd *h, int32_t dev, const struct pr_ranges *all,
             p++;
         classify_gap(r, a, b, p < h->n ? &h->w[p] : NULL);
     }
+    /* a sync explains idle only where a blocking call returned in it */
+    for (j = 0; j < h->waits.n && all->n > 0; j++)
+        r->after_waits = pr_sat_add_i64(
+            r->after_waits,
+            idle_caused(all, h->waits.v[j].start_ns, h->waits.v[j].end_ns,
+                        all->v[0].start_ns, all->v[all->n - 1].end_ns, &upto));
 }
 
 /* Ranges of one device: [0] compute, [1] compute + communication, [2] all
@@ -299,6 +415,7 @@ emit_tb(cJSON *arr, int32_t dev, const struct tb *r, int *ok)
     pr_emit_us(o, "idle_host_wait_us", r->host_wait, ok);
     pr_emit_us(o, "idle_kernel_wait_us", r->kernel_wait, ok);
     pr_emit_us(o, "idle_other_us", r->other, ok);
+    pr_emit_us(o, "idle_after_sync_us", r->after_waits, ok);
 }
 
 /* Device ids with work, ascending, into ids (cap entries); the count. */
@@ -344,97 +461,12 @@ temporal_json(struct hd *h, cJSON *arr, struct pr_error *err)
 
 /* ---------------------------------------------------- synchronisation */
 
-/* A copy to or from pageable host memory goes through a staging buffer
- * and blocks the calling thread (CUDA runtime API, "API synchronization
- * behavior"), even when called as cudaMemcpyAsync. */
-static int
-pageable_copy(const struct hd *h, const struct pr_event *call)
-{
-    size_t c = pr_event_correlation(h->t, call) != PR_NO_ID
-                   ? pr_idmap_get(&h->copies, pr_event_correlation(h->t, call))
-                   : PR_NONE;
-
-    return c != PR_NONE &&
-           strstr(pr_trace_str(h->t, h->t->events[c].name), "Pageable");
-}
-
-/* A host call that waits for a device, by name (syncs.h), and an
- * asynchronous copy when its host memory is pageable.  A cuda_sync
- * record (newer Kineto) repeats its runtime call, which is counted
- * instead (or not at all: cudaEventQuery writes an "Event Sync" record
- * but never blocks); alone, it is counted by its own kind.  A device's
- * own waits (PR_KIND_DEVICE_SYNC: MTIA's event_wait, Ascend's Notify
- * Wait) are never the host's. */
-static enum pr_sync_kind
-sync_kind(const struct hd *h, const struct pr_event *e)
-{
-    enum pr_sync_kind k;
-    size_t c;
-
-    if (e->kind == PR_KIND_RUNTIME_CALL) {
-        k = pr_sync_call_kind(pr_trace_str(h->t, e->name));
-        if (k == PR_SYNC_ASYNC_COPY)
-            return pageable_copy(h, e) ? PR_SYNC_COPY : PR_SYNC_NONE;
-        return k;
-    }
-    if (e->kind != PR_KIND_SYNC)
-        return PR_SYNC_NONE;
-    c = pr_event_correlation(h->t, e) != PR_NO_ID
-            ? pr_idmap_get(&h->calls, pr_event_correlation(h->t, e))
-            : PR_NONE;
-    if (c != PR_NONE)
-        return PR_SYNC_NONE;
-    return pr_sync_record_kind(pr_trace_str(h->t, e->name));
-}
-
 struct srow {
     uint32_t name;
     enum pr_sync_kind kind;
     size_t n, n_out;
     int64_t host, idle, host_out;
 };
-
-/* Index of the first busy range that starts after x. */
-static size_t
-first_after(const struct pr_ranges *u, int64_t x)
-{
-    size_t lo = 0, hi = u->n;
-
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-
-        if (u->v[mid].start_ns > x)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
-
-/* The device idle time a blocking call caused: the idle gap around the
- * moment it returned, from the call (or the device running dry, if
- * later) until new work reaches a device: the queue the call drained has
- * to be filled again.  *upto keeps two calls in one gap from counting it
- * twice.  0 when some device was still busy as the call returned. */
-static int64_t
-idle_caused(const struct hd *h, const struct pr_event *e, int64_t *upto)
-{
-    const struct pr_ranges *u = &h->busy;
-    int64_t end = pr_sat_add_i64(e->ts_ns, e->dur_ns), a, b;
-    size_t k = first_after(u, end);
-
-    if (k > 0 && u->v[k - 1].end_ns > end)
-        return 0;
-    a = k > 0 ? u->v[k - 1].end_ns : e->ts_ns;
-    a = a > e->ts_ns ? a : e->ts_ns;
-    a = a > *upto ? a : *upto;
-    b = k < u->n ? u->v[k].start_ns : h->win_e;
-    b = b < h->win_e ? b : h->win_e;
-    if (b <= a)
-        return 0;
-    *upto = b;
-    return pr_sat_sub_i64(b, a);
-}
 
 #define MAX_SYNC_ROWS 32
 
@@ -466,7 +498,10 @@ count_sync(const struct hd *h, const struct pr_event *e, struct srow *r,
     r->n++;
     r->host = pr_sat_add_i64(r->host, e->dur_ns);
     if (r->kind != PR_SYNC_STREAM_WAIT)
-        r->idle = pr_sat_add_i64(r->idle, idle_caused(h, e, upto));
+        r->idle = pr_sat_add_i64(
+            r->idle,
+            idle_caused(&h->busy, e->ts_ns, pr_sat_add_i64(e->ts_ns, e->dur_ns),
+                        INT64_MIN, h->win_e, upto));
 }
 
 /* The row as recommend.c reads it (as emit_srow writes it). */
@@ -1167,6 +1202,8 @@ pr_hostdev_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
     h.win_s = s->n > 0 ? s->v[0].start_ns : s->global_start_ns;
     h.win_e = s->n > 0 ? s->v[s->n - 1].end_ns : s->global_end_ns;
     st = collect(&h, err);
+    if (st == PR_OK)
+        st = collect_waits(&h, err);
     if (st == PR_OK) /* first: launches reads its host wait */
         st = part(&h, run, "temporal_breakdown", 1, temporal_json, err);
     if (st == PR_OK)
