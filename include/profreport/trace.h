@@ -473,6 +473,10 @@ struct pr_trace {
                              ("huawei"); PR_STR_NONE */
     uint32_t device_kind; /* "npu", "gpu"; PR_STR_NONE when unknown */
     struct pr_diag diag;
+    /* Kineto's "Record Window End" instant: where the profiler's
+     * recording window ended (has_window_end 0: the trace has none) */
+    int64_t window_end_ns;
+    int has_window_end;
 
     /* Set by loaders of run folders (MindSpore profiler/, msprof PROF_*) */
     uint32_t worker;  /* the run's name ("rank1") when the loader knows it

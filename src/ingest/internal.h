@@ -449,6 +449,8 @@ struct pr_recs {
     struct pr_diag diag;
     size_t n_phased;       /* events with a non-empty "ph" string: a bare
                               array needs one to be a trace */
+    int64_t window_end_ns; /* the latest "Record Window End" instant */
+    int has_window_end;
     struct pr_buf scratch; /* printing Input Dims and the like */
     char *slim;            /* an event without the members nobody reads */
     size_t slim_cap;

@@ -295,6 +295,34 @@ test_gen_now(void **state)
 }
 
 /* NCCL kernels carry the collective's metadata (newer PyTorch). */
+/* Kineto's "Record Window End" instant is kept as the trace's window end
+ * (the latest of them), not as an event; other instants are not kept. */
+static void
+test_window_end(void **state)
+{
+    struct pr_trace *t =
+        load("{\"traceEvents\": [\n"
+             "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", "
+             "\"pid\": 1, \"tid\": 1, \"ts\": 10, \"dur\": 5},\n"
+             "{\"name\": \"Iteration Start: PyTorch Profiler\", \"ph\": \"i\", "
+             "\"s\": \"g\", \"pid\": \"Traces\", \"tid\": \"x\", \"ts\": 1},\n"
+             "{\"name\": \"Record Window End\", \"ph\": \"i\", \"s\": \"g\", "
+             "\"pid\": \"\", \"tid\": \"\", \"ts\": 1800.5},\n"
+             "{\"name\": \"Record Window End\", \"ph\": \"i\", \"s\": \"g\", "
+             "\"pid\": \"\", \"tid\": \"\", \"ts\": 900}\n]}");
+
+    (void)state;
+    assert_int_equal(t->n_events, 1);
+    assert_true(t->has_window_end);
+    assert_true(t->window_end_ns == 1800500);
+    pr_trace_free(t);
+    t = load("{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"cpu_op\", "
+             "\"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, "
+             "\"dur\": 1}]}");
+    assert_false(t->has_window_end);
+    pr_trace_free(t);
+}
+
 static void
 test_collective(void **state)
 {
@@ -644,6 +672,7 @@ main(void)
         cmocka_unit_test(test_wide_ids),
         cmocka_unit_test(test_gen2022),
         cmocka_unit_test(test_gen_now),
+        cmocka_unit_test(test_window_end),
         cmocka_unit_test(test_collective),
         cmocka_unit_test(test_bare_array),
         cmocka_unit_test(test_numbers_as_strings),

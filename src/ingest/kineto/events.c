@@ -297,6 +297,7 @@ pr_recs_reset(struct pr_recs *r)
     r->n_ev = r->n_ops = r->n_gpu = r->n_mem = r->n_flows = r->n_pyids = 0;
     memset(&r->diag, 0, sizeof(r->diag));
     r->n_phased = 0;
+    r->has_window_end = 0;
     pr_wheres_reset(&r->wheres);
     pr_wide_ids_reset(&r->wide);
     pr_buf_reset(&r->strs.text);
@@ -358,6 +359,9 @@ is_key_n(const char *k, size_t len, const char *want)
 static enum arg
 arg_of(const char *k, size_t len)
 {
+/* Kineto's instant at the end of the recording window */
+#define WINDOW_END "Record Window End"
+
 #define R(...)                                                                 \
     {                                                                          \
         __VA_ARGS__, 0                                                         \
@@ -857,7 +861,8 @@ may_keep(const struct cur *c)
     case 'X':
         return 1;
     case 'i':
-        return raw->str[RAW_NAME] == NULL || raw_is(c, RAW_NAME, "[memory]");
+        return raw->str[RAW_NAME] == NULL || raw_is(c, RAW_NAME, "[memory]") ||
+               raw_is(c, RAW_NAME, WINDOW_END);
     case 's':
     case 'f':
         return raw->str[RAW_CAT] == NULL || raw_is(c, RAW_CAT, "fwdbwd");
@@ -1604,6 +1609,24 @@ add_flow(struct pr_recs *r, const struct ev *e, char ph, const struct where *w,
     return PR_OK;
 }
 
+/* Kineto's instant at the end of the profiler's recording window: the
+ * capture ends there (a step's dur may not, steps.c). */
+static enum pr_status
+add_window_end(struct pr_recs *r, const struct ev *e, const struct where *w,
+               struct pr_error *err)
+{
+    int64_t ts;
+    int ok;
+    enum pr_status st = get_time(e, RAW_TS, &ts, &ok, w, err);
+
+    if (st != PR_OK || !ok)
+        return st;
+    if (!r->has_window_end || ts > r->window_end_ns)
+        r->window_end_ns = ts;
+    r->has_window_end = 1;
+    return PR_OK;
+}
+
 /* root may be NULL when every member we read was taken raw. */
 static enum pr_status
 convert(struct pr_recs *r, const cJSON *root, const struct raw *raw,
@@ -1625,6 +1648,8 @@ convert(struct pr_recs *r, const cJSON *root, const struct raw *raw,
         return add_duration(r, &e, w, err);
     if (ph[0] == 'i' && ev_str_is(&e, RAW_NAME, "[memory]"))
         return add_memory(r, &e, w, err);
+    if (ph[0] == 'i' && ev_str_is(&e, RAW_NAME, WINDOW_END))
+        return add_window_end(r, &e, w, err);
     return PR_OK; /* M, C, other flows and instants: counted, not kept */
 }
 

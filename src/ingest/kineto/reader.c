@@ -480,6 +480,11 @@ merge_batch(struct pr_trace *t, const struct batch *b, uint32_t **map,
             return PR_E_NOMEM;
     }
     add_diag(&t->diag, &r->diag);
+    if (r->has_window_end &&
+        (!t->has_window_end || r->window_end_ns > t->window_end_ns)) {
+        t->window_end_ns = r->window_end_ns;
+        t->has_window_end = 1;
+    }
     t->n_trace_events += b->n_refs;
     return PR_OK;
 }
