@@ -31,9 +31,11 @@ enum pr_cat {
 
 struct pr_step {
     uint32_t name;            /* string id of the step event; PR_STR_NONE
-                                 for the no-step fallback ("0") */
+                                 for the capture of a run without steps */
     int64_t start_ns, end_ns; /* after 6.3 */
-    size_t n_matched;         /* device events launched inside (6.3) */
+    int64_t host_start_ns, host_end_ns; /* the step event, clipped to the
+                                           capture */
+    size_t n_matched; /* device events launched inside (6.3) */
     int64_t breakdown_ns[PR_CAT_COUNT]; /* sums to end_ns - start_ns */
     /* 13.2 over the same role ranges: computation (kernel time, or host
      * operator time in a run without kernels: pr_steps.comp_kernels),
@@ -41,9 +43,36 @@ struct pr_step {
     int64_t comp_ns, comm_ns, both_ns;
 };
 
+/* What a step's start and end are (pr_steps.basis). */
+enum pr_steps_basis {
+    PR_STEPS_BASIS_HOST = 0, /* the ProfilerStep intervals (no device work
+                                was launched in them) */
+    PR_STEPS_BASIS_DEVICE,   /* 6.3: from the end of the previous step's
+                                device work (or its own host start) to the
+                                end of its own device work */
+    PR_STEPS_BASIS_PRODUCER, /* the producer's own device steps */
+    PR_STEPS_BASIS_CAPTURE   /* no steps: the whole capture, one window */
+};
+
+/* A launch that waited longer than this after its call returned was
+ * queued behind other work (HTA's consecutive-kernel delay, the launch
+ * overhead; hostdev.h). */
+#define PR_STEPS_QUEUED_NS 30000
+
 struct pr_steps {
     struct pr_step *v; /* owned, n kept steps in time order */
     size_t n, cap;
+    enum pr_steps_basis basis;
+    size_t clipped;     /* steps whose host end ran past the capture */
+    size_t dropped;     /* steps that began after the capture ended */
+    int64_t backlog_ns; /* the first step starts this much later: its
+                           first work waited behind earlier work */
+    /* The training loop, for what happens outside it (profiler start-up
+     * and shutdown): from the first step event's host start to the end of
+     * the last one or of the kept steps, whichever is later, before the
+     * tail is trimmed (6.4); without steps, the host operators' extent
+     * (or the capture, without host events). */
+    int64_t loop_start_ns, loop_end_ns;
     int64_t global_start_ns, global_end_ns; /* 6.1 */
     int has_step_events; /* the trace has ProfilerStep events */
     int gpu_used;        /* some device event matched a step */
@@ -62,6 +91,17 @@ PR_NODISCARD enum pr_status pr_steps_compute(const struct pr_trace *t,
                                              struct pr_error *err);
 
 void pr_steps_free(struct pr_steps *s); /* accepts a zeroed struct */
+
+/* The name of the one window of a run without steps. */
+#define PR_STEPS_CAPTURE_NAME "capture"
+
+/* A step's name as the summary writes it: its event's, or
+ * PR_STEPS_CAPTURE_NAME; borrowed from t or static. */
+const char *pr_steps_name(const struct pr_trace *t, const struct pr_step *st);
+
+/* The summary's word for a basis ("host", "device", "producer",
+ * "capture"). */
+const char *pr_steps_basis_name(enum pr_steps_basis b);
 
 /* Summary key of a category ("kernel", ..., "other"). */
 const char *pr_steps_cat_key(enum pr_cat c);

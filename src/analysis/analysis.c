@@ -76,11 +76,13 @@ steps_json(const struct pr_trace *t, const struct pr_steps *s,
         double dur_us =
             (double)pr_sat_sub_i64(st->end_ns, st->start_ns) / 1000.0;
 
-        pr_emit_str(o, "name",
-                    st->name == PR_STR_NONE ? "0" : pr_trace_str(t, st->name),
-                    &ok);
+        pr_emit_str(o, "name", pr_steps_name(t, st), &ok);
         pr_emit_num(o, "start_us", start_us, &ok);
         pr_emit_num(o, "duration_us", dur_us, &ok);
+        pr_emit_us(o, "host_start_us",
+                   pr_sat_sub_i64(st->host_start_ns, origin_ns), &ok);
+        pr_emit_us(o, "host_duration_us",
+                   pr_sat_sub_i64(st->host_end_ns, st->host_start_ns), &ok);
         first_us = i == 0 ? start_us : first_us;
         end_us = start_us + dur_us;
         for (c = 0; c < PR_CAT_COUNT; c++)
@@ -144,6 +146,32 @@ emit_step_stats(cJSON *o, const struct pr_steps *s, const int64_t *dur,
     emit_breakdown(o, mean, ok);
 }
 
+/* What the step figures are measured on (steps.h), and the host steps'
+ * own mean beside them: a device-basis step runs from the end of the
+ * previous step's device work to the end of its own, a host-basis one
+ * is the ProfilerStep interval. */
+static void
+emit_basis(cJSON *o, const struct pr_steps *s, int *ok)
+{
+    int64_t total = 0;
+    size_t i;
+
+    pr_emit_str(o, "basis", pr_steps_basis_name(s->basis), ok);
+    for (i = 0; i < s->n; i++)
+        total = pr_sat_add_i64(
+            total, pr_sat_sub_i64(s->v[i].host_end_ns, s->v[i].host_start_ns));
+    if (s->n > 0 && s->basis != PR_STEPS_BASIS_CAPTURE)
+        pr_emit_num(o, "host_mean_us", (double)total / 1000.0 / (double)s->n,
+                    ok);
+    else
+        pr_emit_null(o, "host_mean_us", ok);
+    pr_emit_num(o, "clipped_steps", (double)s->clipped, ok);
+    if (s->backlog_ns > 0)
+        pr_emit_us(o, "first_step_backlog_us", s->backlog_ns, ok);
+    else
+        pr_emit_null(o, "first_step_backlog_us", ok);
+}
+
 /* step_summary: statistics of the kept steps' durations and the mean
  * breakdown (7.2); nulls when there is no step. */
 static cJSON *
@@ -167,6 +195,7 @@ step_summary_json(const struct pr_steps *s, struct pr_rec_tables *tb)
         for (i = 0; i < sizeof(stat_keys) / sizeof(stat_keys[0]); i++)
             pr_emit_null(o, stat_keys[i], &ok);
     }
+    emit_basis(o, s, &ok);
     free(dur);
     if (!ok) {
         cJSON_Delete(o);
@@ -433,6 +462,42 @@ note_device_ids(const struct pr_device_rows *devs, struct pr_notes *notes)
     }
 }
 
+/* Whether the trace already says why it has no steps (a reader's gap). */
+static int
+has_gap(const struct pr_trace *t, const char *kind)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_gaps; i++)
+        if (strcmp(pr_trace_str(t, t->gaps[i].kind), kind) == 0)
+            return 1;
+    return 0;
+}
+
+/* What the steps are not: none recorded (the capture is one window, no
+ * step "0"), or steps whose recorded end ran past the capture. */
+static void
+note_steps(const struct pr_trace *t, const struct pr_steps *s,
+           struct pr_notes *notes)
+{
+    char text[320];
+
+    if (!s->has_step_events && s->n > 0 && !has_gap(t, "no_steps"))
+        pr_notes_row(notes, "no_steps", 0,
+                     "no ProfilerStep events (an inference run, a counter "
+                     "capture, or profiling without prof.step()): the whole "
+                     "capture is one window, not a step");
+    if (s->clipped + s->dropped == 0)
+        return;
+    snprintf(text, sizeof(text),
+             "%zu step%s ran past the end of the capture (the profiler "
+             "stopped while the step was open, so its recorded dur is not "
+             "its length): clipped to the capture%s",
+             s->clipped + s->dropped, s->clipped + s->dropped == 1 ? "" : "s",
+             s->dropped ? "; steps that began after it are left out" : "");
+    pr_notes_row(notes, "steps_clipped", s->clipped + s->dropped, text);
+}
+
 /* Passes run on a second thread beside the main thread's (issue #17: the
  * second core idled after the parallel ingest).  They read the trace, the
  * tree and the steps, which nothing writes any more, and write keys of a
@@ -583,6 +648,7 @@ pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
         return st;
     }
     note_coverage(&steps, notes);
+    note_steps(t, &steps, notes);
     rec_facts(t, &tree, &steps, &facts);
     st = tree_passes(t, o, &tree, &steps, run, notes, &facts, err);
     pr_tree_free(&tree);

@@ -103,7 +103,11 @@ const struct pr_col pr_fig_cols_kernels[] = {
 
 const struct pr_col pr_fig_cols_steps[] = {
     {"name", PR_K_NAME, "Step", PR_FMT_TEXT, 1.6, NULL, PR_COL_BOTH},
-    {"duration", PR_K_DURATION_US, "Duration", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"duration", PR_K_DURATION_US, "Duration", PR_FMT_US, 1,
+     "On the steps' basis (step summary): device, host, producer or capture",
+     PR_COL_BOTH},
+    {"host", PR_K_HOST_DURATION_US, "Host", PR_FMT_US, 1,
+     "The ProfilerStep interval itself (host basis)", PR_COL_BOTH},
     {"kernel", BD(PR_K_KERNEL), "Kernel", PR_FMT_US, 1, NULL, PR_COL_BOTH},
     {"memcpy", BD(PR_K_MEMCPY), "Memcpy", PR_FMT_US, 1, NULL, PR_COL_BOTH},
     {"memset", BD(PR_K_MEMSET), "Memset", PR_FMT_US, 1, NULL, PR_COL_BOTH},

@@ -123,12 +123,21 @@ pr_sec_stacked_rows(const cJSON *rows, const char *name_key, const char *group,
     return ch;
 }
 
+/* A run without steps: its one window is the capture (steps.h). */
+static int
+no_steps(const cJSON *ss)
+{
+    return pr_sget_is(pr_sget_str(ss, PR_K_BASIS), "capture");
+}
+
 static struct pr_fig_chart *
 donut(const cJSON *ss)
 {
     const cJSON *bd = pr_sget(ss, PR_K_BREAKDOWN_US);
     struct pr_fig_chart *ch = pr_fig_chart_new(
-        pr_fig_draw_donut, "Mean step breakdown", 400, 300, 170);
+        pr_fig_draw_donut,
+        no_steps(ss) ? "Capture breakdown" : "Mean step breakdown", 400, 300,
+        170);
     double *vals = calloc(PR_N_BREAKDOWN, sizeof(*vals));
     size_t k;
 
@@ -147,25 +156,28 @@ donut(const cJSON *ss)
         double v = pr_sget_num(bd, pr_keys_breakdown[k].key);
         vals[k] = isnan(v) ? 0 : v;
     }
-    ch->u.donut.title = "Mean step: where the time goes";
+    ch->u.donut.title = no_steps(ss) ? "The capture: where the time goes"
+                                     : "Mean step: where the time goes";
     ch->u.donut.values = vals;
     ch->u.donut.n = PR_N_BREAKDOWN;
     ch->u.donut.unit = PR_UNIT_US;
     pr_chart_format(pr_sget_num(ss, PR_K_MEAN_US), PR_UNIT_US, ch->title,
                     sizeof(ch->title));
     ch->u.donut.center_value = ch->title;
-    ch->u.donut.center_label = "mean step";
+    ch->u.donut.center_label = no_steps(ss) ? "capture" : "mean step";
     return ch;
 }
 
 /* The representative step's lanes, or the line saying there are none. */
 static void
-timeline(struct pr_figs *f, const cJSON *tl)
+timeline(struct pr_figs *f, const cJSON *tl, int capture)
 {
+    const char *title =
+        capture ? "Timeline of the capture" : "Timeline of one step";
     struct pr_fig_chart *ch;
     struct pr_tlview *v = calloc(1, sizeof(*v));
 
-    pr_figs_heading(f, "Timeline of one step");
+    pr_figs_heading(f, title);
     if (v == NULL || pr_tlview_build(tl, v, NULL) != PR_OK) {
         free(v);
         pr_figs_nomem(f);
@@ -177,7 +189,7 @@ timeline(struct pr_figs *f, const cJSON *tl)
         pr_figs_note(f, PR_TLVIEW_EMPTY);
         return;
     }
-    ch = pr_fig_chart_new(pr_fig_draw_timeline, "Timeline of one step", 1000,
+    ch = pr_fig_chart_new(pr_fig_draw_timeline, title, 1000,
                           pr_tlview_height(v), pr_tlview_height(v));
     if (ch != NULL) {
         ch->own[0] = v->lanes; /* the view's buffers move to the chart */
@@ -198,6 +210,13 @@ static const struct pr_col step_summary_cols[] = {
     {"p90", PR_K_P90_US, "p90", PR_FMT_US, 1, NULL, PR_COL_BOTH},
     {"min", PR_K_MIN_US, "Min", PR_FMT_US, 1, NULL, PR_COL_BOTH},
     {"max", PR_K_MAX_US, "Max", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"basis", PR_K_BASIS, "Basis", PR_FMT_TEXT, 1,
+     "device: from the end of the previous step's device work to the end of "
+     "its own; host: the ProfilerStep intervals; producer: the producer's "
+     "own steps; capture: no steps, the whole capture",
+     PR_COL_BOTH},
+    {"host_mean", PR_K_HOST_MEAN_US, "Host mean", PR_FMT_US, 1,
+     "Mean of the ProfilerStep intervals themselves", PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
@@ -280,9 +299,14 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
     const cJSON *tc = pr_sget(run, PR_K_TENSOR_CORES);
     char a[48], b[48], sub[160];
 
-    if (cJSON_IsObject(ss)) {
+    if (no_steps(ss)) {
+        pr_figs_kpi(f, "No steps", pr_sget_num(ss, PR_K_MEAN_US), PR_FMT_US,
+                    "no ProfilerStep: the whole capture is one window");
+    } else if (cJSON_IsObject(ss)) {
         snprintf(sub, sizeof(sub),
-                 "median %s \xC2\xB7 p90 %s \xC2\xB7 %.0f steps",
+                 "%s%s median %s \xC2\xB7 p90 %s \xC2\xB7 %.0f steps",
+                 pr_sget_str_or(ss, PR_K_BASIS, ""),
+                 pr_sget_str(ss, PR_K_BASIS) != NULL ? " basis \xC2\xB7" : "",
                  pr_chart_format(pr_sget_num(ss, PR_K_MEDIAN_US), PR_UNIT_US, a,
                                  sizeof(a)),
                  pr_chart_format(pr_sget_num(ss, PR_K_P90_US), PR_UNIT_US, b,
@@ -319,16 +343,22 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_note(f, "No steps in this trace: no ProfilerStep events and "
                         "no events to count as one step.");
     } else {
+        if (no_steps(ss))
+            pr_figs_note(f, "No steps in this trace (no ProfilerStep "
+                            "events): the figures below are the whole "
+                            "capture's, one window, not a step.");
         pr_figs_chart(f,
                       pr_sec_stacked_rows(steps, PR_K_NAME, PR_K_BREAKDOWN_US,
                                           pr_keys_breakdown, PR_N_BREAKDOWN,
-                                          "Step time breakdown", 1),
+                                          no_steps(ss) ? "Capture time breakdown"
+                                                       : "Step time breakdown",
+                                          1),
                       0);
         if (cJSON_IsObject(ss))
             pr_figs_chart(f, donut(ss), 1);
     }
     pr_figs_table(f, "Step time", &t, NULL);
-    timeline(f, pr_sget(run, PR_K_TIMELINE));
+    timeline(f, pr_sget(run, PR_K_TIMELINE), no_steps(ss));
     t = (struct pr_fig_table){.cols = run_is_npu(run) ? npu_cols : gpu_cols,
                               .rows = pr_sget(run, PR_K_GPU_METRICS),
                               .what = run_is_npu(run) ? "NPU metrics"

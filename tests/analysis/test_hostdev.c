@@ -206,6 +206,61 @@ test_sync(void **state)
     pr_trace_free(t);
 }
 
+/* A sync inside the training loop is the user's, wherever the steps'
+ * device-aware ends put it: here in a last step that 6.4 trims (it
+ * launched no kernel), and, in a run without steps, anywhere in the
+ * capture (an Nsight export: a 428 ms cudaStreamSynchronize under
+ * aten::item).  Only a sync after the last step event is the
+ * profiler's. */
+static void
+test_sync_in_loop(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    const cJSON *s, *r;
+    cJSON *run;
+
+    (void)state;
+    tt_op(t, "ProfilerStep#1", 0, 100, 1);
+    tt_rt(t, "cudaLaunchKernel", 5, 1, 1, 1);
+    tt_kernel(t, "gemm", 10, 50, 1);
+    tt_op(t, "ProfilerStep#2", 100, 100, 2);
+    tt_rt(t, "cudaLaunchKernel", 105, 1, 2, 2);
+    tt_kernel(t, "gemm", 110, 50, 2);
+    tt_op(t, "ProfilerStep#3", 200, 100, 3);
+    tt_rt(t, "cudaStreamSynchronize", 210, 20, 3, 3);
+    tt_rt(t, "cudaDeviceSynchronize", 320, 5, 4, 4);
+    run = analyse(t);
+    assert_int_equal(cJSON_GetArraySize(at(run, "steps")), 2);
+    s = at(run, "synchronization");
+    r = row(at(s, "calls"), "name", "cudaStreamSynchronize", NULL, NULL);
+    assert_non_null(r);
+    tt_near(num(r, "count"), 1);
+    tt_near(num(r, "outside_steps_count"), 0);
+    r = row(at(s, "calls"), "name", "cudaDeviceSynchronize", NULL, NULL);
+    tt_near(num(r, "outside_steps_count"), 1);
+    cJSON_Delete(run);
+    pr_trace_free(t);
+
+    t = pr_trace_new();
+    tt_op(t, "aten::is_nonzero", 0, 500, 1);
+    tt_op(t, "aten::item", 10, 480, 2);
+    tt_rt(t, "cudaLaunchKernel", 1, 1, 1, 1);
+    tt_kernel(t, "gemm", 5, 40, 1);
+    tt_rt(t, "cudaStreamSynchronize", 20, 428, 2, 2);
+    tt_rt(t, "cudaLaunchKernel", 600, 1, 3, 3);
+    tt_kernel(t, "gemm", 605, 40, 3);
+    run = analyse(t);
+    s = at(run, "synchronization");
+    r = row(at(s, "calls"), "name", "cudaStreamSynchronize", NULL, NULL);
+    assert_non_null(r);
+    tt_near(num(r, "count"), 1);
+    tt_near(num(r, "host_us"), 428);
+    tt_near(num(r, "outside_steps_count"), 0);
+    tt_near(num(s, "outside_steps_count"), 0);
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
 /* The runtimes' spellings of a sync are one kind each (syncs.h). */
 static void
 test_sync_names(void **state)
@@ -840,6 +895,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_temporal),
         cmocka_unit_test(test_sync),
+        cmocka_unit_test(test_sync_in_loop),
         cmocka_unit_test(test_sync_names),
         cmocka_unit_test(test_device_side_waits),
         cmocka_unit_test(test_pageable_blocks),

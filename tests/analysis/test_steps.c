@@ -61,11 +61,13 @@ launch(struct pr_trace *t, double at, int64_t ext, int64_t corr, double k_ts,
     tt_kernel(t, "k", k_ts, k_dur, corr);
 }
 
-/* Steps [0,100) [100,200) [200,300); step 1's kernel runs [50,150).
+/* Steps [0,100) [100,200) [200,300); step 1's kernel runs [40,150),
+ * 26 us after its launch call [12,14) returned (no queue: under HTA's 30
+ * us of launch overhead).
  *   6.3: step 1 = [0, max(100,150)) = [0,150); step 2 starts at 150 and
  *   ends max(200, 170) = 200; step 3 = [200, max(300, 240)) = [200,300).
- *   Step 1 breakdown: kernel [50,150) 100, runtime [12,14) 2, cpu exec
- *   [10,20) minus runtime = 8, other 40.  Step 2: kernel 10, other 40.
+ *   Step 1 breakdown: kernel [40,150) 110, runtime [12,14) 2, cpu exec
+ *   [10,20) minus runtime = 8, other 30.  Step 2: kernel 10, other 40.
  *   Step 3: kernel [230,240) 10, runtime 2, cpu 8, other 80. */
 static void
 test_device_extends_step(void **state)
@@ -74,25 +76,122 @@ test_device_extends_step(void **state)
 
     (void)state;
     tt_op(f.t, "ProfilerStep#1", 0, 100, 1);
-    launch(f.t, 0, 11, 1, 50, 100);
+    launch(f.t, 0, 11, 1, 40, 110);
     tt_op(f.t, "ProfilerStep#2", 100, 100, 2);
     launch(f.t, 100, 12, 2, 160, 10);
     tt_op(f.t, "ProfilerStep#3", 200, 100, 3);
     launch(f.t, 200, 13, 3, 230, 10);
     compute(&f);
     assert_true(f.steps.gpu_used);
+    assert_int_equal(f.steps.basis, PR_STEPS_BASIS_DEVICE);
     assert_int_equal(f.steps.n, 3);
     expect_step(&f.steps.v[0], 0, 150);
     expect_step(&f.steps.v[1], 150, 200);
     expect_step(&f.steps.v[2], 200, 300);
-    assert_int_equal(f.steps.v[0].breakdown_ns[PR_CAT_KERNEL], 100000);
+    /* the host intervals stay the ProfilerSteps' */
+    assert_int_equal(f.steps.v[1].host_start_ns, 100000);
+    assert_int_equal(f.steps.v[1].host_end_ns, 200000);
+    assert_int_equal(f.steps.backlog_ns, 0);
+    assert_int_equal(f.steps.v[0].breakdown_ns[PR_CAT_KERNEL], 110000);
     assert_int_equal(f.steps.v[0].breakdown_ns[PR_CAT_RUNTIME], 2000);
     assert_int_equal(f.steps.v[0].breakdown_ns[PR_CAT_CPU_EXEC], 8000);
-    assert_int_equal(f.steps.v[0].breakdown_ns[PR_CAT_OTHER], 40000);
+    assert_int_equal(f.steps.v[0].breakdown_ns[PR_CAT_OTHER], 30000);
     assert_int_equal(f.steps.v[1].breakdown_ns[PR_CAT_KERNEL], 10000);
     assert_int_equal(f.steps.v[1].breakdown_ns[PR_CAT_OTHER], 40000);
     assert_int_equal(f.steps.v[2].breakdown_ns[PR_CAT_CPU_EXEC], 8000);
     assert_int_equal(f.steps.v[2].breakdown_ns[PR_CAT_OTHER], 80000);
+    release(&f);
+}
+
+/* The host runs ahead of a busy device (a full launch queue): each step
+ * launches at once, and its kernel runs about a step later, behind work
+ * launched before the capture whose launches the trace does not hold.
+ * Host steps [0,100) [100,200) [200,300) [300,400); kernels [90,190)
+ * [190,290) [290,390) [390,490), launched at [12,14), [112,114), ...
+ * Step 1's kernel waited 76 us after its launch returned: the device was
+ * busy, so step 1 starts at 90, not 0 (the plugin would give it the
+ * backlog, 190 us against 100 for the others).  Every step is then 100
+ * on the device basis; the last is trimmed (6.4 keeps steps 1-4 here:
+ * same counts). */
+static void
+test_first_step_backlog(void **state)
+{
+    struct fixture f = {.t = pr_trace_new()};
+    int i;
+
+    (void)state;
+    for (i = 0; i < 4; i++) {
+        char name[32];
+
+        snprintf(name, sizeof(name), "ProfilerStep#%d", i + 1);
+        tt_op(f.t, name, 100 * i, 100, i + 1);
+        launch(f.t, 100 * i, 11 + i, i + 1, 90 + 100 * i, 100);
+    }
+    compute(&f);
+    assert_int_equal(f.steps.basis, PR_STEPS_BASIS_DEVICE);
+    assert_int_equal(f.steps.n, 4);
+    expect_step(&f.steps.v[0], 90, 190);
+    expect_step(&f.steps.v[1], 190, 290);
+    expect_step(&f.steps.v[3], 390, 490);
+    assert_int_equal(f.steps.backlog_ns, 90000);
+    assert_int_equal(f.steps.v[0].host_start_ns, 0);
+    release(&f);
+}
+
+/* The same with one step: no steady state to keep, the plugin's step. */
+static void
+test_one_step_no_backlog_rule(void **state)
+{
+    struct fixture f = {.t = pr_trace_new()};
+
+    (void)state;
+    tt_op(f.t, "ProfilerStep#1", 0, 100, 1);
+    launch(f.t, 0, 11, 1, 90, 100);
+    compute(&f);
+    expect_step(&f.steps.v[0], 0, 190);
+    assert_int_equal(f.steps.backlog_ns, 0);
+    release(&f);
+}
+
+/* A step whose recorded dur runs far past the capture (the profiler
+ * stopped 1.8 ms after it began; dur says 13.3 s) ends with the capture:
+ * its profiler span [0, 1800) here.  A step that begins after it is
+ * left out. */
+static void
+test_step_clipped_to_capture(void **state)
+{
+    struct fixture f = {.t = pr_trace_new()};
+
+    (void)state;
+    tt_event(f.t, PR_KIND_PROFILER_SPAN, "PyTorch Profiler (0)", "1", 0, 1800);
+    tt_op(f.t, "ProfilerStep#1", 10, 13.3e6, 1);
+    tt_op(f.t, "aten::item", 20, 30, 2);
+    tt_rt(f.t, "cudaDeviceSynchronize", 30, 16.8, 3, 2);
+    tt_op(f.t, "ProfilerStep#2", 2000, 100, 3);
+    compute(&f);
+    assert_int_equal(f.steps.n, 1);
+    assert_int_equal(f.steps.clipped, 1);
+    assert_int_equal(f.steps.dropped, 1);
+    assert_int_equal(f.steps.basis, PR_STEPS_BASIS_HOST);
+    expect_step(&f.steps.v[0], 10, 1800);
+    assert_int_equal(f.steps.v[0].host_end_ns, 1800000);
+    release(&f);
+}
+
+/* Kineto's "Record Window End" instant, later than the span, is where
+ * the capture ends when it is there. */
+static void
+test_step_clipped_to_window_end(void **state)
+{
+    struct fixture f = {.t = pr_trace_new()};
+
+    (void)state;
+    tt_event(f.t, PR_KIND_PROFILER_SPAN, "PyTorch Profiler (0)", "1", 0, 1000);
+    tt_op(f.t, "ProfilerStep#1", 10, 5000, 1);
+    f.t->window_end_ns = 2500000;
+    f.t->has_window_end = 1;
+    compute(&f);
+    expect_step(&f.steps.v[0], 10, 2500);
     release(&f);
 }
 
@@ -209,10 +308,11 @@ test_slots_exhausted(void **state)
     release(&f);
 }
 
-/* No ProfilerStep: one step over the host events [10,60); a user
- * annotation [0,100) does not widen it (6.2). */
+/* No ProfilerStep: no step "0" over the host events [10,60) (the
+ * plugin's 6.2), but the whole capture as one window: every event,
+ * here the user annotation [0,100), and a kernel [90,130). */
 static void
-test_no_step_fallback(void **state)
+test_no_step_capture(void **state)
 {
     struct fixture f = {.t = pr_trace_new()};
 
@@ -221,14 +321,17 @@ test_no_step_fallback(void **state)
             NULL);
     tt_op(f.t, "aten::a", 10, 10, 1);
     tt_op(f.t, "aten::b", 30, 30, 2);
+    tt_kernel(f.t, "k", 90, 40, 5);
     compute(&f);
     assert_false(f.steps.has_step_events);
+    assert_int_equal(f.steps.basis, PR_STEPS_BASIS_CAPTURE);
     assert_int_equal(f.steps.n, 1);
     assert_int_equal(f.steps.v[0].name, PR_STR_NONE);
-    expect_step(&f.steps.v[0], 10, 60);
-    /* The annotation is CPU exec where no op is: [10,60) all covered by
-     * the annotation, so cpu exec = 50. */
-    assert_int_equal(f.steps.v[0].breakdown_ns[PR_CAT_CPU_EXEC], 50000);
+    assert_string_equal(pr_steps_name(f.t, &f.steps.v[0]), "capture");
+    expect_step(&f.steps.v[0], 0, 130);
+    /* [0,100) is the annotation's (CPU exec), the kernel takes [90,130) */
+    assert_int_equal(f.steps.v[0].breakdown_ns[PR_CAT_KERNEL], 40000);
+    assert_int_equal(f.steps.v[0].breakdown_ns[PR_CAT_CPU_EXEC], 90000);
     release(&f);
 }
 
@@ -237,11 +340,15 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_device_extends_step),
+        cmocka_unit_test(test_first_step_backlog),
+        cmocka_unit_test(test_one_step_no_backlog_rule),
+        cmocka_unit_test(test_step_clipped_to_capture),
+        cmocka_unit_test(test_step_clipped_to_window_end),
         cmocka_unit_test(test_unmatched_device_before_first_step),
         cmocka_unit_test(test_tail_trimming),
         cmocka_unit_test(test_category_priority),
         cmocka_unit_test(test_slots_exhausted),
-        cmocka_unit_test(test_no_step_fallback),
+        cmocka_unit_test(test_no_step_capture),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,7 +41,8 @@ struct hd {
     struct pr_idmap copies; /* correlation -> copy event */
     struct pr_ranges busy;  /* merged work of every device */
     struct pr_ranges waits; /* blocking host calls (not merged) */
-    int64_t win_s, win_e;   /* the steps' window */
+    int64_t win_s, win_e;   /* the training loop: the first step's host
+                               start to the last step's end (steps.h) */
     size_t graph_launches;  /* cudaGraphLaunch / hipGraphLaunch calls */
     size_t n_calls;         /* runtime and driver calls */
     int64_t host_wait_ns, span_ns; /* over all devices, for launches */
@@ -1199,8 +1200,8 @@ pr_hostdev_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
         pr_hostdev_out_free(out);
         out->sync_idle_us = out->host_wait_pct = out->delay_median_us = NAN;
     }
-    h.win_s = s->n > 0 ? s->v[0].start_ns : s->global_start_ns;
-    h.win_e = s->n > 0 ? s->v[s->n - 1].end_ns : s->global_end_ns;
+    h.win_s = s->n > 0 ? s->loop_start_ns : s->global_start_ns;
+    h.win_e = s->n > 0 ? s->loop_end_ns : s->global_end_ns;
     st = collect(&h, err);
     if (st == PR_OK)
         st = collect_waits(&h, err);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "profreport/buf.h"
+#include "profreport/checked.h"
 #include "profreport/steps.h"
 
 #include "../internal.h"
@@ -17,6 +18,9 @@ struct extent {
     int64_t glob_min, glob_max;   /* every created event */
     int64_t prof_start, prof_end; /* "PyTorch Profiler (0)" span */
     int has_cpu, has_glob, has_prof;
+    /* where the profiler's window spans end (the last of them) */
+    int64_t marker_end;
+    int has_marker;
 };
 
 static const char *const cat_keys[PR_CAT_COUNT] = {
@@ -58,8 +62,8 @@ add_step(struct pr_steps *s, uint32_t name, int64_t start, int64_t end,
     st = &s->v[s->n++];
     memset(st, 0, sizeof(*st));
     st->name = name;
-    st->start_ns = start;
-    st->end_ns = end;
+    st->start_ns = st->host_start_ns = start;
+    st->end_ns = st->host_end_ns = end;
     return PR_OK;
 }
 
@@ -150,6 +154,11 @@ note_extent(struct pr_names *nc, const struct pr_event *e, struct extent *x)
         x->prof_end = end;
         x->has_prof = 1;
     }
+    if (e->kind == PR_KIND_PROFILER_SPAN &&
+        (!x->has_marker || end > x->marker_end)) {
+        x->marker_end = end;
+        x->has_marker = 1;
+    }
 }
 
 /* The step events and the extents of 6.1, 6.2. */
@@ -177,6 +186,8 @@ scan_steps(const struct pr_trace *t, struct pr_steps *s, struct extent *x,
 
 struct step_dev {
     int64_t min_ns, max_ns; /* device span of matched work */
+    int64_t first_call_end; /* end of the launch call of the work that
+                               starts at min_ns */
 };
 
 /* Mark the devices of runtime r as launched inside step k. */
@@ -191,6 +202,10 @@ match_runtime(const struct pr_trace *t, const struct pr_tree *tree, size_t r,
         size_t d = tree->rt_devs[rt->dev_first + i];
         const struct pr_event *e = &t->events[tree->devs[d].ev];
 
+        if (step->n_matched == 0 || e->ts_ns < sd->min_ns ||
+            (e->ts_ns == sd->min_ns &&
+             pr_tree_rt_end(t, rt) > sd->first_call_end))
+            sd->first_call_end = pr_tree_rt_end(t, rt);
         if (step->n_matched == 0 || e->ts_ns < sd->min_ns)
             sd->min_ns = e->ts_ns;
         if (step->n_matched == 0 || e->ts_ns + e->dur_ns > sd->max_ns)
@@ -225,6 +240,24 @@ match_steps(const struct pr_trace *t, const struct pr_tree *tree,
     }
 }
 
+/* The first step starts no earlier than its own first device work when
+ * that work waited in the queue after its launch call returned (longer
+ * than HTA's consecutive-kernel delay, the launch overhead): the device
+ * was still busy with work launched before the step, whose launches the
+ * trace need not hold (the profiler's window opened with ~1,000 kernels
+ * queued).  Later steps start where the previous one's work ended; the
+ * first has no previous step to say so.  Only with two steps or more: a
+ * single step has no steady state whose pace this would keep. */
+static int64_t
+backlog_end(const struct pr_steps *s, const struct step_dev *sd)
+{
+    if (s->n < 2 || s->v[0].n_matched == 0 ||
+        pr_sat_sub_i64(sd[0].min_ns, sd[0].first_call_end) <=
+            PR_STEPS_QUEUED_NS)
+        return INT64_MIN;
+    return sd[0].min_ns;
+}
+
 /* 6.3 second half: steps start where the previous one's GPU work ended
  * and end when their own GPU work does. */
 static void
@@ -232,7 +265,7 @@ stretch_steps(const struct pr_trace *t, const struct pr_tree *tree,
               struct pr_steps *s, const struct step_dev *sd,
               const unsigned char *matched)
 {
-    int64_t prev_end = s->v[0].start_ns;
+    int64_t prev_end = s->v[0].start_ns, queued = backlog_end(s, sd);
     size_t i;
 
     if (s->v[0].n_matched > 0) {
@@ -243,6 +276,10 @@ stretch_steps(const struct pr_trace *t, const struct pr_tree *tree,
             if (!matched[i] && end < sd[0].min_ns && end > prev_end)
                 prev_end = end;
         }
+    }
+    if (queued > prev_end) { /* prev_end >= the first step's start */
+        s->backlog_ns = queued - prev_end;
+        prev_end = queued;
     }
     for (i = 0; i < s->n; i++) {
         struct pr_step *st = &s->v[i];
@@ -448,17 +485,111 @@ split_steps(const struct pr_trace *t, struct pr_steps *s, struct pr_error *err)
     return st;
 }
 
-/* 6.2: without ProfilerStep events the host extent is one step.  With no
- * host event at all we fall back to the whole trace (the plugin produces
- * an inverted step), and with no event at all there is no step. */
-static enum pr_status
-fallback_step(struct pr_steps *s, const struct extent *x, struct pr_error *err)
+/* Where the capture ended when the trace says: the profiler's window
+ * spans and Kineto's "Record Window End", the later of them; INT64_MAX
+ * when it has neither (a step's interval is then all there is). */
+static int64_t
+capture_end(const struct pr_trace *t, const struct extent *x)
 {
-    if (x->has_cpu)
-        return add_step(s, PR_STR_NONE, x->cpu_min, x->cpu_max, err);
-    if (x->has_glob)
-        return add_step(s, PR_STR_NONE, x->glob_min, x->glob_max, err);
-    return PR_OK;
+    int64_t end = x->has_marker ? x->marker_end : INT64_MIN;
+
+    if (t->has_window_end && t->window_end_ns > end)
+        end = t->window_end_ns;
+    return end == INT64_MIN ? INT64_MAX : end;
+}
+
+/* A step's host interval ends where the capture does.  Kineto writes a
+ * ProfilerStep's dur when its RecordFunction closes, which can be long
+ * after the profiler stopped: a step whose capture ended 1.8 ms in said
+ * 13.3 s.  A step that begins after the capture ended is dropped.  A
+ * producer's own device steps are its windows and stay as they are. */
+static void
+clip_steps(const struct pr_trace *t, struct pr_steps *s, const struct extent *x)
+{
+    int64_t end = capture_end(t, x);
+    size_t i, k = 0;
+
+    if (t->device_steps)
+        return;
+    for (i = 0; i < s->n; i++) {
+        struct pr_step *st = &s->v[i];
+
+        if (st->start_ns >= end)
+            continue;
+        if (st->end_ns > end) {
+            st->end_ns = st->host_end_ns = end;
+            s->clipped++;
+        }
+        s->v[k++] = *st;
+    }
+    s->dropped = s->n - k;
+    s->n = k;
+}
+
+/* Without ProfilerStep events there are no steps: the whole capture,
+ * every event and the profiler's span, is one window, named nothing
+ * (the plugin takes the host events' extent as a step "0", 6.2: an
+ * export whose host ranges covered half the capture reported half of
+ * it).  With no event at all there is no window. */
+static enum pr_status
+capture_window(struct pr_steps *s, const struct extent *x, struct pr_error *err)
+{
+    if (!x->has_glob)
+        return PR_OK;
+    return add_step(s, PR_STR_NONE, x->glob_min, x->glob_max, err);
+}
+
+/* Without steps, the loop is what the host's operators span, to the end
+ * of the device work they launched (as 6.3 stretches a step): a sync
+ * after that is the profiler's stop. */
+static int64_t
+host_loop_end(const struct pr_trace *t, const struct pr_tree *tree,
+              int64_t start, int64_t end)
+{
+    int64_t last = end;
+    size_t r, i;
+
+    for (r = 0; r < tree->n_rts; r++) {
+        const struct pr_tree_rt *rt = &tree->rts[r];
+
+        if (rt->ev == PR_TREE_NONE || pr_tree_rt_start(t, rt) < start ||
+            pr_tree_rt_end(t, rt) > end)
+            continue;
+        for (i = 0; i < rt->n_dev; i++) {
+            const struct pr_event *e =
+                &t->events[tree->devs[tree->rt_devs[rt->dev_first + i]].ev];
+
+            if (pr_sat_add_i64(e->ts_ns, e->dur_ns) > last)
+                last = pr_sat_add_i64(e->ts_ns, e->dur_ns);
+        }
+    }
+    return last;
+}
+
+static enum pr_steps_basis
+basis_of(const struct pr_trace *t, const struct pr_steps *s)
+{
+    if (!s->has_step_events)
+        return PR_STEPS_BASIS_CAPTURE;
+    if (t->device_steps)
+        return PR_STEPS_BASIS_PRODUCER;
+    return s->gpu_used ? PR_STEPS_BASIS_DEVICE : PR_STEPS_BASIS_HOST;
+}
+
+const char *
+pr_steps_name(const struct pr_trace *t, const struct pr_step *st)
+{
+    return st->name == PR_STR_NONE ? PR_STEPS_CAPTURE_NAME
+                                   : pr_trace_str(t, st->name);
+}
+
+const char *
+pr_steps_basis_name(enum pr_steps_basis b)
+{
+    static const char *const names[] = {"host", "device", "producer",
+                                        "capture"};
+
+    return (unsigned)b < sizeof(names) / sizeof(names[0]) ? names[b] : "";
 }
 
 enum pr_status
@@ -471,16 +602,28 @@ pr_steps_compute(const struct pr_trace *t, const struct pr_tree *tree,
     memset(s, 0, sizeof(*s));
     memset(&x, 0, sizeof(x));
     st = scan_steps(t, s, &x, err);
-    if (st == PR_OK && s->n == 0)
-        st = fallback_step(s, &x, err);
     if (st == PR_OK)
+        clip_steps(t, s, &x);
+    if (st == PR_OK && s->n == 0)
+        st = capture_window(s, &x, err);
+    if (st == PR_OK && s->n > 0) {
+        s->loop_start_ns = s->v[0].host_start_ns;
+        s->loop_end_ns = s->v[s->n - 1].host_end_ns;
         st = device_aware(t, tree, s, err);
+    }
+    if (st == PR_OK && s->n > 0 && s->v[s->n - 1].end_ns > s->loop_end_ns)
+        s->loop_end_ns = s->v[s->n - 1].end_ns;
+    if (st == PR_OK && !s->has_step_events && x.has_cpu) {
+        s->loop_start_ns = x.cpu_min;
+        s->loop_end_ns = host_loop_end(t, tree, x.cpu_min, x.cpu_max);
+    }
     if (st == PR_OK)
         st = split_steps(t, s, err);
     if (st != PR_OK) {
         pr_steps_free(s);
         return st;
     }
+    s->basis = basis_of(t, s);
     s->global_start_ns = x.has_prof ? x.prof_start : x.glob_min;
     s->global_end_ns = x.has_prof ? x.prof_end : x.glob_max;
     return PR_OK;

@@ -406,8 +406,7 @@ timeline_json(const struct pr_trace *t, const struct pr_step *st,
     cJSON *o = cJSON_CreateObject();
     int ok = o != NULL;
 
-    pr_emit_str(o, "step",
-                st->name == PR_STR_NONE ? "0" : pr_trace_str(t, st->name), &ok);
+    pr_emit_str(o, "step", pr_steps_name(t, st), &ok);
     pr_emit_us(o, "start_us", pr_sat_sub_i64(st->start_ns, origin), &ok);
     pr_emit_us(o, "duration_us", pr_sat_sub_i64(st->end_ns, st->start_ns), &ok);
     pr_emit_us(o, "merge_below_us", thr, &ok);
