@@ -32,13 +32,16 @@
  * Strings are borrowed from the trace or static, except the link label. */
 struct pr_hostdev_sync {
     const char *name;
+    const char *direction; /* a blocking copy's ("HtoD"); NULL */
     double count, idle_us; /* idle_us NaN for stream waits */
 };
 
 struct pr_hostdev_copy {
+    const char *direction;   /* "HtoD", "DtoH", "DtoD", ... */
     const char *host_memory; /* "pageable", "pinned", ... */
     const char *link;        /* label_buf (or borrowed); NULL: no link */
     double count, us, bytes, gbps, link_pct, link_gbps;
+    double call_us; /* host time in the calls that enqueued them */
     char label_buf[64];
 };
 
@@ -51,6 +54,14 @@ struct pr_hostdev_out {
     int cuda_graphs;
     double host_wait_pct;   /* launches.gpu_idle_host_wait_pct */
     double delay_median_us; /* launches.launch_delay_us.median */
+    /* the evidence of who waits for whom (NaN where unknown): */
+    double idle_host_share;  /* host wait / device idle, over the devices */
+    double idle_other_share; /* HTA's other / device idle, likewise */
+    double idle_sync_share;  /* idle after blocking calls / device idle */
+    double copy_busy_pct;    /* the most any device's span had a copy from
+                                or to the host running (host_copy_pct) */
+    double queue_mean;       /* the busiest stream's time-weighted queue */
+    double queue_max;        /* the longest queue of any stream */
 };
 
 /* Free what pr_hostdev_fill put into out (accepts a zeroed struct). */
@@ -63,6 +74,12 @@ void pr_hostdev_out_free(struct pr_hostdev_out *out);
 PR_NODISCARD enum pr_status
 pr_hostdev_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
                 struct pr_hostdev_out *out, struct pr_error *err);
+
+/* Whether copy event e moves data between the host and a device (HtoD or
+ * DtoH: CUPTI's "Memcpy HtoD (...)", ROCm's "CopyHostToDevice", or the
+ * reader's direction where the name has none); 0 for any other event.
+ * Such copies are judged against the host link, never device memory. */
+int pr_hostdev_is_host_copy(const struct pr_trace *t, const struct pr_event *e);
 
 /* Host link of a device for its host-device copies from the table in
  * data/devices.json ("host_links"), by device name first, then by

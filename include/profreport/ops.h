@@ -41,6 +41,12 @@ struct pr_op_row {
      * traces), and how many own kernels had no count */
     double measured_flops;
     size_t n_measured, n_unmeasured;
+    /* Of the device self time, copies between the host and a device
+     * (hostdev.h): judged against the host link, never device memory;
+     * their bytes as the copies' records say (each byte once; -1 when a
+     * copy has none) */
+    int64_t host_copy_ns;
+    double host_copy_bytes;
     /* PR_OP_ROW_NO_*: columns the row's table did not give (written as
        null; their ns fields hold 0) */
     unsigned unknown;

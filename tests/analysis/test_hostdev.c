@@ -484,8 +484,13 @@ test_launches(void **state)
     tt_op(t, "ProfilerStep#1", 0, 200, 1);
     tt_rt(t, "cudaLaunchKernel", 0, 2, 1, 1);
     tt_rt(t, "cudaLaunchKernel", 2, 2, 2, 2);
+    tt_rt(t, "cudaMemcpyAsync", 5, 1, 4, 4);
+    tt_rt(t, "cudaMemsetAsync", 6, 1, 5, 5);
     tt_kernel(t, "a", 10, 10, 1); /* delay 8 */
-    tt_kernel(t, "b", 20, 10, 2); /* delay 16; queue 2 on [2,20) */
+    tt_kernel(t, "b", 20, 10, 2); /* delay 16 */
+    tt_dev(t, PR_KIND_COPY, "Memcpy HtoD (Pinned -> Device)", 0, 30, 2, 4, -2,
+           -2);
+    tt_dev(t, PR_KIND_SET, "Memset (Device)", 0, 33, 1, 5, -2, -2);
     tt_rt(t, "cudaGraphLaunch", 40, 5, 3, 3);
     tt_kernel(t, "g1", 50, 5, 3);
     tt_kernel(t, "g2", 55, 5, 3);
@@ -498,8 +503,12 @@ test_launches(void **state)
     tt_near(num(d, "max"), 16);
     q = cJSON_GetArrayItem(at(l, "queue_length"), 0);
     assert_non_null(q);
-    tt_near(num(q, "max"), 3); /* the graph enqueues three at once */
-    tt_near(num(q, "kernels"), 5);
+    /* HTA's queue: launched, not yet started; the copy and the memset
+     * count, so at [6,10) a, b, the copy and the memset wait: 4 (the
+     * graph's kernels are one launch, not counted) */
+    tt_near(num(q, "max"), 4);
+    tt_near(num(q, "operations"), 4);
+    tt_near(num(q, "kernels"), 2);
     tt_near(num(l, "graph_launches"), 1);
     tt_near(num(l, "graph_kernels"), 3);
     assert_true(cJSON_IsTrue(at(l, "cuda_graphs")));

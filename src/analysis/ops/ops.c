@@ -10,6 +10,7 @@
 
 #include "profreport/buf.h"
 #include "profreport/checked.h"
+#include "profreport/hostdev.h"
 #include "profreport/op_stats.h"
 #include "profreport/ops.h"
 
@@ -65,6 +66,35 @@ add_measured(struct pr_op_row *g, const struct pr_trace *t,
     }
 }
 
+/* Node n's own copies between the host and a device into g: their time
+ * and the bytes their records give (-1 once a copy has none). */
+static void
+add_host_copies(struct pr_op_row *g, const struct pr_trace *t,
+                const struct pr_tree *tree, const struct pr_tree_node *n)
+{
+    size_t i, j;
+
+    for (i = 0; i < pr_tree_n_rts(tree, n); i++) {
+        const struct pr_tree_rt *r = &tree->rts[pr_tree_rts(tree, n)[i]];
+
+        for (j = 0; j < r->n_dev; j++) {
+            const struct pr_event *e =
+                &t->events[tree->devs[tree->rt_devs[r->dev_first + j]].ev];
+            struct pr_gpu_info gb;
+            const struct pr_gpu_info *gi;
+
+            if (!pr_hostdev_is_host_copy(t, e))
+                continue;
+            gi = pr_trace_gpu(t, e, &gb);
+            g->host_copy_ns = pr_sat_add_i64(g->host_copy_ns, e->dur_ns);
+            if (gi == NULL || gi->bytes < 0 || g->host_copy_bytes < 0)
+                g->host_copy_bytes = -1;
+            else
+                g->host_copy_bytes += (double)gi->bytes;
+        }
+    }
+}
+
 /* A node's times, read once for both tables. */
 struct figs {
     int64_t host_total, host_self, dev_total, dev_self, tc_total, tc_self;
@@ -105,6 +135,7 @@ add_member(struct table *tb, int64_t key, const struct pr_trace *t,
     g->tc_total_ns = pr_sat_add_i64(g->tc_total_ns, f->tc_total);
     g->tc_self_ns = pr_sat_add_i64(g->tc_self_ns, f->tc_self);
     add_measured(g, t, tree, n);
+    add_host_copies(g, t, tree, n);
     return PR_OK;
 }
 
@@ -333,6 +364,14 @@ emit_row(cJSON *arr, const struct pr_op_row *g, int with_shapes, int host_known,
                         ok);
     pr_emit_num_or_null(o, "host_total_us",
                         host_known ? (double)g->host_total_ns / 1000.0 : NAN,
+                        ok);
+    emit_us_or_null(o, "host_copy_us", g->host_copy_ns,
+                    g->unknown & PR_OP_ROW_NO_DEVICE, ok);
+    pr_emit_num_or_null(o, "host_copy_bytes",
+                        g->unknown & PR_OP_ROW_NO_DEVICE ||
+                                g->host_copy_bytes < 0
+                            ? NAN
+                            : g->host_copy_bytes,
                         ok);
     pr_emit_bool(o, "tc_eligible", g->tc_eligible, ok);
     pr_emit_finite(o, "tc_self_pct",

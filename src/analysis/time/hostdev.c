@@ -22,6 +22,62 @@
 
 enum wcls { W_COMPUTE = 0, W_COMM, W_MEMORY };
 
+/* A copy's direction; D_NONE for work that is no copy. */
+enum cdir { D_HTOD = 0, D_DTOH, D_DTOD, D_PTOP, D_HTOH, D_OTHER, D_NONE };
+
+static const char *const dir_names[] = {"HtoD", "DtoH", "DtoD",
+                                        "PtoP", "HtoH", "other"};
+
+/* Direction from the copy's name: CUPTI's "Memcpy HtoD (Pageable ->
+ * Device)" and ROCm's "CopyHostToDevice". */
+static enum cdir
+copy_dir(const char *n)
+{
+    static const struct {
+        const char *a, *b;
+        enum cdir d;
+    } tab[] = {{"HtoD", "HostToDevice", D_HTOD},
+               {"DtoH", "DeviceToHost", D_DTOH},
+               {"DtoD", "DeviceToDevice", D_DTOD},
+               {"PtoP", "PeerToPeer", D_PTOP},
+               {"HtoH", "HostToHost", D_HTOH}};
+    size_t i;
+
+    for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+        if (strstr(n, tab[i].a) || strstr(n, tab[i].b))
+            return tab[i].d;
+    return D_OTHER;
+}
+
+/* The direction of copy event e (g its device record, or NULL): the
+ * reader's where the name has none (MTIA's DMA), else from the name. */
+static enum cdir
+event_dir(const struct pr_trace *t, const struct pr_event *e,
+          const struct pr_gpu_info *g)
+{
+    if (e->kind != PR_KIND_COPY)
+        return D_NONE;
+    if (g != NULL && g->copy_dir != PR_DIR_UNKNOWN)
+        return (enum cdir)(g->copy_dir - PR_DIR_H2D + D_HTOD);
+    return copy_dir(pr_trace_str(t, e->name));
+}
+
+/* A copy between the host and a device: judged against the host link. */
+static int
+host_copy(enum cdir d)
+{
+    return d == D_HTOD || d == D_DTOH;
+}
+
+int
+pr_hostdev_is_host_copy(const struct pr_trace *t, const struct pr_event *e)
+{
+    struct pr_gpu_info gb;
+
+    return e->kind == PR_KIND_COPY &&
+           host_copy(event_dir(t, e, pr_trace_gpu(t, e, &gb)));
+}
+
 /* One piece of device work: a kernel, copy or fill. */
 struct work {
     int64_t s, e;       /* on the device */
@@ -31,6 +87,7 @@ struct work {
     int32_t dev, strm;  /* args.device / args.stream; -1 absent */
     uint8_t cls;        /* enum wcls */
     uint8_t graph;      /* launched by a CUDA graph launch */
+    uint8_t dir;        /* enum cdir of a copy; D_NONE */
 };
 
 struct hd {
@@ -45,8 +102,9 @@ struct hd {
                                start to the last step's end (steps.h) */
     size_t graph_launches;  /* cudaGraphLaunch / hipGraphLaunch calls */
     size_t n_calls;         /* runtime and driver calls */
-    int64_t host_wait_ns, span_ns; /* over all devices, for launches */
-    struct pr_hostdev_out *out;    /* borrowed; NULL: the JSON only */
+    int64_t host_wait_ns, idle_ns, span_ns; /* over all devices */
+    int64_t other_ns, sync_ns;              /* likewise */
+    struct pr_hostdev_out *out;             /* borrowed; NULL: the JSON only */
 };
 
 static void
@@ -146,6 +204,7 @@ add_work(struct hd *h, struct pr_names *nc, const struct pr_idmap *comm,
     w->dev = g != NULL ? g->device : -1;
     w->strm = g != NULL ? g->stream : -1;
     w->cls = (uint8_t)work_class(h->t, nc, comm, e);
+    w->dir = (uint8_t)event_dir(h->t, e, g);
     return pr_ranges_push(&h->busy, w->s, w->e, err);
 }
 
@@ -288,6 +347,7 @@ struct tb {
     int64_t compute, comm, memory, idle;
     int64_t host_wait, kernel_wait, other;
     int64_t after_waits; /* of the idle: explained by a blocking call */
+    int64_t host_copy;   /* a copy from or to the host running */
 };
 
 /* HTA's rule for one idle gap [a, b) before work w: the host had not yet
@@ -330,7 +390,8 @@ idle_causes(const struct hd *h, int32_t dev, const struct pr_ranges *all,
 }
 
 /* Ranges of one device: [0] compute, [1] compute + communication, [2] all
- * work, each merged; the device's span in r. */
+ * work, [3] copies from or to the host, each merged; the device's span in
+ * r. */
 static enum pr_status
 device_ranges(const struct hd *h, int32_t dev, struct pr_ranges *rg,
               struct tb *r, struct pr_error *err)
@@ -353,8 +414,10 @@ device_ranges(const struct hd *h, int32_t dev, struct pr_ranges *rg,
             st = pr_ranges_push(&rg[1], w->s, w->e, err);
         if (st == PR_OK)
             st = pr_ranges_push(&rg[2], w->s, w->e, err);
+        if (st == PR_OK && host_copy((enum cdir)w->dir))
+            st = pr_ranges_push(&rg[3], w->s, w->e, err);
     }
-    for (i = 0; i < 3; i++)
+    for (i = 0; i < 4; i++)
         pr_ranges_merge(&rg[i]);
     return st;
 }
@@ -363,9 +426,10 @@ static enum pr_status
 device_breakdown(const struct hd *h, int32_t dev, struct tb *r,
                  struct pr_error *err)
 {
-    struct pr_ranges rg[3] = {{0}, {0}, {0}};
+    struct pr_ranges rg[4] = {{0}, {0}, {0}, {0}};
     enum pr_status st;
     int64_t c, ck, all;
+    size_t i;
 
     memset(r, 0, sizeof(*r));
     st = device_ranges(h, dev, rg, r, err);
@@ -377,11 +441,11 @@ device_breakdown(const struct hd *h, int32_t dev, struct tb *r,
         r->comm = pr_sat_sub_i64(ck, c);
         r->memory = pr_sat_sub_i64(all, ck);
         r->idle = pr_sat_sub_i64(pr_sat_sub_i64(r->span_e, r->span_s), all);
+        r->host_copy = pr_ranges_sum(&rg[3]);
         idle_causes(h, dev, &rg[2], r);
     }
-    pr_ranges_free(&rg[0]);
-    pr_ranges_free(&rg[1]);
-    pr_ranges_free(&rg[2]);
+    for (i = 0; i < 4; i++)
+        pr_ranges_free(&rg[i]);
     return st;
 }
 
@@ -417,6 +481,8 @@ emit_tb(cJSON *arr, int32_t dev, const struct tb *r, int *ok)
     pr_emit_us(o, "idle_kernel_wait_us", r->kernel_wait, ok);
     pr_emit_us(o, "idle_other_us", r->other, ok);
     pr_emit_us(o, "idle_after_sync_us", r->after_waits, ok);
+    pr_emit_us(o, "host_copy_us", r->host_copy, ok);
+    emit_share(o, "host_copy_pct", r->host_copy, span, ok);
 }
 
 /* Device ids with work, ascending, into ids (cap entries); the count. */
@@ -448,13 +514,26 @@ temporal_json(struct hd *h, cJSON *arr, struct pr_error *err)
 
     for (i = 0; i < n && ok; i++) {
         struct tb r;
+        double copy_pct;
 
         if (device_breakdown(h, ids[i], &r, err) != PR_OK)
             return PR_E_NOMEM;
         h->host_wait_ns = pr_sat_add_i64(h->host_wait_ns, r.host_wait);
+        h->idle_ns = pr_sat_add_i64(h->idle_ns, r.idle);
+        h->other_ns = pr_sat_add_i64(h->other_ns, r.other);
+        h->sync_ns = pr_sat_add_i64(h->sync_ns, r.after_waits);
         h->span_ns =
             pr_sat_add_i64(h->span_ns, pr_sat_sub_i64(r.span_e, r.span_s));
+        copy_pct = share_pct(r.host_copy, pr_sat_sub_i64(r.span_e, r.span_s));
+        if (h->out != NULL && isfinite(copy_pct) &&
+            !(copy_pct <= h->out->copy_busy_pct))
+            h->out->copy_busy_pct = copy_pct;
         emit_tb(arr, ids[i], &r, &ok);
+    }
+    if (h->out != NULL) {
+        h->out->idle_host_share = share_pct(h->host_wait_ns, h->idle_ns) / 100;
+        h->out->idle_other_share = share_pct(h->other_ns, h->idle_ns) / 100;
+        h->out->idle_sync_share = share_pct(h->sync_ns, h->idle_ns) / 100;
     }
     return ok ? PR_OK
               : pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
@@ -465,6 +544,7 @@ temporal_json(struct hd *h, cJSON *arr, struct pr_error *err)
 struct srow {
     uint32_t name;
     enum pr_sync_kind kind;
+    enum cdir dir; /* a blocking copy's direction; D_NONE */
     size_t n, n_out;
     int64_t host, idle, host_out;
 };
@@ -472,19 +552,37 @@ struct srow {
 #define MAX_SYNC_ROWS 32
 
 static struct srow *
-srow_of(struct srow *rows, size_t *n, uint32_t name, enum pr_sync_kind k)
+srow_of(struct srow *rows, size_t *n, uint32_t name, enum pr_sync_kind k,
+        enum cdir d)
 {
     size_t i;
 
     for (i = 0; i < *n; i++)
-        if (rows[i].name == name && rows[i].kind == k)
+        if (rows[i].name == name && rows[i].kind == k && rows[i].dir == d)
             return &rows[i];
     if (*n == MAX_SYNC_ROWS)
         return NULL;
     memset(&rows[*n], 0, sizeof(rows[*n]));
     rows[*n].name = name;
     rows[*n].kind = k;
+    rows[*n].dir = d;
     return &rows[(*n)++];
+}
+
+/* The direction of the copy a blocking copy call made; D_NONE for other
+ * calls and for copies the trace does not hold. */
+static enum cdir
+call_dir(const struct hd *h, const struct pr_event *call, enum pr_sync_kind k)
+{
+    size_t c = k == PR_SYNC_COPY && pr_event_correlation(h->t, call) != PR_NO_ID
+                   ? pr_idmap_get(&h->copies, pr_event_correlation(h->t, call))
+                   : PR_NONE;
+    struct pr_gpu_info gb;
+
+    if (c == PR_NONE)
+        return D_NONE;
+    return event_dir(h->t, &h->t->events[c],
+                     pr_trace_gpu(h->t, &h->t->events[c], &gb));
 }
 
 static void
@@ -510,6 +608,7 @@ static void
 out_srow(const struct hd *h, const struct srow *r, struct pr_hostdev_sync *o)
 {
     o->name = pr_trace_str(h->t, r->name);
+    o->direction = r->dir != D_NONE ? dir_names[r->dir] : NULL;
     o->count = (double)r->n;
     o->idle_us =
         r->kind == PR_SYNC_STREAM_WAIT ? NAN : (double)r->idle / 1000.0;
@@ -522,6 +621,8 @@ emit_srow(cJSON *arr, const struct hd *h, const struct srow *r, int *ok)
 
     pr_emit_str(o, "name", pr_trace_str(h->t, r->name), ok);
     pr_emit_str(o, "kind", pr_sync_kind_name(r->kind), ok);
+    pr_emit_str(o, "direction", r->dir != D_NONE ? dir_names[r->dir] : NULL,
+                ok);
     pr_emit_num(o, "count", (double)r->n, ok);
     pr_emit_us(o, "host_us", r->host, ok);
     if (r->kind == PR_SYNC_STREAM_WAIT) /* the host does not wait */
@@ -537,7 +638,14 @@ cmp_srow(const void *a, const void *b)
 {
     const struct srow *x = a, *y = b;
 
-    return x->host < y->host ? 1 : x->host > y->host ? -1 : 0;
+    if (x->host != y->host)
+        return x->host < y->host ? 1 : -1;
+    /* then the input's order: string ids are interned as first seen */
+    if (x->name != y->name)
+        return x->name < y->name ? -1 : 1;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    return x->dir < y->dir ? -1 : (x->dir > y->dir);
 }
 
 /* The totals over the calls; returns the device idle time they caused. */
@@ -602,8 +710,9 @@ sync_json(struct hd *h, cJSON *o, struct pr_error *err)
     for (i = 0; i < h->t->n_events; i++) {
         const struct pr_event *e = &h->t->events[i];
         enum pr_sync_kind k = sync_kind(h, e);
-        struct srow *r =
-            k != PR_SYNC_NONE ? srow_of(rows, &n, e->name, k) : NULL;
+        struct srow *r = k != PR_SYNC_NONE
+                             ? srow_of(rows, &n, e->name, k, call_dir(h, e, k))
+                             : NULL;
 
         if (r != NULL)
             count_sync(h, e, r, &upto);
@@ -638,33 +747,9 @@ sync_json(struct hd *h, cJSON *o, struct pr_error *err)
 
 /* -------------------------------------------------------------- copies */
 
-enum cdir { D_HTOD = 0, D_DTOH, D_DTOD, D_PTOP, D_HTOH, D_OTHER };
 enum hmem { M_UNKNOWN = 0, M_PAGEABLE, M_PINNED, M_DEVICE };
 
-static const char *const dir_names[] = {"HtoD", "DtoH", "DtoD",
-                                        "PtoP", "HtoH", "other"};
 static const char *const mem_names[] = {NULL, "pageable", "pinned", NULL};
-
-/* Direction from the copy's name: CUPTI's "Memcpy HtoD (Pageable ->
- * Device)" and ROCm's "CopyHostToDevice". */
-static enum cdir
-copy_dir(const char *n)
-{
-    static const struct {
-        const char *a, *b;
-        enum cdir d;
-    } tab[] = {{"HtoD", "HostToDevice", D_HTOD},
-               {"DtoH", "DeviceToHost", D_DTOH},
-               {"DtoD", "DeviceToDevice", D_DTOD},
-               {"PtoP", "PeerToPeer", D_PTOP},
-               {"HtoH", "HostToHost", D_HTOH}};
-    size_t i;
-
-    for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
-        if (strstr(n, tab[i].a) || strstr(n, tab[i].b))
-            return tab[i].d;
-    return D_OTHER;
-}
 
 static enum hmem
 copy_mem(const char *n, enum cdir d)
@@ -682,6 +767,7 @@ struct crow {
     enum hmem mem;
     size_t n, n_nobytes;
     int64_t bytes, ns, ns_bytes; /* ns_bytes: time of copies with bytes */
+    int64_t call_ns;             /* host time in the calls that made them */
 };
 
 #define MAX_COPY_ROWS 48
@@ -720,10 +806,7 @@ count_copy(const struct hd *h, const struct work *w, struct copies *c)
     const struct pr_gpu_info *g = pr_trace_gpu(h->t, e, &gb);
     int64_t bytes = g != NULL ? g->bytes : -1;
     const char *n = pr_trace_str(h->t, e->name);
-    /* the reader's direction where the name has none (MTIA's DMA) */
-    enum cdir d = g != NULL && g->copy_dir != PR_DIR_UNKNOWN
-                      ? (enum cdir)(g->copy_dir - PR_DIR_H2D + D_HTOD)
-                      : copy_dir(n);
+    enum cdir d = (enum cdir)w->dir;
     struct crow *r;
 
     if (e->kind == PR_KIND_SET) {
@@ -737,6 +820,9 @@ count_copy(const struct hd *h, const struct work *w, struct copies *c)
         return;
     r->n++;
     r->ns = pr_sat_add_i64(r->ns, e->dur_ns);
+    if (w->launch != PR_NO_ID)
+        r->call_ns = pr_sat_add_i64(r->call_ns,
+                                    pr_sat_sub_i64(w->launch_end, w->launch));
     if (bytes < 0) {
         r->n_nobytes++;
         return;
@@ -771,8 +857,10 @@ copy_figures(const struct hd *h, const struct crow *r,
                                   : NAN; /* B/ns is 10^9 B/s */
     double link = row_link(h, r, c->label_buf, sizeof(c->label_buf));
 
+    c->direction = dir_names[r->dir];
     c->host_memory = mem_names[r->mem];
     c->count = (double)r->n;
+    c->call_us = (double)r->call_ns / 1000.0;
     c->bytes = r->n_nobytes < r->n ? (double)r->bytes : NAN;
     c->us = (double)r->ns / 1000.0;
     c->link = isnan(link) ? NULL : c->label_buf;
@@ -799,6 +887,7 @@ emit_crow(cJSON *arr, const struct hd *h, const struct crow *r,
     pr_emit_str(o, "link", c->link, ok);
     pr_emit_num_or_null(o, "link_gbps", c->link_gbps, ok);
     pr_emit_num_or_null(o, "link_pct", c->link_pct, ok);
+    pr_emit_num(o, "host_call_us", c->call_us, ok);
 }
 
 static int
@@ -808,6 +897,8 @@ cmp_crow(const void *a, const void *b)
 
     if (x->ns != y->ns)
         return x->ns < y->ns ? 1 : -1;
+    if (x->dev != y->dev)
+        return x->dev < y->dev ? -1 : 1;
     return x->dir != y->dir ? (x->dir < y->dir ? -1 : 1)
                             : (x->mem < y->mem ? -1 : x->mem > y->mem);
 }
@@ -935,8 +1026,12 @@ emit_delays(cJSON *o, const int64_t *v, size_t n, int *ok)
     pr_emit_us(d, "max", v[n - 1], ok);
 }
 
-/* Queue of one stream: +1 when a launch call starts, -1 when its work
- * ends (HTA's queue length). */
+/* Queue of one stream, as HTA's queue length: +1 when a call starts that
+ * enqueues an operation (a kernel, copy or fill), -1 when the operation
+ * starts to run.  The kernels of a CUDA graph are not counted: the graph
+ * took one entry of the launch queue (HTA leaves graph launches out too;
+ * counting each kernel gave a queue of 1,338 on a stream whose launch
+ * queue holds about 1,024). */
 struct qev {
     int64_t t;
     int d;
@@ -949,12 +1044,12 @@ cmp_qev(const void *a, const void *b)
 
     if (x->t != y->t)
         return x->t < y->t ? -1 : 1;
-    return x->d - y->d; /* ends first at equal times */
+    return x->d - y->d; /* starts (-1) first at equal times */
 }
 
 struct qstat {
     int32_t dev, strm;
-    size_t kernels, max;
+    size_t ops, kernels, max;
     double mean; /* time-weighted over the stream's span */
 };
 
@@ -980,13 +1075,14 @@ queue_sweep(struct qev *q, size_t n, struct qstat *s)
 
 #define MAX_STREAMS 64
 
+/* Work that went through the stream's queue from a call in the trace. */
 static int
-launched_kernel(const struct work *w)
+queued(const struct work *w)
 {
-    return w->cls != W_MEMORY && w->launch != PR_NO_ID;
+    return w->launch != PR_NO_ID && !w->graph;
 }
 
-/* The streams that ran launched kernels, most kernels first. */
+/* The streams that ran queued work, most operations first. */
 static size_t
 streams_of(const struct hd *h, struct qstat *s, size_t cap)
 {
@@ -995,7 +1091,7 @@ streams_of(const struct hd *h, struct qstat *s, size_t cap)
     for (i = 0; i < h->n; i++) {
         const struct work *w = &h->w[i];
 
-        if (!launched_kernel(w))
+        if (!queued(w))
             continue;
         for (j = 0; j < n && (s[j].dev != w->dev || s[j].strm != w->strm); j++)
             ;
@@ -1006,7 +1102,8 @@ streams_of(const struct hd *h, struct qstat *s, size_t cap)
             s[n].dev = w->dev;
             s[n++].strm = w->strm;
         }
-        s[j].kernels++;
+        s[j].ops++;
+        s[j].kernels += w->cls != W_MEMORY;
     }
     return n;
 }
@@ -1014,19 +1111,19 @@ streams_of(const struct hd *h, struct qstat *s, size_t cap)
 static enum pr_status
 queue_of(const struct hd *h, struct qstat *s, struct pr_error *err)
 {
-    struct qev *q = malloc(2 * s->kernels * sizeof(*q));
+    struct qev *q = malloc(2 * s->ops * sizeof(*q));
     size_t i, n = 0;
 
     if (q == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
-    for (i = 0; i < h->n && n + 2 <= 2 * s->kernels; i++) {
+    for (i = 0; i < h->n && n + 2 <= 2 * s->ops; i++) {
         const struct work *w = &h->w[i];
 
-        if (!launched_kernel(w) || w->dev != s->dev || w->strm != s->strm)
+        if (!queued(w) || w->dev != s->dev || w->strm != s->strm)
             continue;
         q[n].t = w->launch;
         q[n++].d = 1;
-        q[n].t = w->e > w->launch ? w->e : w->launch;
+        q[n].t = w->s > w->launch ? w->s : w->launch;
         q[n++].d = -1;
     }
     queue_sweep(q, n, s);
@@ -1045,6 +1142,7 @@ emit_queues(cJSON *o, const struct qstat *s, size_t n, int *ok)
 
         pr_emit_num(r, "device", s[i].dev, ok);
         pr_emit_num(r, "stream", s[i].strm, ok);
+        pr_emit_num(r, "operations", (double)s[i].ops, ok);
         pr_emit_num(r, "kernels", (double)s[i].kernels, ok);
         pr_emit_num(r, "max", (double)s[i].max, ok);
         pr_emit_num(r, "mean", s[i].mean, ok);
@@ -1056,8 +1154,8 @@ cmp_qstat(const void *a, const void *b)
 {
     const struct qstat *x = a, *y = b;
 
-    if (x->kernels != y->kernels)
-        return x->kernels < y->kernels ? 1 : -1;
+    if (x->ops != y->ops)
+        return x->ops < y->ops ? 1 : -1;
     return x->dev != y->dev ? (x->dev < y->dev ? -1 : 1)
                             : (x->strm < y->strm ? -1 : x->strm > y->strm);
 }
@@ -1096,6 +1194,13 @@ launches_json(struct hd *h, cJSON *o, struct pr_error *err)
         if (queue_of(h, &s[i], err) != PR_OK)
             return PR_E_NOMEM;
     qsort(s, n, sizeof(s[0]), cmp_qstat);
+    if (h->out != NULL && n > 0) {
+        h->out->queue_mean = s[0].mean;
+        h->out->queue_max = 0;
+        for (i = 0; i < n; i++)
+            if ((double)s[i].max > h->out->queue_max)
+                h->out->queue_max = (double)s[i].max;
+    }
     emit_queues(o, s, n, &ok);
     emit_graphs(o, h, &ok);
     emit_share(o, "gpu_idle_host_wait_pct", h->host_wait_ns, h->span_ns, &ok);
@@ -1199,6 +1304,9 @@ pr_hostdev_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
     if (out != NULL) {
         pr_hostdev_out_free(out);
         out->sync_idle_us = out->host_wait_pct = out->delay_median_us = NAN;
+        out->idle_host_share = out->copy_busy_pct = NAN;
+        out->idle_other_share = out->idle_sync_share = NAN;
+        out->queue_mean = out->queue_max = NAN;
     }
     h.win_s = s->n > 0 ? s->loop_start_ns : s->global_start_ns;
     h.win_e = s->n > 0 ? s->loop_end_ns : s->global_end_ns;
