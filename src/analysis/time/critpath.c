@@ -1484,8 +1484,7 @@ emit_step(const struct pr_trace *t, const struct pr_step *st,
     double len = (double)(g->rend - g->ws) / 1000.0;
     size_t i;
 
-    pr_emit_str(o, "step",
-                st->name == PR_STR_NONE ? "0" : pr_trace_str(t, st->name), ok);
+    pr_emit_str(o, "step", pr_steps_name(t, st), ok);
     pr_emit_num(o, "measured_us", meas, ok);
     if (g->rend == g->ws && g->we > g->ws) {
         /* the trace records nothing in the step (a producer that
