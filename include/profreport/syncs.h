@@ -12,30 +12,30 @@
 
 /* What a call or record does to the host.  Values are stable. */
 enum pr_sync_kind {
-    PR_SYNC_NONE = 0,
-    PR_SYNC_DEVICE,      /* waits for every stream of a device
+    PR_SYNCK_NONE = 0,
+    PR_SYNCK_DEVICE,      /* waits for every stream of a device
                             (cudaDeviceSynchronize, cuCtxSynchronize,
                             aclrtSynchronizeDevice, MTIA synchronize) */
-    PR_SYNC_STREAM,      /* waits for one stream (cudaStreamSynchronize,
+    PR_SYNCK_STREAM,      /* waits for one stream (cudaStreamSynchronize,
                             aclrtSynchronizeStream, synchronizeStream) */
-    PR_SYNC_EVENT,       /* waits for an event (cudaEventSynchronize) */
-    PR_SYNC_COPY,        /* a copy call that returns when the copy is done
+    PR_SYNCK_EVENT,       /* waits for an event (cudaEventSynchronize) */
+    PR_SYNCK_COPY,        /* a copy call that returns when the copy is done
                             (cudaMemcpy, hipMemcpy, aclrtMemcpy) */
-    PR_SYNC_STREAM_WAIT, /* makes a stream wait for an event
+    PR_SYNCK_STREAM_WAIT, /* makes a stream wait for an event
                             (cudaStreamWaitEvent): the host does not wait */
-    PR_SYNC_ASYNC_COPY   /* an asynchronous copy call (cudaMemcpyAsync):
+    PR_SYNCK_ASYNC_COPY   /* an asynchronous copy call (cudaMemcpyAsync):
                             it blocks the host only when the host memory
                             is pageable, which its copy record tells */
 };
 
-/* The kind of a runtime or driver call named `name`; PR_SYNC_NONE for a
+/* The kind of a runtime or driver call named `name`; PR_SYNCK_NONE for a
  * call that does not wait (a launch, cudaEventQuery, cudaEventRecord) and
  * for NULL. */
 enum pr_sync_kind pr_sync_call_kind(const char *name);
 
 /* The kind of a host synchronisation record (Kineto's cuda_sync events,
  * an Nsight export's CUPTI sync rows: "Stream Sync", "Event Sync",
- * "Context Sync", "Stream Wait Event"); PR_SYNC_NONE for NULL.  Device
+ * "Context Sync", "Stream Wait Event"); PR_SYNCK_NONE for NULL.  Device
  * commands such as MTIA's event_wait or Ascend's Notify Wait are not host
  * records: readers give them PR_KIND_DEVICE_SYNC and never ask. */
 enum pr_sync_kind pr_sync_record_kind(const char *name);

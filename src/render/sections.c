@@ -350,8 +350,9 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_chart(f,
                       pr_sec_stacked_rows(steps, PR_K_NAME, PR_K_BREAKDOWN_US,
                                           pr_keys_breakdown, PR_N_BREAKDOWN,
-                                          no_steps(ss) ? "Capture time breakdown"
-                                                       : "Step time breakdown",
+                                          no_steps(ss)
+                                              ? "Capture time breakdown"
+                                              : "Step time breakdown",
                                           1),
                       0);
         if (cJSON_IsObject(ss))

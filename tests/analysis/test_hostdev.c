@@ -269,29 +269,29 @@ test_sync_names(void **state)
         const char *name;
         enum pr_sync_kind kind;
     } v[] = {
-        {"cudaDeviceSynchronize", PR_SYNC_DEVICE},
-        {"cuCtxSynchronize", PR_SYNC_DEVICE},
-        {"hipDeviceSynchronize", PR_SYNC_DEVICE},
-        {"AscendCL@aclrtSynchronizeDevice", PR_SYNC_DEVICE},
-        {"synchronize", PR_SYNC_DEVICE}, /* MTIA's runtime */
-        {"cudaStreamSynchronize", PR_SYNC_STREAM},
-        {"hipStreamSynchronize", PR_SYNC_STREAM},
-        {"aclrtSynchronizeStream", PR_SYNC_STREAM},
-        {"Runtime@StreamSynchronize", PR_SYNC_STREAM},
-        {"synchronizeStream", PR_SYNC_STREAM}, /* MTIA's runtime */
-        {"cudaEventSynchronize", PR_SYNC_EVENT},
-        {"aclrtSynchronizeEvent", PR_SYNC_EVENT},
-        {"cudaStreamWaitEvent", PR_SYNC_STREAM_WAIT},
-        {"AscendCL@aclrtStreamWaitEvent", PR_SYNC_STREAM_WAIT},
-        {"cudaMemcpy", PR_SYNC_COPY},
-        {"aclrtMemcpy", PR_SYNC_COPY},
-        {"hipMemcpyWithStream", PR_SYNC_COPY},
-        {"cudaMemcpyAsync", PR_SYNC_ASYNC_COPY},
-        {"cudaMemcpyPeerAsync", PR_SYNC_NONE},
-        {"cudaLaunchKernel", PR_SYNC_NONE},
-        {"cudaEventQuery", PR_SYNC_NONE},
-        {"cudaEventRecord", PR_SYNC_NONE},
-        {"runFunction - job_prep_and_submit_for_execution", PR_SYNC_NONE},
+        {"cudaDeviceSynchronize", PR_SYNCK_DEVICE},
+        {"cuCtxSynchronize", PR_SYNCK_DEVICE},
+        {"hipDeviceSynchronize", PR_SYNCK_DEVICE},
+        {"AscendCL@aclrtSynchronizeDevice", PR_SYNCK_DEVICE},
+        {"synchronize", PR_SYNCK_DEVICE}, /* MTIA's runtime */
+        {"cudaStreamSynchronize", PR_SYNCK_STREAM},
+        {"hipStreamSynchronize", PR_SYNCK_STREAM},
+        {"aclrtSynchronizeStream", PR_SYNCK_STREAM},
+        {"Runtime@StreamSynchronize", PR_SYNCK_STREAM},
+        {"synchronizeStream", PR_SYNCK_STREAM}, /* MTIA's runtime */
+        {"cudaEventSynchronize", PR_SYNCK_EVENT},
+        {"aclrtSynchronizeEvent", PR_SYNCK_EVENT},
+        {"cudaStreamWaitEvent", PR_SYNCK_STREAM_WAIT},
+        {"AscendCL@aclrtStreamWaitEvent", PR_SYNCK_STREAM_WAIT},
+        {"cudaMemcpy", PR_SYNCK_COPY},
+        {"aclrtMemcpy", PR_SYNCK_COPY},
+        {"hipMemcpyWithStream", PR_SYNCK_COPY},
+        {"cudaMemcpyAsync", PR_SYNCK_ASYNC_COPY},
+        {"cudaMemcpyPeerAsync", PR_SYNCK_NONE},
+        {"cudaLaunchKernel", PR_SYNCK_NONE},
+        {"cudaEventQuery", PR_SYNCK_NONE},
+        {"cudaEventRecord", PR_SYNCK_NONE},
+        {"runFunction - job_prep_and_submit_for_execution", PR_SYNCK_NONE},
     };
     size_t i;
 
@@ -300,15 +300,15 @@ test_sync_names(void **state)
         if (pr_sync_call_kind(v[i].name) != v[i].kind)
             fail_msg("%s: kind %d, not %d", v[i].name,
                      (int)pr_sync_call_kind(v[i].name), (int)v[i].kind);
-    assert_int_equal(pr_sync_call_kind(NULL), PR_SYNC_NONE);
-    assert_int_equal(pr_sync_record_kind("Context Sync"), PR_SYNC_DEVICE);
-    assert_int_equal(pr_sync_record_kind("Stream Sync"), PR_SYNC_STREAM);
-    assert_int_equal(pr_sync_record_kind("Event Sync"), PR_SYNC_EVENT);
+    assert_int_equal(pr_sync_call_kind(NULL), PR_SYNCK_NONE);
+    assert_int_equal(pr_sync_record_kind("Context Sync"), PR_SYNCK_DEVICE);
+    assert_int_equal(pr_sync_record_kind("Stream Sync"), PR_SYNCK_STREAM);
+    assert_int_equal(pr_sync_record_kind("Event Sync"), PR_SYNCK_EVENT);
     assert_int_equal(pr_sync_record_kind("Stream Wait Event"),
-                     PR_SYNC_STREAM_WAIT);
-    assert_string_equal(pr_sync_kind_name(PR_SYNC_COPY), "blocking_copy");
-    assert_false(pr_sync_blocks_host(PR_SYNC_STREAM_WAIT));
-    assert_true(pr_sync_blocks_host(PR_SYNC_EVENT));
+                     PR_SYNCK_STREAM_WAIT);
+    assert_string_equal(pr_sync_kind_name(PR_SYNCK_COPY), "blocking_copy");
+    assert_false(pr_sync_blocks_host(PR_SYNCK_STREAM_WAIT));
+    assert_true(pr_sync_blocks_host(PR_SYNCK_EVENT));
 }
 
 /* A device's own waits and records (MTIA's event_wait/event_record,

@@ -265,17 +265,17 @@ sync_kind(const struct hd *h, const struct pr_event *e)
 
     if (e->kind == PR_KIND_RUNTIME_CALL) {
         k = pr_sync_call_kind(pr_trace_str(h->t, e->name));
-        if (k == PR_SYNC_ASYNC_COPY)
-            return pageable_copy(h, e) ? PR_SYNC_COPY : PR_SYNC_NONE;
+        if (k == PR_SYNCK_ASYNC_COPY)
+            return pageable_copy(h, e) ? PR_SYNCK_COPY : PR_SYNCK_NONE;
         return k;
     }
     if (e->kind != PR_KIND_SYNC)
-        return PR_SYNC_NONE;
+        return PR_SYNCK_NONE;
     c = pr_event_correlation(h->t, e) != PR_NO_ID
             ? pr_idmap_get(&h->calls, pr_event_correlation(h->t, e))
             : PR_NONE;
     if (c != PR_NONE)
-        return PR_SYNC_NONE;
+        return PR_SYNCK_NONE;
     return pr_sync_record_kind(pr_trace_str(h->t, e->name));
 }
 
@@ -574,9 +574,10 @@ srow_of(struct srow *rows, size_t *n, uint32_t name, enum pr_sync_kind k,
 static enum cdir
 call_dir(const struct hd *h, const struct pr_event *call, enum pr_sync_kind k)
 {
-    size_t c = k == PR_SYNC_COPY && pr_event_correlation(h->t, call) != PR_NO_ID
-                   ? pr_idmap_get(&h->copies, pr_event_correlation(h->t, call))
-                   : PR_NONE;
+    size_t c =
+        k == PR_SYNCK_COPY && pr_event_correlation(h->t, call) != PR_NO_ID
+            ? pr_idmap_get(&h->copies, pr_event_correlation(h->t, call))
+            : PR_NONE;
     struct pr_gpu_info gb;
 
     if (c == PR_NONE)
@@ -596,7 +597,7 @@ count_sync(const struct hd *h, const struct pr_event *e, struct srow *r,
     }
     r->n++;
     r->host = pr_sat_add_i64(r->host, e->dur_ns);
-    if (r->kind != PR_SYNC_STREAM_WAIT)
+    if (r->kind != PR_SYNCK_STREAM_WAIT)
         r->idle = pr_sat_add_i64(
             r->idle,
             idle_caused(&h->busy, e->ts_ns, pr_sat_add_i64(e->ts_ns, e->dur_ns),
@@ -611,7 +612,7 @@ out_srow(const struct hd *h, const struct srow *r, struct pr_hostdev_sync *o)
     o->direction = r->dir != D_NONE ? dir_names[r->dir] : NULL;
     o->count = (double)r->n;
     o->idle_us =
-        r->kind == PR_SYNC_STREAM_WAIT ? NAN : (double)r->idle / 1000.0;
+        r->kind == PR_SYNCK_STREAM_WAIT ? NAN : (double)r->idle / 1000.0;
 }
 
 static void
@@ -625,7 +626,7 @@ emit_srow(cJSON *arr, const struct hd *h, const struct srow *r, int *ok)
                 ok);
     pr_emit_num(o, "count", (double)r->n, ok);
     pr_emit_us(o, "host_us", r->host, ok);
-    if (r->kind == PR_SYNC_STREAM_WAIT) /* the host does not wait */
+    if (r->kind == PR_SYNCK_STREAM_WAIT) /* the host does not wait */
         pr_emit_null(o, "gpu_idle_us", ok);
     else
         pr_emit_us(o, "gpu_idle_us", r->idle, ok);
@@ -656,7 +657,7 @@ sync_totals(cJSON *o, const struct srow *rows, size_t n, int *ok)
     size_t i, n_out = 0;
 
     for (i = 0; i < n; i++) {
-        if (rows[i].kind == PR_SYNC_STREAM_WAIT)
+        if (rows[i].kind == PR_SYNCK_STREAM_WAIT)
             continue;
         host = pr_sat_add_i64(host, rows[i].host);
         idle = pr_sat_add_i64(idle, rows[i].idle);
@@ -710,7 +711,7 @@ sync_json(struct hd *h, cJSON *o, struct pr_error *err)
     for (i = 0; i < h->t->n_events; i++) {
         const struct pr_event *e = &h->t->events[i];
         enum pr_sync_kind k = sync_kind(h, e);
-        struct srow *r = k != PR_SYNC_NONE
+        struct srow *r = k != PR_SYNCK_NONE
                              ? srow_of(rows, &n, e->name, k, call_dir(h, e, k))
                              : NULL;
 

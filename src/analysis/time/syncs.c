@@ -28,23 +28,23 @@ copy_kind(const char *name)
 {
     /* a peer copy runs between devices; the host does not wait on it */
     if (!has(name, "memcpy") || has(name, "peer"))
-        return PR_SYNC_NONE;
-    return has(name, "async") ? PR_SYNC_ASYNC_COPY : PR_SYNC_COPY;
+        return PR_SYNCK_NONE;
+    return has(name, "async") ? PR_SYNCK_ASYNC_COPY : PR_SYNCK_COPY;
 }
 
 enum pr_sync_kind
 pr_sync_call_kind(const char *name)
 {
     if (name == NULL)
-        return PR_SYNC_NONE;
+        return PR_SYNCK_NONE;
     /* cudaStreamWaitEvent, hipStreamWaitEvent, aclrtStreamWaitEvent */
     if (has(name, "streamwait") || has(name, "waitevent"))
-        return PR_SYNC_STREAM_WAIT;
+        return PR_SYNCK_STREAM_WAIT;
     if (has(name, "synchronize")) {
         if (has(name, "event"))
-            return PR_SYNC_EVENT;
+            return PR_SYNCK_EVENT;
         /* a device or context sync, or the runtime's plain synchronize */
-        return has(name, "stream") ? PR_SYNC_STREAM : PR_SYNC_DEVICE;
+        return has(name, "stream") ? PR_SYNCK_STREAM : PR_SYNCK_DEVICE;
     }
     return copy_kind(name);
 }
@@ -53,12 +53,12 @@ enum pr_sync_kind
 pr_sync_record_kind(const char *name)
 {
     if (name == NULL)
-        return PR_SYNC_NONE;
+        return PR_SYNCK_NONE;
     if (has(name, "context") || has(name, "device"))
-        return PR_SYNC_DEVICE;
+        return PR_SYNCK_DEVICE;
     if (has(name, "wait"))
-        return PR_SYNC_STREAM_WAIT;
-    return has(name, "event") ? PR_SYNC_EVENT : PR_SYNC_STREAM;
+        return PR_SYNCK_STREAM_WAIT;
+    return has(name, "event") ? PR_SYNCK_EVENT : PR_SYNCK_STREAM;
 }
 
 const char *
@@ -73,6 +73,6 @@ pr_sync_kind_name(enum pr_sync_kind k)
 int
 pr_sync_blocks_host(enum pr_sync_kind k)
 {
-    return k == PR_SYNC_DEVICE || k == PR_SYNC_STREAM || k == PR_SYNC_EVENT ||
-           k == PR_SYNC_COPY;
+    return k == PR_SYNCK_DEVICE || k == PR_SYNCK_STREAM ||
+           k == PR_SYNCK_EVENT || k == PR_SYNCK_COPY;
 }
