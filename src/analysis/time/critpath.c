@@ -822,7 +822,8 @@ sweep(struct pr_cp_ctx *c)
             st = on_call(c, (uint32_t)i);
         } else if (is_device(e->kind)) {
             st = on_task(c, (uint32_t)i);
-        } else if (e->kind == PR_KIND_SYNC) {
+        } else if (e->kind == PR_KIND_SYNC || e->kind == PR_KIND_DEVICE_SYNC) {
+            /* a host's stream-wait record or a device's own wait */
             on_sync_record(c, (uint32_t)i);
         }
         if (st != PR_OK)
