@@ -38,6 +38,9 @@ struct pr_rec_op {
     const char *name, *shapes, *types, *bound; /* NULL when absent */
     double dev_self_us, dev_total_us;          /* self: 0 when absent */
     double bytes;                              /* NaN when unknown */
+    /* of the device self time, copies from or to the host, and their
+     * bytes (each once); NaN when unknown */
+    double host_copy_us, host_copy_bytes;
     int tc_eligible;
 };
 

@@ -678,6 +678,135 @@ test_rec_pageable(void **state)
     cJSON_Delete(run);
 }
 
+#define WAITS(host_wait, other, copy_pct, queue_mean, queue_max)               \
+    "{" STEPS ", \"gpu_metrics\": [{\"device\": 0, \"utilization_pct\": 20, "  \
+    "\"kernel_time_us\": 200}], \"temporal_breakdown\": [{\"device\": 0, "     \
+    "\"span_us\": 1000, \"idle_us\": 100, \"idle_host_wait_us\": " #host_wait  \
+    ", \"idle_other_us\": " #other ", \"host_copy_pct\": " #copy_pct "}], "    \
+    "\"launches\": {\"queue_length\": [{\"device\": 0, \"stream\": 7, "        \
+    "\"operations\": 900, \"mean\": " #queue_mean ", \"max\": " #queue_max     \
+    "}]}}"
+
+/* "Increase batch size" only when the host starves the device: most idle
+ * is host wait and the queue is near empty.  Never with 1,022 operations
+ * queued, nor when host copies keep the device busy (issue #29). */
+static void
+test_rec_batch_gated(void **state)
+{
+    cJSON *run;
+    const char *t =
+        rec_text(&run, WAITS(80, 20, 0, 0.2, 2), "low_gpu_utilization");
+
+    (void)state;
+    assert_non_null(t);
+    assert_non_null(strstr(t, "increase batch size"));
+    cJSON_Delete(run);
+    t = rec_text(&run, WAITS(80, 20, 0, 300, 1022), "low_gpu_utilization");
+    assert_non_null(t);
+    assert_null(strstr(t, "increase batch size"));
+    assert_non_null(strstr(t, "up to 1022"));
+    cJSON_Delete(run);
+    t = rec_text(&run, WAITS(80, 20, 97, 0.2, 2), "low_gpu_utilization");
+    assert_non_null(t);
+    assert_null(strstr(t, "increase batch size"));
+    assert_non_null(strstr(t, "keep it busy 97%"));
+    cJSON_Delete(run);
+    t = rec_text(&run, WAITS(20, 80, 0, 0.2, 2), "low_gpu_utilization");
+    assert_non_null(t);
+    assert_null(strstr(t, "increase batch size"));
+    assert_non_null(strstr(t, "20% of its idle time waits for the host"));
+    assert_non_null(strstr(t, "80% has work queued"));
+    cJSON_Delete(run);
+}
+
+/* Blocking input copies (HtoD, pageable cudaMemcpyAsync) get the pinned
+ * memory advice, not the .item()/.cpu() one; a DtoH .item() copy stays a
+ * sync. */
+static void
+test_rec_input_copy_pinned(void **state)
+{
+    cJSON *run;
+    const char *json =
+        "{" STEPS ", \"synchronization\": {\"gpu_idle_us\": 100, \"calls\": "
+        "[{\"name\": \"cudaMemcpyAsync\", \"kind\": \"blocking_copy\", "
+        "\"direction\": \"HtoD\", \"count\": 12, \"gpu_idle_us\": 100}]}}";
+    const char *t = rec_text(&run, json, "pageable_copies");
+
+    (void)state;
+    assert_non_null(t);
+    assert_non_null(strstr(t, "12 blocking copies to the GPU"));
+    assert_non_null(strstr(t, "pin_memory=True"));
+    cJSON_Delete(run);
+    assert_null(rec_text(&run, json, "host_sync"));
+    cJSON_Delete(run);
+    t = rec_text(&run,
+                 "{" STEPS ", \"synchronization\": {\"gpu_idle_us\": 100, "
+                 "\"calls\": [{\"name\": \"cudaMemcpyAsync\", \"kind\": "
+                 "\"blocking_copy\", \"direction\": \"DtoH\", \"count\": 3, "
+                 "\"gpu_idle_us\": 100}]}}",
+                 "host_sync");
+    assert_non_null(t);
+    assert_non_null(strstr(t, ".item()"));
+    cJSON_Delete(run);
+}
+
+/* HtoD copies keep the device busy 97% of its span: the run is
+ * copy-bound, said with the host time inside the calls. */
+static void
+test_rec_copy_bound(void **state)
+{
+    cJSON *run;
+    const char *t = rec_text(
+        &run,
+        "{" STEPS ", \"temporal_breakdown\": [{\"device\": 0, \"span_us\": "
+        "1000, \"idle_us\": 10, \"idle_host_wait_us\": 10, "
+        "\"host_copy_pct\": 97}], \"copies\": {\"by_kind\": [{\"direction\": "
+        "\"HtoD\", \"host_memory\": \"pageable\", \"count\": 100, "
+        "\"duration_us\": 970, \"gbps\": 6, \"link\": \"PCIe 4.0 x16\", "
+        "\"link_gbps\": 31.5, \"link_pct\": 19, \"host_call_us\": 466000}]}}",
+        "copy_bound");
+
+    (void)state;
+    assert_non_null(t);
+    assert_non_null(strstr(t, "keep it busy 97% of its span"));
+    assert_non_null(strstr(t, "19% of the PCIe 4.0 x16 link"));
+    assert_non_null(strstr(t, "466.0 ms inside the calls"));
+    cJSON_Delete(run);
+    assert_null(rec_text(&run,
+                         "{" STEPS ", \"temporal_breakdown\": [{\"device\": "
+                         "0, \"host_copy_pct\": 30}]}",
+                         "copy_bound"));
+    cJSON_Delete(run);
+}
+
+#define COPY_OP(host_us)                                                       \
+    "{\"devices\": [{\"id\": 0, \"peak_gbps\": 900}], \"gpu_metrics\": "       \
+    "[{\"device\": 0, \"kernel_time_us\": 1000}], \"operators_by_shape\": "    \
+    "[{\"name\": \"aten::copy_\", \"input_shapes\": \"[[32, 3, 224, 224]]\", " \
+    "\"bound\": \"memory\", \"device_self_us\": 900, \"device_total_us\": "    \
+    "900, \"bytes\": 38535168, \"host_copy_us\": " #host_us ", "               \
+    "\"host_copy_bytes\": 9633792}]}"
+
+/* A host copy inside an operator is never held to HBM (the 1% of 900
+ * GB/s of an input copy over PCIe); an operator with both kinds is
+ * judged on its device part, its host copies named apart. */
+static void
+test_rec_memory_bound_host_copy(void **state)
+{
+    cJSON *run;
+    const char *t;
+
+    (void)state;
+    assert_null(rec_text(&run, COPY_OP(900), "memory_bound_ops"));
+    cJSON_Delete(run);
+    t = rec_text(&run, COPY_OP(300), "memory_bound_ops");
+    assert_non_null(t);
+    /* (38535168 - 2 x 9633792) bytes over 600 us: 32 GB/s */
+    assert_non_null(strstr(t, "at 32 GB/s (4% of 900 GB/s)"));
+    assert_non_null(strstr(t, "besides 0.3 ms of copies from or to the host"));
+    cJSON_Delete(run);
+}
+
 #define LAUNCHES(wait)                                                         \
     "{\"step_summary\": {\"mean_us\": 1000, \"breakdown_us\": {\"runtime\": "  \
     "300}}, \"kernels\": [{\"name\": \"k\", \"calls\": 200, \"mean_us\": 2, "  \
@@ -918,6 +1047,10 @@ main(void)
         cmocka_unit_test(test_rec_npu_words),
         cmocka_unit_test(test_rec_pageable),
         cmocka_unit_test(test_rec_launch_bound),
+        cmocka_unit_test(test_rec_batch_gated),
+        cmocka_unit_test(test_rec_input_copy_pinned),
+        cmocka_unit_test(test_rec_copy_bound),
+        cmocka_unit_test(test_rec_memory_bound_host_copy),
         cmocka_unit_test(test_alexnet),
         cmocka_unit_test(test_event_sync),
         cmocka_unit_test(test_trace_filter),

@@ -94,6 +94,88 @@ append(char *buf, size_t cap, size_t len, const char *fmt, ...)
     return n < 0 ? len : len + (size_t)n;
 }
 
+/* ------------------------------------------ who waits for whom (#29) */
+
+/* Host copies keep a device busy this share of its span: the run is
+ * bound by the host link. */
+#define COPY_BOUND_PCT 50.0
+
+static int
+copy_bound(const struct rctx *c)
+{
+    return c->hd->copy_busy_pct >= COPY_BOUND_PCT;
+}
+
+/* The device starves for work from the host: most of its idle time
+ * waits for a launch the host has not made (HTA's host wait), the
+ * busiest stream's queue is near empty (under one operation waiting, on
+ * average over its span), and copies from the host do not keep it busy.
+ * Only then does more work per launch (a larger batch) help; with
+ * hundreds of operations queued the device sets the pace. */
+static int
+host_starved(const struct rctx *c)
+{
+    return c->hd->idle_host_share >= 0.5 && !(c->hd->queue_mean >= 1.0) &&
+           !copy_bound(c);
+}
+
+/* Why a device idles when the host does not starve it, for the text:
+ * the copies that keep it busy, else where its idle time goes (HTA's
+ * causes) and how deep its queue runs. */
+static void
+idle_cause(const struct rctx *c, char *buf, size_t cap)
+{
+    const struct pr_hostdev_out *hd = c->hd;
+    size_t len;
+
+    if (copy_bound(c)) {
+        snprintf(buf, cap,
+                 "copies between the host and the %s keep it busy %.0f%% of "
+                 "its span (see copy_bound)",
+                 dev_word(c), hd->copy_busy_pct);
+        return;
+    }
+    if (!isfinite(hd->queue_mean) || !isfinite(hd->idle_host_share)) {
+        snprintf(buf, cap, "the trace has no launch calls to say why");
+        return;
+    }
+    len = append(buf, cap, 0,
+                 "%.0f%% of its idle time waits for the host to launch "
+                 "work, %.0f%% has work queued that waits on events or "
+                 "other streams",
+                 100.0 * hd->idle_host_share,
+                 isfinite(hd->idle_other_share) ? 100.0 * hd->idle_other_share
+                                                : 0.0);
+    if (hd->idle_sync_share > 0)
+        len = append(buf, cap, len, ", %.0f%% follows a blocking sync",
+                     100.0 * hd->idle_sync_share);
+    if (hd->queue_mean >= 1.0)
+        append(buf, cap, len,
+               ", and its busiest stream holds %.1f queued operations on "
+               "average (up to %.0f): see Host and device",
+               hd->queue_mean, hd->queue_max);
+    else
+        append(buf, cap, len, ": see Host and device");
+}
+
+/* The plugin's low-utilization advice (7.5.5) when the host starves the
+ * device; otherwise its cause, and no batch-size advice. */
+static void
+low_util_advice(const struct rctx *c, char *buf, size_t cap)
+{
+    char why[320];
+
+    if (host_starved(c)) {
+        snprintf(buf, cap,
+                 "You could try to increase batch size to improve. Note: "
+                 "Increasing batch size may affect the speed and stability "
+                 "of model convergence.");
+        return;
+    }
+    idle_cause(c, why, sizeof(why));
+    snprintf(buf, cap, "A larger batch is not the fix here: %s.", why);
+}
+
 /* --------------------------------------------- the plugin's rules (7.5) */
 
 /* 7.5.1 and 7.5.4: a category's share of the kept steps. */
@@ -130,6 +212,7 @@ rule_low_util(struct rctx *c)
 {
     const struct pr_rec_gpu *g = c->tb->gpus;
     struct pr_buf ids;
+    char advice[512];
     size_t n = 0, k = 0, i;
     int fail = 0;
 
@@ -150,12 +233,9 @@ rule_low_util(struct rctx *c)
             pr_buf_printf(&ids, "%s%d", k == 1 ? "" : (k == n ? " and " : ", "),
                           (int)g[i].device) != PR_OK;
     }
-    fail |= pr_buf_printf(&ids,
-                          " %s low utilization. You could try to increase "
-                          "batch size to improve. Note: Increasing batch size "
-                          "may affect the speed and stability of model "
-                          "convergence.",
-                          n == 1 ? "has" : "have") != PR_OK;
+    low_util_advice(c, advice, sizeof(advice));
+    fail |= pr_buf_printf(&ids, " %s low utilization. %s",
+                          n == 1 ? "has" : "have", advice) != PR_OK;
     if (fail)
         c->ok = 0;
     else
@@ -206,7 +286,7 @@ rule_plugin_from_run(struct rctx *c)
 {
     double dl = step_share(c, PR_CAT_DATALOADER);
     double tcp = c->tb->tc_pct, elig = c->tb->eligible_pct;
-    char text[REC_TEXT];
+    char text[REC_TEXT], advice[512];
     size_t i;
 
     if (dl > 0.05) {
@@ -222,11 +302,10 @@ rule_plugin_from_run(struct rctx *c)
         double u = c->tb->gpus[i].util_pct;
 
         if (u < 50.0 && !has_rec(c->arr, "low_gpu_utilization")) {
+            low_util_advice(c, advice, sizeof(advice));
             snprintf(text, sizeof(text),
-                     "%s %.0f has low utilization "
-                     "(%.1f%%). You could try to increase batch size to "
-                     "improve.",
-                     dev_word(c), c->tb->gpus[i].device, u);
+                     "%s %.0f has low utilization (%.1f%%). %s", dev_word(c),
+                     c->tb->gpus[i].device, u, advice);
             add_rec(c, "low_gpu_utilization", "warning", text);
         }
     }
@@ -292,18 +371,43 @@ rule_launch_bound(struct rctx *c)
     add_rec(c, "launch_bound", "warning", text);
 }
 
+/* A blocking copy of input to the device (cudaMemcpy HtoD, a pageable
+ * cudaMemcpyAsync): pinned memory fixes it, not fewer .item() calls. */
+static int
+input_copy(const struct pr_hostdev_sync *r)
+{
+    return pr_sget_is(r->direction, "HtoD");
+}
+
+/* The device idle the blocking calls caused, input copies apart or only
+ * they (want_copies). */
+static double
+sync_idle(const struct rctx *c, int want_copies)
+{
+    double idle = 0;
+    size_t i;
+
+    for (i = 0; i < c->hd->n_syncs; i++) {
+        const struct pr_hostdev_sync *r = &c->hd->syncs[i];
+
+        if (input_copy(r) == want_copies && isfinite(r->idle_us))
+            idle += r->idle_us;
+    }
+    return idle;
+}
+
 /* Up to three blocking calls that starved the device, for the text. */
 static size_t
 append_sync_calls(char *text, size_t cap, size_t len, const struct rctx *c,
                   const char *dev)
 {
-    double total = c->hd->sync_idle_us;
+    double total = sync_idle(c, 0);
     size_t n = 0, i;
 
     for (i = 0; i < c->hd->n_syncs; i++) {
         const struct pr_hostdev_sync *r = &c->hd->syncs[i];
 
-        if (n == 3 || !(r->idle_us >= 0.01 * total))
+        if (n == 3 || input_copy(r) || !(r->idle_us >= 0.01 * total))
             continue;
         len = append(text, cap, len, "%s%s x%.0f (%.1f ms %s idle)",
                      n++ ? ", " : "", r->name, r->count, r->idle_us / 1000.0,
@@ -314,11 +418,12 @@ append_sync_calls(char *text, size_t cap, size_t len, const struct rctx *c,
 
 /* Blocking host syncs inside the profiled steps that left the device idle
  * (hostdev.c); syncs outside the steps (profiler shutdown) are not the
- * user's and do not count. */
+ * user's and do not count, and blocking input copies are the pinned
+ * memory advice's (rule_pageable_copies). */
 static void
 rule_host_sync(struct rctx *c)
 {
-    double span = c->tb->steps_span_us, idle = c->hd->sync_idle_us;
+    double span = c->tb->steps_span_us, idle = sync_idle(c, 0);
     const char *dev = dev_word(c);
     char text[REC_TEXT];
     size_t len;
@@ -371,34 +476,124 @@ sum_pageable(const struct rctx *c, struct pageable *p)
     }
 }
 
+/* The blocking input copies' calls and their device idle, for the text. */
+static size_t
+append_input_copies(char *text, size_t cap, size_t len, const struct rctx *c)
+{
+    double n = 0, idle = sync_idle(c, 1);
+    const char *name = NULL;
+    size_t i;
+
+    for (i = 0; i < c->hd->n_syncs; i++) {
+        const struct pr_hostdev_sync *r = &c->hd->syncs[i];
+
+        if (!input_copy(r) || !isfinite(r->count))
+            continue;
+        n += r->count;
+        name = name != NULL ? name : r->name;
+    }
+    if (!(n > 0))
+        return len;
+    return append(text, cap, len,
+                  "%s%.0f blocking copies to the %s (%s%s) left it idle "
+                  "%.1f ms while the host waited on each",
+                  len > 0 ? "; " : "", n, dev_word(c), name,
+                  n > 1 ? ", ..." : "", idle / 1000.0);
+}
+
 static void
 rule_pageable_copies(struct rctx *c)
 {
     struct pageable p;
-    double span = c->tb->steps_span_us;
+    double span = c->tb->steps_span_us, input_idle = sync_idle(c, 1);
     char text[REC_TEXT];
-    size_t len;
+    size_t len = 0;
+    int slow;
 
     sum_pageable(c, &p);
     /* slow: under half the link, or a link we cannot judge */
-    if (!(span > 0) || !(p.us / span >= 0.01) || p.link_pct >= 50.0)
+    slow = span > 0 && p.us / span >= 0.01 && !(p.link_pct >= 50.0);
+    if (!slow && !(span > 0 && input_idle / span >= 0.02))
         return;
-    len = append(text, sizeof(text), 0,
-                 "%.0f copies between the %s and pageable host memory move "
-                 "%.1f MB in %.1f ms (%.1f GB/s",
-                 p.n, dev_word(c), p.bytes / 1e6, p.us / 1000.0,
-                 p.bytes / (p.us * 1000.0));
-    if (p.link != NULL && isfinite(p.link_pct))
-        len = append(text, sizeof(text), len,
-                     "; the busiest kind runs at %.0f%% of the %s link, "
-                     "%.1f GB/s per direction",
-                     p.link_pct, p.link, p.link_gbps);
+    if (slow) {
+        len = append(text, sizeof(text), 0,
+                     "%.0f copies between the %s and pageable host memory "
+                     "move %.1f MB in %.1f ms (%.1f GB/s",
+                     p.n, dev_word(c), p.bytes / 1e6, p.us / 1000.0,
+                     p.bytes / (p.us * 1000.0));
+        if (p.link != NULL && isfinite(p.link_pct))
+            len = append(text, sizeof(text), len,
+                         "; the busiest kind runs at %.0f%% of the %s link, "
+                         "%.1f GB/s per direction",
+                         p.link_pct, p.link, p.link_gbps);
+        len = append(text, sizeof(text), len, ")");
+    }
+    len = append_input_copies(text, sizeof(text), len, c);
     append(text, sizeof(text), len,
-           "): the driver stages pageable memory through a pinned buffer "
-           "and the host blocks. Allocate host tensors pinned "
-           "(DataLoader(pin_memory=True) or tensor.pin_memory()) and copy "
-           "with .to(device, non_blocking=True).");
+           ": the driver stages pageable memory through a pinned buffer "
+           "and the host blocks until the copy is done. Allocate host "
+           "tensors pinned (DataLoader(pin_memory=True) or "
+           "tensor.pin_memory()) and copy with .to(device, "
+           "non_blocking=True).");
     add_rec(c, "pageable_copies", "warning", text);
+}
+
+/* The copies from or to the host of the largest kind, for copy_bound. */
+static const struct pr_hostdev_copy *
+top_host_copy(const struct rctx *c, double *call_us)
+{
+    const struct pr_hostdev_copy *top = NULL;
+    size_t i;
+
+    *call_us = 0;
+    for (i = 0; i < c->hd->n_copies; i++) {
+        const struct pr_hostdev_copy *r = &c->hd->copies[i];
+
+        if (!pr_sget_is(r->direction, "HtoD") &&
+            !pr_sget_is(r->direction, "DtoH"))
+            continue;
+        *call_us += isfinite(r->call_us) ? r->call_us : 0;
+        if (top == NULL || r->us > top->us)
+            top = r;
+    }
+    return top;
+}
+
+/* Copies between the host and a device keep it busy most of its span:
+ * the host link, not compute, bounds the run. */
+static void
+rule_copy_bound(struct rctx *c)
+{
+    const struct pr_hostdev_copy *top;
+    double call_us;
+    char text[REC_TEXT];
+    size_t len;
+
+    if (!copy_bound(c) || (top = top_host_copy(c, &call_us)) == NULL)
+        return;
+    len =
+        append(text, sizeof(text), 0,
+               "Copies between the host and the %s keep it busy %.0f%% of "
+               "its span: the run is bound by the host link, not by "
+               "compute. The largest kind, %.0f %s copies from %s memory, "
+               "takes %.1f ms",
+               dev_word(c), c->hd->copy_busy_pct, top->count, top->direction,
+               top->host_memory ? top->host_memory : "host", top->us / 1000.0);
+    if (isfinite(top->gbps) && top->link != NULL && isfinite(top->link_pct))
+        len = append(text, sizeof(text), len,
+                     " at %.1f GB/s (%.0f%% of the %s link)", top->gbps,
+                     top->link_pct, top->link);
+    len = append(text, sizeof(text), len,
+                 "; the host spends %.1f ms inside the calls that enqueue "
+                 "copies",
+                 call_us / 1000.0);
+    append(text, sizeof(text), len,
+           ". Keep data on the %s across steps, copy each batch once from "
+           "pinned memory with non_blocking=True on a side stream so it "
+           "overlaps compute, and send less (uint8 images, normalised on "
+           "the %s).",
+           dev_word(c), dev_word(c));
+    add_rec(c, "copy_bound", "warning", text);
 }
 
 /* Memory bandwidth of the device with the most kernel time; NaN. */
@@ -415,6 +610,23 @@ main_gbps(const struct pr_rec_tables *tb)
     return bw;
 }
 
+/* An op's device-memory rate, its copies from or to the host apart: those
+ * cross the host link, never device memory, and their bytes are modelled
+ * twice (read and write) but cross once.  *host_us gets the copies' time;
+ * NaN when the rest cannot be judged. */
+static double
+device_gbps(const struct pr_rec_op *r, double *host_us)
+{
+    double hc = isfinite(r->host_copy_us) ? r->host_copy_us : 0;
+    double hb = isfinite(r->host_copy_bytes) ? r->host_copy_bytes : 0;
+    double bytes = r->bytes - 2 * hb, us = r->dev_total_us - hc;
+
+    *host_us = hc;
+    if (hc >= 0.5 * r->dev_self_us || !(bytes > 0) || !(us > 0))
+        return NAN; /* a host copy: the copies' advice judges it */
+    return bytes / (us * 1e-6) / 1e9;
+}
+
 /* Hot memory-bound ops well under the bandwidth roof. */
 static void
 rule_memory_bound(struct rctx *c)
@@ -425,7 +637,7 @@ rule_memory_bound(struct rctx *c)
     size_t i, len = 0, n = 0;
 
     for (i = 0; i < c->tb->n_ops && n < 3 && total > 0; i++) {
-        double gbps = v[i].bytes / (v[i].dev_total_us * 1e-6) / 1e9;
+        double host_us, gbps = device_gbps(&v[i], &host_us);
 
         if (v[i].dev_self_us < 0.03 * total)
             break;
@@ -439,6 +651,11 @@ rule_memory_bound(struct rctx *c)
                      v[i].shapes ? v[i].shapes : "",
                      100.0 * v[i].dev_self_us / total, dev_word(c), gbps,
                      100.0 * gbps / bw, bw);
+        if (host_us > 0)
+            len = append(text, sizeof(text), len,
+                         ", besides %.1f ms of copies from or to the host "
+                         "(judged against the host link under Copies)",
+                         host_us / 1000.0);
         n++;
     }
     if (!n)
@@ -632,12 +849,15 @@ static const struct rec_field kernel_fields[] = {
 
 static const struct rec_field sync_fields[] = {
     RF(struct pr_hostdev_sync, name, "name", RF_STR),
+    RF(struct pr_hostdev_sync, direction, "direction", RF_STR),
     RF(struct pr_hostdev_sync, count, "count", RF_NUM),
     RF(struct pr_hostdev_sync, idle_us, "gpu_idle_us", RF_NUM),
     {NULL, 0, RF_NUM}};
 
 static const struct rec_field copy_fields[] = {
+    RF(struct pr_hostdev_copy, direction, "direction", RF_STR),
     RF(struct pr_hostdev_copy, host_memory, "host_memory", RF_STR),
+    RF(struct pr_hostdev_copy, call_us, "host_call_us", RF_NUM),
     RF(struct pr_hostdev_copy, link, "link", RF_STR),
     RF(struct pr_hostdev_copy, count, "count", RF_NUM),
     RF(struct pr_hostdev_copy, us, "duration_us", RF_NUM),
@@ -655,6 +875,8 @@ static const struct rec_field op_fields[] = {
     RF(struct pr_rec_op, dev_self_us, "device_self_us", RF_NUM),
     RF(struct pr_rec_op, dev_total_us, "device_total_us", RF_NUM),
     RF(struct pr_rec_op, bytes, "bytes", RF_NUM),
+    RF(struct pr_rec_op, host_copy_us, "host_copy_us", RF_NUM),
+    RF(struct pr_rec_op, host_copy_bytes, "host_copy_bytes", RF_NUM),
     RF(struct pr_rec_op, tc_eligible, "tc_eligible", RF_TRUE),
     {NULL, 0, RF_NUM}};
 
@@ -675,6 +897,43 @@ gpus_from_run(const cJSON *run, struct pr_rec_tables *tb)
                      NULL, (void **)&tb->gpus, &tb->n_gpus);
 }
 
+/* A summary-only run's evidence of who waits for whom, as hostdev.c
+ * computes it: the devices' host wait over their idle time, the most a
+ * device's span had a host copy running, the busiest stream's queue and
+ * the longest. */
+static void
+waits_from_run(const cJSON *run, struct pr_hostdev_out *hd)
+{
+    const cJSON *r;
+    double hw = 0, other = 0, sync = 0, idle = 0;
+
+    hd->copy_busy_pct = hd->queue_mean = hd->queue_max = NAN;
+    cJSON_ArrayForEach(r, pr_sget(run, "temporal_breakdown"))
+    {
+        double c = pr_sget_num(r, "host_copy_pct");
+
+        hw += pr_sget_num(r, "idle_host_wait_us");
+        other += pr_sget_num(r, "idle_other_us");
+        sync += pr_sget_num(r, "idle_after_sync_us");
+        idle += pr_sget_num(r, "idle_us");
+        if (isfinite(c) && !(c <= hd->copy_busy_pct))
+            hd->copy_busy_pct = c;
+    }
+    hd->idle_host_share = idle > 0 ? hw / idle : NAN;
+    hd->idle_other_share = idle > 0 ? other / idle : NAN;
+    hd->idle_sync_share = idle > 0 ? sync / idle : NAN;
+    r = cJSON_GetArrayItem(pr_sget(pr_sget(run, "launches"), "queue_length"),
+                           0);
+    hd->queue_mean = pr_sget_num(r, "mean");
+    cJSON_ArrayForEach(r, pr_sget(pr_sget(run, "launches"), "queue_length"))
+    {
+        double m = pr_sget_num(r, "max");
+
+        if (isfinite(m) && !(m <= hd->queue_max))
+            hd->queue_max = m;
+    }
+}
+
 /* A summary-only run's synchronization, copies and launches. */
 static int
 hostdev_from_run(const cJSON *run, struct pr_hostdev_out *hd)
@@ -682,6 +941,7 @@ hostdev_from_run(const cJSON *run, struct pr_hostdev_out *hd)
     const cJSON *l = pr_sget(run, "launches");
     const cJSON *sy = pr_sget(run, "synchronization");
 
+    waits_from_run(run, hd);
     hd->cuda_graphs = pr_sget_true(l, "cuda_graphs");
     hd->host_wait_pct = pr_sget_num(l, "gpu_idle_host_wait_pct");
     hd->delay_median_us = pr_sget_num(pr_sget(l, "launch_delay_us"), "median");
@@ -849,6 +1109,14 @@ op_from_row(const struct pr_op_row *g, struct pr_rec_op *r)
     r->dev_self_us = (double)g->dev_self_ns / 1000.0;
     r->dev_total_us = (double)g->dev_total_ns / 1000.0;
     r->bytes = rt->set && isfinite(rt->bytes) ? rt->bytes : NAN;
+    /* as ops.c writes them */
+    r->host_copy_us = g->unknown & PR_OP_ROW_NO_DEVICE
+                          ? NAN
+                          : (double)g->host_copy_ns / 1000.0;
+    r->host_copy_bytes =
+        g->unknown & PR_OP_ROW_NO_DEVICE || g->host_copy_bytes < 0
+            ? NAN
+            : g->host_copy_bytes;
     r->tc_eligible = g->tc_eligible != 0;
 }
 
@@ -965,6 +1233,7 @@ run_rules(struct rctx *c)
     rule_launch_bound(c);
     rule_host_sync(c);
     rule_pageable_copies(c);
+    rule_copy_bound(c);
     rule_memory_bound(c);
     rule_misaligned(c);
     rule_low_occupancy(c);
