@@ -353,8 +353,8 @@ static const struct pr_col queue_cols[] = {
     {"device", PR_K_DEVICE, "Device", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
     {"stream", PR_K_STREAM, "Stream", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
     {"operations", PR_K_OPERATIONS, "Operations", PR_FMT_COUNT, 0.9,
-     "Kernels, copies and memsets enqueued by a call in the trace (CUDA-graph "
-     "kernels apart)",
+     "Kernels, copies and memsets enqueued by a call in the trace "
+     "(graph-launched kernels apart)",
      PR_COL_BOTH},
     {"kernels", PR_K_KERNELS, "Kernels", PR_FMT_COUNT, 0.8, NULL, PR_COL_BOTH},
     {"max", PR_K_MAX, "Max queue", PR_FMT_COUNT, 0.8,
