@@ -62,6 +62,11 @@ struct pr_hostdev_out {
                                 or to the host running (host_copy_pct) */
     double queue_mean;       /* the busiest stream's time-weighted queue */
     double queue_max;        /* the longest queue of any stream */
+    /* the kernel launch call that held the host longest
+     * (launches.slowest_launch): its time, the share of its step's host
+     * time, its name and its step's ("" outside any step) */
+    double slow_launch_us, slow_launch_step_pct;
+    char slow_launch_name[64], slow_launch_step[64];
 };
 
 /* Free what pr_hostdev_fill put into out (accepts a zeroed struct). */

@@ -517,6 +517,61 @@ test_launches(void **state)
     pr_trace_free(t);
 }
 
+/* A cold step: the only step's first hipLaunchKernel holds the host 7 of
+ * its 10 ms while the code object loads (issue #29).  The slowest launch
+ * and its share of the step are measured and the step is named cold; a
+ * warm step (launches of 5 us) is not. */
+static void
+test_cold_step(void **state)
+{
+    struct pr_trace *t = pr_trace_new();
+    const cJSON *sl, *r;
+    const char *text = NULL;
+    cJSON *run;
+
+    (void)state;
+    tt_op(t, "ProfilerStep#0", 0, 10000, 1);
+    tt_rt(t, "hipLaunchKernel", 100, 7000, 1, 1);
+    tt_kernel(t, "Cijk_Ailk_Bljk_SB", 7110, 500, 1);
+    tt_rt(t, "hipLaunchKernel", 7200, 5, 2, 2);
+    tt_kernel(t, "elementwise", 7700, 100, 2);
+    run = analyse(t);
+    sl = at(at(run, "launches"), "slowest_launch");
+    assert_string_equal(cJSON_GetStringValue(at(sl, "name")),
+                        "hipLaunchKernel");
+    assert_string_equal(cJSON_GetStringValue(at(sl, "kernel")),
+                        "Cijk_Ailk_Bljk_SB");
+    assert_string_equal(cJSON_GetStringValue(at(sl, "step")), "ProfilerStep#0");
+    tt_near(num(sl, "duration_us"), 7000);
+    tt_near(num(sl, "step_pct"), 70);
+    cJSON_ArrayForEach(r, at(run, "recommendations"))
+    {
+        if (strcmp(cJSON_GetStringValue(at(r, "id")), "cold_step") == 0)
+            text = cJSON_GetStringValue(at(r, "text"));
+    }
+    assert_non_null(text);
+    assert_non_null(strstr(text, "Step ProfilerStep#0 is cold"));
+    assert_non_null(strstr(text, "hipLaunchKernel call held the host 7.0 ms"));
+    assert_non_null(strstr(text, "70%"));
+    assert_non_null(strstr(text, "after warm-up"));
+    cJSON_Delete(run);
+    pr_trace_free(t);
+
+    t = pr_trace_new();
+    tt_op(t, "ProfilerStep#1", 0, 100, 1);
+    tt_rt(t, "cudaLaunchKernel", 10, 5, 1, 1);
+    tt_kernel(t, "gemm", 20, 50, 1);
+    run = analyse(t);
+    sl = at(at(run, "launches"), "slowest_launch");
+    tt_near(num(sl, "duration_us"), 5);
+    cJSON_ArrayForEach(r, at(run, "recommendations"))
+    {
+        assert_string_not_equal(cJSON_GetStringValue(at(r, "id")), "cold_step");
+    }
+    cJSON_Delete(run);
+    pr_trace_free(t);
+}
+
 /* GPU activities only: sync and launch numbers are null, with a note. */
 static void
 test_no_runtime(void **state)
@@ -833,6 +888,32 @@ test_rec_launch_bound(void **state)
 
 static char root[4096];
 
+/* The same rule on a summary-only run (launches.slowest_launch). */
+static void
+test_rec_cold_step(void **state)
+{
+    cJSON *run;
+    const char *t =
+        rec_text(&run,
+                 "{" STEPS ", \"launches\": {\"slowest_launch\": {\"name\": "
+                 "\"cudaLaunchKernel\", \"duration_us\": 1200, \"step\": "
+                 "\"ProfilerStep#3\", \"step_pct\": 40}}}",
+                 "cold_step");
+
+    (void)state;
+    assert_non_null(t);
+    assert_non_null(strstr(t, "Step ProfilerStep#3 is cold"));
+    cJSON_Delete(run);
+    /* a slow launch in a long step is not a cold step */
+    assert_null(rec_text(&run,
+                         "{" STEPS ", \"launches\": {\"slowest_launch\": "
+                         "{\"name\": \"cudaLaunchKernel\", "
+                         "\"duration_us\": 1200, \"step\": \"s\", "
+                         "\"step_pct\": 5}}}",
+                         "cold_step"));
+    cJSON_Delete(run);
+}
+
 static int
 find_shared(void)
 {
@@ -1047,6 +1128,8 @@ main(void)
         cmocka_unit_test(test_rec_npu_words),
         cmocka_unit_test(test_rec_pageable),
         cmocka_unit_test(test_rec_launch_bound),
+        cmocka_unit_test(test_cold_step),
+        cmocka_unit_test(test_rec_cold_step),
         cmocka_unit_test(test_rec_batch_gated),
         cmocka_unit_test(test_rec_input_copy_pinned),
         cmocka_unit_test(test_rec_copy_bound),

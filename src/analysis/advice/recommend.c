@@ -371,6 +371,37 @@ rule_launch_bound(struct rctx *c)
     add_rec(c, "launch_bound", "warning", text);
 }
 
+/* A launch call holding the host this long and this share of its step
+ * loads code, not launches: module loading (lazy since CUDA 11.7), HIP
+ * code objects, JIT compilation.  A warm launch takes microseconds. */
+#define COLD_LAUNCH_US 1000.0
+#define COLD_STEP_PCT 20.0
+
+/* A cold step: one kernel launch holds the host for a large share of its
+ * step while the runtime loads the kernel's code on its first use. */
+static void
+rule_cold_step(struct rctx *c)
+{
+    const struct pr_hostdev_out *hd = c->hd;
+    char text[REC_TEXT];
+
+    if (!(hd->slow_launch_us >= COLD_LAUNCH_US) ||
+        !(hd->slow_launch_step_pct >= COLD_STEP_PCT))
+        return;
+    snprintf(text, sizeof(text),
+             "Step %s is cold: one %s call held the host %.1f ms, %.0f%% of "
+             "the step's host time, where a launch takes microseconds. The "
+             "first launch of a kernel loads its code (lazy module loading, "
+             "code objects, JIT compilation), a one-time cost, so this "
+             "step's figures are not the steady state's. Profile after "
+             "warm-up: torch.profiler.schedule(wait=1, warmup=1, active=3) "
+             "skips the first steps.",
+             hd->slow_launch_step[0] ? hd->slow_launch_step : "(none)",
+             hd->slow_launch_name[0] ? hd->slow_launch_name : "launch",
+             hd->slow_launch_us / 1000.0, hd->slow_launch_step_pct);
+    add_rec(c, "cold_step", "warning", text);
+}
+
 /* A blocking copy of input to the device (cudaMemcpy HtoD, a pageable
  * cudaMemcpyAsync): pinned memory fixes it, not fewer .item() calls. */
 static int
@@ -934,6 +965,20 @@ waits_from_run(const cJSON *run, struct pr_hostdev_out *hd)
     }
 }
 
+/* launches.slowest_launch of a summary-only run, as hostdev.c writes it. */
+static void
+slow_launch_from_run(const cJSON *sl, struct pr_hostdev_out *hd)
+{
+    const char *name = pr_sget_str(sl, "name"), *step = pr_sget_str(sl, "step");
+
+    hd->slow_launch_us = pr_sget_num(sl, "duration_us");
+    hd->slow_launch_step_pct = pr_sget_num(sl, "step_pct");
+    snprintf(hd->slow_launch_name, sizeof(hd->slow_launch_name), "%s",
+             name ? name : "");
+    snprintf(hd->slow_launch_step, sizeof(hd->slow_launch_step), "%s",
+             step ? step : "");
+}
+
 /* A summary-only run's synchronization, copies and launches. */
 static int
 hostdev_from_run(const cJSON *run, struct pr_hostdev_out *hd)
@@ -942,6 +987,7 @@ hostdev_from_run(const cJSON *run, struct pr_hostdev_out *hd)
     const cJSON *sy = pr_sget(run, "synchronization");
 
     waits_from_run(run, hd);
+    slow_launch_from_run(pr_sget(l, "slowest_launch"), hd);
     hd->cuda_graphs = pr_sget_true(l, "cuda_graphs");
     hd->host_wait_pct = pr_sget_num(l, "gpu_idle_host_wait_pct");
     hd->delay_median_us = pr_sget_num(pr_sget(l, "launch_delay_us"), "median");
@@ -1230,6 +1276,7 @@ run_rules(struct rctx *c)
     rule_low_util(c);
     rule_amp(c);
     rule_plugin_from_run(c);
+    rule_cold_step(c);
     rule_launch_bound(c);
     rule_host_sync(c);
     rule_pageable_copies(c);

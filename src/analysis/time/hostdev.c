@@ -94,14 +94,15 @@ struct hd {
     const struct pr_trace *t; /* borrowed */
     struct work *w;           /* owned, in device start order */
     size_t n, cap;
-    struct pr_idmap calls;  /* correlation -> launch/runtime call event */
-    struct pr_idmap copies; /* correlation -> copy event */
-    struct pr_ranges busy;  /* merged work of every device */
-    struct pr_ranges waits; /* blocking host calls (not merged) */
-    int64_t win_s, win_e;   /* the training loop: the first step's host
-                               start to the last step's end (steps.h) */
-    size_t graph_launches;  /* cudaGraphLaunch / hipGraphLaunch calls */
-    size_t n_calls;         /* runtime and driver calls */
+    struct pr_idmap calls;        /* correlation -> launch/runtime call event */
+    struct pr_idmap copies;       /* correlation -> copy event */
+    struct pr_ranges busy;        /* merged work of every device */
+    struct pr_ranges waits;       /* blocking host calls (not merged) */
+    int64_t win_s, win_e;         /* the training loop: the first step's host
+                                     start to the last step's end (steps.h) */
+    const struct pr_steps *steps; /* borrowed: the kept steps */
+    size_t graph_launches;        /* cudaGraphLaunch / hipGraphLaunch calls */
+    size_t n_calls;               /* runtime and driver calls */
     int64_t host_wait_ns, idle_ns, span_ns; /* over all devices */
     int64_t other_ns, sync_ns;              /* likewise */
     struct pr_hostdev_out *out;             /* borrowed; NULL: the JSON only */
@@ -1173,6 +1174,84 @@ emit_graphs(cJSON *o, const struct hd *h, int *ok)
     pr_emit_bool(o, "cuda_graphs", h->graph_launches > 0, ok);
 }
 
+/* The kernel launch call that held the host longest, and the step (by
+ * its host interval) it ran in: a launch that takes a large share of its
+ * step loads the kernel's code object (CUDA module loading is lazy since
+ * CUDA 11.7; HIP loads code objects on first use): a cold step. */
+struct slow_launch {
+    const struct work *w; /* NULL: no launch with a known call */
+    const struct pr_step *step;
+    int64_t call_ns;
+};
+
+static void
+slowest_launch(const struct hd *h, struct slow_launch *sl)
+{
+    size_t i;
+
+    memset(sl, 0, sizeof(*sl));
+    for (i = 0; i < h->n; i++) {
+        const struct work *w = &h->w[i];
+        int64_t d;
+
+        if (w->cls == W_MEMORY || w->launch == PR_NO_ID || w->graph)
+            continue;
+        d = pr_sat_sub_i64(w->launch_end, w->launch);
+        if (sl->w == NULL || d > sl->call_ns) {
+            sl->w = w;
+            sl->call_ns = d;
+        }
+    }
+    for (i = 0; sl->w != NULL && h->steps != NULL && i < h->steps->n; i++) {
+        const struct pr_step *st = &h->steps->v[i];
+
+        if (sl->w->launch >= st->host_start_ns &&
+            sl->w->launch < st->host_end_ns)
+            sl->step = st;
+    }
+}
+
+/* launches.slowest_launch: null without a launch whose call is known. */
+static void
+emit_slowest(cJSON *o, const struct hd *h, int *ok)
+{
+    struct slow_launch sl;
+    const struct pr_event *call;
+    cJSON *r;
+    double pct = NAN;
+    size_t c;
+
+    slowest_launch(h, &sl);
+    c = sl.w != NULL
+            ? pr_idmap_get(&h->calls,
+                           pr_event_correlation(h->t, &h->t->events[sl.w->ev]))
+            : PR_NONE;
+    if (c == PR_NONE) {
+        pr_emit_null(o, "slowest_launch", ok);
+        return;
+    }
+    call = &h->t->events[c];
+    if (sl.step != NULL && sl.step->host_end_ns > sl.step->host_start_ns)
+        pct = 100.0 * (double)sl.call_ns /
+              (double)(sl.step->host_end_ns - sl.step->host_start_ns);
+    r = pr_emit_obj(o, "slowest_launch", ok);
+    pr_emit_str(r, "name", pr_trace_str(h->t, call->name), ok);
+    pr_emit_str(r, "kernel", pr_trace_str(h->t, h->t->events[sl.w->ev].name),
+                ok);
+    pr_emit_us(r, "duration_us", sl.call_ns, ok);
+    pr_emit_str(r, "step",
+                sl.step != NULL ? pr_steps_name(h->t, sl.step) : NULL, ok);
+    pr_emit_num_or_null(r, "step_pct", pct, ok);
+    if (h->out != NULL) {
+        snprintf(h->out->slow_launch_name, sizeof(h->out->slow_launch_name),
+                 "%s", pr_trace_str(h->t, call->name));
+        snprintf(h->out->slow_launch_step, sizeof(h->out->slow_launch_step),
+                 "%s", sl.step != NULL ? pr_steps_name(h->t, sl.step) : "");
+        h->out->slow_launch_us = (double)sl.call_ns / 1000.0;
+        h->out->slow_launch_step_pct = pct;
+    }
+}
+
 static enum pr_status
 launches_json(struct hd *h, cJSON *o, struct pr_error *err)
 {
@@ -1204,6 +1283,7 @@ launches_json(struct hd *h, cJSON *o, struct pr_error *err)
     }
     emit_queues(o, s, n, &ok);
     emit_graphs(o, h, &ok);
+    emit_slowest(o, h, &ok);
     emit_share(o, "gpu_idle_host_wait_pct", h->host_wait_ns, h->span_ns, &ok);
     pr_emit_str(o, "note", unmeasured(h, 0), &ok);
     return ok ? PR_OK
@@ -1308,7 +1388,9 @@ pr_hostdev_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
         out->idle_host_share = out->copy_busy_pct = NAN;
         out->idle_other_share = out->idle_sync_share = NAN;
         out->queue_mean = out->queue_max = NAN;
+        out->slow_launch_us = out->slow_launch_step_pct = NAN;
     }
+    h.steps = s;
     h.win_s = s->n > 0 ? s->loop_start_ns : s->global_start_ns;
     h.win_e = s->n > 0 ? s->loop_end_ns : s->global_end_ns;
     st = collect(&h, err);
