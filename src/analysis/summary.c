@@ -101,22 +101,31 @@ note_gaps(struct pr_notes *notes, const struct pr_trace *t)
                      pr_trace_str(t, t->gaps[i].text));
 }
 
-/* A kernel-replay trace: its kernel times are the replays' (the counter
- * passes laid end to end), so timings and the launch gaps mislead. */
+/* A CUPTI range-profiler trace: Kineto writes one cuda_profiler_range
+ * per kernel with the counters and spreads the ranges evenly over the
+ * profiling span (CuptiRangeProfiler.cpp: "the actual times do not
+ * really matter here"), so they carry no timing at all.  Its FLOPs are
+ * Kineto's kineto__cuda_core_flops: SASS FMA, MUL and ADD instructions in
+ * fp16/32/64; tensor-pipe instructions (sm__inst_executed_pipe_tensor)
+ * are not FLOPs of known size and are not in them. */
 static void
 note_replay(struct pr_notes *notes, const struct pr_trace *t)
 {
-    char text[320];
+    char text[640];
 
     if (t->replayed_kernels == 0)
         return;
     snprintf(text, sizeof(text),
-             "kernels were measured by CUPTI's range profiler in "
-             "kernel-replay mode: their times are the replays', not the "
-             "run's, so kernel and launch timings are distorted; their "
-             "FLOPs are counted%s",
-             t->replay_unlinked ? " (not paired with their launches: the "
-                                  "counts of ranges and launches differ)"
+             "kernels were measured by CUPTI's range profiler: each "
+             "cuda_profiler_range carries a kernel's counters but no "
+             "timing (Kineto spreads the ranges evenly over the profiling "
+             "span), so device utilization is not reported and kernel "
+             "times, step times and rankings by time do not describe the "
+             "run; read the counters. Measured FLOPs count CUDA-core "
+             "instructions (FMA, MUL, ADD in fp16/32/64) only: tensor-core "
+             "work is not in them%s",
+             t->replay_unlinked ? " (ranges not paired with their launches: "
+                                  "the counts of ranges and launches differ)"
                                 : "");
     pr_notes_count(notes, "replayed_kernels", (double)t->replayed_kernels);
     pr_notes_row(notes, "kernel_replay", t->replayed_kernels, text);

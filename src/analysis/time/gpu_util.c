@@ -409,14 +409,35 @@ emit_comm_note(cJSON *o, double util, double comp, int *ok)
     pr_emit_str(o, "note", text, ok);
 }
 
+/* A range-profiler trace's kernels carry no timing (summary.c
+ * note_replay): its utilization figures are null, with the reason. */
+#define NO_TIMING_NOTE                                                         \
+    "kernels were measured by CUPTI's range profiler, whose ranges carry "     \
+    "counters but no timing: utilization is not measured"
+
 static void
 emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
-         const struct pr_gpu_window *w, struct pr_gpu_row *row, int *ok)
+         const struct pr_gpu_window *w, int untimed, struct pr_gpu_row *row,
+         int *ok)
 {
     int64_t span = pr_sat_sub_i64(w->steps_end_ns, w->steps_start_ns);
     cJSON *o = pr_emit_obj(arr, NULL, ok);
     double util = NAN, sm = sm_efficiency(&a->sm, w), occ = NAN, comp = NAN;
 
+    if (untimed) {
+        row->device = dev;
+        row->utilization_pct = NAN;
+        row->kernel_ns = a->kernel_ns;
+        pr_emit_num(o, "device", dev, ok);
+        pr_emit_null(o, "utilization_pct", ok);
+        pr_emit_null(o, "est_sm_efficiency_pct", ok);
+        pr_emit_null(o, "est_achieved_occupancy_pct", ok);
+        pr_emit_us(o, "kernel_time_us", a->kernel_ns, ok);
+        pr_emit_null(o, "compute_utilization_pct", ok);
+        pr_emit_str(o, "note", NO_TIMING_NOTE, ok);
+        pr_emit_null(o, "utilization_series", ok);
+        return;
+    }
     if (span > 0) {
         util = 100.0 * (double)a->busy.steps_ns / (double)span;
         comp = 100.0 * (double)a->compute.steps_ns / (double)span;
@@ -464,7 +485,8 @@ pr_gpu_util_build(const struct pr_trace *t, const struct pr_gpu_window *w,
 
         st = accumulate(t, &nc, ids[i], w, &a, err);
         if (st == PR_OK)
-            emit_gpu(*out, ids[i], &a, w, &rows->v[rows->n++], &ok);
+            emit_gpu(*out, ids[i], &a, w, t->replayed_kernels > 0,
+                     &rows->v[rows->n++], &ok);
         acc_free(&a);
         if (st == PR_OK && !ok)
             st = pr_error_set(err, PR_E_NOMEM, "out of memory (gpu)");
