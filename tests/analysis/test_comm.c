@@ -456,6 +456,49 @@ test_nccl_without_kernels(void **state)
     cJSON_Delete(run);
 }
 
+/* A single-process NCCL run (distributedInfo world_size 1): NCCL returns
+ * at once for nranks = 1 and launches no kernel.  The calls take no
+ * device time and the note says why, not that GPU activities were not
+ * recorded; an all_gather's size is its input times the group, 1. */
+/* clang-format off */
+static const char nccl_one_rank[] =
+    "{\"distributedInfo\":{\"backend\":\"nccl\",\"rank\":0,"
+    "\"world_size\":1},\"traceEvents\":[\n"
+    STEP("ProfilerStep#1", "0", "100")
+    HOST("user_annotation", "nccl:all_reduce", "1", "12", "16",
+         "\"External id\":6,\"Input Dims\":[[8, 1024]],"
+         "\"Input type\":[\"float\"]")
+    HOST("user_annotation", "nccl:all_gather", "1", "40", "16",
+         "\"External id\":7,\"Input Dims\":[[8, 1024]],"
+         "\"Input type\":[\"float\"]")
+    END "]}";
+/* clang-format on */
+
+static void
+test_nccl_single_rank(void **state)
+{
+    cJSON *run = analyse(nccl_one_rank);
+    const cJSON *c = get(run, "communication"), *r;
+    const char *note = str(c, "note");
+    int seen = 0;
+
+    (void)state;
+    assert_non_null(strstr(note, "2 collective call(s) ran on a group of one "
+                                 "rank: NCCL launches no kernel"));
+    assert_null(strstr(note, "were not recorded"));
+    tt_near(num(c, "communication_us"), 0);
+    cJSON_ArrayForEach(r, get(c, "ops"))
+    {
+        tt_near(num(r, "timed_calls"), 1);
+        tt_near(num(r, "total_us"), 0);
+        tt_near(num(r, "total_bytes"), 8 * 1024 * 4);
+        assert_true(cJSON_IsNull(get(r, "algbw_gbps")));
+        seen++;
+    }
+    assert_int_equal(seen, 2);
+    cJSON_Delete(run);
+}
+
 /* ---- distributed ---- */
 
 static cJSON *
@@ -740,6 +783,7 @@ main(void)
         cmocka_unit_test(test_gloo_cpu_run),
         cmocka_unit_test(test_nccl_one_story),
         cmocka_unit_test(test_nccl_without_kernels),
+        cmocka_unit_test(test_nccl_single_rank),
         cmocka_unit_test(test_distributed),
         cmocka_unit_test(test_no_straggler),
         cmocka_unit_test(test_single_run),

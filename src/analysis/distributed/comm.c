@@ -216,6 +216,8 @@ struct collect {
     struct pr_idmap launch; /* correlation -> launching event index */
     struct op ops[MAX_OPS];
     size_t n_ops;
+    int64_t single_rank; /* device collectives of a one-rank group without
+                            a kernel: NCCL launches none when nranks = 1 */
 };
 
 static struct op *
@@ -478,11 +480,14 @@ take_hop(struct collect *c, const struct hop *h)
     double bytes = meta_bytes(c->t, meta, h->coll);
     int64_t ns = -1;
 
+    /* a world of one rank has only groups of one */
+    if (meta_group <= 0 && c->t->world_size == 1)
+        meta_group = 1;
     if (bytes < 0) {
         bytes = input_bytes(c->t, &c->t->events[h->ev]);
         /* nccl-tests counts all-gather by its gathered output: the input
          * times the group, whose size the world size does not tell (a
-         * subgroup is common) */
+         * subgroup is common) unless the world is one rank */
         if (bytes >= 0 && strcmp(h->coll, "all_gather") == 0)
             bytes = meta_group > 0 ? bytes * meta_group : -1;
     }
@@ -490,6 +495,12 @@ take_hop(struct collect *c, const struct hop *h)
         ns = pr_sat_sub_i64(h->end_ns, h->start_ns);
     else if (h->n_kernels > 0)
         ns = h->kernel_ns;
+    else if (meta_group == 1) {
+        /* NCCL returns at once for nranks = 1 (a copy at most): no
+         * kernel, no device time, nothing missing from the trace */
+        ns = 0;
+        c->single_rank++;
+    }
     add_call(c, h->backend, h->coll, ns, bytes, group);
 }
 
@@ -617,20 +628,30 @@ emit_note(const struct collect *c, cJSON *o, int *ok)
 {
     int64_t untimed = 0;
     size_t i;
-    char text[320];
+    char text[640];
+    size_t len = 0;
 
     for (i = 0; i < c->n_ops; i++)
         untimed += c->ops[i].calls - c->ops[i].timed_calls;
-    if (untimed == 0) {
+    if (untimed == 0 && c->single_rank == 0) {
         pr_emit_null(o, "note", ok);
         return;
     }
-    snprintf(text, sizeof(text),
-             "%lld collective call(s) have no device kernel in the trace "
-             "(GPU activities were not recorded, or their kernels fell "
-             "outside the window): their sizes are listed, their time is "
-             "unknown and missing from the communication time",
-             (long long)untimed);
+    text[0] = '\0';
+    if (c->single_rank > 0)
+        len = (size_t)snprintf(
+            text, sizeof(text),
+            "%lld collective call(s) ran on a group of one rank: NCCL "
+            "launches no kernel when nranks = 1, so they take no device "
+            "time (a single-process run; nothing is missing)",
+            (long long)c->single_rank);
+    if (untimed > 0 && len < sizeof(text))
+        snprintf(text + len, sizeof(text) - len,
+                 "%s%lld collective call(s) have no device kernel in the "
+                 "trace (GPU activities were not recorded, or their kernels "
+                 "fell outside the window): their sizes are listed, their "
+                 "time is unknown and missing from the communication time",
+                 len > 0 ? "; " : "", (long long)untimed);
     pr_emit_str(o, "note", text, ok);
 }
 
