@@ -172,6 +172,22 @@ low_util_advice(const struct rctx *c, char *buf, size_t cap)
                  "of model convergence.");
         return;
     }
+    if (!copy_bound(c) && !isfinite(c->hd->queue_mean)) {
+        snprintf(buf, cap,
+                 "Whether a larger batch would help, the trace cannot tell: "
+                 "it has no launch calls to show whether the host keeps the "
+                 "%s fed.",
+                 dev_word(c));
+        return;
+    }
+    if (!copy_bound(c) && !isfinite(c->hd->idle_host_share)) {
+        snprintf(buf, cap,
+                 "Whether a larger batch would help, the trace cannot tell: "
+                 "the %s has no idle time between its first and last work "
+                 "to split by cause (it idles before and after).",
+                 dev_word(c));
+        return;
+    }
     idle_cause(c, why, sizeof(why));
     snprintf(buf, cap, "A larger batch is not the fix here: %s.", why);
 }
