@@ -216,6 +216,17 @@ static const char replay_trace[] = REPLAY_HEAD LAUNCH("210", "78") ",\n" RANGE(
     "1000") ",\n" RANGE("void at::native::elementwise_kernel<128, 2>", "122431",
                         "0", "8192") "\n]}\n";
 
+/* The same with a ProfilerStep around the host work: the step is the
+ * host's interval, not stretched to the ranges' made-up times. */
+static const char replay_stepped[] = REPLAY_HEAD
+    "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": "
+    "\"ProfilerStep#1\", \"pid\": 9, \"tid\": 9, \"ts\": 0, "
+    "\"dur\": 400},\n" LAUNCH("210", "78") ",\n" RANGE(
+        "ampere_sgemm_64x64_nn", "1000", "2000000",
+        "1000") ",\n" RANGE("void at::native::elementwise_kernel<128, "
+                            "2>",
+                            "122431", "0", "8192") "\n]}\n";
+
 /* One launch for two ranges: pairing by order would guess. */
 static const char replay_unpaired[] =
     REPLAY_HEAD RANGE("ampere_sgemm_64x64_nn", "1000", "2000000",
@@ -257,6 +268,12 @@ test_cupti_counters(void **state)
     assert_true(cJSON_IsNull(get(g, "est_sm_efficiency_pct")));
     assert_non_null(strstr(str(g, "note"), "no timing"));
     assert_false(has_rec(run, "low_gpu_utilization"));
+    cJSON_Delete(sum);
+
+    sum = summarize(replay_stepped);
+    run = run0(sum);
+    assert_string_equal(str(get(run, "step_summary"), "basis"), "host");
+    near(num(get(run, "step_summary"), "mean_us"), 400);
     cJSON_Delete(sum);
 
     sum = summarize(replay_unpaired);

@@ -332,8 +332,10 @@ device_aware(const struct pr_trace *t, const struct pr_tree *tree,
     match_steps(t, tree, s, sd, matched);
     for (i = 0; i < s->n; i++)
         s->gpu_used |= s->v[i].n_matched > 0;
-    /* a producer's device-side steps already end with their work */
-    if (s->gpu_used && !t->device_steps) {
+    /* a producer's device-side steps already end with their work; a
+     * range-profiler trace's device records carry no timing (summary.c
+     * note_replay): its steps stay the host's */
+    if (s->gpu_used && !t->device_steps && t->replayed_kernels == 0) {
         stretch_steps(t, tree, s, sd, matched);
         trim_tail(s);
     }
@@ -573,7 +575,8 @@ basis_of(const struct pr_trace *t, const struct pr_steps *s)
         return PR_STEPS_BASIS_CAPTURE;
     if (t->device_steps)
         return PR_STEPS_BASIS_PRODUCER;
-    return s->gpu_used ? PR_STEPS_BASIS_DEVICE : PR_STEPS_BASIS_HOST;
+    return s->gpu_used && t->replayed_kernels == 0 ? PR_STEPS_BASIS_DEVICE
+                                                   : PR_STEPS_BASIS_HOST;
 }
 
 const char *
