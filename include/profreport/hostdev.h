@@ -66,6 +66,7 @@ struct pr_hostdev_out {
      * (launches.slowest_launch): its time, the share of its step's host
      * time, its name and its step's ("" outside any step) */
     double slow_launch_us, slow_launch_step_pct;
+    double slow_launch_delay_us; /* its kernel's start after the call */
     char slow_launch_name[64], slow_launch_step[64];
 };
 

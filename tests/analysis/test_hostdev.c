@@ -543,6 +543,7 @@ test_cold_step(void **state)
                         "Cijk_Ailk_Bljk_SB");
     assert_string_equal(cJSON_GetStringValue(at(sl, "step")), "ProfilerStep#0");
     tt_near(num(sl, "duration_us"), 7000);
+    tt_near(num(sl, "delay_us"), 10);
     tt_near(num(sl, "step_pct"), 70);
     cJSON_ArrayForEach(r, at(run, "recommendations"))
     {
@@ -903,6 +904,25 @@ test_rec_cold_step(void **state)
     (void)state;
     assert_non_null(t);
     assert_non_null(strstr(t, "Step ProfilerStep#3 is cold"));
+    cJSON_Delete(run);
+    /* a 150 ms launch whose kernel started at once: loading, whatever
+     * its share (HTA's alexnet: a 3.06 s cudaLaunchKernel, 7% of the
+     * capture); one whose kernel waited 50 ms behind a full queue: not */
+    t = rec_text(&run,
+                 "{" STEPS ", \"launches\": {\"slowest_launch\": {\"name\": "
+                 "\"cudaLaunchKernel\", \"duration_us\": 150000, "
+                 "\"delay_us\": 0, \"step\": \"capture\", \"step_pct\": 7}}}",
+                 "cold_step");
+    assert_non_null(t);
+    assert_non_null(strstr(t, "The capture is cold"));
+    assert_non_null(strstr(t, "7% of the capture's host time"));
+    cJSON_Delete(run);
+    assert_null(rec_text(&run,
+                         "{" STEPS ", \"launches\": {\"slowest_launch\": "
+                         "{\"name\": \"cudaLaunchKernel\", "
+                         "\"duration_us\": 150000, \"delay_us\": 50000, "
+                         "\"step\": \"s\", \"step_pct\": 7}}}",
+                         "cold_step"));
     cJSON_Delete(run);
     /* a slow launch in a long step is not a cold step */
     assert_null(rec_text(&run,

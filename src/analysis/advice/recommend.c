@@ -392,29 +392,45 @@ rule_launch_bound(struct rctx *c)
  * code objects, JIT compilation.  A warm launch takes microseconds. */
 #define COLD_LAUNCH_US 1000.0
 #define COLD_STEP_PCT 20.0
+/* Any share: a call this long whose kernel then started at once (the
+ * queue was empty, so the call did not wait for a slot in a full launch
+ * queue) was loading code. */
+#define COLD_LOAD_US 100000.0
 
 /* A cold step: one kernel launch holds the host for a large share of its
- * step while the runtime loads the kernel's code on its first use. */
+ * step, or for over 100 ms with an empty queue, while the runtime loads
+ * the kernel's code on its first use. */
 static void
 rule_cold_step(struct rctx *c)
 {
     const struct pr_hostdev_out *hd = c->hd;
-    char text[REC_TEXT];
+    int capture = strcmp(hd->slow_launch_step, PR_STEPS_CAPTURE_NAME) == 0;
+    char text[REC_TEXT], where[96];
 
     if (!(hd->slow_launch_us >= COLD_LAUNCH_US) ||
-        !(hd->slow_launch_step_pct >= COLD_STEP_PCT))
+        !(hd->slow_launch_step_pct >= COLD_STEP_PCT ||
+          (hd->slow_launch_us >= COLD_LOAD_US &&
+           hd->slow_launch_delay_us * 1000.0 <= PR_STEPS_QUEUED_NS)))
         return;
+    if (capture || hd->slow_launch_step[0] == '\0')
+        snprintf(where, sizeof(where), "The capture");
+    else
+        snprintf(where, sizeof(where), "Step %s", hd->slow_launch_step);
     snprintf(text, sizeof(text),
-             "Step %s is cold: one %s call held the host %.1f ms, %.0f%% of "
-             "the step's host time, where a launch takes microseconds. The "
-             "first launch of a kernel loads its code (lazy module loading, "
-             "code objects, JIT compilation), a one-time cost, so this "
-             "step's figures are not the steady state's. Profile after "
-             "warm-up: torch.profiler.schedule(wait=1, warmup=1, active=3) "
-             "skips the first steps.",
-             hd->slow_launch_step[0] ? hd->slow_launch_step : "(none)",
+             "%s is cold: one %s call held the host %.1f ms", where,
              hd->slow_launch_name[0] ? hd->slow_launch_name : "launch",
-             hd->slow_launch_us / 1000.0, hd->slow_launch_step_pct);
+             hd->slow_launch_us / 1000.0);
+    if (isfinite(hd->slow_launch_step_pct))
+        snprintf(text + strlen(text), sizeof(text) - strlen(text),
+                 ", %.0f%% of the %s host time", hd->slow_launch_step_pct,
+                 capture ? "capture's" : "step's");
+    snprintf(text + strlen(text), sizeof(text) - strlen(text),
+             ", where a launch takes microseconds. The first launch of a "
+             "kernel loads its code (lazy module loading, code objects, "
+             "JIT compilation), a one-time cost, so these figures are not "
+             "the steady state's. Profile after warm-up: "
+             "torch.profiler.schedule(wait=1, warmup=1, active=3) skips the "
+             "first steps.");
     add_rec(c, "cold_step", "warning", text);
 }
 
@@ -989,6 +1005,7 @@ slow_launch_from_run(const cJSON *sl, struct pr_hostdev_out *hd)
 
     hd->slow_launch_us = pr_sget_num(sl, "duration_us");
     hd->slow_launch_step_pct = pr_sget_num(sl, "step_pct");
+    hd->slow_launch_delay_us = pr_sget_num(sl, "delay_us");
     snprintf(hd->slow_launch_name, sizeof(hd->slow_launch_name), "%s",
              name ? name : "");
     snprintf(hd->slow_launch_step, sizeof(hd->slow_launch_step), "%s",

@@ -1219,6 +1219,7 @@ emit_slowest(cJSON *o, const struct hd *h, int *ok)
     const struct pr_event *call;
     cJSON *r;
     double pct = NAN;
+    int64_t delay;
     size_t c;
 
     slowest_launch(h, &sl);
@@ -1231,6 +1232,9 @@ emit_slowest(cJSON *o, const struct hd *h, int *ok)
         return;
     }
     call = &h->t->events[c];
+    delay = pr_sat_sub_i64(sl.w->s, sl.w->launch_end);
+    if (delay < 0)
+        delay = 0; /* started before the call returned */
     if (sl.step != NULL && sl.step->host_end_ns > sl.step->host_start_ns)
         pct = 100.0 * (double)sl.call_ns /
               (double)(sl.step->host_end_ns - sl.step->host_start_ns);
@@ -1239,6 +1243,7 @@ emit_slowest(cJSON *o, const struct hd *h, int *ok)
     pr_emit_str(r, "kernel", pr_trace_str(h->t, h->t->events[sl.w->ev].name),
                 ok);
     pr_emit_us(r, "duration_us", sl.call_ns, ok);
+    pr_emit_us(r, "delay_us", delay, ok);
     pr_emit_str(r, "step",
                 sl.step != NULL ? pr_steps_name(h->t, sl.step) : NULL, ok);
     pr_emit_num_or_null(r, "step_pct", pct, ok);
@@ -1248,6 +1253,7 @@ emit_slowest(cJSON *o, const struct hd *h, int *ok)
         snprintf(h->out->slow_launch_step, sizeof(h->out->slow_launch_step),
                  "%s", sl.step != NULL ? pr_steps_name(h->t, sl.step) : "");
         h->out->slow_launch_us = (double)sl.call_ns / 1000.0;
+        h->out->slow_launch_delay_us = (double)delay / 1000.0;
         h->out->slow_launch_step_pct = pct;
     }
 }
@@ -1389,6 +1395,7 @@ pr_hostdev_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
         out->idle_other_share = out->idle_sync_share = NAN;
         out->queue_mean = out->queue_max = NAN;
         out->slow_launch_us = out->slow_launch_step_pct = NAN;
+        out->slow_launch_delay_us = NAN;
     }
     h.steps = s;
     h.win_s = s->n > 0 ? s->loop_start_ns : s->global_start_ns;
