@@ -108,9 +108,11 @@ double pr_ops_tc_total_pct(const struct pr_op_row *r);
 int pr_ops_measured(const struct pr_op_row *r);
 
 /* 10.5: kernel time launched by "bottom" tensor-core-eligible nodes over
- * kernel time launched by operator nodes; 0 when there is none.
- * Cannot fail. */
-double pr_ops_tc_eligible_ratio(const struct pr_trace *t,
-                                const struct pr_tree *tree);
+ * kernel time launched by operator nodes into *ratio; 0 when there is
+ * none.  Fails only for memory. */
+PR_NODISCARD enum pr_status pr_ops_tc_eligible_ratio(const struct pr_trace *t,
+                                                     const struct pr_tree *tree,
+                                                     double *ratio,
+                                                     struct pr_error *err);
 
 #endif

@@ -207,9 +207,10 @@ step_summary_json(const struct pr_steps *s, struct pr_rec_tables *tb)
 /* What the recommendations need that the summary does not carry: the
  * exact shares of the kept steps (7.5.1, 7.5.4) and the tensor-core
  * ratios of 10.4 / 10.5, which need the op tree. */
-static void
+static enum pr_status
 rec_facts(const struct pr_trace *t, const struct pr_tree *tree,
-          const struct pr_steps *s, struct pr_rec_facts *f)
+          const struct pr_steps *s, struct pr_rec_facts *f,
+          struct pr_error *err)
 {
     const struct pr_device *d0 = pr_trace_device(t, 0);
     int64_t total = 0, dl = 0, comm = 0;
@@ -228,10 +229,10 @@ rec_facts(const struct pr_trace *t, const struct pr_tree *tree,
     f->comm_share = total > 0 ? (double)comm / (double)total : NAN;
     f->cc_major = d0 != NULL ? d0->compute_major : -1;
     f->tc_ratio = pr_kernels_tc_ratio(t);
-    f->eligible_ratio =
-        d0 != NULL && d0->compute_major >= 7 && f->tc_ratio == 0.0
-            ? pr_ops_tc_eligible_ratio(t, tree)
-            : NAN;
+    f->eligible_ratio = NAN;
+    if (d0 != NULL && d0->compute_major >= 7 && f->tc_ratio == 0.0)
+        return pr_ops_tc_eligible_ratio(t, tree, &f->eligible_ratio, err);
+    return PR_OK;
 }
 
 /* The GPU window: metrics over the kept steps (6.5), the timeline over the
@@ -291,11 +292,14 @@ fill_tables(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
         st = PR_E_NOMEM;
     /* rows from a producer's table: no kernel of theirs is on the tree,
        so the rows' own figures decide */
-    tb->tc_seed_pct = isnan(pr_kernels_tc_ratio(t)) ||
-                              (tb->ops.source != NULL &&
-                               strcmp(tb->ops.source, "timeline") != 0)
-                          ? NAN
-                          : 100.0 * pr_ops_tc_eligible_ratio(t, tree);
+    tb->tc_seed_pct = NAN;
+    if (st == PR_OK && !isnan(pr_kernels_tc_ratio(t)) &&
+        (tb->ops.source == NULL || strcmp(tb->ops.source, "timeline") == 0)) {
+        double r;
+
+        st = pr_ops_tc_eligible_ratio(t, tree, &r, err);
+        tb->tc_seed_pct = 100.0 * r;
+    }
     return st;
 }
 
@@ -649,8 +653,9 @@ pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
     }
     note_coverage(&steps, notes);
     note_steps(t, &steps, notes);
-    rec_facts(t, &tree, &steps, &facts);
-    st = tree_passes(t, o, &tree, &steps, run, notes, &facts, err);
+    st = rec_facts(t, &tree, &steps, &facts, err);
+    if (st == PR_OK)
+        st = tree_passes(t, o, &tree, &steps, run, notes, &facts, err);
     pr_tree_free(&tree);
     if (st == PR_OK)
         st = trace_passes(t, &steps, run, notes, &facts, err);

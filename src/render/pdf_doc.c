@@ -77,6 +77,27 @@ hpdf_what(HPDF_STATUS code)
     }
 }
 
+/* libharu often reports a failed allocation as what failed next ("invalid
+ * document", "invalid encoding name"): its allocator says so here, per
+ * thread, as libharu's callbacks run on the thread that called it. */
+static _Thread_local int hpdf_oom;
+
+static void *HPDF_STDCALL
+hpdf_alloc(HPDF_UINT size)
+{
+    void *p = malloc(size);
+
+    if (p == NULL)
+        hpdf_oom = 1;
+    return p;
+}
+
+static void HPDF_STDCALL
+hpdf_free(void *p)
+{
+    free(p);
+}
+
 /* libharu's error callback: record the first error and carry on; libharu
  * returns an error status from the failing call, and we check the sticky
  * flag at every section boundary (no longjmp). */
@@ -86,20 +107,34 @@ on_hpdf_error(HPDF_STATUS code, HPDF_STATUS detail, void *user)
     struct pr_pdf_doc *d = user;
     enum pr_status st = PR_E_PDF;
 
-    if (code == HPDF_FAILD_TO_ALLOC_MEM)
+    if (d->failed)
+        return; /* a later error is most often the first one's echo */
+    if (code == HPDF_FAILD_TO_ALLOC_MEM || hpdf_oom) {
+        code = HPDF_FAILD_TO_ALLOC_MEM;
         st = PR_E_NOMEM;
-    else if (code == HPDF_FILE_IO_ERROR || code == HPDF_FILE_OPEN_ERROR)
+    } else if (code == HPDF_FILE_IO_ERROR || code == HPDF_FILE_OPEN_ERROR)
         st = PR_E_IO;
     d->failed = 1;
     pr_error_set(d->err, st, "%s (libharu error 0x%04X, detail %u)",
                  hpdf_what(code), (unsigned)code, (unsigned)detail);
 }
 
+/* A libharu status that was returned, not raised: recorded as if the
+ * callback had seen it. */
+static void
+hpdf_ok(struct pr_pdf_doc *d, HPDF_STATUS st)
+{
+    if (st != HPDF_OK)
+        on_hpdf_error(st, 0, d);
+}
+
 int
 pr_pdf_doc_failed(struct pr_pdf_doc *d)
 {
-    if (d->pc.canvas.failed)
-        d->failed = 1;
+    /* libharu's own errors came through on_hpdf_error; a canvas that
+     * failed without one ran out of memory in our drawing code */
+    if (d->pc.canvas.failed && !d->failed)
+        pr_pdf_doc_nomem(d);
     return d->failed;
 }
 
@@ -1305,21 +1340,24 @@ doc_setup(struct pr_pdf_doc *d, const struct pr_pdf_setup *s,
     d->paper = s->paper;
     d->generated_at = s->generated_at;
     d->top = s->top > 0 ? s->top : PR_PDF_TOP_DEFAULT;
-    d->doc = HPDF_New(on_hpdf_error, d);
+    hpdf_oom = 0;
+    d->doc = HPDF_NewEx(on_hpdf_error, hpdf_alloc, hpdf_free, 0, d);
     if (d->doc == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
 
-    HPDF_SetCompressionMode(d->doc, HPDF_COMP_ALL);
-    HPDF_UseUTFEncodings(d->doc);
+    /* some of libharu's calls return their error without raising it, and
+     * the next call then raises "invalid document": keep the first */
+    hpdf_ok(d, HPDF_SetCompressionMode(d->doc, HPDF_COMP_ALL));
+    hpdf_ok(d, HPDF_UseUTFEncodings(d->doc));
     d->enc = HPDF_GetEncoder(d->doc, "UTF-8");
-    HPDF_SetPageMode(d->doc, HPDF_PAGE_MODE_USE_OUTLINE);
+    hpdf_ok(d, HPDF_SetPageMode(d->doc, HPDF_PAGE_MODE_USE_OUTLINE));
     /* fixed dates, no encryption (hence no random /ID): the same input
        and generated_at give byte-identical files */
-    HPDF_SetInfoDateAttr(d->doc, HPDF_INFO_CREATION_DATE, t);
-    HPDF_SetInfoDateAttr(d->doc, HPDF_INFO_MOD_DATE, t);
-    HPDF_SetInfoAttr(d->doc, HPDF_INFO_TITLE, s->title);
+    hpdf_ok(d, HPDF_SetInfoDateAttr(d->doc, HPDF_INFO_CREATION_DATE, t));
+    hpdf_ok(d, HPDF_SetInfoDateAttr(d->doc, HPDF_INFO_MOD_DATE, t));
+    hpdf_ok(d, HPDF_SetInfoAttr(d->doc, HPDF_INFO_TITLE, s->title));
     snprintf(creator, sizeof(creator), "profreport %s", s->version);
-    HPDF_SetInfoAttr(d->doc, HPDF_INFO_CREATOR, creator);
+    hpdf_ok(d, HPDF_SetInfoAttr(d->doc, HPDF_INFO_CREATOR, creator));
     if (pr_pdf_doc_failed(d))
         return d->err->code;
     st = load_font(d, font, &d->reg);

@@ -593,8 +593,9 @@ own_kernel_ns(const struct pr_trace *t, const struct pr_tree *tree,
     return sum;
 }
 
-double
-pr_ops_tc_eligible_ratio(const struct pr_trace *t, const struct pr_tree *tree)
+enum pr_status
+pr_ops_tc_eligible_ratio(const struct pr_trace *t, const struct pr_tree *tree,
+                         double *ratio, struct pr_error *err)
 {
     unsigned char *below = calloc(tree->n_nodes ? tree->n_nodes : 1, 1);
     int64_t num = 0, den = 0;
@@ -602,9 +603,12 @@ pr_ops_tc_eligible_ratio(const struct pr_trace *t, const struct pr_tree *tree)
     uint32_t ni;
     size_t k;
 
-    if (below == NULL || pr_tree_walk_init(&w, tree, 0, NULL) != PR_OK) {
+    *ratio = 0.0;
+    if (below == NULL) {
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (eligible time)");
+    } else if (pr_tree_walk_init(&w, tree, 0, err) != PR_OK) {
         free(below);
-        return 0; /* only feeds a recommendation; no hint rather than fail */
+        return err->code;
     }
     /* Post-order: bit 1 = bottom-eligible, bit 2 = one below it is. */
     while ((ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
@@ -623,5 +627,6 @@ pr_ops_tc_eligible_ratio(const struct pr_trace *t, const struct pr_tree *tree)
     }
     pr_tree_walk_free(&w);
     free(below);
-    return den > 0 ? (double)num / (double)den : 0.0;
+    *ratio = den > 0 ? (double)num / (double)den : 0.0;
+    return PR_OK;
 }
