@@ -2,7 +2,8 @@
  * the same way: the diff and trend trees).  Every reader of the summary
  * uses these instead of its own copy: a missing key, a null, a value of the
  * wrong type and a non-object parent all read as "absent" (NULL, NAN, 0),
- * never as a crash.  Nothing here allocates or fails. */
+ * never as a crash.  Nothing here allocates or fails, except the one
+ * writer at the end, pr_sput. */
 #ifndef PROFREPORT_SGET_H
 #define PROFREPORT_SGET_H
 
@@ -54,5 +55,11 @@ int pr_sget_is(const char *s, const char *want);
 /* What one entry of summary["jobs"] holds, for a heading or a message:
  * "ranks 0-1 of 128", "rank 34 of 300", "3 ranks", "2 runs". */
 void pr_sget_job_extent(const cJSON *job, char *buf, size_t n);
+
+/* The one way to set o[key] = item, replacing any item of that key: 1
+ * when o now owns item; 0 when out of memory (item NULL included), and
+ * then item is still the caller's.  cJSON_ReplaceItemInObject (<= 1.7.15)
+ * would drop the key of an item when copying it fails. */
+int pr_sput(cJSON *o, const char *key, cJSON *item);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profreport/sget.h"
 #include "profreport/tensorcore.h"
 
 #include "internal.h"
@@ -78,43 +79,14 @@ pr_emit_finite(cJSON *o, const char *key, double v, int *ok)
         pr_emit_null(o, key, ok);
 }
 
-/* A copy of `s` that cJSON will free (no hooks are installed: its
- * allocator is malloc). */
-static char *
-key_dup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *d = cJSON_malloc(n);
-
-    if (d != NULL)
-        memcpy(d, s, n);
-    return d;
-}
-
 enum pr_status
 pr_emit_put(cJSON *run, const char *key, cJSON *item, const char *what,
             struct pr_error *err)
 {
     if (item == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory (%s)", what);
-    cJSON *old = cJSON_GetObjectItemCaseSensitive(run, key);
-
-    if (old != NULL) {
-        /* cJSON_ReplaceItemInObject drops the key when copying it fails
-         * (cJSON <= 1.7.15): name the item here, then swap it in */
-        char *name = key_dup(key);
-
-        if (name != NULL) {
-            if (!(item->type & cJSON_StringIsConst))
-                cJSON_free(item->string);
-            item->type &= ~cJSON_StringIsConst;
-            item->string = name;
-            if (cJSON_ReplaceItemViaPointer(run, old, item))
-                return PR_OK;
-        }
-    } else if (cJSON_AddItemToObject(run, key, item)) {
+    if (pr_sput(run, key, item))
         return PR_OK;
-    }
     cJSON_Delete(item);
     return pr_error_set(err, PR_E_NOMEM, "out of memory (%s)", what);
 }

@@ -44,9 +44,12 @@ pdf_table(struct pr_pdf_doc *d, struct pr_dtable *t, int built)
             continue;
         snprintf(cell, sizeof(cell), "%s  %s", pr_sget_str_or(row, k0, ""),
                  sub);
-        if (!cJSON_ReplaceItemInObjectCaseSensitive(row, k0,
-                                                    cJSON_CreateString(cell)))
+        cJSON *s = cJSON_CreateString(cell);
+
+        if (!pr_sput(row, k0, s)) {
+            cJSON_Delete(s);
             pr_pdf_doc_nomem(d);
+        }
     }
     if (pr_sget_len(t->rows) == 0)
         pr_pdf_doc_note(d, "None.");

@@ -122,8 +122,14 @@ note_run(cJSON *list, const cJSON *runs, long idx, const char *why)
             continue;
         o = (cJSON *)(uintptr_t)e;
         snprintf(buf, sizeof(buf), "%s, %s", pr_sget_str_or(o, "why", ""), why);
-        return cJSON_ReplaceItemInObjectCaseSensitive(o, "why",
-                                                      cJSON_CreateString(buf));
+        {
+            cJSON *s = cJSON_CreateString(buf);
+
+            if (pr_sput(o, "why", s))
+                return 1;
+            cJSON_Delete(s);
+            return 0;
+        }
     }
     o = cJSON_CreateObject();
     if (o == NULL || !cJSON_AddItemToArray(list, o)) {

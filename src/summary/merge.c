@@ -396,8 +396,11 @@ fold_file(struct pr_merge *m, size_t i, cJSON **job, struct pr_error *err)
         return st;
     ok = keep_runs(m, doc, i);
     if (i == 0) {
-        ok = ok && cJSON_ReplaceItemInObjectCaseSensitive(doc, PR_K_RUNS,
-                                                          cJSON_CreateArray());
+        cJSON *none = ok ? cJSON_CreateArray() : NULL;
+
+        ok = pr_sput(doc, PR_K_RUNS, none);
+        if (!ok)
+            cJSON_Delete(none);
         *job = doc;
         doc = NULL;
     } else {

@@ -158,3 +158,26 @@ pr_sget_job_extent(const cJSON *job, char *buf, size_t cap)
     else
         snprintf(buf, cap, "%zu ranks%s", nr, of);
 }
+
+int
+pr_sput(cJSON *o, const char *key, cJSON *item)
+{
+    cJSON *old = cJSON_GetObjectItemCaseSensitive(o, key);
+    size_t n;
+    char *name;
+
+    if (item == NULL || o == NULL || key == NULL)
+        return 0;
+    if (old == NULL)
+        return cJSON_AddItemToObject(o, key, item) ? 1 : 0;
+    n = strlen(key) + 1;
+    name = cJSON_malloc(n); /* no hooks are installed: cJSON frees it */
+    if (name == NULL)
+        return 0;
+    memcpy(name, key, n);
+    if (!(item->type & cJSON_StringIsConst))
+        cJSON_free(item->string);
+    item->type &= ~cJSON_StringIsConst;
+    item->string = name;
+    return cJSON_ReplaceItemViaPointer(o, old, item) ? 1 : 0;
+}

@@ -1292,10 +1292,7 @@ rec_array(cJSON *run)
     if (cJSON_IsArray(arr))
         return arr;
     a = cJSON_CreateArray();
-    if (a == NULL ||
-        (arr != NULL ? !cJSON_ReplaceItemInObjectCaseSensitive(
-                           run, "recommendations", a)
-                     : !cJSON_AddItemToObject(run, "recommendations", a))) {
+    if (!pr_sput(run, "recommendations", a)) {
         cJSON_Delete(a);
         return NULL;
     }

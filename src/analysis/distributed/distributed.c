@@ -411,7 +411,7 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
         cJSON_Delete(d);
         return PR_E_NOMEM;
     }
-    if (ok && cJSON_ReplaceItemInObjectCaseSensitive(summary, "distributed", d))
+    if (ok && pr_sput(summary, "distributed", d))
         return PR_OK;
     cJSON_Delete(d);
     return pr_error_set(err, PR_E_NOMEM, "out of memory (distributed)");

@@ -483,7 +483,7 @@ build(cJSON *summary, const cJSON *runs, size_t n, struct pr_error *err)
     free(rv);
     free(v);
     free(sorted);
-    if (!ok || !cJSON_ReplaceItemInObjectCaseSensitive(summary, "job", job)) {
+    if (!ok || !pr_sput(summary, "job", job)) {
         cJSON_Delete(job);
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     }

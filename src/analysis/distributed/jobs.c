@@ -667,8 +667,7 @@ null_views(cJSON *summary, struct pr_error *err)
 {
     cJSON *a = cJSON_CreateNull(), *b = cJSON_CreateNull();
 
-    if (a != NULL && b != NULL &&
-        cJSON_ReplaceItemInObjectCaseSensitive(summary, "distributed", a)) {
+    if (a != NULL && b != NULL && pr_sput(summary, "distributed", a)) {
         a = NULL;
         cJSON_DeleteItemFromObjectCaseSensitive(summary, "job");
         if (cJSON_AddItemToObject(summary, "job", b))

@@ -14,6 +14,7 @@
 #include "profreport/buf.h"
 #include "profreport/checked.h"
 #include "profreport/flops.h"
+#include "profreport/sget.h"
 #include "profreport/shapes.h"
 #include "profreport/sources.h"
 #include "profreport/strtab.h"
@@ -1287,9 +1288,7 @@ ctx_free(struct ctx *c)
 static int
 put(cJSON *run, const char *key, cJSON *item)
 {
-    if (cJSON_GetObjectItemCaseSensitive(run, key) != NULL)
-        return cJSON_ReplaceItemInObjectCaseSensitive(run, key, item);
-    return cJSON_AddItemToObject(run, key, item);
+    return pr_sput(run, key, item);
 }
 
 enum pr_status
