@@ -109,7 +109,10 @@ on_hpdf_error(HPDF_STATUS code, HPDF_STATUS detail, void *user)
 
     if (d->failed)
         return; /* a later error is most often the first one's echo */
-    if (code == HPDF_FAILD_TO_ALLOC_MEM || hpdf_oom) {
+    /* a file libharu could not open for want of memory: detail is errno */
+    if (code == HPDF_FAILD_TO_ALLOC_MEM || hpdf_oom ||
+        ((code == HPDF_FILE_OPEN_ERROR || code == HPDF_FILE_IO_ERROR) &&
+         detail == ENOMEM)) {
         code = HPDF_FAILD_TO_ALLOC_MEM;
         st = PR_E_NOMEM;
     } else if (code == HPDF_FILE_IO_ERROR || code == HPDF_FILE_OPEN_ERROR)

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1334,20 +1335,35 @@ link_entry(const cJSON *links, const char *name, const char *arch)
     return NULL;
 }
 
+/* data/devices.json's host links, parsed once for the process (the table
+ * is built in and never changes); NULL only when that ran out of memory */
+static cJSON *links_root;
+static pthread_once_t links_once = PTHREAD_ONCE_INIT;
+
+static void
+links_parse(void)
+{
+    links_root = cJSON_ParseWithLength((const char *)pr_peaks_builtin_json,
+                                       pr_peaks_builtin_json_len);
+}
+
+static const cJSON *
+links_table(void)
+{
+    pthread_once(&links_once, links_parse);
+    return cJSON_GetObjectItem(links_root, "host_links");
+}
+
 double
 pr_hostdev_link(const char *name, const char *arch, char *label, size_t cap)
 {
-    cJSON *root = cJSON_ParseWithLength((const char *)pr_peaks_builtin_json,
-                                        pr_peaks_builtin_json_len);
-    const cJSON *l =
-        link_entry(cJSON_GetObjectItem(root, "host_links"), name, arch);
+    const cJSON *l = link_entry(links_table(), name, arch);
     const cJSON *g = cJSON_GetObjectItem(l, "gbps");
     const char *s = cJSON_GetStringValue(cJSON_GetObjectItem(l, "link"));
     double v = cJSON_IsNumber(g) && g->valuedouble > 0 ? g->valuedouble : NAN;
 
     if (cap > 0)
         snprintf(label, cap, "%s", !isnan(v) && s != NULL ? s : "");
-    cJSON_Delete(root);
     return v;
 }
 
@@ -1397,6 +1413,8 @@ pr_hostdev_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
         out->slow_launch_us = out->slow_launch_step_pct = NAN;
         out->slow_launch_delay_us = NAN;
     }
+    if (links_table() == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (host links)");
     h.steps = s;
     h.win_s = s->n > 0 ? s->loop_start_ns : s->global_start_ns;
     h.win_e = s->n > 0 ? s->loop_end_ns : s->global_end_ns;
