@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -484,8 +485,15 @@ static struct pr_kclass_table *
 parse_into(struct pr_kclass_table *t, const char *json, size_t len,
            struct pr_error *err)
 {
-    cJSON *root = cJSON_ParseWithLength(json, len);
+    cJSON *root;
 
+    errno = 0;
+    root = cJSON_ParseWithLength(json, len);
+    if (root == NULL && errno == ENOMEM) {
+        pr_error_set(err, PR_E_NOMEM, "kernel table: out of memory");
+        pr_kclass_table_free(t);
+        return NULL;
+    }
     if (root == NULL || !cJSON_IsObject(root) || t->n_roots == MAX_ROOTS) {
         cJSON_Delete(root);
         pr_error_set(err, PR_E_FORMAT, "kernel table: not a JSON object");
