@@ -154,6 +154,7 @@
 #define PR_K_KMATH "math"
 #define PR_K_KPRECISION "precision"
 #define PR_K_KRULE "kernel_rule"
+#define PR_K_KFAMILY_SOURCE "family_source"
 /* ---- runs[].kernel_classes: kernel time by the table's class */
 #define PR_K_KERNEL_CLASSES "kernel_classes"
 #define PR_K_BY_FAMILY "by_family"

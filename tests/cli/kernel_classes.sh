@@ -121,6 +121,35 @@ check "HTML: the unknown kernel named with its share" \
     grep -q "match no rule of the kernel table .*my_custom_kernel (5.0%)" \
     "$T_DIR/r.html"
 
+# a kernel no rule names but its producer calls a collective (PyTorch's
+# collective metadata on the kernel) is communication in its row too
+python3 - "$T_DIR/meta.json" <<'PY'
+import json, sys
+ev = [{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel",
+       "pid": 1, "tid": 1, "ts": 10, "dur": 2,
+       "args": {"correlation": 7, "External id": 7}},
+      {"ph": "X", "cat": "kernel", "name": "my_allreduce_kernel", "pid": 0,
+       "tid": 7, "ts": 20, "dur": 100,
+       "args": {"device": 0, "stream": 7, "correlation": 7,
+                "External id": 7, "Collective name": "allreduce",
+                "In msg nelems": 1024, "Out msg nelems": 1024,
+                "Group size": 2, "dtype": "Float"}}]
+json.dump({"schemaVersion": 1, "traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+"$PR_BIN" -q --input "$T_DIR/meta.json" --json "$T_DIR/meta.out.json" \
+    2> "$T_DIR/err"
+python3 - "$T_DIR/meta.out.json" > "$T_DIR/why" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+k = r["kernels"][0]
+got = (k["family"], k["family_source"], k["kernel_rule"],
+       r["kernel_classes"]["unknown"]["kernels"])
+print(got)
+sys.exit(0 if got == ("collective", "producer", None, 0) else 1)
+PY
+check "collective metadata: family collective from the producer ($(cat "$T_DIR/why"))" \
+    [ $? -eq 0 ]
+
 # a user's rules come first: --kernel-rules, else the environment
 cat > "$T_DIR/rules.json" <<'EOF'
 {"rules": [{"id": "site.custom", "library": "ours", "family": "gemm",

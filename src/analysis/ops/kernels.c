@@ -43,6 +43,9 @@ struct kgroup {
     double *pmu;
     struct pr_kclass kc; /* the kernel table's class (strings borrowed
                             from the table) */
+    int by_producer;     /* family from what the producer says (no rule names
+                            the name): 1 communication, 2 the op type's rule;
+                            -1 the op type was asked in vain */
 };
 
 struct ktable {
@@ -277,6 +280,34 @@ vendor_from_kernels(struct ktable *kt)
         kt->v[i].kc.math = pr_kclass_math_on(kt->v[i].kc.math, kt->vendor);
 }
 
+/* The family of a kernel no rule names, from what its producer says of
+ * it: a task it calls a collective (HCCL's tasks, PyTorch's collective
+ * metadata) is communication, as comm.c counts it; else the rule that
+ * names its operator type (Ascend's op_type "MatMulV2" of a task named
+ * by its MindSpore scope), the class but not the math, which the unit
+ * gives.  Asked once a group for the type. */
+static void
+family_by_producer(struct ktable *kt, struct kgroup *g,
+                   const struct pr_gpu_info *gi)
+{
+    struct pr_kclass k;
+
+    if (gi->unit == PR_UNIT_COMM ||
+        (gi->collective != PR_STR_NONE && gi->collective != PR_STR_EMPTY)) {
+        g->kc.family = PR_KF_COLLECTIVE;
+        g->by_producer = 1;
+        return;
+    }
+    if (g->by_producer || gi->op_type == PR_STR_NONE)
+        return;
+    g->by_producer = -1;
+    pr_kclass_lookup(kt->names.kc, pr_trace_str(kt->t, gi->op_type), &k);
+    if (k.family == PR_KF_UNKNOWN || k.family == PR_KF_COLLECTIVE)
+        return;
+    g->kc.family = k.family;
+    g->by_producer = 2;
+}
+
 static enum pr_status
 collect(const struct pr_trace *t, struct ktable *kt, struct pr_error *err)
 {
@@ -289,6 +320,7 @@ collect(const struct pr_trace *t, struct ktable *kt, struct pr_error *err)
 
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
+        const struct pr_gpu_info *gi;
         struct pr_gpu_info gb;
         struct kgroup *g;
 
@@ -297,7 +329,10 @@ collect(const struct pr_trace *t, struct ktable *kt, struct pr_error *err)
         g = group_of(kt, t, e->name, err);
         if (g == NULL)
             return PR_E_NOMEM;
-        add_kernel(t, kt, g, e, pr_trace_gpu(t, e, &gb));
+        gi = pr_trace_gpu(t, e, &gb);
+        add_kernel(t, kt, g, e, gi);
+        if (g->kc.family == PR_KF_UNKNOWN && gi != NULL)
+            family_by_producer(kt, g, gi);
     }
     if (kt->vendor == NULL)
         vendor_from_kernels(kt);
@@ -506,6 +541,11 @@ emit_class(cJSON *o, const struct kgroup *g, int *ok)
     pr_emit_str(o, PR_K_KMATH, pr_kclass_math_name(m), ok);
     pr_emit_str(o, PR_K_KPRECISION, pr_kclass_prec_name(g->kc.precision), ok);
     pr_emit_str(o, PR_K_KRULE, g->kc.rule, ok);
+    pr_emit_str(o, PR_K_KFAMILY_SOURCE,
+                g->kc.rule != NULL   ? "rule"
+                : g->by_producer > 0 ? "producer"
+                                     : NULL,
+                ok);
 }
 
 /* The pipes of an AI Core / AI Vector core whose busy ratio the PMU
@@ -780,7 +820,8 @@ emit_unknown(cJSON *o, const struct pr_kernel_refs *refs, double all, int *ok)
     size_t n = 0, i, listed = 0;
 
     for (i = 0; i < refs->n; i++) {
-        if (refs->v[i].known || ref_math(&refs->v[i]) != PR_KM_UNKNOWN)
+        if (refs->v[i].known || refs->v[i].family != PR_KF_UNKNOWN ||
+            ref_math(&refs->v[i]) != PR_KM_UNKNOWN)
             continue;
         n++;
         ns = pr_sat_add_i64(ns, refs->v[i].total_ns);
@@ -794,7 +835,8 @@ emit_unknown(cJSON *o, const struct pr_kernel_refs *refs, double all, int *ok)
         const struct pr_kernel_ref *k = &refs->v[i];
         cJSON *r;
 
-        if (k->known || ref_math(k) != PR_KM_UNKNOWN)
+        if (k->known || k->family != PR_KF_UNKNOWN ||
+            ref_math(k) != PR_KM_UNKNOWN)
             continue;
         r = pr_emit_obj(top, NULL, ok);
         pr_emit_str(r, "name", k->name, ok);
