@@ -405,19 +405,21 @@ find_hop(struct collect *c, const struct pr_event *launch)
     return &c->hops[lo - 1];
 }
 
-/* The backend a kernel's collective row is named by: its kernel-table
- * rule's id up to the first '.' ("nccl", "deepep", "symm_mem"), HCCL for
- * a task its producer put on the communication unit, else "nccl" (a
- * kernel known by its collective metadata alone). */
+/* The backend a kernel's collective row is named by: HCCL for a task its
+ * producer put on the communication unit (whatever names it: MindSpore
+ * calls HCCL's all-reduce Default/AllReduce-op5), else its kernel-table
+ * rule's id up to the first '.' ("nccl", "deepep", "symm_mem"), else
+ * "nccl" (a kernel known by its collective metadata alone). */
 static void
 kernel_backend(const struct pr_kclass *k, const struct pr_gpu_info *g,
                char *buf, size_t cap)
 {
-    if (k->rule != NULL)
+    if (g != NULL && g->unit == PR_UNIT_COMM)
+        snprintf(buf, cap, "hccl");
+    else if (k->rule != NULL)
         snprintf(buf, cap, "%.*s", (int)strcspn(k->rule, "."), k->rule);
     else
-        snprintf(buf, cap, "%s",
-                 g != NULL && g->unit == PR_UNIT_COMM ? "hccl" : "nccl");
+        snprintf(buf, cap, "nccl");
 }
 
 /* The canonical collective of a kernel: the one its rule fixes, else its
