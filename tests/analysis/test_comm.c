@@ -98,6 +98,17 @@ test_collective_names(void **state)
                                            "_Sum_int8_t(ncclWorkElem)"),
                         "send_recv");
     assert_string_equal(pr_comm_collective("nccl:all_reduce"), "all_reduce");
+    /* NCCL's symmetric-memory kernels (src/device/symmetric/generate.py) */
+    assert_string_equal(
+        pr_comm_collective("ncclSymDevKernel_AllReduce_RSxLD_AGxST_sum_bf16("
+                           "ncclSymDevArgs)"),
+        "all_reduce");
+    /* MindSpore graph kernels: <scope>/<primitive>-op<id> */
+    assert_string_equal(pr_comm_collective("Default/AllReduce-op534_0"),
+                        "all_reduce");
+    assert_string_equal(
+        pr_comm_collective("Default/network/_backbone/Receive-op12"), "recv");
+    assert_null(pr_comm_collective("Default/network/relu-ReLU/Mul-op3"));
     assert_string_equal(pr_comm_collective("nccl:_allgather_base"),
                         "all_gather");
     assert_string_equal(pr_comm_collective("nccl:broadcast"), "broadcast");

@@ -50,6 +50,7 @@ static const struct {
     {"sendrecv", "send_recv"},
     {"send", "send"},
     {"recv", "recv"},
+    {"receive", "recv"},
     {"barrier", "barrier"},
     {"gather", "gather"},
     {"scatter", "scatter"},
@@ -64,7 +65,7 @@ pr_comm_collective(const char *name)
 
     /* kernel names: ncclKernel_AllReduce_RING_LL_Sum_float(...) or
        ncclDevKernel_AllGather_RING_LL(...), also after a "void ";
-       host ops: nccl:all_reduce */
+       host ops: nccl:all_reduce; MindSpore's Default/AllReduce-op5 */
     p = strstr(name, "Kernel_");
     if (strncmp(name, "void ", 5) == 0)
         name += 5;
@@ -74,6 +75,11 @@ pr_comm_collective(const char *name)
     } else if (strncasecmp(name, "nccl", 4) == 0 && p != NULL) {
         name = p + 7;
         n = strcspn(name, "_(");
+    } else if (strrchr(name, '/') != NULL &&
+               strstr(strrchr(name, '/'), "-op") != NULL) {
+        /* a MindSpore graph kernel: <scope>/<primitive>-op<id> */
+        name = strrchr(name, '/') + 1;
+        n = strcspn(name, "-");
     } else {
         n = strcspn(name, "(");
     }
