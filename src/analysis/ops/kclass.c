@@ -17,6 +17,9 @@
 #define MAX_TABLE_BYTES (1024 * 1024)
 #define MAX_RULES 4096
 #define MAX_PATTERNS 256
+/* names up to this long are lowered once a lookup (longer ones are
+   matched ignoring case, slower) */
+#define LOW_NAME_MAX 8192
 
 /* ------------------------------------------------------------ patterns */
 
@@ -84,6 +87,12 @@ pr_kclass_glob(const char *pat, const char *name, int exact_case)
         int last = pat[e] == '\0';
         long m = -1;
         size_t p;
+        /* a case-exact segment that starts with a plain character is
+           only tried where the name has that character */
+        char lit = exact_case && len > 0 && pat[j] != '#' && pat[j] != '?' &&
+                           pat[j] != '\\'
+                       ? pat[j]
+                       : '\0';
 
         if (anchored) {
             m = seg_at(name + at, n - at, pat + j, len, exact_case);
@@ -93,6 +102,8 @@ pr_kclass_glob(const char *pat, const char *name, int exact_case)
         } else if (last) {
             /* the last segment ends the name: try from the right */
             for (p = n + 1; p-- > at;) {
+                if (lit != '\0' && (p == n || name[p] != lit))
+                    continue;
                 m = seg_at(name + p, n - p, pat + j, len, exact_case);
                 if (m >= 0 && p + (size_t)m == n)
                     return 1;
@@ -100,6 +111,13 @@ pr_kclass_glob(const char *pat, const char *name, int exact_case)
             return 0;
         } else {
             for (p = at; p <= n; p++) {
+                if (lit != '\0') {
+                    const char *q = memchr(name + p, lit, n - p);
+
+                    if (q == NULL)
+                        return 0;
+                    p = (size_t)(q - name);
+                }
                 m = seg_at(name + p, n - p, pat + j, len, exact_case);
                 if (m >= 0)
                     break;
@@ -201,6 +219,8 @@ pr_kclass_math_on(enum pr_kmath m, const char *vendor)
 /* A list of patterns: borrowed from the table's JSON. */
 struct pats {
     const char **v; /* owned array; strings borrowed */
+    char **lv;      /* owned: v's patterns in lower case, to match a name
+                       lowered once (case-insensitive rules) */
     size_t n;
 };
 
@@ -231,9 +251,27 @@ struct pr_kclass_table {
 static void
 pats_free(struct pats *p)
 {
+    size_t i;
+
+    for (i = 0; p->lv != NULL && i < p->n; i++)
+        free(p->lv[i]);
+    free(p->lv);
     free(p->v);
     p->v = NULL;
+    p->lv = NULL;
     p->n = 0;
+}
+
+/* s in ASCII lower case into a new string; NULL: no memory. */
+static char *
+lowered(const char *s)
+{
+    size_t n = strlen(s), i;
+    char *l = malloc(n + 1);
+
+    for (i = 0; l != NULL && i <= n; i++)
+        l[i] = (char)tolower((unsigned char)s[i]);
+    return l;
 }
 
 void
@@ -301,7 +339,8 @@ read_pats(const cJSON *o, const char *key, int required, const char *at,
                             "\"%s\"",
                             at, MAX_PATTERNS, key);
     out->v = calloc(n, sizeof(*out->v));
-    if (out->v == NULL)
+    out->lv = calloc(n, sizeof(*out->lv));
+    if (out->v == NULL || out->lv == NULL)
         return pr_error_set(err, PR_E_NOMEM, "kernel table: out of memory");
     cJSON_ArrayForEach(it, a)
     {
@@ -310,6 +349,9 @@ read_pats(const cJSON *o, const char *key, int required, const char *at,
                                 "kernel table: %s: \"%s\" holds something "
                                 "that is not a pattern string",
                                 at, key);
+        out->lv[out->n] = lowered(it->valuestring);
+        if (out->lv[out->n] == NULL)
+            return pr_error_set(err, PR_E_NOMEM, "kernel table: out of memory");
         out->v[out->n++] = it->valuestring;
     }
     return PR_OK;
@@ -625,38 +667,56 @@ pr_kclass_table_open(const char *user_path, struct pr_error *err)
 
 /* ------------------------------------------------------------- lookup */
 
-/* The first pattern of p that matches name, or NULL. */
+/* A name as the rules match it: as it is, and in lower case for the
+ * case-insensitive rules (their patterns lowered too, so the match
+ * compares bytes); low NULL: none (a long name), compare ignoring case. */
+struct kname {
+    const char *name, *low;
+};
+
+/* Pattern i of p matches the name. */
+static int
+pat_match(const struct pats *p, size_t i, const struct kname *k, int exact_case)
+{
+    if (exact_case)
+        return pr_kclass_glob(p->v[i], k->name, 1);
+    if (k->low != NULL)
+        return pr_kclass_glob(p->lv[i], k->low, 1);
+    return pr_kclass_glob(p->v[i], k->name, 0);
+}
+
+/* The first pattern of p that matches the name, or NULL. */
 static const char *
-first_match(const struct pats *p, const char *name, int exact_case)
+first_match(const struct pats *p, const struct kname *k, int exact_case)
 {
     size_t i;
 
     for (i = 0; i < p->n; i++)
-        if (pr_kclass_glob(p->v[i], name, exact_case))
+        if (pat_match(p, i, k, exact_case))
             return p->v[i];
     return NULL;
 }
 
 static int
-all_match(const struct pats *p, const char *name, int exact_case)
+all_match(const struct pats *p, const struct kname *k, int exact_case)
 {
     size_t i;
 
     for (i = 0; i < p->n; i++)
-        if (!pr_kclass_glob(p->v[i], name, exact_case))
+        if (!pat_match(p, i, k, exact_case))
             return 0;
     return 1;
 }
 
-/* The rule's pattern that matches name, or NULL when the rule does not
- * apply to it. */
+/* The rule's pattern that matches the name, or NULL when the rule does
+ * not apply to it. */
 static const char *
-rule_match(const struct krule *r, const char *name)
+rule_match(const struct krule *r, const struct kname *k)
 {
-    const char *hit = first_match(&r->any, name, r->exact_case);
+    const char *hit = first_match(&r->any, k, r->exact_case);
 
-    if (hit == NULL || !all_match(&r->all, name, r->exact_case) ||
-        first_match(&r->none, name, r->exact_case) != NULL)
+    if (hit == NULL || !all_match(&r->all, k, r->exact_case) ||
+        first_match(&r->none, k, r->exact_case) != NULL)
         return NULL;
     return hit;
 }
@@ -691,15 +751,15 @@ pr_kclass_rule(const struct pr_kclass_table *t, int i, struct pr_kclass *out)
 
 /* The precision the name states, by the table's precision patterns. */
 static void
-name_precision(const struct pr_kclass_table *t, const char *name,
+name_precision(const struct pr_kclass_table *t, const struct kname *k,
                struct pr_kclass *out)
 {
     size_t i;
 
     for (i = 0; i < t->np; i++) {
-        const char *hit = first_match(&t->p[i].any, name, 0);
+        const char *hit = first_match(&t->p[i].any, k, 0);
 
-        if (hit != NULL && first_match(&t->p[i].none, name, 0) == NULL) {
+        if (hit != NULL && first_match(&t->p[i].none, k, 0) == NULL) {
             out->precision = (enum pr_kprec)t->p[i].prec;
             out->prec_pattern = hit;
             return;
@@ -711,21 +771,32 @@ void
 pr_kclass_lookup(const struct pr_kclass_table *t, const char *name,
                  struct pr_kclass *out)
 {
-    size_t i;
+    char low[LOW_NAME_MAX];
+    struct kname k;
+    size_t i, n;
 
     memset(out, 0, sizeof(*out));
     out->index = -1;
     if (t == NULL || name == NULL)
         return;
+    /* lowered once here, not a character at a time in every pattern */
+    k.name = name;
+    k.low = NULL;
+    n = strlen(name);
+    if (n < sizeof(low)) {
+        for (i = 0; i <= n; i++)
+            low[i] = (char)tolower((unsigned char)name[i]);
+        k.low = low;
+    }
     for (i = 0; i < t->n; i++) {
-        const char *hit = rule_match(&t->r[i], name);
+        const char *hit = rule_match(&t->r[i], &k);
 
         if (hit == NULL)
             continue;
         fill(t, (int)i, out);
         out->pattern = hit;
         if (t->r[i].prec_by_name)
-            name_precision(t, name, out);
+            name_precision(t, &k, out);
         break;
     }
     for (i = 0; i < t->plugin.n; i++) {
