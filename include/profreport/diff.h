@@ -17,21 +17,35 @@
  *                             "ci_lo_pct", "ci_hi_pct", "ci_method",
  *                             "ci_of" (mean|median|p90: the statistic
  *                             the interval is of, the row's own),
- *                             "significant"}}],
+ *                             "significant"},
+ *                           "comparable"?: false, "not_comparable"?: why}],
  *              "steps_baseline_us": [..], "steps_current_us": [..],
- *              "breakdown": [{"category", "baseline", "current"}]}],
+ *              "breakdown": [{"category", "baseline", "current"}],
+ *              "steps": {"baseline_source", "current_source"
+ *                          (ProfilerStep | named steps | no steps),
+ *                        "paired_by" (null | "ProfilerStep number"),
+ *                        "baseline", "current", "paired", "comparable"}}],
  *    "runs_unmatched": {"baseline": [..], "current": [..]},
- *    "operators" | "operators_by_shape" | "kernels":
+ *    "comparability": {"warnings": [text], "notes": [text], "comparable"},
+ *    "operators" | "operators_by_shape" | "kernels" | "sources" | "modules":
  *        [{"name", "input_shapes"?, "status" (both|new|vanished),
  *          "baseline_us", "current_us", "delta_us", "delta_pct",
- *          "calls_baseline", "calls_current", "share_pct"}],
+ *          "calls_baseline", "calls_current", "share_pct",
+ *          "comparable"?: false, "not_comparable"?: why}],
+ *    "added_deleted": {"operators" | "kernels": {"added", "deleted":
+ *        [{"name", "calls_per_step", "device_us_per_step"}] longest first,
+ *        "in_both", "in_both_pct", "time_in_both_pct"}},
  *    "gates": [{"rule", "default", "noise_aware", "checked", "matched",
  *               "result" (pass|fail|skipped), "skip_reason" (null |
  *               no_figure | not_comparable), "detail", "largest",
  *               "offenders", "within_noise"}],
  *    "verdict": "pass" | "fail" | "inconclusive"}     (pr_diff_gate)
  * "inconclusive": every gate was skipped, so nothing was compared; it is
- * not a pass (exit status 4).
+ * not a pass (exit status 4).  Steps pair by ProfilerStep number where
+ * both runs have them (the step figures are those of the paired steps);
+ * a comparability warning (a run without step markers against per-step
+ * runs, a device run against a CPU-only run, names that barely overlap)
+ * leaves "comparable" false and marks every report's verdict line.
  */
 #ifndef PROFREPORT_DIFF_H
 #define PROFREPORT_DIFF_H

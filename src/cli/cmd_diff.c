@@ -219,6 +219,11 @@ print_warnings(const cJSON *diff)
                 "baseline pairs with it\n",
                 cJSON_IsString(w) ? w->valuestring : "?");
     }
+    cJSON_ArrayForEach(w, pr_sget(pr_sget(diff, "comparability"), "warnings"))
+    {
+        fprintf(stderr, "profreport: warning: %s\n",
+                cJSON_IsString(w) ? w->valuestring : "?");
+    }
 }
 
 static enum pr_status

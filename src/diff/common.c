@@ -234,6 +234,25 @@ pr_dunmatched_each(const cJSON *diff,
     }
 }
 
+void
+pr_dcompat_each(const cJSON *diff,
+                void (*each)(void *ctx, const char *lead, const char *text),
+                void *ctx)
+{
+    static const char *const lists[] = {"warnings", "notes"};
+    static const char *const leads[] = {"Warning:", "Note:"};
+    const cJSON *c = pr_sget(diff, "comparability"), *w;
+    size_t k;
+
+    for (k = 0; k < 2; k++) {
+        cJSON_ArrayForEach(w, pr_sget(c, lists[k]))
+        {
+            if (cJSON_IsString(w))
+                each(ctx, leads[k], w->valuestring);
+        }
+    }
+}
+
 enum pr_status
 pr_dmd_code(struct pr_buf *b, const char *s, size_t max_chars)
 {
@@ -358,9 +377,15 @@ pr_dverdict(const cJSON *diff, struct pr_dverdict *v)
 {
     const char *verdict = pr_dj_str(diff, "verdict");
     const cJSON *g;
-    char skipped[48] = "";
+    char skipped[48] = "", marked[80] = "";
 
     memset(v, 0, sizeof(*v));
+    v->warnings =
+        pr_sget_len(pr_sget(pr_sget(diff, "comparability"), "warnings"));
+    if (v->warnings > 0)
+        snprintf(marked, sizeof(marked),
+                 "; the runs may not be comparable: %zu warning%s", v->warnings,
+                 v->warnings == 1 ? "" : "s");
     cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(diff, "gates"))
     {
         v->total++;
@@ -374,8 +399,8 @@ pr_dverdict(const cJSON *diff, struct pr_dverdict *v)
         v->word = "INCONCLUSIVE";
         v->cls = "inconclusive";
         snprintf(v->counts, sizeof(v->counts),
-                 "no gate compared anything: %zu of %zu skipped", v->skipped,
-                 v->total);
+                 "no gate compared anything: %zu of %zu skipped%s", v->skipped,
+                 v->total, marked);
         return;
     } else {
         v->word = "no regression";
@@ -383,8 +408,8 @@ pr_dverdict(const cJSON *diff, struct pr_dverdict *v)
     }
     if (v->skipped > 0)
         snprintf(skipped, sizeof(skipped), "; %zu skipped", v->skipped);
-    snprintf(v->counts, sizeof(v->counts), "%zu of %zu gate%s tripped%s",
-             v->failed, v->total, v->total == 1 ? "" : "s", skipped);
+    snprintf(v->counts, sizeof(v->counts), "%zu of %zu gate%s tripped%s%s",
+             v->failed, v->total, v->total == 1 ? "" : "s", skipped, marked);
 }
 
 /* ---- distinct short names (pr_dshort_names) ---------------------------- */

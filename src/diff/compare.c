@@ -48,6 +48,8 @@ struct plan {
     int info_bootstrap; /* 1: a bootstrap also where the rank test decides */
     double q; /* the interval's statistic: STAT_MEAN, else this quantile
                  (the median and p90 rows: each row its own interval) */
+    const struct pr_dstep_pairs *sp; /* the steps a pair of runs compares;
+                                        NULL: every step */
 };
 
 void
@@ -62,31 +64,36 @@ pr_diff_opts_init(struct pr_diff_opts *o)
     o->no_default_gate = 0;
 }
 
-/* Per-step samples of a run: durations (cat == NULL) or one breakdown
- * category.  Steps whose value is missing are left out.  *out is owned. */
+/* Per-step samples of side `side` of the pair: durations (cat == NULL)
+ * or one breakdown category, of the steps the pair compares (steps paired
+ * by number, step_pairs.c).  Steps whose value is missing are left out.
+ * *out is owned. */
 static enum pr_status
-step_samples(const cJSON *run, const char *cat, double **out, size_t *n,
-             struct pr_error *err)
+step_samples(const struct plan *p, int side, const cJSON *run, const char *cat,
+             double **out, size_t *n, struct pr_error *err)
 {
-    const cJSON *steps = cJSON_GetObjectItemCaseSensitive(run, "steps");
-    const cJSON *s;
-    int size = cJSON_GetArraySize(steps);
+    return pr_dstep_samples(p->sp, side, run, cat, out, n, err);
+}
 
-    *n = 0;
-    *out = calloc(size > 0 ? (size_t)size : 1, sizeof(**out));
-    if (*out == NULL)
-        return NOMEM(err);
-    cJSON_ArrayForEach(s, steps)
-    {
-        double v =
-            cat == NULL
-                ? pr_dj_num(s, "duration_us")
-                : pr_dj_num(cJSON_GetObjectItemCaseSensitive(s, "breakdown_us"),
-                            cat);
-        if (isfinite(v))
-            (*out)[(*n)++] = v;
+/* A step figure of side `side`: the summary's own (step_summary[key], or
+ * its breakdown category cat) when the pair compares every step of the
+ * run, else the same statistic (mean for q < 0, else the q-quantile) of
+ * the steps it compares, so that both sides are taken over the same step
+ * numbers (issue #29). */
+static enum pr_status
+side_figure(const struct plan *p, int side, const cJSON *run, const char *key,
+            const char *cat, double q, double *out, struct pr_error *err)
+{
+    const cJSON *ss = cJSON_GetObjectItemCaseSensitive(run, "step_summary");
+
+    if (p->sp == NULL || pr_dstep_all_kept(p->sp, side)) {
+        *out = cat == NULL ? pr_dj_num(ss, key)
+                           : pr_dj_num(cJSON_GetObjectItemCaseSensitive(
+                                           ss, "breakdown_us"),
+                                       cat);
+        return PR_OK;
     }
-    return PR_OK;
+    return pr_dstep_stat(p->sp, side, run, cat, q, out, err);
 }
 
 /* The interval of the change, by the method the plan gives this test
@@ -177,9 +184,9 @@ add_noise(cJSON *row, const cJSON *rb, const cJSON *rc, const char *cat,
 
     if (noise == NULL)
         return NOMEM(err);
-    st = step_samples(rb, cat, &a, &na, err);
+    st = step_samples(p, 0, rb, cat, &a, &na, err);
     if (st == PR_OK)
-        st = step_samples(rc, cat, &b, &nb, err);
+        st = step_samples(p, 1, rc, cat, &b, &nb, err);
     if (st == PR_OK && (na < 2 || nb < 2)) {
         if (cJSON_AddStringToObject(noise, "method", "none") == NULL ||
             !pr_dj_add_num(noise, "n_baseline", (double)na) ||
@@ -229,16 +236,19 @@ add_step_metrics(cJSON *metrics, const cJSON *rb, const cJSON *rc,
                                           {"step.median", "median_us"},
                                           {"step.p90", "p90_us"}};
     static const double stat[] = {STAT_MEAN, 0.5, 0.9};
-    const cJSON *sb = cJSON_GetObjectItemCaseSensitive(rb, "step_summary");
-    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(rc, "step_summary");
     size_t i;
 
     for (i = 0; i < 3; i++) {
-        cJSON *row =
-            metric_row(metrics, keys[i][0], NULL, "us",
-                       pr_dj_num(sb, keys[i][1]), pr_dj_num(sc, keys[i][1]));
         struct plan own = *o;
-        enum pr_status st;
+        double x = NAN, y = NAN;
+        cJSON *row;
+        enum pr_status st =
+            side_figure(o, 0, rb, keys[i][1], NULL, stat[i], &x, err);
+        if (st == PR_OK)
+            st = side_figure(o, 1, rc, keys[i][1], NULL, stat[i], &y, err);
+        if (st != PR_OK)
+            return st;
+        row = metric_row(metrics, keys[i][0], NULL, "us", x, y);
         if (row == NULL)
             return NOMEM(err);
         own.q = stat[i];
@@ -253,20 +263,20 @@ static enum pr_status
 add_breakdown_metrics(cJSON *metrics, const cJSON *rb, const cJSON *rc,
                       const struct plan *o, struct pr_error *err)
 {
-    const cJSON *bb = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(rb, "step_summary"), "breakdown_us");
-    const cJSON *bc = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(rc, "step_summary"), "breakdown_us");
     char name[64];
     size_t i;
 
     for (i = 0; i < N_CATEGORIES; i++) {
+        double x = NAN, y = NAN;
         cJSON *row;
-        enum pr_status st;
+        enum pr_status st =
+            side_figure(o, 0, rb, NULL, categories[i], STAT_MEAN, &x, err);
+        if (st == PR_OK)
+            st = side_figure(o, 1, rc, NULL, categories[i], STAT_MEAN, &y, err);
+        if (st != PR_OK)
+            return st;
         snprintf(name, sizeof(name), "breakdown.%s", categories[i]);
-        row =
-            metric_row(metrics, name, NULL, "us", pr_dj_num(bb, categories[i]),
-                       pr_dj_num(bc, categories[i]));
+        row = metric_row(metrics, name, NULL, "us", x, y);
         if (row == NULL)
             return NOMEM(err);
         st = add_noise(row, rb, rc, categories[i], o, err);
@@ -370,14 +380,16 @@ add_hardware_metrics(cJSON *metrics, const cJSON *rb, const cJSON *rc,
 }
 
 /* The per-step series a chart shows side by side: durations and the mean
- * breakdown of each run. */
+ * breakdown of each run, over the steps the pair compares. */
 static enum pr_status
-add_series(cJSON *out, const cJSON *rb, const cJSON *rc, struct pr_error *err)
+add_series(cJSON *out, const cJSON *rb, const cJSON *rc, const struct plan *p,
+           struct pr_error *err)
 {
     const char *keys[2] = {"steps_baseline_us", "steps_current_us"};
     const cJSON *runs[2] = {rb, rc};
     cJSON *bd = cJSON_AddArrayToObject(out, "breakdown");
-    size_t i, k;
+    size_t i;
+    int k;
 
     if (bd == NULL)
         return NOMEM(err);
@@ -385,7 +397,7 @@ add_series(cJSON *out, const cJSON *rb, const cJSON *rc, struct pr_error *err)
         double *v = NULL;
         size_t n = 0;
         cJSON *arr;
-        if (step_samples(runs[k], NULL, &v, &n, err) != PR_OK)
+        if (step_samples(p, k, runs[k], NULL, &v, &n, err) != PR_OK)
             return NOMEM(err);
         arr = cJSON_CreateDoubleArray(v, (int)n);
         free(v);
@@ -395,17 +407,17 @@ add_series(cJSON *out, const cJSON *rb, const cJSON *rc, struct pr_error *err)
     }
     for (i = 0; i < N_CATEGORIES; i++) {
         cJSON *row = cJSON_CreateObject();
-        const cJSON *b[2];
+        double x[2] = {NAN, NAN};
         if (row == NULL)
             return NOMEM(err);
         cJSON_AddItemToArray(bd, row);
         for (k = 0; k < 2; k++)
-            b[k] = cJSON_GetObjectItemCaseSensitive(
-                cJSON_GetObjectItemCaseSensitive(runs[k], "step_summary"),
-                "breakdown_us");
+            if (side_figure(p, k, runs[k], NULL, categories[i], STAT_MEAN,
+                            &x[k], err) != PR_OK)
+                return err->code;
         if (cJSON_AddStringToObject(row, "category", categories[i]) == NULL ||
-            !pr_dj_add_num(row, "baseline", pr_dj_num(b[0], categories[i])) ||
-            !pr_dj_add_num(row, "current", pr_dj_num(b[1], categories[i])))
+            !pr_dj_add_num(row, "baseline", x[0]) ||
+            !pr_dj_add_num(row, "current", x[1]))
             return NOMEM(err);
     }
     return PR_OK;
@@ -423,11 +435,13 @@ struct sides_runs {
 /* The pair of runs lb and lc (as the summaries hold them, for their
  * names), whose whole forms are rb and rc. */
 static enum pr_status
-compare_runs(cJSON *runs, const cJSON *lb, const cJSON *lc, const cJSON *rb,
-             const cJSON *rc, const struct sides_runs *all,
+compare_runs(cJSON *diff, cJSON *runs, const cJSON *lb, const cJSON *lc,
+             const cJSON *rb, const cJSON *rc, const struct sides_runs *all,
              const struct plan *o, struct pr_error *err)
 {
     cJSON *pair = cJSON_CreateObject(), *metrics, *rank;
+    struct pr_dstep_pairs sp;
+    struct plan pl = *o;
     char wb[256], wc[256];
     enum pr_status st;
 
@@ -448,13 +462,19 @@ compare_runs(cJSON *runs, const cJSON *lb, const cJSON *lc, const cJSON *rb,
     metrics = cJSON_AddArrayToObject(pair, "metrics");
     if (metrics == NULL)
         return NOMEM(err);
-    st = add_step_metrics(metrics, rb, rc, o, err);
+    st = pr_dstep_pair(rb, rc, &sp, err);
+    pl.sp = &sp;
     if (st == PR_OK)
-        st = add_breakdown_metrics(metrics, rb, rc, o, err);
+        st = add_step_metrics(metrics, rb, rc, &pl, err);
+    if (st == PR_OK)
+        st = add_breakdown_metrics(metrics, rb, rc, &pl, err);
     if (st == PR_OK)
         st = add_hardware_metrics(metrics, rb, rc, err);
     if (st == PR_OK)
-        st = add_series(pair, rb, rc, err);
+        st = add_series(pair, rb, rc, &pl, err);
+    if (st == PR_OK)
+        st = pr_dcompat_pair(diff, pair, rb, rc, &sp, err);
+    pr_dstep_pairs_free(&sp);
     return st;
 }
 
@@ -486,7 +506,7 @@ add_unmatched(cJSON *um, const cJSON *const *runs, size_t n, const cJSON *all,
 static struct plan
 make_plan(const struct pr_dpairs *p, const struct pr_diff_opts *o)
 {
-    struct plan pl = {o, o->resamples, 1, STAT_MEAN};
+    struct plan pl = {o, o->resamples, 1, STAT_MEAN, NULL};
     double all = 0, need = 0;
     size_t i;
 
@@ -555,8 +575,8 @@ compare_all_runs(cJSON *diff, const struct pr_dpairs *p,
         if (st == PR_OK)
             st = whole_run(all->mc, p->c[p->with[i]], &rc, err);
         if (st == PR_OK)
-            st = compare_runs(runs, p->b[i], p->c[p->with[i]], rb, rc, all, pl,
-                              err);
+            st = compare_runs(diff, runs, p->b[i], p->c[p->with[i]], rb, rc,
+                              all, pl, err);
     }
     if (st == PR_OK)
         st = add_unmatched(um, p->b, p->nb, all->b, tb, "baseline", err);
@@ -731,6 +751,10 @@ add_table(cJSON *diff, size_t k, const struct side *b, const struct side *c,
         else
             cJSON_AddItemToArray(arr, row);
     }
+    /* operators and kernels on one side only, host-only ones included */
+    if (st == PR_OK && (k == 0 || k == 2))
+        st = pr_dcompat_table(diff, tables[k].key,
+                              k == 0 ? "operators" : "kernels", &t, err);
     pr_match_free(&t);
     if (st == PR_OK && pr_dshort_names(arr, PR_DNAME_MAX_CHARS) != 0)
         st = NOMEM(err);
@@ -830,6 +854,8 @@ compare_sides(cJSON *diff, struct side *b, struct side *c,
         st = side_fold(c, err);
     for (k = 0; k < N_TABLES && st == PR_OK; k++)
         st = add_table(diff, k, b, c, err);
+    if (st == PR_OK)
+        st = pr_dcompat_finish(diff, err);
     return st;
 }
 

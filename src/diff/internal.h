@@ -82,6 +82,92 @@ void pr_dname(struct pr_buf *b, const char *s, size_t max_chars,
  * Returns 0, or -1 on out-of-memory. */
 PR_NODISCARD int pr_dshort_names(cJSON *rows, size_t max_chars);
 
+/* How a run's steps were made (step_pairs.c): ProfilerStep#N markers,
+ * another producer's steps (NVTX "step 3", Ascend iterations, MegEngine
+ * StopStep), or none (no steps, or the whole capture counted as the one
+ * step "0"). */
+enum pr_dstep_source {
+    PR_DSTEPS_NONE = 0,
+    PR_DSTEPS_PROFILER,
+    PR_DSTEPS_NAMED
+};
+enum pr_dstep_source pr_dstep_source(const cJSON *run);
+
+/* "ProfilerStep", "named steps" or "no steps" (static). */
+const char *pr_dstep_source_text(enum pr_dstep_source s);
+
+/* The steps two paired runs compare (issue #29): when both number their
+ * steps (ProfilerStep#N) and share a number, the steps whose number both
+ * have (keep[side][i] for step i of that side's "steps"); otherwise every
+ * step (keep NULL). */
+struct pr_dstep_pairs {
+    enum pr_dstep_source src[2]; /* 0 baseline, 1 current */
+    int by_number;               /* steps paired by ProfilerStep number */
+    unsigned char *keep[2];      /* owned; NULL: every step of the side */
+    size_t n[2];                 /* steps of each run */
+    size_t n_paired;             /* pairs, when by_number */
+};
+
+/* Pair the steps of runs rb and rc; free with pr_dstep_pairs_free, also
+ * after an error.  Errors: PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_dstep_pair(const cJSON *rb, const cJSON *rc,
+                                          struct pr_dstep_pairs *p,
+                                          struct pr_error *err);
+void pr_dstep_pairs_free(struct pr_dstep_pairs *p);
+
+/* 1 when side keeps every step of its run (its summary's step figures
+ * hold as they are). */
+int pr_dstep_all_kept(const struct pr_dstep_pairs *p, int side);
+
+/* The per-step samples of side `side` (run is that side's run): the
+ * durations (cat NULL) or breakdown category cat of the kept steps (p
+ * NULL: every step), those without a value left out.  *out is owned by
+ * the caller.  Errors: PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_dstep_samples(const struct pr_dstep_pairs *p,
+                                             int side, const cJSON *run,
+                                             const char *cat, double **out,
+                                             size_t *n, struct pr_error *err);
+
+/* The mean (q < 0) or q-quantile of those samples into *out (NAN for
+ * none), as the summary's step_summary computes them.  Errors:
+ * PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_dstep_stat(const struct pr_dstep_pairs *p,
+                                          int side, const cJSON *run,
+                                          const char *cat, double q,
+                                          double *out, struct pr_error *err);
+
+struct pr_match_table;
+
+/* Whether the runs can be compared (compat.c), into diff["comparability"]
+ * = {"comparable", "warnings": [..], "notes": [..]}: for a pair of runs
+ * (its "current" name set) whose steps sp paired, pair["steps"], and its
+ * step and breakdown rows marked "comparable": false with a reason
+ * ("not_comparable") when one run has step markers and the other none;
+ * a warning for that and for a device run against a CPU-only run, a note
+ * for two device models.  Errors: PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_dcompat_pair(cJSON *diff, cJSON *pair,
+                                            const cJSON *rb, const cJSON *rc,
+                                            const struct pr_dstep_pairs *sp,
+                                            struct pr_error *err);
+
+/* The rows of the matched table t (`key` "operators" or "kernels", named
+ * `noun` in text) added and deleted between the runs, as HTA's ops_diff:
+ * diff["added_deleted"][key] = {"added", "deleted": [{"name",
+ * "calls_per_step", "device_us_per_step"}] by time, "in_both",
+ * "in_both_pct", "time_in_both_pct"}; a warning when the names barely
+ * overlap.  Errors: PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_dcompat_table(cJSON *diff, const char *key,
+                                             const char *noun,
+                                             const struct pr_match_table *t,
+                                             struct pr_error *err);
+
+/* diff["comparability"]["comparable"]: no warning was given; and when
+ * some pair's steps are not comparable, every row of the per-step tables
+ * (operators, kernels, sources, modules) marked so too.  Errors:
+ * PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_dcompat_finish(cJSON *diff,
+                                              struct pr_error *err);
+
 /* A run of the diff that paired with none ("runs_unmatched"), for the
  * line each report shows so that a vanished rank does not go unseen: on
  * the baseline side it vanished (a warning), on the current side it is
@@ -94,6 +180,13 @@ struct pr_dunmatched {
     const char *what;      /* "vanished (...)" or "is new (...)" */
     size_t index, count;   /* its place among its side's unmatched runs */
 };
+
+/* Call each for every comparability warning ("Warning:") and note
+ * ("Note:") of the diff tree (diff["comparability"], compat.c). */
+void pr_dcompat_each(const cJSON *diff,
+                     void (*each)(void *ctx, const char *lead,
+                                  const char *text),
+                     void *ctx);
 
 /* Call each for every unmatched run of the diff tree, baseline side first,
  * in the tree's order. */
@@ -119,7 +212,8 @@ PR_NODISCARD enum pr_status pr_ddescribe(struct pr_buf *b, const cJSON *it);
 struct pr_dverdict {
     const char *word, *cls;
     size_t failed, skipped, total;
-    char counts[160];
+    size_t warnings; /* comparability warnings: the verdict is marked */
+    char counts[200];
 };
 void pr_dverdict(const cJSON *diff, struct pr_dverdict *v);
 

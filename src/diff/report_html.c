@@ -247,6 +247,17 @@ unmatched(void *ctx, const struct pr_dunmatched *u)
     ADDF(b, "</code> %s; not compared.</p>\n", u->what);
 }
 
+/* A comparability warning or note (pr_dcompat_each). */
+static void
+compat_line(void *ctx, const char *lead, const char *text)
+{
+    struct pr_buf *b = ctx;
+
+    ADDF(b, "<p class=\"unmatched\"><strong>%s</strong> ", lead);
+    esc(b, text);
+    pr_dadd(b, "</p>\n");
+}
+
 static void
 header(struct pr_buf *b, const cJSON *diff)
 {
@@ -268,6 +279,7 @@ header(struct pr_buf *b, const cJSON *diff)
     ADDF(b, "</code> (runs: %.0f, steps: %.0f).</p>\n", pr_sget_num(cs, "runs"),
          pr_sget_num(cs, "steps"));
     pr_dunmatched_each(diff, unmatched, b);
+    pr_dcompat_each(diff, compat_line, b);
 }
 
 static void

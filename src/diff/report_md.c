@@ -32,6 +32,20 @@ unmatched(void *ctx, const struct pr_dunmatched *u)
         b->failed = 1;
 }
 
+static void md_text(struct pr_buf *b, const char *s);
+
+/* A comparability warning or note (pr_dcompat_each). */
+static void
+compat_line(void *ctx, const char *lead, const char *text)
+{
+    struct pr_buf *b = ctx;
+
+    if (pr_buf_printf(b, "**%s** ", lead) != PR_OK)
+        b->failed = 1;
+    md_text(b, text);
+    pr_dadd(b, "\n\n");
+}
+
 static void
 header(struct pr_buf *b, const cJSON *diff)
 {
@@ -55,6 +69,7 @@ header(struct pr_buf *b, const cJSON *diff)
                       pr_sget_num(cs, "steps")) != PR_OK)
         b->failed = 1;
     pr_dunmatched_each(diff, unmatched, b);
+    pr_dcompat_each(diff, compat_line, b);
 }
 
 /* Text in a table cell: Markdown's active characters backslash-escaped

@@ -244,6 +244,18 @@ unmatched_note(void *ctx, const struct pr_dunmatched *u)
     }
 }
 
+/* A comparability warning or note (pr_dcompat_each), under the title. */
+static void
+compat_note(void *ctx, const char *lead, const char *text)
+{
+    struct pr_pdf_doc *d = ctx;
+    char line[600];
+
+    snprintf(line, sizeof(line), "%s %s", lead, text);
+    pr_pdf_doc_paragraph(d, 0, line, PR_PDF_BODY_SIZE,
+                         lead[0] == 'W' ? PR_PDF_C_BAD : PR_PDF_C_TEXT);
+}
+
 static void
 method_section(struct pr_pdf_doc *d, const cJSON *diff)
 {
@@ -268,6 +280,7 @@ diff_build(struct pr_pdf_doc *d, const cJSON *diff, size_t top)
     diff_title(d, diff, PACKAGE_VERSION);
     pr_pdf_doc_skip(d, 10);
     pr_dunmatched_each(diff, unmatched_note, d);
+    pr_dcompat_each(diff, compat_note, d);
     gates_section(d, diff);
     if (!pr_pdf_doc_failed(d))
         runs_section(d, diff);

@@ -1,0 +1,387 @@
+/* compat.c - whether two runs can be compared, said beside the figures
+ * (issue #32): a run without step markers (its whole capture one "step")
+ * against a per-step mean, a GPU run against a CPU-only run, operator and
+ * kernel sets that barely overlap.  The step figures of a pair whose
+ * steps were made differently are marked not comparable, so the gates
+ * skip them instead of calling a +191% "regression"; the other mismatches
+ * are warnings that mark the verdict.  Also the operators and kernels
+ * added and deleted between the runs, as HTA's ops_diff lists them. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "profreport/diff_match.h"
+#include "profreport/sget.h"
+
+#define NOMEM(err) pr_error_set(err, PR_E_NOMEM, "out of memory")
+
+/* Names in both runs under this share of all names (and of the time) is
+ * "barely overlap": two builds of one model keep most of their operator
+ * names even across a compiler change (HTA's control/test pair keeps
+ * 85% of the operator names that have device time). */
+#define OVERLAP_MIN_PCT 20.0
+
+static int
+add_warning(cJSON *list, const char *text)
+{
+    cJSON *s = cJSON_CreateString(text);
+
+    if (s == NULL || !cJSON_AddItemToArray(list, s)) {
+        cJSON_Delete(s);
+        return 0;
+    }
+    return 1;
+}
+
+/* The run's devices in words: "NVIDIA A100-SXM4-40GB" (the first device
+ * named, "+N more" after it), "a device" when none is named, or NULL for
+ * a run that recorded no device work (no device, no kernel). */
+static const char *
+devices_text(const cJSON *run, char *buf, size_t n)
+{
+    const cJSON *devs = cJSON_GetObjectItemCaseSensitive(run, "devices");
+    const cJSON *first = cJSON_GetArrayItem(devs, 0);
+    int k = cJSON_GetArraySize(devs);
+    int kernels =
+        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(run, "kernels"));
+
+    if (k == 0 && kernels == 0)
+        return NULL;
+    if (pr_dj_str(first, "name") == NULL) {
+        snprintf(buf, n, "%s", k > 1 ? "several devices" : "a device");
+        return buf;
+    }
+    if (k > 1)
+        snprintf(buf, n, "%s (+%d more)", pr_dj_str(first, "name"), k - 1);
+    else
+        snprintf(buf, n, "%s", pr_dj_str(first, "name"));
+    return buf;
+}
+
+/* "8 ProfilerSteps", "3 named steps", "no step markers (its whole
+ * capture is one step)". */
+static void
+steps_text(enum pr_dstep_source s, size_t n, char *buf, size_t size)
+{
+    if (s == PR_DSTEPS_NONE)
+        snprintf(buf, size, "no step markers (its whole capture is one step)");
+    else
+        snprintf(buf, size, "%zu %s%s", n, pr_dstep_source_text(s),
+                 s == PR_DSTEPS_PROFILER && n != 1 ? "s" : "");
+}
+
+/* Step and breakdown rows of a pair whose steps were made differently:
+ * not comparable, with the reason the gates report. */
+static int
+mark_steps(cJSON *metrics, const char *why)
+{
+    cJSON *row;
+
+    cJSON_ArrayForEach(row, metrics)
+    {
+        const char *m = pr_dj_str(row, "metric");
+        if (m == NULL ||
+            (strncmp(m, "step.", 5) != 0 && strncmp(m, "breakdown.", 10) != 0))
+            continue;
+        if (cJSON_AddFalseToObject(row, "comparable") == NULL ||
+            cJSON_AddStringToObject(row, "not_comparable", why) == NULL)
+            return 0;
+    }
+    return 1;
+}
+
+/* pair["steps"]: how the steps of each run were made and which pair. */
+static int
+steps_object(cJSON *pair, const struct pr_dstep_pairs *sp, int comparable)
+{
+    cJSON *o = cJSON_AddObjectToObject(pair, "steps");
+    int ok = o != NULL;
+
+    ok =
+        ok && cJSON_AddStringToObject(o, "baseline_source",
+                                      pr_dstep_source_text(sp->src[0])) != NULL;
+    ok =
+        ok && cJSON_AddStringToObject(o, "current_source",
+                                      pr_dstep_source_text(sp->src[1])) != NULL;
+    ok = ok &&
+         (sp->by_number ? cJSON_AddStringToObject(o, "paired_by",
+                                                  "ProfilerStep number") != NULL
+                        : cJSON_AddNullToObject(o, "paired_by") != NULL);
+    ok = ok && pr_dj_add_num(o, "baseline", (double)sp->n[0]);
+    ok = ok && pr_dj_add_num(o, "current", (double)sp->n[1]);
+    ok = ok &&
+         pr_dj_add_num(o, "paired", sp->by_number ? (double)sp->n_paired : NAN);
+    ok = ok && cJSON_AddBoolToObject(o, "comparable", comparable) != NULL;
+    return ok;
+}
+
+/* The steps of a pair: paired by number (a note when some steps have no
+ * partner), or not comparable at all (a warning). */
+static int
+check_steps(cJSON *pair, cJSON *warnings, cJSON *notes, const char *run,
+            const struct pr_dstep_pairs *sp)
+{
+    char b[96], c[96], why[400];
+    int comparable =
+        (sp->src[0] == PR_DSTEPS_NONE) == (sp->src[1] == PR_DSTEPS_NONE);
+
+    if (!steps_object(pair, sp, comparable))
+        return 0;
+    if (comparable && sp->by_number &&
+        (sp->n_paired < sp->n[0] || sp->n_paired < sp->n[1])) {
+        snprintf(why, sizeof(why),
+                 "run %s: of %zu ProfilerStep%s of the baseline and %zu of "
+                 "the current run, %zu have a number both runs have; the "
+                 "step figures compare those alone",
+                 run, sp->n[0], sp->n[0] == 1 ? "" : "s", sp->n[1],
+                 sp->n_paired);
+        return add_warning(notes, why); /* like with like: not a warning */
+    }
+    if (comparable)
+        return 1;
+    steps_text(sp->src[0], sp->n[0], b, sizeof(b));
+    steps_text(sp->src[1], sp->n[1], c, sizeof(c));
+    snprintf(why, sizeof(why),
+             "run %s: the baseline has %s, the current run %s: a whole "
+             "capture against a step is no step-time comparison",
+             run, b, c);
+    return add_warning(warnings, why) &&
+           mark_steps(cJSON_GetObjectItemCaseSensitive(pair, "metrics"), why);
+}
+
+/* A GPU run against one that recorded no device work; different device
+ * models are a note, not a mismatch (an upgrade is compared on purpose). */
+static int
+check_devices(cJSON *notes, cJSON *warnings, const char *run, const cJSON *rb,
+              const cJSON *rc)
+{
+    char db[160], dc[160], text[400];
+    const char *b = devices_text(rb, db, sizeof(db));
+    const char *c = devices_text(rc, dc, sizeof(dc));
+
+    if (b == NULL && c == NULL)
+        return 1;
+    if (b == NULL || c == NULL) {
+        snprintf(text, sizeof(text),
+                 "run %s: the %s run recorded device work (%s), the %s run "
+                 "none: a CPU-only run compared with a device run",
+                 run, b != NULL ? "baseline" : "current", b != NULL ? b : c,
+                 b != NULL ? "current" : "baseline");
+        return add_warning(warnings, text);
+    }
+    if (strcmp(b, c) == 0)
+        return 1;
+    snprintf(text, sizeof(text),
+             "run %s: devices differ: %s (baseline), %s "
+             "(current)",
+             run, b, c);
+    return add_warning(notes, text);
+}
+
+/* diff["comparability"], made on first use; NULL on out-of-memory. */
+static cJSON *
+compat_obj(cJSON *diff)
+{
+    cJSON *c = cJSON_GetObjectItemCaseSensitive(diff, "comparability");
+
+    if (c != NULL)
+        return c;
+    c = cJSON_AddObjectToObject(diff, "comparability");
+    if (c == NULL || cJSON_AddArrayToObject(c, "warnings") == NULL ||
+        cJSON_AddArrayToObject(c, "notes") == NULL)
+        return NULL;
+    return c;
+}
+
+enum pr_status
+pr_dcompat_pair(cJSON *diff, cJSON *pair, const cJSON *rb, const cJSON *rc,
+                const struct pr_dstep_pairs *sp, struct pr_error *err)
+{
+    cJSON *c = compat_obj(diff);
+    const char *run = pr_sget_str_or(pair, "current", "?");
+
+    if (c == NULL)
+        return NOMEM(err);
+    if (!check_steps(pair, cJSON_GetObjectItemCaseSensitive(c, "warnings"),
+                     cJSON_GetObjectItemCaseSensitive(c, "notes"), run, sp) ||
+        !check_devices(cJSON_GetObjectItemCaseSensitive(c, "notes"),
+                       cJSON_GetObjectItemCaseSensitive(c, "warnings"), run, rb,
+                       rc))
+        return NOMEM(err);
+    return PR_OK;
+}
+
+/* ---- added and deleted, and the overlap of the names ------------------ */
+
+struct listed {
+    const struct pr_match_row *r;
+    double us, calls; /* of the side it is on */
+};
+
+static int
+cmp_listed(const void *pa, const void *pb)
+{
+    const struct listed *a = pa, *b = pb;
+
+    if (a->us != b->us)
+        return a->us > b->us ? -1 : 1;
+    if (a->calls != b->calls)
+        return a->calls > b->calls ? -1 : 1;
+    return strcmp(a->r->name, b->r->name);
+}
+
+/* The rows on one side only (added: current only), sorted by time. */
+static cJSON *
+side_list(const struct pr_match_table *t, int added, const char *time_key)
+{
+    struct listed *v = calloc(t->n ? t->n : 1, sizeof(*v));
+    cJSON *arr = cJSON_CreateArray();
+    size_t i, k = 0;
+    int ok = v != NULL && arr != NULL;
+
+    for (i = 0; ok && i < t->n; i++) {
+        const struct pr_match_row *r = &t->rows[i];
+        if (added ? !(r->in_cur && !r->in_base) : !(r->in_base && !r->in_cur))
+            continue;
+        v[k].r = r;
+        v[k].us = added ? r->cur : r->base;
+        v[k++].calls = added ? r->calls_cur : r->calls_base;
+    }
+    if (ok)
+        qsort(v, k, sizeof(*v), cmp_listed);
+    for (i = 0; ok && i < k; i++) {
+        cJSON *o = cJSON_CreateObject();
+        ok = o != NULL && cJSON_AddItemToArray(arr, o);
+        ok = ok && cJSON_AddStringToObject(o, "name", v[i].r->name) != NULL;
+        ok = ok && pr_dj_add_num(o, "calls_per_step", v[i].calls);
+        ok = ok && pr_dj_add_num(o, time_key, v[i].us);
+    }
+    free(v);
+    if (!ok) {
+        cJSON_Delete(arr);
+        return NULL;
+    }
+    return arr;
+}
+
+enum pr_status
+pr_dcompat_table(cJSON *diff, const char *key, const char *noun,
+                 const struct pr_match_table *t, struct pr_error *err)
+{
+    cJSON *ad = cJSON_GetObjectItemCaseSensitive(diff, "added_deleted");
+    cJSON *o, *added, *deleted;
+    size_t i, both = 0, names = t->n;
+    double t_both = 0, t_all = 0;
+    char text[300];
+    int ok;
+
+    if (ad == NULL &&
+        (ad = cJSON_AddObjectToObject(diff, "added_deleted")) == NULL)
+        return NOMEM(err);
+    for (i = 0; i < t->n; i++) {
+        const struct pr_match_row *r = &t->rows[i];
+        both += r->in_base && r->in_cur;
+        t_all += r->base + r->cur;
+        t_both += r->in_base && r->in_cur ? r->base + r->cur : 0;
+    }
+    o = cJSON_AddObjectToObject(ad, key);
+    added = side_list(t, 1, "device_us_per_step");
+    deleted = side_list(t, 0, "device_us_per_step");
+    ok = o != NULL && added != NULL && deleted != NULL;
+    if (ok) {
+        cJSON_AddItemToObject(o, "added", added);
+        cJSON_AddItemToObject(o, "deleted", deleted);
+        added = deleted = NULL;
+    }
+    cJSON_Delete(added);
+    cJSON_Delete(deleted);
+    ok = ok && pr_dj_add_num(o, "in_both", (double)both);
+    ok = ok &&
+         pr_dj_add_num(o, "in_both_pct",
+                       names > 0 ? 100.0 * (double)both / (double)names : NAN);
+    ok = ok && pr_dj_add_num(o, "time_in_both_pct",
+                             t_all > 0 ? 100.0 * t_both / t_all : NAN);
+    if (!ok)
+        return NOMEM(err);
+    /* both sides must have some to say they barely overlap */
+    if (names == 0 || both == names ||
+        100.0 * (double)both / (double)names >= OVERLAP_MIN_PCT ||
+        (t_all > 0 && 100.0 * t_both / t_all >= OVERLAP_MIN_PCT) ||
+        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o, "added")) == 0 ||
+        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o, "deleted")) == 0)
+        return PR_OK;
+    snprintf(text, sizeof(text),
+             "the runs barely overlap: %zu of %zu %s are in both (%.0f%% of "
+             "their device time): are these runs of the same program?",
+             both, names, noun, t_all > 0 ? 100.0 * t_both / t_all : 0.0);
+    if (compat_obj(diff) == NULL ||
+        !add_warning(
+            cJSON_GetObjectItemCaseSensitive(compat_obj(diff), "warnings"),
+            text))
+        return NOMEM(err);
+    return PR_OK;
+}
+
+/* The first reason a pair's steps are not comparable, or NULL. */
+static const char *
+steps_mismatch(const cJSON *diff)
+{
+    const cJSON *pair, *row;
+
+    cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(diff, "runs"))
+    {
+        if (!cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(pair, "steps"), "comparable")))
+            continue;
+        cJSON_ArrayForEach(row,
+                           cJSON_GetObjectItemCaseSensitive(pair, "metrics"))
+        {
+            const char *why = pr_dj_str(row, "not_comparable");
+            if (why != NULL)
+                return why;
+        }
+    }
+    return NULL;
+}
+
+/* Per-step rows of the tables when some pair's steps are not comparable:
+ * a whole capture's operator time against one step's is no change
+ * either. */
+static int
+mark_tables(cJSON *diff, const char *why)
+{
+    static const char *const keys[] = {"operators", "operators_by_shape",
+                                       "kernels", "sources", "modules"};
+    cJSON *row;
+    size_t k;
+
+    for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+        cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(diff, keys[k]))
+        {
+            if (cJSON_AddFalseToObject(row, "comparable") == NULL ||
+                cJSON_AddStringToObject(row, "not_comparable", why) == NULL)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+enum pr_status
+pr_dcompat_finish(cJSON *diff, struct pr_error *err)
+{
+    cJSON *c = compat_obj(diff);
+    const char *why = steps_mismatch(diff);
+
+    if (why != NULL && !mark_tables(diff, why))
+        return NOMEM(err);
+    if (c == NULL || cJSON_AddBoolToObject(
+                         c, "comparable",
+                         cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+                             c, "warnings")) == 0) == NULL)
+        return NOMEM(err);
+    return PR_OK;
+}
