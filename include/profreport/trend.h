@@ -14,16 +14,29 @@
 struct pr_trend_job {
     const char *const *inputs; /* the nights, >= 2 */
     size_t n_inputs;
-    int keep_order; /* 1: the order given, not the recorded times */
+    int keep_order;    /* 1: the order given, not the recorded times */
+    const char *junit; /* NULL: not asked */
     struct pr_gate_job gate;
 };
 
-/* Load the nights, order them, gate each against the one before and
- * write the reports (all of them or none).  *last_crossed is 1 when the
- * last night crossed a limit.  Errors: those of loading, of the reports,
+/* Load the nights (one that cannot be read is reported on stderr and in
+ * the trend's "unreadable", and left out), order them, gate each against
+ * the one before and, from the third on, against the first night of the
+ * window, and write the reports (all of them or none).  *verdict is the
+ * last night's (static): "fail" when it crossed a limit, "pass", or
+ * "inconclusive" when none of its gates compared anything.  Errors:
+ * those of loading when fewer than two nights can be read, PR_E_USAGE
+ * under --strict for a rule no night matches, those of the reports,
  * PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_trend_run(const struct pr_trend_job *job,
-                                         int *last_crossed,
+                                         const char **verdict,
                                          struct pr_error *err);
+
+/* The trend tree's gates of its last night as JUnit XML: one test per
+ * gate and comparison (with the night before, with the first night),
+ * one in error when the verdict is inconclusive, one skipped per night
+ * that could not be read.  Errors: PR_E_NOMEM. */
+PR_NODISCARD enum pr_status
+pr_trend_junit(const cJSON *trend, struct pr_buf *out, struct pr_error *err);
 
 #endif

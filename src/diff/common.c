@@ -372,11 +372,32 @@ pr_dmethod_text(const cJSON *diff, char *before, size_t nb, char *after,
         snprintf(intervals, ni, "%s", "");
 }
 
+/* Count the gates of list into v, and v's word and class from verdict;
+ * returns 1 when the verdict is inconclusive. */
+static int
+verdict_words(const cJSON *list, const char *verdict, struct pr_dverdict *v)
+{
+    const cJSON *g;
+
+    cJSON_ArrayForEach(g, list)
+    {
+        v->total++;
+        v->failed += pr_sget_is(pr_dj_str(g, "result"), "fail");
+        v->skipped += pr_sget_is(pr_dj_str(g, "result"), "skipped");
+    }
+    v->word = pr_sget_is(verdict, "fail")           ? "REGRESSION"
+              : pr_sget_is(verdict, "inconclusive") ? "INCONCLUSIVE"
+                                                    : "no regression";
+    v->cls = pr_sget_is(verdict, "fail")           ? "fail"
+             : pr_sget_is(verdict, "inconclusive") ? "inconclusive"
+                                                   : "pass";
+    return pr_sget_is(verdict, "inconclusive");
+}
+
 void
 pr_dverdict(const cJSON *diff, struct pr_dverdict *v)
 {
     const char *verdict = pr_dj_str(diff, "verdict");
-    const cJSON *g;
     char skipped[48] = "", marked[80] = "";
 
     memset(v, 0, sizeof(*v));
@@ -386,30 +407,48 @@ pr_dverdict(const cJSON *diff, struct pr_dverdict *v)
         snprintf(marked, sizeof(marked),
                  "; the runs may not be comparable: %zu warning%s", v->warnings,
                  v->warnings == 1 ? "" : "s");
-    cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(diff, "gates"))
-    {
-        v->total++;
-        v->failed += pr_sget_is(pr_dj_str(g, "result"), "fail");
-        v->skipped += pr_sget_is(pr_dj_str(g, "result"), "skipped");
-    }
-    if (pr_sget_is(verdict, "fail")) {
-        v->word = "REGRESSION";
-        v->cls = "fail";
-    } else if (pr_sget_is(verdict, "inconclusive")) {
-        v->word = "INCONCLUSIVE";
-        v->cls = "inconclusive";
+    if (verdict_words(pr_sget(diff, "gates"), verdict, v)) {
         snprintf(v->counts, sizeof(v->counts),
                  "no gate compared anything: %zu of %zu skipped%s", v->skipped,
                  v->total, marked);
         return;
-    } else {
-        v->word = "no regression";
-        v->cls = "pass";
     }
     if (v->skipped > 0)
         snprintf(skipped, sizeof(skipped), "; %zu skipped", v->skipped);
     snprintf(v->counts, sizeof(v->counts), "%zu of %zu gate%s tripped%s%s",
              v->failed, v->total, v->total == 1 ? "" : "s", skipped, marked);
+}
+
+void
+pr_dtrend_verdict(const cJSON *trend, struct pr_dverdict *v)
+{
+    static const char *const keys[] = {"gates", "gates_vs_first"};
+    const cJSON *nights = pr_sget(trend, "nights");
+    const cJSON *last = cJSON_GetArrayItem(nights, pr_sget_len(nights) - 1);
+    const char *verdict = pr_dj_str(trend, "verdict");
+    const char *label = pr_sget_str_or(last, "label", "?");
+    size_t k, unreadable = pr_sget_len(pr_sget(trend, "unreadable"));
+    char skipped[48] = "", lost[64] = "";
+    int inconclusive = 0;
+
+    memset(v, 0, sizeof(*v));
+    if (unreadable > 0)
+        snprintf(lost, sizeof(lost), "; %zu night%s unreadable, left out",
+                 unreadable, unreadable == 1 ? "" : "s");
+    for (k = 0; k < 2; k++)
+        inconclusive = verdict_words(pr_sget(last, keys[k]), verdict, v);
+    if (inconclusive) {
+        snprintf(v->counts, sizeof(v->counts),
+                 "last night %.60s: no gate compared anything%s", label, lost);
+        return;
+    }
+    if (v->skipped > 0)
+        snprintf(skipped, sizeof(skipped), ", %zu skipped", v->skipped);
+    snprintf(v->counts, sizeof(v->counts),
+             "last night %.60s: %zu of %zu gate%s tripped%s; %.0f of %zu "
+             "nights crossed%s",
+             label, v->failed, v->total, v->total == 1 ? "" : "s", skipped,
+             pr_sget_num(trend, "crossed_nights"), pr_sget_len(nights), lost);
 }
 
 /* ---- distinct short names (pr_dshort_names) ---------------------------- */

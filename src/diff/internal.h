@@ -217,6 +217,11 @@ struct pr_dverdict {
 };
 void pr_dverdict(const cJSON *diff, struct pr_dverdict *v);
 
+/* The same for a trend tree: its verdict is its last night's, the counts
+ * those of that night's gates (with the night before and with the first
+ * night), how many nights crossed and how many could not be read. */
+void pr_dtrend_verdict(const cJSON *trend, struct pr_dverdict *v);
+
 /* A waterfall from `start` to `end` (microseconds) through n signed
  * steps; pointers borrowed for the call. */
 struct pr_dwaterfall {

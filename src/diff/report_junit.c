@@ -9,6 +9,7 @@
 #include "profreport/diff.h"
 #include "profreport/escape.h"
 #include "profreport/sget.h"
+#include "profreport/trend.h"
 
 /* Every offender on its own line in the failure body. */
 static void
@@ -31,14 +32,18 @@ offenders(struct pr_buf *b, const cJSON *g)
     pr_buf_free(&line);
 }
 
+/* One gate as a test of class `cls`, named by its rule (and `suffix`). */
 static void
-testcase(struct pr_buf *b, const cJSON *g)
+testcase(struct pr_buf *b, const cJSON *g, const char *cls, const char *suffix)
 {
     const char *res = pr_sget_str(g, "result");
     int failed = res != NULL && strcmp(res, "fail") == 0;
 
-    pr_dadd(b, "    <testcase classname=\"profreport.diff\" name=\"");
+    pr_dadd(b, "    <testcase classname=\"");
+    pr_dadd(b, cls);
+    pr_dadd(b, "\" name=\"");
     pr_desc(b, pr_sget_str(g, "rule"));
+    pr_dadd(b, suffix);
     pr_dadd(b, "\">\n");
     if (res != NULL && strcmp(res, "skipped") == 0) {
         pr_dadd(b, "      <skipped message=\"");
@@ -61,10 +66,12 @@ testcase(struct pr_buf *b, const cJSON *g)
  * in error, so that a CI page of skipped tests does not read as green
  * (issue #32). */
 static void
-inconclusive_case(struct pr_buf *b, const struct pr_dverdict *v)
+inconclusive_case(struct pr_buf *b, const struct pr_dverdict *v,
+                  const char *cls)
 {
-    pr_dadd(b, "    <testcase classname=\"profreport.diff\" "
-               "name=\"verdict\">\n      <error type=\"inconclusive\" "
+    pr_dadd(b, "    <testcase classname=\"");
+    pr_dadd(b, cls);
+    pr_dadd(b, "\" name=\"verdict\">\n      <error type=\"inconclusive\" "
                "message=\"");
     pr_desc(b, v->counts);
     pr_dadd(b, "\"/>\n    </testcase>\n");
@@ -90,10 +97,62 @@ pr_diff_junit(const cJSON *diff, struct pr_buf *out, struct pr_error *err)
                       v.skipped) != PR_OK)
         out->failed = 1;
     if (errors > 0)
-        inconclusive_case(out, &v);
+        inconclusive_case(out, &v, "profreport.diff");
     cJSON_ArrayForEach(g, pr_sget(diff, "gates"))
     {
-        testcase(out, g);
+        testcase(out, g, "profreport.diff", "");
+    }
+    pr_dadd(out, "  </testsuite>\n</testsuites>\n");
+    if (out->failed)
+        return pr_error_set(err, PR_E_NOMEM, "junit: out of memory");
+    return PR_OK;
+}
+
+/* A night that could not be read: a skipped test naming it and why. */
+static void
+unreadable_case(struct pr_buf *b, const cJSON *u)
+{
+    pr_dadd(b, "    <testcase classname=\"profreport.trend\" name=\"night ");
+    pr_desc(b, pr_sget_str_or(u, "path", "?"));
+    pr_dadd(b, "\">\n      <skipped message=\"unreadable, left out: ");
+    pr_desc(b, pr_sget_str_or(u, "error", "?"));
+    pr_dadd(b, "\"/>\n    </testcase>\n");
+}
+
+enum pr_status
+pr_trend_junit(const cJSON *trend, struct pr_buf *out, struct pr_error *err)
+{
+    const cJSON *nights = pr_sget(trend, "nights"), *g, *u;
+    const cJSON *last = cJSON_GetArrayItem(nights, pr_sget_len(nights) - 1);
+    const cJSON *bad = pr_sget(trend, "unreadable");
+    struct pr_dverdict v;
+    size_t errors, n;
+
+    pr_dtrend_verdict(trend, &v);
+    errors = pr_sget_is(v.cls, "inconclusive");
+    n = v.total + errors + pr_sget_len(bad);
+    if (pr_buf_printf(out,
+                      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                      "<testsuites name=\"profreport trend\" tests=\"%zu\" "
+                      "failures=\"%zu\" errors=\"%zu\">\n"
+                      "  <testsuite name=\"profreport.trend\" tests=\"%zu\" "
+                      "failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\">\n",
+                      n, v.failed, errors, n, v.failed, errors,
+                      v.skipped + pr_sget_len(bad)) != PR_OK)
+        out->failed = 1;
+    if (errors > 0)
+        inconclusive_case(out, &v, "profreport.trend");
+    cJSON_ArrayForEach(g, pr_sget(last, "gates"))
+    {
+        testcase(out, g, "profreport.trend", " (vs the night before)");
+    }
+    cJSON_ArrayForEach(g, pr_sget(last, "gates_vs_first"))
+    {
+        testcase(out, g, "profreport.trend", " (vs the first night)");
+    }
+    cJSON_ArrayForEach(u, bad)
+    {
+        unreadable_case(out, u);
     }
     pr_dadd(out, "  </testsuite>\n</testsuites>\n");
     if (out->failed)

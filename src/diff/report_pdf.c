@@ -363,12 +363,31 @@ trend_build(struct pr_pdf_doc *d, const cJSON *t, size_t top)
     (void)top;
     if (pr_pdf_doc_new_page(d) != 0)
         return;
+    struct pr_dverdict v;
+    const cJSON *u;
+    char line[700];
+
+    pr_dtrend_verdict(t, &v);
     pr_pdf_doc_section(d, "Nightly trend");
+    snprintf(line, sizeof(line), "%s (%s).", v.word, v.counts);
+    pr_pdf_doc_paragraph(d, 0, line, PR_PDF_BODY_SIZE + 2,
+                         pr_sget_is(v.cls, "pass") ? PR_PDF_C_TEXT
+                                                   : PR_PDF_C_BAD);
+    cJSON_ArrayForEach(u, pr_sget(t, "unreadable"))
+    {
+        snprintf(line, sizeof(line),
+                 "Warning: night %.200s could not be read and is left out: "
+                 "%.400s",
+                 pr_sget_str_or(u, "path", "?"),
+                 pr_sget_str_or(u, "error", "?"));
+        pr_pdf_doc_paragraph(d, 0, line, PR_PDF_BODY_SIZE, PR_PDF_C_BAD);
+    }
     pr_pdf_doc_paragraph(
         d, 0,
-        "Each night is compared with the one before by the diff gates "
-        "(noise-aware for step time); the step chart marks the latest night "
-        "that crossed a limit, the table lists them all.",
+        "Each night is compared with the one before and, from the third "
+        "night on, with the first night by the diff gates (noise-aware for "
+        "step time); the step chart marks the latest night that crossed a "
+        "limit, the table lists them all.",
         PR_PDF_BODY_SIZE + 0.5, PR_PDF_C_MUTED);
     trend_charts(d, t);
     if (!pr_pdf_doc_failed(d))

@@ -38,13 +38,34 @@ nights_table(struct pr_buf *b, const cJSON *t)
 enum pr_status
 pr_trend_html(const cJSON *trend, struct pr_buf *out, struct pr_error *err)
 {
+    struct pr_dverdict v;
+    const cJSON *u;
+
+    pr_dtrend_verdict(trend, &v);
     pr_dhtml_head(out, "profreport trend");
+    pr_dadd(out, "<h1>Nightly trend <span class=\"verdict ");
+    pr_dadd(out, v.cls);
+    pr_dadd(out, "\">");
+    pr_dadd(out, v.word);
+    pr_dadd(out, "</span></h1>\n<p>");
+    pr_desc(out, v.counts);
+    pr_dadd(out, ".</p>\n");
+    cJSON_ArrayForEach(u, pr_sget(trend, "unreadable"))
+    {
+        pr_dadd(out, "<p class=\"unmatched\"><strong>Warning:</strong> night "
+                     "<code>");
+        pr_desc(out, pr_sget_str_or(u, "path", "?"));
+        pr_dadd(out, "</code> could not be read and is left out: ");
+        pr_desc(out, pr_sget_str_or(u, "error", "?"));
+        pr_dadd(out, "</p>\n");
+    }
     pr_dadd(
         out,
-        "<h1>Nightly trend</h1>\n<p class=\""
-        "muted\">Each night is compared with the one before by "
-        "the diff gates (noise-aware for step time); the step chart marks the "
-        "latest night that crossed a limit, the table lists them all."
+        "<p class=\""
+        "muted\">Each night is compared with the one before and, from the "
+        "third night on, with the first night by the diff gates (noise-aware "
+        "for step time); the step chart marks the latest night that crossed "
+        "a limit, the table lists them all."
         "</p>\n");
     charts(out, trend);
     nights_table(out, trend);

@@ -59,8 +59,7 @@ static const struct pr_col night_cols[] = {
     {"p90", "p90", "p90", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
     {"mem", "mem", "Memory peak", PR_FMT_FIGURE, 1.1, NULL, PR_COL_BOTH},
     {"crossed", "crossed", "Crossed", PR_FMT_TEXT, 0.7, NULL, PR_COL_BOTH},
-    {"gates", "gates", "vs previous night", PR_FMT_WRAP, 4.0, NULL,
-     PR_COL_BOTH},
+    {"gates", "gates", "Gates", PR_FMT_WRAP, 4.0, NULL, PR_COL_BOTH},
 };
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -352,20 +351,27 @@ pr_dtable_changes(struct pr_dtable *t, const cJSON *arr, int want, size_t top)
 static void
 gates_text(const cJSON *night, char *buf, size_t n)
 {
+    static const char *const keys[] = {"gates", "gates_vs_first"};
+    static const char *const vs[] = {"", " (vs the first night)"};
     const cJSON *g;
-    size_t at = 0;
+    size_t at = 0, k;
 
     buf[0] = '\0';
-    cJSON_ArrayForEach(g, pr_sget(night, "gates"))
-    {
-        int w;
-        if (at >= n)
-            break;
-        w = snprintf(
-            buf + at, n - at, "%s%s %s: %s", at > 0 ? "; " : "",
-            pr_sget_is(pr_sget_str(g, "result"), "fail") ? "CROSSED" : "ok",
-            pr_sget_str_or(g, "rule", "?"), pr_sget_str_or(g, "detail", ""));
-        at += w > 0 ? (size_t)w : 0;
+    for (k = 0; k < 2; k++) {
+        cJSON_ArrayForEach(g, pr_sget(night, keys[k]))
+        {
+            const char *res = pr_sget_str(g, "result");
+            int w;
+            if (at >= n)
+                break;
+            w = snprintf(buf + at, n - at, "%s%s %s%s: %s", at > 0 ? "; " : "",
+                         pr_sget_is(res, "fail")      ? "CROSSED"
+                         : pr_sget_is(res, "skipped") ? "skipped"
+                                                      : "ok",
+                         pr_sget_str_or(g, "rule", "?"), vs[k],
+                         pr_sget_str_or(g, "detail", ""));
+            at += w > 0 ? (size_t)w : 0;
+        }
     }
     if (at == 0)
         snprintf(buf, n, "%s", "first night");

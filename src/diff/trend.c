@@ -15,6 +15,7 @@
 #include "profreport/diff.h"
 #include "profreport/parse.h"
 #include "profreport/saved.h"
+#include "profreport/sget.h"
 #include "profreport/sink.h"
 #include "profreport/trend.h"
 
@@ -29,6 +30,14 @@ struct night {
     size_t given;     /* position on the command line */
     int saved;        /* a saved summary: read again when needed */
     cJSON *top;       /* owned: its heaviest operators (top_operators) */
+};
+
+/* The nights of a run: the readable ones, ordered, then those that could
+ * not be read (reported and skipped, issue #32). */
+struct nights {
+    struct night *n; /* owned: n_ok readable nights */
+    size_t n_ok;
+    cJSON *unreadable; /* owned: [{"path", "error"}] */
 };
 
 /* Recorded time of a summary: the smallest numeric run span (Kineto
@@ -81,31 +90,74 @@ night_release(struct night *n)
     }
 }
 
-/* Every night read once for what orders them (and the latest night's
- * heaviest operators), then ordered. */
+/* A night that could not be read: reported on stderr and in the trend,
+ * and skipped, so that one corrupt night does not lose the series. */
 static enum pr_status
-load_nights(const struct pr_trend_job *a, struct night *n, struct pr_error *err)
+night_unreadable(const struct pr_trend_job *a, struct nights *ns,
+                 const char *path, const struct pr_error *why,
+                 struct pr_error *err)
 {
+    cJSON *o = cJSON_CreateObject();
+
+    if (o == NULL || !cJSON_AddItemToArray(ns->unreadable, o)) {
+        cJSON_Delete(o);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    if (cJSON_AddStringToObject(o, "path", path) == NULL ||
+        cJSON_AddStringToObject(o, "error", why->msg) == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (!a->gate.quiet)
+        fprintf(stderr, "profreport: warning: trend: night %s skipped: %s\n",
+                path, why->msg);
+    return PR_OK;
+}
+
+/* Every night read once for what orders them (and the latest night's
+ * heaviest operators), then ordered; a night that cannot be read is
+ * reported and left out.  Fewer than two readable nights is an error. */
+static enum pr_status
+load_nights(const struct pr_trend_job *a, struct nights *ns,
+            struct pr_error *err)
+{
+    struct night *n = ns->n;
     size_t i;
     int all_stamped = 1;
 
     for (i = 0; i < a->n_inputs; i++) {
+        struct night *at = &n[ns->n_ok];
+        struct pr_error why;
         enum pr_status st;
-        n[i].path = a->inputs[i];
-        n[i].given = i;
-        n[i].saved = pr_saved_sniff(n[i].path);
-        st = night_hold(&n[i], a->gate.quiet, err);
-        if (st != PR_OK)
-            return st;
-        n[i].stamp = recorded_time(n[i].sum);
-        all_stamped &= !isnan(n[i].stamp);
-        n[i].top = top_operators(n[i].sum);
-        if (n[i].top == NULL)
+        at->path = a->inputs[i];
+        at->given = i;
+        at->saved = pr_saved_sniff(at->path);
+        pr_error_clear(&why);
+        st = night_hold(at, a->gate.quiet, &why);
+        if (st == PR_E_NOMEM)
+            return pr_error_set(err, st, "%s", why.msg);
+        if (st != PR_OK) {
+            st = night_unreadable(a, ns, at->path, &why, err);
+            if (st != PR_OK)
+                return st;
+            continue;
+        }
+        at->stamp = recorded_time(at->sum);
+        all_stamped &= !isnan(at->stamp);
+        at->top = top_operators(at->sum);
+        if (at->top == NULL)
             return pr_error_set(err, PR_E_NOMEM, "out of memory");
-        night_release(&n[i]);
+        night_release(at);
+        ns->n_ok++;
+    }
+    if (ns->n_ok < 2) {
+        const cJSON *u = cJSON_GetArrayItem(ns->unreadable, 0);
+        return pr_error_set(err, PR_E_FORMAT,
+                            "trend: %zu of %zu nights could be read, two are "
+                            "needed (%s: %s)",
+                            ns->n_ok, a->n_inputs, pr_dj_str(u, "path"),
+                            pr_dj_str(u, "error"));
     }
     if (all_stamped && !a->keep_order)
-        qsort(n, a->n_inputs, sizeof(*n), cmp_night);
+        qsort(n, ns->n_ok, sizeof(*n), cmp_night);
     return PR_OK;
 }
 
@@ -176,28 +228,42 @@ op_per_step(const cJSON *sum, const char *name)
 
 #define N_TOP_OPS 5
 
-/* Compare night i with night i-1 under the gates; record on `out`. */
+/* Compare night cur with night prev under the gates; their gates go to
+ * out[key] and *failed counts those that tripped. */
 static enum pr_status
 gate_night(const struct pr_trend_job *a, const struct night *prev,
-           const struct night *cur, cJSON *out, struct pr_error *err)
+           const struct night *cur, cJSON *out, const char *key, size_t *failed,
+           struct pr_error *err)
 {
     cJSON *diff = NULL, *gates;
-    size_t failed = 0;
     enum pr_status st;
 
+    *failed = 0;
     st = pr_diff_compare(prev->sum, cur->sum, pr_dbasename(prev->path),
                          pr_dbasename(cur->path), &a->gate.opts, &diff, err);
     if (st == PR_OK)
         st = pr_diff_gate(diff, a->gate.rules, a->gate.n_rules, &a->gate.opts,
-                          &failed, err);
+                          failed, err);
     if (st == PR_OK) {
         gates = cJSON_DetachItemFromObjectCaseSensitive(diff, "gates");
-        cJSON_AddItemToObject(out, "gates", gates);
-        if (cJSON_AddBoolToObject(out, "crossed", failed > 0) == NULL)
-            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+        cJSON_AddItemToObject(out, key, gates);
     }
     cJSON_Delete(diff);
     return st;
+}
+
+/* Gates of a night that compared something (not skipped). */
+static size_t
+gates_compared(const cJSON *gates)
+{
+    const cJSON *g;
+    size_t n = 0;
+
+    cJSON_ArrayForEach(g, gates)
+    {
+        n += !pr_sget_is(pr_dj_str(g, "result"), "skipped");
+    }
+    return n;
 }
 
 static int
@@ -255,13 +321,16 @@ top_operators(const cJSON *sum)
     return names;
 }
 
-/* Night i charted and gated against night i - 1, both held; night i - 1
- * is let go after. */
+/* Night i charted and gated against night i - 1, and from the third
+ * night on also against the first night of the window (so that a rise
+ * spread over nights, or hidden by a missing night, still crosses);
+ * night i - 1 is let go after, night 0 is held throughout. */
 static enum pr_status
 trend_night(const struct pr_trend_job *a, struct night *n, size_t i,
             cJSON *nights, const cJSON *top, struct pr_error *err)
 {
     cJSON *o = cJSON_CreateObject();
+    size_t failed = 0, failed_base = 0, compared;
     enum pr_status st = night_hold(&n[i], a->gate.quiet, err);
 
     if (st != PR_OK) {
@@ -278,20 +347,56 @@ trend_night(const struct pr_trend_job *a, struct night *n, size_t i,
         return cJSON_AddBoolToObject(o, "crossed", 0) == NULL
                    ? pr_error_set(err, PR_E_NOMEM, "out of memory")
                    : PR_OK;
-    st = gate_night(a, &n[i - 1], &n[i], o, err);
-    night_release(&n[i - 1]);
-    return st;
+    st = gate_night(a, &n[i - 1], &n[i], o, "gates", &failed, err);
+    if (st == PR_OK && i >= 2)
+        st = night_hold(&n[0], a->gate.quiet, err);
+    if (st == PR_OK && i >= 2)
+        st =
+            gate_night(a, &n[0], &n[i], o, "gates_vs_first", &failed_base, err);
+    if (i - 1 > 0)
+        night_release(&n[i - 1]);
+    if (st != PR_OK)
+        return st;
+    compared =
+        gates_compared(cJSON_GetObjectItemCaseSensitive(o, "gates")) +
+        gates_compared(cJSON_GetObjectItemCaseSensitive(o, "gates_vs_first"));
+    if (cJSON_AddBoolToObject(o, "crossed", failed + failed_base > 0) == NULL ||
+        cJSON_AddStringToObject(
+            o, "verdict", pr_diff_verdict_of(failed + failed_base, compared)) ==
+            NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    return PR_OK;
+}
+
+/* trend["verdict"] (the last night's: "fail", "pass" or "inconclusive"
+ * when none of its gates compared anything) and "crossed_nights". */
+static int
+add_verdict(cJSON *t, const cJSON *nights)
+{
+    const cJSON *night,
+        *last = cJSON_GetArrayItem(nights, cJSON_GetArraySize(nights) - 1);
+    size_t crossed = 0;
+
+    cJSON_ArrayForEach(night, nights)
+    {
+        crossed +=
+            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(night, "crossed"));
+    }
+    return cJSON_AddStringToObject(
+               t, "verdict", pr_sget_str_or(last, "verdict", "inconclusive")) !=
+               NULL &&
+           pr_dj_add_num(t, "crossed_nights", (double)crossed);
 }
 
 static enum pr_status
-build_trend(const struct pr_trend_job *a, struct night *n, cJSON **out,
+build_trend(const struct pr_trend_job *a, struct nights *ns, cJSON **out,
             struct pr_error *err)
 {
     cJSON *t = cJSON_CreateObject(), *nights, *top;
     size_t i;
     enum pr_status st = PR_OK;
 
-    top = cJSON_Duplicate(n[a->n_inputs - 1].top, 1);
+    top = cJSON_Duplicate(ns->n[ns->n_ok - 1].top, 1);
     if (t == NULL || top == NULL || !pr_dj_add_num(t, "trend_version", 1)) {
         cJSON_Delete(t);
         cJSON_Delete(top);
@@ -299,8 +404,14 @@ build_trend(const struct pr_trend_job *a, struct night *n, cJSON **out,
     }
     cJSON_AddItemToObject(t, "top_operators", top);
     nights = cJSON_AddArrayToObject(t, "nights");
-    for (i = 0; i < a->n_inputs && st == PR_OK; i++)
-        st = trend_night(a, n, i, nights, top, err);
+    for (i = 0; i < ns->n_ok && st == PR_OK; i++)
+        st = trend_night(a, ns->n, i, nights, top, err);
+    if (st == PR_OK) {
+        cJSON_AddItemToObject(t, "unreadable", ns->unreadable);
+        ns->unreadable = NULL;
+        if (!add_verdict(t, nights))
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
     if (st != PR_OK) {
         cJSON_Delete(t);
         return st;
@@ -309,13 +420,59 @@ build_trend(const struct pr_trend_job *a, struct night *n, cJSON **out,
     return PR_OK;
 }
 
+/* Under --strict, a --fail-on rule that matched no figure in any
+ * comparison of the window is a usage error (as in `diff`). */
+static enum pr_status
+strict_check(const struct pr_trend_job *a, const cJSON *t, struct pr_error *err)
+{
+    const cJSON *night, *g;
+    size_t r;
+
+    if (!a->gate.opts.strict)
+        return PR_OK;
+    for (r = 0; r < a->gate.n_rules; r++) {
+        const char *rule = a->gate.rules[r].text;
+        int matched = 0;
+        cJSON_ArrayForEach(night, cJSON_GetObjectItemCaseSensitive(t, "nights"))
+        {
+            cJSON_ArrayForEach(g,
+                               cJSON_GetObjectItemCaseSensitive(night, "gates"))
+            {
+                matched |= pr_sget_is(pr_dj_str(g, "rule"), rule) &&
+                           !cJSON_IsFalse(
+                               cJSON_GetObjectItemCaseSensitive(g, "matched"));
+            }
+        }
+        if (!matched)
+            return pr_error_set(err, PR_E_USAGE,
+                                "trend: --fail-on '%s' matches no figure of "
+                                "any night (an error under --strict)",
+                                rule);
+    }
+    return PR_OK;
+}
+
 static enum pr_status
 trend_markdown(const cJSON *t, struct pr_buf *b, struct pr_error *err)
 {
     struct pr_dtable tab;
 
-    if (pr_buf_adds(b, "## profreport trend\n\n") != PR_OK)
+    struct pr_dverdict v;
+    const cJSON *u;
+
+    pr_dtrend_verdict(t, &v);
+    if (pr_buf_printf(b, "## profreport trend: %s (%s)\n\n", v.word,
+                      v.counts) != PR_OK)
         b->failed = 1;
+    cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(t, "unreadable"))
+    {
+        if (pr_buf_adds(b, "**Warning:** night ") != PR_OK ||
+            pr_dmd_code(b, pr_sget_str_or(u, "path", "?"), 120) != PR_OK ||
+            pr_buf_adds(b, " could not be read and is left out: ") != PR_OK ||
+            pr_dmd_code(b, pr_sget_str_or(u, "error", "?"), 400) != PR_OK ||
+            pr_buf_adds(b, "\n\n") != PR_OK)
+            b->failed = 1;
+    }
     pr_dtable_put(b, &tab, pr_dtable_nights(&tab, t), pr_dtable_md);
     if (b->failed)
         return pr_error_set(err, PR_E_NOMEM, "markdown: out of memory");
@@ -378,6 +535,10 @@ write_reports(const struct pr_trend_job *a, const cJSON *t,
         pr_buf_init(&b, 0);
         st = stage_text(&set, a->gate.html, &b, pr_trend_html(t, &b, err), err);
     }
+    if (st == PR_OK && a->junit != NULL) {
+        pr_buf_init(&b, 0);
+        st = stage_text(&set, a->junit, &b, pr_trend_junit(t, &b, err), err);
+    }
     if (st == PR_OK && a->gate.pdf != NULL) {
         st = pr_outputs_stage(&set, a->gate.pdf, &tmp, err);
         if (st == PR_OK)
@@ -389,38 +550,37 @@ write_reports(const struct pr_trend_job *a, const cJSON *t,
     return st;
 }
 
-static int
-last_crossed(const cJSON *t)
-{
-    const cJSON *nights = cJSON_GetObjectItemCaseSensitive(t, "nights");
-    const cJSON *last =
-        cJSON_GetArrayItem(nights, cJSON_GetArraySize(nights) - 1);
-
-    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(last, "crossed"));
-}
-
 enum pr_status
-pr_trend_run(const struct pr_trend_job *a, int *crossed, struct pr_error *err)
+pr_trend_run(const struct pr_trend_job *a, const char **verdict,
+             struct pr_error *err)
 {
-    struct night *n = calloc(a->n_inputs, sizeof(*n));
+    static const char *const verdicts[] = {"pass", "fail", "inconclusive"};
+    struct nights ns = {calloc(a->n_inputs, sizeof(struct night)), 0,
+                        cJSON_CreateArray()};
     cJSON *t = NULL;
     size_t i;
-    enum pr_status st;
+    enum pr_status st = PR_OK;
 
-    if (n == NULL)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    st = load_nights(a, n, err);
+    *verdict = NULL;
+    if (ns.n == NULL || ns.unreadable == NULL)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (st == PR_OK)
-        st = build_trend(a, n, &t, err);
+        st = load_nights(a, &ns, err);
+    if (st == PR_OK)
+        st = build_trend(a, &ns, &t, err);
+    if (st == PR_OK)
+        st = strict_check(a, t, err);
     if (st == PR_OK)
         st = write_reports(a, t, err);
-    if (st == PR_OK)
-        *crossed = last_crossed(t);
+    for (i = 0; st == PR_OK && i < 3; i++)
+        if (pr_sget_is(pr_sget_str(t, "verdict"), verdicts[i]))
+            *verdict = verdicts[i];
     cJSON_Delete(t);
-    for (i = 0; i < a->n_inputs; i++) {
-        cJSON_Delete(n[i].sum);
-        cJSON_Delete(n[i].top);
+    cJSON_Delete(ns.unreadable);
+    for (i = 0; ns.n != NULL && i < a->n_inputs; i++) {
+        cJSON_Delete(ns.n[i].sum);
+        cJSON_Delete(ns.n[i].top);
     }
-    free(n);
+    free(ns.n);
     return st;
 }
