@@ -254,7 +254,7 @@ compat_line(void *ctx, const char *lead, const char *text)
     struct pr_buf *b = ctx;
 
     ADDF(b, "<p class=\"unmatched\"><strong>%s</strong> ", lead);
-    esc(b, text);
+    pr_desc(b, text); /* a sentence: whole, not cut like a name */
     pr_dadd(b, "</p>\n");
 }
 
