@@ -437,9 +437,106 @@ count_saved(const struct pr_options *o)
  * options that only the analysis of traces can honour.  Several summaries
  * are merged one at a time into lite runs, *m saying where their whole
  * runs are (merge.h). */
+/* The inputs with each folder of saved summaries (pr_saved_dir) replaced
+ * by its files, so that such a folder reads like its files given one by
+ * one (issue #32).  *x is o with the new list; *own (free with
+ * free_expanded) holds it, NULL when no folder was expanded. */
+static enum pr_status
+expand_saved_dirs(const struct pr_options *o, struct pr_options *x, char ***own,
+                  size_t *n_own, struct pr_error *err)
+{
+    const char **list = NULL;
+    char **all = NULL;
+    size_t i, k, n_list = 0, n_all = 0;
+
+    *x = *o;
+    *own = NULL;
+    *n_own = 0;
+    for (i = 0; i < o->n_inputs; i++) {
+        char **files;
+        size_t nf;
+        int r = pr_saved_dir(o->inputs[i], &files, &nf);
+        const char **nl;
+        char **na;
+        if (r < 0)
+            goto nomem;
+        nl = realloc(list, (n_list + (r ? nf : 1)) * sizeof(*list));
+        if (nl == NULL)
+            goto nomem_files;
+        list = nl;
+        if (r == 0) {
+            list[n_list++] = o->inputs[i];
+            continue;
+        }
+        na = realloc(all, (n_all + nf) * sizeof(*all));
+        if (na == NULL)
+            goto nomem_files;
+        all = na;
+        for (k = 0; k < nf; k++) {
+            all[n_all++] = files[k];
+            list[n_list++] = files[k];
+        }
+        free(files);
+        continue;
+    nomem_files:
+        for (k = 0; k < nf; k++)
+            free(files[k]);
+        free(files);
+        goto nomem;
+    }
+    if (n_all == 0) {
+        free(list);
+        return PR_OK;
+    }
+    x->inputs = list;
+    x->n_inputs = n_list;
+    *own = all;
+    *n_own = n_all;
+    return PR_OK;
+nomem:
+    for (k = 0; k < n_all; k++)
+        free(all[k]);
+    free(all);
+    free(list);
+    return pr_error_set(err, PR_E_NOMEM, "out of memory");
+}
+
+static void
+free_expanded(struct pr_options *x, char **own, size_t n_own)
+{
+    size_t k;
+
+    if (own == NULL)
+        return;
+    for (k = 0; k < n_own; k++)
+        free(own[k]);
+    free(own);
+    free(x->inputs);
+}
+
+static enum pr_status load_saved_list(const struct pr_options *o, cJSON **out,
+                                      struct pr_merge **m,
+                                      struct pr_error *err);
+
 static enum pr_status
 load_saved(const struct pr_options *o, cJSON **out, struct pr_merge **m,
            struct pr_error *err)
+{
+    struct pr_options x;
+    char **own;
+    size_t n_own;
+    enum pr_status st = expand_saved_dirs(o, &x, &own, &n_own, err);
+
+    if (st != PR_OK)
+        return st;
+    st = load_saved_list(&x, out, m, err);
+    free_expanded(&x, own, n_own);
+    return st;
+}
+
+static enum pr_status
+load_saved_list(const struct pr_options *o, cJSON **out, struct pr_merge **m,
+                struct pr_error *err)
 {
     size_t n = count_saved(o);
     enum pr_status st;

@@ -113,8 +113,41 @@ struct pr_parse_unit {
     uint64_t scale;
 };
 
+/* A time in microseconds: a non-negative decimal number with an optional
+ * unit, ns, us (or µs), ms or s, with or without a space before it; a bare
+ * number is microseconds (the unit of every time option).  In [lo, hi]
+ * microseconds. */
+static inline int
+pr_parse_time_us(const char *s, double lo, double hi, double *out)
+{
+    static const struct {
+        const char *suffix;
+        double scale;
+    } units[] = {{"", 1},          {"ns", 1e-3}, {"us", 1},
+                 {"\xc2\xb5s", 1}, {"ms", 1e3},  {"s", 1e6}};
+    size_t n = pr_parse_decimal_len(s), i;
+    const char *u = s + n;
+    double v;
+
+    if (n == 0 || s[0] == '-' || !pr_parse_decimal_n(s, n, &v))
+        return 0;
+    if (*u == ' ')
+        u++;
+    for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+        if (strcmp(u, units[i].suffix) != 0 || (u != s + n && *u == '\0'))
+            continue;
+        v *= units[i].scale;
+        if (!(v >= lo && v <= hi))
+            return 0;
+        *out = v;
+        return 1;
+    }
+    return 0;
+}
+
 /* The multiplier of a byte unit ("" and "B" are 1, KiB 1024, KB 1000, up
- * to TiB / TB); 0 for anything else. */
+ * to TiB / TB; K, M, G and T alone are KiB to TiB, as in GNU sort -S and
+ * head -c); 0 for anything else. */
 static inline uint64_t
 pr_parse_byte_unit(const char *u)
 {
@@ -129,6 +162,10 @@ pr_parse_byte_unit(const char *u)
         {"MB", 1000000ULL},
         {"GB", 1000000000ULL},
         {"TB", 1000000000000ULL},
+        {"K", 1ULL << 10},
+        {"M", 1ULL << 20},
+        {"G", 1ULL << 30},
+        {"T", 1ULL << 40},
     };
     size_t i;
 

@@ -22,6 +22,14 @@
  * Reads at most 4 KiB.  Cannot fail. */
 int pr_saved_sniff(const char *path);
 
+/* When `dir` is a folder of saved summaries (issue #32: read like the
+ * same files given one by one): its regular files whose names end in
+ * ".json" (hidden ones aside), at least one, every one a saved summary,
+ * and no subfolder (a run folder of traces has those).  Returns 1 with
+ * *paths (owned: free each, then the array) the files' paths in name
+ * order, 0 for anything else (*paths NULL), -1 when out of memory. */
+int pr_saved_dir(const char *dir, char ***paths, size_t *n);
+
 /* Read `path` whole, parse it and check it against the contract.  *out
  * receives the tree (owned by the caller).  Errors name the file:
  * PR_E_IO, PR_E_LIMIT (larger than PR_SAVED_MAX), PR_E_FORMAT (not JSON,

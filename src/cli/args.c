@@ -175,8 +175,8 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
         if (!pr_parse_bytes(arg, 1, UINT64_MAX, &o->max_input))
             return pr_error_set(err, PR_E_USAGE,
                                 "--max-input: expected a whole number of "
-                                "bytes >= 1, optionally with a unit (KiB, "
-                                "MiB, GiB, KB, MB, GB), got '%s'",
+                                "bytes >= 1, optionally with a unit (K, M, "
+                                "G or KiB, MiB, GiB; KB, MB, GB), got '%s'",
                                 arg);
         break;
     case OPT_DEVICE_SPEC:
@@ -201,7 +201,13 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
         o->group_by = arg;
         break;
     case OPT_MIN_TIME:
-        return parse_double("--min-time", arg, &o->min_time_us, err);
+        if (!pr_parse_time_us(arg, 0, 1e18, &o->min_time_us))
+            return pr_error_set(err, PR_E_USAGE,
+                                "--min-time: expected a non-negative time, "
+                                "a number with a unit (ns, us, ms, s; "
+                                "bare: us), got '%s'",
+                                arg);
+        return PR_OK;
     case OPT_FILTER:
         o->filter = arg;
         break;

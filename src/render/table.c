@@ -77,9 +77,10 @@ struct table {
                              several jobs (issue #15), else NULL */
     size_t n_rows, cap;
     int multi_run;
-    int multi_span; /* one worker has rows of two spans: a span column */
-    int tree;       /* kind->depth and no --sort: labels indented */
-    int multi_job;  /* the summary holds several jobs: a job column */
+    int multi_span;   /* one worker has rows of two spans: a span column */
+    int tree;         /* kind->depth and no --sort: labels indented */
+    int multi_job;    /* the summary holds several jobs: a job column */
+    size_t n_dropped; /* rows --filter or --min-time left out */
 };
 
 /* Left-aligned, compared as strings, shortened when too wide. */
@@ -323,8 +324,10 @@ collect(struct table *t, const cJSON *sum, const struct pr_table_opts *o,
         const char *job = job_of(jobs, i++);
         cJSON_ArrayForEach(row, pr_sget_path(run, array))
         {
-            if (!keep(t, o, row))
+            if (!keep(t, o, row)) {
+                t->n_dropped++;
                 continue;
+            }
             if (by_type) {
                 if (merge_type(types, row) != PR_OK)
                     return PR_E_NOMEM;
@@ -356,8 +359,10 @@ collect_rows(struct table *t, const cJSON *rows, const struct pr_table_opts *o)
         const char *worker = pr_sget_str_or(row, "worker", "");
         const char *span = pr_sget_str_or(row, "span", "");
 
-        if (!keep(t, o, row))
+        if (!keep(t, o, row)) {
+            t->n_dropped++;
             continue;
+        }
         if (add_row(t, row, worker, span, "") != PR_OK)
             return PR_E_NOMEM;
         if (strcmp(worker, t->workers[0]) != 0)
@@ -848,10 +853,53 @@ check_opts(const struct pr_table_opts *o, struct pr_error *err)
     return PR_OK;
 }
 
+/* Why a kind has no rows in a trace, and how to record them (issue #32):
+ * an empty table is not left to look like a bug. */
+static const struct {
+    const char *kind, *why;
+} no_rows_why[] = {
+    {"operators", "the trace holds no operators (cpu_op events); record them "
+                  "with torch.profiler's ProfilerActivity.CPU"},
+    {"kernels", "the trace holds no device kernels (a CPU-only capture?); "
+                "record them with ProfilerActivity.CUDA (or the NPU/XPU "
+                "activity) in torch.profiler's activities"},
+    {"kernel-calls", "the trace holds no device kernels (a CPU-only "
+                     "capture?); record them with ProfilerActivity.CUDA (or "
+                     "the NPU/XPU activity)"},
+    {"steps", "the trace has no step markers; call prof.step() once per "
+              "iteration inside torch.profiler's schedule"},
+    {"memory", "the trace holds no memory events; record them with "
+               "torch.profiler(profile_memory=True)"},
+    {"modules", "the trace holds no module events; record them with "
+                "torch.profiler(with_stack=True, with_modules=True)"},
+    {"layers", "the trace holds no module events; record them with "
+               "torch.profiler(with_stack=True, with_modules=True)"},
+    {"critical-path", "no step could be replayed (no steps, or no device "
+                      "work in them)"},
+};
+
+/* The line an empty text table prints under its header. */
+static enum pr_status
+emit_no_rows(const struct table *t, struct pr_buf *out)
+{
+    size_t i;
+
+    if (t->n_dropped > 0)
+        return pr_buf_printf(out,
+                             "(no rows: --filter/--min-time left out all "
+                             "%zu)\n",
+                             t->n_dropped);
+    for (i = 0; i < sizeof(no_rows_why) / sizeof(no_rows_why[0]); i++)
+        if (strcmp(no_rows_why[i].kind, t->kind->name) == 0)
+            return pr_buf_printf(out, "(no rows: %s)\n", no_rows_why[i].why);
+    return pr_buf_adds(out, "(no rows)\n");
+}
+
 static enum pr_status
 emit(struct table *t, const struct pr_table_opts *o, struct pr_buf *out)
 {
     size_t n = t->n_rows;
+    enum pr_status st;
 
     if (o->top > 0 && (size_t)o->top < n)
         n = (size_t)o->top;
@@ -859,7 +907,10 @@ emit(struct table *t, const struct pr_table_opts *o, struct pr_buf *out)
         return emit_csv(t, n, out);
     if (o->format == PR_TABLE_JSON)
         return emit_json(t, n, out);
-    return emit_text(t, n, o->width, out);
+    st = emit_text(t, n, o->width, out);
+    if (st == PR_OK && t->n_rows == 0)
+        st = emit_no_rows(t, out);
+    return st;
 }
 
 /* Columns, sort key, rows, order, output: the one path every table takes.

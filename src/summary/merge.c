@@ -51,7 +51,9 @@ struct src {
  * the freed nodes of the trees read after it (which made glibc's malloc
  * four times slower on 1,024 summaries). */
 struct pr_merge {
-    const char *const *paths;
+    const char *const *paths; /* = own */
+    char **own;               /* owned copies of the paths, n_own of them */
+    size_t n_own;
     struct src *v;
     size_t n, cap;
     struct pr_strtab *names; /* every row name, once for all ranks */
@@ -425,8 +427,16 @@ pr_merge_load(const char *const *paths, size_t n, cJSON **out,
         free(m);
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
-    m->paths = paths;
     pr_buf_init(&m->text, 0);
+    /* the paths are copied: a caller's list (a folder's files, say) may
+       not outlive the merge, which reads the files again later */
+    m->own = calloc(n ? n : 1, sizeof(*m->own));
+    for (i = 0; m->own != NULL && i < n; i++, m->n_own++)
+        if ((m->own[i] = strdup(paths[i])) == NULL)
+            break;
+    m->paths = (const char *const *)m->own;
+    if (m->own == NULL || m->n_own < n)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     for (i = 0; i < n && st == PR_OK; i++)
         st = fold_file(m, i, &job, err);
     if (st == PR_OK && job != NULL && !build_lites(m, job))
@@ -636,5 +646,8 @@ pr_merge_free(struct pr_merge *m)
     for (k = 0; k < KINDS; k++)
         free(m->rows[k]);
     free(m->v);
+    for (k = 0; k < m->n_own; k++)
+        free(m->own[k]);
+    free(m->own);
     free(m);
 }

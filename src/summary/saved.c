@@ -3,6 +3,7 @@
  * a whole read, a parse and the contract check. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,86 @@ pr_saved_sniff(const char *path)
         return 0; /* gzip, arrays and text are no summary */
     return strstr(head, "\"schema_version\"") != NULL &&
            strstr(head, "\"traceEvents\"") == NULL;
+}
+
+static int
+cmp_path(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+free_paths(char **v, size_t n)
+{
+    size_t i;
+
+    for (i = 0; v != NULL && i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+int
+pr_saved_dir(const char *dir, char ***paths, size_t *n)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char **v = NULL;
+    size_t k = 0, cap = 0;
+    int ok = d != NULL, oom = 0;
+
+    *paths = NULL;
+    *n = 0;
+    while (ok && (e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        struct stat sb;
+        char *p;
+        if (e->d_name[0] == '.')
+            continue;
+        p = malloc(strlen(dir) + len + 2);
+        if (p == NULL) {
+            ok = 0;
+            oom = 1;
+            break;
+        }
+        sprintf(p, "%s/%s", dir, e->d_name);
+        if (stat(p, &sb) != 0 || S_ISDIR(sb.st_mode)) {
+            free(p);
+            ok = 0; /* a subfolder: a run folder, not one of summaries */
+            break;
+        }
+        if (!S_ISREG(sb.st_mode) || len < 5 ||
+            strcmp(e->d_name + len - 5, ".json") != 0) {
+            free(p);
+            continue;
+        }
+        if (!pr_saved_sniff(p)) {
+            free(p);
+            ok = 0;
+            break;
+        }
+        if (k == cap) {
+            char **nv = realloc(v, (cap ? cap * 2 : 8) * sizeof(*v));
+            if (nv == NULL) {
+                free(p);
+                ok = 0;
+                oom = 1;
+                break;
+            }
+            v = nv;
+            cap = cap ? cap * 2 : 8;
+        }
+        v[k++] = p;
+    }
+    if (d != NULL)
+        closedir(d);
+    if (!ok || k == 0) {
+        free_paths(v, k);
+        return oom ? -1 : 0;
+    }
+    qsort(v, k, sizeof(*v), cmp_path);
+    *paths = v;
+    *n = k;
+    return 1;
 }
 
 static enum pr_status

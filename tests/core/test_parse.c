@@ -48,6 +48,10 @@ run_case(const char *kind, const char *text, char *got, size_t n)
         snprintf(got, n, "%" PRIu64, b);
         return 1;
     }
+    if (strcmp(kind, "time") == 0 && pr_parse_time_us(text, 0, 1e18, &d)) {
+        snprintf(got, n, "%.17g", d);
+        return 1;
+    }
     return 0;
 }
 
@@ -71,7 +75,8 @@ test_number_cases(void **state)
             text = "";
         else if (strcmp(c.f[0], "int-blank") == 0)
             text = " 5";
-        else if (strcmp(c.f[0], "int-trailing") == 0)
+        else if (strcmp(c.f[0], "int-trailing") == 0 ||
+                 strcmp(c.f[0], "time-space-alone") == 0)
             text = "5 ";
         else if (strcmp(c.f[0], "dbl-blank") == 0)
             text = " 1";
@@ -84,7 +89,7 @@ test_number_cases(void **state)
         }
         if (!ok)
             fail_msg("%s: \"%s\" refused", c.f[0], text);
-        if (strcmp(c.f[1], "double") == 0
+        if (strcmp(c.f[1], "double") == 0 || strcmp(c.f[1], "time") == 0
                 ? strtod(got, NULL) != strtod(want, NULL)
                 : strcmp(got, want) != 0)
             fail_msg("%s: \"%s\" read as %s, want %s", c.f[0], text, got, want);
