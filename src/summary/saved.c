@@ -80,7 +80,7 @@ pr_saved_dir(const char *dir, char ***paths, size_t *n)
             oom = 1;
             break;
         }
-        sprintf(p, "%s/%s", dir, e->d_name);
+        snprintf(p, strlen(dir) + len + 2, "%s/%s", dir, e->d_name);
         if (stat(p, &sb) != 0 || S_ISDIR(sb.st_mode)) {
             free(p);
             ok = 0; /* a subfolder: a run folder, not one of summaries */
