@@ -315,6 +315,7 @@ pr_pdf_doc_new_page(struct pr_pdf_doc *d)
     d->pages[d->n_pages++] = p;
     d->pw = HPDF_Page_GetWidth(p);
     d->ph = HPDF_Page_GetHeight(p);
+    (void)pr_pdf_doc_failed(d); /* the old page's canvas failure is kept */
     pr_pdf_canvas_init(&d->pc, d->doc, p, d->reg, d->bold, 0, d->ph, d->pw,
                        d->ph);
     d->y = PR_PDF_MARGIN_TOP;
@@ -993,7 +994,7 @@ pr_pdf_doc_footers(struct pr_pdf_doc *d, const char *title, const char *version)
 
     snprintf(left, sizeof(left), "%s %s profreport %s", title, "\xC2\xB7",
              version);
-    for (i = 0; i < d->n_pages; i++) {
+    for (i = 0; i < d->n_pages && !pr_pdf_doc_failed(d); i++) {
         pr_pdf_canvas_init(&d->pc, d->doc, d->pages[i], d->reg, d->bold, 0,
                            d->ph, d->pw, d->ph);
         snprintf(right, sizeof(right), "page %zu of %zu", i + 1, d->n_pages);

@@ -42,6 +42,14 @@
 
 /* ---- the interposer ---------------------------------------------------- */
 
+/* The sanitizers' runtime allocates while it starts, before its shadow
+ * memory exists: the interposer runs uninstrumented. */
+#if defined(__GNUC__) || defined(__clang__)
+#define NOSAN __attribute__((no_sanitize("address", "undefined")))
+#else
+#define NOSAN
+#endif
+
 static void *(*next_malloc)(size_t);
 static void *(*next_calloc)(size_t, size_t);
 static void *(*next_realloc)(void *, size_t);
@@ -60,7 +68,7 @@ static uintptr_t *sites;         /* first allocation index per site */
 static long *site_first;
 static size_t n_sites, cap_sites;
 
-static void
+NOSAN static void
 resolve(void)
 {
     if (next_free != NULL || atomic_exchange(&resolving, 1))
@@ -72,14 +80,14 @@ resolve(void)
     *(void **)(&next_free) = dlsym(RTLD_NEXT, "free");
 }
 
-static int
+NOSAN static int
 in_boot(const void *p)
 {
     return (const unsigned char *)p >= boot &&
            (const unsigned char *)p < boot + sizeof(boot);
 }
 
-static void *
+NOSAN static void *
 boot_alloc(size_t n)
 {
     void *p;
@@ -92,7 +100,7 @@ boot_alloc(size_t n)
     return p; /* static storage: already zero */
 }
 
-static void
+NOSAN static void
 note_site(uintptr_t site, long index)
 {
     size_t i;
@@ -120,7 +128,7 @@ static int tracing; /* PR_NOMEM_TRACE: print the failing call's stack */
 
 /* The call path of an allocation, as a hash of its innermost frames: the
  * same site reached through two callers is two paths. */
-static uintptr_t
+NOSAN static uintptr_t
 path_of(uintptr_t site)
 {
     void *frames[6];
@@ -136,7 +144,7 @@ path_of(uintptr_t site)
  * inside HPDF_Page_ShowText (HPDF_MemCpy, a crash of its own): the walk
  * does not fail allocations made there.  Our handling of libharu's other
  * failures is walked. */
-static int
+NOSAN static int
 in_libharu_text(void)
 {
     void *frames[24];
@@ -153,7 +161,7 @@ in_libharu_text(void)
 }
 
 /* Count this allocation; 1 when it is the one to fail. */
-static int
+NOSAN static int
 inject(uintptr_t site)
 {
     long i = atomic_fetch_add(&n_allocs, 1) + 1;
@@ -177,7 +185,7 @@ inject(uintptr_t site)
     return 1;
 }
 
-void *
+NOSAN void *
 malloc(size_t n)
 {
     resolve();
@@ -188,7 +196,7 @@ malloc(size_t n)
     return next_malloc(n);
 }
 
-void *
+NOSAN void *
 calloc(size_t n, size_t size)
 {
     resolve();
@@ -199,7 +207,7 @@ calloc(size_t n, size_t size)
     return next_calloc(n, size);
 }
 
-void *
+NOSAN void *
 realloc(void *p, size_t n)
 {
     resolve();
@@ -215,7 +223,7 @@ realloc(void *p, size_t n)
     return next_realloc(p, n);
 }
 
-void
+NOSAN void
 free(void *p)
 {
     if (p == NULL || in_boot(p))
