@@ -829,11 +829,15 @@ emit_peak_step(struct mem *m, const struct pr_steps *steps, int dev, cJSON *o,
                         ok);
     if (lv.no_addr > 0) {
         char note[240];
+        const char *fmt = pr_trace_str(m->t, m->t->format);
+        /* the legacy autograd trace has no Addr at any version */
         snprintf(note, sizeof(note),
-                 "%zu allocations before the peak carry no address "
-                 "(PyTorch before 1.10), so which tensors are live at the "
-                 "peak is not known",
-                 lv.no_addr);
+                 "%zu allocations before the peak carry no address (%s), so "
+                 "which tensors are live at the peak is not known",
+                 lv.no_addr,
+                 fmt != NULL && strcmp(fmt, "autograd") == 0
+                     ? "the legacy autograd profiler records none"
+                     : "PyTorch before 1.10");
         pr_emit_str(o, "top_allocators_note", note, ok);
     } else {
         pr_emit_null(o, "top_allocators_note", ok);
