@@ -266,6 +266,9 @@ struct pr_section {
     /* NULL, or whether the section has anything to show for this summary
      * (a section that does not apply is left out, heading and all) */
     int (*present)(const cJSON *summary);
+    /* the paragraph instead of lede when every run is host-only (a CPU
+     * run: no device time to speak of), or NULL: lede */
+    const char *host_lede;
 };
 
 /* Whether section s appears in the report of summary. */
@@ -323,6 +326,19 @@ void pr_figs_section(struct pr_figs *f, const struct pr_section *s,
  * trace's name, or "GPU 0 (no deviceProperties in trace)"), else its name
  * (summaries written before labels); NULL when neither. */
 const char *pr_fig_device_name(const cJSON *dev);
+
+/* 1 when the run holds nothing of a device (its "host_only"). */
+int pr_fig_run_host_only(const cJSON *run);
+/* 1 when the summary has runs and every one is host-only (a CPU training
+ * run): the report leaves the device views out and speaks of host time. */
+int pr_fig_host_only(const cJSON *summary);
+/* The present() of the device views (kernels, tensor cores, roofline):
+ * whether the summary is not host-only. */
+int pr_fig_has_device(const cJSON *summary);
+/* A copy of the array rows in the order of the number at key, largest
+ * first, then by "name" (a host-only run's tables by host time, where the
+ * summary's order is by device time); NULL on out-of-memory. */
+cJSON *pr_fig_rows_by(const cJSON *rows, const char *key);
 
 /* "worker0 (span 1623143089861, rank 0)" for a run; n >= 64. */
 char *pr_fig_run_label(const cJSON *run, char *buf, size_t n);

@@ -31,6 +31,8 @@
 #define PR_K_DEVICE "device"
 #define PR_K_CALLS "calls"
 #define PR_K_COUNT "count"
+/* runs[]: the trace holds nothing of a device (a CPU run) */
+#define PR_K_HOST_ONLY "host_only"
 
 /* ---- runs[].devices[] */
 #define PR_K_DEVICES "devices"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "profreport/jobs.h"
+#include "profreport/keys.h"
 #include "profreport/sget.h"
 #include "profreport/summary.h"
 
@@ -151,6 +152,45 @@ note_trace(struct pr_notes *notes, const struct pr_trace *t)
     note_gaps(notes, t);
 }
 
+/* A run whose trace holds nothing of a device: no device work, runtime
+ * or driver calls, syncs, device properties or device memory (a CPU
+ * training run, or a legacy trace without use_cuda).  Its reports leave
+ * the device views out rather than show them empty. */
+static int
+host_only(const struct pr_trace *t)
+{
+    size_t i;
+
+    if (t->n_devices > 0 || t->device_kind != PR_STR_NONE)
+        return 0;
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        const struct pr_mem_info *m;
+
+        switch (e->kind) {
+        case PR_KIND_DEVICE_ANNOTATION:
+        case PR_KIND_RUNTIME_CALL:
+        case PR_KIND_DRIVER_CALL:
+        case PR_KIND_DEVICE_TASK:
+        case PR_KIND_COPY:
+        case PR_KIND_SET:
+        case PR_KIND_SYNC:
+            return 0;
+        case PR_KIND_MEMORY_RECORD:
+            /* c10's DeviceType: CPU 0, MKLDNN 2 and IDEEP 5 are host
+             * memory; -1 is unknown */
+            m = pr_trace_mem(t, e);
+            if (m != NULL && m->device_type != -1 && m->device_type != 0 &&
+                m->device_type != 2 && m->device_type != 5)
+                return 0;
+            break;
+        default:
+            break;
+        }
+    }
+    return 1;
+}
+
 static cJSON *
 new_run(const struct pr_trace *t, const char *worker, const char *span)
 {
@@ -169,7 +209,8 @@ new_run(const struct pr_trace *t, const char *worker, const char *span)
         cJSON_AddItemToObject(run, "world_size",
                               t->world_size >= 0
                                   ? cJSON_CreateNumber((double)t->world_size)
-                                  : cJSON_CreateNull());
+                                  : cJSON_CreateNull()) &&
+        cJSON_AddBoolToObject(run, PR_K_HOST_ONLY, host_only(t)) != NULL;
     for (i = 0; ok && i < sizeof(run_keys) / sizeof(run_keys[0]); i++)
         ok = cJSON_AddNullToObject(run, run_keys[i]) != NULL;
     /* filled from the run's notes once the analyses are done */

@@ -672,6 +672,79 @@ pr_fig_run_label(const cJSON *run, char *buf, size_t n)
     return buf;
 }
 
+int
+pr_fig_run_host_only(const cJSON *run)
+{
+    return pr_sget_true(run, PR_K_HOST_ONLY);
+}
+
+int
+pr_fig_host_only(const cJSON *summary)
+{
+    const cJSON *run, *runs = pr_sget(summary, PR_K_RUNS);
+
+    if (pr_sget_len(runs) == 0)
+        return 0;
+    cJSON_ArrayForEach(run, runs)
+    {
+        if (!pr_fig_run_host_only(run))
+            return 0;
+    }
+    return 1;
+}
+
+int
+pr_fig_has_device(const cJSON *summary)
+{
+    return !pr_fig_host_only(summary);
+}
+
+struct keyed {
+    double v;
+    const char *name;
+    cJSON *row;
+};
+
+static int
+cmp_keyed(const void *pa, const void *pb)
+{
+    const struct keyed *a = pa, *b = pb;
+    int c;
+
+    if (a->v != b->v)
+        return a->v > b->v ? -1 : 1;
+    c = strcmp(a->name, b->name);
+    return c != 0 ? c : (a->row < b->row ? -1 : a->row > b->row);
+}
+
+cJSON *
+pr_fig_rows_by(const cJSON *rows, const char *key)
+{
+    size_t n = pr_sget_len(rows), i = 0;
+    struct keyed *k = calloc(n ? n : 1, sizeof(*k));
+    cJSON *copy = cJSON_Duplicate(rows, 1), *out = cJSON_CreateArray(), *r;
+
+    if (k == NULL || copy == NULL || out == NULL) {
+        free(k);
+        cJSON_Delete(copy);
+        cJSON_Delete(out);
+        return NULL;
+    }
+    for (r = copy->child; r != NULL && i < n; r = r->next, i++) {
+        double v = pr_sget_num(r, key);
+
+        k[i].v = isnan(v) ? -INFINITY : v;
+        k[i].name = pr_sget_str_or(r, PR_K_NAME, "");
+        k[i].row = r;
+    }
+    qsort(k, i, sizeof(*k), cmp_keyed);
+    for (n = 0; n < i; n++)
+        cJSON_AddItemToArray(out, cJSON_DetachItemViaPointer(copy, k[n].row));
+    free(k);
+    cJSON_Delete(copy);
+    return out;
+}
+
 void
 pr_figs_section(struct pr_figs *f, const struct pr_section *s,
                 const cJSON *summary)
@@ -679,9 +752,12 @@ pr_figs_section(struct pr_figs *f, const struct pr_section *s,
     const cJSON *runs = pr_sget(summary, PR_K_RUNS), *run;
     size_t n = pr_sget_len(runs);
     char label[256];
+    const char *lede = s->host_lede != NULL && pr_fig_host_only(summary)
+                           ? s->host_lede
+                           : s->lede;
 
-    if (s->lede != NULL)
-        pr_figs_text(f, s->lede);
+    if (lede != NULL)
+        pr_figs_text(f, lede);
     if (!s->per_run) {
         s->build(f, summary, NULL);
         return;

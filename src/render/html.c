@@ -436,7 +436,10 @@ title_block(struct pr_html_view *v, const cJSON *summary,
         snprintf(workers, sizeof(workers), "%zu runs in %zu jobs", nw,
                  pr_detail_n_jobs(summary));
     add_str(v, root, "workers", nw ? workers : "none");
-    add_str(v, root, "devices", devs[0] ? devs : "no GPU");
+    add_str(v, root, "devices",
+            devs[0]                     ? devs
+            : pr_fig_host_only(summary) ? "CPU only"
+                                        : "no GPU");
 }
 
 /* The sections of one report view; ids prefixed with `prefix`. */

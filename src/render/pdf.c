@@ -69,7 +69,8 @@ worker_device_row(const cJSON *run, const cJSON *dev)
     if (r == NULL)
         return NULL;
     if (dev == NULL)
-        snprintf(name, sizeof(name), "%s", PR_PDF_DASH);
+        snprintf(name, sizeof(name), "%s",
+                 pr_fig_run_host_only(run) ? "CPU only" : PR_PDF_DASH);
     else
         snprintf(name, sizeof(name), "%.0f: %s",
                  isnan(pr_sget_num(dev, PR_K_ID)) ? -1
@@ -121,10 +122,14 @@ producer_of(const char *format)
     static const struct {
         const char *prefix, *producer;
     } names[] = {
-        {"kineto", "PyTorch profiler"}, {"chrome", "PyTorch profiler"},
+        {"kineto", "PyTorch profiler"},
+        {"chrome", "PyTorch profiler"},
+        {"autograd", "PyTorch profiler"},
         {"ascend", "Ascend profiler"}, /* torch_npu's or MindSpore's */
-        {"msprof", "msprof"},           {"mindspore", "MindSpore profiler"},
-        {"nsys", "Nsight Systems"},     {"megengine", "MegEngine profiler"},
+        {"msprof", "msprof"},
+        {"mindspore", "MindSpore profiler"},
+        {"nsys", "Nsight Systems"},
+        {"megengine", "MegEngine profiler"},
     };
     size_t i;
 

@@ -49,11 +49,16 @@ static const struct pr_col top_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
+/* A run on the host only has one kind of work on its path: the section
+ * would only say "bound by the host" beside empty launch, kernel and copy
+ * columns, so a CPU report leaves it out. */
 static int
 present(const cJSON *summary)
 {
     const cJSON *run;
 
+    if (pr_fig_host_only(summary))
+        return 0;
     cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
     {
         const cJSON *cp = pr_sget(run, PR_K_CRITICAL_PATH);

@@ -182,10 +182,15 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     pr_figs_table(f, "Forward and backward by layer", &t, NULL);
 }
 
+/* Layers are judged by device time and the roofline: none on the host
+ * only. */
 static int
 present(const cJSON *summary)
 {
     const cJSON *run;
+
+    if (pr_fig_host_only(summary))
+        return 0;
 
     cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
     {

@@ -131,7 +131,7 @@ no_steps(const cJSON *ss)
 }
 
 static struct pr_fig_chart *
-donut(const cJSON *ss)
+donut(const cJSON *ss, const struct pr_category *cats, size_t n_cats)
 {
     const cJSON *bd = pr_sget(ss, PR_K_BREAKDOWN_US);
     struct pr_fig_chart *ch = pr_fig_chart_new(
@@ -147,19 +147,19 @@ donut(const cJSON *ss)
         return NULL;
     }
     ch->own[0] = vals;
-    if (!category_arrays(ch, pr_keys_breakdown, PR_N_BREAKDOWN,
-                         &ch->u.donut.labels, &ch->u.donut.colors)) {
+    if (!category_arrays(ch, cats, n_cats, &ch->u.donut.labels,
+                         &ch->u.donut.colors)) {
         pr_fig_chart_free(ch);
         return NULL;
     }
-    for (k = 0; k < PR_N_BREAKDOWN; k++) {
-        double v = pr_sget_num(bd, pr_keys_breakdown[k].key);
+    for (k = 0; k < n_cats; k++) {
+        double v = pr_sget_num(bd, cats[k].key);
         vals[k] = isnan(v) ? 0 : v;
     }
     ch->u.donut.title = no_steps(ss) ? "The capture: where the time goes"
                                      : "Mean step: where the time goes";
     ch->u.donut.values = vals;
-    ch->u.donut.n = PR_N_BREAKDOWN;
+    ch->u.donut.n = n_cats;
     ch->u.donut.unit = PR_UNIT_US;
     pr_chart_format(pr_sget_num(ss, PR_K_MEAN_US), PR_UNIT_US, ch->title,
                     sizeof(ch->title));
@@ -291,6 +291,23 @@ gpu_only_kpis(struct pr_figs *f, const cJSON *gm)
                 "warps resident / maximum");
 }
 
+/* A run on the host only: how much of the mean step its operators and
+ * its DataLoader took, the shares a CPU run is judged by. */
+static void
+host_kpis(struct pr_figs *f, const cJSON *ss)
+{
+    const cJSON *bd = pr_sget(ss, PR_K_BREAKDOWN_US);
+    double mean = pr_sget_num(ss, PR_K_MEAN_US);
+
+    pr_figs_kpi(f, "In operators",
+                mean > 0 ? 100.0 * pr_sget_num(bd, PR_K_CPU_EXEC) / mean : NAN,
+                PR_FMT_PCT, "of the mean step (CPU exec)");
+    pr_figs_kpi(f, "In the DataLoader",
+                mean > 0 ? 100.0 * pr_sget_num(bd, PR_K_DATALOADER) / mean
+                         : NAN,
+                PR_FMT_PCT, "of the mean step");
+}
+
 static void
 overview_kpis(struct pr_figs *f, const cJSON *run)
 {
@@ -315,6 +332,10 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
         pr_figs_kpi(f, "Mean step time", pr_sget_num(ss, PR_K_MEAN_US),
                     PR_FMT_US, sub);
     }
+    if (pr_fig_run_host_only(run)) {
+        host_kpis(f, ss);
+        return;
+    }
     pr_figs_kpi(f, run_is_npu(run) ? "NPU utilization" : "GPU utilization",
                 pr_sget_num(gm, PR_K_UTILIZATION_PCT), PR_FMT_PCT,
                 "time with any kernel running");
@@ -329,6 +350,34 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
                     "of kernel time");
 }
 
+/* The breakdown categories a run's charts show: all of them, or on the
+ * host only those a CPU run can have (communication when it has some:
+ * Gloo), never kernels, copies, fills or device runtime.  Returns how
+ * many are in cats. */
+static size_t
+breakdown_cats(const cJSON *run, struct pr_category *cats)
+{
+    const cJSON *steps = pr_sget(run, PR_K_STEPS), *st;
+    size_t k, n = 0;
+    int comm = 0;
+
+    cJSON_ArrayForEach(st, steps)
+    {
+        comm |=
+            pr_sget_num(pr_sget(st, PR_K_BREAKDOWN_US), PR_K_COMMUNICATION) > 0;
+    }
+    for (k = 0; k < PR_N_BREAKDOWN; k++) {
+        const char *key = pr_keys_breakdown[k].key;
+
+        if (pr_fig_run_host_only(run) && strcmp(key, PR_K_DATALOADER) != 0 &&
+            strcmp(key, PR_K_CPU_EXEC) != 0 && strcmp(key, PR_K_OTHER) != 0 &&
+            !(comm && strcmp(key, PR_K_COMMUNICATION) == 0))
+            continue;
+        cats[n++] = pr_keys_breakdown[k];
+    }
+    return n;
+}
+
 static void
 sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -336,6 +385,8 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     const cJSON *steps = pr_sget(run, PR_K_STEPS);
     struct pr_fig_table t = {
         .cols = step_summary_cols, .rows = ss, .what = "steps", .limit = 1};
+    struct pr_category cats[PR_N_BREAKDOWN];
+    size_t n_cats = breakdown_cats(run, cats);
 
     (void)summary;
     overview_kpis(f, run);
@@ -349,16 +400,18 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                             "capture's, one window, not a step.");
         pr_figs_chart(f,
                       pr_sec_stacked_rows(steps, PR_K_NAME, PR_K_BREAKDOWN_US,
-                                          pr_keys_breakdown, PR_N_BREAKDOWN,
+                                          cats, n_cats,
                                           no_steps(ss)
                                               ? "Capture time breakdown"
                                               : "Step time breakdown",
                                           1),
                       0);
         if (cJSON_IsObject(ss))
-            pr_figs_chart(f, donut(ss), 1);
+            pr_figs_chart(f, donut(ss, cats, n_cats), 1);
     }
     pr_figs_table(f, "Step time", &t, NULL);
+    if (pr_fig_run_host_only(run))
+        return; /* the timeline, metrics and devices are a device's */
     timeline(f, pr_sget(run, PR_K_TIMELINE), no_steps(ss));
     t = (struct pr_fig_table){.cols = run_is_npu(run) ? npu_cols : gpu_cols,
                               .rows = pr_sget(run, PR_K_GPU_METRICS),
@@ -418,6 +471,46 @@ table_note(struct pr_figs *f, const char *source)
     pr_figs_note(f, note);
 }
 
+/* t under heading, its rows ordered by the number at `key` (a host-only
+ * run's tables by host time: the summary orders them by device time). */
+static void
+table_by(struct pr_figs *f, const char *heading, const struct pr_fig_table *t,
+         const char *key, const char *empty)
+{
+    if (pr_sget_len(t->rows) == 0) {
+        pr_figs_table(f, heading, t, empty);
+        return;
+    }
+    pr_figs_heading(f, heading);
+    pr_figs_table_own(f, t, pr_fig_rows_by(t->rows, key), empty);
+}
+
+/* A run on the host only: the same tables by host time, without the
+ * device and tensor-core columns. */
+static void
+host_operators(struct pr_figs *f, const cJSON *run)
+{
+    static const char *const by_name[] = {"name", "calls", "host_self",
+                                          "host_total", NULL};
+    static const char *const by_shape[] = {"name", "shape", "calls",
+                                           "host_self", NULL};
+    struct pr_fig_table t = {.cols = pr_fig_cols_operators,
+                             .rows = pr_sget(run, PR_K_OPERATORS),
+                             .what = "operators",
+                             .order = "host self time",
+                             .view = by_name};
+
+    table_by(f, "By name", &t, PR_K_HOST_SELF_US,
+             "No operator events in this trace.");
+    t.cols = shape_cols;
+    t.rows = pr_sget(run, PR_K_OPERATORS_BY_SHAPE);
+    t.what = "operator shapes";
+    t.view = by_shape;
+    table_by(f, "By name and input shape", &t, PR_K_HOST_SELF_US,
+             "No input shapes in this trace (record_shapes=True records "
+             "them).");
+}
+
 static void
 sec_operators(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -430,6 +523,10 @@ sec_operators(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     (void)summary;
     if (source != NULL)
         table_note(f, source);
+    if (pr_fig_run_host_only(run)) {
+        host_operators(f, run);
+        return;
+    }
     pr_figs_table(f, "By name", &t, "No operator events in this trace.");
     t.cols = shape_cols;
     t.rows = pr_sget(run, PR_K_OPERATORS_BY_SHAPE);
@@ -533,6 +630,38 @@ pairs_table(struct pr_figs *f, const cJSON *run)
         pr_figs_table(f, "Forward operators and their backward", &t, NULL);
 }
 
+/* A run on the host only: its host time by line and by stack. */
+static void
+host_sources(struct pr_figs *f, const cJSON *run, const cJSON *view)
+{
+    static const char *const by_line[] = {"location", "calls", "host_self",
+                                          "bwd_host", NULL};
+    static const char *const by_stack[] = {"stack", "calls", "host_self", NULL};
+    double all = pr_sget_num(view, PR_K_OPERATORS_HOST_SELF_US);
+    struct pr_fig_table t = {.cols = source_cols,
+                             .rows = pr_sget(run, PR_K_SOURCES),
+                             .what = "source locations",
+                             .order = "host self time",
+                             .view = by_line};
+
+    pr_figs_kpi(f, "Host time with a source line",
+                all > 0 ? 100.0 * pr_sget_num(view, PR_K_HOST_SELF_US) / all
+                        : NAN,
+                PR_FMT_PCT, "of operator host self time");
+    pr_figs_kpi(
+        f, "Backward time traced to a line",
+        all > 0 ? 100.0 * pr_sget_num(view, PR_K_BACKWARD_HOST_SELF_US) / all
+                : NAN,
+        PR_FMT_PCT, "by the forward op's sequence number");
+    skipped_text(f, view);
+    table_by(f, "By source location", &t, PR_K_HOST_SELF_US, NULL);
+    t.cols = stack_cols;
+    t.rows = pr_sget(run, PR_K_SOURCE_STACKS);
+    t.what = "call stacks";
+    t.view = by_stack;
+    table_by(f, "By call stack", &t, PR_K_HOST_SELF_US, NULL);
+}
+
 static void
 sec_sources(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -550,7 +679,12 @@ sec_sources(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     }
     if (pr_sget_str(view, PR_K_NOTE) != NULL) {
         pr_figs_note(f, pr_sget_str(view, PR_K_NOTE));
-        pairs_table(f, run);
+        if (!pr_fig_run_host_only(run))
+            pairs_table(f, run);
+        return;
+    }
+    if (pr_fig_run_host_only(run)) {
+        host_sources(f, run, view);
         return;
     }
     pr_figs_kpi(f, "Device time with a source line",
@@ -586,6 +720,26 @@ static const struct pr_col module_type_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
+/* A run on the host only: the module tree and the types by host time,
+ * without device columns. */
+static void
+host_modules(struct pr_figs *f, const cJSON *run, struct pr_fig_table *t)
+{
+    static const char *const tree[] = {"name",       "calls",     "operators",
+                                       "host_total", "host_self", NULL};
+    static const char *const types[] = {"name", "instances", "calls",
+                                        "host_self", NULL};
+
+    t->view = tree;
+    pr_figs_table(f, "By module", t, NULL);
+    *t = (struct pr_fig_table){.cols = module_type_cols,
+                               .rows = pr_sget(run, PR_K_MODULE_TYPES),
+                               .what = "module types",
+                               .order = "host self time",
+                               .view = types};
+    table_by(f, "By module type", t, PR_K_HOST_SELF_US, NULL);
+}
+
 static void
 sec_modules(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -604,6 +758,10 @@ sec_modules(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     }
     if (pr_sget_str(view, PR_K_NOTE) != NULL) {
         pr_figs_note(f, pr_sget_str(view, PR_K_NOTE));
+        return;
+    }
+    if (pr_fig_run_host_only(run)) {
+        host_modules(f, run, &t);
         return;
     }
     pr_figs_table(f, "By module", &t, NULL);
@@ -1368,44 +1526,47 @@ extern const struct pr_section pr_section_critpath;
 const struct pr_section *const pr_report_sections[] = {
     &pr_section_job,
     &(const struct pr_section){"overview", "Overview", NULL, 1, sec_overview,
-                               NULL},
+                               NULL, NULL},
     &pr_section_critpath,
     &(const struct pr_section){
         "operators", "Operators",
         "Top operators by device self time: the device time of kernels an "
         "operator launched itself.",
-        1, sec_operators, NULL},
+        1, sec_operators, NULL,
+        "Top operators by host self time: the time an operator ran on the "
+        "CPU itself, less the operators it called."},
     &(const struct pr_section){
         "source", "Source",
         "Operator time by the line of your code that called it: the innermost "
         "frame outside torch, site-packages and the standard library. "
         "Backward operators count for the forward line that made them.",
-        1, sec_sources, NULL},
+        1, sec_sources, NULL, NULL},
     &(const struct pr_section){
         "modules", "Modules",
         "Time per nn.Module instance, as the tree of modules that called each "
         "other (a submodule indented under its caller), and per module type.",
-        1, sec_modules, NULL},
+        1, sec_modules, NULL, NULL},
     &(const struct pr_section){"kernels", "Kernels", NULL, 1, sec_kernels,
-                               NULL},
+                               pr_fig_has_device, NULL},
     &pr_section_attribution,
     &pr_section_hostdev,
     &(const struct pr_section){"tensor-cores", "Tensor cores", NULL, 1,
-                               sec_tensor_cores, NULL},
+                               sec_tensor_cores, pr_fig_has_device, NULL},
     &(const struct pr_section){
         "roofline", "Roofline",
         "Achieved throughput against the device's peaks. Points under the "
         "slanted roof are limited by memory bandwidth, under the flat roofs by "
         "compute; the farther below a roof, the more headroom.",
-        1, sec_roofline, NULL},
+        1, sec_roofline, pr_fig_has_device, NULL},
     &pr_section_layers,
-    &(const struct pr_section){"memory", "Memory", NULL, 1, sec_memory, NULL},
+    &(const struct pr_section){"memory", "Memory", NULL, 1, sec_memory, NULL,
+                               NULL},
     &(const struct pr_section){"distributed", "Distributed", NULL, 0,
-                               sec_distributed, NULL},
+                               sec_distributed, NULL, NULL},
     &(const struct pr_section){"recommendations", "Recommendations", NULL, 1,
-                               sec_recommendations, NULL},
+                               sec_recommendations, NULL, NULL},
     &(const struct pr_section){"data-quality", "Data quality", NULL, 0,
-                               sec_data_quality, NULL},
+                               sec_data_quality, NULL, NULL},
 };
 
 int

@@ -29,6 +29,7 @@ assert ops['aten::linear']['host_self_us'] == 20, ops['aten::linear']
 assert ops['aten::mm']['host_self_us'] == 70, ops['aten::mm']
 kinds = [d['kind'] for d in r['diagnostics']]
 assert 'no_shapes' in kinds and 'no_memory' in kinds, kinds
+assert r['host_only'] is True, r['host_only']
 " "$T_DIR/cpu.json"
 
 "$PR_BIN" -q --input "$data/cuda.json" --json "$T_DIR/cuda.json"
@@ -47,6 +48,7 @@ for name, (self_us, total_us) in want.items():
 dev = {g['device']: g['kernel_time_us'] for g in r['gpu_metrics']}
 assert dev == {0: 80.5, 1: 30}, dev
 assert 'no_kernels' in [d['kind'] for d in r['diagnostics']]
+assert r['host_only'] is False, r['host_only']
 " "$T_DIR/cuda.json"
 
 "$PR_BIN" -q --input "$data/record.json" --json "$T_DIR/rec.json"

@@ -110,6 +110,28 @@ else
     skip "qpdf --check" "qpdf not installed"
 fi
 check "the HTML report is written" grep -q "aten::conv2d" "$T_DIR/r.html"
+# a CPU run's reports say nothing of a GPU: no device views, no kernel or
+# tensor-core columns, the devices as "CPU only"
+gpu_words='\b(GPUs?|CUDA|NVIDIA|NPUs?|kernels?|tensor cores?|warps?|occupancy)\b'
+if [ "$cuda" != 1 ]; then
+    check "the summary says the run is host-only" "$py" -c "
+import json, sys
+assert json.load(open(sys.argv[1]))['runs'][0]['host_only'] is True
+" "$T_DIR/s.json"
+    check "the HTML says nothing about GPUs" \
+        sh -c "! grep -Eiq '$gpu_words' '$T_DIR/r.html'"
+    check "the HTML lists the devices as CPU only" grep -q "CPU only" \
+        "$T_DIR/r.html"
+    if command -v pdftotext > /dev/null 2>&1; then
+        pdftotext "$T_DIR/r.pdf" "$T_DIR/r.txt"
+        check "the PDF says nothing about GPUs" \
+            sh -c "! grep -Eiq '$gpu_words' '$T_DIR/r.txt'"
+        check "the PDF lists the devices as CPU only" grep -q "CPU only" \
+            "$T_DIR/r.txt"
+    else
+        skip "the PDF's words" "pdftotext not installed (poppler-utils)"
+    fi
+fi
 
 # python3 -m: the module runs as __main__ and its exit status passes
 # through; no optimizer step is said, and is no error after a failure
