@@ -81,6 +81,9 @@ struct table {
     int tree;         /* kind->depth and no --sort: labels indented */
     int multi_job;    /* the summary holds several jobs: a job column */
     size_t n_dropped; /* rows --filter or --min-time left out */
+    int host_only;    /* every run is host-only (a CPU run): no device
+                         columns by default, operators by host time */
+    const char *time; /* the column --min-time compares */
 };
 
 /* Left-aligned, compared as strings, shortened when too wide. */
@@ -142,6 +145,22 @@ bad_key(const struct kind *k, const char *what, const char *key, size_t len,
                         (int)len, key, names);
 }
 
+/* Columns of a device's time or tensor cores: left out of a host-only
+ * summary's default columns (a CPU run has none of them to show). */
+static int
+device_col(const struct pr_col *c)
+{
+    static const char *const ids[] = {
+        "device_self", "device_total", "tc_eligible", "tc_self", "tc_total",
+        "kernel",      "memcpy",       "memset",      "runtime"};
+    size_t i;
+
+    for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+        if (strcmp(c->id, ids[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static enum pr_status
 pick_columns(struct table *t, const struct pr_table_opts *o,
              struct pr_error *err)
@@ -153,8 +172,9 @@ pick_columns(struct table *t, const struct pr_table_opts *o,
     t->n_cols = 0;
     if (p == NULL) {
         for (c = t->kind->cols; c->id != NULL && t->n_cols < MAX_COLS; c++)
-            if ((c->show & PR_COL_TERM) ||
-                (by_shape && strcmp(c->id, "shape") == 0))
+            if (((c->show & PR_COL_TERM) ||
+                 (by_shape && strcmp(c->id, "shape") == 0)) &&
+                !(t->host_only && device_col(c)))
                 t->cols[t->n_cols++] = c;
         return PR_OK;
     }
@@ -275,8 +295,8 @@ keep(const struct table *t, const struct pr_table_opts *o, const cJSON *row)
         strstr(str_of(row, &t->kind->cols[0]), o->filter) == NULL &&
         strstr(str_of(row, label_col(t->kind)), o->filter) == NULL)
         return 0;
-    if (o->min_time_us > 0 && t->kind->time != NULL) {
-        time = find_col(t->kind, t->kind->time, strlen(t->kind->time));
+    if (o->min_time_us > 0 && t->time != NULL) {
+        time = find_col(t->kind, t->time, strlen(t->time));
         if (num_of(row, time) < o->min_time_us)
             return 0;
     }
@@ -923,6 +943,18 @@ render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
     const char *sort = o->sort ? o->sort : t->kind->sort;
     const struct pr_col *sc = NULL;
     enum pr_status st = PR_OK;
+
+    t->time = t->kind->time;
+    t->host_only = sum != NULL && pr_fig_host_only(sum);
+    /* a CPU run's operators and modules by their host time: their device
+     * time is nothing */
+    if (t->host_only && t->time != NULL &&
+        strncmp(t->time, "device_", 7) == 0) {
+        t->time =
+            strcmp(t->time, "device_self") == 0 ? "host_self" : "host_total";
+        if (o->sort == NULL && sort != NULL && strcmp(sort, "device_self") == 0)
+            sort = "host_self";
+    }
 
     if (types == NULL)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");

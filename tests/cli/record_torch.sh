@@ -122,6 +122,16 @@ assert json.load(open(sys.argv[1]))['runs'][0]['host_only'] is True
         sh -c "! grep -Eiq '$gpu_words' '$T_DIR/r.html'"
     check "the HTML lists the devices as CPU only" grep -q "CPU only" \
         "$T_DIR/r.html"
+    "$PR_BIN" table -q --input "$T_DIR/run" --kind operators --top 5 \
+        > "$T_DIR/ops.txt" 2>&1
+    check "table --kind operators: host columns only on a CPU run" \
+        sh -c "grep -q 'Host self' '$T_DIR/ops.txt' &&
+               ! grep -Eq 'Device|TC self' '$T_DIR/ops.txt'"
+    "$PR_BIN" table -q --input "$T_DIR/run" --kind steps \
+        > "$T_DIR/steps.txt" 2>&1
+    check "table --kind steps: no kernel, memcpy or runtime column" \
+        sh -c "grep -q 'CPU exec' '$T_DIR/steps.txt' &&
+               ! grep -Eq 'Kernel|Memcpy|Memset|Runtime' '$T_DIR/steps.txt'"
     if command -v pdftotext > /dev/null 2>&1; then
         pdftotext "$T_DIR/r.pdf" "$T_DIR/r.txt"
         check "the PDF says nothing about GPUs" \
