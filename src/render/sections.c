@@ -398,14 +398,13 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
             pr_figs_note(f, "No steps in this trace (no ProfilerStep "
                             "events): the figures below are the whole "
                             "capture's, one window, not a step.");
-        pr_figs_chart(f,
-                      pr_sec_stacked_rows(steps, PR_K_NAME, PR_K_BREAKDOWN_US,
-                                          cats, n_cats,
-                                          no_steps(ss)
-                                              ? "Capture time breakdown"
-                                              : "Step time breakdown",
-                                          1),
-                      0);
+        pr_figs_chart(
+            f,
+            pr_sec_stacked_rows(
+                steps, PR_K_NAME, PR_K_BREAKDOWN_US, cats, n_cats,
+                no_steps(ss) ? "Capture time breakdown" : "Step time breakdown",
+                1),
+            0);
         if (cJSON_IsObject(ss))
             pr_figs_chart(f, donut(ss, cats, n_cats), 1);
     }
