@@ -703,6 +703,7 @@ struct keyed {
     double v;
     const char *name;
     cJSON *row;
+    size_t at; /* position in the summary: the last tie-break */
 };
 
 static int
@@ -714,7 +715,7 @@ cmp_keyed(const void *pa, const void *pb)
     if (a->v != b->v)
         return a->v > b->v ? -1 : 1;
     c = strcmp(a->name, b->name);
-    return c != 0 ? c : (a->row < b->row ? -1 : a->row > b->row);
+    return c != 0 ? c : (a->at < b->at ? -1 : a->at > b->at);
 }
 
 cJSON *
@@ -736,6 +737,7 @@ pr_fig_rows_by(const cJSON *rows, const char *key)
         k[i].v = isnan(v) ? -INFINITY : v;
         k[i].name = pr_sget_str_or(r, PR_K_NAME, "");
         k[i].row = r;
+        k[i].at = i;
     }
     qsort(k, i, sizeof(*k), cmp_keyed);
     for (n = 0; n < i; n++)
