@@ -599,11 +599,16 @@ count_sync(const struct hd *h, const struct pr_event *e, struct srow *r,
     }
     r->n++;
     r->host = pr_sat_add_i64(r->host, e->dur_ns);
-    if (r->kind != PR_SYNCK_STREAM_WAIT)
-        r->idle = pr_sat_add_i64(
-            r->idle,
+    if (r->kind != PR_SYNCK_STREAM_WAIT) {
+        int64_t gap =
             idle_caused(&h->busy, e->ts_ns, pr_sat_add_i64(e->ts_ns, e->dur_ns),
-                        INT64_MIN, h->win_e, upto));
+                        INT64_MIN, h->win_e, upto);
+
+        /* Without the call the host reaches its next launch only as much
+         * earlier as it was blocked in it: the rest of the gap is the
+         * host's own work (a cudaMalloc, a cold start), not the sync's. */
+        r->idle = pr_sat_add_i64(r->idle, gap < e->dur_ns ? gap : e->dur_ns);
+    }
 }
 
 /* The row as recommend.c reads it (as emit_srow writes it). */
@@ -738,8 +743,10 @@ sync_json(struct hd *h, cJSON *o, struct pr_error *err)
         emit_srow(arr, h, &rows[i], &ok);
     pr_emit_str(o, "method",
                 "host_us: time the host spent in the call inside the steps; "
-                "gpu_idle_us: device idle time from the call until new work "
-                "reached a device (the queue the call drained). Calls after "
+                "gpu_idle_us: device idle time the call explains: from the "
+                "call (or the device running dry) until new work reached the "
+                "device (the queue the call drained), at most the time the "
+                "host was blocked in the call. Calls after "
                 "the last step (profiler shutdown) or before the first are "
                 "counted apart. stream_wait makes a stream wait, not the "
                 "host.",
