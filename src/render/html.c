@@ -459,11 +459,11 @@ view_sections(struct pr_html_view *v, const cJSON *view,
         pr_figs_section(&f, s, view);
         snprintf(id, sizeof(id), "%s%s", prefix, s->id);
         pr_html_view_section(v, id, s->title, &f);
-        if (in_job) /* the navigation lists the jobs, not their sections */
-            add_bool(v,
-                     cJSON_GetArrayItem(v->sections,
-                                        cJSON_GetArraySize(v->sections) - 1),
-                     "s_in_job", 1);
+        /* the navigation lists the jobs, not their sections; the last
+         * item is the first's prev in cJSON (found by index, it made
+         * 1,000 jobs quadratic) */
+        if (in_job && v->sections != NULL && v->sections->child != NULL)
+            add_bool(v, v->sections->child->prev, "s_in_job", 1);
         pr_figs_free(&f);
     }
 }

@@ -266,8 +266,9 @@ attribute(struct mem *m, size_t node, int dev, int64_t bytes)
 
     if (a == NULL)
         return pr_error_set(m->err, PR_E_NOMEM, "out of memory (memory)");
-    a->self_inc += bytes;
-    a->self_size += is_alloc ? bytes : 0;
+    /* bytes come from the trace: totals saturate rather than wrap */
+    a->self_inc = pr_sat_add_i64(a->self_inc, bytes);
+    a->self_size = pr_sat_add_i64(a->self_size, is_alloc ? bytes : 0);
     a->self_count += is_alloc;
     for (p = node; p != PR_NONE; p = parent_of(m->tree, p)) {
         if (m->tree->nodes[p].type == PR_N_ROOT)
@@ -275,8 +276,8 @@ attribute(struct mem *m, size_t node, int dev, int64_t bytes)
         a = acc_for(m, p, dev);
         if (a == NULL)
             return pr_error_set(m->err, PR_E_NOMEM, "out of memory (memory)");
-        a->inc += bytes;
-        a->size += is_alloc ? bytes : 0;
+        a->inc = pr_sat_add_i64(a->inc, bytes);
+        a->size = pr_sat_add_i64(a->size, is_alloc ? bytes : 0);
         a->count += is_alloc;
     }
     return PR_OK;
@@ -407,7 +408,7 @@ track(struct mem *m, struct pr_idmap *live, const struct pr_event *e,
                  pr_idmap_put(live, mi->addr, 0, m->err) != PR_OK)
             return PR_E_NOMEM;
     }
-    d->running += mi->bytes;
+    d->running = pr_sat_add_i64(d->running, mi->bytes);
     if (d->running > d->running_peak) {
         d->running_peak = d->running;
         d->running_peak_ts_ns = e->ts_ns;
@@ -451,7 +452,7 @@ build_curves(struct mem *m)
         dev = m->rec_dev[k++];
         if (dev < 0)
             continue;
-        running[dev] += mi->bytes;
+        running[dev] = pr_sat_add_i64(running[dev], mi->bytes);
         if (m->has_totals && isnan(mi->total_allocated))
             continue;
         p.i = seen[dev]++;
@@ -727,7 +728,7 @@ live_add(struct mem *m, struct live *lv, size_t node, int64_t bytes)
             return PR_E_NOMEM;
         lv->tops[lv->n++] = (struct top){name, parent, 0, 0};
     }
-    lv->tops[j].bytes += bytes;
+    lv->tops[j].bytes = pr_sat_add_i64(lv->tops[j].bytes, bytes);
     lv->tops[j].tensors++;
     return PR_OK;
 }
@@ -757,9 +758,10 @@ live_at(struct mem *m, int dev, size_t peak, struct live *lv)
                 st = pr_idmap_put(&last, mi->addr,
                                   mi->bytes > 0 ? rec : PR_NONE, m->err);
             else if (mi->bytes > 0 && pr_idmap_get(&last, mi->addr) == rec) {
-                lv->bytes += mi->bytes;
+                lv->bytes = pr_sat_add_i64(lv->bytes, mi->bytes);
                 if (m->rec_node[rec] == PR_TREE_NONE)
-                    lv->outside_ops += mi->bytes;
+                    lv->outside_ops =
+                        pr_sat_add_i64(lv->outside_ops, mi->bytes);
                 else
                     st = live_add(m, lv, m->rec_node[rec], mi->bytes);
             }

@@ -139,7 +139,7 @@ add_clipped(const struct pr_trace *t, struct spans *sp,
 static int
 in_window(const struct pr_event *e, int64_t start, int64_t end)
 {
-    return e->ts_ns < end && e->dur_ns > start - e->ts_ns;
+    return e->ts_ns < end && e->dur_ns > pr_sat_sub_i64(start, e->ts_ns);
 }
 
 /* Device events of the window with their (device, stream); their
@@ -318,7 +318,7 @@ walk(const struct pr_trace *t, const struct span *v, size_t n, int64_t thr,
 
     while (i < n) {
         size_t k = i;
-        int64_t end = v[i].start_ns + v[i].dur_ns;
+        int64_t end = pr_sat_add_i64(v[i].start_ns, v[i].dur_ns);
         int kind = kind_index(v[i].kind), mixed = 0;
         char label[64];
 
@@ -326,8 +326,8 @@ walk(const struct pr_trace *t, const struct span *v, size_t n, int64_t thr,
                pr_sat_sub_i64(v[k + 1].start_ns, end) < thr) {
             k++;
             mixed |= kind_index(v[k].kind) != kind;
-            if (v[k].start_ns + v[k].dur_ns > end)
-                end = v[k].start_ns + v[k].dur_ns;
+            if (pr_sat_add_i64(v[k].start_ns, v[k].dur_ns) > end)
+                end = pr_sat_add_i64(v[k].start_ns, v[k].dur_ns);
         }
         out++;
         if (arr != NULL && k == i) {
@@ -336,7 +336,8 @@ walk(const struct pr_trace *t, const struct span *v, size_t n, int64_t thr,
         } else if (arr != NULL) {
             snprintf(label, sizeof(label), "\xE2\x80\xA6 %zu %s", k - i + 1,
                      mixed ? "events" : kind_plural[kind]);
-            emit_span(arr, v[i].start_ns, end - v[i].start_ns, kind, label, ok);
+            emit_span(arr, v[i].start_ns, pr_sat_sub_i64(end, v[i].start_ns),
+                      kind, label, ok);
         }
         i = k + 1;
     }

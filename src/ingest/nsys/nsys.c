@@ -65,6 +65,8 @@ struct nsys {
     struct pr_sqlite_strings strs;
     struct proc *procs; /* owned, with their traces until handed out */
     size_t n_procs, cap_procs, last;
+    size_t *slots; /* owned: n_slots, procs' index + 1 by gpid, 0 empty */
+    size_t n_slots;
     struct pr_buf sql, tmp;
     struct gpus gpus;
     struct pr_buf names;    /* of the GPUs */
@@ -152,24 +154,57 @@ intern_num(struct pr_trace *t, int64_t v)
     return intern(t, b);
 }
 
-/* The run of process `gpid`, made on first sight; NULL on out-of-memory. */
+/* Where process `gpid` is, or would go, in the open-addressed slots. */
+static size_t
+slot_of(const struct nsys *n, int64_t gpid)
+{
+    size_t i = (size_t)(((uint64_t)gpid >> ID_BITS) * 0x9E3779B97F4A7C15u) &
+               (n->n_slots - 1);
+
+    while (n->slots[i] != 0 && n->procs[n->slots[i] - 1].gpid != gpid)
+        i = (i + 1) & (n->n_slots - 1);
+    return i;
+}
+
+/* Room in the slots for one more process (kept at most half full). */
+static int
+grow_slots(struct nsys *n)
+{
+    size_t k = n->n_slots ? n->n_slots * 2 : 64, i, *old = n->slots;
+    size_t n_old = n->n_slots;
+
+    if ((n->n_procs + 1) * 2 <= n->n_slots)
+        return 1;
+    n->slots = calloc(k, sizeof(*n->slots));
+    if (n->slots == NULL) {
+        n->slots = old;
+        return 0;
+    }
+    n->n_slots = k;
+    for (i = 0; i < n_old; i++)
+        if (old[i] != 0)
+            n->slots[slot_of(n, n->procs[old[i] - 1].gpid)] = old[i];
+    free(old);
+    return 1;
+}
+
+/* The run of process `gpid`, made on first sight; NULL on out-of-memory.
+ * An export may hold tens of thousands of processes: found by hash. */
 static struct proc *
 proc_of(struct nsys *n, int64_t gpid)
 {
     struct proc *p;
-    size_t i;
+    size_t at;
 
     gpid &= ~ID_MASK;
     if (n->last < n->n_procs && n->procs[n->last].gpid == gpid)
         return &n->procs[n->last];
-    for (i = 0; i < n->n_procs; i++) {
-        if (n->procs[i].gpid == gpid) {
-            n->last = i;
-            return &n->procs[i];
-        }
+    if (n->n_slots > 0 && n->slots[at = slot_of(n, gpid)] != 0) {
+        n->last = n->slots[at] - 1;
+        return &n->procs[n->last];
     }
-    if (pr_grow((void **)&n->procs, &n->cap_procs, n->n_procs + 1,
-                sizeof(*p)) != PR_OK)
+    if (!grow_slots(n) || pr_grow((void **)&n->procs, &n->cap_procs,
+                                  n->n_procs + 1, sizeof(*p)) != PR_OK)
         return NULL;
     p = &n->procs[n->n_procs];
     memset(p, 0, sizeof(*p));
@@ -181,6 +216,7 @@ proc_of(struct nsys *n, int64_t gpid)
     p->t->format = intern(p->t, "nsys");
     if (p->t->format == PR_STR_NONE)
         return NULL;
+    n->slots[slot_of(n, gpid)] = n->n_procs + 1;
     n->last = n->n_procs++;
     return p;
 }
@@ -1376,6 +1412,9 @@ hand_out(struct nsys *n, struct pr_trace **out)
     struct pr_trace **tail = out;
     size_t i, kept = 0;
 
+    free(n->slots); /* the processes move below: no more lookups */
+    n->slots = NULL;
+    n->n_slots = 0;
     for (i = 0; i < n->n_procs; i++) {
         if (n->procs[i].t->n_events > 0)
             n->procs[kept++] = n->procs[i];
@@ -1474,6 +1513,7 @@ nsys_free(struct nsys *n)
     for (i = 0; i < n->n_procs; i++)
         pr_trace_free(n->procs[i].t);
     free(n->procs);
+    free(n->slots);
     free(n->gpus.v);
     free(n->gpus.map);
     pr_buf_free(&n->names);
