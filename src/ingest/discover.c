@@ -34,6 +34,7 @@ struct scan {
     char *head;        /* owned, PR_PROBE_HEAD bytes */
     struct seen *seen; /* owned, n_seen */
     size_t n_seen, cap_seen;
+    char *root; /* owned: the input folder's real path, NULL for a file */
 };
 
 static int
@@ -301,6 +302,23 @@ sqlite_side_file(const char *path)
     return 0;
 }
 
+/* Whether `path`, a symlink, leads to a place inside the input folder:
+ * discovery follows links within the tree and never out of it (a link to
+ * / would crawl the filesystem, one to a secret would be read). */
+static int
+link_inside(const struct scan *sc, const char *path)
+{
+    char *real = realpath(path, NULL);
+    size_t k = sc->root != NULL ? strlen(sc->root) : 0;
+    int in = real != NULL && sc->root != NULL &&
+             strncmp(real, sc->root, k) == 0 &&
+             (real[k] == '\0' || real[k] == '/' ||
+              (k > 0 && sc->root[k - 1] == '/'));
+
+    free(real);
+    return in;
+}
+
 static enum pr_status
 scan_entry(struct scan *sc, const char *path, const char *name, int depth,
            struct pr_error *err)
@@ -316,6 +334,12 @@ scan_entry(struct scan *sc, const char *path, const char *name, int depth,
         return PR_OK; /* hidden files and folders are not the run's */
     if (sqlite_side_file(path))
         return PR_OK; /* part of the database beside it */
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) == 0 &&
+        !link_inside(sc, path))
+        return add_skip(sc->l, path,
+                        "a link that leads out of the input folder "
+                        "(not followed)",
+                        err);
     if (stat(path, &st) != 0) {
         snprintf(why, sizeof(why), "cannot read it (%s)", strerror(errno));
         return add_skip(sc->l, path, why, err);
@@ -435,6 +459,10 @@ explicit_dir(struct scan *sc, const char *path, const struct stat *dst,
     f = pr_formats_pick(sc->tab, &p, PR_CLAIM_NAME, NULL);
     if (f != NULL)
         return add_file(sc->l, path, 0, f, err);
+    sc->root = realpath(path, NULL);
+    if (sc->root == NULL)
+        return pr_error_set(err, errno == ENOMEM ? PR_E_NOMEM : PR_E_IO,
+                            "%s: %s", path, strerror(errno));
     (void)reached(sc, path, dst, &st); /* a loop back to the top is a loop */
     if (st != PR_OK)
         return pr_error_set(err, st, "out of memory");
@@ -452,7 +480,7 @@ enum pr_status
 pr_discover_with(const struct pr_format_table *tab, const char *path,
                  struct pr_input_list *out, struct pr_error *err)
 {
-    struct scan sc = {tab, out, NULL, NULL, 0, 0};
+    struct scan sc = {tab, out, NULL, NULL, 0, 0, NULL};
     struct stat st;
     enum pr_status rc;
     size_t i;
@@ -467,6 +495,7 @@ pr_discover_with(const struct pr_format_table *tab, const char *path,
     else
         rc = explicit_file(&sc, path, &st, err);
     free(sc.head);
+    free(sc.root);
     for (i = 0; i < sc.n_seen; i++)
         free(sc.seen[i].path);
     free(sc.seen);

@@ -183,6 +183,12 @@ read_some(struct pr_source *s, unsigned char *into, size_t cap, size_t *n,
     do
         got = read(s->fd, into, cap);
     while (got < 0 && errno == EINTR);
+    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        return pr_error_set(err, PR_E_IO,
+                            "byte %" PRIu64 ": no data without waiting: "
+                            "not a file of data (a kernel interface such "
+                            "as /proc/kmsg?)",
+                            s->raw);
     if (got < 0)
         return pr_error_set(err, PR_E_IO, "byte %" PRIu64 ": read error: %s",
                             s->raw, strerror(errno));
@@ -553,8 +559,10 @@ started(struct pr_source *s, int ahead, struct pr_source **out,
 }
 
 /* Open without blocking, so that a FIFO without a writer cannot hold us
- * in open(); a FIFO's first read waits instead (fifo_first), bounded, and
- * everything else reads blocking from the start. */
+ * in open(); a FIFO's first read waits instead (fifo_first), bounded.  A
+ * regular file stays non-blocking: a file of data never blocks, and one
+ * that would (a /proc entry such as /proc/kmsg says "regular file") fails
+ * its read instead of hanging.  Anything else reads blocking. */
 static enum pr_status
 open_file(struct pr_source *s, const char *path, struct pr_error *err)
 {
@@ -568,6 +576,8 @@ open_file(struct pr_source *s, const char *path, struct pr_error *err)
         s->fifo = 1;
         return PR_OK;
     }
+    if (S_ISREG(sb.st_mode))
+        return PR_OK;
     flags = fcntl(s->fd, F_GETFL);
     if (flags < 0 || fcntl(s->fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
         return pr_error_set(err, PR_E_IO, "cannot open: %s", strerror(errno));

@@ -5,10 +5,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "profreport/contract.h"
 #include "profreport/saved.h"
@@ -20,16 +22,25 @@ pr_saved_sniff(const char *path)
 {
     char head[SNIFF_BYTES + 1];
     struct stat sb;
-    size_t n, i = 0;
-    FILE *f;
+    size_t n = 0, i = 0;
+    ssize_t got = 1;
+    int fd;
 
     if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
         return 0;
-    f = fopen(path, "rb");
-    if (f == NULL)
+    /* non-blocking: a /proc entry that says "regular file" but would wait
+     * (/proc/kmsg) is no summary, and must not hold us */
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
         return 0;
-    n = fread(head, 1, SNIFF_BYTES, f);
-    fclose(f);
+    while (n < SNIFF_BYTES && got > 0) {
+        got = read(fd, head + n, SNIFF_BYTES - n);
+        if (got < 0 && errno == EINTR)
+            got = 1;
+        else if (got > 0)
+            n += (size_t)got;
+    }
+    close(fd);
     head[n] = '\0';
     if (n >= 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0)
         i = 3; /* a UTF-8 byte order mark */
