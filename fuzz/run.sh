@@ -14,7 +14,7 @@ b=$1
 s=$2
 secs=$3
 shift 3
-targets=${*:-pipeline formats reader csv summary failon tmpl}
+targets=${*:-pipeline formats reader csv summary failon tmpl tree}
 shared=${PR_SHARED:-$s/../shared}
 out=$b/fuzz/out
 cut=$out/cut
@@ -70,6 +70,8 @@ seed() { # seed TARGET DIR: the seeds of a target into DIR
         done ;;
     csv)
         cp "$cut"/csv/* "$2"/ 2> /dev/null ;;
+    tree)
+        cp "$cut"/tree/* "$2"/ 2> /dev/null ;;
     summary)
         cp "$s"/tests/data/summary_sample.json "$s"/tests/data/diff/*.json \
             "$2"/ 2> /dev/null
@@ -106,7 +108,7 @@ for t in $targets; do
     dict=""
     case $t in failon | tmpl | csv) ;; *) dict=-dict=$s/fuzz/json.dict ;; esac
     len=65536
-    case $t in pipeline | formats) len=131072 ;; esac
+    case $t in pipeline | formats | tree) len=131072 ;; esac
     t0=$(date +%s)
     (cd "$out/$t" && "$bin" -max_total_time="$secs" -timeout=30 \
         -rss_limit_mb=2048 -max_len=$len -print_final_stats=1 $dict \

@@ -7,6 +7,8 @@ OUT/files   single inputs: traces, summaries, SQLite exports, CSV tables
 OUT/folders run folders (torch_npu *_ascend_pt, msprof PROF_*, MindSpore,
             a TensorBoard run) in the "@@@ PATH" form of fuzz/fuzz_files.h
 OUT/csv     CSV tables
+OUT/tree    folders with links in and out, FIFOs and SQLite WAL pairs, in
+            the "@@L"/"@@H"/"@@F" lines of fuzz/fuzz_tree.c
 
 A trace keeps its metadata events and the events of one time window, grown
 until the file reaches its budget, so kernels stay with their launches and
@@ -239,6 +241,68 @@ def shared_folders(shared):
     return found
 
 
+LINKS = b"""@@@ run/w0.pt.trace.json
+{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":5}]}
+@@@ run/notes.txt
+hello
+@@L run/root 0
+@@L run/usr 1
+@@L run/zero.json 2
+@@L run/status.csv 3
+@@L run/secret.csv 4
+@@L run/fifo.pt.trace.json 5
+@@L run/inside.pt.trace.json w0.pt.trace.json
+@@L run/up ..
+@@L run/out.pt.trace.json ../../outside/secret.txt
+@@H run/hard.pt.trace.json run/w0.pt.trace.json
+@@F run/pipe.pt.trace.json
+"""
+
+
+def wal_pair(sql_path):
+    """An Nsight Systems export in WAL mode whose last rows are only in its
+    -wal: the two files as folder members."""
+    with tempfile.TemporaryDirectory() as d:
+        db_path = os.path.join(d, "report.sqlite")
+        db = sqlite3.connect(db_path)
+        db.execute("PRAGMA page_size = 512")
+        with open(sql_path) as f:
+            db.executescript(f.read())
+        db.commit()
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA wal_autocheckpoint = 0")
+        db.execute("DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = 1")
+        db.commit()
+        # copy while the writer still holds the log (closing would fold it
+        # into the database)
+        with open(db_path, "rb") as f:
+            main_bytes = f.read()
+        with open(db_path + "-wal", "rb") as f:
+            wal_bytes = f.read()
+        db.close()
+    return (b"@@@ run/report.sqlite\n" + main_bytes +
+            b"\n@@@ run/report.sqlite-wal\n" + wal_bytes + b"\n")
+
+
+def tree_seeds(src, packed):
+    """fuzz_tree's seeds: links in and out, a WAL pair, and run folders
+    whose known files are a FIFO or a link to /dev/zero."""
+    seeds = [("links", LINKS)]
+    basic = os.path.join(src, "tests", "data", "nsys", "basic.sql")
+    if os.path.isfile(basic):
+        seeds.append(("wal", wal_pair(basic)))
+    for name, body in packed[:4]:
+        extra = b""
+        for line in body.split(b"\n"):
+            if line.startswith(b"@@@ ") and line.endswith(
+                    (b"trace_view.json", b"kernel_details.csv")):
+                path = line[4:]
+                extra += b"@@F " + path + b".fifo\n"
+                extra += b"@@L " + path + b".zero 2\n"
+        seeds.append((name, body + extra))
+    return seeds
+
+
 def main():
     src, shared, out = sys.argv[1], sys.argv[2], sys.argv[3]
     files = []
@@ -264,9 +328,15 @@ def main():
         kind = "csv" if p.endswith(".csv") else "files"
         write(os.path.join(out, kind), "%03d_%s" % (n, os.path.basename(p)),
               body)
+    packed = []
     for i, d in enumerate(folders):
-        write(os.path.join(out, "folders"),
-              "%03d_%s" % (i, os.path.basename(d)), pack(d))
+        name = "%03d_%s" % (i, os.path.basename(d))
+        body = pack(d)
+        write(os.path.join(out, "folders"), name, body)
+        if body:
+            packed.append((name, body))
+    for name, body in tree_seeds(src, packed):
+        write(os.path.join(out, "tree"), name, body)
 
 
 if __name__ == "__main__":
