@@ -225,6 +225,7 @@ discover_all(const struct pr_options *o, struct pr_input_list *files,
     enum pr_status st = PR_OK;
     size_t i;
 
+    files->follow_links = o->follow_links;
     for (i = 0; i < o->n_inputs && st == PR_OK; i++)
         st = pr_discover(o->inputs[i], files, err);
     for (i = 0; i < files->n_skipped && st == PR_OK && !o->quiet; i++)

@@ -36,6 +36,9 @@ struct pr_input_list {
     size_t n, cap;
     struct pr_input_skip *skipped; /* owned */
     size_t n_skipped, cap_skipped;
+    /* set by the caller: a folder's symlinks that lead out of it are
+     * followed too (by default they are skipped with a warning) */
+    int follow_links;
 };
 
 /* Append the inputs of `path` (a file, a run folder, or a folder scanned

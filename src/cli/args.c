@@ -37,6 +37,7 @@ enum {
     OPT_DEVICE_SPEC,
     OPT_SOURCE_LINK,
     OPT_KERNEL_RULES,
+    OPT_FOLLOW_LINKS,
     OPT_WHY
 };
 
@@ -56,6 +57,7 @@ static const struct option longopts[] = {
     {"jobs", required_argument, NULL, OPT_JOBS},
     {"detail-ranks", required_argument, NULL, OPT_DETAIL_RANKS},
     {"max-input", required_argument, NULL, OPT_MAX_INPUT},
+    {"follow-links", no_argument, NULL, OPT_FOLLOW_LINKS},
     {"device-spec", required_argument, NULL, OPT_DEVICE_SPEC},
     {"kernel-rules", required_argument, NULL, OPT_KERNEL_RULES},
     {"why", required_argument, NULL, OPT_WHY},
@@ -178,6 +180,9 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
                                 "bytes >= 1, optionally with a unit (K, M, "
                                 "G or KiB, MiB, GiB; KB, MB, GB), got '%s'",
                                 arg);
+        break;
+    case OPT_FOLLOW_LINKS:
+        o->follow_links = 1;
         break;
     case OPT_DEVICE_SPEC:
         o->device_spec = arg;

@@ -51,6 +51,8 @@ static const char usage[] =
     "budget)\n"
     "      --max-input SIZE   refuse inputs larger than this (uncompressed;\n"
     "                         bytes, or with a unit: 512MiB, 2GiB, 1GB)\n"
+    "      --follow-links     follow a folder's symlinks that lead out of\n"
+    "                         it (default: only those inside it)\n"
     "  -q, --quiet            no progress on stderr\n"
     "  -v, --verbose          print data-quality notes\n"
     "  -h, --help             this text\n"

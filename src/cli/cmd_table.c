@@ -31,7 +31,8 @@ static const char usage[] =
     "                         terminal's, else 120)\n"
     "      --peak-tflops X, --peak-gbps X, --device-spec FILE,\n"
     "      --kernel-rules FILE,\n"
-    "      --threads N, --max-input SIZE   as for the reports\n"
+    "      --threads N, --max-input SIZE, --follow-links\n"
+    "                         as for the reports\n"
     "  -q, --quiet            no progress on stderr\n"
     "  -h, --help             this text\n"
     "  -V, --version          print the version\n";

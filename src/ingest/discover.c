@@ -334,11 +334,11 @@ scan_entry(struct scan *sc, const char *path, const char *name, int depth,
         return PR_OK; /* hidden files and folders are not the run's */
     if (sqlite_side_file(path))
         return PR_OK; /* part of the database beside it */
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) == 0 &&
-        !link_inside(sc, path))
+    if (!sc->l->follow_links && lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
+        stat(path, &st) == 0 && !link_inside(sc, path))
         return add_skip(sc->l, path,
-                        "a link that leads out of the input folder "
-                        "(not followed)",
+                        "a link that leads out of the input folder (not "
+                        "followed; --follow-links follows it)",
                         err);
     if (stat(path, &st) != 0) {
         snprintf(why, sizeof(why), "cannot read it (%s)", strerror(errno));

@@ -110,7 +110,7 @@ done
 
 for in in "$S/old2023" "$T_DIR/l1"; do
     name=$(basename "$in")
-    "$PR_BIN" --input "$in" --json "$T_DIR/$name.json" \
+    "$PR_BIN" --follow-links --input "$in" --json "$T_DIR/$name.json" \
         --html "$T_DIR/$name.html" 2> "$T_DIR/err"
     check "$name: exit 0" [ $? -eq 0 ]
     check "$name: operators add up to operator_details.csv and op_statistic.csv" \

@@ -50,7 +50,7 @@ cat > "$r/profiler_metadata.json" << 'JSON'
     }
 }
 JSON
-"$PR_BIN" -q --input "$r" --json "$T_DIR/meta.json"
+"$PR_BIN" -q --follow-links --input "$r" --json "$T_DIR/meta.json"
 check "with parallel_group_info: exit 0" [ $? -eq 0 ]
 check "with parallel_group_info: the world group's 8 ranks" \
     [ "$(world "$T_DIR/meta.json")" = "0 8 8" ]

@@ -34,6 +34,20 @@ check "the link inside the folder and its target are read once" \
 check "the summary holds the folder's one trace" \
     grep -q '"aten::mm"' "$T_DIR/o.json"
 
+# --follow-links: the user's word that links out are theirs (a job folder
+# assembled from links to rank folders elsewhere)
+rm -f "$R/root" "$R/up" "$R/kmsg.pt.trace.json" "$R/secret.csv"
+printf '{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::bmm","pid":1,"tid":1,"ts":0,"dur":5}]}' \
+    > "$T_DIR/secret.txt"
+timeout 60 "$PR_BIN" --follow-links --input "$R" --json "$T_DIR/f.json" \
+    2> "$T_DIR/ferr"
+check "--follow-links: a link out of the folder is read" \
+    grep -q '"aten::bmm"' "$T_DIR/f.json"
+check "--follow-links: no 'leads out' warning" \
+    sh -c '! grep -q "leads out" "$1"' _ "$T_DIR/ferr"
+check "without it, the warning names the option" \
+    grep -q "follow-links follows it" "$T_DIR/err"
+
 if [ -r /proc/kmsg ]; then
     rm -f "$T_DIR/k.json"
     timeout 20 "$PR_BIN" --input /proc/kmsg --json "$T_DIR/k.json" \
