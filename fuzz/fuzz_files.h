@@ -22,6 +22,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "profreport/args.h"
+#include "profreport/pipeline.h"
+
 #define FUZZ_MAX_FILES 32
 #define FUZZ_SEP "\n@@@ "
 
@@ -83,6 +86,53 @@ fuzz_write(const char *path, const void *d, size_t n)
 
 /* Copy a member's name into `rel` with only safe characters, making its
  * folders under `in`; 0 when nothing is left of it. */
+/* The bytes a member's path may hold; others become '_'. */
+static inline int
+fuzz_name_char(char c)
+{
+    return c == '/' || c == '.' || c == '_' || c == '-' ||
+           (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9');
+}
+
+/* The whole report command on `in`, its JSON, HTML and PDF into outdir
+ * (o.json, o.html, o.pdf), as a user would run it but with caps that keep
+ * a fuzz run short.  Errors are the input's: not findings. */
+static inline void
+fuzz_report(const char *in, const char *outdir)
+{
+    char json[256], html[256], pdf[256], input[256];
+    char *argv[] = {(char[]){"profreport"},
+                    (char[]){"-q"},
+                    (char[]){"--threads"},
+                    (char[]){"2"},
+                    (char[]){"--jobs"},
+                    (char[]){"1"},
+                    (char[]){"--max-input"},
+                    (char[]){"16MiB"},
+                    (char[]){"--input"},
+                    input,
+                    (char[]){"--json"},
+                    json,
+                    (char[]){"--html"},
+                    html,
+                    (char[]){"--pdf"},
+                    pdf,
+                    NULL};
+    struct pr_options o;
+    struct pr_error err;
+
+    snprintf(input, sizeof(input), "%s", in);
+    snprintf(json, sizeof(json), "%s/o.json", outdir);
+    snprintf(html, sizeof(html), "%s/o.html", outdir);
+    snprintf(pdf, sizeof(pdf), "%s/o.pdf", outdir);
+    pr_error_clear(&err);
+    if (pr_args_parse(16, argv, PR_CMD_REPORT, &o, &err) != PR_OK)
+        abort(); /* the command line is ours */
+    (void)pr_pipeline_run(&o, &err);
+    pr_args_free(&o);
+}
+
 static inline int
 fuzz_member_path(const char *in, const char *name, size_t n, char *out,
                  size_t cap)
@@ -96,9 +146,7 @@ fuzz_member_path(const char *in, const char *name, size_t n, char *out,
             continue;
         if (c == '.' && (out[o - 1] == '/' || out[o - 1] == '.'))
             c = '_'; /* no "..", no hidden names */
-        if (!(c == '/' || c == '.' || c == '_' || c == '-' ||
-              (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-              (c >= '0' && c <= '9')))
+        if (!fuzz_name_char(c))
             c = '_';
         out[o++] = c;
         out[o] = '\0';

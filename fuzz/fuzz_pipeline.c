@@ -15,43 +15,12 @@
 
 #include "fuzz.h"
 #include "fuzz_files.h"
-#include "profreport/args.h"
-#include "profreport/pipeline.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *outdir, *in = fuzz_lay_out(data, size, &outdir);
-    char json[128], html[128], pdf[128];
-    char input[128];
-    char *argv[] = {(char[]){"profreport"},
-                    (char[]){"-q"},
-                    (char[]){"--threads"},
-                    (char[]){"2"},
-                    (char[]){"--jobs"},
-                    (char[]){"1"},
-                    (char[]){"--max-input"},
-                    (char[]){"16MiB"},
-                    (char[]){"--input"},
-                    input,
-                    (char[]){"--json"},
-                    json,
-                    (char[]){"--html"},
-                    html,
-                    (char[]){"--pdf"},
-                    pdf,
-                    NULL};
-    struct pr_options o;
-    struct pr_error err;
 
-    snprintf(input, sizeof(input), "%s", in);
-    snprintf(json, sizeof(json), "%s/o.json", outdir);
-    snprintf(html, sizeof(html), "%s/o.html", outdir);
-    snprintf(pdf, sizeof(pdf), "%s/o.pdf", outdir);
-    pr_error_clear(&err);
-    if (pr_args_parse(16, argv, PR_CMD_REPORT, &o, &err) != PR_OK)
-        abort(); /* the command line is ours */
-    (void)pr_pipeline_run(&o, &err);
-    pr_args_free(&o);
+    fuzz_report(in, outdir);
     return 0;
 }

@@ -29,8 +29,6 @@
 
 #include "fuzz.h"
 #include "fuzz_files.h"
-#include "profreport/args.h"
-#include "profreport/pipeline.h"
 
 #define SECRET "FUZZ-SECRET-7d1f"
 
@@ -74,9 +72,7 @@ link_target(const char *t, size_t n, const char *root, char *out, size_t cap)
     for (i = 0; i < n && o + 1 < cap; i++) {
         char c = t[i];
 
-        if (!(c == '/' || c == '.' || c == '_' || c == '-' ||
-              (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-              (c >= '0' && c <= '9')))
+        if (!fuzz_name_char(c))
             c = '_';
         out[o++] = c;
     }
@@ -208,26 +204,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static char before[1 << 16], after[1 << 16];
     const char *outdir, *in;
-    char json[160], html[160], pdf[160], input[160], p[160];
-    char *argv[] = {(char[]){"profreport"},
-                    (char[]){"-q"},
-                    (char[]){"--threads"},
-                    (char[]){"2"},
-                    (char[]){"--jobs"},
-                    (char[]){"1"},
-                    (char[]){"--max-input"},
-                    (char[]){"16MiB"},
-                    (char[]){"--input"},
-                    input,
-                    (char[]){"--json"},
-                    json,
-                    (char[]){"--html"},
-                    html,
-                    (char[]){"--pdf"},
-                    pdf,
-                    NULL};
-    struct pr_options o;
-    struct pr_error err;
+    char p[160];
     size_t nb = 0, na = 0, n_plain, n_spec;
     char *plain, *spec;
 
@@ -247,15 +224,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(plain);
     free(spec);
     list_tree(in, before, sizeof(before), &nb);
-    snprintf(input, sizeof(input), "%s", in);
-    snprintf(json, sizeof(json), "%s/o.json", outdir);
-    snprintf(html, sizeof(html), "%s/o.html", outdir);
-    snprintf(pdf, sizeof(pdf), "%s/o.pdf", outdir);
-    pr_error_clear(&err);
-    if (pr_args_parse(16, argv, PR_CMD_REPORT, &o, &err) != PR_OK)
-        abort(); /* the command line is ours */
-    (void)pr_pipeline_run(&o, &err);
-    pr_args_free(&o);
+    fuzz_report(in, outdir);
     list_tree(in, after, sizeof(after), &na);
     if (na != nb || memcmp(before, after, na) != 0) {
         fprintf(stderr, "fuzz_tree: the input folder changed:\n%.*s---\n%.*s",
