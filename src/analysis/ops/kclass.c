@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "profreport/buf.h"
 #include "profreport/kclass.h"
 
 #define MAX_TABLE_BYTES (1024 * 1024)
@@ -446,22 +447,11 @@ read_precision(const cJSON *o, size_t i, struct kprec *p, struct pr_error *err)
     return read_pats(o, "none", 0, at, &p->none, err);
 }
 
+/* pr_grow, as a truth value for the && chains below */
 static int
 grow(void **v, size_t *cap, size_t want, size_t size)
 {
-    size_t c = *cap ? *cap : 16;
-    void *p;
-
-    if (want <= *cap)
-        return 1;
-    while (c < want)
-        c *= 2;
-    p = realloc(*v, c * size);
-    if (p == NULL)
-        return 0;
-    *v = p;
-    *cap = c;
-    return 1;
+    return pr_grow(v, cap, want, size) == PR_OK;
 }
 
 /* No two rules may share an id: the id is what a row names. */
