@@ -82,6 +82,12 @@ struct pr_gate_args {
 typedef enum pr_status (*pr_gate_own_fn)(void *ctx, int c, const char *arg,
                                          struct pr_error *err);
 
+/* The usage error for an unknown option `arg` of command `cmd` (NULL for
+ * the report): "did you mean" the nearest of `opts` (getopt_long's table,
+ * ending in a NULL name) when one is near. */
+enum pr_status pr_args_unknown(const char *cmd, const char *arg,
+                               const struct option *opts, struct pr_error *err);
+
 /* Parse argv for command `cmd` ("diff", "trend": it names the messages)
  * with getopt_long(shortopts, longopts): the shared options into g, the
  * others through own(ctx, ...).  Arguments left over start at optind.

@@ -11,6 +11,7 @@
 #include "profreport/args.h"
 #include "profreport/detail.h"
 #include "profreport/escape.h"
+#include "profreport/near.h"
 #include "profreport/parse.h"
 #include "profreport/sink.h"
 
@@ -266,6 +267,35 @@ check_paths(const struct pr_options *o, struct pr_error *err)
 }
 
 enum pr_status
+pr_args_unknown(const char *cmd, const char *arg, const struct option *opts,
+                struct pr_error *err)
+{
+    const char *names[128], *near = NULL;
+    char typed[64];
+    size_t i, n = 0, k;
+
+    if (strncmp(arg, "--", 2) == 0) {
+        k = strcspn(arg + 2, "=");
+        if (k < sizeof(typed)) {
+            memcpy(typed, arg + 2, k);
+            typed[k] = '\0';
+            for (i = 0; opts[i].name != NULL && n < 128; i++)
+                names[n++] = opts[i].name;
+            near = pr_nearest(typed, names, n, k / 3 + 2);
+        }
+    }
+    if (near != NULL && strcmp(near, typed) == 0) /* getopt without ':' */
+        return pr_error_set(err, PR_E_USAGE, "%s%soption '%s' needs a value",
+                            cmd ? cmd : "", cmd ? ": " : "", arg);
+    if (near != NULL)
+        return pr_error_set(err, PR_E_USAGE,
+                            "%s%sunknown option '%s'; did you mean '--%s'?",
+                            cmd ? cmd : "", cmd ? ": " : "", arg, near);
+    return pr_error_set(err, PR_E_USAGE, "%s%sunknown option '%s'",
+                        cmd ? cmd : "", cmd ? ": " : "", arg);
+}
+
+enum pr_status
 pr_args_parse(int argc, char **argv, enum pr_command cmd, struct pr_options *o,
               struct pr_error *err)
 {
@@ -282,8 +312,7 @@ pr_args_parse(int argc, char **argv, enum pr_command cmd, struct pr_options *o,
     while ((c = getopt_long(argc, argv, ":i:j:qvhVc:w:", longopts, NULL)) !=
            -1) {
         if (c == '?')
-            return pr_error_set(err, PR_E_USAGE, "unknown option '%s'",
-                                argv[optind - 1]);
+            return pr_args_unknown(NULL, argv[optind - 1], longopts, err);
         if (c == ':')
             return pr_error_set(err, PR_E_USAGE, "option '%s' needs a value",
                                 argv[optind - 1]);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "profreport/cmd.h"
+#include "profreport/near.h"
 
 const struct pr_cmd *const pr_cmds[] = {
     &pr_cmd_report, &pr_cmd_table, &pr_cmd_diff, &pr_cmd_trend,
@@ -23,54 +24,17 @@ pr_cmd_find(const char *name)
     return NULL;
 }
 
-/* Edit distance (insert, delete, substitute, swap of neighbours) of two
- * short words; anything past 15 bytes counts as far. */
-static size_t
-distance(const char *a, const char *b)
-{
-    size_t na = strlen(a), nb = strlen(b), i, j;
-    size_t d[16][16];
-
-    if (na > 15 || nb > 15)
-        return 99;
-    for (i = 0; i <= na; i++)
-        d[i][0] = i;
-    for (j = 0; j <= nb; j++)
-        d[0][j] = j;
-    for (i = 1; i <= na; i++)
-        for (j = 1; j <= nb; j++) {
-            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < best)
-                best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-                a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    return d[na][nb];
-}
-
 const struct pr_cmd *
 pr_cmd_suggest(const char *name)
 {
-    const struct pr_cmd *best = NULL;
-    size_t i, best_d = 3, n = strlen(name);
+    const char *names[64], *near;
+    size_t i, n = 0;
 
-    for (i = 0; pr_cmds[i] != NULL; i++) {
-        const char *c = pr_cmds[i]->name;
-        size_t d;
-        if (c[0] == '\0')
-            continue;
-        /* "tab" for "table"; two letters would be too wild a guess */
-        d = n >= 3 && strncmp(c, name, n) == 0 ? 1 : distance(name, c);
-        if (d < best_d) {
-            best = pr_cmds[i];
-            best_d = d;
-        }
-    }
-    return best;
+    for (i = 0; pr_cmds[i] != NULL && n < 64; i++)
+        names[n++] = pr_cmds[i]->name;
+    /* within two edits; "tab" for "table", two letters too wild a guess */
+    near = pr_nearest(name, names, n, 3);
+    return near != NULL ? pr_cmd_find(near) : NULL;
 }
 
 enum pr_status

@@ -90,9 +90,11 @@ pr_gate_args_parse(int argc, char **argv, const char *cmd,
     opterr = 0; /* we word the message ourselves */
     while (st == PR_OK &&
            (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-        if (c == '?' || c == ':')
+        if (c == '?')
+            return pr_args_unknown(cmd, argv[optind - 1], longopts, err);
+        if (c == ':')
             return pr_error_set(err, PR_E_USAGE,
-                                "%s: bad or incomplete option \"%s\"", cmd,
+                                "%s: option '%s' needs a value", cmd,
                                 argv[optind - 1]);
         not_shared = 0;
         st = shared_option(g, c, optarg, &not_shared, err);

@@ -16,6 +16,7 @@
 
 #include "internal.h"
 #include "profreport/diff.h"
+#include "profreport/near.h"
 
 #define NOMEM(err) pr_error_set(err, PR_E_NOMEM, "out of memory")
 
@@ -361,33 +362,6 @@ pr_diff_gate(cJSON *diff, const struct pr_rule *rules, size_t n,
     return st;
 }
 
-/* Edit distance of a and b (insert, delete, substitute), or SIZE_MAX when
- * either is too long to be worth it; two rows of at most 257 entries. */
-static size_t
-edit_distance(const char *a, const char *b)
-{
-    size_t na = strlen(a), nb = strlen(b), i, j;
-    size_t row[2][257];
-
-    if (na > 256 || nb > 256)
-        return SIZE_MAX;
-    for (j = 0; j <= nb; j++)
-        row[0][j] = j;
-    for (i = 1; i <= na; i++) {
-        size_t *cur = row[i & 1], *prev = row[(i - 1) & 1];
-        cur[0] = i;
-        for (j = 1; j <= nb; j++) {
-            size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            if (prev[j] + 1 < best)
-                best = prev[j] + 1;
-            if (cur[j - 1] + 1 < best)
-                best = cur[j - 1] + 1;
-            cur[j] = best;
-        }
-    }
-    return row[na & 1][nb];
-}
-
 /* The name of the rows of `key` closest to `name` (within a third of its
  * length), or NULL. */
 static const char *
@@ -400,7 +374,7 @@ closest_name(const cJSON *diff, const char *key, const char *name)
     cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(diff, key))
     {
         const char *n = pr_dj_str(row, "name");
-        size_t d = n != NULL ? edit_distance(name, n) : SIZE_MAX;
+        size_t d = n != NULL ? pr_edit_distance(name, n) : SIZE_MAX;
         if (d < best_d) {
             best = n;
             best_d = d;

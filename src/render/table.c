@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "profreport/figures.h"
+#include "profreport/near.h"
 #include "profreport/sget.h"
 #include "profreport/shorten.h"
 #include "profreport/table.h"
@@ -853,14 +854,36 @@ find_kind(const char *name)
     return NULL;
 }
 
+/* "unknown --kind", with every kind and the nearest one when near. */
+static enum pr_status
+unknown_kind(const char *typed, struct pr_error *err)
+{
+    const char *names[sizeof(kinds) / sizeof(kinds[0])], *near;
+    char list[256];
+    size_t i, n = sizeof(kinds) / sizeof(kinds[0]), at = 0;
+
+    list[0] = '\0';
+    for (i = 0; i < n; i++) {
+        names[i] = kinds[i].name;
+        if (at < sizeof(list))
+            at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s",
+                                   i ? ", " : "", kinds[i].name);
+    }
+    near = pr_nearest(typed, names, n, strlen(typed) / 3 + 2);
+    if (near != NULL)
+        return pr_error_set(err, PR_E_USAGE,
+                            "table: unknown --kind '%s'; did you mean '%s'? "
+                            "(one of: %s)",
+                            typed, near, list);
+    return pr_error_set(err, PR_E_USAGE,
+                        "table: unknown --kind '%s' (one of: %s)", typed, list);
+}
+
 static enum pr_status
 check_opts(const struct pr_table_opts *o, struct pr_error *err)
 {
     if (find_kind(o->kind) == NULL)
-        return pr_error_set(err, PR_E_USAGE,
-                            "table: unknown --kind '%s' (operators, kernels, "
-                            "kernel-calls, memory, steps, modules)",
-                            o->kind);
+        return unknown_kind(o->kind, err);
     if (o->group_by && strcmp(o->group_by, "name") != 0 &&
         strcmp(o->group_by, "shape") != 0 && strcmp(o->group_by, "type") != 0)
         return pr_error_set(err, PR_E_USAGE,

@@ -14,6 +14,26 @@ check "--version prints the version" grep -q "^profreport [0-9]" "$T_DIR/ver"
 check "unknown option exits 1" [ $? -eq 1 ]
 check "unknown option is named" grep -q "bogus" "$T_DIR/err"
 
+# did you mean: the nearest option, command or kind (issue #32)
+"$PR_BIN" --inptu x 2> "$T_DIR/err"
+check "a mistyped option exits 1" [ $? -eq 1 ]
+check "a mistyped option: did you mean --input" \
+    grep -q "unknown option '--inptu'; did you mean '--input'?" "$T_DIR/err"
+"$PR_BIN" diff --treshold 5 a b 2> "$T_DIR/err"
+check "diff: a mistyped option: did you mean --threshold" \
+    grep -q "diff: unknown option '--treshold'; did you mean '--threshold'?" \
+    "$T_DIR/err"
+"$PR_BIN" trend --junit 2> "$T_DIR/err"
+check "trend: an option without its value says so" \
+    grep -q "trend: option '--junit' needs a value" "$T_DIR/err"
+printf '{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":5}]}' \
+    > "$T_DIR/t1.json"
+"$PR_BIN" table -i "$T_DIR/t1.json" --kind kernal 2> "$T_DIR/err"
+check "table: a mistyped kind exits 1" [ $? -eq 1 ]
+check "table: a mistyped kind: did you mean kernels, and every kind listed" \
+    grep -q "did you mean 'kernels'? (one of: .*layers, critical-path)" \
+    "$T_DIR/err"
+
 "$PR_BIN" 2> "$T_DIR/err"
 check "no input exits 1" [ $? -eq 1 ]
 

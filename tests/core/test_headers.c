@@ -51,6 +51,7 @@
 #include "profreport/memory.h"
 #include "profreport/merge.h"
 #include "profreport/modules.h"
+#include "profreport/near.h"
 #include "profreport/occupancy.h"
 #include "profreport/op_stats.h"
 #include "profreport/ops.h"
