@@ -112,9 +112,20 @@ pr_args_push(const char ***v, size_t *n, const char *p, struct pr_error *err)
     return PR_OK;
 }
 
+/* An input path; "-" is standard input (a pipe is read as it streams,
+ * its format told by its first bytes), once. */
 static enum pr_status
 add_input(struct pr_options *o, const char *path, struct pr_error *err)
 {
+    size_t i;
+
+    if (strcmp(path, "-") == 0) {
+        for (i = 0; i < o->n_inputs; i++)
+            if (strcmp(o->inputs[i], "/dev/stdin") == 0)
+                return pr_error_set(err, PR_E_USAGE,
+                                    "standard input ('-') given twice");
+        path = "/dev/stdin";
+    }
     return pr_args_push(&o->inputs, &o->n_inputs, path, err);
 }
 

@@ -20,7 +20,7 @@ static const char usage[] =
     "\n"
     "Report options:\n"
     "  -i, --input PATH       trace file, run folder or saved summary\n"
-    "                         (repeatable)\n"
+    "                         (repeatable; '-' for standard input)\n"
     "  -j, --json FILE        write the summary JSON ('-' for stdout)\n"
     "      --html FILE        write a self-contained HTML report\n"
     "      --pdf FILE         write a PDF report\n"

@@ -28,6 +28,16 @@ check "trend: an option without its value says so" \
     grep -q "trend: option '--junit' needs a value" "$T_DIR/err"
 printf '{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":5}]}' \
     > "$T_DIR/t1.json"
+# -i - reads standard input, plain or gzip
+"$PR_BIN" -q -i - --json "$T_DIR/stdin.json" < "$T_DIR/t1.json"
+check "-i - reads a trace from standard input" \
+    grep -q '"aten::mm"' "$T_DIR/stdin.json"
+gzip -c "$T_DIR/t1.json" | "$PR_BIN" -q -i - --json "$T_DIR/stdin2.json"
+check "-i - reads a gzip trace from a pipe" \
+    grep -q '"aten::mm"' "$T_DIR/stdin2.json"
+"$PR_BIN" -q -i - -i - --json "$T_DIR/stdin3.json" < "$T_DIR/t1.json" \
+    2> "$T_DIR/err"
+check "-i - twice is a usage error" [ $? -eq 1 ]
 "$PR_BIN" table -i "$T_DIR/t1.json" --kind kernal 2> "$T_DIR/err"
 check "table: a mistyped kind exits 1" [ $? -eq 1 ]
 check "table: a mistyped kind: did you mean kernels, and every kind listed" \
