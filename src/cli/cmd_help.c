@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "profreport/cmd.h"
 
@@ -23,6 +24,10 @@ run(int argc, char **argv, struct pr_cmd_ctl *ctl, struct pr_error *err)
     ctl->want_help = 1;
     if (argc < 2) {
         ctl->help_for = "";
+        return PR_OK;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        ctl->help_for = "help"; /* this text */
         return PR_OK;
     }
     c = pr_cmd_find(argv[1]);

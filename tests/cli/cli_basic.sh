@@ -28,6 +28,10 @@ check "trend: an option without its value says so" \
     grep -q "trend: option '--junit' needs a value" "$T_DIR/err"
 printf '{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":0,"dur":5}]}' \
     > "$T_DIR/t1.json"
+"$PR_BIN" help --help > "$T_DIR/out" 2>&1
+check "help --help exits 0 and prints help's usage" \
+    grep -q "Usage: profreport help" "$T_DIR/out"
+
 # -i - reads standard input, plain or gzip
 "$PR_BIN" -q -i - --json "$T_DIR/stdin.json" < "$T_DIR/t1.json"
 check "-i - reads a trace from standard input" \
