@@ -590,6 +590,19 @@ check_device_spec(const struct pr_options *o, struct pr_error *err)
     return PR_OK;
 }
 
+/* A --device-spec that set no peak is said, with the devices seen (issue
+ * #32: it was silently ignored). */
+static void
+warn_device_spec(const struct pr_options *o, const cJSON *sum)
+{
+    char why[512];
+
+    if (o->device_spec != NULL && !o->quiet && o->peak_tflops <= 0 &&
+        o->peak_gbps <= 0 &&
+        pr_peaks_spec_unused(sum, o->device_spec, why, sizeof(why)))
+        fprintf(stderr, "profreport: warning: %s\n", why);
+}
+
 /* o with the kernel table the traces are classified by: --kernel-rules'
  * rules first, then the shipped table (kclass.h).  Read once, before any
  * trace, so that a bad rules file fails at once, named (issue #15's rule
@@ -665,6 +678,8 @@ build_summary(const struct pr_options *opts, cJSON **out, struct pr_merge **m,
                           "no profiler trace among the inputs");
     if (st == PR_OK)
         st = pr_summary_finish(sum, err);
+    if (st == PR_OK)
+        warn_device_spec(o, sum);
     pr_input_list_free(&files);
     pr_kclass_table_free(kc); /* the summary copied what it keeps */
     if (st != PR_OK) {

@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include <cjson/cJSON.h>
+
 #include "profreport/analysis.h"
 #include "profreport/error.h"
 #include "profreport/flops.h"
@@ -127,5 +129,13 @@ const char *pr_peaks_key(enum pr_peak_kind k);
 
 /* The roof's name in reports ("FP32", "TF32 tensor", "FP32 matrix"). */
 const char *pr_peaks_label(enum pr_peak_kind k);
+
+/* Whether --device-spec `spec` did nothing for the runs of `summary` (no
+ * entry matched any device, or the entries that matched carry no peak);
+ * 1 with the warning in buf (the devices seen and how to match them), 0
+ * when it did its job.  Call only when --peak-tflops/--peak-gbps are not
+ * given (they too make a peak "cli"). */
+int pr_peaks_spec_unused(const cJSON *summary, const char *spec, char *buf,
+                         size_t n);
 
 #endif

@@ -10,12 +10,31 @@ TR=$T_DIR/t.pt.trace.json
 # --- --device-spec is used for the peaks, and must be a device spec
 printf '{"peak_tflops": {"fp32": 12.5, "tf32_tensor": 50}, "peak_gbps": 4321}' \
     > "$T_DIR/spec.json"
-"$PR_BIN" -q --input "$TR" --device-spec "$T_DIR/spec.json" \
+"$PR_BIN" --input "$TR" --device-spec "$T_DIR/spec.json" \
     --json "$T_DIR/s.json" 2> "$T_DIR/err"
 check "--device-spec FILE: exit 0 ($(cat "$T_DIR/err"))" [ $? -eq 0 ]
 check "  its peak_gbps reaches the summary" \
     grep -q '"peak_gbps":[[:space:]]*4321' "$T_DIR/s.json"
 check "  with peak_source cli" grep -q '"peak_source":[[:space:]]*"cli"' "$T_DIR/s.json"
+check "  and no warning that it did nothing" \
+    sh -c '! grep -q "device-spec" "$1"' _ "$T_DIR/err"
+# --- a spec that matches no device, or one without peaks, is warned
+# (issue #32: it was silently ignored), naming the devices seen
+printf '{"devices":[{"match":["Z9000"],"peak_tflops":{"fp32":1}}]}' \
+    > "$T_DIR/nomatch.json"
+"$PR_BIN" --input "$TR" --device-spec "$T_DIR/nomatch.json" \
+    --json "$T_DIR/s2.json" 2> "$T_DIR/err"
+check "--device-spec matching no device: warned with the devices seen" \
+    grep -q 'no entry matched a device of the traces (devices: "NVIDIA A100' \
+    "$T_DIR/err"
+printf '{"devices":[{"match":["A100"]}]}' > "$T_DIR/nopeak.json"
+"$PR_BIN" --input "$TR" --device-spec "$T_DIR/nopeak.json" \
+    --json "$T_DIR/s3.json" 2> "$T_DIR/err"
+check "--device-spec whose matching entry has no peak: warned" \
+    grep -q 'the entry that matched carries no peak' "$T_DIR/err"
+"$PR_BIN" -q --input "$TR" --device-spec "$T_DIR/nomatch.json" \
+    --json "$T_DIR/s4.json" 2> "$T_DIR/err"
+check "  -q silences the warning" [ ! -s "$T_DIR/err" ]
 for f in /etc/passwd "$T_DIR/s.json" "$T_DIR/nonexistent.json" "$T_DIR"; do
     "$PR_BIN" -q --input "$TR" --device-spec "$f" --json "$T_DIR/o.json" \
         2> "$T_DIR/err"

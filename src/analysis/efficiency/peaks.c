@@ -681,3 +681,68 @@ pr_peaks_label(enum pr_peak_kind k)
 
     return ((int)k >= 0 && k < PR_PEAK_COUNT) ? labels[k] : "unknown";
 }
+
+/* One device row's peaks: whether any throughput or bandwidth is known. */
+static int
+has_a_peak(const cJSON *dev)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(dev, "peak_tflops"), *v;
+
+    cJSON_ArrayForEach(v, t)
+    {
+        if (cJSON_IsNumber(v))
+            return 1;
+    }
+    return cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(dev, "peak_gbps"));
+}
+
+int
+pr_peaks_spec_unused(const cJSON *summary, const char *spec, char *buf,
+                     size_t n)
+{
+    const cJSON *run, *dev, *name, *src;
+    char seen[256] = "";
+    size_t at = 0, n_named = 0, n_matched = 0, n_empty = 0;
+
+    cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(summary, "runs"))
+    {
+        cJSON_ArrayForEach(dev,
+                           cJSON_GetObjectItemCaseSensitive(run, "devices"))
+        {
+            name = cJSON_GetObjectItemCaseSensitive(dev, "name");
+            src = cJSON_GetObjectItemCaseSensitive(dev, "peak_source");
+            if (cJSON_IsString(src) && strcmp(src->valuestring, "cli") == 0) {
+                n_matched++;
+                n_empty += !has_a_peak(dev);
+            }
+            if (!cJSON_IsString(name) || name->valuestring[0] == '\0')
+                continue;
+            /* each name once, a few of them */
+            if (strstr(seen, name->valuestring) == NULL && n_named < 4 &&
+                at < sizeof(seen))
+                at +=
+                    (size_t)snprintf(seen + at, sizeof(seen) - at, "%s\"%s\"",
+                                     n_named++ ? ", " : "", name->valuestring);
+        }
+    }
+    if (n_matched > 0 && n_empty < n_matched)
+        return 0;
+    if (n_matched > 0)
+        snprintf(buf, n,
+                 "--device-spec %s: the entry that matched carries no peak "
+                 "(give peak_tflops and peak_gbps), so the roofline has none",
+                 spec);
+    else if (n_named == 0)
+        snprintf(buf, n,
+                 "--device-spec %s: the traces name no device (no "
+                 "deviceProperties), so no entry can match; --peak-tflops "
+                 "and --peak-gbps give the peaks directly",
+                 spec);
+    else
+        snprintf(buf, n,
+                 "--device-spec %s: no entry matched a device of the traces "
+                 "(devices: %s); an entry matches by \"names\" (the exact "
+                 "name) or \"match\" (words of it, as in data/devices.json)",
+                 spec, seen);
+    return 1;
+}
