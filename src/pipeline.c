@@ -65,6 +65,29 @@ print_quality(FILE *out, const char *path, const struct pr_trace *t)
             d->unknown_cat);
 }
 
+/* -v: the run's diagnostics, as the summary holds them (runs[].
+ * diagnostics: what the trace lacks and what that costs the report). */
+static void
+print_diagnostics(FILE *out, const char *worker, const cJSON *run)
+{
+    const cJSON *d;
+
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(run, "diagnostics"))
+    {
+        const cJSON *text = cJSON_GetObjectItemCaseSensitive(d, "text");
+        double n = pr_sget_num(d, "count");
+
+        if (!cJSON_IsString(text))
+            continue;
+        if (n > 0)
+            fprintf(out, "profreport: %s: note: %s (%.0f)\n", worker,
+                    text->valuestring, n);
+        else
+            fprintf(out, "profreport: %s: note: %s\n", worker,
+                    text->valuestring);
+    }
+}
+
 /* How many leading bytes of the skipped paths name the folder they all
  * lie in (up to its last '/'), so that runs named alike (rank0 of two
  * jobs) are told apart. */
@@ -170,6 +193,8 @@ add_trace(const struct pr_options *o, const struct pr_input_file *f,
     st = pr_summary_add_input(sum, f->path, t, worker, f->span, err);
     if (st == PR_OK)
         st = pr_summary_add_run(sum, t, worker, f->span, &ao, err);
+    if (st == PR_OK && o->verbose && !o->quiet)
+        print_diagnostics(notes, worker, last_run(sum));
     if (st == PR_OK) /* where the run came from, for grouping it by job */
         st = pr_jobs_note_origin(last_run(sum), f->path, t, err);
     if (st != PR_OK)

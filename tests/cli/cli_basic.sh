@@ -32,6 +32,14 @@ printf '{"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid"
 check "help --help exits 0 and prints help's usage" \
     grep -q "Usage: profreport help" "$T_DIR/out"
 
+# -v prints the run's diagnostics (issue #32: nothing was printed)
+"$PR_BIN" -v -i "$T_DIR/t1.json" --json "$T_DIR/v.json" 2> "$T_DIR/err"
+check "-v prints the run's diagnostics, named by run" \
+    grep -q "^profreport: t1: note: no ProfilerStep events" "$T_DIR/err"
+"$PR_BIN" -i "$T_DIR/t1.json" --json "$T_DIR/v.json" 2> "$T_DIR/err"
+check "  and without -v they are not printed" \
+    sh -c '! grep -q "note: no ProfilerStep" "$1"' _ "$T_DIR/err"
+
 # -i - reads standard input, plain or gzip
 "$PR_BIN" -q -i - --json "$T_DIR/stdin.json" < "$T_DIR/t1.json"
 check "-i - reads a trace from standard input" \
