@@ -18,6 +18,7 @@
 #include "profreport/clock.h"
 #include "profreport/detail.h"
 #include "profreport/discover.h"
+#include "profreport/escape.h"
 #include "profreport/formats.h"
 #include "profreport/jobs.h"
 #include "profreport/kclass.h"
@@ -58,11 +59,12 @@ print_quality(FILE *out, const char *path, const struct pr_trace *t)
             d->unknown_cat + d->non_object ==
         0)
         return;
-    fprintf(out,
-            "profreport: %s: note: %zu events without dur, %zu with a bad "
-            "ts, %zu with negative dur (clamped), %zu of unknown category\n",
-            path, d->skipped_no_dur, d->skipped_bad_ts, d->negative_dur,
-            d->unknown_cat);
+    pr_term_printf(
+        out,
+        "profreport: %s: note: %zu events without dur, %zu with a bad "
+        "ts, %zu with negative dur (clamped), %zu of unknown category\n",
+        path, d->skipped_no_dur, d->skipped_bad_ts, d->negative_dur,
+        d->unknown_cat);
 }
 
 /* -v: the run's diagnostics, as the summary holds them (runs[].
@@ -80,11 +82,11 @@ print_diagnostics(FILE *out, const char *worker, const cJSON *run)
         if (!cJSON_IsString(text))
             continue;
         if (n > 0)
-            fprintf(out, "profreport: %s: note: %s (%.0f)\n", worker,
-                    text->valuestring, n);
+            pr_term_printf(out, "profreport: %s: note: %s (%.0f)\n", worker,
+                           text->valuestring, n);
         else
-            fprintf(out, "profreport: %s: note: %s\n", worker,
-                    text->valuestring);
+            pr_term_printf(out, "profreport: %s: note: %s\n", worker,
+                           text->valuestring);
     }
 }
 
@@ -122,17 +124,18 @@ warn_skipped(FILE *out, const struct pr_options *o, const struct pr_trace *t,
     if (o->quiet || t->n_skipped == 0)
         return;
     if (!o->verbose && t->n_skipped > 1) {
-        fprintf(out,
-                "profreport: warning: %s: skipped %zu files of %.*s that "
-                "the report does not use (list them with -v)\n",
-                worker, t->n_skipped, (int)common_dir(t),
-                pr_trace_str(t, t->skipped[0].path));
+        pr_term_printf(
+            out,
+            "profreport: warning: %s: skipped %zu files of %.*s that "
+            "the report does not use (list them with -v)\n",
+            worker, t->n_skipped, (int)common_dir(t),
+            pr_trace_str(t, t->skipped[0].path));
         return;
     }
     for (i = 0; i < t->n_skipped; i++)
-        fprintf(out, "profreport: warning: skipping %s: %s\n",
-                pr_trace_str(t, t->skipped[i].path),
-                pr_trace_str(t, t->skipped[i].why));
+        pr_term_printf(out, "profreport: warning: skipping %s: %s\n",
+                       pr_trace_str(t, t->skipped[i].path),
+                       pr_trace_str(t, t->skipped[i].why));
 }
 
 /* Kernel-replay traces time each kernel's replays, not the run. */
@@ -141,11 +144,12 @@ warn_replay(FILE *out, const struct pr_options *o, const char *path,
             const struct pr_trace *t)
 {
     if (t->replayed_kernels > 0 && !o->quiet)
-        fprintf(out,
-                "profreport: warning: %s: %zu kernels were timed in CUPTI "
-                "kernel-replay mode: kernel and launch timings are "
-                "distorted\n",
-                path, t->replayed_kernels);
+        pr_term_printf(
+            out,
+            "profreport: warning: %s: %zu kernels were timed in CUPTI "
+            "kernel-replay mode: kernel and launch timings are "
+            "distorted\n",
+            path, t->replayed_kernels);
 }
 
 /* The run's name: the loader's (a folder of several ranks) or the path's. */
@@ -221,7 +225,8 @@ ingest_one(const struct pr_options *o, const struct pr_input_file *f,
     if (st != PR_OK) {
         if (f->from_dir && st == PR_E_NOT_FORMAT) {
             if (!o->quiet)
-                fprintf(notes, "profreport: warning: skipping %s\n", err->msg);
+                pr_term_printf(notes, "profreport: warning: skipping %s\n",
+                               err->msg);
             pr_error_clear(err);
             *skipped = 1;
             return PR_OK;
@@ -254,8 +259,8 @@ discover_all(const struct pr_options *o, struct pr_input_list *files,
     for (i = 0; i < o->n_inputs && st == PR_OK; i++)
         st = pr_discover(o->inputs[i], files, err);
     for (i = 0; i < files->n_skipped && st == PR_OK && !o->quiet; i++)
-        fprintf(stderr, "profreport: warning: skipping %s: %s\n",
-                files->skipped[i].path, files->skipped[i].why);
+        pr_term_printf(stderr, "profreport: warning: skipping %s: %s\n",
+                       files->skipped[i].path, files->skipped[i].why);
     return st;
 }
 
@@ -625,7 +630,7 @@ warn_device_spec(const struct pr_options *o, const cJSON *sum)
     if (o->device_spec != NULL && !o->quiet && o->peak_tflops <= 0 &&
         o->peak_gbps <= 0 &&
         pr_peaks_spec_unused(sum, o->device_spec, why, sizeof(why)))
-        fprintf(stderr, "profreport: warning: %s\n", why);
+        pr_term_printf(stderr, "profreport: warning: %s\n", why);
 }
 
 /* o with the kernel table the traces are classified by: --kernel-rules'
@@ -904,6 +909,8 @@ print_table(const struct pr_options *o, const cJSON *sum, const cJSON *rows,
     pr_buf_init(&out, 0);
     st = sum ? pr_table_render(sum, &to, &out, err)
              : pr_table_render_rows(rows, &to, &out, err);
+    if (st == PR_OK) /* names are the trace's: no control sequences */
+        out.len = pr_escape_term(out.data, out.len);
     if (st == PR_OK && out.len > 0 &&
         fwrite(out.data, 1, out.len, stdout) != out.len)
         st = pr_error_set(err, PR_E_IO, "stdout: write failed");
@@ -1010,7 +1017,7 @@ note_jobs(const struct pr_options *o, const cJSON *sum)
 
     pr_jobs_describe(sum, text, sizeof(text));
     if (text[0] != '\0' && !o->quiet)
-        fprintf(stderr, "profreport: %s\n", text);
+        pr_term_printf(stderr, "profreport: %s\n", text);
 }
 
 /* Serve large blocks from mmap and return them when freed.  glibc raises

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "profreport/buf.h"
 #include "profreport/error.h"
@@ -62,5 +63,20 @@ PR_NODISCARD enum pr_status pr_source_link_check(const char *tmpl,
  * Cannot fail otherwise. */
 int pr_source_link(const char *tmpl, const char *path, long line, char *out,
                    size_t n);
+
+/* Make text from a trace safe for a terminal, in place: C0 controls but
+ * tab and newline, DEL, the C1 controls (U+0080..U+009F) and bytes that
+ * are not UTF-8 become '?', so that a name cannot move the cursor, retitle
+ * the window or write the clipboard (ESC ] 52).  Returns the new length
+ * (never longer); s stays NUL-terminated when it was. */
+size_t pr_escape_term(char *s, size_t len);
+
+/* fprintf to a terminal-bound stream with the whole text passed through
+ * pr_escape_term first (messages name paths and operators). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void
+pr_term_printf(FILE *f, const char *fmt, ...);
 
 #endif

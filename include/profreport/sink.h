@@ -85,12 +85,15 @@ PR_NODISCARD enum pr_status pr_outputs_commit(struct pr_outputs *o,
 void pr_outputs_free(struct pr_outputs *o);
 
 /* PR_E_USAGE when two of the n destinations (NULL entries are skipped)
- * are the same: "-" twice, or one path twice.  names[i] is the option
- * that gave paths[i], for the message ("--json and --html both write to
- * standard output"). */
-PR_NODISCARD enum pr_status pr_outputs_distinct(const char *const *paths,
-                                                const char *const *names,
-                                                size_t n, struct pr_error *err);
+ * are the same: "-" twice, or one file however spelt (./a, an absolute
+ * path, a symlink: by device and inode, or by the real folder for a file
+ * not yet there), or when one is one of the n_inputs inputs (it would
+ * overwrite the trace).  names[i] is the option that gave paths[i], for
+ * the message ("--json and --html both write to standard output"). */
+PR_NODISCARD enum pr_status
+pr_outputs_distinct(const char *const *paths, const char *const *names,
+                    size_t n, const char *const *inputs, size_t n_inputs,
+                    struct pr_error *err);
 
 /* Write `len` bytes to `path` atomically: a set of one output. */
 PR_NODISCARD enum pr_status pr_sink_write_file(const char *path,

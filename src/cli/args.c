@@ -259,7 +259,8 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
     return st;
 }
 
-/* Paths that are wrong before any work: two outputs to one place, and a
+/* Paths that are wrong before any work: two outputs to one place, an
+ * output that is an input, and a
  * template folder that is not there (a silent fall-back to the built-in
  * templates would hide the typo). */
 static enum pr_status
@@ -274,7 +275,7 @@ check_paths(const struct pr_options *o, struct pr_error *err)
         return pr_error_set(err, PR_E_USAGE,
                             "--template-dir: '%s' is not a folder",
                             o->template_dir);
-    return pr_outputs_distinct(paths, names, 3, err);
+    return pr_outputs_distinct(paths, names, 3, o->inputs, o->n_inputs, err);
 }
 
 enum pr_status

@@ -10,6 +10,7 @@
 #include "profreport/args.h"
 #include "profreport/cmd.h"
 #include "profreport/diff.h"
+#include "profreport/escape.h"
 #include "profreport/parse.h"
 #include "profreport/sget.h"
 #include "profreport/sink.h"
@@ -64,6 +65,9 @@ static const struct option long_opts[] = {
     {"junit", required_argument, NULL, OPT_JUNIT},
     {"strict", no_argument, NULL, OPT_STRICT},
     PR_GATE_LONG_OPTIONS};
+
+/* inputs an output is compared with (more are not checked) */
+#define PR_DIFF_MAX_INPUTS 64
 
 struct diff_args {
     const char **base, **cur; /* owned arrays of borrowed argv strings */
@@ -136,7 +140,14 @@ outputs_distinct(const struct diff_args *a, struct pr_error *err)
     const char *names[] = {"--json", "--markdown", "--junit", "--html",
                            "--pdf"};
 
-    return pr_outputs_distinct(paths, names, 5, err);
+    const char *ins[PR_DIFF_MAX_INPUTS];
+    size_t n = 0, i;
+
+    for (i = 0; i < a->n_base && n < PR_DIFF_MAX_INPUTS; i++)
+        ins[n++] = a->base[i];
+    for (i = 0; i < a->n_cur && n < PR_DIFF_MAX_INPUTS; i++)
+        ins[n++] = a->cur[i];
+    return pr_outputs_distinct(paths, names, 5, ins, n, err);
 }
 
 static enum pr_status
@@ -184,8 +195,8 @@ print_gates(const cJSON *diff)
 
     cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(diff, "gates"))
     {
-        fprintf(stderr, "diff: %s %s: %s\n", pr_sget_str(g, "result"),
-                pr_sget_str(g, "rule"), pr_sget_str(g, "detail"));
+        pr_term_printf(stderr, "diff: %s %s: %s\n", pr_sget_str(g, "result"),
+                       pr_sget_str(g, "rule"), pr_sget_str(g, "detail"));
     }
 }
 
@@ -200,29 +211,31 @@ print_warnings(const cJSON *diff)
     {
         if (cJSON_IsFalse(pr_sget(g, "matched")) &&
             !cJSON_IsTrue(pr_sget(g, "default")))
-            fprintf(stderr,
-                    "profreport: warning: --fail-on '%s' matches no figure "
-                    "of these runs: skipped (--strict makes it an error)\n",
-                    pr_sget_str(g, "rule"));
+            pr_term_printf(
+                stderr,
+                "profreport: warning: --fail-on '%s' matches no figure "
+                "of these runs: skipped (--strict makes it an error)\n",
+                pr_sget_str(g, "rule"));
     }
     cJSON_ArrayForEach(w, pr_sget(um, "baseline"))
     {
-        fprintf(stderr,
-                "profreport: warning: run '%s' of the baseline vanished: "
-                "no run of the current side pairs with it\n",
-                cJSON_IsString(w) ? w->valuestring : "?");
+        pr_term_printf(
+            stderr,
+            "profreport: warning: run '%s' of the baseline vanished: "
+            "no run of the current side pairs with it\n",
+            cJSON_IsString(w) ? w->valuestring : "?");
     }
     cJSON_ArrayForEach(w, pr_sget(um, "current"))
     {
-        fprintf(stderr,
-                "profreport: warning: run '%s' is new: no run of the "
-                "baseline pairs with it\n",
-                cJSON_IsString(w) ? w->valuestring : "?");
+        pr_term_printf(stderr,
+                       "profreport: warning: run '%s' is new: no run of the "
+                       "baseline pairs with it\n",
+                       cJSON_IsString(w) ? w->valuestring : "?");
     }
     cJSON_ArrayForEach(w, pr_sget(pr_sget(diff, "comparability"), "warnings"))
     {
-        fprintf(stderr, "profreport: warning: %s\n",
-                cJSON_IsString(w) ? w->valuestring : "?");
+        pr_term_printf(stderr, "profreport: warning: %s\n",
+                       cJSON_IsString(w) ? w->valuestring : "?");
     }
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "profreport/cmd.h"
+#include "profreport/escape.h"
 
 static void
 print_usage(const struct pr_cmd *c)
@@ -36,8 +37,8 @@ print_error(const struct pr_cmd *c, enum pr_status st,
 
     if (st == PR_OK || (st == PR_E_REGRESSION && err->msg[0] == '\0'))
         return;
-    fprintf(stderr, "profreport: %s\n",
-            err->msg[0] ? err->msg : pr_error_str(st));
+    pr_term_printf(stderr, "profreport: %s\n",
+                   err->msg[0] ? err->msg : pr_error_str(st));
     if (st != PR_E_USAGE)
         return;
     if (hint != NULL)

@@ -13,6 +13,7 @@
 
 #include "internal.h"
 #include "profreport/diff.h"
+#include "profreport/escape.h"
 #include "profreport/parse.h"
 #include "profreport/saved.h"
 #include "profreport/sget.h"
@@ -107,8 +108,9 @@ night_unreadable(const struct pr_trend_job *a, struct nights *ns,
         cJSON_AddStringToObject(o, "error", why->msg) == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (!a->gate.quiet)
-        fprintf(stderr, "profreport: warning: trend: night %s skipped: %s\n",
-                path, why->msg);
+        pr_term_printf(stderr,
+                       "profreport: warning: trend: night %s skipped: %s\n",
+                       path, why->msg);
     return PR_OK;
 }
 

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -378,24 +379,104 @@ pr_outputs_free(struct pr_outputs *o)
     pr_outputs_init(o);
 }
 
+/* Where path would write: the file it names as (device, inode) when it
+ * exists (through symlinks), else the real path of its folder and its
+ * name (a dangling link: its target's, one level).  0 when that cannot be
+ * told (a folder that is not there: the write fails anyway). */
+struct place {
+    int exists;
+    dev_t dev;
+    ino_t ino;
+    char where[2 * PATH_MAX];
+};
+
+static int
+place_of(const char *path, struct place *p, int links)
+{
+    struct stat sb;
+    char buf[PATH_MAX], *real;
+    const char *base = strrchr(path, '/');
+    ssize_t k;
+
+    memset(p, 0, sizeof(*p));
+    if (stat(path, &sb) == 0) {
+        p->exists = 1;
+        p->dev = sb.st_dev;
+        p->ino = sb.st_ino;
+        return 1;
+    }
+    if (links > 0 && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode) &&
+        (k = readlink(path, buf, sizeof(buf) - 1)) > 0) {
+        char target[2 * PATH_MAX];
+
+        buf[k] = '\0';
+        snprintf(target, sizeof(target), "%.*s%s",
+                 buf[0] == '/' || base == NULL ? 0 : (int)(base - path + 1),
+                 path, buf);
+        return place_of(target, p, links - 1);
+    }
+    snprintf(buf, sizeof(buf), "%.*s",
+             base == NULL   ? 1
+             : base == path ? 1
+                            : (int)(base - path),
+             base == NULL ? "." : path);
+    real = realpath(buf, NULL);
+    if (real == NULL)
+        return 0;
+    snprintf(p->where, sizeof(p->where), "%s/%s", real,
+             base == NULL ? path : base + 1);
+    free(real);
+    return 1;
+}
+
+static int
+same_place(const char *a, const char *b)
+{
+    struct place pa, pb;
+
+    if (strcmp(a, b) == 0)
+        return 1;
+    if (!place_of(a, &pa, 8) || !place_of(b, &pb, 8) || pa.exists != pb.exists)
+        return 0;
+    return pa.exists ? pa.dev == pb.dev && pa.ino == pb.ino
+                     : strcmp(pa.where, pb.where) == 0;
+}
+
 enum pr_status
 pr_outputs_distinct(const char *const *paths, const char *const *names,
-                    size_t n, struct pr_error *err)
+                    size_t n, const char *const *inputs, size_t n_inputs,
+                    struct pr_error *err)
 {
     size_t i, j;
 
-    for (i = 0; i < n; i++)
-        for (j = i + 1; paths[i] != NULL && j < n; j++) {
-            if (paths[j] == NULL || strcmp(paths[i], paths[j]) != 0)
+    for (i = 0; i < n; i++) {
+        if (paths[i] == NULL)
+            continue;
+        for (j = i + 1; j < n; j++) {
+            if (paths[j] == NULL)
                 continue;
-            if (is_stdout(paths[i]))
+            if (is_stdout(paths[i]) && is_stdout(paths[j]))
                 return pr_error_set(err, PR_E_USAGE,
                                     "%s and %s both write to standard output "
                                     "('-'): give one of them a file",
                                     names[i], names[j]);
-            return pr_error_set(err, PR_E_USAGE, "%s and %s both write to '%s'",
-                                names[i], names[j], paths[i]);
+            if (is_stdout(paths[i]) || is_stdout(paths[j]) ||
+                !same_place(paths[i], paths[j]))
+                continue;
+            if (strcmp(paths[i], paths[j]) == 0)
+                return pr_error_set(err, PR_E_USAGE,
+                                    "%s and %s both write to '%s'", names[i],
+                                    names[j], paths[i]);
+            return pr_error_set(err, PR_E_USAGE,
+                                "%s '%s' and %s '%s' are the same file",
+                                names[i], paths[i], names[j], paths[j]);
         }
+        for (j = 0; j < n_inputs && !is_stdout(paths[i]); j++)
+            if (inputs[j] != NULL && same_place(paths[i], inputs[j]))
+                return pr_error_set(err, PR_E_USAGE,
+                                    "%s '%s' would overwrite the input '%s'",
+                                    names[i], paths[i], inputs[j]);
+    }
     return PR_OK;
 }
 

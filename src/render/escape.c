@@ -3,7 +3,9 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "profreport/escape.h"
@@ -252,4 +254,58 @@ pr_source_link(const char *tmpl, const char *path, long line, char *out,
     }
     out[at] = '\0';
     return 1;
+}
+
+size_t
+pr_escape_term(char *s, size_t len)
+{
+    size_t i = 0, o = 0;
+
+    while (i < len) {
+        uint32_t cp;
+        size_t k = pr_escape_utf8_next(s + i, len - i, &cp);
+        int bad =
+            (cp < 0x20 && cp != '\t' && cp != '\n') || cp == 0x7F ||
+            (cp >= 0x80 && cp <= 0x9F) ||
+            (cp == 0xFFFD && (k != 3 || memcmp(s + i, "\xEF\xBF\xBD", 3) != 0));
+
+        if (bad) {
+            s[o++] = '?';
+        } else {
+            memmove(s + o, s + i, k);
+            o += k;
+        }
+        i += k;
+    }
+    if (o < len)
+        s[o] = '\0';
+    return o;
+}
+
+void
+pr_term_printf(FILE *f, const char *fmt, ...)
+{
+    char small[1024], *p = small;
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(small, sizeof(small), fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n >= sizeof(small)) {
+        p = malloc((size_t)n + 1);
+        if (p == NULL) { /* the message cut, never unescaped */
+            p = small;
+            n = (int)sizeof(small) - 1;
+        } else {
+            va_start(ap, fmt);
+            vsnprintf(p, (size_t)n + 1, fmt, ap);
+            va_end(ap);
+        }
+    }
+    fwrite(p, 1, pr_escape_term(p, (size_t)n), f);
+    if (p != small)
+        free(p);
 }

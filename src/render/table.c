@@ -550,14 +550,30 @@ text_cell(const struct table *t, size_t r, const struct pr_col *c, char *buf,
     return strcmp(s, "\xE2\x80\x93") == 0 ? "-" : s;
 }
 
+/* A cell a spreadsheet would run as a formula (CWE-1236): it starts with
+ * = + - @ tab or CR and is not a number ("-3.5" stays a number). */
+static int
+formula_like(const char *s)
+{
+    char *end;
+
+    if (s[0] == '\0' || strchr("=+-@\t\r", s[0]) == NULL)
+        return 0;
+    (void)strtod(s, &end);
+    return end == s || *end != '\0';
+}
+
 static enum pr_status
 csv_field(struct pr_buf *out, const char *s)
 {
     enum pr_status st = PR_OK;
+    int guard = formula_like(s);
 
-    if (strpbrk(s, ",\"\n\r") == NULL)
+    if (!guard && strpbrk(s, ",\"\n\r") == NULL)
         return pr_buf_adds(out, s);
     st = pr_buf_addc(out, '"');
+    if (guard && st == PR_OK) /* OWASP: a leading quote makes it text */
+        st = pr_buf_addc(out, '\'');
     for (; *s && st == PR_OK; s++) {
         st = pr_buf_addc(out, *s);
         if (*s == '"' && st == PR_OK)

@@ -111,6 +111,32 @@ test_buffer_limit(void **state)
     pr_buf_free(&b);
 }
 
+static void
+test_term(void **state)
+{
+    char a[] = "ab\x1b]52;c;aGk=\x07"
+               "cd\tx\ny\x7f";
+    char c1[] = "p\xc2\x9b"
+                "2Jq"; /* U+009B, CSI */
+    char bad[] = "n\xff\x9b"
+                 "m";                                  /* not UTF-8 */
+    char ok[] = "\xc2\xb5s \xef\xbf\xbd \xe2\x80\xa6"; /* µs, U+FFFD, … */
+    size_t n;
+
+    (void)state;
+    n = pr_escape_term(a, strlen(a));
+    assert_string_equal(a, "ab?]52;c;aGk=?cd\tx\ny?");
+    assert_int_equal(n, strlen(a));
+    n = pr_escape_term(c1, strlen(c1));
+    assert_string_equal(c1, "p?2Jq");
+    assert_int_equal(n, 5);
+    pr_escape_term(bad, strlen(bad));
+    assert_string_equal(bad, "n??m");
+    n = pr_escape_term(ok, strlen(ok));
+    assert_int_equal(n, strlen("\xc2\xb5s \xef\xbf\xbd \xe2\x80\xa6"));
+    assert_string_equal(ok, "\xc2\xb5s \xef\xbf\xbd \xe2\x80\xa6");
+}
+
 int
 main(void)
 {
@@ -121,6 +147,7 @@ main(void)
         cmocka_unit_test(test_utf8_boundaries),
         cmocka_unit_test(test_truncate),
         cmocka_unit_test(test_buffer_limit),
+        cmocka_unit_test(test_term),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
