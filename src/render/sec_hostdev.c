@@ -151,10 +151,10 @@ idle_advice(struct pr_figs *f, const cJSON *dev, int npu)
     }
     if (100 * sync / span >= SHARE_WORTH_SAYING) {
         snprintf(text, sizeof(text),
-                 "Device %.0f sat idle %.0f%% of its span after blocking host "
-                 "calls (synchronisations, blocking copies) until new work "
-                 "arrived: see the calls below.",
-                 pr_sget_num(dev, PR_K_DEVICE), 100 * sync / span);
+                 "Blocking host calls (synchronisations, blocking copies) "
+                 "explain %.0f%% of device %.0f's span: it ran dry while "
+                 "the host waited in them (see the calls below).",
+                 100 * sync / span, pr_sget_num(dev, PR_K_DEVICE));
         pr_figs_text(f, text);
     }
 }
@@ -197,8 +197,9 @@ static const struct pr_col sync_cols[] = {
     {"host", PR_K_HOST_US, "Host blocked", PR_FMT_US, 1.0,
      "Host time inside the call, inside the steps", PR_COL_BOTH},
     {"gpu_idle", PR_K_GPU_IDLE_US, "Device idle caused", PR_FMT_US, 1.1,
-     "Device dry from the call until new work reached it; none for a stream "
-     "wait (a stream waits, not the host)",
+     "Device dry from the call until new work reached it, at most the host's "
+     "time blocked in the call; none for a stream wait (a stream waits, not "
+     "the host)",
      PR_COL_BOTH},
     {"outside", PR_K_OUTSIDE_STEPS_COUNT, "Outside steps", PR_FMT_COUNT, 0.9,
      "Before the first or after the last step (start-up, shutdown)",
@@ -214,9 +215,9 @@ sync_summary(struct pr_figs *f, const cJSON *s)
 
     snprintf(
         text, sizeof(text),
-        "Inside the steps the host blocked %s in these calls, and the "
-        "device sat idle %s because of them (until new work reached "
-        "it).",
+        "Inside the steps the host blocked %s in these calls, and they "
+        "left the device idle %s (dry until new work reached it, each call "
+        "at most the time the host was blocked in it).",
         pr_chart_format(pr_sget_num(s, PR_K_HOST_US), PR_UNIT_US, a, sizeof(a)),
         pr_chart_format(pr_sget_num(s, PR_K_GPU_IDLE_US), PR_UNIT_US, b,
                         sizeof(b)));

@@ -325,6 +325,20 @@ idle_caused(const struct pr_ranges *u, int64_t start, int64_t end, int64_t lo,
     return pr_sat_sub_i64(b, a);
 }
 
+/* The part of that idle the call explains: without the call the host
+ * reaches its next launch only as much earlier as it was blocked in it,
+ * so the rest of the gap is the host's own work (a cudaMalloc, a cold
+ * start), not the sync's. */
+static int64_t
+blocked_idle(const struct pr_ranges *u, int64_t start, int64_t end, int64_t lo,
+             int64_t hi, int64_t *upto)
+{
+    int64_t gap = idle_caused(u, start, end, lo, hi, upto);
+    int64_t blocked = pr_sat_sub_i64(end, start);
+
+    return gap < blocked ? gap : blocked;
+}
+
 /* The blocking host calls, in start order, for the idle they explain. */
 static enum pr_status
 collect_waits(struct hd *h, struct pr_error *err)
@@ -383,12 +397,13 @@ idle_causes(const struct hd *h, int32_t dev, const struct pr_ranges *all,
             p++;
         classify_gap(r, a, b, p < h->n ? &h->w[p] : NULL);
     }
-    /* a sync explains idle only where a blocking call returned in it */
+    /* a sync explains idle only where a blocking call returned in it, and
+     * no more than the host was blocked in it (blocked_idle) */
     for (j = 0; j < h->waits.n && all->n > 0; j++)
         r->after_waits = pr_sat_add_i64(
             r->after_waits,
-            idle_caused(all, h->waits.v[j].start_ns, h->waits.v[j].end_ns,
-                        all->v[0].start_ns, all->v[all->n - 1].end_ns, &upto));
+            blocked_idle(all, h->waits.v[j].start_ns, h->waits.v[j].end_ns,
+                         all->v[0].start_ns, all->v[all->n - 1].end_ns, &upto));
 }
 
 /* Ranges of one device: [0] compute, [1] compute + communication, [2] all
@@ -599,16 +614,11 @@ count_sync(const struct hd *h, const struct pr_event *e, struct srow *r,
     }
     r->n++;
     r->host = pr_sat_add_i64(r->host, e->dur_ns);
-    if (r->kind != PR_SYNCK_STREAM_WAIT) {
-        int64_t gap =
-            idle_caused(&h->busy, e->ts_ns, pr_sat_add_i64(e->ts_ns, e->dur_ns),
-                        INT64_MIN, h->win_e, upto);
-
-        /* Without the call the host reaches its next launch only as much
-         * earlier as it was blocked in it: the rest of the gap is the
-         * host's own work (a cudaMalloc, a cold start), not the sync's. */
-        r->idle = pr_sat_add_i64(r->idle, gap < e->dur_ns ? gap : e->dur_ns);
-    }
+    if (r->kind != PR_SYNCK_STREAM_WAIT)
+        r->idle = pr_sat_add_i64(
+            r->idle, blocked_idle(&h->busy, e->ts_ns,
+                                  pr_sat_add_i64(e->ts_ns, e->dur_ns),
+                                  INT64_MIN, h->win_e, upto));
 }
 
 /* The row as recommend.c reads it (as emit_srow writes it). */
