@@ -291,7 +291,11 @@ test_cli_override(void **state)
  *   0.1 us: 1,200 GB/s = 133% of HBM -> cache_resident;
  * - add_ of 3 x 1e8 fp32 (1.2e9 bytes a call, far over L2) in 1000 us:
  *   1,200 GB/s -> model_overcount;
- * - mm within its roof -> no mark. */
+ * - mm within its roof -> no mark;
+ * - add_ of 3 x 2^20 fp32 (12.58 MB a call, twice L2) in 11 us: 1,144
+ *   GB/s = 127%, but beyond one L2-full (6.29 MB) only 572 GB/s came from
+ *   DRAM: the cache explains it -> cache_resident (tb_plugin resnet50's
+ *   relu_ of [32, 256, 14, 14] at 126% was model_overcount). */
 static void
 test_marks(void **state)
 {
@@ -310,7 +314,14 @@ test_marks(void **state)
                                                 "[[64, 512], [512, "
                                                 "1000]]",
                                                 "[float, float]", 10, 100, 100,
-                                                "true") "]}");
+                                                "true") ", " ROW("aten::add_",
+                                                                 "[[1048576], "
+                                                                 "[1048576], "
+                                                                 "[]]",
+                                                                 "[float, "
+                                                                 "float, Int]",
+                                                                 1, 11, 11,
+                                                                 "false") "]}");
     const cJSON *rl, *roofs;
 
     (void)state;
@@ -326,6 +337,11 @@ test_marks(void **state)
         str(item(run, "operators_by_shape", 1), "roofline_mark"),
         "model_overcount");
     is_null(item(run, "operators_by_shape", 2), "roofline_mark");
+    near(num(item(run, "operators_by_shape", 3), "roofline_pct"),
+         100.0 * 12582912.0 / 11e-6 / 1e9 / 900.0);
+    assert_string_equal(
+        str(item(run, "operators_by_shape", 3), "roofline_mark"),
+        "cache_resident");
     /* an fp32 run is drawn under the FP32 roof alone: no tensor roofs */
     rl = cJSON_GetObjectItemCaseSensitive(run, "roofline");
     roofs = cJSON_GetObjectItemCaseSensitive(rl, "roofs");
