@@ -14,8 +14,8 @@
 
 /* The breakdown categories a span can be, so both charts read alike. */
 static const char *const kind_keys[] = {PR_K_KERNEL, PR_K_MEMCPY, PR_K_MEMSET,
-                                        PR_K_RUNTIME};
-#define N_KINDS 4
+                                        PR_K_RUNTIME, PR_K_DATALOADER};
+#define N_KINDS 5
 
 static size_t
 kind_of(const char *s)

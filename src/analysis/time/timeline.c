@@ -1,7 +1,8 @@
 /* timeline.c - the per-stream timeline of the step closest to the median
- * duration: GPU work per (device, stream) plus the runtime calls of the
- * host threads that launched most of it, clipped to the step and thinned
- * to about PR_TIMELINE_MAX_SPANS spans.  Drawing it is the renderers' job. */
+ * duration: GPU work per (device, stream) plus the runtime calls and the
+ * DataLoader of the host threads that launched most of it, clipped to the
+ * step and thinned to about PR_TIMELINE_MAX_SPANS spans.  Drawing it is
+ * the renderers' job. */
 #include "config.h"
 
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "profreport/checked.h"
 #include "profreport/timeline.h"
+#include "profreport/tree.h"
 
 #include "../internal.h"
 
@@ -28,10 +30,14 @@ struct spans {
     size_t n, cap;
 };
 
-static const char *const kind_keys[] = {"kernel", "memcpy", "memset",
-                                        "runtime"};
+static const char *const kind_keys[] = {"kernel", "memcpy", "memset", "runtime",
+                                        "dataloader"};
 static const char *const kind_plural[] = {"kernels", "memcpys", "memsets",
-                                          "runtime calls"};
+                                          "runtime calls", "DataLoader calls"};
+
+/* A span's kind for a host operator the DataLoader ran (no event kind of
+ * its own: the step breakdown's dataloader category). */
+#define KIND_DATALOADER PR_KIND_COUNT
 
 static int
 kind_index(uint8_t kind)
@@ -43,6 +49,8 @@ kind_index(uint8_t kind)
         return 1;
     case PR_KIND_SET:
         return 2;
+    case KIND_DATALOADER:
+        return 4;
     default:
         return 3;
     }
@@ -231,8 +239,18 @@ count_launchers(const struct pr_trace *t, int64_t start, int64_t end,
     return PR_OK;
 }
 
-/* Runtime calls of the busiest launching threads; their lane order is by
- * tid text so it does not depend on counts. */
+/* A host operator of the DataLoader (enumerate(DataLoader)#...__next__):
+ * the step's input loading, drawn on its thread's lane. */
+static int
+is_dataloader(const struct pr_trace *t, const struct pr_event *e)
+{
+    return (e->kind == PR_KIND_HOST_OP || e->kind == PR_KIND_ANNOTATION) &&
+           pr_tree_is_dataloader(pr_trace_str(t, e->name));
+}
+
+/* Runtime calls and DataLoader operators of the busiest launching
+ * threads; their lane order is by tid text so it does not depend on
+ * counts. */
 static enum pr_status
 collect_host(const struct pr_trace *t, int64_t start, int64_t end,
              const struct pr_idmap *corr, struct spans *sp,
@@ -248,7 +266,10 @@ collect_host(const struct pr_trace *t, int64_t start, int64_t end,
          i++) {
         const struct pr_event *e = &t->events[i];
 
-        if (e->kind != PR_KIND_RUNTIME_CALL || !in_window(e, start, end))
+        int dl = is_dataloader(t, e);
+
+        if ((e->kind != PR_KIND_RUNTIME_CALL && !dl) ||
+            !in_window(e, start, end))
             continue;
         for (k = 0; k < n && l[k].tid != pr_event_tid(t, e); k++)
             ;
@@ -256,8 +277,11 @@ collect_host(const struct pr_trace *t, int64_t start, int64_t end,
             continue;
         if (!add_clipped(t, sp, e, start, end))
             st = pr_error_set(err, PR_E_NOMEM, "out of memory (timeline)");
-        else
+        else {
             sp->v[sp->n - 1].group = 1;
+            if (dl)
+                sp->v[sp->n - 1].kind = KIND_DATALOADER;
+        }
     }
     for (i = 0; st == PR_OK && n == 2 && i < sp->n; i++) {
         struct span *x = &sp->v[i];
