@@ -900,12 +900,13 @@ table_runs(const struct pr_options *o, cJSON *sum, struct pr_merge *m,
 /* Render from the summary (sum) or from kernel-call rows, then print. */
 static enum pr_status
 print_table(const struct pr_options *o, const cJSON *sum, const cJSON *rows,
-            struct pr_error *err)
+            int npu, struct pr_error *err)
 {
     struct pr_table_opts to = table_opts(o);
     struct pr_buf out;
     enum pr_status st;
 
+    to.npu = npu;
     pr_buf_init(&out, 0);
     st = sum ? pr_table_render(sum, &to, &out, err)
              : pr_table_render_rows(rows, &to, &out, err);
@@ -942,9 +943,10 @@ append_calls(const struct pr_trace *t, const struct pr_input_file *f, int tag,
     return st;
 }
 
+/* kinds[0] counts the NPU traces read, kinds[1] the others. */
 static enum pr_status
 load_calls(const struct pr_options *o, const struct pr_input_file *f, int tag,
-           cJSON *all, struct pr_error *err)
+           cJSON *all, size_t kinds[2], struct pr_error *err)
 {
     struct pr_read_opts ro = {o->max_input, o->threads, 0};
     struct pr_trace *t = NULL;
@@ -959,6 +961,7 @@ load_calls(const struct pr_options *o, const struct pr_input_file *f, int tag,
     }
     for (r = t; r != NULL && st == PR_OK; r = r->next) {
         r->kclass = o->kclass;
+        kinds[pr_trace_is_npu(r) ? 0 : 1]++;
         st = append_calls(r, f, tag || r->next != NULL || r != t, all, err);
     }
     if (st != PR_OK)
@@ -981,7 +984,7 @@ kernel_calls_table(const struct pr_options *opts, struct pr_error *err)
     struct pr_buf probe;
     cJSON *all = cJSON_CreateArray();
     enum pr_status st = all ? PR_OK : PR_E_NOMEM;
-    size_t i;
+    size_t i, kinds[2] = {0, 0};
 
     pr_buf_init(&probe, 0);
     if (st != PR_OK)
@@ -999,9 +1002,10 @@ kernel_calls_table(const struct pr_options *opts, struct pr_error *err)
     if (st == PR_OK)
         st = discover_all(o, &files, err);
     for (i = 0; i < files.n && st == PR_OK; i++)
-        st = load_calls(o, &files.files[i], files.n > 1, all, err);
+        st = load_calls(o, &files.files[i], files.n > 1, all, kinds, err);
+    /* every trace an NPU's: the table in its words (issue #30) */
     if (st == PR_OK)
-        st = print_table(o, NULL, all, err);
+        st = print_table(o, NULL, all, kinds[0] > 0 && kinds[1] == 0, err);
     pr_input_list_free(&files);
     pr_kclass_table_free(kc);
     cJSON_Delete(all);
@@ -1109,7 +1113,7 @@ pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
     if (o->command == PR_CMD_TABLE) {
         st = table_runs(o, sum, m, err);
         if (st == PR_OK)
-            st = print_table(o, sum, NULL, err);
+            st = print_table(o, sum, NULL, 0, err);
     } else if (o->json_path == NULL && o->html_path == NULL &&
                o->pdf_path == NULL) {
         print_brief(sum);

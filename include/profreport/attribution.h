@@ -30,6 +30,7 @@ struct pr_attribution {
     uint32_t top_name; /* kernel name with the most unattributed time;
                           PR_STR_NONE when none (or out of memory) */
     int64_t top_ns;    /* that name's unattributed time */
+    int npu;           /* an NPU's tasks: said in its words */
 };
 
 /* Measure the kernels of trace t against its op tree.  Cannot fail. */

@@ -61,6 +61,16 @@ struct pr_col {
     unsigned show;     /* PR_COL_* */
 };
 
+/* The column an NPU run's table shows in place of c: the same data under
+ * the NPU's words ("Cube", not "TC"), c itself where its words hold, NULL
+ * where the figure is a CUDA GPU's only (SMs, warps, occupancy). */
+const struct pr_col *pr_fig_col_npu(const struct pr_col *c);
+
+/* Whether a run ran on an NPU (a device of kind "npu"), and whether every
+ * run of a summary did (and there is one). */
+int pr_fig_run_is_npu(const cJSON *run);
+int pr_fig_summary_is_npu(const cJSON *summary);
+
 /* Right-aligned (numeric) columns. */
 int pr_col_numeric(enum pr_fmt f);
 
@@ -138,6 +148,8 @@ struct pr_fig_table {
                                   (0 at the top), the first column drawn
                                   indented by it, collapsible in HTML;
                                   NULL = a flat table */
+    int npu;                   /* an NPU run's table: its columns in the
+                                  NPU's words (pr_fig_col_npu) */
 };
 
 enum pr_block_kind {
@@ -182,6 +194,8 @@ struct pr_figs {
     size_t n_parts, cap;
     size_t top; /* rows per table (the report's --top) */
     int failed; /* sticky out-of-memory */
+    int npu;    /* the run (or every run) built for is an NPU's: tables
+                   added take its words (pr_fig_col_npu) */
 };
 
 /* Empty figures showing `top` rows per table (0 = 50). */
@@ -271,6 +285,10 @@ struct pr_section {
     const char *host_lede;
 };
 
+/* The heading of section s in the report of summary: an NPU job's words
+ * where s has them. */
+const char *pr_section_title(const struct pr_section *s, const cJSON *summary);
+
 /* Whether section s appears in the report of summary. */
 int pr_section_present(const struct pr_section *s, const cJSON *summary);
 
@@ -287,6 +305,19 @@ struct pr_fig_chart *
 pr_sec_stacked_rows(const cJSON *rows, const char *name_key, const char *group,
                     const struct pr_category *cats, size_t n_cats,
                     const char *title, int steps);
+
+/* The Ascend parts of the distributed section (sec_npu.c): the ranks'
+ * split under the producer's names, its overlap categories with those
+ * names, and the pipeline stages and HCCL time split of the summary. */
+extern const struct pr_category *const pr_sec_npu_overlap;
+void pr_sec_npu_workers(struct pr_figs *f, const cJSON *workers);
+void pr_sec_npu_comm(struct pr_figs *f, const cJSON *summary);
+
+/* Why `run` has no roofline, after `what` ("No roofline"): no operator
+ * with FLOPs, or a device without a name or without known peaks; into
+ * buf, returned. */
+const char *pr_sec_roof_missing(const cJSON *run, const char *what, char *buf,
+                                size_t n);
 
 /* The roofs the analysis chose for `run` (summary "roofline"): only those
  * of the dtypes its operators ran in, each with its one label; at most

@@ -24,6 +24,8 @@ struct pr_kernel_ref {
     int64_t total_ns;
     int by_unit; /* judged by the unit its producer named (Ascend) */
     int unit_tc; /* then: most of its time ran on the matrix unit */
+    int comm;    /* then: a collective (HCCL): no compute, left out of the
+                    matrix unit's share */
     size_t calls;
     double mean_us;       /* mean_us */
     double blocks_per_sm; /* mean_blocks_per_sm; NaN: null */

@@ -21,6 +21,10 @@
     "The trace has no module frames \xE2\x80\x94 record with "                 \
     "with_modules=True (torch.profiler.profile(with_stack=True, "              \
     "with_modules=True)) to see time per nn.Module."
+#define PR_MODULES_NONE_NPU                                                    \
+    "The trace has no module frames \xE2\x80\x94 record with "                 \
+    "with_modules=True (torch_npu.profiler.profile(with_stack=True, "          \
+    "with_modules=True)) to see time per nn.Module."
 
 /* Build the module view of trace t from its op tree into run (keys
  * above; existing ones are replaced).  PR_E_NOMEM on allocation failure

@@ -43,6 +43,9 @@ struct pr_roofline_in {
     /* the eligible-op share enable_amp quotes (analysis.c), shown as
      * tensor_cores.eligible_op_time_pct; NaN: the rows' own share */
     double tc_seed_pct;
+    /* of that share, the part on the matrix unit when the tasks say it
+     * (an Ascend run: cube.h); NaN: the rows' own */
+    double tc_seed_on_pct;
 };
 
 /* The pass's own sections (new, owned by the caller). */

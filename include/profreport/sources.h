@@ -36,6 +36,12 @@
     "The trace has no stacks \xE2\x80\x94 record with with_stack=True "        \
     "(torch.profiler.profile(with_stack=True)) to see which lines of code "    \
     "cost the time."
+/* The same for an NPU run: torch_npu's and MindSpore's profilers. */
+#define PR_SOURCES_NO_STACKS_NPU                                               \
+    "The trace has no stacks \xE2\x80\x94 record with with_stack=True "        \
+    "(torch_npu.profiler.profile(with_stack=True), or "                        \
+    "mindspore.Profiler(with_stack=True)) to see which lines of code cost "    \
+    "the time."
 
 /* One frame "path(line): function" of a stack, borrowed from its text. */
 struct pr_frame {

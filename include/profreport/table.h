@@ -21,6 +21,9 @@ struct pr_table_opts {
     int top;              /* 0 = all rows */
     int width;            /* text width; <= 0 = pr_table_term_width() */
     enum pr_table_format format;
+    int npu; /* rows of NPU traces only (pr_table_render_rows): their
+                columns and notes in an NPU's words (issue #30); a
+                summary's runs say it themselves */
 };
 
 /* The width text tables fill when no -w is given: $COLUMNS, else the

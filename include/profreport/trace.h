@@ -408,6 +408,7 @@ void pr_cpu_use_free(struct pr_cpu_use *u);
 struct pr_op_stats;     /* op_stats.h */
 struct pr_pmu;          /* pmu.h */
 struct pr_kclass_table; /* kclass.h */
+struct pr_phases;       /* phases.h */
 
 struct pr_trace {
     struct pr_strtab *strs;  /* owned */
@@ -462,6 +463,11 @@ struct pr_trace {
 #define PR_MAX_TASK_DEVICES 16
     int64_t task_devices[PR_MAX_TASK_DEVICES];
     int n_task_devices;
+    /* where world_size comes from (static): "distributedInfo",
+     * "profiler_info", "parallel_group_info", or "communication groups"
+     * (the largest group the run's files show: a lower bound); NULL when
+     * unknown */
+    const char *world_source;
     uint32_t backend; /* distributedInfo.backend string id */
     uint32_t format;  /* "kineto" or "chrome" */
     /* Kernels timed by CUPTI's range profiler in kernel-replay mode
@@ -506,6 +512,9 @@ struct pr_trace {
        trace's kernel names by, set by the pipeline (--kernel-rules);
        NULL: the compiled-in table */
     const struct pr_kclass_table *kclass;
+    /* owned: the producer's own step phases and communication time
+       splits (phases.h); NULL: none */
+    struct pr_phases *phases;
     struct pr_trace *next; /* owned: the next run read from the same input
                               (a folder holding several ranks), or NULL */
 };
@@ -645,6 +654,10 @@ pr_trace_str(const struct pr_trace *t, uint32_t id)
 {
     return pr_strtab_get(t->strs, id);
 }
+
+/* Whether the trace's devices are NPUs (device_kind "npu"): its report
+ * speaks of AI Cores, the Cube, HCCL and torch_npu (issue #30). */
+int pr_trace_is_npu(const struct pr_trace *t);
 
 /* ---- An event's ids, thread and category: read and written only
  * through these, never as fields, so that the event record can keep them

@@ -16,6 +16,7 @@
 #include "profreport/checked.h"
 #include "profreport/comm.h"
 #include "profreport/critpath.h"
+#include "profreport/cube.h"
 #include "profreport/devices.h"
 #include "profreport/gpu_util.h"
 #include "profreport/host_cpu.h"
@@ -25,6 +26,7 @@
 #include "profreport/memory.h"
 #include "profreport/modules.h"
 #include "profreport/ops.h"
+#include "profreport/producer.h"
 #include "profreport/recommend.h"
 #include "profreport/roofline.h"
 #include "profreport/sources.h"
@@ -262,6 +264,7 @@ struct tables {
      * recommendation quotes; the roofline pass shows the same figure, so
      * the two never disagree.  NaN without kernels. */
     double tc_seed_pct;
+    double tc_seed_on_pct; /* of it, on the Cube (NPU); NaN: rows' */
 };
 
 static void
@@ -300,6 +303,13 @@ fill_tables(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
         st = pr_ops_tc_eligible_ratio(t, tree, &r, err);
         tb->tc_seed_pct = 100.0 * r;
     }
+    tb->tc_seed_on_pct = NAN;
+    /* an NPU's tasks name their operator type and unit: the share of
+       compute time the Cube can do (HCCL left out), whether or not the
+       trace has operators to attribute it to (issue #30); where they do
+       not (trace_view.json alone), the operator rows' own share */
+    if (st == PR_OK && pr_trace_is_npu(t))
+        tb->tc_seed_pct = pr_cube_eligible_pct(t, &tb->tc_seed_on_pct);
     return st;
 }
 
@@ -323,6 +333,7 @@ fill_roofline(const struct pr_trace *t, const struct pr_tree *tree,
     in.kernels = &tb->kernels;
     in.main_device = pr_gpu_rows_busiest(&tb->gpus);
     in.tc_seed_pct = tb->tc_seed_pct;
+    in.tc_seed_on_pct = tb->tc_seed_on_pct;
     st = pr_roofline_run(&in, o, &out, err);
     if (st != PR_OK)
         return st;
@@ -488,9 +499,14 @@ note_steps(const struct pr_trace *t, const struct pr_steps *s,
 
     if (!s->has_step_events && s->n > 0 && !has_gap(t, "no_steps"))
         pr_notes_row(notes, "no_steps", 0,
-                     "no ProfilerStep events (an inference run, a counter "
-                     "capture, or profiling without prof.step()): the whole "
-                     "capture is one window, not a step");
+                     pr_trace_is_npu(t)
+                         ? "no step marks (an inference run, or "
+                           "profiling without prof.step()): the whole "
+                           "capture is one window, not a step"
+                         : "no ProfilerStep events (an inference run, "
+                           "a counter capture, or profiling without "
+                           "prof.step()): the whole capture is one "
+                           "window, not a step");
     if (s->clipped + s->dropped == 0)
         return;
     snprintf(text, sizeof(text),
@@ -622,6 +638,8 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
     double cp_err = NAN;
 
     if (st == PR_OK)
+        st = pr_producer_fill(t, run, err);
+    if (st == PR_OK)
         st = pr_hostdev_fill(t, steps, run, &facts->tables.hostdev, err);
     if (st == PR_OK)
         st = pr_critpath_fill(t, steps, run, &cp_err, err);
@@ -632,6 +650,34 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
     if (st == PR_OK)
         st = pr_recommend_fill(facts, run, err);
     return st;
+}
+
+/* An NPU run's steps are "Step N", as MindStudio and msprof-analyze name
+ * them, not torch.profiler's "ProfilerStep#N" the host events carry (issue
+ * #30's words).  Before any pass reads the names; the table's pointers
+ * stay valid as it grows. */
+static void
+npu_step_names(const struct pr_trace *t, struct pr_steps *s)
+{
+    char name[48];
+    size_t k;
+
+    if (t->device_kind == PR_STR_NONE ||
+        strcmp(pr_trace_str(t, t->device_kind), "npu") != 0)
+        return;
+    for (k = 0; k < s->n; k++) {
+        const char *old =
+            s->v[k].name != PR_STR_NONE ? pr_trace_str(t, s->v[k].name) : "";
+        uint32_t id;
+
+        if (strncmp(old, "ProfilerStep#", 13) != 0 || old[13] == '\0' ||
+            strlen(old + 13) > 32)
+            continue;
+        snprintf(name, sizeof(name), "Step %s", old + 13);
+        id = pr_strtab_intern(t->strs, name, strlen(name));
+        if (id != PR_STR_NONE)
+            s->v[k].name = id;
+    }
 }
 
 enum pr_status
@@ -651,6 +697,7 @@ pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
         pr_tree_free(&tree);
         return st;
     }
+    npu_step_names(t, &steps);
     note_coverage(&steps, notes);
     note_steps(t, &steps, notes);
     st = rec_facts(t, &tree, &steps, &facts, err);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profreport/cube.h"
 #include "profreport/sget.h"
 #include "profreport/tensorcore.h"
 
@@ -233,5 +234,6 @@ pr_notes_emit(const struct pr_notes *n, cJSON *run, struct pr_error *err)
 int
 pr_tc_op_eligible(const char *name)
 {
-    return pr_tensorcore_op_eligible(name, NULL);
+    /* and Ascend's: CANN operator types and aclnn operators of the Cube */
+    return pr_tensorcore_op_eligible(name, NULL) || pr_cube_op_type(name);
 }

@@ -210,7 +210,14 @@ new_run(const struct pr_trace *t, const char *worker, const char *span)
                               t->world_size >= 0
                                   ? cJSON_CreateNumber((double)t->world_size)
                                   : cJSON_CreateNull()) &&
-        cJSON_AddBoolToObject(run, PR_K_HOST_ONLY, host_only(t)) != NULL;
+        cJSON_AddBoolToObject(run, PR_K_HOST_ONLY, host_only(t)) != NULL &&
+        cJSON_AddItemToObject(
+            run, "world_size_source",
+            str_or_null(t->world_size >= 0 ? t->world_source : NULL)) &&
+        cJSON_AddItemToObject(run, "device_kind",
+                              str_or_null(t->device_kind != PR_STR_NONE
+                                              ? pr_trace_str(t, t->device_kind)
+                                              : NULL));
     for (i = 0; ok && i < sizeof(run_keys) / sizeof(run_keys[0]); i++)
         ok = cJSON_AddNullToObject(run, run_keys[i]) != NULL;
     /* filled from the run's notes once the analyses are done */

@@ -9,6 +9,7 @@
 #include "profreport/buf.h"
 #include "profreport/evsort.h"
 #include "profreport/op_stats.h"
+#include "profreport/phases.h"
 #include "profreport/pmu.h"
 #include "profreport/shapes.h"
 #include "profreport/trace.h"
@@ -73,6 +74,7 @@ pr_trace_free(struct pr_trace *t)
         pr_cpu_use_free(t->cpu_use);
         pr_op_stats_free(t->op_stats);
         pr_pmu_free(t->pmu);
+        pr_phases_free(t->phases);
         free(t);
         t = next;
     }
@@ -1000,4 +1002,11 @@ pr_trace_device(const struct pr_trace *t, int64_t index)
             if (t->task_devices[i] == index)
                 return &t->devices[i];
     return NULL;
+}
+
+int
+pr_trace_is_npu(const struct pr_trace *t)
+{
+    return t->device_kind != PR_STR_NONE &&
+           strcmp(pr_trace_str(t, t->device_kind), "npu") == 0;
 }

@@ -256,6 +256,103 @@ pr_fig_cell(const cJSON *row, const struct pr_col *c, char *buf, size_t n)
 
 /* ---- tables ----------------------------------------------------------- */
 
+/* An NPU's words for the CUDA-worded columns of the catalogues, by their
+ * label; a NULL label: the column is left out (issue #30). */
+static const struct pr_col npu_cols[] = {
+    {"tc_eligible", PR_K_TC_ELIGIBLE, "Cube eligible", PR_FMT_BOOL, 0.8,
+     "Could run on the AI Core's Cube unit (a matrix operator)", 0},
+    {"tc_self", PR_K_TC_SELF_PCT, "Cube self", PR_FMT_PCT, 0.7,
+     "Share of device self time in tasks on the Cube", 0},
+    {"tc_total", PR_K_TC_TOTAL_PCT, "Cube total", PR_FMT_PCT, 0.7, NULL, 0},
+    {"tc", PR_K_TENSOR_CORES_USED, "Cube", PR_FMT_BOOL, 0.5,
+     "Ran on the AI Core's Cube unit", 0},
+    {"tc_rule", PR_K_TENSOR_CORES_RULE, "Cube rule", PR_FMT_TEXT, 1, NULL, 0},
+    {"fp16", PR_K_PEAK_TFLOPS "." PR_K_FP16_TENSOR, "FP16 Cube peak",
+     PR_FMT_TFLOPS, 1.1, NULL, 0},
+    {"reason", PR_K_REASON, "Why not on the Cube", PR_FMT_WRAP, 2, NULL, 0},
+    {"math", PR_K_KMATH, "Math", PR_FMT_WRAP, 1,
+     "Where its math ran: cube (the AI Core's matrix unit) or vector",
+     PR_COL_BOTH},
+    {"basis", PR_K_BASIS, "Basis", PR_FMT_TEXT, 1,
+     "device: from the end of the previous step's device work to the end of "
+     "its own; host: the host's step ranges (prof.step()); producer: the "
+     "producer's own steps (step_trace_time); capture: no steps, the whole "
+     "capture",
+     PR_COL_BOTH},
+    {"host_mean", PR_K_HOST_MEAN_US, "Host mean", PR_FMT_US, 1,
+     "Mean of the host's step ranges themselves", PR_COL_BOTH},
+    {"host", PR_K_HOST_DURATION_US, "Host", PR_FMT_US, 1,
+     "The host's step range itself (host basis)", PR_COL_BOTH},
+};
+
+static const char *const npu_cols_of[] = {"TC eligible",
+                                          "TC self",
+                                          "TC total",
+                                          "TC",
+                                          "TC rule",
+                                          "FP16 TC peak",
+                                          "Why not on tensor cores",
+                                          "Math",
+                                          "Basis",
+                                          "Host mean",
+                                          "Host"};
+
+static const char *const npu_cols_out[] = {"Blocks/SM", "Est. occupancy", "SMs",
+                                           "Est. SM efficiency",
+                                           "Est. achieved occupancy"};
+
+_Static_assert(sizeof(npu_cols) / sizeof(npu_cols[0]) ==
+                   sizeof(npu_cols_of) / sizeof(npu_cols_of[0]),
+               "one NPU column per CUDA-worded label");
+
+const struct pr_col *
+pr_fig_col_npu(const struct pr_col *c)
+{
+    size_t i;
+
+    if (c == NULL || c->label == NULL)
+        return c;
+    for (i = 0; i < sizeof(npu_cols_out) / sizeof(npu_cols_out[0]); i++)
+        if (strcmp(c->label, npu_cols_out[i]) == 0)
+            return NULL;
+    for (i = 0; i < sizeof(npu_cols_of) / sizeof(npu_cols_of[0]); i++)
+        if (strcmp(c->label, npu_cols_of[i]) == 0 &&
+            strcmp(c->key, npu_cols[i].key) == 0)
+            return &npu_cols[i];
+    return c;
+}
+
+int
+pr_fig_run_is_npu(const cJSON *run)
+{
+    const cJSON *d;
+
+    /* the run's own kind, where a device without events is not listed */
+    if (strcmp(pr_sget_str_or(run, "device_kind", ""), "npu") == 0)
+        return 1;
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DEVICES))
+    {
+        if (strcmp(pr_sget_str_or(d, PR_K_KIND, ""), "npu") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int
+pr_fig_summary_is_npu(const cJSON *summary)
+{
+    const cJSON *run;
+    int any = 0;
+
+    cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
+    {
+        if (!pr_fig_run_is_npu(run))
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
 /* The i-th column of t before `hide`. */
 static const struct pr_col *
 nth_col(const struct pr_fig_table *t, size_t i)
@@ -313,9 +410,12 @@ pr_fig_table_col(const struct pr_fig_table *t, size_t i)
     const struct pr_col *c;
     size_t k;
 
-    for (k = 0; (c = nth_col(t, k)) != NULL; k++)
-        if (!hidden(t, c) && i-- == 0)
-            return c;
+    for (k = 0; (c = nth_col(t, k)) != NULL; k++) {
+        const struct pr_col *shown = t->npu ? pr_fig_col_npu(c) : c;
+
+        if (shown != NULL && !hidden(t, c) && i-- == 0)
+            return shown;
+    }
     return NULL;
 }
 
@@ -603,8 +703,10 @@ pr_figs_table(struct pr_figs *f, const char *heading,
     if (heading != NULL)
         pr_figs_heading(f, heading);
     b = add_block(f, PR_BLOCK_TABLE);
-    if (b != NULL)
+    if (b != NULL) {
         b->table = *t;
+        b->table.npu |= f->npu;
+    }
 }
 
 void
@@ -632,6 +734,7 @@ pr_figs_table_own(struct pr_figs *f, const struct pr_fig_table *t, cJSON *rows,
         return;
     }
     b->table = copy;
+    b->table.npu |= f->npu;
     b->own = rows;
 }
 
@@ -761,7 +864,9 @@ pr_figs_section(struct pr_figs *f, const struct pr_section *s,
     if (lede != NULL)
         pr_figs_text(f, lede);
     if (!s->per_run) {
+        f->npu = pr_fig_summary_is_npu(summary);
         s->build(f, summary, NULL);
+        f->npu = 0;
         return;
     }
     if (n == 0)
@@ -773,7 +878,9 @@ pr_figs_section(struct pr_figs *f, const struct pr_section *s,
         if (n > 1)
             pr_figs_part(f, pr_fig_run_label(run, label, sizeof(label)),
                          pr_fig_device_name(dev));
+        f->npu = pr_fig_run_is_npu(run);
         s->build(f, summary, run);
+        f->npu = 0;
     }
 }
 

@@ -437,9 +437,10 @@ title_block(struct pr_html_view *v, const cJSON *summary,
                  pr_detail_n_jobs(summary));
     add_str(v, root, "workers", nw ? workers : "none");
     add_str(v, root, "devices",
-            devs[0]                     ? devs
-            : pr_fig_host_only(summary) ? "CPU only"
-                                        : "no GPU");
+            devs[0]                          ? devs
+            : pr_fig_host_only(summary)      ? "CPU only"
+            : pr_fig_summary_is_npu(summary) ? "no NPU with events"
+                                             : "no GPU");
 }
 
 /* The sections of one report view; ids prefixed with `prefix`. */
@@ -458,7 +459,7 @@ view_sections(struct pr_html_view *v, const cJSON *view,
         pr_figs_init(&f, o->top > 0 ? (size_t)o->top : 0);
         pr_figs_section(&f, s, view);
         snprintf(id, sizeof(id), "%s%s", prefix, s->id);
-        pr_html_view_section(v, id, s->title, &f);
+        pr_html_view_section(v, id, pr_section_title(s, view), &f);
         /* the navigation lists the jobs, not their sections; the last
          * item is the first's prev in cJSON (found by index, it made
          * 1,000 jobs quadratic) */

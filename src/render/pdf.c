@@ -258,7 +258,7 @@ view_sections(struct pr_pdf_doc *d, const cJSON *view, const char *prefix)
         pr_figs_init(&f, (size_t)pr_pdf_doc_top(d));
         pr_figs_section(&f, pr_report_sections[i], view);
         snprintf(title, sizeof(title), "%s%s", prefix,
-                 pr_report_sections[i]->title);
+                 pr_section_title(pr_report_sections[i], view));
         pr_pdf_doc_figs(d, title, &f);
         pr_figs_free(&f);
     }

@@ -32,21 +32,6 @@ static const struct pr_category span_parts[] = {
 };
 #define N_PARTS (sizeof(span_parts) / sizeof(span_parts[0]))
 
-/* An Ascend run (a device of kind "npu"): its advice names torch_npu's
- * calls and no CUDA (as sections.c's views do). */
-static int
-is_npu(const cJSON *run)
-{
-    const cJSON *d;
-
-    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DEVICES))
-    {
-        if (pr_sget_is(pr_sget_str(d, PR_K_KIND), "npu"))
-            return 1;
-    }
-    return 0;
-}
-
 /* ---- temporal breakdown ----------------------------------------------- */
 
 static const struct pr_col temporal_cols[] = {
@@ -181,7 +166,7 @@ temporal(struct pr_figs *f, const cJSON *run)
     }
     cJSON_ArrayForEach(dev, tb)
     {
-        idle_advice(f, dev, is_npu(run));
+        idle_advice(f, dev, pr_fig_run_is_npu(run));
     }
     pr_figs_table(f, NULL, &t, NULL);
 }
@@ -261,7 +246,7 @@ synchronization(struct pr_figs *f, const cJSON *run)
     sync_summary(f, s);
     pr_figs_table(f, NULL, &t, NULL);
     if (pr_sget_num(s, PR_K_HOST_US) > 0)
-        pr_figs_text(f, is_npu(run)
+        pr_figs_text(f, pr_fig_run_is_npu(run)
                             ? "Usual sources of a sync inside a training "
                               "loop: tensor.item(), .cpu(), .tolist() or "
                               "printing a tensor, torch.npu.synchronize(), "
@@ -412,7 +397,7 @@ launches(struct pr_figs *f, const cJSON *run)
         pr_figs_note(f, pr_sget_str(l, PR_K_NOTE));
         return;
     }
-    launch_kpis(f, l, is_npu(run));
+    launch_kpis(f, l, pr_fig_run_is_npu(run));
     if (pr_sget_true(l, PR_K_CUDA_GRAPHS)) {
         snprintf(text, sizeof(text),
                  "CUDA graphs: %.0f graph launches ran %.0f kernels.",

@@ -155,6 +155,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                              .order = "device time, forward + backward"};
     struct pr_fig_chart *ch;
     size_t n_points = 0;
+    char note[240];
 
     (void)summary;
     if (!cJSON_IsObject(view)) {
@@ -172,9 +173,8 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_nomem(f);
     } else if (n_points == 0 || ch->u.roofline.n_roofs == 0) {
         pr_fig_chart_free(ch);
-        pr_figs_note(f, "No roofline of the layers: it needs FLOP counts "
-                        "(record_shapes=True) and a device with known "
-                        "peaks.");
+        pr_figs_note(f, pr_sec_roof_missing(run, "No roofline of the layers",
+                                            note, sizeof(note)));
     } else {
         pr_figs_chart(f, ch, 0);
     }

@@ -186,7 +186,8 @@ timeline(struct pr_figs *f, const cJSON *tl, int capture)
     if (v->chart.n_lanes == 0) {
         pr_tlview_free(v);
         free(v);
-        pr_figs_note(f, PR_TLVIEW_EMPTY);
+        pr_figs_note(f, f->npu ? "No NPU activity to show on a timeline."
+                               : PR_TLVIEW_EMPTY);
         return;
     }
     ch = pr_fig_chart_new(pr_fig_draw_timeline, title, 1000,
@@ -266,18 +267,6 @@ static const struct pr_col device_cols[] = {
 
 /* An Ascend run: its devices say kind "npu", and the report names them
  * NPUs and leaves out what only a CUDA GPU has (SMs, warps). */
-static int
-run_is_npu(const cJSON *run)
-{
-    const cJSON *d;
-
-    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DEVICES))
-    {
-        if (strcmp(pr_sget_str_or(d, PR_K_KIND, ""), "npu") == 0)
-            return 1;
-    }
-    return 0;
-}
 
 /* SM and warp figures: CUDA's; an NPU has no such counters. */
 static void
@@ -318,7 +307,9 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
 
     if (no_steps(ss)) {
         pr_figs_kpi(f, "No steps", pr_sget_num(ss, PR_K_MEAN_US), PR_FMT_US,
-                    "no ProfilerStep: the whole capture is one window");
+                    f->npu ? "no step marks: the whole capture is one window"
+                           : "no ProfilerStep: the whole capture is one "
+                             "window");
     } else if (cJSON_IsObject(ss)) {
         snprintf(sub, sizeof(sub),
                  "%s%s median %s \xC2\xB7 p90 %s \xC2\xB7 %.0f steps",
@@ -336,12 +327,13 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
         host_kpis(f, ss);
         return;
     }
-    pr_figs_kpi(f, run_is_npu(run) ? "NPU utilization" : "GPU utilization",
+    pr_figs_kpi(f,
+                pr_fig_run_is_npu(run) ? "NPU utilization" : "GPU utilization",
                 pr_sget_num(gm, PR_K_UTILIZATION_PCT), PR_FMT_PCT,
                 "time with any kernel running");
-    if (!run_is_npu(run))
+    if (!pr_fig_run_is_npu(run))
         gpu_only_kpis(f, gm);
-    if (cJSON_IsObject(tc) && run_is_npu(run))
+    if (cJSON_IsObject(tc) && pr_fig_run_is_npu(run))
         pr_figs_kpi(f, "Cube share", pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT),
                     PR_FMT_PCT, "of task time on the AI Core Cube");
     else if (cJSON_IsObject(tc))
@@ -391,13 +383,20 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     (void)summary;
     overview_kpis(f, run);
     if (pr_sget_len(steps) == 0) {
-        pr_figs_note(f, "No steps in this trace: no ProfilerStep events and "
-                        "no events to count as one step.");
+        pr_figs_note(f, f->npu ? "No steps in this trace: no step marks "
+                                 "and no events to count as one step."
+                               : "No steps in this trace: no ProfilerStep "
+                                 "events and no events to count as one "
+                                 "step.");
     } else {
         if (no_steps(ss))
-            pr_figs_note(f, "No steps in this trace (no ProfilerStep "
-                            "events): the figures below are the whole "
-                            "capture's, one window, not a step.");
+            pr_figs_note(f, f->npu ? "No steps in this trace (no step marks): "
+                                     "the figures below are the whole "
+                                     "capture's, one window, not a step."
+                                   : "No steps in this trace (no ProfilerStep "
+                                     "events): the figures below are the "
+                                     "whole capture's, one window, not a "
+                                     "step.");
         pr_figs_chart(
             f,
             pr_sec_stacked_rows(
@@ -412,11 +411,12 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     if (pr_fig_run_host_only(run))
         return; /* the timeline, metrics and devices are a device's */
     timeline(f, pr_sget(run, PR_K_TIMELINE), no_steps(ss));
-    t = (struct pr_fig_table){.cols = run_is_npu(run) ? npu_cols : gpu_cols,
-                              .rows = pr_sget(run, PR_K_GPU_METRICS),
-                              .what = run_is_npu(run) ? "NPU metrics"
-                                                      : "GPU metrics"};
-    pr_figs_table(f, run_is_npu(run) ? "NPU metrics" : "GPU metrics", &t, NULL);
+    t = (struct pr_fig_table){
+        .cols = pr_fig_run_is_npu(run) ? npu_cols : gpu_cols,
+        .rows = pr_sget(run, PR_K_GPU_METRICS),
+        .what = pr_fig_run_is_npu(run) ? "NPU metrics" : "GPU metrics"};
+    pr_figs_table(f, pr_fig_run_is_npu(run) ? "NPU metrics" : "GPU metrics", &t,
+                  NULL);
     t = (struct pr_fig_table){.cols = device_cols,
                               .rows = pr_sget(run, PR_K_DEVICES),
                               .what = "devices"};
@@ -850,12 +850,12 @@ kernel_classes(struct pr_figs *f, const cJSON *run)
         return;
     len = (size_t)snprintf(
         text, sizeof(text),
-        "%.0f kernel%s (%.1f%% of kernel time) match no rule of the kernel "
-        "table and are counted as neither tensor-core nor communication "
-        "time:",
-        pr_sget_num(u, PR_K_KERNELS),
+        "%.0f %s%s (%.1f%% of %s time) match no rule of the kernel "
+        "table and are counted as neither %s nor communication time:",
+        pr_sget_num(u, PR_K_KERNELS), f->npu ? "task" : "kernel",
         pr_sget_num(u, PR_K_KERNELS) == 1 ? "" : "s",
-        pr_sget_num(u, PR_K_TIME_PCT));
+        pr_sget_num(u, PR_K_TIME_PCT), f->npu ? "task" : "kernel",
+        f->npu ? "Cube" : "tensor-core");
     if (len >= sizeof(text))
         len = sizeof(text) - 1;
     cJSON_ArrayForEach(k, pr_sget(u, PR_K_TOP))
@@ -915,11 +915,12 @@ sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     if (pr_fig_rows_have(kernels, PR_K_PMU_HINT))
         t.view = view_pmu;
     if (pr_sget_len(kernels) == 0) {
-        pr_figs_note(f, run_is_npu(run) ? "No NPU tasks in this trace."
-                                        : "No GPU kernels in this trace.");
+        pr_figs_note(f, pr_fig_run_is_npu(run)
+                            ? "No NPU tasks in this trace."
+                            : "No GPU kernels in this trace.");
         return;
     }
-    pr_figs_chart(f, kernel_bars(kernels, run_is_npu(run)), 0);
+    pr_figs_chart(f, kernel_bars(kernels, pr_fig_run_is_npu(run)), 0);
     kernel_classes(f, run);
     pr_figs_table(f, NULL, &t, NULL);
 }
@@ -936,6 +937,26 @@ static const struct pr_col finding_cols[] = {
     {"advice", PR_K_ADVICE, "Advice", PR_FMT_WRAP, 2, NULL, PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
+
+/* An NPU run's Cube figures: the AI Core's matrix unit in place of tensor
+ * cores (issue #30). */
+static void
+npu_cube(struct pr_figs *f, const cJSON *tc, int no_ops, double eligible)
+{
+    pr_figs_kpi(f, "Task time on the Cube",
+                pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
+                "of compute task time (HCCL tasks left out)");
+    if (pr_sget_str(tc, PR_K_NOTE) != NULL)
+        pr_figs_note(f, pr_sget_str(tc, PR_K_NOTE));
+    pr_figs_kpi(f, "Cube-eligible operator time", no_ops ? NAN : eligible,
+                PR_FMT_PCT,
+                no_ops ? "no operator events in this trace"
+                       : "device time of matrix operators (MatMul, "
+                         "FlashAttention, Conv)");
+    pr_figs_kpi(f, "Eligible time on the Cube",
+                pr_sget_num(tc, PR_K_ELIGIBLE_ON_TC_PCT), PR_FMT_PCT,
+                "of that eligible time");
+}
 
 static void
 sec_tensor_cores(struct pr_figs *f, const cJSON *summary, const cJSON *run)
@@ -954,14 +975,19 @@ sec_tensor_cores(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                         "kernels).");
         return;
     }
-    if (run_is_npu(run))
-        pr_figs_kpi(f, "Task time on the Cube",
-                    pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
-                    "AI_CORE and MIX_AIC tasks, of all task time");
-    else
-        pr_figs_kpi(f, "Kernel time on tensor cores",
-                    pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
-                    "of all kernel time");
+    if (pr_fig_run_is_npu(run)) {
+        npu_cube(f, tc, no_ops, eligible);
+        pr_figs_table(f, "Eligible operators not using the Cube", &t,
+                      no_ops ? "No operator events in this trace, so no "
+                               "operator was checked."
+                      : !(eligible > 0)
+                          ? "No operator in this run could use the Cube."
+                          : "Every Cube-eligible operator ran on the Cube.");
+        return;
+    }
+    pr_figs_kpi(f, "Kernel time on tensor cores",
+                pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT), PR_FMT_PCT,
+                "of all kernel time");
     if (pr_sget_str(tc, PR_K_NOTE) != NULL)
         pr_figs_note(f, pr_sget_str(tc, PR_K_NOTE));
     pr_figs_kpi(f, "Eligible operator time", no_ops ? NAN : eligible,
@@ -1106,6 +1132,44 @@ static const char *const roof_view[] = {"name",      "flops",  "bytes",
                                         "intensity", "tflops", "gbps",
                                         "roofline",  "mark",   NULL};
 
+const char *
+pr_sec_roof_missing(const cJSON *run, const char *what, char *buf, size_t n)
+{
+    const cJSON *dev = pr_sget_first(run, PR_K_DEVICES), *o;
+    int flops = 0;
+
+    cJSON_ArrayForEach(o, pr_sget(run, PR_K_OPERATORS))
+    {
+        flops |= pr_sget_num(o, PR_K_FLOPS) > 0;
+    }
+    if (!flops && pr_fig_run_is_npu(run))
+        snprintf(buf, n,
+                 "%s: no operator has a FLOP count (none from its input "
+                 "shapes, none from the tasks' PMU counters).",
+                 what);
+    else if (!flops)
+        snprintf(buf, n,
+                 "%s: no operator has a FLOP count (they need input "
+                 "shapes: record_shapes=True).",
+                 what);
+    else if (pr_sget_str(dev, PR_K_NAME) == NULL)
+        snprintf(buf, n,
+                 "%s: the trace does not name its device, so its peaks "
+                 "are unknown (--device-spec or --peak-tflops give them).",
+                 what);
+    else if (pr_sget_is(pr_sget_str(dev, PR_K_PEAK_SOURCE), "unknown"))
+        snprintf(buf, n,
+                 "%s: the peaks of %.80s are not known (--device-spec or "
+                 "--peak-tflops give them).",
+                 what, pr_sget_str(dev, PR_K_NAME));
+    else
+        snprintf(buf, n,
+                 "%s: %.80s has no peak for the data types the operators "
+                 "ran in.",
+                 what, pr_sget_str(dev, PR_K_NAME));
+    return buf;
+}
+
 static void
 sec_roofline(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -1120,13 +1184,13 @@ sec_roofline(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     struct pr_fig_chart *ch = pr_sec_roofline_chart(
         run, pr_sget(run, PR_K_OPERATORS), &spec, &n_points);
     struct pr_fig_table t;
+    char note[240];
 
     (void)summary;
     if (ch != NULL && (n_points == 0 || ch->u.roofline.n_roofs == 0)) {
         pr_fig_chart_free(ch);
-        pr_figs_note(f, "No roofline: it needs FLOP counts "
-                        "(record_shapes=True) and a device with known "
-                        "peaks.");
+        pr_figs_note(
+            f, pr_sec_roof_missing(run, "No roofline", note, sizeof(note)));
         return;
     }
     pr_figs_chart(f, ch, 0);
@@ -1422,6 +1486,30 @@ stragglers(struct pr_figs *f, const cJSON *all)
     pr_figs_text(f, text);
 }
 
+/* "World size 8." and where it comes from when it is a lower bound, or
+ * that the traces do not say it. */
+static void
+world_text(const cJSON *d, char *text, size_t cap)
+{
+    double w = pr_sget_num(d, PR_K_WORLD_SIZE);
+    const char *src = pr_sget_str(d, "world_size_source");
+
+    if (isnan(w))
+        snprintf(text, cap,
+                 "The traces do not say the world size. Times are per step, "
+                 "averaged over steps.");
+    else if (src != NULL && strcmp(src, "communication groups") == 0)
+        snprintf(text, cap,
+                 "World size at least %.0f (the largest communication group "
+                 "the ranks' files show). Times are per step, averaged over "
+                 "steps.",
+                 w);
+    else
+        snprintf(text, cap,
+                 "World size %.0f. Times are per step, averaged over steps.",
+                 w);
+}
+
 static void
 sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -1429,31 +1517,42 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     const cJSON *workers = pr_sget(d, PR_K_WORKERS);
     struct pr_fig_table t = {
         .cols = worker_cols, .rows = workers, .what = "workers"};
-    char text[160];
+    char text[200];
+    const cJSON *r;
+    int npu = 0;
 
     (void)run;
+    cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
+    {
+        npu |= pr_fig_run_is_npu(r);
+    }
     if (!cJSON_IsObject(d)) {
         pr_figs_note(f, "Single process: no distributed data in this "
                         "trace.");
         return;
     }
-    snprintf(text, sizeof(text),
-             "World size %.0f. Times are per step, averaged over steps.",
-             pr_sget_num(d, PR_K_WORLD_SIZE));
+    world_text(d, text, sizeof(text));
     pr_figs_text(f, text);
     if (pr_sget_len(workers) > 0)
-        pr_figs_chart(f,
-                      pr_sec_stacked_rows(workers, PR_K_WORKER, NULL,
-                                          pr_keys_overlap, PR_N_OVERLAP,
-                                          "Time per step by worker", 0),
-                      0);
-    pr_figs_table(f, "Workers", &t, NULL);
+        pr_figs_chart(
+            f,
+            pr_sec_stacked_rows(
+                workers, PR_K_WORKER, NULL,
+                npu ? pr_sec_npu_overlap : pr_keys_overlap, PR_N_OVERLAP,
+                npu ? "Time per step by rank" : "Time per step by worker", 0),
+            0);
+    if (npu)
+        pr_sec_npu_workers(f, workers);
+    else
+        pr_figs_table(f, "Workers", &t, NULL);
     t = (struct pr_fig_table){.cols = comm_cols,
                               .rows = pr_sget(d, PR_K_COMM_OPS),
                               .what = "collectives",
                               .order = "total time"};
     pr_figs_table(f, "Collectives", &t, NULL);
     pr_sec_links(f, d);
+    if (npu)
+        pr_sec_npu_comm(f, summary);
     stragglers(f, pr_sget(d, PR_K_STRAGGLERS));
 }
 
@@ -1567,6 +1666,15 @@ const struct pr_section *const pr_report_sections[] = {
     &(const struct pr_section){"data-quality", "Data quality", NULL, 0,
                                sec_data_quality, NULL, NULL},
 };
+
+const char *
+pr_section_title(const struct pr_section *s, const cJSON *summary)
+{
+    /* the tensor-core section of an NPU job is its Cube's (issue #30) */
+    if (strcmp(s->id, "tensor-cores") == 0 && pr_fig_summary_is_npu(summary))
+        return "Cube and Vector";
+    return s->title;
+}
 
 int
 pr_section_present(const struct pr_section *s, const cJSON *summary)

@@ -85,6 +85,7 @@ struct table {
     int host_only;    /* every run is host-only (a CPU run): no device
                          columns by default, operators by host time */
     const char *time; /* the column --min-time compares */
+    int npu;          /* every run is an NPU's: its words (issue #30) */
 };
 
 /* Left-aligned, compared as strings, shortened when too wide. */
@@ -191,6 +192,19 @@ pick_columns(struct table *t, const struct pr_table_opts *o,
             p++;
     }
     return PR_OK;
+}
+
+/* An NPU run's columns in its words, those of a CUDA GPU only left out
+ * (pr_fig_col_npu). */
+static void
+npu_columns(struct table *t)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < t->n_cols; i++)
+        if ((t->cols[n] = pr_fig_col_npu(t->cols[i])) != NULL)
+            n++;
+    t->n_cols = n;
 }
 
 /* Append a row of (worker, span); a worker seen just before with another
@@ -915,26 +929,46 @@ check_opts(const struct pr_table_opts *o, struct pr_error *err)
 /* Why a kind has no rows in a trace, and how to record them (issue #32):
  * an empty table is not left to look like a bug. */
 static const struct {
-    const char *kind, *why;
+    const char *kind, *why, *npu; /* npu: an NPU run's words (issue #30) */
 } no_rows_why[] = {
-    {"operators", "the trace holds no operators (cpu_op events); record them "
-                  "with torch.profiler's ProfilerActivity.CPU"},
-    {"kernels", "the trace holds no device kernels (a CPU-only capture?); "
-                "record them with ProfilerActivity.CUDA (or the NPU/XPU "
-                "activity) in torch.profiler's activities"},
-    {"kernel-calls", "the trace holds no device kernels (a CPU-only "
-                     "capture?); record them with ProfilerActivity.CUDA (or "
-                     "the NPU/XPU activity)"},
-    {"steps", "the trace has no step markers; call prof.step() once per "
-              "iteration inside torch.profiler's schedule"},
-    {"memory", "the trace holds no memory events; record them with "
-               "torch.profiler(profile_memory=True)"},
-    {"modules", "the trace holds no module events; record them with "
-                "torch.profiler(with_stack=True, with_modules=True)"},
-    {"layers", "the trace holds no module events; record them with "
-               "torch.profiler(with_stack=True, with_modules=True)"},
-    {"critical-path", "no step could be replayed (no steps, or no device "
-                      "work in them)"},
+    {"operators",
+     "the trace holds no operators (cpu_op events); record them with "
+     "torch.profiler's ProfilerActivity.CPU",
+     "the export holds no framework operators; record them with "
+     "torch_npu.profiler's ProfilerActivity.CPU"},
+    {"kernels",
+     "the trace holds no device kernels (a CPU-only capture?); record them "
+     "with ProfilerActivity.CUDA (or the NPU/XPU activity) in "
+     "torch.profiler's activities",
+     "the export holds no NPU tasks; record them with ProfilerActivity.NPU "
+     "in torch_npu.profiler's activities"},
+    {"kernel-calls",
+     "the trace holds no device kernels (a CPU-only capture?); record them "
+     "with ProfilerActivity.CUDA (or the NPU/XPU activity)",
+     "the export holds no NPU tasks; record them with ProfilerActivity.NPU"},
+    {"steps",
+     "the trace has no step markers; call prof.step() once per iteration "
+     "inside torch.profiler's schedule",
+     "the export has no steps; call prof.step() once per iteration inside "
+     "torch_npu.profiler's schedule"},
+    {"memory",
+     "the trace holds no memory events; record them with "
+     "torch.profiler(profile_memory=True)",
+     "the export holds no memory records; record them with "
+     "torch_npu.profiler.profile(profile_memory=True) or "
+     "mindspore.Profiler(profile_memory=True)"},
+    {"modules",
+     "the trace holds no module events; record them with "
+     "torch.profiler(with_stack=True, with_modules=True)",
+     "the export holds no module events; record them with "
+     "torch_npu.profiler.profile(with_stack=True, with_modules=True)"},
+    {"layers",
+     "the trace holds no module events; record them with "
+     "torch.profiler(with_stack=True, with_modules=True)",
+     "the export holds no module events; record them with "
+     "torch_npu.profiler.profile(with_stack=True, with_modules=True)"},
+    {"critical-path",
+     "no step could be replayed (no steps, or no device work in them)", NULL},
 };
 
 /* The line an empty text table prints under its header. */
@@ -950,7 +984,10 @@ emit_no_rows(const struct table *t, struct pr_buf *out)
                              t->n_dropped);
     for (i = 0; i < sizeof(no_rows_why) / sizeof(no_rows_why[0]); i++)
         if (strcmp(no_rows_why[i].kind, t->kind->name) == 0)
-            return pr_buf_printf(out, "(no rows: %s)\n", no_rows_why[i].why);
+            return pr_buf_printf(out, "(no rows: %s)\n",
+                                 t->npu && no_rows_why[i].npu != NULL
+                                     ? no_rows_why[i].npu
+                                     : no_rows_why[i].why);
     return pr_buf_adds(out, "(no rows)\n");
 }
 
@@ -1007,6 +1044,10 @@ render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
     if (st == PR_OK &&
         (sum ? collect(t, sum, o, types) : collect_rows(t, rows, o)) != PR_OK)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (st == PR_OK && (sum != NULL ? pr_fig_summary_is_npu(sum) : o->npu)) {
+        t->npu = 1;
+        npu_columns(t);
+    }
     if (st == PR_OK && t->multi_span) {
         memmove(&t->cols[1], &t->cols[0], t->n_cols * sizeof(t->cols[0]));
         t->cols[0] = &span_col;

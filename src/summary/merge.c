@@ -69,10 +69,13 @@ struct pr_merge {
 };
 
 /* Members of a run kept whole, and arrays whose rows keep only some
- * members: what distributed.c, job.c and the pipeline's checks read. */
-static const char *const whole[] = {PR_K_WORKER,       PR_K_SPAN,
-                                    PR_K_RANK,         PR_K_WORLD_SIZE,
-                                    PR_K_STEP_SUMMARY, PR_K_COMMUNICATION};
+ * members: what distributed.c, stages.c, job.c and the pipeline's checks
+ * read. */
+static const char *const whole[] = {
+    PR_K_WORKER,        PR_K_SPAN,           PR_K_RANK,
+    PR_K_WORLD_SIZE,    "world_size_source", PR_K_STEP_SUMMARY,
+    PR_K_COMMUNICATION, "step_phases",       "hccl",
+    "device_kind"};
 
 static const struct {
     const char *array;

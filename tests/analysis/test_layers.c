@@ -135,6 +135,7 @@ same_from_rows(const struct pr_trace *t, const cJSON *whole)
     rin.ops = &ops;
     rin.main_device = pr_gpu_util_busiest(t);
     rin.tc_seed_pct = NAN;
+    rin.tc_seed_on_pct = NAN;
     assert_int_equal(pr_roofline_run(&rin, &o, &rout, &err), PR_OK);
     lin.t = t;
     lin.tree = &tree;

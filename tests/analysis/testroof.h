@@ -183,6 +183,7 @@ tr_roofline(const struct pr_trace *t, const struct pr_analysis_opts *o,
     in.kernels = &ks;
     in.main_device = tr_busiest(run);
     in.tc_seed_pct = NAN; /* the rows' own eligible share */
+    in.tc_seed_on_pct = NAN;
     st = pr_roofline_run(&in, o, &out, err);
     if (st == PR_OK) {
         assert_int_equal(pr_devices_emit(&devs, &a, err), PR_OK);

@@ -81,13 +81,14 @@ for r in sorted(want):
                            % (r, dev['peak_allocated_bytes'], what, peak))
             print('rank%d: peak allocated %s bytes (%s %s)'
                   % (r, dev['peak_allocated_bytes'], what, peak))
-    # collectives without trace_view.json: sized by communication.json
+    # collectives without trace_view.json: sized by communication.json,
+    # SDMA + RDMA (msprof sums HCCS, PCIE and SIO into SDMA)
     cj = os.path.join(want[r], 'ASCEND_PROFILER_OUTPUT', 'communication.json')
     tv = os.path.join(want[r], 'ASCEND_PROFILER_OUTPUT', 'trace_view.json')
     if os.path.exists(cj) and not os.path.exists(tv):
         ops = [(k.split('@')[0], Decimal(str(o['Communication Time Info']['Start Timestamp(us)'])),
-                sum(Decimal(str(l.get('Transit Size(MB)', 0))) for l in
-                    o['Communication Bandwidth Info'].values()) * 1000000)
+                sum(Decimal(str(o['Communication Bandwidth Info'].get(l, {}).get('Transit Size(MB)', 0)))
+                    for l in ('SDMA', 'RDMA')) * 1000000)
                for st_ in json.load(open(cj)).values()
                for kind in ('p2p', 'collective') for k, o in st_.get(kind, {}).items()
                if 'Start Timestamp(us)' in o.get('Communication Time Info', {})]

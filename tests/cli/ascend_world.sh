@@ -1,12 +1,14 @@
 #!/bin/sh
-# ascend_world.sh - issue #13: the world size of a torch_npu CSV/JSON run.
-# The real samples' profiler_info has none and nothing else in their
-# folders names the world (communication.json and its matrix give ranks
-# within a group; old2023's two ranks see groups of 9 and 10), so it stays
-# null there.  Newer torch_npu writes parallel_group_info into
-# profiler_metadata.json: given one beside text_level1's rank 0 (its files
-# linked into a folder here), the world group's ranks are the world size,
-# and the summary says the job has ranks the report does not hold.
+# ascend_world.sh - issues #13 and #30: the world size of a torch_npu
+# CSV/JSON run.  The real samples' profiler_info has none; their
+# communication groups (communication_matrix.json) are the world's lower
+# bound, as the database reader counts its tasks' ranks: one more than the
+# highest rank a link names (text_level1: 8; old2023's rank 0: 9), said
+# to come from the groups, never the number of ranks read.  Newer
+# torch_npu writes parallel_group_info into profiler_metadata.json: given
+# one beside text_level1's rank 0 (its files linked into a folder here),
+# the world group's ranks are the world size, and the summary says the
+# job has ranks the report does not hold.
 . "$PR_SRCDIR/tests/lib.sh"
 
 S=${PR_SHARED:-}/traces/torch_npu
@@ -17,13 +19,25 @@ if ! have_shared || [ ! -d "$S/text_level1/rank0_ascend_pt" ] ||
     exit 0
 fi
 
-# world NAME.json: "rank world_size distributed.world_size"
+# world NAME.json: "rank world_size distributed.world_size source"
 world() {
     python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 r = d["runs"][0]
-print(r["rank"], r["world_size"], (d.get("distributed") or {}).get("world_size"))
+print(r["rank"], r["world_size"], (d.get("distributed") or {}).get("world_size"),
+      r["world_size_source"])
+' "$1"
+}
+
+# the highest rank a link of communication_matrix.json names, plus one
+top() {
+    python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1] + "/ASCEND_PROFILER_OUTPUT/communication_matrix.json"))
+print(1 + max(int(x) for st in m.values() for kind in st.values()
+              for op, links in kind.items() if op != "Total Op Info"
+              for l in links for x in l.split("-")))
 ' "$1"
 }
 
@@ -31,8 +45,9 @@ for in in "$S/text_level1/rank0_ascend_pt" "$S/old2023/test_rank_0"; do
     name=$(basename "$(dirname "$in")")
     "$PR_BIN" -q --input "$in" --json "$T_DIR/$name.json"
     check "$name: exit 0" [ $? -eq 0 ]
-    check "$name: no sound world size in the folder: null" \
-        [ "$(world "$T_DIR/$name.json" | cut -d' ' -f1,2)" = "0 None" ]
+    n=$(top "$in")
+    check "$name: the largest group's $n ranks, said to be the groups'" \
+        [ "$(world "$T_DIR/$name.json")" = "0 $n $n communication groups" ]
 done
 
 r=$T_DIR/rank0_ascend_pt
@@ -53,7 +68,7 @@ JSON
 "$PR_BIN" -q --follow-links --input "$r" --json "$T_DIR/meta.json"
 check "with parallel_group_info: exit 0" [ $? -eq 0 ]
 check "with parallel_group_info: the world group's 8 ranks" \
-    [ "$(world "$T_DIR/meta.json")" = "0 8 8" ]
+    [ "$(world "$T_DIR/meta.json")" = "0 8 8 parallel_group_info" ]
 check "with parallel_group_info: the summary says 1 of 8 ranks is here" \
     python3 -c '
 import json, sys

@@ -27,6 +27,17 @@ PY
 check "HTML: no GPU or CUDA" sh -c "! grep -n -E 'GPU|CUDA|cuda\\.' '$T_DIR/html.txt'"
 check "HTML: the lanes are NPU streams" grep -q "NPU0 stream 2" "$T_DIR/html.txt"
 check "HTML: NPU utilization" grep -q "NPU utilization" "$T_DIR/html.txt"
+# issue #30: the producer's step names, the Cube's section, no false cause
+check "HTML: steps are the producer's \"Step 50\"" grep -q "^Step 50" "$T_DIR/html.txt"
+check "JSON: steps named \"Step N\"" python3 -c "
+import json, sys
+r = json.load(open('$T_DIR/r.json'))['runs'][0]
+names = [s['name'] for s in r['steps']]
+print(names)
+sys.exit(0 if names and all(n.startswith('Step ') for n in names) else 1)"
+check "HTML: the Cube and Vector section" grep -q "^Cube and Vector" "$T_DIR/html.txt"
+check "HTML: no roofline because the trace names no device" \
+    grep -q "No roofline: the trace does not name its device" "$T_DIR/html.txt"
 if command -v pdftotext >/dev/null 2>&1; then
     pdftotext -layout "$T_DIR/r.pdf" "$T_DIR/pdf.txt"
     check "PDF: no GPU or CUDA" sh -c "! grep -n -E 'GPU|CUDA|cuda\\.' '$T_DIR/pdf.txt'"

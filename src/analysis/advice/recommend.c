@@ -18,6 +18,7 @@
 #include "profreport/dtype.h"
 #include "profreport/flops.h"
 #include "profreport/kclass.h"
+#include "profreport/producer.h"
 #include "profreport/recommend.h"
 #include "profreport/sget.h"
 #include "profreport/shapes.h"
@@ -31,9 +32,10 @@ struct rctx {
     const struct pr_rec_facts *f;    /* borrowed; never NULL */
     const struct pr_rec_tables *tb;  /* f's, or read from the run */
     const struct pr_hostdev_out *hd; /* tb's */
-    int npu;    /* an Ascend run: the advice names the NPU, CANN */
-    cJSON *arr; /* run's "recommendations" */
-    int ok;     /* sticky: 0 after an allocation failure */
+    int npu;          /* an Ascend run: the advice names the NPU, CANN */
+    const cJSON *run; /* the run being advised */
+    cJSON *arr;       /* run's "recommendations" */
+    int ok;           /* sticky: 0 after an allocation failure */
 };
 
 static const char *
@@ -198,7 +200,7 @@ low_util_advice(const struct rctx *c, char *buf, size_t cap)
 static void
 rule_categories(struct rctx *c)
 {
-    char text[512];
+    char text[REC_TEXT];
 
     if (!c->f->known)
         return;
@@ -211,7 +213,18 @@ rule_categories(struct rctx *c)
                  100.0 * c->f->dataloader_share);
         add_rec(c, "dataloader", "warning", text);
     }
-    if (c->f->comm_share > 0.1) {
+    if (c->f->comm_share > 0.1 && c->npu) {
+        if (!pr_producer_comm_advice(c->run, c->f->comm_share, text,
+                                     sizeof(text)))
+            snprintf(text, sizeof(text),
+                     "%.1f%% of the step is HCCL communication not overlapped "
+                     "with computation. Whether that is transfer or waiting "
+                     "for other ranks is in communication.json (torch_npu "
+                     "writes it at profiler_level1 and above), which this "
+                     "run lacks.",
+                     100.0 * c->f->comm_share);
+        add_rec(c, "communication", "warning", text);
+    } else if (c->f->comm_share > 0.1) {
         snprintf(text, sizeof(text),
                  "This run has high time cost on communication. %.1f%% of "
                  "the step time is in communication. You could try Gradient "
@@ -1331,6 +1344,7 @@ pr_recommend_fill(const struct pr_rec_facts *f, cJSON *run,
     memset(&own, 0, sizeof(own));
     c.f = f != NULL ? f : &none;
     c.ok = 1;
+    c.run = run;
     c.arr = rec_array(run);
     if (c.arr == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");

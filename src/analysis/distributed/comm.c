@@ -17,6 +17,8 @@
 #include "profreport/comm.h"
 #include "profreport/flops.h"
 #include "profreport/kclass.h"
+#include "profreport/phases.h"
+#include "profreport/producer.h"
 #include "profreport/ranges.h"
 
 #include "../internal.h"
@@ -484,7 +486,7 @@ take_hop(struct collect *c, const struct hop *h)
         h->n_kernels > 0 ? pr_trace_gpu(c->t, &c->t->events[h->meta_ev], &mb)
                          : NULL;
     int meta_group = meta != NULL ? meta->group_size : -1;
-    int group = meta_group > 0 ? meta_group : (int)c->t->world_size;
+    int group = meta_group; /* the world's size is not the group's */
     double bytes = meta_bytes(c->t, meta, h->coll);
     int64_t ns = -1;
 
@@ -512,6 +514,26 @@ take_hop(struct collect *c, const struct hop *h)
     add_call(c, h->backend, h->coll, ns, bytes, group);
 }
 
+/* A run with no collective task but the producer's operations
+ * (communication.json of a rank folder without its kernels): each
+ * operation a call, timed by its Elapse, sized by what it moved. */
+static void
+take_stats(struct collect *c)
+{
+    const struct pr_phases *p = c->t->phases;
+    size_t i;
+
+    for (i = 0; p != NULL && i < p->n_comm; i++) {
+        const struct pr_comm_stat *s = &p->comm[i];
+        const char *coll = pr_producer_collective(
+            s->name != PR_STR_NONE ? pr_trace_str(c->t, s->name) : "");
+
+        add_call(c, "hccl", coll ? coll : "other",
+                 s->elapse_ns != PR_PHASE_UNKNOWN ? s->elapse_ns : -1,
+                 pr_comm_stat_bytes(s), s->group_size);
+    }
+}
+
 static enum pr_status
 collect_calls(struct collect *c, struct pr_error *err)
 {
@@ -528,6 +550,8 @@ collect_calls(struct collect *c, struct pr_error *err)
     pr_names_free(&nc);
     for (i = 0; i < c->n_hops; i++)
         take_hop(c, &c->hops[i]);
+    if (c->n_ops == 0)
+        take_stats(c);
     return PR_OK;
 }
 
@@ -543,11 +567,27 @@ cmp_op(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
+/* The group size a collective's bus bandwidth is computed with: its
+ * own, else, for PyTorch's distributedInfo, the world (the default group:
+ * as the plugin and nccl-tests count a job's collectives); never a lower
+ * bound of the world or the number of ranks read (issue #30).  0 when
+ * unknown. */
+static int
+group_of(const struct pr_trace *t, const struct op *o)
+{
+    if (o->group > 0)
+        return o->group;
+    if (t->world_source != NULL &&
+        strcmp(t->world_source, "distributedInfo") == 0 && t->world_size > 0)
+        return (int)t->world_size;
+    return 0;
+}
+
 static void
 emit_op(const struct pr_trace *t, const struct op *o, cJSON *r, int *ok)
 {
-    int group = o->group > 0 ? o->group : (int)t->world_size;
-    double algbw = NAN;
+    int group = group_of(t, o);
+    double algbw = NAN, factor;
 
     pr_emit_str(r, "name", o->name, ok);
     pr_emit_str(r, "backend", o->backend, ok);
@@ -568,8 +608,12 @@ emit_op(const struct pr_trace *t, const struct op *o, cJSON *r, int *ok)
     if (o->bw_ns > 0)
         algbw = o->bw_bytes / (double)o->bw_ns; /* bytes/ns = GB/s */
     pr_emit_num_or_null(r, "algbw_gbps", algbw, ok);
-    pr_emit_num_or_null(r, "busbw_gbps",
-                        algbw * pr_comm_bus_factor(o->coll, group), ok);
+    /* the bus factor needs the group's size: never the world's in its
+       place (a subgroup is common) */
+    factor = pr_comm_bus_factor(o->coll, group > 0 ? group : 2);
+    if (group <= 0 && factor != pr_comm_bus_factor(o->coll, 3))
+        factor = NAN; /* depends on a size the trace does not give */
+    pr_emit_num_or_null(r, "busbw_gbps", algbw * factor, ok);
     if (group > 0)
         pr_emit_num(r, "group_size", group, ok);
     else

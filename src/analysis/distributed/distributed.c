@@ -14,6 +14,7 @@
 #include "profreport/comm.h"
 #include "profreport/distributed.h"
 #include "profreport/sget.h"
+#include "profreport/stages.h"
 
 #include "../internal.h"
 
@@ -107,6 +108,15 @@ emit_coverage(size_t present, double world, int world_known, cJSON *d, int *ok)
     char text[400];
 
     pr_emit_num(d, "ranks_present", (double)present, ok);
+    if (present >= 2 && !world_known) {
+        snprintf(text, sizeof(text),
+                 "%zu ranks are in this report and their traces do not say "
+                 "the job's world size: the slowest rank named here is the "
+                 "slowest of these",
+                 present);
+        pr_emit_str(d, "coverage_note", text, ok);
+        return 1;
+    }
     if (present >= 2 && !(world > (double)present)) {
         pr_emit_null(d, "coverage_note", ok);
         return 1;
@@ -280,6 +290,8 @@ add_op(struct colls *cs, const cJSON *op)
     a = coll_of(cs, name, pr_sget_num(op, "group_size"));
     if (a == NULL)
         return 0;
+    if (isnan(a->group_size) || pr_sget_num(op, "group_size") > a->group_size)
+        a->group_size = pr_sget_num(op, "group_size");
     a->calls += pr_sget_num(op, "calls");
     a->bytes +=
         pr_sget_num(op, "total_bytes"); /* NaN poisons: unknown stays so */
@@ -290,11 +302,19 @@ add_op(struct colls *cs, const cJSON *op)
 }
 
 static void
-emit_coll(cJSON *arr, const struct coll *c, size_t n, int *ok)
+emit_coll(cJSON *arr, const struct coll *c, int *ok)
 {
     cJSON *r = pr_emit_obj(arr, NULL, ok);
     double algbw =
         c->us > 0 && c->timed == c->calls ? c->bytes / (c->us * 1000.0) : NAN;
+    const char *coll = pr_comm_collective(c->name);
+    int group = isnan(c->group_size) ? 0 : (int)c->group_size;
+    double factor = pr_comm_bus_factor(coll, group > 0 ? group : 2);
+
+    /* the bus factor needs the group's size, which neither the number of
+       ranks here nor the world's size is */
+    if (group <= 0 && factor != pr_comm_bus_factor(coll, 3))
+        factor = NAN;
 
     pr_emit_str(r, "name", c->name, ok);
     pr_emit_num(r, "calls", c->calls, ok);
@@ -303,12 +323,7 @@ emit_coll(cJSON *arr, const struct coll *c, size_t n, int *ok)
     pr_emit_num_or_null(r, "mean_us", c->timed > 0 ? c->us / c->timed : NAN,
                         ok);
     pr_emit_num_or_null(r, "algbw_gbps", algbw, ok);
-    pr_emit_num_or_null(r, "busbw_gbps",
-                        algbw * pr_comm_bus_factor(pr_comm_collective(c->name),
-                                                   isnan(c->group_size)
-                                                       ? (int)n
-                                                       : (int)c->group_size),
-                        ok);
+    pr_emit_num_or_null(r, "busbw_gbps", algbw * factor, ok);
 }
 
 /* Sum each collective over the ranks; bandwidths from the sums. */
@@ -331,7 +346,7 @@ emit_comm_ops(const struct wk *w, size_t n, cJSON *d, int *ok)
     }
     arr = pr_emit_arr(d, "comm_ops", ok);
     for (i = 0; i < cs.n && *ok; i++)
-        emit_coll(arr, &cs.v[i], n, ok);
+        emit_coll(arr, &cs.v[i], ok);
     free(cs.v);
 }
 
@@ -359,6 +374,22 @@ collect_workers(const cJSON *runs, struct wk *w, size_t n)
     }
 }
 
+/* Whether any run of w ran on an NPU (a device of kind "npu"). */
+static int
+any_npu(const struct wk *w, size_t n)
+{
+    const cJSON *d;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        cJSON_ArrayForEach(d, pr_sget(w[i].run, "devices"))
+        {
+            if (strcmp(pr_sget_str_or(d, "kind", ""), "npu") == 0)
+                return 1;
+        }
+    return 0;
+}
+
 enum pr_status
 pr_distributed_build(cJSON *summary, struct pr_error *err)
 {
@@ -367,6 +398,7 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
     struct wk *w;
     cJSON *d;
     double world = 0;
+    const char *source = NULL;
     size_t present;
     int ok = 1, all_ranks, world_known = 0;
 
@@ -383,15 +415,28 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
     }
     for (i = 0; i < n; i++) {
         world_known |= pr_sget_num(w[i].run, "world_size") > 0;
-        if (pr_sget_num(w[i].run, "world_size") > world)
+        if (pr_sget_num(w[i].run, "world_size") > world) {
             world = pr_sget_num(w[i].run, "world_size");
+            source = pr_sget_str(w[i].run, "world_size_source");
+        }
     }
     d = cJSON_CreateObject();
     ok = d != NULL;
     present = ranks_present(w, n);
-    if (world < (double)present)
+    if (world_known && world < (double)present)
+        world = (double)present; /* a group's lower bound below the ranks */
+    /* an Ascend job's world is its groups' or unknown, never the number
+       of ranks here (issue #30); other producers keep the plugin's count */
+    if (!world_known && !any_npu(w, n)) {
         world = (double)present;
-    pr_emit_num(d, "world_size", world, &ok);
+        world_known = 1;
+        source = NULL;
+    }
+    pr_emit_num_or_null(d, "world_size", world_known ? world : NAN, &ok);
+    if (world_known && source != NULL)
+        pr_emit_str(d, "world_size_source", source, &ok);
+    else
+        pr_emit_null(d, "world_size_source", &ok);
     pr_emit_str(d, "method",
                 "per step: computation = kernel time (host operator time "
                 "in a run without kernels) not overlapped by "
@@ -407,6 +452,10 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
     emit_comm_ops(w, n, d, &ok);
     emit_stragglers(w, n, all_ranks, d, &ok);
     free(w);
+    if (ok && pr_stages_build(runs, d, err) != PR_OK) {
+        cJSON_Delete(d);
+        return PR_E_NOMEM;
+    }
     if (ok && pr_comm_links_job(runs, d, err) != PR_OK) {
         cJSON_Delete(d);
         return PR_E_NOMEM;

@@ -108,10 +108,31 @@ per_rank(cJSON *job, const struct rk *v, size_t n, double median, int *ok)
     }
 }
 
+/* The rank the job's pipeline view names the slowest: the rank that
+ * computes longest in the stage that computes longest (stages.c), when
+ * the ranks' own files formed stages.  In a pipeline every rank's step is
+ * about as long (the faster stages wait), so the step time does not tell
+ * the slow stage.  Its index in sorted[], or m when there is none. */
+static size_t
+pipeline_slowest(const cJSON *summary, const struct rk *sorted, size_t m)
+{
+    const cJSON *p = pr_sget(pr_sget(summary, "distributed"), "pipeline");
+    const cJSON *s = cJSON_GetArrayItem(pr_sget(p, "stages"),
+                                        (int)pr_sget_num(p, "slowest_stage"));
+    double rank = pr_sget_num(s, "slowest_rank");
+    size_t i;
+
+    for (i = 0; !isnan(rank) && i < m; i++)
+        if (pr_sget_num(sorted[i].run, PR_K_RANK) == rank)
+            return i;
+    return m;
+}
+
 /* Step time over ranks (each rank's mean step), the slowest and the
  * median rank.  `sorted` holds the ranks with a known mean, by mean. */
 static void
-distribution(cJSON *job, const struct rk *sorted, size_t m, int *ok)
+distribution(cJSON *job, const struct rk *sorted, size_t m, size_t slow,
+             int *ok)
 {
     cJSON *d = pr_emit_obj(job, "step_us", ok);
     double sum = 0, median = m > 0 ? sorted[(m - 1) / 2].mean : NAN;
@@ -134,8 +155,14 @@ distribution(cJSON *job, const struct rk *sorted, size_t m, int *ok)
         pr_emit_null(job, "median", ok);
         return;
     }
-    if (!cJSON_AddItemToObject(job, "slowest",
-                               rank_ref(&sorted[m - 1], median, ok)) ||
+    pr_emit_str(job, "slowest_basis",
+                slow < m ? "the slowest rank of the slowest pipeline stage "
+                           "(distributed.pipeline: Computing)"
+                         : "mean step time",
+                ok);
+    if (!cJSON_AddItemToObject(
+            job, "slowest",
+            rank_ref(&sorted[slow < m ? slow : m - 1], median, ok)) ||
         !cJSON_AddItemToObject(job, "median",
                                rank_ref(&sorted[(m - 1) / 2], median, ok)))
         *ok = 0;
@@ -472,7 +499,7 @@ build(cJSON *summary, const cJSON *runs, size_t n, struct pr_error *err)
         }
         qsort(sorted, m, sizeof(*sorted), cmp_mean);
         pr_emit_num(job, "ranks", (double)n, &ok);
-        distribution(job, sorted, m, &ok);
+        distribution(job, sorted, m, pipeline_slowest(summary, sorted, m), &ok);
         per_rank(job, v, n, m > 0 ? sorted[(m - 1) / 2].mean : NAN, &ok);
         aggregate(job, rv, n, PR_K_OPERATORS, PR_K_DEVICE_SELF_US,
                   PR_K_OPERATORS, &ok);

@@ -178,6 +178,11 @@ collect(const cJSON *summary, struct jr *v, size_t n)
         v[i].span = pr_sget_str_or(run, PR_K_SPAN, "");
         v[i].rank = pr_sget_num(run, PR_K_RANK);
         v[i].ws = pr_sget_num(run, PR_K_WORLD_SIZE);
+        /* a lower bound (the largest group a rank's files show) differs
+           from rank to rank of one job: it does not split jobs */
+        if (strcmp(pr_sget_str_or(run, "world_size_source", ""),
+                   "communication groups") == 0)
+            v[i].ws = NAN;
         v[i].t0 = o ? pr_sget_num(o, "t0_ns") : span_time(run);
         v[i].backend = pr_sget_str_or(o, "backend", "");
         v[i].dir = dir_of(o ? pr_sget_str_or(o, PR_K_PATH, "")

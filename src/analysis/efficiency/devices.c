@@ -273,7 +273,10 @@ fill_row(struct pr_device_row *r, const struct pr_trace *t, int64_t id)
     memset(r, 0, sizeof(*r));
     r->id = id;
     /* MTIA traces often list no deviceProperties at all */
-    r->name = d ? pr_trace_str(t, d->name) : is_mtia(t, id) ? "MTIA" : NULL;
+    r->name = d && d->name != PR_STR_NONE && pr_trace_str(t, d->name)[0]
+                  ? pr_trace_str(t, d->name)
+              : is_mtia(t, id) ? "MTIA"
+                               : NULL;
     fill_label(r, t, d);
     r->kind =
         t->device_kind != PR_STR_NONE ? pr_trace_str(t, t->device_kind) : NULL;
@@ -292,6 +295,15 @@ pr_devices_collect(const struct pr_trace *t, struct pr_device_rows *out,
     size_t n = 0, i;
     enum pr_status st = used_ids(t, &ids, &n, err);
 
+    /* a rank of only its producer's step and communication tables ran on
+       the NPU its files name, though no task of it is here */
+    if (st == PR_OK && n == 0 && t->phases != NULL && t->n_devices > 0) {
+        ids = malloc(sizeof(*ids));
+        if (ids == NULL)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory (devices)");
+        else
+            ids[n++] = t->devices[0].id;
+    }
     memset(out, 0, sizeof(*out));
     if (st == PR_OK && n > 0) {
         out->v = calloc(n, sizeof(*out->v));

@@ -14,6 +14,7 @@
 
 #include "profreport/buf.h"
 #include "profreport/checked.h"
+#include "profreport/cube.h"
 #include "profreport/flops.h"
 #include "profreport/peaks.h"
 #include "profreport/roofline.h"
@@ -564,12 +565,13 @@ find_ext(const struct ext_ref *ext, size_t n, int64_t id)
     return lo < n && ext[lo].ext == id ? &ext[lo] : NULL;
 }
 
-/* A task the producer says ran on Ascend's Cube (AI_CORE, MIX_AIC): the
- * tensor-core analog, whatever its name. */
+/* A task whose work Ascend's Cube did, the tensor-core analog, whatever
+ * its name: its counters, core and operator type say (cube.h). */
 static int
-on_cube(const struct pr_gpu_info *gi)
+on_cube(const struct pr_cube_ctx *cx, const struct pr_event *e,
+        const struct pr_gpu_info *gi)
 {
-    return gi && (gi->unit == PR_UNIT_MATRIX || gi->unit == PR_UNIT_MIX_MATRIX);
+    return gi && pr_cube_task(cx, e->info, gi) == PR_CUBE_YES;
 }
 
 /* A producer's dtype list ("['FLOAT', 'FLOAT']", "FLOAT;DT_BF16") holds
@@ -618,9 +620,11 @@ attribute_kernels(const struct pr_trace *t, const struct pr_tree *tree,
                   struct ogs *g, const struct ext_ref *ext, size_t n_ext)
 {
     struct pr_names nc;
+    struct pr_cube_ctx cx;
     size_t i, n_k = tree != NULL ? tree->n_devs : t->n_events;
 
     pr_names_init(&nc, t);
+    pr_cube_init(t, &cx);
     for (i = 0; i < n_k; i++) {
         const struct pr_tree_dev *d;
         const struct pr_event *e = kernel_at(t, tree, i, &d);
@@ -641,7 +645,8 @@ attribute_kernels(const struct pr_trace *t, const struct pr_tree *tree,
         gi = pr_trace_gpu(t, e, &gb);
         o->k_ns = pr_sat_add_i64(o->k_ns, e->dur_ns);
         o->tc_ns = pr_sat_add_i64(
-            o->tc_ns, (cls & PR_NAME_TC) || on_cube(gi) ? e->dur_ns : 0);
+            o->tc_ns,
+            (cls & PR_NAME_TC) || on_cube(&cx, e, gi) ? e->dur_ns : 0);
         o->hf32_no |= gi && gi->hf32 == 0;
         o->hf32_yes |= gi && gi->hf32 == 1;
         if (gi)
@@ -1075,6 +1080,8 @@ tc_kernel_pct(const struct pr_kernel_refs *ks, double *heur_pct,
         const struct pr_kernel_ref *k = &ks->v[i];
         double us = (double)k->total_ns / 1000.0;
 
+        if (k->comm)
+            continue; /* HCCL: no compute (the Cube share of issue #30) */
         all += us;
         if (k->by_unit) {
             tc += k->unit_tc ? us : 0.0;
@@ -1438,8 +1445,10 @@ tensor_cores_json(struct pass *p, struct pr_roofline_out *out)
         out->eligible_op_pct = NAN;
     pr_emit_finite(tc, "eligible_op_time_pct", out->eligible_op_pct, &p->ok);
     pr_emit_finite(tc, "eligible_on_tc_pct",
-                   elig > 0 && !tc_blind ? fmin(100.0, 100.0 * on_tc / elig)
-                                         : NAN,
+                   !isnan(p->in->tc_seed_on_pct) ? p->in->tc_seed_on_pct
+                   : elig > 0 && !tc_blind && !npu_blind
+                       ? fmin(100.0, 100.0 * on_tc / elig)
+                       : NAN,
                    &p->ok);
     fill_findings(p, tc);
     return tc;

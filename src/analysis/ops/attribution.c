@@ -80,6 +80,7 @@ pr_attribution_measure(const struct pr_trace *t, const struct pr_tree *tree,
 
     memset(a, 0, sizeof(*a));
     a->top_name = PR_STR_NONE;
+    a->npu = pr_trace_is_npu(t);
     for (i = 0; i < tree->n_nodes; i++)
         a->n_ops += tree->nodes[i].is_operator && !tree->nodes[i].dropped;
     a->n_rt_by_id = tree->n_rt_by_id;
@@ -127,7 +128,13 @@ explain(const struct pr_attribution *a, double miss, char *buf, size_t n)
     double outside = 100.0 * (double)a->outside_ns / (double)a->kernel_ns;
     int len;
 
-    if (a->n_ops == 0)
+    if (a->n_ops == 0 && a->npu)
+        len = snprintf(buf, n,
+                       "%.1f%% of task time has no operator: the export "
+                       "holds no host operators, so per-operator times, "
+                       "the Cube view and the roofline cover no task",
+                       miss);
+    else if (a->n_ops == 0)
         len = snprintf(buf, n,
                        "%.1f%% of kernel time has no operator: the trace "
                        "has no operator events (CPU activities were not "

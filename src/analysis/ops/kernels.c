@@ -13,6 +13,7 @@
 
 #include "profreport/buf.h"
 #include "profreport/checked.h"
+#include "profreport/cube.h"
 #include "profreport/devices.h"
 #include "profreport/kclass.h"
 #include "profreport/kernels.h"
@@ -56,9 +57,10 @@ struct ktable {
     const struct pr_trace *t;
     size_t n_pmu; /* the trace's PMU columns (pmu.h) */
     int pmu_nomem;
-    struct pr_names names; /* the kernel table the groups are classified
-                              by */
-    const char *vendor;    /* the devices' vendor, for the math; NULL */
+    struct pr_names names;   /* the kernel table the groups are classified
+                                by */
+    const char *vendor;      /* the devices' vendor, for the math; NULL */
+    struct pr_cube_ctx cube; /* which Ascend tasks ran on the Cube */
 };
 
 static void
@@ -185,25 +187,26 @@ add_launch(const struct pr_trace *t, struct kgroup *g,
     }
 }
 
-/* A task the producer says ran on the matrix unit: Ascend's Cube
- * (AI_CORE) or a fused task it leads (MIX_AIC). */
+/* A task whose work the Cube did: Ascend's counters, core and operator
+ * type say (cube.h), not the core's name alone. */
 static int
-on_matrix(const struct pr_gpu_info *gi)
+on_matrix(const struct pr_cube_ctx *cx, const struct pr_event *e,
+          const struct pr_gpu_info *gi)
 {
-    return gi != NULL &&
-           (gi->unit == PR_UNIT_MATRIX || gi->unit == PR_UNIT_MIX_MATRIX);
+    return gi != NULL && pr_cube_task(cx, e->info, gi) == PR_CUBE_YES;
 }
 
 static void
-add_unit(struct kgroup *g, const struct pr_gpu_info *gi, int64_t dur_ns)
+add_unit(struct ktable *kt, struct kgroup *g, const struct pr_event *e,
+         const struct pr_gpu_info *gi)
 {
     if (gi->unit == PR_UNIT_UNKNOWN)
         return;
     if (!g->by_unit)
         g->unit = gi->unit;
     g->by_unit = 1;
-    if (on_matrix(gi))
-        g->matrix_ns = pr_sat_add_i64(g->matrix_ns, dur_ns);
+    if (on_matrix(&kt->cube, e, gi))
+        g->matrix_ns = pr_sat_add_i64(g->matrix_ns, e->dur_ns);
 }
 
 /* The call's PMU counters into its group's weighted sums (a call of no
@@ -246,7 +249,7 @@ add_kernel(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
     g->total_ns = pr_sat_add_i64(g->total_ns, e->dur_ns);
     if (gi == NULL)
         return;
-    add_unit(g, gi, e->dur_ns);
+    add_unit(kt, g, e, gi);
     add_launch(t, g, gi, dur);
     if (kt->n_pmu > 0)
         add_pmu(t, kt, g, e);
@@ -317,6 +320,7 @@ collect(const struct pr_trace *t, struct ktable *kt, struct pr_error *err)
     kt->n_pmu = t->pmu != NULL ? t->pmu->n_cols : 0;
     pr_names_init(&kt->names, t);
     kt->vendor = pr_devices_vendor(t);
+    pr_cube_init(t, &kt->cube);
 
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
@@ -683,6 +687,7 @@ make_refs(const struct ktable *kt, struct pr_kernel_refs *refs,
         refs->v[i].total_ns = kt->v[i].total_ns;
         refs->v[i].by_unit = kt->v[i].by_unit;
         refs->v[i].unit_tc = kt->v[i].by_unit && unit_tc(&kt->v[i]);
+        refs->v[i].comm = kt->v[i].by_unit && kt->v[i].unit == PR_UNIT_COMM;
         refs->v[i].calls = kt->v[i].calls;
         refs->v[i].mean_us = mean_us(&kt->v[i]);
         /* NaN where the row writes null */
@@ -749,20 +754,24 @@ pr_kernels_tc_ratio(const struct pr_trace *t)
     struct pr_gpu_info gb;
     const struct pr_gpu_info *gi;
     struct pr_names nc;
+    struct pr_cube_ctx cx;
     size_t i;
     int any = 0;
 
     pr_names_init(&nc, t);
+    pr_cube_init(t, &cx);
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
 
         if (e->kind != PR_KIND_DEVICE_TASK)
             continue;
         any = 1;
-        all = pr_sat_add_i64(all, e->dur_ns);
         gi = pr_trace_gpu(t, e, &gb);
+        if (gi != NULL && gi->unit == PR_UNIT_COMM)
+            continue; /* HCCL's time is no compute, as cube.h counts */
+        all = pr_sat_add_i64(all, e->dur_ns);
         if (gi != NULL && gi->unit != PR_UNIT_UNKNOWN
-                ? on_matrix(gi)
+                ? on_matrix(&cx, e, gi)
                 : (pr_names_get(&nc, e->name) & PR_NAME_TC) != 0)
             tc = pr_sat_add_i64(tc, e->dur_ns);
     }

@@ -483,7 +483,11 @@ view_json(const struct ctx *c)
     pr_emit_num(o, "modules", (double)c->n, &ok);
     pr_emit_num(o, "module_calls", (double)calls, &ok);
     pr_emit_str(o, "origin", c->t->lightning ? "lightning" : "nn.Module", &ok);
-    pr_emit_str(o, "note", c->n == 0 ? PR_MODULES_NONE : NULL, &ok);
+    pr_emit_str(o, "note",
+                c->n > 0                ? NULL
+                : pr_trace_is_npu(c->t) ? PR_MODULES_NONE_NPU
+                                        : PR_MODULES_NONE,
+                &ok);
     if (!ok) {
         cJSON_Delete(o);
         return NULL;

@@ -976,7 +976,10 @@ view_json(const struct ctx *c, const struct totals *s)
     pr_emit_us(o, "backward_device_self_us", s->bwd_dev_ns, &ok);
     pr_emit_us(o, "backward_host_self_us", s->bwd_host_ns, &ok);
     emit_skipped(c, o, &ok);
-    pr_emit_str(o, "note", s->with_stack == 0 ? PR_SOURCES_NO_STACKS : NULL,
+    pr_emit_str(o, "note",
+                s->with_stack > 0       ? NULL
+                : pr_trace_is_npu(c->t) ? PR_SOURCES_NO_STACKS_NPU
+                                        : PR_SOURCES_NO_STACKS,
                 &ok);
     if (!ok) {
         cJSON_Delete(o);

@@ -391,7 +391,7 @@ emit_series(cJSON *o, const struct gpu_acc *a, const struct pr_gpu_window *w,
 /* Utilization counts communication kernels as busy (9.1), so a GPU that
  * waits in NCCL looks busy: say how much of it is communication alone. */
 static void
-emit_comm_note(cJSON *o, double util, double comp, int *ok)
+emit_comm_note(cJSON *o, double util, double comp, int npu, int *ok)
 {
     char text[320];
 
@@ -400,12 +400,20 @@ emit_comm_note(cJSON *o, double util, double comp, int *ok)
         pr_emit_null(o, "note", ok);
         return;
     }
-    snprintf(text, sizeof(text),
-             "utilization counts communication kernels as busy: of %.1f%% "
-             "busy, %.1f points are communication kernels alone (NCCL "
-             "waiting and transferring); compute kernels keep the GPU busy "
-             "%.1f%% of the steps",
-             util, util - comp, comp);
+    if (npu) /* an Ascend run: HCCL's tasks, in its words */
+        snprintf(text, sizeof(text),
+                 "utilization counts HCCL tasks as busy: of %.1f%% busy, "
+                 "%.1f points are HCCL tasks alone (waiting for peers and "
+                 "transferring); compute tasks keep the NPU busy %.1f%% of "
+                 "the steps",
+                 util, util - comp, comp);
+    else
+        snprintf(text, sizeof(text),
+                 "utilization counts communication kernels as busy: of "
+                 "%.1f%% busy, %.1f points are communication kernels alone "
+                 "(NCCL waiting and transferring); compute kernels keep the "
+                 "GPU busy %.1f%% of the steps",
+                 util, util - comp, comp);
     pr_emit_str(o, "note", text, ok);
 }
 
@@ -418,7 +426,7 @@ emit_comm_note(cJSON *o, double util, double comp, int *ok)
 static void
 emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
          const struct pr_gpu_window *w, int untimed, struct pr_gpu_row *row,
-         int *ok)
+         int npu, int *ok)
 {
     int64_t span = pr_sat_sub_i64(w->steps_end_ns, w->steps_start_ns);
     cJSON *o = pr_emit_obj(arr, NULL, ok);
@@ -452,7 +460,7 @@ emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
     pr_emit_num_or_null(o, "est_sm_efficiency_pct", 100.0 * sm, ok);
     pr_emit_num_or_null(o, "est_achieved_occupancy_pct", occ, ok);
     pr_emit_us(o, "kernel_time_us", a->kernel_ns, ok);
-    emit_comm_note(o, util, comp, ok);
+    emit_comm_note(o, util, comp, npu, ok);
     emit_series(o, a, w, ok);
 }
 
@@ -486,7 +494,7 @@ pr_gpu_util_build(const struct pr_trace *t, const struct pr_gpu_window *w,
         st = accumulate(t, &nc, ids[i], w, &a, err);
         if (st == PR_OK)
             emit_gpu(*out, ids[i], &a, w, t->replayed_kernels > 0,
-                     &rows->v[rows->n++], &ok);
+                     &rows->v[rows->n++], pr_trace_is_npu(t), &ok);
         acc_free(&a);
         if (st == PR_OK && !ok)
             st = pr_error_set(err, PR_E_NOMEM, "out of memory (gpu)");

@@ -695,6 +695,13 @@ unmeasured(const struct hd *h, int sync)
 {
     if (h->n_calls > 0)
         return NULL;
+    /* an Ascend export without the host's CANN calls: its profiler_info
+       may well list CPU activities (issue #30: no false cause) */
+    if (h->n > 0 && pr_trace_is_npu(h->t))
+        return sync ? "the export has no CANN runtime calls (AscendCL): "
+                      "synchronisation cannot be measured"
+                    : "the export has no CANN runtime calls (AscendCL): "
+                      "launch delay and queues cannot be measured";
     return h->n == 0 ? sync ? "the run has no device work: there is no "
                               "host-device synchronisation to measure"
                             : "the run has no device work: there are no "

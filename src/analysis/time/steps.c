@@ -9,6 +9,7 @@
 
 #include "profreport/buf.h"
 #include "profreport/checked.h"
+#include "profreport/producer.h"
 #include "profreport/steps.h"
 
 #include "../internal.h"
@@ -622,6 +623,8 @@ pr_steps_compute(const struct pr_trace *t, const struct pr_tree *tree,
     }
     if (st == PR_OK)
         st = split_steps(t, s, err);
+    if (st == PR_OK)
+        pr_producer_steps(t, s); /* a rank of only the producer's tables */
     if (st != PR_OK) {
         pr_steps_free(s);
         return st;

@@ -389,8 +389,7 @@ count_all(const struct pr_trace *t, const struct spans *sp, int64_t thr)
 static void
 lane_name(const struct pr_trace *t, const struct span *x, char *buf, size_t n)
 {
-    int npu = t->device_kind != PR_STR_NONE &&
-              strcmp(pr_trace_str(t, t->device_kind), "npu") == 0;
+    int npu = pr_trace_is_npu(t);
 
     if (x->group == 0)
         snprintf(buf, n, "%s%d stream %d",

@@ -33,10 +33,9 @@ extern const struct pr_format pr_format_ascend_db;
 /* The files of the text export this reader takes; a folder is a run when
  * one of them is there. */
 static const char *const read_here[] = {
-    "trace_view.json",
-    "kernel_details.csv",
-    "operator_details.csv",
-    "op_statistic.csv",
+    "trace_view.json",           "kernel_details.csv",  "operator_details.csv",
+    "op_statistic.csv",          "step_trace_time.csv", "communication.json",
+    "communication_matrix.json",
 };
 
 static int
@@ -182,8 +181,10 @@ world_from_metadata(struct pr_trace *t, const char *info)
                               (int)(b - info - 1), info) >= (int)sizeof(path))
         return;
     w = pr_ascend_metadata_world(path, t->rank);
-    if (w > 0)
+    if (w > 0) {
         t->world_size = w;
+        t->world_source = "parallel_group_info";
+    }
 }
 
 /* The run's rank and name from profiler_info: "rank3".  Without the file
@@ -208,10 +209,12 @@ name_run(struct pr_trace *t, const char *dir, const char *out,
     if (st != PR_OK || info.rank < 0)
         return st;
     t->rank = info.rank;
-    if (info.world_size > 0)
+    if (info.world_size > 0) {
         t->world_size = info.world_size;
-    else
+        t->world_source = "profiler_info";
+    } else {
         world_from_metadata(t, path);
+    }
     snprintf(name, sizeof(name), "rank%lld", (long long)info.rank);
     t->worker = pr_strtab_intern(t->strs, name, strlen(name));
     return t->worker == PR_STR_NONE
@@ -293,8 +296,6 @@ note_skipped(struct pr_asc *a, const char *dir, int top, struct pr_error *err)
         if (is_kind(path, 1))
             why = "raw or intermediate data; profreport reads the export "
                   "in " OUT_DIR;
-        else if (a->has_tv && strcmp(de->d_name, "communication.json") == 0)
-            why = "trace_view.json gives the collectives and their sizes";
         else if (a->has_memory && strcmp(de->d_name, "memory_record.csv") == 0)
             why = "the allocator totals it samples are read from "
                   "operator_memory.csv";
@@ -305,16 +306,23 @@ note_skipped(struct pr_asc *a, const char *dir, int top, struct pr_error *err)
     return st;
 }
 
-/* What trace_view.json would have said: one Ascend NPU. */
+/* What trace_view.json would have said: one Ascend NPU, its chip not
+ * named (no file of the text export names it; the reports say so). */
 static enum pr_status
 device_meta(struct pr_asc *a)
 {
     struct pr_device *d = pr_trace_add_device(a->t);
+    size_t i;
 
     if (d == NULL)
         return PR_E_NOMEM;
+    for (i = 0; i < a->t->n_gpu && !a->device_known; i++)
+        if (a->t->gpu[i].device >= 0) { /* kernel_details' Device_id */
+            a->device = a->t->gpu[i].device;
+            a->device_known = 1;
+        }
     d->id = a->device;
-    d->name = pr_strtab_intern(a->t->strs, "Ascend NPU", 10);
+    d->name = PR_STR_NONE;
     a->t->vendor = pr_strtab_intern(a->t->strs, "huawei", 6);
     a->t->device_kind = pr_strtab_intern(a->t->strs, "npu", 3);
     return PR_OK;
@@ -328,8 +336,13 @@ csv_only(struct pr_asc *a)
         a->has_op_details ? "operator_details.csv" : "op_statistic.csv";
     char text[400];
 
-    if (device_meta(a) != PR_OK)
-        return PR_E_NOMEM;
+    if (!a->has_kernels && !a->has_op_details && !a->has_op_types)
+        return pr_trace_add_gap(a->t, "no_tasks", 0,
+                                "neither trace_view.json nor "
+                                "kernel_details.csv: this rank has no task, "
+                                "operator or kernel, only the steps and "
+                                "communication its producer summed "
+                                "(step_trace_time.csv, communication.json)");
     if (!a->has_op_details && !a->has_op_types)
         return pr_trace_add_gap(a->t, "no_operators", 0,
                                 "no trace_view.json: the kernels of "
@@ -347,10 +360,13 @@ csv_only(struct pr_asc *a)
     return pr_trace_add_gap(a->t, "operators_summary_only", 0, text);
 }
 
-/* Without the timeline: the kernels and the operator tables. */
+/* Without the timeline: the kernels and the operator tables.  A folder
+ * of only the step and communication tables (a rank of a job whose
+ * kernels were not exported) is a run of those. */
 static enum pr_status
 read_tables(struct pr_asc *a, struct pr_error *err)
 {
+    char path[PATH_CAP];
     enum pr_status st = pr_asc_kernels(a, err);
 
     if (st == PR_OK && !a->has_tv)
@@ -359,10 +375,13 @@ read_tables(struct pr_asc *a, struct pr_error *err)
         st = pr_asc_op_types(a, err);
     if (st != PR_OK || a->has_tv)
         return st;
-    if (!a->has_kernels && !a->has_op_details && !a->has_op_types)
+    if (!a->has_kernels && !a->has_op_details && !a->has_op_types &&
+        !pr_asc_path(a, "step_trace_time.csv", path, sizeof(path)) &&
+        !pr_asc_path(a, "communication.json", path, sizeof(path)))
         return pr_error_set(err, PR_E_FORMAT,
                             "%s: neither trace_view.json, "
-                            "kernel_details.csv nor an operator table",
+                            "kernel_details.csv, an operator table, "
+                            "step_trace_time.csv nor communication.json",
                             a->out);
     return csv_only(a) == PR_OK
                ? PR_OK
@@ -377,15 +396,19 @@ read_run(struct pr_asc *a, const char *dir, struct pr_error *err)
     if (st == PR_OK)
         st = read_tables(a, err);
     if (st == PR_OK)
-        st = pr_asc_comm(a, err);
+        st = pr_asc_matrix(a, err); /* before the operations: group sizes */
     if (st == PR_OK)
-        st = pr_asc_matrix(a, err);
+        st = pr_asc_comm(a, err);
     if (st == PR_OK)
         st = pr_asc_memory(a, err);
     if (st == PR_OK)
         st = pr_asc_steps(a, err);
+    if (st == PR_OK && !a->has_tv && device_meta(a) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (st == PR_OK)
         st = name_run(a->t, dir, a->out, err);
+    if (st == PR_OK && a->t->world_size < 0)
+        pr_ascend_world_from_links(a->t);
     if (st == PR_OK)
         st = note_skipped(a, a->out, 0, err);
     if (st == PR_OK && strcmp(dir, a->out) != 0)

@@ -29,6 +29,7 @@ struct pr_asc {
     int has_op_types;   /* op_statistic.csv was read */
     size_t n_sized;     /* collectives it gave a size */
     int64_t device;     /* the NPU's id (0 unless the files say) */
+    int device_known;   /* a file said it (a Device_id column) */
 };
 
 /* The path of `name` in the output folder, in buf; 0 when it does not

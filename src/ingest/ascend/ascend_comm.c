@@ -1,13 +1,19 @@
 /* ascend_comm.c - communication.json (spec §2.4): per step, per HCCL
- * operation ("hcom_allReduce__483_2@<group>"), its start and the bytes
- * it moved over each link type.  trace_view.json gives each collective
- * its element count and type, so this file adds nothing there; a folder
- * without trace_view.json has its collectives only as kernel_details
- * rows, with no size, and takes their size from here: the bytes HCCL
- * transferred (Σ Transit Size over HCCS, RDMA, PCIE, SDMA, SIO), which
- * for a ring collective is larger than the message (docs/differences.md).
- * An operation is matched to the task of the same name starting within
- * 1 µs of its Start Timestamp (a double in the file).
+ * operation ("hcom_allReduce__483_2@<group>"), its start, where its time
+ * went (Elapse = Transit + Wait + Idle; Synchronization, the part of Wait
+ * before the first transfer) and the bytes it moved per link type.  Every
+ * operation goes to the trace's phases (phases.h) in the producer's
+ * words.  The operation is also matched to its task (the task of the
+ * same name starting within 1 µs of its Start Timestamp, a double in the
+ * file): the task gets the collective its name says when the task's own
+ * row did not, and the size of its group from communication_matrix.json.
+ * trace_view.json gives each collective its element count and type; a
+ * folder without it has its collectives only as kernel_details rows,
+ * with no size, and takes their size from here: the bytes HCCL
+ * transferred, SDMA + RDMA.  msprof sums HCCS, PCIE and SIO into SDMA
+ * (its combine_sdma_info), so those entries are parts of SDMA, never
+ * added to it; for a ring collective the bytes transferred exceed the
+ * message (docs/differences.md).
  *
  * communication_matrix.json (spec §2.4): per step, per operation, the
  * traffic of each link "src-dst" (ranks within the operation's group)
@@ -28,6 +34,8 @@
 
 #include "../internal.h"
 #include "ascend.h"
+#include "ascend_common.h"
+#include "profreport/phases.h"
 
 #define MATCH_NS 1000
 
@@ -48,26 +56,32 @@ read_text(const char *path, uint64_t max, struct pr_buf *text,
     return st;
 }
 
-/* Σ Transit Size(MB) over the link types, in bytes (MB = 10^6 here);
- * -1 when no link names a size. */
-static double
-transit_bytes(const cJSON *op)
+/* A number field of `o` scaled (ms to ns), PR_PHASE_UNKNOWN when absent
+ * or not a finite number >= 0. */
+static int64_t
+time_of(const cJSON *o, const char *key)
 {
-    const cJSON *bw =
-        cJSON_GetObjectItemCaseSensitive(op, "Communication Bandwidth Info");
-    const cJSON *link;
-    double sum = -1;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    double x;
 
-    cJSON_ArrayForEach(link, bw)
-    {
-        const cJSON *mb =
-            cJSON_GetObjectItemCaseSensitive(link, "Transit Size(MB)");
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0)
+        return PR_PHASE_UNKNOWN;
+    x = v->valuedouble * 1e6;
+    return x > 9e18 ? PR_PHASE_UNKNOWN : (int64_t)llround(x);
+}
 
-        if (cJSON_IsNumber(mb) && isfinite(mb->valuedouble) &&
-            mb->valuedouble >= 0)
-            sum = (sum < 0 ? 0 : sum) + mb->valuedouble * 1e6;
-    }
-    return sum;
+/* Transit Size(MB) of link type `type`, in bytes (MB = 10^6 here, as
+ * msprof's COMMUNICATION_B_to_MB); -1 when the entry names none. */
+static double
+link_bytes(const cJSON *bw, const char *type)
+{
+    const cJSON *mb = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(bw, type), "Transit Size(MB)");
+
+    if (!cJSON_IsNumber(mb) || !isfinite(mb->valuedouble) ||
+        mb->valuedouble < 0 || mb->valuedouble > 9e12)
+        return -1;
+    return mb->valuedouble * 1e6;
 }
 
 /* An HCCL task by its start. */
@@ -142,29 +156,146 @@ task_named(const struct comm_idx *ix, const char *name, size_t len, int64_t ts)
     return NULL;
 }
 
-static void
-size_op(struct pr_asc *a, const struct comm_idx *ix, const cJSON *op,
-        uint32_t byte_type)
+/* The group sizes communication_matrix.json shows: per group, one more
+ * than the highest rank a link names (as the database reader counts its
+ * tasks' ranks); exact when every peer is addressed, a lower bound for a
+ * ring. */
+static int32_t
+group_size(const struct pr_trace *t, uint32_t group)
+{
+    int32_t top = -1;
+    size_t i;
+
+    for (i = 0; group != PR_STR_NONE && i < t->n_links; i++) {
+        const struct pr_link *l = &t->links[i];
+
+        if (l->group != group)
+            continue;
+        if (l->src > top)
+            top = l->src;
+        if (l->dst > top)
+            top = l->dst;
+    }
+    return top >= 0 && top < INT32_MAX ? top + 1 : -1;
+}
+
+/* "step50" -> 50; "step" (no schedule) and anything else -> -1. */
+static int64_t
+step_number(const char *key)
+{
+    int64_t n;
+
+    if (key == NULL || strncmp(key, "step", 4) != 0 || key[4] == '\0' ||
+        !pr_fld_parse_int64(key + 4, strlen(key + 4), &n) || n < 0)
+        return -1;
+    return n;
+}
+
+/* One operation into the phases: 0 on out-of-memory. */
+static int
+keep_op(struct pr_trace *t, const cJSON *op, int64_t step, int p2p,
+        struct pr_comm_stat **out)
 {
     const cJSON *info =
         cJSON_GetObjectItemCaseSensitive(op, "Communication Time Info");
+    const cJSON *bw =
+        cJSON_GetObjectItemCaseSensitive(op, "Communication Bandwidth Info");
     const cJSON *start =
         cJSON_GetObjectItemCaseSensitive(info, "Start Timestamp(us)");
-    const char *at = op->string ? strchr(op->string, '@') : NULL;
-    double bytes = transit_bytes(op);
-    struct pr_gpu_info *g;
+    const char *at = strchr(op->string, '@');
+    size_t len = at ? (size_t)(at - op->string) : strlen(op->string);
+    struct pr_comm_stat *c = pr_phases_add_comm(t);
     int64_t ts;
 
-    if (op->string == NULL || !cJSON_IsNumber(start) || bytes < 0 ||
-        bytes > 9e18 || pr_fld_us_to_ns(start->valuedouble, &ts) != PR_FLD_OK)
+    if (c == NULL)
+        return 0;
+    c->name = pr_strtab_intern(t->strs, op->string, len);
+    if (at != NULL)
+        c->group = pr_strtab_intern(t->strs, at + 1, strlen(at + 1));
+    if (c->name == PR_STR_NONE || (at != NULL && c->group == PR_STR_NONE))
+        return 0;
+    c->step = step;
+    c->p2p = p2p;
+    c->group_size = group_size(t, c->group);
+    if (cJSON_IsNumber(start) &&
+        pr_fld_us_to_ns(start->valuedouble, &ts) == PR_FLD_OK)
+        c->start_ns = ts;
+    c->elapse_ns = time_of(info, "Elapse Time(ms)");
+    c->transit_ns = time_of(info, "Transit Time(ms)");
+    c->wait_ns = time_of(info, "Wait Time(ms)");
+    c->sync_ns = time_of(info, "Synchronization Time(ms)");
+    c->idle_ns = time_of(info, "Idle Time(ms)");
+    c->sdma_bytes = link_bytes(bw, "SDMA");
+    c->rdma_bytes = link_bytes(bw, "RDMA");
+    c->hccs_bytes = link_bytes(bw, "HCCS");
+    c->pcie_bytes = link_bytes(bw, "PCIE");
+    c->sio_bytes = link_bytes(bw, "SIO");
+    *out = c;
+    return 1;
+}
+
+/* What an operation tells its task: the collective its name says, its
+ * group's size, and (without the timeline) the bytes it moved. */
+static void
+tell_task(struct pr_asc *a, const struct comm_idx *ix,
+          const struct pr_comm_stat *c, uint32_t byte_type)
+{
+    struct pr_trace *t = a->t;
+    const char *name = pr_trace_str(t, c->name);
+    double bytes = pr_comm_stat_bytes(c);
+    struct pr_gpu_info *g;
+    const char *coll;
+
+    if (c->start_ns == PR_PHASE_UNKNOWN)
         return;
-    g = task_named(ix, op->string,
-                   at ? (size_t)(at - op->string) : strlen(op->string), ts);
-    if (g == NULL || g->in_nelems >= 0)
+    g = task_named(ix, name, strlen(name), c->start_ns);
+    if (g == NULL)
+        return;
+    coll = pr_ascend_collective(name);
+    if (coll != NULL && (g->collective == PR_STR_NONE ||
+                         pr_trace_str(t, g->collective)[0] == '\0'))
+        g->collective = pr_strtab_intern(t->strs, coll, strlen(coll));
+    if (g->group_size < 0)
+        g->group_size = group_size(t, c->group);
+    if (a->has_tv || g->in_nelems >= 0 || bytes < 0 || bytes > 9e18)
         return;
     g->dtype = byte_type;
     g->in_nelems = g->out_nelems = (int64_t)llround(bytes);
     a->n_sized++;
+}
+
+static enum pr_status
+comm_doc(struct pr_asc *a, const cJSON *doc, const struct comm_idx *ix)
+{
+    uint32_t byte_type = pr_strtab_intern(a->t->strs, "Byte", 4);
+    const cJSON *step, *kind, *op;
+    struct pr_comm_stat *c;
+
+    if (byte_type == PR_STR_NONE)
+        return PR_E_NOMEM;
+    cJSON_ArrayForEach(step, doc)
+    {
+        cJSON_ArrayForEach(kind, step)
+        {
+            int p2p = kind->string && strcmp(kind->string, "p2p") == 0;
+
+            if (kind->string == NULL ||
+                (!p2p && strcmp(kind->string, "collective") != 0))
+                continue;
+            cJSON_ArrayForEach(op, kind)
+            {
+                if (op->string == NULL || !cJSON_IsObject(op) ||
+                    strcmp(op->string, "Total Op Info") == 0)
+                    continue;
+                if (!keep_op(a->t, op, step_number(step->string), p2p, &c))
+                    return PR_E_NOMEM;
+                tell_task(a, ix, c, byte_type);
+            }
+        }
+    }
+    if (a->t->phases != NULL)
+        a->t->phases->comm_source = "communication.json";
+    return PR_OK;
 }
 
 enum pr_status
@@ -173,12 +304,10 @@ pr_asc_comm(struct pr_asc *a, struct pr_error *err)
     char path[4096];
     struct pr_buf text;
     cJSON *doc = NULL;
-    const cJSON *step, *kind, *op;
-    uint32_t byte_type;
     struct comm_idx ix = {a->t, NULL, 0};
     enum pr_status st;
 
-    if (a->has_tv || !pr_asc_path(a, "communication.json", path, sizeof(path)))
+    if (!pr_asc_path(a, "communication.json", path, sizeof(path)))
         return PR_OK;
     pr_buf_init(&text, 0);
     st = read_text(path, a->max, &text, err);
@@ -190,23 +319,10 @@ pr_asc_comm(struct pr_asc *a, struct pr_error *err)
         else if (!cJSON_IsObject(doc))
             st = pr_error_set(err, PR_E_FORMAT, "not a JSON object");
     }
-    byte_type = pr_strtab_intern(a->t->strs, "Byte", 4);
     if (st == PR_OK && index_comm(&ix) != PR_OK)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
-    if (st != PR_OK) {
-        cJSON_Delete(doc);
-        doc = NULL;
-    }
-    cJSON_ArrayForEach(step, doc)
-    {
-        cJSON_ArrayForEach(kind, step)
-        {
-            if (kind->string == NULL || (strcmp(kind->string, "p2p") != 0 &&
-                                         strcmp(kind->string, "collective")))
-                continue;
-            cJSON_ArrayForEach(op, kind) size_op(a, &ix, op, byte_type);
-        }
-    }
+    if (st == PR_OK && comm_doc(a, doc, &ix) != PR_OK)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     cJSON_Delete(doc);
     free(ix.ev);
     pr_buf_free(&text);

@@ -334,6 +334,26 @@ pr_ascend_is_pmu_col(const char *name)
            strcmp(name, "aicore_time(us)") == 0;
 }
 
+/* ------------------------------------------------------------ world */
+
+void
+pr_ascend_world_from_links(struct pr_trace *t)
+{
+    int64_t top = -1;
+    size_t i;
+
+    for (i = 0; i < t->n_links; i++) {
+        if (t->links[i].src > top)
+            top = t->links[i].src;
+        if (t->links[i].dst > top)
+            top = t->links[i].dst;
+    }
+    if (top < 0)
+        return;
+    t->world_size = top + 1 > t->rank + 1 ? top + 1 : t->rank + 1;
+    t->world_source = "communication groups";
+}
+
 /* ------------------------------------------------------------ info */
 
 static void

@@ -91,6 +91,13 @@ const char *pr_ascend_collective(const char *name);
  * same set. */
 int pr_ascend_is_pmu_col(const char *name);
 
+/* Where no file states the world size: the largest communication group
+ * the run's links (t->links) show, one more than the highest rank a link
+ * names, and at least the rank + 1, with world_source "communication
+ * groups".  A lower bound: a group is a part of the world, and a ring's
+ * links name only neighbours.  Nothing when there is no link. */
+void pr_ascend_world_from_links(struct pr_trace *t);
+
 /* What profiler_info[_<rank>].json says about the run. */
 struct pr_ascend_info {
     int64_t rank;            /* rank_id (written as an int or a string); -1 */

@@ -459,7 +459,9 @@ on_npu(struct adb *a, sqlite3_stmt *q)
     if (d == NULL)
         return oom(a);
     d->id = a->device;
-    d->name = intern(a->t, name && *name ? name : "Ascend NPU");
+    if (name == NULL || *name == '\0')
+        return PR_OK; /* unnamed: as every Ascend reader leaves it */
+    d->name = intern(a->t, name);
     return d->name == PR_STR_NONE ? oom(a) : PR_OK;
 }
 
@@ -479,8 +481,7 @@ read_npu(struct adb *a)
     if (st == PR_OK && a->t->n_devices == 0) {
         if ((d = pr_trace_add_device(a->t)) == NULL)
             return oom(a);
-        d->id = a->device;
-        d->name = intern(a->t, "Ascend NPU");
+        d->id = a->device; /* NPU_INFO does not name it */
     }
     snprintf(b, sizeof(b), "%lld", (long long)a->device);
     a->dev_pid = intern(a->t, b);
@@ -537,8 +538,10 @@ on_group(struct adb *a, sqlite3_stmt *q)
 
     if (name < 0 || top < 0 || top >= MAX_GROUP_RANK)
         return PR_OK;
-    if (top + 1 > a->t->world_size)
+    if (top + 1 > a->t->world_size) {
         a->t->world_size = top + 1;
+        a->t->world_source = "communication groups";
+    }
     return push_pair(&a->groups, &a->n_groups, &a->cap_groups, name, top + 1) ==
                    PR_OK
                ? PR_OK
@@ -2051,8 +2054,10 @@ on_world(struct adb *a, sqlite3_stmt *q)
                                           a->t->rank)
                   : -1;
 
-    if (w > 0)
+    if (w > 0) {
         a->t->world_size = w;
+        a->t->world_source = "parallel_group_info";
+    }
     return PR_OK;
 }
 

@@ -284,7 +284,7 @@ add_row(struct kd *k, int64_t ts, int64_t dur, int64_t task_id)
     struct pr_task_desc d = pr_trace_task_desc();
     struct pr_span s;
     char tid[32];
-    int comm = strcmp(core, "HCCL") == 0;
+    int comm = pr_ascend_unit(core) == PR_UNIT_COMM; /* HCCL, COMMUNICATION */
     enum pr_kind kind = comm ? PR_KIND_DEVICE_TASK
                              : pr_ascend_task_kind(pr_ascend_task_class(core));
     int64_t stream = int_cell(k, C_STREAM, -1);
@@ -303,6 +303,10 @@ add_row(struct kd *k, int64_t ts, int64_t dur, int64_t task_id)
     d.device = (int32_t)int_cell(k, C_DEVICE, k->device);
     d.stream = stream >= 0 && stream <= INT32_MAX ? (int32_t)stream : -1;
     d.collective = comm ? pr_ascend_collective(name) : NULL;
+    if (comm && d.collective == NULL) /* its Type: "hcom_allReduce_" */
+        d.collective = pr_ascend_collective(
+            k->col[C_TYPE] >= 0 ? pr_csv_field(k->c, k->col[C_TYPE], NULL)
+                                : "");
     if (comm && d.collective == NULL)
         d.collective = "";
     if (kind != PR_KIND_DEVICE_TASK && kind != PR_KIND_COPY)

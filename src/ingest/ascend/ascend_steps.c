@@ -16,6 +16,8 @@
 
 #include "../internal.h"
 #include "ascend.h"
+#include "profreport/checked.h"
+#include "profreport/phases.h"
 
 #define MAX_STEPS 100000
 
@@ -79,6 +81,73 @@ cell_us(const struct pr_csv *c, int col, int *ok)
     return v;
 }
 
+/* The table's columns, by the name torch_npu writes; the first seven
+ * place the step, all go to the trace's phases (phases.h). */
+enum {
+    K_STEP,
+    K_STAGE,
+    K_BUBBLE,
+    K_COMPUTING,
+    K_COMM_ALONE,
+    K_FREE,
+    K_PREPARING,
+    K_OVERLAPPED,
+    K_COMM,
+    K_COMM_EXCL_RECV,
+    K_N
+};
+
+static const char *const col_names[K_N] = {
+    "Step",
+    "Stage",
+    "Bubble",
+    "Computing",
+    "Communication(Not Overlapped)",
+    "Free",
+    "Preparing",
+    "Overlapped",
+    "Communication",
+    "Communication(Not Overlapped and Exclude Receive)"};
+
+/* A cell of column k in ns into *ns: PR_PHASE_UNKNOWN when the table has
+ * no such column or the cell is empty.  0 when it is not a time. */
+static int
+phase_cell(const struct pr_csv *c, const int *col, int k, int64_t *ns)
+{
+    size_t n;
+    const char *s = pr_csv_field(c, col[k], &n);
+
+    *ns = PR_PHASE_UNKNOWN;
+    if (col[k] < 0 || n == 0)
+        return 1;
+    if (pr_asc_us(s, n, ns))
+        return 1;
+    *ns = PR_PHASE_UNKNOWN;
+    return 0;
+}
+
+/* The row's phases into the trace's table: 1, 0 when a cell is not a
+ * time, -1 on out-of-memory. */
+static int
+keep_phases(struct pr_trace *t, const struct pr_csv *c, const int *col,
+            int64_t number)
+{
+    struct pr_phase_step *p = pr_phases_add_step(t);
+
+    if (p == NULL)
+        return -1;
+    p->number = number;
+    return phase_cell(c, col, K_COMPUTING, &p->computing_ns) &&
+           phase_cell(c, col, K_COMM_ALONE, &p->comm_alone_ns) &&
+           phase_cell(c, col, K_OVERLAPPED, &p->overlapped_ns) &&
+           phase_cell(c, col, K_COMM, &p->comm_ns) &&
+           phase_cell(c, col, K_FREE, &p->free_ns) &&
+           phase_cell(c, col, K_STAGE, &p->stage_ns) &&
+           phase_cell(c, col, K_BUBBLE, &p->bubble_ns) &&
+           phase_cell(c, col, K_COMM_EXCL_RECV, &p->comm_excl_recv_ns) &&
+           phase_cell(c, col, K_PREPARING, &p->preparing_ns);
+}
+
 /* The row's step length: Stage + Bubble, or the phases that make it up
  * (Computing + Communication(Not Overlapped) + Free) in older tables
  * without Stage. */
@@ -86,58 +155,91 @@ static int
 row_of(const struct pr_csv *c, const int *col, struct row *r)
 {
     size_t n;
-    const char *s = pr_csv_field(c, col[0], &n);
+    const char *s = pr_csv_field(c, col[K_STEP], &n);
     int ok = 1;
 
     r->number = -1;
     if (n > 0 && !pr_asc_int(s, n, &r->number))
         return 0;
-    if (col[1] >= 0)
-        r->dur = cell_us(c, col[1], &ok) + cell_us(c, col[2], &ok);
+    if (col[K_STAGE] >= 0)
+        r->dur = cell_us(c, col[K_STAGE], &ok) + cell_us(c, col[K_BUBBLE], &ok);
     else
-        r->dur = cell_us(c, col[3], &ok) + cell_us(c, col[4], &ok) +
-                 cell_us(c, col[5], &ok);
+        r->dur = cell_us(c, col[K_COMPUTING], &ok) +
+                 cell_us(c, col[K_COMM_ALONE], &ok) +
+                 cell_us(c, col[K_FREE], &ok);
     r->preparing = -1;
-    s = pr_csv_field(c, col[6], &n);
-    if (col[6] >= 0 && n > 0)
-        r->preparing = cell_us(c, col[6], &ok);
+    s = pr_csv_field(c, col[K_PREPARING], &n);
+    if (col[K_PREPARING] >= 0 && n > 0)
+        r->preparing = cell_us(c, col[K_PREPARING], &ok);
     return ok && r->dur >= 0 && r->number >= -1;
 }
 
+/* One row into tb and the trace's phases. */
 static enum pr_status
-read_table(const char *path, uint64_t max, struct table *tb,
+take_row(struct pr_trace *t, const struct pr_csv *c, const int *col,
+         struct table *tb, struct pr_error *err)
+{
+    int kept;
+
+    if (tb->n >= MAX_STEPS)
+        return pr_error_set(err, PR_E_LIMIT, "more than %d steps", MAX_STEPS);
+    if (pr_grow((void **)&tb->v, &tb->cap, tb->n + 1, sizeof(*tb->v)) != PR_OK)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    kept = row_of(c, col, &tb->v[tb->n])
+               ? keep_phases(t, c, col, tb->v[tb->n].number)
+               : 0;
+    if (kept < 0)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (kept == 0)
+        return pr_error_set(err, PR_E_FORMAT,
+                            "line %llu: a step number or a time in us that "
+                            "is not one",
+                            (unsigned long long)pr_csv_line(c));
+    tb->n++;
+    return PR_OK;
+}
+
+/* The Device_id of the CANN 8.3 table (its first row's), where no other
+ * file said which NPU the rank ran on. */
+static void
+take_device(struct pr_asc *a, const struct pr_csv *c, int col)
+{
+    size_t n;
+    const char *s = pr_csv_field(c, col, &n);
+    int64_t v;
+
+    if (col >= 0 && !a->device_known && pr_asc_int(s, n, &v) && v >= 0 &&
+        v <= INT32_MAX) {
+        a->device = v;
+        a->device_known = 1;
+    }
+}
+
+static enum pr_status
+read_table(const char *path, struct pr_asc *a, struct table *tb,
            struct pr_error *err)
 {
-    static const char *const names[] = {"Step",
-                                        "Stage",
-                                        "Bubble",
-                                        "Computing",
-                                        "Communication(Not Overlapped)",
-                                        "Free",
-                                        "Preparing"};
+    struct pr_trace *t = a->t;
     struct pr_csv *c = NULL;
-    int col[7], got = 1;
+    int col[K_N], got = 1, dev = -1;
     size_t i;
-    enum pr_status st = pr_csv_open(path, max, &c, err);
+    enum pr_status st = pr_csv_open(path, a->max, &c, err);
 
-    for (i = 0; st == PR_OK && i < 7; i++)
-        col[i] = pr_csv_col(c, names[i]);
-    if (st == PR_OK && (col[0] < 0 || (col[1] < 0 && col[3] < 0)))
+    for (i = 0; st == PR_OK && i < K_N; i++)
+        col[i] = pr_csv_col(c, col_names[i]);
+    if (st == PR_OK)
+        dev = pr_csv_col(c, "Device_id");
+    if (st == PR_OK &&
+        (col[K_STEP] < 0 || (col[K_STAGE] < 0 && col[K_COMPUTING] < 0)))
         st = pr_error_set(err, PR_E_FORMAT,
                           "no Step, or neither Stage nor Computing column");
     while (st == PR_OK && (st = pr_csv_next(c, &got, err)) == PR_OK && got) {
-        if (tb->n >= MAX_STEPS)
-            st = pr_error_set(err, PR_E_LIMIT, "more than %d steps", MAX_STEPS);
-        else if (pr_grow((void **)&tb->v, &tb->cap, tb->n + 1,
-                         sizeof(*tb->v)) != PR_OK)
-            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
-        else if (!row_of(c, col, &tb->v[tb->n++]))
-            st = pr_error_set(err, PR_E_FORMAT,
-                              "line %llu: a step number or a time in us "
-                              "that is not one",
-                              (unsigned long long)pr_csv_line(c));
+        take_device(a, c, dev);
+        st = take_row(t, c, col, tb, err);
     }
     pr_csv_close(c);
+    if (st == PR_OK && t->phases != NULL)
+        t->phases->steps_source = "step_trace_time.csv";
     return st;
 }
 
@@ -260,20 +362,41 @@ start_of(const struct row *r, const struct anchors *dev,
     return first_task != INT64_MAX;
 }
 
+/* Where the steps of a run without any task begin: the first
+ * collective communication.json gives (the step holds it), else 0. */
+static int64_t
+taskless_origin(const struct pr_trace *t)
+{
+    int64_t first = INT64_MAX;
+    size_t i;
+
+    for (i = 0; t->phases != NULL && i < t->phases->n_comm; i++)
+        if (t->phases->comm[i].start_ns != PR_PHASE_UNKNOWN &&
+            t->phases->comm[i].start_ns < first)
+            first = t->phases->comm[i].start_ns;
+    return first == INT64_MAX ? 0 : first;
+}
+
 static enum pr_status
 add_steps(struct pr_asc *a, const struct table *tb, const struct anchors *dev,
           const struct anchors *host, uint32_t pid, int64_t first_task)
 {
     char name[40];
-    size_t i;
+    size_t i, placed = 0;
+    int64_t next = taskless_origin(a->t);
 
     for (i = 0; i < tb->n; i++) {
         const struct row *r = &tb->v[i];
         struct pr_span s;
 
         memset(&s, 0, sizeof(s));
-        if (!start_of(r, dev, host, first_task, &s.ts_ns))
-            continue;
+        if (!start_of(r, dev, host, first_task, &s.ts_ns)) {
+            if (first_task != INT64_MAX || host->n > 0)
+                continue;
+            s.ts_ns = next; /* no task, no host step: back to back */
+            placed++;
+        }
+        next = pr_sat_add_i64(s.ts_ns, r->dur);
         snprintf(name, sizeof(name), "ProfilerStep#%lld",
                  (long long)(r->number >= 0 ? r->number : 0));
         s.name = name;
@@ -286,7 +409,14 @@ add_steps(struct pr_asc *a, const struct table *tb, const struct anchors *dev,
             return PR_E_NOMEM;
     }
     a->t->device_steps = tb->n > 0;
-    return PR_OK;
+    if (placed == 0)
+        return PR_OK;
+    return pr_trace_add_gap(
+        a->t, "steps_placed", placed,
+        "no task of this rank is in its files (step_trace_time.csv without "
+        "kernel_details.csv or trace_view.json): its steps have the "
+        "producer's lengths and phases, placed back to back from its first "
+        "collective; their start times are not in the files");
 }
 
 enum pr_status
@@ -301,7 +431,7 @@ pr_asc_steps(struct pr_asc *a, struct pr_error *err)
 
     if (!pr_asc_path(a, "step_trace_time.csv", path, sizeof(path)))
         return PR_OK;
-    st = read_table(path, a->max, &tb, err);
+    st = read_table(path, a, &tb, err);
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", path);
     if (st == PR_OK)

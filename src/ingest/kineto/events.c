@@ -1855,6 +1855,7 @@ apply_one(struct pr_trace *t, enum pr_split_cap which, const cJSON *v)
     case PR_SPLIT_CAP_DIST:
         t->rank = obj_i64(v, "rank");
         t->world_size = obj_i64(v, "world_size");
+        t->world_source = t->world_size > 0 ? "distributedInfo" : NULL;
         return intern_str(t, cJSON_GetObjectItemCaseSensitive(v, "backend"),
                           &t->backend);
     case PR_SPLIT_CAP_BASE_TIME:

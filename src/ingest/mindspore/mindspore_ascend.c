@@ -842,9 +842,10 @@ read_tasks(struct ctx *c, struct pr_error *err)
     return PR_OK;
 }
 
-/* The run is an Ascend NPU's, as the msprof reader names one (the legacy
- * folder does not say which chip): the report speaks of NPUs and AI Core
- * tasks, not GPUs and kernels. */
+/* The run is an Ascend NPU's (the legacy folder does not say which chip,
+ * so its name stays unknown, as every Ascend reader leaves it when the
+ * files do not name it): the report speaks of NPUs and AI Core tasks, not
+ * GPUs and kernels. */
 static enum pr_status
 name_npu(struct pr_trace *t, int64_t device, struct pr_error *err)
 {
@@ -853,12 +854,12 @@ name_npu(struct pr_trace *t, int64_t device, struct pr_error *err)
     if (d == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     d->id = device;
-    d->name = pr_strtab_intern(t->strs, "Ascend NPU", 10);
+    d->name = PR_STR_NONE; /* the folder does not say which chip */
     t->vendor = pr_strtab_intern(t->strs, "huawei", 6);
     t->backend = pr_strtab_intern(t->strs, "hccl", 4);
     t->device_kind = pr_strtab_intern(t->strs, "npu", 3);
-    if (d->name == PR_STR_NONE || t->vendor == PR_STR_NONE ||
-        t->backend == PR_STR_NONE || t->device_kind == PR_STR_NONE)
+    if (t->vendor == PR_STR_NONE || t->backend == PR_STR_NONE ||
+        t->device_kind == PR_STR_NONE)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     return PR_OK;
 }

@@ -377,10 +377,12 @@ struct proc {
 };
 
 /* A plane task that sent data to another rank: its start (the
- * timeline's clock) and the bytes sent up to and including it. */
+ * timeline's clock), the bytes sent up to and including it, and the
+ * higher of its two ranks (within the group). */
 struct moved {
     int64_t ts;
     int64_t sum;
+    int64_t top;
 };
 
 /* The timelines of one device, read into one set of records so that
@@ -759,6 +761,8 @@ index_moved(struct tl *l)
                     sizeof(*l->moved)) != PR_OK)
             return PR_E_NOMEM;
         l->moved[l->n_moved].ts = x->ts_ns;
+        l->moved[l->n_moved].top =
+            x->dst_rank > x->src_rank ? x->dst_rank : x->src_rank;
         l->moved[l->n_moved++].sum = x->size_bytes;
     }
     if (l->n_moved > 1)
@@ -798,6 +802,23 @@ moved_in(const struct tl *l, const struct pr_tv_raw *op)
     if (b <= a)
         return -1;
     return l->moved[b - 1].sum - (a > 0 ? l->moved[a - 1].sum : 0);
+}
+
+/* The size of an operation's group as its plane tasks show it: one more
+ * than the highest rank they sent to or from (a lower bound for a ring,
+ * as the database reader counts); -1 when they name none. */
+static int32_t
+group_in(const struct tl *l, const struct pr_tv_raw *op)
+{
+    size_t a = moved_before(l, op->ts_ns),
+           b = moved_before(
+               l, pr_sat_add_i64(pr_sat_add_i64(op->ts_ns, op->dur_ns), 1));
+    int64_t top = -1;
+
+    for (; a < b; a++)
+        if (l->moved[a].top > top)
+            top = l->moved[a].top;
+    return top >= 0 && top < MAX_RANK ? (int32_t)top + 1 : -1;
 }
 
 /* An HCCL operation: a collective on the device, with its element type
@@ -845,6 +866,7 @@ add_comm(struct tl *l, const struct pr_tv_raw *x, int64_t ts,
     if (has_dt)
         g->dtype = pr_strtab_intern(l->r->t->strs, d.comm, strlen(d.comm));
     g->in_nelems = g->out_nelems = x->count;
+    g->group_size = group_in(l, x);
     if ((!has_dt || x->count < 0) && k.bytes >= 0) { /* what it moved */
         g->dtype = pr_strtab_intern(l->r->t->strs, "Byte", 4);
         g->in_nelems = g->out_nelems = k.bytes;
@@ -1189,10 +1211,12 @@ finish_run(struct pr_msprof_run *r, const struct plan *p, struct pr_error *err)
     if (st != PR_OK)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     d->id = r->device;
-    d->name = pr_strtab_intern(t->strs, "Ascend NPU", 10);
+    d->name = PR_STR_NONE; /* info.json counts cores, names no chip */
     t->vendor = pr_strtab_intern(t->strs, "huawei", 6);
     t->backend = pr_strtab_intern(t->strs, "hccl", 4);
     t->device_kind = pr_strtab_intern(t->strs, "npu", 3);
+    if (t->world_size < 0) /* no file of the folder states it */
+        pr_ascend_world_from_links(t);
     if (t->rank >= 0)
         snprintf(name, sizeof(name), "rank%lld", (long long)t->rank);
     else
@@ -1203,9 +1227,8 @@ finish_run(struct pr_msprof_run *r, const struct plan *p, struct pr_error *err)
         t->bytes += file_bytes(p->timelines.v[i]);
     for (i = 0; i < p->summaries.n; i++)
         t->bytes += file_bytes(p->summaries.v[i]);
-    if (d->name == PR_STR_NONE || t->vendor == PR_STR_NONE ||
-        t->device_kind == PR_STR_NONE || t->worker == PR_STR_NONE ||
-        t->backend == PR_STR_NONE)
+    if (t->vendor == PR_STR_NONE || t->device_kind == PR_STR_NONE ||
+        t->worker == PR_STR_NONE || t->backend == PR_STR_NONE)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     return PR_OK;
 }

@@ -794,7 +794,7 @@ load(const char *path, const struct pr_read_opts *opts, struct pr_trace **out,
         return st;
     }
     d->id = r.device;
-    d->name = intern(r.t, "Ascend NPU");
+    d->name = PR_STR_NONE; /* op_summary does not name the chip */
     r.t->vendor = intern(r.t, "huawei");
     r.t->device_kind = intern(r.t, "npu");
     if (stat(path, &sb) == 0)

@@ -1,0 +1,94 @@
+/* phases.h - what an Ascend producer computed itself and wrote as tables,
+ * kept in its own words so that the report can show the producer's
+ * figures under the producer's names:
+ *
+ *  - the step phases of torch_npu's step_trace_time.csv (Computing,
+ *    Communication(Not Overlapped), Overlapped, Communication, Free,
+ *    Stage, Bubble, Communication(Not Overlapped and Exclude Receive),
+ *    Preparing) and of MindSpore's ascend_cluster_analyse_*.csv
+ *    (computation_time, communication_alone_time, stage_time,
+ *    receive_alone_time, collective_communication_alone_time);
+ *  - the time split of each HCCL operation in communication.json
+ *    (Elapse, Transit, Wait, Synchronization, Idle) with the bytes it
+ *    moved, and of each step in MindSpore's hccl_raw_*.csv.
+ *
+ * A run folder that holds only these files (a rank of a job profiled
+ * without its kernels) is read from them alone.  Owned by the trace
+ * (pr_trace.phases). */
+#ifndef PROFREPORT_PHASES_H
+#define PROFREPORT_PHASES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profreport/trace.h"
+
+/* A time the table does not give. */
+#define PR_PHASE_UNKNOWN INT64_MIN
+
+/* One step of the producer's breakdown of device time, in ns; every time
+ * is PR_PHASE_UNKNOWN where the table has no such column. */
+struct pr_phase_step {
+    int64_t number;            /* the producer's step number; -1 none */
+    int64_t computing_ns;      /* compute tasks' union (overlap included) */
+    int64_t comm_alone_ns;     /* Communication(Not Overlapped) */
+    int64_t overlapped_ns;     /* Overlapped: both at once */
+    int64_t comm_ns;           /* Communication: the collectives' union */
+    int64_t free_ns;           /* Free: neither */
+    int64_t stage_ns;          /* Stage: the step less Bubble */
+    int64_t bubble_ns;         /* Bubble: time in receives (pipeline) */
+    int64_t comm_excl_recv_ns; /* Communication(Not Overlapped and
+                                  Exclude Receive) */
+    int64_t preparing_ns;      /* host step start to the first task */
+};
+
+/* One HCCL operation (communication.json) or one step's collectives
+ * (MindSpore hccl_raw): where its time went, in ns, and what it moved. */
+struct pr_comm_stat {
+    uint32_t name;      /* "hcom_batchSendRecv__762_0_1" as keyed, without
+                           the "@group"; "" for a step's total */
+    uint32_t group;     /* the group's id as keyed ("@<hash>"); PR_STR_NONE */
+    int64_t step;       /* the producer's step number; -1 none */
+    int p2p;            /* listed under "p2p" (send, receive, batchSendRecv) */
+    int32_t group_size; /* ranks of its group as the links show; -1 */
+    int64_t start_ns;   /* PR_PHASE_UNKNOWN absent */
+    int64_t elapse_ns;  /* first task to last: the operation's time */
+    int64_t transit_ns; /* moving data */
+    int64_t wait_ns;    /* in Notify Wait tasks: waiting for peers */
+    int64_t sync_ns;    /* the wait before the first transfer: waiting
+                           for the slowest peer to arrive */
+    int64_t idle_ns;    /* Elapse - Transit - Wait */
+    /* bytes over the on-chip/node copy engine (SDMA = HCCS + PCIE + SIO,
+       as msprof sums them) and over RDMA; -1 absent.  Their sum is what
+       the operation moved; the per-link entries are parts of SDMA and are
+       not added again. */
+    double sdma_bytes, rdma_bytes;
+    double hccs_bytes, pcie_bytes, sio_bytes; /* the parts; -1 absent */
+};
+
+struct pr_phases {
+    struct pr_phase_step *steps; /* owned, in file order */
+    size_t n_steps, cap_steps;
+    struct pr_comm_stat *comm; /* owned, in file order */
+    size_t n_comm, cap_comm;
+    const char *steps_source; /* static: "step_trace_time.csv", ... */
+    const char *comm_source;  /* static: "communication.json", ... */
+};
+
+/* Append a step to t->phases (created on first use), its times
+ * PR_PHASE_UNKNOWN and number -1.  NULL on out-of-memory.  Valid until
+ * the next append. */
+struct pr_phase_step *pr_phases_add_step(struct pr_trace *t);
+
+/* Append an operation, times PR_PHASE_UNKNOWN, bytes -1, strings
+ * PR_STR_NONE, step -1.  NULL on out-of-memory. */
+struct pr_comm_stat *pr_phases_add_comm(struct pr_trace *t);
+
+/* The bytes an operation moved (SDMA + RDMA, or the link parts where
+ * the producer wrote no SDMA entry); -1 when it names none. */
+double pr_comm_stat_bytes(const struct pr_comm_stat *c);
+
+/* Accepts NULL. */
+void pr_phases_free(struct pr_phases *p);
+
+#endif

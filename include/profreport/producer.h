@@ -1,0 +1,45 @@
+/* producer.h - the figures an Ascend producer computed itself (phases.h)
+ * in the summary, under the producer's own names: torch_npu's and
+ * MindStudio Insight's step phases (Computing, Communication(Not
+ * Overlapped), Overlapped, Free, Stage, Bubble, Preparing) and the time
+ * split of HCCL's operations (Transit, Wait, Synchronization, Idle) as
+ * communication.json states them, summed per operation type and group.
+ * A rank whose files hold no task takes its step breakdown from them. */
+#ifndef PROFREPORT_PRODUCER_H
+#define PROFREPORT_PRODUCER_H
+
+#include <cjson/cJSON.h>
+
+#include "profreport/error.h"
+#include "profreport/steps.h"
+#include "profreport/trace.h"
+
+/* A run with the producer's step phases and no device task at all (a
+ * rank folder of only step_trace_time.csv and communication.json): each
+ * step's breakdown and computation / communication split become the
+ * phases of the step of the same number (kernel = Computing,
+ * communication = Communication(Not Overlapped), other = the rest;
+ * overlap = Overlapped).  Otherwise nothing changes.  Cannot fail. */
+void pr_producer_steps(const struct pr_trace *t, struct pr_steps *s);
+
+/* The collective of an HCCL operation name or type in pr_comm's words:
+ * "hcom_allReduce__586_0_1" and "hcom_allReduce_" -> "all_reduce",
+ * "hcom_batchSendRecv_" -> "send_recv", "hcom_receive_" -> "recv";
+ * NULL when unknown.  Static result. */
+const char *pr_producer_collective(const char *name);
+
+/* The communication advice of an Ascend run whose summary has the
+ * producer's split (run["hccl"]), into text (cap bytes): the share of the
+ * step in HCCL time alone (0..1), where HCCL's time goes per step
+ * (Transit, Wait, Synchronization, Idle), and what that says: waiting for
+ * a slower peer, or transfer.  0 (text untouched) when the run has no
+ * such split. */
+int pr_producer_comm_advice(const cJSON *run, double share, char *text,
+                            size_t cap);
+
+/* Set run["step_phases"] and run["hccl"] (null when the trace has none;
+ * docs/summary-json.md).  PR_E_NOMEM short of memory. */
+PR_NODISCARD enum pr_status pr_producer_fill(const struct pr_trace *t,
+                                             cJSON *run, struct pr_error *err);
+
+#endif

@@ -1,0 +1,399 @@
+/* stages.c - the pipeline stages of an Ascend job (stages.h): groups from
+ * the ranks' communication.json, stages by msprof-analyze's rule, each
+ * stage's step phases, and the imbalance the faster stages wait for. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/sget.h"
+#include "profreport/stages.h"
+
+#include "../internal.h"
+
+#define MAX_GROUPS 1024
+#define MAX_RANKS 8192
+
+/* One rank: its index among the runs read, and its figures per step. */
+struct rk {
+    const cJSON *run;
+    double rank;
+    double computing, alone, freet, bubble, step; /* means; NaN unknown */
+    double p2p_wait;                              /* per step; NaN none */
+    const char *p2p_name;                         /* busiest p2p type */
+    size_t parent;                                /* union-find */
+};
+
+/* A communication group: its id, which ranks hold it, and what it
+ * carries.  A group of point-to-point operations only is a pipeline's
+ * (msprof-analyze asks parallel_group_info for a "pp" name, which the
+ * files do not always keep); one that also carries collectives (the
+ * world's, used for a send too) chains no stages. */
+struct grp {
+    const char *id;
+    int p2p, coll;
+    unsigned char *has; /* owned: n_rk flags */
+};
+
+struct ctx {
+    struct rk *rk;
+    size_t n;
+    struct grp *g;
+    size_t n_g;
+};
+
+static size_t
+find(struct rk *v, size_t i)
+{
+    while (v[i].parent != i) {
+        v[i].parent = v[v[i].parent].parent;
+        i = v[i].parent;
+    }
+    return i;
+}
+
+static void
+join(struct rk *v, size_t a, size_t b)
+{
+    a = find(v, a);
+    b = find(v, b);
+    if (a != b)
+        v[a > b ? a : b].parent = a < b ? a : b;
+}
+
+static struct grp *
+group_of(struct ctx *c, const char *id, int p2p)
+{
+    size_t i;
+
+    for (i = 0; i < c->n_g; i++)
+        if (strcmp(c->g[i].id, id) == 0)
+            break;
+    if (i == c->n_g) {
+        if (c->n_g == MAX_GROUPS)
+            return NULL;
+        c->g[i].id = id;
+        c->g[i].has = calloc(c->n, 1);
+        if (c->g[i].has == NULL)
+            return NULL;
+        c->n_g++;
+    }
+    c->g[i].p2p |= p2p;
+    c->g[i].coll |= !p2p;
+    return &c->g[i];
+}
+
+/* The mean per step of a phase. */
+static double
+phase(const cJSON *run, const char *key)
+{
+    return pr_sget_num(pr_sget(pr_sget(run, "step_phases"), "mean"), key);
+}
+
+/* Rank i's figures and groups; 0 on out-of-memory. */
+static int
+read_rank(struct ctx *c, size_t i)
+{
+    struct rk *r = &c->rk[i];
+    const cJSON *op;
+    double steps =
+        (double)pr_sget_len(pr_sget(pr_sget(r->run, "step_phases"), "steps"));
+    double best = -1;
+
+    r->computing = phase(r->run, "computing_us");
+    r->alone = phase(r->run, "communication_not_overlapped_us");
+    r->freet = phase(r->run, "free_us");
+    r->bubble = phase(r->run, "bubble_us");
+    r->step = pr_sget_num(pr_sget(r->run, "step_summary"), "mean_us");
+    r->p2p_wait = NAN;
+    r->parent = i;
+    if (!(steps > 0))
+        steps = (double)pr_sget_len(pr_sget(r->run, "steps"));
+    cJSON_ArrayForEach(op, pr_sget(pr_sget(r->run, "hccl"), "ops"))
+    {
+        const char *id = pr_sget_str(op, "group");
+        int p2p = pr_sget_is(pr_sget_str(op, "kind"), "p2p");
+        double w = pr_sget_num(op, "wait_us");
+        struct grp *g;
+
+        if (id == NULL)
+            continue;
+        g = group_of(c, id, p2p);
+        if (g == NULL)
+            return 0;
+        g->has[i] = 1;
+        if (!p2p || isnan(w) || !(steps > 0))
+            continue;
+        r->p2p_wait = (isnan(r->p2p_wait) ? 0 : r->p2p_wait) + w / steps;
+        if (w > best) {
+            best = w;
+            r->p2p_name = pr_sget_str(op, "name");
+        }
+    }
+    return 1;
+}
+
+/* A collective group that holds two ranks of one point-to-point chain
+ * spans stages (the world's, a data-parallel group across the pipeline):
+ * it does not join a stage.  p2p[] holds each rank's chain. */
+static int
+spans_chain(const struct ctx *c, const struct grp *g, const size_t *chain)
+{
+    size_t i, j;
+
+    for (i = 0; i < c->n; i++)
+        for (j = i + 1; g->has[i] && j < c->n; j++)
+            if (g->has[j] && chain[i] == chain[j])
+                return 1;
+    return 0;
+}
+
+/* The stages into rk[].parent (a stage's root is its first rank);
+ * returns the number of point-to-point groups. */
+static size_t
+form_stages(struct ctx *c, size_t *chain)
+{
+    size_t i, j, k, first, n_p2p = 0;
+
+    for (k = 0; k < c->n_g; k++) {
+        if (!c->g[k].p2p || c->g[k].coll)
+            continue;
+        n_p2p++;
+        for (i = 0, first = c->n; i < c->n; i++)
+            if (c->g[k].has[i]) {
+                if (first == c->n)
+                    first = i;
+                join(c->rk, first, i);
+            }
+    }
+    for (i = 0; i < c->n; i++)
+        chain[i] = find(c->rk, i);
+    for (i = 0; i < c->n; i++)
+        c->rk[i].parent = i;
+    for (k = 0; k < c->n_g; k++) {
+        if (!c->g[k].coll || spans_chain(c, &c->g[k], chain))
+            continue;
+        for (i = 0, first = c->n; i < c->n; i++)
+            if (c->g[k].has[i]) {
+                if (first == c->n)
+                    first = i;
+                join(c->rk, first, i);
+            }
+    }
+    for (j = 0; j < c->n; j++)
+        (void)find(c->rk, j);
+    return n_p2p;
+}
+
+/* One stage's figures: the largest of its ranks' (msprof-analyze's stage
+ * rows), the mean wait of its ranks' point-to-point operations, and its
+ * rank that computes longest. */
+struct stage {
+    size_t root, n;
+    double computing, alone, freet, bubble, p2p_wait;
+    size_t slowest; /* index in rk */
+    const char *p2p_name;
+};
+
+static double
+fmax_known(double a, double b)
+{
+    return isnan(a) ? b : isnan(b) ? a : fmax(a, b);
+}
+
+static void
+add_to_stage(struct stage *s, const struct rk *r, size_t i,
+             const struct rk *all)
+{
+    s->computing = fmax_known(s->computing, r->computing);
+    s->alone = fmax_known(s->alone, r->alone);
+    s->freet = fmax_known(s->freet, r->freet);
+    s->bubble = fmax_known(s->bubble, r->bubble);
+    if (!isnan(r->p2p_wait)) {
+        s->p2p_wait =
+            (isnan(s->p2p_wait) ? 0 : s->p2p_wait * (double)s->n) + r->p2p_wait;
+        s->p2p_wait /= (double)(s->n + 1);
+        if (s->p2p_name == NULL)
+            s->p2p_name = r->p2p_name;
+    }
+    if (s->n == 0 ||
+        (!isnan(r->computing) && (isnan(all[s->slowest].computing) ||
+                                  r->computing > all[s->slowest].computing)))
+        s->slowest = i;
+    s->n++;
+}
+
+static size_t
+collect_stages(const struct ctx *c, struct stage *st)
+{
+    size_t i, k, n = 0;
+
+    for (i = 0; i < c->n; i++) {
+        size_t root = c->rk[i].parent;
+
+        for (k = 0; k < n && st[k].root != root; k++)
+            ;
+        if (k == n) {
+            memset(&st[n], 0, sizeof(st[n]));
+            st[n].root = root;
+            st[n].computing = st[n].alone = st[n].freet = NAN;
+            st[n].bubble = st[n].p2p_wait = NAN;
+            n++;
+        }
+        add_to_stage(&st[k], &c->rk[i], i, c->rk);
+    }
+    return n;
+}
+
+/* "0, 1" for the ranks of stage s. */
+static void
+rank_list(const struct ctx *c, const struct stage *s, char *buf, size_t cap)
+{
+    size_t i, len = 0;
+
+    buf[0] = '\0';
+    for (i = 0; i < c->n && len < cap; i++) {
+        int k;
+
+        if (c->rk[i].parent != s->root)
+            continue;
+        k = snprintf(buf + len, cap - len, "%s%.0f", len ? ", " : "",
+                     c->rk[i].rank);
+        if (k < 0)
+            break;
+        len += (size_t)k;
+    }
+}
+
+static void
+emit_stage(const struct ctx *c, const struct stage *s, cJSON *o, int *ok)
+{
+    cJSON *ranks = pr_emit_arr(o, "ranks", ok);
+    size_t i;
+
+    for (i = 0; i < c->n && *ok; i++)
+        if (c->rk[i].parent == s->root &&
+            !cJSON_AddItemToArray(ranks, cJSON_CreateNumber(c->rk[i].rank)))
+            *ok = 0;
+    pr_emit_num_or_null(o, "computing_us", s->computing, ok);
+    pr_emit_num_or_null(o, "communication_not_overlapped_us", s->alone, ok);
+    pr_emit_num_or_null(o, "free_us", s->freet, ok);
+    pr_emit_num_or_null(o, "bubble_us", s->bubble, ok);
+    pr_emit_num_or_null(o, "p2p_wait_us", s->p2p_wait, ok);
+    pr_emit_num(o, "slowest_rank", c->rk[s->slowest].rank, ok);
+}
+
+/* The imbalance: the stage that computes longest against the one that
+ * computes least, and what the faster one waits. */
+static void
+emit_finding(const struct ctx *c, const struct stage *st, size_t n, size_t hi,
+             cJSON *o, int *ok)
+{
+    const struct stage *s = &st[hi], *f = NULL;
+    char slow[200], fast[200], text[1200], wait[400] = "";
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (!isnan(st[i].computing) &&
+            (f == NULL || st[i].computing < f->computing))
+            f = &st[i];
+    if (f == NULL || f == s || !(s->computing > 0) ||
+        (s->computing - f->computing) / s->computing < 0.10) {
+        pr_emit_null(o, "finding", ok);
+        return;
+    }
+    rank_list(c, s, slow, sizeof(slow));
+    rank_list(c, f, fast, sizeof(fast));
+    if (f->p2p_wait > 0)
+        snprintf(
+            wait, sizeof(wait),
+            " The faster stage waits for it: its ranks spend %.1f ms a "
+            "step in the Wait Time of their point-to-point operations "
+            "(%s, communication.json), idle while the slower stage computes.",
+            f->p2p_wait / 1000.0, f->p2p_name ? f->p2p_name : "p2p");
+    snprintf(text, sizeof(text),
+             "Pipeline stages are unbalanced: the stage of rank%s %s computes "
+             "%.1f ms a step against %.1f ms for the stage of rank%s %s "
+             "(Computing, step_trace_time.csv).%s Move layers from the slower "
+             "stage to the faster one (the pipeline's layer split); if the "
+             "slower stage is the first or last, count its embedding or loss "
+             "as layers when splitting.",
+             strchr(slow, ',') ? "s" : "", slow, s->computing / 1000.0,
+             f->computing / 1000.0, strchr(fast, ',') ? "s" : "", fast, wait);
+    pr_emit_str(o, "finding", text, ok);
+}
+
+static void
+emit_pipeline(const struct ctx *c, cJSON *d, int *ok)
+{
+    struct stage *st = calloc(c->n, sizeof(*st));
+    size_t n, i, hi = 0;
+    cJSON *o, *arr;
+
+    if (st == NULL) {
+        *ok = 0;
+        return;
+    }
+    n = collect_stages(c, st);
+    if (n < 2) {
+        pr_emit_null(d, "pipeline", ok);
+        free(st);
+        return;
+    }
+    for (i = 1; i < n; i++)
+        if (fmax_known(st[i].computing, -1) > fmax_known(st[hi].computing, -1))
+            hi = i;
+    o = pr_emit_obj(d, "pipeline", ok);
+    pr_emit_str(o, "method",
+                "stages as msprof-analyze's cluster analysis forms them: "
+                "ranks joined by point-to-point groups are in different "
+                "stages, ranks of a collective group holding at most one "
+                "rank of each point-to-point chain are in one; a stage's "
+                "figures are the largest of its ranks' (mean per step), its "
+                "p2p wait the mean of its ranks'",
+                ok);
+    arr = pr_emit_arr(o, "stages", ok);
+    for (i = 0; i < n && *ok; i++)
+        emit_stage(c, &st[i], pr_emit_obj(arr, NULL, ok), ok);
+    pr_emit_num(o, "slowest_stage", (double)hi, ok);
+    emit_finding(c, st, n, hi, o, ok);
+    free(st);
+}
+
+enum pr_status
+pr_stages_build(const cJSON *runs, cJSON *d, struct pr_error *err)
+{
+    struct ctx c = {0};
+    const cJSON *run;
+    size_t *chain = NULL, i;
+    int ok = 1;
+
+    c.rk = calloc(pr_sget_len(runs) + 1, sizeof(*c.rk));
+    c.g = calloc(MAX_GROUPS, sizeof(*c.g));
+    ok = c.rk != NULL && c.g != NULL;
+    cJSON_ArrayForEach(run, runs)
+    {
+        if (!ok || c.n == MAX_RANKS || isnan(pr_sget_num(run, "rank")))
+            continue;
+        c.rk[c.n].run = run;
+        c.rk[c.n].rank = pr_sget_num(run, "rank");
+        c.n++;
+    }
+    for (i = 0; ok && i < c.n; i++)
+        ok = read_rank(&c, i);
+    chain = ok ? calloc(c.n + 1, sizeof(*chain)) : NULL;
+    if (chain != NULL && form_stages(&c, chain) > 0)
+        emit_pipeline(&c, d, &ok);
+    else if (ok && chain != NULL)
+        pr_emit_null(d, "pipeline", &ok);
+    for (i = 0; i < c.n_g; i++)
+        free(c.g[i].has);
+    free(c.g);
+    free(c.rk);
+    free(chain);
+    return ok && chain != NULL
+               ? PR_OK
+               : pr_error_set(err, PR_E_NOMEM, "out of memory (pipeline)");
+}

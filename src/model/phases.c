@@ -1,0 +1,82 @@
+/* phases.c - the producer's own step phases and communication time
+ * splits, kept by the trace (phases.h). */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "profreport/buf.h"
+#include "profreport/phases.h"
+
+static struct pr_phases *
+phases_of(struct pr_trace *t)
+{
+    if (t->phases == NULL)
+        t->phases = calloc(1, sizeof(*t->phases));
+    return t->phases;
+}
+
+struct pr_phase_step *
+pr_phases_add_step(struct pr_trace *t)
+{
+    struct pr_phases *p = phases_of(t);
+    struct pr_phase_step *s;
+
+    if (p == NULL || pr_grow((void **)&p->steps, &p->cap_steps, p->n_steps + 1,
+                             sizeof(*s)) != PR_OK)
+        return NULL;
+    s = &p->steps[p->n_steps++];
+    s->number = -1;
+    s->computing_ns = s->comm_alone_ns = s->overlapped_ns = PR_PHASE_UNKNOWN;
+    s->comm_ns = s->free_ns = s->stage_ns = s->bubble_ns = PR_PHASE_UNKNOWN;
+    s->comm_excl_recv_ns = s->preparing_ns = PR_PHASE_UNKNOWN;
+    return s;
+}
+
+struct pr_comm_stat *
+pr_phases_add_comm(struct pr_trace *t)
+{
+    struct pr_phases *p = phases_of(t);
+    struct pr_comm_stat *c;
+
+    if (p == NULL || pr_grow((void **)&p->comm, &p->cap_comm, p->n_comm + 1,
+                             sizeof(*c)) != PR_OK)
+        return NULL;
+    c = &p->comm[p->n_comm++];
+    c->name = c->group = PR_STR_NONE;
+    c->step = -1;
+    c->p2p = 0;
+    c->group_size = -1;
+    c->start_ns = c->elapse_ns = c->transit_ns = PR_PHASE_UNKNOWN;
+    c->wait_ns = c->sync_ns = c->idle_ns = PR_PHASE_UNKNOWN;
+    c->sdma_bytes = c->rdma_bytes = -1;
+    c->hccs_bytes = c->pcie_bytes = c->sio_bytes = -1;
+    return c;
+}
+
+static double
+add_known(double sum, double v)
+{
+    if (v < 0)
+        return sum;
+    return (sum < 0 ? 0 : sum) + v;
+}
+
+double
+pr_comm_stat_bytes(const struct pr_comm_stat *c)
+{
+    double sdma = c->sdma_bytes;
+
+    if (sdma < 0)
+        sdma = add_known(add_known(c->hccs_bytes, c->pcie_bytes), c->sio_bytes);
+    return add_known(sdma, c->rdma_bytes);
+}
+
+void
+pr_phases_free(struct pr_phases *p)
+{
+    if (p == NULL)
+        return;
+    free(p->steps);
+    free(p->comm);
+    free(p);
+}

@@ -1,0 +1,247 @@
+/* sec_npu.c - the distributed section of an Ascend job in its producer's
+ * words (issue #30): the per-rank split under the names MindStudio
+ * Insight and step_trace_time.csv give it (Computing, Overlapped,
+ * Communication(Not Overlapped), Free), the pipeline stages with the
+ * imbalance finding (distributed.pipeline), and where each rank's HCCL
+ * time went as communication.json splits it (Transit, Wait,
+ * Synchronization, Idle).  What a GPU job shows there is sections.c's. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/figures.h"
+#include "profreport/keys.h"
+#include "profreport/sget.h"
+
+/* The overlap split under the producer's names: the four parts add up
+ * to the step, as its Computing + Communication(Not Overlapped) + Free
+ * do with Computing counted once. */
+static const struct pr_category npu_overlap[PR_N_OVERLAP] = {
+    {PR_K_COMPUTATION_US, "Computing only", 0x0072B2},
+    {PR_K_OVERLAP_US, "Overlapped", 0x009E73},
+    {PR_K_COMMUNICATION_US, "Communication(Not Overlapped)", 0xD55E00},
+    {PR_K_OTHER_US, "Free", 0x999999},
+};
+
+const struct pr_category *const pr_sec_npu_overlap = npu_overlap;
+
+static const struct pr_col worker_cols[] = {
+    {"worker", PR_K_WORKER, "Worker", PR_FMT_NAME, 1.4, NULL, PR_COL_BOTH},
+    {"rank", PR_K_RANK, "Rank", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
+    {"computing", "computing_us", "Computing", PR_FMT_US, 1,
+     "device time in compute tasks, overlapped or not (MindStudio Insight's "
+     "Computing)",
+     PR_COL_BOTH},
+    {"overlapped", PR_K_OVERLAP_US, "Overlapped", PR_FMT_US, 1,
+     "compute and HCCL at once", PR_COL_BOTH},
+    {"comm", PR_K_COMMUNICATION_US, "Communication(Not Overlapped)", PR_FMT_US,
+     1.4, "HCCL time no compute task covers", PR_COL_BOTH},
+    {"free", PR_K_OTHER_US, "Free", PR_FMT_US, 1,
+     "neither computing nor communicating", PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+/* The workers' rows with Computing = computation + overlap. */
+static cJSON *
+worker_rows(const cJSON *workers)
+{
+    cJSON *rows = cJSON_Duplicate(workers, 1), *r;
+
+    cJSON_ArrayForEach(r, rows)
+    {
+        double c = pr_sget_num(r, PR_K_COMPUTATION_US),
+               o = pr_sget_num(r, PR_K_OVERLAP_US);
+        cJSON *v = isnan(c) || isnan(o) ? cJSON_CreateNull()
+                                        : cJSON_CreateNumber(c + o);
+        if (v == NULL || !cJSON_AddItemToObject(r, "computing_us", v)) {
+            cJSON_Delete(v);
+            cJSON_Delete(rows);
+            return NULL;
+        }
+    }
+    return rows;
+}
+
+void
+pr_sec_npu_workers(struct pr_figs *f, const cJSON *workers)
+{
+    struct pr_fig_table t = {.cols = worker_cols, .what = "ranks"};
+    cJSON *rows = worker_rows(workers);
+
+    if (rows == NULL)
+        pr_figs_nomem(f);
+    pr_figs_heading(f, "Ranks");
+    pr_figs_note(f, "Per step, averaged over steps, with the names of "
+                    "step_trace_time.csv and MindStudio Insight: Computing "
+                    "includes the time it overlaps HCCL; Computing + "
+                    "Communication(Not Overlapped) + Free is the step.");
+    pr_figs_table_own(f, &t, rows, NULL);
+}
+
+/* ---- pipeline stages */
+
+static const struct pr_col stage_cols[] = {
+    {"ranks", "ranks_text", "Stage (ranks)", PR_FMT_TEXT, 1.2, NULL,
+     PR_COL_BOTH},
+    {"computing", "computing_us", "Computing", PR_FMT_US, 1,
+     "the largest of its ranks', per step", PR_COL_BOTH},
+    {"comm", "communication_not_overlapped_us", "Communication(Not Overlapped)",
+     PR_FMT_US, 1.4, NULL, PR_COL_BOTH},
+    {"free", "free_us", "Free", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
+    {"bubble", "bubble_us", "Bubble", PR_FMT_US, 0.8,
+     "time in receives (hcom_receive), as step_trace_time.csv counts it",
+     PR_COL_BOTH},
+    {"p2p_wait", "p2p_wait_us", "P2P wait", PR_FMT_US, 0.9,
+     "Wait Time of its ranks' point-to-point operations "
+     "(communication.json), per step",
+     PR_COL_BOTH},
+    {"slowest", "slowest_rank", "Slowest rank", PR_FMT_COUNT, 0.8, NULL,
+     PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+/* The stages' rows, each with its ranks as text and the slowest stage
+ * marked. */
+static cJSON *
+stage_rows(const cJSON *p)
+{
+    cJSON *rows = cJSON_Duplicate(pr_sget(p, "stages"), 1), *r;
+    double slow = pr_sget_num(p, "slowest_stage");
+    int k = 0;
+
+    cJSON_ArrayForEach(r, rows)
+    {
+        char text[200];
+        size_t len = 0;
+        const cJSON *x;
+
+        text[0] = '\0';
+        cJSON_ArrayForEach(x, pr_sget(r, "ranks"))
+        {
+            int n = snprintf(text + len, sizeof(text) - len, "%s%.0f",
+                             len ? ", " : "", x->valuedouble);
+            if (n < 0 || (size_t)n >= sizeof(text) - len)
+                break;
+            len += (size_t)n;
+        }
+        if (k++ == (int)slow && len + 10 < sizeof(text))
+            snprintf(text + len, sizeof(text) - len, " (slowest)");
+        if (!cJSON_AddStringToObject(r, "ranks_text", text)) {
+            cJSON_Delete(rows);
+            return NULL;
+        }
+    }
+    return rows;
+}
+
+static void
+pipeline(struct pr_figs *f, const cJSON *p)
+{
+    struct pr_fig_table t = {.cols = stage_cols, .what = "stages"};
+    const char *finding = pr_sget_str(p, "finding");
+    cJSON *rows, *items, *it;
+
+    if (!cJSON_IsObject(p))
+        return;
+    rows = stage_rows(p);
+    if (rows == NULL)
+        pr_figs_nomem(f);
+    pr_figs_heading(f, "Pipeline stages");
+    pr_figs_note(f, pr_sget_str_or(p, "method", ""));
+    pr_figs_table_own(f, &t, rows, NULL);
+    if (finding == NULL)
+        return;
+    items = cJSON_CreateArray();
+    it = cJSON_CreateObject();
+    if (items == NULL || it == NULL || !cJSON_AddItemToArray(items, it) ||
+        !cJSON_AddStringToObject(it, "sev", "warning") ||
+        !cJSON_AddStringToObject(it, "title", "Pipeline stage imbalance") ||
+        !cJSON_AddStringToObject(it, "text", finding) ||
+        !cJSON_AddStringToObject(it, "code", "pipeline_stage_imbalance")) {
+        if (it != NULL && !cJSON_IsArray(items))
+            cJSON_Delete(it);
+        cJSON_Delete(items);
+        pr_figs_nomem(f);
+        return;
+    }
+    pr_figs_items(f, items);
+}
+
+/* ---- where each rank's HCCL time went */
+
+static const struct pr_col hccl_cols[] = {
+    {"rank", PR_K_RANK, "Rank", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
+    {"name", PR_K_NAME, "Operation", PR_FMT_NAME, 1.6, NULL, PR_COL_BOTH},
+    {"kind", "kind", "Kind", PR_FMT_TEXT, 0.8, NULL, PR_COL_BOTH},
+    {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.5, NULL, PR_COL_BOTH},
+    {"elapse", "elapse_us", "Elapse", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
+    {"transit", "transit_us", "Transit", PR_FMT_US, 0.8,
+     "moving data over the links", PR_COL_BOTH},
+    {"wait", "wait_us", "Wait", PR_FMT_US, 0.8,
+     "in Notify Wait tasks: waiting for the peers", PR_COL_BOTH},
+    {"sync", "synchronization_us", "Synchronization", PR_FMT_US, 1,
+     "the part of Wait before the first transfer: waiting for the slowest "
+     "peer to arrive",
+     PR_COL_BOTH},
+    {"idle", "idle_us", "Idle", PR_FMT_US, 0.7, "Elapse - Transit - Wait",
+     PR_COL_BOTH},
+    {"bytes", "bytes", "Transit size", PR_FMT_BYTES, 0.9,
+     "SDMA + RDMA (SDMA is HCCS + PCIE + SIO)", PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+/* Every run's hccl.ops rows with the run's rank; NULL when none. */
+static cJSON *
+hccl_rows(const cJSON *runs)
+{
+    cJSON *rows = cJSON_CreateArray();
+    const cJSON *run, *op;
+    int any = 0;
+
+    cJSON_ArrayForEach(run, runs)
+    {
+        cJSON_ArrayForEach(op, pr_sget(pr_sget(run, "hccl"), "ops"))
+        {
+            cJSON *r = cJSON_Duplicate(op, 1);
+            double rank = pr_sget_num(run, PR_K_RANK);
+            cJSON *v =
+                isnan(rank) ? cJSON_CreateNull() : cJSON_CreateNumber(rank);
+            if (rows == NULL || r == NULL || v == NULL ||
+                !cJSON_AddItemToObject(r, PR_K_RANK, v) ||
+                !cJSON_AddItemToArray(rows, r)) {
+                cJSON_Delete(r);
+                cJSON_Delete(rows);
+                return NULL;
+            }
+            any = 1;
+        }
+    }
+    if (!any) {
+        cJSON_Delete(rows);
+        return NULL;
+    }
+    return rows;
+}
+
+void
+pr_sec_npu_comm(struct pr_figs *f, const cJSON *summary)
+{
+    const cJSON *d = pr_sget(summary, PR_K_DISTRIBUTED);
+    struct pr_fig_table t = {.cols = hccl_cols,
+                             .what = "HCCL operation types",
+                             .order = "Elapse per rank"};
+    cJSON *rows;
+
+    pipeline(f, pr_sget(d, "pipeline"));
+    rows = hccl_rows(pr_sget(summary, PR_K_RUNS));
+    if (rows == NULL)
+        return;
+    pr_figs_heading(f, "HCCL time by operation (communication.json)");
+    pr_figs_note(f, "Where each rank's HCCL time went, summed over its "
+                    "steps, as communication.json splits it: Elapse = "
+                    "Transit + Wait + Idle.");
+    pr_figs_table_own(f, &t, rows, NULL);
+}
