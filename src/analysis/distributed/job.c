@@ -307,18 +307,24 @@ static int
 cmp_agg(const void *a, const void *b)
 {
     const struct agg *x = a, *y = b;
+    double mx = x->sum / (double)(x->ranks ? x->ranks : 1),
+           my = y->sum / (double)(y->ranks ? y->ranks : 1);
 
-    if (x->sum != y->sum)
-        return x->sum > y->sum ? -1 : 1;
+    if (mx != my) /* by the mean over the ranks that ran it */
+        return mx > my ? -1 : 1;
     return strcmp(x->name, y->name);
 }
 
+/* The row's figures are over the ranks that ran it (g->ranks): in a
+ * pipeline each stage runs its own layers, and a rank of only the
+ * producer's step tables runs none, so counting the others as 0 would
+ * halve a stage's mean and make every spread 100% (issue #30). */
 static cJSON *
-agg_row(const struct agg *g, size_t n, const cJSON *const *runs,
-        const char *key, int *ok)
+agg_row(const struct agg *g, const cJSON *const *runs, const char *key, int *ok)
 {
     cJSON *o = cJSON_CreateObject();
-    double mean = g->sum / (double)n, min = g->ranks < n ? 0 : g->min;
+    double n = g->ranks > 0 ? (double)g->ranks : 1.0;
+    double mean = g->sum / n, min = g->min;
     char k[64];
 
     if (o == NULL) {
@@ -327,7 +333,7 @@ agg_row(const struct agg *g, size_t n, const cJSON *const *runs,
     }
     pr_emit_str(o, PR_K_NAME, g->name, ok);
     pr_emit_num(o, "ranks", (double)g->ranks, ok);
-    pr_emit_num(o, "calls_mean", g->calls / (double)n, ok);
+    pr_emit_num(o, "calls_mean", g->calls / n, ok);
     snprintf(k, sizeof(k), "mean_%s", key);
     pr_emit_num(o, k, mean, ok);
     snprintf(k, sizeof(k), "min_%s", key);
@@ -339,7 +345,7 @@ agg_row(const struct agg *g, size_t n, const cJSON *const *runs,
     pr_emit_str(o, "max_worker",
                 pr_sget_str_or(runs[g->max_run], PR_K_WORKER, ""), ok);
     if (!(g->host < 0)) /* NAN: no rank recorded host times */
-        pr_emit_num_or_null(o, "mean_host_self_us", g->host / (double)n, ok);
+        pr_emit_num_or_null(o, "mean_host_self_us", g->host / n, ok);
     return o;
 }
 
@@ -420,7 +426,7 @@ aggregate(cJSON *job, const cJSON *const *runs, size_t n, const char *arr_key,
     k = group(e, k, g, host);
     qsort(g, k, sizeof(*g), cmp_agg);
     for (i = 0; i < k && i < PR_JOB_MAX_ROWS && *ok; i++) {
-        cJSON *o = agg_row(&g[i], n, runs, val_key, ok);
+        cJSON *o = agg_row(&g[i], runs, val_key, ok);
         if (o == NULL || !cJSON_AddItemToArray(a, o)) {
             cJSON_Delete(o);
             *ok = 0;
