@@ -167,6 +167,7 @@
 #define PR_K_PMU "pmu"
 #define PR_K_PMU_BOUND "pmu_bound"
 #define PR_K_PMU_HINT "pmu_hint"
+#define PR_K_CUBE_UTILIZATION_PCT "cube_utilization_pct"
 
 /* ---- runs[].tensor_cores */
 #define PR_K_TENSOR_CORES "tensor_cores"

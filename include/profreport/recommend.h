@@ -66,7 +66,12 @@ struct pr_rec_tables {
     double step_mean_us;              /* NaN without steps */
     double step_cat_us[PR_CAT_COUNT]; /* mean breakdown; NaN likewise */
     double steps_span_us;             /* first start to last end; NaN */
-    struct pr_rec_device *devs;       /* owned */
+    /* device activity in only some steps (the "device_coverage" note):
+       the first to the last of those, their span and count; 0 when it
+       covers every step (or none) */
+    double covered_span_us;
+    size_t covered_steps;
+    struct pr_rec_device *devs; /* owned */
     size_t n_devs;
     int main_device;       /* most kernel time (ties: lowest id); -1 none */
     struct pr_rec_op *ops; /* owned; by device self time, descending */

@@ -98,6 +98,10 @@ const struct pr_col pr_fig_cols_kernels[] = {
      "The busiest pipe of the AI Core / AI Vector core (PMU counters) and "
      "its mean busy ratio: bound by it from 0.5",
      0},
+    {"cube_util", PR_K_CUBE_UTILIZATION_PCT, "Cube util.", PR_FMT_PCT, 0.8,
+     "msprof's cube_utilization(%): the Cube's busy cycles over the task's "
+     "cycles on its cores, duration-weighted over the calls",
+     0},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 

@@ -895,9 +895,9 @@ sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     /* an Ascend run's: the report's columns of pr_fig_cols_kernels but
        the CUDA launch's (blocks per SM, occupancy: never known there) and
        the precision (task names state none), and the PMU's */
-    static const char *const view_pmu[] = {"name", "op",  "calls", "total",
-                                           "mean", "max", "math",  "rule",
-                                           "pmu",  NULL};
+    static const char *const view_pmu[] = {"name",      "op",  "calls", "total",
+                                           "mean",      "max", "math",  "rule",
+                                           "cube_util", "pmu", NULL};
     const cJSON *kernels = pr_sget(run, PR_K_KERNELS);
     struct pr_fig_table t = {.cols = pr_fig_cols_kernels,
                              .rows = kernels,
@@ -912,7 +912,8 @@ sec_kernels(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     (void)summary;
     if (no_op || no_occ)
         t.hide = hide[no_op + 2 * no_occ];
-    if (pr_fig_rows_have(kernels, PR_K_PMU_HINT))
+    if (pr_fig_rows_have(kernels, PR_K_PMU_HINT) ||
+        pr_fig_rows_have(kernels, PR_K_CUBE_UTILIZATION_PCT))
         t.view = view_pmu;
     if (pr_sget_len(kernels) == 0) {
         pr_figs_note(f, pr_fig_run_is_npu(run)

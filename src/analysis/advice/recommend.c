@@ -235,6 +235,22 @@ rule_categories(struct rctx *c)
     }
 }
 
+/* A device's utilization over the steps device activity covers, where
+ * it covers only some (MindSpore caps its timeline: ascend_run1 has tasks
+ * in 15 of 322 steps): the steps after have no device time, so the busy
+ * time is the same over the shorter span (issue #30). */
+static double
+covered_util(const struct rctx *c, size_t i)
+{
+    const struct pr_rec_tables *tb = c->tb;
+    double u = tb->gpus[i].util_pct;
+
+    if (!(tb->covered_span_us > 0) || !(tb->steps_span_us > 0))
+        return u;
+    u *= tb->steps_span_us / tb->covered_span_us;
+    return u > 100.0 ? 100.0 : u;
+}
+
 /* 7.5.5: GPUs busy less than half of the steps' span, listed together. */
 static void
 rule_low_util(struct rctx *c)
@@ -248,14 +264,14 @@ rule_low_util(struct rctx *c)
     if (!c->f->known)
         return;
     for (i = 0; i < c->tb->n_gpus; i++)
-        n += g[i].util_pct < 50.0;
+        n += covered_util(c, i) < 50.0;
     if (n == 0)
         return;
     pr_buf_init(&ids, 4096);
     fail |=
         pr_buf_printf(&ids, "%s%s ", dev_word(c), n == 1 ? "" : "s") != PR_OK;
     for (i = 0; i < c->tb->n_gpus; i++) {
-        if (!(g[i].util_pct < 50.0) || isnan(g[i].device))
+        if (!(covered_util(c, i) < 50.0) || isnan(g[i].device))
             continue;
         k++;
         fail |=
@@ -263,8 +279,15 @@ rule_low_util(struct rctx *c)
                           (int)g[i].device) != PR_OK;
     }
     low_util_advice(c, advice, sizeof(advice));
-    fail |= pr_buf_printf(&ids, " %s low utilization. %s",
-                          n == 1 ? "has" : "have", advice) != PR_OK;
+    if (c->tb->covered_span_us > 0)
+        fail |= pr_buf_printf(&ids,
+                              " %s low utilization over the %zu steps that "
+                              "have device activity. %s",
+                              n == 1 ? "has" : "have", c->tb->covered_steps,
+                              advice) != PR_OK;
+    else
+        fail |= pr_buf_printf(&ids, " %s low utilization. %s",
+                              n == 1 ? "has" : "have", advice) != PR_OK;
     if (fail)
         c->ok = 0;
     else
@@ -328,13 +351,20 @@ rule_plugin_from_run(struct rctx *c)
         add_rec(c, "dataloader", "warning", text);
     }
     for (i = 0; i < c->tb->n_gpus; i++) {
-        double u = c->tb->gpus[i].util_pct;
+        double u = covered_util(c, i);
 
         if (u < 50.0 && !has_rec(c->arr, "low_gpu_utilization")) {
             low_util_advice(c, advice, sizeof(advice));
-            snprintf(text, sizeof(text),
-                     "%s %.0f has low utilization (%.1f%%). %s", dev_word(c),
-                     c->tb->gpus[i].device, u, advice);
+            if (c->tb->covered_span_us > 0)
+                snprintf(text, sizeof(text),
+                         "%s %.0f has low utilization (%.1f%% over the %zu "
+                         "steps that have device activity). %s",
+                         dev_word(c), c->tb->gpus[i].device, u,
+                         c->tb->covered_steps, advice);
+            else
+                snprintf(text, sizeof(text),
+                         "%s %.0f has low utilization (%.1f%%). %s",
+                         dev_word(c), c->tb->gpus[i].device, u, advice);
             add_rec(c, "low_gpu_utilization", "warning", text);
         }
     }
@@ -1136,6 +1166,41 @@ steps_span_us(const cJSON *run)
            pr_sget_num(first, "start_us");
 }
 
+/* The steps with device time (kernel, memcpy or memset in their
+ * breakdown) from the first to the last, where they are not all of them:
+ * their span and count into tb (analysis.c's steps_json does the same
+ * from its rows). */
+static void
+covered_from_run(const cJSON *run, struct pr_rec_tables *tb)
+{
+    const cJSON *st = pr_sget(run, "steps"), *s, *lo = NULL, *hi = NULL;
+    size_t i = 0, first = 0, last = 0, n = (size_t)pr_sget_len(st);
+
+    cJSON_ArrayForEach(s, st)
+    {
+        const cJSON *b = pr_sget(s, "breakdown_us");
+        double dev = pr_sget_num(b, "kernel") + pr_sget_num(b, "memcpy") +
+                     pr_sget_num(b, "memset");
+
+        if (dev > 0) {
+            if (lo == NULL)
+                first = i;
+            lo = lo != NULL ? lo : s;
+            hi = s;
+            last = i;
+        }
+        i++;
+    }
+    tb->covered_span_us = 0;
+    tb->covered_steps = 0;
+    if (lo == NULL || (first == 0 && last + 1 == n))
+        return;
+    tb->covered_span_us = pr_sget_num(hi, "start_us") +
+                          pr_sget_num(hi, "duration_us") -
+                          pr_sget_num(lo, "start_us");
+    tb->covered_steps = last - first + 1;
+}
+
 /* A summary-only run: the tables from its JSON. */
 static int
 tables_from_run(const cJSON *run, struct pr_rec_tables *tb)
@@ -1149,6 +1214,7 @@ tables_from_run(const cJSON *run, struct pr_rec_tables *tb)
         tb->step_cat_us[c] = pr_sget_num(pr_sget(ss, "breakdown_us"),
                                          pr_steps_cat_key((enum pr_cat)c));
     tb->steps_span_us = steps_span_us(run);
+    covered_from_run(run, tb);
     if (!gpus_from_run(run, tb))
         return 0;
     tb->main_device = busiest_of(tb);

@@ -22,17 +22,25 @@
 
 /* ---- the steps of a run without tasks */
 
+/* Whether the run has device work of its own besides communication: a
+ * run of only collective tasks (MindSpore's step trace gives its
+ * Receive, Send and AllReduce segments, issue #30) takes its compute
+ * time from the producer's phases too. */
 static int
 has_tasks(const struct pr_trace *t)
 {
+    struct pr_names nc;
     size_t i;
+    int any = 0;
 
-    for (i = 0; i < t->n_events; i++)
-        if (t->events[i].kind == PR_KIND_DEVICE_TASK ||
-            t->events[i].kind == PR_KIND_COPY ||
-            t->events[i].kind == PR_KIND_SET)
-            return 1;
-    return 0;
+    pr_names_init(&nc, t);
+    for (i = 0; i < t->n_events && !any; i++)
+        any = (t->events[i].kind == PR_KIND_DEVICE_TASK &&
+               !pr_comm_kernel_cached(&nc, &t->events[i])) ||
+              t->events[i].kind == PR_KIND_COPY ||
+              t->events[i].kind == PR_KIND_SET;
+    pr_names_free(&nc);
+    return any;
 }
 
 /* A decimal step number, the whole of `s`. */
@@ -457,11 +465,13 @@ pr_producer_comm_advice(const cJSON *run, double share, char *text, size_t cap)
     len = (double)snprintf(
         text, cap,
         "%.1f%% of the step is HCCL communication not overlapped with "
-        "computation. communication.json splits HCCL's %.1f ms a step into "
+        "computation. %s splits HCCL's %.1f ms a step into "
         "Transit %.1f ms (moving data), Wait %.1f ms (Notify Wait for the "
         "peers; %.1f ms of it Synchronization, before the first transfer) "
         "and Idle %.1f ms.",
-        100.0 * share, el, t[1], t[2], t[3], t[4]);
+        100.0 * share,
+        pr_sget_str_or(pr_sget(run, "hccl"), "source", "communication.json"),
+        el, t[1], t[2], t[3], t[4]);
     if (len < 0 || len >= (double)cap)
         return 1;
     if (t[2] >= 0.5 * el)

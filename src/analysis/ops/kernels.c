@@ -42,6 +42,9 @@ struct kgroup {
     /* owned: the PMU columns' duration-weighted sums, then their weights
        (2 x pmu.h's n_cols); NULL: no call has counters */
     double *pmu;
+    /* cube_utilization(%) of the calls that state it (Ascend), duration-
+       weighted: the sum of value x ns and of their ns */
+    double cube_x_ns, cube_ns;
     struct pr_kclass kc; /* the kernel table's class (strings borrowed
                             from the table) */
     int by_producer;     /* family from what the producer says (no rule names
@@ -54,6 +57,7 @@ struct ktable {
     size_t n, cap;
     struct pr_idmap index; /* kernel name id -> group */
     int has_bps, has_occ;  /* 9: some kernel carries the arg */
+    int has_cube;          /* some call states cube_utilization(%) */
     const struct pr_trace *t;
     size_t n_pmu; /* the trace's PMU columns (pmu.h) */
     int pmu_nomem;
@@ -260,6 +264,11 @@ add_kernel(const struct pr_trace *t, struct ktable *kt, struct kgroup *g,
     kt->has_bps |=
         gi->device >= 0 && isfinite(gi->blocks_per_sm) && gi->blocks_per_sm > 0;
     kt->has_occ |= gi->device >= 0 && gi->occupancy_pct >= 0;
+    if (isfinite(gi->matrix_util_pct)) {
+        g->cube_x_ns += gi->matrix_util_pct * dur;
+        g->cube_ns += dur;
+        kt->has_cube = 1;
+    }
 }
 
 /* Without a vendor from the devices (a trace with no deviceProperties),
@@ -669,6 +678,10 @@ emit_kgroup(cJSON *arr, const struct ktable *kt, const struct kgroup *g,
     emit_class(o, g, ok);
     if (kt->n_pmu > 0) /* the key only where the producer counted */
         emit_pmu(o, kt->t, kt, g, ok);
+    if (kt->has_cube) /* likewise: msprof's cube_utilization(%) */
+        pr_emit_num_or_null(o, PR_K_CUBE_UTILIZATION_PCT,
+                            g->cube_ns > 0 ? g->cube_x_ns / g->cube_ns : NAN,
+                            ok);
 }
 
 /* The rows later passes read, in the table's order. */

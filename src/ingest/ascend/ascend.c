@@ -79,6 +79,9 @@ out_dir(const char *dir, char *out, size_t cap)
 int
 pr_asc_path(const struct pr_asc *a, const char *name, char *buf, size_t cap)
 {
+    if (a->file != NULL)
+        return strcmp(name, a->role) == 0 &&
+               snprintf(buf, cap, "%s", a->file) < (int)cap && is_kind(buf, 0);
     return join(buf, cap, a->out, name) && is_kind(buf, 0);
 }
 
@@ -124,11 +127,66 @@ find_db(const char *out, char *path, size_t cap)
     return best[0] != '\0' && join(path, cap, out, best) && is_kind(path, 0);
 }
 
+/* Whether h[0..n) holds the literal `lit`. */
+static int
+holds(const char *h, size_t n, const char *lit)
+{
+    size_t k = strlen(lit), i;
+
+    for (i = 0; k <= n && i <= n - k; i++)
+        if (memcmp(h + i, lit, k) == 0)
+            return 1;
+    return 0;
+}
+
+/* The first line of a table only torch_npu (and MindSpore >= 2.4)
+ * writes, given alone: the export member it is, or NULL.  Its columns
+ * are the producer's (kernel_details: Name, Type, Accelerator Core,
+ * Start Time(us), Duration(us); step_trace_time: Step, Computing,
+ * Communication(Not Overlapped), Overlapped), whatever the file is
+ * called (kernel_details_910B_v1.csv). */
+static const char *
+table_role(const struct pr_probe *p)
+{
+    const char *h = p->head, *nl;
+    size_t n;
+
+    /* by the producer's own names only: a folder of other exports holds
+       renamed copies (msprof/torch_npu_ascend_profiler_output's
+       kernel_details_910B_v1.csv) and msprof-analyze's
+       cluster_step_trace_time.csv, which are not a rank's */
+    if (p->is_dir || h == NULL ||
+        (strcmp(p->base, "kernel_details.csv") != 0 &&
+         strcmp(p->base, "step_trace_time.csv") != 0))
+        return NULL;
+    n = p->n_head;
+    if (n >= 3 && memcmp(h, "\xEF\xBB\xBF", 3) == 0) {
+        h += 3;
+        n -= 3;
+    }
+    nl = memchr(h, '\n', n);
+    if (nl == NULL && !p->whole)
+        return NULL; /* the header line is longer than the head */
+    n = nl != NULL ? (size_t)(nl - h) : n;
+    /* CANN 8.3 leads with Device_id */
+    if ((holds(h, n, ",Step,") || (n > 5 && memcmp(h, "Step,", 5) == 0)) &&
+        holds(h, n, "Computing,Communication(Not Overlapped),Overlapped") &&
+        strcmp(p->base, "step_trace_time.csv") == 0)
+        return "step_trace_time.csv";
+    if (holds(h, n, "Name,Type,") && holds(h, n, "Accelerator Core") &&
+        holds(h, n, "Start Time(us),Duration(us)") &&
+        strcmp(p->base, "kernel_details.csv") == 0)
+        return "kernel_details.csv";
+    return NULL;
+}
+
 static enum pr_claim
 sniff(const struct pr_probe *p)
 {
     char out[PATH_CAP], db[PATH_CAP];
 
+    if (table_role(p) != NULL)
+        return PR_CLAIM_SURE;
     if (!p->is_dir || !out_dir(p->path, out, sizeof(out)))
         return PR_CLAIM_NO;
     return has_export(out) || find_db(out, db, sizeof(db)) ? PR_CLAIM_SURE
@@ -409,6 +467,8 @@ read_run(struct pr_asc *a, const char *dir, struct pr_error *err)
         st = name_run(a->t, dir, a->out, err);
     if (st == PR_OK && a->t->world_size < 0)
         pr_ascend_world_from_links(a->t);
+    if (a->file != NULL) /* one table given: the folder is not the run */
+        return st;
     if (st == PR_OK)
         st = note_skipped(a, a->out, 0, err);
     if (st == PR_OK && strcmp(dir, a->out) != 0)
@@ -429,8 +489,7 @@ db_member_why(const char *name, const char *db)
          strcmp(name + n, "-journal") == 0))
         return NULL; /* SQLite's own files of the database read */
     if (strcmp(name, "analysis.db") == 0)
-        return "torch_npu's analysis.db (step and communication summaries "
-               "of the database read beside it)";
+        return NULL; /* read: the producer's step and HCCL tables */
     return "a file of the Ascend export profreport does not read";
 }
 
@@ -465,7 +524,7 @@ static enum pr_status
 load_db(const char *path, const char *od, const struct pr_read_opts *o,
         struct pr_trace **out, struct pr_error *err)
 {
-    char db[PATH_CAP];
+    char db[PATH_CAP], an[PATH_CAP];
     enum pr_status st;
 
     if (!find_db(od, db, sizeof(db)))
@@ -474,6 +533,14 @@ load_db(const char *path, const char *od, const struct pr_read_opts *o,
                             "%s",
                             path, od);
     st = pr_format_ascend_db.load(db, o, out, err);
+    /* torch_npu's analysis.db: its step_trace_time and communication
+       tables (ascend_analysis.c) */
+    if (st == PR_OK && join(an, sizeof(an), od, "analysis.db") &&
+        is_kind(an, 0))
+        st = pr_asc_analysis_db(*out, an,
+                                o && o->max_input_bytes ? o->max_input_bytes
+                                                        : PR_READ_DEFAULT_MAX,
+                                err);
     if (st == PR_OK)
         st = note_db_skipped(*out, od, base_of(db), err);
     if (st == PR_OK && strcmp(path, od) != 0) {
@@ -491,6 +558,29 @@ load_db(const char *path, const char *od, const struct pr_read_opts *o,
     return st;
 }
 
+/* The export member a file given alone is (table_role), from its first
+ * bytes; NULL when it is none or cannot be read. */
+static const char *
+file_role(const char *path)
+{
+    char head[8192];
+    struct pr_probe p;
+    FILE *f = fopen(path, "rb");
+    size_t n;
+
+    if (f == NULL)
+        return NULL;
+    n = fread(head, 1, sizeof(head), f);
+    memset(&p, 0, sizeof(p));
+    p.path = path;
+    p.base = base_of(path);
+    p.head = head;
+    p.n_head = n;
+    p.whole = n < sizeof(head) && feof(f);
+    fclose(f);
+    return table_role(&p);
+}
+
 static enum pr_status
 load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
      struct pr_error *err)
@@ -500,18 +590,38 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
     enum pr_status st;
 
     *out = NULL;
-    if (!out_dir(path, od, sizeof(od)))
+    memset(&a, 0, sizeof(a));
+    if (is_kind(path, 0)) {
+        /* one table alone: read as its folder's only member, the rank
+           from a profiler_info beside the folder */
+        const char *b = base_of(path);
+
+        a.role = file_role(path);
+        if (a.role == NULL)
+            return pr_error_set(err, PR_E_NOT_FORMAT,
+                                "%s: neither kernel_details.csv nor "
+                                "step_trace_time.csv (by its header line)",
+                                path);
+        a.file = path;
+        if (b == path)
+            snprintf(od, sizeof(od), ".");
+        else if (b == path + 1)
+            snprintf(od, sizeof(od), "/");
+        else if (snprintf(od, sizeof(od), "%.*s", (int)(b - path - 1), path) >=
+                 (int)sizeof(od))
+            return pr_error_set(err, PR_E_IO, "%s: path too long", path);
+    } else if (!out_dir(path, od, sizeof(od))) {
         return pr_error_set(err, PR_E_NOT_FORMAT, "%s: no " OUT_DIR " folder",
                             path);
-    if (!has_export(od))
+    } else if (!has_export(od)) {
         return load_db(path, od, o, out, err);
-    memset(&a, 0, sizeof(a));
+    }
     a.out = od;
     a.max = o && o->max_input_bytes ? o->max_input_bytes : PR_READ_DEFAULT_MAX;
     a.t = pr_trace_new();
     if (a.t == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    st = read_run(&a, path, err);
+    st = read_run(&a, a.file != NULL ? od : path, err);
     if (st == PR_OK) {
         a.t->format = pr_strtab_intern(a.t->strs, "ascend", 6);
         pr_trace_finish(a.t);

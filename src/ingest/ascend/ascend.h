@@ -30,10 +30,22 @@ struct pr_asc {
     size_t n_sized;     /* collectives it gave a size */
     int64_t device;     /* the NPU's id (0 unless the files say) */
     int device_known;   /* a file said it (a Device_id column) */
+    const char *file;   /* one table given alone (issue #30): the only
+                           file read, whatever its name, */
+    const char *role;   /* as this export's member of that name
+                           ("kernel_details.csv") */
 };
 
+/* torch_npu's analysis.db beside the SQLite export: its StepTraceTime
+ * and CommAnalyzerTime/Bandwidth tables into t->phases (absent tables
+ * left out).  Messages start with the path. */
+PR_NODISCARD enum pr_status pr_asc_analysis_db(struct pr_trace *t,
+                                               const char *path, uint64_t max,
+                                               struct pr_error *err);
+
 /* The path of `name` in the output folder, in buf; 0 when it does not
- * fit or is not a regular file. */
+ * fit or is not a regular file.  A table given alone (a->file) is the
+ * only member there is. */
 int pr_asc_path(const struct pr_asc *a, const char *name, char *buf,
                 size_t cap);
 

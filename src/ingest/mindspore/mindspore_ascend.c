@@ -18,6 +18,7 @@
 #include "../internal.h"
 #include "mindspore.h"
 #include "profreport/checked.h"
+#include "profreport/phases.h"
 
 /* What we know of one operator (by full name) before its tasks arrive. */
 struct opinfo {
@@ -817,6 +818,99 @@ read_steps(struct ctx *c, int tasks, struct pr_error *err)
     return st;
 }
 
+/* ------------------------------------------------------------ cluster */
+
+/* A ms cell of the cluster table ("13.8202") as ns; 0 when it is not a
+ * plain number. */
+static int
+cell_ms(struct pr_csv *csv, int col, int64_t *ns)
+{
+    size_t n;
+    const char *s = col >= 0 ? pr_csv_field(csv, col, &n) : NULL;
+    char buf[64], *end;
+    double ms;
+
+    if (s == NULL || n == 0 || n >= sizeof(buf))
+        return 0;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    ms = strtod(buf, &end);
+    return end != buf && *end == '\0' &&
+           pr_fld_us_to_ns(ms * 1000.0, ns) == PR_FLD_OK;
+}
+
+/* ascend_cluster_analyse_<parallel>_<...>_{rank}.csv of a pipeline-
+ * parallel job: MindSpore's own phases of each step, in ms, one row a
+ * step in order (computation_time, communication_alone_time, stage_time,
+ * receive_alone_time, collective_communication_alone_time; MindInsight's
+ * cluster analysis).  They go to the run's step phases under
+ * msprof-analyze's names: receive_alone_time is the pipeline's bubble
+ * (time alone in Receive), collective_communication_alone_time the
+ * communication not overlapped less receives.  A data-parallel table
+ * (iteration_interval, fp_and_bp, tail) has no phases: not read. */
+static enum pr_status
+read_cluster(struct ctx *c, struct pr_error *err)
+{
+    static const char *const names[] = {"computation_time|computation",
+                                        "communication_alone_time",
+                                        "stage_time", "receive_alone_time",
+                                        "collective_communication_alone_time"};
+    const char *path = path_of(c, PR_MS_CLUSTER);
+    struct pr_csv *csv = NULL;
+    int cols[5], got = 1;
+    size_t i;
+    enum pr_status st = pr_csv_open(path, max_bytes(c), &csv, err);
+
+    for (i = 0; i < 5 && st == PR_OK; i++) {
+        const char *p = names[i];
+
+        cols[i] = -1;
+        while (*p && cols[i] < 0) {
+            char spell[64];
+            size_t n = strcspn(p, "|");
+
+            snprintf(spell, sizeof(spell), "%.*s", (int)n, p);
+            cols[i] = pr_ms_csv_col(csv, spell);
+            p += n + (p[n] == '|');
+        }
+    }
+    if (st == PR_OK && cols[0] < 0) {
+        pr_csv_close(csv); /* no phases in it */
+        return PR_OK;
+    }
+    while (st == PR_OK && (st = pr_csv_next(csv, &got, err)) == PR_OK && got) {
+        struct pr_phase_step *ph;
+        int64_t v[5];
+
+        for (i = 0; i < 5; i++)
+            if (!cell_ms(csv, cols[i], &v[i]))
+                v[i] = PR_PHASE_UNKNOWN;
+        if (v[0] == PR_PHASE_UNKNOWN) {
+            st = pr_error_set(err, PR_E_FORMAT,
+                              "computation_time is not a time in ms");
+            break;
+        }
+        ph = pr_phases_add_step(c->b.t);
+        if (ph == NULL) {
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+            break;
+        }
+        ph->computing_ns = v[0];
+        ph->comm_alone_ns = v[1];
+        ph->stage_ns = v[2];
+        ph->bubble_ns = v[3];
+        ph->comm_excl_recv_ns = v[4];
+        c->b.t->phases->steps_source = "ascend_cluster_analyse";
+    }
+    if (st != PR_OK && csv != NULL && st != PR_E_NOMEM)
+        pr_error_prefix(err,
+                        "line %llu: ", (unsigned long long)pr_csv_line(csv));
+    pr_csv_close(csv);
+    if (st != PR_OK)
+        pr_error_prefix(err, "%s: ", path);
+    return st;
+}
+
 /* ------------------------------------------------------------ entry */
 
 static enum pr_status
@@ -893,6 +987,8 @@ pr_ms_ascend_read(const struct pr_ms_unit *u, const struct pr_read_opts *o,
     ops_sort(&c.ops);
     if (st == PR_OK && path_of(&c, PR_MS_STEP_TRACE))
         st = read_steps(&c, !has_tasks, err);
+    if (st == PR_OK && path_of(&c, PR_MS_CLUSTER))
+        st = read_cluster(&c, err);
     ops_free(&c.ops);
     pr_buf_free(&c.scratch);
     return st;
