@@ -219,14 +219,22 @@ fits(const char *s, size_t max_chars, size_t cap)
 char *
 pr_shorten(const char *name, size_t max_chars, char *out, size_t cap)
 {
-    char *s;
+    /* the working copy on the stack where the name allows: a failed
+       allocation must not change the report (test_nomem), and only a
+       name past 4 KiB needs the heap */
+    char local[4096], *s = local;
+    size_t len = strlen(name);
     int step;
 
     if (cap == 0)
         return out;
     if (max_chars < MIN_CHARS)
         max_chars = MIN_CHARS;
-    if (fits(name, max_chars, cap) || (s = strdup(name)) == NULL)
+    if (fits(name, max_chars, cap))
+        return pr_shorten_middle(name, max_chars, out, cap);
+    if (len < sizeof(local))
+        memcpy(local, name, len + 1);
+    else if ((s = strdup(name)) == NULL)
         return pr_shorten_middle(name, max_chars, out, cap);
     for (step = 0; step < 5 && !fits(s, max_chars, cap); step++) {
         if (step == 0)
@@ -241,6 +249,7 @@ pr_shorten(const char *name, size_t max_chars, char *out, size_t cap)
             fold_templates(s, 0);     /* needs its arguments to tell */
     }
     pr_shorten_middle(s[0] ? s : name, max_chars, out, cap);
-    free(s);
+    if (s != local)
+        free(s);
     return out;
 }
