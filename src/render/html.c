@@ -325,17 +325,28 @@ pr_html_view_section(struct pr_html_view *v, const char *id, const char *title,
     }
 }
 
+/* What partial() reads and says: the template folder, and whether a
+ * partial failed for want of memory (not a missing partial). */
+struct partial_ctx {
+    const char *dir;
+    int oom;
+};
+
 static char *
 partial(const char *name, void *user)
 {
-    const char *dir = user;
-    struct pr_error ignored;
+    struct partial_ctx *p = user;
+    struct pr_error e;
     char *text = NULL;
     size_t len;
 
-    pr_error_clear(&ignored);
-    if (pr_tmpl_load(name, dir, &text, &len, &ignored) != PR_OK)
-        return NULL; /* Mustache: a missing partial renders as nothing */
+    pr_error_clear(&e);
+    if (pr_tmpl_load(name, p->dir, &text, &len, &e) != PR_OK) {
+        /* Mustache: a missing partial renders as nothing; out of
+           memory is an error, never a report without the part */
+        p->oom |= e.code == PR_E_NOMEM;
+        return NULL;
+    }
     return text;
 }
 
@@ -347,15 +358,16 @@ pr_html_view_render(struct pr_html_view *v, const char *tmpl_name,
     char *tmpl = NULL;
     size_t len = 0;
     enum pr_status st;
+    struct partial_ctx pc = {template_dir, 0};
 
     if (v->oom)
         return pr_error_set(err, PR_E_NOMEM, "html: out of memory");
     st = pr_tmpl_load(tmpl_name, template_dir, &tmpl, &len, err);
     if (st != PR_OK)
         return st;
-    /* the callback's user pointer is not const; partial() only reads it */
-    st = pr_tmpl_render(tmpl, len, v->root, partial,
-                        (void *)(uintptr_t)template_dir, out, err);
+    st = pr_tmpl_render(tmpl, len, v->root, partial, &pc, out, err);
+    if (st == PR_OK && pc.oom)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", tmpl_name);
     free(tmpl);

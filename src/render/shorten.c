@@ -219,11 +219,11 @@ fits(const char *s, size_t max_chars, size_t cap)
 char *
 pr_shorten(const char *name, size_t max_chars, char *out, size_t cap)
 {
-    /* the working copy on the stack where the name allows: a failed
-       allocation must not change the report (test_nomem), and only a
-       name past 4 KiB needs the heap */
-    char local[4096], *s = local;
-    size_t len = strlen(name);
+    /* the working copy: on the stack for any name a trace is likely to
+       hold, so that shortening one cannot run out of memory (a failed
+       copy would shorten it differently, and silently) */
+    char work[8192], *s;
+    size_t len;
     int step;
 
     if (cap == 0)
@@ -232,8 +232,9 @@ pr_shorten(const char *name, size_t max_chars, char *out, size_t cap)
         max_chars = MIN_CHARS;
     if (fits(name, max_chars, cap))
         return pr_shorten_middle(name, max_chars, out, cap);
-    if (len < sizeof(local))
-        memcpy(local, name, len + 1);
+    len = strlen(name);
+    if (len < sizeof(work))
+        s = memcpy(work, name, len + 1);
     else if ((s = strdup(name)) == NULL)
         return pr_shorten_middle(name, max_chars, out, cap);
     for (step = 0; step < 5 && !fits(s, max_chars, cap); step++) {
@@ -249,7 +250,7 @@ pr_shorten(const char *name, size_t max_chars, char *out, size_t cap)
             fold_templates(s, 0);     /* needs its arguments to tell */
     }
     pr_shorten_middle(s[0] ? s : name, max_chars, out, cap);
-    if (s != local)
+    if (s != work)
         free(s);
     return out;
 }
