@@ -4,6 +4,7 @@
  * and committed at the end, so a failure leaves no half-written report. */
 #include "config.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -842,24 +843,66 @@ write_outputs(const struct pr_options *o, const cJSON *sum, struct pr_merge *m,
     return st;
 }
 
+/* A finding's gain as the terminal says it. */
 static void
-print_brief(const cJSON *sum)
+brief_gain(const cJSON *fd, char *buf, size_t cap)
+{
+    double us = pr_sget_num(fd, "gain_us"), pct = pr_sget_num(fd, "gain_pct");
+
+    if (isnan(us))
+        snprintf(buf, cap, "no gain claimed");
+    else if (us >= 1e6)
+        snprintf(buf, cap, "saves %.2f s per step (%.1f%%)", us / 1e6, pct);
+    else if (us >= 1000)
+        snprintf(buf, cap, "saves %.1f ms per step (%.1f%%)", us / 1000, pct);
+    else
+        snprintf(buf, cap, "saves %.0f us per step (%.1f%%)", us, pct);
+}
+
+/* The terminal's verdict (issue #31): per run its steps, what bounds
+ * them and the findings by gain; nothing under -q. */
+static void
+print_brief(const cJSON *sum, int quiet)
 {
     const cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, "runs"), *run;
     char name[256];
 
+    if (quiet)
+        return;
     cJSON_ArrayForEach(run, runs)
     {
         const cJSON *ss = cJSON_GetObjectItemCaseSensitive(run, "step_summary");
         const cJSON *c = cJSON_GetObjectItemCaseSensitive(ss, "count");
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(ss, "mean_us");
+        const cJSON *v = pr_sget(run, "verdict"), *fd;
 
         printf("%s: %d steps, mean step %.1f us\n",
                pr_sget_run_name(runs, run, name, sizeof(name)),
                cJSON_IsNumber(c) ? c->valueint : 0,
                cJSON_IsNumber(m) ? m->valuedouble : 0.0);
+        if (v == NULL)
+            continue;
+        printf("  %s\n", pr_sget_str_or(v, "text", ""));
+        if (pr_sget_len(pr_sget(v, "findings")) == 0)
+            printf("  No finding: no rule's change shortens the critical "
+                   "path by 1%% of the step or more.\n");
+        cJSON_ArrayForEach(fd, pr_sget(v, "findings"))
+        {
+            const char *ev = pr_sget_str_or(fd, "evidence", "");
+            char gain[96];
+
+            brief_gain(fd, gain, sizeof(gain));
+            printf("  %d. %s: %s [%s]\n", (int)pr_sget_num(fd, "rank"),
+                   pr_sget_str_or(fd, "title", ""), gain,
+                   pr_sget_str_or(fd, "id", ""));
+            if (ev[0] != '\0')
+                printf("     %s%s\n",
+                       isnan(pr_sget_num(fd, "gain_us")) ? "" : "on the path: ",
+                       ev);
+        }
     }
-    printf("(use --json, --html or --pdf to write a report)\n");
+    printf("(use --json, --html or --pdf to write a report; "
+           "table --kind findings for the table)\n");
 }
 
 static struct pr_table_opts
@@ -1116,7 +1159,7 @@ pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
             st = print_table(o, sum, NULL, 0, err);
     } else if (o->json_path == NULL && o->html_path == NULL &&
                o->pdf_path == NULL) {
-        print_brief(sum);
+        print_brief(sum, o->quiet);
     } else {
         st = write_outputs(o, sum, m, err);
     }

@@ -69,6 +69,10 @@ enum pr_cp_ntype {
 
 #define PR_CP_MAX_PRED 3
 
+/* An edge weight that removes the edge from the replay (a what-if that
+ * takes a dependency away). */
+#define PR_CP_GONE (INT64_MIN / 4)
+
 /* A piece of host work between two calls of a thread: the innermost
  * operator it ran in (or none: Python outside operators), the data
  * loader's next() when inside it. */
@@ -91,6 +95,7 @@ struct pr_cp_node {
     uint8_t fam;   /* enum pr_cp_family (kernels) */
     uint8_t n_pred;
     uint8_t w_kind;     /* kind of w (by the binding edge: launch, idle) */
+    uint8_t on_path;    /* on the unchanged replay's critical path */
     uint8_t after_wait; /* tasks: its stream ran a wait task before it
                            (1; 2: a wait for peers, communication) */
     uint8_t bind;       /* binding edge into the start (replay);
@@ -108,6 +113,9 @@ struct pr_cp_node {
     int64_t dur, w;          /* own time, unexplained wait before start */
     int64_t rs, re;          /* replayed */
     uint32_t corr_task;      /* host: the task it launched; PR_CP_NONE */
+    uint32_t op_ev;          /* host calls and their tasks: the innermost
+                                operator open at the call (event index);
+                                PR_CP_NONE */
     uint32_t pc_first, pc_n; /* host: pieces of the work before it (the
                                 weight of edge 0), in g->pc */
 };
@@ -138,13 +146,17 @@ void pr_cp_graph_free(struct pr_cp_graph *g); /* accepts a zeroed one */
  * fail. */
 void pr_cp_replay(struct pr_cp_graph *g);
 
+struct pr_whatif_in; /* whatif.h */
+
 /* Write run.critical_path (replacing a present key): per step its
  * length, bound, split by kind and family, top nodes and the replay's
  * error against the measured step, and replay_error_pct (the worst
- * step's).  max_error_pct, when not NULL, gets that worst error (NaN
- * without steps).  PR_E_NOMEM. */
+ * step's); the what-if replays of the steps it reproduces (whatif.h; in
+ * may be NULL).  max_error_pct, when not NULL, gets that worst error
+ * (NaN without steps).  PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_critpath_fill(const struct pr_trace *t,
                                              const struct pr_steps *s,
+                                             const struct pr_whatif_in *in,
                                              cJSON *run, double *max_error_pct,
                                              struct pr_error *err);
 

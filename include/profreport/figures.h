@@ -49,6 +49,9 @@ enum pr_fmt {
 #define PR_COL_REPORT 1u /* HTML and PDF */
 #define PR_COL_TERM 2u   /* terminal tables */
 #define PR_COL_BOTH (PR_COL_REPORT | PR_COL_TERM)
+/* HTML: the cell links to the row's "href_<id>", an anchor of the report
+ * ("#critical-path"). */
+#define PR_COL_LINK 4u
 
 /* One column of a table. */
 struct pr_col {
@@ -93,6 +96,7 @@ extern const struct pr_col pr_fig_cols_memory[];
 extern const struct pr_col pr_fig_cols_modules[];
 extern const struct pr_col pr_fig_cols_layers[];        /* sec_layers.c */
 extern const struct pr_col pr_fig_cols_critical_path[]; /* sec_critpath.c */
+extern const struct pr_col pr_fig_cols_findings[];      /* sec_verdict.c */
 
 /* ---- figures ---------------------------------------------------------- */
 

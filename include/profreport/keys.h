@@ -106,6 +106,16 @@
 #define PR_K_BY_KIND_US "by_kind_us"
 #define PR_K_KERNEL_FAMILY_US "kernel_family_us"
 #define PR_K_TOP "top"
+
+/* ---- runs[].verdict (whatif.c, issue #31); also bound, steps, text, id,
+ * rank */
+#define PR_K_VERDICT "verdict"
+#define PR_K_BOUND_STEPS "bound_steps"
+#define PR_K_FINDINGS "findings"
+#define PR_K_TITLE "title"
+#define PR_K_GAIN_US "gain_us"
+#define PR_K_GAIN_PCT "gain_pct"
+#define PR_K_EVIDENCE "evidence"
 #define PR_K_US "us"
 #define PR_K_HOST_OP "host_op"
 #define PR_K_LAUNCH "launch"

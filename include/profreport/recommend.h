@@ -24,6 +24,8 @@
 #include "profreport/steps.h"
 #include "profreport/trace.h"
 
+struct pr_whatif_in; /* whatif.h */
+
 /* One device: what the advice's wording and the main device's figures
  * need. */
 struct pr_rec_device {
@@ -31,6 +33,9 @@ struct pr_rec_device {
     int npu;          /* kind "npu" (Ascend): advice names the NPU */
     int cc_major;     /* compute capability's major; -1 when none */
     double peak_gbps; /* NaN when unknown */
+    /* dense peaks (10^12 FLOP/s; NaN unknown, and for a summary-only
+       run): fp32 on CUDA cores, TF32 and fp16 on tensor cores */
+    double fp32_tflops, tf32_tflops, fp16_tflops;
 };
 
 /* One operators_by_shape row (strings borrowed from the trace or run). */
@@ -95,6 +100,9 @@ struct pr_rec_facts {
     double tc_ratio;          /* 10.4 over all kernels; NaN none */
     double eligible_ratio;    /* 10.5; NaN or 0 when none */
     struct pr_rec_tables tables;
+    /* borrowed, may be NULL: the rules that name operators or kernels
+       add them here, for the what-if replays that back them (whatif.h) */
+    struct pr_whatif_in *whatif;
 };
 
 /* The passes' C results pr_rec_tables_fill reads (borrowed). */

@@ -29,11 +29,13 @@
 #include "profreport/producer.h"
 #include "profreport/recommend.h"
 #include "profreport/roofline.h"
+#include "profreport/sget.h"
 #include "profreport/sources.h"
 #include "profreport/steps.h"
 #include "profreport/task.h"
 #include "profreport/timeline.h"
 #include "profreport/tree.h"
+#include "profreport/whatif.h"
 
 #include "internal.h"
 
@@ -639,6 +641,40 @@ tree_passes(const struct pr_trace *t, const struct pr_analysis_opts *o,
     return st;
 }
 
+/* What the what-if replays need of the other passes: the host link of
+ * pageable copies, the main device's memory roof and its tensor-core
+ * peaks against fp32 (NVIDIA and AMD; an NPU's fp32 runs on its Cube as
+ * HF32, which the ratio would not say). */
+static void
+whatif_in(const struct pr_rec_tables *tb, struct pr_whatif_in *in)
+{
+    const struct pr_rec_device *d = NULL;
+    size_t i;
+
+    pr_whatif_in_init(in);
+    for (i = 0; i < tb->hostdev.n_copies; i++) {
+        const struct pr_hostdev_copy *c = &tb->hostdev.copies[i];
+
+        if (pr_sget_is(c->host_memory, "pageable") && c->link_gbps > 0 &&
+            !(in->link_gbps >= c->link_gbps))
+            in->link_gbps = c->link_gbps;
+    }
+    for (i = 0; i < tb->n_devs; i++) {
+        if (d == NULL || tb->devs[i].id == (double)tb->main_device)
+            d = &tb->devs[i];
+    }
+    if (d == NULL)
+        return;
+    in->peak_gbps = d->peak_gbps;
+    in->npu = d->npu;
+    if (d->npu || !(d->fp32_tflops > 0))
+        return;
+    if (d->fp16_tflops > d->fp32_tflops)
+        in->amp_ratio = d->fp32_tflops / d->fp16_tflops;
+    if (d->tf32_tflops > d->fp32_tflops)
+        in->tf32_ratio = d->fp32_tflops / d->tf32_tflops;
+}
+
 /* The passes that read the trace and the steps only, once the tree, the
  * largest thing an analysis holds, is freed.  They stay on this thread:
  * the host/device and communication passes hold the most scratch after
@@ -649,6 +685,7 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
              struct pr_error *err)
 {
     enum pr_status st = pr_comm_fill(t, steps, run, err);
+    struct pr_whatif_in in;
     double cp_err = NAN;
 
     if (st == PR_OK)
@@ -656,13 +693,21 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
     if (st == PR_OK)
         st = pr_hostdev_fill(t, steps, run, &facts->tables.hostdev, err);
     if (st == PR_OK)
-        st = pr_critpath_fill(t, steps, run, &cp_err, err);
+        st = pr_host_cpu_fill(t, run, err);
+    /* the rules first: the replays back them, with what they name */
+    whatif_in(&facts->tables, &in);
+    facts->whatif = &in;
+    if (st == PR_OK)
+        st = pr_recommend_fill(facts, run, err);
+    facts->whatif = NULL;
+    if (st == PR_OK)
+        st = pr_critpath_fill(t, steps, &in, run, &cp_err, err);
     if (st == PR_OK && !isnan(cp_err))
         pr_notes_count(notes, "critical_path_replay_error_pct", cp_err);
     if (st == PR_OK)
-        st = pr_host_cpu_fill(t, run, err);
+        st = pr_whatif_recommend(run, err);
     if (st == PR_OK)
-        st = pr_recommend_fill(facts, run, err);
+        st = pr_whatif_verdict(run, err);
     return st;
 }
 

@@ -103,7 +103,8 @@ cell_class(const struct pr_col *c, const char *text)
 }
 
 /* A source location cell links to its file at its line (--source-link),
- * when the row says which file and line it is. */
+ * when the row says which file and line it is; a PR_COL_LINK cell to the
+ * part of the report its row's "href" names. */
 static void
 source_href(struct pr_html_view *v, cJSON *cell, const cJSON *row,
             const struct pr_col *c)
@@ -112,6 +113,17 @@ source_href(struct pr_html_view *v, cJSON *cell, const cJSON *row,
     const char *file = pr_sget_str(row, PR_K_FILE);
     double line = pr_sget_num(row, PR_K_LINE);
 
+    const char *anchor = NULL;
+    char key[48];
+
+    if (c->show & PR_COL_LINK) {
+        snprintf(key, sizeof(key), "href_%s", c->id);
+        anchor = pr_sget_str(row, key);
+    }
+    if (anchor != NULL && anchor[0] == '#') {
+        add_str(v, cell, "c_href", anchor); /* a part of this report */
+        return;
+    }
     if (v->source_link == NULL || strcmp(c->key, PR_K_LOCATION) != 0 ||
         file == NULL)
         return;

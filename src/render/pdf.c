@@ -246,14 +246,16 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
 /* The sections of one report view, their titles prefixed with `prefix`
  * (a job's, when the report holds several). */
 static void
-view_sections(struct pr_pdf_doc *d, const cJSON *view, const char *prefix)
+view_sections(struct pr_pdf_doc *d, const cJSON *view, const char *prefix,
+              const struct pr_section *skip)
 {
     struct pr_figs f;
     char title[160];
     size_t i;
 
     for (i = 0; i < pr_report_n_sections && !pr_pdf_doc_failed(d); i++) {
-        if (!pr_section_present(pr_report_sections[i], view))
+        if (pr_report_sections[i] == skip ||
+            !pr_section_present(pr_report_sections[i], view))
             continue;
         pr_figs_init(&f, (size_t)pr_pdf_doc_top(d));
         pr_figs_section(&f, pr_report_sections[i], view);
@@ -289,7 +291,7 @@ job_part(struct pr_pdf_doc *d, const cJSON *summary, size_t k, size_t n,
     pr_pdf_doc_info_line(d, "Ranks", line);
     pr_pdf_doc_skip(d, 10);
     snprintf(prefix, sizeof(prefix), "Job %zu: ", k + 1);
-    view_sections(d, view, prefix);
+    view_sections(d, view, prefix, NULL);
     cJSON_Delete(view);
     cJSON_Delete(base);
 }
@@ -299,15 +301,26 @@ build(struct pr_pdf_doc *d, const cJSON *summary, const char *version,
       const char *spec)
 {
     size_t k, n_jobs = pr_detail_n_jobs(summary);
+    const struct pr_section *first = NULL;
     struct pr_figs f;
 
     if (pr_pdf_doc_new_page(d) != 0)
         return;
     pr_pdf_doc_bookmark(d, "Title page");
     title_page(d, summary, version);
+    /* the verdict (the first section) on the title page: what bounds the
+       step and what to fix first is the first thing a reader sees */
+    if (n_jobs == 0 && pr_section_present(pr_report_sections[0], summary)) {
+        first = pr_report_sections[0];
+        pr_pdf_doc_skip(d, 14);
+        pr_figs_init(&f, (size_t)pr_pdf_doc_top(d));
+        pr_figs_section(&f, first, summary);
+        pr_pdf_doc_figs(d, first->title, &f);
+        pr_figs_free(&f);
+    }
     (void)pr_pdf_doc_new_page(d); /* the title page stands alone */
     if (n_jobs == 0)
-        view_sections(d, summary, "");
+        view_sections(d, summary, "", first);
     if (n_jobs > 0) { /* the jobs' index, then a part per job */
         pr_figs_init(&f, (size_t)pr_pdf_doc_top(d));
         pr_detail_jobs_index(&f, summary);

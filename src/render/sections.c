@@ -1619,10 +1619,12 @@ extern const struct pr_section pr_section_job, pr_section_hostdev;
 extern const struct pr_section pr_section_layers;
 extern const struct pr_section pr_section_attribution;
 extern const struct pr_section pr_section_critpath;
+extern const struct pr_section pr_section_verdict;
 
 /* The report's sections in order: a row each, as a compound literal for
  * the sections of this file or a pointer to a file's own. */
 const struct pr_section *const pr_report_sections[] = {
+    &pr_section_verdict,
     &pr_section_job,
     &(const struct pr_section){"overview", "Overview", NULL, 1, sec_overview,
                                NULL, NULL},

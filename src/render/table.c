@@ -63,6 +63,8 @@ static const struct kind kinds[] = {
     {"layers", "layers", pr_fig_cols_layers, "device", "name", "device", NULL},
     {"critical-path", "critical_path.steps", pr_fig_cols_critical_path, NULL,
      "step", "length", NULL},
+    {"findings", "verdict.findings", pr_fig_cols_findings, NULL, "finding",
+     "gain", NULL},
 };
 
 #define MAX_COLS 24

@@ -19,6 +19,7 @@
 #include "profreport/reader.h"
 #include "profreport/recommend.h"
 #include "profreport/syncs.h"
+#include "profreport/whatif.h"
 
 #include "testshared.h"
 #include "testtrace.h"
@@ -1109,7 +1110,7 @@ facts_only(const char *id)
 }
 
 static size_t
-same_recs(const cJSON *a, const cJSON *b)
+same_recs(const cJSON *a, const cJSON *b, size_t *seen)
 {
     const cJSON *r;
     size_t n = 0;
@@ -1119,6 +1120,7 @@ same_recs(const cJSON *a, const cJSON *b)
         const char *id = cJSON_GetStringValue(at(r, "id"));
         const cJSON *o = row(at(b, "recommendations"), "id", id, NULL, NULL);
 
+        (*seen)++;
         if (facts_only(id))
             continue;
         if (o == NULL)
@@ -1144,7 +1146,7 @@ test_rec_rows_match_run(void **state)
         "worker0.1623143089861.pt.trace.json.gz",
     };
     struct pr_error err = {0};
-    size_t i, n = 0;
+    size_t i, n = 0, seen = 0;
 
     (void)state;
     if (!find_shared())
@@ -1156,14 +1158,20 @@ test_rec_rows_match_run(void **state)
         assert_non_null(copy);
         cJSON_DeleteItemFromObjectCaseSensitive(copy, "recommendations");
         assert_int_equal(pr_recommend_fill(NULL, copy, &err), PR_OK);
-        n += same_recs(run, copy);
-        n += same_recs(copy, run);
+        /* both through the replays that back them (issue #31) */
+        assert_int_equal(pr_whatif_recommend(copy, &err), PR_OK);
+        n += same_recs(run, copy, &seen);
+        n += same_recs(copy, run, &seen);
         cJSON_Delete(copy);
         cJSON_Delete(run);
         pr_trace_free(t);
     }
-    print_message("# %zu recommendations compared\n", n);
-    assert_true(n > 0);
+    /* since the replays back the rules (issue #31), the rules that read
+       alike either way (host_sync, launch_bound, low_occupancy...) save
+       under 1% of these steps and do not fire: n may be 0, but the runs
+       still have rules, and any that fires must fire both ways */
+    print_message("# %zu recommendations compared, %zu seen\n", n, seen);
+    assert_true(seen > 0);
 }
 
 int

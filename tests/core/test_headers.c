@@ -92,6 +92,7 @@
 #include "profreport/trace.h"
 #include "profreport/tree.h"
 #include "profreport/trend.h"
+#include "profreport/whatif.h"
 
 /* The two types that once clashed keep their own names. */
 static void

@@ -23,6 +23,7 @@
 #include "profreport/sget.h"
 #include "profreport/shapes.h"
 #include "profreport/tensorcore.h"
+#include "profreport/whatif.h"
 
 #include "../internal.h"
 
@@ -57,17 +58,20 @@ has_rec(const cJSON *arr, const char *id)
     return 0;
 }
 
-static void
+/* The recommendation added (NULL: one of its id is there already, or
+ * memory ran out). */
+static cJSON *
 add_rec(struct rctx *c, const char *id, const char *severity, const char *text)
 {
     cJSON *o;
 
     if (!c->ok || has_rec(c->arr, id))
-        return;
+        return NULL;
     o = pr_emit_obj(c->arr, NULL, &c->ok);
     pr_emit_str(o, "id", id, &c->ok);
     pr_emit_str(o, "severity", severity, &c->ok);
     pr_emit_str(o, "text", text, &c->ok);
+    return c->ok ? o : NULL;
 }
 
 /* Mean step time and one mean breakdown category, as a share. */
@@ -194,6 +198,20 @@ low_util_advice(const struct rctx *c, char *buf, size_t cap)
     snprintf(buf, cap, "A larger batch is not the fix here: %s.", why);
 }
 
+/* Why the low-utilization advice claims no gain when it is not the
+ * advice of a larger batch (the replay is twice the batch). */
+static const char *
+low_util_note(const struct rctx *c)
+{
+    if (!copy_bound(c) &&
+        (!isfinite(c->hd->queue_mean) || !isfinite(c->hd->idle_host_share)))
+        return "no change replayed: the trace cannot tell whether a larger "
+               "batch would help (the text says why)";
+    return "no change replayed: a larger batch is not the fix here (the "
+           "text says why); the cause it names carries its own gain where "
+           "its finding fires";
+}
+
 /* --------------------------------------------- the plugin's rules (7.5) */
 
 /* 7.5.1 and 7.5.4: a category's share of the kept steps. */
@@ -288,10 +306,16 @@ rule_low_util(struct rctx *c)
     else
         fail |= pr_buf_printf(&ids, " %s low utilization. %s",
                               n == 1 ? "has" : "have", advice) != PR_OK;
-    if (fail)
+    if (fail) {
         c->ok = 0;
-    else
-        add_rec(c, "low_gpu_utilization", "warning", ids.data);
+    } else {
+        cJSON *o = add_rec(c, "low_gpu_utilization", "warning", ids.data);
+
+        /* its replay (whatif.c) is twice the batch: only the advice of a
+           larger batch claims that gain */
+        if (o != NULL && !host_starved(c))
+            pr_emit_str(o, "gain_note", low_util_note(c), &c->ok);
+    }
     pr_buf_free(&ids);
 }
 
@@ -762,6 +786,9 @@ rule_memory_bound(struct rctx *c)
                          ", besides %.1f ms of copies from or to the host "
                          "(judged against the host link under Copies)",
                          host_us / 1000.0);
+        /* its replay: the op's kernels at the roof */
+        pr_whatif_in_pick(c->f->whatif, PR_WHATIF_MEMBOUND, v[i].name,
+                          v[i].shapes, NULL, gbps / bw);
         n++;
     }
     if (!n)
@@ -818,6 +845,9 @@ rule_misaligned(struct rctx *c)
                      n ? ". " : "", v[i].name, v[i].shapes ? v[i].shapes : "",
                      pr_dtype_name(cost.dtype), v[i].dev_self_us, d.text,
                      d.advice);
+        /* its replay: the op's kernels off tensor cores on them */
+        pr_whatif_in_pick(c->f->whatif, PR_WHATIF_ALIGN, v[i].name, v[i].shapes,
+                          NULL, NAN);
         n++;
     }
     if (!n)
@@ -864,6 +894,10 @@ rule_low_occupancy(struct rctx *c)
                      "%s%s: %.1f%% of kernel time, estimated occupancy "
                      "%.0f%%, %.2f blocks per SM",
                      n ? "; " : "", k[i].name, 100.0 * us / total, occ, bps);
+        /* its replay: the kernel filling the device, an upper bound
+           (all SMs busy, or 25% occupancy) */
+        pr_whatif_in_pick(c->f->whatif, PR_WHATIF_OCCUPANCY, NULL, NULL,
+                          k[i].name, bps < 1.0 ? bps : occ / 25.0);
         n++;
     }
     if (!n)
@@ -1132,6 +1166,7 @@ dev_fix(const cJSON *o, void *out)
 
     d->npu = pr_sget_is(pr_sget_str(o, "kind"), "npu");
     d->cc_major = cc != NULL ? (int)strtol(cc, NULL, 10) : -1;
+    d->fp32_tflops = d->tf32_tflops = d->fp16_tflops = NAN; /* no replay */
 }
 
 /* The busiest device of gpu_metrics (ties: the lowest id); -1. */
@@ -1252,6 +1287,9 @@ dev_from_row(const struct pr_device_row *r, struct pr_rec_device *d)
     /* as devices.c writes it: null unless known and finite */
     d->peak_gbps =
         r->has_peaks && isfinite(r->peaks.gbps) ? r->peaks.gbps : NAN;
+    d->fp32_tflops = r->has_peaks ? r->peaks.tflops[PR_PEAK_FP32] : NAN;
+    d->tf32_tflops = r->has_peaks ? r->peaks.tflops[PR_PEAK_TF32] : NAN;
+    d->fp16_tflops = r->has_peaks ? r->peaks.tflops[PR_PEAK_FP16] : NAN;
 }
 
 /* As ops.c writes the row (rates null unless set and finite). */

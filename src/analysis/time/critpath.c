@@ -18,6 +18,7 @@
 #include "profreport/comm.h"
 #include "profreport/critpath.h"
 #include "profreport/tree.h"
+#include "profreport/whatif.h"
 
 #include "../internal.h"
 
@@ -109,7 +110,7 @@ replay_start(struct pr_cp_graph *g, struct pr_cp_node *n)
     for (j = 0; j < n->n_pred; j++) {
         int64_t p;
 
-        if (n->p_end[j])
+        if (n->p_end[j] || n->pw[j] == PR_CP_GONE)
             continue;
         p = point(g, n, j);
         if (!any || p > ready) {
@@ -133,7 +134,7 @@ replay_end(struct pr_cp_graph *g, struct pr_cp_node *n)
     for (j = 0; j < n->n_pred; j++) {
         int64_t p;
 
-        if (!n->p_end[j])
+        if (!n->p_end[j] || n->pw[j] == PR_CP_GONE)
             continue;
         p = point(g, n, j);
         if (p > ready) {
@@ -298,6 +299,7 @@ add_node(struct pr_cp_ctx *c, enum pr_cp_ntype type, uint32_t *idx)
     n->ev = PR_CP_NONE;
     n->name = PR_STR_NONE;
     n->corr_task = PR_CP_NONE;
+    n->op_ev = PR_CP_NONE;
     n->w_kind = PR_CP_IDLE;
     return n;
 }
@@ -588,6 +590,23 @@ handoff(const struct pr_cp_ctx *c, const struct thr *self, int64_t ts)
     return best;
 }
 
+/* The innermost operator open on the thread (not the step's range nor
+ * an annotation): the one whose call this is. */
+static uint32_t
+open_op(const struct pr_cp_ctx *c, const struct thr *h)
+{
+    size_t i;
+
+    for (i = h->depth; i-- > 0;) {
+        const struct pr_event *op = &c->t->events[h->stack[i]];
+
+        if (op->kind == PR_KIND_HOST_OP &&
+            !pr_tree_is_step(pr_trace_str(c->t, op->name)))
+            return h->stack[i];
+    }
+    return PR_CP_NONE;
+}
+
 static enum pr_status
 on_call(struct pr_cp_ctx *c, uint32_t ev)
 {
@@ -617,6 +636,7 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
         return nomem(c);
     n->ev = ev;
     n->name = e->name;
+    n->op_ev = open_op(c, h);
     n->kind = n->type == PR_CP_N_SYNC ? PR_CP_SYNC : PR_CP_LAUNCH;
     n->s = e->ts_ns;
     n->e = ev_end(e);
@@ -754,6 +774,7 @@ on_task(struct pr_cp_ctx *c, uint32_t ev)
     }
     if (launch != PR_NONE && c->g.v[launch].s <= n->s) {
         add_pred(n, (uint32_t)launch, 0, 1, PR_CP_LAUNCH, PR_STR_NONE);
+        n->op_ev = c->g.v[launch].op_ev;
         if (c->g.v[launch].corr_task == PR_CP_NONE)
             c->g.v[launch].corr_task = idx;
     }
@@ -1071,8 +1092,10 @@ resolve_syncs(struct pr_cp_ctx *c)
         uint32_t dep = PR_CP_NONE;
 
         if (x->type == PR_CP_N_HOST && x->corr_task != PR_CP_NONE &&
+            c->t->events[g->v[x->corr_task].ev].kind == PR_KIND_COPY &&
             g->v[x->corr_task].e <= x->e && g->v[x->corr_task].e > x->s) {
-            /* its own work ended inside the call: a blocking copy */
+            /* its copy ended inside the call: a blocking copy (a short
+               kernel ending inside its launch call did not block it) */
             x->type = PR_CP_N_SYNC;
             x->kind = PR_CP_SYNC;
             dep = x->corr_task;
@@ -1373,7 +1396,7 @@ sums_edge(const struct pr_cp_graph *g, struct sums *u, struct pr_error *err,
 
 /* Walk the replayed graph back from its end along the binding edges. */
 static void
-walk(const struct pr_cp_graph *g, struct sums *u, struct pr_error *err)
+walk(struct pr_cp_graph *g, struct sums *u, struct pr_error *err)
 {
     uint32_t i;
     int via_end = 1;
@@ -1386,9 +1409,10 @@ walk(const struct pr_cp_graph *g, struct sums *u, struct pr_error *err)
     sums_edge(g, u, err, PR_CP_HOST_OP, PR_STR_NONE, g->end_w[g->end_bind],
               g->end_pc_first[g->end_bind], g->end_pc_n[g->end_bind]);
     while (guard++ <= 2 * g->n + 2) {
-        const struct pr_cp_node *n = &g->v[i];
+        struct pr_cp_node *n = &g->v[i];
         int b;
 
+        n->on_path = 1;
         if (n->type == PR_CP_N_START)
             return;
         if (n->type == PR_CP_N_CARRY) {
@@ -1576,16 +1600,18 @@ bound_index(const char *b)
 }
 
 enum pr_status
-pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
+pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
+                 const struct pr_whatif_in *in, cJSON *run,
                  double *max_error_pct, struct pr_error *err)
 {
     struct pr_cp_ctx c;
+    struct pr_whatif_acc *wa = pr_whatif_acc_new();
     struct sums u;
     cJSON *cp = cJSON_CreateObject(), *arr = NULL;
     int64_t kind_total[PR_CP_KIND_COUNT] = {0};
     size_t bounds[4] = {0}, i, j, n_paths = 0;
     double worst = 0.0;
-    int ok = cp != NULL;
+    int ok = cp != NULL && wa != NULL;
     enum pr_status st = PR_OK;
 
     memset(&c, 0, sizeof(c));
@@ -1605,6 +1631,13 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
         walk(&c.g, &u, err);
         ok = ok && !u.failed;
         emit_step(t, &s->v[i], &c.g, &u, arr, &e, &ok);
+        /* what-ifs only where the replay reproduces the step */
+        if (ok && !isnan(e) && e <= PR_WHATIF_MAX_ERROR_PCT)
+            st = pr_whatif_step(t, &c.g, in, wa, err);
+        else if (ok)
+            pr_whatif_skip(wa);
+        if (st != PR_OK)
+            break;
         if (isnan(e))
             continue; /* no path */
         n_paths++;
@@ -1615,12 +1648,14 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
     }
     if (st == PR_OK && ok) {
         emit_run(cp, kind_total, bounds, n_paths, worst, &ok);
+        pr_whatif_emit(t, wa, cp, &ok);
         cJSON_AddItemToObject(cp, "steps", arr);
         arr = NULL;
     }
     cJSON_Delete(arr);
     free(u.top);
     pr_idmap_free(&u.ix);
+    pr_whatif_acc_free(wa);
     ctx_free(&c);
     if (max_error_pct != NULL)
         *max_error_pct = n_paths ? worst : NAN;

@@ -1,0 +1,138 @@
+/* whatif.h - what a fix would save (issue #31): a step's graph
+ * (critpath.h) replayed with a change applied, against the unchanged
+ * replay (Daydream's method).  critpath.c runs the scenarios on each step
+ * its replay reproduces and writes runs[].critical_path.what_if;
+ * pr_whatif_recommend puts the gains onto the recommendations they back.
+ * The scenarios that change named operators or kernels (memory-bound
+ * ops, misaligned dims, low occupancy) take them from the rules that
+ * named them (struct pr_whatif_in, filled by recommend.c). */
+#ifndef PROFREPORT_WHATIF_H
+#define PROFREPORT_WHATIF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "profreport/critpath.h"
+#include "profreport/error.h"
+#include "profreport/trace.h"
+
+/* The changes replayed; values index pr_whatif_acc's arrays.  Each backs
+ * the recommendation of the same id (pr_whatif_id), except TF32, which
+ * only the what-if list shows. */
+enum pr_whatif {
+    PR_WHATIF_LAUNCH = 0, /* launch_bound: CUDA graphs, launch cost gone */
+    PR_WHATIF_DATALOADER, /* dataloader: its wait on the host gone */
+    PR_WHATIF_SYNC,       /* host_sync: blocking synchronisation removed */
+    PR_WHATIF_COPIES,     /* pageable_copies: pinned, non_blocking copies */
+    PR_WHATIF_COMM,       /* communication: overlapped with compute */
+    PR_WHATIF_AMP,        /* enable_amp: eligible fp32 GEMM/conv in fp16 on
+                             tensor cores */
+    PR_WHATIF_TF32,       /* tf32: the same kernels in TF32 */
+    PR_WHATIF_BATCH,      /* low_gpu_utilization: twice the batch */
+    PR_WHATIF_MEMBOUND,   /* memory_bound_ops: the ops at the memory roof */
+    PR_WHATIF_ALIGN,      /* misaligned_dims: the ops on tensor cores */
+    PR_WHATIF_OCCUPANCY,  /* low_occupancy: the kernels filling the GPU */
+    PR_WHATIF_COLD,       /* cold_step: first-use costs of runtime calls
+                             gone (the steady state's step) */
+    PR_WHATIF_COPYBOUND,  /* copy_bound: host copies prefetched off the
+                             step's path */
+    PR_WHATIF_ACCUM,      /* communication: gradient accumulation over two
+                             micro-batches (the collectives once) */
+    PR_WHATIF_COUNT
+};
+
+/* A recommendation fires only when its replay saves at least this share
+ * of the step (a gain below it is no reason to act). */
+#define PR_WHATIF_MIN_PCT 1.0
+
+/* A step's replay must reproduce it within this share for its what-ifs
+ * to count (issue #31's bound on the model). */
+#define PR_WHATIF_MAX_ERROR_PCT 2.0
+
+/* A runtime call holding the host at least this long is a first-use
+ * cost (context creation, module loading), not the steady state's. */
+#define PR_WHATIF_COLD_CALL_NS 1000000
+
+/* A capture whose cold calls take this share of its steps is cold: the
+ * other changes' gains would not be the steady state's, and are not
+ * claimed (the recommendations say so in gain_note). */
+#define PR_WHATIF_COLD_PCT 20.0
+
+/* An operator (name and input shapes, as operators_by_shape) or a kernel
+ * (name) a rule names, and the factor its kernels' time gets in the
+ * rule's scenario (0 < factor <= 1; NaN: the scenario's own, e.g. the
+ * tensor-core ratio).  Strings borrowed (the trace's). */
+struct pr_whatif_pick {
+    enum pr_whatif s;
+    const char *op, *shapes; /* an operator; NULL for a kernel */
+    const char *kernel;      /* a kernel; NULL for an operator */
+    double factor;
+};
+
+#define PR_WHATIF_MAX_PICKS 16
+
+/* What the scenarios need from the other passes; NaN where unknown (the
+ * scenario that needs it then changes nothing). */
+struct pr_whatif_in {
+    double link_gbps;  /* host link, one direction, for pinned copies */
+    double peak_gbps;  /* the main device's memory roof */
+    double amp_ratio;  /* fp32 CUDA-core peak / fp16 tensor-core peak */
+    double tf32_ratio; /* fp32 CUDA-core peak / TF32 tensor-core peak */
+    int npu;           /* an Ascend device: the changes in its words */
+    struct pr_whatif_pick picks[PR_WHATIF_MAX_PICKS];
+    size_t n_picks;
+};
+
+/* Set every figure of in to unknown and drop its picks. */
+void pr_whatif_in_init(struct pr_whatif_in *in);
+
+/* Add a rule's pick (ignored when full). */
+void pr_whatif_in_pick(struct pr_whatif_in *in, enum pr_whatif s,
+                       const char *op, const char *shapes, const char *kernel,
+                       double factor);
+
+/* A run's gains over the steps its replay reproduces (opaque). */
+struct pr_whatif_acc;
+
+/* NULL when out of memory. */
+struct pr_whatif_acc *pr_whatif_acc_new(void);
+void pr_whatif_acc_free(struct pr_whatif_acc *a); /* accepts NULL */
+
+/* Count a step the what-ifs leave out (no path, or a replay that does
+ * not reproduce it). */
+void pr_whatif_skip(struct pr_whatif_acc *a);
+
+/* The recommendation id a scenario backs ("launch_bound", ...). */
+const char *pr_whatif_id(enum pr_whatif s);
+
+/* Replay g (replayed, its path marked on_path) under each change and add
+ * the gains to a; g is left as it came.  in may be NULL (nothing known).
+ * PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_whatif_step(const struct pr_trace *t,
+                                           struct pr_cp_graph *g,
+                                           const struct pr_whatif_in *in,
+                                           struct pr_whatif_acc *a,
+                                           struct pr_error *err);
+
+/* cp.what_if: the scenarios with a gain, largest first, each {id,
+ * change, step_us, gain_us, gain_pct (mean per step), evidence}, and
+ * cp.what_if_steps; what_if null when no step could be replayed.  Sticky
+ * *ok like the emit helpers. */
+void pr_whatif_emit(const struct pr_trace *t, struct pr_whatif_acc *a,
+                    cJSON *cp, int *ok);
+
+/* Put gain_us, gain_pct and evidence onto run.recommendations backed by a
+ * scenario, drop those whose replay saves less than PR_WHATIF_MIN_PCT
+ * (or could not be replayed), and rank them by gain (the ones no
+ * scenario backs after, in their order).  PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_whatif_recommend(cJSON *run,
+                                                struct pr_error *err);
+
+/* run.verdict (after pr_whatif_recommend): what bounds the steps, in
+ * words, and the top recommendations by gain with their evidence, the
+ * first thing the reports and the terminal show.  PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_whatif_verdict(cJSON *run, struct pr_error *err);
+
+#endif

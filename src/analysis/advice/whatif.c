@@ -1,0 +1,1558 @@
+/* whatif.c - what a fix would save (issue #31, Daydream's method): replay
+ * a step's dependency graph (critpath.c) with a change applied and compare
+ * the predicted step with the unchanged replay.  Each scenario edits the
+ * graph's replay inputs (durations, edge weights), never its measured
+ * values, and the graph is restored after it; the gains of a run's steps
+ * are summed here, written beside the critical path and put onto the
+ * recommendations they back (pr_whatif_recommend).  Which operators and
+ * kernels a rule names is the rule's business (recommend.c fills struct
+ * pr_whatif_in); this file only replays. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/checked.h"
+#include "profreport/critpath.h"
+#include "profreport/dtype.h"
+#include "profreport/flops.h"
+#include "profreport/sget.h"
+#include "profreport/shapes.h"
+#include "profreport/tensorcore.h"
+#include "profreport/whatif.h"
+
+#include "../internal.h"
+
+static const struct {
+    const char *id;   /* the recommendation it backs */
+    const char *what; /* the change, as the replay makes it */
+    const char *npu;  /* the same in Ascend's words; NULL: what */
+} scen[PR_WHATIF_COUNT] = {
+    {"launch_bound",
+     "CUDA graphs (torch.compile mode=\"reduce-overhead\"): launch calls and "
+     "the device's wait for each launch take no time; the host operators' "
+     "own work stays",
+     "graph mode (torch.compile with torchair's NPU backend): CANN launch "
+     "calls and the NPU's wait for each launch take no time; the host "
+     "operators' own work stays"},
+    {"dataloader",
+     "the data loader's time on the host gone (its next() "
+     "takes no time)",
+     NULL},
+    {"host_sync",
+     "no blocking synchronisation: the host no longer waits for "
+     "the device in *Synchronize calls",
+     NULL},
+    {"pageable_copies",
+     "copies from pinned memory: host-to-device copies with "
+     "non_blocking=True no longer block the host, and pageable copies run "
+     "at the host link's speed",
+     NULL},
+    {"communication",
+     "communication overlapped with compute: no compute or host work waits "
+     "for a collective (the collectives still run, in order, and the step "
+     "ends after them); an upper bound",
+     NULL},
+    {"enable_amp",
+     "automatic mixed precision: kernels of tensor-core eligible operators "
+     "that ran without tensor cores take their time times the ratio of the "
+     "fp32 peak to the fp16 tensor-core peak, never less than their "
+     "operator's bytes (in fp16) at the memory roof",
+     NULL},
+    {"tf32",
+     "TF32 (torch.backends.cuda.matmul.allow_tf32 = True): the same "
+     "kernels times the ratio of the fp32 peak to the TF32 "
+     "tensor-core peak, never less than their bytes at the memory "
+     "roof",
+     NULL},
+    {"low_gpu_utilization",
+     "twice the batch: every kernel and copy, the data loader and the "
+     "host's Python outside operators take twice as long; communication "
+     "and the operators' dispatch on the host stay; the gain is the time "
+     "saved per step's worth of samples",
+     NULL},
+    {"memory_bound_ops",
+     "the named memory-bound operators' kernels at the memory roof (their "
+     "bytes at the peak bandwidth); an upper bound on what fusing them "
+     "saves",
+     NULL},
+    {"misaligned_dims",
+     "the named operators' kernels that ran without tensor cores on them "
+     "(dims padded): their time times the ratio of the fp32 peak to the "
+     "fp16 tensor-core peak, never less than their bytes at the memory "
+     "roof",
+     NULL},
+    {"low_occupancy",
+     "the named kernels filling the device: their time times their blocks "
+     "per SM (a grid under one block per SM) or their occupancy over 25%; "
+     "an upper bound",
+     NULL},
+    {"cold_step",
+     "the steady state: runtime calls that held the host 1 ms or more "
+     "(first-use costs: context creation, module loading, JIT) take the "
+     "step's median runtime call time; a one-time cost, not a saving per "
+     "step of a long run",
+     NULL},
+    {"copy_bound",
+     "copies from the host prefetched: pinned, non_blocking copies on a "
+     "side stream a step ahead, so no compute or host work waits for a "
+     "host-to-device copy (the copies still run, and the step ends after "
+     "them); an upper bound",
+     NULL},
+    {"gradient_accumulation",
+     "gradient accumulation over two micro-batches (or twice the batch): "
+     "every kernel, copy, host call and the host work between them happen "
+     "twice, the collectives and the waits for peers once; the gain is "
+     "the time saved per step's worth of samples",
+     NULL},
+};
+
+/* Replayed under a change that removes an edge. */
+#define GONE PR_CP_GONE
+
+/* Operator-level sums of one step (AMP, TF32, misaligned dims). */
+struct opsum {
+    int64_t ns;    /* its eligible kernels' time */
+    double cap_ns; /* its bytes at the memory roof; NaN unknown, -1 not yet
+                      computed */
+};
+
+#define PR_WHATIF_EV 4 /* evidence kept per scenario */
+
+/* A node on the path and what the change took off it. */
+struct pr_whatif_ev {
+    uint32_t name; /* string id */
+    int64_t ns;
+};
+
+struct pr_whatif_acc {
+    size_t steps;   /* steps replayed */
+    size_t skipped; /* steps left out */
+    int64_t base_ns;
+    int64_t gain_ns[PR_WHATIF_COUNT];
+    struct pr_whatif_ev ev[PR_WHATIF_COUNT][PR_WHATIF_EV];
+    struct pr_cp_node *bak; /* the graph before a change */
+    struct pr_cp_piece *bak_pc;
+    int64_t *bak_end;
+    struct pr_names names;  /* kernel classes (names.c), of names.t */
+    struct pr_idmap ocache; /* operator name id -> 1 + eligible */
+    struct pr_idmap opix;   /* per step: operator event -> index in ops */
+    struct opsum *ops;
+    size_t n_ops, cap_ops;
+    struct pr_op_inputs *in; /* scratch of op_cost */
+    int64_t *durs;           /* scratch of apply_cold */
+    size_t cap_durs;
+    int npu;    /* the steps ran on an NPU: the changes in its words */
+    int failed; /* an allocation failed */
+};
+
+const char *
+pr_whatif_id(enum pr_whatif s)
+{
+    return (unsigned)s < PR_WHATIF_COUNT ? scen[s].id : "";
+}
+
+void
+pr_whatif_in_init(struct pr_whatif_in *in)
+{
+    memset(in, 0, sizeof(*in));
+    in->link_gbps = NAN;
+    in->peak_gbps = NAN;
+    in->amp_ratio = NAN;
+    in->tf32_ratio = NAN;
+}
+
+void
+pr_whatif_in_pick(struct pr_whatif_in *in, enum pr_whatif s, const char *op,
+                  const char *shapes, const char *kernel, double factor)
+{
+    struct pr_whatif_pick *p;
+
+    if (in == NULL || in->n_picks >= PR_WHATIF_MAX_PICKS)
+        return;
+    p = &in->picks[in->n_picks++];
+    p->s = s;
+    p->op = op;
+    p->shapes = shapes;
+    p->kernel = kernel;
+    p->factor = factor;
+}
+
+struct pr_whatif_acc *
+pr_whatif_acc_new(void)
+{
+    return calloc(1, sizeof(struct pr_whatif_acc));
+}
+
+void
+pr_whatif_acc_free(struct pr_whatif_acc *a)
+{
+    if (a == NULL)
+        return;
+    free(a->bak);
+    free(a->bak_pc);
+    free(a->bak_end);
+    pr_names_free(&a->names);
+    pr_idmap_free(&a->ocache);
+    pr_idmap_free(&a->opix);
+    free(a->ops);
+    free(a->in);
+    free(a->durs);
+    free(a);
+}
+
+void
+pr_whatif_skip(struct pr_whatif_acc *a)
+{
+    if (a != NULL)
+        a->skipped++;
+}
+
+static int
+has(const char *s, const char *sub)
+{
+    return strstr(s, sub) != NULL;
+}
+
+/* ------------------------------------------------------------ evidence */
+
+/* Note that the change took ns off `name` where the unchanged path runs
+ * (on_path): the evidence is what the path ran through. */
+static void
+evidence(struct pr_whatif_acc *a, enum pr_whatif s, int on_path, uint32_t name,
+         int64_t ns)
+{
+    struct pr_whatif_ev *v = a->ev[s];
+    size_t i, low = 0;
+
+    if (!on_path || ns <= 0 || name == PR_STR_NONE)
+        return;
+    for (i = 0; i < PR_WHATIF_EV; i++) {
+        if (v[i].ns > 0 && v[i].name == name) {
+            v[i].ns = pr_sat_add_i64(v[i].ns, ns);
+            return;
+        }
+        if (v[i].ns < v[low].ns)
+            low = i;
+    }
+    if (ns > v[low].ns) {
+        v[low].name = name;
+        v[low].ns = ns;
+    }
+}
+
+/* What a node is called in evidence: the operator it ran for, when it
+ * has one (a user knows aten::item, not cudaStreamSynchronize), else its
+ * own name. */
+static uint32_t
+ev_name(const struct pr_trace *t, const struct pr_cp_node *n)
+{
+    if (n->op_ev != PR_CP_NONE && n->op_ev < t->n_events)
+        return t->events[n->op_ev].name;
+    return n->name;
+}
+
+/* ------------------------------------------------- what nodes are */
+
+static const char *
+node_str(const struct pr_trace *t, const struct pr_cp_node *n)
+{
+    return n->name != PR_STR_NONE ? pr_trace_str(t, n->name) : "";
+}
+
+static int
+is_task(const struct pr_cp_node *n)
+{
+    return n->type == PR_CP_N_TASK;
+}
+
+/* A kernel runs on tensor cores (by the kernel table, cached per name). */
+static int
+uses_tc(struct pr_whatif_acc *a, const struct pr_trace *t,
+        const struct pr_cp_node *n, struct pr_error *err)
+{
+    (void)err;
+    if (a->names.t != t) {
+        pr_names_free(&a->names);
+        pr_names_init(&a->names, t);
+    }
+    return (pr_names_get(&a->names, n->name) & PR_NAME_TC) != 0;
+}
+
+/* A kernel's operator may run on tensor cores (cached per op name). */
+static int
+op_eligible(struct pr_whatif_acc *a, const struct pr_trace *t,
+            const struct pr_cp_node *n, struct pr_error *err)
+{
+    uint32_t name;
+    size_t v;
+
+    if (n->op_ev == PR_CP_NONE || n->op_ev >= t->n_events)
+        return 0;
+    name = t->events[n->op_ev].name;
+    v = pr_idmap_get(&a->ocache, name);
+    if (v == PR_NONE) {
+        v = 1 + (pr_tensorcore_op_eligible(pr_trace_str(t, name), NULL) != 0);
+        if (pr_idmap_put(&a->ocache, name, v, err) != PR_OK)
+            a->failed = 1;
+    }
+    return v == 2;
+}
+
+/* An operator call's bytes and first input's dtype from its recorded
+ * inputs; bytes < 0 when no formula knows them. */
+static void
+op_cost(struct pr_whatif_acc *a, const struct pr_trace *t, uint32_t op_ev,
+        double *bytes, enum pr_dtype *dt)
+{
+    const struct pr_event *e = &t->events[op_ev];
+    struct pr_op_info buf;
+    const struct pr_op_info *oi = pr_trace_op(t, e, &buf);
+    struct pr_op_cost cost;
+    struct pr_op_call call;
+    struct pr_error err = {PR_OK, ""};
+
+    *bytes = -1;
+    *dt = PR_DT_UNKNOWN;
+    if (oi == NULL)
+        return;
+    if (a->in == NULL)
+        a->in = malloc(sizeof(*a->in));
+    if (a->in == NULL) {
+        a->failed = 1;
+        return;
+    }
+    pr_shapes_get(t, oi->input_dims, oi->input_types, oi->concrete_inputs,
+                  a->in);
+    call.name = pr_trace_str(t, e->name);
+    call.in = a->in;
+    call.trace_flops = oi->flops;
+    if (pr_flops_estimate(&call, &cost, &err) != PR_OK)
+        return;
+    *bytes = cost.bytes;
+    *dt = cost.dtype;
+}
+
+/* ---------------------------------------------------------- scenarios */
+
+/* CUDA graphs: the calls that put work on a stream take no time, and no
+ * task waits for its launch. */
+static int
+apply_launch(const struct pr_trace *t, struct pr_cp_graph *g,
+             struct pr_whatif_acc *a)
+{
+    int any = 0;
+    size_t i;
+
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *n = &g->v[i];
+
+        if (n->type == PR_CP_N_HOST &&
+            (n->corr_task != PR_CP_NONE || has(node_str(t, n), "EventRecord") ||
+             has(node_str(t, n), "StreamWaitEvent"))) {
+            evidence(a, PR_WHATIF_LAUNCH, n->on_path, ev_name(t, n), n->dur);
+            any |= n->dur > 0;
+            n->dur = 0;
+        } else if (is_task(n) && n->w_kind == PR_CP_LAUNCH && n->w > 0) {
+            evidence(a, PR_WHATIF_LAUNCH, n->on_path, ev_name(t, n), n->w);
+            n->w = 0;
+            any = 1;
+        }
+    }
+    return any;
+}
+
+/* Scale the data loader's pieces of an edge by k (0: gone), and with
+ * python 1 (twice the batch) the host's work outside operators too:
+ * Python code of unknown cost per sample is taken to grow with the batch,
+ * not to stay; python 2 (accumulation): every piece.  The change of the
+ * edge's weight. */
+static int64_t
+scale_loader(struct pr_cp_graph *g, uint32_t first, uint32_t n, int k,
+             int python, uint32_t *name)
+{
+    int64_t d = 0;
+    uint32_t i;
+
+    for (i = 0; i < n; i++) {
+        struct pr_cp_piece *p = &g->pc[first + i];
+
+        if (p->kind != PR_CP_DATALOADER && python != 2 &&
+            !(python && p->kind == PR_CP_HOST_OP && p->name == PR_STR_NONE))
+            continue;
+        d += p->ns * (k - 1);
+        p->ns *= k;
+        if (p->kind == PR_CP_DATALOADER)
+            *name = p->name;
+    }
+    return d;
+}
+
+/* Which host pieces a scenario scales with the data loader's. */
+static int
+python_of(enum pr_whatif s)
+{
+    return s == PR_WHATIF_BATCH ? 1 : s == PR_WHATIF_ACCUM ? 2 : 0;
+}
+
+static int
+apply_loader(struct pr_cp_graph *g, struct pr_whatif_acc *a, enum pr_whatif s,
+             int k)
+{
+    int any = 0;
+    size_t i;
+
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *n = &g->v[i];
+        uint32_t name = PR_STR_NONE;
+        int64_t d;
+
+        if ((n->type != PR_CP_N_HOST && n->type != PR_CP_N_SYNC) ||
+            n->n_pred == 0)
+            continue;
+        d = scale_loader(g, n->pc_first, n->pc_n, k, python_of(s), &name);
+        n->pw[0] += d;
+        if (k == 0)
+            evidence(a, s, n->on_path, name, -d);
+        any |= d != 0;
+    }
+    for (i = 0; i < g->n_end; i++) {
+        uint32_t name = PR_STR_NONE;
+        int64_t d = scale_loader(g, g->end_pc_first[i], g->end_pc_n[i], k,
+                                 python_of(s), &name);
+
+        g->end_w[i] += d;
+        if (k == 0)
+            evidence(a, s, (uint32_t)i == g->end_bind, name, -d);
+        any |= d != 0;
+    }
+    return any;
+}
+
+/* A copy between the host and pageable memory (CUPTI's "Memcpy HtoD
+ * (Pageable -> Device)"). */
+static int
+pageable(const struct pr_trace *t, const struct pr_cp_node *n)
+{
+    return is_task(n) && n->kind == PR_CP_COPY &&
+           has(node_str(t, n), "Pageable");
+}
+
+static int
+host_to_device(const struct pr_trace *t, const struct pr_cp_node *n)
+{
+    struct pr_gpu_info gb;
+    const struct pr_gpu_info *gi = pr_trace_gpu(t, &t->events[n->ev], &gb);
+
+    if (gi != NULL && gi->copy_dir != PR_DIR_UNKNOWN)
+        return gi->copy_dir == PR_DIR_H2D;
+    return has(node_str(t, n), "HtoD");
+}
+
+/* Pageable copies at the host link's speed (never slower than they ran):
+ * the time pinned memory saves them. */
+static int
+copies_at_link(const struct pr_trace *t, struct pr_cp_graph *g,
+               const struct pr_whatif_in *in)
+{
+    int any = 0;
+    size_t i;
+
+    if (in == NULL || !(in->link_gbps > 0))
+        return 0;
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *n = &g->v[i];
+        struct pr_gpu_info gb;
+        const struct pr_gpu_info *gi;
+        double ns;
+
+        if (!pageable(t, n))
+            continue;
+        gi = pr_trace_gpu(t, &t->events[n->ev], &gb);
+        if (gi == NULL || gi->bytes <= 0)
+            continue;
+        ns = (double)gi->bytes / in->link_gbps; /* GB/s = bytes/ns */
+        if (ns < (double)n->dur) {
+            n->dur = (int64_t)ns;
+            any = 1;
+        }
+    }
+    return any;
+}
+
+/* Blocking calls no longer wait for the device: *Synchronize calls
+ * (copies 0), or host-to-device copies (copies 1: pinned and
+ * non_blocking; a copy to the host still blocks, its data is needed). */
+static int
+apply_unblock(const struct pr_trace *t, struct pr_cp_graph *g,
+              const struct pr_whatif_in *in, struct pr_whatif_acc *a,
+              enum pr_whatif s)
+{
+    int copies = s != PR_WHATIF_SYNC;
+    int any = copies ? copies_at_link(t, g, in) : 0;
+    size_t i;
+    int j;
+
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *n = &g->v[i];
+        int sync;
+
+        if (n->type != PR_CP_N_SYNC || n->ev == PR_CP_NONE)
+            continue;
+        sync = has(node_str(t, n), "Synchroniz");
+        if (sync == copies)
+            continue;
+        if (copies && (n->corr_task == PR_CP_NONE ||
+                       !host_to_device(t, &g->v[n->corr_task])))
+            continue;
+        for (j = 0; j < n->n_pred; j++) {
+            if (!n->p_end[j] || n->pw[j] == GONE)
+                continue;
+            n->pw[j] = GONE;
+            evidence(a, s, n->on_path, ev_name(t, n), n->e - n->s - n->dur);
+            any = 1;
+        }
+    }
+    return any;
+}
+
+static int
+is_comm(const struct pr_cp_node *n)
+{
+    return (n->type == PR_CP_N_TASK || n->type == PR_CP_N_CARRY) &&
+           n->kind == PR_CP_COMM;
+}
+
+/* A point-to-point transfer (NCCL's SendRecv, Send and Recv kernels,
+ * HCCL's hcom_send and hcom_receive, MindSpore's Send and Receive ops):
+ * pipeline stages' activations and gradients, data the next work needs,
+ * and most of its time is waiting for the peer stage.  Overlapping it
+ * with compute is not a change one rank can make; balancing the stages
+ * is. */
+static int
+is_p2p(const struct pr_trace *t, const struct pr_cp_node *n)
+{
+    const char *s = node_str(t, n);
+
+    return has(s, "SendRecv") || has(s, "Kernel_Send") ||
+           has(s, "Kernel_Recv") || has(s, "hcom_send") ||
+           has(s, "hcom_receive") || strncmp(s, "Send", 4) == 0 ||
+           strncmp(s, "Receive", 7) == 0 || has(s, "/Send-op") ||
+           has(s, "/Receive-op");
+}
+
+/* A task a change moves off its stream's order: a collective (comm,
+ * point-to-point apart) or a copy from the host (prefetch). */
+static int
+moved(const struct pr_trace *t, const struct pr_cp_node *n, enum pr_whatif s)
+{
+    if (s == PR_WHATIF_COMM)
+        return is_comm(n) && !is_p2p(t, n);
+    return is_task(n) && n->kind == PR_CP_COPY && host_to_device(t, n);
+}
+
+/* Node n no longer waits for the moved task behind its edge j.  A task's
+ * edge 0 from a task is its stream's order: it then waits for the last
+ * task before the moved ones on its stream (the order of the work that
+ * stays is kept; the moved work runs beside it); any other edge goes. */
+static void
+bypass(const struct pr_trace *t, struct pr_cp_graph *g, struct pr_cp_node *n,
+       int j, enum pr_whatif s)
+{
+    uint32_t x = n->pred[j];
+
+    if (j == 0 && is_task(n)) {
+        while (moved(t, &g->v[x], s) && is_task(&g->v[x]) &&
+               g->v[x].n_pred > 0 &&
+               (is_task(&g->v[g->v[x].pred[0]]) ||
+                g->v[g->v[x].pred[0]].type == PR_CP_N_CARRY))
+            x = g->v[x].pred[0];
+        if (!moved(t, &g->v[x], s)) {
+            n->pred[j] = x;
+            n->pw[j] = 0;
+            return;
+        }
+    }
+    n->pw[j] = GONE;
+}
+
+/* Communication overlapped: nothing but communication waits for a
+ * collective, and no task waits for peers; collectives keep their time
+ * and their order.  Point-to-point transfers stay as they are (is_p2p). */
+static int
+apply_comm(const struct pr_trace *t, struct pr_cp_graph *g,
+           struct pr_whatif_acc *a)
+{
+    int any = 0;
+    size_t i;
+    int j;
+
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *n = &g->v[i];
+
+        if (is_comm(n)) {
+            if (!is_p2p(t, n))
+                evidence(a, PR_WHATIF_COMM, n->on_path, n->name, n->dur);
+            continue;
+        }
+        for (j = 0; j < n->n_pred; j++) {
+            if (moved(t, &g->v[n->pred[j]], PR_WHATIF_COMM) &&
+                n->pw[j] != GONE) {
+                bypass(t, g, n, j, PR_WHATIF_COMM);
+                any = 1;
+            }
+        }
+        if (is_task(n) && n->w_kind == PR_CP_COMM && n->w > 0 &&
+            !is_p2p(t, n) &&
+            !(n->bind < n->n_pred && is_p2p(t, &g->v[n->pred[n->bind]]))) {
+            evidence(a, PR_WHATIF_COMM, n->on_path, ev_name(t, n), n->w);
+            n->w = 0;
+            any = 1;
+        }
+    }
+    return any;
+}
+
+/* Copies from the host prefetched (copy_bound): pinned and non_blocking
+ * as pageable_copies, and on a side stream a step ahead, so nothing but
+ * another copy waits for a host-to-device copy.  Evidence: the copies on
+ * the path. */
+static int
+apply_prefetch(const struct pr_trace *t, struct pr_cp_graph *g,
+               const struct pr_whatif_in *in, struct pr_whatif_acc *a)
+{
+    int any = apply_unblock(t, g, in, a, PR_WHATIF_COPYBOUND);
+    size_t i;
+    int j;
+
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *n = &g->v[i];
+
+        if (is_task(n) && n->kind == PR_CP_COPY) {
+            if (host_to_device(t, n))
+                evidence(a, PR_WHATIF_COPYBOUND, n->on_path, ev_name(t, n),
+                         n->dur);
+            continue;
+        }
+        for (j = 0; j < n->n_pred; j++) {
+            if (moved(t, &g->v[n->pred[j]], PR_WHATIF_COPYBOUND) &&
+                n->pw[j] != GONE) {
+                bypass(t, g, n, j, PR_WHATIF_COPYBOUND);
+                any = 1;
+            }
+        }
+    }
+    return any;
+}
+
+static int
+cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+    return (a > b) - (a < b);
+}
+
+/* The steady state (cold_step): runtime calls that held the host
+ * PR_WHATIF_COLD_CALL_NS or more take the step's median runtime call
+ * time (their first-use cost gone), and the task such a call launched
+ * waits that much less (at most its wait).  Evidence: the calls themselves. */
+static int
+apply_cold(struct pr_cp_graph *g, struct pr_whatif_acc *a)
+{
+    size_t i, n = 0;
+    int64_t median;
+    int any = 0;
+
+    for (i = 0; i < g->n; i++)
+        n += g->v[i].type == PR_CP_N_HOST;
+    if (n == 0)
+        return 0;
+    if (n > a->cap_durs) {
+        int64_t *v = realloc(a->durs, n * sizeof(*v));
+
+        if (v == NULL) {
+            a->failed = 1;
+            return 0;
+        }
+        a->durs = v;
+        a->cap_durs = n;
+    }
+    n = 0;
+    for (i = 0; i < g->n; i++) {
+        if (g->v[i].type == PR_CP_N_HOST)
+            a->durs[n++] = g->v[i].dur;
+    }
+    qsort(a->durs, n, sizeof(*a->durs), cmp_i64);
+    median = a->durs[(n - 1) / 2]; /* the lower median */
+    if (median >= PR_WHATIF_COLD_CALL_NS)
+        return 0; /* every call is slow: none stands out as a first use */
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *c = &g->v[i];
+
+        if (c->type != PR_CP_N_HOST || c->dur < PR_WHATIF_COLD_CALL_NS)
+            continue;
+        evidence(a, PR_WHATIF_COLD, c->on_path, c->name, c->dur - median);
+        if (c->corr_task != PR_CP_NONE) {
+            /* its task waited for the call to enqueue it, whatever edge
+               binds the wait */
+            struct pr_cp_node *k = &g->v[c->corr_task];
+
+            k->w = k->w > c->dur - median ? k->w - (c->dur - median) : 0;
+        }
+        c->dur = median;
+        any = 1;
+    }
+    return any;
+}
+
+/* The operator-level sum of kernel time of node n (added when absent). */
+static struct opsum *
+opsum_of(struct pr_whatif_acc *a, uint32_t op_ev, struct pr_error *err)
+{
+    size_t i = pr_idmap_get(&a->opix, op_ev);
+
+    if (i != PR_NONE)
+        return &a->ops[i];
+    if (a->n_ops == a->cap_ops) {
+        size_t c = a->cap_ops ? 2 * a->cap_ops : 64;
+        struct opsum *v = realloc(a->ops, c * sizeof(*v));
+
+        if (v == NULL) {
+            a->failed = 1;
+            return NULL;
+        }
+        a->ops = v;
+        a->cap_ops = c;
+    }
+    if (pr_idmap_put(&a->opix, op_ev, a->n_ops, err) != PR_OK) {
+        a->failed = 1;
+        return NULL;
+    }
+    a->ops[a->n_ops].ns = 0;
+    a->ops[a->n_ops].cap_ns = -1;
+    return &a->ops[a->n_ops++];
+}
+
+/* Does a rule's pick name node n's operator (s: MEMBOUND, ALIGN) or the
+ * kernel itself (OCCUPANCY)?  Its factor, or 0 when it does not. */
+static double
+picked(const struct pr_trace *t, const struct pr_cp_node *n,
+       const struct pr_whatif_in *in, enum pr_whatif s)
+{
+    size_t i;
+
+    for (i = 0; in != NULL && i < in->n_picks; i++) {
+        const struct pr_whatif_pick *p = &in->picks[i];
+
+        if (p->s != s)
+            continue;
+        if (p->kernel != NULL) {
+            if (strcmp(p->kernel, node_str(t, n)) == 0)
+                return isnan(p->factor) ? 1.0 : p->factor;
+            continue;
+        }
+        if (p->op != NULL && n->op_ev != PR_CP_NONE) {
+            const struct pr_event *o = &t->events[n->op_ev];
+            struct pr_op_info buf;
+            const struct pr_op_info *oi = pr_trace_op(t, o, &buf);
+            const char *dims = oi != NULL && oi->input_dims != PR_STR_NONE
+                                   ? pr_trace_str(t, oi->input_dims)
+                                   : "[]";
+
+            if (strcmp(p->op, pr_trace_str(t, o->name)) == 0 &&
+                (p->shapes == NULL || strcmp(p->shapes, dims) == 0))
+                return isnan(p->factor) ? 1.0 : p->factor;
+        }
+    }
+    return 0.0;
+}
+
+/* The kernels a tensor-core change applies to: GEMM or convolution
+ * kernels off tensor cores of eligible operators in fp32 (AMP, TF32),
+ * or any kernel off tensor cores of the operators a rule named
+ * (ALIGN). */
+static int
+tc_target(const struct pr_trace *t, struct pr_whatif_acc *a,
+          const struct pr_cp_node *n, const struct pr_whatif_in *in,
+          enum pr_whatif s, struct pr_error *err)
+{
+    if (!is_task(n) || n->kind != PR_CP_KERNEL || n->op_ev == PR_CP_NONE ||
+        uses_tc(a, t, n, err))
+        return 0;
+    if (s == PR_WHATIF_ALIGN)
+        return picked(t, n, in, s) > 0;
+    return (n->fam == PR_CP_FAM_GEMM || n->fam == PR_CP_FAM_CONV) &&
+           op_eligible(a, t, n, err);
+}
+
+/* Tensor cores for the target kernels: each operator call's target
+ * kernels take ratio of their time, never less than the call's bytes at
+ * the memory roof (halved by AMP's fp16).  Operators whose inputs are not
+ * fp32 are left alone by AMP and TF32 (already 16-bit: their reason lies
+ * elsewhere). */
+static int
+apply_tc(const struct pr_trace *t, struct pr_cp_graph *g,
+         const struct pr_whatif_in *in, struct pr_whatif_acc *a,
+         enum pr_whatif s, struct pr_error *err)
+{
+    double ratio = in == NULL            ? NAN
+                   : s == PR_WHATIF_TF32 ? in->tf32_ratio
+                                         : in->amp_ratio;
+    int any = 0;
+    size_t i;
+
+    if (!(ratio > 0 && ratio < 1))
+        return 0;
+    pr_idmap_free(&a->opix);
+    a->n_ops = 0;
+    for (i = 0; i < g->n && !a->failed; i++) {
+        struct opsum *o;
+
+        if (!tc_target(t, a, &g->v[i], in, s, err))
+            continue;
+        o = opsum_of(a, g->v[i].op_ev, err);
+        if (o != NULL)
+            o->ns += g->v[i].dur;
+    }
+    for (i = 0; i < g->n && !a->failed; i++) {
+        struct pr_cp_node *n = &g->v[i];
+        struct opsum *o;
+        double f;
+        int64_t was = n->dur;
+
+        if (!tc_target(t, a, n, in, s, err))
+            continue;
+        o = opsum_of(a, n->op_ev, err);
+        if (o == NULL || o->ns <= 0)
+            continue;
+        if (o->cap_ns < 0) {
+            double bytes;
+            enum pr_dtype dt;
+
+            op_cost(a, t, n->op_ev, &bytes, &dt);
+            if (s != PR_WHATIF_ALIGN && dt != PR_DT_FP32 &&
+                dt != PR_DT_UNKNOWN) {
+                o->cap_ns = INFINITY; /* not an fp32 op: no change */
+            } else {
+                if (s == PR_WHATIF_AMP && bytes > 0)
+                    bytes /= 2; /* fp32 -> fp16 */
+                o->cap_ns = bytes > 0 && in->peak_gbps > 0
+                                ? bytes / in->peak_gbps
+                                : NAN;
+            }
+        }
+        f = ratio;
+        if (isfinite(o->cap_ns) && o->cap_ns / (double)o->ns > f)
+            f = o->cap_ns / (double)o->ns;
+        if (isinf(o->cap_ns) || f >= 1.0)
+            continue;
+        n->dur = (int64_t)((double)n->dur * f);
+        evidence(a, s, n->on_path, ev_name(t, n), was - n->dur);
+        any = 1;
+    }
+    return any;
+}
+
+/* Twice the batch: device compute and copies, the data loader and the
+ * host's work outside operators take twice as long; collectives
+ * (gradients do not grow with the batch) and the operators' dispatch on
+ * the host stay.  Evidence: the host work on the path that
+ * the larger batch spreads over twice the samples. */
+static int
+apply_batch(const struct pr_trace *t, struct pr_cp_graph *g,
+            struct pr_whatif_acc *a)
+{
+    int any = 0;
+    int64_t fixed = 0; /* work on the path the batch does not grow */
+    size_t i;
+    uint32_t k;
+
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *n = &g->v[i];
+
+        /* a pipeline's point-to-point transfers carry activations: they
+           grow with the batch, collectives of gradients do not */
+        if (is_task(n) && (n->kind == PR_CP_KERNEL || n->kind == PR_CP_COPY ||
+                           (is_comm(n) && is_p2p(t, n)))) {
+            n->dur = pr_sat_add_i64(n->dur, n->dur);
+            any = 1;
+            continue;
+        }
+        if (!n->on_path)
+            continue;
+        if (is_comm(n) && n->dur > 0) {
+            evidence(a, PR_WHATIF_BATCH, 1, n->name, n->dur);
+            fixed += n->dur;
+        } else if (n->type == PR_CP_N_HOST && n->n_pred > 0 && n->bind == 0) {
+            /* the operators' dispatch before the call, and the call */
+            for (k = 0; k < n->pc_n; k++) {
+                const struct pr_cp_piece *p = &g->pc[n->pc_first + k];
+
+                if (p->kind == PR_CP_HOST_OP && p->name != PR_STR_NONE) {
+                    evidence(a, PR_WHATIF_BATCH, 1, p->name, p->ns);
+                    fixed += p->ns;
+                }
+            }
+            evidence(a, PR_WHATIF_BATCH, 1, ev_name(t, n), n->dur);
+            fixed += n->dur;
+        }
+    }
+    if (fixed <= 0)
+        return 0; /* nothing on the path stays: no gain to claim */
+    any |= apply_loader(g, a, PR_WHATIF_BATCH, 2);
+    return any;
+}
+
+/* Gradient accumulation over two micro-batches: all the step's work
+ * happens twice, point-to-point transfers and their waits for the peer
+ * stage too (a pipeline sends each micro-batch, and its peer computes
+ * twice), but its collectives and the waits for their peers.  Evidence:
+ * the collectives on the path, the work that stays once. */
+static int
+apply_accum(const struct pr_trace *t, struct pr_cp_graph *g,
+            struct pr_whatif_acc *a)
+{
+    int64_t fixed = 0;
+    size_t i;
+
+    for (i = 0; i < g->n; i++) {
+        const struct pr_cp_node *n = &g->v[i];
+
+        if (is_comm(n) && !is_p2p(t, n) && n->on_path && n->dur > 0) {
+            evidence(a, PR_WHATIF_ACCUM, 1, n->name, n->dur);
+            fixed += n->dur;
+        }
+    }
+    if (fixed <= 0)
+        return 0; /* no collective on the path: nothing stays */
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *n = &g->v[i];
+
+        if (n->type == PR_CP_N_START || n->type == PR_CP_N_CARRY ||
+            (is_comm(n) && !is_p2p(t, n)))
+            continue;
+        n->dur = pr_sat_add_i64(n->dur, n->dur);
+        if (is_task(n) && n->w_kind == PR_CP_COMM &&
+            (is_p2p(t, n) ||
+             (n->bind < n->n_pred && is_p2p(t, &g->v[n->pred[n->bind]]))))
+            n->w = pr_sat_add_i64(n->w, n->w);
+    }
+    (void)apply_loader(g, a, PR_WHATIF_ACCUM, 2);
+    return 1;
+}
+
+/* The kernels a rule named take its factor of their time. */
+static int
+apply_picks(const struct pr_trace *t, struct pr_cp_graph *g,
+            const struct pr_whatif_in *in, struct pr_whatif_acc *a,
+            enum pr_whatif s)
+{
+    int any = 0;
+    size_t i;
+
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *n = &g->v[i];
+        double f;
+        int64_t was = n->dur;
+
+        if (!is_task(n) || n->kind != PR_CP_KERNEL)
+            continue;
+        f = picked(t, n, in, s);
+        if (!(f > 0 && f < 1))
+            continue;
+        n->dur = (int64_t)((double)n->dur * f);
+        evidence(a, s, n->on_path,
+                 s == PR_WHATIF_OCCUPANCY ? n->name : ev_name(t, n),
+                 was - n->dur);
+        any = 1;
+    }
+    return any;
+}
+
+/* ------------------------------------------------------------- replay */
+
+static int
+save(struct pr_whatif_acc *a, const struct pr_cp_graph *g)
+{
+    struct pr_cp_node *v = realloc(a->bak, (g->n ? g->n : 1) * sizeof(*v));
+    struct pr_cp_piece *pc;
+    int64_t *ew;
+
+    if (v == NULL)
+        return 0;
+    a->bak = v;
+    pc = realloc(a->bak_pc, (g->n_pc ? g->n_pc : 1) * sizeof(*pc));
+    if (pc == NULL)
+        return 0;
+    a->bak_pc = pc;
+    ew = realloc(a->bak_end, (g->n_end ? g->n_end : 1) * sizeof(*ew));
+    if (ew == NULL)
+        return 0;
+    a->bak_end = ew;
+    /* (memcpy from NULL is undefined even for 0 bytes) */
+    if (g->n)
+        memcpy(v, g->v, g->n * sizeof(*v));
+    if (g->n_pc)
+        memcpy(pc, g->pc, g->n_pc * sizeof(*pc));
+    if (g->n_end)
+        memcpy(ew, g->end_w, g->n_end * sizeof(*ew));
+    return 1;
+}
+
+static void
+restore(const struct pr_whatif_acc *a, struct pr_cp_graph *g)
+{
+    if (g->n)
+        memcpy(g->v, a->bak, g->n * sizeof(*g->v));
+    if (g->n_pc)
+        memcpy(g->pc, a->bak_pc, g->n_pc * sizeof(*g->pc));
+    if (g->n_end)
+        memcpy(g->end_w, a->bak_end, g->n_end * sizeof(*g->end_w));
+}
+
+static int
+apply(const struct pr_trace *t, struct pr_cp_graph *g,
+      const struct pr_whatif_in *in, struct pr_whatif_acc *a, enum pr_whatif s,
+      struct pr_error *err)
+{
+    switch (s) {
+    case PR_WHATIF_LAUNCH:
+        return apply_launch(t, g, a);
+    case PR_WHATIF_DATALOADER:
+        return apply_loader(g, a, s, 0);
+    case PR_WHATIF_SYNC:
+    case PR_WHATIF_COPIES:
+        return apply_unblock(t, g, in, a, s);
+    case PR_WHATIF_COPYBOUND:
+        return apply_prefetch(t, g, in, a);
+    case PR_WHATIF_COLD:
+        return apply_cold(g, a);
+    case PR_WHATIF_COMM:
+        return apply_comm(t, g, a);
+    case PR_WHATIF_AMP:
+    case PR_WHATIF_TF32:
+    case PR_WHATIF_ALIGN:
+        return apply_tc(t, g, in, a, s, err);
+    case PR_WHATIF_BATCH:
+        return apply_batch(t, g, a);
+    case PR_WHATIF_ACCUM:
+        return apply_accum(t, g, a);
+    case PR_WHATIF_MEMBOUND:
+    case PR_WHATIF_OCCUPANCY:
+        return apply_picks(t, g, in, a, s);
+    default:
+        return 0;
+    }
+}
+
+enum pr_status
+pr_whatif_step(const struct pr_trace *t, struct pr_cp_graph *g,
+               const struct pr_whatif_in *in, struct pr_whatif_acc *a,
+               struct pr_error *err)
+{
+    int64_t base = g->rend - g->ws;
+    int s;
+    size_t i;
+
+    /* a path through no node (the step's start to its end over host work
+       the graph has no call in) explains nothing a change could act on */
+    for (i = 0; i < g->n; i++) {
+        if (g->v[i].on_path && g->v[i].type != PR_CP_N_START)
+            break;
+    }
+    if (i == g->n) {
+        a->skipped++;
+        return PR_OK;
+    }
+    if (!save(a, g))
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
+    a->steps++;
+    a->npu = in != NULL && in->npu;
+    a->base_ns = pr_sat_add_i64(a->base_ns, base);
+    for (s = 0; s < PR_WHATIF_COUNT && !a->failed; s++) {
+        int64_t len, gain;
+
+        if (!apply(t, g, in, a, (enum pr_whatif)s, err)) {
+            restore(a, g);
+            continue;
+        }
+        pr_cp_replay(g);
+        len = g->rend - g->ws;
+        /* twice the batch does twice the samples: per step's worth */
+        gain = s == PR_WHATIF_BATCH || s == PR_WHATIF_ACCUM ? base - len / 2
+                                                            : base - len;
+        if (gain > 0)
+            a->gain_ns[s] = pr_sat_add_i64(a->gain_ns[s], gain);
+        restore(a, g);
+    }
+    pr_cp_replay(g); /* the binding edges of the unchanged graph back */
+    if (a->failed)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
+    return PR_OK;
+}
+
+/* ------------------------------------------------------------- output */
+
+static int
+cmp_ev(const void *x, const void *y)
+{
+    const struct pr_whatif_ev *a = x, *b = y;
+
+    if (a->ns != b->ns)
+        return a->ns > b->ns ? -1 : 1;
+    return a->name < b->name ? -1 : (a->name > b->name);
+}
+
+static double
+mean_us(int64_t ns, size_t n)
+{
+    return n ? (double)ns / 1000.0 / (double)n : NAN;
+}
+
+static void
+emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
+         int *ok)
+{
+    double gain = mean_us(a->gain_ns[s], a->steps);
+    double base = mean_us(a->base_ns, a->steps);
+    double pct = base > 0 ? 100.0 * gain / base : 0;
+    cJSON *o, *ev;
+    int i;
+
+    if (a->gain_ns[s] <= 0 || pct < 0.1)
+        return; /* nothing on the path to speak of */
+    o = pr_emit_obj(arr, NULL, ok);
+    pr_emit_str(o, "id", scen[s].id, ok);
+    pr_emit_str(o, "change",
+                a->npu && scen[s].npu != NULL ? scen[s].npu : scen[s].what, ok);
+    pr_emit_num(o, "step_us", base - gain, ok);
+    pr_emit_num(o, "gain_us", gain, ok);
+    pr_emit_num(o, "gain_pct", pct, ok);
+    qsort(a->ev[s], PR_WHATIF_EV, sizeof(a->ev[s][0]), cmp_ev);
+    ev = pr_emit_arr(o, "evidence", ok);
+    for (i = 0; i < PR_WHATIF_EV && *ok; i++) {
+        cJSON *e;
+
+        if (a->ev[s][i].ns <= 0)
+            break;
+        e = pr_emit_obj(ev, NULL, ok);
+        pr_emit_str(e, "name", pr_trace_str(t, a->ev[s][i].name), ok);
+        pr_emit_num(e, "us", mean_us(a->ev[s][i].ns, a->steps), ok);
+    }
+}
+
+void
+pr_whatif_emit(const struct pr_trace *t, struct pr_whatif_acc *a, cJSON *cp,
+               int *ok)
+{
+    int order[PR_WHATIF_COUNT], s, k;
+    cJSON *arr;
+
+    pr_emit_num(cp, "what_if_steps", (double)a->steps, ok);
+    if (a->steps == 0) {
+        pr_emit_null(cp, "what_if", ok); /* no step to replay */
+        return;
+    }
+    for (s = 0; s < PR_WHATIF_COUNT; s++)
+        order[s] = s;
+    for (s = 1; s < PR_WHATIF_COUNT; s++) /* by gain, stable */
+        for (k = s; k > 0 && a->gain_ns[order[k]] > a->gain_ns[order[k - 1]];
+             k--) {
+            int x = order[k];
+
+            order[k] = order[k - 1];
+            order[k - 1] = x;
+        }
+    arr = pr_emit_arr(cp, "what_if", ok);
+    for (k = 0; k < PR_WHATIF_COUNT && *ok; k++)
+        emit_one(t, a, order[k], arr, ok);
+}
+
+/* ------------------------------------------------------ the advice */
+
+static const cJSON *
+whatif_of(const cJSON *whatif, const char *id)
+{
+    const cJSON *w;
+
+    cJSON_ArrayForEach(w, whatif)
+    {
+        if (pr_sget_is(pr_sget_str(w, "id"), id))
+            return w;
+    }
+    return NULL;
+}
+
+/* The recommendation scenario s backs (its own id but for gradient
+ * accumulation, one of the communication advice's fixes; TF32 backs
+ * none: the AMP advice names it). */
+static const char *
+backs(int s)
+{
+    return s == PR_WHATIF_ACCUM ? "communication" : scen[s].id;
+}
+
+static int
+backed(const char *id)
+{
+    int s;
+
+    for (s = 0; s < PR_WHATIF_COUNT && id != NULL; s++) {
+        if (strcmp(id, backs(s)) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The what_if row with the largest gain among the scenarios that back
+ * recommendation id; NULL when none has a row. */
+static const cJSON *
+best_whatif(const cJSON *whatif, const char *id)
+{
+    const cJSON *w, *best = NULL;
+    int s;
+
+    cJSON_ArrayForEach(w, whatif)
+    {
+        const char *wid = pr_sget_str(w, "id");
+
+        for (s = 0; s < PR_WHATIF_COUNT && wid != NULL; s++) {
+            if (strcmp(wid, scen[s].id) == 0 && strcmp(backs(s), id) == 0 &&
+                (best == NULL ||
+                 pr_sget_num(w, "gain_us") > pr_sget_num(best, "gain_us")))
+                best = w;
+        }
+    }
+    return best;
+}
+
+static double
+gain_of(const cJSON *r)
+{
+    double g = pr_sget_num(r, "gain_us");
+
+    return isnan(g) ? -1.0 : g;
+}
+
+/* Rank recs by gain, largest first; the ones without after, in their
+ * order (insertion sort: a run has a dozen). */
+static enum pr_status
+rank(cJSON *recs, struct pr_error *err)
+{
+    size_t n = (size_t)cJSON_GetArraySize(recs), i, k;
+    cJSON **v = malloc((n ? n : 1) * sizeof(*v));
+
+    if (v == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
+    for (i = 0; i < n; i++)
+        v[i] = cJSON_DetachItemFromArray(recs, 0);
+    for (i = 1; i < n; i++)
+        for (k = i; k > 0 && gain_of(v[k]) > gain_of(v[k - 1]); k--) {
+            cJSON *x = v[k];
+
+            v[k] = v[k - 1];
+            v[k - 1] = x;
+        }
+    for (i = 0; i < n; i++)
+        cJSON_AddItemToArray(recs, v[i]);
+    free(v);
+    return PR_OK;
+}
+
+/* Why a run's recommendations carry no gain. */
+static const char *
+no_replay(const cJSON *run, const cJSON *cp)
+{
+    double e = pr_sget_num(cp, "replay_error_pct");
+
+    if (cJSON_IsTrue(pr_sget(run, "host_only")))
+        return "not replayed: a CPU-only run, the trace records no device "
+               "work for a change to act on";
+    if (e > PR_WHATIF_MAX_ERROR_PCT)
+        return "not replayed: the step graph does not reproduce the "
+               "measured steps within 2% (see critical_path.steps[]"
+               ".replay_error_pct)";
+    return "not replayed: the step graph holds no device work or runtime "
+           "call on its path (host work the trace does not attribute)";
+}
+
+/* A recommendation without a gain: null gain_us and gain_pct, and why
+ * (note; NULL: the rule's own gain_note, already on it). */
+static int
+no_gain(cJSON *r, const char *note)
+{
+    return cJSON_AddNullToObject(r, "gain_us") != NULL &&
+           cJSON_AddNullToObject(r, "gain_pct") != NULL &&
+           (note == NULL ||
+            cJSON_AddStringToObject(r, "gain_note", note) != NULL);
+}
+
+/* The share of the steps the cold calls take (their what-if's gain), or
+ * 0: a capture over PR_WHATIF_COLD_PCT is cold, and the other changes'
+ * gains on it are not claimed. */
+static double
+cold_pct(const cJSON *whatif)
+{
+    double p = pr_sget_num(whatif_of(whatif, "cold_step"), "gain_pct");
+
+    return p >= PR_WHATIF_COLD_PCT ? p : 0;
+}
+
+enum pr_status
+pr_whatif_recommend(cJSON *run, struct pr_error *err)
+{
+    const cJSON *cp = pr_sget(run, "critical_path");
+    const cJSON *whatif = pr_sget(cp, "what_if");
+    cJSON *recs = cJSON_GetObjectItemCaseSensitive(run, "recommendations");
+    cJSON *r, *next;
+    double cold = cold_pct(whatif);
+    char cold_note[320];
+
+    if (!cJSON_IsArray(recs) || cp == NULL)
+        return PR_OK; /* a run without a trace: nothing replayed */
+    snprintf(cold_note, sizeof(cold_note),
+             "not claimed: the capture is cold (runtime calls of 1 ms or "
+             "more, first-use costs, take %.0f%% of its steps; see the "
+             "what-if cold_step), so a change's gain replayed on it would "
+             "not be the steady state's; profile after warm-up",
+             cold);
+    for (r = recs->child; r != NULL; r = next) {
+        const char *id = pr_sget_str(r, "id");
+        const cJSON *w = best_whatif(whatif, id);
+
+        next = r->next;
+        if (!backed(id))
+            continue;
+        if (cJSON_IsString(pr_sget(r, "gain_note"))) {
+            /* the rule itself says why no change of it can be replayed */
+            if (!no_gain(r, NULL))
+                return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
+            continue;
+        }
+        if (!cJSON_IsArray(whatif)) {
+            /* no step could be replayed: the rule stands on its figures,
+               and the report says its gain is not known */
+            if (!no_gain(r, no_replay(run, cp)))
+                return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
+            continue;
+        }
+        if (cold > 0 && strcmp(id, "cold_step") != 0) {
+            if (!no_gain(r, cold_note))
+                return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
+            continue;
+        }
+        if (w == NULL || !(pr_sget_num(w, "gain_pct") >= PR_WHATIF_MIN_PCT)) {
+            /* its change saves (next to) nothing on the path, or no step
+               could be replayed: the rule does not fire */
+            cJSON_Delete(cJSON_DetachItemViaPointer(recs, r));
+            continue;
+        }
+        if (!cJSON_AddStringToObject(r, "what_if", pr_sget_str(w, "id")) ||
+            !cJSON_AddNumberToObject(r, "gain_us", pr_sget_num(w, "gain_us")) ||
+            !cJSON_AddNumberToObject(r, "gain_pct",
+                                     pr_sget_num(w, "gain_pct")) ||
+            !cJSON_AddItemToObject(r, "evidence",
+                                   cJSON_Duplicate(pr_sget(w, "evidence"), 1)))
+            return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
+    }
+    return rank(recs, err);
+}
+
+/* ------------------------------------------------------- the verdict */
+
+/* A finding's name as a user reads it (the recommendation's id). */
+static const char *
+finding_title(const char *id)
+{
+    static const struct {
+        const char *id, *title;
+    } t[] = {
+        {"launch_bound", "Launch-bound: capture the step in a graph"},
+        {"dataloader", "Input loading on the critical path"},
+        {"host_sync", "The host blocks on the device"},
+        {"pageable_copies", "Blocking copies from pageable memory"},
+        {"communication", "Communication on the critical path"},
+        {"enable_amp", "Mixed precision (AMP) for fp32 GEMM/conv"},
+        {"low_gpu_utilization", "Device underused"},
+        {"memory_bound_ops", "Memory-bound operators far below the roof"},
+        {"misaligned_dims", "Dims that keep GEMMs off tensor cores"},
+        {"low_occupancy", "Kernels that leave the device idle"},
+        {"cold_step", "A cold capture: first-use costs in the step"},
+        {"copy_bound", "Bound by copies from the host"},
+    };
+    size_t i;
+
+    for (i = 0; id != NULL && i < sizeof(t) / sizeof(t[0]); i++) {
+        if (strcmp(id, t[i].id) == 0)
+            return t[i].title;
+    }
+    return id != NULL ? id : "";
+}
+
+/* "1.2 ms" / "850 us" (the verdict's own wording). */
+static void
+fmt_us(double us, char *buf, size_t cap)
+{
+    if (!(us == us))
+        snprintf(buf, cap, "?");
+    else if (us >= 1e6)
+        snprintf(buf, cap, "%.2f s", us / 1e6);
+    else if (us >= 1000)
+        snprintf(buf, cap, "%.1f ms", us / 1000);
+    else
+        snprintf(buf, cap, "%.0f us", us);
+}
+
+/* "aten::mm 937.5 us; cudaLaunchKernel 13 us" from evidence rows. */
+static void
+evidence_text(const cJSON *ev, char *buf, size_t cap)
+{
+    const cJSON *e;
+    size_t len = 0;
+    int n = 0;
+
+    buf[0] = '\0';
+    cJSON_ArrayForEach(e, ev)
+    {
+        char t[32];
+        int w;
+
+        if (n == 3 || len >= cap)
+            break;
+        fmt_us(pr_sget_num(e, "us"), t, sizeof(t));
+        w = snprintf(buf + len, cap - len, "%s%.80s %s", n ? "; " : "",
+                     pr_sget_str_or(e, "name", "?"), t);
+        if (w < 0)
+            break;
+        len += (size_t)w;
+        n++;
+    }
+}
+
+static const char *
+bound_words(const char *b)
+{
+    return b == NULL                         ? NULL
+           : strcmp(b, "host") == 0          ? "the host"
+           : strcmp(b, "device") == 0        ? "device compute"
+           : strcmp(b, "copy") == 0          ? "copies"
+           : strcmp(b, "communication") == 0 ? "communication"
+                                             : b;
+}
+
+/* The critical path's split as "host work 57%, kernels 37%" (the kinds
+ * over 5% of the mean path, largest first). */
+static void
+split_text(const cJSON *kinds, char *buf, size_t cap)
+{
+    static const struct {
+        const char *key, *words;
+    } k[] = {
+        {"host_op", "host work"},    {"dataloader", "data loader"},
+        {"launch", "launches"},      {"kernel", "kernels"},
+        {"copy", "copies"},          {"communication", "communication"},
+        {"sync_wait", "sync waits"}, {"idle", "idle"},
+    };
+    enum { NK = sizeof(k) / sizeof(k[0]) };
+    double v[NK], total = 0;
+    int used[NK] = {0}, i, n = 0;
+    size_t len = 0;
+
+    buf[0] = '\0';
+    for (i = 0; i < NK; i++) {
+        v[i] = pr_sget_num(kinds, k[i].key);
+        total += v[i] > 0 ? v[i] : 0;
+    }
+    while (total > 0 && len < cap) {
+        int best = -1, w;
+
+        for (i = 0; i < NK; i++) {
+            if (!used[i] && v[i] > 0.05 * total && (best < 0 || v[i] > v[best]))
+                best = i;
+        }
+        if (best < 0)
+            break;
+        used[best] = 1;
+        w = snprintf(buf + len, cap - len, "%s%s %.0f%%", n++ ? ", " : "",
+                     k[best].words, 100.0 * v[best] / total);
+        if (w < 0)
+            break;
+        len += (size_t)w;
+    }
+}
+
+#define VERDICT_FINDINGS 5
+
+enum pr_status
+pr_whatif_verdict(cJSON *run, struct pr_error *err)
+{
+    const cJSON *cp = pr_sget(run, "critical_path");
+    const cJSON *steps = pr_sget(cp, "steps"), *s, *r;
+    const char *bound = pr_sget_str(cp, "bound");
+    cJSON *v = cJSON_CreateObject(), *arr;
+    size_t n = 0, same = 0;
+    int ok = v != NULL, rank = 0;
+    char text[600], split[200], mean[32];
+
+    cJSON_ArrayForEach(s, steps)
+    {
+        const char *b = pr_sget_str(s, "bound");
+
+        n++;
+        same += bound != NULL && b != NULL && strcmp(b, bound) == 0;
+    }
+    split_text(pr_sget(cp, "by_kind_us"), split, sizeof(split));
+    fmt_us(pr_sget_num(pr_sget(run, "step_summary"), "mean_us"), mean,
+           sizeof(mean));
+    if (bound != NULL && n > 0) {
+        pr_emit_str(v, "bound", bound, &ok);
+        pr_emit_num(v, "bound_steps", (double)same, &ok);
+        snprintf(text, sizeof(text),
+                 "Bound by %s in %zu of %zu step%s (mean step %s; on the "
+                 "critical path: %s).",
+                 bound_words(bound), same, n, n == 1 ? "" : "s", mean,
+                 split[0] ? split : "nothing");
+    } else {
+        pr_emit_null(v, "bound", &ok);
+        pr_emit_num(v, "bound_steps", 0, &ok);
+        snprintf(text, sizeof(text),
+                 "What bounds the step is not known: the trace has no step "
+                 "with a critical path.");
+    }
+    pr_emit_num(v, "steps", (double)n, &ok);
+    pr_emit_str(v, "text", text, &ok);
+    arr = pr_emit_arr(v, "findings", &ok);
+    cJSON_ArrayForEach(r, pr_sget(run, "recommendations"))
+    {
+        cJSON *o;
+        char ev[400];
+
+        if (!ok || rank == VERDICT_FINDINGS)
+            break;
+        o = pr_emit_obj(arr, NULL, &ok);
+        pr_emit_num(o, "rank", ++rank, &ok);
+        pr_emit_str(o, "id", pr_sget_str_or(r, "id", ""), &ok);
+        pr_emit_str(o, "title", finding_title(pr_sget_str(r, "id")), &ok);
+        pr_emit_num_or_null(o, "gain_us", pr_sget_num(r, "gain_us"), &ok);
+        pr_emit_num_or_null(o, "gain_pct", pr_sget_num(r, "gain_pct"), &ok);
+        evidence_text(pr_sget(r, "evidence"), ev, sizeof(ev));
+        if (ev[0] == '\0' && pr_sget_str(r, "gain_note") != NULL) {
+            /* why no gain, as a sentence ("Not claimed: ...") */
+            snprintf(ev, sizeof(ev), "%s", pr_sget_str(r, "gain_note"));
+            if (ev[0] >= 'a' && ev[0] <= 'z')
+                ev[0] = (char)(ev[0] - 'a' + 'A');
+        }
+        pr_emit_str(o, "evidence", ev, &ok);
+        /* where the report holds its advice and its path (sec_verdict.c) */
+        pr_emit_str(o, "href_finding", "#recommendations", &ok);
+        pr_emit_str(o, "href_evidence", "#critical-path", &ok);
+    }
+    if (!ok) {
+        cJSON_Delete(v);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
+    }
+    return pr_emit_put(run, "verdict", v, "verdict", err);
+}

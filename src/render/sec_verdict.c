@@ -1,0 +1,80 @@
+/* sec_verdict.c - the report's first section (issue #31): what bounds the
+ * steps and the findings that would save the most, each with its gain
+ * from the step graph's replay and the nodes on the critical path it
+ * shortens (runs[].verdict, whatif.c).  The sections after it hold the
+ * evidence: Critical path for the path, Recommendations for the advice. */
+#include "config.h"
+
+#include <stddef.h>
+
+#include "profreport/figures.h"
+#include "profreport/keys.h"
+#include "profreport/sget.h"
+
+const struct pr_col pr_fig_cols_findings[] = {
+    {"rank", PR_K_RANK, "#", PR_FMT_COUNT, 0.3, NULL, PR_COL_BOTH},
+    {"finding", PR_K_TITLE, "Finding", PR_FMT_WRAP, 2.2,
+     "The recommendation (its advice in Recommendations below)",
+     PR_COL_BOTH | PR_COL_LINK},
+    {"gain", PR_K_GAIN_US, "Saves / step", PR_FMT_US, 0.8,
+     "What the step graph replayed with the change applied predicts it "
+     "saves per step (empty: no gain claimed, and the next column says "
+     "why)",
+     PR_COL_BOTH},
+    {"gain_pct", PR_K_GAIN_PCT, "Of step", PR_FMT_PCT, 0.6, NULL, PR_COL_BOTH},
+    {"evidence", PR_K_EVIDENCE, "On the critical path", PR_FMT_WRAP, 2.6,
+     "The nodes of the path the change shortens most, and what it takes "
+     "off each per step (the path itself in Critical path below)",
+     PR_COL_BOTH | PR_COL_LINK},
+    {"id", PR_K_ID, "Id", PR_FMT_TEXT, 0.9, NULL, 0},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static int
+present(const cJSON *summary)
+{
+    const cJSON *run;
+
+    cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
+    {
+        if (pr_sget(run, PR_K_VERDICT) != NULL)
+            return 1;
+    }
+    return 0;
+}
+
+static void
+build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+{
+    const cJSON *v = pr_sget(run, PR_K_VERDICT);
+    const cJSON *fs = pr_sget(v, PR_K_FINDINGS);
+    struct pr_fig_table t = {
+        .cols = pr_fig_cols_findings, .rows = fs, .what = "findings"};
+
+    (void)summary;
+    if (v == NULL) {
+        pr_figs_note(f, "No verdict: this run was not analysed from a trace.");
+        return;
+    }
+    pr_figs_text(f, pr_sget_str_or(v, PR_K_TEXT, ""));
+    if (pr_sget_len(fs) == 0) {
+        pr_figs_note(f, "No finding: no rule's change shortens the critical "
+                        "path by 1% of the step or more.");
+        return;
+    }
+    pr_figs_table(f, "What to fix first", &t, NULL);
+    pr_figs_note(f, "Gains are predictions: the step's dependency graph "
+                    "replayed with the change applied (see Critical path "
+                    "for the path and its replay error, Recommendations "
+                    "for each finding's advice).");
+}
+
+/* The section: read by the table in sections.c. */
+const struct pr_section pr_section_verdict = {
+    .id = "verdict",
+    .title = "Verdict",
+    .lede = "What bounds the step and what each fix would save, largest "
+            "first.",
+    .per_run = 1,
+    .build = build,
+    .present = present};

@@ -1,0 +1,79 @@
+#!/bin/sh
+# verdict.sh - verdict first (issue #31): what bounds the step and the
+# findings by the gain their replay predicts, on the terminal (a plain
+# run; -q silences it), as `table --kind findings`, as the HTML's first
+# section and on the PDF's first page.  The step: the data loader's
+# next() takes 600 of a 1000 us step before aten::mm launches a 300 us
+# kernel (whatif.sh pins the 600 us).
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "verdict" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+TR="$T_DIR/loader.pt.trace.json"
+python3 - "$TR" << 'PY'
+import json, sys
+def X(cat, name, ts, dur, pid=1, tid=1, **args):
+    return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid,
+            "ts": ts, "dur": dur, "args": args}
+ev = [X("user_annotation", "ProfilerStep#1", 0, 1000),
+      X("user_annotation",
+        "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 0, 600),
+      X("cpu_op", "aten::mm", 600, 100),
+      X("cuda_runtime", "cudaLaunchKernel", 650, 5, correlation=1),
+      X("kernel", "volta_sgemm_128x64_nn", 660, 300, pid=0, tid=7,
+        correlation=1, device=0, stream=7)]
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+
+"$PR_BIN" --input "$TR" > "$T_DIR/out.txt" 2> "$T_DIR/err.txt"
+check "a plain run exits 0" [ $? -eq 0 ]
+check "the terminal says what bounds the step" \
+    grep -q "Bound by the host in 1 of 1 step (mean step 1.0 ms" "$T_DIR/out.txt"
+check "the terminal's first finding: the data loader, 600 us (60.0%)" \
+    grep -q "^  1\. Input loading on the critical path: saves 600 us per step (60\.0%) \[dataloader\]" \
+    "$T_DIR/out.txt"
+check "the terminal names its evidence" \
+    grep -q "on the path: enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ 600 us" \
+    "$T_DIR/out.txt"
+"$PR_BIN" -q --input "$TR" > "$T_DIR/quiet.txt" 2>&1
+check "-q prints nothing" [ ! -s "$T_DIR/quiet.txt" ]
+
+"$PR_BIN" table --kind findings --csv --input "$TR" > "$T_DIR/f.csv" 2> "$T_DIR/err.txt"
+check "table --kind findings: the dataloader row with its gain" \
+    python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows, 'no rows'
+r = rows[0]
+vals = list(r.values())
+assert 'Input loading on the critical path' in vals, r
+assert any(v in ('600', '600.0', '600.000') for v in vals), r
+assert any(v.startswith('60') for v in vals), r
+" "$T_DIR/f.csv"
+
+"$PR_BIN" -q --input "$TR" --html "$T_DIR/r.html" --pdf "$T_DIR/r.pdf"
+check "the HTML opens with the verdict, linked to its evidence" \
+    python3 -c "
+import re, sys
+s = open(sys.argv[1]).read()
+ids = re.findall(r'<section id=\"([^\"]+)\"', s)
+assert ids and ids[0] == 'verdict', ids[:3]
+v = s[s.index('<section id=\"verdict\"'):]
+v = v[:v.index('</section>')]
+assert 'Bound by the host' in v and 'Input loading on the critical path' in v
+# each finding links to its advice and to the critical path, which exist
+assert 'href=\"#recommendations\"' in v and 'href=\"#critical-path\"' in v, v
+assert '<section id=\"recommendations\"' in s and '<section id=\"critical-path\"' in s
+" "$T_DIR/r.html"
+if command -v pdftotext > /dev/null 2>&1; then
+    pdftotext -f 1 -l 1 "$T_DIR/r.pdf" "$T_DIR/p1.txt"
+    check "the PDF's first page holds the verdict and its finding" \
+        sh -c 'grep -q "^Verdict" "$1" && grep -q "Input loading on the critical path" "$1" && grep -q "Bound by the host" "$1"' \
+        _ "$T_DIR/p1.txt"
+else
+    skip "the PDF's first page" "no pdftotext"
+fi
+echo "1..$T_N"

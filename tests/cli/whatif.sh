@@ -1,0 +1,277 @@
+#!/bin/sh
+# whatif.sh - what a fix would save (whatif.c, issue #31): each change is
+# replayed on a hand-made step whose answer is known.
+#  dataloader: the data loader's next() takes 600 of a 1000 us step on the
+#    host before aten::mm launches a 300 us kernel; without it the step
+#    ends at 400 us (the host's 345 us after the launch): 600 us, 60%.
+#  graphs: ten 20 us launches back to back, each 3 us kernel starting
+#    15 us after its launch, then 10 us of host: 210 us; with no launch
+#    cost the kernels run back to back from 0: 30 us, 180 us saved.
+#  sync: cudaDeviceSynchronize waits for an 800 us kernel, then 185 us of
+#    host work: 1000 us; without the wait the kernel bounds it: 810 us.
+#  copies: a pageable cudaMemcpyAsync blocks the host 500 us for a 480 us
+#    copy, 100 us of host follow: 600 us; non-blocking, the copy ends at
+#    490 us: 110 us saved.
+#  comm: the host waits for a 200 us all-reduce (10-210 us), then launches
+#    a 150 us GEMM and waits for it: 380 us.  Overlapped, the GEMM runs
+#    beside the all-reduce (20-170 us) and the step ends with the
+#    collective at 210 us: 170 us saved.
+#  amp / tf32 (an A100-SXM4-40GB: fp32 19.5, TF32 156, fp16 312 TFLOP/s,
+#    1555 GB/s): a 1000 us fp32 sgemm of aten::mm 1024^3 the host waits
+#    for: AMP takes it to 1000 * 19.5/312 = 62.5 us (937.5 us saved),
+#    TF32 to 125 us (875 us).  At 4096^3 the memory roof caps them: its
+#    3 * 4096^2 * 4 B at 1555 GB/s take 129.47 us (TF32, 870.53 saved) and
+#    half that in fp16, 64.735 us (AMP, 935.265 saved).
+#  batch: 100 us of host dispatch in aten::add launch a 50 us kernel,
+#    then 55 us of Python to the step's end: 160 us.  Twice the batch: the
+#    kernel ends at 210 us, the Python at 215 us, so a step's worth of
+#    samples takes 107.5 us: 52.5 us saved, 32.81%; the evidence is
+#    aten::add, whose dispatch does not grow.
+#  occupancy: a 400 us kernel of 27 blocks on 108 SMs (0.25 blocks per
+#    SM) the host waits for, in a 420 us step: filling the device it takes
+#    100 us, 300 us saved (71.43%).
+#  membound: aten::add of two 2^24 fp32 tensors (201.3 MB) in a 1000 us
+#    kernel, 201 GB/s of 1555: at the roof 129.47 us, 870.53 us saved.
+#  misaligned: an fp16 aten::mm 1001^3 (dims not multiples of 8) whose
+#    1000 us kernel ran off tensor cores (gemmSN): on them, 1000 * 19.5 /
+#    312 = 62.5 us (its 6 MB at the roof take 3.9 us): 937.5 us saved.
+#  cold: three launches of 5, 2000 and 5 us (median 5 us) of 10 us
+#    kernels, the second's kernel starting when its call returns, then
+#    30 us of host work: 2040 us.  Warm, the second call takes 5 us and
+#    its kernel no longer waits for it: the calls end at 15 us, the host
+#    at 45 us, the kernels at 40 us: 1995 us saved (97.79%); the other
+#    advice on this cold capture claims no gain.
+#  accumulation: comm's step (an all-reduce the host waits for, then a
+#    GEMM it waits for; 380 us).  Two micro-batches: every call, the GEMM
+#    and the host's gaps twice, the all-reduce once: the all-reduce ends
+#    at 210 us (launched at 0 after a 10 us wait), the second call at
+#    220 us, the GEMM (10 us launch wait kept) at 520 us, the host's
+#    10 us after the sync at 540 us: per step's worth 270 us, 110 us
+#    saved (28.95%).
+#  p2p: comm's step with NCCL's SendRecv instead of the all-reduce: a
+#    pipeline stage's transfer: neither overlapped nor accumulated.
+#  same stream: a 100 us GEMM, a 50 us all-reduce and a 200 us GEMM on
+#    one stream (10-360 us), the host waiting for the last: 365 us.
+#    Overlapped, the second GEMM follows the first (110-310 us) beside
+#    the all-reduce (110-160 us): 315 us, 50 us saved (13.70%); it does
+#    not run beside the first GEMM.
+#  prefetch: a 300 us pinned host-to-device copy and a 100 us kernel
+#    after it on one stream, the host waiting for the kernel: 415 us.
+#    Prefetched, the kernel runs from its launch (5-105 us) beside the
+#    copy, which ends the step at 310 us: 105 us saved (25.30%).
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "what-if" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+python3 - "$T_DIR" << 'PY'
+import json, sys
+d = sys.argv[1]
+def X(cat, name, ts, dur, pid=1, tid=1, **args):
+    return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid,
+            "ts": ts, "dur": dur, "args": args}
+def K(name, ts, dur, corr, stream=7, cat="kernel", **kw):
+    return X(cat, name, ts, dur, pid=0, tid=stream, correlation=corr,
+             device=0, stream=stream, **kw)
+def call(ts, dur, corr, name="cudaLaunchKernel"):
+    return X("cuda_runtime", name, ts, dur, correlation=corr)
+def step(dur):
+    return X("user_annotation", "ProfilerStep#1", 0, dur)
+def mm(n, ts, dur):
+    return X("cpu_op", "aten::mm", ts, dur, **{"Input Dims": [[n, n], [n, n]],
+             "Input type": ["float", "float"]})
+def gemm(n):
+    return [step(1020), mm(n, 0, 10), call(2, 5, 1),
+            K("volta_sgemm_128x64_nn", 10, 1000, 1),
+            call(10, 1005, 2, "cudaDeviceSynchronize")]
+A100 = [{"id": 0, "name": "NVIDIA A100-SXM4-40GB", "computeMajor": 8,
+         "computeMinor": 0, "numSms": 108}]
+cases = {
+    "dataloader": [step(1000),
+        X("user_annotation",
+          "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+          0, 600),
+        X("cpu_op", "aten::mm", 600, 100), call(650, 5, 1),
+        K("volta_sgemm_128x64_nn", 660, 300, 1)],
+    "graphs": [step(210)] +
+        [call(20 * i, 20, i + 1) for i in range(10)] +
+        [K("vectorized_elementwise_kernel", 20 * i + 15, 3, i + 1)
+         for i in range(10)],
+    "sync": [step(1000), call(0, 5, 1),
+        K("volta_sgemm_128x64_nn", 10, 800, 1),
+        call(10, 805, 2, "cudaDeviceSynchronize"),
+        X("cpu_op", "aten::add", 815, 185)],
+    "copies": [step(600), call(0, 500, 1, "cudaMemcpyAsync"),
+        K("Memcpy HtoD (Pageable -> Device)", 10, 480, 1, cat="gpu_memcpy"),
+        X("cpu_op", "aten::relu", 500, 100)],
+    "comm": [step(380), call(0, 5, 1),
+        K("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 10, 200, 1, 9),
+        call(10, 200, 2, "cudaDeviceSynchronize"),
+        call(210, 5, 3), K("volta_sgemm_128x64_nn", 220, 150, 3),
+        call(215, 160, 4, "cudaDeviceSynchronize")],
+    "amp": gemm(1024),
+    "amp_roof": gemm(4096),
+    "occupancy": [step(420), X("cpu_op", "aten::foo", 0, 8), call(2, 5, 1),
+        K("my_kernel", 10, 400, 1, grid=[27, 1, 1], block=[128, 1, 1],
+          **{"blocks per SM": 0.25, "registers per thread": 32,
+             "shared memory": 0, "est. achieved occupancy %": 6,
+             "warps per SM": 1.0}),
+        call(10, 405, 2, "cudaDeviceSynchronize")],
+    "membound": [step(1020),
+        X("cpu_op", "aten::add", 0, 8, **{"Input Dims": [[1 << 24], [1 << 24]],
+          "Input type": ["float", "float"]}), call(2, 5, 1),
+        K("vectorized_elementwise_kernel", 10, 1000, 1),
+        call(10, 1005, 2, "cudaDeviceSynchronize")],
+    "misaligned": [step(1020),
+        X("cpu_op", "aten::mm", 0, 8, **{"Input Dims": [[1001, 1001], [1001, 1001]],
+          "Input type": ["c10::Half", "c10::Half"]}), call(2, 5, 1),
+        K("void gemmSN_NN_kernel<__half, 256, 4, 2, 8, 4, 4, false>", 10, 1000, 1),
+        call(10, 1005, 2, "cudaDeviceSynchronize")],
+    "batch": [step(160), X("cpu_op", "aten::add", 0, 105), call(100, 5, 1),
+        K("vectorized_elementwise_kernel", 110, 50, 1)],
+    "cold": [step(2040), call(0, 5, 1), K("vectorized_elementwise_kernel", 10, 10, 1),
+        call(5, 2000, 2), K("vectorized_elementwise_kernel", 2010, 10, 2),
+        call(2005, 5, 3), K("vectorized_elementwise_kernel", 2020, 10, 3),
+        X("cpu_op", "aten::add", 2010, 30)],
+    "p2p": [step(380), call(0, 5, 1),
+        K("ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)", 10, 200, 1, 9),
+        call(10, 200, 2, "cudaDeviceSynchronize"),
+        call(210, 5, 3), K("volta_sgemm_128x64_nn", 220, 150, 3),
+        call(215, 160, 4, "cudaDeviceSynchronize")],
+    "same_stream": [step(365), call(0, 5, 1), call(5, 5, 2), call(10, 5, 3),
+        K("volta_sgemm_128x64_nn", 10, 100, 1),
+        K("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 110, 50, 2),
+        K("volta_sgemm_128x64_nn", 160, 200, 3),
+        call(15, 345, 4, "cudaDeviceSynchronize")],
+    "prefetch": [step(415), call(0, 5, 1, "cudaMemcpyAsync"),
+        K("Memcpy HtoD (Pinned -> Device)", 10, 300, 1, cat="gpu_memcpy"),
+        call(5, 5, 2), K("volta_sgemm_128x64_nn", 310, 100, 2),
+        call(10, 400, 3, "cudaDeviceSynchronize")],
+}
+for name, ev in cases.items():
+    json.dump({"deviceProperties": A100, "traceEvents": ev},
+              open("%s/%s.pt.trace.json" % (d, name), "w"))
+PY
+
+# wi.py FILE ID GAIN_US PCT: the run's what_if row ID predicts GAIN_US
+# (mean per step) and PCT of the step, with evidence
+cat > "$T_DIR/wi.py" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+w = {x["id"]: x for x in r["critical_path"]["what_if"]}
+x = w.get(sys.argv[2])
+ok = (x is not None and abs(x["gain_us"] - float(sys.argv[3])) < 1e-6 and
+      abs(x["gain_pct"] - float(sys.argv[4])) < 0.01 and
+      len(x["evidence"]) > 0)
+if not ok:
+    print(json.dumps(r["critical_path"].get("what_if"), indent=1),
+          file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY
+for c in dataloader graphs sync copies comm amp amp_roof batch \
+    occupancy membound misaligned cold p2p same_stream prefetch; do
+    "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json"
+    check "$c: summary written (exit $?)" [ -s "$T_DIR/$c.json" ]
+done
+check "dataloader gone: 600 us, 60%" \
+    python3 "$T_DIR/wi.py" "$T_DIR/dataloader.json" dataloader 600 60
+check "CUDA graphs: 180 us, 85.71%" \
+    python3 "$T_DIR/wi.py" "$T_DIR/graphs.json" launch_bound 180 85.714
+check "sync removed: 190 us, 19%" \
+    python3 "$T_DIR/wi.py" "$T_DIR/sync.json" host_sync 190 19
+check "non-blocking copies: 110 us, 18.33%" \
+    python3 "$T_DIR/wi.py" "$T_DIR/copies.json" pageable_copies 110 18.333
+check "communication overlapped: 170 us, 44.74%" \
+    python3 "$T_DIR/wi.py" "$T_DIR/comm.json" communication 170 44.737
+check "AMP: 937.5 us, 91.91%" \
+    python3 "$T_DIR/wi.py" "$T_DIR/amp.json" enable_amp 937.5 91.912
+check "TF32: 875 us, 85.78%" \
+    python3 "$T_DIR/wi.py" "$T_DIR/amp.json" tf32 875 85.784
+check "AMP at the memory roof: 935.265 us" \
+    python3 "$T_DIR/wi.py" "$T_DIR/amp_roof.json" enable_amp 935.265 91.693
+check "TF32 at the memory roof: 870.53 us" \
+    python3 "$T_DIR/wi.py" "$T_DIR/amp_roof.json" tf32 870.53 85.346
+check "twice the batch: 52.5 us per step's worth, 32.81%" \
+    python3 "$T_DIR/wi.py" "$T_DIR/batch.json" low_gpu_utilization 52.5 32.8125
+check "low occupancy: the kernel filling the device, 300 us" \
+    python3 "$T_DIR/wi.py" "$T_DIR/occupancy.json" low_occupancy 300 71.4286
+check "memory-bound op at the roof: 870.53 us" \
+    python3 "$T_DIR/wi.py" "$T_DIR/membound.json" memory_bound_ops 870.53 85.346
+check "misaligned dims on tensor cores: 937.5 us" \
+    python3 "$T_DIR/wi.py" "$T_DIR/misaligned.json" misaligned_dims 937.5 91.912
+check "cold: the warm step, 1995 us, 97.79%" \
+    python3 "$T_DIR/wi.py" "$T_DIR/cold.json" cold_step 1995 97.794
+check "cold: the cold_step advice carries the gain, the other advice none" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+recs = r['recommendations']
+assert recs[0]['id'] == 'cold_step' and recs[0]['gain_us'] == 1995, recs
+assert recs[0]['evidence'][0]['name'] == 'cudaLaunchKernel', recs
+others = recs[1:]
+assert others, recs
+for x in others:
+    assert x['gain_us'] is None and x['gain_pct'] is None, x
+    assert x['gain_note'].startswith(('not claimed: the capture is cold',
+                                      'no change replayed')), x
+ids = [w['id'] for w in r['critical_path']['what_if']]
+assert 'low_gpu_utilization' in ids, ids  # replayed, but not claimed
+" "$T_DIR/cold.json"
+check "gradient accumulation: 110 us per step's worth, 28.95%" \
+    python3 "$T_DIR/wi.py" "$T_DIR/comm.json" gradient_accumulation 110 28.947
+check "p2p: a pipeline transfer is neither overlapped nor accumulated" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+ids = [x['id'] for x in r['critical_path']['what_if'] or []]
+assert 'communication' not in ids and 'gradient_accumulation' not in ids, ids
+" "$T_DIR/p2p.json"
+check "same stream: overlapped, the GEMMs keep their order: 50 us, 13.70%" \
+    python3 "$T_DIR/wi.py" "$T_DIR/same_stream.json" communication 50 13.699
+check "prefetched copies: 105 us, 25.30%" \
+    python3 "$T_DIR/wi.py" "$T_DIR/prefetch.json" copy_bound 105 25.301
+check "the AMP advice carries the replay's gain, aten::mm its evidence" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+x = r['recommendations'][0]
+assert x['id'] == 'enable_amp' and x['gain_us'] == 937.5, x
+assert x['evidence'][0]['name'] == 'aten::mm', x
+" "$T_DIR/amp.json"
+check "a change with no gain on the path is not listed" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+ids = [x['id'] for x in r['critical_path']['what_if']]
+assert 'communication' not in ids and 'host_sync' not in ids, ids
+" "$T_DIR/dataloader.json"
+check "the dataloader advice carries its gain and evidence" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+recs = {x['id']: x for x in r['recommendations']}
+x = recs['dataloader']
+assert x['gain_us'] == 600 and x['gain_pct'] == 60, x
+assert x['evidence'][0]['name'].startswith('enumerate(DataLoader)'), x
+assert r['recommendations'][0]['id'] == 'dataloader'
+" "$T_DIR/dataloader.json"
+# a real cold capture (HTA's alexnet sample: CUDA context creation and
+# first launches take 90% of its one step): the warm step is its finding,
+# and the batch advice claims no gain the steady state would not have
+ALEX=hta/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz
+if have_shared && [ -f "$PR_SHARED/traces/$ALEX" ]; then
+    "$PR_BIN" -q --input "$PR_SHARED/traces/$ALEX" --json "$T_DIR/alex.json"
+    check "alexnet: cold, the batch advice claims no gain" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+recs = {x['id']: x for x in r['recommendations']}
+c, u = recs['cold_step'], recs['low_gpu_utilization']
+assert c['gain_pct'] > 50 and r['recommendations'][0] is not None, c
+assert r['recommendations'][0]['id'] == 'cold_step', r['recommendations'][0]
+assert u['gain_us'] is None, u
+assert u['gain_note'].startswith('not claimed: the capture is cold'), u
+" "$T_DIR/alex.json"
+else
+    skip "alexnet: cold capture" "no $PR_SHARED/traces/$ALEX"
+fi
+echo "1..$T_N"
