@@ -51,8 +51,8 @@ enum pr_cp_family {
 /* Summary keys of a kind and of a family. */
 const char *pr_cp_kind_key(enum pr_cp_kind k);
 const char *pr_cp_family_key(enum pr_cp_family f);
-/* The family of a device kernel by its name (the one place to switch to
- * the kernel classification table). */
+/* The family of a device kernel by its name's words: for kernels no rule
+ * of the kernel table (kclass.h) names; the graph asks the table first. */
 enum pr_cp_family pr_cp_family_of(const char *kernel_name);
 
 #define PR_CP_NONE UINT32_MAX

@@ -394,8 +394,15 @@ pc_text(struct pr_canvas *c, double x, double y, const char *utf8,
     double size = t->size > 0 ? t->size : 10;
     double rad = t->rotate_deg * M_PI / 180.0;
     double cs = cos(rad), sn = sin(rad), shift = 0;
-    char *clean = pr_pdf_text_clean(utf8);
+    char *clean;
 
+    /* after libharu failed (out of memory in its font resources), its
+       text state is not to be trusted: draw no more text */
+    if (c->failed || HPDF_GetError(pc->pdf) != HPDF_OK) {
+        c->failed = 1;
+        return;
+    }
+    clean = pr_pdf_text_clean(utf8);
     if (clean == NULL) {
         c->failed = 1;
         return;
@@ -408,6 +415,14 @@ pc_text(struct pr_canvas *c, double x, double y, const char *utf8,
     }
     HPDF_Page_BeginText(pc->page);
     HPDF_Page_SetFontAndSize(pc->page, font, (HPDF_REAL)size);
+    if (HPDF_GetError(pc->pdf) != HPDF_OK) {
+        /* the font's entry in the page could not be made (out of
+           memory): libharu would show the text with no font and crash */
+        HPDF_Page_EndText(pc->page);
+        free(clean);
+        c->failed = 1;
+        return;
+    }
     set_rgb_fill(pc->page, t->color == PR_COLOR_NONE ? 0 : t->color);
     /* page y is up, so a counter-clockwise rotation keeps its sign */
     HPDF_Page_SetTextMatrix(pc->page, (HPDF_REAL)cs, (HPDF_REAL)sn,

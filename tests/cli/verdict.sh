@@ -76,4 +76,26 @@ if command -v pdftotext > /dev/null 2>&1; then
 else
     skip "the PDF's first page" "no pdftotext"
 fi
+
+# a CPU-only run (HTA's cpu_only sample: gloo collectives, no device): its
+# verdict says so, its findings claim no gain, and no link points at the
+# Critical path part its report leaves out
+CPU=hta/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz
+if have_shared && [ -f "$PR_SHARED/traces/$CPU" ]; then
+    "$PR_BIN" -q --input "$PR_SHARED/traces/$CPU" --json "$T_DIR/cpu.json" \
+        --html "$T_DIR/cpu.html"
+    check "CPU-only: the verdict says so; no gain, no dead link" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+v = r['verdict']
+assert v['text'].startswith('A CPU-only run (1 step'), v
+for f in v['findings']:
+    assert f['gain_us'] is None and f['href_evidence'] == '#recommendations', f
+    assert f['evidence'].startswith('Not replayed: a CPU-only run'), f
+h = open(sys.argv[2]).read()
+assert 'href=\"#critical-path\"' not in h
+" "$T_DIR/cpu.json" "$T_DIR/cpu.html"
+else
+    skip "CPU-only verdict" "no $PR_SHARED/traces/$CPU"
+fi
 echo "1..$T_N"

@@ -1374,7 +1374,7 @@ finding_title(const char *id)
         {"dataloader", "Input loading on the critical path"},
         {"host_sync", "The host blocks on the device"},
         {"pageable_copies", "Blocking copies from pageable memory"},
-        {"communication", "Communication on the critical path"},
+        {"communication", "High communication time"},
         {"enable_amp", "Mixed precision (AMP) for fp32 GEMM/conv"},
         {"low_gpu_utilization", "Device underused"},
         {"memory_bound_ops", "Memory-bound operators far below the roof"},
@@ -1492,6 +1492,7 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
     const cJSON *cp = pr_sget(run, "critical_path");
     const cJSON *steps = pr_sget(cp, "steps"), *s, *r;
     const char *bound = pr_sget_str(cp, "bound");
+    int host_only = cJSON_IsTrue(pr_sget(run, "host_only"));
     cJSON *v = cJSON_CreateObject(), *arr;
     size_t n = 0, same = 0;
     int ok = v != NULL, rank = 0;
@@ -1507,7 +1508,16 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
     split_text(pr_sget(cp, "by_kind_us"), split, sizeof(split));
     fmt_us(pr_sget_num(pr_sget(run, "step_summary"), "mean_us"), mean,
            sizeof(mean));
-    if (bound != NULL && n > 0) {
+    if (host_only && bound != NULL && n > 0) {
+        /* no device to weigh the host against: the path is the host's */
+        pr_emit_str(v, "bound", bound, &ok);
+        pr_emit_num(v, "bound_steps", (double)same, &ok);
+        snprintf(text, sizeof(text),
+                 "A CPU-only run (%zu step%s, mean step %s): the trace "
+                 "records no device work, so its steps are the host's; the "
+                 "findings below stand on the steps' breakdown.",
+                 n, n == 1 ? "" : "s", mean);
+    } else if (bound != NULL && n > 0) {
         pr_emit_str(v, "bound", bound, &ok);
         pr_emit_num(v, "bound_steps", (double)same, &ok);
         snprintf(text, sizeof(text),
@@ -1548,7 +1558,8 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
         pr_emit_str(o, "evidence", ev, &ok);
         /* where the report holds its advice and its path (sec_verdict.c) */
         pr_emit_str(o, "href_finding", "#recommendations", &ok);
-        pr_emit_str(o, "href_evidence", "#critical-path", &ok);
+        pr_emit_str(o, "href_evidence",
+                    host_only ? "#recommendations" : "#critical-path", &ok);
     }
     if (!ok) {
         cJSON_Delete(v);

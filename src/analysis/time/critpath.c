@@ -17,6 +17,7 @@
 #include "profreport/checked.h"
 #include "profreport/comm.h"
 #include "profreport/critpath.h"
+#include "profreport/kclass.h"
 #include "profreport/tree.h"
 #include "profreport/whatif.h"
 
@@ -47,7 +48,8 @@ has(const char *s, const char *sub)
     return strstr(s, sub) != NULL;
 }
 
-/* TODO(#28): the kernel classification table, once on main. */
+/* The family of a kernel name no rule of the kernel table names: by its
+ * words (a user's own kernels, libraries the table does not know). */
 enum pr_cp_family
 pr_cp_family_of(const char *n)
 {
@@ -691,6 +693,34 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
     return PR_OK;
 }
 
+/* A task's family: the kernel table's (data/kernels.json, issue #28),
+ * else its name's words (pr_cp_family_of). */
+static enum pr_cp_family
+family(struct pr_cp_ctx *c, uint32_t name)
+{
+    struct pr_kclass k;
+
+    if (!pr_names_rule(&c->names, name, &k))
+        return pr_cp_family_of(pr_trace_str(c->t, name));
+    switch (k.family) {
+    case PR_KF_GEMM:
+        return PR_CP_FAM_GEMM;
+    case PR_KF_CONV:
+        return PR_CP_FAM_CONV;
+    case PR_KF_ATTENTION:
+        return PR_CP_FAM_ATTENTION;
+    case PR_KF_ELEMENTWISE:
+        return PR_CP_FAM_ELEMENTWISE;
+    case PR_KF_REDUCTION:
+    case PR_KF_NORM:
+        return PR_CP_FAM_REDUCE;
+    case PR_KF_UNKNOWN:
+        return pr_cp_family_of(pr_trace_str(c->t, name));
+    default:
+        return PR_CP_FAM_OTHER;
+    }
+}
+
 static enum pr_cp_kind
 task_kind(struct pr_cp_ctx *c, const struct pr_event *e)
 {
@@ -726,7 +756,7 @@ carry_node(struct pr_cp_ctx *c, struct strm *s, int *fail)
     n->ev = s->carry_ev;
     n->name = ce->name;
     n->kind = (uint8_t)task_kind(c, ce);
-    n->fam = (uint8_t)pr_cp_family_of(pr_trace_str(c->t, ce->name));
+    n->fam = (uint8_t)family(c, ce->name);
     n->s = c->g.ws;
     n->e = s->carry_end;
     n->dur = n->e - n->s;
@@ -756,7 +786,7 @@ on_task(struct pr_cp_ctx *c, uint32_t ev)
     n->ev = ev;
     n->name = e->name;
     n->kind = (uint8_t)task_kind(c, e);
-    n->fam = (uint8_t)pr_cp_family_of(pr_trace_str(t, e->name));
+    n->fam = (uint8_t)family(c, e->name);
     n->s = e->ts_ns;
     n->e = ev_end(e);
     n->dur = e->dur_ns;
