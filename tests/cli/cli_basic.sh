@@ -53,7 +53,7 @@ check "-i - twice is a usage error" [ $? -eq 1 ]
 "$PR_BIN" table -i "$T_DIR/t1.json" --kind kernal 2> "$T_DIR/err"
 check "table: a mistyped kind exits 1" [ $? -eq 1 ]
 check "table: a mistyped kind: did you mean kernels, and every kind listed" \
-    grep -q "did you mean 'kernels'? (one of: .*layers, critical-path)" \
+    grep -q "did you mean 'kernels'? (one of: .*layers, critical-path, findings)" \
     "$T_DIR/err"
 
 "$PR_BIN" 2> "$T_DIR/err"
