@@ -27,6 +27,8 @@
 #include "profreport/merge.h"
 #include "profreport/peaks.h"
 #include "profreport/pipeline.h"
+#include "profreport/progress.h"
+#include "profreport/rank_form.h"
 #include "profreport/render.h"
 #include "profreport/saved.h"
 #include "profreport/sget.h"
@@ -207,6 +209,9 @@ add_trace(const struct pr_options *o, const struct pr_input_file *f,
     return st;
 }
 
+/* Set once per run, before any file is read (small_heap()). */
+static int heap_reused;
+
 /* Read one input and add its inputs and runs to `sum` (a summary of its
  * own when files are read at once); warnings go to `notes`.  *skipped is
  * set when a folder member turned out not to be a trace. */
@@ -241,8 +246,10 @@ ingest_one(const struct pr_options *o, const struct pr_input_file *f,
     pr_trace_free(t); /* the summary copied what it keeps */
 #if defined(__GLIBC__) && !PR_SANITIZED
     /* give the trace's memory back before the next file: with many ranks
-     * the peak must not creep up file by file (issue #18) */
-    malloc_trim(0);
+     * the peak must not creep up file by file (issue #18) - unless every
+     * file is small (small_heap) */
+    if (!heap_reused)
+        malloc_trim(0);
 #endif
     return st;
 }
@@ -265,15 +272,55 @@ discover_all(const struct pr_options *o, struct pr_input_list *files,
     return st;
 }
 
+/* Move the items of part's array `key` to the end of sum's. */
+static void
+move_items(cJSON *sum, cJSON *part, const char *key)
+{
+    cJSON *from = cJSON_GetObjectItemCaseSensitive(part, key);
+    cJSON *to = cJSON_GetObjectItemCaseSensitive(sum, key);
+
+    while (cJSON_GetArraySize(from) > 0)
+        cJSON_AddItemToArray(to, cJSON_DetachItemFromArray(from, 0));
+}
+
+/* Where each input's inputs and runs go once it is read, in input
+ * order: the summary (runs whole), or for a report the job's store
+ * (merge.h), which keeps each run's job rows and rank form and frees the
+ * run, so that the job's memory does not grow with its ranks' size. */
+struct sink {
+    cJSON *sum;
+    struct pr_merge *m; /* NULL: keep whole runs in sum */
+    size_t used;        /* inputs that were traces */
+};
+
+/* Fold input i's share (its inputs and runs in part) into the sink. */
+static enum pr_status
+fold(struct sink *k, size_t i, cJSON *part, struct pr_error *err)
+{
+    cJSON *runs = cJSON_GetObjectItemCaseSensitive(part, "runs");
+    cJSON *to = cJSON_GetObjectItemCaseSensitive(k->sum, "runs");
+
+    if (part != k->sum)
+        move_items(k->sum, part, "inputs");
+    if (k->m != NULL)
+        return pr_merge_take(k->m, runs, i, err);
+    if (part != k->sum)
+        while (cJSON_GetArraySize(runs) > 0)
+            cJSON_AddItemToArray(to, cJSON_DetachItemFromArray(runs, 0));
+    return PR_OK;
+}
+
 /* One input file's share of the summary when several are read at once:
  * its inputs and runs (a summary of its own), its warnings as text, and
- * how it ended.  Merged into the summary in file order, so the result and
- * the messages do not depend on which file finished first. */
+ * how it ended.  Folded into the summary in file order as soon as every
+ * file before it is, so the result and the messages do not depend on
+ * which file finished first, and no more than a few files' shares wait. */
 struct file_job {
     cJSON *part;
     char *notes;
     size_t notes_len;
     int skipped;
+    int done;
     enum pr_status st;
     struct pr_error err;
 };
@@ -286,6 +333,8 @@ struct job_pool {
     uint64_t budget;    /* bytes of estimated peak memory in flight */
     uint64_t in_flight; /* of the files being read now */
     size_t next;        /* the next file to take */
+    size_t folded;      /* files folded into the summary */
+    size_t ahead;       /* files read at most past the last folded */
     int failed;         /* a file failed: take no more */
     pthread_mutex_t mu;
     pthread_cond_t done;
@@ -309,6 +358,66 @@ peak_estimate(const char *path)
     return n / 2;
 }
 
+/* What a file of a job of small ones may hold at its peak, at most, for
+ * its memory to be kept from file to file (small_heap). */
+#define SMALL_PEAK ((uint64_t)64 << 20)
+
+/* Every input small (a job of many ranks of a few MB each): keep the
+ * heap from one file to the next instead of returning it to the system
+ * after each (bound_heap).  Returned and faulted in again, a rank's 10 to
+ * 20 MB of buffers and arrays cost more than reading it: the page faults,
+ * munmap and madvise calls and their TLB flushes were half the CPU time
+ * of a 1,024-rank job of 1.7 MB ranks (issue #33).  The peak stays that
+ * of the largest file; the heap is reused, not grown. */
+static void
+small_heap(const struct pr_input_list *files)
+{
+    size_t i;
+
+    for (i = 0; i < files->n; i++)
+        if (peak_estimate(files->files[i].path) > SMALL_PEAK)
+            return;
+    heap_reused = 1;
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+}
+
+/* The inputs of a job read directly, for the store to analyse one of
+ * them again (a detail run it did not hold whole, merge.h). */
+struct reread {
+    const struct pr_options *o; /* = &with */
+    struct pr_options with;     /* the caller's options and the kernel table */
+    struct pr_kclass_table *kc;
+    struct pr_input_list files;
+    const char **paths;    /* files[i].path, for the store's messages */
+    struct pr_progress pg; /* a job's files: how far (progress.h) */
+};
+
+/* A file's size as stored, 0 for anything but a regular file. */
+static uint64_t
+file_bytes(const char *path)
+{
+    struct stat st;
+
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size
+                                                       : 0;
+}
+
+/* The progress line of a job's files: on a terminal, not --quiet. */
+static void
+start_progress(const struct pr_options *o, struct reread *r)
+{
+    uint64_t total = 0;
+    size_t i;
+    int on = !o->quiet && isatty(STDERR_FILENO) && r->files.n > 1;
+
+    for (i = 0; on && i < r->files.n; i++)
+        total += file_bytes(r->files.files[i].path);
+    pr_progress_start(&r->pg, stderr, on, r->files.n, total);
+}
+
 static void
 run_job(struct job_pool *p, size_t i)
 {
@@ -329,7 +438,8 @@ run_job(struct job_pool *p, size_t i)
 }
 
 /* A worker takes files in order while their estimated peaks fit in the
- * budget beside the files in flight; one file is always let through. */
+ * budget beside the files in flight (one file is always let through), and
+ * while they are not too far ahead of the files folded. */
 static void *
 pool_worker(void *arg)
 {
@@ -340,8 +450,9 @@ pool_worker(void *arg)
         size_t i = p->next;
         uint64_t est = peak_estimate(p->files->files[i].path);
 
-        if (p->in_flight > 0 &&
-            (p->in_flight >= p->budget || est > p->budget - p->in_flight)) {
+        if ((p->in_flight > 0 &&
+             (p->in_flight >= p->budget || est > p->budget - p->in_flight)) ||
+            i >= p->folded + p->ahead) {
             pthread_cond_wait(&p->done, &p->mu);
             continue;
         }
@@ -351,6 +462,7 @@ pool_worker(void *arg)
         run_job(p, i);
         pthread_mutex_lock(&p->mu);
         p->in_flight -= est;
+        p->jobs[i].done = 1;
         p->failed |= p->jobs[i].st != PR_OK;
         pthread_cond_broadcast(&p->done);
     }
@@ -358,37 +470,37 @@ pool_worker(void *arg)
     return NULL;
 }
 
-/* Move the items of part's array `key` to the end of sum's. */
-static void
-move_items(cJSON *sum, cJSON *part, const char *key)
-{
-    cJSON *from = cJSON_GetObjectItemCaseSensitive(part, key);
-    cJSON *to = cJSON_GetObjectItemCaseSensitive(sum, key);
-
-    while (cJSON_GetArraySize(from) > 0)
-        cJSON_AddItemToArray(to, cJSON_DetachItemFromArray(from, 0));
-}
-
-/* Merge the files' shares in file order; the first failure in that order
+/* Fold file i's share once it is read; the first failure in file order
  * is the run's error, as when the files are read one after another. */
 static enum pr_status
-merge_jobs(struct file_job *jobs, size_t n, cJSON *sum, size_t *used,
-           struct pr_error *err)
+fold_job(struct job_pool *p, struct sink *k, size_t i, struct pr_error *err)
 {
-    size_t i;
+    struct file_job *j = &p->jobs[i];
+    enum pr_status st;
 
-    for (i = 0; i < n; i++) {
-        if (jobs[i].notes_len > 0)
-            fwrite(jobs[i].notes, 1, jobs[i].notes_len, stderr);
-        if (jobs[i].st != PR_OK) {
-            *err = jobs[i].err;
-            return jobs[i].st;
-        }
-        *used += !jobs[i].skipped;
-        move_items(sum, jobs[i].part, "inputs");
-        move_items(sum, jobs[i].part, "runs");
+    pthread_mutex_lock(&p->mu);
+    while (!j->done)
+        pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+    if (j->notes_len > 0)
+        fwrite(j->notes, 1, j->notes_len, stderr);
+    if (j->st != PR_OK) {
+        *err = j->err;
+        st = j->st;
+    } else {
+        k->used += !j->skipped;
+        st = fold(k, i, j->part, err);
     }
-    return PR_OK;
+    cJSON_Delete(j->part);
+    j->part = NULL;
+    free(j->notes);
+    j->notes = NULL;
+    pthread_mutex_lock(&p->mu);
+    p->folded = i + 1;
+    p->failed |= st != PR_OK;
+    pthread_cond_broadcast(&p->done);
+    pthread_mutex_unlock(&p->mu);
+    return st;
 }
 
 static uint64_t
@@ -404,8 +516,10 @@ memory_budget(void)
 /* Read every file with `n_jobs` workers at once. */
 static enum pr_status
 ingest_pool(const struct pr_options *o, const struct pr_input_list *files,
-            int n_jobs, cJSON *sum, size_t *used, struct pr_error *err)
+            int n_jobs, struct sink *k, struct pr_progress *pg,
+            struct pr_error *err)
 {
+    uint64_t done = 0;
     struct job_pool p = {o,
                          files,
                          NULL,
@@ -414,12 +528,14 @@ ingest_pool(const struct pr_options *o, const struct pr_input_list *files,
                          0,
                          0,
                          0,
+                         2 * (size_t)n_jobs,
+                         0,
                          PTHREAD_MUTEX_INITIALIZER,
                          PTHREAD_COND_INITIALIZER};
     pthread_t tid[256];
     int i, started = 0, threads = o->threads > 0 ? o->threads : cpus();
-    enum pr_status st;
-    size_t k;
+    enum pr_status st = PR_OK;
+    size_t f;
 
     p.jobs = calloc(files->n, sizeof(*p.jobs));
     if (p.jobs == NULL)
@@ -427,14 +543,20 @@ ingest_pool(const struct pr_options *o, const struct pr_input_list *files,
     p.threads_each = threads / n_jobs > 1 ? threads / n_jobs : 1;
     for (i = 0; i < n_jobs; i++)
         started += pthread_create(&tid[started], NULL, pool_worker, &p) == 0;
-    if (started == 0)
-        pool_worker(&p); /* no thread to be had: read them here */
+    if (started == 0) {
+        p.ahead = files->n; /* no thread to be had: read them here */
+        pool_worker(&p);
+    }
+    for (f = 0; f < files->n && st == PR_OK; f++) {
+        pr_progress_file(pg, f, files->files[f].path, done);
+        done += file_bytes(files->files[f].path);
+        st = fold_job(&p, k, f, err);
+    }
     for (i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
-    st = merge_jobs(p.jobs, files->n, sum, used, err);
-    for (k = 0; k < files->n; k++) {
-        cJSON_Delete(p.jobs[k].part);
-        free(p.jobs[k].notes);
+    for (f = 0; f < files->n; f++) {
+        cJSON_Delete(p.jobs[f].part);
+        free(p.jobs[f].notes);
     }
     free(p.jobs);
     return st;
@@ -665,19 +787,64 @@ whole_runs(cJSON *sum, struct pr_merge **m, struct pr_error *err)
     return st;
 }
 
-/* The summary of the inputs into *out; *m is set (else NULL) when its
- * runs are lite runs of merged summaries (merge.h). */
 static enum pr_status
-build_summary(const struct pr_options *opts, cJSON **out, struct pr_merge **m,
-              struct pr_error *err)
+reread_input(void *ctx, size_t i, cJSON **doc, struct pr_error *err)
 {
-    struct pr_input_list files = {0};
-    struct pr_kclass_table *kc = NULL;
-    struct pr_options with;
-    const struct pr_options *o = &with;
-    cJSON *sum;
+    const struct reread *r = ctx;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *notes = open_memstream(&text, &len); /* said the first time */
+    int skipped;
     enum pr_status st;
-    size_t i, used = 0;
+
+    *doc = pr_summary_new();
+    if (*doc == NULL || notes == NULL) {
+        if (notes != NULL)
+            fclose(notes);
+        free(text);
+        cJSON_Delete(*doc);
+        *doc = NULL;
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    st = ingest_one(r->o, &r->files.files[i], r->o->threads, 0, *doc, notes,
+                    &skipped, err);
+    fclose(notes);
+    free(text);
+    if (st != PR_OK) {
+        cJSON_Delete(*doc);
+        *doc = NULL;
+    }
+    return st;
+}
+
+static void
+reread_free(struct reread *r)
+{
+    pr_input_list_free(&r->files);
+    free(r->paths);
+    r->paths = NULL;
+    pr_kclass_table_free(r->kc); /* the summary copied what it keeps */
+    r->kc = NULL;
+}
+
+/* Whole runs held by a job's store while they total at most this many
+ * cJSON nodes (about 100 bytes each): a job of a few ranks is analysed
+ * once; a large one analyses its few detail ranks again when it writes
+ * them (merge.h). */
+#define HOLD_NODES 200000
+
+/* The summary of the inputs into *out; *m is set (else NULL) when its
+ * runs are lite runs of merged summaries, or, with `stream` (the report
+ * writes the summary's runs, not a table of them), of the traces read
+ * into the job's store; the store re-reads traces through *r. */
+static enum pr_status
+build_summary(const struct pr_options *opts, int stream, struct reread *r,
+              cJSON **out, struct pr_merge **m, struct pr_error *err)
+{
+    const struct pr_options *o;
+    struct sink k = {NULL, NULL, 0};
+    enum pr_status st;
+    size_t i;
 
     *m = NULL;
     st = load_saved(opts, out, m, err);
@@ -685,39 +852,60 @@ build_summary(const struct pr_options *opts, cJSON **out, struct pr_merge **m,
         return st;
     st = check_device_spec(opts, err);
     if (st == PR_OK)
-        st = open_kclass(opts, &with, &kc, err);
+        st = open_kclass(opts, &r->with, &r->kc, err);
     if (st != PR_OK)
         return st;
-    sum = pr_summary_new();
-    if (sum == NULL) {
-        pr_kclass_table_free(kc);
+    r->o = o = &r->with;
+    k.sum = pr_summary_new();
+    if (k.sum == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    st = discover_all(o, &r->files, err);
+    if (st == PR_OK && r->files.n > 1)
+        small_heap(&r->files);
+    if (st == PR_OK)
+        start_progress(o, r);
+    if (st == PR_OK && stream) {
+        r->paths = calloc(r->files.n + 1, sizeof(*r->paths));
+        for (i = 0; r->paths != NULL && i < r->files.n; i++)
+            r->paths[i] = r->files.files[i].path;
+        k.m = r->paths != NULL
+                  ? pr_merge_new(r->paths, reread_input, r, HOLD_NODES)
+                  : NULL;
+        if (k.m == NULL)
+            st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
-    st = discover_all(o, &files, err);
-    if (st == PR_OK && jobs_for(o, files.n) > 1) {
-        st = ingest_pool(o, &files, jobs_for(o, files.n), sum, &used, err);
+    if (st == PR_OK && jobs_for(o, r->files.n) > 1) {
+        st =
+            ingest_pool(o, &r->files, jobs_for(o, r->files.n), &k, &r->pg, err);
     } else {
-        for (i = 0; i < files.n && st == PR_OK; i++) {
+        uint64_t done = 0;
+        for (i = 0; i < r->files.n && st == PR_OK; i++) {
             int skipped;
-            st = ingest_one(o, &files.files[i], o->threads, 1, sum, stderr,
-                            &skipped, err);
-            used += !skipped;
+            pr_progress_file(&r->pg, i, r->files.files[i].path, done);
+            done += file_bytes(r->files.files[i].path);
+            st = ingest_one(o, &r->files.files[i], o->threads, !r->pg.on, k.sum,
+                            stderr, &skipped, err);
+            k.used += !skipped;
+            if (st == PR_OK)
+                st = fold(&k, i, k.sum, err);
         }
     }
-    if (st == PR_OK && used == 0)
+    if (st == PR_OK && k.used == 0)
         st = pr_error_set(err, PR_E_FORMAT,
                           "no profiler trace among the inputs");
+    if (st == PR_OK && k.m != NULL)
+        st = pr_merge_finish(k.m, k.sum, err);
     if (st == PR_OK)
-        st = pr_summary_finish(sum, err);
+        st = pr_summary_finish(k.sum, err);
     if (st == PR_OK)
-        warn_device_spec(o, sum);
-    pr_input_list_free(&files);
-    pr_kclass_table_free(kc); /* the summary copied what it keeps */
+        warn_device_spec(o, k.sum);
     if (st != PR_OK) {
-        cJSON_Delete(sum);
+        cJSON_Delete(k.sum);
+        pr_merge_free(k.m);
         return st;
     }
-    *out = sum;
+    *out = k.sum;
+    *m = k.m;
     return PR_OK;
 }
 
@@ -727,12 +915,16 @@ pr_pipeline_summary_merged(const char *const *inputs, size_t n, int quiet,
                            struct pr_error *err)
 {
     struct pr_options o;
+    struct reread r = {0};
+    enum pr_status st;
 
     memset(&o, 0, sizeof(o));
     o.inputs = (const char **)(uintptr_t)inputs; /* read only below */
     o.n_inputs = n;
     o.quiet = quiet;
-    return build_summary(&o, out, m, err);
+    st = build_summary(&o, 0, &r, out, m, err);
+    reread_free(&r);
+    return st;
 }
 
 enum pr_status
@@ -752,11 +944,53 @@ pr_pipeline_summary(const char *const *inputs, size_t n, int quiet, cJSON **out,
     return st;
 }
 
-/* A merged job's lite run printed as its whole run (merge.h). */
+/* A job's lite run printed whole or in its rank form (merge.h). */
 static enum pr_status
-whole_run(void *m, const cJSON *el, const cJSON **use, struct pr_error *err)
+json_run(void *m, const cJSON *el, const cJSON **use, struct pr_error *err)
 {
-    return pr_merge_run(m, el, use, err);
+    return pr_merge_json_run(m, el, use, err);
+}
+
+/* The runs the reports draw in full are the runs a job's summary keeps
+ * whole; the others are written in their rank form, said at the top
+ * level ("rank_form", docs/summary-json.md). */
+static enum pr_status
+mark_full(cJSON *sum, const char *spec, struct pr_merge *m,
+          struct pr_error *err)
+{
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, "runs"), *r;
+    size_t n = pr_sget_len(runs), i = 0;
+    unsigned char *mark = malloc(n + 1);
+    enum pr_status st;
+    cJSON *rf, *full;
+    int ok;
+
+    if (mark == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    st = pr_detail_marks(sum, spec, mark, err);
+    cJSON_ArrayForEach(r, runs)
+    {
+        if (st == PR_OK && mark[i])
+            pr_merge_mark_full(m, r);
+        i++;
+    }
+    if (st != PR_OK || pr_merge_n_forms(m) == 0) {
+        free(mark);
+        return st;
+    }
+    rf = cJSON_CreateObject();
+    ok = rf != NULL && cJSON_AddItemToObject(sum, "rank_form", rf) &&
+         cJSON_AddNumberToObject(rf, "share_pct", PR_RANK_FORM_SHARE_PCT) &&
+         cJSON_AddStringToObject(rf, "detail_ranks",
+                                 spec != NULL ? spec : PR_DETAIL_DEFAULT) &&
+         (full = cJSON_AddArrayToObject(rf, "full_runs")) != NULL &&
+         cJSON_AddNumberToObject(rf, "rank_form_runs",
+                                 (double)pr_merge_n_forms(m));
+    for (i = 0; ok && i < n; i++)
+        if (mark[i])
+            ok = cJSON_AddItemToArray(full, cJSON_CreateNumber((double)i));
+    free(mark);
+    return ok ? PR_OK : pr_error_set(err, PR_E_NOMEM, "out of memory");
 }
 
 /* The summary as JSON text into the staging file tmp; standard output
@@ -766,7 +1000,7 @@ fill_json(const char *tmp, const char *path, const cJSON *sum,
           struct pr_merge *m, struct pr_error *err)
 {
     return pr_outputs_fill_json_with(tmp, path, sum, strcmp(path, "-") == 0,
-                                     m != NULL ? whole_run : NULL, m, err);
+                                     m != NULL ? json_run : NULL, m, err);
 }
 
 /* An error about the staged file `tmp` names the file the user asked
@@ -789,7 +1023,7 @@ shown_as(struct pr_error *err, const char *tmp, const char *shown)
  * so a path that cannot take a file fails before any work), then commit
  * them together: all of them or none (issue #19). */
 static enum pr_status
-write_outputs(const struct pr_options *o, const cJSON *sum, struct pr_merge *m,
+write_outputs(const struct pr_options *o, cJSON *sum, struct pr_merge *m,
               struct pr_error *err)
 {
     struct pr_render_opts ro = {.top = o->top,
@@ -805,19 +1039,23 @@ write_outputs(const struct pr_options *o, const cJSON *sum, struct pr_merge *m,
     struct pr_buf html;
     cJSON *view = NULL; /* the reports' view: detail ranks only */
     enum pr_status st = PR_OK;
+    int job_top;
 
     pr_outputs_init(&set);
     pr_buf_init(&html, 0);
-    if (o->html_path != NULL || o->pdf_path != NULL)
+    if (m != NULL)
+        st = mark_full(sum, o->detail_ranks, m, err);
+    if (st == PR_OK && (o->html_path != NULL || o->pdf_path != NULL))
         st = pr_detail_view(sum, o->detail_ranks, &view, err);
     /* the runs drawn in full, read whole again: all others stay lite */
     if (st == PR_OK && view != NULL && m != NULL)
-        st = pr_merge_expand(m, cJSON_GetObjectItemCaseSensitive(view, "runs"),
-                             err);
+        st = pr_merge_expand_full(
+            m, cJSON_GetObjectItemCaseSensitive(view, "runs"), err);
     /* a job's report: three ranks in full must fit where one did */
-    if (st == PR_OK && !o->top_given &&
-        (cJSON_GetObjectItemCaseSensitive(view, "detail") != NULL ||
-         pr_detail_n_jobs(view) > 0))
+    job_top = st == PR_OK && !o->top_given &&
+              (cJSON_GetObjectItemCaseSensitive(view, "detail") != NULL ||
+               pr_detail_n_jobs(view) > 0);
+    if (job_top)
         ro.top = PR_DETAIL_TOP;
     if (st == PR_OK && o->json_path != NULL)
         st = pr_outputs_stage(&set, o->json_path, &tj, err);
@@ -832,6 +1070,8 @@ write_outputs(const struct pr_options *o, const cJSON *sum, struct pr_merge *m,
                              html.len, err);
     if (st == PR_OK && tj != NULL)
         st = fill_json(tj, o->json_path, sum, m, err);
+    if (job_top)
+        ro.top = PR_DETAIL_TOP_PDF;
     if (st == PR_OK && tp != NULL &&
         (st = pr_pdf_render(view, &ro, tp, err)) != PR_OK)
         shown_as(err, tp, o->pdf_path);
@@ -1141,6 +1381,10 @@ pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
 {
     cJSON *sum = NULL;
     struct pr_merge *m = NULL;
+    struct reread r = {0};
+    int report =
+        o->command != PR_CMD_TABLE &&
+        (o->json_path != NULL || o->html_path != NULL || o->pdf_path != NULL);
     enum pr_status st;
 
     bound_heap();
@@ -1149,9 +1393,11 @@ pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
     if (o->command == PR_CMD_TABLE && o->table_kind &&
         strcmp(o->table_kind, "kernel-calls") == 0)
         return kernel_calls_table(o, err);
-    st = build_summary(o, &sum, &m, err);
-    if (st != PR_OK)
+    st = build_summary(o, report, &r, &sum, &m, err);
+    if (st != PR_OK) {
+        reread_free(&r);
         return st;
+    }
     note_jobs(o, sum);
     if (o->command == PR_CMD_TABLE) {
         st = table_runs(o, sum, m, err);
@@ -1161,9 +1407,15 @@ pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
                o->pdf_path == NULL) {
         print_brief(sum, o->quiet);
     } else {
+        char what[160];
+        snprintf(what, sizeof(what), "%zu files read; writing the reports",
+                 r.files.n);
+        pr_progress_phase(&r.pg, what);
         st = write_outputs(o, sum, m, err);
     }
+    pr_progress_end(&r.pg);
     cJSON_Delete(sum);
     pr_merge_free(m);
+    reread_free(&r);
     return st;
 }

@@ -17,6 +17,9 @@
 
 #define PR_DETAIL_DEFAULT "slowest,median,0"
 #define PR_DETAIL_TOP 20 /* rows per table in a job's report (no --top) */
+/* and in a job's PDF: its pages follow the detail ranks, about ten each,
+ * below 40 with the default three at any world size (issue #33) */
+#define PR_DETAIL_TOP_PDF 10
 
 /* PR_OK when `spec` is a valid choice, else PR_E_USAGE naming the bad
  * word. */
@@ -48,6 +51,15 @@ PR_NODISCARD enum pr_status pr_detail_job_view(const cJSON *summary, size_t k,
                                                const char *spec, cJSON **base,
                                                cJSON **view,
                                                struct pr_error *err);
+
+/* mark[i] = 1 for each run i of `summary` that its reports draw in full
+ * with `spec` (every job's detail runs when it holds several), else 0;
+ * mark holds one byte per run.  What a job's summary keeps whole (issue
+ * #33).  Errors: PR_E_NOMEM, PR_E_USAGE. */
+PR_NODISCARD enum pr_status pr_detail_marks(const cJSON *summary,
+                                            const char *spec,
+                                            unsigned char *mark,
+                                            struct pr_error *err);
 
 struct pr_figs;
 

@@ -1,12 +1,14 @@
 /* merge.h - one job out of several saved summaries: the step where
  * per-rank summaries computed apart (a Slurm array, xargs -P) become one
- * job (issue #17).
+ * job (issue #17); and the same store for the runs of a job's traces
+ * read directly (issue #33: pr_merge_new, pr_merge_take).
  *
  * The merge streams: each summary is read, reduced and freed before the
  * next, so 1,024 ranks never hold 1,024 summary trees.  What stays of a
  * run is its "lite" form, the members the job-level views read
  * (distributed.c, job.c) and the pipeline's own checks: worker, span,
- * rank, world_size, step_summary, communication, the steps' name and
+ * rank, world_size, step_summary, communication (numbers as the summary
+ * prints them, jtext.h), the steps' name and
  * duration_us, the operators' name, calls, device_self_us and
  * host_self_us, the kernels' name, calls and total_us.  The caller
  * rebuilds the job views over the lite runs (pr_summary_finish), which
@@ -28,6 +30,32 @@
 /* Where each lite run of a merged summary came from. */
 struct pr_merge;
 
+/* *doc: a summary whose "runs" hold input `origin`'s runs again, in the
+ * order they were first given (pr_merge_take); the caller owns it. */
+typedef enum pr_status (*pr_merge_load_fn)(void *ctx, size_t origin,
+                                           cJSON **doc, struct pr_error *err);
+
+/* A store for the runs of inputs handed over one at a time: the traces
+ * of a job read directly (issue #33), each input's runs taken as soon as
+ * they are analysed, so that the job holds its lite runs, rank forms and
+ * some whole runs, never every whole run.  paths[origin] names input
+ * `origin` in messages; load(ctx, origin) gives its runs again (NULL:
+ * paths are saved summaries, read again).  Whole runs are held as they
+ * are taken while they total at most hold_nodes cJSON nodes, so a small
+ * job is never read twice.  NULL on out-of-memory. */
+struct pr_merge *pr_merge_new(const char *const *paths, pr_merge_load_fn load,
+                              void *ctx, size_t hold_nodes);
+
+/* Take every element of the array `runs` (whole runs of input `origin`,
+ * detached and kept compact, held or freed).  Errors: PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_merge_take(struct pr_merge *m, cJSON *runs,
+                                          size_t origin, struct pr_error *err);
+
+/* Append the lite form of every run taken, in order, to job["runs"]. Call
+ * once, after the last pr_merge_take.  Errors: PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_merge_finish(struct pr_merge *m, cJSON *job,
+                                            struct pr_error *err);
+
 /* Read the n >= 1 saved summaries paths[i] (pr_saved_load) one at a time
  * into *out: the first summary's members, every later one's inputs
  * appended in order, and "runs" holding the lite form of every run in
@@ -35,7 +63,8 @@ struct pr_merge;
  * outlive it, and *m must outlive *out (the lite runs borrow its names).
  * Peak memory: one summary tree plus the lite runs.  Errors (nothing
  * returned): those of pr_saved_load; PR_E_FORMAT when two summaries hold
- * the same run (worker, span and rank), naming both files; PR_E_NOMEM. */
+ * the same run (worker, span and rank), naming both files, or when one is
+ * a job's summary with runs in rank form (rank_form.h); PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_merge_load(const char *const *paths, size_t n,
                                           cJSON **out, struct pr_merge **m,
                                           struct pr_error *err);
@@ -69,6 +98,26 @@ PR_NODISCARD enum pr_status pr_merge_expand_member(struct pr_merge *m,
                                                    cJSON *runs,
                                                    const char *path,
                                                    struct pr_error *err);
+
+/* Mark the lite run `run` of m as one written whole (a detail run of
+ * the job's summary); the others are written in their rank form. */
+void pr_merge_mark_full(struct pr_merge *m, const cJSON *run);
+
+/* How many lite runs are not marked whole. */
+size_t pr_merge_n_forms(const struct pr_merge *m);
+
+/* pr_merge_expand of the runs marked whole only. */
+PR_NODISCARD enum pr_status
+pr_merge_expand_full(struct pr_merge *m, cJSON *runs, struct pr_error *err);
+
+/* What --json writes for `run`: the whole run (pr_merge_run) when it is
+ * marked whole or unknown to m (*use NULL: run itself), else its rank
+ * form (rank_form.h), borrowed until the next call.  Errors: those of
+ * pr_merge_run, PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_merge_json_run(struct pr_merge *m,
+                                              const cJSON *run,
+                                              const cJSON **use,
+                                              struct pr_error *err);
 
 void pr_merge_free(struct pr_merge *m); /* accepts NULL */
 

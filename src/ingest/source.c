@@ -66,6 +66,8 @@ struct pr_source {
     uint64_t produced; /* document bytes handed out */
     uint64_t max;
     int max_default; /* max is PR_READ_DEFAULT_MAX: say so when hit */
+    size_t chunk;    /* bytes of one read or inflate: CHUNK_BYTES, or a
+                        head's few KB (pr_source_head) */
 };
 
 static void
@@ -197,18 +199,18 @@ read_some(struct pr_source *s, unsigned char *into, size_t cap, size_t *n,
 }
 
 /* Next raw bytes: a slice of the memory buffer, or one read() into
- * `into` (CHUNK_BYTES). */
+ * `into` (s->chunk). */
 static enum pr_status
 src_raw(struct pr_source *s, unsigned char *into, const unsigned char **p,
         size_t *n, struct pr_error *err)
 {
     if (s->fd >= 0) {
         *p = into;
-        return read_some(s, into, CHUNK_BYTES, n, err);
+        return read_some(s, into, s->chunk, n, err);
     }
     *p = s->mem + s->mem_pos;
-    *n = s->mem_len - s->mem_pos < CHUNK_BYTES ? s->mem_len - s->mem_pos
-                                               : CHUNK_BYTES;
+    *n =
+        s->mem_len - s->mem_pos < s->chunk ? s->mem_len - s->mem_pos : s->chunk;
     s->mem_pos += *n;
     return counted(s, *n, err);
 }
@@ -228,7 +230,7 @@ fifo_first(struct pr_source *s, size_t *n, struct pr_error *err)
         ready = poll(&pfd, 1, FIFO_WAIT_S * 1000);
     while (ready < 0 && errno == EINTR);
     do
-        got = read(s->fd, s->in, CHUNK_BYTES);
+        got = read(s->fd, s->in, s->chunk);
     while (got < 0 && errno == EINTR);
     why = got < 0 ? errno : 0;
     if (got == 0 && ready == 0)
@@ -239,7 +241,7 @@ fifo_first(struct pr_source *s, size_t *n, struct pr_error *err)
     if (flags < 0 || fcntl(s->fd, F_SETFL, flags & ~O_NONBLOCK) < 0)
         return pr_error_set(err, PR_E_IO, "byte 0: %s", strerror(errno));
     if (got < 0 && (why == EAGAIN || why == EWOULDBLOCK))
-        return read_some(s, s->in, CHUNK_BYTES, n, err); /* writer, silent */
+        return read_some(s, s->in, s->chunk, n, err); /* writer, silent */
     if (got < 0)
         return pr_error_set(err, PR_E_IO, "byte 0: read error: %s",
                             strerror(why));
@@ -257,10 +259,10 @@ first_read(struct pr_source *s, const unsigned char **p, size_t *n,
     size_t more = 0;
 
     *p = s->in;
-    st = s->fifo ? fifo_first(s, n, err)
-                 : read_some(s, s->in, CHUNK_BYTES, n, err);
+    st =
+        s->fifo ? fifo_first(s, n, err) : read_some(s, s->in, s->chunk, n, err);
     if (st == PR_OK && *n == 1) {
-        st = read_some(s, s->in + 1, CHUNK_BYTES - 1, &more, err);
+        st = read_some(s, s->in + 1, s->chunk - 1, &more, err);
         *n += more;
     }
     return st;
@@ -339,13 +341,13 @@ gz_next(struct pr_source *s, unsigned char *out, size_t *n,
         if (st != PR_OK)
             return st;
         s->zs.next_out = out;
-        s->zs.avail_out = (uInt)CHUNK_BYTES;
+        s->zs.avail_out = (uInt)s->chunk;
         ret = inflate(&s->zs, Z_NO_FLUSH);
         if (ret == Z_STREAM_END)
             s->member_done = 1;
         else if (ret != Z_OK && ret != Z_BUF_ERROR)
             return gz_error(s, ret, err);
-        *n = CHUNK_BYTES - s->zs.avail_out;
+        *n = s->chunk - s->zs.avail_out;
         s->gz_out += *n;
         if (*n > 0)
             return PR_OK;
@@ -357,7 +359,7 @@ gz_next(struct pr_source *s, unsigned char *out, size_t *n,
     }
 }
 
-/* One chunk into `buf` (CHUNK_BYTES), inflated or not; *n == 0 at the
+/* One chunk into `buf` (s->chunk), inflated or not; *n == 0 at the
  * end.  Runs on the filler thread when there is one. */
 static enum pr_status
 fill(struct pr_source *s, unsigned char *buf, const unsigned char **p,
@@ -443,7 +445,7 @@ ahead_start(struct pr_source *s, struct pr_error *err)
     size_t i;
 
     for (i = 0; i < GZ_AHEAD; i++) {
-        a->buf[i] = malloc(CHUNK_BYTES);
+        a->buf[i] = malloc(s->chunk);
         if (a->buf[i] == NULL)
             return pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
@@ -501,7 +503,7 @@ src_start(struct pr_source *s, int ahead, struct pr_error *err)
     enum pr_status st;
 
     if (s->fd >= 0) {
-        s->in = malloc(CHUNK_BYTES);
+        s->in = malloc(s->chunk);
         if (s->in == NULL)
             return pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
@@ -526,7 +528,7 @@ src_start(struct pr_source *s, int ahead, struct pr_error *err)
     }
     if (ahead)
         return ahead_start(s, err);
-    if (s->gz && (s->out = malloc(CHUNK_BYTES)) == NULL)
+    if (s->gz && (s->out = malloc(s->chunk)) == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     return PR_OK;
 }
@@ -538,6 +540,7 @@ src_new(uint64_t max, struct pr_source **out, struct pr_error *err)
     if (*out == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     (*out)->fd = -1;
+    (*out)->chunk = CHUNK_BYTES;
     (*out)->max = max > 0 ? max : pr_read_default_max();
     (*out)->max_default = max == 0;
     return PR_OK;
@@ -584,9 +587,10 @@ open_file(struct pr_source *s, const char *path, struct pr_error *err)
     return PR_OK;
 }
 
-enum pr_status
-pr_source_open(const char *path, uint64_t max, int ahead,
-               struct pr_source **out, struct pr_error *err)
+/* pr_source_open, reading `chunk` bytes at a time. */
+static enum pr_status
+open_chunked(const char *path, uint64_t max, int ahead, size_t chunk,
+             struct pr_source **out, struct pr_error *err)
 {
     struct pr_source *s;
     enum pr_status st = src_new(max, &s, err);
@@ -594,12 +598,20 @@ pr_source_open(const char *path, uint64_t max, int ahead,
     *out = NULL;
     if (st != PR_OK)
         return st;
+    s->chunk = chunk;
     st = open_file(s, path, err);
     if (st != PR_OK) {
         pr_source_close(s);
         return st;
     }
     return started(s, ahead, out, err);
+}
+
+enum pr_status
+pr_source_open(const char *path, uint64_t max, int ahead,
+               struct pr_source **out, struct pr_error *err)
+{
+    return open_chunked(path, max, ahead, CHUNK_BYTES, out, err);
 }
 
 enum pr_status
@@ -622,7 +634,13 @@ pr_source_head(const char *path, char *buf, size_t cap, size_t *n, int *whole,
                struct pr_error *err)
 {
     struct pr_source *s;
-    enum pr_status st = pr_source_open(path, UINT64_MAX, 0, &s, err);
+    /* read what the head needs, not a whole chunk: discovery takes the
+     * head of each of a job's 1,024 files (issue #33) */
+    enum pr_status st = open_chunked(path, UINT64_MAX, 0,
+                                     cap < 4096          ? 4096
+                                     : cap > CHUNK_BYTES ? CHUNK_BYTES
+                                                         : cap,
+                                     &s, err);
     const char *p;
     size_t got;
 

@@ -193,6 +193,52 @@ pr_detail_job_view(const cJSON *summary, size_t k, const char *spec,
     return st;
 }
 
+/* mark[i] = 1 for each run of `summary` that `view` holds (a view's runs
+ * are references: they share their first member). */
+static void
+mark_view_runs(const cJSON *summary, const cJSON *view, unsigned char *mark)
+{
+    const cJSON *v, *r;
+    size_t i;
+
+    cJSON_ArrayForEach(v, pr_sget(view, PR_K_RUNS))
+    {
+        i = 0;
+        cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
+        {
+            if (r->child != NULL && r->child == v->child)
+                mark[i] = 1;
+            i++;
+        }
+    }
+}
+
+enum pr_status
+pr_detail_marks(const cJSON *summary, const char *spec, unsigned char *mark,
+                struct pr_error *err)
+{
+    size_t k, n_jobs = pr_detail_n_jobs(summary);
+    cJSON *base = NULL, *view = NULL;
+    enum pr_status st = PR_OK;
+
+    memset(mark, 0, pr_sget_len(pr_sget(summary, PR_K_RUNS)));
+    if (n_jobs == 0) {
+        st = pr_detail_view(summary, spec, &view, err);
+        if (st == PR_OK)
+            mark_view_runs(summary, view, mark);
+        cJSON_Delete(view);
+        return st;
+    }
+    for (k = 0; k < n_jobs && st == PR_OK; k++) {
+        st = pr_detail_job_view(summary, k, spec, &base, &view, err);
+        if (st == PR_OK)
+            mark_view_runs(summary, view, mark);
+        cJSON_Delete(view);
+        cJSON_Delete(base);
+    }
+    return st;
+}
+
 static const struct pr_col job_cols[] = {
     {"job", "label", "Job", PR_FMT_TEXT, 3.6,
      "The job's folder below the one all jobs share", PR_COL_BOTH},

@@ -1480,10 +1480,11 @@ stragglers(struct pr_figs *f, const cJSON *all)
     if (n <= MAX_STRAGGLERS)
         return;
     snprintf(text, sizeof(text),
-             "%zu more ranks also compute at least 5%% above the median "
-             "while the others wait for them: the summary's "
-             "distributed.stragglers lists every one.",
-             n - MAX_STRAGGLERS);
+             "%zu more rank%s also compute%s at least 5%% above the median "
+             "while the others wait: the summary's distributed.stragglers "
+             "lists every one.",
+             n - MAX_STRAGGLERS, n - MAX_STRAGGLERS == 1 ? "" : "s",
+             n - MAX_STRAGGLERS == 1 ? "s" : "");
     pr_figs_text(f, text);
 }
 

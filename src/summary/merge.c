@@ -1,8 +1,10 @@
-/* merge.c - several saved summaries into one job, one file at a time
- * (merge.h).  Each summary is loaded, its inputs moved to the job, each
- * run reduced to what the job views read (as compact text and rows, names
- * interned once for all ranks), and the tree freed before the next file is
- * read; the lite runs are built from the compact forms at the end. */
+/* merge.c - a job's runs one input at a time (merge.h): each whole run,
+ * from a saved summary or from the analysis of a trace, is reduced to
+ * what the job views read (compact text and rows, names interned once for
+ * all ranks) and to its rank form (rank_form.h), then freed - or held,
+ * while held runs stay small; the lite runs are built from the compact
+ * forms at the end, and a whole run is read again (its file, or its trace
+ * analysed again) only where it is written or drawn in full. */
 #include "config.h"
 
 #include <math.h>
@@ -11,8 +13,10 @@
 #include <string.h>
 
 #include "profreport/buf.h"
+#include "profreport/jtext.h"
 #include "profreport/keys.h"
 #include "profreport/merge.h"
+#include "profreport/rank_form.h"
 #include "profreport/saved.h"
 #include "profreport/sget.h"
 #include "profreport/strtab.h"
@@ -34,16 +38,20 @@ struct row {
 };
 
 /* One run: where its whole form is, what its lite form holds until it is
- * built, and how to find it again. */
+ * built, its rank form, and how to find it again. */
 struct src {
     const cJSON *lite;
     uintptr_t first; /* its first member, which a reference to it shares */
     size_t file;     /* index into paths */
     size_t pos;      /* index in that file's "runs" */
     size_t text, text_len; /* its whole members as JSON text, in m->text */
+    size_t form, form_len; /* its rank form as JSON text, in m->forms */
     size_t row0[KINDS];    /* its rows, in m->rows[k] */
     size_t nrows[KINDS];
+    cJSON *whole;           /* held whole (pr_merge_take), or NULL */
     unsigned char is_array; /* bit k: member k is an array (rows) */
+    unsigned char full;     /* written whole (pr_merge_mark_full) */
+    unsigned char canon;    /* `whole` holds printed numbers (jtext.h) */
 };
 
 /* The lite runs are built only when every file is read and freed: kept
@@ -51,13 +59,18 @@ struct src {
  * the freed nodes of the trees read after it (which made glibc's malloc
  * four times slower on 1,024 summaries). */
 struct pr_merge {
-    const char *const *paths; /* = own */
-    char **own;               /* owned copies of the paths, n_own of them */
+    const char *const *paths; /* the caller's, or own */
+    char **own; /* owned copies of saved summaries' paths, n_own of them */
     size_t n_own;
+    pr_merge_load_fn load; /* NULL: paths are saved summaries */
+    void *ctx;
+    size_t hold_budget, held_nodes; /* nodes of the runs held whole */
     struct src *v;
     size_t n, cap;
     struct pr_strtab *names; /* every row name, once for all ranks */
     struct pr_buf text;      /* the runs' whole members */
+    struct pr_buf forms;     /* the runs' rank forms */
+    cJSON *form;             /* the last rank form pr_merge_json_run gave */
     struct row *rows[KINDS];
     size_t nrows[KINDS], caprows[KINDS];
     struct {
@@ -69,13 +82,35 @@ struct pr_merge {
 };
 
 /* Members of a run kept whole, and arrays whose rows keep only some
- * members: what distributed.c, stages.c, job.c and the pipeline's checks
- * read. */
+ * members: what distributed.c, stages.c, job.c, jobs.c and the pipeline's
+ * checks read.  The job views compute from their numbers as the summary
+ * prints them (jtext.h), so that traces and their saved summaries give
+ * the same bits.  A run's private members (named "_...", never written:
+ * where a trace came from, jobs.h) are kept too, exact. */
 static const char *const whole[] = {
     PR_K_WORKER,        PR_K_SPAN,           PR_K_RANK,
     PR_K_WORLD_SIZE,    "world_size_source", PR_K_STEP_SUMMARY,
     PR_K_COMMUNICATION, "step_phases",       "hccl",
     "device_kind"};
+
+static int
+is_private(const cJSON *member)
+{
+    return member->string != NULL && member->string[0] == '_';
+}
+
+/* Remove a whole run's private members: it is written as it is. */
+static void
+drop_private(cJSON *run)
+{
+    cJSON *c = run != NULL ? run->child : NULL, *next;
+
+    for (; c != NULL; c = next) {
+        next = c->next;
+        if (is_private(c))
+            cJSON_Delete(cJSON_DetachItemViaPointer(run, c));
+    }
+}
 
 static const struct {
     const char *array;
@@ -87,86 +122,40 @@ static const struct {
     {PR_K_KERNELS, {PR_K_NAME, PR_K_CALLS, PR_K_TOTAL_US, NULL}},
 };
 
-/* Move from[key] into to (nothing when absent). */
-static int
-move_member(cJSON *to, cJSON *from, const char *key)
-{
-    cJSON *it = cJSON_DetachItemFromObjectCaseSensitive(from, key);
-
-    if (it == NULL)
-        return 1;
-    if (!cJSON_AddItemToObject(to, key, it)) {
-        cJSON_Delete(it);
-        return 0;
-    }
-    return 1;
-}
-
-/* s as a JSON string (cJSON reads the escapes back to the same bytes). */
-static int
-put_str(struct pr_buf *b, const char *s)
-{
-    int ok = pr_buf_addc(b, '"') == PR_OK;
-
-    for (; ok && *s != '\0'; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            ok = pr_buf_addc(b, '\\') == PR_OK && pr_buf_addc(b, *s) == PR_OK;
-        else if (c < 0x20)
-            ok = pr_buf_printf(b, "\\u%04x", c) == PR_OK;
-        else
-            ok = pr_buf_addc(b, *s) == PR_OK;
-    }
-    return ok && pr_buf_addc(b, '"') == PR_OK;
-}
-
-/* it as JSON text that cJSON parses back to the same tree: numbers with
- * 17 digits, which cJSON_Print does not guarantee (it keeps 15 when they
- * read back within an epsilon), and the job figures must not move. */
-static int
-put_json(struct pr_buf *b, const cJSON *it)
-{
-    const cJSON *c;
-    int ok;
-
-    if (cJSON_IsNumber(it))
-        return pr_buf_printf(b, isfinite(it->valuedouble) ? "%.17g" : "null",
-                             it->valuedouble) == PR_OK;
-    if (cJSON_IsString(it))
-        return put_str(b, it->valuestring);
-    if (!cJSON_IsArray(it) && !cJSON_IsObject(it))
-        return pr_buf_adds(b, cJSON_IsTrue(it)    ? "true"
-                              : cJSON_IsFalse(it) ? "false"
-                                                  : "null") == PR_OK;
-    ok = pr_buf_addc(b, cJSON_IsArray(it) ? '[' : '{') == PR_OK;
-    for (c = it->child; ok && c != NULL; c = c->next) {
-        if (cJSON_IsObject(it))
-            ok = put_str(b, c->string != NULL ? c->string : "") &&
-                 pr_buf_addc(b, ':') == PR_OK;
-        ok = ok && put_json(b, c) &&
-             (c->next == NULL || pr_buf_addc(b, ',') == PR_OK);
-    }
-    return ok && pr_buf_addc(b, cJSON_IsArray(it) ? ']' : '}') == PR_OK;
-}
-
 /* The whole members of run (and any row member that is no array) as
- * compact JSON text at the end of m->text. */
+ * compact JSON text at the end of m->text, numbers as printed. */
 static int
-keep_text(struct pr_merge *m, cJSON *run, struct src *s)
+keep_text(struct pr_merge *m, const cJSON *run, struct src *s)
 {
-    cJSON *t = cJSON_CreateObject();
+    const cJSON *it;
     size_t i;
-    int ok = t != NULL;
+    int ok = pr_buf_addc(&m->text, '{') == PR_OK, first = 1;
 
-    for (i = 0; ok && i < sizeof(whole) / sizeof(whole[0]); i++)
-        ok = move_member(t, run, whole[i]);
-    for (i = 0; ok && i < KINDS; i++)
-        if (!cJSON_IsArray(pr_sget(run, rows[i].array)))
-            ok = move_member(t, run, rows[i].array);
-    s->text = m->text.len;
-    ok = ok && put_json(&m->text, t);
+    s->text = m->text.len - 1;
+    for (i = 0; ok && i < sizeof(whole) / sizeof(whole[0]) + KINDS; i++) {
+        const char *key =
+            i < sizeof(whole) / sizeof(whole[0])
+                ? whole[i]
+                : rows[i - sizeof(whole) / sizeof(whole[0])].array;
+        it = cJSON_GetObjectItemCaseSensitive(run, key);
+        if (it == NULL ||
+            (i >= sizeof(whole) / sizeof(whole[0]) && cJSON_IsArray(it)))
+            continue;
+        ok = (first || pr_buf_addc(&m->text, ',') == PR_OK) &&
+             pr_jtext_str(&m->text, key) && pr_buf_addc(&m->text, ':') == PR_OK;
+        first = 0;
+        ok = ok && pr_jtext_put_read(&m->text, it);
+    }
+    for (it = run->child; ok && it != NULL; it = it->next) {
+        if (!is_private(it))
+            continue;
+        ok = (first || pr_buf_addc(&m->text, ',') == PR_OK) &&
+             pr_jtext_str(&m->text, it->string) &&
+             pr_buf_addc(&m->text, ':') == PR_OK && pr_jtext_put(&m->text, it);
+        first = 0;
+    }
+    ok = ok && pr_buf_addc(&m->text, '}') == PR_OK;
     s->text_len = m->text.len - s->text;
-    cJSON_Delete(t);
     return ok;
 }
 
@@ -193,33 +182,59 @@ keep_rows(struct pr_merge *m, const cJSON *run, size_t k, struct src *s)
         if (name != NULL && r->name == PR_STR_NONE)
             return 0;
         for (j = 1; j < MAX_ROW_KEYS; j++)
-            r->v[j - 1] =
-                rows[k].keys[j] ? pr_sget_num(el, rows[k].keys[j]) : NAN;
+            r->v[j - 1] = rows[k].keys[j]
+                              ? pr_jtext_num(pr_sget_num(el, rows[k].keys[j]))
+                              : NAN;
     }
     s->nrows[k] = m->nrows[k] - s->row0[k];
     return 1;
 }
 
-/* Keep the compact lite form of every run of doc (file `file`). */
+/* The nodes of a tree: what holding it costs, roughly. */
+static size_t
+nodes(const cJSON *it)
+{
+    size_t n = 1;
+    const cJSON *c;
+
+    for (c = it->child; c != NULL; c = c->next)
+        n += nodes(c);
+    return n;
+}
+
+/* Keep the compact forms of one run, number pos of input `file`. */
+static int
+keep_run(struct pr_merge *m, const cJSON *run, size_t file, size_t pos)
+{
+    struct src *s;
+    size_t k;
+
+    if (pr_grow((void **)&m->v, &m->cap, m->n + 1, sizeof(*m->v)) != PR_OK)
+        return 0;
+    s = &m->v[m->n++];
+    memset(s, 0, sizeof(*s));
+    s->file = file;
+    s->pos = pos;
+    for (k = 0; k < KINDS; k++)
+        if (!keep_rows(m, run, k, s))
+            return 0;
+    s->form = m->forms.len;
+    if (!keep_text(m, run, s) || !pr_rank_form_text(run, &m->forms))
+        return 0;
+    s->form_len = m->forms.len - s->form;
+    return 1;
+}
+
+/* Keep the compact forms of every run of doc (file `file`). */
 static int
 keep_runs(struct pr_merge *m, cJSON *doc, size_t file)
 {
     cJSON *run;
-    size_t pos = 0, k;
+    size_t pos = 0;
 
     cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(doc, PR_K_RUNS))
     {
-        struct src *s;
-        if (pr_grow((void **)&m->v, &m->cap, m->n + 1, sizeof(*m->v)) != PR_OK)
-            return 0;
-        s = &m->v[m->n++];
-        memset(s, 0, sizeof(*s));
-        s->file = file;
-        s->pos = pos++;
-        for (k = 0; k < KINDS; k++)
-            if (!keep_rows(m, run, k, s))
-                return 0;
-        if (!keep_text(m, run, s))
+        if (!keep_run(m, run, file, pos++))
             return 0;
     }
     return 1;
@@ -388,6 +403,29 @@ check_unique(struct pr_merge *m, struct pr_error *err)
     return PR_OK;
 }
 
+/* A summary whose runs are rank forms (a job's summary) cannot be merged
+ * into a job: its tables hold only the larger rows, and the job's
+ * figures need every row. */
+static enum pr_status
+check_forms(const struct pr_merge *m, const cJSON *doc, size_t i,
+            struct pr_error *err)
+{
+    const cJSON *run;
+
+    cJSON_ArrayForEach(run, pr_sget(doc, PR_K_RUNS))
+    {
+        if (pr_rank_form_is(run))
+            return pr_error_set(
+                err, PR_E_FORMAT,
+                "%s: a job's summary: run '%s' is in its rank form (the "
+                "rows of at least %g%% of its time), which cannot be merged "
+                "into a job; merge the ranks' own summaries, or write the "
+                "part of the job with --detail-ranks all (every run whole)",
+                m->paths[i], str_of(run, PR_K_WORKER), PR_RANK_FORM_SHARE_PCT);
+    }
+    return PR_OK;
+}
+
 /* Fold file i into the job (started by file 0, its runs emptied: the
  * lite runs are added by build_lites), then free its tree. */
 static enum pr_status
@@ -397,8 +435,12 @@ fold_file(struct pr_merge *m, size_t i, cJSON **job, struct pr_error *err)
     enum pr_status st = pr_saved_load(m->paths[i], &doc, err);
     int ok;
 
-    if (st != PR_OK)
+    if (st == PR_OK)
+        st = check_forms(m, doc, i, err);
+    if (st != PR_OK) {
+        cJSON_Delete(doc);
         return st;
+    }
     ok = keep_runs(m, doc, i);
     if (i == 0) {
         cJSON *none = ok ? cJSON_CreateArray() : NULL;
@@ -415,22 +457,82 @@ fold_file(struct pr_merge *m, size_t i, cJSON **job, struct pr_error *err)
     return ok ? PR_OK : pr_error_set(err, PR_E_NOMEM, "out of memory");
 }
 
+/* A saved summary, again. */
+static enum pr_status
+load_saved(void *ctx, size_t file, cJSON **doc, struct pr_error *err)
+{
+    const struct pr_merge *m = ctx;
+
+    return pr_saved_load(m->paths[file], doc, err);
+}
+
+struct pr_merge *
+pr_merge_new(const char *const *paths, pr_merge_load_fn load, void *ctx,
+             size_t hold_nodes)
+{
+    struct pr_merge *m = calloc(1, sizeof(*m));
+
+    if (m == NULL || (m->names = pr_strtab_new()) == NULL) {
+        free(m);
+        return NULL;
+    }
+    m->paths = paths;
+    m->load = load != NULL ? load : load_saved;
+    m->ctx = load != NULL ? ctx : m;
+    m->hold_budget = hold_nodes;
+    pr_buf_init(&m->text, 0);
+    pr_buf_init(&m->forms, 0);
+    return m;
+}
+
+enum pr_status
+pr_merge_take(struct pr_merge *m, cJSON *runs, size_t origin,
+              struct pr_error *err)
+{
+    cJSON *run;
+    size_t pos = 0, k;
+
+    while ((run = cJSON_DetachItemFromArray(runs, 0)) != NULL) {
+        if (!keep_run(m, run, origin, pos++)) {
+            cJSON_Delete(run);
+            return pr_error_set(err, PR_E_NOMEM, "out of memory");
+        }
+        k = nodes(run);
+        if (m->held_nodes + k <= m->hold_budget) {
+            drop_private(run);
+            m->v[m->n - 1].whole = run;
+            m->held_nodes += k;
+        } else {
+            cJSON_Delete(run);
+        }
+    }
+    return PR_OK;
+}
+
+enum pr_status
+pr_merge_finish(struct pr_merge *m, cJSON *job, struct pr_error *err)
+{
+    if (!build_lites(m, job))
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (m->load == load_saved)
+        return check_unique(m, err);
+    qsort(m->v, m->n, sizeof(*m->v), cmp_first);
+    return PR_OK;
+}
+
 enum pr_status
 pr_merge_load(const char *const *paths, size_t n, cJSON **out,
               struct pr_merge **mp, struct pr_error *err)
 {
-    struct pr_merge *m = calloc(1, sizeof(*m));
+    struct pr_merge *m = pr_merge_new(paths, NULL, NULL, 0);
     cJSON *job = NULL;
     enum pr_status st = PR_OK;
     size_t i;
 
     *out = NULL;
     *mp = NULL;
-    if (m == NULL || (m->names = pr_strtab_new()) == NULL) {
-        free(m);
+    if (m == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    }
-    pr_buf_init(&m->text, 0);
     /* the paths are copied: a caller's list (a folder's files, say) may
        not outlive the merge, which reads the files again later */
     m->own = calloc(n ? n : 1, sizeof(*m->own));
@@ -442,10 +544,8 @@ pr_merge_load(const char *const *paths, size_t n, cJSON **out,
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     for (i = 0; i < n && st == PR_OK; i++)
         st = fold_file(m, i, &job, err);
-    if (st == PR_OK && job != NULL && !build_lites(m, job))
-        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
-    if (st == PR_OK)
-        st = check_unique(m, err);
+    if (st == PR_OK && job != NULL)
+        st = pr_merge_finish(m, job, err);
     if (st != PR_OK) {
         cJSON_Delete(job);
         pr_merge_free(m);
@@ -501,9 +601,17 @@ hold_file(struct pr_merge *m, size_t file, const cJSON **doc,
     }
     cJSON_Delete(m->held[at].doc);
     m->held[at].doc = NULL;
-    st = pr_saved_load(m->paths[file], &m->held[at].doc, err);
+    st = m->load(m->ctx, file, &m->held[at].doc, err);
     if (st != PR_OK)
         return st;
+    if (m->load != load_saved) { /* runs of a trace analysed again */
+        cJSON *r;
+        cJSON_ArrayForEach(r, pr_sget(m->held[at].doc, PR_K_RUNS))
+        {
+            drop_private(r);
+            pr_jtext_canon(r);
+        }
+    }
     m->held[at].file = file;
     m->held[at].used = ++m->tick;
     *doc = m->held[at].doc;
@@ -514,13 +622,20 @@ enum pr_status
 pr_merge_run(struct pr_merge *m, const cJSON *run, const cJSON **full,
              struct pr_error *err)
 {
-    const struct src *s = find_src(m, run);
+    struct src *s = find_src(m, run);
     const cJSON *r, *doc;
     enum pr_status st;
 
     *full = NULL;
     if (s == NULL)
         return PR_OK;
+    if (s->whole != NULL) {
+        if (!s->canon) /* what its saved summary would read back */
+            pr_jtext_canon(s->whole);
+        s->canon = 1;
+        *full = s->whole;
+        return PR_OK;
+    }
     st = hold_file(m, s->file, &doc, err);
     if (st != PR_OK)
         return st;
@@ -537,8 +652,9 @@ pr_merge_run(struct pr_merge *m, const cJSON *run, const cJSON **full,
     return PR_OK;
 }
 
-enum pr_status
-pr_merge_expand(struct pr_merge *m, cJSON *runs, struct pr_error *err)
+/* pr_merge_expand, of every run or of those marked full. */
+static enum pr_status
+expand(struct pr_merge *m, cJSON *runs, int only_full, struct pr_error *err)
 {
     cJSON *el, *next, *copy;
     const cJSON *full;
@@ -549,6 +665,9 @@ pr_merge_expand(struct pr_merge *m, cJSON *runs, struct pr_error *err)
     for (el = cJSON_IsArray(runs) ? runs->child : NULL;
          el != NULL && st == PR_OK; el = next) {
         next = el->next;
+        s = find_src(m, el);
+        if (only_full && (s == NULL || !s->full))
+            continue;
         st = pr_merge_run(m, el, &full, err);
         if (st != PR_OK || full == NULL)
             continue;
@@ -563,6 +682,54 @@ pr_merge_expand(struct pr_merge *m, cJSON *runs, struct pr_error *err)
         }
     }
     return st;
+}
+
+enum pr_status
+pr_merge_expand(struct pr_merge *m, cJSON *runs, struct pr_error *err)
+{
+    return expand(m, runs, 0, err);
+}
+
+enum pr_status
+pr_merge_expand_full(struct pr_merge *m, cJSON *runs, struct pr_error *err)
+{
+    return expand(m, runs, 1, err);
+}
+
+void
+pr_merge_mark_full(struct pr_merge *m, const cJSON *run)
+{
+    struct src *s = find_src(m, run);
+
+    if (s != NULL)
+        s->full = 1;
+}
+
+size_t
+pr_merge_n_forms(const struct pr_merge *m)
+{
+    size_t i, k = 0;
+
+    for (i = 0; m != NULL && i < m->n; i++)
+        k += m->v[i].lite != NULL && !m->v[i].full;
+    return k;
+}
+
+enum pr_status
+pr_merge_json_run(struct pr_merge *m, const cJSON *run, const cJSON **use,
+                  struct pr_error *err)
+{
+    const struct src *s = find_src(m, run);
+
+    *use = NULL;
+    if (s == NULL || s->full)
+        return pr_merge_run(m, run, use, err);
+    cJSON_Delete(m->form);
+    m->form = cJSON_ParseWithLength(m->forms.data + s->form, s->form_len);
+    if (m->form == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    *use = m->form;
+    return PR_OK;
 }
 
 /* Make obj[key] a copy of `from` (removed when from is NULL).  0 on
@@ -644,8 +811,12 @@ pr_merge_free(struct pr_merge *m)
         return;
     for (k = 0; k < HOLD; k++)
         cJSON_Delete(m->held[k].doc);
+    for (k = 0; k < m->n; k++)
+        cJSON_Delete(m->v[k].whole);
+    cJSON_Delete(m->form);
     pr_strtab_free(m->names);
     pr_buf_free(&m->text);
+    pr_buf_free(&m->forms);
     for (k = 0; k < KINDS; k++)
         free(m->rows[k]);
     free(m->v);

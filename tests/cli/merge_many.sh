@@ -2,8 +2,9 @@
 # merge_many.sh - a job of 64 generated rank summaries merged (issue #17):
 # the merge keeps only a lite form of each run and reads the whole runs
 # again when it writes them, so check that every run comes out as its rank
-# wrote it and that the job figures are the ones the ranks' own numbers
-# give.
+# wrote it (--detail-ranks all: the default keeps the ranks not drawn in
+# full in their rank form, issue #33) and that the job figures are the
+# ones the ranks' own numbers give.
 . "$PR_SRCDIR/tests/lib.sh"
 
 SOURCE_DATE_EPOCH=1700000000
@@ -17,10 +18,18 @@ check "one rank's summary (exit $?: $(head -c 200 err))" [ -s base.json ]
 python3 "$PR_SRCDIR/bench/gen_rank_summaries.py" base.json $N ranks 2> err
 check "$N rank summaries generated ($(head -c 200 err))" \
     [ -s ranks/rank0063.summary.json ]
-"$PR_BIN" -q --input ranks/rank*.summary.json --json m.json --html m.html \
+"$PR_BIN" -q --input ranks/rank*.summary.json --json md.json --html m.html \
     --pdf m.pdf 2> err
-check "they merge (exit $?: $(head -c 200 err))" [ -s m.json ]
+check "they merge (exit $?: $(head -c 200 err))" [ -s md.json ]
 check "  into an HTML and a PDF report" [ -s m.html ] && [ -s m.pdf ]
+"$PR_BIN" -q --input ranks/rank*.summary.json --json m.json \
+    --detail-ranks all 2> err
+check "  and with every run whole (exit $?: $(head -c 200 err))" [ -s m.json ]
+check "  the same job either way" python3 -c "
+import json, sys
+a, b = json.load(open('m.json')), json.load(open('md.json'))
+sys.exit(a['job'] != b['job'] or a['distributed'] != b['distributed'] or
+         b['rank_form']['rank_form_runs'] != $N - 3)"
 
 # expect.py: what the job must say, from the rank files alone
 cat > expect.py <<'PY'
@@ -108,7 +117,8 @@ check "  (rows of every rank: $W workers)" [ "$W" -eq $N ]
 "$PR_BIN" -q --input "$PR_SRCDIR"/examples/ddp_run/rank1.*.pt.trace.json.gz \
     --json base1.json 2> err &&
     python3 "$PR_SRCDIR/bench/gen_rank_summaries.py" base1.json $N ranks1 2>> err &&
-    "$PR_BIN" -q --input ranks1/rank*.summary.json --json m1.json 2>> err
+    "$PR_BIN" -q --input ranks1/rank*.summary.json --json m1.json \
+        --detail-ranks all 2>> err
 check "a second job of $N ranks ($(head -c 200 err))" [ -s m1.json ]
 # shellcheck disable=SC2046
 "$PR_BIN" diff -q $(ls ranks/*.json | sed 's/^/--baseline /') \
@@ -137,13 +147,16 @@ sys.exit(not same(a, b) or len(a['runs']) != $N or
          not a['operators_by_shape'] or not a['kernels'])"
 
 # summaries of several runs each, whose runs interleave in the job's
-# order (even and odd ranks): the same runs and job
+# order (even and odd ranks), each written whole: the same runs and job
 ls ranks/*.json | awk 'NR % 2 == 1' > even && ls ranks/*.json | awk 'NR % 2 == 0' > odd
 # shellcheck disable=SC2046
-"$PR_BIN" -q $(sed 's/^/--input /' even) --json even.json 2> err &&
+"$PR_BIN" -q $(sed 's/^/--input /' even) --json even.json \
+    --detail-ranks all 2> err &&
     # shellcheck disable=SC2046
-    "$PR_BIN" -q $(sed 's/^/--input /' odd) --json odd.json 2>> err &&
-    "$PR_BIN" -q --input even.json --input odd.json --json eo.json 2>> err
+    "$PR_BIN" -q $(sed 's/^/--input /' odd) --json odd.json \
+        --detail-ranks all 2>> err &&
+    "$PR_BIN" -q --input even.json --input odd.json --json eo.json \
+        --detail-ranks all 2>> err
 check "even and odd ranks merged apart, then together (exit $?: $(head -c 200 err))" [ -s eo.json ]
 check "  give the same runs, distributed view and slowest rank" python3 -c "
 import json, sys
@@ -151,5 +164,11 @@ a, b = json.load(open('m.json')), json.load(open('eo.json'))
 sys.exit(a['runs'] != b['runs'] or a['distributed'] != b['distributed'] or
          a['job']['slowest']['worker'] != b['job']['slowest']['worker'] or
          b['job']['ranks'] != $N)"
+# halves written with their rank forms cannot be: their tables lack rows
+# shellcheck disable=SC2046
+"$PR_BIN" -q $(sed 's/^/--input /' even) --json evenf.json 2> err
+"$PR_BIN" -q --input evenf.json --input odd.json --json x.json 2> err
+check "  not from halves in rank form: exit 2 (got $?), saying how" \
+    grep -q "evenf.json: a job's summary.*--detail-ranks all" err
 
 echo "1..$T_N"

@@ -24,6 +24,7 @@
 #define BATCH_BYTES ((size_t)1 << 20) /* event text per batch */
 #define BATCH_EVENTS 16384            /* events per batch, for tiny events */
 #define MAX_PARSERS 64
+#define SMALL_TRACE_BYTES ((uint64_t)64 << 20) /* kept from trim, below */
 #define PROGRESS_NS 250000000 /* at most 4 progress lines a second */
 
 /* ------------------------------------------------------------ batches */
@@ -676,7 +677,11 @@ load(struct ctx *c, const char *name, const struct pr_read_opts *opts,
      * parser threads' malloc arenas keep freed memory unless trimmed. */
     ctx_free(c);
 #if defined(__GLIBC__) && !PR_SANITIZED
-    malloc_trim(0);
+    /* (a small trace's batches are a few MB: returned to the system and
+     * faulted in again for each of a job's many ranks they cost more
+     * than they save, issue #33) */
+    if (t->bytes >= SMALL_TRACE_BYTES)
+        malloc_trim(0);
 #endif
     if (st != PR_OK) {
         if (pg.shown)

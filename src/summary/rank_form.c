@@ -1,0 +1,457 @@
+/* rank_form.c - a run's rank form as JSON text (rank_form.h): the
+ * members a job keeps of each rank, written straight from the whole run,
+ * nothing copied. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/jtext.h"
+#include "profreport/keys.h"
+#include "profreport/rank_form.h"
+#include "profreport/sget.h"
+
+/* How the "(other)" row folds a column of the rows it stands for. */
+enum fold {
+    F_NAME, /* PR_RANK_FORM_OTHER */
+    F_SUM,  /* the sum of the rows that have a number; null when none */
+    F_MIN,
+    F_MAX,
+    F_MEAN, /* total_us / calls of the folded rows */
+    F_NULL  /* a property of one row (a share, a bound, a flag): null */
+};
+
+struct col {
+    const char *key;
+    enum fold fold;
+};
+
+/* The columns a rank form's rows keep, in this order (a row without one
+ * goes without it), and the "(other)" row's value of each.  Additive
+ * columns sum, so the table's totals stay whole; the rest are a row's
+ * own.  Kernel and operator columns added to the summary that a job
+ * should keep for every rank go here. */
+static const struct col cols_operators[] = {
+    {PR_K_NAME, F_NAME},       {PR_K_CALLS, F_SUM},
+    {"device_self_us", F_SUM}, {"device_total_us", F_SUM},
+    {"host_self_us", F_SUM},   {"host_total_us", F_SUM},
+    {"tc_eligible", F_NULL},   {"tc_self_pct", F_NULL},
+    {"tc_total_pct", F_NULL},  {"flops", F_SUM},
+    {PR_K_BYTES, F_SUM},       {"achieved_tflops", F_NULL},
+    {"achieved_gbps", F_NULL}, {"arithmetic_intensity", F_NULL},
+    {"bound", F_NULL},         {"roofline_pct", F_NULL},
+    {"dtype", F_NULL},         {NULL, F_NULL},
+};
+
+static const struct col cols_by_shape[] = {
+    {PR_K_NAME, F_NAME},       {"input_shapes", F_NULL},
+    {"input_types", F_NULL},   {PR_K_CALLS, F_SUM},
+    {"device_self_us", F_SUM}, {"device_total_us", F_SUM},
+    {"host_self_us", F_SUM},   {"host_total_us", F_SUM},
+    {"tc_eligible", F_NULL},   {"tc_self_pct", F_NULL},
+    {"tc_total_pct", F_NULL},  {"flops", F_SUM},
+    {PR_K_BYTES, F_SUM},       {"achieved_tflops", F_NULL},
+    {"achieved_gbps", F_NULL}, {"arithmetic_intensity", F_NULL},
+    {"bound", F_NULL},         {"roofline_pct", F_NULL},
+    {"dtype", F_NULL},         {NULL, F_NULL},
+};
+
+static const struct col cols_kernels[] = {
+    {PR_K_NAME, F_NAME},
+    {"operator", F_NULL},
+    {PR_K_CALLS, F_SUM},
+    {"total_us", F_SUM},
+    {PR_K_MEAN_US, F_MEAN},
+    {PR_K_MIN_US, F_MIN},
+    {PR_K_MAX_US, F_MAX},
+    {"mean_blocks_per_sm", F_NULL},
+    {"mean_est_achieved_occupancy_pct", F_NULL},
+    {"tensor_cores_used", F_NULL},
+    {NULL, F_NULL},
+};
+
+/* memory.operators: per device and operator, every count additive */
+static const struct col cols_memory_ops[] = {
+    {PR_K_DEVICE, F_NULL},
+    {PR_K_NAME, F_NAME},
+    {PR_K_CALLS, F_SUM},
+    {"size_increase_bytes", F_SUM},
+    {"self_size_increase_bytes", F_SUM},
+    {"allocation_count", F_SUM},
+    {"self_allocation_count", F_SUM},
+    {"allocation_size_bytes", F_SUM},
+    {"self_allocation_size_bytes", F_SUM},
+    {NULL, F_NULL},
+};
+
+#define MAX_COLS 24
+#define MAX_BASIS 2
+
+/* A table cut to its rows of at least the share of any basis column's
+ * total (the time the table is sorted by; for operators by name host
+ * time too, so that a CPU-side operator is kept), or of the fallback
+ * column's total when the basis columns total nothing (a trace without
+ * device time). */
+struct table {
+    const struct col *cols;
+    const char *basis[MAX_BASIS];
+    const char *fallback;
+};
+
+static const struct table t_operators = {
+    cols_operators, {"device_self_us", "host_self_us"}, NULL};
+static const struct table t_by_shape = {
+    cols_by_shape, {"device_self_us", NULL}, "host_self_us"};
+static const struct table t_kernels = {cols_kernels, {"total_us", NULL}, NULL};
+static const struct table t_memory_ops = {
+    cols_memory_ops, {"allocation_size_bytes", NULL}, NULL};
+
+enum how { WHOLE, ROWS, FINDINGS, MEMORY };
+
+/* The members of a rank form; every other member of the run is null. */
+static const struct {
+    const char *key;
+    enum how how;
+    const struct table *t;
+} members[] = {
+    {PR_K_WORKER, WHOLE, NULL},
+    {PR_K_SPAN, WHOLE, NULL},
+    {PR_K_RANK, WHOLE, NULL},
+    {"world_size", WHOLE, NULL},
+    {"world_size_source", WHOLE, NULL},
+    {"device_kind", WHOLE, NULL},
+    {"step_phases", WHOLE, NULL},
+    {"hccl", WHOLE, NULL},
+    {"verdict", WHOLE, NULL},
+    {PR_K_DEVICES, WHOLE, NULL},
+    {PR_K_STEPS, WHOLE, NULL},
+    {PR_K_STEP_SUMMARY, WHOLE, NULL},
+    {PR_K_GPU_METRICS, WHOLE, NULL},
+    {"operators", ROWS, &t_operators},
+    {"operators_by_shape", ROWS, &t_by_shape},
+    {"kernels", ROWS, &t_kernels},
+    {"tensor_cores", FINDINGS, NULL},
+    {"memory", MEMORY, NULL},
+    {PR_K_COMMUNICATION, WHOLE, NULL},
+    {"recommendations", WHOLE, NULL},
+    {"data_quality", WHOLE, NULL},
+    {"diagnostics", WHOLE, NULL},
+    {"temporal_breakdown", WHOLE, NULL},
+    {"attribution", WHOLE, NULL},
+    {"copies", WHOLE, NULL},
+    {"launches", WHOLE, NULL},
+    {"synchronization", WHOLE, NULL},
+    {"host_cpu", WHOLE, NULL},
+    {"roofline", WHOLE, NULL},
+    {"source_view", WHOLE, NULL},
+    {"module_view", WHOLE, NULL},
+    {"layer_view", WHOLE, NULL},
+    {"operators_source", WHOLE, NULL},
+};
+
+/* The printed value of row[key], NAN when it has none. */
+static double
+num(const cJSON *row, const char *key)
+{
+    return pr_jtext_num(pr_sget_num(row, key));
+}
+
+/* Whether `row` holds at least the share of a basis column's total
+ * (basis[MAX_BASIS]: the fallback). */
+static int
+kept(const cJSON *row, const char *const *basis, const double *total)
+{
+    size_t k;
+
+    for (k = 0; k <= MAX_BASIS; k++) {
+        double v = basis[k] != NULL ? num(row, basis[k]) : NAN;
+        if (total[k] > 0 && v >= total[k] * (PR_RANK_FORM_SHARE_PCT / 100.0))
+            return 1;
+    }
+    return 0;
+}
+
+/* The folded rows' column values. */
+struct acc {
+    double sum[MAX_COLS], min[MAX_COLS], max[MAX_COLS];
+    unsigned char has[MAX_COLS];  /* a number seen */
+    unsigned char seen[MAX_COLS]; /* the key seen (a value or null) */
+    size_t rows;
+};
+
+static void
+fold_row(struct acc *a, const cJSON *row, const struct col *cols)
+{
+    size_t j;
+
+    a->rows++;
+    for (j = 0; cols[j].key != NULL && j < MAX_COLS; j++) {
+        const cJSON *it = pr_sget(row, cols[j].key);
+        double v = num(row, cols[j].key);
+        if (it == NULL)
+            continue;
+        a->seen[j] = 1;
+        if (isnan(v))
+            continue;
+        if (!a->has[j]) {
+            a->sum[j] = 0;
+            a->min[j] = v;
+            a->max[j] = v;
+        }
+        a->has[j] = 1;
+        a->sum[j] += v;
+        a->min[j] = v < a->min[j] ? v : a->min[j];
+        a->max[j] = v > a->max[j] ? v : a->max[j];
+    }
+}
+
+/* The sum of the column named key in a, NAN when none. */
+static double
+sum_of(const struct acc *a, const struct col *cols, const char *key)
+{
+    size_t j;
+
+    for (j = 0; cols[j].key != NULL && j < MAX_COLS; j++)
+        if (strcmp(cols[j].key, key) == 0)
+            return a->has[j] ? a->sum[j] : NAN;
+    return NAN;
+}
+
+static int
+put_key(struct pr_buf *b, const char *key, int *first)
+{
+    int ok = (*first || pr_buf_addc(b, ',') == PR_OK) && pr_jtext_str(b, key) &&
+             pr_buf_addc(b, ':') == PR_OK;
+
+    *first = 0;
+    return ok;
+}
+
+static int
+put_other(struct pr_buf *b, const struct acc *a, const struct col *cols)
+{
+    int ok = pr_buf_addc(b, '{') == PR_OK, first = 1;
+    size_t j;
+
+    for (j = 0; ok && cols[j].key != NULL && j < MAX_COLS; j++) {
+        double v = NAN;
+        if (!a->seen[j])
+            continue;
+        ok = put_key(b, cols[j].key, &first);
+        switch (cols[j].fold) {
+        case F_NAME:
+            ok = ok && pr_jtext_str(b, PR_RANK_FORM_OTHER);
+            continue;
+        case F_SUM:
+            v = a->has[j] ? a->sum[j] : NAN;
+            break;
+        case F_MIN:
+            v = a->has[j] ? a->min[j] : NAN;
+            break;
+        case F_MAX:
+            v = a->has[j] ? a->max[j] : NAN;
+            break;
+        case F_MEAN: {
+            double tot = sum_of(a, cols, "total_us"),
+                   calls = sum_of(a, cols, PR_K_CALLS);
+            v = calls > 0 ? tot / calls : NAN;
+            break;
+        }
+        case F_NULL:
+            break;
+        }
+        ok = ok && pr_jtext_putnum(b, v);
+    }
+    ok = ok && put_key(b, "other_rows", &first) &&
+         pr_buf_printf(b, "%zu", a->rows) == PR_OK;
+    return ok && pr_buf_addc(b, '}') == PR_OK;
+}
+
+static int
+put_row(struct pr_buf *b, const cJSON *row, const struct col *cols)
+{
+    int ok = pr_buf_addc(b, '{') == PR_OK, first = 1;
+    size_t j;
+
+    for (j = 0; ok && cols[j].key != NULL; j++) {
+        const cJSON *it = pr_sget(row, cols[j].key);
+        if (it != NULL)
+            ok = put_key(b, cols[j].key, &first) && pr_jtext_put(b, it);
+    }
+    return ok && pr_buf_addc(b, '}') == PR_OK;
+}
+
+/* A table's rows of at least the share, then "(other)" for the rest. */
+static int
+put_rows(struct pr_buf *b, const cJSON *arr, const struct table *t)
+{
+    double total[MAX_BASIS + 1] = {0}, any = 0;
+    const char *basis[MAX_BASIS + 1] = {NULL};
+    struct acc *a;
+    const cJSON *row;
+    size_t k;
+    int ok, first = 1;
+
+    if (!cJSON_IsArray(arr))
+        return pr_jtext_put(b, arr);
+    a = calloc(1, sizeof(*a));
+    if (a == NULL)
+        return 0;
+    for (k = 0; k < MAX_BASIS; k++)
+        basis[k] = t->basis[k];
+    cJSON_ArrayForEach(row, arr)
+    {
+        for (k = 0; k < MAX_BASIS && basis[k] != NULL; k++) {
+            double v = num(row, basis[k]);
+            total[k] += v > 0 ? v : 0;
+        }
+    }
+    for (k = 0; k < MAX_BASIS; k++)
+        any += total[k];
+    if (!(any > 0) && t->fallback != NULL) {
+        basis[MAX_BASIS] = t->fallback;
+        cJSON_ArrayForEach(row, arr)
+        {
+            double v = num(row, t->fallback);
+            total[MAX_BASIS] += v > 0 ? v : 0;
+        }
+    }
+    ok = pr_buf_addc(b, '[') == PR_OK;
+    cJSON_ArrayForEach(row, arr)
+    {
+        if (!ok)
+            break;
+        if (!kept(row, basis, total)) {
+            fold_row(a, row, t->cols);
+            continue;
+        }
+        ok =
+            (first || pr_buf_addc(b, ',') == PR_OK) && put_row(b, row, t->cols);
+        first = 0;
+    }
+    if (ok && a->rows > 0)
+        ok =
+            (first || pr_buf_addc(b, ',') == PR_OK) && put_other(b, a, t->cols);
+    free(a);
+    return ok && pr_buf_addc(b, ']') == PR_OK;
+}
+
+/* tensor_cores without its findings, counted in findings_omitted (the
+ * detail ranks list them; per rank they are long texts about the same
+ * operators). */
+static int
+put_findings(struct pr_buf *b, const cJSON *tc)
+{
+    const cJSON *fs = pr_sget(tc, "findings"), *m;
+    double omitted = pr_sget_num(tc, "findings_omitted");
+    double dropped = (double)pr_sget_len(fs);
+    int ok, first = 1;
+
+    if (!cJSON_IsObject(tc) || !cJSON_IsArray(fs))
+        return pr_jtext_put(b, tc);
+    ok = pr_buf_addc(b, '{') == PR_OK;
+    for (m = tc->child; ok && m != NULL; m = m->next) {
+        ok = put_key(b, m->string, &first);
+        if (m == fs)
+            ok = ok && pr_buf_adds(b, "[]") == PR_OK;
+        else if (strcmp(m->string, "findings_omitted") == 0)
+            ok = ok &&
+                 pr_jtext_putnum(b, (isnan(omitted) ? 0 : omitted) + dropped);
+        else
+            ok = ok && pr_jtext_put(b, m);
+    }
+    if (ok && dropped > 0 && pr_sget(tc, "findings_omitted") == NULL)
+        ok = put_key(b, "findings_omitted", &first) &&
+             pr_jtext_putnum(b, dropped);
+    return ok && pr_buf_addc(b, '}') == PR_OK;
+}
+
+/* memory without the curves, its operator table cut as the others. */
+static int
+put_memory(struct pr_buf *b, const cJSON *mem)
+{
+    const cJSON *m, *d, *k;
+    int ok, first = 1, dfirst, kfirst;
+
+    if (!cJSON_IsObject(mem))
+        return pr_jtext_put(b, mem);
+    ok = pr_buf_addc(b, '{') == PR_OK;
+    for (m = mem->child; ok && m != NULL; m = m->next) {
+        ok = put_key(b, m->string, &first);
+        if (strcmp(m->string, "operators") == 0) {
+            ok = ok && put_rows(b, m, &t_memory_ops);
+            continue;
+        }
+        if (strcmp(m->string, PR_K_DEVICES) != 0 || !cJSON_IsArray(m)) {
+            ok = ok && pr_jtext_put(b, m);
+            continue;
+        }
+        ok = ok && pr_buf_addc(b, '[') == PR_OK;
+        dfirst = 1;
+        cJSON_ArrayForEach(d, m)
+        {
+            ok = ok && (dfirst || pr_buf_addc(b, ',') == PR_OK);
+            dfirst = 0;
+            if (!cJSON_IsObject(d)) {
+                ok = ok && pr_jtext_put(b, d);
+                continue;
+            }
+            ok = ok && pr_buf_addc(b, '{') == PR_OK;
+            kfirst = 1;
+            for (k = d->child; ok && k != NULL; k = k->next) {
+                ok = put_key(b, k->string, &kfirst);
+                ok = ok && (strcmp(k->string, "curve") == 0
+                                ? pr_buf_adds(b, "null") == PR_OK
+                                : pr_jtext_put(b, k));
+            }
+            ok = ok && pr_buf_addc(b, '}') == PR_OK;
+        }
+        ok = ok && pr_buf_addc(b, ']') == PR_OK;
+    }
+    return ok && pr_buf_addc(b, '}') == PR_OK;
+}
+
+int
+pr_rank_form_text(const cJSON *run, struct pr_buf *b)
+{
+    const cJSON *m;
+    size_t i;
+    int ok = pr_buf_addc(b, '{') == PR_OK, first = 1;
+
+    for (m = run != NULL ? run->child : NULL; ok && m != NULL; m = m->next) {
+        if (m->string == NULL || strcmp(m->string, "form") == 0 ||
+            m->string[0] == '_') /* a private member (jobs.h) */
+            continue;
+        for (i = 0; i < sizeof(members) / sizeof(members[0]); i++)
+            if (strcmp(members[i].key, m->string) == 0)
+                break;
+        ok = put_key(b, m->string, &first);
+        if (i == sizeof(members) / sizeof(members[0])) {
+            ok = ok && pr_buf_adds(b, "null") == PR_OK;
+            continue;
+        }
+        switch (members[i].how) {
+        case WHOLE:
+            ok = ok && pr_jtext_put(b, m);
+            break;
+        case ROWS:
+            ok = ok && put_rows(b, m, members[i].t);
+            break;
+        case FINDINGS:
+            ok = ok && put_findings(b, m);
+            break;
+        case MEMORY:
+            ok = ok && put_memory(b, m);
+            break;
+        }
+    }
+    ok = ok && put_key(b, "form", &first) && pr_jtext_str(b, "rank");
+    return ok && pr_buf_addc(b, '}') == PR_OK;
+}
+
+int
+pr_rank_form_is(const cJSON *run)
+{
+    return pr_sget_is(pr_sget_str(run, "form"), "rank");
+}
