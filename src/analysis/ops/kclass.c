@@ -6,6 +6,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,7 +249,137 @@ struct pr_kclass_table {
     struct kprec *p; /* owned */
     size_t np, cap_p;
     struct pats plugin; /* the plugin's 10.1 substrings, case-sensitive */
+    struct memo *memo;  /* lookups made, NULL until the first (below) */
 };
+
+/* ------------------------------------------------------------- memo */
+
+/* The lookups a table has made, by name: a job of 1,024 ranks names the
+ * same few hundred kernels in every rank, and matching a name against
+ * every rule's patterns was four fifths of such a job's work (issue #33).
+ * A lookup is a function of the table and the name, so a remembered one
+ * is the same answer; a lookup that cannot be remembered (no memory, or
+ * MEMO_MAX names already) is made again, with the same answer.  One lock
+ * for every table's memo: ranks are analysed on several threads at once
+ * (--jobs), each asking for a few hundred names. */
+#define MEMO_MAX 65536 /* names remembered per table */
+
+struct memo_slot {
+    char *name; /* owned; NULL: empty */
+    uint64_t hash;
+    struct pr_kclass v;
+};
+
+struct memo {
+    struct memo_slot *s;
+    size_t cap, n; /* cap: a power of two, or 0 */
+};
+
+static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t
+memo_hash(const char *name)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+
+    for (; *name != '\0'; name++)
+        h = (h ^ (unsigned char)*name) * 1099511628211ULL;
+    return h;
+}
+
+static void
+memo_free(struct memo *m)
+{
+    size_t i;
+
+    if (m == NULL)
+        return;
+    for (i = 0; i < m->cap; i++)
+        free(m->s[i].name);
+    free(m->s);
+    free(m);
+}
+
+/* The slot of name in m: its own, or the empty one it would take. */
+static struct memo_slot *
+memo_slot(const struct memo *m, const char *name, uint64_t h)
+{
+    size_t i = (size_t)h & (m->cap - 1);
+
+    while (m->s[i].name != NULL &&
+           (m->s[i].hash != h || strcmp(m->s[i].name, name) != 0))
+        i = (i + 1) & (m->cap - 1);
+    return &m->s[i];
+}
+
+/* 1 with *out the remembered lookup of name, else 0. */
+static int
+memo_get(const struct pr_kclass_table *t, const char *name, uint64_t h,
+         struct pr_kclass *out)
+{
+    const struct memo_slot *e;
+    int hit = 0;
+
+    pthread_mutex_lock(&memo_lock);
+    if (t->memo != NULL && t->memo->cap > 0) {
+        e = memo_slot(t->memo, name, h);
+        if (e->name != NULL) {
+            *out = e->v;
+            hit = 1;
+        }
+    }
+    pthread_mutex_unlock(&memo_lock);
+    return hit;
+}
+
+/* m with room for one more name (load at most 1/2); 0: no memory. */
+static int
+memo_room(struct memo *m)
+{
+    struct memo_slot *old = m->s, *to;
+    size_t cap = m->cap ? m->cap * 2 : 256, i, ocap = m->cap;
+
+    if ((m->n + 1) * 2 <= m->cap)
+        return 1;
+    m->s = calloc(cap, sizeof(*m->s));
+    if (m->s == NULL) {
+        m->s = old;
+        return 0;
+    }
+    m->cap = cap;
+    for (i = 0; i < ocap; i++) {
+        if (old[i].name == NULL)
+            continue;
+        to = memo_slot(m, old[i].name, old[i].hash);
+        *to = old[i];
+    }
+    free(old);
+    return 1;
+}
+
+/* Remember v as the lookup of name, when there is room and memory. */
+static void
+memo_put(const struct pr_kclass_table *t, const char *name, uint64_t h,
+         const struct pr_kclass *v)
+{
+    struct memo *m;
+    struct memo_slot *e;
+
+    pthread_mutex_lock(&memo_lock);
+    m = t->memo;
+    if (m == NULL) /* the table is const to its readers; the memo is not */
+        m = ((struct pr_kclass_table *)(uintptr_t)t)->memo =
+            calloc(1, sizeof(*m));
+    if (m != NULL && m->n < MEMO_MAX && memo_room(m)) {
+        e = memo_slot(m, name, h);
+        if (e->name == NULL && (e->name = strdup(name)) != NULL) {
+            e->hash = h;
+            e->v = *v;
+            m->n++;
+        }
+    }
+    pthread_mutex_unlock(&memo_lock);
+}
 
 static void
 pats_free(struct pats *p)
@@ -292,6 +424,7 @@ pr_kclass_table_free(struct pr_kclass_table *t)
         pats_free(&t->p[i].none);
     }
     pats_free(&t->plugin);
+    memo_free(t->memo);
     free(t->r);
     free(t->p);
     for (i = 0; i < t->n_roots; i++)
@@ -757,18 +890,13 @@ name_precision(const struct pr_kclass_table *t, const struct kname *k,
     }
 }
 
-void
-pr_kclass_lookup(const struct pr_kclass_table *t, const char *name,
-                 struct pr_kclass *out)
+static void
+lookup(const struct pr_kclass_table *t, const char *name, struct pr_kclass *out)
 {
     char low[LOW_NAME_MAX];
     struct kname k;
     size_t i, n;
 
-    memset(out, 0, sizeof(*out));
-    out->index = -1;
-    if (t == NULL || name == NULL)
-        return;
     /* lowered once here, not a character at a time in every pattern */
     k.name = name;
     k.low = NULL;
@@ -795,4 +923,21 @@ pr_kclass_lookup(const struct pr_kclass_table *t, const char *name,
             break;
         }
     }
+}
+
+void
+pr_kclass_lookup(const struct pr_kclass_table *t, const char *name,
+                 struct pr_kclass *out)
+{
+    uint64_t h;
+
+    memset(out, 0, sizeof(*out));
+    out->index = -1;
+    if (t == NULL || name == NULL)
+        return;
+    h = memo_hash(name);
+    if (memo_get(t, name, h, out))
+        return;
+    lookup(t, name, out);
+    memo_put(t, name, h, out);
 }
