@@ -117,7 +117,7 @@ check "  the HTML stays under 5 MB ($size bytes)" [ "$size" -lt 5000000 ]
 # #33); a page per rank of the 256 would be hundreds
 mkdir -p "$W/small"
 for f in $(ls "$W/big" | head -n 16); do ln -s "$W/big/$f" "$W/small/$f"; done
-"$PR_BIN" -q --input "$W/small" --pdf "$W/small.pdf"
+"$PR_BIN" -q --follow-links --input "$W/small" --pdf "$W/small.pdf"
 "$PR_BIN" -q --input "$W/big" --pdf "$W/one.pdf" --detail-ranks 0
 if command -v pdfinfo > /dev/null 2>&1; then
     pages=$(pdfinfo "$W/big.pdf" | sed -n 's/^Pages: *//p')

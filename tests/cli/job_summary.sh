@@ -126,8 +126,8 @@ elif [ -x /usr/bin/time ]; then
     "$PR_GEN" --ranks 256 --steps 3 --blocks 1 --attn 0 -o big > /dev/null
     mkdir -p part
     for f in $(ls big | head -n 64); do ln -s "$W/big/$f" "part/$f"; done
-    /usr/bin/time -f %M -o t64 "$PR_BIN" -q --input part --json p.json \
-        --html p.html --pdf p.pdf
+    /usr/bin/time -f %M -o t64 "$PR_BIN" -q --follow-links --input part \
+        --json p.json --html p.html --pdf p.pdf
     /usr/bin/time -f %M -o t256 "$PR_BIN" -q --input big --json b.json \
         --html b.html --pdf b.pdf
     k64=$(tail -n 1 t64)
