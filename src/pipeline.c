@@ -289,8 +289,9 @@ move_items(cJSON *sum, cJSON *part, const char *key)
  * run, so that the job's memory does not grow with its ranks' size. */
 struct sink {
     cJSON *sum;
-    struct pr_merge *m; /* NULL: keep whole runs in sum */
-    size_t used;        /* inputs that were traces */
+    struct pr_merge *m;        /* NULL: keep whole runs in sum */
+    size_t used;               /* inputs that were traces */
+    struct pr_spec_tally spec; /* --device-spec's effect, run by run */
 };
 
 /* Fold input i's share (its inputs and runs in part) into the sink. */
@@ -302,6 +303,7 @@ fold(struct sink *k, size_t i, cJSON *part, struct pr_error *err)
 
     if (part != k->sum)
         move_items(k->sum, part, "inputs");
+    pr_peaks_spec_tally(runs, &k->spec);
     if (k->m != NULL)
         return pr_merge_take(k->m, runs, i, err);
     if (part != k->sum)
@@ -746,13 +748,13 @@ check_device_spec(const struct pr_options *o, struct pr_error *err)
 /* A --device-spec that set no peak is said, with the devices seen (issue
  * #32: it was silently ignored). */
 static void
-warn_device_spec(const struct pr_options *o, const cJSON *sum)
+warn_device_spec(const struct pr_options *o, const struct pr_spec_tally *t)
 {
     char why[512];
 
     if (o->device_spec != NULL && !o->quiet && o->peak_tflops <= 0 &&
         o->peak_gbps <= 0 &&
-        pr_peaks_spec_unused(sum, o->device_spec, why, sizeof(why)))
+        pr_peaks_spec_unused(t, o->device_spec, why, sizeof(why)))
         pr_term_printf(stderr, "profreport: warning: %s\n", why);
 }
 
@@ -842,7 +844,7 @@ build_summary(const struct pr_options *opts, int stream, struct reread *r,
               cJSON **out, struct pr_merge **m, struct pr_error *err)
 {
     const struct pr_options *o;
-    struct sink k = {NULL, NULL, 0};
+    struct sink k = {NULL, NULL, 0, {0, 0, 0, 0, ""}};
     enum pr_status st;
     size_t i;
 
@@ -898,7 +900,7 @@ build_summary(const struct pr_options *opts, int stream, struct reread *r,
     if (st == PR_OK)
         st = pr_summary_finish(k.sum, err);
     if (st == PR_OK)
-        warn_device_spec(o, k.sum);
+        warn_device_spec(o, &k.spec);
     if (st != PR_OK) {
         cJSON_Delete(k.sum);
         pr_merge_free(k.m);

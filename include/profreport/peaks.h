@@ -130,12 +130,24 @@ const char *pr_peaks_key(enum pr_peak_kind k);
 /* The roof's name in reports ("FP32", "TF32 tensor", "FP32 matrix"). */
 const char *pr_peaks_label(enum pr_peak_kind k);
 
-/* Whether --device-spec `spec` did nothing for the runs of `summary` (no
- * entry matched any device, or the entries that matched carry no peak);
- * 1 with the warning in buf (the devices seen and how to match them), 0
- * when it did its job.  Call only when --peak-tflops/--peak-gbps are not
- * given (they too make a peak "cli"). */
-int pr_peaks_spec_unused(const cJSON *summary, const char *spec, char *buf,
-                         size_t n);
+/* What the runs say of --device-spec: devices whose peaks came from the
+ * user ("cli"), how many of those carry no peak, and a few device names
+ * seen.  Tallied run by run (a job's runs are folded away as they come). */
+struct pr_spec_tally {
+    size_t matched, empty, named, at;
+    char seen[256];
+};
+
+/* Add the devices of the runs array `runs` to t (zeroed before the first
+ * call). */
+void pr_peaks_spec_tally(const cJSON *runs, struct pr_spec_tally *t);
+
+/* Whether --device-spec `spec` did nothing for the runs tallied (no entry
+ * matched any device, or the entries that matched carry no peak); 1 with
+ * the warning in buf (the devices seen and how to match them), 0 when it
+ * did its job.  Only when --peak-tflops/--peak-gbps are not given (they
+ * too make a peak "cli"). */
+int pr_peaks_spec_unused(const struct pr_spec_tally *t, const char *spec,
+                         char *buf, size_t n);
 
 #endif

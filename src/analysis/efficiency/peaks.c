@@ -696,15 +696,12 @@ has_a_peak(const cJSON *dev)
     return cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(dev, "peak_gbps"));
 }
 
-int
-pr_peaks_spec_unused(const cJSON *summary, const char *spec, char *buf,
-                     size_t n)
+void
+pr_peaks_spec_tally(const cJSON *runs, struct pr_spec_tally *t)
 {
     const cJSON *run, *dev, *name, *src;
-    char seen[256] = "";
-    size_t at = 0, n_named = 0, n_matched = 0, n_empty = 0;
 
-    cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(summary, "runs"))
+    cJSON_ArrayForEach(run, runs)
     {
         cJSON_ArrayForEach(dev,
                            cJSON_GetObjectItemCaseSensitive(run, "devices"))
@@ -712,19 +709,28 @@ pr_peaks_spec_unused(const cJSON *summary, const char *spec, char *buf,
             name = cJSON_GetObjectItemCaseSensitive(dev, "name");
             src = cJSON_GetObjectItemCaseSensitive(dev, "peak_source");
             if (cJSON_IsString(src) && strcmp(src->valuestring, "cli") == 0) {
-                n_matched++;
-                n_empty += !has_a_peak(dev);
+                t->matched++;
+                t->empty += !has_a_peak(dev);
             }
             if (!cJSON_IsString(name) || name->valuestring[0] == '\0')
                 continue;
             /* each name once, a few of them */
-            if (strstr(seen, name->valuestring) == NULL && n_named < 4 &&
-                at < sizeof(seen))
-                at +=
-                    (size_t)snprintf(seen + at, sizeof(seen) - at, "%s\"%s\"",
-                                     n_named++ ? ", " : "", name->valuestring);
+            if (strstr(t->seen, name->valuestring) == NULL && t->named < 4 &&
+                t->at < sizeof(t->seen))
+                t->at += (size_t)snprintf(
+                    t->seen + t->at, sizeof(t->seen) - t->at, "%s\"%s\"",
+                    t->named++ ? ", " : "", name->valuestring);
         }
     }
+}
+
+int
+pr_peaks_spec_unused(const struct pr_spec_tally *t, const char *spec, char *buf,
+                     size_t n)
+{
+    size_t n_matched = t->matched, n_empty = t->empty, n_named = t->named;
+    const char *seen = t->seen;
+
     if (n_matched > 0 && n_empty < n_matched)
         return 0;
     if (n_matched > 0)
