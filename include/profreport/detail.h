@@ -19,7 +19,7 @@
 #define PR_DETAIL_TOP 20 /* rows per table in a job's report (no --top) */
 /* and in a job's PDF: its pages follow the detail ranks, about ten each,
  * below 40 with the default three at any world size (issue #33) */
-#define PR_DETAIL_TOP_PDF 10
+#define PR_DETAIL_TOP_PDF 8
 
 /* PR_OK when `spec` is a valid choice, else PR_E_USAGE naming the bad
  * word. */

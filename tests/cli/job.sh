@@ -112,7 +112,7 @@ check "256 ranks: the reports are written" [ $? -eq 0 ]
 size=$(wc -c < "$W/big.html")
 check "  the HTML stays under 5 MB ($size bytes)" [ "$size" -lt 5000000 ]
 # the same job's first 16 ranks: the PDF is the job overview and the
-# detail ranks (10 rows a table each), so it has the same pages at 16
+# detail ranks (8 rows a table each), so it has the same pages at 16
 # and 256 ranks, under 40 with the default three detail ranks (issue
 # #33); a page per rank of the 256 would be hundreds
 mkdir -p "$W/small"
