@@ -272,6 +272,18 @@ read_header(struct pr_csv *c, struct pr_error *err)
     return PR_OK;
 }
 
+enum pr_status
+pr_csv_done(struct pr_csv *c, const char *path, enum pr_status st,
+            struct pr_error *err)
+{
+    if (st != PR_OK && c != NULL && st != PR_E_NOMEM)
+        pr_error_prefix(err, "line %llu: ", (unsigned long long)pr_csv_line(c));
+    pr_csv_close(c);
+    if (st != PR_OK)
+        pr_error_prefix(err, "%s: ", path);
+    return st;
+}
+
 void
 pr_csv_close(struct pr_csv *c)
 {

@@ -93,6 +93,10 @@ PR_NODISCARD enum pr_status pr_csv_open_mem(const void *data, size_t len,
                                             struct pr_csv **out,
                                             struct pr_error *err);
 void pr_csv_close(struct pr_csv *c); /* accepts NULL */
+/* The end of a table read with status st: its error named by line (the
+ * csv's current one) and file, then c closed; returns st. */
+enum pr_status pr_csv_done(struct pr_csv *c, const char *path,
+                           enum pr_status st, struct pr_error *err);
 
 /* Header: the index of a column by its exact name (-1 when absent), the
  * number of columns and their names. */

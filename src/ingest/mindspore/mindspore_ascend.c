@@ -298,13 +298,7 @@ each_row(struct ctx *c, const char *path, const char *const *names,
         c->b.t->n_trace_events++;
         st = fn(c, csv, cols, err);
     }
-    if (st != PR_OK && csv != NULL && st != PR_E_NOMEM)
-        pr_error_prefix(err,
-                        "line %llu: ", (unsigned long long)pr_csv_line(csv));
-    pr_csv_close(csv);
-    if (st != PR_OK)
-        pr_error_prefix(err, "%s: ", path);
-    return st;
+    return pr_csv_done(csv, path, st, err);
 }
 
 static const char *
@@ -902,13 +896,7 @@ read_cluster(struct ctx *c, struct pr_error *err)
         ph->comm_excl_recv_ns = v[4];
         c->b.t->phases->steps_source = "ascend_cluster_analyse";
     }
-    if (st != PR_OK && csv != NULL && st != PR_E_NOMEM)
-        pr_error_prefix(err,
-                        "line %llu: ", (unsigned long long)pr_csv_line(csv));
-    pr_csv_close(csv);
-    if (st != PR_OK)
-        pr_error_prefix(err, "%s: ", path);
-    return st;
+    return pr_csv_done(csv, path, st, err);
 }
 
 /* ------------------------------------------------------------ entry */

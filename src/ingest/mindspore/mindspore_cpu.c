@@ -227,13 +227,7 @@ read_pipeline(const char *path, uint64_t max, struct pr_trace *t,
                 s->workers = (int32_t)w;
         }
     }
-    if (st != PR_OK && csv != NULL && st != PR_E_NOMEM)
-        pr_error_prefix(err,
-                        "line %llu: ", (unsigned long long)pr_csv_line(csv));
-    pr_csv_close(csv);
-    if (st != PR_OK)
-        pr_error_prefix(err, "%s: ", path);
-    return st;
+    return pr_csv_done(csv, path, st, err);
 }
 
 enum pr_status

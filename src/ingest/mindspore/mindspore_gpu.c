@@ -261,13 +261,7 @@ each_row(struct ctx *c, const char *path, const char *const *names,
         c->b.t->n_trace_events++;
         st = fn(c, csv, cols, err);
     }
-    if (st != PR_OK && csv != NULL && st != PR_E_NOMEM)
-        pr_error_prefix(err,
-                        "line %llu: ", (unsigned long long)pr_csv_line(csv));
-    pr_csv_close(csv);
-    if (st != PR_OK)
-        pr_error_prefix(err, "%s: ", path);
-    return st;
+    return pr_csv_done(csv, path, st, err);
 }
 
 static const char *
