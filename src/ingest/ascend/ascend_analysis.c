@@ -100,6 +100,27 @@ select_list(sqlite3 *db, const char *table, const char *const *cols, size_t n,
     return len < cap;
 }
 
+/* The rows of `table` (cols[0..n) as select_list makes them) prepared in
+ * *q; *q NULL (and PR_OK) when the table, or its column `key` when one is
+ * named, is absent: an export without it is no error. */
+static enum pr_status
+open_rows(sqlite3 *db, const char *table, const char *const *cols, size_t n,
+          const char *key, sqlite3_stmt **q, struct pr_error *err)
+{
+    char sql[1024];
+
+    *q = NULL;
+    if (!select_list(db, table, cols, n, sql, sizeof(sql)) ||
+        (key != NULL && pr_sqlite_has_column(db, table, key) != 1))
+        return PR_OK;
+    if (sqlite3_prepare_v2(db, sql, -1, q, NULL) != SQLITE_OK) {
+        *q = NULL;
+        return pr_error_set(err, PR_E_FORMAT, "%s: %s", table,
+                            sqlite3_errmsg(db));
+    }
+    return PR_OK;
+}
+
 static enum pr_status
 step_rows(sqlite3 *db, struct pr_trace *t, struct pr_error *err)
 {
@@ -114,16 +135,13 @@ step_rows(sqlite3 *db, struct pr_trace *t, struct pr_error *err)
         "bubble",
         "communication_not_overlapped_and_exclude_receive",
         "preparing"};
-    char sql[1024];
-    sqlite3_stmt *q = NULL;
+    sqlite3_stmt *q;
+    enum pr_status st =
+        open_rows(db, "StepTraceTime", cols, 10, "computing", &q, err);
     int rc;
 
-    if (!select_list(db, "StepTraceTime", cols, 10, sql, sizeof(sql)) ||
-        pr_sqlite_has_column(db, "StepTraceTime", "computing") != 1)
-        return PR_OK;
-    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
-        return pr_error_set(err, PR_E_FORMAT, "StepTraceTime: %s",
-                            sqlite3_errmsg(db));
+    if (st != PR_OK || q == NULL)
+        return st;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         struct pr_phase_step *p = pr_phases_add_step(t);
 
@@ -176,16 +194,13 @@ time_rows(sqlite3 *db, struct pr_trace *t, struct pr_error *err)
         "hccl_op_name", "group_name", "start_timestamp",      "elapse_time",
         "transit_time", "wait_time",  "synchronization_time", "idle_time",
         "step",         "type"};
-    char sql[1024];
-    sqlite3_stmt *q = NULL;
+    sqlite3_stmt *q;
+    enum pr_status st =
+        open_rows(db, "CommAnalyzerTime", cols, 10, "hccl_op_name", &q, err);
     int rc;
 
-    if (!select_list(db, "CommAnalyzerTime", cols, 10, sql, sizeof(sql)) ||
-        pr_sqlite_has_column(db, "CommAnalyzerTime", "hccl_op_name") != 1)
-        return PR_OK;
-    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
-        return pr_error_set(err, PR_E_FORMAT, "CommAnalyzerTime: %s",
-                            sqlite3_errmsg(db));
+    if (st != PR_OK || q == NULL)
+        return st;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         const char *name = col_text(q, 0), *group = col_text(q, 1);
         struct pr_comm_stat *c = pr_phases_add_comm(t);
@@ -222,16 +237,15 @@ bandwidth_rows(sqlite3 *db, struct pr_trace *t, struct pr_error *err)
 {
     static const char *const cols[] = {"hccl_op_name", "group_name", "step",
                                        "transport_type", "transit_size"};
-    char sql[1024];
     sqlite3_stmt *q = NULL;
+    enum pr_status st = PR_OK;
     int rc;
 
-    if (t->phases == NULL || t->phases->n_comm == 0 ||
-        !select_list(db, "CommAnalyzerBandwidth", cols, 5, sql, sizeof(sql)))
+    if (t->phases == NULL || t->phases->n_comm == 0)
         return PR_OK;
-    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
-        return pr_error_set(err, PR_E_FORMAT, "CommAnalyzerBandwidth: %s",
-                            sqlite3_errmsg(db));
+    st = open_rows(db, "CommAnalyzerBandwidth", cols, 5, NULL, &q, err);
+    if (st != PR_OK || q == NULL)
+        return st;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         struct pr_comm_stat *c =
             find_op(t, col_text(q, 0), col_text(q, 1), col_step(q, 2));
