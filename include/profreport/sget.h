@@ -22,6 +22,11 @@ const cJSON *pr_sget_path(const cJSON *o, const char *path);
  * finite. */
 double pr_sget_num(const cJSON *o, const char *key);
 
+/* o[key] as a whole number in [-2^31, 2^31) (a count, an index, a rank
+ * of a saved summary); dflt when absent, not finite, fractional or out of
+ * that range, so a cast of it never overflows. */
+long pr_sget_long(const cJSON *o, const char *key, long dflt);
+
 /* o[key] as a string, borrowed from the tree; NULL when not a string. */
 const char *pr_sget_str(const cJSON *o, const char *key);
 

@@ -83,8 +83,7 @@ run_of(const cJSON *summary, const char *w)
     int64_t rank;
 
     if (strcmp(w, "slowest") == 0 || strcmp(w, "median") == 0) {
-        double v = pr_sget_num(pr_sget(job, w), "run");
-        return isnan(v) ? -1 : (long)v;
+        return pr_sget_long(pr_sget(job, w), "run", -1);
     }
     if (strcmp(w, "fastest") == 0) {
         cJSON_ArrayForEach(e, pr_sget(job, "per_rank"))
@@ -92,7 +91,7 @@ run_of(const cJSON *summary, const char *w)
             double m = pr_sget_num(e, PR_K_MEAN_US);
             if (!isnan(m) && (isnan(best) || m < best)) {
                 best = m;
-                at = (long)pr_sget_num(e, "run");
+                at = pr_sget_long(e, "run", -1);
             }
         }
         return at;

@@ -307,8 +307,9 @@ cmp_slow(const void *a, const void *b)
         return isnan(x) ? 1 : -1;
     if (x != y && !isnan(x))
         return x > y ? -1 : 1;
-    return (int)pr_sget_num(*(cJSON *const *)a, "run") -
-           (int)pr_sget_num(*(cJSON *const *)b, "run");
+    x = pr_sget_long(*(cJSON *const *)a, "run", -1);
+    y = pr_sget_long(*(cJSON *const *)b, "run", -1);
+    return (x > y) - (x < y);
 }
 
 /* The ranks, slowest first (rows built here). */

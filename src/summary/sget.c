@@ -43,6 +43,16 @@ pr_sget_num(const cJSON *o, const char *key)
     return v->valuedouble;
 }
 
+long
+pr_sget_long(const cJSON *o, const char *key, long dflt)
+{
+    double v = pr_sget_num(o, key);
+
+    if (isnan(v) || v < -2147483648.0 || v >= 2147483648.0 || v != floor(v))
+        return dflt;
+    return (long)v;
+}
+
 const char *
 pr_sget_str(const cJSON *o, const char *key)
 {

@@ -117,8 +117,8 @@ static size_t
 pipeline_slowest(const cJSON *summary, const struct rk *sorted, size_t m)
 {
     const cJSON *p = pr_sget(pr_sget(summary, "distributed"), "pipeline");
-    const cJSON *s = cJSON_GetArrayItem(pr_sget(p, "stages"),
-                                        (int)pr_sget_num(p, "slowest_stage"));
+    const cJSON *s = cJSON_GetArrayItem(
+        pr_sget(p, "stages"), (int)pr_sget_long(p, "slowest_stage", -1));
     double rank = pr_sget_num(s, "slowest_rank");
     size_t i;
 
