@@ -24,6 +24,7 @@
 #include "profreport/jobs.h"
 #include "profreport/kclass.h"
 #include "profreport/kernel_calls.h"
+#include "profreport/keys.h"
 #include "profreport/merge.h"
 #include "profreport/peaks.h"
 #include "profreport/pipeline.h"
@@ -1021,6 +1022,72 @@ shown_as(struct pr_error *err, const char *tmp, const char *shown)
     pr_error_set(err, code, "%s%s", shown, rest);
 }
 
+/* One view's "missing" words (ranks the user named that the job does
+ * not hold) as warnings, so a typo in --detail-ranks is seen on the
+ * terminal as well as in the reports' heading.  job: the summary of the
+ * job alone (all its runs), for the ranks it does hold. */
+static void
+warn_missing(const cJSON *job, const cJSON *view, const char *spec)
+{
+    const cJSON *d = pr_sget(view, "detail"), *e;
+    double lo = NAN, hi = NAN, r;
+    size_t n = 0;
+    char held[96];
+
+    if (pr_sget_len(pr_sget(d, "missing")) == 0)
+        return;
+    cJSON_ArrayForEach(e, pr_sget(job, PR_K_RUNS))
+    {
+        r = pr_sget_num(e, PR_K_RANK);
+        if (isnan(r))
+            continue;
+        lo = n == 0 || r < lo ? r : lo;
+        hi = n == 0 || r > hi ? r : hi;
+        n++;
+    }
+    if (n == 0)
+        snprintf(held, sizeof(held), "its runs name no rank");
+    else if (hi - lo == (double)(n - 1))
+        snprintf(held, sizeof(held), "it holds ranks %.0f-%.0f", lo, hi);
+    else
+        snprintf(held, sizeof(held), "it holds %zu ranks, %.0f to %.0f", n, lo,
+                 hi);
+    cJSON_ArrayForEach(e, pr_sget(d, "missing"))
+        pr_term_printf(stderr,
+                       "profreport: warning: --detail-ranks %s: %s is not in "
+                       "the job (%s); the reports show the other ranks "
+                       "chosen\n",
+                       spec, cJSON_IsString(e) ? e->valuestring : "?", held);
+}
+
+/* warn_missing for the job, or for each job of a summary of several. */
+static enum pr_status
+warn_detail_missing(const cJSON *sum, const char *spec, struct pr_error *err)
+{
+    size_t k, n = pr_detail_n_jobs(sum);
+    cJSON *base = NULL, *view = NULL;
+    enum pr_status st;
+
+    if (spec == NULL)
+        return PR_OK;
+    if (n == 0) {
+        st = pr_detail_view(sum, spec, &view, err);
+        if (st == PR_OK)
+            warn_missing(sum, view, spec);
+        cJSON_Delete(view);
+        return st;
+    }
+    for (k = 0; k < n; k++) {
+        st = pr_detail_job_view(sum, k, spec, &base, &view, err);
+        if (st != PR_OK)
+            return st;
+        warn_missing(base, view, spec);
+        cJSON_Delete(view);
+        cJSON_Delete(base);
+    }
+    return PR_OK;
+}
+
 /* Render every requested report into its staging file (each staged first,
  * so a path that cannot take a file fails before any work), then commit
  * them together: all of them or none (issue #19). */
@@ -1045,7 +1112,8 @@ write_outputs(const struct pr_options *o, cJSON *sum, struct pr_merge *m,
 
     pr_outputs_init(&set);
     pr_buf_init(&html, 0);
-    if (m != NULL)
+    st = warn_detail_missing(sum, o->detail_ranks, err);
+    if (st == PR_OK && m != NULL)
         st = mark_full(sum, o->detail_ranks, m, err);
     if (st == PR_OK && (o->html_path != NULL || o->pdf_path != NULL))
         st = pr_detail_view(sum, o->detail_ranks, &view, err);
@@ -1134,7 +1202,7 @@ print_brief(const cJSON *sum, int quiet)
             char gain[96];
 
             brief_gain(fd, gain, sizeof(gain));
-            printf("  %d. %s: %s [%s]\n", (int)pr_sget_num(fd, "rank"),
+            printf("  %ld. %s: %s [%s]\n", pr_sget_long(fd, "rank", -1),
                    pr_sget_str_or(fd, "title", ""), gain,
                    pr_sget_str_or(fd, "id", ""));
             if (ev[0] != '\0')

@@ -86,8 +86,12 @@ check "  and shows more runs in full than the default ($(parts "$W/r.html") < $(
 check "a bad --detail-ranks word exits 1" [ $? -eq 1 ]
 check "  naming the word" grep -q "'nope'" "$W/err"
 check "  and writes nothing" [ ! -e "$W/x.html" ]
-"$PR_BIN" -q --input "$W/run" --html "$W/m.html" --detail-ranks 3,99
+"$PR_BIN" -q --input "$W/run" --html "$W/m.html" --detail-ranks 3,99 2> "$W/err"
 check "a rank not in the job is said, not fatal" grep -q 'not in this job: rank 99' "$W/m.html"
+check "  and warned on stderr, naming the rank and the job's ranks" \
+    grep -q "warning: --detail-ranks 3,99: rank 99 is not in the job (it holds ranks 0-5)" "$W/err"
+check "  once" [ "$(grep -c 'rank 99 is not' "$W/err")" -eq 1 ]
+check "  a rank of the job is not warned" sh -c "! grep -q 'rank 3 is not' '$W/err'"
 
 # the default's rank 0 means "when there is one": two GPUs of one process
 # (no rank ids) are not told that rank 0 is missing
