@@ -20,6 +20,7 @@
 #include "profreport/detail.h"
 #include "profreport/discover.h"
 #include "profreport/escape.h"
+#include "profreport/figures.h"
 #include "profreport/formats.h"
 #include "profreport/jobs.h"
 #include "profreport/kclass.h"
@@ -1169,13 +1170,38 @@ brief_gain(const cJSON *fd, char *buf, size_t cap)
         snprintf(buf, cap, "saves %.0f us per step (%.1f%%)", us, pct);
 }
 
+/* A run as the terminal names it: its worker (and span), and its job's
+ * name first when the input held several jobs ("a / rank3"). */
+static void
+run_label(const cJSON *sum, const cJSON *runs, const cJSON *run, long idx,
+          char *buf, size_t n)
+{
+    const cJSON *job, *r;
+    char who[256];
+
+    pr_sget_run_name(runs, run, who, sizeof(who));
+    cJSON_ArrayForEach(job, pr_sget(sum, "jobs"))
+    {
+        cJSON_ArrayForEach(r, pr_sget(job, PR_K_RUNS))
+        {
+            if (cJSON_IsNumber(r) && r->valuedouble == (double)idx) {
+                snprintf(buf, n, "%s / %s", pr_sget_str_or(job, "name", "?"),
+                         who);
+                return;
+            }
+        }
+    }
+    snprintf(buf, n, "%s", who);
+}
+
 /* The terminal's verdict (issue #31): per run its steps, what bounds
  * them and the findings by gain; nothing under -q. */
 static void
 print_brief(const cJSON *sum, int quiet)
 {
     const cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, "runs"), *run;
-    char name[256];
+    char name[320];
+    long idx = 0;
 
     if (quiet)
         return;
@@ -1186,13 +1212,26 @@ print_brief(const cJSON *sum, int quiet)
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(ss, "mean_us");
         const cJSON *v = pr_sget(run, "verdict"), *fd;
 
-        printf("%s: %d steps, mean step %.1f us\n",
-               pr_sget_run_name(runs, run, name, sizeof(name)),
-               cJSON_IsNumber(c) ? c->valueint : 0,
-               cJSON_IsNumber(m) ? m->valuedouble : 0.0);
+        double n = cJSON_IsNumber(c) ? c->valuedouble : 0;
+        char mean[32];
+
+        run_label(sum, runs, run, idx++, name, sizeof(name));
+        pr_fig_format(cJSON_IsNumber(m) ? m->valuedouble : NAN, PR_FMT_US, mean,
+                      sizeof(mean));
+        if (!(n > 0) || !cJSON_IsNumber(m))
+            pr_term_printf(stdout, "%s: no step time (no steps were found)\n",
+                           name);
+        else if (pr_sget_is(pr_sget_str(ss, "basis"), "capture"))
+            pr_term_printf(stdout,
+                           "%s: no step markers; the whole capture, %s, is "
+                           "one step\n",
+                           name, mean);
+        else
+            pr_term_printf(stdout, "%s: %.0f step%s, mean step %s\n", name, n,
+                           n == 1 ? "" : "s", mean);
         if (v == NULL)
             continue;
-        printf("  %s\n", pr_sget_str_or(v, "text", ""));
+        pr_term_printf(stdout, "  %s\n", pr_sget_str_or(v, "text", ""));
         if (pr_sget_len(pr_sget(v, "findings")) == 0)
             printf("  No finding: no rule's change shortens the critical "
                    "path by 1%% of the step or more.\n");
@@ -1202,13 +1241,15 @@ print_brief(const cJSON *sum, int quiet)
             char gain[96];
 
             brief_gain(fd, gain, sizeof(gain));
-            printf("  %ld. %s: %s [%s]\n", pr_sget_long(fd, "rank", -1),
-                   pr_sget_str_or(fd, "title", ""), gain,
-                   pr_sget_str_or(fd, "id", ""));
+            pr_term_printf(stdout, "  %ld. %s: %s [%s]\n",
+                           pr_sget_long(fd, "rank", -1),
+                           pr_sget_str_or(fd, "title", ""), gain,
+                           pr_sget_str_or(fd, "id", ""));
             if (ev[0] != '\0')
-                printf("     %s%s\n",
-                       isnan(pr_sget_num(fd, "gain_us")) ? "" : "on the path: ",
-                       ev);
+                pr_term_printf(
+                    stdout, "     %s%s\n",
+                    isnan(pr_sget_num(fd, "gain_us")) ? "" : "on the path: ",
+                    ev);
         }
     }
     printf("(use --json, --html or --pdf to write a report; "
@@ -1222,6 +1263,7 @@ table_opts(const struct pr_options *o)
                                .sort = o->sort_col,
                                .group_by = o->group_by,
                                .filter = o->filter,
+                               .job = o->job,
                                .columns = o->columns,
                                .min_time_us = o->min_time_us,
                                .top = o->top_given ? o->top : 0,

@@ -51,6 +51,7 @@ struct pr_options {
     const char *sort_col;
     const char *group_by;
     const char *filter;
+    const char *job; /* table --job NAME: one job of several */
     const char *columns;
     double min_time_us;
     int csv, json_out;

@@ -16,6 +16,8 @@ struct pr_table_opts {
     const char *sort;     /* column key; NULL = the kind's default */
     const char *group_by; /* name|shape|type (operators); NULL = name */
     const char *filter;   /* substring of the name; NULL = all */
+    const char *job;      /* the runs of summary["jobs"][] of this name;
+                             NULL = every run */
     const char *columns;  /* comma-separated column keys; NULL = default */
     double min_time_us;   /* hide rows whose time column is below */
     int top;              /* 0 = all rows */

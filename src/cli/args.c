@@ -39,7 +39,8 @@ enum {
     OPT_SOURCE_LINK,
     OPT_KERNEL_RULES,
     OPT_FOLLOW_LINKS,
-    OPT_WHY
+    OPT_WHY,
+    OPT_JOB
 };
 
 static const struct option longopts[] = {
@@ -67,6 +68,7 @@ static const struct option longopts[] = {
     {"group-by", required_argument, NULL, OPT_GROUP_BY},
     {"min-time", required_argument, NULL, OPT_MIN_TIME},
     {"filter", required_argument, NULL, OPT_FILTER},
+    {"job", required_argument, NULL, OPT_JOB},
     {"csv", no_argument, NULL, OPT_CSV},
     {"json-out", no_argument, NULL, OPT_JSON_OUT},
     {"quiet", no_argument, NULL, 'q'},
@@ -207,6 +209,12 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
             return pr_error_set(err, PR_E_USAGE,
                                 "--why is an option of profreport table");
         o->why = arg;
+        break;
+    case OPT_JOB:
+        if (o->command != PR_CMD_TABLE)
+            return pr_error_set(err, PR_E_USAGE,
+                                "--job is an option of profreport table");
+        o->job = arg;
         break;
     case OPT_KIND:
         o->table_kind = arg;

@@ -23,6 +23,8 @@ static const char usage[] =
     "      --min-time TIME    hide rows below this time (1ms, 250us,\n"
     "                         0.5s; a bare number is us)\n"
     "      --filter TEXT      keep rows whose name contains TEXT\n"
+    "      --job NAME         only the runs of that job, when the input\n"
+    "                         holds several (the names its first line lists)\n"
     "      --top N            at most N rows\n"
     "      --csv | --json-out CSV or JSON instead of aligned text\n"
     "  -c COLS                comma-separated column ids, as in --csv's\n"

@@ -320,6 +320,20 @@ keep(const struct table *t, const struct pr_table_opts *o, const cJSON *row)
     return 1;
 }
 
+/* The entry of summary["jobs"] named name, or NULL. */
+static const cJSON *
+job_named(const cJSON *jobs, const char *name)
+{
+    const cJSON *job;
+
+    cJSON_ArrayForEach(job, jobs)
+    {
+        if (pr_sget_is(pr_sget_str(job, "name"), name))
+            return job;
+    }
+    return NULL;
+}
+
 /* The name of the job that holds run i, "" when the summary is one job. */
 static const char *
 job_of(const cJSON *jobs, size_t i)
@@ -335,6 +349,45 @@ job_of(const cJSON *jobs, size_t i)
         }
     }
     return "";
+}
+
+/* --job NAME names a job of the summary: PR_OK, else PR_E_USAGE naming
+ * the jobs there are (the nearest first, when one is near). */
+static enum pr_status
+check_job(const cJSON *sum, const char *want, struct pr_error *err)
+{
+    const cJSON *jobs = pr_sget(sum, "jobs"), *job;
+    const char *names[64], *near;
+    char list[256];
+    size_t n = 0, at = 0;
+
+    if (want == NULL)
+        return PR_OK;
+    if (pr_sget_len(jobs) < 2)
+        return pr_error_set(err, PR_E_USAGE,
+                            "table: --job %s: the input holds one job; --job "
+                            "picks one of several",
+                            want);
+    list[0] = '\0';
+    cJSON_ArrayForEach(job, jobs)
+    {
+        const char *name = pr_sget_str_or(job, "name", "?");
+
+        if (strcmp(name, want) == 0)
+            return PR_OK;
+        if (n < sizeof(names) / sizeof(names[0]))
+            names[n++] = name;
+        if (at < sizeof(list))
+            at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s",
+                                   at ? ", " : "", name);
+    }
+    near = pr_nearest(want, names, n, strlen(want) / 3 + 1);
+    if (near != NULL)
+        return pr_error_set(err, PR_E_USAGE,
+                            "table: no job '%s'; did you mean '%s'? (jobs: %s)",
+                            want, near, list);
+    return pr_error_set(err, PR_E_USAGE, "table: no job '%s' (jobs: %s)", want,
+                        list);
 }
 
 static enum pr_status
@@ -353,12 +406,17 @@ collect(struct table *t, const cJSON *sum, const struct pr_table_opts *o,
         array = "operators_by_shape";
     t->multi_run =
         cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sum, "runs")) > 1;
-    t->multi_job = pr_sget_len(jobs) > 1;
+    t->multi_job = pr_sget_len(jobs) > 1 && o->job == NULL;
+    if (o->job != NULL) /* the chosen job's runs */
+        t->multi_run =
+            pr_sget_len(pr_sget(job_named(jobs, o->job), "runs")) > 1;
     cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(sum, "runs"))
     {
         const char *worker = pr_sget_str_or(run, "worker", "");
         const char *span = pr_sget_str_or(run, "span", "");
         const char *job = job_of(jobs, i++);
+        if (o->job != NULL && strcmp(job, o->job) != 0)
+            continue;
         cJSON_ArrayForEach(row, pr_sget_path(run, array))
         {
             if (!keep(t, o, row)) {
@@ -1117,6 +1175,9 @@ pr_table_render(const cJSON *sum, const struct pr_table_opts *o,
                             "table: --kind %s reads the traces, not a "
                             "summary",
                             o->kind);
+    st = check_job(sum, o->job, err);
+    if (st != PR_OK)
+        return st;
     return render(&t, o, sum, NULL, out, err);
 }
 
@@ -1129,5 +1190,11 @@ pr_table_render_rows(const cJSON *rows, const struct pr_table_opts *o,
 
     if (st != PR_OK)
         return st;
+    if (o->job != NULL)
+        return pr_error_set(err, PR_E_USAGE,
+                            "table: --job works with the kinds a summary "
+                            "holds, not --kind %s (give that job's folder "
+                            "as --input instead)",
+                            o->kind);
     return render(&t, o, NULL, rows, out, err);
 }

@@ -85,8 +85,21 @@ want = {'host_100': 'two_jobs #1', 'host_400': 'two_jobs #1',
         'host_200': 'two_jobs #2', 'host_300': 'two_jobs #2'}
 assert rows and all(want[r['worker']] == r['job'] for r in rows), rows[:2]
 "
-"$PR_BIN" table -q --input one --kind kernels --csv > t1.csv
-check "  and none for one job" sh -c '! head -1 t1.csv | grep -q "^job,"'
+"$PR_BIN" table -q --input "$F" --kind kernels --csv --job "two_jobs #2" > t2.csv
+check "table --job: only that job's runs, no job column" python3 -c "
+import csv
+rows = list(csv.DictReader(open('t2.csv')))
+assert rows and 'job' not in rows[0], rows[:1]
+assert set(r['worker'] for r in rows) == {'host_200', 'host_300'}, set(r['worker'] for r in rows)
+"
+"$PR_BIN" table -q --input "$F" --kind kernels --job "two_jobs #3" > t3.csv 2> err
+check "  a job not in the input: usage error (exit 1)" [ $? -eq 1 ]
+check "  naming the nearest and the jobs there are" \
+    grep -q "no job 'two_jobs #3'; did you mean 'two_jobs #1'? (jobs: two_jobs #1, two_jobs #2)" err
+check "  and prints no table" [ ! -s t3.csv ]
+"$PR_BIN" --input "$F" > brief.txt 2> err
+check "the terminal verdict names each run's job" sh -c \
+    'grep -q "^two_jobs #1 / host_100: " brief.txt && grep -q "^two_jobs #2 / host_300: " brief.txt'
 
 # diff: runs pair within their job; job A's rank 1 is gone from the
 # current folder, and must not pair with job B's rank 1
@@ -121,6 +134,11 @@ check "one job's folder: the job view over both ranks, no jobs key" python3 -c "
 import json, sys
 s = json.load(open('one.json'))
 sys.exit('jobs' in s or s['job']['ranks'] != 2)"
+"$PR_BIN" table -q --input one --kind kernels --csv > t1.csv
+check "table of one job: no job column" sh -c 'test -s t1.csv && ! head -1 t1.csv | grep -q "^job,"'
+"$PR_BIN" table -q --input one --kind kernels --job x > /dev/null 2> err
+check "table --job on one job: usage error (exit 1)" [ $? -eq 1 ]
+check "  saying so" grep -q "the input holds one job" err
 
 # the summary is the durable artefact: its jobs re-render the same reports
 "$PR_BIN" -q --input s.json --html re.html 2> err
