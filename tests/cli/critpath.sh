@@ -12,6 +12,10 @@
 #  wait: a kernel on stream 9 waits (cudaStreamWaitEvent after an event
 #    recorded behind a 200 us kernel on stream 7) and starts when that
 #    kernel ends: the path runs through both streams.
+#  carried: step 2's host begins at 1000 in the DataLoader's __next__
+#    (1010-1600), but its device step begins at 1300, where step 1's
+#    1140 us kernel ends: the 300 us of the loader inside the step are
+#    the data loader's on the path (review R11), not "outside operators".
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -50,9 +54,19 @@ wait = [X("user_annotation", "ProfilerStep#1", 0, 400),
         launch(22, 5, 4), K("vectorized_elementwise_kernel", 220, 100, 4, 9),
         X("cuda_runtime", "cudaDeviceSynchronize", 30, 300, correlation=5)]
 json.dump({"traceEvents": wait}, open(d + "/wait.pt.trace.json", "w"))
+DL = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"
+carried = [X("user_annotation", "ProfilerStep#1", 0, 1000),
+           X("cpu_op", DL, 10, 90), X("cpu_op", "aten::mm", 100, 100),
+           launch(150, 5, 1), K("volta_sgemm_128x64_nn", 160, 1140, 1),
+           X("user_annotation", "ProfilerStep#2", 1000, 1000),
+           X("cpu_op", DL, 1010, 590), X("cpu_op", "aten::mm", 1600, 100),
+           launch(1650, 5, 2), K("volta_sgemm_128x64_nn", 1660, 240, 2),
+           X("cuda_runtime", "cudaDeviceSynchronize", 1700, 205,
+             correlation=3)]
+json.dump({"traceEvents": carried}, open(d + "/carried.pt.trace.json", "w"))
 PY
 
-for c in dev host wait; do
+for c in dev host wait carried; do
     "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json" \
         --html "$T_DIR/$c.html"
     check "$c: report written (exit $?)" [ -s "$T_DIR/$c.json" ]
@@ -95,6 +109,20 @@ check "host: 1000 us, bound by the host: 995 in aten::add, 5 launching" \
 check "wait: the stream wait is on the path (kernel 300 = 200 + 100)" \
     cp wait "k['kernel'] == 300 and s['length_us'] == 400 and
              s['bound'] == 'device'"
+check "carried: step 2 starts at 1300, inside the DataLoader's next()" \
+    python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))['runs'][0]['critical_path']['steps'][1]
+assert s['step'] == 'ProfilerStep#2', s['step']
+assert s['replay_error_pct'] == 0, s
+k = s['by_kind_us']
+top = {(t['name'], t['kind']): t['us'] for t in s['top']}
+assert k['dataloader'] == 300, k
+assert top[(sys.argv[2], 'dataloader')] == 300, top
+assert ('(host, outside operators)', 'host_op') not in top or \
+    top[('(host, outside operators)', 'host_op')] < 300, top
+" "$T_DIR/carried.json" \
+    "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"
 check "data quality: the replay error" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]

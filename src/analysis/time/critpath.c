@@ -233,13 +233,24 @@ struct swait {
     int have_stream;
 };
 
+/* A host thread's ranges still open where the carry has reached (a
+ * DataLoader's __next__ that began before the step and runs into it). */
+struct ostack {
+    uint32_t pid, tid;
+    uint32_t v[MAX_STACK]; /* event indexes, outer first */
+    size_t depth;
+};
+
 struct pr_cp_ctx {
     const struct pr_trace *t;
     struct pr_names names;
     struct strm *streams; /* owned, across steps */
     size_t n_streams, cap_streams;
     struct pr_idmap stream_ix; /* (pid, tid) -> index */
-    size_t cursor;             /* events before it are in streams' carry */
+    struct ostack *open;       /* owned, across steps */
+    size_t n_open, cap_open;
+    struct pr_idmap open_ix; /* (pid, tid) -> index */
+    size_t cursor;           /* events before it are in streams' carry */
     /* per step */
     struct pr_cp_graph g;
     struct thr *thr;
@@ -411,7 +422,51 @@ is_device(int kind)
            kind == PR_KIND_SET;
 }
 
-/* Streams' carried work: every task that starts before `upto`. */
+static int
+is_host_range(int kind)
+{
+    return kind == PR_KIND_HOST_OP || kind == PR_KIND_ANNOTATION ||
+           kind == PR_KIND_PY_FUNCTION || kind == PR_KIND_PY_LEGACY;
+}
+
+/* The thread's ranges still open at ts, after those that ended by then
+ * are dropped. */
+static void
+ostack_trim(const struct pr_trace *t, struct ostack *o, int64_t ts)
+{
+    while (o->depth > 0 && ev_end(&t->events[o->v[o->depth - 1]]) <= ts)
+        o->depth--;
+}
+
+/* A host range the carry passes: on its thread's open list. */
+static enum pr_status
+carry_range(struct pr_cp_ctx *c, uint32_t ev)
+{
+    const struct pr_trace *t = c->t;
+    const struct pr_event *e = &t->events[ev];
+    int64_t k = key2(pr_event_pid(t, e), pr_event_tid(t, e));
+    size_t i = pr_idmap_get(&c->open_ix, k);
+    struct ostack *o;
+
+    if (i == PR_NONE) {
+        if (!grow((void **)&c->open, &c->cap_open, c->n_open + 1,
+                  sizeof(*c->open)) ||
+            pr_idmap_put(&c->open_ix, k, c->n_open, c->err) != PR_OK)
+            return nomem(c);
+        i = c->n_open++;
+        c->open[i].pid = pr_event_pid(t, e);
+        c->open[i].tid = pr_event_tid(t, e);
+        c->open[i].depth = 0;
+    }
+    o = &c->open[i];
+    ostack_trim(t, o, e->ts_ns);
+    if (o->depth < MAX_STACK)
+        o->v[o->depth++] = ev;
+    return PR_OK;
+}
+
+/* Streams' carried work (every task that starts before `upto`) and the
+ * host ranges open there. */
 static enum pr_status
 advance_carry(struct pr_cp_ctx *c, int64_t upto)
 {
@@ -422,6 +477,13 @@ advance_carry(struct pr_cp_ctx *c, int64_t upto)
         const struct pr_event *e = &t->events[c->cursor];
         struct strm *s;
 
+        if (is_host_range(e->kind)) {
+            enum pr_status st = carry_range(c, (uint32_t)c->cursor);
+
+            if (st != PR_OK)
+                return st;
+            continue;
+        }
         if (!is_device(e->kind))
             continue;
         s = stream_of(c, pr_event_pid(t, e), pr_event_tid(t, e));
@@ -843,13 +905,6 @@ on_sync_record(struct pr_cp_ctx *c, uint32_t ev)
             return;
         }
     }
-}
-
-static int
-is_host_range(int kind)
-{
-    return kind == PR_KIND_HOST_OP || kind == PR_KIND_ANNOTATION ||
-           kind == PR_KIND_PY_FUNCTION || kind == PR_KIND_PY_LEGACY;
 }
 
 /* The events of [ws, we) into the graph, in time order. */
@@ -1310,6 +1365,34 @@ step_reset(struct pr_cp_ctx *c, int64_t ws, int64_t we)
         c->streams[i].last = PR_CP_NONE;
 }
 
+/* The host ranges that began before the step and run into it open its
+ * threads' stacks: a step that starts while its host is still in the
+ * DataLoader's __next__ (the device step begins where the last one's
+ * kernels ended) owes that time to the data loader, not to "outside
+ * operators". */
+static enum pr_status
+open_ranges(struct pr_cp_ctx *c)
+{
+    size_t i, j;
+
+    for (i = 0; i < c->n_open; i++) {
+        struct ostack *o = &c->open[i];
+        struct thr *h;
+
+        ostack_trim(c->t, o, c->g.ws);
+        if (o->depth == 0)
+            continue;
+        h = thread_of(c, o->pid, o->tid);
+        if (h == NULL)
+            return nomem(c);
+        for (j = 0; j < o->depth; j++) {
+            if (!push_op(c, h, o->v[j]))
+                return nomem(c);
+        }
+    }
+    return PR_OK;
+}
+
 /* Build and replay step [ws, we)'s graph in c->g. */
 static enum pr_status
 build_step(struct pr_cp_ctx *c, int64_t ws, int64_t we)
@@ -1326,7 +1409,9 @@ build_step(struct pr_cp_ctx *c, int64_t ws, int64_t we)
     if (start == NULL)
         return nomem(c);
     start->s = start->e = ws;
-    st = sweep(c);
+    st = open_ranges(c);
+    if (st == PR_OK)
+        st = sweep(c);
     if (st == PR_OK)
         st = resolve_syncs(c);
     if (st == PR_OK)
@@ -1583,6 +1668,8 @@ ctx_free(struct pr_cp_ctx *c)
     pr_names_free(&c->names);
     free(c->streams);
     pr_idmap_free(&c->stream_ix);
+    free(c->open);
+    pr_idmap_free(&c->open_ix);
     for (i = 0; i < c->n_thr; i++)
         free(c->thr[i].pend);
     free(c->thr);
