@@ -37,22 +37,30 @@ enum pr_cp_kind {
     PR_CP_KIND_COUNT
 };
 
-/* Kernel families the path splits device compute into. */
+/* Kernel families the path splits device compute into: the kernel
+ * table's (kclass.h, data/kernels.json), and unknown where no rule of it
+ * names the kernel, as the kernels table says. */
 enum pr_cp_family {
     PR_CP_FAM_GEMM = 0,
     PR_CP_FAM_CONV,
     PR_CP_FAM_ATTENTION,
+    PR_CP_FAM_COLLECTIVE,
+    PR_CP_FAM_COPY,
     PR_CP_FAM_ELEMENTWISE,
-    PR_CP_FAM_REDUCE,
+    PR_CP_FAM_REDUCTION,
+    PR_CP_FAM_NORM,
     PR_CP_FAM_OTHER,
+    PR_CP_FAM_UNKNOWN,
     PR_CP_FAM_COUNT
 };
 
 /* Summary keys of a kind and of a family. */
 const char *pr_cp_kind_key(enum pr_cp_kind k);
 const char *pr_cp_family_key(enum pr_cp_family f);
-/* The family of a device kernel by its name's words: for kernels no rule
- * of the kernel table (kclass.h) names; the graph asks the table first. */
+/* The family of a device kernel by its name's words (PR_CP_FAM_UNKNOWN
+ * when they say nothing): for kernels no rule of the kernel table
+ * (kclass.h) names, where a change must guess (the what-if's tensor-core
+ * targets); the path's split keeps them unknown. */
 enum pr_cp_family pr_cp_family_of(const char *kernel_name);
 
 #define PR_CP_NONE UINT32_MAX

@@ -63,10 +63,16 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         return;
     }
     pr_figs_table(f, "What to fix first", &t, NULL);
-    pr_figs_note(f, "Gains are predictions: the step's dependency graph "
-                    "replayed with the change applied (see Critical path "
-                    "for the path and its replay error, Recommendations "
-                    "for each finding's advice).");
+    if (cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY)))
+        pr_figs_note(f, "Gains are predictions: the host's path replayed "
+                        "with the change applied (a CPU-only run has no "
+                        "Critical path part; Recommendations holds each "
+                        "finding's advice).");
+    else
+        pr_figs_note(f, "Gains are predictions: the step's dependency graph "
+                        "replayed with the change applied (see Critical path "
+                        "for the path and its replay error, Recommendations "
+                        "for each finding's advice).");
 }
 
 /* The section: read by the table in sections.c. */

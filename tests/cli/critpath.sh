@@ -16,6 +16,11 @@
 #    (1010-1600), but its device step begins at 1300, where step 1's
 #    1140 us kernel ends: the 300 us of the loader inside the step are
 #    the data loader's on the path (review R11), not "outside operators".
+#  gloo: a CPU-only step of 1000 us: aten::add 0-100 on the main thread,
+#    gloo:all_reduce 150-850 on gloo's thread while the main thread
+#    records nothing: the path is 100 us aten::add, 700 us communication
+#    and 200 us outside operators, bound by communication (review R19);
+#    gradient accumulation saves half the collective's time, 35%.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -64,9 +69,13 @@ carried = [X("user_annotation", "ProfilerStep#1", 0, 1000),
            X("cuda_runtime", "cudaDeviceSynchronize", 1700, 205,
              correlation=3)]
 json.dump({"traceEvents": carried}, open(d + "/carried.pt.trace.json", "w"))
+gloo = [X("user_annotation", "ProfilerStep#1", 0, 1000),
+        X("cpu_op", "aten::add", 0, 100),
+        X("user_annotation", "gloo:all_reduce", 150, 700, tid=2)]
+json.dump({"traceEvents": gloo}, open(d + "/gloo.pt.trace.json", "w"))
 PY
 
-for c in dev host wait carried; do
+for c in dev host wait carried gloo; do
     "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json" \
         --html "$T_DIR/$c.html"
     check "$c: report written (exit $?)" [ -s "$T_DIR/$c.json" ]
@@ -123,11 +132,50 @@ assert ('(host, outside operators)', 'host_op') not in top or \
     top[('(host, outside operators)', 'host_op')] < 300, top
 " "$T_DIR/carried.json" \
     "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"
+check "gloo: 1000 us, 700 communication, bound by communication" \
+    cp gloo "s['length_us'] == 1000 and s['bound'] == 'communication' and
+             k['communication'] == 700 and k['host_op'] == 300 and
+             top[('gloo:all_reduce', 'communication')] == 700 and
+             top[('aten::add', 'host_op')] == 100"
+check "gloo: accumulation saves 350 us, 35%; the finding says so" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+w = {x['id']: x for x in r['critical_path']['what_if']}
+assert w['gradient_accumulation']['gain_us'] == 350, w
+assert w['gradient_accumulation']['gain_pct'] == 35, w
+assert r['verdict']['bound'] == 'communication', r['verdict']
+" "$T_DIR/gloo.json"
 check "data quality: the replay error" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
 assert r['data_quality']['critical_path_replay_error_pct'] == 0
 " "$T_DIR/dev.json"
+
+check "device: the families are the kernel table's, and unknown" \
+    cp dev "sorted(f) == sorted(['gemm', 'conv', 'attention', 'collective',
+                                 'copy', 'elementwise', 'reduction', 'norm',
+                                 'other', 'unknown'])"
+# review R10: resnet50's path splits its kernels by the kernels table's
+# families (cuDNN's batch norm kernels are norm, not "other")
+R50=tb_plugin/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz
+if have_shared && [ -f "$PR_SHARED/traces/$R50" ]; then
+    "$PR_BIN" -q --input "$PR_SHARED/traces/$R50" --json "$T_DIR/r50.json"
+    check "resnet50: the path's kernel families are the kernels table's" \
+        python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+fams = set(k['family'] or 'unknown' for k in r['kernels'])
+for s in r['critical_path']['steps']:
+    f = s['kernel_family_us']
+    assert abs(sum(f.values()) - s['by_kind_us']['kernel']) < 0.01, s
+    used = set(k for k, v in f.items() if v > 0)
+    assert used <= fams, (used, fams)
+    assert f['norm'] > 0.1 * s['by_kind_us']['kernel'], f
+" "$T_DIR/r50.json"
+else
+    skip "resnet50 kernel families" "no $PR_SHARED/traces/$R50"
+fi
 
 sec=$(sed -n '/<section id="critical-path">/,/<\/section>/p' "$T_DIR/dev.html")
 check "HTML: a Critical path section" [ -n "$sec" ]

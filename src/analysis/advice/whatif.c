@@ -770,6 +770,18 @@ picked(const struct pr_trace *t, const struct pr_cp_node *n,
     return 0.0;
 }
 
+/* A GEMM or convolution kernel: by the kernel table, or by its name's
+ * words where no rule names it (a library the table does not know). */
+static int
+gemm_or_conv(const struct pr_trace *t, const struct pr_cp_node *n)
+{
+    enum pr_cp_family f = (enum pr_cp_family)n->fam;
+
+    if (f == PR_CP_FAM_UNKNOWN)
+        f = pr_cp_family_of(node_str(t, n));
+    return f == PR_CP_FAM_GEMM || f == PR_CP_FAM_CONV;
+}
+
 /* The kernels a tensor-core change applies to: GEMM or convolution
  * kernels off tensor cores of eligible operators in fp32 (AMP, TF32),
  * or any kernel off tensor cores of the operators a rule named
@@ -784,8 +796,7 @@ tc_target(const struct pr_trace *t, struct pr_whatif_acc *a,
         return 0;
     if (s == PR_WHATIF_ALIGN)
         return picked(t, n, in, s) > 0;
-    return (n->fam == PR_CP_FAM_GEMM || n->fam == PR_CP_FAM_CONV) &&
-           op_eligible(a, t, n, err);
+    return gemm_or_conv(t, n) && op_eligible(a, t, n, err);
 }
 
 /* Tensor cores for the target kernels: each operator call's target
@@ -1048,6 +1059,49 @@ apply(const struct pr_trace *t, struct pr_cp_graph *g,
     }
 }
 
+/* A step whose path is host work alone (a run of the host: a CPU-only
+ * job, its collectives run by gloo on the host): the data loader's pieces
+ * gone (dataloader), and gradient accumulation over two micro-batches
+ * (the collectives once, the rest twice: half the collectives' time saved
+ * per step's worth).  No other change acts on it.  0: nothing on the path
+ * either change touches. */
+static int
+host_path(const struct pr_cp_graph *g, const struct pr_whatif_in *in,
+          struct pr_whatif_acc *a)
+{
+    int64_t comm = 0, loader = 0;
+    uint32_t e = g->end_bind, k;
+
+    if (e == PR_CP_NONE)
+        return 0;
+    for (k = 0; k < g->end_pc_n[e]; k++) {
+        const struct pr_cp_piece *p = &g->pc[g->end_pc_first[e] + k];
+
+        if (p->kind == PR_CP_COMM)
+            comm = pr_sat_add_i64(comm, p->ns);
+        else if (p->kind == PR_CP_DATALOADER)
+            loader = pr_sat_add_i64(loader, p->ns);
+    }
+    if (comm <= 0 && loader <= 0)
+        return 0;
+    a->steps++;
+    a->npu = in != NULL && in->npu;
+    a->base_ns = pr_sat_add_i64(a->base_ns, g->rend - g->ws);
+    a->gain_ns[PR_WHATIF_DATALOADER] =
+        pr_sat_add_i64(a->gain_ns[PR_WHATIF_DATALOADER], loader);
+    a->gain_ns[PR_WHATIF_ACCUM] =
+        pr_sat_add_i64(a->gain_ns[PR_WHATIF_ACCUM], comm / 2);
+    for (k = 0; k < g->end_pc_n[e]; k++) {
+        const struct pr_cp_piece *p = &g->pc[g->end_pc_first[e] + k];
+
+        if (p->kind == PR_CP_COMM)
+            evidence(a, PR_WHATIF_ACCUM, 1, p->name, p->ns);
+        else if (p->kind == PR_CP_DATALOADER)
+            evidence(a, PR_WHATIF_DATALOADER, 1, p->name, p->ns);
+    }
+    return 1;
+}
+
 enum pr_status
 pr_whatif_step(const struct pr_trace *t, struct pr_cp_graph *g,
                const struct pr_whatif_in *in, struct pr_whatif_acc *a,
@@ -1058,13 +1112,14 @@ pr_whatif_step(const struct pr_trace *t, struct pr_cp_graph *g,
     size_t i;
 
     /* a path through no node (the step's start to its end over host work
-       the graph has no call in) explains nothing a change could act on */
+       the graph has no call in): only the changes to that host work */
     for (i = 0; i < g->n; i++) {
         if (g->v[i].on_path && g->v[i].type != PR_CP_N_START)
             break;
     }
     if (i == g->n) {
-        a->skipped++;
+        if (!host_path(g, in, a))
+            a->skipped++;
         return PR_OK;
     }
     if (!save(a, g))
@@ -1309,6 +1364,7 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
     cJSON *recs = cJSON_GetObjectItemCaseSensitive(run, "recommendations");
     cJSON *r, *next;
     double cold = cold_pct(whatif);
+    int host_only = cJSON_IsTrue(pr_sget(run, "host_only"));
     char cold_note[320];
 
     if (!cJSON_IsArray(recs) || cp == NULL)
@@ -1332,9 +1388,13 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
                 return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
             continue;
         }
-        if (!cJSON_IsArray(whatif)) {
-            /* no step could be replayed: the rule stands on its figures,
-               and the report says its gain is not known */
+        if (!cJSON_IsArray(whatif) ||
+            (host_only && strcmp(id, "dataloader") != 0 &&
+             strcmp(id, "communication") != 0)) {
+            /* no step could be replayed (a CPU-only run's host path
+               replays only its data loader and its collectives): the rule
+               stands on its figures, and the report says its gain is not
+               known */
             if (!no_gain(r, no_replay(run, cp)))
                 return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
             continue;
@@ -1514,9 +1574,11 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
         pr_emit_num(v, "bound_steps", (double)same, &ok);
         snprintf(text, sizeof(text),
                  "A CPU-only run (%zu step%s, mean step %s): the trace "
-                 "records no device work, so its steps are the host's; the "
-                 "findings below stand on the steps' breakdown.",
-                 n, n == 1 ? "" : "s", mean);
+                 "records no device work, so its steps are the host's. "
+                 "Bound by %s in %zu of %zu step%s (on the host's path: "
+                 "%s).",
+                 n, n == 1 ? "" : "s", mean, bound_words(bound), same, n,
+                 n == 1 ? "" : "s", split[0] ? split : "nothing");
     } else if (bound != NULL && n > 0) {
         pr_emit_str(v, "bound", bound, &ok);
         pr_emit_num(v, "bound_steps", (double)same, &ok);

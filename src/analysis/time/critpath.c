@@ -27,8 +27,10 @@ static const char *const kind_keys[PR_CP_KIND_COUNT] = {
     "host_op", "dataloader",    "launch",    "kernel",
     "copy",    "communication", "sync_wait", "idle"};
 
+/* the kernel table's family names (kclass.c), and unknown */
 static const char *const fam_keys[PR_CP_FAM_COUNT] = {
-    "gemm", "conv", "attention", "elementwise", "reduce", "other"};
+    "gemm",        "conv",      "attention", "collective", "copy",
+    "elementwise", "reduction", "norm",      "other",      "unknown"};
 
 const char *
 pr_cp_kind_key(enum pr_cp_kind k)
@@ -65,15 +67,17 @@ pr_cp_family_of(const char *n)
         has(n, "matmul") || has(n, "xmma") || has(n, "sgemm") ||
         has(n, "hgemm") || has(n, "_mma"))
         return PR_CP_FAM_GEMM;
+    if (has(n, "norm") || has(n, "Norm"))
+        return PR_CP_FAM_NORM;
     if (has(n, "reduce") || has(n, "Reduce") || has(n, "softmax") ||
-        has(n, "Softmax") || has(n, "norm") || has(n, "Norm"))
-        return PR_CP_FAM_REDUCE;
+        has(n, "Softmax"))
+        return PR_CP_FAM_REDUCTION;
     if (has(n, "elementwise") || has(n, "Elementwise") ||
         has(n, "vectorized") || has(n, "unrolled") || has(n, "Add") ||
         has(n, "Mul") || has(n, "Cast") || has(n, "Relu") ||
         has(n, "triton_poi"))
         return PR_CP_FAM_ELEMENTWISE;
-    return PR_CP_FAM_OTHER;
+    return PR_CP_FAM_UNKNOWN;
 }
 
 /* ------------------------------------------------------------ graph */
@@ -241,6 +245,13 @@ struct ostack {
     size_t depth;
 };
 
+/* A collective a host thread ran itself (gloo, MPI: the host op is the
+ * transfer), seen in the step. */
+struct hcomm {
+    int64_t t0, t1;
+    uint32_t pid, tid, name;
+};
+
 struct pr_cp_ctx {
     const struct pr_trace *t;
     struct pr_names names;
@@ -259,6 +270,8 @@ struct pr_cp_ctx {
     struct pr_idmap corr; /* correlation -> launch node */
     struct swait *waits;
     size_t n_waits, cap_waits;
+    struct hcomm *hc;
+    size_t n_hc, cap_hc;
     struct pr_error *err;
 };
 
@@ -513,7 +526,7 @@ blocking_name(const char *n)
 
 /* What the thread's open operators say its work now is. */
 static void
-owner(const struct pr_cp_ctx *c, const struct thr *h, enum pr_cp_kind *k,
+owner(struct pr_cp_ctx *c, const struct thr *h, enum pr_cp_kind *k,
       uint32_t *name)
 {
     const struct pr_trace *t = c->t;
@@ -527,6 +540,11 @@ owner(const struct pr_cp_ctx *c, const struct thr *h, enum pr_cp_kind *k,
 
         if (pr_tree_is_dataloader(nm)) {
             *k = PR_CP_DATALOADER;
+            *name = op->name;
+            return;
+        }
+        if (pr_names_get(&c->names, op->name) & PR_NAME_COMM_HOST) {
+            *k = PR_CP_COMM; /* gloo's all_reduce: the transfer itself */
             *name = op->name;
             return;
         }
@@ -590,6 +608,18 @@ push_op(struct pr_cp_ctx *c, struct thr *h, uint32_t ev)
         return 0;
     if (h->depth < MAX_STACK)
         h->stack[h->depth++] = ev;
+    if (pr_names_get(&c->names, e->name) & PR_NAME_COMM_HOST) {
+        struct hcomm *x;
+
+        if (!grow((void **)&c->hc, &c->cap_hc, c->n_hc + 1, sizeof(*c->hc)))
+            return 0;
+        x = &c->hc[c->n_hc++];
+        x->t0 = e->ts_ns;
+        x->t1 = ev_end(e);
+        x->pid = h->pid;
+        x->tid = h->tid;
+        x->name = e->name;
+    }
     /* the step's own range is the host's work where the host drew it,
        not where the producer's device step was made a range */
     if (pr_tree_is_step(pr_trace_str(c->t, e->name))) {
@@ -597,6 +627,79 @@ push_op(struct pr_cp_ctx *c, struct thr *h, uint32_t ev)
             h->step_end = ev_end(e);
     } else if (ev_end(e) > h->host_end) {
         h->host_end = ev_end(e);
+    }
+    return 1;
+}
+
+static int
+put_piece(struct pr_cp_graph *g, int64_t ns, uint32_t name, uint8_t kind,
+          uint32_t *n)
+{
+    if (ns <= 0)
+        return 1;
+    if (!grow((void **)&g->pc, &g->cap_pc, g->n_pc + 1, sizeof(*g->pc)))
+        return 0;
+    g->pc[g->n_pc].ns = ns;
+    g->pc[g->n_pc].name = name;
+    g->pc[g->n_pc].kind = kind;
+    g->n_pc++;
+    (*n)++;
+    return 1;
+}
+
+/* The earliest collective of another thread that is in flight in
+ * [a, b) (gloo runs a DDP bucket's all_reduce on its own threads); NULL
+ * when none. */
+static const struct hcomm *
+comm_in(const struct pr_cp_ctx *c, const struct thr *h, int64_t a, int64_t b)
+{
+    const struct hcomm *best = NULL;
+    size_t i;
+
+    for (i = 0; i < c->n_hc; i++) {
+        const struct hcomm *x = &c->hc[i];
+
+        if ((x->pid == h->pid && x->tid == h->tid) || x->t1 <= a || x->t0 >= b)
+            continue;
+        if (best == NULL || x->t0 < best->t0 ||
+            (x->t0 == best->t0 && x->name < best->name))
+            best = x;
+    }
+    return best;
+}
+
+/* Host time outside operators in [a, b): while a collective of another
+ * thread is in flight there, the thread records nothing because it waits
+ * for it (work.wait(), DDP's bucket); that time is communication. */
+static int
+split_outside(struct pr_cp_ctx *c, const struct thr *h, int64_t a, int64_t b,
+              uint32_t *n)
+{
+    struct pr_cp_graph *g = &c->g;
+
+    while (a < b) {
+        const struct hcomm *x = comm_in(c, h, a, b);
+        int64_t in0, in1;
+        size_t i;
+
+        if (x == NULL)
+            return put_piece(g, b - a, PR_STR_NONE, PR_CP_HOST_OP, n);
+        in0 = x->t0 > a ? x->t0 : a;
+        in1 = x->t1 < b ? x->t1 : b;
+        /* the collectives in flight one after another from in0 */
+        for (i = 0; i < c->n_hc && in1 < b; i++) {
+            const struct hcomm *y = &c->hc[i];
+
+            if (!(y->pid == h->pid && y->tid == h->tid) && y->t0 <= in1 &&
+                y->t1 > in1) {
+                in1 = y->t1 < b ? y->t1 : b;
+                i = (size_t)-1; /* again from the first: a chain */
+            }
+        }
+        if (!put_piece(g, in0 - a, PR_STR_NONE, PR_CP_HOST_OP, n) ||
+            !put_piece(g, in1 - in0, x->name, PR_CP_COMM, n))
+            return 0;
+        a = in1;
     }
     return 1;
 }
@@ -619,13 +722,13 @@ take_pieces(struct pr_cp_ctx *c, struct thr *h, int64_t from, int64_t to,
 
         if (b <= a)
             continue;
-        if (!grow((void **)&g->pc, &g->cap_pc, g->n_pc + 1, sizeof(*g->pc)))
+        if (q->name == PR_STR_NONE && q->kind == PR_CP_HOST_OP && c->n_hc > 0) {
+            if (!split_outside(c, h, a, b, n))
+                return 0;
+            continue;
+        }
+        if (!put_piece(g, b - a, q->name, q->kind, n))
             return 0;
-        g->pc[g->n_pc].ns = b - a;
-        g->pc[g->n_pc].name = q->name;
-        g->pc[g->n_pc].kind = q->kind;
-        g->n_pc++;
-        (*n)++;
     }
     h->n_pend = 0;
     return 1;
@@ -756,14 +859,14 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
 }
 
 /* A task's family: the kernel table's (data/kernels.json, issue #28),
- * else its name's words (pr_cp_family_of). */
+ * the same the kernels table shows; unknown where no rule names it. */
 static enum pr_cp_family
 family(struct pr_cp_ctx *c, uint32_t name)
 {
     struct pr_kclass k;
 
     if (!pr_names_rule(&c->names, name, &k))
-        return pr_cp_family_of(pr_trace_str(c->t, name));
+        return PR_CP_FAM_UNKNOWN;
     switch (k.family) {
     case PR_KF_GEMM:
         return PR_CP_FAM_GEMM;
@@ -771,15 +874,20 @@ family(struct pr_cp_ctx *c, uint32_t name)
         return PR_CP_FAM_CONV;
     case PR_KF_ATTENTION:
         return PR_CP_FAM_ATTENTION;
+    case PR_KF_COLLECTIVE:
+        return PR_CP_FAM_COLLECTIVE;
+    case PR_KF_COPY:
+        return PR_CP_FAM_COPY;
     case PR_KF_ELEMENTWISE:
         return PR_CP_FAM_ELEMENTWISE;
     case PR_KF_REDUCTION:
+        return PR_CP_FAM_REDUCTION;
     case PR_KF_NORM:
-        return PR_CP_FAM_REDUCE;
-    case PR_KF_UNKNOWN:
-        return pr_cp_family_of(pr_trace_str(c->t, name));
-    default:
+        return PR_CP_FAM_NORM;
+    case PR_KF_OTHER:
         return PR_CP_FAM_OTHER;
+    default:
+        return PR_CP_FAM_UNKNOWN;
     }
 }
 
@@ -1295,12 +1403,12 @@ end_preds(struct pr_cp_ctx *c)
 {
     struct pr_cp_graph *g = &c->g;
     int64_t callless_end = g->ws, step_only = g->ws;
-    size_t i;
+    size_t i, by_step = PR_NONE, by_host = PR_NONE;
+    uint32_t pf = (uint32_t)g->n_pc, pn = 0;
 
     for (i = 0; i < c->n_thr; i++) {
         struct thr *h = &c->thr[i];
         int64_t hend = h->host_end;
-        uint32_t pf, pn;
 
         if (h->host_end == INT64_MIN) /* calls but no operator */
             hend = h->last != PR_CP_NONE ? g->v[h->last].e : g->ws;
@@ -1309,10 +1417,15 @@ end_preds(struct pr_cp_ctx *c)
                work; its other ranges count only in a trace of the host
                alone (a producer's device timeline draws its ranges as
                threads, but they are no host work) */
-            if (h->step_end > step_only)
+            if (h->step_end > step_only) {
                 step_only = h->step_end < g->we ? h->step_end : g->we;
+                by_step = i;
+            }
             hend = hend < g->we ? hend : g->we;
-            callless_end = hend > callless_end ? hend : callless_end;
+            if (hend > callless_end) {
+                callless_end = hend;
+                by_host = i;
+            }
             continue;
         }
         hend = h->step_end > hend ? h->step_end : hend;
@@ -1327,11 +1440,17 @@ end_preds(struct pr_cp_ctx *c)
         if (add_end(c, h->last, hend - g->v[h->last].e, pf, pn) != PR_OK)
             return PR_E_NOMEM;
     }
-    if (g->n_end > 0 || g->n > 1)
+    if (g->n_end > 0 || g->n > 1 || callless_end <= step_only) {
         callless_end = step_only;
-    else
-        callless_end = callless_end > step_only ? callless_end : step_only;
-    if (add_end(c, 0, callless_end - g->ws, (uint32_t)g->n_pc, 0) != PR_OK)
+        by_host = by_step;
+    }
+    /* the host's work on the thread whose range ends the step (a run of
+       the host alone: its operators, its waits for collectives) */
+    if (by_host != PR_NONE &&
+        (!account(c, &c->thr[by_host], callless_end) ||
+         !take_pieces(c, &c->thr[by_host], g->ws, callless_end, &pf, &pn)))
+        return nomem(c);
+    if (add_end(c, 0, callless_end - g->ws, pf, pn) != PR_OK)
         return PR_E_NOMEM;
     /* a task still running at the step's end counts up to it: the rest
        is the next step's (carried work there) */
@@ -1358,6 +1477,7 @@ step_reset(struct pr_cp_ctx *c, int64_t ws, int64_t we)
         free(c->thr[i].pend);
     c->n_thr = 0;
     c->n_waits = 0;
+    c->n_hc = 0;
     c->g.n_pc = 0;
     pr_idmap_free(&c->thr_ix);
     pr_idmap_free(&c->corr);
@@ -1676,6 +1796,7 @@ ctx_free(struct pr_cp_ctx *c)
     pr_idmap_free(&c->thr_ix);
     pr_idmap_free(&c->corr);
     free(c->waits);
+    free(c->hc);
 }
 
 /* The run's figures over its steps: the worst replay error, the bound
