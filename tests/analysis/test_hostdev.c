@@ -589,10 +589,12 @@ test_cold_step(void **state)
         if (strcmp(cJSON_GetStringValue(at(r, "id")), "cold_step") == 0)
             text = cJSON_GetStringValue(at(r, "text"));
     }
+    /* in its replay's words (review R2): every call of 1 ms or more, and
+       how much shorter the warm step is (7 ms of 10 saved: 69.95%) */
     assert_non_null(text);
-    assert_non_null(strstr(text, "Step ProfilerStep#0 is cold"));
-    assert_non_null(strstr(text, "hipLaunchKernel call held the host 7.0 ms"));
-    assert_non_null(strstr(text, "70%"));
+    assert_non_null(strstr(text, "The capture is cold"));
+    assert_non_null(strstr(text, "(hipLaunchKernel 7.0 ms)"));
+    assert_non_null(strstr(text, "its steps would be 70% shorter"));
     assert_non_null(strstr(text, "after warm-up"));
     cJSON_Delete(run);
     pr_trace_free(t);

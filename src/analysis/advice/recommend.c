@@ -118,11 +118,50 @@ copy_bound(const struct rctx *c)
  * average over its span), and copies from the host do not keep it busy.
  * Only then does more work per launch (a larger batch) help; with
  * hundreds of operations queued the device sets the pace. */
+/* A capture of almost no device work (a test program's handful of
+ * kernels, an inference call of four): under this many kernel calls in
+ * all and this much device work per step, low utilization says nothing
+ * about the batch (review R3); a training step launches hundreds. */
+#define NEAR_EMPTY_CALLS 64.0
+#define NEAR_EMPTY_US 1000.0
+
+/* The run's kernel calls (the kernels rows: all of them, or the top rows
+ * of a run with many more kinds than a near-empty one has). */
+static double
+kernel_calls(const struct rctx *c)
+{
+    double n = 0;
+    size_t i;
+
+    for (i = 0; i < c->tb->n_kernels; i++) {
+        if (c->tb->kernels[i].calls > 0)
+            n += c->tb->kernels[i].calls;
+    }
+    return n;
+}
+
+/* Device work of the mean step (kernels, copies, sets); NaN unknown. */
+static double
+step_device_us(const struct rctx *c)
+{
+    const double *u = c->tb->step_cat_us;
+
+    return u[PR_CAT_KERNEL] + u[PR_CAT_MEMCPY] + u[PR_CAT_MEMSET];
+}
+
+static int
+near_empty(const struct rctx *c)
+{
+    /* (a run without kernel rows says nothing of its kernels) */
+    return c->tb->n_kernels > 0 && kernel_calls(c) < NEAR_EMPTY_CALLS &&
+           step_device_us(c) < NEAR_EMPTY_US;
+}
+
 static int
 host_starved(const struct rctx *c)
 {
     return c->hd->idle_host_share >= 0.5 && !(c->hd->queue_mean >= 1.0) &&
-           !copy_bound(c);
+           !copy_bound(c) && !near_empty(c);
 }
 
 /* Why a device idles when the host does not starve it, for the text:
@@ -171,6 +210,16 @@ low_util_advice(const struct rctx *c, char *buf, size_t cap)
 {
     char why[320];
 
+    if (near_empty(c)) {
+        snprintf(buf, cap,
+                 "The capture holds almost no %s work (%.0f kernel call%s, "
+                 "%.0f us of device work per step): too little to tell "
+                 "whether a larger batch would help; profile steps of the "
+                 "workload itself.",
+                 dev_word(c), kernel_calls(c), kernel_calls(c) == 1 ? "" : "s",
+                 step_device_us(c));
+        return;
+    }
     if (host_starved(c)) {
         snprintf(buf, cap,
                  "You could try to increase batch size to improve. Note: "
@@ -203,6 +252,9 @@ low_util_advice(const struct rctx *c, char *buf, size_t cap)
 static const char *
 low_util_note(const struct rctx *c)
 {
+    if (near_empty(c))
+        return "no change replayed: the capture holds almost no device "
+               "work (the text says so)";
     if (!copy_bound(c) &&
         (!isfinite(c->hd->queue_mean) || !isfinite(c->hd->idle_host_share)))
         return "no change replayed: the trace cannot tell whether a larger "
@@ -319,21 +371,44 @@ rule_low_util(struct rctx *c)
     pr_buf_free(&ids);
 }
 
+/* The AMP advice's text: the plugin's (FP16, its Volta-era default) on
+ * compute capability 7.x; from 8.0 (Ampere) fp32 GEMMs reach tensor
+ * cores by TF32 with one line, and AMP's dtype is bf16, which needs no
+ * loss scaling (review R5).  pct: the eligible kernels' share. */
+static void
+amp_text(char *buf, size_t cap, double pct, int cc_major)
+{
+    /* one decimal, as the tensor-core figures show the same ratio */
+    if (cc_major >= 8)
+        snprintf(buf, cap,
+                 "Kernels with %.1f%% time are launched by Tensor Cores "
+                 "eligible operators and run in fp32 off the tensor cores. "
+                 "On this GPU (compute capability %d.x) first allow TF32 for "
+                 "matmuls: torch.backends.cuda.matmul.allow_tf32 = True, or "
+                 "torch.set_float32_matmul_precision(\"high\") "
+                 "(convolutions use TF32 by default through "
+                 "torch.backends.cudnn.allow_tf32); then Automatic Mixed "
+                 "Precision in bf16: torch.autocast(\"cuda\", "
+                 "dtype=torch.bfloat16), which needs no gradient scaler.",
+                 pct, cc_major);
+    else
+        snprintf(buf, cap,
+                 "Kernels with %.1f%% time are launched by Tensor Cores "
+                 "eligible operators. You could enable Automatic Mixed "
+                 "Precision to speedup by using FP16.",
+                 pct);
+}
+
 /* 7.5.6a: eligible operators launch kernels but none uses tensor cores. */
 static void
 rule_amp(struct rctx *c)
 {
-    char text[256];
+    char text[REC_TEXT];
 
     if (!c->f->known || c->f->cc_major < 7 || isnan(c->f->tc_ratio) ||
         c->f->tc_ratio != 0.0 || !(c->f->eligible_ratio > 0))
         return;
-    /* one decimal, as the tensor-core figures show the same ratio */
-    snprintf(text, sizeof(text),
-             "Kernels with %.1f%% time are launched by Tensor Cores eligible "
-             "operators. You could enable Automatic Mixed Precision to "
-             "speedup by using FP16.",
-             100.0 * c->f->eligible_ratio);
+    amp_text(text, sizeof(text), 100.0 * c->f->eligible_ratio, c->f->cc_major);
     add_rec(c, "enable_amp", "info", text);
 }
 
@@ -393,11 +468,7 @@ rule_plugin_from_run(struct rctx *c)
         }
     }
     if (main_cc_major(c->tb) >= 7 && tcp == 0.0 && elig > 0) {
-        snprintf(text, sizeof(text),
-                 "Kernels with %.1f%% time are launched "
-                 "by Tensor Cores eligible operators. You could enable "
-                 "Automatic Mixed Precision to speedup by using FP16.",
-                 elig);
+        amp_text(text, sizeof(text), elig, main_cc_major(c->tb));
         add_rec(c, "enable_amp", "info", text);
     }
 }

@@ -1356,6 +1356,101 @@ cold_pct(const cJSON *whatif)
     return p >= PR_WHATIF_COLD_PCT ? p : 0;
 }
 
+static void fmt_us(double us, char *buf, size_t cap);
+
+/* The cold_step advice in the words of its replay (review R2): every
+ * runtime call of 1 ms or more, not only the slowest launch, and the
+ * share the warm step saves.  The rule of recommend.c watches launches
+ * alone (a cold capture's context creation sits in another call, such
+ * as the first cudaDeviceGetStreamPriorityRange or cudaFree). */
+static int
+cold_text(const cJSON *w, int npu, char *buf, size_t cap)
+{
+    const cJSON *e;
+    size_t len;
+    int n = 0, k;
+
+    k = snprintf(buf, cap, "%s: runtime calls held the host 1 ms or more (",
+                 pr_sget_num(w, "gain_pct") >= PR_WHATIF_COLD_PCT
+                     ? "The capture is cold"
+                     : "First-use costs in the capture");
+    if (k < 0 || (size_t)k >= cap)
+        return 0;
+    len = (size_t)k;
+    cJSON_ArrayForEach(e, pr_sget(w, "evidence"))
+    {
+        char t[32];
+
+        fmt_us(pr_sget_num(e, "us"), t, sizeof(t));
+        k = snprintf(buf + len, cap - len, "%s%.80s %s", n++ ? ", " : "",
+                     pr_sget_str_or(e, "name", "?"), t);
+        if (k < 0 || (size_t)k >= cap - len)
+            return 0;
+        len += (size_t)k;
+    }
+    k = snprintf(
+        buf + len, cap - len,
+        ") where a warm call takes microseconds; warm, its steps would be "
+        "%.0f%% shorter. These are one-time costs: the first runtime call "
+        "creates the device context, first allocations reserve memory, the "
+        "first launch of a kernel loads its code%s; so the other figures "
+        "are not the steady state's. Profile after warm-up: "
+        "torch.profiler.schedule(wait=1, warmup=1, active=3) skips the first "
+        "steps.",
+        pr_sget_num(w, "gain_pct"),
+        npu ? " (operator compilation on first use)"
+            : " (lazy module loading, JIT compilation), and cuDNN/cuBLAS "
+              "create their handles and search algorithms");
+    return k >= 0 && (size_t)k < cap - len;
+}
+
+/* A cold capture (cold_step's replay saves pct >= PR_WHATIF_COLD_PCT)
+ * has the cold_step advice, in its replay's words, whether or not the
+ * launch rule fired; a cold_step advice with a replay says what the
+ * replay found. */
+static int
+cold_advice(cJSON *run, cJSON *recs, const cJSON *whatif, double cold)
+{
+    const cJSON *w = whatif_of(whatif, "cold_step");
+    cJSON *r = NULL, *x;
+    char text[1200];
+    int npu = 0;
+
+    cJSON_ArrayForEach(x, pr_sget(run, "devices"))
+    {
+        npu |= pr_sget_is(pr_sget_str(x, "kind"), "npu");
+    }
+    cJSON_ArrayForEach(x, recs)
+    {
+        if (pr_sget_is(pr_sget_str(x, "id"), "cold_step"))
+            r = x;
+    }
+    if (w == NULL || !(pr_sget_num(w, "gain_pct") >= PR_WHATIF_MIN_PCT) ||
+        (r == NULL && !(cold > 0)))
+        return 1;
+    if (!cold_text(w, npu, text, sizeof(text)))
+        return 1; /* (cannot happen: the buffer holds 4 names of 80) */
+    if (r == NULL) {
+        r = cJSON_CreateObject();
+        if (r == NULL || !cJSON_AddStringToObject(r, "id", "cold_step") ||
+            !cJSON_AddStringToObject(r, "severity", "warning") ||
+            !cJSON_AddStringToObject(r, "text", text)) {
+            cJSON_Delete(r);
+            return 0;
+        }
+        cJSON_AddItemToArray(recs, r);
+        return 1;
+    }
+    x = cJSON_CreateString(text);
+    if (x == NULL)
+        return 0;
+    if (!pr_sput(r, "text", x)) {
+        cJSON_Delete(x);
+        return 0;
+    }
+    return 1;
+}
+
 enum pr_status
 pr_whatif_recommend(cJSON *run, struct pr_error *err)
 {
@@ -1375,11 +1470,20 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
              "what-if cold_step), so a change's gain replayed on it would "
              "not be the steady state's; profile after warm-up",
              cold);
+    if (!cold_advice(run, recs, whatif, cold))
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
     for (r = recs->child; r != NULL; r = next) {
         const char *id = pr_sget_str(r, "id");
         const cJSON *w = best_whatif(whatif, id);
 
         next = r->next;
+        if (cold > 0 && pr_sget_is(id, "low_gpu_utilization")) {
+            /* the device idles while the host pays first-use costs: a
+               larger batch is not the lever, the cold_step advice says
+               what is (review R3) */
+            cJSON_Delete(cJSON_DetachItemViaPointer(recs, r));
+            continue;
+        }
         if (!backed(id))
             continue;
         if (cJSON_IsString(pr_sget(r, "gain_note"))) {
