@@ -135,6 +135,10 @@ cases = {
         call(5, 2000, 2), K("vectorized_elementwise_kernel", 2010, 10, 2),
         call(2005, 5, 3), K("vectorized_elementwise_kernel", 2020, 10, 3),
         X("cpu_op", "aten::add", 2010, 30)],
+    "comm_off": [step(1000), X("cpu_op", "aten::add", 0, 1000),
+        call(10, 5, 1),
+        K("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 20, 200, 1, 9),
+        call(990, 5, 2), K("vectorized_elementwise_kernel", 996, 2, 2)],
     "cold_malloc": [step(2040), call(0, 5, 1),
         K("vectorized_elementwise_kernel", 10, 10, 1),
         call(5, 2000, 2, "cudaMalloc"), call(2005, 5, 3),
@@ -182,7 +186,7 @@ sys.exit(0 if ok else 1)
 PY
 for c in dataloader graphs sync copies comm amp amp_roof batch \
     occupancy membound misaligned cold cold_malloc p2p same_stream prefetch \
-    amp_v100; do
+    amp_v100 comm_off; do
     "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json"
     check "$c: summary written (exit $?)" [ -s "$T_DIR/$c.json" ]
 done
@@ -274,6 +278,19 @@ x = r['recommendations'][0]
 assert x['id'] == 'enable_amp' and x['gain_us'] == 937.5, x
 assert x['evidence'][0]['name'] == 'aten::mm', x
 " "$T_DIR/amp.json"
+# review R6: an all-reduce of 200 us (20% of the step, so the plugin's
+# communication advice would fire) runs while the host works the whole
+# 1000 us step: none of it is on the critical path, so no change to it
+# saves anything and the advice does not fire
+check "communication off the path: no communication advice" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+assert r['steps'][0]['breakdown_us']['communication'] >= 100, r['steps'][0]
+s = r['critical_path']['steps'][0]
+assert s['by_kind_us']['communication'] == 0 and s['bound'] == 'host', s
+ids = [x['id'] for x in r['recommendations']]
+assert 'communication' not in ids, ids
+" "$T_DIR/comm_off.json"
 # review R3: the batch case holds one 50 us kernel: a near-empty capture,
 # whose low utilization says nothing about the batch (no "increase batch
 # size", no gain), though its what-if row is replayed
