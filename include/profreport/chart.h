@@ -70,6 +70,8 @@ struct pr_chart_series {
     uint32_t color; /* 0xRRGGBB, or PR_COLOR_NONE = palette */
     int fill;       /* shade the area under the line */
     int step;       /* draw as a step function (memory) */
+    int dots;       /* a dot per point, no line: values of separate things
+                       (ranks), where a line would invent a trend */
 };
 
 /* Line chart (memory curve, utilisation over time).  The y axis starts at

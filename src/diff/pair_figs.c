@@ -39,9 +39,9 @@ steps(struct pr_dpair_figs *f, const cJSON *pair)
             f->ys[k * (max + 1) + i] = cJSON_IsNumber(v) ? v->valuedouble : NAN;
         }
     f->series[0] = (struct pr_chart_series){"Baseline", f->xs, f->ys, n[0],
-                                            0x0072B2,   0,     0};
+                                            0x0072B2,   0,     0,     0};
     f->series[1] = (struct pr_chart_series){
-        "Current", f->xs, f->ys + max + 1, n[1], 0xD55E00, 0, 0};
+        "Current", f->xs, f->ys + max + 1, n[1], 0xD55E00, 0, 0, 0};
     memset(&f->steps, 0, sizeof(f->steps));
     f->steps.title = "Step time per step";
     f->steps.series = f->series;

@@ -97,6 +97,7 @@ chart(struct pr_dtrend_figs *f, const cJSON *nights, const struct source *src)
             f->n_nights,
             src->cats ? src->cats[k].color : PR_COLOR_NONE,
             0,
+            0,
             0};
     }
     memset(c, 0, sizeof(*c));

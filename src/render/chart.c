@@ -854,6 +854,14 @@ draw_run(struct pr_canvas *c, const struct frame *f,
         c->failed = 1;
         return;
     }
+    if (s->dots) { /* smaller as they crowd: 3 px, 1.5 px from 256 points */
+        double r = s->n <= 32 ? 3.0 : s->n >= 256 ? 1.5 : 2.25;
+
+        for (size_t i = 0; i < n; i++)
+            c->ops->circle(c, xy[2 * i], xy[2 * i + 1], r, &dot);
+        free(xy);
+        return;
+    }
     if (n == 1 && s->n > 1) { /* a point between gaps */
         c->ops->circle(c, xy[0], xy[1], 2.5, &dot);
         free(xy);

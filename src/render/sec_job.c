@@ -209,7 +209,7 @@ sort_points(double *x, double *y, size_t n)
 /* Mean step time against the rank (the run's position when ranks are not
  * known): stragglers stand out. */
 static struct pr_fig_chart *
-rank_line(const cJSON *per_rank)
+rank_dots(const cJSON *per_rank)
 {
     size_t n = pr_sget_len(per_rank), i = 0;
     struct pr_fig_chart *ch = pr_fig_chart_new(
@@ -237,8 +237,10 @@ rank_line(const cJSON *per_rank)
         x[i] = isnan(r) ? pr_sget_num(e, "run") : r;
         y[i++] = v;
     }
-    sort_points(x, y, i); /* a line needs x ascending: by rank */
-    *s = (struct pr_chart_series){"mean step", x, y, i, PR_COLOR_NONE, 0, 0};
+    sort_points(x, y, i); /* by rank */
+    /* a dot per rank over a zero baseline: ranks are separate machines,
+     * not a trend, and a cut axis would make 0.7% look like a cliff */
+    *s = (struct pr_chart_series){"mean step", x, y, i, PR_COLOR_NONE, 0, 0, 1};
     ch->u.lines = (struct pr_chart_lines){.title = "Mean step time per rank",
                                           .series = s,
                                           .n_series = 1,
@@ -246,7 +248,7 @@ rank_line(const cJSON *per_rank)
                                           .y_unit = PR_UNIT_US,
                                           .x_label = "rank",
                                           .y_label = "mean step",
-                                          .y_max = -1};
+                                          .y_max = 0};
     ch->spec = &ch->u.lines;
     return i >= 2 ? ch : (pr_fig_chart_free(ch), NULL);
 }
@@ -397,7 +399,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     job_kpis(f, job);
     pr_detail_describe(summary, text, sizeof(text));
     pr_figs_text(f, text);
-    add_chart(f, rank_line(pr_sget(job, "per_rank")));
+    add_chart(f, rank_dots(pr_sget(job, "per_rank")));
     add_chart(f, heat_chart(pr_sget(job, "heatmap")));
     pr_figs_heading(f, "Ranks");
     if (!pr_fig_rows_have(pr_sget(job, "per_rank"), PR_K_RANK))

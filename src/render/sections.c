@@ -1269,8 +1269,10 @@ memory_curve(const cJSON *mdev, int *nomem)
     for (i = 1; i < n; i++)
         if (alloc[i] > alloc[peak])
             peak = i;
-    ser[0] = (struct pr_chart_series){"Allocated", t, alloc, n, 0x0072B2, 1, 1};
-    ser[1] = (struct pr_chart_series){"Reserved", t, resv, n, 0xE69F00, 0, 1};
+    ser[0] =
+        (struct pr_chart_series){"Allocated", t, alloc, n, 0x0072B2, 1, 1, 0};
+    ser[1] =
+        (struct pr_chart_series){"Reserved", t, resv, n, 0xE69F00, 0, 1, 0};
     snprintf(ch->title, sizeof(ch->title), "peak %s",
              pr_chart_format(alloc[peak], PR_UNIT_BYTES, val, sizeof(val)));
     snprintf(ch->label, sizeof(ch->label), "Memory over time: %s",

@@ -25,6 +25,8 @@ struct rec {
     double wedge_sum;
     size_t n_wedges, n_texts;
     size_t n_decimal_texts; /* labels such as "0.2" */
+    size_t n_polys, n_circles;
+    double circle_y[64];
 };
 
 static void
@@ -56,14 +58,20 @@ static void
 r_poly(struct pr_canvas *c, const double *xy, size_t n, int closed,
        const struct pr_style *s)
 {
-    (void)c, (void)xy, (void)n, (void)closed, (void)s;
+    struct rec *r = c->backend;
+    (void)xy, (void)n, (void)closed, (void)s;
+    r->n_polys++;
 }
 
 static void
 r_circle(struct pr_canvas *c, double cx, double cy, double rr,
          const struct pr_style *s)
 {
-    (void)c, (void)cx, (void)cy, (void)rr, (void)s;
+    struct rec *r = c->backend;
+    (void)cx, (void)rr, (void)s;
+    if (r->n_circles < 64)
+        r->circle_y[r->n_circles] = cy;
+    r->n_circles++;
 }
 
 static void
@@ -300,7 +308,7 @@ test_line_and_timeline(void **state)
 {
     static const double x[] = {0, 100, 200, 300};
     static const double y[] = {10, 40, 20, 30};
-    struct pr_chart_series ser = {"alloc", x, y, 4, PR_COLOR_NONE, 1, 1};
+    struct pr_chart_series ser = {"alloc", x, y, 4, PR_COLOR_NONE, 1, 1, 0};
     struct pr_chart_lines l = {"Memory", &ser, 1, PR_UNIT_US, PR_UNIT_BYTES,
                                "time",   NULL, 0, 100,        40,
                                "peak",   NULL, 0};
@@ -330,7 +338,7 @@ test_count_axis_whole_ticks(void **state)
 {
     static const double x[] = {0, 1};
     static const double y[] = {136581, 131912};
-    struct pr_chart_series ser = {"mean step", x, y, 2, PR_COLOR_NONE, 0, 0};
+    struct pr_chart_series ser = {"mean step", x, y, 2, PR_COLOR_NONE, 0, 0, 0};
     struct pr_chart_lines l = {.title = "Mean step time per rank",
                                .series = &ser,
                                .n_series = 1,
@@ -350,6 +358,43 @@ test_count_axis_whole_ticks(void **state)
     assert_true(r.n_texts >= 4); /* title, y ticks, x ticks 0 and 1 */
 }
 
+/* Ranks as dots over a zero baseline (issue #32): one dot a rank, no line
+ * joining separate machines, and a 0.7% spread drawn as small as it is. */
+static void
+test_rank_dots(void **state)
+{
+    static const double x[] = {0, 1, 2};
+    static const double y[] = {615000, 619000, 617000};
+    struct pr_chart_series ser = {"mean step", x, y, 3, PR_COLOR_NONE, 0, 0, 1};
+    struct pr_chart_lines l = {.title = "Mean step time per rank",
+                               .series = &ser,
+                               .n_series = 1,
+                               .x_unit = PR_UNIT_COUNT,
+                               .y_unit = PR_UNIT_US,
+                               .x_label = "rank",
+                               .y_max = 0};
+    struct pr_chart_box b = {0, 0, 600, 300};
+    struct pr_canvas c;
+    struct rec r;
+    double lo, hi;
+    (void)state;
+
+    rec_canvas(&c, &r);
+    pr_chart_line(&c, &b, &l);
+    assert_int_equal(c.failed, 0);
+    assert_int_equal(r.n_circles, 3);
+    assert_int_equal(r.n_polys, 0);
+    /* from a zero baseline the three dots lie within 1% of the plot's
+       height of each other (a cut axis would spread them over it) */
+    lo = hi = r.circle_y[0];
+    for (size_t i = 1; i < 3; i++) {
+        lo = r.circle_y[i] < lo ? r.circle_y[i] : lo;
+        hi = r.circle_y[i] > hi ? r.circle_y[i] : hi;
+    }
+    assert_true(hi - lo < 0.01 * 300);
+    assert_true(hi - lo > 0);
+}
+
 int
 main(void)
 {
@@ -362,6 +407,7 @@ main(void)
         cmocka_unit_test(test_roofline),
         cmocka_unit_test(test_line_and_timeline),
         cmocka_unit_test(test_count_axis_whole_ticks),
+        cmocka_unit_test(test_rank_dots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
