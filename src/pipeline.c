@@ -4,6 +4,7 @@
  * and committed at the end, so a failure leaves no half-written report. */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -1089,6 +1090,113 @@ warn_detail_missing(const cJSON *sum, const char *spec, struct pr_error *err)
     return PR_OK;
 }
 
+/* path with the job's name before its extension: "out/report.html" and
+ * job "trace_filter" give "out/report.trace_filter.html".  The name keeps
+ * letters, digits, '-', '_' and '.'; anything else (a space, '#', '/')
+ * becomes '_'.  NULL when out of memory. */
+static char *
+job_path(const char *path, const char *job)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash != NULL ? slash + 1 : path, '.');
+    size_t stem = dot != NULL && dot != (slash != NULL ? slash + 1 : path)
+                      ? (size_t)(dot - path)
+                      : strlen(path);
+    size_t nj = strlen(job), i;
+    char *out = malloc(strlen(path) + nj + 2);
+
+    if (out == NULL)
+        return NULL;
+    memcpy(out, path, stem);
+    out[stem] = '.';
+    for (i = 0; i < nj; i++) {
+        unsigned char c = (unsigned char)job[i];
+        out[stem + 1 + i] =
+            isalnum(c) || c == '-' || c == '_' || c == '.' ? (char)c : '_';
+    }
+    strcpy(out + stem + 1 + nj, path + stem);
+    return out;
+}
+
+/* --each-job: one JSON, HTML and PDF per job of a summary of several, each
+ * the report of that job alone (its base and view, job_views.c), named by
+ * job_path; all of them are committed together or none.  Two jobs whose
+ * names come out alike in a file name are refused. */
+static enum pr_status
+write_each_job(const struct pr_options *o, struct pr_render_opts ro,
+               const cJSON *sum, struct pr_merge *m, struct pr_outputs *set,
+               struct pr_error *err)
+{
+    const char *const want[3] = {o->json_path, o->html_path, o->pdf_path};
+    size_t n = pr_detail_n_jobs(sum), k, w, j, at = 0;
+    char **paths = calloc(3 * n + 1, sizeof(*paths));
+    enum pr_status st =
+        paths != NULL ? PR_OK : pr_error_set(err, PR_E_NOMEM, "out of memory");
+
+    for (k = 0; st == PR_OK && k < n; k++) {
+        const cJSON *entry = cJSON_GetArrayItem(pr_sget(sum, "jobs"), (int)k);
+        cJSON *base = NULL, *view = NULL;
+        const char *tmp[3] = {NULL, NULL, NULL};
+        char *mine[3] = {NULL, NULL, NULL};
+        struct pr_buf html;
+        int detail;
+
+        for (w = 0; st == PR_OK && w < 3; w++) {
+            if (want[w] == NULL)
+                continue;
+            mine[w] = paths[at] =
+                job_path(want[w], pr_sget_str_or(entry, "name", "job"));
+            if (mine[w] == NULL) {
+                st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+                break;
+            }
+            at++;
+            for (j = 0; st == PR_OK && j + 1 < at; j++)
+                if (strcmp(paths[j], mine[w]) == 0)
+                    st = pr_error_set(err, PR_E_USAGE,
+                                      "--each-job: two jobs would both write "
+                                      "%s (their names differ only in "
+                                      "characters a file name drops)",
+                                      mine[w]);
+            if (st == PR_OK)
+                st = pr_outputs_stage(set, mine[w], &tmp[w], err);
+        }
+        if (st == PR_OK)
+            st = pr_detail_job_view(sum, k, o->detail_ranks, &base, &view, err);
+        if (st == PR_OK && m != NULL)
+            st = pr_merge_expand_full(
+                m, cJSON_GetObjectItemCaseSensitive(view, "runs"), err);
+        /* a job's report: its detail ranks in full must fit where one did */
+        detail = !o->top_given &&
+                 cJSON_GetObjectItemCaseSensitive(view, "detail") != NULL;
+        if (st == PR_OK && tmp[0] != NULL)
+            st = fill_json(tmp[0], mine[0], base, m, err);
+        pr_buf_init(&html, 0);
+        ro.top = detail ? PR_DETAIL_TOP : o->top;
+        if (st == PR_OK && tmp[1] != NULL)
+            st = pr_html_render(view, &ro, &html, err);
+        if (st == PR_OK && tmp[1] != NULL)
+            st = pr_outputs_fill(tmp[1], mine[1], html.data ? html.data : "",
+                                 html.len, err);
+        pr_buf_free(&html);
+        ro.top = detail ? PR_DETAIL_TOP_PDF : o->top;
+        if (st == PR_OK && tmp[2] != NULL &&
+            (st = pr_pdf_render(view, &ro, tmp[2], err)) != PR_OK)
+            shown_as(err, tmp[2], mine[2]);
+        cJSON_Delete(view);
+        cJSON_Delete(base);
+    }
+    if (st == PR_OK)
+        st = pr_outputs_commit(set, err);
+    if (st == PR_OK && !o->quiet)
+        for (j = 0; j < at; j++)
+            pr_term_printf(stderr, "profreport: wrote %s\n", paths[j]);
+    for (j = 0; paths != NULL && j < at; j++)
+        free(paths[j]);
+    free(paths);
+    return st;
+}
+
 /* Render every requested report into its staging file (each staged first,
  * so a path that cannot take a file fails before any work), then commit
  * them together: all of them or none (issue #19). */
@@ -1116,6 +1224,11 @@ write_outputs(const struct pr_options *o, cJSON *sum, struct pr_merge *m,
     st = warn_detail_missing(sum, o->detail_ranks, err);
     if (st == PR_OK && m != NULL)
         st = mark_full(sum, o->detail_ranks, m, err);
+    if (st == PR_OK && o->each_job && pr_detail_n_jobs(sum) > 0) {
+        st = write_each_job(o, ro, sum, m, &set, err);
+        pr_outputs_free(&set);
+        return st;
+    }
     if (st == PR_OK && (o->html_path != NULL || o->pdf_path != NULL))
         st = pr_detail_view(sum, o->detail_ranks, &view, err);
     /* the runs drawn in full, read whole again: all others stay lite */

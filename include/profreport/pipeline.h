@@ -37,6 +37,7 @@ struct pr_options {
     int jobs;                    /* --jobs: files read at once; 0 = auto */
     uint64_t max_input;          /* --max-input bytes; 0 = default */
     int follow_links; /* --follow-links: folders' links out of them too */
+    int each_job;     /* --each-job: one set of reports per job */
     double peak_tflops, peak_gbps;
     const char *device_spec; /* --device-spec FILE */
     /* --kernel-rules FILE, else $PROFREPORT_KERNEL_RULES: rules before the

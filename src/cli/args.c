@@ -40,7 +40,8 @@ enum {
     OPT_KERNEL_RULES,
     OPT_FOLLOW_LINKS,
     OPT_WHY,
-    OPT_JOB
+    OPT_JOB,
+    OPT_EACH_JOB
 };
 
 static const struct option longopts[] = {
@@ -69,6 +70,7 @@ static const struct option longopts[] = {
     {"min-time", required_argument, NULL, OPT_MIN_TIME},
     {"filter", required_argument, NULL, OPT_FILTER},
     {"job", required_argument, NULL, OPT_JOB},
+    {"each-job", no_argument, NULL, OPT_EACH_JOB},
     {"csv", no_argument, NULL, OPT_CSV},
     {"json-out", no_argument, NULL, OPT_JSON_OUT},
     {"quiet", no_argument, NULL, 'q'},
@@ -209,6 +211,13 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
             return pr_error_set(err, PR_E_USAGE,
                                 "--why is an option of profreport table");
         o->why = arg;
+        break;
+    case OPT_EACH_JOB:
+        if (o->command != PR_CMD_REPORT)
+            return pr_error_set(err, PR_E_USAGE,
+                                "--each-job is an option of the reports "
+                                "(profreport --input ... --html ...)");
+        o->each_job = 1;
         break;
     case OPT_JOB:
         if (o->command != PR_CMD_TABLE)
@@ -359,6 +368,13 @@ pr_args_parse(int argc, char **argv, enum pr_command cmd, struct pr_options *o,
         return pr_error_set(err, PR_E_USAGE,
                             "table: --kind is required "
                             "(operators|kernels|kernel-calls|memory|steps)");
+    if (o->each_job &&
+        ((o->json_path != NULL && strcmp(o->json_path, "-") == 0) ||
+         (o->html_path != NULL && strcmp(o->html_path, "-") == 0) ||
+         (o->pdf_path != NULL && strcmp(o->pdf_path, "-") == 0)))
+        return pr_error_set(err, PR_E_USAGE,
+                            "--each-job writes a file per job: give file "
+                            "names, not '-' (standard output)");
     return check_paths(o, err);
 }
 

@@ -120,6 +120,27 @@ mkdir -p sub/A sub/B && cp "$A0" "$A1" sub/A && cp "$B0" "$B1" sub/B
 check "one folder per job: two jobs" two_jobs sub.json
 check "  named by their folders" grep -q "read 2 jobs from .*sub: A (ranks 0-1 of 2), B (ranks 0-1 of 2)" err
 
+# --each-job: a set of reports per job, each the report of that job alone
+"$PR_BIN" --input sub --each-job --json e.json --html e.html --pdf e.pdf 2> err
+check "--each-job: exit 0" [ $? -eq 0 ]
+check "  writes e.A.* and e.B.*, and no combined report" sh -c \
+    'test -s e.A.json && test -s e.A.html && test -s e.A.pdf && test -s e.B.json && test -s e.B.html && test -s e.B.pdf && test ! -e e.json && test ! -e e.html'
+check "  names each file it wrote" sh -c 'test "$(grep -c "^profreport: wrote e\.[AB]\." err)" -eq 6'
+"$PR_BIN" -q --input sub/B --json b.json --html b.html --pdf b.pdf
+check "  job B's JSON is the report of sub/B alone, byte for byte" cmp -s e.B.json b.json
+check "  and so is its HTML" cmp -s e.B.html b.html
+check "  and its PDF" cmp -s e.B.pdf b.pdf
+"$PR_BIN" -q --input sub --each-job --html - > /dev/null 2> err
+check "--each-job with standard output: usage error (exit 1)" [ $? -eq 1 ]
+check "  saying why" grep -q "each-job writes a file per job" err
+mkdir -p clash/"a b" clash/a_b && cp "$A0" "$A1" clash/"a b" && cp "$B0" "$B1" clash/a_b
+"$PR_BIN" -q --input clash --each-job --html c.html 2> err
+check "two jobs whose file names come out alike: refused" [ $? -eq 1 ]
+check "  naming the file" grep -q "two jobs would both write c.a_b.html" err
+check "  and nothing is written" sh -c '! ls c.*html > /dev/null 2>&1'
+"$PR_BIN" -q --input sub/A --each-job --html one_each.html
+check "--each-job on one job: the report as named" test -s one_each.html
+
 # one job whose ranks were kept per node: one job, as before
 mkdir -p nodes/node0 nodes/node1 && cp "$A0" nodes/node0 && cp "$A1" nodes/node1
 "$PR_BIN" --input nodes --json nodes.json 2> err
