@@ -1114,7 +1114,7 @@ job_path(const char *path, const char *job)
         out[stem + 1 + i] =
             isalnum(c) || c == '-' || c == '_' || c == '.' ? (char)c : '_';
     }
-    strcpy(out + stem + 1 + nj, path + stem);
+    memcpy(out + stem + 1 + nj, path + stem, strlen(path + stem) + 1);
     return out;
 }
 
