@@ -82,16 +82,17 @@ struct pr_merge {
 };
 
 /* Members of a run kept whole, and arrays whose rows keep only some
- * members: what distributed.c, stages.c, job.c, jobs.c and the pipeline's
- * checks read.  The job views compute from their numbers as the summary
- * prints them (jtext.h), so that traces and their saved summaries give
+ * members: what distributed.c, stages.c, job.c, jobs.c (devices: a trace
+ * without distributedInfo on another device model is another job) and the
+ * pipeline's checks read.  The job views compute from their numbers as the
+ * summary prints them (jtext.h), so that traces and their saved summaries give
  * the same bits.  A run's private members (named "_...", never written:
  * where a trace came from, jobs.h) are kept too, exact. */
 static const char *const whole[] = {
     PR_K_WORKER,        PR_K_SPAN,           PR_K_RANK,
     PR_K_WORLD_SIZE,    "world_size_source", PR_K_STEP_SUMMARY,
     PR_K_COMMUNICATION, "step_phases",       "hccl",
-    "device_kind"};
+    "device_kind",      PR_K_DEVICES};
 
 static int
 is_private(const cJSON *member)

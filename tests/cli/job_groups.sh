@@ -190,6 +190,18 @@ done
 check "four per-rank summaries merged: the same two jobs" two_jobs merged.json
 check "  named on stderr" grep -q "read 2 jobs" err
 
+# the bundled examples: a V100 and an A100 capture without distributedInfo
+# beside a 2-rank DDP run are three jobs, never one job whose "slowest
+# rank" is the older GPU (issue #32)
+"$PR_BIN" -q --input "$PR_SRCDIR/examples" --json ex.json 2> err
+check "examples: traces without ranks on different GPUs are separate jobs" python3 -c "
+import json
+s = json.load(open('ex.json'))
+runs, jobs = s['runs'], s['jobs']
+by = sorted(sorted(runs[i]['worker'] for i in j['runs']) for j in jobs)
+assert by == [['legacy_2021'], ['rank0', 'rank1'], ['resnet_like']], by
+"
+
 # the real hta folder: no job mixes world sizes or holds a rank twice
 H=$PR_SHARED/traces/hta
 if [ -d "$H" ]; then

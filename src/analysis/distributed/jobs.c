@@ -31,6 +31,7 @@ struct jr {
     char *dir;           /* owned: the folder of its input */
     double rank, ws, t0; /* NAN when unknown */
     const char *backend; /* "" when unknown; borrowed from the run */
+    const char *device;  /* its first device's name; "" when none */
     size_t group;
 };
 
@@ -185,6 +186,7 @@ collect(const cJSON *summary, struct jr *v, size_t n)
             v[i].ws = NAN;
         v[i].t0 = o ? pr_sget_num(o, "t0_ns") : span_time(run);
         v[i].backend = pr_sget_str_or(o, "backend", "");
+        v[i].device = pr_sget_str_or(pr_sget_first(run, "devices"), "name", "");
         v[i].dir = dir_of(o ? pr_sget_str_or(o, PR_K_PATH, "")
                             : saved_path(inputs, used, run));
         if (v[i++].dir == NULL)
@@ -212,6 +214,11 @@ conflicts(const struct jr *a, const struct jr *b)
 {
     if (differ(a->ws, b->ws) ||
         (a->backend[0] && b->backend[0] && strcmp(a->backend, b->backend)))
+        return 1;
+    /* a trace without distributedInfo on another device model is another
+       capture (a V100 run beside an A100 run), not a rank of this job */
+    if ((!known(a->rank) || !known(b->rank)) && a->device[0] && b->device[0] &&
+        strcmp(a->device, b->device) != 0)
         return 1;
     return known(a->rank) && a->rank == b->rank &&
            (strcmp(a->worker, b->worker) != 0 || !strcmp(a->span, b->span));
