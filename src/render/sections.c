@@ -1562,12 +1562,36 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 
 /* ---- recommendations, data quality ------------------------------------ */
 
+/* 1 when a diagnostic of the run says the trace lacks something a check
+ * needs (kinds "no_...": no GPU info, no shapes, no steps ...). */
+static int
+lacks_data(const cJSON *run)
+{
+    const cJSON *d;
+
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DIAGNOSTICS))
+    {
+        if (strncmp(pr_sget_str_or(d, PR_K_KIND, ""), "no_", 3) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 static void
 sec_recommendations(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
     const cJSON *recs = pr_sget(run, PR_K_RECOMMENDATIONS);
 
     (void)summary;
+    /* "nothing stood out" only where the checks could run: a trace that
+     * lacks what some need (an nsys export without GPU info or shapes)
+     * says so instead of sounding clean */
+    if (pr_sget_len(recs) == 0 && lacks_data(run)) {
+        pr_figs_note(f, "No recommendation fired on what this trace records, "
+                        "but some checks could not run: Data quality below "
+                        "says what is missing and how to record it.");
+        return;
+    }
     if (pr_sget_len(recs) == 0) {
         pr_figs_note(f, "No recommendations: nothing stood out in this run.");
         return;
