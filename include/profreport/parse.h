@@ -108,6 +108,23 @@ pr_parse_double(const char *s, double lo, double hi, double *out)
     return 1;
 }
 
+/* A percentage: pr_parse_double's number, with or without a trailing '%'
+ * ("5" and "5%" alike, the way gate rules write "+5%"). */
+static inline int
+pr_parse_pct(const char *s, double lo, double hi, double *out)
+{
+    size_t n = pr_parse_decimal_len(s);
+    double v;
+
+    if (n == 0 || (s[n] != '\0' && !(s[n] == '%' && s[n + 1] == '\0')) ||
+        !pr_parse_decimal_n(s, n, &v))
+        return 0;
+    if (!(v >= lo && v <= hi))
+        return 0;
+    *out = v;
+    return 1;
+}
+
 struct pr_parse_unit {
     const char *suffix;
     uint64_t scale;

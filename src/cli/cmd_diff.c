@@ -112,8 +112,12 @@ one_option(void *ctx, int c, const char *arg, struct pr_error *err)
     case OPT_ALPHA:
         return number("alpha", arg, 1e-9, 0.5, &a->g.job.opts.alpha, err);
     case OPT_MIN_SHARE:
-        return number("min-share", arg, 0, 100, &a->g.job.opts.min_share_pct,
-                      err);
+        if (!pr_parse_pct(arg, 0, 100, &a->g.job.opts.min_share_pct))
+            return pr_error_set(err, PR_E_USAGE,
+                                "--min-share: expected a percentage from 0 "
+                                "to 100 (1 or 1%%), got \"%s\"",
+                                arg);
+        return PR_OK;
     case OPT_TOP:
         if (!pr_parse_int64(arg, 1, 100000, &top))
             return pr_error_set(err, PR_E_USAGE,

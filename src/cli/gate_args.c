@@ -23,10 +23,10 @@ shared_option(struct pr_gate_args *g, int c, const char *arg, int *own,
     case PR_GOPT_FAIL_ON:
         return pr_rule_list_add(&g->rules, &g->n_rules, arg, err);
     case PR_GOPT_THRESHOLD:
-        if (!pr_parse_double(arg, 0, 1e6, &g->job.opts.threshold_pct))
+        if (!pr_parse_pct(arg, 0, 1e6, &g->job.opts.threshold_pct))
             return pr_error_set(err, PR_E_USAGE,
-                                "--threshold: expected a number from "
-                                "%g to %g, got \"%s\"",
+                                "--threshold: expected a percentage from "
+                                "%g to %g (5 or 5%%), got \"%s\"",
                                 0.0, 1e6, arg);
         g->threshold_given = 1;
         return PR_OK;

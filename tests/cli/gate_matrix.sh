@@ -65,6 +65,12 @@ row "diff: --threshold with --no-default-gate: usage error" 1 - \
 row "diff: --threshold 25 beside a rule lets +20% pass" 0 pass \
     "$P" diff -q "$D/base.json" "$D/slow.json" --threshold 25 \
     --fail-on 'memory.peak>+1GiB'
+row "diff: --threshold 25% (written as rules write it) lets +20% pass" 0 pass \
+    "$P" diff -q "$D/base.json" "$D/slow.json" --threshold 25%
+row "diff: --threshold 25%% is a usage error" 1 - \
+    "$P" diff -q "$D/base.json" "$D/slow.json" --threshold 25%%
+row "diff: --min-share 1% reads as 1" 3 fail \
+    "$P" diff -q "$D/base.json" "$D/slow.json" --min-share 1%
 
 gen "$T_DIR/steps.pt.trace.json" "1 2 3 4 5 6" aten::mm ampere_sgemm_128x64_nn
 gen "$T_DIR/whole.pt.trace.json" "- - - - - -" aten::mm ampere_sgemm_128x64_nn
