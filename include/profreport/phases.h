@@ -72,7 +72,16 @@ struct pr_phases {
     struct pr_comm_stat *comm; /* owned, in file order */
     size_t n_comm, cap_comm;
     const char *steps_source; /* static: "step_trace_time.csv", ... */
-    const char *comm_source;  /* static: "communication.json", ... */
+    /* Leading steps the producer's own mean leaves out: MindSpore's
+     * cluster analysis appends the average of steps 2..n (step 1 holds
+     * the pipeline's warm-up); 0 for the others. */
+    size_t mean_skip;
+    /* The job's parallel mode and pipeline stages as MindSpore's cluster
+     * file names state them (ascend_cluster_analyse_{mode}_{stages}_
+     * {ranks}_{rank}.csv: "pipeline-parallel", 2); "" and 0 absent. */
+    char parallel_mode[24];
+    int64_t stage_count;
+    const char *comm_source; /* static: "communication.json", ... */
 };
 
 /* Append a step to t->phases (created on first use), its times

@@ -9,6 +9,9 @@
 #    gives each rank its computation (tests/data/mindspore/pp2: the real
 #    headers, hand-made values), where the step trace holds only the
 #    Receive and AllReduce segments, which the kernel table calls HCCL's;
+#    its last row (the average of steps 2..n) is not a step, and the stages
+#    are the ones the file names state (also on MindInsight's real 4-rank
+#    sample, ../shared/traces/mindspore/extra/cluster_4rank_pipeline);
 #  - a MindSpore run whose timeline covers 15 of 322 steps is judged over
 #    those steps (../shared/traces/mindspore/ascend_run1).
 # The expected numbers are computed here by Python from the files.
@@ -72,6 +75,8 @@ check "another CSV: exit 2, named, no output" \
 # ---- MindSpore's cluster table
 "$PR_BIN" -q --input "$M" --json "$T_DIR/m.json" 2> "$T_DIR/err"
 check "MindSpore pp2: exit 0" [ $? -eq 0 ]
+# MindSpore writes row k for step k and, with more than one step, a last
+# row: the average of steps 2..n (step 1 holds the pipeline's warm-up)
 check "MindSpore pp2: each rank's computation is the cluster table's" \
     python3 - "$M" "$T_DIR/m.json" << 'PY'
 import csv, json, os, sys
@@ -80,14 +85,34 @@ ok = len(s['runs']) == 2
 for run in s['runs']:
     rows = list(csv.DictReader(open(os.path.join(
         d, 'ascend_cluster_analyse_pipeline-parallel_2_2_%d.csv' % run['rank']))))
-    want = sum(float(x['computation_time']) for x in rows) / len(rows) * 1000
+    steps, avg = rows[:-1], rows[-1]
+    want = sum(float(x['computation_time']) for x in steps) / len(steps) * 1000
     got = run['communication']['computation_us']
     ph = run['step_phases']
-    print(run['worker'], got, want, ph['source'], ph['mean']['bubble_us'])
+    nums = [x['step'] for x in ph['steps']]
+    bubble = sum(float(x['receive_alone_time']) for x in steps[1:]) / (len(steps) - 1)
+    print(run['worker'], got, want, nums, ph['mean']['bubble_us'], bubble,
+          avg['receive_alone_time'])
     ok &= abs(got - want) < 0.01 and ph['source'] == 'ascend_cluster_analyse'
-    ok &= abs(ph['mean']['bubble_us'] -
-              float(rows[0]['receive_alone_time']) * 1000) < 0.01
+    ok &= nums == list(range(1, len(steps) + 1))
+    ok &= ph['mean_skipped_steps'] == 1
+    # the mean is MindSpore's own: its average row, over steps 2..n
+    ok &= abs(ph['mean']['bubble_us'] - bubble * 1000) < 0.01
+    ok &= abs(ph['mean']['bubble_us'] - float(avg['receive_alone_time']) * 1000) < 0.01
+    ok &= ph['parallel_mode'] == 'pipeline-parallel' and ph['pipeline_stages'] == 2
+    ok &= run['world_size'] == 2 and run['world_size_source'] == 'ascend_cluster_analyse'
 sys.exit(0 if ok else 1)
+PY
+check "MindSpore pp2: the stages the file names state, the slower one named" \
+    python3 - "$T_DIR/m.json" << 'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))['distributed']['pipeline']
+print(json.dumps(p))
+st = p['stages'] if p else []
+sys.exit(0 if [x['ranks'] for x in st] == [[0], [1]] and p['slowest_stage'] == 1
+         and abs(st[0]['bubble_us'] - 56397.3) < 0.01
+         and 'the stage of rank 1 computes 122.9 ms a step against 14.0 ms'
+         in p['finding'] and 'receive_alone_time' in p['finding'] else 1)
 PY
 check "MindSpore pp2: Receive and AllReduce are HCCL's, by the kernel table" \
     python3 - "$T_DIR/m.json" << 'PY'
@@ -98,6 +123,36 @@ print(ks)
 sys.exit(0 if ks and all(f == 'collective' and r == 'mindspore.hccl'
                          for _, f, r in ks) else 1)
 PY
+
+# ---- MindSpore's real 4-rank pipeline (MindInsight's cluster sample)
+C=${PR_SHARED:-}/traces/mindspore/extra/cluster_4rank_pipeline
+if have_shared && [ -d "$C" ]; then
+    "$PR_BIN" -q --input "$C" --json "$T_DIR/c.json" 2> /dev/null
+    check "cluster_4rank_pipeline: steps 1..5, computation per step, stages" \
+        python3 - "$C" "$T_DIR/c.json" << 'PY'
+import csv, json, os, sys
+d, s = sys.argv[1], json.load(open(sys.argv[2]))
+ok = len(s['runs']) == 4
+for run in s['runs']:
+    rows = list(csv.DictReader(open(os.path.join(
+        d, 'ascend_cluster_analyse_pipeline-parallel_2_4_%d.csv' % run['rank']))))[:-1]
+    ph = run['step_phases']
+    got = [x['computing_us'] for x in ph['steps']]
+    want = [round(float(x['computation_time']) * 1000, 3) for x in rows]
+    comp = [x['breakdown_us']['kernel'] for x in run['steps']]
+    print(run['rank'], got == want, comp[:2], run['world_size'])
+    ok &= got == want and [x['step'] for x in ph['steps']] == [1, 2, 3, 4, 5]
+    ok &= all(abs(a - b) < 0.01 for a, b in zip(comp, want)) and len(comp) == 5
+    ok &= run['world_size'] == 4
+p = s['distributed']['pipeline']
+print(json.dumps(p)[:400])
+ok &= p is not None and [x['ranks'] for x in p['stages']] == [[0, 1], [2, 3]]
+ok &= p['slowest_stage'] == 1 and s['distributed']['world_size'] == 4
+sys.exit(0 if ok else 1)
+PY
+else
+    skip "cluster_4rank_pipeline" "no $C"
+fi
 
 # ---- coverage: judged over the steps with device activity
 R=${PR_SHARED:-}/traces/mindspore/ascend_run1

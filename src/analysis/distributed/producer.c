@@ -169,17 +169,18 @@ emit_phase_row(cJSON *o, const struct pr_phase_step *p, int *ok)
     }
 }
 
-/* The mean per step of each phase over the steps that give it. */
+/* The mean per step of each phase over the steps that give it, leaving
+ * out the leading steps the producer's own average leaves out. */
 static void
 emit_phase_mean(cJSON *o, const struct pr_phases *p, int *ok)
 {
-    size_t k, i;
+    size_t k, i, skip = p->mean_skip < p->n_steps ? p->mean_skip : 0;
 
     for (k = 0; k < N_PHASE_KEYS; k++) {
         double sum = 0;
         size_t n = 0;
 
-        for (i = 0; i < p->n_steps; i++) {
+        for (i = skip; i < p->n_steps; i++) {
             int64_t v = phase_at(&p->steps[i], k);
             if (v != PR_PHASE_UNKNOWN) {
                 sum += (double)v;
@@ -207,6 +208,16 @@ emit_phases(const struct pr_phases *p, cJSON *run, int *ok)
     for (i = 0; i < p->n_steps && *ok; i++)
         emit_phase_row(pr_emit_obj(arr, NULL, ok), &p->steps[i], ok);
     emit_phase_mean(pr_emit_obj(o, "mean", ok), p, ok);
+    pr_emit_num(o, "mean_skipped_steps",
+                (double)(p->mean_skip < p->n_steps ? p->mean_skip : 0), ok);
+    if (p->parallel_mode[0])
+        pr_emit_str(o, "parallel_mode", p->parallel_mode, ok);
+    else
+        pr_emit_null(o, "parallel_mode", ok);
+    if (p->stage_count > 0)
+        pr_emit_num(o, "pipeline_stages", (double)p->stage_count, ok);
+    else
+        pr_emit_null(o, "pipeline_stages", ok);
 }
 
 /* ---- run["hccl"] */

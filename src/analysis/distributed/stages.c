@@ -42,6 +42,7 @@ struct ctx {
     size_t n;
     struct grp *g;
     size_t n_g;
+    int named; /* stages as MindSpore's cluster file names state them */
 };
 
 static size_t
@@ -187,6 +188,45 @@ form_stages(struct ctx *c, size_t *chain)
     return n_p2p;
 }
 
+/* The stages as MindSpore's cluster files state them, into rk[].parent
+ * (a stage's root is its first rank): every rank's step_phases give the
+ * same pipeline stage count S > 1 and its run the same world size W (the
+ * file name's rank size), and rank r is in stage r / (W / S), as
+ * MindInsight's cluster analysers number them.  Returns the number of
+ * stages, 0 when the files do not state them. */
+static size_t
+named_stages(struct ctx *c)
+{
+    double s = NAN, w = NAN;
+    size_t i, j, n = 0;
+
+    for (i = 0; i < c->n; i++) {
+        const cJSON *run = c->rk[i].run;
+        double si = pr_sget_num(pr_sget(run, "step_phases"), "pipeline_stages");
+        double wi = pr_sget_num(run, "world_size");
+
+        if (!(si > 1) || !(wi >= si) || (i > 0 && (si != s || wi != w)))
+            return 0;
+        s = si;
+        w = wi;
+    }
+    if (c->n == 0 || fmod(w, s) != 0)
+        return 0;
+    for (i = 0; i < c->n; i++) {
+        double stage = floor(c->rk[i].rank / (w / s));
+
+        c->rk[i].parent = i;
+        for (j = 0; j < i; j++)
+            if (floor(c->rk[j].rank / (w / s)) == stage) {
+                c->rk[i].parent = c->rk[j].parent;
+                break;
+            }
+        n += c->rk[i].parent == i;
+    }
+    c->named = 1;
+    return n;
+}
+
 /* One stage's figures: the largest of its ranks' (msprof-analyze's stage
  * rows), the mean wait of its ranks' point-to-point operations, and its
  * rank that computes longest. */
@@ -306,7 +346,13 @@ emit_finding(const struct ctx *c, const struct stage *st, size_t n, size_t hi,
     }
     rank_list(c, s, slow, sizeof(slow));
     rank_list(c, f, fast, sizeof(fast));
-    if (f->p2p_wait > 0)
+    if (c->named && f->bubble > 0)
+        snprintf(wait, sizeof(wait),
+                 " The faster stage waits for it: its ranks spend %.1f ms a "
+                 "step alone in Receive (receive_alone_time), idle while the "
+                 "slower stage computes.",
+                 f->bubble / 1000.0);
+    else if (f->p2p_wait > 0)
         snprintf(
             wait, sizeof(wait),
             " The faster stage waits for it: its ranks spend %.1f ms a "
@@ -316,12 +362,15 @@ emit_finding(const struct ctx *c, const struct stage *st, size_t n, size_t hi,
     snprintf(text, sizeof(text),
              "Pipeline stages are unbalanced: the stage of rank%s %s computes "
              "%.1f ms a step against %.1f ms for the stage of rank%s %s "
-             "(Computing, step_trace_time.csv).%s Move layers from the slower "
+             "(%s).%s Move layers from the slower "
              "stage to the faster one (the pipeline's layer split); if the "
              "slower stage is the first or last, count its embedding or loss "
              "as layers when splitting.",
              strchr(slow, ',') ? "s" : "", slow, s->computing / 1000.0,
-             f->computing / 1000.0, strchr(fast, ',') ? "s" : "", fast, wait);
+             f->computing / 1000.0, strchr(fast, ',') ? "s" : "", fast,
+             c->named ? "computation_time, MindSpore's ascend_cluster_analyse"
+                      : "Computing, step_trace_time.csv",
+             wait);
     pr_emit_str(o, "finding", text, ok);
 }
 
@@ -346,14 +395,26 @@ emit_pipeline(const struct ctx *c, cJSON *d, int *ok)
         if (fmax_known(st[i].computing, -1) > fmax_known(st[hi].computing, -1))
             hi = i;
     o = pr_emit_obj(d, "pipeline", ok);
-    pr_emit_str(o, "method",
-                "stages as msprof-analyze's cluster analysis forms them: "
-                "ranks joined by point-to-point groups are in different "
-                "stages, ranks of a collective group holding at most one "
-                "rank of each point-to-point chain are in one; a stage's "
-                "figures are the largest of its ranks' (mean per step), its "
-                "p2p wait the mean of its ranks'",
-                ok);
+    if (c->named)
+        pr_emit_str(o, "method",
+                    "stages as MindSpore's cluster files state them "
+                    "(ascend_cluster_analyse_{mode}_{stages}_{ranks}_{rank}"
+                    ".csv): rank r is in stage r / (ranks / stages), as "
+                    "MindInsight numbers them; a stage's figures are the "
+                    "largest of its ranks' (mean per step over steps 2..n, "
+                    "as MindSpore averages them), its bubble the time alone "
+                    "in Receive (receive_alone_time)",
+                    ok);
+    else
+        pr_emit_str(
+            o, "method",
+            "stages as msprof-analyze's cluster analysis forms them: "
+            "ranks joined by point-to-point groups are in different "
+            "stages, ranks of a collective group holding at most one "
+            "rank of each point-to-point chain are in one; a stage's "
+            "figures are the largest of its ranks' (mean per step), its "
+            "p2p wait the mean of its ranks'",
+            ok);
     arr = pr_emit_arr(o, "stages", ok);
     for (i = 0; i < n && *ok; i++)
         emit_stage(c, &st[i], pr_emit_obj(arr, NULL, ok), ok);
@@ -384,7 +445,7 @@ pr_stages_build(const cJSON *runs, cJSON *d, struct pr_error *err)
     for (i = 0; ok && i < c.n; i++)
         ok = read_rank(&c, i);
     chain = ok ? calloc(c.n + 1, sizeof(*chain)) : NULL;
-    if (chain != NULL && form_stages(&c, chain) > 0)
+    if (chain != NULL && (form_stages(&c, chain) > 0 || named_stages(&c) > 1))
         emit_pipeline(&c, d, &ok);
     else if (ok && chain != NULL)
         pr_emit_null(d, "pipeline", &ok);

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -833,15 +834,62 @@ cell_ms(struct pr_csv *csv, int col, int64_t *ns)
            pr_fld_us_to_ns(ms * 1000.0, ns) == PR_FLD_OK;
 }
 
+/* What the cluster file's name states:
+ * "ascend_cluster_analyse_{mode}_{stages}_{ranks}_{rank}.csv" (MindSpore's
+ * AscendTimelineGenerator writes it so, MindInsight's cluster analysers
+ * read the mode, the stage count and the rank size back from it).  A
+ * name of another shape states nothing. */
+static void
+cluster_name(struct pr_trace *t, const char *path)
+{
+    const char *b = strrchr(path, '/'), *p;
+    char mode[sizeof(((struct pr_phases *)0)->parallel_mode)];
+    int64_t v[2];
+    size_t n;
+    int i;
+
+    b = b ? b + 1 : path;
+    if (strncmp(b, "ascend_cluster_analyse_", 23) != 0)
+        return;
+    p = b + 23;
+    n = strcspn(p, "_");
+    if (n == 0 || n >= sizeof(mode) || p[n] != '_')
+        return;
+    memcpy(mode, p, n);
+    mode[n] = '\0';
+    p += n + 1;
+    for (i = 0; i < 2; i++) {
+        n = strcspn(p, "_");
+        if (p[n] != '_' || !pr_fld_parse_int64(p, n, &v[i]) || v[i] <= 0 ||
+            v[i] > INT32_MAX)
+            return;
+        p += n + 1;
+    }
+    if (t->phases != NULL) {
+        snprintf(t->phases->parallel_mode, sizeof(t->phases->parallel_mode),
+                 "%s", mode);
+        t->phases->stage_count = v[0];
+    }
+    if (t->world_size < 0) {
+        t->world_size = v[1];
+        t->world_source = "ascend_cluster_analyse";
+    }
+}
+
 /* ascend_cluster_analyse_<parallel>_<...>_{rank}.csv of a pipeline-
- * parallel job: MindSpore's own phases of each step, in ms, one row a
- * step in order (computation_time, communication_alone_time, stage_time,
+ * parallel job: MindSpore's own phases of each step, in ms
+ * (computation_time, communication_alone_time, stage_time,
  * receive_alone_time, collective_communication_alone_time; MindInsight's
- * cluster analysis).  They go to the run's step phases under
- * msprof-analyze's names: receive_alone_time is the pipeline's bubble
- * (time alone in Receive), collective_communication_alone_time the
- * communication not overlapped less receives.  A data-parallel table
- * (iteration_interval, fp_and_bp, tail) has no phases: not read. */
+ * cluster analysis).  Row k is step k; where there is more than one step
+ * MindSpore appends a last row, the average of steps 2..n (its
+ * _parse_cluster_metrices; MindInsight reads the last line as "the
+ * average"): that row is not a step and is dropped, and the run's mean
+ * leaves step 1 out as MindSpore's does.  The phases go to the run's step
+ * phases under msprof-analyze's names: receive_alone_time is the
+ * pipeline's bubble (time alone in Receive),
+ * collective_communication_alone_time the communication not overlapped
+ * less receives.  A data-parallel table (iteration_interval, fp_and_bp,
+ * tail) has no phases: not read. */
 static enum pr_status
 read_cluster(struct ctx *c, struct pr_error *err)
 {
@@ -852,7 +900,7 @@ read_cluster(struct ctx *c, struct pr_error *err)
     const char *path = path_of(c, PR_MS_CLUSTER);
     struct pr_csv *csv = NULL;
     int cols[5], got = 1;
-    size_t i;
+    size_t i, rows = 0;
     enum pr_status st = pr_csv_open(path, max_bytes(c), &csv, err);
 
     for (i = 0; i < 5 && st == PR_OK; i++) {
@@ -869,7 +917,8 @@ read_cluster(struct ctx *c, struct pr_error *err)
         }
     }
     if (st == PR_OK && cols[0] < 0) {
-        pr_csv_close(csv); /* no phases in it */
+        pr_csv_close(csv); /* no phases in it; its name states the world */
+        cluster_name(c->b.t, path);
         return PR_OK;
     }
     while (st == PR_OK && (st = pr_csv_next(csv, &got, err)) == PR_OK && got) {
@@ -889,6 +938,7 @@ read_cluster(struct ctx *c, struct pr_error *err)
             st = pr_error_set(err, PR_E_NOMEM, "out of memory");
             break;
         }
+        ph->number = (int64_t)++rows;
         ph->computing_ns = v[0];
         ph->comm_alone_ns = v[1];
         ph->stage_ns = v[2];
@@ -896,6 +946,12 @@ read_cluster(struct ctx *c, struct pr_error *err)
         ph->comm_excl_recv_ns = v[4];
         c->b.t->phases->steps_source = "ascend_cluster_analyse";
     }
+    if (st == PR_OK && rows > 1) {
+        c->b.t->phases->n_steps--; /* the average of steps 2..n */
+        c->b.t->phases->mean_skip = 1;
+    }
+    if (st == PR_OK)
+        cluster_name(c->b.t, path);
     return pr_csv_done(csv, path, st, err);
 }
 
