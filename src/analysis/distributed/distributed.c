@@ -103,17 +103,23 @@ cmp_dbl(const void *a, const void *b)
  * may be any of the 126 others, and the two present only wait for it.
  * The note says how many ranks are here against the job's world size. */
 static int
-emit_coverage(size_t present, double world, int world_known, cJSON *d, int *ok)
+emit_coverage(size_t present, double world, int world_known, double floor,
+              cJSON *d, int *ok)
 {
-    char text[400];
+    char text[400], bound[160] = "";
 
     pr_emit_num(d, "ranks_present", (double)present, ok);
+    if (!world_known && floor > (double)present)
+        snprintf(bound, sizeof(bound),
+                 " (their communication links name ranks 0 to %.0f, so it "
+                 "is at least %.0f)",
+                 floor - 1, floor);
     if (present >= 2 && !world_known) {
         snprintf(text, sizeof(text),
                  "%zu ranks are in this report and their traces do not say "
-                 "the job's world size: the slowest rank named here is the "
+                 "the job's world size%s: the slowest rank named here is the "
                  "slowest of these",
-                 present);
+                 present, bound);
         pr_emit_str(d, "coverage_note", text, ok);
         return 1;
     }
@@ -130,8 +136,9 @@ emit_coverage(size_t present, double world, int world_known, cJSON *d, int *ok)
     else if (present < 2)
         snprintf(text, sizeof(text),
                  "one rank is in this report and the trace does not say "
-                 "the job's world size: its collectives are shown, but who "
-                 "waits for whom needs the other ranks' traces");
+                 "the job's world size%s: its collectives are shown, but who "
+                 "waits for whom needs the other ranks' traces",
+                 bound);
     else
         snprintf(text, sizeof(text),
                  "%zu of %.0f ranks are in this report: no straggler is "
@@ -381,13 +388,47 @@ any_npu(const struct wk *w, size_t n)
     const cJSON *d;
     size_t i;
 
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
+        /* the run's device kind is there before its devices are */
+        if (pr_sget_is(pr_sget_str(w[i].run, "device_kind"), "npu"))
+            return 1;
         cJSON_ArrayForEach(d, pr_sget(w[i].run, "devices"))
         {
             if (strcmp(pr_sget_str_or(d, "kind", ""), "npu") == 0)
                 return 1;
         }
+    }
     return 0;
+}
+
+/* Ranks a lower bound of the world holds where no trace states it: one
+ * more than the highest rank a run is or its communication links name
+ * (ranks past 2^24 are a producer's "no peer" marker); NaN none. */
+static double
+links_floor(const struct wk *w, size_t n)
+{
+    double top = -1;
+    const cJSON *l;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        double r = pr_sget_num(w[i].run, "rank");
+
+        if (r > top && r < 16777216.0)
+            top = r;
+        cJSON_ArrayForEach(l,
+                           pr_sget(pr_sget(w[i].run, "communication"), "links"))
+        {
+            double a = pr_sget_num(l, "src_rank"),
+                   b = pr_sget_num(l, "dst_rank");
+
+            if (a > top && a < 16777216.0)
+                top = a;
+            if (b > top && b < 16777216.0)
+                top = b;
+        }
+    }
+    return top >= 0 ? top + 1 : NAN;
 }
 
 enum pr_status
@@ -447,7 +488,8 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
                 "Gloo ops on the host), other = the rest of the step; "
                 "averaged over steps",
                 &ok);
-    all_ranks = emit_coverage(present, world, world_known, d, &ok);
+    all_ranks =
+        emit_coverage(present, world, world_known, links_floor(w, n), d, &ok);
     emit_workers(w, n, d, &ok);
     emit_comm_ops(w, n, d, &ok);
     emit_stragglers(w, n, all_ranks, d, &ok);

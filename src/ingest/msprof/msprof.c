@@ -1215,8 +1215,11 @@ finish_run(struct pr_msprof_run *r, const struct plan *p, struct pr_error *err)
     t->vendor = pr_strtab_intern(t->strs, "huawei", 6);
     t->backend = pr_strtab_intern(t->strs, "hccl", 4);
     t->device_kind = pr_strtab_intern(t->strs, "npu", 3);
-    if (t->world_size < 0) /* no file of the folder states it */
-        pr_ascend_world_from_links(t);
+    /* No file of a PROF_ folder states the world size: info.json names
+       the device and its rank, the HCCL tasks the peers each transfer
+       went to, which on a 910's two meshes of four are not the group (rank
+       0 of mindinsight_cann6_PROF sends to 0-4, rank 1 to 0-3 and 5).  It
+       stays unknown; the job's coverage note gives the links' bound. */
     if (t->rank >= 0)
         snprintf(name, sizeof(name), "rank%lld", (long long)t->rank);
     else
