@@ -30,6 +30,8 @@ enum pr_kfamily {
     PR_KF_REDUCTION,
     PR_KF_NORM,
     PR_KF_OTHER,
+    PR_KF_INPUT, /* the device waiting for the input pipeline (a framework's
+                    data-queue tasks): the step's data-loader share */
     PR_KF_COUNT
 };
 

@@ -153,6 +153,8 @@ int pr_tc_op_eligible(const char *name);
     0x4000 /* kernel: a GEMM/conv/attention kernel the                         \
               table puts on CUDA cores / vector                                \
               units, in fp32 or no named precision */
+#define PR_NAME_INPUT_KERNEL                                                   \
+    0x8000 /* kernel: the table's input family (a data-queue task) */
 #define PR_NAME_TC (PR_NAME_TC_PLUGIN | PR_NAME_TC_HEUR)
 
 struct pr_kclass;
@@ -163,7 +165,7 @@ struct pr_names {
     const struct pr_kclass_table *kc; /* borrowed (t->kclass) or own */
     struct pr_kclass_table *own;      /* owned: the compiled-in table when
                                          the trace names none */
-    uint16_t *bits; /* owned, n entries; 0 = not yet classified */
+    uint32_t *bits; /* owned, n entries; 0 = not yet classified */
     size_t n;
     struct pr_idmap rules; /* kernel name id -> its rule's index */
     int rules_lost;        /* the map ran out of memory: look up again */

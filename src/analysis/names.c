@@ -15,7 +15,7 @@
 
 #include "internal.h"
 
-#define DONE 0x8000u
+#define DONE 0x80000000u
 
 void
 pr_names_init(struct pr_names *nc, const struct pr_trace *t)
@@ -87,6 +87,7 @@ pr_names_kclass_bits(const struct pr_kclass *k)
     bits |= matrix && !k->plugin_tc ? PR_NAME_TC_HEUR : 0;
     bits |= matrix && k->precision == PR_KP_TF32 ? PR_NAME_TF32 : 0;
     bits |= k->family == PR_KF_COLLECTIVE ? PR_NAME_COMM_KERNEL : 0;
+    bits |= k->family == PR_KF_INPUT ? PR_NAME_INPUT_KERNEL : 0;
     bits |= k->rule != NULL ? PR_NAME_KNOWN : 0;
     bits |= math_op && pr_kclass_is_simt(k->math) &&
                     (k->precision == PR_KP_FP32 || k->precision == PR_KP_NONE)
@@ -130,7 +131,7 @@ pr_names_get(struct pr_names *nc, uint32_t id)
     if (id >= nc->n)
         return classify(nc, id) & ~DONE;
     if (!(nc->bits[id] & DONE))
-        nc->bits[id] = (uint16_t)classify(nc, id);
+        nc->bits[id] = (uint32_t)classify(nc, id);
     return nc->bits[id] & ~DONE;
 }
 

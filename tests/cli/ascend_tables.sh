@@ -12,6 +12,8 @@
 #    its last row (the average of steps 2..n) is not a step, and the stages
 #    are the ones the file names state (also on MindInsight's real 4-rank
 #    sample, ../shared/traces/mindspore/extra/cluster_4rank_pipeline);
+#  - MindSpore's data-queue tasks (GetNext ...) are the step's data-loader
+#    share and the run is data-bound where they dominate;
 #  - a MindSpore run whose timeline covers 15 of 322 steps is judged over
 #    those steps (../shared/traces/mindspore/ascend_run1).
 # The expected numbers are computed here by Python from the files.
@@ -122,6 +124,29 @@ ks = [(k['name'], k.get('family'), k.get('kernel_rule')) for r in s['runs'] for 
 print(ks)
 sys.exit(0 if ks and all(f == 'collective' and r == 'mindspore.hccl'
                          for _, f, r in ks) else 1)
+PY
+
+# ---- MindSpore's data-queue tasks: the input pipeline, not compute
+# (tests/data/mindspore/data_queue: 3 steps of 10 ms, each with a 7 ms
+# GetNext and a 2 ms Conv2D; hand-made in MindSpore's file shapes)
+Q=$PR_SRCDIR/tests/data/mindspore/data_queue
+"$PR_BIN" -q --input "$Q" --json "$T_DIR/q.json" 2> "$T_DIR/err"
+check "MindSpore data queue: exit 0" [ $? -eq 0 ]
+check "MindSpore data queue: GetNext is the data-loader share, the run data-bound" \
+    python3 - "$T_DIR/q.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+bd = [s['breakdown_us'] for s in r['steps']]
+fam = {k['name']: k['family'] for k in r['kernels']}
+recs = {x['id']: x['text'] for x in r['recommendations']}
+g = r['gpu_metrics'][0]
+print(bd, fam, recs, g['utilization_pct'], g['compute_utilization_pct'])
+sys.exit(0 if len(bd) == 3 and all(b['dataloader'] == 7000 and b['kernel'] == 2000
+                                   for b in bd)
+         and fam == {'GetNext': 'input', 'Default/network/Conv2D-op5': 'conv'}
+         and 'data-bound: 70.0% of the step time' in recs.get('dataloader', '')
+         and 'GetNext' in recs['dataloader'] and 'DataLoader' not in recs['dataloader']
+         and g['utilization_pct'] == 90 and g['compute_utilization_pct'] == 20 else 1)
 PY
 
 # ---- MindSpore's real 4-rank pipeline (MindInsight's cluster sample)

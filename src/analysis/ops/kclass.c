@@ -141,8 +141,8 @@ pr_kclass_glob(const char *pat, const char *name, int exact_case)
 /* ------------------------------------------------------------- names */
 
 static const char *const family_names[PR_KF_COUNT] = {
-    NULL,   "gemm",        "conv",      "attention", "collective",
-    "copy", "elementwise", "reduction", "norm",      "other",
+    NULL,          "gemm",      "conv", "attention", "collective", "copy",
+    "elementwise", "reduction", "norm", "other",     "input",
 };
 
 static const char *const math_names[PR_KM_COUNT] = {

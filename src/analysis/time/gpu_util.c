@@ -349,7 +349,9 @@ accumulate(const struct pr_trace *t, struct pr_names *nc, int32_t dev,
         add_occupancy(a, e, g->occupancy_pct, w);
         /* kernels come in start order (events are sorted by start) */
         busy_add(&a->busy, e->ts_ns, end, &a->bk, w);
-        if (!pr_comm_kernel_cached(nc, e))
+        /* compute: neither communication nor waiting for input data */
+        if (!pr_comm_kernel_cached(nc, e) &&
+            !(pr_names_get(nc, e->name) & PR_NAME_INPUT_KERNEL))
             busy_add(&a->compute, e->ts_ns, end, &a->bk, w);
         /* 9.2 uses positive blocks per SM; "inf" (unknown SM count) is
          * skipped rather than failing the file as the plugin does. */

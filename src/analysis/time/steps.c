@@ -112,6 +112,8 @@ role_of(const struct pr_trace *t, struct pr_names *nc, const struct pr_event *e,
 {
     switch (e->kind) {
     case PR_KIND_DEVICE_TASK: /* NCCL kernels: by link, name or metadata */
+        if (pr_names_get(nc, e->name) & PR_NAME_INPUT_KERNEL)
+            return PR_CAT_DATALOADER; /* waiting for the input pipeline */
         return pr_comm_kernel_cached(nc, e) ||
                        (pr_event_external_id(t, e) != PR_NO_ID &&
                         pr_idmap_get(comm, pr_event_external_id(t, e)) !=
