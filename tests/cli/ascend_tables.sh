@@ -12,6 +12,7 @@
 #    its last row (the average of steps 2..n) is not a step, and the stages
 #    are the ones the file names state (also on MindInsight's real 4-rank
 #    sample, ../shared/traces/mindspore/extra/cluster_4rank_pipeline);
+#  - a CANN task no name rule knows takes the class of its Type column;
 #  - MindSpore's data-queue tasks (GetNext ...) are the step's data-loader
 #    share and the run is data-bound where they dominate;
 #  - a MindSpore run whose timeline covers 15 of 322 steps is judged over
@@ -49,6 +50,29 @@ phases = r[0]['step_phases'] if r else 'none'
 print(len(r), r[0]['rank'] if r else None, calls, len(rows), phases)
 sys.exit(0 if len(r) == 1 and r[0]['rank'] == 0 and calls == len(rows)
          and phases is None and len(s['inputs']) == 1 else 1)
+PY
+
+# ---- a task no name rule knows is classed by the producer's Type column
+python3 - "$K" "$T_DIR/t.csv" << 'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+for r in rows[1:]:
+    if r[5].startswith('aclnnFlashAttentionScore_'):
+        r[5], r[6] = 'my_fused_op_7', 'NLLLoss'
+        break
+csv.writer(open(sys.argv[2], 'w', newline='')).writerows(rows)
+PY
+mkdir -p "$T_DIR/r9/ASCEND_PROFILER_OUTPUT"
+cp "$T_DIR/t.csv" "$T_DIR/r9/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+"$PR_BIN" -q --input "$T_DIR/r9/ASCEND_PROFILER_OUTPUT/kernel_details.csv" \
+    --json "$T_DIR/t.json" 2> /dev/null
+check "kernel_details: a task no rule names takes its Type's class (NLLLoss: reduction)" \
+    python3 - "$T_DIR/t.json" << 'PY'
+import json, sys
+ks = {k['name']: k for k in json.load(open(sys.argv[1]))['runs'][0]['kernels']}
+k = ks.get('my_fused_op_7', {})
+print(k.get('family'), k.get('kernel_rule'))
+sys.exit(0 if k.get('family') == 'reduction' else 1)
 PY
 
 # ---- step_trace_time.csv alone
