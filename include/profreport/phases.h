@@ -66,6 +66,19 @@ struct pr_comm_stat {
     double hccs_bytes, pcie_bytes, sio_bytes; /* the parts; -1 absent */
 };
 
+/* One memory component as torch_npu's memory_record.csv samples its
+ * totals (PTA: PyTorch's caching allocator, GE: CANN's graph engine,
+ * PTA+GE, APP: the whole process on the device, as MindStudio Insight
+ * draws them): how many samples and the largest of each total, in
+ * bytes, -1 where no sample gives it. */
+struct pr_mem_component {
+    char name[16];  /* "APP" */
+    int64_t device; /* "NPU:0" -> 0 */
+    size_t samples;
+    double peak_allocated, peak_reserved;
+    int64_t peak_ns; /* when the reserved total (else allocated) peaked */
+};
+
 struct pr_phases {
     struct pr_phase_step *steps; /* owned, in file order */
     size_t n_steps, cap_steps;
@@ -81,7 +94,9 @@ struct pr_phases {
      * {ranks}_{rank}.csv: "pipeline-parallel", 2); "" and 0 absent. */
     char parallel_mode[24];
     int64_t stage_count;
-    const char *comm_source; /* static: "communication.json", ... */
+    const char *comm_source;      /* static: "communication.json", ... */
+    struct pr_mem_component *mem; /* owned, by first appearance */
+    size_t n_mem, cap_mem;
 };
 
 /* Append a step to t->phases (created on first use), its times
@@ -96,6 +111,11 @@ struct pr_comm_stat *pr_phases_add_comm(struct pr_trace *t);
 /* The bytes an operation moved (SDMA + RDMA, or the link parts where
  * the producer wrote no SDMA entry); -1 when it names none. */
 double pr_comm_stat_bytes(const struct pr_comm_stat *c);
+
+/* The component `name` of `device`, added (samples 0, peaks -1) when it
+ * is new; NULL on out-of-memory or past 64 components. */
+struct pr_mem_component *pr_phases_mem(struct pr_trace *t, const char *name,
+                                       int64_t device);
 
 /* Accepts NULL. */
 void pr_phases_free(struct pr_phases *p);

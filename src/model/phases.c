@@ -2,7 +2,9 @@
  * splits, kept by the trace (phases.h). */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "profreport/buf.h"
 #include "profreport/phases.h"
@@ -78,5 +80,31 @@ pr_phases_free(struct pr_phases *p)
         return;
     free(p->steps);
     free(p->comm);
+    free(p->mem);
     free(p);
+}
+
+struct pr_mem_component *
+pr_phases_mem(struct pr_trace *t, const char *name, int64_t device)
+{
+    struct pr_phases *p = phases_of(t);
+    struct pr_mem_component *m;
+    size_t i;
+
+    if (p == NULL)
+        return NULL;
+    for (i = 0; i < p->n_mem; i++)
+        if (p->mem[i].device == device &&
+            strncmp(p->mem[i].name, name, sizeof(p->mem[i].name) - 1) == 0)
+            return &p->mem[i];
+    if (p->n_mem == 64 || pr_grow((void **)&p->mem, &p->cap_mem, p->n_mem + 1,
+                                  sizeof(*m)) != PR_OK)
+        return NULL;
+    m = &p->mem[p->n_mem++];
+    memset(m, 0, sizeof(*m));
+    snprintf(m->name, sizeof(m->name), "%s", name);
+    m->device = device;
+    m->peak_allocated = m->peak_reserved = -1;
+    m->peak_ns = -1;
+    return m;
 }

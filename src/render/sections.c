@@ -1357,6 +1357,43 @@ live_at_peak(struct pr_figs *f, const cJSON *dev)
                   "No tensor allocated in the trace is live at the peak.");
 }
 
+/* The peaks of each memory component torch_npu's memory_record.csv
+ * samples (run.npu_memory): the whole process (APP) beside PyTorch's
+ * allocator (PTA) and CANN's graph engine (GE), in MindStudio Insight's
+ * names. */
+static void
+npu_components(struct pr_figs *f, const cJSON *run)
+{
+    const cJSON *c;
+    char text[1024], v[48];
+    size_t len;
+
+    if (pr_sget_len(pr_sget(pr_sget(run, "npu_memory"), "components")) == 0)
+        return;
+    len = (size_t)snprintf(text, sizeof(text),
+                           "Peaks of each memory component "
+                           "(memory_record.csv; APP: the whole process on "
+                           "the NPU, PTA: PyTorch's allocator, GE: CANN's "
+                           "graph engine):");
+    cJSON_ArrayForEach(c, pr_sget(pr_sget(run, "npu_memory"), "components"))
+    {
+        double r = pr_sget_num(c, "peak_reserved_bytes");
+        double a = pr_sget_num(c, "peak_allocated_bytes");
+
+        if (len >= sizeof(text))
+            break;
+        len += (size_t)snprintf(
+            text + len, sizeof(text) - len, "%s %s NPU %.0f %s %s",
+            len > 0 && text[len - 1] == ':' ? "" : ";",
+            pr_sget_str_or(c, "component", "?"), pr_sget_num(c, "device"),
+            isnan(r) ? "allocated" : "reserved",
+            pr_chart_format(isnan(r) ? a : r, PR_UNIT_BYTES, v, sizeof(v)));
+    }
+    if (len < sizeof(text) - 1)
+        snprintf(text + len, sizeof(text) - len, ".");
+    pr_figs_text(f, text);
+}
+
 static void
 sec_memory(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -1370,6 +1407,11 @@ sec_memory(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     int nomem = 0;
 
     (void)summary;
+    if (!cJSON_IsObject(mem) &&
+        pr_sget_len(pr_sget(pr_sget(run, "npu_memory"), "components")) > 0) {
+        npu_components(f, run); /* the producer's totals, no allocations */
+        return;
+    }
     if (!cJSON_IsObject(mem)) {
         pr_figs_note(f, "No memory events in this trace (profile_memory=True "
                         "records them).");
@@ -1390,6 +1432,7 @@ sec_memory(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                 pr_figs_chart(f, ch, 0);
         }
     }
+    npu_components(f, run);
     cJSON_ArrayForEach(dev, pr_sget(mem, PR_K_DEVICES))
     {
         live_at_peak(f, dev);

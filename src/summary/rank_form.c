@@ -123,6 +123,7 @@ static const struct {
     {"device_kind", WHOLE, NULL},
     {"step_phases", WHOLE, NULL},
     {"hccl", WHOLE, NULL},
+    {"npu_memory", WHOLE, NULL},
     {"verdict", WHOLE, NULL},
     {PR_K_DEVICES, WHOLE, NULL},
     {PR_K_STEPS, WHOLE, NULL},

@@ -12,6 +12,8 @@
 #    its last row (the average of steps 2..n) is not a step, and the stages
 #    are the ones the file names state (also on MindInsight's real 4-rank
 #    sample, ../shared/traces/mindspore/extra/cluster_4rank_pipeline);
+#  - torch_npu's memory_record.csv gives each memory component's peaks
+#    (APP: the whole process, PTA, GE), shown beside the PTA curve;
 #  - a CANN task no name rule knows takes the class of its Type column;
 #  - MindSpore's data-queue tasks (GetNext ...) are the step's data-loader
 #    share and the run is data-bound where they dominate;
@@ -97,6 +99,39 @@ printf 'a,b,c\n1,2,3\n' > "$T_DIR/other.csv"
 "$PR_BIN" -q --input "$T_DIR/other.csv" --json "$T_DIR/o.json" 2> "$T_DIR/err"
 check "another CSV: exit 2, named, no output" \
     sh -c "[ $? -eq 2 ] && grep -q 'other.csv' '$T_DIR/err' && [ ! -e '$T_DIR/o.json' ]"
+
+# ---- memory_record.csv: each component's peaks (APP, PTA, GE, PTA+GE)
+mkdir -p "$T_DIR/mr/ASCEND_PROFILER_OUTPUT"
+cp "$D/rank0_ascend_pt/profiler_info_0.json" "$T_DIR/mr/"
+cp "$D/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv" \
+    "$T_DIR/mr/ASCEND_PROFILER_OUTPUT/"
+cat > "$T_DIR/mr/ASCEND_PROFILER_OUTPUT/memory_record.csv" << 'CSV'
+Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Total Active(MB),Stream Ptr,Device Type
+APP,1760000000000000.000	,,2048.5,,,NPU:0
+PTA,1760000000000010.000	,100.0,512.0,100.0,1,NPU:0
+GE,1760000000000020.000	,10.0,64.0,,,NPU:0
+PTA,1760000000000030.000	,300.25,512.0,300.25,1,NPU:0
+APP,1760000000000040.000	,,3072.0,,,NPU:0
+PTA,1760000000000050.000	,200.0,512.0,200.0,1,NPU:0
+CSV
+"$PR_BIN" -q --input "$T_DIR/mr" --json "$T_DIR/mr.json" --html "$T_DIR/mr.html" 2> "$T_DIR/err"
+check "memory_record.csv: read (not listed as skipped), exit 0" \
+    sh -c "[ $? -eq 0 ] && ! grep -q memory_record '$T_DIR/err'"
+check "memory_record.csv: each component's peaks, as the file gives them" \
+    python3 - "$T_DIR/mr.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+m = r['npu_memory']
+got = [(c['component'], c['device'], c['samples'], c['peak_allocated_bytes'],
+        c['peak_reserved_bytes']) for c in m['components']]
+MB = 1048576
+want = [('APP', 0, 2, None, 3072 * MB), ('PTA', 0, 3, 300.25 * MB, 512 * MB),
+        ('GE', 0, 1, 10 * MB, 64 * MB)]
+print(got)
+sys.exit(0 if got == want and m['source'] == 'memory_record.csv' else 1)
+PY
+check "memory_record.csv: the Memory section names the APP peak" \
+    grep -q 'APP NPU 0 reserved 3.00 GiB' "$T_DIR/mr.html"
 
 # ---- MindSpore's cluster table
 "$PR_BIN" -q --input "$M" --json "$T_DIR/m.json" 2> "$T_DIR/err"

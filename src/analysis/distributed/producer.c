@@ -428,6 +428,36 @@ emit_hccl(const struct pr_trace *t, cJSON *run, int *ok)
     free(rows);
 }
 
+/* ---- run["npu_memory"]: memory_record.csv's components */
+
+static void
+emit_mem(const struct pr_phases *p, cJSON *run, int *ok)
+{
+    cJSON *o, *arr;
+    size_t i;
+
+    if (p == NULL || p->n_mem == 0) {
+        pr_emit_null(run, "npu_memory", ok);
+        return;
+    }
+    o = pr_emit_obj(run, "npu_memory", ok);
+    pr_emit_str(o, "source", "memory_record.csv", ok);
+    arr = pr_emit_arr(o, "components", ok);
+    for (i = 0; i < p->n_mem && *ok; i++) {
+        const struct pr_mem_component *m = &p->mem[i];
+        cJSON *c = pr_emit_obj(arr, NULL, ok);
+
+        pr_emit_str(c, "component", m->name, ok);
+        pr_emit_num(c, "device", (double)m->device, ok);
+        pr_emit_num(c, "samples", (double)m->samples, ok);
+        pr_emit_num_or_null(c, "peak_allocated_bytes",
+                            m->peak_allocated >= 0 ? m->peak_allocated : NAN,
+                            ok);
+        pr_emit_num_or_null(c, "peak_reserved_bytes",
+                            m->peak_reserved >= 0 ? m->peak_reserved : NAN, ok);
+    }
+}
+
 enum pr_status
 pr_producer_fill(const struct pr_trace *t, cJSON *run, struct pr_error *err)
 {
@@ -435,6 +465,7 @@ pr_producer_fill(const struct pr_trace *t, cJSON *run, struct pr_error *err)
 
     emit_phases(t->phases, run, &ok);
     emit_hccl(t, run, &ok);
+    emit_mem(t->phases, run, &ok);
     return ok ? PR_OK
               : pr_error_set(err, PR_E_NOMEM, "out of memory (step phases)");
 }

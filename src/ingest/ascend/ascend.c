@@ -325,6 +325,8 @@ was_read(const struct pr_asc *a, const char *name)
         return a->has_matrix;
     if (strcmp(name, "operator_memory.csv") == 0)
         return a->has_memory;
+    if (strcmp(name, "memory_record.csv") == 0)
+        return a->has_mem_record;
     return strcmp(name, "step_trace_time.csv") == 0;
 }
 
@@ -354,9 +356,6 @@ note_skipped(struct pr_asc *a, const char *dir, int top, struct pr_error *err)
         if (is_kind(path, 1))
             why = "raw or intermediate data; profreport reads the export "
                   "in " OUT_DIR;
-        else if (a->has_memory && strcmp(de->d_name, "memory_record.csv") == 0)
-            why = "the allocator totals it samples are read from "
-                  "operator_memory.csv";
         if (pr_trace_add_skip(a->t, path, why) != PR_OK)
             st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
@@ -459,6 +458,8 @@ read_run(struct pr_asc *a, const char *dir, struct pr_error *err)
         st = pr_asc_comm(a, err);
     if (st == PR_OK)
         st = pr_asc_memory(a, err);
+    if (st == PR_OK)
+        st = pr_asc_memory_record(a, err);
     if (st == PR_OK)
         st = pr_asc_steps(a, err);
     if (st == PR_OK && !a->has_tv && device_meta(a) != PR_OK)

@@ -23,6 +23,7 @@ struct pr_asc {
     int has_tv;         /* trace_view.json gave the timeline */
     int has_kernels;    /* kernel_details.csv was read */
     int has_memory;     /* operator_memory.csv was read */
+    int has_mem_record; /* memory_record.csv was read */
     int has_comm;       /* communication.json was read */
     int has_matrix;     /* communication_matrix.json was read */
     int has_op_details; /* operator_details.csv was read */
@@ -73,6 +74,10 @@ PR_NODISCARD enum pr_status pr_asc_op_types(struct pr_asc *a,
 /* operator_memory.csv: allocation and release records, on the thread of
  * the host operators when there are any.  Messages start with the
  * path. */
+/* memory_record.csv: each memory component's sampled peaks into
+ * t->phases (pr_mem_component); absent file: nothing. */
+PR_NODISCARD enum pr_status pr_asc_memory_record(struct pr_asc *a,
+                                                 struct pr_error *err);
 PR_NODISCARD enum pr_status pr_asc_memory(struct pr_asc *a,
                                           struct pr_error *err);
 

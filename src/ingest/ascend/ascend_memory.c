@@ -22,6 +22,7 @@
 
 #include "../internal.h"
 #include "ascend.h"
+#include "profreport/phases.h"
 
 #define MAX_ROWS ((size_t)1 << 24)
 
@@ -217,6 +218,77 @@ emit(struct pr_trace *t, const struct mtab *tb)
         if (st == PR_OK && r->free_ns >= 0)
             st = add_record(t, &s, r->free_ns, r, (int64_t)i, 1, totals);
     }
+    return st;
+}
+
+/* memory_record.csv: each component's totals sampled over the run
+ * (Component, Timestamp(us), Total Allocated(MB), Total Reserved(MB),
+ * Device Type; APP rows give only the reserved total).  Kept as each
+ * component's peaks (phases.h): the APP peak is what the whole process
+ * held on the device, beside the PTA curve operator_memory.csv draws. */
+static enum pr_status
+read_record(struct pr_asc *a, const char *path, struct pr_error *err)
+{
+    struct pr_csv *c = NULL;
+    enum pr_status st = pr_csv_open(path, a->max, &c, err);
+    int col[5], got = 1;
+
+    if (st == PR_OK) {
+        col[0] = pr_csv_col(c, "Component");
+        col[1] = pr_csv_col(c, "Timestamp(us)");
+        col[2] = pr_csv_col(c, "Total Allocated(MB)");
+        col[3] = pr_csv_col(c, "Total Reserved(MB)");
+        col[4] = pr_csv_col(c, "Device Type");
+        if (col[0] < 0 || col[1] < 0 || (col[2] < 0 && col[3] < 0))
+            st = pr_error_set(err, PR_E_FORMAT,
+                              "no Component, Timestamp(us) or Total "
+                              "Allocated/Reserved(MB) column");
+    }
+    while (st == PR_OK && (st = pr_csv_next(c, &got, err)) == PR_OK && got) {
+        size_t n, k;
+        const char *name = pr_csv_field(c, col[0], &n);
+        const char *ts = pr_csv_field(c, col[1], &k);
+        double al = num(c, col[2]) * 1048576.0, re = num(c, col[3]) * 1048576.0;
+        int64_t at;
+        struct pr_mem_component *m;
+
+        if (n == 0 || !pr_asc_us(ts, k, &at) || !(al >= 0 || re >= 0) ||
+            al > 1e18 || re > 1e18) {
+            st = pr_error_set(err, PR_E_FORMAT,
+                              "not a component with a time and a total "
+                              "in MB");
+            break;
+        }
+        m = pr_phases_mem(a->t, name, device_of(c, col[4]));
+        if (m == NULL) {
+            st = pr_error_set(err, PR_E_LIMIT,
+                              "more than 64 components, or out of memory");
+            break;
+        }
+        m->samples++;
+        if (al >= 0 && al > m->peak_allocated) {
+            m->peak_allocated = al;
+            if (!(m->peak_reserved >= 0))
+                m->peak_ns = at;
+        }
+        if (re >= 0 && re > m->peak_reserved) {
+            m->peak_reserved = re;
+            m->peak_ns = at;
+        }
+    }
+    return pr_csv_done(c, path, st, err);
+}
+
+enum pr_status
+pr_asc_memory_record(struct pr_asc *a, struct pr_error *err)
+{
+    char path[4096];
+    enum pr_status st;
+
+    if (!pr_asc_path(a, "memory_record.csv", path, sizeof(path)))
+        return PR_OK;
+    st = read_record(a, path, err);
+    a->has_mem_record = st == PR_OK;
     return st;
 }
 
