@@ -291,6 +291,11 @@
 /* ---- host and device (hostdev.h, issue #11) */
 #define PR_K_TEMPORAL_BREAKDOWN "temporal_breakdown"
 #define PR_K_SPAN_US "span_us"
+#define PR_K_WINDOW "window"
+#define PR_K_WINDOW_STEPS "window_steps"
+#define PR_K_DEVICE_SPAN_US "device_span_us"
+#define PR_K_DEVICE_SPAN_IDLE_US "device_span_idle_us"
+#define PR_K_DEVICE_SPAN_IDLE_PCT "device_span_idle_pct"
 #define PR_K_COMPUTE_US "compute_us"
 #define PR_K_MEMORY_US "memory_us"
 #define PR_K_IDLE_US "idle_us"

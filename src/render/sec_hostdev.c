@@ -36,8 +36,10 @@ static const struct pr_category span_parts[] = {
 
 static const struct pr_col temporal_cols[] = {
     {"device", PR_K_DEVICE, "Device", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
-    {"span", PR_K_SPAN_US, "Span", PR_FMT_US, 0.9,
-     "First to last work on the device", PR_COL_BOTH},
+    {"span", PR_K_SPAN_US, "Window", PR_FMT_US, 0.9,
+     "The steps with device work (the window of the utilization figure); "
+     "without steps, first to last work on the device (HTA's span)",
+     PR_COL_BOTH},
     {"compute", PR_K_COMPUTE_PCT, "Compute", PR_FMT_PCT, 0.9, NULL,
      PR_COL_BOTH},
     {"comm", PR_K_COMMUNICATION_PCT, "Communication", PR_FMT_PCT, 1.35, NULL,
@@ -61,6 +63,37 @@ static const struct pr_col temporal_cols[] = {
      PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
+
+/* Whether the device's figures are over the steps (else its span). */
+static int
+over_steps(const cJSON *dev)
+{
+    return pr_sget_is(pr_sget_str(dev, PR_K_WINDOW), "steps");
+}
+
+/* What window the figures cover, and HTA's over the device's span where
+ * that differs: the two idle shares side by side, each with its window. */
+static void
+window_note(struct pr_figs *f, const cJSON *dev)
+{
+    char a[48], b[48], text[400];
+    double n = pr_sget_num(dev, PR_K_WINDOW_STEPS);
+
+    if (!over_steps(dev))
+        return;
+    snprintf(text, sizeof(text),
+             "Device %.0f over the %.0f step%s with device work (%s, the "
+             "window of %s utilization): idle %.1f%%. Over its whole span, "
+             "first to last work (HTA's window, %s): idle %.1f%%.",
+             pr_sget_num(dev, PR_K_DEVICE), n, n == 1 ? "" : "s",
+             pr_chart_format(pr_sget_num(dev, PR_K_SPAN_US), PR_UNIT_US, a,
+                             sizeof(a)),
+             f->npu ? "NPU" : "GPU", pr_sget_num(dev, PR_K_IDLE_PCT),
+             pr_chart_format(pr_sget_num(dev, PR_K_DEVICE_SPAN_US), PR_UNIT_US,
+                             b, sizeof(b)),
+             pr_sget_num(dev, PR_K_DEVICE_SPAN_IDLE_PCT));
+    pr_figs_text(f, text);
+}
 
 /* One device's span as bars of its six parts, its length in the title. */
 static struct pr_fig_chart *
@@ -91,11 +124,11 @@ span_bars(const cJSON *dev)
         labels[k] = span_parts[k].label;
         idx[k] = k;
     }
-    snprintf(ch->label, sizeof(ch->label),
-             "Device %.0f: where its %s span went",
+    snprintf(ch->label, sizeof(ch->label), "Device %.0f: where its %s %s went",
              pr_sget_num(dev, PR_K_DEVICE),
              pr_chart_format(pr_sget_num(dev, PR_K_SPAN_US), PR_UNIT_US, span,
-                             sizeof(span)));
+                             sizeof(span)),
+             over_steps(dev) ? "over the steps" : "span");
     ch->u.hbars = (struct pr_chart_hbars){ch->label, labels,     vals, N_PARTS,
                                           idx,       PR_UNIT_US, NULL, 0};
     return ch;
@@ -109,6 +142,7 @@ idle_advice(struct pr_figs *f, const cJSON *dev, int npu)
     double host = pr_sget_num(dev, PR_K_IDLE_HOST_WAIT_US);
     double other = pr_sget_num(dev, PR_K_IDLE_OTHER_US);
     double sync = pr_sget_num(dev, PR_K_IDLE_AFTER_SYNC_US);
+    const char *of = over_steps(dev) ? "of the steps" : "of its span";
     char text[512];
 
     if (!(span > 0))
@@ -117,29 +151,30 @@ idle_advice(struct pr_figs *f, const cJSON *dev, int npu)
     host -= sync > 0 ? (sync < host ? sync : host) : 0;
     if (100 * host / span >= SHARE_WORTH_SAYING) {
         snprintf(text, sizeof(text),
-                 "Device %.0f waited for the host %.0f%% of its span: the "
+                 "Device %.0f waited for the host %.0f%% %s: the "
                  "CPU did not launch work fast enough (Python overhead, data "
                  "loading, many small kernels). Larger batches, fused "
                  "kernels (torch.compile) or %s cut the launch overhead; a "
                  "slow input pipeline wants more DataLoader workers.",
-                 pr_sget_num(dev, PR_K_DEVICE), 100 * host / span,
+                 pr_sget_num(dev, PR_K_DEVICE), 100 * host / span, of,
                  npu ? "graph mode" : "CUDA graphs (mode=\"reduce-overhead\")");
         pr_figs_text(f, text);
     }
     if (100 * other / span >= SHARE_WORTH_SAYING) {
         snprintf(text, sizeof(text),
-                 "Device %.0f sat idle %.0f%% of its span with its next work "
+                 "Device %.0f sat idle %.0f%% %s with its next work "
                  "already launched: it waited on an event of another stream, "
                  "or ran work the trace does not hold.",
-                 pr_sget_num(dev, PR_K_DEVICE), 100 * other / span);
+                 pr_sget_num(dev, PR_K_DEVICE), 100 * other / span, of);
         pr_figs_text(f, text);
     }
     if (100 * sync / span >= SHARE_WORTH_SAYING) {
         snprintf(text, sizeof(text),
                  "Blocking host calls (synchronisations, blocking copies) "
-                 "explain %.0f%% of device %.0f's span: it ran dry while "
+                 "explain %.0f%% of device %.0f's %s: it ran dry while "
                  "the host waited in them (see the calls below).",
-                 100 * sync / span, pr_sget_num(dev, PR_K_DEVICE));
+                 100 * sync / span, pr_sget_num(dev, PR_K_DEVICE),
+                 over_steps(dev) ? "time over the steps" : "span");
         pr_figs_text(f, text);
     }
 }
@@ -164,8 +199,11 @@ temporal(struct pr_figs *f, const cJSON *run)
             pr_figs_chart(f, span_bars(dev), 0);
         n++;
     }
+    n = 0;
     cJSON_ArrayForEach(dev, tb)
     {
+        if (n++ < MAX_CHARTS)
+            window_note(f, dev);
         idle_advice(f, dev, pr_fig_run_is_npu(run));
     }
     pr_figs_table(f, NULL, &t, NULL);
@@ -372,7 +410,7 @@ launch_kpis(struct pr_figs *f, const cJSON *l, int npu)
                 PR_FMT_US, sub);
     pr_figs_kpi(f, "Device idle waiting for the host",
                 pr_sget_num(l, PR_K_GPU_IDLE_HOST_WAIT_PCT), PR_FMT_PCT,
-                "of the devices' spans");
+                "of the devices' windows above");
     pr_figs_kpi(
         f, npu ? "Tasks with a launch call" : "Kernels with a launch call",
         pr_sget_num(l, PR_K_KERNELS_WITH_LAUNCH), PR_FMT_COUNT,
@@ -498,8 +536,9 @@ present(const cJSON *summary)
 const struct pr_section pr_section_hostdev = {
     .id = "host-device",
     .title = "Host and device",
-    .lede = "How each device spent its span from first to last work (compute, "
-            "communication, copies, idle) and why it was idle, where the host "
+    .lede = "How each device spent the steps (without steps: its span from "
+            "first to last work) in compute, communication, copies and idle, "
+            "and why it was idle, where the host "
             "blocked on the device, how data moved between them, and how long "
             "kernels waited after their launch.",
     .per_run = 1,

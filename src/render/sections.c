@@ -330,7 +330,8 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
     pr_figs_kpi(f,
                 pr_fig_run_is_npu(run) ? "NPU utilization" : "GPU utilization",
                 pr_sget_num(gm, PR_K_UTILIZATION_PCT), PR_FMT_PCT,
-                "time with any kernel running");
+                no_steps(ss) ? "time with any kernel running, over the capture"
+                             : "time with any kernel running, over the steps");
     if (!pr_fig_run_is_npu(run))
         gpu_only_kpis(f, gm);
     if (cJSON_IsObject(tc) && pr_fig_run_is_npu(run))

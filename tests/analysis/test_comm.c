@@ -532,7 +532,7 @@ distributed(cJSON *s)
 }
 
 /* Two runs given rank 1 first; rank 1's "rank" is null and comes from
- * its worker name "node_b_1".
+ * its worker name "node_b_rank1".
  *   rank 0: computation 100, overlap 10, communication 50, other 40,
  *           2 steps; all_reduce 3 calls 1e7 B 50 us, group 2.
  *   rank 1: computation 130, overlap 10, communication 20, other 40,
@@ -547,7 +547,7 @@ distributed(cJSON *s)
  * Step counts 2 and 3: step_count_mismatch lists both, rank order. */
 static const char two_ranks[] =
     "{\"runs\":["
-    "{\"worker\":\"node_b_1\",\"rank\":null,\"world_size\":2,"
+    "{\"worker\":\"node_b_rank1\",\"rank\":null,\"world_size\":2,"
     " \"steps\":[{},{},{}],"
     " \"communication\":{\"computation_us\":130,\"overlap_us\":10,"
     "  \"communication_us\":20,\"other_us\":40,\"ops\":["
@@ -582,7 +582,7 @@ test_distributed(void **state)
     tt_near(num(w0, "communication_us"), 50);
     tt_near(num(w0, "other_us"), 40);
     tt_near(num(w0, "steps"), 2);
-    assert_string_equal(str(w1, "worker"), "node_b_1");
+    assert_string_equal(str(w1, "worker"), "node_b_rank1");
     tt_near(num(w1, "rank"), 1);
     tt_near(num(w1, "computation_us"), 130);
     tt_near(num(w1, "steps"), 3);
@@ -591,7 +591,8 @@ test_distributed(void **state)
     assert_int_equal(cJSON_GetArraySize(mis), 2);
     assert_string_equal(str(cJSON_GetArrayItem(mis, 0), "worker"), "node_a_7");
     tt_near(num(cJSON_GetArrayItem(mis, 0), "steps"), 2);
-    assert_string_equal(str(cJSON_GetArrayItem(mis, 1), "worker"), "node_b_1");
+    assert_string_equal(str(cJSON_GetArrayItem(mis, 1), "worker"),
+                        "node_b_rank1");
     tt_near(num(cJSON_GetArrayItem(mis, 1), "steps"), 3);
 
     assert_int_equal(cJSON_GetArraySize(get(d, "comm_ops")), 2);
@@ -613,13 +614,48 @@ test_distributed(void **state)
 
     assert_int_equal(cJSON_GetArraySize(get(d, "stragglers")), 1);
     st = at(d, "stragglers", 0);
-    assert_string_equal(str(st, "worker"), "node_b_1");
+    assert_string_equal(str(st, "worker"), "node_b_rank1");
     tt_near(num(st, "rank"), 1);
     assert_string_equal(
         str(st, "reason"),
         "rank 1 computes 140.0 us per step, 12% above the median 125.0 us, "
         "while the other ranks spend 50.0 us per step in communication "
         "against 20.0 us here: they wait for it");
+    cJSON_Delete(s);
+}
+
+/* A rank the trace does not state is null, never another number in the
+ * worker's name: Nsight Systems exports name workers "gpu0 pid 144"
+ * (R9: distributed.workers[].rank read 144 and 145).  Unknown ranks sort
+ * by worker name and still count as two ranks; a straggler among them is
+ * named by its worker. */
+static void
+test_unstated_rank(void **state)
+{
+    cJSON *s =
+        parse("{\"runs\":["
+              "{\"worker\":\"gpu1 pid 145\",\"rank\":null,\"world_size\":null,"
+              " \"steps\":[{}],"
+              " \"communication\":{\"computation_us\":200,\"overlap_us\":0,"
+              "  \"communication_us\":10,\"other_us\":0,\"ops\":[]}},"
+              "{\"worker\":\"gpu0 pid 144\",\"rank\":null,\"world_size\":null,"
+              " \"steps\":[{}],"
+              " \"communication\":{\"computation_us\":100,\"overlap_us\":0,"
+              "  \"communication_us\":90,\"other_us\":0,\"ops\":[]}}"
+              "],\"distributed\":null}");
+    const cJSON *d = distributed(s), *st;
+
+    (void)state;
+    assert_true(cJSON_IsObject(d));
+    tt_near(num(d, "ranks_present"), 2);
+    assert_string_equal(str(at(d, "workers", 0), "worker"), "gpu0 pid 144");
+    assert_true(cJSON_IsNull(get(at(d, "workers", 0), "rank")));
+    assert_string_equal(str(at(d, "workers", 1), "worker"), "gpu1 pid 145");
+    assert_true(cJSON_IsNull(get(at(d, "workers", 1), "rank")));
+    assert_int_equal(cJSON_GetArraySize(get(d, "stragglers")), 1);
+    st = at(d, "stragglers", 0);
+    assert_true(cJSON_IsNull(get(st, "rank")));
+    assert_non_null(strstr(str(st, "reason"), "worker gpu1 pid 145 computes"));
     cJSON_Delete(s);
 }
 
@@ -796,6 +832,7 @@ main(void)
         cmocka_unit_test(test_nccl_without_kernels),
         cmocka_unit_test(test_nccl_single_rank),
         cmocka_unit_test(test_distributed),
+        cmocka_unit_test(test_unstated_rank),
         cmocka_unit_test(test_no_straggler),
         cmocka_unit_test(test_single_run),
         cmocka_unit_test(test_sampled_ranks),

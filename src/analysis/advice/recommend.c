@@ -114,8 +114,10 @@ copy_bound(const struct rctx *c)
 
 /* The device starves for work from the host: most of its idle time
  * waits for a launch the host has not made (HTA's host wait), the
- * busiest stream's queue is near empty (under one operation waiting, on
- * average over its span), and copies from the host do not keep it busy.
+ * busiest stream's queue is near empty (at most one operation waiting, on
+ * average over its span: a lone launch is queued from its call until it
+ * starts, which is launch latency, not a backlog), and copies from the
+ * host do not keep it busy.
  * Only then does more work per launch (a larger batch) help; with
  * hundreds of operations queued the device sets the pace. */
 /* A capture of almost no device work (a test program's handful of
@@ -160,7 +162,7 @@ near_empty(const struct rctx *c)
 static int
 host_starved(const struct rctx *c)
 {
-    return c->hd->idle_host_share >= 0.5 && !(c->hd->queue_mean >= 1.0) &&
+    return c->hd->idle_host_share >= 0.5 && !(c->hd->queue_mean > 1.0) &&
            !copy_bound(c) && !near_empty(c);
 }
 

@@ -26,29 +26,48 @@ struct wk {
     int steps;
 };
 
-/* Rank from distributedInfo, else the last number in the worker name. */
+/* The rank the trace states: distributedInfo's (the run's rank), else
+ * the number a worker name gives as a rank ("rank3", "sampled_rank-1",
+ * "rank_2"); NaN (written null) otherwise.  Another number in the name
+ * is not a rank: an Nsight Systems worker "gpu0 pid 144" names a process,
+ * "op_summary_1.csv" a device. */
 static double
-rank_of(const cJSON *run, const char *worker, size_t index)
+rank_of(const cJSON *run, const char *worker)
 {
     double r = pr_sget_num(run, "rank");
-    const char *p, *digits = NULL;
+    const char *p, *found = NULL;
 
     if (!isnan(r))
         return r;
-    for (p = worker; *p; p++)
-        if (*p >= '0' && *p <= '9' &&
-            (p == worker || p[-1] < '0' || p[-1] > '9'))
-            digits = p;
-    return digits ? strtod(digits, NULL) : (double)index;
+    for (p = worker; (p = strstr(p, "rank")) != NULL; p += 4) {
+        const char *d = p + 4;
+
+        if (*d == '-' || *d == '_' || *d == ' ')
+            d++;
+        if (*d >= '0' && *d <= '9')
+            found = d;
+    }
+    return found ? strtod(found, NULL) : NAN;
 }
 
+/* Whether two ranks are the same: equal, or both unknown. */
+static int
+same_rank(double a, double b)
+{
+    return a == b || (isnan(a) && isnan(b));
+}
+
+/* By rank, the ranks the trace does not state last; then by worker. */
 static int
 cmp_wk(const void *a, const void *b)
 {
     const struct wk *x = a, *y = b;
 
-    if (x->rank != y->rank)
+    if (!same_rank(x->rank, y->rank)) {
+        if (isnan(x->rank) || isnan(y->rank))
+            return isnan(x->rank) ? 1 : -1;
         return x->rank < y->rank ? -1 : 1;
+    }
     return strcmp(x->worker, y->worker);
 }
 
@@ -61,7 +80,7 @@ ranks_present(const struct wk *w, size_t n)
 
     for (i = 1; i < n; i++)
         k += strcmp(w[i].worker, w[i - 1].worker) != 0 ||
-             w[i].rank != w[i - 1].rank;
+             !same_rank(w[i].rank, w[i - 1].rank);
     return k;
 }
 
@@ -209,18 +228,22 @@ emit_stragglers(const struct wk *w, size_t n, int all_ranks, cJSON *d, int *ok)
     for (i = 0; i < k && *ok; i++) {
         const struct wk *s = &w[v[i].i];
         double b = s->comp + s->overlap;
-        char text[400];
+        char text[400], who[160];
         cJSON *r;
+        if (isnan(s->rank))
+            snprintf(who, sizeof(who), "worker %s", s->worker);
+        else
+            snprintf(who, sizeof(who), "rank %.0f", s->rank);
         snprintf(text, sizeof(text),
-                 "rank %.0f computes %.1f us per step, %.0f%% above the "
+                 "%s computes %.1f us per step, %.0f%% above the "
                  "median %.1f us, while the other ranks spend %.1f us per "
                  "step in communication against %.1f us here: they wait "
                  "for it",
-                 s->rank, b, 100.0 * v[i].excess, med,
+                 who, b, 100.0 * v[i].excess, med,
                  (comm_sum - s->comm) / (double)(m - 1), s->comm);
         r = pr_emit_obj(arr, NULL, ok);
         pr_emit_str(r, "worker", s->worker, ok);
-        pr_emit_num(r, "rank", s->rank, ok);
+        pr_emit_num_or_null(r, "rank", s->rank, ok);
         pr_emit_str(r, "reason", text, ok);
     }
     free(busy);
@@ -238,7 +261,7 @@ emit_workers(const struct wk *w, size_t n, cJSON *d, int *ok)
     for (i = 0; i < n && *ok; i++) {
         cJSON *r = pr_emit_obj(arr, NULL, ok);
         pr_emit_str(r, "worker", w[i].worker, ok);
-        pr_emit_num(r, "rank", w[i].rank, ok);
+        pr_emit_num_or_null(r, "rank", w[i].rank, ok);
         pr_emit_num_or_null(r, "computation_us", w[i].comp, ok);
         pr_emit_num_or_null(r, "overlap_us", w[i].overlap, ok);
         pr_emit_num_or_null(r, "communication_us", w[i].comm, ok);
@@ -371,7 +394,7 @@ collect_workers(const cJSON *runs, struct wk *w, size_t n)
             break;
         w[i].run = run;
         w[i].worker = worker ? worker : "";
-        w[i].rank = rank_of(run, w[i].worker, i);
+        w[i].rank = rank_of(run, w[i].worker);
         w[i].comp = pr_sget_num(c, "computation_us");
         w[i].overlap = pr_sget_num(c, "overlap_us");
         w[i].comm = pr_sget_num(c, "communication_us");

@@ -99,8 +99,15 @@ struct hd {
     struct pr_idmap copies;       /* correlation -> copy event */
     struct pr_ranges busy;        /* merged work of every device */
     struct pr_ranges waits;       /* blocking host calls (not merged) */
+    size_t *inner, n_inner;       /* owned: sorted event indices of sync
+                                     calls inside another (find_inner) */
     int64_t win_s, win_e;         /* the training loop: the first step's host
                                      start to the last step's end (steps.h) */
+    int64_t tb_s, tb_e;           /* the temporal breakdown's window: the
+                                     kept steps with device work
+                                     (steps_window); tb_e <= tb_s: each
+                                     device's span (HTA's) */
+    size_t tb_steps;              /* the steps in that window */
     const struct pr_steps *steps; /* borrowed: the kept steps */
     size_t graph_launches;        /* cudaGraphLaunch / hipGraphLaunch calls */
     size_t n_calls;               /* runtime and driver calls */
@@ -117,6 +124,7 @@ hd_free(struct hd *h)
     pr_idmap_free(&h->copies);
     pr_ranges_free(&h->busy);
     pr_ranges_free(&h->waits);
+    free(h->inner);
 }
 
 static int
@@ -339,27 +347,154 @@ blocked_idle(const struct pr_ranges *u, int64_t start, int64_t end, int64_t lo,
     return gap < blocked ? gap : blocked;
 }
 
+/* A sync call of one thread, for find_inner. */
+struct scall {
+    size_t i;
+    uint32_t pid, tid;
+    int64_t s, e;
+};
+
+/* By thread, then start, the longer first, then the event's place. */
+static int
+cmp_scall(const void *a, const void *b)
+{
+    const struct scall *x = a, *y = b;
+
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    if (x->s != y->s)
+        return x->s < y->s ? -1 : 1;
+    if (x->e != y->e)
+        return x->e > y->e ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int
+cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+/* Sync calls that lie inside another sync call of the same thread: the
+ * same wait seen at a lower API layer (CANN's AscendCL@aclrtSynchronize-
+ * StreamWithTimeout around Runtime@StreamSynchronize, level acl around
+ * level runtime; a cudaStreamSynchronize around the driver's
+ * cuStreamSynchronize), counted once, at the outer call. */
+static enum pr_status
+find_inner(struct hd *h, struct pr_error *err)
+{
+    struct scall *v = NULL;
+    size_t i, n = 0, cap = 0, outer = 0;
+
+    for (i = 0; i < h->t->n_events; i++) {
+        const struct pr_event *e = &h->t->events[i];
+
+        if (!is_call(e->kind) || sync_kind(h, e) == PR_SYNCK_NONE)
+            continue;
+        if (pr_grow((void **)&v, &cap, n + 1, sizeof(*v)) != PR_OK) {
+            free(v);
+            return pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
+        }
+        v[n++] = (struct scall){i, pr_event_pid(h->t, e), pr_event_tid(h->t, e),
+                                e->ts_ns, pr_sat_add_i64(e->ts_ns, e->dur_ns)};
+    }
+    if (n < 2) {
+        free(v);
+        return PR_OK;
+    }
+    h->inner = malloc(n * sizeof(*h->inner));
+    if (h->inner == NULL) {
+        free(v);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
+    }
+    qsort(v, n, sizeof(*v), cmp_scall);
+    for (i = 1; i < n; i++) {
+        const struct scall *o = &v[outer];
+
+        if (v[i].pid == o->pid && v[i].tid == o->tid && v[i].e <= o->e)
+            h->inner[h->n_inner++] = v[i].i;
+        else
+            outer = i;
+    }
+    qsort(h->inner, h->n_inner, sizeof(*h->inner), cmp_size);
+    free(v);
+    return PR_OK;
+}
+
+static int
+is_inner(const struct hd *h, size_t i)
+{
+    return h->n_inner > 0 && bsearch(&i, h->inner, h->n_inner,
+                                     sizeof(*h->inner), cmp_size) != NULL;
+}
+
 /* The blocking host calls, in start order, for the idle they explain. */
 static enum pr_status
 collect_waits(struct hd *h, struct pr_error *err)
 {
     size_t i;
+    enum pr_status st = find_inner(h, err);
 
-    for (i = 0; i < h->t->n_events; i++) {
+    for (i = 0; i < h->t->n_events && st == PR_OK; i++) {
         const struct pr_event *e = &h->t->events[i];
 
-        if (pr_sync_blocks_host(sync_kind(h, e)) &&
+        if (!is_inner(h, i) && pr_sync_blocks_host(sync_kind(h, e)) &&
             pr_ranges_push(&h->waits, e->ts_ns,
                            pr_sat_add_i64(e->ts_ns, e->dur_ns), err) != PR_OK)
             return PR_E_NOMEM;
     }
-    return PR_OK;
+    return st;
 }
 
 /* ------------------------------------------------ temporal breakdown */
 
+/* Whether some work of h->busy overlaps [s, e). */
+static int
+busy_in(const struct hd *h, int64_t s, int64_t e)
+{
+    size_t k = first_after(&h->busy, s);
+
+    return (k > 0 && h->busy.v[k - 1].end_ns > s) ||
+           (k < h->busy.n && h->busy.v[k].start_ns < e);
+}
+
+/* The window of a run with steps: from the first step that holds device
+ * work to the last one that does, as gpu_metrics' window where every
+ * step does.  Steps without any recorded device work (a producer that
+ * recorded tasks for the first steps only) would read as idle; set-up
+ * work before the first step (MindSpore's InitData at t=0) is not the
+ * training loop.  No window (each device's span, as HTA) without steps
+ * or without device work in any. */
+static void
+steps_window(struct hd *h)
+{
+    const struct pr_steps *s = h->steps;
+    size_t i, first = s->n, last = 0;
+
+    if (s->basis == PR_STEPS_BASIS_CAPTURE)
+        return;
+    for (i = 0; i < s->n; i++)
+        if (busy_in(h, s->v[i].start_ns, s->v[i].end_ns)) {
+            first = first < i ? first : i;
+            last = i;
+        }
+    if (first == s->n || s->v[last].end_ns <= s->v[first].start_ns)
+        return;
+    h->tb_s = s->v[first].start_ns;
+    h->tb_e = s->v[last].end_ns;
+    h->tb_steps = last - first + 1;
+}
+
 struct tb {
-    int64_t span_s, span_e;
+    int64_t span_s, span_e; /* the window: the steps, or the device's span */
+    int64_t dev_s, dev_e;   /* the device's span: first to last work (HTA) */
+    int64_t dev_idle;       /* idle over the device's span */
+    int windowed;           /* span is the steps' window */
+    size_t steps;           /* the steps in it */
     int64_t compute, comm, memory, idle;
     int64_t host_wait, kernel_wait, other;
     int64_t after_waits; /* of the idle: explained by a blocking call */
@@ -369,13 +504,14 @@ struct tb {
 /* HTA's rule for one idle gap [a, b) before work w: the host had not yet
  * called the launch when the device ran dry (host wait), else a gap under
  * HTA's consecutive-kernel delay (kernel wait), else something else held
- * the work back (an event wait, another stream: other). */
+ * the work back (an event wait, another stream: other).  No work after
+ * the gap (the end of a window of steps): the host launched none. */
 static void
 classify_gap(struct tb *r, int64_t a, int64_t b, const struct work *w)
 {
     int64_t gap = pr_sat_sub_i64(b, a);
 
-    if (w != NULL && w->launch != PR_NO_ID && w->launch > a)
+    if (w == NULL || (w->launch != PR_NO_ID && w->launch > a))
         r->host_wait += gap;
     else if (gap < PR_HOSTDEV_KERNEL_WAIT_NS)
         r->kernel_wait += gap;
@@ -383,32 +519,40 @@ classify_gap(struct tb *r, int64_t a, int64_t b, const struct work *w)
         r->other += gap;
 }
 
+/* The idle gaps of the window: between the merged work all, and in a
+ * window of steps also before its first work and after its last (over
+ * the device's span both are empty). */
 static void
 idle_causes(const struct hd *h, int32_t dev, const struct pr_ranges *all,
             struct tb *r)
 {
-    int64_t upto = INT64_MIN;
+    int64_t upto = INT64_MIN, a = r->span_s;
     size_t j, p = 0;
 
-    for (j = 0; j + 1 < all->n; j++) {
-        int64_t a = all->v[j].end_ns, b = all->v[j + 1].start_ns;
+    for (j = 0; j <= all->n; j++) {
+        int64_t b = j < all->n ? all->v[j].start_ns : r->span_e;
 
-        while (p < h->n && (h->w[p].dev != dev || h->w[p].s < a))
-            p++;
-        classify_gap(r, a, b, p < h->n ? &h->w[p] : NULL);
+        if (b > a) {
+            while (p < h->n && (h->w[p].dev != dev || h->w[p].s < a))
+                p++;
+            classify_gap(r, a, b, p < h->n ? &h->w[p] : NULL);
+        }
+        if (j < all->n && all->v[j].end_ns > a)
+            a = all->v[j].end_ns;
     }
     /* a sync explains idle only where a blocking call returned in it, and
      * no more than the host was blocked in it (blocked_idle) */
-    for (j = 0; j < h->waits.n && all->n > 0; j++)
+    for (j = 0; j < h->waits.n && r->span_e > r->span_s; j++)
         r->after_waits = pr_sat_add_i64(
             r->after_waits,
             blocked_idle(all, h->waits.v[j].start_ns, h->waits.v[j].end_ns,
-                         all->v[0].start_ns, all->v[all->n - 1].end_ns, &upto));
+                         r->span_s, r->span_e, &upto));
 }
 
-/* Ranges of one device: [0] compute, [1] compute + communication, [2] all
- * work, [3] copies from or to the host, each merged; the device's span in
- * r. */
+/* Ranges of one device inside the window: [0] compute, [1] compute +
+ * communication, [2] all work, [3] copies from or to the host, [4] all
+ * work over the device's span, each merged; the window and the device's
+ * span in r. */
 static enum pr_status
 device_ranges(const struct hd *h, int32_t dev, struct pr_ranges *rg,
               struct tb *r, struct pr_error *err)
@@ -419,22 +563,34 @@ device_ranges(const struct hd *h, int32_t dev, struct pr_ranges *rg,
 
     for (i = 0; i < h->n && st == PR_OK; i++) {
         const struct work *w = &h->w[i];
+        int64_t s = w->s, e = w->e;
 
         if (w->dev != dev)
             continue;
-        r->span_s = any && r->span_s < w->s ? r->span_s : w->s;
-        r->span_e = any && r->span_e > w->e ? r->span_e : w->e;
+        r->dev_s = any && r->dev_s < s ? r->dev_s : s;
+        r->dev_e = any && r->dev_e > e ? r->dev_e : e;
         any = 1;
+        st = pr_ranges_push(&rg[4], s, e, err);
+        if (r->windowed) { /* the part inside the steps */
+            s = s > r->span_s ? s : r->span_s;
+            e = e < r->span_e ? e : r->span_e;
+        }
+        if (st != PR_OK || e <= s)
+            continue;
         if (w->cls == W_COMPUTE)
-            st = pr_ranges_push(&rg[0], w->s, w->e, err);
+            st = pr_ranges_push(&rg[0], s, e, err);
         if (st == PR_OK && w->cls != W_MEMORY)
-            st = pr_ranges_push(&rg[1], w->s, w->e, err);
+            st = pr_ranges_push(&rg[1], s, e, err);
         if (st == PR_OK)
-            st = pr_ranges_push(&rg[2], w->s, w->e, err);
+            st = pr_ranges_push(&rg[2], s, e, err);
         if (st == PR_OK && host_copy((enum cdir)w->dir))
-            st = pr_ranges_push(&rg[3], w->s, w->e, err);
+            st = pr_ranges_push(&rg[3], s, e, err);
     }
-    for (i = 0; i < 4; i++)
+    if (!r->windowed) {
+        r->span_s = r->dev_s;
+        r->span_e = r->dev_e;
+    }
+    for (i = 0; i < 5; i++)
         pr_ranges_merge(&rg[i]);
     return st;
 }
@@ -443,12 +599,16 @@ static enum pr_status
 device_breakdown(const struct hd *h, int32_t dev, struct tb *r,
                  struct pr_error *err)
 {
-    struct pr_ranges rg[4] = {{0}, {0}, {0}, {0}};
+    struct pr_ranges rg[5] = {{0}, {0}, {0}, {0}, {0}};
     enum pr_status st;
     int64_t c, ck, all;
     size_t i;
 
     memset(r, 0, sizeof(*r));
+    r->windowed = h->tb_e > h->tb_s;
+    r->steps = h->tb_steps;
+    r->span_s = h->tb_s;
+    r->span_e = h->tb_e;
     st = device_ranges(h, dev, rg, r, err);
     if (st == PR_OK) {
         c = pr_ranges_sum(&rg[0]);
@@ -459,9 +619,11 @@ device_breakdown(const struct hd *h, int32_t dev, struct tb *r,
         r->memory = pr_sat_sub_i64(all, ck);
         r->idle = pr_sat_sub_i64(pr_sat_sub_i64(r->span_e, r->span_s), all);
         r->host_copy = pr_ranges_sum(&rg[3]);
+        r->dev_idle = pr_sat_sub_i64(pr_sat_sub_i64(r->dev_e, r->dev_s),
+                                     pr_ranges_sum(&rg[4]));
         idle_causes(h, dev, &rg[2], r);
     }
-    for (i = 0; i < 4; i++)
+    for (i = 0; i < 5; i++)
         pr_ranges_free(&rg[i]);
     return st;
 }
@@ -484,7 +646,14 @@ emit_tb(cJSON *arr, int32_t dev, const struct tb *r, int *ok)
     cJSON *o = pr_emit_obj(arr, NULL, ok);
     int64_t span = pr_sat_sub_i64(r->span_e, r->span_s);
 
+    int64_t dspan = pr_sat_sub_i64(r->dev_e, r->dev_s);
+
     pr_emit_num(o, "device", dev, ok);
+    pr_emit_str(o, "window", r->windowed ? "steps" : "device_span", ok);
+    if (r->windowed)
+        pr_emit_num(o, "window_steps", (double)r->steps, ok);
+    else
+        pr_emit_null(o, "window_steps", ok);
     pr_emit_us(o, "span_us", span, ok);
     pr_emit_us(o, "compute_us", r->compute, ok);
     pr_emit_us(o, "communication_us", r->comm, ok);
@@ -500,6 +669,9 @@ emit_tb(cJSON *arr, int32_t dev, const struct tb *r, int *ok)
     pr_emit_us(o, "idle_after_sync_us", r->after_waits, ok);
     pr_emit_us(o, "host_copy_us", r->host_copy, ok);
     emit_share(o, "host_copy_pct", r->host_copy, span, ok);
+    pr_emit_us(o, "device_span_us", dspan, ok);
+    pr_emit_us(o, "device_span_idle_us", r->dev_idle, ok);
+    emit_share(o, "device_span_idle_pct", r->dev_idle, dspan, ok);
 }
 
 /* Device ids with work, ascending, into ids (cap entries); the count. */
@@ -734,7 +906,7 @@ sync_json(struct hd *h, cJSON *o, struct pr_error *err)
 
     for (i = 0; i < h->t->n_events; i++) {
         const struct pr_event *e = &h->t->events[i];
-        enum pr_sync_kind k = sync_kind(h, e);
+        enum pr_sync_kind k = is_inner(h, i) ? PR_SYNCK_NONE : sync_kind(h, e);
         struct srow *r = k != PR_SYNCK_NONE
                              ? srow_of(rows, &n, e->name, k, call_dir(h, e, k))
                              : NULL;
@@ -1443,6 +1615,8 @@ pr_hostdev_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
     h.win_s = s->n > 0 ? s->loop_start_ns : s->global_start_ns;
     h.win_e = s->n > 0 ? s->loop_end_ns : s->global_end_ns;
     st = collect(&h, err);
+    if (st == PR_OK)
+        steps_window(&h);
     if (st == PR_OK)
         st = collect_waits(&h, err);
     if (st == PR_OK) /* first: launches reads its host wait */
