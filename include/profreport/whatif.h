@@ -40,6 +40,7 @@ enum pr_whatif {
                              step's path */
     PR_WHATIF_ACCUM,      /* communication: gradient accumulation over two
                              micro-batches (the collectives once) */
+    PR_WHATIF_CASTS,      /* dtype_conversions: the casting kernels gone */
     PR_WHATIF_COUNT
 };
 

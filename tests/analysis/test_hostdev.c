@@ -787,14 +787,92 @@ test_rec_occupancy(void **state)
         "0.5, \"tensor_cores_used\": true},"
         "{\"name\": \"my_kernel\", \"total_us\": 20, "
         "\"mean_est_achieved_occupancy_pct\": 10, \"mean_blocks_per_sm\": "
-        "4}]}",
+        "4},"
+        "{\"name\": \"volta_sgemm_128x64_nn\", \"total_us\": 25, "
+        "\"mean_est_achieved_occupancy_pct\": 24, \"mean_blocks_per_sm\": "
+        "9.6},"
+        "{\"name\": \"cudnn_ampere_scudnn_128x64_relu_xregs_large_nn_v1\", "
+        "\"total_us\": 22, \"mean_est_achieved_occupancy_pct\": 19, "
+        "\"mean_blocks_per_sm\": 28}]}",
         "low_occupancy");
 
     (void)state;
     assert_non_null(t);
-    assert_non_null(strstr(t, "my_kernel: 20.0% of kernel time"));
+    assert_non_null(strstr(t, "my_kernel: 13.6% of kernel time"));
     assert_null(strstr(t, "nccl"));
     assert_null(strstr(t, "cutlass"));
+    /* R4: the libraries' large-tile GEMM and convolution kernels run at
+       low occupancy by design (registers per thread) */
+    assert_null(strstr(t, "volta_sgemm"));
+    assert_null(strstr(t, "scudnn"));
+    /* only the branch that applies: my_kernel has 4 blocks per SM */
+    assert_non_null(strstr(t, "registers or shared memory per block"));
+    assert_null(strstr(t, "Under one block per SM"));
+    cJSON_Delete(run);
+    /* a GEMM whose grid is under one block per SM is named, with the
+       grid's branch only */
+    t = rec_text(&run,
+                 "{\"kernels\": [{\"name\": \"volta_sgemm_128x64_nn\", "
+                 "\"total_us\": 25, \"mean_est_achieved_occupancy_pct\": 5, "
+                 "\"mean_blocks_per_sm\": 0.4}]}",
+                 "low_occupancy");
+    assert_non_null(t);
+    assert_non_null(strstr(t, "volta_sgemm_128x64_nn"));
+    assert_non_null(strstr(t, "Under one block per SM"));
+    assert_null(strstr(t, "registers or shared memory"));
+    cJSON_Delete(run);
+    /* a device idle 98% of the steps: its kernels' occupancy is not what
+       bounds them (hta inference: a 1.6 ms capture of a few kernels) */
+    t = rec_text(&run,
+                 "{" STEPS ", \"gpu_metrics\": [{\"device\": 0, "
+                 "\"utilization_pct\": 2, \"kernel_time_us\": 20}], "
+                 "\"kernels\": [{\"name\": \"my_kernel\", \"total_us\": "
+                 "20, \"mean_est_achieved_occupancy_pct\": 7, "
+                 "\"mean_blocks_per_sm\": 1.2}]}",
+                 "low_occupancy");
+    assert_null(t);
+    cJSON_Delete(run);
+}
+
+/* Dtype conversions (review R18): PyTorch's casting kernels by name
+ * (Copy.cu's bfloat16_copy_kernel_cuda: float to bf16) and the device
+ * time of aten::_to_copy, 5% of kernel time or more.  A direct copy
+ * (direct_copy_kernel_cuda: also .contiguous(), no cast) outside
+ * aten::_to_copy is not one. */
+static void
+test_rec_dtype_conversions(void **state)
+{
+    cJSON *run;
+    const char *t = rec_text(
+        &run,
+        "{\"kernels\": ["
+        "{\"name\": \"volta_sgemm_128x64_nn\", \"total_us\": 80},"
+        "{\"name\": \"void at::native::vectorized_elementwise_kernel<4, "
+        "at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::"
+        "{lambda(float)#1}>\", \"total_us\": 6, \"calls\": 12},"
+        "{\"name\": \"void at::native::unrolled_elementwise_kernel<"
+        "at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)>\", "
+        "\"total_us\": 14, \"calls\": 3}],"
+        "\"operators_by_shape\": [{\"name\": \"aten::_to_copy\", "
+        "\"device_self_us\": 0, \"device_total_us\": 9}]}",
+        "dtype_conversions");
+
+    (void)state;
+    assert_non_null(t);
+    /* the larger of the casts (6) and aten::_to_copy (9): 9% */
+    assert_non_null(strstr(t, "take 9.0% of kernel time"));
+    assert_non_null(strstr(t, "aten::_to_copy hold 0.009 ms"));
+    assert_non_null(strstr(t, "bfloat16_copy_kernel_cuda 6.0% (12 calls)"));
+    assert_null(strstr(t, "direct_copy"));
+    cJSON_Delete(run);
+    t = rec_text(&run,
+                 "{\"kernels\": ["
+                 "{\"name\": \"volta_sgemm_128x64_nn\", \"total_us\": 50},"
+                 "{\"name\": \"void at::native::unrolled_elementwise_kernel<"
+                 "at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)>"
+                 "\", \"total_us\": 50}]}",
+                 "dtype_conversions");
+    assert_null(t);
     cJSON_Delete(run);
 }
 
@@ -1301,6 +1379,7 @@ main(void)
         cmocka_unit_test(test_launches),
         cmocka_unit_test(test_no_runtime),
         cmocka_unit_test(test_rec_occupancy),
+        cmocka_unit_test(test_rec_dtype_conversions),
         cmocka_unit_test(test_rec_host_sync),
         cmocka_unit_test(test_rec_npu_words),
         cmocka_unit_test(test_rec_pageable),

@@ -55,6 +55,10 @@
 #    Overlapped, the second GEMM follows the first (110-310 us) beside
 #    the all-reduce (110-160 us): 315 us, 50 us saved (13.70%); it does
 #    not run beside the first GEMM.
+#  casts: aten::_to_copy launches a 400 us bfloat16_copy_kernel_cuda (a
+#    float-to-bf16 cast, Copy.cu) the host waits for, in a 420 us step:
+#    without the cast, 400 us saved (95.24%); the dtype_conversions advice
+#    carries that gain.
 #  prefetch: a 300 us pinned host-to-device copy and a 100 us kernel
 #    after it on one stream, the host waiting for the kernel: 415 us.
 #    Prefetched, the kernel runs from its launch (5-105 us) beside the
@@ -154,6 +158,13 @@ cases = {
         K("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 110, 50, 2),
         K("volta_sgemm_128x64_nn", 160, 200, 3),
         call(15, 345, 4, "cudaDeviceSynchronize")],
+    "casts": [step(420), X("cpu_op", "aten::_to_copy", 0, 8), call(2, 5, 1),
+        K("void at::native::vectorized_elementwise_kernel<4, "
+          "at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::"
+          "{lambda(float)#1}, at::detail::Array<char*, 2> >(int, "
+          "at::native::bfloat16_copy_kernel_cuda(at::TensorIteratorBase&)::"
+          "{lambda(float)#1}, at::detail::Array<char*, 2>)", 10, 400, 1),
+        call(10, 405, 2, "cudaDeviceSynchronize")],
     "prefetch": [step(415), call(0, 5, 1, "cudaMemcpyAsync"),
         K("Memcpy HtoD (Pinned -> Device)", 10, 300, 1, cat="gpu_memcpy"),
         call(5, 5, 2), K("volta_sgemm_128x64_nn", 310, 100, 2),
@@ -186,7 +197,7 @@ sys.exit(0 if ok else 1)
 PY
 for c in dataloader graphs sync copies comm amp amp_roof batch \
     occupancy membound misaligned cold cold_malloc p2p same_stream prefetch \
-    amp_v100 comm_off; do
+    amp_v100 comm_off casts; do
     "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json"
     check "$c: summary written (exit $?)" [ -s "$T_DIR/$c.json" ]
 done
@@ -212,6 +223,16 @@ check "twice the batch: 52.5 us per step's worth, 32.81%" \
     python3 "$T_DIR/wi.py" "$T_DIR/batch.json" low_gpu_utilization 52.5 32.8125
 check "low occupancy: the kernel filling the device, 300 us" \
     python3 "$T_DIR/wi.py" "$T_DIR/occupancy.json" low_occupancy 300 71.4286
+check "no dtype conversions: the cast gone, 400 us" \
+    python3 "$T_DIR/wi.py" "$T_DIR/casts.json" dtype_conversions 400 95.2381
+check "  the dtype_conversions advice carries it, naming the cast" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+x = [x for x in r['recommendations'] if x['id'] == 'dtype_conversions']
+sys.exit(not (x and abs(x[0]['gain_us'] - 400) < 1e-6 and
+              'bfloat16_copy_kernel_cuda 100.0%' in x[0]['text']))" \
+    "$T_DIR/casts.json"
 check "memory-bound op at the roof: 870.53 us" \
     python3 "$T_DIR/wi.py" "$T_DIR/membound.json" memory_bound_ops 870.53 85.346
 check "misaligned dims on tensor cores: 937.5 us" \

@@ -968,15 +968,49 @@ rule_misaligned(struct rctx *c)
 }
 
 /* Kernels whose low occupancy is by design: collectives (a few blocks
- * move data while the rest of the GPU computes) and tensor-core GEMMs
- * (large tiles, many registers per thread). */
+ * move data while the rest of the GPU computes), tensor-core GEMMs, and
+ * the GEMM, convolution and attention kernels of the libraries (cuBLAS,
+ * cuDNN, CUTLASS, FlashAttention) with many blocks per SM: their tiles
+ * (volta_sgemm_128x64_nn, cudnn ... 128x64_relu_xregs_large) trade
+ * occupancy for registers per thread, 12-25% by the library's choice.
+ * Such a kernel under one block per SM still leaves SMs idle: its grid is
+ * too small for the device. */
 static int
 low_occupancy_by_design(const struct pr_rec_kernel *k)
 {
-    return k->name == NULL ||
-           (k->family != NULL && strcmp(k->family, "collective") == 0) ||
-           k->tc_used;
+    static const char *const tiled[] = {"gemm", "conv", "attention"};
+    size_t i;
+
+    if (k->name == NULL || k->tc_used ||
+        (k->family != NULL && strcmp(k->family, "collective") == 0))
+        return 1;
+    for (i = 0; k->family != NULL && i < sizeof(tiled) / sizeof(tiled[0]); i++)
+        if (strcmp(k->family, tiled[i]) == 0 && !(k->blocks_per_sm < 1.0))
+            return 1;
+    return 0;
 }
+
+/* The busiest device's utilization over the steps with device work
+ * (covered_util); NaN when no row says. */
+static double
+busiest_util(const struct rctx *c)
+{
+    double best = NAN;
+    size_t i;
+
+    for (i = 0; i < c->tb->n_gpus; i++) {
+        double u = covered_util(c, i);
+
+        if (isfinite(u) && !(u <= best))
+            best = u;
+    }
+    return best;
+}
+
+/* Below this utilization (%) the device idles nine tenths of the window:
+ * what bounds the step is not how its few kernels fill it (a capture of
+ * four kernels, a cold step, a torch.cuda._sleep). */
+#define OCCUPANCY_MIN_UTIL 10.0
 
 /* Hot kernels that leave SMs idle: a grid under one block per SM, or an
  * estimated occupancy under 25% (0 means "not measured" in Kineto). */
@@ -986,8 +1020,10 @@ rule_low_occupancy(struct rctx *c)
     const struct pr_rec_kernel *k = c->tb->kernels;
     double total = 0;
     char text[REC_TEXT];
-    size_t len = 0, n = 0, i;
+    size_t len = 0, n = 0, grid = 0, i;
 
+    if (busiest_util(c) < OCCUPANCY_MIN_UTIL)
+        return;
     for (i = 0; i < c->tb->n_kernels; i++)
         total += isfinite(k[i].total_us) ? k[i].total_us : 0;
     for (i = 0; i < c->tb->n_kernels; i++) { /* sorted by total_us desc */
@@ -1007,17 +1043,123 @@ rule_low_occupancy(struct rctx *c)
            (all SMs busy, or 25% occupancy) */
         pr_whatif_in_pick(c->f->whatif, PR_WHATIF_OCCUPANCY, NULL, NULL,
                           k[i].name, bps < 1.0 ? bps : occ / 25.0);
+        grid += bps < 1.0;
         n++;
     }
     if (!n)
         return;
-    append(text, sizeof(text), len,
-           ". Under one block per SM the grid leaves SMs idle: raise the "
-           "batch size or merge small launches. Low occupancy with many "
-           "blocks per SM means registers or shared memory per block limit "
-           "it: try another algorithm (torch.backends.cudnn.benchmark = "
-           "True) or, for custom kernels, fewer registers per thread.");
+    /* only the cause that applies to the kernels named */
+    if (grid > 0)
+        len = append(text, sizeof(text), len,
+                     ". Under one block per SM the grid leaves SMs idle: "
+                     "raise the batch size or merge small launches");
+    if (grid < n)
+        len = append(text, sizeof(text), len,
+                     ". Low occupancy with many blocks per SM means "
+                     "registers or shared memory per block limit it: for "
+                     "custom kernels (CUDA, Triton), fewer registers per "
+                     "thread or smaller tiles");
+    append(text, sizeof(text), len, ".");
     add_rec(c, "low_occupancy", "info", text);
+}
+
+/* PyTorch's casting copies by name (aten/src/ATen/native/cuda/Copy.cu):
+ * float to bf16 / fp16 (bfloat16_copy_kernel_cuda, float16_copy_kernel_
+ * cuda), to fp8 (float8_copy_kernel_cuda), and ROCm's bf16 / fp16 to
+ * float (bfloat16tofloat32_, float16tofloat32_copy_kernel_cuda).
+ * direct_copy_kernel_cuda is not among them: it also makes tensors
+ * contiguous without a cast. */
+static const char *const cast_kernels[] = {
+    "bfloat16_copy_kernel_cuda",         "float16_copy_kernel_cuda",
+    "float8_copy_kernel_cuda",           "bfloat16tofloat32_copy_kernel_cuda",
+    "float16tofloat32_copy_kernel_cuda",
+};
+
+static const char *
+cast_of(const char *name)
+{
+    size_t i;
+
+    for (i = 0;
+         name != NULL && i < sizeof(cast_kernels) / sizeof(cast_kernels[0]);
+         i++)
+        if (strstr(name, cast_kernels[i]) != NULL)
+            return cast_kernels[i];
+    return NULL;
+}
+
+/* A share of kernel time (%) in conversions worth a finding. */
+#define CONVERSION_MIN_PCT 5.0
+
+/* Dtype conversions every step (review R18: nsys mfu_2gpu_before, 8% of
+ * kernel time under aten::_to_copy): the casting kernels by name, and the
+ * device time of aten::_to_copy (Tensor.to(dtype), autocast's casts) less
+ * the host copies of aten::copy_ (Tensor.to(device) goes through it too),
+ * whichever is larger; the evidence names both. */
+static void
+rule_dtype_conversions(struct rctx *c)
+{
+    const struct pr_rec_kernel *k = c->tb->kernels;
+    double total = 0, cast = 0, to = 0, host = 0, conv;
+    char text[REC_TEXT];
+    size_t len, n = 0, i;
+
+    for (i = 0; i < c->tb->n_kernels; i++) {
+        double us = isfinite(k[i].total_us) ? k[i].total_us : 0;
+
+        total += us;
+        cast += cast_of(k[i].name) != NULL ? us : 0;
+    }
+    for (i = 0; i < c->tb->n_ops; i++) {
+        const struct pr_rec_op *o = &c->tb->ops[i];
+
+        if (o->name != NULL && strcmp(o->name, "aten::_to_copy") == 0 &&
+            isfinite(o->dev_total_us))
+            to += o->dev_total_us;
+        /* .to(device) is aten::_to_copy too: its copies from or to the
+           host (in aten::copy_) are transfers, not conversions; where
+           they are not known, aten::_to_copy is no evidence */
+        if (o->name != NULL && strcmp(o->name, "aten::copy_") == 0)
+            host = isfinite(o->host_copy_us) ? host + o->host_copy_us
+                   : o->dev_self_us > 0      ? NAN
+                                             : host;
+    }
+    to = isfinite(host) && to > host ? to - host : 0;
+    conv = cast > to ? cast : to;
+    conv = conv < total ? conv : total;
+    if (!(total > 0) || 100.0 * conv / total < CONVERSION_MIN_PCT)
+        return;
+    len = append(text, sizeof(text), 0,
+                 "Dtype conversions take %.1f%% of kernel time (%.3g ms):",
+                 100.0 * conv / total, conv / 1000.0);
+    if (to > 0)
+        len = append(text, sizeof(text), len,
+                     " aten::to / aten::_to_copy hold %.3g ms of device time",
+                     to / 1000.0);
+    for (i = 0; i < c->tb->n_kernels; i++) {
+        const char *what = cast_of(k[i].name);
+
+        if (what == NULL || !(k[i].total_us > 0))
+            continue;
+        /* its replay: every casting kernel gone (the text names three) */
+        pr_whatif_in_pick(c->f->whatif, PR_WHATIF_CASTS, NULL, NULL, k[i].name,
+                          NAN);
+        if (n == 3)
+            continue;
+        len = append(
+            text, sizeof(text), len, "%s%s %.1f%% (%.0f calls)",
+            n == 0 ? (to > 0 ? "; casting kernels: " : " casting kernels: ")
+                   : ", ",
+            what, 100.0 * k[i].total_us / total, k[i].calls);
+        n++;
+    }
+    append(text, sizeof(text), len,
+           ". Casts every step usually come from autocast re-casting fp32 "
+           "weights at each use, or from .float() / .to(dtype) in the model: "
+           "keep tensors in the dtype their consumers need, cast once "
+           "outside the loop, or let torch.compile fuse the casts into "
+           "their consumers.");
+    add_rec(c, "dtype_conversions", "info", text);
 }
 
 /* ---------------------------------------------- the C inputs of rules */
@@ -1540,6 +1682,7 @@ run_rules(struct rctx *c)
     rule_memory_bound(c);
     rule_misaligned(c);
     rule_low_occupancy(c);
+    rule_dtype_conversions(c);
 }
 
 enum pr_status

@@ -107,6 +107,11 @@ static const struct {
      "twice, the collectives and the waits for peers once; the gain is "
      "the time saved per step's worth of samples",
      NULL},
+    {"dtype_conversions",
+     "no dtype conversions: PyTorch's casting kernels a rule named "
+     "(bfloat16_copy_kernel_cuda ...) take no time, as if their tensors "
+     "were already in the dtype their consumers need; an upper bound",
+     NULL},
 };
 
 /* Replayed under a change that removes an edge. */
@@ -737,7 +742,7 @@ opsum_of(struct pr_whatif_acc *a, uint32_t op_ev, struct pr_error *err)
 }
 
 /* Does a rule's pick name node n's operator (s: MEMBOUND, ALIGN) or the
- * kernel itself (OCCUPANCY)?  Its factor, or 0 when it does not. */
+ * kernel itself (OCCUPANCY, CASTS)?  Its factor, or 0 when it does not. */
 static double
 picked(const struct pr_trace *t, const struct pr_cp_node *n,
        const struct pr_whatif_in *in, enum pr_whatif s)
@@ -955,7 +960,8 @@ apply_accum(const struct pr_trace *t, struct pr_cp_graph *g,
     return 1;
 }
 
-/* The kernels a rule named take its factor of their time. */
+/* The kernels a rule named take its factor of their time (CASTS: none of
+ * it). */
 static int
 apply_picks(const struct pr_trace *t, struct pr_cp_graph *g,
             const struct pr_whatif_in *in, struct pr_whatif_acc *a,
@@ -972,11 +978,13 @@ apply_picks(const struct pr_trace *t, struct pr_cp_graph *g,
         if (!is_task(n) || n->kind != PR_CP_KERNEL)
             continue;
         f = picked(t, n, in, s);
-        if (!(f > 0 && f < 1))
+        if (!(f > 0 && f < 1) && !(s == PR_WHATIF_CASTS && f > 0))
             continue;
-        n->dur = (int64_t)((double)n->dur * f);
+        n->dur = s == PR_WHATIF_CASTS ? 0 : (int64_t)((double)n->dur * f);
         evidence(a, s, n->on_path,
-                 s == PR_WHATIF_OCCUPANCY ? n->name : ev_name(t, n),
+                 s == PR_WHATIF_OCCUPANCY || s == PR_WHATIF_CASTS
+                     ? n->name
+                     : ev_name(t, n),
                  was - n->dur);
         any = 1;
     }
@@ -1053,6 +1061,7 @@ apply(const struct pr_trace *t, struct pr_cp_graph *g,
         return apply_accum(t, g, a);
     case PR_WHATIF_MEMBOUND:
     case PR_WHATIF_OCCUPANCY:
+    case PR_WHATIF_CASTS:
         return apply_picks(t, g, in, a, s);
     default:
         return 0;
@@ -1546,6 +1555,7 @@ finding_title(const char *id)
         {"low_occupancy", "Kernels that leave the device idle"},
         {"cold_step", "A cold capture: first-use costs in the step"},
         {"copy_bound", "Bound by copies from the host"},
+        {"dtype_conversions", "Dtype conversions on the device"},
     };
     size_t i;
 
