@@ -366,12 +366,16 @@ if have_shared && [ -f "$PR_SHARED/traces/$ALEX" ]; then
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
 recs = {x['id']: x for x in r['recommendations']}
-c, u = recs['cold_step'], recs['low_occupancy']
+c = recs['cold_step']
 assert c['gain_pct'] > 50 and r['recommendations'][0] is not None, c
 assert r['recommendations'][0]['id'] == 'cold_step', r['recommendations'][0]
 assert 'low_gpu_utilization' not in recs, recs
-assert u['gain_us'] is None, u
-assert u['gain_note'].startswith('not claimed: the capture is cold'), u
+# review R4: cudnn's 128x64 xregs_large tiles run at low occupancy by design
+assert 'low_occupancy' not in recs, recs
+for k, u in recs.items():
+    if k != 'cold_step':
+        assert u['gain_us'] is None, u
+        assert u['gain_note'].startswith('not claimed: the capture is cold'), u
 # review R2: the text counts every cold call (CUDA context creation in
 # cudaDeviceGetStreamPriorityRange, 29.9 s), and its share is the gain's
 assert 'cudaDeviceGetStreamPriorityRange 29.93 s' in c['text'], c['text']
