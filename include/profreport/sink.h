@@ -5,9 +5,12 @@
  * renamed over it at commit.  "-" (standard output) and destinations that
  * are not regular files (a device such as /dev/stdout, a FIFO, a symlink)
  * are never replaced: their staging file lives in $TMPDIR and its bytes
- * are written through the destination at commit.  A set of outputs (the
- * JSON, HTML and PDF of one run) is committed only when every member was
- * written, so a failed run leaves none of them behind. */
+ * are written through the destination at commit (a symlink to a regular
+ * file, or a dangling one, has its target replaced; the link stays).  A
+ * set of outputs (the JSON, HTML and PDF of one run) is committed only
+ * when every member was written, the writes through first, so a failed
+ * run leaves none of them behind.  A fatal signal (SIGINT, SIGTERM,
+ * SIGHUP, SIGPIPE) removes every staging file before the process ends. */
 #ifndef PROFREPORT_SINK_H
 #define PROFREPORT_SINK_H
 
@@ -94,6 +97,29 @@ PR_NODISCARD enum pr_status
 pr_outputs_distinct(const char *const *paths, const char *const *names,
                     size_t n, const char *const *inputs, size_t n_inputs,
                     struct pr_error *err);
+
+/* PR_E_IO when one of the n destinations (NULL entries are skipped)
+ * cannot take the output, found before any work: a folder, a missing or
+ * read-only folder, a device or FIFO not open for writing, a $TMPDIR
+ * that cannot hold the staging file of standard output.  A staging file
+ * is created and removed to be sure.  names[i] is the option, for the
+ * message. */
+PR_NODISCARD enum pr_status pr_outputs_writable(const char *const *paths,
+                                                const char *const *names,
+                                                size_t n, struct pr_error *err);
+
+/* Before any work: pr_outputs_distinct, then pr_outputs_writable (exit
+ * 1 for outputs that collide, 2 for one that cannot be written). */
+PR_NODISCARD enum pr_status pr_outputs_check(const char *const *paths,
+                                             const char *const *names, size_t n,
+                                             const char *const *inputs,
+                                             size_t n_inputs,
+                                             struct pr_error *err);
+
+/* How many staging files exist now (created and not yet renamed, written
+ * through or removed): each is removed should SIGINT, SIGTERM, SIGHUP
+ * or SIGPIPE end the process (a fixed table, async-signal-safe). */
+size_t pr_sink_n_staged(void);
 
 /* Write `len` bytes to `path` atomically: a set of one output. */
 PR_NODISCARD enum pr_status pr_sink_write_file(const char *path,

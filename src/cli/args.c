@@ -277,8 +277,8 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
 }
 
 /* Paths that are wrong before any work: two outputs to one place, an
- * output that is an input, and a
- * template folder that is not there (a silent fall-back to the built-in
+ * output that is an input, an output that cannot be written (exit 2), and
+ * a template folder that is not there (a silent fall-back to the built-in
  * templates would hide the typo). */
 static enum pr_status
 check_paths(const struct pr_options *o, struct pr_error *err)
@@ -292,7 +292,7 @@ check_paths(const struct pr_options *o, struct pr_error *err)
         return pr_error_set(err, PR_E_USAGE,
                             "--template-dir: '%s' is not a folder",
                             o->template_dir);
-    return pr_outputs_distinct(paths, names, 3, o->inputs, o->n_inputs, err);
+    return pr_outputs_check(paths, names, 3, o->inputs, o->n_inputs, err);
 }
 
 enum pr_status

@@ -151,7 +151,7 @@ outputs_distinct(const struct diff_args *a, struct pr_error *err)
         ins[n++] = a->base[i];
     for (i = 0; i < a->n_cur && n < PR_DIFF_MAX_INPUTS; i++)
         ins[n++] = a->cur[i];
-    return pr_outputs_distinct(paths, names, 5, ins, n, err);
+    return pr_outputs_check(paths, names, 5, ins, n, err);
 }
 
 static enum pr_status

@@ -168,7 +168,7 @@ parse_opts(int argc, char **argv, struct pr_launch_job *o,
     paths[0] = o->json;
     paths[1] = o->html;
     paths[2] = o->pdf;
-    return pr_outputs_distinct(paths, names, 3, NULL, 0, err);
+    return pr_outputs_check(paths, names, 3, NULL, 0, err);
 }
 
 static enum pr_status

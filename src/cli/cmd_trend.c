@@ -111,7 +111,7 @@ outputs_distinct(const struct trend_args *a, struct pr_error *err)
     const char *names[] = {"--json", "--markdown", "--junit", "--html",
                            "--pdf"};
 
-    return pr_outputs_distinct(paths, names, 5, a->inputs, a->n_inputs, err);
+    return pr_outputs_check(paths, names, 5, a->inputs, a->n_inputs, err);
 }
 
 static enum pr_status

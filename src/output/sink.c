@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,9 @@ is_stdout(const char *path)
 
 /* 1 when the destination must be written through, not replaced: standard
  * output, or an existing entry that is not a regular file (a device, a
- * FIFO, a socket, a symlink: replacing a symlink would cut the link). */
+ * FIFO, a socket; a symlink counts as what it leads to: a link to a
+ * regular file, or a dangling one, has its target replaced, never the
+ * link itself). */
 static int
 writes_through(const char *path)
 {
@@ -33,7 +36,152 @@ writes_through(const char *path)
 
     if (is_stdout(path))
         return 1;
-    return lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode);
+    return stat(path, &sb) == 0 && !S_ISREG(sb.st_mode);
+}
+
+/* The file a write to `path` lands in: path itself, or, for a symlink
+ * (a chain of them), its last target, which need not exist yet.  Owned;
+ * NULL when out of memory. */
+static char *
+final_target(const char *path)
+{
+    char *p = strdup(path), link[PATH_MAX];
+    struct stat sb;
+    int hops;
+
+    for (hops = 0; p != NULL && hops < 40; hops++) {
+        ssize_t k;
+        const char *base;
+        size_t n;
+        char *next;
+
+        if (lstat(p, &sb) != 0 || !S_ISLNK(sb.st_mode) ||
+            (k = readlink(p, link, sizeof(link) - 1)) <= 0)
+            break;
+        link[k] = '\0';
+        base = strrchr(p, '/');
+        n = link[0] == '/' || base == NULL ? 0 : (size_t)(base - p + 1);
+        next = malloc(n + (size_t)k + 1);
+        if (next != NULL) {
+            memcpy(next, p, n);
+            memcpy(next + n, link, (size_t)k + 1);
+        }
+        free(p);
+        p = next;
+    }
+    return p;
+}
+
+/* ---- staging files removed on a fatal signal
+ *
+ * A fixed table the handler reads without locks: a slot's path is written
+ * before its flag is set, and the flag cleared before the path is reused.
+ * The handler removes every staging file in it (unlink is
+ * async-signal-safe), restores the action it replaced and raises the
+ * signal again, so the process ends as it would have (or the earlier
+ * handler, such as record's, runs). */
+#define STAGE_SLOTS 16
+#define STAGE_PATH (PATH_MAX + 64)
+
+static char stage_path[STAGE_SLOTS][STAGE_PATH];
+static volatile sig_atomic_t stage_used[STAGE_SLOTS];
+static const int stage_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+#define N_STAGE_SIGS (sizeof(stage_sigs) / sizeof(stage_sigs[0]))
+static struct sigaction stage_old[N_STAGE_SIGS];
+static int stage_handled;
+
+static void
+on_fatal_signal(int sig)
+{
+    int e = errno;
+    size_t i;
+
+    for (i = 0; i < STAGE_SLOTS; i++)
+        if (stage_used[i])
+            unlink(stage_path[i]);
+    for (i = 0; i < N_STAGE_SIGS; i++)
+        if (stage_sigs[i] == sig)
+            sigaction(sig, &stage_old[i], NULL);
+    raise(sig); /* pending until this handler returns */
+    errno = e;
+}
+
+/* Install the handler once; a signal the process ignores stays ignored
+ * (a background job's SIGINT, a caller's SIGPIPE). */
+static void
+stage_handle_signals(void)
+{
+    struct sigaction sa;
+    size_t i;
+
+    if (stage_handled)
+        return;
+    stage_handled = 1;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_fatal_signal;
+    sigfillset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    for (i = 0; i < N_STAGE_SIGS; i++) {
+        if (sigaction(stage_sigs[i], NULL, &stage_old[i]) != 0 ||
+            stage_old[i].sa_handler == SIG_IGN)
+            continue;
+        sigaction(stage_sigs[i], &sa, NULL);
+    }
+}
+
+/* A slot for `tmp` (before the file is created), or -1 when none is free
+ * or the path does not fit. */
+static int
+stage_claim(const char *tmp)
+{
+    size_t n = strlen(tmp);
+    int i;
+
+    if (n >= STAGE_PATH)
+        return -1;
+    for (i = 0; i < STAGE_SLOTS; i++)
+        if (!stage_used[i]) {
+            memcpy(stage_path[i], tmp, n + 1);
+            stage_used[i] = 1;
+            return i;
+        }
+    return -1;
+}
+
+/* The slot of a staging file that was renamed, written through or
+ * removed; the path no longer needs removing. */
+static void
+stage_release(const char *tmp)
+{
+    int i;
+
+    if (tmp == NULL)
+        return;
+    for (i = 0; i < STAGE_SLOTS; i++)
+        if (stage_used[i] && strcmp(stage_path[i], tmp) == 0) {
+            stage_used[i] = 0;
+            return;
+        }
+}
+
+/* Remove a staging file and forget it. */
+static void
+stage_remove(const char *tmp)
+{
+    if (tmp == NULL)
+        return;
+    unlink(tmp);
+    stage_release(tmp);
+}
+
+size_t
+pr_sink_n_staged(void)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < STAGE_SLOTS; i++)
+        n += stage_used[i] != 0;
+    return n;
 }
 
 static const char *
@@ -44,36 +192,78 @@ temp_dir(void)
     return d != NULL && *d == '/' ? d : "/tmp";
 }
 
-/* mkstemp of `pattern` (owned by the caller on success). */
+/* Block (how = SIG_BLOCK) or unblock the signals the table answers. */
+static void
+stage_mask(int how)
+{
+    sigset_t set;
+    size_t i;
+
+    sigemptyset(&set);
+    for (i = 0; i < N_STAGE_SIGS; i++)
+        sigaddset(&set, stage_sigs[i]);
+    sigprocmask(how, &set, NULL);
+}
+
+/* mkstemp of `pattern` (owned by the caller on success), in the table
+ * of staging files a fatal signal removes: the signals wait while the
+ * file is created and entered, so none finds it outside the table. */
 static enum pr_status
 open_temp(char *pattern, const char *path, int *fd_out, struct pr_error *err)
 {
-    int fd = mkstemp(pattern);
+    int fd, e, slot = -1;
 
-    if (fd < 0)
-        return pr_error_set(err, PR_E_IO, "%s: cannot create: %s",
+    stage_handle_signals();
+    stage_mask(SIG_BLOCK);
+    fd = mkstemp(pattern);
+    e = errno;
+    if (fd >= 0 && (slot = stage_claim(pattern)) < 0) {
+        close(fd);
+        unlink(pattern);
+    }
+    stage_mask(SIG_UNBLOCK);
+    if (fd < 0 && strncmp(pattern, temp_dir(), strlen(temp_dir())) == 0 &&
+        writes_through(path))
+        return pr_error_set(err, PR_E_IO,
+                            "%s: cannot create its staging file in %s "
+                            "($TMPDIR): %s",
                             is_stdout(path) ? "standard output" : path,
-                            strerror(errno));
+                            temp_dir(), strerror(e));
+    if (fd < 0)
+        return pr_error_set(err, PR_E_IO, "%s: cannot create a file there: %s",
+                            path, strerror(e));
+    if (slot < 0)
+        return pr_error_set(err, PR_E_IO,
+                            "%s: cannot create a staging file: too many "
+                            "outputs at once",
+                            is_stdout(path) ? "standard output" : path);
     /* mkstemp creates 0600; reports are ordinary files */
     (void)fchmod(fd, 0644);
     *fd_out = fd;
     return PR_OK;
 }
 
+/* A staging file for `path`: beside the file a write lands in (a
+ * symlink's target), or in $TMPDIR for a destination written through. */
 static enum pr_status
 make_temp(const char *path, char **tmp_out, int *fd_out, struct pr_error *err)
 {
     int through = writes_through(path);
-    size_t n = (through ? strlen(temp_dir()) : strlen(path)) + 32;
+    char *dest = through ? NULL : final_target(path);
+    size_t n = (through ? strlen(temp_dir()) : dest ? strlen(dest) : 0) + 32;
     char *tmp = malloc(n);
     enum pr_status st;
 
-    if (tmp == NULL)
+    if (tmp == NULL || (!through && dest == NULL)) {
+        free(tmp);
+        free(dest);
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
     if (through)
         snprintf(tmp, n, "%s/profreport.XXXXXX", temp_dir());
     else
-        snprintf(tmp, n, "%s.XXXXXX", path);
+        snprintf(tmp, n, "%s.XXXXXX", dest);
+    free(dest);
     st = open_temp(tmp, path, fd_out, err);
     if (st != PR_OK) {
         free(tmp);
@@ -283,7 +473,7 @@ write_through(const char *tmp, const char *path, struct pr_error *err)
         st = PR_E_IO;
     }
     close(in);
-    unlink(tmp);
+    stage_remove(tmp);
     if (st != PR_OK)
         return pr_error_set(err, PR_E_IO, "%s: write failed: %s",
                             is_stdout(path) ? "standard output" : path,
@@ -355,8 +545,11 @@ pr_outputs_commit(struct pr_outputs *o, struct pr_error *err)
     size_t i;
     int pass;
 
-    /* renames cannot fail half-way through a file; do them first */
-    for (pass = 0; pass < 2; pass++)
+    /* a write through (standard output, a device, a FIFO) can fail
+     * half-way (a full disk, a closed pipe): do those first, so that when
+     * one fails no file has been replaced yet; renames in a folder the
+     * staging file was created in do not fail on their own */
+    for (pass = 1; pass >= 0; pass--)
         for (i = 0; i < o->n && st == PR_OK; i++)
             if (o->v[i].tmp != NULL && o->v[i].through == pass)
                 st = commit_one(&o->v[i], err);
@@ -371,8 +564,7 @@ pr_outputs_free(struct pr_outputs *o)
     if (o == NULL)
         return;
     for (i = 0; i < o->n; i++) {
-        if (o->v[i].tmp != NULL)
-            unlink(o->v[i].tmp);
+        stage_remove(o->v[i].tmp);
         free(o->v[i].tmp);
     }
     free(o->v);
@@ -481,6 +673,54 @@ pr_outputs_distinct(const char *const *paths, const char *const *names,
 }
 
 enum pr_status
+pr_outputs_writable(const char *const *paths, const char *const *names,
+                    size_t n, struct pr_error *err)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        struct pr_error e;
+        struct stat sb;
+        char *dest, *tmp = NULL;
+        int fd, there;
+
+        if (paths[i] == NULL)
+            continue;
+        dest = is_stdout(paths[i]) ? NULL : final_target(paths[i]);
+        if (!is_stdout(paths[i]) && dest == NULL)
+            return pr_error_set(err, PR_E_NOMEM, "out of memory");
+        there = dest != NULL && stat(dest, &sb) == 0;
+        free(dest);
+        if (there && S_ISDIR(sb.st_mode))
+            return pr_error_set(err, PR_E_IO,
+                                "%s '%s' is a folder: give a file name",
+                                names[i], paths[i]);
+        if (there && !S_ISREG(sb.st_mode) && access(paths[i], W_OK) != 0)
+            return pr_error_set(err, PR_E_IO, "%s '%s': cannot write: %s",
+                                names[i], paths[i], strerror(errno));
+        /* a file beside it (or in $TMPDIR for one written through) */
+        pr_error_clear(&e);
+        if (make_temp(paths[i], &tmp, &fd, &e) != PR_OK)
+            return pr_error_set(err, e.code, "%s %s", names[i], e.msg);
+        close(fd);
+        stage_remove(tmp);
+        free(tmp);
+    }
+    return PR_OK;
+}
+
+enum pr_status
+pr_outputs_check(const char *const *paths, const char *const *names, size_t n,
+                 const char *const *inputs, size_t n_inputs,
+                 struct pr_error *err)
+{
+    enum pr_status st =
+        pr_outputs_distinct(paths, names, n, inputs, n_inputs, err);
+
+    return st != PR_OK ? st : pr_outputs_writable(paths, names, n, err);
+}
+
+enum pr_status
 pr_sink_write_file(const char *path, const void *data, size_t len,
                    struct pr_error *err)
 {
@@ -509,20 +749,30 @@ pr_sink_temp_path(const char *path, char **tmp_out, struct pr_error *err)
 enum pr_status
 pr_sink_commit(const char *tmp, const char *path, struct pr_error *err)
 {
+    char *dest;
+    int e;
+
     if (writes_through(path))
         return write_through(tmp, path, err);
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
+    /* a symlink's target is replaced, and the link stays */
+    dest = final_target(path);
+    if (dest == NULL) {
+        stage_remove(tmp);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    e = rename(tmp, dest) != 0 ? errno : 0;
+    free(dest);
+    if (e != 0) {
+        stage_remove(tmp);
         return pr_error_set(err, PR_E_IO, "%s: cannot rename into place: %s",
                             path, strerror(e));
     }
+    stage_release(tmp);
     return PR_OK;
 }
 
 void
 pr_sink_abort(const char *tmp)
 {
-    if (tmp != NULL)
-        unlink(tmp);
+    stage_remove(tmp);
 }

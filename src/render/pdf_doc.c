@@ -106,6 +106,7 @@ on_hpdf_error(HPDF_STATUS code, HPDF_STATUS detail, void *user)
 {
     struct pr_pdf_doc *d = user;
     enum pr_status st = PR_E_PDF;
+    int e = errno; /* a failed write's cause: libharu keeps only ferror */
 
     if (d->failed)
         return; /* a later error is most often the first one's echo */
@@ -115,8 +116,23 @@ on_hpdf_error(HPDF_STATUS code, HPDF_STATUS detail, void *user)
          detail == ENOMEM)) {
         code = HPDF_FAILD_TO_ALLOC_MEM;
         st = PR_E_NOMEM;
-    } else if (code == HPDF_FILE_IO_ERROR || code == HPDF_FILE_OPEN_ERROR)
-        st = PR_E_IO;
+    } else if (code == HPDF_FILE_IO_ERROR || code == HPDF_FILE_OPEN_ERROR) {
+        /* in the user's words ("No space left on device"), not libharu's
+         * code: an open's detail is errno, a write's is only ferror() */
+        int why = code == HPDF_FILE_OPEN_ERROR ? (int)detail : e;
+
+        d->failed = 1;
+        if (why > 0)
+            pr_error_set(d->err, PR_E_IO, "%s: %s", hpdf_what(code),
+                         strerror(why));
+        else
+            pr_error_set(d->err, PR_E_IO, "%s",
+                         code == HPDF_FILE_IO_ERROR
+                             ? "write failed (the file system took only "
+                               "part of the PDF)"
+                             : hpdf_what(code));
+        return;
+    }
     d->failed = 1;
     pr_error_set(d->err, st, "%s (libharu error 0x%04X, detail %u)",
                  hpdf_what(code), (unsigned)code, (unsigned)detail);
