@@ -71,7 +71,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     paths[0] = path;
     pr_error_clear(&err);
-    if (pr_dload_summary(paths, 1, 1, &sum, NULL, &err) == PR_OK)
+    if (pr_dload_summary(paths, 1, 1, 0, &sum, NULL, &err) == PR_OK)
         compare_self(sum);
     cJSON_Delete(sum);
     return 0;

@@ -718,8 +718,10 @@ load_saved_list(const struct pr_options *o, cJSON **out, struct pr_merge **m,
                             "summary's kernels were classified when it was "
                             "written");
     if (n == 1)
-        return pr_saved_load(o->inputs[0], out, err);
-    st = pr_merge_load(o->inputs, n, out, m, err);
+        return pr_saved_load(o->inputs[0], pr_pipeline_saved_max(o->max_input),
+                             out, err);
+    st = pr_merge_load(o->inputs, n, pr_pipeline_saved_max(o->max_input), out,
+                       m, err);
     /* the job views are read from the runs: rebuild them over the joined
        runs, as when the traces are read together (issue #17) */
     if (st == PR_OK && (st = pr_summary_finish(*out, err)) != PR_OK) {
@@ -914,9 +916,15 @@ build_summary(const struct pr_options *opts, int stream, struct reread *r,
     return PR_OK;
 }
 
+uint64_t
+pr_pipeline_saved_max(uint64_t max_input)
+{
+    return max_input > 0 ? max_input : pr_read_default_max();
+}
+
 enum pr_status
 pr_pipeline_summary_merged(const char *const *inputs, size_t n, int quiet,
-                           cJSON **out, struct pr_merge **m,
+                           uint64_t max_input, cJSON **out, struct pr_merge **m,
                            struct pr_error *err)
 {
     struct pr_options o;
@@ -927,18 +935,19 @@ pr_pipeline_summary_merged(const char *const *inputs, size_t n, int quiet,
     o.inputs = (const char **)(uintptr_t)inputs; /* read only below */
     o.n_inputs = n;
     o.quiet = quiet;
+    o.max_input = max_input;
     st = build_summary(&o, 0, &r, out, m, err);
     reread_free(&r);
     return st;
 }
 
 enum pr_status
-pr_pipeline_summary(const char *const *inputs, size_t n, int quiet, cJSON **out,
-                    struct pr_error *err)
+pr_pipeline_summary(const char *const *inputs, size_t n, int quiet,
+                    uint64_t max_input, cJSON **out, struct pr_error *err)
 {
     struct pr_merge *m = NULL;
     enum pr_status st =
-        pr_pipeline_summary_merged(inputs, n, quiet, out, &m, err);
+        pr_pipeline_summary_merged(inputs, n, quiet, max_input, out, &m, err);
 
     if (st == PR_OK)
         st = whole_runs(*out, &m, err);

@@ -47,6 +47,7 @@ enum {
     PR_GOPT_HTML,
     PR_GOPT_PDF,
     PR_GOPT_NO_DEFAULT_GATE,
+    PR_GOPT_MAX_INPUT,
     PR_GOPT_OWN
 };
 
@@ -60,6 +61,7 @@ enum {
         {"html", required_argument, NULL, PR_GOPT_HTML},                       \
         {"pdf", required_argument, NULL, PR_GOPT_PDF},                         \
         {"no-default-gate", no_argument, NULL, PR_GOPT_NO_DEFAULT_GATE},       \
+        {"max-input", required_argument, NULL, PR_GOPT_MAX_INPUT},             \
         {"quiet", no_argument, NULL, 'q'}, {"help", no_argument, NULL, 'h'},   \
         {"version", no_argument, NULL, 'V'},                                   \
     {                                                                          \

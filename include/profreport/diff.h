@@ -51,6 +51,7 @@
 #define PROFREPORT_DIFF_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -153,6 +154,7 @@ struct pr_gate_job {
                                  goes to stdout when no report is */
     struct pr_diff_opts opts;
     int quiet;
+    uint64_t max_input; /* --max-input bytes; 0 = the default */
 };
 
 /* One `profreport diff` run, as the command line describes it.  Every

@@ -22,6 +22,7 @@
 #define PROFREPORT_MERGE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -66,7 +67,8 @@ PR_NODISCARD enum pr_status pr_merge_finish(struct pr_merge *m, cJSON *job,
  * the same run (worker, span and rank), naming both files, or when one is
  * a job's summary with runs in rank form (rank_form.h); PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_merge_load(const char *const *paths, size_t n,
-                                          cJSON **out, struct pr_merge **m,
+                                          uint64_t max, cJSON **out,
+                                          struct pr_merge **m,
                                           struct pr_error *err);
 
 /* *full: the whole run that `run` stands for, when run is a lite run of

@@ -66,10 +66,11 @@ PR_NODISCARD enum pr_status pr_pipeline_run(const struct pr_options *o,
                                             struct pr_error *err);
 
 /* Build the summary of a set of inputs (trace files or run folders) with
- * default options; for subcommands such as diff.  *out is owned by the
- * caller (cJSON_Delete). */
+ * default options but --max-input's `max_input` (0: the default); for
+ * subcommands such as diff.  *out is owned by the caller (cJSON_Delete). */
 PR_NODISCARD enum pr_status pr_pipeline_summary(const char *const *inputs,
                                                 size_t n, int quiet,
+                                                uint64_t max_input,
                                                 struct cJSON **out,
                                                 struct pr_error *err);
 
@@ -81,7 +82,11 @@ struct pr_merge;
  * (diff).  *m must outlive *out; free it with pr_merge_free. */
 PR_NODISCARD enum pr_status
 pr_pipeline_summary_merged(const char *const *inputs, size_t n, int quiet,
-                           struct cJSON **out, struct pr_merge **m,
-                           struct pr_error *err);
+                           uint64_t max_input, struct cJSON **out,
+                           struct pr_merge **m, struct pr_error *err);
+
+/* The size limit on a saved summary read back: --max-input's bytes, or
+ * when it was not given the default limit on an input (formats.h). */
+uint64_t pr_pipeline_saved_max(uint64_t max_input);
 
 #endif

@@ -8,6 +8,7 @@
 #define PROFREPORT_SAVED_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -31,11 +32,13 @@ int pr_saved_sniff(const char *path);
 int pr_saved_dir(const char *dir, char ***paths, size_t *n);
 
 /* Read `path` whole, parse it and check it against the contract.  *out
- * receives the tree (owned by the caller).  Errors name the file:
- * PR_E_IO, PR_E_LIMIT (larger than PR_SAVED_MAX), PR_E_FORMAT (not JSON,
+ * receives the tree (owned by the caller).  A file larger than `max`
+ * bytes (--max-input; 0: no limit of the caller's) or than PR_SAVED_MAX
+ * is refused before it is read.  Errors name the file:
+ * PR_E_IO, PR_E_LIMIT (larger than the limit), PR_E_FORMAT (not JSON,
  * unsupported schema_version, a missing key or a value of the wrong type,
  * with its path in the tree), PR_E_NOMEM. */
-PR_NODISCARD enum pr_status pr_saved_load(const char *path, cJSON **out,
-                                          struct pr_error *err);
+PR_NODISCARD enum pr_status pr_saved_load(const char *path, uint64_t max,
+                                          cJSON **out, struct pr_error *err);
 
 #endif

@@ -28,6 +28,8 @@ static const char usage[] =
     "                        step.mean>+T%\n"
     "      --threshold PCT   T of the default gate (default 5)\n"
     "      --no-default-gate only the --fail-on rules gate\n"
+    "      --max-input SIZE  refuse inputs larger than this, saved\n"
+    "                        summaries too (default: half the memory)\n"
     "      --alpha P         significance level of the noise test (0.05)\n"
     "      --min-share PCT   glob rules skip rows under PCT% of the step\n"
     "                        time (default 1)\n"

@@ -29,6 +29,8 @@ static const char usage[] =
     "                        default gate step.mean>+T%\n"
     "      --threshold PCT   T of the default gate (default 5)\n"
     "      --no-default-gate only the --fail-on rules\n"
+    "      --max-input SIZE  refuse inputs larger than this, saved\n"
+    "                        summaries too (default: half the memory)\n"
     "      --strict          a --fail-on rule that matches no figure of any\n"
     "                        night is a usage error (default: skipped)\n"
     "      --fail            exit 3 when the LAST night crossed a limit, 4\n"

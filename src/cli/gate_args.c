@@ -33,6 +33,14 @@ shared_option(struct pr_gate_args *g, int c, const char *arg, int *own,
     case PR_GOPT_NO_DEFAULT_GATE:
         g->job.opts.no_default_gate = 1;
         return PR_OK;
+    case PR_GOPT_MAX_INPUT:
+        if (!pr_parse_bytes(arg, 1, UINT64_MAX, &g->job.max_input))
+            return pr_error_set(err, PR_E_USAGE,
+                                "--max-input: expected a whole number of "
+                                "bytes >= 1, optionally with a unit (K, M, "
+                                "G or KiB, MiB, GiB; KB, MB, GB), got '%s'",
+                                arg);
+        return PR_OK;
     case PR_GOPT_JSON:
     case PR_GOPT_MARKDOWN:
     case PR_GOPT_HTML:

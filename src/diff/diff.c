@@ -96,10 +96,11 @@ write_reports(const struct pr_diff_job *a, const cJSON *diff,
 /* One side: several rank summaries stay lite runs of *m (merge.h), read
  * whole again a pair at a time by the comparison (issue #17). */
 static enum pr_status
-load_side(const char *const *paths, size_t n, int quiet, cJSON **out,
-          struct pr_merge **m, struct pr_error *err)
+load_side(const char *const *paths, size_t n, const struct pr_gate_job *g,
+          cJSON **out, struct pr_merge **m, struct pr_error *err)
 {
-    enum pr_status st = pr_dload_summary(paths, n, quiet, out, m, err);
+    enum pr_status st =
+        pr_dload_summary(paths, n, g->quiet, g->max_input, out, m, err);
 
     if (st != PR_OK && (st == PR_E_USAGE))
         err->code = st = PR_E_FORMAT; /* input problems are exit 2 */
@@ -117,9 +118,9 @@ pr_diff_run(const struct pr_diff_job *a, cJSON **out, size_t *n_failed,
 
     *out = NULL;
     *n_failed = 0;
-    st = load_side(a->base, a->n_base, a->gate.quiet, &base, &mb, err);
+    st = load_side(a->base, a->n_base, &a->gate, &base, &mb, err);
     if (st == PR_OK)
-        st = load_side(a->cur, a->n_cur, a->gate.quiet, &cur, &mc, err);
+        st = load_side(a->cur, a->n_cur, &a->gate, &cur, &mc, err);
     snprintf(lb, sizeof(lb), "%s%s", pr_dbasename(a->base[0]),
              a->n_base > 1 ? " (+more)" : "");
     snprintf(lc, sizeof(lc), "%s%s", pr_dbasename(a->cur[0]),

@@ -395,12 +395,13 @@ struct pr_merge;
  * "traceEvents") is read whole; anything else (trace files, run folders,
  * several paths) goes through the pipeline.  *out is owned by the
  * caller.  m NULL: every run whole; else several saved summaries leave
- * their runs lite and *m set (pr_pipeline_summary_merged), *m NULL
+ * their runs lite and *m set (pr_pipeline_summary_merged), *m NULL.
+ * max_input: --max-input (0: the default), for traces and summaries;
  * otherwise.  Errors: PR_E_IO, PR_E_FORMAT (e.g. unsupported
  * schema_version), PR_E_NOMEM, and those of the pipeline. */
 PR_NODISCARD enum pr_status pr_dload_summary(const char *const *paths, size_t n,
-                                             int quiet, cJSON **out,
-                                             struct pr_merge **m,
+                                             int quiet, uint64_t max_input,
+                                             cJSON **out, struct pr_merge **m,
                                              struct pr_error *err);
 
 /* The runs of two summaries and how they pair (pair.c): same rank, else

@@ -25,15 +25,18 @@ pr_dbasename(const char *path)
 }
 
 enum pr_status
-pr_dload_summary(const char *const *paths, size_t n, int quiet, cJSON **out,
-                 struct pr_merge **m, struct pr_error *err)
+pr_dload_summary(const char *const *paths, size_t n, int quiet,
+                 uint64_t max_input, cJSON **out, struct pr_merge **m,
+                 struct pr_error *err)
 {
     *out = NULL;
     if (m != NULL)
         *m = NULL;
     if (n == 1 && pr_saved_sniff(paths[0]))
-        return pr_saved_load(paths[0], out, err);
+        return pr_saved_load(paths[0], pr_pipeline_saved_max(max_input), out,
+                             err);
     if (m != NULL)
-        return pr_pipeline_summary_merged(paths, n, quiet, out, m, err);
-    return pr_pipeline_summary(paths, n, quiet, out, err);
+        return pr_pipeline_summary_merged(paths, n, quiet, max_input, out, m,
+                                          err);
+    return pr_pipeline_summary(paths, n, quiet, max_input, out, err);
 }

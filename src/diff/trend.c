@@ -74,11 +74,12 @@ static cJSON *top_operators(const cJSON *sum);
 
 /* Read night n's summary (again) unless it is held. */
 static enum pr_status
-night_hold(struct night *n, int quiet, struct pr_error *err)
+night_hold(struct night *n, const struct pr_gate_job *g, struct pr_error *err)
 {
     if (n->sum != NULL)
         return PR_OK;
-    return pr_dload_summary(&n->path, 1, quiet, &n->sum, NULL, err);
+    return pr_dload_summary(&n->path, 1, g->quiet, g->max_input, &n->sum, NULL,
+                            err);
 }
 
 /* Night n done with: a saved summary is let go, to be read again. */
@@ -133,7 +134,7 @@ load_nights(const struct pr_trend_job *a, struct nights *ns,
         at->given = i;
         at->saved = pr_saved_sniff(at->path);
         pr_error_clear(&why);
-        st = night_hold(at, a->gate.quiet, &why);
+        st = night_hold(at, &a->gate, &why);
         if (st == PR_E_NOMEM)
             return pr_error_set(err, st, "%s", why.msg);
         if (st != PR_OK) {
@@ -333,7 +334,7 @@ trend_night(const struct pr_trend_job *a, struct night *n, size_t i,
 {
     cJSON *o = cJSON_CreateObject();
     size_t failed = 0, failed_base = 0, compared;
-    enum pr_status st = night_hold(&n[i], a->gate.quiet, err);
+    enum pr_status st = night_hold(&n[i], &a->gate, err);
 
     if (st != PR_OK) {
         cJSON_Delete(o);
@@ -351,7 +352,7 @@ trend_night(const struct pr_trend_job *a, struct night *n, size_t i,
                    : PR_OK;
     st = gate_night(a, &n[i - 1], &n[i], o, "gates", &failed, err);
     if (st == PR_OK && i >= 2)
-        st = night_hold(&n[0], a->gate.quiet, err);
+        st = night_hold(&n[0], &a->gate, err);
     if (st == PR_OK && i >= 2)
         st =
             gate_night(a, &n[0], &n[i], o, "gates_vs_first", &failed_base, err);

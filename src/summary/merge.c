@@ -64,6 +64,7 @@ struct pr_merge {
     size_t n_own;
     pr_merge_load_fn load; /* NULL: paths are saved summaries */
     void *ctx;
+    uint64_t max; /* a saved summary's size limit (pr_saved_load) */
     size_t hold_budget, held_nodes; /* nodes of the runs held whole */
     struct src *v;
     size_t n, cap;
@@ -433,7 +434,7 @@ static enum pr_status
 fold_file(struct pr_merge *m, size_t i, cJSON **job, struct pr_error *err)
 {
     cJSON *doc = NULL;
-    enum pr_status st = pr_saved_load(m->paths[i], &doc, err);
+    enum pr_status st = pr_saved_load(m->paths[i], m->max, &doc, err);
     int ok;
 
     if (st == PR_OK)
@@ -464,7 +465,7 @@ load_saved(void *ctx, size_t file, cJSON **doc, struct pr_error *err)
 {
     const struct pr_merge *m = ctx;
 
-    return pr_saved_load(m->paths[file], doc, err);
+    return pr_saved_load(m->paths[file], m->max, doc, err);
 }
 
 struct pr_merge *
@@ -522,7 +523,7 @@ pr_merge_finish(struct pr_merge *m, cJSON *job, struct pr_error *err)
 }
 
 enum pr_status
-pr_merge_load(const char *const *paths, size_t n, cJSON **out,
+pr_merge_load(const char *const *paths, size_t n, uint64_t max, cJSON **out,
               struct pr_merge **mp, struct pr_error *err)
 {
     struct pr_merge *m = pr_merge_new(paths, NULL, NULL, 0);
@@ -534,6 +535,7 @@ pr_merge_load(const char *const *paths, size_t n, cJSON **out,
     *mp = NULL;
     if (m == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    m->max = max;
     /* the paths are copied: a caller's list (a folder's files, say) may
        not outlive the merge, which reads the files again later */
     m->own = calloc(n ? n : 1, sizeof(*m->own));

@@ -133,7 +133,8 @@ pr_saved_dir(const char *dir, char ***paths, size_t *n)
 }
 
 static enum pr_status
-read_whole(const char *path, char **text, size_t *len, struct pr_error *err)
+read_whole(const char *path, uint64_t max, char **text, size_t *len,
+           struct pr_error *err)
 {
     FILE *f = fopen(path, "rb");
     struct stat sb;
@@ -146,11 +147,24 @@ read_whole(const char *path, char **text, size_t *len, struct pr_error *err)
         fclose(f);
         return pr_error_set(err, PR_E_IO, "%s: cannot stat", path);
     }
+    /* refused before a byte is read: a summary's tree takes several
+       times its text (issue #35: 3.46 GB for a 520 MB summary) */
+    if (max > 0 && (unsigned long long)sb.st_size > max) {
+        fclose(f);
+        return pr_error_set(err, PR_E_LIMIT,
+                            "%s: a saved summary of %llu bytes, larger than "
+                            "the limit of %llu bytes (--max-input SIZE "
+                            "sets it)",
+                            path, (unsigned long long)sb.st_size,
+                            (unsigned long long)max);
+    }
     if ((unsigned long long)sb.st_size > PR_SAVED_MAX) {
         fclose(f);
         return pr_error_set(err, PR_E_LIMIT,
-                            "%s: summary larger than %zu bytes", path,
-                            PR_SAVED_MAX);
+                            "%s: a saved summary of %llu bytes, larger than "
+                            "the %zu MiB profreport reads",
+                            path, (unsigned long long)sb.st_size,
+                            PR_SAVED_MAX >> 20);
     }
     n = (size_t)sb.st_size;
     p = malloc(n + 1);
@@ -168,7 +182,7 @@ read_whole(const char *path, char **text, size_t *len, struct pr_error *err)
 }
 
 enum pr_status
-pr_saved_load(const char *path, cJSON **out, struct pr_error *err)
+pr_saved_load(const char *path, uint64_t max, cJSON **out, struct pr_error *err)
 {
     char *text = NULL;
     const char *end = NULL;
@@ -177,7 +191,7 @@ pr_saved_load(const char *path, cJSON **out, struct pr_error *err)
     enum pr_status st;
 
     *out = NULL;
-    st = read_whole(path, &text, &len, err);
+    st = read_whole(path, max, &text, &len, err);
     if (st != PR_OK)
         return st;
     errno = 0; /* a failed allocation, not bad text, when ENOMEM */

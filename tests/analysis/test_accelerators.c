@@ -48,7 +48,7 @@ summarize(const char *json)
     assert_int_equal(write(fd, json, n), (ssize_t)n);
     close(fd);
     inputs[0] = path;
-    assert_int_equal(pr_pipeline_summary(inputs, 1, 1, &out, &err), PR_OK);
+    assert_int_equal(pr_pipeline_summary(inputs, 1, 1, 0, &out, &err), PR_OK);
     unlink(path);
     assert_non_null(out);
     return out;
@@ -453,7 +453,7 @@ test_amp_matches_card(void **state)
     }
     fclose(f);
     inputs[0] = path;
-    assert_int_equal(pr_pipeline_summary(inputs, 1, 1, &sum, &err), PR_OK);
+    assert_int_equal(pr_pipeline_summary(inputs, 1, 1, 0, &sum, &err), PR_OK);
     run = run0(sum);
     cJSON_ArrayForEach(r, get(run, "recommendations"))
     {

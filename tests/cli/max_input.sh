@@ -51,4 +51,55 @@ if [ -x /usr/bin/time ]; then
 else
     skip "peak RSS" "no /usr/bin/time"
 fi
+# --- saved summaries (issue #35): refused by their size before they are
+# read, for the report, a merge of several, diff and trend
+S=$PR_SRCDIR/tests/data/diff
+size=$(wc -c < "$S/base.json")
+lim=$((size - 1))
+for cmd in report merge diff trend; do
+    rm -f "$D/o.json"
+    case $cmd in
+    report) "$PR_BIN" -q --max-input $lim --input "$S/base.json" \
+        --json "$D/o.json" 2> "$D/err" ;;
+    merge) "$PR_BIN" -q --max-input $lim --input "$S/slow.json" \
+        "$S/base.json" --json "$D/o.json" 2> "$D/err" ;;
+    diff) "$PR_BIN" diff -q --max-input $lim -b "$S/base.json" \
+        -i "$S/base.json" --json "$D/o.json" 2> "$D/err" ;;
+    trend) "$PR_BIN" trend -q --max-input $lim -i "$S/base.json" \
+        "$S/base.json" "$S/base.json" --json "$D/o.json" 2> "$D/err" ;;
+    esac
+    rc=$?
+    check "$cmd: a summary of $size bytes under --max-input $lim exits 2 ($rc)" \
+        [ $rc -eq 2 ]
+    check "  saying its size and the limit ($(head -c 300 "$D/err"))" \
+        grep -q "base.json: a saved summary of $size bytes, larger than the limit of $lim bytes" "$D/err"
+    check "  no output" [ ! -e "$D/o.json" ]
+done
+"$PR_BIN" diff -q --max-input $size -b "$S/base.json" -i "$S/base.json" \
+    --json "$D/o.json" 2> "$D/err"
+check "diff: the same summary at exactly the limit is read ($?)" \
+    [ -s "$D/o.json" ]
+
+# a 2 GB summary (sparse: no disk used) is refused at once, by size
+printf '{"schema_version": 1, "runs": [' > "$D/huge.json"
+if truncate -s 2G "$D/huge.json" 2> /dev/null; then
+    start=$(date +%s)
+    env PROFREPORT_MEMORY=64MiB /usr/bin/time -f '%M' -o "$D/rss" \
+        "$PR_BIN" -q --input "$D/huge.json" --json "$D/o.json" 2> "$D/err"
+    rc=$?
+    took=$(($(date +%s) - start))
+    check "a 2 GB summary exits 2 ($rc, ${took}s)" [ $rc -eq 2 ]
+    check "  by its size under the default limit ($(head -c 300 "$D/err"))" \
+        grep -q "huge.json: a saved summary of 2147483648 bytes, larger than the limit of 33554432 bytes" "$D/err"
+    rss=$(tail -1 "$D/rss")
+    check "  without reading it (peak RSS ${rss} KiB)" [ "$rss" -lt 100000 ]
+    "$PR_BIN" diff -q -b "$D/huge.json" -i "$S/base.json" 2> "$D/err"
+    rc=$?
+    check "diff: a 2 GB summary exits 2 ($rc: $(head -c 200 "$D/err"))" \
+        [ $rc -eq 2 ]
+    rm -f "$D/huge.json"
+else
+    skip "a 2 GB summary" "truncate cannot make a sparse file here"
+fi
+
 echo "1..$T_N"

@@ -86,7 +86,7 @@ setup(void **state)
              src ? src : ".");
     snprintf(fx.dir, sizeof(fx.dir), "/tmp/test_merge.XXXXXX");
     if (mkdtemp(fx.dir) == NULL ||
-        pr_pipeline_summary(in, 1, 1, &base, &err) != PR_OK)
+        pr_pipeline_summary(in, 1, 1, 0, &base, &err) != PR_OK)
         return -1;
     for (r = 0; r < RANKS; r++) {
         snprintf(fx.path[r], sizeof(fx.path[r]), "%s/r%d.json", fx.dir, r);
@@ -119,7 +119,7 @@ whole_merge(const struct fx *fx)
     int r;
 
     for (r = 0; r < RANKS; r++) {
-        assert_int_equal(pr_saved_load(fx->paths[r], &doc, &err), PR_OK);
+        assert_int_equal(pr_saved_load(fx->paths[r], 0, &doc, &err), PR_OK);
         if (job == NULL) {
             job = doc;
             continue;
@@ -148,7 +148,8 @@ test_lite_views_equal_whole(void **state)
     const cJSON *run, *full, *w;
     int i = 0;
 
-    assert_int_equal(pr_merge_load(fx->paths, RANKS, &lite, &m, &err), PR_OK);
+    assert_int_equal(pr_merge_load(fx->paths, RANKS, 0, &lite, &m, &err),
+                     PR_OK);
     assert_int_equal(pr_summary_finish(lite, &err), PR_OK);
     assert_true(cJSON_IsObject(cJSON_GetObjectItem(whole, "job")));
     assert_true(cJSON_Compare(cJSON_GetObjectItem(lite, "job"),
@@ -185,7 +186,8 @@ test_expand_view(void **state)
     struct pr_merge *m = NULL;
     cJSON *lite = NULL, *view = cJSON_CreateArray(), *runs;
 
-    assert_int_equal(pr_merge_load(fx->paths, RANKS, &lite, &m, &err), PR_OK);
+    assert_int_equal(pr_merge_load(fx->paths, RANKS, 0, &lite, &m, &err),
+                     PR_OK);
     runs = cJSON_GetObjectItem(lite, "runs");
     cJSON_AddItemReferenceToArray(view, cJSON_GetArrayItem(runs, 1));
     cJSON_AddItemReferenceToArray(view, cJSON_GetArrayItem(runs, 3));
@@ -219,7 +221,8 @@ expand_member(const struct fx *fx, const char *path, const char *parent)
     const cJSON *w, *got;
     int i = 0;
 
-    assert_int_equal(pr_merge_load(fx->paths, RANKS, &lite, &m, &err), PR_OK);
+    assert_int_equal(pr_merge_load(fx->paths, RANKS, 0, &lite, &m, &err),
+                     PR_OK);
     runs = cJSON_GetObjectItem(lite, "runs");
     run = cJSON_GetArrayItem(runs, 2);
     cJSON_DeleteItemFromObject(run, parent);
@@ -261,7 +264,8 @@ test_expand_member(void **state)
     expand_member(fx, "operators", "operators");
     expand_member(fx, "attribution.kernels", "attribution");
     /* a member no whole run has is removed; the runs are done with */
-    assert_int_equal(pr_merge_load(fx->paths, RANKS, &lite, &m, &err), PR_OK);
+    assert_int_equal(pr_merge_load(fx->paths, RANKS, 0, &lite, &m, &err),
+                     PR_OK);
     run = cJSON_GetArrayItem(cJSON_GetObjectItem(lite, "runs"), 0);
     cJSON_AddItemToObject(run, "no_such", cJSON_CreateTrue());
     assert_int_equal(pr_merge_expand_member(
@@ -286,10 +290,11 @@ test_changed_file(void **state)
     const cJSON *full;
     char saved[128];
 
-    assert_int_equal(pr_merge_load(fx->paths, RANKS, &lite, &m, &err), PR_OK);
+    assert_int_equal(pr_merge_load(fx->paths, RANKS, 0, &lite, &m, &err),
+                     PR_OK);
     snprintf(saved, sizeof(saved), "%s.bak", fx->path[2]);
     assert_int_equal(rename(fx->path[2], saved), 0);
-    assert_int_equal(pr_saved_load(fx->paths[0], &doc, &err), PR_OK);
+    assert_int_equal(pr_saved_load(fx->paths[0], 0, &doc, &err), PR_OK);
     {
         char *text = cJSON_Print(doc);
         FILE *fp = fopen(fx->path[2], "w");
@@ -321,7 +326,7 @@ test_duplicate_run(void **state)
     cJSON *lite = NULL;
     const char *twice[3] = {fx->paths[0], fx->paths[1], fx->paths[0]};
 
-    assert_int_equal(pr_merge_load(twice, 3, &lite, &m, &err), PR_E_FORMAT);
+    assert_int_equal(pr_merge_load(twice, 3, 0, &lite, &m, &err), PR_E_FORMAT);
     assert_non_null(strstr(err.msg, "both hold run 'rank0'"));
     assert_null(lite);
     assert_null(m);
@@ -424,7 +429,7 @@ test_rank_form(void **state)
                           "total_us"};
     size_t t, k, n_rows;
 
-    assert_int_equal(pr_saved_load(fx->paths[1], &doc, &err), PR_OK);
+    assert_int_equal(pr_saved_load(fx->paths[1], 0, &doc, &err), PR_OK);
     whole = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0);
     pr_buf_init(&b, 0);
     assert_true(pr_rank_form_text(whole, &b));
@@ -491,7 +496,7 @@ unprinted(const struct fx *fx, int r)
     struct pr_error err = {0};
     cJSON *doc = NULL, *run, *el;
 
-    assert_int_equal(pr_saved_load(fx->paths[r], &doc, &err), PR_OK);
+    assert_int_equal(pr_saved_load(fx->paths[r], 0, &doc, &err), PR_OK);
     run = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0);
     cJSON_ArrayForEach(el, cJSON_GetObjectItem(run, "kernels"))
         cJSON_SetNumberValue(cJSON_GetObjectItem(el, "total_us"),
@@ -578,7 +583,7 @@ store_same_as_saved(const struct fx *fx, size_t hold)
     }
     assert_int_equal(pr_merge_finish(t, job, &err), PR_OK);
     assert_int_equal(pr_summary_finish(job, &err), PR_OK);
-    assert_int_equal(pr_merge_load(paths, RANKS, &saved, &m, &err), PR_OK);
+    assert_int_equal(pr_merge_load(paths, RANKS, 0, &saved, &m, &err), PR_OK);
     assert_int_equal(pr_summary_finish(saved, &err), PR_OK);
     x = exact(cJSON_GetObjectItem(job, "job"));
     y = exact(cJSON_GetObjectItem(saved, "job"));
@@ -626,7 +631,7 @@ store_same_as_saved(const struct fx *fx, size_t hold)
         struct pr_merge *m2 = NULL;
         const char *two[2] = {paths[0], paths[1]};
         struct pr_buf fb;
-        assert_int_equal(pr_saved_load(paths[1], &doc, &err), PR_OK);
+        assert_int_equal(pr_saved_load(paths[1], 0, &doc, &err), PR_OK);
         pr_buf_init(&fb, 0);
         assert_true(pr_rank_form_text(
             cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0), &fb));
@@ -641,7 +646,8 @@ store_same_as_saved(const struct fx *fx, size_t hold)
         }
         cJSON_free(x);
         cJSON_Delete(doc);
-        assert_int_equal(pr_merge_load(two, 2, &lite, &m2, &err), PR_E_FORMAT);
+        assert_int_equal(pr_merge_load(two, 2, 0, &lite, &m2, &err),
+                         PR_E_FORMAT);
         assert_non_null(strstr(err.msg, "rank form"));
         assert_non_null(strstr(err.msg, paths[1]));
     }
