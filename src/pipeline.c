@@ -181,6 +181,51 @@ cpus(void)
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
+/* n with a comma between each three digits ("99,990"). */
+static const char *
+with_commas(size_t n, char *buf, size_t cap)
+{
+    char digits[32];
+    int len = snprintf(digits, sizeof(digits), "%zu", n), i, k = 0;
+
+    for (i = 0; i < len && (size_t)k + 2 < cap; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = digits[i];
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+/* A run read from a folder of which members were skipped says how many
+ * in its diagnostics, so that the summary tells what the terminal
+ * said. */
+static enum pr_status
+note_folder_skips(cJSON *run, const struct pr_input_file *f,
+                  struct pr_error *err)
+{
+    cJSON *d = cJSON_GetObjectItemCaseSensitive(run, PR_K_DIAGNOSTICS), *row;
+    char n[32], text[160];
+
+    if (f->folder_skips == 0 || !cJSON_IsArray(d))
+        return PR_OK;
+    snprintf(text, sizeof(text),
+             "%s files of the input folder were not read (no format "
+             "profreport reads, or unreadable): the warnings name them",
+             with_commas(f->folder_skips, n, sizeof(n)));
+    row = cJSON_CreateObject();
+    if (row == NULL ||
+        cJSON_AddStringToObject(row, PR_K_KIND, "skipped_files") == NULL ||
+        cJSON_AddNumberToObject(row, PR_K_COUNT, (double)f->folder_skips) ==
+            NULL ||
+        cJSON_AddStringToObject(row, PR_K_TEXT, text) == NULL ||
+        !cJSON_AddItemToArray(d, row)) {
+        cJSON_Delete(row);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    return PR_OK;
+}
+
 /* Add one trace of an input (a loader may read several runs from one
  * folder) to the summary; its passes may use `threads` threads (0: one
  * per CPU). */
@@ -203,6 +248,8 @@ add_trace(const struct pr_options *o, const struct pr_input_file *f,
     st = pr_summary_add_input(sum, f->path, t, worker, f->span, err);
     if (st == PR_OK)
         st = pr_summary_add_run(sum, t, worker, f->span, &ao, err);
+    if (st == PR_OK)
+        st = note_folder_skips(last_run(sum), f, err);
     if (st == PR_OK && o->verbose && !o->quiet)
         print_diagnostics(notes, worker, last_run(sum));
     if (st == PR_OK) /* where the run came from, for grouping it by job */
@@ -258,20 +305,43 @@ ingest_one(const struct pr_options *o, const struct pr_input_file *f,
 }
 
 /* Every --input as inputs with their formats; folder members that no
- * format reads are named in a warning. */
+ * format reads are named in a warning, the first PR_SKIP_NAMED of each
+ * reason, and the rest counted in one line per reason.  Each file of an
+ * input folder knows how many of the folder's members were skipped. */
 static enum pr_status
 discover_all(const struct pr_options *o, struct pr_input_list *files,
              struct pr_error *err)
 {
     enum pr_status st = PR_OK;
-    size_t i;
+    size_t i, k;
 
     files->follow_links = o->follow_links;
-    for (i = 0; i < o->n_inputs && st == PR_OK; i++)
+    for (i = 0; i < o->n_inputs && st == PR_OK; i++) {
+        size_t n0 = files->n, skips0 = files->n_skips;
+
         st = pr_discover(o->inputs[i], files, err);
+        for (k = n0; st == PR_OK && k < files->n; k++)
+            files->files[k].folder_skips = files->n_skips - skips0;
+    }
     for (i = 0; i < files->n_skipped && st == PR_OK && !o->quiet; i++)
         pr_term_printf(stderr, "profreport: warning: skipping %s: %s\n",
                        files->skipped[i].path, files->skipped[i].why);
+    for (i = 0; i < files->n_kinds && st == PR_OK && !o->quiet; i++) {
+        const struct pr_skip_kind *c = &files->kinds[i];
+        char n[32];
+
+        if (c->why == NULL)
+            pr_term_printf(stderr,
+                           "profreport: warning: ... and %s more files "
+                           "skipped for other reasons\n",
+                           with_commas(c->n - PR_SKIP_NAMED, n, sizeof(n)));
+        else if (c->n > PR_SKIP_NAMED)
+            pr_term_printf(stderr,
+                           "profreport: warning: ... and %s more skipped "
+                           "like this: %s\n",
+                           with_commas(c->n - PR_SKIP_NAMED, n, sizeof(n)),
+                           c->why);
+    }
     return st;
 }
 

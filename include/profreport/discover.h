@@ -21,21 +21,37 @@ struct pr_input_file {
     char *worker; /* owned */
     char *span;   /* owned; NULL when the name has no span */
     int from_dir; /* found by scanning a folder (non-traces are skipped) */
+    size_t folder_skips; /* members of its input folder that were skipped
+                            (set by the caller: pr_input_list.n_skips) */
     const struct pr_format *format; /* borrowed (a row of the table) */
 };
 
 /* A folder member that is not read, and why ("not a format profreport
- * reads (text starting ...)"); the caller shows these as warnings. */
+ * reads (an empty file; ...)"); the caller shows these as warnings. */
 struct pr_input_skip {
     char *path; /* owned */
     char *why;  /* owned */
 };
 
+/* The members skipped for one reason (one `why`): only the first
+ * PR_SKIP_NAMED of them are kept in `skipped`, the rest are counted, so
+ * that 100,000 empty files make ten warnings and a count, and the list's
+ * memory does not grow with them. */
+#define PR_SKIP_NAMED 10
+#define PR_SKIP_KINDS 64 /* reasons told apart; the rest count as one */
+struct pr_skip_kind {
+    char *why; /* owned; NULL: the reasons past PR_SKIP_KINDS */
+    size_t n;  /* members skipped for it */
+};
+
 struct pr_input_list {
     struct pr_input_file *files; /* owned */
     size_t n, cap;
-    struct pr_input_skip *skipped; /* owned */
+    struct pr_input_skip *skipped; /* owned: at most PR_SKIP_NAMED a kind */
     size_t n_skipped, cap_skipped;
+    struct pr_skip_kind *kinds; /* owned, in the order first seen */
+    size_t n_kinds, cap_kinds;
+    size_t n_skips; /* members skipped in all, named or counted */
     /* set by the caller: a folder's symlinks that lead out of it are
      * followed too (by default they are skipped with a warning) */
     int follow_links;

@@ -97,8 +97,12 @@ const struct pr_format *pr_formats_streaming(const struct pr_format_table *tab);
 
 /* A short description of content no format claims, for messages: "an
  * SQLite database", "text starting \"Step Id,Model ID\"", "binary data",
- * "an empty file".  Writes at most `cap` bytes (NUL included). */
-void pr_formats_describe(const struct pr_probe *p, char *out, size_t cap);
+ * "an empty file".  `quote` 0: text is said by its kind ("JSON text",
+ * "CSV text", "text"), never by its bytes (a folder member: a file the
+ * user did not name must not be echoed).  Writes at most `cap` bytes (NUL
+ * included). */
+void pr_formats_describe(const struct pr_probe *p, int quote, char *out,
+                         size_t cap);
 
 /* The names of the formats of `tab`, comma-separated ("kineto, chrome"). */
 void pr_formats_names(const struct pr_format_table *tab, char *out, size_t cap);

@@ -128,12 +128,41 @@ add_file(struct pr_input_list *l, const char *path, int from_dir,
     return PR_OK;
 }
 
+/* The kind of `why` (added when new); NULL when out of memory. */
+static struct pr_skip_kind *
+skip_kind(struct pr_input_list *l, const char *why)
+{
+    struct pr_skip_kind *c;
+    size_t i;
+
+    for (i = 0; i < l->n_kinds; i++)
+        if (l->kinds[i].why == NULL || strcmp(l->kinds[i].why, why) == 0)
+            return &l->kinds[i];
+    if (pr_grow((void **)&l->kinds, &l->cap_kinds, l->n_kinds + 1,
+                sizeof(*c)) != PR_OK)
+        return NULL;
+    c = &l->kinds[l->n_kinds];
+    c->n = 0;
+    c->why = NULL; /* the last kind takes every reason after it */
+    if (l->n_kinds + 1 < PR_SKIP_KINDS &&
+        (c->why = dup_n(why, strlen(why))) == NULL)
+        return NULL;
+    l->n_kinds++;
+    return c;
+}
+
 static enum pr_status
 add_skip(struct pr_input_list *l, const char *path, const char *why,
          struct pr_error *err)
 {
     struct pr_input_skip *k;
+    struct pr_skip_kind *c = skip_kind(l, why);
 
+    if (c == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    l->n_skips++;
+    if (c->n++ >= PR_SKIP_NAMED)
+        return PR_OK; /* counted, not named */
     if (pr_grow((void **)&l->skipped, &l->cap_skipped, l->n_skipped + 1,
                 sizeof(*k)) != PR_OK)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
@@ -184,12 +213,12 @@ probe_read(struct scan *sc, struct pr_probe *p, char *why, size_t cap,
 
 /* Why no format claims `p`, for messages. */
 static void
-unclaimed(const struct scan *sc, const struct pr_probe *p, char *why,
+unclaimed(const struct scan *sc, const struct pr_probe *p, int quote, char *why,
           size_t cap)
 {
     char what[80], names[384];
 
-    pr_formats_describe(p, what, sizeof(what));
+    pr_formats_describe(p, quote, what, sizeof(what));
     pr_formats_names(sc->tab, names, sizeof(names));
     snprintf(why, cap, "not a format profreport reads (%s; it reads: %s)", what,
              names);
@@ -275,8 +304,8 @@ scan_file(struct scan *sc, const char *path, struct pr_error *err)
                         NULL);
     if (f != NULL)
         return add_file(sc->l, path, 1, f, err);
-    if (readable)
-        unclaimed(sc, &p, why, sizeof(why));
+    if (readable) /* a member: said by kind, never by its bytes */
+        unclaimed(sc, &p, 0, why, sizeof(why));
     return add_skip(sc->l, path, why, err);
 }
 
@@ -441,7 +470,7 @@ explicit_file(struct scan *sc, const char *path, const struct stat *st,
         return add_file(sc->l, path, 0, f, err);
     if (regular < 0)
         return pr_error_set(err, code, "%s: %s", path, why);
-    unclaimed(sc, &p, why, sizeof(why));
+    unclaimed(sc, &p, 1, why, sizeof(why)); /* the user's own file */
     return pr_error_set(err, PR_E_NOT_FORMAT, "%s: %s", path, why);
 }
 
@@ -524,6 +553,9 @@ pr_input_list_free(struct pr_input_list *l)
         free(l->skipped[i].path);
         free(l->skipped[i].why);
     }
+    for (i = 0; i < l->n_kinds; i++)
+        free(l->kinds[i].why);
+    free(l->kinds);
     free(l->files);
     free(l->skipped);
     memset(l, 0, sizeof(*l));

@@ -120,7 +120,7 @@ is_text(const char *s, size_t n)
 }
 
 void
-pr_formats_describe(const struct pr_probe *p, char *out, size_t cap)
+pr_formats_describe(const struct pr_probe *p, int quote, char *out, size_t cap)
 {
     const char *s;
     size_t n, i;
@@ -145,6 +145,18 @@ pr_formats_describe(const struct pr_probe *p, char *out, size_t cap)
     }
     if (!is_text(s, n < 256 ? n : 256)) {
         snprintf(out, cap, "binary data");
+        return;
+    }
+    if (!quote) {
+        int comma = 0;
+
+        for (i = 0; i < n && s[i] != '\n' && s[i] != '\r'; i++)
+            comma |= s[i] == ',';
+        snprintf(out, cap, "%s",
+                 s[0] == '{' || s[0] == '[' ? "JSON text of no trace format"
+                 : s[0] == '<'              ? "XML or HTML text"
+                 : comma                    ? "CSV text of no known table"
+                                            : "text");
         return;
     }
     for (i = 0; i < n && i < sizeof(line) - 1 && s[i] != '\n' && s[i] != '\r';

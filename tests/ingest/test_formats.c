@@ -142,7 +142,7 @@ test_folders_unclaimed(void **state)
 }
 
 static void
-describe(const char *head, size_t n, int whole, const char *want)
+describe_as(const char *head, size_t n, int whole, int quote, const char *want)
 {
     struct pr_probe p = probe("x", NULL);
     char out[80];
@@ -150,8 +150,14 @@ describe(const char *head, size_t n, int whole, const char *want)
     p.head = head;
     p.n_head = n;
     p.whole = whole;
-    pr_formats_describe(&p, out, sizeof(out));
+    pr_formats_describe(&p, quote, out, sizeof(out));
     assert_string_equal(out, want);
+}
+
+static void
+describe(const char *head, size_t n, int whole, const char *want)
+{
+    describe_as(head, n, whole, 1, want);
 }
 
 static void
@@ -166,6 +172,13 @@ test_describe(void **state)
     describe("Step Id,\"Name\"\r\n1,a", 19, 1,
              "text starting \"Step Id,'Name'\"");
     describe(NULL, 0, 0, "content that could not be read");
+    /* a folder member's text: its kind, never its bytes (issue #35) */
+    describe_as("Step Id,\"Name\"\r\n1,a", 19, 1, 0,
+                "CSV text of no known table");
+    describe_as("TOKEN=secret\n", 13, 1, 0, "text");
+    describe_as(" {\"a\": 1}", 9, 1, 0, "JSON text of no trace format");
+    describe_as("<html>", 6, 1, 0, "XML or HTML text");
+    describe_as("", 0, 1, 0, "an empty file");
     pr_formats_names(pr_formats_builtin(), names, sizeof(names));
     assert_non_null(strstr(names, "kineto, chrome"));
     assert_null(strstr(names, "..."));
