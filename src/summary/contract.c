@@ -2,6 +2,7 @@
  * fields per object of the tree, walked once. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,10 +15,13 @@ enum {
     T_NULL = 4,
     T_BOOL = 8,
     T_OBJ = 16,
-    T_ARR = 32 /* an array of objects of `sub` (or of anything if NULL) */
+    T_ARR = 32, /* an array of objects of `sub` (or of anything if NULL) */
+    NONNEG = 64 /* with T_NUM: never below 0 (a time, a count, bytes) */
 };
 
 #define NUMQ (T_NUM | T_NULL) /* a figure that may be unknown */
+#define CNT (T_NUM | NONNEG)  /* a count, known */
+#define AMTQ (NUMQ | NONNEG)  /* a time or amount that may be unknown */
 #define STRQ (T_STR | T_NULL)
 
 struct field {
@@ -31,62 +35,67 @@ struct field {
         NULL, 0, NULL                                                          \
     }
 
-static const struct field breakdown[] = {{PR_K_KERNEL, NUMQ, NULL},
-                                         {PR_K_MEMCPY, NUMQ, NULL},
-                                         {PR_K_MEMSET, NUMQ, NULL},
-                                         {PR_K_COMMUNICATION, NUMQ, NULL},
-                                         {PR_K_RUNTIME, NUMQ, NULL},
-                                         {PR_K_DATALOADER, NUMQ, NULL},
-                                         {PR_K_CPU_EXEC, NUMQ, NULL},
+static const struct field breakdown[] = {{PR_K_KERNEL, AMTQ, NULL},
+                                         {PR_K_MEMCPY, AMTQ, NULL},
+                                         {PR_K_MEMSET, AMTQ, NULL},
+                                         {PR_K_COMMUNICATION, AMTQ, NULL},
+                                         {PR_K_RUNTIME, AMTQ, NULL},
+                                         {PR_K_DATALOADER, AMTQ, NULL},
+                                         {PR_K_CPU_EXEC, AMTQ, NULL},
+                                         /* the step less its parts:
+                                            below 0 where they overlap */
                                          {PR_K_OTHER, NUMQ, NULL},
                                          END};
 
 static const struct field step[] = {{PR_K_NAME, STRQ, NULL},
                                     {PR_K_START_US, NUMQ, NULL},
-                                    {PR_K_DURATION_US, NUMQ, NULL},
+                                    {PR_K_DURATION_US, AMTQ, NULL},
                                     {PR_K_BREAKDOWN_US, T_OBJ, breakdown},
                                     END};
 
 static const struct field step_summary[] = {
-    {PR_K_COUNT, T_NUM, NULL},
-    {PR_K_MEAN_US, NUMQ, NULL},
-    {PR_K_MEDIAN_US, NUMQ, NULL},
+    {PR_K_COUNT, CNT, NULL},
+    {PR_K_MEAN_US, AMTQ, NULL},
+    {PR_K_MEDIAN_US, AMTQ, NULL},
     {PR_K_P90_US, NUMQ, NULL},
-    {PR_K_MIN_US, NUMQ, NULL},
-    {PR_K_MAX_US, NUMQ, NULL},
+    {PR_K_MIN_US, AMTQ, NULL},
+    {PR_K_MAX_US, AMTQ, NULL},
     {PR_K_BREAKDOWN_US, T_OBJ | T_NULL, breakdown},
     END};
 
 static const struct field gpu_metric[] = {
     {PR_K_DEVICE, T_NUM | T_STR, NULL},
-    {PR_K_UTILIZATION_PCT, NUMQ, NULL},
-    {PR_K_EST_SM_EFFICIENCY_PCT, NUMQ, NULL},
-    {PR_K_EST_ACHIEVED_OCCUPANCY_PCT, NUMQ, NULL},
-    {PR_K_KERNEL_TIME_US, NUMQ, NULL},
+    {PR_K_UTILIZATION_PCT, AMTQ, NULL},
+    {PR_K_EST_SM_EFFICIENCY_PCT, AMTQ, NULL},
+    {PR_K_EST_ACHIEVED_OCCUPANCY_PCT, AMTQ, NULL},
+    {PR_K_KERNEL_TIME_US, AMTQ, NULL},
     END};
 
 static const struct field op[] = {{PR_K_NAME, T_STR, NULL},
-                                  {PR_K_CALLS, T_NUM, NULL},
-                                  {PR_K_DEVICE_SELF_US, NUMQ, NULL},
-                                  {PR_K_DEVICE_TOTAL_US, NUMQ, NULL},
-                                  {PR_K_HOST_SELF_US, NUMQ, NULL},
-                                  {PR_K_HOST_TOTAL_US, NUMQ, NULL},
+                                  {PR_K_CALLS, CNT, NULL},
+                                  {PR_K_DEVICE_SELF_US, AMTQ, NULL},
+                                  {PR_K_DEVICE_TOTAL_US, AMTQ, NULL},
+                                  {PR_K_HOST_SELF_US, AMTQ, NULL},
+                                  {PR_K_HOST_TOTAL_US, AMTQ, NULL},
                                   END};
 
-static const struct field op_shape[] = {
-    {PR_K_NAME, T_STR, NULL},           {PR_K_INPUT_SHAPES, STRQ, NULL},
-    {PR_K_CALLS, T_NUM, NULL},          {PR_K_DEVICE_SELF_US, NUMQ, NULL},
-    {PR_K_DEVICE_TOTAL_US, NUMQ, NULL}, {PR_K_HOST_SELF_US, NUMQ, NULL},
-    {PR_K_HOST_TOTAL_US, NUMQ, NULL},   END};
+static const struct field op_shape[] = {{PR_K_NAME, T_STR, NULL},
+                                        {PR_K_INPUT_SHAPES, STRQ, NULL},
+                                        {PR_K_CALLS, CNT, NULL},
+                                        {PR_K_DEVICE_SELF_US, AMTQ, NULL},
+                                        {PR_K_DEVICE_TOTAL_US, AMTQ, NULL},
+                                        {PR_K_HOST_SELF_US, AMTQ, NULL},
+                                        {PR_K_HOST_TOTAL_US, AMTQ, NULL},
+                                        END};
 
 static const struct field kernel[] = {
     {PR_K_NAME, T_STR, NULL},   {PR_K_OPERATOR, STRQ, NULL},
-    {PR_K_CALLS, T_NUM, NULL},  {PR_K_TOTAL_US, NUMQ, NULL},
-    {PR_K_MEAN_US, NUMQ, NULL}, {PR_K_MIN_US, NUMQ, NULL},
-    {PR_K_MAX_US, NUMQ, NULL},  END};
+    {PR_K_CALLS, CNT, NULL},    {PR_K_TOTAL_US, AMTQ, NULL},
+    {PR_K_MEAN_US, AMTQ, NULL}, {PR_K_MIN_US, AMTQ, NULL},
+    {PR_K_MAX_US, AMTQ, NULL},  END};
 
 static const struct field tensor_cores[] = {
-    {PR_K_TC_KERNEL_TIME_PCT, NUMQ, NULL}, END};
+    {PR_K_TC_KERNEL_TIME_PCT, AMTQ, NULL}, END};
 
 static const struct field mem_device[] = {
     {PR_K_DEVICE, T_STR, NULL},
@@ -100,7 +109,7 @@ static const struct field memory[] = {
 static const struct field run[] = {
     {PR_K_WORKER, T_STR, NULL},
     {PR_K_SPAN, STRQ, NULL},
-    {PR_K_RANK, NUMQ, NULL},
+    {PR_K_RANK, AMTQ, NULL},
     {PR_K_DEVICES, T_ARR, NULL},
     {PR_K_STEPS, T_ARR, step},
     {PR_K_STEP_SUMMARY, T_OBJ, step_summary},
@@ -205,6 +214,17 @@ check_value(const cJSON *v, const struct field *f, char *path, size_t len,
         return pr_error_set(err, PR_E_FORMAT, "%s: expected %s, got %s", path,
                             want, type_name(t));
     }
+    /* cJSON reads 1e999 as infinity: no figure of a summary is one */
+    if (t == T_NUM && !isfinite(v->valuedouble))
+        return pr_error_set(err, PR_E_FORMAT,
+                            "%s: expected a finite number, got %s", path,
+                            v->valuedouble > 0 ? "a number beyond 1e308"
+                                               : "a number below -1e308");
+    if (t == T_NUM && (f->types & NONNEG) && v->valuedouble < 0)
+        return pr_error_set(err, PR_E_FORMAT,
+                            "%s: %g, but a time, count or size is never "
+                            "negative: the summary was edited or damaged",
+                            path, v->valuedouble);
     if (t == T_OBJ && f->sub != NULL)
         return check_object(v, f->sub, path, len, cap, err);
     if (t != T_ARR || f->sub == NULL)

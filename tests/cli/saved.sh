@@ -37,4 +37,24 @@ check "two summaries of one run are refused (exit 2)" [ $? -eq 2 ]
 check "  naming both files" grep -q "s.json and t.json: both hold run" err
 check "  and nothing is written" [ ! -e m.json ]
 
+# damaged figures (issue #35): a negative time or count, a number cJSON
+# reads as infinity; refused with their path in the tree, exit 2
+B=$PR_SRCDIR/tests/data/diff/base.json
+sed '0,/"duration_us": 97806.2/s//"duration_us": -97806.2/' "$B" > neg.json
+"$PR_BIN" -q --input neg.json --json m.json 2> err
+check "a negative step time is refused (exit 2: $(head -c 200 err))" [ $? -eq 2 ]
+check "  naming its path and why" grep -q \
+    "neg.json: runs\[0\].steps\[0\].duration_us: -97806.2, but a time, count or size is never negative" err
+check "  and nothing is written" [ ! -e m.json ]
+sed '0,/"duration_us": 97806.2/s//"duration_us": 1e999/' "$B" > inf.json
+"$PR_BIN" diff -q -b inf.json -i "$B" 2> err
+check "diff: a step time of 1e999 is refused (exit 2: $(head -c 200 err))" \
+    [ $? -eq 2 ]
+check "  as no finite number" grep -q \
+    "inf.json: runs\[0\].steps\[0\].duration_us: expected a finite number" err
+cnt=$(grep -m1 -n '"calls": [0-9]' "$B" | cut -d: -f1)
+sed "${cnt}s/\"calls\": \([0-9]*\)/\"calls\": -\1/" "$B" > negcalls.json
+"$PR_BIN" -q --input negcalls.json --json m.json 2> err
+check "a negative call count is refused (exit 2: $(head -c 200 err))" [ $? -eq 2 ]
+
 echo "1..$T_N"
