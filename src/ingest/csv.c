@@ -64,6 +64,13 @@ end_field(struct pr_csv *c, struct pr_error *err)
 static enum pr_status
 add_byte(struct pr_csv *c, char ch, struct pr_error *err)
 {
+    /* a field is a C string to every reader: a NUL would cut a name
+       short without a word (issue #35) */
+    if (ch == '\0')
+        return pr_error_set(err, PR_E_FORMAT,
+                            "line %" PRIu64 ": a NUL byte inside a field "
+                            "(binary data, not CSV text)",
+                            c->rec_line);
     if (pr_buf_addc(&c->rec, ch) != PR_OK)
         return pr_error_set(err, PR_E_LIMIT,
                             "line %" PRIu64 ": record larger than %zu MiB",
@@ -244,6 +251,51 @@ pr_csv_col_name(const struct pr_csv *c, size_t i)
     return i < c->n_header ? c->header[i] : NULL;
 }
 
+static int
+cmp_name(const void *a, const void *b)
+{
+    int r = strcmp(**(char **const *)a, **(char **const *)b);
+
+    /* ties by column: the message names the first two in order */
+    return r != 0 ? r
+                  : (*(char **const *)a > *(char **const *)b) -
+                        (*(char **const *)a < *(char **const *)b);
+}
+
+/* A name that heads two columns: which holds the data cannot be told
+ * (issue #35: the reader took one silently).  Empty names (a trailing
+ * comma) may repeat.  Sorted, so a wide header costs n log n. */
+static enum pr_status
+unique_header(const struct pr_csv *c, struct pr_error *err)
+{
+    char **by = NULL;
+    char ***idx = malloc((c->n_header ? c->n_header : 1) * sizeof(*idx));
+    size_t i;
+
+    if (idx == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    for (i = 0; i < c->n_header; i++)
+        idx[i] = &c->header[i];
+    qsort(idx, c->n_header, sizeof(*idx), cmp_name);
+    for (i = 1; i < c->n_header && by == NULL; i++)
+        if (*idx[i][0] != '\0' && strcmp(*idx[i], *idx[i - 1]) == 0)
+            by = idx[i - 1];
+    if (by != NULL) {
+        size_t first = (size_t)(by - c->header), second = first + 1;
+
+        while (strcmp(c->header[second], *by) != 0)
+            second++;
+        free(idx);
+        return pr_error_set(err, PR_E_FORMAT,
+                            "the header names column \"%.80s\" twice "
+                            "(columns %zu and %zu): which one holds the "
+                            "data cannot be told",
+                            *by, first + 1, second + 1);
+    }
+    free(idx);
+    return PR_OK;
+}
+
 /* Keep the first record as the header. */
 static enum pr_status
 read_header(struct pr_csv *c, struct pr_error *err)
@@ -269,7 +321,7 @@ read_header(struct pr_csv *c, struct pr_error *err)
         memcpy(c->header[i], f, n + 1);
         c->n_header++;
     }
-    return PR_OK;
+    return unique_header(c, err);
 }
 
 enum pr_status

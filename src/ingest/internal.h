@@ -155,6 +155,11 @@ PR_NODISCARD enum pr_status pr_sqlite_check(struct sqlite3 *db,
                                             struct pr_error *err);
 void pr_sqlite_close(struct sqlite3 *db); /* accepts NULL */
 
+/* SQLite's last error on db said in the user's words: "ambiguous column
+ * name: start" is "column start is in more than one of the tables read
+ * together: ...", with SQLite's own text after it.  Returns buf. */
+const char *pr_sqlite_why(struct sqlite3 *db, char *buf, size_t cap);
+
 /* 1 when the table (or the table's column, by PRAGMA table_info) exists,
  * 0 when not, -1 when the database cannot be read. */
 int pr_sqlite_has_table(struct sqlite3 *db, const char *table);

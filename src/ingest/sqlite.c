@@ -279,6 +279,40 @@ pr_sqlite_allow_rows(sqlite3 *db, struct pr_error *err)
     return PR_OK;
 }
 
+const char *
+pr_sqlite_why(struct sqlite3 *db, char *buf, size_t cap)
+{
+    static const struct {
+        const char *starts, *pre, *post;
+    } words[] = {
+        {"ambiguous column name: ", "column ",
+         " is in more than one of the tables read together: the database "
+         "is not as its producer writes it (edited, or made by hand)"},
+        {"no such column: ", "it has no column ",
+         ": a producer version profreport does not read, or an edited file"},
+        {"no such table: ", "it has no table ",
+         ": a producer version profreport does not read, or an edited file"},
+    };
+    const char *msg = db != NULL ? sqlite3_errmsg(db) : "no database";
+    size_t i;
+
+    for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+        size_t k = strlen(words[i].starts);
+
+        if (strncmp(msg, words[i].starts, k) != 0)
+            continue;
+        snprintf(buf, cap, "%s%.100s%s (SQLite: %s)", words[i].pre, msg + k,
+                 words[i].post, msg);
+        return buf;
+    }
+    if (strcmp(msg, "database disk image is malformed") == 0 ||
+        strcmp(msg, "file is not a database") == 0)
+        snprintf(buf, cap, "the file is damaged (SQLite: %s)", msg);
+    else
+        snprintf(buf, cap, "SQLite: %s", msg);
+    return buf;
+}
+
 void
 pr_sqlite_close(sqlite3 *db)
 {
@@ -428,10 +462,12 @@ pr_sqlite_load_strings(sqlite3 *db, const char *table, const char *id_col,
     st = strings_sql(&sql, table, id_col, value_col);
     if (st != PR_OK)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
-    else if (sqlite3_prepare_v2(db, sql.data, -1, &q, NULL) != SQLITE_OK)
+    else if (sqlite3_prepare_v2(db, sql.data, -1, &q, NULL) != SQLITE_OK) {
+        char why[512];
+
         st = pr_error_set(err, PR_E_FORMAT, "string table %s: %s", table,
-                          sqlite3_errmsg(db));
-    else
+                          pr_sqlite_why(db, why, sizeof(why)));
+    } else
         st = read_rows(out, db, q, table, err);
     sqlite3_finalize(q);
     pr_buf_free(&sql);

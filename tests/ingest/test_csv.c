@@ -186,6 +186,27 @@ test_errors(void **state)
     assert_string_equal(err.msg, "line 2: unterminated quoted field (the file "
                                  "ends inside it)");
     pr_csv_close(c);
+    /* a name twice in the header (issue #35): which column holds the
+       data cannot be told; empty names (trailing commas) may repeat */
+    pr_error_clear(&err);
+    c = NULL;
+    assert_int_equal(
+        pr_csv_open_mem("Name,Duration(us),Id,Name\n", 26, &c, &err),
+        PR_E_FORMAT);
+    assert_null(c);
+    assert_string_equal(err.msg, "the header names column \"Name\" twice "
+                                 "(columns 1 and 4): which one holds the "
+                                 "data cannot be told");
+    c = open_text("a,,b,,\n1,2,3,4,5\n");
+    assert_int_equal(pr_csv_n_cols(c), 5);
+    pr_csv_close(c);
+    /* a NUL inside a field would cut the name short */
+    pr_error_clear(&err);
+    assert_int_equal(pr_csv_open_mem("a,b\n1,x\0y\n", 11, &c, &err), PR_OK);
+    assert_int_equal(pr_csv_next(c, &got, &err), PR_E_FORMAT);
+    assert_string_equal(err.msg, "line 2: a NUL byte inside a field (binary "
+                                 "data, not CSV text)");
+    pr_csv_close(c);
 }
 
 static void

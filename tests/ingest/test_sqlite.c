@@ -95,7 +95,8 @@ test_strings(void **state)
     assert_int_equal(
         pr_sqlite_load_strings(db, "NOPE", "id", "value", &s, &err),
         PR_E_FORMAT);
-    assert_non_null(strstr(err.msg, "string table NOPE: no such table"));
+    assert_non_null(
+        strstr(err.msg, "string table NOPE: it has no table NOPE: "));
     pr_error_clear(&err);
     assert_int_equal(
         pr_sqlite_load_strings(db, "STRING_IDS", "id", "text", &s, &err),
@@ -330,13 +331,42 @@ test_computed(void **state)
     rmdir(dir);
 }
 
+/* SQLite's errors in the user's words (issue #35): "ambiguous column
+ * name" said as what is wrong with the file, SQLite's text kept after. */
+static void
+test_why(void **state)
+{
+    sqlite3 *db = mem_db("CREATE TABLE a(start, x); CREATE TABLE b(start);");
+    sqlite3_stmt *q = NULL;
+    char why[512];
+
+    (void)state;
+    assert_int_not_equal(
+        sqlite3_prepare_v2(db, "SELECT start FROM a, b", -1, &q, NULL),
+        SQLITE_OK);
+    assert_string_equal(pr_sqlite_why(db, why, sizeof(why)),
+                        "column start is in more than one of the tables "
+                        "read together: the database is not as its producer "
+                        "writes it (edited, or made by hand) (SQLite: "
+                        "ambiguous column name: start)");
+    assert_int_not_equal(
+        sqlite3_prepare_v2(db, "SELECT y FROM a", -1, &q, NULL), SQLITE_OK);
+    assert_non_null(strstr(pr_sqlite_why(db, why, sizeof(why)),
+                           "it has no column y: a producer version"));
+    assert_int_not_equal(
+        sqlite3_prepare_v2(db, "SELECT x FROM TASK", -1, &q, NULL), SQLITE_OK);
+    assert_non_null(
+        strstr(pr_sqlite_why(db, why, sizeof(why)), "it has no table TASK:"));
+    sqlite3_close(db);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_probes),     cmocka_unit_test(test_strings),
         cmocka_unit_test(test_open_files), cmocka_unit_test(test_wal),
-        cmocka_unit_test(test_computed),
+        cmocka_unit_test(test_computed),   cmocka_unit_test(test_why),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

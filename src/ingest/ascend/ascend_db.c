@@ -299,8 +299,11 @@ tid_text(int64_t gtid, int thread, char *buf, size_t cap)
 static enum pr_status
 db_error(struct adb *a, int rc, const char *what)
 {
+    char why[512];
+
     return pr_error_set(a->err, rc == SQLITE_NOMEM ? PR_E_NOMEM : PR_E_FORMAT,
-                        "reading %s: %s", what, sqlite3_errmsg(a->db));
+                        "reading %s: %s", what,
+                        pr_sqlite_why(a->db, why, sizeof(why)));
 }
 
 typedef enum pr_status (*row_fn)(struct adb *a, sqlite3_stmt *q);

@@ -294,8 +294,11 @@ typedef enum pr_status (*row_fn)(struct nsys *n, sqlite3_stmt *q);
 static enum pr_status
 db_error(struct nsys *n, int rc, const char *what)
 {
+    char why[512];
+
     return pr_error_set(n->err, rc == SQLITE_NOMEM ? PR_E_NOMEM : PR_E_FORMAT,
-                        "reading %s: %s", what, sqlite3_errmsg(n->db));
+                        "reading %s: %s", what,
+                        pr_sqlite_why(n->db, why, sizeof(why)));
 }
 
 /* Run the query in n->sql and hand each row to fn. */
