@@ -934,6 +934,7 @@ on_event(void *ctx, uint64_t index, uint64_t offset, const char *text,
     const char *ph;
     uint32_t lane = 0;
     int64_t ts = 0;
+    enum pr_fld r;
     enum pr_status st;
 
     errno = 0; /* a failed allocation, not bad text, when ENOMEM */
@@ -951,9 +952,23 @@ on_event(void *ctx, uint64_t index, uint64_t offset, const char *text,
         cJSON_Delete(ev);
         return PR_OK;
     }
-    if (ph[0] != 'M' &&
-        pr_fld_time_ns(cJSON_GetObjectItemCaseSensitive(ev, "ts"), &ts) !=
-            PR_FLD_OK) {
+    r = ph[0] == 'M'
+            ? PR_FLD_OK
+            : pr_fld_time_ns(cJSON_GetObjectItemCaseSensitive(ev, "ts"), &ts);
+    if (r == PR_FLD_RANGE) {
+        /* a time no clock gives (1e300): bad input, as in a Kineto
+           trace, not an event quietly counted away (issue #35) */
+        double v =
+            cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(ev, "ts"));
+
+        cJSON_Delete(ev);
+        return pr_error_set(err, PR_E_FORMAT,
+                            "byte %llu: event %llu: ts out of range (%.17g "
+                            "us: beyond +-2^62 ns)",
+                            (unsigned long long)offset,
+                            (unsigned long long)index, v);
+    }
+    if (r != PR_FLD_OK) {
         m->t->diag.skipped_bad_ts++;
         cJSON_Delete(ev);
         return PR_OK;
