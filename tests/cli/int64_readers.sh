@@ -93,18 +93,11 @@ done
 # --- torch_npu database: a task's start and end
 for v in 9223372036854775807 -9223372036854775808; do
     rm -f "$T_DIR/npu.db"
-    python3 - "$T_DIR/npu.db" "$v" <<'PY'
+    python3 - "$T_DIR/npu.db" "$v" "$D/hostile/npu_task.sql" <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
-db.executescript("""
-CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY, value TEXT);
-INSERT INTO STRING_IDS VALUES (1, 'MatMul'), (2, 'KERNEL_AICORE');
-CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER,
-    connectionId INTEGER, globalTaskId INTEGER, globalPid INTEGER,
-    taskType INTEGER, contextId INTEGER, streamId INTEGER, taskId INTEGER,
-    modelId INTEGER);
-INSERT INTO TASK VALUES (1000, 2000, 0, 1, 1, 1, 2, 0, 1, 1, 0);
-""")
+db.executescript(open(sys.argv[3]).read())
+db.execute("INSERT INTO TASK VALUES (1000, 2000, 0, 1, 1, 1, 2, 0, 1, 1, 0)")
 db.execute("INSERT INTO TASK VALUES (3000, ?, 0, 2, 2, 1, 2, 0, 1, 2, 0)",
            (int(sys.argv[2]),))
 db.commit()

@@ -87,16 +87,11 @@ make_db text_int.sqlite \
          WHERE rowid = 2;"
 refused text_int.sqlite \
     "CUPTI_ACTIVITY_KIND_RUNTIME row 2: correlationId is text where an integer"
-python3 - "$T_DIR/npu_time.db" <<'PY'
+python3 - "$T_DIR/npu_time.db" "$PR_SRCDIR/tests/data/hostile/npu_task.sql" <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
+db.executescript(open(sys.argv[2]).read())
 db.executescript("""
-CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY, value TEXT);
-INSERT INTO STRING_IDS VALUES (1, 'MatMul'), (2, 'KERNEL_AICORE');
-CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER,
-    connectionId INTEGER, globalTaskId INTEGER, globalPid INTEGER,
-    taskType INTEGER, contextId INTEGER, streamId INTEGER, taskId INTEGER,
-    modelId INTEGER);
 INSERT INTO TASK VALUES (1000, 2000, 0, 1, 1, 1, 2, 0, 1, 1, 0),
     (-9000000000000000000, 9000000000000000000, 0, 2, 2, 1, 2, 0, 1, 2, 0);
 """)
