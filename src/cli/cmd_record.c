@@ -168,7 +168,9 @@ parse_opts(int argc, char **argv, struct pr_launch_job *o,
     paths[0] = o->json;
     paths[1] = o->html;
     paths[2] = o->pdf;
-    return pr_outputs_check(paths, names, 3, NULL, 0, err);
+    /* outputs only told apart here: one may lie in the trace folder the
+       run is about to make (--output run --json run/s.json) */
+    return pr_outputs_distinct(paths, names, 3, NULL, 0, err);
 }
 
 static enum pr_status
