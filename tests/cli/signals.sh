@@ -42,9 +42,10 @@ send() {
     TMPDIR=$TMP env --default-signal=INT,TERM,HUP "$PR_BIN" -q \
         --input "$BIG" "$@" > "$T_DIR/stdout" 2> "$T_DIR/err" &
     pid=$!
-    tries=0
-    while ! staged && kill -0 "$pid" 2> /dev/null && [ $tries -lt 60000 ]; do
-        tries=$((tries + 1))
+    # the analysis first (seconds, longer under a sanitizer), then the
+    # reports are staged: poll every 20 ms until one is there
+    while ! staged && kill -0 "$pid" 2> /dev/null; do
+        sleep 0.02
     done
     if ! staged; then
         wait "$pid"
@@ -78,7 +79,7 @@ rm -rf "$W" "$TMP" && mkdir -p "$W" "$TMP"
 printf 'old' > "$W/o.html"
 TMPDIR=$TMP "$PR_BIN" -q --input "$BIG" --html "$W/o.html" --pdf "$W/o.pdf" &
 pid=$!
-while ! staged && kill -0 "$pid" 2> /dev/null; do :; done
+while ! staged && kill -0 "$pid" 2> /dev/null; do sleep 0.02; done
 kill -s TERM "$pid" 2> /dev/null
 wait "$pid"
 if [ $? -ne 0 ]; then
