@@ -80,16 +80,17 @@ rc=$?
 check "diff against a folder of one summary: rank 1's slowdown (exit 3)" \
     [ "$rc" -eq 3 ]
 
-# "nothing stood out" only where the checks could run (issue #32): an
-# nsys export without GPU info or shapes says what it lacks instead
-NSYS=$PR_SHARED/traces/nsys/mfu_2gpu_before.sqlite
-if [ -f "$NSYS" ]; then
-    "$PR_BIN" -q -i "$NSYS" --html "$T_DIR/ns.html"
-    check "no recommendation with checks that could not run: said so" sh -c \
-        "grep -q 'some checks could not run: Data quality below' '$T_DIR/ns.html' && ! grep -q 'nothing stood out' '$T_DIR/ns.html'"
-else
-    skip "no recommendation with checks that could not run: said so" \
-        "no ../shared nsys sample"
-fi
+# "nothing stood out" only where the checks could run (issue #32): a
+# MegEngine timeline without kernels or steps says what it lacks instead
+"$PR_BIN" -q -i "$PR_SRCDIR/tests/data/megengine/v1_6.chrome_timeline.json" \
+    --html "$T_DIR/mge.html" --json "$T_DIR/mge.json"
+check "no recommendation with checks that could not run: said so" sh -c \
+    "grep -q 'some checks could not run: Data quality below' '$T_DIR/mge.html' && ! grep -q 'nothing stood out' '$T_DIR/mge.html'"
+check "  (the run has no recommendation and a no_... diagnostic)" python3 -c "
+import json
+r = json.load(open('$T_DIR/mge.json'))['runs'][0]
+assert not r['recommendations']
+assert any(d['kind'].startswith('no_') for d in r['diagnostics'])
+"
 
 echo "1..$T_N"
