@@ -51,7 +51,7 @@ enum pr_status {
     PR_E_LAST
 };
 
-#define PR_ERROR_MSG_SIZE 256
+#define PR_ERROR_MSG_SIZE 512
 
 struct pr_error {
     enum pr_status code;

@@ -153,11 +153,19 @@ load_nights(const struct pr_trend_job *a, struct nights *ns,
     }
     if (ns->n_ok < 2) {
         const cJSON *u = cJSON_GetArrayItem(ns->unreadable, 0);
+        const char *path = pr_dj_str(u, "path"), *why = pr_dj_str(u, "error");
+        size_t lp = strlen(path);
+
+        /* the reason most often names the file itself: once is enough */
+        if (strncmp(why, path, lp) == 0 && strncmp(why + lp, ": ", 2) == 0)
+            return pr_error_set(err, PR_E_FORMAT,
+                                "trend: %zu of %zu nights could be read, two "
+                                "are needed (%s)",
+                                ns->n_ok, a->n_inputs, why);
         return pr_error_set(err, PR_E_FORMAT,
                             "trend: %zu of %zu nights could be read, two are "
                             "needed (%s: %s)",
-                            ns->n_ok, a->n_inputs, pr_dj_str(u, "path"),
-                            pr_dj_str(u, "error"));
+                            ns->n_ok, a->n_inputs, path, why);
     }
     if (all_stamped && !a->keep_order)
         qsort(n, ns->n_ok, sizeof(*n), cmp_night);
