@@ -96,52 +96,30 @@ print_diagnostics(FILE *out, const char *worker, const cJSON *run)
     }
 }
 
-/* How many leading bytes of the skipped paths name the folder they all
- * lie in (up to its last '/'), so that runs named alike (rank0 of two
- * jobs) are told apart. */
-static size_t
-common_dir(const struct pr_trace *t)
-{
-    const char *first = pr_trace_str(t, t->skipped[0].path);
-    size_t n = strlen(first), i, k;
-
-    for (i = 1; i < t->n_skipped; i++) {
-        const char *p = pr_trace_str(t, t->skipped[i].path);
-
-        for (k = 0; k < n && p[k] == first[k]; k++)
-            ;
-        n = k;
-    }
-    while (n > 0 && first[n - 1] != '/')
-        n--;
-    return n > 0 ? n - 1 : 0;
-}
-
-/* The folder members a run folder's loader skipped: each with its reason
- * under --verbose, else one line per run, since a torch_npu rank skips
- * the same half-dozen files every time and a job's ranks drowned the
- * warnings that matter. */
+/* The members of a producer's folder its loader did not read.  The
+ * producer's own files ("a file of the Ascend export profreport does not
+ * read": a torch_npu rank's l2_cache.csv, npu_module_mem.csv ...) are in
+ * every normal export, so they are no warning (issue #32): --verbose names
+ * them, as notes.  A file foreign to the producer's folder is warned. */
 static void
 warn_skipped(FILE *out, const struct pr_options *o, const struct pr_trace *t,
              const char *worker)
 {
     size_t i;
 
-    if (o->quiet || t->n_skipped == 0)
+    if (o->quiet)
         return;
-    if (!o->verbose && t->n_skipped > 1) {
-        pr_term_printf(
-            out,
-            "profreport: warning: %s: skipped %zu files of %.*s that "
-            "the report does not use (list them with -v)\n",
-            worker, t->n_skipped, (int)common_dir(t),
-            pr_trace_str(t, t->skipped[0].path));
-        return;
+    for (i = 0; i < t->n_skipped; i++) {
+        const char *why = pr_trace_str(t, t->skipped[i].why);
+        const char *path = pr_trace_str(t, t->skipped[i].path);
+
+        if (strncmp(why, "a file of ", 10) != 0)
+            pr_term_printf(out, "profreport: warning: skipping %s: %s\n", path,
+                           why);
+        else if (o->verbose)
+            pr_term_printf(out, "profreport: note: %s: not read: %s: %s\n",
+                           worker, path, why);
     }
-    for (i = 0; i < t->n_skipped; i++)
-        pr_term_printf(out, "profreport: warning: skipping %s: %s\n",
-                       pr_trace_str(t, t->skipped[i].path),
-                       pr_trace_str(t, t->skipped[i].why));
 }
 
 /* Kernel-replay traces time each kernel's replays, not the run. */
