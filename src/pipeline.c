@@ -1356,22 +1356,14 @@ static void
 run_label(const cJSON *sum, const cJSON *runs, const cJSON *run, long idx,
           char *buf, size_t n)
 {
-    const cJSON *job, *r;
+    const char *job = pr_sget_job_of(pr_sget(sum, "jobs"), (size_t)idx);
     char who[256];
 
     pr_sget_run_name(runs, run, who, sizeof(who));
-    cJSON_ArrayForEach(job, pr_sget(sum, "jobs"))
-    {
-        cJSON_ArrayForEach(r, pr_sget(job, PR_K_RUNS))
-        {
-            if (cJSON_IsNumber(r) && r->valuedouble == (double)idx) {
-                snprintf(buf, n, "%s / %s", pr_sget_str_or(job, "name", "?"),
-                         who);
-                return;
-            }
-        }
-    }
-    snprintf(buf, n, "%s", who);
+    if (job[0] != '\0')
+        snprintf(buf, n, "%s / %s", job, who);
+    else
+        snprintf(buf, n, "%s", who);
 }
 
 /* The terminal's verdict (issue #31): per run its steps, what bounds

@@ -57,6 +57,10 @@ int pr_sget_spans_matter(const cJSON *runs);
 /* 1 when s (may be NULL) equals want, else 0. */
 int pr_sget_is(const char *s, const char *want);
 
+/* The name of the entry of `jobs` (summary["jobs"]) whose runs hold run
+ * index i; "" when none does (a summary of one job).  O(runs). */
+const char *pr_sget_job_of(const cJSON *jobs, size_t i);
+
 /* What one entry of summary["jobs"] holds, for a heading or a message:
  * "ranks 0-1 of 128", "rank 34 of 300", "3 ranks", "2 runs". */
 void pr_sget_job_extent(const cJSON *job, char *buf, size_t n);

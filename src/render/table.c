@@ -334,23 +334,6 @@ job_named(const cJSON *jobs, const char *name)
     return NULL;
 }
 
-/* The name of the job that holds run i, "" when the summary is one job. */
-static const char *
-job_of(const cJSON *jobs, size_t i)
-{
-    const cJSON *job, *e;
-
-    cJSON_ArrayForEach(job, jobs)
-    {
-        cJSON_ArrayForEach(e, pr_sget(job, "runs"))
-        {
-            if (cJSON_IsNumber(e) && e->valuedouble == (double)i)
-                return pr_sget_str_or(job, "name", "?");
-        }
-    }
-    return "";
-}
-
 /* --job NAME names a job of the summary: PR_OK, else PR_E_USAGE naming
  * the jobs there are (the nearest first, when one is near). */
 static enum pr_status
@@ -414,7 +397,7 @@ collect(struct table *t, const cJSON *sum, const struct pr_table_opts *o,
     {
         const char *worker = pr_sget_str_or(run, "worker", "");
         const char *span = pr_sget_str_or(run, "span", "");
-        const char *job = job_of(jobs, i++);
+        const char *job = pr_sget_job_of(jobs, i++);
         if (o->job != NULL && strcmp(job, o->job) != 0)
             continue;
         cJSON_ArrayForEach(row, pr_sget_path(run, array))

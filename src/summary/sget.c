@@ -169,6 +169,22 @@ pr_sget_job_extent(const cJSON *job, char *buf, size_t cap)
         snprintf(buf, cap, "%zu ranks%s", nr, of);
 }
 
+const char *
+pr_sget_job_of(const cJSON *jobs, size_t i)
+{
+    const cJSON *job, *e;
+
+    cJSON_ArrayForEach(job, jobs)
+    {
+        cJSON_ArrayForEach(e, pr_sget(job, "runs"))
+        {
+            if (cJSON_IsNumber(e) && e->valuedouble == (double)i)
+                return pr_sget_str_or(job, "name", "?");
+        }
+    }
+    return "";
+}
+
 int
 pr_sput(cJSON *o, const char *key, cJSON *item)
 {
