@@ -257,7 +257,7 @@ def npu_backend(torch_npu, o):
                             repeat=1, skip_first=0),
         on_trace_ready=p.tensorboard_trace_handler(o.output),
         record_shapes=o.shapes, profile_memory=o.memory,
-        with_stack=o.stack,
+        with_stack=o.stack, with_modules=o.stack,
         experimental_config=p._ExperimentalConfig(
             profiler_level=p.ProfilerLevel.Level1))
     return Backend("torch_npu", p, kwargs)
@@ -290,7 +290,8 @@ def torch_backend(torch, o):
         schedule=p.schedule(wait=wait, warmup=warmup, active=active,
                             repeat=1),
         on_trace_ready=ready, record_shapes=o.shapes,
-        profile_memory=o.memory, with_stack=o.stack)
+        profile_memory=o.memory, with_stack=o.stack,
+        with_modules=o.stack)
     return Backend("torch" if kineto else "torch (no Kineto)", p, kwargs)
 
 

@@ -26,6 +26,12 @@
     "with_modules=True (torch_npu.profiler.profile(with_stack=True, "          \
     "with_modules=True)) to see time per nn.Module."
 
+#define PR_MODULES_IN_STACKS                                                   \
+    "The trace names modules only inside its operators' call stacks "          \
+    "(the legacy autograd profiler's export has no module ranges), so it "     \
+    "shows no time per nn.Module; a PyTorch built with Kineto records them "   \
+    "(torch.profiler.profile(with_stack=True, with_modules=True))."
+
 /* Build the module view of trace t from its op tree into run (keys
  * above; existing ones are replaced).  PR_E_NOMEM on allocation failure
  * (run may then lack some of the keys). */

@@ -62,5 +62,16 @@ mem = {(m['device'], m['name']): m for m in r['memory']['operators']}
 assert mem[('CPU', 'aten::conv2d')]['allocation_size_bytes'] == 131072, mem
 assert r['memory']['devices'][0]['device'] == 'CPU', r['memory']['devices']
 " "$T_DIR/rec.json"
+check "modules named only in call stacks: the module view says so" python3 -c "
+import json, sys
+v = json.load(open(sys.argv[1]))['runs'][0]['module_view']
+assert v['modules'] == 0, v
+assert 'only inside its operators\' call stacks' in v['note'], v
+" "$T_DIR/rec.json"
+check "a trace without them still asks for with_modules=True" python3 -c "
+import json, sys
+v = json.load(open(sys.argv[1]))['runs'][0]['module_view']
+assert v['note'].startswith('The trace has no module frames'), v
+" "$T_DIR/cpu.json"
 
 echo "1..$T_N"

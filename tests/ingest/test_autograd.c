@@ -285,6 +285,8 @@ test_record_args(void **state)
     assert_true(pr_shapes_noted(t, PR_SHAPES_DIMS, op.input_dims));
     assert_string_equal(pr_trace_str(t, op.stack),
                         "torch/nn/modules/conv.py(454): _conv_forward;"
+                        "torch/nn/modules/conv.py(462): forward;"
+                        "nn.Module: Conv2d_0;"
                         "train.py(12): <module>;");
     assert_int_equal(op.seq, 14);
     assert_int_equal(op.fwd_tid, 0);

@@ -223,7 +223,7 @@ def test_npu_backend():
             ("warmup", 1))), kw["schedule"]
         assert kw["on_trace_ready"] == ("npu-handler", w.out)
         assert kw["record_shapes"] and kw["profile_memory"] \
-            and kw["with_stack"]
+            and kw["with_stack"] and kw["with_modules"]
         assert kw["experimental_config"].kw == {"profiler_level": "L1"}
     finally:
         w.close()
@@ -236,6 +236,7 @@ def test_torch_backend_activities():
         b = w.pt.pick_backend(o)
         assert b.kwargs["activities"] == ["CPU"], b.kwargs["activities"]
         assert b.kwargs["record_shapes"] is False
+        assert b.kwargs["with_stack"] and b.kwargs["with_modules"]
         w.torch.has_cuda = True
         b = w.pt.pick_backend(o)
         assert b.kwargs["activities"] == ["CPU", "CUDA"]

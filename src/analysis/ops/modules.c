@@ -471,6 +471,34 @@ types_json(const struct ctx *c)
     return arr;
 }
 
+/* Whether some operator's call stack names a module: the legacy autograd
+ * profiler's export keeps "nn.Module: NAME" frames there but no ranges. */
+static int
+stacks_name_modules(const struct pr_trace *t)
+{
+    uint32_t seen = PR_STR_NONE;
+    size_t i;
+
+    for (i = 0; i < t->n_ops; i++) {
+        uint32_t s = t->ops[i].stack;
+
+        if (s == PR_STR_NONE || s == seen)
+            continue;
+        seen = s;
+        if (strstr(pr_trace_str(t, s), PREFIX) != NULL)
+            return 1;
+    }
+    return 0;
+}
+
+static const char *
+none_note(const struct pr_trace *t)
+{
+    if (pr_trace_is_npu(t))
+        return PR_MODULES_NONE_NPU;
+    return stacks_name_modules(t) ? PR_MODULES_IN_STACKS : PR_MODULES_NONE;
+}
+
 static cJSON *
 view_json(const struct ctx *c)
 {
@@ -483,11 +511,7 @@ view_json(const struct ctx *c)
     pr_emit_num(o, "modules", (double)c->n, &ok);
     pr_emit_num(o, "module_calls", (double)calls, &ok);
     pr_emit_str(o, "origin", c->t->lightning ? "lightning" : "nn.Module", &ok);
-    pr_emit_str(o, "note",
-                c->n > 0                ? NULL
-                : pr_trace_is_npu(c->t) ? PR_MODULES_NONE_NPU
-                                        : PR_MODULES_NONE,
-                &ok);
+    pr_emit_str(o, "note", c->n > 0 ? NULL : none_note(c->t), &ok);
     if (!ok) {
         cJSON_Delete(o);
         return NULL;
