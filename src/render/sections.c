@@ -1421,12 +1421,23 @@ sec_memory(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     cJSON_ArrayForEach(dev, pr_sget(mem, PR_K_DEVICES))
     {
         const char *name = pr_sget_str_or(dev, PR_K_DEVICE, "?");
-        snprintf(label, sizeof(label), "%s peak allocated", name);
-        pr_figs_kpi(f, label, pr_sget_num(dev, PR_K_PEAK_ALLOCATED_BYTES),
-                    PR_FMT_BYTES, NULL);
-        snprintf(label, sizeof(label), "%s peak reserved", name);
-        pr_figs_kpi(f, label, pr_sget_num(dev, PR_K_PEAK_RESERVED_BYTES),
-                    PR_FMT_BYTES, NULL);
+        double alloc = pr_sget_num(dev, PR_K_PEAK_ALLOCATED_BYTES);
+        double reserved = pr_sget_num(dev, PR_K_PEAK_RESERVED_BYTES);
+        double rise = pr_sget_num(dev, "peak_increase_bytes");
+
+        if (isnan(alloc) && isnan(reserved) && !isnan(rise)) {
+            /* no allocator totals (the legacy autograd export): the
+             * highest rise over the first record is what the trace allows */
+            snprintf(label, sizeof(label), "%s peak increase", name);
+            pr_figs_kpi(f, label, rise, PR_FMT_BYTES,
+                        "over the first memory record; the trace records "
+                        "no allocator totals");
+        } else {
+            snprintf(label, sizeof(label), "%s peak allocated", name);
+            pr_figs_kpi(f, label, alloc, PR_FMT_BYTES, NULL);
+            snprintf(label, sizeof(label), "%s peak reserved", name);
+            pr_figs_kpi(f, label, reserved, PR_FMT_BYTES, NULL);
+        }
         if (n++ < MAX_MEMORY_CHARTS) {
             struct pr_fig_chart *ch = memory_curve(dev, &nomem);
             if (ch != NULL || nomem)

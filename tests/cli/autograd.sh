@@ -68,6 +68,9 @@ v = json.load(open(sys.argv[1]))['runs'][0]['module_view']
 assert v['modules'] == 0, v
 assert 'only inside its operators\' call stacks' in v['note'], v
 " "$T_DIR/rec.json"
+"$PR_BIN" -q --input "$data/record.json" --html "$T_DIR/rec.html"
+check "no allocator totals: the HTML shows the peak increase, not a dash" \
+    grep -q 'CPU peak increase' "$T_DIR/rec.html"
 check "a trace without them still asks for with_modules=True" python3 -c "
 import json, sys
 v = json.load(open(sys.argv[1]))['runs'][0]['module_view']
