@@ -409,6 +409,7 @@ struct pr_op_stats;     /* op_stats.h */
 struct pr_pmu;          /* pmu.h */
 struct pr_kclass_table; /* kclass.h */
 struct pr_phases;       /* phases.h */
+struct pr_names;        /* src/analysis/internal.h */
 
 struct pr_trace {
     struct pr_strtab *strs;  /* owned */
@@ -512,6 +513,10 @@ struct pr_trace {
        trace's kernel names by, set by the pipeline (--kernel-rules);
        NULL: the compiled-in table */
     const struct pr_kclass_table *kclass;
+    /* borrowed: while an analysis runs, its one cache of name classes,
+       filled before its threads start and only read by its passes
+       (names.c); NULL otherwise */
+    const struct pr_names *names;
     /* owned: the producer's own step phases and communication time
        splits (phases.h); NULL: none */
     struct pr_phases *phases;

@@ -739,6 +739,15 @@ npu_step_names(const struct pr_trace *t, struct pr_steps *s)
     }
 }
 
+/* The analysis's shared name cache let go of; st passed on. */
+static enum pr_status
+names_done(struct pr_trace *t, struct pr_names *names, enum pr_status st)
+{
+    t->names = NULL;
+    pr_names_free(names);
+    return st;
+}
+
 enum pr_status
 pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
                  cJSON *run, struct pr_notes *notes, struct pr_error *err)
@@ -746,15 +755,23 @@ pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
     struct pr_tree tree;
     struct pr_steps steps;
     struct pr_rec_facts facts;
+    struct pr_names names;
+    /* the trace is the caller's and const to the passes; its shared
+       cache's pointer is the analysis's to set, as kclass.c's memo */
+    struct pr_trace *mut = (struct pr_trace *)(uintptr_t)t;
     enum pr_status st;
 
+    /* every pass asks the classes of the same names: one cache, filled
+       here, read by the passes on both threads */
+    pr_names_fill(&names, t);
+    mut->names = &names;
     st = pr_tree_build(t, &tree, err);
     if (st != PR_OK)
-        return st;
+        return names_done(mut, &names, st);
     st = pr_steps_compute(t, &tree, &steps, err);
     if (st != PR_OK) {
         pr_tree_free(&tree);
-        return st;
+        return names_done(mut, &names, st);
     }
     npu_step_names(t, &steps);
     note_coverage(&steps, notes);
@@ -767,7 +784,7 @@ pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
         st = trace_passes(t, &steps, run, notes, &facts, err);
     pr_rec_facts_free(&facts);
     pr_steps_free(&steps);
-    return st;
+    return names_done(mut, &names, st);
 }
 
 enum pr_status

@@ -12,6 +12,7 @@
 
 #include "profreport/analysis.h"
 #include "profreport/error.h"
+#include "profreport/syncs.h"
 #include "profreport/trace.h"
 
 #define PR_NONE SIZE_MAX /* "no index" in size_t links */
@@ -156,6 +157,9 @@ int pr_tc_op_eligible(const char *name);
 #define PR_NAME_INPUT_KERNEL                                                   \
     0x8000 /* kernel: the table's input family (a data-queue task) */
 #define PR_NAME_TC (PR_NAME_TC_PLUGIN | PR_NAME_TC_HEUR)
+/* bits 16-18: pr_sync_call_kind of the name (syncs.h) */
+#define PR_NAME_SYNC_SHIFT 16
+#define PR_NAME_SYNC_MASK (0x7u << PR_NAME_SYNC_SHIFT)
 
 struct pr_kclass;
 struct pr_kclass_table;
@@ -169,18 +173,28 @@ struct pr_names {
     size_t n;
     struct pr_idmap rules; /* kernel name id -> its rule's index */
     int rules_lost;        /* the map ran out of memory: look up again */
+    int borrowed;          /* bits and rules are the trace's shared cache
+                              (t->names): read only, never freed here */
 };
 
 /* The PR_NAME_* bits of one kernel class (TC, TF32, comm, known, SIMT
  * math). */
 unsigned pr_names_kclass_bits(const struct pr_kclass *k);
 
-/* Start an empty cache for t's strings.  Cannot fail: without memory the
- * cache stays empty and each lookup classifies the name again. */
+/* Start an empty cache for t's strings, or borrow the analysis's shared
+ * one (t->names), which lookups only read: a name it lacks is classified
+ * again each time.  Cannot fail: without memory the cache stays empty and
+ * each lookup classifies the name again. */
 void pr_names_init(struct pr_names *nc, const struct pr_trace *t);
+/* Classify every event's name of t into nc (a cache of its own) before
+ * an analysis's threads start, for them to share through t->names. */
+void pr_names_fill(struct pr_names *nc, const struct pr_trace *t);
 void pr_names_free(struct pr_names *nc); /* accepts a freed cache */
 /* PR_NAME_* bits of string id (any id, PR_STR_NONE included). */
 unsigned pr_names_get(struct pr_names *nc, uint32_t id);
+
+/* pr_sync_call_kind of string id, from nc's cache. */
+enum pr_sync_kind pr_names_sync_kind(struct pr_names *nc, uint32_t id);
 
 /* The kernel-table rule of string id (fixed fields only: pr_kclass_rule);
  * 0 with index -1 when no rule names it. */

@@ -10,6 +10,7 @@
 
 #include "profreport/comm.h"
 #include "profreport/kclass.h"
+#include "profreport/syncs.h"
 #include "profreport/tensorcore.h"
 #include "profreport/tree.h"
 
@@ -22,6 +23,11 @@ pr_names_init(struct pr_names *nc, const struct pr_trace *t)
 {
     struct pr_error ignored = {PR_OK, ""};
 
+    if (t->names != NULL && t->names->t == t) {
+        *nc = *t->names;
+        nc->borrowed = 1;
+        return;
+    }
     memset(nc, 0, sizeof(*nc));
     nc->t = t;
     nc->kc = t->kclass;
@@ -40,6 +46,10 @@ pr_names_init(struct pr_names *nc, const struct pr_trace *t)
 void
 pr_names_free(struct pr_names *nc)
 {
+    if (nc->borrowed) {
+        memset(nc, 0, sizeof(*nc));
+        return;
+    }
     free(nc->bits);
     pr_idmap_free(&nc->rules);
     pr_kclass_table_free(nc->own);
@@ -96,8 +106,10 @@ pr_names_kclass_bits(const struct pr_kclass *k)
     return bits;
 }
 
+/* The PR_NAME_* bits of string id, with DONE; `store`: remember the
+ * kernel rule it matched (a cache of one's own). */
 static unsigned
-classify(struct pr_names *nc, uint32_t id)
+classify(struct pr_names *nc, uint32_t id, int store)
 {
     const char *name = pr_trace_str(nc->t, id);
     struct pr_kclass k;
@@ -107,7 +119,7 @@ classify(struct pr_names *nc, uint32_t id)
     bits |= pr_names_kclass_bits(&k);
     /* the rule of a kernel name, for the few callers that name it (a
        map: most names are no kernel's) */
-    if (k.index >= 0 && id < nc->n &&
+    if (store && k.index >= 0 && id < nc->n &&
         pr_idmap_put(&nc->rules, id, (size_t)k.index, NULL) != PR_OK)
         nc->rules_lost = 1;
     bits |= has_ci(name, "winograd") ? PR_NAME_WINOGRAD : 0;
@@ -122,6 +134,8 @@ classify(struct pr_names *nc, uint32_t id)
             : 0;
     bits |= starts_with(name, "Optimizer.step") ? PR_NAME_OPTIMIZER : 0;
     bits |= is_non_operator(name) ? PR_NAME_NOT_OPERATOR : 0;
+    bits |= ((unsigned)pr_sync_call_kind(name) << PR_NAME_SYNC_SHIFT) &
+            PR_NAME_SYNC_MASK;
     return bits;
 }
 
@@ -129,10 +143,30 @@ unsigned
 pr_names_get(struct pr_names *nc, uint32_t id)
 {
     if (id >= nc->n)
-        return classify(nc, id) & ~DONE;
-    if (!(nc->bits[id] & DONE))
-        nc->bits[id] = (uint32_t)classify(nc, id);
+        return classify(nc, id, !nc->borrowed) & ~DONE;
+    if (!(nc->bits[id] & DONE)) {
+        if (nc->borrowed) /* shared between threads: read only */
+            return classify(nc, id, 0) & ~DONE;
+        nc->bits[id] = (uint32_t)classify(nc, id, 1);
+    }
     return nc->bits[id] & ~DONE;
+}
+
+enum pr_sync_kind
+pr_names_sync_kind(struct pr_names *nc, uint32_t id)
+{
+    return (enum pr_sync_kind)((pr_names_get(nc, id) & PR_NAME_SYNC_MASK) >>
+                               PR_NAME_SYNC_SHIFT);
+}
+
+void
+pr_names_fill(struct pr_names *nc, const struct pr_trace *t)
+{
+    size_t i;
+
+    pr_names_init(nc, t);
+    for (i = 0; i < t->n_events && nc->n > 0; i++)
+        (void)pr_names_get(nc, t->events[i].name);
 }
 
 int

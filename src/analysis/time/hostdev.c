@@ -114,6 +114,8 @@ struct hd {
     int64_t host_wait_ns, idle_ns, span_ns; /* over all devices */
     int64_t other_ns, sync_ns;              /* likewise */
     struct pr_hostdev_out *out;             /* borrowed; NULL: the JSON only */
+    struct pr_names names_own; /* the class of each name (names.c) */
+    struct pr_names *names;    /* = &names_own, also from const hd */
 };
 
 static void
@@ -125,6 +127,7 @@ hd_free(struct hd *h)
     pr_ranges_free(&h->busy);
     pr_ranges_free(&h->waits);
     free(h->inner);
+    pr_names_free(&h->names_own);
 }
 
 static int
@@ -222,23 +225,20 @@ static enum pr_status
 collect(struct hd *h, struct pr_error *err)
 {
     struct pr_idmap comm = {0};
-    struct pr_names nc;
     enum pr_status st = index_calls(h, err);
     size_t i;
 
-    pr_names_init(&nc, h->t);
     for (i = 0; i < h->t->n_events && st == PR_OK; i++) {
         const struct pr_event *e = &h->t->events[i];
 
         if (is_work(e->kind))
-            st = add_work(h, &nc, &comm, i, err);
+            st = add_work(h, h->names, &comm, i, err);
         else if ((e->kind == PR_KIND_HOST_OP || e->kind == PR_KIND_ANNOTATION ||
                   e->kind == PR_KIND_PY_LEGACY) &&
-                 (pr_names_get(&nc, e->name) & PR_NAME_COMM) &&
+                 (pr_names_get(h->names, e->name) & PR_NAME_COMM) &&
                  pr_event_external_id(h->t, e) != PR_NO_ID)
             st = pr_idmap_put(&comm, pr_event_external_id(h->t, e), 1, err);
     }
-    pr_names_free(&nc);
     pr_idmap_free(&comm);
     pr_ranges_merge(&h->busy);
     return st;
@@ -274,7 +274,7 @@ sync_kind(const struct hd *h, const struct pr_event *e)
     size_t c;
 
     if (e->kind == PR_KIND_RUNTIME_CALL) {
-        k = pr_sync_call_kind(pr_trace_str(h->t, e->name));
+        k = pr_names_sync_kind(h->names, e->name);
         if (k == PR_SYNCK_ASYNC_COPY)
             return pageable_copy(h, e) ? PR_SYNCK_COPY : PR_SYNCK_NONE;
         return k;
@@ -1600,6 +1600,8 @@ pr_hostdev_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
     memset(&h, 0, sizeof(h));
     h.t = t;
     h.out = out;
+    pr_names_init(&h.names_own, t);
+    h.names = &h.names_own;
     if (out != NULL) {
         pr_hostdev_out_free(out);
         out->sync_idle_us = out->host_wait_pct = out->delay_median_us = NAN;
@@ -1609,8 +1611,10 @@ pr_hostdev_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
         out->slow_launch_us = out->slow_launch_step_pct = NAN;
         out->slow_launch_delay_us = NAN;
     }
-    if (links_table() == NULL)
+    if (links_table() == NULL) {
+        hd_free(&h);
         return pr_error_set(err, PR_E_NOMEM, "out of memory (host links)");
+    }
     h.steps = s;
     h.win_s = s->n > 0 ? s->loop_start_ns : s->global_start_ns;
     h.win_e = s->n > 0 ? s->loop_end_ns : s->global_end_ns;
