@@ -181,15 +181,40 @@ struct acc {
     size_t rows;
 };
 
+/* row's member `key`, looked for from *at on (wrapping round), *at then
+ * the member after it: the columns are asked in about the order the rows
+ * hold them, so a row of 25 members is walked about once, not once per
+ * column (the folded rows are most of a 1,024-rank job's, issue #33).
+ * The first member of that name, as pr_sget finds it, where names are
+ * unique, as the analyses write them. */
+static const cJSON *
+member_from(const cJSON *row, const cJSON **at, const char *key)
+{
+    const cJSON *start, *it;
+
+    if (!cJSON_IsObject(row) || row->child == NULL)
+        return NULL;
+    start = it = *at != NULL ? *at : row->child;
+    do {
+        if (it->string != NULL && strcmp(it->string, key) == 0) {
+            *at = it->next;
+            return it;
+        }
+        it = it->next != NULL ? it->next : row->child;
+    } while (it != start);
+    return NULL;
+}
+
 static void
 fold_row(struct acc *a, const cJSON *row, const struct col *cols)
 {
+    const cJSON *at = NULL;
     size_t j;
 
     a->rows++;
     for (j = 0; cols[j].key != NULL && j < MAX_COLS; j++) {
-        const cJSON *it = pr_sget(row, cols[j].key);
-        double v = num(row, cols[j].key);
+        const cJSON *it = member_from(row, &at, cols[j].key);
+        double v = cJSON_IsNumber(it) ? pr_jtext_num(it->valuedouble) : NAN;
         if (it == NULL)
             continue;
         a->seen[j] = 1;
