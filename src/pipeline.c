@@ -625,12 +625,15 @@ ingest_pool(const struct pr_options *o, const struct pr_input_list *files,
     return st;
 }
 
-/* How many files to read at once: --jobs, else half the CPUs; never more
- * than there are files. */
+/* How many files to read at once: --jobs, else half the CPUs (the other
+ * half parse and analyse beside them), or every CPU when all the files
+ * are small (small_heap: ranks of a few MB, whose parse and analysis gain
+ * little from a second thread, and of which two at once cost two small
+ * peaks); never more than there are files. */
 static int
 jobs_for(const struct pr_options *o, size_t n_files)
 {
-    int n = o->jobs > 0 ? o->jobs : cpus() / 2;
+    int n = o->jobs > 0 ? o->jobs : heap_reused ? cpus() : cpus() / 2;
 
     if (n < 1)
         n = 1;
