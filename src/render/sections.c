@@ -297,6 +297,32 @@ host_kpis(struct pr_figs *f, const cJSON *ss)
                 PR_FMT_PCT, "of the mean step");
 }
 
+/* The utilization card: the plugin's figure, which counts communication
+ * kernels (NCCL, HCCL) as busy, with what compute alone keeps busy beside
+ * it when communication is a point or more of it. */
+static void
+util_kpi(struct pr_figs *f, const cJSON *run, const cJSON *gm, int capture)
+{
+    double util = pr_sget_num(gm, PR_K_UTILIZATION_PCT);
+    double compute = pr_sget_num(gm, "compute_utilization_pct");
+    char sub[200];
+
+    if (!isnan(util) && !isnan(compute) && util - compute >= 1.0)
+        snprintf(sub, sizeof(sub),
+                 "time with any kernel running, over the %s; %.1f points "
+                 "of it %s, compute alone %.1f%%",
+                 capture ? "capture" : "steps", util - compute,
+                 pr_fig_run_is_npu(run) ? "HCCL tasks"
+                                        : "communication kernels",
+                 compute);
+    else
+        snprintf(sub, sizeof(sub), "time with any kernel running, over the %s",
+                 capture ? "capture" : "steps");
+    pr_figs_kpi(f,
+                pr_fig_run_is_npu(run) ? "NPU utilization" : "GPU utilization",
+                util, PR_FMT_PCT, sub);
+}
+
 static void
 overview_kpis(struct pr_figs *f, const cJSON *run)
 {
@@ -327,11 +353,7 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
         host_kpis(f, ss);
         return;
     }
-    pr_figs_kpi(f,
-                pr_fig_run_is_npu(run) ? "NPU utilization" : "GPU utilization",
-                pr_sget_num(gm, PR_K_UTILIZATION_PCT), PR_FMT_PCT,
-                no_steps(ss) ? "time with any kernel running, over the capture"
-                             : "time with any kernel running, over the steps");
+    util_kpi(f, run, gm, no_steps(ss));
     if (!pr_fig_run_is_npu(run))
         gpu_only_kpis(f, gm);
     if (cJSON_IsObject(tc) && pr_fig_run_is_npu(run))
