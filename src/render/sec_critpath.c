@@ -91,7 +91,8 @@ longest(const cJSON *steps)
 /* "Bound by the device in 5 of 6 steps; the path replays the measured
  * steps within 0.01%." */
 static void
-verdict_text(struct pr_figs *f, const cJSON *cp, const cJSON *steps)
+verdict_text(struct pr_figs *f, const cJSON *cp, const cJSON *steps,
+             const cJSON *verdict)
 {
     const char *bound = pr_sget_str(cp, PR_K_BOUND);
     double err = pr_sget_num(cp, PR_K_REPLAY_ERROR_PCT);
@@ -108,13 +109,27 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const cJSON *steps)
     }
     if (bound == NULL)
         return;
-    snprintf(text, sizeof(text),
-             "Bound by %s%s in %zu of %zu step%s. Replaying the graph with "
-             "the measured times gives the steps back within %s (the "
-             "worst step).",
-             strcmp(bound, "device") == 0 ? "device compute" : "the ",
-             strcmp(bound, "device") == 0 ? "" : bound, same, n,
-             n == 1 ? "" : "s", pr_fig_format(err, PR_FMT_PCT, e, sizeof(e)));
+    if (pr_sget_is(pr_sget_str(verdict, PR_K_BOUND), "idle"))
+        /* the device mostly waits for what the trace does not record:
+           the resource column names the largest of the rest */
+        snprintf(text, sizeof(text),
+                 "Device idle with no recorded cause is the largest part of "
+                 "the path (see the Verdict); of the resources, %s%s leads "
+                 "in %zu of %zu step%s. Replaying the graph with the measured "
+                 "times gives the steps back within %s (the worst step).",
+                 strcmp(bound, "device") == 0 ? "device compute" : "the ",
+                 strcmp(bound, "device") == 0 ? "" : bound, same, n,
+                 n == 1 ? "" : "s",
+                 pr_fig_format(err, PR_FMT_PCT, e, sizeof(e)));
+    else
+        snprintf(text, sizeof(text),
+                 "Bound by %s%s in %zu of %zu step%s. Replaying the graph with "
+                 "the measured times gives the steps back within %s (the "
+                 "worst step).",
+                 strcmp(bound, "device") == 0 ? "device compute" : "the ",
+                 strcmp(bound, "device") == 0 ? "" : bound, same, n,
+                 n == 1 ? "" : "s",
+                 pr_fig_format(err, PR_FMT_PCT, e, sizeof(e)));
     pr_figs_text(f, text);
     if (!isnan(err) && err > 2.0)
         pr_figs_note(f, "The replay misses the measured steps by more than "
@@ -138,7 +153,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_note(f, "No steps: no critical path.");
         return;
     }
-    verdict_text(f, cp, steps);
+    verdict_text(f, cp, steps, pr_sget(run, PR_K_VERDICT));
     pr_figs_chart(f,
                   pr_sec_stacked_rows(steps, PR_K_STEP, PR_K_BY_KIND_US,
                                       pr_keys_critical_path, PR_N_CRITICAL_PATH,

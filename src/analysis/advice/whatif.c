@@ -1660,6 +1660,37 @@ split_text(const cJSON *kinds, char *buf, size_t cap)
 
 #define VERDICT_FINDINGS 5
 
+/* The idle share of the mean path (0-100) when idle with no recorded
+ * cause outweighs each resource critpath.c's bound weighs (host work,
+ * device compute, copies, communication), else NaN: such a path names
+ * no bound (review finding 3: 82-100% idle read "device compute"). */
+static double
+idle_dominant_pct(const cJSON *kinds)
+{
+    static const char *const host[] = {"host_op", "dataloader", "launch",
+                                       "sync_wait"};
+    static const char *const rest[] = {"kernel", "copy", "communication"};
+    double idle = pr_sget_num(kinds, "idle"), h = 0, total, v;
+    size_t i;
+
+    if (!(idle > 0))
+        return NAN;
+    for (i = 0; i < 4; i++) {
+        v = pr_sget_num(kinds, host[i]);
+        h += v > 0 ? v : 0;
+    }
+    total = idle + h;
+    if (h >= idle)
+        return NAN;
+    for (i = 0; i < 3; i++) {
+        v = pr_sget_num(kinds, rest[i]);
+        if (v >= idle)
+            return NAN;
+        total += v > 0 ? v : 0;
+    }
+    return 100.0 * idle / total;
+}
+
 enum pr_status
 pr_whatif_verdict(cJSON *run, struct pr_error *err)
 {
@@ -1668,16 +1699,20 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
     const char *bound = pr_sget_str(cp, "bound");
     int host_only = cJSON_IsTrue(pr_sget(run, "host_only"));
     cJSON *v = cJSON_CreateObject(), *arr;
-    size_t n = 0, same = 0;
+    size_t n = 0, same = 0, n_idle = 0;
     int ok = v != NULL, rank = 0;
+    double idle;
     char text[600], split[200], mean[32];
 
     cJSON_ArrayForEach(s, steps)
     {
         const char *b = pr_sget_str(s, "bound");
 
+        if (b == NULL)
+            continue; /* no path: the trace records nothing in it */
         n++;
-        same += bound != NULL && b != NULL && strcmp(b, bound) == 0;
+        same += bound != NULL && strcmp(b, bound) == 0;
+        n_idle += !isnan(idle_dominant_pct(pr_sget(s, "by_kind_us")));
     }
     split_text(pr_sget(cp, "by_kind_us"), split, sizeof(split));
     fmt_us(pr_sget_num(pr_sget(run, "step_summary"), "mean_us"), mean,
@@ -1693,6 +1728,20 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
                  "%s).",
                  n, n == 1 ? "" : "s", mean, bound_words(bound), same, n,
                  n == 1 ? "" : "s", split[0] ? split : "nothing");
+    } else if (bound != NULL && n > 0 &&
+               !isnan(idle = idle_dominant_pct(pr_sget(cp, "by_kind_us")))) {
+        /* the device mostly waits and the trace says for nothing: no
+           resource to name */
+        pr_emit_str(v, "bound", "idle", &ok);
+        pr_emit_num(v, "bound_steps", (double)n_idle, &ok);
+        snprintf(text, sizeof(text),
+                 "The device is idle %.0f%% of the critical path and the "
+                 "trace records no cause (mean step %s; idle is the largest "
+                 "part in %zu of %zu step%s; on the path: %s). What kept it "
+                 "waiting (host work, a dependency or a peer) is not in the "
+                 "trace, so no resource is named as the bound.",
+                 idle, mean, n_idle, n, n == 1 ? "" : "s",
+                 split[0] ? split : "nothing");
     } else if (bound != NULL && n > 0) {
         pr_emit_str(v, "bound", bound, &ok);
         pr_emit_num(v, "bound_steps", (double)same, &ok);
