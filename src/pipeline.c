@@ -1408,8 +1408,11 @@ print_brief(const cJSON *sum, int quiet)
             continue;
         pr_term_printf(stdout, "  %s\n", pr_sget_str_or(v, "text", ""));
         if (pr_sget_len(pr_sget(v, "findings")) == 0)
-            printf("  No finding: no rule's change shortens the critical "
-                   "path by 1%% of the step or more.\n");
+            pr_term_printf(
+                stdout, "  %s\n",
+                pr_sget_str_or(v, "no_finding",
+                               "No finding: no rule's change shortens the "
+                               "critical path by 1% of the step or more."));
         cJSON_ArrayForEach(fd, pr_sget(v, "findings"))
         {
             const char *ev = pr_sget_str_or(fd, "evidence", "");

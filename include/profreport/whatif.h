@@ -131,6 +131,12 @@ void pr_whatif_emit(const struct pr_trace *t, struct pr_whatif_acc *a,
 PR_NODISCARD enum pr_status pr_whatif_recommend(cJSON *run,
                                                 struct pr_error *err);
 
+/* The findings the critical path drives (pathrules.c): a what-if of 5%
+ * of the step or more whose aggregate rule did not fire (launches,
+ * blocking syncs on the path) adds that rule's recommendation to recs in
+ * the path's words, before the gains are put on.  0: out of memory. */
+int pr_path_findings(const cJSON *run, cJSON *recs);
+
 /* run.verdict (after pr_whatif_recommend): what bounds the steps, in
  * words, and the top recommendations by gain with their evidence, the
  * first thing the reports and the terminal show.  PR_E_NOMEM. */

@@ -58,8 +58,10 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     }
     pr_figs_text(f, pr_sget_str_or(v, PR_K_TEXT, ""));
     if (pr_sget_len(fs) == 0) {
-        pr_figs_note(f, "No finding: no rule's change shortens the critical "
-                        "path by 1% of the step or more.");
+        pr_figs_note(f, pr_sget_str_or(v, "no_finding",
+                                       "No finding: no rule's change shortens "
+                                       "the critical path by 1% of the step "
+                                       "or more."));
         return;
     }
     pr_figs_table(f, "What to fix first", &t, NULL);

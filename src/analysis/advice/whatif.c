@@ -1479,7 +1479,8 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
              "what-if cold_step), so a change's gain replayed on it would "
              "not be the steady state's; profile after warm-up",
              cold);
-    if (!cold_advice(run, recs, whatif, cold))
+    if (!cold_advice(run, recs, whatif, cold) ||
+        (!(cold > 0) && !pr_path_findings(run, recs)))
         return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
     for (r = recs->child; r != NULL; r = next) {
         const char *id = pr_sget_str(r, "id");
@@ -1785,6 +1786,38 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
         pr_emit_str(o, "href_finding", "#recommendations", &ok);
         pr_emit_str(o, "href_evidence",
                     host_only ? "#recommendations" : "#critical-path", &ok);
+    }
+    if (rank == 0) {
+        /* "No finding" must not stand beside a replay that saves 1% or
+           more (review finding 1): say which, and that no rule's advice
+           is that change here */
+        const cJSON *w, *big = NULL;
+
+        cJSON_ArrayForEach(w, pr_sget(cp, "what_if"))
+        {
+            if (pr_sget_num(w, "gain_pct") >= PR_WHATIF_MIN_PCT &&
+                (big == NULL ||
+                 pr_sget_num(w, "gain_pct") > pr_sget_num(big, "gain_pct")))
+                big = w;
+        }
+        if (big == NULL)
+            snprintf(text, sizeof(text),
+                     "No finding: no rule's change shortens the critical "
+                     "path by 1%% of the step or more.");
+        else {
+            /* the change in words: its text up to the first colon */
+            const char *ch = pr_sget_str_or(big, "change", "?");
+            int cut = (int)strcspn(ch, ":");
+
+            snprintf(text, sizeof(text),
+                     "No finding: no rule's advice fits what this trace "
+                     "shows, though the replays predict gains (the largest: "
+                     "%.*s, %.1f%% of the step; the Critical path part "
+                     "lists them). A replayed change is a prediction, not "
+                     "advice: no rule finds it the fix here.",
+                     cut > 100 ? 100 : cut, ch, pr_sget_num(big, "gain_pct"));
+        }
+        pr_emit_str(v, "no_finding", text, &ok);
     }
     if (!ok) {
         cJSON_Delete(v);

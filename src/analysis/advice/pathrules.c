@@ -1,0 +1,339 @@
+/* pathrules.c - findings the critical path drives (review finding 1).
+ * recommend.c's rules read a run's aggregates (the plugin's runtime share
+ * of the step, the device idle a sync explains); a host-bound step can
+ * miss them all while its own replay says launches are a quarter of the
+ * path (HTA's trace_diff control: runtime 3% of the step, launch_bound
+ * 15.6%) or that the host blocks in synchronising calls around tiny
+ * copies (nsys mfu_2gpu_after: host_sync 11.3%).  Here, after the
+ * replays, a what-if of PATH_MIN_PCT or more whose rule did not fire adds that
+ * rule's finding in the path's words, naming what is on the path;
+ * pr_whatif_recommend then gives it the same replay's gain.  Reads the
+ * summary only. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "profreport/sget.h"
+#include "profreport/whatif.h"
+
+#include "../internal.h"
+
+#define PATH_TEXT 1200
+
+/* A finding the path alone drives needs its replay to save this share of
+ * the step: under it the rules on the run's aggregates speak (ResNet-50
+ * of the TensorBoard plugin's sample: launches 3-4% of the path, data
+ * loading 23-33%; the launch finding would be noise there). */
+#define PATH_MIN_PCT 5.0
+
+static const cJSON *
+row_of(const cJSON *whatif, const char *id)
+{
+    const cJSON *w;
+
+    cJSON_ArrayForEach(w, whatif)
+    {
+        if (pr_sget_is(pr_sget_str(w, "id"), id))
+            return w;
+    }
+    return NULL;
+}
+
+static int
+has_id(const cJSON *recs, const char *id)
+{
+    return row_of(recs, id) != NULL;
+}
+
+static void
+fmt_ms(double us, char *buf, size_t cap)
+{
+    if (us >= 1e6)
+        snprintf(buf, cap, "%.2f s", us / 1e6);
+    else if (us >= 1000)
+        snprintf(buf, cap, "%.1f ms", us / 1000);
+    else
+        snprintf(buf, cap, "%.0f us", us);
+}
+
+/* The path's largest parts of one kind, summed over the steps with a path
+ * and given as a mean per step: "cudaLaunchKernel 23.4 ms, ..." (at most
+ * 3 names, each a part of at least 2% of the mean path).  The share of
+ * the mean path the kind takes in *pct. */
+struct part {
+    const char *name;
+    double us;
+};
+
+#define PARTS 32
+
+static size_t
+path_parts(const cJSON *cp, const char *kind, char *buf, size_t cap,
+           double *pct)
+{
+    struct part p[PARTS];
+    const cJSON *s, *e;
+    size_t n = 0, i, k, len = 0, named = 0;
+    double steps = 0, total = 0, v;
+
+    buf[0] = '\0';
+    cJSON_ArrayForEach(s, pr_sget(cp, "steps"))
+    {
+        if (pr_sget_str(s, "bound") == NULL)
+            continue;
+        steps++;
+        cJSON_ArrayForEach(e, pr_sget(s, "top"))
+        {
+            const char *name = pr_sget_str(e, "name");
+
+            if (name == NULL || !pr_sget_is(pr_sget_str(e, "kind"), kind) ||
+                name[0] == '(')
+                continue;
+            for (i = 0; i < n && strcmp(p[i].name, name) != 0; i++)
+                ;
+            if (i == n) {
+                if (n == PARTS)
+                    continue;
+                p[n].name = name;
+                p[n++].us = 0;
+            }
+            v = pr_sget_num(e, "us");
+            p[i].us += v > 0 ? v : 0;
+        }
+    }
+    cJSON_ArrayForEach(e, pr_sget(cp, "by_kind_us"))
+    {
+        if (cJSON_IsNumber(e) && e->valuedouble > 0)
+            total += e->valuedouble;
+    }
+    v = pr_sget_num(pr_sget(cp, "by_kind_us"), kind);
+    *pct = total > 0 && v > 0 ? 100.0 * v / total : 0;
+    if (!(steps > 0))
+        return 0;
+    /* largest first; ties by name (never by address) */
+    for (i = 1; i < n; i++)
+        for (k = i; k > 0 && (p[k].us > p[k - 1].us ||
+                              (p[k].us == p[k - 1].us &&
+                               strcmp(p[k].name, p[k - 1].name) < 0));
+             k--) {
+            struct part x = p[k];
+
+            p[k] = p[k - 1];
+            p[k - 1] = x;
+        }
+    for (i = 0; i < n && named < 3; i++) {
+        char t[32];
+        int w;
+
+        if (!(p[i].us / steps >= 0.02 * total))
+            break;
+        fmt_ms(p[i].us / steps, t, sizeof(t));
+        w = snprintf(buf + len, cap - len, "%s%.80s %s", named ? ", " : "",
+                     p[i].name, t);
+        if (w < 0 || (size_t)w >= cap - len)
+            break;
+        len += (size_t)w;
+        named++;
+    }
+    return named;
+}
+
+static int
+npu_run(const cJSON *run)
+{
+    const cJSON *d;
+
+    cJSON_ArrayForEach(d, pr_sget(run, "devices"))
+    {
+        if (pr_sget_is(pr_sget_str(d, "kind"), "npu"))
+            return 1;
+    }
+    return 0;
+}
+
+static int
+add(cJSON *recs, const char *id, const char *text)
+{
+    cJSON *o = cJSON_CreateObject();
+
+    if (o == NULL || !cJSON_AddStringToObject(o, "id", id) ||
+        !cJSON_AddStringToObject(o, "severity", "warning") ||
+        !cJSON_AddStringToObject(o, "text", text)) {
+        cJSON_Delete(o);
+        return 0;
+    }
+    cJSON_AddItemToArray(recs, o);
+    return 1;
+}
+
+/* What the host operators on the path are, in an expert's words: the
+ * optimizer's per-parameter loop, a compiled graph's own launches. */
+static size_t
+host_op_advice(const char *ops, char *buf, size_t cap, size_t len)
+{
+    int w = 0;
+
+    if (strstr(ops, "Optimizer.step#") != NULL ||
+        strstr(ops, "aten::_foreach_") != NULL)
+        w = snprintf(buf + len, cap - len,
+                     " The optimizer's step is on the path: a fused "
+                     "optimizer (torch.optim.AdamW(..., fused=True)) or "
+                     "torch.compile of the optimizer step runs it in a few "
+                     "kernels instead of a loop of host calls.");
+    if (w > 0 && (size_t)w < cap - len)
+        len += (size_t)w;
+    w = 0;
+    if (strstr(ops, "CompiledFunction") != NULL)
+        w = snprintf(buf + len, cap - len,
+                     " CompiledFunction/CompiledFunctionBackward are "
+                     "torch.compile's graphs: their host time is their "
+                     "kernels' launches, which mode=\"reduce-overhead\" "
+                     "replays as a CUDA graph.");
+    if (w > 0 && (size_t)w < cap - len)
+        len += (size_t)w;
+    return len;
+}
+
+/* Launches on the path (the launch_bound replay saves PATH_MIN_PCT or more)
+ * while the aggregate rule, which needs runtime calls >= 10% of the step and
+ * the device waiting for launches 10% of its time, did not fire. */
+static int
+launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
+{
+    const cJSON *w = row_of(pr_sget(cp, "what_if"), "launch_bound");
+    char text[PATH_TEXT], calls[300], ops[300], gain[32];
+    double launch_pct, host_pct, g = pr_sget_num(w, "gain_pct");
+    int npu = npu_run(run), graphs;
+    size_t len;
+
+    if (has_id(recs, "launch_bound") || !(g >= PATH_MIN_PCT))
+        return 1;
+    graphs = pr_sget_true(pr_sget(run, "launches"), "cuda_graphs");
+    path_parts(cp, "launch", calls, sizeof(calls), &launch_pct);
+    path_parts(cp, "host_op", ops, sizeof(ops), &host_pct);
+    fmt_ms(pr_sget_num(w, "gain_us"), gain, sizeof(gain));
+    len = (size_t)snprintf(
+        text, sizeof(text),
+        "Launches are %.0f%% of the critical path%s%s%s: the step waits "
+        "for the host to issue its %s one call at a time. Replayed with "
+        "the launches taking no time the step is %s shorter (%.1f%%); the "
+        "host operators' own work stays.",
+        launch_pct, calls[0] ? " (" : "", calls, calls[0] ? " a step)" : "",
+        npu ? "operators" : "kernels", gain, g);
+    if (len >= sizeof(text))
+        return 1;
+    if (ops[0] != '\0' && host_pct >= 10) {
+        int k = snprintf(text + len, sizeof(text) - len,
+                         " Host work is %.0f%% of the path, led by %s.",
+                         host_pct, ops);
+
+        if (k > 0 && (size_t)k < sizeof(text) - len)
+            len += (size_t)k;
+        len = host_op_advice(ops, text, sizeof(text), len);
+    }
+    snprintf(text + len, sizeof(text) - len, " %s",
+             npu ? "Run the step as a graph (torch.compile with torchair's "
+                   "NPU backend) and fuse small operators, so fewer launch."
+             : graphs ? "The run already replays CUDA graphs: capture more of "
+                        "the step in them, and fuse small operators with "
+                        "torch.compile so fewer kernels launch."
+                      : "Capture the step in a CUDA graph (torch.compile(mode="
+                        "\"reduce-overhead\") or torch.cuda.CUDAGraph) so the "
+                        "launches go, and fuse small operators with "
+                        "torch.compile so fewer kernels launch.");
+    return add(recs, "launch_bound", text);
+}
+
+/* The host blocked in synchronising calls on the path (the host_sync
+ * replay saves PATH_MIN_PCT or more) while the idle-based rule did not fire:
+ * the queue stays deep, so the device hardly idles, but the host stops running
+ * ahead.  Tiny pageable host-to-device copies beside the syncs are scalars sent
+ * to the device each step (PyTorch syncs the stream after a pageable copy): the
+ * fix is not to send them, not to prefetch. */
+static int
+sync_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
+{
+    const cJSON *w = row_of(pr_sget(cp, "what_if"), "host_sync"), *c;
+    const cJSON *sync = pr_sget(run, "synchronization");
+    char text[PATH_TEXT], gain[32], t[32], calls[300];
+    double g = pr_sget_num(w, "gain_pct"), h2d_n = 0, h2d_bytes = 0;
+    size_t len = 0, n = 0;
+    int npu = npu_run(run);
+
+    if (has_id(recs, "host_sync") || has_id(recs, "pageable_copies") ||
+        !(g >= PATH_MIN_PCT))
+        return 1;
+    calls[0] = '\0';
+    cJSON_ArrayForEach(c, pr_sget(sync, "calls"))
+    {
+        const char *kind = pr_sget_str(c, "kind");
+        int k;
+
+        if (n == 3 || pr_sget_is(kind, "stream_wait") ||
+            pr_sget_is(kind, "blocking_copy") ||
+            !(pr_sget_num(c, "host_us") >= 1000))
+            continue;
+        fmt_ms(pr_sget_num(c, "host_us"), t, sizeof(t));
+        k = snprintf(calls + len, sizeof(calls) - len, "%s%.60s x%.0f, %s",
+                     n ? "; " : "", pr_sget_str_or(c, "name", "?"),
+                     pr_sget_num(c, "count"), t);
+        if (k < 0 || (size_t)k >= sizeof(calls) - len)
+            break;
+        len += (size_t)k;
+        n++;
+    }
+    cJSON_ArrayForEach(c, pr_sget(pr_sget(run, "copies"), "by_kind"))
+    {
+        if (pr_sget_is(pr_sget_str(c, "direction"), "HtoD") &&
+            pr_sget_is(pr_sget_str(c, "host_memory"), "pageable")) {
+            h2d_n += pr_sget_num(c, "count") > 0 ? pr_sget_num(c, "count") : 0;
+            h2d_bytes +=
+                pr_sget_num(c, "bytes") > 0 ? pr_sget_num(c, "bytes") : 0;
+        }
+    }
+    fmt_ms(pr_sget_num(w, "gain_us"), gain, sizeof(gain));
+    len = (size_t)snprintf(
+        text, sizeof(text),
+        "The host blocks on the %s inside the steps%s%s%s, on the critical "
+        "path: while it waits it cannot queue the next work, so the %s's "
+        "queue drains. Replayed without the blocking waits the step is %s "
+        "shorter (%.1f%%).",
+        npu ? "NPU" : "GPU", n ? " (" : "", calls, n ? ")" : "",
+        npu ? "NPU" : "GPU", gain, g);
+    if (len >= sizeof(text))
+        return 1;
+    if (h2d_n >= 1 && h2d_bytes / h2d_n <= 64)
+        snprintf(text + len, sizeof(text) - len,
+                 " Beside them the capture holds %.0f pageable host-to-device "
+                 "copies of %.0f bytes in all (%.0f bytes each on average: "
+                 "scalars), and a copy from pageable memory makes the host "
+                 "wait for the stream: a Python number or a CPU tensor sent "
+                 "to the device each step (torch.tensor(x, device=...), "
+                 "t.to(device), a scalar in an operator that needs a device "
+                 "tensor). Keep such values on the device, or create them "
+                 "once before the loop; read device values back (.item(), "
+                 ".cpu(), .tolist()) only every N steps. Prefetching does "
+                 "not help a copy of a few bytes: the wait is for the queue, "
+                 "not the copy.",
+                 h2d_n, h2d_bytes, h2d_bytes / h2d_n);
+    else
+        snprintf(text + len, sizeof(text) - len,
+                 " Avoid .item(), .cpu(), .tolist(), print(tensor) and "
+                 "%s in the training step; keep metrics on the device and "
+                 "read them every N steps.",
+                 npu ? "torch.npu.synchronize()" : "torch.cuda.synchronize()");
+    return add(recs, "host_sync", text);
+}
+
+int
+pr_path_findings(const cJSON *run, cJSON *recs)
+{
+    const cJSON *cp = pr_sget(run, "critical_path");
+
+    if (!cJSON_IsArray(pr_sget(cp, "what_if")) ||
+        cJSON_IsTrue(pr_sget(run, "host_only")))
+        return 1;
+    return launch_from_path(run, cp, recs) && sync_from_path(run, cp, recs);
+}
