@@ -1345,6 +1345,18 @@ brief_gain(const cJSON *fd, char *buf, size_t cap)
 
     if (isnan(us))
         snprintf(buf, cap, "no gain claimed");
+    else if (pr_sget_is(pr_sget_str(fd, "id"), "cold_step"))
+        /* first-use costs: paid once, not saved on every step */
+        snprintf(buf, cap,
+                 "a one-time cost of %.3g %s (%.1f%% of the captured "
+                 "steps)",
+                 us >= 1e6    ? us / 1e6
+                 : us >= 1000 ? us / 1000
+                              : us,
+                 us >= 1e6    ? "s"
+                 : us >= 1000 ? "ms"
+                              : "us",
+                 pct);
     else if (us >= 1e6)
         snprintf(buf, cap, "saves %.2f s per step (%.1f%%)", us / 1e6, pct);
     else if (us >= 1000)

@@ -501,17 +501,32 @@ struct tb {
     int64_t host_copy;   /* a copy from or to the host running */
 };
 
+/* A launch the host recorded: its call starts before its task (a reader
+ * with no host events, msprof's op_summary, links a task to a launch
+ * stamped at the task's own start, which says nothing of the host). */
+static int
+host_launch(const struct work *w)
+{
+    return w->launch != PR_NO_ID && w->launch < w->s;
+}
+
 /* HTA's rule for one idle gap [a, b) before work w: the host had not yet
  * called the launch when the device ran dry (host wait), else a gap under
  * HTA's consecutive-kernel delay (kernel wait), else something else held
  * the work back (an event wait, another stream: other).  No work after
- * the gap (the end of a window of steps): the host launched none. */
+ * the gap (the end of a window of steps): the host launched none, where
+ * the trace records launches for the device at all; a trace without host
+ * events (an msprof op_summary, a MindSpore graph-sink run) says nothing
+ * of the host, so such a gap is "other", no recorded cause (review
+ * finding 11). */
 static void
-classify_gap(struct tb *r, int64_t a, int64_t b, const struct work *w)
+classify_gap(struct tb *r, int64_t a, int64_t b, const struct work *w,
+             int launched)
 {
     int64_t gap = pr_sat_sub_i64(b, a);
 
-    if (w == NULL || (w->launch != PR_NO_ID && w->launch > a))
+    if ((w == NULL && launched) ||
+        (w != NULL && host_launch(w) && w->launch > a))
         r->host_wait += gap;
     else if (gap < PR_HOSTDEV_KERNEL_WAIT_NS)
         r->kernel_wait += gap;
@@ -528,14 +543,17 @@ idle_causes(const struct hd *h, int32_t dev, const struct pr_ranges *all,
 {
     int64_t upto = INT64_MIN, a = r->span_s;
     size_t j, p = 0;
+    int launched = 0;
 
+    for (j = 0; j < h->n && !launched; j++)
+        launched = h->w[j].dev == dev && host_launch(&h->w[j]);
     for (j = 0; j <= all->n; j++) {
         int64_t b = j < all->n ? all->v[j].start_ns : r->span_e;
 
         if (b > a) {
             while (p < h->n && (h->w[p].dev != dev || h->w[p].s < a))
                 p++;
-            classify_gap(r, a, b, p < h->n ? &h->w[p] : NULL);
+            classify_gap(r, a, b, p < h->n ? &h->w[p] : NULL, launched);
         }
         if (j < all->n && all->v[j].end_ns > a)
             a = all->v[j].end_ns;
