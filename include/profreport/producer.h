@@ -28,12 +28,14 @@ void pr_producer_steps(const struct pr_trace *t, struct pr_steps *s);
  * NULL when unknown.  Static result. */
 const char *pr_producer_collective(const char *name);
 
-/* The communication advice of an Ascend run whose summary has the
- * producer's split (run["hccl"]), into text (cap bytes): the share of the
- * step in HCCL time alone (0..1), where HCCL's time goes per step
- * (Transit, Wait, Synchronization, Idle), and what that says: waiting for
- * a slower peer, or transfer.  0 (text untouched) when the run has no
- * such split. */
+/* The communication advice of an Ascend run, into text (cap bytes): the
+ * share of the step in HCCL time alone (0..1); with the producer's split
+ * (run["hccl"]) where HCCL's time goes per step (Transit, Wait,
+ * Synchronization, Idle) and what that says: waiting for a slower peer,
+ * or transfer; without it, the largest collective of the step (calls,
+ * bytes, bus bandwidth, how much computation overlapped it) and how to
+ * overlap it in the run's framework's words (run["framework"]).  0 (text
+ * untouched) when the run has neither. */
 int pr_producer_comm_advice(const cJSON *run, double share, char *text,
                             size_t cap);
 

@@ -19,8 +19,8 @@ struct pr_tlview {
     const char **lanes;             /* owned array; strings borrowed from
                                        the summary */
     struct pr_chart_span *spans;    /* owned; labels borrowed likewise */
-    const char *legend[5];          /* labels of the span kinds */
-    uint32_t colors[5];             /* their colours */
+    const char *legend[6];          /* labels of the span kinds */
+    uint32_t colors[6];             /* their colours */
     char title[160];
 };
 

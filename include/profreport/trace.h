@@ -479,6 +479,10 @@ struct pr_trace {
     uint32_t vendor;      /* device vendor when the format knows it
                              ("huawei"); PR_STR_NONE */
     uint32_t device_kind; /* "npu", "gpu"; PR_STR_NONE when unknown */
+    /* the framework that ran the model where the reader can tell beyond
+       its format ("mindspore": an msprof PROF_ folder whose tasks carry
+       MindSpore's graph scopes); PR_STR_NONE: by the format alone */
+    uint32_t framework;
     struct pr_diag diag;
     /* Kineto's "Record Window End" instant: where the profiler's
      * recording window ended (has_window_end 0: the trace has none) */

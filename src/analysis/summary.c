@@ -191,6 +191,37 @@ host_only(const struct pr_trace *t)
     return 1;
 }
 
+/* The framework that ran the model, so advice speaks its words: what the
+ * reader saw, else the format's (torch_npu's exports and Kineto traces
+ * come from PyTorch, MindSpore's profiler folders from MindSpore); NULL
+ * when the format does not say (Nsight Systems, an msprof folder of an
+ * unknown framework, MegEngine's own). */
+static const char *
+framework_of(const struct pr_trace *t)
+{
+    static const struct {
+        const char *format, *framework;
+    } by_format[] = {{"kineto", "pytorch"},
+                     {"chrome", "pytorch"},
+                     {"autograd", "pytorch"},
+                     {"ascend", "pytorch"},
+                     {"ascend_trace", "pytorch"},
+                     {"ascend_db", "pytorch"},
+                     {"mindspore", "mindspore"},
+                     {"megengine", "megengine"},
+                     {"megengine-static", "megengine"}};
+    const char *f;
+    size_t i;
+
+    if (t->framework != PR_STR_NONE)
+        return pr_trace_str(t, t->framework);
+    f = t->format != PR_STR_NONE ? pr_trace_str(t, t->format) : "";
+    for (i = 0; i < sizeof(by_format) / sizeof(by_format[0]); i++)
+        if (strcmp(f, by_format[i].format) == 0)
+            return by_format[i].framework;
+    return NULL;
+}
+
 static cJSON *
 new_run(const struct pr_trace *t, const char *worker, const char *span)
 {
@@ -218,6 +249,8 @@ new_run(const struct pr_trace *t, const char *worker, const char *span)
                               str_or_null(t->device_kind != PR_STR_NONE
                                               ? pr_trace_str(t, t->device_kind)
                                               : NULL));
+    ok = ok &&
+         cJSON_AddItemToObject(run, "framework", str_or_null(framework_of(t)));
     for (i = 0; ok && i < sizeof(run_keys) / sizeof(run_keys[0]); i++)
         ok = cJSON_AddNullToObject(run, run_keys[i]) != NULL;
     /* filled from the run's notes once the analyses are done */

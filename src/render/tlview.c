@@ -13,9 +13,13 @@
 #include "profreport/tlview.h"
 
 /* The breakdown categories a span can be, so both charts read alike. */
-static const char *const kind_keys[] = {PR_K_KERNEL, PR_K_MEMCPY, PR_K_MEMSET,
-                                        PR_K_RUNTIME, PR_K_DATALOADER};
-#define N_KINDS 5
+static const char *const kind_keys[] = {PR_K_KERNEL,     PR_K_MEMCPY,
+                                        PR_K_MEMSET,     PR_K_RUNTIME,
+                                        PR_K_DATALOADER, PR_K_COMMUNICATION};
+#define N_KINDS 6
+/* The span category of a collective ("communication"), last in the
+ * legend and only there when the step has one. */
+#define K_COMM 5
 
 static size_t
 kind_of(const char *s)
@@ -125,7 +129,10 @@ pr_tlview_build(const cJSON *timeline, struct pr_tlview *v,
         v->colors[k] = c->color;
     }
     v->chart.legend = v->legend;
-    v->chart.n_legend = N_KINDS;
+    v->chart.n_legend = K_COMM;
+    for (k = 0; k < v->chart.n_spans; k++)
+        if (v->spans[k].color_index == K_COMM)
+            v->chart.n_legend = N_KINDS;
     v->chart.colors = v->colors;
     return PR_OK;
 }

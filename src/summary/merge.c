@@ -93,7 +93,7 @@ static const char *const whole[] = {
     PR_K_WORKER,        PR_K_SPAN,           PR_K_RANK,
     PR_K_WORLD_SIZE,    "world_size_source", PR_K_STEP_SUMMARY,
     PR_K_COMMUNICATION, "step_phases",       "hccl",
-    "device_kind",      PR_K_DEVICES};
+    "device_kind",      "framework",         PR_K_DEVICES};
 
 static int
 is_private(const cJSON *member)

@@ -121,6 +121,7 @@ static const struct {
     {"world_size", WHOLE, NULL},
     {"world_size_source", WHOLE, NULL},
     {"device_kind", WHOLE, NULL},
+    {"framework", WHOLE, NULL},
     {"step_phases", WHOLE, NULL},
     {"hccl", WHOLE, NULL},
     {"npu_memory", WHOLE, NULL},

@@ -331,10 +331,7 @@ rule_categories(struct rctx *c)
                                      sizeof(text)))
             snprintf(text, sizeof(text),
                      "%.1f%% of the step is HCCL communication not overlapped "
-                     "with computation. Whether that is transfer or waiting "
-                     "for other ranks is in communication.json (torch_npu "
-                     "writes it at profiler_level1 and above), which this "
-                     "run lacks.",
+                     "with computation.",
                      100.0 * c->f->comm_share);
         add_rec(c, "communication", "warning", text);
     } else if (c->f->comm_share > 0.1) {

@@ -483,6 +483,78 @@ run_steps(const cJSON *run)
     return n > 0 ? n : (double)pr_sget_len(pr_sget(run, "steps"));
 }
 
+/* How to overlap gradient collectives with backward, in the words of
+ * the framework that ran the model. */
+static const char *
+overlap_words(const cJSON *run)
+{
+    const char *fw = pr_sget_str_or(run, "framework", "");
+
+    if (strcmp(fw, "mindspore") == 0)
+        return "MindSpore all-reduces the gradients in fused groups after "
+               "backward: split them so the first groups start while "
+               "backward still runs (set_auto_parallel_context's "
+               "all_reduce_fusion_config, by parameter index, or "
+               "comm_fusion), and all-reduce fewer bytes (fp16 or bf16 "
+               "gradients).";
+    if (strcmp(fw, "pytorch") == 0)
+        return "Reduce the gradients in buckets while backward runs (DDP's "
+               "bucket_cap_mb) and all-reduce fewer bytes (bf16 gradients). "
+               "Whether the time is transfer or waiting for other ranks is "
+               "in communication.json (torch_npu writes it at "
+               "profiler_level1 and above), which this run lacks.";
+    return "Overlap the collectives with computation (reduce gradients in "
+           "groups while backward runs) and move fewer bytes (fp16 or bf16 "
+           "gradients).";
+}
+
+/* Without the producer's split: the step's largest collective as the
+ * communication view measured it. */
+static int
+comm_fallback(const cJSON *run, double share, char *text, size_t cap)
+{
+    const cJSON *comm = pr_sget(run, "communication"), *op, *top = NULL;
+    double steps = (double)pr_sget_len(pr_sget(comm, "per_step"));
+    double cu = pr_sget_num(comm, "communication_us");
+    double ov = pr_sget_num(comm, "overlap_us"), calls, mb, bw;
+    char bws[48] = "";
+
+    cJSON_ArrayForEach(op, pr_sget(comm, "ops"))
+    {
+        if (top == NULL ||
+            pr_sget_num(op, "total_us") > pr_sget_num(top, "total_us"))
+            top = op;
+    }
+    if (top == NULL || !(steps > 0) || !(pr_sget_num(top, "total_us") > 0))
+        return 0;
+    calls = pr_sget_num(top, "calls") / steps;
+    mb = pr_sget_num(top, "total_bytes") / steps / 1e6;
+    bw = pr_sget_num(top, "busbw_gbps");
+    if (bw > 0)
+        snprintf(bws, sizeof(bws), ", bus bandwidth %.1f GB/s", bw);
+    if (mb > 0)
+        snprintf(text, cap,
+                 "%.1f%% of the step is HCCL communication not overlapped "
+                 "with computation. Its largest collective, %s, runs %.3g "
+                 "time%s a step for %.1f ms, moving %.0f MB%s; computation "
+                 "overlaps %.0f%% of the step's collectives. %s",
+                 100.0 * share, pr_sget_str_or(top, "name", "?"), calls,
+                 calls == 1 ? "" : "s",
+                 pr_sget_num(top, "total_us") / steps / 1000.0, mb, bws,
+                 cu > 0 && ov >= 0 ? 100.0 * ov / cu : 0.0, overlap_words(run));
+    else
+        snprintf(text, cap,
+                 "%.1f%% of the step is HCCL communication not overlapped "
+                 "with computation. Its largest collective, %s, runs %.3g "
+                 "time%s a step for %.1f ms; computation overlaps %.0f%% of "
+                 "the step's collectives. %s",
+                 100.0 * share, pr_sget_str_or(top, "name", "?"), calls,
+                 calls == 1 ? "" : "s",
+                 pr_sget_num(top, "total_us") / steps / 1000.0,
+                 cu > 0 && ov >= 0 ? 100.0 * ov / cu : 0.0, overlap_words(run));
+    return 1;
+}
+
 int
 pr_producer_comm_advice(const cJSON *run, double share, char *text, size_t cap)
 {
@@ -500,7 +572,7 @@ pr_producer_comm_advice(const cJSON *run, double share, char *text, size_t cap)
             top = op;
     }
     if (top == NULL || !(steps > 0) || !(t[0] > 0))
-        return 0;
+        return comm_fallback(run, share, text, cap);
     for (k = 0; k < 5; k++)
         t[k] /= steps * 1000.0; /* ms a step */
     el = t[0];

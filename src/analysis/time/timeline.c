@@ -30,14 +30,18 @@ struct spans {
     size_t n, cap;
 };
 
-static const char *const kind_keys[] = {"kernel", "memcpy", "memset", "runtime",
-                                        "dataloader"};
-static const char *const kind_plural[] = {"kernels", "memcpys", "memsets",
-                                          "runtime calls", "DataLoader calls"};
+static const char *const kind_keys[] = {
+    "kernel", "memcpy", "memset", "runtime", "dataloader", "communication"};
+static const char *const kind_plural[] = {"kernels",          "memcpys",
+                                          "memsets",          "runtime calls",
+                                          "DataLoader calls", "collectives"};
 
 /* A span's kind for a host operator the DataLoader ran (no event kind of
  * its own: the step breakdown's dataloader category). */
 #define KIND_DATALOADER PR_KIND_COUNT
+/* A device task that is a collective (an NCCL kernel, an HCCL task): the
+ * step breakdown's communication category. */
+#define KIND_COMM (PR_KIND_COUNT + 1)
 
 static int
 kind_index(uint8_t kind)
@@ -51,6 +55,8 @@ kind_index(uint8_t kind)
         return 2;
     case KIND_DATALOADER:
         return 4;
+    case KIND_COMM:
+        return 5;
     default:
         return 3;
     }
@@ -63,6 +69,28 @@ is_device(uint8_t kind)
            kind == PR_KIND_SET;
 }
 
+/* Whether the step [start, end) holds any device work (events are in
+ * start order; work that began before the step and runs into it counts
+ * only when it starts inside, enough to tell a step with tasks). */
+static int
+has_device_work(const struct pr_trace *t, int64_t start, int64_t end)
+{
+    size_t lo = 0, hi = t->n_events, i;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (t->events[mid].ts_ns < start)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (i = lo; i < t->n_events && t->events[i].ts_ns < end; i++)
+        if (is_device(t->events[i].kind))
+            return 1;
+    return 0;
+}
+
 static int
 cmp_i64(const void *a, const void *b)
 {
@@ -72,13 +100,18 @@ cmp_i64(const void *a, const void *b)
 }
 
 /* The step whose duration is closest to the median (the mean of the two
- * middle ones for an even count); the earliest such step on a tie. */
+ * middle ones for an even count); the earliest such step on a tie.  Of
+ * the steps with device work, when any has it: a graph-mode run whose
+ * export holds tasks for its first steps only (MindSpore) draws one of
+ * those, not an empty one. */
 static size_t
-pick_step(const struct pr_steps *s, struct pr_error *err, int *ok)
+pick_step(const struct pr_trace *t, const struct pr_steps *s,
+          struct pr_error *err, int *ok)
 {
     int64_t *dur = malloc(s->n * sizeof(*dur));
     double median, best = 0;
     size_t i, pick = 0;
+    int any = 0, with;
 
     if (dur == NULL) {
         *ok = 0;
@@ -94,10 +127,12 @@ pick_step(const struct pr_steps *s, struct pr_error *err, int *ok)
         double d =
             (double)pr_sat_sub_i64(s->v[i].end_ns, s->v[i].start_ns) - median;
 
+        with = has_device_work(t, s->v[i].start_ns, s->v[i].end_ns);
         d = d < 0 ? -d : d;
-        if (i == 0 || d < best) {
+        if (i == 0 || (with && !any) || (with == any && d < best)) {
             best = d;
             pick = i;
+            any = with;
         }
     }
     return pick;
@@ -153,8 +188,9 @@ in_window(const struct pr_event *e, int64_t start, int64_t end)
 /* Device events of the window with their (device, stream); their
  * correlation ids go into corr so the launching calls can be found. */
 static enum pr_status
-collect_device(const struct pr_trace *t, int64_t start, int64_t end,
-               struct spans *sp, struct pr_idmap *corr, struct pr_error *err)
+collect_device(const struct pr_trace *t, struct pr_names *nc, int64_t start,
+               int64_t end, struct spans *sp, struct pr_idmap *corr,
+               struct pr_error *err)
 {
     size_t i;
 
@@ -170,6 +206,11 @@ collect_device(const struct pr_trace *t, int64_t start, int64_t end,
             return pr_error_set(err, PR_E_NOMEM, "out of memory (timeline)");
         sp->v[sp->n - 1].a = g ? g->device : -1;
         sp->v[sp->n - 1].b = g ? g->stream : -1;
+        /* a collective as the critical path tells it (its kernel class,
+           its collective metadata, HCCL's unit) */
+        if (pr_comm_kernel_cached(nc, e) ||
+            (g != NULL && g->unit == PR_UNIT_COMM))
+            sp->v[sp->n - 1].kind = KIND_COMM;
         sp->v[sp->n - 1].mtia =
             strcmp(pr_trace_str(t, pr_event_cat(t, e)), "mtia_ccp_events") == 0;
         if (pr_event_correlation(t, e) != PR_NO_ID &&
@@ -391,7 +432,9 @@ lane_name(const struct pr_trace *t, const struct span *x, char *buf, size_t n)
 {
     int npu = pr_trace_is_npu(t);
 
-    if (x->group == 0)
+    if (x->group == 0 && npu && x->b < 0)
+        snprintf(buf, n, "NPU%d HCCL", (int)x->a); /* HCCL's own row */
+    else if (x->group == 0)
         snprintf(buf, n, "%s%d stream %d",
                  x->mtia ? "MTIA"
                  : npu   ? "NPU"
@@ -478,16 +521,19 @@ pr_timeline_fill(const struct pr_trace *t, const struct pr_steps *steps,
 {
     struct spans sp = {0};
     struct pr_idmap corr = {0};
+    struct pr_names nc;
     const struct pr_step *st;
     enum pr_status rc;
     int ok = 1;
 
     if (steps == NULL || steps->n == 0)
         return PR_OK;
-    st = &steps->v[pick_step(steps, err, &ok)];
+    st = &steps->v[pick_step(t, steps, err, &ok)];
     if (!ok)
         return PR_E_NOMEM;
-    rc = collect_device(t, st->start_ns, st->end_ns, &sp, &corr, err);
+    pr_names_init(&nc, t);
+    rc = collect_device(t, &nc, st->start_ns, st->end_ns, &sp, &corr, err);
+    pr_names_free(&nc);
     if (rc == PR_OK && sp.n > 0)
         rc = collect_host(t, st->start_ns, st->end_ns, &corr, &sp, err);
     if (rc == PR_OK && sp.n > 0) {

@@ -625,6 +625,9 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
     st = read_run(&a, a.file != NULL ? od : path, err);
     if (st == PR_OK) {
         a.t->format = pr_strtab_intern(a.t->strs, "ascend", 6);
+        /* MindSpore >= 2.4 writes the same export in *_ascend_ms */
+        if (strstr(path, "_ascend_ms") != NULL)
+            a.t->framework = pr_strtab_intern(a.t->strs, "mindspore", 9);
         pr_trace_finish(a.t);
         *out = a.t;
         return PR_OK;

@@ -658,15 +658,25 @@ add_hw(struct tl *l, const struct pr_tv_raw *x, int64_t ts,
     if (c == PR_ASCEND_TASK_COMPUTE) {
         op_of(k.name, op, sizeof(op));
         k.op = op;
+        /* MindSpore's graph scopes ("Default/net/Conv2D-op5",
+           "Gradients/Default/..."): the model ran in MindSpore */
+        if (l->r->t->framework == PR_STR_NONE &&
+            (starts(k.name, "Default/") || starts(k.name, "Gradients/")))
+            l->r->t->framework =
+                pr_strtab_intern(l->r->t->strs, "mindspore", 9);
         /* AI_CORE is the queue, not the unit: on 910B it runs vector
            kernels too, so only the op_summary can say */
         if (strcmp(tt, "AI_CORE") != 0)
             k.unit = pr_ascend_unit(tt);
-    } else if (c == PR_ASCEND_TASK_COMM || c == PR_ASCEND_TASK_SYNC ||
-               has_i64(l->comm, l->n_comm, k.stream)) {
-        /* HCCL's process holds the operation; waits are no work */
+    } else if (c == PR_ASCEND_TASK_COMM ||
+               (c != PR_ASCEND_TASK_SYNC &&
+                has_i64(l->comm, l->n_comm, k.stream))) {
+        /* HCCL's process holds the operation: its transfers here are
+           part of it, as the trace_view reader keeps them */
         k.kind = PR_KIND_OTHER;
     }
+    /* a stream's waits stay device waits (PR_KIND_DEVICE_SYNC): the task
+       after an EVENT_WAIT waited for another stream, a collective's end */
     st = pr_ms_add_task(&l->r->b, &k, err);
     if (st != PR_OK || (g = pr_msprof_last_task(l->r->t)) == NULL)
         return st;

@@ -375,8 +375,7 @@ add_row(struct ops *o, int64_t ts, int64_t dur, int logical,
         k.shapes = o->dev_shapes.data;
         k.types = o->dev_types.len > 0 ? o->dev_types.data : NULL;
     } else if (c != PR_ASCEND_TASK_COMPUTE) {
-        k.op = NULL;
-        k.kind = c == PR_ASCEND_TASK_SYNC ? PR_KIND_OTHER : k.kind;
+        k.op = NULL; /* a copy, or a stream's wait (PR_KIND_DEVICE_SYNC) */
     }
     st = pr_ms_add_task(&o->r->b, &k, err);
     if (st != PR_OK || (g = pr_msprof_last_task(o->r->t)) == NULL)
