@@ -32,6 +32,11 @@
     "shows no time per nn.Module; a PyTorch built with Kineto records them "   \
     "(torch.profiler.profile(with_stack=True, with_modules=True))."
 
+#define PR_MODULES_NONE_MINDSPORE                                              \
+    "MindSpore writes no module frames (the per-module view is "               \
+    "PyTorch's): its operators' full names carry their Cell scope "            \
+    "instead (Default/network-.../<Cell>/<operator>)."
+
 /* Build the module view of trace t from its op tree into run (keys
  * above; existing ones are replaced).  PR_E_NOMEM on allocation failure
  * (run may then lack some of the keys). */

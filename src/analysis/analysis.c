@@ -68,6 +68,31 @@ step_on_device(const struct pr_step *p)
            0;
 }
 
+/* The steps with device work from the first to the last, [*lo, *hi]:
+ * all of them when every step has some, or none has (1 then, 0 when
+ * only some do: MindSpore caps its timeline file, ascend_run1 has tasks
+ * in 15 of 322 steps, so device shares are judged over those). */
+static int
+device_steps(const struct pr_steps *s, size_t *lo, size_t *hi)
+{
+    size_t i;
+
+    *lo = s->n;
+    *hi = 0;
+    for (i = 0; i < s->n; i++) {
+        if (!step_on_device(&s->v[i]))
+            continue;
+        *lo = *lo == s->n ? i : *lo;
+        *hi = i;
+    }
+    if (*lo == s->n || (*lo == 0 && *hi + 1 == s->n)) {
+        *lo = 0;
+        *hi = s->n > 0 ? s->n - 1 : 0;
+        return 1;
+    }
+    return 0;
+}
+
 /* The steps as the run lists them; tb gets the span the rules read
  * (first start to last end, from the same µs values) and, where device
  * activity covers only some of them (note_coverage), the span of those
@@ -152,8 +177,8 @@ emit_step_stats(cJSON *o, const struct pr_steps *s, const int64_t *dur,
 {
     double *mean = tb->step_cat_us;
     int64_t total = 0;
-    size_t i;
-    int c;
+    size_t i, lo, hi;
+    int c, all = device_steps(s, &lo, &hi);
 
     for (i = 0; i < s->n; i++)
         total = pr_sat_add_i64(total, dur[i]);
@@ -163,14 +188,20 @@ emit_step_stats(cJSON *o, const struct pr_steps *s, const int64_t *dur,
     pr_emit_num(o, "p90_us", percentile_us(dur, s->n, 0.9), ok);
     pr_emit_us(o, "min_us", dur[0], ok);
     pr_emit_us(o, "max_us", dur[s->n - 1], ok);
+    /* the mean step's breakdown over the steps with device work, where
+       only some have it: the others' "Other" would swamp it */
     for (c = 0; c < PR_CAT_COUNT; c++) {
         int64_t sum = 0;
 
-        for (i = 0; i < s->n; i++)
+        for (i = lo; i <= hi; i++)
             sum = pr_sat_add_i64(sum, s->v[i].breakdown_ns[c]);
-        mean[c] = (double)sum / 1000.0 / (double)s->n;
+        mean[c] = (double)sum / 1000.0 / (double)(hi - lo + 1);
     }
     emit_breakdown(o, mean, ok);
+    if (all)
+        pr_emit_null(o, "breakdown_steps", ok);
+    else
+        pr_emit_num(o, "breakdown_steps", (double)(hi - lo + 1), ok);
 }
 
 /* What the step figures are measured on (steps.h), and the host steps'
@@ -267,10 +298,14 @@ rec_facts(const struct pr_trace *t, const struct pr_tree *tree,
 static void
 gpu_window(const struct pr_steps *s, int64_t origin_ns, struct pr_gpu_window *w)
 {
+    size_t lo, hi;
+
     memset(w, 0, sizeof(*w));
     if (s->n > 0) {
-        w->steps_start_ns = s->v[0].start_ns;
-        w->steps_end_ns = s->v[s->n - 1].end_ns;
+        /* over the steps with device work where only some have it */
+        device_steps(s, &lo, &hi);
+        w->steps_start_ns = s->v[lo].start_ns;
+        w->steps_end_ns = s->v[hi].end_ns;
     }
     w->global_start_ns = s->global_start_ns;
     w->global_end_ns = s->global_end_ns;
@@ -456,14 +491,13 @@ note_coverage(const struct pr_steps *s, struct pr_notes *notes)
     if (on == 0 || (first == 0 && last + 1 == s->n))
         return; /* no device at all, or device time from first to last */
     snprintf(text, sizeof(text),
-             "device activity covers steps %zu to %zu of %zu; the %zu "
-             "step%s before or after %s none (the producer stopped or "
-             "started recording device tasks: MindSpore caps its timeline "
-             "file, CUPTI drops activity when its buffers fill), so device "
-             "shares and utilization over all steps understate the device",
-             first + 1, last + 1, s->n, s->n - (last - first + 1),
-             s->n - (last - first + 1) == 1 ? "" : "s",
-             s->n - (last - first + 1) == 1 ? "has" : "have");
+             "%zu of %zu steps have no device tasks: device activity covers "
+             "steps %zu to %zu only (the producer stopped or started "
+             "recording device tasks: MindSpore caps its timeline file, "
+             "CUPTI drops activity when its buffers fill), so utilization, "
+             "the mean step's breakdown and the timeline are over those %zu "
+             "steps",
+             s->n - on, s->n, first + 1, last + 1, last - first + 1);
     pr_notes_row(notes, "device_coverage", s->n - (last - first + 1), text);
 }
 

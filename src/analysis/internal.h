@@ -200,6 +200,11 @@ enum pr_sync_kind pr_names_sync_kind(struct pr_names *nc, uint32_t id);
  * 0 with index -1 when no rule names it. */
 int pr_names_rule(struct pr_names *nc, uint32_t id, struct pr_kclass *out);
 
+/* The framework that ran t's model: "pytorch", "mindspore", "megengine",
+ * or NULL when neither the reader nor the format says (summary.c; the
+ * run's "framework" key).  Static or t's string. */
+const char *pr_run_framework(const struct pr_trace *t);
+
 /* pr_comm_is_kernel with the name test from nc's cache (comm.c). */
 int pr_comm_kernel_cached(struct pr_names *nc, const struct pr_event *e);
 

@@ -194,22 +194,18 @@ host_only(const struct pr_trace *t)
 /* The framework that ran the model, so advice speaks its words: what the
  * reader saw, else the format's (torch_npu's exports and Kineto traces
  * come from PyTorch, MindSpore's profiler folders from MindSpore); NULL
- * when the format does not say (Nsight Systems, an msprof folder of an
- * unknown framework, MegEngine's own). */
-static const char *
-framework_of(const struct pr_trace *t)
+ * when neither says (Nsight Systems, msprof's own exports of a framework
+ * its tasks do not name). */
+const char *
+pr_run_framework(const struct pr_trace *t)
 {
     static const struct {
         const char *format, *framework;
-    } by_format[] = {{"kineto", "pytorch"},
-                     {"chrome", "pytorch"},
-                     {"autograd", "pytorch"},
-                     {"ascend", "pytorch"},
-                     {"ascend_trace", "pytorch"},
-                     {"ascend_db", "pytorch"},
-                     {"mindspore", "mindspore"},
-                     {"megengine", "megengine"},
-                     {"megengine-static", "megengine"}};
+    } by_format[] = {
+        {"kineto", "pytorch"},       {"chrome", "pytorch"},
+        {"autograd", "pytorch"},     {"ascend", "pytorch"},
+        {"ascend_trace", "pytorch"}, {"mindspore", "mindspore"},
+        {"megengine", "megengine"},  {"megengine-static", "megengine"}};
     const char *f;
     size_t i;
 
@@ -249,8 +245,8 @@ new_run(const struct pr_trace *t, const char *worker, const char *span)
                               str_or_null(t->device_kind != PR_STR_NONE
                                               ? pr_trace_str(t, t->device_kind)
                                               : NULL));
-    ok = ok &&
-         cJSON_AddItemToObject(run, "framework", str_or_null(framework_of(t)));
+    ok = ok && cJSON_AddItemToObject(run, "framework",
+                                     str_or_null(pr_run_framework(t)));
     for (i = 0; ok && i < sizeof(run_keys) / sizeof(run_keys[0]); i++)
         ok = cJSON_AddNullToObject(run, run_keys[i]) != NULL;
     /* filled from the run's notes once the analyses are done */

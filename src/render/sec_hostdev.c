@@ -136,8 +136,10 @@ span_bars(const cJSON *dev)
 
 /* The idle causes that matter, in words a user acts on. */
 static void
-idle_advice(struct pr_figs *f, const cJSON *dev, int npu)
+idle_advice(struct pr_figs *f, const cJSON *dev, const cJSON *run)
 {
+    int npu = pr_fig_run_is_npu(run);
+    int ms = pr_sget_is(pr_sget_str(run, "framework"), "mindspore");
     double span = pr_sget_num(dev, PR_K_SPAN_US);
     double host = pr_sget_num(dev, PR_K_IDLE_HOST_WAIT_US);
     double other = pr_sget_num(dev, PR_K_IDLE_OTHER_US);
@@ -149,7 +151,19 @@ idle_advice(struct pr_figs *f, const cJSON *dev, int npu)
         return;
     /* idle after a sync is host wait too, but no launch overhead */
     host -= sync > 0 ? (sync < host ? sync : host) : 0;
-    if (100 * host / span >= SHARE_WORTH_SAYING) {
+    if (100 * host / span >= SHARE_WORTH_SAYING && ms) {
+        /* MindSpore's words: no DataLoader, no torch.compile */
+        snprintf(text, sizeof(text),
+                 "Device %.0f had no task running or queued %.0f%% %s: it "
+                 "waited for the host to send the next step or its data. "
+                 "Speed up the dataset pipeline (num_parallel_workers of "
+                 "its map and batch operations), send several steps at once "
+                 "(dataset sink mode, dataset_sink_mode=True with a larger "
+                 "sink_size), and run the network in GRAPH_MODE: PyNative "
+                 "mode launches every operator from Python.",
+                 pr_sget_num(dev, PR_K_DEVICE), 100 * host / span, of);
+        pr_figs_text(f, text);
+    } else if (100 * host / span >= SHARE_WORTH_SAYING) {
         snprintf(text, sizeof(text),
                  "Device %.0f waited for the host %.0f%% %s: the "
                  "CPU did not launch work fast enough (Python overhead, data "
@@ -204,7 +218,7 @@ temporal(struct pr_figs *f, const cJSON *run)
     {
         if (n++ < MAX_CHARTS)
             window_note(f, dev);
-        idle_advice(f, dev, pr_fig_run_is_npu(run));
+        idle_advice(f, dev, run);
     }
     pr_figs_table(f, NULL, &t, NULL);
 }

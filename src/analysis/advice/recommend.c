@@ -352,13 +352,8 @@ rule_categories(struct rctx *c)
 static double
 covered_util(const struct rctx *c, size_t i)
 {
-    const struct pr_rec_tables *tb = c->tb;
-    double u = tb->gpus[i].util_pct;
-
-    if (!(tb->covered_span_us > 0) || !(tb->steps_span_us > 0))
-        return u;
-    u *= tb->steps_span_us / tb->covered_span_us;
-    return u > 100.0 ? 100.0 : u;
+    /* gpu_metrics is over those steps already (analysis.c's window) */
+    return c->tb->gpus[i].util_pct;
 }
 
 /* 7.5.5: GPUs busy less than half of the steps' span, listed together. */

@@ -13,6 +13,7 @@
 #include "profreport/buf.h"
 #include "profreport/checked.h"
 #include "profreport/modules.h"
+#include "profreport/sget.h"
 #include "profreport/strtab.h"
 #include "profreport/tree.h"
 
@@ -494,6 +495,8 @@ stacks_name_modules(const struct pr_trace *t)
 static const char *
 none_note(const struct pr_trace *t)
 {
+    if (pr_sget_is(pr_run_framework(t), "mindspore"))
+        return PR_MODULES_NONE_MINDSPORE;
     if (pr_trace_is_npu(t))
         return PR_MODULES_NONE_NPU;
     return stacks_name_modules(t) ? PR_MODULES_IN_STACKS : PR_MODULES_NONE;

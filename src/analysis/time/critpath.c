@@ -272,6 +272,10 @@ struct pr_cp_ctx {
     size_t n_waits, cap_waits;
     struct hcomm *hc;
     size_t n_hc, cap_hc;
+    /* the device's streams never overlap and the trace records no wait
+       between them (serial_device): one queue, each task after the last */
+    int serial;
+    uint32_t serial_last; /* node; PR_CP_NONE */
     struct pr_error *err;
 };
 
@@ -891,6 +895,51 @@ family(struct pr_cp_ctx *c, uint32_t name)
     }
 }
 
+/* Whether an Ascend device runs its streams one task at a time with
+ * nothing recording why: one device, tasks on several streams, no two of
+ * them on different streams overlapping (by more than the µs rounding)
+ * and no wait record of either side (stream waits, EVENT_WAIT, syncs).  A
+ * graph-mode run (MindSpore's legacy Ascend export: GatherV2 on stream
+ * 531, UnsortedSegmentSum on 541, one after the other) orders its
+ * streams by edges the trace does not hold; taken as separate streams,
+ * the work of the others reads as idle on the path. */
+static int
+serial_device(const struct pr_trace *t)
+{
+    uint32_t pid = PR_STR_NONE, tid = PR_STR_NONE, end_tid = PR_STR_NONE;
+    int64_t end = INT64_MIN;
+    int streams = 0;
+    size_t i;
+
+    /* a CUDA trace records its stream waits as runtime calls
+       (cudaStreamWaitEvent), which this test does not read: NPU only */
+    if (!pr_trace_is_npu(t))
+        return 0;
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->kind == PR_KIND_SYNC || e->kind == PR_KIND_DEVICE_SYNC)
+            return 0;
+        if (!is_device(e->kind))
+            continue;
+        if (pid == PR_STR_NONE)
+            pid = pr_event_pid(t, e);
+        else if (pr_event_pid(t, e) != pid)
+            return 0;
+        if (tid != pr_event_tid(t, e)) {
+            streams |= tid != PR_STR_NONE;
+            tid = pr_event_tid(t, e);
+        }
+        if (end_tid != PR_STR_NONE && end_tid != tid && e->ts_ns < end - 1000)
+            return 0;
+        if (ev_end(e) > end) {
+            end = ev_end(e);
+            end_tid = tid;
+        }
+    }
+    return streams;
+}
+
 static enum pr_cp_kind
 task_kind(struct pr_cp_ctx *c, const struct pr_event *e)
 {
@@ -978,9 +1027,16 @@ on_task(struct pr_cp_ctx *c, uint32_t ev)
         if (c->g.v[launch].corr_task == PR_CP_NONE)
             c->g.v[launch].corr_task = idx;
     }
+    if (c->serial && c->serial_last != PR_CP_NONE && c->serial_last != prev) {
+        int64_t lap = n->s - c->g.v[c->serial_last].e;
+
+        add_pred(n, c->serial_last, lap < 0 ? lap : 0, 0, PR_CP_IDLE,
+                 PR_STR_NONE);
+    }
     if (n->n_pred == 0)
         add_pred(n, 0, 0, 0, PR_CP_IDLE, PR_STR_NONE);
     s->last = idx;
+    c->serial_last = idx;
     return PR_OK;
 }
 
@@ -1483,6 +1539,7 @@ step_reset(struct pr_cp_ctx *c, int64_t ws, int64_t we)
     pr_idmap_free(&c->corr);
     for (i = 0; i < c->n_streams; i++)
         c->streams[i].last = PR_CP_NONE;
+    c->serial_last = PR_CP_NONE;
 }
 
 /* The host ranges that began before the step and run into it open its
@@ -1804,7 +1861,7 @@ ctx_free(struct pr_cp_ctx *c)
  * the mean split by kind. */
 static void
 emit_run(cJSON *cp, const int64_t *kind_total, const size_t *bounds,
-         size_t n_steps, double worst, int *ok)
+         size_t n_steps, double worst, int serial, int *ok)
 {
     static const char *const names[4] = {"host", "device", "copy",
                                          "communication"};
@@ -1812,6 +1869,7 @@ emit_run(cJSON *cp, const int64_t *kind_total, const size_t *bounds,
     size_t i, best = 0;
 
     pr_emit_num_or_null(cp, "replay_error_pct", n_steps ? worst : NAN, ok);
+    pr_emit_bool(cp, "serial_streams", serial, ok);
     for (i = 1; i < 4; i++) {
         if (bounds[i] > bounds[best])
             best = i;
@@ -1856,6 +1914,8 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     memset(&u, 0, sizeof(u));
     c.t = t;
     c.err = err;
+    c.serial = serial_device(t);
+    c.serial_last = PR_CP_NONE;
     pr_names_init(&c.names, t);
     arr = cJSON_CreateArray();
     ok = ok && arr != NULL;
@@ -1885,7 +1945,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         bounds[bound_index(bound_of(u.kind))]++;
     }
     if (st == PR_OK && ok) {
-        emit_run(cp, kind_total, bounds, n_paths, worst, &ok);
+        emit_run(cp, kind_total, bounds, n_paths, worst, c.serial, &ok);
         pr_whatif_emit(t, wa, cp, &ok);
         cJSON_AddItemToObject(cp, "steps", arr);
         arr = NULL;

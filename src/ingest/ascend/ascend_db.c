@@ -2169,6 +2169,15 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
                                                : PR_READ_DEFAULT_MAX)
              : pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (st == PR_OK) {
+        /* the framework by the export's name (msprof's own msprof_*.db
+           does not say which one ran) */
+        const char *b = strrchr(path, '/');
+
+        b = b != NULL ? b + 1 : path;
+        if (strncmp(b, "ascend_pytorch_profiler", 23) == 0)
+            a.t->framework = intern(a.t, "pytorch");
+        else if (strncmp(b, "ascend_mindspore_profiler", 25) == 0)
+            a.t->framework = intern(a.t, "mindspore");
         pr_trace_finish(a.t);
         *out = a.t;
         a.t = NULL;

@@ -1,0 +1,83 @@
+#!/bin/sh
+# mindspore_coverage.sh - the review's finding 4 (issue #30) on
+# ../shared/traces/mindspore/ascend_run1 (Wide&Deep, graph mode, device
+# tasks in its first steps only): utilization and the mean step's
+# breakdown are over the steps with device tasks, and a data-quality row
+# says how many of the steps have none; the one-step timeline draws a
+# step with device tasks; the device's streams, which never overlap and
+# have no recorded edges between them, are one queue on the critical path
+# (serial_streams), so the kernels of the other streams are not "idle";
+# MindSpore reports speak MindSpore (num_parallel_workers, dataset sink
+# mode, GRAPH_MODE), never torch.compile, DataLoader workers or
+# with_modules.  The expected figures are computed here by Python from
+# the summary's own per-step rows.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! have_shared || ! command -v python3 >/dev/null 2>&1; then
+    skip "MindSpore device coverage" "no $PR_SHARED/traces or no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+R=$PR_SHARED/traces/mindspore/ascend_run1
+
+cat > "$T_DIR/cov.py" <<'PY'
+import json, sys
+
+r = json.load(open(sys.argv[1]))['runs'][0]
+fail = []
+steps = r['steps']
+dev = [i for i, s in enumerate(steps)
+       if sum(s['breakdown_us'][k] for k in ('kernel', 'memcpy', 'memset')) > 0]
+lo, hi = dev[0], dev[-1]
+cov = steps[lo:hi + 1]
+if not (len(cov) < len(steps)):
+    fail.append('every step has device tasks: the sample changed?')
+ss = r['step_summary']
+if ss['breakdown_steps'] != len(cov):
+    fail.append('breakdown_steps %s, expected %d' % (ss['breakdown_steps'], len(cov)))
+for k, v in ss['breakdown_us'].items():
+    want = sum(s['breakdown_us'][k] for s in cov) / len(cov)
+    if abs(v - want) > 0.01 * max(1.0, want):
+        fail.append('breakdown %s %.1f, expected %.1f' % (k, v, want))
+span = cov[-1]['start_us'] + cov[-1]['duration_us'] - cov[0]['start_us']
+busy = r['gpu_metrics'][0]['kernel_time_us']
+u = r['gpu_metrics'][0]['utilization_pct']
+if abs(u - 100.0 * busy / span) > 1.0:
+    fail.append('utilization %.1f%%, expected %.1f%%' % (u, 100.0 * busy / span))
+none = len(steps) - len(dev)
+notes = [d['text'] for d in r['diagnostics'] if d['kind'] == 'device_coverage']
+if not notes or not notes[0].startswith(
+        '%d of %d steps have no device tasks' % (none, len(steps))):
+    fail.append('device_coverage note %r' % notes)
+names = [s['name'] for s in cov if s['breakdown_us']['kernel'] > 0]
+if r['timeline']['step'] not in names:
+    fail.append('timeline step %s has no device tasks' % r['timeline']['step'])
+cp = r['critical_path']
+if cp['serial_streams'] is not True:
+    fail.append('serial_streams %s' % cp['serial_streams'])
+k = cp['by_kind_us']
+if not (k['kernel'] > k['idle']):
+    fail.append('critical path kernel %.0f us, idle %.0f us' % (k['kernel'], k['idle']))
+print('\n'.join(fail) if fail else 'ok')
+PY
+
+if "$PR_BIN" -i "$R" --json "$T_DIR/r1.json" --html "$T_DIR/r1.html" \
+    2>"$T_DIR/err"; then
+    res=$(python3 "$T_DIR/cov.py" "$T_DIR/r1.json")
+    [ "$res" = ok ] || echo "# $res"
+    check "ascend_run1: covered steps for utilization, breakdown, timeline, path" \
+        [ "$res" = ok ]
+    check "ascend_run1: no PyTorch words in the HTML" \
+        sh -c '! grep -E -q "torch\.compile|DataLoader workers|with_modules" "$1"' \
+        _ "$T_DIR/r1.html"
+    check "ascend_run1: the idle advice in MindSpore's words" \
+        sh -c 'grep -q "num_parallel_workers" "$1" &&
+               grep -q "dataset_sink_mode" "$1" && grep -q "GRAPH_MODE" "$1"' \
+        _ "$T_DIR/r1.html"
+else
+    sed 's/^/# /' "$T_DIR/err"
+    not_ok "ascend_run1: covered steps for utilization, breakdown, timeline, path"
+    not_ok "ascend_run1: no PyTorch words in the HTML"
+    not_ok "ascend_run1: the idle advice in MindSpore's words"
+fi
+echo "1..$T_N"
