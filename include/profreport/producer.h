@@ -36,6 +36,15 @@ const char *pr_producer_collective(const char *name);
  * bytes, bus bandwidth, how much computation overlapped it) and how to
  * overlap it in the run's framework's words (run["framework"]).  0 (text
  * untouched) when the run has neither. */
+/* What a pipeline stage's own table says bounds the rank, where the
+ * producer wrote one (MindSpore's ascend_cluster_analyse: computation_time,
+ * receive_alone_time), as one sentence (with a leading space) into text:
+ * the faster stage waits alone in Receive for the slower one (a bubble),
+ * or the rank computes for most of its step although its trace holds no
+ * compute tasks.  0 (text untouched) when the run has no such table or it
+ * says neither. */
+int pr_producer_pipeline_note(const cJSON *run, char *text, size_t cap);
+
 int pr_producer_comm_advice(const cJSON *run, double share, char *text,
                             size_t cap);
 

@@ -363,8 +363,16 @@ job_kpis(struct pr_figs *f, const cJSON *job)
              pr_sget_num(slow, "vs_median_pct"));
     pr_figs_kpi(f, "Slowest rank", pr_sget_num(slow, PR_K_MEAN_US), PR_FMT_US,
                 sub);
+    if (pr_sget_num(d, "ranks_first_step_excluded") > 0)
+        snprintf(sub, sizeof(sub),
+                 "(slowest - fastest) / median; the warm-up first step left "
+                 "out on %.0f rank%s",
+                 pr_sget_num(d, "ranks_first_step_excluded"),
+                 pr_sget_num(d, "ranks_first_step_excluded") == 1 ? "" : "s");
+    else
+        snprintf(sub, sizeof(sub), "(slowest - fastest) / median");
     pr_figs_kpi(f, "Spread across ranks", pr_sget_num(d, "spread_pct"),
-                PR_FMT_PCT, "(slowest - fastest) / median");
+                PR_FMT_PCT, sub);
 }
 
 /* A chart that could be drawn; a job without steps has none. */

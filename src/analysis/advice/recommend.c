@@ -522,11 +522,64 @@ launch_advice(const struct rctx *c)
                  "small ops with torch.compile, or raise the batch size.";
 }
 
+/* The share of the step CANN's online operator compilation takes
+ * (runs[].op_compile, producer.c); 0 when the run has none. */
+static double
+op_compile_share(const struct rctx *c)
+{
+    double p = pr_sget_num(pr_sget(c->run, "op_compile"), "step_pct");
+
+    return p > 0 ? p / 100.0 : 0.0;
+}
+
+/* Online operator compilation (CANN's aclop path: torch_npu compiles an
+ * operator for its shapes at run time when jit_compile is on): its calls
+ * hold the host while the device waits, which is not launch overhead. */
+static void
+rule_op_compile(struct rctx *c)
+{
+    const cJSON *oc = pr_sget(c->run, "op_compile"), *op;
+    double share = op_compile_share(c);
+    char text[REC_TEXT], ops[400] = "";
+    size_t len = 0, n = 0;
+
+    if (!c->npu || !(share >= 0.05))
+        return;
+    cJSON_ArrayForEach(op, pr_sget(oc, "operators"))
+    {
+        int w;
+
+        if (n == 4 || len >= sizeof(ops))
+            break;
+        w = snprintf(ops + len, sizeof(ops) - len, "%s%s %.0f us",
+                     n ? ", " : "", pr_sget_str_or(op, "name", "?"),
+                     pr_sget_num(op, "us"));
+        if (w < 0)
+            break;
+        len += (size_t)w;
+        n++;
+    }
+    snprintf(text, sizeof(text),
+             "CANN compiles operators online: %.0f calls of "
+             "aclopCompileAndExecute / aclopCompile take %.1f ms, %.1f%% of "
+             "the step%s%s%s. These operators run on the aclop path, which "
+             "builds each one for its shapes at run time; its cost repeats "
+             "for every new shape and is not launch overhead. Use the "
+             "prebuilt binary kernels, torch_npu.npu.set_compile_mode("
+             "jit_compile=False) at the start of the script (CANN's binary "
+             "operator package installed), and warm up before profiling so "
+             "that first-use compilation falls outside the profiled steps.",
+             pr_sget_num(oc, "calls"), pr_sget_num(oc, "total_us") / 1000.0,
+             100.0 * share, n ? " (" : "", ops, n ? ")" : "");
+    add_rec(c, "op_compile", "warning", text);
+}
+
 static void
 rule_launch_bound(struct rctx *c)
 {
     double calls = 0, small = 0, small_us = 0,
            rt = step_share(c, PR_CAT_RUNTIME), host_wait = c->hd->host_wait_pct;
+    double opc = op_compile_share(c);
     char text[REC_TEXT];
     size_t i;
 
@@ -539,7 +592,12 @@ rule_launch_bound(struct rctx *c)
         small += mean < 10.0 ? n : 0;
         small_us += mean < 10.0 ? n * mean : 0;
     }
-    /* evidence: the GPU idles while the CPU has not yet launched */
+    /* evidence: the GPU idles while the CPU has not yet launched; CANN's
+       online operator compilation is runtime time too, but no launch
+       overhead (rule_op_compile): it does not count */
+    if (opc >= 0.5 * rt)
+        return;
+    rt -= opc;
     if (calls < 100 || small / calls < 0.5 || !(rt >= 0.10) ||
         !(host_wait >= 10.0))
         return;
@@ -1680,6 +1738,7 @@ run_rules(struct rctx *c)
     rule_amp(c);
     rule_plugin_from_run(c);
     rule_cold_step(c);
+    rule_op_compile(c);
     rule_launch_bound(c);
     rule_host_sync(c);
     rule_pageable_copies(c);

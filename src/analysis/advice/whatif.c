@@ -18,6 +18,7 @@
 #include "profreport/critpath.h"
 #include "profreport/dtype.h"
 #include "profreport/flops.h"
+#include "profreport/producer.h"
 #include "profreport/sget.h"
 #include "profreport/shapes.h"
 #include "profreport/tensorcore.h"
@@ -1604,6 +1605,7 @@ finding_title(const char *id)
         {"misaligned_dims", "Dims that keep GEMMs off tensor cores"},
         {"low_occupancy", "Kernels that leave the device idle"},
         {"cold_step", "A cold capture: first-use costs in the step"},
+        {"op_compile", "Online operator compilation (CANN aclop)"},
         {"copy_bound", "Bound by copies from the host"},
         {"dtype_conversions", "Dtype conversions on the device"},
     };
@@ -1795,11 +1797,16 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
     } else if (bound != NULL && n > 0) {
         pr_emit_str(v, "bound", bound, &ok);
         pr_emit_num(v, "bound_steps", (double)same, &ok);
-        snprintf(text, sizeof(text),
-                 "Bound by %s in %zu of %zu step%s (mean step %s; on the "
-                 "critical path: %s).",
-                 bound_words(bound), same, n, n == 1 ? "" : "s", mean,
-                 split[0] ? split : "nothing");
+        int w = snprintf(text, sizeof(text),
+                         "Bound by %s in %zu of %zu step%s (mean step %s; on "
+                         "the critical path: %s).",
+                         bound_words(bound), same, n, n == 1 ? "" : "s", mean,
+                         split[0] ? split : "nothing");
+
+        /* a pipeline stage's own table says what the path cannot
+           (MindSpore's cluster export holds only HCCL tasks) */
+        if (w > 0 && (size_t)w < sizeof(text))
+            pr_producer_pipeline_note(run, text + w, sizeof(text) - (size_t)w);
     } else {
         pr_emit_null(v, "bound", &ok);
         pr_emit_num(v, "bound_steps", 0, &ok);

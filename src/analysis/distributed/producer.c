@@ -458,6 +458,120 @@ emit_mem(const struct pr_phases *p, cJSON *run, int *ok)
     }
 }
 
+/* ---- online operator compilation (CANN's aclop path) */
+
+/* CANN's calls that compile an operator for its shapes at run time
+ * before launching it (torch_npu's jit_compile=True, the aclop path):
+ * AscendCL@aclopCompileAndExecute, aclopCompile, and their V2 forms. */
+static int
+is_op_compile(const char *name)
+{
+    const char *at = strrchr(name, '@');
+    const char *fn = at != NULL ? at + 1 : name;
+
+    return strncmp(fn, "aclopCompileAndExecute", 22) == 0 ||
+           strncmp(fn, "aclopCompile", 12) == 0;
+}
+
+#define OPC_OPS 8
+
+struct opc_op {
+    uint32_t name; /* string id of "Dequeue@<op>" */
+    size_t calls;
+    int64_t ns;
+};
+
+/* The operator a compile call worked for: the Dequeue@<op> range of
+ * torch_npu's task queue that holds it on its thread (PR_STR_NONE when
+ * the export has none: msprof alone, the database). */
+static uint32_t
+op_of_call(const struct pr_trace *t, size_t i)
+{
+    const struct pr_event *c = &t->events[i];
+    int64_t end = c->ts_ns + c->dur_ns;
+    size_t k, walked = 0;
+
+    for (k = i; k-- > 0 && walked < 64; walked++) {
+        const struct pr_event *e = &t->events[k];
+        const char *n = pr_trace_str(t, e->name);
+
+        if (pr_event_tid(t, e) != pr_event_tid(t, c) ||
+            strncmp(n, "Dequeue@", 8) != 0)
+            continue;
+        if (e->ts_ns <= c->ts_ns && e->ts_ns + e->dur_ns >= end)
+            return e->name;
+    }
+    return PR_STR_NONE;
+}
+
+static int
+cmp_opc(const void *a, const void *b)
+{
+    const struct opc_op *x = a, *y = b;
+
+    if (x->ns != y->ns)
+        return x->ns > y->ns ? -1 : 1;
+    return x->name < y->name ? -1 : x->name > y->name;
+}
+
+static void
+emit_op_compile(const struct pr_trace *t, cJSON *run, int *ok)
+{
+    struct opc_op ops[OPC_OPS];
+    size_t n_ops = 0, calls = 0, i, k;
+    int64_t ns = 0;
+    double steps = (double)pr_sget_len(pr_sget(run, "steps"));
+    double mean = pr_sget_num(pr_sget(run, "step_summary"), "mean_us");
+    cJSON *o, *arr;
+
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        uint32_t op;
+
+        if (e->kind != PR_KIND_RUNTIME_CALL ||
+            !is_op_compile(pr_trace_str(t, e->name)))
+            continue;
+        calls++;
+        ns += e->dur_ns;
+        op = op_of_call(t, i);
+        for (k = 0; k < n_ops && ops[k].name != op; k++)
+            ;
+        if (k == n_ops && n_ops < OPC_OPS) {
+            ops[n_ops].name = op;
+            ops[n_ops].calls = 0;
+            ops[n_ops++].ns = 0;
+        }
+        if (k < n_ops) {
+            ops[k].calls++;
+            ops[k].ns += e->dur_ns;
+        }
+    }
+    if (calls == 0) {
+        pr_emit_null(run, "op_compile", ok);
+        return;
+    }
+    qsort(ops, n_ops, sizeof(ops[0]), cmp_opc);
+    o = pr_emit_obj(run, "op_compile", ok);
+    pr_emit_num(o, "calls", (double)calls, ok);
+    pr_emit_us(o, "total_us", ns, ok);
+    pr_emit_num_or_null(o, "step_pct",
+                        steps > 0 && mean > 0
+                            ? 100.0 * (double)ns / 1000.0 / (steps * mean)
+                            : NAN,
+                        ok);
+    arr = pr_emit_arr(o, "operators", ok);
+    for (k = 0; k < n_ops; k++) {
+        cJSON *r;
+
+        if (ops[k].name == PR_STR_NONE)
+            continue;
+        r = pr_emit_obj(arr, NULL, ok);
+        pr_emit_str(r, "name", pr_trace_str(t, ops[k].name) + 8, ok);
+        pr_emit_num(r, "calls", (double)ops[k].calls, ok);
+        pr_emit_us(r, "us", ops[k].ns, ok);
+    }
+}
+
 enum pr_status
 pr_producer_fill(const struct pr_trace *t, cJSON *run, struct pr_error *err)
 {
@@ -466,6 +580,7 @@ pr_producer_fill(const struct pr_trace *t, cJSON *run, struct pr_error *err)
     emit_phases(t->phases, run, &ok);
     emit_hccl(t, run, &ok);
     emit_mem(t->phases, run, &ok);
+    emit_op_compile(t, run, &ok);
     return ok ? PR_OK
               : pr_error_set(err, PR_E_NOMEM, "out of memory (step phases)");
 }
@@ -508,6 +623,40 @@ overlap_words(const cJSON *run)
            "gradients).";
 }
 
+int
+pr_producer_pipeline_note(const cJSON *run, char *text, size_t cap)
+{
+    const cJSON *ph = pr_sget(run, "step_phases"), *m = pr_sget(ph, "mean");
+    double bubble = pr_sget_num(m, "bubble_us");
+    double comp = pr_sget_num(m, "computing_us");
+    double step = pr_sget_num(pr_sget(run, "step_summary"), "median_us");
+
+    if (!(step > 0) || isnan(bubble) || isnan(comp) ||
+        !pr_sget_is(pr_sget_str(ph, "source"), "ascend_cluster_analyse"))
+        return 0;
+    if (bubble >= 0.2 * step) {
+        snprintf(text, cap,
+                 " This rank's pipeline stage waits %.1f ms of its %.1f ms "
+                 "median step alone in Receive for the slower stage "
+                 "(receive_alone_time, MindSpore's ascend_cluster_analyse) "
+                 "and computes %.1f ms (computation_time): a pipeline "
+                 "bubble, not transfer; balance the stages (the Distributed "
+                 "section's pipeline view), not the links.",
+                 bubble / 1000.0, step / 1000.0, comp / 1000.0);
+        return 1;
+    }
+    if (comp >= 0.5 * step) {
+        snprintf(text, cap,
+                 " MindSpore's cluster table says this rank computes %.1f ms "
+                 "of its %.1f ms median step (computation_time), work its "
+                 "export holds no tasks for: it is the slower pipeline "
+                 "stage, which the others wait for.",
+                 comp / 1000.0, step / 1000.0);
+        return 1;
+    }
+    return 0;
+}
+
 /* Without the producer's split: the step's largest collective as the
  * communication view measured it. */
 static int
@@ -527,6 +676,21 @@ comm_fallback(const cJSON *run, double share, char *text, size_t cap)
     }
     if (top == NULL || !(steps > 0) || !(pr_sget_num(top, "total_us") > 0))
         return 0;
+    if (pr_sget_is(pr_producer_collective(pr_sget_str_or(top, "name", "")),
+                   "recv") ||
+        strstr(pr_sget_str_or(top, "name", ""), "recv") != NULL) {
+        /* a pipeline stage waiting in Receive: a bubble */
+        char note[600];
+
+        if (pr_producer_pipeline_note(run, note, sizeof(note))) {
+            snprintf(text, cap,
+                     "%.1f%% of the step is HCCL communication not "
+                     "overlapped with computation, most of it in Receive "
+                     "(%s).%s",
+                     100.0 * share, pr_sget_str_or(top, "name", "?"), note);
+            return 1;
+        }
+    }
     calls = pr_sget_num(top, "calls") / steps;
     mb = pr_sget_num(top, "total_bytes") / steps / 1e6;
     bw = pr_sget_num(top, "busbw_gbps");
