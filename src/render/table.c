@@ -710,8 +710,14 @@ nomem:
 
 /* ---- aligned text that fits the width --------------------------------- */
 
-#define MIN_STR_WIDTH 8   /* narrowest a text column gets to fit --width */
-#define SOFT_STR_WIDTH 20 /* ... unless even that cannot make it fit */
+#define MIN_STR_WIDTH 8 /* narrowest a text column gets to fit --width */
+#define SOFT_STR_WIDTH                                                         \
+    20 /* other text (family, rule ...) before a column                        \
+          goes */
+#define NAME_ROOM                                                              \
+    40                    /* names keep this much (half a narrower width),     \
+                             or 2/5 of the width when more, while a column     \
+                             right of them can go */
 #define DEFAULT_WIDTH 120 /* when neither -w nor a terminal says */
 
 int
@@ -739,28 +745,6 @@ is_text_col(const struct table *t, size_t c)
     return is_text(t->cols[c]->fmt) && !is_run_col(t->cols[c]);
 }
 
-/* Narrow text columns, widest first, down to `floor` or until the row
- * fits; returns the row width reached. */
-static size_t
-shrink(const struct table *t, size_t *w, size_t total, size_t width,
-       size_t floor)
-{
-    while (total > width) {
-        size_t widest = t->n_cols, c;
-
-        for (c = 0; c < t->n_cols; c++) {
-            if (is_text_col(t, c) && w[c] > floor &&
-                (widest == t->n_cols || w[c] > w[widest]))
-                widest = c;
-        }
-        if (widest == t->n_cols)
-            break;
-        w[widest]--;
-        total--;
-    }
-    return total;
-}
-
 static size_t
 row_width(const size_t *w, size_t n)
 {
@@ -771,22 +755,87 @@ row_width(const size_t *w, size_t n)
     return total;
 }
 
-/* Fit `width` by narrowing text columns (numbers are never cut): to 20
- * characters first, to 8 only when that is enough to fit; when even that
- * is too wide, leave out columns from the right (never the first) and
- * return how many are shown. */
+static int
+is_name_col(const struct table *t, size_t c)
+{
+    return t->cols[c]->fmt == PR_FMT_NAME;
+}
+
+/* Narrow the first n columns of one sort (names, or other text), widest
+ * first, down to `floor` or until the row fits; returns the row width
+ * reached. */
+static size_t
+shrink(const struct table *t, size_t n, size_t *w, size_t width, int names,
+       size_t floor)
+{
+    size_t total = row_width(w, n);
+
+    while (total > width) {
+        size_t widest = n, c;
+
+        for (c = 0; c < n; c++) {
+            if (is_text_col(t, c) && is_name_col(t, c) == names &&
+                w[c] > floor && (widest == n || w[c] > w[widest]))
+                widest = c;
+        }
+        if (widest == n)
+            break;
+        w[widest]--;
+        total--;
+    }
+    return total;
+}
+
+/* Code points the names among the first n columns take. */
+static size_t
+names_width(const struct table *t, const size_t *w, size_t n)
+{
+    size_t c, sum = 0;
+
+    for (c = 0; c < n; c++)
+        if (is_name_col(t, c))
+            sum += w[c];
+    return sum;
+}
+
+/* Fit `width` (issue #32: the name column is what a table is read by, so
+ * it is never squeezed while numbers keep their width).  Other text
+ * columns narrow to 20 characters; then columns go from the right (never
+ * a name, never the first) until the names get NAME_ROOM characters
+ * (half of a width under 80) or 2/5 of the width (or all they need),
+ * the width being what the job, worker and span columns leave (half
+ * as much again for two names, a kernel and its operator); the names take
+ * whatever room the columns left leave.  Only when no column can go do names
+ * narrow below that, to 8, then other text to 8, and then columns go
+ * regardless. Returns how many columns are shown.  The names' share grows with
+ * the width, so a wider terminal never shows a name cut shorter for lack of
+ * room. */
 static size_t
 fit_width(const struct table *t, size_t *w, size_t width)
 {
-    size_t total = row_width(w, t->n_cols), least = 0, c, n = t->n_cols;
+    size_t n = t->n_cols, names, want, room, avail, c, k;
 
-    for (c = 0; c < t->n_cols; c++)
-        least +=
-            (is_text_col(t, c) && w[c] > MIN_STR_WIDTH ? MIN_STR_WIDTH : w[c]) +
-            (c + 1 < t->n_cols ? 2 : 0);
-    total = shrink(t, w, total, width, SOFT_STR_WIDTH);
-    if (total > width && least <= width)
-        (void)shrink(t, w, total, width, MIN_STR_WIDTH);
+    if (row_width(w, n) <= width)
+        return n;
+    (void)shrink(t, n, w, width, 0, SOFT_STR_WIDTH);
+    names = names_width(t, w, n);
+    for (c = 0, avail = width; c < n && is_run_col(t->cols[c]); c++)
+        avail = avail > w[c] + 2 ? avail - w[c] - 2 : 0;
+    room = avail / 2 < NAME_ROOM ? avail / 2 : NAME_ROOM;
+    if (avail * 2 / 5 > room)
+        room = avail * 2 / 5;
+    for (c = 0, k = 0; c < n; c++)
+        k += is_name_col(t, c);
+    if (k > 1) /* a kernel and its operator: half as much again */
+        room += room / 2;
+    want = names < room ? names : room;
+    if (want > width)
+        want = width;
+    while (n > 1 && !is_name_col(t, n - 1) && names_width(t, w, n - 1) > 0 &&
+           row_width(w, n) - names + want > width)
+        n--;
+    (void)shrink(t, n, w, width, 1, MIN_STR_WIDTH);
+    (void)shrink(t, n, w, width, 0, MIN_STR_WIDTH);
     while (n > 1 && row_width(w, n) > width)
         n--;
     return n;
