@@ -31,6 +31,28 @@ char *pr_shorten(const char *name, size_t max_chars, char *out, size_t cap);
 char *pr_shorten_middle(const char *text, size_t max_chars, char *out,
                         size_t cap);
 
+/* Display forms of n names in at most max_chars code points each, such
+ * that two different names never read alike (issue #32): each is
+ * pr_shorten's form unless another name shortens to the same one; such
+ * names keep more of pr_shorten's steps undone (template arguments, then
+ * namespaces, then the parameter list) until they differ, and are cut as
+ * "head…tail" with one head length for all of them chosen so that every
+ * two keep a differing part (the function name in the head where it
+ * fits).  Names still alike after that (a width too small for their
+ * difference) end in " [2]", " [3]" in name order.  Equal names get equal
+ * forms.  forms[i] (n of them) are malloc'd, freed by pr_shorten_free.
+ * Deterministic: no order depends on addresses.  Returns 0, or -1 on
+ * out-of-memory (forms then all NULL). */
+int pr_shorten_distinct(const char *const *names, size_t n, size_t max_chars,
+                        char **forms);
+void pr_shorten_free(char **forms, size_t n);
+
+/* pr_shorten_distinct over n names, keeping the forms of the first
+ * n_keep (the others only to be told apart from: the rest of a list a
+ * table shows part of) at forms[i * stride] (a table's column). */
+int pr_shorten_names(const char *const *names, size_t n, size_t n_keep,
+                     size_t max_chars, char **forms, size_t stride);
+
 /* Code points of UTF-8 text (continuation bytes not counted). */
 size_t pr_shorten_width(const char *s);
 

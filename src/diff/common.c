@@ -195,15 +195,49 @@ pr_dbreakdown(const cJSON *pair, double vals[16], double deltas[8],
     }
 }
 
-void
-pr_dname(struct pr_buf *b, const char *s, size_t max_chars,
-         void (*emit)(struct pr_buf *, const char *))
+char **
+pr_dnames(const struct pr_dtable *t, size_t max_chars)
 {
-    char cut[PR_SHORTEN_CAP(PR_DNAME_MAX_CHARS)];
+    size_t n = (size_t)pr_sget_len(t->rows), c, r,
+           all = n + (size_t)pr_sget_len(t->names_from);
+    char **forms = n ? calloc(n * t->n_cols, sizeof(*forms)) : NULL;
+    const char **names = n ? calloc(all, sizeof(*names)) : NULL;
+    const cJSON *row, *it;
 
     if (max_chars > PR_DNAME_MAX_CHARS)
         max_chars = PR_DNAME_MAX_CHARS;
-    emit(b, s != NULL ? pr_shorten(s, max_chars, cut, sizeof(cut)) : NULL);
+    for (c = 0; c < t->n_cols && forms && names; c++) {
+        if (t->cols[c].fmt != PR_FMT_NAME)
+            continue;
+        r = 0;
+        cJSON_ArrayForEach(row, t->rows)
+        {
+            names[r++] = pr_sget_str_or(row, t->cols[c].key, "");
+        }
+        cJSON_ArrayForEach(it, t->names_from)
+        {
+            names[r++] = pr_sget_str_or(it, "name", "");
+        }
+        if (pr_shorten_names(names, all, n, max_chars, forms + c, t->n_cols) !=
+            0) {
+            pr_dnames_free(forms, t);
+            forms = NULL;
+        }
+    }
+    if (names == NULL) {
+        free(forms);
+        forms = NULL;
+    }
+    free(names);
+    return forms;
+}
+
+void
+pr_dnames_free(char **forms, const struct pr_dtable *t)
+{
+    if (forms != NULL)
+        pr_shorten_free(forms, (size_t)pr_sget_len(t->rows) * t->n_cols);
+    free(forms);
 }
 
 void
@@ -453,181 +487,35 @@ pr_dtrend_verdict(const cJSON *trend, struct pr_dverdict *v)
 
 /* ---- distinct short names (pr_dshort_names) ---------------------------- */
 
-struct short_name {
-    const char *name; /* borrowed from the row */
-    char *form;       /* owned */
-    cJSON *row;
-};
-
-static int
-cmp_short(const void *pa, const void *pb)
-{
-    const struct short_name *a = pa, *b = pb;
-    int c = strcmp(a->form, b->form);
-
-    return c != 0 ? c : strcmp(a->name, b->name);
-}
-
-/* Byte offset of s near i moved back onto the start of a code point. */
-static size_t
-utf8_start(const char *s, size_t i)
-{
-    while (i > 0 && ((unsigned char)s[i] & 0xC0) == 0x80)
-        i--;
-    return i;
-}
-
-/* x's bytes [from, to), both moved back to code-point starts, appended. */
-static void
-put_range(struct pr_buf *b, const char *x, size_t from, size_t to)
-{
-    from = utf8_start(x, from);
-    to = utf8_start(x, to);
-    if (to > from && pr_buf_add(b, x + from, to - from) != PR_OK)
-        b->failed = 1;
-}
-
-/* A form of x showing where it differs from the names it shortened like:
- * its first bytes, those from a little before the first difference on,
- * and its last, each cut marked.  `diff_at` is the length of the longest
- * prefix x shares with another of them. */
-static char *
-distinct_form(const char *x, size_t diff_at)
-{
-    enum { HEAD = 24, BEFORE = 12, WINDOW = 60, TAIL = 24 };
-    size_t len = strlen(x), w0, w1;
-    struct pr_buf b;
-
-    pr_buf_init(&b, 0);
-    w0 = diff_at > BEFORE ? diff_at - BEFORE : 0;
-    w1 = w0 + WINDOW < len ? w0 + WINDOW : len;
-    if (w0 <= HEAD) {
-        put_range(&b, x, 0, w1);
-    } else {
-        put_range(&b, x, 0, HEAD);
-        pr_dadd(&b, "\xE2\x80\xA6");
-        put_range(&b, x, w0, w1);
-    }
-    if (w1 + TAIL < len) {
-        pr_dadd(&b, "\xE2\x80\xA6");
-        put_range(&b, x, len - TAIL, len);
-    } else if (w1 < len) {
-        put_range(&b, x, w1, len);
-    }
-    if (b.failed || b.data == NULL) {
-        pr_buf_free(&b);
-        return NULL;
-    }
-    return pr_buf_take(&b, NULL);
-}
-
-static size_t
-common_prefix(const char *a, const char *b)
-{
-    size_t i = 0;
-
-    while (a[i] != '\0' && a[i] == b[i])
-        i++;
-    return i;
-}
-
-/* Rows [i, j) shorten alike: each distinct name among them gets the
- * form that shows where it differs from the others. */
-static int
-split_group(struct short_name *v, size_t i, size_t j)
-{
-    size_t k, m;
-
-    for (k = i; k < j; k++) {
-        size_t at = 0;
-        char *f;
-        for (m = i; m < j; m++)
-            if (m != k && strcmp(v[m].name, v[k].name) != 0 &&
-                common_prefix(v[m].name, v[k].name) > at)
-                at = common_prefix(v[m].name, v[k].name);
-        f = distinct_form(v[k].name, at);
-        if (f == NULL)
-            return -1;
-        free(v[k].form);
-        v[k].form = f;
-    }
-    return 0;
-}
-
-/* Any two rows of different names still alike after split_group (two
- * names differing at the same byte in ways the cut hides): numbered. */
-static int
-number_left(struct short_name *v, size_t n)
-{
-    size_t i, k = 0;
-    char tag[24];
-
-    qsort(v, n, sizeof(*v), cmp_short);
-    for (i = 1; i < n; i++) {
-        struct pr_buf b;
-        if (strcmp(v[i].form, v[i - 1].form) != 0 ||
-            strcmp(v[i].name, v[i - 1].name) == 0)
-            continue;
-        pr_buf_init(&b, 0);
-        snprintf(tag, sizeof(tag), " #%zu", ++k);
-        pr_dadd(&b, v[i].form);
-        pr_dadd(&b, tag);
-        if (b.failed)
-            return -1;
-        free(v[i].form);
-        v[i].form = pr_buf_take(&b, NULL);
-    }
-    return 0;
-}
-
-static int
-attach_forms(struct short_name *v, size_t n)
-{
-    size_t i;
-
-    for (i = 0; i < n; i++)
-        if (strcmp(v[i].form, v[i].name) != 0 &&
-            cJSON_AddStringToObject(v[i].row, "short_name", v[i].form) == NULL)
-            return -1;
-    return 0;
-}
-
 int
 pr_dshort_names(cJSON *rows, size_t max_chars)
 {
-    size_t n = (size_t)cJSON_GetArraySize(rows), k = 0, i, j;
-    struct short_name *v = calloc(n ? n : 1, sizeof(*v));
-    char cut[PR_SHORTEN_CAP(PR_DNAME_MAX_CHARS)];
+    size_t n = (size_t)cJSON_GetArraySize(rows), k = 0, i;
+    const char **names = calloc(n ? n : 1, sizeof(*names));
+    cJSON **at = calloc(n ? n : 1, sizeof(*at));
+    char **forms = calloc(n ? n : 1, sizeof(*forms));
     cJSON *row;
-    int rc = v != NULL ? 0 : -1;
+    int rc = names && at && forms ? 0 : -1;
 
     if (max_chars > PR_DNAME_MAX_CHARS)
         max_chars = PR_DNAME_MAX_CHARS;
     cJSON_ArrayForEach(row, rows)
     {
-        const char *name = pr_dj_str(row, "name");
-        if (rc != 0 || name == NULL)
-            continue;
-        v[k].name = name;
-        v[k].row = row;
-        v[k].form = strdup(pr_shorten(name, max_chars, cut, sizeof(cut)));
-        rc = v[k++].form != NULL ? 0 : -1;
+        if (rc == 0 && pr_dj_str(row, "name") != NULL) {
+            names[k] = pr_dj_str(row, "name");
+            at[k++] = row;
+        }
     }
     if (rc == 0)
-        qsort(v, k, sizeof(*v), cmp_short);
-    for (i = 0; i < k && rc == 0; i = j) {
-        int mixed = 0;
-        for (j = i + 1; j < k && strcmp(v[j].form, v[i].form) == 0; j++)
-            mixed |= strcmp(v[j].name, v[i].name) != 0;
-        if (mixed)
-            rc = split_group(v, i, j);
-    }
-    if (rc == 0)
-        rc = number_left(v, k);
-    if (rc == 0)
-        rc = attach_forms(v, k);
-    for (i = 0; v != NULL && i < k; i++)
-        free(v[i].form);
-    free(v);
+        rc = pr_shorten_distinct(names, k, max_chars, forms);
+    for (i = 0; i < k && rc == 0; i++)
+        if (strcmp(forms[i], names[i]) != 0 &&
+            cJSON_AddStringToObject(at[i], "short_name", forms[i]) == NULL)
+            rc = -1;
+    if (forms != NULL)
+        pr_shorten_free(forms, k);
+    free(forms);
+    free(at);
+    free(names);
     return rc;
 }

@@ -65,20 +65,14 @@ void pr_dbreakdown(const cJSON *pair, double vals[16], double deltas[8],
  * tree says 0 there, which reads as a measured zero (issue #15). */
 double pr_drow_us(const cJSON *row, const char *key);
 
-/* An operator or kernel name cell of a text report: s through the one
- * name shortener (shorten.h) to max_chars code points (at most
- * PR_DNAME_MAX_CHARS), then to emit, the layout's own escaper (HTML text,
- * a Markdown code span).  A NULL s goes to emit as NULL, so each layout
- * keeps its own placeholder. */
+/* The most code points a shortened name takes in a diff's text. */
 #define PR_DNAME_MAX_CHARS 120
-void pr_dname(struct pr_buf *b, const char *s, size_t max_chars,
-              void (*emit)(struct pr_buf *, const char *));
 
 /* Give every row of a change list whose name is longer than max_chars
  * (<= PR_DNAME_MAX_CHARS) code points a "short_name": its shortened form,
- * or where two different names would shorten alike, a form that keeps
- * the part where they differ ("head…middle…tail"), so that two kernels
- * never read as one in a gate line or JUnit message (issue #32).
+ * told apart from the others' by pr_shorten_distinct (shorten.h), so
+ * that two kernels never read as one in a gate line or JUnit message
+ * (issue #32).
  * Returns 0, or -1 on out-of-memory. */
 PR_NODISCARD int pr_dshort_names(cJSON *rows, size_t max_chars);
 
@@ -291,7 +285,10 @@ void pr_dtrend_figs_free(struct pr_dtrend_figs *f);
 struct pr_dtable {
     const struct pr_col *cols; /* n_cols of them, static */
     size_t n_cols;
-    cJSON *rows; /* owned: array of objects of strings */
+    cJSON *rows;             /* owned: array of objects of strings */
+    const cJSON *names_from; /* borrowed: the change list whose "name"s
+                                the table's names are told apart from
+                                (its other tables too), or NULL */
 };
 
 /* Build a table: the gates of a diff tree; the figures of one pair of its
@@ -354,6 +351,16 @@ size_t pr_dtable_sub_col(const struct pr_dtable *t);
 
 /* Lay a table out as an HTML <table> (report_html.c) or a Markdown table
  * (report_md.c), a row "none" when it has no rows; sticky on b->failed. */
+/* The name cells of a text report's table: for row r and each
+ * PR_FMT_NAME column c, forms[r * t->n_cols + c] is that name in at most
+ * max_chars code points (<= PR_DNAME_MAX_CHARS), told apart from the
+ * column's other names and those of t->names_from (the list the table
+ * shows part of) by pr_shorten_distinct (shorten.h), so that two kernels
+ * never read as one (issue #32); NULL for other columns.  The
+ * layouts escape it and keep the full name where they can (an HTML
+ * title).  NULL on out-of-memory or no rows; pr_dnames_free() frees. */
+char **pr_dnames(const struct pr_dtable *t, size_t max_chars);
+void pr_dnames_free(char **forms, const struct pr_dtable *t);
 void pr_dtable_html(struct pr_buf *b, const struct pr_dtable *t);
 void pr_dtable_md(struct pr_buf *b, const struct pr_dtable *t);
 

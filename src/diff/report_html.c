@@ -142,7 +142,7 @@ verdict_class(const char *text)
 
 static void
 html_cell(struct pr_buf *b, const struct pr_col *c, const char *text,
-          const char *sub)
+          const char *shown, const char *sub)
 {
     if (c->fmt == PR_FMT_CHANGE) {
         ADDF(b, "<td class=\"n %s\">", change_class(text));
@@ -154,7 +154,7 @@ html_cell(struct pr_buf *b, const struct pr_col *c, const char *text,
         pr_dadd(b, "<td><code title=\"");
         pr_desc(b, text);
         pr_dadd(b, "\">");
-        pr_dname(b, text, NAME_MAX_CHARS, esc); /* full name in title */
+        esc(b, shown != NULL ? shown : text); /* full name in title */
         pr_dadd(b, "</code>");
     } else if (c->fmt == PR_FMT_VERDICT) {
         ADDF(b, "<td><span class=\"verdict %s\">", verdict_class(text));
@@ -179,7 +179,11 @@ void
 pr_dtable_html(struct pr_buf *b, const struct pr_dtable *t)
 {
     const cJSON *row;
-    size_t i, sub = pr_dtable_sub_col(t);
+    size_t i, r = 0, sub = pr_dtable_sub_col(t);
+    char **forms = pr_dnames(t, NAME_MAX_CHARS);
+
+    if (forms == NULL && pr_sget_len(t->rows) > 0)
+        b->failed = 1; /* out of memory */
 
     pr_dadd(b, "<table><tr>");
     for (i = 0; i < t->n_cols; i++) {
@@ -193,9 +197,12 @@ pr_dtable_html(struct pr_buf *b, const struct pr_dtable *t)
         pr_dadd(b, "<tr>");
         for (i = 0; i < t->n_cols; i++)
             html_cell(b, &t->cols[i], pr_sget_str_or(row, t->cols[i].key, ""),
+                      forms ? forms[r * t->n_cols + i] : NULL,
                       i == sub ? pr_sget_str(row, PR_DTABLE_SUB) : NULL);
         pr_dadd(b, "</tr>\n");
+        r++;
     }
+    pr_dnames_free(forms, t);
     if (pr_sget_len(t->rows) == 0)
         ADDF(b, "<tr><td class=\"muted\" colspan=\"%zu\">none</td></tr>\n",
              t->n_cols);

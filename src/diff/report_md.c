@@ -87,11 +87,11 @@ md_text(struct pr_buf *b, const char *s)
 
 static void
 md_cell(struct pr_buf *b, const struct pr_col *c, const char *text,
-        const char *sub)
+        const char *shown, const char *sub)
 {
     pr_dadd(b, "| ");
     if (c->fmt == PR_FMT_NAME)
-        pr_dname(b, text, NAME_MAX_CHARS, code);
+        code(b, shown != NULL ? shown : text);
     else if (c->fmt == PR_FMT_VERDICT && pr_sget_is(text, "FAIL"))
         pr_dadd(b, "**FAIL**");
     else
@@ -107,7 +107,11 @@ void
 pr_dtable_md(struct pr_buf *b, const struct pr_dtable *t)
 {
     const cJSON *row;
-    size_t i, sub = pr_dtable_sub_col(t);
+    size_t i, r = 0, sub = pr_dtable_sub_col(t);
+    char **forms = pr_dnames(t, NAME_MAX_CHARS);
+
+    if (forms == NULL && pr_sget_len(t->rows) > 0)
+        b->failed = 1; /* out of memory */
 
     for (i = 0; i < t->n_cols; i++) {
         pr_dadd(b, "| ");
@@ -122,9 +126,12 @@ pr_dtable_md(struct pr_buf *b, const struct pr_dtable *t)
     {
         for (i = 0; i < t->n_cols; i++)
             md_cell(b, &t->cols[i], pr_sget_str_or(row, t->cols[i].key, ""),
+                    forms ? forms[r * t->n_cols + i] : NULL,
                     i == sub ? pr_sget_str(row, PR_DTABLE_SUB) : NULL);
         pr_dadd(b, "|\n");
+        r++;
     }
+    pr_dnames_free(forms, t);
     if (pr_sget_len(t->rows) == 0) {
         pr_dadd(b, "| (none) ");
         for (i = 1; i < t->n_cols; i++)

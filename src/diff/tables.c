@@ -71,6 +71,7 @@ table_init(struct pr_dtable *t, const struct pr_col *cols, size_t n)
 {
     t->cols = cols;
     t->n_cols = n;
+    t->names_from = NULL;
     t->rows = cJSON_CreateArray();
     return t->rows != NULL ? 0 : -1;
 }
@@ -333,6 +334,7 @@ pr_dtable_changes(struct pr_dtable *t, const cJSON *arr, int want, size_t top)
     if (want == 0 ? table_init(t, status_cols, N_OF(status_cols))
                   : table_init(t, change_cols, N_OF(change_cols)))
         return -1;
+    t->names_from = arr; /* a name reads as in the list's other tables */
     cJSON_ArrayForEach(row, arr)
     {
         if (n == top)

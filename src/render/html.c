@@ -75,17 +75,19 @@ push_obj(struct pr_html_view *v, cJSON *arr)
 
 /* --- tables */
 
-/* A name cell: the name shortener's form in NAME_CHARS characters, the
- * full name in the tooltip and in data-v (what sorting and the filter
- * read). */
+/* A name cell: its shown form (table_view's, NULL: the name shortener's
+ * in NAME_CHARS characters), the full name in the tooltip and in data-v
+ * (what sorting and the filter read). */
 static void
-name_text(struct pr_html_view *v, cJSON *cell, const char *name)
+name_text(struct pr_html_view *v, cJSON *cell, const char *name,
+          const char *form)
 {
     char shown[PR_SHORTEN_CAP(NAME_CHARS)];
 
-    pr_shorten(name, NAME_CHARS, shown, sizeof(shown));
-    add_str(v, cell, "c_t", shown);
-    add_str(v, cell, "c_full", strcmp(shown, name) != 0 ? name : "");
+    if (form == NULL)
+        form = pr_shorten(name, NAME_CHARS, shown, sizeof(shown));
+    add_str(v, cell, "c_t", form);
+    add_str(v, cell, "c_full", strcmp(form, name) != 0 ? name : "");
 }
 
 static const char *
@@ -135,7 +137,7 @@ source_href(struct pr_html_view *v, cJSON *cell, const cJSON *row,
 
 static void
 cell(struct pr_html_view *v, cJSON *cells, const cJSON *row,
-     const struct pr_col *c)
+     const struct pr_col *c, const char *form)
 {
     cJSON *o = push_obj(v, cells);
     const cJSON *val = pr_sget_path(row, c->key);
@@ -152,7 +154,7 @@ cell(struct pr_html_view *v, cJSON *cells, const cJSON *row,
     source_href(v, o, row, c);
     if (c->fmt == PR_FMT_NAME && cJSON_IsString(val)) {
         add_str(v, o, "c_v", val->valuestring);
-        name_text(v, o, text);
+        name_text(v, o, val->valuestring, form);
         return;
     }
     add_str(v, o, "c_v", sort[0] ? sort : cJSON_IsString(val) ? text : "");
@@ -177,6 +179,40 @@ tree_row(struct pr_html_view *v, cJSON *r, const struct pr_fig_table *ft,
     return r;
 }
 
+/* The shown forms of the name columns of rows[0..n) (n_cols columns):
+ * forms[r * n_cols + c], told apart within each column (issue #32: two
+ * kernels never read as one), NULL for other columns.  NULL on
+ * out-of-memory (or no rows). */
+static char **
+name_forms(const struct pr_fig_table *ft, const cJSON **rows, size_t n,
+           size_t n_cols)
+{
+    char **forms = n ? calloc(n * n_cols, sizeof(*forms)) : NULL;
+    const char **names = n ? calloc(n, sizeof(*names)) : NULL;
+    const struct pr_col *c;
+    size_t i, r;
+
+    for (i = 0; forms && names && (c = pr_fig_table_col(ft, i)); i++) {
+        if (c->fmt != PR_FMT_NAME)
+            continue;
+        for (r = 0; r < n; r++) {
+            const cJSON *val = pr_sget_path(rows[r], c->key);
+            names[r] = cJSON_IsString(val) ? val->valuestring : "";
+        }
+        if (pr_shorten_names(names, n, n, NAME_CHARS, forms + i, n_cols)) {
+            pr_shorten_free(forms, n * n_cols);
+            free(forms);
+            forms = NULL;
+        }
+    }
+    if (names == NULL) {
+        free(forms);
+        forms = NULL;
+    }
+    free(names);
+    return forms;
+}
+
 static void
 table_view(struct pr_html_view *v, cJSON *t, const struct pr_fig_table *ft,
            size_t top)
@@ -184,8 +220,9 @@ table_view(struct pr_html_view *v, cJSON *t, const struct pr_fig_table *ft,
     const struct pr_col *c;
     cJSON *hdr = add_arr(v, t, "cols"), *body = add_arr(v, t, "rows");
     const cJSON *row = cJSON_IsArray(ft->rows) ? ft->rows->child : ft->rows;
-    size_t shown, total, i, n = 0;
-    char id[32], caption[160];
+    size_t shown, total, i, n = 0, n_cols = 0, r;
+    char id[32], caption[160], **forms;
+    const cJSON **rows;
 
     pr_fig_table_count(ft, top, &shown, &total);
     snprintf(id, sizeof(id), "t%zu", ++v->n_tables);
@@ -200,17 +237,28 @@ table_view(struct pr_html_view *v, cJSON *t, const struct pr_fig_table *ft,
         add_bool(v, h, "h_num", pr_col_numeric(c->fmt));
         add_str(v, h, "h_help", c->help);
     }
-    for (; row != NULL && n < shown && !v->oom;
+    rows = calloc(shown ? shown : 1, sizeof(*rows));
+    for (; rows != NULL && row != NULL && n < shown;
          row = cJSON_IsArray(ft->rows) ? row->next : NULL) {
-        cJSON *cells;
-        if (!cJSON_IsObject(row) ||
-            (ft->require && isnan(pr_sget_num(row, ft->require))))
-            continue;
-        cells = add_arr(v, tree_row(v, push_obj(v, body), ft, row), "cells");
-        for (i = 0; (c = pr_fig_table_col(ft, i)) != NULL; i++)
-            cell(v, cells, row, c);
-        n++;
+        if (cJSON_IsObject(row) &&
+            !(ft->require && isnan(pr_sget_num(row, ft->require))))
+            rows[n++] = row;
     }
+    for (i = 0; (c = pr_fig_table_col(ft, i)) != NULL; i++)
+        n_cols++;
+    forms = name_forms(ft, rows, n, n_cols);
+    if (rows == NULL || (forms == NULL && n > 0))
+        v->oom = 1;
+    for (r = 0; r < n && !v->oom; r++) {
+        cJSON *cells =
+            add_arr(v, tree_row(v, push_obj(v, body), ft, rows[r]), "cells");
+        for (i = 0; (c = pr_fig_table_col(ft, i)) != NULL; i++)
+            cell(v, cells, rows[r], c, forms[r * n_cols + i]);
+    }
+    if (forms != NULL)
+        pr_shorten_free(forms, n * n_cols);
+    free(forms);
+    free(rows);
 }
 
 /* --- blocks */

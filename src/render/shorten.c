@@ -4,6 +4,7 @@
  * wins. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,6 +211,22 @@ base_width(const char *s)
     return n;
 }
 
+/* Step `step` (0-4) of the display form, in place. */
+static void
+apply_step(char *s, int step)
+{
+    if (step == 0)
+        strip_signature(s);
+    else if (step == 1)
+        strip_inner_namespaces(s);
+    else if (step == 2)
+        strip_outer_namespace(s);
+    else if (step == 3)
+        fold_templates(s, 1);
+    else if (base_width(s) >= 16) /* a short base ("Kernel<...>") */
+        fold_templates(s, 0);     /* needs its arguments to tell */
+}
+
 static int
 fits(const char *s, size_t max_chars, size_t cap)
 {
@@ -237,20 +254,391 @@ pr_shorten(const char *name, size_t max_chars, char *out, size_t cap)
         s = memcpy(work, name, len + 1);
     else if ((s = strdup(name)) == NULL)
         return pr_shorten_middle(name, max_chars, out, cap);
-    for (step = 0; step < 5 && !fits(s, max_chars, cap); step++) {
-        if (step == 0)
-            strip_signature(s);
-        else if (step == 1)
-            strip_inner_namespaces(s);
-        else if (step == 2)
-            strip_outer_namespace(s);
-        else if (step == 3)
-            fold_templates(s, 1);
-        else if (base_width(s) >= 16) /* a short base ("Kernel<...>") */
-            fold_templates(s, 0);     /* needs its arguments to tell */
-    }
+    for (step = 0; step < 5 && !fits(s, max_chars, cap); step++)
+        apply_step(s, step);
     pr_shorten_middle(s[0] ? s : name, max_chars, out, cap);
     if (s != work)
         free(s);
     return out;
+}
+
+/* ---- names told apart (pr_shorten_distinct) ----------------------------- */
+
+/* name with the first `steps` of pr_shorten's steps applied and no cut
+ * (steps 0: the name itself), in a new string; NULL on out-of-memory. */
+static char *
+detail_form(const char *name, int steps)
+{
+    char *s = strdup(name);
+    int step;
+
+    for (step = 0; s != NULL && step < steps; step++)
+        apply_step(s, step);
+    if (s != NULL && s[0] == '\0') { /* a name that is all signature */
+        free(s);
+        s = strdup(name);
+    }
+    return s;
+}
+
+struct named {
+    const char *name; /* borrowed */
+    char *form;       /* owned */
+    size_t at;        /* index in the caller's arrays */
+};
+
+static int
+cmp_named(const void *pa, const void *pb)
+{
+    const struct named *a = pa, *b = pb;
+    int c = strcmp(a->form, b->form);
+
+    if (c != 0)
+        return c;
+    c = strcmp(a->name, b->name);
+    return c != 0 ? c : (a->at > b->at) - (a->at < b->at);
+}
+
+/* Code points a and b share at their start, and at their end. */
+static size_t
+same_head(const char *a, const char *b)
+{
+    size_t i = 0, n = 0;
+
+    for (; a[i] != '\0' && a[i] == b[i]; i++)
+        n += ((unsigned char)a[i] & 0xC0) != 0x80;
+    return n;
+}
+
+static size_t
+same_tail(const char *a, const char *b)
+{
+    size_t i = strlen(a), j = strlen(b), n = 0;
+
+    for (; i > 0 && j > 0 && a[i - 1] == b[j - 1]; i--, j--)
+        n += ((unsigned char)a[i - 1] & 0xC0) != 0x80;
+    return n;
+}
+
+/* "head…tail": the first h and last t code points of s. */
+static char *
+head_tail(const char *s, size_t h, size_t t)
+{
+    size_t w = pr_shorten_width(s), hb, tb, len = strlen(s);
+    char *out;
+
+    if (h + t >= w)
+        return strdup(s);
+    hb = prefix_bytes(s, h);
+    tb = len - prefix_bytes(s, w - t);
+    out = malloc(hb + tb + 4);
+    if (out == NULL)
+        return NULL;
+    memcpy(out, s, hb);
+    memcpy(out + hb, ELLIPSIS, 3);
+    memcpy(out + hb + 3, s + len - tb, tb + 1);
+    return out;
+}
+
+/* Where head…tail cannot tell them apart (they differ in the middle):
+ * the first h code points, then from the start of the argument that
+ * holds code point `at` (where s first differs from its nearest name),
+ * as much as fits, "…" marking each cut. */
+static char *
+window(const char *s, size_t h, size_t at, size_t max)
+{
+    size_t w = pr_shorten_width(s), from = at, room, hb, fb, eb, len;
+    char *out;
+
+    if (h + 2 >= max)
+        h = max / 3;
+    while (from > h && at - from < 12) { /* back to the argument's start */
+        size_t b = prefix_bytes(s, from - 1);
+        if (s[b] == '<' || s[b] == ',' || s[b] == ' ')
+            break;
+        from--;
+    }
+    if (from <= h + 1) /* the window meets the head: one cut at the end */
+        return head_tail(s, max - 1, 0);
+    room = max - h - 1; /* the window and its closing ellipsis */
+    if (w - from > room)
+        room--; /* room for the "…" after the window */
+    else if (w - room > h + 1)
+        from = w - room; /* it reaches the end: start it earlier */
+    else
+        return head_tail(s, h, max - 1 - h);
+    len = strlen(s);
+    hb = prefix_bytes(s, h);
+    fb = prefix_bytes(s, from);
+    eb = prefix_bytes(s, from + room < w ? from + room : w);
+    out = malloc(hb + (eb - fb) + 8);
+    if (out == NULL)
+        return NULL;
+    memcpy(out, s, hb);
+    memcpy(out + hb, ELLIPSIS, 3);
+    memcpy(out + hb + 3, s + fb, eb - fb);
+    if (eb < len)
+        memcpy(out + hb + 3 + (eb - fb), ELLIPSIS, 3),
+            out[hb + 6 + (eb - fb)] = '\0';
+    else
+        out[hb + 3 + (eb - fb)] = '\0';
+    return out;
+}
+
+static int tell_apart(struct named *v, size_t i, size_t j, size_t max);
+
+/* r[] sorted through an index, for finding alike forms and nearest
+ * names without comparing every two. */
+static int
+cmp_r(const void *pa, const void *pb, void *ctx)
+{
+    const char *const *r = ctx;
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    int c = strcmp(r[a], r[b]);
+
+    return c != 0 ? c : (a > b) - (a < b);
+}
+
+#define BIG_GROUP 256 /* larger groups skip the one-cut search (g * g) */
+
+/* The forms v[i..j) take when their names shortened alike: the most
+ * shortened of pr_shorten's steps at which the names still differ, cut
+ * to max code points as "head…tail" with one head length for all of them
+ * such that any two keep a differing part, the head reaching past where
+ * most of them first differ from their nearest name (the function name at
+ * least, where it fits); where no such cut exists, each keeps a window
+ * around where it first differs.  Returns 0, -1 on out-of-memory. */
+static int
+tell_apart(struct named *v, size_t i, size_t j, size_t max)
+{
+    size_t g = j - i, k, m, h, best_h = 0, pref, *ord, *at;
+    long best_score = -1;
+    int steps, ok = 0, found = 0;
+    char **r = calloc(g, sizeof(*r));
+    unsigned char *bad = calloc(max + 1, 1);
+
+    ord = calloc(g, sizeof(*ord));
+    at = calloc(g, sizeof(*at));
+    if (r == NULL || bad == NULL || ord == NULL || at == NULL)
+        goto nomem;
+    for (steps = 5; steps >= 0 && !ok; steps--) {
+        for (k = 0; k < g; k++) {
+            free(r[k]);
+            if ((r[k] = detail_form(v[i + k].name, steps)) == NULL)
+                goto nomem;
+            ord[k] = k;
+        }
+        qsort_r(ord, g, sizeof(*ord), cmp_r, r);
+        ok = 1; /* every two different names differ in this form */
+        for (k = 1; k < g && ok; k++)
+            ok = strcmp(r[ord[k]], r[ord[k - 1]]) != 0 ||
+                 strcmp(v[i + ord[k]].name, v[i + ord[k - 1]].name) == 0;
+    }
+    /* where each first differs from its nearest other form: at a sorted
+       neighbour */
+    for (k = 0; k < g; k++) {
+        size_t x = ord[k];
+        for (m = k; m-- > 0 && strcmp(r[ord[m]], r[x]) == 0;)
+            ;
+        if (m < g)
+            at[x] = same_head(r[x], r[ord[m]]);
+        for (m = k + 1; m < g && strcmp(r[ord[m]], r[x]) == 0; m++)
+            ;
+        if (m < g && same_head(r[x], r[ord[m]]) > at[x])
+            at[x] = same_head(r[x], r[ord[m]]);
+    }
+    pref = base_width(r[0]) + 1;
+    if (pref > max / 2)
+        pref = max / 2;
+    /* head lengths h that leave two forms alike: both cut, and alike in
+       their first h and last max - 1 - h code points */
+    for (k = 0; k < g && g <= BIG_GROUP; k++)
+        for (m = k + 1; m < g; m++) {
+            size_t sh, st;
+            if (strcmp(r[k], r[m]) == 0 || pr_shorten_width(r[k]) <= max ||
+                pr_shorten_width(r[m]) <= max)
+                continue;
+            sh = same_head(r[k], r[m]);
+            st = same_tail(r[k], r[m]);
+            for (h = st + 1 < max ? max - 1 - st : 0; h <= sh && h <= max; h++)
+                bad[h] = 1;
+        }
+    for (h = 1; h + 2 <= max && g <= BIG_GROUP; h++) {
+        long score = 0;
+        if (bad[h])
+            continue;
+        /* names whose first difference shows, with a dozen code points
+           after it in the head, or in the tail; ties: nearest pref */
+        for (k = 0; k < g; k++)
+            score += at[k] + 12 <= h ||
+                     at[k] + (max - 1 - h) >= pr_shorten_width(r[k]);
+        score = score * 256 - (long)(h > pref ? h - pref : pref - h);
+        if (score > best_score) {
+            best_score = score;
+            best_h = h;
+            found = 1;
+        }
+    }
+    /* first each its own window at its first difference (what tells it
+       from its nearest name, in context); the one cut for all where two
+       windows meet */
+    for (k = 0; k < g; k++) {
+        char *f = pr_shorten_width(r[k]) <= max
+                      ? strdup(r[k])
+                      : window(r[k], pref, at[k], max);
+        if (f == NULL)
+            goto nomem;
+        free(v[i + k].form);
+        v[i + k].form = f;
+    }
+    qsort(v + i, g, sizeof(*v), cmp_named);
+    ok = 1;
+    for (k = 0; k < g; k = m) { /* windows alike: told apart among them */
+        int mixed = 0;
+        for (m = k + 1; m < g && strcmp(v[i + m].form, v[i + k].form) == 0; m++)
+            mixed |= strcmp(v[i + m].name, v[i + k].name) != 0;
+        if (mixed && m - k < g) {
+            if (tell_apart(v, i + k, i + m, max) != 0)
+                goto nomem;
+        } else if (mixed) {
+            ok = 0;
+        }
+    }
+    for (k = 0; k < g && !ok && found; k++) {
+        char *f = detail_form(v[i + k].name, steps + 1);
+        char *cut = f == NULL ? NULL
+                    : pr_shorten_width(f) <= max
+                        ? strdup(f)
+                        : head_tail(f, best_h, max - 1 - best_h);
+        free(f);
+        if (cut == NULL)
+            goto nomem;
+        free(v[i + k].form);
+        v[i + k].form = cut;
+    }
+    for (k = 0; k < g; k++)
+        free(r[k]);
+    free(r);
+    free(bad);
+    free(ord);
+    free(at);
+    return 0;
+nomem:
+    for (k = 0; r != NULL && k < g; k++)
+        free(r[k]);
+    free(r);
+    free(bad);
+    free(ord);
+    free(at);
+    return -1;
+}
+
+/* Forms still alike for different names: " [2]", " [3]" ... after the
+ * first, the form cut so the tag fits; numbered again per run of alike
+ * forms, or (global) on through all of them. */
+static int
+number_alike(struct named *v, size_t n, size_t max, int global)
+{
+    size_t i, first = 0;       /* v[first]: the first of a run alike */
+    size_t k = global ? n : 1; /* global: past every number given before */
+    char tag[24];
+
+    for (i = 1; i < n; i++) {
+        size_t tw;
+        char *f, *g;
+        if (strcmp(v[i].form, v[first].form) != 0) {
+            k = global ? k : 1;
+            first = i;
+            continue;
+        }
+        if (strcmp(v[i].name, v[i - 1].name) == 0)
+            continue;
+        snprintf(tag, sizeof(tag), " [%zu]", ++k);
+        tw = strlen(tag);
+        f = pr_shorten_width(v[i].form) + tw <= max || max < tw + 2
+                ? strdup(v[i].form)
+                : head_tail(v[i].form, max - tw - 1, 0);
+        if (f == NULL)
+            return -1;
+        g = realloc(f, strlen(f) + tw + 1);
+        if (g == NULL) {
+            free(f);
+            return -1;
+        }
+        f = strcat(g, tag);
+        free(v[i].form);
+        v[i].form = f;
+    }
+    return 0;
+}
+
+int
+pr_shorten_distinct(const char *const *names, size_t n, size_t max_chars,
+                    char **forms)
+{
+    return pr_shorten_names(names, n, n, max_chars, forms, 1);
+}
+
+int
+pr_shorten_names(const char *const *names, size_t n, size_t n_keep,
+                 size_t max_chars, char **forms, size_t stride)
+{
+    struct named *v;
+    size_t i, j, k;
+    char *buf;
+    int rc = 0;
+
+    if (max_chars < MIN_CHARS)
+        max_chars = MIN_CHARS;
+    for (i = 0; i < n_keep; i++)
+        forms[i * stride] = NULL;
+    v = calloc(n ? n : 1, sizeof(*v));
+    buf = malloc(PR_SHORTEN_CAP(max_chars));
+    if (v == NULL || buf == NULL)
+        rc = -1;
+    for (i = 0; i < n && rc == 0; i++) {
+        v[i].name = names[i] != NULL ? names[i] : "";
+        v[i].at = i;
+        v[i].form = strdup(
+            pr_shorten(v[i].name, max_chars, buf, PR_SHORTEN_CAP(max_chars)));
+        if (v[i].form == NULL)
+            rc = -1;
+    }
+    if (rc == 0)
+        qsort(v, n, sizeof(*v), cmp_named);
+    for (i = 0; i < n && rc == 0; i = j) {
+        int mixed = 0;
+        for (j = i + 1; j < n && strcmp(v[j].form, v[i].form) == 0; j++)
+            mixed |= strcmp(v[j].name, v[i].name) != 0;
+        if (mixed)
+            rc = tell_apart(v, i, j, max_chars);
+    }
+    if (rc == 0) { /* a told-apart form may meet another name's */
+        qsort(v, n, sizeof(*v), cmp_named);
+        rc = number_alike(v, n, max_chars, 0);
+    }
+    if (rc == 0) { /* so narrow that numbered forms met: numbers unique */
+        qsort(v, n, sizeof(*v), cmp_named);
+        rc = number_alike(v, n, max_chars, 1);
+    }
+    for (k = 0; k < n && v != NULL; k++) {
+        if (rc == 0 && v[k].at < n_keep)
+            forms[v[k].at * stride] = v[k].form;
+        else
+            free(v[k].form);
+    }
+    free(v);
+    free(buf);
+    return rc;
+}
+
+void
+pr_shorten_free(char **forms, size_t n)
+{
+    size_t i;
+
+    for (i = 0; forms != NULL && i < n; i++) {
+        free(forms[i]);
+        forms[i] = NULL;
+    }
 }

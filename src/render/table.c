@@ -923,11 +923,45 @@ indent_of(const struct table *t, size_t r, const struct pr_col *c)
     return d > 0 ? 2 * (size_t)fmin(d, 8) : 0;
 }
 
+/* The shown forms of column c's names in rows [0, n), w code points
+ * wide: two different names never read alike (issue #32).  *forms NULL
+ * when there are no rows, and for a tree's indented labels (module
+ * instances, each cut to its own room by put_cell). */
+static enum pr_status
+name_forms(const struct table *t, size_t n, size_t c, size_t w, char ***forms)
+{
+    const char **names;
+    size_t r;
+    char v[64];
+
+    *forms = NULL;
+    if (n == 0 || (t->tree && t->cols[c] == label_col(t->kind)))
+        return PR_OK;
+    names = malloc(n * sizeof(*names));
+    *forms = malloc(n * sizeof(**forms));
+    if (names == NULL || *forms == NULL) {
+        free(names);
+        free(*forms);
+        *forms = NULL;
+        return PR_E_NOMEM;
+    }
+    for (r = 0; r < n; r++)
+        names[r] = text_cell(t, r, t->cols[c], v, sizeof(v));
+    if (pr_shorten_distinct(names, n, w, *forms) != 0) {
+        free(names);
+        free(*forms);
+        *forms = NULL;
+        return PR_E_NOMEM;
+    }
+    free(names);
+    return PR_OK;
+}
+
 static enum pr_status
 emit_text(const struct table *t, size_t n, int width, struct pr_buf *out)
 {
     size_t w[MAX_COLS + 1], r, c, shown;
-    char v[64];
+    char v[64], **forms[MAX_COLS + 3] = {NULL};
     enum pr_status st = PR_OK;
 
     if (width <= 0)
@@ -943,6 +977,9 @@ emit_text(const struct table *t, size_t n, int width, struct pr_buf *out)
         }
     }
     shown = fit_width(t, w, (size_t)width);
+    for (c = 0; c < shown && st == PR_OK; c++)
+        if (t->cols[c]->fmt == PR_FMT_NAME)
+            st = name_forms(t, n, c, w[c], &forms[c]);
     for (r = 0; r <= n && st == PR_OK; r++) {
         for (c = 0; c < shown && st == PR_OK; c++) {
             const struct pr_col *col = t->cols[c];
@@ -954,7 +991,9 @@ emit_text(const struct table *t, size_t n, int width, struct pr_buf *out)
             if (st == PR_OK)
                 st = put_cell(out,
                               r == 0 ? col->label
-                                     : text_cell(t, r - 1, col, v, sizeof(v)),
+                              : forms[c]
+                                  ? forms[c][r - 1]
+                                  : text_cell(t, r - 1, col, v, sizeof(v)),
                               col, w[c] - in, c + 1 == shown);
         }
         if (st == PR_OK)
@@ -962,6 +1001,10 @@ emit_text(const struct table *t, size_t n, int width, struct pr_buf *out)
     }
     if (st == PR_OK && shown < t->n_cols)
         st = left_out(t, shown, (size_t)width, out);
+    for (c = 0; c < shown; c++) {
+        pr_shorten_free(forms[c], n);
+        free(forms[c]);
+    }
     return st;
 }
 

@@ -138,6 +138,11 @@ if [ -d "$HTA" ]; then
             [ "$(maxw "$T_DIR/hw.txt")" -le $w ]
         check "-w $w keeps the numbers left of the dropped columns" \
             grep -q "^Kernel  *Calls  *Total" "$T_DIR/hw.txt"
+        # 20 different kernels: 20 different shortened names (issue #32)
+        shown=$(awk -F'  +' '/^\(/ { exit } NR > 1 { print $1 }' "$T_DIR/hw.txt" |
+                sort -u | wc -l)
+        check "-w $w: 20 kernels read as 20 names (got $shown)" \
+            [ "$shown" -eq 20 ]
     done
     "$PR_BIN" table -i "$HTA" --kind kernels -w 120 --top 20 > "$T_DIR/hw.txt"
     check "-w 120 names the columns it left out" \

@@ -106,12 +106,131 @@ test_hostile(void **state)
     assert_int_equal(strlen(out), 24);
 }
 
+/* The names of tests/render/kernel_names.txt (real kernels: templated
+ * ATen, CUTLASS, cub, cuDNN, NCCL), n of them into names[]. */
+static size_t
+read_names(char **names, size_t cap)
+{
+    const char *src = getenv("PR_SRCDIR");
+    char path[1024], line[8192];
+    size_t n = 0;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/tests/render/kernel_names.txt",
+             src ? src : ".");
+    f = fopen(path, "r");
+    assert_non_null(f);
+    while (n < cap && fgets(line, sizeof(line), f) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0] != '#' && line[0] != '\0')
+            names[n++] = strdup(line);
+    }
+    fclose(f);
+    return n;
+}
+
+static size_t
+count(const char *s, const char *what)
+{
+    size_t n = 0;
+
+    for (; (s = strstr(s, what)) != NULL; s++)
+        n++;
+    return n;
+}
+
+/* Two different kernels never read alike at any width, every form fits,
+ * equal names read alike, and the plain shortener's forms collide on
+ * these names (what the issue saw). */
+static void
+test_distinct_real_names(void **state)
+{
+    static const size_t widths[] = {8, 20, 30, 40, 48, 60, 96, 120};
+    char *names[128], *forms[128], out[PR_SHORTEN_CAP(40)];
+    size_t n, i, j, k, plain_alike = 0;
+    (void)state;
+
+    n = read_names(names, 127);
+    assert_true(n >= 40);
+    names[n] = names[0]; /* a name twice: read alike */
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++) {
+            char other[PR_SHORTEN_CAP(40)];
+            pr_shorten(names[i], 40, out, sizeof(out));
+            pr_shorten(names[j], 40, other, sizeof(other));
+            plain_alike += strcmp(out, other) == 0;
+        }
+    assert_true(plain_alike > 20);
+    for (k = 0; k < sizeof(widths) / sizeof(widths[0]); k++) {
+        assert_int_equal(pr_shorten_distinct((const char *const *)names, n + 1,
+                                             widths[k], forms),
+                         0);
+        for (i = 0; i <= n; i++) {
+            if (pr_shorten_width(forms[i]) > widths[k])
+                print_error("%zu: \"%s\" is wider than %zu\n", widths[k],
+                            forms[i], widths[k]);
+            assert_true(pr_shorten_width(forms[i]) <= widths[k]);
+            for (j = i + 1; j <= n; j++) {
+                int same = strcmp(names[i], names[j]) == 0;
+                if (same != (strcmp(forms[i], forms[j]) == 0))
+                    print_error("%zu: \"%s\" and \"%s\"\n", widths[k], forms[i],
+                                forms[j]);
+                assert_int_equal(same, strcmp(forms[i], forms[j]) == 0);
+            }
+        }
+        /* from 40 characters on, a differing part shows, not a number */
+        for (i = 0; i <= n && widths[k] >= 40; i++)
+            if (count(forms[i], " [") > 0)
+                print_error("%zu: numbered \"%s\"\n", widths[k], forms[i]);
+        pr_shorten_free(forms, n + 1);
+    }
+    for (i = 0; i < n; i++)
+        free(names[i]);
+}
+
+/* The forms people read: the function name, then the arguments that
+ * differ (a CUTLASS kernel's tile and layout, a copy's dimension). */
+static void
+test_distinct_forms(void **state)
+{
+    const char *names[] = {
+        "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_32x4_nn_"
+        "align1>(cutlass_80_tensorop_s1688gemm_64x64_32x4_nn_align1::Params)",
+        "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_32x4_nt_"
+        "align1>(cutlass_80_tensorop_s1688gemm_64x64_32x4_nt_align1::Params)",
+        "void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, "
+        "unsigned int, 2, 128, 1>(float*, int, unsigned int)",
+        "void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, "
+        "unsigned int, 3, 128, 1>(float*, int, unsigned int)",
+        "void cub::DeviceScanInitKernel<cub::ScanTileState<long, true> "
+        ">(cub::ScanTileState<long, true>, int)",
+        "void at_cuda_detail::cub::DeviceScanInitKernel<at_cuda_detail::cub::"
+        "ScanTileState<long, true> >(at_cuda_detail::cub::ScanTileState<long, "
+        "true>, int)",
+        "ampere_sgemm_128x64_nn"};
+    char *forms[7];
+    (void)state;
+
+    assert_int_equal(pr_shorten_distinct(names, 7, 40, forms), 0);
+    assert_true(strstr(forms[0], "32x4_nn_align1>") != NULL);
+    assert_true(strstr(forms[1], "32x4_nt_align1>") != NULL);
+    assert_true(strncmp(forms[2], "CatArrayBatchedCopy<", 20) == 0);
+    assert_true(strstr(forms[2], "2, 128, 1>") != NULL);
+    assert_true(strstr(forms[3], "3, 128, 1>") != NULL);
+    assert_true(strstr(forms[4], "cub::") != NULL);
+    assert_true(strncmp(forms[5], "at_cuda_detail::", 16) == 0);
+    assert_string_equal(forms[6], "ampere_sgemm_128x64_nn");
+    pr_shorten_free(forms, 7);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cases_file),
         cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_distinct_real_names),
+        cmocka_unit_test(test_distinct_forms),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
