@@ -117,14 +117,66 @@ str_of(const cJSON *row, const struct pr_col *c)
     return cJSON_IsString(v) ? v->valuestring : "";
 }
 
+/* The unit a CSV header gives a column of format f (issue #32: a
+ * spreadsheet shows the header, not the docs), "" for none. */
+static const char *
+csv_unit(enum pr_fmt f)
+{
+    switch (f) {
+    case PR_FMT_US:
+        return "us";
+    case PR_FMT_PCT:
+        return "pct";
+    case PR_FMT_BYTES:
+        return "bytes";
+    case PR_FMT_FLOPS:
+        return "flop";
+    case PR_FMT_TFLOPS:
+        return "tflops";
+    case PR_FMT_GBPS:
+        return "gbps";
+    case PR_FMT_AI:
+        return "flop_per_byte";
+    default:
+        return "";
+    }
+}
+
+/* A column's CSV header: its id and "_" and its unit ("total_us"),
+ * the id alone where it has no unit or already ends in it, or in its
+ * plural ("gain_pct", "bytes", "fwd_flops").  buf: at least 64 bytes. */
+static const char *
+csv_header(const struct pr_col *c, char *buf, size_t n)
+{
+    const char *u = csv_unit(c->fmt);
+    size_t il = strlen(c->id), ul = strlen(u), end;
+
+    end = il > 0 && c->id[il - 1] == 's' && u[ul ? ul - 1 : 0] != 's'
+              ? il - 1
+              : il; /* "fwd_flops" says "flop" */
+    if (ul == 0 || (end >= ul && strncmp(c->id + end - ul, u, ul) == 0 &&
+                    (end == ul || c->id[end - ul - 1] == '_')))
+        return c->id;
+    snprintf(buf, n, "%s_%s", c->id, u);
+    return buf;
+}
+
+/* The column -c or --sort names: by its id, or by its CSV header
+ * ("total_us"), so that a header pasted back works. */
 static const struct pr_col *
 find_col(const struct kind *k, const char *key, size_t len)
 {
     const struct pr_col *c;
+    char buf[96];
 
     for (c = k->cols; c->id != NULL; c++)
         if (strlen(c->id) == len && strncmp(c->id, key, len) == 0)
             return c;
+    for (c = k->cols; c->id != NULL; c++) {
+        const char *h = csv_header(c, buf, sizeof(buf));
+        if (strlen(h) == len && strncmp(h, key, len) == 0)
+            return c;
+    }
     return NULL;
 }
 
@@ -650,7 +702,7 @@ emit_csv(const struct table *t, size_t n, struct pr_buf *out)
         if (c)
             st = pr_buf_addc(out, ',');
         if (st == PR_OK)
-            st = pr_buf_adds(out, t->cols[c]->id);
+            st = pr_buf_adds(out, csv_header(t->cols[c], v, sizeof(v)));
     }
     if (st == PR_OK)
         st = pr_buf_addc(out, '\n');

@@ -36,8 +36,21 @@ check "unknown --kind lists kernel-calls" grep -q "kernel-calls" "$T_DIR/err"
 # --- CSV: kernel names such as "f<4, float>(int, int)" are quoted
 T --kind kernel-calls --csv -c kernel,op,duration,grid > "$T_DIR/calls.csv"
 check "--csv exits 0" [ $? -eq 0 ]
-check "--csv header is the column keys" \
-    [ "$(head -n 1 "$T_DIR/calls.csv")" = "kernel,op,duration,grid" ]
+check "--csv header is the column ids, a time's with its unit" \
+    [ "$(head -n 1 "$T_DIR/calls.csv")" = "kernel,op,duration_us,grid" ]
+# Units in CSV headers (issue #32): a spreadsheet shows the header only.
+T --kind memory --csv -c name,calls,size_increase > "$T_DIR/units.csv"
+check "--csv: a size's header says bytes" \
+    [ "$(head -n 1 "$T_DIR/units.csv")" = "name,calls,size_increase_bytes" ]
+T --kind kernels --csv -c name,total,occupancy,tc > "$T_DIR/units.csv"
+check "--csv: times in us, shares in pct; counts and yes/no without" \
+    [ "$(head -n 1 "$T_DIR/units.csv")" = "name,total_us,occupancy_pct,tc" ]
+T --kind kernels --csv -c name,total_us,occupancy_pct --sort total_us \
+    > "$T_DIR/pasted.csv"
+check "-c and --sort take a CSV header back" \
+    [ "$(head -n 1 "$T_DIR/pasted.csv")" = "name,total_us,occupancy_pct" ]
+T --kind kernels --json-out -c total --top 1 > "$T_DIR/ids.json"
+check "--json-out keys stay the ids" grep -q '"total":' "$T_DIR/ids.json"
 check "a kernel name with commas is quoted" grep -q '^"[^"]*,[^"]*",' \
     "$T_DIR/calls.csv"
 if have_py; then
