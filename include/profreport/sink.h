@@ -8,9 +8,13 @@
  * are written through the destination at commit (a symlink to a regular
  * file, or a dangling one, has its target replaced; the link stays).  A
  * set of outputs (the JSON, HTML and PDF of one run) is committed only
- * when every member was written, the writes through first, so a failed
- * run leaves none of them behind.  A fatal signal (SIGINT, SIGTERM,
- * SIGHUP, SIGPIPE) removes every staging file before the process ends. */
+ * when every member was written: the renames first, each replaced file
+ * kept (a hard link) until the commit is whole, then the writes through;
+ * a rename or a write through that fails puts the renamed files back, so
+ * a failed run leaves none of them behind and changes none.  A fatal
+ * signal (SIGINT, SIGTERM, SIGHUP, SIGPIPE) removes every staging file,
+ * and puts back the files a commit under way replaced, before the
+ * process ends. */
 #ifndef PROFREPORT_SINK_H
 #define PROFREPORT_SINK_H
 
@@ -24,6 +28,7 @@ struct pr_output {
     const char *path; /* borrowed destination; "-" = standard output */
     char *tmp;        /* owned staging file */
     int through;      /* 1: write the bytes through the destination */
+    void *undo;       /* during a commit: how to put the destination back */
 };
 
 struct pr_outputs {
@@ -79,7 +84,9 @@ PR_NODISCARD enum pr_status pr_outputs_write(struct pr_outputs *o,
                                              size_t len, struct pr_error *err);
 
 /* Move every staged output into place: renames first, then the
- * write-through destinations.  Errors: PR_E_IO naming the destination. */
+ * write-through destinations; when one fails, the renamed ones are put
+ * back (the message says so if one cannot be).  Errors: PR_E_IO naming
+ * the destination, PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_outputs_commit(struct pr_outputs *o,
                                               struct pr_error *err);
 

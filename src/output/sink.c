@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "profreport/buf.h"
@@ -72,33 +73,68 @@ final_target(const char *path)
     return p;
 }
 
-/* ---- staging files removed on a fatal signal
+/* ---- files a fatal signal removes or puts back
  *
- * A fixed table the handler reads without locks: a slot's path is written
- * before its flag is set, and the flag cleared before the path is reused.
- * The handler removes every staging file in it (unlink is
+ * A table the handler reads without locks, in chunks that are only ever
+ * added (never moved or freed), so it grows with the outputs (--each-job
+ * stages three per job) while a handler may be reading it.  A slot's
+ * paths are written before its kind is set, and the kind cleared before
+ * they are freed; slots are claimed and changed with the signals blocked.
+ * The handler undoes what each slot says (unlink and rename are
  * async-signal-safe), restores the action it replaced and raises the
  * signal again, so the process ends as it would have (or the earlier
- * handler, such as record's, runs). */
-#define STAGE_SLOTS 16
-#define STAGE_PATH (PATH_MAX + 64)
+ * handler, such as record's, runs):
+ *   SLOT_STAGE   a staging file: removed;
+ *   SLOT_BACKUP  the earlier content of an output replaced during a
+ *                commit (a hard link, or the file moved aside): put back
+ *                over the output;
+ *   SLOT_NEW     an output committed where there was no file: removed. */
+enum { SLOT_FREE, SLOT_STAGE, SLOT_BACKUP, SLOT_NEW };
 
-static char stage_path[STAGE_SLOTS][STAGE_PATH];
-static volatile sig_atomic_t stage_used[STAGE_SLOTS];
+#define SLOTS_PER_CHUNK 32
+
+struct slot {
+    volatile sig_atomic_t kind;
+    char *path; /* the file the slot is about */
+    char *dest; /* SLOT_BACKUP: where it goes back to */
+};
+
+struct chunk {
+    struct slot s[SLOTS_PER_CHUNK];
+    struct chunk *volatile next;
+};
+
+static struct chunk slots_head;
 static const int stage_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 #define N_STAGE_SIGS (sizeof(stage_sigs) / sizeof(stage_sigs[0]))
 static struct sigaction stage_old[N_STAGE_SIGS];
 static int stage_handled;
 
+/* Undo one slot (in the handler, or on a failed commit); 0 on failure. */
+static int
+slot_undo(const struct slot *s)
+{
+    switch (s->kind) {
+    case SLOT_STAGE:
+    case SLOT_NEW:
+        return unlink(s->path) == 0 || errno == ENOENT;
+    case SLOT_BACKUP:
+        return rename(s->path, s->dest) == 0;
+    default:
+        return 1;
+    }
+}
+
 static void
 on_fatal_signal(int sig)
 {
     int e = errno;
+    const struct chunk *c;
     size_t i;
 
-    for (i = 0; i < STAGE_SLOTS; i++)
-        if (stage_used[i])
-            unlink(stage_path[i]);
+    for (c = &slots_head; c != NULL; c = c->next)
+        for (i = 0; i < SLOTS_PER_CHUNK; i++)
+            (void)slot_undo(&c->s[i]);
     for (i = 0; i < N_STAGE_SIGS; i++)
         if (stage_sigs[i] == sig)
             sigaction(sig, &stage_old[i], NULL);
@@ -129,39 +165,104 @@ stage_handle_signals(void)
     }
 }
 
-/* A slot for `tmp` (before the file is created), or -1 when none is free
- * or the path does not fit. */
-static int
-stage_claim(const char *tmp)
+/* Block the signals the table answers; *old receives the mask to put
+ * back with stage_unmask. */
+static void
+stage_mask(sigset_t *old)
 {
-    size_t n = strlen(tmp);
-    int i;
+    sigset_t set;
+    size_t i;
 
-    if (n >= STAGE_PATH)
-        return -1;
-    for (i = 0; i < STAGE_SLOTS; i++)
-        if (!stage_used[i]) {
-            memcpy(stage_path[i], tmp, n + 1);
-            stage_used[i] = 1;
-            return i;
-        }
-    return -1;
+    sigemptyset(&set);
+    for (i = 0; i < N_STAGE_SIGS; i++)
+        sigaddset(&set, stage_sigs[i]);
+    sigprocmask(SIG_BLOCK, &set, old);
 }
 
-/* The slot of a staging file that was renamed, written through or
- * removed; the path no longer needs removing. */
+static void
+stage_unmask(const sigset_t *old)
+{
+    sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+/* Enter `path` (and, for SLOT_BACKUP, `dest`) in a free slot, adding a
+ * chunk when every slot is taken.  NULL when out of memory. */
+static struct slot *
+slot_claim(int kind, const char *path, const char *dest)
+{
+    char *p = strdup(path), *d = dest != NULL ? strdup(dest) : NULL;
+    struct chunk *c, *last = NULL;
+    struct slot *s = NULL;
+    sigset_t old;
+    size_t i;
+
+    if (p == NULL || (dest != NULL && d == NULL)) {
+        free(p);
+        free(d);
+        return NULL;
+    }
+    stage_handle_signals();
+    stage_mask(&old);
+    for (c = &slots_head; c != NULL && s == NULL; last = c, c = c->next)
+        for (i = 0; i < SLOTS_PER_CHUNK && s == NULL; i++)
+            if (c->s[i].kind == SLOT_FREE)
+                s = &c->s[i];
+    if (s == NULL && (c = calloc(1, sizeof(*c))) != NULL) {
+        last->next = c; /* never freed: a handler may be walking it */
+        s = &c->s[0];
+    }
+    if (s != NULL) {
+        s->path = p;
+        s->dest = d;
+        s->kind = kind;
+    }
+    stage_unmask(&old);
+    if (s == NULL) {
+        free(p);
+        free(d);
+    }
+    return s;
+}
+
+/* Forget a slot: its files no longer need undoing. */
+static void
+slot_release(struct slot *s)
+{
+    sigset_t old;
+    char *p, *d;
+
+    if (s == NULL)
+        return;
+    stage_mask(&old);
+    s->kind = SLOT_FREE;
+    p = s->path;
+    d = s->dest;
+    s->path = s->dest = NULL;
+    stage_unmask(&old);
+    free(p);
+    free(d);
+}
+
+/* The slot of the staging file `tmp`, or NULL. */
+static struct slot *
+stage_find(const char *tmp)
+{
+    struct chunk *c;
+    size_t i;
+
+    for (c = &slots_head; tmp != NULL && c != NULL; c = c->next)
+        for (i = 0; i < SLOTS_PER_CHUNK; i++)
+            if (c->s[i].kind == SLOT_STAGE && strcmp(c->s[i].path, tmp) == 0)
+                return &c->s[i];
+    return NULL;
+}
+
+/* The staging file was renamed, written through or removed: the path no
+ * longer needs removing. */
 static void
 stage_release(const char *tmp)
 {
-    int i;
-
-    if (tmp == NULL)
-        return;
-    for (i = 0; i < STAGE_SLOTS; i++)
-        if (stage_used[i] && strcmp(stage_path[i], tmp) == 0) {
-            stage_used[i] = 0;
-            return;
-        }
+    slot_release(stage_find(tmp));
 }
 
 /* Remove a staging file and forget it. */
@@ -177,10 +278,12 @@ stage_remove(const char *tmp)
 size_t
 pr_sink_n_staged(void)
 {
+    const struct chunk *c;
     size_t i, n = 0;
 
-    for (i = 0; i < STAGE_SLOTS; i++)
-        n += stage_used[i] != 0;
+    for (c = &slots_head; c != NULL; c = c->next)
+        for (i = 0; i < SLOTS_PER_CHUNK; i++)
+            n += c->s[i].kind == SLOT_STAGE;
     return n;
 }
 
@@ -192,36 +295,25 @@ temp_dir(void)
     return d != NULL && *d == '/' ? d : "/tmp";
 }
 
-/* Block (how = SIG_BLOCK) or unblock the signals the table answers. */
-static void
-stage_mask(int how)
-{
-    sigset_t set;
-    size_t i;
-
-    sigemptyset(&set);
-    for (i = 0; i < N_STAGE_SIGS; i++)
-        sigaddset(&set, stage_sigs[i]);
-    sigprocmask(how, &set, NULL);
-}
-
 /* mkstemp of `pattern` (owned by the caller on success), in the table
  * of staging files a fatal signal removes: the signals wait while the
  * file is created and entered, so none finds it outside the table. */
 static enum pr_status
 open_temp(char *pattern, const char *path, int *fd_out, struct pr_error *err)
 {
-    int fd, e, slot = -1;
+    struct slot *slot = NULL;
+    sigset_t old;
+    int fd, e;
 
     stage_handle_signals();
-    stage_mask(SIG_BLOCK);
+    stage_mask(&old);
     fd = mkstemp(pattern);
     e = errno;
-    if (fd >= 0 && (slot = stage_claim(pattern)) < 0) {
+    if (fd >= 0 && (slot = slot_claim(SLOT_STAGE, pattern, NULL)) == NULL) {
         close(fd);
         unlink(pattern);
     }
-    stage_mask(SIG_UNBLOCK);
+    stage_unmask(&old);
     if (fd < 0 && strncmp(pattern, temp_dir(), strlen(temp_dir())) == 0 &&
         writes_through(path))
         return pr_error_set(err, PR_E_IO,
@@ -232,11 +324,8 @@ open_temp(char *pattern, const char *path, int *fd_out, struct pr_error *err)
     if (fd < 0)
         return pr_error_set(err, PR_E_IO, "%s: cannot create a file there: %s",
                             path, strerror(e));
-    if (slot < 0)
-        return pr_error_set(err, PR_E_IO,
-                            "%s: cannot create a staging file: too many "
-                            "outputs at once",
-                            is_stdout(path) ? "standard output" : path);
+    if (slot == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
     /* mkstemp creates 0600; reports are ordinary files */
     (void)fchmod(fd, 0644);
     *fd_out = fd;
@@ -523,36 +612,201 @@ pr_outputs_write(struct pr_outputs *o, const char *path, const void *data,
     return st;
 }
 
-/* Commit output x: rename, or write through. */
-static enum pr_status
-commit_one(struct pr_output *x, struct pr_error *err)
+/* Test hook (documented as one in the man page, nothing else): with
+ * PROFREPORT_TEST_BEFORE_COMMIT=FILE, a commit creates FILE and waits
+ * (at most a minute) until something removes it, so that a test can
+ * change the destinations between the check and the commit (make one a
+ * folder) as a race would. */
+static void
+test_hook_before_commit(void)
 {
-    enum pr_status st;
+    const char *f = getenv("PROFREPORT_TEST_BEFORE_COMMIT");
+    struct timespec ts = {0, 10 * 1000 * 1000};
+    int fd, i;
 
-    if (x->through)
-        st = write_through(x->tmp, x->path, err);
-    else
-        st = pr_sink_commit(x->tmp, x->path, err);
+    if (f == NULL || *f == '\0' ||
+        (fd = open(f, O_WRONLY | O_CREAT | O_EXCL, 0644)) < 0)
+        return;
+    close(fd);
+    for (i = 0; i < 6000 && access(f, F_OK) == 0; i++)
+        nanosleep(&ts, NULL);
+}
+
+/* The earlier content of `dest` kept as `dest.XXXXXX` (a hard link, or,
+ * on a file system without them, the file moved aside) in a SLOT_BACKUP
+ * slot, so that it can be put back.  *out = NULL when dest is not there.
+ * Called with the signals blocked. */
+static enum pr_status
+keep_backup(const char *path, const char *dest, struct slot **out,
+            struct pr_error *err)
+{
+    size_t n = strlen(dest) + 8;
+    char *bak = malloc(n);
+    struct stat sb;
+    int fd, tries, e = 0, done = 0, moved = 0;
+
+    *out = NULL;
+    if (lstat(dest, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        free(bak);
+        return PR_OK; /* nothing to keep (a folder fails at the rename) */
+    }
+    if (bak == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    for (tries = 0; !done && tries < 8; tries++) {
+        /* a name of our own, then the link in its place */
+        snprintf(bak, n, "%s.XXXXXX", dest);
+        if ((fd = mkstemp(bak)) < 0) {
+            e = errno;
+            break;
+        }
+        close(fd);
+        unlink(bak);
+        if (link(dest, bak) == 0)
+            done = 1;
+        else if ((e = errno) != EEXIST && rename(dest, bak) == 0)
+            done = moved = 1;
+        else if (e != EEXIST)
+            e = errno;
+    }
+    if (!done) {
+        free(bak);
+        return pr_error_set(err, PR_E_IO,
+                            "%s: cannot replace it (no copy of the earlier "
+                            "file could be kept): %s",
+                            path, strerror(e != 0 ? e : EEXIST));
+    }
+    *out = slot_claim(SLOT_BACKUP, bak, dest);
+    if (*out == NULL) {
+        if (moved)
+            (void)rename(bak, dest);
+        else
+            unlink(bak);
+        free(bak);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    free(bak);
+    return PR_OK;
+}
+
+/* Rename output x's staging file over its destination (a symlink's
+ * target), keeping a way back in x->undo: the earlier file's backup, or
+ * the new file to remove.  Called with the signals blocked. */
+static enum pr_status
+commit_rename(struct pr_output *x, struct pr_error *err)
+{
+    char *dest = final_target(x->path);
+    struct slot *back = NULL;
+    enum pr_status st;
+    int e;
+
+    if (dest == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    st = keep_backup(x->path, dest, &back, err);
+    if (st == PR_OK && back == NULL &&
+        (back = slot_claim(SLOT_NEW, dest, NULL)) == NULL)
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (st != PR_OK) {
+        free(dest);
+        return st;
+    }
+    if (rename(x->tmp, dest) != 0) {
+        e = errno;
+        if (back->kind == SLOT_BACKUP)
+            (void)slot_undo(back); /* same file again, or moved back */
+        if (back->kind == SLOT_BACKUP)
+            unlink(back->path); /* a hard link rename left in place */
+        slot_release(back);
+        free(dest);
+        return pr_error_set(err, PR_E_IO, "%s: cannot rename into place: %s",
+                            x->path,
+                            e == EISDIR ? "it is a folder now" : strerror(e));
+    }
+    free(dest);
+    stage_release(x->tmp);
     free(x->tmp);
     x->tmp = NULL;
-    return st;
+    x->undo = back;
+    return PR_OK;
+}
+
+/* Undo the committed renames, the last first; a file that cannot be put
+ * back is named in err's message with where its content is. */
+static void
+roll_back(struct pr_outputs *o, struct pr_error *err)
+{
+    size_t i = o->n;
+    sigset_t old;
+
+    stage_mask(&old);
+    while (i-- > 0) {
+        struct slot *s = o->v[i].undo;
+
+        if (s == NULL)
+            continue;
+        if (!slot_undo(s) && s->kind == SLOT_BACKUP) {
+            char said[sizeof(err->msg)];
+
+            memcpy(said, err->msg, sizeof(said));
+            pr_error_set(err, err->code,
+                         "%s; and %s could not be put back (%s): its "
+                         "earlier content is in %s",
+                         said, o->v[i].path, strerror(errno), s->path);
+        }
+        slot_release(s);
+        o->v[i].undo = NULL;
+    }
+    stage_unmask(&old);
+}
+
+/* The commit is whole: the backups go. */
+static void
+drop_backups(struct pr_outputs *o)
+{
+    size_t i;
+    sigset_t old;
+
+    stage_mask(&old);
+    for (i = 0; i < o->n; i++) {
+        struct slot *s = o->v[i].undo;
+
+        if (s != NULL && s->kind == SLOT_BACKUP)
+            unlink(s->path);
+        slot_release(s);
+        o->v[i].undo = NULL;
+    }
+    stage_unmask(&old);
 }
 
 enum pr_status
 pr_outputs_commit(struct pr_outputs *o, struct pr_error *err)
 {
     enum pr_status st = PR_OK;
+    sigset_t old;
     size_t i;
-    int pass;
 
-    /* a write through (standard output, a device, a FIFO) can fail
-     * half-way (a full disk, a closed pipe): do those first, so that when
-     * one fails no file has been replaced yet; renames in a folder the
-     * staging file was created in do not fail on their own */
-    for (pass = 1; pass >= 0; pass--)
-        for (i = 0; i < o->n && st == PR_OK; i++)
-            if (o->v[i].tmp != NULL && o->v[i].through == pass)
-                st = commit_one(&o->v[i], err);
+    test_hook_before_commit();
+    /* the renames first, with the signals held (each is quick): a
+     * rename that fails (the destination became a folder, its folder
+     * read-only since the check) puts the earlier ones back, so no file
+     * changed; then the writes through (standard output, a device, a
+     * FIFO), which can fail half-way (a full disk, a closed pipe) and
+     * take time (a slow reader): the renames are put back when one
+     * fails, or by the signal handler should the process be ended */
+    stage_mask(&old);
+    for (i = 0; i < o->n && st == PR_OK; i++)
+        if (o->v[i].tmp != NULL && !o->v[i].through)
+            st = commit_rename(&o->v[i], err);
+    stage_unmask(&old);
+    for (i = 0; i < o->n && st == PR_OK; i++)
+        if (o->v[i].tmp != NULL && o->v[i].through) {
+            st = write_through(o->v[i].tmp, o->v[i].path, err);
+            free(o->v[i].tmp);
+            o->v[i].tmp = NULL;
+        }
+    if (st != PR_OK)
+        roll_back(o, err);
+    else
+        drop_backups(o);
     return st;
 }
 
