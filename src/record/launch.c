@@ -489,6 +489,33 @@ check_command(const struct pr_launch_job *o, int torch, char *launcher,
     return PR_OK;
 }
 
+/* Before the command runs (it may take hours): the trace folder takes a
+ * file and every report can be written (its folder there, not a folder
+ * itself, a device open for writing), so that an unwritable output fails
+ * at once instead of after the run.  The folder exists by now, so a
+ * report inside it (--output run --json run/s.json) is checked too. */
+static enum pr_status
+check_outputs(const struct pr_launch_job *o, const char *dir,
+              struct pr_error *err)
+{
+    const char *paths[] = {o->json, o->html, o->pdf};
+    const char *names[] = {"record: --json", "record: --html", "record: --pdf"};
+    char probe[PATH_MAX];
+    int fd;
+
+    if ((size_t)snprintf(probe, sizeof(probe), "%s/.profreport.XXXXXX", dir) >=
+        sizeof(probe))
+        return pr_error_set(err, PR_E_IO, "record: %s: path too long", dir);
+    if ((fd = mkstemp(probe)) < 0)
+        return pr_error_set(err, PR_E_IO,
+                            "record: the trace folder %s cannot take a "
+                            "file: %s",
+                            dir, strerror(errno));
+    close(fd);
+    unlink(probe);
+    return pr_outputs_writable(paths, names, 3, err);
+}
+
 /* What runs: the launcher's command line for a torch run, else the
  * command itself with the collector in its environment. */
 static enum pr_status
@@ -538,6 +565,8 @@ pr_launch_run(const struct pr_launch_job *o, int *code, struct pr_error *err)
     st = check_command(o, r.torch, launcher, sizeof(launcher), code, err);
     if (st == PR_OK)
         st = make_out_dir(o->out_dir, &r.dir, &made, err);
+    if (st == PR_OK)
+        st = check_outputs(o, r.dir, err);
     pr_buf_init(&r.before, 0);
     if (st == PR_OK)
         st = prepare(&r, launcher, err);

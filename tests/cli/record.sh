@@ -88,4 +88,48 @@ check "no command is a usage error" [ $? -eq 1 ]
 check "the default output folder is made" \
     sh -c "ls -d '$T_DIR'/profreport-record-* > /dev/null"
 
+# outputs are checked before the command runs (it may take hours): an
+# unwritable report fails at once, exit 2, naming the option, and the
+# command never starts (it would leave "ran" behind)
+rm -f "$T_DIR/ran"
+"$PR_BIN" record --output "$T_DIR/out1" --html "$T_DIR/nodir/r.html" \
+    -- sh -c ": > '$T_DIR/ran'" 2> "$T_DIR/err"
+check "record --html in a missing folder: exit 2 before the command" [ $? -eq 2 ]
+check "  naming --html" grep -q "record: --html .*nodir/r.html" "$T_DIR/err"
+check "  the command did not run" [ ! -e "$T_DIR/ran" ]
+check "  and the trace folder it made is removed" [ ! -e "$T_DIR/out1" ]
+mkdir -p "$T_DIR/adir"
+"$PR_BIN" record --output "$T_DIR/out2" --json "$T_DIR/adir" \
+    -- sh -c ": > '$T_DIR/ran'" 2> "$T_DIR/err"
+check "record --json naming a folder: exit 2" [ $? -eq 2 ]
+check "  saying so" grep -q "record: --json .*adir' is a folder" "$T_DIR/err"
+check "  the command did not run" [ ! -e "$T_DIR/ran" ]
+if command -v python3 > /dev/null; then
+    printf 'open("%s/ran", "w").close()\n' "$T_DIR" > "$T_DIR/script.py"
+    # a launcher is there (never run): the outputs are what fails
+    PROFREPORT_TORCH_LAUNCHER=$T_DIR/script.py "$PR_BIN" record \
+        --output "$T_DIR/out3" --pdf "$T_DIR/nodir/r.pdf" \
+        -- python3 "$T_DIR/script.py" 2> "$T_DIR/err"
+    check "record --pdf unwritable -- python3 script.py: exit 2" [ $? -eq 2 ]
+    check "  naming --pdf" grep -q "record: --pdf" "$T_DIR/err"
+    check "  the script did not run" [ ! -e "$T_DIR/ran" ]
+else
+    skip "record -- python3 with an unwritable --pdf" "no python3"
+fi
+# a trace folder that takes no file (/proc, even for root)
+if [ -d /proc/self ]; then
+    "$PR_BIN" record --output /proc -- sh -c ": > '$T_DIR/ran'" \
+        2> "$T_DIR/err"
+    check "record --output /proc: exit 2 before the command" [ $? -eq 2 ]
+    check "  the trace folder cannot take a file" \
+        grep -q "trace folder /proc cannot take a file" "$T_DIR/err"
+    check "  the command did not run" [ ! -e "$T_DIR/ran" ]
+else
+    skip "record --output /proc" "no /proc"
+fi
+# a report inside the trace folder the run makes is fine
+"$PR_BIN" record --output "$T_DIR/out4" --json "$T_DIR/out4/s.json" \
+    -- sh -c 'exit 5' 2> "$T_DIR/err"
+check "a report inside the trace folder: checked once it is made (exit 5 passes through)" [ $? -eq 5 ]
+
 echo "1..$T_N"
