@@ -96,30 +96,116 @@ print_diagnostics(FILE *out, const char *worker, const cJSON *run)
     }
 }
 
+/* Files not read that reading a file found: members of a producer's
+ * folder its loader skipped, or the file itself refused.  Kept with the
+ * file's share and told when it is folded, in file order, through the
+ * run's tallies: like the folder's skips, the first PR_SKIP_NAMED of each
+ * reason are named and the rest counted at the end, so that 20,000 such
+ * files make a few lines, not 20,000. */
+struct skip_rec {
+    char *path, *why; /* owned */
+    char *worker;     /* owned; a note (--verbose) about this run, else
+                         NULL: a warning */
+};
+
+struct skip_recs {
+    struct skip_rec *v;
+    size_t n, cap;
+};
+
+static void
+skip_recs_free(struct skip_recs *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->n; i++) {
+        free(r->v[i].path);
+        free(r->v[i].why);
+        free(r->v[i].worker);
+    }
+    free(r->v);
+    memset(r, 0, sizeof(*r));
+}
+
+static enum pr_status
+skip_recs_add(struct skip_recs *r, const char *path, const char *why,
+              const char *worker, struct pr_error *err)
+{
+    struct skip_rec *x;
+
+    if (pr_grow((void **)&r->v, &r->cap, r->n + 1, sizeof(*r->v)) != PR_OK)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    x = &r->v[r->n];
+    x->path = strdup(path);
+    x->why = strdup(why);
+    x->worker = worker != NULL ? strdup(worker) : NULL;
+    if (x->path == NULL || x->why == NULL ||
+        (worker != NULL && x->worker == NULL)) {
+        free(x->path);
+        free(x->why);
+        free(x->worker);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    r->n++;
+    return PR_OK;
+}
+
+/* The run's tallies of files not read while reading: warnings, and the
+ * --verbose notes about a producer's own files. */
+struct skip_tally {
+    struct pr_input_list warn, note;
+};
+
+/* Tell one file's skips (and forget them): named while their reason has
+ * had fewer than PR_SKIP_NAMED, else only counted. */
+static enum pr_status
+tell_skips(const struct pr_options *o, struct skip_tally *t,
+           struct skip_recs *r, struct pr_error *err)
+{
+    enum pr_status st = PR_OK;
+    size_t i;
+
+    for (i = 0; i < r->n && st == PR_OK && !o->quiet; i++) {
+        const struct skip_rec *x = &r->v[i];
+        int named;
+
+        st = pr_input_list_skip(x->worker != NULL ? &t->note : &t->warn,
+                                x->path, x->why, &named, err);
+        if (st != PR_OK || !named)
+            continue;
+        if (x->worker == NULL)
+            pr_term_printf(stderr, "profreport: warning: skipping %s: %s\n",
+                           x->path, x->why);
+        else
+            pr_term_printf(stderr, "profreport: note: %s: not read: %s: %s\n",
+                           x->worker, x->path, x->why);
+    }
+    skip_recs_free(r);
+    return st;
+}
+
 /* The members of a producer's folder its loader did not read.  The
  * producer's own files ("a file of the Ascend export profreport does not
  * read": a torch_npu rank's l2_cache.csv, npu_module_mem.csv ...) are in
  * every normal export, so they are no warning (issue #32): --verbose names
  * them, as notes.  A file foreign to the producer's folder is warned. */
-static void
-warn_skipped(FILE *out, const struct pr_options *o, const struct pr_trace *t,
-             const char *worker)
+static enum pr_status
+warn_skipped(struct skip_recs *sk, const struct pr_options *o,
+             const struct pr_trace *t, const char *worker, struct pr_error *err)
 {
+    enum pr_status st = PR_OK;
     size_t i;
 
-    if (o->quiet)
-        return;
-    for (i = 0; i < t->n_skipped; i++) {
+    for (i = 0; i < t->n_skipped && st == PR_OK && !o->quiet; i++) {
         const char *why = pr_trace_str(t, t->skipped[i].why);
         const char *path = pr_trace_str(t, t->skipped[i].path);
 
         if (strncmp(why, "a file of ", 10) != 0)
-            pr_term_printf(out, "profreport: warning: skipping %s: %s\n", path,
-                           why);
+            st = skip_recs_add(sk, path, why, NULL, err);
         else if (o->verbose)
-            pr_term_printf(out, "profreport: note: %s: not read: %s: %s\n",
-                           worker, path, why);
+            st = skip_recs_add(sk, path, why, worker, err);
     }
+    return st;
 }
 
 /* Kernel-replay traces time each kernel's replays, not the run. */
@@ -220,7 +306,7 @@ note_folder_skips(cJSON *run, const struct pr_input_file *f,
 static enum pr_status
 add_trace(const struct pr_options *o, const struct pr_input_file *f,
           const struct pr_trace *t, int threads, cJSON *sum, FILE *notes,
-          struct pr_error *err)
+          struct skip_recs *sk, struct pr_error *err)
 {
     struct pr_analysis_opts ao = {.peak_tflops = o->peak_tflops,
                                   .peak_gbps = o->peak_gbps,
@@ -229,7 +315,9 @@ add_trace(const struct pr_options *o, const struct pr_input_file *f,
     const char *worker = worker_of(t, f);
     enum pr_status st;
 
-    warn_skipped(notes, o, t, worker);
+    st = warn_skipped(sk, o, t, worker, err);
+    if (st != PR_OK)
+        return st;
     warn_replay(notes, o, f->path, t);
     if (o->verbose)
         print_quality(notes, f->path, t);
@@ -251,12 +339,13 @@ add_trace(const struct pr_options *o, const struct pr_input_file *f,
 static int heap_reused;
 
 /* Read one input and add its inputs and runs to `sum` (a summary of its
- * own when files are read at once); warnings go to `notes`.  *skipped is
- * set when a folder member turned out not to be a trace. */
+ * own when files are read at once); warnings go to `notes`, the files not
+ * read to `sk`.  *skipped is set when a folder member turned out not to
+ * be a trace. */
 static enum pr_status
 ingest_one(const struct pr_options *o, const struct pr_input_file *f,
-           int threads, int progress, cJSON *sum, FILE *notes, int *skipped,
-           struct pr_error *err)
+           int threads, int progress, cJSON *sum, FILE *notes,
+           struct skip_recs *sk, int *skipped, struct pr_error *err)
 {
     struct pr_read_opts ro = {o->max_input, threads, 0};
     struct pr_trace *t = NULL;
@@ -268,18 +357,25 @@ ingest_one(const struct pr_options *o, const struct pr_input_file *f,
     st = f->format->load(f->path, &ro, &t, err);
     if (st != PR_OK) {
         if (f->from_dir && st == PR_E_NOT_FORMAT) {
-            if (!o->quiet)
-                pr_term_printf(notes, "profreport: warning: skipping %s\n",
-                               err->msg);
-            pr_error_clear(err);
+            size_t n = strlen(f->path);
+            int own = strncmp(err->msg, f->path, n) == 0 &&
+                      strncmp(err->msg + n, ": ", 2) == 0;
+
+            /* the message names the file first, as loaders say it */
+            st = o->quiet ? PR_OK
+                          : skip_recs_add(sk, f->path,
+                                          own ? err->msg + n + 2 : err->msg,
+                                          NULL, err);
+            if (st == PR_OK)
+                pr_error_clear(err);
             *skipped = 1;
-            return PR_OK;
+            return st;
         }
         return st;
     }
     for (r = t; r != NULL && st == PR_OK; r = r->next) {
         r->kclass = o->kclass;
-        st = add_trace(o, f, r, threads, sum, notes, err);
+        st = add_trace(o, f, r, threads, sum, notes, sk, err);
     }
     pr_trace_free(t); /* the summary copied what it keeps */
 #if defined(__GLIBC__) && !PR_SANITIZED
@@ -290,6 +386,36 @@ ingest_one(const struct pr_options *o, const struct pr_input_file *f,
         malloc_trim(0);
 #endif
     return st;
+}
+
+/* The files of the tally l past the first PR_SKIP_NAMED of their reason,
+ * counted: one line per reason ("... and 19,990 more skipped like this:
+ * WHY"), one for the reasons past PR_SKIP_KINDS. */
+static void
+skip_counts(const struct pr_input_list *l, const char *level, const char *done)
+{
+    size_t i;
+    char n[32];
+
+    for (i = 0; i < l->n_kinds; i++) {
+        const struct pr_skip_kind *c = &l->kinds[i];
+
+        if (c->n <= PR_SKIP_NAMED)
+            continue; /* each one named */
+        if (c->why == NULL)
+            pr_term_printf(
+                stderr,
+                "profreport: %s: ... and %s more files %s "
+                "for other reasons\n",
+                level, with_commas(c->n - PR_SKIP_NAMED, n, sizeof(n)), done);
+        else
+            pr_term_printf(stderr,
+                           "profreport: %s: ... and %s more %s like this: "
+                           "%s\n",
+                           level,
+                           with_commas(c->n - PR_SKIP_NAMED, n, sizeof(n)),
+                           done, c->why);
+    }
 }
 
 /* Every --input as inputs with their formats; folder members that no
@@ -314,22 +440,8 @@ discover_all(const struct pr_options *o, struct pr_input_list *files,
     for (i = 0; i < files->n_skipped && st == PR_OK && !o->quiet; i++)
         pr_term_printf(stderr, "profreport: warning: skipping %s: %s\n",
                        files->skipped[i].path, files->skipped[i].why);
-    for (i = 0; i < files->n_kinds && st == PR_OK && !o->quiet; i++) {
-        const struct pr_skip_kind *c = &files->kinds[i];
-        char n[32];
-
-        if (c->why == NULL)
-            pr_term_printf(stderr,
-                           "profreport: warning: ... and %s more files "
-                           "skipped for other reasons\n",
-                           with_commas(c->n - PR_SKIP_NAMED, n, sizeof(n)));
-        else if (c->n > PR_SKIP_NAMED)
-            pr_term_printf(stderr,
-                           "profreport: warning: ... and %s more skipped "
-                           "like this: %s\n",
-                           with_commas(c->n - PR_SKIP_NAMED, n, sizeof(n)),
-                           c->why);
-    }
+    if (st == PR_OK && !o->quiet)
+        skip_counts(files, "warning", "skipped");
     return st;
 }
 
@@ -353,6 +465,7 @@ struct sink {
     struct pr_merge *m;        /* NULL: keep whole runs in sum */
     size_t used;               /* inputs that were traces */
     struct pr_spec_tally spec; /* --device-spec's effect, run by run */
+    struct skip_tally skips;   /* files not read while reading */
 };
 
 /* Fold input i's share (its inputs and runs in part) into the sink. */
@@ -382,6 +495,7 @@ struct file_job {
     cJSON *part;
     char *notes;
     size_t notes_len;
+    struct skip_recs skips; /* files not read, told when folded */
     int skipped;
     int done;
     enum pr_status st;
@@ -494,7 +608,7 @@ run_job(struct job_pool *p, size_t i)
         j->st = pr_error_set(&j->err, PR_E_NOMEM, "out of memory");
     } else {
         j->st = ingest_one(p->o, &p->files->files[i], p->threads_each, 0,
-                           j->part, notes, &j->skipped, &j->err);
+                           j->part, notes, &j->skips, &j->skipped, &j->err);
     }
     if (notes != NULL)
         fclose(notes);
@@ -552,7 +666,9 @@ fold_job(struct job_pool *p, struct sink *k, size_t i, struct pr_error *err)
         st = j->st;
     } else {
         k->used += !j->skipped;
-        st = fold(k, i, j->part, err);
+        st = tell_skips(p->o, &k->skips, &j->skips, err);
+        if (st == PR_OK)
+            st = fold(k, i, j->part, err);
     }
     cJSON_Delete(j->part);
     j->part = NULL;
@@ -620,6 +736,7 @@ ingest_pool(const struct pr_options *o, const struct pr_input_list *files,
     for (f = 0; f < files->n; f++) {
         cJSON_Delete(p.jobs[f].part);
         free(p.jobs[f].notes);
+        skip_recs_free(&p.jobs[f].skips);
     }
     free(p.jobs);
     return st;
@@ -862,6 +979,7 @@ reread_input(void *ctx, size_t i, cJSON **doc, struct pr_error *err)
     char *text = NULL;
     size_t len = 0;
     FILE *notes = open_memstream(&text, &len); /* said the first time */
+    struct skip_recs sk = {NULL, 0, 0};        /* and so were these */
     int skipped;
     enum pr_status st;
 
@@ -875,9 +993,10 @@ reread_input(void *ctx, size_t i, cJSON **doc, struct pr_error *err)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
     st = ingest_one(r->o, &r->files.files[i], r->o->threads, 0, *doc, notes,
-                    &skipped, err);
+                    &sk, &skipped, err);
     fclose(notes);
     free(text);
+    skip_recs_free(&sk);
     if (st != PR_OK) {
         cJSON_Delete(*doc);
         *doc = NULL;
@@ -910,10 +1029,11 @@ build_summary(const struct pr_options *opts, int stream, struct reread *r,
               cJSON **out, struct pr_merge **m, struct pr_error *err)
 {
     const struct pr_options *o;
-    struct sink k = {NULL, NULL, 0, {0, 0, 0, 0, ""}};
+    struct sink k;
     enum pr_status st;
     size_t i;
 
+    memset(&k, 0, sizeof(k));
     *m = NULL;
     st = load_saved(opts, out, m, err);
     if (st != PR_OK || *out != NULL)
@@ -948,16 +1068,26 @@ build_summary(const struct pr_options *opts, int stream, struct reread *r,
     } else {
         uint64_t done = 0;
         for (i = 0; i < r->files.n && st == PR_OK; i++) {
+            struct skip_recs sk = {NULL, 0, 0};
             int skipped;
             pr_progress_file(&r->pg, i, r->files.files[i].path, done);
             done += file_bytes(r->files.files[i].path);
             st = ingest_one(o, &r->files.files[i], o->threads, !r->pg.on, k.sum,
-                            stderr, &skipped, err);
+                            stderr, &sk, &skipped, err);
             k.used += !skipped;
+            if (st == PR_OK)
+                st = tell_skips(o, &k.skips, &sk, err);
+            skip_recs_free(&sk);
             if (st == PR_OK)
                 st = fold(&k, i, k.sum, err);
         }
     }
+    if (st == PR_OK && !o->quiet) {
+        skip_counts(&k.skips.warn, "warning", "skipped");
+        skip_counts(&k.skips.note, "note", "not read");
+    }
+    pr_input_list_free(&k.skips.warn);
+    pr_input_list_free(&k.skips.note);
     if (st == PR_OK && k.used == 0)
         st = pr_error_set(err, PR_E_FORMAT,
                           "no profiler trace among the inputs");

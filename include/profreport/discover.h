@@ -71,6 +71,16 @@ PR_NODISCARD enum pr_status pr_discover_with(const struct pr_format_table *tab,
                                              struct pr_error *err);
 void pr_input_list_free(struct pr_input_list *l);
 
+/* Count a file that is not read for `why` in l's tally of skips (a list
+ * used as one, also for files refused while they are read): the first
+ * PR_SKIP_NAMED of each reason are kept in l->skipped, and *named (may be
+ * NULL) says whether this one was, for the caller to name it now and
+ * count the rest (l->kinds) at the end.  Errors: PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_input_list_skip(struct pr_input_list *l,
+                                               const char *path,
+                                               const char *why, int *named,
+                                               struct pr_error *err);
+
 /* Split a basename into worker and span (owned copies; *span may be NULL).
  * Returns 1 when the name follows the plugin's pattern, 0 otherwise (then
  * worker is the basename without .json/.json.gz). -1 on out-of-memory. */

@@ -151,18 +151,22 @@ skip_kind(struct pr_input_list *l, const char *why)
     return c;
 }
 
-static enum pr_status
-add_skip(struct pr_input_list *l, const char *path, const char *why,
-         struct pr_error *err)
+enum pr_status
+pr_input_list_skip(struct pr_input_list *l, const char *path, const char *why,
+                   int *named, struct pr_error *err)
 {
     struct pr_input_skip *k;
     struct pr_skip_kind *c = skip_kind(l, why);
 
+    if (named != NULL)
+        *named = 0;
     if (c == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     l->n_skips++;
     if (c->n++ >= PR_SKIP_NAMED)
         return PR_OK; /* counted, not named */
+    if (named != NULL)
+        *named = 1;
     if (pr_grow((void **)&l->skipped, &l->cap_skipped, l->n_skipped + 1,
                 sizeof(*k)) != PR_OK)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
@@ -176,6 +180,13 @@ add_skip(struct pr_input_list *l, const char *path, const char *why,
     }
     l->n_skipped++;
     return PR_OK;
+}
+
+static enum pr_status
+add_skip(struct pr_input_list *l, const char *path, const char *why,
+         struct pr_error *err)
+{
+    return pr_input_list_skip(l, path, why, NULL, err);
 }
 
 static void
