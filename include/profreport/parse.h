@@ -256,4 +256,27 @@ pr_parse_bytes(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
     return 1;
 }
 
+/* The offset in `text` (JSON) of the first "\u0000" escape, a NUL
+ * character inside a string, or SIZE_MAX when there is none.  cJSON
+ * decodes the escape into its C string and so cuts the string there: a
+ * name "a\u0000b" would be read as "a", and two names that differ after
+ * it as one.  Every backslash of valid JSON starts an escape pair, so the
+ * pairs are stepped over whole ("\\u0000" is a backslash, then
+ * "u0000"); invalid JSON is the parser's to refuse. */
+static inline size_t
+pr_parse_json_nul(const char *text, size_t len)
+{
+    const char *p = text, *end = text + len;
+
+    while (end - p >= 2 &&
+           (p = (const char *)memchr(p, '\\', (size_t)(end - p))) != NULL) {
+        if (end - p >= 6 && memcmp(p + 1, "u0000", 5) == 0)
+            return (size_t)(p - text);
+        if (end - p < 2)
+            break;
+        p += 2;
+    }
+    return SIZE_MAX;
+}
+
 #endif

@@ -326,6 +326,15 @@ const char *pr_json_number_end(const char *p, const char *end);
  * cut off at end. */
 size_t pr_json_escape_len(const char *p, const char *end);
 
+/* PR_E_FORMAT when the JSON text (at `offset` in its file; `index`: its
+ * event's number, or UINT64_MAX for a whole document) holds a "\u0000"
+ * in a string: a NUL character, which no trace's names hold and which
+ * cJSON would cut a name at, so the file is refused, naming the byte,
+ * rather than read with names cut short (issue #35). */
+PR_NODISCARD enum pr_status pr_json_refuse_nul(const char *text, size_t len,
+                                               uint64_t offset, uint64_t index,
+                                               struct pr_error *err);
+
 /* One JSON value, streamed in chunks.  pr_jchk_feed() takes the next
  * bytes of the value (the first one is its first byte) and answers
  * PR_JCHK_MORE (all taken), PR_JCHK_DONE (the value ends after *used

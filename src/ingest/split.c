@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "profreport/parse.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -254,6 +255,24 @@ pr_json_escape_len(const char *p, const char *end)
             return 0;
     }
     return 6;
+}
+
+enum pr_status
+pr_json_refuse_nul(const char *text, size_t len, uint64_t offset,
+                   uint64_t index, struct pr_error *err)
+{
+    size_t at = pr_parse_json_nul(text, len);
+    char ev[40] = "";
+
+    if (at == SIZE_MAX)
+        return PR_OK;
+    if (index != UINT64_MAX)
+        snprintf(ev, sizeof(ev), "event %" PRIu64 ": ", index);
+    return pr_error_set(err, PR_E_FORMAT,
+                        "byte %" PRIu64 ": %sa string holds \\u0000 (a NUL "
+                        "character), which no profiler writes in a name: not "
+                        "read, as the name would be cut there",
+                        offset + at, ev);
 }
 
 /* States of the streaming checker. */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "profreport/contract.h"
+#include "profreport/parse.h"
 #include "profreport/saved.h"
 
 #define SNIFF_BYTES 4096
@@ -186,7 +187,7 @@ pr_saved_load(const char *path, uint64_t max, cJSON **out, struct pr_error *err)
 {
     char *text = NULL;
     const char *end = NULL;
-    size_t len = 0;
+    size_t len = 0, nul;
     cJSON *doc;
     enum pr_status st;
 
@@ -194,6 +195,15 @@ pr_saved_load(const char *path, uint64_t max, cJSON **out, struct pr_error *err)
     st = read_whole(path, max, &text, &len, err);
     if (st != PR_OK)
         return st;
+    /* cJSON would cut a name at a \u0000; a summary never holds one */
+    if ((nul = pr_parse_json_nul(text, len)) != SIZE_MAX) {
+        free(text);
+        return pr_error_set(err, PR_E_FORMAT,
+                            "%s: byte %zu: a string holds \\u0000 (a NUL "
+                            "character), which no summary holds: not read, "
+                            "as the name would be cut there",
+                            path, nul);
+    }
     errno = 0; /* a failed allocation, not bad text, when ENOMEM */
     doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (doc == NULL && errno == ENOMEM) {

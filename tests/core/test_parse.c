@@ -98,11 +98,47 @@ test_number_cases(void **state)
     assert_true(n > 40);
 }
 
+/* pr_parse_json_nul: where a \u0000 escape starts, escape pairs stepped
+ * over whole, nothing read past the end. */
+static void
+test_json_nul(void **state)
+{
+    static const struct {
+        const char *text;
+        size_t at; /* SIZE_MAX: none */
+    } cases[] = {
+        {"{\"name\": \"a\\u0000b\"}", 11},
+        {"\"\\u0000\"", 1},
+        {"\"\\\\u0000\"", SIZE_MAX}, /* a backslash, then u0000 */
+        {"\"\\\\\\u0000\"", 3},      /* a backslash, then a NUL */
+        {"\"\\u0001\\u00000\"", 7},  /* after another escape */
+        {"\"\\\"\\u0000\"", 3},      /* after an escaped quote */
+        {"\"\\u000\"", SIZE_MAX},    /* cut short: not a NUL */
+        {"\"\\u0041\"", SIZE_MAX},
+        {"no escapes at all", SIZE_MAX},
+        {"", SIZE_MAX},
+        {"\\", SIZE_MAX},
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        size_t got = pr_parse_json_nul(cases[i].text, strlen(cases[i].text));
+        if (got != cases[i].at)
+            fail_msg("%s: %zu, want %zu", cases[i].text, got, cases[i].at);
+    }
+    /* a text cut right after the backslash is not read past its end */
+    assert_int_equal(pr_parse_json_nul("x\\u0000", 2), SIZE_MAX);
+    assert_int_equal(pr_parse_json_nul("x\\u0000", 6), SIZE_MAX);
+    assert_int_equal(pr_parse_json_nul("x\\u0000", 7), 1);
+}
+
 int
 main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_number_cases),
+        cmocka_unit_test(test_json_nul),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -257,6 +257,9 @@ on_event(void *ctx, uint64_t index, uint64_t offset, const char *text,
     const char *ph;
     enum pr_status st = PR_OK;
 
+    st = pr_json_refuse_nul(text, len, offset, index, err);
+    if (st != PR_OK)
+        return st;
     errno = 0; /* a failed allocation, not bad text, when ENOMEM */
     e = cJSON_ParseWithLength(text, len);
     r->tv->t->n_trace_events++;

@@ -258,10 +258,14 @@ on_event(void *ctx, uint64_t index, uint64_t offset, const char *text,
          size_t len, struct pr_error *err)
 {
     struct ag *g = ctx;
-    cJSON *ev = cJSON_ParseWithLength(text, len);
+    cJSON *ev;
     const char *ph, *name;
     struct pr_span s = {NULL, NULL, NULL, NULL, 0, 0, PR_NO_ID, PR_NO_ID};
-    enum pr_status st = PR_OK;
+    enum pr_status st = pr_json_refuse_nul(text, len, offset, index, err);
+
+    if (st != PR_OK)
+        return st;
+    ev = cJSON_ParseWithLength(text, len);
 
     g->t->n_trace_events++;
     if (ev == NULL)

@@ -1746,6 +1746,9 @@ pr_recs_add_event(struct pr_recs *r, const char *text, size_t len,
     int skip = 0;
     enum pr_status st;
 
+    st = pr_json_refuse_nul(text, len, offset, index, err);
+    if (st != PR_OK)
+        return st;
     slim = slim_event(r, text, len, &n, &skip, &raw, &bad);
     if (bad != NULL) /* the grammar, not cJSON, decides what is JSON */
         return bad_json(text, len, bad, &w, err);

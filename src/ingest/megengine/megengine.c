@@ -937,6 +937,9 @@ on_event(void *ctx, uint64_t index, uint64_t offset, const char *text,
     enum pr_fld r;
     enum pr_status st;
 
+    st = pr_json_refuse_nul(text, len, offset, index, err);
+    if (st != PR_OK)
+        return st;
     errno = 0; /* a failed allocation, not bad text, when ENOMEM */
     ev = cJSON_ParseWithLength(text, len);
     m->t->n_trace_events++;

@@ -373,6 +373,9 @@ pr_megengine_static_parse(const char *text, size_t len, struct pr_trace **out,
     enum pr_status st;
 
     *out = NULL;
+    st = pr_json_refuse_nul(text, len, 0, UINT64_MAX, err);
+    if (st != PR_OK)
+        return st;
     errno = 0; /* a failed allocation, not bad text, when ENOMEM */
     doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (doc == NULL && errno == ENOMEM)

@@ -529,6 +529,8 @@ tl_event(void *ctx, uint64_t index, uint64_t offset, const char *text,
     enum pr_status st = PR_OK;
     int64_t pid = -1;
 
+    if ((st = pr_json_refuse_nul(text, len, offset, index, err)) != PR_OK)
+        return st;
     errno = 0; /* a failed allocation, not bad text, when ENOMEM */
     ev = cJSON_ParseWithLength(text, len);
     ph = cJSON_GetObjectItemCaseSensitive(ev, "ph");

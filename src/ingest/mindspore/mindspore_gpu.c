@@ -839,8 +839,10 @@ tl_event(void *ctx, uint64_t index, uint64_t offset, const char *text,
 {
     struct tl *x = ctx;
     cJSON *ev;
-    enum pr_status st;
+    enum pr_status st = pr_json_refuse_nul(text, len, offset, index, err);
 
+    if (st != PR_OK)
+        return st;
     errno = 0; /* a failed allocation, not bad text, when ENOMEM */
     ev = cJSON_ParseWithLength(text, len);
     x->c->b.t->n_trace_events += x->pass;
