@@ -3,7 +3,7 @@
 # duration of INT64_MAX, INT64_MIN, 2^64-1, +-1e300 or 9.3e18 in a Kineto
 # trace, a MegEngine timeline, an Nsight Systems export, a torch_npu
 # database, torch_npu's kernel_details.csv and step_trace_time.csv, and
-# MindSpore's step trace.  Each run ends with exit 0 or 2 (a message
+# MindSpore's step trace, msprof's chrome-format timeline.  Each run ends with exit 0 or 2 (a message
 # naming the file), never a crash or a sanitizer report, and a summary it
 # writes holds no negative time.  Run by the sanitizer build too, where a
 # signed overflow anywhere aborts the run ("runtime error").
@@ -130,6 +130,32 @@ for v in $VALUES; do
     sub "$D/mindspore/pp2/step_trace_raw_0_detail_time.csv" \
         "$T_DIR/ms/step_trace_raw_0_detail_time.csv" "1,1162412079349," "1,$v,"
     run "mindspore step start $v" "$T_DIR/ms" ms
+done
+
+# --- msprof: a task's ts (a string, as msprof writes it, and a number)
+# and dur in its chrome-format timeline (msprof_*.json)
+MP=$D/hostile/msprof
+MT=PROF_000001_20260101000000000_HOSTILEMINIMALAA/device_0/timeline/msprof_0_1_1.json
+for v in $VALUES; do
+    for what in ts_text ts_number dur; do
+        rm -rf "$T_DIR/mp" && cp -R "$MP" "$T_DIR/mp" && chmod -R u+w "$T_DIR/mp"
+        case $what in
+        ts_text) old='"ts": "56579931070.000"' new="\"ts\": \"$v\"" ;;
+        ts_number) old='"ts": "56579931070.000"' new="\"ts\": $v" ;;
+        dur) old='"dur": 50.0' new="\"dur\": $v" ;;
+        esac
+        sub "$MP/$MT" "$T_DIR/mp/$MT" "$old" "$new"
+        run "msprof timeline $what $v" "$T_DIR/mp" msprof_0_1_1.json
+        # the task out of range is dropped and counted, the other kept
+        [ "$v" = 1e300 ] && check "  its task skipped and counted, Add kept" \
+            python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+d = {x['kind']: x['count'] for x in r['diagnostics']}
+sys.exit(not ([k['name'] for k in r['kernels']] == ['Add'] and
+              d.get('skipped_no_dur', 0) + d.get('skipped_bad_ts', 0) == 1))" \
+            "$T_DIR/o.json"
+    done
 done
 
 done_tests
