@@ -88,34 +88,133 @@ add_runs(cJSON *base, const cJSON *summary, const size_t *loc)
     return 1;
 }
 
+/* A hash of a (worker, span) pair. */
+static uint64_t
+key_hash(const char *worker, const char *span)
+{
+    uint64_t h = 1469598103934665603ULL;
+    const char *p;
+
+    for (p = worker; *p != '\0'; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    h = (h ^ 0xffu) * 1099511628211ULL; /* between the two */
+    for (p = span; *p != '\0'; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    return h;
+}
+
+/* The inputs of a summary chained by (worker, span), in order, for runs
+ * to take from the head of their key's chain. */
+struct chains {
+    const char **worker, **span; /* per input, borrowed */
+    size_t *next;                /* per input: the next of its key */
+    size_t *first, *head, *tail; /* per slot: an input of the key (SIZE_MAX:
+                                    a free slot), the next one untaken,
+                                    the last */
+    size_t cap;                  /* slots, a power of two */
+};
+
+static void
+chains_free(struct chains *c)
+{
+    free(c->worker);
+    free(c->span);
+    free(c->next);
+    free(c->first);
+    free(c->head);
+    free(c->tail);
+}
+
+/* The slot of (worker, span): its key's, or the free one it would take. */
+static size_t
+chains_slot(const struct chains *c, const char *worker, const char *span)
+{
+    size_t at = (size_t)key_hash(worker, span) & (c->cap - 1);
+
+    while (c->first[at] != SIZE_MAX &&
+           !(strcmp(c->worker[c->first[at]], worker) == 0 &&
+             strcmp(c->span[c->first[at]], span) == 0))
+        at = (at + 1) & (c->cap - 1);
+    return at;
+}
+
+static int
+chains_build(struct chains *c, const cJSON *inputs, size_t n_in)
+{
+    const cJSON *in;
+    size_t k = 0, i;
+
+    memset(c, 0, sizeof(*c));
+    for (c->cap = 16; c->cap < 2 * n_in; c->cap *= 2)
+        ;
+    c->worker = malloc((n_in + 1) * sizeof(*c->worker));
+    c->span = malloc((n_in + 1) * sizeof(*c->span));
+    c->next = malloc((n_in + 1) * sizeof(*c->next));
+    c->first = malloc(c->cap * sizeof(*c->first));
+    c->head = malloc(c->cap * sizeof(*c->head));
+    c->tail = malloc(c->cap * sizeof(*c->tail));
+    if (c->worker == NULL || c->span == NULL || c->next == NULL ||
+        c->first == NULL || c->head == NULL || c->tail == NULL)
+        return 0;
+    for (i = 0; i < c->cap; i++)
+        c->first[i] = SIZE_MAX;
+    cJSON_ArrayForEach(in, inputs)
+    {
+        size_t at;
+
+        if (k >= n_in)
+            break;
+        c->worker[k] = pr_sget_str_or(in, PR_K_WORKER, "");
+        c->span[k] = pr_sget_str_or(in, PR_K_SPAN, "");
+        c->next[k] = SIZE_MAX;
+        at = chains_slot(c, c->worker[k], c->span[k]);
+        if (c->first[at] == SIZE_MAX)
+            c->first[at] = c->head[at] = k;
+        else
+            c->next[c->tail[at]] = k;
+        c->tail[at] = k;
+        k++;
+    }
+    return 1;
+}
+
+/* The input run r takes: the first of its worker and span not yet taken,
+ * or SIZE_MAX. */
+static size_t
+chains_take(struct chains *c, const cJSON *r)
+{
+    size_t at = chains_slot(c, pr_sget_str_or(r, PR_K_WORKER, ""),
+                            pr_sget_str_or(r, PR_K_SPAN, "")),
+           k;
+
+    if (c->first[at] == SIZE_MAX || c->head[at] == SIZE_MAX)
+        return SIZE_MAX; /* none of its key, or all taken */
+    k = c->head[at];
+    c->head[at] = c->next[k];
+    return k;
+}
+
 /* The inputs of the job's runs: each run has the first input of its
  * worker and span not yet taken (runs and inputs are added in pairs, and
- * the runs' sort is stable). */
+ * the runs' sort is stable).  The inputs are chained by worker and span,
+ * so that pairing is linear: a scan of the inputs per run made a report
+ * of 1,000 one-rank jobs, one view per job, cubic (issue #35). */
 static int
 add_inputs(cJSON *base, const cJSON *summary, const size_t *loc)
 {
     const cJSON *inputs = pr_sget(summary, PR_K_INPUTS), *r, *in, *runs;
     size_t n_in = pr_sget_len(inputs), i = 0, k;
-    unsigned char *mark = calloc(n_in + 1, 1); /* 1 taken, 2 in the job */
+    unsigned char *mark = calloc(n_in + 1, 1); /* 1: in the job */
     cJSON *a = cJSON_AddArrayToObject(base, PR_K_INPUTS);
-    int ok = mark != NULL && a != NULL;
+    struct chains c;
+    int ok = chains_build(&c, inputs, n_in) && mark != NULL && a != NULL;
 
     runs = ok ? pr_sget(summary, PR_K_RUNS) : NULL;
     cJSON_ArrayForEach(r, runs)
     {
-        k = 0;
-        cJSON_ArrayForEach(in, inputs)
-        {
-            if (!mark[k] &&
-                pr_sget_is(pr_sget_str_or(in, PR_K_WORKER, ""),
-                           pr_sget_str_or(r, PR_K_WORKER, "")) &&
-                pr_sget_is(pr_sget_str_or(in, PR_K_SPAN, ""),
-                           pr_sget_str_or(r, PR_K_SPAN, ""))) {
-                mark[k] = loc[i] != SIZE_MAX ? 2 : 1;
-                break;
-            }
-            k++;
-        }
+        k = chains_take(&c, r);
+        if (k != SIZE_MAX && loc[i] != SIZE_MAX)
+            mark[k] = 1;
         i++;
     }
     k = 0;
@@ -123,10 +222,11 @@ add_inputs(cJSON *base, const cJSON *summary, const size_t *loc)
         inputs = NULL;
     cJSON_ArrayForEach(in, inputs)
     {
-        if (mark[k++] == 2 &&
+        if (mark[k++] &&
             !cJSON_AddItemReferenceToArray(a, (cJSON *)(uintptr_t)in))
             ok = 0;
     }
+    chains_free(&c);
     free(mark);
     return ok;
 }
