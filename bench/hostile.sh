@@ -1,14 +1,19 @@
 #!/bin/sh
-# bench/hostile.sh BUILD [SCALE] - the superlinear inputs of issue #35,
-# each at two sizes (n and 4n), so that time and memory can be seen to grow
-# with the input, not with its square: an Nsight Systems export with n
-# processes, a folder of n two-event Kineto files, and a torch_npu
-# kernel_details.csv whose one name is n MB of quotes.  Prints CPU seconds
-# (user + sys), peak RSS and output sizes per run; not part of make check.
-# SCALE (default 1) multiplies n.  Needs python3.
+# bench/hostile.sh BUILD [SCALE [CASE...]] - the superlinear inputs of
+# issue #35, each at two sizes (n and 4n), so that time and memory can be
+# seen to grow with the input, not with its square: an Nsight Systems
+# export with n processes (nsys), a folder of n two-event Kineto files
+# (files), a torch_npu kernel_details.csv whose one name is n MB of quotes
+# (csv), n one-rank jobs (jobs) and one Kineto trace of n tiny events
+# (events).  Prints CPU seconds (user + sys), peak RSS and output sizes per
+# run; not part of make check.  SCALE (default 1) multiplies n; CASEs pick
+# cases (default: all).  Needs python3.
 set -u
-B=${1:?usage: bench/hostile.sh BUILD_DIR [SCALE]}
+B=${1:?usage: bench/hostile.sh BUILD_DIR [SCALE [CASE...]]}
 S=${2:-1}
+[ $# -ge 2 ] && shift 2 || shift $#
+CASES=${*:-nsys files csv jobs events}
+want() { case " $CASES " in *" $1 "*) return 0 ;; esac; return 1; }
 P=$B/profreport
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 W=$(mktemp -d)
@@ -31,7 +36,7 @@ measure() {
 echo "| case | n | exit | CPU s | peak RSS MiB | JSON KiB | HTML KiB |"
 echo "|---|---|---|---|---|---|---|"
 
-for n in $((2500 * S)) $((10000 * S)); do
+want nsys && for n in $((2500 * S)) $((10000 * S)); do
     rm -f "$W/p.sqlite"
     python3 - "$SRC/tests/data/nsys/basic.sql" "$W/p.sqlite" "$n" <<'PY'
 import sqlite3, sys
@@ -56,7 +61,7 @@ PY
     measure "nsys export, n processes" "$n" "$W/p.sqlite"
 done
 
-for n in $((2500 * S)) $((10000 * S)); do
+want files && for n in $((5000 * S)) $((20000 * S)); do
     rm -rf "$W/f" && mkdir "$W/f"
     python3 - "$W/f" "$n" <<'PY'
 import sys
@@ -73,7 +78,7 @@ PY
 done
 
 R=$SRC/tests/data/ascend/pp4/rank0_ascend_pt
-for n in $((10 * S)) $((40 * S)); do
+want csv && for n in $((25 * S)) $((100 * S)); do
     rm -rf "$W/a" && mkdir -p "$W/a" && cp -R "$R" "$W/a/rank0_ascend_pt"
     python3 - "$R/ASCEND_PROFILER_OUTPUT/kernel_details.csv" \
         "$W/a/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv" \
@@ -87,4 +92,49 @@ lines[2] = ",".join(f[:5] + [name] + f[6:])
 open(out, "w").write("\n".join(lines))
 PY
     measure "kernel_details.csv, one name of n MB of quotes" "$n" "$W/a"
+done
+
+# n one-rank jobs: n folders of one trace each (jobs are told apart by
+# folder), each its own job in the summary and the report
+want jobs && for n in $((250 * S)) $((1000 * S)); do
+    rm -rf "$W/j" && mkdir "$W/j"
+    python3 - "$W/j" "$n" <<'PY'
+import os, sys
+d, n = sys.argv[1], int(sys.argv[2])
+for i in range(n):
+    os.mkdir("%s/job%04d" % (d, i))
+    with open("%s/job%04d/w.pt.trace.json" % (d, i), "w") as f:
+        f.write('{"distributedInfo": {"rank": 0, "world_size": 1}, '
+                '"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": '
+                '"aten::mm", "pid": 1, "tid": 1, "ts": %d, "dur": 5}, '
+                '{"ph": "X", "cat": "user_annotation", "name": '
+                '"ProfilerStep#1", "pid": 1, "tid": 1, "ts": %d, '
+                '"dur": 100}]}' % (1000 * i + 10, 1000 * i))
+PY
+    measure "n one-rank jobs" "$n" "$W/j"
+done
+
+# one trace of n tiny events (cpu_op, 1 us each, on 4 threads), plain JSON
+# of about 85 bytes an event: 12.5M events are 1 GB
+want events && for n in $((2500000 * S)) $((10000000 * S)); do
+    rm -f "$W/e.pt.trace.json"
+    python3 - "$W/e.pt.trace.json" "$n" <<'PY'
+import sys
+out, n = sys.argv[1], int(sys.argv[2])
+with open(out, "w", buffering=1 << 22) as f:
+    f.write('{"traceEvents": [\n')
+    f.write('{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", '
+            '"pid": 1, "tid": 1, "ts": 0, "dur": %d}' % (n + 10))
+    chunk = []
+    for i in range(n):
+        chunk.append(',\n{"ph": "X", "cat": "cpu_op", "name": "aten::add", '
+                     '"pid": 1, "tid": %d, "ts": %d, "dur": 1}' % (1 + i % 4, i))
+        if len(chunk) == 100000:
+            f.write("".join(chunk))
+            chunk = []
+    f.write("".join(chunk))
+    f.write("\n]}\n")
+PY
+    measure "one trace of n tiny events ($(($(wc -c < "$W/e.pt.trace.json") / 1048576)) MiB)" "$n" "$W/e.pt.trace.json"
+    rm -f "$W/e.pt.trace.json"
 done
