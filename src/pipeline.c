@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -41,19 +42,27 @@
 
 #define PROGRESS_MIN_BYTES (64u << 20)
 
-static int
-want_progress(const struct pr_options *o, const char *path)
+/* A file's bytes as they weigh for progress: a gzip'd trace inflates
+ * about tenfold (counted as eight). */
+static uint64_t
+progress_weight(const char *path, uint64_t bytes)
 {
-    struct stat st;
+    size_t n = strlen(path);
 
-    if (o->quiet || !isatty(STDERR_FILENO))
+    return n > 3 && strcmp(path + n - 3, ".gz") == 0 ? bytes * 8 : bytes;
+}
+
+/* Progress on stderr: never under --quiet; with --progress always;
+ * else for inputs large enough to take seconds (PROGRESS_MIN_BYTES), and
+ * on a terminal for several files.  On a terminal one line rewritten in
+ * place, elsewhere a few plain lines (progress.h). */
+static int
+want_progress(const struct pr_options *o, uint64_t weight, size_t n_files)
+{
+    if (o->quiet || n_files == 0)
         return 0;
-    if (stat(path, &st) != 0)
-        return 0;
-    /* gzip'd traces inflate about tenfold */
-    if (strlen(path) > 3 && strcmp(path + strlen(path) - 3, ".gz") == 0)
-        return st.st_size >= (off_t)(PROGRESS_MIN_BYTES / 8);
-    return st.st_size >= (off_t)PROGRESS_MIN_BYTES;
+    return o->progress || weight >= PROGRESS_MIN_BYTES ||
+           (n_files > 1 && isatty(STDERR_FILENO));
 }
 
 static void
@@ -344,17 +353,18 @@ static int heap_reused;
  * be a trace. */
 static enum pr_status
 ingest_one(const struct pr_options *o, const struct pr_input_file *f,
-           int threads, int progress, cJSON *sum, FILE *notes,
+           int threads, struct pr_progress *pg, cJSON *sum, FILE *notes,
            struct skip_recs *sk, int *skipped, struct pr_error *err)
 {
-    struct pr_read_opts ro = {o->max_input, threads, 0};
+    struct pr_read_opts ro = {o->max_input, threads, pg};
     struct pr_trace *t = NULL;
     struct pr_trace *r;
     enum pr_status st;
 
     *skipped = 0;
-    ro.progress = progress && want_progress(o, f->path);
     st = f->format->load(f->path, &ro, &t, err);
+    if (st == PR_OK) /* a reader that does not say so itself */
+        pr_progress_read(pg);
     if (st != PR_OK) {
         if (f->from_dir && st == PR_E_NOT_FORMAT) {
             size_t n = strlen(f->path);
@@ -572,27 +582,76 @@ struct reread {
     struct pr_progress pg; /* a job's files: how far (progress.h) */
 };
 
-/* A file's size as stored, 0 for anything but a regular file. */
+#define SIZE_DEPTH 8        /* a run folder's levels that are counted */
+#define SIZE_ENTRIES 100000 /* and its entries at most */
+
+/* The bytes of the regular files in folder `dir` and below (not through
+ * links), `*left` entries at most. */
+static uint64_t
+folder_bytes(const char *dir, int depth, long *left)
+{
+    DIR *d = depth < SIZE_DEPTH ? opendir(dir) : NULL;
+    struct dirent *e;
+    struct stat st;
+    uint64_t sum = 0;
+    char path[4096];
+
+    while (d != NULL && *left > 0 && (e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        (*left)--;
+        if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >=
+                sizeof(path) ||
+            lstat(path, &st) != 0)
+            continue;
+        if (S_ISREG(st.st_mode))
+            sum += (uint64_t)st.st_size;
+        else if (S_ISDIR(st.st_mode))
+            sum += folder_bytes(path, depth + 1, left);
+    }
+    if (d != NULL)
+        closedir(d);
+    return sum;
+}
+
+/* An input's size as stored: a file's, or a folder's (a run folder a
+ * format reads whole), 0 for anything else. */
 static uint64_t
 file_bytes(const char *path)
 {
     struct stat st;
+    long left = SIZE_ENTRIES;
 
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size
-                                                       : 0;
+    if (stat(path, &st) != 0)
+        return 0;
+    if (S_ISDIR(st.st_mode))
+        return folder_bytes(path, 0, &left);
+    return S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 }
 
-/* The progress line of a job's files: on a terminal, not --quiet. */
-static void
-start_progress(const struct pr_options *o, struct reread *r)
+/* The bytes read once file i is: `done` and its own, counted only while
+ * progress is shown (a folder's are counted by walking it). */
+static uint64_t
+bytes_after(const struct pr_progress *pg, const char *path, uint64_t done)
 {
-    uint64_t total = 0;
-    size_t i;
-    int on = !o->quiet && isatty(STDERR_FILENO) && r->files.n > 1;
+    return pg->on ? done + file_bytes(path) : done;
+}
 
-    for (i = 0; on && i < r->files.n; i++)
-        total += file_bytes(r->files.files[i].path);
-    pr_progress_start(&r->pg, stderr, on, r->files.n, total);
+/* Progress over the input files (want_progress). */
+static void
+start_progress(const struct pr_options *o, const struct pr_input_list *files,
+               struct pr_progress *pg)
+{
+    uint64_t total = 0, weight = 0, b;
+    size_t i;
+
+    for (i = 0; !o->quiet && i < files->n; i++) {
+        b = file_bytes(files->files[i].path);
+        total += b;
+        weight += progress_weight(files->files[i].path, b);
+    }
+    pr_progress_start(pg, stderr, want_progress(o, weight, files->n),
+                      isatty(STDERR_FILENO), files->n, total);
 }
 
 static void
@@ -607,7 +666,7 @@ run_job(struct job_pool *p, size_t i)
     if (notes == NULL || j->part == NULL) {
         j->st = pr_error_set(&j->err, PR_E_NOMEM, "out of memory");
     } else {
-        j->st = ingest_one(p->o, &p->files->files[i], p->threads_each, 0,
+        j->st = ingest_one(p->o, &p->files->files[i], p->threads_each, NULL,
                            j->part, notes, &j->skips, &j->skipped, &j->err);
     }
     if (notes != NULL)
@@ -728,7 +787,7 @@ ingest_pool(const struct pr_options *o, const struct pr_input_list *files,
     }
     for (f = 0; f < files->n && st == PR_OK; f++) {
         pr_progress_file(pg, f, files->files[f].path, done);
-        done += file_bytes(files->files[f].path);
+        done = bytes_after(pg, files->files[f].path, done);
         st = fold_job(&p, k, f, err);
     }
     for (i = 0; i < started; i++)
@@ -992,7 +1051,7 @@ reread_input(void *ctx, size_t i, cJSON **doc, struct pr_error *err)
         *doc = NULL;
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
-    st = ingest_one(r->o, &r->files.files[i], r->o->threads, 0, *doc, notes,
+    st = ingest_one(r->o, &r->files.files[i], r->o->threads, NULL, *doc, notes,
                     &sk, &skipped, err);
     fclose(notes);
     free(text);
@@ -1051,7 +1110,7 @@ build_summary(const struct pr_options *opts, int stream, struct reread *r,
     if (st == PR_OK && r->files.n > 1)
         small_heap(&r->files);
     if (st == PR_OK)
-        start_progress(o, r);
+        start_progress(o, &r->files, &r->pg);
     if (st == PR_OK && stream) {
         r->paths = calloc(r->files.n + 1, sizeof(*r->paths));
         for (i = 0; r->paths != NULL && i < r->files.n; i++)
@@ -1071,8 +1130,8 @@ build_summary(const struct pr_options *opts, int stream, struct reread *r,
             struct skip_recs sk = {NULL, 0, 0};
             int skipped;
             pr_progress_file(&r->pg, i, r->files.files[i].path, done);
-            done += file_bytes(r->files.files[i].path);
-            st = ingest_one(o, &r->files.files[i], o->threads, !r->pg.on, k.sum,
+            done = bytes_after(&r->pg, r->files.files[i].path, done);
+            st = ingest_one(o, &r->files.files[i], o->threads, &r->pg, k.sum,
                             stderr, &sk, &skipped, err);
             k.used += !skipped;
             if (st == PR_OK)
@@ -1091,6 +1150,8 @@ build_summary(const struct pr_options *opts, int stream, struct reread *r,
     if (st == PR_OK && k.used == 0)
         st = pr_error_set(err, PR_E_FORMAT,
                           "no profiler trace among the inputs");
+    if (st == PR_OK)
+        pr_progress_phase(&r->pg, "analysing");
     if (st == PR_OK && k.m != NULL)
         st = pr_merge_finish(k.m, k.sum, err);
     if (st == PR_OK)
@@ -1128,6 +1189,7 @@ pr_pipeline_summary_merged(const char *const *inputs, size_t n, int quiet,
     o.quiet = quiet;
     o.max_input = max_input;
     st = build_summary(&o, 0, &r, out, m, err);
+    pr_progress_end(&r.pg, st == PR_OK); /* its line ends with it */
     reread_free(&r);
     return st;
 }
@@ -1397,12 +1459,28 @@ write_each_job(const struct pr_options *o, struct pr_render_opts ro,
     return st;
 }
 
+/* The phase "writing PATH" ("-" is standard output). */
+static void
+phase_writing(struct pr_progress *pg, const char *path)
+{
+    char what[96];
+    size_t n = strlen(path);
+
+    if (strcmp(path, "-") == 0)
+        snprintf(what, sizeof(what), "writing to standard output");
+    else if (n > 60) /* the end of a long path tells which file */
+        snprintf(what, sizeof(what), "writing ...%s", path + n - 57);
+    else
+        snprintf(what, sizeof(what), "writing %s", path);
+    pr_progress_phase(pg, what);
+}
+
 /* Render every requested report into its staging file (each staged first,
  * so a path that cannot take a file fails before any work), then commit
  * them together: all of them or none (issue #19). */
 static enum pr_status
 write_outputs(const struct pr_options *o, cJSON *sum, struct pr_merge *m,
-              struct pr_error *err)
+              struct pr_progress *pg, struct pr_error *err)
 {
     struct pr_render_opts ro = {.top = o->top,
                                 .template_dir = o->template_dir,
@@ -1425,6 +1503,7 @@ write_outputs(const struct pr_options *o, cJSON *sum, struct pr_merge *m,
     if (st == PR_OK && m != NULL)
         st = mark_full(sum, o->detail_ranks, m, err);
     if (st == PR_OK && o->each_job && pr_detail_n_jobs(sum) > 0) {
+        pr_progress_phase(pg, "writing a report per job");
         st = write_each_job(o, ro, sum, m, &set, err);
         pr_outputs_free(&set);
         return st;
@@ -1447,15 +1526,21 @@ write_outputs(const struct pr_options *o, cJSON *sum, struct pr_merge *m,
         st = pr_outputs_stage(&set, o->html_path, &th, err);
     if (st == PR_OK && o->pdf_path != NULL)
         st = pr_outputs_stage(&set, o->pdf_path, &tp, err);
-    if (st == PR_OK && th != NULL)
+    if (st == PR_OK && th != NULL) {
+        phase_writing(pg, o->html_path);
         st = pr_html_render(view, &ro, &html, err);
+    }
     if (st == PR_OK && th != NULL)
         st = pr_outputs_fill(th, o->html_path, html.data ? html.data : "",
                              html.len, err);
-    if (st == PR_OK && tj != NULL)
+    if (st == PR_OK && tj != NULL) {
+        phase_writing(pg, o->json_path);
         st = fill_json(tj, o->json_path, sum, m, err);
+    }
     if (job_top)
         ro.top = PR_DETAIL_TOP_PDF;
+    if (st == PR_OK && tp != NULL)
+        phase_writing(pg, o->pdf_path);
     if (st == PR_OK && tp != NULL &&
         (st = pr_pdf_render(view, &ro, tp, err)) != PR_OK)
         shown_as(err, tp, o->pdf_path);
@@ -1661,15 +1746,17 @@ append_calls(const struct pr_trace *t, const struct pr_input_file *f, int tag,
 /* kinds[0] counts the NPU traces read, kinds[1] the others. */
 static enum pr_status
 load_calls(const struct pr_options *o, const struct pr_input_file *f, int tag,
-           cJSON *all, size_t kinds[2], struct pr_error *err)
+           cJSON *all, size_t kinds[2], struct pr_progress *pg,
+           struct pr_error *err)
 {
-    struct pr_read_opts ro = {o->max_input, o->threads, 0};
+    struct pr_read_opts ro = {o->max_input, o->threads, pg};
     struct pr_trace *t = NULL;
     struct pr_trace *r;
     enum pr_status st;
 
-    ro.progress = want_progress(o, f->path);
     st = f->format->load(f->path, &ro, &t, err);
+    if (st == PR_OK)
+        pr_progress_read(pg);
     if (st == PR_E_NOT_FORMAT && f->from_dir) {
         pr_error_clear(err);
         return PR_OK;
@@ -1697,9 +1784,11 @@ kernel_calls_table(const struct pr_options *opts, struct pr_error *err)
     struct pr_options with;
     const struct pr_options *o = &with;
     struct pr_buf probe;
+    struct pr_progress pg = {0};
     cJSON *all = cJSON_CreateArray();
     enum pr_status st = all ? PR_OK : PR_E_NOMEM;
     size_t i, kinds[2] = {0, 0};
+    uint64_t done = 0;
 
     pr_buf_init(&probe, 0);
     if (st != PR_OK)
@@ -1716,8 +1805,14 @@ kernel_calls_table(const struct pr_options *opts, struct pr_error *err)
     pr_buf_free(&probe);
     if (st == PR_OK)
         st = discover_all(o, &files, err);
-    for (i = 0; i < files.n && st == PR_OK; i++)
-        st = load_calls(o, &files.files[i], files.n > 1, all, kinds, err);
+    if (st == PR_OK)
+        start_progress(o, &files, &pg);
+    for (i = 0; i < files.n && st == PR_OK; i++) {
+        pr_progress_file(&pg, i, files.files[i].path, done);
+        done = bytes_after(&pg, files.files[i].path, done);
+        st = load_calls(o, &files.files[i], files.n > 1, all, kinds, &pg, err);
+    }
+    pr_progress_end(&pg, st == PR_OK);
     /* every trace an NPU's: the table in its words (issue #30) */
     if (st == PR_OK)
         st = print_table(o, NULL, all, kinds[0] > 0 && kinds[1] == 0, err);
@@ -1827,9 +1922,12 @@ pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
         return kernel_calls_table(o, err);
     st = build_summary(o, report, &r, &sum, &m, err);
     if (st != PR_OK) {
+        pr_progress_end(&r.pg, 0);
         reread_free(&r);
         return st;
     }
+    if (!report) /* what follows prints to stdout: end the lines first */
+        pr_progress_end(&r.pg, 1);
     note_jobs(o, sum);
     if (o->command == PR_CMD_TABLE) {
         st = table_runs(o, sum, m, err);
@@ -1839,13 +1937,9 @@ pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
                o->pdf_path == NULL) {
         print_brief(sum, o->quiet);
     } else {
-        char what[160];
-        snprintf(what, sizeof(what), "%zu files read; writing the reports",
-                 r.files.n);
-        pr_progress_phase(&r.pg, what);
-        st = write_outputs(o, sum, m, err);
+        st = write_outputs(o, sum, m, &r.pg, err);
     }
-    pr_progress_end(&r.pg);
+    pr_progress_end(&r.pg, st == PR_OK);
     cJSON_Delete(sum);
     pr_merge_free(m);
     reread_free(&r);

@@ -16,11 +16,15 @@
 #include "profreport/error.h"
 #include "profreport/trace.h"
 
+struct pr_progress;
+
 struct pr_read_opts {
     uint64_t max_input_bytes; /* cap on uncompressed bytes; 0 = the
                                  default, PR_READ_DEFAULT_MAX */
     int threads;              /* parser threads; 0 = number of CPUs */
-    int progress;             /* print progress to stderr */
+    /* how far: a reader that can tells the bytes of the file it has
+     * read (progress.h); NULL = none wanted */
+    struct pr_progress *progress;
 };
 
 /* The cap on an input when --max-input is not given: half of the memory

@@ -31,6 +31,7 @@ struct pr_options {
     int top;       /* --top N, default 50 */
     int top_given; /* --top was on the command line */
     int quiet;
+    int progress; /* --progress: whatever the input's size, wherever */
     int verbose;
     int want_help, want_version; /* -h / -V: main prints, nothing runs */
     int threads;                 /* 0 = auto */

@@ -41,7 +41,8 @@ enum {
     OPT_FOLLOW_LINKS,
     OPT_WHY,
     OPT_JOB,
-    OPT_EACH_JOB
+    OPT_EACH_JOB,
+    OPT_PROGRESS
 };
 
 static const struct option longopts[] = {
@@ -74,6 +75,7 @@ static const struct option longopts[] = {
     {"csv", no_argument, NULL, OPT_CSV},
     {"json-out", no_argument, NULL, OPT_JSON_OUT},
     {"quiet", no_argument, NULL, 'q'},
+    {"progress", no_argument, NULL, OPT_PROGRESS},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -260,6 +262,9 @@ handle(struct pr_options *o, int c, const char *arg, struct pr_error *err)
         break;
     case 'q':
         o->quiet = 1;
+        break;
+    case OPT_PROGRESS:
+        o->progress = 1;
         break;
     case 'v':
         o->verbose = 1;

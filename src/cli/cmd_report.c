@@ -57,7 +57,11 @@ static const char usage[] =
     "                         bytes, or with a unit: 512MiB, 2GiB, 1GB)\n"
     "      --follow-links     follow a folder's symlinks that lead out of\n"
     "                         it (default: only those inside it)\n"
-    "  -q, --quiet            no progress on stderr\n"
+    "      --progress         progress on stderr whatever the input's size\n"
+    "                         and also when stderr is not a terminal\n"
+    "                         (default: for inputs over 64 MiB, and on a\n"
+    "                         terminal for several files)\n"
+    "  -q, --quiet            no progress or warnings on stderr\n"
     "  -v, --verbose          print data-quality notes\n"
     "  -h, --help             this text\n"
     "  -V, --version          print the version\n";

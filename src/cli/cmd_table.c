@@ -37,9 +37,9 @@ static const char usage[] =
     "                         terminal's, else 120)\n"
     "      --peak-tflops X, --peak-gbps X, --device-spec FILE,\n"
     "      --kernel-rules FILE,\n"
-    "      --threads N, --max-input SIZE, --follow-links\n"
+    "      --threads N, --max-input SIZE, --follow-links, --progress\n"
     "                         as for the reports\n"
-    "  -q, --quiet            no progress on stderr\n"
+    "  -q, --quiet            no progress or warnings on stderr\n"
     "  -h, --help             this text\n"
     "  -V, --version          print the version\n";
 

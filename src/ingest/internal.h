@@ -63,6 +63,10 @@ PR_NODISCARD enum pr_status pr_source_next(struct pr_source *s, const char **p,
 /* Document bytes handed out so far. */
 uint64_t pr_source_bytes(const struct pr_source *s);
 
+/* Bytes of the file (or buffer) behind the document bytes handed out: a
+ * .gz's compressed bytes, for progress against the file's size. */
+uint64_t pr_source_raw_bytes(const struct pr_source *s);
+
 void pr_source_close(struct pr_source *s); /* accepts NULL */
 
 /* The first up to `cap` document bytes of `path` (inflated when gzip'd)

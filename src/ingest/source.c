@@ -40,8 +40,9 @@ struct ahead {
     pthread_cond_t cv;
     unsigned char *buf[GZ_AHEAD]; /* owned */
     size_t len[GZ_AHEAD];
-    size_t head, n_full; /* filled: head .. head + n_full - 1 */
-    int held;            /* the consumer still reads head - 1 */
+    uint64_t raw_at[GZ_AHEAD]; /* file bytes read when the chunk was made */
+    size_t head, n_full;       /* filled: head .. head + n_full - 1 */
+    int held;                  /* the consumer still reads head - 1 */
     int done, stop;
     enum pr_status st; /* how the filler ended */
     struct pr_error err;
@@ -64,6 +65,7 @@ struct pr_source {
     struct ahead ahead;
     uint64_t raw;      /* bytes read from the file or buffer */
     uint64_t produced; /* document bytes handed out */
+    uint64_t raw_out;  /* file bytes behind them (the consumer's view) */
     uint64_t max;
     int max_default; /* max is PR_READ_DEFAULT_MAX: say so when hit */
     size_t chunk;    /* bytes of one read or inflate: CHUNK_BYTES, or a
@@ -372,6 +374,15 @@ fill(struct pr_source *s, unsigned char *buf, const unsigned char **p,
     return src_raw(s, buf, p, n, err);
 }
 
+/* File bytes behind the document bytes made so far: those read, less a
+ * .gz's not yet inflated.  The filler's (or a single-threaded consumer's)
+ * view. */
+static uint64_t
+raw_used(const struct pr_source *s)
+{
+    return s->gz && s->gz_live ? s->raw - s->zs.avail_in : s->raw;
+}
+
 static void *
 filler_main(void *arg)
 {
@@ -400,6 +411,7 @@ filler_main(void *arg)
             a->err = err;
         } else {
             a->len[slot] = n;
+            a->raw_at[slot] = raw_used(s); /* the filler's own count */
             a->n_full++;
         }
         pthread_cond_broadcast(&a->cv);
@@ -412,7 +424,8 @@ filler_main(void *arg)
 /* The consumer's side: the next chunk.  The previous one is handed back,
  * so it must no longer be in use. */
 static enum pr_status
-ahead_next(struct ahead *a, const char **p, size_t *n, struct pr_error *err)
+ahead_next(struct ahead *a, const char **p, size_t *n, uint64_t *raw,
+           struct pr_error *err)
 {
     enum pr_status st = PR_OK;
 
@@ -424,6 +437,7 @@ ahead_next(struct ahead *a, const char **p, size_t *n, struct pr_error *err)
     if (a->n_full > 0) {
         *p = (const char *)a->buf[a->head];
         *n = a->len[a->head];
+        *raw = a->raw_at[a->head];
         a->head = (a->head + 1) % GZ_AHEAD;
         a->n_full--;
         a->held = 1;
@@ -472,13 +486,15 @@ pr_source_next(struct pr_source *s, const char **p, size_t *n,
         *p = (const char *)s->in;
         *n = s->in_len;
         s->in_len = 0;
+        s->raw_out = *n;
         st = PR_OK;
     } else if (s->ahead.live) {
-        st = ahead_next(&s->ahead, p, n, err);
+        st = ahead_next(&s->ahead, p, n, &s->raw_out, err);
     } else {
         /* the previous chunk is done with: reuse its buffer */
         st = fill(s, s->gz ? s->out : s->in, &raw, n, err);
         *p = (const char *)raw;
+        s->raw_out = raw_used(s);
     }
     if (st != PR_OK)
         return st;
@@ -492,6 +508,12 @@ uint64_t
 pr_source_bytes(const struct pr_source *s)
 {
     return s->produced;
+}
+
+uint64_t
+pr_source_raw_bytes(const struct pr_source *s)
+{
+    return s->raw_out;
 }
 
 /* Look at the first bytes and set up inflation when they are gzip's. */

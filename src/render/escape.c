@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "profreport/escape.h"
+#include "profreport/progress.h"
 
 #define REPLACEMENT "\xEF\xBF\xBD" /* U+FFFD */
 #define ELLIPSIS "\xE2\x80\xA6"    /* U+2026 */
@@ -305,6 +306,7 @@ pr_term_printf(FILE *f, const char *fmt, ...)
             va_end(ap);
         }
     }
+    pr_progress_interrupt(f); /* not into a progress line */
     fwrite(p, 1, pr_escape_term(p, (size_t)n), f);
     if (p != small)
         free(p);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # job_progress.sh - reading a job's files says how far it is on a
-# terminal (issue #33): rank N of M, the bytes read of the total, the time
+# terminal (issue #33): file N of M, the bytes read of the total, the time
 # and what is left, then the phase that follows; nothing with --quiet or
 # when stderr is no terminal, and a file name never reaches the terminal
 # as control characters.
@@ -15,15 +15,16 @@ if ! command -v script > /dev/null 2>&1; then
 else
     script -qec "'$PR_BIN' --input run --json j.json" /dev/null > tty.out 2>&1
     tr '\r' '\n' < tty.out > lines
-    check "on a terminal: rank 1 of 4 and rank 4 of 4" \
-        sh -c 'grep -q "rank 1 of 4 (rank0" lines && grep -q "rank 4 of 4 (rank3?]0;x" lines'
-    check "  with the bytes read of the total" grep -q "rank 4 of 4 .*, [0-9]* of [0-9]* MB, " lines
-    check "  then the phase after the files" grep -q "4 files read; writing the reports" lines
+    check "on a terminal: file 1 of 4 and file 4 of 4" \
+        sh -c 'grep -q "file 1 of 4 (rank0" lines && grep -q "file 4 of 4 (rank3?]0;x" lines'
+    check "  with the share read of the total" grep -q "file 4 of 4 .*: [0-9]*% of [0-9]* [kM]B, " lines
+    check "  then the phases after the files" \
+        sh -c 'grep -q "read 4 files, " lines && grep -q "writing j.json: " lines' 
     check "  and the name's escape character shown as '?'" \
         sh -c "! grep -q \"$(printf '\033')]0\" lines"
     script -qec "'$PR_BIN' -q --input run --json q.json" /dev/null > q.out 2>&1
-    check "  --quiet: nothing" sh -c '! grep -q "rank 1 of" q.out'
+    check "  --quiet: nothing" sh -c '! grep -q "file 1 of" q.out'
 fi
 "$PR_BIN" --input run --json p.json 2> pipe.err
-check "stderr no terminal: no progress line" sh -c '! grep -q "rank 1 of" pipe.err'
+check "stderr no terminal, a small folder: no progress line" sh -c '! grep -q "file 1 of" pipe.err'
 echo "1..$T_N"

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../internal.h"
+#include "profreport/progress.h"
 #include "profreport/reader.h"
 #include "profreport/shapes.h"
 
@@ -25,7 +26,6 @@
 #define BATCH_EVENTS 16384            /* events per batch, for tiny events */
 #define MAX_PARSERS 64
 #define SMALL_TRACE_BYTES ((uint64_t)64 << 20) /* kept from trim, below */
-#define PROGRESS_NS 250000000 /* at most 4 progress lines a second */
 
 /* ------------------------------------------------------------ batches */
 
@@ -45,6 +45,7 @@ struct batch {
     struct ev_ref *refs;
     size_t n_refs, cap_refs;
     uint64_t end_pos;       /* document bytes read when it was closed */
+    uint64_t end_raw;       /* file bytes behind them (a .gz's) */
     int last;               /* the producer's final batch */
     enum pr_status prod_st; /* last only: how the producer ended */
     struct pr_error prod_err;
@@ -114,6 +115,7 @@ static void
 push_todo(struct ctx *c, struct batch *b)
 {
     b->end_pos = pr_source_bytes(c->src);
+    b->end_raw = pr_source_raw_bytes(c->src);
     pthread_mutex_lock(&c->mu);
     b->next = NULL;
     if (c->todo_tail != NULL)
@@ -490,45 +492,10 @@ merge_batch(struct pr_trace *t, const struct batch *b, uint32_t **map,
     return PR_OK;
 }
 
-/* ------------------------------------------------------------ progress */
-
-struct progress {
-    int on;
-    const char *name;
-    struct timespec t0, last;
-    int shown;
-};
-
-static int64_t
-elapsed_ns(const struct timespec *a, const struct timespec *b)
-{
-    return (int64_t)(b->tv_sec - a->tv_sec) * 1000000000 +
-           (b->tv_nsec - a->tv_nsec);
-}
-
-static void
-progress_show(struct progress *pg, uint64_t bytes, int final)
-{
-    struct timespec now;
-    double s;
-
-    if (!pg->on)
-        return;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (!final && elapsed_ns(&pg->last, &now) < PROGRESS_NS)
-        return;
-    pg->last = now;
-    s = (double)elapsed_ns(&pg->t0, &now) / 1e9;
-    fprintf(stderr, "\rreading %s: %" PRIu64 " MB (%.0f MB/s)%s", pg->name,
-            bytes / 1000000, s > 0 ? (double)bytes / 1e6 / s : 0.0,
-            final ? "\n" : "");
-    pg->shown = 1;
-}
-
 /* The calling thread's loop: batches in file order until the last one or
  * the first error (the earliest in the file wins). */
 static enum pr_status
-merge_all(struct ctx *c, struct pr_trace *t, struct progress *pg,
+merge_all(struct ctx *c, struct pr_trace *t, struct pr_progress *pg,
           struct pr_error *err)
 {
     uint32_t *map = NULL;
@@ -548,7 +515,7 @@ merge_all(struct ctx *c, struct pr_trace *t, struct progress *pg,
         else if (last && b->prod_st != PR_OK)
             st = pr_error_set(err, b->prod_st, "%s", b->prod_err.msg);
         c->n_phased += b->recs.n_phased;
-        progress_show(pg, b->end_pos, 0);
+        pr_progress_bytes(pg, b->end_raw);
         give_free(c, b);
     }
     free(map);
@@ -616,7 +583,7 @@ ctx_free(struct ctx *c)
 /* Start the producer and the parsers, merge, stop everyone. */
 static enum pr_status
 run_threads(struct ctx *c, int n_parsers, struct pr_trace *t,
-            struct progress *pg, struct pr_error *err)
+            struct pr_progress *pg, struct pr_error *err)
 {
     pthread_t prod, parsers[MAX_PARSERS];
     int n_started = 0, i;
@@ -648,12 +615,11 @@ max_of(const struct pr_read_opts *opts)
 
 /* Read the document of c->src (already open) into a new trace. */
 static enum pr_status
-load(struct ctx *c, const char *name, const struct pr_read_opts *opts,
-     struct pr_trace **out, struct pr_error *err)
+load(struct ctx *c, const struct pr_read_opts *opts, struct pr_trace **out,
+     struct pr_error *err)
 {
     int n_parsers = parsers_for(opts);
-    struct progress pg = {
-        opts != NULL && opts->progress, name, {0, 0}, {0, 0}, 0};
+    struct pr_progress *pg = opts != NULL ? opts->progress : NULL;
     struct pr_trace *t = NULL;
     enum pr_status st;
 
@@ -663,8 +629,7 @@ load(struct ctx *c, const char *name, const struct pr_read_opts *opts,
     t = pr_trace_new();
     if (t == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    clock_gettime(CLOCK_MONOTONIC, &pg.t0);
-    st = run_threads(c, n_parsers, t, &pg, err);
+    st = run_threads(c, n_parsers, t, pg, err);
     if (st == PR_OK && c->split.bare && c->n_phased == 0)
         st = pr_error_set(err, PR_E_NOT_FORMAT,
                           "not a profiler trace (an array without any "
@@ -684,12 +649,11 @@ load(struct ctx *c, const char *name, const struct pr_read_opts *opts,
         malloc_trim(0);
 #endif
     if (st != PR_OK) {
-        if (pg.shown)
-            fputc('\n', stderr); /* end the progress line */
         pr_trace_free(t);
         return st;
     }
-    progress_show(&pg, t->bytes, 1);
+    /* the bytes are read; ordering them is the analysis's first step */
+    pr_progress_read(pg);
     pr_trace_finish_threads(t, n_parsers);
     if (pr_ingest_link_ranges(t) != PR_OK) {
         pr_trace_free(t);
@@ -711,7 +675,7 @@ pr_reader_load(const char *path, const struct pr_read_opts *opts,
     c.name = path;
     st = pr_source_open(path, max_of(opts), 1, &c.src, err);
     if (st == PR_OK)
-        st = load(&c, path, opts, out, err);
+        st = load(&c, opts, out, err);
     ctx_free(&c);
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", path);
@@ -731,7 +695,7 @@ pr_reader_load_mem(const char *name, const void *data, size_t len,
     c.name = name;
     st = pr_source_open_mem(data, len, max_of(opts), 1, &c.src, err);
     if (st == PR_OK)
-        st = load(&c, name, opts, out, err);
+        st = load(&c, opts, out, err);
     ctx_free(&c);
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", name);
