@@ -78,6 +78,10 @@ struct pr_format {
     int streams; /* can read an input that cannot be re-read (a pipe):
                     such inputs go to the first format that streams when
                     their name claims none */
+    /* what users call it, as the README does ("Nsight Systems SQLite
+     * export"), for messages; "" for a format that only turns inputs
+     * away (listed nowhere as read), NULL: the name */
+    const char *title;
 };
 
 /* A table of formats, most specific first. */
@@ -108,7 +112,9 @@ const struct pr_format *pr_formats_streaming(const struct pr_format_table *tab);
 void pr_formats_describe(const struct pr_probe *p, int quote, char *out,
                          size_t cap);
 
-/* The names of the formats of `tab`, comma-separated ("kineto, chrome"). */
+/* The formats of `tab` in users' words (their titles, each once, in the
+ * table's order), comma-separated ("Nsight Systems SQLite export,
+ * MegEngine profile, ..."). */
 void pr_formats_names(const struct pr_format_table *tab, char *out, size_t cap);
 
 #endif

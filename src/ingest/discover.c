@@ -493,7 +493,7 @@ explicit_dir(struct scan *sc, const char *path, const struct stat *dst,
     const struct pr_format *f;
     size_t before = sc->l->n;
     enum pr_status st;
-    char names[128];
+    char names[384];
 
     probe_init(&p, path, 1);
     f = pr_formats_pick(sc->tab, &p, PR_CLAIM_NAME, NULL);

@@ -166,6 +166,25 @@ pr_formats_describe(const struct pr_probe *p, int quote, char *out, size_t cap)
     snprintf(out, cap, "text starting \"%s\"", line);
 }
 
+/* What users call format i of `tab` (its title, else its name); NULL
+ * when it is listed nowhere or an earlier row has the same words. */
+static const char *
+user_words(const struct pr_format_table *tab, size_t i)
+{
+    const char *t = tab->v[i]->title ? tab->v[i]->title : tab->v[i]->name;
+    size_t k;
+
+    if (t[0] == '\0')
+        return NULL;
+    for (k = 0; k < i; k++) {
+        const char *e = tab->v[k]->title ? tab->v[k]->title : tab->v[k]->name;
+
+        if (strcmp(e, t) == 0)
+            return NULL;
+    }
+    return t;
+}
+
 void
 pr_formats_names(const struct pr_format_table *tab, char *out, size_t cap)
 {
@@ -175,17 +194,21 @@ pr_formats_names(const struct pr_format_table *tab, char *out, size_t cap)
         return;
     out[0] = '\0';
     for (i = 0; i < tab->n; i++) {
-        const char *sep = i ? ", " : "";
-        size_t need = strlen(sep) + strlen(tab->v[i]->name);
+        const char *t = user_words(tab, i);
+        const char *sep = len ? ", " : "";
+        size_t need;
 
-        /* a name that does not fit whole ends the list with "..." (when
-         * that fits), never half a name or a dangling comma */
+        if (t == NULL)
+            continue;
+        need = strlen(sep) + strlen(t);
+        /* words that do not fit whole end the list with "..." (when that
+         * fits), never half of them or a dangling comma */
         if (len + need >= cap) {
             if (len + 5 < cap)
                 memcpy(out + len, ", ...", 6);
             return;
         }
-        snprintf(out + len, cap - len, "%s%s", sep, tab->v[i]->name);
+        snprintf(out + len, cap - len, "%s%s", sep, t);
         len += need;
     }
 }

@@ -162,7 +162,8 @@ test_explicit_files(void **state)
     assert_non_null(strstr(err.msg, "kernels.csv: not a format profreport "
                                     "reads (text starting \"Who,Knows\"; "
                                     "it reads: "));
-    assert_non_null(strstr(err.msg, "kineto, chrome"));
+    assert_non_null(strstr(err.msg, "PyTorch/Kineto trace, Chrome trace"));
+    assert_null(strstr(err.msg, "kineto,"));
     pr_error_clear(&err);
     snprintf(path, sizeof(path), "%s/run.db", dir);
     put(dir, "run.db", "");
@@ -227,7 +228,7 @@ load_none(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
 static void
 test_folder_claimed_whole(void **state)
 {
-    static const struct pr_format run = {"run", sniff_run, load_none, 0};
+    static const struct pr_format run = {"run", sniff_run, load_none, 0, NULL};
     const struct pr_format *rows[] = {&run, NULL};
     const struct pr_format_table *builtin = pr_formats_builtin();
     struct pr_format_table tab = {rows, 2};

@@ -163,7 +163,7 @@ describe(const char *head, size_t n, int whole, const char *want)
 static void
 test_describe(void **state)
 {
-    char names[256];
+    char names[384];
 
     (void)state;
     describe("SQLite format 3\0\x10\0", 19, 0, "an SQLite database");
@@ -180,7 +180,19 @@ test_describe(void **state)
     describe_as("<html>", 6, 1, 0, "XML or HTML text");
     describe_as("", 0, 1, 0, "an empty file");
     pr_formats_names(pr_formats_builtin(), names, sizeof(names));
-    assert_non_null(strstr(names, "kineto, chrome"));
+    /* in users' words, each once; internal ids never (issue #32) */
+    assert_non_null(strstr(names, "PyTorch/Kineto trace, Chrome trace"));
+    assert_non_null(strstr(names, "Nsight Systems SQLite export"));
+    assert_non_null(strstr(names, "msprof PROF_ folder"));
+    assert_non_null(strstr(names, "Ascend PyTorch or MindSpore profiler "
+                                  "folder"));
+    assert_non_null(strstr(names, "MegEngine profile"));
+    assert_null(
+        strstr(strstr(names, "MegEngine profile") + 1, "MegEngine profile"));
+    assert_null(strstr(names, "kineto"));
+    assert_null(strstr(names, "ascend_db"));
+    assert_null(strstr(names, "msprof_cluster")); /* it reads none of it */
+    assert_null(strstr(names, ", ,"));
     assert_null(strstr(names, "..."));
     /* a list that does not fit ends with "...", not half a name or a
      * dangling ", " (the 128-byte buffer once gave "msprof_cluster, )") */

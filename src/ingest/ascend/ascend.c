@@ -637,4 +637,5 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
 }
 
 /* A folder format: never a stream. */
-const struct pr_format pr_format_ascend = {"ascend", sniff, load, 0};
+const struct pr_format pr_format_ascend = {
+    "ascend", sniff, load, 0, "Ascend PyTorch or MindSpore profiler folder"};

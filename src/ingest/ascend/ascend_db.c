@@ -2188,4 +2188,5 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
     return st;
 }
 
-const struct pr_format pr_format_ascend_db = {"ascend_db", sniff, load, 0};
+const struct pr_format pr_format_ascend_db = {"ascend_db", sniff, load, 0,
+                                              "Ascend SQLite export"};

@@ -388,5 +388,5 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
 }
 
 /* Not a streaming row: a pipe with no name to go by is Kineto's. */
-const struct pr_format pr_format_ascend_trace = {"ascend_trace", sniff, load,
-                                                 0};
+const struct pr_format pr_format_ascend_trace = {"ascend_trace", sniff, load, 0,
+                                                 "Ascend trace_view.json"};

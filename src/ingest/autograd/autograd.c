@@ -603,4 +603,5 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
     return PR_OK;
 }
 
-const struct pr_format pr_format_autograd = {"autograd", sniff, load, 0};
+const struct pr_format pr_format_autograd = {"autograd", sniff, load, 0,
+                                             "autograd profiler trace"};

@@ -46,7 +46,7 @@ sniff_chrome(const struct pr_probe *p)
     return pr_probe_has(p, "\"ph\"") ? PR_CLAIM_SURE : PR_CLAIM_SHAPE;
 }
 
-const struct pr_format pr_format_kineto = {"kineto", sniff_kineto,
-                                           pr_reader_load, 1};
+const struct pr_format pr_format_kineto = {
+    "kineto", sniff_kineto, pr_reader_load, 1, "PyTorch/Kineto trace"};
 const struct pr_format pr_format_chrome = {"chrome", sniff_chrome,
-                                           pr_reader_load, 1};
+                                           pr_reader_load, 1, "Chrome trace"};

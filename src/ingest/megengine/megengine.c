@@ -1362,4 +1362,5 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
     return st;
 }
 
-const struct pr_format pr_format_megengine = {"megengine", sniff, load, 0};
+const struct pr_format pr_format_megengine = {"megengine", sniff, load, 0,
+                                              "MegEngine profile"};

@@ -485,4 +485,5 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
     return st;
 }
 
-const struct pr_format pr_format_mindspore = {"mindspore", sniff, load, 0};
+const struct pr_format pr_format_mindspore = {
+    "mindspore", sniff, load, 0, "MindSpore profiler folder (<= 2.3)"};

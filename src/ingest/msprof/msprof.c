@@ -1533,4 +1533,5 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
 
 /* Before "mindspore" and "ascend_trace": a PROF_* folder is claimed whole,
  * so that its layer files are not read as traces of their own. */
-const struct pr_format pr_format_msprof = {"msprof", sniff, load, 0};
+const struct pr_format pr_format_msprof = {"msprof", sniff, load, 0,
+                                           "msprof PROF_ folder"};

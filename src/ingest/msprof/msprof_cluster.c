@@ -63,4 +63,4 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
 }
 
 const struct pr_format pr_format_msprof_cluster = {"msprof_cluster", sniff,
-                                                   load, 0};
+                                                   load, 0, ""};

@@ -803,5 +803,5 @@ load(const char *path, const struct pr_read_opts *opts, struct pr_trace **out,
     return PR_OK;
 }
 
-const struct pr_format pr_format_msprof_op_summary = {"msprof_op_summary",
-                                                      sniff, load, 0};
+const struct pr_format pr_format_msprof_op_summary = {
+    "msprof_op_summary", sniff, load, 0, "msprof op_summary CSV"};

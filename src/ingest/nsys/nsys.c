@@ -1560,4 +1560,5 @@ load(const char *path, const struct pr_read_opts *o, struct pr_trace **out,
     return st;
 }
 
-const struct pr_format pr_format_nsys = {"nsys", sniff, load, 0};
+const struct pr_format pr_format_nsys = {"nsys", sniff, load, 0,
+                                         "Nsight Systems SQLite export"};
