@@ -7,6 +7,7 @@
 #define PROFREPORT_CMD_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "profreport/error.h"
 
@@ -31,6 +32,9 @@ struct pr_cmd {
     /* optional: text to show under a usage error (e.g. a grammar); NULL
      * for the default "Try 'profreport CMD --help'" */
     const char *(*hint)(const struct pr_error *err);
+    /* optional: more of the --help text, made from the program's own
+     * tables (table's column ids); NULL for none */
+    void (*more_help)(FILE *out);
 };
 
 extern const struct pr_cmd pr_cmd_report, pr_cmd_table, pr_cmd_diff,

@@ -4,6 +4,8 @@
 #ifndef PROFREPORT_TABLE_H
 #define PROFREPORT_TABLE_H
 
+#include <stdio.h>
+
 #include <cjson/cJSON.h>
 
 #include "profreport/buf.h"
@@ -54,5 +56,10 @@ PR_NODISCARD enum pr_status pr_table_render_rows(const cJSON *rows,
                                                  const struct pr_table_opts *o,
                                                  struct pr_buf *out,
                                                  struct pr_error *err);
+
+/* For `table --help`: each kind with the ids of its columns, from the
+ * kinds' own column catalogues (those shown by default marked "*"),
+ * lines of at most 78 characters. */
+void pr_table_help_columns(FILE *out);
 
 #endif

@@ -273,5 +273,6 @@ run(int argc, char **argv, struct pr_cmd_ctl *ctl, struct pr_error *err)
 }
 
 const struct pr_cmd pr_cmd_diff = {
-    "diff", "compare a run with a baseline and gate on regressions", usage, run,
-    pr_gate_hint};
+    "diff",       "compare a run with a baseline and gate on regressions",
+    usage,        run,
+    pr_gate_hint, NULL};

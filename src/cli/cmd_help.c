@@ -43,5 +43,5 @@ run(int argc, char **argv, struct pr_cmd_ctl *ctl, struct pr_error *err)
     return pr_error_set(err, PR_E_USAGE, "help: unknown command '%s'", argv[1]);
 }
 
-const struct pr_cmd pr_cmd_help = {"help", "show the options of a command",
-                                   usage, run, NULL};
+const struct pr_cmd pr_cmd_help = {
+    "help", "show the options of a command", usage, run, NULL, NULL};

@@ -188,4 +188,5 @@ run(int argc, char **argv, struct pr_cmd_ctl *ctl, struct pr_error *err)
 }
 
 const struct pr_cmd pr_cmd_record = {
-    "record", "run a command under a profiler, then report", usage, run, NULL};
+    "record", "run a command under a profiler, then report", usage, run, NULL,
+    NULL};

@@ -73,4 +73,5 @@ run(int argc, char **argv, struct pr_cmd_ctl *ctl, struct pr_error *err)
 }
 
 const struct pr_cmd pr_cmd_report = {
-    "", "write the summary, HTML and PDF reports of traces", usage, run, NULL};
+    "",  "write the summary, HTML and PDF reports of traces", usage, run, NULL,
+    NULL};

@@ -4,6 +4,7 @@
 
 #include "profreport/args.h"
 #include "profreport/cmd.h"
+#include "profreport/table.h"
 
 static const char usage[] =
     "Usage: profreport table --input PATH --kind KIND [options]\n"
@@ -28,9 +29,8 @@ static const char usage[] =
     "      --top N            at most N rows\n"
     "      --csv | --json-out CSV or JSON instead of aligned text; CSV\n"
     "                         headers add the unit: total_us, occupancy_pct\n"
-    "  -c COLS                comma-separated column ids (operators: name,\n"
-    "                         calls, device_self, host_self...; an unknown\n"
-    "                         id lists the kind's), or --csv's headers\n"
+    "  -c COLS                comma-separated column ids (each kind's are\n"
+    "                         listed below), or --csv's headers\n"
     "      --why NAME         the kernel table's class of kernel NAME: rule,\n"
     "                         family, math, precision and the rule's source\n"
     "  -w WIDTH               output width (default: $COLUMNS, the\n"
@@ -41,7 +41,8 @@ static const char usage[] =
     "                         as for the reports\n"
     "  -q, --quiet            no progress or warnings on stderr\n"
     "  -h, --help             this text\n"
-    "  -V, --version          print the version\n";
+    "  -V, --version          print the version\n"
+    "\n";
 
 static enum pr_status
 run(int argc, char **argv, struct pr_cmd_ctl *ctl, struct pr_error *err)
@@ -50,5 +51,6 @@ run(int argc, char **argv, struct pr_cmd_ctl *ctl, struct pr_error *err)
 }
 
 const struct pr_cmd pr_cmd_table = {
-    "table", "print one table (operators, kernels, ...) on the terminal", usage,
-    run, NULL};
+    "table", "print one table (operators, kernels, ...) on the terminal",
+    usage,   run,
+    NULL,    pr_table_help_columns};

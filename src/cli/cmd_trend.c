@@ -157,5 +157,6 @@ run(int argc, char **argv, struct pr_cmd_ctl *ctl, struct pr_error *err)
 }
 
 const struct pr_cmd pr_cmd_trend = {
-    "trend", "chart nightly summaries and mark the nights that regressed",
-    usage, run, pr_gate_hint};
+    "trend",      "chart nightly summaries and mark the nights that regressed",
+    usage,        run,
+    pr_gate_hint, NULL};

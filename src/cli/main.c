@@ -14,6 +14,8 @@ print_usage(const struct pr_cmd *c)
     size_t i;
 
     fputs(c->usage, stdout);
+    if (c->more_help != NULL)
+        c->more_help(stdout);
     if (c->name[0] != '\0')
         return;
     fputs("\nCommands:\n", stdout);

@@ -201,6 +201,32 @@ bad_key(const struct kind *k, const char *what, const char *key, size_t len,
                         (int)len, key, names);
 }
 
+void
+pr_table_help_columns(FILE *out)
+{
+    size_t k;
+
+    fputs("Columns of each kind (-c, --sort, the CSV header; * shown by "
+          "default):\n",
+          out);
+    for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+        const struct pr_col *c;
+        int col = fprintf(out, "  %s:", kinds[k].name);
+
+        for (c = kinds[k].cols; c->id != NULL; c++) {
+            int w = (int)strlen(c->id) + ((c->show & PR_COL_TERM) ? 1 : 0);
+
+            if (col + 1 + w > 78) { /* wrapped under the first column */
+                fputs("\n   ", out);
+                col = 3;
+            }
+            col += fprintf(out, " %s%s", c->id,
+                           (c->show & PR_COL_TERM) ? "*" : "");
+        }
+        fputc('\n', out);
+    }
+}
+
 /* Columns of a device's time or tensor cores: left out of a host-only
  * summary's default columns (a CPU run has none of them to show). */
 static int
