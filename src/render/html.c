@@ -470,43 +470,77 @@ iso_utc(int64_t t, char *buf, size_t n)
              (long long)(sec / 60 % 60), (long long)(sec % 60));
 }
 
+/* Append `item` to the list in buf (", " between), the first `max`
+ * items only; returns the count so far. */
+static size_t
+list_add(char *buf, size_t cap, size_t count, size_t max, const char *item)
+{
+    size_t len = strlen(buf);
+
+    if (count < max)
+        snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", item);
+    return count + 1;
+}
+
+/* " and N more" after a list of the first `max` of `count`. */
+static void
+list_end(char *buf, size_t cap, size_t count, size_t max)
+{
+    size_t len = strlen(buf);
+
+    if (count > max)
+        snprintf(buf + len, cap - len, " and %zu more", count - max);
+}
+
+#define HEADER_ITEMS 4 /* runs or jobs the header names */
+
 static void
 title_block(struct pr_html_view *v, const cJSON *summary,
             const struct pr_render_opts *o)
 {
     cJSON *root = v->root;
-    const cJSON *r;
+    const cJSON *runs = pr_sget(summary, PR_K_RUNS), *r, *job;
     const char *ver =
         o->version ? o->version
                    : pr_sget_str(pr_sget(summary, PR_K_TOOL), PR_K_VERSION);
-    char when[80], devs[256] = "", workers[256] = "";
-    size_t nw = 0, len;
+    char when[80], devs[256] = "", workers[320] = "", name[160];
+    size_t nw = 0, nj = 0, len;
 
     iso_utc(o->generated_at, when, sizeof(when));
     add_str(v, root, "generated", when);
     add_str(v, root, "version", ver ? ver : "unknown");
-    cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
+    cJSON_ArrayForEach(r, runs)
     {
         const char *dev = pr_fig_device_name(pr_sget_first(r, PR_K_DEVICES));
-        len = strlen(workers);
-        if (nw++ < 4)
-            snprintf(workers + len, sizeof(workers) - len, "%s%s",
-                     len ? ", " : "", pr_sget_str_or(r, PR_K_WORKER, "?"));
+
+        /* a worker's spans apart: "worker0 (span 1623143089861)"; named
+         * for the first few runs only (a name looks at every run) */
+        nw = list_add(workers, sizeof(workers), nw, HEADER_ITEMS,
+                      nw < HEADER_ITEMS
+                          ? pr_sget_run_name(runs, r, name, sizeof(name))
+                          : "");
         if (dev != NULL && strstr(devs, dev) == NULL) {
             len = strlen(devs);
             snprintf(devs + len, sizeof(devs) - len, "%s%s", len ? ", " : "",
                      dev);
         }
     }
-    len = strlen(workers);
-    if (nw > 4)
-        snprintf(workers + len, sizeof(workers) - len, " and %zu more", nw - 4);
+    list_end(workers, sizeof(workers), nw, HEADER_ITEMS);
     if (cJSON_IsObject(pr_sget(summary, "detail"))) /* a job's view */
         snprintf(workers, sizeof(workers), "%.0f ranks (%zu in detail)",
                  pr_sget_num(pr_sget(summary, "detail"), "of"), nw);
-    if (pr_detail_n_jobs(summary) > 0)
-        snprintf(workers, sizeof(workers), "%zu runs in %zu jobs", nw,
-                 pr_detail_n_jobs(summary));
+    if (pr_detail_n_jobs(summary) > 0) { /* the jobs by name */
+        len = (size_t)snprintf(workers, sizeof(workers),
+                               "%zu runs in %zu "
+                               "jobs: ",
+                               nw, pr_detail_n_jobs(summary));
+        cJSON_ArrayForEach(job, pr_sget(summary, "jobs"))
+        {
+            nj = list_add(workers + len, sizeof(workers) - len, nj,
+                          HEADER_ITEMS, pr_sget_str_or(job, "name", "?"));
+        }
+        list_end(workers + len, sizeof(workers) - len, nj, HEADER_ITEMS);
+    }
     add_str(v, root, "workers", nw ? workers : "none");
     add_str(v, root, "devices",
             devs[0]                          ? devs
