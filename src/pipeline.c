@@ -580,6 +580,7 @@ struct reread {
     struct pr_input_list files;
     const char **paths;    /* files[i].path, for the store's messages */
     struct pr_progress pg; /* a job's files: how far (progress.h) */
+    int saved;             /* the inputs were saved summaries */
 };
 
 #define SIZE_DEPTH 8        /* a run folder's levels that are counted */
@@ -1095,6 +1096,7 @@ build_summary(const struct pr_options *opts, int stream, struct reread *r,
     memset(&k, 0, sizeof(k));
     *m = NULL;
     st = load_saved(opts, out, m, err);
+    r->saved = *out != NULL;
     if (st != PR_OK || *out != NULL)
         return st;
     st = check_device_spec(opts, err);
@@ -1825,11 +1827,16 @@ kernel_calls_table(const struct pr_options *opts, struct pr_error *err)
 /* Several jobs among the inputs: say which (issue #15); each job's
  * figures are its own (jobs.h). */
 static void
-note_jobs(const struct pr_options *o, const cJSON *sum)
+note_jobs(const struct pr_options *o, const cJSON *sum, int saved)
 {
     char text[4096];
 
-    pr_jobs_describe(sum, text, sizeof(text));
+    /* saved summaries: named by where the user put them (issue #32) */
+    pr_jobs_describe(sum,
+                     !saved             ? NULL
+                     : o->n_inputs == 1 ? o->inputs[0]
+                                        : "the inputs",
+                     text, sizeof(text));
     if (text[0] != '\0' && !o->quiet)
         pr_term_printf(stderr, "profreport: %s\n", text);
 }
@@ -1928,7 +1935,7 @@ pr_pipeline_run(const struct pr_options *o, struct pr_error *err)
     }
     if (!report) /* what follows prints to stdout: end the lines first */
         pr_progress_end(&r.pg, 1);
-    note_jobs(o, sum);
+    note_jobs(o, sum, r.saved);
     if (o->command == PR_CMD_TABLE) {
         st = table_runs(o, sum, m, err);
         if (st == PR_OK)

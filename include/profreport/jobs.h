@@ -47,7 +47,11 @@ PR_NODISCARD enum pr_status pr_jobs_note_origin(cJSON *run, const char *path,
 PR_NODISCARD enum pr_status pr_jobs_build(cJSON *summary, struct pr_error *err);
 
 /* One line for the user when the summary holds several jobs: "read 3 jobs
- * from DIR: a (ranks 0-1 of 2), b (1 run), ..."; "" for one job. */
-void pr_jobs_describe(const cJSON *summary, char *buf, size_t n);
+ * from DIR: a (ranks 0-1 of 2), b (1 run), ..."; "" for one job.  A
+ * summary of saved summaries names `saved_from`, the input the user gave
+ * (not NULL), and the traces' folder as a note: "read 2 jobs from nightly
+ * (saved summaries of the traces in runs): ...". */
+void pr_jobs_describe(const cJSON *summary, const char *saved_from, char *buf,
+                      size_t n);
 
 #endif

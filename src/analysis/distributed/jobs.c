@@ -767,7 +767,8 @@ common_path(const cJSON *jobs, const char **first)
 }
 
 void
-pr_jobs_describe(const cJSON *summary, char *buf, size_t n)
+pr_jobs_describe(const cJSON *summary, const char *saved_from, char *buf,
+                 size_t n)
 {
     const cJSON *jobs = pr_sget(summary, "jobs"), *j;
     const char *first;
@@ -777,8 +778,17 @@ pr_jobs_describe(const cJSON *summary, char *buf, size_t n)
     buf[0] = '\0';
     if (pr_sget_len(jobs) < 2 || n < 64)
         return;
-    snprintf(buf, n, "read %zu jobs from %.*s:", pr_sget_len(jobs),
-             common > 0 ? (int)common : 10, common > 0 ? first : "the inputs");
+    if (saved_from != NULL) /* where the user put them; where they came
+                               from, as a note */
+        snprintf(buf, n,
+                 "read %zu jobs from %s (saved summaries of the traces in "
+                 "%.*s):",
+                 pr_sget_len(jobs), saved_from, common > 0 ? (int)common : 17,
+                 common > 0 ? first : "several folders");
+    else
+        snprintf(buf, n, "read %zu jobs from %.*s:", pr_sget_len(jobs),
+                 common > 0 ? (int)common : 10,
+                 common > 0 ? first : "the inputs");
     cJSON_ArrayForEach(j, jobs)
     {
         len = strlen(buf);
