@@ -565,7 +565,8 @@ number_alike(struct named *v, size_t n, size_t max, int global)
             free(f);
             return -1;
         }
-        f = strcat(g, tag);
+        memcpy(g + strlen(g), tag, tw + 1);
+        f = g;
         free(v[i].form);
         v[i].form = f;
     }
