@@ -1309,6 +1309,21 @@ backing_whatif(const cJSON *whatif, const cJSON *r, const char *id)
     return best_whatif(whatif, id);
 }
 
+/* r's text replaced by text; 0: out of memory. */
+static int
+put_text(cJSON *r, const char *text)
+{
+    cJSON *x = cJSON_CreateString(text);
+
+    if (x == NULL)
+        return 0;
+    if (!pr_sput(r, "text", x)) {
+        cJSON_Delete(x);
+        return 0;
+    }
+    return 1;
+}
+
 /* The communication advice that does not recommend accumulation names
  * its replay with its caveats, so a reader sees it and why it is not
  * claimed.  0: out of memory. */
@@ -1317,7 +1332,6 @@ accum_caveat(cJSON *r, const cJSON *whatif)
 {
     const cJSON *a = whatif_of(whatif, "gradient_accumulation");
     char text[2000];
-    cJSON *x;
 
     if (!pr_sget_is(pr_sget_str(r, "id"), "communication") ||
         !(pr_sget_num(a, "gain_pct") >= PR_WHATIF_MIN_PCT) ||
@@ -1332,14 +1346,7 @@ accum_caveat(cJSON *r, const cJSON *whatif)
              "arrive late (a slower rank, a straggling data loader) are the "
              "first thing to rule out, which accumulation does not fix.",
              pr_sget_str_or(r, "text", ""), pr_sget_num(a, "gain_pct"));
-    x = cJSON_CreateString(text);
-    if (x == NULL)
-        return 0;
-    if (!pr_sput(r, "text", x)) {
-        cJSON_Delete(x);
-        return 0;
-    }
-    return 1;
+    return put_text(r, text);
 }
 
 static double
@@ -1499,14 +1506,7 @@ cold_advice(cJSON *run, cJSON *recs, const cJSON *whatif, double cold)
         cJSON_AddItemToArray(recs, r);
         return 1;
     }
-    x = cJSON_CreateString(text);
-    if (x == NULL)
-        return 0;
-    if (!pr_sput(r, "text", x)) {
-        cJSON_Delete(x);
-        return 0;
-    }
-    return 1;
+    return put_text(r, text);
 }
 
 enum pr_status
