@@ -4,7 +4,9 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +15,20 @@
 #include "profreport/tensorcore.h"
 
 #include "internal.h"
+
+size_t
+pr_append(char *buf, size_t cap, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (len >= cap)
+        return len;
+    va_start(ap, fmt);
+    n = vsnprintf(buf + len, cap - len, fmt, ap);
+    va_end(ap);
+    return n < 0 ? len : len + (size_t)n;
+}
 
 static void
 add(cJSON *o, const char *key, cJSON *item, int *ok)

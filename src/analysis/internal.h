@@ -67,6 +67,12 @@ void pr_emit_bool(cJSON *o, const char *key, int b, int *ok);
 void pr_emit_num_or_null(cJSON *o, const char *key, double v, int *ok);
 /* Number, or null when v is NaN or infinite (a rate over no time). */
 void pr_emit_finite(cJSON *o, const char *key, double v, int *ok);
+/* Appends printf-style text to buf (cap bytes, len used) and returns the
+ * new length; once the text no longer fits, buf holds what fit and every
+ * later call returns len unchanged (>= cap), so a chain of appends needs
+ * one check at its end, if any.  The findings' texts use it. */
+size_t pr_append(char *buf, size_t cap, size_t len, const char *fmt, ...)
+    PR_PRINTF(4, 5);
 /* run[key] = item, consuming item: replaced in place when the key is
  * present (it keeps its position), else added.  PR_E_NOMEM, naming
  * `what`, when item is NULL (a failed build) or cJSON fails. */

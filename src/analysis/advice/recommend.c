@@ -6,7 +6,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,23 +80,6 @@ step_share(const struct rctx *c, enum pr_cat cat)
     double mean = c->tb->step_mean_us;
 
     return mean > 0 ? c->tb->step_cat_us[cat] / mean : NAN;
-}
-
-static size_t append(char *buf, size_t cap, size_t len, const char *fmt, ...)
-    PR_PRINTF(4, 5);
-
-static size_t
-append(char *buf, size_t cap, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-
-    if (len >= cap)
-        return len;
-    va_start(ap, fmt);
-    n = vsnprintf(buf + len, cap - len, fmt, ap);
-    va_end(ap);
-    return n < 0 ? len : len + (size_t)n;
 }
 
 /* ------------------------------------------ who waits for whom (#29) */
@@ -186,23 +168,23 @@ idle_cause(const struct rctx *c, char *buf, size_t cap)
         snprintf(buf, cap, "the trace has no launch calls to say why");
         return;
     }
-    len = append(buf, cap, 0,
-                 "%.0f%% of its idle time waits for the host to launch "
-                 "work, %.0f%% has work queued that waits on events or "
-                 "other streams",
-                 100.0 * hd->idle_host_share,
-                 isfinite(hd->idle_other_share) ? 100.0 * hd->idle_other_share
-                                                : 0.0);
+    len = pr_append(
+        buf, cap, 0,
+        "%.0f%% of its idle time waits for the host to launch "
+        "work, %.0f%% has work queued that waits on events or "
+        "other streams",
+        100.0 * hd->idle_host_share,
+        isfinite(hd->idle_other_share) ? 100.0 * hd->idle_other_share : 0.0);
     if (hd->idle_sync_share > 0)
-        len = append(buf, cap, len, ", %.0f%% follows a blocking sync",
-                     100.0 * hd->idle_sync_share);
+        len = pr_append(buf, cap, len, ", %.0f%% follows a blocking sync",
+                        100.0 * hd->idle_sync_share);
     if (hd->queue_mean >= 1.0)
-        append(buf, cap, len,
-               ", and its busiest stream holds %.1f queued operations on "
-               "average (up to %.0f): see Host and device",
-               hd->queue_mean, hd->queue_max);
+        pr_append(buf, cap, len,
+                  ", and its busiest stream holds %.1f queued operations on "
+                  "average (up to %.0f): see Host and device",
+                  hd->queue_mean, hd->queue_max);
     else
-        append(buf, cap, len, ": see Host and device");
+        pr_append(buf, cap, len, ": see Host and device");
 }
 
 /* The plugin's low-utilization advice (7.5.5) when the host starves the
@@ -709,9 +691,9 @@ append_sync_calls(char *text, size_t cap, size_t len, const struct rctx *c,
 
         if (n == 3 || input_copy(r) || !(r->idle_us >= 0.01 * total))
             continue;
-        len = append(text, cap, len, "%s%s x%.0f (%.1f ms %s idle)",
-                     n++ ? ", " : "", r->name, r->count, r->idle_us / 1000.0,
-                     dev);
+        len = pr_append(text, cap, len, "%s%s x%.0f (%.1f ms %s idle)",
+                        n++ ? ", " : "", r->name, r->count, r->idle_us / 1000.0,
+                        dev);
     }
     return len;
 }
@@ -730,18 +712,18 @@ rule_host_sync(struct rctx *c)
 
     if (!(span > 0) || !(idle / span >= 0.02))
         return;
-    len = append(text, sizeof(text), 0,
-                 "The host blocks on the %s inside the steps and the %s "
-                 "then idles %.1f ms (%.1f%% of the profiled steps) until "
-                 "new work arrives: ",
-                 dev, dev, idle / 1000.0, 100.0 * idle / span);
+    len = pr_append(text, sizeof(text), 0,
+                    "The host blocks on the %s inside the steps and the %s "
+                    "then idles %.1f ms (%.1f%% of the profiled steps) until "
+                    "new work arrives: ",
+                    dev, dev, idle / 1000.0, 100.0 * idle / span);
     len = append_sync_calls(text, sizeof(text), len, c, dev);
-    append(text, sizeof(text), len,
-           ". Avoid .item(), .cpu(), .tolist(), print(tensor) and "
-           "%s in the training step; keep metrics on the %s and read them "
-           "every N steps.",
-           c->npu ? "torch.npu.synchronize()" : "torch.cuda.synchronize()",
-           dev);
+    pr_append(text, sizeof(text), len,
+              ". Avoid .item(), .cpu(), .tolist(), print(tensor) and "
+              "%s in the training step; keep metrics on the %s and read them "
+              "every N steps.",
+              c->npu ? "torch.npu.synchronize()" : "torch.cuda.synchronize()",
+              dev);
     add_rec(c, "host_sync", "warning", text);
 }
 
@@ -794,11 +776,11 @@ append_input_copies(char *text, size_t cap, size_t len, const struct rctx *c)
     }
     if (!(n > 0))
         return len;
-    return append(text, cap, len,
-                  "%s%.0f blocking copies to the %s (%s%s) left it idle "
-                  "%.1f ms while the host waited on each",
-                  len > 0 ? "; " : "", n, dev_word(c), name,
-                  n > 1 ? ", ..." : "", idle / 1000.0);
+    return pr_append(text, cap, len,
+                     "%s%.0f blocking copies to the %s (%s%s) left it idle "
+                     "%.1f ms while the host waited on each",
+                     len > 0 ? "; " : "", n, dev_word(c), name,
+                     n > 1 ? ", ..." : "", idle / 1000.0);
 }
 
 static void
@@ -816,25 +798,25 @@ rule_pageable_copies(struct rctx *c)
     if (!slow && !(span > 0 && input_idle / span >= 0.02))
         return;
     if (slow) {
-        len = append(text, sizeof(text), 0,
-                     "%.0f copies between the %s and pageable host memory "
-                     "move %.1f MB in %.1f ms (%.1f GB/s",
-                     p.n, dev_word(c), p.bytes / 1e6, p.us / 1000.0,
-                     p.bytes / (p.us * 1000.0));
+        len = pr_append(text, sizeof(text), 0,
+                        "%.0f copies between the %s and pageable host memory "
+                        "move %.1f MB in %.1f ms (%.1f GB/s",
+                        p.n, dev_word(c), p.bytes / 1e6, p.us / 1000.0,
+                        p.bytes / (p.us * 1000.0));
         if (p.link != NULL && isfinite(p.link_pct))
-            len = append(text, sizeof(text), len,
-                         "; the busiest kind runs at %.0f%% of the %s link, "
-                         "%.1f GB/s per direction",
-                         p.link_pct, p.link, p.link_gbps);
-        len = append(text, sizeof(text), len, ")");
+            len = pr_append(text, sizeof(text), len,
+                            "; the busiest kind runs at %.0f%% of the %s link, "
+                            "%.1f GB/s per direction",
+                            p.link_pct, p.link, p.link_gbps);
+        len = pr_append(text, sizeof(text), len, ")");
     }
     len = append_input_copies(text, sizeof(text), len, c);
-    append(text, sizeof(text), len,
-           ": the driver stages pageable memory through a pinned buffer "
-           "and the host blocks until the copy is done. Allocate host "
-           "tensors pinned (DataLoader(pin_memory=True) or "
-           "tensor.pin_memory()) and copy with .to(device, "
-           "non_blocking=True).");
+    pr_append(text, sizeof(text), len,
+              ": the driver stages pageable memory through a pinned buffer "
+              "and the host blocks until the copy is done. Allocate host "
+              "tensors pinned (DataLoader(pin_memory=True) or "
+              "tensor.pin_memory()) and copy with .to(device, "
+              "non_blocking=True).");
     add_rec(c, "pageable_copies", "warning", text);
 }
 
@@ -871,28 +853,28 @@ rule_copy_bound(struct rctx *c)
 
     if (!copy_bound(c) || (top = top_host_copy(c, &call_us)) == NULL)
         return;
-    len =
-        append(text, sizeof(text), 0,
-               "Copies between the host and the %s keep it busy %.0f%% of "
-               "its span: the run is bound by the host link, not by "
-               "compute. The largest kind, %.0f %s copies from %s memory, "
-               "takes %.1f ms",
-               dev_word(c), c->hd->copy_busy_pct, top->count, top->direction,
-               top->host_memory ? top->host_memory : "host", top->us / 1000.0);
+    len = pr_append(
+        text, sizeof(text), 0,
+        "Copies between the host and the %s keep it busy %.0f%% of "
+        "its span: the run is bound by the host link, not by "
+        "compute. The largest kind, %.0f %s copies from %s memory, "
+        "takes %.1f ms",
+        dev_word(c), c->hd->copy_busy_pct, top->count, top->direction,
+        top->host_memory ? top->host_memory : "host", top->us / 1000.0);
     if (isfinite(top->gbps) && top->link != NULL && isfinite(top->link_pct))
-        len = append(text, sizeof(text), len,
-                     " at %.1f GB/s (%.0f%% of the %s link)", top->gbps,
-                     top->link_pct, top->link);
-    len = append(text, sizeof(text), len,
-                 "; the host spends %.1f ms inside the calls that enqueue "
-                 "copies",
-                 call_us / 1000.0);
-    append(text, sizeof(text), len,
-           ". Keep data on the %s across steps, copy each batch once from "
-           "pinned memory with non_blocking=True on a side stream so it "
-           "overlaps compute, and send less (uint8 images, normalised on "
-           "the %s).",
-           dev_word(c), dev_word(c));
+        len = pr_append(text, sizeof(text), len,
+                        " at %.1f GB/s (%.0f%% of the %s link)", top->gbps,
+                        top->link_pct, top->link);
+    len = pr_append(text, sizeof(text), len,
+                    "; the host spends %.1f ms inside the calls that enqueue "
+                    "copies",
+                    call_us / 1000.0);
+    pr_append(text, sizeof(text), len,
+              ". Keep data on the %s across steps, copy each batch once from "
+              "pinned memory with non_blocking=True on a side stream so it "
+              "overlaps compute, and send less (uint8 images, normalised on "
+              "the %s).",
+              dev_word(c), dev_word(c));
     add_rec(c, "copy_bound", "warning", text);
 }
 
@@ -944,18 +926,18 @@ rule_memory_bound(struct rctx *c)
         if (!(bw > 0) || !(v[i].bytes > 0) ||
             !pr_sget_is(v[i].bound, "memory") || !(gbps < 0.5 * bw))
             continue;
-        len = append(text, sizeof(text), len,
-                     "%s%s %s takes %.1f%% of %s "
-                     "time at %.0f GB/s (%.0f%% of %.0f GB/s)",
-                     n ? "; " : "", v[i].name ? v[i].name : "",
-                     v[i].shapes ? v[i].shapes : "",
-                     100.0 * v[i].dev_self_us / total, dev_word(c), gbps,
-                     100.0 * gbps / bw, bw);
+        len = pr_append(text, sizeof(text), len,
+                        "%s%s %s takes %.1f%% of %s "
+                        "time at %.0f GB/s (%.0f%% of %.0f GB/s)",
+                        n ? "; " : "", v[i].name ? v[i].name : "",
+                        v[i].shapes ? v[i].shapes : "",
+                        100.0 * v[i].dev_self_us / total, dev_word(c), gbps,
+                        100.0 * gbps / bw, bw);
         if (host_us > 0)
-            len = append(text, sizeof(text), len,
-                         ", besides %.1f ms of copies from or to the host "
-                         "(judged against the host link under Copies)",
-                         host_us / 1000.0);
+            len = pr_append(text, sizeof(text), len,
+                            ", besides %.1f ms of copies from or to the host "
+                            "(judged against the host link under Copies)",
+                            host_us / 1000.0);
         /* its replay: the op's kernels at the roof */
         pr_whatif_in_pick(c->f->whatif, PR_WHATIF_MEMBOUND, v[i].name,
                           v[i].shapes, NULL, gbps / bw);
@@ -963,11 +945,11 @@ rule_memory_bound(struct rctx *c)
     }
     if (!n)
         return;
-    append(text, sizeof(text), len,
-           ". These memory-bound ops run far "
-           "below the bandwidth roof: fuse elementwise chains "
-           "(torch.compile), use channels_last for convolutional nets and "
-           "avoid needless dtype conversions and copies.");
+    pr_append(text, sizeof(text), len,
+              ". These memory-bound ops run far "
+              "below the bandwidth roof: fuse elementwise chains "
+              "(torch.compile), use channels_last for convolutional nets and "
+              "avoid needless dtype conversions and copies.");
     add_rec(c, "memory_bound_ops", "info", text);
 }
 
@@ -1009,12 +991,12 @@ rule_misaligned(struct rctx *c)
         if (v[i].dev_self_us <= 0 || !v[i].tc_eligible ||
             !row_misaligned(c, &v[i], &cost, &d))
             continue;
-        len = append(text, sizeof(text), len,
-                     "%s%s %s (%s, %.0f us): %s; "
-                     "%s",
-                     n ? ". " : "", v[i].name, v[i].shapes ? v[i].shapes : "",
-                     pr_dtype_name(cost.dtype), v[i].dev_self_us, d.text,
-                     d.advice);
+        len = pr_append(
+            text, sizeof(text), len,
+            "%s%s %s (%s, %.0f us): %s; "
+            "%s",
+            n ? ". " : "", v[i].name, v[i].shapes ? v[i].shapes : "",
+            pr_dtype_name(cost.dtype), v[i].dev_self_us, d.text, d.advice);
         /* its replay: the op's kernels off tensor cores on them */
         pr_whatif_in_pick(c->f->whatif, PR_WHATIF_ALIGN, v[i].name, v[i].shapes,
                           NULL, NAN);
@@ -1022,9 +1004,9 @@ rule_misaligned(struct rctx *c)
     }
     if (!n)
         return;
-    append(text, sizeof(text), len,
-           ". Tensor cores need these dims in "
-           "multiples of 8 (16 for int8/fp8).");
+    pr_append(text, sizeof(text), len,
+              ". Tensor cores need these dims in "
+              "multiples of 8 (16 for int8/fp8).");
     add_rec(c, "misaligned_dims", "info", text);
 }
 
@@ -1096,10 +1078,10 @@ rule_low_occupancy(struct rctx *c)
         if ((!(bps < 1.0) && !(occ > 0 && occ < 25.0)) ||
             low_occupancy_by_design(&k[i]))
             continue;
-        len = append(text, sizeof(text), len,
-                     "%s%s: %.1f%% of kernel time, estimated occupancy "
-                     "%.0f%%, %.2f blocks per SM",
-                     n ? "; " : "", k[i].name, 100.0 * us / total, occ, bps);
+        len = pr_append(text, sizeof(text), len,
+                        "%s%s: %.1f%% of kernel time, estimated occupancy "
+                        "%.0f%%, %.2f blocks per SM",
+                        n ? "; " : "", k[i].name, 100.0 * us / total, occ, bps);
         /* its replay: the kernel filling the device, an upper bound
            (all SMs busy, or 25% occupancy) */
         pr_whatif_in_pick(c->f->whatif, PR_WHATIF_OCCUPANCY, NULL, NULL,
@@ -1111,16 +1093,16 @@ rule_low_occupancy(struct rctx *c)
         return;
     /* only the cause that applies to the kernels named */
     if (grid > 0)
-        len = append(text, sizeof(text), len,
-                     ". Under one block per SM the grid leaves SMs idle: "
-                     "raise the batch size or merge small launches");
+        len = pr_append(text, sizeof(text), len,
+                        ". Under one block per SM the grid leaves SMs idle: "
+                        "raise the batch size or merge small launches");
     if (grid < n)
-        len = append(text, sizeof(text), len,
-                     ". Low occupancy with many blocks per SM means "
-                     "registers or shared memory per block limit it: for "
-                     "custom kernels (CUDA, Triton), fewer registers per "
-                     "thread or smaller tiles");
-    append(text, sizeof(text), len, ".");
+        len = pr_append(text, sizeof(text), len,
+                        ". Low occupancy with many blocks per SM means "
+                        "registers or shared memory per block limit it: for "
+                        "custom kernels (CUDA, Triton), fewer registers per "
+                        "thread or smaller tiles");
+    pr_append(text, sizeof(text), len, ".");
     add_rec(c, "low_occupancy", "info", text);
 }
 
@@ -1194,22 +1176,24 @@ rule_dtype_conversions(struct rctx *c)
         /* the replay removes the casting kernels alone: the headline says
            which figure is the bound and which the gain counts (review
            finding 12: 22.3 ms headline, 11.1 ms replayed) */
-        len = append(text, sizeof(text), 0,
-                     "Dtype conversions take up to %.1f%% of kernel time "
-                     "(%.3g ms, an upper bound: aten::_to_copy's device "
-                     "time, which holds plain copies too); the casting "
-                     "kernels by name take %.1f%% (%.3g ms), the part its "
-                     "gain replays:",
-                     100.0 * conv / total, conv / 1000.0, 100.0 * cast / total,
-                     cast / 1000.0);
+        len = pr_append(text, sizeof(text), 0,
+                        "Dtype conversions take up to %.1f%% of kernel time "
+                        "(%.3g ms, an upper bound: aten::_to_copy's device "
+                        "time, which holds plain copies too); the casting "
+                        "kernels by name take %.1f%% (%.3g ms), the part its "
+                        "gain replays:",
+                        100.0 * conv / total, conv / 1000.0,
+                        100.0 * cast / total, cast / 1000.0);
     else
-        len = append(text, sizeof(text), 0,
-                     "Dtype conversions take %.1f%% of kernel time (%.3g ms):",
-                     100.0 * conv / total, conv / 1000.0);
+        len =
+            pr_append(text, sizeof(text), 0,
+                      "Dtype conversions take %.1f%% of kernel time (%.3g ms):",
+                      100.0 * conv / total, conv / 1000.0);
     if (to > 0 && !(to > cast))
-        len = append(text, sizeof(text), len,
-                     " aten::to / aten::_to_copy hold %.3g ms of device time",
-                     to / 1000.0);
+        len =
+            pr_append(text, sizeof(text), len,
+                      " aten::to / aten::_to_copy hold %.3g ms of device time",
+                      to / 1000.0);
     for (i = 0; i < c->tb->n_kernels; i++) {
         const char *what = cast_of(k[i].name);
 
@@ -1220,19 +1204,20 @@ rule_dtype_conversions(struct rctx *c)
                           NAN);
         if (n == 3)
             continue;
-        len = append(text, sizeof(text), len, "%s%s %.1f%% (%.0f calls)",
-                     n == 0 ? (to > 0 && !(to > cast) ? "; casting kernels: "
-                                                      : " casting kernels: ")
-                            : ", ",
-                     what, 100.0 * k[i].total_us / total, k[i].calls);
+        len = pr_append(text, sizeof(text), len, "%s%s %.1f%% (%.0f calls)",
+                        n == 0 ? (to > 0 && !(to > cast) ? "; casting kernels: "
+                                                         : " casting kernels: ")
+                               : ", ",
+                        what, 100.0 * k[i].total_us / total, k[i].calls);
         n++;
     }
-    append(text, sizeof(text), len,
-           ". Casts every step usually come from autocast re-casting fp32 "
-           "weights at each use, or from .float() / .to(dtype) in the model: "
-           "keep tensors in the dtype their consumers need, cast once "
-           "outside the loop, or let torch.compile fuse the casts into "
-           "their consumers.");
+    pr_append(
+        text, sizeof(text), len,
+        ". Casts every step usually come from autocast re-casting fp32 "
+        "weights at each use, or from .float() / .to(dtype) in the model: "
+        "keep tensors in the dtype their consumers need, cast once "
+        "outside the loop, or let torch.compile fuse the casts into "
+        "their consumers.");
     add_rec(c, "dtype_conversions", "info", text);
 }
 
