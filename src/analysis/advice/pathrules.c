@@ -58,6 +58,20 @@ fmt_ms(double us, char *buf, size_t cap)
         snprintf(buf, cap, "%.0f us", us);
 }
 
+/* A user's range around backward ("## backward ##", "backward"): PyTorch
+ * runs a device's backward on autograd's worker thread for that device,
+ * and the range's own time on the calling thread is its wait for it
+ * (HTA's call_stack sample), not host work to cut.  The engine's own
+ * records (autograd::..., CompiledFunctionBackward) are kept. */
+static int
+backward_wait(const char *name)
+{
+    return strstr(name, "backward") != NULL &&
+           strncmp(name, "autograd::", 10) != 0 &&
+           strncmp(name, "aten::", 6) != 0 &&
+           strstr(name, "CompiledFunction") == NULL;
+}
+
 /* The path's largest parts of one kind, summed over the steps with a path
  * and given as a mean per step: "cudaLaunchKernel 23.4 ms, ..." (at most
  * 3 names, each a part of at least 2% of the mean path).  The share of
@@ -71,7 +85,7 @@ struct part {
 
 static size_t
 path_parts(const cJSON *cp, const char *kind, char *buf, size_t cap,
-           double *pct)
+           double *pct, double *named_us)
 {
     struct part p[PARTS];
     const cJSON *s, *e;
@@ -79,6 +93,8 @@ path_parts(const cJSON *cp, const char *kind, char *buf, size_t cap,
     double steps = 0, total = 0, v;
 
     buf[0] = '\0';
+    if (named_us != NULL)
+        *named_us = 0;
     cJSON_ArrayForEach(s, pr_sget(cp, "steps"))
     {
         if (pr_sget_str(s, "bound") == NULL)
@@ -89,7 +105,7 @@ path_parts(const cJSON *cp, const char *kind, char *buf, size_t cap,
             const char *name = pr_sget_str(e, "name");
 
             if (name == NULL || !pr_sget_is(pr_sget_str(e, "kind"), kind) ||
-                name[0] == '(')
+                name[0] == '(' || backward_wait(name))
                 continue;
             for (i = 0; i < n && strcmp(p[i].name, name) != 0; i++)
                 ;
@@ -125,16 +141,14 @@ path_parts(const cJSON *cp, const char *kind, char *buf, size_t cap,
         }
     for (i = 0; i < n && named < 3; i++) {
         char t[32];
-        int w;
 
         if (!(p[i].us / steps >= 0.02 * total))
             break;
         fmt_ms(p[i].us / steps, t, sizeof(t));
-        w = snprintf(buf + len, cap - len, "%s%.80s %s", named ? ", " : "",
-                     p[i].name, t);
-        if (w < 0 || (size_t)w >= cap - len)
-            break;
-        len += (size_t)w;
+        len = pr_append(buf, cap, len, "%s%.80s %s", named ? ", " : "",
+                        p[i].name, t);
+        if (named_us != NULL)
+            *named_us += p[i].us / steps;
         named++;
     }
     return named;
@@ -173,26 +187,19 @@ add(cJSON *recs, const char *id, const char *text)
 static size_t
 host_op_advice(const char *ops, char *buf, size_t cap, size_t len)
 {
-    int w = 0;
-
     if (strstr(ops, "Optimizer.step#") != NULL ||
         strstr(ops, "aten::_foreach_") != NULL)
-        w = snprintf(buf + len, cap - len,
-                     " The optimizer's step is on the path: a fused "
-                     "optimizer (torch.optim.AdamW(..., fused=True)) or "
-                     "torch.compile of the optimizer step runs it in a few "
-                     "kernels instead of a loop of host calls.");
-    if (w > 0 && (size_t)w < cap - len)
-        len += (size_t)w;
-    w = 0;
+        len = pr_append(buf, cap, len,
+                        " The optimizer's step is on the path: a fused "
+                        "optimizer (torch.optim.AdamW(..., fused=True)) or "
+                        "torch.compile of the optimizer step runs it in a "
+                        "few kernels instead of a loop of host calls.");
     if (strstr(ops, "CompiledFunction") != NULL)
-        w = snprintf(buf + len, cap - len,
-                     " CompiledFunction/CompiledFunctionBackward are "
-                     "torch.compile's graphs: their host time is their "
-                     "kernels' launches, which mode=\"reduce-overhead\" "
-                     "replays as a CUDA graph.");
-    if (w > 0 && (size_t)w < cap - len)
-        len += (size_t)w;
+        len = pr_append(buf, cap, len,
+                        " CompiledFunction/CompiledFunctionBackward are "
+                        "torch.compile's graphs: their host time is their "
+                        "kernels' launches, which mode=\"reduce-overhead\" "
+                        "replays as a CUDA graph.");
     return len;
 }
 
@@ -211,38 +218,33 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     if (has_id(recs, "launch_bound") || !(g >= PATH_MIN_PCT))
         return 1;
     graphs = pr_sget_true(pr_sget(run, "launches"), "cuda_graphs");
-    path_parts(cp, "launch", calls, sizeof(calls), &launch_pct);
-    path_parts(cp, "host_op", ops, sizeof(ops), &host_pct);
+    path_parts(cp, "launch", calls, sizeof(calls), &launch_pct, NULL);
+    path_parts(cp, "host_op", ops, sizeof(ops), &host_pct, NULL);
     fmt_ms(pr_sget_num(w, "gain_us"), gain, sizeof(gain));
-    len = (size_t)snprintf(
-        text, sizeof(text),
+    len = pr_append(
+        text, sizeof(text), 0,
         "Launches are %.0f%% of the critical path%s%s%s: the step waits "
         "for the host to issue its %s one call at a time. Replayed with "
         "the launches taking no time the step is %s shorter (%.1f%%); the "
         "host operators' own work stays.",
         launch_pct, calls[0] ? " (" : "", calls, calls[0] ? " a step)" : "",
         npu ? "operators" : "kernels", gain, g);
-    if (len >= sizeof(text))
-        return 1;
     if (ops[0] != '\0' && host_pct >= 10) {
-        int k = snprintf(text + len, sizeof(text) - len,
-                         " Host work is %.0f%% of the path, led by %s.",
-                         host_pct, ops);
-
-        if (k > 0 && (size_t)k < sizeof(text) - len)
-            len += (size_t)k;
+        len = pr_append(text, sizeof(text), len,
+                        " Host work is %.0f%% of the path, led by %s.",
+                        host_pct, ops);
         len = host_op_advice(ops, text, sizeof(text), len);
     }
-    snprintf(text + len, sizeof(text) - len, " %s",
-             npu ? "Run the step as a graph (torch.compile with torchair's "
-                   "NPU backend) and fuse small operators, so fewer launch."
-             : graphs ? "The run already replays CUDA graphs: capture more of "
-                        "the step in them, and fuse small operators with "
-                        "torch.compile so fewer kernels launch."
-                      : "Capture the step in a CUDA graph (torch.compile(mode="
-                        "\"reduce-overhead\") or torch.cuda.CUDAGraph) so the "
-                        "launches go, and fuse small operators with "
-                        "torch.compile so fewer kernels launch.");
+    pr_append(text, sizeof(text), len, " %s",
+              npu ? "Run the step as a graph (torch.compile with torchair's "
+                    "NPU backend) and fuse small operators, so fewer launch."
+              : graphs ? "The run already replays CUDA graphs: capture more of "
+                         "the step in them, and fuse small operators with "
+                         "torch.compile so fewer kernels launch."
+                       : "Capture the step in a CUDA graph (torch.compile(mode="
+                         "\"reduce-overhead\") or torch.cuda.CUDAGraph) so the "
+                         "launches go, and fuse small operators with "
+                         "torch.compile so fewer kernels launch.");
     return add(recs, "launch_bound", text);
 }
 
@@ -269,19 +271,15 @@ sync_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     cJSON_ArrayForEach(c, pr_sget(sync, "calls"))
     {
         const char *kind = pr_sget_str(c, "kind");
-        int k;
 
         if (n == 3 || pr_sget_is(kind, "stream_wait") ||
             pr_sget_is(kind, "blocking_copy") ||
             !(pr_sget_num(c, "host_us") >= 1000))
             continue;
         fmt_ms(pr_sget_num(c, "host_us"), t, sizeof(t));
-        k = snprintf(calls + len, sizeof(calls) - len, "%s%.60s x%.0f, %s",
-                     n ? "; " : "", pr_sget_str_or(c, "name", "?"),
-                     pr_sget_num(c, "count"), t);
-        if (k < 0 || (size_t)k >= sizeof(calls) - len)
-            break;
-        len += (size_t)k;
+        len = pr_append(calls, sizeof(calls), len, "%s%.60s x%.0f, %s",
+                        n ? "; " : "", pr_sget_str_or(c, "name", "?"),
+                        pr_sget_num(c, "count"), t);
         n++;
     }
     cJSON_ArrayForEach(c, pr_sget(pr_sget(run, "copies"), "by_kind"))
@@ -294,37 +292,235 @@ sync_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
         }
     }
     fmt_ms(pr_sget_num(w, "gain_us"), gain, sizeof(gain));
-    len = (size_t)snprintf(
-        text, sizeof(text),
+    len = pr_append(
+        text, sizeof(text), 0,
         "The host blocks on the %s inside the steps%s%s%s, on the critical "
         "path: while it waits it cannot queue the next work, so the %s's "
         "queue drains. Replayed without the blocking waits the step is %s "
         "shorter (%.1f%%).",
         npu ? "NPU" : "GPU", n ? " (" : "", calls, n ? ")" : "",
         npu ? "NPU" : "GPU", gain, g);
-    if (len >= sizeof(text))
-        return 1;
     if (h2d_n >= 1 && h2d_bytes / h2d_n <= 64)
-        snprintf(text + len, sizeof(text) - len,
-                 " Beside them the capture holds %.0f pageable host-to-device "
-                 "copies of %.0f bytes in all (%.0f bytes each on average: "
-                 "scalars), and a copy from pageable memory makes the host "
-                 "wait for the stream: a Python number or a CPU tensor sent "
-                 "to the device each step (torch.tensor(x, device=...), "
-                 "t.to(device), a scalar in an operator that needs a device "
-                 "tensor). Keep such values on the device, or create them "
-                 "once before the loop; read device values back (.item(), "
-                 ".cpu(), .tolist()) only every N steps. Prefetching does "
-                 "not help a copy of a few bytes: the wait is for the queue, "
-                 "not the copy.",
-                 h2d_n, h2d_bytes, h2d_bytes / h2d_n);
+        pr_append(text, sizeof(text), len,
+                  " Beside them the capture holds %.0f pageable host-to-device "
+                  "copies of %.0f bytes in all (%.0f bytes each on average: "
+                  "scalars), and a copy from pageable memory makes the host "
+                  "wait for the stream: a Python number or a CPU tensor sent "
+                  "to the device each step (torch.tensor(x, device=...), "
+                  "t.to(device), a scalar in an operator that needs a device "
+                  "tensor). Keep such values on the device, or create them "
+                  "once before the loop; read device values back (.item(), "
+                  ".cpu(), .tolist()) only every N steps. Prefetching does "
+                  "not help a copy of a few bytes: the wait is for the queue, "
+                  "not the copy.",
+                  h2d_n, h2d_bytes, h2d_bytes / h2d_n);
     else
-        snprintf(text + len, sizeof(text) - len,
-                 " Avoid .item(), .cpu(), .tolist(), print(tensor) and "
-                 "%s in the training step; keep metrics on the device and "
-                 "read them every N steps.",
-                 npu ? "torch.npu.synchronize()" : "torch.cuda.synchronize()");
+        pr_append(text, sizeof(text), len,
+                  " Avoid .item(), .cpu(), .tolist(), print(tensor) and "
+                  "%s in the training step; keep metrics on the device and "
+                  "read them every N steps.",
+                  npu ? "torch.npu.synchronize()" : "torch.cuda.synchronize()");
     return add(recs, "host_sync", text);
+}
+
+/* The mean per step (over the steps with a path) of the path's parts
+ * whose name starts with prefix, and in name (cap bytes) the largest
+ * one's name; ties by name. */
+static double
+part_mean(const cJSON *cp, const char *kind, const char *prefix, char *name,
+          size_t cap)
+{
+    const cJSON *s, *e;
+    double steps = 0, sum = 0, best = -1;
+
+    if (name != NULL)
+        name[0] = '\0';
+    cJSON_ArrayForEach(s, pr_sget(cp, "steps"))
+    {
+        if (pr_sget_str(s, "bound") == NULL)
+            continue;
+        steps++;
+        cJSON_ArrayForEach(e, pr_sget(s, "top"))
+        {
+            const char *n = pr_sget_str(e, "name");
+            double v = pr_sget_num(e, "us");
+
+            if (n == NULL || !pr_sget_is(pr_sget_str(e, "kind"), kind) ||
+                strncmp(n, prefix, strlen(prefix)) != 0 || !(v > 0))
+                continue;
+            sum += v;
+            if (name != NULL &&
+                (v > best || (v == best && strcmp(n, name) < 0))) {
+                best = v;
+                snprintf(name, cap, "%s", n);
+            }
+        }
+    }
+    return steps > 0 ? sum / steps : 0;
+}
+
+/* recommend.c's near-empty capture from the summary: under 64 kernel
+ * calls in all and under 1 ms of device work (kernels, copies, sets) in
+ * the mean step; a test program's handful of kernels says nothing of a
+ * training step's host work. */
+static int
+near_empty(const cJSON *run)
+{
+    const cJSON *k, *b = pr_sget(pr_sget(run, "step_summary"), "breakdown_us");
+    double calls = 0, dev = 0, v;
+
+    cJSON_ArrayForEach(k, pr_sget(run, "kernels"))
+    {
+        v = pr_sget_num(k, "calls");
+        calls += v > 0 ? v : 0;
+    }
+    v = pr_sget_num(b, "kernel");
+    dev += v > 0 ? v : 0;
+    v = pr_sget_num(b, "memcpy");
+    dev += v > 0 ? v : 0;
+    v = pr_sget_num(b, "memset");
+    dev += v > 0 ? v : 0;
+    return calls > 0 && calls < 64 && dev < 1000;
+}
+
+/* torch.optim's optimizers that take fused=True (their documentation's
+ * "fused" argument, CUDA). */
+static int
+torch_fused(const char *cls)
+{
+    static const char *const fused[] = {"Adam", "AdamW", "SGD", "Adagrad"};
+    size_t i;
+
+    for (i = 0; i < sizeof(fused) / sizeof(fused[0]); i++) {
+        if (strcmp(cls, fused[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Host operators, not launches, are most of the critical path (HTA's
+ * timeline_analysis sample: aten::_foreach_mul_, forward and
+ * Optimizer.step#Shampoo.step 99% of it, launches 1%).  The launch
+ * finding already names host operators where launches are on the path;
+ * here the host's own work is the lever, so the text names what it is
+ * and what an expert changes for it: the optimizer step (fused, or
+ * compiled), foreach operators on PyTorch's per-tensor fallback, Python
+ * between operators (torch.compile).  No replay models these changes:
+ * they replace host calls by kernels whose time the trace does not hold,
+ * so the gain is null and gain_note gives the bound the path allows (the
+ * named operators' own time on it). */
+#define HOST_OPS_PCT 50.0
+
+static int
+host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
+{
+    char text[PATH_TEXT], ops[300], t[32], cap_t[32], optim[160], note[600];
+    char pct[48];
+    double host_pct, launch_pct, named_us, outside, step;
+    const char *cls = NULL;
+    size_t len;
+    cJSON *o;
+    int npu = npu_run(run), python, i;
+
+    if (has_id(recs, "launch_bound") || has_id(recs, "host_ops") ||
+        !pr_sget_is(pr_sget_str(cp, "bound"), "host") || near_empty(run) ||
+        path_parts(cp, "host_op", ops, sizeof(ops), &host_pct, &named_us) ==
+            0 ||
+        !(host_pct >= HOST_OPS_PCT))
+        return 1;
+    path_parts(cp, "launch", t, sizeof(t), &launch_pct, NULL);
+    outside = part_mean(cp, "host_op", "(host, outside operators)", NULL, 0);
+    len = pr_append(text, sizeof(text), 0,
+                    "Host operators are %.0f%% of the critical path (%s a "
+                    "step",
+                    host_pct, ops);
+    fmt_ms(outside, t, sizeof(t));
+    if (outside >= 0.1 * named_us)
+        len = pr_append(text, sizeof(text), len,
+                        "; Python between operators %s", t);
+    len = pr_append(text, sizeof(text), len,
+                    "): the %s waits for the host's own work, not for its "
+                    "launches (%.0f%% of the path), so CUDA graphs would "
+                    "save little.",
+                    npu ? "NPU" : "GPU", launch_pct);
+    if (strstr(ops, "Optimizer.step#") != NULL &&
+        part_mean(cp, "host_op", "Optimizer.step#", optim, sizeof(optim)) > 0) {
+        char *dot = strrchr(optim, '.');
+
+        cls = optim + strlen("Optimizer.step#");
+        if (dot != NULL && dot > cls)
+            *dot = '\0';
+        if (strncmp(cls, "Fused", 5) == 0)
+            cls = NULL; /* apex's or DeepSpeed's: fused already */
+    }
+    if (cls != NULL && torch_fused(cls))
+        len = pr_append(text, sizeof(text), len,
+                        " The optimizer's step is on the path: "
+                        "torch.optim.%s(..., fused=True) updates every "
+                        "parameter in a few kernels instead of per-tensor "
+                        "host calls; or compile the step (torch.compile of a "
+                        "function that calls opt.step()).",
+                        cls);
+    else if (cls != NULL)
+        len = pr_append(text, sizeof(text), len,
+                        " The optimizer's step is on the path (%s): it has no "
+                        "fused form in torch.optim, so compile its step "
+                        "(torch.compile of a function that calls opt.step(), "
+                        "PyTorch's compiled-optimizer recipe), which fuses its "
+                        "per-tensor arithmetic into a few kernels.",
+                        cls);
+    if (strstr(ops, "aten::_foreach_") != NULL)
+        len = pr_append(text, sizeof(text), len,
+                        " aten::_foreach_* operators are multi-tensor calls "
+                        "that should cost the host little: this much host "
+                        "time in them means very many tensors, or PyTorch's "
+                        "per-tensor fallback (the fast path needs every "
+                        "tensor of the lists on one device, of one dtype, "
+                        "dense and strided; per-tensor aten::mul_/aten::add_ "
+                        "under them in the trace show the fallback).");
+    python = strstr(ops, "forward") != NULL || outside >= 0.1 * named_us;
+    if (cls == NULL && strstr(ops, "aten::_foreach_") == NULL && !python &&
+        strstr(ops, "CompiledFunction") == NULL)
+        return 1; /* nothing on the path this advice knows how to cut */
+    if (python)
+        len = pr_append(text, sizeof(text), len,
+                        " The forward pass and the Python between operators "
+                        "are the interpreter's work: torch.compile(model) "
+                        "runs the captured graph as fused kernels instead of "
+                        "stepping through the Python each step.");
+    if (strstr(ops, "CompiledFunction") != NULL)
+        host_op_advice(ops, text, sizeof(text), len);
+    step = pr_sget_num(pr_sget(run, "step_summary"), "mean_us");
+    if (python)
+        named_us += outside;
+    fmt_ms(named_us, cap_t, sizeof(cap_t));
+    pct[0] = '\0';
+    if (step > 0)
+        snprintf(pct, sizeof(pct), " (%.0f%% of the step)",
+                 100.0 * named_us / step);
+    snprintf(note, sizeof(note),
+             "no estimate: no replay models a fused or compiled optimizer or "
+             "a compiled model (they replace host calls by kernels whose time "
+             "this trace does not hold); the time on the path of the "
+             "operators named%s, %s a step%s, is the most they can save",
+             python ? " and of the Python between operators" : "", cap_t, pct);
+    if (!add(recs, "host_ops", text))
+        return 0;
+    o = cJSON_GetArrayItem(recs, cJSON_GetArraySize(recs) - 1);
+    if (cJSON_AddStringToObject(o, "gain_note", note) == NULL ||
+        cJSON_AddNullToObject(o, "gain_us") == NULL ||
+        cJSON_AddNullToObject(o, "gain_pct") == NULL)
+        return 0;
+    /* "Device underused" after it: it defers to the cause it names, both
+       claim no gain, and those keep their order in the ranking */
+    for (i = 0; i + 1 < cJSON_GetArraySize(recs); i++) {
+        cJSON *u = cJSON_GetArrayItem(recs, i);
+
+        if (pr_sget_is(pr_sget_str(u, "id"), "low_gpu_utilization"))
+            return cJSON_AddItemToArray(recs,
+                                        cJSON_DetachItemViaPointer(recs, u));
+    }
+    return 1;
 }
 
 int
@@ -335,5 +531,6 @@ pr_path_findings(const cJSON *run, cJSON *recs)
     if (!cJSON_IsArray(pr_sget(cp, "what_if")) ||
         cJSON_IsTrue(pr_sget(run, "host_only")))
         return 1;
-    return launch_from_path(run, cp, recs) && sync_from_path(run, cp, recs);
+    return launch_from_path(run, cp, recs) && sync_from_path(run, cp, recs) &&
+           host_ops_from_path(run, cp, recs);
 }

@@ -1608,6 +1608,7 @@ finding_title(const char *id)
         {"op_compile", "Online operator compilation (CANN aclop)"},
         {"copy_bound", "Bound by copies from the host"},
         {"dtype_conversions", "Dtype conversions on the device"},
+        {"host_ops", "Host operators bound the step"},
     };
     size_t i;
 

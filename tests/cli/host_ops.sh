@@ -1,0 +1,98 @@
+#!/bin/sh
+# host_ops.sh - the host-operator-bound finding (issue #31, review finding
+# 1): where host operators, not launches, are most of the critical path,
+# a finding names the top ones and what to change for them, and claims no
+# gain (no replay models a fused or compiled optimizer), giving the most
+# the named work could save instead.  On the shared samples; each skipped
+# with a message when ../shared/traces is absent.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "host operators" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+
+# summary NAME INPUT: $T_DIR/NAME.json from a shared input; 1 when absent
+summary() {
+    [ -e "$PR_SHARED/traces/$2" ] || return 1
+    "$PR_BIN" -q --input "$PR_SHARED/traces/$2" --json "$T_DIR/$1.json" \
+        2> "$T_DIR/$1.err"
+}
+
+# 1. HTA's Shampoo samples: aten::_foreach_mul_, forward and the optimizer
+# step on a path that is 99% host work, launches 1%.  The finding names
+# them, says CUDA graphs would save little, gives the optimizer advice for
+# a class torch.optim has no fused form of, the foreach fallback and
+# torch.compile for the Python; its gain is null with a bound in the note;
+# it comes before "Device underused", which defers to it.
+for c in "timeline hta/timeline_analysis/sampled_rank-0.json.gz 0" \
+    "filter hta/trace_filter 0" "filter hta/trace_filter 1"; do
+    set -- $c
+    if summary "$1" "$2"; then
+        check "$2: run $3 has the host-operators finding" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][int(sys.argv[2])]
+recs = r['recommendations']
+ids = [x['id'] for x in recs]
+assert 'host_ops' in ids, ids
+h = recs[ids.index('host_ops')]
+t = h['text']
+assert t.startswith('Host operators are 99% of the critical path '
+                    '(aten::_foreach_mul_ '), t
+for w in ('forward ', 'Optimizer.step#Shampoo.step ', 'Python between',
+          'CUDA graphs would save little', '(Shampoo): it has no fused form',
+          'torch.compile of a function that calls opt.step()',
+          'per-tensor fallback', 'torch.compile(model)'):
+    assert w in t, (w, t)
+assert 'fused=True' not in t, t
+assert h['gain_us'] is None and h['gain_pct'] is None, h
+assert h['gain_note'].startswith('no estimate: no replay models'), h
+assert '(80% of the step), is the most they can save' in h['gain_note'], h
+assert 'launch_bound' not in ids, ids
+if 'low_gpu_utilization' in ids:
+    assert ids.index('host_ops') < ids.index('low_gpu_utilization'), ids
+v = r['verdict']['findings']
+assert v[0]['id'] == 'host_ops' and v[0]['gain_pct'] is None, v
+assert v[0]['title'] == 'Host operators bound the step', v
+" "$T_DIR/$1.json" "$3"
+    else
+        skip "$2: host-operators finding" "no $PR_SHARED/traces/$2"
+    fi
+done
+
+# 2. Where it must not fire: a path whose launches the launch finding
+# already names (df_index_resolver, trace_diff control); a backward range's
+# own time, which is the main thread waiting for autograd's device thread
+# (distributed_info_unavailable: "## backward ##" 34 ms with no operators
+# under it); a capture of a handful of kernels (cuda_event_sync); a path
+# that is not mostly host work (ResNet-50: kernels and the data loader).
+for c in "dfi hta/df_index_resolver/df_index_resolver.json.gz" \
+    "ctl hta/trace_diff/control/control.json.gz" \
+    "dinfo hta/distributed_info_unavailable/distributed_info_not_found.json.gz" \
+    "esync hta/critical_path/cuda_event_sync/event_sync_trace.json.gz" \
+    "rn50 tb_plugin/resnet50_num_workers_0"; do
+    set -- $c
+    if summary "$1" "$2"; then
+        check "$2: no host-operators finding" python3 -c "
+import json, sys
+for r in json.load(open(sys.argv[1]))['runs']:
+    ids = [x['id'] for x in r.get('recommendations') or []]
+    assert 'host_ops' not in ids, ids
+" "$T_DIR/$1.json"
+    else
+        skip "$2: no host-operators finding" "no $PR_SHARED/traces/$2"
+    fi
+done
+
+# 3. The terminal's verdict lists it first.
+if [ -e "$PR_SHARED/traces/hta/timeline_analysis/sampled_rank-0.json.gz" ]; then
+    "$PR_BIN" --input "$PR_SHARED/traces/hta/timeline_analysis/sampled_rank-0.json.gz" \
+        > "$T_DIR/tl.txt" 2>&1
+    check "timeline_analysis: the terminal lists the finding first" \
+        grep -q "^  1\. Host operators bound the step: no gain claimed \[host_ops\]" \
+        "$T_DIR/tl.txt"
+else
+    skip "timeline_analysis terminal" "no shared trace"
+fi
+echo "1..$T_N"
