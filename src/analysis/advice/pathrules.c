@@ -182,6 +182,23 @@ add(cJSON *recs, const char *id, const char *text)
     return 1;
 }
 
+/* A finding no replay backs: null gain_us and gain_pct, and note says
+ * why and what bounds the saving.  The new item; NULL: out of memory. */
+static cJSON *
+add_no_gain(cJSON *recs, const char *id, const char *text, const char *note)
+{
+    cJSON *o;
+
+    if (!add(recs, id, text))
+        return NULL;
+    o = cJSON_GetArrayItem(recs, cJSON_GetArraySize(recs) - 1);
+    if (cJSON_AddStringToObject(o, "gain_note", note) == NULL ||
+        cJSON_AddNullToObject(o, "gain_us") == NULL ||
+        cJSON_AddNullToObject(o, "gain_pct") == NULL)
+        return NULL;
+    return o;
+}
+
 /* What the host operators on the path are, in an expert's words: the
  * optimizer's per-parameter loop, a compiled graph's own launches. */
 static size_t
@@ -419,7 +436,6 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     double host_pct, launch_pct, named_us, outside, step;
     const char *cls = NULL;
     size_t len;
-    cJSON *o;
     int npu = npu_run(run), python, i;
 
     if (has_id(recs, "launch_bound") || has_id(recs, "host_ops") ||
@@ -504,12 +520,7 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
              "this trace does not hold); the time on the path of the "
              "operators named%s, %s a step%s, is the most they can save",
              python ? " and of the Python between operators" : "", cap_t, pct);
-    if (!add(recs, "host_ops", text))
-        return 0;
-    o = cJSON_GetArrayItem(recs, cJSON_GetArraySize(recs) - 1);
-    if (cJSON_AddStringToObject(o, "gain_note", note) == NULL ||
-        cJSON_AddNullToObject(o, "gain_us") == NULL ||
-        cJSON_AddNullToObject(o, "gain_pct") == NULL)
+    if (add_no_gain(recs, "host_ops", text, note) == NULL)
         return 0;
     /* "Device underused" after it: it defers to the cause it names, both
        claim no gain, and those keep their order in the ranking */
@@ -523,6 +534,124 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     return 1;
 }
 
+/* Gradients all-reduced one small message at a time (HTA's
+ * df_index_resolver: 2,020 nccl:all_reduce in 5 steps, 177 us each, on
+ * NCCL's LL protocol).  DistributedDataParallel reduces gradients in
+ * buckets of bucket_cap_mb (25 MB by default; its first bucket 1 MB), so
+ * a model of a few hundred million fp32 parameters needs a few dozen
+ * all-reduces a step, each of megabytes.  Many AND small per step is the
+ * sign of per-parameter reduction (all_reduce in a hook or a loop, or
+ * tiny buckets): at least SMALL_AR_CALLS a step, with a mean message under
+ * SMALL_AR_BYTES (DDP's smallest bucket) or, where the trace records no
+ * sizes, NCCL kernels on the LL protocol, which NCCL's tuner picks for
+ * small messages.  PyTorch only (DDP's words); MindSpore fuses its
+ * gradients by its own config.  No replay merges collectives: the gain is
+ * null, and the note gives the host's time in the calls on the path, the
+ * most merging them can save there. */
+#define SMALL_AR_CALLS 32.0
+#define SMALL_AR_BYTES (1024.0 * 1024.0)
+
+static int
+nccl_ll_allreduce(const cJSON *run)
+{
+    const cJSON *k;
+
+    cJSON_ArrayForEach(k, pr_sget(run, "kernels"))
+    {
+        const char *n = pr_sget_str_or(k, "name", "");
+
+        if (strstr(n, "AllReduce") != NULL && strstr(n, "_LL_") != NULL)
+            return 1;
+    }
+    return 0;
+}
+
+static int
+small_allreduce(const cJSON *run, const cJSON *cp, cJSON *recs)
+{
+    const cJSON *op, *ar = NULL;
+    double steps = pr_sget_num(pr_sget(run, "step_summary"), "count");
+    double calls, bytes, mean_b = NAN, on_path, step, comm, ov;
+    char text[PATH_TEXT], note[500], t[32], m[48] = "", pct[48] = "";
+    int ll;
+    size_t len;
+
+    if (has_id(recs, "small_allreduce") ||
+        !pr_sget_is(pr_sget_str(run, "framework"), "pytorch") || !(steps > 0))
+        return 1;
+    cJSON_ArrayForEach(op, pr_sget(pr_sget(run, "communication"), "ops"))
+    {
+        const char *n = pr_sget_str_or(op, "name", "");
+        const char *c = strchr(n, ':');
+
+        if (c != NULL && strcmp(c, ":all_reduce") == 0 &&
+            (ar == NULL || pr_sget_num(op, "calls") > pr_sget_num(ar, "calls")))
+            ar = op;
+    }
+    calls = pr_sget_num(ar, "calls");
+    if (ar == NULL || !(calls / steps >= SMALL_AR_CALLS))
+        return 1;
+    bytes = pr_sget_num(ar, "total_bytes");
+    if (bytes > 0)
+        mean_b = bytes / calls;
+    ll = nccl_ll_allreduce(run);
+    if (!isnan(mean_b) ? !(mean_b < SMALL_AR_BYTES) : !ll)
+        return 1;
+    fmt_ms(pr_sget_num(ar, "mean_us"), t, sizeof(t));
+    if (!isnan(mean_b))
+        snprintf(m, sizeof(m), ", %.0f KB each on average", mean_b / 1024);
+    comm = pr_sget_num(pr_sget(run, "communication"), "communication_us");
+    ov = pr_sget_num(pr_sget(run, "communication"), "overlap_us");
+    len = pr_append(
+        text, sizeof(text), 0,
+        "Many small all-reduces: %.0f %.60s calls in %.0f step%s (%.0f a "
+        "step, %s of device time each on average%s%s). Gradients reduced "
+        "this way are not bucketed: DistributedDataParallel reduces them in "
+        "buckets of bucket_cap_mb (25 MB by default), one all-reduce per 25 "
+        "MB of gradients, and each call pays NCCL's fixed latency and a host "
+        "call.",
+        calls, pr_sget_str_or(ar, "name", "?"), steps, steps == 1 ? "" : "s",
+        calls / steps, t, m,
+        ll ? "; NCCL ran them on its LL protocol, which it picks for small "
+             "messages"
+           : "");
+    if (comm > 0 && ov >= 0)
+        len = pr_append(text, sizeof(text), len,
+                        " Communication overlaps computation %.0f%% of its "
+                        "time a step (%.1f of %.1f ms), where DDP's buckets "
+                        "run while backward computes the next ones.",
+                        100.0 * ov / comm, ov / 1000, comm / 1000);
+    pr_append(text, sizeof(text), len,
+              " Wrap the model in torch.nn.parallel.DistributedDataParallel "
+              "instead of calling all_reduce per parameter (in a hook or a "
+              "loop); if it is DDP already, check bucket_cap_mb is not set "
+              "tiny. gradient_as_bucket_view=True saves the copy of each "
+              "gradient into its bucket.");
+    on_path =
+        part_mean(cp, "host_op", pr_sget_str_or(ar, "name", "?"), NULL, 0) +
+        part_mean(cp, "communication", pr_sget_str_or(ar, "name", "?"), NULL,
+                  0);
+    step = pr_sget_num(pr_sget(run, "step_summary"), "mean_us");
+    fmt_ms(on_path, t, sizeof(t));
+    if (step > 0)
+        snprintf(pct, sizeof(pct), " (%.1f%% of the step)",
+                 100.0 * on_path / step);
+    if (on_path > 0)
+        snprintf(note, sizeof(note),
+                 "no estimate: no replay merges collectives (the merged "
+                 "messages' time depends on the link and NCCL's protocol "
+                 "choice); the %.60s calls' time on the critical path, %s a "
+                 "step%s, is the most merging them can save there",
+                 pr_sget_str_or(ar, "name", "?"), t, pct);
+    else
+        snprintf(note, sizeof(note),
+                 "no estimate: no replay merges collectives, and the %.60s "
+                 "calls are not on the critical path: merging them frees the "
+                 "link and the device, not this step's path",
+                 pr_sget_str_or(ar, "name", "?"));
+    return add_no_gain(recs, "small_allreduce", text, note) != NULL;
+}
+
 int
 pr_path_findings(const cJSON *run, cJSON *recs)
 {
@@ -532,5 +661,5 @@ pr_path_findings(const cJSON *run, cJSON *recs)
         cJSON_IsTrue(pr_sget(run, "host_only")))
         return 1;
     return launch_from_path(run, cp, recs) && sync_from_path(run, cp, recs) &&
-           host_ops_from_path(run, cp, recs);
+           host_ops_from_path(run, cp, recs) && small_allreduce(run, cp, recs);
 }

@@ -1609,6 +1609,7 @@ finding_title(const char *id)
         {"copy_bound", "Bound by copies from the host"},
         {"dtype_conversions", "Dtype conversions on the device"},
         {"host_ops", "Host operators bound the step"},
+        {"small_allreduce", "Many small all-reduces: gradients not bucketed"},
     };
     size_t i;
 
