@@ -41,8 +41,9 @@ const char *pr_producer_collective(const char *name);
  * receive_alone_time), as one sentence (with a leading space) into text:
  * the faster stage waits alone in Receive for the slower one (a bubble),
  * or the rank computes for most of its step although its trace holds no
- * compute tasks.  0 (text untouched) when the run has no such table or it
- * says neither. */
+ * compute tasks.  PR_PIPE_BUBBLE or PR_PIPE_SLOW_STAGE, which it says;
+ * 0 (text untouched) when the run has no such table or it says neither. */
+enum { PR_PIPE_BUBBLE = 1, PR_PIPE_SLOW_STAGE = 2 };
 int pr_producer_pipeline_note(const cJSON *run, char *text, size_t cap);
 
 int pr_producer_comm_advice(const cJSON *run, double share, char *text,

@@ -1754,9 +1754,9 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
     int host_only = cJSON_IsTrue(pr_sget(run, "host_only"));
     cJSON *v = cJSON_CreateObject(), *arr;
     size_t n = 0, same = 0, n_idle = 0;
-    int ok = v != NULL, rank = 0;
+    int ok = v != NULL, rank = 0, stage = 0;
     double idle;
-    char text[600], split[200], mean[32];
+    char text[1000], split[200], mean[32], pipe[600];
 
     cJSON_ArrayForEach(s, steps)
     {
@@ -1796,19 +1796,29 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
                  "trace, so no resource is named as the bound.",
                  idle, mean, n_idle, n, n == 1 ? "" : "s",
                  split[0] ? split : "nothing");
+    } else if (bound != NULL && n > 0 &&
+               (stage = pr_producer_pipeline_note(run, pipe, sizeof(pipe)))) {
+        /* a pipeline stage's own table says what the path cannot
+           (MindSpore's cluster export holds only HCCL tasks), so it leads:
+           the faster stage's communication is a bubble, waiting in Receive
+           for the slower one; the slower stage computes for most of its
+           step (device compute, whatever its export's path shows) */
+        pr_emit_str(v, "bound", stage == PR_PIPE_SLOW_STAGE ? "device" : bound,
+                    &ok);
+        pr_emit_num(v, "bound_steps",
+                    (double)(stage == PR_PIPE_SLOW_STAGE ? n : same), &ok);
+        snprintf(text, sizeof(text),
+                 "%s The critical path holds only the tasks the export "
+                 "records (mean step %s; on it: %s).",
+                 pipe + (pipe[0] == ' '), mean, split[0] ? split : "nothing");
     } else if (bound != NULL && n > 0) {
         pr_emit_str(v, "bound", bound, &ok);
         pr_emit_num(v, "bound_steps", (double)same, &ok);
-        int w = snprintf(text, sizeof(text),
-                         "Bound by %s in %zu of %zu step%s (mean step %s; on "
-                         "the critical path: %s).",
-                         bound_words(bound), same, n, n == 1 ? "" : "s", mean,
-                         split[0] ? split : "nothing");
-
-        /* a pipeline stage's own table says what the path cannot
-           (MindSpore's cluster export holds only HCCL tasks) */
-        if (w > 0 && (size_t)w < sizeof(text))
-            pr_producer_pipeline_note(run, text + w, sizeof(text) - (size_t)w);
+        snprintf(text, sizeof(text),
+                 "Bound by %s in %zu of %zu step%s (mean step %s; on "
+                 "the critical path: %s).",
+                 bound_words(bound), same, n, n == 1 ? "" : "s", mean,
+                 split[0] ? split : "nothing");
     } else {
         pr_emit_null(v, "bound", &ok);
         pr_emit_num(v, "bound_steps", 0, &ok);

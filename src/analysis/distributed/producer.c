@@ -643,7 +643,7 @@ pr_producer_pipeline_note(const cJSON *run, char *text, size_t cap)
                  "bubble, not transfer; balance the stages (the Distributed "
                  "section's pipeline view), not the links.",
                  bubble / 1000.0, step / 1000.0, comp / 1000.0);
-        return 1;
+        return PR_PIPE_BUBBLE;
     }
     if (comp >= 0.5 * step) {
         snprintf(text, cap,
@@ -652,7 +652,7 @@ pr_producer_pipeline_note(const cJSON *run, char *text, size_t cap)
                  "export holds no tasks for: it is the slower pipeline "
                  "stage, which the others wait for.",
                  comp / 1000.0, step / 1000.0);
-        return 1;
+        return PR_PIPE_SLOW_STAGE;
     }
     return 0;
 }
