@@ -14,3 +14,10 @@ skip() { T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP ${2:-}"; }
 # check "description" command...  : ok when the command succeeds
 check() { d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
 have_shared() { [ -d "$PR_SHARED/traces" ]; }
+# shared_summary NAME INPUT: $T_DIR/NAME.json (stderr in NAME.err) from
+# INPUT under ../shared/traces; 1 when that input is absent
+shared_summary() {
+    [ -e "$PR_SHARED/traces/$2" ] || return 1
+    "$PR_BIN" -q --input "$PR_SHARED/traces/$2" --json "$T_DIR/$1.json" \
+        2> "$T_DIR/$1.err"
+}

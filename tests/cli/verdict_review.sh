@@ -10,13 +10,6 @@ if ! command -v python3 > /dev/null 2>&1; then
     exit 0
 fi
 
-# summary NAME INPUT: $T_DIR/NAME.json from a shared input; 1 when absent
-summary() {
-    [ -e "$PR_SHARED/traces/$2" ] || return 1
-    "$PR_BIN" -q --input "$PR_SHARED/traces/$2" --json "$T_DIR/$1.json" \
-        2> "$T_DIR/$1.err"
-}
-
 # 1. Finding 3: a path that is mostly device idle, with no recorded cause,
 # names no bound (bound_of() weighs host, device, copy and communication;
 # idle was no candidate, so 8% of kernels read "Bound by device compute").
@@ -28,7 +21,7 @@ for c in "opsum msprof/extra/msinsight_op_summary 0 92" \
     "old2023 torch_npu/old2023 0 92" \
     "msprof_db msprof/extra/msinsight_full_db/msprof_0.db 0 99"; do
     set -- $c
-    if summary "$1" "$2"; then
+    if shared_summary "$1" "$2"; then
         check "$2: run $3 idle ${4}% of the path, no bound named" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][int(sys.argv[2])]
@@ -64,7 +57,7 @@ if [ -d "$PR_SHARED/traces/msprof/extra/msinsight_op_summary" ]; then
 else
     skip "op_summary terminal and HTML" "no shared op_summary"
 fi
-if summary test hta/trace_diff/test/test.json.gz; then
+if shared_summary test hta/trace_diff/test/test.json.gz; then
     check "trace_diff test: idle 14% of the path leaves the bound device" \
         python3 -c "
 import json, sys
@@ -102,7 +95,7 @@ for f in sys.argv[1:]:
 PY
 }
 CTL=hta/trace_diff/control/control.json.gz
-if summary control "$CTL"; then
+if shared_summary control "$CTL"; then
     check "trace_diff control: launches on the path give a launch finding" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
@@ -122,7 +115,7 @@ else
     skip "trace_diff control launch finding" "no $CTL"
 fi
 DF=hta/df_index_resolver/df_index_resolver.json.gz
-if summary df "$DF"; then
+if shared_summary df "$DF"; then
     check "df_index_resolver: the launch finding names torch.compile's graphs" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
@@ -135,7 +128,7 @@ else
     skip "df_index_resolver launch finding" "no $DF"
 fi
 AFT=nsys/mfu_2gpu_after.sqlite
-if summary after "$AFT"; then
+if shared_summary after "$AFT"; then
     check "mfu_2gpu_after: syncs around 8-byte copies: stop sending scalars" python3 -c "
 import json, sys
 for r in json.load(open(sys.argv[1]))['runs']:
@@ -156,7 +149,7 @@ fi
 for c in "test hta/trace_diff/test/test.json.gz" \
     "cluster4 mindspore/extra/cluster_4rank_pipeline"; do
     set -- $c
-    if summary "$1" "$2"; then
+    if shared_summary "$1" "$2"; then
         invariant "$T_DIR/$1.json"
         check "$2: no 'No finding' beside a replay of 1% or more" [ $? -eq 0 ]
     else
@@ -173,7 +166,7 @@ else
     skip "trace_diff test terminal" "no shared trace_diff"
 fi
 RN=tb_plugin/resnet50_num_workers_0
-if summary rn "$RN"; then
+if shared_summary rn "$RN"; then
     check "ResNet-50: the plugin's findings stay (no path launch finding at 3-4%)" \
         python3 -c "
 import json, sys
@@ -190,7 +183,7 @@ fi
 # its caveats; the plugin's advice that names Gradient Accumulation keeps
 # that replay (verdict.sh pins HTA's cpu_only).
 L1=torch_npu/text_level1/rank0_ascend_pt
-if summary l1 "$L1"; then
+if shared_summary l1 "$L1"; then
     check "torch_npu level1: the HCCL finding's gain is the overlap replay's" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
@@ -215,7 +208,7 @@ fi
 for c in "opsum msprof/extra/msinsight_op_summary" "old2023 torch_npu/old2023" \
     "ms_run1 mindspore/ascend_run1"; do
     set -- $c
-    if summary "$1" "$2"; then
+    if shared_summary "$1" "$2"; then
         check "$2: no host data, so no idle is a host wait" python3 -c "
 import json, sys
 for r in json.load(open(sys.argv[1]))['runs']:
@@ -246,7 +239,7 @@ fi
 # 5. Finding 12: the dtype finding's headline says which figure its gain
 # counts; a cold capture's gain is a one-time cost on the terminal.
 BEF=nsys/mfu_2gpu_before.sqlite
-if summary before "$BEF"; then
+if shared_summary before "$BEF"; then
     check "mfu_2gpu_before: the dtype headline's bound and the replayed kernels" python3 -c "
 import json, re, sys
 for r in json.load(open(sys.argv[1]))['runs']:
