@@ -131,7 +131,11 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const cJSON *steps,
                  n == 1 ? "" : "s",
                  pr_fig_format(err, PR_FMT_PCT, e, sizeof(e)));
     pr_figs_text(f, text);
-    if (!isnan(err) && err > 2.0)
+    if (!isnan(err) && err > 2.0 &&
+        pr_sget_str(cp, "replay_error_note") != NULL)
+        /* the trace's own gap, measured (critpath.c) */
+        pr_figs_note(f, pr_sget_str(cp, "replay_error_note"));
+    else if (!isnan(err) && err > 2.0)
         pr_figs_note(f, "The replay misses the measured steps by more than "
                         "2%: part of the step is time the trace records "
                         "nothing for (a profiler window wider than its "

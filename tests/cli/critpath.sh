@@ -21,6 +21,9 @@
 #    records nothing: the path is 100 us aten::add, 700 us communication
 #    and 200 us outside operators, bound by communication (review R19);
 #    gradient accumulation saves half the collective's time, 35%.
+#  tail: the profiler's span is 1000 us, the events end at 310 (a kernel
+#    launched from aten::mm): the replay gives back the 310 recorded, and
+#    the 69% error is the unrecorded tail, which the report says.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -73,9 +76,15 @@ gloo = [X("user_annotation", "ProfilerStep#1", 0, 1000),
         X("cpu_op", "aten::add", 0, 100),
         X("user_annotation", "gloo:all_reduce", 150, 700, tid=2)]
 json.dump({"traceEvents": gloo}, open(d + "/gloo.pt.trace.json", "w"))
+# the profiler's own span (HTA's inference_rank_1) runs past the events
+tail = [{"ph": "X", "cat": "Trace", "name": "PyTorch Profiler (0)",
+         "pid": "Spans", "tid": "PyTorch Profiler", "ts": 0, "dur": 1000},
+        X("cpu_op", "aten::mm", 0, 100), launch(10, 5, 1),
+        K("volta_sgemm_128x64_nn", 110, 200, 1)]
+json.dump({"traceEvents": tail}, open(d + "/tail.pt.trace.json", "w"))
 PY
 
-for c in dev host wait carried gloo; do
+for c in dev host wait carried gloo tail; do
     "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json" \
         --html "$T_DIR/$c.html"
     check "$c: report written (exit $?)" [ -s "$T_DIR/$c.json" ]
@@ -132,6 +141,18 @@ assert ('(host, outside operators)', 'host_op') not in top or \
     top[('(host, outside operators)', 'host_op')] < 300, top
 " "$T_DIR/carried.json" \
     "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"
+check "tail: nothing recorded after 310 of 1000 us: error 69%, the tail's" \
+    cp tail "s['length_us'] == 310 and s['replay_error_pct'] == 69 and
+             s['unrecorded_tail_us'] == 690 and
+             cp['replay_error_recorded_pct'] == 0 and
+             cp['replay_error_note'].startswith('The replay reproduces the '
+                 'recorded work of every step within 0.00%; the capture' +
+                 chr(39) + 's last 0.7 ms (69% of it) hold no recorded event')"
+check "tail: the Critical path section says so beside the error" \
+    grep -q "the capture&#39;s last 0.7 ms (69% of it) hold no recorded" \
+    "$T_DIR/tail.html"
+check "device: no tail, no note" \
+    cp dev "s['unrecorded_tail_us'] == 0 and cp['replay_error_note'] is None"
 check "gloo: 1000 us, 700 communication, bound by communication" \
     cp gloo "s['length_us'] == 1000 and s['bound'] == 'communication' and
              k['communication'] == 700 and k['host_op'] == 300 and
