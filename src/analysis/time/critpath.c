@@ -1825,6 +1825,7 @@ emit_step(const struct pr_trace *t, const struct pr_step *st,
     cJSON *o = pr_emit_obj(arr, NULL, ok), *k, *f, *top;
     double meas = (double)(g->we - g->ws) / 1000.0;
     double len = (double)(g->rend - g->ws) / 1000.0, tail;
+    int64_t last;
     size_t i;
 
     pr_emit_str(o, "step", pr_steps_name(t, st), ok);
@@ -1843,7 +1844,10 @@ emit_step(const struct pr_trace *t, const struct pr_step *st,
         pr_emit_arr(o, "top", ok);
         return;
     }
-    tail = (double)(g->we - last_recorded(g)) / 1000.0;
+    last = last_recorded(g);
+    /* (the replay may reach further: a host range open to the step's end) */
+    tail = (double)(g->we - (g->rend > last ? g->rend : last)) / 1000.0;
+    tail = tail > 0 ? tail : 0;
     *err_pct = meas > 0 ? 100.0 * fabs(len - meas) / meas : 0.0;
     *rec_pct = meas > 0 ? 100.0 * fabs(len - (meas - tail)) / meas : 0.0;
     pr_emit_num(o, "length_us", len, ok);
