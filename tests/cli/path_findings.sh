@@ -100,6 +100,41 @@ if [ -e "$PR_SHARED/traces/hta/timeline_analysis/sampled_rank-0.json.gz" ]; then
 else
     skip "timeline_analysis terminal" "no shared trace"
 fi
+# 3b. A hand-made host-bound step (no shared sample has a torch.optim
+# optimizer on the path): Optimizer.step#AdamW.step around a 2 ms
+# aten::_foreach_add_ in a 3 ms step with 1.1 ms of kernels: the advice
+# names AdamW's fused=True, the foreach fallback, no Python clause (20 us
+# outside operators), and the bound is the named operators' 2.8 ms.
+python3 - "$T_DIR" << 'PY'
+import json, sys
+def X(cat, name, ts, dur, pid=1, tid=1, **args):
+    return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid,
+            "ts": ts, "dur": dur, "args": args}
+ev = [X("user_annotation", "ProfilerStep#1", 0, 3000),
+      X("cpu_op", "aten::mm", 0, 100),
+      X("cuda_runtime", "cudaLaunchKernel", 10, 5, correlation=1),
+      X("kernel", "volta_sgemm_128x64_nn", 20, 1100, pid=0, tid=7,
+        correlation=1, device=0, stream=7),
+      X("user_annotation", "Optimizer.step#AdamW.step", 200, 2700),
+      X("cpu_op", "aten::_foreach_add_", 300, 2000)]
+json.dump({"traceEvents": ev}, open(sys.argv[1] + "/adamw.pt.trace.json", "w"))
+PY
+"$PR_BIN" -q --input "$T_DIR/adamw.pt.trace.json" --json "$T_DIR/adamw.json" \
+    2> "$T_DIR/adamw.err"
+check "hand-made AdamW step: fused=True for AdamW, the bound 2.8 ms" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+h = {x['id']: x for x in r['recommendations']}['host_ops']
+t = h['text']
+assert t.startswith('Host operators are 100% of the critical path '
+                    '(aten::_foreach_add_ 2.0 ms, Optimizer.step#AdamW.step '
+                    '700 us'), t
+assert 'torch.optim.AdamW(..., fused=True)' in t, t
+assert 'per-tensor fallback' in t and 'torch.compile(model)' not in t, t
+assert 'the operators named, 2.8 ms a step (93% of the step)' in \
+    h['gain_note'], h
+" "$T_DIR/adamw.json"
+
 # 4. Many small all-reduces (df_index_resolver) and where they are not.
 if shared_summary dfi hta/df_index_resolver/df_index_resolver.json.gz; then
     check "df_index_resolver: 404 small all-reduces a step, DDP's words" python3 -c "
