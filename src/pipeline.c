@@ -1332,6 +1332,7 @@ warn_detail_missing(const cJSON *sum, const char *spec, struct pr_error *err)
 {
     size_t k, n = pr_detail_n_jobs(sum);
     cJSON *base = NULL, *view = NULL;
+    struct pr_job_set *set;
     enum pr_status st;
 
     if (spec == NULL)
@@ -1343,15 +1344,17 @@ warn_detail_missing(const cJSON *sum, const char *spec, struct pr_error *err)
         cJSON_Delete(view);
         return st;
     }
-    for (k = 0; k < n; k++) {
-        st = pr_detail_job_view(sum, k, spec, &base, &view, err);
+    st = pr_detail_jobs_open(sum, &set, err);
+    for (k = 0; k < n && st == PR_OK; k++) {
+        st = pr_detail_job_view(set, k, spec, &base, &view, err);
         if (st != PR_OK)
-            return st;
+            break;
         warn_missing(base, view, spec);
         cJSON_Delete(view);
         cJSON_Delete(base);
     }
-    return PR_OK;
+    pr_detail_jobs_close(set);
+    return st;
 }
 
 /* path with the job's name before its extension: "out/report.html" and
@@ -1394,8 +1397,12 @@ write_each_job(const struct pr_options *o, struct pr_render_opts ro,
     const char *const want[3] = {o->json_path, o->html_path, o->pdf_path};
     size_t n = pr_detail_n_jobs(sum), k, w, j, at = 0;
     char **paths = calloc(3 * n + 1, sizeof(*paths));
+    struct pr_job_set *jobs = NULL;
     enum pr_status st =
         paths != NULL ? PR_OK : pr_error_set(err, PR_E_NOMEM, "out of memory");
+
+    if (st == PR_OK)
+        st = pr_detail_jobs_open(sum, &jobs, err);
 
     for (k = 0; st == PR_OK && k < n; k++) {
         const cJSON *entry = cJSON_GetArrayItem(pr_sget(sum, "jobs"), (int)k);
@@ -1426,7 +1433,8 @@ write_each_job(const struct pr_options *o, struct pr_render_opts ro,
                 st = pr_outputs_stage(set, mine[w], &tmp[w], err);
         }
         if (st == PR_OK)
-            st = pr_detail_job_view(sum, k, o->detail_ranks, &base, &view, err);
+            st =
+                pr_detail_job_view(jobs, k, o->detail_ranks, &base, &view, err);
         if (st == PR_OK && m != NULL)
             st = pr_merge_expand_full(
                 m, cJSON_GetObjectItemCaseSensitive(view, "runs"), err);
@@ -1450,6 +1458,7 @@ write_each_job(const struct pr_options *o, struct pr_render_opts ro,
         cJSON_Delete(view);
         cJSON_Delete(base);
     }
+    pr_detail_jobs_close(jobs);
     if (st == PR_OK)
         st = pr_outputs_commit(set, err);
     if (st == PR_OK && !o->quiet)

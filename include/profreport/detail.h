@@ -41,15 +41,25 @@ PR_NODISCARD enum pr_status pr_detail_view(const cJSON *summary,
  * docs/summary-json.md), else 0. */
 size_t pr_detail_n_jobs(const cJSON *summary);
 
-/* The report view of job k (0-based) of such a summary: *base looks like
- * the summary of that job alone (its runs, inputs, distributed and job
- * views; every other member borrowed; no "jobs"), and *view is *base
+/* The jobs of such a summary, with the pairing of runs and inputs every
+ * job's view needs made once (n views stay linear in the runs, issue
+ * #35).  The summary must outlive the set.  Errors: PR_E_NOMEM (*set
+ * NULL).  pr_detail_jobs_close(NULL) does nothing. */
+struct pr_job_set;
+PR_NODISCARD enum pr_status pr_detail_jobs_open(const cJSON *summary,
+                                                struct pr_job_set **set,
+                                                struct pr_error *err);
+void pr_detail_jobs_close(struct pr_job_set *set);
+
+/* The report view of job k (0-based) of the set's summary: *base looks
+ * like the summary of that job alone (its runs, inputs, distributed and
+ * job views; every other member borrowed; no "jobs"), and *view is *base
  * narrowed as pr_detail_view does.  Free *view, then *base (both NULL
  * after an error).  Errors: PR_E_NOMEM, PR_E_USAGE (spec), PR_E_FORMAT (no
  * such job). */
-PR_NODISCARD enum pr_status pr_detail_job_view(const cJSON *summary, size_t k,
-                                               const char *spec, cJSON **base,
-                                               cJSON **view,
+PR_NODISCARD enum pr_status pr_detail_job_view(const struct pr_job_set *set,
+                                               size_t k, const char *spec,
+                                               cJSON **base, cJSON **view,
                                                struct pr_error *err);
 
 /* mark[i] = 1 for each run i of `summary` that its reports draw in full

@@ -606,16 +606,18 @@ job_parts(struct pr_html_view *v, const cJSON *summary,
     cJSON *base, *view;
     char prefix[32];
     size_t k;
-    enum pr_status st = PR_OK;
+    enum pr_status st;
     struct pr_figs f;
+    struct pr_job_set *set;
 
     add_bool(v, v->root, "has_jobs", 1);
     pr_figs_init(&f, 0);
     pr_detail_jobs_index(&f, summary);
     pr_html_view_section(v, "jobs", "Jobs", &f);
     pr_figs_free(&f);
+    st = pr_detail_jobs_open(summary, &set, err);
     for (k = 0; k < n && st == PR_OK && !v->oom; k++) {
-        st = pr_detail_job_view(summary, k, o->detail_ranks, &base, &view, err);
+        st = pr_detail_job_view(set, k, o->detail_ranks, &base, &view, err);
         if (st != PR_OK)
             break;
         job_heading(v, summary, k, n);
@@ -624,6 +626,7 @@ job_parts(struct pr_html_view *v, const cJSON *summary,
         cJSON_Delete(view);
         cJSON_Delete(base);
     }
+    pr_detail_jobs_close(set);
     return st;
 }
 

@@ -69,22 +69,32 @@ job_overview(const cJSON *entry, const size_t *loc, size_t n_runs)
     return j;
 }
 
+/* The jobs of a summary, with what every job's view needs computed once:
+ * the runs and inputs by index and the input of each run, so that n views
+ * cost the runs of each job plus a walk of the summary's runs, not a
+ * pairing of every run with its input per view (issue #35: n one-rank
+ * jobs were O(n^2) in the pairing, and the pairing's key lookups the most
+ * of a report's time). */
+struct pr_job_set {
+    const cJSON *summary;
+    const cJSON **runs, **inputs; /* by index, borrowed */
+    size_t *input_of;             /* per run: its input, SIZE_MAX: none */
+    size_t n_runs, n_in;
+};
+
 /* The job's runs, in the summary's order (references). */
 static int
-add_runs(cJSON *base, const cJSON *summary, const size_t *loc)
+add_runs(cJSON *base, const struct pr_job_set *s, const size_t *loc)
 {
     cJSON *a = cJSON_AddArrayToObject(base, PR_K_RUNS);
-    const cJSON *r;
-    size_t i = 0;
+    size_t i;
 
     if (a == NULL)
         return 0;
-    cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
-    {
-        if (loc[i++] != SIZE_MAX &&
-            !cJSON_AddItemReferenceToArray(a, (cJSON *)(uintptr_t)r))
+    for (i = 0; i < s->n_runs; i++)
+        if (loc[i] != SIZE_MAX &&
+            !cJSON_AddItemReferenceToArray(a, (cJSON *)(uintptr_t)s->runs[i]))
             return 0;
-    }
     return 1;
 }
 
@@ -194,49 +204,98 @@ chains_take(struct chains *c, const cJSON *r)
     return k;
 }
 
-/* The inputs of the job's runs: each run has the first input of its
- * worker and span not yet taken (runs and inputs are added in pairs, and
- * the runs' sort is stable).  The inputs are chained by worker and span,
- * so that pairing is linear: a scan of the inputs per run made a report
- * of 1,000 one-rank jobs, one view per job, cubic (issue #35). */
+/* The inputs of the job's runs, in the summary's order (references). */
 static int
-add_inputs(cJSON *base, const cJSON *summary, const size_t *loc)
+add_inputs(cJSON *base, const struct pr_job_set *s, const size_t *loc)
 {
-    const cJSON *inputs = pr_sget(summary, PR_K_INPUTS), *r, *in, *runs;
-    size_t n_in = pr_sget_len(inputs), i = 0, k;
-    unsigned char *mark = calloc(n_in + 1, 1); /* 1: in the job */
+    unsigned char *mark = calloc(s->n_in + 1, 1); /* 1: in the job */
     cJSON *a = cJSON_AddArrayToObject(base, PR_K_INPUTS);
-    struct chains c;
-    int ok = chains_build(&c, inputs, n_in) && mark != NULL && a != NULL;
+    size_t i;
+    int ok = mark != NULL && a != NULL;
 
-    runs = ok ? pr_sget(summary, PR_K_RUNS) : NULL;
-    cJSON_ArrayForEach(r, runs)
-    {
-        k = chains_take(&c, r);
-        if (k != SIZE_MAX && loc[i] != SIZE_MAX)
-            mark[k] = 1;
-        i++;
-    }
-    k = 0;
-    if (!ok)
-        inputs = NULL;
-    cJSON_ArrayForEach(in, inputs)
-    {
-        if (mark[k++] &&
-            !cJSON_AddItemReferenceToArray(a, (cJSON *)(uintptr_t)in))
+    for (i = 0; ok && i < s->n_runs; i++)
+        if (loc[i] != SIZE_MAX && s->input_of[i] != SIZE_MAX)
+            mark[s->input_of[i]] = 1;
+    for (i = 0; ok && i < s->n_in; i++)
+        if (mark[i] &&
+            !cJSON_AddItemReferenceToArray(a, (cJSON *)(uintptr_t)s->inputs[i]))
             ok = 0;
-    }
-    chains_free(&c);
     free(mark);
     return ok;
+}
+
+/* The runs and inputs by index, and each run's input: the first input of
+ * its worker and span not yet taken (runs and inputs are added in pairs,
+ * and the runs' sort is stable). */
+static int
+set_fill(struct pr_job_set *s)
+{
+    const cJSON *e;
+    struct chains c;
+    size_t i = 0;
+    int ok;
+
+    s->runs = malloc((s->n_runs + 1) * sizeof(*s->runs));
+    s->inputs = malloc((s->n_in + 1) * sizeof(*s->inputs));
+    s->input_of = malloc((s->n_runs + 1) * sizeof(*s->input_of));
+    if (s->runs == NULL || s->inputs == NULL || s->input_of == NULL)
+        return 0;
+    cJSON_ArrayForEach(e, pr_sget(s->summary, PR_K_RUNS))
+    {
+        if (i < s->n_runs)
+            s->runs[i++] = e;
+    }
+    i = 0;
+    cJSON_ArrayForEach(e, pr_sget(s->summary, PR_K_INPUTS))
+    {
+        if (i < s->n_in)
+            s->inputs[i++] = e;
+    }
+    ok = chains_build(&c, pr_sget(s->summary, PR_K_INPUTS), s->n_in);
+    for (i = 0; ok && i < s->n_runs; i++)
+        s->input_of[i] = chains_take(&c, s->runs[i]);
+    chains_free(&c);
+    return ok;
+}
+
+enum pr_status
+pr_detail_jobs_open(const cJSON *summary, struct pr_job_set **set,
+                    struct pr_error *err)
+{
+    struct pr_job_set *s = calloc(1, sizeof(*s));
+
+    *set = NULL;
+    if (s == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    s->summary = summary;
+    s->n_runs = pr_sget_len(pr_sget(summary, PR_K_RUNS));
+    s->n_in = pr_sget_len(pr_sget(summary, PR_K_INPUTS));
+    if (!set_fill(s)) {
+        pr_detail_jobs_close(s);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
+    *set = s;
+    return PR_OK;
+}
+
+void
+pr_detail_jobs_close(struct pr_job_set *set)
+{
+    if (set == NULL)
+        return;
+    free(set->runs);
+    free(set->inputs);
+    free(set->input_of);
+    free(set);
 }
 
 /* The summary of job k alone: every member borrowed but runs, inputs,
  * distributed and job, which are the job's; no "jobs". */
 static cJSON *
-job_base(const cJSON *summary, const cJSON *entry)
+job_base(const struct pr_job_set *s, const cJSON *entry)
 {
-    size_t n_runs = pr_sget_len(pr_sget(summary, PR_K_RUNS));
+    const cJSON *summary = s->summary;
+    size_t n_runs = s->n_runs;
     size_t *loc = local_index(entry, n_runs);
     cJSON *b = cJSON_CreateObject();
     const cJSON *m;
@@ -247,9 +306,9 @@ job_base(const cJSON *summary, const cJSON *entry)
         if (strcmp(k, "jobs") == 0 || strcmp(k, "detail") == 0)
             continue;
         if (strcmp(k, PR_K_RUNS) == 0)
-            ok = add_runs(b, summary, loc);
+            ok = add_runs(b, s, loc);
         else if (strcmp(k, PR_K_INPUTS) == 0)
-            ok = add_inputs(b, summary, loc);
+            ok = add_inputs(b, s, loc);
         else if (strcmp(k, "job") == 0)
             ok = cJSON_AddItemToObject(b, k, job_overview(entry, loc, n_runs));
         else
@@ -268,10 +327,11 @@ job_base(const cJSON *summary, const cJSON *entry)
 }
 
 enum pr_status
-pr_detail_job_view(const cJSON *summary, size_t k, const char *spec,
+pr_detail_job_view(const struct pr_job_set *set, size_t k, const char *spec,
                    cJSON **base, cJSON **view, struct pr_error *err)
 {
-    const cJSON *entry = cJSON_GetArrayItem(pr_sget(summary, "jobs"), (int)k);
+    const cJSON *entry =
+        cJSON_GetArrayItem(pr_sget(set->summary, "jobs"), (int)k);
     enum pr_status st;
 
     *view = NULL;
@@ -282,7 +342,7 @@ pr_detail_job_view(const cJSON *summary, size_t k, const char *spec,
         !cJSON_IsNull(pr_sget(entry, PR_K_DISTRIBUTED)))
         return pr_error_set(err, PR_E_FORMAT,
                             "summary: job %zu has no distributed view", k + 1);
-    *base = job_base(summary, entry);
+    *base = job_base(set, entry);
     if (*base == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     st = pr_detail_view(*base, spec, view, err);
@@ -313,12 +373,36 @@ mark_view_runs(const cJSON *summary, const cJSON *view, unsigned char *mark)
     }
 }
 
+/* The same for a job's view, looking only at the job's runs. */
+static void
+mark_job_runs(const struct pr_job_set *s, size_t k, const cJSON *view,
+              unsigned char *mark)
+{
+    const cJSON *job = cJSON_GetArrayItem(pr_sget(s->summary, "jobs"), (int)k);
+    const cJSON *v, *e;
+
+    cJSON_ArrayForEach(v, pr_sget(view, PR_K_RUNS))
+    {
+        cJSON_ArrayForEach(e, pr_sget(job, PR_K_RUNS))
+        {
+            size_t i;
+            if (!cJSON_IsNumber(e) || !(e->valuedouble >= 0) ||
+                e->valuedouble >= (double)s->n_runs)
+                continue;
+            i = (size_t)e->valuedouble;
+            if (s->runs[i]->child != NULL && s->runs[i]->child == v->child)
+                mark[i] = 1;
+        }
+    }
+}
+
 enum pr_status
 pr_detail_marks(const cJSON *summary, const char *spec, unsigned char *mark,
                 struct pr_error *err)
 {
     size_t k, n_jobs = pr_detail_n_jobs(summary);
     cJSON *base = NULL, *view = NULL;
+    struct pr_job_set *set;
     enum pr_status st = PR_OK;
 
     memset(mark, 0, pr_sget_len(pr_sget(summary, PR_K_RUNS)));
@@ -329,13 +413,15 @@ pr_detail_marks(const cJSON *summary, const char *spec, unsigned char *mark,
         cJSON_Delete(view);
         return st;
     }
+    st = pr_detail_jobs_open(summary, &set, err);
     for (k = 0; k < n_jobs && st == PR_OK; k++) {
-        st = pr_detail_job_view(summary, k, spec, &base, &view, err);
+        st = pr_detail_job_view(set, k, spec, &base, &view, err);
         if (st == PR_OK)
-            mark_view_runs(summary, view, mark);
+            mark_job_runs(set, k, view, mark);
         cJSON_Delete(view);
         cJSON_Delete(base);
     }
+    pr_detail_jobs_close(set);
     return st;
 }
 

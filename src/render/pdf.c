@@ -269,8 +269,8 @@ view_sections(struct pr_pdf_doc *d, const cJSON *view, const char *prefix,
 /* Job k of n: a page that opens it (name, folder, ranks), then its
  * sections drawn from the job's own view. */
 static void
-job_part(struct pr_pdf_doc *d, const cJSON *summary, size_t k, size_t n,
-         const char *spec)
+job_part(struct pr_pdf_doc *d, const struct pr_job_set *set,
+         const cJSON *summary, size_t k, size_t n, const char *spec)
 {
     const cJSON *job = cJSON_GetArrayItem(pr_sget(summary, "jobs"), (int)k);
     struct pr_error err;
@@ -278,7 +278,7 @@ job_part(struct pr_pdf_doc *d, const cJSON *summary, size_t k, size_t n,
     char line[600], prefix[32];
 
     pr_error_clear(&err);
-    if (pr_detail_job_view(summary, k, spec, &base, &view, &err) != PR_OK) {
+    if (pr_detail_job_view(set, k, spec, &base, &view, &err) != PR_OK) {
         pr_pdf_doc_fail(d, &err);
         return;
     }
@@ -302,6 +302,8 @@ build(struct pr_pdf_doc *d, const cJSON *summary, const char *version,
 {
     size_t k, n_jobs = pr_detail_n_jobs(summary);
     const struct pr_section *first = NULL;
+    struct pr_job_set *set = NULL;
+    struct pr_error err;
     struct pr_figs f;
 
     if (pr_pdf_doc_new_page(d) != 0)
@@ -327,8 +329,11 @@ build(struct pr_pdf_doc *d, const cJSON *summary, const char *version,
         pr_pdf_doc_figs(d, "Jobs", &f);
         pr_figs_free(&f);
     }
+    if (n_jobs > 0 && pr_detail_jobs_open(summary, &set, &err) != PR_OK)
+        pr_pdf_doc_fail(d, &err);
     for (k = 0; k < n_jobs && !pr_pdf_doc_failed(d); k++)
-        job_part(d, summary, k, n_jobs, spec);
+        job_part(d, set, summary, k, n_jobs, spec);
+    pr_detail_jobs_close(set);
     if (!pr_pdf_doc_failed(d))
         pr_pdf_doc_footers(d, "Profiling report", version);
 }
