@@ -892,6 +892,12 @@ add_api_op(struct adb *a, sqlite3_stmt *q, enum pr_kind k,
     if (op == NULL)
         return oom(a);
     op->stack = (uint32_t)pair_get(a->chains, a->n_chains, chain, PR_STR_NONE);
+    /* an nn.Module's range (with_modules): the export keeps no Python ids,
+       and the text export gives every module id 0; its nesting is by time */
+    if (k == PR_KIND_PY_FUNCTION && s->name != NULL &&
+        strncmp(s->name, "nn.Module: ", 11) == 0 &&
+        pr_trace_set_py(a->t, a->t->events[idx].info, -1, -1, 0) != PR_OK)
+        return oom(a);
     return PR_OK;
 }
 

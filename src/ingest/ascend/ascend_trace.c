@@ -100,6 +100,7 @@ read_args(struct pr_trace *t, const cJSON *a, struct pr_tv_raw *x)
     x->fwd_tid = int_of(a, "Fwd thread id", -1);
     x->py_id = int_of(a, "Python id", -1);
     x->py_parent = int_of(a, "Python parent id", -1);
+    x->py_module = int_of(a, "Python module id", -1);
     x->data_type = sid_of(t, a, "data_type");
     x->count = int_of(a, "count", -1);
     x->size_bytes = int_of(a, "size(Byte)", -1);

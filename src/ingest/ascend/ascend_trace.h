@@ -25,6 +25,8 @@ struct pr_tv_raw {
     int64_t task_id, stream, conn_id; /* -1 absent */
     uint32_t dims, types;             /* Input Dims / Input type text */
     int64_t seq, fwd_tid, py_id, py_parent;
+    int64_t py_module;          /* "Python module id" of an nn.Module's
+                                   range (with_modules); -1 absent */
     uint32_t data_type;         /* HCCL data_type ("FP32") */
     int64_t count;              /* HCCL count (elements) */
     int64_t size_bytes;         /* HCCL plane task size(Byte) */

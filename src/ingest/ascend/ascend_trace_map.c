@@ -306,7 +306,7 @@ add_host(struct map *m, const struct pr_tv_raw *x, struct pr_buf *b)
     o->fwd_tid = x->fwd_tid;
     o->input_dims = list_text(m, x->dims, 1, b);
     o->input_types = list_text(m, x->types, 0, b);
-    return pr_trace_set_py(m->t, e->info, x->py_id, x->py_parent, -1);
+    return pr_trace_set_py(m->t, e->info, x->py_id, x->py_parent, x->py_module);
 }
 
 /* HCCL: the operation on the group's thread is the collective; plane
