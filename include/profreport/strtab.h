@@ -11,6 +11,10 @@
 
 #define PR_STR_EMPTY 0u
 #define PR_STR_NONE UINT32_MAX /* "no string" / allocation failure */
+/* The longest text a text table keeps whole: longer text is kept as its
+ * first bytes and "... [N bytes cut]" (names of real traces stay below
+ * 8 KiB: CUTLASS and ATen template names). */
+#define PR_TEXT_MAX 65536
 
 struct pr_strtab;
 
@@ -26,11 +30,13 @@ void pr_strtab_free(struct pr_strtab *t); /* accepts NULL */
 
 /* Intern `len` bytes at `s` (need not be NUL-terminated).  Returns the id, or
  * PR_STR_NONE when memory runs out.  A text table repairs ill-formed UTF-8
- * first (see pr_strtab_new_text). */
+ * first (see pr_strtab_new_text) and cuts text longer than PR_TEXT_MAX. */
 uint32_t pr_strtab_intern(struct pr_strtab *t, const char *s, size_t len);
 
 /* Entries made from text that was not UTF-8 (data quality). */
 size_t pr_strtab_repaired(const struct pr_strtab *t);
+/* Entries made from text longer than PR_TEXT_MAX (data quality). */
+size_t pr_strtab_cut(const struct pr_strtab *t);
 
 /* Look up without inserting (a text table repairs first, as
  * pr_strtab_intern does); PR_STR_NONE when absent. */

@@ -371,6 +371,8 @@ struct pr_diag {
     size_t non_object;     /* traceEvents entries that are not objects */
     size_t invalid_utf8;   /* distinct strings that were not UTF-8, kept
                               with U+FFFD for the bad bytes */
+    size_t long_text_cut;  /* distinct strings longer than PR_TEXT_MAX,
+                              kept as their first bytes */
 };
 
 /* Host CPU use the producer sampled while the run went (MindSpore's

@@ -89,6 +89,10 @@ static const struct {
     {"invalid_utf8",
      "strings that were not UTF-8 were kept with U+FFFD for the bad bytes",
      offsetof(struct pr_diag, invalid_utf8)},
+    {"long_text_cut",
+     "strings longer than 64 KiB (names, stacks) were kept as their first "
+     "64 KiB and the count of bytes cut",
+     offsetof(struct pr_diag, long_text_cut)},
 };
 
 /* What the input's format cannot give, after the counters. */

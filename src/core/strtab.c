@@ -2,6 +2,7 @@
  * Ids index an offset array; text lives in chunks that never move. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,7 @@ struct pr_strtab {
     size_t chunk_size; /* size of the last chunk */
     size_t bytes;
     size_t repaired; /* entries made from text that was not UTF-8 */
+    size_t cut;      /* entries made from text longer than PR_TEXT_MAX */
     int text;        /* repairs ill-formed UTF-8 (pr_strtab_new_text) */
 };
 
@@ -290,12 +292,52 @@ intern_repaired(struct pr_strtab *t, const char *s, size_t len)
     return id;
 }
 
+/* Text longer than PR_TEXT_MAX as a text table keeps it: its first bytes,
+ * cut at a character's start, and how many bytes were cut, so that a name
+ * of 100 MB (a hostile CSV field, issue #35) is not copied into every
+ * table and report that shows it.  NULL when memory runs out. */
+static char *
+cut_text(const char *s, size_t len, size_t *out_len)
+{
+    size_t keep = PR_TEXT_MAX - 64, n;
+    char *c = malloc(PR_TEXT_MAX + 1);
+
+    if (c == NULL)
+        return NULL;
+    while (keep > 0 && ((unsigned char)s[keep] & 0xc0) == 0x80)
+        keep--; /* not inside a UTF-8 sequence */
+    memcpy(c, s, keep);
+    n = (size_t)snprintf(c + keep, PR_TEXT_MAX + 1 - keep,
+                         "\xe2\x80\xa6 [%zu bytes cut]", len - keep);
+    *out_len = keep + n;
+    return c;
+}
+
+static uint32_t
+intern_text(struct pr_strtab *t, const char *s, size_t len)
+{
+    if (!utf8_ok(s, len))
+        return intern_repaired(t, s, len);
+    return intern_raw(t, s, len);
+}
+
 uint32_t
 pr_strtab_intern(struct pr_strtab *t, const char *s, size_t len)
 {
-    if (t->text && !utf8_ok(s, len))
-        return intern_repaired(t, s, len);
-    return intern_raw(t, s, len);
+    size_t o, before = t->n;
+    char *c;
+    uint32_t id;
+
+    if (!t->text)
+        return intern_raw(t, s, len);
+    if (len <= PR_TEXT_MAX)
+        return intern_text(t, s, len);
+    if ((c = cut_text(s, len, &o)) == NULL)
+        return PR_STR_NONE;
+    id = intern_text(t, c, o);
+    free(c);
+    t->cut += id != PR_STR_NONE && t->n > before;
+    return id;
 }
 
 /* A text table holds the repaired form, so text that is not UTF-8 is
@@ -307,6 +349,13 @@ pr_strtab_find(const struct pr_strtab *t, const char *s, size_t len)
     char *fix;
     uint32_t id;
 
+    if (t->text && len > PR_TEXT_MAX) {
+        if ((fix = cut_text(s, len, &o)) == NULL)
+            return PR_STR_NONE;
+        id = pr_strtab_find(t, fix, o);
+        free(fix);
+        return id;
+    }
     if (!t->text || utf8_ok(s, len))
         return find_raw(t, s, len);
     if ((fix = repair(s, len, &o)) == NULL)
@@ -320,6 +369,12 @@ size_t
 pr_strtab_repaired(const struct pr_strtab *t)
 {
     return t == NULL ? 0 : t->repaired;
+}
+
+size_t
+pr_strtab_cut(const struct pr_strtab *t)
+{
+    return t == NULL ? 0 : t->cut;
 }
 
 const char *

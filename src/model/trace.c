@@ -834,6 +834,7 @@ pr_trace_finish_threads(struct pr_trace *t, int threads)
     draft_store(t);
     note_task_devices(t);
     t->diag.invalid_utf8 = pr_strtab_repaired(t->strs);
+    t->diag.long_text_cut = pr_strtab_cut(t->strs);
     shrink((void **)&t->events, &t->cap_events, t->n_events,
            sizeof(*t->events));
     shrink((void **)&t->ops, &t->cap_ops, t->n_ops, sizeof(*t->ops));

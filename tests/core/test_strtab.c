@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -163,6 +164,53 @@ test_bytes_are_kept_exactly(void **state)
     pr_strtab_free(t);
 }
 
+/* Text over PR_TEXT_MAX (a hostile 100 MB name, issue #35): a text table
+ * keeps its first bytes, cut at a character's start, and the count cut;
+ * it is looked up the same way and counted once; binary tables keep it. */
+static void
+test_long_text_cut(void **state)
+{
+    struct pr_strtab *t = pr_strtab_new_text(), *b = pr_strtab_new();
+    size_t n = 3 * PR_TEXT_MAX, i, len;
+    char *s = malloc(n), want[64];
+    const char *got;
+    uint32_t id, id2;
+
+    (void)state;
+    assert_non_null(t);
+    assert_non_null(b);
+    assert_non_null(s);
+    s[0] = 'a'; /* then "é" (2 bytes) over and over, so that the cut's */
+    for (i = 1; i + 2 < n; i += 2) { /* place falls inside a character */
+        s[i] = (char)0xc3;
+        s[i + 1] = (char)0xa9;
+    }
+    s[n - 2] = 'x';
+    s[n - 1] = 'y';
+    id = pr_strtab_intern(t, s, n);
+    assert_int_not_equal(id, PR_STR_NONE);
+    got = pr_strtab_get(t, id);
+    len = pr_strtab_len(t, id);
+    assert_true(len <= PR_TEXT_MAX);
+    assert_int_equal(pr_strtab_repaired(t), 0); /* still UTF-8 */
+    assert_int_equal(pr_strtab_cut(t), 1);
+    snprintf(want, sizeof(want), "\xe2\x80\xa6 [%zu bytes cut]",
+             n - (size_t)(strstr(got, "\xe2\x80\xa6") - got));
+    assert_non_null(strstr(got, want));
+    assert_int_equal(strlen(got), len);
+    assert_memory_equal(got, s, (size_t)(strstr(got, "\xe2\x80\xa6") - got));
+    assert_int_equal(pr_strtab_find(t, s, n), id);
+    id2 = pr_strtab_intern(t, s, n);
+    assert_int_equal(id2, id);
+    assert_int_equal(pr_strtab_cut(t), 1); /* counted once */
+    id = pr_strtab_intern(b, s, n);        /* binary keys: kept whole */
+    assert_int_equal(pr_strtab_len(b, id), n);
+    assert_int_equal(pr_strtab_cut(b), 0);
+    free(s);
+    pr_strtab_free(t);
+    pr_strtab_free(b);
+}
+
 int
 main(void)
 {
@@ -173,6 +221,7 @@ main(void)
         cmocka_unit_test(test_embedded_nul_and_long),
         cmocka_unit_test(test_invalid_utf8_replaced),
         cmocka_unit_test(test_bytes_are_kept_exactly),
+        cmocka_unit_test(test_long_text_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
