@@ -61,6 +61,11 @@ enum pr_whatif {
  * claimed (the recommendations say so in gain_note). */
 #define PR_WHATIF_COLD_PCT 20.0
 
+/* A finding the critical path alone drives (pathrules.c, and a capture's
+ * first-use costs under PR_WHATIF_COLD_PCT) needs its replay to save this
+ * share of the step: under it the rules on the run's aggregates speak. */
+#define PR_WHATIF_PATH_PCT 5.0
+
 /* An operator (name and input shapes, as operators_by_shape) or a kernel
  * (name) a rule names, and the factor its kernels' time gets in the
  * rule's scenario (0 < factor <= 1; NaN: the scenario's own, e.g. the

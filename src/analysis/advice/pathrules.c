@@ -26,7 +26,7 @@
  * the step: under it the rules on the run's aggregates speak (ResNet-50
  * of the TensorBoard plugin's sample: launches 3-4% of the path, data
  * loading 23-33%; the launch finding would be noise there). */
-#define PATH_MIN_PCT 5.0
+#define PATH_MIN_PCT PR_WHATIF_PATH_PCT
 
 static const cJSON *
 row_of(const cJSON *whatif, const char *id)
@@ -154,6 +154,30 @@ path_parts(const cJSON *cp, const char *kind, char *buf, size_t cap,
     return named;
 }
 
+/* One part of the path's tops, as a mean per step with a path (0 when no
+ * step's top lists it). */
+static double
+part_us(const cJSON *cp, const char *kind, const char *name)
+{
+    const cJSON *s, *e;
+    double steps = 0, us = 0, v;
+
+    cJSON_ArrayForEach(s, pr_sget(cp, "steps"))
+    {
+        if (pr_sget_str(s, "bound") == NULL)
+            continue;
+        steps++;
+        cJSON_ArrayForEach(e, pr_sget(s, "top"))
+        {
+            if (pr_sget_is(pr_sget_str(e, "kind"), kind) &&
+                pr_sget_is(pr_sget_str(e, "name"), name) &&
+                (v = pr_sget_num(e, "us")) > 0)
+                us += v;
+        }
+    }
+    return steps > 0 ? us / steps : 0;
+}
+
 static int
 npu_run(const cJSON *run)
 {
@@ -227,8 +251,8 @@ static int
 launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
 {
     const cJSON *w = row_of(pr_sget(cp, "what_if"), "launch_bound");
-    char text[PATH_TEXT], calls[300], ops[300], gain[32];
-    double launch_pct, host_pct, g = pr_sget_num(w, "gain_pct");
+    char text[PATH_TEXT], calls[300], ops[300], gain[32], delay[32];
+    double launch_pct, host_pct, g = pr_sget_num(w, "gain_pct"), delay_us;
     int npu = npu_run(run), graphs;
     size_t len;
 
@@ -238,14 +262,30 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     path_parts(cp, "launch", calls, sizeof(calls), &launch_pct, NULL);
     path_parts(cp, "host_op", ops, sizeof(ops), &host_pct, NULL);
     fmt_ms(pr_sget_num(w, "gain_us"), gain, sizeof(gain));
+    delay_us = part_us(cp, "launch", "(launch-to-start delay)");
+    fmt_ms(delay_us, delay, sizeof(delay));
+    /* the calls' own time and the wait of the tasks after them apart
+       (review-2 finding 3): a graph removes the calls, and shortens the
+       launch-to-start delay without removing it, so a gain with a delay
+       of 10% of it or more is an upper bound */
     len = pr_append(
         text, sizeof(text), 0,
-        "Launches are %.0f%% of the critical path%s%s%s: the step waits "
-        "for the host to issue its %s one call at a time. Replayed with "
-        "the launches taking no time the step is %s shorter (%.1f%%); the "
-        "host operators' own work stays.",
-        launch_pct, calls[0] ? " (" : "", calls, calls[0] ? " a step)" : "",
-        npu ? "operators" : "kernels", gain, g);
+        "Launches are %.0f%% of the critical path%s%s%s%s%s%s: the step "
+        "waits for the host to issue its %s one call at a time. Replayed "
+        "with the launches taking no time%s the step is %s shorter "
+        "(%.1f%%)%s; the host operators' own work stays.",
+        launch_pct, calls[0] || delay_us > 0 ? " (a step: " : "",
+        calls[0] ? calls : "", calls[0] ? " in the calls" : "",
+        calls[0] && delay_us > 0 ? ", and " : "", delay_us > 0 ? delay : "",
+        delay_us > 0 ? " of the tasks' wait from their launch to their start)"
+        : calls[0]   ? ")"
+                     : "",
+        npu ? "operators" : "kernels",
+        delay_us > 0 ? " and no task waiting after its launch," : "", gain, g,
+        delay_us >= 0.1 * pr_sget_num(w, "gain_us")
+            ? ", an upper bound: a graph removes the calls but only shortens "
+              "each task's launch latency"
+            : "");
     if (ops[0] != '\0' && host_pct >= 10) {
         len = pr_append(text, sizeof(text), len,
                         " Host work is %.0f%% of the path, led by %s.",
@@ -260,8 +300,10 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                          "torch.compile so fewer kernels launch."
                        : "Capture the step in a CUDA graph (torch.compile(mode="
                          "\"reduce-overhead\") or torch.cuda.CUDAGraph) so the "
-                         "launches go, and fuse small operators with "
-                         "torch.compile so fewer kernels launch.");
+                         "launches go (a graph replays fixed shapes: inputs "
+                         "whose sizes vary, such as sparse features, need "
+                         "padding to a few sizes), and fuse small operators "
+                         "with torch.compile so fewer kernels launch.");
     return add(recs, "launch_bound", text);
 }
 

@@ -1728,10 +1728,11 @@ walk(struct pr_cp_graph *g, struct sums *u, struct pr_error *err)
         b = n->bind;
         if (b >= PR_CP_MAX_PRED)
             return;
-        sums_add(u, err, (enum pr_cp_kind)n->w_kind,
-                 n->w_kind == PR_CP_LAUNCH ? g->v[n->pred[b]].name
-                                           : PR_STR_NONE,
-                 n->w, -1);
+        /* a wait after the launch is the launch-to-start delay, not the
+           call's own time: unnamed, so it never adds to the call's name
+           (review-2 finding 3: "cudaLaunchKernel 17.8 ms a step" where the
+           calls held 9.8 ms) */
+        sums_add(u, err, (enum pr_cp_kind)n->w_kind, PR_STR_NONE, n->w, -1);
         sums_edge(g, u, err, (enum pr_cp_kind)n->p_kind[b], n->p_name[b],
                   n->pw[b], n->pc_first, b == 0 ? n->pc_n : 0);
         via_end = !n->p_start[b];
@@ -1774,6 +1775,8 @@ piece_name(const struct pr_trace *t, const struct piece *p)
         return "(device idle, no recorded cause)";
     case PR_CP_SYNC:
         return "(stream waits for another stream)";
+    case PR_CP_LAUNCH:
+        return "(launch-to-start delay)";
     default:
         return "(unnamed)";
     }

@@ -1,0 +1,81 @@
+#!/bin/sh
+# verdict_review2.sh - the second expert review's findings on the
+# critical path's findings (issues #31, #29; review of main 202ff93) on
+# the shared samples, each skipped with a message when ../shared/traces
+# is absent.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "verdict review 2" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+
+# summary NAME INPUT: $T_DIR/NAME.json from a shared input; 1 when absent
+summary() {
+    [ -e "$PR_SHARED/traces/$2" ] || return 1
+    "$PR_BIN" -q --input "$PR_SHARED/traces/$2" --json "$T_DIR/$1.json" \
+        --html "$T_DIR/$1.html" 2> "$T_DIR/$1.err"
+}
+
+# 1. Finding 1: nsys mock.sqlite's two first launches (17.8 ms each, lazy
+# module loading) are first-use costs, not launch overhead: no launch
+# finding, the cold_step finding with its replay's gain, and the launch
+# replay's evidence names launch calls and the launch-to-start delay only
+# (a memcpy was listed as launch evidence).
+MOCK=nsys/mock.sqlite
+if summary mock "$MOCK"; then
+    check "mock.sqlite: first launches read as first-use costs, not launch-bound" \
+        python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+ids = [x['id'] for x in r['recommendations']]
+assert 'launch_bound' not in ids, ids
+f = [x for x in r['recommendations'] if x['id'] == 'cold_step'][0]
+assert f['gain_pct'] >= 5 and f['what_if'] == 'cold_step', f
+assert f['text'].startswith('First-use costs in the capture: runtime calls held the host 1 ms or more (cudaLaunchKernel'), f
+wi = {w['id']: w for w in r['critical_path']['what_if']}
+assert wi.get('launch_bound', {'gain_pct': 0})['gain_pct'] < 5, wi.get('launch_bound')
+for w in wi.values():
+    if w['id'] == 'launch_bound':
+        for e in w['evidence']:
+            assert e['name'].startswith('cu') or e['name'] == '(launch-to-start delay)', e
+assert r['verdict']['findings'][0]['id'] == 'cold_step', r['verdict']
+" "$T_DIR/mock.json"
+else
+    skip "mock.sqlite cold launches" "no $MOCK"
+fi
+
+# 2. Finding 3: HTA's trace_diff control holds 1,428 cudaLaunchKernel a
+# step, 9.4-10.7 ms (step #1009: 9,391 us); the path filed each kernel's
+# launch-to-start delay under the call's name (13,455 us in #1009).  The
+# calls and the delay apart, and the gain said to be an upper bound.
+CTL=hta/trace_diff/control/control.json.gz
+if summary control "$CTL"; then
+    check "trace_diff control: a step's cudaLaunchKernel on the path is at most the calls' time" \
+        python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+delay = 0
+for s in r['critical_path']['steps']:
+    for t in s['top']:
+        if t['name'] == 'cudaLaunchKernel':
+            assert t['us'] <= 10700, (s['step'], t)
+        if t['name'] == '(launch-to-start delay)':
+            assert t['kind'] == 'launch', t
+            delay += 1
+assert delay >= 1, 'no launch-to-start delay in any step top'
+f = [x for x in r['recommendations'] if x['id'] == 'launch_bound'][0]
+t = f['text']
+assert ' ms in the calls, and ' in t and \"of the tasks' wait from their launch to their start\" in t, t
+assert 'an upper bound: a graph removes the calls but only shortens' in t, t
+assert 'fixed shapes' in t, t
+ev = [e['name'] for e in f['evidence']]
+assert set(ev) <= {'cudaLaunchKernel', '(launch-to-start delay)', 'cudaMemsetAsync',
+                   'cudaMemcpyAsync', 'cudaEventRecord', 'cudaStreamWaitEvent'}, ev
+" "$T_DIR/control.json"
+else
+    skip "trace_diff control launch split" "no $CTL"
+fi
+
+echo "1..$T_N"
