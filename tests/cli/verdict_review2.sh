@@ -78,4 +78,28 @@ else
     skip "trace_diff control launch split" "no $CTL"
 fi
 
+# 3. Finding 2: df_index_resolver's compiled graphs ran no Triton kernel
+# (volta_sgemm, ATen's elementwise kernels): their host time is not "their
+# kernels' launches"; the finding's evidence is the launch calls its text
+# names.
+DF=hta/df_index_resolver/df_index_resolver.json.gz
+if summary df "$DF"; then
+    check "df_index_resolver: compiled graphs without Triton kernels read as eager operators" \
+        python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+assert not any(k['name'].startswith('triton_') for k in r['kernels'])
+f = [x for x in r['recommendations'] if x['id'] == 'launch_bound'][0]
+t = f['text']
+assert \"no kernel in the trace is Triton's\" in t and 'not Inductor' in t, t
+assert \"their host time is their kernels' launches\" not in t, t
+assert 'the collectives DDP issues from it' in t, t
+v = [x for x in r['verdict']['findings'] if x['id'] == 'launch_bound'][0]
+first = v['evidence'].split(';')[0].rsplit(' ', 2)[0]
+assert first in t, (first, v)
+" "$T_DIR/df.json"
+else
+    skip "df_index_resolver compiled graphs" "no $DF"
+fi
+
 echo "1..$T_N"

@@ -223,10 +223,30 @@ add_no_gain(cJSON *recs, const char *id, const char *text, const char *note)
     return o;
 }
 
+/* Whether a kernel of the run is Triton's (Inductor's generated kernels:
+ * triton_poi_*, triton_red_*, triton_per_*, triton_tem_*, named so by
+ * torch/_inductor/codegen/triton.py). */
+static int
+has_triton(const cJSON *run)
+{
+    const cJSON *k;
+
+    cJSON_ArrayForEach(k, pr_sget(run, "kernels"))
+    {
+        const char *name = pr_sget_str(k, "name");
+
+        if (name != NULL && strncmp(name, "triton_", 7) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* What the host operators on the path are, in an expert's words: the
- * optimizer's per-parameter loop, a compiled graph's own launches. */
+ * optimizer's per-parameter loop, a compiled graph's own launches (or,
+ * with no Triton kernel in the trace, its eager ATen operators). */
 static size_t
-host_op_advice(const char *ops, char *buf, size_t cap, size_t len)
+host_op_advice(const cJSON *run, const char *ops, char *buf, size_t cap,
+               size_t len)
 {
     if (strstr(ops, "Optimizer.step#") != NULL ||
         strstr(ops, "aten::_foreach_") != NULL)
@@ -235,7 +255,24 @@ host_op_advice(const char *ops, char *buf, size_t cap, size_t len)
                         "optimizer (torch.optim.AdamW(..., fused=True)) or "
                         "torch.compile of the optimizer step runs it in a "
                         "few kernels instead of a loop of host calls.");
-    if (strstr(ops, "CompiledFunction") != NULL)
+    if (strstr(ops, "CompiledFunction") != NULL && !has_triton(run))
+        /* review-2 finding 2: hta df_index_resolver's graphs ran
+           volta_sgemm and ATen's elementwise kernels, none Triton; inside
+           CompiledFunctionBackward the host ran c10d::allreduce_,
+           aten::clone, aten::sum ... */
+        len = pr_append(
+            buf, cap, len,
+            " CompiledFunction/CompiledFunctionBackward are torch.compile's "
+            "graphs, but no kernel in the trace is Triton's: the graphs run "
+            "ATen operators one by one (a backend such as aot_eager, not "
+            "Inductor), so their host time is those operators' dispatch and "
+            "host work%s, not launches alone. Compiled with the default "
+            "backend (inductor) their elementwise operators fuse into fewer "
+            "kernels.",
+            strstr(ops, "nccl:") != NULL || strstr(ops, "allreduce") != NULL
+                ? " and, in backward, the collectives DDP issues from it"
+                : "");
+    else if (strstr(ops, "CompiledFunction") != NULL)
         len = pr_append(buf, cap, len,
                         " CompiledFunction/CompiledFunctionBackward are "
                         "torch.compile's graphs: their host time is their "
@@ -290,7 +327,7 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
         len = pr_append(text, sizeof(text), len,
                         " Host work is %.0f%% of the path, led by %s.",
                         host_pct, ops);
-        len = host_op_advice(ops, text, sizeof(text), len);
+        len = host_op_advice(run, ops, text, sizeof(text), len);
     }
     pr_append(text, sizeof(text), len, " %s",
               npu ? "Run the step as a graph (torch.compile with torchair's "
@@ -547,7 +584,7 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                         "runs the captured graph as fused kernels instead of "
                         "stepping through the Python each step.");
     if (strstr(ops, "CompiledFunction") != NULL)
-        host_op_advice(ops, text, sizeof(text), len);
+        host_op_advice(run, ops, text, sizeof(text), len);
     step = pr_sget_num(pr_sget(run, "step_summary"), "mean_us");
     if (python)
         named_us += outside;
