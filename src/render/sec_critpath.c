@@ -121,6 +121,18 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const cJSON *steps,
                  strcmp(bound, "device") == 0 ? "" : bound, same, n,
                  n == 1 ? "" : "s",
                  pr_fig_format(err, PR_FMT_PCT, e, sizeof(e)));
+    else if (pr_sget_is(pr_sget_str(verdict, PR_K_BOUND), "unexplained"))
+        /* the path leaves most of each step out: its lead names no bound */
+        snprintf(text, sizeof(text),
+                 "The path covers less than half of each measured step (see "
+                 "the Verdict): of the resources on it, %s%s leads in %zu of "
+                 "%zu step%s, but the time the trace records nothing for is "
+                 "larger. Replaying the graph with the measured times gives "
+                 "the steps back within %s (the worst step).",
+                 strcmp(bound, "device") == 0 ? "device compute" : "the ",
+                 strcmp(bound, "device") == 0 ? "" : bound, same, n,
+                 n == 1 ? "" : "s",
+                 pr_fig_format(err, PR_FMT_PCT, e, sizeof(e)));
     else
         snprintf(text, sizeof(text),
                  "Bound by %s%s in %zu of %zu step%s. Replaying the graph with "

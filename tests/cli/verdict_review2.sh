@@ -102,4 +102,38 @@ else
     skip "df_index_resolver compiled graphs" "no $DF"
 fi
 
+# 4. Finding 10: a path shorter than half its step names no bound
+# (torch_npu old2023 rank1: 16.4 ms of 294.6 ms; HTA inference_rank_1:
+# 72.8 ms of 1,046 ms); a path that replays its steps keeps its bound.
+for c in "old2023 torch_npu/old2023 1 94" \
+    "inference hta/trace_file_list/inference_rank_1.json.gz 0 93"; do
+    set -- $c
+    if summary "$1" "$2"; then
+        check "$2: run $3's path misses ${4}% of the step: no bound named" \
+            python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][int(sys.argv[2])]
+v = r['verdict']
+assert v['bound'] == 'unexplained', v
+assert round(r['critical_path']['replay_error_pct']) == int(sys.argv[3]), r['critical_path']['replay_error_pct']
+t = v['text']
+assert t.startswith(\"What bounds the step is not known: the trace's critical path covers only %d%% of the measured step\" % (100 - int(sys.argv[3]))), t
+assert 'Bound by' not in t, t
+" "$T_DIR/$1.json" "$3" "$4"
+        "$PR_BIN" -q --input "$PR_SHARED/traces/$2" --html "$T_DIR/$1.html" 2>&1
+        check "$2: the Critical path section says the path covers less than half" \
+            grep -q "The path covers less than half of each measured step" \
+            "$T_DIR/$1.html"
+    else
+        skip "$2: unexplained verdict" "no $PR_SHARED/traces/$2"
+    fi
+done
+if [ -s "$T_DIR/control.json" ]; then
+    check "trace_diff control (replay error 0%) keeps its bound" python3 -c "
+import json, sys
+v = json.load(open(sys.argv[1]))['runs'][0]['verdict']
+assert v['bound'] == 'host' and v['text'].startswith('Bound by the host'), v
+" "$T_DIR/control.json"
+fi
+
 echo "1..$T_N"
