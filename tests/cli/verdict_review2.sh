@@ -136,4 +136,26 @@ assert v['bound'] == 'host' and v['text'].startswith('Bound by the host'), v
 " "$T_DIR/control.json"
 fi
 
+# 5. Finding 11: an op_summary CSV has no launch calls, events or stream
+# waits (its reader puts a zero-length launch at each task): its idle has
+# no recorded cause, in old2023 rank0's words for the same kernels.
+OPS=msprof/extra/msinsight_op_summary
+OLD=torch_npu/old2023
+if summary opsum "$OPS" && [ -s "$T_DIR/old2023.json" ]; then
+    check "op_summary: the idle is not split by cause, as old2023's same kernels" \
+        python3 -c "
+import json, sys
+def low(f, i):
+    r = json.load(open(f))['runs'][i]
+    return [x for x in r['recommendations'] if x['id'] == 'low_gpu_utilization'][0]
+a, b = low(sys.argv[1], 0), low(sys.argv[2], 0)
+assert a['text'] == b['text'], (a['text'], b['text'])
+assert 'the trace cannot tell: it has no launch calls' in a['text'], a
+assert 'waits on events' not in a['text'], a
+assert a['gain_note'] == b['gain_note'], (a, b)
+" "$T_DIR/opsum.json" "$T_DIR/old2023.json"
+else
+    skip "op_summary idle cause" "no $OPS or $OLD"
+fi
+
 echo "1..$T_N"

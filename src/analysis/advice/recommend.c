@@ -148,6 +148,24 @@ host_starved(const struct rctx *c)
            !copy_bound(c) && !near_empty(c);
 }
 
+/* The trace times no launch: no launch calls, or only the zero-length ones
+ * a reader puts at each task's start (MindSpore's and msprof's op tables,
+ * an op_summary CSV: no call lasts, no task waits after one; torch_npu's
+ * flow events last nothing but start well before their tasks): then no
+ * idle time can be split by cause (review-2 finding 11: op_summary's
+ * "100% has work queued that waits on events" where torch_npu old2023's
+ * same kernels read "the trace cannot tell"). */
+static int
+no_launch_times(const struct rctx *c)
+{
+    const struct pr_hostdev_out *hd = c->hd;
+
+    /* (zero measured, not unknown: NaN is a summary without the keys) */
+    return !isfinite(hd->queue_mean) ||
+           (hd->slow_launch_us == 0 && hd->delay_median_us == 0 &&
+            !(hd->slow_launch_delay_us > 0));
+}
+
 /* Why a device idles when the host does not starve it, for the text:
  * the copies that keep it busy, else where its idle time goes (HTA's
  * causes) and how deep its queue runs. */
@@ -211,7 +229,7 @@ low_util_advice(const struct rctx *c, char *buf, size_t cap)
                  "of model convergence.");
         return;
     }
-    if (!copy_bound(c) && !isfinite(c->hd->queue_mean)) {
+    if (!copy_bound(c) && no_launch_times(c)) {
         snprintf(buf, cap,
                  "Whether a larger batch would help, the trace cannot tell: "
                  "it has no launch calls to show whether the host keeps the "
@@ -240,7 +258,7 @@ low_util_note(const struct rctx *c)
         return "no change replayed: the capture holds almost no device "
                "work (the text says so)";
     if (!copy_bound(c) &&
-        (!isfinite(c->hd->queue_mean) || !isfinite(c->hd->idle_host_share)))
+        (no_launch_times(c) || !isfinite(c->hd->idle_host_share)))
         return "no change replayed: the trace cannot tell whether a larger "
                "batch would help (the text says why)";
     return "no change replayed: a larger batch is not the fix here (the "
