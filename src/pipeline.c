@@ -1662,10 +1662,12 @@ print_brief(const cJSON *sum, int quiet)
                            pr_sget_str_or(fd, "title", ""), gain,
                            pr_sget_str_or(fd, "id", ""));
             if (ev[0] != '\0')
-                pr_term_printf(
-                    stdout, "     %s%s\n",
-                    isnan(pr_sget_num(fd, "gain_us")) ? "" : "on the path: ",
-                    ev);
+                pr_term_printf(stdout, "     %s%s\n",
+                               isnan(pr_sget_num(fd, "gain_us")) ? ""
+                               : pr_sget_is(pr_sget_str(fd, "id"), "host_sync")
+                                   ? "evidence: "
+                                   : "on the path: ",
+                               ev);
         }
     }
     printf("(use --json, --html or --pdf to write a report; "

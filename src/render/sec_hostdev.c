@@ -333,7 +333,7 @@ static void
 pageable_advice(struct pr_figs *f, const cJSON *by_kind)
 {
     const cJSON *r;
-    double n = 0, us = 0;
+    double n = 0, us = 0, bytes = 0, b;
     char a[48], text[400];
 
     cJSON_ArrayForEach(r, by_kind)
@@ -342,16 +342,32 @@ pageable_advice(struct pr_figs *f, const cJSON *by_kind)
             continue;
         n += pr_sget_num(r, PR_K_COUNT);
         us += pr_sget_num(r, PR_K_DURATION_US);
+        b = pr_sget_num(r, PR_K_BYTES);
+        bytes += b > 0 ? b : 0;
     }
     if (!(n > 0))
         return;
-    snprintf(text, sizeof(text),
-             "%.0f cop%s from or to pageable host memory (%s): each is "
-             "staged through a pinned buffer and blocks the host. "
-             "DataLoader(pin_memory=True) and .to(device, non_blocking=True) "
-             "make them asynchronous and faster.",
-             n, n == 1 ? "y" : "ies",
-             pr_chart_format(us, PR_UNIT_US, a, sizeof(a)));
+    if (bytes > 0 && bytes / n <= 64)
+        /* scalars (review-2 finding 12: nsys mfu_2gpu's 8-byte copies):
+           the same words as the host_sync finding (pathrules.c), never
+           pinning advice for them */
+        snprintf(text, sizeof(text),
+                 "%.0f cop%s from or to pageable host memory (%s, %.0f bytes "
+                 "each on average: scalars): each makes the host wait for "
+                 "the stream. Pinning or prefetching does not help a copy of "
+                 "a few bytes; keep such values on the device or create them "
+                 "once before the loop (see Recommendations).",
+                 n, n == 1 ? "y" : "ies",
+                 pr_chart_format(us, PR_UNIT_US, a, sizeof(a)), bytes / n);
+    else
+        snprintf(
+            text, sizeof(text),
+            "%.0f cop%s from or to pageable host memory (%s): each is "
+            "staged through a pinned buffer and blocks the host. "
+            "DataLoader(pin_memory=True) and .to(device, non_blocking=True) "
+            "make them asynchronous and faster.",
+            n, n == 1 ? "y" : "ies",
+            pr_chart_format(us, PR_UNIT_US, a, sizeof(a)));
     pr_figs_text(f, text);
 }
 

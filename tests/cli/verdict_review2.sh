@@ -158,4 +158,35 @@ else
     skip "op_summary idle cause" "no $OPS or $OLD"
 fi
 
+# 6. Finding 12: nsys mfu_2gpu_before/after send 8-byte scalars: Host and
+# device says so instead of pinning advice; no copy_bound replay from
+# 11.8 us of copies; the sync finding's evidence is host time beside the
+# path; two gains say they overlap.
+for n in before after; do
+    NS=nsys/mfu_2gpu_$n.sqlite
+    if summary "$n" "$NS"; then
+        check "mfu_2gpu_$n: no copy-prefetch replay for scalar copies" python3 -c "
+import json, sys
+for r in json.load(open(sys.argv[1]))['runs']:
+    ids = [w['id'] for w in r['critical_path']['what_if']]
+    assert 'copy_bound' not in ids, ids
+    for f in r['verdict']['findings']:
+        if f['id'] == 'host_sync':
+            assert f['evidence'].endswith(\"(the host's time blocked in syncs, beside the path)\"), f
+" "$T_DIR/$n.json"
+        check "mfu_2gpu_$n: Host and device calls the copies scalars, no pinning advice" \
+            sh -c 'grep -q "8 bytes each on average: scalars): each makes the host wait" "$1" &&
+                   ! grep -q "DataLoader(pin_memory=True) and .to(device, non_blocking=True) make them" "$1"' \
+            _ "$T_DIR/$n.html"
+        check "mfu_2gpu_$n: the Verdict says the gains overlap" \
+            grep -q "the gains do not add up" "$T_DIR/$n.html"
+        "$PR_BIN" --input "$PR_SHARED/traces/$NS" > "$T_DIR/$n.txt" 2>&1
+        check "mfu_2gpu_$n: the terminal labels the sync evidence as host time" \
+            sh -c 'grep -q "evidence: aten::copy_ .* (the host.s time blocked in syncs, beside the path)" "$1" &&
+                   ! grep -q "on the path: aten::copy_ 1[0-9][0-9]" "$1"' _ "$T_DIR/$n.txt"
+    else
+        skip "mfu_2gpu_$n scalars" "no $NS"
+    fi
+done
+
 echo "1..$T_N"
