@@ -41,6 +41,8 @@ enum pr_whatif {
     PR_WHATIF_ACCUM,      /* communication: gradient accumulation over two
                              micro-batches (the collectives once) */
     PR_WHATIF_CASTS,      /* dtype_conversions: the casting kernels gone */
+    PR_WHATIF_COMPILE,    /* op_compile: CANN's online operator compilation
+                             gone (compiled operators cached) */
     PR_WHATIF_COUNT
 };
 
