@@ -99,6 +99,8 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const cJSON *steps,
     const cJSON *s;
     size_t n = 0, same = 0;
     char text[400], e[48];
+    const char *vb;
+    int idle, miss;
 
     cJSON_ArrayForEach(s, steps)
     {
@@ -109,39 +111,27 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const cJSON *steps,
     }
     if (bound == NULL)
         return;
-    if (pr_sget_is(pr_sget_str(verdict, PR_K_BOUND), "idle"))
-        /* the device mostly waits for what the trace does not record:
-           the resource column names the largest of the rest */
-        snprintf(text, sizeof(text),
-                 "Device idle with no recorded cause is the largest part of "
-                 "the path (see the Verdict); of the resources, %s%s leads "
-                 "in %zu of %zu step%s. Replaying the graph with the measured "
-                 "times gives the steps back within %s (the worst step).",
-                 strcmp(bound, "device") == 0 ? "device compute" : "the ",
-                 strcmp(bound, "device") == 0 ? "" : bound, same, n,
-                 n == 1 ? "" : "s",
-                 pr_fig_format(err, PR_FMT_PCT, e, sizeof(e)));
-    else if (pr_sget_is(pr_sget_str(verdict, PR_K_BOUND), "unexplained"))
-        /* the path leaves most of each step out: its lead names no bound */
-        snprintf(text, sizeof(text),
-                 "The path covers less than half of each measured step (see "
-                 "the Verdict): of the resources on it, %s%s leads in %zu of "
-                 "%zu step%s, but the time the trace records nothing for is "
-                 "larger. Replaying the graph with the measured times gives "
-                 "the steps back within %s (the worst step).",
-                 strcmp(bound, "device") == 0 ? "device compute" : "the ",
-                 strcmp(bound, "device") == 0 ? "" : bound, same, n,
-                 n == 1 ? "" : "s",
-                 pr_fig_format(err, PR_FMT_PCT, e, sizeof(e)));
-    else
-        snprintf(text, sizeof(text),
-                 "Bound by %s%s in %zu of %zu step%s. Replaying the graph with "
-                 "the measured times gives the steps back within %s (the "
-                 "worst step).",
-                 strcmp(bound, "device") == 0 ? "device compute" : "the ",
-                 strcmp(bound, "device") == 0 ? "" : bound, same, n,
-                 n == 1 ? "" : "s",
-                 pr_fig_format(err, PR_FMT_PCT, e, sizeof(e)));
+    /* idle: the device mostly waits for what the trace does not record;
+       unexplained: the path leaves most of each step out; either way the
+       resource column names the largest of the rest, and no bound */
+    vb = pr_sget_str(verdict, PR_K_BOUND);
+    idle = pr_sget_is(vb, "idle");
+    miss = pr_sget_is(vb, "unexplained");
+    snprintf(text, sizeof(text),
+             "%s%s%s%s in %zu of %zu step%s%s. Replaying the graph with the "
+             "measured times gives the steps back within %s (the worst "
+             "step).",
+             idle   ? "Device idle with no recorded cause is the largest part "
+                      "of the path (see the Verdict); of the resources, "
+             : miss ? "The path covers less than half of each measured step "
+                      "(see the Verdict): of the resources on it, "
+                    : "Bound by ",
+             strcmp(bound, "device") == 0 ? "device compute" : "the ",
+             strcmp(bound, "device") == 0 ? "" : bound,
+             idle || miss ? " leads" : "", same, n, n == 1 ? "" : "s",
+             miss ? ", but the time the trace records nothing for is larger"
+                  : "",
+             pr_fig_format(err, PR_FMT_PCT, e, sizeof(e)));
     pr_figs_text(f, text);
     if (!isnan(err) && err > 2.0 &&
         pr_sget_str(cp, "replay_error_note") != NULL)
