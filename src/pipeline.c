@@ -1627,6 +1627,7 @@ print_brief(const cJSON *sum, int quiet)
 
         double n = cJSON_IsNumber(c) ? c->valuedouble : 0;
         char mean[32];
+        int n_gain = 0;
 
         run_label(sum, runs, run, idx++, name, sizeof(name));
         pr_fig_format(cJSON_IsNumber(m) ? m->valuedouble : NAN, PR_FMT_US, mean,
@@ -1668,7 +1669,11 @@ print_brief(const cJSON *sum, int quiet)
                                    ? "evidence: "
                                    : "on the path: ",
                                ev);
+            n_gain += !isnan(pr_sget_num(fd, "gain_us"));
         }
+        if (n_gain > 1)
+            pr_term_printf(stdout, "  (each gain is its change replayed "
+                                   "alone: they overlap and do not add up)\n");
     }
     printf("(use --json, --html or --pdf to write a report; "
            "table --kind findings for the table)\n");

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "profreport/figures.h"
 #include "profreport/keys.h"
@@ -64,6 +65,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     const cJSON *fs = pr_sget(v, PR_K_FINDINGS);
     struct pr_fig_table t = {
         .cols = pr_fig_cols_findings, .rows = fs, .what = "findings"};
+    char note[512];
 
     (void)summary;
     if (v == NULL) {
@@ -79,23 +81,24 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         return;
     }
     pr_figs_table(f, "What to fix first", &t, NULL);
-    if (cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY)))
-        pr_figs_note(f, "Gains are predictions: the host's path replayed "
-                        "with the change applied (a CPU-only run has no "
-                        "Critical path part; Recommendations holds each "
-                        "finding's advice).");
-    else
-        pr_figs_note(f, "Gains are predictions: the step's dependency graph "
-                        "replayed with the change applied (see Critical path "
-                        "for the path and its replay error, Recommendations "
-                        "for each finding's advice).");
-    if (gains(fs) > 1)
-        /* review-2 finding 12: host_sync 11.3% and launch_bound 8.6% read
-           as 19.9% together, where after a removed sync the queue is
-           empty and the next kernels wait for their launches */
-        pr_figs_note(f, "Each gain is its change replayed alone: changes "
-                        "that shorten the same part of the path overlap, so "
-                        "the gains do not add up.");
+    /* two gains or more: each is its change alone (review-2 finding 12:
+       host_sync 11.3% and launch_bound 8.6% read as 19.9% together, where
+       after a removed sync the queue is empty and the next kernels wait
+       for their launches) */
+    snprintf(note, sizeof(note), "%s%s",
+             cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY))
+                 ? "Gains are predictions: the host's path replayed with the "
+                   "change applied (a CPU-only run has no Critical path part; "
+                   "Recommendations holds each finding's advice)."
+                 : "Gains are predictions: the step's dependency graph "
+                   "replayed with the change applied (see Critical path for "
+                   "the path and its replay error, Recommendations for each "
+                   "finding's advice).",
+             gains(fs) > 1 ? " Each gain is its change replayed alone: "
+                             "changes that shorten the same part of the path "
+                             "overlap, so the gains do not add up."
+                           : "");
+    pr_figs_note(f, note);
 }
 
 /* The section: read by the table in sections.c. */
