@@ -184,6 +184,9 @@ for r in json.load(open(sys.argv[1]))['runs']:
         check "mfu_2gpu_$n: the terminal labels the sync evidence as host time" \
             sh -c 'grep -q "evidence: aten::copy_ .* (the host.s time blocked in syncs, beside the path)" "$1" &&
                    ! grep -q "on the path: aten::copy_ 1[0-9][0-9]" "$1"' _ "$T_DIR/$n.txt"
+        check "mfu_2gpu_$n: the terminal says the gains do not add up" \
+            grep -q "(each gain is its change replayed alone: they overlap and do not add up)" \
+            "$T_DIR/$n.txt"
     else
         skip "mfu_2gpu_$n scalars" "no $NS"
     fi
