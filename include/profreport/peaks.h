@@ -56,6 +56,7 @@ struct pr_peaks {
     char source[1024];  /* datasheet reference; "" when none */
     char arch[16];      /* the entry's architecture ("gfx90a"); "" none */
     double cache_bytes; /* last-level cache of one device; NaN unknown */
+    int compute_units;  /* the entry's SMs, CUs or AI Cores; -1 unknown */
 };
 
 /* What a trace says about one device, for the lookup. */

@@ -270,6 +270,10 @@ struct pr_gpu_info {
     uint8_t copy_dir;       /* copies: enum pr_copy_dir */
     uint8_t unit;           /* enum pr_unit the task ran on */
     int8_t hf32;            /* HF32 Eligible: 1 yes, 0 no, -1 absent */
+    int32_t block_dim;      /* Ascend: the blocks the task's tiling split
+                               it into, one AI Core (or AI Vector core)
+                               each at a time (Block Dim, block_dim,
+                               blockDim); -1 absent */
 };
 
 /* A kernel record as the trace keeps it after pr_trace_finish(), 72
@@ -298,6 +302,7 @@ struct pr_gpu_more {
     int64_t task_id;
     double matrix_util_pct;
     uint32_t op_type, dev_types, dev_shapes;
+    int32_t block_dim;
 };
 
 /* Side record for [memory] instants. */
@@ -330,6 +335,9 @@ struct pr_device {
     int64_t smem_per_block, smem_per_sm, smem_per_block_optin;
     uint32_t arch; /* HIP's gcnArchName ("gfx942:sramecc+:xnack-"), string
                       id; PR_STR_NONE when not given */
+    /* Ascend: the AI Cores and AI Vector cores the export states
+       (msprof's info.json ai_core_num, aiv_num); -1 not stated */
+    int npu_cores, npu_vector_cores;
 };
 
 /* A file of a run folder that the folder's loader did not read, and why

@@ -43,6 +43,8 @@ enum pr_whatif {
     PR_WHATIF_CASTS,      /* dtype_conversions: the casting kernels gone */
     PR_WHATIF_COMPILE,    /* op_compile: CANN's online operator compilation
                              gone (compiled operators cached) */
+    PR_WHATIF_BLOCKDIM,   /* low_block_dim: the named Ascend operators'
+                             tasks spread over every core */
     PR_WHATIF_COUNT
 };
 

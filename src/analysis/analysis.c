@@ -12,6 +12,7 @@
 
 #include "profreport/analysis.h"
 #include "profreport/attribution.h"
+#include "profreport/blockdim.h"
 #include "profreport/buf.h"
 #include "profreport/checked.h"
 #include "profreport/comm.h"
@@ -668,6 +669,9 @@ tree_passes(const struct pr_trace *t, const struct pr_analysis_opts *o,
     st = side_join(&k, &sd, run, st, err);
     if (st == PR_OK)
         st = fill_roofline(t, tree, o, &tb, run, facts, err);
+    /* the rows' peaks name the chip the Block Dims are judged on */
+    if (st == PR_OK)
+        st = pr_block_dim_fill(t, &tb.devs, run, err);
     /* layers read the roofline's rows and the tree's nodes */
     if (st == PR_OK)
         st = fill_layers(t, tree, &tb, run, err);

@@ -18,7 +18,7 @@
  * every run's peak memory by its width times millions. */
 _Static_assert(sizeof(struct pr_event) == 40, "struct pr_event grew");
 _Static_assert(sizeof(struct pr_op_rec) == 16, "struct pr_op_rec grew");
-_Static_assert(sizeof(struct pr_gpu_info) == 136, "struct pr_gpu_info grew");
+_Static_assert(sizeof(struct pr_gpu_info) == 144, "struct pr_gpu_info grew");
 _Static_assert(sizeof(struct pr_gpu_rec) == 72, "struct pr_gpu_rec grew");
 
 struct pr_trace *
@@ -457,6 +457,7 @@ pr_gpu_info_init(struct pr_gpu_info *g)
     g->task_id = -1;
     g->measured_flops = -1;
     g->matrix_util_pct = NAN;
+    g->block_dim = -1;
 }
 
 struct pr_gpu_info *
@@ -531,6 +532,7 @@ pr_trace_add_device(struct pr_trace *t)
     d->regs_per_block = d->regs_per_sm = d->warp_size = -1;
     d->smem_per_block = d->smem_per_sm = d->smem_per_block_optin = -1;
     d->arch = PR_STR_NONE;
+    d->npu_cores = d->npu_vector_cores = -1;
     return d;
 }
 
@@ -712,7 +714,8 @@ has_more(const struct pr_gpu_info *g)
            g->group_size != -1 || g->task_type != PR_STR_NONE ||
            g->measured_flops != -1 || g->task_id != -1 ||
            !isnan(g->matrix_util_pct) || g->op_type != PR_STR_NONE ||
-           g->dev_types != PR_STR_NONE || g->dev_shapes != PR_STR_NONE;
+           g->dev_types != PR_STR_NONE || g->dev_shapes != PR_STR_NONE ||
+           g->block_dim != -1;
 }
 
 static void
@@ -730,6 +733,7 @@ more_of(const struct pr_gpu_info *g, struct pr_gpu_more *m)
     m->op_type = g->op_type;
     m->dev_types = g->dev_types;
     m->dev_shapes = g->dev_shapes;
+    m->block_dim = g->block_dim;
 }
 
 static void
@@ -950,6 +954,7 @@ gpu_expand(const struct pr_trace *t, const struct pr_gpu_rec *r,
         g->op_type = m->op_type;
         g->dev_types = m->dev_types;
         g->dev_shapes = m->dev_shapes;
+        g->block_dim = m->block_dim;
     }
 }
 

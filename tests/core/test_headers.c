@@ -13,6 +13,7 @@
 #include "profreport/analysis.h"
 #include "profreport/args.h"
 #include "profreport/attribution.h"
+#include "profreport/blockdim.h"
 #include "profreport/buf.h"
 #include "profreport/canvas.h"
 #include "profreport/chart.h"

@@ -1124,6 +1124,103 @@ rule_low_occupancy(struct rctx *c)
     add_rec(c, "low_occupancy", "info", text);
 }
 
+/* The Ascend tasks that ran on few cores (blockdim.c): at least this
+ * share of the AI Core task time (%) in tasks of a Block Dim at most a
+ * quarter of the cores of their kind. */
+#define LOW_BLOCK_DIM_PCT 10.0
+
+/* An operator's name as the text gives it: a MindSpore scope's last
+ * part ("MatMul-op19" of "Default/.../fc3-Dense/MatMul-op19"). */
+static const char *
+short_op(const char *name)
+{
+    const char *s = strrchr(name, '/');
+
+    return s != NULL && s[1] != '\0' ? s + 1 : name;
+}
+
+/* Operators whose tasks' Block Dim leaves most of the NPU's cores idle
+ * (review finding 7): CANN's tiling split them into few blocks. */
+static void
+rule_low_block_dim(struct rctx *c)
+{
+    const cJSON *b = pr_sget(c->run, "block_dim"), *op;
+    double pct = pr_sget_num(b, "low_pct"), cores = pr_sget_num(b, "ai_cores");
+    double vcores = pr_sget_num(b, "vector_cores");
+    int known = cores > 0;
+    char text[REC_TEXT + 256], ops[360] = "", ref[200], vc[16] = "";
+    size_t len = 0, n = 0;
+    cJSON *r;
+
+    if (!c->npu || !(pct >= LOW_BLOCK_DIM_PCT))
+        return;
+    cJSON_ArrayForEach(op, pr_sget(b, "operators"))
+    {
+        double lo = pr_sget_num(op, "min_block_dim");
+        double hi = pr_sget_num(op, "max_block_dim");
+        double f = pr_sget_num(op, "time_ratio_all_cores");
+        const char *name = pr_sget_str(op, "name");
+
+        if (name == NULL || n == 4 ||
+            pr_sget_num(op, "us") < 0.05 * pr_sget_num(b, "low_us"))
+            break; /* sorted by time: the rest is noise */
+        if (lo == hi)
+            len = pr_append(ops, sizeof(ops), len,
+                            "%s%s (Block Dim %.0f of %.0f, "
+                            "%.2f ms)",
+                            n ? "; " : "", short_op(name), lo,
+                            pr_sget_num(op, "cores"),
+                            pr_sget_num(op, "us") / 1e3);
+        else
+            len = pr_append(ops, sizeof(ops), len,
+                            "%s%s (Block Dim %.0f to %.0f of %.0f, %.2f ms)",
+                            n ? "; " : "", short_op(name), lo, hi,
+                            pr_sget_num(op, "cores"),
+                            pr_sget_num(op, "us") / 1e3);
+        if (known && f > 0 && f < 1)
+            pr_whatif_in_pick(c->f->whatif, PR_WHATIF_BLOCKDIM, NULL, NULL,
+                              name, f);
+        n++;
+    }
+    if (vcores > 0)
+        snprintf(vc, sizeof(vc), "%.0f", vcores);
+    if (known)
+        snprintf(ref, sizeof(ref),
+                 "the NPU's %.0f AI Cores%s%s (from %s%s%s%s)", cores,
+                 vcores > 0 ? ", for Vector tasks its AI Vector cores: " : "",
+                 vc, pr_sget_str_or(b, "cores_source", "?"),
+                 pr_sget_str(b, "device_entry") ? ": " : "",
+                 pr_sget_str_or(b, "device_entry", ""),
+                 pr_sget_true(b, "device_entry_guess")
+                     ? ", which names the family, not the variant"
+                     : "");
+    else
+        snprintf(ref, sizeof(ref),
+                 "the run's usual Block Dim (%.0f, the most frequent: this "
+                 "export names no chip, so its AI Core count is unknown)",
+                 pr_sget_num(b, "common_block_dim"));
+    snprintf(text, sizeof(text),
+             "%.1f%% of the AI Core task time (%.2f of %.2f ms) runs in tasks "
+             "whose Block Dim is at most a quarter of %s: %s. Each block runs "
+             "on one core, so the other cores idle while these tasks run. "
+             "CANN's operators set their Block Dim in their tiling, from the "
+             "shapes: a shape too small along the axes the operator splits "
+             "(the batch, or M of a MatMul) gives few blocks. Give each call "
+             "more work: a larger batch, or fewer, larger operators; in your "
+             "own Ascend C operators, set the tiling's block count "
+             "(SetBlockDim) to the core count (GetCoreNumAic, GetCoreNumAiv) "
+             "and split along an axis large enough for every core.",
+             pct, pr_sget_num(b, "low_us") / 1e3,
+             pr_sget_num(b, "task_us") / 1e3, ref, ops);
+    r = add_rec(c, "low_block_dim", pct >= 50 ? "warning" : "info", text);
+    if (r != NULL && !known)
+        pr_emit_str(r, "gain_note",
+                    "no change replayed: the export does not give the NPU's "
+                    "AI Core count, so how far the tasks could spread is not "
+                    "known",
+                    &c->ok);
+}
+
 /* PyTorch's casting copies by name (aten/src/ATen/native/cuda/Copy.cu):
  * float to bf16 / fp16 (bfloat16_copy_kernel_cuda, float16_copy_kernel_
  * cuda), to fp8 (float8_copy_kernel_cuda), and ROCm's bf16 / fp16 to
@@ -1760,6 +1857,7 @@ run_rules(struct rctx *c)
     rule_memory_bound(c);
     rule_misaligned(c);
     rule_low_occupancy(c);
+    rule_low_block_dim(c);
     rule_dtype_conversions(c);
 }
 

@@ -120,6 +120,12 @@ static const struct {
      "call time, and the device idle the path shows during them (a wait no "
      "edge explains, while the host compiled) goes",
      NULL},
+    {"low_block_dim",
+     "the named operators' tasks split across every core of their kind: "
+     "each takes its time times its Block Dim over the core count; an "
+     "upper bound (it assumes the work divides evenly and nothing else, "
+     "such as memory bandwidth, limits the task)",
+     NULL},
 };
 
 /* Replayed under a change that removes an edge. */
@@ -1111,7 +1117,8 @@ apply_picks(const struct pr_trace *t, struct pr_cp_graph *g,
             continue;
         n->dur = s == PR_WHATIF_CASTS ? 0 : (int64_t)((double)n->dur * f);
         evidence(a, s, n->on_path,
-                 s == PR_WHATIF_OCCUPANCY || s == PR_WHATIF_CASTS
+                 s == PR_WHATIF_OCCUPANCY || s == PR_WHATIF_CASTS ||
+                         s == PR_WHATIF_BLOCKDIM
                      ? n->name
                      : ev_name(t, n),
                  was - n->dur);
@@ -1193,6 +1200,7 @@ apply(const struct pr_trace *t, struct pr_cp_graph *g,
     case PR_WHATIF_MEMBOUND:
     case PR_WHATIF_OCCUPANCY:
     case PR_WHATIF_CASTS:
+    case PR_WHATIF_BLOCKDIM:
         return apply_picks(t, g, in, a, s);
     default:
         return 0;
@@ -1779,6 +1787,7 @@ finding_title(const char *id)
         {"dtype_conversions", "Dtype conversions on the device"},
         {"host_ops", "Host operators bound the step"},
         {"small_allreduce", "Many small all-reduces: gradients not bucketed"},
+        {"low_block_dim", "Operators on few AI Cores (low Block Dim)"},
     };
     size_t i;
 

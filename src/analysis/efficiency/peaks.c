@@ -601,11 +601,13 @@ pr_peaks_lookup_query(const struct pr_peak_table *t,
         out->tflops[k] = NAN;
     out->gbps = NAN;
     out->cache_bytes = NAN;
+    out->compute_units = -1;
     e = find_entry(t, q, &out->match);
     if (e) {
         memcpy(out->tflops, e->tflops, sizeof(out->tflops));
         out->gbps = e->gbps;
         out->cache_bytes = e->cache;
+        out->compute_units = e->cus;
         out->origin = e->from_user ? PR_PEAK_CLI
                       : out->match == PR_MATCH_CAPABILITY || e->guess
                           ? PR_PEAK_GUESS

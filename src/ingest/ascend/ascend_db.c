@@ -1157,6 +1157,7 @@ enum {
     K_SHAPES,
     K_DTYPES,
     K_HF32,
+    K_BLOCK,
     K_COMM,
     K_FOPS,
     K_GTID
@@ -1242,6 +1243,7 @@ kernel_info(struct adb *a, sqlite3_stmt *q, struct pr_gpu_info *g,
 {
     const char *core = col_str(a, q, K_CORE), *v;
     struct pr_trace *t = a->t;
+    int64_t v64;
     int bad = 0;
 
     g->task_id = col_i64(a, q, K_TASKID, -1);
@@ -1251,6 +1253,9 @@ kernel_info(struct adb *a, sqlite3_stmt *q, struct pr_gpu_info *g,
     g->task_type = opt_intern(t, core ? core : tt, &bad);
     g->unit = (uint8_t)pr_ascend_unit(core ? core : tt);
     g->hf32 = hf32_of(a, q);
+    v64 = col_i64(a, q, K_BLOCK, -1);
+    if (v64 >= 0 && v64 <= INT32_MAX)
+        g->block_dim = (int32_t)v64;
     g->op_type = opt_intern(t, col_str(a, q, K_OPTYPE), &bad);
     g->dev_shapes =
         opt_intern(t, list_text(&a->a, col_str(a, q, K_SHAPES), 1), &bad);
@@ -1317,9 +1322,9 @@ on_any(struct adb *a, sqlite3_stmt *q)
 static enum pr_status
 task_sql(struct adb *a, int info, int comm, int pmu)
 {
-    static const char *const cols[] = {"name",           "taskType",
-                                       "opType",         "inputShapes",
-                                       "inputDataTypes", "hf32Eligible"};
+    static const char *const cols[] = {
+        "name",           "taskType",     "opType",  "inputShapes",
+        "inputDataTypes", "hf32Eligible", "blockDim"};
     enum pr_status st = sql_begin(a, "SELECT t.startNs, t.endNs, t.deviceId, "
                                      "t.connectionId, t.taskType, t.streamId, "
                                      "t.taskId");

@@ -37,6 +37,7 @@ enum {
     C_SHAPES,
     C_TYPES,
     C_CUBE,
+    C_BLOCK,
     C_FOPS, /* four columns of measured operations */
     C_N = C_FOPS + 4
 };
@@ -53,6 +54,7 @@ static const char *const col_names[C_N] = {"Device_id",
                                            "Input Shapes",
                                            "Input Data Types",
                                            "cube_utilization(%)",
+                                           "Block Dim",
                                            "aic_cube_fops",
                                            "aic_vector_fops",
                                            "aiv_cube_fops",
@@ -187,6 +189,9 @@ enrich(struct kd *k, struct pr_gpu_info *g)
     f = num_cell(k, C_CUBE);
     if (!isnan(f))
         g->matrix_util_pct = f;
+    f = num_cell(k, C_BLOCK); /* N/A on HCCL and AI CPU rows */
+    if (f >= 0 && f <= INT32_MAX && f == floor(f))
+        g->block_dim = (int32_t)f;
     for (i = 0; i < 4; i++) {
         f = num_cell(k, C_FOPS + i);
         if (!isnan(f) && f >= 0)

@@ -116,6 +116,8 @@ struct pr_ms_task {
     double flops;              /* measured FLOPs of one call; -1 unknown */
     int64_t bytes;             /* copy or message bytes; -1 unknown */
     int32_t grid[3], block[3]; /* GPU launch shape; 0 unknown */
+    int32_t block_dim;         /* Ascend Block Dim, when has_block_dim */
+    int has_block_dim;
 };
 
 /* Builds one run's trace: device tasks on pid = device id, tid = stream,

@@ -23,11 +23,12 @@
 
 /* What we know of one operator (by full name) before its tasks arrive. */
 struct opinfo {
-    char *name;   /* owned: the full name */
-    char *type;   /* owned or NULL */
-    char *shapes; /* owned or NULL: model shape text */
-    char *types;  /* owned or NULL */
-    double flops; /* one call's measured FLOPs; -1 unknown */
+    char *name;        /* owned: the full name */
+    char *type;        /* owned or NULL */
+    char *shapes;      /* owned or NULL: model shape text */
+    char *types;       /* owned or NULL */
+    double flops;      /* one call's measured FLOPs; -1 unknown */
+    int32_t block_dim; /* framework_raw's block_dim; -1 unknown */
 };
 
 struct optab {
@@ -96,6 +97,7 @@ ops_add(struct optab *t, const char *name)
     p = &t->v[t->n];
     memset(p, 0, sizeof(*p));
     p->flops = -1;
+    p->block_dim = -1;
     p->name = dup_str(name);
     if (p->name == NULL)
         return NULL;
@@ -133,6 +135,8 @@ ops_sort(struct optab *t)
             TAKE(shapes)
             TAKE(types)
 #undef TAKE
+            if (y->block_dim < 0)
+                y->block_dim = x->block_dim;
             if (y->flops < 0)
                 y->flops = x->flops;
             free(x->name);
@@ -254,12 +258,14 @@ inputs_text(const cJSON *info, struct opinfo *p, struct pr_buf *tmp)
 
 static enum pr_status
 add_opinfo(struct ctx *c, const char *name, const char *type, const cJSON *info,
-           struct pr_error *err)
+           int64_t block_dim, struct pr_error *err)
 {
     struct opinfo *p = ops_add(&c->ops, name);
 
     if (p == NULL || (type && type[0] && (p->type = dup_str(type)) == NULL))
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (block_dim >= 0 && block_dim <= INT32_MAX)
+        p->block_dim = (int32_t)block_dim;
     if (info != NULL)
         (void)inputs_text(info, p, &c->scratch);
     return PR_OK;
@@ -312,8 +318,9 @@ static enum pr_status
 framework_row(struct ctx *c, struct pr_csv *csv, const int *cols,
               struct pr_error *err)
 {
-    const char *info = fld(csv, cols[2]);
+    const char *info = fld(csv, cols[2]), *bd = fld(csv, cols[3]);
     cJSON *o;
+    int64_t block_dim;
     enum pr_status st;
 
     errno = 0; /* a failed allocation, not bad text, when ENOMEM */
@@ -321,8 +328,11 @@ framework_row(struct ctx *c, struct pr_csv *csv, const int *cols,
     if (o == NULL && errno == ENOMEM)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     /* an op_info that is not JSON keeps the op, without shapes */
+    /* a block_dim that is no number keeps the op, without it */
+    if (!pr_fld_parse_int64(bd, strlen(bd), &block_dim))
+        block_dim = -1;
     st = add_opinfo(c, fld(csv, cols[0]), fld(csv, cols[1]),
-                    cJSON_IsObject(o) ? o : NULL, err);
+                    cJSON_IsObject(o) ? o : NULL, block_dim, err);
     cJSON_Delete(o);
     return st;
 }
@@ -331,10 +341,11 @@ static enum pr_status
 read_framework(struct ctx *c, struct pr_error *err)
 {
     static const char *const names[] = {"full_kernel_name|full_op_name",
-                                        "kernel_type|op_type", "op_info"};
+                                        "kernel_type|op_type", "op_info",
+                                        "?block_dim"};
     const char *path = path_of(c, PR_MS_FRAMEWORK);
 
-    return path ? each_row(c, path, names, 3, framework_row, err) : PR_OK;
+    return path ? each_row(c, path, names, 4, framework_row, err) : PR_OK;
 }
 
 static enum pr_status
@@ -389,6 +400,8 @@ add_op_task(struct ctx *c, struct pr_ms_task *k, const char *full,
     k->shapes = p ? p->shapes : NULL;
     k->types = p ? p->types : NULL;
     k->flops = p ? p->flops : -1;
+    k->has_block_dim = p != NULL && p->block_dim >= 0;
+    k->block_dim = p ? p->block_dim : -1;
     k->collective = pr_ms_collective(type);
     return pr_ms_add_task(&c->b, k, err);
 }
@@ -515,7 +528,7 @@ tl_args(struct ctx *c, const cJSON *ev, struct pr_error *err)
     if (!cJSON_IsString(full))
         return PR_OK;
     return add_opinfo(c, full->valuestring,
-                      cJSON_IsString(type) ? type->valuestring : NULL, args,
+                      cJSON_IsString(type) ? type->valuestring : NULL, args, -1,
                       err);
 }
 

@@ -534,6 +534,8 @@ fill_gpu(struct pr_ms_builder *b, const struct pr_ms_task *k,
     memcpy(g->grid, k->grid, sizeof(g->grid));
     memcpy(g->block, k->block, sizeof(g->block));
     g->bytes = k->bytes;
+    if (k->has_block_dim)
+        g->block_dim = k->block_dim;
     if (k->collective &&
         (g->collective = intern(b, k->collective)) == PR_STR_NONE)
         return PR_E_NOMEM;

@@ -329,17 +329,44 @@ read_clock(const char *path, struct pr_msprof_run *r, struct pr_error *err)
     return st;
 }
 
-/* info.json.N: the rank of the process that drove the device. */
+/* A core count of info.json's DeviceInfo entry; -1 when absent, not a
+ * count, or 0 (aiv_num 0: the chip has no AI Vector cores of its own). */
+static int
+core_count(const cJSON *dev, const char *key)
+{
+    int64_t v;
+
+    return int_member(dev, key, &v) && v > 0 && v <= 65536 ? (int)v : -1;
+}
+
+/* info.json.N: the rank of the process that drove the device, and the
+ * device's AI Core and AI Vector core counts (its DeviceInfo entry of
+ * the device's id, else the only one). */
 static enum pr_status
-read_info(const char *path, struct pr_trace *t, struct pr_error *err)
+read_info(const char *path, struct pr_msprof_run *r, struct pr_error *err)
 {
     cJSON *o = read_object(path, err);
-    int64_t rank;
+    const cJSON *devs, *d, *pick = NULL;
+    int64_t rank, id;
 
     if (o == NULL)
         return err->code;
     if (int_member(o, "rank_id", &rank) && rank >= 0 && rank < 1000000)
-        t->rank = rank;
+        r->t->rank = rank;
+    devs = cJSON_GetObjectItemCaseSensitive(o, "DeviceInfo");
+    if (!cJSON_IsArray(devs))
+        devs = NULL;
+    cJSON_ArrayForEach(d, devs)
+    {
+        if (int_member(d, "id", &id) && id == r->device)
+            pick = d;
+    }
+    if (pick == NULL && cJSON_IsArray(devs) && cJSON_GetArraySize(devs) == 1)
+        pick = cJSON_GetArrayItem(devs, 0);
+    if (cJSON_IsObject(pick)) {
+        r->npu_cores = core_count(pick, "ai_core_num");
+        r->npu_vector_cores = core_count(pick, "aiv_num");
+    }
     cJSON_Delete(o);
     return PR_OK;
 }
@@ -1222,6 +1249,8 @@ finish_run(struct pr_msprof_run *r, const struct plan *p, struct pr_error *err)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     d->id = r->device;
     d->name = PR_STR_NONE; /* info.json counts cores, names no chip */
+    d->npu_cores = r->npu_cores;
+    d->npu_vector_cores = r->npu_vector_cores;
     t->vendor = pr_strtab_intern(t->strs, "huawei", 6);
     t->backend = pr_strtab_intern(t->strs, "hccl", 4);
     t->device_kind = pr_strtab_intern(t->strs, "npu", 3);
@@ -1262,12 +1291,13 @@ read_plan(const struct plan *p, int64_t id, const struct pr_read_opts *o,
     if (r.t == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     r.device = id;
+    r.npu_cores = r.npu_vector_cores = -1;
     r.max = o && o->max_input_bytes ? o->max_input_bytes : PR_READ_DEFAULT_MAX;
     st = pr_ms_builder_init(&r.b, r.t, id, "msprof", err);
     if (st == PR_OK && p->start_info)
         st = read_clock(p->start_info, &r, err);
     if (st == PR_OK && p->info)
-        st = read_info(p->info, r.t, err);
+        st = read_info(p->info, &r, err);
     if (st == PR_OK)
         st = read_timelines(&r, p->timelines.v, p->timelines.n, err);
     for (i = 0; i < p->summaries.n && st == PR_OK; i++)

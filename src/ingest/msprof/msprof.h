@@ -31,6 +31,8 @@ struct pr_msprof_run {
     size_t n_tasks;          /* device tasks the timelines gave */
     size_t n_summary_tasks;  /* op_summary rows read as tasks */
     size_t n_summary_merged; /* op_summary rows that detailed a task */
+    int npu_cores;           /* info.json's ai_core_num; -1 not stated */
+    int npu_vector_cores;    /* its aiv_num when > 0; -1 otherwise */
 };
 
 /* A time as the run keeps it: Unix ns when `ns` is on the device's

@@ -46,6 +46,7 @@ enum col {
     C_VEC_FOPS,
     C_AIC_VEC_FOPS,
     C_CUBE_UTIL,
+    C_BLOCK,
     C_N
 };
 
@@ -68,6 +69,7 @@ static const char *const col_names[C_N][3] = {
     {"aiv_vector_fops", NULL, NULL},
     {"aic_vector_fops", NULL, NULL},
     {"cube_utilization(%)", NULL, NULL},
+    {"Block Dim", "Block Num", NULL},
 };
 
 static int
@@ -306,6 +308,8 @@ fill(const struct ops *o, struct pr_gpu_info *g, int comm)
             pr_strtab_intern(t->strs, o->dev_types.data, o->dev_types.len);
     if (int_fld(o, C_TASK_ID, &id))
         g->task_id = id;
+    if (int_fld(o, C_BLOCK, &id) && id >= 0 && id <= INT32_MAX)
+        g->block_dim = (int32_t)id;
     g->measured_flops = row_flops(o);
     g->matrix_util_pct = util;
     if (comm && g->collective == PR_STR_NONE)
