@@ -33,8 +33,10 @@ enum pr_tc_reason {
     PR_TCR_ALIGN,       /* a dimension is not a multiple of 8 (16) */
     PR_TCR_HF32_MATMUL, /* Ascend: fp32 matmul without HF32 (matmul HF32
                            is off by default) */
-    PR_TCR_HF32_CONV    /* Ascend: fp32 convolution without HF32 (on by
+    PR_TCR_HF32_CONV,   /* Ascend: fp32 convolution without HF32 (on by
                            default, so it was turned off) */
+    PR_TCR_FP32_MTE2    /* Ascend: fp32 on the Cube without HF32, its
+                           tasks mte2 bound: fewer bytes, not HF32 */
 };
 
 #define PR_TC_TEXT_SIZE 256
@@ -78,6 +80,15 @@ void pr_tensorcore_diagnose(const struct pr_op_cost *cost,
  * runs) without HF32; 0 for other ops and for HF32 that was on. */
 int pr_tensorcore_diagnose_hf32(const struct pr_op_cost *cost, int hf32,
                                 struct pr_tc_diag *out);
+
+/* An HF32 finding (pr_tensorcore_diagnose_hf32) told with what its tasks'
+ * counters show: on_cube_pct of their time ran on the Cube (NaN: not
+ * known), their time-weighted aic_mte2_ratio (NaN: not recorded).  Tasks
+ * on the Cube say so; tasks at mte2_bound or more wait on loading their
+ * inputs, so the finding becomes PR_TCR_FP32_MTE2: bf16 halves the bytes,
+ * HF32 speeds only the math. */
+void pr_tensorcore_hf32_context(struct pr_tc_diag *d, double on_cube_pct,
+                                double mte2_ratio, double mte2_bound);
 
 /* The alignment check alone (GEMM M/N/K, conv channels, attention head
  * dim) for ops that may well be on tensor cores already: 1 and the texts

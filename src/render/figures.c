@@ -273,7 +273,7 @@ static const struct pr_col npu_cols[] = {
     {"tc_rule", PR_K_TENSOR_CORES_RULE, "Cube rule", PR_FMT_TEXT, 1, NULL, 0},
     {"fp16", PR_K_PEAK_TFLOPS "." PR_K_FP16_TENSOR, "FP16 Cube peak",
      PR_FMT_TFLOPS, 1.1, NULL, 0},
-    {"reason", PR_K_REASON, "Why not on the Cube", PR_FMT_WRAP, 2, NULL, 0},
+    {"reason", PR_K_REASON, "Finding", PR_FMT_WRAP, 2, NULL, 0},
     {"math", PR_K_KMATH, "Math", PR_FMT_WRAP, 1,
      "Where its math ran: cube (the AI Core's matrix unit) or vector",
      PR_COL_BOTH},

@@ -801,9 +801,10 @@ kernel_bars(const cJSON *kernels, int npu)
 {
     static const char *const legend[] = {"CUDA cores", "Tensor cores"};
     static const char *const npu_legend[] = {"Vector and other units",
-                                             "Cube unit"};
+                                             "Cube unit", "HCCL communication"};
     size_t n = pr_sget_len(kernels), i = 0;
     struct pr_fig_chart *ch;
+    int comm = 0;
     const char **labels;
     double *vals;
     size_t *idx;
@@ -832,11 +833,15 @@ kernel_bars(const cJSON *kernels, int npu)
         vals[i] = isnan(pr_sget_num(k, PR_K_TOTAL_US))
                       ? 0
                       : pr_sget_num(k, PR_K_TOTAL_US);
-        idx[i++] = (size_t)pr_sget_true(k, PR_K_TENSOR_CORES_USED);
+        /* an NPU's HCCL tasks apart: they compute on neither unit */
+        idx[i] = npu && pr_sget_is(pr_sget_str(k, PR_K_KMATH), "communication")
+                     ? 2
+                     : (size_t)pr_sget_true(k, PR_K_TENSOR_CORES_USED);
+        comm |= idx[i++] == 2;
     }
     ch->u.hbars = (struct pr_chart_hbars){
-        "Top kernels by total time", labels, vals, i, idx, PR_UNIT_US,
-        npu ? npu_legend : legend,   2};
+        "Top kernels by total time", labels,      vals, i, idx, PR_UNIT_US,
+        npu ? npu_legend : legend,   comm ? 3 : 2};
     return ch;
 }
 
@@ -1001,12 +1006,15 @@ sec_tensor_cores(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     }
     if (pr_fig_run_is_npu(run)) {
         npu_cube(f, tc, no_ops, eligible);
-        pr_figs_table(f, "Eligible operators not using the Cube", &t,
+        /* an NPU's findings are its fp32 matrix work without HF32, on
+           the Cube or not (each says where it ran and what bounds it) */
+        pr_figs_table(f, "fp32 matmul and convolution without HF32", &t,
                       no_ops ? "No operator events in this trace, so no "
                                "operator was checked."
                       : !(eligible > 0)
                           ? "No operator in this run could use the Cube."
-                          : "Every Cube-eligible operator ran on the Cube.");
+                          : "No fp32 matmul or convolution ran without "
+                            "HF32.");
         return;
     }
     pr_figs_kpi(f, "Kernel time on tensor cores",

@@ -17,6 +17,7 @@
 #include "profreport/cube.h"
 #include "profreport/flops.h"
 #include "profreport/peaks.h"
+#include "profreport/pmu.h"
 #include "profreport/roofline.h"
 #include "profreport/tensorcore.h"
 
@@ -1181,7 +1182,29 @@ struct hf {
     const char *op; /* the kernels table's operator; NULL: the task name */
     int cls, hf32;  /* PR_OPC_GEMM / PR_OPC_CONV; 0 NO, -1 not recorded */
     double us;
+    double cube_us;            /* of it, tasks that ran on the Cube */
+    double mte2_x_us, mte2_us; /* aic_mte2_ratio weighted by time, and the
+                                  time of the tasks that give it */
 };
+
+/* A task whose Cube waits on its inputs this share of its time or more
+ * is "mte2 bound": loading them from memory (MTE2: global memory to the
+ * AI Core's buffers), not the Cube's math, sets its pace.  The threshold
+ * of Huawei's own advisor (msprof-analyze's operator checker, "mte2
+ * ratio is more than 80%"). */
+#define MTE2_BOUND 0.8
+
+/* The column of aic_mte2_ratio in the trace's counter table; -1 none. */
+static int
+mte2_col(const struct pr_trace *t)
+{
+    size_t i;
+
+    for (i = 0; t->pmu != NULL && i < t->pmu->n_cols; i++)
+        if (strcmp(pr_trace_str(t, t->pmu->cols[i]), "aic_mte2_ratio") == 0)
+            return (int)i;
+    return -1;
+}
 
 struct hfs {
     struct hf *v; /* owned */
@@ -1211,9 +1234,11 @@ collect_hf32(struct pass *p, struct hfs *h)
 {
     struct pr_idmap seen = {0};
     struct pr_error e = {PR_OK, ""};
+    struct pr_cube_ctx cx;
     size_t i, k;
-    int cls;
+    int cls, mte2 = mte2_col(p->t);
 
+    pr_cube_init(p->t, &cx);
     for (i = 0; i < p->t->n_events && p->ok; i++) {
         const struct pr_event *ev = &p->t->events[i];
         struct pr_gpu_info gb;
@@ -1236,10 +1261,20 @@ collect_hf32(struct pass *p, struct hfs *h)
                 break;
             }
             k = h->n++;
-            h->v[k] =
-                (struct hf){ev->name, NULL, cls, gi->hf32 == 0 ? 0 : -1, 0.0};
+            h->v[k] = (struct hf){ev->name, NULL, cls, gi->hf32 == 0 ? 0 : -1,
+                                  0,        0,    0,   0};
         }
         h->v[k].us += (double)ev->dur_ns / 1000.0;
+        if (pr_cube_task(&cx, ev->info, gi) == PR_CUBE_YES)
+            h->v[k].cube_us += (double)ev->dur_ns / 1000.0;
+        if (mte2 >= 0) {
+            const float *v = pr_pmu_get(p->t, ev->info);
+
+            if (v != NULL && isfinite(v[mte2]) && v[mte2] >= 0) {
+                h->v[k].mte2_x_us += v[mte2] * (double)ev->dur_ns / 1000.0;
+                h->v[k].mte2_us += (double)ev->dur_ns / 1000.0;
+            }
+        }
     }
     pr_idmap_free(&seen);
 }
@@ -1289,9 +1324,12 @@ merge_by_operator(struct pass *p, struct hfs *h)
     if (h->n > 1)
         qsort(h->v, h->n, sizeof(*h->v), cmp_hf_op);
     for (i = 0; i < h->n; i++) {
-        if (w > 0 && cmp_hf_op(&h->v[w - 1], &h->v[i]) == 0)
+        if (w > 0 && cmp_hf_op(&h->v[w - 1], &h->v[i]) == 0) {
             h->v[w - 1].us += h->v[i].us;
-        else
+            h->v[w - 1].cube_us += h->v[i].cube_us;
+            h->v[w - 1].mte2_x_us += h->v[i].mte2_x_us;
+            h->v[w - 1].mte2_us += h->v[i].mte2_us;
+        } else
             h->v[w++] = h->v[i];
     }
     if (w > 1)
@@ -1305,6 +1343,7 @@ emit_hf32(cJSON *arr, const struct hf *x, int *ok)
     cJSON *o = pr_emit_obj(arr, NULL, ok);
     struct pr_op_cost c;
     struct pr_tc_diag d;
+    double on_cube, mte2;
 
     if (!*ok)
         return;
@@ -1312,6 +1351,9 @@ emit_hf32(cJSON *arr, const struct hf *x, int *ok)
     c.dtype = PR_DT_FP32;
     c.cls = (enum pr_op_class)x->cls;
     (void)pr_tensorcore_diagnose_hf32(&c, x->hf32, &d);
+    on_cube = x->us > 0 ? 100.0 * x->cube_us / x->us : NAN;
+    mte2 = x->mte2_us > 0 ? x->mte2_x_us / x->mte2_us : NAN;
+    pr_tensorcore_hf32_context(&d, on_cube, mte2, MTE2_BOUND);
     pr_emit_str(o, "operator", x->op, ok);
     pr_emit_null(o, "input_shapes", ok);
     pr_emit_finite(o, "device_us", x->us, ok);
@@ -1319,6 +1361,9 @@ emit_hf32(cJSON *arr, const struct hf *x, int *ok)
     pr_emit_str(o, "reason_id", pr_tensorcore_reason_id(d.reason), ok);
     pr_emit_str(o, "advice", d.advice, ok);
     pr_emit_str(o, "dtype", pr_dtype_name(PR_DT_FP32), ok);
+    /* where its tasks ran and what bounds them (an NPU's finding) */
+    pr_emit_num_or_null(o, "on_cube_pct", on_cube, ok);
+    pr_emit_num_or_null(o, "aic_mte2_ratio", mte2, ok);
 }
 
 /* An NPU run whose tasks carry the producer's HF32 and dtype columns:

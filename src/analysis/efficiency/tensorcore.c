@@ -200,6 +200,7 @@ static const char *const reason_ids[] = {
     "fp32_algorithm",  "fp32_amd",        "fp64",
     "dtype_gpu",       "dtype",           "no_dtype",
     "align",           "hf32_matmul_off", "hf32_conv_off",
+    "fp32_mte2_bound",
 };
 
 const char *
@@ -456,4 +457,34 @@ pr_tensorcore_diagnose_hf32(const struct pr_op_cost *cost, int hf32,
         "torch.npu.matmul.allow_hf32 = True (fp32 on the Cube with HF32, "
         "Ascend's TF32), " AMP_NPU);
     return 1;
+}
+
+void
+pr_tensorcore_hf32_context(struct pr_tc_diag *d, double on_cube_pct,
+                           double mte2_ratio, double mte2_bound)
+{
+    int conv = d->reason == PR_TCR_HF32_CONV;
+    const char *kind = conv ? "convolution" : "matmul";
+    size_t n = strlen("fp32 ") + strlen(kind);
+    char text[PR_TC_TEXT_SIZE];
+
+    if (d->reason != PR_TCR_HF32_MATMUL && !conv)
+        return;
+    if (mte2_ratio >= mte2_bound) {
+        snprintf(text, sizeof(text),
+                 "fp32 %s%s without HF32, mte2 bound (aic_mte2_ratio %.2f: "
+                 "its tasks wait on loading their inputs from memory, not "
+                 "on the Cube's math), so HF32 gains little",
+                 kind, on_cube_pct >= 50.0 ? " on the Cube" : "", mte2_ratio);
+        say(d, PR_TCR_FP32_MTE2, text,
+            "bf16 halves the bytes it loads: torch.autocast(\"npu\", "
+            "dtype=torch.bfloat16) (or fp16); HF32 speeds only the math");
+        return;
+    }
+    if (on_cube_pct >= 50.0 && strncmp(d->text, "fp32 ", 5) == 0 &&
+        strncmp(d->text + 5, kind, strlen(kind)) == 0) {
+        snprintf(text, sizeof(text), "fp32 %s on the Cube%s", kind,
+                 d->text + n);
+        snprintf(d->text, sizeof(d->text), "%s", text);
+    }
 }

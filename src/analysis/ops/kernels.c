@@ -25,6 +25,10 @@
 
 #include "../internal.h"
 
+/* The math of an HCCL task: it moves data on the NPU's communication
+ * engines, on neither the Cube nor the Vector unit. */
+#define MATH_COMM "communication"
+
 struct kgroup {
     const char *name; /* borrowed from the trace */
     const char *op;   /* launching op with most time; NULL */
@@ -546,12 +550,16 @@ emit_class(cJSON *o, const struct kgroup *g, int *ok)
 {
     enum pr_kmath m = g->kc.math;
 
-    /* a task whose producer named its unit ran on that unit */
+    /* a task whose producer named its unit ran on that unit; an HCCL
+       task's is communication, no compute unit's math (review 8) */
     if (g->by_unit && m == PR_KM_UNKNOWN)
         m = unit_tc(g) ? PR_KM_CUBE : PR_KM_VECTOR;
     pr_emit_str(o, PR_K_KFAMILY, pr_kclass_family_name(g->kc.family), ok);
     pr_emit_str(o, PR_K_KLIBRARY, g->kc.library, ok);
-    pr_emit_str(o, PR_K_KMATH, pr_kclass_math_name(m), ok);
+    pr_emit_str(o, PR_K_KMATH,
+                g->by_unit && g->unit == PR_UNIT_COMM ? MATH_COMM
+                                                      : pr_kclass_math_name(m),
+                ok);
     pr_emit_str(o, PR_K_KPRECISION, pr_kclass_prec_name(g->kc.precision), ok);
     pr_emit_str(o, PR_K_KRULE, g->kc.rule, ok);
     pr_emit_str(o, PR_K_KFAMILY_SOURCE,
@@ -798,10 +806,13 @@ pr_kernels_tc_ratio(const struct pr_trace *t)
 
 #define UNKNOWN_LISTED 10
 
-/* A ref's math as its row writes it (a task placed by its unit). */
-static enum pr_kmath
+/* A ref's math as its row writes it (a task placed by its unit); an
+ * HCCL task's, communication, is PR_KM_COUNT in kernel_classes' sums. */
+static int
 ref_math(const struct pr_kernel_ref *k)
 {
+    if (k->comm)
+        return PR_KM_COUNT;
     if (k->by_unit && k->math == PR_KM_UNKNOWN)
         return k->unit_tc ? PR_KM_CUBE : PR_KM_VECTOR;
     return (enum pr_kmath)k->math;
@@ -872,21 +883,22 @@ enum pr_status
 pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
                    struct pr_error *err)
 {
-    const char *fam[PR_KF_COUNT], *math[PR_KM_COUNT];
-    int64_t fam_ns[PR_KF_COUNT] = {0}, math_ns[PR_KM_COUNT] = {0}, all = 0;
-    size_t fam_n[PR_KF_COUNT] = {0}, math_n[PR_KM_COUNT] = {0}, i;
+    const char *fam[PR_KF_COUNT], *math[PR_KM_COUNT + 1];
+    int64_t fam_ns[PR_KF_COUNT] = {0}, math_ns[PR_KM_COUNT + 1] = {0}, all = 0;
+    size_t fam_n[PR_KF_COUNT] = {0}, math_n[PR_KM_COUNT + 1] = {0}, i;
     int ok;
 
     for (i = 0; i < PR_KF_COUNT; i++)
         fam[i] = i ? pr_kclass_family_name((enum pr_kfamily)i) : "unknown";
     for (i = 0; i < PR_KM_COUNT; i++)
         math[i] = i ? pr_kclass_math_name((enum pr_kmath)i) : "unknown";
+    math[PR_KM_COUNT] = MATH_COMM;
     for (i = 0; i < refs->n; i++) {
         const struct pr_kernel_ref *k = &refs->v[i];
         int f = k->family > 0 && k->family < PR_KF_COUNT ? k->family : 0;
-        int m = (int)ref_math(k);
+        int m = ref_math(k);
 
-        m = m > 0 && m < PR_KM_COUNT ? m : 0;
+        m = m > 0 && m <= PR_KM_COUNT ? m : 0;
         all = pr_sat_add_i64(all, k->total_ns);
         fam_ns[f] = pr_sat_add_i64(fam_ns[f], k->total_ns);
         fam_n[f]++;
@@ -898,7 +910,7 @@ pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
     emit_sums(pr_emit_arr(*out, "by_family", &ok), "family", fam, fam_ns, fam_n,
               PR_KF_COUNT, (double)all, &ok);
     emit_sums(pr_emit_arr(*out, "by_math", &ok), "math", math, math_ns, math_n,
-              PR_KM_COUNT, (double)all, &ok);
+              PR_KM_COUNT + 1, (double)all, &ok);
     emit_unknown(*out, refs, (double)all, &ok);
     if (ok)
         return PR_OK;

@@ -10,6 +10,7 @@
 
 #include "profreport/buf.h"
 #include "profreport/checked.h"
+#include "profreport/cube.h"
 #include "profreport/tree.h"
 
 #include "../internal.h"
@@ -25,6 +26,8 @@ struct builder {
     struct pr_idmap32 rt_by_ext;  /* external id -> its latest runtime */
     struct pr_idmap tid_num;      /* tid string id -> thread number */
     struct pr_names names;        /* name classes by string id */
+    struct pr_cube_ctx cube;      /* an NPU's tasks on the Cube */
+    int npu;                      /* an Ascend run: the tasks say */
     uint32_t *tids;               /* thread number -> tid string id */
     size_t n_tids, cap_tids;
     uint32_t *node_tid; /* host node -> thread number, until grouped */
@@ -245,7 +248,17 @@ add_dev(struct builder *b, size_t i)
     d = &tr->devs[tr->n_devs++];
     d->ev = (uint32_t)i;
     d->rt = b->dev_next[idx] = PR_TREE_NONE;
-    d->tc = (pr_names_get(&b->names, e->name) & PR_NAME_TC) != 0;
+    if (b->npu) {
+        /* an Ascend task says where it ran (its counters, its core,
+           its operator type: cube.h), as the kernel table reads it */
+        struct pr_gpu_info gb;
+        const struct pr_gpu_info *gi = pr_trace_gpu(b->t, e, &gb);
+
+        d->tc = gi != NULL && e->kind == PR_KIND_DEVICE_TASK &&
+                pr_cube_task(&b->cube, e->info, gi) == PR_CUBE_YES;
+    } else {
+        d->tc = (pr_names_get(&b->names, e->name) & PR_NAME_TC) != 0;
+    }
     d->op_eligible = 0;
     /* An absent correlation links to nothing (the plugin would pair all
      * "None" ids together). */
@@ -1356,6 +1369,9 @@ pr_tree_build(const struct pr_trace *t, struct pr_tree *tree,
     b.tree = tree;
     b.err = err;
     pr_names_init(&b.names, t);
+    b.npu = pr_trace_is_npu(t);
+    if (b.npu)
+        pr_cube_init(t, &b.cube);
     st = build(&b);
     builder_free(&b);
     if (st != PR_OK)
