@@ -126,6 +126,12 @@ size_t pr_kclass_table_count(const struct pr_kclass_table *t);
 void pr_kclass_lookup(const struct pr_kclass_table *t, const char *name,
                       struct pr_kclass *out);
 
+/* The first rule after index `after` that names the kernel (-1: from the
+ * first, as pr_kclass_lookup but not remembered): the next candidate
+ * when a caller cannot take the rule a lookup gave. */
+void pr_kclass_lookup_after(const struct pr_kclass_table *t, const char *name,
+                            int after, struct pr_kclass *out);
+
 /* The rule at index i (0 <= i < count) as lookup gives it, without the
  * name-dependent fields (precision by name, patterns).  0 out of range. */
 int pr_kclass_rule(const struct pr_kclass_table *t, int i,

@@ -42,6 +42,12 @@
     "(torch_npu.profiler.profile(with_stack=True), or "                        \
     "mindspore.Profiler(with_stack=True)) to see which lines of code cost "    \
     "the time."
+/* The same for a MindSpore run (its current profiler: stacks on Ascend,
+ * from the host side, ProfilerActivity.CPU among the activities). */
+#define PR_SOURCES_NO_STACKS_MINDSPORE                                         \
+    "The trace has no stacks \xE2\x80\x94 record with a current MindSpore's "  \
+    "mindspore.profiler.profile(with_stack=True) (Ascend; activities with "    \
+    "ProfilerActivity.CPU) to see which lines of code cost the time."
 
 /* One frame "path(line): function" of a stack, borrowed from its text. */
 struct pr_frame {

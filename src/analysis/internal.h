@@ -181,6 +181,8 @@ struct pr_names {
     int rules_lost;        /* the map ran out of memory: look up again */
     int borrowed;          /* bits and rules are the trace's shared cache
                               (t->names): read only, never freed here */
+    int npu;               /* an Ascend run: only Ascend's rules name its
+                              tasks (pr_names_lookup) */
 };
 
 /* The PR_NAME_* bits of one kernel class (TC, TF32, comm, known, SIMT
@@ -205,6 +207,14 @@ enum pr_sync_kind pr_names_sync_kind(struct pr_names *nc, uint32_t id);
 /* The kernel-table rule of string id (fixed fields only: pr_kclass_rule);
  * 0 with index -1 when no rule names it. */
 int pr_names_rule(struct pr_names *nc, uint32_t id, struct pr_kclass *out);
+
+/* pr_kclass_lookup of a name of nc's trace: on an Ascend NPU a rule of
+ * another platform's library (PyTorch's CUDA kernels, cuDNN ...) names
+ * none of its tasks, which are CANN's, HCCL's or MindSpore's: the first
+ * rule of theirs that names it does, else it is unknown and its
+ * operator type classifies it (kernels.c). */
+void pr_names_lookup(const struct pr_names *nc, const char *name,
+                     struct pr_kclass *out);
 
 /* The framework that ran t's model: "pytorch", "mindspore", "megengine",
  * or NULL when neither the reader nor the format says (summary.c; the

@@ -30,6 +30,7 @@ pr_names_init(struct pr_names *nc, const struct pr_trace *t)
     }
     memset(nc, 0, sizeof(*nc));
     nc->t = t;
+    nc->npu = pr_trace_is_npu(t);
     nc->kc = t->kclass;
     /* a trace the pipeline did not give a table (tests, fuzzing): the
        compiled-in one; without memory for it names stay unclassified */
@@ -115,7 +116,7 @@ classify(struct pr_names *nc, uint32_t id, int store)
     struct pr_kclass k;
     unsigned bits = DONE;
 
-    pr_kclass_lookup(nc->kc, name, &k);
+    pr_names_lookup(nc, name, &k);
     bits |= pr_names_kclass_bits(&k);
     /* the rule of a kernel name, for the few callers that name it (a
        map: most names are no kernel's) */
@@ -179,6 +180,29 @@ pr_names_rule(struct pr_names *nc, uint32_t id, struct pr_kclass *out)
     i = pr_idmap_get(&nc->rules, id);
     if (i != PR_NONE && !nc->rules_lost)
         return pr_kclass_rule(nc->kc, (int)i, out);
-    pr_kclass_lookup(nc->kc, pr_trace_str(nc->t, id), out);
+    pr_names_lookup(nc, pr_trace_str(nc->t, id), out);
     return out->index >= 0;
+}
+
+/* The libraries whose rules name an Ascend run's tasks. */
+static int
+ascend_library(const char *lib)
+{
+    static const char *const own[] = {"CANN", "HCCL", "MindSpore"};
+    size_t i;
+
+    for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+        if (strcmp(lib, own[i]) == 0)
+            return 1;
+    return 0;
+}
+
+void
+pr_names_lookup(const struct pr_names *nc, const char *name,
+                struct pr_kclass *out)
+{
+    pr_kclass_lookup(nc->kc, name, out);
+    while (nc->npu && out->index >= 0 && out->library != NULL &&
+           !ascend_library(out->library))
+        pr_kclass_lookup_after(nc->kc, name, out->index, out);
 }

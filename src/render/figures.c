@@ -854,6 +854,37 @@ pr_fig_rows_by(const cJSON *rows, const char *key)
     return out;
 }
 
+/* A section's paragraph in MindSpore's words (its frames, its Cells),
+ * where the generic one speaks of PyTorch's; NULL: the generic one. */
+static const char *
+mindspore_lede(const char *id)
+{
+    if (strcmp(id, "source") == 0)
+        return "Operator time by the line of your code that called it: the "
+               "innermost frame outside mindspore, site-packages and the "
+               "standard library.";
+    if (strcmp(id, "modules") == 0)
+        return "Time per network Cell, as the tree of Cells that called each "
+               "other (a Cell indented under its caller), and per Cell type.";
+    return NULL;
+}
+
+/* Whether every run (one at least) ran under MindSpore. */
+static int
+all_mindspore(const cJSON *runs)
+{
+    const cJSON *run;
+    int any = 0;
+
+    cJSON_ArrayForEach(run, runs)
+    {
+        if (!pr_sget_is(pr_sget_str(run, "framework"), "mindspore"))
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
 void
 pr_figs_section(struct pr_figs *f, const struct pr_section *s,
                 const cJSON *summary)
@@ -864,6 +895,9 @@ pr_figs_section(struct pr_figs *f, const struct pr_section *s,
     const char *lede = s->host_lede != NULL && pr_fig_host_only(summary)
                            ? s->host_lede
                            : s->lede;
+
+    if (all_mindspore(runs) && mindspore_lede(s->id) != NULL)
+        lede = mindspore_lede(s->id);
 
     if (lede != NULL)
         pr_figs_text(f, lede);

@@ -1390,6 +1390,28 @@ npu_task_findings(struct pass *p, cJSON *tc, cJSON *arr)
     return 1;
 }
 
+/* Why an NPU run's Cube share is not known, in its producer's words. */
+static const char *
+npu_blind_note(const struct pr_trace *t)
+{
+    const char *f =
+        t != NULL && t->format != PR_STR_NONE ? pr_trace_str(t, t->format) : "";
+
+    if (strcmp(f, "mindspore") == 0)
+        return "some NPU tasks do not say which unit ran them (MindSpore's "
+               "profiler files name no core per task): the Cube share is "
+               "not known";
+    if (strcmp(f, "msprof") == 0)
+        return "some NPU tasks do not say which unit ran them (msprof's "
+               "timeline names no core per task; op_summary's Task Type "
+               "does, msprof --export=on writes it): the Cube share is not "
+               "known";
+    return "some NPU tasks do not say which unit ran them (no "
+           "kernel_details.csv Accelerator Core, or N/A as torch_npu's "
+           "profiler_level0 writes it): the Cube share is not known; "
+           "profile with profiler_level1";
+}
+
 /* Eligible ops that launched kernels but none on tensor cores, by device
  * time lost. */
 static void
@@ -1477,12 +1499,7 @@ tensor_cores_json(struct pass *p, struct pr_roofline_out *out)
     pr_emit_finite(tc, "tc_heuristic_kernel_time_pct", npu_blind ? NAN : heur,
                    &p->ok);
     if (npu_blind)
-        pr_emit_str(tc, "note",
-                    "some NPU tasks do not say which unit ran them (no "
-                    "kernel_details.csv Accelerator Core, or N/A as "
-                    "torch_npu's profiler_level0 writes it): the Cube share "
-                    "is not known; profile with profiler_level1",
-                    &p->ok);
+        pr_emit_str(tc, "note", npu_blind_note(p->t), &p->ok);
     out->eligible_op_pct = isfinite(seed) ? seed
                            : all > 0      ? 100.0 * elig / all
                                           : NAN;

@@ -891,7 +891,8 @@ name_precision(const struct pr_kclass_table *t, const struct kname *k,
 }
 
 static void
-lookup(const struct pr_kclass_table *t, const char *name, struct pr_kclass *out)
+lookup(const struct pr_kclass_table *t, const char *name, size_t from,
+       struct pr_kclass *out)
 {
     char low[LOW_NAME_MAX];
     struct kname k;
@@ -906,7 +907,7 @@ lookup(const struct pr_kclass_table *t, const char *name, struct pr_kclass *out)
             low[i] = (char)tolower((unsigned char)name[i]);
         k.low = low;
     }
-    for (i = 0; i < t->n; i++) {
+    for (i = from; i < t->n; i++) {
         const char *hit = rule_match(&t->r[i], &k);
 
         if (hit == NULL)
@@ -938,6 +939,17 @@ pr_kclass_lookup(const struct pr_kclass_table *t, const char *name,
     h = memo_hash(name);
     if (memo_get(t, name, h, out))
         return;
-    lookup(t, name, out);
+    lookup(t, name, 0, out);
     memo_put(t, name, h, out);
+}
+
+void
+pr_kclass_lookup_after(const struct pr_kclass_table *t, const char *name,
+                       int after, struct pr_kclass *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->index = -1;
+    if (t == NULL || name == NULL || after < -1)
+        return;
+    lookup(t, name, (size_t)(after + 1), out);
 }

@@ -100,7 +100,7 @@ group_of(struct ktable *kt, const struct pr_trace *t, uint32_t name,
     g = &kt->v[kt->n++];
     memset(g, 0, sizeof(*g));
     g->name = pr_trace_str(t, name);
-    pr_kclass_lookup(kt->names.kc, g->name, &g->kc);
+    pr_names_lookup(&kt->names, g->name, &g->kc);
     g->kc.math = pr_kclass_math_on(g->kc.math, kt->vendor);
     return g;
 }
@@ -317,7 +317,7 @@ family_by_producer(struct ktable *kt, struct kgroup *g,
     if (g->by_producer || gi->op_type == PR_STR_NONE)
         return;
     g->by_producer = -1;
-    pr_kclass_lookup(kt->names.kc, pr_trace_str(kt->t, gi->op_type), &k);
+    pr_names_lookup(&kt->names, pr_trace_str(kt->t, gi->op_type), &k);
     if (k.family == PR_KF_UNKNOWN || k.family == PR_KF_COLLECTIVE)
         return;
     g->kc.family = k.family;

@@ -959,6 +959,17 @@ emit_skipped(const struct ctx *c, cJSON *view, int *ok)
     }
 }
 
+/* A run MindSpore ran: its legacy folders, or an msprof export whose
+ * tasks carry MindSpore's graph scopes (t->framework). */
+static int
+by_mindspore(const struct pr_trace *t)
+{
+    return (t->format != PR_STR_NONE &&
+            strcmp(pr_trace_str(t, t->format), "mindspore") == 0) ||
+           (t->framework != PR_STR_NONE &&
+            strcmp(pr_trace_str(t, t->framework), "mindspore") == 0);
+}
+
 static cJSON *
 view_json(const struct ctx *c, const struct totals *s)
 {
@@ -978,6 +989,7 @@ view_json(const struct ctx *c, const struct totals *s)
     emit_skipped(c, o, &ok);
     pr_emit_str(o, "note",
                 s->with_stack > 0       ? NULL
+                : by_mindspore(c->t)    ? PR_SOURCES_NO_STACKS_MINDSPORE
                 : pr_trace_is_npu(c->t) ? PR_SOURCES_NO_STACKS_NPU
                                         : PR_SOURCES_NO_STACKS,
                 &ok);

@@ -1076,8 +1076,12 @@ pr_ms_gpu_read(const struct pr_ms_unit *u, const struct pr_read_opts *o,
     st = pr_ms_builder_init(&c.b, t, u->rank >= 0 ? u->rank : 0, "mindspore",
                             err);
     if (st == PR_OK) {
+        /* MindSpore's GPU profiler records through CUPTI (its
+           ccsrc/profiler/device/gpu/gpu_profiling.h): an NVIDIA GPU, so
+           the kernels' math is told as CUDA cores and tensor cores */
         t->device_kind = pr_strtab_intern(t->strs, "gpu", 3);
-        if (t->device_kind == PR_STR_NONE)
+        t->vendor = pr_strtab_intern(t->strs, "nvidia", 6);
+        if (t->device_kind == PR_STR_NONE || t->vendor == PR_STR_NONE)
             st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
     if (st == PR_OK)
