@@ -220,6 +220,10 @@ test_world(void **state)
                       "\"global_ranks\": [0, 2]}}";
     const char *twice = "{\"g\": {\"group_name\": \"default_group\", "
                         "\"global_ranks\": [0, 1, 1]}}";
+    const char *nul = "{\"g\": {\"group_name\": \"default_group\\u0000x\"}}";
+    const char *esc = "{\"g\": {\"group_name\": \"default_group\\\\u0000x\"}}";
+    struct pr_error err;
+    int64_t w = 0;
 
     (void)state;
     assert_int_equal(pr_ascend_group_world(torch, strlen(torch), 2), 4);
@@ -232,8 +236,24 @@ test_world(void **state)
     assert_int_equal(pr_ascend_group_world(twice, strlen(twice), 0), -1);
     assert_int_equal(pr_ascend_group_world("nope", 4, 0), -1);
     assert_int_equal(pr_ascend_group_world("[]", 2, 0), -1);
-    assert_int_equal(
-        pr_ascend_metadata_world("/nonexistent/profiler_metadata.json", 0), -1);
+    /* an absent file adds nothing and fails nothing */
+    pr_error_clear(&err);
+    assert_int_equal(pr_ascend_metadata_world(
+                         "/nonexistent/profiler_metadata.json", 0, &w, &err),
+                     PR_OK);
+    assert_int_equal(w, -1);
+    /* NUL in the text: a raw byte, or an escape in a string; an escaped
+       backslash before u0000 is neither */
+    pr_error_clear(&err);
+    assert_int_equal(pr_ascend_json_text("{\"a\": 1}", 8, &err), PR_OK);
+    assert_int_equal(pr_ascend_json_text("{\"a\0\": 1}", 10, &err),
+                     PR_E_FORMAT);
+    assert_non_null(strstr(err.msg, "byte 3: a NUL byte"));
+    pr_error_clear(&err);
+    assert_int_equal(pr_ascend_json_text(nul, strlen(nul), &err), PR_E_FORMAT);
+    assert_non_null(strstr(err.msg, "byte 35: "));
+    pr_error_clear(&err);
+    assert_int_equal(pr_ascend_json_text(esc, strlen(esc), &err), PR_OK);
 }
 
 int

@@ -228,21 +228,23 @@ find_info(const char *dir, char *path, size_t cap)
  * has none.  Nothing else in the folder names it: communication.json and
  * its matrix hold ranks within each group, and the largest group a rank
  * is in need not be the world (old2023's two ranks see 9 and 10). */
-static void
-world_from_metadata(struct pr_trace *t, const char *info)
+static enum pr_status
+world_from_metadata(struct pr_trace *t, const char *info, struct pr_error *err)
 {
     const char *b = base_of(info);
     char path[PATH_CAP];
     int64_t w;
+    enum pr_status st;
 
     if (b == info || snprintf(path, sizeof(path), "%.*s/profiler_metadata.json",
                               (int)(b - info - 1), info) >= (int)sizeof(path))
-        return;
-    w = pr_ascend_metadata_world(path, t->rank);
-    if (w > 0) {
+        return PR_OK;
+    st = pr_ascend_metadata_world(path, t->rank, &w, err);
+    if (st == PR_OK && w > 0) {
         t->world_size = w;
         t->world_source = "parallel_group_info";
     }
+    return st;
 }
 
 /* The run's rank and name from profiler_info: "rank3".  Without the file
@@ -270,8 +272,8 @@ name_run(struct pr_trace *t, const char *dir, const char *out,
     if (info.world_size > 0) {
         t->world_size = info.world_size;
         t->world_source = "profiler_info";
-    } else {
-        world_from_metadata(t, path);
+    } else if ((st = world_from_metadata(t, path, err)) != PR_OK) {
+        return st;
     }
     snprintf(name, sizeof(name), "rank%lld", (long long)info.rank);
     t->worker = pr_strtab_intern(t->strs, name, strlen(name));

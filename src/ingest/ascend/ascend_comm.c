@@ -311,6 +311,8 @@ pr_asc_comm(struct pr_asc *a, struct pr_error *err)
         return PR_OK;
     pr_buf_init(&text, 0);
     st = read_text(path, a->max, &text, err);
+    if (st == PR_OK)
+        st = pr_ascend_json_text(text.data ? text.data : "", text.len, err);
     if (st == PR_OK) {
         errno = 0; /* a failed allocation, not bad text, when ENOMEM */
         doc = cJSON_ParseWithLength(text.data ? text.data : "", text.len);
@@ -453,6 +455,8 @@ pr_asc_matrix(struct pr_asc *a, struct pr_error *err)
         return PR_OK;
     pr_buf_init(&text, 0);
     st = read_text(path, a->max, &text, err);
+    if (st == PR_OK)
+        st = pr_ascend_json_text(text.data ? text.data : "", text.len, err);
     if (st == PR_OK) {
         errno = 0; /* a failed allocation, not bad text, when ENOMEM */
         doc = cJSON_ParseWithLength(text.data ? text.data : "", text.len);

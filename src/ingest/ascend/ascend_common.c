@@ -391,6 +391,8 @@ pr_ascend_info_parse(const char *text, size_t len, struct pr_ascend_info *out,
 
     memset(out, 0, sizeof(*out));
     out->rank = out->world_size = -1;
+    if ((st = pr_ascend_json_text(text, len, err)) != PR_OK)
+        return st;
     errno = 0; /* a failed allocation, not bad text, when ENOMEM */
     o = cJSON_ParseWithLength(text, len);
     if (o == NULL && errno == ENOMEM)
@@ -514,28 +516,47 @@ pr_ascend_group_world(const char *text, size_t len, int64_t rank)
     return w;
 }
 
-int64_t
-pr_ascend_metadata_world(const char *path, int64_t rank)
+enum pr_status
+pr_ascend_metadata_world(const char *path, int64_t rank, int64_t *world,
+                         struct pr_error *err)
 {
     struct pr_buf text;
-    struct pr_error err;
-    cJSON *o, *g;
+    struct pr_error ignored;
+    enum pr_status st = PR_OK;
+    cJSON *o = NULL, *g;
     char *s;
-    int64_t w = -1;
 
+    *world = -1;
     pr_buf_init(&text, INFO_MAX);
-    pr_error_clear(&err);
-    o = read_small(path, &text, &err) == PR_OK
-            ? cJSON_ParseWithLength(text.data ? text.data : "", text.len)
-            : NULL;
+    pr_error_clear(&ignored);
+    if (read_small(path, &text, &ignored) == PR_OK) {
+        st = pr_ascend_json_text(text.data ? text.data : "", text.len, err);
+        if (st == PR_OK)
+            o = cJSON_ParseWithLength(text.data ? text.data : "", text.len);
+    }
     pr_buf_free(&text);
     g = cJSON_GetObjectItemCaseSensitive(o, "parallel_group_info");
     if (cJSON_IsObject(g)) {
-        w = world_of(g, rank);
+        *world = world_of(g, rank);
     } else if (cJSON_IsString(g)) {
         s = g->valuestring;
-        w = pr_ascend_group_world(s, strlen(s), rank);
+        *world = pr_ascend_group_world(s, strlen(s), rank);
     }
     cJSON_Delete(o);
-    return w;
+    if (st != PR_OK)
+        pr_error_prefix(err, "%s: ", path);
+    return st;
+}
+
+enum pr_status
+pr_ascend_json_text(const char *text, size_t len, struct pr_error *err)
+{
+    const char *nul = len > 0 ? memchr(text, '\0', len) : NULL;
+
+    if (nul != NULL)
+        return pr_error_set(err, PR_E_FORMAT,
+                            "byte %zu: a NUL byte, which JSON text never "
+                            "holds: not read",
+                            (size_t)(nul - text));
+    return pr_json_refuse_nul(text, len, 0, UINT64_MAX, err);
 }

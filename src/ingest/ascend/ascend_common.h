@@ -129,8 +129,23 @@ PR_NODISCARD enum pr_status pr_ascend_info_read(const char *path,
  * `text`: the JSON object, or a JSON string holding its text. */
 int64_t pr_ascend_group_world(const char *text, size_t len, int64_t rank);
 
-/* The same from profiler_metadata.json at `path`; -1 also when the file
- * is absent or not JSON (it only adds this, so it fails nothing). */
-int64_t pr_ascend_metadata_world(const char *path, int64_t rank);
+/* The same from profiler_metadata.json at `path` into *world; -1 also
+ * when the file is absent or not JSON (it only adds this, so that fails
+ * nothing).  PR_E_FORMAT, naming the file and byte, when its text holds
+ * a NUL (pr_ascend_json_text): a group name cut there could pass for the
+ * world's. */
+PR_NODISCARD enum pr_status pr_ascend_metadata_world(const char *path,
+                                                     int64_t rank,
+                                                     int64_t *world,
+                                                     struct pr_error *err);
+
+/* PR_E_FORMAT ("byte N: ...", no file name) when JSON text holds a NUL:
+ * a raw NUL byte, which JSON text never holds, or a "\u0000" escape in a
+ * string (pr_json_refuse_nul), which cJSON would cut a name at.  The
+ * small Ascend files (profiler_info, profiler_metadata, communication,
+ * communication_matrix) are refused then, as every JSON reader refuses
+ * such text (issue #35). */
+PR_NODISCARD enum pr_status pr_ascend_json_text(const char *text, size_t len,
+                                                struct pr_error *err);
 
 #endif

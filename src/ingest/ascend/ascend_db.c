@@ -2064,10 +2064,14 @@ static enum pr_status
 on_world(struct adb *a, sqlite3_stmt *q)
 {
     const char *s = (const char *)sqlite3_column_text(q, 0);
-    int64_t w = s ? pr_ascend_group_world(s, (size_t)sqlite3_column_bytes(q, 0),
-                                          a->t->rank)
-                  : -1;
+    size_t n = s ? (size_t)sqlite3_column_bytes(q, 0) : 0;
+    int64_t w;
 
+    if (s != NULL && pr_ascend_json_text(s, n, a->err) != PR_OK) {
+        pr_error_prefix(a->err, "META_DATA parallel_group_info: ");
+        return a->err->code;
+    }
+    w = s ? pr_ascend_group_world(s, n, a->t->rank) : -1;
     if (w > 0) {
         a->t->world_size = w;
         a->t->world_source = "parallel_group_info";
