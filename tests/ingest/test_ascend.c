@@ -425,6 +425,7 @@ test_kernels_enrich(void **state)
     g = pr_trace_gpu(t, event_of(t, "Conv2D1"), &(struct pr_gpu_info){0});
     assert_int_equal(g->unit, PR_UNIT_MATRIX);
     assert_int_equal(g->hf32, 1);
+    assert_int_equal(g->block_dim, 8); /* "Block Dim" */
     assert_int_equal(g->stream, 2);
     assert_string_equal(pr_trace_str(t, g->op_type), "Conv2D");
     assert_string_equal(pr_trace_str(t, g->dev_shapes),

@@ -243,6 +243,10 @@ check_run(const struct pr_trace *t)
     assert_int_equal(t->rank, 5);
     assert_string_equal(s(t, t->worker), "rank5");
     assert_string_equal(s(t, t->vendor), "huawei");
+    /* info.json's DeviceInfo of device 3: its AI Cores, no aiv_num */
+    assert_int_equal(t->n_devices, 1);
+    assert_int_equal(t->devices[0].npu_cores, 32);
+    assert_int_equal(t->devices[0].npu_vector_cores, -1);
     assert_true(t->device_steps);
     e = find(t, PR_KIND_DEVICE_TASK, "Default/net/MatMul-op1");
     assert_non_null(e);
@@ -457,6 +461,7 @@ test_op_summary_new(void **state)
     assert_string_equal(s(t, g->op_type), "MatMulV2");
     assert_true(g->measured_flops == 4194304.0);
     assert_true(g->matrix_util_pct == 35.5);
+    assert_int_equal(g->block_dim, 8); /* "Block Num" */
     e = find(t, PR_KIND_HOST_OP, "MatMulV2");
     op = pr_trace_op(t, e, &(struct pr_op_info){0});
     assert_string_equal(s(t, op->input_dims), "[[64, 128], [128, 256]]");

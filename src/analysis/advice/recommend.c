@@ -1162,8 +1162,8 @@ rule_low_block_dim(struct rctx *c)
         const char *name = pr_sget_str(op, "name");
 
         if (name == NULL || n == 4 ||
-            pr_sget_num(op, "us") < 0.05 * pr_sget_num(b, "low_us"))
-            break; /* sorted by time: the rest is noise */
+            (n > 0 && pr_sget_num(op, "us") < 0.05 * pr_sget_num(b, "low_us")))
+            break; /* sorted by time: the rest is noise (the first stays) */
         if (lo == hi)
             len = pr_append(ops, sizeof(ops), len,
                             "%s%s (Block Dim %.0f of %.0f, "
