@@ -218,15 +218,21 @@ void pr_pdf_doc_info_line(struct pr_pdf_doc *d, const char *label,
 /* Rows of `rows` (an array of objects, or one object) up to `limit`,
  * zebra-striped, with the header repeated on every page the table reaches
  * under "<section> (continued)".  With `require`, only rows where that key
- * is a number are shown.  At most 12 columns. */
+ * is a number are shown.  At most 12 columns.  A name cell too long for
+ * two lines is shortened (shorten.h) so that no two different names of a
+ * column read alike (issue #32). */
 void pr_pdf_doc_table(struct pr_pdf_doc *d, const struct pr_pdf_col *cols,
                       size_t n_cols, const cJSON *rows, size_t limit,
                       const char *require);
 
 /* The same with the figure model's columns (figures.h): n_cols of cols,
- * every row of `rows` (the diff and trend tables). */
+ * every row of `rows` (the diff and trend tables).  Name cells too long
+ * for two lines are shortened so that no two read alike, among
+ * themselves and others[0..n_others) (the rest of the list the table
+ * shows part of; NULL when none). */
 void pr_pdf_doc_col_table(struct pr_pdf_doc *d, const struct pr_col *cols,
-                          size_t n_cols, const cJSON *rows);
+                          size_t n_cols, const cJSON *rows,
+                          const char *const *others, size_t n_others);
 
 /* A table of the figure model (figures.h): its caption, then its rows
  * (up to its limit or the document's top). */

@@ -22,6 +22,27 @@
 
 /* ---- small helpers ---------------------------------------------------- */
 
+/* The table, its names told apart from the rest of its list too (the
+ * names the Markdown and HTML tell them apart from: pr_dnames). */
+static void
+others_table(struct pr_pdf_doc *d, const struct pr_dtable *t)
+{
+    size_t n = (size_t)pr_sget_len(t->names_from), k = 0;
+    const char **others = n ? calloc(n, sizeof(*others)) : NULL;
+    const cJSON *it;
+
+    if (n > 0 && others == NULL) {
+        pr_pdf_doc_nomem(d);
+        return;
+    }
+    cJSON_ArrayForEach(it, t->names_from)
+    {
+        others[k++] = pr_sget_str_or(it, "name", "");
+    }
+    pr_pdf_doc_col_table(d, t->cols, t->n_cols, t->rows, others, k);
+    free(others);
+}
+
 /* Lay out a table whose build returned `built` (tables.c), "None." when
  * it has no rows, then free it.  A row's muted text follows its name
  * cell. */
@@ -54,7 +75,7 @@ pdf_table(struct pr_pdf_doc *d, struct pr_dtable *t, int built)
     if (pr_sget_len(t->rows) == 0)
         pr_pdf_doc_note(d, "None.");
     else if (!pr_pdf_doc_failed(d))
-        pr_pdf_doc_col_table(d, t->cols, t->n_cols, t->rows);
+        others_table(d, t);
     pr_dtable_free(t);
 }
 

@@ -685,7 +685,11 @@ struct table {
     const struct pr_col *cols[MAX_COLS];
     size_t n;
     double x[MAX_COLS + 1];
-    const char *depth_key; /* a tree: first column indented by depth */
+    const char *depth_key;     /* a tree: first column indented by depth */
+    const char *const *others; /* names the shown ones are told apart */
+    size_t n_others;           /* from (the rest of a list), borrowed */
+    char **forms; /* forms[r * MAX_COLS + i]: the shown text of name column
+                     i in shown row r (owned, clean), NULL when not yet set */
 };
 
 #define TREE_INDENT 9.0  /* points a tree level indents its first column */
@@ -781,75 +785,158 @@ table_header(struct pr_pdf_doc *d, const struct table *t)
     d->y += h;
 }
 
-/* A name that fits two lines of width w: the widest display form of the
- * name shortener (shorten.h) that does, by binary search over its width
- * in characters.  Takes over `clean`; returns an owned string or NULL. */
-static char *
-name_fit(struct pr_pdf_doc *d, char *clean, double w)
+/* Lines of clean text s in w points, up to 3: a name cell holds 2. */
+static int
+name_lines(struct pr_pdf_doc *d, const char *s, double w)
 {
-    size_t lo = 8, hi = pr_shorten_width(clean), best = 0, cap;
-    char *buf;
+    return count_lines(d->reg, TABLE_SIZE, s, w, 3);
+}
 
-    if (count_lines(d->reg, TABLE_SIZE, clean, w, 3) <= 2)
-        return clean;
+/* The shown forms of the rows in[0..k) of a name column whose cells are
+ * w points wide, among names[0..n) (the k first, the rest only to be
+ * told apart from): pr_shorten_names' forms at the widest count of code
+ * points at which every one fits two lines, found by binary search (the
+ * narrowest, 8, when none does).  out[0..k) owned.  0, or -1 on
+ * out-of-memory. */
+static int
+fit_group(struct pr_pdf_doc *d, const char **names, size_t n, size_t k,
+          double w, char **out)
+{
+    size_t lo = 9, hi = 8, j;
+    char **tmp = calloc(k, sizeof(*tmp));
+
+    if (tmp == NULL || pr_shorten_names(names, n, k, 8, out, 1) != 0) {
+        free(tmp);
+        return -1;
+    }
+    for (j = 0; j < k; j++)
+        if (pr_shorten_width(names[j]) > hi)
+            hi = pr_shorten_width(names[j]);
     if (hi > 2048)
         hi = 2048; /* two table lines hold far fewer */
-    cap = PR_SHORTEN_CAP(hi);
-    buf = malloc(cap);
-    if (buf == NULL) {
-        free(clean);
-        return NULL;
-    }
     while (lo <= hi) {
         size_t mid = lo + (hi - lo) / 2;
-        pr_shorten(clean, mid, buf, cap);
-        if (count_lines(d->reg, TABLE_SIZE, buf, w, 3) <= 2) {
-            best = mid;
+        int ok = 1;
+        if (pr_shorten_names(names, n, k, mid, tmp, 1) != 0) {
+            pr_shorten_free(out, k);
+            free(tmp);
+            return -1;
+        }
+        for (j = 0; j < k && ok; j++)
+            ok = name_lines(d, tmp[j], w) <= 2;
+        if (ok) {
+            pr_shorten_free(out, k);
+            memcpy(out, tmp, k * sizeof(*tmp));
             lo = mid + 1;
         } else {
+            pr_shorten_free(tmp, k);
             hi = mid - 1;
         }
     }
-    pr_shorten(clean, best ? best : 8, buf, cap);
-    free(clean);
-    return buf;
+    free(tmp);
+    return 0;
 }
 
-/* The clean display text of one cell `w` points wide (owned), or NULL on
+/* Text width of column i's cells in a row, less the row's indent. */
+static double
+cell_room(const struct table *t, const cJSON *row, size_t i)
+{
+    return t->x[i + 1] - t->x[i] - 8 - (i == 0 ? tree_indent(t, row) : 0);
+}
+
+/* The shown forms of name column i in rows[0..n) into t->forms (clean
+ * text): a name that fits two lines of its cell stays whole; the others
+ * are told apart (issue #32: two kernels never read as one) among every
+ * name of the column and t->others by pr_shorten_names, in groups of
+ * rows with the same room (a tree's levels), each group at the widest
+ * width at which all of it fits.  0, or -1 on out-of-memory. */
+static int
+name_column(struct pr_pdf_doc *d, struct table *t, const cJSON **rows, size_t n,
+            size_t i)
+{
+    size_t all = n + t->n_others, r, j, k, m;
+    char **clean = calloc(n, sizeof(*clean)), **out = calloc(n, sizeof(*out));
+    const char **names = calloc(all, sizeof(*names));
+    unsigned char *fit = calloc(n, 1), *in = calloc(n, 1);
+    size_t *who = calloc(n, sizeof(*who));
+    int rc = -1;
+
+    if (clean == NULL || out == NULL || names == NULL || fit == NULL ||
+        in == NULL || who == NULL)
+        goto done;
+    for (r = 0; r < n; r++) {
+        char buf[64];
+        clean[r] = pr_pdf_text_clean(
+            pr_fig_cell(rows[r], t->cols[i], buf, sizeof(buf)));
+        if (clean[r] == NULL)
+            goto done;
+        fit[r] = name_lines(d, clean[r], cell_room(t, rows[r], i)) <= 2;
+        if (fit[r] && (t->forms[r * MAX_COLS + i] = strdup(clean[r])) == NULL)
+            goto done;
+    }
+    for (r = 0; r < n; r++) {
+        double w = cell_room(t, rows[r], i);
+        if (t->forms[r * MAX_COLS + i] != NULL)
+            continue;
+        for (j = r, k = 0; j < n; j++) /* the group: as much room as r */
+            if ((in[j] = !fit[j] && t->forms[j * MAX_COLS + i] == NULL &&
+                         cell_room(t, rows[j], i) == w))
+                names[k] = clean[j], who[k++] = j;
+        for (j = 0, m = k; j < n; j++) /* the rest, to be told apart */
+            if (j < r || !in[j])
+                names[m++] = clean[j];
+        for (j = 0; j < t->n_others; j++)
+            names[m++] = t->others[j];
+        if (fit_group(d, names, all, k, w, out) != 0)
+            goto done;
+        for (j = 0; j < k; j++)
+            t->forms[who[j] * MAX_COLS + i] = out[j];
+        memset(in, 0, n);
+    }
+    rc = 0;
+done:
+    for (r = 0; clean != NULL && r < n; r++)
+        free(clean[r]);
+    free(clean);
+    free(out);
+    free(names);
+    free(fit);
+    free(in);
+    free(who);
+    return rc;
+}
+
+/* The clean display text of column i of shown row r (owned), or NULL on
  * out-of-memory. */
 static char *
-cell_clean(struct pr_pdf_doc *d, const cJSON *row, const struct pr_col *c,
-           double w)
+cell_clean(const struct table *t, size_t r, const cJSON *row, size_t i)
 {
     char buf[64];
-    char *clean = pr_pdf_text_clean(pr_fig_cell(row, c, buf, sizeof(buf)));
 
-    if (clean != NULL && c->fmt == PR_FMT_NAME)
-        return name_fit(d, clean, w);
-    return clean;
+    if (t->cols[i]->fmt == PR_FMT_NAME && t->forms != NULL)
+        return strdup(t->forms[r * MAX_COLS + i]);
+    return pr_pdf_text_clean(pr_fig_cell(row, t->cols[i], buf, sizeof(buf)));
 }
 
-/* Height of one row: the tallest wrapped text decides. */
+/* Height of shown row r: the tallest wrapped text decides. */
 static double
-row_height(struct pr_pdf_doc *d, const cJSON *row, const struct table *t)
+row_height(struct pr_pdf_doc *d, size_t r, const cJSON *row,
+           const struct table *t)
 {
     int lines = 1;
     size_t i;
 
     for (i = 0; i < t->n; i++) {
         char *clean;
-        double in;
         int n;
         if (max_lines(t->cols[i]->fmt) < 2)
             continue;
-        in = i == 0 ? tree_indent(t, row) : 0;
-        clean = cell_clean(d, row, t->cols[i], t->x[i + 1] - t->x[i] - 8 - in);
+        clean = cell_clean(t, r, row, i);
         if (clean == NULL) {
             pr_pdf_doc_nomem(d);
             return TABLE_LINE;
         }
-        n = count_lines(d->reg, TABLE_SIZE, clean,
-                        t->x[i + 1] - t->x[i] - 8 - in,
+        n = count_lines(d->reg, TABLE_SIZE, clean, cell_room(t, row, i),
                         max_lines(t->cols[i]->fmt));
         free(clean);
         if (n > lines)
@@ -859,7 +946,8 @@ row_height(struct pr_pdf_doc *d, const cJSON *row, const struct table *t)
 }
 
 static void
-table_row(struct pr_pdf_doc *d, const cJSON *row, const struct table *t)
+table_row(struct pr_pdf_doc *d, size_t r, const cJSON *row,
+          const struct table *t)
 {
     size_t i;
 
@@ -867,7 +955,7 @@ table_row(struct pr_pdf_doc *d, const cJSON *row, const struct table *t)
         const struct pr_col *c = t->cols[i];
         struct pr_pdf_textbox b;
         double in = i == 0 ? tree_indent(t, row) : 0;
-        char *clean = cell_clean(d, row, c, t->x[i + 1] - t->x[i] - 8 - in);
+        char *clean = cell_clean(t, r, row, i);
         if (clean == NULL) {
             pr_pdf_doc_nomem(d);
             return;
@@ -886,6 +974,44 @@ table_row(struct pr_pdf_doc *d, const cJSON *row, const struct table *t)
     }
 }
 
+/* The rows table_draw shows (objects; with `require`, where that key is
+ * a number; at most `limit`) into *v (a new array, NULL when none) and
+ * *n, and their name columns' forms into t->forms.  0, or -1 on
+ * out-of-memory. */
+static int
+shown_rows(struct pr_pdf_doc *d, struct table *t, const cJSON *rows,
+           size_t limit, const char *require, const cJSON ***v, size_t *n)
+{
+    const cJSON *row = cJSON_IsArray(rows) ? rows->child : rows;
+    size_t cap = cJSON_IsArray(rows) ? (size_t)cJSON_GetArraySize(rows) : 1;
+    size_t i;
+
+    *n = 0;
+    *v = NULL;
+    if (cap > limit)
+        cap = limit;
+    if (cap == 0)
+        return 0;
+    if ((*v = calloc(cap, sizeof(**v))) == NULL)
+        return -1;
+    for (; row != NULL && *n < cap;
+         row = cJSON_IsArray(rows) ? row->next : NULL)
+        if (cJSON_IsObject(row) &&
+            !(require && isnan(pr_sget_num(row, require))))
+            (*v)[(*n)++] = row;
+    if (*n == 0)
+        return 0;
+    t->forms = calloc(*n * MAX_COLS, sizeof(*t->forms));
+    for (i = 0; i < t->n && t->forms != NULL; i++)
+        if (t->cols[i]->fmt == PR_FMT_NAME &&
+            name_column(d, t, *v, *n, i) != 0) {
+            pr_shorten_free(t->forms, *n * MAX_COLS);
+            free(t->forms);
+            t->forms = NULL;
+        }
+    return t->forms != NULL ? 0 : -1;
+}
+
 /* Rows of `rows` (an array of objects, or one object) up to `limit`,
  * zebra-striped, with the header repeated on every page the table
  * reaches.  With `require`, only rows where that key is a number. */
@@ -893,21 +1019,21 @@ static void
 table_draw(struct pr_pdf_doc *d, struct table *t, const cJSON *rows,
            size_t limit, const char *require)
 {
-    const cJSON *row = cJSON_IsArray(rows) ? rows->child : rows;
-    size_t i = 0;
+    const cJSON **v, *first = cJSON_IsArray(rows) ? rows->child : rows;
+    size_t i, n;
 
-    if (t->n == 0 || !cJSON_IsObject(row))
+    if (t->n == 0 || !cJSON_IsObject(first))
         return;
     column_edges(d, t);
+    if (shown_rows(d, t, rows, limit, require, &v, &n) != 0) {
+        free(v);
+        pr_pdf_doc_nomem(d);
+        return;
+    }
     pr_pdf_doc_ensure(d, 3 * (TABLE_LINE + 2 * TABLE_PAD));
     table_header(d, t);
-    for (; row != NULL && i < limit && !pr_pdf_doc_failed(d);
-         row = cJSON_IsArray(rows) ? row->next : NULL) {
-        double h;
-        if (!cJSON_IsObject(row) ||
-            (require && isnan(pr_sget_num(row, require))))
-            continue;
-        h = row_height(d, row, t);
+    for (i = 0; i < n && !pr_pdf_doc_failed(d); i++) {
+        double h = row_height(d, i, v[i], t);
         if (d->y + h > pr_pdf_doc_bottom(d)) {
             char line[200];
             (void)pr_pdf_doc_new_page(d);
@@ -918,10 +1044,13 @@ table_draw(struct pr_pdf_doc *d, struct table *t, const cJSON *rows,
         if (i % 2 == 1)
             pr_pdf_doc_fill(d, PR_PDF_MARGIN_X, d->y, pr_pdf_doc_width(d), h,
                             PR_PDF_C_ZEBRA);
-        table_row(d, row, t);
+        table_row(d, i, v[i], t);
         d->y += h;
-        i++;
     }
+    pr_shorten_free(t->forms, n * MAX_COLS);
+    free(t->forms);
+    t->forms = NULL;
+    free(v);
     pr_pdf_doc_hline(d, PR_PDF_MARGIN_X, d->pw - PR_PDF_MARGIN_X, d->y,
                      PR_PDF_C_RULE, 0.5);
     d->y += 14;
@@ -952,13 +1081,16 @@ pr_pdf_doc_table(struct pr_pdf_doc *d, const struct pr_pdf_col *cols,
 
 void
 pr_pdf_doc_col_table(struct pr_pdf_doc *d, const struct pr_col *cols,
-                     size_t n_cols, const cJSON *rows)
+                     size_t n_cols, const cJSON *rows,
+                     const char *const *others, size_t n_others)
 {
     struct table t;
 
     if (n_cols > MAX_COLS)
         return;
     memset(&t, 0, sizeof(t));
+    t.others = others;
+    t.n_others = others != NULL ? n_others : 0;
     while (t.n < n_cols) {
         t.cols[t.n] = &cols[t.n];
         t.n++;

@@ -206,9 +206,9 @@ print(len(shown), len(set(shown)), len(pairs), len(alike))
 PY
         read -r n uniq forms alike < "$T_DIR/names.txt"
         check "diff Markdown: $n kernel rows, none read alike ($uniq forms)" \
-            [ "$n" -gt 40 ] && [ "$n" -eq "$uniq" ]
+            [ "$n" -gt 40 -a "$n" -eq "$uniq" ]
         check "diff HTML: no form stands for two names ($alike of $forms)" \
-            [ "$forms" -gt 40 ] && [ "$alike" -eq 0 ]
+            [ "$forms" -gt 40 -a "$alike" -eq 0 ]
     else
         skip "diff Markdown names read apart" "python3 missing"
         skip "diff HTML names read apart" "python3 missing"
