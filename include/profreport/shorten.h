@@ -39,8 +39,11 @@ char *pr_shorten_middle(const char *text, size_t max_chars, char *out,
  * "head…tail" with one head length for all of them chosen so that every
  * two keep a differing part (the function name in the head where it
  * fits).  Names still alike after that (a width too small for their
- * difference) end in " [2]", " [3]" in name order.  Equal names get equal
- * forms.  forms[i] (n of them) are malloc'd, freed by pr_shorten_free.
+ * difference, or groups still alike 8 levels of telling apart deep) end
+ * in " [2]", " [3]" in name order.  Equal names get equal forms (and
+ * numbers).  Time is linear in the names' length (a 1 MB name nested
+ * 100,000 templates deep included) and nothing recurses deeper than 8.
+ * forms[i] (n of them) are malloc'd, freed by pr_shorten_free.
  * Deterministic: no order depends on addresses.  Returns 0, or -1 on
  * out-of-memory (forms then all NULL). */
 int pr_shorten_distinct(const char *const *names, size_t n, size_t max_chars,

@@ -4,6 +4,7 @@
  * wins. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,14 +76,21 @@ is_ident(char c)
            ((unsigned char)c & 0x80);
 }
 
+/* Remove every occurrence of `what` from s in one pass (a hostile name of
+ * 45,000 of them took a minute when each removal moved the rest). */
 static void
 remove_all(char *s, const char *what)
 {
-    size_t n = strlen(what);
-    char *p;
+    size_t n = strlen(what), r = 0, w = 0;
 
-    while ((p = strstr(s, what)) != NULL)
-        memmove(p, p + n, strlen(p + n) + 1);
+    while (s[r] != '\0') {
+        if (s[r] == what[0] && strncmp(s + r, what, n) == 0) {
+            r += n;
+            continue;
+        }
+        s[w++] = s[r++];
+    }
+    s[w] = '\0';
 }
 
 /* Drop "(anonymous namespace)::", the parameter list (from the first '('
@@ -299,23 +307,24 @@ cmp_named(const void *pa, const void *pb)
     return c != 0 ? c : (a->at > b->at) - (a->at < b->at);
 }
 
-/* Code points a and b share at their start, and at their end. */
+/* Code points a and b share at their start, and at their end, counted
+ * up to `upto` (more is never needed: the cut shows fewer). */
 static size_t
-same_head(const char *a, const char *b)
+same_head(const char *a, const char *b, size_t upto)
 {
     size_t i = 0, n = 0;
 
-    for (; a[i] != '\0' && a[i] == b[i]; i++)
+    for (; a[i] != '\0' && a[i] == b[i] && n <= upto; i++)
         n += ((unsigned char)a[i] & 0xC0) != 0x80;
     return n;
 }
 
 static size_t
-same_tail(const char *a, const char *b)
+same_tail(const char *a, const char *b, size_t upto)
 {
     size_t i = strlen(a), j = strlen(b), n = 0;
 
-    for (; i > 0 && j > 0 && a[i - 1] == b[j - 1]; i--, j--)
+    for (; i > 0 && j > 0 && a[i - 1] == b[j - 1] && n <= upto; i--, j--)
         n += ((unsigned char)a[i - 1] & 0xC0) != 0x80;
     return n;
 }
@@ -385,7 +394,8 @@ window(const char *s, size_t h, size_t at, size_t max)
     return out;
 }
 
-static int tell_apart(struct named *v, size_t i, size_t j, size_t max);
+static int tell_apart(struct named *v, size_t i, size_t j, size_t max,
+                      int depth);
 
 /* r[] sorted through an index, for finding alike forms and nearest
  * names without comparing every two. */
@@ -400,6 +410,11 @@ cmp_r(const void *pa, const void *pb, void *ctx)
 }
 
 #define BIG_GROUP 256 /* larger groups skip the one-cut search (g * g) */
+#define MAX_DEPTH                                                              \
+    8 /* levels of groups told apart within groups: past                       \
+         them a group takes its one cut and is numbered                        \
+         where still alike, so a hostile list cannot run                       \
+         the stack out at a level per name */
 
 /* The forms v[i..j) take when their names shortened alike: the most
  * shortened of pr_shorten's steps at which the names still differ, cut
@@ -407,11 +422,13 @@ cmp_r(const void *pa, const void *pb, void *ctx)
  * such that any two keep a differing part, the head reaching past where
  * most of them first differ from their nearest name (the function name at
  * least, where it fits); where no such cut exists, each keeps a window
- * around where it first differs.  Returns 0, -1 on out-of-memory. */
+ * around where it first differs; windows alike again are told apart
+ * among themselves, `depth` levels deep so far.  Returns 0, -1 on
+ * out-of-memory. */
 static int
-tell_apart(struct named *v, size_t i, size_t j, size_t max)
+tell_apart(struct named *v, size_t i, size_t j, size_t max, int depth)
 {
-    size_t g = j - i, k, m, h, best_h = 0, pref, *ord, *at;
+    size_t g = j - i, k, m, h, best_h = 0, pref, *ord, *at, *rw;
     long best_score = -1;
     int steps, ok = 0, found = 0;
     char **r = calloc(g, sizeof(*r));
@@ -419,7 +436,8 @@ tell_apart(struct named *v, size_t i, size_t j, size_t max)
 
     ord = calloc(g, sizeof(*ord));
     at = calloc(g, sizeof(*at));
-    if (r == NULL || bad == NULL || ord == NULL || at == NULL)
+    rw = calloc(g, sizeof(*rw));
+    if (r == NULL || bad == NULL || ord == NULL || at == NULL || rw == NULL)
         goto nomem;
     for (steps = 5; steps >= 0 && !ok; steps--) {
         for (k = 0; k < g; k++) {
@@ -434,6 +452,8 @@ tell_apart(struct named *v, size_t i, size_t j, size_t max)
             ok = strcmp(r[ord[k]], r[ord[k - 1]]) != 0 ||
                  strcmp(v[i + ord[k]].name, v[i + ord[k - 1]].name) == 0;
     }
+    for (k = 0; k < g; k++)
+        rw[k] = pr_shorten_width(r[k]);
     /* where each first differs from its nearest other form: at a sorted
        neighbour */
     for (k = 0; k < g; k++) {
@@ -441,11 +461,11 @@ tell_apart(struct named *v, size_t i, size_t j, size_t max)
         for (m = k; m-- > 0 && strcmp(r[ord[m]], r[x]) == 0;)
             ;
         if (m < g)
-            at[x] = same_head(r[x], r[ord[m]]);
+            at[x] = same_head(r[x], r[ord[m]], SIZE_MAX);
         for (m = k + 1; m < g && strcmp(r[ord[m]], r[x]) == 0; m++)
             ;
-        if (m < g && same_head(r[x], r[ord[m]]) > at[x])
-            at[x] = same_head(r[x], r[ord[m]]);
+        if (m < g && same_head(r[x], r[ord[m]], SIZE_MAX) > at[x])
+            at[x] = same_head(r[x], r[ord[m]], SIZE_MAX);
     }
     pref = base_width(r[0]) + 1;
     if (pref > max / 2)
@@ -455,11 +475,10 @@ tell_apart(struct named *v, size_t i, size_t j, size_t max)
     for (k = 0; k < g && g <= BIG_GROUP; k++)
         for (m = k + 1; m < g; m++) {
             size_t sh, st;
-            if (strcmp(r[k], r[m]) == 0 || pr_shorten_width(r[k]) <= max ||
-                pr_shorten_width(r[m]) <= max)
+            if (rw[k] <= max || rw[m] <= max || strcmp(r[k], r[m]) == 0)
                 continue;
-            sh = same_head(r[k], r[m]);
-            st = same_tail(r[k], r[m]);
+            sh = same_head(r[k], r[m], max);
+            st = same_tail(r[k], r[m], max);
             for (h = st + 1 < max ? max - 1 - st : 0; h <= sh && h <= max; h++)
                 bad[h] = 1;
         }
@@ -470,8 +489,7 @@ tell_apart(struct named *v, size_t i, size_t j, size_t max)
         /* names whose first difference shows, with a dozen code points
            after it in the head, or in the tail; ties: nearest pref */
         for (k = 0; k < g; k++)
-            score += at[k] + 12 <= h ||
-                     at[k] + (max - 1 - h) >= pr_shorten_width(r[k]);
+            score += at[k] + 12 <= h || at[k] + (max - 1 - h) >= rw[k];
         score = score * 256 - (long)(h > pref ? h - pref : pref - h);
         if (score > best_score) {
             best_score = score;
@@ -483,9 +501,7 @@ tell_apart(struct named *v, size_t i, size_t j, size_t max)
        from its nearest name, in context); the one cut for all where two
        windows meet */
     for (k = 0; k < g; k++) {
-        char *f = pr_shorten_width(r[k]) <= max
-                      ? strdup(r[k])
-                      : window(r[k], pref, at[k], max);
+        char *f = rw[k] <= max ? strdup(r[k]) : window(r[k], pref, at[k], max);
         if (f == NULL)
             goto nomem;
         free(v[i + k].form);
@@ -497,8 +513,8 @@ tell_apart(struct named *v, size_t i, size_t j, size_t max)
         int mixed = 0;
         for (m = k + 1; m < g && strcmp(v[i + m].form, v[i + k].form) == 0; m++)
             mixed |= strcmp(v[i + m].name, v[i + k].name) != 0;
-        if (mixed && m - k < g) {
-            if (tell_apart(v, i + k, i + m, max) != 0)
+        if (mixed && m - k < g && depth < MAX_DEPTH) {
+            if (tell_apart(v, i + k, i + m, max, depth + 1) != 0)
                 goto nomem;
         } else if (mixed) {
             ok = 0;
@@ -522,6 +538,7 @@ tell_apart(struct named *v, size_t i, size_t j, size_t max)
     free(bad);
     free(ord);
     free(at);
+    free(rw);
     return 0;
 nomem:
     for (k = 0; r != NULL && k < g; k++)
@@ -530,6 +547,7 @@ nomem:
     free(bad);
     free(ord);
     free(at);
+    free(rw);
     return -1;
 }
 
@@ -551,8 +569,17 @@ number_alike(struct named *v, size_t n, size_t max, int global)
             first = i;
             continue;
         }
-        if (strcmp(v[i].name, v[i - 1].name) == 0)
+        if (strcmp(v[i].name, v[i - 1].name) == 0) {
+            /* equal names read alike: the form (and number) given the
+               first of them, not the run's untagged one */
+            if (strcmp(v[i].form, v[i - 1].form) != 0) {
+                if ((f = strdup(v[i - 1].form)) == NULL)
+                    return -1;
+                free(v[i].form);
+                v[i].form = f;
+            }
             continue;
+        }
         snprintf(tag, sizeof(tag), " [%zu]", ++k);
         tw = strlen(tag);
         f = pr_shorten_width(v[i].form) + tw <= max || max < tw + 2
@@ -612,7 +639,7 @@ pr_shorten_names(const char *const *names, size_t n, size_t n_keep,
         for (j = i + 1; j < n && strcmp(v[j].form, v[i].form) == 0; j++)
             mixed |= strcmp(v[j].name, v[i].name) != 0;
         if (mixed)
-            rc = tell_apart(v, i, j, max_chars);
+            rc = tell_apart(v, i, j, max_chars, 0);
     }
     if (rc == 0) { /* a told-apart form may meet another name's */
         qsort(v, n, sizeof(*v), cmp_named);

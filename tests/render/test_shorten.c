@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "profreport/shorten.h"
 
@@ -223,6 +224,117 @@ test_distinct_forms(void **state)
     pr_shorten_free(forms, 7);
 }
 
+/* CPU seconds since `t0` (clock()): a bound that a busy machine does not
+ * break, unlike wall time. */
+static double
+cpu_since(clock_t t0)
+{
+    return (double)(clock() - t0) / CLOCKS_PER_SEC;
+}
+
+/* Names nested 100,000 templates deep, and a 1 MB one: every step and
+ * the telling apart stay linear and off the stack (run under ASan and
+ * UBSan in the sanitizer build). */
+static void
+test_hostile_nesting(void **state)
+{
+    size_t n = 100000, i, big = 1 << 20;
+    char *deep[3], *forms[3], out[PR_SHORTEN_CAP(40)], *anon;
+    const char *unit = "(anonymous namespace)::";
+    clock_t t0;
+    (void)state;
+
+    for (i = 0; i < 3; i++) {
+        deep[i] = malloc(2 * n + 16);
+        assert_non_null(deep[i]);
+        memcpy(deep[i], "void k", 6);
+        memset(deep[i] + 6, '<', n); /* 100,000 '<', never closed */
+        memset(deep[i] + 6 + n, 'a', n);
+        deep[i][6 + 2 * n] = '\0';
+    }
+    deep[1][6 + 10] = 'x';        /* differs 10 levels deep */
+    deep[2][6 + n + n / 2] = 'y'; /* and halfway through its tail */
+    t0 = clock();
+    pr_shorten(deep[0], 40, out, sizeof(out));
+    assert_true(pr_shorten_width(out) <= 40);
+    assert_int_equal(
+        pr_shorten_distinct((const char *const *)deep, 3, 40, forms), 0);
+    for (i = 0; i < 3; i++)
+        assert_true(pr_shorten_width(forms[i]) <= 40);
+    assert_string_not_equal(forms[0], forms[1]);
+    assert_string_not_equal(forms[0], forms[2]);
+    assert_string_not_equal(forms[1], forms[2]);
+    pr_shorten_free(forms, 3);
+    print_message("# 3 names nested 100,000 deep: %.3f CPU s\n", cpu_since(t0));
+    assert_true(cpu_since(t0) < 10);
+    for (i = 0; i < 3; i++)
+        free(deep[i]);
+
+    /* 1 MB of "(anonymous namespace)::" before the name: each removal
+       once moved the rest of the name (a minute under ASan) */
+    anon = malloc(big + 64);
+    assert_non_null(anon);
+    memcpy(anon, "void ", 5);
+    for (i = 5; i + strlen(unit) < big; i += strlen(unit))
+        memcpy(anon + i, unit, strlen(unit));
+    memcpy(anon + i, "k<int>(int)", 12);
+    t0 = clock();
+    pr_shorten(anon, 40, out, sizeof(out));
+    print_message("# a 1 MB name: %.3f CPU s\n", cpu_since(t0));
+    assert_string_equal(out, "k<int>");
+    assert_true(cpu_since(t0) < 1); /* 0.5 s without ASan, before */
+    /* 1 MB of nesting */
+    memset(anon, '<', big);
+    memcpy(anon, "void k", 6);
+    anon[big] = '\0';
+    t0 = clock();
+    pr_shorten(anon, 40, out, sizeof(out));
+    print_message("# a 1 MB nested name: %.3f CPU s\n", cpu_since(t0));
+    assert_true(pr_shorten_width(out) <= 40);
+    assert_true(cpu_since(t0) < 5);
+    free(anon);
+}
+
+/* 1,000 names that tell apart only group within group (each differs
+ * from the others at its own place of one long run): the groups nest
+ * at most 8 deep, every form fits, different names never read alike
+ * and equal names (each is there twice) always do. */
+static void
+test_distinct_deep_groups(void **state)
+{
+    enum { N = 1000, L = 400 };
+    char *names[N], *forms[N];
+    size_t i, j, bad = 0;
+    clock_t t0;
+    (void)state;
+
+    for (i = 0; i < N; i++) {
+        names[i] = malloc(L + 2);
+        assert_non_null(names[i]);
+        memset(names[i], 'a', L);
+        memcpy(names[i], "k<", 2);
+        names[i][2 + ((i / 2) * 7) % (L - 4)] = 'b'; /* i and i + 1 equal */
+        names[i][L - 1] = '>';
+        names[i][L] = '\0';
+    }
+    t0 = clock();
+    assert_int_equal(
+        pr_shorten_distinct((const char *const *)names, N, 40, forms), 0);
+    print_message("# 1,000 names in nested groups: %.3f CPU s\n",
+                  cpu_since(t0));
+    for (i = 0; i < N; i++) {
+        assert_true(pr_shorten_width(forms[i]) <= 40);
+        for (j = i + 1; j < N; j++)
+            bad += (strcmp(names[i], names[j]) == 0) !=
+                   (strcmp(forms[i], forms[j]) == 0);
+    }
+    assert_int_equal(bad, 0);
+    assert_true(cpu_since(t0) < 20);
+    pr_shorten_free(forms, N);
+    for (i = 0; i < N; i++)
+        free(names[i]);
+}
+
 int
 main(void)
 {
@@ -231,6 +343,8 @@ main(void)
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_distinct_real_names),
         cmocka_unit_test(test_distinct_forms),
+        cmocka_unit_test(test_hostile_nesting),
+        cmocka_unit_test(test_distinct_deep_groups),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
