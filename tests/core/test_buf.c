@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,7 +96,68 @@ test_error_prefix_truncates_safely(void **state)
     pr_error_clear(&err);
     pr_error_set(&err, PR_E_IO, "cannot read");
     pr_error_prefix(&err, "%s: ", longname);
-    assert_int_equal(strlen(err.msg), PR_ERROR_MSG_SIZE - 1);
+    assert_true(strlen(err.msg) <= PR_ERROR_MSG_SIZE - 1);
+    /* the reason after the prefix stays (issue #32) */
+    assert_non_null(strstr(err.msg, "aaa: cannot read"));
+}
+
+/* A 3,000-character path in a message: its head, its file name and the
+ * reason after it stay; its middle gives way to an ellipsis (issue #32:
+ * the "no trace files" message lost its reason at 512 bytes). */
+static void
+test_error_long_path_keeps_its_end(void **state)
+{
+    struct pr_error err;
+    char path[3100], spaced[2000], utf8[3000];
+    size_t i, n = 0;
+
+    (void)state;
+    for (i = 0; n < 3000; i++)
+        n += (size_t)snprintf(path + n, sizeof(path) - n,
+                              "/d%03zu_abcdefghijklmnopqrstuvwxyz", i);
+    snprintf(path + n, sizeof(path) - n, "/last_folder");
+    assert_true(strlen(path) > 3000);
+    pr_error_clear(&err);
+    pr_error_set(&err, PR_E_IO,
+                 "%s: no trace files in folder (none of its files is in a "
+                 "format profreport reads: %s)",
+                 path, "PyTorch/Kineto trace, Chrome trace");
+    assert_true(strlen(err.msg) < PR_ERROR_MSG_SIZE);
+    assert_memory_equal(err.msg, "/d000_abcdefghij", 16);
+    assert_non_null(strstr(err.msg, "\xE2\x80\xA6"));
+    assert_non_null(strstr(err.msg, "/last_folder: no trace files in folder "
+                                    "(none of its files is in a format "
+                                    "profreport reads: PyTorch/Kineto "
+                                    "trace, Chrome trace)"));
+    /* a long prefix: the same */
+    pr_error_clear(&err);
+    pr_error_set(&err, PR_E_FORMAT, "not a profiler trace");
+    pr_error_prefix(&err, "%s/trace.json: ", path);
+    assert_true(strlen(err.msg) < PR_ERROR_MSG_SIZE);
+    assert_non_null(
+        strstr(err.msg, "/last_folder/trace.json: not a profiler trace"));
+    /* no word long enough: the message's middle, both ends kept */
+    for (i = 0; i + 1 < sizeof(spaced); i++)
+        spaced[i] = i % 4 == 3 ? ' ' : 'w';
+    spaced[sizeof(spaced) - 1] = '\0';
+    pr_error_clear(&err);
+    pr_error_set(&err, PR_E_IO, "start %s end", spaced);
+    assert_true(strlen(err.msg) < PR_ERROR_MSG_SIZE);
+    assert_memory_equal(err.msg, "start ", 6);
+    assert_string_equal(err.msg + strlen(err.msg) - 4, " end");
+    /* a path of two-byte code points is cut between code points */
+    for (i = 0; i + 2 < sizeof(utf8); i += 2)
+        memcpy(utf8 + i, "\xC3\xA9", 2);
+    utf8[i] = '\0';
+    pr_error_clear(&err);
+    pr_error_set(&err, PR_E_IO, "%s/x.json: gone", utf8);
+    for (i = 0; err.msg[i] != '\0'; i++)
+        if ((unsigned char)err.msg[i] == 0xC3)
+            assert_true((unsigned char)err.msg[i + 1] == 0xA9);
+        else if ((unsigned char)err.msg[i] == 0xA9)
+            assert_true(i > 0 && ((unsigned char)err.msg[i - 1] == 0xC3 ||
+                                  (unsigned char)err.msg[i - 1] == 0x80));
+    assert_non_null(strstr(err.msg, "/x.json: gone"));
 }
 
 int
@@ -107,6 +169,7 @@ main(void)
         cmocka_unit_test(test_grow_typed),
         cmocka_unit_test(test_error_first_wins_and_prefix),
         cmocka_unit_test(test_error_prefix_truncates_safely),
+        cmocka_unit_test(test_error_long_path_keeps_its_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
