@@ -56,6 +56,18 @@ void pr_shorten_free(char **forms, size_t n);
 int pr_shorten_names(const char *const *names, size_t n, size_t n_keep,
                      size_t max_chars, char **forms, size_t stride);
 
+/* pr_shorten_names for labels that are paths (a module tree's
+ * "encoder.layers.3.self_attn", "Net_0/Linear_1"): a label that does not
+ * fit keeps its head (its first part, at most a third of the width),
+ * "…", and as many of its last parts as fit, the leaf always whole
+ * (issue #32); labels that read alike so show the part where each first
+ * differs from its nearest between ellipses, and are numbered " [2]"
+ * where even that does not fit.  A label without '.' or '/', or whose
+ * leaf alone does not fit, is cut in its middle.  Same contract as
+ * pr_shorten_names (forms[i * stride], 0 or -1 on out-of-memory). */
+int pr_shorten_labels(const char *const *names, size_t n, size_t n_keep,
+                      size_t max_chars, char **forms, size_t stride);
+
 /* Code points of UTF-8 text (continuation bytes not counted). */
 size_t pr_shorten_width(const char *s);
 

@@ -181,7 +181,8 @@ tree_row(struct pr_html_view *v, cJSON *r, const struct pr_fig_table *ft,
 
 /* The shown forms of the name columns of rows[0..n) (n_cols columns):
  * forms[r * n_cols + c], told apart within each column (issue #32: two
- * kernels never read as one), NULL for other columns.  NULL on
+ * kernels never read as one; a tree's labels keep their leaf), NULL for
+ * other columns.  NULL on
  * out-of-memory (or no rows). */
 static char **
 name_forms(const struct pr_fig_table *ft, const cJSON **rows, size_t n,
@@ -199,7 +200,10 @@ name_forms(const struct pr_fig_table *ft, const cJSON **rows, size_t n,
             const cJSON *val = pr_sget_path(rows[r], c->key);
             names[r] = cJSON_IsString(val) ? val->valuestring : "";
         }
-        if (pr_shorten_names(names, n, n, NAME_CHARS, forms + i, n_cols)) {
+        if (ft->depth_key != NULL && i == 0 /* a tree's labels: paths */
+                ? pr_shorten_labels(names, n, n, NAME_CHARS, forms + i, n_cols)
+                : pr_shorten_names(names, n, n, NAME_CHARS, forms + i,
+                                   n_cols)) {
             pr_shorten_free(forms, n * n_cols);
             free(forms);
             forms = NULL;

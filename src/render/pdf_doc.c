@@ -794,18 +794,21 @@ name_lines(struct pr_pdf_doc *d, const char *s, double w)
 
 /* The shown forms of the rows in[0..k) of a name column whose cells are
  * w points wide, among names[0..n) (the k first, the rest only to be
- * told apart from): pr_shorten_names' forms at the widest count of code
- * points at which every one fits two lines, found by binary search (the
+ * told apart from): pr_shorten_names' forms (pr_shorten_labels' for a
+ * tree's labels) at the widest count of code points at which every one
+ * fits two lines, found by binary search (the
  * narrowest, 8, when none does).  out[0..k) owned.  0, or -1 on
  * out-of-memory. */
 static int
 fit_group(struct pr_pdf_doc *d, const char **names, size_t n, size_t k,
-          double w, char **out)
+          double w, int labels, char **out)
 {
+    int (*forms)(const char *const *, size_t, size_t, size_t, char **, size_t) =
+        labels ? pr_shorten_labels : pr_shorten_names;
     size_t lo = 9, hi = 8, j;
     char **tmp = calloc(k, sizeof(*tmp));
 
-    if (tmp == NULL || pr_shorten_names(names, n, k, 8, out, 1) != 0) {
+    if (tmp == NULL || forms(names, n, k, 8, out, 1) != 0) {
         free(tmp);
         return -1;
     }
@@ -817,7 +820,7 @@ fit_group(struct pr_pdf_doc *d, const char **names, size_t n, size_t k,
     while (lo <= hi) {
         size_t mid = lo + (hi - lo) / 2;
         int ok = 1;
-        if (pr_shorten_names(names, n, k, mid, tmp, 1) != 0) {
+        if (forms(names, n, k, mid, tmp, 1) != 0) {
             pr_shorten_free(out, k);
             free(tmp);
             return -1;
@@ -887,7 +890,8 @@ name_column(struct pr_pdf_doc *d, struct table *t, const cJSON **rows, size_t n,
                 names[m++] = clean[j];
         for (j = 0; j < t->n_others; j++)
             names[m++] = t->others[j];
-        if (fit_group(d, names, all, k, w, out) != 0)
+        if (fit_group(d, names, all, k, w, t->depth_key != NULL && i == 0,
+                      out) != 0)
             goto done;
         for (j = 0; j < k; j++)
             t->forms[who[j] * MAX_COLS + i] = out[j];

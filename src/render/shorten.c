@@ -660,6 +660,224 @@ pr_shorten_names(const char *const *names, size_t n, size_t n_keep,
     return rc;
 }
 
+/* ---- labels that are paths (pr_shorten_labels) -------------------------- */
+
+static int
+is_sep(char c)
+{
+    return c == '.' || c == '/';
+}
+
+/* Code points of s[from, to). */
+static size_t
+span_width(const char *s, size_t from, size_t to)
+{
+    size_t n = 0;
+
+    for (; from < to; from++)
+        n += ((unsigned char)s[from] & 0xC0) != 0x80;
+    return n;
+}
+
+/* "head…mid…tail" of path label s (len bytes): s[0, head), the parts
+ * s[mid0, mid1) (none when mid0 == mid1), and from s[t] on, where t is
+ * at most `leaf` and moved back over whole parts while the form stays
+ * within max code points; an ellipsis for each gap.  NULL when even the
+ * leaf does not fit so, when the tail would start past *tail (it must
+ * keep what a plainer form shows; *tail: where it starts), or on
+ * out-of-memory (*oom set). */
+static char *
+label_cut(const char *s, size_t len, size_t head, size_t mid0, size_t mid1,
+          size_t leaf, size_t max, size_t *tail, int *oom)
+{
+    size_t hw = span_width(s, 0, head), mw = span_width(s, mid0, mid1);
+    size_t t = leaf, acc = span_width(s, leaf, len), lo, p, i, room;
+    char *out;
+
+    if (mw > 0 && mid1 + 1 >= leaf) { /* the parts meet the leaf: a tail */
+        t = mid0;
+        acc = span_width(s, mid0, len);
+        mw = 0;
+        mid0 = mid1 = 0;
+    }
+    if (hw + 1 + (mw ? mw + 1 : 0) + acc > max)
+        return NULL;
+    room = max - hw - 1 - (mw ? mw + 1 : 0);
+    lo = mw ? mid1 : head;
+    while (t > lo + 1) { /* s[t - 1] is a separator: the part before it */
+        size_t add;
+        for (p = t - 1; p > lo && !is_sep(s[p - 1]); p--)
+            ;
+        add = span_width(s, p, t);
+        if (p <= lo || acc + add > room)
+            break;
+        acc += add;
+        t = p;
+    }
+    if (t > *tail) /* it would lose parts the plain form shows */
+        return NULL;
+    *tail = t;
+    out = malloc(head + (mid1 - mid0) + (len - t) + 8);
+    if (out == NULL) {
+        *oom = 1;
+        return NULL;
+    }
+    memcpy(out, s, head);
+    memcpy(out + head, ELLIPSIS, 3);
+    i = head + 3;
+    if (mw) {
+        memcpy(out + i, s + mid0, mid1 - mid0);
+        i += mid1 - mid0;
+        memcpy(out + i, ELLIPSIS, 3);
+        i += 3;
+    }
+    memcpy(out + i, s + t, len - t + 1);
+    return out;
+}
+
+/* The display form of a path label in at most max code points: its head
+ * (the first part with its separator, at most a third of the width),
+ * "…", and as many of its last parts as fit, the leaf always whole.
+ * With lo <= hi (byte offsets where it first differs from labels that
+ * read alike, SIZE_MAX: none), the parts from lo's to hi's show too,
+ * between two ellipses, the head given up for them where need be, else
+ * hi's part alone.  A label without separators, or whose leaf alone does
+ * not fit, is cut in its middle.  Linear in the label.  NULL on
+ * out-of-memory. */
+static char *
+label_form(const char *s, size_t max, size_t lo, size_t hi)
+{
+    size_t len = strlen(s), i, leaf = 0, head, hw, leafw, m0[2], m1, k;
+    size_t t0 = SIZE_MAX, t;
+    char *out = NULL, *buf;
+    int oom = 0;
+
+    if (pr_shorten_width(s) <= max)
+        return strdup(s);
+    for (i = 0; i + 1 < len; i++) /* a trailing separator ends no part */
+        if (is_sep(s[i]))
+            leaf = i + 1;
+    leafw = leaf ? span_width(s, leaf, len) : 0;
+    if (leaf == 0 || leafw + 3 > max) {
+        if ((buf = malloc(PR_SHORTEN_CAP(max))) == NULL)
+            return NULL;
+        out = strdup(pr_shorten_middle(s, max, buf, PR_SHORTEN_CAP(max)));
+        free(buf);
+        return out;
+    }
+    for (head = 0; head < leaf && !is_sep(s[head]); head++)
+        ;
+    head++; /* the first part and its separator */
+    hw = span_width(s, 0, head);
+    if (hw > max / 3)
+        hw = max / 3;
+    if (hw + 1 + leafw > max)
+        hw = max - 1 - leafw;
+    head = prefix_bytes(s, hw);
+    out = label_cut(s, len, head, 0, 0, leaf, max, &t0, &oom);
+    if (out == NULL || hi == SIZE_MAX || hi >= leaf)
+        return out;
+    free(out); /* the plain form: what the others must keep (t0) */
+    out = NULL;
+    { /* the parts that tell it apart */
+        if (lo > hi)
+            lo = hi;
+        for (k = 0; k < 2; k++) { /* from lo's part, then hi's alone */
+            size_t at = k == 0 ? lo : hi;
+            for (m0[k] = at; m0[k] > 0 && !is_sep(s[m0[k] - 1]); m0[k]--)
+                ;
+        }
+        for (m1 = hi; m1 < leaf && !is_sep(s[m1]); m1++)
+            ;
+        for (k = 0; k < 4 && out == NULL && !oom; k++) {
+            size_t from = m0[k / 2], h = k % 2 == 0 ? head : 0;
+            if (from < h)
+                from = h;
+            t = t0;
+            if (from < m1)
+                out = label_cut(s, len, h, from, m1, leaf, max, &t, &oom);
+        }
+        if (out != NULL || oom)
+            return out;
+    }
+    t = SIZE_MAX; /* none fits: the plain form, numbered if still alike */
+    return label_cut(s, len, head, 0, 0, leaf, max, &t, &oom);
+}
+
+int
+pr_shorten_labels(const char *const *names, size_t n, size_t n_keep,
+                  size_t max_chars, char **forms, size_t stride)
+{
+    struct named *v;
+    size_t i, j, k;
+    int rc = 0;
+
+    if (max_chars < MIN_CHARS)
+        max_chars = MIN_CHARS;
+    for (i = 0; i < n_keep; i++)
+        forms[i * stride] = NULL;
+    v = calloc(n ? n : 1, sizeof(*v));
+    if (v == NULL)
+        return -1;
+    for (i = 0; i < n && rc == 0; i++) {
+        v[i].name = names[i] != NULL ? names[i] : "";
+        v[i].at = i;
+        if ((v[i].form =
+                 label_form(v[i].name, max_chars, SIZE_MAX, SIZE_MAX)) == NULL)
+            rc = -1;
+    }
+    if (rc == 0)
+        qsort(v, n, sizeof(*v), cmp_named);
+    /* labels alike: each shows the parts where they differ */
+    for (i = 0; i < n && rc == 0; i = j) {
+        int mixed = 0;
+        for (j = i + 1; j < n && strcmp(v[j].form, v[i].form) == 0; j++)
+            mixed |= strcmp(v[j].name, v[i].name) != 0;
+        for (k = i; mixed && k < j && rc == 0; k++) {
+            /* from where the run's names part (sorted by name, the
+               first and last share what all share) to where this one
+               parts from its nearest different names before and after
+               (equal names are neighbours, and so take one form) */
+            size_t lo = same_head(v[i].name, v[j - 1].name, SIZE_MAX), hi;
+            size_t m;
+            char *f;
+            hi = lo;
+            for (m = k; m > i && strcmp(v[m - 1].name, v[k].name) == 0; m--)
+                ;
+            if (m > i && same_head(v[m - 1].name, v[k].name, SIZE_MAX) > hi)
+                hi = same_head(v[m - 1].name, v[k].name, SIZE_MAX);
+            for (m = k + 1; m < j && strcmp(v[m].name, v[k].name) == 0; m++)
+                ;
+            if (m < j && same_head(v[m].name, v[k].name, SIZE_MAX) > hi)
+                hi = same_head(v[m].name, v[k].name, SIZE_MAX);
+            lo = prefix_bytes(v[k].name, lo);
+            hi = prefix_bytes(v[k].name, hi);
+            if ((f = label_form(v[k].name, max_chars, lo, hi)) == NULL) {
+                rc = -1;
+                break;
+            }
+            free(v[k].form);
+            v[k].form = f;
+        }
+    }
+    if (rc == 0) { /* still alike: numbered, as pr_shorten_names does */
+        qsort(v, n, sizeof(*v), cmp_named);
+        rc = number_alike(v, n, max_chars, 0);
+    }
+    if (rc == 0) {
+        qsort(v, n, sizeof(*v), cmp_named);
+        rc = number_alike(v, n, max_chars, 1);
+    }
+    for (k = 0; k < n; k++) {
+        if (rc == 0 && v[k].at < n_keep)
+            forms[v[k].at * stride] = v[k].form;
+        else
+            free(v[k].form);
+    }
+    free(v);
+    return rc;
+}
+
 void
 pr_shorten_free(char **forms, size_t n)
 {

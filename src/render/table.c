@@ -1001,19 +1001,75 @@ indent_of(const struct table *t, size_t r, const struct pr_col *c)
     return d > 0 ? 2 * (size_t)fmin(d, 8) : 0;
 }
 
+/* Code points a label of row r has in column c, w wide: less its
+ * indent where emit_text indents it. */
+static size_t
+label_room(const struct table *t, size_t r, size_t c, size_t w)
+{
+    size_t in = indent_of(t, r, t->cols[c]);
+
+    return in > 0 && in + 4 < w ? w - in : w;
+}
+
+/* A tree's labels (module paths): pr_shorten_labels per room (rows
+ * indented alike), each told apart from every label of the column. */
+static enum pr_status
+label_forms(const struct table *t, size_t n, size_t c, size_t w,
+            const char **names, char **forms)
+{
+    const char **order = malloc(n * sizeof(*order));
+    char **got = malloc(n * sizeof(*got));
+    size_t *who = malloc(n * sizeof(*who));
+    unsigned char *done = calloc(n, 1);
+    size_t r, j, k, m;
+    enum pr_status st = PR_OK;
+
+    if (order == NULL || got == NULL || who == NULL || done == NULL)
+        st = PR_E_NOMEM;
+    for (r = 0; r < n; r++)
+        forms[r] = NULL;
+    for (r = 0; r < n && st == PR_OK; r++) {
+        size_t room = label_room(t, r, c, w);
+        if (done[r])
+            continue;
+        for (j = r, k = 0; j < n; j++)
+            if (!done[j] && label_room(t, j, c, w) == room)
+                done[j] = 2, order[k] = names[j], who[k++] = j;
+        for (j = 0, m = k; j < n; j++)
+            if (done[j] != 2)
+                order[m++] = names[j];
+        if (pr_shorten_labels(order, n, k, room, got, 1) != 0) {
+            st = PR_E_NOMEM;
+            break;
+        }
+        for (j = 0; j < k; j++) {
+            forms[who[j]] = got[j];
+            done[who[j]] = 1;
+        }
+    }
+    if (st != PR_OK)
+        pr_shorten_free(forms, n);
+    free(order);
+    free(got);
+    free(who);
+    free(done);
+    return st;
+}
+
 /* The shown forms of column c's names in rows [0, n), w code points
- * wide: two different names never read alike (issue #32).  *forms NULL
- * when there are no rows, and for a tree's indented labels (module
- * instances, each cut to its own room by put_cell). */
+ * wide: two different names never read alike (issue #32); a tree's
+ * indented labels (module paths) keep their leaf (label_forms).  *forms
+ * NULL when there are no rows. */
 static enum pr_status
 name_forms(const struct table *t, size_t n, size_t c, size_t w, char ***forms)
 {
     const char **names;
     size_t r;
     char v[64];
+    int labels = t->tree && t->cols[c] == label_col(t->kind);
 
     *forms = NULL;
-    if (n == 0 || (t->tree && t->cols[c] == label_col(t->kind)))
+    if (n == 0)
         return PR_OK;
     names = malloc(n * sizeof(*names));
     *forms = malloc(n * sizeof(**forms));
@@ -1025,7 +1081,8 @@ name_forms(const struct table *t, size_t n, size_t c, size_t w, char ***forms)
     }
     for (r = 0; r < n; r++)
         names[r] = text_cell(t, r, t->cols[c], v, sizeof(v));
-    if (pr_shorten_distinct(names, n, w, *forms) != 0) {
+    if (labels ? label_forms(t, n, c, w, names, *forms) != PR_OK
+               : pr_shorten_distinct(names, n, w, *forms) != 0) {
         free(names);
         free(*forms);
         *forms = NULL;
