@@ -1607,6 +1607,100 @@ run_label(const cJSON *sum, const cJSON *runs, const cJSON *run, long idx,
         snprintf(buf, n, "%s", who);
 }
 
+/* The job line of the terminal, as the Job overview's cards: the slowest
+ * rank by the job's one definition, the spread, and for a job of which
+ * the report holds some ranks no slowest rank but how many are missing
+ * (review-2 findings 8, 9). */
+static void
+print_job_line(const cJSON *job, const char *name)
+{
+    const cJSON *d = pr_sget(job, "step_us"), *slow = pr_sget(job, "slowest");
+    const cJSON *by_mean = pr_sget(job, "slowest_by_mean");
+    double warm = pr_sget_num(d, "ranks_first_step_excluded");
+    char a[32], b[32], spread[160];
+    int partial = cJSON_IsFalse(pr_sget(job, "ranks_complete"));
+
+    if (!cJSON_IsObject(job))
+        return;
+    if (partial)
+        snprintf(spread, sizeof(spread), "the spread between these is %.1f%%",
+                 pr_sget_num(d, "spread_pct"));
+    else if (warm > 0)
+        snprintf(spread, sizeof(spread),
+                 "spread %.1f%% across ranks (the warm-up first step left "
+                 "out on %.0f rank%s)",
+                 pr_sget_num(d, "spread_pct"), warm, warm == 1 ? "" : "s");
+    else
+        snprintf(spread, sizeof(spread), "spread %.1f%% across ranks",
+                 pr_sget_num(d, "spread_pct"));
+    if (!cJSON_IsObject(slow)) {
+        pr_term_printf(stdout, "%s: %.0f ranks, no step time\n", name,
+                       pr_sget_num(job, "ranks"));
+        return;
+    }
+    pr_fig_format(pr_sget_num(slow, PR_K_MEAN_US), PR_FMT_US, a, sizeof(a));
+    pr_fig_format(pr_sget_num(by_mean, PR_K_MEAN_US), PR_FMT_US, b, sizeof(b));
+    if (partial)
+        pr_term_printf(stdout, "%s: %s; %s\n", name,
+                       pr_sget_str_or(job, "coverage_note",
+                                      "the report holds some of the job's "
+                                      "ranks: no slowest rank is named"),
+                       spread);
+    else if (pr_sget_is(pr_sget_str(job, "slowest_by"), "pipeline_stage"))
+        pr_term_printf(stdout,
+                       "%s: %.0f ranks; slowest pipeline stage's rank %s "
+                       "(mean step %s; it computes longest, the other stages "
+                       "wait for it; longest mean step %s, %s); %s\n",
+                       name, pr_sget_num(job, "ranks"),
+                       pr_sget_str_or(slow, PR_K_WORKER, "?"), a,
+                       pr_sget_str_or(by_mean, PR_K_WORKER, "?"), b, spread);
+    else
+        pr_term_printf(stdout,
+                       "%s: %.0f ranks; slowest rank %s (mean step %s, "
+                       "%+.1f%% vs the median rank); %s\n",
+                       name, pr_sget_num(job, "ranks"),
+                       pr_sget_str_or(slow, PR_K_WORKER, "?"), a,
+                       pr_sget_num(slow, "vs_median_pct"), spread);
+}
+
+/* The job lines: the summary's job, or each job's when it holds several. */
+static void
+print_job_lines(const cJSON *sum)
+{
+    const cJSON *e;
+    char name[300];
+
+    print_job_line(pr_sget(sum, "job"), "job");
+    cJSON_ArrayForEach(e, pr_sget(sum, "jobs"))
+    {
+        snprintf(name, sizeof(name), "job %s",
+                 pr_sget_str_or(e, PR_K_NAME, "?"));
+        print_job_line(pr_sget(e, "job"), name);
+    }
+}
+
+/* A run's entry in its job's per_rank (by its index in runs[]). */
+static const cJSON *
+job_rank_of(const cJSON *sum, long idx)
+{
+    const cJSON *e, *j;
+
+    cJSON_ArrayForEach(e, pr_sget(pr_sget(sum, "job"), "per_rank"))
+    {
+        if (pr_sget_long(e, "run", -1) == idx)
+            return e;
+    }
+    cJSON_ArrayForEach(j, pr_sget(sum, "jobs"))
+    {
+        cJSON_ArrayForEach(e, pr_sget(pr_sget(j, "job"), "per_rank"))
+        {
+            if (pr_sget_long(e, "run", -1) == idx)
+                return e;
+        }
+    }
+    return NULL;
+}
+
 /* The terminal's verdict (issue #31): per run its steps, what bounds
  * them and the findings by gain; nothing under -q. */
 static void
@@ -1618,12 +1712,14 @@ print_brief(const cJSON *sum, int quiet)
 
     if (quiet)
         return;
+    print_job_lines(sum);
     cJSON_ArrayForEach(run, runs)
     {
         const cJSON *ss = cJSON_GetObjectItemCaseSensitive(run, "step_summary");
         const cJSON *c = cJSON_GetObjectItemCaseSensitive(ss, "count");
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(ss, "mean_us");
         const cJSON *v = pr_sget(run, "verdict"), *fd;
+        const cJSON *jr = job_rank_of(sum, idx);
 
         double n = cJSON_IsNumber(c) ? c->valuedouble : 0;
         char mean[32];
@@ -1640,7 +1736,16 @@ print_brief(const cJSON *sum, int quiet)
                            "%s: no step markers; the whole capture, %s, is "
                            "one step\n",
                            name, mean);
-        else
+        else if (cJSON_IsTrue(pr_sget(jr, "first_step_excluded"))) {
+            char steady[32];
+
+            pr_fig_format(pr_sget_num(jr, PR_K_MEAN_US), PR_FMT_US, steady,
+                          sizeof(steady));
+            pr_term_printf(stdout,
+                           "%s: %.0f steps, mean step %s (%s without the "
+                           "warm-up first step, as the job line counts)\n",
+                           name, n, mean, steady);
+        } else
             pr_term_printf(stdout, "%s: %.0f step%s, mean step %s\n", name, n,
                            n == 1 ? "" : "s", mean);
         if (v == NULL)

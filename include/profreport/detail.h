@@ -82,4 +82,9 @@ void pr_detail_jobs_index(struct pr_figs *f, const cJSON *summary);
  * "detail"; n >= 64. */
 void pr_detail_describe(const cJSON *view, char *buf, size_t n);
 
+/* A job's world size in words for a sentence: "8", "at least 6" (links'
+ * lower bound), or "more" when not known (job["world_size"],
+ * job["world_size_at_least"]). */
+void pr_detail_world_words(const cJSON *job, char *buf, size_t n);
+
 #endif

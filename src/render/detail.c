@@ -107,6 +107,15 @@ run_of(const cJSON *summary, const char *w)
     return -1;
 }
 
+/* "slowest" or "fastest" in a job of which the report holds some ranks
+ * (2 of 8): the slowest here is not the job's (review-2 finding 9). */
+static int
+partial_word(const cJSON *summary, const char *w)
+{
+    return cJSON_IsFalse(pr_sget(pr_sget(summary, "job"), "ranks_complete")) &&
+           (strcmp(w, "slowest") == 0 || strcmp(w, "fastest") == 0);
+}
+
 /* Add why to the run's entry (made on first use) in the detail list. */
 static int
 note_run(cJSON *list, const cJSON *runs, long idx, const char *why)
@@ -159,7 +168,7 @@ choose(const cJSON *summary, const char *spec)
     const cJSON *runs = pr_sget(summary, PR_K_RUNS);
     cJSON *d = cJSON_CreateObject(), *list, *missing, *v[64];
     const char *p = spec;
-    char w[MAX_WORD], why[80];
+    char w[MAX_WORD], why[MAX_WORD + 32];
     size_t n = 0, i;
     int ok = d != NULL && cJSON_AddStringToObject(d, "spec", spec) != NULL &&
              cJSON_AddNumberToObject(d, "of", pr_sget_len(runs)) != NULL &&
@@ -168,8 +177,9 @@ choose(const cJSON *summary, const char *spec)
 
     while (ok && next_word(&p, w, sizeof(w))) {
         long idx = run_of(summary, w);
-        snprintf(why, sizeof(why), "%s%s",
-                 is_rank_word(w, &(int64_t){0}) ? "rank " : "", w);
+        snprintf(why, sizeof(why), "%s%s%s",
+                 is_rank_word(w, &(int64_t){0}) ? "rank " : "", w,
+                 partial_word(summary, w) ? " of those here" : "");
         if (idx < 0 || idx >= (long)pr_sget_len(runs)) {
             /* rank 0 of the default is "when there is one": only ranks
              * the user asked for are reported missing */
@@ -266,19 +276,50 @@ pr_detail_view(const cJSON *summary, const char *spec, cJSON **view,
 }
 
 void
+pr_detail_world_words(const cJSON *job, char *buf, size_t n)
+{
+    double w = pr_sget_num(job, "world_size"),
+           least = pr_sget_num(job, "world_size_at_least");
+
+    if (w > 0)
+        snprintf(buf, n, "%.0f", w);
+    else if (least > 0)
+        snprintf(buf, n, "at least %.0f", least);
+    else
+        snprintf(buf, n, "more");
+}
+
+void
 pr_detail_describe(const cJSON *view, char *buf, size_t n)
 {
-    const cJSON *d = pr_sget(view, "detail"), *e;
+    const cJSON *d = pr_sget(view, "detail"), *e, *job;
     size_t len, k = 0;
 
     if (!cJSON_IsObject(d)) {
         snprintf(buf, n, "Every rank is shown in full below.");
         return;
     }
-    snprintf(buf, n,
-             "Full detail below for %zu of %.0f ranks (choose with "
-             "--detail-ranks):",
-             pr_sget_len(pr_sget(d, PR_K_RUNS)), pr_sget_num(d, "of"));
+    job = pr_sget(view, "job");
+    if (cJSON_IsFalse(pr_sget(job, "ranks_complete"))) {
+        char world[48];
+
+        pr_detail_world_words(job, world, sizeof(world));
+        if ((double)pr_sget_len(pr_sget(d, PR_K_RUNS)) == pr_sget_num(d, "of"))
+            snprintf(buf, n,
+                     "Full detail below for every rank in this report (%.0f, "
+                     "of %s in the job):",
+                     pr_sget_num(d, "of"), world);
+        else
+            snprintf(buf, n,
+                     "Full detail below for %zu of the %.0f ranks in this "
+                     "report (of %s in the job; choose with --detail-ranks):",
+                     pr_sget_len(pr_sget(d, PR_K_RUNS)), pr_sget_num(d, "of"),
+                     world);
+    } else
+        snprintf(buf, n,
+                 "Full detail below for %zu of %.0f ranks (choose with "
+                 "--detail-ranks):",
+                 pr_sget_len(pr_sget(d, PR_K_RUNS)), pr_sget_num(d, "of"));
     cJSON_ArrayForEach(e, pr_sget(d, PR_K_RUNS))
     {
         len = strlen(buf);

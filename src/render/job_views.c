@@ -64,6 +64,8 @@ job_overview(const cJSON *entry, const size_t *loc, size_t n_runs)
         return cJSON_CreateNull();
     remap_one(cJSON_GetObjectItemCaseSensitive(j, "slowest"), loc, n_runs);
     remap_one(cJSON_GetObjectItemCaseSensitive(j, "median"), loc, n_runs);
+    remap_one(cJSON_GetObjectItemCaseSensitive(j, "slowest_by_mean"), loc,
+              n_runs);
     cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(j, "per_rank"))
         remap_one(r, loc, n_runs);
     return j;

@@ -342,14 +342,104 @@ slowest_rows(const cJSON *per_rank)
     return rows;
 }
 
+/* The ranks whose mean step leaves out a warm-up first step, with the
+ * mean over every step their own parts show (Overview, verdict): the job
+ * and the run figures are over different steps, so say which (review-2
+ * finding 8).  0 when no rank's first step was left out. */
+static int
+warmup_note(const cJSON *per_rank, char *buf, size_t n)
+{
+    const cJSON *e;
+    size_t k = 0, len;
+    char mean[32];
+
+    snprintf(buf, n, "Mean step leaves out the warm-up first step of");
+    cJSON_ArrayForEach(e, per_rank)
+    {
+        if (!cJSON_IsTrue(pr_sget(e, "first_step_excluded")))
+            continue;
+        pr_fig_format(pr_sget_num(e, "run_mean_us"), PR_FMT_US, mean,
+                      sizeof(mean));
+        len = strlen(buf);
+        if (k < 8)
+            snprintf(buf + len, n - len, "%s %s (%s with it)", k > 0 ? "," : "",
+                     pr_sget_str_or(e, PR_K_WORKER, "?"), mean);
+        k++;
+    }
+    if (k == 0)
+        return 0;
+    len = strlen(buf);
+    if (k > 8)
+        snprintf(buf + len, n - len, " and %zu more", k - 8);
+    len = strlen(buf);
+    snprintf(buf + len, n - len,
+             "; their own parts (Overview, verdict, Critical path) count "
+             "every step, and the Communication column is over the same "
+             "steps as the mean.");
+    return 1;
+}
+
 /* ---- the section ------------------------------------------------------ */
+
+/* A job whose report holds some of its ranks (2 of 8): no rank of these
+ * is the job's slowest, which may be one of the missing (review-2
+ * finding 9). */
+static int
+job_partial(const cJSON *job)
+{
+    return cJSON_IsFalse(pr_sget(job, "ranks_complete"));
+}
+
+/* The slowest-rank card, by the one definition the job uses
+ * (slowest_basis): in a pipeline the slowest stage's rank, whose mean
+ * step is no longer than the others' (the faster stages wait for it), so
+ * the card says so and names the longest mean step beside it. */
+static void
+slowest_kpi(struct pr_figs *f, const cJSON *job)
+{
+    const cJSON *slow = pr_sget(job, "slowest");
+    const cJSON *by_mean = pr_sget(job, "slowest_by_mean");
+    char sub[240], world[48], mean[32];
+
+    if (job_partial(job)) {
+        pr_detail_world_words(job, world, sizeof(world));
+        snprintf(sub, sizeof(sub),
+                 "of %s in the job: no slowest rank is named, the slow rank "
+                 "may be one of those missing",
+                 world);
+        pr_figs_kpi(f, "Ranks in this report",
+                    pr_sget_num(pr_sget(job, "step_us"), "ranks_with_steps"),
+                    PR_FMT_COUNT, sub);
+        return;
+    }
+    if (pr_sget_is(pr_sget_str(job, "slowest_by"), "pipeline_stage")) {
+        pr_fig_format(pr_sget_num(by_mean, PR_K_MEAN_US), PR_FMT_US, mean,
+                      sizeof(mean));
+        snprintf(sub, sizeof(sub),
+                 "%s, %+.1f%% vs median: it computes longest in the slowest "
+                 "pipeline stage, which the others wait for (longest mean "
+                 "step: %s, %s)",
+                 pr_sget_str_or(slow, PR_K_WORKER, "?"),
+                 pr_sget_num(slow, "vs_median_pct"),
+                 pr_sget_str_or(by_mean, PR_K_WORKER, "?"), mean);
+        pr_figs_kpi(f, "Slowest stage's rank", pr_sget_num(slow, PR_K_MEAN_US),
+                    PR_FMT_US, sub);
+        return;
+    }
+    snprintf(sub, sizeof(sub), "%s, %+.1f%% vs median; by mean step",
+             pr_sget_str_or(slow, PR_K_WORKER, "?"),
+             pr_sget_num(slow, "vs_median_pct"));
+    pr_figs_kpi(f, "Slowest rank", pr_sget_num(slow, PR_K_MEAN_US), PR_FMT_US,
+                sub);
+}
 
 static void
 job_kpis(struct pr_figs *f, const cJSON *job)
 {
-    const cJSON *d = pr_sget(job, "step_us"), *slow = pr_sget(job, "slowest");
+    const cJSON *d = pr_sget(job, "step_us");
     const cJSON *med = pr_sget(job, "median");
-    char sub[160];
+    char sub[200], of[64];
+    double warm = pr_sget_num(d, "ranks_first_step_excluded");
 
     snprintf(sub, sizeof(sub), "%.0f with steps",
              pr_sget_num(d, "ranks_with_steps"));
@@ -358,19 +448,19 @@ job_kpis(struct pr_figs *f, const cJSON *job)
              pr_sget_str_or(med, PR_K_WORKER, "?"));
     pr_figs_kpi(f, "Median rank", pr_sget_num(med, PR_K_MEAN_US), PR_FMT_US,
                 sub);
-    snprintf(sub, sizeof(sub), "%s, %+.1f%% vs median",
-             pr_sget_str_or(slow, PR_K_WORKER, "?"),
-             pr_sget_num(slow, "vs_median_pct"));
-    pr_figs_kpi(f, "Slowest rank", pr_sget_num(slow, PR_K_MEAN_US), PR_FMT_US,
-                sub);
-    if (pr_sget_num(d, "ranks_first_step_excluded") > 0)
-        snprintf(sub, sizeof(sub),
-                 "(slowest - fastest) / median; the warm-up first step left "
-                 "out on %.0f rank%s",
-                 pr_sget_num(d, "ranks_first_step_excluded"),
-                 pr_sget_num(d, "ranks_first_step_excluded") == 1 ? "" : "s");
+    slowest_kpi(f, job);
+    if (job_partial(job))
+        snprintf(of, sizeof(of), " of the %.0f ranks here",
+                 pr_sget_num(d, "ranks_with_steps"));
     else
-        snprintf(sub, sizeof(sub), "(slowest - fastest) / median");
+        of[0] = '\0';
+    if (warm > 0)
+        snprintf(sub, sizeof(sub),
+                 "(slowest - fastest) / median%s; the warm-up first step "
+                 "left out on %.0f rank%s",
+                 of, warm, warm == 1 ? "" : "s");
+    else
+        snprintf(sub, sizeof(sub), "(slowest - fastest) / median%s", of);
     pr_figs_kpi(f, "Spread across ranks", pr_sget_num(d, "spread_pct"),
                 PR_FMT_PCT, sub);
 }
@@ -405,6 +495,11 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         return;
     }
     job_kpis(f, job);
+    if (job_partial(job) && pr_sget_str(job, "coverage_note") != NULL) {
+        snprintf(text, sizeof(text), "Coverage: %s.",
+                 pr_sget_str(job, "coverage_note"));
+        pr_figs_note(f, text);
+    }
     pr_detail_describe(summary, text, sizeof(text));
     pr_figs_text(f, text);
     add_chart(f, rank_dots(pr_sget(job, "per_rank")));
@@ -413,6 +508,8 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     if (!pr_fig_rows_have(pr_sget(job, "per_rank"), PR_K_RANK))
         t.hide = no_rank; /* workers without a rank (Nsight: pids) */
     pr_figs_table_own(f, &t, slowest_rows(pr_sget(job, "per_rank")), NULL);
+    if (warmup_note(pr_sget(job, "per_rank"), text, sizeof(text)))
+        pr_figs_note(f, text);
     t = (struct pr_fig_table){.cols = agg_op_cols,
                               .rows = pr_sget(job, PR_K_OPERATORS),
                               .what = "operators",

@@ -307,7 +307,19 @@ util_kpi(struct pr_figs *f, const cJSON *run, const cJSON *gm, int capture)
     double compute = pr_sget_num(gm, "compute_utilization_pct");
     char sub[200];
 
-    if (!isnan(util) && !isnan(compute) && util - compute >= 1.0)
+    if (!isnan(util) && isnan(compute) && util > 0 &&
+        pr_sget_str(gm, "note") != NULL)
+        /* no compute task in the record, computation in the step table
+           (gpu_util.c): not known, not 0 */
+        snprintf(sub, sizeof(sub),
+                 "time with any %s running, over the %s; all of it %s: the "
+                 "trace records no compute tasks, so compute alone is not "
+                 "known",
+                 pr_fig_run_is_npu(run) ? "task" : "kernel",
+                 capture ? "capture" : "steps",
+                 pr_fig_run_is_npu(run) ? "HCCL tasks"
+                                        : "communication kernels");
+    else if (!isnan(util) && !isnan(compute) && util - compute >= 1.0)
         snprintf(sub, sizeof(sub),
                  "time with any kernel running, over the %s; %.1f points "
                  "of it %s, compute alone %.1f%%",

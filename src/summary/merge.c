@@ -118,11 +118,54 @@ static const struct {
     const char *array;
     const char *keys[MAX_ROW_KEYS]; /* name first; NULL-padded */
 } rows[KINDS] = {
-    {PR_K_STEPS, {PR_K_NAME, PR_K_DURATION_US, NULL, NULL}},
+    /* a step's communication: the job view's share over the steps its
+       mean is over (job.c); "a.b" is member b of object a */
+    {PR_K_STEPS,
+     {PR_K_NAME, PR_K_DURATION_US, PR_K_BREAKDOWN_US "." PR_K_COMMUNICATION,
+      NULL}},
     {PR_K_OPERATORS,
      {PR_K_NAME, PR_K_CALLS, PR_K_DEVICE_SELF_US, PR_K_HOST_SELF_US}},
     {PR_K_KERNELS, {PR_K_NAME, PR_K_CALLS, PR_K_TOTAL_US, NULL}},
 };
+
+/* A row's number under key, where "a.b" is member b of its object a. */
+static double
+row_num(const cJSON *el, const char *key)
+{
+    const char *dot = strchr(key, '.');
+    char head[64];
+
+    if (dot == NULL || (size_t)(dot - key) >= sizeof(head))
+        return pr_sget_num(el, key);
+    memcpy(head, key, (size_t)(dot - key));
+    head[dot - key] = '\0';
+    return pr_sget_num(pr_sget(el, head), dot + 1);
+}
+
+/* Add v to the lite row o under key ("a.b": in o's object a, made on
+ * first use), a constant of rows[]; 0 on out-of-memory. */
+static int
+row_put(cJSON *o, const char *key, double v)
+{
+    const char *dot = strchr(key, '.');
+    char head[64];
+    cJSON *in = o, *it;
+
+    if (dot != NULL && (size_t)(dot - key) < sizeof(head)) {
+        memcpy(head, key, (size_t)(dot - key));
+        head[dot - key] = '\0';
+        in = cJSON_GetObjectItemCaseSensitive(o, head);
+        if (in == NULL && (in = cJSON_AddObjectToObject(o, head)) == NULL)
+            return 0;
+        key = dot + 1;
+    }
+    it = cJSON_CreateNumber(v);
+    if (it == NULL || !cJSON_AddItemToObjectCS(in, key, it)) {
+        cJSON_Delete(it);
+        return 0;
+    }
+    return 1;
+}
 
 /* The whole members of run (and any row member that is no array) as
  * compact JSON text at the end of m->text, numbers as printed. */
@@ -185,7 +228,7 @@ keep_rows(struct pr_merge *m, const cJSON *run, size_t k, struct src *s)
             return 0;
         for (j = 1; j < MAX_ROW_KEYS; j++)
             r->v[j - 1] = rows[k].keys[j]
-                              ? pr_jtext_num(pr_sget_num(el, rows[k].keys[j]))
+                              ? pr_jtext_num(row_num(el, rows[k].keys[j]))
                               : NAN;
     }
     s->nrows[k] = m->nrows[k] - s->row0[k];
@@ -274,10 +317,7 @@ lite_row(const struct pr_merge *m, const struct row *r, size_t k)
     for (j = 1; ok && j < MAX_ROW_KEYS && rows[k].keys[j] != NULL; j++) {
         if (isnan(r->v[j - 1]))
             continue;
-        it = cJSON_CreateNumber(r->v[j - 1]);
-        ok = it != NULL && cJSON_AddItemToObjectCS(o, rows[k].keys[j], it);
-        if (!ok)
-            cJSON_Delete(it);
+        ok = row_put(o, rows[k].keys[j], r->v[j - 1]);
     }
     if (!ok) {
         cJSON_Delete(o);

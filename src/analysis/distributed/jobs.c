@@ -555,11 +555,11 @@ job_name(char *const *paths, size_t n_jobs, size_t k, size_t common, char *buf,
 static void
 remap_runs(cJSON *job, const size_t *idx, size_t m)
 {
-    static const char *const refs[] = {"slowest", "median"};
+    static const char *const refs[] = {"slowest", "median", "slowest_by_mean"};
     cJSON *r;
     size_t i;
 
-    for (i = 0; i < 2; i++) {
+    for (i = 0; i < 3; i++) {
         cJSON *run = cJSON_GetObjectItemCaseSensitive(
             cJSON_GetObjectItemCaseSensitive(job, refs[i]), "run");
         if (cJSON_IsNumber(run) && run->valuedouble >= 0 &&

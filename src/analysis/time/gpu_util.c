@@ -13,6 +13,7 @@
 #include "profreport/checked.h"
 #include "profreport/comm.h"
 #include "profreport/gpu_util.h"
+#include "profreport/phases.h"
 #include "profreport/ranges.h"
 
 #include "../internal.h"
@@ -69,6 +70,7 @@ struct gpu_acc {
     struct sweep sm;
     int64_t kernel_ns;
     double occ_sum, occ_ns; /* 9.3 accumulators */
+    size_t compute_tasks;   /* kernels counted in compute */
 };
 
 /* Kernels with args.device, as (event, gpu info) pairs: the record
@@ -351,8 +353,10 @@ accumulate(const struct pr_trace *t, struct pr_names *nc, int32_t dev,
         busy_add(&a->busy, e->ts_ns, end, &a->bk, w);
         /* compute: neither communication nor waiting for input data */
         if (!pr_comm_kernel_cached(nc, e) &&
-            !(pr_names_get(nc, e->name) & PR_NAME_INPUT_KERNEL))
+            !(pr_names_get(nc, e->name) & PR_NAME_INPUT_KERNEL)) {
             busy_add(&a->compute, e->ts_ns, end, &a->bk, w);
+            a->compute_tasks++;
+        }
         /* 9.2 uses positive blocks per SM; "inf" (unknown SM count) is
          * skipped rather than failing the file as the plugin does. */
         if (!isfinite(g->blocks_per_sm) || g->blocks_per_sm <= 0)
@@ -391,12 +395,30 @@ emit_series(cJSON *o, const struct gpu_acc *a, const struct pr_gpu_window *w,
 }
 
 /* Utilization counts communication kernels as busy (9.1), so a GPU that
- * waits in NCCL looks busy: say how much of it is communication alone. */
+ * waits in NCCL looks busy: say how much of it is communication alone.
+ * `unmeasured`: the device's record holds no compute task while the
+ * producer's step table counts computation (MindSpore's cluster export,
+ * cluster_4rank_pipeline: HCCL tasks only, computation_time 14.6 ms a
+ * step): compute alone is not known, not 0 (review-2 finding 8). */
 static void
-emit_comm_note(cJSON *o, double util, double comp, int npu, int *ok)
+emit_comm_note(cJSON *o, double util, double comp, int npu, int unmeasured,
+               int *ok)
 {
-    char text[320];
+    char text[400];
 
+    if (unmeasured && util > 0) {
+        pr_emit_null(o, "compute_utilization_pct", ok);
+        snprintf(text, sizeof(text),
+                 "utilization counts %s as busy: of %.1f%% busy, all is "
+                 "%s; the trace holds no compute %s for this device, "
+                 "though the producer's step table counts computation "
+                 "time: what compute alone keeps busy is not measured",
+                 npu ? "HCCL tasks" : "communication kernels", util,
+                 npu ? "HCCL tasks" : "communication kernels",
+                 npu ? "tasks" : "kernels");
+        pr_emit_str(o, "note", text, ok);
+        return;
+    }
     pr_emit_num_or_null(o, "compute_utilization_pct", comp, ok);
     if (!(util - comp >= 5.0)) {
         pr_emit_null(o, "note", ok);
@@ -428,7 +450,7 @@ emit_comm_note(cJSON *o, double util, double comp, int npu, int *ok)
 static void
 emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
          const struct pr_gpu_window *w, int untimed, struct pr_gpu_row *row,
-         int npu, int *ok)
+         int npu, int table_compute, int *ok)
 {
     int64_t span = pr_sat_sub_i64(w->steps_end_ns, w->steps_start_ns);
     cJSON *o = pr_emit_obj(arr, NULL, ok);
@@ -462,7 +484,9 @@ emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
     pr_emit_num_or_null(o, "est_sm_efficiency_pct", 100.0 * sm, ok);
     pr_emit_num_or_null(o, "est_achieved_occupancy_pct", occ, ok);
     pr_emit_us(o, "kernel_time_us", a->kernel_ns, ok);
-    emit_comm_note(o, util, comp, npu, ok);
+    emit_comm_note(o, util, comp, npu,
+                   a->compute_tasks == 0 && table_compute && a->kernel_ns > 0,
+                   ok);
     emit_series(o, a, w, ok);
 }
 
@@ -472,6 +496,19 @@ pr_gpu_rows_free(struct pr_gpu_rows *r)
     free(r->v);
     r->v = NULL;
     r->n = 0;
+}
+
+/* Whether the producer's step table counts computation in some step
+ * (MindSpore's computation_time). */
+static int
+table_computes(const struct pr_trace *t)
+{
+    size_t i;
+
+    for (i = 0; t->phases != NULL && i < t->phases->n_steps; i++)
+        if (t->phases->steps[i].computing_ns > 0)
+            return 1;
+    return 0;
 }
 
 enum pr_status
@@ -496,7 +533,8 @@ pr_gpu_util_build(const struct pr_trace *t, const struct pr_gpu_window *w,
         st = accumulate(t, &nc, ids[i], w, &a, err);
         if (st == PR_OK)
             emit_gpu(*out, ids[i], &a, w, t->replayed_kernels > 0,
-                     &rows->v[rows->n++], pr_trace_is_npu(t), &ok);
+                     &rows->v[rows->n++], pr_trace_is_npu(t), table_computes(t),
+                     &ok);
         acc_free(&a);
         if (st == PR_OK && !ok)
             st = pr_error_set(err, PR_E_NOMEM, "out of memory (gpu)");
