@@ -81,7 +81,16 @@ struct pr_steps {
      * 13.2 split per step are all that later passes read of them. */
     int comp_kernels; /* computation is kernel time: the run has kernels */
     int has_comm;     /* some event has the Communication role */
+    /* Steps left out because the device record starts or ends inside
+     * them (steps.c cut_partial): the first and the last step with
+     * device work, at most; cut_last[i] says which. */
+    size_t cut;
+    struct pr_step cut_v[2];
+    int cut_last[2];
 };
+
+/* Device work in a step: its kernels, copies and fills. */
+int64_t pr_step_device_ns(const struct pr_step *p);
 
 /* Fill *s (zero-initialised by the call) from trace t and its op tree.
  * PR_E_NOMEM on allocation failure (then *s is already freed). */

@@ -471,6 +471,29 @@ fill_steps(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
     return st;
 }
 
+/* The median device work of the steps that have some, in ms. */
+static double
+median_device_ms(const struct pr_steps *s)
+{
+    int64_t *d = malloc((s->n ? s->n : 1) * sizeof(*d));
+    size_t i, m = 0;
+    double med = NAN;
+
+    if (d == NULL)
+        return NAN;
+    for (i = 0; i < s->n; i++) {
+        int64_t v = pr_step_device_ns(&s->v[i]);
+        if (v > 0)
+            d[m++] = v;
+    }
+    if (m > 0) {
+        qsort(d, m, sizeof(*d), cmp_i64);
+        med = (double)d[m / 2] / 1e6;
+    }
+    free(d);
+    return med;
+}
+
 /* A "device_coverage" note when the device's record stops early or starts
  * late: MindSpore caps its timeline file (ascend_run1: tasks for 15 of 322
  * steps) and CUPTI drops activity when its buffers fill.  The shares and
@@ -500,6 +523,36 @@ note_coverage(const struct pr_steps *s, struct pr_notes *notes)
              "steps",
              s->n - on, s->n, first + 1, last + 1, last - first + 1);
     pr_notes_row(notes, "device_coverage", s->n - (last - first + 1), text);
+}
+
+/* A "step_cut" note for each step left out because the device record
+ * starts or ends inside it (steps.c cut_partial): which, how much device
+ * work it held against the others, and that the figures leave it out. */
+static void
+note_cut(const struct pr_trace *t, const struct pr_steps *s,
+         struct pr_notes *notes)
+{
+    char text[400];
+    size_t i;
+
+    for (i = 0; i < s->cut; i++) {
+        const struct pr_step *p = &s->cut_v[i];
+
+        snprintf(text, sizeof(text),
+                 "%s is left out of the steps: the device record %s inside "
+                 "it, which holds %.2f ms of device tasks against the other "
+                 "steps' median of %.2f ms (%s), so its figures would be "
+                 "partial; the means, utilization and the critical path "
+                 "leave it out (%zu steps kept)",
+                 pr_steps_name(t, p), s->cut_last[i] ? "ends" : "starts",
+                 (double)pr_step_device_ns(p) / 1e6, median_device_ms(s),
+                 s->cut_last[i] ? "the capture or the producer's device "
+                                  "file stops there"
+                                : "the capture or the producer's device "
+                                  "file starts there",
+                 s->n);
+        pr_notes_row(notes, "step_cut", 1, text);
+    }
 }
 
 /* A device whose kernels carry another id than its deviceProperties
@@ -754,27 +807,33 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
  * #30's words).  Before any pass reads the names; the table's pointers
  * stay valid as it grows. */
 static void
-npu_step_names(const struct pr_trace *t, struct pr_steps *s)
+npu_step_name(const struct pr_trace *t, struct pr_step *st)
 {
     char name[48];
+    const char *old = st->name != PR_STR_NONE ? pr_trace_str(t, st->name) : "";
+    uint32_t id;
+
+    if (strncmp(old, "ProfilerStep#", 13) != 0 || old[13] == '\0' ||
+        strlen(old + 13) > 32)
+        return;
+    snprintf(name, sizeof(name), "Step %s", old + 13);
+    id = pr_strtab_intern(t->strs, name, strlen(name));
+    if (id != PR_STR_NONE)
+        st->name = id;
+}
+
+static void
+npu_step_names(const struct pr_trace *t, struct pr_steps *s)
+{
     size_t k;
 
     if (t->device_kind == PR_STR_NONE ||
         strcmp(pr_trace_str(t, t->device_kind), "npu") != 0)
         return;
-    for (k = 0; k < s->n; k++) {
-        const char *old =
-            s->v[k].name != PR_STR_NONE ? pr_trace_str(t, s->v[k].name) : "";
-        uint32_t id;
-
-        if (strncmp(old, "ProfilerStep#", 13) != 0 || old[13] == '\0' ||
-            strlen(old + 13) > 32)
-            continue;
-        snprintf(name, sizeof(name), "Step %s", old + 13);
-        id = pr_strtab_intern(t->strs, name, strlen(name));
-        if (id != PR_STR_NONE)
-            s->v[k].name = id;
-    }
+    for (k = 0; k < s->n; k++)
+        npu_step_name(t, &s->v[k]);
+    for (k = 0; k < s->cut; k++) /* the steps left out, named alike */
+        npu_step_name(t, &s->cut_v[k]);
 }
 
 /* The analysis's shared name cache let go of; st passed on. */
@@ -813,6 +872,7 @@ pr_analysis_fill(const struct pr_trace *t, const struct pr_analysis_opts *o,
     }
     npu_step_names(t, &steps);
     note_coverage(&steps, notes);
+    note_cut(t, &steps, notes);
     note_steps(t, &steps, notes);
     st = rec_facts(t, &tree, &steps, &facts, err);
     if (st == PR_OK)
