@@ -666,7 +666,7 @@ comm_fallback(const cJSON *run, double share, char *text, size_t cap)
     double steps = (double)pr_sget_len(pr_sget(comm, "per_step"));
     double cu = pr_sget_num(comm, "communication_us");
     double ov = pr_sget_num(comm, "overlap_us"), calls, mb, bw;
-    char bws[48] = "";
+    char bws[160] = "";
 
     cJSON_ArrayForEach(op, pr_sget(comm, "ops"))
     {
@@ -696,6 +696,11 @@ comm_fallback(const cJSON *run, double share, char *text, size_t cap)
     bw = pr_sget_num(top, "busbw_gbps");
     if (bw > 0)
         snprintf(bws, sizeof(bws), ", bus bandwidth %.1f GB/s", bw);
+    else if (pr_sget_num(top, "algbw_gbps") > 0) /* no group size: no bus */
+        snprintf(bws, sizeof(bws),
+                 ", algorithm bandwidth %.1f GB/s (the bus bandwidth needs "
+                 "the group's size, which the trace does not state)",
+                 pr_sget_num(top, "algbw_gbps"));
     if (mb > 0)
         snprintf(text, cap,
                  "%.1f%% of the step is HCCL communication not overlapped "

@@ -404,12 +404,10 @@ struct proc {
 };
 
 /* A plane task that sent data to another rank: its start (the
- * timeline's clock), the bytes sent up to and including it, and the
- * higher of its two ranks (within the group). */
+ * timeline's clock) and the bytes sent up to and including it. */
 struct moved {
     int64_t ts;
     int64_t sum;
-    int64_t top;
 };
 
 /* The timelines of one device, read into one set of records so that
@@ -798,8 +796,6 @@ index_moved(struct tl *l)
                     sizeof(*l->moved)) != PR_OK)
             return PR_E_NOMEM;
         l->moved[l->n_moved].ts = x->ts_ns;
-        l->moved[l->n_moved].top =
-            x->dst_rank > x->src_rank ? x->dst_rank : x->src_rank;
         l->moved[l->n_moved++].sum = x->size_bytes;
     }
     if (l->n_moved > 1)
@@ -839,23 +835,6 @@ moved_in(const struct tl *l, const struct pr_tv_raw *op)
     if (b <= a)
         return -1;
     return l->moved[b - 1].sum - (a > 0 ? l->moved[a - 1].sum : 0);
-}
-
-/* The size of an operation's group as its plane tasks show it: one more
- * than the highest rank they sent to or from (a lower bound for a ring,
- * as the database reader counts); -1 when they name none. */
-static int32_t
-group_in(const struct tl *l, const struct pr_tv_raw *op)
-{
-    size_t a = moved_before(l, op->ts_ns),
-           b = moved_before(
-               l, pr_sat_add_i64(pr_sat_add_i64(op->ts_ns, op->dur_ns), 1));
-    int64_t top = -1;
-
-    for (; a < b; a++)
-        if (l->moved[a].top > top)
-            top = l->moved[a].top;
-    return top >= 0 && top < MAX_RANK ? (int32_t)top + 1 : -1;
 }
 
 /* An HCCL operation: a collective on the device, with its element type
@@ -903,7 +882,11 @@ add_comm(struct tl *l, const struct pr_tv_raw *x, int64_t ts,
     if (has_dt)
         g->dtype = pr_strtab_intern(l->r->t->strs, d.comm, strlen(d.comm));
     g->in_nelems = g->out_nelems = x->count;
-    g->group_size = group_in(l, x);
+    /* no group size: the export states none, and the peers its plane
+       tasks name are a lower bound that differs by rank (CANN6 sample:
+       ranks 0-4 on one, 0-3 and 5 on the other for the same 393 MB
+       all-reduce), which would change the bus bandwidth (issue #30,
+       review-2 finding 13); algbw needs none */
     if ((!has_dt || x->count < 0) && k.bytes >= 0) { /* what it moved */
         g->dtype = pr_strtab_intern(l->r->t->strs, "Byte", 4);
         g->in_nelems = g->out_nelems = k.bytes;
