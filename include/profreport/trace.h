@@ -502,6 +502,9 @@ struct pr_trace {
     /* Set by loaders of run folders (MindSpore profiler/, msprof PROF_*) */
     uint32_t worker;  /* the run's name ("rank1") when the loader knows it
                          better than the path; PR_STR_NONE: from the path */
+    int laid_out;     /* the device tasks are a totals table's rows laid end
+                         to end (MindSpore's aicore_intermediate without a
+                         timeline): no timeline, so no critical path */
     int device_steps; /* the ProfilerStep#N windows are the producer's own
                          step boundaries on the device clock (MindSpore or
                          msprof step trace): steps are taken as they are,

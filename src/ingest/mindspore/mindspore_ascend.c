@@ -668,6 +668,7 @@ read_totals(struct ctx *c, struct pr_error *err)
         "?execution_frequency"};
 
     c->origin_ns = 0;
+    c->b.t->laid_out = 1; /* totals, not a timeline (analysis.c) */
     return each_row(c, path_of(c, PR_MS_AICORE_DETAIL), names, 3, total_row,
                     err);
 }
