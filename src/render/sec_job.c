@@ -393,35 +393,23 @@ job_partial(const cJSON *job)
 /* The slowest-rank card, by the one definition the job uses
  * (slowest_basis): in a pipeline the slowest stage's rank, whose mean
  * step is no longer than the others' (the faster stages wait for it), so
- * the card says so and names the longest mean step beside it. */
+ * the card says so and a note below names the longest mean step. */
 static void
 slowest_kpi(struct pr_figs *f, const cJSON *job)
 {
     const cJSON *slow = pr_sget(job, "slowest");
-    const cJSON *by_mean = pr_sget(job, "slowest_by_mean");
-    char sub[240], world[48], mean[32];
+    char sub[160], world[48];
 
     if (job_partial(job)) {
         pr_detail_world_words(job, world, sizeof(world));
-        snprintf(sub, sizeof(sub),
-                 "of %s in the job: no slowest rank is named, the slow rank "
-                 "may be one of those missing",
-                 world);
-        pr_figs_kpi(f, "Ranks in this report",
-                    pr_sget_num(pr_sget(job, "step_us"), "ranks_with_steps"),
-                    PR_FMT_COUNT, sub);
+        snprintf(sub, sizeof(sub), "not named: %.0f of %s ranks here",
+                 pr_sget_num(job, "ranks"), world);
+        pr_figs_kpi(f, "Slowest rank", NAN, PR_FMT_US, sub);
         return;
     }
     if (pr_sget_is(pr_sget_str(job, "slowest_by"), "pipeline_stage")) {
-        pr_fig_format(pr_sget_num(by_mean, PR_K_MEAN_US), PR_FMT_US, mean,
-                      sizeof(mean));
-        snprintf(sub, sizeof(sub),
-                 "%s, %+.1f%% vs median: it computes longest in the slowest "
-                 "pipeline stage, which the others wait for (longest mean "
-                 "step: %s, %s)",
-                 pr_sget_str_or(slow, PR_K_WORKER, "?"),
-                 pr_sget_num(slow, "vs_median_pct"),
-                 pr_sget_str_or(by_mean, PR_K_WORKER, "?"), mean);
+        snprintf(sub, sizeof(sub), "%s, of the slowest pipeline stage",
+                 pr_sget_str_or(slow, PR_K_WORKER, "?"));
         pr_figs_kpi(f, "Slowest stage's rank", pr_sget_num(slow, PR_K_MEAN_US),
                     PR_FMT_US, sub);
         return;
@@ -450,14 +438,14 @@ job_kpis(struct pr_figs *f, const cJSON *job)
                 sub);
     slowest_kpi(f, job);
     if (job_partial(job))
-        snprintf(of, sizeof(of), " of the %.0f ranks here",
+        snprintf(of, sizeof(of), ", these %.0f",
                  pr_sget_num(d, "ranks_with_steps"));
     else
         of[0] = '\0';
     if (warm > 0)
         snprintf(sub, sizeof(sub),
-                 "(slowest - fastest) / median%s; the warm-up first step "
-                 "left out on %.0f rank%s",
+                 "(slowest - fastest) / median%s; warm-up step left out "
+                 "on %.0f rank%s",
                  of, warm, warm == 1 ? "" : "s");
     else
         snprintf(sub, sizeof(sub), "(slowest - fastest) / median%s", of);
@@ -495,6 +483,24 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         return;
     }
     job_kpis(f, job);
+    if (!job_partial(job) &&
+        pr_sget_is(pr_sget_str(job, "slowest_by"), "pipeline_stage")) {
+        char mean[32];
+
+        pr_fig_format(
+            pr_sget_num(pr_sget(job, "slowest_by_mean"), PR_K_MEAN_US),
+            PR_FMT_US, mean, sizeof(mean));
+        snprintf(
+            text, sizeof(text),
+            "Slowest stage's rank: %s computes longest in the slowest "
+            "pipeline stage, which the other stages wait for, so every "
+            "rank's step is about as long; by mean step alone the "
+            "slowest is %s (%s).",
+            pr_sget_str_or(pr_sget(job, "slowest"), PR_K_WORKER, "?"),
+            pr_sget_str_or(pr_sget(job, "slowest_by_mean"), PR_K_WORKER, "?"),
+            mean);
+        pr_figs_note(f, text);
+    }
     if (job_partial(job) && pr_sget_str(job, "coverage_note") != NULL) {
         snprintf(text, sizeof(text), "Coverage: %s.",
                  pr_sget_str(job, "coverage_note"));
