@@ -444,8 +444,8 @@ job_kpis(struct pr_figs *f, const cJSON *job)
         of[0] = '\0';
     if (warm > 0)
         snprintf(sub, sizeof(sub),
-                 "(slowest - fastest) / median%s; warm-up step left out "
-                 "on %.0f rank%s",
+                 "(slowest - fastest) / median%s; the warm-up first step "
+                 "left out on %.0f rank%s",
                  of, warm, warm == 1 ? "" : "s");
     else
         snprintf(sub, sizeof(sub), "(slowest - fastest) / median%s", of);
