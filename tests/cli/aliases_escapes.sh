@@ -22,7 +22,7 @@ refused() {
     rc=$?
     check "$* : exit 1 (got $rc)" [ "$rc" = 1 ]
     check "$* : says '$says'" grep -q -- "$says" err
-    check "$* : writes nothing" [ ! -e a.json ] && [ ! -e a.html ]
+    check "$* : writes nothing" sh -c '[ ! -e a.json ] && [ ! -e a.html ]'
 }
 refused "are the same file" --json a.json --html ./a.json
 refused "are the same file" --json a.json --html "$T_DIR/a.json"

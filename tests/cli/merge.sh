@@ -79,7 +79,7 @@ mkdir -p x8 && (
             --json job.json
 ) 2> err
 check "xargs -P recipe: 8 rank summaries merged (exit $?: $(head -c 200 err))" \
-    [ -s x8/job.html ] && [ -s x8/job.pdf ]
+    sh -c '[ -s x8/job.html ] && [ -s x8/job.pdf ]'
 "$PR_BIN" -q --input run8 --json dir8.json 2> err
 check "  the distributed view is that of the traces read together" python3 -c "
 import json, sys

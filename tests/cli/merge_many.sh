@@ -21,7 +21,7 @@ check "$N rank summaries generated ($(head -c 200 err))" \
 "$PR_BIN" -q --input ranks/rank*.summary.json --json md.json --html m.html \
     --pdf m.pdf 2> err
 check "they merge (exit $?: $(head -c 200 err))" [ -s md.json ]
-check "  into an HTML and a PDF report" [ -s m.html ] && [ -s m.pdf ]
+check "  into an HTML and a PDF report" sh -c '[ -s m.html ] && [ -s m.pdf ]'
 "$PR_BIN" -q --input ranks/rank*.summary.json --json m.json \
     --detail-ranks all 2> err
 check "  and with every run whole (exit $?: $(head -c 200 err))" [ -s m.json ]
