@@ -52,6 +52,9 @@ enum pr_fmt {
 /* HTML: the cell links to the row's "href_<id>", an anchor of the report
  * ("#critical-path"). */
 #define PR_COL_LINK 4u
+/* A column the PDF's portrait page leaves out of a table shown by default
+ * (the HTML and `profreport table` keep it): the page says which. */
+#define PR_COL_WIDE 8u
 
 /* One column of a table. */
 struct pr_col {

@@ -63,13 +63,14 @@ const struct pr_col pr_fig_cols_kernels[] = {
     {"calls", PR_K_CALLS, "Calls", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
     {"total", PR_K_TOTAL_US, "Total", PR_FMT_US, 0.9, NULL, PR_COL_BOTH},
     {"mean", PR_K_MEAN_US, "Mean", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
-    /* the reports' table has room for the kernel table's class (a PDF
-       table takes 12 columns): Min and TC are the terminal's, the Math
-       column says tensor_core where TC would say yes */
+    /* the reports' table has room for the kernel table's class: Min and
+       TC are the terminal's, the Math column says tensor_core where TC
+       would say yes; the PDF's page leaves out the wide ones (its 12
+       columns cut the numbers and wrapped the rules letter by letter) */
     {"min", PR_K_MIN_US, "Min", PR_FMT_US, 0.8, NULL, 0},
     {"max", PR_K_MAX_US, "Max", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
     {"blocks_per_sm", PR_K_MEAN_BLOCKS_PER_SM, "Blocks/SM", PR_FMT_NUM, 0.8,
-     NULL, PR_COL_REPORT},
+     NULL, PR_COL_REPORT | PR_COL_WIDE},
     {"occupancy", PR_K_MEAN_EST_ACHIEVED_OCCUPANCY_PCT, "Est. occupancy",
      PR_FMT_PCT, 1.1, NULL, PR_COL_BOTH},
     {"tc", PR_K_TENSOR_CORES_USED, "TC", PR_FMT_BOOL, 0.5,
@@ -85,11 +86,11 @@ const struct pr_col pr_fig_cols_kernels[] = {
      "cuda_core, vector",
      PR_COL_BOTH},
     {"precision", PR_K_KPRECISION, "Precision", PR_FMT_TEXT, 0.8,
-     "The precision the kernel's name states", PR_COL_REPORT},
+     "The precision the kernel's name states", PR_COL_REPORT | PR_COL_WIDE},
     {"rule", PR_K_KRULE, "Rule", PR_FMT_WRAP, 1.2,
      "The kernel-table rule that matched (profreport table --kind kernels "
      "--why NAME)",
-     PR_COL_BOTH},
+     PR_COL_BOTH | PR_COL_WIDE},
     {"library", PR_K_KLIBRARY, "Library", PR_FMT_TEXT, 1, NULL, 0},
     {"tc_rule", PR_K_TENSOR_CORES_RULE, "TC rule", PR_FMT_TEXT, 1, NULL, 0},
     /* Ascend's PMU counters only: the reports add it where a kernel has

@@ -1102,20 +1102,45 @@ pr_pdf_doc_col_table(struct pr_pdf_doc *d, const struct pr_col *cols,
     table_draw(d, &t, rows, (size_t)-1, NULL);
 }
 
+/* The caption's end: "A, B and C: in the HTML report ..." for the labels
+ * of the n columns a page leaves out. */
+static void
+wide_note(char *caption, size_t cap, const char *const *label, size_t n)
+{
+    size_t i, len = strlen(caption);
+
+    for (i = 0; i < n && len < cap; i++) {
+        snprintf(caption + len, cap - len, "%s%s",
+                 i == 0      ? (len > 0 ? " " : "")
+                 : i + 1 < n ? ", "
+                             : " and ",
+                 label[i]);
+        len = strlen(caption);
+    }
+    if (n > 0 && len < cap)
+        snprintf(caption + len, cap - len,
+                 ": in the HTML report and `profreport table`.");
+}
+
 void
 pr_pdf_doc_fig_table(struct pr_pdf_doc *d, const struct pr_fig_table *ft)
 {
     struct table t;
     const struct pr_col *c;
-    size_t shown, total;
-    char caption[160];
+    size_t shown, total, k, n_left = 0;
+    const char *left[8];
+    char caption[320];
 
     memset(&t, 0, sizeof(t));
-    while (t.n < MAX_COLS && (c = pr_fig_table_col(ft, t.n)) != NULL)
-        t.cols[t.n++] = c;
+    for (k = 0; t.n < MAX_COLS && (c = pr_fig_table_col(ft, k)) != NULL; k++)
+        if (ft->view == NULL && (c->show & PR_COL_WIDE) && n_left < 8)
+            left[n_left++] = c->label; /* the page's room is the numbers' */
+        else
+            t.cols[t.n++] = c;
     t.depth_key = ft->depth_key;
     pr_fig_table_count(ft, (size_t)d->top, &shown, &total);
     pr_fig_table_caption(ft, (size_t)d->top, caption, sizeof(caption));
+    wide_note(caption, sizeof(caption), left, n_left);
     if (caption[0] != '\0') {
         pr_pdf_doc_ensure(d, TABLE_KEEP); /* the caption goes with rows */
         pr_pdf_doc_note(d, caption);
