@@ -23,9 +23,11 @@ const struct pr_col pr_fig_cols_findings[] = {
      "why)",
      PR_COL_BOTH},
     {"gain_pct", PR_K_GAIN_PCT, "Of step", PR_FMT_PCT, 0.6, NULL, PR_COL_BOTH},
-    {"evidence", PR_K_EVIDENCE, "On the critical path", PR_FMT_WRAP, 2.6,
-     "The nodes of the path the change shortens most, and what it takes "
-     "off each per step (the path itself in Critical path below)",
+    {"evidence", PR_K_EVIDENCE, "Evidence", PR_FMT_WRAP, 2.6,
+     "The nodes of the critical path the change shortens most and what it "
+     "takes off each per step (the path itself in Critical path below); "
+     "for a finding whose calls lie beside the path (a host blocked in "
+     "syncs) those calls, and where no gain is claimed, why",
      PR_COL_BOTH | PR_COL_LINK},
     {"id", PR_K_ID, "Id", PR_FMT_TEXT, 0.9, NULL, 0},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
