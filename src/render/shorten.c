@@ -307,6 +307,19 @@ cmp_named(const void *pa, const void *pb)
     return c != 0 ? c : (a->at > b->at) - (a->at < b->at);
 }
 
+/* The end of the run of v[i..n) (sorted by cmp_named) whose forms equal
+ * v[i]'s; *mixed: whether the run holds two different names. */
+static size_t
+form_run(const struct named *v, size_t i, size_t n, int *mixed)
+{
+    size_t j;
+
+    *mixed = 0;
+    for (j = i + 1; j < n && strcmp(v[j].form, v[i].form) == 0; j++)
+        *mixed |= strcmp(v[j].name, v[i].name) != 0;
+    return j;
+}
+
 /* Code points a and b share at their start, and at their end, counted
  * up to `upto` (more is never needed: the cut shows fewer). */
 static size_t
@@ -510,9 +523,8 @@ tell_apart(struct named *v, size_t i, size_t j, size_t max, int depth)
     qsort(v + i, g, sizeof(*v), cmp_named);
     ok = 1;
     for (k = 0; k < g; k = m) { /* windows alike: told apart among them */
-        int mixed = 0;
-        for (m = k + 1; m < g && strcmp(v[i + m].form, v[i + k].form) == 0; m++)
-            mixed |= strcmp(v[i + m].name, v[i + k].name) != 0;
+        int mixed;
+        m = form_run(v + i, k, g, &mixed);
         if (mixed && m - k < g && depth < MAX_DEPTH) {
             if (tell_apart(v, i + k, i + m, max, depth + 1) != 0)
                 goto nomem;
@@ -635,9 +647,8 @@ pr_shorten_names(const char *const *names, size_t n, size_t n_keep,
     if (rc == 0)
         qsort(v, n, sizeof(*v), cmp_named);
     for (i = 0; i < n && rc == 0; i = j) {
-        int mixed = 0;
-        for (j = i + 1; j < n && strcmp(v[j].form, v[i].form) == 0; j++)
-            mixed |= strcmp(v[j].name, v[i].name) != 0;
+        int mixed;
+        j = form_run(v, i, n, &mixed);
         if (mixed)
             rc = tell_apart(v, i, j, max_chars, 0);
     }
@@ -830,9 +841,8 @@ pr_shorten_labels(const char *const *names, size_t n, size_t n_keep,
         qsort(v, n, sizeof(*v), cmp_named);
     /* labels alike: each shows the parts where they differ */
     for (i = 0; i < n && rc == 0; i = j) {
-        int mixed = 0;
-        for (j = i + 1; j < n && strcmp(v[j].form, v[i].form) == 0; j++)
-            mixed |= strcmp(v[j].name, v[i].name) != 0;
+        int mixed;
+        j = form_run(v, i, n, &mixed);
         for (k = i; mixed && k < j && rc == 0; k++) {
             /* from where the run's names part (sorted by name, the
                first and last share what all share) to where this one
