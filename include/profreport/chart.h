@@ -216,4 +216,12 @@ size_t pr_chart_log_ticks(double lo, double hi, double *out, size_t cap);
  * Always NUL-terminates when n > 0; returns buf. */
 char *pr_chart_format(double v, enum pr_axis_unit unit, char *buf, size_t n);
 
+/* The same with `extra` more decimals (0 to PR_CHART_EXTRA_MAX) than the
+ * three significant digits: for two compared values that would otherwise
+ * read alike (figures.h's pr_fig_extra_digits).  Counts and whole bytes
+ * take none. */
+#define PR_CHART_EXTRA_MAX 3
+char *pr_chart_format_x(double v, enum pr_axis_unit unit, int extra, char *buf,
+                        size_t n);
+
 #endif

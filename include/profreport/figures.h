@@ -86,8 +86,34 @@ int pr_col_numeric(enum pr_fmt f);
 const char *pr_fig_cell(const cJSON *row, const struct pr_col *c, char *buf,
                         size_t n);
 
-/* Format v as f (a number format) into buf; NaN gives an en dash. */
+/* The one number formatting of every report (main, diff, trend; HTML,
+ * PDF, terminal, Markdown): three significant digits in a human unit
+ * (153 µs, 1.53 ms, 2.98 GiB, 42.0%), C locale, "-0" as "0", NaN and
+ * infinity as an en dash.  Each writes into buf (n >= 64) and returns
+ * it. */
+
+/* Format v as f (a number format) into buf. */
 char *pr_fig_format(double v, enum pr_fmt f, char *buf, size_t n);
+
+/* The same with `extra` more decimals (0..PR_CHART_EXTRA_MAX, chart.h). */
+char *pr_fig_format_x(double v, enum pr_fmt f, int extra, char *buf, size_t n);
+
+/* The fewest extra decimals (0 to PR_CHART_EXTRA_MAX) at which every two
+ * neighbours of v[0..n) that differ read apart as f: a change of 153.5 ->
+ * 153.2 µs reads "153.5 µs" -> "153.2 µs", not "153 µs" twice. */
+int pr_fig_extra_digits(const double *v, size_t n, enum pr_fmt f);
+
+/* Two compared values (baseline, current) as f into bx and by, with the
+ * extra decimals they need to read apart (pr_fig_extra_digits). */
+void pr_fig_format_pair(double x, double y, enum pr_fmt f, char *bx, char *by,
+                        size_t n);
+
+/* A signed change as f: "+2.30 µs", "-1.50 MiB", "+12.3%"; one that
+ * rounds to zero without a sign ("0", "0.0%", "0 ns"). */
+char *pr_fig_format_change(double v, enum pr_fmt f, char *buf, size_t n);
+
+/* A change of a percentage in percentage points: "+1.5 pp", "0.0 pp". */
+char *pr_fig_format_pp(double pp, char *buf, size_t n);
 
 /* The shared column catalogues, each ended by an entry with id NULL: the
  * report tables show the PR_COL_REPORT ones, `profreport table` the

@@ -1,6 +1,6 @@
 /* common.c - the helpers of src/diff/internal.h: tolerant tree reads, the
- * one place where diff reports format numbers, and the method text they
- * all show. */
+ * diff's units mapped onto the reports' one number formatting (figures.h),
+ * and the method text they all show. */
 #include "config.h"
 
 #include <math.h>
@@ -48,102 +48,56 @@ pr_drow_us(const cJSON *row, const char *key)
     return pr_dj_num(row, key);
 }
 
-/* "%.*f" (or "%+.*f" when sign) of v / unit with "-0" normalised: a
- * value that rounds to zero prints as 0. */
-static char *
-put(char *buf, size_t n, int prec, int sign, double v, double unit,
-    const char *suffix)
+/* The format of a metric row's unit ("us", "bytes", "pct"). */
+static enum pr_fmt
+unit_fmt(const char *unit)
 {
-    double x = v / unit;
-    char num[48];
-
-    if (!isfinite(v)) {
-        snprintf(buf, n, "%s", DASH);
-        return buf;
-    }
-    snprintf(num, sizeof(num), sign ? "%+.*f" : "%.*f", prec, x);
-    if (strspn(num, "+-0.") == strlen(num)) /* all zeros, maybe signed */
-        snprintf(num, sizeof(num), "%.*f", prec, 0.0);
-    snprintf(buf, n, "%s%s", num, suffix);
-    return buf;
-}
-
-char *
-pr_dfmt_us(double us, char *buf, size_t n)
-{
-    double a = fabs(us);
-
-    if (a >= 1e6)
-        return put(buf, n, 3, 0, us, 1e6, " s");
-    if (a >= 1e3)
-        return put(buf, n, 2, 0, us, 1e3, " ms");
-    return put(buf, n, 1, 0, us, 1.0, " \xC2\xB5s"); /* µs */
-}
-
-char *
-pr_dfmt_bytes(double bytes, char *buf, size_t n)
-{
-    double a = fabs(bytes);
-
-    if (a >= 1073741824.0)
-        return put(buf, n, 2, 0, bytes, 1073741824.0, " GiB");
-    if (a >= 1048576.0)
-        return put(buf, n, 1, 0, bytes, 1048576.0, " MiB");
-    if (a >= 1024.0)
-        return put(buf, n, 1, 0, bytes, 1024.0, " KiB");
-    return put(buf, n, 0, 0, bytes, 1.0, " B");
-}
-
-char *
-pr_dfmt_pct(double pct, char *buf, size_t n)
-{
-    return put(buf, n, 1, 1, pct, 1.0, "%");
-}
-
-char *
-pr_dfmt_pp(double pp, char *buf, size_t n)
-{
-    return put(buf, n, 1, 1, pp, 1.0, " pp");
-}
-
-char *
-pr_dfmt_plain(double v, char *buf, size_t n)
-{
-    return put(buf, n, 1, 0, v, 1.0, "");
+    if (unit != NULL && strcmp(unit, "bytes") == 0)
+        return PR_FMT_BYTES;
+    if (unit != NULL && strcmp(unit, "pct") == 0)
+        return PR_FMT_PCT;
+    return PR_FMT_US;
 }
 
 char *
 pr_dfmt_p(double p, char *buf, size_t n)
 {
-    if (isfinite(p) && p < 0.0001) {
+    if (!isfinite(p)) {
+        snprintf(buf, n, "%s", DASH);
+        return buf;
+    }
+    if (p < 0.0001) {
         snprintf(buf, n, "%.1e", p);
         return buf;
     }
-    return put(buf, n, 4, 0, p, 1.0, "");
+    snprintf(buf, n, "%.4f", p);
+    return buf;
 }
 
 char *
 pr_dfmt_value(double v, const char *unit, char *buf, size_t n)
 {
-    if (unit != NULL && strcmp(unit, "bytes") == 0)
-        return pr_dfmt_bytes(v, buf, n);
-    if (unit != NULL && strcmp(unit, "pct") == 0)
-        return put(buf, n, 1, 0, v, 1.0, "%");
-    return pr_dfmt_us(v, buf, n);
+    return pr_fig_format(v, unit_fmt(unit), buf, n);
+}
+
+void
+pr_dfmt_pair(double x, double y, const char *unit, char *bx, char *by, size_t n)
+{
+    pr_fig_format_pair(x, y, unit_fmt(unit), bx, by, n);
 }
 
 char *
 pr_dfmt_delta(double v, const char *unit, char *buf, size_t n)
 {
-    char abs_text[48];
+    if (unit_fmt(unit) == PR_FMT_PCT)
+        return pr_fig_format_pp(v, buf, n);
+    return pr_fig_format_change(v, unit_fmt(unit), buf, n);
+}
 
-    if (unit != NULL && strcmp(unit, "pct") == 0)
-        return pr_dfmt_pp(v, buf, n);
-    if (!isfinite(v))
-        return put(buf, n, 0, 0, v, 1.0, "");
-    pr_dfmt_value(fabs(v), unit, abs_text, sizeof(abs_text));
-    snprintf(buf, n, "%s%s", v > 0 ? "+" : v < 0 ? "-" : "", abs_text);
-    return buf;
+char *
+pr_dfmt_pct(double pct, char *buf, size_t n)
+{
+    return pr_fig_format_change(pct, PR_FMT_PCT, buf, n);
 }
 
 void
@@ -321,7 +275,7 @@ describe_test(struct pr_buf *b, const cJSON *it)
     const char *method = pr_dj_str(it, "noise_method");
     double pv = pr_dj_num(it, "p_value");
     double lo = pr_dj_num(it, "ci_lo_pct"), hi = pr_dj_num(it, "ci_hi_pct");
-    char p[48], a[48], c[48];
+    char p[64], a[64], c[64];
 
     if (method == NULL)
         return PR_OK;
@@ -342,12 +296,12 @@ pr_ddescribe(struct pr_buf *b, const cJSON *it)
     const char *status = pr_dj_str(it, "status"), *run = pr_dj_str(it, "run");
     const char *what = pr_dj_str(it, "short");
     const cJSON *dev = cJSON_GetObjectItemCaseSensitive(it, "device");
-    char v1[48], v2[48], d[48], pct[48];
+    char v1[64], v2[64], d[64], pct[64];
     char cut[PR_SHORTEN_CAP(PR_DNAME_MAX_CHARS)];
     enum pr_status st;
 
-    pr_dfmt_value(pr_dj_num(it, "baseline"), unit, v1, sizeof(v1));
-    pr_dfmt_value(pr_dj_num(it, "current"), unit, v2, sizeof(v2));
+    pr_dfmt_pair(pr_dj_num(it, "baseline"), pr_dj_num(it, "current"), unit, v1,
+                 v2, sizeof(v1));
     pr_dfmt_delta(pr_dj_num(it, "delta"), unit, d, sizeof(d));
     pr_dfmt_pct(pr_dj_num(it, "delta_pct"), pct, sizeof(pct));
     /* a kernel name can be 10,000 characters: the table's distinct short

@@ -27,21 +27,19 @@ const char *pr_dj_str(const cJSON *o, const char *key);
  * out-of-memory. */
 int pr_dj_add_num(cJSON *obj, const char *key, double v);
 
-/* Formatting for reports: C locale, fixed precision, "-0" as "0", NaN or
- * infinity as "–" (en dash).  Each writes into buf (n >= 32) and returns
- * it. */
-char *pr_dfmt_us(double us, char *buf, size_t n);       /* 1.53 ms */
-char *pr_dfmt_bytes(double bytes, char *buf, size_t n); /* 2.98 GiB */
-char *pr_dfmt_pct(double pct, char *buf, size_t n);     /* +12.3% */
-char *pr_dfmt_pp(double pp, char *buf, size_t n);       /* +1.5 pp */
-char *pr_dfmt_plain(double v, char *buf, size_t n);     /* 42.5 */
-char *pr_dfmt_p(double p, char *buf, size_t n);         /* 0.0022 */
-
-/* Value of a metric row in its unit ("us", "bytes", "pct"). */
+/* Numbers in the diff's reports: figures.h's one formatting (three
+ * significant digits, NaN as "–"), by a metric row's unit ("us", "bytes",
+ * "pct").  Each writes into buf (n >= 64) and returns it. */
 char *pr_dfmt_value(double v, const char *unit, char *buf, size_t n);
-
-/* Change of a metric row in its unit (signed). */
+/* Baseline and current: more decimals only where they would read alike. */
+void pr_dfmt_pair(double x, double y, const char *unit, char *bx, char *by,
+                  size_t n);
+/* A signed change: "+2.30 µs", "-1.50 MiB", in pp for "pct": "+1.5 pp". */
 char *pr_dfmt_delta(double v, const char *unit, char *buf, size_t n);
+/* A signed relative change: "+12.3%". */
+char *pr_dfmt_pct(double pct, char *buf, size_t n);
+/* A p-value: "0.0022", "3.1e-05". */
+char *pr_dfmt_p(double p, char *buf, size_t n);
 
 /* Sticky appends for the text reports: on failure set b->failed, which
  * the report checks once at the end.  pr_desc escapes s for HTML and XML
@@ -194,7 +192,7 @@ PR_NODISCARD enum pr_status pr_dmd_code(struct pr_buf *b, const char *s,
                                         size_t max_chars);
 
 /* One line for an item of a gate's lists: "memory.peak GPU0 [worker1]
- * +7.3% (+300.0 MiB, 4.00 GiB -> 4.29 GiB)", plus the p-value when a
+ * +7.3% (+300 MiB, 4.00 GiB -> 4.29 GiB)", plus the p-value when a
  * noise test ran. */
 PR_NODISCARD enum pr_status pr_ddescribe(struct pr_buf *b, const cJSON *it);
 

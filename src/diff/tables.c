@@ -1,8 +1,9 @@
 /* tables.c - the tables of the diff and the trend, built once: their
  * columns (label, key, format, width: figures.h's struct pr_col) and rows
- * of display strings formatted by common.c.  The Markdown, HTML and PDF
- * writers only lay them out (pr_dtable_md, pr_dtable_html, report_pdf.c),
- * so the three reports show the same columns with the same numbers. */
+ * of display strings in the reports' one number formatting (figures.h).  The
+ * Markdown, HTML and PDF writers only lay them out (pr_dtable_md,
+ * pr_dtable_html, report_pdf.c), so the three reports show the same columns
+ * with the same numbers. */
 #include "config.h"
 
 #include <math.h>
@@ -187,14 +188,15 @@ interval_text(const cJSON *noise, char *buf, size_t n)
 {
     double lo = pr_sget_num(noise, "ci_lo_pct"),
            hi = pr_sget_num(noise, "ci_hi_pct");
-    char a[32], b[32];
+    char a[64], b[64];
 
     if (!isfinite(lo) || !isfinite(hi)) {
         pr_dfmt_pct(NAN, buf, n);
         return;
     }
     pr_dfmt_pct(lo, a, sizeof(a));
-    a[strlen(a) - 1] = '\0'; /* the unit once, at the end */
+    if (strchr(a, '%') != NULL)
+        *strchr(a, '%') = '\0'; /* the unit once, at the end */
     snprintf(buf, n, "%s to %s", a, pr_dfmt_pct(hi, b, sizeof(b)));
 }
 
@@ -218,13 +220,13 @@ figure_row(struct pr_dtable *t, const cJSON *row)
 {
     const cJSON *noise = pr_sget(row, "noise");
     const char *unit = pr_sget_str(row, "unit");
-    char name[160], v1[48], v2[48], dl[48], pct[48], change[100];
-    char p[32], ci[80], txt[80];
+    char name[160], v1[64], v2[64], dl[64], pct[64], change[140];
+    char p[64], ci[140], txt[80];
     const char *vals[7] = {name, v1, v2, change, p, ci, txt};
 
     figure_name(row, name, sizeof(name));
-    pr_dfmt_value(pr_sget_num(row, "baseline"), unit, v1, sizeof(v1));
-    pr_dfmt_value(pr_sget_num(row, "current"), unit, v2, sizeof(v2));
+    pr_dfmt_pair(pr_sget_num(row, "baseline"), pr_sget_num(row, "current"),
+                 unit, v1, v2, sizeof(v1));
     pr_dfmt_delta(pr_sget_num(row, "delta"), unit, dl, sizeof(dl));
     /* in pp, or from a baseline of 0 or none: no percentage, not "- -" */
     if (pr_sget_is(unit, "pct") || isnan(pr_sget_num(row, "delta_pct")))
@@ -265,12 +267,12 @@ pr_dtable_figures(struct pr_dtable *t, const cJSON *pair)
 static int
 change_row(struct pr_dtable *t, const cJSON *row, int want)
 {
-    char v1[48], v2[48], dl[48], pct[48];
+    char v1[64], v2[64], dl[64], pct[64];
     const char *vals[5] = {NULL, v1, v2, dl, pct};
 
     vals[0] = pr_sget_str_or(row, "name", "?");
-    pr_dfmt_us(pr_drow_us(row, "baseline_us"), v1, sizeof(v1));
-    pr_dfmt_us(pr_drow_us(row, "current_us"), v2, sizeof(v2));
+    pr_dfmt_pair(pr_drow_us(row, "baseline_us"), pr_drow_us(row, "current_us"),
+                 "us", v1, v2, sizeof(v1));
     pr_dfmt_delta(pr_sget_num(row, "delta_us"), "us", dl, sizeof(dl));
     if (want == 0)
         vals[4] = pr_sget_str(row, "status");
@@ -379,28 +381,60 @@ gates_text(const cJSON *night, char *buf, size_t n)
         snprintf(buf, n, "%s", "first night");
 }
 
+/* The nights' values at `key` (NAN where a night lacks one), and the
+ * extra decimals at which every two nights in a row that differ read
+ * apart (figures.h); *extra 0 on out-of-memory. */
+static double *
+night_column(const cJSON *nights, const char *key, enum pr_fmt f, int *extra)
+{
+    size_t n = (size_t)pr_sget_len(nights), i = 0;
+    double *v = malloc((n ? n : 1) * sizeof(*v));
+    const cJSON *night;
+
+    *extra = 0;
+    if (v == NULL)
+        return NULL;
+    cJSON_ArrayForEach(night, nights)
+    {
+        v[i++] = pr_sget_num(night, key);
+    }
+    *extra = pr_fig_extra_digits(v, i, f);
+    return v;
+}
+
 int
 pr_dtable_nights(struct pr_dtable *t, const cJSON *trend)
 {
-    const cJSON *night;
-    char idx[16], mean[48], p90[48], mem[48], gates[1000];
-    const char *vals[7] = {idx, NULL, mean, p90, mem, NULL, gates};
-    int i = 0;
+    static const char *const keys[3] = {"step_mean_us", "step_p90_us",
+                                        "memory_peak_bytes"};
+    static const enum pr_fmt fmts[3] = {PR_FMT_US, PR_FMT_US, PR_FMT_BYTES};
+    const cJSON *night, *nights = pr_sget(trend, "nights");
+    char idx[16], num[3][64], gates[1000];
+    const char *vals[7] = {idx, NULL, num[0], num[1], num[2], NULL, gates};
+    double *col[3] = {NULL, NULL, NULL};
+    int extra[3], i = 0, rc = 0;
+    size_t k;
 
     if (table_init(t, night_cols, N_OF(night_cols)) != 0)
         return -1;
-    cJSON_ArrayForEach(night, pr_sget(trend, "nights"))
+    for (k = 0; k < 3; k++)
+        if ((col[k] = night_column(nights, keys[k], fmts[k], &extra[k])) ==
+            NULL)
+            rc = -1;
+    cJSON_ArrayForEach(night, nights)
     {
+        if (rc != 0)
+            break;
+        for (k = 0; k < 3; k++)
+            pr_fig_format_x(col[k][i], fmts[k], extra[k], num[k],
+                            sizeof(num[k]));
         snprintf(idx, sizeof(idx), "%d", ++i);
         vals[1] = pr_sget_str_or(night, "label", "?");
-        pr_dfmt_us(pr_sget_num(night, "step_mean_us"), mean, sizeof(mean));
-        pr_dfmt_us(pr_sget_num(night, "step_p90_us"), p90, sizeof(p90));
-        pr_dfmt_bytes(pr_sget_num(night, "memory_peak_bytes"), mem,
-                      sizeof(mem));
         vals[5] = cJSON_IsTrue(pr_sget(night, "crossed")) ? "yes" : "no";
         gates_text(night, gates, sizeof(gates));
-        if (add_row(t, vals, NULL) != 0)
-            return -1;
+        rc = add_row(t, vals, NULL);
     }
-    return 0;
+    for (k = 0; k < 3; k++)
+        free(col[k]);
+    return rc;
 }

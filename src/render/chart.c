@@ -247,14 +247,18 @@ drop_negative_zero(char *buf)
     }
 }
 
-/* Three significant digits, C locale. */
+/* Three significant digits (and `extra` decimals more), C locale. */
 static void
-sig3(char *buf, size_t n, double x, const char *unit)
+sig3(char *buf, size_t n, double x, const char *unit, int extra)
 {
     double a = fabs(x);
     int dec = a >= 99.95 ? 0 : a >= 9.995 ? 1 : 2;
 
-    snprintf(buf, n, "%.*f%s%s", dec, x, unit[0] ? " " : "", unit);
+    if (a >= 999.5e6) { /* past the largest unit: no 300-digit numbers */
+        snprintf(buf, n, "%.*e%s%s", 2 + extra, x, unit[0] ? " " : "", unit);
+        return;
+    }
+    snprintf(buf, n, "%.*f%s%s", dec + extra, x, unit[0] ? " " : "", unit);
 }
 
 static void
@@ -283,7 +287,7 @@ fmt_count(char *buf, size_t n, double v)
 }
 
 static void
-fmt_time(char *buf, size_t n, double v)
+fmt_time(char *buf, size_t n, double v, int extra)
 {
     char unit[8];
     double a = fabs(v);
@@ -291,26 +295,26 @@ fmt_time(char *buf, size_t n, double v)
     if (a == 0) {
         snprintf(buf, n, "0");
     } else if (a < 0.9995) {
-        snprintf(buf, n, "%.0f ns", v * 1000);
+        snprintf(buf, n, "%.*f ns", extra, v * 1000);
     } else if (a < 999.5) {
         snprintf(unit, sizeof(unit), "%ss", UTF8_MICRO);
-        sig3(buf, n, v, unit);
+        sig3(buf, n, v, unit, extra);
     } else if (a < 999.5e3) {
-        sig3(buf, n, v / 1e3, "ms");
+        sig3(buf, n, v / 1e3, "ms", extra);
     } else {
-        sig3(buf, n, v / 1e6, "s");
+        sig3(buf, n, v / 1e6, "s", extra);
     }
 }
 
 static void
-fmt_bytes(char *buf, size_t n, double v)
+fmt_bytes(char *buf, size_t n, double v, int extra)
 {
     static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
     double a = fabs(v);
     size_t u = 0;
 
     if (a < 1023.5) {
-        snprintf(buf, n, "%.0f B", v);
+        snprintf(buf, n, "%.0f B", v); /* bytes are whole */
         return;
     }
     while (a >= 1023.5 && u < 5) {
@@ -318,22 +322,22 @@ fmt_bytes(char *buf, size_t n, double v)
         v /= 1024;
         u++;
     }
-    sig3(buf, n, v, units[u]);
+    sig3(buf, n, v, units[u], extra);
 }
 
 static void
-fmt_plain(char *buf, size_t n, double v)
+fmt_plain(char *buf, size_t n, double v, int extra)
 {
     double a = fabs(v);
 
     if (a >= 999.5e6) {
-        sig3(buf, n, v / 1e9, "G");
+        sig3(buf, n, v / 1e9, "G", extra);
     } else if (a >= 999.5e3) {
-        sig3(buf, n, v / 1e6, "M");
+        sig3(buf, n, v / 1e6, "M", extra);
     } else if (a >= 999.5) {
-        sig3(buf, n, v / 1e3, "k");
+        sig3(buf, n, v / 1e3, "k", extra);
     } else {
-        sig3(buf, n, v, "");
+        sig3(buf, n, v, "", extra);
     }
     /* "12 k" reads worse than "12k" */
     char *sp = strchr(buf, ' ');
@@ -345,6 +349,13 @@ fmt_plain(char *buf, size_t n, double v)
 char *
 pr_chart_format(double v, enum pr_axis_unit unit, char *buf, size_t n)
 {
+    return pr_chart_format_x(v, unit, 0, buf, n);
+}
+
+char *
+pr_chart_format_x(double v, enum pr_axis_unit unit, int extra, char *buf,
+                  size_t n)
+{
     if (n == 0) {
         return buf;
     }
@@ -352,28 +363,39 @@ pr_chart_format(double v, enum pr_axis_unit unit, char *buf, size_t n)
         snprintf(buf, n, "%s", UTF8_DASH);
         return buf;
     }
+    if (isinf(v)) { /* no "inf ms": a value the report cannot show */
+        snprintf(buf, n, "%s", UTF8_DASH);
+        return buf;
+    }
+    extra = extra < 0                    ? 0
+            : extra > PR_CHART_EXTRA_MAX ? PR_CHART_EXTRA_MAX
+                                         : extra;
     switch (unit) {
     case PR_UNIT_US:
-        fmt_time(buf, n, v);
+        fmt_time(buf, n, v, extra);
         break;
     case PR_UNIT_BYTES:
-        fmt_bytes(buf, n, v);
+        fmt_bytes(buf, n, v, extra);
         break;
     case PR_UNIT_PCT:
-        snprintf(buf, n, "%.1f%%", v);
+        if (fabs(v) >= 1e9) {
+            snprintf(buf, n, "%.2e%%", v);
+        } else {
+            snprintf(buf, n, "%.*f%%", 1 + extra, v);
+        }
         break;
     case PR_UNIT_TFLOPS:
         sig3(buf, n, fabs(v) < 0.9995 ? v * 1e3 : v,
-             fabs(v) < 0.9995 ? "GFLOP/s" : "TFLOP/s");
+             fabs(v) < 0.9995 ? "GFLOP/s" : "TFLOP/s", extra);
         break;
     case PR_UNIT_FLOP_PER_BYTE:
-        sig3(buf, n, v, "FLOP/B");
+        sig3(buf, n, v, "FLOP/B", extra);
         break;
     case PR_UNIT_COUNT:
         fmt_count(buf, n, v);
         break;
     default:
-        fmt_plain(buf, n, v);
+        fmt_plain(buf, n, v, extra);
         break;
     }
     drop_negative_zero(buf);

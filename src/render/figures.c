@@ -185,6 +185,10 @@ fmt_si(double v, const char *unit, char *buf, size_t n)
         v /= 1000.0;
         i++;
     }
+    if (fabs(v) >= 1000) { /* past the largest prefix */
+        snprintf(buf, n, "%.2e %s%s", v, prefix[i], unit);
+        return;
+    }
     snprintf(buf, n, "%.*f %s%s",
              fabs(v) >= 100  ? 0
              : fabs(v) >= 10 ? 1
@@ -195,13 +199,19 @@ fmt_si(double v, const char *unit, char *buf, size_t n)
 char *
 pr_fig_format(double v, enum pr_fmt f, char *buf, size_t n)
 {
+    return pr_fig_format_x(v, f, 0, buf, n);
+}
+
+char *
+pr_fig_format_x(double v, enum pr_fmt f, int extra, char *buf, size_t n)
+{
     static const enum pr_axis_unit units[] = {
         [PR_FMT_COUNT] = PR_UNIT_COUNT,   [PR_FMT_US] = PR_UNIT_US,
         [PR_FMT_PCT] = PR_UNIT_PCT,       [PR_FMT_BYTES] = PR_UNIT_BYTES,
         [PR_FMT_TFLOPS] = PR_UNIT_TFLOPS, [PR_FMT_AI] = PR_UNIT_FLOP_PER_BYTE,
     };
 
-    if (isnan(v)) {
+    if (!isfinite(v)) {
         snprintf(buf, n, "%s", DASH);
         return buf;
     }
@@ -212,20 +222,86 @@ pr_fig_format(double v, enum pr_fmt f, char *buf, size_t n)
     case PR_FMT_BYTES:
     case PR_FMT_TFLOPS:
     case PR_FMT_AI:
-        return pr_chart_format(v, units[f], buf, n);
+        return pr_chart_format_x(v, units[f], extra, buf, n);
     case PR_FMT_FLOPS:
         fmt_si(v, "FLOP", buf, n);
         break;
-    case PR_FMT_GBPS: /* decimal, as bandwidths are quoted */
-        if (fabs(v) >= 1000)
+    case PR_FMT_GBPS:       /* decimal, as bandwidths are quoted */
+        if (fabs(v) >= 1e9) /* no 300-digit numbers */
+            snprintf(buf, n, "%.2e TB/s", v / 1000);
+        else if (fabs(v) >= 1000)
             snprintf(buf, n, "%.2f TB/s", v / 1000);
         else
             snprintf(buf, n, "%.1f GB/s", v);
         break;
     default:
-        snprintf(buf, n, "%.2f", v);
+        snprintf(buf, n, fabs(v) >= 1e9 ? "%.2e" : "%.2f", v);
         break;
     }
+    return buf;
+}
+
+int
+pr_fig_extra_digits(const double *v, size_t n, enum pr_fmt f)
+{
+    char a[64], b[64];
+    int extra;
+    size_t i;
+
+    for (extra = 0; extra < PR_CHART_EXTRA_MAX; extra++) {
+        for (i = 1; i < n; i++) {
+            if (!isfinite(v[i - 1]) || !isfinite(v[i]) || v[i - 1] == v[i])
+                continue;
+            pr_fig_format_x(v[i - 1], f, extra, a, sizeof(a));
+            if (strcmp(a, pr_fig_format_x(v[i], f, extra, b, sizeof(b))) == 0)
+                break;
+        }
+        if (i >= n)
+            break; /* every neighbour that differs reads apart */
+    }
+    return extra;
+}
+
+void
+pr_fig_format_pair(double x, double y, enum pr_fmt f, char *bx, char *by,
+                   size_t n)
+{
+    const double v[2] = {x, y};
+    int extra = pr_fig_extra_digits(v, 2, f);
+
+    pr_fig_format_x(x, f, extra, bx, n);
+    pr_fig_format_x(y, f, extra, by, n);
+}
+
+char *
+pr_fig_format_change(double v, enum pr_fmt f, char *buf, size_t n)
+{
+    char mag[64];
+
+    if (!isfinite(v)) {
+        snprintf(buf, n, "%s", DASH);
+        return buf;
+    }
+    pr_fig_format(fabs(v), f, mag, sizeof(mag));
+    /* a change that rounds to zero has no sign ("-0" is "0"): the HTML
+       colours a change by it */
+    if (strpbrk(mag, "123456789") == NULL)
+        snprintf(buf, n, "%s", mag);
+    else
+        snprintf(buf, n, "%s%s", v > 0 ? "+" : "-", mag);
+    return buf;
+}
+
+char *
+pr_fig_format_pp(double pp, char *buf, size_t n)
+{
+    char pct[64], *sign;
+
+    pr_fig_format_change(pp, PR_FMT_PCT, pct, sizeof(pct));
+    sign = strrchr(pct, '%');
+    if (sign != NULL)
+        snprintf(sign, sizeof(pct) - (size_t)(sign - pct), " pp");
+    snprintf(buf, n, "%s", pct);
     return buf;
 }
 

@@ -1,6 +1,7 @@
 /* test_chart.c - chart geometry on a recording canvas (stacked bars reach
- * the axis, donut closes the circle, ticks are nice), number formatting,
- * and escaping through the SVG backend. */
+ * the axis, donut closes the circle, ticks are nice), the reports' one
+ * number formatting (chart.h, figures.h: values, compared pairs, signed
+ * changes, percentage points), and escaping through the SVG backend. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "profreport/chart.h"
+#include "profreport/figures.h"
 #include "profreport/svg.h"
 
 /* A canvas that records rects, horizontal lines and wedge angles. */
@@ -164,6 +166,97 @@ test_format(void **state)
     expect_fmt(1234567, PR_UNIT_COUNT, "1,234,567");
     expect_fmt(0.25, PR_UNIT_TFLOPS, "250 GFLOP/s");
     expect_fmt(NAN, PR_UNIT_US, "\xE2\x80\x93");
+}
+
+static void
+expect_fig(const char *got, const char *want)
+{
+    assert_string_equal(got, want);
+}
+
+/* Figures.h's formatting: one way to print a time in every report. */
+static void
+test_fig_format(void **state)
+{
+    char a[64], b[64];
+    (void)state;
+
+    /* edge values */
+    expect_fig(pr_fig_format(0, PR_FMT_US, a, sizeof(a)), "0");
+    expect_fig(pr_fig_format(153.5, PR_FMT_US, a, sizeof(a)),
+               "154 \xC2\xB5s"); /* three significant digits */
+    expect_fig(pr_fig_format(999.95, PR_FMT_US, a, sizeof(a)), "1.00 ms");
+    expect_fig(pr_fig_format(-153.2, PR_FMT_US, a, sizeof(a)),
+               "-153 \xC2\xB5s");
+    expect_fig(pr_fig_format(-0.0001, PR_FMT_PCT, a, sizeof(a)), "0.0%");
+    expect_fig(pr_fig_format(NAN, PR_FMT_BYTES, a, sizeof(a)), "\xE2\x80\x93");
+    expect_fig(pr_fig_format(INFINITY, PR_FMT_US, a, sizeof(a)),
+               "\xE2\x80\x93");
+    expect_fig(pr_fig_format(-INFINITY, PR_FMT_PCT, a, sizeof(a)),
+               "\xE2\x80\x93");
+    /* huge values stay short: no 300-digit number, no cut one */
+    expect_fig(pr_fig_format(1e300, PR_FMT_US, a, sizeof(a)), "1.00e+294 s");
+    expect_fig(pr_fig_format(3.6e9, PR_FMT_US, a, sizeof(a)), "3600 s");
+    expect_fig(pr_fig_format(1e300, PR_FMT_BYTES, a, sizeof(a)),
+               "8.88e+284 PiB");
+    expect_fig(pr_fig_format(1e300, PR_FMT_PCT, a, sizeof(a)), "1.00e+300%");
+    expect_fig(pr_fig_format(-1e300, PR_FMT_NUM, a, sizeof(a)), "-1.00e+300");
+    expect_fig(pr_fig_format(1e300, PR_FMT_FLOPS, a, sizeof(a)),
+               "1.00e+282 EFLOP");
+    expect_fig(pr_fig_format(1e300, PR_FMT_GBPS, a, sizeof(a)),
+               "1.00e+297 TB/s");
+
+    /* a pair reads apart only with the decimals it needs */
+    pr_fig_format_pair(153.5, 151.2, PR_FMT_US, a, b, sizeof(a));
+    expect_fig(a, "154 \xC2\xB5s");
+    expect_fig(b, "151 \xC2\xB5s");
+    pr_fig_format_pair(153.4, 153.2, PR_FMT_US, a, b, sizeof(a));
+    expect_fig(a, "153.4 \xC2\xB5s");
+    expect_fig(b, "153.2 \xC2\xB5s");
+    pr_fig_format_pair(1530.0, 1530.4, PR_FMT_US, a, b, sizeof(a));
+    expect_fig(a, "1.5300 ms");
+    expect_fig(b, "1.5304 ms");
+    pr_fig_format_pair(153.5, 153.5, PR_FMT_US, a, b, sizeof(a));
+    expect_fig(a, "154 \xC2\xB5s"); /* equal values: equal text */
+    expect_fig(b, "154 \xC2\xB5s");
+    pr_fig_format_pair(NAN, 12.25, PR_FMT_US, a, b, sizeof(a));
+    expect_fig(a, "\xE2\x80\x93"); /* a new row: no baseline */
+    expect_fig(b, "12.2 \xC2\xB5s");
+    /* closer than the most decimals: as close as the format goes */
+    pr_fig_format_pair(100.0, 100.00001, PR_FMT_US, a, b, sizeof(a));
+    expect_fig(a, "100.000 \xC2\xB5s");
+    pr_fig_format_pair(3.2e9, 3.2e9 + 1e6, PR_FMT_BYTES, a, b, sizeof(a));
+    expect_fig(a, "2.980 GiB");
+    expect_fig(b, "2.981 GiB");
+    {
+        const double nights[] = {120.0, 120.04, NAN, 120.06, 120.06};
+        assert_int_equal(pr_fig_extra_digits(nights, 5, PR_FMT_US), 2);
+        assert_int_equal(pr_fig_extra_digits(nights, 1, PR_FMT_US), 0);
+        assert_int_equal(pr_fig_extra_digits(NULL, 0, PR_FMT_US), 0);
+    }
+
+    /* signed changes and percentage points */
+    expect_fig(pr_fig_format_change(2.3, PR_FMT_US, a, sizeof(a)),
+               "+2.30 \xC2\xB5s");
+    expect_fig(pr_fig_format_change(-1572864, PR_FMT_BYTES, a, sizeof(a)),
+               "-1.50 MiB");
+    expect_fig(pr_fig_format_change(12.34, PR_FMT_PCT, a, sizeof(a)), "+12.3%");
+    expect_fig(pr_fig_format_change(0, PR_FMT_US, a, sizeof(a)), "0");
+    expect_fig(pr_fig_format_change(-0.0, PR_FMT_US, a, sizeof(a)), "0");
+    expect_fig(pr_fig_format_change(1e-4, PR_FMT_US, a, sizeof(a)), "0 ns");
+    expect_fig(pr_fig_format_change(-0.01, PR_FMT_PCT, a, sizeof(a)), "0.0%");
+    expect_fig(pr_fig_format_change(0, PR_FMT_PCT, a, sizeof(a)), "0.0%");
+    expect_fig(pr_fig_format_change(-999.95, PR_FMT_US, a, sizeof(a)),
+               "-1.00 ms");
+    expect_fig(pr_fig_format_change(NAN, PR_FMT_US, a, sizeof(a)),
+               "\xE2\x80\x93");
+    expect_fig(pr_fig_format_pp(1.54, a, sizeof(a)), "+1.5 pp");
+    expect_fig(pr_fig_format_pp(-0.25, a, sizeof(a)), "-0.2 pp");
+    expect_fig(pr_fig_format_pp(0, a, sizeof(a)), "0.0 pp");
+    expect_fig(pr_fig_format_pp(NAN, a, sizeof(a)), "\xE2\x80\x93");
+    /* a short buffer is cut, never overrun */
+    pr_fig_format_change(153.5, PR_FMT_US, a, 4);
+    assert_true(strlen(a) < 4);
 }
 
 static void
@@ -401,6 +494,7 @@ main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ticks),
         cmocka_unit_test(test_format),
+        cmocka_unit_test(test_fig_format),
         cmocka_unit_test(test_stacked_bars_reach_axis),
         cmocka_unit_test(test_donut_closes),
         cmocka_unit_test(test_svg_escapes_labels),
