@@ -60,6 +60,18 @@ enum pr_kind {
     PR_KIND_COUNT
 };
 
+/* Whether an event of this kind widens the capture (the window of a run
+ * without steps, 6.1's extent): what the program did, not the driver's
+ * or the profiler's own records (driver calls, sync records, memory
+ * records, unknown categories). */
+static inline int
+pr_kind_in_capture(int kind)
+{
+    return kind != PR_KIND_OTHER && kind != PR_KIND_DRIVER_CALL &&
+           kind != PR_KIND_SYNC && kind != PR_KIND_DEVICE_SYNC &&
+           kind != PR_KIND_MEMORY_RECORD;
+}
+
 /* The compute unit a device task ran on, where the producer says so
  * (Ascend's Accelerator Core / Task Type); UNKNOWN for CUDA kernels, whose
  * tensor-core use is judged by name.  Values are stable. */

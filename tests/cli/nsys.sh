@@ -103,6 +103,56 @@ PY
 then ok "no shapes: the FFMA kernel is the TF32 finding's evidence"
 else not_ok "no shapes: $(cat "$T_DIR/why") $(head -c 200 "$T_DIR/err")"; fi
 
+# issue #29: the session's length (ANALYSIS_DETAILS.duration) against the
+# span of a process's activity.  basic.sql's pid 100 is active from 1 us to
+# past 100 us (its steps), pid 200 for under 35 us: a 1 s session is said
+# for both, with its length, the span and their ratio; a 105 us one only
+# for pid 200 (pid 100's activity fills over 90% of it).
+for dur in 1000000000 105000; do
+    { cat "$PR_SRCDIR/tests/data/nsys/basic.sql"
+      echo "CREATE TABLE ANALYSIS_DETAILS (globalVid INTEGER, duration INTEGER,"
+      echo "  startTime INTEGER, stopTime INTEGER);"
+      echo "INSERT INTO ANALYSIS_DETAILS VALUES (1, $dur, 0, $dur);"
+    } > "$T_DIR/details.sql"
+    rm -f "$T_DIR/details.sqlite"
+    python3 - "$T_DIR/details.sql" "$T_DIR/details.sqlite" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[2])
+db.executescript(open(sys.argv[1]).read())
+db.commit()
+PY
+    if "$PR_BIN" --quiet --input "$T_DIR/details.sqlite" \
+            --json "$T_DIR/details.json" 2> "$T_DIR/err" &&
+       python3 - "$T_DIR/details.json" "$dur" > "$T_DIR/why" <<'PY'
+import json, re, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+cap = int(sys.argv[2])
+want = {"gpu0 pid 100": cap > 200000, "gpu1 pid 200": True}
+bad = []
+for r in runs:
+    d = [x["text"] for x in r["diagnostics"] if x["kind"] == "capture_window"]
+    if not want[r["worker"]]:
+        if d:
+            bad.append("%s: said %s" % (r["worker"], d))
+        continue
+    m = re.search(r"ran ([0-9.]+) (ms|\u00b5s) .* spans ([0-9.]+) (ms|\u00b5s) "
+                  r"of it \(([0-9.]+)%\)", d[0] if d else "")
+    unit = {"ms": 1e6, "\u00b5s": 1e3}
+    if not m:
+        bad.append("%s: no capture_window in %s" % (r["worker"], d))
+        continue
+    ran = float(m.group(1)) * unit[m.group(2)]
+    span = float(m.group(3)) * unit[m.group(4)]
+    if abs(ran - cap) > 0.001 * cap or span > 0.9 * cap or \
+            abs(float(m.group(5)) - 100 * span / cap) > 0.2:
+        bad.append("%s: %s" % (r["worker"], d[0]))
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+    then ok "ANALYSIS_DETAILS $dur ns: the session against the activity said as it is"
+    else not_ok "ANALYSIS_DETAILS $dur ns: $(cat "$T_DIR/why") $(head -c 200 "$T_DIR/err")"; fi
+done
+
 if ! have_shared; then
     skip "real nsys exports" "no $PR_SHARED/traces (../shared is absent)"
     echo "1..$T_N"

@@ -91,9 +91,7 @@ host_role(const struct pr_trace *t, struct pr_names *nc,
 static int
 is_created(int kind)
 {
-    return kind != PR_KIND_OTHER && kind != PR_KIND_DRIVER_CALL &&
-           kind != PR_KIND_SYNC && kind != PR_KIND_DEVICE_SYNC &&
-           kind != PR_KIND_MEMORY_RECORD;
+    return pr_kind_in_capture(kind);
 }
 
 static int

@@ -72,6 +72,7 @@ struct nsys {
     struct pr_buf names;    /* of the GPUs */
     uint64_t bytes;         /* the database's size */
     int has_memory;         /* CUDA_GPU_MEMORY_USAGE_EVENTS was read */
+    int64_t capture_ns;     /* ANALYSIS_DETAILS' duration; 0 unknown */
     struct pr_sqlite_at at; /* the query's row, and its first bad value */
     struct pr_error *err;
 };
@@ -933,6 +934,20 @@ on_gpu(struct nsys *n, sqlite3_stmt *q)
     return PR_OK;
 }
 
+/* The capture's length: nsys's own ANALYSIS_DETAILS.duration (ns), the
+ * whole session from start to stop, process start-up included. */
+static const char *const details_cols[] = {"!duration"};
+
+static enum pr_status
+on_details(struct nsys *n, sqlite3_stmt *q)
+{
+    int64_t d = col_ns(n, q, 0, 0);
+
+    if (d > n->capture_ns)
+        n->capture_ns = d;
+    return PR_OK;
+}
+
 static const char *const map_cols[] = {"!gpuId", "!cudaId", "pid"};
 
 static enum pr_status
@@ -1288,6 +1303,7 @@ guess_types(struct nsys *n, struct pr_trace *t, size_t *guessed)
 /* What one run holds, for saying what the export cannot give. */
 struct run_facts {
     size_t ops, ops_no_sizes, kernels, nccl, guessed;
+    int64_t first_ns, last_ns; /* the events' span; first > last: none */
 };
 
 static void
@@ -1295,11 +1311,17 @@ run_facts(const struct pr_trace *t, struct run_facts *f)
 {
     size_t i;
 
+    f->first_ns = INT64_MAX;
+    f->last_ns = INT64_MIN;
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
 
         struct pr_op_info ob;
 
+        if (pr_kind_in_capture(e->kind) && e->ts_ns < f->first_ns)
+            f->first_ns = e->ts_ns;
+        if (pr_kind_in_capture(e->kind) && e->ts_ns + e->dur_ns > f->last_ns)
+            f->last_ns = e->ts_ns + e->dur_ns;
         if (e->kind == PR_KIND_HOST_OP) {
             f->ops++;
             f->ops_no_sizes +=
@@ -1315,6 +1337,43 @@ static enum pr_status
 gap(struct pr_trace *t, const char *kind, size_t count, const char *text)
 {
     return pr_trace_add_gap(t, kind, count, text);
+}
+
+/* "1871.6 ms", "138.03 s", "29.0 µs" */
+static void
+fmt_ns(int64_t ns, char *b, size_t n)
+{
+    if (ns >= 10000000000LL)
+        snprintf(b, n, "%.2f s", (double)ns / 1e9);
+    else if (ns >= 1000000)
+        snprintf(b, n, "%.1f ms", (double)ns / 1e6);
+    else
+        snprintf(b, n, "%.1f \xC2\xB5s", (double)ns / 1e3); /* µs */
+}
+
+/* The session against the span of this process's events: every figure
+ * is over the events' span (the capture window of steps.c), which leaves
+ * out the session's start-up and teardown; say how much when that is
+ * over a tenth of it. */
+static enum pr_status
+capture_gap(const struct nsys *n, struct pr_trace *t, const struct run_facts *f)
+{
+    char cap[32], span[32], text[400];
+    int64_t s = f->last_ns - f->first_ns;
+
+    if (n->capture_ns <= 0 || f->first_ns > f->last_ns ||
+        (double)s >= 0.9 * (double)n->capture_ns)
+        return PR_OK;
+    fmt_ns(n->capture_ns, cap, sizeof(cap));
+    fmt_ns(s, span, sizeof(span));
+    snprintf(text, sizeof(text),
+             "the nsys session ran %s (ANALYSIS_DETAILS); this process's "
+             "CUDA and NVTX activity spans %s of it (%.1f%%): every figure "
+             "is over that span; the rest of the session recorded none of "
+             "its activity (start-up, model loading, teardown, or time "
+             "outside nsys's --capture-range)",
+             cap, span, 100.0 * (double)s / (double)n->capture_ns);
+    return gap(t, "capture_window", 0, text);
 }
 
 /* The report's notes on what this export lacks, each with the capture
@@ -1357,6 +1416,8 @@ add_gaps(const struct nsys *n, const struct proc *p, const struct run_facts *f)
         st = gap(t, "no_memory", 0,
                  "no memory events: profile with nsys profile "
                  "--cuda-memory-usage=true for the memory curve");
+    if (st == PR_OK)
+        st = capture_gap(n, t, f);
     return st;
 }
 
@@ -1479,6 +1540,9 @@ read_tables(struct nsys *n)
     if (st == PR_OK)
         st = read_table(n, "TARGET_INFO_CUDA_DEVICE", map_cols,
                         N_COLS(map_cols), on_map);
+    if (st == PR_OK)
+        st = read_table(n, "ANALYSIS_DETAILS", details_cols,
+                        N_COLS(details_cols), on_details);
     return st;
 }
 
