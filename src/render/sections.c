@@ -816,15 +816,24 @@ kernel_bars(const cJSON *kernels, int npu)
                                              "Cube unit", "HCCL communication"};
     size_t n = pr_sget_len(kernels), i = 0;
     struct pr_fig_chart *ch;
-    int comm = 0;
+    int comm = 0, timed = 0;
     const char **labels;
     double *vals;
     size_t *idx;
     const cJSON *k;
+    const char *title;
 
+    cJSON_ArrayForEach(k, kernels)
+    {
+        timed |= cJSON_IsNumber(pr_sget(k, PR_K_TOTAL_US));
+    }
+    /* no times (a range profiler's kernels): the calls, in the table's
+       order */
+    title = timed ? "Top kernels by total time"
+                  : "Top kernels by calls (the trace has no kernel times)";
     n = n < KERNEL_BARS ? n : KERNEL_BARS;
-    ch = pr_fig_chart_new(pr_fig_draw_hbars, "Top kernels by total time", 960,
-                          70 + 22 * (double)n, 70 + 16 * (double)n);
+    ch = pr_fig_chart_new(pr_fig_draw_hbars, title, 960, 70 + 22 * (double)n,
+                          70 + 16 * (double)n);
     if (ch == NULL)
         return NULL;
     labels = calloc(n + 1, sizeof(*labels));
@@ -842,7 +851,8 @@ kernel_bars(const cJSON *kernels, int npu)
         if (i == n)
             break;
         labels[i] = pr_sget_str_or(k, PR_K_NAME, "?");
-        vals[i] = isnan(pr_sget_num(k, PR_K_TOTAL_US))
+        vals[i] = !timed ? pr_sget_num(k, PR_K_CALLS)
+                  : isnan(pr_sget_num(k, PR_K_TOTAL_US))
                       ? 0
                       : pr_sget_num(k, PR_K_TOTAL_US);
         /* an NPU's HCCL tasks apart: they compute on neither unit */
@@ -851,9 +861,14 @@ kernel_bars(const cJSON *kernels, int npu)
                      : (size_t)pr_sget_true(k, PR_K_TENSOR_CORES_USED);
         comm |= idx[i++] == 2;
     }
-    ch->u.hbars = (struct pr_chart_hbars){
-        "Top kernels by total time", labels,      vals, i, idx, PR_UNIT_US,
-        npu ? npu_legend : legend,   comm ? 3 : 2};
+    ch->u.hbars = (struct pr_chart_hbars){title,
+                                          labels,
+                                          vals,
+                                          i,
+                                          idx,
+                                          timed ? PR_UNIT_US : PR_UNIT_COUNT,
+                                          npu ? npu_legend : legend,
+                                          comm ? 3 : 2};
     return ch;
 }
 

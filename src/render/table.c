@@ -588,6 +588,21 @@ permute(const char ***arr, const size_t *idx, size_t n)
     return 1;
 }
 
+/* A number column no row has (a range profiler's kernel times): the
+ * summary's own order stands, not the names'. */
+static int
+all_null(const struct table *t, const struct pr_col *col)
+{
+    size_t i;
+
+    if (col == NULL || is_text(col->fmt))
+        return 0;
+    for (i = 0; i < t->n_rows; i++)
+        if (num_of(t->rows[i], col) != -INFINITY)
+            return 0;
+    return 1;
+}
+
 static enum pr_status
 sort_rows(struct table *t, const struct pr_col *col, int asc)
 {
@@ -596,7 +611,7 @@ sort_rows(struct table *t, const struct pr_col *col, int asc)
     const cJSON **rows;
     int ok;
 
-    if (t->n_rows < 2)
+    if (t->n_rows < 2 || all_null(t, col))
         return PR_OK;
     idx = malloc(t->n_rows * sizeof(*idx));
     rows = malloc(t->n_rows * sizeof(*rows));

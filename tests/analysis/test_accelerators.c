@@ -227,6 +227,18 @@ static const char replay_stepped[] = REPLAY_HEAD
                             "2>",
                             "122431", "0", "8192") "\n]}\n";
 
+/* Two ranges of the elementwise kernel after a longer one of the GEMM: a
+ * range profiler's kernel table is by calls, whatever the ranges last. */
+static const char replay_calls[] = REPLAY_HEAD LAUNCH("210", "78") ",\n" LAUNCH(
+    "220", "79") ",\n"
+                 "{\"ph\": \"X\", \"cat\": \"cuda_profiler_range\", "
+                 "\"name\": \"ampere_sgemm_64x64_nn\", \"pid\": 0, "
+                 "\"tid\": 0, \"ts\": 1000, \"dur\": 500000},\n" RANGE(
+                     "void at::native::elementwise_kernel<128, 2>", "501000",
+                     "0", "8192") ",\n" RANGE("void at::native::elementwise_"
+                                              "kernel<128, 2>",
+                                              "622431", "0", "8192") "\n]}\n";
+
 /* One launch for two ranges: pairing by order would guess. */
 static const char replay_unpaired[] =
     REPLAY_HEAD RANGE("ampere_sgemm_64x64_nn", "1000", "2000000",
@@ -247,7 +259,11 @@ test_cupti_counters(void **state)
 
     (void)state;
     /* read as the device's kernels, each under the op that launched it */
-    near(num(at(run, "gpu_metrics", 0), "kernel_time_us"), 2 * 121431);
+    /* no kernel time either: the ranges' durations are made up */
+    assert_true(cJSON_IsNull(get(g, "kernel_time_us")));
+    assert_true(cJSON_IsNull(get(k, "total_us")));
+    assert_true(cJSON_IsNull(get(k, "mean_us")));
+    near(num(k, "calls"), 1);
     assert_string_equal(str(k, "operator"), "aten::mm");
     near(num(q, "kernel_time_without_operator_pct"), 0);
     /* measured: 2 per FMA + 1 per add = 4,001,000, not the formula's
@@ -270,10 +286,30 @@ test_cupti_counters(void **state)
     assert_false(has_rec(run, "low_gpu_utilization"));
     cJSON_Delete(sum);
 
+    /* no critical path or what-if through times that are not there, and
+       the verdict names no bound but says why (issue #29) */
     sum = summarize(replay_stepped);
     run = run0(sum);
     assert_string_equal(str(get(run, "step_summary"), "basis"), "host");
     near(num(get(run, "step_summary"), "mean_us"), 400);
+    assert_string_equal(str(get(run, "critical_path"), "no_path_reason"),
+                        "kernel_replay");
+    assert_int_equal(
+        cJSON_GetArraySize(get(get(run, "critical_path"), "steps")), 0);
+    assert_true(cJSON_IsNull(get(get(run, "verdict"), "bound")));
+    assert_non_null(
+        strstr(str(get(run, "verdict"), "text"), "CUPTI's range profiler"));
+    cJSON_Delete(sum);
+
+    /* the kernel table ranks by calls, not by the ranges' made-up times */
+    sum = summarize(replay_calls);
+    run = run0(sum);
+    assert_string_equal(str(at(run, "kernels", 0), "name"),
+                        "void at::native::elementwise_kernel<128, 2>");
+    near(num(at(run, "kernels", 0), "calls"), 2);
+    assert_true(cJSON_IsNull(get(at(run, "kernels", 0), "total_us")));
+    assert_string_equal(str(at(run, "kernels", 1), "name"),
+                        "ampere_sgemm_64x64_nn");
     cJSON_Delete(sum);
 
     sum = summarize(replay_unpaired);

@@ -1560,6 +1560,9 @@ no_replay(const cJSON *run, const cJSON *cp)
     if (cJSON_IsTrue(pr_sget(run, "host_only")))
         return "not replayed: a CPU-only run, the trace records no device "
                "work for a change to act on";
+    if (pr_sget_is(pr_sget_str(cp, "no_path_reason"), "kernel_replay"))
+        return "not replayed: the kernels were measured by CUPTI's range "
+               "profiler, whose ranges carry no timing";
     if (e > PR_WHATIF_MAX_ERROR_PCT)
         return "not replayed: the step graph does not reproduce the "
                "measured steps within 2% (see critical_path.steps[]"
@@ -2028,6 +2031,16 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
                  "the critical path: %s).",
                  bound_words(bound), same, n, n == 1 ? "" : "s", mean,
                  split[0] ? split : "nothing");
+    } else if (pr_sget_is(pr_sget_str(cp, "no_path_reason"), "kernel_replay")) {
+        pr_emit_null(v, "bound", &ok);
+        pr_emit_num(v, "bound_steps", 0, &ok);
+        snprintf(text, sizeof(text),
+                 "What bounds the step is not known: the kernels were "
+                 "measured by CUPTI's range profiler (kernel replay), whose "
+                 "ranges carry counters but no timing, and replaying each "
+                 "kernel stalls the host's launches, so no critical path or "
+                 "what-if is computed. Read the counters here; profile "
+                 "without the range profiler for times.");
     } else {
         pr_emit_null(v, "bound", &ok);
         pr_emit_num(v, "bound_steps", 0, &ok);
@@ -2086,7 +2099,11 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
                  pr_sget_num(w, "gain_pct") > pr_sget_num(big, "gain_pct")))
                 big = w;
         }
-        if (big == NULL)
+        if (big == NULL && pr_sget(cp, "steps") != NULL &&
+            cJSON_GetArraySize(pr_sget(cp, "steps")) == 0)
+            snprintf(text, sizeof(text),
+                     "No finding: no rule fires on this trace.");
+        else if (big == NULL)
             snprintf(text, sizeof(text),
                      "No finding: no rule's change shortens the critical "
                      "path by 1%% of the step or more.");

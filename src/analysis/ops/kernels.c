@@ -434,6 +434,18 @@ cmp_kgroup(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
+/* Kernels measured by CUPTI's range profiler have no times to rank by
+ * (issue #29): the most launched first. */
+static int
+cmp_kgroup_calls(const void *a, const void *b)
+{
+    const struct kgroup *x = a, *y = b;
+
+    if (x->calls != y->calls)
+        return x->calls > y->calls ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
 /* One weighted mean: the trace's when the group has the args, else the
  * computed one when any call could be computed, else 11.1's 0 / null. */
 static int
@@ -673,10 +685,18 @@ emit_kgroup(cJSON *arr, const struct ktable *kt, const struct kgroup *g,
     pr_emit_str(o, "name", g->name, ok);
     pr_emit_str(o, "operator", g->op, ok);
     pr_emit_num(o, "calls", (double)g->calls, ok);
-    pr_emit_us(o, "total_us", g->total_ns, ok);
-    pr_emit_num(o, "mean_us", mean_us(g), ok);
-    pr_emit_us(o, "min_us", g->min_ns, ok);
-    pr_emit_us(o, "max_us", g->max_ns, ok);
+    if (kt->t->replayed_kernels > 0) {
+        /* a range profiler's ranges are spread over the span: no times */
+        pr_emit_null(o, "total_us", ok);
+        pr_emit_null(o, "mean_us", ok);
+        pr_emit_null(o, "min_us", ok);
+        pr_emit_null(o, "max_us", ok);
+    } else {
+        pr_emit_us(o, "total_us", g->total_ns, ok);
+        pr_emit_num(o, "mean_us", mean_us(g), ok);
+        pr_emit_us(o, "min_us", g->min_ns, ok);
+        pr_emit_us(o, "max_us", g->max_ns, ok);
+    }
     has = mean_bps(kt, g, &v);
     emit_mean(o, "mean_blocks_per_sm", has, v, ok);
     has = mean_occ(kt, g, &v);
@@ -756,7 +776,8 @@ pr_kernels_build(const struct pr_trace *t, const struct pr_tree *tree,
     if (st == PR_OK)
         st = attribute(t, tree, &kt, err);
     if (st == PR_OK && kt.n > 1)
-        qsort(kt.v, kt.n, sizeof(*kt.v), cmp_kgroup);
+        qsort(kt.v, kt.n, sizeof(*kt.v),
+              t->replayed_kernels > 0 ? cmp_kgroup_calls : cmp_kgroup);
     if (st == PR_OK)
         st = emit_table(&kt, out, err);
     if (st == PR_OK && refs != NULL && make_refs(&kt, refs, err) != PR_OK) {

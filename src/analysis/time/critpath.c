@@ -1996,7 +1996,12 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     pr_names_init(&c.names, t);
     arr = cJSON_CreateArray();
     ok = ok && arr != NULL;
-    for (i = 0; i < s->n && ok && st == PR_OK; i++) {
+    /* Kernels measured by CUPTI's range profiler carry no timing (their
+       ranges are spread evenly over the span, and kernel replay stalls the
+       launches): a path through them would be made up, so there is none
+       (issue #29) */
+    for (i = 0; t->replayed_kernels == 0 && i < s->n && ok && st == PR_OK;
+         i++) {
         double e = 0.0, r = 0.0;
 
         st = build_step(&c, s->v[i].start_ns, s->v[i].end_ns);
@@ -2028,6 +2033,10 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     if (st == PR_OK && ok) {
         emit_run(cp, kind_total, bounds, n_paths, worst, c.serial, &ok);
         emit_error_note(cp, arr, n_paths, worst, worst_rec, worst_step, &ok);
+        if (t->replayed_kernels > 0)
+            pr_emit_str(cp, "no_path_reason", "kernel_replay", &ok);
+        else
+            pr_emit_null(cp, "no_path_reason", &ok);
         pr_whatif_emit(t, wa, cp, &ok);
         cJSON_AddItemToObject(cp, "steps", arr);
         arr = NULL;

@@ -464,7 +464,7 @@ emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
         pr_emit_null(o, "utilization_pct", ok);
         pr_emit_null(o, "est_sm_efficiency_pct", ok);
         pr_emit_null(o, "est_achieved_occupancy_pct", ok);
-        pr_emit_us(o, "kernel_time_us", a->kernel_ns, ok);
+        pr_emit_null(o, "kernel_time_us", ok);
         pr_emit_null(o, "compute_utilization_pct", ok);
         pr_emit_str(o, "note", NO_TIMING_NOTE, ok);
         pr_emit_null(o, "utilization_series", ok);
