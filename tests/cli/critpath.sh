@@ -21,6 +21,14 @@
 #    records nothing: the path is 100 us aten::add, 700 us communication
 #    and 200 us outside operators, bound by communication (review R19);
 #    gradient accumulation saves half the collective's time, 35%.
+#  xwait: an NCCL kernel on stream 21 (20-1020) and, launched at 22-27
+#    after a cudaStreamWaitEvent whose event Kineto did not record, a
+#    kernel on stream 7 that starts at 1021, 1 us after the NCCL kernel
+#    ends: it waited for the collective, not for its launch (review-3
+#    finding 2): the path holds 1000 us of communication and no 994 us
+#    launch-to-start delay.  lwait: the same with the NCCL kernel ending
+#    at 900: nothing ended just before the start, so the 994 us stay a
+#    launch-to-start delay.
 #  tail: the profiler's span is 1000 us, the events end at 310 (a kernel
 #    launched from aten::mm): the replay gives back the 310 recorded, and
 #    the 69% error is the unrecorded tail, which the report says.
@@ -82,9 +90,17 @@ tail = [{"ph": "X", "cat": "Trace", "name": "PyTorch Profiler (0)",
         X("cpu_op", "aten::mm", 0, 100), launch(10, 5, 1),
         K("volta_sgemm_128x64_nn", 110, 200, 1)]
 json.dump({"traceEvents": tail}, open(d + "/tail.pt.trace.json", "w"))
+NCCL = "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclWorkElem)"
+for c, nccl_end in (("xwait", 1020), ("lwait", 900)):
+    xw = [X("user_annotation", "ProfilerStep#1", 0, 1200),
+          launch(10, 5, 1), K(NCCL, 20, nccl_end - 20, 1, 21),
+          launch(19, 2, 2, "cudaStreamWaitEvent"),
+          launch(22, 5, 3), K("vectorized_elementwise_kernel", 1021, 100, 3),
+          X("cuda_runtime", "cudaDeviceSynchronize", 30, 1095, correlation=4)]
+    json.dump({"traceEvents": xw}, open(d + "/" + c + ".pt.trace.json", "w"))
 PY
 
-for c in dev host wait carried gloo tail; do
+for c in dev host wait carried gloo tail xwait lwait; do
     "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json" \
         --html "$T_DIR/$c.html"
     check "$c: report written (exit $?)" [ -s "$T_DIR/$c.json" ]
@@ -127,6 +143,11 @@ check "host: 1000 us, bound by the host: 995 in aten::add, 5 launching" \
 check "wait: the stream wait is on the path (kernel 300 = 200 + 100)" \
     cp wait "k['kernel'] == 300 and s['length_us'] == 400 and
              s['bound'] == 'device'"
+check "xwait: the kernel waited for the collective: 1000 us communication on the path" \
+    cp xwait "k['communication'] == 1000 and k['launch'] < 20 and
+              s['bound'] == 'communication'"
+check "lwait: nothing ended just before it: a launch-to-start delay" \
+    cp lwait "k['launch'] >= 994 and k['communication'] < 1000"
 check "carried: step 2 starts at 1300, inside the DataLoader's next()" \
     python3 -c "
 import json, sys
