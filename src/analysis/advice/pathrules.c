@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -74,8 +75,9 @@ backward_wait(const char *name)
 
 /* The path's largest parts of one kind, summed over the steps with a path
  * and given as a mean per step: "cudaLaunchKernel 23.4 ms, ..." (at most
- * 3 names, each a part of at least 2% of the mean path).  The share of
- * the mean path the kind takes in *pct. */
+ * 3 names, each a part of at least 2% of the mean path), and each as
+ * {name, us} in ev (NULL: none).  The share of the mean path the kind
+ * takes in *pct.  How many are named; SIZE_MAX: out of memory. */
 struct part {
     const char *name;
     double us;
@@ -84,8 +86,8 @@ struct part {
 #define PARTS 32
 
 static size_t
-path_parts(const cJSON *cp, const char *kind, char *buf, size_t cap,
-           double *pct, double *named_us)
+path_parts_ev(const cJSON *cp, const char *kind, char *buf, size_t cap,
+              double *pct, double *named_us, cJSON *ev)
 {
     struct part p[PARTS];
     const cJSON *s, *e;
@@ -149,9 +151,26 @@ path_parts(const cJSON *cp, const char *kind, char *buf, size_t cap,
                         p[i].name, t);
         if (named_us != NULL)
             *named_us += p[i].us / steps;
+        if (ev != NULL) {
+            cJSON *o = cJSON_CreateObject();
+
+            /* o, once added, is freed with ev */
+            if (o == NULL || !cJSON_AddItemToArray(ev, o) ||
+                cJSON_AddStringToObject(o, "name", p[i].name) == NULL ||
+                cJSON_AddNumberToObject(o, "us", p[i].us / steps) == NULL)
+                return SIZE_MAX; /* out of memory */
+        }
         named++;
     }
     return named;
+}
+
+/* path_parts_ev without the evidence: the names in buf alone. */
+static size_t
+path_parts(const cJSON *cp, const char *kind, char *buf, size_t cap,
+           double *pct, double *named_us)
+{
+    return path_parts_ev(cp, kind, buf, cap, pct, named_us, NULL);
 }
 
 /* One part of the path's tops, as a mean per step with a path (0 when no
@@ -494,6 +513,73 @@ torch_fused(const char *cls)
     return 0;
 }
 
+/* An ATen operator that launched device work yet spent OPAQUE_CALL_US or
+ * more a call in itself, with nothing recorded under it for 90% of its
+ * time and under a tenth of it in device work, was not computing: an
+ * operator on device tensors only dispatches kernels, so the host thread
+ * was held elsewhere (a lock or the GIL, the OS) or the trace dropped the
+ * events inside it (review-3 finding 3: HTA's sampled timeline_analysis
+ * trace, aten::_foreach_mul_ 120 ms a call with 0.1% of it recorded
+ * under it, 7 launches, 93 us of kernels).  Its time on the path is
+ * summed in *opaque_us and the largest named in ex. */
+#define OPAQUE_CALL_US 1000.0
+
+static double
+opaque_ops(const cJSON *run, const cJSON *cp, char *ex, size_t cap)
+{
+    const cJSON *s, *e, *o;
+    double steps = 0, sum = 0, best = 0;
+
+    ex[0] = '\0';
+    cJSON_ArrayForEach(s, pr_sget(cp, "steps"))
+    {
+        if (pr_sget_str(s, "bound") != NULL)
+            steps++;
+    }
+    if (!(steps > 0))
+        return 0;
+    cJSON_ArrayForEach(o, pr_sget(run, "operators"))
+    {
+        const char *n = pr_sget_str(o, "name");
+        double calls = pr_sget_num(o, "calls"),
+               self = pr_sget_num(o, "host_self_us");
+        double total = pr_sget_num(o, "host_total_us"),
+               dev = pr_sget_num(o, "device_total_us");
+        double on = 0;
+
+        if (n == NULL || strncmp(n, "aten::", 6) != 0 || !(calls > 0) ||
+            !(self / calls >= OPAQUE_CALL_US) || !(self >= 0.9 * total) ||
+            !(dev > 0) || !(dev < 0.1 * self))
+            continue;
+        cJSON_ArrayForEach(s, pr_sget(cp, "steps"))
+        {
+            if (pr_sget_str(s, "bound") == NULL)
+                continue;
+            cJSON_ArrayForEach(e, pr_sget(s, "top"))
+            {
+                if (pr_sget_is(pr_sget_str(e, "kind"), "host_op") &&
+                    pr_sget_is(pr_sget_str(e, "name"), n) &&
+                    pr_sget_num(e, "us") > 0)
+                    on += pr_sget_num(e, "us");
+            }
+        }
+        on /= steps;
+        sum += on;
+        if (on > best) {
+            char t[32], d[32];
+
+            best = on;
+            fmt_ms(self / calls, t, sizeof(t));
+            fmt_ms(dev / calls, d, sizeof(d));
+            snprintf(ex, cap,
+                     "%s spends %s a call in itself, %.1f%% of its time with "
+                     "nothing recorded under it, for %s of device work a call",
+                     n, t, 100.0 * self / total, d);
+        }
+    }
+    return sum;
+}
+
 /* Host operators, not launches, are most of the critical path (HTA's
  * timeline_analysis sample: aten::_foreach_mul_, forward and
  * Optimizer.step#Shampoo.step 99% of it, launches 1%).  The launch
@@ -506,23 +592,55 @@ torch_fused(const char *cls)
  * so the gain is null and gain_note gives the bound the path allows (the
  * named operators' own time on it). */
 #define HOST_OPS_PCT 50.0
+/* the share of the named operators' path time that, opaque, leaves the
+ * host's work unknown */
+#define OPAQUE_SHARE 0.33
+
+/* The host_ops finding, with "Device underused" after it: that one
+ * defers to the cause it names, both claim no gain, and those keep their
+ * order in the ranking. */
+static int
+add_host_ops(cJSON *recs, const char *text, const char *note, cJSON **ev)
+{
+    cJSON *o = add_no_gain(recs, "host_ops", text, note);
+    int i;
+
+    /* its evidence: the operators it names, a step's time on the path */
+    if (o == NULL || !cJSON_AddItemToObject(o, "evidence", *ev))
+        return 0;
+    *ev = NULL;
+    for (i = 0; i + 1 < cJSON_GetArraySize(recs); i++) {
+        cJSON *u = cJSON_GetArrayItem(recs, i);
+
+        if (pr_sget_is(pr_sget_str(u, "id"), "low_gpu_utilization"))
+            return cJSON_AddItemToArray(recs,
+                                        cJSON_DetachItemViaPointer(recs, u));
+    }
+    return 1;
+}
 
 static int
 host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
 {
     char text[PATH_TEXT], ops[300], t[32], cap_t[32], optim[160], note[600];
-    char pct[48];
-    double host_pct, launch_pct, named_us, outside, step;
+    char pct[48], ex[300];
+    double host_pct, launch_pct, named_us, outside, step, opaque;
     const char *cls = NULL;
-    size_t len;
-    int npu = npu_run(run), python, i;
+    size_t len, named;
+    int npu = npu_run(run), python, st;
+    cJSON *ev;
 
     if (has_id(recs, "launch_bound") || has_id(recs, "host_ops") ||
-        !pr_sget_is(pr_sget_str(cp, "bound"), "host") || near_empty(run) ||
-        path_parts(cp, "host_op", ops, sizeof(ops), &host_pct, &named_us) ==
-            0 ||
-        !(host_pct >= HOST_OPS_PCT))
+        !pr_sget_is(pr_sget_str(cp, "bound"), "host") || near_empty(run))
         return 1;
+    if ((ev = cJSON_CreateArray()) == NULL)
+        return 0;
+    named = path_parts_ev(cp, "host_op", ops, sizeof(ops), &host_pct, &named_us,
+                          ev);
+    if (named == SIZE_MAX || named == 0 || !(host_pct >= HOST_OPS_PCT)) {
+        cJSON_Delete(ev);
+        return named != SIZE_MAX;
+    }
     path_parts(cp, "launch", t, sizeof(t), &launch_pct, NULL);
     outside = part_mean(cp, "host_op", "(host, outside operators)", NULL, 0);
     len = pr_append(text, sizeof(text), 0,
@@ -538,6 +656,28 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                     "launches (%.0f%% of the path), so CUDA graphs would "
                     "save little.",
                     npu ? "NPU" : "GPU", launch_pct);
+    opaque = opaque_ops(run, cp, ex, sizeof(ex));
+    if (opaque >= OPAQUE_SHARE * named_us) {
+        /* what the host did is not in the trace: no advice on it */
+        fmt_ms(opaque, t, sizeof(t));
+        pr_append(text, sizeof(text), len,
+                  " But %s a step of it is time the trace cannot attribute: "
+                  "%s. An operator on device tensors only dispatches "
+                  "kernels, so the host thread was held elsewhere (a lock or "
+                  "the GIL, the OS scheduler, memory pressure) or the trace "
+                  "dropped the events inside it (a sampled trace). Profile "
+                  "the step again (with_stack=True), or sample the host with "
+                  "py-spy or perf, before changing the code for it.",
+                  t, ex);
+        fmt_ms(named_us, cap_t, sizeof(cap_t));
+        snprintf(note, sizeof(note),
+                 "no estimate: the trace does not record what the host did "
+                 "in %s of the operators' %s a step on the path",
+                 t, cap_t);
+        st = add_host_ops(recs, text, note, &ev);
+        cJSON_Delete(ev);
+        return st;
+    }
     if (strstr(ops, "Optimizer.step#") != NULL &&
         part_mean(cp, "host_op", "Optimizer.step#", optim, sizeof(optim)) > 0) {
         char *dot = strrchr(optim, '.');
@@ -575,8 +715,10 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                         "under them in the trace show the fallback).");
     python = strstr(ops, "forward") != NULL || outside >= 0.1 * named_us;
     if (cls == NULL && strstr(ops, "aten::_foreach_") == NULL && !python &&
-        strstr(ops, "CompiledFunction") == NULL)
+        strstr(ops, "CompiledFunction") == NULL) {
+        cJSON_Delete(ev);
         return 1; /* nothing on the path this advice knows how to cut */
+    }
     if (python)
         len = pr_append(text, sizeof(text), len,
                         " The forward pass and the Python between operators "
@@ -599,18 +741,9 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
              "this trace does not hold); the time on the path of the "
              "operators named%s, %s a step%s, is the most they can save",
              python ? " and of the Python between operators" : "", cap_t, pct);
-    if (add_no_gain(recs, "host_ops", text, note) == NULL)
-        return 0;
-    /* "Device underused" after it: it defers to the cause it names, both
-       claim no gain, and those keep their order in the ranking */
-    for (i = 0; i + 1 < cJSON_GetArraySize(recs); i++) {
-        cJSON *u = cJSON_GetArrayItem(recs, i);
-
-        if (pr_sget_is(pr_sget_str(u, "id"), "low_gpu_utilization"))
-            return cJSON_AddItemToArray(recs,
-                                        cJSON_DetachItemViaPointer(recs, u));
-    }
-    return 1;
+    st = add_host_ops(recs, text, note, &ev);
+    cJSON_Delete(ev);
+    return st;
 }
 
 /* Gradients all-reduced one small message at a time (HTA's
