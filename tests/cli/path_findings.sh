@@ -145,6 +145,37 @@ assert 'the operators named, 2.8 ms a step (93% of the step)' in \
     h['gain_note'], h
 " "$T_DIR/adamw.json"
 
+# 3c. Slow host dispatch (review-3 finding 5): HTA's nccl_parser_config
+# spends 29.1 us a call over 4,857 calls of operators that compute nothing
+# (aten::empty 32.7 us, aten::view 24.0 us) on a 93% host path; the other
+# PyTorch 2.x samples spend 2.0-7.4 us, ResNet-50 (2021) 14.7.
+if shared_summary nccl hta/nccl_parser_config/nccl_data.json.gz; then
+    check "nccl_parser_config: slow host dispatch, its operators as evidence" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+h = {x['id']: x for x in r['recommendations']}['slow_dispatch']
+t = h['text']
+assert t.startswith('Slow host dispatch: PyTorch operators that compute '
+                    'nothing (views, allocation, metadata) take 29.1 us of '
+                    'host time a call on average over 4857 calls '
+                    '(aten::empty 32.7 us x 1590, aten::view 24.0 us x 1281)'), t
+assert 'critical path that is 93% host work' in t and 'CPU contention' in t, t
+assert h['gain_pct'] is None and 'dispatch is slow' in h['gain_note'], h
+assert [e['name'] for e in h['evidence']] == ['aten::empty', 'aten::view'], h
+assert 'Slow host dispatch' in [f['title'] for f in r['verdict']['findings']]
+" "$T_DIR/nccl.json"
+else
+    skip "nccl_parser_config slow dispatch" "no shared trace"
+fi
+for c in "ctl hta/trace_diff/control/control.json.gz" \
+    "dfi hta/df_index_resolver/df_index_resolver.json.gz" \
+    "tst hta/trace_diff/test/test.json.gz" \
+    "timeline hta/timeline_analysis/sampled_rank-0.json.gz" \
+    "rn50 tb_plugin/resnet50_num_workers_0"; do
+    set -- $c
+    not_fired slow_dispatch "$1" "$2"
+done
+
 # 4. Many small all-reduces (df_index_resolver) and where they are not.
 if shared_summary dfi hta/df_index_resolver/df_index_resolver.json.gz; then
     check "df_index_resolver: 404 small all-reduces a step, DDP's words" python3 -c "

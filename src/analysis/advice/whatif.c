@@ -1790,6 +1790,7 @@ finding_title(const char *id)
         {"dtype_conversions", "Dtype conversions on the device"},
         {"host_ops", "Host operators bound the step"},
         {"small_allreduce", "Many small all-reduces: gradients not bucketed"},
+        {"slow_dispatch", "Slow host dispatch"},
         {"low_block_dim", "Operators on few AI Cores (low Block Dim)"},
     };
     size_t i;
