@@ -1446,7 +1446,8 @@ backing_whatif(const cJSON *whatif, const cJSON *r, const char *id)
 {
     const char *text = pr_sget_str_or(r, "text", "");
 
-    if (pr_sget_is(id, "communication") && strstr(text, "ccumulation") == NULL)
+    (void)text;
+    if (pr_sget_is(id, "communication"))
         return whatif_of(whatif, "communication");
     return best_whatif(whatif, id);
 }
@@ -1493,29 +1494,80 @@ compile_gain(cJSON *r, const cJSON *w)
     return put_text(r, text);
 }
 
-/* The communication advice that does not recommend accumulation names
- * its replay with its caveats, so a reader sees it and why it is not
- * claimed.  0: out of memory. */
+/* Collectives whose messages are large (COMM_BIG_BYTES or more on
+ * average) yet move under COMM_SLOW_GBPS of algorithm bandwidth: slower
+ * than any datacenter link (10 GbE is 1.25 GB/s), so the transport is the
+ * problem, not the step's shape (review-3 finding 4: HTA's cpu_only,
+ * gloo:all_reduce 4.6 MiB each at 0.02 GB/s; the other shared samples'
+ * large collectives move 2.3-84 GB/s). */
+#define COMM_BIG_BYTES (1024.0 * 1024.0)
+#define COMM_SLOW_GBPS 1.0
+
+static size_t
+slow_transport(const cJSON *run, char *text, size_t cap, size_t len)
+{
+    const cJSON *o;
+
+    cJSON_ArrayForEach(o, pr_sget(pr_sget(run, "communication"), "ops"))
+    {
+        double calls = pr_sget_num(o, "calls"),
+               b = pr_sget_num(o, "total_bytes");
+        double bw = pr_sget_num(o, "algbw_gbps");
+        const char *be = pr_sget_str_or(o, "backend", "");
+
+        if (!(calls > 0) || !(b / calls >= COMM_BIG_BYTES) ||
+            !(bw < COMM_SLOW_GBPS) || !(bw > 0))
+            continue;
+        return pr_append(
+            text, cap, len,
+            " %.60s moves %.1f MiB a call at %.3f GB/s of algorithm "
+            "bandwidth (%.0f MB/s), slower than any datacenter link (10 GbE "
+            "carries 1.25 GB/s): the transport is the problem before the "
+            "step's shape. %s",
+            pr_sget_str_or(o, "name", "?"), b / calls / 1048576.0, bw,
+            bw * 1000.0,
+            strcmp(be, "gloo") == 0
+                ? "Check the network interface Gloo uses (GLOO_SOCKET_IFNAME: "
+                  "a management or loopback interface is a common mistake) "
+                  "and what else shares the link; on GPUs, use the NCCL "
+                  "backend."
+                : "Check the interface and transport the backend chose (its "
+                  "debug log: NCCL_DEBUG=INFO names them) and what else "
+                  "shares the link.");
+    }
+    return len;
+}
+
+/* The communication advice names the accumulation replay with its
+ * caveats, so a reader sees it and why it is not claimed (the plugin's
+ * text recommends accumulation among others; torch_npu's does not), and
+ * says when the transport itself is slow.  0: out of memory. */
 static int
-accum_caveat(cJSON *r, const cJSON *whatif)
+accum_caveat(cJSON *r, const cJSON *whatif, const cJSON *run)
 {
     const cJSON *a = whatif_of(whatif, "gradient_accumulation");
-    char text[2000];
+    const char *t = pr_sget_str_or(r, "text", "");
+    char text[2400];
+    size_t len;
 
-    if (!pr_sget_is(pr_sget_str(r, "id"), "communication") ||
-        !(pr_sget_num(a, "gain_pct") >= PR_WHATIF_MIN_PCT) ||
-        strstr(pr_sget_str_or(r, "text", ""), "ccumulation") != NULL)
+    if (!pr_sget_is(pr_sget_str(r, "id"), "communication"))
         return 1;
-    snprintf(text, sizeof(text),
-             "%s Gradient accumulation over two micro-batches (or twice "
-             "the batch) replays to %.1f%% less time per step's worth of "
-             "samples; it is not claimed here: it changes the effective "
-             "batch (the learning rate may need retuning), and where most "
-             "of the collectives' time is idle or waiting, peers that "
-             "arrive late (a slower rank, a straggling data loader) are the "
-             "first thing to rule out, which accumulation does not fix.",
-             pr_sget_str_or(r, "text", ""), pr_sget_num(a, "gain_pct"));
-    return put_text(r, text);
+    len = pr_append(text, sizeof(text), 0, "%s", t);
+    if (pr_sget_num(a, "gain_pct") >= PR_WHATIF_MIN_PCT)
+        len = pr_append(
+            text, sizeof(text), len,
+            " %s over two micro-batches (or twice the batch) replays to "
+            "%.1f%% less time per step's worth of samples; it is not "
+            "claimed here: it changes the effective batch (the learning "
+            "rate may need retuning), and where most of the collectives' "
+            "time is idle or waiting, peers that arrive late (a slower "
+            "rank, a straggling data loader) are the first thing to rule "
+            "out, which accumulation does not fix.",
+            strstr(t, "ccumulation") != NULL ? "Of these, gradient accumulation"
+                                             : "Gradient accumulation",
+            pr_sget_num(a, "gain_pct"));
+    len = slow_transport(run, text, sizeof(text), len);
+    return strcmp(text, t) == 0 || put_text(r, text);
 }
 
 static double
@@ -1747,13 +1799,34 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
         if (pr_sget_is(id, "op_compile") &&
             !(pr_sget_num(w, "gain_pct") >= PR_WHATIF_MIN_PCT))
             continue; /* it stands on its figures, no gain claimed */
+        if (pr_sget_is(id, "communication") &&
+            !(pr_sget_num(w, "gain_pct") >= PR_WHATIF_MIN_PCT) &&
+            pr_sget_num(whatif_of(whatif, "gradient_accumulation"),
+                        "gain_pct") >= PR_WHATIF_MIN_PCT) {
+            /* overlap saves nothing (nothing computes meanwhile: a
+               CPU-only step) and accumulation is not claimed: the
+               finding stands on its share, its text says why */
+            if (!accum_caveat(r, whatif, run) ||
+                !no_gain(r, "not claimed: overlapping the collectives saves "
+                            "nothing on the path, and the only replay with a "
+                            "gain, gradient accumulation, changes the "
+                            "effective batch (see the text)") ||
+                !cJSON_AddItemToObject(
+                    r, "evidence",
+                    cJSON_Duplicate(
+                        pr_sget(whatif_of(whatif, "gradient_accumulation"),
+                                "evidence"),
+                        1)))
+                return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
+            continue; /* its evidence: the collectives it names */
+        }
         if (w == NULL || !(pr_sget_num(w, "gain_pct") >= PR_WHATIF_MIN_PCT)) {
             /* its change saves (next to) nothing on the path, or no step
                could be replayed: the rule does not fire */
             cJSON_Delete(cJSON_DetachItemViaPointer(recs, r));
             continue;
         }
-        if (!accum_caveat(r, whatif) ||
+        if (!accum_caveat(r, whatif, run) ||
             !cJSON_AddStringToObject(r, "what_if", pr_sget_str(w, "id")) ||
             !cJSON_AddNumberToObject(r, "gain_us", pr_sget_num(w, "gain_us")) ||
             !cJSON_AddNumberToObject(r, "gain_pct",
