@@ -1533,6 +1533,61 @@ row_frame(struct pr_canvas *c, struct frame *f, struct axis *ax,
     draw_x_grid(c, f, 1);
 }
 
+/* The bars' labels as they fit in max_w points and read apart (review-3
+ * finding 6: five of nsys's "Top kernels" bars read "elementwise_kernel<…>"
+ * beside a table that told them apart): the widest forms of
+ * pr_shorten_distinct that all fit, found by binary search over the
+ * width in characters; NULL where none does (each label then fit()s on
+ * its own) or on out-of-memory (the canvas marked failed). */
+static char **
+distinct_labels(struct pr_canvas *c, const char *const *labels, size_t n,
+                double max_w)
+{
+    size_t lo = 8, hi = 8, i, best = 0;
+    char **forms = calloc(n ? n : 1, sizeof(*forms));
+    char **try = calloc(n ? n : 1, sizeof(*try));
+
+    if (forms == NULL || try == NULL) {
+        free(forms);
+        free(try);
+        c->failed = 1;
+        return NULL;
+    }
+    for (i = 0; i < n; i++) {
+        if (labels[i] != NULL && pr_shorten_width(labels[i]) > hi)
+            hi = pr_shorten_width(labels[i]);
+    }
+    hi = hi > (LABEL_MAX - 8) / 4 ? (LABEL_MAX - 8) / 4 : hi;
+    while (lo <= hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int fits = 1;
+
+        if (pr_shorten_distinct(labels, n, mid, try) != 0) {
+            c->failed = 1;
+            break;
+        }
+        for (i = 0; i < n && fits; i++)
+            fits = width(c, try[i], FONT_TICK, 0) <= max_w;
+        if (fits) {
+            pr_shorten_free(forms, n);
+            memcpy(forms, try, n * sizeof(*try));
+            memset(try, 0, n * sizeof(*try));
+            best = mid;
+            lo = mid + 1;
+        } else {
+            pr_shorten_free(try, n);
+            hi = mid - 1;
+        }
+    }
+    free(try);
+    if (best == 0 || c->failed) {
+        pr_shorten_free(forms, n);
+        free(forms);
+        return NULL;
+    }
+    return forms;
+}
+
 void
 pr_chart_hbars(struct pr_canvas *c, const struct pr_chart_box *b,
                const struct pr_chart_hbars *s)
@@ -1540,7 +1595,7 @@ pr_chart_hbars(struct pr_canvas *c, const struct pr_chart_box *b,
     struct axis ax, ay;
     struct frame f;
     double y = b->y + title(c, b, s->title), lw = 0, max = 0, row;
-    char cut[LABEL_MAX], val[48];
+    char cut[LABEL_MAX], val[48], **forms;
 
     y += legend(c, b->x, y, b->w, s->legend, s->n_legend, NULL, 1) + 4;
     for (size_t i = 0; i < s->n; i++) {
@@ -1554,6 +1609,7 @@ pr_chart_hbars(struct pr_canvas *c, const struct pr_chart_box *b,
         return;
     }
     row = f.h / (double)s->n;
+    forms = distinct_labels(c, s->labels, s->n, lw - 8);
     for (size_t i = 0; i < s->n; i++) {
         double v = s->values[i] > 0 ? s->values[i] : 0;
         double ry = f.y + row * (double)i, bh = fmin(row * 0.7, 18);
@@ -1562,13 +1618,19 @@ pr_chart_hbars(struct pr_canvas *c, const struct pr_chart_box *b,
         pr_chart_format(s->values[i], s->unit, val, sizeof(val));
         group_named(c, s->labels[i], val);
         text(c, f.x - 8, ry + row / 2 + 3.5,
-             fit(c, s->labels[i], FONT_TICK, lw - 8, cut, sizeof(cut)),
+             forms != NULL
+                 ? forms[i]
+                 : fit(c, s->labels[i], FONT_TICK, lw - 8, cut, sizeof(cut)),
              FONT_TICK, PR_COLOR_INK, PR_ANCHOR_END, 0);
         rect(c, f.x, ry + (row - bh) / 2, bw, bh, pr_canvas_palette(ci),
              PR_COLOR_NONE);
         text(c, f.x + bw + 4, ry + row / 2 + 3.5, val, FONT_TICK,
              PR_COLOR_MUTED, PR_ANCHOR_START, 0);
         group_end(c);
+    }
+    if (forms != NULL) {
+        pr_shorten_free(forms, s->n);
+        free(forms);
     }
     line(c, f.x, f.y, f.x, f.y + f.h, PR_COLOR_MUTED, 1, 0);
 }

@@ -1191,11 +1191,44 @@ pr_pdf_doc_footers(struct pr_pdf_doc *d, const char *title, const char *version)
 #define SECTION_H 60.0 /* a section heading: space, title and rule */
 #define MIN_HALF 300.0 /* two charts sit side by side only this wide each */
 
-/* Points a block of key figures takes: rows of at most four boxes. */
+/* A key figure's note takes up to KPI_NOTE_LINES lines (review-3
+ * finding 6: "81.2% / time with any kernel running, over the s..." lost
+ * "74.7 points of it HCCL tasks, compute alone 6.5%"); a row of boxes is as
+ * tall as its longest note. */
+#define KPI_NOTE_LINES 3
+#define KPI_NOTE_LH 8.5
+
+/* Points a block of key figures takes at the most: rows of at most four
+ * boxes, each with its notes on KPI_NOTE_LINES lines. */
 static double
 kpis_height(const struct pr_block *b)
 {
-    return (KPI_H + 8) * (double)((b->n + 3) / 4) + 8;
+    return (KPI_H + (KPI_NOTE_LINES - 1) * KPI_NOTE_LH + 8) *
+               (double)((b->n + 3) / 4) +
+           8;
+}
+
+/* Lines the longest note of boxes [from, to) takes in width w. */
+static int
+kpi_note_lines(struct pr_pdf_doc *d, const struct pr_block *b, size_t from,
+               size_t to, double w)
+{
+    int most = 1;
+    size_t i;
+
+    for (i = from; i < to && i < b->n; i++) {
+        char *clean;
+        int n;
+
+        if ((clean = pr_pdf_text_clean(b->kpis[i].sub)) == NULL) {
+            pr_pdf_doc_nomem(d);
+            return most;
+        }
+        n = count_lines(d->reg, 7, clean, w, KPI_NOTE_LINES);
+        most = n > most ? n : most;
+        free(clean);
+    }
+    return most;
 }
 
 /* Rows of at most four boxes, each with a label, one big number and a
@@ -1204,25 +1237,43 @@ static void
 kpis(struct pr_pdf_doc *d, const struct pr_block *b, double keep)
 {
     size_t rows = (b->n + 3) / 4, per = rows ? (b->n + rows - 1) / rows : 1;
-    double w = pr_pdf_doc_width(d) / (double)per;
+    double w = pr_pdf_doc_width(d) / (double)per, h = KPI_H;
     size_t i;
 
     pr_pdf_doc_ensure(d, kpis_height(b) + keep);
     for (i = 0; i < b->n; i++) {
         const struct pr_kpi *k = &b->kpis[i];
         double x = PR_PDF_MARGIN_X + w * (double)(i % per);
-        if (i > 0 && i % per == 0)
-            d->y += KPI_H + 8;
-        pr_pdf_doc_fill(d, x + 2, d->y, w - 4, KPI_H, PR_PDF_C_ZEBRA);
-        pr_pdf_doc_fill(d, x + 2, d->y, 3, KPI_H, PR_PDF_C_ACCENT);
+        struct pr_pdf_textbox tb;
+        char *clean;
+
+        if (i % per == 0) {
+            if (i > 0)
+                d->y += h + 8;
+            h = KPI_H +
+                (kpi_note_lines(d, b, i, i + per, w - 20) - 1) * KPI_NOTE_LH;
+        }
+        pr_pdf_doc_fill(d, x + 2, d->y, w - 4, h, PR_PDF_C_ZEBRA);
+        pr_pdf_doc_fill(d, x + 2, d->y, 3, h, PR_PDF_C_ACCENT);
         pr_pdf_doc_clipped(d, x + 12, d->y + 12, w - 20, k->label, 7.5, 0,
                            PR_PDF_C_MUTED);
         pr_pdf_doc_clipped(d, x + 12, d->y + 30, w - 20, k->value, 15, 1,
                            k->na ? PR_PDF_C_MUTED : PR_PDF_C_TEXT);
-        pr_pdf_doc_clipped(d, x + 12, d->y + 43, w - 20, k->sub, 7, 0,
-                           PR_PDF_C_MUTED);
+        if ((clean = pr_pdf_text_clean(k->sub)) == NULL) {
+            pr_pdf_doc_nomem(d);
+            return;
+        }
+        tb = (struct pr_pdf_textbox){.x = x + 12,
+                                     .y = d->y + 43,
+                                     .w = w - 20,
+                                     .size = 7,
+                                     .lh = KPI_NOTE_LH,
+                                     .max_lines = KPI_NOTE_LINES,
+                                     .color = PR_PDF_C_MUTED};
+        pr_pdf_doc_wrapped(d, &tb, clean);
+        free(clean);
     }
-    d->y += KPI_H + 16;
+    d->y += h + 16;
 }
 
 static void
