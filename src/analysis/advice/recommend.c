@@ -26,7 +26,7 @@
 
 #include "../internal.h"
 
-#define REC_TEXT 768
+#define REC_TEXT 1200
 
 struct rctx {
     const struct pr_rec_facts *f;    /* borrowed; never NULL */
@@ -196,7 +196,17 @@ idle_cause(const struct rctx *c, char *buf, size_t cap)
     if (hd->idle_sync_share > 0)
         len = pr_append(buf, cap, len, ", %.0f%% follows a blocking sync",
                         100.0 * hd->idle_sync_share);
-    if (hd->queue_mean >= 1.0)
+    if (hd->queue_mean >= 1.0 && hd->idle_host_share >= 0.5)
+        /* both at once read as a contradiction (review-2 #6, review-3):
+           the host waits happen between bursts in which it runs ahead */
+        pr_append(buf, cap, len,
+                  "; the work comes in bursts in which the host runs ahead "
+                  "(its busiest stream holds %.1f queued operations on "
+                  "average over its span, up to %.0f), so the waits for the "
+                  "host are stalls between bursts, not kernels too small to "
+                  "keep it busy: see Host and device",
+                  hd->queue_mean, hd->queue_max);
+    else if (hd->queue_mean >= 1.0)
         pr_append(buf, cap, len,
                   ", and its busiest stream holds %.1f queued operations on "
                   "average (up to %.0f): see Host and device",
@@ -210,7 +220,7 @@ idle_cause(const struct rctx *c, char *buf, size_t cap)
 static void
 low_util_advice(const struct rctx *c, char *buf, size_t cap)
 {
-    char why[320];
+    char why[640];
 
     if (near_empty(c)) {
         snprintf(buf, cap,
@@ -373,7 +383,7 @@ rule_low_util(struct rctx *c)
 {
     const struct pr_rec_gpu *g = c->tb->gpus;
     struct pr_buf ids;
-    char advice[512];
+    char advice[800];
     size_t n = 0, k = 0, i;
     int fail = 0;
 
@@ -483,7 +493,7 @@ rule_plugin_from_run(struct rctx *c)
 {
     double dl = step_share(c, PR_CAT_DATALOADER);
     double tcp = c->tb->tc_pct, elig = c->tb->eligible_pct;
-    char text[REC_TEXT], advice[512];
+    char text[REC_TEXT], advice[800];
     size_t i;
 
     if (dl > 0.05) {
