@@ -5,8 +5,10 @@
 # differ only in the middle (FunctorA..FunctorH, deep in their template
 # arguments) cut one cell at a time all read
 # "elementwise_kernel_wi...": each must keep its letter.  The name cells
-# are read back from pdftotext -layout: a row's first line ends in a
-# figure, the lines under it up to a blank line continue its name.
+# are read back from pdftotext -layout: a row's first line holds two
+# figures or more (the bar chart above the table, whose labels are told
+# apart too, has one a line), the lines under it up to a blank line
+# continue its name.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1 ||
@@ -21,9 +23,12 @@ import re, sys
 lines = open(sys.argv[1], encoding="utf-8").read().replace("\f", "\n")
 lines = lines.split("\n")
 num = re.compile(r"\s{2,}[-+]?[0-9][0-9.,]*\s*(µs|ms|s|%)(\s|$)")
+fig = re.compile(r"[0-9][0-9.,]*\s*(µs|ms|s|%)(?=\s|$)")
 i = 0
 while i < len(lines):
-    if not lines[i].strip() or num.search(lines[i]) is None:
+    # a table row: two figures or more (a bar chart's label has one)
+    if not lines[i].strip() or num.search(lines[i]) is None or \
+            len(fig.findall(lines[i])) < 2:
         i += 1
         continue
     lead = len(lines[i]) - len(lines[i].lstrip())
