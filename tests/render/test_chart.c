@@ -390,8 +390,8 @@ test_hbars_labels_apart(void **state)
         "(at::TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>"
         "(int, T3)"};
     static const double vals[] = {10, 5, 3};
-    struct pr_chart_hbars s = {"Top", labels, vals, 3, NULL, PR_UNIT_US,
-                               NULL,  0};
+    struct pr_chart_hbars s = {"Top", labels,     vals, 3,
+                               NULL,  PR_UNIT_US, NULL, 0};
     struct pr_buf out;
     const char *p, *q;
     char seen[3][200];
