@@ -34,6 +34,9 @@ enum pr_cp_kind {
     PR_CP_SYNC,        /* a blocking call's own time, a stream waiting
                           for another stream's work */
     PR_CP_IDLE,        /* device waited and nothing in the trace says why */
+    PR_CP_COMPILE,     /* CANN's online operator compilation: the compile
+                          calls (aclopCompileAndExecute, aclopCompile), and
+                          the device's wait while the host compiled */
     PR_CP_KIND_COUNT
 };
 
@@ -57,6 +60,10 @@ enum pr_cp_family {
 /* Summary keys of a kind and of a family. */
 const char *pr_cp_kind_key(enum pr_cp_kind k);
 const char *pr_cp_family_key(enum pr_cp_family f);
+
+/* 1 when a runtime call compiles an operator online (CANN's aclop path:
+ * aclopCompileAndExecute, aclopCompile), else 0. */
+int pr_cp_is_compile(const char *call);
 /* The family of a device kernel by its name's words (PR_CP_FAM_UNKNOWN
  * when they say nothing): for kernels no rule of the kernel table
  * (kclass.h) names, where a change must guess (the what-if's tensor-core
@@ -119,6 +126,8 @@ struct pr_cp_node {
     uint32_t p_name[PR_CP_MAX_PRED]; /* what the weight is (an op) */
     int64_t s, e;                    /* measured */
     int64_t dur, w;          /* own time, unexplained wait before start */
+    int64_t w_compile;       /* tasks: the part of an idle w that falls
+                                inside operator compilation calls */
     int64_t rs, re;          /* replayed */
     uint32_t corr_task;      /* host: the task it launched; PR_CP_NONE */
     uint32_t op_ev;          /* host calls and their tasks: the innermost

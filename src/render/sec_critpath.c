@@ -38,6 +38,12 @@ const struct pr_col pr_fig_cols_critical_path[] = {
      PR_COL_BOTH},
     {"idle", CP_(PR_K_IDLE), "Idle", PR_FMT_US, 0.7,
      "The device waited and the trace records no cause", PR_COL_BOTH},
+    /* in a report only where a step has some (build(): CANN's online
+       compilation); `table --cols` picks it */
+    {"op_compile", CP_(PR_K_OP_COMPILE), "Compile", PR_FMT_US, 0.7,
+     "Operator compilation: CANN's compile calls (aclopCompileAndExecute) "
+     "and the device's wait while the host compiled",
+     PR_COL_REPORT},
     {"measured", PR_K_MEASURED_US, "Measured", PR_FMT_US, 0.9, NULL, 0},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
@@ -145,6 +151,24 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const cJSON *steps,
                         "the path's split is less certain.");
 }
 
+/* The ids of the columns a run without operator compilation leaves out. */
+static const char *const no_compile[] = {"op_compile", NULL};
+
+/* 1 when a step's path holds operator compilation (critpath.c's
+ * op_compile kind: CANN's online compile calls). */
+static int
+has_compile(const cJSON *steps)
+{
+    const cJSON *s;
+
+    cJSON_ArrayForEach(s, steps)
+    {
+        if (pr_sget_num(pr_sget(s, PR_K_BY_KIND_US), PR_K_OP_COMPILE) > 0)
+            return 1;
+    }
+    return 0;
+}
+
 static void
 build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -153,6 +177,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     struct pr_fig_table t = {
         .cols = pr_fig_cols_critical_path, .rows = steps, .what = "steps"};
     char head[300];
+    int compile;
 
     (void)summary;
     if (pr_sget_len(steps) == 0) {
@@ -160,9 +185,14 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         return;
     }
     verdict_text(f, cp, steps, pr_sget(run, PR_K_VERDICT));
+    /* operator compilation, the last kind, only where a step has some */
+    compile = has_compile(steps);
+    if (!compile)
+        t.hide = no_compile;
     pr_figs_chart(f,
                   pr_sec_stacked_rows(steps, PR_K_STEP, PR_K_BY_KIND_US,
-                                      pr_keys_critical_path, PR_N_CRITICAL_PATH,
+                                      pr_keys_critical_path,
+                                      PR_N_CRITICAL_PATH - !compile,
                                       "Critical path per step", 1),
                   0);
     pr_figs_table(f, "Critical path per step", &t, NULL);

@@ -28,6 +28,8 @@ const struct pr_category pr_keys_critical_path[PR_N_CRITICAL_PATH] = {
     {PR_K_COMMUNICATION, "Communication", 0xD55E00},
     {PR_K_SYNC_WAIT, "Sync wait", 0xF0E442},
     {PR_K_IDLE, "Idle", 0x999999},
+    /* last: sec_critpath.c leaves it out where no step has some */
+    {PR_K_OP_COMPILE, "Operator compilation", 0x882255},
 };
 
 const struct pr_category pr_keys_overlap[PR_N_OVERLAP] = {

@@ -384,6 +384,8 @@ apply_launch(const struct pr_trace *t, struct pr_cp_graph *g,
     for (i = 0; i < g->n; i++) {
         struct pr_cp_node *n = &g->v[i];
 
+        if (n->type == PR_CP_N_HOST && n->kind == PR_CP_COMPILE)
+            continue; /* compilation, not a launch: op_compile's */
         if (n->type == PR_CP_N_HOST &&
             (n->corr_task != PR_CP_NONE || has(node_str(t, n), "EventRecord") ||
              has(node_str(t, n), "StreamWaitEvent"))) {
@@ -796,8 +798,7 @@ apply_compile(const struct pr_trace *t, struct pr_cp_graph *g,
     int any = 0;
 
     for (i = 0; i < g->n; i++)
-        n += g->v[i].type == PR_CP_N_HOST &&
-             has(node_str(t, &g->v[i]), "aclopCompile");
+        n += g->v[i].type == PR_CP_N_HOST && g->v[i].kind == PR_CP_COMPILE;
     if (n == 0)
         return 0;
     median = host_median(g, a);
@@ -808,14 +809,14 @@ apply_compile(const struct pr_trace *t, struct pr_cp_graph *g,
         struct pr_cp_node *q = &g->v[i];
         int64_t lo, cut = 0;
 
-        if (!is_task(q) || q->w_kind != PR_CP_IDLE || q->w <= 0)
-            continue;
+        if (!is_task(q) || q->w_compile <= 0)
+            continue; /* critpath.c's compile_waits found none inside */
         lo = q->s - q->w;
         for (k = 0; k < g->n && cut < q->w; k++) {
             const struct pr_cp_node *c = &g->v[k];
             int64_t a0, b0;
 
-            if (c->type != PR_CP_N_HOST || !has(node_str(t, c), "aclopCompile"))
+            if (c->type != PR_CP_N_HOST || c->kind != PR_CP_COMPILE)
                 continue;
             a0 = c->s > lo ? c->s : lo;
             b0 = c->e < q->s ? c->e : q->s;
@@ -826,13 +827,14 @@ apply_compile(const struct pr_trace *t, struct pr_cp_graph *g,
             }
         }
         q->w -= cut < q->w ? cut : q->w;
+        q->w_compile = 0;
         any |= cut > 0;
     }
     for (i = 0; i < g->n; i++) {
         struct pr_cp_node *c = &g->v[i];
         int64_t d;
 
-        if (c->type != PR_CP_N_HOST || !has(node_str(t, c), "aclopCompile") ||
+        if (c->type != PR_CP_N_HOST || c->kind != PR_CP_COMPILE ||
             c->dur <= median)
             continue;
         d = c->dur - median;
@@ -1475,10 +1477,30 @@ static int no_gain(cJSON *r, const char *note);
 static void fmt_us(double us, char *buf, size_t cap);
 
 static int
-compile_gain(cJSON *r, const cJSON *w)
+compile_gain(cJSON *r, const cJSON *w, const cJSON *cp)
 {
-    char text[2000], g[32];
+    const cJSON *kinds = pr_sget(cp, "by_kind_us"), *k;
+    double on_path = pr_sget_num(kinds, "op_compile"), path = 0;
+    char text[2000], g[32], where[300] = "", c[32];
 
+    /* the path's own figure: the calls and the device's wait while the
+       host compiled (critpath.c's op_compile kind, review-2 finding 4) */
+    cJSON_ArrayForEach(k, kinds)
+    {
+        path += cJSON_IsNumber(k) && k->valuedouble > 0 ? k->valuedouble : 0;
+    }
+    if (on_path > 0 && path > 0) {
+        fmt_us(on_path, c, sizeof(c));
+        snprintf(where, sizeof(where),
+                 " On the critical path, operator compilation (the calls, "
+                 "and the NPU's wait while the host compiled) takes %s a "
+                 "step, %.0f%% of the path.",
+                 c, 100.0 * on_path / path);
+        snprintf(text, sizeof(text), "%s%s", pr_sget_str_or(r, "text", ""),
+                 where);
+        if (!put_text(r, text))
+            return 0;
+    }
     if (!(pr_sget_num(w, "gain_pct") >= PR_WHATIF_MIN_PCT))
         return no_gain(r, "no gain replayed: with the compiled operators "
                           "cached the critical path is no shorter (the step "
@@ -1794,7 +1816,7 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
                 return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
             continue;
         }
-        if (pr_sget_is(id, "op_compile") && !compile_gain(r, w))
+        if (pr_sget_is(id, "op_compile") && !compile_gain(r, w, cp))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
         if (pr_sget_is(id, "op_compile") &&
             !(pr_sget_num(w, "gain_pct") >= PR_WHATIF_MIN_PCT))
@@ -1936,10 +1958,15 @@ split_text(const cJSON *kinds, char *buf, size_t cap)
     static const struct {
         const char *key, *words;
     } k[] = {
-        {"host_op", "host work"},    {"dataloader", "data loader"},
-        {"launch", "launches"},      {"kernel", "kernels"},
-        {"copy", "copies"},          {"communication", "communication"},
-        {"sync_wait", "sync waits"}, {"idle", "idle"},
+        {"host_op", "host work"},
+        {"dataloader", "data loader"},
+        {"launch", "launches"},
+        {"kernel", "kernels"},
+        {"copy", "copies"},
+        {"communication", "communication"},
+        {"sync_wait", "sync waits"},
+        {"idle", "idle"},
+        {"op_compile", "operator compilation"},
     };
     enum { NK = sizeof(k) / sizeof(k[0]) };
     double v[NK], total = 0;
@@ -1971,6 +1998,26 @@ split_text(const cJSON *kinds, char *buf, size_t cap)
 
 #define VERDICT_FINDINGS 5
 
+/* 1 when a host-bound path's largest host part is CANN's online operator
+ * compilation (critpath.c's op_compile kind): the verdict names it, since
+ * the fix is compiling less, not launching less (review-2 finding 4). */
+static int
+compile_leads(const char *bound, const cJSON *kinds)
+{
+    static const char *const host[] = {"host_op", "dataloader", "launch",
+                                       "sync_wait"};
+    double cc = pr_sget_num(kinds, "op_compile");
+    size_t i;
+
+    if (bound == NULL || strcmp(bound, "host") != 0 || !(cc > 0))
+        return 0;
+    for (i = 0; i < sizeof(host) / sizeof(host[0]); i++) {
+        if (pr_sget_num(kinds, host[i]) > cc)
+            return 0;
+    }
+    return 1;
+}
+
 /* The idle share of the mean path (0-100) when idle with no recorded
  * cause outweighs each resource critpath.c's bound weighs (host work,
  * device compute, copies, communication), else NaN: such a path names
@@ -1979,14 +2026,14 @@ static double
 idle_dominant_pct(const cJSON *kinds)
 {
     static const char *const host[] = {"host_op", "dataloader", "launch",
-                                       "sync_wait"};
+                                       "sync_wait", "op_compile"};
     static const char *const rest[] = {"kernel", "copy", "communication"};
     double idle = pr_sget_num(kinds, "idle"), h = 0, total, v;
     size_t i;
 
     if (!(idle > 0))
         return NAN;
-    for (i = 0; i < 4; i++) {
+    for (i = 0; i < sizeof(host) / sizeof(host[0]); i++) {
         v = pr_sget_num(kinds, host[i]);
         h += v > 0 ? v : 0;
     }
@@ -2155,9 +2202,13 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
         pr_emit_str(v, "bound", bound, &ok);
         pr_emit_num(v, "bound_steps", (double)same, &ok);
         snprintf(text, sizeof(text),
-                 "Bound by %s in %zu of %zu step%s (mean step %s; on "
+                 "Bound by %s%s in %zu of %zu step%s (mean step %s; on "
                  "the critical path: %s).",
-                 bound_words(bound), same, n, n == 1 ? "" : "s", mean,
+                 bound_words(bound),
+                 compile_leads(bound, pr_sget(cp, "by_kind_us"))
+                     ? " (operator compilation)"
+                     : "",
+                 same, n, n == 1 ? "" : "s", mean,
                  split[0] ? split : "nothing");
     } else if (pr_sget_is(pr_sget_str(cp, "no_path_reason"), "kernel_replay")) {
         pr_emit_null(v, "bound", &ok);
