@@ -30,8 +30,11 @@ enum pr_kfamily {
     PR_KF_REDUCTION,
     PR_KF_NORM,
     PR_KF_OTHER,
-    PR_KF_INPUT, /* the device waiting for the input pipeline (a framework's
-                    data-queue tasks): the step's data-loader share */
+    PR_KF_INPUT,     /* the device waiting for the input pipeline (a framework's
+                        data-queue tasks): the step's data-loader share */
+    PR_KF_EMBEDDING, /* embedding lookups and their gradients: row gathers
+                        from a table, scatter-adds into it (memory-bound,
+                        never on tensor cores or the Cube) */
     PR_KF_COUNT
 };
 

@@ -197,7 +197,7 @@ assert r['data_quality']['critical_path_replay_error_pct'] == 0
 check "device: the families are the kernel table's, and unknown" \
     cp dev "sorted(f) == sorted(['gemm', 'conv', 'attention', 'collective',
                                  'copy', 'elementwise', 'reduction', 'norm',
-                                 'other', 'unknown'])"
+                                 'embedding', 'other', 'unknown'])"
 # review R10: resnet50's path splits its kernels by the kernels table's
 # families (cuDNN's batch norm kernels are norm, not "other")
 R50=tb_plugin/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz

@@ -142,7 +142,7 @@ pr_kclass_glob(const char *pat, const char *name, int exact_case)
 
 static const char *const family_names[PR_KF_COUNT] = {
     NULL,          "gemm",      "conv", "attention", "collective", "copy",
-    "elementwise", "reduction", "norm", "other",     "input",
+    "elementwise", "reduction", "norm", "other",     "input",      "embedding",
 };
 
 static const char *const math_names[PR_KM_COUNT] = {

@@ -31,8 +31,8 @@ static const char *const kind_keys[PR_CP_KIND_COUNT] = {
 
 /* the kernel table's family names (kclass.c), and unknown */
 static const char *const fam_keys[PR_CP_FAM_COUNT] = {
-    "gemm",        "conv",      "attention", "collective", "copy",
-    "elementwise", "reduction", "norm",      "other",      "unknown"};
+    "gemm",      "conv", "attention", "collective", "copy",   "elementwise",
+    "reduction", "norm", "embedding", "other",      "unknown"};
 
 const char *
 pr_cp_kind_key(enum pr_cp_kind k)
@@ -898,6 +898,8 @@ family(struct pr_cp_ctx *c, uint32_t name)
         return PR_CP_FAM_REDUCTION;
     case PR_KF_NORM:
         return PR_CP_FAM_NORM;
+    case PR_KF_EMBEDDING:
+        return PR_CP_FAM_EMBEDDING;
     case PR_KF_OTHER:
         return PR_CP_FAM_OTHER;
     default:
