@@ -595,6 +595,50 @@ rule_op_compile(struct rctx *c)
     add_rec(c, "op_compile", "warning", text);
 }
 
+/* The slower stage of a pipeline job (MindSpore's cluster table says
+ * this rank computes most of its step, work its export holds no tasks
+ * for): the verdict names it, and this finding gives it its own line with
+ * the table's figures (second review, finding 8: rank2 read "No
+ * finding").  No gain is claimed: moving layers between stages is no
+ * change the replay models (the export has no compute tasks for it). */
+static void
+rule_pipeline_stage(struct rctx *c)
+{
+    const cJSON *m = pr_sget(pr_sget(c->run, "step_phases"), "mean");
+    double comp = pr_sget_num(m, "computing_us");
+    double step = pr_sget_num(pr_sget(c->run, "step_summary"), "median_us");
+    char note[320], text[REC_TEXT];
+    cJSON *o, *ev, *e;
+
+    if (pr_producer_pipeline_note(c->run, note, sizeof(note)) !=
+        PR_PIPE_SLOW_STAGE)
+        return;
+    snprintf(text, sizeof(text),
+             "%s The faster stage's ranks wait "
+             "for it in Receive (a pipeline bubble; the Distributed "
+             "section's pipeline view has both stages' figures). Move "
+             "layers from this stage to the faster one (the pipeline's "
+             "layer split, each Cell's pipeline_stage) until the stages "
+             "compute about as long.",
+             note + (note[0] == ' '));
+    o = add_rec(c, "pipeline_stage", "warning", text);
+    if (o == NULL)
+        return;
+    pr_emit_str(o, "gain_note",
+                "no change replayed: moving layers between pipeline stages "
+                "is not modelled, and the export holds no compute tasks for "
+                "this stage, only its cluster table's computation_time",
+                &c->ok);
+    ev = pr_emit_arr(o, "evidence", &c->ok);
+    e = pr_emit_obj(ev, NULL, &c->ok);
+    pr_emit_str(e, "name", "computation_time (MindSpore's cluster table)",
+                &c->ok);
+    pr_emit_num(e, "us", comp, &c->ok);
+    e = pr_emit_obj(ev, NULL, &c->ok);
+    pr_emit_str(e, "name", "median step", &c->ok);
+    pr_emit_num(e, "us", step, &c->ok);
+}
+
 static void
 rule_launch_bound(struct rctx *c)
 {
@@ -1860,6 +1904,7 @@ run_rules(struct rctx *c)
     rule_plugin_from_run(c);
     rule_cold_step(c);
     rule_op_compile(c);
+    rule_pipeline_stage(c);
     rule_launch_bound(c);
     rule_host_sync(c);
     rule_pageable_copies(c);

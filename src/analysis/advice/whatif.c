@@ -1887,6 +1887,7 @@ finding_title(const char *id)
         {"small_allreduce", "Many small all-reduces: gradients not bucketed"},
         {"slow_dispatch", "Slow host dispatch"},
         {"low_block_dim", "Operators on few AI Cores (low Block Dim)"},
+        {"pipeline_stage", "The slower pipeline stage"},
     };
     size_t i;
 
