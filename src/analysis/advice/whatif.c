@@ -1954,7 +1954,7 @@ bound_words(const char *b)
 /* The critical path's split as "host work 57%, kernels 37%" (the kinds
  * over 5% of the mean path, largest first). */
 static void
-split_text(const cJSON *kinds, char *buf, size_t cap)
+split_text(const cJSON *kinds, int cold, char *buf, size_t cap)
 {
     static const struct {
         const char *key, *words;
@@ -1989,8 +1989,15 @@ split_text(const cJSON *kinds, char *buf, size_t cap)
         if (best < 0)
             break;
         used[best] = 1;
+        /* a cold capture's runtime calls are first-use costs (context
+           creation, module loading), not launches (review-2 finding 16:
+           alexnet's "launches 97%" was cudaDeviceGetStreamPriorityRange
+           and cudaFree) */
         w = snprintf(buf + len, cap - len, "%s%s %.0f%%", n++ ? ", " : "",
-                     k[best].words, 100.0 * v[best] / total);
+                     cold && strcmp(k[best].key, "launch") == 0
+                         ? "runtime calls"
+                         : k[best].words,
+                     100.0 * v[best] / total);
         if (w < 0)
             break;
         len += (size_t)w;
@@ -1998,6 +2005,27 @@ split_text(const cJSON *kinds, char *buf, size_t cap)
 }
 
 #define VERDICT_FINDINGS 5
+
+/* A cold capture: the cold_step what-if (runtime calls of 1 ms or more at
+ * the step's median call) saves this share of the step or more, so its
+ * runtime calls are first-use costs, not launch overhead. */
+#define VERDICT_COLD_PCT 50.0
+
+/* The verdict's sentence on a cold capture (cold: the cold_step what-if's
+ * gain, NaN when under VERDICT_COLD_PCT), in buf; "" otherwise. */
+static const char *
+cold_words(double cold, char *buf, size_t cap)
+{
+    if (isnan(cold))
+        return "";
+    snprintf(buf, cap,
+             " A cold start: first-use costs (context creation, lazy "
+             "module loading, first allocations) in runtime calls take "
+             "%.0f%% of the step, not launch overhead; profile after "
+             "warm-up.",
+             cold);
+    return buf;
+}
 
 /* 1 when a host-bound path's largest host part is CANN's online operator
  * compilation (critpath.c's op_compile kind): the verdict names it, since
@@ -2122,8 +2150,8 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
     cJSON *v = cJSON_CreateObject(), *arr;
     size_t n = 0, same = 0, n_idle = 0, n_miss = 0;
     int ok = v != NULL, rank = 0, stage = 0;
-    double idle, miss = 0;
-    char text[1000], split[200], mean[32], pipe[600];
+    double idle, miss = 0, cold;
+    char text[1000], split[200], mean[32], pipe[600], coldtxt[300];
 
     cJSON_ArrayForEach(s, steps)
     {
@@ -2141,7 +2169,10 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
                                        pr_sget_num(s, "measured_us"));
         }
     }
-    split_text(pr_sget(cp, "by_kind_us"), split, sizeof(split));
+    cold =
+        pr_sget_num(whatif_of(pr_sget(cp, "what_if"), "cold_step"), "gain_pct");
+    cold = cold >= VERDICT_COLD_PCT ? cold : NAN;
+    split_text(pr_sget(cp, "by_kind_us"), !isnan(cold), split, sizeof(split));
     fmt_us(pr_sget_num(pr_sget(run, "step_summary"), "mean_us"), mean,
            sizeof(mean));
     if (host_only && bound != NULL && n > 0) {
@@ -2204,13 +2235,13 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
         pr_emit_num(v, "bound_steps", (double)same, &ok);
         snprintf(text, sizeof(text),
                  "Bound by %s%s in %zu of %zu step%s (mean step %s; on "
-                 "the critical path: %s).",
+                 "the critical path: %s).%s",
                  bound_words(bound),
                  compile_leads(bound, pr_sget(cp, "by_kind_us"))
                      ? " (operator compilation)"
                      : "",
-                 same, n, n == 1 ? "" : "s", mean,
-                 split[0] ? split : "nothing");
+                 same, n, n == 1 ? "" : "s", mean, split[0] ? split : "nothing",
+                 cold_words(cold, coldtxt, sizeof(coldtxt)));
     } else if (pr_sget_is(pr_sget_str(cp, "no_path_reason"), "kernel_replay")) {
         pr_emit_null(v, "bound", &ok);
         pr_emit_num(v, "bound_steps", 0, &ok);
