@@ -72,6 +72,22 @@ struct pr_col {
  * where the figure is a CUDA GPU's only (SMs, warps, occupancy). */
 const struct pr_col *pr_fig_col_npu(const struct pr_col *c);
 
+/* A MindSpore run's word for a column whose label is PyTorch's: the
+ * data loader's time is MindSpore's step interval (its step trace's
+ * iteration_interval: the wait for the data queue, GetNext), the
+ * summary key unchanged.  c itself where MindSpore has no other word. */
+const struct pr_col *pr_fig_col_mindspore(const struct pr_col *c);
+
+/* MindSpore's label for a breakdown or critical-path category whose
+ * label is PyTorch's ("DataLoader", "Data loader"); label itself
+ * otherwise. */
+const char *pr_fig_label_mindspore(const char *key, const char *label);
+
+/* 1 when the run ran under MindSpore; for a summary, every run (one at
+ * least). */
+int pr_fig_run_is_mindspore(const cJSON *run);
+int pr_fig_summary_is_mindspore(const cJSON *summary);
+
 /* Whether a run ran on an NPU (a device of kind "npu"), and whether every
  * run of a summary did (and there is one). */
 int pr_fig_run_is_npu(const cJSON *run);
@@ -183,6 +199,8 @@ struct pr_fig_table {
                                   NULL = a flat table */
     int npu;                   /* an NPU run's table: its columns in the
                                   NPU's words (pr_fig_col_npu) */
+    int mindspore;             /* a MindSpore run's table: its words
+                                  (pr_fig_col_mindspore) */
 };
 
 enum pr_block_kind {
@@ -225,10 +243,11 @@ struct pr_part {
 struct pr_figs {
     struct pr_part *parts; /* owned */
     size_t n_parts, cap;
-    size_t top; /* rows per table (the report's --top) */
-    int failed; /* sticky out-of-memory */
-    int npu;    /* the run (or every run) built for is an NPU's: tables
-                   added take its words (pr_fig_col_npu) */
+    size_t top;    /* rows per table (the report's --top) */
+    int failed;    /* sticky out-of-memory */
+    int npu;       /* the run (or every run) built for is an NPU's: tables
+                      added take its words (pr_fig_col_npu) */
+    int mindspore; /* likewise MindSpore's (pr_fig_col_mindspore) */
 };
 
 /* Empty figures showing `top` rows per table (0 = 50). */

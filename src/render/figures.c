@@ -403,6 +403,65 @@ pr_fig_col_npu(const struct pr_col *c)
     return c;
 }
 
+/* MindSpore's words: its step trace calls the time between one step's
+ * end and the next one's start, spent waiting for the data queue
+ * (GetNext), the step interval (iteration_interval; MindInsight's "Step
+ * Interval"), not a DataLoader. */
+#define MS_INTERVAL "Step interval"
+#define MS_INTERVAL_TIP                                                        \
+    "MindSpore's step interval (its step trace's iteration_interval): the "    \
+    "device waiting for the data queue (GetNext) between steps"
+
+static const struct pr_col ms_cols[] = {
+    {"dataloader", PR_K_BREAKDOWN_US "." PR_K_DATALOADER, MS_INTERVAL,
+     PR_FMT_US, 1, MS_INTERVAL_TIP, PR_COL_BOTH},
+    {"dataloader", PR_K_BY_KIND_US "." PR_K_DATALOADER, MS_INTERVAL, PR_FMT_US,
+     0.8, MS_INTERVAL_TIP, PR_COL_BOTH},
+};
+
+const struct pr_col *
+pr_fig_col_mindspore(const struct pr_col *c)
+{
+    size_t i;
+
+    for (i = 0; c != NULL && c->key != NULL &&
+                i < sizeof(ms_cols) / sizeof(ms_cols[0]);
+         i++) {
+        if (strcmp(c->key, ms_cols[i].key) == 0 &&
+            strcmp(c->id, ms_cols[i].id) == 0)
+            return &ms_cols[i];
+    }
+    return c;
+}
+
+const char *
+pr_fig_label_mindspore(const char *key, const char *label)
+{
+    return key != NULL && strcmp(key, PR_K_DATALOADER) == 0 ? MS_INTERVAL
+                                                            : label;
+}
+
+int
+pr_fig_run_is_mindspore(const cJSON *run)
+{
+    return pr_sget_is(pr_sget_str(run, "framework"), "mindspore");
+}
+
+int
+pr_fig_summary_is_mindspore(const cJSON *summary)
+{
+    const cJSON *run;
+    int any = 0;
+
+    cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
+    {
+        if (!pr_fig_run_is_mindspore(run))
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
 int
 pr_fig_run_is_npu(const cJSON *run)
 {
@@ -493,6 +552,9 @@ pr_fig_table_col(const struct pr_fig_table *t, size_t i)
 
     for (k = 0; (c = nth_col(t, k)) != NULL; k++) {
         const struct pr_col *shown = t->npu ? pr_fig_col_npu(c) : c;
+
+        if (t->mindspore && shown != NULL)
+            shown = pr_fig_col_mindspore(shown);
 
         if (shown != NULL && !hidden(t, c) && i-- == 0)
             return shown;
@@ -787,6 +849,7 @@ pr_figs_table(struct pr_figs *f, const char *heading,
     if (b != NULL) {
         b->table = *t;
         b->table.npu |= f->npu;
+        b->table.mindspore |= f->mindspore;
     }
 }
 
@@ -816,6 +879,7 @@ pr_figs_table_own(struct pr_figs *f, const struct pr_fig_table *t, cJSON *rows,
     }
     b->table = copy;
     b->table.npu |= f->npu;
+    b->table.mindspore |= f->mindspore;
     b->own = rows;
 }
 
@@ -980,8 +1044,10 @@ pr_figs_section(struct pr_figs *f, const struct pr_section *s,
         pr_figs_text(f, lede);
     if (!s->per_run) {
         f->npu = pr_fig_summary_is_npu(summary);
+        f->mindspore = pr_fig_summary_is_mindspore(summary);
         s->build(f, summary, NULL);
         f->npu = 0;
+        f->mindspore = 0;
         return;
     }
     if (n == 0)
@@ -994,8 +1060,10 @@ pr_figs_section(struct pr_figs *f, const struct pr_section *s,
             pr_figs_part(f, pr_fig_run_label(run, label, sizeof(label)),
                          pr_fig_device_name(dev));
         f->npu = pr_fig_run_is_npu(run);
+        f->mindspore = pr_fig_run_is_mindspore(run);
         s->build(f, summary, run);
         f->npu = 0;
+        f->mindspore = 0;
     }
 }
 

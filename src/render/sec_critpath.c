@@ -178,6 +178,8 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         .cols = pr_fig_cols_critical_path, .rows = steps, .what = "steps"};
     char head[300];
     int compile;
+    struct pr_category kinds[PR_N_CRITICAL_PATH];
+    size_t i;
 
     (void)summary;
     if (pr_sget_len(steps) == 0) {
@@ -189,9 +191,14 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     compile = has_compile(steps);
     if (!compile)
         t.hide = no_compile;
+    memcpy(kinds, pr_keys_critical_path, sizeof(kinds));
+    if (pr_fig_run_is_mindspore(run)) { /* its step interval */
+        for (i = 0; i < PR_N_CRITICAL_PATH; i++)
+            kinds[i].label =
+                pr_fig_label_mindspore(kinds[i].key, kinds[i].label);
+    }
     pr_figs_chart(f,
-                  pr_sec_stacked_rows(steps, PR_K_STEP, PR_K_BY_KIND_US,
-                                      pr_keys_critical_path,
+                  pr_sec_stacked_rows(steps, PR_K_STEP, PR_K_BY_KIND_US, kinds,
                                       PR_N_CRITICAL_PATH - !compile,
                                       "Critical path per step", 1),
                   0);

@@ -183,6 +183,15 @@ timeline(struct pr_figs *f, const cJSON *tl, int capture)
         pr_figs_nomem(f);
         return;
     }
+    if (f->mindspore) { /* its step interval, not a DataLoader */
+        const char *dl = pr_keys_category(PR_K_DATALOADER)->label;
+        size_t k;
+
+        for (k = 0; k < sizeof(v->legend) / sizeof(v->legend[0]); k++) {
+            if (v->legend[k] != NULL && strcmp(v->legend[k], dl) == 0)
+                v->legend[k] = pr_fig_label_mindspore(PR_K_DATALOADER, dl);
+        }
+    }
     if (v->chart.n_lanes == 0) {
         pr_tlview_free(v);
         free(v);
@@ -400,7 +409,10 @@ breakdown_cats(const cJSON *run, struct pr_category *cats)
             strcmp(key, PR_K_CPU_EXEC) != 0 && strcmp(key, PR_K_OTHER) != 0 &&
             !(comm && strcmp(key, PR_K_COMMUNICATION) == 0))
             continue;
-        cats[n++] = pr_keys_breakdown[k];
+        cats[n] = pr_keys_breakdown[k];
+        if (pr_fig_run_is_mindspore(run)) /* its step interval */
+            cats[n].label = pr_fig_label_mindspore(key, cats[n].label);
+        n++;
     }
     return n;
 }

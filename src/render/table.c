@@ -1333,6 +1333,12 @@ render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
         t->npu = 1;
         npu_columns(t);
     }
+    if (st == PR_OK && sum != NULL && pr_fig_summary_is_mindspore(sum)) {
+        size_t i; /* MindSpore's words: its step interval */
+
+        for (i = 0; i < t->n_cols; i++)
+            t->cols[i] = pr_fig_col_mindspore(t->cols[i]);
+    }
     if (st == PR_OK && t->multi_span) {
         memmove(&t->cols[1], &t->cols[0], t->n_cols * sizeof(t->cols[0]));
         t->cols[0] = &span_col;

@@ -1954,7 +1954,7 @@ bound_words(const char *b)
 /* The critical path's split as "host work 57%, kernels 37%" (the kinds
  * over 5% of the mean path, largest first). */
 static void
-split_text(const cJSON *kinds, int cold, char *buf, size_t cap)
+split_text(const cJSON *kinds, int cold, int ms, char *buf, size_t cap)
 {
     static const struct {
         const char *key, *words;
@@ -1996,6 +1996,8 @@ split_text(const cJSON *kinds, int cold, char *buf, size_t cap)
         w = snprintf(buf + len, cap - len, "%s%s %.0f%%", n++ ? ", " : "",
                      cold && strcmp(k[best].key, "launch") == 0
                          ? "runtime calls"
+                     : ms && strcmp(k[best].key, "dataloader") == 0
+                         ? "step interval" /* MindSpore's data-queue wait */
                          : k[best].words,
                      100.0 * v[best] / total);
         if (w < 0)
@@ -2172,7 +2174,9 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
     cold =
         pr_sget_num(whatif_of(pr_sget(cp, "what_if"), "cold_step"), "gain_pct");
     cold = cold >= VERDICT_COLD_PCT ? cold : NAN;
-    split_text(pr_sget(cp, "by_kind_us"), !isnan(cold), split, sizeof(split));
+    split_text(pr_sget(cp, "by_kind_us"), !isnan(cold),
+               pr_sget_is(pr_sget_str(run, "framework"), "mindspore"), split,
+               sizeof(split));
     fmt_us(pr_sget_num(pr_sget(run, "step_summary"), "mean_us"), mean,
            sizeof(mean));
     if (host_only && bound != NULL && n > 0) {
