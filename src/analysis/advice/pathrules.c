@@ -984,6 +984,89 @@ slow_dispatch(const cJSON *run, const cJSON *cp, cJSON *recs)
     return 1;
 }
 
+/* Device-to-device copies on the critical path: this share of the mean
+ * step or more fires the rule. */
+#define DTOD_MIN_SHARE 0.05
+
+/* The path's DtoD copies, as a mean per step with a path (the tops'
+ * copy parts whose name says Device -> Device). */
+static double
+dtod_on_path(const cJSON *cp)
+{
+    const cJSON *s, *e;
+    double steps = 0, us = 0, v;
+
+    cJSON_ArrayForEach(s, pr_sget(cp, "steps"))
+    {
+        if (pr_sget_str(s, "bound") == NULL)
+            continue;
+        steps++;
+        cJSON_ArrayForEach(e, pr_sget(s, "top"))
+        {
+            const char *n = pr_sget_str_or(e, "name", "");
+
+            if (pr_sget_is(pr_sget_str(e, "kind"), "copy") &&
+                (strstr(n, "DtoD") != NULL ||
+                 strstr(n, "Device -> Device") != NULL) &&
+                (v = pr_sget_num(e, "us")) > 0)
+                us += v;
+        }
+    }
+    return steps > 0 ? us / steps : 0;
+}
+
+/* Large device-to-device copies on the critical path (second review,
+ * finding 16: HTA's trace_diff test moves 4.65 GB a step in 774 DtoD
+ * copies, 15.2 ms of its path, and read "No finding").  Copies inside the
+ * device's memory are the program's own (clone, contiguous, cat, a
+ * same-device .to); no replay knows which it could avoid, so no gain is
+ * claimed: their time on the path is the most avoiding them saves. */
+static int
+device_copies(const cJSON *run, const cJSON *cp, cJSON *recs)
+{
+    const cJSON *k;
+    double steps = pr_sget_num(pr_sget(run, "step_summary"), "count");
+    double step = pr_sget_num(pr_sget(run, "step_summary"), "mean_us");
+    double n = 0, bytes = 0, dur = 0, on_path = dtod_on_path(cp);
+    char text[PATH_TEXT], note[400], t[32], d[32];
+
+    if (has_id(recs, "device_copies") || !(steps > 0) || !(step > 0) ||
+        !(on_path >= DTOD_MIN_SHARE * step))
+        return 1;
+    cJSON_ArrayForEach(k, pr_sget(pr_sget(run, "copies"), "by_kind"))
+    {
+        if (!pr_sget_is(pr_sget_str(k, "direction"), "DtoD"))
+            continue;
+        n += pr_sget_num(k, "count");
+        bytes += pr_sget_num(k, "bytes");
+        dur += pr_sget_num(k, "duration_us");
+    }
+    if (!(n > 0) || !(dur > 0))
+        return 1;
+    fmt_ms(on_path, t, sizeof(t));
+    fmt_ms(dur / steps, d, sizeof(d));
+    snprintf(text, sizeof(text),
+             "Device-to-device copies on the critical path: %.0f a step "
+             "move %.2f GB in %s of copy time (%.0f GB/s, each byte read "
+             "and written in the device's memory), %s a step of the path "
+             "(%.1f%% of the step). They are copies the program makes on "
+             "the device: .clone(), .contiguous() of a transposed or "
+             "sliced view, torch.cat or stack, a same-device .to() or "
+             "copy_(). Find the operators that issue them (aten::copy_, "
+             "aten::clone, aten::contiguous, aten::cat in the Operators "
+             "section, by the line of code in Source) and avoid the copy: "
+             "keep views, write into preallocated outputs (out=), "
+             "concatenate once instead of per step.",
+             n / steps, bytes / steps / 1e9, d, bytes / dur / 1e3, t,
+             100.0 * on_path / step);
+    snprintf(note, sizeof(note),
+             "no estimate: no replay knows which copies the program can "
+             "do without; their time on the critical path, %s a step "
+             "(%.1f%% of the step), is the most avoiding them can save",
+             t, 100.0 * on_path / step);
+    return add_no_gain(recs, "device_copies", text, note) != NULL;
+}
+
 int
 pr_path_findings(const cJSON *run, cJSON *recs)
 {
@@ -994,5 +1077,5 @@ pr_path_findings(const cJSON *run, cJSON *recs)
         return 1;
     return launch_from_path(run, cp, recs) && sync_from_path(run, cp, recs) &&
            host_ops_from_path(run, cp, recs) && slow_dispatch(run, cp, recs) &&
-           small_allreduce(run, cp, recs);
+           small_allreduce(run, cp, recs) && device_copies(run, cp, recs);
 }

@@ -1888,6 +1888,7 @@ finding_title(const char *id)
         {"slow_dispatch", "Slow host dispatch"},
         {"low_block_dim", "Operators on few AI Cores (low Block Dim)"},
         {"pipeline_stage", "The slower pipeline stage"},
+        {"device_copies", "Device-to-device copies on the critical path"},
     };
     size_t i;
 
