@@ -1,5 +1,5 @@
-/* contract.c - the summary contract as data (contract.h): one table of
- * fields per object of the tree, walked once. */
+/* contract.c - the summary contract (contract.h): the rows of the schema
+ * (schema.def) flagged PR_SF_REQ, walked once. */
 #include "config.h"
 
 #include <math.h>
@@ -8,159 +8,51 @@
 
 #include "profreport/contract.h"
 #include "profreport/keys.h"
+#include "profreport/schema.h"
 
-enum {
-    T_NUM = 1,
-    T_STR = 2,
-    T_NULL = 4,
-    T_BOOL = 8,
-    T_OBJ = 16,
-    T_ARR = 32, /* an array of objects of `sub` (or of anything if NULL) */
-    NONNEG = 64 /* with T_NUM: never below 0 (a time, a count, bytes) */
-};
+/* The object's rows flagged PR_SF_REQ, or 0: a value whose object has none
+ * is taken as it is (runs[].devices[], distributed). */
+static int
+has_required(enum pr_schema_object object)
+{
+    struct pr_schema_objinfo o = pr_schema_object(object);
+    size_t i;
 
-#define NUMQ (T_NUM | T_NULL) /* a figure that may be unknown */
-#define CNT (T_NUM | NONNEG)  /* a count, known */
-#define AMTQ (NUMQ | NONNEG)  /* a time or amount that may be unknown */
-#define STRQ (T_STR | T_NULL)
-
-struct field {
-    const char *key;
-    unsigned types;
-    const struct field *sub; /* T_OBJ: its fields; T_ARR: each element's */
-};
-
-#define END                                                                    \
-    {                                                                          \
-        NULL, 0, NULL                                                          \
-    }
-
-static const struct field breakdown[] = {{PR_K_KERNEL, AMTQ, NULL},
-                                         {PR_K_MEMCPY, AMTQ, NULL},
-                                         {PR_K_MEMSET, AMTQ, NULL},
-                                         {PR_K_COMMUNICATION, AMTQ, NULL},
-                                         {PR_K_RUNTIME, AMTQ, NULL},
-                                         {PR_K_DATALOADER, AMTQ, NULL},
-                                         {PR_K_CPU_EXEC, AMTQ, NULL},
-                                         /* the step less its parts:
-                                            below 0 where they overlap */
-                                         {PR_K_OTHER, NUMQ, NULL},
-                                         END};
-
-static const struct field step[] = {{PR_K_NAME, STRQ, NULL},
-                                    {PR_K_START_US, NUMQ, NULL},
-                                    {PR_K_DURATION_US, AMTQ, NULL},
-                                    {PR_K_BREAKDOWN_US, T_OBJ, breakdown},
-                                    END};
-
-static const struct field step_summary[] = {
-    {PR_K_COUNT, CNT, NULL},
-    {PR_K_MEAN_US, AMTQ, NULL},
-    {PR_K_MEDIAN_US, AMTQ, NULL},
-    {PR_K_P90_US, NUMQ, NULL},
-    {PR_K_MIN_US, AMTQ, NULL},
-    {PR_K_MAX_US, AMTQ, NULL},
-    {PR_K_BREAKDOWN_US, T_OBJ | T_NULL, breakdown},
-    END};
-
-static const struct field gpu_metric[] = {
-    {PR_K_DEVICE, T_NUM | T_STR, NULL},
-    {PR_K_UTILIZATION_PCT, AMTQ, NULL},
-    {PR_K_EST_SM_EFFICIENCY_PCT, AMTQ, NULL},
-    {PR_K_EST_ACHIEVED_OCCUPANCY_PCT, AMTQ, NULL},
-    {PR_K_KERNEL_TIME_US, AMTQ, NULL},
-    END};
-
-static const struct field op[] = {{PR_K_NAME, T_STR, NULL},
-                                  {PR_K_CALLS, CNT, NULL},
-                                  {PR_K_DEVICE_SELF_US, AMTQ, NULL},
-                                  {PR_K_DEVICE_TOTAL_US, AMTQ, NULL},
-                                  {PR_K_HOST_SELF_US, AMTQ, NULL},
-                                  {PR_K_HOST_TOTAL_US, AMTQ, NULL},
-                                  END};
-
-static const struct field op_shape[] = {{PR_K_NAME, T_STR, NULL},
-                                        {PR_K_INPUT_SHAPES, STRQ, NULL},
-                                        {PR_K_CALLS, CNT, NULL},
-                                        {PR_K_DEVICE_SELF_US, AMTQ, NULL},
-                                        {PR_K_DEVICE_TOTAL_US, AMTQ, NULL},
-                                        {PR_K_HOST_SELF_US, AMTQ, NULL},
-                                        {PR_K_HOST_TOTAL_US, AMTQ, NULL},
-                                        END};
-
-static const struct field kernel[] = {
-    {PR_K_NAME, T_STR, NULL},   {PR_K_OPERATOR, STRQ, NULL},
-    {PR_K_CALLS, CNT, NULL},    {PR_K_TOTAL_US, AMTQ, NULL},
-    {PR_K_MEAN_US, AMTQ, NULL}, {PR_K_MIN_US, AMTQ, NULL},
-    {PR_K_MAX_US, AMTQ, NULL},  END};
-
-static const struct field tensor_cores[] = {
-    {PR_K_TC_KERNEL_TIME_PCT, AMTQ, NULL}, END};
-
-static const struct field mem_device[] = {
-    {PR_K_DEVICE, T_STR, NULL},
-    {PR_K_PEAK_ALLOCATED_BYTES, NUMQ, NULL},
-    {PR_K_PEAK_RESERVED_BYTES, NUMQ, NULL},
-    END};
-
-static const struct field memory[] = {
-    {PR_K_DEVICES, T_ARR, mem_device}, {PR_K_OPERATORS, T_ARR, NULL}, END};
-
-static const struct field run[] = {
-    {PR_K_WORKER, T_STR, NULL},
-    {PR_K_SPAN, STRQ, NULL},
-    {PR_K_RANK, AMTQ, NULL},
-    {PR_K_DEVICES, T_ARR, NULL},
-    {PR_K_STEPS, T_ARR, step},
-    {PR_K_STEP_SUMMARY, T_OBJ, step_summary},
-    {PR_K_GPU_METRICS, T_ARR, gpu_metric},
-    {PR_K_OPERATORS, T_ARR, op},
-    {PR_K_OPERATORS_BY_SHAPE, T_ARR, op_shape},
-    {PR_K_KERNELS, T_ARR, kernel},
-    {PR_K_TENSOR_CORES, T_OBJ | T_NULL, tensor_cores},
-    {PR_K_MEMORY, T_OBJ | T_NULL, memory}, /* null: no memory profile */
-    {PR_K_RECOMMENDATIONS, T_ARR, NULL},
-    END};
-
-static const struct field tool[] = {
-    {PR_K_NAME, T_STR, NULL}, {PR_K_VERSION, T_STR, NULL}, END};
-
-static const struct field top[] = {{PR_K_SCHEMA_VERSION, T_NUM, NULL},
-                                   {PR_K_TOOL, T_OBJ, tool},
-                                   {PR_K_INPUTS, T_ARR, NULL},
-                                   {PR_K_RUNS, T_ARR, run},
-                                   {PR_K_DISTRIBUTED, T_OBJ | T_NULL, NULL},
-                                   END};
+    for (i = o.first; i < o.first + o.n; i++)
+        if (pr_schema_rows[i].flags & PR_SF_REQ)
+            return 1;
+    return 0;
+}
 
 static unsigned
 type_of(const cJSON *v)
 {
     if (cJSON_IsNumber(v))
-        return T_NUM;
+        return PR_ST_NUM;
     if (cJSON_IsString(v))
-        return T_STR;
+        return PR_ST_STR;
     if (cJSON_IsNull(v))
-        return T_NULL;
+        return PR_ST_NULL;
     if (cJSON_IsBool(v))
-        return T_BOOL;
+        return PR_ST_BOOL;
     if (cJSON_IsObject(v))
-        return T_OBJ;
-    return T_ARR;
+        return PR_ST_OBJ;
+    return PR_ST_ARR;
 }
 
 static const char *
 type_name(unsigned t)
 {
     switch (t) {
-    case T_NUM:
+    case PR_ST_NUM:
         return "a number";
-    case T_STR:
+    case PR_ST_STR:
         return "a string";
-    case T_NULL:
+    case PR_ST_NULL:
         return "null";
-    case T_BOOL:
+    case PR_ST_BOOL:
         return "a boolean";
-    case T_OBJ:
+    case PR_ST_OBJ:
         return "an object";
     default:
         return "an array";
@@ -175,7 +67,7 @@ expected(unsigned types, char *out, size_t cap)
     size_t len = 0;
 
     out[0] = '\0';
-    for (t = T_NUM; t <= T_ARR; t <<= 1) {
+    for (t = PR_ST_NUM; t <= PR_ST_ARR; t <<= 1) {
         if (!(types & t))
             continue;
         len = strlen(out);
@@ -183,7 +75,7 @@ expected(unsigned types, char *out, size_t cap)
     }
 }
 
-static enum pr_status check_object(const cJSON *o, const struct field *f,
+static enum pr_status check_object(const cJSON *o, enum pr_schema_object object,
                                    char *path, size_t len, size_t cap,
                                    struct pr_error *err);
 
@@ -201,8 +93,8 @@ extend(char *path, size_t len, size_t cap, const char *key, int index)
 }
 
 static enum pr_status
-check_value(const cJSON *v, const struct field *f, char *path, size_t len,
-            size_t cap, struct pr_error *err)
+check_value(const cJSON *v, const struct pr_schema_row *f, char *path,
+            size_t len, size_t cap, struct pr_error *err)
 {
     unsigned t = type_of(v);
     char want[96];
@@ -215,19 +107,21 @@ check_value(const cJSON *v, const struct field *f, char *path, size_t len,
                             want, type_name(t));
     }
     /* cJSON reads 1e999 as infinity: no figure of a summary is one */
-    if (t == T_NUM && !isfinite(v->valuedouble))
+    if (t == PR_ST_NUM && !isfinite(v->valuedouble))
         return pr_error_set(err, PR_E_FORMAT,
                             "%s: expected a finite number, got %s", path,
                             v->valuedouble > 0 ? "a number beyond 1e308"
                                                : "a number below -1e308");
-    if (t == T_NUM && (f->types & NONNEG) && v->valuedouble < 0)
+    if (t == PR_ST_NUM && (f->flags & PR_SF_NONNEG) && v->valuedouble < 0)
         return pr_error_set(err, PR_E_FORMAT,
                             "%s: %g, but a time, count or size is never "
                             "negative: the summary was edited or damaged",
                             path, v->valuedouble);
-    if (t == T_OBJ && f->sub != NULL)
-        return check_object(v, f->sub, path, len, cap, err);
-    if (t != T_ARR || f->sub == NULL)
+    if (f->child == PR_SO_NONE || !has_required(f->child))
+        return PR_OK;
+    if (t == PR_ST_OBJ)
+        return check_object(v, f->child, path, len, cap, err);
+    if (t != PR_ST_ARR)
         return PR_OK;
     cJSON_ArrayForEach(e, v)
     {
@@ -237,7 +131,7 @@ check_value(const cJSON *v, const struct field *f, char *path, size_t len,
             return pr_error_set(err, PR_E_FORMAT,
                                 "%s: expected an object, got %s", path,
                                 type_name(type_of(e)));
-        st = check_object(e, f->sub, path, n, cap, err);
+        st = check_object(e, f->child, path, n, cap, err);
         path[len] = '\0';
         if (st != PR_OK)
             return st;
@@ -246,14 +140,21 @@ check_value(const cJSON *v, const struct field *f, char *path, size_t len,
 }
 
 static enum pr_status
-check_object(const cJSON *o, const struct field *f, char *path, size_t len,
-             size_t cap, struct pr_error *err)
+check_object(const cJSON *o, enum pr_schema_object object, char *path,
+             size_t len, size_t cap, struct pr_error *err)
 {
-    for (; f->key != NULL; f++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->key);
+    struct pr_schema_objinfo obj = pr_schema_object(object);
+    size_t i;
+
+    for (i = obj.first; i < obj.first + obj.n; i++) {
+        const struct pr_schema_row *f = &pr_schema_rows[i];
+        const cJSON *v;
         size_t n;
         enum pr_status st;
 
+        if (!(f->flags & PR_SF_REQ))
+            continue;
+        v = cJSON_GetObjectItemCaseSensitive(o, f->key);
         if (v == NULL)
             return pr_error_set(err, PR_E_FORMAT, "%s%smissing key \"%s\"",
                                 path, len ? ": " : "", f->key);
@@ -280,7 +181,7 @@ pr_contract_check(const cJSON *sum, struct pr_error *err)
                             "unsupported schema_version %g (this build "
                             "reads %d)",
                             ver->valuedouble, PR_CONTRACT_SCHEMA);
-    if (check_object(sum, top, path, 0, sizeof(path), err) != PR_OK)
+    if (check_object(sum, PR_SO_TOP, path, 0, sizeof(path), err) != PR_OK)
         return PR_E_FORMAT;
     name = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(sum, PR_K_TOOL), PR_K_NAME);

@@ -76,6 +76,7 @@
 #include "profreport/render.h"
 #include "profreport/roofline.h"
 #include "profreport/saved.h"
+#include "profreport/schema.h"
 #include "profreport/sget.h"
 #include "profreport/shapes.h"
 #include "profreport/shorten.h"

@@ -73,6 +73,15 @@ while read -r name input; do
         continue
     fi
     compare "$name" json html pdf
+    # every key of the summary is a row of schema.def (issue #34)
+    n=$((n + 1))
+    if bad=$(python3 "$here/schema.py" json "$here/../../src/summary/schema.def" \
+            "$here/../../include/profreport/keys.h" "$tmp/o.json" 2>&1); then
+        echo "ok $n - $name: every key a row of schema.def"
+    else
+        echo "not ok $n - $name: keys outside schema.def"
+        echo "$bad" | head -n 20 | sed 's/^/#   /'
+    fi
 done <<'LIST'
 tb_plugin-resnet50 tb_plugin/resnet50_num_workers_0
 hta-call_stack hta/call_stack/backward_thread.json

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""schema.py MODE ... - check the summary against src/summary/schema.def
+(issue #34; tests/cli/schema.sh and outputs.sh beside it run it).
+
+  json DEF KEYS_H FILE...   every key of each summary FILE is a row of its
+                            object, and each value has one of the row's types
+  keys DEF KEYS_H           every PR_K_ constant of keys.h is a row's key
+  docs DEF KEYS_H DOC SPEC  every key the docs' and the spec's annotated
+                            trees name is a row, and every row is named
+
+Prints one line per finding; exits 1 if any."""
+import json
+import re
+import sys
+
+TYPES = {"NUM": "number", "STR": "string", "NUL": "null", "BOOL": "boolean",
+         "OBJ": "object", "ARR": "array"}
+
+
+def load(def_path, keys_h):
+    consts = dict(re.findall(r'#define (PR_K_[A-Z0-9_]+)\s+(?:\\\s*)?"([^"]*)"',
+                             open(keys_h).read()))
+    consts["PR_K_ANY"] = "*"
+    text = re.sub(r"(?s)/\*.*?\*/", "", open(def_path).read())
+    objs, rows = {}, {}
+    for m in re.finditer(r'PR_SCHEMA_OBJECT\(\s*(\w+),\s*(\w+),\s*"([^"]*)"', text):
+        objs[m.group(1)] = m.group(3)
+        rows[m.group(1)] = {}
+    for m in re.finditer(r'PR_SCHEMA_KEY\(\s*(\w+),\s*(\w+),\s*([\w|]+),\s*(\w+),'
+                         r'\s*([\w|]+),\s*(\w+),', text):
+        obj, c, types, _, flags, child = m.groups()
+        key = consts.get(c)
+        if key is None:
+            raise SystemExit("schema.def: %s is no keys.h constant" % c)
+        rows[obj][key] = {"const": c, "types": set(types.split("|")),
+                          "flags": set(flags.split("|")), "child": child}
+    return objs, rows, consts
+
+
+def kind(v):
+    if v is None:
+        return "NUL"
+    if isinstance(v, bool):
+        return "BOOL"
+    if isinstance(v, (int, float)):
+        return "NUM"
+    if isinstance(v, str):
+        return "STR"
+    return "OBJ" if isinstance(v, dict) else "ARR"
+
+
+def walk(rows, obj, v, path, out):
+    if not isinstance(v, dict):
+        return
+    for k, x in v.items():
+        if k.startswith("_"):
+            continue  # a run's private members are never written
+        row = rows[obj].get(k) or rows[obj].get("*")
+        p = "%s.%s" % (path, k) if path else k
+        if row is None:
+            out.add("%s: no row for key \"%s\" in object %s" % (p, k, obj))
+            continue
+        if kind(x) not in row["types"]:
+            out.add("%s: a %s, but the row of %s.%s says %s"
+                    % (p, TYPES[kind(x)], obj, k, "|".join(sorted(row["types"]))))
+        if row["child"] == "NONE":
+            continue
+        for e in (x if isinstance(x, list) else [x]):
+            walk(rows, row["child"], e, p + ("[]" if isinstance(x, list) else ""), out)
+
+
+def doc_paths(text):
+    """(object path, key) for every key of the ``` blocks of a markdown
+    file whose trees are JSON with // comments and "..." elisions."""
+    out = []
+    for b in text.split("```")[1::2]:
+        stack, pending = [], None
+        for line in b.splitlines():
+            code = line.split("//", 1)[0]
+            i = 0
+            while i < len(code):
+                c = code[i]
+                if c == '"':
+                    j = i + 1
+                    while j < len(code) and code[j] != '"':
+                        j += 2 if code[j] == "\\" else 1
+                    s, i = code[i + 1:j], j + 1
+                    m = re.match(r"\s*:", code[i:])
+                    pending = None
+                    if m:
+                        i += m.end()
+                        path = ".".join(k for _, k in stack if k is not None)
+                        out.append((path.replace(".[]", "[]"), s))
+                        pending = s
+                    continue
+                if c == "{":
+                    stack.append(("obj", pending))
+                elif c == "[":
+                    if pending is not None:
+                        stack += [("arr", pending), ("in", "[]")]
+                    else:
+                        stack.append(("arr", None))
+                elif c in "}]":
+                    if stack and stack.pop()[0] == "in" and stack:
+                        stack.pop()
+                elif c.isspace() or c == ",":
+                    i += 1
+                    continue
+                pending = None
+                i += 1
+    return out
+
+
+def uncomment(text):
+    """The docs and the spec give an object that may be null as
+    `"key": null,  // or, when ...:` and the object in comments below;
+    read those comments as the object."""
+    out, on = [], False
+    for line in text.splitlines():
+        code, _, com = line.partition("//")
+        if on and not code.strip() and com.lstrip()[:1] in tuple('{["}]/'):
+            out.append(com)
+            continue
+        on = bool(re.search(r'"[a-z_0-9]+":\s*null,?\s*$', code)) and \
+            com.strip().startswith("or")
+        inline = re.match(r"\s*or\s+(\[?\{.*[}\]])", com) if on else None
+        if inline:  # "null, // or [{"worker": "...", "steps": 0}] when ..."
+            out.append(re.sub(r"null(,?)\s*$", inline.group(1) + r"\1", code))
+            on = False
+            continue
+        out.append(re.sub(r"null(,?)\s*$", "", code) if on else line)
+    return "\n".join(out)
+
+
+# Objects the docs give as "the same fields as" another: a key of the
+# first is named where the docs name it in the second.
+SAME = {
+    "RUNS_OPERATORS_BY_SHAPE": "RUNS_OPERATORS",  # spec: "same fields plus"
+    "DISTRIBUTED_LINK_TYPES": "RUNS_COMMUNICATION_LINK_TYPES",  # "as runs[]..."
+    "JOB_MEDIAN": "JOB_SLOWEST",  # "median": {"run": 113, ...}
+    "JOB_SLOWEST_BY_MEAN": "JOB_SLOWEST",
+    "RUNS_STEP_PHASES_MEAN": "RUNS_STEP_PHASES_STEPS",  # "each phase's mean"
+}
+
+
+def resolve(rows, path):
+    """The object at a path of key names and [] from the top, or None."""
+    obj = "TOP"
+    for part in re.findall(r"[^.\[\]]+|\[\]", path):
+        if part == "[]":
+            continue
+        row = rows[obj].get(part) or rows[obj].get("*")
+        if row is None or row["child"] == "NONE":
+            return None
+        obj = row["child"]
+    return obj
+
+
+def main():
+    mode, def_path, keys_h = sys.argv[1:4]
+    objs, rows, consts = load(def_path, keys_h)
+    out = set()
+    if mode == "json":
+        for f in sys.argv[4:]:
+            walk(rows, "TOP", json.load(open(f)), "", out)
+    elif mode == "keys":
+        used = {r["const"] for o in rows.values() for r in o.values()}
+        for c in sorted(set(consts) - used):
+            out.add("keys.h: %s (\"%s\") is the key of no row of schema.def"
+                    % (c, consts[c]))
+    elif mode == "docs":
+        named = set()
+        for md in sys.argv[4:6]:
+            for path, key in doc_paths(uncomment(open(md).read())):
+                obj = resolve(rows, path)
+                if obj is None or (key not in rows[obj] and "*" not in rows[obj]):
+                    out.add("%s: names %s.%s, which is no row of schema.def"
+                            % (md.split("/")[-1], path or "(top)", key))
+                else:
+                    named.add((obj, key if key in rows[obj] else "*"))
+        for obj, keys in rows.items():
+            for key in keys:
+                if (obj, key) in named or (SAME.get(obj), key) in named:
+                    continue
+                if key != "*":
+                    out.add("schema.def: %s.%s (%s) is named by neither "
+                            "docs/summary-json.md nor the spec"
+                            % (objs[obj] or "(top)", key, obj))
+    for line in sorted(out):
+        print(line)
+    return 1 if out else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
