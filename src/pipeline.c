@@ -89,10 +89,11 @@ print_diagnostics(FILE *out, const char *worker, const cJSON *run)
 {
     const cJSON *d;
 
-    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(run, "diagnostics"))
+    cJSON_ArrayForEach(d,
+                       cJSON_GetObjectItemCaseSensitive(run, PR_K_DIAGNOSTICS))
     {
-        const cJSON *text = cJSON_GetObjectItemCaseSensitive(d, "text");
-        double n = pr_sget_num(d, "count");
+        const cJSON *text = cJSON_GetObjectItemCaseSensitive(d, PR_K_TEXT);
+        double n = pr_sget_num(d, PR_K_COUNT);
 
         if (!cJSON_IsString(text))
             continue;
@@ -244,7 +245,7 @@ worker_of(const struct pr_trace *t, const struct pr_input_file *f)
 static cJSON *
 last_run(cJSON *sum)
 {
-    cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, "runs"), *r;
+    cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, PR_K_RUNS), *r;
 
     if (runs == NULL || runs->child == NULL)
         return NULL;
@@ -482,8 +483,8 @@ struct sink {
 static enum pr_status
 fold(struct sink *k, size_t i, cJSON *part, struct pr_error *err)
 {
-    cJSON *runs = cJSON_GetObjectItemCaseSensitive(part, "runs");
-    cJSON *to = cJSON_GetObjectItemCaseSensitive(k->sum, "runs");
+    cJSON *runs = cJSON_GetObjectItemCaseSensitive(part, PR_K_RUNS);
+    cJSON *to = cJSON_GetObjectItemCaseSensitive(k->sum, PR_K_RUNS);
 
     if (part != k->sum)
         move_items(k->sum, part, "inputs");
@@ -1025,8 +1026,8 @@ whole_runs(cJSON *sum, struct pr_merge **m, struct pr_error *err)
     enum pr_status st = PR_OK;
 
     if (*m != NULL)
-        st = pr_merge_expand(*m, cJSON_GetObjectItemCaseSensitive(sum, "runs"),
-                             err);
+        st = pr_merge_expand(
+            *m, cJSON_GetObjectItemCaseSensitive(sum, PR_K_RUNS), err);
     pr_merge_free(*m);
     *m = NULL;
     return st;
@@ -1227,7 +1228,7 @@ static enum pr_status
 mark_full(cJSON *sum, const char *spec, struct pr_merge *m,
           struct pr_error *err)
 {
-    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, "runs"), *r;
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, PR_K_RUNS), *r;
     size_t n = pr_sget_len(runs), i = 0;
     unsigned char *mark = malloc(n + 1);
     enum pr_status st;
@@ -1248,12 +1249,12 @@ mark_full(cJSON *sum, const char *spec, struct pr_merge *m,
         return st;
     }
     rf = cJSON_CreateObject();
-    ok = rf != NULL && cJSON_AddItemToObject(sum, "rank_form", rf) &&
-         cJSON_AddNumberToObject(rf, "share_pct", PR_RANK_FORM_SHARE_PCT) &&
-         cJSON_AddStringToObject(rf, "detail_ranks",
+    ok = rf != NULL && cJSON_AddItemToObject(sum, PR_K_RANK_FORM, rf) &&
+         cJSON_AddNumberToObject(rf, PR_K_SHARE_PCT, PR_RANK_FORM_SHARE_PCT) &&
+         cJSON_AddStringToObject(rf, PR_K_DETAIL_RANKS,
                                  spec != NULL ? spec : PR_DETAIL_DEFAULT) &&
-         (full = cJSON_AddArrayToObject(rf, "full_runs")) != NULL &&
-         cJSON_AddNumberToObject(rf, "rank_form_runs",
+         (full = cJSON_AddArrayToObject(rf, PR_K_FULL_RUNS)) != NULL &&
+         cJSON_AddNumberToObject(rf, PR_K_RANK_FORM_RUNS,
                                  (double)pr_merge_n_forms(m));
     for (i = 0; ok && i < n; i++)
         if (mark[i])
@@ -1405,7 +1406,8 @@ write_each_job(const struct pr_options *o, struct pr_render_opts ro,
         st = pr_detail_jobs_open(sum, &jobs, err);
 
     for (k = 0; st == PR_OK && k < n; k++) {
-        const cJSON *entry = cJSON_GetArrayItem(pr_sget(sum, "jobs"), (int)k);
+        const cJSON *entry =
+            cJSON_GetArrayItem(pr_sget(sum, PR_K_JOBS), (int)k);
         cJSON *base = NULL, *view = NULL;
         const char *tmp[3] = {NULL, NULL, NULL};
         char *mine[3] = {NULL, NULL, NULL};
@@ -1416,7 +1418,7 @@ write_each_job(const struct pr_options *o, struct pr_render_opts ro,
             if (want[w] == NULL)
                 continue;
             mine[w] = paths[at] =
-                job_path(want[w], pr_sget_str_or(entry, "name", "job"));
+                job_path(want[w], pr_sget_str_or(entry, PR_K_NAME, "job"));
             if (mine[w] == NULL) {
                 st = pr_error_set(err, PR_E_NOMEM, "out of memory");
                 break;
@@ -1437,7 +1439,7 @@ write_each_job(const struct pr_options *o, struct pr_render_opts ro,
                 pr_detail_job_view(jobs, k, o->detail_ranks, &base, &view, err);
         if (st == PR_OK && m != NULL)
             st = pr_merge_expand_full(
-                m, cJSON_GetObjectItemCaseSensitive(view, "runs"), err);
+                m, cJSON_GetObjectItemCaseSensitive(view, PR_K_RUNS), err);
         /* a job's report: its detail ranks in full must fit where one did */
         detail = !o->top_given &&
                  cJSON_GetObjectItemCaseSensitive(view, "detail") != NULL;
@@ -1524,7 +1526,7 @@ write_outputs(const struct pr_options *o, cJSON *sum, struct pr_merge *m,
     /* the runs drawn in full, read whole again: all others stay lite */
     if (st == PR_OK && view != NULL && m != NULL)
         st = pr_merge_expand_full(
-            m, cJSON_GetObjectItemCaseSensitive(view, "runs"), err);
+            m, cJSON_GetObjectItemCaseSensitive(view, PR_K_RUNS), err);
     /* a job's report: three ranks in full must fit where one did */
     job_top = st == PR_OK && !o->top_given &&
               (cJSON_GetObjectItemCaseSensitive(view, "detail") != NULL ||
@@ -1567,11 +1569,12 @@ write_outputs(const struct pr_options *o, cJSON *sum, struct pr_merge *m,
 static void
 brief_gain(const cJSON *fd, char *buf, size_t cap)
 {
-    double us = pr_sget_num(fd, "gain_us"), pct = pr_sget_num(fd, "gain_pct");
+    double us = pr_sget_num(fd, PR_K_GAIN_US),
+           pct = pr_sget_num(fd, PR_K_GAIN_PCT);
 
     if (isnan(us))
         snprintf(buf, cap, "no gain claimed");
-    else if (pr_sget_is(pr_sget_str(fd, "id"), "cold_step"))
+    else if (pr_sget_is(pr_sget_str(fd, PR_K_ID), "cold_step"))
         /* first-use costs: paid once, not saved on every step */
         snprintf(buf, cap,
                  "a one-time cost of %.3g %s (%.1f%% of the captured "
@@ -1597,7 +1600,7 @@ static void
 run_label(const cJSON *sum, const cJSON *runs, const cJSON *run, long idx,
           char *buf, size_t n)
 {
-    const char *job = pr_sget_job_of(pr_sget(sum, "jobs"), (size_t)idx);
+    const char *job = pr_sget_job_of(pr_sget(sum, PR_K_JOBS), (size_t)idx);
     char who[256];
 
     pr_sget_run_name(runs, run, who, sizeof(who));
@@ -1614,53 +1617,54 @@ run_label(const cJSON *sum, const cJSON *runs, const cJSON *run, long idx,
 static void
 print_job_line(const cJSON *job, const char *name)
 {
-    const cJSON *d = pr_sget(job, "step_us"), *slow = pr_sget(job, "slowest");
-    const cJSON *by_mean = pr_sget(job, "slowest_by_mean");
-    double warm = pr_sget_num(d, "ranks_first_step_excluded");
+    const cJSON *d = pr_sget(job, PR_K_STEP_US),
+                *slow = pr_sget(job, PR_K_SLOWEST);
+    const cJSON *by_mean = pr_sget(job, PR_K_SLOWEST_BY_MEAN);
+    double warm = pr_sget_num(d, PR_K_RANKS_FIRST_STEP_EXCLUDED);
     char a[32], b[32], spread[160];
-    int partial = cJSON_IsFalse(pr_sget(job, "ranks_complete"));
+    int partial = cJSON_IsFalse(pr_sget(job, PR_K_RANKS_COMPLETE));
 
     if (!cJSON_IsObject(job))
         return;
     if (partial)
         snprintf(spread, sizeof(spread), "the spread between these is %.1f%%",
-                 pr_sget_num(d, "spread_pct"));
+                 pr_sget_num(d, PR_K_SPREAD_PCT));
     else if (warm > 0)
         snprintf(spread, sizeof(spread),
                  "spread %.1f%% across ranks (the warm-up first step left "
                  "out on %.0f rank%s)",
-                 pr_sget_num(d, "spread_pct"), warm, warm == 1 ? "" : "s");
+                 pr_sget_num(d, PR_K_SPREAD_PCT), warm, warm == 1 ? "" : "s");
     else
         snprintf(spread, sizeof(spread), "spread %.1f%% across ranks",
-                 pr_sget_num(d, "spread_pct"));
+                 pr_sget_num(d, PR_K_SPREAD_PCT));
     if (!cJSON_IsObject(slow)) {
         pr_term_printf(stdout, "%s: %.0f ranks, no step time\n", name,
-                       pr_sget_num(job, "ranks"));
+                       pr_sget_num(job, PR_K_RANKS));
         return;
     }
     pr_fig_format(pr_sget_num(slow, PR_K_MEAN_US), PR_FMT_US, a, sizeof(a));
     pr_fig_format(pr_sget_num(by_mean, PR_K_MEAN_US), PR_FMT_US, b, sizeof(b));
     if (partial)
         pr_term_printf(stdout, "%s: %s; %s\n", name,
-                       pr_sget_str_or(job, "coverage_note",
+                       pr_sget_str_or(job, PR_K_COVERAGE_NOTE,
                                       "the report holds some of the job's "
                                       "ranks: no slowest rank is named"),
                        spread);
-    else if (pr_sget_is(pr_sget_str(job, "slowest_by"), "pipeline_stage"))
+    else if (pr_sget_is(pr_sget_str(job, PR_K_SLOWEST_BY), "pipeline_stage"))
         pr_term_printf(stdout,
                        "%s: %.0f ranks; slowest pipeline stage's rank %s "
                        "(mean step %s; it computes longest, the other stages "
                        "wait for it; longest mean step %s, %s); %s\n",
-                       name, pr_sget_num(job, "ranks"),
+                       name, pr_sget_num(job, PR_K_RANKS),
                        pr_sget_str_or(slow, PR_K_WORKER, "?"), a,
                        pr_sget_str_or(by_mean, PR_K_WORKER, "?"), b, spread);
     else
         pr_term_printf(stdout,
                        "%s: %.0f ranks; slowest rank %s (mean step %s, "
                        "%+.1f%% vs the median rank); %s\n",
-                       name, pr_sget_num(job, "ranks"),
+                       name, pr_sget_num(job, PR_K_RANKS),
                        pr_sget_str_or(slow, PR_K_WORKER, "?"), a,
-                       pr_sget_num(slow, "vs_median_pct"), spread);
+                       pr_sget_num(slow, PR_K_VS_MEDIAN_PCT), spread);
 }
 
 /* The job lines: the summary's job, or each job's when it holds several. */
@@ -1670,12 +1674,12 @@ print_job_lines(const cJSON *sum)
     const cJSON *e;
     char name[300];
 
-    print_job_line(pr_sget(sum, "job"), "job");
-    cJSON_ArrayForEach(e, pr_sget(sum, "jobs"))
+    print_job_line(pr_sget(sum, PR_K_JOB), "job");
+    cJSON_ArrayForEach(e, pr_sget(sum, PR_K_JOBS))
     {
         snprintf(name, sizeof(name), "job %s",
                  pr_sget_str_or(e, PR_K_NAME, "?"));
-        print_job_line(pr_sget(e, "job"), name);
+        print_job_line(pr_sget(e, PR_K_JOB), name);
     }
 }
 
@@ -1685,16 +1689,16 @@ job_rank_of(const cJSON *sum, long idx)
 {
     const cJSON *e, *j;
 
-    cJSON_ArrayForEach(e, pr_sget(pr_sget(sum, "job"), "per_rank"))
+    cJSON_ArrayForEach(e, pr_sget(pr_sget(sum, PR_K_JOB), PR_K_PER_RANK))
     {
-        if (pr_sget_long(e, "run", -1) == idx)
+        if (pr_sget_long(e, PR_K_RUN, -1) == idx)
             return e;
     }
-    cJSON_ArrayForEach(j, pr_sget(sum, "jobs"))
+    cJSON_ArrayForEach(j, pr_sget(sum, PR_K_JOBS))
     {
-        cJSON_ArrayForEach(e, pr_sget(pr_sget(j, "job"), "per_rank"))
+        cJSON_ArrayForEach(e, pr_sget(pr_sget(j, PR_K_JOB), PR_K_PER_RANK))
         {
-            if (pr_sget_long(e, "run", -1) == idx)
+            if (pr_sget_long(e, PR_K_RUN, -1) == idx)
                 return e;
         }
     }
@@ -1706,7 +1710,7 @@ job_rank_of(const cJSON *sum, long idx)
 static void
 print_brief(const cJSON *sum, int quiet)
 {
-    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, "runs"), *run;
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, PR_K_RUNS), *run;
     char name[320];
     long idx = 0;
 
@@ -1715,10 +1719,11 @@ print_brief(const cJSON *sum, int quiet)
     print_job_lines(sum);
     cJSON_ArrayForEach(run, runs)
     {
-        const cJSON *ss = cJSON_GetObjectItemCaseSensitive(run, "step_summary");
-        const cJSON *c = cJSON_GetObjectItemCaseSensitive(ss, "count");
-        const cJSON *m = cJSON_GetObjectItemCaseSensitive(ss, "mean_us");
-        const cJSON *v = pr_sget(run, "verdict"), *fd;
+        const cJSON *ss =
+            cJSON_GetObjectItemCaseSensitive(run, PR_K_STEP_SUMMARY);
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(ss, PR_K_COUNT);
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(ss, PR_K_MEAN_US);
+        const cJSON *v = pr_sget(run, PR_K_VERDICT), *fd;
         const cJSON *jr = job_rank_of(sum, idx);
 
         double n = cJSON_IsNumber(c) ? c->valuedouble : 0;
@@ -1731,12 +1736,12 @@ print_brief(const cJSON *sum, int quiet)
         if (!(n > 0) || !cJSON_IsNumber(m))
             pr_term_printf(stdout, "%s: no step time (no steps were found)\n",
                            name);
-        else if (pr_sget_is(pr_sget_str(ss, "basis"), "capture"))
+        else if (pr_sget_is(pr_sget_str(ss, PR_K_BASIS), "capture"))
             pr_term_printf(stdout,
                            "%s: no step markers; the whole capture, %s, is "
                            "one step\n",
                            name, mean);
-        else if (cJSON_IsTrue(pr_sget(jr, "first_step_excluded"))) {
+        else if (cJSON_IsTrue(pr_sget(jr, PR_K_FIRST_STEP_EXCLUDED))) {
             char steady[32];
 
             pr_fig_format(pr_sget_num(jr, PR_K_MEAN_US), PR_FMT_US, steady,
@@ -1750,31 +1755,32 @@ print_brief(const cJSON *sum, int quiet)
                            n == 1 ? "" : "s", mean);
         if (v == NULL)
             continue;
-        pr_term_printf(stdout, "  %s\n", pr_sget_str_or(v, "text", ""));
-        if (pr_sget_len(pr_sget(v, "findings")) == 0)
+        pr_term_printf(stdout, "  %s\n", pr_sget_str_or(v, PR_K_TEXT, ""));
+        if (pr_sget_len(pr_sget(v, PR_K_FINDINGS)) == 0)
             pr_term_printf(
                 stdout, "  %s\n",
-                pr_sget_str_or(v, "no_finding",
+                pr_sget_str_or(v, PR_K_NO_FINDING,
                                "No finding: no rule's change shortens the "
                                "critical path by 1% of the step or more."));
-        cJSON_ArrayForEach(fd, pr_sget(v, "findings"))
+        cJSON_ArrayForEach(fd, pr_sget(v, PR_K_FINDINGS))
         {
-            const char *ev = pr_sget_str_or(fd, "evidence", "");
+            const char *ev = pr_sget_str_or(fd, PR_K_EVIDENCE, "");
             char gain[96];
 
             brief_gain(fd, gain, sizeof(gain));
             pr_term_printf(stdout, "  %ld. %s: %s [%s]\n",
-                           pr_sget_long(fd, "rank", -1),
-                           pr_sget_str_or(fd, "title", ""), gain,
-                           pr_sget_str_or(fd, "id", ""));
+                           pr_sget_long(fd, PR_K_RANK, -1),
+                           pr_sget_str_or(fd, PR_K_TITLE, ""), gain,
+                           pr_sget_str_or(fd, PR_K_ID, ""));
             if (ev[0] != '\0')
-                pr_term_printf(stdout, "     %s%s\n",
-                               isnan(pr_sget_num(fd, "gain_us")) ? ""
-                               : pr_sget_is(pr_sget_str(fd, "id"), "host_sync")
-                                   ? "evidence: "
-                                   : "on the path: ",
-                               ev);
-            n_gain += !isnan(pr_sget_num(fd, "gain_us"));
+                pr_term_printf(
+                    stdout, "     %s%s\n",
+                    isnan(pr_sget_num(fd, PR_K_GAIN_US)) ? ""
+                    : pr_sget_is(pr_sget_str(fd, PR_K_ID), "host_sync")
+                        ? "evidence: "
+                        : "on the path: ",
+                    ev);
+            n_gain += !isnan(pr_sget_num(fd, PR_K_GAIN_US));
         }
         if (n_gain > 1)
             pr_term_printf(stdout, "  (each gain is its change replayed "
@@ -1817,7 +1823,7 @@ table_runs(const struct pr_options *o, cJSON *sum, struct pr_merge *m,
     if (m == NULL || member == NULL)
         return PR_OK;
     return pr_merge_expand_member(
-        m, cJSON_GetObjectItemCaseSensitive(sum, "runs"), member, err);
+        m, cJSON_GetObjectItemCaseSensitive(sum, PR_K_RUNS), member, err);
 }
 
 /* Render from the summary (sum) or from kernel-call rows, then print. */
@@ -1854,8 +1860,8 @@ append_calls(const struct pr_trace *t, const struct pr_input_file *f, int tag,
 
     while (st == PR_OK && (row = cJSON_DetachItemFromArray(rows, 0))) {
         if (tag &&
-            (!cJSON_AddStringToObject(row, "worker", worker_of(t, f)) ||
-             !cJSON_AddStringToObject(row, "span", f->span ? f->span : "")))
+            (!cJSON_AddStringToObject(row, PR_K_WORKER, worker_of(t, f)) ||
+             !cJSON_AddStringToObject(row, PR_K_SPAN, f->span ? f->span : "")))
             st = pr_error_set(err, PR_E_NOMEM, "out of memory");
         if (!cJSON_AddItemToArray(all, row)) {
             cJSON_Delete(row);

@@ -23,6 +23,7 @@
 #include "profreport/host_cpu.h"
 #include "profreport/hostdev.h"
 #include "profreport/kernels.h"
+#include "profreport/keys.h"
 #include "profreport/layers.h"
 #include "profreport/memory.h"
 #include "profreport/modules.h"
@@ -53,7 +54,7 @@ put(cJSON *run, const char *key, cJSON *item, struct pr_error *err)
 static void
 emit_breakdown(cJSON *o, const double *us, int *ok)
 {
-    cJSON *b = pr_emit_obj(o, "breakdown_us", ok);
+    cJSON *b = pr_emit_obj(o, PR_K_BREAKDOWN_US, ok);
     int c;
 
     for (c = 0; c < PR_CAT_COUNT; c++)
@@ -117,12 +118,12 @@ steps_json(const struct pr_trace *t, const struct pr_steps *s,
         double dur_us =
             (double)pr_sat_sub_i64(st->end_ns, st->start_ns) / 1000.0;
 
-        pr_emit_str(o, "name", pr_steps_name(t, st), &ok);
-        pr_emit_num(o, "start_us", start_us, &ok);
-        pr_emit_num(o, "duration_us", dur_us, &ok);
-        pr_emit_us(o, "host_start_us",
+        pr_emit_str(o, PR_K_NAME, pr_steps_name(t, st), &ok);
+        pr_emit_num(o, PR_K_START_US, start_us, &ok);
+        pr_emit_num(o, PR_K_DURATION_US, dur_us, &ok);
+        pr_emit_us(o, PR_K_HOST_START_US,
                    pr_sat_sub_i64(st->host_start_ns, origin_ns), &ok);
-        pr_emit_us(o, "host_duration_us",
+        pr_emit_us(o, PR_K_HOST_DURATION_US,
                    pr_sat_sub_i64(st->host_end_ns, st->host_start_ns), &ok);
         first_us = i == 0 ? start_us : first_us;
         end_us = start_us + dur_us;
@@ -184,11 +185,11 @@ emit_step_stats(cJSON *o, const struct pr_steps *s, const int64_t *dur,
     for (i = 0; i < s->n; i++)
         total = pr_sat_add_i64(total, dur[i]);
     tb->step_mean_us = (double)total / 1000.0 / (double)s->n;
-    pr_emit_num(o, "mean_us", tb->step_mean_us, ok);
-    pr_emit_num(o, "median_us", percentile_us(dur, s->n, 0.5), ok);
-    pr_emit_num(o, "p90_us", percentile_us(dur, s->n, 0.9), ok);
-    pr_emit_us(o, "min_us", dur[0], ok);
-    pr_emit_us(o, "max_us", dur[s->n - 1], ok);
+    pr_emit_num(o, PR_K_MEAN_US, tb->step_mean_us, ok);
+    pr_emit_num(o, PR_K_MEDIAN_US, percentile_us(dur, s->n, 0.5), ok);
+    pr_emit_num(o, PR_K_P90_US, percentile_us(dur, s->n, 0.9), ok);
+    pr_emit_us(o, PR_K_MIN_US, dur[0], ok);
+    pr_emit_us(o, PR_K_MAX_US, dur[s->n - 1], ok);
     /* the mean step's breakdown over the steps with device work, where
        only some have it: the others' "Other" would swamp it */
     for (c = 0; c < PR_CAT_COUNT; c++) {
@@ -200,9 +201,9 @@ emit_step_stats(cJSON *o, const struct pr_steps *s, const int64_t *dur,
     }
     emit_breakdown(o, mean, ok);
     if (all)
-        pr_emit_null(o, "breakdown_steps", ok);
+        pr_emit_null(o, PR_K_BREAKDOWN_STEPS, ok);
     else
-        pr_emit_num(o, "breakdown_steps", (double)(hi - lo + 1), ok);
+        pr_emit_num(o, PR_K_BREAKDOWN_STEPS, (double)(hi - lo + 1), ok);
 }
 
 /* What the step figures are measured on (steps.h), and the host steps'
@@ -215,20 +216,20 @@ emit_basis(cJSON *o, const struct pr_steps *s, int *ok)
     int64_t total = 0;
     size_t i;
 
-    pr_emit_str(o, "basis", pr_steps_basis_name(s->basis), ok);
+    pr_emit_str(o, PR_K_BASIS, pr_steps_basis_name(s->basis), ok);
     for (i = 0; i < s->n; i++)
         total = pr_sat_add_i64(
             total, pr_sat_sub_i64(s->v[i].host_end_ns, s->v[i].host_start_ns));
     if (s->n > 0 && s->basis != PR_STEPS_BASIS_CAPTURE)
-        pr_emit_num(o, "host_mean_us", (double)total / 1000.0 / (double)s->n,
+        pr_emit_num(o, PR_K_HOST_MEAN_US, (double)total / 1000.0 / (double)s->n,
                     ok);
     else
-        pr_emit_null(o, "host_mean_us", ok);
-    pr_emit_num(o, "clipped_steps", (double)s->clipped, ok);
+        pr_emit_null(o, PR_K_HOST_MEAN_US, ok);
+    pr_emit_num(o, PR_K_CLIPPED_STEPS, (double)s->clipped, ok);
     if (s->backlog_ns > 0)
-        pr_emit_us(o, "first_step_backlog_us", s->backlog_ns, ok);
+        pr_emit_us(o, PR_K_FIRST_STEP_BACKLOG_US, s->backlog_ns, ok);
     else
-        pr_emit_null(o, "first_step_backlog_us", ok);
+        pr_emit_null(o, PR_K_FIRST_STEP_BACKLOG_US, ok);
 }
 
 /* step_summary: statistics of the kept steps' durations and the mean
@@ -241,7 +242,7 @@ step_summary_json(const struct pr_steps *s, struct pr_rec_tables *tb)
     int ok = o != NULL && dur != NULL, c;
     size_t i;
 
-    pr_emit_num(o, "count", (double)s->n, &ok);
+    pr_emit_num(o, PR_K_COUNT, (double)s->n, &ok);
     for (i = 0; i < s->n && ok; i++)
         dur[i] = pr_sat_sub_i64(s->v[i].end_ns, s->v[i].start_ns);
     tb->step_mean_us = NAN;
@@ -777,7 +778,7 @@ whatif_in(const struct pr_rec_tables *tb, struct pr_whatif_in *in)
 static enum pr_status
 laid_out_verdict(cJSON *run, struct pr_error *err)
 {
-    cJSON *v = cJSON_GetObjectItemCaseSensitive(run, "verdict");
+    cJSON *v = cJSON_GetObjectItemCaseSensitive(run, PR_K_VERDICT);
     cJSON *text = cJSON_CreateString(
         "No step or timeline: this rank's files give operator statistics "
         "only (each operator's total device time and calls, MindSpore's "
@@ -786,11 +787,11 @@ laid_out_verdict(cJSON *run, struct pr_error *err)
 
     cJSON *bound = cJSON_CreateNull(), *n = cJSON_CreateNumber(0);
 
-    if (v != NULL && text != NULL && pr_sput(v, "text", text)) {
+    if (v != NULL && text != NULL && pr_sput(v, PR_K_TEXT, text)) {
         text = NULL;
-        if (bound != NULL && pr_sput(v, "bound", bound)) {
+        if (bound != NULL && pr_sput(v, PR_K_BOUND, bound)) {
             bound = NULL;
-            if (n != NULL && pr_sput(v, "bound_steps", n))
+            if (n != NULL && pr_sput(v, PR_K_BOUND_STEPS, n))
                 return PR_OK;
         }
     }
@@ -822,7 +823,7 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
         st = pr_recommend_fill(facts, run, err);
     facts->whatif = NULL;
     if (st == PR_OK && t->laid_out) /* no timeline to walk */
-        st = pr_emit_put(run, "critical_path", cJSON_CreateNull(),
+        st = pr_emit_put(run, PR_K_CRITICAL_PATH, cJSON_CreateNull(),
                          "critical path", err);
     else if (st == PR_OK)
         st = pr_critpath_fill(t, steps, &in, run, &cp_err, err);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "profreport/cube.h"
+#include "profreport/keys.h"
 #include "profreport/sget.h"
 #include "profreport/tensorcore.h"
 
@@ -226,8 +227,8 @@ pr_notes_row(struct pr_notes *n, const char *kind, size_t count,
 enum pr_status
 pr_notes_emit(const struct pr_notes *n, cJSON *run, struct pr_error *err)
 {
-    cJSON *q = cJSON_GetObjectItemCaseSensitive(run, "data_quality");
-    cJSON *d = cJSON_GetObjectItemCaseSensitive(run, "diagnostics");
+    cJSON *q = cJSON_GetObjectItemCaseSensitive(run, PR_K_DATA_QUALITY);
+    cJSON *d = cJSON_GetObjectItemCaseSensitive(run, PR_K_DIAGNOSTICS);
     int ok = !n->failed;
     size_t i;
 
@@ -236,9 +237,9 @@ pr_notes_emit(const struct pr_notes *n, cJSON *run, struct pr_error *err)
     for (i = 0; ok && cJSON_IsArray(d) && i < n->n_rows; i++) {
         cJSON *row = pr_emit_obj(d, NULL, &ok);
 
-        pr_emit_str(row, "kind", n->rows[i].kind, &ok);
-        pr_emit_num(row, "count", (double)n->rows[i].count, &ok);
-        pr_emit_str(row, "text", n->rows[i].text, &ok);
+        pr_emit_str(row, PR_K_KIND, n->rows[i].kind, &ok);
+        pr_emit_num(row, PR_K_COUNT, (double)n->rows[i].count, &ok);
+        pr_emit_str(row, PR_K_TEXT, n->rows[i].text, &ok);
     }
     return ok ? PR_OK
               : pr_error_set(err, PR_E_NOMEM, "out of memory (data quality)");

@@ -30,14 +30,14 @@ pr_summary_new(void)
 
     if (s == NULL)
         return NULL;
-    if (cJSON_AddNumberToObject(s, "schema_version", PR_SCHEMA_VERSION) ==
+    if (cJSON_AddNumberToObject(s, PR_K_SCHEMA_VERSION, PR_SCHEMA_VERSION) ==
             NULL ||
-        (tool = cJSON_AddObjectToObject(s, "tool")) == NULL ||
-        cJSON_AddStringToObject(tool, "name", PACKAGE_NAME) == NULL ||
-        cJSON_AddStringToObject(tool, "version", PACKAGE_VERSION) == NULL ||
-        cJSON_AddArrayToObject(s, "inputs") == NULL ||
-        cJSON_AddArrayToObject(s, "runs") == NULL ||
-        cJSON_AddNullToObject(s, "distributed") == NULL) {
+        (tool = cJSON_AddObjectToObject(s, PR_K_TOOL)) == NULL ||
+        cJSON_AddStringToObject(tool, PR_K_NAME, PACKAGE_NAME) == NULL ||
+        cJSON_AddStringToObject(tool, PR_K_VERSION, PACKAGE_VERSION) == NULL ||
+        cJSON_AddArrayToObject(s, PR_K_INPUTS) == NULL ||
+        cJSON_AddArrayToObject(s, PR_K_RUNS) == NULL ||
+        cJSON_AddNullToObject(s, PR_K_DISTRIBUTED) == NULL) {
         cJSON_Delete(s);
         return NULL;
     }
@@ -57,16 +57,16 @@ pr_summary_add_input(cJSON *s, const char *path, const struct pr_trace *t,
     cJSON *in = cJSON_CreateObject();
 
     if (in == NULL ||
-        !cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(s, "inputs"),
+        !cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(s, PR_K_INPUTS),
                               in) ||
-        cJSON_AddStringToObject(in, "path", path) == NULL ||
-        cJSON_AddStringToObject(in, "format", pr_trace_str(t, t->format)) ==
+        cJSON_AddStringToObject(in, PR_K_PATH, path) == NULL ||
+        cJSON_AddStringToObject(in, PR_K_FORMAT, pr_trace_str(t, t->format)) ==
             NULL ||
-        cJSON_AddNumberToObject(in, "bytes", (double)t->bytes) == NULL ||
-        cJSON_AddNumberToObject(in, "events", (double)t->n_trace_events) ==
+        cJSON_AddNumberToObject(in, PR_K_BYTES, (double)t->bytes) == NULL ||
+        cJSON_AddNumberToObject(in, PR_K_EVENTS, (double)t->n_trace_events) ==
             NULL ||
-        !cJSON_AddItemToObject(in, "worker", str_or_null(worker)) ||
-        !cJSON_AddItemToObject(in, "span", str_or_null(span)))
+        !cJSON_AddItemToObject(in, PR_K_WORKER, str_or_null(worker)) ||
+        !cJSON_AddItemToObject(in, PR_K_SPAN, str_or_null(span)))
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     return PR_OK;
 }
@@ -232,30 +232,30 @@ new_run(const struct pr_trace *t, const char *worker, const char *span)
     if (run == NULL)
         return NULL;
     ok =
-        cJSON_AddItemToObject(run, "worker", str_or_null(worker)) &&
-        cJSON_AddItemToObject(run, "span", str_or_null(span)) &&
-        cJSON_AddItemToObject(run, "rank",
+        cJSON_AddItemToObject(run, PR_K_WORKER, str_or_null(worker)) &&
+        cJSON_AddItemToObject(run, PR_K_SPAN, str_or_null(span)) &&
+        cJSON_AddItemToObject(run, PR_K_RANK,
                               t->rank >= 0 ? cJSON_CreateNumber((double)t->rank)
                                            : cJSON_CreateNull()) &&
-        cJSON_AddItemToObject(run, "world_size",
+        cJSON_AddItemToObject(run, PR_K_WORLD_SIZE,
                               t->world_size >= 0
                                   ? cJSON_CreateNumber((double)t->world_size)
                                   : cJSON_CreateNull()) &&
         cJSON_AddBoolToObject(run, PR_K_HOST_ONLY, host_only(t)) != NULL &&
         cJSON_AddItemToObject(
-            run, "world_size_source",
+            run, PR_K_WORLD_SIZE_SOURCE,
             str_or_null(t->world_size >= 0 ? t->world_source : NULL)) &&
-        cJSON_AddItemToObject(run, "device_kind",
+        cJSON_AddItemToObject(run, PR_K_DEVICE_KIND,
                               str_or_null(t->device_kind != PR_STR_NONE
                                               ? pr_trace_str(t, t->device_kind)
                                               : NULL));
-    ok = ok && cJSON_AddItemToObject(run, "framework",
+    ok = ok && cJSON_AddItemToObject(run, PR_K_FRAMEWORK,
                                      str_or_null(pr_run_framework(t)));
     for (i = 0; ok && i < sizeof(run_keys) / sizeof(run_keys[0]); i++)
         ok = cJSON_AddNullToObject(run, run_keys[i]) != NULL;
     /* filled from the run's notes once the analyses are done */
-    ok = ok && cJSON_AddObjectToObject(run, "data_quality") != NULL &&
-         cJSON_AddArrayToObject(run, "diagnostics") != NULL;
+    ok = ok && cJSON_AddObjectToObject(run, PR_K_DATA_QUALITY) != NULL &&
+         cJSON_AddArrayToObject(run, PR_K_DIAGNOSTICS) != NULL;
     if (!ok) {
         cJSON_Delete(run);
         return NULL;
@@ -283,7 +283,7 @@ pr_summary_add_run(cJSON *s, const struct pr_trace *t, const char *worker,
         cJSON_Delete(run);
         return st;
     }
-    if (!cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(s, "runs"),
+    if (!cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(s, PR_K_RUNS),
                               run)) {
         cJSON_Delete(run);
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
@@ -295,12 +295,13 @@ static int
 cmp_run(const void *a, const void *b)
 {
     const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
-    int c = strcmp(pr_sget_str_or(x, "worker", ""),
-                   pr_sget_str_or(y, "worker", ""));
+    int c = strcmp(pr_sget_str_or(x, PR_K_WORKER, ""),
+                   pr_sget_str_or(y, PR_K_WORKER, ""));
 
     if (c != 0)
         return c;
-    return strcmp(pr_sget_str_or(x, "span", ""), pr_sget_str_or(y, "span", ""));
+    return strcmp(pr_sget_str_or(x, PR_K_SPAN, ""),
+                  pr_sget_str_or(y, PR_K_SPAN, ""));
 }
 
 /* The views over all runs: the runs grouped into jobs, and each job's
@@ -315,7 +316,7 @@ finish_views(cJSON *s, struct pr_error *err)
 enum pr_status
 pr_summary_finish(cJSON *s, struct pr_error *err)
 {
-    cJSON *runs = cJSON_GetObjectItemCaseSensitive(s, "runs");
+    cJSON *runs = cJSON_GetObjectItemCaseSensitive(s, PR_K_RUNS);
     int n = cJSON_GetArraySize(runs), i;
     cJSON **v;
 

@@ -76,22 +76,22 @@ pr_detail_check(const char *spec, struct pr_error *err)
 static long
 run_of(const cJSON *summary, const char *w)
 {
-    const cJSON *job = pr_sget(summary, "job"), *e;
+    const cJSON *job = pr_sget(summary, PR_K_JOB), *e;
     const cJSON *runs = pr_sget(summary, PR_K_RUNS);
     double best = NAN;
     long i = 0, at = -1;
     int64_t rank;
 
     if (strcmp(w, "slowest") == 0 || strcmp(w, "median") == 0) {
-        return pr_sget_long(pr_sget(job, w), "run", -1);
+        return pr_sget_long(pr_sget(job, w), PR_K_RUN, -1);
     }
     if (strcmp(w, "fastest") == 0) {
-        cJSON_ArrayForEach(e, pr_sget(job, "per_rank"))
+        cJSON_ArrayForEach(e, pr_sget(job, PR_K_PER_RANK))
         {
             double m = pr_sget_num(e, PR_K_MEAN_US);
             if (!isnan(m) && (isnan(best) || m < best)) {
                 best = m;
-                at = pr_sget_long(e, "run", -1);
+                at = pr_sget_long(e, PR_K_RUN, -1);
             }
         }
         return at;
@@ -112,7 +112,8 @@ run_of(const cJSON *summary, const char *w)
 static int
 partial_word(const cJSON *summary, const char *w)
 {
-    return cJSON_IsFalse(pr_sget(pr_sget(summary, "job"), "ranks_complete")) &&
+    return cJSON_IsFalse(
+               pr_sget(pr_sget(summary, PR_K_JOB), PR_K_RANKS_COMPLETE)) &&
            (strcmp(w, "slowest") == 0 || strcmp(w, "fastest") == 0);
 }
 
@@ -126,7 +127,7 @@ note_run(cJSON *list, const cJSON *runs, long idx, const char *why)
 
     cJSON_ArrayForEach(e, list)
     {
-        if (pr_sget_num(e, "run") != (double)idx)
+        if (pr_sget_num(e, PR_K_RUN) != (double)idx)
             continue;
         o = (cJSON *)(uintptr_t)e;
         snprintf(buf, sizeof(buf), "%s, %s", pr_sget_str_or(o, "why", ""), why);
@@ -144,7 +145,7 @@ note_run(cJSON *list, const cJSON *runs, long idx, const char *why)
         cJSON_Delete(o);
         return 0;
     }
-    return cJSON_AddNumberToObject(o, "run", (double)idx) != NULL &&
+    return cJSON_AddNumberToObject(o, PR_K_RUN, (double)idx) != NULL &&
            cJSON_AddStringToObject(
                o, PR_K_WORKER,
                pr_sget_str_or(cJSON_GetArrayItem(runs, (int)idx), PR_K_WORKER,
@@ -155,8 +156,8 @@ note_run(cJSON *list, const cJSON *runs, long idx, const char *why)
 static int
 cmp_run(const void *a, const void *b)
 {
-    double x = pr_sget_num(*(cJSON *const *)a, "run");
-    double y = pr_sget_num(*(cJSON *const *)b, "run");
+    double x = pr_sget_num(*(cJSON *const *)a, PR_K_RUN);
+    double y = pr_sget_num(*(cJSON *const *)b, PR_K_RUN);
 
     return x < y ? -1 : x > y;
 }
@@ -229,7 +230,7 @@ add_runs(cJSON *view, const cJSON *summary, const cJSON *detail)
         const cJSON *d;
         int keep = detail == NULL;
         cJSON_ArrayForEach(d, pr_sget(detail, PR_K_RUNS)) keep |=
-            pr_sget_num(d, "run") == (double)i;
+            pr_sget_num(d, PR_K_RUN) == (double)i;
         if (keep && !cJSON_AddItemReferenceToArray(a, (cJSON *)(uintptr_t)e))
             return 0;
         i++;
@@ -253,7 +254,7 @@ pr_detail_view(const cJSON *summary, const char *spec, cJSON **view,
         cJSON_Delete(v);
         return st;
     }
-    if (ok && cJSON_IsObject(pr_sget(summary, "job")) && !wants_all(spec)) {
+    if (ok && cJSON_IsObject(pr_sget(summary, PR_K_JOB)) && !wants_all(spec)) {
         detail = choose(summary, spec);
         ok = detail != NULL;
     }
@@ -278,8 +279,8 @@ pr_detail_view(const cJSON *summary, const char *spec, cJSON **view,
 void
 pr_detail_world_words(const cJSON *job, char *buf, size_t n)
 {
-    double w = pr_sget_num(job, "world_size"),
-           least = pr_sget_num(job, "world_size_at_least");
+    double w = pr_sget_num(job, PR_K_WORLD_SIZE),
+           least = pr_sget_num(job, PR_K_WORLD_SIZE_AT_LEAST);
 
     if (w > 0)
         snprintf(buf, n, "%.0f", w);
@@ -299,8 +300,8 @@ pr_detail_describe(const cJSON *view, char *buf, size_t n)
         snprintf(buf, n, "Every rank is shown in full below.");
         return;
     }
-    job = pr_sget(view, "job");
-    if (cJSON_IsFalse(pr_sget(job, "ranks_complete"))) {
+    job = pr_sget(view, PR_K_JOB);
+    if (cJSON_IsFalse(pr_sget(job, PR_K_RANKS_COMPLETE))) {
         char world[48];
 
         pr_detail_world_words(job, world, sizeof(world));

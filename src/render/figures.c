@@ -468,7 +468,7 @@ pr_fig_run_is_npu(const cJSON *run)
     const cJSON *d;
 
     /* the run's own kind, where a device without events is not listed */
-    if (strcmp(pr_sget_str_or(run, "device_kind", ""), "npu") == 0)
+    if (strcmp(pr_sget_str_or(run, PR_K_DEVICE_KIND, ""), "npu") == 0)
         return 1;
     cJSON_ArrayForEach(d, pr_sget(run, PR_K_DEVICES))
     {
@@ -1019,7 +1019,7 @@ all_mindspore(const cJSON *runs)
 
     cJSON_ArrayForEach(run, runs)
     {
-        if (!pr_sget_is(pr_sget_str(run, "framework"), "mindspore"))
+        if (!pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "mindspore"))
             return 0;
         any = 1;
     }

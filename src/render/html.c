@@ -312,8 +312,8 @@ items_view(struct pr_html_view *v, cJSON *o, const cJSON *items)
     {
         cJSON *e = push_obj(v, arr);
         add_str(v, e, "it_sev", pr_sget_str_or(it, "sev", "info"));
-        add_str(v, e, "it_title", pr_sget_str(it, "title"));
-        add_str(v, e, "it_text", pr_sget_str(it, "text"));
+        add_str(v, e, "it_title", pr_sget_str(it, PR_K_TITLE));
+        add_str(v, e, "it_text", pr_sget_str(it, PR_K_TEXT));
         add_str(v, e, "it_code", pr_sget_str(it, "code"));
     }
 }
@@ -538,10 +538,10 @@ title_block(struct pr_html_view *v, const cJSON *summary,
                                "%zu runs in %zu "
                                "jobs: ",
                                nw, pr_detail_n_jobs(summary));
-        cJSON_ArrayForEach(job, pr_sget(summary, "jobs"))
+        cJSON_ArrayForEach(job, pr_sget(summary, PR_K_JOBS))
         {
             nj = list_add(workers + len, sizeof(workers) - len, nj,
-                          HEADER_ITEMS, pr_sget_str_or(job, "name", "?"));
+                          HEADER_ITEMS, pr_sget_str_or(job, PR_K_NAME, "?"));
         }
         list_end(workers + len, sizeof(workers) - len, nj, HEADER_ITEMS);
     }
@@ -584,7 +584,7 @@ view_sections(struct pr_html_view *v, const cJSON *view,
 static void
 job_heading(struct pr_html_view *v, const cJSON *summary, size_t k, size_t n)
 {
-    const cJSON *job = cJSON_GetArrayItem(pr_sget(summary, "jobs"), (int)k);
+    const cJSON *job = cJSON_GetArrayItem(pr_sget(summary, PR_K_JOBS), (int)k);
     cJSON *s = push_obj(v, v->sections);
     char text[600], ext[96], id[32];
 

@@ -17,7 +17,7 @@
 size_t
 pr_detail_n_jobs(const cJSON *summary)
 {
-    size_t n = pr_sget_len(pr_sget(summary, "jobs"));
+    size_t n = pr_sget_len(pr_sget(summary, PR_K_JOBS));
 
     return n > 1 ? n : 0;
 }
@@ -46,7 +46,7 @@ local_index(const cJSON *job, size_t n_runs)
 static void
 remap_one(cJSON *ref, const size_t *loc, size_t n_runs)
 {
-    cJSON *run = cJSON_GetObjectItemCaseSensitive(ref, "run");
+    cJSON *run = cJSON_GetObjectItemCaseSensitive(ref, PR_K_RUN);
 
     if (cJSON_IsNumber(run) && run->valuedouble >= 0 &&
         run->valuedouble < (double)n_runs &&
@@ -58,15 +58,15 @@ remap_one(cJSON *ref, const size_t *loc, size_t n_runs)
 static cJSON *
 job_overview(const cJSON *entry, const size_t *loc, size_t n_runs)
 {
-    cJSON *j = cJSON_Duplicate(pr_sget(entry, "job"), 1), *r;
+    cJSON *j = cJSON_Duplicate(pr_sget(entry, PR_K_JOB), 1), *r;
 
     if (j == NULL)
         return cJSON_CreateNull();
-    remap_one(cJSON_GetObjectItemCaseSensitive(j, "slowest"), loc, n_runs);
-    remap_one(cJSON_GetObjectItemCaseSensitive(j, "median"), loc, n_runs);
-    remap_one(cJSON_GetObjectItemCaseSensitive(j, "slowest_by_mean"), loc,
+    remap_one(cJSON_GetObjectItemCaseSensitive(j, PR_K_SLOWEST), loc, n_runs);
+    remap_one(cJSON_GetObjectItemCaseSensitive(j, PR_K_MEDIAN), loc, n_runs);
+    remap_one(cJSON_GetObjectItemCaseSensitive(j, PR_K_SLOWEST_BY_MEAN), loc,
               n_runs);
-    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(j, "per_rank"))
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(j, PR_K_PER_RANK))
         remap_one(r, loc, n_runs);
     return j;
 }
@@ -333,7 +333,7 @@ pr_detail_job_view(const struct pr_job_set *set, size_t k, const char *spec,
                    cJSON **base, cJSON **view, struct pr_error *err)
 {
     const cJSON *entry =
-        cJSON_GetArrayItem(pr_sget(set->summary, "jobs"), (int)k);
+        cJSON_GetArrayItem(pr_sget(set->summary, PR_K_JOBS), (int)k);
     enum pr_status st;
 
     *view = NULL;
@@ -380,7 +380,8 @@ static void
 mark_job_runs(const struct pr_job_set *s, size_t k, const cJSON *view,
               unsigned char *mark)
 {
-    const cJSON *job = cJSON_GetArrayItem(pr_sget(s->summary, "jobs"), (int)k);
+    const cJSON *job =
+        cJSON_GetArrayItem(pr_sget(s->summary, PR_K_JOBS), (int)k);
     const cJSON *v, *e;
 
     cJSON_ArrayForEach(v, pr_sget(view, PR_K_RUNS))
@@ -473,13 +474,13 @@ index_row(const cJSON *summary, const cJSON *job, size_t k)
 
     snprintf(text, sizeof(text), "%zu. %s", k + 1,
              pr_sget_str_or(job, PR_K_NAME, "?"));
-    ok = ok && cJSON_AddStringToObject(r, "label", text);
+    ok = ok && cJSON_AddStringToObject(r, PR_K_LABEL, text);
     pr_sget_job_extent(job, text, sizeof(text));
     ok = ok && cJSON_AddStringToObject(r, "extent", text) &&
          cJSON_AddNumberToObject(
              r, PR_K_RUNS, (double)pr_sget_len(pr_sget(job, PR_K_RUNS))) &&
-         (isnan(step) ? cJSON_AddNullToObject(r, "step_us")
-                      : cJSON_AddNumberToObject(r, "step_us", step));
+         (isnan(step) ? cJSON_AddNullToObject(r, PR_K_STEP_US)
+                      : cJSON_AddNumberToObject(r, PR_K_STEP_US, step));
     if (!ok) {
         cJSON_Delete(r);
         return NULL;
@@ -500,7 +501,7 @@ pr_detail_jobs_index(struct pr_figs *f, const cJSON *summary)
                     "(two world sizes, or one rank held by two workers). "
                     "Each job below has its own sections, and its figures "
                     "(distributed, stragglers, job overview) are its own.");
-    cJSON_ArrayForEach(job, pr_sget(summary, "jobs"))
+    cJSON_ArrayForEach(job, pr_sget(summary, PR_K_JOBS))
     {
         cJSON *r = rows != NULL ? index_row(summary, job, k++) : NULL;
         if (r == NULL || !cJSON_AddItemToArray(rows, r)) {

@@ -272,7 +272,7 @@ static void
 job_part(struct pr_pdf_doc *d, const struct pr_job_set *set,
          const cJSON *summary, size_t k, size_t n, const char *spec)
 {
-    const cJSON *job = cJSON_GetArrayItem(pr_sget(summary, "jobs"), (int)k);
+    const cJSON *job = cJSON_GetArrayItem(pr_sget(summary, PR_K_JOBS), (int)k);
     struct pr_error err;
     cJSON *base, *view;
     char line[600], prefix[32];

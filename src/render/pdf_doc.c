@@ -17,6 +17,7 @@
 #include "profreport/chart.h"
 #include "profreport/clock.h"
 #include "profreport/figures.h"
+#include "profreport/keys.h"
 #include "profreport/parse.h"
 #include "profreport/pdf_canvas.h"
 #include "profreport/pdf_doc.h"
@@ -1328,8 +1329,8 @@ items(struct pr_pdf_doc *d, const cJSON *arr)
     cJSON_ArrayForEach(it, arr)
     {
         const char *sev = pr_sget_str_or(it, "sev", "info");
-        const char *title = pr_sget_str_or(it, "title", "");
-        const char *body = pr_sget_str_or(it, "text", "");
+        const char *title = pr_sget_str_or(it, PR_K_TITLE, "");
+        const char *body = pr_sget_str_or(it, PR_K_TEXT, "");
         if (pr_pdf_doc_failed(d))
             return;
         pr_pdf_doc_ensure(d, 30);

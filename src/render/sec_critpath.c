@@ -121,7 +121,7 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const cJSON *steps,
        unexplained: the path leaves most of each step out; either way the
        resource column names the largest of the rest, and no bound */
     vb = pr_sget_str(verdict, PR_K_BOUND);
-    idle = pr_sget_is(vb, "idle");
+    idle = pr_sget_is(vb, PR_K_IDLE);
     miss = pr_sget_is(vb, "unexplained");
     snprintf(text, sizeof(text),
              "%s%s%s%s in %zu of %zu step%s%s. Replaying the graph with the "
@@ -140,9 +140,9 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const cJSON *steps,
              pr_fig_format(err, PR_FMT_PCT, e, sizeof(e)));
     pr_figs_text(f, text);
     if (!isnan(err) && err > 2.0 &&
-        pr_sget_str(cp, "replay_error_note") != NULL)
+        pr_sget_str(cp, PR_K_REPLAY_ERROR_NOTE) != NULL)
         /* the trace's own gap, measured (critpath.c) */
-        pr_figs_note(f, pr_sget_str(cp, "replay_error_note"));
+        pr_figs_note(f, pr_sget_str(cp, PR_K_REPLAY_ERROR_NOTE));
     else if (!isnan(err) && err > 2.0)
         pr_figs_note(f, "The replay misses the measured steps by more than "
                         "2%: part of the step is time the trace records "

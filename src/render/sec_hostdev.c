@@ -68,7 +68,7 @@ static const struct pr_col temporal_cols[] = {
 static int
 over_steps(const cJSON *dev)
 {
-    return pr_sget_is(pr_sget_str(dev, PR_K_WINDOW), "steps");
+    return pr_sget_is(pr_sget_str(dev, PR_K_WINDOW), PR_K_STEPS);
 }
 
 /* What window the figures cover, and HTA's over the device's span where
@@ -139,7 +139,7 @@ static void
 idle_advice(struct pr_figs *f, const cJSON *dev, const cJSON *run)
 {
     int npu = pr_fig_run_is_npu(run);
-    int ms = pr_sget_is(pr_sget_str(run, "framework"), "mindspore");
+    int ms = pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "mindspore");
     double span = pr_sget_num(dev, PR_K_SPAN_US);
     double host = pr_sget_num(dev, PR_K_IDLE_HOST_WAIT_US);
     double other = pr_sget_num(dev, PR_K_IDLE_OTHER_US);

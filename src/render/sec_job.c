@@ -112,7 +112,8 @@ draw_heat(struct pr_canvas *c, const struct pr_chart_box *b, const void *spec)
 static struct pr_fig_chart *
 heat_chart(const cJSON *hm)
 {
-    const cJSON *rows = pr_sget(hm, "rows"), *vals = pr_sget(hm, "values_us");
+    const cJSON *rows = pr_sget(hm, PR_K_ROWS),
+                *vals = pr_sget(hm, PR_K_VALUES_US);
     const cJSON *cols = pr_sget(hm, PR_K_STEPS), *e;
     size_t nr = pr_sget_len(rows), nc = pr_sget_len(cols), i = 0;
     struct pr_fig_chart *ch;
@@ -234,7 +235,7 @@ rank_dots(const cJSON *per_rank)
         double v = pr_sget_num(e, PR_K_MEAN_US), r = pr_sget_num(e, PR_K_RANK);
         if (isnan(v))
             continue;
-        x[i] = isnan(r) ? pr_sget_num(e, "run") : r;
+        x[i] = isnan(r) ? pr_sget_num(e, PR_K_RUN) : r;
         y[i++] = v;
     }
     sort_points(x, y, i); /* by rank */
@@ -309,8 +310,8 @@ cmp_slow(const void *a, const void *b)
         return isnan(x) ? 1 : -1;
     if (x != y && !isnan(x))
         return x > y ? -1 : 1;
-    x = pr_sget_long(*(cJSON *const *)a, "run", -1);
-    y = pr_sget_long(*(cJSON *const *)b, "run", -1);
+    x = pr_sget_long(*(cJSON *const *)a, PR_K_RUN, -1);
+    y = pr_sget_long(*(cJSON *const *)b, PR_K_RUN, -1);
     return (x > y) - (x < y);
 }
 
@@ -356,9 +357,9 @@ warmup_note(const cJSON *per_rank, char *buf, size_t n)
     snprintf(buf, n, "Mean step leaves out the warm-up first step of");
     cJSON_ArrayForEach(e, per_rank)
     {
-        if (!cJSON_IsTrue(pr_sget(e, "first_step_excluded")))
+        if (!cJSON_IsTrue(pr_sget(e, PR_K_FIRST_STEP_EXCLUDED)))
             continue;
-        pr_fig_format(pr_sget_num(e, "run_mean_us"), PR_FMT_US, mean,
+        pr_fig_format(pr_sget_num(e, PR_K_RUN_MEAN_US), PR_FMT_US, mean,
                       sizeof(mean));
         len = strlen(buf);
         if (k < 8)
@@ -387,7 +388,7 @@ warmup_note(const cJSON *per_rank, char *buf, size_t n)
 static int
 job_partial(const cJSON *job)
 {
-    return cJSON_IsFalse(pr_sget(job, "ranks_complete"));
+    return cJSON_IsFalse(pr_sget(job, PR_K_RANKS_COMPLETE));
 }
 
 /* The slowest-rank card, by the one definition the job uses
@@ -397,17 +398,17 @@ job_partial(const cJSON *job)
 static void
 slowest_kpi(struct pr_figs *f, const cJSON *job)
 {
-    const cJSON *slow = pr_sget(job, "slowest");
+    const cJSON *slow = pr_sget(job, PR_K_SLOWEST);
     char sub[160], world[48];
 
     if (job_partial(job)) {
         pr_detail_world_words(job, world, sizeof(world));
         snprintf(sub, sizeof(sub), "not named: %.0f of %s ranks here",
-                 pr_sget_num(job, "ranks"), world);
+                 pr_sget_num(job, PR_K_RANKS), world);
         pr_figs_kpi(f, "Slowest rank", NAN, PR_FMT_US, sub);
         return;
     }
-    if (pr_sget_is(pr_sget_str(job, "slowest_by"), "pipeline_stage")) {
+    if (pr_sget_is(pr_sget_str(job, PR_K_SLOWEST_BY), "pipeline_stage")) {
         snprintf(sub, sizeof(sub), "%s, of the slowest pipeline stage",
                  pr_sget_str_or(slow, PR_K_WORKER, "?"));
         pr_figs_kpi(f, "Slowest stage's rank", pr_sget_num(slow, PR_K_MEAN_US),
@@ -416,7 +417,7 @@ slowest_kpi(struct pr_figs *f, const cJSON *job)
     }
     snprintf(sub, sizeof(sub), "%s, %+.1f%% vs median; by mean step",
              pr_sget_str_or(slow, PR_K_WORKER, "?"),
-             pr_sget_num(slow, "vs_median_pct"));
+             pr_sget_num(slow, PR_K_VS_MEDIAN_PCT));
     pr_figs_kpi(f, "Slowest rank", pr_sget_num(slow, PR_K_MEAN_US), PR_FMT_US,
                 sub);
 }
@@ -424,14 +425,14 @@ slowest_kpi(struct pr_figs *f, const cJSON *job)
 static void
 job_kpis(struct pr_figs *f, const cJSON *job)
 {
-    const cJSON *d = pr_sget(job, "step_us");
-    const cJSON *med = pr_sget(job, "median");
+    const cJSON *d = pr_sget(job, PR_K_STEP_US);
+    const cJSON *med = pr_sget(job, PR_K_MEDIAN);
     char sub[200], of[64];
-    double warm = pr_sget_num(d, "ranks_first_step_excluded");
+    double warm = pr_sget_num(d, PR_K_RANKS_FIRST_STEP_EXCLUDED);
 
     snprintf(sub, sizeof(sub), "%.0f with steps",
-             pr_sget_num(d, "ranks_with_steps"));
-    pr_figs_kpi(f, "Ranks", pr_sget_num(job, "ranks"), PR_FMT_COUNT, sub);
+             pr_sget_num(d, PR_K_RANKS_WITH_STEPS));
+    pr_figs_kpi(f, "Ranks", pr_sget_num(job, PR_K_RANKS), PR_FMT_COUNT, sub);
     snprintf(sub, sizeof(sub), "mean step of %s",
              pr_sget_str_or(med, PR_K_WORKER, "?"));
     pr_figs_kpi(f, "Median rank", pr_sget_num(med, PR_K_MEAN_US), PR_FMT_US,
@@ -439,7 +440,7 @@ job_kpis(struct pr_figs *f, const cJSON *job)
     slowest_kpi(f, job);
     if (job_partial(job))
         snprintf(of, sizeof(of), ", these %.0f",
-                 pr_sget_num(d, "ranks_with_steps"));
+                 pr_sget_num(d, PR_K_RANKS_WITH_STEPS));
     else
         of[0] = '\0';
     if (warm > 0)
@@ -449,7 +450,7 @@ job_kpis(struct pr_figs *f, const cJSON *job)
                  of, warm, warm == 1 ? "" : "s");
     else
         snprintf(sub, sizeof(sub), "(slowest - fastest) / median%s", of);
-    pr_figs_kpi(f, "Spread across ranks", pr_sget_num(d, "spread_pct"),
+    pr_figs_kpi(f, "Spread across ranks", pr_sget_num(d, PR_K_SPREAD_PCT),
                 PR_FMT_PCT, sub);
 }
 
@@ -464,14 +465,14 @@ add_chart(struct pr_figs *f, struct pr_fig_chart *ch)
 static int
 present(const cJSON *summary)
 {
-    return cJSON_IsObject(pr_sget(summary, "job"));
+    return cJSON_IsObject(pr_sget(summary, PR_K_JOB));
 }
 
 static void
 build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
     static const char *const no_rank[] = {"rank", NULL};
-    const cJSON *job = pr_sget(summary, "job");
+    const cJSON *job = pr_sget(summary, PR_K_JOB);
     struct pr_fig_table t = {.cols = rank_cols,
                              .what = "ranks",
                              .order = "mean step, slowest first"};
@@ -484,37 +485,37 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     }
     job_kpis(f, job);
     if (!job_partial(job) &&
-        pr_sget_is(pr_sget_str(job, "slowest_by"), "pipeline_stage")) {
+        pr_sget_is(pr_sget_str(job, PR_K_SLOWEST_BY), "pipeline_stage")) {
         char mean[32];
 
         pr_fig_format(
-            pr_sget_num(pr_sget(job, "slowest_by_mean"), PR_K_MEAN_US),
+            pr_sget_num(pr_sget(job, PR_K_SLOWEST_BY_MEAN), PR_K_MEAN_US),
             PR_FMT_US, mean, sizeof(mean));
-        snprintf(
-            text, sizeof(text),
-            "Slowest stage's rank: %s computes longest in the slowest "
-            "pipeline stage, which the other stages wait for, so every "
-            "rank's step is about as long; by mean step alone the "
-            "slowest is %s (%s).",
-            pr_sget_str_or(pr_sget(job, "slowest"), PR_K_WORKER, "?"),
-            pr_sget_str_or(pr_sget(job, "slowest_by_mean"), PR_K_WORKER, "?"),
-            mean);
+        snprintf(text, sizeof(text),
+                 "Slowest stage's rank: %s computes longest in the slowest "
+                 "pipeline stage, which the other stages wait for, so every "
+                 "rank's step is about as long; by mean step alone the "
+                 "slowest is %s (%s).",
+                 pr_sget_str_or(pr_sget(job, PR_K_SLOWEST), PR_K_WORKER, "?"),
+                 pr_sget_str_or(pr_sget(job, PR_K_SLOWEST_BY_MEAN), PR_K_WORKER,
+                                "?"),
+                 mean);
         pr_figs_note(f, text);
     }
-    if (job_partial(job) && pr_sget_str(job, "coverage_note") != NULL) {
+    if (job_partial(job) && pr_sget_str(job, PR_K_COVERAGE_NOTE) != NULL) {
         snprintf(text, sizeof(text), "Coverage: %s.",
-                 pr_sget_str(job, "coverage_note"));
+                 pr_sget_str(job, PR_K_COVERAGE_NOTE));
         pr_figs_note(f, text);
     }
     pr_detail_describe(summary, text, sizeof(text));
     pr_figs_text(f, text);
-    add_chart(f, rank_dots(pr_sget(job, "per_rank")));
-    add_chart(f, heat_chart(pr_sget(job, "heatmap")));
+    add_chart(f, rank_dots(pr_sget(job, PR_K_PER_RANK)));
+    add_chart(f, heat_chart(pr_sget(job, PR_K_HEATMAP)));
     pr_figs_heading(f, "Ranks");
-    if (!pr_fig_rows_have(pr_sget(job, "per_rank"), PR_K_RANK))
+    if (!pr_fig_rows_have(pr_sget(job, PR_K_PER_RANK), PR_K_RANK))
         t.hide = no_rank; /* workers without a rank (Nsight: pids) */
-    pr_figs_table_own(f, &t, slowest_rows(pr_sget(job, "per_rank")), NULL);
-    if (warmup_note(pr_sget(job, "per_rank"), text, sizeof(text)))
+    pr_figs_table_own(f, &t, slowest_rows(pr_sget(job, PR_K_PER_RANK)), NULL);
+    if (warmup_note(pr_sget(job, PR_K_PER_RANK), text, sizeof(text)))
         pr_figs_note(f, text);
     t = (struct pr_fig_table){.cols = agg_op_cols,
                               .rows = pr_sget(job, PR_K_OPERATORS),

@@ -176,17 +176,17 @@ cmp_dbl(const void *a, const void *b)
 static void
 put_link(struct grid *g, const cJSON *l)
 {
-    size_t r = index_of(g->row, &g->n_rows, pr_sget_num(l, "src_rank"));
-    size_t k = index_of(g->col, &g->n_cols, pr_sget_num(l, "dst_rank"));
+    size_t r = index_of(g->row, &g->n_rows, pr_sget_num(l, PR_K_SRC_RANK));
+    size_t k = index_of(g->col, &g->n_cols, pr_sget_num(l, PR_K_DST_RANK));
     struct cell *e;
 
     if (r >= g->n_rows || k >= g->n_cols)
         return;
     e = &g->c[r][k];
     if (isnan(e->gbps))
-        e->transport = pr_sget_str_or(l, "transport", "?");
+        e->transport = pr_sget_str_or(l, PR_K_TRANSPORT, "?");
     e->bytes += fmax(0, pr_sget_num(l, PR_K_BYTES));
-    e->time_us += fmax(0, pr_sget_num(l, "time_us"));
+    e->time_us += fmax(0, pr_sget_num(l, PR_K_TIME_US));
     e->gbps = e->time_us > 0 ? e->bytes / (e->time_us * 1e3) : 0;
 }
 
@@ -202,14 +202,14 @@ build_grid(const cJSON *grp)
     for (size_t r = 0; r < MAX_RANKS; r++)
         for (size_t k = 0; k < MAX_RANKS; k++)
             g->c[r][k].gbps = NAN;
-    cJSON_ArrayForEach(l, pr_sget(grp, "links"))
+    cJSON_ArrayForEach(l, pr_sget(grp, PR_K_LINKS))
     {
-        index_of(g->row, &g->n_rows, pr_sget_num(l, "src_rank"));
-        index_of(g->col, &g->n_cols, pr_sget_num(l, "dst_rank"));
+        index_of(g->row, &g->n_rows, pr_sget_num(l, PR_K_SRC_RANK));
+        index_of(g->col, &g->n_cols, pr_sget_num(l, PR_K_DST_RANK));
     }
     qsort(g->row, g->n_rows, sizeof(g->row[0]), cmp_dbl);
     qsort(g->col, g->n_cols, sizeof(g->col[0]), cmp_dbl);
-    cJSON_ArrayForEach(l, pr_sget(grp, "links")) put_link(g, l);
+    cJSON_ArrayForEach(l, pr_sget(grp, PR_K_LINKS)) put_link(g, l);
     for (size_t r = 0; r < g->n_rows; r++)
         for (size_t k = 0; k < g->n_cols; k++)
             if (!is_self(g, r, k) && !isnan(g->c[r][k].gbps))
@@ -228,9 +228,10 @@ grid_chart(const cJSON *grp)
         free(g);
         return NULL;
     }
-    snprintf(
-        g->title, sizeof(g->title), "Link bandwidth, group %.120s (%.0f ranks)",
-        pr_sget_str_or(grp, "group", "unknown"), pr_sget_num(grp, "ranks"));
+    snprintf(g->title, sizeof(g->title),
+             "Link bandwidth, group %.120s (%.0f ranks)",
+             pr_sget_str_or(grp, PR_K_GROUP, "unknown"),
+             pr_sget_num(grp, PR_K_RANKS));
     h = 76 + 36.0 * (double)(g->n_rows > 24 ? 24 : g->n_rows);
     ch = pr_fig_chart_new(draw_grid, g->title, 960, h, h * 0.8);
     if (ch == NULL) {
@@ -259,18 +260,19 @@ between_ranks(const cJSON *grp)
     const cJSON *l;
 
     cJSON_ArrayForEach(
-        l, pr_sget(grp, "links")) if (pr_sget_num(l, "src_rank") !=
-                                      pr_sget_num(l, "dst_rank")) return 1;
+        l,
+        pr_sget(grp, PR_K_LINKS)) if (pr_sget_num(l, PR_K_SRC_RANK) !=
+                                      pr_sget_num(l, PR_K_DST_RANK)) return 1;
     return 0;
 }
 
 void
 pr_sec_links(struct pr_figs *f, const cJSON *distributed)
 {
-    const cJSON *groups = pr_sget(distributed, "link_groups"), *grp;
+    const cJSON *groups = pr_sget(distributed, PR_K_LINK_GROUPS), *grp;
     int drawn = 0;
     struct pr_fig_table t = {.cols = type_cols,
-                             .rows = pr_sget(distributed, "link_types"),
+                             .rows = pr_sget(distributed, PR_K_LINK_TYPES),
                              .what = "transports",
                              .order = "bytes"};
 

@@ -56,7 +56,7 @@ worker_rows(const cJSON *workers)
                o = pr_sget_num(r, PR_K_OVERLAP_US);
         cJSON *v = isnan(c) || isnan(o) ? cJSON_CreateNull()
                                         : cJSON_CreateNumber(c + o);
-        if (v == NULL || !cJSON_AddItemToObject(r, "computing_us", v)) {
+        if (v == NULL || !cJSON_AddItemToObject(r, PR_K_COMPUTING_US, v)) {
             cJSON_Delete(v);
             cJSON_Delete(rows);
             return NULL;
@@ -108,8 +108,8 @@ static const struct pr_col stage_cols[] = {
 static cJSON *
 stage_rows(const cJSON *p)
 {
-    cJSON *rows = cJSON_Duplicate(pr_sget(p, "stages"), 1), *r;
-    double slow = pr_sget_num(p, "slowest_stage");
+    cJSON *rows = cJSON_Duplicate(pr_sget(p, PR_K_STAGES), 1), *r;
+    double slow = pr_sget_num(p, PR_K_SLOWEST_STAGE);
     int k = 0;
 
     cJSON_ArrayForEach(r, rows)
@@ -119,7 +119,7 @@ stage_rows(const cJSON *p)
         const cJSON *x;
 
         text[0] = '\0';
-        cJSON_ArrayForEach(x, pr_sget(r, "ranks"))
+        cJSON_ArrayForEach(x, pr_sget(r, PR_K_RANKS))
         {
             int n = snprintf(text + len, sizeof(text) - len, "%s%.0f",
                              len ? ", " : "", x->valuedouble);
@@ -141,7 +141,7 @@ static void
 pipeline(struct pr_figs *f, const cJSON *p)
 {
     struct pr_fig_table t = {.cols = stage_cols, .what = "stages"};
-    const char *finding = pr_sget_str(p, "finding");
+    const char *finding = pr_sget_str(p, PR_K_FINDING);
     cJSON *rows, *items, *it;
 
     if (!cJSON_IsObject(p))
@@ -150,7 +150,7 @@ pipeline(struct pr_figs *f, const cJSON *p)
     if (rows == NULL)
         pr_figs_nomem(f);
     pr_figs_heading(f, "Pipeline stages");
-    pr_figs_note(f, pr_sget_str_or(p, "method", ""));
+    pr_figs_note(f, pr_sget_str_or(p, PR_K_METHOD, ""));
     pr_figs_table_own(f, &t, rows, NULL);
     if (finding == NULL)
         return;
@@ -158,8 +158,8 @@ pipeline(struct pr_figs *f, const cJSON *p)
     it = cJSON_CreateObject();
     if (items == NULL || it == NULL || !cJSON_AddItemToArray(items, it) ||
         !cJSON_AddStringToObject(it, "sev", "warning") ||
-        !cJSON_AddStringToObject(it, "title", "Pipeline stage imbalance") ||
-        !cJSON_AddStringToObject(it, "text", finding) ||
+        !cJSON_AddStringToObject(it, PR_K_TITLE, "Pipeline stage imbalance") ||
+        !cJSON_AddStringToObject(it, PR_K_TEXT, finding) ||
         !cJSON_AddStringToObject(it, "code", "pipeline_stage_imbalance")) {
         if (it != NULL && !cJSON_IsArray(items))
             cJSON_Delete(it);
@@ -203,7 +203,7 @@ hccl_rows(const cJSON *runs)
 
     cJSON_ArrayForEach(run, runs)
     {
-        cJSON_ArrayForEach(op, pr_sget(pr_sget(run, "hccl"), "ops"))
+        cJSON_ArrayForEach(op, pr_sget(pr_sget(run, PR_K_HCCL), PR_K_OPS))
         {
             cJSON *r = cJSON_Duplicate(op, 1);
             double rank = pr_sget_num(run, PR_K_RANK);
@@ -235,7 +235,7 @@ pr_sec_npu_comm(struct pr_figs *f, const cJSON *summary)
                              .order = "Elapse per rank"};
     cJSON *rows;
 
-    pipeline(f, pr_sget(d, "pipeline"));
+    pipeline(f, pr_sget(d, PR_K_PIPELINE));
     rows = hccl_rows(pr_sget(summary, PR_K_RUNS));
     if (rows == NULL)
         return;

@@ -76,7 +76,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     }
     pr_figs_text(f, pr_sget_str_or(v, PR_K_TEXT, ""));
     if (pr_sget_len(fs) == 0) {
-        pr_figs_note(f, pr_sget_str_or(v, "no_finding",
+        pr_figs_note(f, pr_sget_str_or(v, PR_K_NO_FINDING,
                                        "No finding: no rule's change shortens "
                                        "the critical path by 1% of the step "
                                        "or more."));

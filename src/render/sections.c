@@ -313,11 +313,11 @@ static void
 util_kpi(struct pr_figs *f, const cJSON *run, const cJSON *gm, int capture)
 {
     double util = pr_sget_num(gm, PR_K_UTILIZATION_PCT);
-    double compute = pr_sget_num(gm, "compute_utilization_pct");
+    double compute = pr_sget_num(gm, PR_K_COMPUTE_UTILIZATION_PCT);
     char sub[200];
 
     if (!isnan(util) && isnan(compute) && util > 0 &&
-        pr_sget_str(gm, "note") != NULL)
+        pr_sget_str(gm, PR_K_NOTE) != NULL)
         /* no compute task in the record, computation in the step table
            (gpu_util.c): not known, not 0 */
         snprintf(sub, sizeof(sub),
@@ -868,9 +868,10 @@ kernel_bars(const cJSON *kernels, int npu)
                       ? 0
                       : pr_sget_num(k, PR_K_TOTAL_US);
         /* an NPU's HCCL tasks apart: they compute on neither unit */
-        idx[i] = npu && pr_sget_is(pr_sget_str(k, PR_K_KMATH), "communication")
-                     ? 2
-                     : (size_t)pr_sget_true(k, PR_K_TENSOR_CORES_USED);
+        idx[i] =
+            npu && pr_sget_is(pr_sget_str(k, PR_K_KMATH), PR_K_COMMUNICATION)
+                ? 2
+                : (size_t)pr_sget_true(k, PR_K_TENSOR_CORES_USED);
         comm |= idx[i++] == 2;
     }
     ch->u.hbars = (struct pr_chart_hbars){title,
@@ -1124,9 +1125,9 @@ roof_points(const cJSON *rows, const struct pr_sec_roofline *spec,
                                          spec->label_chars)
                            : pr_sget_str_or(r, PR_K_NAME, "?");
         pts[n].weight = isnan(w) ? 0 : w;
-        pts[n++].color_index = pr_sget_is(b, "compute")  ? 0
-                               : pr_sget_is(b, "memory") ? 1
-                                                         : 2;
+        pts[n++].color_index = pr_sget_is(b, "compute")     ? 0
+                               : pr_sget_is(b, PR_K_MEMORY) ? 1
+                                                            : 2;
     }
     return n;
 }
@@ -1228,7 +1229,7 @@ pr_sec_roof_missing(const cJSON *run, const char *what, char *buf, size_t n)
                  "%s: the trace does not name its device, so its peaks "
                  "are unknown (--device-spec or --peak-tflops give them).",
                  what);
-    else if (pr_sget_is(pr_sget_str(dev, PR_K_PEAK_SOURCE), "unknown"))
+    else if (pr_sget_is(pr_sget_str(dev, PR_K_PEAK_SOURCE), PR_K_UNKNOWN))
         snprintf(buf, n,
                  "%s: the peaks of %.80s are not known (--device-spec or "
                  "--peak-tflops give them).",
@@ -1438,24 +1439,26 @@ npu_components(struct pr_figs *f, const cJSON *run)
     char text[1024], v[48];
     size_t len;
 
-    if (pr_sget_len(pr_sget(pr_sget(run, "npu_memory"), "components")) == 0)
+    if (pr_sget_len(pr_sget(pr_sget(run, PR_K_NPU_MEMORY), PR_K_COMPONENTS)) ==
+        0)
         return;
     len = (size_t)snprintf(text, sizeof(text),
                            "Peaks of each memory component "
                            "(memory_record.csv; APP: the whole process on "
                            "the NPU, PTA: PyTorch's allocator, GE: CANN's "
                            "graph engine):");
-    cJSON_ArrayForEach(c, pr_sget(pr_sget(run, "npu_memory"), "components"))
+    cJSON_ArrayForEach(c,
+                       pr_sget(pr_sget(run, PR_K_NPU_MEMORY), PR_K_COMPONENTS))
     {
-        double r = pr_sget_num(c, "peak_reserved_bytes");
-        double a = pr_sget_num(c, "peak_allocated_bytes");
+        double r = pr_sget_num(c, PR_K_PEAK_RESERVED_BYTES);
+        double a = pr_sget_num(c, PR_K_PEAK_ALLOCATED_BYTES);
 
         if (len >= sizeof(text))
             break;
         len += (size_t)snprintf(
             text + len, sizeof(text) - len, "%s %s NPU %.0f %s %s",
             len > 0 && text[len - 1] == ':' ? "" : ";",
-            pr_sget_str_or(c, "component", "?"), pr_sget_num(c, "device"),
+            pr_sget_str_or(c, PR_K_COMPONENT, "?"), pr_sget_num(c, PR_K_DEVICE),
             isnan(r) ? "allocated" : "reserved",
             pr_chart_format(isnan(r) ? a : r, PR_UNIT_BYTES, v, sizeof(v)));
     }
@@ -1478,7 +1481,8 @@ sec_memory(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 
     (void)summary;
     if (!cJSON_IsObject(mem) &&
-        pr_sget_len(pr_sget(pr_sget(run, "npu_memory"), "components")) > 0) {
+        pr_sget_len(pr_sget(pr_sget(run, PR_K_NPU_MEMORY), PR_K_COMPONENTS)) >
+            0) {
         npu_components(f, run); /* the producer's totals, no allocations */
         return;
     }
@@ -1492,7 +1496,7 @@ sec_memory(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         const char *name = pr_sget_str_or(dev, PR_K_DEVICE, "?");
         double alloc = pr_sget_num(dev, PR_K_PEAK_ALLOCATED_BYTES);
         double reserved = pr_sget_num(dev, PR_K_PEAK_RESERVED_BYTES);
-        double rise = pr_sget_num(dev, "peak_increase_bytes");
+        double rise = pr_sget_num(dev, PR_K_PEAK_INCREASE_BYTES);
 
         if (isnan(alloc) && isnan(reserved) && !isnan(rise)) {
             /* no allocator totals (the legacy autograd export): the
@@ -1566,8 +1570,8 @@ items_of(const cJSON *arr, const char *title_prefix, const char *title_key,
                  title_key ? pr_sget_str_or(e, title_key, "?") : "");
         if (o == NULL || items == NULL || !cJSON_AddItemToArray(items, o) ||
             !cJSON_AddStringToObject(o, "sev", sev ? sev : "warning") ||
-            !cJSON_AddStringToObject(o, "title", title) ||
-            !cJSON_AddStringToObject(o, "text",
+            !cJSON_AddStringToObject(o, PR_K_TITLE, title) ||
+            !cJSON_AddStringToObject(o, PR_K_TEXT,
                                      pr_sget_str_or(e, text_key, "")) ||
             !cJSON_AddStringToObject(
                 o, "code", code_key ? pr_sget_str_or(e, code_key, "") : "")) {
@@ -1620,7 +1624,7 @@ static void
 world_text(const cJSON *d, char *text, size_t cap)
 {
     double w = pr_sget_num(d, PR_K_WORLD_SIZE);
-    const char *src = pr_sget_str(d, "world_size_source");
+    const char *src = pr_sget_str(d, PR_K_WORLD_SIZE_SOURCE);
 
     if (isnan(w))
         snprintf(text, cap,

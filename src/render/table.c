@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "profreport/figures.h"
+#include "profreport/keys.h"
 #include "profreport/near.h"
 #include "profreport/sget.h"
 #include "profreport/shorten.h"
@@ -358,7 +359,7 @@ merge_type(cJSON *groups, const cJSON *row)
     g = cJSON_GetObjectItemCaseSensitive(groups, type);
     if (g == NULL) {
         g = cJSON_AddObjectToObject(groups, type);
-        if (g == NULL || cJSON_AddStringToObject(g, "name", type) == NULL)
+        if (g == NULL || cJSON_AddStringToObject(g, PR_K_NAME, type) == NULL)
             return PR_E_NOMEM;
         for (i = 0; i < sizeof(type_sums) / sizeof(type_sums[0]); i++)
             if (cJSON_AddNumberToObject(g, type_sums[i], 0) == NULL)
@@ -406,7 +407,7 @@ job_named(const cJSON *jobs, const char *name)
 
     cJSON_ArrayForEach(job, jobs)
     {
-        if (pr_sget_is(pr_sget_str(job, "name"), name))
+        if (pr_sget_is(pr_sget_str(job, PR_K_NAME), name))
             return job;
     }
     return NULL;
@@ -417,7 +418,7 @@ job_named(const cJSON *jobs, const char *name)
 static enum pr_status
 check_job(const cJSON *sum, const char *want, struct pr_error *err)
 {
-    const cJSON *jobs = pr_sget(sum, "jobs"), *job;
+    const cJSON *jobs = pr_sget(sum, PR_K_JOBS), *job;
     const char *names[64], *near;
     char list[256];
     size_t n = 0, at = 0;
@@ -432,7 +433,7 @@ check_job(const cJSON *sum, const char *want, struct pr_error *err)
     list[0] = '\0';
     cJSON_ArrayForEach(job, jobs)
     {
-        const char *name = pr_sget_str_or(job, "name", "?");
+        const char *name = pr_sget_str_or(job, PR_K_NAME, "?");
 
         if (strcmp(name, want) == 0)
             return PR_OK;
@@ -460,21 +461,21 @@ collect(struct table *t, const cJSON *sum, const struct pr_table_opts *o,
     int by_shape = o->group_by && strcmp(o->group_by, "shape") == 0;
     int by_type = o->group_by && strcmp(o->group_by, "type") == 0;
 
-    const cJSON *jobs = pr_sget(sum, "jobs");
+    const cJSON *jobs = pr_sget(sum, PR_K_JOBS);
     size_t i = 0;
 
     if (by_shape)
         array = "operators_by_shape";
-    t->multi_run =
-        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(sum, "runs")) > 1;
+    t->multi_run = cJSON_GetArraySize(
+                       cJSON_GetObjectItemCaseSensitive(sum, PR_K_RUNS)) > 1;
     t->multi_job = pr_sget_len(jobs) > 1 && o->job == NULL;
     if (o->job != NULL) /* the chosen job's runs */
         t->multi_run =
-            pr_sget_len(pr_sget(job_named(jobs, o->job), "runs")) > 1;
-    cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(sum, "runs"))
+            pr_sget_len(pr_sget(job_named(jobs, o->job), PR_K_RUNS)) > 1;
+    cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(sum, PR_K_RUNS))
     {
-        const char *worker = pr_sget_str_or(run, "worker", "");
-        const char *span = pr_sget_str_or(run, "span", "");
+        const char *worker = pr_sget_str_or(run, PR_K_WORKER, "");
+        const char *span = pr_sget_str_or(run, PR_K_SPAN, "");
         const char *job = pr_sget_job_of(jobs, i++);
         if (o->job != NULL && strcmp(job, o->job) != 0)
             continue;
@@ -512,8 +513,8 @@ collect_rows(struct table *t, const cJSON *rows, const struct pr_table_opts *o)
 
     cJSON_ArrayForEach(row, rows)
     {
-        const char *worker = pr_sget_str_or(row, "worker", "");
-        const char *span = pr_sget_str_or(row, "span", "");
+        const char *worker = pr_sget_str_or(row, PR_K_WORKER, "");
+        const char *span = pr_sget_str_or(row, PR_K_SPAN, "");
 
         if (!keep(t, o, row)) {
             t->n_dropped++;

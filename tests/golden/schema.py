@@ -7,6 +7,10 @@
   keys DEF KEYS_H           every PR_K_ constant of keys.h is a row's key
   docs DEF KEYS_H DOC SPEC  every key the docs' and the spec's annotated
                             trees name is a row, and every row is named
+  literals DEF KEYS_H RATCHET FILE...
+                            the summary keys each C FILE passes as a string
+                            literal where the summary API takes a key, per
+                            file, against the counts RATCHET allows
 
 Prints one line per finding; exits 1 if any."""
 import json
@@ -156,6 +160,60 @@ def resolve(rows, path):
     return obj
 
 
+# The summary API: each takes the key as its second argument.
+KEY_API = re.compile(r"\b(pr_sget(?:_num|_long|_str|_str_or|_true|_first|_path|_is)?"
+                     r"|pr_sput|pr_emit_\w+|cJSON_\w*Object\w*)\s*\(")
+LITERAL = re.compile(r'^\s*"((?:[^"\\\n]|\\.)*)"\s*$')
+
+
+def code_only(text):
+    """text with comments and character constants blanked, lines kept."""
+    return re.sub(r"/\*.*?\*/|//[^\n]*|'(?:[^'\\\n]|\\.)*'",
+                  lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+
+
+def second_arg(text, i):
+    """The text of the second argument of the call whose "(" is at i."""
+    depth, start, args, starts, j, q = 0, i + 1, [], [], i, None
+    while j < len(text):
+        c = text[j]
+        if q:
+            if c == "\\":
+                j += 1
+            elif c == q:
+                q = None
+        elif c == '"':
+            q = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                args.append(text[start:j])
+                starts.append(start)
+                break
+        elif c == "," and depth == 1:
+            args.append(text[start:j])
+            starts.append(start)
+            start = j + 1
+            if len(args) == 2:
+                break
+        j += 1
+    return (args[1], starts[1]) if len(args) >= 2 else (None, None)
+
+
+def key_literals(path, keys):
+    """(line, literal) of every summary key passed as a literal key."""
+    text = code_only(open(path).read())
+    out = []
+    for m in KEY_API.finditer(text):
+        arg, _ = second_arg(text, m.end() - 1)
+        lit = LITERAL.match(arg or "")
+        if lit and all(p in keys for p in lit.group(1).split(".")):
+            out.append((text.count("\n", 0, m.start()) + 1, lit.group(1)))
+    return out
+
+
 def main():
     mode, def_path, keys_h = sys.argv[1:4]
     objs, rows, consts = load(def_path, keys_h)
@@ -186,6 +244,25 @@ def main():
                     out.add("schema.def: %s.%s (%s) is named by neither "
                             "docs/summary-json.md nor the spec"
                             % (objs[obj] or "(top)", key, obj))
+    elif mode == "literals":
+        keys = {k for o in rows.values() for k in o if k != "*"}
+        allowed = {}
+        for line in open(sys.argv[4]):
+            f = line.split("#")[0].split()
+            if len(f) == 2:
+                allowed[f[1]] = int(f[0])
+        for f in sys.argv[5:]:
+            got = key_literals(f, keys)
+            name = f[f.index("src/"):] if "src/" in f else f
+            want = allowed.get(name, 0)
+            if len(got) > want:
+                out.add("%s: %d summary key literals (%d allowed), e.g. line "
+                        "%d \"%s\": use its keys.h constant"
+                        % (name, len(got), want, got[0][0], got[0][1]))
+            elif len(got) < want:
+                out.add("%s: %d summary key literals, fewer than the %d of "
+                        "tests/data/key_literals.txt: lower it (the list only "
+                        "shrinks)" % (name, len(got), want))
     for line in sorted(out):
         print(line)
     return 1 if out else 0

@@ -17,6 +17,7 @@
 #include "profreport/comm.h"
 #include "profreport/flops.h"
 #include "profreport/kclass.h"
+#include "profreport/keys.h"
 #include "profreport/phases.h"
 #include "profreport/producer.h"
 #include "profreport/ranges.h"
@@ -589,41 +590,41 @@ emit_op(const struct pr_trace *t, const struct op *o, cJSON *r, int *ok)
     int group = group_of(t, o);
     double algbw = NAN, factor;
 
-    pr_emit_str(r, "name", o->name, ok);
-    pr_emit_str(r, "backend", o->backend, ok);
-    pr_emit_num(r, "calls", (double)o->calls, ok);
+    pr_emit_str(r, PR_K_NAME, o->name, ok);
+    pr_emit_str(r, PR_K_BACKEND, o->backend, ok);
+    pr_emit_num(r, PR_K_CALLS, (double)o->calls, ok);
     if (o->sized_calls == o->calls && o->calls > 0)
-        pr_emit_num(r, "total_bytes", o->bytes, ok);
+        pr_emit_num(r, PR_K_TOTAL_BYTES, o->bytes, ok);
     else
-        pr_emit_null(r, "total_bytes", ok);
-    pr_emit_num(r, "timed_calls", (double)o->timed_calls, ok);
+        pr_emit_null(r, PR_K_TOTAL_BYTES, ok);
+    pr_emit_num(r, PR_K_TIMED_CALLS, (double)o->timed_calls, ok);
     if (o->timed_calls > 0) {
-        pr_emit_us(r, "total_us", o->total_ns, ok);
-        pr_emit_num(r, "mean_us",
+        pr_emit_us(r, PR_K_TOTAL_US, o->total_ns, ok);
+        pr_emit_num(r, PR_K_MEAN_US,
                     (double)o->total_ns / 1000.0 / (double)o->timed_calls, ok);
     } else {
-        pr_emit_null(r, "total_us", ok);
-        pr_emit_null(r, "mean_us", ok);
+        pr_emit_null(r, PR_K_TOTAL_US, ok);
+        pr_emit_null(r, PR_K_MEAN_US, ok);
     }
     if (o->bw_ns > 0)
         algbw = o->bw_bytes / (double)o->bw_ns; /* bytes/ns = GB/s */
-    pr_emit_num_or_null(r, "algbw_gbps", algbw, ok);
+    pr_emit_num_or_null(r, PR_K_ALGBW_GBPS, algbw, ok);
     /* the bus factor needs the group's size: never the world's in its
        place (a subgroup is common) */
     factor = pr_comm_bus_factor(o->coll, group > 0 ? group : 2);
     if (group <= 0 && factor != pr_comm_bus_factor(o->coll, 3))
         factor = NAN; /* depends on a size the trace does not give */
-    pr_emit_num_or_null(r, "busbw_gbps", algbw * factor, ok);
+    pr_emit_num_or_null(r, PR_K_BUSBW_GBPS, algbw * factor, ok);
     if (group > 0)
-        pr_emit_num(r, "group_size", group, ok);
+        pr_emit_num(r, PR_K_GROUP_SIZE, group, ok);
     else
-        pr_emit_null(r, "group_size", ok);
+        pr_emit_null(r, PR_K_GROUP_SIZE, ok);
 }
 
 static void
 emit_ops(const struct pr_trace *t, struct op *ops, size_t n, cJSON *c, int *ok)
 {
-    cJSON *arr = pr_emit_arr(c, "ops", ok);
+    cJSON *arr = pr_emit_arr(c, PR_K_OPS, ok);
     size_t i;
 
     qsort(ops, n, sizeof(*ops), cmp_op);
@@ -638,7 +639,7 @@ emit_ops(const struct pr_trace *t, struct op *ops, size_t n, cJSON *c, int *ok)
 static void
 emit_steps(const struct pr_steps *steps, cJSON *c, int *ok)
 {
-    cJSON *arr = pr_emit_arr(c, "per_step", ok);
+    cJSON *arr = pr_emit_arr(c, PR_K_PER_STEP, ok);
     int64_t sum[4] = {0, 0, 0, 0};
     size_t i;
 
@@ -653,11 +654,11 @@ emit_steps(const struct pr_steps *steps, cJSON *c, int *ok)
 
         if (other < 0) /* only after saturation: span >= |comp U comm| */
             other = 0;
-        pr_emit_num(r, "step", (double)i, ok);
-        pr_emit_us(r, "computation_us", cp - bo, ok);
-        pr_emit_us(r, "overlap_us", bo, ok);
-        pr_emit_us(r, "communication_us", cm - bo, ok);
-        pr_emit_us(r, "other_us", other, ok);
+        pr_emit_num(r, PR_K_STEP, (double)i, ok);
+        pr_emit_us(r, PR_K_COMPUTATION_US, cp - bo, ok);
+        pr_emit_us(r, PR_K_OVERLAP_US, bo, ok);
+        pr_emit_us(r, PR_K_COMMUNICATION_US, cm - bo, ok);
+        pr_emit_us(r, PR_K_OTHER_US, other, ok);
         sum[0] = pr_sat_add_i64(sum[0], cp - bo);
         sum[1] = pr_sat_add_i64(sum[1], bo);
         sum[2] = pr_sat_add_i64(sum[2], cm - bo);
@@ -665,10 +666,10 @@ emit_steps(const struct pr_steps *steps, cJSON *c, int *ok)
     }
     if (steps->n > 0) {
         double n = (double)steps->n * 1000.0;
-        pr_emit_num(c, "computation_us", (double)sum[0] / n, ok);
-        pr_emit_num(c, "overlap_us", (double)sum[1] / n, ok);
-        pr_emit_num(c, "communication_us", (double)sum[2] / n, ok);
-        pr_emit_num(c, "other_us", (double)sum[3] / n, ok);
+        pr_emit_num(c, PR_K_COMPUTATION_US, (double)sum[0] / n, ok);
+        pr_emit_num(c, PR_K_OVERLAP_US, (double)sum[1] / n, ok);
+        pr_emit_num(c, PR_K_COMMUNICATION_US, (double)sum[2] / n, ok);
+        pr_emit_num(c, PR_K_OTHER_US, (double)sum[3] / n, ok);
     }
 }
 
@@ -686,7 +687,7 @@ emit_note(const struct collect *c, cJSON *o, int *ok)
     for (i = 0; i < c->n_ops; i++)
         untimed += c->ops[i].calls - c->ops[i].timed_calls;
     if (untimed == 0 && c->single_rank == 0) {
-        pr_emit_null(o, "note", ok);
+        pr_emit_null(o, PR_K_NOTE, ok);
         return;
     }
     text[0] = '\0';
@@ -704,17 +705,17 @@ emit_note(const struct collect *c, cJSON *o, int *ok)
                  "fell outside the window): their sizes are listed, their "
                  "time is unknown and missing from the communication time",
                  len > 0 ? "; " : "", (long long)untimed);
-    pr_emit_str(o, "note", text, ok);
+    pr_emit_str(o, PR_K_NOTE, text, ok);
 }
 
 static enum pr_status
 emit_comm(struct collect *c, const struct pr_steps *steps, cJSON *run,
           struct pr_error *err)
 {
-    cJSON *o = cJSON_AddObjectToObject(run, "communication");
+    cJSON *o = cJSON_AddObjectToObject(run, PR_K_COMMUNICATION);
     int ok = o != NULL;
 
-    pr_emit_str(o, "computation_basis",
+    pr_emit_str(o, PR_K_COMPUTATION_BASIS,
                 steps->comp_kernels ? "kernels" : "host_ops", &ok);
     emit_steps(steps, o, &ok);
     emit_note(c, o, &ok);
@@ -737,7 +738,8 @@ pr_comm_fill(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
     st = collect_calls(c, err);
     if (st == PR_OK && (steps->has_comm || c->n_ops > 0 || t->n_links > 0))
         st = emit_comm(c, steps, run, err);
-    else if (st == PR_OK && cJSON_AddNullToObject(run, "communication") == NULL)
+    else if (st == PR_OK &&
+             cJSON_AddNullToObject(run, PR_K_COMMUNICATION) == NULL)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");
     free(c->hops);
     pr_idmap_free(&c->launch);

@@ -13,6 +13,7 @@
 #include "profreport/buf.h"
 #include "profreport/comm.h"
 #include "profreport/distributed.h"
+#include "profreport/keys.h"
 #include "profreport/sget.h"
 #include "profreport/stages.h"
 
@@ -34,7 +35,7 @@ struct wk {
 static double
 rank_of(const cJSON *run, const char *worker)
 {
-    double r = pr_sget_num(run, "rank");
+    double r = pr_sget_num(run, PR_K_RANK);
     const char *p, *found = NULL;
 
     if (!isnan(r))
@@ -88,9 +89,10 @@ ranks_present(const struct wk *w, size_t n)
 static int
 has_collectives(const struct wk *w)
 {
-    const cJSON *c = pr_sget(w->run, "communication");
+    const cJSON *c = pr_sget(w->run, PR_K_COMMUNICATION);
 
-    return pr_sget_len(pr_sget(c, "ops")) > 0 || w->comm > 0 || w->overlap > 0;
+    return pr_sget_len(pr_sget(c, PR_K_OPS)) > 0 || w->comm > 0 ||
+           w->overlap > 0;
 }
 
 /* The section exists when more than one rank is present, and for a
@@ -132,15 +134,15 @@ emit_coverage(size_t present, double world, int world_known, double floor,
     char text[400], bound[160] = "";
     int short_of_links = !world_known && floor > (double)present;
 
-    pr_emit_num(d, "ranks_present", (double)present, ok);
+    pr_emit_num(d, PR_K_RANKS_PRESENT, (double)present, ok);
     if (world_known)
-        pr_emit_bool(d, "ranks_complete", !(world > (double)present), ok);
+        pr_emit_bool(d, PR_K_RANKS_COMPLETE, !(world > (double)present), ok);
     else if (short_of_links)
-        pr_emit_bool(d, "ranks_complete", 0, ok);
+        pr_emit_bool(d, PR_K_RANKS_COMPLETE, 0, ok);
     else
-        pr_emit_null(d, "ranks_complete", ok);
-    pr_emit_num_or_null(d, "world_size_at_least", short_of_links ? floor : NAN,
-                        ok);
+        pr_emit_null(d, PR_K_RANKS_COMPLETE, ok);
+    pr_emit_num_or_null(d, PR_K_WORLD_SIZE_AT_LEAST,
+                        short_of_links ? floor : NAN, ok);
     if (short_of_links)
         snprintf(bound, sizeof(bound),
                  " (their communication links name ranks 0 to %.0f, so it "
@@ -152,7 +154,7 @@ emit_coverage(size_t present, double world, int world_known, double floor,
                  "the job's world size%s: no straggler is named, because "
                  "the slow rank may be one of the %.0f or more missing",
                  present, bound, floor - (double)present);
-        pr_emit_str(d, "coverage_note", text, ok);
+        pr_emit_str(d, PR_K_COVERAGE_NOTE, text, ok);
         return 0;
     }
     if (present >= 2 && !world_known) {
@@ -161,11 +163,11 @@ emit_coverage(size_t present, double world, int world_known, double floor,
                  "the job's world size: the slowest rank named here is the "
                  "slowest of these",
                  present);
-        pr_emit_str(d, "coverage_note", text, ok);
+        pr_emit_str(d, PR_K_COVERAGE_NOTE, text, ok);
         return 1;
     }
     if (present >= 2 && !(world > (double)present)) {
-        pr_emit_null(d, "coverage_note", ok);
+        pr_emit_null(d, PR_K_COVERAGE_NOTE, ok);
         return 1;
     }
     if (present < 2 && world_known && world > 1)
@@ -187,7 +189,7 @@ emit_coverage(size_t present, double world, int world_known, double floor,
                  "missing; profile every rank (or compare these against "
                  "ranks known to be healthy)",
                  present, world, world - (double)present);
-    pr_emit_str(d, "coverage_note", text, ok);
+    pr_emit_str(d, PR_K_COVERAGE_NOTE, text, ok);
     return 0;
 }
 
@@ -212,7 +214,7 @@ cmp_strag(const void *a, const void *b)
 static void
 emit_stragglers(const struct wk *w, size_t n, int all_ranks, cJSON *d, int *ok)
 {
-    cJSON *arr = pr_emit_arr(d, "stragglers", ok);
+    cJSON *arr = pr_emit_arr(d, PR_K_STRAGGLERS, ok);
     double *busy, med, comm_sum = 0;
     struct strag *v;
     size_t i, m = 0, k = 0;
@@ -264,9 +266,9 @@ emit_stragglers(const struct wk *w, size_t n, int all_ranks, cJSON *d, int *ok)
                  who, b, 100.0 * v[i].excess, med,
                  (comm_sum - s->comm) / (double)(m - 1), s->comm);
         r = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(r, "worker", s->worker, ok);
-        pr_emit_num_or_null(r, "rank", s->rank, ok);
-        pr_emit_str(r, "reason", text, ok);
+        pr_emit_str(r, PR_K_WORKER, s->worker, ok);
+        pr_emit_num_or_null(r, PR_K_RANK, s->rank, ok);
+        pr_emit_str(r, PR_K_REASON, text, ok);
     }
     free(busy);
     free(v);
@@ -275,31 +277,31 @@ emit_stragglers(const struct wk *w, size_t n, int all_ranks, cJSON *d, int *ok)
 static void
 emit_workers(const struct wk *w, size_t n, cJSON *d, int *ok)
 {
-    cJSON *arr = pr_emit_arr(d, "workers", ok);
+    cJSON *arr = pr_emit_arr(d, PR_K_WORKERS, ok);
     cJSON *mis;
     size_t i;
     int mismatch = 0;
 
     for (i = 0; i < n && *ok; i++) {
         cJSON *r = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(r, "worker", w[i].worker, ok);
-        pr_emit_num_or_null(r, "rank", w[i].rank, ok);
-        pr_emit_num_or_null(r, "computation_us", w[i].comp, ok);
-        pr_emit_num_or_null(r, "overlap_us", w[i].overlap, ok);
-        pr_emit_num_or_null(r, "communication_us", w[i].comm, ok);
-        pr_emit_num_or_null(r, "other_us", w[i].other, ok);
-        pr_emit_num(r, "steps", w[i].steps, ok);
+        pr_emit_str(r, PR_K_WORKER, w[i].worker, ok);
+        pr_emit_num_or_null(r, PR_K_RANK, w[i].rank, ok);
+        pr_emit_num_or_null(r, PR_K_COMPUTATION_US, w[i].comp, ok);
+        pr_emit_num_or_null(r, PR_K_OVERLAP_US, w[i].overlap, ok);
+        pr_emit_num_or_null(r, PR_K_COMMUNICATION_US, w[i].comm, ok);
+        pr_emit_num_or_null(r, PR_K_OTHER_US, w[i].other, ok);
+        pr_emit_num(r, PR_K_STEPS, w[i].steps, ok);
         mismatch |= w[i].steps != w[0].steps;
     }
     if (!mismatch) {
-        pr_emit_null(d, "step_count_mismatch", ok);
+        pr_emit_null(d, PR_K_STEP_COUNT_MISMATCH, ok);
         return;
     }
-    mis = pr_emit_arr(d, "step_count_mismatch", ok);
+    mis = pr_emit_arr(d, PR_K_STEP_COUNT_MISMATCH, ok);
     for (i = 0; i < n && *ok; i++) {
         cJSON *r = pr_emit_obj(mis, NULL, ok);
-        pr_emit_str(r, "worker", w[i].worker, ok);
-        pr_emit_num(r, "steps", w[i].steps, ok);
+        pr_emit_str(r, PR_K_WORKER, w[i].worker, ok);
+        pr_emit_num(r, PR_K_STEPS, w[i].steps, ok);
     }
 }
 
@@ -332,24 +334,25 @@ coll_of(struct colls *cs, const char *name, double group_size)
 static int
 add_op(struct colls *cs, const cJSON *op)
 {
-    const char *name = pr_sget_str(op, "name");
-    double us = pr_sget_num(op, "total_us"),
-           timed = pr_sget_num(op, "timed_calls");
+    const char *name = pr_sget_str(op, PR_K_NAME);
+    double us = pr_sget_num(op, PR_K_TOTAL_US),
+           timed = pr_sget_num(op, PR_K_TIMED_CALLS);
     struct coll *a;
 
     if (name == NULL)
         return 1;
-    a = coll_of(cs, name, pr_sget_num(op, "group_size"));
+    a = coll_of(cs, name, pr_sget_num(op, PR_K_GROUP_SIZE));
     if (a == NULL)
         return 0;
-    if (isnan(a->group_size) || pr_sget_num(op, "group_size") > a->group_size)
-        a->group_size = pr_sget_num(op, "group_size");
-    a->calls += pr_sget_num(op, "calls");
+    if (isnan(a->group_size) ||
+        pr_sget_num(op, PR_K_GROUP_SIZE) > a->group_size)
+        a->group_size = pr_sget_num(op, PR_K_GROUP_SIZE);
+    a->calls += pr_sget_num(op, PR_K_CALLS);
     a->bytes +=
-        pr_sget_num(op, "total_bytes"); /* NaN poisons: unknown stays so */
+        pr_sget_num(op, PR_K_TOTAL_BYTES); /* NaN poisons: unknown stays so */
     a->us += isnan(us) ? 0 : us;
     a->timed +=
-        isnan(timed) ? (isnan(us) ? 0 : pr_sget_num(op, "calls")) : timed;
+        isnan(timed) ? (isnan(us) ? 0 : pr_sget_num(op, PR_K_CALLS)) : timed;
     return 1;
 }
 
@@ -368,14 +371,14 @@ emit_coll(cJSON *arr, const struct coll *c, int *ok)
     if (group <= 0 && factor != pr_comm_bus_factor(coll, 3))
         factor = NAN;
 
-    pr_emit_str(r, "name", c->name, ok);
-    pr_emit_num(r, "calls", c->calls, ok);
-    pr_emit_num_or_null(r, "total_bytes", c->bytes, ok);
-    pr_emit_num_or_null(r, "total_us", c->timed > 0 ? c->us : NAN, ok);
-    pr_emit_num_or_null(r, "mean_us", c->timed > 0 ? c->us / c->timed : NAN,
+    pr_emit_str(r, PR_K_NAME, c->name, ok);
+    pr_emit_num(r, PR_K_CALLS, c->calls, ok);
+    pr_emit_num_or_null(r, PR_K_TOTAL_BYTES, c->bytes, ok);
+    pr_emit_num_or_null(r, PR_K_TOTAL_US, c->timed > 0 ? c->us : NAN, ok);
+    pr_emit_num_or_null(r, PR_K_MEAN_US, c->timed > 0 ? c->us / c->timed : NAN,
                         ok);
-    pr_emit_num_or_null(r, "algbw_gbps", algbw, ok);
-    pr_emit_num_or_null(r, "busbw_gbps", algbw * factor, ok);
+    pr_emit_num_or_null(r, PR_K_ALGBW_GBPS, algbw, ok);
+    pr_emit_num_or_null(r, PR_K_BUSBW_GBPS, algbw * factor, ok);
 }
 
 /* Sum each collective over the ranks; bandwidths from the sums. */
@@ -387,16 +390,16 @@ emit_comm_ops(const struct wk *w, size_t n, cJSON *d, int *ok)
     size_t i;
 
     for (i = 0; i < n && *ok; i++) {
-        const cJSON *c = pr_sget(w[i].run, "communication");
+        const cJSON *c = pr_sget(w[i].run, PR_K_COMMUNICATION);
         const cJSON *op;
 
-        cJSON_ArrayForEach(op, pr_sget(c, "ops"))
+        cJSON_ArrayForEach(op, pr_sget(c, PR_K_OPS))
         {
             if (*ok && !add_op(&cs, op))
                 *ok = 0;
         }
     }
-    arr = pr_emit_arr(d, "comm_ops", ok);
+    arr = pr_emit_arr(d, PR_K_COMM_OPS, ok);
     for (i = 0; i < cs.n && *ok; i++)
         emit_coll(arr, &cs.v[i], ok);
     free(cs.v);
@@ -410,18 +413,18 @@ collect_workers(const cJSON *runs, struct wk *w, size_t n)
 
     cJSON_ArrayForEach(run, runs)
     {
-        const cJSON *c = pr_sget(run, "communication");
-        const char *worker = pr_sget_str(run, "worker");
+        const cJSON *c = pr_sget(run, PR_K_COMMUNICATION);
+        const char *worker = pr_sget_str(run, PR_K_WORKER);
         if (i == n)
             break;
         w[i].run = run;
         w[i].worker = worker ? worker : "";
         w[i].rank = rank_of(run, w[i].worker);
-        w[i].comp = pr_sget_num(c, "computation_us");
-        w[i].overlap = pr_sget_num(c, "overlap_us");
-        w[i].comm = pr_sget_num(c, "communication_us");
-        w[i].other = pr_sget_num(c, "other_us");
-        w[i].steps = (int)pr_sget_len(pr_sget(run, "steps"));
+        w[i].comp = pr_sget_num(c, PR_K_COMPUTATION_US);
+        w[i].overlap = pr_sget_num(c, PR_K_OVERLAP_US);
+        w[i].comm = pr_sget_num(c, PR_K_COMMUNICATION_US);
+        w[i].other = pr_sget_num(c, PR_K_OTHER_US);
+        w[i].steps = (int)pr_sget_len(pr_sget(run, PR_K_STEPS));
         i++;
     }
 }
@@ -435,11 +438,11 @@ any_npu(const struct wk *w, size_t n)
 
     for (i = 0; i < n; i++) {
         /* the run's device kind is there before its devices are */
-        if (pr_sget_is(pr_sget_str(w[i].run, "device_kind"), "npu"))
+        if (pr_sget_is(pr_sget_str(w[i].run, PR_K_DEVICE_KIND), "npu"))
             return 1;
-        cJSON_ArrayForEach(d, pr_sget(w[i].run, "devices"))
+        cJSON_ArrayForEach(d, pr_sget(w[i].run, PR_K_DEVICES))
         {
-            if (strcmp(pr_sget_str_or(d, "kind", ""), "npu") == 0)
+            if (strcmp(pr_sget_str_or(d, PR_K_KIND, ""), "npu") == 0)
                 return 1;
         }
     }
@@ -457,15 +460,15 @@ links_floor(const struct wk *w, size_t n)
     size_t i;
 
     for (i = 0; i < n; i++) {
-        double r = pr_sget_num(w[i].run, "rank");
+        double r = pr_sget_num(w[i].run, PR_K_RANK);
 
         if (r > top && r < 16777216.0)
             top = r;
-        cJSON_ArrayForEach(l,
-                           pr_sget(pr_sget(w[i].run, "communication"), "links"))
+        cJSON_ArrayForEach(
+            l, pr_sget(pr_sget(w[i].run, PR_K_COMMUNICATION), PR_K_LINKS))
         {
-            double a = pr_sget_num(l, "src_rank"),
-                   b = pr_sget_num(l, "dst_rank");
+            double a = pr_sget_num(l, PR_K_SRC_RANK),
+                   b = pr_sget_num(l, PR_K_DST_RANK);
 
             if (a > top && a < 16777216.0)
                 top = a;
@@ -479,7 +482,7 @@ links_floor(const struct wk *w, size_t n)
 enum pr_status
 pr_distributed_build(cJSON *summary, struct pr_error *err)
 {
-    const cJSON *runs = pr_sget(summary, "runs");
+    const cJSON *runs = pr_sget(summary, PR_K_RUNS);
     size_t n = pr_sget_len(runs), i;
     struct wk *w;
     cJSON *d;
@@ -500,10 +503,10 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
         return PR_OK;
     }
     for (i = 0; i < n; i++) {
-        world_known |= pr_sget_num(w[i].run, "world_size") > 0;
-        if (pr_sget_num(w[i].run, "world_size") > world) {
-            world = pr_sget_num(w[i].run, "world_size");
-            source = pr_sget_str(w[i].run, "world_size_source");
+        world_known |= pr_sget_num(w[i].run, PR_K_WORLD_SIZE) > 0;
+        if (pr_sget_num(w[i].run, PR_K_WORLD_SIZE) > world) {
+            world = pr_sget_num(w[i].run, PR_K_WORLD_SIZE);
+            source = pr_sget_str(w[i].run, PR_K_WORLD_SIZE_SOURCE);
         }
     }
     d = cJSON_CreateObject();
@@ -518,12 +521,12 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
         world_known = 1;
         source = NULL;
     }
-    pr_emit_num_or_null(d, "world_size", world_known ? world : NAN, &ok);
+    pr_emit_num_or_null(d, PR_K_WORLD_SIZE, world_known ? world : NAN, &ok);
     if (world_known && source != NULL)
-        pr_emit_str(d, "world_size_source", source, &ok);
+        pr_emit_str(d, PR_K_WORLD_SIZE_SOURCE, source, &ok);
     else
-        pr_emit_null(d, "world_size_source", &ok);
-    pr_emit_str(d, "method",
+        pr_emit_null(d, PR_K_WORLD_SIZE_SOURCE, &ok);
+    pr_emit_str(d, PR_K_METHOD,
                 "per step: computation = kernel time (host operator time "
                 "in a run without kernels) not overlapped by "
                 "communication, overlap = both at once, communication = "
@@ -547,7 +550,7 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
         cJSON_Delete(d);
         return PR_E_NOMEM;
     }
-    if (ok && pr_sput(summary, "distributed", d))
+    if (ok && pr_sput(summary, PR_K_DISTRIBUTED, d))
         return PR_OK;
     cJSON_Delete(d);
     return pr_error_set(err, PR_E_NOMEM, "out of memory (distributed)");

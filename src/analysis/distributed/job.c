@@ -47,7 +47,7 @@ steady_mean(const cJSON *steps)
     if (n < 3 || (d = malloc(n * sizeof(*d))) == NULL)
         return NAN;
     for (i = 0; i < n; i++)
-        d[i] = pr_sget_num(cJSON_GetArrayItem(steps, (int)i), "duration_us");
+        d[i] = pr_sget_num(cJSON_GetArrayItem(steps, (int)i), PR_K_DURATION_US);
     first = d[0];
     for (i = 1; i < n; i++)
         sum += d[i];
@@ -154,12 +154,12 @@ rank_ref(const struct rk *r, double median, int *ok)
         *ok = 0;
         return NULL;
     }
-    pr_emit_num(o, "run", (double)r->idx, ok);
+    pr_emit_num(o, PR_K_RUN, (double)r->idx, ok);
     pr_emit_str(o, PR_K_WORKER, pr_sget_str_or(r->run, PR_K_WORKER, ""), ok);
     pr_emit_num_or_null(o, PR_K_RANK,
                         cJSON_IsNumber(rank) ? rank->valuedouble : NAN, ok);
     pr_emit_num_or_null(o, PR_K_MEAN_US, r->mean, ok);
-    pr_emit_num_or_null(o, "vs_median_pct",
+    pr_emit_num_or_null(o, PR_K_VS_MEDIAN_PCT,
                         median > 0 ? 100.0 * (r->mean - median) / median : NAN,
                         ok);
     return o;
@@ -168,7 +168,7 @@ rank_ref(const struct rk *r, double median, int *ok)
 static void
 per_rank(cJSON *job, const struct rk *v, size_t n, double median, int *ok)
 {
-    cJSON *a = pr_emit_arr(job, "per_rank", ok);
+    cJSON *a = pr_emit_arr(job, PR_K_PER_RANK, ok);
     size_t i;
 
     for (i = 0; a != NULL && i < n; i++) {
@@ -180,14 +180,14 @@ per_rank(cJSON *job, const struct rk *v, size_t n, double median, int *ok)
             return;
         }
         pr_emit_str(o, PR_K_SPAN, pr_sget_str_or(v[i].run, PR_K_SPAN, ""), ok);
-        pr_emit_num(o, "steps", v[i].steps, ok);
+        pr_emit_num(o, PR_K_STEPS, v[i].steps, ok);
         pr_emit_num_or_null(o, PR_K_MEDIAN_US, v[i].median, ok);
         pr_emit_num_or_null(o, PR_K_MAX_US, v[i].max, ok);
-        pr_emit_num_or_null(o, "communication_pct", v[i].comm, ok);
-        pr_emit_bool(o, "first_step_excluded", v[i].warmup, ok);
+        pr_emit_num_or_null(o, PR_K_COMMUNICATION_PCT, v[i].comm, ok);
+        pr_emit_bool(o, PR_K_FIRST_STEP_EXCLUDED, v[i].warmup, ok);
         /* the run's own mean (its Overview, verdict and terminal line)
            counts every step: say what it is where the job's differs */
-        pr_emit_num_or_null(o, "run_mean_us", v[i].run_mean, ok);
+        pr_emit_num_or_null(o, PR_K_RUN_MEAN_US, v[i].run_mean, ok);
     }
 }
 
@@ -199,10 +199,10 @@ per_rank(cJSON *job, const struct rk *v, size_t n, double median, int *ok)
 static size_t
 pipeline_slowest(const cJSON *summary, const struct rk *sorted, size_t m)
 {
-    const cJSON *p = pr_sget(pr_sget(summary, "distributed"), "pipeline");
+    const cJSON *p = pr_sget(pr_sget(summary, PR_K_DISTRIBUTED), PR_K_PIPELINE);
     const cJSON *s = cJSON_GetArrayItem(
-        pr_sget(p, "stages"), (int)pr_sget_long(p, "slowest_stage", -1));
-    double rank = pr_sget_num(s, "slowest_rank");
+        pr_sget(p, PR_K_STAGES), (int)pr_sget_long(p, PR_K_SLOWEST_STAGE, -1));
+    double rank = pr_sget_num(s, PR_K_SLOWEST_RANK);
     size_t i;
 
     for (i = 0; !isnan(rank) && i < m; i++)
@@ -217,7 +217,7 @@ static void
 distribution(cJSON *job, const struct rk *sorted, size_t m, size_t slow,
              int *ok)
 {
-    cJSON *d = pr_emit_obj(job, "step_us", ok);
+    cJSON *d = pr_emit_obj(job, PR_K_STEP_US, ok);
     double sum = 0, median = m > 0 ? sorted[(m - 1) / 2].mean : NAN;
     size_t i, warm = 0;
 
@@ -225,36 +225,36 @@ distribution(cJSON *job, const struct rk *sorted, size_t m, size_t slow,
         sum += sorted[i].mean;
         warm += sorted[i].warmup;
     }
-    pr_emit_num(d, "ranks_with_steps", (double)m, ok);
-    pr_emit_num(d, "ranks_first_step_excluded", (double)warm, ok);
+    pr_emit_num(d, PR_K_RANKS_WITH_STEPS, (double)m, ok);
+    pr_emit_num(d, PR_K_RANKS_FIRST_STEP_EXCLUDED, (double)warm, ok);
     pr_emit_num_or_null(d, PR_K_MIN_US, m > 0 ? sorted[0].mean : NAN, ok);
     pr_emit_num_or_null(d, PR_K_MEDIAN_US, median, ok);
     pr_emit_num_or_null(d, PR_K_MEAN_US, m > 0 ? sum / (double)m : NAN, ok);
     pr_emit_num_or_null(d, PR_K_MAX_US, m > 0 ? sorted[m - 1].mean : NAN, ok);
     pr_emit_num_or_null(
-        d, "spread_pct",
+        d, PR_K_SPREAD_PCT,
         median > 0 ? 100.0 * (sorted[m - 1].mean - sorted[0].mean) / median
                    : NAN,
         ok);
     if (m == 0) {
-        pr_emit_null(job, "slowest", ok);
-        pr_emit_null(job, "median", ok);
-        pr_emit_null(job, "slowest_by_mean", ok);
+        pr_emit_null(job, PR_K_SLOWEST, ok);
+        pr_emit_null(job, PR_K_MEDIAN, ok);
+        pr_emit_null(job, PR_K_SLOWEST_BY_MEAN, ok);
         return;
     }
-    pr_emit_str(job, "slowest_basis",
+    pr_emit_str(job, PR_K_SLOWEST_BASIS,
                 slow < m ? "the slowest rank of the slowest pipeline stage "
                            "(distributed.pipeline: Computing)"
                          : "mean step time",
                 ok);
-    pr_emit_str(job, "slowest_by", slow < m ? "pipeline_stage" : "mean_step",
+    pr_emit_str(job, PR_K_SLOWEST_BY, slow < m ? "pipeline_stage" : "mean_step",
                 ok);
     if (!cJSON_AddItemToObject(
-            job, "slowest",
+            job, PR_K_SLOWEST,
             rank_ref(&sorted[slow < m ? slow : m - 1], median, ok)) ||
-        !cJSON_AddItemToObject(job, "slowest_by_mean",
+        !cJSON_AddItemToObject(job, PR_K_SLOWEST_BY_MEAN,
                                rank_ref(&sorted[m - 1], median, ok)) ||
-        !cJSON_AddItemToObject(job, "median",
+        !cJSON_AddItemToObject(job, PR_K_MEDIAN,
                                rank_ref(&sorted[(m - 1) / 2], median, ok)))
         *ok = 0;
 }
@@ -266,20 +266,22 @@ distribution(cJSON *job, const struct rk *sorted, size_t m, size_t slow,
 static void
 coverage(cJSON *job, const cJSON *summary, int *ok)
 {
-    const cJSON *d = pr_sget(summary, "distributed");
-    const cJSON *c = pr_sget(d, "ranks_complete");
+    const cJSON *d = pr_sget(summary, PR_K_DISTRIBUTED);
+    const cJSON *c = pr_sget(d, PR_K_RANKS_COMPLETE);
 
     if (cJSON_IsBool(c))
-        pr_emit_bool(job, "ranks_complete", cJSON_IsTrue(c), ok);
+        pr_emit_bool(job, PR_K_RANKS_COMPLETE, cJSON_IsTrue(c), ok);
     else
-        pr_emit_null(job, "ranks_complete", ok);
-    pr_emit_num_or_null(job, "world_size", pr_sget_num(d, "world_size"), ok);
-    pr_emit_num_or_null(job, "world_size_at_least",
-                        pr_sget_num(d, "world_size_at_least"), ok);
-    if (pr_sget_str(d, "coverage_note") != NULL)
-        pr_emit_str(job, "coverage_note", pr_sget_str(d, "coverage_note"), ok);
+        pr_emit_null(job, PR_K_RANKS_COMPLETE, ok);
+    pr_emit_num_or_null(job, PR_K_WORLD_SIZE, pr_sget_num(d, PR_K_WORLD_SIZE),
+                        ok);
+    pr_emit_num_or_null(job, PR_K_WORLD_SIZE_AT_LEAST,
+                        pr_sget_num(d, PR_K_WORLD_SIZE_AT_LEAST), ok);
+    if (pr_sget_str(d, PR_K_COVERAGE_NOTE) != NULL)
+        pr_emit_str(job, PR_K_COVERAGE_NOTE, pr_sget_str(d, PR_K_COVERAGE_NOTE),
+                    ok);
     else
-        pr_emit_null(job, "coverage_note", ok);
+        pr_emit_null(job, PR_K_COVERAGE_NOTE, ok);
 }
 
 /* "rank 3" or the worker's name, for a heatmap row. */
@@ -319,7 +321,7 @@ cell(const cJSON *const *runs, size_t r0, size_t r1, size_t s0, size_t s1)
 static void
 heat_rows(cJSON *h, const cJSON *const *runs, size_t n, size_t per, int *ok)
 {
-    cJSON *rows = pr_emit_arr(h, "rows", ok);
+    cJSON *rows = pr_emit_arr(h, PR_K_ROWS, ok);
     char a[96], b[96], label[200];
 
     for (size_t r0 = 0; rows != NULL && r0 < n; r0 += per) {
@@ -338,7 +340,7 @@ heat_rows(cJSON *h, const cJSON *const *runs, size_t n, size_t per, int *ok)
         else
             snprintf(label, sizeof(label), "%s … %s", a, b);
         pr_emit_str(o, PR_K_LABEL, label, ok);
-        pr_emit_num(o, "runs", (double)(r1 - r0), ok);
+        pr_emit_num(o, PR_K_RUNS, (double)(r1 - r0), ok);
     }
 }
 
@@ -347,7 +349,7 @@ heat_rows(cJSON *h, const cJSON *const *runs, size_t n, size_t per, int *ok)
 static void
 heatmap(cJSON *job, const cJSON *const *runs, size_t n, int *ok)
 {
-    cJSON *h = pr_emit_obj(job, "heatmap", ok), *vals, *steps;
+    cJSON *h = pr_emit_obj(job, PR_K_HEATMAP, ok), *vals, *steps;
     size_t cols = 0, i, per_r, per_c, longest = 0;
 
     for (i = 0; i < n; i++)
@@ -357,11 +359,11 @@ heatmap(cJSON *job, const cJSON *const *runs, size_t n, int *ok)
         }
     per_r = (n + PR_JOB_HEAT_ROWS - 1) / PR_JOB_HEAT_ROWS;
     per_c = cols > 0 ? (cols + PR_JOB_HEAT_COLS - 1) / PR_JOB_HEAT_COLS : 1;
-    pr_emit_str(h, "reduce", "max", ok);
-    pr_emit_num(h, "runs_per_row", (double)per_r, ok);
-    pr_emit_num(h, "steps_per_column", (double)per_c, ok);
+    pr_emit_str(h, PR_K_REDUCE, "max", ok);
+    pr_emit_num(h, PR_K_RUNS_PER_ROW, (double)per_r, ok);
+    pr_emit_num(h, PR_K_STEPS_PER_COLUMN, (double)per_c, ok);
     heat_rows(h, runs, n, per_r, ok);
-    steps = pr_emit_arr(h, "steps", ok);
+    steps = pr_emit_arr(h, PR_K_STEPS, ok);
     for (i = 0; steps != NULL && i < cols; i += per_c) {
         const cJSON *st =
             cJSON_GetArrayItem(pr_sget(runs[longest], PR_K_STEPS), (int)i);
@@ -371,7 +373,7 @@ heatmap(cJSON *job, const cJSON *const *runs, size_t n, int *ok)
             *ok = 0;
         }
     }
-    vals = pr_emit_arr(h, "values_us", ok);
+    vals = pr_emit_arr(h, PR_K_VALUES_US, ok);
     for (size_t r0 = 0; vals != NULL && r0 < n; r0 += per_r) {
         cJSON *row = cJSON_CreateArray();
         if (row == NULL || !cJSON_AddItemToArray(vals, row)) {
@@ -446,20 +448,20 @@ agg_row(const struct agg *g, const cJSON *const *runs, const char *key, int *ok)
         return NULL;
     }
     pr_emit_str(o, PR_K_NAME, g->name, ok);
-    pr_emit_num(o, "ranks", (double)g->ranks, ok);
-    pr_emit_num(o, "calls_mean", g->calls / n, ok);
+    pr_emit_num(o, PR_K_RANKS, (double)g->ranks, ok);
+    pr_emit_num(o, PR_K_CALLS_MEAN, g->calls / n, ok);
     snprintf(k, sizeof(k), "mean_%s", key);
     pr_emit_num(o, k, mean, ok);
     snprintf(k, sizeof(k), "min_%s", key);
     pr_emit_num(o, k, min, ok);
     snprintf(k, sizeof(k), "max_%s", key);
     pr_emit_num(o, k, g->max, ok);
-    pr_emit_num_or_null(o, "spread_pct",
+    pr_emit_num_or_null(o, PR_K_SPREAD_PCT,
                         mean > 0 ? 100.0 * (g->max - min) / mean : NAN, ok);
-    pr_emit_str(o, "max_worker",
+    pr_emit_str(o, PR_K_MAX_WORKER,
                 pr_sget_str_or(runs[g->max_run], PR_K_WORKER, ""), ok);
     if (!(g->host < 0)) /* NAN: no rank recorded host times */
-        pr_emit_num_or_null(o, "mean_host_self_us", g->host / n, ok);
+        pr_emit_num_or_null(o, PR_K_MEAN_HOST_SELF_US, g->host / n, ok);
     return o;
 }
 
@@ -618,7 +620,7 @@ build(cJSON *summary, const cJSON *runs, size_t n, struct pr_error *err)
             i++;
         }
         qsort(sorted, m, sizeof(*sorted), cmp_mean);
-        pr_emit_num(job, "ranks", (double)n, &ok);
+        pr_emit_num(job, PR_K_RANKS, (double)n, &ok);
         distribution(job, sorted, m, pipeline_slowest(summary, sorted, m), &ok);
         coverage(job, summary, &ok);
         per_rank(job, v, n, m > 0 ? sorted[(m - 1) / 2].mean : NAN, &ok);
@@ -631,7 +633,7 @@ build(cJSON *summary, const cJSON *runs, size_t n, struct pr_error *err)
     free(rv);
     free(v);
     free(sorted);
-    if (!ok || !pr_sput(summary, "job", job)) {
+    if (!ok || !pr_sput(summary, PR_K_JOB, job)) {
         cJSON_Delete(job);
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
@@ -644,8 +646,8 @@ pr_job_build(cJSON *summary, struct pr_error *err)
     const cJSON *runs = cJSON_GetObjectItemCaseSensitive(summary, PR_K_RUNS);
     size_t n = (size_t)cJSON_GetArraySize(runs);
 
-    if (cJSON_GetObjectItemCaseSensitive(summary, "job") == NULL &&
-        cJSON_AddNullToObject(summary, "job") == NULL)
+    if (cJSON_GetObjectItemCaseSensitive(summary, PR_K_JOB) == NULL &&
+        cJSON_AddNullToObject(summary, PR_K_JOB) == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (n < 2 || !is_job(runs))
         return PR_OK;

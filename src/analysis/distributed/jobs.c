@@ -59,7 +59,7 @@ pr_jobs_note_origin(cJSON *run, const char *path, const struct pr_trace *t,
     pr_emit_str(o, PR_K_PATH, path, &ok);
     pr_emit_num_or_null(
         o, "t0_ns", t0 >= EPOCH_MIN_NS && t0 <= EPOCH_MAX_NS ? t0 : NAN, &ok);
-    pr_emit_str(o, "backend",
+    pr_emit_str(o, PR_K_BACKEND,
                 t->backend != PR_STR_NONE ? pr_trace_str(t, t->backend) : "",
                 &ok);
     if (ok && cJSON_AddItemToObject(run, PR_JOBS_ORIGIN, o))
@@ -181,12 +181,13 @@ collect(const cJSON *summary, struct jr *v, size_t n)
         v[i].ws = pr_sget_num(run, PR_K_WORLD_SIZE);
         /* a lower bound (the largest group a rank's files show) differs
            from rank to rank of one job: it does not split jobs */
-        if (strcmp(pr_sget_str_or(run, "world_size_source", ""),
+        if (strcmp(pr_sget_str_or(run, PR_K_WORLD_SIZE_SOURCE, ""),
                    "communication groups") == 0)
             v[i].ws = NAN;
         v[i].t0 = o ? pr_sget_num(o, "t0_ns") : span_time(run);
-        v[i].backend = pr_sget_str_or(o, "backend", "");
-        v[i].device = pr_sget_str_or(pr_sget_first(run, "devices"), "name", "");
+        v[i].backend = pr_sget_str_or(o, PR_K_BACKEND, "");
+        v[i].device =
+            pr_sget_str_or(pr_sget_first(run, PR_K_DEVICES), PR_K_NAME, "");
         v[i].dir = dir_of(o ? pr_sget_str_or(o, PR_K_PATH, "")
                             : saved_path(inputs, used, run));
         if (v[i++].dir == NULL)
@@ -561,14 +562,14 @@ remap_runs(cJSON *job, const size_t *idx, size_t m)
 
     for (i = 0; i < 3; i++) {
         cJSON *run = cJSON_GetObjectItemCaseSensitive(
-            cJSON_GetObjectItemCaseSensitive(job, refs[i]), "run");
+            cJSON_GetObjectItemCaseSensitive(job, refs[i]), PR_K_RUN);
         if (cJSON_IsNumber(run) && run->valuedouble >= 0 &&
             run->valuedouble < (double)m)
             cJSON_SetNumberValue(run, (double)idx[(size_t)run->valuedouble]);
     }
-    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(job, "per_rank"))
+    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(job, PR_K_PER_RANK))
     {
-        cJSON *run = cJSON_GetObjectItemCaseSensitive(r, "run");
+        cJSON *run = cJSON_GetObjectItemCaseSensitive(r, PR_K_RUN);
         if (cJSON_IsNumber(run) && run->valuedouble >= 0 &&
             run->valuedouble < (double)m)
             cJSON_SetNumberValue(run, (double)idx[(size_t)run->valuedouble]);
@@ -584,7 +585,8 @@ job_views(const struct jr *v, size_t n, size_t k, cJSON *entry,
     size_t *idx = calloc(n, sizeof(*idx)), i, m = 0;
     enum pr_status st = PR_E_NOMEM;
 
-    if (tmp != NULL && idx != NULL && cJSON_AddNullToObject(tmp, "distributed"))
+    if (tmp != NULL && idx != NULL &&
+        cJSON_AddNullToObject(tmp, PR_K_DISTRIBUTED))
         arr = cJSON_AddArrayToObject(tmp, PR_K_RUNS);
     for (i = 0; arr != NULL && i < n; i++)
         if (v[i].group == k) {
@@ -596,12 +598,12 @@ job_views(const struct jr *v, size_t n, size_t k, cJSON *entry,
     if (arr != NULL && (st = pr_distributed_build(tmp, err)) == PR_OK)
         st = pr_job_build(tmp, err);
     if (st == PR_OK) {
-        d = cJSON_DetachItemFromObjectCaseSensitive(tmp, "distributed");
-        j = cJSON_DetachItemFromObjectCaseSensitive(tmp, "job");
+        d = cJSON_DetachItemFromObjectCaseSensitive(tmp, PR_K_DISTRIBUTED);
+        j = cJSON_DetachItemFromObjectCaseSensitive(tmp, PR_K_JOB);
         remap_runs(j, idx, m);
-        if (!cJSON_AddItemToObject(entry, "distributed", d))
+        if (!cJSON_AddItemToObject(entry, PR_K_DISTRIBUTED, d))
             cJSON_Delete(d);
-        if (!cJSON_AddItemToObject(entry, "job", j))
+        if (!cJSON_AddItemToObject(entry, PR_K_JOB, j))
             cJSON_Delete(j);
     }
     cJSON_Delete(tmp);
@@ -616,7 +618,7 @@ static void
 job_members(const struct jr *v, size_t n, size_t k, cJSON *entry, int *ok)
 {
     cJSON *runs = pr_emit_arr(entry, PR_K_RUNS, ok);
-    cJSON *ranks = pr_emit_arr(entry, "ranks", ok);
+    cJSON *ranks = pr_emit_arr(entry, PR_K_RANKS, ok);
     double *rk = calloc(n, sizeof(*rk)), ws = NAN;
     size_t i, m = 0, seen = 0;
 
@@ -665,8 +667,8 @@ emit_jobs(cJSON *summary, const struct jr *v, size_t n, size_t n_jobs,
         free(paths[k]);
     free(paths);
     if (ok && st == PR_OK) {
-        cJSON_DeleteItemFromObjectCaseSensitive(summary, "jobs");
-        if (cJSON_AddItemToObject(summary, "jobs", arr))
+        cJSON_DeleteItemFromObjectCaseSensitive(summary, PR_K_JOBS);
+        if (cJSON_AddItemToObject(summary, PR_K_JOBS, arr))
             return PR_OK;
     }
     cJSON_Delete(arr);
@@ -679,10 +681,10 @@ null_views(cJSON *summary, struct pr_error *err)
 {
     cJSON *a = cJSON_CreateNull(), *b = cJSON_CreateNull();
 
-    if (a != NULL && b != NULL && pr_sput(summary, "distributed", a)) {
+    if (a != NULL && b != NULL && pr_sput(summary, PR_K_DISTRIBUTED, a)) {
         a = NULL;
-        cJSON_DeleteItemFromObjectCaseSensitive(summary, "job");
-        if (cJSON_AddItemToObject(summary, "job", b))
+        cJSON_DeleteItemFromObjectCaseSensitive(summary, PR_K_JOB);
+        if (cJSON_AddItemToObject(summary, PR_K_JOB, b))
             return PR_OK;
     }
     cJSON_Delete(a);
@@ -726,7 +728,7 @@ pr_jobs_build(cJSON *summary, struct pr_error *err)
         if (st == PR_OK)
             st = emit_jobs(summary, v, n, n_jobs, err);
     } else if (st == PR_OK) {
-        cJSON_DeleteItemFromObjectCaseSensitive(summary, "jobs");
+        cJSON_DeleteItemFromObjectCaseSensitive(summary, PR_K_JOBS);
         st = pr_distributed_build(summary, err);
         if (st == PR_OK)
             st = pr_job_build(summary, err);
@@ -770,7 +772,7 @@ void
 pr_jobs_describe(const cJSON *summary, const char *saved_from, char *buf,
                  size_t n)
 {
-    const cJSON *jobs = pr_sget(summary, "jobs"), *j;
+    const cJSON *jobs = pr_sget(summary, PR_K_JOBS), *j;
     const char *first;
     size_t k = 0, len, common = common_path(jobs, &first);
     char ext[96];

@@ -14,6 +14,7 @@
 
 #include "profreport/checked.h"
 #include "profreport/comm.h"
+#include "profreport/keys.h"
 #include "profreport/phases.h"
 #include "profreport/producer.h"
 #include "profreport/sget.h"
@@ -157,9 +158,9 @@ emit_phase_row(cJSON *o, const struct pr_phase_step *p, int *ok)
     size_t k;
 
     if (p->number >= 0)
-        pr_emit_num(o, "step", (double)p->number, ok);
+        pr_emit_num(o, PR_K_STEP, (double)p->number, ok);
     else
-        pr_emit_null(o, "step", ok);
+        pr_emit_null(o, PR_K_STEP, ok);
     for (k = 0; k < N_PHASE_KEYS; k++) {
         int64_t v = phase_at(p, k);
         if (v == PR_PHASE_UNKNOWN)
@@ -199,25 +200,25 @@ emit_phases(const struct pr_phases *p, cJSON *run, int *ok)
     size_t i;
 
     if (p == NULL || p->n_steps == 0) {
-        pr_emit_null(run, "step_phases", ok);
+        pr_emit_null(run, PR_K_STEP_PHASES, ok);
         return;
     }
-    o = pr_emit_obj(run, "step_phases", ok);
-    pr_emit_str(o, "source", p->steps_source ? p->steps_source : "", ok);
-    arr = pr_emit_arr(o, "steps", ok);
+    o = pr_emit_obj(run, PR_K_STEP_PHASES, ok);
+    pr_emit_str(o, PR_K_SOURCE, p->steps_source ? p->steps_source : "", ok);
+    arr = pr_emit_arr(o, PR_K_STEPS, ok);
     for (i = 0; i < p->n_steps && *ok; i++)
         emit_phase_row(pr_emit_obj(arr, NULL, ok), &p->steps[i], ok);
-    emit_phase_mean(pr_emit_obj(o, "mean", ok), p, ok);
-    pr_emit_num(o, "mean_skipped_steps",
+    emit_phase_mean(pr_emit_obj(o, PR_K_MEAN, ok), p, ok);
+    pr_emit_num(o, PR_K_MEAN_SKIPPED_STEPS,
                 (double)(p->mean_skip < p->n_steps ? p->mean_skip : 0), ok);
     if (p->parallel_mode[0])
-        pr_emit_str(o, "parallel_mode", p->parallel_mode, ok);
+        pr_emit_str(o, PR_K_PARALLEL_MODE, p->parallel_mode, ok);
     else
-        pr_emit_null(o, "parallel_mode", ok);
+        pr_emit_null(o, PR_K_PARALLEL_MODE, ok);
     if (p->stage_count > 0)
-        pr_emit_num(o, "pipeline_stages", (double)p->stage_count, ok);
+        pr_emit_num(o, PR_K_PIPELINE_STAGES, (double)p->stage_count, ok);
     else
-        pr_emit_null(o, "pipeline_stages", ok);
+        pr_emit_null(o, PR_K_PIPELINE_STAGES, ok);
 }
 
 /* ---- run["hccl"] */
@@ -346,32 +347,32 @@ emit_hrow(const struct pr_trace *t, const struct hrow *r, cJSON *o, int *ok)
     const char *coll = pr_producer_collective(r->type);
     int k;
 
-    pr_emit_str(o, "name", r->type, ok);
+    pr_emit_str(o, PR_K_NAME, r->type, ok);
     if (coll != NULL)
-        pr_emit_str(o, "collective", coll, ok);
+        pr_emit_str(o, PR_K_COLLECTIVE, coll, ok);
     else
-        pr_emit_null(o, "collective", ok);
-    pr_emit_str(o, "kind", r->p2p ? "p2p" : "collective", ok);
+        pr_emit_null(o, PR_K_COLLECTIVE, ok);
+    pr_emit_str(o, PR_K_KIND, r->p2p ? "p2p" : "collective", ok);
     if (r->group != PR_STR_NONE)
-        pr_emit_str(o, "group", pr_trace_str(t, r->group), ok);
+        pr_emit_str(o, PR_K_GROUP, pr_trace_str(t, r->group), ok);
     else
-        pr_emit_null(o, "group", ok);
-    pr_emit_num(o, "calls", (double)r->calls, ok);
+        pr_emit_null(o, PR_K_GROUP, ok);
+    pr_emit_num(o, PR_K_CALLS, (double)r->calls, ok);
     for (k = 0; k < 5; k++) {
         if (r->t[k] < 0)
             pr_emit_null(o, time_keys[k], ok);
         else
             pr_emit_us(o, time_keys[k], r->t[k], ok);
     }
-    pr_emit_num_or_null(o, "bytes", r->bytes >= 0 ? r->bytes : NAN, ok);
+    pr_emit_num_or_null(o, PR_K_BYTES, r->bytes >= 0 ? r->bytes : NAN, ok);
     /* msprof's own ratio: Wait / (Wait + Transit) */
-    pr_emit_num_or_null(o, "wait_ratio",
+    pr_emit_num_or_null(o, PR_K_WAIT_RATIO,
                         r->t[1] >= 0 && r->t[2] >= 0 && r->t[1] + r->t[2] > 0
                             ? (double)r->t[2] / (double)(r->t[1] + r->t[2])
                             : NAN,
                         ok);
     pr_emit_num_or_null(
-        o, "transit_bandwidth_gbps",
+        o, PR_K_TRANSIT_BANDWIDTH_GBPS,
         r->bytes >= 0 && r->t[1] > 0 ? r->bytes / (double)r->t[1] : NAN, ok);
 }
 
@@ -387,7 +388,7 @@ emit_hccl(const struct pr_trace *t, cJSON *run, int *ok)
     int k;
 
     if (p == NULL || p->n_comm == 0) {
-        pr_emit_null(run, "hccl", ok);
+        pr_emit_null(run, PR_K_HCCL, ok);
         return;
     }
     rows = calloc(MAX_HROWS, sizeof(*rows));
@@ -419,12 +420,12 @@ emit_hccl(const struct pr_trace *t, cJSON *run, int *ok)
         add_known_b(&r->rdma, c->rdma_bytes);
     }
     qsort(rows, n, sizeof(*rows), cmp_hrow);
-    o = pr_emit_obj(run, "hccl", ok);
-    pr_emit_str(o, "source", p->comm_source ? p->comm_source : "", ok);
-    arr = pr_emit_arr(o, "ops", ok);
+    o = pr_emit_obj(run, PR_K_HCCL, ok);
+    pr_emit_str(o, PR_K_SOURCE, p->comm_source ? p->comm_source : "", ok);
+    arr = pr_emit_arr(o, PR_K_OPS, ok);
     for (i = 0; i < n && *ok; i++)
         emit_hrow(t, &rows[i], pr_emit_obj(arr, NULL, ok), ok);
-    pr_emit_num(o, "rows_left_out", (double)left, ok);
+    pr_emit_num(o, PR_K_ROWS_LEFT_OUT, (double)left, ok);
     free(rows);
 }
 
@@ -437,23 +438,23 @@ emit_mem(const struct pr_phases *p, cJSON *run, int *ok)
     size_t i;
 
     if (p == NULL || p->n_mem == 0) {
-        pr_emit_null(run, "npu_memory", ok);
+        pr_emit_null(run, PR_K_NPU_MEMORY, ok);
         return;
     }
-    o = pr_emit_obj(run, "npu_memory", ok);
-    pr_emit_str(o, "source", "memory_record.csv", ok);
-    arr = pr_emit_arr(o, "components", ok);
+    o = pr_emit_obj(run, PR_K_NPU_MEMORY, ok);
+    pr_emit_str(o, PR_K_SOURCE, "memory_record.csv", ok);
+    arr = pr_emit_arr(o, PR_K_COMPONENTS, ok);
     for (i = 0; i < p->n_mem && *ok; i++) {
         const struct pr_mem_component *m = &p->mem[i];
         cJSON *c = pr_emit_obj(arr, NULL, ok);
 
-        pr_emit_str(c, "component", m->name, ok);
-        pr_emit_num(c, "device", (double)m->device, ok);
-        pr_emit_num(c, "samples", (double)m->samples, ok);
-        pr_emit_num_or_null(c, "peak_allocated_bytes",
+        pr_emit_str(c, PR_K_COMPONENT, m->name, ok);
+        pr_emit_num(c, PR_K_DEVICE, (double)m->device, ok);
+        pr_emit_num(c, PR_K_SAMPLES, (double)m->samples, ok);
+        pr_emit_num_or_null(c, PR_K_PEAK_ALLOCATED_BYTES,
                             m->peak_allocated >= 0 ? m->peak_allocated : NAN,
                             ok);
-        pr_emit_num_or_null(c, "peak_reserved_bytes",
+        pr_emit_num_or_null(c, PR_K_PEAK_RESERVED_BYTES,
                             m->peak_reserved >= 0 ? m->peak_reserved : NAN, ok);
     }
 }
@@ -520,8 +521,8 @@ emit_op_compile(const struct pr_trace *t, cJSON *run, int *ok)
     struct opc_op ops[OPC_OPS];
     size_t n_ops = 0, calls = 0, i, k;
     int64_t ns = 0;
-    double steps = (double)pr_sget_len(pr_sget(run, "steps"));
-    double mean = pr_sget_num(pr_sget(run, "step_summary"), "mean_us");
+    double steps = (double)pr_sget_len(pr_sget(run, PR_K_STEPS));
+    double mean = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
     cJSON *o, *arr;
 
     for (i = 0; i < t->n_events; i++) {
@@ -547,28 +548,28 @@ emit_op_compile(const struct pr_trace *t, cJSON *run, int *ok)
         }
     }
     if (calls == 0) {
-        pr_emit_null(run, "op_compile", ok);
+        pr_emit_null(run, PR_K_OP_COMPILE, ok);
         return;
     }
     qsort(ops, n_ops, sizeof(ops[0]), cmp_opc);
-    o = pr_emit_obj(run, "op_compile", ok);
-    pr_emit_num(o, "calls", (double)calls, ok);
-    pr_emit_us(o, "total_us", ns, ok);
-    pr_emit_num_or_null(o, "step_pct",
+    o = pr_emit_obj(run, PR_K_OP_COMPILE, ok);
+    pr_emit_num(o, PR_K_CALLS, (double)calls, ok);
+    pr_emit_us(o, PR_K_TOTAL_US, ns, ok);
+    pr_emit_num_or_null(o, PR_K_STEP_PCT,
                         steps > 0 && mean > 0
                             ? 100.0 * (double)ns / 1000.0 / (steps * mean)
                             : NAN,
                         ok);
-    arr = pr_emit_arr(o, "operators", ok);
+    arr = pr_emit_arr(o, PR_K_OPERATORS, ok);
     for (k = 0; k < n_ops; k++) {
         cJSON *r;
 
         if (ops[k].name == PR_STR_NONE)
             continue;
         r = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(r, "name", pr_trace_str(t, ops[k].name) + 8, ok);
-        pr_emit_num(r, "calls", (double)ops[k].calls, ok);
-        pr_emit_us(r, "us", ops[k].ns, ok);
+        pr_emit_str(r, PR_K_NAME, pr_trace_str(t, ops[k].name) + 8, ok);
+        pr_emit_num(r, PR_K_CALLS, (double)ops[k].calls, ok);
+        pr_emit_us(r, PR_K_US, ops[k].ns, ok);
     }
 }
 
@@ -592,10 +593,10 @@ pr_producer_fill(const struct pr_trace *t, cJSON *run, struct pr_error *err)
 static double
 run_steps(const cJSON *run)
 {
-    double n =
-        (double)pr_sget_len(pr_sget(pr_sget(run, "step_phases"), "steps"));
+    double n = (double)pr_sget_len(
+        pr_sget(pr_sget(run, PR_K_STEP_PHASES), PR_K_STEPS));
 
-    return n > 0 ? n : (double)pr_sget_len(pr_sget(run, "steps"));
+    return n > 0 ? n : (double)pr_sget_len(pr_sget(run, PR_K_STEPS));
 }
 
 /* How to overlap gradient collectives with backward, in the words of
@@ -603,7 +604,7 @@ run_steps(const cJSON *run)
 static const char *
 overlap_words(const cJSON *run)
 {
-    const char *fw = pr_sget_str_or(run, "framework", "");
+    const char *fw = pr_sget_str_or(run, PR_K_FRAMEWORK, "");
 
     if (strcmp(fw, "mindspore") == 0)
         return "MindSpore all-reduces the gradients in fused groups after "
@@ -626,13 +627,14 @@ overlap_words(const cJSON *run)
 int
 pr_producer_pipeline_note(const cJSON *run, char *text, size_t cap)
 {
-    const cJSON *ph = pr_sget(run, "step_phases"), *m = pr_sget(ph, "mean");
-    double bubble = pr_sget_num(m, "bubble_us");
-    double comp = pr_sget_num(m, "computing_us");
-    double step = pr_sget_num(pr_sget(run, "step_summary"), "median_us");
+    const cJSON *ph = pr_sget(run, PR_K_STEP_PHASES),
+                *m = pr_sget(ph, PR_K_MEAN);
+    double bubble = pr_sget_num(m, PR_K_BUBBLE_US);
+    double comp = pr_sget_num(m, PR_K_COMPUTING_US);
+    double step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEDIAN_US);
 
     if (!(step > 0) || isnan(bubble) || isnan(comp) ||
-        !pr_sget_is(pr_sget_str(ph, "source"), "ascend_cluster_analyse"))
+        !pr_sget_is(pr_sget_str(ph, PR_K_SOURCE), "ascend_cluster_analyse"))
         return 0;
     if (bubble >= 0.2 * step) {
         snprintf(text, cap,
@@ -662,23 +664,23 @@ pr_producer_pipeline_note(const cJSON *run, char *text, size_t cap)
 static int
 comm_fallback(const cJSON *run, double share, char *text, size_t cap)
 {
-    const cJSON *comm = pr_sget(run, "communication"), *op, *top = NULL;
-    double steps = (double)pr_sget_len(pr_sget(comm, "per_step"));
-    double cu = pr_sget_num(comm, "communication_us");
-    double ov = pr_sget_num(comm, "overlap_us"), calls, mb, bw;
+    const cJSON *comm = pr_sget(run, PR_K_COMMUNICATION), *op, *top = NULL;
+    double steps = (double)pr_sget_len(pr_sget(comm, PR_K_PER_STEP));
+    double cu = pr_sget_num(comm, PR_K_COMMUNICATION_US);
+    double ov = pr_sget_num(comm, PR_K_OVERLAP_US), calls, mb, bw;
     char bws[160] = "";
 
-    cJSON_ArrayForEach(op, pr_sget(comm, "ops"))
+    cJSON_ArrayForEach(op, pr_sget(comm, PR_K_OPS))
     {
         if (top == NULL ||
-            pr_sget_num(op, "total_us") > pr_sget_num(top, "total_us"))
+            pr_sget_num(op, PR_K_TOTAL_US) > pr_sget_num(top, PR_K_TOTAL_US))
             top = op;
     }
-    if (top == NULL || !(steps > 0) || !(pr_sget_num(top, "total_us") > 0))
+    if (top == NULL || !(steps > 0) || !(pr_sget_num(top, PR_K_TOTAL_US) > 0))
         return 0;
-    if (pr_sget_is(pr_producer_collective(pr_sget_str_or(top, "name", "")),
+    if (pr_sget_is(pr_producer_collective(pr_sget_str_or(top, PR_K_NAME, "")),
                    "recv") ||
-        strstr(pr_sget_str_or(top, "name", ""), "recv") != NULL) {
+        strstr(pr_sget_str_or(top, PR_K_NAME, ""), "recv") != NULL) {
         /* a pipeline stage waiting in Receive: a bubble */
         char note[600];
 
@@ -687,29 +689,29 @@ comm_fallback(const cJSON *run, double share, char *text, size_t cap)
                      "%.1f%% of the step is HCCL communication not "
                      "overlapped with computation, most of it in Receive "
                      "(%s).%s",
-                     100.0 * share, pr_sget_str_or(top, "name", "?"), note);
+                     100.0 * share, pr_sget_str_or(top, PR_K_NAME, "?"), note);
             return 1;
         }
     }
-    calls = pr_sget_num(top, "calls") / steps;
-    mb = pr_sget_num(top, "total_bytes") / steps / 1e6;
-    bw = pr_sget_num(top, "busbw_gbps");
+    calls = pr_sget_num(top, PR_K_CALLS) / steps;
+    mb = pr_sget_num(top, PR_K_TOTAL_BYTES) / steps / 1e6;
+    bw = pr_sget_num(top, PR_K_BUSBW_GBPS);
     if (bw > 0)
         snprintf(bws, sizeof(bws), ", bus bandwidth %.1f GB/s", bw);
-    else if (pr_sget_num(top, "algbw_gbps") > 0) /* no group size: no bus */
+    else if (pr_sget_num(top, PR_K_ALGBW_GBPS) > 0) /* no group size: no bus */
         snprintf(bws, sizeof(bws),
                  ", algorithm bandwidth %.1f GB/s (the bus bandwidth needs "
                  "the group's size, which the trace does not state)",
-                 pr_sget_num(top, "algbw_gbps"));
+                 pr_sget_num(top, PR_K_ALGBW_GBPS));
     if (mb > 0)
         snprintf(text, cap,
                  "%.1f%% of the step is HCCL communication not overlapped "
                  "with computation. Its largest collective, %s, runs %.3g "
                  "time%s a step for %.1f ms, moving %.0f MB%s; computation "
                  "overlaps %.0f%% of the step's collectives. %s",
-                 100.0 * share, pr_sget_str_or(top, "name", "?"), calls,
+                 100.0 * share, pr_sget_str_or(top, PR_K_NAME, "?"), calls,
                  calls == 1 ? "" : "s",
-                 pr_sget_num(top, "total_us") / steps / 1000.0, mb, bws,
+                 pr_sget_num(top, PR_K_TOTAL_US) / steps / 1000.0, mb, bws,
                  cu > 0 && ov >= 0 ? 100.0 * ov / cu : 0.0, overlap_words(run));
     else
         snprintf(text, cap,
@@ -717,9 +719,9 @@ comm_fallback(const cJSON *run, double share, char *text, size_t cap)
                  "with computation. Its largest collective, %s, runs %.3g "
                  "time%s a step for %.1f ms; computation overlaps %.0f%% of "
                  "the step's collectives. %s",
-                 100.0 * share, pr_sget_str_or(top, "name", "?"), calls,
+                 100.0 * share, pr_sget_str_or(top, PR_K_NAME, "?"), calls,
                  calls == 1 ? "" : "s",
-                 pr_sget_num(top, "total_us") / steps / 1000.0,
+                 pr_sget_num(top, PR_K_TOTAL_US) / steps / 1000.0,
                  cu > 0 && ov >= 0 ? 100.0 * ov / cu : 0.0, overlap_words(run));
     return 1;
 }
@@ -731,13 +733,13 @@ pr_producer_comm_advice(const cJSON *run, double share, char *text, size_t cap)
     double t[5] = {0, 0, 0, 0, 0}, steps = run_steps(run), el, len;
     int k;
 
-    cJSON_ArrayForEach(op, pr_sget(pr_sget(run, "hccl"), "ops"))
+    cJSON_ArrayForEach(op, pr_sget(pr_sget(run, PR_K_HCCL), PR_K_OPS))
     {
         for (k = 0; k < 5; k++)
             if (!isnan(pr_sget_num(op, time_keys[k])))
                 t[k] += pr_sget_num(op, time_keys[k]);
         if (top == NULL ||
-            pr_sget_num(op, "wait_us") > pr_sget_num(top, "wait_us"))
+            pr_sget_num(op, PR_K_WAIT_US) > pr_sget_num(top, PR_K_WAIT_US))
             top = op;
     }
     if (top == NULL || !(steps > 0) || !(t[0] > 0))
@@ -753,7 +755,8 @@ pr_producer_comm_advice(const cJSON *run, double share, char *text, size_t cap)
         "peers; %.1f ms of it Synchronization, before the first transfer) "
         "and Idle %.1f ms.",
         100.0 * share,
-        pr_sget_str_or(pr_sget(run, "hccl"), "source", "communication.json"),
+        pr_sget_str_or(pr_sget(run, PR_K_HCCL), PR_K_SOURCE,
+                       "communication.json"),
         el, t[1], t[2], t[3], t[4]);
     if (len < 0 || len >= (double)cap)
         return 1;
@@ -764,9 +767,9 @@ pr_producer_comm_advice(const cJSON *run, double share, char *text, size_t cap)
                  "rank or pipeline stage (the Distributed section's stages "
                  "and stragglers say which); faster links or fewer bytes "
                  "would not shorten it.",
-                 pr_sget_str_or(top, "name", "?"),
-                 pr_sget_str_or(top, "kind", "?"),
-                 pr_sget_num(top, "wait_us") / steps / 1000.0);
+                 pr_sget_str_or(top, PR_K_NAME, "?"),
+                 pr_sget_str_or(top, PR_K_KIND, "?"),
+                 pr_sget_num(top, PR_K_WAIT_US) / steps / 1000.0);
     else if (t[1] >= 0.5 * el)
         snprintf(text + (size_t)len, cap - (size_t)len,
                  " Most of it is transfer: overlap the collectives with "

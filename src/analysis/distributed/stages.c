@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profreport/keys.h"
 #include "profreport/sget.h"
 #include "profreport/stages.h"
 
@@ -90,7 +91,7 @@ group_of(struct ctx *c, const char *id, int p2p)
 static double
 phase(const cJSON *run, const char *key)
 {
-    return pr_sget_num(pr_sget(pr_sget(run, "step_phases"), "mean"), key);
+    return pr_sget_num(pr_sget(pr_sget(run, PR_K_STEP_PHASES), PR_K_MEAN), key);
 }
 
 /* Rank i's figures and groups; 0 on out-of-memory. */
@@ -99,24 +100,24 @@ read_rank(struct ctx *c, size_t i)
 {
     struct rk *r = &c->rk[i];
     const cJSON *op;
-    double steps =
-        (double)pr_sget_len(pr_sget(pr_sget(r->run, "step_phases"), "steps"));
+    double steps = (double)pr_sget_len(
+        pr_sget(pr_sget(r->run, PR_K_STEP_PHASES), PR_K_STEPS));
     double best = -1;
 
     r->computing = phase(r->run, "computing_us");
     r->alone = phase(r->run, "communication_not_overlapped_us");
     r->freet = phase(r->run, "free_us");
     r->bubble = phase(r->run, "bubble_us");
-    r->step = pr_sget_num(pr_sget(r->run, "step_summary"), "mean_us");
+    r->step = pr_sget_num(pr_sget(r->run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
     r->p2p_wait = NAN;
     r->parent = i;
     if (!(steps > 0))
-        steps = (double)pr_sget_len(pr_sget(r->run, "steps"));
-    cJSON_ArrayForEach(op, pr_sget(pr_sget(r->run, "hccl"), "ops"))
+        steps = (double)pr_sget_len(pr_sget(r->run, PR_K_STEPS));
+    cJSON_ArrayForEach(op, pr_sget(pr_sget(r->run, PR_K_HCCL), PR_K_OPS))
     {
-        const char *id = pr_sget_str(op, "group");
-        int p2p = pr_sget_is(pr_sget_str(op, "kind"), "p2p");
-        double w = pr_sget_num(op, "wait_us");
+        const char *id = pr_sget_str(op, PR_K_GROUP);
+        int p2p = pr_sget_is(pr_sget_str(op, PR_K_KIND), "p2p");
+        double w = pr_sget_num(op, PR_K_WAIT_US);
         struct grp *g;
 
         if (id == NULL)
@@ -130,7 +131,7 @@ read_rank(struct ctx *c, size_t i)
         r->p2p_wait = (isnan(r->p2p_wait) ? 0 : r->p2p_wait) + w / steps;
         if (w > best) {
             best = w;
-            r->p2p_name = pr_sget_str(op, "name");
+            r->p2p_name = pr_sget_str(op, PR_K_NAME);
         }
     }
     return 1;
@@ -202,8 +203,9 @@ named_stages(struct ctx *c)
 
     for (i = 0; i < c->n; i++) {
         const cJSON *run = c->rk[i].run;
-        double si = pr_sget_num(pr_sget(run, "step_phases"), "pipeline_stages");
-        double wi = pr_sget_num(run, "world_size");
+        double si =
+            pr_sget_num(pr_sget(run, PR_K_STEP_PHASES), PR_K_PIPELINE_STAGES);
+        double wi = pr_sget_num(run, PR_K_WORLD_SIZE);
 
         if (!(si > 1) || !(wi >= si) || (i > 0 && (si != s || wi != w)))
             return 0;
@@ -310,19 +312,19 @@ rank_list(const struct ctx *c, const struct stage *s, char *buf, size_t cap)
 static void
 emit_stage(const struct ctx *c, const struct stage *s, cJSON *o, int *ok)
 {
-    cJSON *ranks = pr_emit_arr(o, "ranks", ok);
+    cJSON *ranks = pr_emit_arr(o, PR_K_RANKS, ok);
     size_t i;
 
     for (i = 0; i < c->n && *ok; i++)
         if (c->rk[i].parent == s->root &&
             !cJSON_AddItemToArray(ranks, cJSON_CreateNumber(c->rk[i].rank)))
             *ok = 0;
-    pr_emit_num_or_null(o, "computing_us", s->computing, ok);
-    pr_emit_num_or_null(o, "communication_not_overlapped_us", s->alone, ok);
-    pr_emit_num_or_null(o, "free_us", s->freet, ok);
-    pr_emit_num_or_null(o, "bubble_us", s->bubble, ok);
-    pr_emit_num_or_null(o, "p2p_wait_us", s->p2p_wait, ok);
-    pr_emit_num(o, "slowest_rank", c->rk[s->slowest].rank, ok);
+    pr_emit_num_or_null(o, PR_K_COMPUTING_US, s->computing, ok);
+    pr_emit_num_or_null(o, PR_K_COMMUNICATION_NOT_OVERLAPPED_US, s->alone, ok);
+    pr_emit_num_or_null(o, PR_K_FREE_US, s->freet, ok);
+    pr_emit_num_or_null(o, PR_K_BUBBLE_US, s->bubble, ok);
+    pr_emit_num_or_null(o, PR_K_P2P_WAIT_US, s->p2p_wait, ok);
+    pr_emit_num(o, PR_K_SLOWEST_RANK, c->rk[s->slowest].rank, ok);
 }
 
 /* The imbalance: the stage that computes longest against the one that
@@ -341,7 +343,7 @@ emit_finding(const struct ctx *c, const struct stage *st, size_t n, size_t hi,
             f = &st[i];
     if (f == NULL || f == s || !(s->computing > 0) ||
         (s->computing - f->computing) / s->computing < 0.10) {
-        pr_emit_null(o, "finding", ok);
+        pr_emit_null(o, PR_K_FINDING, ok);
         return;
     }
     rank_list(c, s, slow, sizeof(slow));
@@ -371,7 +373,7 @@ emit_finding(const struct ctx *c, const struct stage *st, size_t n, size_t hi,
              c->named ? "computation_time, MindSpore's ascend_cluster_analyse"
                       : "Computing, step_trace_time.csv",
              wait);
-    pr_emit_str(o, "finding", text, ok);
+    pr_emit_str(o, PR_K_FINDING, text, ok);
 }
 
 static void
@@ -387,16 +389,16 @@ emit_pipeline(const struct ctx *c, cJSON *d, int *ok)
     }
     n = collect_stages(c, st);
     if (n < 2) {
-        pr_emit_null(d, "pipeline", ok);
+        pr_emit_null(d, PR_K_PIPELINE, ok);
         free(st);
         return;
     }
     for (i = 1; i < n; i++)
         if (fmax_known(st[i].computing, -1) > fmax_known(st[hi].computing, -1))
             hi = i;
-    o = pr_emit_obj(d, "pipeline", ok);
+    o = pr_emit_obj(d, PR_K_PIPELINE, ok);
     if (c->named)
-        pr_emit_str(o, "method",
+        pr_emit_str(o, PR_K_METHOD,
                     "stages as MindSpore's cluster files state them "
                     "(ascend_cluster_analyse_{mode}_{stages}_{ranks}_{rank}"
                     ".csv): rank r is in stage r / (ranks / stages), as "
@@ -407,7 +409,7 @@ emit_pipeline(const struct ctx *c, cJSON *d, int *ok)
                     ok);
     else
         pr_emit_str(
-            o, "method",
+            o, PR_K_METHOD,
             "stages as msprof-analyze's cluster analysis forms them: "
             "ranks joined by point-to-point groups are in different "
             "stages, ranks of a collective group holding at most one "
@@ -415,10 +417,10 @@ emit_pipeline(const struct ctx *c, cJSON *d, int *ok)
             "figures are the largest of its ranks' (mean per step), its "
             "p2p wait the mean of its ranks'",
             ok);
-    arr = pr_emit_arr(o, "stages", ok);
+    arr = pr_emit_arr(o, PR_K_STAGES, ok);
     for (i = 0; i < n && *ok; i++)
         emit_stage(c, &st[i], pr_emit_obj(arr, NULL, ok), ok);
-    pr_emit_num(o, "slowest_stage", (double)hi, ok);
+    pr_emit_num(o, PR_K_SLOWEST_STAGE, (double)hi, ok);
     emit_finding(c, st, n, hi, o, ok);
     free(st);
 }
@@ -436,10 +438,10 @@ pr_stages_build(const cJSON *runs, cJSON *d, struct pr_error *err)
     ok = c.rk != NULL && c.g != NULL;
     cJSON_ArrayForEach(run, runs)
     {
-        if (!ok || c.n == MAX_RANKS || isnan(pr_sget_num(run, "rank")))
+        if (!ok || c.n == MAX_RANKS || isnan(pr_sget_num(run, PR_K_RANK)))
             continue;
         c.rk[c.n].run = run;
-        c.rk[c.n].rank = pr_sget_num(run, "rank");
+        c.rk[c.n].rank = pr_sget_num(run, PR_K_RANK);
         c.n++;
     }
     for (i = 0; ok && i < c.n; i++)
@@ -448,7 +450,7 @@ pr_stages_build(const cJSON *runs, cJSON *d, struct pr_error *err)
     if (chain != NULL && (form_stages(&c, chain) > 0 || named_stages(&c) > 1))
         emit_pipeline(&c, d, &ok);
     else if (ok && chain != NULL)
-        pr_emit_null(d, "pipeline", &ok);
+        pr_emit_null(d, PR_K_PIPELINE, &ok);
     for (i = 0; i < c.n_g; i++)
         free(c.g[i].has);
     free(c.g);

@@ -24,6 +24,7 @@
 #include "profreport/buf.h"
 #include "profreport/checked.h"
 #include "profreport/cube.h"
+#include "profreport/keys.h"
 
 #include "../internal.h"
 
@@ -237,26 +238,27 @@ static void
 emit(struct bd *b, cJSON *run, int *ok)
 {
     const struct pr_trace *t = b->t;
-    cJSON *o = pr_emit_obj(run, "block_dim", ok), *arr;
+    cJSON *o = pr_emit_obj(run, PR_K_BLOCK_DIM, ok), *arr;
     size_t i, k = 0;
 
-    pr_emit_num_or_null(o, "ai_cores", b->cores > 0 ? b->cores : NAN, ok);
-    pr_emit_num_or_null(o, "vector_cores", b->vcores > 0 ? b->vcores : NAN, ok);
-    pr_emit_str(o, "cores_source", b->source, ok);
-    pr_emit_str(o, "device_entry", b->entry, ok);
-    pr_emit_bool(o, "device_entry_guess", b->guess, ok);
-    pr_emit_num_or_null(o, "common_block_dim",
+    pr_emit_num_or_null(o, PR_K_AI_CORES, b->cores > 0 ? b->cores : NAN, ok);
+    pr_emit_num_or_null(o, PR_K_VECTOR_CORES, b->vcores > 0 ? b->vcores : NAN,
+                        ok);
+    pr_emit_str(o, PR_K_CORES_SOURCE, b->source, ok);
+    pr_emit_str(o, PR_K_DEVICE_ENTRY, b->entry, ok);
+    pr_emit_bool(o, PR_K_DEVICE_ENTRY_GUESS, b->guess, ok);
+    pr_emit_num_or_null(o, PR_K_COMMON_BLOCK_DIM,
                         b->common[1] > 0 ? b->common[1] : NAN, ok);
-    pr_emit_num_or_null(o, "common_vector_block_dim",
+    pr_emit_num_or_null(o, PR_K_COMMON_VECTOR_BLOCK_DIM,
                         b->common[2] > 0 ? b->common[2] : NAN, ok);
-    pr_emit_str(o, "compared_with", b->cores > 0 ? "cores" : "common_block_dim",
-                ok);
-    pr_emit_us(o, "task_us", b->ns, ok);
-    pr_emit_us(o, "low_us", b->low_ns, ok);
+    pr_emit_str(o, PR_K_COMPARED_WITH,
+                b->cores > 0 ? "cores" : "common_block_dim", ok);
+    pr_emit_us(o, PR_K_TASK_US, b->ns, ok);
+    pr_emit_us(o, PR_K_LOW_US, b->low_ns, ok);
     pr_emit_num_or_null(
-        o, "low_pct",
+        o, PR_K_LOW_PCT,
         b->ns > 0 ? 100.0 * (double)b->low_ns / (double)b->ns : NAN, ok);
-    arr = pr_emit_arr(o, "operators", ok);
+    arr = pr_emit_arr(o, PR_K_OPERATORS, ok);
     if (b->n > 1)
         qsort(b->v, b->n, sizeof(*b->v), cmp_low);
     for (i = 0; i < b->n && k < BD_TOP && *ok; i++) {
@@ -266,19 +268,19 @@ emit(struct bd *b, cJSON *run, int *ok)
         if (p->low_ns <= 0 && p->low_calls == 0)
             break;
         r = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(r, "name", pr_trace_str(t, p->name), ok);
-        pr_emit_str(r, "op_type",
+        pr_emit_str(r, PR_K_NAME, pr_trace_str(t, p->name), ok);
+        pr_emit_str(r, PR_K_OP_TYPE,
                     p->type != PR_STR_NONE ? pr_trace_str(t, p->type) : NULL,
                     ok);
-        pr_emit_num(r, "calls", (double)p->low_calls, ok);
-        pr_emit_num(r, "min_block_dim", p->lo, ok);
-        pr_emit_num(r, "max_block_dim", p->hi, ok);
-        pr_emit_num(r, "cores", p->cores, ok);
-        pr_emit_us(r, "us", p->low_ns, ok);
+        pr_emit_num(r, PR_K_CALLS, (double)p->low_calls, ok);
+        pr_emit_num(r, PR_K_MIN_BLOCK_DIM, p->lo, ok);
+        pr_emit_num(r, PR_K_MAX_BLOCK_DIM, p->hi, ok);
+        pr_emit_num(r, PR_K_CORES, p->cores, ok);
+        pr_emit_us(r, PR_K_US, p->low_ns, ok);
         /* its time were each task spread over every core of its kind;
            only where the count is known */
         pr_emit_num_or_null(
-            r, "time_ratio_all_cores",
+            r, PR_K_TIME_RATIO_ALL_CORES,
             b->cores > 0 && p->ns > 0 ? p->spread_ns / (double)p->ns : NAN, ok);
         k++;
     }
@@ -306,7 +308,7 @@ pr_block_dim_fill(const struct pr_trace *t, const struct pr_device_rows *devs,
         st = collect(&b, err);
     if (st == PR_OK) {
         if (b.n == 0)
-            pr_emit_null(run, "block_dim", &ok);
+            pr_emit_null(run, PR_K_BLOCK_DIM, &ok);
         else
             emit(&b, run, &ok);
         if (!ok)

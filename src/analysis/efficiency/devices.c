@@ -13,6 +13,7 @@
 
 #include "profreport/buf.h"
 #include "profreport/devices.h"
+#include "profreport/keys.h"
 #include "profreport/peaks.h"
 
 #include "../internal.h"
@@ -348,27 +349,27 @@ static void
 emit_peaks(cJSON *o, const struct pr_device_row *r, int *ok)
 {
     const struct pr_peaks *pk = &r->peaks;
-    cJSON *peak = pr_emit_obj(o, "peak_tflops", ok);
+    cJSON *peak = pr_emit_obj(o, PR_K_PEAK_TFLOPS, ok);
     int k;
 
     if (!r->has_peaks) {
-        pr_emit_null(peak, "fp32", ok);
-        pr_emit_null(peak, "fp16_tensor", ok);
-        pr_emit_null(peak, "bf16_tensor", ok);
-        pr_emit_null(peak, "tf32_tensor", ok);
-        pr_emit_null(peak, "fp64", ok);
-        pr_emit_null(o, "peak_gbps", ok);
-        pr_emit_str(o, "peak_source", "unknown", ok);
+        pr_emit_null(peak, PR_K_FP32, ok);
+        pr_emit_null(peak, PR_K_FP16_TENSOR, ok);
+        pr_emit_null(peak, PR_K_BF16_TENSOR, ok);
+        pr_emit_null(peak, PR_K_TF32_TENSOR, ok);
+        pr_emit_null(peak, PR_K_FP64, ok);
+        pr_emit_null(o, PR_K_PEAK_GBPS, ok);
+        pr_emit_str(o, PR_K_PEAK_SOURCE, "unknown", ok);
         return;
     }
     for (k = 0; k < PR_PEAK_COUNT; k++)
         pr_emit_finite(peak, pr_peaks_key((enum pr_peak_kind)k), pk->tflops[k],
                        ok);
-    pr_emit_finite(o, "peak_gbps", pk->gbps, ok);
-    pr_emit_str(o, "peak_source", origin_text(pk->origin), ok);
-    pr_emit_str(o, "peak_device", pk->entry[0] ? pk->entry : NULL, ok);
-    pr_emit_str(o, "peak_match", match_text(pk->match), ok);
-    pr_emit_str(o, "peak_reference", pk->source[0] ? pk->source : NULL, ok);
+    pr_emit_finite(o, PR_K_PEAK_GBPS, pk->gbps, ok);
+    pr_emit_str(o, PR_K_PEAK_SOURCE, origin_text(pk->origin), ok);
+    pr_emit_str(o, PR_K_PEAK_DEVICE, pk->entry[0] ? pk->entry : NULL, ok);
+    pr_emit_str(o, PR_K_PEAK_MATCH, match_text(pk->match), ok);
+    pr_emit_str(o, PR_K_PEAK_REFERENCE, pk->source[0] ? pk->source : NULL, ok);
 }
 
 static void
@@ -376,17 +377,17 @@ emit_device(cJSON *arr, const struct pr_device_row *r, int *ok)
 {
     cJSON *o = pr_emit_obj(arr, NULL, ok);
 
-    pr_emit_num(o, "id", (double)r->id, ok);
-    pr_emit_str(o, "name", r->name, ok);
-    pr_emit_str(o, "label", r->label, ok);
-    pr_emit_str(o, "name_source", r->name_source, ok);
+    pr_emit_num(o, PR_K_ID, (double)r->id, ok);
+    pr_emit_str(o, PR_K_NAME, r->name, ok);
+    pr_emit_str(o, PR_K_LABEL, r->label, ok);
+    pr_emit_str(o, PR_K_NAME_SOURCE, r->name_source, ok);
     if (r->kind != NULL)
-        pr_emit_str(o, "kind", r->kind, ok);
-    pr_emit_num_or_null(o, "num_sms", r->num_sms, ok);
-    pr_emit_str(o, "vendor", r->vendor, ok);
-    pr_emit_str(o, "compute_capability", r->compute_capability, ok);
-    pr_emit_str(o, "architecture", r->architecture, ok);
-    pr_emit_num_or_null(o, "memory_bytes", r->memory_bytes, ok);
+        pr_emit_str(o, PR_K_KIND, r->kind, ok);
+    pr_emit_num_or_null(o, PR_K_NUM_SMS, r->num_sms, ok);
+    pr_emit_str(o, PR_K_VENDOR, r->vendor, ok);
+    pr_emit_str(o, PR_K_COMPUTE_CAPABILITY, r->compute_capability, ok);
+    pr_emit_str(o, PR_K_ARCHITECTURE, r->architecture, ok);
+    pr_emit_num_or_null(o, PR_K_MEMORY_BYTES, r->memory_bytes, ok);
     emit_peaks(o, r, ok);
 }
 

@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "profreport/keys.h"
 #include "profreport/peaks.h"
 
 #define MAX_TABLE_BYTES (1 << 20) /* a device table is a few KiB */
@@ -197,7 +198,7 @@ read_hardware(const cJSON *o, struct peak_entry *e)
         cJSON_GetObjectItemCaseSensitive(o, "last_level_cache_bytes");
 
     copy_str(e->arch, sizeof(e->arch),
-             cJSON_GetObjectItemCaseSensitive(o, "architecture"), "");
+             cJSON_GetObjectItemCaseSensitive(o, PR_K_ARCHITECTURE), "");
     e->cus = cJSON_IsNumber(cu) && cu->valuedouble > 0 && cu->valuedouble < 1e6
                  ? (int)cu->valuedouble
                  : -1;
@@ -207,28 +208,28 @@ read_hardware(const cJSON *o, struct peak_entry *e)
 static enum pr_status
 read_entry(const cJSON *o, struct peak_entry *e, struct pr_error *err)
 {
-    const cJSON *vendor = cJSON_GetObjectItemCaseSensitive(o, "vendor");
+    const cJSON *vendor = cJSON_GetObjectItemCaseSensitive(o, PR_K_VENDOR);
 
     memset(e, 0, sizeof(*e));
     if (!cJSON_IsObject(o))
         return pr_error_set(err, PR_E_FORMAT,
                             "device table: an entry is not an object");
     copy_str(e->name, sizeof(e->name),
-             cJSON_GetObjectItemCaseSensitive(o, "name"), "device-spec");
+             cJSON_GetObjectItemCaseSensitive(o, PR_K_NAME), "device-spec");
     copy_str(e->source, sizeof(e->source),
-             cJSON_GetObjectItemCaseSensitive(o, "source"), "");
+             cJSON_GetObjectItemCaseSensitive(o, PR_K_SOURCE), "");
     e->amd = cJSON_IsString(vendor) && strcmp(vendor->valuestring, "amd") == 0;
     e->cap_default =
         cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "capability_default"));
     e->guess = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "guess"));
-    read_capability(cJSON_GetObjectItemCaseSensitive(o, "compute_capability"),
-                    e);
+    read_capability(
+        cJSON_GetObjectItemCaseSensitive(o, PR_K_COMPUTE_CAPABILITY), e);
     read_hardware(o, e);
     if (read_match(o, e, err) != PR_OK ||
-        read_tflops(cJSON_GetObjectItemCaseSensitive(o, "peak_tflops"), e,
+        read_tflops(cJSON_GetObjectItemCaseSensitive(o, PR_K_PEAK_TFLOPS), e,
                     err) != PR_OK)
         return PR_E_FORMAT;
-    return read_rate(cJSON_GetObjectItemCaseSensitive(o, "peak_gbps"),
+    return read_rate(cJSON_GetObjectItemCaseSensitive(o, PR_K_PEAK_GBPS),
                      "peak_gbps", e->name, &e->gbps, err);
 }
 
@@ -251,7 +252,7 @@ table_new(size_t n, struct pr_error *err)
 static struct pr_peak_table *
 table_from_json(const cJSON *root, int from_user, struct pr_error *err)
 {
-    const cJSON *devs = cJSON_GetObjectItemCaseSensitive(root, "devices");
+    const cJSON *devs = cJSON_GetObjectItemCaseSensitive(root, PR_K_DEVICES);
     const cJSON *it;
     struct pr_peak_table *t;
     int single = !devs;
@@ -263,8 +264,8 @@ table_from_json(const cJSON *root, int from_user, struct pr_error *err)
     }
     /* any other JSON object (a summary, a config) is no device spec; taken
        as one it would match every device with no peaks */
-    if (single && !cJSON_GetObjectItemCaseSensitive(root, "peak_tflops") &&
-        !cJSON_GetObjectItemCaseSensitive(root, "peak_gbps")) {
+    if (single && !cJSON_GetObjectItemCaseSensitive(root, PR_K_PEAK_TFLOPS) &&
+        !cJSON_GetObjectItemCaseSensitive(root, PR_K_PEAK_GBPS)) {
         pr_error_set(err, PR_E_FORMAT,
                      "not a device spec: no \"devices\" list and no "
                      "\"peak_tflops\" or \"peak_gbps\"");
@@ -688,14 +689,16 @@ pr_peaks_label(enum pr_peak_kind k)
 static int
 has_a_peak(const cJSON *dev)
 {
-    const cJSON *t = cJSON_GetObjectItemCaseSensitive(dev, "peak_tflops"), *v;
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(dev, PR_K_PEAK_TFLOPS),
+                *v;
 
     cJSON_ArrayForEach(v, t)
     {
         if (cJSON_IsNumber(v))
             return 1;
     }
-    return cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(dev, "peak_gbps"));
+    return cJSON_IsNumber(
+        cJSON_GetObjectItemCaseSensitive(dev, PR_K_PEAK_GBPS));
 }
 
 void
@@ -706,10 +709,10 @@ pr_peaks_spec_tally(const cJSON *runs, struct pr_spec_tally *t)
     cJSON_ArrayForEach(run, runs)
     {
         cJSON_ArrayForEach(dev,
-                           cJSON_GetObjectItemCaseSensitive(run, "devices"))
+                           cJSON_GetObjectItemCaseSensitive(run, PR_K_DEVICES))
         {
-            name = cJSON_GetObjectItemCaseSensitive(dev, "name");
-            src = cJSON_GetObjectItemCaseSensitive(dev, "peak_source");
+            name = cJSON_GetObjectItemCaseSensitive(dev, PR_K_NAME);
+            src = cJSON_GetObjectItemCaseSensitive(dev, PR_K_PEAK_SOURCE);
             if (cJSON_IsString(src) && strcmp(src->valuestring, "cli") == 0) {
                 t->matched++;
                 t->empty += !has_a_peak(dev);

@@ -16,6 +16,7 @@
 #include "profreport/checked.h"
 #include "profreport/cube.h"
 #include "profreport/flops.h"
+#include "profreport/keys.h"
 #include "profreport/peaks.h"
 #include "profreport/pmu.h"
 #include "profreport/roofline.h"
@@ -1046,9 +1047,9 @@ roofs_json(struct pass *p)
         return cJSON_CreateNull();
     o = cJSON_CreateObject();
     p->ok = o != NULL;
-    pr_emit_finite(o, "device", d->id, &p->ok);
-    pr_emit_finite(o, "peak_gbps", d->pk.gbps, &p->ok);
-    arr = pr_emit_arr(o, "roofs", &p->ok);
+    pr_emit_finite(o, PR_K_DEVICE, d->id, &p->ok);
+    pr_emit_finite(o, PR_K_PEAK_GBPS, d->pk.gbps, &p->ok);
+    arr = pr_emit_arr(o, PR_K_ROOFS, &p->ok);
     for (i = 0; p->ok && i < sizeof(order) / sizeof(order[0]); i++) {
         double t = d->pk.tflops[order[i]];
         cJSON *r;
@@ -1056,9 +1057,9 @@ roofs_json(struct pass *p)
         if (!(p->roofs & (1u << order[i])) || !isfinite(t))
             continue;
         r = pr_emit_obj(arr, NULL, &p->ok);
-        pr_emit_str(r, "key", pr_peaks_key(order[i]), &p->ok);
-        pr_emit_str(r, "label", pr_peaks_label(order[i]), &p->ok);
-        pr_emit_finite(r, "tflops", t, &p->ok);
+        pr_emit_str(r, PR_K_KEY, pr_peaks_key(order[i]), &p->ok);
+        pr_emit_str(r, PR_K_LABEL, pr_peaks_label(order[i]), &p->ok);
+        pr_emit_finite(r, PR_K_TFLOPS, t, &p->ok);
     }
     return o;
 }
@@ -1160,16 +1161,16 @@ emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
         (void)pr_tensorcore_diagnose_hf32(&r->hf32_cost, r->hf32, &d);
     else
         pr_tensorcore_diagnose(&r->cost, &ctx, &d);
-    pr_emit_str(o, "operator", r->name, ok);
-    pr_emit_str(o, "input_shapes", r->shapes, ok);
-    pr_emit_finite(o, "device_us", r->dev_self_us, ok);
-    pr_emit_str(o, "reason", d.text, ok);
-    pr_emit_str(o, "reason_id", pr_tensorcore_reason_id(d.reason), ok);
-    pr_emit_str(o, "advice", d.advice, ok);
+    pr_emit_str(o, PR_K_OPERATOR, r->name, ok);
+    pr_emit_str(o, PR_K_INPUT_SHAPES, r->shapes, ok);
+    pr_emit_finite(o, PR_K_DEVICE_US, r->dev_self_us, ok);
+    pr_emit_str(o, PR_K_REASON, d.text, ok);
+    pr_emit_str(o, PR_K_REASON_ID, pr_tensorcore_reason_id(d.reason), ok);
+    pr_emit_str(o, PR_K_ADVICE, d.advice, ok);
     pr_emit_str(
-        o, "dtype",
+        o, PR_K_DTYPE,
         cost->dtype == PR_DT_UNKNOWN ? NULL : pr_dtype_name(cost->dtype), ok);
-    pr_emit_str(o, "evidence_kernel", r->fp32_kernel, ok);
+    pr_emit_str(o, PR_K_EVIDENCE_KERNEL, r->fp32_kernel, ok);
 }
 
 /* ---- Ascend: fp32 work without HF32, from the tasks' own columns ---- */
@@ -1354,16 +1355,16 @@ emit_hf32(cJSON *arr, const struct hf *x, int *ok)
     on_cube = x->us > 0 ? 100.0 * x->cube_us / x->us : NAN;
     mte2 = x->mte2_us > 0 ? x->mte2_x_us / x->mte2_us : NAN;
     pr_tensorcore_hf32_context(&d, on_cube, mte2, MTE2_BOUND);
-    pr_emit_str(o, "operator", x->op, ok);
-    pr_emit_null(o, "input_shapes", ok);
-    pr_emit_finite(o, "device_us", x->us, ok);
-    pr_emit_str(o, "reason", d.text, ok);
-    pr_emit_str(o, "reason_id", pr_tensorcore_reason_id(d.reason), ok);
-    pr_emit_str(o, "advice", d.advice, ok);
-    pr_emit_str(o, "dtype", pr_dtype_name(PR_DT_FP32), ok);
+    pr_emit_str(o, PR_K_OPERATOR, x->op, ok);
+    pr_emit_null(o, PR_K_INPUT_SHAPES, ok);
+    pr_emit_finite(o, PR_K_DEVICE_US, x->us, ok);
+    pr_emit_str(o, PR_K_REASON, d.text, ok);
+    pr_emit_str(o, PR_K_REASON_ID, pr_tensorcore_reason_id(d.reason), ok);
+    pr_emit_str(o, PR_K_ADVICE, d.advice, ok);
+    pr_emit_str(o, PR_K_DTYPE, pr_dtype_name(PR_DT_FP32), ok);
     /* where its tasks ran and what bounds them (an NPU's finding) */
-    pr_emit_num_or_null(o, "on_cube_pct", on_cube, ok);
-    pr_emit_num_or_null(o, "aic_mte2_ratio", mte2, ok);
+    pr_emit_num_or_null(o, PR_K_ON_CUBE_PCT, on_cube, ok);
+    pr_emit_num_or_null(o, PR_K_AIC_MTE2_RATIO, mte2, ok);
 }
 
 /* An NPU run whose tasks carry the producer's HF32 and dtype columns:
@@ -1384,7 +1385,7 @@ npu_task_findings(struct pass *p, cJSON *tc, cJSON *arr)
     n = merge_by_operator(p, &h);
     for (i = 0; i < n && i < MAX_FINDINGS && p->ok; i++)
         emit_hf32(arr, &h.v[i], &p->ok);
-    pr_emit_finite(tc, "findings_omitted",
+    pr_emit_finite(tc, PR_K_FINDINGS_OMITTED,
                    (double)(n > MAX_FINDINGS ? n - MAX_FINDINGS : 0), &p->ok);
     free(h.v);
     return 1;
@@ -1418,7 +1419,7 @@ static void
 fill_findings(struct pass *p, cJSON *tc)
 {
     const struct row **v;
-    cJSON *arr = pr_emit_arr(tc, "findings", &p->ok);
+    cJSON *arr = pr_emit_arr(tc, PR_K_FINDINGS, &p->ok);
     size_t i, n = 0;
 
     if (p->ok && p->main_dev && p->main_dev->npu &&
@@ -1438,7 +1439,7 @@ fill_findings(struct pass *p, cJSON *tc)
     qsort(v, n, sizeof(*v), cmp_finding);
     for (i = 0; i < n && i < MAX_FINDINGS && p->ok; i++)
         emit_finding(arr, p, v[i], &p->ok);
-    pr_emit_finite(tc, "findings_omitted",
+    pr_emit_finite(tc, PR_K_FINDINGS_OMITTED,
                    (double)(n > MAX_FINDINGS ? n - MAX_FINDINGS : 0), &p->ok);
     free(v);
 }
@@ -1448,13 +1449,13 @@ fill_findings(struct pass *p, cJSON *tc)
 static void
 no_tensor_cores(struct pass *p, cJSON *tc)
 {
-    pr_emit_null(tc, "tc_kernel_time_pct", &p->ok);
-    pr_emit_null(tc, "tc_heuristic_kernel_time_pct", &p->ok);
-    pr_emit_null(tc, "eligible_op_time_pct", &p->ok);
-    pr_emit_null(tc, "eligible_on_tc_pct", &p->ok);
-    (void)pr_emit_arr(tc, "findings", &p->ok);
-    pr_emit_num(tc, "findings_omitted", 0, &p->ok);
-    pr_emit_str(tc, "note",
+    pr_emit_null(tc, PR_K_TC_KERNEL_TIME_PCT, &p->ok);
+    pr_emit_null(tc, PR_K_TC_HEURISTIC_KERNEL_TIME_PCT, &p->ok);
+    pr_emit_null(tc, PR_K_ELIGIBLE_OP_TIME_PCT, &p->ok);
+    pr_emit_null(tc, PR_K_ELIGIBLE_ON_TC_PCT, &p->ok);
+    (void)pr_emit_arr(tc, PR_K_FINDINGS, &p->ok);
+    pr_emit_num(tc, PR_K_FINDINGS_OMITTED, 0, &p->ok);
+    pr_emit_str(tc, PR_K_NOTE,
                 "MTIA: the trace does not say which kernels ran on the matrix "
                 "engines; tensor-core figures apply to GPUs only",
                 &p->ok);
@@ -1495,18 +1496,18 @@ tensor_cores_json(struct pass *p, struct pr_roofline_out *out)
        known only when every task names its unit */
     npu_blind = p->main_dev && p->main_dev->npu && by_name > 0;
     out->tc_kernel_pct = isfinite(share) && !npu_blind ? share : NAN;
-    pr_emit_finite(tc, "tc_kernel_time_pct", out->tc_kernel_pct, &p->ok);
-    pr_emit_finite(tc, "tc_heuristic_kernel_time_pct", npu_blind ? NAN : heur,
-                   &p->ok);
+    pr_emit_finite(tc, PR_K_TC_KERNEL_TIME_PCT, out->tc_kernel_pct, &p->ok);
+    pr_emit_finite(tc, PR_K_TC_HEURISTIC_KERNEL_TIME_PCT,
+                   npu_blind ? NAN : heur, &p->ok);
     if (npu_blind)
-        pr_emit_str(tc, "note", npu_blind_note(p->t), &p->ok);
+        pr_emit_str(tc, PR_K_NOTE, npu_blind_note(p->t), &p->ok);
     out->eligible_op_pct = isfinite(seed) ? seed
                            : all > 0      ? 100.0 * elig / all
                                           : NAN;
     if (!isfinite(out->eligible_op_pct))
         out->eligible_op_pct = NAN;
-    pr_emit_finite(tc, "eligible_op_time_pct", out->eligible_op_pct, &p->ok);
-    pr_emit_finite(tc, "eligible_on_tc_pct",
+    pr_emit_finite(tc, PR_K_ELIGIBLE_OP_TIME_PCT, out->eligible_op_pct, &p->ok);
+    pr_emit_finite(tc, PR_K_ELIGIBLE_ON_TC_PCT,
                    !isnan(p->in->tc_seed_on_pct) ? p->in->tc_seed_on_pct
                    : elig > 0 && !tc_blind && !npu_blind
                        ? fmin(100.0, 100.0 * on_tc / elig)

@@ -12,6 +12,7 @@
 
 #include "profreport/buf.h"
 #include "profreport/checked.h"
+#include "profreport/keys.h"
 #include "profreport/memory.h"
 
 #include "../internal.h"
@@ -645,7 +646,7 @@ row_is_zero(const struct row *r)
 static void
 emit_rows(struct mem *m, cJSON *mem, int *ok)
 {
-    cJSON *arr = pr_emit_arr(mem, "operators", ok);
+    cJSON *arr = pr_emit_arr(mem, PR_K_OPERATORS, ok);
     struct row *rows = NULL;
     size_t n = 0, i;
 
@@ -661,15 +662,16 @@ emit_rows(struct mem *m, cJSON *mem, int *ok)
         if (row_is_zero(r))
             continue;
         o = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(o, "device", m->dev[r->dev].name, ok);
-        pr_emit_str(o, "name", pr_trace_str(m->t, r->name), ok);
-        pr_emit_num(o, "calls", (double)r->calls, ok);
-        pr_emit_num(o, "size_increase_bytes", (double)r->a.inc, ok);
-        pr_emit_num(o, "self_size_increase_bytes", (double)r->a.self_inc, ok);
-        pr_emit_num(o, "allocation_count", (double)r->a.count, ok);
-        pr_emit_num(o, "self_allocation_count", (double)r->a.self_count, ok);
-        pr_emit_num(o, "allocation_size_bytes", (double)r->a.size, ok);
-        pr_emit_num(o, "self_allocation_size_bytes", (double)r->a.self_size,
+        pr_emit_str(o, PR_K_DEVICE, m->dev[r->dev].name, ok);
+        pr_emit_str(o, PR_K_NAME, pr_trace_str(m->t, r->name), ok);
+        pr_emit_num(o, PR_K_CALLS, (double)r->calls, ok);
+        pr_emit_num(o, PR_K_SIZE_INCREASE_BYTES, (double)r->a.inc, ok);
+        pr_emit_num(o, PR_K_SELF_SIZE_INCREASE_BYTES, (double)r->a.self_inc,
+                    ok);
+        pr_emit_num(o, PR_K_ALLOCATION_COUNT, (double)r->a.count, ok);
+        pr_emit_num(o, PR_K_SELF_ALLOCATION_COUNT, (double)r->a.self_count, ok);
+        pr_emit_num(o, PR_K_ALLOCATION_SIZE_BYTES, (double)r->a.size, ok);
+        pr_emit_num(o, PR_K_SELF_ALLOCATION_SIZE_BYTES, (double)r->a.self_size,
                     ok);
     }
     free(rows);
@@ -773,7 +775,7 @@ live_at(struct mem *m, int dev, size_t peak, struct live *lv)
 static void
 emit_tops(struct mem *m, const struct live *lv, cJSON *o, int *ok)
 {
-    cJSON *arr = pr_emit_arr(o, "top_allocators_at_peak", ok);
+    cJSON *arr = pr_emit_arr(o, PR_K_TOP_ALLOCATORS_AT_PEAK, ok);
     char label[512];
     size_t i;
 
@@ -786,10 +788,10 @@ emit_tops(struct mem *m, const struct live *lv, cJSON *o, int *ok)
                      pr_trace_str(m->t, tp->name));
         else
             snprintf(label, sizeof(label), "%s", pr_trace_str(m->t, tp->name));
-        pr_emit_str(r, "name", label, ok);
-        pr_emit_num(r, "self_allocation_size_bytes", (double)tp->bytes, ok);
-        pr_emit_num(r, "live_bytes", (double)tp->bytes, ok);
-        pr_emit_num(r, "tensors", (double)tp->tensors, ok);
+        pr_emit_str(r, PR_K_NAME, label, ok);
+        pr_emit_num(r, PR_K_SELF_ALLOCATION_SIZE_BYTES, (double)tp->bytes, ok);
+        pr_emit_num(r, PR_K_LIVE_BYTES, (double)tp->bytes, ok);
+        pr_emit_num(r, PR_K_TENSORS, (double)tp->tensors, ok);
     }
 }
 
@@ -810,9 +812,9 @@ emit_peak_step(struct mem *m, const struct pr_steps *steps, int dev, cJSON *o,
         if (steps->v[i].start_ns <= ts && ts < steps->v[i].end_ns)
             sp = &steps->v[i];
     if (sp == NULL || sp->name == PR_STR_NONE)
-        pr_emit_null(o, "peak_step", ok);
+        pr_emit_null(o, PR_K_PEAK_STEP, ok);
     else
-        pr_emit_str(o, "peak_step", pr_trace_str(m->t, sp->name), ok);
+        pr_emit_str(o, PR_K_PEAK_STEP, pr_trace_str(m->t, sp->name), ok);
     if (*ok && (d->n_alloc > 0 || d->n_free > 0) &&
         live_at(m, dev, m->has_totals ? d->peak_rec : d->running_peak_rec,
                 &lv) != PR_OK)
@@ -821,10 +823,10 @@ emit_peak_step(struct mem *m, const struct pr_steps *steps, int dev, cJSON *o,
         qsort_r(lv.tops, lv.n, sizeof(*lv.tops), cmp_top,
                 (void *)(uintptr_t)m->t);
     emit_tops(m, &lv, o, ok);
-    pr_emit_num(o, "live_at_peak_bytes", (double)lv.bytes, ok);
-    pr_emit_num(o, "live_at_peak_outside_operators_bytes",
+    pr_emit_num(o, PR_K_LIVE_AT_PEAK_BYTES, (double)lv.bytes, ok);
+    pr_emit_num(o, PR_K_LIVE_AT_PEAK_OUTSIDE_OPERATORS_BYTES,
                 (double)lv.outside_ops, ok);
-    pr_emit_num_or_null(o, "live_at_peak_untraced_bytes",
+    pr_emit_num_or_null(o, PR_K_LIVE_AT_PEAK_UNTRACED_BYTES,
                         isnan(d->peak_alloc) || d->peak_alloc < (double)lv.bytes
                             ? NAN
                             : d->peak_alloc - (double)lv.bytes,
@@ -840,9 +842,9 @@ emit_peak_step(struct mem *m, const struct pr_steps *steps, int dev, cJSON *o,
                  fmt != NULL && strcmp(fmt, "autograd") == 0
                      ? "the legacy autograd profiler records none"
                      : "PyTorch before 1.10");
-        pr_emit_str(o, "top_allocators_note", note, ok);
+        pr_emit_str(o, PR_K_TOP_ALLOCATORS_NOTE, note, ok);
     } else {
-        pr_emit_null(o, "top_allocators_note", ok);
+        pr_emit_null(o, PR_K_TOP_ALLOCATORS_NOTE, ok);
     }
     free(lv.tops);
 }
@@ -850,10 +852,10 @@ emit_peak_step(struct mem *m, const struct pr_steps *steps, int dev, cJSON *o,
 static void
 emit_curve(const struct mdev *d, cJSON *o, int *ok)
 {
-    cJSON *c = pr_emit_obj(o, "curve", ok);
-    cJSON *t = pr_emit_arr(c, "t_us", ok);
-    cJSON *a = pr_emit_arr(c, "allocated_bytes", ok);
-    cJSON *r = pr_emit_arr(c, "reserved_bytes", ok);
+    cJSON *c = pr_emit_obj(o, PR_K_CURVE, ok);
+    cJSON *t = pr_emit_arr(c, PR_K_T_US, ok);
+    cJSON *a = pr_emit_arr(c, PR_K_ALLOCATED_BYTES, ok);
+    cJSON *r = pr_emit_arr(c, PR_K_RESERVED_BYTES, ok);
     size_t *idx, n, i;
 
     if (!*ok)
@@ -887,7 +889,7 @@ cmp_dev(const void *pa, const void *pb, void *ctx)
 static void
 emit_devices(struct mem *m, const struct pr_steps *steps, cJSON *mem, int *ok)
 {
-    cJSON *arr = pr_emit_arr(mem, "devices", ok);
+    cJSON *arr = pr_emit_arr(mem, PR_K_DEVICES, ok);
     int order[MAX_DEVICES];
     size_t i;
 
@@ -898,18 +900,19 @@ emit_devices(struct mem *m, const struct pr_steps *steps, cJSON *mem, int *ok)
         const struct mdev *d = &m->dev[order[i]];
         cJSON *o = pr_emit_obj(arr, NULL, ok);
         int64_t peak_ts = m->has_totals ? d->peak_ts_ns : d->running_peak_ts_ns;
-        pr_emit_str(o, "device", d->name, ok);
-        pr_emit_num_or_null(o, "peak_allocated_bytes", d->peak_alloc, ok);
-        pr_emit_num_or_null(o, "peak_reserved_bytes", d->peak_reserved, ok);
-        pr_emit_num(o, "peak_increase_bytes", (double)d->running_peak, ok);
-        pr_emit_us(o, "peak_at_us", peak_ts - m->start_ns, ok);
+        pr_emit_str(o, PR_K_DEVICE, d->name, ok);
+        pr_emit_num_or_null(o, PR_K_PEAK_ALLOCATED_BYTES, d->peak_alloc, ok);
+        pr_emit_num_or_null(o, PR_K_PEAK_RESERVED_BYTES, d->peak_reserved, ok);
+        pr_emit_num(o, PR_K_PEAK_INCREASE_BYTES, (double)d->running_peak, ok);
+        pr_emit_us(o, PR_K_PEAK_AT_US, peak_ts - m->start_ns, ok);
         pr_emit_str(
-            o, "curve_basis",
+            o, PR_K_CURVE_BASIS,
             m->has_totals ? "total_allocated" : "bytes_since_first_record", ok);
-        pr_emit_num(o, "allocations", (double)d->n_alloc, ok);
-        pr_emit_num(o, "frees", (double)d->n_free, ok);
-        pr_emit_num(o, "unattributed_allocations", (double)d->unattributed, ok);
-        pr_emit_num(o, "unmatched_frees", (double)d->unmatched_frees, ok);
+        pr_emit_num(o, PR_K_ALLOCATIONS, (double)d->n_alloc, ok);
+        pr_emit_num(o, PR_K_FREES, (double)d->n_free, ok);
+        pr_emit_num(o, PR_K_UNATTRIBUTED_ALLOCATIONS, (double)d->unattributed,
+                    ok);
+        pr_emit_num(o, PR_K_UNMATCHED_FREES, (double)d->unmatched_frees, ok);
         emit_peak_step(m, steps, order[i], o, ok);
         emit_curve(d, o, ok);
     }
@@ -962,13 +965,13 @@ pr_memory_fill(const struct pr_trace *t, const struct pr_tree *tree,
         ok = mem != NULL;
         emit_devices(&m, steps, mem, &ok);
         emit_rows(&m, mem, &ok);
-        pr_emit_num(mem, "unknown_device_records", (double)m.unknown_device,
+        pr_emit_num(mem, PR_K_UNKNOWN_DEVICE_RECORDS, (double)m.unknown_device,
                     &ok);
         if (!ok) {
             cJSON_Delete(mem);
             mem = NULL; /* pr_emit_put reports it */
         }
-        st = pr_emit_put(run, "memory", mem, "memory", err);
+        st = pr_emit_put(run, PR_K_MEMORY, mem, "memory", err);
     }
     mem_free(&m);
     return st;

@@ -10,6 +10,7 @@
 
 #include "profreport/attribution.h"
 #include "profreport/checked.h"
+#include "profreport/keys.h"
 
 #include "../internal.h"
 
@@ -200,18 +201,18 @@ static void
 emit_attribution(cJSON *o, const struct pr_attribution *a, const char *why,
                  int *ok)
 {
-    pr_emit_us(o, "kernel_time_us", a->kernel_ns, ok);
-    pr_emit_us(o, "operator_time_us", a->op_ns, ok);
-    pr_emit_num_or_null(o, "operator_pct", pr_attribution_pct(a), ok);
-    pr_emit_us(o, "no_launch_us", a->no_launch_ns, ok);
-    pr_emit_us(o, "outside_operators_us", a->outside_ns, ok);
-    pr_emit_num(o, "kernels", (double)a->n_kernels, ok);
-    pr_emit_num(o, "launches_by_id", (double)a->n_rt_by_id, ok);
-    pr_emit_num(o, "launches_by_time", (double)a->n_rt_by_time, ok);
+    pr_emit_us(o, PR_K_KERNEL_TIME_US, a->kernel_ns, ok);
+    pr_emit_us(o, PR_K_OPERATOR_TIME_US, a->op_ns, ok);
+    pr_emit_num_or_null(o, PR_K_OPERATOR_PCT, pr_attribution_pct(a), ok);
+    pr_emit_us(o, PR_K_NO_LAUNCH_US, a->no_launch_ns, ok);
+    pr_emit_us(o, PR_K_OUTSIDE_OPERATORS_US, a->outside_ns, ok);
+    pr_emit_num(o, PR_K_KERNELS, (double)a->n_kernels, ok);
+    pr_emit_num(o, PR_K_LAUNCHES_BY_ID, (double)a->n_rt_by_id, ok);
+    pr_emit_num(o, PR_K_LAUNCHES_BY_TIME, (double)a->n_rt_by_time, ok);
     if (why != NULL)
-        pr_emit_str(o, "reason", why, ok);
+        pr_emit_str(o, PR_K_REASON, why, ok);
     else
-        pr_emit_null(o, "reason", ok);
+        pr_emit_null(o, PR_K_REASON, ok);
 }
 
 enum pr_status
@@ -229,7 +230,7 @@ pr_attribution_fill(const struct pr_trace *t, const struct pr_tree *tree,
         &a, a.top_name == PR_STR_NONE ? NULL : pr_trace_str(t, a.top_name), why,
         sizeof(why));
     pct = pr_attribution_pct(&a);
-    o = pr_emit_obj(run, "attribution", &ok);
+    o = pr_emit_obj(run, PR_K_ATTRIBUTION, &ok);
     emit_attribution(o, &a, has_why ? why : NULL, &ok);
     pr_notes_count(notes, "kernel_time_without_operator_pct",
                    isnan(pct) ? NAN : 100.0 - pct);

@@ -11,6 +11,7 @@
 #include "profreport/checked.h"
 #include "profreport/flops.h"
 #include "profreport/kernel_calls.h"
+#include "profreport/keys.h"
 #include "profreport/roofline.h"
 #include "profreport/tensorcore.h"
 #include "profreport/tree.h"
@@ -254,22 +255,24 @@ emit_op(cJSON *o, const struct calls *c, size_t node, size_t sub, int *ok)
 
     if (node == PR_TREE_NONE || c->tree.nodes[node].type == PR_N_ROOT) {
         pr_emit_null(o, "op", ok);
-        pr_emit_null(o, "direction", ok);
+        pr_emit_null(o, PR_K_DIRECTION, ok);
         pr_emit_null(o, "seq", ok);
-        pr_emit_null(o, "input_shapes", ok);
-        pr_emit_null(o, "input_types", ok);
+        pr_emit_null(o, PR_K_INPUT_SHAPES, ok);
+        pr_emit_null(o, PR_K_INPUT_TYPES, ok);
         pr_emit_null(o, "sub", ok);
-        pr_emit_null(o, "flops", ok);
-        pr_emit_null(o, "bytes", ok);
+        pr_emit_null(o, PR_K_FLOPS, ok);
+        pr_emit_null(o, PR_K_BYTES, ok);
         return;
     }
     op = node_op(c, node, &ob);
     bprop = is_bprop(c, node);
     pr_emit_str(o, "op", node_name(c, node), ok);
-    pr_emit_str(o, "direction", bprop ? "bprop" : "fprop", ok);
+    pr_emit_str(o, PR_K_DIRECTION, bprop ? "bprop" : "fprop", ok);
     emit_id(o, "seq", seq_of(c, node, bprop), ok);
-    pr_emit_str(o, "input_shapes", op ? op_text(c, op->input_dims) : NULL, ok);
-    pr_emit_str(o, "input_types", op ? op_text(c, op->input_types) : NULL, ok);
+    pr_emit_str(o, PR_K_INPUT_SHAPES, op ? op_text(c, op->input_dims) : NULL,
+                ok);
+    pr_emit_str(o, PR_K_INPUT_TYPES, op ? op_text(c, op->input_types) : NULL,
+                ok);
     pr_emit_num(o, "sub", (double)sub, ok);
     cost = estimate(c, node, c->in); /* later kernels know it is known */
     emit_cost(o, "flops", cost.flops, sub, ok);
@@ -290,10 +293,10 @@ emit_launch(cJSON *arr, struct calls *c, const struct pr_tree_dev *d, int *ok)
 
     if (node != PR_TREE_NONE)
         sub = c->n_launched[node]++;
-    pr_emit_str(o, "kernel", name, ok);
+    pr_emit_str(o, PR_K_KERNEL, name, ok);
     emit_op(o, c, node, sub, ok);
-    pr_emit_us(o, "start_us", pr_sat_sub_i64(e->ts_ns, c->t0_ns), ok);
-    pr_emit_us(o, "duration_us", e->dur_ns, ok);
+    pr_emit_us(o, PR_K_START_US, pr_sat_sub_i64(e->ts_ns, c->t0_ns), ok);
+    pr_emit_us(o, PR_K_DURATION_US, e->dur_ns, ok);
     pr_emit_bool(o, "tc", (pr_names_get(&c->names, e->name) & PR_NAME_TC) != 0,
                  ok);
     pr_names_rule(&c->names, e->name, &k);

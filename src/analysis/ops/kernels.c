@@ -541,16 +541,16 @@ emit_tc(cJSON *o, const struct kgroup *g, int *ok)
 {
     int tc = tc_used(g);
 
-    pr_emit_bool(o, "tensor_cores_used", tc, ok);
+    pr_emit_bool(o, PR_K_TENSOR_CORES_USED, tc, ok);
     if (g->by_unit) {
-        pr_emit_str(o, "tensor_cores_source", "unit", ok);
+        pr_emit_str(o, PR_K_TENSOR_CORES_SOURCE, "unit", ok);
         pr_emit_str(o, PR_K_TENSOR_CORES_RULE, unit_name(g->unit), ok);
         return;
     }
     if (!tc)
-        pr_emit_null(o, "tensor_cores_source", ok);
+        pr_emit_null(o, PR_K_TENSOR_CORES_SOURCE, ok);
     else
-        pr_emit_str(o, "tensor_cores_source",
+        pr_emit_str(o, PR_K_TENSOR_CORES_SOURCE,
                     g->kc.plugin_tc ? "plugin" : "table", ok);
     pr_emit_str(o, PR_K_TENSOR_CORES_RULE, g->kc.rule, ok);
 }
@@ -682,26 +682,26 @@ emit_kgroup(cJSON *arr, const struct ktable *kt, const struct kgroup *g,
     double v;
     int has;
 
-    pr_emit_str(o, "name", g->name, ok);
-    pr_emit_str(o, "operator", g->op, ok);
-    pr_emit_num(o, "calls", (double)g->calls, ok);
+    pr_emit_str(o, PR_K_NAME, g->name, ok);
+    pr_emit_str(o, PR_K_OPERATOR, g->op, ok);
+    pr_emit_num(o, PR_K_CALLS, (double)g->calls, ok);
     if (kt->t->replayed_kernels > 0) {
         /* a range profiler's ranges are spread over the span: no times */
-        pr_emit_null(o, "total_us", ok);
-        pr_emit_null(o, "mean_us", ok);
-        pr_emit_null(o, "min_us", ok);
-        pr_emit_null(o, "max_us", ok);
+        pr_emit_null(o, PR_K_TOTAL_US, ok);
+        pr_emit_null(o, PR_K_MEAN_US, ok);
+        pr_emit_null(o, PR_K_MIN_US, ok);
+        pr_emit_null(o, PR_K_MAX_US, ok);
     } else {
-        pr_emit_us(o, "total_us", g->total_ns, ok);
-        pr_emit_num(o, "mean_us", mean_us(g), ok);
-        pr_emit_us(o, "min_us", g->min_ns, ok);
-        pr_emit_us(o, "max_us", g->max_ns, ok);
+        pr_emit_us(o, PR_K_TOTAL_US, g->total_ns, ok);
+        pr_emit_num(o, PR_K_MEAN_US, mean_us(g), ok);
+        pr_emit_us(o, PR_K_MIN_US, g->min_ns, ok);
+        pr_emit_us(o, PR_K_MAX_US, g->max_ns, ok);
     }
     has = mean_bps(kt, g, &v);
     emit_mean(o, "mean_blocks_per_sm", has, v, ok);
     has = mean_occ(kt, g, &v);
     emit_mean(o, "mean_est_achieved_occupancy_pct", has, v, ok);
-    pr_emit_str(o, "occupancy_source", occupancy_source(g), ok);
+    pr_emit_str(o, PR_K_OCCUPANCY_SOURCE, occupancy_source(g), ok);
     emit_tc(o, g, ok);
     emit_class(o, g, ok);
     if (kt->n_pmu > 0) /* the key only where the producer counted */
@@ -859,9 +859,10 @@ emit_sums(cJSON *arr, const char *key, const char *const *names,
         cJSON *o = pr_emit_obj(arr, NULL, ok);
 
         pr_emit_str(o, key, names[order[i]], ok);
-        pr_emit_num(o, "kernels", (double)n[order[i]], ok);
-        pr_emit_us(o, "total_us", ns[order[i]], ok);
-        pr_emit_finite(o, "time_pct", 100.0 * (double)ns[order[i]] / all, ok);
+        pr_emit_num(o, PR_K_KERNELS, (double)n[order[i]], ok);
+        pr_emit_us(o, PR_K_TOTAL_US, ns[order[i]], ok);
+        pr_emit_finite(o, PR_K_TIME_PCT, 100.0 * (double)ns[order[i]] / all,
+                       ok);
     }
 }
 
@@ -869,7 +870,7 @@ emit_sums(cJSON *arr, const char *key, const char *const *names,
 static void
 emit_unknown(cJSON *o, const struct pr_kernel_refs *refs, double all, int *ok)
 {
-    cJSON *u = pr_emit_obj(o, "unknown", ok), *top;
+    cJSON *u = pr_emit_obj(o, PR_K_UNKNOWN, ok), *top;
     int64_t ns = 0;
     size_t n = 0, i, listed = 0;
 
@@ -880,10 +881,10 @@ emit_unknown(cJSON *o, const struct pr_kernel_refs *refs, double all, int *ok)
         n++;
         ns = pr_sat_add_i64(ns, refs->v[i].total_ns);
     }
-    pr_emit_num(u, "kernels", (double)n, ok);
-    pr_emit_us(u, "total_us", ns, ok);
-    pr_emit_finite(u, "time_pct", 100.0 * (double)ns / all, ok);
-    top = pr_emit_arr(u, "top", ok);
+    pr_emit_num(u, PR_K_KERNELS, (double)n, ok);
+    pr_emit_us(u, PR_K_TOTAL_US, ns, ok);
+    pr_emit_finite(u, PR_K_TIME_PCT, 100.0 * (double)ns / all, ok);
+    top = pr_emit_arr(u, PR_K_TOP, ok);
     /* refs are in the table's order: by total time, then name */
     for (i = 0; i < refs->n && listed < UNKNOWN_LISTED && *ok; i++) {
         const struct pr_kernel_ref *k = &refs->v[i];
@@ -893,9 +894,9 @@ emit_unknown(cJSON *o, const struct pr_kernel_refs *refs, double all, int *ok)
             ref_math(k) != PR_KM_UNKNOWN)
             continue;
         r = pr_emit_obj(top, NULL, ok);
-        pr_emit_str(r, "name", k->name, ok);
-        pr_emit_us(r, "total_us", k->total_ns, ok);
-        pr_emit_finite(r, "time_pct", 100.0 * (double)k->total_ns / all, ok);
+        pr_emit_str(r, PR_K_NAME, k->name, ok);
+        pr_emit_us(r, PR_K_TOTAL_US, k->total_ns, ok);
+        pr_emit_finite(r, PR_K_TIME_PCT, 100.0 * (double)k->total_ns / all, ok);
         listed++;
     }
 }
@@ -928,10 +929,10 @@ pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
     }
     *out = cJSON_CreateObject();
     ok = *out != NULL;
-    emit_sums(pr_emit_arr(*out, "by_family", &ok), "family", fam, fam_ns, fam_n,
-              PR_KF_COUNT, (double)all, &ok);
-    emit_sums(pr_emit_arr(*out, "by_math", &ok), "math", math, math_ns, math_n,
-              PR_KM_COUNT + 1, (double)all, &ok);
+    emit_sums(pr_emit_arr(*out, PR_K_BY_FAMILY, &ok), "family", fam, fam_ns,
+              fam_n, PR_KF_COUNT, (double)all, &ok);
+    emit_sums(pr_emit_arr(*out, PR_K_BY_MATH, &ok), "math", math, math_ns,
+              math_n, PR_KM_COUNT + 1, (double)all, &ok);
     emit_unknown(*out, refs, (double)all, &ok);
     if (ok)
         return PR_OK;

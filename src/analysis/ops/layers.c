@@ -21,6 +21,7 @@
 #include "profreport/buf.h"
 #include "profreport/checked.h"
 #include "profreport/flops.h"
+#include "profreport/keys.h"
 #include "profreport/layers.h"
 #include "profreport/peaks.h"
 #include "profreport/shapes.h"
@@ -970,19 +971,19 @@ emit_row(const struct ctx *c, cJSON *arr, const struct row *r,
         return;
     row_roof(c, r, d, &rf);
     part_add(c, &all, &r->back);
-    pr_emit_str(o, "name", r->name, ok);
-    pr_emit_str(o, "input_shapes", r->shapes, ok);
-    pr_emit_str(o, "backward", bwd_names(c, r, names, sizeof(names)), ok);
-    pr_emit_num(o, "calls", (double)r->calls, ok);
-    pr_emit_num(o, "backward_calls", (double)r->bwd_calls, ok);
+    pr_emit_str(o, PR_K_NAME, r->name, ok);
+    pr_emit_str(o, PR_K_INPUT_SHAPES, r->shapes, ok);
+    pr_emit_str(o, PR_K_BACKWARD, bwd_names(c, r, names, sizeof(names)), ok);
+    pr_emit_num(o, PR_K_CALLS, (double)r->calls, ok);
+    pr_emit_num(o, PR_K_BACKWARD_CALLS, (double)r->bwd_calls, ok);
     ai = emit_part(o, "", &all, &rf, ok);
-    pr_emit_num_or_null(o, "roofline_pct", roof_pct(&all, &rf, ai), ok);
-    pr_emit_str(o, "roofline_mark", row_mark(c, r, roof_pct(&all, &rf, ai)),
+    pr_emit_num_or_null(o, PR_K_ROOFLINE_PCT, roof_pct(&all, &rf, ai), ok);
+    pr_emit_str(o, PR_K_ROOFLINE_MARK, row_mark(c, r, roof_pct(&all, &rf, ai)),
                 ok);
-    pr_emit_str(o, "roof", isfinite(rf.peak) ? pr_peaks_key(rf.kind) : NULL,
+    pr_emit_str(o, PR_K_ROOF, isfinite(rf.peak) ? pr_peaks_key(rf.kind) : NULL,
                 ok);
-    pr_emit_num_or_null(o, "peak_tflops", rf.peak, ok);
-    pr_emit_str(o, "dtype",
+    pr_emit_num_or_null(o, PR_K_PEAK_TFLOPS, rf.peak, ok);
+    pr_emit_str(o, PR_K_DTYPE,
                 rf.dt == PR_DT_UNKNOWN || rf.dt == PR_DT_NONE
                     ? NULL
                     : pr_dtype_name(rf.dt),
@@ -1023,17 +1024,17 @@ view_json(const struct ctx *c)
         fwd = pr_sat_add_i64(fwd, c->rows[i].fwd.dev_ns);
         bwd = pr_sat_add_i64(bwd, c->rows[i].back.dev_ns);
     }
-    pr_emit_num(o, "layers", (double)c->n_layers, &ok);
-    pr_emit_num(o, "rows", (double)c->n_rows, &ok);
+    pr_emit_num(o, PR_K_LAYERS, (double)c->n_layers, &ok);
+    pr_emit_num(o, PR_K_ROWS, (double)c->n_rows, &ok);
     pr_emit_num(
-        o, "rows_omitted",
+        o, PR_K_ROWS_OMITTED,
         c->n_rows > PR_LAYERS_ROWS ? (double)(c->n_rows - PR_LAYERS_ROWS) : 0.0,
         &ok);
-    pr_emit_num(o, "backward_roots", (double)c->n_bwd, &ok);
-    pr_emit_num(o, "backward_unpaired", (double)c->n_unpaired, &ok);
-    pr_emit_us(o, "forward_device_us", fwd, &ok);
-    pr_emit_us(o, "backward_device_us", bwd, &ok);
-    pr_emit_str(o, "note",
+    pr_emit_num(o, PR_K_BACKWARD_ROOTS, (double)c->n_bwd, &ok);
+    pr_emit_num(o, PR_K_BACKWARD_UNPAIRED, (double)c->n_unpaired, &ok);
+    pr_emit_us(o, PR_K_FORWARD_DEVICE_US, fwd, &ok);
+    pr_emit_us(o, PR_K_BACKWARD_DEVICE_US, bwd, &ok);
+    pr_emit_str(o, PR_K_NOTE,
                 c->n_layers > 0 ? NULL
                 : c->n_bwd > 0  ? PR_LAYERS_NO_FORWARD
                                 : PR_LAYERS_NO_PAIRS,

@@ -13,6 +13,7 @@
 
 #include "profreport/checked.h"
 #include "profreport/comm.h"
+#include "profreport/keys.h"
 #include "profreport/sget.h"
 
 #include "../internal.h"
@@ -66,9 +67,9 @@ fold(struct lk *v, size_t n)
 static void
 emit_traffic(cJSON *o, int64_t bytes, int64_t time_ns, int *ok)
 {
-    pr_emit_num(o, "bytes", (double)bytes, ok);
-    pr_emit_us(o, "time_us", time_ns, ok);
-    pr_emit_num_or_null(o, "bandwidth_gbps",
+    pr_emit_num(o, PR_K_BYTES, (double)bytes, ok);
+    pr_emit_us(o, PR_K_TIME_US, time_ns, ok);
+    pr_emit_num_or_null(o, PR_K_BANDWIDTH_GBPS,
                         time_ns > 0 ? (double)bytes / (double)time_ns : NAN,
                         ok);
 }
@@ -82,12 +83,12 @@ emit_links(const struct lk *v, size_t n, cJSON *arr, int with_group, int *ok)
         cJSON *o = pr_emit_obj(arr, NULL, ok);
 
         if (with_group && v[i].group[0] != '\0')
-            pr_emit_str(o, "group", v[i].group, ok);
+            pr_emit_str(o, PR_K_GROUP, v[i].group, ok);
         else if (with_group)
-            pr_emit_null(o, "group", ok);
-        pr_emit_num(o, "src_rank", (double)v[i].src, ok);
-        pr_emit_num(o, "dst_rank", (double)v[i].dst, ok);
-        pr_emit_str(o, "transport", v[i].transport, ok);
+            pr_emit_null(o, PR_K_GROUP, ok);
+        pr_emit_num(o, PR_K_SRC_RANK, (double)v[i].src, ok);
+        pr_emit_num(o, PR_K_DST_RANK, (double)v[i].dst, ok);
+        pr_emit_str(o, PR_K_TRANSPORT, v[i].transport, ok);
         emit_traffic(o, v[i].bytes, v[i].time_ns, ok);
     }
 }
@@ -113,7 +114,7 @@ static void
 emit_types(const struct lk *v, size_t n, cJSON *parent, int *ok)
 {
     struct ty *ty = calloc(n ? n : 1, sizeof(*ty));
-    cJSON *arr = pr_emit_arr(parent, "link_types", ok);
+    cJSON *arr = pr_emit_arr(parent, PR_K_LINK_TYPES, ok);
     size_t i, j, nt = 0;
 
     if (ty == NULL) {
@@ -133,8 +134,8 @@ emit_types(const struct lk *v, size_t n, cJSON *parent, int *ok)
         qsort(ty, nt, sizeof(*ty), cmp_ty);
     for (i = 0; i < nt; i++) {
         cJSON *o = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(o, "transport", ty[i].name, ok);
-        pr_emit_num(o, "links", (double)ty[i].links, ok);
+        pr_emit_str(o, PR_K_TRANSPORT, ty[i].name, ok);
+        pr_emit_num(o, PR_K_LINKS, (double)ty[i].links, ok);
         emit_traffic(o, ty[i].bytes, ty[i].time_ns, ok);
     }
     free(ty);
@@ -163,7 +164,7 @@ pr_comm_links_emit(const struct pr_trace *t, cJSON *comm, int *ok)
                            l->time_ns};
     }
     n = fold(v, t->n_links);
-    emit_links(v, n, pr_emit_arr(comm, "links", ok), 1, ok);
+    emit_links(v, n, pr_emit_arr(comm, PR_K_LINKS, ok), 1, ok);
     emit_types(v, n, comm, ok);
     free(v);
 }
@@ -188,20 +189,20 @@ gather(const cJSON *runs, size_t *n)
 
     *n = 0;
     cJSON_ArrayForEach(run, runs) cap +=
-        pr_sget_len(pr_sget_path(run, "communication.links"));
+        pr_sget_len(pr_sget_path(run, PR_K_COMMUNICATION "." PR_K_LINKS));
     v = malloc((cap ? cap : 1) * sizeof(*v));
     if (v == NULL)
         return NULL;
     cJSON_ArrayForEach(run, runs)
     {
-        const cJSON *ls = pr_sget_path(run, "communication.links");
+        const cJSON *ls = pr_sget_path(run, PR_K_COMMUNICATION "." PR_K_LINKS);
 
         cJSON_ArrayForEach(l, ls)
         {
             if (*n == cap)
                 break;
-            v[(*n)++] = (struct lk){pr_sget_str_or(l, "group", ""),
-                                    pr_sget_str_or(l, "transport", ""),
+            v[(*n)++] = (struct lk){pr_sget_str_or(l, PR_K_GROUP, ""),
+                                    pr_sget_str_or(l, PR_K_TRANSPORT, ""),
                                     int_of(l, "src_rank", 1),
                                     int_of(l, "dst_rank", 1),
                                     int_of(l, "bytes", 1),
@@ -258,7 +259,7 @@ cmp_grp(const void *a, const void *b)
 static void
 emit_groups(const struct lk *v, size_t n, cJSON *d, int *ok)
 {
-    cJSON *arr = pr_emit_arr(d, "link_groups", ok);
+    cJSON *arr = pr_emit_arr(d, PR_K_LINK_GROUPS, ok);
     struct grp *g = calloc(n ? n : 1, sizeof(*g));
     size_t i, ng = 0;
 
@@ -277,13 +278,14 @@ emit_groups(const struct lk *v, size_t n, cJSON *d, int *ok)
     for (i = 0; i < ng; i++) {
         cJSON *o = pr_emit_obj(arr, NULL, ok);
         if (g[i].name[0] != '\0')
-            pr_emit_str(o, "group", g[i].name, ok);
+            pr_emit_str(o, PR_K_GROUP, g[i].name, ok);
         else
-            pr_emit_null(o, "group", ok);
-        pr_emit_num(o, "ranks", (double)group_ranks(v + g[i].first, g[i].n),
+            pr_emit_null(o, PR_K_GROUP, ok);
+        pr_emit_num(o, PR_K_RANKS, (double)group_ranks(v + g[i].first, g[i].n),
                     ok);
-        pr_emit_num(o, "bytes", (double)g[i].bytes, ok);
-        emit_links(v + g[i].first, g[i].n, pr_emit_arr(o, "links", ok), 0, ok);
+        pr_emit_num(o, PR_K_BYTES, (double)g[i].bytes, ok);
+        emit_links(v + g[i].first, g[i].n, pr_emit_arr(o, PR_K_LINKS, ok), 0,
+                   ok);
     }
     free(g);
 }

@@ -12,6 +12,7 @@
 
 #include "profreport/buf.h"
 #include "profreport/checked.h"
+#include "profreport/keys.h"
 #include "profreport/modules.h"
 #include "profreport/sget.h"
 #include "profreport/strtab.h"
@@ -297,17 +298,17 @@ emit_row(const struct ctx *c, cJSON *arr, uint32_t r, struct pr_buf *b, int *ok)
     int64_t avg = m->dev_total_ns > 0 ? m->dev_total_ns : m->host_total_ns;
 
     *ok = *ok && path_of(c, r, b);
-    pr_emit_str(o, "name", display(c->t, m->name), ok);
-    pr_emit_num(o, "module_id", (double)m->module_id, ok);
-    pr_emit_str(o, "path", *ok ? b->data : "", ok);
-    pr_emit_num(o, "depth", (double)m->depth, ok);
-    pr_emit_num(o, "calls", (double)m->occurrences, ok);
-    pr_emit_num(o, "operators", (double)m->operators, ok);
-    pr_emit_us(o, "host_total_us", m->host_total_ns, ok);
-    pr_emit_us(o, "host_self_us", m->host_self_ns, ok);
-    pr_emit_us(o, "device_total_us", m->dev_total_ns, ok);
-    pr_emit_us(o, "device_self_us", m->dev_self_ns, ok);
-    pr_emit_num(o, "avg_duration_us",
+    pr_emit_str(o, PR_K_NAME, display(c->t, m->name), ok);
+    pr_emit_num(o, PR_K_MODULE_ID, (double)m->module_id, ok);
+    pr_emit_str(o, PR_K_PATH, *ok ? b->data : "", ok);
+    pr_emit_num(o, PR_K_DEPTH, (double)m->depth, ok);
+    pr_emit_num(o, PR_K_CALLS, (double)m->occurrences, ok);
+    pr_emit_num(o, PR_K_OPERATORS, (double)m->operators, ok);
+    pr_emit_us(o, PR_K_HOST_TOTAL_US, m->host_total_ns, ok);
+    pr_emit_us(o, PR_K_HOST_SELF_US, m->host_self_ns, ok);
+    pr_emit_us(o, PR_K_DEVICE_TOTAL_US, m->dev_total_ns, ok);
+    pr_emit_us(o, PR_K_DEVICE_SELF_US, m->dev_self_ns, ok);
+    pr_emit_num(o, PR_K_AVG_DURATION_US,
                 (double)avg / 1000.0 / (double)m->occurrences, ok);
 }
 
@@ -409,13 +410,13 @@ emit_type(cJSON *arr, const struct mtype *m, int *ok)
 {
     cJSON *o = pr_emit_obj(arr, NULL, ok);
 
-    pr_emit_str(o, "name", m->name, ok);
-    pr_emit_num(o, "instances", (double)m->instances, ok);
-    pr_emit_num(o, "calls", (double)m->occurrences, ok);
-    pr_emit_us(o, "host_total_us", m->host_total_ns, ok);
-    pr_emit_us(o, "host_self_us", m->host_self_ns, ok);
-    pr_emit_us(o, "device_total_us", m->dev_total_ns, ok);
-    pr_emit_us(o, "device_self_us", m->dev_self_ns, ok);
+    pr_emit_str(o, PR_K_NAME, m->name, ok);
+    pr_emit_num(o, PR_K_INSTANCES, (double)m->instances, ok);
+    pr_emit_num(o, PR_K_CALLS, (double)m->occurrences, ok);
+    pr_emit_us(o, PR_K_HOST_TOTAL_US, m->host_total_ns, ok);
+    pr_emit_us(o, PR_K_HOST_SELF_US, m->host_self_ns, ok);
+    pr_emit_us(o, PR_K_DEVICE_TOTAL_US, m->dev_total_ns, ok);
+    pr_emit_us(o, PR_K_DEVICE_SELF_US, m->dev_self_ns, ok);
 }
 
 /* Sum rows into types[] (id k of names is types[k - 1]); 0 on OOM. */
@@ -511,10 +512,11 @@ view_json(const struct ctx *c)
 
     for (r = 0; r < c->n; r++)
         calls += c->v[r].occurrences;
-    pr_emit_num(o, "modules", (double)c->n, &ok);
-    pr_emit_num(o, "module_calls", (double)calls, &ok);
-    pr_emit_str(o, "origin", c->t->lightning ? "lightning" : "nn.Module", &ok);
-    pr_emit_str(o, "note", c->n > 0 ? NULL : none_note(c->t), &ok);
+    pr_emit_num(o, PR_K_MODULES, (double)c->n, &ok);
+    pr_emit_num(o, PR_K_MODULE_CALLS, (double)calls, &ok);
+    pr_emit_str(o, PR_K_ORIGIN, c->t->lightning ? "lightning" : "nn.Module",
+                &ok);
+    pr_emit_str(o, PR_K_NOTE, c->n > 0 ? NULL : none_note(c->t), &ok);
     if (!ok) {
         cJSON_Delete(o);
         return NULL;

@@ -11,6 +11,7 @@
 #include "profreport/buf.h"
 #include "profreport/checked.h"
 #include "profreport/hostdev.h"
+#include "profreport/keys.h"
 #include "profreport/op_stats.h"
 #include "profreport/ops.h"
 
@@ -309,13 +310,13 @@ pct(int64_t part, int64_t whole)
 static void
 emit_rate(cJSON *o, const struct pr_op_rate *r, int *ok)
 {
-    pr_emit_finite(o, "flops", r->set ? r->flops : NAN, ok);
-    pr_emit_finite(o, "bytes", r->set ? r->bytes : NAN, ok);
-    pr_emit_finite(o, "achieved_tflops", r->set ? r->tflops : NAN, ok);
-    pr_emit_finite(o, "achieved_gbps", r->set ? r->gbps : NAN, ok);
-    pr_emit_finite(o, "arithmetic_intensity", r->set ? r->ai : NAN, ok);
-    pr_emit_str(o, "bound", r->set ? r->bound : "unknown", ok);
-    pr_emit_finite(o, "roofline_pct", r->set ? r->pct : NAN, ok);
+    pr_emit_finite(o, PR_K_FLOPS, r->set ? r->flops : NAN, ok);
+    pr_emit_finite(o, PR_K_BYTES, r->set ? r->bytes : NAN, ok);
+    pr_emit_finite(o, PR_K_ACHIEVED_TFLOPS, r->set ? r->tflops : NAN, ok);
+    pr_emit_finite(o, PR_K_ACHIEVED_GBPS, r->set ? r->gbps : NAN, ok);
+    pr_emit_finite(o, PR_K_ARITHMETIC_INTENSITY, r->set ? r->ai : NAN, ok);
+    pr_emit_str(o, PR_K_BOUND, r->set ? r->bound : "unknown", ok);
+    pr_emit_finite(o, PR_K_ROOFLINE_PCT, r->set ? r->pct : NAN, ok);
 }
 
 static void
@@ -323,9 +324,9 @@ emit_rate_tail(cJSON *o, const struct pr_op_rate *r, int *ok)
 {
     if (!r->set)
         return;
-    pr_emit_str(o, "flops_source", r->flops_src, ok);
-    pr_emit_str(o, "roofline_mark", r->mark, ok);
-    pr_emit_str(o, "dtype", r->dtype, ok);
+    pr_emit_str(o, PR_K_FLOPS_SOURCE, r->flops_src, ok);
+    pr_emit_str(o, PR_K_ROOFLINE_MARK, r->mark, ok);
+    pr_emit_str(o, PR_K_DTYPE, r->dtype, ok);
 }
 
 static void
@@ -348,36 +349,36 @@ emit_row(cJSON *arr, const struct pr_op_row *g, int with_shapes, int host_known,
 {
     cJSON *o = pr_emit_obj(arr, NULL, ok);
 
-    pr_emit_str(o, "name", g->name, ok);
+    pr_emit_str(o, PR_K_NAME, g->name, ok);
     if (with_shapes) {
-        pr_emit_str(o, "input_shapes", g->shapes, ok);
-        pr_emit_str(o, "input_types", g->types, ok);
+        pr_emit_str(o, PR_K_INPUT_SHAPES, g->shapes, ok);
+        pr_emit_str(o, PR_K_INPUT_TYPES, g->types, ok);
     }
-    pr_emit_num(o, "calls", (double)g->calls, ok);
+    pr_emit_num(o, PR_K_CALLS, (double)g->calls, ok);
     emit_us_or_null(o, "device_self_us", g->dev_self_ns,
                     g->unknown & PR_OP_ROW_NO_DEVICE, ok);
     emit_us_or_null(o, "device_total_us", g->dev_total_ns,
                     g->unknown & PR_OP_ROW_NO_DEVICE, ok);
     host_known = host_known && !(g->unknown & PR_OP_ROW_NO_HOST);
-    pr_emit_num_or_null(o, "host_self_us",
+    pr_emit_num_or_null(o, PR_K_HOST_SELF_US,
                         host_known ? (double)g->host_self_ns / 1000.0 : NAN,
                         ok);
-    pr_emit_num_or_null(o, "host_total_us",
+    pr_emit_num_or_null(o, PR_K_HOST_TOTAL_US,
                         host_known ? (double)g->host_total_ns / 1000.0 : NAN,
                         ok);
     emit_us_or_null(o, "host_copy_us", g->host_copy_ns,
                     g->unknown & PR_OP_ROW_NO_DEVICE, ok);
-    pr_emit_num_or_null(o, "host_copy_bytes",
+    pr_emit_num_or_null(o, PR_K_HOST_COPY_BYTES,
                         g->unknown & PR_OP_ROW_NO_DEVICE ||
                                 g->host_copy_bytes < 0
                             ? NAN
                             : g->host_copy_bytes,
                         ok);
-    pr_emit_bool(o, "tc_eligible", g->tc_eligible, ok);
-    pr_emit_finite(o, "tc_self_pct",
+    pr_emit_bool(o, PR_K_TC_ELIGIBLE, g->tc_eligible, ok);
+    pr_emit_finite(o, PR_K_TC_SELF_PCT,
                    g->unknown & PR_OP_ROW_NO_TC ? NAN : pr_ops_tc_self_pct(g),
                    ok);
-    pr_emit_finite(o, "tc_total_pct",
+    pr_emit_finite(o, PR_K_TC_TOTAL_PCT,
                    g->unknown & PR_OP_ROW_NO_TC ? NAN : pr_ops_tc_total_pct(g),
                    ok);
     emit_rate(o, &g->rate, ok);
@@ -515,17 +516,17 @@ emit_type(cJSON *arr, const struct pr_trace *t, const struct pr_op_stat *s,
     cJSON *o = pr_emit_obj(arr, NULL, ok);
     int known = s->dev_total_ns != PR_OP_STAT_UNKNOWN && s->calls > 0;
 
-    pr_emit_str(o, "name", pr_trace_str(t, s->name), ok);
-    pr_emit_str(o, "core_type",
+    pr_emit_str(o, PR_K_NAME, pr_trace_str(t, s->name), ok);
+    pr_emit_str(o, PR_K_CORE_TYPE,
                 s->core != PR_STR_NONE ? pr_trace_str(t, s->core) : NULL, ok);
-    pr_emit_num(o, "calls", (double)s->calls, ok);
+    pr_emit_num(o, PR_K_CALLS, (double)s->calls, ok);
     emit_ns_or_null(o, "total_us", s->dev_total_ns, ok);
     pr_emit_finite(
-        o, "mean_us",
+        o, PR_K_MEAN_US,
         known ? (double)s->dev_total_ns / 1e3 / (double)s->calls : NAN, ok);
     emit_ns_or_null(o, "min_us", s->min_ns, ok);
     emit_ns_or_null(o, "max_us", s->max_ns, ok);
-    pr_emit_finite(o, "ratio_pct", s->ratio_pct, ok);
+    pr_emit_finite(o, PR_K_RATIO_PCT, s->ratio_pct, ok);
 }
 
 static cJSON *
@@ -560,11 +561,12 @@ pr_ops_emit_tables(const struct pr_trace *t, const struct pr_ops *ops,
 
     if (ops->source == NULL || strcmp(ops->source, "timeline") == 0)
         return PR_OK;
-    pr_emit_str(run, "operators_source", ops->source, &ok);
+    pr_emit_str(run, PR_K_OPERATORS_SOURCE, ops->source, &ok);
     if (ok && n > 0) {
         cJSON *arr = types_json(t, v, n);
 
-        ok = arr != NULL && cJSON_AddItemToObject(run, "operator_types", arr);
+        ok =
+            arr != NULL && cJSON_AddItemToObject(run, PR_K_OPERATOR_TYPES, arr);
         if (!ok)
             cJSON_Delete(arr);
     }

@@ -14,6 +14,7 @@
 #include "profreport/buf.h"
 #include "profreport/checked.h"
 #include "profreport/flops.h"
+#include "profreport/keys.h"
 #include "profreport/sget.h"
 #include "profreport/shapes.h"
 #include "profreport/sources.h"
@@ -860,16 +861,16 @@ cmp_rows(const void *a, const void *b)
 static void
 emit_times(cJSON *o, const struct group *g, int *ok)
 {
-    pr_emit_num(o, "calls", (double)g->calls, ok);
-    pr_emit_us(o, "device_self_us", g->dev_ns, ok);
-    pr_emit_us(o, "host_self_us", g->host_ns, ok);
+    pr_emit_num(o, PR_K_CALLS, (double)g->calls, ok);
+    pr_emit_us(o, PR_K_DEVICE_SELF_US, g->dev_ns, ok);
+    pr_emit_us(o, PR_K_HOST_SELF_US, g->host_ns, ok);
     if (g->has_flops)
-        pr_emit_num(o, "flops", g->flops, ok);
+        pr_emit_num(o, PR_K_FLOPS, g->flops, ok);
     else
-        pr_emit_null(o, "flops", ok);
-    pr_emit_num(o, "backward_calls", (double)g->bwd_calls, ok);
-    pr_emit_us(o, "backward_device_self_us", g->bwd_dev_ns, ok);
-    pr_emit_us(o, "backward_host_self_us", g->bwd_host_ns, ok);
+        pr_emit_null(o, PR_K_FLOPS, ok);
+    pr_emit_num(o, PR_K_BACKWARD_CALLS, (double)g->bwd_calls, ok);
+    pr_emit_us(o, PR_K_BACKWARD_DEVICE_SELF_US, g->bwd_dev_ns, ok);
+    pr_emit_us(o, PR_K_BACKWARD_HOST_SELF_US, g->bwd_host_ns, ok);
 }
 
 static void
@@ -877,15 +878,15 @@ emit_location(const struct ctx *c, cJSON *arr, const struct group *g, int *ok)
 {
     cJSON *o = pr_emit_obj(arr, NULL, ok);
 
-    pr_emit_str(o, "location", pr_strtab_get(c->strs, g->key), ok);
-    pr_emit_str(o, "file",
+    pr_emit_str(o, PR_K_LOCATION, pr_strtab_get(c->strs, g->key), ok);
+    pr_emit_str(o, PR_K_FILE,
                 g->path == PR_STR_NONE ? NULL : pr_strtab_get(c->strs, g->path),
                 ok);
     if (g->path == PR_STR_NONE)
-        pr_emit_null(o, "line", ok);
+        pr_emit_null(o, PR_K_LINE, ok);
     else
-        pr_emit_num(o, "line", (double)g->line, ok);
-    pr_emit_str(o, "function",
+        pr_emit_num(o, PR_K_LINE, (double)g->line, ok);
+    pr_emit_str(o, PR_K_FUNCTION,
                 g->func == PR_STR_NONE ? NULL : pr_strtab_get(c->strs, g->func),
                 ok);
     emit_times(o, g, ok);
@@ -896,8 +897,8 @@ emit_stack(const struct ctx *c, cJSON *arr, const struct group *g, int *ok)
 {
     cJSON *o = pr_emit_obj(arr, NULL, ok);
 
-    pr_emit_str(o, "stack", pr_strtab_get(c->strs, g->key), ok);
-    pr_emit_str(o, "location", pr_strtab_get(c->strs, c->locs.v[g->loc].key),
+    pr_emit_str(o, PR_K_STACK, pr_strtab_get(c->strs, g->key), ok);
+    pr_emit_str(o, PR_K_LOCATION, pr_strtab_get(c->strs, c->locs.v[g->loc].key),
                 ok);
     emit_times(o, g, ok);
 }
@@ -944,7 +945,7 @@ origin_of(const struct ctx *c)
 static void
 emit_skipped(const struct ctx *c, cJSON *view, int *ok)
 {
-    cJSON *arr = pr_emit_arr(view, "skipped_frames", ok);
+    cJSON *arr = pr_emit_arr(view, PR_K_SKIPPED_FRAMES, ok);
     int r;
 
     for (r = PR_FRAME_USER + 1; r < PR_FRAME_N_RULES && *ok; r++) {
@@ -952,9 +953,10 @@ emit_skipped(const struct ctx *c, cJSON *view, int *ok)
         if (c->n_skipped[r] == 0)
             continue;
         o = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(o, "rule", pr_sources_rule_name((enum pr_frame_rule)r), ok);
-        pr_emit_num(o, "frames", (double)c->n_skipped[r], ok);
-        pr_emit_str(o, "example", pr_strtab_get(c->strs, c->skip_example[r]),
+        pr_emit_str(o, PR_K_RULE, pr_sources_rule_name((enum pr_frame_rule)r),
+                    ok);
+        pr_emit_num(o, PR_K_FRAMES, (double)c->n_skipped[r], ok);
+        pr_emit_str(o, PR_K_EXAMPLE, pr_strtab_get(c->strs, c->skip_example[r]),
                     ok);
     }
 }
@@ -976,18 +978,18 @@ view_json(const struct ctx *c, const struct totals *s)
     cJSON *o = cJSON_CreateObject();
     int ok = o != NULL;
 
-    pr_emit_str(o, "origin", origin_of(c), &ok);
-    pr_emit_num(o, "operators", (double)s->ops, &ok);
-    pr_emit_num(o, "operators_with_stack", (double)s->with_stack, &ok);
-    pr_emit_num(o, "backward_operators", (double)s->bwd_ops, &ok);
-    pr_emit_us(o, "operators_device_self_us", s->op_dev_ns, &ok);
-    pr_emit_us(o, "operators_host_self_us", s->op_host_ns, &ok);
-    pr_emit_us(o, "device_self_us", s->dev_ns, &ok);
-    pr_emit_us(o, "host_self_us", s->host_ns, &ok);
-    pr_emit_us(o, "backward_device_self_us", s->bwd_dev_ns, &ok);
-    pr_emit_us(o, "backward_host_self_us", s->bwd_host_ns, &ok);
+    pr_emit_str(o, PR_K_ORIGIN, origin_of(c), &ok);
+    pr_emit_num(o, PR_K_OPERATORS, (double)s->ops, &ok);
+    pr_emit_num(o, PR_K_OPERATORS_WITH_STACK, (double)s->with_stack, &ok);
+    pr_emit_num(o, PR_K_BACKWARD_OPERATORS, (double)s->bwd_ops, &ok);
+    pr_emit_us(o, PR_K_OPERATORS_DEVICE_SELF_US, s->op_dev_ns, &ok);
+    pr_emit_us(o, PR_K_OPERATORS_HOST_SELF_US, s->op_host_ns, &ok);
+    pr_emit_us(o, PR_K_DEVICE_SELF_US, s->dev_ns, &ok);
+    pr_emit_us(o, PR_K_HOST_SELF_US, s->host_ns, &ok);
+    pr_emit_us(o, PR_K_BACKWARD_DEVICE_SELF_US, s->bwd_dev_ns, &ok);
+    pr_emit_us(o, PR_K_BACKWARD_HOST_SELF_US, s->bwd_host_ns, &ok);
     emit_skipped(c, o, &ok);
-    pr_emit_str(o, "note",
+    pr_emit_str(o, PR_K_NOTE,
                 s->with_stack > 0       ? NULL
                 : by_mindspore(c->t)    ? PR_SOURCES_NO_STACKS_MINDSPORE
                 : pr_trace_is_npu(c->t) ? PR_SOURCES_NO_STACKS_NPU
@@ -1243,18 +1245,18 @@ pairs_json(struct ctx *c)
     for (i = 0; ok && i < ps.n && i < PR_SOURCES_PAIRS; i++) {
         const struct pair *p = &ps.v[i];
         cJSON *o = pr_emit_obj(arr, NULL, &ok);
-        pr_emit_str(o, "forward", pr_trace_str(c->t, p->fwd), &ok);
-        pr_emit_str(o, "backward", bwd_name(c->t, p->bwd), &ok);
-        pr_emit_str(o, "location",
+        pr_emit_str(o, PR_K_FORWARD, pr_trace_str(c->t, p->fwd), &ok);
+        pr_emit_str(o, PR_K_BACKWARD, bwd_name(c->t, p->bwd), &ok);
+        pr_emit_str(o, PR_K_LOCATION,
                     p->loc == NO_ATTR
                         ? NULL
                         : pr_strtab_get(c->strs, c->locs.v[p->loc].key),
                     &ok);
-        pr_emit_num(o, "calls", (double)p->calls, &ok);
-        pr_emit_us(o, "forward_device_us", p->fwd_dev_ns, &ok);
-        pr_emit_us(o, "backward_device_us", p->bwd_dev_ns, &ok);
-        pr_emit_us(o, "forward_host_us", p->fwd_host_ns, &ok);
-        pr_emit_us(o, "backward_host_us", p->bwd_host_ns, &ok);
+        pr_emit_num(o, PR_K_CALLS, (double)p->calls, &ok);
+        pr_emit_us(o, PR_K_FORWARD_DEVICE_US, p->fwd_dev_ns, &ok);
+        pr_emit_us(o, PR_K_BACKWARD_DEVICE_US, p->bwd_dev_ns, &ok);
+        pr_emit_us(o, PR_K_FORWARD_HOST_US, p->fwd_host_ns, &ok);
+        pr_emit_us(o, PR_K_BACKWARD_HOST_US, p->bwd_host_ns, &ok);
     }
     free(ps.v);
     pr_strtab_free(ps.keys);

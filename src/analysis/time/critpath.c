@@ -19,6 +19,7 @@
 #include "profreport/comm.h"
 #include "profreport/critpath.h"
 #include "profreport/kclass.h"
+#include "profreport/keys.h"
 #include "profreport/sget.h"
 #include "profreport/tree.h"
 #include "profreport/whatif.h"
@@ -1950,20 +1951,20 @@ emit_step(const struct pr_trace *t, const struct pr_step *st,
     int64_t last;
     size_t i;
 
-    pr_emit_str(o, "step", pr_steps_name(t, st), ok);
-    pr_emit_num(o, "measured_us", meas, ok);
+    pr_emit_str(o, PR_K_STEP, pr_steps_name(t, st), ok);
+    pr_emit_num(o, PR_K_MEASURED_US, meas, ok);
     if (g->rend == g->ws && g->we > g->ws) {
         /* the trace records nothing in the step (a producer that
            stopped writing tasks): no path to say anything of */
         *err_pct = NAN;
         *rec_pct = NAN;
-        pr_emit_null(o, "length_us", ok);
-        pr_emit_null(o, "replay_error_pct", ok);
-        pr_emit_null(o, "unrecorded_tail_us", ok);
-        pr_emit_null(o, "bound", ok);
-        pr_emit_null(o, "by_kind_us", ok);
-        pr_emit_null(o, "kernel_family_us", ok);
-        pr_emit_arr(o, "top", ok);
+        pr_emit_null(o, PR_K_LENGTH_US, ok);
+        pr_emit_null(o, PR_K_REPLAY_ERROR_PCT, ok);
+        pr_emit_null(o, PR_K_UNRECORDED_TAIL_US, ok);
+        pr_emit_null(o, PR_K_BOUND, ok);
+        pr_emit_null(o, PR_K_BY_KIND_US, ok);
+        pr_emit_null(o, PR_K_KERNEL_FAMILY_US, ok);
+        pr_emit_arr(o, PR_K_TOP, ok);
         return;
     }
     last = last_recorded(g);
@@ -1972,24 +1973,24 @@ emit_step(const struct pr_trace *t, const struct pr_step *st,
     tail = tail > 0 ? tail : 0;
     *err_pct = meas > 0 ? 100.0 * fabs(len - meas) / meas : 0.0;
     *rec_pct = meas > 0 ? 100.0 * fabs(len - (meas - tail)) / meas : 0.0;
-    pr_emit_num(o, "length_us", len, ok);
-    pr_emit_num(o, "replay_error_pct", *err_pct, ok);
-    pr_emit_num(o, "unrecorded_tail_us", tail, ok);
-    pr_emit_str(o, "bound", bound_of(u->kind), ok);
-    k = pr_emit_obj(o, "by_kind_us", ok);
+    pr_emit_num(o, PR_K_LENGTH_US, len, ok);
+    pr_emit_num(o, PR_K_REPLAY_ERROR_PCT, *err_pct, ok);
+    pr_emit_num(o, PR_K_UNRECORDED_TAIL_US, tail, ok);
+    pr_emit_str(o, PR_K_BOUND, bound_of(u->kind), ok);
+    k = pr_emit_obj(o, PR_K_BY_KIND_US, ok);
     for (i = 0; i < PR_CP_KIND_COUNT; i++)
         pr_emit_us(k, kind_keys[i], u->kind[i], ok);
-    f = pr_emit_obj(o, "kernel_family_us", ok);
+    f = pr_emit_obj(o, PR_K_KERNEL_FAMILY_US, ok);
     for (i = 0; i < PR_CP_FAM_COUNT; i++)
         pr_emit_us(f, fam_keys[i], u->fam[i], ok);
     qsort(u->top, u->n_top, sizeof(*u->top), cmp_piece);
-    top = pr_emit_arr(o, "top", ok);
+    top = pr_emit_arr(o, PR_K_TOP, ok);
     for (i = 0; i < u->n_top && i < CP_TOP; i++) {
         cJSON *p = pr_emit_obj(top, NULL, ok);
 
-        pr_emit_str(p, "name", piece_name(t, &u->top[i]), ok);
-        pr_emit_str(p, "kind", kind_keys[u->top[i].kind], ok);
-        pr_emit_us(p, "us", u->top[i].ns, ok);
+        pr_emit_str(p, PR_K_NAME, piece_name(t, &u->top[i]), ok);
+        pr_emit_str(p, PR_K_KIND, kind_keys[u->top[i].kind], ok);
+        pr_emit_us(p, PR_K_US, u->top[i].ns, ok);
     }
 }
 
@@ -2027,19 +2028,19 @@ emit_error_note(cJSON *cp, const cJSON *steps, size_t n_steps, double worst,
                 double worst_rec, size_t worst_step, int *ok)
 {
     const cJSON *st = cJSON_GetArrayItem(steps, (int)worst_step);
-    double tail = pr_sget_num(st, "unrecorded_tail_us");
-    double meas = pr_sget_num(st, "measured_us");
+    double tail = pr_sget_num(st, PR_K_UNRECORDED_TAIL_US);
+    double meas = pr_sget_num(st, PR_K_MEASURED_US);
     const char *name;
     char text[400];
 
-    pr_emit_num_or_null(cp, "replay_error_recorded_pct",
+    pr_emit_num_or_null(cp, PR_K_REPLAY_ERROR_RECORDED_PCT,
                         n_steps ? worst_rec : NAN, ok);
     if (!n_steps || !(worst > PR_WHATIF_MAX_ERROR_PCT) ||
         !(worst_rec <= PR_WHATIF_MAX_ERROR_PCT) || !(tail > 0) || !(meas > 0)) {
-        pr_emit_null(cp, "replay_error_note", ok);
+        pr_emit_null(cp, PR_K_REPLAY_ERROR_NOTE, ok);
         return;
     }
-    name = pr_sget_str_or(st, "step", "?");
+    name = pr_sget_str_or(st, PR_K_STEP, "?");
     snprintf(text, sizeof(text),
              "The replay reproduces the recorded work of every step within "
              "%.2f%%; %s%.60s's last %.1f ms (%.0f%% of it) hold no recorded "
@@ -2048,7 +2049,7 @@ emit_error_note(cJSON *cp, const cJSON *steps, size_t n_steps, double worst,
              worst_rec, strcmp(name, "capture") == 0 ? "the " : "", name,
              tail / 1000.0, 100.0 * tail / meas,
              strcmp(name, "capture") == 0 ? "capture" : "step");
-    pr_emit_str(cp, "replay_error_note", text, ok);
+    pr_emit_str(cp, PR_K_REPLAY_ERROR_NOTE, text, ok);
 }
 
 /* The run's figures over its steps: the worst replay error, the bound
@@ -2063,17 +2064,17 @@ emit_run(cJSON *cp, const int64_t *kind_total, const size_t *bounds,
     cJSON *k;
     size_t i, best = 0;
 
-    pr_emit_num_or_null(cp, "replay_error_pct", n_steps ? worst : NAN, ok);
-    pr_emit_bool(cp, "serial_streams", serial, ok);
+    pr_emit_num_or_null(cp, PR_K_REPLAY_ERROR_PCT, n_steps ? worst : NAN, ok);
+    pr_emit_bool(cp, PR_K_SERIAL_STREAMS, serial, ok);
     for (i = 1; i < 4; i++) {
         if (bounds[i] > bounds[best])
             best = i;
     }
     if (n_steps > 0)
-        pr_emit_str(cp, "bound", names[best], ok);
+        pr_emit_str(cp, PR_K_BOUND, names[best], ok);
     else
-        pr_emit_null(cp, "bound", ok);
-    k = pr_emit_obj(cp, "by_kind_us", ok);
+        pr_emit_null(cp, PR_K_BOUND, ok);
+    k = pr_emit_obj(cp, PR_K_BY_KIND_US, ok);
     for (i = 0; i < PR_CP_KIND_COUNT; i++)
         pr_emit_num_or_null(
             k, kind_keys[i],
@@ -2157,7 +2158,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         else
             pr_emit_null(cp, "no_path_reason", &ok);
         pr_whatif_emit(t, wa, cp, &ok);
-        cJSON_AddItemToObject(cp, "steps", arr);
+        cJSON_AddItemToObject(cp, PR_K_STEPS, arr);
         arr = NULL;
     }
     cJSON_Delete(arr);
@@ -2175,5 +2176,5 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         cJSON_Delete(cp);
         return pr_error_set(err, PR_E_NOMEM, "out of memory (critical path)");
     }
-    return pr_emit_put(run, "critical_path", cp, "critical path", err);
+    return pr_emit_put(run, PR_K_CRITICAL_PATH, cp, "critical path", err);
 }

@@ -13,6 +13,7 @@
 #include "profreport/checked.h"
 #include "profreport/comm.h"
 #include "profreport/gpu_util.h"
+#include "profreport/keys.h"
 #include "profreport/phases.h"
 #include "profreport/ranges.h"
 
@@ -374,12 +375,12 @@ static void
 emit_series(cJSON *o, const struct gpu_acc *a, const struct pr_gpu_window *w,
             int *ok)
 {
-    cJSON *ser = pr_emit_obj(o, "utilization_series", ok);
-    cJSON *ts = pr_emit_arr(ser, "t_us", ok);
-    cJSON *util = pr_emit_arr(ser, "utilization_pct", ok);
+    cJSON *ser = pr_emit_obj(o, PR_K_UTILIZATION_SERIES, ok);
+    cJSON *ts = pr_emit_arr(ser, PR_K_T_US, ok);
+    cJSON *util = pr_emit_arr(ser, PR_K_UTILIZATION_PCT, ok);
     int64_t i, lo, hi;
 
-    pr_emit_us(ser, "bucket_us", a->bk.size, ok);
+    pr_emit_us(ser, PR_K_BUCKET_US, a->bk.size, ok);
     if (a->bk.n == 0)
         return;
     for (i = 0; i < a->bk.n && *ok; i++) {
@@ -407,7 +408,7 @@ emit_comm_note(cJSON *o, double util, double comp, int npu, int unmeasured,
     char text[400];
 
     if (unmeasured && util > 0) {
-        pr_emit_null(o, "compute_utilization_pct", ok);
+        pr_emit_null(o, PR_K_COMPUTE_UTILIZATION_PCT, ok);
         snprintf(text, sizeof(text),
                  "utilization counts %s as busy: of %.1f%% busy, all is "
                  "%s; the trace holds no compute %s for this device, "
@@ -416,12 +417,12 @@ emit_comm_note(cJSON *o, double util, double comp, int npu, int unmeasured,
                  npu ? "HCCL tasks" : "communication kernels", util,
                  npu ? "HCCL tasks" : "communication kernels",
                  npu ? "tasks" : "kernels");
-        pr_emit_str(o, "note", text, ok);
+        pr_emit_str(o, PR_K_NOTE, text, ok);
         return;
     }
-    pr_emit_num_or_null(o, "compute_utilization_pct", comp, ok);
+    pr_emit_num_or_null(o, PR_K_COMPUTE_UTILIZATION_PCT, comp, ok);
     if (!(util - comp >= 5.0)) {
-        pr_emit_null(o, "note", ok);
+        pr_emit_null(o, PR_K_NOTE, ok);
         return;
     }
     if (npu) /* an Ascend run: HCCL's tasks, in its words */
@@ -438,7 +439,7 @@ emit_comm_note(cJSON *o, double util, double comp, int npu, int unmeasured,
                  "(NCCL waiting and transferring); compute kernels keep the "
                  "GPU busy %.1f%% of the steps",
                  util, util - comp, comp);
-    pr_emit_str(o, "note", text, ok);
+    pr_emit_str(o, PR_K_NOTE, text, ok);
 }
 
 /* A range-profiler trace's kernels carry no timing (summary.c
@@ -460,14 +461,14 @@ emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
         row->device = dev;
         row->utilization_pct = NAN;
         row->kernel_ns = a->kernel_ns;
-        pr_emit_num(o, "device", dev, ok);
-        pr_emit_null(o, "utilization_pct", ok);
-        pr_emit_null(o, "est_sm_efficiency_pct", ok);
-        pr_emit_null(o, "est_achieved_occupancy_pct", ok);
-        pr_emit_null(o, "kernel_time_us", ok);
-        pr_emit_null(o, "compute_utilization_pct", ok);
-        pr_emit_str(o, "note", NO_TIMING_NOTE, ok);
-        pr_emit_null(o, "utilization_series", ok);
+        pr_emit_num(o, PR_K_DEVICE, dev, ok);
+        pr_emit_null(o, PR_K_UTILIZATION_PCT, ok);
+        pr_emit_null(o, PR_K_EST_SM_EFFICIENCY_PCT, ok);
+        pr_emit_null(o, PR_K_EST_ACHIEVED_OCCUPANCY_PCT, ok);
+        pr_emit_null(o, PR_K_KERNEL_TIME_US, ok);
+        pr_emit_null(o, PR_K_COMPUTE_UTILIZATION_PCT, ok);
+        pr_emit_str(o, PR_K_NOTE, NO_TIMING_NOTE, ok);
+        pr_emit_null(o, PR_K_UTILIZATION_SERIES, ok);
         return;
     }
     if (span > 0) {
@@ -479,11 +480,11 @@ emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
     row->device = dev;
     row->utilization_pct = util;
     row->kernel_ns = a->kernel_ns;
-    pr_emit_num(o, "device", dev, ok);
-    pr_emit_num_or_null(o, "utilization_pct", util, ok);
-    pr_emit_num_or_null(o, "est_sm_efficiency_pct", 100.0 * sm, ok);
-    pr_emit_num_or_null(o, "est_achieved_occupancy_pct", occ, ok);
-    pr_emit_us(o, "kernel_time_us", a->kernel_ns, ok);
+    pr_emit_num(o, PR_K_DEVICE, dev, ok);
+    pr_emit_num_or_null(o, PR_K_UTILIZATION_PCT, util, ok);
+    pr_emit_num_or_null(o, PR_K_EST_SM_EFFICIENCY_PCT, 100.0 * sm, ok);
+    pr_emit_num_or_null(o, PR_K_EST_ACHIEVED_OCCUPANCY_PCT, occ, ok);
+    pr_emit_us(o, PR_K_KERNEL_TIME_US, a->kernel_ns, ok);
     emit_comm_note(o, util, comp, npu,
                    a->compute_tasks == 0 && table_compute && a->kernel_ns > 0,
                    ok);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "profreport/host_cpu.h"
+#include "profreport/keys.h"
 
 #include "../internal.h"
 
@@ -199,14 +200,14 @@ reading(const struct pr_trace *t, const struct means *mach,
 static void
 emit_means(cJSON *o, const struct means *m, int machine, int *ok)
 {
-    pr_emit_num_or_null(o, "user_pct", round1(m->user), ok);
-    pr_emit_num_or_null(o, "sys_pct", round1(m->sys), ok);
+    pr_emit_num_or_null(o, PR_K_USER_PCT, round1(m->user), ok);
+    pr_emit_num_or_null(o, PR_K_SYS_PCT, round1(m->sys), ok);
     if (machine) {
-        pr_emit_num_or_null(o, "io_pct", round1(m->io), ok);
-        pr_emit_num_or_null(o, "idle_pct", round1(m->idle), ok);
+        pr_emit_num_or_null(o, PR_K_IO_PCT, round1(m->io), ok);
+        pr_emit_num_or_null(o, PR_K_IDLE_PCT, round1(m->idle), ok);
     }
-    pr_emit_num_or_null(o, "busy_pct", round1(m->busy), ok);
-    pr_emit_num_or_null(o, "busy_max_pct", round1(m->busy_max), ok);
+    pr_emit_num_or_null(o, PR_K_BUSY_PCT, round1(m->busy), ok);
+    pr_emit_num_or_null(o, PR_K_BUSY_MAX_PCT, round1(m->busy_max), ok);
 }
 
 static void
@@ -229,7 +230,7 @@ static void
 emit_ops(const struct pr_trace *t, cJSON *o, const struct op_row *r, size_t n,
          int *ok)
 {
-    cJSON *arr = pr_emit_arr(o, "ops", ok);
+    cJSON *arr = pr_emit_arr(o, PR_K_OPS, ok);
     size_t i;
 
     for (i = 0; arr != NULL && i < n; i++) {
@@ -237,16 +238,17 @@ emit_ops(const struct pr_trace *t, cJSON *o, const struct op_row *r, size_t n,
 
         if (x == NULL)
             break;
-        pr_emit_num(x, "op_id", (double)r[i].s->op_id, ok);
-        pr_emit_str(x, "op_type",
+        pr_emit_num(x, PR_K_OP_ID, (double)r[i].s->op_id, ok);
+        pr_emit_str(x, PR_K_OP_TYPE,
                     r[i].s->op_type != PR_STR_NONE
                         ? pr_trace_str(t, r[i].s->op_type)
                         : NULL,
                     ok);
-        pr_emit_num_or_null(x, "workers",
+        pr_emit_num_or_null(x, PR_K_WORKERS,
                             r[i].s->workers >= 0 ? r[i].s->workers : NAN, ok);
         emit_means(x, &r[i].m, 0, ok);
-        pr_emit_num_or_null(x, "per_worker_pct", round1(r[i].per_worker), ok);
+        pr_emit_num_or_null(x, PR_K_PER_WORKER_PCT, round1(r[i].per_worker),
+                            ok);
     }
 }
 
@@ -273,24 +275,24 @@ pr_host_cpu_fill(const struct pr_trace *t, cJSON *run, struct pr_error *err)
 
     if (u == NULL || u->n_series == 0)
         return PR_OK;
-    cJSON_DeleteItemFromObjectCaseSensitive(run, "host_cpu");
+    cJSON_DeleteItemFromObjectCaseSensitive(run, PR_K_HOST_CPU);
     rows = op_rows(u, &n_rows, &nomem);
-    o = nomem ? NULL : pr_emit_obj(run, "host_cpu", &ok);
+    o = nomem ? NULL : pr_emit_obj(run, PR_K_HOST_CPU, &ok);
     n = max_samples(u);
     window(n, &lo, &hi);
     if (o != NULL) {
-        pr_emit_num(o, "samples", (double)n, &ok);
-        pr_emit_num(o, "window_samples", (double)(hi - lo), &ok);
-        pr_emit_num_or_null(o, "sampling_interval_ms",
+        pr_emit_num(o, PR_K_SAMPLES, (double)n, &ok);
+        pr_emit_num(o, PR_K_WINDOW_SAMPLES, (double)(hi - lo), &ok);
+        pr_emit_num_or_null(o, PR_K_SAMPLING_INTERVAL_MS,
                             u->interval_ms >= 0 ? (double)u->interval_ms : NAN,
                             &ok);
-        pr_emit_num_or_null(o, "cpus", u->cpus >= 0 ? u->cpus : NAN, &ok);
+        pr_emit_num_or_null(o, PR_K_CPUS, u->cpus >= 0 ? u->cpus : NAN, &ok);
         emit_scope(o, "machine", scope_series(u, PR_CPU_MACHINE), &mach, &ok);
         emit_scope(o, "process", scope_series(u, PR_CPU_PROCESS), &proc, &ok);
         emit_ops(t, o, rows, n_rows, &ok);
         reading(t, scope_series(u, PR_CPU_MACHINE) ? &mach : NULL, rows, n_rows,
                 text, sizeof(text));
-        pr_emit_str(o, "reading", text, &ok);
+        pr_emit_str(o, PR_K_READING, text, &ok);
     }
     free(rows);
     if (nomem || !ok)

@@ -15,6 +15,7 @@
 #include "profreport/checked.h"
 #include "profreport/devices.h"
 #include "profreport/hostdev.h"
+#include "profreport/keys.h"
 #include "profreport/peaks.h"
 #include "profreport/ranges.h"
 #include "profreport/syncs.h"
@@ -666,29 +667,29 @@ emit_tb(cJSON *arr, int32_t dev, const struct tb *r, int *ok)
 
     int64_t dspan = pr_sat_sub_i64(r->dev_e, r->dev_s);
 
-    pr_emit_num(o, "device", dev, ok);
-    pr_emit_str(o, "window", r->windowed ? "steps" : "device_span", ok);
+    pr_emit_num(o, PR_K_DEVICE, dev, ok);
+    pr_emit_str(o, PR_K_WINDOW, r->windowed ? "steps" : "device_span", ok);
     if (r->windowed)
-        pr_emit_num(o, "window_steps", (double)r->steps, ok);
+        pr_emit_num(o, PR_K_WINDOW_STEPS, (double)r->steps, ok);
     else
-        pr_emit_null(o, "window_steps", ok);
-    pr_emit_us(o, "span_us", span, ok);
-    pr_emit_us(o, "compute_us", r->compute, ok);
-    pr_emit_us(o, "communication_us", r->comm, ok);
-    pr_emit_us(o, "memory_us", r->memory, ok);
-    pr_emit_us(o, "idle_us", r->idle, ok);
+        pr_emit_null(o, PR_K_WINDOW_STEPS, ok);
+    pr_emit_us(o, PR_K_SPAN_US, span, ok);
+    pr_emit_us(o, PR_K_COMPUTE_US, r->compute, ok);
+    pr_emit_us(o, PR_K_COMMUNICATION_US, r->comm, ok);
+    pr_emit_us(o, PR_K_MEMORY_US, r->memory, ok);
+    pr_emit_us(o, PR_K_IDLE_US, r->idle, ok);
     emit_share(o, "compute_pct", r->compute, span, ok);
     emit_share(o, "communication_pct", r->comm, span, ok);
     emit_share(o, "memory_pct", r->memory, span, ok);
     emit_share(o, "idle_pct", r->idle, span, ok);
-    pr_emit_us(o, "idle_host_wait_us", r->host_wait, ok);
-    pr_emit_us(o, "idle_kernel_wait_us", r->kernel_wait, ok);
-    pr_emit_us(o, "idle_other_us", r->other, ok);
-    pr_emit_us(o, "idle_after_sync_us", r->after_waits, ok);
-    pr_emit_us(o, "host_copy_us", r->host_copy, ok);
+    pr_emit_us(o, PR_K_IDLE_HOST_WAIT_US, r->host_wait, ok);
+    pr_emit_us(o, PR_K_IDLE_KERNEL_WAIT_US, r->kernel_wait, ok);
+    pr_emit_us(o, PR_K_IDLE_OTHER_US, r->other, ok);
+    pr_emit_us(o, PR_K_IDLE_AFTER_SYNC_US, r->after_waits, ok);
+    pr_emit_us(o, PR_K_HOST_COPY_US, r->host_copy, ok);
     emit_share(o, "host_copy_pct", r->host_copy, span, ok);
-    pr_emit_us(o, "device_span_us", dspan, ok);
-    pr_emit_us(o, "device_span_idle_us", r->dev_idle, ok);
+    pr_emit_us(o, PR_K_DEVICE_SPAN_US, dspan, ok);
+    pr_emit_us(o, PR_K_DEVICE_SPAN_IDLE_US, r->dev_idle, ok);
     emit_share(o, "device_span_idle_pct", r->dev_idle, dspan, ok);
 }
 
@@ -827,18 +828,18 @@ emit_srow(cJSON *arr, const struct hd *h, const struct srow *r, int *ok)
 {
     cJSON *o = pr_emit_obj(arr, NULL, ok);
 
-    pr_emit_str(o, "name", pr_trace_str(h->t, r->name), ok);
-    pr_emit_str(o, "kind", pr_sync_kind_name(r->kind), ok);
-    pr_emit_str(o, "direction", r->dir != D_NONE ? dir_names[r->dir] : NULL,
+    pr_emit_str(o, PR_K_NAME, pr_trace_str(h->t, r->name), ok);
+    pr_emit_str(o, PR_K_KIND, pr_sync_kind_name(r->kind), ok);
+    pr_emit_str(o, PR_K_DIRECTION, r->dir != D_NONE ? dir_names[r->dir] : NULL,
                 ok);
-    pr_emit_num(o, "count", (double)r->n, ok);
-    pr_emit_us(o, "host_us", r->host, ok);
+    pr_emit_num(o, PR_K_COUNT, (double)r->n, ok);
+    pr_emit_us(o, PR_K_HOST_US, r->host, ok);
     if (r->kind == PR_SYNCK_STREAM_WAIT) /* the host does not wait */
-        pr_emit_null(o, "gpu_idle_us", ok);
+        pr_emit_null(o, PR_K_GPU_IDLE_US, ok);
     else
-        pr_emit_us(o, "gpu_idle_us", r->idle, ok);
-    pr_emit_num(o, "outside_steps_count", (double)r->n_out, ok);
-    pr_emit_us(o, "outside_steps_host_us", r->host_out, ok);
+        pr_emit_us(o, PR_K_GPU_IDLE_US, r->idle, ok);
+    pr_emit_num(o, PR_K_OUTSIDE_STEPS_COUNT, (double)r->n_out, ok);
+    pr_emit_us(o, PR_K_OUTSIDE_STEPS_HOST_US, r->host_out, ok);
 }
 
 static int
@@ -871,10 +872,10 @@ sync_totals(cJSON *o, const struct srow *rows, size_t n, int *ok)
         out = pr_sat_add_i64(out, rows[i].host_out);
         n_out += rows[i].n_out;
     }
-    pr_emit_us(o, "host_us", host, ok);
-    pr_emit_us(o, "gpu_idle_us", idle, ok);
-    pr_emit_num(o, "outside_steps_count", (double)n_out, ok);
-    pr_emit_us(o, "outside_steps_host_us", out, ok);
+    pr_emit_us(o, PR_K_HOST_US, host, ok);
+    pr_emit_us(o, PR_K_GPU_IDLE_US, idle, ok);
+    pr_emit_num(o, PR_K_OUTSIDE_STEPS_COUNT, (double)n_out, ok);
+    pr_emit_us(o, PR_K_OUTSIDE_STEPS_HOST_US, out, ok);
     return idle;
 }
 
@@ -906,10 +907,10 @@ unmeasured(const struct hd *h, int sync)
 static void
 no_calls(cJSON *o, int *ok)
 {
-    pr_emit_null(o, "host_us", ok);
-    pr_emit_null(o, "gpu_idle_us", ok);
-    pr_emit_null(o, "outside_steps_count", ok);
-    pr_emit_null(o, "outside_steps_host_us", ok);
+    pr_emit_null(o, PR_K_HOST_US, ok);
+    pr_emit_null(o, PR_K_GPU_IDLE_US, ok);
+    pr_emit_null(o, PR_K_OUTSIDE_STEPS_COUNT, ok);
+    pr_emit_null(o, PR_K_OUTSIDE_STEPS_HOST_US, ok);
 }
 
 static enum pr_status
@@ -944,11 +945,11 @@ sync_json(struct hd *h, cJSON *o, struct pr_error *err)
         for (i = 0; i < n && ok; i++)
             out_srow(h, &rows[i], &h->out->syncs[h->out->n_syncs++]);
     }
-    pr_emit_str(o, "note", n == 0 ? unmeasured(h, 1) : NULL, &ok);
-    arr = pr_emit_arr(o, "calls", &ok);
+    pr_emit_str(o, PR_K_NOTE, n == 0 ? unmeasured(h, 1) : NULL, &ok);
+    arr = pr_emit_arr(o, PR_K_CALLS, &ok);
     for (i = 0; i < n && ok; i++)
         emit_srow(arr, h, &rows[i], &ok);
-    pr_emit_str(o, "method",
+    pr_emit_str(o, PR_K_METHOD,
                 "host_us: time the host spent in the call inside the steps; "
                 "gpu_idle_us: device idle time the call explains: from the "
                 "call (or the device running dry) until new work reached the "
@@ -1093,18 +1094,18 @@ emit_crow(cJSON *arr, const struct hd *h, const struct crow *r,
     cJSON *o = pr_emit_obj(arr, NULL, ok);
 
     copy_figures(h, r, c);
-    pr_emit_num(o, "device", r->dev, ok);
-    pr_emit_str(o, "direction", dir_names[r->dir], ok);
-    pr_emit_str(o, "host_memory", c->host_memory, ok);
-    pr_emit_num(o, "count", c->count, ok);
-    pr_emit_num_or_null(o, "bytes", c->bytes, ok);
-    pr_emit_num(o, "without_bytes_count", (double)r->n_nobytes, ok);
-    pr_emit_num(o, "duration_us", c->us, ok);
-    pr_emit_num_or_null(o, "gbps", c->gbps, ok);
-    pr_emit_str(o, "link", c->link, ok);
-    pr_emit_num_or_null(o, "link_gbps", c->link_gbps, ok);
-    pr_emit_num_or_null(o, "link_pct", c->link_pct, ok);
-    pr_emit_num(o, "host_call_us", c->call_us, ok);
+    pr_emit_num(o, PR_K_DEVICE, r->dev, ok);
+    pr_emit_str(o, PR_K_DIRECTION, dir_names[r->dir], ok);
+    pr_emit_str(o, PR_K_HOST_MEMORY, c->host_memory, ok);
+    pr_emit_num(o, PR_K_COUNT, c->count, ok);
+    pr_emit_num_or_null(o, PR_K_BYTES, c->bytes, ok);
+    pr_emit_num(o, PR_K_WITHOUT_BYTES_COUNT, (double)r->n_nobytes, ok);
+    pr_emit_num(o, PR_K_DURATION_US, c->us, ok);
+    pr_emit_num_or_null(o, PR_K_GBPS, c->gbps, ok);
+    pr_emit_str(o, PR_K_LINK, c->link, ok);
+    pr_emit_num_or_null(o, PR_K_LINK_GBPS, c->link_gbps, ok);
+    pr_emit_num_or_null(o, PR_K_LINK_PCT, c->link_pct, ok);
+    pr_emit_num(o, PR_K_HOST_CALL_US, c->call_us, ok);
 }
 
 static int
@@ -1159,10 +1160,10 @@ copies_json(struct hd *h, cJSON *o, struct pr_error *err)
         bytes = pr_sat_add_i64(bytes, c.rows[i].bytes);
         ns = pr_sat_add_i64(ns, c.rows[i].ns);
     }
-    pr_emit_num(o, "count", (double)n, &ok);
-    pr_emit_num(o, "bytes", (double)bytes, &ok);
-    pr_emit_us(o, "duration_us", ns, &ok);
-    arr = pr_emit_arr(o, "by_kind", &ok);
+    pr_emit_num(o, PR_K_COUNT, (double)n, &ok);
+    pr_emit_num(o, PR_K_BYTES, (double)bytes, &ok);
+    pr_emit_us(o, PR_K_DURATION_US, ns, &ok);
+    arr = pr_emit_arr(o, PR_K_BY_KIND, &ok);
     rows = calloc(c.n ? c.n : 1, sizeof(*rows));
     ok = ok && rows != NULL;
     for (i = 0; i < c.n && ok; i++)
@@ -1173,12 +1174,12 @@ copies_json(struct hd *h, cJSON *o, struct pr_error *err)
         rows = NULL;
     }
     free(rows);
-    pr_emit_str(o, "note", unjudged(h, &c), &ok);
-    arr = pr_emit_obj(o, "memset", &ok);
-    pr_emit_num(arr, "count", (double)c.fills, &ok);
-    pr_emit_num(arr, "bytes", (double)c.fill_bytes, &ok);
-    pr_emit_us(arr, "duration_us", c.fill_ns, &ok);
-    pr_emit_str(o, "method",
+    pr_emit_str(o, PR_K_NOTE, unjudged(h, &c), &ok);
+    arr = pr_emit_obj(o, PR_K_MEMSET, &ok);
+    pr_emit_num(arr, PR_K_COUNT, (double)c.fills, &ok);
+    pr_emit_num(arr, PR_K_BYTES, (double)c.fill_bytes, &ok);
+    pr_emit_us(arr, PR_K_DURATION_US, c.fill_ns, &ok);
+    pr_emit_str(o, PR_K_METHOD,
                 "Each copy counted once, from its device record. gbps is "
                 "bytes over copy time; host copies (HtoD, DtoH) are judged "
                 "against the host link (link_pct), never device memory. "
@@ -1231,16 +1232,16 @@ emit_delays(cJSON *o, const int64_t *v, size_t n, int *ok)
     size_t i;
 
     if (n == 0) {
-        pr_emit_null(o, "launch_delay_us", ok);
+        pr_emit_null(o, PR_K_LAUNCH_DELAY_US, ok);
         return;
     }
     for (i = 0; i < n; i++)
         sum = pr_sat_add_i64(sum, v[i]);
-    d = pr_emit_obj(o, "launch_delay_us", ok);
-    pr_emit_num(d, "mean", (double)sum / 1000.0 / (double)n, ok);
-    pr_emit_us(d, "median", v[n / 2], ok);
-    pr_emit_us(d, "p90", v[(size_t)((double)(n - 1) * 0.9)], ok);
-    pr_emit_us(d, "max", v[n - 1], ok);
+    d = pr_emit_obj(o, PR_K_LAUNCH_DELAY_US, ok);
+    pr_emit_num(d, PR_K_MEAN, (double)sum / 1000.0 / (double)n, ok);
+    pr_emit_us(d, PR_K_MEDIAN, v[n / 2], ok);
+    pr_emit_us(d, PR_K_P90, v[(size_t)((double)(n - 1) * 0.9)], ok);
+    pr_emit_us(d, PR_K_MAX, v[n - 1], ok);
 }
 
 /* Queue of one stream, as HTA's queue length: +1 when a call starts that
@@ -1351,18 +1352,18 @@ queue_of(const struct hd *h, struct qstat *s, struct pr_error *err)
 static void
 emit_queues(cJSON *o, const struct qstat *s, size_t n, int *ok)
 {
-    cJSON *arr = pr_emit_arr(o, "queue_length", ok);
+    cJSON *arr = pr_emit_arr(o, PR_K_QUEUE_LENGTH, ok);
     size_t i;
 
     for (i = 0; i < n && *ok; i++) {
         cJSON *r = pr_emit_obj(arr, NULL, ok);
 
-        pr_emit_num(r, "device", s[i].dev, ok);
-        pr_emit_num(r, "stream", s[i].strm, ok);
-        pr_emit_num(r, "operations", (double)s[i].ops, ok);
-        pr_emit_num(r, "kernels", (double)s[i].kernels, ok);
-        pr_emit_num(r, "max", (double)s[i].max, ok);
-        pr_emit_num(r, "mean", s[i].mean, ok);
+        pr_emit_num(r, PR_K_DEVICE, s[i].dev, ok);
+        pr_emit_num(r, PR_K_STREAM, s[i].strm, ok);
+        pr_emit_num(r, PR_K_OPERATIONS, (double)s[i].ops, ok);
+        pr_emit_num(r, PR_K_KERNELS, (double)s[i].kernels, ok);
+        pr_emit_num(r, PR_K_MAX, (double)s[i].max, ok);
+        pr_emit_num(r, PR_K_MEAN, s[i].mean, ok);
     }
 }
 
@@ -1384,9 +1385,9 @@ emit_graphs(cJSON *o, const struct hd *h, int *ok)
 
     for (i = 0; i < h->n; i++)
         k += h->w[i].graph;
-    pr_emit_num(o, "graph_launches", (double)h->graph_launches, ok);
-    pr_emit_num(o, "graph_kernels", (double)k, ok);
-    pr_emit_bool(o, "cuda_graphs", h->graph_launches > 0, ok);
+    pr_emit_num(o, PR_K_GRAPH_LAUNCHES, (double)h->graph_launches, ok);
+    pr_emit_num(o, PR_K_GRAPH_KERNELS, (double)k, ok);
+    pr_emit_bool(o, PR_K_CUDA_GRAPHS, h->graph_launches > 0, ok);
 }
 
 /* The kernel launch call that held the host longest, and the step (by
@@ -1443,7 +1444,7 @@ emit_slowest(cJSON *o, const struct hd *h, int *ok)
                            pr_event_correlation(h->t, &h->t->events[sl.w->ev]))
             : PR_NONE;
     if (c == PR_NONE) {
-        pr_emit_null(o, "slowest_launch", ok);
+        pr_emit_null(o, PR_K_SLOWEST_LAUNCH, ok);
         return;
     }
     call = &h->t->events[c];
@@ -1453,15 +1454,15 @@ emit_slowest(cJSON *o, const struct hd *h, int *ok)
     if (sl.step != NULL && sl.step->host_end_ns > sl.step->host_start_ns)
         pct = 100.0 * (double)sl.call_ns /
               (double)(sl.step->host_end_ns - sl.step->host_start_ns);
-    r = pr_emit_obj(o, "slowest_launch", ok);
-    pr_emit_str(r, "name", pr_trace_str(h->t, call->name), ok);
-    pr_emit_str(r, "kernel", pr_trace_str(h->t, h->t->events[sl.w->ev].name),
+    r = pr_emit_obj(o, PR_K_SLOWEST_LAUNCH, ok);
+    pr_emit_str(r, PR_K_NAME, pr_trace_str(h->t, call->name), ok);
+    pr_emit_str(r, PR_K_KERNEL, pr_trace_str(h->t, h->t->events[sl.w->ev].name),
                 ok);
-    pr_emit_us(r, "duration_us", sl.call_ns, ok);
-    pr_emit_us(r, "delay_us", delay, ok);
-    pr_emit_str(r, "step",
+    pr_emit_us(r, PR_K_DURATION_US, sl.call_ns, ok);
+    pr_emit_us(r, PR_K_DELAY_US, delay, ok);
+    pr_emit_str(r, PR_K_STEP,
                 sl.step != NULL ? pr_steps_name(h->t, sl.step) : NULL, ok);
-    pr_emit_num_or_null(r, "step_pct", pct, ok);
+    pr_emit_num_or_null(r, PR_K_STEP_PCT, pct, ok);
     if (h->out != NULL) {
         snprintf(h->out->slow_launch_name, sizeof(h->out->slow_launch_name),
                  "%s", pr_trace_str(h->t, call->name));
@@ -1488,7 +1489,7 @@ launches_json(struct hd *h, cJSON *o, struct pr_error *err)
         h->out->cuda_graphs = h->graph_launches > 0;
         h->out->host_wait_pct = share_pct(h->host_wait_ns, h->span_ns);
     }
-    pr_emit_num(o, "kernels_with_launch", (double)nd, &ok);
+    pr_emit_num(o, PR_K_KERNELS_WITH_LAUNCH, (double)nd, &ok);
     emit_delays(o, d, nd, &ok);
     free(d);
     for (i = 0; i < n; i++)
@@ -1506,7 +1507,7 @@ launches_json(struct hd *h, cJSON *o, struct pr_error *err)
     emit_graphs(o, h, &ok);
     emit_slowest(o, h, &ok);
     emit_share(o, "gpu_idle_host_wait_pct", h->host_wait_ns, h->span_ns, &ok);
-    pr_emit_str(o, "note", unmeasured(h, 0), &ok);
+    pr_emit_str(o, PR_K_NOTE, unmeasured(h, 0), &ok);
     return ok ? PR_OK
               : pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
 }
@@ -1544,7 +1545,7 @@ link_entry(const cJSON *links, const char *name, const char *arch)
                                               name, 1)) return l;
     cJSON_ArrayForEach(
         l, links) if (arch != NULL && arch[0] != '\0' &&
-                      any_item(cJSON_GetObjectItem(l, "architecture"), arch,
+                      any_item(cJSON_GetObjectItem(l, PR_K_ARCHITECTURE), arch,
                                0)) return l;
     return NULL;
 }
@@ -1572,8 +1573,8 @@ double
 pr_hostdev_link(const char *name, const char *arch, char *label, size_t cap)
 {
     const cJSON *l = link_entry(links_table(), name, arch);
-    const cJSON *g = cJSON_GetObjectItem(l, "gbps");
-    const char *s = cJSON_GetStringValue(cJSON_GetObjectItem(l, "link"));
+    const cJSON *g = cJSON_GetObjectItem(l, PR_K_GBPS);
+    const char *s = cJSON_GetStringValue(cJSON_GetObjectItem(l, PR_K_LINK));
     double v = cJSON_IsNumber(g) && g->valuedouble > 0 ? g->valuedouble : NAN;
 
     if (cap > 0)

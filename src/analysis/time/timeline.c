@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "profreport/checked.h"
+#include "profreport/keys.h"
 #include "profreport/timeline.h"
 #include "profreport/tree.h"
 
@@ -458,9 +459,9 @@ emit_lanes(const struct pr_trace *t, const struct spans *sp, int64_t thr,
         while (j < sp->n && same_lane(&sp->v[i], &sp->v[j]))
             j++;
         lane_name(t, &sp->v[i], name, sizeof(name));
-        pr_emit_str(lane, "name", name, ok);
-        pr_emit_str(lane, "kind", sp->v[i].group == 0 ? "gpu" : "host", ok);
-        walk(t, sp->v + i, j - i, thr, pr_emit_arr(lane, "spans", ok), ok);
+        pr_emit_str(lane, PR_K_NAME, name, ok);
+        pr_emit_str(lane, PR_K_KIND, sp->v[i].group == 0 ? "gpu" : "host", ok);
+        walk(t, sp->v + i, j - i, thr, pr_emit_arr(lane, PR_K_SPANS, ok), ok);
         i = j;
     }
 }
@@ -473,12 +474,13 @@ timeline_json(const struct pr_trace *t, const struct pr_step *st,
     cJSON *o = cJSON_CreateObject();
     int ok = o != NULL;
 
-    pr_emit_str(o, "step", pr_steps_name(t, st), &ok);
-    pr_emit_us(o, "start_us", pr_sat_sub_i64(st->start_ns, origin), &ok);
-    pr_emit_us(o, "duration_us", pr_sat_sub_i64(st->end_ns, st->start_ns), &ok);
-    pr_emit_us(o, "merge_below_us", thr, &ok);
-    pr_emit_num(o, "n_events", (double)sp->n, &ok);
-    emit_lanes(t, sp, thr, pr_emit_arr(o, "lanes", &ok), &ok);
+    pr_emit_str(o, PR_K_STEP, pr_steps_name(t, st), &ok);
+    pr_emit_us(o, PR_K_START_US, pr_sat_sub_i64(st->start_ns, origin), &ok);
+    pr_emit_us(o, PR_K_DURATION_US, pr_sat_sub_i64(st->end_ns, st->start_ns),
+               &ok);
+    pr_emit_us(o, PR_K_MERGE_BELOW_US, thr, &ok);
+    pr_emit_num(o, PR_K_N_EVENTS, (double)sp->n, &ok);
+    emit_lanes(t, sp, thr, pr_emit_arr(o, PR_K_LANES, &ok), &ok);
     if (!ok) {
         cJSON_Delete(o);
         return NULL;
@@ -506,9 +508,9 @@ put_timeline(cJSON *run, cJSON *item, struct pr_error *err)
 {
     if (item == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory (timeline)");
-    if (cJSON_GetObjectItemCaseSensitive(run, "timeline") != NULL)
-        cJSON_DeleteItemFromObjectCaseSensitive(run, "timeline");
-    if (!cJSON_AddItemToObject(run, "timeline", item)) {
+    if (cJSON_GetObjectItemCaseSensitive(run, PR_K_TIMELINE) != NULL)
+        cJSON_DeleteItemFromObjectCaseSensitive(run, PR_K_TIMELINE);
+    if (!cJSON_AddItemToObject(run, PR_K_TIMELINE, item)) {
         cJSON_Delete(item);
         return pr_error_set(err, PR_E_NOMEM, "out of memory (timeline)");
     }
