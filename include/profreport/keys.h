@@ -123,6 +123,8 @@
 #define PR_K_SYNC_WAIT "sync_wait"
 #define PR_K_IDLE "idle"
 #define PR_K_OP_COMPILE "op_compile"
+/* runs[].critical_path: why no step has a path ("kernel_replay") */
+#define PR_K_NO_PATH_REASON "no_path_reason"
 
 /* ---- runs[].operators[], operators_by_shape[] */
 #define PR_K_OPERATORS "operators"
@@ -382,7 +384,6 @@
 #define PR_K_STEP_PHASES "step_phases"
 #define PR_K_HCCL "hccl"
 #define PR_K_NPU_MEMORY "npu_memory"
-#define PR_K_OP_COMPILE "op_compile"
 #define PR_K_FORM "form"
 /* runs[].devices[] */
 #define PR_K_PEAK_REFERENCE "peak_reference"
@@ -539,6 +540,7 @@
 #define PR_K_UNRECORDED_TAIL_US "unrecorded_tail_us"
 /* runs[].critical_path.steps[].kernel_family_us */
 #define PR_K_GEMM "gemm"
+#define PR_K_EMBEDDING "embedding"
 #define PR_K_CONV "conv"
 #define PR_K_ATTENTION "attention"
 #define PR_K_ELEMENTWISE "elementwise"

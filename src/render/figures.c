@@ -444,7 +444,7 @@ pr_fig_label_mindspore(const char *key, const char *label)
 int
 pr_fig_run_is_mindspore(const cJSON *run)
 {
-    return pr_sget_is(pr_sget_str(run, "framework"), "mindspore");
+    return pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "mindspore");
 }
 
 int

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "profreport/keys.h"
 #include "profreport/sget.h"
 #include "profreport/whatif.h"
 
@@ -36,7 +37,7 @@ row_of(const cJSON *whatif, const char *id)
 
     cJSON_ArrayForEach(w, whatif)
     {
-        if (pr_sget_is(pr_sget_str(w, "id"), id))
+        if (pr_sget_is(pr_sget_str(w, PR_K_ID), id))
             return w;
     }
     return NULL;
@@ -97,16 +98,16 @@ path_parts_ev(const cJSON *cp, const char *kind, char *buf, size_t cap,
     buf[0] = '\0';
     if (named_us != NULL)
         *named_us = 0;
-    cJSON_ArrayForEach(s, pr_sget(cp, "steps"))
+    cJSON_ArrayForEach(s, pr_sget(cp, PR_K_STEPS))
     {
-        if (pr_sget_str(s, "bound") == NULL)
+        if (pr_sget_str(s, PR_K_BOUND) == NULL)
             continue;
         steps++;
-        cJSON_ArrayForEach(e, pr_sget(s, "top"))
+        cJSON_ArrayForEach(e, pr_sget(s, PR_K_TOP))
         {
-            const char *name = pr_sget_str(e, "name");
+            const char *name = pr_sget_str(e, PR_K_NAME);
 
-            if (name == NULL || !pr_sget_is(pr_sget_str(e, "kind"), kind) ||
+            if (name == NULL || !pr_sget_is(pr_sget_str(e, PR_K_KIND), kind) ||
                 name[0] == '(' || backward_wait(name))
                 continue;
             for (i = 0; i < n && strcmp(p[i].name, name) != 0; i++)
@@ -117,16 +118,16 @@ path_parts_ev(const cJSON *cp, const char *kind, char *buf, size_t cap,
                 p[n].name = name;
                 p[n++].us = 0;
             }
-            v = pr_sget_num(e, "us");
+            v = pr_sget_num(e, PR_K_US);
             p[i].us += v > 0 ? v : 0;
         }
     }
-    cJSON_ArrayForEach(e, pr_sget(cp, "by_kind_us"))
+    cJSON_ArrayForEach(e, pr_sget(cp, PR_K_BY_KIND_US))
     {
         if (cJSON_IsNumber(e) && e->valuedouble > 0)
             total += e->valuedouble;
     }
-    v = pr_sget_num(pr_sget(cp, "by_kind_us"), kind);
+    v = pr_sget_num(pr_sget(cp, PR_K_BY_KIND_US), kind);
     *pct = total > 0 && v > 0 ? 100.0 * v / total : 0;
     if (!(steps > 0))
         return 0;
@@ -156,8 +157,8 @@ path_parts_ev(const cJSON *cp, const char *kind, char *buf, size_t cap,
 
             /* o, once added, is freed with ev */
             if (o == NULL || !cJSON_AddItemToArray(ev, o) ||
-                cJSON_AddStringToObject(o, "name", p[i].name) == NULL ||
-                cJSON_AddNumberToObject(o, "us", p[i].us / steps) == NULL)
+                cJSON_AddStringToObject(o, PR_K_NAME, p[i].name) == NULL ||
+                cJSON_AddNumberToObject(o, PR_K_US, p[i].us / steps) == NULL)
                 return SIZE_MAX; /* out of memory */
         }
         named++;
@@ -181,16 +182,16 @@ part_us(const cJSON *cp, const char *kind, const char *name)
     const cJSON *s, *e;
     double steps = 0, us = 0, v;
 
-    cJSON_ArrayForEach(s, pr_sget(cp, "steps"))
+    cJSON_ArrayForEach(s, pr_sget(cp, PR_K_STEPS))
     {
-        if (pr_sget_str(s, "bound") == NULL)
+        if (pr_sget_str(s, PR_K_BOUND) == NULL)
             continue;
         steps++;
-        cJSON_ArrayForEach(e, pr_sget(s, "top"))
+        cJSON_ArrayForEach(e, pr_sget(s, PR_K_TOP))
         {
-            if (pr_sget_is(pr_sget_str(e, "kind"), kind) &&
-                pr_sget_is(pr_sget_str(e, "name"), name) &&
-                (v = pr_sget_num(e, "us")) > 0)
+            if (pr_sget_is(pr_sget_str(e, PR_K_KIND), kind) &&
+                pr_sget_is(pr_sget_str(e, PR_K_NAME), name) &&
+                (v = pr_sget_num(e, PR_K_US)) > 0)
                 us += v;
         }
     }
@@ -202,9 +203,9 @@ npu_run(const cJSON *run)
 {
     const cJSON *d;
 
-    cJSON_ArrayForEach(d, pr_sget(run, "devices"))
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DEVICES))
     {
-        if (pr_sget_is(pr_sget_str(d, "kind"), "npu"))
+        if (pr_sget_is(pr_sget_str(d, PR_K_KIND), "npu"))
             return 1;
     }
     return 0;
@@ -215,9 +216,9 @@ add(cJSON *recs, const char *id, const char *text)
 {
     cJSON *o = cJSON_CreateObject();
 
-    if (o == NULL || !cJSON_AddStringToObject(o, "id", id) ||
-        !cJSON_AddStringToObject(o, "severity", "warning") ||
-        !cJSON_AddStringToObject(o, "text", text)) {
+    if (o == NULL || !cJSON_AddStringToObject(o, PR_K_ID, id) ||
+        !cJSON_AddStringToObject(o, PR_K_SEVERITY, "warning") ||
+        !cJSON_AddStringToObject(o, PR_K_TEXT, text)) {
         cJSON_Delete(o);
         return 0;
     }
@@ -235,9 +236,9 @@ add_no_gain(cJSON *recs, const char *id, const char *text, const char *note)
     if (!add(recs, id, text))
         return NULL;
     o = cJSON_GetArrayItem(recs, cJSON_GetArraySize(recs) - 1);
-    if (cJSON_AddStringToObject(o, "gain_note", note) == NULL ||
-        cJSON_AddNullToObject(o, "gain_us") == NULL ||
-        cJSON_AddNullToObject(o, "gain_pct") == NULL)
+    if (cJSON_AddStringToObject(o, PR_K_GAIN_NOTE, note) == NULL ||
+        cJSON_AddNullToObject(o, PR_K_GAIN_US) == NULL ||
+        cJSON_AddNullToObject(o, PR_K_GAIN_PCT) == NULL)
         return NULL;
     return o;
 }
@@ -250,9 +251,9 @@ has_triton(const cJSON *run)
 {
     const cJSON *k;
 
-    cJSON_ArrayForEach(k, pr_sget(run, "kernels"))
+    cJSON_ArrayForEach(k, pr_sget(run, PR_K_KERNELS))
     {
-        const char *name = pr_sget_str(k, "name");
+        const char *name = pr_sget_str(k, PR_K_NAME);
 
         if (name != NULL && strncmp(name, "triton_", 7) == 0)
             return 1;
@@ -306,18 +307,18 @@ host_op_advice(const cJSON *run, const char *ops, char *buf, size_t cap,
 static int
 launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
 {
-    const cJSON *w = row_of(pr_sget(cp, "what_if"), "launch_bound");
+    const cJSON *w = row_of(pr_sget(cp, PR_K_WHAT_IF), "launch_bound");
     char text[PATH_TEXT], calls[300], ops[300], gain[32], delay[32];
-    double launch_pct, host_pct, g = pr_sget_num(w, "gain_pct"), delay_us;
+    double launch_pct, host_pct, g = pr_sget_num(w, PR_K_GAIN_PCT), delay_us;
     int npu = npu_run(run), graphs;
     size_t len;
 
     if (has_id(recs, "launch_bound") || !(g >= PATH_MIN_PCT))
         return 1;
-    graphs = pr_sget_true(pr_sget(run, "launches"), "cuda_graphs");
+    graphs = pr_sget_true(pr_sget(run, PR_K_LAUNCHES), PR_K_CUDA_GRAPHS);
     path_parts(cp, "launch", calls, sizeof(calls), &launch_pct, NULL);
     path_parts(cp, "host_op", ops, sizeof(ops), &host_pct, NULL);
-    fmt_ms(pr_sget_num(w, "gain_us"), gain, sizeof(gain));
+    fmt_ms(pr_sget_num(w, PR_K_GAIN_US), gain, sizeof(gain));
     delay_us = part_us(cp, "launch", "(launch-to-start delay)");
     fmt_ms(delay_us, delay, sizeof(delay));
     /* the calls' own time and the wait of the tasks after them apart
@@ -338,7 +339,7 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                      : "",
         npu ? "operators" : "kernels",
         delay_us > 0 ? " and no task waiting after its launch," : "", gain, g,
-        delay_us >= 0.1 * pr_sget_num(w, "gain_us")
+        delay_us >= 0.1 * pr_sget_num(w, PR_K_GAIN_US)
             ? ", an upper bound: a graph removes the calls but only shortens "
               "each task's launch latency"
             : "");
@@ -372,10 +373,10 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
 static int
 sync_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
 {
-    const cJSON *w = row_of(pr_sget(cp, "what_if"), "host_sync"), *c;
-    const cJSON *sync = pr_sget(run, "synchronization");
+    const cJSON *w = row_of(pr_sget(cp, PR_K_WHAT_IF), "host_sync"), *c;
+    const cJSON *sync = pr_sget(run, PR_K_SYNCHRONIZATION);
     char text[PATH_TEXT], gain[32], t[32], calls[300];
-    double g = pr_sget_num(w, "gain_pct"), h2d_n = 0, h2d_bytes = 0;
+    double g = pr_sget_num(w, PR_K_GAIN_PCT), h2d_n = 0, h2d_bytes = 0;
     size_t len = 0, n = 0;
     int npu = npu_run(run);
 
@@ -383,30 +384,31 @@ sync_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
         !(g >= PATH_MIN_PCT))
         return 1;
     calls[0] = '\0';
-    cJSON_ArrayForEach(c, pr_sget(sync, "calls"))
+    cJSON_ArrayForEach(c, pr_sget(sync, PR_K_CALLS))
     {
-        const char *kind = pr_sget_str(c, "kind");
+        const char *kind = pr_sget_str(c, PR_K_KIND);
 
         if (n == 3 || pr_sget_is(kind, "stream_wait") ||
             pr_sget_is(kind, "blocking_copy") ||
-            !(pr_sget_num(c, "host_us") >= 1000))
+            !(pr_sget_num(c, PR_K_HOST_US) >= 1000))
             continue;
-        fmt_ms(pr_sget_num(c, "host_us"), t, sizeof(t));
+        fmt_ms(pr_sget_num(c, PR_K_HOST_US), t, sizeof(t));
         len = pr_append(calls, sizeof(calls), len, "%s%.60s x%.0f, %s",
-                        n ? "; " : "", pr_sget_str_or(c, "name", "?"),
-                        pr_sget_num(c, "count"), t);
+                        n ? "; " : "", pr_sget_str_or(c, PR_K_NAME, "?"),
+                        pr_sget_num(c, PR_K_COUNT), t);
         n++;
     }
-    cJSON_ArrayForEach(c, pr_sget(pr_sget(run, "copies"), "by_kind"))
+    cJSON_ArrayForEach(c, pr_sget(pr_sget(run, PR_K_COPIES), PR_K_BY_KIND))
     {
-        if (pr_sget_is(pr_sget_str(c, "direction"), "HtoD") &&
-            pr_sget_is(pr_sget_str(c, "host_memory"), "pageable")) {
-            h2d_n += pr_sget_num(c, "count") > 0 ? pr_sget_num(c, "count") : 0;
+        if (pr_sget_is(pr_sget_str(c, PR_K_DIRECTION), "HtoD") &&
+            pr_sget_is(pr_sget_str(c, PR_K_HOST_MEMORY), "pageable")) {
+            h2d_n +=
+                pr_sget_num(c, PR_K_COUNT) > 0 ? pr_sget_num(c, PR_K_COUNT) : 0;
             h2d_bytes +=
-                pr_sget_num(c, "bytes") > 0 ? pr_sget_num(c, "bytes") : 0;
+                pr_sget_num(c, PR_K_BYTES) > 0 ? pr_sget_num(c, PR_K_BYTES) : 0;
         }
     }
-    fmt_ms(pr_sget_num(w, "gain_us"), gain, sizeof(gain));
+    fmt_ms(pr_sget_num(w, PR_K_GAIN_US), gain, sizeof(gain));
     len = pr_append(
         text, sizeof(text), 0,
         "The host blocks on the %s inside the steps%s%s%s, on the critical "
@@ -450,17 +452,17 @@ part_mean(const cJSON *cp, const char *kind, const char *prefix, char *name,
 
     if (name != NULL)
         name[0] = '\0';
-    cJSON_ArrayForEach(s, pr_sget(cp, "steps"))
+    cJSON_ArrayForEach(s, pr_sget(cp, PR_K_STEPS))
     {
-        if (pr_sget_str(s, "bound") == NULL)
+        if (pr_sget_str(s, PR_K_BOUND) == NULL)
             continue;
         steps++;
-        cJSON_ArrayForEach(e, pr_sget(s, "top"))
+        cJSON_ArrayForEach(e, pr_sget(s, PR_K_TOP))
         {
-            const char *n = pr_sget_str(e, "name");
-            double v = pr_sget_num(e, "us");
+            const char *n = pr_sget_str(e, PR_K_NAME);
+            double v = pr_sget_num(e, PR_K_US);
 
-            if (n == NULL || !pr_sget_is(pr_sget_str(e, "kind"), kind) ||
+            if (n == NULL || !pr_sget_is(pr_sget_str(e, PR_K_KIND), kind) ||
                 strncmp(n, prefix, strlen(prefix)) != 0 || !(v > 0))
                 continue;
             sum += v;
@@ -481,19 +483,20 @@ part_mean(const cJSON *cp, const char *kind, const char *prefix, char *name,
 static int
 near_empty(const cJSON *run)
 {
-    const cJSON *k, *b = pr_sget(pr_sget(run, "step_summary"), "breakdown_us");
+    const cJSON *k,
+        *b = pr_sget(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BREAKDOWN_US);
     double calls = 0, dev = 0, v;
 
-    cJSON_ArrayForEach(k, pr_sget(run, "kernels"))
+    cJSON_ArrayForEach(k, pr_sget(run, PR_K_KERNELS))
     {
-        v = pr_sget_num(k, "calls");
+        v = pr_sget_num(k, PR_K_CALLS);
         calls += v > 0 ? v : 0;
     }
-    v = pr_sget_num(b, "kernel");
+    v = pr_sget_num(b, PR_K_KERNEL);
     dev += v > 0 ? v : 0;
-    v = pr_sget_num(b, "memcpy");
+    v = pr_sget_num(b, PR_K_MEMCPY);
     dev += v > 0 ? v : 0;
-    v = pr_sget_num(b, "memset");
+    v = pr_sget_num(b, PR_K_MEMSET);
     dev += v > 0 ? v : 0;
     return calls > 0 && calls < 64 && dev < 1000;
 }
@@ -531,36 +534,36 @@ opaque_ops(const cJSON *run, const cJSON *cp, char *ex, size_t cap)
     double steps = 0, sum = 0, best = 0;
 
     ex[0] = '\0';
-    cJSON_ArrayForEach(s, pr_sget(cp, "steps"))
+    cJSON_ArrayForEach(s, pr_sget(cp, PR_K_STEPS))
     {
-        if (pr_sget_str(s, "bound") != NULL)
+        if (pr_sget_str(s, PR_K_BOUND) != NULL)
             steps++;
     }
     if (!(steps > 0))
         return 0;
-    cJSON_ArrayForEach(o, pr_sget(run, "operators"))
+    cJSON_ArrayForEach(o, pr_sget(run, PR_K_OPERATORS))
     {
-        const char *n = pr_sget_str(o, "name");
-        double calls = pr_sget_num(o, "calls"),
-               self = pr_sget_num(o, "host_self_us");
-        double total = pr_sget_num(o, "host_total_us"),
-               dev = pr_sget_num(o, "device_total_us");
+        const char *n = pr_sget_str(o, PR_K_NAME);
+        double calls = pr_sget_num(o, PR_K_CALLS),
+               self = pr_sget_num(o, PR_K_HOST_SELF_US);
+        double total = pr_sget_num(o, PR_K_HOST_TOTAL_US),
+               dev = pr_sget_num(o, PR_K_DEVICE_TOTAL_US);
         double on = 0;
 
         if (n == NULL || strncmp(n, "aten::", 6) != 0 || !(calls > 0) ||
             !(self / calls >= OPAQUE_CALL_US) || !(self >= 0.9 * total) ||
             !(dev > 0) || !(dev < 0.1 * self))
             continue;
-        cJSON_ArrayForEach(s, pr_sget(cp, "steps"))
+        cJSON_ArrayForEach(s, pr_sget(cp, PR_K_STEPS))
         {
-            if (pr_sget_str(s, "bound") == NULL)
+            if (pr_sget_str(s, PR_K_BOUND) == NULL)
                 continue;
-            cJSON_ArrayForEach(e, pr_sget(s, "top"))
+            cJSON_ArrayForEach(e, pr_sget(s, PR_K_TOP))
             {
-                if (pr_sget_is(pr_sget_str(e, "kind"), "host_op") &&
-                    pr_sget_is(pr_sget_str(e, "name"), n) &&
-                    pr_sget_num(e, "us") > 0)
-                    on += pr_sget_num(e, "us");
+                if (pr_sget_is(pr_sget_str(e, PR_K_KIND), PR_K_HOST_OP) &&
+                    pr_sget_is(pr_sget_str(e, PR_K_NAME), n) &&
+                    pr_sget_num(e, PR_K_US) > 0)
+                    on += pr_sget_num(e, PR_K_US);
             }
         }
         on /= steps;
@@ -606,13 +609,13 @@ add_host_ops(cJSON *recs, const char *text, const char *note, cJSON **ev)
     int i;
 
     /* its evidence: the operators it names, a step's time on the path */
-    if (o == NULL || !cJSON_AddItemToObject(o, "evidence", *ev))
+    if (o == NULL || !cJSON_AddItemToObject(o, PR_K_EVIDENCE, *ev))
         return 0;
     *ev = NULL;
     for (i = 0; i + 1 < cJSON_GetArraySize(recs); i++) {
         cJSON *u = cJSON_GetArrayItem(recs, i);
 
-        if (pr_sget_is(pr_sget_str(u, "id"), "low_gpu_utilization"))
+        if (pr_sget_is(pr_sget_str(u, PR_K_ID), "low_gpu_utilization"))
             return cJSON_AddItemToArray(recs,
                                         cJSON_DetachItemViaPointer(recs, u));
     }
@@ -631,7 +634,7 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     cJSON *ev;
 
     if (has_id(recs, "launch_bound") || has_id(recs, "host_ops") ||
-        !pr_sget_is(pr_sget_str(cp, "bound"), "host") || near_empty(run))
+        !pr_sget_is(pr_sget_str(cp, PR_K_BOUND), "host") || near_empty(run))
         return 1;
     if ((ev = cJSON_CreateArray()) == NULL)
         return 0;
@@ -727,7 +730,7 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                         "stepping through the Python each step.");
     if (strstr(ops, "CompiledFunction") != NULL)
         host_op_advice(run, ops, text, sizeof(text), len);
-    step = pr_sget_num(pr_sget(run, "step_summary"), "mean_us");
+    step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
     if (python)
         named_us += outside;
     fmt_ms(named_us, cap_t, sizeof(cap_t));
@@ -768,9 +771,9 @@ nccl_ll_allreduce(const cJSON *run)
 {
     const cJSON *k;
 
-    cJSON_ArrayForEach(k, pr_sget(run, "kernels"))
+    cJSON_ArrayForEach(k, pr_sget(run, PR_K_KERNELS))
     {
-        const char *n = pr_sget_str_or(k, "name", "");
+        const char *n = pr_sget_str_or(k, PR_K_NAME, "");
 
         if (strstr(n, "AllReduce") != NULL && strstr(n, "_LL_") != NULL)
             return 1;
@@ -782,38 +785,40 @@ static int
 small_allreduce(const cJSON *run, const cJSON *cp, cJSON *recs)
 {
     const cJSON *op, *ar = NULL;
-    double steps = pr_sget_num(pr_sget(run, "step_summary"), "count");
+    double steps = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_COUNT);
     double calls, bytes, mean_b = NAN, on_path, step, comm, ov;
     char text[PATH_TEXT], note[500], t[32], m[48] = "", pct[48] = "";
     int ll;
     size_t len;
 
     if (has_id(recs, "small_allreduce") ||
-        !pr_sget_is(pr_sget_str(run, "framework"), "pytorch") || !(steps > 0))
+        !pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "pytorch") ||
+        !(steps > 0))
         return 1;
-    cJSON_ArrayForEach(op, pr_sget(pr_sget(run, "communication"), "ops"))
+    cJSON_ArrayForEach(op, pr_sget(pr_sget(run, PR_K_COMMUNICATION), PR_K_OPS))
     {
-        const char *n = pr_sget_str_or(op, "name", "");
+        const char *n = pr_sget_str_or(op, PR_K_NAME, "");
         const char *c = strchr(n, ':');
 
         if (c != NULL && strcmp(c, ":all_reduce") == 0 &&
-            (ar == NULL || pr_sget_num(op, "calls") > pr_sget_num(ar, "calls")))
+            (ar == NULL ||
+             pr_sget_num(op, PR_K_CALLS) > pr_sget_num(ar, PR_K_CALLS)))
             ar = op;
     }
-    calls = pr_sget_num(ar, "calls");
+    calls = pr_sget_num(ar, PR_K_CALLS);
     if (ar == NULL || !(calls / steps >= SMALL_AR_CALLS))
         return 1;
-    bytes = pr_sget_num(ar, "total_bytes");
+    bytes = pr_sget_num(ar, PR_K_TOTAL_BYTES);
     if (bytes > 0)
         mean_b = bytes / calls;
     ll = nccl_ll_allreduce(run);
     if (!isnan(mean_b) ? !(mean_b < SMALL_AR_BYTES) : !ll)
         return 1;
-    fmt_ms(pr_sget_num(ar, "mean_us"), t, sizeof(t));
+    fmt_ms(pr_sget_num(ar, PR_K_MEAN_US), t, sizeof(t));
     if (!isnan(mean_b))
         snprintf(m, sizeof(m), ", %.0f KB each on average", mean_b / 1024);
-    comm = pr_sget_num(pr_sget(run, "communication"), "communication_us");
-    ov = pr_sget_num(pr_sget(run, "communication"), "overlap_us");
+    comm = pr_sget_num(pr_sget(run, PR_K_COMMUNICATION), PR_K_COMMUNICATION_US);
+    ov = pr_sget_num(pr_sget(run, PR_K_COMMUNICATION), PR_K_OVERLAP_US);
     len = pr_append(
         text, sizeof(text), 0,
         "Many small all-reduces: %.0f %.60s calls in %.0f step%s (%.0f a "
@@ -822,7 +827,7 @@ small_allreduce(const cJSON *run, const cJSON *cp, cJSON *recs)
         "buckets of bucket_cap_mb (25 MB by default), one all-reduce per 25 "
         "MB of gradients, and each call pays NCCL's fixed latency and a host "
         "call.",
-        calls, pr_sget_str_or(ar, "name", "?"), steps, steps == 1 ? "" : "s",
+        calls, pr_sget_str_or(ar, PR_K_NAME, "?"), steps, steps == 1 ? "" : "s",
         calls / steps, t, m,
         ll ? "; NCCL ran them on its LL protocol, which it picks for small "
              "messages"
@@ -840,10 +845,10 @@ small_allreduce(const cJSON *run, const cJSON *cp, cJSON *recs)
               "tiny. gradient_as_bucket_view=True saves the copy of each "
               "gradient into its bucket.");
     on_path =
-        part_mean(cp, "host_op", pr_sget_str_or(ar, "name", "?"), NULL, 0) +
-        part_mean(cp, "communication", pr_sget_str_or(ar, "name", "?"), NULL,
+        part_mean(cp, "host_op", pr_sget_str_or(ar, PR_K_NAME, "?"), NULL, 0) +
+        part_mean(cp, "communication", pr_sget_str_or(ar, PR_K_NAME, "?"), NULL,
                   0);
-    step = pr_sget_num(pr_sget(run, "step_summary"), "mean_us");
+    step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
     fmt_ms(on_path, t, sizeof(t));
     if (step > 0)
         snprintf(pct, sizeof(pct), " (%.1f%% of the step)",
@@ -854,13 +859,13 @@ small_allreduce(const cJSON *run, const cJSON *cp, cJSON *recs)
                  "messages' time depends on the link and NCCL's protocol "
                  "choice); the %.60s calls' time on the critical path, %s a "
                  "step%s, is the most merging them can save there",
-                 pr_sget_str_or(ar, "name", "?"), t, pct);
+                 pr_sget_str_or(ar, PR_K_NAME, "?"), t, pct);
     else
         snprintf(note, sizeof(note),
                  "no estimate: no replay merges collectives, and the %.60s "
                  "calls are not on the critical path: merging them frees the "
                  "link and the device, not this step's path",
-                 pr_sget_str_or(ar, "name", "?"));
+                 pr_sget_str_or(ar, PR_K_NAME, "?"));
     return add_no_gain(recs, "small_allreduce", text, note) != NULL;
 }
 
@@ -911,25 +916,26 @@ slow_dispatch(const cJSON *run, const cJSON *cp, cJSON *recs)
     cJSON *r, *ev, *x;
 
     if (has_id(recs, "slow_dispatch") || npu_run(run) ||
-        !pr_sget_is(pr_sget_str(cp, "bound"), "host"))
+        !pr_sget_is(pr_sget_str(cp, PR_K_BOUND), "host"))
         return 1;
     path_parts(cp, "host_op", ops, sizeof(ops), &host_pct, NULL);
     if (!(host_pct >= HOST_OPS_PCT))
         return 1;
-    cJSON_ArrayForEach(o, pr_sget(run, "operators"))
+    cJSON_ArrayForEach(o, pr_sget(run, PR_K_OPERATORS))
     {
-        double c = pr_sget_num(o, "calls"), h = pr_sget_num(o, "host_self_us");
+        double c = pr_sget_num(o, PR_K_CALLS),
+               h = pr_sget_num(o, PR_K_HOST_SELF_US);
 
-        if (!trivial_op(pr_sget_str(o, "name")) || !(c > 0) || !(h >= 0))
+        if (!trivial_op(pr_sget_str(o, PR_K_NAME)) || !(c > 0) || !(h >= 0))
             continue;
         calls += c;
         self += h;
         /* the two with the most calls, ties by name */
         for (i = 0; i < 2; i++) {
-            if (top[i] == NULL || c > pr_sget_num(top[i], "calls") ||
-                (c == pr_sget_num(top[i], "calls") &&
-                 strcmp(pr_sget_str(o, "name"), pr_sget_str(top[i], "name")) <
-                     0)) {
+            if (top[i] == NULL || c > pr_sget_num(top[i], PR_K_CALLS) ||
+                (c == pr_sget_num(top[i], PR_K_CALLS) &&
+                 strcmp(pr_sget_str(o, PR_K_NAME),
+                        pr_sget_str(top[i], PR_K_NAME)) < 0)) {
                 if (i == 0)
                     top[1] = top[0];
                 top[i] = o;
@@ -939,7 +945,7 @@ slow_dispatch(const cJSON *run, const cJSON *cp, cJSON *recs)
     }
     if (!(calls >= SLOW_CALLS) || !(self / calls >= SLOW_MEAN_US))
         return 1;
-    steps = pr_sget_num(pr_sget(run, "step_summary"), "count");
+    steps = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_COUNT);
     steps = steps > 0 ? steps : 1; /* evidence and note: a step's time */
     len = pr_append(text, sizeof(text), 0,
                     "Slow host dispatch: PyTorch operators that compute "
@@ -948,10 +954,10 @@ slow_dispatch(const cJSON *run, const cJSON *cp, cJSON *recs)
                     self / calls, calls);
     for (i = 0; i < 2 && top[i] != NULL; i++)
         len = pr_append(text, sizeof(text), len, "%s%s %.1f us x %.0f",
-                        i == 0 ? " (" : ", ", pr_sget_str(top[i], "name"),
-                        pr_sget_num(top[i], "host_self_us") /
-                            pr_sget_num(top[i], "calls"),
-                        pr_sget_num(top[i], "calls"));
+                        i == 0 ? " (" : ", ", pr_sget_str(top[i], PR_K_NAME),
+                        pr_sget_num(top[i], PR_K_HOST_SELF_US) /
+                            pr_sget_num(top[i], PR_K_CALLS),
+                        pr_sget_num(top[i], PR_K_CALLS));
     len = pr_append(
         text, sizeof(text), len,
         "%s, where a few microseconds is usual (1-8 us on the other PyTorch "
@@ -970,15 +976,16 @@ slow_dispatch(const cJSON *run, const cJSON *cp, cJSON *recs)
              "these operators hold %s of host time a step",
              t);
     if ((r = add_no_gain(recs, "slow_dispatch", text, note)) == NULL ||
-        (ev = cJSON_AddArrayToObject(r, "evidence")) == NULL)
+        (ev = cJSON_AddArrayToObject(r, PR_K_EVIDENCE)) == NULL)
         return 0;
     for (i = 0; i < 2 && top[i] != NULL; i++) {
         if ((x = cJSON_CreateObject()) == NULL ||
             !cJSON_AddItemToArray(ev, x) ||
-            cJSON_AddStringToObject(x, "name", pr_sget_str(top[i], "name")) ==
-                NULL ||
+            cJSON_AddStringToObject(x, PR_K_NAME,
+                                    pr_sget_str(top[i], PR_K_NAME)) == NULL ||
             cJSON_AddNumberToObject(
-                x, "us", pr_sget_num(top[i], "host_self_us") / steps) == NULL)
+                x, PR_K_US, pr_sget_num(top[i], PR_K_HOST_SELF_US) / steps) ==
+                NULL)
             return 0;
     }
     return 1;
@@ -996,19 +1003,19 @@ dtod_on_path(const cJSON *cp)
     const cJSON *s, *e;
     double steps = 0, us = 0, v;
 
-    cJSON_ArrayForEach(s, pr_sget(cp, "steps"))
+    cJSON_ArrayForEach(s, pr_sget(cp, PR_K_STEPS))
     {
-        if (pr_sget_str(s, "bound") == NULL)
+        if (pr_sget_str(s, PR_K_BOUND) == NULL)
             continue;
         steps++;
-        cJSON_ArrayForEach(e, pr_sget(s, "top"))
+        cJSON_ArrayForEach(e, pr_sget(s, PR_K_TOP))
         {
-            const char *n = pr_sget_str_or(e, "name", "");
+            const char *n = pr_sget_str_or(e, PR_K_NAME, "");
 
-            if (pr_sget_is(pr_sget_str(e, "kind"), "copy") &&
+            if (pr_sget_is(pr_sget_str(e, PR_K_KIND), PR_K_COPY) &&
                 (strstr(n, "DtoD") != NULL ||
                  strstr(n, "Device -> Device") != NULL) &&
-                (v = pr_sget_num(e, "us")) > 0)
+                (v = pr_sget_num(e, PR_K_US)) > 0)
                 us += v;
         }
     }
@@ -1025,21 +1032,21 @@ static int
 device_copies(const cJSON *run, const cJSON *cp, cJSON *recs)
 {
     const cJSON *k;
-    double steps = pr_sget_num(pr_sget(run, "step_summary"), "count");
-    double step = pr_sget_num(pr_sget(run, "step_summary"), "mean_us");
+    double steps = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_COUNT);
+    double step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
     double n = 0, bytes = 0, dur = 0, on_path = dtod_on_path(cp);
     char text[PATH_TEXT], note[400], t[32], d[32];
 
     if (has_id(recs, "device_copies") || !(steps > 0) || !(step > 0) ||
         !(on_path >= DTOD_MIN_SHARE * step))
         return 1;
-    cJSON_ArrayForEach(k, pr_sget(pr_sget(run, "copies"), "by_kind"))
+    cJSON_ArrayForEach(k, pr_sget(pr_sget(run, PR_K_COPIES), PR_K_BY_KIND))
     {
-        if (!pr_sget_is(pr_sget_str(k, "direction"), "DtoD"))
+        if (!pr_sget_is(pr_sget_str(k, PR_K_DIRECTION), "DtoD"))
             continue;
-        n += pr_sget_num(k, "count");
-        bytes += pr_sget_num(k, "bytes");
-        dur += pr_sget_num(k, "duration_us");
+        n += pr_sget_num(k, PR_K_COUNT);
+        bytes += pr_sget_num(k, PR_K_BYTES);
+        dur += pr_sget_num(k, PR_K_DURATION_US);
     }
     if (!(n > 0) || !(dur > 0))
         return 1;
@@ -1070,10 +1077,10 @@ device_copies(const cJSON *run, const cJSON *cp, cJSON *recs)
 int
 pr_path_findings(const cJSON *run, cJSON *recs)
 {
-    const cJSON *cp = pr_sget(run, "critical_path");
+    const cJSON *cp = pr_sget(run, PR_K_CRITICAL_PATH);
 
-    if (!cJSON_IsArray(pr_sget(cp, "what_if")) ||
-        cJSON_IsTrue(pr_sget(run, "host_only")))
+    if (!cJSON_IsArray(pr_sget(cp, PR_K_WHAT_IF)) ||
+        cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY)))
         return 1;
     return launch_from_path(run, cp, recs) && sync_from_path(run, cp, recs) &&
            host_ops_from_path(run, cp, recs) && slow_dispatch(run, cp, recs) &&

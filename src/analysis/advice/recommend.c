@@ -17,6 +17,7 @@
 #include "profreport/dtype.h"
 #include "profreport/flops.h"
 #include "profreport/kclass.h"
+#include "profreport/keys.h"
 #include "profreport/producer.h"
 #include "profreport/recommend.h"
 #include "profreport/sget.h"
@@ -51,7 +52,7 @@ has_rec(const cJSON *arr, const char *id)
 
     cJSON_ArrayForEach(r, arr)
     {
-        if (pr_sget_is(pr_sget_str(r, "id"), id))
+        if (pr_sget_is(pr_sget_str(r, PR_K_ID), id))
             return 1;
     }
     return 0;
@@ -67,9 +68,9 @@ add_rec(struct rctx *c, const char *id, const char *severity, const char *text)
     if (!c->ok || has_rec(c->arr, id))
         return NULL;
     o = pr_emit_obj(c->arr, NULL, &c->ok);
-    pr_emit_str(o, "id", id, &c->ok);
-    pr_emit_str(o, "severity", severity, &c->ok);
-    pr_emit_str(o, "text", text, &c->ok);
+    pr_emit_str(o, PR_K_ID, id, &c->ok);
+    pr_emit_str(o, PR_K_SEVERITY, severity, &c->ok);
+    pr_emit_str(o, PR_K_TEXT, text, &c->ok);
     return c->ok ? o : NULL;
 }
 
@@ -290,16 +291,16 @@ dataloader_text(const struct rctx *c, double share, char *text, size_t cap)
     const char *top = NULL;
     double top_us = -1;
 
-    cJSON_ArrayForEach(k, pr_sget(c->run, "kernels"))
+    cJSON_ArrayForEach(k, pr_sget(c->run, PR_K_KERNELS))
     {
-        double us = pr_sget_num(k, "total_us");
+        double us = pr_sget_num(k, PR_K_TOTAL_US);
 
-        if (!pr_sget_is(pr_sget_str(k, "family"), "input") || !(us > 0))
+        if (!pr_sget_is(pr_sget_str(k, PR_K_KFAMILY), "input") || !(us > 0))
             continue;
         in += us;
         if (us > top_us) {
             top_us = us;
-            top = pr_sget_str(k, "name");
+            top = pr_sget_str(k, PR_K_NAME);
         }
     }
     if (in > 0 && top != NULL) {
@@ -350,7 +351,7 @@ rule_categories(struct rctx *c)
            replay models: the finding stands on the stage table's figures
            (the overlap replay would claim what it does not recommend) */
         if (o != NULL && strstr(text, "pipeline bubble") != NULL)
-            pr_emit_str(o, "gain_note",
+            pr_emit_str(o, PR_K_GAIN_NOTE,
                         "no change replayed: moving layers between pipeline "
                         "stages is not modelled; the bubble is the stage "
                         "table's receive_alone_time",
@@ -422,7 +423,7 @@ rule_low_util(struct rctx *c)
         /* its replay (whatif.c) is twice the batch: only the advice of a
            larger batch claims that gain */
         if (o != NULL && !host_starved(c))
-            pr_emit_str(o, "gain_note", low_util_note(c), &c->ok);
+            pr_emit_str(o, PR_K_GAIN_NOTE, low_util_note(c), &c->ok);
     }
     pr_buf_free(&ids);
 }
@@ -548,7 +549,7 @@ launch_advice(const struct rctx *c)
 static double
 op_compile_share(const struct rctx *c)
 {
-    double p = pr_sget_num(pr_sget(c->run, "op_compile"), "step_pct");
+    double p = pr_sget_num(pr_sget(c->run, PR_K_OP_COMPILE), PR_K_STEP_PCT);
 
     return p > 0 ? p / 100.0 : 0.0;
 }
@@ -559,22 +560,22 @@ op_compile_share(const struct rctx *c)
 static void
 rule_op_compile(struct rctx *c)
 {
-    const cJSON *oc = pr_sget(c->run, "op_compile"), *op;
+    const cJSON *oc = pr_sget(c->run, PR_K_OP_COMPILE), *op;
     double share = op_compile_share(c);
     char text[REC_TEXT], ops[400] = "";
     size_t len = 0, n = 0;
 
     if (!c->npu || !(share >= 0.05))
         return;
-    cJSON_ArrayForEach(op, pr_sget(oc, "operators"))
+    cJSON_ArrayForEach(op, pr_sget(oc, PR_K_OPERATORS))
     {
         int w;
 
         if (n == 4 || len >= sizeof(ops))
             break;
         w = snprintf(ops + len, sizeof(ops) - len, "%s%s %.0f us",
-                     n ? ", " : "", pr_sget_str_or(op, "name", "?"),
-                     pr_sget_num(op, "us"));
+                     n ? ", " : "", pr_sget_str_or(op, PR_K_NAME, "?"),
+                     pr_sget_num(op, PR_K_US));
         if (w < 0)
             break;
         len += (size_t)w;
@@ -590,8 +591,9 @@ rule_op_compile(struct rctx *c)
              "jit_compile=False) at the start of the script (CANN's binary "
              "operator package installed), and warm up before profiling so "
              "that first-use compilation falls outside the profiled steps.",
-             pr_sget_num(oc, "calls"), pr_sget_num(oc, "total_us") / 1000.0,
-             100.0 * share, n ? " (" : "", ops, n ? ")" : "");
+             pr_sget_num(oc, PR_K_CALLS),
+             pr_sget_num(oc, PR_K_TOTAL_US) / 1000.0, 100.0 * share,
+             n ? " (" : "", ops, n ? ")" : "");
     add_rec(c, "op_compile", "warning", text);
 }
 
@@ -604,9 +606,10 @@ rule_op_compile(struct rctx *c)
 static void
 rule_pipeline_stage(struct rctx *c)
 {
-    const cJSON *m = pr_sget(pr_sget(c->run, "step_phases"), "mean");
-    double comp = pr_sget_num(m, "computing_us");
-    double step = pr_sget_num(pr_sget(c->run, "step_summary"), "median_us");
+    const cJSON *m = pr_sget(pr_sget(c->run, PR_K_STEP_PHASES), PR_K_MEAN);
+    double comp = pr_sget_num(m, PR_K_COMPUTING_US);
+    double step =
+        pr_sget_num(pr_sget(c->run, PR_K_STEP_SUMMARY), PR_K_MEDIAN_US);
     char note[320], text[REC_TEXT];
     cJSON *o, *ev, *e;
 
@@ -624,19 +627,19 @@ rule_pipeline_stage(struct rctx *c)
     o = add_rec(c, "pipeline_stage", "warning", text);
     if (o == NULL)
         return;
-    pr_emit_str(o, "gain_note",
+    pr_emit_str(o, PR_K_GAIN_NOTE,
                 "no change replayed: moving layers between pipeline stages "
                 "is not modelled, and the export holds no compute tasks for "
                 "this stage, only its cluster table's computation_time",
                 &c->ok);
-    ev = pr_emit_arr(o, "evidence", &c->ok);
+    ev = pr_emit_arr(o, PR_K_EVIDENCE, &c->ok);
     e = pr_emit_obj(ev, NULL, &c->ok);
-    pr_emit_str(e, "name", "computation_time (MindSpore's cluster table)",
+    pr_emit_str(e, PR_K_NAME, "computation_time (MindSpore's cluster table)",
                 &c->ok);
-    pr_emit_num(e, "us", comp, &c->ok);
+    pr_emit_num(e, PR_K_US, comp, &c->ok);
     e = pr_emit_obj(ev, NULL, &c->ok);
-    pr_emit_str(e, "name", "median step", &c->ok);
-    pr_emit_num(e, "us", step, &c->ok);
+    pr_emit_str(e, PR_K_NAME, "median step", &c->ok);
+    pr_emit_num(e, PR_K_US, step, &c->ok);
 }
 
 static void
@@ -996,7 +999,7 @@ rule_memory_bound(struct rctx *c)
         if (v[i].dev_self_us < 0.03 * total)
             break;
         if (!(bw > 0) || !(v[i].bytes > 0) ||
-            !pr_sget_is(v[i].bound, "memory") || !(gbps < 0.5 * bw))
+            !pr_sget_is(v[i].bound, PR_K_MEMORY) || !(gbps < 0.5 * bw))
             continue;
         len = pr_append(text, sizeof(text), len,
                         "%s%s %s takes %.1f%% of %s "
@@ -1198,9 +1201,10 @@ short_op(const char *name)
 static void
 rule_low_block_dim(struct rctx *c)
 {
-    const cJSON *b = pr_sget(c->run, "block_dim"), *op;
-    double pct = pr_sget_num(b, "low_pct"), cores = pr_sget_num(b, "ai_cores");
-    double vcores = pr_sget_num(b, "vector_cores");
+    const cJSON *b = pr_sget(c->run, PR_K_BLOCK_DIM), *op;
+    double pct = pr_sget_num(b, PR_K_LOW_PCT),
+           cores = pr_sget_num(b, PR_K_AI_CORES);
+    double vcores = pr_sget_num(b, PR_K_VECTOR_CORES);
     int known = cores > 0;
     char text[REC_TEXT + 256], ops[360] = "", ref[200], vc[16] = "";
     size_t len = 0, n = 0;
@@ -1208,29 +1212,30 @@ rule_low_block_dim(struct rctx *c)
 
     if (!c->npu || !(pct >= LOW_BLOCK_DIM_PCT))
         return;
-    cJSON_ArrayForEach(op, pr_sget(b, "operators"))
+    cJSON_ArrayForEach(op, pr_sget(b, PR_K_OPERATORS))
     {
-        double lo = pr_sget_num(op, "min_block_dim");
-        double hi = pr_sget_num(op, "max_block_dim");
-        double f = pr_sget_num(op, "time_ratio_all_cores");
-        const char *name = pr_sget_str(op, "name");
+        double lo = pr_sget_num(op, PR_K_MIN_BLOCK_DIM);
+        double hi = pr_sget_num(op, PR_K_MAX_BLOCK_DIM);
+        double f = pr_sget_num(op, PR_K_TIME_RATIO_ALL_CORES);
+        const char *name = pr_sget_str(op, PR_K_NAME);
 
         if (name == NULL || n == 4 ||
-            (n > 0 && pr_sget_num(op, "us") < 0.05 * pr_sget_num(b, "low_us")))
+            (n > 0 &&
+             pr_sget_num(op, PR_K_US) < 0.05 * pr_sget_num(b, PR_K_LOW_US)))
             break; /* sorted by time: the rest is noise (the first stays) */
         if (lo == hi)
             len = pr_append(ops, sizeof(ops), len,
                             "%s%s (Block Dim %.0f of %.0f, "
                             "%.2f ms)",
                             n ? "; " : "", short_op(name), lo,
-                            pr_sget_num(op, "cores"),
-                            pr_sget_num(op, "us") / 1e3);
+                            pr_sget_num(op, PR_K_CORES),
+                            pr_sget_num(op, PR_K_US) / 1e3);
         else
             len = pr_append(ops, sizeof(ops), len,
                             "%s%s (Block Dim %.0f to %.0f of %.0f, %.2f ms)",
                             n ? "; " : "", short_op(name), lo, hi,
-                            pr_sget_num(op, "cores"),
-                            pr_sget_num(op, "us") / 1e3);
+                            pr_sget_num(op, PR_K_CORES),
+                            pr_sget_num(op, PR_K_US) / 1e3);
         if (known && f > 0 && f < 1)
             pr_whatif_in_pick(c->f->whatif, PR_WHATIF_BLOCKDIM, NULL, NULL,
                               name, f);
@@ -1242,17 +1247,17 @@ rule_low_block_dim(struct rctx *c)
         snprintf(ref, sizeof(ref),
                  "the NPU's %.0f AI Cores%s%s (from %s%s%s%s)", cores,
                  vcores > 0 ? ", for Vector tasks its AI Vector cores: " : "",
-                 vc, pr_sget_str_or(b, "cores_source", "?"),
-                 pr_sget_str(b, "device_entry") ? ": " : "",
-                 pr_sget_str_or(b, "device_entry", ""),
-                 pr_sget_true(b, "device_entry_guess")
+                 vc, pr_sget_str_or(b, PR_K_CORES_SOURCE, "?"),
+                 pr_sget_str(b, PR_K_DEVICE_ENTRY) ? ": " : "",
+                 pr_sget_str_or(b, PR_K_DEVICE_ENTRY, ""),
+                 pr_sget_true(b, PR_K_DEVICE_ENTRY_GUESS)
                      ? ", which names the family, not the variant"
                      : "");
     else
         snprintf(ref, sizeof(ref),
                  "the run's usual Block Dim (%.0f, the most frequent: this "
                  "export names no chip, so its AI Core count is unknown)",
-                 pr_sget_num(b, "common_block_dim"));
+                 pr_sget_num(b, PR_K_COMMON_BLOCK_DIM));
     snprintf(text, sizeof(text),
              "%.1f%% of the AI Core task time (%.2f of %.2f ms) runs in tasks "
              "whose Block Dim is at most a quarter of %s: %s. Each block runs "
@@ -1264,11 +1269,11 @@ rule_low_block_dim(struct rctx *c)
              "own Ascend C operators, set the tiling's block count "
              "(SetBlockDim) to the core count (GetCoreNumAic, GetCoreNumAiv) "
              "and split along an axis large enough for every core.",
-             pct, pr_sget_num(b, "low_us") / 1e3,
-             pr_sget_num(b, "task_us") / 1e3, ref, ops);
+             pct, pr_sget_num(b, PR_K_LOW_US) / 1e3,
+             pr_sget_num(b, PR_K_TASK_US) / 1e3, ref, ops);
     r = add_rec(c, "low_block_dim", pct >= 50 ? "warning" : "info", text);
     if (r != NULL && !known)
-        pr_emit_str(r, "gain_note",
+        pr_emit_str(r, PR_K_GAIN_NOTE,
                     "no change replayed: the export does not give the NPU's "
                     "AI Core count, so how far the tasks could spread is not "
                     "known",
@@ -1508,12 +1513,12 @@ static const struct rec_field dev_fields[] = {
 static int
 gpus_from_run(const cJSON *run, struct pr_rec_tables *tb)
 {
-    const cJSON *tc = pr_sget(run, "tensor_cores");
+    const cJSON *tc = pr_sget(run, PR_K_TENSOR_CORES);
 
-    tb->tc_pct = pr_sget_num(tc, "tc_kernel_time_pct");
-    tb->eligible_pct = pr_sget_num(tc, "eligible_op_time_pct");
-    return read_rows(pr_sget(run, "gpu_metrics"), sizeof(*tb->gpus), gpu_fields,
-                     NULL, (void **)&tb->gpus, &tb->n_gpus);
+    tb->tc_pct = pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT);
+    tb->eligible_pct = pr_sget_num(tc, PR_K_ELIGIBLE_OP_TIME_PCT);
+    return read_rows(pr_sget(run, PR_K_GPU_METRICS), sizeof(*tb->gpus),
+                     gpu_fields, NULL, (void **)&tb->gpus, &tb->n_gpus);
 }
 
 /* A summary-only run's evidence of who waits for whom, as hostdev.c
@@ -1527,26 +1532,27 @@ waits_from_run(const cJSON *run, struct pr_hostdev_out *hd)
     double hw = 0, other = 0, sync = 0, idle = 0;
 
     hd->copy_busy_pct = hd->queue_mean = hd->queue_max = NAN;
-    cJSON_ArrayForEach(r, pr_sget(run, "temporal_breakdown"))
+    cJSON_ArrayForEach(r, pr_sget(run, PR_K_TEMPORAL_BREAKDOWN))
     {
-        double c = pr_sget_num(r, "host_copy_pct");
+        double c = pr_sget_num(r, PR_K_HOST_COPY_PCT);
 
-        hw += pr_sget_num(r, "idle_host_wait_us");
-        other += pr_sget_num(r, "idle_other_us");
-        sync += pr_sget_num(r, "idle_after_sync_us");
-        idle += pr_sget_num(r, "idle_us");
+        hw += pr_sget_num(r, PR_K_IDLE_HOST_WAIT_US);
+        other += pr_sget_num(r, PR_K_IDLE_OTHER_US);
+        sync += pr_sget_num(r, PR_K_IDLE_AFTER_SYNC_US);
+        idle += pr_sget_num(r, PR_K_IDLE_US);
         if (isfinite(c) && !(c <= hd->copy_busy_pct))
             hd->copy_busy_pct = c;
     }
     hd->idle_host_share = idle > 0 ? hw / idle : NAN;
     hd->idle_other_share = idle > 0 ? other / idle : NAN;
     hd->idle_sync_share = idle > 0 ? sync / idle : NAN;
-    r = cJSON_GetArrayItem(pr_sget(pr_sget(run, "launches"), "queue_length"),
-                           0);
-    hd->queue_mean = pr_sget_num(r, "mean");
-    cJSON_ArrayForEach(r, pr_sget(pr_sget(run, "launches"), "queue_length"))
+    r = cJSON_GetArrayItem(
+        pr_sget(pr_sget(run, PR_K_LAUNCHES), PR_K_QUEUE_LENGTH), 0);
+    hd->queue_mean = pr_sget_num(r, PR_K_MEAN);
+    cJSON_ArrayForEach(r,
+                       pr_sget(pr_sget(run, PR_K_LAUNCHES), PR_K_QUEUE_LENGTH))
     {
-        double m = pr_sget_num(r, "max");
+        double m = pr_sget_num(r, PR_K_MAX);
 
         if (isfinite(m) && !(m <= hd->queue_max))
             hd->queue_max = m;
@@ -1557,11 +1563,12 @@ waits_from_run(const cJSON *run, struct pr_hostdev_out *hd)
 static void
 slow_launch_from_run(const cJSON *sl, struct pr_hostdev_out *hd)
 {
-    const char *name = pr_sget_str(sl, "name"), *step = pr_sget_str(sl, "step");
+    const char *name = pr_sget_str(sl, PR_K_NAME),
+               *step = pr_sget_str(sl, PR_K_STEP);
 
-    hd->slow_launch_us = pr_sget_num(sl, "duration_us");
-    hd->slow_launch_step_pct = pr_sget_num(sl, "step_pct");
-    hd->slow_launch_delay_us = pr_sget_num(sl, "delay_us");
+    hd->slow_launch_us = pr_sget_num(sl, PR_K_DURATION_US);
+    hd->slow_launch_step_pct = pr_sget_num(sl, PR_K_STEP_PCT);
+    hd->slow_launch_delay_us = pr_sget_num(sl, PR_K_DELAY_US);
     snprintf(hd->slow_launch_name, sizeof(hd->slow_launch_name), "%s",
              name ? name : "");
     snprintf(hd->slow_launch_step, sizeof(hd->slow_launch_step), "%s",
@@ -1572,18 +1579,19 @@ slow_launch_from_run(const cJSON *sl, struct pr_hostdev_out *hd)
 static int
 hostdev_from_run(const cJSON *run, struct pr_hostdev_out *hd)
 {
-    const cJSON *l = pr_sget(run, "launches");
-    const cJSON *sy = pr_sget(run, "synchronization");
+    const cJSON *l = pr_sget(run, PR_K_LAUNCHES);
+    const cJSON *sy = pr_sget(run, PR_K_SYNCHRONIZATION);
 
     waits_from_run(run, hd);
-    slow_launch_from_run(pr_sget(l, "slowest_launch"), hd);
-    hd->cuda_graphs = pr_sget_true(l, "cuda_graphs");
-    hd->host_wait_pct = pr_sget_num(l, "gpu_idle_host_wait_pct");
-    hd->delay_median_us = pr_sget_num(pr_sget(l, "launch_delay_us"), "median");
-    hd->sync_idle_us = pr_sget_num(sy, "gpu_idle_us");
-    return read_rows(pr_sget(sy, "calls"), sizeof(*hd->syncs), sync_fields,
+    slow_launch_from_run(pr_sget(l, PR_K_SLOWEST_LAUNCH), hd);
+    hd->cuda_graphs = pr_sget_true(l, PR_K_CUDA_GRAPHS);
+    hd->host_wait_pct = pr_sget_num(l, PR_K_GPU_IDLE_HOST_WAIT_PCT);
+    hd->delay_median_us =
+        pr_sget_num(pr_sget(l, PR_K_LAUNCH_DELAY_US), PR_K_MEDIAN);
+    hd->sync_idle_us = pr_sget_num(sy, PR_K_GPU_IDLE_US);
+    return read_rows(pr_sget(sy, PR_K_CALLS), sizeof(*hd->syncs), sync_fields,
                      NULL, (void **)&hd->syncs, &hd->n_syncs) &&
-           read_rows(pr_sget(pr_sget(run, "copies"), "by_kind"),
+           read_rows(pr_sget(pr_sget(run, PR_K_COPIES), PR_K_BY_KIND),
                      sizeof(*hd->copies), copy_fields, NULL,
                      (void **)&hd->copies, &hd->n_copies);
 }
@@ -1641,9 +1649,9 @@ static void
 dev_fix(const cJSON *o, void *out)
 {
     struct pr_rec_device *d = out;
-    const char *cc = pr_sget_str(o, "compute_capability");
+    const char *cc = pr_sget_str(o, PR_K_COMPUTE_CAPABILITY);
 
-    d->npu = pr_sget_is(pr_sget_str(o, "kind"), "npu");
+    d->npu = pr_sget_is(pr_sget_str(o, PR_K_KIND), "npu");
     d->cc_major = cc != NULL ? (int)strtol(cc, NULL, 10) : -1;
     d->fp32_tflops = d->tf32_tflops = d->fp16_tflops = NAN; /* no replay */
 }
@@ -1672,12 +1680,13 @@ busiest_of(const struct pr_rec_tables *tb)
 static double
 steps_span_us(const cJSON *run)
 {
-    const cJSON *st = pr_sget(run, "steps");
+    const cJSON *st = pr_sget(run, PR_K_STEPS);
     const cJSON *first = cJSON_GetArrayItem(st, 0);
     const cJSON *last = cJSON_GetArrayItem(st, cJSON_GetArraySize(st) - 1);
 
-    return pr_sget_num(last, "start_us") + pr_sget_num(last, "duration_us") -
-           pr_sget_num(first, "start_us");
+    return pr_sget_num(last, PR_K_START_US) +
+           pr_sget_num(last, PR_K_DURATION_US) -
+           pr_sget_num(first, PR_K_START_US);
 }
 
 /* The steps with device time (kernel, memcpy or memset in their
@@ -1687,14 +1696,14 @@ steps_span_us(const cJSON *run)
 static void
 covered_from_run(const cJSON *run, struct pr_rec_tables *tb)
 {
-    const cJSON *st = pr_sget(run, "steps"), *s, *lo = NULL, *hi = NULL;
+    const cJSON *st = pr_sget(run, PR_K_STEPS), *s, *lo = NULL, *hi = NULL;
     size_t i = 0, first = 0, last = 0, n = (size_t)pr_sget_len(st);
 
     cJSON_ArrayForEach(s, st)
     {
-        const cJSON *b = pr_sget(s, "breakdown_us");
-        double dev = pr_sget_num(b, "kernel") + pr_sget_num(b, "memcpy") +
-                     pr_sget_num(b, "memset");
+        const cJSON *b = pr_sget(s, PR_K_BREAKDOWN_US);
+        double dev = pr_sget_num(b, PR_K_KERNEL) + pr_sget_num(b, PR_K_MEMCPY) +
+                     pr_sget_num(b, PR_K_MEMSET);
 
         if (dev > 0) {
             if (lo == NULL)
@@ -1709,9 +1718,9 @@ covered_from_run(const cJSON *run, struct pr_rec_tables *tb)
     tb->covered_steps = 0;
     if (lo == NULL || (first == 0 && last + 1 == n))
         return;
-    tb->covered_span_us = pr_sget_num(hi, "start_us") +
-                          pr_sget_num(hi, "duration_us") -
-                          pr_sget_num(lo, "start_us");
+    tb->covered_span_us = pr_sget_num(hi, PR_K_START_US) +
+                          pr_sget_num(hi, PR_K_DURATION_US) -
+                          pr_sget_num(lo, PR_K_START_US);
     tb->covered_steps = last - first + 1;
 }
 
@@ -1719,25 +1728,26 @@ covered_from_run(const cJSON *run, struct pr_rec_tables *tb)
 static int
 tables_from_run(const cJSON *run, struct pr_rec_tables *tb)
 {
-    const cJSON *ss = pr_sget(run, "step_summary");
+    const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
     int c;
 
     memset(tb, 0, sizeof(*tb));
-    tb->step_mean_us = pr_sget_num(ss, "mean_us");
+    tb->step_mean_us = pr_sget_num(ss, PR_K_MEAN_US);
     for (c = 0; c < PR_CAT_COUNT; c++)
-        tb->step_cat_us[c] = pr_sget_num(pr_sget(ss, "breakdown_us"),
+        tb->step_cat_us[c] = pr_sget_num(pr_sget(ss, PR_K_BREAKDOWN_US),
                                          pr_steps_cat_key((enum pr_cat)c));
     tb->steps_span_us = steps_span_us(run);
     covered_from_run(run, tb);
     if (!gpus_from_run(run, tb))
         return 0;
     tb->main_device = busiest_of(tb);
-    if (!read_rows(pr_sget(run, "devices"), sizeof(*tb->devs), dev_fields,
+    if (!read_rows(pr_sget(run, PR_K_DEVICES), sizeof(*tb->devs), dev_fields,
                    dev_fix, (void **)&tb->devs, &tb->n_devs) ||
-        !read_rows(pr_sget(run, "operators_by_shape"), sizeof(*tb->ops),
+        !read_rows(pr_sget(run, PR_K_OPERATORS_BY_SHAPE), sizeof(*tb->ops),
                    op_fields, op_fix, (void **)&tb->ops, &tb->n_ops) ||
-        !read_rows(pr_sget(run, "kernels"), sizeof(*tb->kernels), kernel_fields,
-                   NULL, (void **)&tb->kernels, &tb->n_kernels) ||
+        !read_rows(pr_sget(run, PR_K_KERNELS), sizeof(*tb->kernels),
+                   kernel_fields, NULL, (void **)&tb->kernels,
+                   &tb->n_kernels) ||
         !classify_rows(tb) || !hostdev_from_run(run, &tb->hostdev))
         return 0;
     total_ops(tb);
@@ -1882,13 +1892,13 @@ any_npu(const struct pr_rec_tables *tb)
 static cJSON *
 rec_array(cJSON *run)
 {
-    cJSON *arr = cJSON_GetObjectItemCaseSensitive(run, "recommendations");
+    cJSON *arr = cJSON_GetObjectItemCaseSensitive(run, PR_K_RECOMMENDATIONS);
     cJSON *a;
 
     if (cJSON_IsArray(arr))
         return arr;
     a = cJSON_CreateArray();
-    if (!pr_sput(run, "recommendations", a)) {
+    if (!pr_sput(run, PR_K_RECOMMENDATIONS, a)) {
         cJSON_Delete(a);
         return NULL;
     }

@@ -18,6 +18,7 @@
 #include "profreport/critpath.h"
 #include "profreport/dtype.h"
 #include "profreport/flops.h"
+#include "profreport/keys.h"
 #include "profreport/producer.h"
 #include "profreport/sget.h"
 #include "profreport/shapes.h"
@@ -1330,26 +1331,26 @@ emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
     if (a->gain_ns[s] <= 0 || pct < 0.1)
         return; /* nothing on the path to speak of */
     o = pr_emit_obj(arr, NULL, ok);
-    pr_emit_str(o, "id", scen[s].id, ok);
-    pr_emit_str(o, "change",
+    pr_emit_str(o, PR_K_ID, scen[s].id, ok);
+    pr_emit_str(o, PR_K_CHANGE,
                 a->npu && scen[s].npu != NULL ? scen[s].npu : scen[s].what, ok);
-    pr_emit_num(o, "step_us", base - gain, ok);
-    pr_emit_num(o, "gain_us", gain, ok);
-    pr_emit_num(o, "gain_pct", pct, ok);
+    pr_emit_num(o, PR_K_STEP_US, base - gain, ok);
+    pr_emit_num(o, PR_K_GAIN_US, gain, ok);
+    pr_emit_num(o, PR_K_GAIN_PCT, pct, ok);
     qsort(a->ev[s], PR_WHATIF_EV, sizeof(a->ev[s][0]), cmp_ev);
-    ev = pr_emit_arr(o, "evidence", ok);
+    ev = pr_emit_arr(o, PR_K_EVIDENCE, ok);
     for (i = 0; i < PR_WHATIF_EV && *ok; i++) {
         cJSON *e;
 
         if (a->ev[s][i].ns <= 0)
             break;
         e = pr_emit_obj(ev, NULL, ok);
-        pr_emit_str(e, "name",
+        pr_emit_str(e, PR_K_NAME,
                     a->ev[s][i].name == LAUNCH_DELAY
                         ? LAUNCH_DELAY_NAME
                         : pr_trace_str(t, a->ev[s][i].name),
                     ok);
-        pr_emit_num(e, "us", mean_us(a->ev[s][i].ns, a->steps), ok);
+        pr_emit_num(e, PR_K_US, mean_us(a->ev[s][i].ns, a->steps), ok);
     }
 }
 
@@ -1360,9 +1361,9 @@ pr_whatif_emit(const struct pr_trace *t, struct pr_whatif_acc *a, cJSON *cp,
     int order[PR_WHATIF_COUNT], s, k;
     cJSON *arr;
 
-    pr_emit_num(cp, "what_if_steps", (double)a->steps, ok);
+    pr_emit_num(cp, PR_K_WHAT_IF_STEPS, (double)a->steps, ok);
     if (a->steps == 0) {
-        pr_emit_null(cp, "what_if", ok); /* no step to replay */
+        pr_emit_null(cp, PR_K_WHAT_IF, ok); /* no step to replay */
         return;
     }
     for (s = 0; s < PR_WHATIF_COUNT; s++)
@@ -1375,7 +1376,7 @@ pr_whatif_emit(const struct pr_trace *t, struct pr_whatif_acc *a, cJSON *cp,
             order[k] = order[k - 1];
             order[k - 1] = x;
         }
-    arr = pr_emit_arr(cp, "what_if", ok);
+    arr = pr_emit_arr(cp, PR_K_WHAT_IF, ok);
     for (k = 0; k < PR_WHATIF_COUNT && *ok; k++)
         emit_one(t, a, order[k], arr, ok);
 }
@@ -1389,7 +1390,7 @@ whatif_of(const cJSON *whatif, const char *id)
 
     cJSON_ArrayForEach(w, whatif)
     {
-        if (pr_sget_is(pr_sget_str(w, "id"), id))
+        if (pr_sget_is(pr_sget_str(w, PR_K_ID), id))
             return w;
     }
     return NULL;
@@ -1426,12 +1427,12 @@ best_whatif(const cJSON *whatif, const char *id)
 
     cJSON_ArrayForEach(w, whatif)
     {
-        const char *wid = pr_sget_str(w, "id");
+        const char *wid = pr_sget_str(w, PR_K_ID);
 
         for (s = 0; s < PR_WHATIF_COUNT && wid != NULL; s++) {
             if (strcmp(wid, scen[s].id) == 0 && strcmp(backs(s), id) == 0 &&
-                (best == NULL ||
-                 pr_sget_num(w, "gain_us") > pr_sget_num(best, "gain_us")))
+                (best == NULL || pr_sget_num(w, PR_K_GAIN_US) >
+                                     pr_sget_num(best, PR_K_GAIN_US)))
                 best = w;
         }
     }
@@ -1446,10 +1447,10 @@ best_whatif(const cJSON *whatif, const char *id)
 static const cJSON *
 backing_whatif(const cJSON *whatif, const cJSON *r, const char *id)
 {
-    const char *text = pr_sget_str_or(r, "text", "");
+    const char *text = pr_sget_str_or(r, PR_K_TEXT, "");
 
     (void)text;
-    if (pr_sget_is(id, "communication"))
+    if (pr_sget_is(id, PR_K_COMMUNICATION))
         return whatif_of(whatif, "communication");
     return best_whatif(whatif, id);
 }
@@ -1462,7 +1463,7 @@ put_text(cJSON *r, const char *text)
 
     if (x == NULL)
         return 0;
-    if (!pr_sput(r, "text", x)) {
+    if (!pr_sput(r, PR_K_TEXT, x)) {
         cJSON_Delete(x);
         return 0;
     }
@@ -1479,8 +1480,8 @@ static void fmt_us(double us, char *buf, size_t cap);
 static int
 compile_gain(cJSON *r, const cJSON *w, const cJSON *cp)
 {
-    const cJSON *kinds = pr_sget(cp, "by_kind_us"), *k;
-    double on_path = pr_sget_num(kinds, "op_compile"), path = 0;
+    const cJSON *kinds = pr_sget(cp, PR_K_BY_KIND_US), *k;
+    double on_path = pr_sget_num(kinds, PR_K_OP_COMPILE), path = 0;
     char text[2000], g[32], where[300] = "", c[32];
 
     /* the path's own figure: the calls and the device's wait while the
@@ -1496,23 +1497,24 @@ compile_gain(cJSON *r, const cJSON *w, const cJSON *cp)
                  "and the NPU's wait while the host compiled) takes %s a "
                  "step, %.0f%% of the path.",
                  c, 100.0 * on_path / path);
-        snprintf(text, sizeof(text), "%s%s", pr_sget_str_or(r, "text", ""),
+        snprintf(text, sizeof(text), "%s%s", pr_sget_str_or(r, PR_K_TEXT, ""),
                  where);
         if (!put_text(r, text))
             return 0;
     }
-    if (!(pr_sget_num(w, "gain_pct") >= PR_WHATIF_MIN_PCT))
+    if (!(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT))
         return no_gain(r, "no gain replayed: with the compiled operators "
                           "cached the critical path is no shorter (the step "
                           "waits on other work; see the Verdict), though "
                           "the compile time repeats for every new shape");
-    fmt_us(pr_sget_num(w, "gain_us"), g, sizeof(g));
+    fmt_us(pr_sget_num(w, PR_K_GAIN_US), g, sizeof(g));
     snprintf(text, sizeof(text),
              "%s Replayed with the compiled operators cached (these calls "
              "at a warm runtime call's time, and the device idle that falls "
              "inside them gone, since the device waited for the host to "
              "compile), the step is %s shorter (%.1f%%).",
-             pr_sget_str_or(r, "text", ""), g, pr_sget_num(w, "gain_pct"));
+             pr_sget_str_or(r, PR_K_TEXT, ""), g,
+             pr_sget_num(w, PR_K_GAIN_PCT));
     return put_text(r, text);
 }
 
@@ -1530,12 +1532,12 @@ slow_transport(const cJSON *run, char *text, size_t cap, size_t len)
 {
     const cJSON *o;
 
-    cJSON_ArrayForEach(o, pr_sget(pr_sget(run, "communication"), "ops"))
+    cJSON_ArrayForEach(o, pr_sget(pr_sget(run, PR_K_COMMUNICATION), PR_K_OPS))
     {
-        double calls = pr_sget_num(o, "calls"),
-               b = pr_sget_num(o, "total_bytes");
-        double bw = pr_sget_num(o, "algbw_gbps");
-        const char *be = pr_sget_str_or(o, "backend", "");
+        double calls = pr_sget_num(o, PR_K_CALLS),
+               b = pr_sget_num(o, PR_K_TOTAL_BYTES);
+        double bw = pr_sget_num(o, PR_K_ALGBW_GBPS);
+        const char *be = pr_sget_str_or(o, PR_K_BACKEND, "");
 
         if (!(calls > 0) || !(b / calls >= COMM_BIG_BYTES) ||
             !(bw < COMM_SLOW_GBPS) || !(bw > 0))
@@ -1546,7 +1548,7 @@ slow_transport(const cJSON *run, char *text, size_t cap, size_t len)
             "bandwidth (%.0f MB/s), slower than any datacenter link (10 GbE "
             "carries 1.25 GB/s): the transport is the problem before the "
             "step's shape. %s",
-            pr_sget_str_or(o, "name", "?"), b / calls / 1048576.0, bw,
+            pr_sget_str_or(o, PR_K_NAME, "?"), b / calls / 1048576.0, bw,
             bw * 1000.0,
             strcmp(be, "gloo") == 0
                 ? "Check the network interface Gloo uses (GLOO_SOCKET_IFNAME: "
@@ -1568,14 +1570,14 @@ static int
 accum_caveat(cJSON *r, const cJSON *whatif, const cJSON *run)
 {
     const cJSON *a = whatif_of(whatif, "gradient_accumulation");
-    const char *t = pr_sget_str_or(r, "text", "");
+    const char *t = pr_sget_str_or(r, PR_K_TEXT, "");
     char text[2400];
     size_t len;
 
-    if (!pr_sget_is(pr_sget_str(r, "id"), "communication"))
+    if (!pr_sget_is(pr_sget_str(r, PR_K_ID), PR_K_COMMUNICATION))
         return 1;
     len = pr_append(text, sizeof(text), 0, "%s", t);
-    if (pr_sget_num(a, "gain_pct") >= PR_WHATIF_MIN_PCT)
+    if (pr_sget_num(a, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT)
         len = pr_append(
             text, sizeof(text), len,
             " %s over two micro-batches (or twice the batch) replays to "
@@ -1587,7 +1589,7 @@ accum_caveat(cJSON *r, const cJSON *whatif, const cJSON *run)
             "out, which accumulation does not fix.",
             strstr(t, "ccumulation") != NULL ? "Of these, gradient accumulation"
                                              : "Gradient accumulation",
-            pr_sget_num(a, "gain_pct"));
+            pr_sget_num(a, PR_K_GAIN_PCT));
     len = slow_transport(run, text, sizeof(text), len);
     return strcmp(text, t) == 0 || put_text(r, text);
 }
@@ -1595,7 +1597,7 @@ accum_caveat(cJSON *r, const cJSON *whatif, const cJSON *run)
 static double
 gain_of(const cJSON *r)
 {
-    double g = pr_sget_num(r, "gain_us");
+    double g = pr_sget_num(r, PR_K_GAIN_US);
 
     return isnan(g) ? -1.0 : g;
 }
@@ -1629,12 +1631,12 @@ rank(cJSON *recs, struct pr_error *err)
 static const char *
 no_replay(const cJSON *run, const cJSON *cp)
 {
-    double e = pr_sget_num(cp, "replay_error_pct");
+    double e = pr_sget_num(cp, PR_K_REPLAY_ERROR_PCT);
 
-    if (cJSON_IsTrue(pr_sget(run, "host_only")))
+    if (cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY)))
         return "not replayed: a CPU-only run, the trace records no device "
                "work for a change to act on";
-    if (pr_sget_is(pr_sget_str(cp, "no_path_reason"), "kernel_replay"))
+    if (pr_sget_is(pr_sget_str(cp, PR_K_NO_PATH_REASON), "kernel_replay"))
         return "not replayed: the kernels were measured by CUPTI's range "
                "profiler, whose ranges carry no timing";
     if (e > PR_WHATIF_MAX_ERROR_PCT)
@@ -1650,10 +1652,10 @@ no_replay(const cJSON *run, const cJSON *cp)
 static int
 no_gain(cJSON *r, const char *note)
 {
-    return cJSON_AddNullToObject(r, "gain_us") != NULL &&
-           cJSON_AddNullToObject(r, "gain_pct") != NULL &&
+    return cJSON_AddNullToObject(r, PR_K_GAIN_US) != NULL &&
+           cJSON_AddNullToObject(r, PR_K_GAIN_PCT) != NULL &&
            (note == NULL ||
-            cJSON_AddStringToObject(r, "gain_note", note) != NULL);
+            cJSON_AddStringToObject(r, PR_K_GAIN_NOTE, note) != NULL);
 }
 
 /* The share of the steps the cold calls take (their what-if's gain), or
@@ -1662,7 +1664,7 @@ no_gain(cJSON *r, const char *note)
 static double
 cold_pct(const cJSON *whatif)
 {
-    double p = pr_sget_num(whatif_of(whatif, "cold_step"), "gain_pct");
+    double p = pr_sget_num(whatif_of(whatif, "cold_step"), PR_K_GAIN_PCT);
 
     return p >= PR_WHATIF_COLD_PCT ? p : 0;
 }
@@ -1680,19 +1682,19 @@ cold_text(const cJSON *w, int npu, char *buf, size_t cap)
     int n = 0, k;
 
     k = snprintf(buf, cap, "%s: runtime calls held the host 1 ms or more (",
-                 pr_sget_num(w, "gain_pct") >= PR_WHATIF_COLD_PCT
+                 pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_COLD_PCT
                      ? "The capture is cold"
                      : "First-use costs in the capture");
     if (k < 0 || (size_t)k >= cap)
         return 0;
     len = (size_t)k;
-    cJSON_ArrayForEach(e, pr_sget(w, "evidence"))
+    cJSON_ArrayForEach(e, pr_sget(w, PR_K_EVIDENCE))
     {
         char t[32];
 
-        fmt_us(pr_sget_num(e, "us"), t, sizeof(t));
+        fmt_us(pr_sget_num(e, PR_K_US), t, sizeof(t));
         k = snprintf(buf + len, cap - len, "%s%.80s %s", n++ ? ", " : "",
-                     pr_sget_str_or(e, "name", "?"), t);
+                     pr_sget_str_or(e, PR_K_NAME, "?"), t);
         if (k < 0 || (size_t)k >= cap - len)
             return 0;
         len += (size_t)k;
@@ -1706,7 +1708,7 @@ cold_text(const cJSON *w, int npu, char *buf, size_t cap)
         "are not the steady state's. Profile after warm-up: "
         "torch.profiler.schedule(wait=1, warmup=1, active=3) skips the first "
         "steps.",
-        pr_sget_num(w, "gain_pct"),
+        pr_sget_num(w, PR_K_GAIN_PCT),
         npu ? " (operator compilation on first use)"
             : " (lazy module loading, JIT compilation), and cuDNN/cuBLAS "
               "create their handles and search algorithms");
@@ -1725,30 +1727,30 @@ cold_advice(cJSON *run, cJSON *recs, const cJSON *whatif, double cold)
     char text[1200];
     int npu = 0;
 
-    cJSON_ArrayForEach(x, pr_sget(run, "devices"))
+    cJSON_ArrayForEach(x, pr_sget(run, PR_K_DEVICES))
     {
-        npu |= pr_sget_is(pr_sget_str(x, "kind"), "npu");
+        npu |= pr_sget_is(pr_sget_str(x, PR_K_KIND), "npu");
     }
     cJSON_ArrayForEach(x, recs)
     {
-        if (pr_sget_is(pr_sget_str(x, "id"), "cold_step"))
+        if (pr_sget_is(pr_sget_str(x, PR_K_ID), "cold_step"))
             r = x;
     }
     /* first-use costs that save PR_WHATIF_PATH_PCT of the steps are a
        finding even when no single launch held its step 20% (recommend.c's
        rule): two first launches of 17.8 ms in nsys mock.sqlite's 213 ms
        capture, which the launch-bound replay leaves to this one */
-    if (w == NULL || !(pr_sget_num(w, "gain_pct") >= PR_WHATIF_MIN_PCT) ||
+    if (w == NULL || !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT) ||
         (r == NULL && !(cold > 0) &&
-         !(pr_sget_num(w, "gain_pct") >= PR_WHATIF_PATH_PCT)))
+         !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_PATH_PCT)))
         return 1;
     if (!cold_text(w, npu, text, sizeof(text)))
         return 1; /* (cannot happen: the buffer holds 4 names of 80) */
     if (r == NULL) {
         r = cJSON_CreateObject();
-        if (r == NULL || !cJSON_AddStringToObject(r, "id", "cold_step") ||
-            !cJSON_AddStringToObject(r, "severity", "warning") ||
-            !cJSON_AddStringToObject(r, "text", text)) {
+        if (r == NULL || !cJSON_AddStringToObject(r, PR_K_ID, "cold_step") ||
+            !cJSON_AddStringToObject(r, PR_K_SEVERITY, "warning") ||
+            !cJSON_AddStringToObject(r, PR_K_TEXT, text)) {
             cJSON_Delete(r);
             return 0;
         }
@@ -1761,12 +1763,12 @@ cold_advice(cJSON *run, cJSON *recs, const cJSON *whatif, double cold)
 enum pr_status
 pr_whatif_recommend(cJSON *run, struct pr_error *err)
 {
-    const cJSON *cp = pr_sget(run, "critical_path");
-    const cJSON *whatif = pr_sget(cp, "what_if");
-    cJSON *recs = cJSON_GetObjectItemCaseSensitive(run, "recommendations");
+    const cJSON *cp = pr_sget(run, PR_K_CRITICAL_PATH);
+    const cJSON *whatif = pr_sget(cp, PR_K_WHAT_IF);
+    cJSON *recs = cJSON_GetObjectItemCaseSensitive(run, PR_K_RECOMMENDATIONS);
     cJSON *r, *next;
     double cold = cold_pct(whatif);
-    int host_only = cJSON_IsTrue(pr_sget(run, "host_only"));
+    int host_only = cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY));
     char cold_note[320];
 
     if (!cJSON_IsArray(recs) || cp == NULL)
@@ -1781,7 +1783,7 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
         (!(cold > 0) && !pr_path_findings(run, recs)))
         return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
     for (r = recs->child; r != NULL; r = next) {
-        const char *id = pr_sget_str(r, "id");
+        const char *id = pr_sget_str(r, PR_K_ID);
         const cJSON *w = backing_whatif(whatif, r, id);
 
         next = r->next;
@@ -1794,7 +1796,7 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
         }
         if (!backed(id))
             continue;
-        if (cJSON_IsString(pr_sget(r, "gain_note"))) {
+        if (cJSON_IsString(pr_sget(r, PR_K_GAIN_NOTE))) {
             /* the rule itself says why no change of it can be replayed */
             if (!no_gain(r, NULL))
                 return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
@@ -1816,15 +1818,15 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
                 return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
             continue;
         }
-        if (pr_sget_is(id, "op_compile") && !compile_gain(r, w, cp))
+        if (pr_sget_is(id, PR_K_OP_COMPILE) && !compile_gain(r, w, cp))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
-        if (pr_sget_is(id, "op_compile") &&
-            !(pr_sget_num(w, "gain_pct") >= PR_WHATIF_MIN_PCT))
+        if (pr_sget_is(id, PR_K_OP_COMPILE) &&
+            !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT))
             continue; /* it stands on its figures, no gain claimed */
-        if (pr_sget_is(id, "communication") &&
-            !(pr_sget_num(w, "gain_pct") >= PR_WHATIF_MIN_PCT) &&
+        if (pr_sget_is(id, PR_K_COMMUNICATION) &&
+            !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT) &&
             pr_sget_num(whatif_of(whatif, "gradient_accumulation"),
-                        "gain_pct") >= PR_WHATIF_MIN_PCT) {
+                        PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT) {
             /* overlap saves nothing (nothing computes meanwhile: a
                CPU-only step) and accumulation is not claimed: the
                finding stands on its share, its text says why */
@@ -1834,27 +1836,31 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
                             "gain, gradient accumulation, changes the "
                             "effective batch (see the text)") ||
                 !cJSON_AddItemToObject(
-                    r, "evidence",
+                    r, PR_K_EVIDENCE,
                     cJSON_Duplicate(
                         pr_sget(whatif_of(whatif, "gradient_accumulation"),
-                                "evidence"),
+                                PR_K_EVIDENCE),
                         1)))
                 return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
             continue; /* its evidence: the collectives it names */
         }
-        if (w == NULL || !(pr_sget_num(w, "gain_pct") >= PR_WHATIF_MIN_PCT)) {
+        if (w == NULL ||
+            !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT)) {
             /* its change saves (next to) nothing on the path, or no step
                could be replayed: the rule does not fire */
             cJSON_Delete(cJSON_DetachItemViaPointer(recs, r));
             continue;
         }
         if (!accum_caveat(r, whatif, run) ||
-            !cJSON_AddStringToObject(r, "what_if", pr_sget_str(w, "id")) ||
-            !cJSON_AddNumberToObject(r, "gain_us", pr_sget_num(w, "gain_us")) ||
-            !cJSON_AddNumberToObject(r, "gain_pct",
-                                     pr_sget_num(w, "gain_pct")) ||
-            !cJSON_AddItemToObject(r, "evidence",
-                                   cJSON_Duplicate(pr_sget(w, "evidence"), 1)))
+            !cJSON_AddStringToObject(r, PR_K_WHAT_IF,
+                                     pr_sget_str(w, PR_K_ID)) ||
+            !cJSON_AddNumberToObject(r, PR_K_GAIN_US,
+                                     pr_sget_num(w, PR_K_GAIN_US)) ||
+            !cJSON_AddNumberToObject(r, PR_K_GAIN_PCT,
+                                     pr_sget_num(w, PR_K_GAIN_PCT)) ||
+            !cJSON_AddItemToObject(
+                r, PR_K_EVIDENCE,
+                cJSON_Duplicate(pr_sget(w, PR_K_EVIDENCE), 1)))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
     }
     return rank(recs, err);
@@ -1929,9 +1935,9 @@ evidence_text(const cJSON *ev, const char *tail, char *buf, size_t cap)
 
         if (n == 3 || len >= cap)
             break;
-        fmt_us(pr_sget_num(e, "us"), t, sizeof(t));
+        fmt_us(pr_sget_num(e, PR_K_US), t, sizeof(t));
         w = snprintf(buf + len, cap - len, "%s%.80s %s", n ? "; " : "",
-                     pr_sget_str_or(e, "name", "?"), t);
+                     pr_sget_str_or(e, PR_K_NAME, "?"), t);
         if (w < 0)
             break;
         len += (size_t)w;
@@ -2038,7 +2044,7 @@ compile_leads(const char *bound, const cJSON *kinds)
 {
     static const char *const host[] = {"host_op", "dataloader", "launch",
                                        "sync_wait"};
-    double cc = pr_sget_num(kinds, "op_compile");
+    double cc = pr_sget_num(kinds, PR_K_OP_COMPILE);
     size_t i;
 
     if (bound == NULL || strcmp(bound, "host") != 0 || !(cc > 0))
@@ -2060,7 +2066,7 @@ idle_dominant_pct(const cJSON *kinds)
     static const char *const host[] = {"host_op", "dataloader", "launch",
                                        "sync_wait", "op_compile"};
     static const char *const rest[] = {"kernel", "copy", "communication"};
-    double idle = pr_sget_num(kinds, "idle"), h = 0, total, v;
+    double idle = pr_sget_num(kinds, PR_K_IDLE), h = 0, total, v;
     size_t i;
 
     if (!(idle > 0))
@@ -2095,43 +2101,43 @@ unclaimed_replay(const cJSON *run, const cJSON *cp, char *text, size_t cap)
     double least = INFINITY;
     int shown = 0;
 
-    cJSON_ArrayForEach(r, pr_sget(run, "recommendations"))
+    cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS))
     {
         if (shown++ == VERDICT_FINDINGS)
             break;
-        if (pr_sget_num(r, "gain_pct") < least)
-            least = pr_sget_num(r, "gain_pct");
+        if (pr_sget_num(r, PR_K_GAIN_PCT) < least)
+            least = pr_sget_num(r, PR_K_GAIN_PCT);
     }
     if (!isfinite(least))
         return; /* no finding with a gain to compare with */
-    cJSON_ArrayForEach(w, pr_sget(cp, "what_if"))
+    cJSON_ArrayForEach(w, pr_sget(cp, PR_K_WHAT_IF))
     {
-        const char *id = pr_sget_str_or(w, "id", "");
+        const char *id = pr_sget_str_or(w, PR_K_ID, "");
         int claimed = 0;
 
         if (strcmp(id, "low_gpu_utilization") == 0 ||
             strcmp(id, "gradient_accumulation") == 0 ||
-            !(pr_sget_num(w, "gain_pct") > least) ||
-            !(pr_sget_num(w, "gain_pct") >= PR_WHATIF_MIN_PCT))
+            !(pr_sget_num(w, PR_K_GAIN_PCT) > least) ||
+            !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT))
             continue;
-        cJSON_ArrayForEach(r, pr_sget(run, "recommendations"))
+        cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS))
         {
-            claimed |= pr_sget_is(pr_sget_str(r, "what_if"), id) ||
-                       pr_sget_is(pr_sget_str(r, "id"), id);
+            claimed |= pr_sget_is(pr_sget_str(r, PR_K_WHAT_IF), id) ||
+                       pr_sget_is(pr_sget_str(r, PR_K_ID), id);
         }
-        if (!claimed && (big == NULL || pr_sget_num(w, "gain_pct") >
-                                            pr_sget_num(big, "gain_pct")))
+        if (!claimed && (big == NULL || pr_sget_num(w, PR_K_GAIN_PCT) >
+                                            pr_sget_num(big, PR_K_GAIN_PCT)))
             big = w;
     }
     if (big != NULL) {
-        const char *ch = pr_sget_str_or(big, "change", "?");
+        const char *ch = pr_sget_str_or(big, PR_K_CHANGE, "?");
         int cut = (int)strcspn(ch, ":");
 
         pr_append(text, cap, strlen(text),
                   " Also replayed, with no finding: %.*s, %.1f%% of the "
                   "step, more than a finding below saves (no rule finds it "
                   "the fix here; the Critical path part lists every replay).",
-                  cut > 100 ? 100 : cut, ch, pr_sget_num(big, "gain_pct"));
+                  cut > 100 ? 100 : cut, ch, pr_sget_num(big, PR_K_GAIN_PCT));
     }
 }
 
@@ -2146,10 +2152,10 @@ unclaimed_replay(const cJSON *run, const cJSON *cp, char *text, size_t cap)
 enum pr_status
 pr_whatif_verdict(cJSON *run, struct pr_error *err)
 {
-    const cJSON *cp = pr_sget(run, "critical_path");
-    const cJSON *steps = pr_sget(cp, "steps"), *s, *r;
-    const char *bound = pr_sget_str(cp, "bound");
-    int host_only = cJSON_IsTrue(pr_sget(run, "host_only"));
+    const cJSON *cp = pr_sget(run, PR_K_CRITICAL_PATH);
+    const cJSON *steps = pr_sget(cp, PR_K_STEPS), *s, *r;
+    const char *bound = pr_sget_str(cp, PR_K_BOUND);
+    int host_only = cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY));
     cJSON *v = cJSON_CreateObject(), *arr;
     size_t n = 0, same = 0, n_idle = 0, n_miss = 0;
     int ok = v != NULL, rank = 0, stage = 0;
@@ -2158,32 +2164,33 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
 
     cJSON_ArrayForEach(s, steps)
     {
-        const char *b = pr_sget_str(s, "bound");
+        const char *b = pr_sget_str(s, PR_K_BOUND);
 
         if (b == NULL)
             continue; /* no path: the trace records nothing in it */
         n++;
         same += bound != NULL && strcmp(b, bound) == 0;
-        n_idle += !isnan(idle_dominant_pct(pr_sget(s, "by_kind_us")));
-        if (pr_sget_num(s, "length_us") < (1.0 - VERDICT_MAX_MISS_PCT / 100.0) *
-                                              pr_sget_num(s, "measured_us")) {
+        n_idle += !isnan(idle_dominant_pct(pr_sget(s, PR_K_BY_KIND_US)));
+        if (pr_sget_num(s, PR_K_LENGTH_US) <
+            (1.0 - VERDICT_MAX_MISS_PCT / 100.0) *
+                pr_sget_num(s, PR_K_MEASURED_US)) {
             n_miss++;
-            miss += 100.0 * (1.0 - pr_sget_num(s, "length_us") /
-                                       pr_sget_num(s, "measured_us"));
+            miss += 100.0 * (1.0 - pr_sget_num(s, PR_K_LENGTH_US) /
+                                       pr_sget_num(s, PR_K_MEASURED_US));
         }
     }
-    cold =
-        pr_sget_num(whatif_of(pr_sget(cp, "what_if"), "cold_step"), "gain_pct");
+    cold = pr_sget_num(whatif_of(pr_sget(cp, PR_K_WHAT_IF), "cold_step"),
+                       PR_K_GAIN_PCT);
     cold = cold >= VERDICT_COLD_PCT ? cold : NAN;
-    split_text(pr_sget(cp, "by_kind_us"), !isnan(cold),
-               pr_sget_is(pr_sget_str(run, "framework"), "mindspore"), split,
+    split_text(pr_sget(cp, PR_K_BY_KIND_US), !isnan(cold),
+               pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "mindspore"), split,
                sizeof(split));
-    fmt_us(pr_sget_num(pr_sget(run, "step_summary"), "mean_us"), mean,
+    fmt_us(pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US), mean,
            sizeof(mean));
     if (host_only && bound != NULL && n > 0) {
         /* no device to weigh the host against: the path is the host's */
-        pr_emit_str(v, "bound", bound, &ok);
-        pr_emit_num(v, "bound_steps", (double)same, &ok);
+        pr_emit_str(v, PR_K_BOUND, bound, &ok);
+        pr_emit_num(v, PR_K_BOUND_STEPS, (double)same, &ok);
         snprintf(text, sizeof(text),
                  "A CPU-only run (%zu step%s, mean step %s): the trace "
                  "records no device work, so its steps are the host's. "
@@ -2194,8 +2201,8 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
     } else if (bound != NULL && n > 0 && n_miss == n) {
         /* every path leaves most of its step out: what the path holds is
            not what the step spent its time on */
-        pr_emit_str(v, "bound", "unexplained", &ok);
-        pr_emit_num(v, "bound_steps", (double)n_miss, &ok);
+        pr_emit_str(v, PR_K_BOUND, "unexplained", &ok);
+        pr_emit_num(v, PR_K_BOUND_STEPS, (double)n_miss, &ok);
         snprintf(text, sizeof(text),
                  "What bounds the step is not known: the trace's critical "
                  "path covers only %.0f%% of the measured step (mean step "
@@ -2207,11 +2214,11 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
                  n == 1 ? "" : "s", miss / (double)n_miss,
                  split[0] ? split : "nothing");
     } else if (bound != NULL && n > 0 &&
-               !isnan(idle = idle_dominant_pct(pr_sget(cp, "by_kind_us")))) {
+               !isnan(idle = idle_dominant_pct(pr_sget(cp, PR_K_BY_KIND_US)))) {
         /* the device mostly waits and the trace says for nothing: no
            resource to name */
-        pr_emit_str(v, "bound", "idle", &ok);
-        pr_emit_num(v, "bound_steps", (double)n_idle, &ok);
+        pr_emit_str(v, PR_K_BOUND, "idle", &ok);
+        pr_emit_num(v, PR_K_BOUND_STEPS, (double)n_idle, &ok);
         snprintf(text, sizeof(text),
                  "The device is idle %.0f%% of the critical path and the "
                  "trace records no cause (mean step %s; idle is the largest "
@@ -2227,29 +2234,30 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
            the faster stage's communication is a bubble, waiting in Receive
            for the slower one; the slower stage computes for most of its
            step (device compute, whatever its export's path shows) */
-        pr_emit_str(v, "bound", stage == PR_PIPE_SLOW_STAGE ? "device" : bound,
-                    &ok);
-        pr_emit_num(v, "bound_steps",
+        pr_emit_str(v, PR_K_BOUND,
+                    stage == PR_PIPE_SLOW_STAGE ? "device" : bound, &ok);
+        pr_emit_num(v, PR_K_BOUND_STEPS,
                     (double)(stage == PR_PIPE_SLOW_STAGE ? n : same), &ok);
         snprintf(text, sizeof(text),
                  "%s The critical path holds only the tasks the export "
                  "records (mean step %s; on it: %s).",
                  pipe + (pipe[0] == ' '), mean, split[0] ? split : "nothing");
     } else if (bound != NULL && n > 0) {
-        pr_emit_str(v, "bound", bound, &ok);
-        pr_emit_num(v, "bound_steps", (double)same, &ok);
+        pr_emit_str(v, PR_K_BOUND, bound, &ok);
+        pr_emit_num(v, PR_K_BOUND_STEPS, (double)same, &ok);
         snprintf(text, sizeof(text),
                  "Bound by %s%s in %zu of %zu step%s (mean step %s; on "
                  "the critical path: %s).%s",
                  bound_words(bound),
-                 compile_leads(bound, pr_sget(cp, "by_kind_us"))
+                 compile_leads(bound, pr_sget(cp, PR_K_BY_KIND_US))
                      ? " (operator compilation)"
                      : "",
                  same, n, n == 1 ? "" : "s", mean, split[0] ? split : "nothing",
                  cold_words(cold, coldtxt, sizeof(coldtxt)));
-    } else if (pr_sget_is(pr_sget_str(cp, "no_path_reason"), "kernel_replay")) {
-        pr_emit_null(v, "bound", &ok);
-        pr_emit_num(v, "bound_steps", 0, &ok);
+    } else if (pr_sget_is(pr_sget_str(cp, PR_K_NO_PATH_REASON),
+                          "kernel_replay")) {
+        pr_emit_null(v, PR_K_BOUND, &ok);
+        pr_emit_num(v, PR_K_BOUND_STEPS, 0, &ok);
         snprintf(text, sizeof(text),
                  "What bounds the step is not known: the kernels were "
                  "measured by CUPTI's range profiler (kernel replay), whose "
@@ -2258,17 +2266,17 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
                  "what-if is computed. Read the counters here; profile "
                  "without the range profiler for times.");
     } else {
-        pr_emit_null(v, "bound", &ok);
-        pr_emit_num(v, "bound_steps", 0, &ok);
+        pr_emit_null(v, PR_K_BOUND, &ok);
+        pr_emit_num(v, PR_K_BOUND_STEPS, 0, &ok);
         snprintf(text, sizeof(text),
                  "What bounds the step is not known: the trace has no step "
                  "with a critical path.");
     }
     unclaimed_replay(run, cp, text, sizeof(text));
-    pr_emit_num(v, "steps", (double)n, &ok);
-    pr_emit_str(v, "text", text, &ok);
-    arr = pr_emit_arr(v, "findings", &ok);
-    cJSON_ArrayForEach(r, pr_sget(run, "recommendations"))
+    pr_emit_num(v, PR_K_STEPS, (double)n, &ok);
+    pr_emit_str(v, PR_K_TEXT, text, &ok);
+    arr = pr_emit_arr(v, PR_K_FINDINGS, &ok);
+    cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS))
     {
         cJSON *o;
         char ev[400];
@@ -2276,31 +2284,32 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
         if (!ok || rank == VERDICT_FINDINGS)
             break;
         o = pr_emit_obj(arr, NULL, &ok);
-        pr_emit_num(o, "rank", ++rank, &ok);
-        pr_emit_str(o, "id", pr_sget_str_or(r, "id", ""), &ok);
-        pr_emit_str(o, "title", finding_title(pr_sget_str(r, "id")), &ok);
-        pr_emit_num_or_null(o, "gain_us", pr_sget_num(r, "gain_us"), &ok);
-        pr_emit_num_or_null(o, "gain_pct", pr_sget_num(r, "gain_pct"), &ok);
+        pr_emit_num(o, PR_K_RANK, ++rank, &ok);
+        pr_emit_str(o, PR_K_ID, pr_sget_str_or(r, PR_K_ID, ""), &ok);
+        pr_emit_str(o, PR_K_TITLE, finding_title(pr_sget_str(r, PR_K_ID)), &ok);
+        pr_emit_num_or_null(o, PR_K_GAIN_US, pr_sget_num(r, PR_K_GAIN_US), &ok);
+        pr_emit_num_or_null(o, PR_K_GAIN_PCT, pr_sget_num(r, PR_K_GAIN_PCT),
+                            &ok);
         /* host_sync's evidence is the time the host sat blocked in its
            syncs, beside the path (the device's work is on it meanwhile):
            said so, never read as path time (review-2 finding 12: "on the
            critical path: aten::copy_ 137.9 ms" on a 90 us sync wait) */
-        evidence_text(pr_sget(r, "evidence"),
-                      pr_sget_is(pr_sget_str(r, "id"), "host_sync")
+        evidence_text(pr_sget(r, PR_K_EVIDENCE),
+                      pr_sget_is(pr_sget_str(r, PR_K_ID), "host_sync")
                           ? " (the host's time blocked in syncs, beside the "
                             "path)"
                           : NULL,
                       ev, sizeof(ev));
-        if (ev[0] == '\0' && pr_sget_str(r, "gain_note") != NULL) {
+        if (ev[0] == '\0' && pr_sget_str(r, PR_K_GAIN_NOTE) != NULL) {
             /* why no gain, as a sentence ("Not claimed: ...") */
-            snprintf(ev, sizeof(ev), "%s", pr_sget_str(r, "gain_note"));
+            snprintf(ev, sizeof(ev), "%s", pr_sget_str(r, PR_K_GAIN_NOTE));
             if (ev[0] >= 'a' && ev[0] <= 'z')
                 ev[0] = (char)(ev[0] - 'a' + 'A');
         }
-        pr_emit_str(o, "evidence", ev, &ok);
+        pr_emit_str(o, PR_K_EVIDENCE, ev, &ok);
         /* where the report holds its advice and its path (sec_verdict.c) */
-        pr_emit_str(o, "href_finding", "#recommendations", &ok);
-        pr_emit_str(o, "href_evidence",
+        pr_emit_str(o, PR_K_HREF_FINDING, "#recommendations", &ok);
+        pr_emit_str(o, PR_K_HREF_EVIDENCE,
                     host_only ? "#recommendations" : "#critical-path", &ok);
     }
     if (rank == 0) {
@@ -2309,15 +2318,15 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
            is that change here */
         const cJSON *w, *big = NULL;
 
-        cJSON_ArrayForEach(w, pr_sget(cp, "what_if"))
+        cJSON_ArrayForEach(w, pr_sget(cp, PR_K_WHAT_IF))
         {
-            if (pr_sget_num(w, "gain_pct") >= PR_WHATIF_MIN_PCT &&
-                (big == NULL ||
-                 pr_sget_num(w, "gain_pct") > pr_sget_num(big, "gain_pct")))
+            if (pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT &&
+                (big == NULL || pr_sget_num(w, PR_K_GAIN_PCT) >
+                                    pr_sget_num(big, PR_K_GAIN_PCT)))
                 big = w;
         }
-        if (big == NULL && pr_sget(cp, "steps") != NULL &&
-            cJSON_GetArraySize(pr_sget(cp, "steps")) == 0)
+        if (big == NULL && pr_sget(cp, PR_K_STEPS) != NULL &&
+            cJSON_GetArraySize(pr_sget(cp, PR_K_STEPS)) == 0)
             snprintf(text, sizeof(text),
                      "No finding: no rule fires on this trace.");
         else if (big == NULL)
@@ -2326,7 +2335,7 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
                      "path by 1%% of the step or more.");
         else {
             /* the change in words: its text up to the first colon */
-            const char *ch = pr_sget_str_or(big, "change", "?");
+            const char *ch = pr_sget_str_or(big, PR_K_CHANGE, "?");
             int cut = (int)strcspn(ch, ":");
 
             snprintf(text, sizeof(text),
@@ -2335,13 +2344,14 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
                      "%.*s, %.1f%% of the step; the Critical path part "
                      "lists them). A replayed change is a prediction, not "
                      "advice: no rule finds it the fix here.",
-                     cut > 100 ? 100 : cut, ch, pr_sget_num(big, "gain_pct"));
+                     cut > 100 ? 100 : cut, ch,
+                     pr_sget_num(big, PR_K_GAIN_PCT));
         }
-        pr_emit_str(v, "no_finding", text, &ok);
+        pr_emit_str(v, PR_K_NO_FINDING, text, &ok);
     }
     if (!ok) {
         cJSON_Delete(v);
         return pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
     }
-    return pr_emit_put(run, "verdict", v, "verdict", err);
+    return pr_emit_put(run, PR_K_VERDICT, v, "verdict", err);
 }

@@ -2154,9 +2154,9 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         emit_run(cp, kind_total, bounds, n_paths, worst, c.serial, &ok);
         emit_error_note(cp, arr, n_paths, worst, worst_rec, worst_step, &ok);
         if (t->replayed_kernels > 0)
-            pr_emit_str(cp, "no_path_reason", "kernel_replay", &ok);
+            pr_emit_str(cp, PR_K_NO_PATH_REASON, "kernel_replay", &ok);
         else
-            pr_emit_null(cp, "no_path_reason", &ok);
+            pr_emit_null(cp, PR_K_NO_PATH_REASON, &ok);
         pr_whatif_emit(t, wa, cp, &ok);
         cJSON_AddItemToObject(cp, PR_K_STEPS, arr);
         arr = NULL;
