@@ -201,6 +201,13 @@ struct pr_fig_table {
                                   NPU's words (pr_fig_col_npu) */
     int mindspore;             /* a MindSpore run's table: its words
                                   (pr_fig_col_mindspore) */
+    const cJSON *names_from;   /* rows whose "name"s the name cells are
+                                  told apart from too: the rest of the
+                                  list the table shows part of (a diff's
+                                  change list); NULL = none */
+    const char *sub_key;       /* a row's string here is muted text after
+                                  its first name cell (an operator's input
+                                  shapes); NULL = none */
 };
 
 enum pr_block_kind {

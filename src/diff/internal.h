@@ -336,7 +336,7 @@ extern const struct pr_dkind pr_dkinds[PR_N_DKINDS];
 int pr_dchange_shown(const struct pr_dchange *c, const cJSON *diff);
 
 /* Every change table of diff that a report shows, top rows at most, laid
- * out into b by `layout` (pr_dtable_md, pr_dtable_html); head() writes
+ * out into b by `layout` (pr_dtable_md); head() writes
  * the headings: with k NULL before a change list's tables, then before
  * each of its kinds.  Sticky on b->failed. */
 void pr_dchanges_put(struct pr_buf *b, const cJSON *diff, size_t top,
@@ -347,8 +347,9 @@ void pr_dchanges_put(struct pr_buf *b, const cJSON *diff, size_t top,
 /* The index of the column that a row's PR_DTABLE_SUB text follows. */
 size_t pr_dtable_sub_col(const struct pr_dtable *t);
 
-/* Lay a table out as an HTML <table> (report_html.c) or a Markdown table
- * (report_md.c), a row "none" when it has no rows; sticky on b->failed. */
+/* Lay a table out as a Markdown table (report_md.c), a row "none" when
+ * it has no rows; sticky on b->failed.  (The HTML and PDF lay the tables
+ * out as figures: pr_dfigs_diff.) */
 /* The name cells of a text report's table: for row r and each
  * PR_FMT_NAME column c, forms[r * t->n_cols + c] is that name in at most
  * max_chars code points (<= PR_DNAME_MAX_CHARS), told apart from the
@@ -359,7 +360,6 @@ size_t pr_dtable_sub_col(const struct pr_dtable *t);
  * title).  NULL on out-of-memory or no rows; pr_dnames_free() frees. */
 char **pr_dnames(const struct pr_dtable *t, size_t max_chars);
 void pr_dnames_free(char **forms, const struct pr_dtable *t);
-void pr_dtable_html(struct pr_buf *b, const struct pr_dtable *t);
 void pr_dtable_md(struct pr_buf *b, const struct pr_dtable *t);
 
 /* Lay out a table whose build returned `built` (0: built; else mark b
@@ -368,22 +368,30 @@ void pr_dtable_md(struct pr_buf *b, const struct pr_dtable *t);
 void pr_dtable_put(struct pr_buf *b, struct pr_dtable *t, int built,
                    void (*layout)(struct pr_buf *, const struct pr_dtable *));
 
-/* The start of the diff and trend pages up to and with "<body>\n": the
- * strict content policy, the stylesheet (light and dark) and `title` (a
- * literal: not escaped).  Sticky on b->failed. */
-void pr_dhtml_head(struct pr_buf *b, const char *title);
+/* The diff and the trend as sections of the main report's figure model
+ * (figs.c): each section is built into figures, handed to each() with its
+ * anchor id and title, and freed after it returns, so a layout lays it out
+ * in the call (html.c's view, pr_pdf_doc_figs).  The diff: Comparability
+ * (runs without a partner, warnings and notes; only when there are any),
+ * Gates (the verdict and the gates), Step time (a part per pair of runs:
+ * mean breakdown and step time side by side, the waterfall, the figures
+ * with their noise tests), a section per change list shown (regressions,
+ * improvements, new and vanished; top rows each), Method.  The trend:
+ * Nightly trend (verdict, unreadable nights, the line charts) and
+ * Nights.  Out-of-memory is sticky in the figures handed over. */
+typedef void pr_dfigs_each_fn(void *ctx, const char *id, const char *title,
+                              const struct pr_figs *f);
+void pr_dfigs_diff(const cJSON *diff, size_t top, pr_dfigs_each_fn *each,
+                   void *ctx);
+void pr_dfigs_trend(const cJSON *trend, pr_dfigs_each_fn *each, void *ctx);
+/* Hand table t, built by a tables.c function that returned `built`, to
+ * the figures (its rows taken over, t->rows NULL after); the note "None."
+ * when it has no rows. */
+void pr_dfigs_table(struct pr_figs *f, struct pr_dtable *t, int built);
 
-/* A chart drawn by `draw` from `spec` as an inline SVG <figure> of w x h
- * units named `label`, for the diff and trend pages; sticky on
- * b->failed. */
-void pr_dhtml_figure(struct pr_buf *b, double w, double h, const char *label,
-                     void (*draw)(struct pr_canvas *,
-                                  const struct pr_chart_box *, const void *),
-                     const void *spec);
-
-/* The trend page (cmd_trend.c's tree: "nights", "top_operators") as
- * self-contained HTML with line charts; appended to out.  Errors: those of
- * pr_buf. */
+/* The trend page (cmd_trend.c's tree: "nights", "top_operators") in the
+ * main report's HTML layout (templates/diff.html); appended to out.
+ * Errors: PR_E_NOMEM, PR_E_TEMPLATE. */
 PR_NODISCARD enum pr_status
 pr_trend_html(const cJSON *trend, struct pr_buf *out, struct pr_error *err);
 

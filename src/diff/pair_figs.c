@@ -1,7 +1,7 @@
 /* pair_figs.c - the charts of one matched pair of runs in a diff (mean
  * step breakdown of both, the waterfall between them, step time per step),
- * built once from the diff tree for both layouts: report_html.c draws them
- * as SVG, report_pdf.c on PDF pages (issue #10: no drifting copies). */
+ * built once from the diff tree for both layouts: figs.c hands them to the
+ * HTML (as SVG) and the PDF as figures (issue #10: no drifting copies). */
 #include "config.h"
 
 #include <math.h>

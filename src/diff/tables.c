@@ -1,9 +1,9 @@
 /* tables.c - the tables of the diff and the trend, built once: their
  * columns (label, key, format, width: figures.h's struct pr_col) and rows
  * of display strings in the reports' one number formatting (figures.h).  The
- * Markdown, HTML and PDF writers only lay them out (pr_dtable_md,
- * pr_dtable_html, report_pdf.c), so the three reports show the same columns
- * with the same numbers. */
+ * Markdown writer (pr_dtable_md) and the main report's HTML and PDF layouts
+ * (as figures: pr_dfigs_table) only lay them out, so the three reports show
+ * the same columns with the same numbers. */
 #include "config.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* trend_figs.c - the trend report's line charts, built once from the trend
- * tree for both layouts (report_trend.c draws them as SVG, report_pdf.c on
+ * tree for both layouts (figs.c hands them to the HTML, as SVG, and to
  * PDF pages), so the two cannot drift apart (issue #10).  Nights sit on an
  * integer axis labelled with their input's name, and a value a night does
  * not have is a gap in its line, never a 0 (issue #15). */

@@ -98,7 +98,8 @@ cell_class(const struct pr_col *c, const char *text)
     if (c->fmt == PR_FMT_VERDICT)
         return pr_sget_is(text, "FAIL") || pr_sget_is(text, "fail")
                    ? "verdict-cell fail"
-                   : "verdict-cell pass";
+               : pr_sget_is(text, "skipped") ? "verdict-cell skip"
+                                             : "verdict-cell pass";
     if (pr_col_numeric(c->fmt))
         return "num";
     return c->fmt == PR_FMT_NAME ? "name" : "";
@@ -137,7 +138,7 @@ source_href(struct pr_html_view *v, cJSON *cell, const cJSON *row,
 
 static void
 cell(struct pr_html_view *v, cJSON *cells, const cJSON *row,
-     const struct pr_col *c, const char *form)
+     const struct pr_col *c, const char *form, const char *sub)
 {
     cJSON *o = push_obj(v, cells);
     const cJSON *val = pr_sget_path(row, c->key);
@@ -152,6 +153,8 @@ cell(struct pr_html_view *v, cJSON *cells, const cJSON *row,
         snprintf(sort, sizeof(sort), "%d", cJSON_IsTrue(val));
     add_str(v, o, "c_cls", cell_class(c, text));
     source_href(v, o, row, c);
+    if (sub != NULL)
+        add_str(v, o, "c_sub", sub);
     if (c->fmt == PR_FMT_NAME && cJSON_IsString(val)) {
         add_str(v, o, "c_v", val->valuestring);
         name_text(v, o, val->valuestring, form);
@@ -188,9 +191,11 @@ static char **
 name_forms(const struct pr_fig_table *ft, const cJSON **rows, size_t n,
            size_t n_cols)
 {
+    size_t all = n + (size_t)pr_sget_len(ft->names_from);
     char **forms = n ? calloc(n * n_cols, sizeof(*forms)) : NULL;
-    const char **names = n ? calloc(n, sizeof(*names)) : NULL;
+    const char **names = n ? calloc(all, sizeof(*names)) : NULL;
     const struct pr_col *c;
+    const cJSON *it;
     size_t i, r;
 
     for (i = 0; forms && names && (c = pr_fig_table_col(ft, i)); i++) {
@@ -200,9 +205,13 @@ name_forms(const struct pr_fig_table *ft, const cJSON **rows, size_t n,
             const cJSON *val = pr_sget_path(rows[r], c->key);
             names[r] = cJSON_IsString(val) ? val->valuestring : "";
         }
+        cJSON_ArrayForEach(it, ft->names_from) /* the rest of the list */
+        {
+            names[r++] = pr_sget_str_or(it, "name", "");
+        }
         if (ft->depth_key != NULL && i == 0 /* a tree's labels: paths */
                 ? pr_shorten_labels(names, n, n, NAME_CHARS, forms + i, n_cols)
-                : pr_shorten_names(names, n, n, NAME_CHARS, forms + i,
+                : pr_shorten_names(names, all, n, NAME_CHARS, forms + i,
                                    n_cols)) {
             pr_shorten_free(forms, n * n_cols);
             free(forms);
@@ -256,8 +265,14 @@ table_view(struct pr_html_view *v, cJSON *t, const struct pr_fig_table *ft,
     for (r = 0; r < n && !v->oom; r++) {
         cJSON *cells =
             add_arr(v, tree_row(v, push_obj(v, body), ft, rows[r]), "cells");
-        for (i = 0; (c = pr_fig_table_col(ft, i)) != NULL; i++)
-            cell(v, cells, rows[r], c, forms[r * n_cols + i]);
+        int subbed = ft->sub_key == NULL;
+        for (i = 0; (c = pr_fig_table_col(ft, i)) != NULL; i++) {
+            cell(v, cells, rows[r], c, forms[r * n_cols + i],
+                 !subbed && c->fmt == PR_FMT_NAME
+                     ? pr_sget_str(rows[r], ft->sub_key)
+                     : NULL);
+            subbed |= c->fmt == PR_FMT_NAME;
+        }
     }
     if (forms != NULL)
         pr_shorten_free(forms, n * n_cols);

@@ -689,6 +689,7 @@ struct table {
     const char *depth_key;     /* a tree: first column indented by depth */
     const char *const *others; /* names the shown ones are told apart */
     size_t n_others;           /* from (the rest of a list), borrowed */
+    const char *sub_key;       /* muted text after the first name cell */
     char **forms; /* forms[r * MAX_COLS + i]: the shown text of name column
                      i in shown row r (owned, clean), NULL when not yet set */
 };
@@ -848,6 +849,38 @@ cell_room(const struct table *t, const cJSON *row, size_t i)
     return t->x[i + 1] - t->x[i] - 8 - (i == 0 ? tree_indent(t, row) : 0);
 }
 
+/* The index of t's first name column (t->n when none). */
+static size_t
+first_name(const struct table *t)
+{
+    size_t i;
+
+    for (i = 0; i < t->n && t->cols[i]->fmt != PR_FMT_NAME; i++)
+        ;
+    return i;
+}
+
+/* The clean text of a name cell and, when not NULL, its row's muted
+ * text after two spaces (a gate's "(default)", an operator's input
+ * shapes); NULL on out-of-memory. */
+static char *
+with_sub(const char *name, const char *sub)
+{
+    size_t len;
+    char *both, *clean;
+
+    if (sub == NULL)
+        return pr_pdf_text_clean(name);
+    len = strlen(name) + strlen(sub) + 3;
+    both = malloc(len);
+    if (both == NULL)
+        return NULL;
+    snprintf(both, len, "%s  %s", name, sub);
+    clean = pr_pdf_text_clean(both);
+    free(both);
+    return clean;
+}
+
 /* The shown forms of name column i in rows[0..n) into t->forms (clean
  * text): a name that fits two lines of its cell stays whole; the others
  * are told apart (issue #32: two kernels never read as one) among every
@@ -870,8 +903,11 @@ name_column(struct pr_pdf_doc *d, struct table *t, const cJSON **rows, size_t n,
         goto done;
     for (r = 0; r < n; r++) {
         char buf[64];
-        clean[r] = pr_pdf_text_clean(
-            pr_fig_cell(rows[r], t->cols[i], buf, sizeof(buf)));
+        const char *sub = i == first_name(t) && t->sub_key != NULL
+                              ? pr_sget_str(rows[r], t->sub_key)
+                              : NULL;
+        clean[r] =
+            with_sub(pr_fig_cell(rows[r], t->cols[i], buf, sizeof(buf)), sub);
         if (clean[r] == NULL)
             goto done;
         fit[r] = name_lines(d, clean[r], cell_room(t, rows[r], i)) <= 2;
@@ -1123,13 +1159,42 @@ wide_note(char *caption, size_t cap, const char *const *label, size_t n)
                  ": in the HTML report and `profreport table`.");
 }
 
+/* t->others: the "name"s of ft->names_from, in an array (of borrowed
+ * strings) the caller frees from *owned; 0, or -1 on out-of-memory
+ * (recorded). */
+static int
+names_from(struct pr_pdf_doc *d, const struct pr_fig_table *ft, struct table *t,
+           const char ***owned)
+{
+    size_t n = (size_t)pr_sget_len(ft->names_from), k = 0;
+    const char **others;
+    const cJSON *it;
+
+    *owned = NULL;
+    if (n == 0)
+        return 0;
+    others = calloc(n, sizeof(*others));
+    if (others == NULL) {
+        pr_pdf_doc_nomem(d);
+        return -1;
+    }
+    cJSON_ArrayForEach(it, ft->names_from)
+    {
+        others[k++] = pr_sget_str_or(it, "name", "");
+    }
+    t->others = others;
+    t->n_others = k;
+    *owned = others;
+    return 0;
+}
+
 void
 pr_pdf_doc_fig_table(struct pr_pdf_doc *d, const struct pr_fig_table *ft)
 {
     struct table t;
     const struct pr_col *c;
     size_t shown, total, k, n_left = 0;
-    const char *left[8];
+    const char *left[8], **others;
     char caption[320];
 
     memset(&t, 0, sizeof(t));
@@ -1139,6 +1204,9 @@ pr_pdf_doc_fig_table(struct pr_pdf_doc *d, const struct pr_fig_table *ft)
         else
             t.cols[t.n++] = c;
     t.depth_key = ft->depth_key;
+    t.sub_key = ft->sub_key;
+    if (names_from(d, ft, &t, &others) != 0)
+        return;
     pr_fig_table_count(ft, (size_t)d->top, &shown, &total);
     pr_fig_table_caption(ft, (size_t)d->top, caption, sizeof(caption));
     wide_note(caption, sizeof(caption), left, n_left);
@@ -1147,6 +1215,7 @@ pr_pdf_doc_fig_table(struct pr_pdf_doc *d, const struct pr_fig_table *ft)
         pr_pdf_doc_note(d, caption);
     }
     table_draw(d, &t, ft->rows, shown, ft->require);
+    free(others);
 }
 
 /* Reserve `h` points for a chart and return its box on the page canvas. */

@@ -75,7 +75,26 @@ check "  and says so" grep -q "schema_version 9" "$T_DIR/err"
 "$PR_BIN" diff -q -b "$D/base.json" -i "$D/slow.json" --html "$T_DIR/d.html"
 check "diff --html writes a page with inline SVG" grep -q "<svg" "$T_DIR/d.html"
 check "  the new operator's baseline is a dash" \
-    grep -q 'aten::softmax</code></td><td class="n">–</td>' "$T_DIR/d.html"
+    grep -q '>aten::softmax</td><td class="num" data-v="–">–</td>' "$T_DIR/d.html"
+# issue #34: one product: the diff page is laid out by the main report's
+# layout (its stylesheet, navigation, sections and tables), and its numbers
+# are the report's (three significant digits)
+"$PR_BIN" --input "$D/base.json" --html "$T_DIR/r.html" > /dev/null 2>&1
+sed -n '/<style>/,/}/p' "$T_DIR/r.html" > "$T_DIR/r.css"
+sed -n '/<style>/,/}/p' "$T_DIR/d.html" > "$T_DIR/d.css"
+check "  with the report's stylesheet" sh -c "[ -s '$T_DIR/r.css' ] &&
+    cmp -s '$T_DIR/r.css' '$T_DIR/d.css'"
+check "  its header and navigation" sh -c "grep -q '<header class=\"top\">' \
+    '$T_DIR/d.html' && grep -q '<nav class=\"toc\"' '$T_DIR/d.html'"
+for id in gates runs operators kernels method; do
+    check "  section $id as the report's" \
+        grep -q "<section id=\"$id\">" "$T_DIR/d.html"
+done
+check "  gate and change cells in the report's table" \
+    sh -c "grep -q '<td class=\"verdict-cell fail\"' '$T_DIR/d.html' &&
+        grep -q '<td class=\"num up\"' '$T_DIR/d.html'"
+check "  no fixed-decimal time (the diff's old 153.5 us)" \
+    sh -c "! grep -Eq '>[0-9]{3}\.[0-9] (µs|ms)<' '$T_DIR/d.html'"
 
 "$PR_BIN" trend -q --input "$D/base.json" "$D/rerun.json" "$D/slow.json" \
     --html "$T_DIR/t.html" --markdown "$T_DIR/t.md"
@@ -199,7 +218,9 @@ shown = [m for m in re.findall(r"^\| `([^`]*)` \|", md, re.M)
          if "<" in m or "kernel" in m.lower()]
 page = open(sys.argv[2], encoding="utf-8").read()
 pairs = {}
-for full, form in re.findall(r'<td><code title="([^"]*)">([^<]*)</code>', page):
+for full, form in re.findall(
+        r'<td class="name" data-v="([^"]*)">(?:<span title="[^"]*">)?([^<]*)',
+        page):
     pairs.setdefault(html.unescape(form), set()).add(html.unescape(full))
 alike = [f for f, names in pairs.items() if len(names) > 1]
 print(len(shown), len(set(shown)), len(pairs), len(alike))

@@ -59,7 +59,7 @@ check "  is <skipped/> in JUnit, counted in skipped=" sh -c \
     "grep -q '<skipped message=' '$T_DIR/g.xml' && grep -q 'skipped=\"1\"' '$T_DIR/g.xml'"
 check "  and only that one" [ "$(grep -c '<skipped' "$T_DIR/g.xml")" -eq 1 ]
 check "  is 'skipped' in Markdown" grep -q '^| skipped | `op:aten::nonexistent' "$T_DIR/g.md"
-check "  and in HTML" grep -q '>skipped</span>' "$T_DIR/g.html"
+check "  and in HTML" grep -q 'class="verdict-cell skip" data-v="skipped">skipped</td>' "$T_DIR/g.html"
 check "  the JSON says result skipped, matched false" python3 -c "
 import json, sys
 g = json.load(open(sys.argv[1]))['gates'][0]
@@ -86,12 +86,12 @@ json.dump(d, open(sys.argv[2], 'w'))" "$D/ranks_cur.json" "$T_DIR/one_rank.json"
 check "a vanished run is named on stderr" \
     grep -q "warning: run 'worker1' of the baseline vanished" "$T_DIR/err"
 check "  in Markdown" grep -q 'baseline run `worker1` vanished' "$T_DIR/v.md"
-check "  in HTML" grep -q 'baseline run <code>worker1</code> vanished' "$T_DIR/v.html"
+check "  in HTML, as a warning" sh -c "grep -q '<li class=\"rec warning\"><span class=\"badge\">warning</span><p>Baseline run worker1 vanished' '$T_DIR/v.html'"
 have_pdftotext() { command -v pdftotext > /dev/null 2>&1; }
 if have_pdftotext; then
     pdftotext -f 1 -l 1 "$T_DIR/v.pdf" "$T_DIR/v1.txt"
     check "  in the PDF, on its first page" \
-        grep -q 'Warning: baseline run worker1 vanished' "$T_DIR/v1.txt"
+        grep -q 'Baseline run worker1 vanished' "$T_DIR/v1.txt"
 else
     skip "  in the PDF, on its first page" "no pdftotext"
 fi
@@ -101,7 +101,7 @@ check "a new run is named on stderr and in Markdown" sh -c \
     "grep -q \"run 'worker1' is new\" '$T_DIR/err' && grep -q 'current run \`worker1\` is new' '$T_DIR/v.md'"
 if have_pdftotext; then
     pdftotext "$T_DIR/n.pdf" "$T_DIR/n.txt"
-    check "  and in the PDF" grep -q 'Note: current run worker1 is new' \
+    check "  and in the PDF" grep -q 'Current run worker1 is new' \
         "$T_DIR/n.txt"
 else
     skip "  and in the PDF" "no pdftotext"

@@ -1,5 +1,6 @@
 /* test_tables.c - the diff and trend tables are built once (tables.c) and
- * the Markdown and HTML layouts show the same columns and cells: a figure
+ * the Markdown and HTML layouts (the HTML as the main report's figures)
+ * show the same columns and cells: a figure
  * row carries its noise test, a change row its shapes after the name, a
  * gate its "(default)", an empty list says "none", and Markdown escapes a
  * glob rule's '*'. */
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include "../../src/diff/internal.h"
+#include "profreport/render.h"
 
 static cJSON *
 parse(const char *text)
@@ -32,16 +34,31 @@ cell(const struct pr_dtable *t, int row, const char *key)
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* Lay a table out in Markdown and HTML into two strings (caller frees). */
+/* Lay a table out in Markdown and, as the diff's HTML page does, as a
+ * figure of a section through the main report's layout (html.c's view,
+ * templates/sections.mustache) into two strings (caller frees); the HTML
+ * takes the rows over. */
 static void
-both(const struct pr_dtable *t, struct pr_buf *md, struct pr_buf *html)
+both(struct pr_dtable *t, struct pr_buf *md, struct pr_buf *html)
 {
+    struct pr_figs f;
+    struct pr_html_view v;
+    struct pr_error err;
+
     pr_buf_init(md, 0);
     pr_buf_init(html, 0);
     pr_dtable_md(md, t);
-    pr_dtable_html(html, t);
     assert_false(md->failed);
-    assert_false(html->failed);
+    pr_figs_init(&f, 15);
+    pr_dfigs_table(&f, t, 0);
+    assert_null(t->rows);
+    assert_false(f.failed);
+    assert_int_equal(pr_html_view_init(&v, &err), PR_OK);
+    pr_html_view_section(&v, "t", "T", &f);
+    assert_int_equal(
+        pr_html_view_render(&v, "sections.mustache", NULL, html, &err), PR_OK);
+    pr_html_view_free(&v);
+    pr_figs_free(&f);
     assert_int_equal(pr_buf_addc(md, '\0'), PR_OK);
     assert_int_equal(pr_buf_addc(html, '\0'), PR_OK);
 }
@@ -65,9 +82,12 @@ test_gates(void **state)
     both(&t, &md, &html);
     assert_non_null(strstr(md.data, "| **FAIL** | `op:*>+5%` `(default)` |"));
     assert_non_null(strstr(md.data, "| skipped | `step.mean>+5%` |"));
-    assert_non_null(strstr(html.data, "<span class=\"verdict fail\">FAIL"));
-    assert_non_null(strstr(html.data, "<span class=\"verdict skip\">"));
-    assert_non_null(strstr(html.data, "<span class=\"muted\">(default)"));
+    assert_non_null(
+        strstr(html.data, "<td class=\"verdict-cell fail\" data-v=\"FAIL\">"));
+    assert_non_null(strstr(html.data, "<td class=\"verdict-cell skip\""));
+    /* the muted "(default)" after the rule, in the rule's cell */
+    assert_non_null(strstr(html.data, "<span class=\"sub\">(default)</span>"
+                                      "</td><td"));
     pr_buf_free(&md);
     pr_buf_free(&html);
     pr_dtable_free(&t);
@@ -103,8 +123,11 @@ test_figures(void **state)
                                     "| p-value | 95% CI of the change | "
                                     "Noise test |\n|---|---:|---:|---:|---:|"
                                     "---:|---|\n"));
-    assert_non_null(strstr(html.data, "<th>95% CI of the change</th>"));
-    assert_non_null(strstr(html.data, "<td class=\"n up\">"));
+    assert_non_null(strstr(html.data, ">95% CI of the change</th>"));
+    assert_non_null(strstr(html.data, "<td class=\"num up\""));
+    /* the report's formatting: three significant digits */
+    assert_non_null(strstr(html.data, ">1.00 ms</td>"));
+    assert_non_null(strstr(html.data, ">+200 \xC2\xB5s +20.0%</td>"));
     pr_buf_free(&md);
     pr_buf_free(&html);
     pr_dtable_free(&t);
@@ -135,7 +158,8 @@ test_changes(void **state)
     assert_int_equal(pr_dtable_changes(&t, a, -1, 15), 0);
     both(&t, &md, &html);
     assert_non_null(strstr(md.data, "| (none) | | | | |\n"));
-    assert_non_null(strstr(html.data, "colspan=\"5\">none</td>"));
+    assert_non_null(strstr(html.data, "<p class=\"empty\">None.</p>"));
+    assert_null(strstr(html.data, "<table"));
     pr_buf_free(&md);
     pr_buf_free(&html);
     pr_dtable_free(&t);
