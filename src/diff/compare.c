@@ -17,8 +17,8 @@
 #include "profreport/sget.h"
 
 static const char *const categories[] = {
-    "kernel",  "memcpy",     "memset",   "communication",
-    "runtime", "dataloader", "cpu_exec", "other"};
+    PR_K_KERNEL,  PR_K_MEMCPY,     PR_K_MEMSET,   PR_K_COMMUNICATION,
+    PR_K_RUNTIME, PR_K_DATALOADER, PR_K_CPU_EXEC, PR_K_OTHER};
 
 #define N_CATEGORIES (sizeof(categories) / sizeof(categories[0]))
 
@@ -84,12 +84,12 @@ static enum pr_status
 side_figure(const struct plan *p, int side, const cJSON *run, const char *key,
             const char *cat, double q, double *out, struct pr_error *err)
 {
-    const cJSON *ss = cJSON_GetObjectItemCaseSensitive(run, "step_summary");
+    const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
 
     if (p->sp == NULL || pr_dstep_all_kept(p->sp, side)) {
         *out = cat == NULL ? pr_dj_num(ss, key)
                            : pr_dj_num(cJSON_GetObjectItemCaseSensitive(
-                                           ss, "breakdown_us"),
+                                           ss, PR_K_BREAKDOWN_US),
                                        cat);
         return PR_OK;
     }
@@ -232,9 +232,9 @@ static enum pr_status
 add_step_metrics(cJSON *metrics, const cJSON *rb, const cJSON *rc,
                  const struct plan *o, struct pr_error *err)
 {
-    static const char *const keys[][2] = {{"step.mean", "mean_us"},
-                                          {"step.median", "median_us"},
-                                          {"step.p90", "p90_us"}};
+    static const char *const keys[][2] = {{"step.mean", PR_K_MEAN_US},
+                                          {"step.median", PR_K_MEDIAN_US},
+                                          {"step.p90", PR_K_P90_US}};
     static const double stat[] = {STAT_MEAN, 0.5, 0.9};
     size_t i;
 
@@ -303,7 +303,7 @@ find_device(const cJSON *arr, const cJSON *dev)
 
     cJSON_ArrayForEach(e, arr)
     {
-        if (same_device(cJSON_GetObjectItemCaseSensitive(e, "device"), dev))
+        if (same_device(pr_sget(e, PR_K_DEVICE), dev))
             return e;
     }
     return NULL;
@@ -328,7 +328,7 @@ add_device_metrics(cJSON *metrics, const cJSON *ab, const cJSON *ac,
         const cJSON *mine = pass == 0 ? ab : ac, *other = pass == 0 ? ac : ab;
         cJSON_ArrayForEach(e, mine)
         {
-            const cJSON *dev = cJSON_GetObjectItemCaseSensitive(e, "device");
+            const cJSON *dev = pr_sget(e, PR_K_DEVICE);
             const cJSON *peer =
                 solo ? cJSON_GetArrayItem(other, 0) : find_device(other, dev);
             if (pass == 1 && peer != NULL)
@@ -350,31 +350,26 @@ add_hardware_metrics(cJSON *metrics, const cJSON *rb, const cJSON *rc,
                      struct pr_error *err)
 {
     static const char *const gpu[][2] = {
-        {"gpu.utilization", "utilization_pct"},
-        {"gpu.sm_efficiency", "est_sm_efficiency_pct"},
-        {"gpu.occupancy", "est_achieved_occupancy_pct"}};
+        {"gpu.utilization", PR_K_UTILIZATION_PCT},
+        {"gpu.sm_efficiency", PR_K_EST_SM_EFFICIENCY_PCT},
+        {"gpu.occupancy", PR_K_EST_ACHIEVED_OCCUPANCY_PCT}};
     static const char *const mem[][2] = {
-        {"memory.peak", "peak_allocated_bytes"}};
-    const cJSON *mb = cJSON_GetObjectItemCaseSensitive(rb, "memory");
-    const cJSON *mc = cJSON_GetObjectItemCaseSensitive(rc, "memory");
+        {"memory.peak", PR_K_PEAK_ALLOCATED_BYTES}};
+    const cJSON *mb = pr_sget(rb, PR_K_MEMORY);
+    const cJSON *mc = pr_sget(rc, PR_K_MEMORY);
     enum pr_status st;
 
-    st = add_device_metrics(metrics,
-                            cJSON_GetObjectItemCaseSensitive(rb, "gpu_metrics"),
-                            cJSON_GetObjectItemCaseSensitive(rc, "gpu_metrics"),
-                            gpu, 3, "pct", err);
+    st = add_device_metrics(metrics, pr_sget(rb, PR_K_GPU_METRICS),
+                            pr_sget(rc, PR_K_GPU_METRICS), gpu, 3, "pct", err);
     if (st == PR_OK)
-        st = add_device_metrics(metrics,
-                                cJSON_GetObjectItemCaseSensitive(mb, "devices"),
-                                cJSON_GetObjectItemCaseSensitive(mc, "devices"),
-                                mem, 1, "bytes", err);
-    if (st == PR_OK &&
-        metric_row(
-            metrics, "tc.share", NULL, "pct",
-            pr_dj_num(cJSON_GetObjectItemCaseSensitive(rb, "tensor_cores"),
-                      "tc_kernel_time_pct"),
-            pr_dj_num(cJSON_GetObjectItemCaseSensitive(rc, "tensor_cores"),
-                      "tc_kernel_time_pct")) == NULL)
+        st =
+            add_device_metrics(metrics, pr_sget(mb, PR_K_DEVICES),
+                               pr_sget(mc, PR_K_DEVICES), mem, 1, "bytes", err);
+    if (st == PR_OK && metric_row(metrics, "tc.share", NULL, "pct",
+                                  pr_dj_num(pr_sget(rb, PR_K_TENSOR_CORES),
+                                            PR_K_TC_KERNEL_TIME_PCT),
+                                  pr_dj_num(pr_sget(rc, PR_K_TENSOR_CORES),
+                                            PR_K_TC_KERNEL_TIME_PCT)) == NULL)
         st = NOMEM(err);
     return st;
 }
@@ -448,7 +443,7 @@ compare_runs(cJSON *diff, cJSON *runs, const cJSON *lb, const cJSON *lc,
     if (pair == NULL)
         return NOMEM(err);
     cJSON_AddItemToArray(runs, pair);
-    rank = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rb, "rank"), 0);
+    rank = cJSON_Duplicate(pr_sget(rb, PR_K_RANK), 0);
     if (rank == NULL)
         rank = cJSON_CreateNull();
     if (rank == NULL)
@@ -515,10 +510,8 @@ make_plan(const struct pr_dpairs *p, const struct pr_diff_opts *o)
         double w;
         if (p->with[i] == SIZE_MAX)
             continue;
-        na = (size_t)cJSON_GetArraySize(
-            cJSON_GetObjectItemCaseSensitive(p->b[i], "steps"));
-        nb = (size_t)cJSON_GetArraySize(
-            cJSON_GetObjectItemCaseSensitive(p->c[p->with[i]], "steps"));
+        na = (size_t)cJSON_GetArraySize(pr_sget(p->b[i], PR_K_STEPS));
+        nb = (size_t)cJSON_GetArraySize(pr_sget(p->c[p->with[i]], PR_K_STEPS));
         if (na < 2 || nb < 2 || na > BOOT_MAX_N || nb > BOOT_MAX_N)
             continue;
         w = (double)(na + nb) * (1 + 2 * QUANTILE_COST + N_CATEGORIES);
@@ -592,12 +585,12 @@ static const struct {
     const char *key, *name_key, *value_key;
     int by_shape;
 } tables[] = {
-    {"operators", "name", "device_self_us", 0},
-    {"operators_by_shape", "name", "device_self_us", 1},
-    {"kernels", "name", "total_us", 0},
+    {PR_K_OPERATORS, PR_K_NAME, PR_K_DEVICE_SELF_US, 0},
+    {PR_K_OPERATORS_BY_SHAPE, PR_K_NAME, PR_K_DEVICE_SELF_US, 1},
+    {PR_K_KERNELS, PR_K_NAME, PR_K_TOTAL_US, 0},
     /* issue #16: a regression points at a line of code and a module */
-    {"sources", "location", "device_self_us", 0},
-    {"modules", "path", "device_total_us", 0},
+    {PR_K_SOURCES, PR_K_LOCATION, PR_K_DEVICE_SELF_US, 0},
+    {PR_K_MODULES, PR_K_PATH, PR_K_DEVICE_TOTAL_US, 0},
 };
 
 #define N_TABLES (sizeof(tables) / sizeof(tables[0]))
@@ -613,7 +606,7 @@ struct side {
 static void
 side_init(struct side *s, const cJSON *sum, struct pr_merge *m)
 {
-    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, "runs"), *r;
+    const cJSON *runs = pr_sget(sum, PR_K_RUNS), *r;
     double total = 0, n = 0;
 
     memset(s, 0, sizeof(*s));
@@ -621,10 +614,8 @@ side_init(struct side *s, const cJSON *sum, struct pr_merge *m)
     s->m = m;
     cJSON_ArrayForEach(r, runs)
     {
-        int k =
-            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "steps"));
-        double mean = pr_dj_num(
-            cJSON_GetObjectItemCaseSensitive(r, "step_summary"), "mean_us");
+        int k = cJSON_GetArraySize(pr_sget(r, PR_K_STEPS));
+        double mean = pr_dj_num(pr_sget(r, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
         s->steps += k > 0 ? k : 1; /* a trace without steps is one step */
         if (isfinite(mean)) {
             total += mean;
@@ -659,7 +650,7 @@ side_fold(struct side *s, struct pr_error *err)
         if (s->fold[k] == NULL)
             return NOMEM(err);
     }
-    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(s->sum, "runs"))
+    cJSON_ArrayForEach(r, pr_sget(s->sum, PR_K_RUNS))
     {
         st = whole_run(s->m, r, &full, err);
         for (k = 0; k < N_TABLES && st == PR_OK; k++)
@@ -768,9 +759,9 @@ add_side(cJSON *diff, const char *key, const struct side *s, const char *label,
     cJSON *o = cJSON_AddObjectToObject(diff, key);
 
     if (o == NULL || cJSON_AddStringToObject(o, "label", label) == NULL ||
-        !pr_dj_add_num(o, "runs",
-                       (double)cJSON_GetArraySize(
-                           cJSON_GetObjectItemCaseSensitive(s->sum, "runs"))) ||
+        !pr_dj_add_num(
+            o, "runs",
+            (double)cJSON_GetArraySize(pr_sget(s->sum, PR_K_RUNS))) ||
         !pr_dj_add_num(o, "steps", s->steps) ||
         !pr_dj_add_num(o, "step_mean_us", s->step_mean_us))
         return NOMEM(err);
@@ -812,7 +803,7 @@ add_method(cJSON *diff, const struct plan *pl, struct pr_error *err)
 static enum pr_status
 check_summary(const cJSON *sum, const char *label, struct pr_error *err)
 {
-    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(sum, "runs");
+    const cJSON *runs = pr_sget(sum, PR_K_RUNS);
 
     if (!cJSON_IsArray(runs) || cJSON_GetArraySize(runs) == 0)
         return pr_error_set(err, PR_E_FORMAT, "%s: summary has no runs", label);
@@ -835,9 +826,8 @@ compare_sides(cJSON *diff, struct side *b, struct side *c,
 {
     struct pr_dpairs pairs;
     struct plan plan;
-    struct sides_runs all = {cJSON_GetObjectItemCaseSensitive(b->sum, "runs"),
-                             cJSON_GetObjectItemCaseSensitive(c->sum, "runs"),
-                             b->m, c->m};
+    struct sides_runs all = {pr_sget(b->sum, PR_K_RUNS),
+                             pr_sget(c->sum, PR_K_RUNS), b->m, c->m};
     size_t k;
     enum pr_status st = pr_dpair_runs(b->sum, c->sum, &pairs, err);
 

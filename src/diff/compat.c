@@ -43,22 +43,21 @@ add_warning(cJSON *list, const char *text)
 static const char *
 devices_text(const cJSON *run, char *buf, size_t n)
 {
-    const cJSON *devs = cJSON_GetObjectItemCaseSensitive(run, "devices");
+    const cJSON *devs = pr_sget(run, PR_K_DEVICES);
     const cJSON *first = cJSON_GetArrayItem(devs, 0);
     int k = cJSON_GetArraySize(devs);
-    int kernels =
-        cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(run, "kernels"));
+    int kernels = cJSON_GetArraySize(pr_sget(run, PR_K_KERNELS));
 
     if (k == 0 && kernels == 0)
         return NULL;
-    if (pr_dj_str(first, "name") == NULL) {
+    if (pr_dj_str(first, PR_K_NAME) == NULL) {
         snprintf(buf, n, "%s", k > 1 ? "several devices" : "a device");
         return buf;
     }
     if (k > 1)
-        snprintf(buf, n, "%s (+%d more)", pr_dj_str(first, "name"), k - 1);
+        snprintf(buf, n, "%s (+%d more)", pr_dj_str(first, PR_K_NAME), k - 1);
     else
-        snprintf(buf, n, "%s", pr_dj_str(first, "name"));
+        snprintf(buf, n, "%s", pr_dj_str(first, PR_K_NAME));
     return buf;
 }
 

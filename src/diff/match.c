@@ -10,6 +10,8 @@
 
 #include "profreport/buf.h"
 #include "profreport/diff_match.h"
+#include "profreport/keys.h"
+#include "profreport/sget.h"
 #include "profreport/strtab.h"
 
 struct entry {
@@ -139,8 +141,7 @@ pr_match_fold_add(struct pr_match_fold *f, const cJSON *table,
     cJSON_ArrayForEach(row, table)
     {
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(row, f->name_key);
-        const cJSON *shapes =
-            cJSON_GetObjectItemCaseSensitive(row, "input_shapes");
+        const cJSON *shapes = pr_sget(row, PR_K_INPUT_SHAPES);
         struct entry *e;
         double v, c;
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "profreport/sget.h"
 
 #define NONE SIZE_MAX
 
@@ -79,8 +80,8 @@ order_build(struct order *o, const cJSON *const *runs, const char *const *jobs,
     if (o->k == NULL || o->pos == NULL || o->nx == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     for (i = 0; i < n; i++) {
-        const cJSON *rank = cJSON_GetObjectItemCaseSensitive(runs[i], "rank");
-        const char *w = pr_dj_str(runs[i], "worker");
+        const cJSON *rank = pr_sget(runs[i], PR_K_RANK);
+        const char *w = pr_dj_str(runs[i], PR_K_WORKER);
         o->pos[i] = NONE;
         if (by_rank ? !cJSON_IsNumber(rank) : w == NULL)
             continue;
@@ -151,8 +152,8 @@ match_one(struct order *by_rank, struct order *by_worker,
           const struct pr_dpairs *p, size_t pos)
 {
     const cJSON *rb = p->b[pos];
-    const cJSON *rank = cJSON_GetObjectItemCaseSensitive(rb, "rank");
-    struct key want = {p->job_b[pos], 0, pr_dj_str(rb, "worker"), 0};
+    const cJSON *rank = pr_sget(rb, PR_K_RANK);
+    struct key want = {p->job_b[pos], 0, pr_dj_str(rb, PR_K_WORKER), 0};
     size_t j;
 
     if (cJSON_IsNumber(rank)) {
@@ -231,7 +232,7 @@ common_folder(const cJSON *jobs)
 
     cJSON_ArrayForEach(job, jobs)
     {
-        const char *p = pr_dj_str(job, "path");
+        const char *p = pr_dj_str(job, PR_K_PATH);
         if (p == NULL)
             p = "";
         if (first == NULL) {
@@ -253,7 +254,8 @@ common_folder(const cJSON *jobs)
 static char *
 job_key(const cJSON *job, size_t common)
 {
-    const char *path = pr_dj_str(job, "path"), *name = pr_dj_str(job, "name");
+    const char *path = pr_dj_str(job, PR_K_PATH),
+               *name = pr_dj_str(job, PR_K_NAME);
     const char *nth = name != NULL ? strrchr(name, '#') : NULL;
     size_t len;
     char *k;
@@ -296,7 +298,7 @@ job_names(struct pr_dpairs *p, const cJSON *jobs, size_t n, const char ***names,
         if (key == NULL)
             return pr_error_set(err, PR_E_NOMEM, "out of memory");
         p->keys[p->n_keys++] = key;
-        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(job, "runs"))
+        cJSON_ArrayForEach(e, pr_sget(job, PR_K_RUNS))
         {
             if (cJSON_IsNumber(e) && e->valuedouble >= 0 &&
                 e->valuedouble < (double)n)
@@ -310,19 +312,17 @@ enum pr_status
 pr_dpair_runs(const cJSON *base, const cJSON *cur, struct pr_dpairs *p,
               struct pr_error *err)
 {
-    const cJSON *jb = cJSON_GetObjectItemCaseSensitive(base, "jobs");
-    const cJSON *jc = cJSON_GetObjectItemCaseSensitive(cur, "jobs");
+    const cJSON *jb = pr_sget(base, "jobs");
+    const cJSON *jc = pr_sget(cur, "jobs");
     enum pr_status st;
 
     memset(p, 0, sizeof(*p));
     /* runs pair within their job only when both sides hold several */
     if (cJSON_GetArraySize(jb) < 2 || cJSON_GetArraySize(jc) < 2)
         jb = jc = NULL;
-    st = run_array(cJSON_GetObjectItemCaseSensitive(base, "runs"), &p->b,
-                   &p->nb, err);
+    st = run_array(pr_sget(base, PR_K_RUNS), &p->b, &p->nb, err);
     if (st == PR_OK)
-        st = run_array(cJSON_GetObjectItemCaseSensitive(cur, "runs"), &p->c,
-                       &p->nc, err);
+        st = run_array(pr_sget(cur, PR_K_RUNS), &p->c, &p->nc, err);
     if (st == PR_OK)
         st = job_names(p, jb, p->nb, &p->job_b, err);
     if (st == PR_OK)

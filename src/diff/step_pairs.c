@@ -43,9 +43,9 @@ has_diagnostic(const cJSON *run, const char *kind)
 {
     const cJSON *d;
 
-    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(run, "diagnostics"))
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DIAGNOSTICS))
     {
-        if (pr_sget_is(pr_dj_str(d, "kind"), kind))
+        if (pr_sget_is(pr_dj_str(d, PR_K_KIND), kind))
             return 1;
     }
     return 0;
@@ -54,7 +54,7 @@ has_diagnostic(const cJSON *run, const char *kind)
 enum pr_dstep_source
 pr_dstep_source(const cJSON *run)
 {
-    const cJSON *steps = cJSON_GetObjectItemCaseSensitive(run, "steps"), *s;
+    const cJSON *steps = pr_sget(run, PR_K_STEPS), *s;
     int n = cJSON_GetArraySize(steps), numbered = 0;
 
     if (n == 0 || has_diagnostic(run, "no_steps"))
@@ -66,7 +66,7 @@ pr_dstep_source(const cJSON *run)
         return PR_DSTEPS_NONE;
     cJSON_ArrayForEach(s, steps)
     {
-        numbered += step_number(pr_dj_str(s, "name")) >= 0;
+        numbered += step_number(pr_dj_str(s, PR_K_NAME)) >= 0;
     }
     return numbered == n ? PR_DSTEPS_PROFILER : PR_DSTEPS_NAMED;
 }
@@ -108,14 +108,13 @@ numbers(const cJSON *run, struct numbered **out, size_t *n,
     const cJSON *s;
     size_t i = 0;
 
-    *n = (size_t)cJSON_GetArraySize(
-        cJSON_GetObjectItemCaseSensitive(run, "steps"));
+    *n = (size_t)cJSON_GetArraySize(pr_sget(run, PR_K_STEPS));
     *out = calloc(*n ? *n : 1, sizeof(**out));
     if (*out == NULL)
         return NOMEM(err);
-    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(run, "steps"))
+    cJSON_ArrayForEach(s, pr_sget(run, PR_K_STEPS))
     {
-        (*out)[i].num = step_number(pr_dj_str(s, "name"));
+        (*out)[i].num = step_number(pr_dj_str(s, PR_K_NAME));
         (*out)[i].at = i;
         i++;
     }
@@ -156,10 +155,8 @@ pr_dstep_pair(const cJSON *rb, const cJSON *rc, struct pr_dstep_pairs *p,
     memset(p, 0, sizeof(*p));
     p->src[0] = pr_dstep_source(rb);
     p->src[1] = pr_dstep_source(rc);
-    p->n[0] = (size_t)cJSON_GetArraySize(
-        cJSON_GetObjectItemCaseSensitive(rb, "steps"));
-    p->n[1] = (size_t)cJSON_GetArraySize(
-        cJSON_GetObjectItemCaseSensitive(rc, "steps"));
+    p->n[0] = (size_t)cJSON_GetArraySize(pr_sget(rb, PR_K_STEPS));
+    p->n[1] = (size_t)cJSON_GetArraySize(pr_sget(rc, PR_K_STEPS));
     if (p->src[0] != PR_DSTEPS_PROFILER || p->src[1] != PR_DSTEPS_PROFILER)
         return PR_OK;
     st = numbers(rb, &a, &p->n[0], err);
@@ -203,7 +200,7 @@ enum pr_status
 pr_dstep_samples(const struct pr_dstep_pairs *p, int side, const cJSON *run,
                  const char *cat, double **out, size_t *n, struct pr_error *err)
 {
-    const cJSON *steps = cJSON_GetObjectItemCaseSensitive(run, "steps");
+    const cJSON *steps = pr_sget(run, PR_K_STEPS);
     const cJSON *s;
     size_t i = 0;
     int size = cJSON_GetArraySize(steps);
@@ -214,11 +211,8 @@ pr_dstep_samples(const struct pr_dstep_pairs *p, int side, const cJSON *run,
         return NOMEM(err);
     cJSON_ArrayForEach(s, steps)
     {
-        double v =
-            cat == NULL
-                ? pr_dj_num(s, "duration_us")
-                : pr_dj_num(cJSON_GetObjectItemCaseSensitive(s, "breakdown_us"),
-                            cat);
+        double v = cat == NULL ? pr_dj_num(s, PR_K_DURATION_US)
+                               : pr_dj_num(pr_sget(s, PR_K_BREAKDOWN_US), cat);
         int kept = p == NULL || p->keep[side] == NULL || p->keep[side][i];
         if (kept && isfinite(v))
             (*out)[(*n)++] = v;

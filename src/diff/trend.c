@@ -49,9 +49,9 @@ recorded_time(const cJSON *sum)
     const cJSON *r;
     double t = NAN;
 
-    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(sum, "runs"))
+    cJSON_ArrayForEach(r, pr_sget(sum, PR_K_RUNS))
     {
-        const char *span = pr_dj_str(r, "span");
+        const char *span = pr_dj_str(r, PR_K_SPAN);
         double v;
         if (span == NULL || !pr_parse_double(span, -DBL_MAX, DBL_MAX, &v))
             return NAN;
@@ -179,9 +179,9 @@ run_mean(const cJSON *sum, const char *key, const char *cat)
     const cJSON *r;
     double t = 0, k = 0;
 
-    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(sum, "runs"))
+    cJSON_ArrayForEach(r, pr_sget(sum, PR_K_RUNS))
     {
-        const cJSON *ss = cJSON_GetObjectItemCaseSensitive(r, "step_summary");
+        const cJSON *ss = pr_sget(r, PR_K_STEP_SUMMARY);
         double v = cat == NULL ? pr_dj_num(ss, key)
                                : pr_dj_num(cJSON_GetObjectItemCaseSensitive(
                                                ss, "breakdown_us"),
@@ -201,12 +201,12 @@ memory_peak(const cJSON *sum)
     const cJSON *r, *d;
     double peak = NAN;
 
-    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(sum, "runs"))
+    cJSON_ArrayForEach(r, pr_sget(sum, PR_K_RUNS))
     {
-        const cJSON *mem = cJSON_GetObjectItemCaseSensitive(r, "memory");
-        cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(mem, "devices"))
+        const cJSON *mem = pr_sget(r, PR_K_MEMORY);
+        cJSON_ArrayForEach(d, pr_sget(mem, PR_K_DEVICES))
         {
-            double v = pr_dj_num(d, "peak_allocated_bytes");
+            double v = pr_dj_num(d, PR_K_PEAK_ALLOCATED_BYTES);
             if (isfinite(v))
                 peak = isnan(peak) ? v : fmax(peak, v);
         }
@@ -221,15 +221,14 @@ op_per_step(const cJSON *sum, const char *name)
     const cJSON *r, *o;
     double t = 0, steps = 0;
 
-    cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(sum, "runs"))
+    cJSON_ArrayForEach(r, pr_sget(sum, PR_K_RUNS))
     {
-        int k =
-            cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "steps"));
+        int k = cJSON_GetArraySize(pr_sget(r, PR_K_STEPS));
         steps += k > 0 ? k : 1;
-        cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(r, "operators"))
+        cJSON_ArrayForEach(o, pr_sget(r, PR_K_OPERATORS))
         {
-            const char *n = pr_dj_str(o, "name");
-            double v = pr_dj_num(o, "device_self_us");
+            const char *n = pr_dj_str(o, PR_K_NAME);
+            double v = pr_dj_num(o, PR_K_DEVICE_SELF_US);
             if (n != NULL && strcmp(n, name) == 0 && isfinite(v))
                 t += v;
         }
@@ -310,18 +309,17 @@ night_figures(cJSON *o, const struct night *n, const cJSON *top_ops)
 static cJSON *
 top_operators(const cJSON *sum)
 {
-    const cJSON *run =
-        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(sum, "runs"), 0);
+    const cJSON *run = cJSON_GetArrayItem(pr_sget(sum, PR_K_RUNS), 0);
     const cJSON *o;
     cJSON *names = cJSON_CreateArray();
     int n = 0;
 
-    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(run, "operators"))
+    cJSON_ArrayForEach(o, pr_sget(run, PR_K_OPERATORS))
     {
-        const char *name = pr_dj_str(o, "name");
+        const char *name = pr_dj_str(o, PR_K_NAME);
         if (names == NULL || n == N_TOP_OPS)
             break;
-        if (name == NULL || !(pr_dj_num(o, "device_self_us") > 0))
+        if (name == NULL || !(pr_dj_num(o, PR_K_DEVICE_SELF_US) > 0))
             continue;
         if (!cJSON_AddItemToArray(names, cJSON_CreateString(name))) {
             cJSON_Delete(names);
