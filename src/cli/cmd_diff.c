@@ -11,6 +11,7 @@
 #include "profreport/cmd.h"
 #include "profreport/diff.h"
 #include "profreport/escape.h"
+#include "profreport/keys.h"
 #include "profreport/parse.h"
 #include "profreport/sget.h"
 #include "profreport/sink.h"
@@ -202,7 +203,7 @@ print_gates(const cJSON *diff)
     cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(diff, "gates"))
     {
         pr_term_printf(stderr, "diff: %s %s: %s\n", pr_sget_str(g, "result"),
-                       pr_sget_str(g, "rule"), pr_sget_str(g, "detail"));
+                       pr_sget_str(g, PR_K_RULE), pr_sget_str(g, "detail"));
     }
 }
 
@@ -221,7 +222,7 @@ print_warnings(const cJSON *diff)
                 stderr,
                 "profreport: warning: --fail-on '%s' matches no figure "
                 "of these runs: skipped (--strict makes it an error)\n",
-                pr_sget_str(g, "rule"));
+                pr_sget_str(g, PR_K_RULE));
     }
     cJSON_ArrayForEach(w, pr_sget(um, "baseline"))
     {
@@ -263,7 +264,7 @@ run(int argc, char **argv, struct pr_cmd_ctl *ctl, struct pr_error *err)
         st = pr_error_set(err, PR_E_REGRESSION, "diff: %zu gate%s tripped",
                           n_failed, n_failed == 1 ? "" : "s");
     else if (st == PR_OK &&
-             pr_sget_is(pr_sget_str(diff, "verdict"), "inconclusive"))
+             pr_sget_is(pr_sget_str(diff, PR_K_VERDICT), "inconclusive"))
         st = pr_error_set(err, PR_E_INCONCLUSIVE,
                           "diff: inconclusive: no gate compared anything "
                           "(each was skipped; see the gate lines)");

@@ -170,7 +170,7 @@ pr_dnames(const struct pr_dtable *t, size_t max_chars)
         }
         cJSON_ArrayForEach(it, t->names_from)
         {
-            names[r++] = pr_sget_str_or(it, "name", "");
+            names[r++] = pr_sget_str_or(it, PR_K_NAME, "");
         }
         if (pr_shorten_names(names, all, n, max_chars, forms + c, t->n_cols) !=
             0) {
@@ -295,7 +295,7 @@ pr_ddescribe(struct pr_buf *b, const cJSON *it)
     const char *unit = pr_dj_str(it, "unit");
     const char *status = pr_dj_str(it, "status"), *run = pr_dj_str(it, "run");
     const char *what = pr_dj_str(it, "short");
-    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(it, "device");
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(it, PR_K_DEVICE);
     char v1[64], v2[64], d[64], pct[64];
     char cut[PR_SHORTEN_CAP(PR_DNAME_MAX_CHARS)];
     enum pr_status st;
@@ -330,7 +330,7 @@ void
 pr_dmethod_text(const cJSON *diff, char *before, size_t nb, char *after,
                 size_t na, char *intervals, size_t ni)
 {
-    const cJSON *m = pr_sget(diff, "method");
+    const cJSON *m = pr_sget(diff, PR_K_METHOD);
     const cJSON *bs = pr_sget(m, "bootstrap");
 
     snprintf(before, nb,
@@ -414,7 +414,7 @@ pr_dtrend_verdict(const cJSON *trend, struct pr_dverdict *v)
     const cJSON *nights = pr_sget(trend, "nights");
     const cJSON *last = cJSON_GetArrayItem(nights, pr_sget_len(nights) - 1);
     const char *verdict = pr_dj_str(trend, "verdict");
-    const char *label = pr_sget_str_or(last, "label", "?");
+    const char *label = pr_sget_str_or(last, PR_K_LABEL, "?");
     size_t k, unreadable = pr_sget_len(pr_sget(trend, "unreadable"));
     char skipped[48] = "", lost[64] = "";
     int inconclusive = 0;

@@ -147,12 +147,12 @@ noise_test(cJSON *noise, const double *a, size_t na, const double *b, size_t nb,
         return st;
     if (m.p_min <= p->o->alpha) {
         sig = m.p_value < p->o->alpha;
-        ok &= cJSON_AddStringToObject(noise, "method",
+        ok &= cJSON_AddStringToObject(noise, PR_K_METHOD,
                                       m.exact ? "mann-whitney-exact"
                                               : "mann-whitney-normal") != NULL;
     } else {
         sig = ci.lo_pct > 0 || ci.hi_pct < 0;
-        ok &= cJSON_AddStringToObject(noise, "method", "bootstrap") != NULL;
+        ok &= cJSON_AddStringToObject(noise, PR_K_METHOD, "bootstrap") != NULL;
     }
     ok &= pr_dj_add_num(noise, "n_baseline", (double)na);
     ok &= pr_dj_add_num(noise, "n_current", (double)nb);
@@ -188,7 +188,7 @@ add_noise(cJSON *row, const cJSON *rb, const cJSON *rc, const char *cat,
     if (st == PR_OK)
         st = step_samples(p, 1, rc, cat, &b, &nb, err);
     if (st == PR_OK && (na < 2 || nb < 2)) {
-        if (cJSON_AddStringToObject(noise, "method", "none") == NULL ||
+        if (cJSON_AddStringToObject(noise, PR_K_METHOD, "none") == NULL ||
             !pr_dj_add_num(noise, "n_baseline", (double)na) ||
             !pr_dj_add_num(noise, "n_current", (double)nb) ||
             cJSON_AddNullToObject(noise, "significant") == NULL)
@@ -215,7 +215,7 @@ metric_row(cJSON *metrics, const char *name, const cJSON *device,
     if (ok) {
         cJSON_AddItemToArray(metrics, row);
         ok &= cJSON_AddStringToObject(row, "metric", name) != NULL;
-        cJSON_AddItemToObject(row, "device", dev);
+        cJSON_AddItemToObject(row, PR_K_DEVICE, dev);
         dev = NULL;
         ok &= cJSON_AddStringToObject(row, "unit", unit) != NULL;
         ok &= pr_dj_add_num(row, "baseline", base);
@@ -448,7 +448,7 @@ compare_runs(cJSON *diff, cJSON *runs, const cJSON *lb, const cJSON *lc,
         rank = cJSON_CreateNull();
     if (rank == NULL)
         return NOMEM(err);
-    cJSON_AddItemToObject(pair, "rank", rank);
+    cJSON_AddItemToObject(pair, PR_K_RANK, rank);
     pr_sget_run_name(all->b, lb, wb, sizeof(wb));
     pr_sget_run_name(all->c, lc, wc, sizeof(wc));
     if (cJSON_AddStringToObject(pair, "baseline", wb) == NULL ||
@@ -551,7 +551,7 @@ compare_all_runs(cJSON *diff, const struct pr_dpairs *p,
                  const struct sides_runs *all, const struct plan *pl,
                  struct pr_error *err)
 {
-    cJSON *runs = cJSON_AddArrayToObject(diff, "runs");
+    cJSON *runs = cJSON_AddArrayToObject(diff, PR_K_RUNS);
     cJSON *um = cJSON_AddObjectToObject(diff, "runs_unmatched");
     unsigned char *tb = calloc(p->nb + 1, 1);
     const cJSON *rb, *rc;
@@ -694,9 +694,9 @@ table_row(const struct pr_match_row *r, const struct side *b,
                                                  : "new";
     int ok = o != NULL;
 
-    ok = ok && cJSON_AddStringToObject(o, "name", r->name) != NULL;
+    ok = ok && cJSON_AddStringToObject(o, PR_K_NAME, r->name) != NULL;
     if (ok && r->shapes != NULL)
-        ok = cJSON_AddStringToObject(o, "input_shapes", r->shapes) != NULL;
+        ok = cJSON_AddStringToObject(o, PR_K_INPUT_SHAPES, r->shapes) != NULL;
     ok = ok && cJSON_AddStringToObject(o, "status", status) != NULL;
     ok = ok && pr_dj_add_num(o, "baseline_us", r->base);
     ok = ok && pr_dj_add_num(o, "current_us", r->cur);
@@ -758,7 +758,7 @@ add_side(cJSON *diff, const char *key, const struct side *s, const char *label,
 {
     cJSON *o = cJSON_AddObjectToObject(diff, key);
 
-    if (o == NULL || cJSON_AddStringToObject(o, "label", label) == NULL ||
+    if (o == NULL || cJSON_AddStringToObject(o, PR_K_LABEL, label) == NULL ||
         !pr_dj_add_num(
             o, "runs",
             (double)cJSON_GetArraySize(pr_sget(s->sum, PR_K_RUNS))) ||
@@ -772,7 +772,7 @@ static enum pr_status
 add_method(cJSON *diff, const struct plan *pl, struct pr_error *err)
 {
     const struct pr_diff_opts *o = pl->o;
-    cJSON *m = cJSON_AddObjectToObject(diff, "method"), *bs;
+    cJSON *m = cJSON_AddObjectToObject(diff, PR_K_METHOD), *bs;
     char seed[24];
 
     snprintf(seed, sizeof(seed), "0x%016llx",

@@ -97,7 +97,7 @@ mark_steps(cJSON *metrics, const char *why)
 static int
 steps_object(cJSON *pair, const struct pr_dstep_pairs *sp, int comparable)
 {
-    cJSON *o = cJSON_AddObjectToObject(pair, "steps");
+    cJSON *o = cJSON_AddObjectToObject(pair, PR_K_STEPS);
     int ok = o != NULL;
 
     ok =
@@ -255,7 +255,7 @@ side_list(const struct pr_match_table *t, int added, const char *time_key)
     for (i = 0; ok && i < k; i++) {
         cJSON *o = cJSON_CreateObject();
         ok = o != NULL && cJSON_AddItemToArray(arr, o);
-        ok = ok && cJSON_AddStringToObject(o, "name", v[i].r->name) != NULL;
+        ok = ok && cJSON_AddStringToObject(o, PR_K_NAME, v[i].r->name) != NULL;
         ok = ok && pr_dj_add_num(o, "calls_per_step", v[i].calls);
         ok = ok && pr_dj_add_num(o, time_key, v[i].us);
     }
@@ -331,10 +331,11 @@ steps_mismatch(const cJSON *diff)
 {
     const cJSON *pair, *row;
 
-    cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(diff, "runs"))
+    cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(diff, PR_K_RUNS))
     {
         if (!cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
-                cJSON_GetObjectItemCaseSensitive(pair, "steps"), "comparable")))
+                cJSON_GetObjectItemCaseSensitive(pair, PR_K_STEPS),
+                "comparable")))
             continue;
         cJSON_ArrayForEach(row,
                            cJSON_GetObjectItemCaseSensitive(pair, "metrics"))

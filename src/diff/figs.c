@@ -63,7 +63,7 @@ add_item(struct pr_figs *f, cJSON *items, const char *sev, const char *text)
         return;
     }
     if (cJSON_AddStringToObject(o, "sev", sev) == NULL ||
-        cJSON_AddStringToObject(o, "text", text) == NULL)
+        cJSON_AddStringToObject(o, PR_K_TEXT, text) == NULL)
         pr_figs_nomem(f);
 }
 
@@ -177,7 +177,7 @@ runs(struct pr_figs *f, const cJSON *diff, struct pairs *p)
     char label[256];
     size_t i = 0;
 
-    cJSON_ArrayForEach(pair, pr_sget(diff, "runs"))
+    cJSON_ArrayForEach(pair, pr_sget(diff, PR_K_RUNS))
     {
         struct pr_dpair_figs *pf = &p->figs[i++];
         snprintf(label, sizeof(label), "Run %s vs %s",
@@ -253,7 +253,7 @@ void
 pr_dfigs_diff(const cJSON *diff, size_t top, pr_dfigs_each_fn *each, void *ctx)
 {
     struct pr_figs f;
-    struct pairs p = {NULL, (size_t)pr_sget_len(pr_sget(diff, "runs"))};
+    struct pairs p = {NULL, (size_t)pr_sget_len(pr_sget(diff, PR_K_RUNS))};
     size_t k, i;
 
     if (comparability_present(diff))
@@ -313,7 +313,7 @@ pr_dfigs_trend(const cJSON *trend, pr_dfigs_each_fn *each, void *ctx)
                 break;
             snprintf(line, sizeof(line),
                      "Night %.200s could not be read and is left out: %.400s",
-                     pr_sget_str_or(u, "path", "?"),
+                     pr_sget_str_or(u, PR_K_PATH, "?"),
                      pr_sget_str_or(u, "error", "?"));
             add_item(&f, items, "warning", line);
         }

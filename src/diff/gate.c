@@ -72,7 +72,7 @@ make_item(struct gate *g, const char *what, const char *run, const cJSON *row,
 {
     cJSON *it = cJSON_CreateObject();
     const cJSON *noise = cJSON_GetObjectItemCaseSensitive(row, "noise");
-    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(row, "device");
+    const cJSON *dev = cJSON_GetObjectItemCaseSensitive(row, PR_K_DEVICE);
 
     if (it == NULL) {
         g->oom = 1;
@@ -83,8 +83,9 @@ make_item(struct gate *g, const char *what, const char *run, const cJSON *row,
         copy_str(g, it, "short", pr_dj_str(row, "short_name"));
     copy_str(g, it, "input_shapes", pr_dj_str(row, "input_shapes"));
     copy_str(g, it, "run", run);
-    if (!cJSON_AddItemToObject(
-            it, "device", dev ? cJSON_Duplicate(dev, 0) : cJSON_CreateNull()))
+    if (!cJSON_AddItemToObject(it, PR_K_DEVICE,
+                               dev ? cJSON_Duplicate(dev, 0)
+                                   : cJSON_CreateNull()))
         g->oom = 1;
     copy_str(g, it, "unit", is_table ? "us" : pr_dj_str(row, "unit"));
     copy_str(g, it, "status", pr_dj_str(row, "status"));
@@ -165,7 +166,7 @@ eval_metric(struct gate *g, const cJSON *diff)
 {
     const cJSON *pair, *row;
 
-    cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(diff, "runs"))
+    cJSON_ArrayForEach(pair, cJSON_GetObjectItemCaseSensitive(diff, PR_K_RUNS))
     {
         const char *run = pr_dj_str(pair, "current");
         cJSON_ArrayForEach(row,
@@ -258,7 +259,7 @@ gate_fields(cJSON *gate, struct gate *g, int is_default, int failed,
         g->worst = cJSON_CreateNull();
     if (g->worst == NULL || !cJSON_AddItemToObject(gate, "largest", g->worst))
         g->oom = 1;
-    if (cJSON_AddStringToObject(gate, "rule", r->text) == NULL ||
+    if (cJSON_AddStringToObject(gate, PR_K_RULE, r->text) == NULL ||
         cJSON_AddBoolToObject(gate, "default", is_default) == NULL ||
         cJSON_AddBoolToObject(gate, "noise_aware",
                               r->kind == PR_RULE_METRIC &&
@@ -355,9 +356,9 @@ pr_diff_gate(cJSON *diff, const struct pr_rule *rules, size_t n,
         *n_failed += failed;
         n_compared += compared;
     }
-    if (st == PR_OK &&
-        cJSON_AddStringToObject(
-            diff, "verdict", pr_diff_verdict_of(*n_failed, n_compared)) == NULL)
+    if (st == PR_OK && cJSON_AddStringToObject(
+                           diff, PR_K_VERDICT,
+                           pr_diff_verdict_of(*n_failed, n_compared)) == NULL)
         st = NOMEM(err);
     return st;
 }
@@ -403,7 +404,7 @@ unmatched_hint(const cJSON *diff, const char *text, char *hint, size_t n)
         snprintf(hint, n,
                  " (no name matches among the rows of at least %g%% of the "
                  "step time, --min-share)",
-                 pr_dj_num(cJSON_GetObjectItemCaseSensitive(diff, "method"),
+                 pr_dj_num(cJSON_GetObjectItemCaseSensitive(diff, PR_K_METHOD),
                            "min_share_pct"));
     else {
         near = closest_name(diff, keys[r.kind], r.name);

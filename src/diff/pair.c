@@ -312,8 +312,8 @@ enum pr_status
 pr_dpair_runs(const cJSON *base, const cJSON *cur, struct pr_dpairs *p,
               struct pr_error *err)
 {
-    const cJSON *jb = pr_sget(base, "jobs");
-    const cJSON *jc = pr_sget(cur, "jobs");
+    const cJSON *jb = pr_sget(base, PR_K_JOBS);
+    const cJSON *jc = pr_sget(cur, PR_K_JOBS);
     enum pr_status st;
 
     memset(p, 0, sizeof(*p));

@@ -46,11 +46,11 @@ header(struct pr_html_view *v, const char *kind, const char *title,
     cJSON *r = v->root;
     cJSON *arr = cJSON_AddArrayToObject(r, "meta");
 
-    if (arr == NULL || cJSON_AddStringToObject(r, "kind", kind) == NULL ||
-        cJSON_AddStringToObject(r, "title", title) == NULL ||
-        cJSON_AddStringToObject(r, "verdict", vd->word) == NULL ||
+    if (arr == NULL || cJSON_AddStringToObject(r, PR_K_KIND, kind) == NULL ||
+        cJSON_AddStringToObject(r, PR_K_TITLE, title) == NULL ||
+        cJSON_AddStringToObject(r, PR_K_VERDICT, vd->word) == NULL ||
         cJSON_AddStringToObject(r, "verdict_cls", vd->cls) == NULL ||
-        cJSON_AddStringToObject(r, "version", PACKAGE_VERSION) == NULL) {
+        cJSON_AddStringToObject(r, PR_K_VERSION, PACKAGE_VERSION) == NULL) {
         v->oom = 1;
         return NULL;
     }
@@ -65,8 +65,8 @@ side_meta(struct pr_html_view *v, cJSON *arr, const char *label,
     char line[600];
 
     snprintf(line, sizeof(line), "%.500s (runs: %.0f, steps: %.0f)",
-             pr_sget_str_or(side, "label", ""), pr_sget_num(side, "runs"),
-             pr_sget_num(side, "steps"));
+             pr_sget_str_or(side, PR_K_LABEL, ""), pr_sget_num(side, PR_K_RUNS),
+             pr_sget_num(side, PR_K_STEPS));
     meta(v, arr, label, line);
 }
 

@@ -42,7 +42,7 @@ testcase(struct pr_buf *b, const cJSON *g, const char *cls, const char *suffix)
     pr_dadd(b, "    <testcase classname=\"");
     pr_dadd(b, cls);
     pr_dadd(b, "\" name=\"");
-    pr_desc(b, pr_sget_str(g, "rule"));
+    pr_desc(b, pr_sget_str(g, PR_K_RULE));
     pr_dadd(b, suffix);
     pr_dadd(b, "\">\n");
     if (res != NULL && strcmp(res, "skipped") == 0) {
@@ -113,7 +113,7 @@ static void
 unreadable_case(struct pr_buf *b, const cJSON *u)
 {
     pr_dadd(b, "    <testcase classname=\"profreport.trend\" name=\"night ");
-    pr_desc(b, pr_sget_str_or(u, "path", "?"));
+    pr_desc(b, pr_sget_str_or(u, PR_K_PATH, "?"));
     pr_dadd(b, "\">\n      <skipped message=\"unreadable, left out: ");
     pr_desc(b, pr_sget_str_or(u, "error", "?"));
     pr_dadd(b, "\"/>\n    </testcase>\n");

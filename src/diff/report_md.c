@@ -58,15 +58,15 @@ header(struct pr_buf *b, const cJSON *diff)
         PR_OK)
         b->failed = 1;
     pr_dadd(b, "Baseline ");
-    code(b, pr_sget_str(bs, "label"));
+    code(b, pr_sget_str(bs, PR_K_LABEL));
     if (pr_buf_printf(b, " (runs: %.0f, steps: %.0f) vs current ",
-                      pr_sget_num(bs, "runs"),
-                      pr_sget_num(bs, "steps")) != PR_OK)
+                      pr_sget_num(bs, PR_K_RUNS),
+                      pr_sget_num(bs, PR_K_STEPS)) != PR_OK)
         b->failed = 1;
-    code(b, pr_sget_str(cs, "label"));
+    code(b, pr_sget_str(cs, PR_K_LABEL));
     if (pr_buf_printf(b, " (runs: %.0f, steps: %.0f).\n\n",
-                      pr_sget_num(cs, "runs"),
-                      pr_sget_num(cs, "steps")) != PR_OK)
+                      pr_sget_num(cs, PR_K_RUNS),
+                      pr_sget_num(cs, PR_K_STEPS)) != PR_OK)
         b->failed = 1;
     pr_dunmatched_each(diff, unmatched, b);
     pr_dcompat_each(diff, compat_line, b);
@@ -156,7 +156,7 @@ runs_tables(struct pr_buf *b, const cJSON *diff)
     const cJSON *pair;
     struct pr_dtable t;
 
-    cJSON_ArrayForEach(pair, pr_sget(diff, "runs"))
+    cJSON_ArrayForEach(pair, pr_sget(diff, PR_K_RUNS))
     {
         pr_dadd(b, "### Run ");
         code(b, pr_sget_str(pair, "baseline"));

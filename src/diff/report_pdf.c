@@ -36,13 +36,13 @@ badge(struct pr_pdf_doc *d, double x, double y, const char *text,
 static void
 side_line(struct pr_pdf_doc *d, const char *label, const cJSON *side)
 {
-    const char *name = pr_sget_str(side, "label");
+    const char *name = pr_sget_str(side, PR_K_LABEL);
     char line[300];
 
     /* the info line cleans the text for the font */
     snprintf(line, sizeof(line), "%s (runs: %.0f, steps: %.0f)",
-             name ? name : "", pr_sget_num(side, "runs"),
-             pr_sget_num(side, "steps"));
+             name ? name : "", pr_sget_num(side, PR_K_RUNS),
+             pr_sget_num(side, PR_K_STEPS));
     pr_pdf_doc_info_line(d, label, line);
 }
 

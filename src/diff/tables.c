@@ -141,7 +141,7 @@ pr_dtable_gates(struct pr_dtable *t, const cJSON *diff)
         vals[0] = pr_sget_is(pr_sget_str(g, "result"), "fail")      ? "FAIL"
                   : pr_sget_is(pr_sget_str(g, "result"), "skipped") ? "skipped"
                                                                     : "pass";
-        vals[1] = pr_sget_str_or(g, "rule", "?");
+        vals[1] = pr_sget_str_or(g, PR_K_RULE, "?");
         /* cut in the middle: a detail ends with its verdict */
         vals[2] = pr_shorten_middle(pr_sget_str_or(g, "detail", ""),
                                     DETAIL_MAX_CHARS, detail, sizeof(detail));
@@ -159,7 +159,7 @@ pr_dtable_gates(struct pr_dtable *t, const cJSON *diff)
 static void
 noise_text(const cJSON *noise, char *buf, size_t n)
 {
-    const char *m = pr_sget_str(noise, "method");
+    const char *m = pr_sget_str(noise, PR_K_METHOD);
     const char *how = m;
 
     if (!cJSON_IsObject(noise)) {
@@ -204,7 +204,7 @@ interval_text(const cJSON *noise, char *buf, size_t n)
 static void
 figure_name(const cJSON *row, char *buf, size_t n)
 {
-    const cJSON *dev = pr_sget(row, "device");
+    const cJSON *dev = pr_sget(row, PR_K_DEVICE);
     const char *m = pr_sget_str_or(row, "metric", "?");
 
     if (cJSON_IsString(dev))
@@ -236,7 +236,7 @@ figure_row(struct pr_dtable *t, const cJSON *row)
                  pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct, sizeof(pct)));
     /* the p of the test that decided: none when the interval did (a
        rank test that cannot reach alpha would read as the decision) */
-    pr_dfmt_p(pr_sget_is(pr_sget_str(noise, "method"), "bootstrap")
+    pr_dfmt_p(pr_sget_is(pr_sget_str(noise, PR_K_METHOD), "bootstrap")
                   ? NAN
                   : pr_sget_num(noise, "p_value"),
               p, sizeof(p));
@@ -270,7 +270,7 @@ change_row(struct pr_dtable *t, const cJSON *row, int want)
     char v1[64], v2[64], dl[64], pct[64];
     const char *vals[5] = {NULL, v1, v2, dl, pct};
 
-    vals[0] = pr_sget_str_or(row, "name", "?");
+    vals[0] = pr_sget_str_or(row, PR_K_NAME, "?");
     pr_dfmt_pair(pr_drow_us(row, "baseline_us"), pr_drow_us(row, "current_us"),
                  "us", v1, v2, sizeof(v1));
     pr_dfmt_delta(pr_sget_num(row, "delta_us"), "us", dl, sizeof(dl));
@@ -278,7 +278,7 @@ change_row(struct pr_dtable *t, const cJSON *row, int want)
         vals[4] = pr_sget_str(row, "status");
     else
         pr_dfmt_pct(pr_sget_num(row, "delta_pct"), pct, sizeof(pct));
-    return add_row(t, vals, pr_sget_str(row, "input_shapes"));
+    return add_row(t, vals, pr_sget_str(row, PR_K_INPUT_SHAPES));
 }
 
 const struct pr_dchange pr_dchanges[PR_N_DCHANGES] = {
@@ -372,7 +372,7 @@ gates_text(const cJSON *night, char *buf, size_t n)
                          pr_sget_is(res, "fail")      ? "CROSSED"
                          : pr_sget_is(res, "skipped") ? "skipped"
                                                       : "ok",
-                         pr_sget_str_or(g, "rule", "?"), vs[k],
+                         pr_sget_str_or(g, PR_K_RULE, "?"), vs[k],
                          pr_sget_str_or(g, "detail", ""));
             at += w > 0 ? (size_t)w : 0;
         }
@@ -429,7 +429,7 @@ pr_dtable_nights(struct pr_dtable *t, const cJSON *trend)
             pr_fig_format_x(col[k][i], fmts[k], extra[k], num[k],
                             sizeof(num[k]));
         snprintf(idx, sizeof(idx), "%d", ++i);
-        vals[1] = pr_sget_str_or(night, "label", "?");
+        vals[1] = pr_sget_str_or(night, PR_K_LABEL, "?");
         vals[5] = cJSON_IsTrue(pr_sget(night, "crossed")) ? "yes" : "no";
         gates_text(night, gates, sizeof(gates));
         rc = add_row(t, vals, NULL);

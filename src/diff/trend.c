@@ -105,7 +105,7 @@ night_unreadable(const struct pr_trend_job *a, struct nights *ns,
         cJSON_Delete(o);
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
-    if (cJSON_AddStringToObject(o, "path", path) == NULL ||
+    if (cJSON_AddStringToObject(o, PR_K_PATH, path) == NULL ||
         cJSON_AddStringToObject(o, "error", why->msg) == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (!a->gate.quiet)
@@ -184,7 +184,7 @@ run_mean(const cJSON *sum, const char *key, const char *cat)
         const cJSON *ss = pr_sget(r, PR_K_STEP_SUMMARY);
         double v = cat == NULL ? pr_dj_num(ss, key)
                                : pr_dj_num(cJSON_GetObjectItemCaseSensitive(
-                                               ss, "breakdown_us"),
+                                               ss, PR_K_BREAKDOWN_US),
                                            cat);
         if (isfinite(v)) {
             t += v;
@@ -279,13 +279,13 @@ gates_compared(const cJSON *gates)
 static int
 night_figures(cJSON *o, const struct night *n, const cJSON *top_ops)
 {
-    cJSON *bd = cJSON_AddObjectToObject(o, "breakdown_us");
+    cJSON *bd = cJSON_AddObjectToObject(o, PR_K_BREAKDOWN_US);
     cJSON *ops = cJSON_AddObjectToObject(o, "operators_us");
     const cJSON *name;
     size_t k;
     int ok = bd != NULL && ops != NULL;
 
-    ok = ok && cJSON_AddStringToObject(o, "label", pr_dbasename(n->path));
+    ok = ok && cJSON_AddStringToObject(o, PR_K_LABEL, pr_dbasename(n->path));
     ok = ok && pr_dj_add_num(o, "recorded", n->stamp);
     ok = ok &&
          pr_dj_add_num(o, "step_mean_us", run_mean(n->sum, "mean_us", NULL));
@@ -371,8 +371,8 @@ trend_night(const struct pr_trend_job *a, struct night *n, size_t i,
         gates_compared(cJSON_GetObjectItemCaseSensitive(o, "gates_vs_first"));
     if (cJSON_AddBoolToObject(o, "crossed", failed + failed_base > 0) == NULL ||
         cJSON_AddStringToObject(
-            o, "verdict", pr_diff_verdict_of(failed + failed_base, compared)) ==
-            NULL)
+            o, PR_K_VERDICT,
+            pr_diff_verdict_of(failed + failed_base, compared)) == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     return PR_OK;
 }
@@ -392,8 +392,8 @@ add_verdict(cJSON *t, const cJSON *nights)
             cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(night, "crossed"));
     }
     return cJSON_AddStringToObject(
-               t, "verdict", pr_sget_str_or(last, "verdict", "inconclusive")) !=
-               NULL &&
+               t, PR_K_VERDICT,
+               pr_sget_str_or(last, PR_K_VERDICT, "inconclusive")) != NULL &&
            pr_dj_add_num(t, "crossed_nights", (double)crossed);
 }
 
@@ -476,7 +476,7 @@ trend_markdown(const cJSON *t, struct pr_buf *b, struct pr_error *err)
     cJSON_ArrayForEach(u, cJSON_GetObjectItemCaseSensitive(t, "unreadable"))
     {
         if (pr_buf_adds(b, "**Warning:** night ") != PR_OK ||
-            pr_dmd_code(b, pr_sget_str_or(u, "path", "?"), 120) != PR_OK ||
+            pr_dmd_code(b, pr_sget_str_or(u, PR_K_PATH, "?"), 120) != PR_OK ||
             pr_buf_adds(b, " could not be read and is left out: ") != PR_OK ||
             pr_dmd_code(b, pr_sget_str_or(u, "error", "?"), 400) != PR_OK ||
             pr_buf_adds(b, "\n\n") != PR_OK)
@@ -582,7 +582,7 @@ pr_trend_run(const struct pr_trend_job *a, const char **verdict,
     if (st == PR_OK)
         st = write_reports(a, t, err);
     for (i = 0; st == PR_OK && i < 3; i++)
-        if (pr_sget_is(pr_sget_str(t, "verdict"), verdicts[i]))
+        if (pr_sget_is(pr_sget_str(t, PR_K_VERDICT), verdicts[i]))
             *verdict = verdicts[i];
     cJSON_Delete(t);
     cJSON_Delete(ns.unreadable);

@@ -140,7 +140,7 @@ nights_axis(struct pr_dtrend_figs *f, const cJSON *nights)
     {
         f->x[i] = (double)(i + 1);
         f->names[i] = f->name_buf + i * NAME_MAX_BYTES;
-        night_name(pr_sget_str(night, "label"), f->names[i]);
+        night_name(pr_sget_str(night, PR_K_LABEL), f->names[i]);
         i++;
     }
     return 0;

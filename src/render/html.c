@@ -207,7 +207,7 @@ name_forms(const struct pr_fig_table *ft, const cJSON **rows, size_t n,
         }
         cJSON_ArrayForEach(it, ft->names_from) /* the rest of the list */
         {
-            names[r++] = pr_sget_str_or(it, "name", "");
+            names[r++] = pr_sget_str_or(it, PR_K_NAME, "");
         }
         if (ft->depth_key != NULL && i == 0 /* a tree's labels: paths */
                 ? pr_shorten_labels(names, n, n, NAME_CHARS, forms + i, n_cols)

@@ -1180,7 +1180,7 @@ names_from(struct pr_pdf_doc *d, const struct pr_fig_table *ft, struct table *t,
     }
     cJSON_ArrayForEach(it, ft->names_from)
     {
-        others[k++] = pr_sget_str_or(it, "name", "");
+        others[k++] = pr_sget_str_or(it, PR_K_NAME, "");
     }
     t->others = others;
     t->n_others = k;
