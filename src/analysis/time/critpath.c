@@ -2044,8 +2044,9 @@ emit_error_note(cJSON *cp, const cJSON *steps, size_t n_steps, double worst,
     snprintf(text, sizeof(text),
              "The replay reproduces the recorded work of every step within "
              "%.2f%%; %s%.60s's last %.1f ms (%.0f%% of it) hold no recorded "
-             "event: the trace stops recording before the %s ends, and no "
-             "replay of its events can reach that time.",
+             "event (the device idles, or the profiler stopped writing "
+             "before the %s ends), and no replay of its events can reach "
+             "that time.",
              worst_rec, strcmp(name, "capture") == 0 ? "the " : "", name,
              tail / 1000.0, 100.0 * tail / meas,
              strcmp(name, "capture") == 0 ? "capture" : "step");
