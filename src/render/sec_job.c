@@ -443,7 +443,10 @@ job_kpis(struct pr_figs *f, const cJSON *job)
                  pr_sget_num(d, PR_K_RANKS_WITH_STEPS));
     else
         of[0] = '\0';
-    if (warm > 0)
+    if (isnan(pr_sget_num(d, "spread_pct")))
+        snprintf(sub, sizeof(sub), "needs 2 ranks with step markers; %.0f here",
+                 pr_sget_num(d, "ranks_with_steps"));
+    else if (warm > 0)
         snprintf(sub, sizeof(sub),
                  "(slowest - fastest) / median%s; the warm-up first step "
                  "left out on %.0f rank%s",
@@ -460,6 +463,37 @@ add_chart(struct pr_figs *f, struct pr_fig_chart *ch)
 {
     if (ch != NULL)
         pr_figs_chart(f, ch, 0);
+}
+
+/* The ranks left out of the spread for want of step markers, named; 0
+ * when none is. */
+static int
+no_steps_note(const cJSON *per_rank, char *text, size_t cap)
+{
+    const cJSON *r;
+    size_t len, n = 0;
+    int w;
+
+    w = snprintf(text, cap,
+                 "Without step markers (a capture read as one "
+                 "window, or operator statistics only), left out "
+                 "of the spread and the median: ");
+    if (w < 0 || (size_t)w >= cap)
+        return 0;
+    len = (size_t)w;
+    cJSON_ArrayForEach(r, per_rank)
+    {
+        if (!cJSON_IsFalse(pr_sget(r, "in_spread")))
+            continue;
+        w = snprintf(text + len, cap - len, "%s%s", n++ ? ", " : "",
+                     pr_sget_str_or(r, PR_K_WORKER, "?"));
+        if (w < 0 || (size_t)w >= cap - len - 1)
+            break;
+        len += (size_t)w;
+    }
+    if (n > 0 && len + 1 < cap)
+        snprintf(text + len, cap - len, ".");
+    return n > 0;
 }
 
 static int
@@ -507,6 +541,10 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                  pr_sget_str(job, PR_K_COVERAGE_NOTE));
         pr_figs_note(f, text);
     }
+    if (no_steps_note(pr_sget(job, "per_rank"), text, sizeof(text)))
+        pr_figs_note(f, text);
+    if (pr_sget_str(job, "mixed_devices_note") != NULL)
+        pr_figs_note(f, pr_sget_str(job, "mixed_devices_note"));
     pr_detail_describe(summary, text, sizeof(text));
     pr_figs_text(f, text);
     add_chart(f, rank_dots(pr_sget(job, PR_K_PER_RANK)));

@@ -21,6 +21,8 @@ struct rk {
     double median, max, comm, steps;
     double run_mean; /* step_summary.mean_us: every step */
     int warmup;      /* its first step left out of mean (steady_mean) */
+    int has_steps;   /* step markers: more than one "capture" window */
+    int in_spread;   /* counted in step_us (has_steps, or no rank has) */
 };
 
 static int
@@ -118,6 +120,13 @@ read_rank(const cJSON *run, size_t idx, struct rk *r)
     r->median = pr_sget_num(ss, PR_K_MEDIAN_US);
     r->max = pr_sget_num(ss, PR_K_MAX_US);
     r->steps = (double)pr_sget_len(pr_sget(run, PR_K_STEPS));
+    r->has_steps =
+        r->steps > 1 ||
+        (r->steps == 1 &&
+         !pr_sget_is(
+             pr_sget_str(cJSON_GetArrayItem(pr_sget(run, PR_K_STEPS), 0),
+                         PR_K_NAME),
+             "capture"));
     /* the share of the steps the mean is over */
     if (r->warmup)
         r->comm = steady_comm_pct(pr_sget(run, PR_K_STEPS));
@@ -172,7 +181,7 @@ per_rank(cJSON *job, const struct rk *v, size_t n, double median, int *ok)
     size_t i;
 
     for (i = 0; a != NULL && i < n; i++) {
-        cJSON *o = rank_ref(&v[i], median, ok);
+        cJSON *o = rank_ref(&v[i], v[i].in_spread ? median : NAN, ok);
 
         if (o == NULL || !cJSON_AddItemToArray(a, o)) {
             cJSON_Delete(o);
@@ -183,8 +192,10 @@ per_rank(cJSON *job, const struct rk *v, size_t n, double median, int *ok)
         pr_emit_num(o, PR_K_STEPS, v[i].steps, ok);
         pr_emit_num_or_null(o, PR_K_MEDIAN_US, v[i].median, ok);
         pr_emit_num_or_null(o, PR_K_MAX_US, v[i].max, ok);
-        pr_emit_num_or_null(o, PR_K_COMMUNICATION_PCT, v[i].comm, ok);
-        pr_emit_bool(o, PR_K_FIRST_STEP_EXCLUDED, v[i].warmup, ok);
+        pr_emit_num_or_null(o, "communication_pct", v[i].comm, ok);
+        pr_emit_bool(o, "first_step_excluded", v[i].warmup, ok);
+        pr_emit_bool(o, "has_steps", v[i].has_steps, ok);
+        pr_emit_bool(o, "in_spread", v[i].in_spread, ok);
         /* the run's own mean (its Overview, verdict and terminal line)
            counts every step: say what it is where the job's differs */
         pr_emit_num_or_null(o, PR_K_RUN_MEAN_US, v[i].run_mean, ok);
@@ -231,11 +242,12 @@ distribution(cJSON *job, const struct rk *sorted, size_t m, size_t slow,
     pr_emit_num_or_null(d, PR_K_MEDIAN_US, median, ok);
     pr_emit_num_or_null(d, PR_K_MEAN_US, m > 0 ? sum / (double)m : NAN, ok);
     pr_emit_num_or_null(d, PR_K_MAX_US, m > 0 ? sorted[m - 1].mean : NAN, ok);
-    pr_emit_num_or_null(
-        d, PR_K_SPREAD_PCT,
-        median > 0 ? 100.0 * (sorted[m - 1].mean - sorted[0].mean) / median
-                   : NAN,
-        ok);
+    pr_emit_num_or_null(d, "spread_pct",
+                        m >= 2 && median > 0
+                            ? 100.0 * (sorted[m - 1].mean - sorted[0].mean) /
+                                  median
+                            : NAN,
+                        ok);
     if (m == 0) {
         pr_emit_null(job, PR_K_SLOWEST, ok);
         pr_emit_null(job, PR_K_MEDIAN, ok);
@@ -600,6 +612,71 @@ rank_order(const cJSON **rv, size_t n)
     return 1;
 }
 
+/* The device kinds of the job's runs ("gpu", "npu"), in order of first
+ * sight, and a note when there are two or more: one job of a GPU rank
+ * and NPU ranks is files of different runs put together, or a
+ * heterogeneous job whose ranks do not compare (third review, finding
+ * 8: mindspore/fixtures). */
+static void
+device_kinds(cJSON *job, const cJSON *runs, int *ok)
+{
+    cJSON *arr = pr_emit_arr(job, "device_kinds", ok), *k;
+    const cJSON *r, *d;
+    char note[300];
+    size_t len = 0;
+    int n = 0;
+
+    cJSON_ArrayForEach(r, runs)
+    {
+        cJSON_ArrayForEach(d, pr_sget(r, "devices"))
+        {
+            const char *kind = pr_sget_str(d, "kind");
+            int seen = 0;
+
+            if (kind == NULL || arr == NULL)
+                continue;
+            cJSON_ArrayForEach(k, arr)
+            {
+                seen |= cJSON_IsString(k) && strcmp(k->valuestring, kind) == 0;
+            }
+            if (!seen && n < 8) {
+                cJSON *s = cJSON_CreateString(kind);
+
+                if (s == NULL || !cJSON_AddItemToArray(arr, s)) {
+                    cJSON_Delete(s);
+                    *ok = 0;
+                    return;
+                }
+                n++;
+            }
+        }
+    }
+    if (n < 2) {
+        pr_emit_null(job, "mixed_devices_note", ok);
+        return;
+    }
+    len = (size_t)snprintf(note, sizeof(note), "One job holds ");
+    cJSON_ArrayForEach(k, arr)
+    {
+        int w = snprintf(note + len, sizeof(note) - len, "%s%s",
+                         k != arr->child ? " and " : "", k->valuestring);
+        size_t c;
+
+        if (w < 0 || (size_t)w >= sizeof(note) - len)
+            break;
+        for (c = len + (size_t)w - strlen(k->valuestring); c < len + (size_t)w;
+             c++) /* "gpu" -> "GPU" */
+            if (note[c] >= 'a' && note[c] <= 'z')
+                note[c] = (char)(note[c] - 'a' + 'A');
+        len += (size_t)w;
+    }
+    if (len + 2 < sizeof(note))
+        snprintf(note + len, sizeof(note) - len,
+                 " devices: files of different runs put together, or a "
+                 "heterogeneous job; its ranks' steps do not compare.");
+    pr_emit_str(job, "mixed_devices_note", note, ok);
+}
+
 static enum pr_status
 build(cJSON *summary, const cJSON *runs, size_t n, struct pr_error *err)
 {
@@ -611,18 +688,31 @@ build(cJSON *summary, const cJSON *runs, size_t n, struct pr_error *err)
     int ok = rv != NULL && v != NULL && sorted != NULL && job != NULL;
 
     if (ok) {
+        size_t marked = 0, k;
+
         cJSON_ArrayForEach(r, runs)
         {
             rv[i] = r;
             read_rank(r, i, &v[i]);
-            if (!isnan(v[i].mean))
-                sorted[m++] = v[i];
+            marked += v[i].has_steps;
             i++;
+        }
+        /* where some ranks have step markers the spread is over those
+           only: a capture read as one step, or a rank of operator
+           statistics, compares nothing with a step series (third review,
+           finding 8: 3483.9% over a GPU capture, a statistics-only rank
+           and 40 real steps); ranks of captures alone compare alike */
+        for (k = 0; k < i; k++) {
+            v[k].in_spread =
+                !isnan(v[k].mean) && (v[k].has_steps || marked == 0);
+            if (v[k].in_spread)
+                sorted[m++] = v[k];
         }
         qsort(sorted, m, sizeof(*sorted), cmp_mean);
         pr_emit_num(job, PR_K_RANKS, (double)n, &ok);
         distribution(job, sorted, m, pipeline_slowest(summary, sorted, m), &ok);
         coverage(job, summary, &ok);
+        device_kinds(job, runs, &ok);
         per_rank(job, v, n, m > 0 ? sorted[(m - 1) / 2].mean : NAN, &ok);
         aggregate(job, rv, n, PR_K_OPERATORS, PR_K_DEVICE_SELF_US,
                   PR_K_OPERATORS, &ok);
