@@ -79,7 +79,21 @@ struct pr_mem_component {
     int64_t peak_ns; /* when the reserved total (else allocated) peaked */
 };
 
+/* One step of MindSpore's step trace (step_trace_raw_*_detail_time.csv)
+ * as MindInsight splits it, in ns: iteration_interval (the previous
+ * step's end to FP start: data and host work), fp_and_bp (FP start to BP
+ * end), tail (BP end to the step's end: gradient all-reduce, optimizer);
+ * start, BP end and end on the trace's clock.  PR_PHASE_UNKNOWN where the
+ * file lacks the column. */
+struct pr_ms_split {
+    int64_t number;
+    int64_t start_ns, bp_ns, end_ns;
+    int64_t interval_ns, fpbp_ns, tail_ns;
+};
+
 struct pr_phases {
+    struct pr_ms_split *split; /* owned, in file order */
+    size_t n_split, cap_split;
     struct pr_phase_step *steps; /* owned, in file order */
     size_t n_steps, cap_steps;
     struct pr_comm_stat *comm; /* owned, in file order */
@@ -103,6 +117,10 @@ struct pr_phases {
  * PR_PHASE_UNKNOWN and number -1.  NULL on out-of-memory.  Valid until
  * the next append. */
 struct pr_phase_step *pr_phases_add_step(struct pr_trace *t);
+
+/* Append a step trace row to t->phases (created on first use), its
+ * times PR_PHASE_UNKNOWN.  NULL on out-of-memory. */
+struct pr_ms_split *pr_phases_add_split(struct pr_trace *t);
 
 /* Append an operation, times PR_PHASE_UNKNOWN, bytes -1, strings
  * PR_STR_NONE, step -1.  NULL on out-of-memory. */

@@ -54,4 +54,44 @@ int pr_producer_comm_advice(const cJSON *run, double share, char *text,
 PR_NODISCARD enum pr_status pr_producer_fill(const struct pr_trace *t,
                                              cJSON *run, struct pr_error *err);
 
+/* Where the run has no task and its producer's step table records far
+ * more than its steps last (comp + communication alone over 1.25x the
+ * median step: a table that is not these steps', which
+ * pr_producer_steps therefore does not apply): a data-quality sentence
+ * into text and 1; 0 (text untouched) otherwise. */
+int pr_producer_table_note(const struct pr_trace *t, const cJSON *run,
+                           char *text, size_t cap);
+
+/* Where the run has torch_npu's step table (step_trace_time.csv or its
+ * analysis.db twin) and its device tasks' busy time a step is under half
+ * the table's (Computing + Communication(Not Overlapped)): a data-quality
+ * sentence into text (cap bytes) naming both, and 1.  *tasks is the
+ * trace's device task count either way.  0 (text untouched) otherwise. */
+int pr_producer_task_note(const struct pr_trace *t, const cJSON *run,
+                          char *text, size_t cap, size_t *tasks);
+
+/* Where pr_producer_task_note finds the task list incomplete: the run's
+ * verdict (text, bound, bound_steps, basis) from the step table instead
+ * of the critical path: the largest of Computing ("device"),
+ * Communication(Not Overlapped) ("communication") and Free ("idle"), as
+ * MindStudio Insight splits the step.  Otherwise nothing changes.
+ * PR_E_NOMEM short of memory. */
+PR_NODISCARD enum pr_status
+pr_producer_verdict(const struct pr_trace *t, cJSON *run, struct pr_error *err);
+
+/* run["step_trace"]: MindSpore's own split of each step of `s` from its
+ * step trace (step_trace_raw_*_detail_time.csv: iteration_interval,
+ * fp_and_bp, tail), with the device's busy time inside FP+BP and inside
+ * the tail; null without a step trace.  PR_E_NOMEM short of memory. */
+PR_NODISCARD enum pr_status pr_producer_split(const struct pr_trace *t,
+                                              const struct pr_steps *s,
+                                              cJSON *run, struct pr_error *err);
+
+/* The verdict's text with what run["step_trace"] says: where the tasks
+ * leave 10% of the median step or more idle inside FP+BP and the tail,
+ * how much of each; without tasks, the split itself.  Otherwise nothing
+ * changes.  PR_E_NOMEM short of memory. */
+PR_NODISCARD enum pr_status pr_producer_split_verdict(cJSON *run,
+                                                      struct pr_error *err);
+
 #endif

@@ -812,6 +812,17 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
 
     if (st == PR_OK)
         st = pr_producer_fill(t, run, err);
+    if (st == PR_OK) {
+        char text[700];
+        size_t tasks;
+
+        if (pr_producer_task_note(t, run, text, sizeof(text), &tasks))
+            pr_notes_row(notes, "tasks_incomplete", tasks, text);
+        if (pr_producer_table_note(t, run, text, sizeof(text)))
+            pr_notes_row(notes, "step_table_mismatch", 1, text);
+    }
+    if (st == PR_OK)
+        st = pr_producer_split(t, steps, run, err);
     if (st == PR_OK)
         st = pr_hostdev_fill(t, steps, run, &facts->tables.hostdev, err);
     if (st == PR_OK)
@@ -835,6 +846,10 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
         st = pr_whatif_verdict(run, err);
     if (st == PR_OK && t->laid_out)
         st = laid_out_verdict(run, err);
+    else if (st == PR_OK) /* a task list far short of the step table */
+        st = pr_producer_verdict(t, run, err);
+    if (st == PR_OK) /* where MindSpore's step trace places the idle */
+        st = pr_producer_split_verdict(run, err);
     return st;
 }
 

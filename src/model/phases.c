@@ -34,6 +34,22 @@ pr_phases_add_step(struct pr_trace *t)
     return s;
 }
 
+struct pr_ms_split *
+pr_phases_add_split(struct pr_trace *t)
+{
+    struct pr_phases *p = phases_of(t);
+    struct pr_ms_split *s;
+
+    if (p == NULL || pr_grow((void **)&p->split, &p->cap_split, p->n_split + 1,
+                             sizeof(*s)) != PR_OK)
+        return NULL;
+    s = &p->split[p->n_split++];
+    s->number = -1;
+    s->start_ns = s->bp_ns = s->end_ns = PR_PHASE_UNKNOWN;
+    s->interval_ns = s->fpbp_ns = s->tail_ns = PR_PHASE_UNKNOWN;
+    return s;
+}
+
 struct pr_comm_stat *
 pr_phases_add_comm(struct pr_trace *t)
 {
@@ -78,6 +94,7 @@ pr_phases_free(struct pr_phases *p)
 {
     if (p == NULL)
         return;
+    free(p->split);
     free(p->steps);
     free(p->comm);
     free(p->mem);

@@ -417,6 +417,66 @@ breakdown_cats(const cJSON *run, struct pr_category *cats)
     return n;
 }
 
+/* MindSpore's own split of the step (its step trace), as MindInsight
+ * draws it: the median step's iteration interval, FP+BP and tail, and
+ * how much of FP+BP and of the tail the export's tasks cover (third
+ * review, findings 7 and 10). */
+static const struct pr_col split_cols[] = {
+    {"steps", "steps", "Steps", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"interval", "iteration_interval_us", "Iteration interval", PR_FMT_US, 1,
+     "the previous step's end to FP start: data and host", PR_COL_BOTH},
+    {"fpbp", "fp_and_bp_us", "FP+BP", PR_FMT_US, 1,
+     "forward start to backward end", PR_COL_BOTH},
+    {"fpbp_tasks", "fp_and_bp_tasks_us", "FP+BP with tasks", PR_FMT_US, 1,
+     "the export's device tasks inside FP+BP", PR_COL_BOTH},
+    {"tail", "tail_us", "Tail", PR_FMT_US, 1,
+     "backward end to the step's end: gradient reduction, optimizer",
+     PR_COL_BOTH},
+    {"tail_tasks", "tail_tasks_us", "Tail with tasks", PR_FMT_US, 1,
+     "the export's device tasks inside the tail", PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+static void
+step_split(struct pr_figs *f, const cJSON *st)
+{
+    static const char *const no_tasks[] = {"fpbp_tasks", "tail_tasks", NULL};
+    struct pr_fig_table t = {.cols = split_cols, .what = "steps", .limit = 1};
+    cJSON *rows, *m;
+    double with = pr_sget_num(st, "steps_with_tasks");
+
+    if (!cJSON_IsObject(st))
+        return;
+    rows = cJSON_CreateArray();
+    m = cJSON_Duplicate(pr_sget(st, "median"), 1);
+    if (rows == NULL || m == NULL || !cJSON_AddItemToArray(rows, m)) {
+        cJSON_Delete(m);
+        cJSON_Delete(rows);
+        pr_figs_nomem(f);
+        return;
+    }
+    if (!cJSON_AddNumberToObject(
+            m, "steps",
+            with > 0 ? with : (double)pr_sget_len(pr_sget(st, "steps")))) {
+        cJSON_Delete(rows);
+        pr_figs_nomem(f);
+        return;
+    }
+    if (!cJSON_IsTrue(pr_sget(st, "tasks")))
+        t.hide = no_tasks;
+    pr_figs_heading(f, "MindSpore's step split");
+    pr_figs_note(f, cJSON_IsTrue(pr_sget(st, "tasks"))
+                        ? "The median step as MindSpore's step trace "
+                          "(step_trace_raw) splits it, over the steps with "
+                          "tasks, and how much of FP+BP and of the tail "
+                          "the export's tasks cover: the rest is work it "
+                          "does not carry (AICPU, host) or idle."
+                        : "The median step as MindSpore's step trace "
+                          "(step_trace_raw) splits it; the export holds no "
+                          "task, so the step is not split further.");
+    pr_figs_table_own(f, &t, rows, NULL);
+}
+
 static void
 sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -455,6 +515,7 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
             pr_figs_chart(f, donut(ss, cats, n_cats), 1);
     }
     pr_figs_table(f, "Step time", &t, NULL);
+    step_split(f, pr_sget(run, "step_trace"));
     if (pr_fig_run_host_only(run))
         return; /* the timeline, metrics and devices are a device's */
     timeline(f, pr_sget(run, PR_K_TIMELINE), no_steps(ss));

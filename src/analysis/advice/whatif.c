@@ -2325,10 +2325,12 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
                                     pr_sget_num(big, PR_K_GAIN_PCT)))
                 big = w;
         }
-        if (big == NULL && pr_sget(cp, PR_K_STEPS) != NULL &&
-            cJSON_GetArraySize(pr_sget(cp, PR_K_STEPS)) == 0)
+        if (big == NULL && n == 0) /* no path: nothing was replayed
+                                          (third review, finding 7) */
             snprintf(text, sizeof(text),
-                     "No finding: no rule fires on this trace.");
+                     "No finding: no rule's advice fits what this trace "
+                     "shows, and without a critical path no change could "
+                     "be replayed.");
         else if (big == NULL)
             snprintf(text, sizeof(text),
                      "No finding: no rule's change shortens the critical "

@@ -687,6 +687,7 @@ struct segment {
 
 struct steps {
     int c_step, c_start, c_end;
+    int c_bp, c_interval, c_fpbp, c_tail; /* MindInsight's split; -1 */
     struct segment seg[MAX_SEGMENTS];
     size_t n_seg;
     int tasks; /* add the segments as tasks (no timeline in the folder) */
@@ -789,6 +790,23 @@ step_row(struct ctx *c, struct pr_csv *csv, struct steps *s,
     if (pr_ms_add_step(&c->b, n, a, b, err) != PR_OK)
         return PR_E_FORMAT;
     s->n_steps++;
+    if (s->c_fpbp >= 0 || s->c_tail >= 0) {
+        struct pr_ms_split *sp = pr_phases_add_split(c->b.t);
+
+        if (sp == NULL)
+            return pr_error_set(err, PR_E_NOMEM, "out of memory");
+        sp->number = n;
+        sp->start_ns = a;
+        sp->end_ns = b;
+        if (s->c_bp < 0 || !ticks(csv, s->c_bp, &sp->bp_ns))
+            sp->bp_ns = PR_PHASE_UNKNOWN;
+        if (s->c_interval < 0 || !ticks(csv, s->c_interval, &sp->interval_ns))
+            sp->interval_ns = PR_PHASE_UNKNOWN;
+        if (s->c_fpbp < 0 || !ticks(csv, s->c_fpbp, &sp->fpbp_ns))
+            sp->fpbp_ns = PR_PHASE_UNKNOWN;
+        if (s->c_tail < 0 || !ticks(csv, s->c_tail, &sp->tail_ns))
+            sp->tail_ns = PR_PHASE_UNKNOWN;
+    }
     return s->tasks ? segment_tasks(c, csv, s, err) : PR_OK;
 }
 
@@ -809,6 +827,10 @@ read_steps(struct ctx *c, int tasks, struct pr_error *err)
         s->c_step = pr_csv_col(csv, "step_num");
         s->c_start = pr_csv_col(csv, "start_point");
         s->c_end = pr_csv_col(csv, "end_point");
+        s->c_bp = pr_csv_col(csv, "bp_point");
+        s->c_interval = pr_csv_col(csv, "iteration_interval");
+        s->c_fpbp = pr_csv_col(csv, "fp_and_bp");
+        s->c_tail = pr_csv_col(csv, "tail");
         if (s->c_step < 0 || s->c_start < 0 || s->c_end < 0)
             st = pr_error_set(err, PR_E_FORMAT,
                               "no step_num, start_point or end_point column");
