@@ -465,7 +465,14 @@ step_split(struct pr_figs *f, const cJSON *st)
     if (!cJSON_IsTrue(pr_sget(st, "tasks")))
         t.hide = no_tasks;
     pr_figs_heading(f, "MindSpore's step split");
-    pr_figs_note(f, cJSON_IsTrue(pr_sget(st, "tasks"))
+    pr_figs_note(f, cJSON_IsTrue(pr_sget(st, "tasks")) &&
+                            !cJSON_IsTrue(pr_sget(st, "compute_tasks"))
+                        ? "The median step as MindSpore's step trace "
+                          "(step_trace_raw) splits it, and how much of "
+                          "FP+BP and of the tail the export's tasks cover: "
+                          "they are communication tasks only, so the "
+                          "compute of either is not in this export."
+                    : cJSON_IsTrue(pr_sget(st, "tasks"))
                         ? "The median step as MindSpore's step trace "
                           "(step_trace_raw) splits it, over the steps with "
                           "tasks, and how much of FP+BP and of the tail "

@@ -1171,6 +1171,7 @@ pr_producer_split(const struct pr_trace *t, const struct pr_steps *s,
     pr_emit_str(o, "source", "step_trace_raw", &ok);
     pr_emit_num(o, "steps_in_file", (double)p->n_split, &ok);
     pr_emit_bool(o, "tasks", n_u > 0, &ok);
+    pr_emit_bool(o, "compute_tasks", has_tasks(t), &ok);
     for (k = 0; k < s->n; k++) {
         const struct pr_ms_split *sp = split_of(t, &s->v[k]);
         int64_t *r;
@@ -1252,7 +1253,13 @@ pr_producer_split_verdict(cJSON *run, struct pr_error *err)
                  "ms%s (median).",
                  fb / 1000.0, tl / 1000.0, w);
     } else if (!isnan(fbt) && !isnan(tlt) &&
+               pr_sget_num(st, "steps_with_tasks") > 0 &&
+               cJSON_IsTrue(pr_sget(st, "compute_tasks")) &&
                (fb - fbt) + (tl - tlt) >= 0.1 * step)
+        /* only where the steps hold compute tasks: an export of HCCL
+           tasks alone (a pipeline stage's, cluster_4rank_pipeline) lacks
+           its AI Core work, and tasks outside every step (a fixture's
+           clocks apart) locate nothing */
         snprintf(add, sizeof(add),
                  " MindSpore's step trace (step_trace_raw) locates the idle: "
                  "%.1f ms of the median step's %.1f ms tail (BP end to step "
