@@ -24,6 +24,12 @@
 /* Write run.host_cpu when t->cpu_use holds samples (the key is absent
  * otherwise: only a producer that samples the host has it).
  * PR_E_NOMEM on allocation failure. */
+/* Where the machine-wide samples' user + sys + io + idle is off 100 by
+ * more than 10 points in some sample: a data-quality sentence into text
+ * (cap bytes) and 1; pr_host_cpu_fill then writes no reading.  0
+ * otherwise. */
+int pr_host_cpu_note(const struct pr_trace *t, char *text, size_t cap);
+
 PR_NODISCARD enum pr_status pr_host_cpu_fill(const struct pr_trace *t,
                                              cJSON *run, struct pr_error *err);
 

@@ -820,6 +820,8 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
             pr_notes_row(notes, "tasks_incomplete", tasks, text);
         if (pr_producer_table_note(t, run, text, sizeof(text)))
             pr_notes_row(notes, "step_table_mismatch", 1, text);
+        if (pr_host_cpu_note(t, text, sizeof(text)))
+            pr_notes_row(notes, "host_cpu_sums", 1, text);
     }
     if (st == PR_OK)
         st = pr_producer_split(t, steps, run, err);

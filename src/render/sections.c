@@ -1116,11 +1116,18 @@ sec_tensor_cores(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         npu_cube(f, tc, no_ops, eligible);
         /* an NPU's findings are its fp32 matrix work without HF32, on
            the Cube or not (each says where it ran and what bounds it) */
+        /* where the export gives no matmul's data type, "none ran in
+           fp32" is not known (third review, finding 11) */
         pr_figs_table(f, "fp32 matmul and convolution without HF32", &t,
                       no_ops ? "No operator events in this trace, so no "
                                "operator was checked."
                       : !(eligible > 0)
                           ? "No operator in this run could use the Cube."
+                      : pr_sget_num(tc, "matmul_dtype_unknown_pct") >= 99.5
+                          ? "The export gives no data type for its matmul "
+                            "and convolution work (no dtype column, or "
+                            "UNKNOWN), so whether any ran in fp32 without "
+                            "HF32 is not known."
                           : "No fp32 matmul or convolution ran without "
                             "HF32.");
         return;

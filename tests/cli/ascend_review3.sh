@@ -162,4 +162,75 @@ else
     skip "ascend_run1 step split" "no $R1"
 fi
 
+
+# 5. Finding 11's Ascend items.
+# text_level1's kernel table: aclnnMuls (MulAiCore) and ForeachAddList
+# ran under a rule named "cann.cast", which read as "these are casts":
+# the rule is named for its family.
+L1R0=torch_npu/text_level1/rank0_ascend_pt
+if summary l1r0 "$L1R0"; then
+    check "text_level1: Muls and ForeachAddList are not under a cast rule" \
+        python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+k = {x['name']: x for x in r['kernels']}
+for n in ('aclnnMuls_MulAiCore_Mul', 'aclnnForeachAddListV2_ForeachAddListV2_ForeachAddList'):
+    assert n in k, n
+    assert k[n]['kernel_rule'] == 'cann.elementwise', k[n]
+assert not [x for x in r['kernels'] if x.get('kernel_rule') == 'cann.cast']
+" "$T_DIR/l1r0.json"
+else
+    skip "text_level1 rule label" "no $L1R0"
+fi
+
+# mindspore/ascend_run2: minddata_cpu_utilization_1.json is synthetic
+# (user 10/20/30, sys 10/20/30, io 10/10/10, idle 10/10/10: sums 40 to
+# 80): a data-quality note and no storage advice; every MatMul's
+# data_type in framework_raw_1.csv is UNKNOWN: no "No fp32 matmul ...
+# without HF32"; MatMul-op19 (Block Dim 1, inputs 2,256,6,6 x
+# 4096,9216) named with its M=2 and the tiling lever.
+R2=mindspore/ascend_run2
+if summary run2 "$R2"; then
+    check "ascend_run2: host CPU samples that do not add up: a note, no reading" \
+        python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+n = [x for x in r['diagnostics'] if x['kind'] == 'host_cpu_sums']
+assert len(n) == 1 and '40% to 80%' in n[0]['text'], n
+assert r['host_cpu']['reading'] is None, r['host_cpu']['reading']
+assert 'slow storage' not in json.dumps(r)
+" "$T_DIR/run2.json"
+    check "ascend_run2: the HTML has no storage advice and says the dtype is unknown" \
+        python3 -c "
+import sys
+h = open(sys.argv[1]).read()
+assert 'slow storage' not in h
+assert 'No fp32 matmul or convolution ran without' not in h
+assert 'gives no data type for its matmul' in h
+" "$T_DIR/run2.html"
+    check "ascend_run2: every MatMul's dtype is unknown, and low_block_dim names M=2" \
+        python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+assert r['tensor_cores']['matmul_dtype_unknown_pct'] == 100, r['tensor_cores']
+ops = r['block_dim']['operators']
+assert ops[0]['input_shapes'] == '[[2, 256, 6, 6], [4096, 9216], [4096]]', ops[0]
+t = [x['text'] for x in r['recommendations'] if x['id'] == 'low_block_dim'][0]
+assert 'MatMul-op19 (Block Dim 1 of 32, 9.17 ms; inputs 2,256,6,6 x 4096,9216: M=2)' in t, t
+assert 'With M=2' in t and 'splits N across' in t, t
+" "$T_DIR/run2.json"
+else
+    skip "ascend_run2 host CPU, dtype, block dim" "no $R2"
+fi
+
+# text_level1's MatMuls state their dtypes: the unknown share is 0.
+if [ -e "$T_DIR/l1r0.json" ]; then
+    check "text_level1: its MatMul dtypes are known" \
+        python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+assert r['tensor_cores']['matmul_dtype_unknown_pct'] == 0, r['tensor_cores']
+" "$T_DIR/l1r0.json"
+fi
+
 echo "1..$T_N"

@@ -1196,6 +1196,81 @@ short_op(const char *name)
     return s != NULL && s[1] != '\0' ? s + 1 : name;
 }
 
+/* The k-th input's dims of a shape text, "[[2, 256, 6, 6], [4096, 9216],
+ * [4096]]" (the plugin's Input Dims) or "2,256,6,6;4096,9216", as
+ * "2,256,6,6" into out; 0 when there is no k-th. */
+static int
+input_dims(const char *s, int k, char *out, size_t cap)
+{
+    size_t len = 0;
+    int nested = s[0] == '[' && strchr(s + 1, '[') != NULL, at = 0;
+
+    if (nested)
+        s++;
+    while (*s) {
+        if (nested) {
+            s += strspn(s, " ,");
+            if (*s != '[')
+                return 0;
+            s++;
+        }
+        if (at == k) {
+            for (; *s && *s != (nested ? ']' : ';'); s++)
+                if (*s != ' ' && len + 1 < cap)
+                    out[len++] = *s;
+            out[len] = '\0';
+            return len > 0;
+        }
+        s += strcspn(s, nested ? "]" : ";");
+        if (*s)
+            s++;
+        at++;
+    }
+    return 0;
+}
+
+/* A MatMul's M, the rows of its first input, where its inputs are known
+ * (MindSpore's MatMul-op19: inputs 2,256,6,6 and 4096,9216, so M = 2,
+ * the batch); the first two inputs as "2,256,6,6 x 4096,9216" into
+ * shape.  0 when the operator is not a MatMul or gives no shapes. */
+static double
+matmul_m(const cJSON *op, char *shape, size_t cap)
+{
+    const char *s = pr_sget_str(op, "input_shapes");
+    const char *name = pr_sget_str_or(op, "name", "");
+    const char *type = pr_sget_str_or(op, "op_type", "");
+    char a[40], b[40], *end;
+    const char *p;
+    double m, k, b0, b1;
+
+    if (s == NULL || (strstr(type, "MatMul") == NULL &&
+                      strstr(short_op(name), "MatMul") == NULL))
+        return 0;
+    if (!input_dims(s, 0, a, sizeof(a)) || !input_dims(s, 1, b, sizeof(b)))
+        return 0;
+    m = strtod(a, &end);
+    if (end == a || !(m > 0) || (*end != ',' && *end != '\0'))
+        return 0;
+    /* M only where the first input's other dims (K, flattened) are one
+       of the second's two: A (M, K) times B (K, N) or B (N, K).  A
+       weight gradient (A transposed: [2, 9216] x [2, 4096]) is not */
+    k = 1;
+    for (p = end; *p == ','; p = end) {
+        double d = strtod(p + 1, &end);
+
+        if (end == p + 1 || !(d > 0))
+            return 0;
+        k *= d;
+    }
+    b0 = strtod(b, &end);
+    b1 = *end == ',' ? strtod(end + 1, NULL) : NAN;
+    if (*end != ',' || strchr(end + 1, ',') != NULL || !(k > 1) ||
+        (k != b0 && k != b1))
+        return 0;
+    snprintf(shape, cap, "%s x %s", a, b);
+    return m;
+}
+
 /* Operators whose tasks' Block Dim leaves most of the NPU's cores idle
  * (review finding 7): CANN's tiling split them into few blocks. */
 static void
@@ -1206,8 +1281,10 @@ rule_low_block_dim(struct rctx *c)
            cores = pr_sget_num(b, PR_K_AI_CORES);
     double vcores = pr_sget_num(b, PR_K_VECTOR_CORES);
     int known = cores > 0;
-    char text[REC_TEXT + 256], ops[360] = "", ref[200], vc[16] = "";
+    char text[REC_TEXT + 512], ops[520] = "", ref[200], vc[16] = "";
+    char shape[100], lever[400] = "";
     size_t len = 0, n = 0;
+    double m, small_m = 0;
     cJSON *r;
 
     if (!c->npu || !(pct >= LOW_BLOCK_DIM_PCT))
@@ -1223,7 +1300,18 @@ rule_low_block_dim(struct rctx *c)
             (n > 0 &&
              pr_sget_num(op, PR_K_US) < 0.05 * pr_sget_num(b, PR_K_LOW_US)))
             break; /* sorted by time: the rest is noise (the first stays) */
-        if (lo == hi)
+        m = matmul_m(op, shape, sizeof(shape));
+        if (m > 0 && lo == hi) {
+            /* the shape that explains it (third review, finding 11) */
+            len = pr_append(ops, sizeof(ops), len,
+                            "%s%s (Block Dim %.0f of %.0f, %.2f ms; inputs "
+                            "%s: M=%.0f)",
+                            n ? "; " : "", short_op(name), lo,
+                            pr_sget_num(op, "cores"),
+                            pr_sget_num(op, "us") / 1e3, shape, m);
+            if (small_m == 0 || m < small_m)
+                small_m = m;
+        } else if (lo == hi)
             len = pr_append(ops, sizeof(ops), len,
                             "%s%s (Block Dim %.0f of %.0f, "
                             "%.2f ms)",
@@ -1257,20 +1345,28 @@ rule_low_block_dim(struct rctx *c)
         snprintf(ref, sizeof(ref),
                  "the run's usual Block Dim (%.0f, the most frequent: this "
                  "export names no chip, so its AI Core count is unknown)",
-                 pr_sget_num(b, PR_K_COMMON_BLOCK_DIM));
+                 pr_sget_num(b, "common_block_dim"));
+    if (small_m > 0 && small_m <= 16) /* under one Cube tile's rows */
+        snprintf(lever, sizeof(lever),
+                 " With M=%.0f (the batch's rows) a MatMul's cost is loading "
+                 "its weight (K x N) on the one core that runs it: a larger "
+                 "batch gives M to split, and a tiling that splits N across "
+                 "cores (the operator's, which CANN chose for this shape) "
+                 "would use the others.",
+                 small_m);
     snprintf(text, sizeof(text),
              "%.1f%% of the AI Core task time (%.2f of %.2f ms) runs in tasks "
              "whose Block Dim is at most a quarter of %s: %s. Each block runs "
              "on one core, so the other cores idle while these tasks run. "
              "CANN's operators set their Block Dim in their tiling, from the "
              "shapes: a shape too small along the axes the operator splits "
-             "(the batch, or M of a MatMul) gives few blocks. Give each call "
-             "more work: a larger batch, or fewer, larger operators; in your "
-             "own Ascend C operators, set the tiling's block count "
+             "(the batch, or M of a MatMul) gives few blocks.%s Give each "
+             "call more work: a larger batch, or fewer, larger operators; in "
+             "your own Ascend C operators, set the tiling's block count "
              "(SetBlockDim) to the core count (GetCoreNumAic, GetCoreNumAiv) "
              "and split along an axis large enough for every core.",
-             pct, pr_sget_num(b, PR_K_LOW_US) / 1e3,
-             pr_sget_num(b, PR_K_TASK_US) / 1e3, ref, ops);
+             pct, pr_sget_num(b, "low_us") / 1e3,
+             pr_sget_num(b, "task_us") / 1e3, ref, ops, lever);
     r = add_rec(c, "low_block_dim", pct >= 50 ? "warning" : "info", text);
     if (r != NULL && !known)
         pr_emit_str(r, PR_K_GAIN_NOTE,

@@ -595,6 +595,27 @@ has_fp32(const char *s)
     return 0;
 }
 
+/* A producer's dtype list names some type ("FLOAT", "DT_BF16"), not only
+ * UNKNOWN, N/A, NULL or END (MindSpore's framework_raw writes UNKNOWN, or
+ * its enum's end NUMBER_TYPE_END, where it did not record the type). */
+static int
+has_known_dtype(const char *s)
+{
+    while (*s) {
+        size_t n;
+
+        s += strspn(s, "[]' ,;");
+        n = strcspn(s, "[]' ,;");
+        if (n > 0 && !(n == 7 && strncasecmp(s, "unknown", 7) == 0) &&
+            !(n == 3 && strncasecmp(s, "n/a", 3) == 0) &&
+            !(n == 4 && strncasecmp(s, "null", 4) == 0) &&
+            !(n == 3 && strncasecmp(s, "end", 3) == 0)) /* NUMBER_TYPE_END */
+            return 1;
+        s += n;
+    }
+    return 0;
+}
+
 /* What an Ascend task says of its operator when the host op does not:
  * the op type (MatMulV2, Conv2DBackpropInput) and the device dtypes. */
 static void
@@ -1413,6 +1434,81 @@ npu_blind_note(const struct pr_trace *t)
            "profile with profiler_level1";
 }
 
+/* The share of an NPU run's matmul and convolution task time whose
+ * data type the export does not give (third review, finding 11: every
+ * MatMul of mindspore ascend_run2 is UNKNOWN in framework_raw): then "no
+ * fp32 matmul without HF32" cannot be said.  NaN without such tasks. */
+static double
+npu_dtype_unknown_pct(const struct pass *p)
+{
+    const struct pr_trace *t = p->t;
+    double all = 0, unk = 0;
+    size_t i;
+
+    /* operator records named by their type (MindSpore: "MatMul", its
+       framework_raw types), by calls: their tasks carry no dtype */
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *ev = &t->events[i];
+        const char *n = pr_trace_str(t, ev->name);
+        struct pr_op_info ob;
+
+        if (ev->kind != PR_KIND_HOST_OP ||
+            (strncmp(n, "MatMul", 6) != 0 &&
+             strncmp(n, "BatchMatMul", 11) != 0 &&
+             strncmp(n, "Conv2D", 6) != 0 && strncmp(n, "Conv3D", 6) != 0) ||
+            pr_trace_op(t, ev, &ob) == NULL || ob.input_types == PR_STR_NONE)
+            continue; /* an op without types says nothing either way */
+        all += 1;
+        if (!has_known_dtype(pr_trace_str(t, ob.input_types)))
+            unk += 1;
+    }
+    if (all > 0)
+        return 100.0 * unk / all;
+    /* the operator rows: their class and dtype, completed from their
+       tasks where their own are unknown (hf32_cost) */
+    for (i = 0; i < p->n_rows; i++) {
+        const struct row *r = &p->rows[i];
+
+        if (r->hf32_cost.cls != PR_OPC_GEMM && r->hf32_cost.cls != PR_OPC_CONV)
+            continue;
+        all += r->dev_self_us;
+        if (r->hf32_cost.dtype == PR_DT_UNKNOWN)
+            unk += r->dev_self_us;
+    }
+    if (all > 0)
+        return 100.0 * unk / all;
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *ev = &t->events[i];
+        struct pr_gpu_info gb;
+        const struct pr_gpu_info *gi;
+        struct og o;
+
+        if (ev->kind != PR_KIND_DEVICE_TASK ||
+            (gi = pr_trace_gpu(t, ev, &gb)) == NULL)
+            continue;
+        memset(&o, 0, sizeof(o));
+        note_task(t, gi, &o);
+        if (o.task_cls == PR_OPC_OTHER) { /* MindSpore: ".../MatMul-op19" */
+            const char *n = pr_trace_str(t, ev->name), *sl = strrchr(n, '/');
+
+            n = sl != NULL ? sl + 1 : n;
+            if (strncmp(n, "MatMul", 6) == 0 ||
+                strncmp(n, "BatchMatMul", 11) == 0)
+                o.task_cls = PR_OPC_GEMM;
+            else if (strncmp(n, "Conv2D", 6) == 0 ||
+                     strncmp(n, "Conv3D", 6) == 0)
+                o.task_cls = PR_OPC_CONV;
+        }
+        if (o.task_cls != PR_OPC_GEMM && o.task_cls != PR_OPC_CONV)
+            continue;
+        all += (double)ev->dur_ns;
+        if (gi->dev_types == PR_STR_NONE ||
+            !has_known_dtype(pr_trace_str(t, gi->dev_types)))
+            unk += (double)ev->dur_ns;
+    }
+    return all > 0 ? 100.0 * unk / all : NAN;
+}
+
 /* Eligible ops that launched kernels but none on tensor cores, by device
  * time lost. */
 static void
@@ -1422,6 +1518,9 @@ fill_findings(struct pass *p, cJSON *tc)
     cJSON *arr = pr_emit_arr(tc, PR_K_FINDINGS, &p->ok);
     size_t i, n = 0;
 
+    if (p->ok && p->main_dev && p->main_dev->npu)
+        pr_emit_num_or_null(tc, "matmul_dtype_unknown_pct",
+                            npu_dtype_unknown_pct(p), &p->ok);
     if (p->ok && p->main_dev && p->main_dev->npu &&
         npu_task_findings(p, tc, arr))
         return;

@@ -156,6 +156,52 @@ busiest_worker(const struct op_row *r, size_t n)
     return best;
 }
 
+/* The smallest and largest user + sys + io + idle of one machine sample
+ * (each a share of all CPUs, so about 100): 1 when some sample gives all
+ * four, and then whether one sum is off by more than 10 points (a
+ * synthetic or damaged file: mindspore ascend_run2's three samples sum to
+ * 40, 60 and 80, third review finding 11). */
+static int
+sums_off(const struct pr_cpu_series *s, double *lo, double *hi)
+{
+    size_t i;
+    int any = 0;
+
+    if (s == NULL || s->user == NULL || s->sys == NULL || s->io == NULL ||
+        s->idle == NULL)
+        return 0;
+    for (i = 0; i < s->n; i++) {
+        double v = s->user[i] + s->sys[i] + s->io[i] + s->idle[i];
+
+        if (isnan(v))
+            continue;
+        if (!any || v < *lo)
+            *lo = v;
+        if (!any || v > *hi)
+            *hi = v;
+        any = 1;
+    }
+    return any && (*lo < 90.0 || *hi > 110.0);
+}
+
+int
+pr_host_cpu_note(const struct pr_trace *t, char *text, size_t cap)
+{
+    const struct pr_cpu_use *u = t->cpu_use;
+    double lo = 0, hi = 0;
+
+    if (u == NULL || !sums_off(scope_series(u, PR_CPU_MACHINE), &lo, &hi))
+        return 0;
+    snprintf(text, cap,
+             "The host CPU sampler's machine-wide shares do not add up: user "
+             "+ sys + io + idle is %.0f%% to %.0f%% per sample where it is "
+             "about 100%% (a synthetic or damaged minddata_cpu_utilization "
+             "file), so the Host CPU figures are shown but not read: no "
+             "advice from them.",
+             lo, hi);
+    return 1;
+}
+
 /* What the numbers say, in the order a user acts on them: a saturated
  * host first (more workers cannot help), then an operator whose workers
  * are busy while CPU is spare (MindSpore's own advice), then I/O wait. */
@@ -290,9 +336,13 @@ pr_host_cpu_fill(const struct pr_trace *t, cJSON *run, struct pr_error *err)
         emit_scope(o, "machine", scope_series(u, PR_CPU_MACHINE), &mach, &ok);
         emit_scope(o, "process", scope_series(u, PR_CPU_PROCESS), &proc, &ok);
         emit_ops(t, o, rows, n_rows, &ok);
-        reading(t, scope_series(u, PR_CPU_MACHINE) ? &mach : NULL, rows, n_rows,
-                text, sizeof(text));
-        pr_emit_str(o, PR_K_READING, text, &ok);
+        if (pr_host_cpu_note(t, text, sizeof(text)))
+            pr_emit_null(o, "reading", &ok); /* not read (data quality) */
+        else {
+            reading(t, scope_series(u, PR_CPU_MACHINE) ? &mach : NULL, rows,
+                    n_rows, text, sizeof(text));
+            pr_emit_str(o, "reading", text, &ok);
+        }
     }
     free(rows);
     if (nomem || !ok)
