@@ -55,7 +55,7 @@ PR_NODISCARD enum pr_status pr_producer_fill(const struct pr_trace *t,
                                              cJSON *run, struct pr_error *err);
 
 /* Where the run has no task and its producer's step table records far
- * more than its steps last (comp + communication alone over 1.25x the
+ * more than its steps last (comp + communication alone over twice the
  * median step: a table that is not these steps', which
  * pr_producer_steps therefore does not apply): a data-quality sentence
  * into text and 1; 0 (text untouched) otherwise. */

@@ -91,11 +91,14 @@ known(int64_t v)
  * hold a cluster table of 651.9 ms computation and 1293.1 ms
  * communication beside a step trace of one 23.7 ms step (third review,
  * finding 7); clamped, it read as "Kernel 100%" of a step without a
- * single task.  Such a table is not that step's. */
+ * single task.  Such a table is not that step's.  Twice, not less: a
+ * pipeline's warm-up step may run past its step by a quarter (the pp2
+ * test data's rank 1: 122.8 ms computation + 104.2 ms alone in a 179 ms
+ * step, the receive counted alone beside compute it overlaps). */
 static int
 table_too_long(int64_t comp, int64_t alone, int64_t span)
 {
-    return span > 0 && (double)comp + (double)alone > 1.25 * (double)span;
+    return span > 0 && (double)comp + (double)alone > 2.0 * (double)span;
 }
 
 void
