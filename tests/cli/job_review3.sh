@@ -50,4 +50,21 @@ else
     skip "fixtures job spread" "no $FX"
 fi
 
+
+# torch_npu/old2023: the job's Ranks table's Communication is the step
+# table's Communication(Not Overlapped) (146.6 of 291.7 ms: 50.3%), as
+# the Distributed section's, not its 21 tasks' 3.5%.
+OLD=torch_npu/old2023
+if summary old "$OLD"; then
+    check "old2023: the job's communication share is step_trace_time.csv's" \
+        python3 -c "
+import json, sys
+j = json.load(open(sys.argv[1]))['job']
+c = {p['worker']: p['communication_pct'] for p in j['per_rank']}
+assert abs(c['rank0'] - 50.26) < 0.1 and abs(c['rank1'] - 51.36) < 0.1, c
+" "$T_DIR/old.json"
+else
+    skip "old2023 job communication" "no $OLD"
+fi
+
 echo "1..$T_N"
