@@ -157,23 +157,25 @@ busiest_worker(const struct op_row *r, size_t n)
 }
 
 /* The smallest and largest user + sys + io + idle of one machine sample
- * (each a share of all CPUs, so about 100): 1 when some sample gives all
- * four, and then whether one sum is off by more than 10 points (a
+ * in the window the means are over (each a share of all CPUs, so about
+ * 100; an all-zero sample left out): 1 when some sample gives all four
+ * and one sum is off by more than 10 points (a
  * synthetic or damaged file: mindspore ascend_run2's three samples sum to
  * 40, 60 and 80, third review finding 11). */
 static int
 sums_off(const struct pr_cpu_series *s, double *lo, double *hi)
 {
-    size_t i;
+    size_t i, w0, w1;
     int any = 0;
 
     if (s == NULL || s->user == NULL || s->sys == NULL || s->io == NULL ||
         s->idle == NULL)
         return 0;
-    for (i = 0; i < s->n; i++) {
+    window(s->n, &w0, &w1); /* the samples the means are over */
+    for (i = w0; i < w1; i++) {
         double v = s->user[i] + s->sys[i] + s->io[i] + s->idle[i];
 
-        if (isnan(v))
+        if (isnan(v) || v == 0) /* a sampler's empty first record */
             continue;
         if (!any || v < *lo)
             *lo = v;
