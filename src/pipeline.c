@@ -1626,11 +1626,11 @@ print_job_line(const cJSON *job, const char *name)
 
     if (!cJSON_IsObject(job))
         return;
-    if (isnan(pr_sget_num(d, "spread_pct")))
+    if (isnan(pr_sget_num(d, PR_K_SPREAD_PCT)))
         snprintf(spread, sizeof(spread),
                  "no spread: %.0f rank%s with step markers",
-                 pr_sget_num(d, "ranks_with_steps"),
-                 pr_sget_num(d, "ranks_with_steps") == 1 ? "" : "s");
+                 pr_sget_num(d, PR_K_RANKS_WITH_STEPS),
+                 pr_sget_num(d, PR_K_RANKS_WITH_STEPS) == 1 ? "" : "s");
     else if (partial)
         snprintf(spread, sizeof(spread), "the spread between these is %.1f%%",
                  pr_sget_num(d, PR_K_SPREAD_PCT));

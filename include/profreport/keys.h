@@ -635,4 +635,25 @@ extern const struct pr_category pr_keys_overlap[PR_N_OVERLAP];
 /* The breakdown category with this key, or NULL. */
 const struct pr_category *pr_keys_category(const char *key);
 
+/* ---- this session's keys: step_trace (MindSpore), job device kinds,
+ * the producer's split (issue #30, third review) */
+#define PR_K_METHOD_PRODUCER "method_producer"
+#define PR_K_SPLIT_SOURCE "split_source"
+#define PR_K_DEVICE_KINDS "device_kinds"
+#define PR_K_MIXED_DEVICES_NOTE "mixed_devices_note"
+#define PR_K_HAS_STEPS "has_steps"
+#define PR_K_IN_SPREAD "in_spread"
+#define PR_K_MATMUL_DTYPE_UNKNOWN_PCT "matmul_dtype_unknown_pct"
+#define PR_K_STEP_TRACE "step_trace"
+#define PR_K_STEPS_IN_FILE "steps_in_file"
+#define PR_K_TASKS "tasks"
+#define PR_K_COMPUTE_TASKS "compute_tasks"
+#define PR_K_STEPS_WITH_TASKS "steps_with_tasks"
+#define PR_K_FILE_MEDIAN "file_median"
+#define PR_K_ITERATION_INTERVAL_US "iteration_interval_us"
+#define PR_K_FP_AND_BP_US "fp_and_bp_us"
+#define PR_K_TAIL_US "tail_us"
+#define PR_K_FP_AND_BP_TASKS_US "fp_and_bp_tasks_us"
+#define PR_K_TAIL_TASKS_US "tail_tasks_us"
+
 #endif

@@ -443,9 +443,9 @@ job_kpis(struct pr_figs *f, const cJSON *job)
                  pr_sget_num(d, PR_K_RANKS_WITH_STEPS));
     else
         of[0] = '\0';
-    if (isnan(pr_sget_num(d, "spread_pct")))
+    if (isnan(pr_sget_num(d, PR_K_SPREAD_PCT)))
         snprintf(sub, sizeof(sub), "needs 2 ranks with step markers; %.0f here",
-                 pr_sget_num(d, "ranks_with_steps"));
+                 pr_sget_num(d, PR_K_RANKS_WITH_STEPS));
     else if (warm > 0)
         snprintf(sub, sizeof(sub),
                  "(slowest - fastest) / median%s; the warm-up first step "
@@ -483,7 +483,7 @@ no_steps_note(const cJSON *per_rank, char *text, size_t cap)
     len = (size_t)w;
     cJSON_ArrayForEach(r, per_rank)
     {
-        if (!cJSON_IsFalse(pr_sget(r, "in_spread")))
+        if (!cJSON_IsFalse(pr_sget(r, PR_K_IN_SPREAD)))
             continue;
         w = snprintf(text + len, cap - len, "%s%s", n++ ? ", " : "",
                      pr_sget_str_or(r, PR_K_WORKER, "?"));
@@ -541,10 +541,10 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                  pr_sget_str(job, PR_K_COVERAGE_NOTE));
         pr_figs_note(f, text);
     }
-    if (no_steps_note(pr_sget(job, "per_rank"), text, sizeof(text)))
+    if (no_steps_note(pr_sget(job, PR_K_PER_RANK), text, sizeof(text)))
         pr_figs_note(f, text);
-    if (pr_sget_str(job, "mixed_devices_note") != NULL)
-        pr_figs_note(f, pr_sget_str(job, "mixed_devices_note"));
+    if (pr_sget_str(job, PR_K_MIXED_DEVICES_NOTE) != NULL)
+        pr_figs_note(f, pr_sget_str(job, PR_K_MIXED_DEVICES_NOTE));
     pr_detail_describe(summary, text, sizeof(text));
     pr_figs_text(f, text);
     add_chart(f, rank_dots(pr_sget(job, PR_K_PER_RANK)));

@@ -78,7 +78,7 @@ pr_sec_npu_workers(struct pr_figs *f, const cJSON *workers)
     cJSON_ArrayForEach(r, workers)
     {
         n++;
-        tab += !pr_sget_is(pr_sget_str(r, "split_source"), "tasks");
+        tab += !pr_sget_is(pr_sget_str(r, PR_K_SPLIT_SOURCE), PR_K_TASKS);
     }
     if (rows == NULL)
         pr_figs_nomem(f);

@@ -443,12 +443,12 @@ step_split(struct pr_figs *f, const cJSON *st)
     static const char *const no_tasks[] = {"fpbp_tasks", "tail_tasks", NULL};
     struct pr_fig_table t = {.cols = split_cols, .what = "steps", .limit = 1};
     cJSON *rows, *m;
-    double with = pr_sget_num(st, "steps_with_tasks");
+    double with = pr_sget_num(st, PR_K_STEPS_WITH_TASKS);
 
     if (!cJSON_IsObject(st))
         return;
     rows = cJSON_CreateArray();
-    m = cJSON_Duplicate(pr_sget(st, "median"), 1);
+    m = cJSON_Duplicate(pr_sget(st, PR_K_MEDIAN), 1);
     if (rows == NULL || m == NULL || !cJSON_AddItemToArray(rows, m)) {
         cJSON_Delete(m);
         cJSON_Delete(rows);
@@ -456,23 +456,23 @@ step_split(struct pr_figs *f, const cJSON *st)
         return;
     }
     if (!cJSON_AddNumberToObject(
-            m, "steps",
-            with > 0 ? with : (double)pr_sget_len(pr_sget(st, "steps")))) {
+            m, PR_K_STEPS,
+            with > 0 ? with : (double)pr_sget_len(pr_sget(st, PR_K_STEPS)))) {
         cJSON_Delete(rows);
         pr_figs_nomem(f);
         return;
     }
-    if (!cJSON_IsTrue(pr_sget(st, "tasks")))
+    if (!cJSON_IsTrue(pr_sget(st, PR_K_TASKS)))
         t.hide = no_tasks;
     pr_figs_heading(f, "MindSpore's step split");
-    pr_figs_note(f, cJSON_IsTrue(pr_sget(st, "tasks")) &&
-                            !cJSON_IsTrue(pr_sget(st, "compute_tasks"))
+    pr_figs_note(f, cJSON_IsTrue(pr_sget(st, PR_K_TASKS)) &&
+                            !cJSON_IsTrue(pr_sget(st, PR_K_COMPUTE_TASKS))
                         ? "The median step as MindSpore's step trace "
                           "(step_trace_raw) splits it, and how much of "
                           "FP+BP and of the tail the export's tasks cover: "
                           "they are communication tasks only, so the "
                           "compute of either is not in this export."
-                    : cJSON_IsTrue(pr_sget(st, "tasks"))
+                    : cJSON_IsTrue(pr_sget(st, PR_K_TASKS))
                         ? "The median step as MindSpore's step trace "
                           "(step_trace_raw) splits it, over the steps with "
                           "tasks, and how much of FP+BP and of the tail "
@@ -522,7 +522,7 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
             pr_figs_chart(f, donut(ss, cats, n_cats), 1);
     }
     pr_figs_table(f, "Step time", &t, NULL);
-    step_split(f, pr_sget(run, "step_trace"));
+    step_split(f, pr_sget(run, PR_K_STEP_TRACE));
     if (pr_fig_run_host_only(run))
         return; /* the timeline, metrics and devices are a device's */
     timeline(f, pr_sget(run, PR_K_TIMELINE), no_steps(ss));
@@ -1123,7 +1123,7 @@ sec_tensor_cores(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                                "operator was checked."
                       : !(eligible > 0)
                           ? "No operator in this run could use the Cube."
-                      : pr_sget_num(tc, "matmul_dtype_unknown_pct") >= 99.5
+                      : pr_sget_num(tc, PR_K_MATMUL_DTYPE_UNKNOWN_PCT) >= 99.5
                           ? "The export gives no data type for its matmul "
                             "and convolution work (no dtype column, or "
                             "UNKNOWN), so whether any ran in fp32 without "

@@ -1236,9 +1236,9 @@ input_dims(const char *s, int k, char *out, size_t cap)
 static double
 matmul_m(const cJSON *op, char *shape, size_t cap)
 {
-    const char *s = pr_sget_str(op, "input_shapes");
-    const char *name = pr_sget_str_or(op, "name", "");
-    const char *type = pr_sget_str_or(op, "op_type", "");
+    const char *s = pr_sget_str(op, PR_K_INPUT_SHAPES);
+    const char *name = pr_sget_str_or(op, PR_K_NAME, "");
+    const char *type = pr_sget_str_or(op, PR_K_OP_TYPE, "");
     char a[40], b[40], *end;
     const char *p;
     double m, k, b0, b1;
@@ -1307,8 +1307,8 @@ rule_low_block_dim(struct rctx *c)
                             "%s%s (Block Dim %.0f of %.0f, %.2f ms; inputs "
                             "%s: M=%.0f)",
                             n ? "; " : "", short_op(name), lo,
-                            pr_sget_num(op, "cores"),
-                            pr_sget_num(op, "us") / 1e3, shape, m);
+                            pr_sget_num(op, PR_K_CORES),
+                            pr_sget_num(op, PR_K_US) / 1e3, shape, m);
             if (small_m == 0 || m < small_m)
                 small_m = m;
         } else if (lo == hi)
@@ -1345,7 +1345,7 @@ rule_low_block_dim(struct rctx *c)
         snprintf(ref, sizeof(ref),
                  "the run's usual Block Dim (%.0f, the most frequent: this "
                  "export names no chip, so its AI Core count is unknown)",
-                 pr_sget_num(b, "common_block_dim"));
+                 pr_sget_num(b, PR_K_COMMON_BLOCK_DIM));
     if (small_m > 0 && small_m <= 16) /* under one Cube tile's rows */
         snprintf(lever, sizeof(lever),
                  " With M=%.0f (the batch's rows) a MatMul's cost is loading "
@@ -1365,8 +1365,8 @@ rule_low_block_dim(struct rctx *c)
              "your own Ascend C operators, set the tiling's block count "
              "(SetBlockDim) to the core count (GetCoreNumAic, GetCoreNumAiv) "
              "and split along an axis large enough for every core.",
-             pct, pr_sget_num(b, "low_us") / 1e3,
-             pr_sget_num(b, "task_us") / 1e3, ref, ops, lever);
+             pct, pr_sget_num(b, PR_K_LOW_US) / 1e3,
+             pr_sget_num(b, PR_K_TASK_US) / 1e3, ref, ops, lever);
     r = add_rec(c, "low_block_dim", pct >= 50 ? "warning" : "info", text);
     if (r != NULL && !known)
         pr_emit_str(r, PR_K_GAIN_NOTE,

@@ -285,19 +285,19 @@ emit_workers(const struct wk *w, size_t n, cJSON *d, int *ok)
 
     for (i = 0; i < n && *ok; i++) {
         cJSON *r = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(r, "worker", w[i].worker, ok);
-        pr_emit_num_or_null(r, "rank", w[i].rank, ok);
-        pr_emit_num_or_null(r, "computation_us", w[i].comp, ok);
-        pr_emit_num_or_null(r, "overlap_us", w[i].overlap, ok);
-        pr_emit_num_or_null(r, "communication_us", w[i].comm, ok);
-        pr_emit_num_or_null(r, "other_us", w[i].other, ok);
-        pr_emit_num(r, "steps", w[i].steps, ok);
-        pr_emit_str(
-            r, "split_source",
-            w[i].from_table
-                ? pr_sget_str_or(pr_sget(w[i].run, "step_phases"), "source", "")
-                : "tasks",
-            ok);
+        pr_emit_str(r, PR_K_WORKER, w[i].worker, ok);
+        pr_emit_num_or_null(r, PR_K_RANK, w[i].rank, ok);
+        pr_emit_num_or_null(r, PR_K_COMPUTATION_US, w[i].comp, ok);
+        pr_emit_num_or_null(r, PR_K_OVERLAP_US, w[i].overlap, ok);
+        pr_emit_num_or_null(r, PR_K_COMMUNICATION_US, w[i].comm, ok);
+        pr_emit_num_or_null(r, PR_K_OTHER_US, w[i].other, ok);
+        pr_emit_num(r, PR_K_STEPS, w[i].steps, ok);
+        pr_emit_str(r, PR_K_SPLIT_SOURCE,
+                    w[i].from_table
+                        ? pr_sget_str_or(pr_sget(w[i].run, PR_K_STEP_PHASES),
+                                         PR_K_SOURCE, "")
+                        : "tasks",
+                    ok);
         mismatch |= w[i].steps != w[0].steps;
     }
     if (!mismatch) {
@@ -423,12 +423,13 @@ emit_comm_ops(const struct wk *w, size_t n, cJSON *d, int *ok)
 static int
 producer_split(const cJSON *run, struct wk *w)
 {
-    const cJSON *ph = pr_sget(run, "step_phases"), *m = pr_sget(ph, "mean");
-    const char *src = pr_sget_str_or(ph, "source", "");
-    double comp = pr_sget_num(m, "computing_us");
-    double over = pr_sget_num(m, "overlapped_us");
-    double alone = pr_sget_num(m, "communication_not_overlapped_us");
-    double free_us = pr_sget_num(m, "free_us");
+    const cJSON *ph = pr_sget(run, PR_K_STEP_PHASES),
+                *m = pr_sget(ph, PR_K_MEAN);
+    const char *src = pr_sget_str_or(ph, PR_K_SOURCE, "");
+    double comp = pr_sget_num(m, PR_K_COMPUTING_US);
+    double over = pr_sget_num(m, PR_K_OVERLAPPED_US);
+    double alone = pr_sget_num(m, PR_K_COMMUNICATION_NOT_OVERLAPPED_US);
+    double free_us = pr_sget_num(m, PR_K_FREE_US);
 
     if ((strcmp(src, "step_trace_time.csv") != 0 &&
          strcmp(src, "analysis.db StepTraceTime") != 0) ||
@@ -460,12 +461,12 @@ collect_workers(const cJSON *runs, struct wk *w, size_t n)
         w[i].run = run;
         w[i].worker = worker ? worker : "";
         w[i].rank = rank_of(run, w[i].worker);
-        w[i].comp = pr_sget_num(c, "computation_us");
-        w[i].overlap = pr_sget_num(c, "overlap_us");
-        w[i].comm = pr_sget_num(c, "communication_us");
-        w[i].other = pr_sget_num(c, "other_us");
+        w[i].comp = pr_sget_num(c, PR_K_COMPUTATION_US);
+        w[i].overlap = pr_sget_num(c, PR_K_OVERLAP_US);
+        w[i].comm = pr_sget_num(c, PR_K_COMMUNICATION_US);
+        w[i].other = pr_sget_num(c, PR_K_OTHER_US);
         w[i].from_table = producer_split(run, &w[i]);
-        w[i].steps = (int)pr_sget_len(pr_sget(run, "steps"));
+        w[i].steps = (int)pr_sget_len(pr_sget(run, PR_K_STEPS));
         i++;
     }
 }
@@ -580,7 +581,7 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
     for (i = 0; i < n && !w[i].from_table; i++)
         ;
     if (i < n)
-        pr_emit_str(d, "method_producer",
+        pr_emit_str(d, PR_K_METHOD_PRODUCER,
                     "a rank with torch_npu's own step table "
                     "(step_trace_time.csv) takes its split instead: "
                     "computation = Computing - Overlapped, overlap = "
@@ -589,7 +590,7 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
                     "averages them (workers[].split_source)",
                     &ok);
     else
-        pr_emit_null(d, "method_producer", &ok);
+        pr_emit_null(d, PR_K_METHOD_PRODUCER, &ok);
     all_ranks =
         emit_coverage(present, world, world_known, links_floor(w, n), d, &ok);
     emit_workers(w, n, d, &ok);

@@ -105,12 +105,12 @@ static void
 read_rank(const cJSON *run, size_t idx, struct rk *r)
 {
     const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
-    const cJSON *ph = pr_sget(run, "step_phases");
-    const char *src = pr_sget_str_or(ph, "source", "");
+    const cJSON *ph = pr_sget(run, PR_K_STEP_PHASES);
+    const char *src = pr_sget_str_or(ph, PR_K_SOURCE, "");
     double comm =
         pr_sget_num(pr_sget(ss, PR_K_BREAKDOWN_US), PR_K_COMMUNICATION);
-    double alone =
-        pr_sget_num(pr_sget(ph, "mean"), "communication_not_overlapped_us");
+    double alone = pr_sget_num(pr_sget(ph, PR_K_MEAN),
+                               PR_K_COMMUNICATION_NOT_OVERLAPPED_US);
 
     double steady = steady_mean(pr_sget(run, PR_K_STEPS));
 
@@ -204,10 +204,10 @@ per_rank(cJSON *job, const struct rk *v, size_t n, double median, int *ok)
         pr_emit_num(o, PR_K_STEPS, v[i].steps, ok);
         pr_emit_num_or_null(o, PR_K_MEDIAN_US, v[i].median, ok);
         pr_emit_num_or_null(o, PR_K_MAX_US, v[i].max, ok);
-        pr_emit_num_or_null(o, "communication_pct", v[i].comm, ok);
-        pr_emit_bool(o, "first_step_excluded", v[i].warmup, ok);
-        pr_emit_bool(o, "has_steps", v[i].has_steps, ok);
-        pr_emit_bool(o, "in_spread", v[i].in_spread, ok);
+        pr_emit_num_or_null(o, PR_K_COMMUNICATION_PCT, v[i].comm, ok);
+        pr_emit_bool(o, PR_K_FIRST_STEP_EXCLUDED, v[i].warmup, ok);
+        pr_emit_bool(o, PR_K_HAS_STEPS, v[i].has_steps, ok);
+        pr_emit_bool(o, PR_K_IN_SPREAD, v[i].in_spread, ok);
         /* the run's own mean (its Overview, verdict and terminal line)
            counts every step: say what it is where the job's differs */
         pr_emit_num_or_null(o, PR_K_RUN_MEAN_US, v[i].run_mean, ok);
@@ -254,7 +254,7 @@ distribution(cJSON *job, const struct rk *sorted, size_t m, size_t slow,
     pr_emit_num_or_null(d, PR_K_MEDIAN_US, median, ok);
     pr_emit_num_or_null(d, PR_K_MEAN_US, m > 0 ? sum / (double)m : NAN, ok);
     pr_emit_num_or_null(d, PR_K_MAX_US, m > 0 ? sorted[m - 1].mean : NAN, ok);
-    pr_emit_num_or_null(d, "spread_pct",
+    pr_emit_num_or_null(d, PR_K_SPREAD_PCT,
                         m >= 2 && median > 0
                             ? 100.0 * (sorted[m - 1].mean - sorted[0].mean) /
                                   median
@@ -632,7 +632,7 @@ rank_order(const cJSON **rv, size_t n)
 static void
 device_kinds(cJSON *job, const cJSON *runs, int *ok)
 {
-    cJSON *arr = pr_emit_arr(job, "device_kinds", ok), *k;
+    cJSON *arr = pr_emit_arr(job, PR_K_DEVICE_KINDS, ok), *k;
     const cJSON *r, *d;
     char note[300];
     size_t len = 0;
@@ -640,9 +640,9 @@ device_kinds(cJSON *job, const cJSON *runs, int *ok)
 
     cJSON_ArrayForEach(r, runs)
     {
-        cJSON_ArrayForEach(d, pr_sget(r, "devices"))
+        cJSON_ArrayForEach(d, pr_sget(r, PR_K_DEVICES))
         {
-            const char *kind = pr_sget_str(d, "kind");
+            const char *kind = pr_sget_str(d, PR_K_KIND);
             int seen = 0;
 
             if (kind == NULL || arr == NULL)
@@ -664,7 +664,7 @@ device_kinds(cJSON *job, const cJSON *runs, int *ok)
         }
     }
     if (n < 2) {
-        pr_emit_null(job, "mixed_devices_note", ok);
+        pr_emit_null(job, PR_K_MIXED_DEVICES_NOTE, ok);
         return;
     }
     len = (size_t)snprintf(note, sizeof(note), "One job holds ");
@@ -686,7 +686,7 @@ device_kinds(cJSON *job, const cJSON *runs, int *ok)
         snprintf(note + len, sizeof(note) - len,
                  " devices: files of different runs put together, or a "
                  "heterogeneous job; its ranks' steps do not compare.");
-    pr_emit_str(job, "mixed_devices_note", note, ok);
+    pr_emit_str(job, PR_K_MIXED_DEVICES_NOTE, note, ok);
 }
 
 static enum pr_status

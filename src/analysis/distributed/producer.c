@@ -814,8 +814,8 @@ pr_producer_comm_advice(const cJSON *run, double share, char *text, size_t cap)
 static const cJSON *
 step_table(const cJSON *run)
 {
-    const cJSON *ph = pr_sget(run, "step_phases");
-    const char *src = pr_sget_str_or(ph, "source", "");
+    const cJSON *ph = pr_sget(run, PR_K_STEP_PHASES);
+    const char *src = pr_sget_str_or(ph, PR_K_SOURCE, "");
 
     return strcmp(src, "step_trace_time.csv") == 0 ||
                    strcmp(src, "analysis.db StepTraceTime") == 0
@@ -828,12 +828,13 @@ step_table(const cJSON *run)
 static double
 task_cover(const cJSON *run, double *tasks_us, double *table_us)
 {
-    const cJSON *m = pr_sget(step_table(run), "mean");
-    const cJSON *c = pr_sget(run, "communication");
-    double comp = pr_sget_num(m, "computing_us");
-    double alone = pr_sget_num(m, "communication_not_overlapped_us");
-    double t = pr_sget_num(c, "computation_us") + pr_sget_num(c, "overlap_us") +
-               pr_sget_num(c, "communication_us");
+    const cJSON *m = pr_sget(step_table(run), PR_K_MEAN);
+    const cJSON *c = pr_sget(run, PR_K_COMMUNICATION);
+    double comp = pr_sget_num(m, PR_K_COMPUTING_US);
+    double alone = pr_sget_num(m, PR_K_COMMUNICATION_NOT_OVERLAPPED_US);
+    double t = pr_sget_num(c, PR_K_COMPUTATION_US) +
+               pr_sget_num(c, PR_K_OVERLAP_US) +
+               pr_sget_num(c, PR_K_COMMUNICATION_US);
 
     *tasks_us = t;
     *table_us = comp + alone;
@@ -856,7 +857,7 @@ int
 pr_producer_task_note(const struct pr_trace *t, const cJSON *run, char *text,
                       size_t cap, size_t *tasks)
 {
-    const cJSON *ph = step_table(run), *m = pr_sget(ph, "mean");
+    const cJSON *ph = step_table(run), *m = pr_sget(ph, PR_K_MEAN);
     double task_us, table_us, cover = task_cover(run, &task_us, &table_us);
 
     *tasks = device_tasks(t);
@@ -871,10 +872,10 @@ pr_producer_task_note(const struct pr_trace *t, const cJSON *run, char *text,
              "tasks see only part of each step; the Distributed section's "
              "split is the step table's.",
              *tasks, task_us / 1000.0, 100.0 * cover,
-             pr_sget_str_or(ph, "source", "?"),
-             pr_sget_num(m, "computing_us") / 1000.0,
-             pr_sget_num(m, "communication_us") / 1000.0,
-             pr_sget_num(m, "communication_not_overlapped_us") / 1000.0);
+             pr_sget_str_or(ph, PR_K_SOURCE, "?"),
+             pr_sget_num(m, PR_K_COMPUTING_US) / 1000.0,
+             pr_sget_num(m, PR_K_COMMUNICATION_US) / 1000.0,
+             pr_sget_num(m, PR_K_COMMUNICATION_NOT_OVERLAPPED_US) / 1000.0);
     return 1;
 }
 
@@ -904,14 +905,14 @@ put_item(cJSON *o, const char *key, cJSON *item)
 enum pr_status
 pr_producer_verdict(const struct pr_trace *t, cJSON *run, struct pr_error *err)
 {
-    const cJSON *ph = step_table(run), *m = pr_sget(ph, "mean"), *row;
-    cJSON *v = cJSON_GetObjectItemCaseSensitive(run, "verdict");
+    const cJSON *ph = step_table(run), *m = pr_sget(ph, PR_K_MEAN), *row;
+    cJSON *v = cJSON_GetObjectItemCaseSensitive(run, PR_K_VERDICT);
     double task_us, table_us, cover = task_cover(run, &task_us, &table_us);
-    double comp = pr_sget_num(m, "computing_us");
-    double alone = pr_sget_num(m, "communication_not_overlapped_us");
-    double free_us = pr_sget_num(m, "free_us");
-    double step = pr_sget_num(m, "stage_us");
-    const char *bound, *src = pr_sget_str_or(ph, "source", "?");
+    double comp = pr_sget_num(m, PR_K_COMPUTING_US);
+    double alone = pr_sget_num(m, PR_K_COMMUNICATION_NOT_OVERLAPPED_US);
+    double free_us = pr_sget_num(m, PR_K_FREE_US);
+    double step = pr_sget_num(m, PR_K_STAGE_US);
+    const char *bound, *src = pr_sget_str_or(ph, PR_K_SOURCE, "?");
     char text[1000], lead[400];
     size_t same = 0;
     int ok = 1;
@@ -921,13 +922,14 @@ pr_producer_verdict(const struct pr_trace *t, cJSON *run, struct pr_error *err)
     if (!(step > 0))
         step = comp + alone + free_us;
     bound = table_bound(comp, alone, free_us);
-    cJSON_ArrayForEach(row, pr_sget(ph, "steps"))
+    cJSON_ArrayForEach(row, pr_sget(ph, PR_K_STEPS))
     {
-        same += strcmp(table_bound(
-                           pr_sget_num(row, "computing_us"),
-                           pr_sget_num(row, "communication_not_overlapped_us"),
-                           pr_sget_num(row, "free_us")),
-                       bound) == 0;
+        same +=
+            strcmp(table_bound(
+                       pr_sget_num(row, PR_K_COMPUTING_US),
+                       pr_sget_num(row, PR_K_COMMUNICATION_NOT_OVERLAPPED_US),
+                       pr_sget_num(row, PR_K_FREE_US)),
+                   bound) == 0;
     }
     if (strcmp(bound, "communication") == 0)
         snprintf(lead, sizeof(lead),
@@ -973,10 +975,10 @@ pr_producer_table_note(const struct pr_trace *t, const cJSON *run, char *text,
                        size_t cap)
 {
     const struct pr_phases *p = t->phases;
-    const cJSON *m = pr_sget(pr_sget(run, "step_phases"), "mean");
-    double comp = pr_sget_num(m, "computing_us");
-    double alone = pr_sget_num(m, "communication_not_overlapped_us");
-    double step = pr_sget_num(pr_sget(run, "step_summary"), "median_us");
+    const cJSON *m = pr_sget(pr_sget(run, PR_K_STEP_PHASES), PR_K_MEAN);
+    double comp = pr_sget_num(m, PR_K_COMPUTING_US);
+    double alone = pr_sget_num(m, PR_K_COMMUNICATION_NOT_OVERLAPPED_US);
+    double step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEDIAN_US);
 
     if (p == NULL || p->n_steps == 0 || has_tasks(t) || !(step > 0) ||
         isnan(comp) ||
@@ -1158,8 +1160,8 @@ pr_producer_split(const struct pr_trace *t, const struct pr_steps *s,
     cJSON *o, *arr;
 
     if (p == NULL || p->n_split == 0 || s->n == 0)
-        return pr_emit_put(run, "step_trace", cJSON_CreateNull(), "step trace",
-                           err);
+        return pr_emit_put(run, PR_K_STEP_TRACE, cJSON_CreateNull(),
+                           "step trace", err);
     u = busy_union(t, &n_u, &nomem);
     rows = calloc(p->n_split > s->n ? p->n_split : s->n, sizeof(*rows));
     tmp = calloc(p->n_split > s->n ? p->n_split : s->n, sizeof(*tmp));
@@ -1171,10 +1173,10 @@ pr_producer_split(const struct pr_trace *t, const struct pr_steps *s,
     }
     o = cJSON_CreateObject();
     ok = o != NULL;
-    pr_emit_str(o, "source", "step_trace_raw", &ok);
-    pr_emit_num(o, "steps_in_file", (double)p->n_split, &ok);
-    pr_emit_bool(o, "tasks", n_u > 0, &ok);
-    pr_emit_bool(o, "compute_tasks", has_tasks(t), &ok);
+    pr_emit_str(o, PR_K_SOURCE, "step_trace_raw", &ok);
+    pr_emit_num(o, PR_K_STEPS_IN_FILE, (double)p->n_split, &ok);
+    pr_emit_bool(o, PR_K_TASKS, n_u > 0, &ok);
+    pr_emit_bool(o, PR_K_COMPUTE_TASKS, has_tasks(t), &ok);
     for (k = 0; k < s->n; k++) {
         const struct pr_ms_split *sp = split_of(t, &s->v[k]);
         int64_t *r;
@@ -1199,19 +1201,19 @@ pr_producer_split(const struct pr_trace *t, const struct pr_steps *s,
     for (k = 0, n_busy = 0; k < n_rows; k++)
         if (rows[k][3] + rows[k][4] > 0 && rows[k][3] >= 0 && rows[k][4] >= 0)
             memmove(rows[n_busy++], rows[k], sizeof(rows[0]));
-    pr_emit_num(o, "steps_with_tasks", (double)n_busy, &ok);
+    pr_emit_num(o, PR_K_STEPS_WITH_TASKS, (double)n_busy, &ok);
     if (n_busy == 0) /* none: every step (rows unchanged, none moved) */
         n_busy = n_rows;
-    arr = pr_emit_arr(o, "steps", &ok);
+    arr = pr_emit_arr(o, PR_K_STEPS, &ok);
     for (k = 0; k < n_busy && ok; k++) {
         cJSON *row = pr_emit_obj(arr, NULL, &ok);
         int c;
 
-        pr_emit_num(row, "step", (double)rows[k][5], &ok);
+        pr_emit_num(row, PR_K_STEP, (double)rows[k][5], &ok);
         for (c = 0; c < 5; c++)
             emit_us_or_null(row, split_keys[c], rows[k][c], &ok);
     }
-    emit_split_medians(pr_emit_obj(o, "median", &ok), rows, n_busy, 5, tmp,
+    emit_split_medians(pr_emit_obj(o, PR_K_MEDIAN, &ok), rows, n_busy, 5, tmp,
                        &ok);
     /* every row of the file, the steps without tasks too */
     for (k = 0; k < p->n_split; k++) {
@@ -1219,8 +1221,8 @@ pr_producer_split(const struct pr_trace *t, const struct pr_steps *s,
         rows[k][1] = p->split[k].fpbp_ns;
         rows[k][2] = p->split[k].tail_ns;
     }
-    emit_split_medians(pr_emit_obj(o, "file_median", &ok), rows, p->n_split, 3,
-                       tmp, &ok);
+    emit_split_medians(pr_emit_obj(o, PR_K_FILE_MEDIAN, &ok), rows, p->n_split,
+                       3, tmp, &ok);
     free(u);
     free(rows);
     free(tmp);
@@ -1228,24 +1230,26 @@ pr_producer_split(const struct pr_trace *t, const struct pr_steps *s,
         cJSON_Delete(o);
         return pr_error_set(err, PR_E_NOMEM, "out of memory (step trace)");
     }
-    return pr_emit_put(run, "step_trace", o, "step trace", err);
+    return pr_emit_put(run, PR_K_STEP_TRACE, o, "step trace", err);
 }
 
 enum pr_status
 pr_producer_split_verdict(cJSON *run, struct pr_error *err)
 {
-    const cJSON *st = pr_sget(run, "step_trace"), *m = pr_sget(st, "median");
-    cJSON *v = cJSON_GetObjectItemCaseSensitive(run, "verdict");
-    double iv = pr_sget_num(m, "iteration_interval_us");
-    double fb = pr_sget_num(m, "fp_and_bp_us"), tl = pr_sget_num(m, "tail_us");
-    double fbt = pr_sget_num(m, "fp_and_bp_tasks_us");
-    double tlt = pr_sget_num(m, "tail_tasks_us");
+    const cJSON *st = pr_sget(run, PR_K_STEP_TRACE),
+                *m = pr_sget(st, PR_K_MEDIAN);
+    cJSON *v = cJSON_GetObjectItemCaseSensitive(run, PR_K_VERDICT);
+    double iv = pr_sget_num(m, PR_K_ITERATION_INTERVAL_US);
+    double fb = pr_sget_num(m, PR_K_FP_AND_BP_US),
+           tl = pr_sget_num(m, PR_K_TAIL_US);
+    double fbt = pr_sget_num(m, PR_K_FP_AND_BP_TASKS_US);
+    double tlt = pr_sget_num(m, PR_K_TAIL_TASKS_US);
     double step = (isnan(iv) ? 0 : iv) + fb + tl;
     char add[500], text[1600];
 
     if (!cJSON_IsObject(v) || isnan(fb) || isnan(tl) || !(step > 0))
         return PR_OK;
-    if (cJSON_IsFalse(pr_sget(st, "tasks"))) {
+    if (cJSON_IsFalse(pr_sget(st, PR_K_TASKS))) {
         char w[64] = "";
 
         if (iv > 0)
@@ -1256,8 +1260,8 @@ pr_producer_split_verdict(cJSON *run, struct pr_error *err)
                  "ms%s (median).",
                  fb / 1000.0, tl / 1000.0, w);
     } else if (!isnan(fbt) && !isnan(tlt) &&
-               pr_sget_num(st, "steps_with_tasks") > 0 &&
-               cJSON_IsTrue(pr_sget(st, "compute_tasks")) &&
+               pr_sget_num(st, PR_K_STEPS_WITH_TASKS) > 0 &&
+               cJSON_IsTrue(pr_sget(st, PR_K_COMPUTE_TASKS)) &&
                (fb - fbt) + (tl - tlt) >= 0.1 * step)
         /* only where the steps hold compute tasks: an export of HCCL
            tasks alone (a pipeline stage's, cluster_4rank_pipeline) lacks
@@ -1273,7 +1277,7 @@ pr_producer_split_verdict(cJSON *run, struct pr_error *err)
                  fb / 1000.0);
     else
         return PR_OK;
-    snprintf(text, sizeof(text), "%s%s", pr_sget_str_or(v, "text", ""), add);
+    snprintf(text, sizeof(text), "%s%s", pr_sget_str_or(v, PR_K_TEXT, ""), add);
     return put_item(v, "text", cJSON_CreateString(text))
                ? PR_OK
                : pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");

@@ -307,12 +307,12 @@ emit(struct bd *b, cJSON *run, int *ok)
         pr_emit_str(r, PR_K_OP_TYPE,
                     p->type != PR_STR_NONE ? pr_trace_str(t, p->type) : NULL,
                     ok);
-        pr_emit_num(r, "calls", (double)p->low_calls, ok);
-        pr_emit_str(r, "input_shapes", shapes_of(t, p->name), ok);
-        pr_emit_num(r, "min_block_dim", p->lo, ok);
-        pr_emit_num(r, "max_block_dim", p->hi, ok);
-        pr_emit_num(r, "cores", p->cores, ok);
-        pr_emit_us(r, "us", p->low_ns, ok);
+        pr_emit_num(r, PR_K_CALLS, (double)p->low_calls, ok);
+        pr_emit_str(r, PR_K_INPUT_SHAPES, shapes_of(t, p->name), ok);
+        pr_emit_num(r, PR_K_MIN_BLOCK_DIM, p->lo, ok);
+        pr_emit_num(r, PR_K_MAX_BLOCK_DIM, p->hi, ok);
+        pr_emit_num(r, PR_K_CORES, p->cores, ok);
+        pr_emit_us(r, PR_K_US, p->low_ns, ok);
         /* its time were each task spread over every core of its kind;
            only where the count is known */
         pr_emit_num_or_null(

@@ -1519,7 +1519,7 @@ fill_findings(struct pass *p, cJSON *tc)
     size_t i, n = 0;
 
     if (p->ok && p->main_dev && p->main_dev->npu)
-        pr_emit_num_or_null(tc, "matmul_dtype_unknown_pct",
+        pr_emit_num_or_null(tc, PR_K_MATMUL_DTYPE_UNKNOWN_PCT,
                             npu_dtype_unknown_pct(p), &p->ok);
     if (p->ok && p->main_dev && p->main_dev->npu &&
         npu_task_findings(p, tc, arr))

@@ -339,11 +339,11 @@ pr_host_cpu_fill(const struct pr_trace *t, cJSON *run, struct pr_error *err)
         emit_scope(o, "process", scope_series(u, PR_CPU_PROCESS), &proc, &ok);
         emit_ops(t, o, rows, n_rows, &ok);
         if (pr_host_cpu_note(t, text, sizeof(text)))
-            pr_emit_null(o, "reading", &ok); /* not read (data quality) */
+            pr_emit_null(o, PR_K_READING, &ok); /* not read (data quality) */
         else {
             reading(t, scope_series(u, PR_CPU_MACHINE) ? &mach : NULL, rows,
                     n_rows, text, sizeof(text));
-            pr_emit_str(o, "reading", text, &ok);
+            pr_emit_str(o, PR_K_READING, text, &ok);
         }
     }
     free(rows);
