@@ -1199,7 +1199,7 @@ pr_producer_split(const struct pr_trace *t, const struct pr_steps *s,
        covers 14 of its 322 steps (ascend_run1), and the idle of a step
        without tasks says nothing (issue #30) */
     for (k = 0, n_busy = 0; k < n_rows; k++)
-        if (rows[k][3] + rows[k][4] > 0 && rows[k][3] >= 0 && rows[k][4] >= 0)
+        if (rows[k][3] >= 0 && rows[k][4] >= 0 && rows[k][3] + rows[k][4] > 0)
             memmove(rows[n_busy++], rows[k], sizeof(rows[0]));
     pr_emit_num(o, PR_K_STEPS_WITH_TASKS, (double)n_busy, &ok);
     if (n_busy == 0) /* none: every step (rows unchanged, none moved) */
