@@ -1320,8 +1320,9 @@ run_facts(const struct pr_trace *t, struct run_facts *f)
 
         if (pr_kind_in_capture(e->kind) && e->ts_ns < f->first_ns)
             f->first_ns = e->ts_ns;
-        if (pr_kind_in_capture(e->kind) && e->ts_ns + e->dur_ns > f->last_ns)
-            f->last_ns = e->ts_ns + e->dur_ns;
+        if (pr_kind_in_capture(e->kind) &&
+            pr_sat_add_i64(e->ts_ns, e->dur_ns) > f->last_ns)
+            f->last_ns = pr_sat_add_i64(e->ts_ns, e->dur_ns);
         if (e->kind == PR_KIND_HOST_OP) {
             f->ops++;
             f->ops_no_sizes +=
@@ -1359,10 +1360,12 @@ static enum pr_status
 capture_gap(const struct nsys *n, struct pr_trace *t, const struct run_facts *f)
 {
     char cap[32], span[32], text[400];
-    int64_t s = f->last_ns - f->first_ns;
+    int64_t s;
 
-    if (n->capture_ns <= 0 || f->first_ns > f->last_ns ||
-        (double)s >= 0.9 * (double)n->capture_ns)
+    if (n->capture_ns <= 0 || f->first_ns > f->last_ns)
+        return PR_OK;
+    s = pr_sat_sub_i64(f->last_ns, f->first_ns);
+    if ((double)s >= 0.9 * (double)n->capture_ns)
         return PR_OK;
     fmt_ns(n->capture_ns, cap, sizeof(cap));
     fmt_ns(s, span, sizeof(span));
