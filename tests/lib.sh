@@ -21,3 +21,13 @@ shared_summary() {
     "$PR_BIN" -q --input "$PR_SHARED/traces/$2" --json "$T_DIR/$1.json" \
         2> "$T_DIR/$1.err"
 }
+
+# shared_report NAME INPUT: $T_DIR/NAME.{json,html,term} (the terminal's
+# report of a plain run) from a shared input; 1 when absent
+shared_report() {
+    [ -e "$PR_SHARED/traces/$2" ] || return 1
+    "$PR_BIN" -q --input "$PR_SHARED/traces/$2" --json "$T_DIR/$1.json" \
+        --html "$T_DIR/$1.html" 2> "$T_DIR/$1.err" &&
+        "$PR_BIN" --input "$PR_SHARED/traces/$2" > "$T_DIR/$1.term" \
+            2> /dev/null
+}

@@ -9,16 +9,6 @@ if ! command -v python3 > /dev/null 2>&1; then
         exit 0
 fi
 
-# summary NAME INPUT: $T_DIR/NAME.{json,html,term} from a shared input;
-# 1 when absent
-summary() {
-    [ -e "$PR_SHARED/traces/$2" ] || return 1
-    "$PR_BIN" -q --input "$PR_SHARED/traces/$2" --json "$T_DIR/$1.json" \
-        --html "$T_DIR/$1.html" 2> "$T_DIR/$1.err" &&
-        "$PR_BIN" --input "$PR_SHARED/traces/$2" > "$T_DIR/$1.term" \
-            2> /dev/null
-}
-
 # 1. Finding 1: torch_npu/old2023's kernel_details.csv holds 21 (rank 0)
 # and 22 (rank 1) tasks, 37 and 11.5 ms a step, while step_trace_time.csv
 # records Step 2 as Computing 75,174.6 us, Communication(Not Overlapped)
@@ -27,7 +17,7 @@ summary() {
 # names shows the file's numbers, a data-quality note says the task list
 # is incomplete, and the verdict rests on the step table.
 OLD=torch_npu/old2023
-if summary old "$OLD"; then
+if shared_report old "$OLD"; then
     check "old2023: the Ranks table's split is step_trace_time.csv's" \
         python3 -c "
 import json, sys
@@ -81,7 +71,7 @@ fi
 # text_level1: its tasks cover its step table: no note, no new basis,
 # and the Ranks table's numbers equal step_trace_time.csv's as before.
 L1=torch_npu/text_level1
-if summary l1 "$L1"; then
+if shared_report l1 "$L1"; then
     check "text_level1: complete tasks: no tasks_incomplete note, the path's verdict" \
         python3 -c "
 import json, sys
@@ -105,7 +95,7 @@ fi
 # the no-finding line has no critical-path clause (there is no path).
 for RUN in run_3_profiler run_4_profiler; do
     IN=mindspore/extra/$RUN
-    if summary "$RUN" "$IN"; then
+    if shared_report "$RUN" "$IN"; then
         check "$RUN: no task: the step is not Kernel, the cluster table is named as not these steps" \
             python3 -c "
 import json, sys
@@ -137,7 +127,7 @@ done
 # of it one UnsortedSegmentSum).  The idle located in the verdict and
 # the split drawn in the Overview.
 R1=mindspore/ascend_run1
-if summary run1 "$R1"; then
+if shared_report run1 "$R1"; then
     check "ascend_run1: MindSpore's split over the steps with tasks, the idle in the tail" \
         python3 -c "
 import json, sys
@@ -168,7 +158,7 @@ fi
 # ran under a rule named "cann.cast", which read as "these are casts":
 # the rule is named for its family.
 L1R0=torch_npu/text_level1/rank0_ascend_pt
-if summary l1r0 "$L1R0"; then
+if shared_report l1r0 "$L1R0"; then
     check "text_level1: Muls and ForeachAddList are not under a cast rule" \
         python3 -c "
 import json, sys
@@ -190,7 +180,7 @@ fi
 # without HF32"; MatMul-op19 (Block Dim 1, inputs 2,256,6,6 x
 # 4096,9216) named with its M=2 and the tiling lever.
 R2=mindspore/ascend_run2
-if summary run2 "$R2"; then
+if shared_report run2 "$R2"; then
     check "ascend_run2: host CPU samples that do not add up: a note, no reading" \
         python3 -c "
 import json, sys

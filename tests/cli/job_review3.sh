@@ -9,22 +9,12 @@ if ! command -v python3 > /dev/null 2>&1; then
         exit 0
 fi
 
-# summary NAME INPUT: $T_DIR/NAME.{json,html,term} from a shared input;
-# 1 when absent
-summary() {
-    [ -e "$PR_SHARED/traces/$2" ] || return 1
-    "$PR_BIN" -q --input "$PR_SHARED/traces/$2" --json "$T_DIR/$1.json" \
-        --html "$T_DIR/$1.html" 2> "$T_DIR/$1.err" &&
-        "$PR_BIN" --input "$PR_SHARED/traces/$2" > "$T_DIR/$1.term" \
-            2> /dev/null
-}
-
 # 4. Finding 8: mindspore/fixtures' job #2 is a GPU capture without step
 # markers (rank0-gpu), a rank of operator statistics (rank1) and 40 real
 # steps (rank10): no spread over one rank with steps, the others listed
 # as without steps, and a note that one job mixes GPU and NPU.
 FX=mindspore/fixtures
-if summary fixtures "$FX"; then
+if shared_report fixtures "$FX"; then
     check "fixtures: the spread is over ranks with step markers only" \
         python3 -c "
 import json, sys
@@ -55,7 +45,7 @@ fi
 # table's Communication(Not Overlapped) (146.6 of 291.7 ms: 50.3%), as
 # the Distributed section's, not its 21 tasks' 3.5%.
 OLD=torch_npu/old2023
-if summary old "$OLD"; then
+if shared_report old "$OLD"; then
     check "old2023: the job's communication share is step_trace_time.csv's" \
         python3 -c "
 import json, sys

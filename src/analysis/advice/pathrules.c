@@ -176,8 +176,12 @@ path_parts(const cJSON *cp, const char *kind, char *buf, size_t cap,
 
 /* One part of the path's tops, as a mean per step with a path (0 when no
  * step's top lists it). */
+typedef int (*part_pred)(const char *name, const void *ctx);
+
+/* The path's parts of one kind whose name pred accepts, summed over the
+ * steps with a path and given as a mean per step. */
 static double
-part_us(const cJSON *cp, const char *kind, const char *name)
+parts_us(const cJSON *cp, const char *kind, part_pred pred, const void *ctx)
 {
     const cJSON *s, *e;
     double steps = 0, us = 0, v;
@@ -190,12 +194,24 @@ part_us(const cJSON *cp, const char *kind, const char *name)
         cJSON_ArrayForEach(e, pr_sget(s, PR_K_TOP))
         {
             if (pr_sget_is(pr_sget_str(e, PR_K_KIND), kind) &&
-                pr_sget_is(pr_sget_str(e, PR_K_NAME), name) &&
+                pred(pr_sget_str_or(e, PR_K_NAME, ""), ctx) &&
                 (v = pr_sget_num(e, PR_K_US)) > 0)
                 us += v;
         }
     }
     return steps > 0 ? us / steps : 0;
+}
+
+static int
+name_is(const char *name, const void *want)
+{
+    return strcmp(name, (const char *)want) == 0;
+}
+
+static double
+part_us(const cJSON *cp, const char *kind, const char *name)
+{
+    return parts_us(cp, kind, name_is, name);
 }
 
 static int
@@ -530,17 +546,10 @@ torch_fused(const char *cls)
 static double
 opaque_ops(const cJSON *run, const cJSON *cp, char *ex, size_t cap)
 {
-    const cJSON *s, *e, *o;
-    double steps = 0, sum = 0, best = 0;
+    const cJSON *o;
+    double sum = 0, best = 0;
 
     ex[0] = '\0';
-    cJSON_ArrayForEach(s, pr_sget(cp, PR_K_STEPS))
-    {
-        if (pr_sget_str(s, PR_K_BOUND) != NULL)
-            steps++;
-    }
-    if (!(steps > 0))
-        return 0;
     cJSON_ArrayForEach(o, pr_sget(run, PR_K_OPERATORS))
     {
         const char *n = pr_sget_str(o, PR_K_NAME);
@@ -548,25 +557,13 @@ opaque_ops(const cJSON *run, const cJSON *cp, char *ex, size_t cap)
                self = pr_sget_num(o, PR_K_HOST_SELF_US);
         double total = pr_sget_num(o, PR_K_HOST_TOTAL_US),
                dev = pr_sget_num(o, PR_K_DEVICE_TOTAL_US);
-        double on = 0;
+        double on;
 
         if (n == NULL || strncmp(n, "aten::", 6) != 0 || !(calls > 0) ||
             !(self / calls >= OPAQUE_CALL_US) || !(self >= 0.9 * total) ||
             !(dev > 0) || !(dev < 0.1 * self))
             continue;
-        cJSON_ArrayForEach(s, pr_sget(cp, PR_K_STEPS))
-        {
-            if (pr_sget_str(s, PR_K_BOUND) == NULL)
-                continue;
-            cJSON_ArrayForEach(e, pr_sget(s, PR_K_TOP))
-            {
-                if (pr_sget_is(pr_sget_str(e, PR_K_KIND), PR_K_HOST_OP) &&
-                    pr_sget_is(pr_sget_str(e, PR_K_NAME), n) &&
-                    pr_sget_num(e, PR_K_US) > 0)
-                    on += pr_sget_num(e, PR_K_US);
-            }
-        }
-        on /= steps;
+        on = part_us(cp, PR_K_HOST_OP, n);
         sum += on;
         if (on > best) {
             char t[32], d[32];
@@ -997,29 +994,18 @@ slow_dispatch(const cJSON *run, const cJSON *cp, cJSON *recs)
 
 /* The path's DtoD copies, as a mean per step with a path (the tops'
  * copy parts whose name says Device -> Device). */
+static int
+is_dtod(const char *name, const void *ctx)
+{
+    (void)ctx;
+    return strstr(name, "DtoD") != NULL ||
+           strstr(name, "Device -> Device") != NULL;
+}
+
 static double
 dtod_on_path(const cJSON *cp)
 {
-    const cJSON *s, *e;
-    double steps = 0, us = 0, v;
-
-    cJSON_ArrayForEach(s, pr_sget(cp, PR_K_STEPS))
-    {
-        if (pr_sget_str(s, PR_K_BOUND) == NULL)
-            continue;
-        steps++;
-        cJSON_ArrayForEach(e, pr_sget(s, PR_K_TOP))
-        {
-            const char *n = pr_sget_str_or(e, PR_K_NAME, "");
-
-            if (pr_sget_is(pr_sget_str(e, PR_K_KIND), PR_K_COPY) &&
-                (strstr(n, "DtoD") != NULL ||
-                 strstr(n, "Device -> Device") != NULL) &&
-                (v = pr_sget_num(e, PR_K_US)) > 0)
-                us += v;
-        }
-    }
-    return steps > 0 ? us / steps : 0;
+    return parts_us(cp, PR_K_COPY, is_dtod, NULL);
 }
 
 /* Large device-to-device copies on the critical path (second review,
