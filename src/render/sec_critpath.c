@@ -27,7 +27,7 @@ const struct pr_col pr_fig_cols_critical_path[] = {
      "Host work between runtime calls", PR_COL_BOTH},
     {"dataloader", CP_(PR_K_DATALOADER), "Data loader", PR_FMT_US, 0.8, NULL,
      PR_COL_BOTH},
-    {"launch", CP_(PR_K_LAUNCH), "Launch", PR_FMT_US, 0.8,
+    {"launch", CP_(PR_K_LAUNCH), "Runtime", PR_FMT_US, 0.8,
      "Runtime calls, and launch delays before a task", PR_COL_BOTH},
     {"kernel", CP_(PR_K_KERNEL), "Kernel", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
     {"copy", CP_(PR_K_COPY), "Copy", PR_FMT_US, 0.7, NULL, PR_COL_BOTH},

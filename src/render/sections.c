@@ -359,14 +359,15 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
                              "window");
     } else if (cJSON_IsObject(ss)) {
         snprintf(sub, sizeof(sub),
-                 "%s%s median %s \xC2\xB7 p90 %s \xC2\xB7 %.0f steps",
+                 "%s%s median %s \xC2\xB7 p90 %s \xC2\xB7 %.0f step%s",
                  pr_sget_str_or(ss, PR_K_BASIS, ""),
                  pr_sget_str(ss, PR_K_BASIS) != NULL ? " basis \xC2\xB7" : "",
                  pr_chart_format(pr_sget_num(ss, PR_K_MEDIAN_US), PR_UNIT_US, a,
                                  sizeof(a)),
                  pr_chart_format(pr_sget_num(ss, PR_K_P90_US), PR_UNIT_US, b,
                                  sizeof(b)),
-                 pr_sget_num(ss, PR_K_COUNT));
+                 pr_sget_num(ss, PR_K_COUNT),
+                 pr_sget_num(ss, PR_K_COUNT) == 1.0 ? "" : "s");
         pr_figs_kpi(f, "Mean step time", pr_sget_num(ss, PR_K_MEAN_US),
                     PR_FMT_US, sub);
     }

@@ -2087,6 +2087,31 @@ idle_dominant_pct(const cJSON *kinds)
     return 100.0 * idle / total;
 }
 
+/* Why a replay that saves more than a finding gave none: its rule's own
+ * evidence (recommend.c) is missing, and a replay alone makes a finding
+ * only for the rules pathrules.c drives, from PR_WHATIF_PATH_PCT up. */
+static const char *
+unclaimed_why(const char *id, char *buf, size_t cap)
+{
+    const char *rule = NULL;
+
+    if (strcmp(id, "launch_bound") == 0)
+        rule = "the launch rule's evidence (100 launches or more, most "
+               "kernels under 10 \xC2\xB5s, runtime calls 10% of the step "
+               "and the device idle 10% of its time waiting for launches) "
+               "does not hold";
+    else if (strcmp(id, "host_sync") == 0)
+        rule = "blocking syncs idle the device less than 2% of the steps";
+    if (rule == NULL)
+        return "the rule that gives this advice needs evidence this trace "
+               "does not hold";
+    snprintf(buf, cap,
+             "it is under the %.0f%% of the step at which the path alone "
+             "makes a finding, and %s",
+             PR_WHATIF_PATH_PCT, rule);
+    return buf;
+}
+
 /* A replayed change that saves more than a finding shown in the verdict
  * but is no finding (review-3: nsys mfu_2gpu_before lists a 1.3% dtype
  * finding while its launches replay to 4.4%, below the 5% a path-driven
@@ -2132,12 +2157,15 @@ unclaimed_replay(const cJSON *run, const cJSON *cp, char *text, size_t cap)
     if (big != NULL) {
         const char *ch = pr_sget_str_or(big, PR_K_CHANGE, "?");
         int cut = (int)strcspn(ch, ":");
+        char why[300];
 
-        pr_append(text, cap, strlen(text),
-                  " Also replayed, with no finding: %.*s, %.1f%% of the "
-                  "step, more than a finding below saves (no rule finds it "
-                  "the fix here; the Critical path part lists every replay).",
-                  cut > 100 ? 100 : cut, ch, pr_sget_num(big, PR_K_GAIN_PCT));
+        pr_append(
+            text, cap, strlen(text),
+            " Also replayed, with no finding: %.*s, %.1f%% of the "
+            "step, more than a finding below saves; no finding, as %s "
+            "(the Critical path part lists every replay).",
+            cut > 100 ? 100 : cut, ch, pr_sget_num(big, PR_K_GAIN_PCT),
+            unclaimed_why(pr_sget_str_or(big, PR_K_ID, ""), why, sizeof(why)));
     }
 }
 
