@@ -179,35 +179,38 @@ struct pr_fig_chart {
 
 /* A table: columns, rows, and what the caption says. */
 struct pr_fig_table {
-    const struct pr_col *cols; /* catalogue (ended by id NULL) or array */
-    size_t n_cols;             /* 0: every PR_COL_REPORT column of cols */
-    const cJSON *rows;         /* array of objects (or one object) */
-    const char *require;       /* only rows with a number at this key */
-    const char *what;          /* "operators": for the caption */
-    const char *order;         /* "device self time", or NULL */
-    size_t limit;              /* rows at most; 0 = the report's --top */
-    const char *const *view;   /* ids of the columns of cols to show,
-                                  NULL-terminated; NULL = by n_cols */
-    const char *const *hide;   /* ids of columns not to show after all,
-                                  NULL-terminated (a Span column where
-                                  no two runs share a worker); NULL =
-                                  none.  Both static: the layout reads
-                                  them after the build returned */
-    const char *depth_key;     /* a tree in pre-order: the rows' depth
-                                  (0 at the top), the first column drawn
-                                  indented by it, collapsible in HTML;
-                                  NULL = a flat table */
-    int npu;                   /* an NPU run's table: its columns in the
-                                  NPU's words (pr_fig_col_npu) */
-    int mindspore;             /* a MindSpore run's table: its words
-                                  (pr_fig_col_mindspore) */
-    const cJSON *names_from;   /* rows whose "name"s the name cells are
-                                  told apart from too: the rest of the
-                                  list the table shows part of (a diff's
-                                  change list); NULL = none */
-    const char *sub_key;       /* a row's string here is muted text after
-                                  its first name cell (an operator's input
-                                  shapes); NULL = none */
+    const struct pr_col *cols;    /* catalogue (ended by id NULL) or array */
+    size_t n_cols;                /* 0: every PR_COL_REPORT column of cols */
+    const cJSON *rows;            /* array of objects (or one object) */
+    const char *require;          /* only rows with a number at this key */
+    const char *what;             /* "operators": for the caption */
+    const char *order;            /* "device self time", or NULL */
+    size_t limit;                 /* rows at most; 0 = the report's --top */
+    const char *const *view;      /* ids of the columns of cols to show,
+                                     NULL-terminated; NULL = by n_cols */
+    const char *const *hide;      /* ids of columns not to show after all,
+                                     NULL-terminated (a Span column where
+                                     no two runs share a worker); NULL =
+                                     none.  Both static: the layout reads
+                                     them after the build returned */
+    const char *const *hide_zero; /* ids of columns not to show where
+                                     every row's value is 0 or null,
+                                     NULL-terminated (static) */
+    const char *depth_key;        /* a tree in pre-order: the rows' depth
+                                     (0 at the top), the first column drawn
+                                     indented by it, collapsible in HTML;
+                                     NULL = a flat table */
+    int npu;                      /* an NPU run's table: its columns in the
+                                     NPU's words (pr_fig_col_npu) */
+    int mindspore;                /* a MindSpore run's table: its words
+                                     (pr_fig_col_mindspore) */
+    const cJSON *names_from;      /* rows whose "name"s the name cells are
+                                     told apart from too: the rest of the
+                                     list the table shows part of (a diff's
+                                     change list); NULL = none */
+    const char *sub_key;          /* a row's string here is muted text after
+                                     its first name cell (an operator's input
+                                     shapes); NULL = none */
 };
 
 enum pr_block_kind {
@@ -319,6 +322,10 @@ void pr_fig_table_caption(const struct pr_fig_table *t, size_t top, char *buf,
  * ("a.b" reads a nested one), else 0: whether a column says anything,
  * for pr_fig_table.hide. */
 int pr_fig_rows_have(const cJSON *rows, const char *key);
+
+/* 1 when no row of rows (an array, or one object) has a number other
+ * than 0 at key ("a.b" reads a nested one): pr_fig_table.hide_zero. */
+int pr_fig_rows_all_zero(const cJSON *rows, const char *key);
 
 /* The i-th shown column of t: the view's, else the first n_cols, else
  * the catalogue's PR_COL_REPORT ones, less the hidden; NULL past the

@@ -533,6 +533,23 @@ pr_fig_rows_have(const cJSON *rows, const char *key)
     return 0;
 }
 
+int
+pr_fig_rows_all_zero(const cJSON *rows, const char *key)
+{
+    const cJSON *r, *v;
+
+    if (cJSON_IsObject(rows))
+        return !(cJSON_IsNumber(v = pr_sget_path(rows, key)) &&
+                 v->valuedouble != 0);
+    cJSON_ArrayForEach(r, rows)
+    {
+        v = pr_sget_path(r, key);
+        if (cJSON_IsNumber(v) && v->valuedouble != 0)
+            return 0;
+    }
+    return 1;
+}
+
 static int
 hidden(const struct pr_fig_table *t, const struct pr_col *c)
 {
@@ -541,6 +558,9 @@ hidden(const struct pr_fig_table *t, const struct pr_col *c)
     for (k = 0; t->hide != NULL && t->hide[k] != NULL; k++)
         if (strcmp(t->hide[k], c->id) == 0)
             return 1;
+    for (k = 0; t->hide_zero != NULL && t->hide_zero[k] != NULL; k++)
+        if (strcmp(t->hide_zero[k], c->id) == 0)
+            return pr_fig_rows_all_zero(t->rows, c->key);
     return 0;
 }
 

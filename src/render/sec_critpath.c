@@ -151,22 +151,38 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const cJSON *steps,
                         "the path's split is less certain.");
 }
 
-/* The ids of the columns a run without operator compilation leaves out. */
-static const char *const no_compile[] = {"op_compile", NULL};
+/* The kinds' columns a report leaves out where no step has time in them
+ * (a 1280-pixel page holds the table without them; the note under it
+ * names them). */
+static const char *const kind_cols[] = {
+    "host_op",       "dataloader", "launch", "kernel",     "copy",
+    "communication", "sync_wait",  "idle",   "op_compile", NULL};
 
-/* 1 when a step's path holds operator compilation (critpath.c's
- * op_compile kind: CANN's online compile calls). */
-static int
-has_compile(const cJSON *steps)
+/* After the table: which kinds it left out (operator compilation, a
+ * CANN kind, goes unnamed: a CUDA run never has it). */
+static void
+zero_note(struct pr_figs *f, const cJSON *steps)
 {
-    const cJSON *s;
+    char text[300], key[64];
+    size_t len = 0, i, n = 0;
 
-    cJSON_ArrayForEach(s, steps)
-    {
-        if (pr_sget_num(pr_sget(s, PR_K_BY_KIND_US), PR_K_OP_COMPILE) > 0)
-            return 1;
+    for (i = 0; i + 1 < PR_N_CRITICAL_PATH; i++) {
+        const struct pr_category *k = &pr_keys_critical_path[i];
+        int w;
+
+        snprintf(key, sizeof(key), "%s.%s", PR_K_BY_KIND_US, k->key);
+        if (!pr_fig_rows_all_zero(steps, key))
+            continue;
+        w = snprintf(text + len, sizeof(text) - len, "%s%s",
+                     n++ ? ", " : "No step has time in: ", k->label);
+        if (w < 0 || (size_t)w >= sizeof(text) - len)
+            return;
+        len += (size_t)w;
     }
-    return 0;
+    if (n > 0 && len + 40 < sizeof(text)) {
+        snprintf(text + len, sizeof(text) - len, " (left out of the table).");
+        pr_figs_note(f, text);
+    }
 }
 
 static void
@@ -177,9 +193,8 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     struct pr_fig_table t = {
         .cols = pr_fig_cols_critical_path, .rows = steps, .what = "steps"};
     char head[300];
-    int compile;
     struct pr_category kinds[PR_N_CRITICAL_PATH];
-    size_t i;
+    size_t i, n = 0;
 
     (void)summary;
     if (pr_sget_len(steps) == 0) {
@@ -188,21 +203,28 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     }
     verdict_text(f, cp, steps, pr_sget(run, PR_K_VERDICT));
     /* operator compilation, the last kind, only where a step has some */
-    compile = has_compile(steps);
-    if (!compile)
-        t.hide = no_compile;
-    memcpy(kinds, pr_keys_critical_path, sizeof(kinds));
-    if (pr_fig_run_is_mindspore(run)) { /* its step interval */
-        for (i = 0; i < PR_N_CRITICAL_PATH; i++)
-            kinds[i].label =
-                pr_fig_label_mindspore(kinds[i].key, kinds[i].label);
+    t.hide_zero = kind_cols;
+    /* the chart's legend as the table's columns: kinds with time only */
+    for (i = 0; i < PR_N_CRITICAL_PATH; i++) {
+        char key[64];
+
+        kinds[n] = pr_keys_critical_path[i];
+        snprintf(key, sizeof(key), "%s.%s", PR_K_BY_KIND_US, kinds[n].key);
+        if (pr_fig_rows_all_zero(steps, key))
+            continue;
+        if (pr_fig_run_is_mindspore(run)) /* its step interval */
+            kinds[n].label =
+                pr_fig_label_mindspore(kinds[n].key, kinds[n].label);
+        n++;
     }
-    pr_figs_chart(f,
-                  pr_sec_stacked_rows(steps, PR_K_STEP, PR_K_BY_KIND_US, kinds,
-                                      PR_N_CRITICAL_PATH - !compile,
-                                      "Critical path per step", 1),
-                  0);
+    if (n > 0)
+        pr_figs_chart(f,
+                      pr_sec_stacked_rows(steps, PR_K_STEP, PR_K_BY_KIND_US,
+                                          kinds, n, "Critical path per step",
+                                          1),
+                      0);
     pr_figs_table(f, "Critical path per step", &t, NULL);
+    zero_note(f, steps);
     lg = longest(steps);
     if (lg == NULL)
         return;

@@ -229,6 +229,14 @@ check "HTML: it says what bounds the step" \
     - "$sec"
 check "HTML: a bar per step" \
     sh -c "printf '%s' \"\$1\" | grep -q 'Critical path per step'" - "$sec"
+# a kind no step has time in: no column, no legend entry, a note naming it
+check "HTML: no communication column where no step communicates" \
+    sh -c "! printf '%s' \"\$1\" | grep -q '>Comm\.</th>'" - "$sec"
+check "HTML: the note names the kinds left out" \
+    sh -c "printf '%s' \"\$1\" | grep -q 'No step has time in: [^<]*Communication'" \
+    - "$sec"
+check "HTML: the kernel column stays" \
+    sh -c "printf '%s' \"\$1\" | grep -q '>Kernel</th>'" - "$sec"
 
 "$PR_BIN" table --input "$T_DIR/dev.pt.trace.json" --kind critical-path \
     --csv > "$T_DIR/t.csv" 2> "$T_DIR/err"
