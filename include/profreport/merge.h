@@ -6,18 +6,20 @@
  * The merge streams: each summary is read, reduced and freed before the
  * next, so 1,024 ranks never hold 1,024 summary trees.  What stays of a
  * run is its "lite" form, the members the job-level views read
- * (distributed.c, job.c) and the pipeline's own checks: worker, span,
- * rank, world_size, step_summary, communication (numbers as the summary
- * prints them, jtext.h), the steps' name and
- * duration_us, the operators' name, calls, device_self_us and
- * host_self_us, the kernels' name, calls and total_us.  The caller
- * rebuilds the job views over the lite runs (pr_summary_finish), which
- * gives the same figures as the whole runs; a run is read whole again from
- * its file only where it is written or drawn in full (pr_merge_run).
+ * (distributed.c, job.c) and the pipeline's own checks: the keys flagged
+ * LITE in src/summary/schema.def (worker, span, rank, world_size,
+ * step_summary, communication, ...; numbers as the summary prints them,
+ * jtext.h), and of the steps, operators and kernels only their LITE keys
+ * (a step's name, duration_us and breakdown_us.communication, ...).  The
+ * caller rebuilds the job views over the lite runs (pr_summary_finish),
+ * which gives the same figures as the whole runs; a run is read whole
+ * again from its file only where it is written or drawn in full
+ * (pr_merge_run).
  *
  * A reader of runs in the job views that starts reading another member of
- * a run must add it to the lite form (merge.c, keep[]); test_merge checks
- * the views of lite and whole runs against each other. */
+ * a run must flag its row LITE in schema.def; test_merge checks the views
+ * of lite and whole runs against each other, and that a lite run holds
+ * exactly the LITE keys of its whole run. */
 #ifndef PROFREPORT_MERGE_H
 #define PROFREPORT_MERGE_H
 

@@ -18,24 +18,64 @@
 #include "profreport/merge.h"
 #include "profreport/rank_form.h"
 #include "profreport/saved.h"
+#include "profreport/schema.h"
 #include "profreport/sget.h"
 #include "profreport/strtab.h"
 
-#define MAX_ROW_KEYS 4
+#include "internal.h"
 
-#define KINDS 3 /* steps, operators, kernels */
+/* What a lite run keeps is schema.def's rows flagged LITE (lite_plan):
+ * these bounds are counted from it at compile time. */
+enum {
+    LITE_ROWS = 0 /* LITE rows of any object */
+#define PR_SCHEMA_OBJECT(id, parent, path, doc)
+#define PR_SCHEMA_KEY(obj, key, types, unit, flags, child, doc)                \
+    +(((flags)&LITE) != 0)
+#include "schema.def"
+#undef PR_SCHEMA_KEY
+    ,
+    RUN_LITE = 0 /* LITE members of a run */
+#define PR_SCHEMA_KEY(obj, key, types, unit, flags, child, doc)                \
+    +(PR_SO_##obj == PR_SO_RUNS && ((flags)&LITE) != 0)
+#include "schema.def"
+#undef PR_SCHEMA_KEY
+    ,
+    KINDS = 0 /* LITE arrays of a run: the most tables of rows */
+#define PR_SCHEMA_KEY(obj, key, types, unit, flags, child, doc)                \
+    +(PR_SO_##obj == PR_SO_RUNS && ((flags)&LITE) != 0 && ((types)&ARR) != 0)
+#include "schema.def"
+#undef PR_SCHEMA_KEY
+#undef PR_SCHEMA_OBJECT
+};
+
+/* A number a lite row keeps: member key of the row, or of its object
+ * member `in` (a step's breakdown_us.communication). */
+struct lite_key {
+    const char *in; /* NULL: the row's own member */
+    const char *key;
+};
+
+/* A run's member that is an array of rows of which a lite run keeps the
+ * name and some numbers (the LITE rows of the rows' object). */
+struct lite_table {
+    const char *array;
+    struct lite_key num[LITE_ROWS];
+    size_t n_num;
+    int named; /* the rows' name is kept (as text) */
+};
+
+/* The lite form of a run: its LITE members kept whole (numbers as
+ * printed, jtext.h), and its tables of rows. */
+struct lite_plan {
+    const char *whole[RUN_LITE];
+    size_t n_whole;
+    struct lite_table table[KINDS];
+    size_t n_table;
+};
 /* Files pr_merge_run holds at once: summaries of several runs each, whose
  * runs interleave in the job's order (even and odd ranks), are each read
  * once instead of once per run. */
 #define HOLD 4
-
-/* One row of a run's steps, operators or kernels: its name and the
- * numbers the job views read (NAN: absent or null, which they read
- * alike). */
-struct row {
-    uint32_t name; /* PR_STR_NONE: no name */
-    double v[MAX_ROW_KEYS - 1];
-};
 
 /* One run: where its whole form is, what its lite form holds until it is
  * built, its rank form, and how to find it again. */
@@ -46,12 +86,12 @@ struct src {
     size_t pos;      /* index in that file's "runs" */
     size_t text, text_len; /* its whole members as JSON text, in m->text */
     size_t form, form_len; /* its rank form as JSON text, in m->forms */
-    size_t row0[KINDS];    /* its rows, in m->rows[k] */
+    size_t row0[KINDS];    /* its rows of table k, in m->names[k] */
     size_t nrows[KINDS];
-    cJSON *whole;           /* held whole (pr_merge_take), or NULL */
-    unsigned char is_array; /* bit k: member k is an array (rows) */
-    unsigned char full;     /* written whole (pr_merge_mark_full) */
-    unsigned char canon;    /* `whole` holds printed numbers (jtext.h) */
+    cJSON *whole;        /* held whole (pr_merge_take), or NULL */
+    unsigned is_array;   /* bit k: its table k is an array (of rows) */
+    unsigned char full;  /* written whole (pr_merge_mark_full) */
+    unsigned char canon; /* `whole` holds printed numbers (jtext.h) */
 };
 
 /* The lite runs are built only when every file is read and freed: kept
@@ -68,12 +108,17 @@ struct pr_merge {
     size_t hold_budget, held_nodes; /* nodes of the runs held whole */
     struct src *v;
     size_t n, cap;
-    struct pr_strtab *names; /* every row name, once for all ranks */
-    struct pr_buf text;      /* the runs' whole members */
-    struct pr_buf forms;     /* the runs' rank forms */
-    cJSON *form;             /* the last rank form pr_merge_json_run gave */
-    struct row *rows[KINDS];
-    size_t nrows[KINDS], caprows[KINDS];
+    struct pr_strtab *strs; /* every row name, once for all ranks */
+    struct pr_buf text;     /* the runs' whole members */
+    struct pr_buf forms;    /* the runs' rank forms */
+    cJSON *form;            /* the last rank form pr_merge_json_run gave */
+    struct lite_plan plan;
+    /* the rows of every run's table k: names (PR_STR_NONE: none), and
+       plan.table[k].n_num numbers a row (NAN: absent or null, which the
+       job views read alike) */
+    uint32_t *names[KINDS];
+    double *nums[KINDS];
+    size_t nrows[KINDS], capnames[KINDS], capnums[KINDS];
     struct {
         cJSON *doc; /* a file pr_merge_run read, NULL: free slot */
         size_t file;
@@ -82,18 +127,84 @@ struct pr_merge {
     unsigned long tick;
 };
 
-/* Members of a run kept whole, and arrays whose rows keep only some
- * members: what distributed.c, stages.c, job.c, jobs.c (devices: a trace
- * without distributedInfo on another device model is another job) and the
- * pipeline's checks read.  The job views compute from their numbers as the
- * summary prints them (jtext.h), so that traces and their saved summaries give
- * the same bits.  A run's private members (named "_...", never written:
- * where a trace came from, jobs.h) are kept too, exact. */
-static const char *const whole[] = {
-    PR_K_WORKER,        PR_K_SPAN,           PR_K_RANK,
-    PR_K_WORLD_SIZE,    "world_size_source", PR_K_STEP_SUMMARY,
-    PR_K_COMMUNICATION, "step_phases",       "hccl",
-    "device_kind",      "framework",         PR_K_DEVICES};
+_Static_assert(KINDS <= sizeof(unsigned) * 8, "a bit per table of rows");
+
+/* Whether object has a LITE row. */
+static int
+has_lite(enum pr_schema_object object)
+{
+    struct pr_schema_objinfo o = pr_schema_object(object);
+    size_t i;
+
+    for (i = o.first; i < o.first + o.n; i++)
+        if (pr_schema_rows[i].flags & LITE)
+            return 1;
+    return 0;
+}
+
+static void
+plan_num(struct lite_table *t, const char *in, const char *key)
+{
+    if (t->n_num < LITE_ROWS) { /* one a LITE row: never reached */
+        t->num[t->n_num].in = in;
+        t->num[t->n_num++].key = key;
+    }
+}
+
+/* The members a lite row of `object` keeps: its LITE rows, the name as
+ * text and the others as numbers; of a LITE object member with LITE rows
+ * of its own (a step's breakdown_us), those rows. */
+static void
+plan_table(struct lite_table *t, enum pr_schema_object object)
+{
+    struct pr_schema_objinfo o = pr_schema_object(object), in;
+    size_t i, j;
+
+    for (i = o.first; i < o.first + o.n; i++) {
+        const struct pr_schema_row *r = &pr_schema_rows[i];
+        if (!(r->flags & LITE))
+            continue;
+        if (strcmp(r->key, PR_K_NAME) == 0) {
+            t->named = 1;
+        } else if (r->child == PR_SO_NONE || !has_lite(r->child)) {
+            plan_num(t, NULL, r->key);
+        } else {
+            in = pr_schema_object(r->child);
+            for (j = in.first; j < in.first + in.n; j++)
+                if (pr_schema_rows[j].flags & LITE)
+                    plan_num(t, r->key, pr_schema_rows[j].key);
+        }
+    }
+}
+
+/* What a lite run keeps: the run's LITE members (schema.def), what
+ * distributed.c, stages.c, job.c, jobs.c (devices: a trace without
+ * distributedInfo on another device model is another job) and the
+ * pipeline's checks read.  An array whose rows' object has LITE rows is a
+ * table of which only those are kept; any other member is kept whole.
+ * The job views compute from their numbers as the summary prints them
+ * (jtext.h), so that traces and their saved summaries give the same bits.
+ * A run's private members (named "_...", never written: where a trace came
+ * from, jobs.h) are kept too, exact. */
+static void
+lite_plan(struct lite_plan *p)
+{
+    struct pr_schema_objinfo o = pr_schema_object(PR_SO_RUNS);
+    size_t i;
+
+    memset(p, 0, sizeof(*p));
+    for (i = o.first; i < o.first + o.n; i++) {
+        const struct pr_schema_row *r = &pr_schema_rows[i];
+        if (!(r->flags & LITE))
+            continue;
+        if ((r->types & ARR) && r->child != PR_SO_NONE && has_lite(r->child)) {
+            p->table[p->n_table].array = r->key;
+            plan_table(&p->table[p->n_table++], r->child);
+        } else {
+            p->whole[p->n_whole++] = r->key;
+        }
+    }
+}
 
 static int
 is_private(const cJSON *member)
@@ -114,53 +225,27 @@ drop_private(cJSON *run)
     }
 }
 
-static const struct {
-    const char *array;
-    const char *keys[MAX_ROW_KEYS]; /* name first; NULL-padded */
-} rows[KINDS] = {
-    /* a step's communication: the job view's share over the steps its
-       mean is over (job.c); "a.b" is member b of object a */
-    {PR_K_STEPS,
-     {PR_K_NAME, PR_K_DURATION_US, PR_K_BREAKDOWN_US "." PR_K_COMMUNICATION,
-      NULL}},
-    {PR_K_OPERATORS,
-     {PR_K_NAME, PR_K_CALLS, PR_K_DEVICE_SELF_US, PR_K_HOST_SELF_US}},
-    {PR_K_KERNELS, {PR_K_NAME, PR_K_CALLS, PR_K_TOTAL_US, NULL}},
-};
-
-/* A row's number under key, where "a.b" is member b of its object a. */
+/* A row's number k. */
 static double
-row_num(const cJSON *el, const char *key)
+row_num(const cJSON *el, const struct lite_key *k)
 {
-    const char *dot = strchr(key, '.');
-    char head[64];
-
-    if (dot == NULL || (size_t)(dot - key) >= sizeof(head))
-        return pr_sget_num(el, key);
-    memcpy(head, key, (size_t)(dot - key));
-    head[dot - key] = '\0';
-    return pr_sget_num(pr_sget(el, head), dot + 1);
+    return pr_sget_num(k->in != NULL ? pr_sget(el, k->in) : el, k->key);
 }
 
-/* Add v to the lite row o under key ("a.b": in o's object a, made on
- * first use), a constant of rows[]; 0 on out-of-memory. */
+/* Add v to the lite row o as its number k (k->in made on first use); 0 on
+ * out-of-memory. */
 static int
-row_put(cJSON *o, const char *key, double v)
+row_put(cJSON *o, const struct lite_key *k, double v)
 {
-    const char *dot = strchr(key, '.');
-    char head[64];
     cJSON *in = o, *it;
 
-    if (dot != NULL && (size_t)(dot - key) < sizeof(head)) {
-        memcpy(head, key, (size_t)(dot - key));
-        head[dot - key] = '\0';
-        in = cJSON_GetObjectItemCaseSensitive(o, head);
-        if (in == NULL && (in = cJSON_AddObjectToObject(o, head)) == NULL)
+    if (k->in != NULL) {
+        in = cJSON_GetObjectItemCaseSensitive(o, k->in);
+        if (in == NULL && (in = cJSON_AddObjectToObject(o, k->in)) == NULL)
             return 0;
-        key = dot + 1;
     }
     it = cJSON_CreateNumber(v);
-    if (it == NULL || !cJSON_AddItemToObjectCS(in, key, it)) {
+    if (it == NULL || !cJSON_AddItemToObjectCS(in, k->key, it)) {
         cJSON_Delete(it);
         return 0;
     }
@@ -172,19 +257,17 @@ row_put(cJSON *o, const char *key, double v)
 static int
 keep_text(struct pr_merge *m, const cJSON *run, struct src *s)
 {
+    const struct lite_plan *p = &m->plan;
     const cJSON *it;
     size_t i;
     int ok = pr_buf_addc(&m->text, '{') == PR_OK, first = 1;
 
     s->text = m->text.len - 1;
-    for (i = 0; ok && i < sizeof(whole) / sizeof(whole[0]) + KINDS; i++) {
+    for (i = 0; ok && i < p->n_whole + p->n_table; i++) {
         const char *key =
-            i < sizeof(whole) / sizeof(whole[0])
-                ? whole[i]
-                : rows[i - sizeof(whole) / sizeof(whole[0])].array;
+            i < p->n_whole ? p->whole[i] : p->table[i - p->n_whole].array;
         it = cJSON_GetObjectItemCaseSensitive(run, key);
-        if (it == NULL ||
-            (i >= sizeof(whole) / sizeof(whole[0]) && cJSON_IsArray(it)))
+        if (it == NULL || (i >= p->n_whole && cJSON_IsArray(it)))
             continue;
         ok = (first || pr_buf_addc(&m->text, ',') == PR_OK) &&
              pr_jtext_str(&m->text, key) && pr_buf_addc(&m->text, ':') == PR_OK;
@@ -204,32 +287,36 @@ keep_text(struct pr_merge *m, const cJSON *run, struct src *s)
     return ok;
 }
 
-/* The rows of run's array of kind k, appended to m->rows[k]. */
+/* The rows of run's table k, appended to m->names[k] and m->nums[k]. */
 static int
 keep_rows(struct pr_merge *m, const cJSON *run, size_t k, struct src *s)
 {
-    const cJSON *arr = pr_sget(run, rows[k].array), *el;
-    size_t j, need = m->nrows[k] + pr_sget_len(arr);
+    const struct lite_table *t = &m->plan.table[k];
+    const cJSON *arr = pr_sget(run, t->array), *el;
+    size_t j, at, need = m->nrows[k] + pr_sget_len(arr);
+    const char *name;
 
     s->row0[k] = m->nrows[k];
     if (!cJSON_IsArray(arr))
         return 1;
-    s->is_array |= (unsigned char)(1u << k);
-    if (pr_grow((void **)&m->rows[k], &m->caprows[k], need,
-                sizeof(struct row)) != PR_OK)
+    s->is_array |= 1u << k;
+    if (pr_grow((void **)&m->names[k], &m->capnames[k], need,
+                sizeof(uint32_t)) != PR_OK ||
+        pr_grow((void **)&m->nums[k], &m->capnums[k], need * t->n_num + 1,
+                sizeof(double)) != PR_OK)
         return 0;
     cJSON_ArrayForEach(el, arr)
     {
-        struct row *r = &m->rows[k][m->nrows[k]++];
-        const char *name = pr_sget_str(el, PR_K_NAME);
-        r->name = name != NULL ? pr_strtab_intern(m->names, name, strlen(name))
-                               : PR_STR_NONE;
-        if (name != NULL && r->name == PR_STR_NONE)
+        at = m->nrows[k]++;
+        name = t->named ? pr_sget_str(el, PR_K_NAME) : NULL;
+        m->names[k][at] = name != NULL
+                              ? pr_strtab_intern(m->strs, name, strlen(name))
+                              : PR_STR_NONE;
+        if (name != NULL && m->names[k][at] == PR_STR_NONE)
             return 0;
-        for (j = 1; j < MAX_ROW_KEYS; j++)
-            r->v[j - 1] = rows[k].keys[j]
-                              ? pr_jtext_num(row_num(el, rows[k].keys[j]))
-                              : NAN;
+        for (j = 0; j < t->n_num; j++)
+            m->nums[k][at * t->n_num + j] =
+                pr_jtext_num(row_num(el, &t->num[j]));
     }
     s->nrows[k] = m->nrows[k] - s->row0[k];
     return 1;
@@ -260,7 +347,7 @@ keep_run(struct pr_merge *m, const cJSON *run, size_t file, size_t pos)
     memset(s, 0, sizeof(*s));
     s->file = file;
     s->pos = pos;
-    for (k = 0; k < KINDS; k++)
+    for (k = 0; k < m->plan.n_table; k++)
         if (!keep_rows(m, run, k, s))
             return 0;
     s->form = m->forms.len;
@@ -300,24 +387,28 @@ move_items(cJSON *to, cJSON *from, const char *key)
     return 1;
 }
 
-/* A lite row: constant keys, the name a reference to the interned text. */
+/* Lite row `at` of table k: constant keys, the name a reference to the
+ * interned text. */
 static cJSON *
-lite_row(const struct pr_merge *m, const struct row *r, size_t k)
+lite_row(const struct pr_merge *m, size_t k, size_t at)
 {
+    const struct lite_table *t = &m->plan.table[k];
+    const double *v = m->nums[k] + at * t->n_num;
     cJSON *o = cJSON_CreateObject(), *it;
     size_t j;
     int ok = o != NULL;
 
-    if (ok && r->name != PR_STR_NONE) {
-        it = cJSON_CreateStringReference(pr_strtab_get(m->names, r->name));
+    if (ok && m->names[k][at] != PR_STR_NONE) {
+        it = cJSON_CreateStringReference(
+            pr_strtab_get(m->strs, m->names[k][at]));
         ok = it != NULL && cJSON_AddItemToObjectCS(o, PR_K_NAME, it);
         if (!ok)
             cJSON_Delete(it);
     }
-    for (j = 1; ok && j < MAX_ROW_KEYS && rows[k].keys[j] != NULL; j++) {
-        if (isnan(r->v[j - 1]))
+    for (j = 0; ok && j < t->n_num; j++) {
+        if (isnan(v[j]))
             continue;
-        ok = row_put(o, rows[k].keys[j], r->v[j - 1]);
+        ok = row_put(o, &t->num[j], v[j]);
     }
     if (!ok) {
         cJSON_Delete(o);
@@ -335,15 +426,15 @@ lite_run(const struct pr_merge *m, const struct src *s)
     size_t k, j;
     int ok = cJSON_IsObject(l);
 
-    for (k = 0; ok && k < KINDS; k++) {
+    for (k = 0; ok && k < m->plan.n_table; k++) {
         if (!(s->is_array & (1u << k)))
             continue;
         a = cJSON_CreateArray();
-        ok = a != NULL && cJSON_AddItemToObjectCS(l, rows[k].array, a);
+        ok = a != NULL && cJSON_AddItemToObjectCS(l, m->plan.table[k].array, a);
         if (!ok)
             cJSON_Delete(a);
         for (j = 0; ok && j < s->nrows[k]; j++) {
-            r = lite_row(m, &m->rows[k][s->row0[k] + j], k);
+            r = lite_row(m, k, s->row0[k] + j);
             ok = r != NULL && cJSON_AddItemToArray(a, r);
             if (!ok)
                 cJSON_Delete(r);
@@ -376,8 +467,10 @@ build_lites(struct pr_merge *m, cJSON *job)
     }
     pr_buf_free(&m->text);
     for (k = 0; k < KINDS; k++) {
-        free(m->rows[k]);
-        m->rows[k] = NULL;
+        free(m->names[k]);
+        free(m->nums[k]);
+        m->names[k] = NULL;
+        m->nums[k] = NULL;
     }
     return 1;
 }
@@ -514,10 +607,11 @@ pr_merge_new(const char *const *paths, pr_merge_load_fn load, void *ctx,
 {
     struct pr_merge *m = calloc(1, sizeof(*m));
 
-    if (m == NULL || (m->names = pr_strtab_new()) == NULL) {
+    if (m == NULL || (m->strs = pr_strtab_new()) == NULL) {
         free(m);
         return NULL;
     }
+    lite_plan(&m->plan);
     m->paths = paths;
     m->load = load != NULL ? load : load_saved;
     m->ctx = load != NULL ? ctx : m;
@@ -857,11 +951,13 @@ pr_merge_free(struct pr_merge *m)
     for (k = 0; k < m->n; k++)
         cJSON_Delete(m->v[k].whole);
     cJSON_Delete(m->form);
-    pr_strtab_free(m->names);
+    pr_strtab_free(m->strs);
     pr_buf_free(&m->text);
     pr_buf_free(&m->forms);
-    for (k = 0; k < KINDS; k++)
-        free(m->rows[k]);
+    for (k = 0; k < KINDS; k++) {
+        free(m->names[k]);
+        free(m->nums[k]);
+    }
     free(m->v);
     for (k = 0; k < m->n_own; k++)
         free(m->own[k]);

@@ -6,18 +6,7 @@
 #include "profreport/keys.h"
 #include "profreport/schema.h"
 
-/* schema.def's short words for types and flags, here only. */
-#define NUM PR_ST_NUM
-#define STR PR_ST_STR
-#define NUL PR_ST_NULL
-#define BOOL PR_ST_BOOL
-#define OBJ PR_ST_OBJ
-#define ARR PR_ST_ARR
-#define SPEC PR_SF_SPEC
-#define REQ PR_SF_REQ
-#define NONNEG PR_SF_NONNEG
-#define LITE PR_SF_LITE
-#define MAP PR_SF_MAP
+#include "internal.h"
 
 const struct pr_schema_row pr_schema_rows[PR_SR_N] = {
 #define PR_SCHEMA_OBJECT(id, parent, path, doc)

@@ -24,6 +24,7 @@
 #include "profreport/pipeline.h"
 #include "profreport/rank_form.h"
 #include "profreport/saved.h"
+#include "profreport/schema.h"
 #include "profreport/summary.h"
 
 #define RANKS 5
@@ -173,6 +174,103 @@ test_lite_views_equal_whole(void **state)
     assert_null(full);
     cJSON_Delete(lite);
     cJSON_Delete(whole);
+    pr_merge_free(m);
+}
+
+/* Whether object has a LITE row. */
+static int
+has_lite(enum pr_schema_object object)
+{
+    struct pr_schema_objinfo o = pr_schema_object(object);
+    size_t i;
+
+    for (i = o.first; i < o.first + o.n; i++)
+        if (pr_schema_rows[i].flags & PR_SF_LITE)
+            return 1;
+    return 0;
+}
+
+/* lite holds exactly the members of whole (an object of the schema's
+ * `object`) whose rows are flagged LITE: an array or object whose
+ * elements' object has LITE rows of its own holds only those, row by
+ * row; any other LITE member is whole's (a null number may be left out:
+ * absent and null read alike).  *kept, *dropped count the members. */
+static void
+check_lite(const cJSON *lite, const cJSON *whole, enum pr_schema_object object,
+           int *kept, int *dropped)
+{
+    const cJSON *c, *got, *a, *b;
+    const struct pr_schema_row *row;
+
+    cJSON_ArrayForEach(c, lite)
+        assert_non_null(cJSON_GetObjectItemCaseSensitive(whole, c->string));
+    cJSON_ArrayForEach(c, whole)
+    {
+        row = pr_schema_find(object, c->string);
+        if (row == NULL)
+            fail_msg("%s: no row in the schema", c->string);
+        got = cJSON_GetObjectItemCaseSensitive(lite, c->string);
+        if (!(row->flags & PR_SF_LITE)) {
+            if (got != NULL)
+                fail_msg("%s: kept, but not LITE", c->string);
+            ++*dropped;
+            continue;
+        }
+        if (got == NULL && cJSON_IsNull(c))
+            continue;
+        if (got == NULL)
+            fail_msg("%s: LITE, but not kept", c->string);
+        ++*kept;
+        if (row->child == PR_SO_NONE || !has_lite(row->child)) {
+            assert_true(cJSON_Compare(got, c, 1));
+        } else if (cJSON_IsArray(c)) {
+            assert_int_equal(cJSON_GetArraySize(got), cJSON_GetArraySize(c));
+            for (a = got->child, b = c->child; b != NULL;
+                 a = a->next, b = b->next)
+                check_lite(a, b, row->child, kept, dropped);
+        } else {
+            check_lite(got, c, row->child, kept, dropped);
+        }
+    }
+}
+
+/* A lite run is its whole run's LITE members (schema.def): a LITE key
+ * survives the merge (world_size; a step's breakdown_us.communication),
+ * one that is not LITE does not (gpu_metrics; the step's other parts). */
+static void
+test_lite_is_schema_lite(void **state)
+{
+    struct fx *fx = *state;
+    struct pr_error err = {0};
+    struct pr_merge *m = NULL;
+    cJSON *lite = NULL;
+    const cJSON *run, *full, *step;
+    int kept = 0, dropped = 0;
+
+    assert_int_equal(pr_merge_load(fx->paths, RANKS, 0, &lite, &m, &err),
+                     PR_OK);
+    cJSON_ArrayForEach(run, cJSON_GetObjectItem(lite, "runs"))
+    {
+        assert_int_equal(pr_merge_run(m, run, &full, &err), PR_OK);
+        assert_non_null(full);
+        check_lite(run, full, PR_SO_RUNS, &kept, &dropped);
+        assert_true(cJSON_IsNumber(cJSON_GetObjectItem(run, "world_size")));
+        assert_non_null(cJSON_GetObjectItem(full, "gpu_metrics"));
+        assert_null(cJSON_GetObjectItem(run, "gpu_metrics"));
+        step = cJSON_GetArrayItem(cJSON_GetObjectItem(run, "steps"), 0);
+        assert_non_null(cJSON_GetObjectItem(
+            cJSON_GetObjectItem(step, "breakdown_us"), "communication"));
+        assert_null(cJSON_GetObjectItem(
+            cJSON_GetObjectItem(step, "breakdown_us"), "kernel"));
+        assert_non_null(cJSON_GetObjectItem(
+            cJSON_GetObjectItem(
+                cJSON_GetArrayItem(cJSON_GetObjectItem(full, "steps"), 0),
+                "breakdown_us"),
+            "kernel"));
+    }
+    assert_true(kept > 0);
+    assert_true(dropped > 0);
+    cJSON_Delete(lite);
     pr_merge_free(m);
 }
 
@@ -671,6 +769,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lite_views_equal_whole),
+        cmocka_unit_test(test_lite_is_schema_lite),
         cmocka_unit_test(test_expand_view),
         cmocka_unit_test(test_expand_member),
         cmocka_unit_test(test_changed_file),
