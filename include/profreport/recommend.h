@@ -3,10 +3,9 @@
  * own.  The rules read C values only, never the run's JSON: analysis.c
  * fills struct pr_rec_tables from the passes' C results (steps, devices,
  * operator, kernel and GPU rows, the tensor-core figures, hostdev.c's
- * syncs, copies and launches).  Only a summary-only run (f NULL: tests'
- * hand-made runs) has its tables read from the run, in one place, before
- * any rule runs.  The few facts a rule needs that the summary does not
- * carry (exact step shares, the 10.5 eligible-kernel ratio, the trace for
+ * syncs, copies and launches); tests hand the rules tables of their own
+ * (tests/analysis/testrec.h).  The few facts a rule needs that the summary does
+ * not carry (exact step shares, the 10.5 eligible-kernel ratio, the trace for
  * operator shapes) come in struct pr_rec_facts too. */
 #ifndef PROFREPORT_RECOMMEND_H
 #define PROFREPORT_RECOMMEND_H
@@ -33,8 +32,8 @@ struct pr_rec_device {
     int npu;          /* kind "npu" (Ascend): advice names the NPU */
     int cc_major;     /* compute capability's major; -1 when none */
     double peak_gbps; /* NaN when unknown */
-    /* dense peaks (10^12 FLOP/s; NaN unknown, and for a summary-only
-       run): fp32 on CUDA cores, TF32 and fp16 on tensor cores */
+    /* dense peaks (10^12 FLOP/s; NaN unknown): fp32 on CUDA cores, TF32 and
+     * fp16 on tensor cores */
     double fp32_tflops, tf32_tflops, fp16_tflops;
 };
 
@@ -58,16 +57,13 @@ struct pr_rec_kernel {
     int tc_used;
 };
 
-/* One gpu_metrics row (gpu_util.h's struct pr_gpu_row; a summary-only
- * run's device may be NaN). */
+/* One gpu_metrics row (gpu_util.h's struct pr_gpu_row). */
 struct pr_rec_gpu {
     double device, util_pct, kernel_us; /* NaN where the row has null */
 };
 
-/* What analysis.c knows as C rows; `have` 0: read them from the run
- * (a summary-only run). */
+/* What analysis.c knows as C rows. */
 struct pr_rec_tables {
-    int have;
     double step_mean_us;              /* NaN without steps */
     double step_cat_us[PR_CAT_COUNT]; /* mean breakdown; NaN likewise */
     double steps_span_us;             /* first start to last end; NaN */
@@ -92,7 +88,7 @@ struct pr_rec_tables {
 };
 
 struct pr_rec_facts {
-    const struct pr_trace *t; /* borrowed; NULL: a summary-only run */
+    const struct pr_trace *t; /* borrowed; NULL: no trace (tests) */
     int known;                /* the numbers below were computed */
     double dataloader_share;  /* of the kept steps' time, 0..1 (7.5.1) */
     double comm_share;        /* likewise, communication (7.5.4) */
@@ -130,8 +126,8 @@ void pr_rec_facts_free(struct pr_rec_facts *f);
 
 /* Append the recommendations of run (its "recommendations" array, created
  * when absent or null) in rule order; a rule whose id is already present
- * adds nothing, so running twice adds nothing twice.  f may be NULL (a
- * summary-only run: everything is read from the run).  PR_E_NOMEM on
+ * adds nothing, so running twice adds nothing twice.  f: the facts and
+ * the tables (pr_rec_tables_fill), never NULL.  PR_E_NOMEM on
  * allocation failure. */
 PR_NODISCARD enum pr_status pr_recommend_fill(const struct pr_rec_facts *f,
                                               cJSON *run, struct pr_error *err);

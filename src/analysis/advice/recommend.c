@@ -1,8 +1,8 @@
 /* recommend.c - every recommendation of a run: the plugin's rules (7.5)
  * and profreport's efficiency rules, in one ordered table.  Each rule
- * reads C values (struct pr_rec_facts: the passes' rows, or a
- * summary-only run's read once from its JSON below) and adds at most one
- * entry; the analyses themselves only measure. */
+ * reads C values (struct pr_rec_facts: the passes' rows, as analysis.c
+ * hands them over) and adds at most one entry; the analyses themselves
+ * only measure. */
 #include "config.h"
 
 #include <math.h>
@@ -31,7 +31,7 @@
 
 struct rctx {
     const struct pr_rec_facts *f;    /* borrowed; never NULL */
-    const struct pr_rec_tables *tb;  /* f's, or read from the run */
+    const struct pr_rec_tables *tb;  /* f's */
     const struct pr_hostdev_out *hd; /* tb's */
     int npu;          /* an Ascend run: the advice names the NPU, CANN */
     const cJSON *run; /* the run being advised */
@@ -487,8 +487,9 @@ main_cc_major(const struct pr_rec_tables *tb)
     return tb->n_devs > 0 ? tb->devs[0].cc_major : -1;
 }
 
-/* The plugin's rules from the summary alone (a run whose facts are not
- * known), only where the rules above did not add them. */
+/* The plugin's rules from the rows' figures (the step summary's mean
+ * breakdown, gpu_metrics, tensor_cores) rather than the exact facts,
+ * only where the rules above did not add them. */
 static void
 rule_plugin_from_run(struct rctx *c)
 {
@@ -1493,205 +1494,6 @@ rule_dtype_conversions(struct rctx *c)
 
 /* ---------------------------------------------- the C inputs of rules */
 
-/* A summary-only run's rows are read by tables of fields: the rows'
- * readers are the same loop over different keys. */
-enum rec_kind {
-    RF_NUM, /* double: NaN unless a finite number */
-    RF_STR, /* const char *, borrowed from the run; NULL when absent */
-    RF_TRUE /* int: 1 when true */
-};
-
-struct rec_field {
-    const char *key; /* NULL ends a table */
-    size_t off;
-    enum rec_kind kind;
-};
-
-#define RF(type, member, key, kind)                                            \
-    {                                                                          \
-        key, offsetof(type, member), kind                                      \
-    }
-
-static void
-read_fields(const cJSON *o, char *row, const struct rec_field *f)
-{
-    for (; f->key != NULL; f++) {
-        if (f->kind == RF_NUM)
-            *(double *)(void *)(row + f->off) = pr_sget_num(o, f->key);
-        else if (f->kind == RF_STR)
-            *(const char **)(void *)(row + f->off) = pr_sget_str(o, f->key);
-        else
-            *(int *)(void *)(row + f->off) = pr_sget_true(o, f->key);
-    }
-}
-
-/* A copy of the array a's elements, each read by the table `fields`
- * (then by fix, when not NULL) into an element of `size` bytes; *n of
- * them.  0 when out of memory. */
-static int
-read_rows(const cJSON *a, size_t size, const struct rec_field *fields,
-          void (*fix)(const cJSON *, void *), void **v, size_t *n)
-{
-    const cJSON *arr = cJSON_IsArray(a) ? a : NULL, *e;
-    char *p;
-
-    *n = pr_sget_len(arr);
-    *v = p = calloc(*n ? *n : 1, size);
-    if (p == NULL)
-        return 0;
-    cJSON_ArrayForEach(e, arr)
-    {
-        read_fields(e, p, fields);
-        if (fix != NULL)
-            fix(e, p);
-        p += size;
-    }
-    return 1;
-}
-
-static const struct rec_field gpu_fields[] = {
-    RF(struct pr_rec_gpu, device, "device", RF_NUM),
-    RF(struct pr_rec_gpu, util_pct, "utilization_pct", RF_NUM),
-    RF(struct pr_rec_gpu, kernel_us, "kernel_time_us", RF_NUM),
-    {NULL, 0, RF_NUM}};
-
-static const struct rec_field kernel_fields[] = {
-    RF(struct pr_rec_kernel, name, "name", RF_STR),
-    RF(struct pr_rec_kernel, family, "family", RF_STR),
-    RF(struct pr_rec_kernel, calls, "calls", RF_NUM),
-    RF(struct pr_rec_kernel, mean_us, "mean_us", RF_NUM),
-    RF(struct pr_rec_kernel, total_us, "total_us", RF_NUM),
-    RF(struct pr_rec_kernel, occupancy_pct, "mean_est_achieved_occupancy_pct",
-       RF_NUM),
-    RF(struct pr_rec_kernel, blocks_per_sm, "mean_blocks_per_sm", RF_NUM),
-    RF(struct pr_rec_kernel, tc_used, "tensor_cores_used", RF_TRUE),
-    {NULL, 0, RF_NUM}};
-
-static const struct rec_field sync_fields[] = {
-    RF(struct pr_hostdev_sync, name, "name", RF_STR),
-    RF(struct pr_hostdev_sync, direction, "direction", RF_STR),
-    RF(struct pr_hostdev_sync, count, "count", RF_NUM),
-    RF(struct pr_hostdev_sync, idle_us, "gpu_idle_us", RF_NUM),
-    {NULL, 0, RF_NUM}};
-
-static const struct rec_field copy_fields[] = {
-    RF(struct pr_hostdev_copy, direction, "direction", RF_STR),
-    RF(struct pr_hostdev_copy, host_memory, "host_memory", RF_STR),
-    RF(struct pr_hostdev_copy, call_us, "host_call_us", RF_NUM),
-    RF(struct pr_hostdev_copy, link, "link", RF_STR),
-    RF(struct pr_hostdev_copy, count, "count", RF_NUM),
-    RF(struct pr_hostdev_copy, us, "duration_us", RF_NUM),
-    RF(struct pr_hostdev_copy, bytes, "bytes", RF_NUM),
-    RF(struct pr_hostdev_copy, gbps, "gbps", RF_NUM),
-    RF(struct pr_hostdev_copy, link_pct, "link_pct", RF_NUM),
-    RF(struct pr_hostdev_copy, link_gbps, "link_gbps", RF_NUM),
-    {NULL, 0, RF_NUM}};
-
-static const struct rec_field op_fields[] = {
-    RF(struct pr_rec_op, name, "name", RF_STR),
-    RF(struct pr_rec_op, shapes, "input_shapes", RF_STR),
-    RF(struct pr_rec_op, types, "input_types", RF_STR),
-    RF(struct pr_rec_op, bound, "bound", RF_STR),
-    RF(struct pr_rec_op, dev_self_us, "device_self_us", RF_NUM),
-    RF(struct pr_rec_op, dev_total_us, "device_total_us", RF_NUM),
-    RF(struct pr_rec_op, bytes, "bytes", RF_NUM),
-    RF(struct pr_rec_op, host_copy_us, "host_copy_us", RF_NUM),
-    RF(struct pr_rec_op, host_copy_bytes, "host_copy_bytes", RF_NUM),
-    RF(struct pr_rec_op, tc_eligible, "tc_eligible", RF_TRUE),
-    {NULL, 0, RF_NUM}};
-
-static const struct rec_field dev_fields[] = {
-    RF(struct pr_rec_device, id, "id", RF_NUM),
-    RF(struct pr_rec_device, peak_gbps, "peak_gbps", RF_NUM),
-    {NULL, 0, RF_NUM}};
-
-/* A summary-only run's gpu_metrics and tensor_cores. */
-static int
-gpus_from_run(const cJSON *run, struct pr_rec_tables *tb)
-{
-    const cJSON *tc = pr_sget(run, PR_K_TENSOR_CORES);
-
-    tb->tc_pct = pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT);
-    tb->eligible_pct = pr_sget_num(tc, PR_K_ELIGIBLE_OP_TIME_PCT);
-    return read_rows(pr_sget(run, PR_K_GPU_METRICS), sizeof(*tb->gpus),
-                     gpu_fields, NULL, (void **)&tb->gpus, &tb->n_gpus);
-}
-
-/* A summary-only run's evidence of who waits for whom, as hostdev.c
- * computes it: the devices' host wait over their idle time, the most a
- * device's span had a host copy running, the busiest stream's queue and
- * the longest. */
-static void
-waits_from_run(const cJSON *run, struct pr_hostdev_out *hd)
-{
-    const cJSON *r;
-    double hw = 0, other = 0, sync = 0, idle = 0;
-
-    hd->copy_busy_pct = hd->queue_mean = hd->queue_max = NAN;
-    cJSON_ArrayForEach(r, pr_sget(run, PR_K_TEMPORAL_BREAKDOWN))
-    {
-        double c = pr_sget_num(r, PR_K_HOST_COPY_PCT);
-
-        hw += pr_sget_num(r, PR_K_IDLE_HOST_WAIT_US);
-        other += pr_sget_num(r, PR_K_IDLE_OTHER_US);
-        sync += pr_sget_num(r, PR_K_IDLE_AFTER_SYNC_US);
-        idle += pr_sget_num(r, PR_K_IDLE_US);
-        if (isfinite(c) && !(c <= hd->copy_busy_pct))
-            hd->copy_busy_pct = c;
-    }
-    hd->idle_host_share = idle > 0 ? hw / idle : NAN;
-    hd->idle_other_share = idle > 0 ? other / idle : NAN;
-    hd->idle_sync_share = idle > 0 ? sync / idle : NAN;
-    r = cJSON_GetArrayItem(
-        pr_sget(pr_sget(run, PR_K_LAUNCHES), PR_K_QUEUE_LENGTH), 0);
-    hd->queue_mean = pr_sget_num(r, PR_K_MEAN);
-    cJSON_ArrayForEach(r,
-                       pr_sget(pr_sget(run, PR_K_LAUNCHES), PR_K_QUEUE_LENGTH))
-    {
-        double m = pr_sget_num(r, PR_K_MAX);
-
-        if (isfinite(m) && !(m <= hd->queue_max))
-            hd->queue_max = m;
-    }
-}
-
-/* launches.slowest_launch of a summary-only run, as hostdev.c writes it. */
-static void
-slow_launch_from_run(const cJSON *sl, struct pr_hostdev_out *hd)
-{
-    const char *name = pr_sget_str(sl, PR_K_NAME),
-               *step = pr_sget_str(sl, PR_K_STEP);
-
-    hd->slow_launch_us = pr_sget_num(sl, PR_K_DURATION_US);
-    hd->slow_launch_step_pct = pr_sget_num(sl, PR_K_STEP_PCT);
-    hd->slow_launch_delay_us = pr_sget_num(sl, PR_K_DELAY_US);
-    snprintf(hd->slow_launch_name, sizeof(hd->slow_launch_name), "%s",
-             name ? name : "");
-    snprintf(hd->slow_launch_step, sizeof(hd->slow_launch_step), "%s",
-             step ? step : "");
-}
-
-/* A summary-only run's synchronization, copies and launches. */
-static int
-hostdev_from_run(const cJSON *run, struct pr_hostdev_out *hd)
-{
-    const cJSON *l = pr_sget(run, PR_K_LAUNCHES);
-    const cJSON *sy = pr_sget(run, PR_K_SYNCHRONIZATION);
-
-    waits_from_run(run, hd);
-    slow_launch_from_run(pr_sget(l, PR_K_SLOWEST_LAUNCH), hd);
-    hd->cuda_graphs = pr_sget_true(l, PR_K_CUDA_GRAPHS);
-    hd->host_wait_pct = pr_sget_num(l, PR_K_GPU_IDLE_HOST_WAIT_PCT);
-    hd->delay_median_us =
-        pr_sget_num(pr_sget(l, PR_K_LAUNCH_DELAY_US), PR_K_MEDIAN);
-    hd->sync_idle_us = pr_sget_num(sy, PR_K_GPU_IDLE_US);
-    return read_rows(pr_sget(sy, PR_K_CALLS), sizeof(*hd->syncs), sync_fields,
-                     NULL, (void **)&hd->syncs, &hd->n_syncs) &&
-           read_rows(pr_sget(pr_sget(run, PR_K_COPIES), PR_K_BY_KIND),
-                     sizeof(*hd->copies), copy_fields, NULL,
-                     (void **)&hd->copies, &hd->n_copies);
-}
-
 /* The rows' total self time, summed in row order as before.  The rows
  * stay in the order ops.c wrote them: by device self time, descending,
  * then name and shapes; the rules stop at the first cold row. */
@@ -1703,151 +1505,6 @@ total_ops(struct pr_rec_tables *tb)
     tb->ops_self_us = 0;
     for (i = 0; i < tb->n_ops; i++)
         tb->ops_self_us += tb->ops[i].dev_self_us;
-}
-
-static void
-op_fix(const cJSON *o, void *out)
-{
-    struct pr_rec_op *r = out;
-
-    (void)o;
-    if (!isfinite(r->dev_self_us))
-        r->dev_self_us = 0; /* keeps the order total */
-}
-
-/* Kernel rows of a summary written before rows had a family: the
- * compiled-in kernel table names them; 0 without memory for it. */
-static int
-classify_rows(struct pr_rec_tables *tb)
-{
-    struct pr_error ignored = {PR_OK, ""};
-    struct pr_kclass_table *t = NULL;
-    struct pr_kclass k;
-    size_t i;
-
-    for (i = 0; i < tb->n_kernels; i++) {
-        struct pr_rec_kernel *r = &tb->kernels[i];
-
-        if (r->family != NULL || r->name == NULL)
-            continue;
-        if (t == NULL && (t = pr_kclass_table_builtin(&ignored)) == NULL)
-            return 0;
-        pr_kclass_lookup(t, r->name, &k);
-        r->family = pr_kclass_family_name(k.family);
-        r->tc_used |= pr_kclass_is_matrix(k.math);
-    }
-    pr_kclass_table_free(t);
-    return 1;
-}
-
-/* The words of kind and compute_capability. */
-static void
-dev_fix(const cJSON *o, void *out)
-{
-    struct pr_rec_device *d = out;
-    const char *cc = pr_sget_str(o, PR_K_COMPUTE_CAPABILITY);
-
-    d->npu = pr_sget_is(pr_sget_str(o, PR_K_KIND), "npu");
-    d->cc_major = cc != NULL ? (int)strtol(cc, NULL, 10) : -1;
-    d->fp32_tflops = d->tf32_tflops = d->fp16_tflops = NAN; /* no replay */
-}
-
-/* The busiest device of gpu_metrics (ties: the lowest id); -1. */
-static int
-busiest_of(const struct pr_rec_tables *tb)
-{
-    double best = -1.0;
-    int best_id = -1;
-    size_t i;
-
-    for (i = 0; i < tb->n_gpus; i++) {
-        double kt = tb->gpus[i].kernel_us, id = tb->gpus[i].device;
-
-        if (isfinite(kt) && isfinite(id) &&
-            (kt > best || (kt == best && (int)id < best_id))) {
-            best = kt;
-            best_id = (int)id;
-        }
-    }
-    return best_id;
-}
-
-/* Time from the first kept step's start to the last one's end, µs. */
-static double
-steps_span_us(const cJSON *run)
-{
-    const cJSON *st = pr_sget(run, PR_K_STEPS);
-    const cJSON *first = cJSON_GetArrayItem(st, 0);
-    const cJSON *last = cJSON_GetArrayItem(st, cJSON_GetArraySize(st) - 1);
-
-    return pr_sget_num(last, PR_K_START_US) +
-           pr_sget_num(last, PR_K_DURATION_US) -
-           pr_sget_num(first, PR_K_START_US);
-}
-
-/* The steps with device time (kernel, memcpy or memset in their
- * breakdown) from the first to the last, where they are not all of them:
- * their span and count into tb (analysis.c's steps_json does the same
- * from its rows). */
-static void
-covered_from_run(const cJSON *run, struct pr_rec_tables *tb)
-{
-    const cJSON *st = pr_sget(run, PR_K_STEPS), *s, *lo = NULL, *hi = NULL;
-    size_t i = 0, first = 0, last = 0, n = (size_t)pr_sget_len(st);
-
-    cJSON_ArrayForEach(s, st)
-    {
-        const cJSON *b = pr_sget(s, PR_K_BREAKDOWN_US);
-        double dev = pr_sget_num(b, PR_K_KERNEL) + pr_sget_num(b, PR_K_MEMCPY) +
-                     pr_sget_num(b, PR_K_MEMSET);
-
-        if (dev > 0) {
-            if (lo == NULL)
-                first = i;
-            lo = lo != NULL ? lo : s;
-            hi = s;
-            last = i;
-        }
-        i++;
-    }
-    tb->covered_span_us = 0;
-    tb->covered_steps = 0;
-    if (lo == NULL || (first == 0 && last + 1 == n))
-        return;
-    tb->covered_span_us = pr_sget_num(hi, PR_K_START_US) +
-                          pr_sget_num(hi, PR_K_DURATION_US) -
-                          pr_sget_num(lo, PR_K_START_US);
-    tb->covered_steps = last - first + 1;
-}
-
-/* A summary-only run: the tables from its JSON. */
-static int
-tables_from_run(const cJSON *run, struct pr_rec_tables *tb)
-{
-    const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
-    int c;
-
-    memset(tb, 0, sizeof(*tb));
-    tb->step_mean_us = pr_sget_num(ss, PR_K_MEAN_US);
-    for (c = 0; c < PR_CAT_COUNT; c++)
-        tb->step_cat_us[c] = pr_sget_num(pr_sget(ss, PR_K_BREAKDOWN_US),
-                                         pr_steps_cat_key((enum pr_cat)c));
-    tb->steps_span_us = steps_span_us(run);
-    covered_from_run(run, tb);
-    if (!gpus_from_run(run, tb))
-        return 0;
-    tb->main_device = busiest_of(tb);
-    if (!read_rows(pr_sget(run, PR_K_DEVICES), sizeof(*tb->devs), dev_fields,
-                   dev_fix, (void **)&tb->devs, &tb->n_devs) ||
-        !read_rows(pr_sget(run, PR_K_OPERATORS_BY_SHAPE), sizeof(*tb->ops),
-                   op_fields, op_fix, (void **)&tb->ops, &tb->n_ops) ||
-        !read_rows(pr_sget(run, PR_K_KERNELS), sizeof(*tb->kernels),
-                   kernel_fields, NULL, (void **)&tb->kernels,
-                   &tb->n_kernels) ||
-        !classify_rows(tb) || !hostdev_from_run(run, &tb->hostdev))
-        return 0;
-    total_ops(tb);
-    return 1;
 }
 
 static void
@@ -1961,7 +1618,6 @@ pr_rec_tables_fill(struct pr_rec_facts *f, const struct pr_rec_rows *r,
     tb->main_device = r->main_device;
     tb->tc_pct = r->tc_kernel_pct;
     tb->eligible_pct = r->eligible_op_pct;
-    tb->have = 1;
     return PR_OK;
 }
 
@@ -2026,29 +1682,18 @@ enum pr_status
 pr_recommend_fill(const struct pr_rec_facts *f, cJSON *run,
                   struct pr_error *err)
 {
-    static const struct pr_rec_facts none = {.dataloader_share = NAN,
-                                             .comm_share = NAN,
-                                             .cc_major = -1,
-                                             .tc_ratio = NAN,
-                                             .eligible_ratio = NAN};
-    struct pr_rec_tables own;
     struct rctx c;
 
-    memset(&own, 0, sizeof(own));
-    c.f = f != NULL ? f : &none;
+    c.f = f;
     c.ok = 1;
     c.run = run;
     c.arr = rec_array(run);
     if (c.arr == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    if (!c.f->tables.have)
-        c.ok = tables_from_run(run, &own);
-    c.tb = c.f->tables.have ? &c.f->tables : &own;
+    c.tb = &f->tables;
     c.hd = &c.tb->hostdev;
     c.npu = any_npu(c.tb);
-    if (c.ok)
-        run_rules(&c);
-    tables_free(&own);
+    run_rules(&c);
     return c.ok ? PR_OK
                 : pr_error_set(err, PR_E_NOMEM, "out of memory (recommend)");
 }
