@@ -134,6 +134,12 @@ pr_diff_strict_check(const cJSON *diff, const char *cmd, struct pr_error *err);
 PR_NODISCARD enum pr_status pr_diff_markdown(const cJSON *diff, size_t top,
                                              struct pr_buf *out,
                                              struct pr_error *err);
+/* The terminal's report: the Markdown's parts, its tables as the terminal
+ * tables of `profreport table` (table.h), prose wrapped to the terminal's
+ * width. */
+PR_NODISCARD enum pr_status pr_diff_text(const cJSON *diff, size_t top,
+                                         struct pr_buf *out,
+                                         struct pr_error *err);
 PR_NODISCARD enum pr_status pr_diff_junit(const cJSON *diff, struct pr_buf *out,
                                           struct pr_error *err);
 PR_NODISCARD enum pr_status pr_diff_html(const cJSON *diff, size_t top,
@@ -150,8 +156,9 @@ PR_NODISCARD enum pr_status pr_diff_pdf(const cJSON *diff, size_t top,
 struct pr_gate_job {
     const struct pr_rule *rules; /* n_rules == 0: default gate */
     size_t n_rules;
-    const char *json, *markdown, *html, *pdf; /* NULL: not asked; Markdown
-                                 goes to stdout when no report is */
+    const char *json, *markdown, *html, *pdf; /* NULL: not asked; when no
+                                 report is, stdout gets the diff (text or
+                                 Markdown: pr_diff_job.stdout_md) */
     struct pr_diff_opts opts;
     int quiet;
     uint64_t max_input; /* --max-input bytes; 0 = the default */
@@ -163,6 +170,8 @@ struct pr_diff_job {
     const char *const *base, *const *cur; /* traces, folders or summaries */
     size_t n_base, n_cur;                 /* >= 1 each */
     const char *junit;                    /* NULL: not asked */
+    int stdout_md; /* --format md: standard output gets the Markdown, not
+                      the terminal's tables */
     struct pr_gate_job gate;
 };
 

@@ -57,6 +57,21 @@ PR_NODISCARD enum pr_status pr_table_render_rows(const cJSON *rows,
                                                  struct pr_buf *out,
                                                  struct pr_error *err);
 
+/* Lay out rows whose cells are display text already (each row an object
+ * of strings at its columns' keys: a diff's tables) as pr_table_render's
+ * aligned text: the same widths, numbers right-aligned, names shortened
+ * so that two never read alike, columns fitted to width (<= 0:
+ * pr_table_term_width()), an absent cell "-".  A last column of prose
+ * (PR_FMT_WRAP) wraps in the room the others leave instead of being cut.
+ * Rows are only read.  Errors: PR_E_NOMEM; PR_E_USAGE for no columns or
+ * more than the text layout holds. */
+struct pr_col; /* figures.h */
+PR_NODISCARD enum pr_status pr_table_render_cells(const cJSON *rows,
+                                                  const struct pr_col *cols,
+                                                  size_t n_cols, int width,
+                                                  struct pr_buf *out,
+                                                  struct pr_error *err);
+
 /* For `table --help`: each kind with the ids of its columns, from the
  * kinds' own column catalogues (those shown by default marked "*"),
  * lines of at most 78 characters. */

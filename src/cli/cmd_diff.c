@@ -38,8 +38,10 @@ static const char usage[] =
     "                        usage error (default: skipped, with a warning)\n"
     "      --top N           rows per table in reports (default 15)\n"
     "      --json FILE       the comparison for machines\n"
-    "      --markdown FILE   a CI job summary (stdout when no report is\n"
-    "                        asked for)\n"
+    "      --markdown FILE   a CI job summary (Markdown)\n"
+    "      --format FMT      standard output, when no report file is asked\n"
+    "                        for: text (the terminal's tables, as `table`\n"
+    "                        prints them; the default) or md (Markdown)\n"
     "      --junit FILE      JUnit XML, one test per gate\n"
     "      --html FILE       self-contained HTML report\n"
     "      --pdf FILE        PDF report\n"
@@ -57,7 +59,14 @@ static const char usage[] =
     "--strict, a rule that matches no figure), 2 bad input, 3 a gate\n"
     "tripped, 4 inconclusive: no gate compared anything.\n\n" PR_RULE_GRAMMAR;
 
-enum { OPT_ALPHA = PR_GOPT_OWN, OPT_MIN_SHARE, OPT_TOP, OPT_JUNIT, OPT_STRICT };
+enum {
+    OPT_ALPHA = PR_GOPT_OWN,
+    OPT_MIN_SHARE,
+    OPT_TOP,
+    OPT_JUNIT,
+    OPT_STRICT,
+    OPT_FORMAT
+};
 
 static const struct option long_opts[] = {
     {"baseline", required_argument, NULL, 'b'},
@@ -67,6 +76,7 @@ static const struct option long_opts[] = {
     {"top", required_argument, NULL, OPT_TOP},
     {"junit", required_argument, NULL, OPT_JUNIT},
     {"strict", no_argument, NULL, OPT_STRICT},
+    {"format", required_argument, NULL, OPT_FORMAT},
     PR_GATE_LONG_OPTIONS};
 
 /* inputs an output is compared with (more are not checked) */
@@ -134,6 +144,13 @@ one_option(void *ctx, int c, const char *arg, struct pr_error *err)
         return PR_OK;
     case OPT_STRICT:
         a->g.job.opts.strict = 1;
+        return PR_OK;
+    case OPT_FORMAT:
+        if (strcmp(arg, "text") != 0 && strcmp(arg, "md") != 0)
+            return pr_error_set(err, PR_E_USAGE,
+                                "--format: expected text or md, got \"%s\"",
+                                arg);
+        a->job.stdout_md = strcmp(arg, "md") == 0;
         return PR_OK;
     }
     return pr_error_set(err, PR_E_USAGE, "diff: unknown option");

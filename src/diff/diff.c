@@ -76,8 +76,12 @@ write_reports(const struct pr_diff_job *a, const cJSON *diff,
     pr_outputs_init(&set);
     st = stage_report(&set, a->gate.json, json_fn, diff, top, err);
     if (st == PR_OK)
-        st = stage_report(&set, none ? "-" : a->gate.markdown, pr_diff_markdown,
-                          diff, top, err);
+        st = stage_report(&set, a->gate.markdown, pr_diff_markdown, diff, top,
+                          err);
+    if (st == PR_OK && none) /* standard output: the terminal's, or md */
+        st = stage_report(&set, "-",
+                          a->stdout_md ? pr_diff_markdown : pr_diff_text, diff,
+                          top, err);
     if (st == PR_OK)
         st = stage_report(&set, a->junit, junit_fn, diff, top, err);
     if (st == PR_OK)

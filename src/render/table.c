@@ -89,6 +89,10 @@ struct table {
                          columns by default, operators by host time */
     const char *time; /* the column --min-time compares */
     int npu;          /* every run is an NPU's: its words (issue #30) */
+    /* pr_table_render_cells: the tail of the note on columns left out,
+       and its last column wraps when it is prose (PR_FMT_WRAP) */
+    const char *hint;
+    int wrap_last;
 };
 
 /* Left-aligned, compared as strings, shortened when too wide. */
@@ -999,8 +1003,8 @@ left_out(const struct table *t, size_t shown, size_t width, struct pr_buf *out)
         at += (size_t)snprintf(line + at, sizeof(line) - at, "%s %s",
                                c > shown ? "," : "", t->cols[c]->id);
     if (at < sizeof(line))
-        snprintf(line + at, sizeof(line) - at,
-                 "; widen with -w or pick with -c)");
+        snprintf(line + at, sizeof(line) - at, "; %s)",
+                 t->hint != NULL ? t->hint : "widen with -w or pick with -c");
     return put_wrapped(out, line, width);
 }
 
@@ -1108,6 +1112,56 @@ name_forms(const struct table *t, size_t n, size_t c, size_t w, char ***forms)
     return PR_OK;
 }
 
+/* The last column, prose, gets what the others leave of the width (at
+ * least SOFT_STR_WIDTH): its text wraps instead of being cut. */
+static void
+wrap_room(const struct table *t, size_t *w, size_t width)
+{
+    size_t last = t->n_cols - 1, others = row_width(w, last) + 2;
+    size_t room =
+        width > others + SOFT_STR_WIDTH ? width - others : SOFT_STR_WIDTH;
+
+    if (t->n_cols > 1 && w[last] > room)
+        w[last] = room;
+}
+
+/* Prose in lines of at most w code points, breaking at spaces (a longer
+ * word alone on its line), each line after the first indented to the
+ * column's start. */
+static enum pr_status
+put_prose(struct pr_buf *out, const char *s, size_t indent, size_t w)
+{
+    int first = 1;
+
+    while (*s != '\0') {
+        size_t len = strlen(s), end = len, brk;
+
+        if (pr_shorten_width(s) > w) {
+            for (brk = 0, end = 0; brk < len; brk++) {
+                if (s[brk] == ' ') {
+                    char part[1024];
+                    size_t k = brk < sizeof(part) ? brk : sizeof(part) - 1;
+                    memcpy(part, s, k);
+                    part[k] = '\0';
+                    if (pr_shorten_width(part) > w)
+                        break;
+                    end = brk;
+                }
+            }
+            if (end == 0)
+                end = strcspn(s, " ");
+        }
+        if ((!first && pr_buf_printf(out, "\n%*s", (int)indent, "") != PR_OK) ||
+            pr_buf_printf(out, "%.*s", (int)end, s) != PR_OK)
+            return PR_E_NOMEM;
+        first = 0;
+        s += end;
+        while (*s == ' ')
+            s++;
+    }
+    return PR_OK;
+}
+
 static enum pr_status
 emit_text(const struct table *t, size_t n, int width, struct pr_buf *out)
 {
@@ -1127,6 +1181,8 @@ emit_text(const struct table *t, size_t n, int width, struct pr_buf *out)
                 w[c] = cw;
         }
     }
+    if (t->wrap_last)
+        wrap_room(t, w, (size_t)width);
     shown = fit_width(t, w, (size_t)width);
     for (c = 0; c < shown && st == PR_OK; c++)
         if (t->cols[c]->fmt == PR_FMT_NAME)
@@ -1139,7 +1195,11 @@ emit_text(const struct table *t, size_t n, int width, struct pr_buf *out)
                 st = pr_buf_printf(out, "%*s", (int)in, "");
             else
                 in = 0;
-            if (st == PR_OK)
+            if (st == PR_OK && r > 0 && t->wrap_last && c + 1 == t->n_cols &&
+                shown == t->n_cols)
+                st = put_prose(out, text_cell(t, r - 1, col, v, sizeof(v)),
+                               row_width(w, c) + 2, w[c]);
+            else if (st == PR_OK)
                 st = put_cell(out,
                               r == 0 ? col->label
                               : forms[c]
@@ -1429,4 +1489,35 @@ pr_table_render_rows(const cJSON *rows, const struct pr_table_opts *o,
                             "as --input instead)",
                             o->kind);
     return render(&t, o, NULL, rows, out, err);
+}
+
+enum pr_status
+pr_table_render_cells(const cJSON *rows, const struct pr_col *cols,
+                      size_t n_cols, int width, struct pr_buf *out,
+                      struct pr_error *err)
+{
+    struct table t;
+    const cJSON *row;
+    size_t c;
+    enum pr_status st;
+
+    memset(&t, 0, sizeof(t));
+    if (n_cols == 0 || n_cols > MAX_COLS)
+        return pr_error_set(err, PR_E_USAGE, "table: %zu columns (1 to %d)",
+                            n_cols, MAX_COLS);
+    for (c = 0; c < n_cols; c++)
+        t.cols[c] = &cols[c];
+    t.n_cols = n_cols;
+    t.hint = "widen the terminal or set COLUMNS";
+    t.wrap_last = cols[n_cols - 1].fmt == PR_FMT_WRAP;
+    t.rows = malloc((size_t)(pr_sget_len(rows) + 1) * sizeof(*t.rows));
+    if (t.rows == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "table: out of memory");
+    for (row = cJSON_IsArray(rows) ? rows->child : NULL; row != NULL;
+         row = row->next)
+        t.rows[t.n_rows++] = row;
+    st = emit_text(&t, t.n_rows, width, out);
+    free(t.rows);
+    return st == PR_OK ? PR_OK
+                       : pr_error_set(err, PR_E_NOMEM, "table: out of memory");
 }

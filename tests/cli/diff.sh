@@ -32,6 +32,32 @@ check "  its baseline is a dash, not 0" \
 check "  junit has one failing test" grep -q 'failures="1"' "$T_DIR/d.xml"
 check "  json has the noise test" grep -q '"p_value"' "$T_DIR/d.json"
 
+# issue #34: standard output (no report file asked for) gets the terminal
+# tables of `profreport table`, not Markdown; --format md keeps Markdown
+COLUMNS=120 "$PR_BIN" diff -q -b "$D/base.json" -i "$D/slow.json" > "$T_DIR/t.txt"
+check "stdout: the 20% slowdown exits 3" [ $? -eq 3 ]
+check "  as text tables, no Markdown table" sh -c "! grep -q '^|' '$T_DIR/t.txt'"
+check "  headings underlined" grep -q '^Gates$' "$T_DIR/t.txt"
+check "  the gate's row" grep -Eq '^FAIL +step\.mean>\+5% \(default\) +step\.mean' "$T_DIR/t.txt"
+# numbers right-aligned under their headings, a new row's baseline "-"
+check "  columns aligned as table's" grep -Eq '^aten::softmax +- +2\.50 ms +\+2\.50 ms +new$' "$T_DIR/t.txt"
+check "  its heading's numbers end where the cells do" sh -c "
+    h=\$(grep -m1 -n '^Name  *Baseline  *Current  *Change  *Status' '$T_DIR/t.txt' | cut -d: -f1)
+    r=\$(grep -n '^aten::add_ ' '$T_DIR/t.txt' | cut -d: -f1)
+    [ -n \"\$h\" ] && [ -n \"\$r\" ] &&
+    hb=\$(sed -n \"\${h}p\" '$T_DIR/t.txt' | awk '{print index(\$0, \"Baseline\") + 7}') &&
+    rb=\$(sed -n \"\${r}p\" '$T_DIR/t.txt' | awk '{print index(\$0, \"1.50 ms\") + 6}') &&
+    [ \"\$hb\" = \"\$rb\" ]"
+COLUMNS=60 "$PR_BIN" diff -q -b "$D/base.json" -i "$D/slow.json" > "$T_DIR/t60.txt"
+check "  a narrow terminal: names shortened as table shortens them" \
+    grep -Eq '^elementwise_kernel<128, 4> +1\.50 ms' "$T_DIR/t60.txt"
+check "  and the columns left out named" grep -q 'more column.*status' "$T_DIR/t60.txt"
+"$PR_BIN" diff -q -b "$D/base.json" -i "$D/slow.json" --format md > "$T_DIR/m.md"
+check "--format md: stdout is the Markdown of --markdown" cmp -s "$T_DIR/m.md" "$T_DIR/d.md"
+"$PR_BIN" diff -q -b "$D/base.json" -i "$D/slow.json" --format xml 2> "$T_DIR/err" > /dev/null
+check "--format xml exits 1" [ $? -eq 1 ]
+check "  naming the formats" grep -q 'expected text or md' "$T_DIR/err"
+
 # `diff BASE CUR`: the same comparison as -b BASE -i CUR
 "$PR_BIN" diff -q "$D/base.json" "$D/slow.json" --json "$T_DIR/p.json" > /dev/null
 check "diff BASE CUR: the 20% slowdown exits 3" [ $? -eq 3 ]

@@ -1,0 +1,231 @@
+/* report_text.c - the diff on a terminal (standard output when no report
+ * file is asked for): the Markdown report's parts in its order (verdict,
+ * comparability, gates, per-run figures, change lists, method), its
+ * tables laid out by the terminal tables of `profreport table`
+ * (pr_table_render_cells: the same widths, alignment and name shortening)
+ * and its prose wrapped to the terminal's width. */
+#include "config.h"
+
+#include <string.h>
+
+#include "internal.h"
+#include "profreport/diff.h"
+#include "profreport/sget.h"
+#include "profreport/shorten.h"
+#include "profreport/table.h"
+
+struct text {
+    struct pr_buf *b;
+    size_t width; /* the terminal's (pr_table_term_width) */
+};
+
+/* s in lines of at most t->width code points, broken at spaces (a longer
+ * word alone on its line), then a blank line. */
+static void
+para(struct text *t, const char *s)
+{
+    char line[2048];
+
+    while (*s != '\0' && !t->b->failed) {
+        size_t len = strlen(s), end = len, i;
+
+        if (pr_shorten_width(s) > t->width) {
+            for (i = 0, end = 0; i < len && i < sizeof(line); i++) {
+                if (s[i] != ' ')
+                    continue;
+                memcpy(line, s, i);
+                line[i] = '\0';
+                if (pr_shorten_width(line) > t->width)
+                    break;
+                end = i;
+            }
+            if (end == 0)
+                end = strcspn(s, " ");
+        }
+        if (pr_buf_printf(t->b, "%.*s\n", (int)end, s) != PR_OK)
+            t->b->failed = 1;
+        s += end;
+        while (*s == ' ')
+            s++;
+    }
+    pr_dadd(t->b, "\n");
+}
+
+/* A heading: its text underlined. */
+static void
+heading(struct pr_buf *b, const char *s)
+{
+    size_t n = pr_shorten_width(s);
+
+    pr_dadd(b, s);
+    pr_dadd(b, "\n");
+    while (n-- > 0)
+        pr_dadd(b, "-");
+    pr_dadd(b, "\n");
+}
+
+static void
+unmatched(void *ctx, const struct pr_dunmatched *u)
+{
+    struct text *t = ctx;
+    char s[1024];
+
+    snprintf(s, sizeof(s), "%s %s run %s %s; not compared.", u->lead,
+             u->side_name, u->run, u->what);
+    para(t, s);
+}
+
+static void
+compat_line(void *ctx, const char *lead, const char *text)
+{
+    struct text *t = ctx;
+    struct pr_buf s;
+
+    pr_buf_init(&s, 0);
+    if (pr_buf_printf(&s, "%s %s", lead, text) != PR_OK)
+        t->b->failed = 1;
+    else
+        para(t, s.data);
+    pr_buf_free(&s);
+}
+
+static void
+header(struct text *t, const cJSON *diff)
+{
+    const cJSON *bs = pr_sget(diff, "baseline");
+    const cJSON *cs = pr_sget(diff, "current");
+    struct pr_dverdict v;
+    char s[1200];
+
+    pr_dverdict(diff, &v);
+    snprintf(s, sizeof(s), "profreport diff: %s (%s)", v.word, v.counts);
+    heading(t->b, s);
+    pr_dadd(t->b, "\n");
+    snprintf(s, sizeof(s),
+             "Baseline %s (runs: %.0f, steps: %.0f) vs current %s (runs: "
+             "%.0f, steps: %.0f).",
+             pr_sget_str_or(bs, PR_K_LABEL, "?"), pr_sget_num(bs, PR_K_RUNS),
+             pr_sget_num(bs, PR_K_STEPS), pr_sget_str_or(cs, PR_K_LABEL, "?"),
+             pr_sget_num(cs, PR_K_RUNS), pr_sget_num(cs, PR_K_STEPS));
+    para(t, s);
+    pr_dunmatched_each(diff, unmatched, t);
+    pr_dcompat_each(diff, compat_line, t);
+}
+
+/* A copy of the table's rows whose name cells carry their PR_DTABLE_SUB
+ * text after them (an operator's input shapes, "(default)" after a
+ * gate), as the Markdown shows it; NULL on out-of-memory. */
+static cJSON *
+rows_with_sub(const struct pr_dtable *tb)
+{
+    cJSON *rows = cJSON_Duplicate(tb->rows, 1), *row;
+    const char *key = tb->cols[pr_dtable_sub_col(tb)].key;
+    struct pr_buf s;
+
+    if (rows == NULL)
+        return NULL;
+    pr_buf_init(&s, 0);
+    cJSON_ArrayForEach(row, rows)
+    {
+        const char *sub = pr_sget_str(row, PR_DTABLE_SUB);
+        cJSON *v;
+
+        if (sub == NULL)
+            continue;
+        s.len = 0;
+        v = pr_buf_printf(&s, "%s %s", pr_sget_str_or(row, key, ""), sub) ==
+                    PR_OK
+                ? cJSON_CreateString(s.data)
+                : NULL;
+        if (!pr_sput(row, key, v)) {
+            cJSON_Delete(v);
+            cJSON_Delete(rows);
+            rows = NULL;
+            break;
+        }
+    }
+    pr_buf_free(&s);
+    return rows;
+}
+
+/* Lay a table out as a terminal table, "(none)" when it has no rows. */
+static void
+table(struct pr_buf *b, const struct pr_dtable *tb)
+{
+    struct pr_error err = {PR_OK, ""};
+    cJSON *rows;
+
+    if (pr_sget_len(tb->rows) == 0) {
+        pr_dadd(b, "(none)\n\n");
+        return;
+    }
+    rows = rows_with_sub(tb);
+    if (rows == NULL ||
+        pr_table_render_cells(rows, tb->cols, tb->n_cols, 0, b, &err) != PR_OK)
+        b->failed = 1;
+    cJSON_Delete(rows);
+    pr_dadd(b, "\n");
+}
+
+static void
+runs_tables(struct pr_buf *b, const cJSON *diff)
+{
+    const cJSON *pair;
+    struct pr_dtable t;
+    char s[700];
+
+    cJSON_ArrayForEach(pair, pr_sget(diff, PR_K_RUNS))
+    {
+        snprintf(s, sizeof(s), "Run %s vs %s (per step)",
+                 pr_sget_str_or(pair, "baseline", "?"),
+                 pr_sget_str_or(pair, "current", "?"));
+        heading(b, s);
+        pr_dtable_put(b, &t, pr_dtable_figures(&t, pair), table);
+    }
+}
+
+static void
+change_head(struct pr_buf *b, const struct pr_dchange *c,
+            const struct pr_dkind *k)
+{
+    char s[300];
+
+    if (k == NULL)
+        return;
+    snprintf(s, sizeof(s), "%s: %s (%s)", k->title, c->noun, c->measure);
+    heading(b, s);
+}
+
+static void
+method(struct text *t, const cJSON *diff)
+{
+    char before[200], after[1200], intervals[400], s[1600];
+
+    pr_dmethod_text(diff, before, sizeof(before), after, sizeof(after),
+                    intervals, sizeof(intervals));
+    heading(t->b, "Method");
+    snprintf(s, sizeof(s), "%s and %s", before, after);
+    para(t, s);
+    if (intervals[0] != '\0')
+        para(t, intervals);
+}
+
+enum pr_status
+pr_diff_text(const cJSON *diff, size_t top, struct pr_buf *out,
+             struct pr_error *err)
+{
+    struct text t;
+    struct pr_dtable g;
+
+    t.b = out;
+    t.width = (size_t)pr_table_term_width();
+    header(&t, diff);
+    heading(out, "Gates");
+    pr_dtable_put(out, &g, pr_dtable_gates(&g, diff), table);
+    runs_tables(out, diff);
+    pr_dchanges_put(out, diff, top, change_head, table);
+    method(&t, diff);
+    if (out->failed)
+        return pr_error_set(err, PR_E_NOMEM, "text: out of memory");
+    return PR_OK;
+}
