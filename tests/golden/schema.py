@@ -3,7 +3,8 @@
 (issue #34; tests/cli/schema.sh and outputs.sh beside it run it).
 
   json DEF KEYS_H FILE...   every key of each summary FILE is a row of its
-                            object, and each value has one of the row's types
+                            object, each value has one of the row's types,
+                            and an object's keys come in its rows' order
   keys DEF KEYS_H           every PR_K_ constant of keys.h is a row's key
   docs DEF KEYS_H DOC SPEC  every key the docs' and the spec's annotated
                             trees name is a row, and every row is named
@@ -53,9 +54,36 @@ def kind(v):
     return "OBJ" if isinstance(v, dict) else "ARR"
 
 
+# Keys whose place in their object depends on the run, so that no one
+# order of rows is the summary's (issue #34, step 4: what keeps a run from
+# being written once in schema order): a run's timeline stays where its
+# placeholder stands (before data_quality) when it is null and is appended
+# after attribution when computed; a recommendation's gain_note comes
+# before its gains when its rule writes it and after when the replay does.
+MOVES = {("RUNS", "timeline"), ("RUNS_RECOMMENDATIONS", "gain_note")}
+
+
+def check_order(rows, obj, v, path, out):
+    """The members of v follow the order of obj's rows (what the summary
+    writes first is the earlier row), but for the keys of MOVES."""
+    order = {k: i for i, k in enumerate(rows[obj])}
+    last, last_key = -1, None
+    for k in v:
+        if k.startswith("_") or k not in order or (obj, k) in MOVES:
+            continue
+        if order[k] < last:
+            out.add("%s: \"%s\" is written after \"%s\", but its row of %s "
+                    "comes first: schema.def's rows are in the order the "
+                    "summary writes them" % (path or "(top)", k, last_key, obj))
+        else:
+            last, last_key = order[k], k
+
+
 def walk(rows, obj, v, path, out):
     if not isinstance(v, dict):
         return
+    if "*" not in rows[obj]:
+        check_order(rows, obj, v, path, out)
     for k, x in v.items():
         if k.startswith("_"):
             continue  # a run's private members are never written
