@@ -96,6 +96,11 @@ extern const struct pr_schema_row pr_schema_rows[PR_SR_N];
 /* An object's parent, path, doc and rows. */
 struct pr_schema_objinfo pr_schema_object(enum pr_schema_object object);
 
+/* Whether a row of object has every flag of `flags` (enum pr_schema_flag
+ * bits): PR_SF_REQ, the contract checks it; PR_SF_LITE, a merge keeps
+ * some of it. */
+int pr_schema_has_flag(enum pr_schema_object object, unsigned flags);
+
 /* The row of key in object, or NULL. */
 const struct pr_schema_row *pr_schema_find(enum pr_schema_object object,
                                            const char *key);

@@ -10,20 +10,6 @@
 #include "profreport/keys.h"
 #include "profreport/schema.h"
 
-/* The object's rows flagged PR_SF_REQ, or 0: a value whose object has none
- * is taken as it is (runs[].devices[], distributed). */
-static int
-has_required(enum pr_schema_object object)
-{
-    struct pr_schema_objinfo o = pr_schema_object(object);
-    size_t i;
-
-    for (i = o.first; i < o.first + o.n; i++)
-        if (pr_schema_rows[i].flags & PR_SF_REQ)
-            return 1;
-    return 0;
-}
-
 static unsigned
 type_of(const cJSON *v)
 {
@@ -117,7 +103,7 @@ check_value(const cJSON *v, const struct pr_schema_row *f, char *path,
                             "%s: %g, but a time, count or size is never "
                             "negative: the summary was edited or damaged",
                             path, v->valuedouble);
-    if (f->child == PR_SO_NONE || !has_required(f->child))
+    if (f->child == PR_SO_NONE || !pr_schema_has_flag(f->child, PR_SF_REQ))
         return PR_OK;
     if (t == PR_ST_OBJ)
         return check_object(v, f->child, path, len, cap, err);

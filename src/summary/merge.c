@@ -129,19 +129,6 @@ struct pr_merge {
 
 _Static_assert(KINDS <= sizeof(unsigned) * 8, "a bit per table of rows");
 
-/* Whether object has a LITE row. */
-static int
-has_lite(enum pr_schema_object object)
-{
-    struct pr_schema_objinfo o = pr_schema_object(object);
-    size_t i;
-
-    for (i = o.first; i < o.first + o.n; i++)
-        if (pr_schema_rows[i].flags & LITE)
-            return 1;
-    return 0;
-}
-
 static void
 plan_num(struct lite_table *t, const char *in, const char *key)
 {
@@ -166,7 +153,8 @@ plan_table(struct lite_table *t, enum pr_schema_object object)
             continue;
         if (strcmp(r->key, PR_K_NAME) == 0) {
             t->named = 1;
-        } else if (r->child == PR_SO_NONE || !has_lite(r->child)) {
+        } else if (r->child == PR_SO_NONE ||
+                   !pr_schema_has_flag(r->child, LITE)) {
             plan_num(t, NULL, r->key);
         } else {
             in = pr_schema_object(r->child);
@@ -197,7 +185,8 @@ lite_plan(struct lite_plan *p)
         const struct pr_schema_row *r = &pr_schema_rows[i];
         if (!(r->flags & LITE))
             continue;
-        if ((r->types & ARR) && r->child != PR_SO_NONE && has_lite(r->child)) {
+        if ((r->types & ARR) && r->child != PR_SO_NONE &&
+            pr_schema_has_flag(r->child, LITE)) {
             p->table[p->n_table].array = r->key;
             plan_table(&p->table[p->n_table++], r->child);
         } else {

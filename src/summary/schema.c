@@ -60,6 +60,18 @@ pr_schema_object(enum pr_schema_object object)
     return o;
 }
 
+int
+pr_schema_has_flag(enum pr_schema_object object, unsigned flags)
+{
+    struct pr_schema_objinfo o = pr_schema_object(object);
+    size_t i;
+
+    for (i = o.first; i < o.first + o.n; i++)
+        if ((pr_schema_rows[i].flags & flags) == flags)
+            return 1;
+    return 0;
+}
+
 const struct pr_schema_row *
 pr_schema_find(enum pr_schema_object object, const char *key)
 {

@@ -177,19 +177,6 @@ test_lite_views_equal_whole(void **state)
     pr_merge_free(m);
 }
 
-/* Whether object has a LITE row. */
-static int
-has_lite(enum pr_schema_object object)
-{
-    struct pr_schema_objinfo o = pr_schema_object(object);
-    size_t i;
-
-    for (i = o.first; i < o.first + o.n; i++)
-        if (pr_schema_rows[i].flags & PR_SF_LITE)
-            return 1;
-    return 0;
-}
-
 /* lite holds exactly the members of whole (an object of the schema's
  * `object`) whose rows are flagged LITE: an array or object whose
  * elements' object has LITE rows of its own holds only those, row by
@@ -221,7 +208,8 @@ check_lite(const cJSON *lite, const cJSON *whole, enum pr_schema_object object,
         if (got == NULL)
             fail_msg("%s: LITE, but not kept", c->string);
         ++*kept;
-        if (row->child == PR_SO_NONE || !has_lite(row->child)) {
+        if (row->child == PR_SO_NONE ||
+            !pr_schema_has_flag(row->child, PR_SF_LITE)) {
             assert_true(cJSON_Compare(got, c, 1));
         } else if (cJSON_IsArray(c)) {
             assert_int_equal(cJSON_GetArraySize(got), cJSON_GetArraySize(c));
