@@ -107,6 +107,30 @@ double pr_ops_tc_total_pct(const struct pr_op_row *r);
  * is then the sum the row reports). */
 int pr_ops_measured(const struct pr_op_row *r);
 
+/* The tensor-core eligible kernel time of a run (10.5), and the GEMM and
+ * convolution kernels eligible by their own names (issue #28): kernels
+ * the kernel table calls a GEMM or convolution (cuBLAS sgemm, cuDNN
+ * scudnn, CUTLASS, Inductor's triton_tem_*mm*) that an operator not
+ * eligible launched with no 10.2 operator above it (a torch.compile
+ * graph's CompiledFunction, CompiledFunctionBackward).  Times in ns. */
+#define PR_TC_SHARE_TOP 3
+struct pr_tc_share {
+    int64_t op_ns;       /* kernels operators launched (10.5's den) */
+    int64_t eligible_ns; /* of bottom-eligible nodes (10.5's num) */
+    int64_t tc_ns;       /* of those, on tensor cores */
+    int64_t simt_ns;     /* eligible by name, fp32 on CUDA cores */
+    int64_t matrix_ns;   /* eligible by name, on the matrix units */
+    uint32_t kernel;     /* the longest of the simt ones (string id);
+                            PR_STR_NONE */
+    uint32_t top_op[PR_TC_SHARE_TOP]; /* their launchers (string ids) */
+    int64_t top_ns[PR_TC_SHARE_TOP];  /* and their simt time; 0 unused */
+};
+
+PR_NODISCARD enum pr_status pr_ops_tc_share(const struct pr_trace *t,
+                                            const struct pr_tree *tree,
+                                            struct pr_tc_share *s,
+                                            struct pr_error *err);
+
 /* 10.5: kernel time launched by "bottom" tensor-core-eligible nodes over
  * kernel time launched by operator nodes into *ratio; 0 when there is
  * none.  Fails only for memory. */

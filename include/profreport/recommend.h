@@ -95,6 +95,14 @@ struct pr_rec_facts {
     int cc_major;             /* deviceProperties[0] major; -1 none */
     double tc_ratio;          /* 10.4 over all kernels; NaN none */
     double eligible_ratio;    /* 10.5; NaN or 0 when none */
+    /* GEMM/conv kernels eligible by their own names (ops.h struct
+       pr_tc_share), fp32 on CUDA cores, over 10.5's denominator; NaN
+       not computed.  Their longest kernel and top launchers (string ids
+       of t, PR_STR_NONE / 0 ns unused) */
+    double by_name_ratio;
+    uint32_t by_name_kernel;
+    uint32_t by_name_op[3];
+    int64_t by_name_op_ns[3];
     struct pr_rec_tables tables;
     /* borrowed, may be NULL: the rules that name operators or kernels
        add them here, for the what-if replays that back them (whatif.h) */

@@ -35,8 +35,11 @@ enum pr_tc_reason {
                            is off by default) */
     PR_TCR_HF32_CONV,   /* Ascend: fp32 convolution without HF32 (on by
                            default, so it was turned off) */
-    PR_TCR_FP32_MTE2    /* Ascend: fp32 on the Cube without HF32, its
+    PR_TCR_FP32_MTE2,   /* Ascend: fp32 on the Cube without HF32, its
                            tasks mte2 bound: fewer bytes, not HF32 */
+    PR_TCR_FP32_KERNEL  /* fp32 GEMMs an operator not eligible launched
+                           (a compiled graph's), shown by their kernels'
+                           names (issue #28) */
 };
 
 #define PR_TC_TEXT_SIZE 256
@@ -96,5 +99,13 @@ void pr_tensorcore_hf32_context(struct pr_tc_diag *d, double on_cube_pct,
  * Only 16-bit and 8-bit dtypes are checked. */
 int pr_tensorcore_misaligned(const struct pr_op_cost *cost,
                              struct pr_tc_diag *out);
+
+/* The finding of an operator that is not eligible but launched fp32
+ * GEMM/conv kernels on CUDA cores (issue #28): a torch.compile graph's
+ * CompiledFunction / CompiledFunctionBackward by name, any other
+ * operator in general words; the fix for the GPU (cc_major: NVIDIA
+ * compute capability, -1 unknown; amd: an AMD GPU). */
+void pr_tensorcore_diagnose_kernels(const char *op, int cc_major, int amd,
+                                    struct pr_tc_diag *out);
 
 #endif

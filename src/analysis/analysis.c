@@ -267,6 +267,30 @@ step_summary_json(const struct pr_steps *s, struct pr_rec_tables *tb)
 /* What the recommendations need that the summary does not carry: the
  * exact shares of the kept steps (7.5.1, 7.5.4) and the tensor-core
  * ratios of 10.4 / 10.5, which need the op tree. */
+/* 10.5's ratio (only where no kernel used tensor cores, as 7.5.6a
+ * reads it) and the fp32 GEMMs on CUDA cores eligible by their kernels'
+ * names, with their launchers (issue #28). */
+static enum pr_status
+by_name_facts(const struct pr_trace *t, const struct pr_tree *tree,
+              struct pr_rec_facts *f, struct pr_error *err)
+{
+    struct pr_tc_share s;
+    size_t i;
+
+    if (pr_ops_tc_share(t, tree, &s, err) != PR_OK)
+        return err->code;
+    if (f->tc_ratio == 0.0)
+        f->eligible_ratio =
+            s.op_ns > 0 ? (double)s.eligible_ns / (double)s.op_ns : 0.0;
+    f->by_name_ratio = s.op_ns > 0 ? (double)s.simt_ns / (double)s.op_ns : 0.0;
+    f->by_name_kernel = s.kernel;
+    for (i = 0; i < 3 && i < PR_TC_SHARE_TOP; i++) {
+        f->by_name_op[i] = s.top_op[i];
+        f->by_name_op_ns[i] = s.top_ns[i];
+    }
+    return PR_OK;
+}
+
 static enum pr_status
 rec_facts(const struct pr_trace *t, const struct pr_tree *tree,
           const struct pr_steps *s, struct pr_rec_facts *f,
@@ -290,9 +314,11 @@ rec_facts(const struct pr_trace *t, const struct pr_tree *tree,
     f->cc_major = d0 != NULL ? d0->compute_major : -1;
     f->tc_ratio = pr_kernels_tc_ratio(t);
     f->eligible_ratio = NAN;
-    if (d0 != NULL && d0->compute_major >= 7 && f->tc_ratio == 0.0)
-        return pr_ops_tc_eligible_ratio(t, tree, &f->eligible_ratio, err);
-    return PR_OK;
+    f->by_name_ratio = NAN;
+    f->by_name_kernel = PR_STR_NONE;
+    if (d0 == NULL || d0->compute_major < 7 || isnan(f->tc_ratio))
+        return PR_OK;
+    return by_name_facts(t, tree, f, err);
 }
 
 /* The GPU window: metrics over the kept steps (6.5), the timeline over the
@@ -338,6 +364,31 @@ tables_free(struct tables *tb)
     pr_gpu_rows_free(&tb->gpus);
 }
 
+/* The eligible share the tensor-core figures start from: 10.5's, plus
+ * the GEMM/conv kernels eligible by their names (issue #28); where there
+ * are such kernels the share on tensor cores is the tree's too (the
+ * operator rows do not hold them). */
+static enum pr_status
+seed_tc(const struct pr_trace *t, const struct pr_tree *tree, struct tables *tb,
+        struct pr_error *err)
+{
+    struct pr_tc_share s;
+    int64_t named, elig;
+
+    if (pr_ops_tc_share(t, tree, &s, err) != PR_OK)
+        return err->code;
+    named = pr_sat_add_i64(s.simt_ns, s.matrix_ns);
+    elig = pr_sat_add_i64(s.eligible_ns, named);
+    /* as 10.5's ratio, then a percentage (the figures stay the same
+       where no kernel is eligible by name) */
+    tb->tc_seed_pct =
+        s.op_ns > 0 ? 100.0 * ((double)elig / (double)s.op_ns) : 0.0;
+    if (named > 0)
+        tb->tc_seed_on_pct =
+            100.0 * (double)pr_sat_add_i64(s.tc_ns, s.matrix_ns) / (double)elig;
+    return PR_OK;
+}
+
 static enum pr_status
 fill_tables(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
             struct tables *tb, struct pr_error *err)
@@ -358,14 +409,10 @@ fill_tables(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
     /* rows from a producer's table: no kernel of theirs is on the tree,
        so the rows' own figures decide */
     tb->tc_seed_pct = NAN;
-    if (st == PR_OK && !isnan(pr_kernels_tc_ratio(t)) &&
-        (tb->ops.source == NULL || strcmp(tb->ops.source, "timeline") == 0)) {
-        double r;
-
-        st = pr_ops_tc_eligible_ratio(t, tree, &r, err);
-        tb->tc_seed_pct = 100.0 * r;
-    }
     tb->tc_seed_on_pct = NAN;
+    if (st == PR_OK && !isnan(pr_kernels_tc_ratio(t)) &&
+        (tb->ops.source == NULL || strcmp(tb->ops.source, "timeline") == 0))
+        st = seed_tc(t, tree, tb, err);
     /* an NPU's tasks name their operator type and unit: the share of
        compute time the Cube can do (HCCL left out), whether or not the
        trace has operators to attribute it to (issue #30); where they do

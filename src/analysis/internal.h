@@ -163,11 +163,18 @@ int pr_tc_op_eligible(const char *name);
 #define PR_NAME_INPUT_KERNEL                                                   \
     0x8000 /* kernel: the table's input family (a data-queue task) */
 #define PR_NAME_TC (PR_NAME_TC_PLUGIN | PR_NAME_TC_HEUR)
+/* kernel: a GEMM or convolution the table puts on CUDA cores in fp32
+   (cuBLAS sgemm, cuDNN scudnn, CUTLASS simt ...), matrix-vector kernels
+   (gemv) left out: what AMP or TF32 would move onto tensor cores */
+#define PR_NAME_GEMM_FP32_SIMT 0x100000
+/* kernel: a GEMM or convolution on the matrix units by the table */
+#define PR_NAME_GEMM_MATRIX 0x200000
 /* bits 16-18: pr_sync_call_kind of the name (syncs.h) */
 #define PR_NAME_SYNC_SHIFT 16
 #define PR_NAME_SYNC_MASK (0x7u << PR_NAME_SYNC_SHIFT)
 
 struct pr_kclass;
+struct pr_tree;
 struct pr_kclass_table;
 
 struct pr_names {
@@ -200,6 +207,14 @@ void pr_names_fill(struct pr_names *nc, const struct pr_trace *t);
 void pr_names_free(struct pr_names *nc); /* accepts a freed cache */
 /* PR_NAME_* bits of string id (any id, PR_STR_NONE included). */
 unsigned pr_names_get(struct pr_names *nc, uint32_t id);
+
+/* Whether a kernel (name id) that tree node `node` launched is eligible
+ * for tensor cores by its own name (issue #28): the kernel table calls it
+ * a GEMM or convolution (PR_NAME_GEMM_FP32_SIMT, PR_NAME_GEMM_MATRIX:
+ * the bit it has), the node is not eligible (10.2/5.2) and no 10.2
+ * operator is above it; 0 otherwise. */
+unsigned pr_ops_kernel_by_name(struct pr_names *nc, const struct pr_tree *tree,
+                               uint32_t node, uint32_t kernel_name);
 
 /* pr_sync_call_kind of string id, from nc's cache. */
 enum pr_sync_kind pr_names_sync_kind(struct pr_names *nc, uint32_t id);

@@ -92,6 +92,7 @@ pr_names_kclass_bits(const struct pr_kclass *k)
     int matrix = pr_kclass_is_matrix(k->math);
     int math_op = k->family == PR_KF_GEMM || k->family == PR_KF_CONV ||
                   k->family == PR_KF_ATTENTION;
+    int gemm = k->family == PR_KF_GEMM || k->family == PR_KF_CONV;
     unsigned bits = 0;
 
     bits |= matrix && k->plugin_tc ? PR_NAME_TC_PLUGIN : 0;
@@ -104,6 +105,13 @@ pr_names_kclass_bits(const struct pr_kclass *k)
                     (k->precision == PR_KP_FP32 || k->precision == PR_KP_NONE)
                 ? PR_NAME_SIMT_MATH
                 : 0;
+    /* gemv (cublas.gemv) is memory bound: tensor cores would not speed
+       it, whatever its precision */
+    bits |= gemm && pr_kclass_is_simt(k->math) && k->precision == PR_KP_FP32 &&
+                    !(k->rule != NULL && strcmp(k->rule, "cublas.gemv") == 0)
+                ? PR_NAME_GEMM_FP32_SIMT
+                : 0;
+    bits |= gemm && matrix ? PR_NAME_GEMM_MATRIX : 0;
     return bits;
 }
 

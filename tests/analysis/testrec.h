@@ -36,7 +36,7 @@ trec_facts(struct pr_rec_facts *f)
     f->known = 1;
     f->dataloader_share = f->comm_share = NAN;
     f->cc_major = -1;
-    f->tc_ratio = f->eligible_ratio = NAN;
+    f->tc_ratio = f->eligible_ratio = f->by_name_ratio = NAN;
     tb->step_mean_us = tb->steps_span_us = NAN;
     for (c = 0; c < PR_CAT_COUNT; c++)
         tb->step_cat_us[c] = NAN;

@@ -456,16 +456,88 @@ amp_text(char *buf, size_t cap, double pct, int cc_major)
                  pct);
 }
 
-/* 7.5.6a: eligible operators launch kernels but none uses tensor cores. */
+/* A torch.compile graph's autograd function (torch/_functorch/
+ * _aot_autograd/runtime_wrappers.py: class CompiledFunction, whose
+ * backward the autograd engine names CompiledFunctionBackward). */
+static int
+is_compiled_fn(const char *op)
+{
+    return strcmp(op, "CompiledFunction") == 0 ||
+           strcmp(op, "CompiledFunctionBackward") == 0;
+}
+
+/* The fp32 GEMMs on CUDA cores eligible by their kernels' names (issue
+ * #28), appended to the AMP advice: their share, a kernel, the operators
+ * that launched them and the fix.  len: what buf holds already. */
+static void
+by_name_text(const struct pr_rec_facts *f, char *buf, size_t cap)
+{
+    size_t len = strlen(buf), i;
+    int compiled = 1, n = 0, k;
+    int64_t all = 0;
+
+    for (i = 0; i < 3; i++) {
+        all += f->by_name_op_ns[i];
+        if (f->by_name_op_ns[i] > 0)
+            compiled &= is_compiled_fn(pr_trace_str(f->t, f->by_name_op[i]));
+    }
+    k = snprintf(buf + len, cap - len,
+                 "%sKernels with %.1f%% time are fp32 GEMM/convolution kernels "
+                 "on CUDA cores (%.80s ...) that no tensor-core eligible "
+                 "operator launched: ",
+                 len ? " " : "", 100.0 * f->by_name_ratio,
+                 f->by_name_kernel != PR_STR_NONE
+                     ? pr_trace_str(f->t, f->by_name_kernel)
+                     : "?");
+    for (i = 0; i < 3 && k >= 0 && (size_t)k < cap - len; i++) {
+        if (f->by_name_op_ns[i] <= 0)
+            continue;
+        len += (size_t)k;
+        k = snprintf(buf + len, cap - len, "%s%.60s %.0f%%", n++ ? ", " : "",
+                     pr_trace_str(f->t, f->by_name_op[i]),
+                     all > 0 ? 100.0 * (double)f->by_name_op_ns[i] / (double)all
+                             : 0.0);
+    }
+    if (k < 0 || (size_t)k >= cap - len)
+        return;
+    len += (size_t)k;
+    snprintf(buf + len, cap - len, "%s%s",
+             compiled ? " of them, fp32 GEMMs inside a compiled graph "
+                        "(torch.compile's AOT autograd functions) with no "
+                        "aten::mm/addmm/bmm above them; the kernel table names "
+                        "them cuBLAS/cuDNN CUDA-core kernels."
+                      : " of them; the kernel table names them cuBLAS/cuDNN "
+                        "CUDA-core kernels.",
+             f->cc_major >= 8
+                 ? " Allow TF32 before compiling (torch.set_float32_matmul_"
+                   "precision(\"high\"): Inductor reads it when it compiles) "
+                   "or run the compiled model under torch.autocast(\"cuda\", "
+                   "dtype=torch.bfloat16)."
+                 : " Run the compiled model under torch.autocast(\"cuda\", "
+                   "dtype=torch.float16) with a GradScaler; TF32 needs compute "
+                   "capability 8.0, which this GPU does not have.");
+}
+
+/* 7.5.6a: eligible operators launch kernels but none uses tensor cores;
+ * and (issue #28) fp32 GEMMs that only their kernels' names show. */
 static void
 rule_amp(struct rctx *c)
 {
     char text[REC_TEXT];
+    int plugin, named;
 
-    if (!c->f->known || c->f->cc_major < 7 || isnan(c->f->tc_ratio) ||
-        c->f->tc_ratio != 0.0 || !(c->f->eligible_ratio > 0))
+    if (!c->f->known || c->f->cc_major < 7 || isnan(c->f->tc_ratio))
         return;
-    amp_text(text, sizeof(text), 100.0 * c->f->eligible_ratio, c->f->cc_major);
+    plugin = c->f->tc_ratio == 0.0 && c->f->eligible_ratio > 0;
+    named = c->f->by_name_ratio > 0 && c->f->t != NULL;
+    if (!plugin && !named)
+        return;
+    text[0] = '\0';
+    if (plugin)
+        amp_text(text, sizeof(text), 100.0 * c->f->eligible_ratio,
+                 c->f->cc_major);
+    if (named)
+        by_name_text(c->f, text, sizeof(text));
     add_rec(c, "enable_amp", "info", text);
 }
 

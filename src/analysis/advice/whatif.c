@@ -61,7 +61,9 @@ static const struct {
      "automatic mixed precision: kernels of tensor-core eligible operators "
      "that ran without tensor cores take their time times the ratio of the "
      "fp32 peak to the fp16 tensor-core peak, never less than their "
-     "operator's bytes (in fp16) at the memory roof",
+     "operator's bytes (in fp16) at the memory roof; fp32 GEMM/conv "
+     "kernels that no eligible operator launched (a compiled graph's), "
+     "found by their names, take the ratio alone",
      NULL},
     {"tf32",
      "TF32 (torch.backends.cuda.matmul.allow_tf32 = True): the same "
@@ -925,6 +927,21 @@ gemm_or_conv(const struct pr_trace *t, const struct pr_cp_node *n)
     return f == PR_CP_FAM_GEMM || f == PR_CP_FAM_CONV;
 }
 
+/* A kernel an operator not eligible launched (a torch.compile graph's
+ * CompiledFunction) that the kernel table calls an fp32 GEMM or
+ * convolution on CUDA cores (issue #28): AMP or TF32 moves it onto
+ * tensor cores all the same. */
+static int
+by_name(struct pr_whatif_acc *a, const struct pr_trace *t,
+        const struct pr_cp_node *n)
+{
+    if (a->names.t != t) {
+        pr_names_free(&a->names);
+        pr_names_init(&a->names, t);
+    }
+    return (pr_names_get(&a->names, n->name) & PR_NAME_GEMM_FP32_SIMT) != 0;
+}
+
 /* The kernels a tensor-core change applies to: GEMM or convolution
  * kernels off tensor cores of eligible operators in fp32 (AMP, TF32),
  * or any kernel off tensor cores of the operators a rule named
@@ -939,7 +956,8 @@ tc_target(const struct pr_trace *t, struct pr_whatif_acc *a,
         return 0;
     if (s == PR_WHATIF_ALIGN)
         return picked(t, n, in, s) > 0;
-    return gemm_or_conv(t, n) && op_eligible(a, t, n, err);
+    return gemm_or_conv(t, n) &&
+           (op_eligible(a, t, n, err) || by_name(a, t, n));
 }
 
 /* Tensor cores for the target kernels: each operator call's target
@@ -982,7 +1000,13 @@ apply_tc(const struct pr_trace *t, struct pr_cp_graph *g,
         o = opsum_of(a, n->op_ev, err);
         if (o == NULL || o->ns <= 0)
             continue;
-        if (o->cap_ns < 0) {
+        if (o->cap_ns < 0 && s != PR_WHATIF_ALIGN &&
+            !op_eligible(a, t, n, err)) {
+            /* eligible by the kernel's name: the kernel says fp32, and
+               its operator's inputs (a compiled graph's) are not its
+               bytes: the ratio alone */
+            o->cap_ns = NAN;
+        } else if (o->cap_ns < 0) {
             double bytes;
             enum pr_dtype dt;
 

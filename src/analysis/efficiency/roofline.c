@@ -36,7 +36,9 @@ struct og {
                                      launch (the table says FFMA/SIMT);
                                      NULL: none */
     int64_t fp32_ns;              /* that launch's duration */
-    int tf32;                     /* one of its kernels used TF32 */
+    int64_t named_ns;      /* own fp32 GEMM/conv kernels on CUDA cores that are
+                              eligible by their names (pr_ops_kernel_by_name) */
+    int tf32;              /* one of its kernels used TF32 */
     int hf32_no, hf32_yes; /* a task said HF32 Eligible NO / YES (Ascend) */
     int task_fp32;         /* a task's device input types were fp32 */
     int task_cls;          /* enum pr_op_class its tasks' op type says */
@@ -79,6 +81,7 @@ struct row {
     int tf32;                /* one of its kernels used TF32 */
     int unknown;             /* some of its kernels no table rule names */
     const char *fp32_kernel; /* og's: evidence of fp32 on CUDA cores */
+    double named_us;         /* og's named_ns: eligible by kernel names */
     int hf32;                /* Ascend HF32 Eligible: 1 yes, 0 no, -1 unknown */
     struct pr_op_cost hf32_cost; /* cost, with class and dtype from the
                                     tasks where the op's own are unknown */
@@ -679,6 +682,10 @@ attribute_kernels(const struct pr_trace *t, const struct pr_tree *tree,
         o->tf32 |= (cls & PR_NAME_TF32) != 0;
         if (!(cls & PR_NAME_KNOWN) && !(gi && gi->unit != PR_UNIT_UNKNOWN))
             o->unknown_ns = pr_sat_add_i64(o->unknown_ns, e->dur_ns);
+        if (d != NULL && d->rt < tree->n_rts &&
+            (pr_ops_kernel_by_name(&nc, tree, tree->rts[d->rt].node, e->name) &
+             PR_NAME_GEMM_FP32_SIMT))
+            o->named_ns = pr_sat_add_i64(o->named_ns, e->dur_ns);
         if ((cls & PR_NAME_SIMT_MATH) && e->dur_ns >= o->fp32_ns) {
             o->fp32_kernel = pr_trace_str(t, e->name);
             o->fp32_ns = e->dur_ns;
@@ -901,6 +908,7 @@ estimate_row(const struct pass *p, struct pr_op_row *src, struct row *r,
     r->tf32 = g ? g->tf32 : 0;
     r->unknown = g ? g->unknown_ns > 0 : 0;
     r->fp32_kernel = g ? g->fp32_kernel : NULL;
+    r->named_us = g && !r->eligible ? (double)g->named_ns / 1000.0 : 0.0;
     /* no recorded dtype (an nsys export without shapes, a trace without
        record_shapes): an FFMA fp32 GEMM kernel says what it was */
     if (r->fp32_kernel &&
@@ -1118,6 +1126,22 @@ tc_kernel_pct(const struct pr_kernel_refs *ks, double *heur_pct,
     return all > 0 ? 100.0 * tc / all : NAN;
 }
 
+/* A finding that only its kernels' names show (issue #28): an operator
+ * not eligible that launched fp32 GEMMs on CUDA cores. */
+static int
+by_kernels(const struct row *r)
+{
+    return !r->eligible && r->named_us > 0 && r->fp32_kernel != NULL;
+}
+
+/* The device time a finding stands on: the operator's, or the named
+ * kernels' alone. */
+static double
+finding_us(const struct row *r)
+{
+    return by_kernels(r) ? r->named_us : r->dev_self_us;
+}
+
 static int
 cmp_finding(const void *a, const void *b)
 {
@@ -1125,8 +1149,8 @@ cmp_finding(const void *a, const void *b)
     const struct row *y = *(const struct row *const *)b;
     int c;
 
-    if (x->dev_self_us != y->dev_self_us)
-        return x->dev_self_us > y->dev_self_us ? -1 : 1;
+    if (finding_us(x) != finding_us(y))
+        return finding_us(x) > finding_us(y) ? -1 : 1;
     c = strcmp(x->name ? x->name : "", y->name ? y->name : "");
     if (c == 0 && x->shapes && y->shapes)
         c = strcmp(x->shapes, y->shapes);
@@ -1152,7 +1176,7 @@ is_finding(const struct row *r)
         return pr_tensorcore_diagnose_hf32(&r->hf32_cost, r->hf32, &d);
     /* an op whose kernels the table cannot name may have used them: no
        finding says otherwise without evidence */
-    return r->eligible && r->tc_self_us <= 0 && !r->unknown;
+    return (r->eligible && r->tc_self_us <= 0 && !r->unknown) || by_kernels(r);
 }
 
 #define MAX_FINDINGS 100
@@ -1180,17 +1204,21 @@ emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
     cost = is_npu_row(r) ? &r->hf32_cost : &r->cost;
     if (is_npu_row(r))
         (void)pr_tensorcore_diagnose_hf32(&r->hf32_cost, r->hf32, &d);
+    else if (by_kernels(r))
+        pr_tensorcore_diagnose_kernels(r->name, ctx.cc_major, ctx.amd, &d);
     else
         pr_tensorcore_diagnose(&r->cost, &ctx, &d);
     pr_emit_str(o, PR_K_OPERATOR, r->name, ok);
     pr_emit_str(o, PR_K_INPUT_SHAPES, r->shapes, ok);
-    pr_emit_finite(o, PR_K_DEVICE_US, r->dev_self_us, ok);
+    pr_emit_finite(o, PR_K_DEVICE_US, finding_us(r), ok);
     pr_emit_str(o, PR_K_REASON, d.text, ok);
     pr_emit_str(o, PR_K_REASON_ID, pr_tensorcore_reason_id(d.reason), ok);
     pr_emit_str(o, PR_K_ADVICE, d.advice, ok);
-    pr_emit_str(
-        o, PR_K_DTYPE,
-        cost->dtype == PR_DT_UNKNOWN ? NULL : pr_dtype_name(cost->dtype), ok);
+    pr_emit_str(o, PR_K_DTYPE,
+                by_kernels(r)                  ? pr_dtype_name(PR_DT_FP32)
+                : cost->dtype == PR_DT_UNKNOWN ? NULL
+                                               : pr_dtype_name(cost->dtype),
+                ok);
     pr_emit_str(o, PR_K_EVIDENCE_KERNEL, r->fp32_kernel, ok);
 }
 

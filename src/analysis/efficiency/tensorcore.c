@@ -195,12 +195,23 @@ pr_tensorcore_misaligned(const struct pr_op_cost *cost, struct pr_tc_diag *out)
 }
 
 static const char *const reason_ids[] = {
-    "unknown",         "old_gpu",         "channels",
-    "fp32_pre_ampere", "tf32_matmul_off", "tf32_cudnn_off",
-    "fp32_algorithm",  "fp32_amd",        "fp64",
-    "dtype_gpu",       "dtype",           "no_dtype",
-    "align",           "hf32_matmul_off", "hf32_conv_off",
+    "unknown",
+    "old_gpu",
+    "channels",
+    "fp32_pre_ampere",
+    "tf32_matmul_off",
+    "tf32_cudnn_off",
+    "fp32_algorithm",
+    "fp32_amd",
+    "fp64",
+    "dtype_gpu",
+    "dtype",
+    "no_dtype",
+    "align",
+    "hf32_matmul_off",
+    "hf32_conv_off",
     "fp32_mte2_bound",
+    "fp32_gemm_kernels",
 };
 
 const char *
@@ -487,4 +498,34 @@ pr_tensorcore_hf32_context(struct pr_tc_diag *d, double on_cube_pct,
                  d->text + n);
         snprintf(d->text, sizeof(d->text), "%s", text);
     }
+}
+
+void
+pr_tensorcore_diagnose_kernels(const char *op, int cc_major, int amd,
+                               struct pr_tc_diag *out)
+{
+    int compiled = op != NULL && (strcmp(op, "CompiledFunction") == 0 ||
+                                  strcmp(op, "CompiledFunctionBackward") == 0);
+
+    memset(out, 0, sizeof(*out));
+    out->reason = PR_TCR_FP32_KERNEL;
+    snprintf(out->text, sizeof(out->text), "%s",
+             compiled ? "fp32 GEMMs inside a compiled graph (torch.compile): "
+                        "no aten::mm/addmm/bmm above them; their kernels' "
+                        "names say fp32 on CUDA cores"
+                      : "fp32 GEMM/conv kernels this operator launched with no "
+                        "eligible operator above them; their names say fp32 "
+                        "on CUDA cores");
+    if (amd)
+        snprintf(out->advice, sizeof(out->advice), "%s", AMP_BF16);
+    else if (cc_major >= 8)
+        snprintf(out->advice, sizeof(out->advice),
+                 "torch.set_float32_matmul_precision(\"high\") before "
+                 "torch.compile (TF32), or %s",
+                 AMP_BF16);
+    else
+        snprintf(out->advice, sizeof(out->advice),
+                 "enable AMP around the compiled model: torch.autocast("
+                 "\"cuda\", dtype=torch.float16) with a GradScaler (no TF32 "
+                 "before compute capability 8.0)");
 }

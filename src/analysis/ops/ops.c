@@ -573,10 +573,11 @@ pr_ops_emit_tables(const struct pr_trace *t, const struct pr_ops *ops,
     return ok ? PR_OK : pr_error_set(err, PR_E_NOMEM, "out of memory (ops)");
 }
 
-/* Kernel time of node n's own runtimes. */
+/* Kernel time of node n's own runtimes; *tc_ns: of it on tensor cores
+ * by the kernel table (NULL: not asked). */
 static int64_t
 own_kernel_ns(const struct pr_trace *t, const struct pr_tree *tree,
-              const struct pr_tree_node *n)
+              const struct pr_tree_node *n, struct pr_names *nc, int64_t *tc_ns)
 {
     int64_t sum = 0;
     size_t i, j;
@@ -588,30 +589,143 @@ own_kernel_ns(const struct pr_trace *t, const struct pr_tree *tree,
             const struct pr_event *e =
                 &t->events[tree->devs[tree->rt_devs[r->dev_first + j]].ev];
 
-            if (e->kind == PR_KIND_DEVICE_TASK)
-                sum = pr_sat_add_i64(sum, e->dur_ns);
+            if (e->kind != PR_KIND_DEVICE_TASK)
+                continue;
+            sum = pr_sat_add_i64(sum, e->dur_ns);
+            if (tc_ns != NULL && (pr_names_get(nc, e->name) & PR_NAME_TC))
+                *tc_ns = pr_sat_add_i64(*tc_ns, e->dur_ns);
         }
     }
     return sum;
 }
 
+unsigned
+pr_ops_kernel_by_name(struct pr_names *nc, const struct pr_tree *tree,
+                      uint32_t node, uint32_t kernel_name)
+{
+    unsigned bits = pr_names_get(nc, kernel_name) &
+                    (PR_NAME_GEMM_FP32_SIMT | PR_NAME_GEMM_MATRIX);
+    uint32_t ni = node;
+    size_t hops = 0;
+
+    if (bits == 0 || node >= tree->n_nodes || tree->nodes[node].tc_eligible)
+        return 0;
+    /* an eligible operator above it already counts it (10.5); the walk
+       is bounded by the tree's depth */
+    for (; ni < tree->n_nodes && hops <= tree->depth; hops++) {
+        const struct pr_tree_node *n = &tree->nodes[ni];
+
+        if (n->ev != PR_TREE_NONE &&
+            (pr_names_get(nc, nc->t->events[n->ev].name) & PR_NAME_TC_OP))
+            return 0;
+        ni = n->parent;
+    }
+    return bits;
+}
+
+/* Remember op (a string id) among the top launchers of the kernels
+ * eligible by name. */
+static void
+note_top(struct pr_tc_share *s, uint32_t op, int64_t ns)
+{
+    size_t i, low = 0;
+
+    for (i = 0; i < PR_TC_SHARE_TOP; i++) {
+        if (s->top_ns[i] > 0 && s->top_op[i] == op) {
+            s->top_ns[i] = pr_sat_add_i64(s->top_ns[i], ns);
+            return;
+        }
+        if (s->top_ns[i] < s->top_ns[low])
+            low = i;
+    }
+    if (ns > s->top_ns[low]) {
+        s->top_op[low] = op;
+        s->top_ns[low] = ns;
+    }
+}
+
+/* Node ni's own kernels that are eligible by their names: their time
+ * into s (ns sums) and the longest fp32 CUDA-core one's name. */
+static void
+by_name(const struct pr_trace *t, const struct pr_tree *tree,
+        struct pr_names *nc, uint32_t ni, struct pr_tc_share *s,
+        int64_t *longest)
+{
+    const struct pr_tree_node *n = &tree->nodes[ni];
+    int64_t simt = 0;
+    size_t i, j;
+
+    for (i = 0; i < pr_tree_n_rts(tree, n); i++) {
+        const struct pr_tree_rt *r = &tree->rts[pr_tree_rts(tree, n)[i]];
+
+        for (j = 0; j < r->n_dev; j++) {
+            const struct pr_event *e =
+                &t->events[tree->devs[tree->rt_devs[r->dev_first + j]].ev];
+            unsigned b;
+
+            if (e->kind != PR_KIND_DEVICE_TASK)
+                continue;
+            b = pr_ops_kernel_by_name(nc, tree, ni, e->name);
+            if (b & PR_NAME_GEMM_MATRIX)
+                s->matrix_ns = pr_sat_add_i64(s->matrix_ns, e->dur_ns);
+            if (!(b & PR_NAME_GEMM_FP32_SIMT))
+                continue;
+            simt = pr_sat_add_i64(simt, e->dur_ns);
+            if (e->dur_ns > *longest) {
+                *longest = e->dur_ns;
+                s->kernel = e->name;
+            }
+        }
+    }
+    s->simt_ns = pr_sat_add_i64(s->simt_ns, simt);
+    if (simt > 0 && n->ev != PR_TREE_NONE)
+        note_top(s, t->events[n->ev].name, simt);
+}
+
+/* The top launchers by time, then name: a total order. */
+static void
+sort_top(const struct pr_trace *t, struct pr_tc_share *s)
+{
+    size_t i, k;
+
+    for (i = 1; i < PR_TC_SHARE_TOP; i++)
+        for (k = i; k > 0; k--) {
+            int64_t a = s->top_ns[k - 1], b = s->top_ns[k];
+            uint32_t op;
+
+            if (a > b ||
+                (a == b &&
+                 (b == 0 || strcmp(pr_trace_str(t, s->top_op[k - 1]),
+                                   pr_trace_str(t, s->top_op[k])) <= 0)))
+                break;
+            op = s->top_op[k];
+            s->top_op[k] = s->top_op[k - 1];
+            s->top_op[k - 1] = op;
+            s->top_ns[k] = a;
+            s->top_ns[k - 1] = b;
+        }
+}
+
 enum pr_status
-pr_ops_tc_eligible_ratio(const struct pr_trace *t, const struct pr_tree *tree,
-                         double *ratio, struct pr_error *err)
+pr_ops_tc_share(const struct pr_trace *t, const struct pr_tree *tree,
+                struct pr_tc_share *s, struct pr_error *err)
 {
     unsigned char *below = calloc(tree->n_nodes ? tree->n_nodes : 1, 1);
-    int64_t num = 0, den = 0;
+    int64_t longest = 0;
     struct pr_tree_walk w;
+    struct pr_names nc;
     uint32_t ni;
     size_t k;
 
-    *ratio = 0.0;
+    memset(s, 0, sizeof(*s));
+    s->kernel = PR_STR_NONE;
     if (below == NULL) {
         return pr_error_set(err, PR_E_NOMEM, "out of memory (eligible time)");
     } else if (pr_tree_walk_init(&w, tree, 0, err) != PR_OK) {
         free(below);
         return err->code;
     }
+    pr_names_init(&nc, t);
     /* Post-order: bit 1 = bottom-eligible, bit 2 = one below it is. */
     while ((ni = pr_tree_walk_next(&w)) != PR_TREE_NONE) {
         const struct pr_tree_node *n = &tree->nodes[ni];
@@ -622,13 +736,32 @@ pr_ops_tc_eligible_ratio(const struct pr_trace *t, const struct pr_tree *tree,
         below[ni] = (unsigned char)(has_below ? 2 : 0);
         if (n->tc_eligible && !has_below) {
             below[ni] = 1;
-            num = pr_sat_add_i64(num, own_kernel_ns(t, tree, n));
+            s->eligible_ns = pr_sat_add_i64(
+                s->eligible_ns, own_kernel_ns(t, tree, n, &nc, &s->tc_ns));
         }
-        if (n->is_operator)
-            den = pr_sat_add_i64(den, own_kernel_ns(t, tree, n));
+        if (!n->is_operator)
+            continue;
+        s->op_ns =
+            pr_sat_add_i64(s->op_ns, own_kernel_ns(t, tree, n, &nc, NULL));
+        if (!n->tc_eligible)
+            by_name(t, tree, &nc, ni, s, &longest);
     }
+    pr_names_free(&nc);
     pr_tree_walk_free(&w);
     free(below);
-    *ratio = den > 0 ? (double)num / (double)den : 0.0;
+    sort_top(t, s);
     return PR_OK;
+}
+
+enum pr_status
+pr_ops_tc_eligible_ratio(const struct pr_trace *t, const struct pr_tree *tree,
+                         double *ratio, struct pr_error *err)
+{
+    struct pr_tc_share s;
+    enum pr_status st = pr_ops_tc_share(t, tree, &s, err);
+
+    *ratio = st == PR_OK && s.op_ns > 0
+                 ? (double)s.eligible_ns / (double)s.op_ns
+                 : 0.0;
+    return st;
 }
