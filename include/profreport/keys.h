@@ -425,6 +425,7 @@
 #define PR_K_UNMATCHED_FREES "unmatched_frees"
 /* runs[].recommendations[] */
 #define PR_K_GAIN_NOTE "gain_note"
+#define PR_K_BOUND_US "bound_us"
 #define PR_K_WHAT_IF "what_if"
 /* runs[].data_quality */
 #define PR_K_SKIPPED_NO_DUR "skipped_no_dur"

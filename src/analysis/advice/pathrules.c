@@ -957,8 +957,9 @@ slow_dispatch(const cJSON *run, const cJSON *cp, cJSON *recs)
                         pr_sget_num(top[i], PR_K_CALLS));
     len = pr_append(
         text, sizeof(text), len,
-        "%s, where a few microseconds is usual (1-8 us on the other PyTorch "
-        "2.x traces), on a critical path that is %.0f%% host work. The host "
+        "%s, where PyTorch's dispatcher usually takes a few microseconds "
+        "for such a call, on a critical path that is %.0f%% host work. The "
+        "host "
         "runs PyTorch's dispatcher several times slower than it should: look "
         "for CPU contention (more busy threads than cores: data-loader "
         "workers, OMP_NUM_THREADS, other processes on the node), CPU "
@@ -973,6 +974,7 @@ slow_dispatch(const cJSON *run, const cJSON *cp, cJSON *recs)
              "these operators hold %s of host time a step",
              t);
     if ((r = add_no_gain(recs, "slow_dispatch", text, note)) == NULL ||
+        cJSON_AddNumberToObject(r, PR_K_BOUND_US, self / steps) == NULL ||
         (ev = cJSON_AddArrayToObject(r, PR_K_EVIDENCE)) == NULL)
         return 0;
     for (i = 0; i < 2 && top[i] != NULL; i++) {
@@ -1022,6 +1024,7 @@ device_copies(const cJSON *run, const cJSON *cp, cJSON *recs)
     double step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
     double n = 0, bytes = 0, dur = 0, on_path = dtod_on_path(cp);
     char text[PATH_TEXT], note[400], t[32], d[32];
+    cJSON *r;
 
     if (has_id(recs, "device_copies") || !(steps > 0) || !(step > 0) ||
         !(on_path >= DTOD_MIN_SHARE * step))
@@ -1057,7 +1060,8 @@ device_copies(const cJSON *run, const cJSON *cp, cJSON *recs)
              "do without; their time on the critical path, %s a step "
              "(%.1f%% of the step), is the most avoiding them can save",
              t, 100.0 * on_path / step);
-    return add_no_gain(recs, "device_copies", text, note) != NULL;
+    r = add_no_gain(recs, "device_copies", text, note);
+    return r != NULL && cJSON_AddNumberToObject(r, PR_K_BOUND_US, on_path);
 }
 
 int

@@ -1623,6 +1623,10 @@ gain_of(const cJSON *r)
 {
     double g = pr_sget_num(r, PR_K_GAIN_US);
 
+    /* a finding no replay backs ranks by the most it can save a step
+       (bound_us), never below the stock lines for want of a replay */
+    if (isnan(g))
+        g = pr_sget_num(r, PR_K_BOUND_US);
     return isnan(g) ? -1.0 : g;
 }
 
