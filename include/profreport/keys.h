@@ -426,6 +426,7 @@
 /* runs[].recommendations[] */
 #define PR_K_GAIN_NOTE "gain_note"
 #define PR_K_BOUND_US "bound_us"
+#define PR_K_DTOD_BY_OPERATOR "dtod_by_operator"
 #define PR_K_WHAT_IF "what_if"
 /* runs[].data_quality */
 #define PR_K_SKIPPED_NO_DUR "skipped_no_dur"

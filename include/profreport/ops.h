@@ -139,4 +139,12 @@ PR_NODISCARD enum pr_status pr_ops_tc_eligible_ratio(const struct pr_trace *t,
                                                      double *ratio,
                                                      struct pr_error *err);
 
+/* run.copies.dtod_by_operator (issue #31): the operators open at the
+ * calls that issued the run's device-to-device copies, as chains of the
+ * innermost three, the top 3 by copy time, with their count, bytes and
+ * time.  Nothing when run has no copies object or the trace no DtoD copy
+ * with a call.  PR_E_NOMEM only. */
+PR_NODISCARD enum pr_status pr_copy_ops_fill(const struct pr_trace *t,
+                                             cJSON *run, struct pr_error *err);
+
 #endif

@@ -875,6 +875,8 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
     if (st == PR_OK)
         st = pr_hostdev_fill(t, steps, run, &facts->tables.hostdev, err);
     if (st == PR_OK)
+        st = pr_copy_ops_fill(t, run, err);
+    if (st == PR_OK)
         st = pr_host_cpu_fill(t, run, err);
     /* the rules first: the replays back them, with what they name */
     whatif_in(&facts->tables, &in);

@@ -1010,12 +1010,95 @@ dtod_on_path(const cJSON *cp)
     return parts_us(cp, PR_K_COPY, is_dtod, NULL);
 }
 
+/* "CompiledFunctionBackward > aten::copy_ (1.88 GB, 5.7 ms a step), ..."
+ * from copies.dtod_by_operator into buf; the share of the DtoD copy time
+ * (dur, the whole capture) those sources hold in *named_pct, and of it
+ * inside a torch.compile graph (CompiledFunction, CompiledFunctionBackward)
+ * in *compiled_pct.  0 when the run has no sources. */
+static size_t
+copy_sources(const cJSON *run, double steps, double dur, char *buf, size_t cap,
+             double *named_pct, double *compiled_pct)
+{
+    const cJSON *o;
+    double named = 0, compiled = 0;
+    size_t len = 0;
+    char t[32];
+
+    buf[0] = '\0';
+    cJSON_ArrayForEach(
+        o, pr_sget(pr_sget(run, PR_K_COPIES), PR_K_DTOD_BY_OPERATOR))
+    {
+        const char *n = pr_sget_str_or(o, PR_K_NAME, "?");
+        double us = pr_sget_num(o, PR_K_DURATION_US);
+
+        if (!(us >= 0))
+            continue;
+        named += us;
+        compiled += strstr(n, "CompiledFunction") != NULL ? us : 0;
+        fmt_ms(us / steps, t, sizeof(t));
+        len = pr_append(buf, cap, len, "%s%.120s (%.2f GB, %s a step)",
+                        len ? ", " : "", n,
+                        pr_sget_num(o, PR_K_BYTES) / steps / 1e9, t);
+    }
+    *named_pct = dur > 0 ? 100.0 * named / dur : 0;
+    *compiled_pct = dur > 0 ? 100.0 * compiled / dur : 0;
+    return len;
+}
+
+/* The sources as evidence: each chain with its copy time a step. */
+static int
+copy_evidence(const cJSON *run, double steps, cJSON *r)
+{
+    const cJSON *o;
+    cJSON *ev = cJSON_AddArrayToObject(r, PR_K_EVIDENCE), *x;
+
+    if (ev == NULL)
+        return 0;
+    cJSON_ArrayForEach(
+        o, pr_sget(pr_sget(run, PR_K_COPIES), PR_K_DTOD_BY_OPERATOR))
+    {
+        if ((x = cJSON_CreateObject()) == NULL ||
+            !cJSON_AddItemToArray(ev, x) ||
+            cJSON_AddStringToObject(
+                x, PR_K_NAME, pr_sget_str_or(o, PR_K_NAME, "?")) == NULL ||
+            cJSON_AddNumberToObject(
+                x, PR_K_US, pr_sget_num(o, PR_K_DURATION_US) / steps) == NULL)
+            return 0;
+    }
+    return 1;
+}
+
+#define DTOD_EAGER                                                             \
+    "They are copies the program makes on the device: .clone(), "              \
+    ".contiguous() of a transposed or sliced view, torch.cat or stack, a "     \
+    "same-device .to() or copy_(). Avoid the copy at its source: keep "        \
+    "views, write into preallocated outputs (out=), concatenate once "         \
+    "instead of per step."
+
+/* Where most of the copy time is a compiled graph's own (review of hta
+ * trace_diff test: 99% under CompiledFunction / CompiledFunctionBackward):
+ * no eager line of code issues them, the graph AOT autograd built does. */
+#define DTOD_COMPILED                                                          \
+    "Most of them run inside torch.compile graphs (CompiledFunction and "      \
+    "CompiledFunctionBackward are AOT autograd's forward and backward): "      \
+    "the compiled graph issues these aten::copy_ and aten::clone calls, "      \
+    "not a line of eager code. A compiled graph copies where the "             \
+    "functionalized program must materialize a tensor: an input the model "    \
+    "updates in place (copy_ writes the new value back into it), a clone "     \
+    "of a value an output would alias, a view made contiguous. Read the "      \
+    "graphs (TORCH_LOGS=\"aot_graphs\") for their copy_ and clone nodes, "     \
+    "and avoid in-place updates of the compiled function's inputs and "        \
+    ".clone()/.contiguous() inside the compiled region."
+
 /* Large device-to-device copies on the critical path (second review,
  * finding 16: HTA's trace_diff test moves 4.65 GB a step in 774 DtoD
  * copies, 15.2 ms of its path, and read "No finding").  Copies inside the
  * device's memory are the program's own (clone, contiguous, cat, a
  * same-device .to); no replay knows which it could avoid, so no gain is
- * claimed: their time on the path is the most avoiding them saves. */
+ * claimed: their time on the path is the most avoiding them saves
+ * (bound_us).  The operators that issue them (copies.dtod_by_operator)
+ * are named, and the advice is a compiled graph's where most of their
+ * time is under CompiledFunction / CompiledFunctionBackward. */
 static int
 device_copies(const cJSON *run, const cJSON *cp, cJSON *recs)
 {
@@ -1023,7 +1106,9 @@ device_copies(const cJSON *run, const cJSON *cp, cJSON *recs)
     double steps = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_COUNT);
     double step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
     double n = 0, bytes = 0, dur = 0, on_path = dtod_on_path(cp);
-    char text[PATH_TEXT], note[400], t[32], d[32];
+    double named_pct, compiled_pct;
+    char text[PATH_TEXT * 2], note[400], t[32], d[32], srcs[700];
+    size_t len;
     cJSON *r;
 
     if (has_id(recs, "device_copies") || !(steps > 0) || !(step > 0) ||
@@ -1041,27 +1126,34 @@ device_copies(const cJSON *run, const cJSON *cp, cJSON *recs)
         return 1;
     fmt_ms(on_path, t, sizeof(t));
     fmt_ms(dur / steps, d, sizeof(d));
-    snprintf(text, sizeof(text),
-             "Device-to-device copies on the critical path: %.0f a step "
-             "move %.2f GB in %s of copy time (%.0f GB/s, each byte read "
-             "and written in the device's memory), %s a step of the path "
-             "(%.1f%% of the step). They are copies the program makes on "
-             "the device: .clone(), .contiguous() of a transposed or "
-             "sliced view, torch.cat or stack, a same-device .to() or "
-             "copy_(). Find the operators that issue them (aten::copy_, "
-             "aten::clone, aten::contiguous, aten::cat in the Operators "
-             "section, by the line of code in Source) and avoid the copy: "
-             "keep views, write into preallocated outputs (out=), "
-             "concatenate once instead of per step.",
-             n / steps, bytes / steps / 1e9, d, bytes / dur / 1e3, t,
-             100.0 * on_path / step);
+    len = pr_append(text, sizeof(text), 0,
+                    "Device-to-device copies on the critical path: %.0f a "
+                    "step move %.2f GB in %s of copy time (%.0f GB/s, each "
+                    "byte read and written in the device's memory), %s a "
+                    "step of the path (%.1f%% of the step). ",
+                    n / steps, bytes / steps / 1e9, d, bytes / dur / 1e3, t,
+                    100.0 * on_path / step);
+    if (copy_sources(run, steps, dur, srcs, sizeof(srcs), &named_pct,
+                     &compiled_pct) > 0)
+        len = pr_append(text, sizeof(text), len,
+                        "The operators that issue them: %s; %.0f%% of the "
+                        "copy time. ",
+                        srcs, named_pct);
+    else
+        len = pr_append(text, sizeof(text), len,
+                        "Find the operators that issue them (aten::copy_, "
+                        "aten::clone, aten::contiguous, aten::cat in the "
+                        "Operators section, by the line of code in Source). ");
+    (void)pr_append(text, sizeof(text), len, "%s",
+                    compiled_pct >= 50.0 ? DTOD_COMPILED : DTOD_EAGER);
     snprintf(note, sizeof(note),
              "no estimate: no replay knows which copies the program can "
              "do without; their time on the critical path, %s a step "
              "(%.1f%% of the step), is the most avoiding them can save",
              t, 100.0 * on_path / step);
     r = add_no_gain(recs, "device_copies", text, note);
-    return r != NULL && cJSON_AddNumberToObject(r, PR_K_BOUND_US, on_path);
+    return r != NULL && cJSON_AddNumberToObject(r, PR_K_BOUND_US, on_path) &&
+           copy_evidence(run, steps, r);
 }
 
 int

@@ -483,7 +483,7 @@ by_name_text(const struct pr_rec_facts *f, char *buf, size_t cap)
     }
     k = snprintf(buf + len, cap - len,
                  "%sKernels with %.1f%% time are fp32 GEMM/convolution kernels "
-                 "on CUDA cores (%.80s ...) that no tensor-core eligible "
+                 "on CUDA cores (%.80s ...) that no Tensor Cores eligible "
                  "operator launched: ",
                  len ? " " : "", 100.0 * f->by_name_ratio,
                  f->by_name_kernel != PR_STR_NONE
@@ -493,7 +493,7 @@ by_name_text(const struct pr_rec_facts *f, char *buf, size_t cap)
         if (f->by_name_op_ns[i] <= 0)
             continue;
         len += (size_t)k;
-        k = snprintf(buf + len, cap - len, "%s%.60s %.0f%%", n++ ? ", " : "",
+        k = snprintf(buf + len, cap - len, "%s%.60s (%.0f%%)", n++ ? ", " : "",
                      pr_trace_str(f->t, f->by_name_op[i]),
                      all > 0 ? 100.0 * (double)f->by_name_op_ns[i] / (double)all
                              : 0.0);
@@ -502,12 +502,13 @@ by_name_text(const struct pr_rec_facts *f, char *buf, size_t cap)
         return;
     len += (size_t)k;
     snprintf(buf + len, cap - len, "%s%s",
-             compiled ? " of them, fp32 GEMMs inside a compiled graph "
-                        "(torch.compile's AOT autograd functions) with no "
-                        "aten::mm/addmm/bmm above them; the kernel table names "
-                        "them cuBLAS/cuDNN CUDA-core kernels."
-                      : " of them; the kernel table names them cuBLAS/cuDNN "
-                        "CUDA-core kernels.",
+             compiled
+                 ? " launch them: fp32 GEMMs inside a compiled graph "
+                   "(torch.compile's AOT autograd functions), with no "
+                   "aten::mm/addmm/bmm above them; their names are cuBLAS, "
+                   "cuDNN or CUTLASS CUDA-core kernels'."
+                 : " launch them; their names are cuBLAS, cuDNN or CUTLASS "
+                   "CUDA-core kernels'.",
              f->cc_major >= 8
                  ? " Allow TF32 before compiling (torch.set_float32_matmul_"
                    "precision(\"high\"): Inductor reads it when it compiles) "

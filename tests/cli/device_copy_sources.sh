@@ -1,0 +1,125 @@
+#!/bin/sh
+# device_copy_sources.sh - issue #31: copies.dtod_by_operator names the
+# operators that issue a run's device-to-device copies, and the findings
+# that rest on it.  A hand-made trace: one DtoD copy (1000 B, 30 us) under
+# CompiledFunction > aten::clone > aten::copy_ on the main thread, two
+# (500 B, 10 us each) under the autograd engine's wrapper > aten::cat on
+# another; known answer: those two chains (the wrapper left out), in that
+# order, with their counts, bytes and times.  On ../shared: the
+# device_copies finding of hta trace_diff test names its compiled graphs'
+# copies and gives the compiled-graph advice, and slow_dispatch on hta
+# nccl_parser_config ranks by what it can save (above launch_bound's
+# 12.8 ms) and speaks of no other trace.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 >/dev/null 2>&1; then
+    skip "DtoD copies by operator" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+
+TR="$T_DIR/copies.json"
+python3 - "$TR" << 'PY'
+import json, sys
+ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1",
+       "pid": 1, "tid": 1, "ts": 0, "dur": 400, "args": {}}]
+def op(name, tid, ts, dur):
+    ev.append({"ph": "X", "cat": "cpu_op", "name": name, "pid": 1,
+               "tid": tid, "ts": ts, "dur": dur, "args": {}})
+def copy(tid, ts, corr, kts, kdur, nbytes):
+    ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaMemcpyAsync",
+               "pid": 1, "tid": tid, "ts": ts, "dur": 2,
+               "args": {"correlation": corr}})
+    ev.append({"ph": "X", "cat": "gpu_memcpy",
+               "name": "Memcpy DtoD (Device -> Device)", "pid": 0,
+               "tid": 7, "ts": kts, "dur": kdur,
+               "args": {"correlation": corr, "device": 0, "stream": 7,
+                        "bytes": nbytes}})
+op("CompiledFunction", 1, 10, 50)
+op("aten::clone", 1, 12, 20)
+op("aten::copy_", 1, 13, 10)
+copy(1, 14, 101, 20, 30, 1000)
+op("autograd::engine::evaluate_function: CatBackward0", 2, 100, 60)
+op("aten::cat", 2, 102, 40)
+copy(2, 103, 102, 120, 10, 500)
+copy(2, 110, 103, 140, 10, 500)
+json.dump({"deviceProperties": [{"id": 0, "name": "Tesla V100-SXM2-16GB",
+           "computeMajor": 7, "computeMinor": 0, "numSms": 80,
+           "totalGlobalMem": 16945512448}],
+           "traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+
+if "$PR_BIN" -q -i "$TR" --json "$T_DIR/s.json" 2>"$T_DIR/err"; then
+    res=$(python3 - "$T_DIR/s.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+got = [(x['name'], x['count'], x['bytes'], x['duration_us'])
+       for x in r['copies'].get('dtod_by_operator', [])]
+want = [('CompiledFunction > aten::clone > aten::copy_', 1, 1000, 30),
+        ('aten::cat', 2, 1000, 20)]
+print('ok' if got == want else 'got %s' % got)
+PY
+)
+    [ "$res" = ok ] || echo "# $res"
+else
+    sed 's/^/# /' "$T_DIR/err"
+    res=failed
+fi
+check "dtod_by_operator: each copy's operator chain, its count, bytes and time" [ "$res" = ok ]
+
+if ! have_shared; then
+    skip "hta trace_diff test: device_copies names its sources" "no $PR_SHARED/traces"
+    skip "hta nccl_parser_config: slow_dispatch ranked by its bound" "no $PR_SHARED/traces"
+    echo "1..$T_N"
+    exit 0
+fi
+if shared_summary diff_test hta/trace_diff/test/test.json.gz; then
+    res=$(python3 - "$T_DIR/diff_test.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+rec = [x for x in r['recommendations'] if x['id'] == 'device_copies']
+fail = []
+if not rec:
+    fail.append('no device_copies')
+else:
+    x = rec[0]
+    ev = [e['name'] for e in x.get('evidence', [])]
+    if not ev or not all('CompiledFunction' in e for e in ev):
+        fail.append('evidence %s' % ev)
+    if 'torch.compile' not in x['text'] or ev[0] not in x['text']:
+        fail.append('text: %s' % x['text'][:300])
+    if x.get('gain_us') is not None or not x.get('bound_us', 0) > 0:
+        fail.append('gain %s bound %s' % (x.get('gain_us'), x.get('bound_us')))
+print('\n'.join(fail) if fail else 'ok')
+PY
+)
+    [ "$res" = ok ] || echo "$res" | sed 's/^/# /'
+    check "hta trace_diff test: device_copies names its compiled graphs' copies" [ "$res" = ok ]
+else
+    check "hta trace_diff test: device_copies names its compiled graphs' copies" false
+fi
+if shared_summary nccl hta/nccl_parser_config; then
+    res=$(python3 - "$T_DIR/nccl.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+ids = [x['id'] for x in r['recommendations']]
+fail = []
+if 'slow_dispatch' not in ids or 'launch_bound' not in ids:
+    fail.append('recs %s' % ids)
+else:
+    sd = r['recommendations'][ids.index('slow_dispatch')]
+    lb = r['recommendations'][ids.index('launch_bound')]
+    if not sd['bound_us'] > lb['gain_us'] or ids.index('slow_dispatch') > ids.index('launch_bound'):
+        fail.append('order %s, bound %s vs %s' % (ids, sd.get('bound_us'), lb['gain_us']))
+for x in r['recommendations']:
+    if 'other PyTorch' in x['text'] or 'other traces' in x['text']:
+        fail.append('%s speaks of other traces' % x['id'])
+print('\n'.join(fail) if fail else 'ok')
+PY
+)
+    [ "$res" = ok ] || echo "$res" | sed 's/^/# /'
+    check "hta nccl_parser_config: slow_dispatch ranks by its bound and speaks of this trace" [ "$res" = ok ]
+else
+    check "hta nccl_parser_config: slow_dispatch ranks by its bound and speaks of this trace" false
+fi
+echo "1..$T_N"
