@@ -103,9 +103,11 @@ int pr_tensorcore_misaligned(const struct pr_op_cost *cost,
 /* The finding of an operator that is not eligible but launched fp32
  * GEMM/conv kernels on CUDA cores (issue #28): a torch.compile graph's
  * CompiledFunction / CompiledFunctionBackward by name, any other
- * operator in general words; the fix for the GPU (cc_major: NVIDIA
+ * operator in general words, citing kernel (its longest; may be NULL);
+ * the fix for the GPU (cc_major: NVIDIA
  * compute capability, -1 unknown; amd: an AMD GPU). */
-void pr_tensorcore_diagnose_kernels(const char *op, int cc_major, int amd,
+void pr_tensorcore_diagnose_kernels(const char *op, const char *kernel,
+                                    int cc_major, int amd,
                                     struct pr_tc_diag *out);
 
 #endif

@@ -90,6 +90,26 @@ else
 fi
 check "a compiled graph's fp32 sgemm is a finding by its kernel's name; its Triton mm template is not" [ "$res" = ok ]
 
+# The same graph on an A100 (compute capability 8.0): TF32 is the fix.
+sed 's/"Tesla V100-SXM2-16GB"/"NVIDIA A100-SXM4-40GB"/; s/"computeMajor": 7/"computeMajor": 8/; s/"numSms": 80/"numSms": 108/' \
+    "$TR" > "$T_DIR/a100.json"
+if "$PR_BIN" -q -i "$T_DIR/a100.json" --json "$T_DIR/a.json" 2>"$T_DIR/err"; then
+    res=$(python3 - "$T_DIR/a.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+fs = {f['operator']: f for f in r['tensor_cores']['findings']}
+f = fs.get('CompiledFunction')
+ok = f is not None and 'float32_matmul_precision' in f['advice']
+print('ok' if ok else 'finding %s' % f)
+PY
+)
+    [ "$res" = ok ] || echo "# $res"
+else
+    sed 's/^/# /' "$T_DIR/err"
+    res=failed
+fi
+check "on compute capability 8.0 the compiled graph's fix is TF32 (or bf16 AMP)" [ "$res" = ok ]
+
 # The shared sample the review read: every fp32 GEMM of its compiled
 # graphs is counted (the sum of the volta_sgemm kernels' time, by Python,
 # under CompiledFunction / CompiledFunctionBackward), and the AMP what-if

@@ -1205,7 +1205,8 @@ emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
     if (is_npu_row(r))
         (void)pr_tensorcore_diagnose_hf32(&r->hf32_cost, r->hf32, &d);
     else if (by_kernels(r))
-        pr_tensorcore_diagnose_kernels(r->name, ctx.cc_major, ctx.amd, &d);
+        pr_tensorcore_diagnose_kernels(r->name, r->fp32_kernel, ctx.cc_major,
+                                       ctx.amd, &d);
     else
         pr_tensorcore_diagnose(&r->cost, &ctx, &d);
     pr_emit_str(o, PR_K_OPERATOR, r->name, ok);

@@ -501,8 +501,8 @@ pr_tensorcore_hf32_context(struct pr_tc_diag *d, double on_cube_pct,
 }
 
 void
-pr_tensorcore_diagnose_kernels(const char *op, int cc_major, int amd,
-                               struct pr_tc_diag *out)
+pr_tensorcore_diagnose_kernels(const char *op, const char *kernel, int cc_major,
+                               int amd, struct pr_tc_diag *out)
 {
     int compiled = op != NULL && (strcmp(op, "CompiledFunction") == 0 ||
                                   strcmp(op, "CompiledFunctionBackward") == 0);
@@ -510,12 +510,13 @@ pr_tensorcore_diagnose_kernels(const char *op, int cc_major, int amd,
     memset(out, 0, sizeof(*out));
     out->reason = PR_TCR_FP32_KERNEL;
     snprintf(out->text, sizeof(out->text), "%s",
-             compiled ? "fp32 GEMMs inside a compiled graph (torch.compile): "
-                        "no aten::mm/addmm/bmm above them; their kernels' "
-                        "names say fp32 on CUDA cores"
-                      : "fp32 GEMM/conv kernels this operator launched with no "
-                        "eligible operator above them; their names say fp32 "
-                        "on CUDA cores");
+             compiled ? "fp32 GEMMs inside a compiled graph (torch.compile), "
+                        "no aten::mm/addmm/bmm above them: their kernels' "
+                        "names say fp32 on CUDA cores; the time is theirs"
+                      : "fp32 GEMM/conv kernels with no eligible operator "
+                        "above them: their names say fp32 on CUDA cores; the "
+                        "time is theirs");
+    cite_kernel(out, kernel);
     if (amd)
         snprintf(out->advice, sizeof(out->advice), "%s", AMP_BF16);
     else if (cc_major >= 8)
