@@ -573,28 +573,46 @@ pr_ops_emit_tables(const struct pr_trace *t, const struct pr_ops *ops,
     return ok ? PR_OK : pr_error_set(err, PR_E_NOMEM, "out of memory (ops)");
 }
 
+/* The device tasks of node n's own runtimes, one a call: it->i, it->j
+ * start at 0; NULL after the last. */
+struct own_it {
+    size_t i, j;
+};
+
+static const struct pr_event *
+next_own(const struct pr_trace *t, const struct pr_tree *tree,
+         const struct pr_tree_node *n, struct own_it *it)
+{
+    for (; it->i < pr_tree_n_rts(tree, n); it->i++, it->j = 0) {
+        const struct pr_tree_rt *r = &tree->rts[pr_tree_rts(tree, n)[it->i]];
+
+        while (it->j < r->n_dev) {
+            const struct pr_event *e =
+                &t->events[tree->devs[tree->rt_devs[r->dev_first + it->j++]]
+                               .ev];
+
+            if (e->kind == PR_KIND_DEVICE_TASK)
+                return e;
+        }
+    }
+    return NULL;
+}
+
 /* Kernel time of node n's own runtimes; *tc_ns: of it on tensor cores
  * by the kernel table (NULL: not asked). */
 static int64_t
 own_kernel_ns(const struct pr_trace *t, const struct pr_tree *tree,
               const struct pr_tree_node *n, struct pr_names *nc, int64_t *tc_ns)
 {
+    struct own_it it = {0, 0};
+    const struct pr_event *e;
     int64_t sum = 0;
-    size_t i, j;
 
-    for (i = 0; i < pr_tree_n_rts(tree, n); i++) {
-        const struct pr_tree_rt *r = &tree->rts[pr_tree_rts(tree, n)[i]];
-
-        for (j = 0; j < r->n_dev; j++) {
-            const struct pr_event *e =
-                &t->events[tree->devs[tree->rt_devs[r->dev_first + j]].ev];
-
-            if (e->kind != PR_KIND_DEVICE_TASK)
-                continue;
-            sum = pr_sat_add_i64(sum, e->dur_ns);
-            if (tc_ns != NULL && (pr_names_get(nc, e->name) & PR_NAME_TC))
-                *tc_ns = pr_sat_add_i64(*tc_ns, e->dur_ns);
-        }
+    for (e = next_own(t, tree, n, &it); e != NULL;
+         e = next_own(t, tree, n, &it)) {
+        sum = pr_sat_add_i64(sum, e->dur_ns);
+        if (tc_ns != NULL && (pr_names_get(nc, e->name) & PR_NAME_TC))
+            *tc_ns = pr_sat_add_i64(*tc_ns, e->dur_ns);
     }
     return sum;
 }
@@ -652,29 +670,22 @@ by_name(const struct pr_trace *t, const struct pr_tree *tree,
         int64_t *longest)
 {
     const struct pr_tree_node *n = &tree->nodes[ni];
+    struct own_it it = {0, 0};
+    const struct pr_event *e;
     int64_t simt = 0;
-    size_t i, j;
 
-    for (i = 0; i < pr_tree_n_rts(tree, n); i++) {
-        const struct pr_tree_rt *r = &tree->rts[pr_tree_rts(tree, n)[i]];
+    for (e = next_own(t, tree, n, &it); e != NULL;
+         e = next_own(t, tree, n, &it)) {
+        unsigned b = pr_ops_kernel_by_name(nc, tree, ni, e->name);
 
-        for (j = 0; j < r->n_dev; j++) {
-            const struct pr_event *e =
-                &t->events[tree->devs[tree->rt_devs[r->dev_first + j]].ev];
-            unsigned b;
-
-            if (e->kind != PR_KIND_DEVICE_TASK)
-                continue;
-            b = pr_ops_kernel_by_name(nc, tree, ni, e->name);
-            if (b & PR_NAME_GEMM_MATRIX)
-                s->matrix_ns = pr_sat_add_i64(s->matrix_ns, e->dur_ns);
-            if (!(b & PR_NAME_GEMM_FP32_SIMT))
-                continue;
-            simt = pr_sat_add_i64(simt, e->dur_ns);
-            if (e->dur_ns > *longest) {
-                *longest = e->dur_ns;
-                s->kernel = e->name;
-            }
+        if (b & PR_NAME_GEMM_MATRIX)
+            s->matrix_ns = pr_sat_add_i64(s->matrix_ns, e->dur_ns);
+        if (!(b & PR_NAME_GEMM_FP32_SIMT))
+            continue;
+        simt = pr_sat_add_i64(simt, e->dur_ns);
+        if (e->dur_ns > *longest) {
+            *longest = e->dur_ns;
+            s->kernel = e->name;
         }
     }
     s->simt_ns = pr_sat_add_i64(s->simt_ns, simt);
