@@ -1933,6 +1933,23 @@ finding_title(const char *id)
     return id != NULL ? id : "";
 }
 
+static void fmt_us(double us, char *buf, size_t cap);
+
+/* A finding no replay backs but whose change has a bound (bound_us):
+ * "; no replay, at most 15.4 ms a step", after its evidence; else NULL. */
+static const char *
+bound_tail(const cJSON *r, char *buf, size_t cap)
+{
+    double b = pr_sget_num(r, PR_K_BOUND_US);
+    char t[32];
+
+    if (!isnan(pr_sget_num(r, PR_K_GAIN_US)) || !(b > 0))
+        return NULL;
+    fmt_us(b, t, sizeof(t));
+    snprintf(buf, cap, " (no replay: at most %s a step)", t);
+    return buf;
+}
+
 /* "1.2 ms" / "850 us" (the verdict's own wording). */
 static void
 fmt_us(double us, char *buf, size_t cap)
@@ -2335,7 +2352,7 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
     cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS))
     {
         cJSON *o;
-        char ev[400];
+        char ev[400], tail[160];
 
         if (!ok || rank == VERDICT_FINDINGS)
             break;
@@ -2354,7 +2371,7 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
                       pr_sget_is(pr_sget_str(r, PR_K_ID), "host_sync")
                           ? " (the host's time blocked in syncs, beside the "
                             "path)"
-                          : NULL,
+                          : bound_tail(r, tail, sizeof(tail)),
                       ev, sizeof(ev));
         if (ev[0] == '\0' && pr_sget_str(r, PR_K_GAIN_NOTE) != NULL) {
             /* why no gain, as a sentence ("Not claimed: ...") */
