@@ -111,7 +111,7 @@ int pr_ops_measured(const struct pr_op_row *r);
  * convolution kernels eligible by their own names (issue #28): kernels
  * the kernel table calls a GEMM or convolution (cuBLAS sgemm, cuDNN
  * scudnn, CUTLASS, Inductor's triton_tem_*mm*) that an operator not
- * eligible launched with no 10.2 operator above it (a torch.compile
+ * with no 10.2 operator at or above its launcher (a torch.compile
  * graph's CompiledFunction, CompiledFunctionBackward).  Times in ns. */
 #define PR_TC_SHARE_TOP 3
 struct pr_tc_share {
@@ -119,7 +119,10 @@ struct pr_tc_share {
     int64_t eligible_ns; /* of bottom-eligible nodes (10.5's num) */
     int64_t tc_ns;       /* of those, on tensor cores */
     int64_t simt_ns;     /* eligible by name, fp32 on CUDA cores */
-    int64_t matrix_ns;   /* eligible by name, on the matrix units */
+    int64_t simt_new_ns; /* of those, launched by nodes 10.5 does not
+                            count (not bottom-eligible) */
+    int64_t matrix_ns;   /* eligible by name, on the matrix units, of
+                            nodes 10.5 does not count */
     uint32_t kernel;     /* the longest of the simt ones (string id);
                             PR_STR_NONE */
     uint32_t top_op[PR_TC_SHARE_TOP]; /* their launchers (string ids) */

@@ -377,7 +377,7 @@ seed_tc(const struct pr_trace *t, const struct pr_tree *tree, struct tables *tb,
 
     if (pr_ops_tc_share(t, tree, &s, err) != PR_OK)
         return err->code;
-    named = pr_sat_add_i64(s.simt_ns, s.matrix_ns);
+    named = pr_sat_add_i64(s.simt_new_ns, s.matrix_ns);
     elig = pr_sat_add_i64(s.eligible_ns, named);
     /* as 10.5's ratio, then a percentage (the figures stay the same
        where no kernel is eligible by name) */

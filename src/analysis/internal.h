@@ -211,8 +211,9 @@ unsigned pr_names_get(struct pr_names *nc, uint32_t id);
 /* Whether a kernel (name id) that tree node `node` launched is eligible
  * for tensor cores by its own name (issue #28): the kernel table calls it
  * a GEMM or convolution (PR_NAME_GEMM_FP32_SIMT, PR_NAME_GEMM_MATRIX:
- * the bit it has), the node is not eligible (10.2/5.2) and no 10.2
- * operator is above it; 0 otherwise. */
+ * the bit it has) and no 10.2 operator is at or above the node (one
+ * eligible only by 5.2's propagation may be: a compiled graph that also
+ * ran a tensor-core kernel); 0 otherwise. */
 unsigned pr_ops_kernel_by_name(struct pr_names *nc, const struct pr_tree *tree,
                                uint32_t node, uint32_t kernel_name);
 

@@ -5,11 +5,13 @@
 # A hand-made V100 trace: a CompiledFunction launches an fp32 cuBLAS
 # sgemm (60 us) and a Triton pointwise kernel (10 us), a
 # CompiledFunctionBackward Inductor's mm template on the matrix units
-# (30 us), an aten::mm an sgemm (20 us).  Known answers: the compiled
-# graph's sgemm is a finding of 60 us with reason fp32_gemm_kernels, the
-# template's launcher is eligible and on tensor cores (never a finding),
-# eligible_op_time_pct = (20 + 60 + 30) / 120 (the pointwise kernel is
-# not a GEMM), and
+# (30 us), a second call of it the template (30 us) and an sgemm (15 us),
+# an aten::mm an sgemm (20 us).  Known answers: the compiled graph's
+# sgemm is a finding of 60 us with reason fp32_gemm_kernels; the
+# backward's, which 5.2 makes eligible by its template, one of 15 us (its
+# sgemm alone); eligible_op_time_pct = (20 + 60 + 30 + 45) / 165 (the
+# pointwise kernel is not a GEMM; 10.5 counts the eligible backward's
+# kernels, once), and
 # the finding's fix is AMP, not TF32, on a V100.
 . "$PR_SRCDIR/tests/lib.sh"
 
@@ -43,6 +45,9 @@ kernel("volta_sgemm_128x64_nt", 11, 101, 20, 60)
 kernel("triton_poi_fused_add_relu_1", 15, 103, 130, 10)
 op("CompiledFunctionBackward", 100, 20, 3)
 kernel("triton_tem_fused_mm_0", 101, 102, 200, 30)
+op("CompiledFunctionBackward", 300, 20, 4)
+kernel("triton_tem_fused_mm_0", 301, 105, 310, 30)
+kernel("volta_sgemm_64x64_nn", 303, 106, 345, 15)
 op("aten::mm", 60, 20, 2, [[64, 64], [64, 64]])
 kernel("volta_sgemm_32x32_sliced1x4_nn", 61, 104, 150, 20)
 json.dump({"deviceProperties": [{"id": 0, "name": "Tesla V100-SXM2-16GB",
@@ -73,9 +78,11 @@ else:
         fail.append('TF32 advised on a V100: %s' % f['advice'])
 if 'aten::mm' not in fs:
     fail.append('the aten::mm finding is gone')
-if 'CompiledFunctionBackward' in fs:
-    fail.append('the tensor-core template called eligible-but-missed')
-want = 100.0 * (20 + 60 + 30) / 120
+b = fs.get('CompiledFunctionBackward')
+if b is None or abs(b['device_us'] - 15) > 0.01 or \
+        b.get('evidence_kernel') != 'volta_sgemm_64x64_nn':
+    fail.append('backward finding %s (its sgemm alone: 15 us)' % b)
+want = 100.0 * (20 + 60 + 30 + 45) / 165
 if abs(tc['eligible_op_time_pct'] - want) > 0.01:
     fail.append('eligible_op_time_pct %s, want %.2f' % (tc['eligible_op_time_pct'], want))
 print('\n'.join(fail) if fail else 'ok')

@@ -908,7 +908,7 @@ estimate_row(const struct pass *p, struct pr_op_row *src, struct row *r,
     r->tf32 = g ? g->tf32 : 0;
     r->unknown = g ? g->unknown_ns > 0 : 0;
     r->fp32_kernel = g ? g->fp32_kernel : NULL;
-    r->named_us = g && !r->eligible ? (double)g->named_ns / 1000.0 : 0.0;
+    r->named_us = g ? (double)g->named_ns / 1000.0 : 0.0;
     /* no recorded dtype (an nsys export without shapes, a trace without
        record_shapes): an FFMA fp32 GEMM kernel says what it was */
     if (r->fp32_kernel &&
@@ -1127,11 +1127,12 @@ tc_kernel_pct(const struct pr_kernel_refs *ks, double *heur_pct,
 }
 
 /* A finding that only its kernels' names show (issue #28): an operator
- * not eligible that launched fp32 GEMMs on CUDA cores. */
+ * not on 10.2's list that launched fp32 GEMMs on CUDA cores, whether or
+ * not 5.2 made it eligible by a tensor-core kernel it also ran. */
 static int
 by_kernels(const struct row *r)
 {
-    return !r->eligible && r->named_us > 0 && r->fp32_kernel != NULL;
+    return r->named_us > 0 && r->fp32_kernel != NULL;
 }
 
 /* The device time a finding stands on: the operator's, or the named

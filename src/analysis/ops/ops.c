@@ -626,9 +626,11 @@ pr_ops_kernel_by_name(struct pr_names *nc, const struct pr_tree *tree,
     uint32_t ni = node;
     size_t hops = 0;
 
-    if (bits == 0 || node >= tree->n_nodes || tree->nodes[node].tc_eligible)
+    if (bits == 0 || node >= tree->n_nodes)
         return 0;
-    /* an eligible operator above it already counts it (10.5); the walk
+    /* a 10.2 operator at or above it already counts it; one eligible
+       only by 5.2's propagation (a CompiledFunction that also ran a
+       tensor-core kernel) does not say this kernel used them.  The walk
        is bounded by the tree's depth */
     for (; ni < tree->n_nodes && hops <= tree->depth; hops++) {
         const struct pr_tree_node *n = &tree->nodes[ni];
@@ -663,10 +665,11 @@ note_top(struct pr_tc_share *s, uint32_t op, int64_t ns)
 }
 
 /* Node ni's own kernels that are eligible by their names: their time
- * into s (ns sums) and the longest fp32 CUDA-core one's name. */
+ * into s (ns sums) and the longest fp32 CUDA-core one's name; counted:
+ * the node is bottom-eligible, its kernels already in 10.5's share. */
 static void
 by_name(const struct pr_trace *t, const struct pr_tree *tree,
-        struct pr_names *nc, uint32_t ni, struct pr_tc_share *s,
+        struct pr_names *nc, uint32_t ni, int counted, struct pr_tc_share *s,
         int64_t *longest)
 {
     const struct pr_tree_node *n = &tree->nodes[ni];
@@ -678,7 +681,7 @@ by_name(const struct pr_trace *t, const struct pr_tree *tree,
          e = next_own(t, tree, n, &it)) {
         unsigned b = pr_ops_kernel_by_name(nc, tree, ni, e->name);
 
-        if (b & PR_NAME_GEMM_MATRIX)
+        if ((b & PR_NAME_GEMM_MATRIX) && !counted)
             s->matrix_ns = pr_sat_add_i64(s->matrix_ns, e->dur_ns);
         if (!(b & PR_NAME_GEMM_FP32_SIMT))
             continue;
@@ -689,6 +692,8 @@ by_name(const struct pr_trace *t, const struct pr_tree *tree,
         }
     }
     s->simt_ns = pr_sat_add_i64(s->simt_ns, simt);
+    if (!counted)
+        s->simt_new_ns = pr_sat_add_i64(s->simt_new_ns, simt);
     if (simt > 0 && n->ev != PR_TREE_NONE)
         note_top(s, t->events[n->ev].name, simt);
 }
@@ -754,8 +759,7 @@ pr_ops_tc_share(const struct pr_trace *t, const struct pr_tree *tree,
             continue;
         s->op_ns =
             pr_sat_add_i64(s->op_ns, own_kernel_ns(t, tree, n, &nc, NULL));
-        if (!n->tc_eligible)
-            by_name(t, tree, &nc, ni, s, &longest);
+        by_name(t, tree, &nc, ni, below[ni] == 1, s, &longest);
     }
     pr_names_free(&nc);
     pr_tree_walk_free(&w);
