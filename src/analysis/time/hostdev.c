@@ -879,11 +879,17 @@ sync_totals(cJSON *o, const struct srow *rows, size_t n, int *ok)
     return idle;
 }
 
+static int launches_unrecorded(const struct hd *h);
+
 /* Why calls cannot be measured (no device work, or no runtime calls
  * recorded), or NULL when they can. */
 static const char *
 unmeasured(const struct hd *h, int sync)
 {
+    if (h->n_calls > 0 && sync && launches_unrecorded(h))
+        return "the export records no host runtime calls (its tasks are "
+               "linked to their operators at the tasks' own start): "
+               "synchronisation cannot be measured";
     if (h->n_calls > 0)
         return NULL;
     /* an Ascend export without the host's CANN calls: its profiler_info
@@ -934,7 +940,7 @@ sync_json(struct hd *h, cJSON *o, struct pr_error *err)
             count_sync(h, e, r, &upto);
     }
     qsort(rows, n, sizeof(rows[0]), cmp_srow);
-    if (h->n_calls == 0 && n == 0)
+    if (n == 0 && (h->n_calls == 0 || launches_unrecorded(h)))
         no_calls(o, &ok);
     else
         idle_us = (double)sync_totals(o, rows, n, &ok) / 1000.0;
@@ -1474,6 +1480,50 @@ emit_slowest(cJSON *o, const struct hd *h, int *ok)
     }
 }
 
+/* The export links its tasks to launches it did not record: every
+ * linked launch is stamped at its task's own start and lasts nothing
+ * (MindSpore's op tables, msprof's op_summary: the reader's links, which
+ * say nothing of the host).  Then there is no launch to time: HTA's
+ * delay, queue and slowest launch would be invented (issue #30 finding
+ * 5: ascend_run2's "112 tasks with a launch call", delay 0, queue 0). */
+static int
+launches_unrecorded(const struct hd *h)
+{
+    size_t i, linked = 0;
+
+    for (i = 0; i < h->n; i++) {
+        const struct work *w = &h->w[i];
+
+        if (w->cls == W_MEMORY || w->launch == PR_NO_ID || w->graph)
+            continue;
+        if (host_launch(w) || w->launch_end > w->launch)
+            return 0;
+        linked++;
+    }
+    return linked > 0;
+}
+
+static enum pr_status
+launches_unrecorded_json(struct hd *h, cJSON *o, struct pr_error *err)
+{
+    int ok = 1;
+
+    pr_emit_num(o, PR_K_KERNELS_WITH_LAUNCH, 0, &ok);
+    pr_emit_null(o, PR_K_LAUNCH_DELAY_US, &ok);
+    pr_emit_arr(o, PR_K_QUEUE_LENGTH, &ok);
+    emit_graphs(o, h, &ok);
+    pr_emit_null(o, PR_K_SLOWEST_LAUNCH, &ok);
+    pr_emit_null(o, PR_K_GPU_IDLE_HOST_WAIT_PCT, &ok);
+    pr_emit_str(o, PR_K_NOTE,
+                "the export records no launch calls (its tasks are linked "
+                "to their operators at the tasks' own start, with no host "
+                "call): launch delay, queues and whether the run is "
+                "launch-bound cannot be measured",
+                &ok);
+    return ok ? PR_OK
+              : pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
+}
+
 static enum pr_status
 launches_json(struct hd *h, cJSON *o, struct pr_error *err)
 {
@@ -1482,6 +1532,8 @@ launches_json(struct hd *h, cJSON *o, struct pr_error *err)
     int64_t *d;
     int ok = 1;
 
+    if (launches_unrecorded(h))
+        return launches_unrecorded_json(h, o, err);
     if (launch_delays(h, &d, &nd, err) != PR_OK)
         return PR_E_NOMEM;
     if (h->out != NULL) { /* as emit_delays, emit_graphs and the share */
