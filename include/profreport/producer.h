@@ -70,6 +70,13 @@ int pr_producer_table_note(const struct pr_trace *t, const cJSON *run,
 int pr_producer_task_note(const struct pr_trace *t, const cJSON *run,
                           char *text, size_t cap, size_t *tasks);
 
+/* Where pr_producer_task_note finds the task list incomplete: the step
+ * table's Communication(Not Overlapped) share of its step (0..1), the
+ * communication finding's basis instead of the tasks' breakdown (issue
+ * #30 finding 1: torch_npu old2023's 21 tasks hold 3.5% of communication,
+ * its table 50.3%); NaN otherwise. */
+double pr_producer_table_comm_share(const cJSON *run);
+
 /* Where pr_producer_task_note finds the task list incomplete: the run's
  * verdict (text, bound, bound_steps, basis) from the step table instead
  * of the critical path: the largest of Computing ("device"),

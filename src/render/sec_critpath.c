@@ -117,6 +117,22 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const cJSON *steps,
     }
     if (bound == NULL)
         return;
+    if (pr_sget_str(verdict, PR_K_BASIS) != NULL) {
+        /* the verdict rests on the producer's step table: the tasks this
+           path walks are a fraction of the step (issue #30 finding 1: "Bound
+           by device compute" on a path 92% idle) */
+        snprintf(text, sizeof(text),
+                 "The export's task list is incomplete (see Data quality): "
+                 "this path replays only the tasks it records, so it cannot "
+                 "say what bounds the step. By the producer's step table "
+                 "(%s) the step is bound by %s (see the Verdict). The "
+                 "replay gives the steps back within %s.",
+                 pr_sget_str(verdict, PR_K_BASIS),
+                 pr_sget_str_or(verdict, PR_K_BOUND, "?"),
+                 pr_fig_format(err, PR_FMT_PCT, e, sizeof(e)));
+        pr_figs_text(f, text);
+        return;
+    }
     /* idle: the device mostly waits for what the trace does not record;
        unexplained: the path leaves most of each step out; either way the
        resource column names the largest of the rest, and no bound */

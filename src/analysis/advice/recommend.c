@@ -325,11 +325,16 @@ dataloader_text(const struct rctx *c, double share, char *text, size_t cap)
              100.0 * share);
 }
 
-/* 7.5.1 and 7.5.4: a category's share of the kept steps. */
+/* 7.5.1 and 7.5.4: a category's share of the kept steps.  Where the
+ * export's task list is incomplete, communication's share is the
+ * producer's step table's (pr_producer_table_comm_share), which the
+ * tasks' breakdown would understate. */
 static void
 rule_categories(struct rctx *c)
 {
     char text[REC_TEXT];
+    double table = pr_producer_table_comm_share(c->run);
+    double comm = isnan(table) ? c->f->comm_share : table;
 
     if (!c->f->known)
         return;
@@ -337,15 +342,14 @@ rule_categories(struct rctx *c)
         dataloader_text(c, c->f->dataloader_share, text, sizeof(text));
         add_rec(c, "dataloader", "warning", text);
     }
-    if (c->f->comm_share > 0.1 && c->npu) {
+    if (comm > 0.1 && c->npu) {
         cJSON *o;
 
-        if (!pr_producer_comm_advice(c->run, c->f->comm_share, text,
-                                     sizeof(text)))
+        if (!pr_producer_comm_advice(c->run, comm, text, sizeof(text)))
             snprintf(text, sizeof(text),
                      "%.1f%% of the step is HCCL communication not overlapped "
                      "with computation.",
-                     100.0 * c->f->comm_share);
+                     100.0 * comm);
         o = add_rec(c, "communication", "warning", text);
         /* a pipeline bubble's fix is balancing the stages, which no
            replay models: the finding stands on the stage table's figures
@@ -355,6 +359,13 @@ rule_categories(struct rctx *c)
                         "no change replayed: moving layers between pipeline "
                         "stages is not modelled; the bubble is the stage "
                         "table's receive_alone_time",
+                        &c->ok);
+        else if (o != NULL && !isnan(table))
+            pr_emit_str(o, PR_K_GAIN_NOTE,
+                        "no change replayed: the export's tasks hold too "
+                        "little of the step to replay (see Data quality); "
+                        "the finding stands on the step table's "
+                        "Communication(Not Overlapped)",
                         &c->ok);
     } else if (c->f->comm_share > 0.1) {
         snprintf(text, sizeof(text),
@@ -388,7 +399,10 @@ rule_low_util(struct rctx *c)
     size_t n = 0, k = 0, i;
     int fail = 0;
 
-    if (!c->f->known)
+    /* a task list far short of the producer's step table: its busy
+       share is the list's, not the device's (issue #30 finding 1); the
+       step table's split carries the run's findings */
+    if (!c->f->known || !isnan(pr_producer_table_comm_share(c->run)))
         return;
     for (i = 0; i < c->tb->n_gpus; i++)
         n += covered_util(c, i) < 50.0;
@@ -578,7 +592,8 @@ rule_plugin_from_run(struct rctx *c)
     for (i = 0; i < c->tb->n_gpus; i++) {
         double u = covered_util(c, i);
 
-        if (u < 50.0 && !has_rec(c->arr, "low_gpu_utilization")) {
+        if (u < 50.0 && !has_rec(c->arr, "low_gpu_utilization") &&
+            isnan(pr_producer_table_comm_share(c->run))) {
             low_util_advice(c, advice, sizeof(advice));
             if (c->tb->covered_span_us > 0)
                 snprintf(text, sizeof(text),
