@@ -117,6 +117,21 @@ partial_word(const cJSON *summary, const char *w)
            (strcmp(w, "slowest") == 0 || strcmp(w, "fastest") == 0);
 }
 
+/* "slowest", "fastest" or "median" where fewer than two ranks have
+ * steps to compare: the one rank is none of them (issue #30 finding 7:
+ * mindspore
+ * fixtures' "rank10 (slowest of those here, median)", the only rank
+ * with steps of three). */
+static int
+alone_word(const cJSON *summary, const char *w)
+{
+    const cJSON *ss = pr_sget(pr_sget(summary, PR_K_JOB), PR_K_STEP_US);
+
+    return (strcmp(w, "slowest") == 0 || strcmp(w, "fastest") == 0 ||
+            strcmp(w, "median") == 0) &&
+           pr_sget_num(ss, PR_K_RANKS_WITH_STEPS) < 2;
+}
+
 /* Add why to the run's entry (made on first use) in the detail list. */
 static int
 note_run(cJSON *list, const cJSON *runs, long idx, const char *why)
@@ -129,6 +144,8 @@ note_run(cJSON *list, const cJSON *runs, long idx, const char *why)
     {
         if (pr_sget_num(e, PR_K_RUN) != (double)idx)
             continue;
+        if (strstr(pr_sget_str_or(e, "why", ""), why) != NULL)
+            return 1; /* said already ("the only rank with steps") */
         o = (cJSON *)(uintptr_t)e;
         snprintf(buf, sizeof(buf), "%s, %s", pr_sget_str_or(o, "why", ""), why);
         {
@@ -181,6 +198,8 @@ choose(const cJSON *summary, const char *spec)
         snprintf(why, sizeof(why), "%s%s%s",
                  is_rank_word(w, &(int64_t){0}) ? "rank " : "", w,
                  partial_word(summary, w) ? " of those here" : "");
+        if (alone_word(summary, w))
+            snprintf(why, sizeof(why), "the only rank with steps");
         if (idx < 0 || idx >= (long)pr_sget_len(runs)) {
             /* rank 0 of the default is "when there is one": only ranks
              * the user asked for are reported missing */

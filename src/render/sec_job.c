@@ -280,8 +280,8 @@ static const struct pr_col agg_op_cols[] = {
     {"max", "max_device_self_us", "Max", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
     {"spread", "spread_pct", "Spread", PR_FMT_PCT, 0.7,
      "(max - min) / mean across ranks", PR_COL_BOTH},
-    {"max_worker", "max_worker", "Slowest on", PR_FMT_NAME, 1, NULL,
-     PR_COL_BOTH},
+    {"max_worker", "max_worker", "Max on", PR_FMT_NAME, 1,
+     "the rank with the Max (where one rank ran it, that rank)", PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
@@ -295,8 +295,8 @@ static const struct pr_col agg_kernel_cols[] = {
     {"max", "max_total_us", "Max", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
     {"spread", "spread_pct", "Spread", PR_FMT_PCT, 0.7,
      "(max - min) / mean across ranks", PR_COL_BOTH},
-    {"max_worker", "max_worker", "Slowest on", PR_FMT_NAME, 1, NULL,
-     PR_COL_BOTH},
+    {"max_worker", "max_worker", "Max on", PR_FMT_NAME, 1,
+     "the rank with the Max (where one rank ran it, that rank)", PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 

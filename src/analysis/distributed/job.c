@@ -480,8 +480,11 @@ agg_row(const struct agg *g, const cJSON *const *runs, const char *key, int *ok)
     pr_emit_num(o, k, min, ok);
     snprintf(k, sizeof(k), "max_%s", key);
     pr_emit_num(o, k, g->max, ok);
-    pr_emit_num_or_null(o, PR_K_SPREAD_PCT,
-                        mean > 0 ? 100.0 * (g->max - min) / mean : NAN, ok);
+    /* one rank has no spread (issue #30 finding 7: "0.0%, slowest on"
+       the only rank that ran it) */
+    pr_emit_num_or_null(
+        o, PR_K_SPREAD_PCT,
+        mean > 0 && g->ranks > 1 ? 100.0 * (g->max - min) / mean : NAN, ok);
     pr_emit_str(o, PR_K_MAX_WORKER,
                 pr_sget_str_or(runs[g->max_run], PR_K_WORKER, ""), ok);
     if (!(g->host < 0)) /* NAN: no rank recorded host times */
