@@ -134,6 +134,43 @@ span_bars(const cJSON *dev)
     return ch;
 }
 
+/* An Ascend device waiting for its host, in CANN's and torch_npu's
+ * words (issue #30 finding 4: no CUDA advice on an NPU): where the host
+ * compiles operators online (op_compile), that is the wait to remove
+ * first; else the host does not dispatch fast enough, a "host bound"
+ * step as MindStudio's tuning guide names it, whose torch_npu levers are
+ * the operator delivery queue (TASK_QUEUE_ENABLE=2) and fewer, larger
+ * operators. */
+static void
+npu_host_advice(struct pr_figs *f, const cJSON *dev, const cJSON *run,
+                double pct, const char *of)
+{
+    double compile = pr_sget_num(pr_sget(run, PR_K_OP_COMPILE), PR_K_STEP_PCT);
+    char text[640];
+
+    if (compile >= 5.0)
+        snprintf(text, sizeof(text),
+                 "Device %.0f waited for the host %.0f%% %s, and the host "
+                 "compiled operators online (CANN's aclopCompile calls) "
+                 "for %.1f%% of the step: the wait to remove first (see the "
+                 "op_compile finding): torch_npu.npu.set_compile_mode("
+                 "jit_compile=False) with CANN's binary operator package, "
+                 "and warm-up steps before the profiled ones.",
+                 pr_sget_num(dev, PR_K_DEVICE), pct, of, compile);
+    else
+        snprintf(text, sizeof(text),
+                 "Device %.0f waited for the host %.0f%% %s: the host did "
+                 "not dispatch operators fast enough (host bound, in "
+                 "MindStudio's words: Python overhead, data loading, many "
+                 "small operators). torch_npu's operator delivery queue at "
+                 "level 2 (export TASK_QUEUE_ENABLE=2; it may raise peak "
+                 "NPU memory) moves more of the dispatch off the Python "
+                 "thread; fuse small operators; a slow input pipeline "
+                 "wants more DataLoader workers.",
+                 pr_sget_num(dev, PR_K_DEVICE), pct, of);
+    pr_figs_text(f, text);
+}
+
 /* The idle causes that matter, in words a user acts on. */
 static void
 idle_advice(struct pr_figs *f, const cJSON *dev, const cJSON *run)
@@ -163,6 +200,8 @@ idle_advice(struct pr_figs *f, const cJSON *dev, const cJSON *run)
                  "mode launches every operator from Python.",
                  pr_sget_num(dev, PR_K_DEVICE), 100 * host / span, of);
         pr_figs_text(f, text);
+    } else if (100 * host / span >= SHARE_WORTH_SAYING && npu) {
+        npu_host_advice(f, dev, run, 100 * host / span, of);
     } else if (100 * host / span >= SHARE_WORTH_SAYING) {
         snprintf(text, sizeof(text),
                  "Device %.0f waited for the host %.0f%% %s: the "

@@ -174,6 +174,8 @@ static void
 idle_cause(const struct rctx *c, char *buf, size_t cap)
 {
     const struct pr_hostdev_out *hd = c->hd;
+    char host[200];
+    double compile;
     size_t len;
 
     if (copy_bound(c)) {
@@ -187,12 +189,22 @@ idle_cause(const struct rctx *c, char *buf, size_t cap)
         snprintf(buf, cap, "the trace has no launch calls to say why");
         return;
     }
+    /* on an NPU whose host compiles operators online the host wait is
+       that compilation, not launching (issue #30 finding 4) */
+    compile = pr_sget_num(pr_sget(c->run, PR_K_OP_COMPILE), PR_K_STEP_PCT);
+    if (c->npu && compile >= 5.0)
+        snprintf(host, sizeof(host),
+                 "waits for the host, which compiles operators online "
+                 "(CANN's aclopCompile calls take %.1f%% of the step: see "
+                 "op_compile)",
+                 compile);
+    else
+        snprintf(host, sizeof(host), "waits for the host to launch work");
     len = pr_append(
         buf, cap, 0,
-        "%.0f%% of its idle time waits for the host to launch "
-        "work, %.0f%% has work queued that waits on events or "
-        "other streams",
-        100.0 * hd->idle_host_share,
+        "%.0f%% of its idle time %s, %.0f%% has work queued that waits on "
+        "events or other streams",
+        100.0 * hd->idle_host_share, host,
         isfinite(hd->idle_other_share) ? 100.0 * hd->idle_other_share : 0.0);
     if (hd->idle_sync_share > 0)
         len = pr_append(buf, cap, len, ", %.0f%% follows a blocking sync",
@@ -376,6 +388,52 @@ rule_categories(struct rctx *c)
                  100.0 * c->f->comm_share);
         add_rec(c, "communication", "warning", text);
     }
+}
+
+/* MindSpore's step interval (its step trace's iteration_interval, the
+ * previous step's end to this one's forward start: MindInsight's "Step
+ * Interval") as a share of the median step, at or above which it is a
+ * finding: the data pipeline or the host's work between steps holds the
+ * device back (issue #30 finding 2: the fixtures' 90 of 130 ms had none). */
+#define STEP_INTERVAL_MIN 0.10
+
+static void
+rule_step_interval(struct rctx *c)
+{
+    const cJSON *m = pr_sget(pr_sget(c->run, PR_K_STEP_TRACE), PR_K_MEDIAN);
+    double iv = pr_sget_num(m, PR_K_ITERATION_INTERVAL_US);
+    double fb = pr_sget_num(m, PR_K_FP_AND_BP_US),
+           tl = pr_sget_num(m, PR_K_TAIL_US);
+    double step = iv + fb + tl;
+    char text[REC_TEXT], note[300];
+    cJSON *o;
+
+    if (!(step > 0) || !(iv / step >= STEP_INTERVAL_MIN) ||
+        has_rec(c->arr, "dataloader"))
+        return;
+    snprintf(text, sizeof(text),
+             "The step interval takes %.1f of the median step's %.1f ms "
+             "(%.0f%%) by MindSpore's step trace (step_trace_raw: from the "
+             "end of one step to the next one's forward start), against "
+             "FP+BP %.1f ms and tail %.1f ms. MindInsight reads a long step "
+             "interval as the data pipeline not keeping up with training: "
+             "the %s waits for the next batch, or for the host's work "
+             "between steps. Check MindSpore's data-pipeline analysis "
+             "(minddata_pipeline_raw: a device queue that is often empty "
+             "means the dataset is slow), raise num_parallel_workers of its "
+             "slowest map and batch operations, and train in dataset sink "
+             "mode so that several steps' data go to the device at once.",
+             iv / 1000.0, step / 1000.0, 100.0 * iv / step, fb / 1000.0,
+             tl / 1000.0, dev_word(c));
+    o = add_rec(c, "step_interval", "warning", text);
+    snprintf(note, sizeof(note),
+             "no change replayed: the step interval lies between the "
+             "steps' device work, which the replay does not model; a data "
+             "pipeline that keeps up saves at most the interval, %.1f ms a "
+             "step",
+             iv / 1000.0);
+    if (o != NULL)
+        pr_emit_str(o, PR_K_GAIN_NOTE, note, &c->ok);
 }
 
 /* A device's utilization over the steps device activity covers, where
@@ -1754,6 +1812,7 @@ run_rules(struct rctx *c)
     rule_plugin_from_run(c);
     rule_cold_step(c);
     rule_op_compile(c);
+    rule_step_interval(c);
     rule_pipeline_stage(c);
     rule_launch_bound(c);
     rule_host_sync(c);
