@@ -502,6 +502,50 @@ present(const cJSON *summary)
     return cJSON_IsObject(pr_sget(summary, PR_K_JOB));
 }
 
+/* What the across-ranks tables compare, where it is not like with like
+ * (issue #30 finding 6: cluster_4rank's Receive "spread 91.5%" set a
+ * 2.2 s warm-up step and the other stage's ranks against each other):
+ * their totals are over every step a rank recorded, warm-up included,
+ * and a pipeline's stages run different layers.  1 with the note in
+ * text. */
+static int
+agg_note(const cJSON *job, char *text, size_t cap)
+{
+    const cJSON *p;
+    char warm[200] = "";
+    size_t len = 0, n = 0;
+    int pipe = pr_sget_is(pr_sget_str(job, PR_K_SLOWEST_BY), "pipeline_stage");
+
+    cJSON_ArrayForEach(p, pr_sget(job, PR_K_PER_RANK))
+    {
+        if (!cJSON_IsTrue(pr_sget(p, PR_K_FIRST_STEP_EXCLUDED)))
+            continue;
+        if (len < sizeof(warm))
+            len += (size_t)snprintf(warm + len, sizeof(warm) - len, "%s%s",
+                                    n ? ", " : "",
+                                    pr_sget_str_or(p, PR_K_WORKER, "?"));
+        n++;
+    }
+    if (n == 0 && !pipe)
+        return 0;
+    snprintf(text, cap,
+             "Not like with like: %s%s%s%s%s, so a row's spread "
+             "compares different work, not slow ranks; %s.",
+             n ? "these totals count every step a rank recorded, the "
+                 "warm-up first step of "
+               : "",
+             n ? warm : "",
+             n ? " included (the step times above leave it out)" : "",
+             n && pipe ? ", and " : "",
+             pipe ? "the ranks of different pipeline stages run different "
+                    "layers and wait in Send and Receive for each other"
+                  : "",
+             pipe ? "compare a row across the ranks of one stage (the "
+                    "Distributed section's pipeline view)"
+                  : "compare the steady steps in each rank's own part");
+    return 1;
+}
+
 static void
 build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -565,6 +609,8 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                               .what = "kernels",
                               .order = "mean total time over ranks"};
     pr_figs_table(f, "Kernels across ranks", &t, "No kernels in any rank.");
+    if (agg_note(job, text, sizeof(text)))
+        pr_figs_note(f, text);
 }
 
 /* The section: read by the table in sections.c. */

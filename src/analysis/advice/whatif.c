@@ -1922,6 +1922,7 @@ finding_title(const char *id)
         {"slow_dispatch", "Slow host dispatch"},
         {"low_block_dim", "Operators on few AI Cores (low Block Dim)"},
         {"pipeline_stage", "The slower pipeline stage"},
+        {"step_interval", "Long step interval (data or host between steps)"},
         {"device_copies", "Device-to-device copies on the critical path"},
     };
     size_t i;
@@ -1948,6 +1949,22 @@ bound_tail(const cJSON *r, char *buf, size_t cap)
     fmt_us(b, t, sizeof(t));
     snprintf(buf, cap, " (no replay: at most %s a step)", t);
     return buf;
+}
+
+/* A finding's title as the producer's tools name what it found: the
+ * communication finding of a pipeline stage that waits alone in Receive
+ * is a pipeline bubble (MindStudio Insight's and msprof-analyze's
+ * "Bubble"), not high communication (issue #30 finding 6: cluster_4rank
+ * ranks 0/1 wait 56 ms of 179 in Receive and compute 15 ms). */
+static const char *
+finding_title_of(const cJSON *r)
+{
+    const char *id = pr_sget_str(r, PR_K_ID);
+
+    if (pr_sget_is(id, "communication") &&
+        strstr(pr_sget_str_or(r, PR_K_TEXT, ""), "pipeline bubble") != NULL)
+        return "Pipeline bubble: the stage waits for the slower one";
+    return finding_title(id);
 }
 
 /* "1.2 ms" / "850 us" (the verdict's own wording). */
@@ -2359,7 +2376,7 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
         o = pr_emit_obj(arr, NULL, &ok);
         pr_emit_num(o, PR_K_RANK, ++rank, &ok);
         pr_emit_str(o, PR_K_ID, pr_sget_str_or(r, PR_K_ID, ""), &ok);
-        pr_emit_str(o, PR_K_TITLE, finding_title(pr_sget_str(r, PR_K_ID)), &ok);
+        pr_emit_str(o, PR_K_TITLE, finding_title_of(r), &ok);
         pr_emit_num_or_null(o, PR_K_GAIN_US, pr_sget_num(r, PR_K_GAIN_US), &ok);
         pr_emit_num_or_null(o, PR_K_GAIN_PCT, pr_sget_num(r, PR_K_GAIN_PCT),
                             &ok);
