@@ -436,6 +436,64 @@ rule_step_interval(struct rctx *c)
         pr_emit_str(o, PR_K_GAIN_NOTE, note, &c->ok);
 }
 
+/* Embedding lookups and their gradients at or above this share of the
+ * kernel time are a finding (issue #30 finding 2: mindspore ascend_run1,
+ * a Wide&Deep whose GatherV2 of a [184696, 8] table and its
+ * UnsortedSegmentSum gradient hold 69% of the task time, had none). */
+#define EMBEDDING_MIN_PCT 20.0
+
+static void
+rule_embedding(struct rctx *c)
+{
+    const cJSON *f, *k;
+    double pct = NAN;
+    char text[REC_TEXT], top[500] = "";
+    size_t len = 0, n = 0;
+    cJSON *o;
+
+    cJSON_ArrayForEach(
+        f, pr_sget(pr_sget(c->run, PR_K_KERNEL_CLASSES), PR_K_BY_FAMILY))
+    {
+        if (pr_sget_is(pr_sget_str(f, PR_K_KFAMILY), "embedding"))
+            pct = pr_sget_num(f, PR_K_TIME_PCT);
+    }
+    if (!(pct >= EMBEDDING_MIN_PCT))
+        return;
+    cJSON_ArrayForEach(k, pr_sget(c->run, PR_K_KERNELS))
+    {
+        if (n == 3 || len >= sizeof(top))
+            break;
+        if (!pr_sget_is(pr_sget_str(k, PR_K_KFAMILY), "embedding"))
+            continue;
+        len = pr_append(top, sizeof(top), len, "%s%s %.1f ms", n ? "; " : "",
+                        pr_sget_str_or(k, PR_K_NAME, "?"),
+                        pr_sget_num(k, PR_K_TOTAL_US) / 1000.0);
+        n++;
+    }
+    len = (size_t)snprintf(
+        text, sizeof(text),
+        "Embedding lookups and their gradients (row gathers from 2-D "
+        "tables and the scatter-adds into them) take %.1f%% of the "
+        "kernel time: %s. They move rows, not arithmetic: memory-bound, "
+        "on neither tensor cores nor the Cube, so their time falls with "
+        "the bytes they move (fewer or de-duplicated lookups, narrower "
+        "or lower-precision tables).",
+        pct, top);
+    if (pr_sget_is(pr_sget_str(c->run, PR_K_FRAMEWORK), "mindspore") &&
+        len < sizeof(text))
+        snprintf(text + len, sizeof(text) - len,
+                 " In MindSpore, nn.EmbeddingLookup with sparse=True "
+                 "gathers with SparseGatherV2 and gives the table a sparse "
+                 "(row) gradient instead of a dense UnsortedSegmentSum over "
+                 "the whole table.");
+    o = add_rec(c, "embedding", "info", text);
+    if (o != NULL)
+        pr_emit_str(o, PR_K_GAIN_NOTE,
+                    "no change replayed: how far fewer bytes shorten the "
+                    "lookups depends on the change, which no replay models",
+                    &c->ok);
+}
+
 /* A device's utilization over the steps device activity covers, where
  * it covers only some (MindSpore caps its timeline: ascend_run1 has tasks
  * in 15 of 322 steps): the steps after have no device time, so the busy
@@ -1813,6 +1871,7 @@ run_rules(struct rctx *c)
     rule_cold_step(c);
     rule_op_compile(c);
     rule_step_interval(c);
+    rule_embedding(c);
     rule_pipeline_stage(c);
     rule_launch_bound(c);
     rule_host_sync(c);

@@ -1923,6 +1923,7 @@ finding_title(const char *id)
         {"low_block_dim", "Operators on few AI Cores (low Block Dim)"},
         {"pipeline_stage", "The slower pipeline stage"},
         {"step_interval", "Long step interval (data or host between steps)"},
+        {"embedding", "Embedding lookups and their gradients"},
         {"device_copies", "Device-to-device copies on the critical path"},
     };
     size_t i;

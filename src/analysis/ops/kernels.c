@@ -54,6 +54,9 @@ struct kgroup {
     int by_producer;     /* family from what the producer says (no rule names
                             the name): 1 communication, 2 the op type's rule;
                             -1 the op type was asked in vain */
+    int gather;          /* a gather rule (GatherV2, Gather) named it or its
+                            op type: its shapes say whether it is an
+                            embedding lookup (refine_gathers) */
 };
 
 struct ktable {
@@ -83,6 +86,17 @@ ktable_free(struct ktable *kt)
     pr_names_free(&kt->names);
 }
 
+/* The kernel table's gather rules (data/kernels.json: cann.types.gather,
+ * mindspore.gather): a gather is an embedding lookup only when it reads
+ * rows of a 2-D table, which the name does not say. */
+static int
+is_gather_rule(const char *rule)
+{
+    size_t n = rule != NULL ? strlen(rule) : 0;
+
+    return n >= 7 && strcmp(rule + n - 7, ".gather") == 0;
+}
+
 static struct kgroup *
 group_of(struct ktable *kt, const struct pr_trace *t, uint32_t name,
          struct pr_error *err)
@@ -102,6 +116,7 @@ group_of(struct ktable *kt, const struct pr_trace *t, uint32_t name,
     g->name = pr_trace_str(t, name);
     pr_names_lookup(&kt->names, g->name, &g->kc);
     g->kc.math = pr_kclass_math_on(g->kc.math, kt->vendor);
+    g->gather = is_gather_rule(g->kc.rule);
     return g;
 }
 
@@ -320,8 +335,91 @@ family_by_producer(struct ktable *kt, struct kgroup *g,
     pr_names_lookup(&kt->names, pr_trace_str(kt->t, gi->op_type), &k);
     if (k.family == PR_KF_UNKNOWN || k.family == PR_KF_COLLECTIVE)
         return;
+    g->gather = is_gather_rule(k.rule);
     g->kc.family = k.family;
     g->by_producer = 2;
+}
+
+/* The number of dimensions of the first input in an operator's input
+ * shapes ("[[184696, 8], [128000, 39]]" -> 2, "[[1], [1]]" -> 1,
+ * "[[], [4]]" -> 0); -1 when the text gives none. */
+static int
+first_input_dims(const char *s)
+{
+    int n = 0, digits = 0;
+
+    if (s == NULL)
+        return -1;
+    while (*s == ' ')
+        s++;
+    if (s[0] != '[' || s[1] != '[')
+        return -1;
+    for (s += 2; *s != '\0' && *s != ']'; s++) {
+        if (*s >= '0' && *s <= '9')
+            digits = 1;
+        else if (*s == ',')
+            n++;
+    }
+    if (*s != ']')
+        return -1;
+    return digits ? n + 1 : 0;
+}
+
+/* The input shapes of the operator that launched the first task named
+ * `name` (the task's correlation id names its launch, whose external id
+ * names the operator: MindSpore's and torch_npu's readers join them so);
+ * NULL without an operator or shapes. */
+static const char *
+launching_shapes(const struct pr_trace *t, const char *name)
+{
+    int64_t corr = PR_NO_ID, ext = PR_NO_ID;
+    size_t i;
+
+    for (i = 0; i < t->n_events && corr == PR_NO_ID; i++)
+        if (t->events[i].kind == PR_KIND_DEVICE_TASK &&
+            strcmp(pr_trace_str(t, t->events[i].name), name) == 0)
+            corr = pr_event_correlation(t, &t->events[i]);
+    for (i = 0; i < t->n_events && corr != PR_NO_ID && ext == PR_NO_ID; i++)
+        if (t->events[i].kind == PR_KIND_RUNTIME_CALL &&
+            pr_event_correlation(t, &t->events[i]) == corr)
+            ext = pr_event_external_id(t, &t->events[i]);
+    for (i = 0; i < t->n_events && ext != PR_NO_ID; i++) {
+        const struct pr_event *e = &t->events[i];
+        struct pr_op_info ob;
+
+        if (e->kind == PR_KIND_HOST_OP && pr_event_external_id(t, e) == ext &&
+            pr_trace_op(t, e, &ob) != NULL)
+            return ob.input_dims != PR_STR_NONE ? pr_trace_str(t, ob.input_dims)
+                                                : NULL;
+    }
+    return NULL;
+}
+
+/* At most this many gather groups are looked up (three walks of the
+ * trace each); the rest keep the rule's family. */
+#define MAX_GATHERS 64
+
+/* A gather (CANN's GatherV2 / Gather, MindSpore's ops.Gather) is an
+ * embedding lookup where it reads rows of a 2-D table, as nn.Embedding's
+ * weight [num_embeddings, embedding_dim] is (mindspore nn/layer/
+ * embedding.py, torch.nn.functional.embedding); a gather from a vector
+ * (AlexNet's learning-rate schedule: GatherV2 [[1], [1]] in
+ * _IteratorLearningRate) is an index lookup, and without shapes the
+ * name cannot tell: both stay the rule's "other" (issue #30 finding 3). */
+static void
+refine_gathers(const struct pr_trace *t, struct ktable *kt)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < kt->n && n < MAX_GATHERS; i++) {
+        struct kgroup *g = &kt->v[i];
+
+        if (!g->gather)
+            continue;
+        n++;
+        if (first_input_dims(launching_shapes(t, g->name)) == 2)
+            g->kc.family = PR_KF_EMBEDDING;
+    }
 }
 
 static enum pr_status
@@ -351,6 +449,7 @@ collect(const struct pr_trace *t, struct ktable *kt, struct pr_error *err)
         if (g->kc.family == PR_KF_UNKNOWN && gi != NULL)
             family_by_producer(kt, g, gi);
     }
+    refine_gathers(t, kt);
     if (kt->vendor == NULL)
         vendor_from_kernels(kt);
     return kt->pmu_nomem ? pr_error_set(err, PR_E_NOMEM, "out of memory")
