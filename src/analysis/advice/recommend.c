@@ -454,7 +454,7 @@ rule_embedding(struct rctx *c)
     cJSON_ArrayForEach(
         f, pr_sget(pr_sget(c->run, PR_K_KERNEL_CLASSES), PR_K_BY_FAMILY))
     {
-        if (pr_sget_is(pr_sget_str(f, PR_K_KFAMILY), "embedding"))
+        if (pr_sget_is(pr_sget_str(f, PR_K_KFAMILY), PR_K_EMBEDDING))
             pct = pr_sget_num(f, PR_K_TIME_PCT);
     }
     if (!(pct >= EMBEDDING_MIN_PCT))
@@ -463,7 +463,7 @@ rule_embedding(struct rctx *c)
     {
         if (n == 3 || len >= sizeof(top))
             break;
-        if (!pr_sget_is(pr_sget_str(k, PR_K_KFAMILY), "embedding"))
+        if (!pr_sget_is(pr_sget_str(k, PR_K_KFAMILY), PR_K_EMBEDDING))
             continue;
         len = pr_append(top, sizeof(top), len, "%s%s %.1f ms", n ? "; " : "",
                         pr_sget_str_or(k, PR_K_NAME, "?"),
@@ -475,10 +475,10 @@ rule_embedding(struct rctx *c)
         "Embedding lookups and their gradients (row gathers from 2-D "
         "tables and the scatter-adds into them) take %.1f%% of the "
         "kernel time: %s. They move rows, not arithmetic: memory-bound, "
-        "on neither tensor cores nor the Cube, so their time falls with "
-        "the bytes they move (fewer or de-duplicated lookups, narrower "
-        "or lower-precision tables).",
-        pct, top);
+        "not on the %s, so their time falls with the bytes they move "
+        "(fewer or de-duplicated lookups, narrower or lower-precision "
+        "tables).",
+        pct, top, c->npu ? "Cube" : "tensor cores");
     if (pr_sget_is(pr_sget_str(c->run, PR_K_FRAMEWORK), "mindspore") &&
         len < sizeof(text))
         snprintf(text + len, sizeof(text) - len,

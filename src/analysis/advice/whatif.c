@@ -1962,7 +1962,7 @@ finding_title_of(const cJSON *r)
 {
     const char *id = pr_sget_str(r, PR_K_ID);
 
-    if (pr_sget_is(id, "communication") &&
+    if (pr_sget_is(id, PR_K_COMMUNICATION) &&
         strstr(pr_sget_str_or(r, PR_K_TEXT, ""), "pipeline bubble") != NULL)
         return "Pipeline bubble: the stage waits for the slower one";
     return finding_title(id);
