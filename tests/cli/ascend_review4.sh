@@ -1,0 +1,186 @@
+#!/bin/sh
+# ascend_review4.sh - issue #30's fourth expert review of the Ascend and
+# MindSpore reports on the shared samples: each expectation is computed
+# here from the producer's own files where it is a number, and each
+# check is skipped with a message when ../shared/traces is absent.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "ascend review 4" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+S=$PR_SHARED/traces
+
+# 1. torch_npu/old2023: 21/22 tasks against step_trace_time.csv.  The
+# communication finding fires from the table's Communication(Not
+# Overlapped) share with the table's numbers, no utilization finding is
+# made from the incomplete task list, and the critical path and the
+# overview say what they rest on.
+if shared_report old torch_npu/old2023; then
+    check "old2023: the communication finding is the step table's, with its numbers" \
+        python3 -c "
+import csv, glob, json, os, sys
+d = sys.argv[2]
+for r in json.load(open(sys.argv[1]))['runs']:
+    f = glob.glob(os.path.join(d, 'test_rank_%d' % r['rank'], '*', 'step_trace_time.csv'))[0]
+    row = list(csv.DictReader(open(f)))[0]
+    alone = float(row['Communication(Not Overlapped)'])
+    stage = float(row['Stage'])
+    ids = [x['id'] for x in r['recommendations']]
+    assert ids == ['communication'], ids
+    x = r['recommendations'][0]
+    want = '%.1f of %.1f ms a step' % (alone / 1000, stage / 1000)
+    assert want in x['text'], (want, x['text'])
+    assert x['text'].startswith('%.1f%%' % (100 * alone / stage)), x['text']
+    assert x['gain_us'] is None and 'step table' in x['gain_note'], x
+" "$T_DIR/old.json" "$S/torch_npu/old2023"
+    check "old2023: the critical path and the overview say the task list is incomplete" \
+        python3 -c "
+import re, sys, html
+t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read()))
+t = ' '.join(t.split())
+assert 'this path replays only the tasks it records' in t
+assert 'Bound by device compute in 1 of 1 step' not in t
+assert 'NPU busy' in t and 'the incomplete task list:' in t
+" "$T_DIR/old.html"
+else
+    skip "old2023: step table findings" "no $S/torch_npu/old2023"
+fi
+
+# 2. MindSpore fixtures: the step interval (step_trace_raw's
+# iteration_interval, 10 ns ticks) is most of the step; a finding says so,
+# and the report uses one word for it.
+if shared_report fix mindspore/fixtures; then
+    check "fixtures: a step_interval finding from step_trace_raw's median" \
+        python3 -c "
+import csv, json, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[2])))[1:]
+iv = statistics.median(float(r['iteration_interval']) for r in rows) / 100.0
+s = json.load(open(sys.argv[1]))
+r = [x for x in s['runs'] if x['worker'] == 'rank0' and x.get('step_trace')][0]
+f = [x for x in r['recommendations'] if x['id'] == 'step_interval']
+assert len(f) == 1, [x['id'] for x in r['recommendations']]
+assert 'takes %.1f of' % (iv / 1000) in f[0]['text'], (iv, f[0]['text'])
+assert f[0].get('gain_us') is None and f[0]['gain_note'], f[0]
+" "$T_DIR/fix.json" "$S/mindspore/fixtures/step_trace_raw_0_detail_time.csv"
+    check "fixtures: 'Step interval' only, never 'Iteration interval'" \
+        python3 -c "
+import sys
+t = open(sys.argv[1]).read()
+assert 'Iteration interval' not in t and 'iteration interval' not in t
+assert 'Step interval' in t
+" "$T_DIR/fix.html"
+    check "fixtures: the only rank with steps is neither slowest nor median" \
+        python3 -c "
+import json, re, sys, html
+t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read()))
+assert 'slowest of those here' not in t
+assert 'the only rank with steps' in t
+for j in json.load(open(sys.argv[2]))['jobs']:
+    for k in (j.get('job') or {}).get('kernels') or []:
+        assert k['ranks'] > 1 or k['spread_pct'] is None, k
+" "$T_DIR/fix.html" "$T_DIR/fix.json"
+else
+    skip "fixtures: step interval" "no $S/mindspore/fixtures"
+fi
+
+# 3. The embedding family by the shapes: ascend_run1's GatherV2 reads a
+# 2-D table ([184696, 8]) and is an embedding, with a finding; run2's
+# learning-rate GatherV2 reads a vector ([[1], [1]]) and is not.
+for c in "run1 mindspore/ascend_run1 embedding" \
+         "run2 mindspore/ascend_run2 other"; do
+    set -- $c
+    if shared_summary "$1" "$2"; then
+        check "$2: GatherV2 by its first input's shape is $3" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+want = sys.argv[2]
+g = [k for k in r['kernels'] if '/GatherV2-op' in k['name']]
+assert g, 'no GatherV2'
+shapes = {o['input_shapes'] for o in r['operators_by_shape'] if o['name'] == 'GatherV2'}
+for s in shapes:
+    dims = s[2:s.index(']')].count(',') + 1
+    assert (dims == 2) == (want == 'embedding'), (s, want)
+for k in g:
+    assert k['family'] == want, (k['name'], k['family'])
+ids = [x['id'] for x in r['recommendations']]
+assert ('embedding' in ids) == (want == 'embedding'), ids
+" "$T_DIR/$1.json" "$3"
+    else
+        skip "$2: GatherV2 family" "no $S/$2"
+    fi
+done
+
+# 4. torch_npu's ascend_profiler_output: the host wait is operator
+# compilation; the advice is CANN's and torch_npu's, not CUDA's.
+if shared_report npuout msprof/torch_npu_ascend_profiler_output; then
+    check "npu output: the host wait names the compilation and its CANN fix" \
+        python3 -c "
+import re, sys, html
+t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read()))
+t = ' '.join(t.split())
+assert 'compiled operators online' in t, 'no compile words'
+assert 'set_compile_mode(jit_compile=False)' in t
+for bad in ('torch.compile', 'CUDA graph', 'pinned memory', 'did not launch work fast enough'):
+    assert bad not in t, bad
+" "$T_DIR/npuout.html"
+else
+    skip "npu output: Ascend advice" "no $S/msprof/torch_npu_ascend_profiler_output"
+fi
+
+# 5. ascend_run2: MindSpore's export records no launch call (the
+# reader's links are stamped at each task's start): no launch figures.
+if shared_summary run2b mindspore/ascend_run2; then
+    check "ascend_run2: no launch statistics where no launch is recorded" \
+        python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+l = r['launches']
+assert l['kernels_with_launch'] == 0, l
+assert l['launch_delay_us'] is None and l['slowest_launch'] is None, l
+assert l['queue_length'] == [] and l['gpu_idle_host_wait_pct'] is None, l
+assert 'records no launch calls' in l['note'], l
+assert 'launch_bound' not in [x['id'] for x in r['recommendations']]
+" "$T_DIR/run2b.json"
+else
+    skip "ascend_run2: launches" "no $S/mindspore/ascend_run2"
+fi
+
+# 6. cluster_4rank_pipeline: stage 0's ranks wait in Receive for the
+# slower stage (receive_alone_time): a pipeline bubble by name, with the
+# rest of their communication said; the across-ranks tables say they do
+# not compare like with like.
+C=mindspore/extra/cluster_4rank_pipeline
+if shared_report c4 "$C"; then
+    check "cluster_4rank: the bubble ranks' finding is titled a pipeline bubble" \
+        python3 -c "
+import csv, glob, json, os, statistics, sys
+s = json.load(open(sys.argv[1]))
+n = 0
+for path in sorted(glob.glob(os.path.join(sys.argv[2], 'ascend_cluster_analyse_*.csv'))):
+    rank = int(path.rsplit('_', 1)[1].split('.')[0])
+    rows = list(csv.DictReader(open(path)))[1:-1]
+    recv = statistics.mean(float(r['receive_alone_time']) for r in rows)
+    r = [x for x in s['runs'] if x['worker'] == 'rank%d' % rank][0]
+    t = [f['title'] for f in r['verdict']['findings']]
+    if recv > 40:
+        n += 1
+        assert t and t[0].startswith('Pipeline bubble'), (rank, t)
+        c = [x for x in r['recommendations'] if x['id'] == 'communication'][0]
+        assert 'communication_not_overlapped_exclude_receive' in c['text'], c
+    assert 'High communication time' not in t, (rank, t)
+assert n == 2, n
+" "$T_DIR/c4.json" "$S/$C"
+    check "cluster_4rank: the across-ranks tables say they are not like with like" \
+        python3 -c "
+import re, sys, html
+t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read()))
+t = ' '.join(t.split())
+assert 'Not like with like' in t and 'pipeline stages' in t
+assert 'warm-up first step of rank2, rank3' in t
+" "$T_DIR/c4.html"
+else
+    skip "cluster_4rank: bubble" "no $S/$C"
+fi
+echo "1..$T_N"
