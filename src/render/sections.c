@@ -341,6 +341,35 @@ table_util_kpi(struct pr_figs *f, const cJSON *run, double tasks_pct)
     return 1;
 }
 
+/* Under the breakdown of an incomplete task list: what it rests on and
+ * the step table's split of the same step (issue #30 finding 1: the
+ * charts' "Other 87%" of old2023's 21 tasks beside a table that finds
+ * the step 76% busy). */
+static void
+table_split_note(struct pr_figs *f, const cJSON *run)
+{
+    const char *basis = pr_sget_str(pr_sget(run, PR_K_VERDICT), PR_K_BASIS);
+    const cJSON *m = pr_sget(pr_sget(run, PR_K_STEP_PHASES), PR_K_MEAN);
+    char text[500], a[32], b[32], c[32];
+
+    if (basis == NULL || !cJSON_IsObject(m))
+        return;
+    snprintf(
+        text, sizeof(text),
+        "The breakdown above holds only the export's recorded tasks, "
+        "an incomplete list (see Data quality): its Other is time they "
+        "do not cover, not idle. The producer's step table (%s) splits "
+        "the mean step into Computing %s, Communication(Not "
+        "Overlapped) %s and Free %s (see Distributed).",
+        basis,
+        pr_fig_format(pr_sget_num(m, PR_K_COMPUTING_US), PR_FMT_US, a,
+                      sizeof(a)),
+        pr_fig_format(pr_sget_num(m, PR_K_COMMUNICATION_NOT_OVERLAPPED_US),
+                      PR_FMT_US, b, sizeof(b)),
+        pr_fig_format(pr_sget_num(m, PR_K_FREE_US), PR_FMT_US, c, sizeof(c)));
+    pr_figs_note(f, text);
+}
+
 static void
 util_kpi(struct pr_figs *f, const cJSON *run, const cJSON *gm, int capture)
 {
@@ -556,6 +585,7 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
             0);
         if (cJSON_IsObject(ss))
             pr_figs_chart(f, donut(ss, cats, n_cats), 1);
+        table_split_note(f, run);
     }
     pr_figs_table(f, "Step time", &t, NULL);
     step_split(f, pr_sget(run, PR_K_STEP_TRACE));
