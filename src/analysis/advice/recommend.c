@@ -397,6 +397,21 @@ rule_categories(struct rctx *c)
  * device back (issue #30 finding 2: the fixtures' 90 of 130 ms had none). */
 #define STEP_INTERVAL_MIN 0.10
 
+/* The run reads its data from the device's queue (a kernel of the input
+ * family: MindSpore's GetNext in dataset sink mode). */
+static int
+sink_mode(const struct rctx *c)
+{
+    const cJSON *k;
+
+    cJSON_ArrayForEach(k, pr_sget(c->run, PR_K_KERNELS))
+    {
+        if (pr_sget_is(pr_sget_str(k, PR_K_KFAMILY), "input"))
+            return 1;
+    }
+    return 0;
+}
+
 static void
 rule_step_interval(struct rctx *c)
 {
@@ -420,11 +435,16 @@ rule_step_interval(struct rctx *c)
              "the %s waits for the next batch, or for the host's work "
              "between steps. Check MindSpore's data-pipeline analysis "
              "(minddata_pipeline_raw: a device queue that is often empty "
-             "means the dataset is slow), raise num_parallel_workers of its "
-             "slowest map and batch operations, and train in dataset sink "
-             "mode so that several steps' data go to the device at once.",
+             "means the dataset is slow) and raise num_parallel_workers of "
+             "its slowest map and batch operations%s",
              iv / 1000.0, step / 1000.0, 100.0 * iv / step, fb / 1000.0,
-             tl / 1000.0, dev_word(c));
+             tl / 1000.0, dev_word(c),
+             sink_mode(c) ? "; the run already reads its data from the "
+                            "device queue (GetNext: dataset sink mode), where "
+                            "a long interval is the queue running dry: the "
+                            "dataset pipeline is the lever."
+                          : ", or train in dataset sink mode so that "
+                            "several steps' data go to the device at once.");
     o = add_rec(c, "step_interval", "warning", text);
     snprintf(note, sizeof(note),
              "no change replayed: the step interval lies between the "
