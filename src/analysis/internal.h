@@ -237,6 +237,14 @@ void pr_names_lookup(const struct pr_names *nc, const char *name,
  * run's "framework" key).  Static or t's string. */
 const char *pr_run_framework(const struct pr_trace *t);
 
+/* The input shapes of the operator that launched the first device task
+ * named `name` (an interned name of t): the task's correlation id names
+ * its launch, whose external id names the operator (MindSpore's and
+ * torch_npu's readers join them so; framework_raw's op_info gives the
+ * shapes: "[[2, 256, 6, 6], [4096, 9216], [4096]]").  NULL when no
+ * operator or no shape.  Three walks of the trace: for a few names. */
+const char *pr_task_op_shapes(const struct pr_trace *t, uint32_t name);
+
 /* pr_comm_is_kernel with the name test from nc's cache (comm.c). */
 int pr_comm_kernel_cached(struct pr_names *nc, const struct pr_event *e);
 

@@ -214,3 +214,32 @@ pr_names_lookup(const struct pr_names *nc, const char *name,
            !ascend_library(out->library))
         pr_kclass_lookup_after(nc->kc, name, out->index, out);
 }
+
+const char *
+pr_task_op_shapes(const struct pr_trace *t, uint32_t name)
+{
+    int64_t corr = PR_NO_ID, ext = PR_NO_ID;
+    size_t i;
+
+    for (i = 0; i < t->n_events && corr == PR_NO_ID; i++)
+        if (t->events[i].kind == PR_KIND_DEVICE_TASK &&
+            t->events[i].name == name)
+            corr = pr_event_correlation(t, &t->events[i]);
+    for (i = 0; i < t->n_events && corr != PR_NO_ID && ext == PR_NO_ID; i++)
+        if (t->events[i].kind == PR_KIND_RUNTIME_CALL &&
+            pr_event_correlation(t, &t->events[i]) == corr)
+            ext = pr_event_external_id(t, &t->events[i]);
+    for (i = 0; i < t->n_events && ext != PR_NO_ID; i++) {
+        const struct pr_event *e = &t->events[i];
+        struct pr_op_info ob;
+
+        if (e->kind != PR_KIND_HOST_OP || pr_event_external_id(t, e) != ext ||
+            pr_trace_op(t, e, &ob) == NULL)
+            continue;
+        return ob.input_dims != PR_STR_NONE &&
+                       pr_trace_str(t, ob.input_dims)[0] != '\0'
+                   ? pr_trace_str(t, ob.input_dims)
+                   : NULL;
+    }
+    return NULL;
+}

@@ -234,41 +234,6 @@ cmp_low(const void *x, const void *y)
     return a->name < b->name ? -1 : a->name > b->name;
 }
 
-/* The input shapes of the operator that launched the first task named
- * `name`: the task's correlation id names its launch, whose external id
- * names the operator (MindSpore's reader joins them so; framework_raw's
- * op_info gives the shapes: "[[2, 256, 6, 6], [4096, 9216], [4096]]").
- * NULL when no operator or no shape.  A listed operator is one of
- * BD_TOP, so the walks are bounded by them. */
-static const char *
-shapes_of(const struct pr_trace *t, uint32_t name)
-{
-    int64_t corr = PR_NO_ID, ext = PR_NO_ID;
-    size_t i;
-
-    for (i = 0; i < t->n_events && corr == PR_NO_ID; i++)
-        if (t->events[i].kind == PR_KIND_DEVICE_TASK &&
-            t->events[i].name == name)
-            corr = pr_event_correlation(t, &t->events[i]);
-    for (i = 0; i < t->n_events && corr != PR_NO_ID && ext == PR_NO_ID; i++)
-        if (t->events[i].kind == PR_KIND_RUNTIME_CALL &&
-            pr_event_correlation(t, &t->events[i]) == corr)
-            ext = pr_event_external_id(t, &t->events[i]);
-    for (i = 0; i < t->n_events && ext != PR_NO_ID; i++) {
-        const struct pr_event *e = &t->events[i];
-        struct pr_op_info ob;
-
-        if (e->kind != PR_KIND_HOST_OP || pr_event_external_id(t, e) != ext ||
-            pr_trace_op(t, e, &ob) == NULL)
-            continue;
-        return ob.input_dims != PR_STR_NONE &&
-                       pr_trace_str(t, ob.input_dims)[0] != '\0'
-                   ? pr_trace_str(t, ob.input_dims)
-                   : NULL;
-    }
-    return NULL;
-}
-
 static void
 emit(struct bd *b, cJSON *run, int *ok)
 {
@@ -308,7 +273,7 @@ emit(struct bd *b, cJSON *run, int *ok)
                     p->type != PR_STR_NONE ? pr_trace_str(t, p->type) : NULL,
                     ok);
         pr_emit_num(r, PR_K_CALLS, (double)p->low_calls, ok);
-        pr_emit_str(r, PR_K_INPUT_SHAPES, shapes_of(t, p->name), ok);
+        pr_emit_str(r, PR_K_INPUT_SHAPES, pr_task_op_shapes(t, p->name), ok);
         pr_emit_num(r, PR_K_MIN_BLOCK_DIM, p->lo, ok);
         pr_emit_num(r, PR_K_MAX_BLOCK_DIM, p->hi, ok);
         pr_emit_num(r, PR_K_CORES, p->cores, ok);

@@ -31,6 +31,7 @@
 
 struct kgroup {
     const char *name; /* borrowed from the trace */
+    uint32_t name_id; /* its interned id */
     const char *op;   /* launching op with most time; NULL */
     int64_t op_ns;    /* that op's share */
     size_t calls;
@@ -114,6 +115,7 @@ group_of(struct ktable *kt, const struct pr_trace *t, uint32_t name,
     g = &kt->v[kt->n++];
     memset(g, 0, sizeof(*g));
     g->name = pr_trace_str(t, name);
+    g->name_id = name;
     pr_names_lookup(&kt->names, g->name, &g->kc);
     g->kc.math = pr_kclass_math_on(g->kc.math, kt->vendor);
     g->gather = is_gather_rule(g->kc.rule);
@@ -365,36 +367,6 @@ first_input_dims(const char *s)
     return digits ? n + 1 : 0;
 }
 
-/* The input shapes of the operator that launched the first task named
- * `name` (the task's correlation id names its launch, whose external id
- * names the operator: MindSpore's and torch_npu's readers join them so);
- * NULL without an operator or shapes. */
-static const char *
-launching_shapes(const struct pr_trace *t, const char *name)
-{
-    int64_t corr = PR_NO_ID, ext = PR_NO_ID;
-    size_t i;
-
-    for (i = 0; i < t->n_events && corr == PR_NO_ID; i++)
-        if (t->events[i].kind == PR_KIND_DEVICE_TASK &&
-            strcmp(pr_trace_str(t, t->events[i].name), name) == 0)
-            corr = pr_event_correlation(t, &t->events[i]);
-    for (i = 0; i < t->n_events && corr != PR_NO_ID && ext == PR_NO_ID; i++)
-        if (t->events[i].kind == PR_KIND_RUNTIME_CALL &&
-            pr_event_correlation(t, &t->events[i]) == corr)
-            ext = pr_event_external_id(t, &t->events[i]);
-    for (i = 0; i < t->n_events && ext != PR_NO_ID; i++) {
-        const struct pr_event *e = &t->events[i];
-        struct pr_op_info ob;
-
-        if (e->kind == PR_KIND_HOST_OP && pr_event_external_id(t, e) == ext &&
-            pr_trace_op(t, e, &ob) != NULL)
-            return ob.input_dims != PR_STR_NONE ? pr_trace_str(t, ob.input_dims)
-                                                : NULL;
-    }
-    return NULL;
-}
-
 /* At most this many gather groups are looked up (three walks of the
  * trace each); the rest keep the rule's family. */
 #define MAX_GATHERS 64
@@ -417,7 +389,7 @@ refine_gathers(const struct pr_trace *t, struct ktable *kt)
         if (!g->gather)
             continue;
         n++;
-        if (first_input_dims(launching_shapes(t, g->name)) == 2)
+        if (first_input_dims(pr_task_op_shapes(t, g->name_id)) == 2)
             g->kc.family = PR_KF_EMBEDDING;
     }
 }
