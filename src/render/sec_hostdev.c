@@ -238,6 +238,8 @@ temporal(struct pr_figs *f, const cJSON *run)
     const cJSON *tb = pr_sget(run, PR_K_TEMPORAL_BREAKDOWN), *dev;
     struct pr_fig_table t = {
         .cols = temporal_cols, .rows = tb, .what = "devices"};
+    const char *basis = pr_sget_str(pr_sget(run, PR_K_VERDICT), PR_K_BASIS);
+    char text[400];
     size_t n = 0;
 
     pr_figs_heading(f, "Device time: busy and idle");
@@ -257,7 +259,20 @@ temporal(struct pr_figs *f, const cJSON *run)
     {
         if (n++ < MAX_CHARTS)
             window_note(f, dev);
-        idle_advice(f, dev, run);
+        if (basis == NULL)
+            idle_advice(f, dev, run);
+    }
+    if (basis != NULL) {
+        /* an incomplete task list's idle is the time it does not cover
+           (issue #30 finding 1): no cause of it to act on */
+        snprintf(text, sizeof(text),
+                 "These are the export's recorded tasks only, an incomplete "
+                 "list (see Data quality): much of their idle is time the "
+                 "producer's step table (%s) records as Computing or "
+                 "Communication, so no cause of it is given here; the "
+                 "table's split is in Distributed.",
+                 basis);
+        pr_figs_note(f, text);
     }
     pr_figs_table(f, NULL, &t, NULL);
 }
