@@ -342,6 +342,10 @@
 
 /* ---- runs[].host_cpu (host_cpu.h, issue #13) */
 #define PR_K_HOST_CPU "host_cpu"
+#define PR_K_HOST_COVERAGE "host_coverage"
+#define PR_K_UNRECORDED_PCT "unrecorded_pct"
+#define PR_K_UNRECORDED_US "unrecorded_us"
+#define PR_K_KEPT_EVENTS_PCT "kept_events_pct"
 #define PR_K_SAMPLES "samples"
 #define PR_K_WINDOW_SAMPLES "window_samples"
 #define PR_K_SAMPLING_INTERVAL_MS "sampling_interval_ms"

@@ -510,6 +510,11 @@ struct pr_trace {
      * recording window ended (has_window_end 0: the trace has none) */
     int64_t window_end_ns;
     int has_window_end;
+    /* Kineto's "Ev Idx" of host events: how many events carry one
+     * (0: none) and the least and greatest; fewer events than the
+     * extent spans means the profiler kept a sample of them */
+    size_t n_ev_idx;
+    int64_t ev_idx_min, ev_idx_max;
 
     /* Set by loaders of run folders (MindSpore profiler/, msprof PROF_*) */
     uint32_t worker;  /* the run's name ("rank1") when the loader knows it

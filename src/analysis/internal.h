@@ -248,4 +248,15 @@ const char *pr_task_op_shapes(const struct pr_trace *t, uint32_t name);
 /* pr_comm_is_kernel with the name test from nc's cache (comm.c). */
 int pr_comm_kernel_cached(struct pr_names *nc, const struct pr_event *e);
 
+struct pr_steps;
+
+/* run.host_coverage (hostcov.c): the share of the steps' host time inside
+ * no recorded operator or runtime call, and the host events the profiler
+ * kept; a "host_unrecorded" note where either leaves the host's time
+ * unexplained.  Null without host steps or operators.  PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_hostcov_fill(const struct pr_trace *t,
+                                            const struct pr_steps *s,
+                                            cJSON *run, struct pr_notes *notes,
+                                            struct pr_error *err);
+
 #endif

@@ -473,6 +473,9 @@ struct pr_recs {
                               array needs one to be a trace */
     int64_t window_end_ns; /* the latest "Record Window End" instant */
     int has_window_end;
+    /* "Ev Idx" of the batch's events: how many carry one, their extent */
+    size_t n_ev_idx;
+    int64_t ev_idx_min, ev_idx_max;
     struct pr_buf scratch; /* printing Input Dims and the like */
     char *slim;            /* an event without the members nobody reads */
     size_t slim_cap;

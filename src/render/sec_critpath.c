@@ -249,6 +249,17 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     t = (struct pr_fig_table){
         .cols = top_cols, .rows = pr_sget(lg, PR_K_TOP), .what = "parts"};
     pr_figs_table(f, head, &t, NULL);
+    /* the host rows rest on host time the trace may not explain */
+    if (pr_sget_str(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_NOTE) != NULL) {
+        char note[1400];
+
+        snprintf(note, sizeof(note),
+                 "The host parts of this path (host work, and \"(host, "
+                 "outside operators)\" above all) are time the trace does "
+                 "not explain: %s",
+                 pr_sget_str(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_NOTE));
+        pr_figs_note(f, note);
+    }
 }
 
 /* The section: read by the table in sections.c. */

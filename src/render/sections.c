@@ -588,6 +588,20 @@ sec_overview(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         table_split_note(f, run);
     }
     pr_figs_table(f, "Step time", &t, NULL);
+    /* CPU Exec and Other are host time: say when the trace leaves most
+       of it unexplained (hostcov.c) */
+    if (pr_sget_str(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_NOTE) != NULL) {
+        char note[300];
+
+        snprintf(
+            note, sizeof(note),
+            "CPU Exec and Other are the step time without device work "
+            "or a data loader; %.0f%% of the steps' host time is inside no "
+            "recorded operator or runtime call, so what the host did "
+            "there is not in the trace (Data quality).",
+            pr_sget_num(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_UNRECORDED_PCT));
+        pr_figs_note(f, note);
+    }
     step_split(f, pr_sget(run, PR_K_STEP_TRACE));
     if (pr_fig_run_host_only(run))
         return; /* the timeline, metrics and devices are a device's */

@@ -596,6 +596,31 @@ opaque_ops(const cJSON *run, const cJSON *cp, char *ex, size_t cap)
  * host's work unknown */
 #define OPAQUE_SHARE 0.33
 
+/* hostcov.c's caveat in a finding: how much of the steps' host time no
+ * recorded call explains, and whether events were dropped. */
+static size_t
+unrecorded_words(const cJSON *run, char *text, size_t cap, size_t len)
+{
+    const cJSON *h = pr_sget(run, PR_K_HOST_COVERAGE);
+    double kept = pr_sget_num(h, PR_K_KEPT_EVENTS_PCT);
+    char t[32];
+
+    fmt_ms(pr_sget_num(h, PR_K_UNRECORDED_US), t, sizeof(t));
+    len = pr_append(text, cap, len,
+                    " And %.0f%% of the steps' host time (%s a step) is "
+                    "inside no recorded operator or runtime call on any "
+                    "thread",
+                    pr_sget_num(h, PR_K_UNRECORDED_PCT), t);
+    if (kept < 90.0)
+        len = pr_append(text, cap, len,
+                        ", with %.1f%% of the host events the profiler "
+                        "numbered kept in the trace",
+                        kept);
+    return pr_append(text, cap, len,
+                     ": what the host did there is not in the trace, so it "
+                     "is not read as Python or host work (Data quality).");
+}
+
 /* The host_ops finding, with "Device underused" after it: that one
  * defers to the cause it names, both claim no gain, and those keep their
  * order in the ranking. */
@@ -627,7 +652,7 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     double host_pct, launch_pct, named_us, outside, step, opaque;
     const char *cls = NULL;
     size_t len, named;
-    int npu = npu_run(run), python, st;
+    int npu = npu_run(run), python, st, unrec;
     cJSON *ev;
 
     if (has_id(recs, "launch_bound") || has_id(recs, "host_ops") ||
@@ -643,6 +668,8 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     }
     path_parts(cp, "launch", t, sizeof(t), &launch_pct, NULL);
     outside = part_mean(cp, "host_op", "(host, outside operators)", NULL, 0);
+    /* hostcov.c's note: the trace leaves most host time unexplained */
+    unrec = pr_sget_str(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_NOTE) != NULL;
     len = pr_append(text, sizeof(text), 0,
                     "Host operators are %.0f%% of the critical path (%s a "
                     "step",
@@ -650,30 +677,44 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     fmt_ms(outside, t, sizeof(t));
     if (outside >= 0.1 * named_us)
         len = pr_append(text, sizeof(text), len,
-                        "; Python between operators %s", t);
+                        unrec ? "; host time inside no recorded operator %s"
+                              : "; Python between operators %s",
+                        t);
     len = pr_append(text, sizeof(text), len,
                     "): the %s waits for the host's own work, not for its "
                     "launches (%.0f%% of the path), so CUDA graphs would "
                     "save little.",
                     npu ? "NPU" : "GPU", launch_pct);
     opaque = opaque_ops(run, cp, ex, sizeof(ex));
-    if (opaque >= OPAQUE_SHARE * named_us) {
+    if (opaque >= OPAQUE_SHARE * named_us || unrec) {
         /* what the host did is not in the trace: no advice on it */
         fmt_ms(opaque, t, sizeof(t));
+        if (opaque >= OPAQUE_SHARE * named_us)
+            len = pr_append(
+                text, sizeof(text), len,
+                " But %s a step of it is time the trace cannot attribute: "
+                "%s. An operator on device tensors only dispatches "
+                "kernels, so the host thread was held elsewhere (a lock or "
+                "the GIL, the OS scheduler, memory pressure) or the trace "
+                "dropped the events inside it (a sampled trace).",
+                t, ex);
+        if (unrec)
+            len = unrecorded_words(run, text, sizeof(text), len);
         pr_append(text, sizeof(text), len,
-                  " But %s a step of it is time the trace cannot attribute: "
-                  "%s. An operator on device tensors only dispatches "
-                  "kernels, so the host thread was held elsewhere (a lock or "
-                  "the GIL, the OS scheduler, memory pressure) or the trace "
-                  "dropped the events inside it (a sampled trace). Profile "
-                  "the step again (with_stack=True), or sample the host with "
-                  "py-spy or perf, before changing the code for it.",
-                  t, ex);
+                  " Profile the step again (with_stack=True, every event "
+                  "kept), or sample the host with py-spy or perf, before "
+                  "changing the code for it.");
         fmt_ms(named_us, cap_t, sizeof(cap_t));
-        snprintf(note, sizeof(note),
-                 "no estimate: the trace does not record what the host did "
-                 "in %s of the operators' %s a step on the path",
-                 t, cap_t);
+        if (unrec)
+            snprintf(note, sizeof(note),
+                     "no estimate: the trace does not record what the host "
+                     "did in most of its host time (Data quality), so no "
+                     "change to it can be replayed");
+        else
+            snprintf(note, sizeof(note),
+                     "no estimate: the trace does not record what the host "
+                     "did in %s of the operators' %s a step on the path",
+                     t, cap_t);
         st = add_host_ops(recs, text, note, &ev);
         cJSON_Delete(ev);
         return st;

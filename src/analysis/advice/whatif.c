@@ -2238,6 +2238,35 @@ unclaimed_replay(const cJSON *run, const cJSON *cp, char *text, size_t cap)
  * named from it (review-2 finding 10: torch_npu old2023 rank1's 16.4 ms
  * path of a 294.6 ms step read "Bound by communication", HTA's
  * inference_rank_1 72.8 ms of 1,046 ms "Bound by the host"). */
+/* A host-bound verdict over host time the trace does not explain
+ * (hostcov.c's note: HTA's sampled_rank traces, 72% of a step's host time
+ * inside no recorded operator, 1% of their events kept) says so: the
+ * bound is the host's, but not its Python or its operators. */
+static void
+unrecorded_host(const cJSON *run, const char *bound, char *text, size_t cap)
+{
+    const cJSON *h = pr_sget(run, PR_K_HOST_COVERAGE);
+    double pct = pr_sget_num(h, PR_K_UNRECORDED_PCT);
+    double kept = pr_sget_num(h, PR_K_KEPT_EVENTS_PCT);
+    size_t len = strlen(text);
+
+    if (pr_sget_str(h, PR_K_NOTE) == NULL || !pr_sget_is(bound, "host"))
+        return;
+    len = pr_append(text, cap, len,
+                    " But %.0f%% of the steps' host time is inside no "
+                    "recorded operator or runtime call",
+                    pct);
+    if (kept < 90.0)
+        len = pr_append(text, cap, len,
+                        " and the trace holds %.1f%% of the host events the "
+                        "profiler numbered",
+                        kept);
+    pr_append(text, cap, len,
+              ": what the host did there is not in the trace (Data "
+              "quality), so this is not a reading of its Python or its "
+              "operators.");
+}
+
 #define VERDICT_MAX_MISS_PCT 50.0
 
 enum pr_status
@@ -2364,6 +2393,7 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
                  "with a critical path.");
     }
     unclaimed_replay(run, cp, text, sizeof(text));
+    unrecorded_host(run, pr_sget_str(v, PR_K_BOUND), text, sizeof(text));
     pr_emit_num(v, PR_K_STEPS, (double)n, &ok);
     pr_emit_str(v, PR_K_TEXT, text, &ok);
     arr = pr_emit_arr(v, PR_K_FINDINGS, &ok);

@@ -77,6 +77,7 @@ enum arg {
     A_MBYTES,      /* "Bytes" */
     A_TOTAL_ALLOC, /* "Total Allocated" */
     A_TOTAL_RES,   /* "Total Reserved" */
+    A_EV_IDX,      /* "Ev Idx": the profiler's index of a host event */
     N_ARGS,
     A_NONE = N_ARGS
 };
@@ -130,6 +131,7 @@ static const char *const arg_names[N_ARGS] = {
     "Bytes",
     "Total Allocated",
     "Total Reserved",
+    "Ev Idx",
 };
 
 /* Top-level members read straight from the event text during slimming,
@@ -298,6 +300,7 @@ pr_recs_reset(struct pr_recs *r)
     memset(&r->diag, 0, sizeof(r->diag));
     r->n_phased = 0;
     r->has_window_end = 0;
+    r->n_ev_idx = 0;
     pr_wheres_reset(&r->wheres);
     pr_wide_ids_reset(&r->wide);
     pr_buf_reset(&r->strs.text);
@@ -367,7 +370,7 @@ arg_of(const char *k, size_t len)
         __VA_ARGS__, 0                                                         \
     }
     static const unsigned char first[128][5] = {
-        ['E'] = R(A_EXT + 1),
+        ['E'] = R(A_EXT + 1, A_EV_IDX + 1),
         ['e'] = R(A_EXT_LC + 1, A_OCC + 1),
         ['c'] = R(A_CORR + 1),
         ['I'] = R(A_DIMS + 1, A_DIMS_LC + 1, A_TYPES + 1, A_IN_NELEMS + 1),
@@ -1502,6 +1505,23 @@ device_from_pid(struct pr_recs *r, const struct pr_event *out)
         g->device = v;
 }
 
+/* Kineto numbers the host events it records ("Ev Idx", PyTorch 2.x):
+ * the extent of those numbers against how many the trace holds says
+ * whether events were dropped (a sampled trace, hostcov.c). */
+static void
+note_ev_idx(struct pr_recs *r, const struct args *a)
+{
+    int64_t v = arg_int(a, A_EV_IDX, 0, INT64_MAX - 1, -1);
+
+    if (v < 0)
+        return;
+    if (r->n_ev_idx == 0 || v < r->ev_idx_min)
+        r->ev_idx_min = v;
+    if (r->n_ev_idx == 0 || v > r->ev_idx_max)
+        r->ev_idx_max = v;
+    r->n_ev_idx++;
+}
+
 /* ph "X": every category is kept; the kind says which ones we know. */
 static enum pr_status
 add_duration(struct pr_recs *r, const struct ev *e, const struct where *w,
@@ -1541,6 +1561,7 @@ add_duration(struct pr_recs *r, const struct ev *e, const struct where *w,
     out->ts_ns = ts;
     out->dur_ns = dur;
     pick_args(e, &a);
+    note_ev_idx(r, &a);
     /* the plugin prefers the 2021 spelling when both are present */
     if (pr_wide_ids_set(&r->wide, &out->ext_code,
                         arg_int(&a, arg_has(&a, A_EXT_LC) ? A_EXT_LC : A_EXT,
@@ -1581,6 +1602,7 @@ add_memory(struct pr_recs *r, const struct ev *e, const struct where *w,
         return no_memory(w, err);
     out->ts_ns = ts;
     pick_args(e, &a);
+    note_ev_idx(r, &a);
     if (add_mem_info(r, out, &a) != PR_OK)
         return no_memory(w, err);
     return PR_OK;

@@ -488,6 +488,13 @@ merge_batch(struct pr_trace *t, const struct batch *b, uint32_t **map,
         t->window_end_ns = r->window_end_ns;
         t->has_window_end = 1;
     }
+    if (r->n_ev_idx > 0) {
+        if (t->n_ev_idx == 0 || r->ev_idx_min < t->ev_idx_min)
+            t->ev_idx_min = r->ev_idx_min;
+        if (t->n_ev_idx == 0 || r->ev_idx_max > t->ev_idx_max)
+            t->ev_idx_max = r->ev_idx_max;
+        t->n_ev_idx += r->n_ev_idx;
+    }
     t->n_trace_events += b->n_refs;
     return PR_OK;
 }
