@@ -343,6 +343,9 @@
 /* ---- runs[].host_cpu (host_cpu.h, issue #13) */
 #define PR_K_HOST_CPU "host_cpu"
 #define PR_K_HOST_COVERAGE "host_coverage"
+#define PR_K_WALL_US "wall_us"
+#define PR_K_IN_FLIGHT_MAX "in_flight_max"
+#define PR_K_WALL_GBPS "wall_gbps"
 #define PR_K_UNRECORDED_PCT "unrecorded_pct"
 #define PR_K_UNRECORDED_US "unrecorded_us"
 #define PR_K_KEPT_EVENTS_PCT "kept_events_pct"

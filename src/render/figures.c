@@ -231,8 +231,14 @@ pr_fig_format_x(double v, enum pr_fmt f, int extra, char *buf, size_t n)
             snprintf(buf, n, "%.2e TB/s", v / 1000);
         else if (fabs(v) >= 1000)
             snprintf(buf, n, "%.2f TB/s", v / 1000);
-        else
+        else if (fabs(v) >= 1 || v == 0)
             snprintf(buf, n, "%.1f GB/s", v);
+        else /* a slow link is not 0.0 GB/s: three digits in MB/s */
+            snprintf(buf, n,
+                     fabs(v) >= 0.1    ? "%.0f MB/s"
+                     : fabs(v) >= 0.01 ? "%.1f MB/s"
+                                       : "%.2f MB/s",
+                     v * 1000);
         break;
     default:
         snprintf(buf, n, fabs(v) >= 1e9 ? "%.2e" : "%.2f", v);

@@ -1701,12 +1701,52 @@ static const struct pr_col comm_cols[] = {
      PR_COL_BOTH},
     {"total", PR_K_TOTAL_US, "Total time", PR_FMT_US, 1, NULL, PR_COL_BOTH},
     {"mean", PR_K_MEAN_US, "Mean", PR_FMT_US, 0.9, NULL, PR_COL_BOTH},
-    {"algbw", PR_K_ALGBW_GBPS, "Algorithm bandwidth", PR_FMT_GBPS, 1, NULL,
-     PR_COL_BOTH},
-    {"busbw", PR_K_BUSBW_GBPS, "Bus bandwidth", PR_FMT_GBPS, 1, NULL,
+    {"algbw", PR_K_ALGBW_GBPS, "Algorithm bandwidth (per call)", PR_FMT_GBPS, 1,
+     NULL, PR_COL_BOTH},
+    {"busbw", PR_K_BUSBW_GBPS, "Bus bandwidth (per call)", PR_FMT_GBPS, 1, NULL,
      PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
+
+/* The bandwidth columns are nccl-tests' per-call definitions (algBw: a
+ * call's bytes over its own time; busBw: algBw times the collective's
+ * factor).  Calls in flight together share the link (HTA's cpu_only: two
+ * gloo buckets at once), so where a run's calls overlap a note gives
+ * their bytes over the time any was in flight (communication.ops[]
+ * wall_gbps), the rate the link carried. */
+static void
+in_flight(struct pr_figs *f, const cJSON *summary)
+{
+    const cJSON *r, *o;
+    char text[400], b[32], w[32], g[32], a[32];
+
+    cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
+    {
+        cJSON_ArrayForEach(o, pr_sget(pr_sget(r, PR_K_COMMUNICATION), PR_K_OPS))
+        {
+            double n = pr_sget_num(o, PR_K_IN_FLIGHT_MAX);
+
+            if (!(n > 1))
+                continue;
+            snprintf(text, sizeof(text),
+                     "%s (%s): up to %.0f calls in flight at once. The "
+                     "bandwidth columns are per call (nccl-tests' algBw, a "
+                     "call's bytes over its own time: %s); together the "
+                     "calls moved %s in %s of wall time, %s.",
+                     pr_sget_str_or(o, PR_K_NAME, "?"),
+                     pr_sget_str_or(r, PR_K_WORKER, "?"), n,
+                     pr_fig_format(pr_sget_num(o, PR_K_ALGBW_GBPS), PR_FMT_GBPS,
+                                   a, sizeof(a)),
+                     pr_fig_format(pr_sget_num(o, PR_K_TOTAL_BYTES),
+                                   PR_FMT_BYTES, b, sizeof(b)),
+                     pr_fig_format(pr_sget_num(o, PR_K_WALL_US), PR_FMT_US, w,
+                                   sizeof(w)),
+                     pr_fig_format(pr_sget_num(o, PR_K_WALL_GBPS), PR_FMT_GBPS,
+                                   g, sizeof(g)));
+            pr_figs_note(f, text);
+        }
+    }
+}
 
 /* {sev, title, text, code} callouts, one per element of `arr`. */
 static cJSON *
@@ -1841,6 +1881,7 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
        says so beside per-step figures (review finding 12) */
     pr_figs_table(f, "Collectives over the whole capture (not only the steps)",
                   &t, NULL);
+    in_flight(f, summary);
     pr_sec_links(f, d);
     if (npu)
         pr_sec_npu_comm(f, summary);

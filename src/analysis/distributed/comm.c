@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "profreport/buf.h"
 #include "profreport/checked.h"
 #include "profreport/comm.h"
 #include "profreport/flops.h"
@@ -214,6 +215,17 @@ struct op {
     double bw_bytes; /* over calls both sized and timed */
     int64_t bw_ns;
     int group; /* ranks in the group (max seen) */
+    /* the sized and timed calls' intervals laid over each other: the
+       time at least one was in flight, and the most at once (0: none
+       has an interval) */
+    int64_t wall_ns;
+    int in_flight;
+};
+
+/* A sized and timed call's interval, for the op's wall time. */
+struct call_iv {
+    size_t op;
+    int64_t a, b;
 };
 
 #define MAX_OPS 64
@@ -227,6 +239,9 @@ struct collect {
     size_t n_ops;
     int64_t single_rank; /* device collectives of a one-rank group without
                             a kernel: NCCL launches none when nranks = 1 */
+    struct call_iv *ivs; /* owned */
+    size_t n_ivs, cap_ivs;
+    int oom;
 };
 
 static struct op *
@@ -250,10 +265,10 @@ op_for(struct collect *c, const char *backend, const char *coll)
 }
 
 /* One call: ns < 0 when its time is not in the trace, bytes < 0 when its
- * size is not. */
+ * size is not; it starts at start_ns (-1: no one interval holds it). */
 static void
 add_call(struct collect *c, const char *backend, const char *coll, int64_t ns,
-         double bytes, int group)
+         double bytes, int group, int64_t start_ns)
 {
     struct op *o = op_for(c, backend, coll);
 
@@ -271,6 +286,13 @@ add_call(struct collect *c, const char *backend, const char *coll, int64_t ns,
     if (ns >= 0 && bytes >= 0) {
         o->bw_bytes += bytes;
         o->bw_ns = pr_sat_add_i64(o->bw_ns, ns);
+        if (start_ns >= 0 && ns > 0 &&
+            pr_grow((void **)&c->ivs, &c->cap_ivs, c->n_ivs + 1,
+                    sizeof(*c->ivs)) == PR_OK)
+            c->ivs[c->n_ivs++] = (struct call_iv){
+                (size_t)(o - c->ops), start_ns, pr_sat_add_i64(start_ns, ns)};
+        else if (start_ns >= 0 && ns > 0)
+            c->oom = 1;
     }
     if (group > o->group)
         o->group = group;
@@ -474,7 +496,7 @@ take_kernel(struct collect *c, struct pr_names *nc, const struct pr_event *e)
     kernel_backend(&k, g, backend, sizeof(backend));
     coll = kernel_collective(t, &k, g, pr_trace_str(t, e->name));
     add_call(c, backend, coll, e->dur_ns, meta_bytes(t, g, coll),
-             g != NULL ? g->group_size : -1);
+             g != NULL ? g->group_size : -1, e->ts_ns);
 }
 
 /* A host collective: a CPU backend's interval is the transfer; a device
@@ -489,7 +511,7 @@ take_hop(struct collect *c, const struct hop *h)
     int meta_group = meta != NULL ? meta->group_size : -1;
     int group = meta_group; /* the world's size is not the group's */
     double bytes = meta_bytes(c->t, meta, h->coll);
-    int64_t ns = -1;
+    int64_t ns = -1, start = -1;
 
     /* a world of one rank has only groups of one */
     if (meta_group <= 0 && c->t->world_size == 1)
@@ -502,9 +524,13 @@ take_hop(struct collect *c, const struct hop *h)
         if (bytes >= 0 && strcmp(h->coll, "all_gather") == 0)
             bytes = meta_group > 0 ? bytes * meta_group : -1;
     }
-    if (pr_comm_on_host(h->backend))
+    if (pr_comm_on_host(h->backend)) {
         ns = pr_sat_sub_i64(h->end_ns, h->start_ns);
-    else if (h->n_kernels > 0)
+        start = h->start_ns;
+    } else if (h->n_kernels == 1) {
+        ns = h->kernel_ns;
+        start = c->t->events[h->meta_ev].ts_ns;
+    } else if (h->n_kernels > 0)
         ns = h->kernel_ns;
     else if (meta_group == 1) {
         /* NCCL returns at once for nranks = 1 (a copy at most): no
@@ -512,7 +538,7 @@ take_hop(struct collect *c, const struct hop *h)
         ns = 0;
         c->single_rank++;
     }
-    add_call(c, h->backend, h->coll, ns, bytes, group);
+    add_call(c, h->backend, h->coll, ns, bytes, group, start);
 }
 
 /* A run with no collective task but the producer's operations
@@ -531,7 +557,7 @@ take_stats(struct collect *c)
 
         add_call(c, "hccl", coll ? coll : "other",
                  s->elapse_ns != PR_PHASE_UNKNOWN ? s->elapse_ns : -1,
-                 pr_comm_stat_bytes(s), s->group_size);
+                 pr_comm_stat_bytes(s), s->group_size, -1);
     }
 }
 
@@ -619,6 +645,76 @@ emit_op(const struct pr_trace *t, const struct op *o, cJSON *r, int *ok)
         pr_emit_num(r, PR_K_GROUP_SIZE, group, ok);
     else
         pr_emit_null(r, PR_K_GROUP_SIZE, ok);
+    /* calls in flight together share the link: their bytes over the
+       time any was in flight, beside nccl-tests' per-call algBw */
+    if (o->wall_ns > 0) {
+        pr_emit_us(r, PR_K_WALL_US, o->wall_ns, ok);
+        pr_emit_num(r, PR_K_IN_FLIGHT_MAX, o->in_flight, ok);
+        pr_emit_num(r, PR_K_WALL_GBPS, o->bw_bytes / (double)o->wall_ns, ok);
+    } else {
+        pr_emit_null(r, PR_K_WALL_US, ok);
+        pr_emit_null(r, PR_K_IN_FLIGHT_MAX, ok);
+        pr_emit_null(r, PR_K_WALL_GBPS, ok);
+    }
+}
+
+static int
+cmp_iv(const void *pa, const void *pb)
+{
+    const struct call_iv *a = pa, *b = pb;
+
+    if (a->op != b->op)
+        return a->op < b->op ? -1 : 1;
+    if (a->a != b->a)
+        return a->a < b->a ? -1 : 1;
+    return (a->b > b->b) - (a->b < b->b);
+}
+
+/* Each op's wall time and most calls in flight, from its calls'
+ * intervals; only where every sized and timed call has one (a wall over
+ * part of the bytes would overstate the rate). */
+#define MAX_IN_FLIGHT 256
+
+static void
+walls(struct collect *c)
+{
+    size_t i = 0, j, k;
+    int64_t ends[MAX_IN_FLIGHT];
+
+    if (c->oom || c->n_ivs == 0)
+        return;
+    qsort(c->ivs, c->n_ivs, sizeof(*c->ivs), cmp_iv);
+    while (i < c->n_ivs) {
+        struct op *o = &c->ops[c->ivs[i].op];
+        int64_t end = c->ivs[i].a, span = 0, sum = 0;
+        int most = 0;
+
+        size_t live = 0;
+
+        for (j = i; j < c->n_ivs && c->ivs[j].op == c->ivs[i].op; j++) {
+            /* the ends of the calls still in flight when this one starts */
+            for (k = 0; k < live;)
+                if (ends[k] <= c->ivs[j].a)
+                    ends[k] = ends[--live];
+                else
+                    k++;
+            if (live < MAX_IN_FLIGHT)
+                ends[live++] = c->ivs[j].b;
+            most = (int)live > most ? (int)live : most;
+            sum = pr_sat_add_i64(sum, c->ivs[j].b - c->ivs[j].a);
+            if (c->ivs[j].a >= end)
+                span = pr_sat_add_i64(span, c->ivs[j].b - c->ivs[j].a);
+            else if (c->ivs[j].b > end)
+                span = pr_sat_add_i64(span, c->ivs[j].b - end);
+            if (c->ivs[j].b > end)
+                end = c->ivs[j].b;
+        }
+        if (sum == o->bw_ns) {
+            o->wall_ns = span;
+            o->in_flight = most;
+        }
+        i = j;
+    }
 }
 
 static void
@@ -719,6 +815,7 @@ emit_comm(struct collect *c, const struct pr_steps *steps, cJSON *run,
                 steps->comp_kernels ? "kernels" : "host_ops", &ok);
     emit_steps(steps, o, &ok);
     emit_note(c, o, &ok);
+    walls(c);
     emit_ops(c->t, c->ops, c->n_ops, o, &ok);
     pr_comm_links_emit(c->t, o, &ok);
     return ok ? PR_OK
@@ -742,6 +839,7 @@ pr_comm_fill(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
              cJSON_AddNullToObject(run, PR_K_COMMUNICATION) == NULL)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");
     free(c->hops);
+    free(c->ivs);
     pr_idmap_free(&c->launch);
     free(c);
     return st;
