@@ -64,11 +64,19 @@ for s in r['critical_path']['steps']:
         if t['name'] == '(launch-to-start delay)':
             assert t['kind'] == 'launch', t
             delay += 1
-assert delay >= 1, 'no launch-to-start delay in any step top'
+# the waits the trace explains are not launch delay (issue #31: the
+# kernels that held the SMs, split_embedding_backward on stream 7, are
+# on the path instead): what delay is left is small
 f = [x for x in r['recommendations'] if x['id'] == 'launch_bound'][0]
 t = f['text']
-assert ' ms in the calls, and ' in t and \"of the tasks' wait from their launch to their start\" in t, t
-assert 'an upper bound: a graph removes the calls but only shortens' in t, t
+d = sum(e['us'] for e in f['evidence'] if e['name'] == '(launch-to-start delay)')
+assert d < 500, f['evidence']
+if d >= 1000:
+    assert ' ms in the calls, and ' in t and \"of the tasks' wait from their launch to their start\" in t, t
+    assert 'an upper bound: a graph removes the calls but only shortens' in t, t
+held = [t2['us'] for s in r['critical_path']['steps'] for t2 in s['top']
+        if t2['name'].startswith('void split_embedding_backward_')]
+assert len(held) >= 4 and min(held) > 5000, held
 assert 'fixed shapes' in t, t
 ev = [e['name'] for e in f['evidence']]
 assert set(ev) <= {'cudaLaunchKernel', '(launch-to-start delay)', 'cudaMemsetAsync',

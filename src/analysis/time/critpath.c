@@ -1367,6 +1367,53 @@ compile_waits(struct pr_cp_ctx *c)
  * few microseconds (that trace: median 2 us, p90 3 us). */
 #define COINCIDE_MIN_WAIT_NS 50000
 #define COINCIDE_NS 20000
+/* A task that waited so after its launch on a free stream, while a kernel
+ * on another stream of its device ran from (COINCIDE_NS after) the moment
+ * it could start until it started, and that started as that kernel's
+ * last blocks drained (at most HELD_TAIL_NS before its end), waited for
+ * the SMs that kernel held (HTA's trace_diff/control: fbgemm permute and
+ * cub scan kernels on stream 20 wait 240-1,200 us after their launch and
+ * start 0-7 us before split_embedding_backward or a cutlass GEMM on
+ * stream 7 ends, 30-59 us before for a GEMM's last wave).  No stream wait
+ * or event is in the trace for them: they start before the kernel ends. */
+#define HELD_TAIL_NS 100000
+
+/* The kernel on another stream of n's device that held the device while
+ * n waited (HELD_TAIL_NS), by tasks sorted by end; PR_CP_NONE when none. */
+static uint32_t
+held_by(const struct pr_cp_ctx *c, const struct byend *tasks, size_t nt,
+        const struct pr_cp_node *n, int64_t ready)
+{
+    const struct pr_cp_graph *g = &c->g;
+    const struct pr_event *e = &c->t->events[n->ev];
+    size_t lo = 0, hi = nt, k;
+    uint32_t best = PR_CP_NONE;
+
+    while (lo < hi) { /* first ending at n->s - COINCIDE_NS or later */
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (tasks[mid].e < n->s - COINCIDE_NS)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (k = lo; k < nt && tasks[k].e <= n->s + HELD_TAIL_NS; k++) {
+        const struct pr_cp_node *x = &g->v[tasks[k].i];
+        const struct pr_event *xe;
+
+        if (x->ev == PR_CP_NONE || x->type != PR_CP_N_TASK ||
+            x->kind != PR_CP_KERNEL || x->s > ready + COINCIDE_NS ||
+            tasks[k].i == (uint32_t)(n - g->v))
+            continue;
+        xe = &c->t->events[x->ev];
+        if (pr_event_pid(c->t, xe) != pr_event_pid(c->t, e) ||
+            pr_event_tid(c->t, xe) == pr_event_tid(c->t, e))
+            continue;
+        if (best == PR_CP_NONE || x->s < g->v[best].s)
+            best = tasks[k].i;
+    }
+    return best;
+}
 
 /* The stream before a task ran a wait task (EVENT_WAIT, Stream Wait
  * Event) whose cause the trace does not link: the task waited for work
@@ -1423,11 +1470,24 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
                 x->kind != PR_CP_COMM)
                 continue;
             if (after_launch && x->e < n->s - COINCIDE_NS)
-                break; /* nothing ended just before it: a launch delay */
+                break; /* nothing ended just before it: held, or a delay */
             add_pred(n, tasks[k].i, 0, 0, PR_CP_SYNC, PR_STR_NONE);
             n->w = n->s - x->e;
             n->w_kind = PR_CP_SYNC;
             break;
+        }
+        if (after_launch && n->w_kind == PR_CP_LAUNCH &&
+            n->n_pred < PR_CP_MAX_PRED) {
+            uint32_t h = held_by(c, tasks, nt, n, ready);
+
+            if (h == PR_CP_NONE)
+                continue;
+            /* from the kernel's end, less the tail it overlapped: the
+               path runs through that kernel's time, and the replay
+               starts n where it started */
+            add_pred(n, h, n->s - g->v[h].e, 0, PR_CP_KERNEL, g->v[h].name);
+            n->w = 0;
+            n->w_kind = PR_CP_SYNC;
         }
     }
 }

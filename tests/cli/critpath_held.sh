@@ -1,0 +1,69 @@
+#!/bin/sh
+# critpath_held.sh - a kernel that waits after its launch on a free stream
+# while a kernel on another stream of its device runs, and starts as that
+# kernel's last blocks drain, waited for the SMs it held (critpath.c
+# held_by, issue #31; HTA's trace_diff/control: stream 20's fbgemm and cub
+# kernels start 0-7 us before split_embedding_backward on stream 7 ends).
+# The path runs through the kernel that held the device, not a
+# launch-to-start delay, and the replay stays exact.  Hand-made traces:
+# kernel A on stream 7 [10, 1010) us; kernel B on stream 20, launched at
+# 20 us, starting 5 us before A ends (held), or 300 us after (not held:
+# nothing in the trace explains that wait, it stays a launch delay).
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "held kernels" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+
+# mk FILE B_START
+mk() {
+    python3 - "$1" "$2" << 'PY'
+import json, sys
+b = float(sys.argv[2])
+def x(cat, name, pid, tid, ts, dur, **a):
+    return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid,
+            "ts": ts, "dur": dur, "args": a}
+ev = [x("user_annotation", "ProfilerStep#1", 1, 1, 0, 30),
+      x("cpu_op", "aten::mm", 1, 1, 1, 6, **{"External id": 1}),
+      x("cuda_runtime", "cudaLaunchKernel", 1, 1, 2, 4, correlation=1,
+        **{"External id": 1}),
+      x("cpu_op", "aten::add", 1, 1, 19, 8, **{"External id": 2}),
+      x("cuda_runtime", "cudaLaunchKernel", 1, 1, 20, 5, correlation=2,
+        **{"External id": 2}),
+      x("kernel", "kernel_A", 0, 7, 10, 1000, device=0, stream=7,
+        correlation=1, **{"External id": 1}),
+      x("kernel", "kernel_B", 0, 20, b, 100, device=0, stream=20,
+        correlation=2, **{"External id": 2})]
+json.dump({"schemaVersion": 1, "traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+}
+
+# path FILE: "<replay error> <A on the path us> <launch delay us>"
+path() {
+    python3 - "$1" << 'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["runs"][0]["critical_path"]["steps"][0]
+top = {t["name"]: t["us"] for t in s["top"]}
+print(s["replay_error_pct"], top.get("kernel_A", 0),
+      top.get("(launch-to-start delay)", 0))
+PY
+}
+
+mk "$T_DIR/held.json" 1005
+"$PR_BIN" -q --input "$T_DIR/held.json" --json "$T_DIR/held.s.json"
+set -- $(path "$T_DIR/held.s.json")
+check "held: the replay is exact ($1%)" test "$1" = 0
+check "held: kernel_A on the path, less the 5 us B overlapped ($2 us)" \
+    test "$2" = 995
+# kernel_A's own 4 us from its launch is all the delay left
+check "held: no long launch-to-start delay ($3 us)" test "$3" -lt 50
+
+mk "$T_DIR/late.json" 1310
+"$PR_BIN" -q --input "$T_DIR/late.json" --json "$T_DIR/late.s.json"
+set -- $(path "$T_DIR/late.s.json")
+check "300 us after A: the replay is exact ($1%)" test "$1" = 0
+check "300 us after A: the wait stays a launch delay ($3 us)" \
+    test "$3" -ge 1280
+echo "1..$T_N"
