@@ -551,6 +551,49 @@ static const struct pr_col cpu_op_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
+/* What the card's numbers rest on, in the sampler's own terms
+ * (MindSpore's minddata cpu_sampler.cc): /proc/stat for the machine,
+ * /proc/<pid>/stat for the process (all its threads, not its child
+ * processes), /proc/<pid>/task/<tid>/stat summed per data-pipeline
+ * operator (and its Python worker processes), read every interval: a
+ * sampled view, nothing between samples. */
+static void
+cpu_basis(struct pr_figs *f, const cJSON *h)
+{
+    double iv = pr_sget_num(h, PR_K_SAMPLING_INTERVAL_MS);
+    double n = pr_sget_num(h, PR_K_SAMPLES);
+    double w = pr_sget_num(h, PR_K_WINDOW_SAMPLES);
+    char every[64], over[160], note[1000];
+
+    if (iv > 0)
+        snprintf(every, sizeof(every), "every %.0f ms", iv);
+    else
+        snprintf(every, sizeof(every), "at an interval the file does not give");
+    if (w < n)
+        snprintf(over, sizeof(over),
+                 "the means are over the middle %.0f, as MindSpore's own "
+                 "analysis takes them, start-up and shutdown left out",
+                 w);
+    else
+        snprintf(over, sizeof(over),
+                 "the means are over all of them: too few to leave start-up "
+                 "and shutdown out");
+    snprintf(note, sizeof(note),
+             "What these numbers rest on: MindSpore's data-pipeline CPU "
+             "sampler read /proc %s (%.0f samples; %s), so they are a "
+             "sampled view with nothing between samples. Host CPUs busy and "
+             "I/O wait are the "
+             "whole machine's (/proc/stat: every process on it, not only "
+             "this run). Training process is the process's own line "
+             "(/proc/<pid>/stat): all of its threads (the pipeline's, the "
+             "framework's, Python's), not its child processes. An operator "
+             "row sums that data-pipeline operator's threads (and a Python "
+             "operator's worker processes); the network's operators are not "
+             "in it.",
+             every, n, over);
+    pr_figs_note(f, note);
+}
+
 static void
 host_cpu(struct pr_figs *f, const cJSON *run)
 {
@@ -561,7 +604,7 @@ host_cpu(struct pr_figs *f, const cJSON *run)
                              .what = "data-pipeline operators",
                              .order = "busy share"};
     double cpus = pr_sget_num(h, PR_K_CPUS);
-    char sub[80], note[200];
+    char sub[80];
 
     if (!cJSON_IsObject(h))
         return;
@@ -580,12 +623,7 @@ host_cpu(struct pr_figs *f, const cJSON *run)
     if (pr_sget_str(h, PR_K_READING) != NULL)
         pr_figs_text(f, pr_sget_str(h, PR_K_READING));
     pr_figs_table(f, NULL, &t, "The sampler recorded no operator.");
-    snprintf(note, sizeof(note),
-             "MindSpore's data-pipeline CPU sampler: means over the middle "
-             "half of its %.0f samples, as MindSpore's own analysis takes "
-             "them (start-up and shutdown left out).",
-             pr_sget_num(h, PR_K_SAMPLES));
-    pr_figs_note(f, note);
+    cpu_basis(f, h);
 }
 
 /* ---- the section ------------------------------------------------------ */

@@ -116,4 +116,19 @@ if shared_summary rn tb_plugin/resnet50_num_workers_0; then
 else
     skip "resnet50" "no tb_plugin/resnet50_num_workers_0"
 fi
+# the host CPU card says what its numbers rest on (issue #29 item 4):
+# MindSpore's sampler, its interval and samples, machine vs process
+if shared_report ms2 mindspore/ascend_run2; then
+    check "ascend_run2: the host CPU card says what it rests on" python3 -c "
+import html, re, sys
+t = re.sub(r'\s+', ' ', html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read())))
+i = t.index('Host CPU (data pipeline)')
+c = t[i:i + 2000]
+for w in ('What these numbers rest on', 'every 100 ms', '3 samples',
+          'over all of them', 'the whole machine', 'all of its threads'):
+    assert w in c, w
+" "$T_DIR/ms2.html"
+else
+    skip "ascend_run2 host CPU card" "no mindspore/ascend_run2"
+fi
 echo "1..$T_N"
