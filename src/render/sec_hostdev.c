@@ -202,6 +202,20 @@ idle_advice(struct pr_figs *f, const cJSON *dev, const cJSON *run)
         pr_figs_text(f, text);
     } else if (100 * host / span >= SHARE_WORTH_SAYING && npu) {
         npu_host_advice(f, dev, run, 100 * host / span, of);
+    } else if (100 * host / span >= SHARE_WORTH_SAYING &&
+               pr_sget_str(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_NOTE) !=
+                   NULL) {
+        /* the trace does not record what held the host (hostcov.c):
+           no cause named, no advice on it */
+        snprintf(
+            text, sizeof(text),
+            "Device %.0f waited for the host %.0f%% %s, but %.0f%% of "
+            "the steps' host time is inside no recorded operator or "
+            "runtime call (Data quality): what held the host is not in "
+            "the trace.",
+            pr_sget_num(dev, PR_K_DEVICE), 100 * host / span, of,
+            pr_sget_num(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_UNRECORDED_PCT));
+        pr_figs_text(f, text);
     } else if (100 * host / span >= SHARE_WORTH_SAYING) {
         snprintf(text, sizeof(text),
                  "Device %.0f waited for the host %.0f%% %s: the "

@@ -198,6 +198,21 @@ fmt_ms(double ns, char *buf, size_t cap)
         snprintf(buf, cap, "%.0f us", ns / 1e3);
 }
 
+/* v with a comma between thousands (238,287). */
+static void
+grouped(long long v, char *buf, size_t cap)
+{
+    char d[32];
+    int n = snprintf(d, sizeof(d), "%lld", v < 0 ? 0 : v), i, o = 0;
+
+    for (i = 0; i < n && (size_t)o + 2 < cap; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = d[i];
+    }
+    buf[o] = '\0';
+}
+
 /* The note: the share, the sample, the windows; what it does not say. */
 static void
 note_text(const struct pr_trace *t, const struct pr_steps *s, double pct,
@@ -214,19 +229,32 @@ note_text(const struct pr_trace *t, const struct pr_steps *s, double pct,
                     "step%s) is inside no recorded operator or runtime call "
                     "on any thread",
                     pct, a, b, s->n, s->n == 1 ? "" : "s");
-    if (kept_pct < KEPT_PCT)
-        len = pr_append(
-            text, cap, len,
-            ", and the profiler kept %zu of the %lld host events "
-            "its event numbers span (Ev Idx %lld to %lld: "
-            "%.1f%%): a sampled trace",
-            t->n_ev_idx, (long long)(t->ev_idx_max - t->ev_idx_min + 1),
-            (long long)t->ev_idx_min, (long long)t->ev_idx_max, kept_pct);
-    len = pr_append(text, cap, len,
-                    ". The trace cannot say what the host did there (Python, "
-                    "operators it did not keep, or a thread held by a lock, "
-                    "the GIL or the OS), so the host-bound reading and the "
-                    "host findings rest on time it does not explain");
+    if (kept_pct < KEPT_PCT) {
+        char kept[32], span[32];
+
+        grouped((long long)t->n_ev_idx, kept, sizeof(kept));
+        grouped((long long)(t->ev_idx_max - t->ev_idx_min + 1), span,
+                sizeof(span));
+        len = pr_append(text, cap, len,
+                        ", and the trace holds %s of the %s host events the "
+                        "profiler numbered in its span (Ev Idx %lld to %lld: "
+                        "%.1f%%): the rest were dropped (a sampled or cut "
+                        "trace)",
+                        kept, span, (long long)t->ev_idx_min,
+                        (long long)t->ev_idx_max, kept_pct);
+    }
+    if (pct >= UNRECORDED_PCT)
+        len = pr_append(text, cap, len,
+                        ". The trace cannot say what the host did there "
+                        "(Python, operators it did not keep, or a thread "
+                        "held by a lock, the GIL or the OS), so the "
+                        "host-bound reading and the host findings rest on "
+                        "time it does not explain");
+    else
+        len = pr_append(text, cap, len,
+                        ". The operator tables and host times count only the "
+                        "events kept: what the dropped ones did is not in "
+                        "the trace");
     for (i = 0; i < nr && shown < N_WINDOWS && r[i].unrec_ns > 0; i++) {
         /* an outer range shown already holds this one */
         for (j = 0; j < i; j++)
