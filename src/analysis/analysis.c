@@ -893,6 +893,11 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
         st = pr_critpath_fill(t, steps, &in, run, &cp_err, err);
     if (st == PR_OK && !isnan(cp_err))
         pr_notes_count(notes, "critical_path_replay_error_pct", cp_err);
+    if (st == PR_OK && pr_sget_str(pr_sget(run, PR_K_CRITICAL_PATH),
+                                   PR_K_LAUNCH_WAIT_NOTE) != NULL)
+        pr_notes_row(notes, "launch_wait_unexplained", 1,
+                     pr_sget_str(pr_sget(run, PR_K_CRITICAL_PATH),
+                                 PR_K_LAUNCH_WAIT_NOTE));
     if (st == PR_OK)
         st = pr_whatif_recommend(run, err);
     if (st == PR_OK)

@@ -66,4 +66,17 @@ set -- $(path "$T_DIR/late.s.json")
 check "300 us after A: the replay is exact ($1%)" test "$1" = 0
 check "300 us after A: the wait stays a launch delay ($3 us)" \
     test "$3" -ge 1280
+# what the trace gives no cause for is said in Data quality
+note() {
+    python3 - "$1" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+n = r["critical_path"]["launch_wait_note"]
+d = [x["kind"] for x in r["diagnostics"]].count("launch_wait_unexplained")
+print("none" if n is None else ("kernel_B" in n and "no cause" in n), d)
+PY
+}
+check "late: the unexplained wait is a Data quality row, naming kernel_B" \
+    test "$(note "$T_DIR/late.s.json")" = "True 1"
+check "held: no unexplained wait" test "$(note "$T_DIR/held.s.json")" = "none 0"
 echo "1..$T_N"

@@ -2143,6 +2143,72 @@ emit_run(cJSON *cp, const int64_t *kind_total, const size_t *bounds,
             ok);
 }
 
+/* Waits after a launch on a free stream that the trace gives no cause for
+ * (no stream wait, event, or other stream's task ending or draining
+ * then: infer_stream_waits), on the steps' paths: the path keeps them as
+ * launch-to-start delay; the note says their cause is not recorded. */
+struct lwait {
+    int64_t ns, max_ns;
+    size_t n;
+    uint32_t max_ev;
+};
+
+static void
+note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
+           struct lwait *lw)
+{
+    size_t i;
+
+    for (i = 0; i < g->n; i++) {
+        const struct pr_cp_node *n = &g->v[i];
+
+        if (!n->on_path || n->type != PR_CP_N_TASK ||
+            n->w_kind != PR_CP_LAUNCH || n->w < COINCIDE_MIN_WAIT_NS ||
+            n->ev == PR_CP_NONE)
+            continue;
+        /* a copy from pageable memory starts when the driver has staged
+           it through a pinned buffer: a known cause (CUDA's guide) */
+        if (n->kind == PR_CP_COPY && n->name != PR_STR_NONE &&
+            strstr(pr_trace_str(t, n->name), "Pageable") != NULL)
+            continue;
+        lw->ns = pr_sat_add_i64(lw->ns, n->w);
+        lw->n++;
+        if (n->w > lw->max_ns) {
+            lw->max_ns = n->w;
+            lw->max_ev = n->ev;
+        }
+    }
+}
+
+static void
+emit_waits(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
+           cJSON *cp, int *ok)
+{
+    char text[600];
+    const struct pr_event *e;
+    const char *tid;
+
+    if (lw->n == 0 || n_steps == 0) {
+        pr_emit_null(cp, PR_K_LAUNCH_WAIT_NOTE, ok);
+        return;
+    }
+    e = &t->events[lw->max_ev];
+    tid = pr_trace_str(t, pr_event_tid(t, e));
+    snprintf(text, sizeof(text),
+             "%zu task%s on the steps' critical paths waited %.0f us or "
+             "more after %s launch on a stream with nothing before %s "
+             "(%.2f ms a step; the longest %.0f us, %.80s on %s%s): "
+             "the trace records no cause (no stream wait or event, no "
+             "task on another stream ending or draining then), so the path "
+             "keeps this as launch-to-start delay.",
+             lw->n, lw->n == 1 ? "" : "s", COINCIDE_MIN_WAIT_NS / 1000.0,
+             lw->n == 1 ? "its" : "their", lw->n == 1 ? "it" : "them",
+             (double)lw->ns / 1e6 / (double)n_steps, (double)lw->max_ns / 1e3,
+             pr_trace_str(t, e->name),
+             strncmp(tid, "stream", 6) == 0 ? "" : "stream ", tid);
+    pr_emit_str(cp, PR_K_LAUNCH_WAIT_NOTE, text, ok);
+}
+
 static size_t
 bound_index(const char *b)
 {
@@ -2165,6 +2231,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     size_t bounds[4] = {0}, i, j, n_paths = 0;
     double worst = 0.0, worst_rec = 0.0;
     size_t worst_step = 0;
+    struct lwait lw = {0, 0, 0, 0};
     int ok = cp != NULL && wa != NULL;
     enum pr_status st = PR_OK;
 
@@ -2191,6 +2258,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         sums_reset(&u);
         walk(&c.g, &u, err);
         ok = ok && !u.failed;
+        note_waits(t, &c.g, &lw);
         emit_step(t, &s->v[i], &c.g, &u, arr, &e, &r, &ok);
         /* what-ifs only where the replay reproduces the step */
         if (ok && !isnan(e) && e <= PR_WHATIF_MAX_ERROR_PCT)
@@ -2218,6 +2286,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
             pr_emit_str(cp, PR_K_NO_PATH_REASON, "kernel_replay", &ok);
         else
             pr_emit_null(cp, PR_K_NO_PATH_REASON, &ok);
+        emit_waits(t, &lw, n_paths, cp, &ok);
         pr_whatif_emit(t, wa, cp, &ok);
         cJSON_AddItemToObject(cp, PR_K_STEPS, arr);
         arr = NULL;
