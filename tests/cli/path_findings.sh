@@ -57,13 +57,16 @@ h = recs[ids.index('host_ops')]
 t = h['text']
 assert t.startswith('Host operators are 99% of the critical path '
                     '(aten::_foreach_mul_ '), t
-for w in ('forward ', 'Optimizer.step#Shampoo.step ', 'Python between',
+# a sampled trace: the time between its operators is not called Python
+# (hostcov.c, issue #29: 72% of a step's host time inside no recorded call)
+for w in ('forward ', 'Optimizer.step#Shampoo.step ',
+          'host time inside no recorded operator',
           'CUDA graphs would save little', 'the trace cannot attribute',
           'aten::_foreach_mul_ spends 1', 'a call in itself, 99.9% of its time',
-          'py-spy'):
+          'of the host events the profiler numbered kept', 'py-spy'):
     assert w in t, (w, t)
 for w in ('fused=True', 'per-tensor fallback', 'torch.compile(model)',
-          'it has no fused form'):
+          'it has no fused form', 'Python between'):
     assert w not in t, (w, t)
 assert h['gain_us'] is None and h['gain_pct'] is None, h
 assert h['gain_note'].startswith('no estimate: the trace does not record '

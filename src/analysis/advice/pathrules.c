@@ -644,6 +644,51 @@ add_host_ops(cJSON *recs, const char *text, const char *note, cJSON **ev)
     return 1;
 }
 
+/* The host_ops finding where what the host did is not in the trace: an
+ * opaque operator's own time (opaque > 0, ex its words), or most of the
+ * steps' host time inside no recorded call (unrec, hostcov.c).  No advice
+ * and no gain: what to change is not known.  Consumes *ev. */
+static int
+host_ops_caveat(const cJSON *run, cJSON *recs, char *text, size_t len,
+                double opaque, const char *ex, double named_us, int unrec,
+                cJSON **ev)
+{
+    char t[32], cap_t[32], note[600];
+    int st;
+
+    fmt_ms(opaque, t, sizeof(t));
+    if (opaque > 0)
+        len = pr_append(
+            text, PATH_TEXT, len,
+            " But %s a step of it is time the trace cannot attribute: %s. "
+            "An operator on device tensors only dispatches kernels, so the "
+            "host thread was held elsewhere (a lock or the GIL, the OS "
+            "scheduler, memory pressure) or the trace dropped the events "
+            "inside it (a sampled trace).",
+            t, ex);
+    if (unrec)
+        len = unrecorded_words(run, text, PATH_TEXT, len);
+    pr_append(text, PATH_TEXT, len,
+              " Profile the step again (with_stack=True, every event kept), "
+              "or sample the host with py-spy or perf, before changing the "
+              "code for it.");
+    fmt_ms(named_us, cap_t, sizeof(cap_t));
+    if (unrec)
+        snprintf(note, sizeof(note),
+                 "no estimate: the trace does not record what the host did "
+                 "in most of its host time (Data quality), so no change to "
+                 "it can be replayed");
+    else
+        snprintf(note, sizeof(note),
+                 "no estimate: the trace does not record what the host did "
+                 "in %s of the operators' %s a step on the path",
+                 t, cap_t);
+    st = add_host_ops(recs, text, note, ev);
+    cJSON_Delete(*ev);
+    *ev = NULL;
+    return st;
+}
+
 static int
 host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
 {
@@ -686,39 +731,9 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                     "save little.",
                     npu ? "NPU" : "GPU", launch_pct);
     opaque = opaque_ops(run, cp, ex, sizeof(ex));
-    if (opaque >= OPAQUE_SHARE * named_us || unrec) {
-        /* what the host did is not in the trace: no advice on it */
-        fmt_ms(opaque, t, sizeof(t));
-        if (opaque >= OPAQUE_SHARE * named_us)
-            len = pr_append(
-                text, sizeof(text), len,
-                " But %s a step of it is time the trace cannot attribute: "
-                "%s. An operator on device tensors only dispatches "
-                "kernels, so the host thread was held elsewhere (a lock or "
-                "the GIL, the OS scheduler, memory pressure) or the trace "
-                "dropped the events inside it (a sampled trace).",
-                t, ex);
-        if (unrec)
-            len = unrecorded_words(run, text, sizeof(text), len);
-        pr_append(text, sizeof(text), len,
-                  " Profile the step again (with_stack=True, every event "
-                  "kept), or sample the host with py-spy or perf, before "
-                  "changing the code for it.");
-        fmt_ms(named_us, cap_t, sizeof(cap_t));
-        if (unrec)
-            snprintf(note, sizeof(note),
-                     "no estimate: the trace does not record what the host "
-                     "did in most of its host time (Data quality), so no "
-                     "change to it can be replayed");
-        else
-            snprintf(note, sizeof(note),
-                     "no estimate: the trace does not record what the host "
-                     "did in %s of the operators' %s a step on the path",
-                     t, cap_t);
-        st = add_host_ops(recs, text, note, &ev);
-        cJSON_Delete(ev);
-        return st;
-    }
+    if (opaque >= OPAQUE_SHARE * named_us)
+        return host_ops_caveat(run, recs, text, len, opaque, ex, named_us,
+                               unrec, &ev);
     if (strstr(ops, "Optimizer.step#") != NULL &&
         part_mean(cp, "host_op", "Optimizer.step#", optim, sizeof(optim)) > 0) {
         char *dot = strrchr(optim, '.');
@@ -729,6 +744,15 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
         if (strncmp(cls, "Fused", 5) == 0)
             cls = NULL; /* apex's or DeepSpeed's: fused already */
     }
+    python = strstr(ops, "forward") != NULL || outside >= 0.1 * named_us;
+    if (cls == NULL && strstr(ops, "aten::_foreach_") == NULL && !python &&
+        strstr(ops, "CompiledFunction") == NULL) {
+        cJSON_Delete(ev);
+        return 1; /* nothing on the path this advice knows how to cut */
+    }
+    if (unrec) /* the host's time is not in the trace: no advice on it */
+        return host_ops_caveat(run, recs, text, len, 0, NULL, named_us, unrec,
+                               &ev);
     if (cls != NULL && torch_fused(cls))
         len = pr_append(text, sizeof(text), len,
                         " The optimizer's step is on the path: "
@@ -754,12 +778,6 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                         "tensor of the lists on one device, of one dtype, "
                         "dense and strided; per-tensor aten::mul_/aten::add_ "
                         "under them in the trace show the fallback).");
-    python = strstr(ops, "forward") != NULL || outside >= 0.1 * named_us;
-    if (cls == NULL && strstr(ops, "aten::_foreach_") == NULL && !python &&
-        strstr(ops, "CompiledFunction") == NULL) {
-        cJSON_Delete(ev);
-        return 1; /* nothing on the path this advice knows how to cut */
-    }
     if (python)
         len = pr_append(text, sizeof(text), len,
                         " The forward pass and the Python between operators "
