@@ -101,6 +101,7 @@ merged(const struct pr_trace *t, struct span **out, size_t *n,
 /* A named range's unrecorded time over the steps: the evidence. */
 struct range {
     uint32_t name;
+    const char *str;          /* borrowed: the name's text, for a total order */
     int64_t first_a, first_b; /* its first instance */
     double dur_ns, unrec_ns;
     size_t n;
@@ -150,7 +151,7 @@ by_unrec(const void *pa, const void *pb)
 
     if (a->unrec_ns != b->unrec_ns)
         return a->unrec_ns > b->unrec_ns ? -1 : 1;
-    return a->name < b->name ? -1 : a->name > b->name;
+    return strcmp(a->str, b->str);
 }
 
 /* The named ranges inside the steps, by unrecorded time: *out, *nr. */
@@ -176,7 +177,8 @@ ranges(const struct pr_trace *t, const struct pr_steps *s, const struct span *v,
                 free(r);
                 return pr_error_set(err, PR_E_NOMEM, "out of memory (host)");
             }
-            r[j] = (struct range){e->name, a, b, 0, 0, 0};
+            r[j] = (struct range){e->name, pr_trace_str(t, e->name), a, b, 0, 0,
+                                  0};
             (*nr)++;
         }
         r[j].dur_ns += (double)(b - a);
