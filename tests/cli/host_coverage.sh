@@ -16,7 +16,8 @@ fi
 # mk FILE SAMPLED: a 100 ms step on thread 1; aten ops on thread 1 at
 # [10, 20) and [30, 40) ms and on thread 2 at [35, 45) ms (the union:
 # 25 ms, so 75% unrecorded); a "forward" range over [5, 60) that is no
-# operator; Ev Idx 0..N-1, or every 50th number when SAMPLED is 1.
+# operator (25 of its 55 ms recorded under it: 30 ms, 55%, unrecorded);
+# Ev Idx 0..N-1, or every 50th number when SAMPLED is 1.
 mk() {
     python3 - "$1" "$2" << 'PY'
 import json, sys
@@ -64,7 +65,7 @@ k=$(field "$T_DIR/sampled.s.json" "round(r['host_coverage']['kept_events_pct'], 
 check "sampled: 5 of 201 numbered events kept (got $k)" \
     test "$k" = "$(python3 -c 'print(round(100 * 5 / 201, 4))')"
 check "the note gives the share, the sample and the range" \
-    test "$(field "$T_DIR/sampled.s.json" "all(w in r['host_coverage']['note'] for w in ('75% of a step', '5 of the 201 host events', 'forward: '))")" = True
+    test "$(field "$T_DIR/sampled.s.json" "all(w in r['host_coverage']['note'] for w in ('75% of a step', '5 of the 201 host events', 'forward (1 call): 30.0 ms of its 55.0 ms a call (55%)'))")" = True
 check "the note is a Data quality row" \
     test "$(field "$T_DIR/sampled.s.json" "[d['kind'] for d in r['diagnostics']].count('host_unrecorded')")" = 1
 check "the verdict carries the caveat" \
@@ -104,7 +105,7 @@ PY
     check "timeline_analysis: most host time unrecorded" \
         test "$(field "$T_DIR/tl.json" "r['host_coverage']['unrecorded_pct'] > 50")" = True
     check "timeline_analysis: the backward window named" \
-        test "$(field "$T_DIR/tl.json" "'## backward ##: ' in r['host_coverage']['note']")" = True
+        test "$(field "$T_DIR/tl.json" "'## backward ## (2 calls): ' in r['host_coverage']['note']")" = True
     check "timeline_analysis: host_ops calls no time Python" \
         test "$(field "$T_DIR/tl.json" "[('Python between' not in x['text'] and 'inside no recorded operator' in x['text']) for x in r['recommendations'] if x['id'] == 'host_ops']")" = "[True]"
 else

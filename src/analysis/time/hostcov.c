@@ -37,6 +37,10 @@
 #define KEPT_PCT 90.0
 /* the ranges named as evidence, by their unrecorded time */
 #define N_WINDOWS 3
+/* range instances weighed for them, in time order: each is a walk over
+ * the spans inside it, and the first steps' ranges name the windows as
+ * well as all of a long capture's */
+#define MAX_RANGES 4096
 
 struct span {
     int64_t a, b;
@@ -160,10 +164,10 @@ ranges(const struct pr_trace *t, const struct pr_steps *s, const struct span *v,
        size_t n, struct range **out, size_t *nr, struct pr_error *err)
 {
     struct range *r = NULL;
-    size_t i, j, cap = 0;
+    size_t i, j, cap = 0, seen = 0;
 
     *nr = 0;
-    for (i = 0; i < t->n_events; i++) {
+    for (i = 0; i < t->n_events && seen < MAX_RANGES; i++) {
         const struct pr_event *e = &t->events[i];
         int64_t a = e->ts_ns, b = e->ts_ns + e->dur_ns;
 
@@ -181,6 +185,7 @@ ranges(const struct pr_trace *t, const struct pr_steps *s, const struct span *v,
                                   0};
             (*nr)++;
         }
+        seen++;
         r[j].dur_ns += (double)(b - a);
         r[j].unrec_ns += (double)gaps(v, n, a, b);
         r[j].n++;
@@ -265,11 +270,12 @@ note_text(const struct pr_trace *t, const struct pr_steps *s, double pct,
                 break;
         if (j < i)
             continue;
-        fmt_ms(r[i].unrec_ns / (double)s->n, a, sizeof(a));
-        fmt_ms(r[i].dur_ns / (double)s->n, b, sizeof(b));
-        len = pr_append(text, cap, len, "%s%s: %s of its %s a step (%.0f%%)",
-                        shown ? "; " : ". Where: ", pr_trace_str(t, r[i].name),
-                        a, b, 100.0 * r[i].unrec_ns / r[i].dur_ns);
+        fmt_ms(r[i].unrec_ns / (double)r[i].n, a, sizeof(a));
+        fmt_ms(r[i].dur_ns / (double)r[i].n, b, sizeof(b));
+        len = pr_append(
+            text, cap, len, "%s%s (%zu call%s): %s of its %s a call (%.0f%%)",
+            shown ? "; " : ". Where: ", r[i].str, r[i].n,
+            r[i].n == 1 ? "" : "s", a, b, 100.0 * r[i].unrec_ns / r[i].dur_ns);
         shown++;
     }
     pr_append(text, cap, len, ".");
