@@ -705,6 +705,34 @@ host_operators(struct pr_figs *f, const cJSON *run)
              "them).");
 }
 
+/* The host columns rest on the events the trace kept (hostcov.c): where
+ * it dropped some, or most host time is inside no recorded call, an
+ * operator's host self time holds the time of what was not recorded
+ * under it (HTA's sampled traces: "forward" 91% self). */
+static void
+host_basis(struct pr_figs *f, const cJSON *run)
+{
+    const cJSON *h = pr_sget(run, PR_K_HOST_COVERAGE);
+    double kept = pr_sget_num(h, PR_K_KEPT_EVENTS_PCT);
+    char note[400], k[120] = "";
+
+    if (pr_sget_str(h, PR_K_NOTE) == NULL)
+        return;
+    if (kept < 90.0)
+        snprintf(k, sizeof(k),
+                 "the trace holds %.1f%% of the host events the profiler "
+                 "numbered, and ",
+                 kept);
+    snprintf(note, sizeof(note),
+             "Host times rest on what the trace recorded: %s%.0f%% of the "
+             "steps' host time is inside no recorded operator or runtime "
+             "call, so a range's host self time (forward, an optimizer "
+             "step, a user range) holds time whose work is not in the "
+             "trace (Data quality).",
+             k, pr_sget_num(h, PR_K_UNRECORDED_PCT));
+    pr_figs_note(f, note);
+}
+
 static void
 sec_operators(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -717,6 +745,7 @@ sec_operators(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     (void)summary;
     if (source != NULL)
         table_note(f, source);
+    host_basis(f, run);
     if (pr_fig_run_host_only(run)) {
         host_operators(f, run);
         return;
