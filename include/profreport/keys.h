@@ -126,6 +126,7 @@
 /* runs[].critical_path: why no step has a path ("kernel_replay") */
 #define PR_K_NO_PATH_REASON "no_path_reason"
 #define PR_K_LAUNCH_WAIT_NOTE "launch_wait_note"
+#define PR_K_HELD_NOTE "held_note"
 
 /* ---- runs[].operators[], operators_by_shape[] */
 #define PR_K_OPERATORS "operators"

@@ -249,6 +249,11 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     t = (struct pr_fig_table){
         .cols = top_cols, .rows = pr_sget(lg, PR_K_TOP), .what = "parts"};
     pr_figs_table(f, head, &t, NULL);
+    /* what the path's device waits rest on (critpath.c) */
+    if (pr_sget_str(cp, PR_K_HELD_NOTE) != NULL)
+        pr_figs_note(f, pr_sget_str(cp, PR_K_HELD_NOTE));
+    if (pr_sget_str(cp, PR_K_LAUNCH_WAIT_NOTE) != NULL)
+        pr_figs_note(f, pr_sget_str(cp, PR_K_LAUNCH_WAIT_NOTE));
     /* the host rows rest on host time the trace may not explain */
     if (pr_sget_str(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_NOTE) != NULL) {
         char note[1400];

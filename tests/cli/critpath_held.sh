@@ -3,7 +3,7 @@
 # while a kernel on another stream of its device runs, and starts as that
 # kernel's last blocks drain, waited for the SMs it held (critpath.c
 # held_by, issue #31; HTA's trace_diff/control: stream 20's fbgemm and cub
-# kernels start 0-7 us before split_embedding_backward on stream 7 ends).
+# kernels start 0-94 us before split_embedding_backward on stream 7 ends).
 # The path runs through the kernel that held the device, not a
 # launch-to-start delay, and the replay stays exact.  Hand-made traces:
 # kernel A on stream 7 [10, 1010) us; kernel B on stream 20, launched at
@@ -79,4 +79,15 @@ PY
 check "late: the unexplained wait is a Data quality row, naming kernel_B" \
     test "$(note "$T_DIR/late.s.json")" = "True 1"
 check "held: no unexplained wait" test "$(note "$T_DIR/held.s.json")" = "none 0"
+held() {
+    python3 - "$1" << 'PY'
+import json, sys
+n = json.load(open(sys.argv[1]))["runs"][0]["critical_path"]["held_note"]
+print("none" if n is None else all(w in n for w in (
+    "1 task", "kernel_B on stream 20 waited", "for kernel_A on stream 7")))
+PY
+}
+check "held: the note names both kernels and streams" \
+    test "$(held "$T_DIR/held.s.json")" = True
+check "late: no held note" test "$(held "$T_DIR/late.s.json")" = none
 echo "1..$T_N"

@@ -1372,10 +1372,11 @@ compile_waits(struct pr_cp_ctx *c)
  * it could start until it started, and that started as that kernel's
  * last blocks drained (at most HELD_TAIL_NS before its end), waited for
  * the SMs that kernel held (HTA's trace_diff/control: fbgemm permute and
- * cub scan kernels on stream 20 wait 240-1,200 us after their launch and
- * start 0-7 us before split_embedding_backward or a cutlass GEMM on
- * stream 7 ends, 30-59 us before for a GEMM's last wave).  No stream wait
- * or event is in the trace for them: they start before the kernel ends. */
+ * cub scan kernels on stream 20 wait 240 us to 5.1 ms after their launch
+ * and start 0-94 us before split_embedding_backward or a cutlass GEMM on
+ * stream 7 ends, as its last wave drains).  No event the trace records
+ * explains them: they start before the kernel ends, so an event recorded
+ * after it cannot be what they waited for. */
 #define HELD_TAIL_NS 100000
 
 /* The kernel on another stream of n's device that held the device while
@@ -2151,7 +2152,44 @@ struct lwait {
     int64_t ns, max_ns;
     size_t n;
     uint32_t max_ev;
+    /* waits for the SMs another stream's kernel held (held_by): the
+       wait from the task's launch, the longest and its kernel */
+    int64_t held_ns, held_max_ns;
+    size_t held_n;
+    uint32_t held_ev, held_by_ev;
 };
+
+/* The wait held_by gave node n: from the latest of its other edges (its
+ * launch, its stream) to its start; 0 when its binding edge is not one
+ * (a kernel's end on another stream of its device, less the overlap). */
+static int64_t
+held_wait(const struct pr_trace *t, const struct pr_cp_graph *g,
+          const struct pr_cp_node *n, uint32_t *by)
+{
+    const struct pr_cp_node *x;
+    int64_t ready = INT64_MIN;
+    int j;
+
+    if (n->bind >= n->n_pred || n->p_kind[n->bind] != PR_CP_KERNEL ||
+        n->p_start[n->bind] || n->pw[n->bind] > 0 || n->w != 0)
+        return 0;
+    x = &g->v[n->pred[n->bind]];
+    if (x->type != PR_CP_N_TASK || x->ev == PR_CP_NONE ||
+        pr_event_tid(t, &t->events[x->ev]) ==
+            pr_event_tid(t, &t->events[n->ev]))
+        return 0;
+    for (j = 0; j < n->n_pred; j++) {
+        const struct pr_cp_node *p = &g->v[n->pred[j]];
+        int64_t at;
+
+        if (j == n->bind || n->p_end[j] || n->pw[j] == PR_CP_GONE)
+            continue;
+        at = pr_sat_add_i64(n->p_start[j] ? p->s : p->e, n->pw[j]);
+        ready = at > ready ? at : ready;
+    }
+    *by = x->ev;
+    return ready > INT64_MIN && n->s > ready ? n->s - ready : 0;
+}
 
 static void
 note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
@@ -2162,9 +2200,23 @@ note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
     for (i = 0; i < g->n; i++) {
         const struct pr_cp_node *n = &g->v[i];
 
-        if (!n->on_path || n->type != PR_CP_N_TASK ||
-            n->w_kind != PR_CP_LAUNCH || n->w < COINCIDE_MIN_WAIT_NS ||
-            n->ev == PR_CP_NONE)
+        int64_t held;
+        uint32_t by = PR_CP_NONE;
+
+        if (!n->on_path || n->type != PR_CP_N_TASK || n->ev == PR_CP_NONE)
+            continue;
+        held = held_wait(t, g, n, &by);
+        if (held > 0) {
+            lw->held_ns = pr_sat_add_i64(lw->held_ns, held);
+            lw->held_n++;
+            if (held > lw->held_max_ns) {
+                lw->held_max_ns = held;
+                lw->held_ev = n->ev;
+                lw->held_by_ev = by;
+            }
+            continue;
+        }
+        if (n->w_kind != PR_CP_LAUNCH || n->w < COINCIDE_MIN_WAIT_NS)
             continue;
         /* a copy from pageable memory starts when the driver has staged
            it through a pinned buffer: a known cause (CUDA's guide) */
@@ -2178,6 +2230,59 @@ note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
             lw->max_ev = n->ev;
         }
     }
+}
+
+/* "stream 20" for a stream named "20", the name itself for "stream 7" */
+static void
+stream_label(const struct pr_trace *t, uint32_t ev, char *buf, size_t cap)
+{
+    const char *tid = pr_trace_str(t, pr_event_tid(t, &t->events[ev]));
+
+    snprintf(buf, cap, "%s%s", strncmp(tid, "stream", 6) == 0 ? "" : "stream ",
+             tid);
+}
+
+/* A kernel's name without its parameter list, and without its template
+ * arguments where those make it long; at most 100 bytes. */
+static int
+bare_len(const char *name)
+{
+    size_t n = strcspn(name, "(");
+
+    if (n > 100)
+        n = strcspn(name, "<");
+    return (int)(n > 100 ? 100 : n);
+}
+
+static void
+emit_held(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
+          cJSON *cp, int *ok)
+{
+    char text[700], a[64], b[64], w[32];
+
+    if (lw->held_n == 0 || n_steps == 0) {
+        pr_emit_null(cp, PR_K_HELD_NOTE, ok);
+        return;
+    }
+    stream_label(t, lw->held_ev, a, sizeof(a));
+    stream_label(t, lw->held_by_ev, b, sizeof(b));
+    if (lw->held_max_ns >= 1000000)
+        snprintf(w, sizeof(w), "%.2f ms", (double)lw->held_max_ns / 1e6);
+    else
+        snprintf(w, sizeof(w), "%.0f us", (double)lw->held_max_ns / 1e3);
+    snprintf(text, sizeof(text),
+             "%zu task%s on the steps' critical paths (%.2f ms a step) "
+             "waited after %s launch for the SMs a kernel on another stream "
+             "held, starting as it drained; the path runs through that "
+             "kernel. The longest: %.*s on %s waited %s for %.*s on %s.",
+             lw->held_n, lw->held_n == 1 ? "" : "s",
+             (double)lw->held_ns / 1e6 / (double)n_steps,
+             lw->held_n == 1 ? "its" : "their",
+             bare_len(pr_trace_str(t, t->events[lw->held_ev].name)),
+             pr_trace_str(t, t->events[lw->held_ev].name), a, w,
+             bare_len(pr_trace_str(t, t->events[lw->held_by_ev].name)),
+             pr_trace_str(t, t->events[lw->held_by_ev].name), b);
+    pr_emit_str(cp, PR_K_HELD_NOTE, text, ok);
 }
 
 static void
@@ -2231,12 +2336,13 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     size_t bounds[4] = {0}, i, j, n_paths = 0;
     double worst = 0.0, worst_rec = 0.0;
     size_t worst_step = 0;
-    struct lwait lw = {0, 0, 0, 0};
+    struct lwait lw;
     int ok = cp != NULL && wa != NULL;
     enum pr_status st = PR_OK;
 
     memset(&c, 0, sizeof(c));
     memset(&u, 0, sizeof(u));
+    memset(&lw, 0, sizeof(lw));
     c.t = t;
     c.err = err;
     c.serial = serial_device(t);
@@ -2287,6 +2393,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         else
             pr_emit_null(cp, PR_K_NO_PATH_REASON, &ok);
         emit_waits(t, &lw, n_paths, cp, &ok);
+        emit_held(t, &lw, n_paths, cp, &ok);
         pr_whatif_emit(t, wa, cp, &ok);
         cJSON_AddItemToObject(cp, PR_K_STEPS, arr);
         arr = NULL;
