@@ -177,7 +177,7 @@ static const char *const kind_cols[] = {
 /* After the table: which kinds it left out (operator compilation, a
  * CANN kind, goes unnamed: a CUDA run never has it). */
 static void
-zero_note(struct pr_figs *f, const cJSON *steps)
+zero_note(struct pr_figs *f, const cJSON *run, const cJSON *steps)
 {
     char text[300], key[64];
     size_t len = 0, i, n = 0;
@@ -190,7 +190,10 @@ zero_note(struct pr_figs *f, const cJSON *steps)
         if (!pr_fig_rows_all_zero(steps, key))
             continue;
         w = snprintf(text + len, sizeof(text) - len, "%s%s",
-                     n++ ? ", " : "No step has time in: ", k->label);
+                     n++ ? ", " : "No step has time in: ",
+                     pr_fig_run_is_mindspore(run) /* its step interval */
+                         ? pr_fig_label_mindspore(k->key, k->label)
+                         : k->label);
         if (w < 0 || (size_t)w >= sizeof(text) - len)
             return;
         len += (size_t)w;
@@ -240,7 +243,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                                           1),
                       0);
     pr_figs_table(f, "Critical path per step", &t, NULL);
-    zero_note(f, steps);
+    zero_note(f, run, steps);
     lg = longest(steps);
     if (lg == NULL)
         return;
