@@ -221,13 +221,12 @@ title_page(struct pr_pdf_doc *d, const cJSON *summary, const char *version)
                  "figures are its own)",
                  pr_detail_n_jobs(summary));
         pr_pdf_doc_info_line(d, "Jobs", line);
+    } else if (cJSON_IsObject(dist)) { /* the number is the world size */
+        pr_pdf_doc_info_line(d, "World size",
+                             pr_chart_format(pr_sget_num(dist, PR_K_WORLD_SIZE),
+                                             PR_UNIT_COUNT, num, sizeof(num)));
     } else {
-        pr_pdf_doc_info_line(
-            d, "Distributed",
-            cJSON_IsObject(dist)
-                ? pr_chart_format(pr_sget_num(dist, PR_K_WORLD_SIZE),
-                                  PR_UNIT_COUNT, num, sizeof(num))
-                : "no");
+        pr_pdf_doc_info_line(d, "Distributed", "no");
     }
     pr_pdf_doc_skip(d, 14);
     pr_pdf_doc_subheading(d, "Workers and devices", 60);

@@ -236,12 +236,18 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                 pr_fig_label_mindspore(kinds[n].key, kinds[n].label);
         n++;
     }
-    if (n > 0)
-        pr_figs_chart(f,
-                      pr_sec_stacked_rows(steps, PR_K_STEP, PR_K_BY_KIND_US,
-                                          kinds, n, "Critical path per step",
-                                          1),
-                      0);
+    if (n > 0) {
+        struct pr_fig_chart *ch =
+            pr_sec_stacked_rows(steps, PR_K_STEP, PR_K_BY_KIND_US, kinds, n,
+                                "Critical path per step", 1);
+
+        /* alone on its row: drawn at the row's width, not the half width
+           of a step chart beside a donut (its text was 1.6 times the
+           page's) */
+        if (ch != NULL)
+            ch->w = 960;
+        pr_figs_chart(f, ch, 0);
+    }
     pr_figs_table(f, "Critical path per step", &t, NULL);
     zero_note(f, run, steps);
     lg = longest(steps);
