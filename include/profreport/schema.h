@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include <cjson/cJSON.h>
+
 /* A value's JSON types (a set: a figure that may be unknown is
  * PR_ST_NUM | PR_ST_NULL). */
 enum pr_schema_type {
@@ -42,8 +44,10 @@ enum pr_schema_flag {
                          of its types (contract.h) */
     PR_SF_NONNEG = 4, /* with PR_SF_REQ: a number never below 0 */
     PR_SF_LITE = 8,   /* kept in a merge's lite run (merge.c) */
-    PR_SF_MAP = 16    /* the row's key is "*": the object's keys are data
+    PR_SF_MAP = 16,   /* the row's key is "*": the object's keys are data
                          (names, families), each value of the row's types */
+    PR_SF_ALWAYS = 32 /* written on every run: null where no pass wrote it
+                         (pr_schema_order) */
 };
 
 /* The objects of the tree.  PR_SO_TOP is the summary itself. */
@@ -104,5 +108,15 @@ int pr_schema_has_flag(enum pr_schema_object object, unsigned flags);
 /* The row of key in object, or NULL. */
 const struct pr_schema_row *pr_schema_find(enum pr_schema_object object,
                                            const char *key);
+
+/* Put o's members, and those of every object below it that has rows, in
+ * the order of object's rows: the summary's one order, whatever order the
+ * passes wrote them in.  A row flagged PR_SF_ALWAYS that o lacks is added
+ * as null; a member with no row (a key the schema test would refuse) is
+ * kept, after the rows' members, in its own order; an object whose keys
+ * are data (PR_SF_MAP) keeps its order.  Members are moved, not copied.
+ * Returns 0 when a null could not be allocated (o is then in order but
+ * for that member), else 1. */
+int pr_schema_order(cJSON *o, enum pr_schema_object object);
 
 #endif

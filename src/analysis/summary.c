@@ -15,13 +15,6 @@
 
 #include "internal.h"
 
-static const char *const run_keys[] = {
-    "devices",         "steps",        "step_summary",
-    "gpu_metrics",     "operators",    "operators_by_shape",
-    "kernels",         "tensor_cores", "memory",
-    "recommendations", "timeline",
-};
-
 cJSON *
 pr_summary_new(void)
 {
@@ -226,7 +219,6 @@ static cJSON *
 new_run(const struct pr_trace *t, const char *worker, const char *span)
 {
     cJSON *run = cJSON_CreateObject();
-    size_t i;
     int ok;
 
     if (run == NULL)
@@ -251,11 +243,6 @@ new_run(const struct pr_trace *t, const char *worker, const char *span)
                                               : NULL));
     ok = ok && cJSON_AddItemToObject(run, PR_K_FRAMEWORK,
                                      str_or_null(pr_run_framework(t)));
-    for (i = 0; ok && i < sizeof(run_keys) / sizeof(run_keys[0]); i++)
-        ok = cJSON_AddNullToObject(run, run_keys[i]) != NULL;
-    /* filled from the run's notes once the analyses are done */
-    ok = ok && cJSON_AddObjectToObject(run, PR_K_DATA_QUALITY) != NULL &&
-         cJSON_AddArrayToObject(run, PR_K_DIAGNOSTICS) != NULL;
     if (!ok) {
         cJSON_Delete(run);
         return NULL;
@@ -276,8 +263,15 @@ pr_summary_add_run(cJSON *s, const struct pr_trace *t, const char *worker,
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     note_trace(&notes, t);
     st = pr_analysis_fill(t, o, run, &notes, err);
+    /* the notes, the trace's and the analyses', once they are all in */
+    if (st == PR_OK &&
+        (cJSON_AddObjectToObject(run, PR_K_DATA_QUALITY) == NULL ||
+         cJSON_AddArrayToObject(run, PR_K_DIAGNOSTICS) == NULL))
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory");
     if (st == PR_OK)
         st = pr_notes_emit(&notes, run, err);
+    if (st == PR_OK)
+        st = pr_analysis_order(run, err);
     pr_notes_free(&notes);
     if (st != PR_OK) {
         cJSON_Delete(run);

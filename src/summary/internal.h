@@ -17,5 +17,6 @@
 #define NONNEG PR_SF_NONNEG
 #define LITE PR_SF_LITE
 #define MAP PR_SF_MAP
+#define ALWAYS PR_SF_ALWAYS
 
 #endif

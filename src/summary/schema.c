@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "profreport/keys.h"
 #include "profreport/schema.h"
 
@@ -82,4 +84,67 @@ pr_schema_find(enum pr_schema_object object, const char *key)
         if (strcmp(pr_schema_rows[i].key, key) == 0)
             return &pr_schema_rows[i];
     return NULL;
+}
+
+/* Order the objects a member holds: its row's object, or its array's
+ * elements. */
+static int
+order_value(cJSON *v, enum pr_schema_object child)
+{
+    cJSON *e;
+    int ok = 1;
+
+    if (child == PR_SO_NONE)
+        return 1;
+    if (cJSON_IsObject(v))
+        return pr_schema_order(v, child);
+    if (!cJSON_IsArray(v))
+        return 1;
+    cJSON_ArrayForEach(e, v)
+    {
+        if (!pr_schema_order(e, child))
+            ok = 0;
+    }
+    return ok;
+}
+
+/* Each row's member is moved to the end in turn, so the members not yet
+ * placed stay at the front: a row's member, where the passes wrote them
+ * in order, is the first one looked at.  What is left in front of the
+ * first placed member then has no row, and follows. */
+int
+pr_schema_order(cJSON *o, enum pr_schema_object object)
+{
+    struct pr_schema_objinfo info = pr_schema_object(object);
+    cJSON *m, *first = NULL;
+    size_t i;
+    int ok = 1;
+
+    if (!cJSON_IsObject(o) || info.n == 0 ||
+        pr_schema_has_flag(object, PR_SF_MAP))
+        return 1;
+    for (i = info.first; i < info.first + info.n; i++) {
+        const struct pr_schema_row *r = &pr_schema_rows[i];
+
+        m = cJSON_GetObjectItemCaseSensitive(o, r->key);
+        if (m == NULL && (r->flags & PR_SF_ALWAYS))
+            m = cJSON_AddNullToObject(o, r->key);
+        else if (m != NULL) {
+            cJSON_DetachItemViaPointer(o, m);
+            cJSON_AddItemToArray(o, m); /* keeps its key; cannot fail */
+        } else
+            continue;
+        if (m == NULL) {
+            ok = 0;
+            continue;
+        }
+        first = first == NULL ? m : first;
+        if (!order_value(m, r->child))
+            ok = 0;
+    }
+    while (first != NULL && o->child != first) {
+        m = cJSON_DetachItemViaPointer(o, o->child);
+        cJSON_AddItemToArray(o, m);
+    }
+    return ok;
 }

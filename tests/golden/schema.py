@@ -54,22 +54,13 @@ def kind(v):
     return "OBJ" if isinstance(v, dict) else "ARR"
 
 
-# Keys whose place in their object depends on the run, so that no one
-# order of rows is the summary's (issue #34, step 4: what keeps a run from
-# being written once in schema order): a run's timeline stays where its
-# placeholder stands (before data_quality) when it is null and is appended
-# after attribution when computed; a recommendation's gain_note comes
-# before its gains when its rule writes it and after when the replay does.
-MOVES = {("RUNS", "timeline"), ("RUNS_RECOMMENDATIONS", "gain_note")}
-
-
 def check_order(rows, obj, v, path, out):
     """The members of v follow the order of obj's rows (what the summary
-    writes first is the earlier row), but for the keys of MOVES."""
+    writes first is the earlier row)."""
     order = {k: i for i, k in enumerate(rows[obj])}
     last, last_key = -1, None
     for k in v:
-        if k.startswith("_") or k not in order or (obj, k) in MOVES:
+        if k.startswith("_") or k not in order:
             continue
         if order[k] < last:
             out.add("%s: \"%s\" is written after \"%s\", but its row of %s "

@@ -503,20 +503,6 @@ threshold(const struct pr_trace *t, const struct spans *sp, int64_t step_ns)
     return thr;
 }
 
-static enum pr_status
-put_timeline(cJSON *run, cJSON *item, struct pr_error *err)
-{
-    if (item == NULL)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory (timeline)");
-    if (cJSON_GetObjectItemCaseSensitive(run, PR_K_TIMELINE) != NULL)
-        cJSON_DeleteItemFromObjectCaseSensitive(run, PR_K_TIMELINE);
-    if (!cJSON_AddItemToObject(run, PR_K_TIMELINE, item)) {
-        cJSON_Delete(item);
-        return pr_error_set(err, PR_E_NOMEM, "out of memory (timeline)");
-    }
-    return PR_OK;
-}
-
 enum pr_status
 pr_timeline_fill(const struct pr_trace *t, const struct pr_steps *steps,
                  cJSON *run, struct pr_error *err)
@@ -542,8 +528,9 @@ pr_timeline_fill(const struct pr_trace *t, const struct pr_steps *steps,
         int64_t dur = pr_sat_sub_i64(st->end_ns, st->start_ns);
 
         qsort(sp.v, sp.n, sizeof(sp.v[0]), cmp_span);
-        rc = put_timeline(
-            run, timeline_json(t, st, &sp, threshold(t, &sp, dur)), err);
+        rc = pr_emit_put(run, PR_K_TIMELINE,
+                         timeline_json(t, st, &sp, threshold(t, &sp, dur)),
+                         "timeline", err);
     }
     pr_idmap_free(&corr);
     free(sp.v);
