@@ -1,6 +1,7 @@
 /* trend.h - a `profreport trend` run: nightly summaries (or traces) as a
  * series, each night gated against the one before with the rules of
- * `diff` (diff_rules.h), reported as Markdown, HTML, PDF and JSON. */
+ * `diff` (diff_rules.h), reported as Markdown, HTML, PDF and JSON, and
+ * on a terminal as the tables of `profreport table`. */
 #ifndef PROFREPORT_TREND_H
 #define PROFREPORT_TREND_H
 
@@ -16,6 +17,8 @@ struct pr_trend_job {
     size_t n_inputs;
     int keep_order;    /* 1: the order given, not the recorded times */
     const char *junit; /* NULL: not asked */
+    int stdout_md;     /* --format md: standard output gets the Markdown,
+                          not the terminal's tables */
     struct pr_gate_job gate;
 };
 
@@ -31,6 +34,13 @@ struct pr_trend_job {
 PR_NODISCARD enum pr_status pr_trend_run(const struct pr_trend_job *job,
                                          const char **verdict,
                                          struct pr_error *err);
+
+/* The trend on a terminal: its verdict, the nights that could not be
+ * read, and the nights' table as the terminal tables of `profreport
+ * table` (table.h), prose wrapped to the terminal's width; the Markdown
+ * report's parts.  Errors: PR_E_NOMEM. */
+PR_NODISCARD enum pr_status
+pr_trend_text(const cJSON *trend, struct pr_buf *out, struct pr_error *err);
 
 /* The trend tree's gates of its last night as JUnit XML: one test per
  * gate and comparison (with the night before, with the first night),

@@ -39,8 +39,10 @@ static const char usage[] =
     "      --pdf FILE        the same charts and table as a PDF\n"
     "      --json FILE       the series and the crossings\n"
     "      --junit FILE      JUnit XML, one test per gate of the last night\n"
-    "      --markdown FILE   a table of nights (stdout when no report is\n"
-    "                        asked for)\n"
+    "      --markdown FILE   a table of nights (Markdown)\n"
+    "      --format FMT      standard output, when no report file is asked\n"
+    "                        for: text (the terminal's tables, as `table`\n"
+    "                        prints them; the default) or md (Markdown)\n"
     "  -q, --quiet           no progress on stderr\n"
     "  -h, --help            this text\n"
     "  -V, --version         print the version\n"
@@ -52,7 +54,7 @@ static const char usage[] =
     "nights), and with --fail 3 when the last night crossed a limit, 4 when\n"
     "it was inconclusive.\n";
 
-enum { OPT_KEEP = PR_GOPT_OWN, OPT_FAIL, OPT_JUNIT, OPT_STRICT };
+enum { OPT_KEEP = PR_GOPT_OWN, OPT_FAIL, OPT_JUNIT, OPT_STRICT, OPT_FORMAT };
 
 static const struct option long_opts[] = {
     {"input", required_argument, NULL, 'i'},
@@ -60,6 +62,7 @@ static const struct option long_opts[] = {
     {"fail", no_argument, NULL, OPT_FAIL},
     {"junit", required_argument, NULL, OPT_JUNIT},
     {"strict", no_argument, NULL, OPT_STRICT},
+    {"format", required_argument, NULL, OPT_FORMAT},
     PR_GATE_LONG_OPTIONS};
 
 struct trend_args {
@@ -100,6 +103,13 @@ one_option(void *ctx, int c, const char *arg, struct pr_error *err)
         return PR_OK;
     case OPT_STRICT:
         a->g.job.opts.strict = 1;
+        return PR_OK;
+    case OPT_FORMAT:
+        if (strcmp(arg, "text") != 0 && strcmp(arg, "md") != 0)
+            return pr_error_set(err, PR_E_USAGE,
+                                "--format: expected text or md, got \"%s\"",
+                                arg);
+        a->job.stdout_md = strcmp(arg, "md") == 0;
         return PR_OK;
     }
     return pr_error_set(err, PR_E_USAGE, "trend: unknown option");

@@ -1,6 +1,7 @@
-/* report_text.c - the diff on a terminal (standard output when no report
- * file is asked for): the Markdown report's parts in its order (verdict,
- * comparability, gates, per-run figures, change lists, method), its
+/* report_text.c - the diff and the trend on a terminal (standard output
+ * when no report file is asked for): the Markdown report's parts in its
+ * order (a diff's verdict, comparability, gates, per-run figures, change
+ * lists, method; a trend's verdict, unreadable nights and nights), its
  * tables laid out by the terminal tables of `profreport table`
  * (pr_table_render_cells: the same widths, alignment and name shortening)
  * and its prose wrapped to the terminal's width. */
@@ -13,6 +14,7 @@
 #include "profreport/sget.h"
 #include "profreport/shorten.h"
 #include "profreport/table.h"
+#include "profreport/trend.h"
 
 struct text {
     struct pr_buf *b;
@@ -225,6 +227,50 @@ pr_diff_text(const cJSON *diff, size_t top, struct pr_buf *out,
     runs_tables(out, diff);
     pr_dchanges_put(out, diff, top, change_head, table);
     method(&t, diff);
+    if (out->failed)
+        return pr_error_set(err, PR_E_NOMEM, "text: out of memory");
+    return PR_OK;
+}
+
+/* A night that could not be read, as the Markdown's warning says it. */
+static void
+unreadable(struct text *t, const cJSON *u)
+{
+    struct pr_buf s;
+
+    pr_buf_init(&s, 0);
+    if (pr_buf_printf(&s,
+                      "Warning: night %s could not be read and is left "
+                      "out: %s",
+                      pr_sget_str_or(u, PR_K_PATH, "?"),
+                      pr_sget_str_or(u, "error", "?")) != PR_OK)
+        t->b->failed = 1;
+    else
+        para(t, s.data);
+    pr_buf_free(&s);
+}
+
+enum pr_status
+pr_trend_text(const cJSON *trend, struct pr_buf *out, struct pr_error *err)
+{
+    struct text t;
+    struct pr_dtable n;
+    struct pr_dverdict v;
+    const cJSON *u;
+    char s[1200];
+
+    t.b = out;
+    t.width = (size_t)pr_table_term_width();
+    pr_dtrend_verdict(trend, &v);
+    snprintf(s, sizeof(s), "profreport trend: %s (%s)", v.word, v.counts);
+    heading(out, s);
+    pr_dadd(out, "\n");
+    cJSON_ArrayForEach(u, pr_sget(trend, "unreadable"))
+    {
+        unreadable(&t, u);
+    }
+    heading(out, "Nights");
+    pr_dtable_put(out, &n, pr_dtable_nights(&n, trend), table);
     if (out->failed)
         return pr_error_set(err, PR_E_NOMEM, "text: out of memory");
     return PR_OK;

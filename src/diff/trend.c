@@ -533,12 +533,20 @@ write_reports(const struct pr_trend_job *a, const cJSON *t,
     pr_outputs_init(&set);
     if (a->gate.json != NULL)
         st = stage_json(&set, a->gate.json, t, err);
-    if (st == PR_OK && (a->gate.markdown != NULL ||
-                        (a->gate.html == NULL && a->gate.json == NULL &&
-                         a->gate.pdf == NULL))) {
+    if (st == PR_OK && a->gate.markdown != NULL) {
         pr_buf_init(&b, 0);
-        st = stage_text(&set, a->gate.markdown ? a->gate.markdown : "-", &b,
-                        trend_markdown(t, &b, err), err);
+        st = stage_text(&set, a->gate.markdown, &b, trend_markdown(t, &b, err),
+                        err);
+    }
+    /* standard output, when no report file is asked for: the terminal's
+       tables, or the Markdown (--format md) */
+    if (st == PR_OK && a->gate.markdown == NULL && a->gate.html == NULL &&
+        a->gate.json == NULL && a->gate.pdf == NULL) {
+        pr_buf_init(&b, 0);
+        st = stage_text(&set, "-", &b,
+                        a->stdout_md ? trend_markdown(t, &b, err)
+                                     : pr_trend_text(t, &b, err),
+                        err);
     }
     if (st == PR_OK && a->gate.html != NULL) {
         pr_buf_init(&b, 0);

@@ -143,6 +143,37 @@ check "  a memory peak no night has reads 'no data'" \
     grep -q '>no data</text>' "$T_DIR/nomem.html"
 check "  with no 0 B scale under it" \
     sh -c "! grep -q '>0\.0 B</text>' '$T_DIR/nomem.html'"
+# issue #34: trend's standard output (no report file asked for) is the
+# terminal tables of `profreport table`, as diff's; --format md keeps the
+# Markdown of --markdown
+COLUMNS=100 "$PR_BIN" trend -q --input "$D/base.json" "$D/rerun.json" \
+    "$D/slow.json" "$T_DIR/none.json" > "$T_DIR/tt.txt"
+check "trend stdout: text tables, no Markdown table" \
+    sh -c "grep -q '^Nights\$' '$T_DIR/tt.txt' && ! grep -q '^|' '$T_DIR/tt.txt'"
+# numbers right-aligned under their headings, as table lays them out
+check "  the crossed night's row" \
+    grep -Eq '^3 +slow\.json +119 ms +122 ms +4\.50 GiB +yes +CROSSED' "$T_DIR/tt.txt"
+check "  its heading's numbers end where the cells do" sh -c "
+    h=\$(grep -m1 '^# *Input  *Mean step' '$T_DIR/tt.txt') &&
+    r=\$(grep -m1 '^1  *base\.json' '$T_DIR/tt.txt') &&
+    [ \$(printf '%s' \"\$h\" | awk '{print index(\$0, \"Mean step\") + 8}') = \
+      \$(printf '%s' \"\$r\" | awk '{print index(\$0, \"100 ms\") + 5}') ]"
+check "  the gates' prose wraps inside the width" \
+    sh -c "[ \$(awk 'length > 100' '$T_DIR/tt.txt' | grep -vc '^profreport trend\|^---') -eq 0 ] &&
+        grep -Eq '^ {20,}.*mann-whitney-exact' '$T_DIR/tt.txt'"
+check "  the unreadable night named" \
+    grep -q '^Warning: night .*none.json could not be read' "$T_DIR/tt.txt"
+"$PR_BIN" trend -q --input "$D/base.json" "$D/rerun.json" "$D/slow.json" \
+    --markdown "$T_DIR/tm.md"
+"$PR_BIN" trend -q --input "$D/base.json" "$D/rerun.json" "$D/slow.json" \
+    --format md > "$T_DIR/tm2.md"
+check "trend --format md: stdout is the Markdown of --markdown" \
+    cmp -s "$T_DIR/tm.md" "$T_DIR/tm2.md"
+"$PR_BIN" trend -q -i "$D/base.json" -i "$D/slow.json" --format xml \
+    2> "$T_DIR/err" > /dev/null
+check "trend --format xml exits 1" [ $? -eq 1 ]
+check "  naming the formats" grep -q 'expected text or md' "$T_DIR/err"
+
 "$PR_BIN" trend -q --fail -i "$D/base.json" -i "$D/slow.json" > /dev/null
 check "trend --fail exits 3 when the last night crossed" [ $? -eq 3 ]
 "$PR_BIN" trend -q -i "$D/base.json" 2> /dev/null
