@@ -15,9 +15,10 @@
  * their curves, and every other member null.  A rank form ends with
  * "form": "rank".  docs/summary-json.md lists it member by member.
  *
- * The columns a rank form's rows keep, and how the "(other)" row folds
- * each, are one table in rank_form.c (cols_*): a new column of the
- * operator or kernel tables is added there to reach the job's summary. */
+ * The members a rank form keeps, and the columns its rows keep, are the
+ * rows flagged RANK in src/summary/schema.def; the "(other)" row folds a
+ * column by its unit (rank_form.c): a new column of the operator or
+ * kernel tables reaches the job's summary with that flag. */
 #ifndef PROFREPORT_RANK_FORM_H
 #define PROFREPORT_RANK_FORM_H
 

@@ -39,15 +39,18 @@ enum pr_schema_unit {
 };
 
 enum pr_schema_flag {
-    PR_SF_SPEC = 1,   /* named by the shared spec (spec/summary-json.md) */
-    PR_SF_REQ = 2,    /* checked when a saved summary is read: present,
-                         of its types (contract.h) */
-    PR_SF_NONNEG = 4, /* with PR_SF_REQ: a number never below 0 */
-    PR_SF_LITE = 8,   /* kept in a merge's lite run (merge.c) */
-    PR_SF_MAP = 16,   /* the row's key is "*": the object's keys are data
-                         (names, families), each value of the row's types */
-    PR_SF_ALWAYS = 32 /* written on every run: null where no pass wrote it
-                         (pr_schema_order) */
+    PR_SF_SPEC = 1,    /* named by the shared spec (spec/summary-json.md) */
+    PR_SF_REQ = 2,     /* checked when a saved summary is read: present,
+                          of its types (contract.h) */
+    PR_SF_NONNEG = 4,  /* with PR_SF_REQ: a number never below 0 */
+    PR_SF_LITE = 8,    /* kept in a merge's lite run (merge.c) */
+    PR_SF_MAP = 16,    /* the row's key is "*": the object's keys are data
+                          (names, families), each value of the row's types */
+    PR_SF_ALWAYS = 32, /* written on every run: null where no pass wrote it
+                          (pr_schema_order) */
+    PR_SF_RANK = 64    /* kept in a job's rank form (rank_form.h): a run's
+                          member, whole or its table cut; a table's column,
+                          which the "(other)" row folds by its unit */
 };
 
 /* The objects of the tree.  PR_SO_TOP is the summary itself. */

@@ -18,5 +18,6 @@
 #define LITE PR_SF_LITE
 #define MAP PR_SF_MAP
 #define ALWAYS PR_SF_ALWAYS
+#define RANK PR_SF_RANK
 
 #endif

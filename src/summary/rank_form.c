@@ -10,6 +10,7 @@
 #include "profreport/jtext.h"
 #include "profreport/keys.h"
 #include "profreport/rank_form.h"
+#include "profreport/schema.h"
 #include "profreport/sget.h"
 
 /* How the "(other)" row folds a column of the rows it stands for. */
@@ -27,66 +28,53 @@ struct col {
     enum fold fold;
 };
 
-/* The columns a rank form's rows keep, in this order (a row without one
- * goes without it), and the "(other)" row's value of each.  Additive
- * columns sum, so the table's totals stay whole; the rest are a row's
- * own.  Kernel and operator columns added to the summary that a job
- * should keep for every rank go here. */
-static const struct col cols_operators[] = {
-    {PR_K_NAME, F_NAME},       {PR_K_CALLS, F_SUM},
-    {"device_self_us", F_SUM}, {"device_total_us", F_SUM},
-    {"host_self_us", F_SUM},   {"host_total_us", F_SUM},
-    {"tc_eligible", F_NULL},   {"tc_self_pct", F_NULL},
-    {"tc_total_pct", F_NULL},  {"flops", F_SUM},
-    {PR_K_BYTES, F_SUM},       {"achieved_tflops", F_NULL},
-    {"achieved_gbps", F_NULL}, {"arithmetic_intensity", F_NULL},
-    {"bound", F_NULL},         {"roofline_pct", F_NULL},
-    {"dtype", F_NULL},         {NULL, F_NULL},
-};
-
-static const struct col cols_by_shape[] = {
-    {PR_K_NAME, F_NAME},       {"input_shapes", F_NULL},
-    {"input_types", F_NULL},   {PR_K_CALLS, F_SUM},
-    {"device_self_us", F_SUM}, {"device_total_us", F_SUM},
-    {"host_self_us", F_SUM},   {"host_total_us", F_SUM},
-    {"tc_eligible", F_NULL},   {"tc_self_pct", F_NULL},
-    {"tc_total_pct", F_NULL},  {"flops", F_SUM},
-    {PR_K_BYTES, F_SUM},       {"achieved_tflops", F_NULL},
-    {"achieved_gbps", F_NULL}, {"arithmetic_intensity", F_NULL},
-    {"bound", F_NULL},         {"roofline_pct", F_NULL},
-    {"dtype", F_NULL},         {NULL, F_NULL},
-};
-
-static const struct col cols_kernels[] = {
-    {PR_K_NAME, F_NAME},
-    {"operator", F_NULL},
-    {PR_K_CALLS, F_SUM},
-    {"total_us", F_SUM},
-    {PR_K_MEAN_US, F_MEAN},
-    {PR_K_MIN_US, F_MIN},
-    {PR_K_MAX_US, F_MAX},
-    {"mean_blocks_per_sm", F_NULL},
-    {"mean_est_achieved_occupancy_pct", F_NULL},
-    {"tensor_cores_used", F_NULL},
-    {NULL, F_NULL},
-};
-
-/* memory.operators: per device and operator, every count additive */
-static const struct col cols_memory_ops[] = {
-    {PR_K_DEVICE, F_NULL},
-    {PR_K_NAME, F_NAME},
-    {PR_K_CALLS, F_SUM},
-    {"size_increase_bytes", F_SUM},
-    {"self_size_increase_bytes", F_SUM},
-    {"allocation_count", F_SUM},
-    {"self_allocation_count", F_SUM},
-    {"allocation_size_bytes", F_SUM},
-    {"self_allocation_size_bytes", F_SUM},
-    {NULL, F_NULL},
-};
-
 #define MAX_COLS 24
 #define MAX_BASIS 2
+
+/* The columns a rank form's rows keep are their object's rows flagged
+ * RANK in schema.def, in the rows' order (a row without one goes without
+ * it).  The "(other)" row folds each by what it counts: additive units
+ * (µs, bytes, counts, FLOPs) sum, so the table's totals stay whole; a
+ * kernel's mean, min and max fold as such; the rest (shares, rates,
+ * bounds, flags, names of one row) are a row's own. */
+static enum fold
+fold_of(const struct pr_schema_row *r)
+{
+    if (strcmp(r->key, PR_K_NAME) == 0)
+        return F_NAME;
+    if (strcmp(r->key, PR_K_MEAN_US) == 0)
+        return F_MEAN;
+    if (strcmp(r->key, PR_K_MIN_US) == 0)
+        return F_MIN;
+    if (strcmp(r->key, PR_K_MAX_US) == 0)
+        return F_MAX;
+    switch (r->unit) {
+    case PR_SU_US:
+    case PR_SU_BYTES:
+    case PR_SU_COUNT:
+    case PR_SU_FLOP:
+        return F_SUM;
+    default:
+        return F_NULL;
+    }
+}
+
+/* object's RANK rows as columns, ended by a NULL key. */
+static void
+cols_of(enum pr_schema_object object, struct col *cols)
+{
+    struct pr_schema_objinfo o = pr_schema_object(object);
+    size_t i, n = 0;
+
+    for (i = o.first; i < o.first + o.n && n + 1 < MAX_COLS; i++) {
+        if (!(pr_schema_rows[i].flags & PR_SF_RANK))
+            continue;
+        cols[n].key = pr_schema_rows[i].key;
+        cols[n++].fold = fold_of(&pr_schema_rows[i]);
+    }
+    cols[n].key = NULL;
+    cols[n].fold = F_NULL;
+}
 
 /* A table cut to its rows of at least the share of any basis column's
  * total (the time the table is sorted by; for operators by name host
@@ -94,63 +82,31 @@ static const struct col cols_memory_ops[] = {
  * column's total when the basis columns total nothing (a trace without
  * device time). */
 struct table {
-    const struct col *cols;
+    enum pr_schema_object object; /* its rows' */
     const char *basis[MAX_BASIS];
     const char *fallback;
 };
 
-static const struct table t_operators = {
-    cols_operators, {"device_self_us", "host_self_us"}, NULL};
-static const struct table t_by_shape = {
-    cols_by_shape, {"device_self_us", NULL}, "host_self_us"};
-static const struct table t_kernels = {cols_kernels, {"total_us", NULL}, NULL};
-static const struct table t_memory_ops = {
-    cols_memory_ops, {"allocation_size_bytes", NULL}, NULL};
-
-enum how { WHOLE, ROWS, FINDINGS, MEMORY };
-
-/* The members of a rank form; every other member of the run is null. */
-static const struct {
-    const char *key;
-    enum how how;
-    const struct table *t;
-} members[] = {
-    {PR_K_WORKER, WHOLE, NULL},
-    {PR_K_SPAN, WHOLE, NULL},
-    {PR_K_RANK, WHOLE, NULL},
-    {"world_size", WHOLE, NULL},
-    {"world_size_source", WHOLE, NULL},
-    {"device_kind", WHOLE, NULL},
-    {"framework", WHOLE, NULL},
-    {"step_phases", WHOLE, NULL},
-    {"hccl", WHOLE, NULL},
-    {"npu_memory", WHOLE, NULL},
-    {"verdict", WHOLE, NULL},
-    {PR_K_DEVICES, WHOLE, NULL},
-    {PR_K_STEPS, WHOLE, NULL},
-    {PR_K_STEP_SUMMARY, WHOLE, NULL},
-    {PR_K_GPU_METRICS, WHOLE, NULL},
-    {"operators", ROWS, &t_operators},
-    {"operators_by_shape", ROWS, &t_by_shape},
-    {"kernels", ROWS, &t_kernels},
-    {"tensor_cores", FINDINGS, NULL},
-    {"memory", MEMORY, NULL},
-    {PR_K_COMMUNICATION, WHOLE, NULL},
-    {"recommendations", WHOLE, NULL},
-    {"data_quality", WHOLE, NULL},
-    {"diagnostics", WHOLE, NULL},
-    {"temporal_breakdown", WHOLE, NULL},
-    {"attribution", WHOLE, NULL},
-    {"copies", WHOLE, NULL},
-    {"launches", WHOLE, NULL},
-    {"synchronization", WHOLE, NULL},
-    {"host_cpu", WHOLE, NULL},
-    {"roofline", WHOLE, NULL},
-    {"source_view", WHOLE, NULL},
-    {"module_view", WHOLE, NULL},
-    {"layer_view", WHOLE, NULL},
-    {"operators_source", WHOLE, NULL},
+static const struct table tables[] = {
+    {PR_SO_RUNS_OPERATORS, {PR_K_DEVICE_SELF_US, PR_K_HOST_SELF_US}, NULL},
+    {PR_SO_RUNS_OPERATORS_BY_SHAPE,
+     {PR_K_DEVICE_SELF_US, NULL},
+     PR_K_HOST_SELF_US},
+    {PR_SO_RUNS_KERNELS, {PR_K_TOTAL_US, NULL}, NULL},
+    {PR_SO_RUNS_MEMORY_OPERATORS, {PR_K_ALLOCATION_SIZE_BYTES, NULL}, NULL},
 };
+
+/* The table of object's rows, NULL when its rows are kept whole. */
+static const struct table *
+table_of(enum pr_schema_object object)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+        if (tables[i].object == object)
+            return &tables[i];
+    return NULL;
+}
 
 /* The printed value of row[key], NAN when it has none. */
 static double
@@ -280,7 +236,7 @@ put_other(struct pr_buf *b, const struct acc *a, const struct col *cols)
             v = a->has[j] ? a->max[j] : NAN;
             break;
         case F_MEAN: {
-            double tot = sum_of(a, cols, "total_us"),
+            double tot = sum_of(a, cols, PR_K_TOTAL_US),
                    calls = sum_of(a, cols, PR_K_CALLS);
             v = calls > 0 ? tot / calls : NAN;
             break;
@@ -315,6 +271,7 @@ put_rows(struct pr_buf *b, const cJSON *arr, const struct table *t)
 {
     double total[MAX_BASIS + 1] = {0}, any = 0;
     const char *basis[MAX_BASIS + 1] = {NULL};
+    struct col cols[MAX_COLS];
     struct acc *a;
     const cJSON *row;
     size_t k;
@@ -325,6 +282,7 @@ put_rows(struct pr_buf *b, const cJSON *arr, const struct table *t)
     a = calloc(1, sizeof(*a));
     if (a == NULL)
         return 0;
+    cols_of(t->object, cols);
     for (k = 0; k < MAX_BASIS; k++)
         basis[k] = t->basis[k];
     cJSON_ArrayForEach(row, arr)
@@ -350,16 +308,14 @@ put_rows(struct pr_buf *b, const cJSON *arr, const struct table *t)
         if (!ok)
             break;
         if (!kept(row, basis, total)) {
-            fold_row(a, row, t->cols);
+            fold_row(a, row, cols);
             continue;
         }
-        ok =
-            (first || pr_buf_addc(b, ',') == PR_OK) && put_row(b, row, t->cols);
+        ok = (first || pr_buf_addc(b, ',') == PR_OK) && put_row(b, row, cols);
         first = 0;
     }
     if (ok && a->rows > 0)
-        ok =
-            (first || pr_buf_addc(b, ',') == PR_OK) && put_other(b, a, t->cols);
+        ok = (first || pr_buf_addc(b, ',') == PR_OK) && put_other(b, a, cols);
     free(a);
     return ok && pr_buf_addc(b, ']') == PR_OK;
 }
@@ -407,7 +363,7 @@ put_memory(struct pr_buf *b, const cJSON *mem)
     for (m = mem->child; ok && m != NULL; m = m->next) {
         ok = put_key(b, m->string, &first);
         if (strcmp(m->string, "operators") == 0) {
-            ok = ok && put_rows(b, m, &t_memory_ops);
+            ok = ok && put_rows(b, m, table_of(PR_SO_RUNS_MEMORY_OPERATORS));
             continue;
         }
         if (strcmp(m->string, PR_K_DEVICES) != 0 || !cJSON_IsArray(m)) {
@@ -439,31 +395,49 @@ put_memory(struct pr_buf *b, const cJSON *mem)
     return ok && pr_buf_addc(b, '}') == PR_OK;
 }
 
+enum how { NONE, WHOLE, ROWS, FINDINGS, MEMORY };
+
+/* What a rank form keeps of the run's member key: the run's rows flagged
+ * RANK in schema.def, whole, or cut where their rows' object has a table
+ * here (the operator and kernel tables); tensor_cores without its
+ * findings and memory without its curves; nothing (null) of the rest. */
+static enum how
+how_of(const char *key, const struct table **t)
+{
+    const struct pr_schema_row *r = pr_schema_find(PR_SO_RUNS, key);
+
+    *t = NULL;
+    if (r == NULL || !(r->flags & PR_SF_RANK))
+        return NONE;
+    if (strcmp(key, PR_K_TENSOR_CORES) == 0)
+        return FINDINGS;
+    if (strcmp(key, PR_K_MEMORY) == 0)
+        return MEMORY;
+    *t = table_of(r->child);
+    return *t != NULL ? ROWS : WHOLE;
+}
+
 int
 pr_rank_form_text(const cJSON *run, struct pr_buf *b)
 {
     const cJSON *m;
-    size_t i;
+    const struct table *t;
     int ok = pr_buf_addc(b, '{') == PR_OK, first = 1;
 
     for (m = run != NULL ? run->child : NULL; ok && m != NULL; m = m->next) {
-        if (m->string == NULL || strcmp(m->string, "form") == 0 ||
+        if (m->string == NULL || strcmp(m->string, PR_K_FORM) == 0 ||
             m->string[0] == '_') /* a private member (jobs.h) */
             continue;
-        for (i = 0; i < sizeof(members) / sizeof(members[0]); i++)
-            if (strcmp(members[i].key, m->string) == 0)
-                break;
         ok = put_key(b, m->string, &first);
-        if (i == sizeof(members) / sizeof(members[0])) {
+        switch (how_of(m->string, &t)) {
+        case NONE:
             ok = ok && pr_buf_adds(b, "null") == PR_OK;
-            continue;
-        }
-        switch (members[i].how) {
+            break;
         case WHOLE:
             ok = ok && pr_jtext_put(b, m);
             break;
         case ROWS:
-            ok = ok && put_rows(b, m, members[i].t);
+            ok = ok && put_rows(b, m, t);
             break;
         case FINDINGS:
             ok = ok && put_findings(b, m);
@@ -473,7 +447,7 @@ pr_rank_form_text(const cJSON *run, struct pr_buf *b)
             break;
         }
     }
-    ok = ok && put_key(b, "form", &first) && pr_jtext_str(b, "rank");
+    ok = ok && put_key(b, PR_K_FORM, &first) && pr_jtext_str(b, "rank");
     return ok && pr_buf_addc(b, '}') == PR_OK;
 }
 

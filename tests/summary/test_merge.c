@@ -574,6 +574,80 @@ test_rank_form(void **state)
     cJSON_Delete(doc);
 }
 
+/* The keys of row flagged RANK in object's rows, in row's order, or
+ * (all) every key of row. */
+static void
+rank_keys(const cJSON *row, enum pr_schema_object object, int all, char *buf,
+          size_t cap)
+{
+    const cJSON *m;
+    size_t len = 0;
+
+    buf[0] = '\0';
+    cJSON_ArrayForEach(m, row)
+    {
+        const struct pr_schema_row *r = pr_schema_find(object, m->string);
+        int n;
+        if (!all && (r == NULL || !(r->flags & PR_SF_RANK)))
+            continue;
+        n = snprintf(buf + len, cap - len, "%s,", m->string);
+        assert_true(n > 0 && (size_t)n < cap - len);
+        len += (size_t)n;
+    }
+}
+
+/* A rank form keeps what schema.def flags RANK: a run's member that is
+ * not RANK is null (the timeline, the layers), one that is keeps its
+ * value (steps whole, the operator and kernel tables cut), and a table's
+ * kept row holds its whole row's RANK keys, in order. */
+static void
+test_rank_form_is_schema_rank(void **state)
+{
+    struct fx *fx = *state;
+    struct pr_error err = {0};
+    cJSON *doc = NULL, *form;
+    const cJSON *whole, *c;
+    struct pr_buf b;
+    char want[2000], got[2000];
+    int kept = 0, nulled = 0, cut = 0;
+
+    assert_int_equal(pr_saved_load(fx->paths[1], 0, &doc, &err), PR_OK);
+    whole = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0);
+    pr_buf_init(&b, 0);
+    assert_true(pr_rank_form_text(whole, &b));
+    form = cJSON_Parse(b.data);
+    pr_buf_free(&b);
+    assert_non_null(form);
+    cJSON_ArrayForEach(c, whole)
+    {
+        const struct pr_schema_row *row = pr_schema_find(PR_SO_RUNS, c->string);
+        const cJSON *f = cJSON_GetObjectItem(form, c->string);
+        assert_non_null(f);
+        if (row == NULL || !(row->flags & PR_SF_RANK)) {
+            if (!cJSON_IsNull(f))
+                fail_msg("%s: kept, but not RANK", c->string);
+            nulled += !cJSON_IsNull(c);
+            continue;
+        }
+        if (cJSON_IsNull(f) && !cJSON_IsNull(c))
+            fail_msg("%s: RANK, but null", c->string);
+        kept++;
+        if (row->child == PR_SO_NONE || !cJSON_IsArray(c) ||
+            !pr_schema_has_flag(row->child, PR_SF_RANK))
+            continue;
+        /* the largest row is kept: its RANK keys, nothing else */
+        rank_keys(c->child, row->child, 0, want, sizeof(want));
+        rank_keys(f->child, row->child, 1, got, sizeof(got));
+        assert_string_equal(got, want);
+        cut++;
+    }
+    assert_true(kept >= 20);
+    assert_true(nulled > 0);
+    assert_int_equal(cut, 3); /* operators, by shape, kernels */
+    cJSON_Delete(form);
+    cJSON_Delete(doc);
+}
+
 /* The whole runs of fx's files with numbers no short decimal holds, as
  * an analysis would give them before they are printed. */
 static cJSON *
@@ -764,6 +838,7 @@ main(void)
         cmocka_unit_test(test_duplicate_run),
         cmocka_unit_test(test_jtext_num),
         cmocka_unit_test(test_rank_form),
+        cmocka_unit_test(test_rank_form_is_schema_rank),
         cmocka_unit_test(test_store_same_as_saved),
     };
 
