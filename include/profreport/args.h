@@ -37,6 +37,12 @@ PR_NODISCARD enum pr_status pr_args_push(const char ***v, size_t *n,
 
 /* ---- diff and trend: the gates, the reports, quiet/help/version ---- */
 
+/* --format FMT of diff and trend, what standard output gets when no
+ * report file is asked for: *md = 0 for "text" (the terminal's tables),
+ * 1 for "md" (Markdown).  Errors: PR_E_USAGE for any other word. */
+PR_NODISCARD enum pr_status pr_args_stdout_format(const char *arg, int *md,
+                                                  struct pr_error *err);
+
 /* getopt values of the shared long options; a command numbers its own
  * from PR_GOPT_OWN. */
 enum {

@@ -105,12 +105,7 @@ one_option(void *ctx, int c, const char *arg, struct pr_error *err)
         a->g.job.opts.strict = 1;
         return PR_OK;
     case OPT_FORMAT:
-        if (strcmp(arg, "text") != 0 && strcmp(arg, "md") != 0)
-            return pr_error_set(err, PR_E_USAGE,
-                                "--format: expected text or md, got \"%s\"",
-                                arg);
-        a->job.stdout_md = strcmp(arg, "md") == 0;
-        return PR_OK;
+        return pr_args_stdout_format(arg, &a->job.stdout_md, err);
     }
     return pr_error_set(err, PR_E_USAGE, "trend: unknown option");
 }

@@ -139,3 +139,13 @@ pr_gate_hint(const struct pr_error *err)
 {
     return strstr(err->msg, "bad rule") != NULL ? PR_RULE_GRAMMAR : NULL;
 }
+
+enum pr_status
+pr_args_stdout_format(const char *arg, int *md, struct pr_error *err)
+{
+    if (strcmp(arg, "text") != 0 && strcmp(arg, "md") != 0)
+        return pr_error_set(err, PR_E_USAGE,
+                            "--format: expected text or md, got \"%s\"", arg);
+    *md = strcmp(arg, "md") == 0;
+    return PR_OK;
+}
