@@ -499,6 +499,25 @@ col_sum(const cJSON *rows, const char *key)
     return t;
 }
 
+/* The rank form of the first run of fx's second file, parsed; *doc the
+ * file (the caller's to free), *whole its run. */
+static cJSON *
+rank_form_of(const struct fx *fx, cJSON **doc, const cJSON **whole)
+{
+    struct pr_error err = {0};
+    struct pr_buf b;
+    cJSON *form;
+
+    assert_int_equal(pr_saved_load(fx->paths[1], 0, doc, &err), PR_OK);
+    *whole = cJSON_GetArrayItem(cJSON_GetObjectItem(*doc, "runs"), 0);
+    pr_buf_init(&b, 0);
+    assert_true(pr_rank_form_text(*whole, &b));
+    form = cJSON_Parse(b.data);
+    pr_buf_free(&b);
+    assert_non_null(form);
+    return form;
+}
+
 /* A run's rank form: the larger rows, one "(other)" row with the rest,
  * totals whole, the long members null, and a summary of it still meets
  * the contract. */
@@ -509,19 +528,12 @@ test_rank_form(void **state)
     struct pr_error err = {0};
     cJSON *doc = NULL, *form, *run;
     const cJSON *whole, *rows, *r, *other;
-    struct pr_buf b;
     const char *tables[] = {"operators", "operators_by_shape", "kernels"};
     const char *cols[] = {"calls", "device_self_us", "host_self_us",
                           "total_us"};
     size_t t, k, n_rows;
 
-    assert_int_equal(pr_saved_load(fx->paths[1], 0, &doc, &err), PR_OK);
-    whole = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0);
-    pr_buf_init(&b, 0);
-    assert_true(pr_rank_form_text(whole, &b));
-    form = cJSON_Parse(b.data);
-    pr_buf_free(&b);
-    assert_non_null(form);
+    form = rank_form_of(fx, &doc, &whole);
     assert_true(pr_rank_form_is(form));
     assert_false(pr_rank_form_is(whole));
     for (t = 0; t < 3; t++) {
@@ -604,20 +616,12 @@ static void
 test_rank_form_is_schema_rank(void **state)
 {
     struct fx *fx = *state;
-    struct pr_error err = {0};
     cJSON *doc = NULL, *form;
     const cJSON *whole, *c;
-    struct pr_buf b;
     char want[2000], got[2000];
     int kept = 0, nulled = 0, cut = 0;
 
-    assert_int_equal(pr_saved_load(fx->paths[1], 0, &doc, &err), PR_OK);
-    whole = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0);
-    pr_buf_init(&b, 0);
-    assert_true(pr_rank_form_text(whole, &b));
-    form = cJSON_Parse(b.data);
-    pr_buf_free(&b);
-    assert_non_null(form);
+    form = rank_form_of(fx, &doc, &whole);
     cJSON_ArrayForEach(c, whole)
     {
         const struct pr_schema_row *row = pr_schema_find(PR_SO_RUNS, c->string);
