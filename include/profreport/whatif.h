@@ -65,6 +65,17 @@ enum pr_whatif {
  * claimed (the recommendations say so in gain_note). */
 #define PR_WHATIF_COLD_PCT 20.0
 
+/* The launch rule's evidence (recommend.c rule_launch_bound; the
+ * verdict names the parts a run misses, whatif.c): this many launches,
+ * this share of them kernels under PR_LAUNCH_SMALL_US, runtime calls this
+ * share of the step and the device idle this share of its time waiting
+ * for the host. */
+#define PR_LAUNCH_MIN_CALLS 100.0
+#define PR_LAUNCH_SMALL_US 10.0
+#define PR_LAUNCH_SMALL_SHARE 0.5
+#define PR_LAUNCH_RUNTIME_SHARE 0.10
+#define PR_LAUNCH_HOST_WAIT_PCT 10.0
+
 /* A finding the critical path alone drives (pathrules.c, and a capture's
  * first-use costs under PR_WHATIF_COLD_PCT) needs its replay to save this
  * share of the step: under it the rules on the run's aggregates speak. */

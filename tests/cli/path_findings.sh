@@ -196,7 +196,9 @@ t = runs[1]['verdict']['text']
 assert 'Also replayed, with no finding: CUDA graphs' in t and '4.4% of the step' in t, t
 # and why it is none: under the path's own threshold, the rule's evidence missing
 assert 'under the 5% of the step at which the path alone makes a finding' in t, t
-assert 'the launch rule' in t and 'evidence (100 launches or more' in t, t
+assert 'the launch rule' in t and 'evidence does not hold: ' in t and 'needed)' in t, t
+import re
+assert re.search(r'runtime calls are [0-9.]+% of the step \(10% needed\)', t), t
 assert 'twice the batch' not in t, t
 ids = [f['id'] for f in runs[1]['verdict']['findings']]
 assert 'launch_bound' not in ids and 'dtype_conversions' in ids, ids

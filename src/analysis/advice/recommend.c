@@ -905,8 +905,8 @@ rule_launch_bound(struct rctx *c)
         if (!isfinite(n) || !isfinite(mean))
             continue;
         calls += n;
-        small += mean < 10.0 ? n : 0;
-        small_us += mean < 10.0 ? n * mean : 0;
+        small += mean < PR_LAUNCH_SMALL_US ? n : 0;
+        small_us += mean < PR_LAUNCH_SMALL_US ? n * mean : 0;
     }
     /* evidence: the GPU idles while the CPU has not yet launched; CANN's
        online operator compilation is runtime time too, but no launch
@@ -914,8 +914,9 @@ rule_launch_bound(struct rctx *c)
     if (opc >= 0.5 * rt)
         return;
     rt -= opc;
-    if (calls < 100 || small / calls < 0.5 || !(rt >= 0.10) ||
-        !(host_wait >= 10.0))
+    if (calls < PR_LAUNCH_MIN_CALLS || small / calls < PR_LAUNCH_SMALL_SHARE ||
+        !(rt >= PR_LAUNCH_RUNTIME_SHARE) ||
+        !(host_wait >= PR_LAUNCH_HOST_WAIT_PCT))
         return;
     snprintf(text, sizeof(text),
              "%.0f%% of %.0f kernel launches run under "

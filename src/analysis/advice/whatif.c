@@ -2163,29 +2163,79 @@ idle_dominant_pct(const cJSON *kinds)
     return 100.0 * idle / total;
 }
 
+/* The parts of the launch rule's evidence (PR_LAUNCH_*) the run misses,
+ * each with its value, from the summary's kernel table, step breakdown
+ * and launch view ("" where none can be measured). */
+static void
+launch_misses(const cJSON *run, char *buf, size_t cap)
+{
+    const cJSON *k, *ss = pr_sget(run, PR_K_STEP_SUMMARY);
+    double calls = 0, small = 0, mean = pr_sget_num(ss, PR_K_MEAN_US);
+    double rt = pr_sget_num(pr_sget(ss, PR_K_BREAKDOWN_US), PR_K_RUNTIME);
+    double wait =
+        pr_sget_num(pr_sget(run, PR_K_LAUNCHES), PR_K_GPU_IDLE_HOST_WAIT_PCT);
+    size_t len = 0;
+    int n = 0;
+
+    buf[0] = '\0';
+    cJSON_ArrayForEach(k, pr_sget(run, PR_K_KERNELS))
+    {
+        double c = pr_sget_num(k, PR_K_CALLS), m = pr_sget_num(k, PR_K_MEAN_US);
+
+        if (!isfinite(c) || !isfinite(m))
+            continue;
+        calls += c;
+        small += m < PR_LAUNCH_SMALL_US ? c : 0;
+    }
+    if (calls < PR_LAUNCH_MIN_CALLS)
+        len =
+            pr_append(buf, cap, len, "%s%.0f launches", n++ ? ", " : "", calls);
+    else if (small / calls < PR_LAUNCH_SMALL_SHARE)
+        len = pr_append(buf, cap, len,
+                        "%s%.0f%% of %.0f launches are kernels under "
+                        "%.0f \xC2\xB5s (half needed)",
+                        n++ ? ", " : "", 100.0 * small / calls, calls,
+                        PR_LAUNCH_SMALL_US);
+    if (mean > 0 && rt / mean < PR_LAUNCH_RUNTIME_SHARE)
+        len = pr_append(buf, cap, len,
+                        "%sruntime calls are %.1f%% of the step (%.0f%% "
+                        "needed)",
+                        n++ ? ", " : "", 100.0 * rt / mean,
+                        100.0 * PR_LAUNCH_RUNTIME_SHARE);
+    if (wait < PR_LAUNCH_HOST_WAIT_PCT)
+        pr_append(buf, cap, len,
+                  "%sthe device idles %.1f%% of its time waiting for the "
+                  "host (%.0f%% needed)",
+                  n++ ? ", " : "", wait, PR_LAUNCH_HOST_WAIT_PCT);
+}
+
 /* Why a replay that saves more than a finding gave none: its rule's own
  * evidence (recommend.c) is missing, and a replay alone makes a finding
  * only for the rules pathrules.c drives, from PR_WHATIF_PATH_PCT up. */
 static const char *
-unclaimed_why(const char *id, char *buf, size_t cap)
+unclaimed_why(const cJSON *run, const char *id, char *buf, size_t cap)
 {
-    const char *rule = NULL;
+    char miss[300];
 
-    if (strcmp(id, "launch_bound") == 0)
-        rule = "the launch rule's evidence (100 launches or more, most "
-               "kernels under 10 \xC2\xB5s, runtime calls 10% of the step "
-               "and the device idle 10% of its time waiting for launches) "
-               "does not hold";
-    else if (strcmp(id, "host_sync") == 0)
-        rule = "blocking syncs idle the device less than 2% of the steps";
-    if (rule == NULL)
-        return "the rule that gives this advice needs evidence this trace "
-               "does not hold";
-    snprintf(buf, cap,
-             "it is under the %.0f%% of the step at which the path alone "
-             "makes a finding, and %s",
-             PR_WHATIF_PATH_PCT, rule);
-    return buf;
+    if (strcmp(id, "launch_bound") == 0) {
+        launch_misses(run, miss, sizeof(miss));
+        snprintf(buf, cap,
+                 "it is under the %.0f%% of the step at which the path "
+                 "alone makes a finding, and the launch rule's evidence "
+                 "does not hold: %s",
+                 PR_WHATIF_PATH_PCT, miss[0] ? miss : "see Host and device");
+        return buf;
+    }
+    if (strcmp(id, "host_sync") == 0) {
+        snprintf(buf, cap,
+                 "it is under the %.0f%% of the step at which the path "
+                 "alone makes a finding, and blocking syncs idle the device "
+                 "less than 2%% of the steps",
+                 PR_WHATIF_PATH_PCT);
+        return buf;
+    }
+    return "the rule that gives this advice needs evidence this trace "
+           "does not hold";
 }
 
 /* A replayed change that saves more than a finding shown in the verdict
@@ -2233,15 +2283,15 @@ unclaimed_replay(const cJSON *run, const cJSON *cp, char *text, size_t cap)
     if (big != NULL) {
         const char *ch = pr_sget_str_or(big, PR_K_CHANGE, "?");
         int cut = (int)strcspn(ch, ":");
-        char why[300];
+        char why[600];
 
-        pr_append(
-            text, cap, strlen(text),
-            " Also replayed, with no finding: %.*s, %.1f%% of the "
-            "step, more than a finding below saves; no finding, as %s "
-            "(the Critical path part lists every replay).",
-            cut > 100 ? 100 : cut, ch, pr_sget_num(big, PR_K_GAIN_PCT),
-            unclaimed_why(pr_sget_str_or(big, PR_K_ID, ""), why, sizeof(why)));
+        pr_append(text, cap, strlen(text),
+                  " Also replayed, with no finding: %.*s, %.1f%% of the "
+                  "step, more than a finding below saves; no finding, as %s "
+                  "(the Critical path part lists every replay).",
+                  cut > 100 ? 100 : cut, ch, pr_sget_num(big, PR_K_GAIN_PCT),
+                  unclaimed_why(run, pr_sget_str_or(big, PR_K_ID, ""), why,
+                                sizeof(why)));
     }
 }
 
