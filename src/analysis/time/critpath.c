@@ -2157,6 +2157,7 @@ struct lwait {
     int64_t held_ns, held_max_ns;
     size_t held_n;
     uint32_t held_ev, held_by_ev;
+    size_t held_all; /* such waits of any task in the steps' graphs */
 };
 
 /* The wait held_by gave node n: from the latest of its other edges (its
@@ -2203,9 +2204,12 @@ note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
         int64_t held;
         uint32_t by = PR_CP_NONE;
 
-        if (!n->on_path || n->type != PR_CP_N_TASK || n->ev == PR_CP_NONE)
+        if (n->type != PR_CP_N_TASK || n->ev == PR_CP_NONE)
             continue;
         held = held_wait(t, g, n, &by);
+        lw->held_all += held > 0;
+        if (!n->on_path)
+            continue;
         if (held > 0) {
             lw->held_ns = pr_sat_add_i64(lw->held_ns, held);
             lw->held_n++;
@@ -2254,11 +2258,39 @@ bare_len(const char *name)
     return (int)(n > 100 ? 100 : n);
 }
 
+/* Blocks a kernel gives each SM to run: its grid over the device's SMs,
+ * else Kineto's "blocks per SM" (the same ratio); NaN unknown. */
+static double
+blocks_per_sm(const struct pr_trace *t, uint32_t ev)
+{
+    struct pr_gpu_info gb;
+    const struct pr_gpu_info *g = pr_trace_gpu(t, &t->events[ev], &gb);
+    const struct pr_device *d;
+
+    if (g == NULL)
+        return NAN;
+    d = pr_trace_device(t, g->device);
+    if (d != NULL && d->num_sms > 0 && g->grid[0] > 0 && g->grid[1] > 0 &&
+        g->grid[2] > 0)
+        return (double)g->grid[0] * g->grid[1] * g->grid[2] / d->num_sms;
+    return g->blocks_per_sm > 0 && isfinite(g->blocks_per_sm) ? g->blocks_per_sm
+                                                              : NAN;
+}
+
+/* The most blocks an SM of any NVIDIA GPU keeps resident (32 from
+ * sm_50 on, 16 before; CUDA's programming guide, "Compute
+ * Capabilities"): a kernel with more blocks a SM runs in waves, and the
+ * block scheduler starts a higher-priority stream's pending blocks
+ * before its next wave (CUDA's guide, "Stream Priorities"). */
+#define MAX_RESIDENT_BLOCKS 32.0
+
 static void
 emit_held(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
           cJSON *cp, int *ok)
 {
-    char text[700], a[64], b[64], w[32];
+    char text[1400], a[64], b[64], w[32], all[120] = "";
+    double waves = NAN, bps;
+    size_t len;
 
     if (lw->held_n == 0 || n_steps == 0) {
         pr_emit_null(cp, PR_K_HELD_NOTE, ok);
@@ -2270,18 +2302,49 @@ emit_held(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
         snprintf(w, sizeof(w), "%.2f ms", (double)lw->held_max_ns / 1e6);
     else
         snprintf(w, sizeof(w), "%.0f us", (double)lw->held_max_ns / 1e3);
-    snprintf(text, sizeof(text),
-             "%zu task%s on the steps' critical paths (%.2f ms a step) "
-             "waited after %s launch for the SMs a kernel on another stream "
-             "held, starting as it drained; the path runs through that "
-             "kernel. The longest: %.*s on %s waited %s for %.*s on %s.",
-             lw->held_n, lw->held_n == 1 ? "" : "s",
-             (double)lw->held_ns / 1e6 / (double)n_steps,
-             lw->held_n == 1 ? "its" : "their",
-             bare_len(pr_trace_str(t, t->events[lw->held_ev].name)),
-             pr_trace_str(t, t->events[lw->held_ev].name), a, w,
-             bare_len(pr_trace_str(t, t->events[lw->held_by_ev].name)),
-             pr_trace_str(t, t->events[lw->held_by_ev].name), b);
+    /* what it counts: the waits on the path, of all in the steps
+       (review-5 finding 11: 5 on the path, 6 in hta_diff_control) */
+    if (lw->held_all > lw->held_n)
+        snprintf(all, sizeof(all),
+                 "; %zu tasks waited so in the steps in all, on the paths "
+                 "or off them",
+                 lw->held_all);
+    len = (size_t)snprintf(
+        text, sizeof(text),
+        "On the steps' critical paths, %zu task%s (%.2f ms a step) "
+        "waited after %s launch for the SMs a kernel on another stream "
+        "held, starting as it drained; the path runs through that "
+        "kernel%s. The longest: %.*s on %s waited %s for %.*s on %s.",
+        lw->held_n, lw->held_n == 1 ? "" : "s",
+        (double)lw->held_ns / 1e6 / (double)n_steps,
+        lw->held_n == 1 ? "its" : "their", all,
+        bare_len(pr_trace_str(t, t->events[lw->held_ev].name)),
+        pr_trace_str(t, t->events[lw->held_ev].name), a, w,
+        bare_len(pr_trace_str(t, t->events[lw->held_by_ev].name)),
+        pr_trace_str(t, t->events[lw->held_by_ev].name), b);
+    /* the lever, where the holder ran in waves: its later blocks were
+       still pending when the short kernel was ready */
+    bps = blocks_per_sm(t, lw->held_by_ev);
+    if (bps > MAX_RESIDENT_BLOCKS)
+        waves = bps / MAX_RESIDENT_BLOCKS;
+    /* and the wait spans more than the holder's last wave (its time over
+       its fewest waves): a wave was still to start when the task was
+       ready */
+    if (!isnan(waves) &&
+        !((double)lw->held_max_ns >
+          (double)t->events[lw->held_by_ev].dur_ns / floor(waves)))
+        waves = NAN;
+    if (!isnan(waves) && len < sizeof(text))
+        snprintf(text + len, sizeof(text) - len,
+                 " That kernel gave each SM %.0f blocks, at least %.0f "
+                 "waves (an SM keeps at most %.0f resident), so its later "
+                 "blocks were still pending when the waiting kernel was "
+                 "ready: on a higher-priority stream "
+                 "(torch.cuda.Stream(priority=-1)) the waiting kernel's "
+                 "blocks start before the long kernel's next wave; or, if "
+                 "it does not need the long kernel's output, issue it "
+                 "before that kernel.",
+                 bps, floor(waves), MAX_RESIDENT_BLOCKS);
     pr_emit_str(cp, PR_K_HELD_NOTE, text, ok);
 }
 
