@@ -348,6 +348,13 @@
 #define PR_K_WALL_US "wall_us"
 #define PR_K_IN_FLIGHT_MAX "in_flight_max"
 #define PR_K_WALL_GBPS "wall_gbps"
+/* communication.ops[]: time against size (review-5 finding 3) */
+#define PR_K_SMALL_CALLS "small_calls"
+#define PR_K_SMALL_BYTES "small_bytes"
+#define PR_K_SMALL_US "small_us"
+#define PR_K_LARGE_CALLS "large_calls"
+#define PR_K_LARGE_BYTES "large_bytes"
+#define PR_K_LARGE_US "large_us"
 #define PR_K_UNRECORDED_PCT "unrecorded_pct"
 #define PR_K_UNRECORDED_US "unrecorded_us"
 #define PR_K_KEPT_EVENTS_PCT "kept_events_pct"

@@ -1747,7 +1747,8 @@ static void
 in_flight(struct pr_figs *f, const cJSON *summary)
 {
     const cJSON *r, *o;
-    char text[400], b[32], w[32], g[32], a[32];
+    char text[800], b[32], w[32], g[32], a[32], s1[32], s2[32], t1[32], t2[32];
+    size_t len;
 
     cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
     {
@@ -1772,6 +1773,27 @@ in_flight(struct pr_figs *f, const cJSON *summary)
                                    sizeof(w)),
                      pr_fig_format(pr_sget_num(o, PR_K_WALL_GBPS), PR_FMT_GBPS,
                                    g, sizeof(g)));
+            /* time against size (review-5 finding 3): where the calls'
+               time does not follow their bytes, no rate here is the
+               link's; the Recommendations say so */
+            len = strlen(text);
+            if (pr_sget_num(o, PR_K_SMALL_CALLS) > 0)
+                snprintf(
+                    text + len, sizeof(text) - len,
+                    " By size: %.0f calls of %s take %s on average and %.0f "
+                    "calls "
+                    "of %s take %s; a call whose time does not grow "
+                    "with its bytes is not limited by the link's bandwidth.",
+                    pr_sget_num(o, PR_K_SMALL_CALLS),
+                    pr_fig_format(pr_sget_num(o, PR_K_SMALL_BYTES),
+                                  PR_FMT_BYTES, s1, sizeof(s1)),
+                    pr_fig_format(pr_sget_num(o, PR_K_SMALL_US), PR_FMT_US, t1,
+                                  sizeof(t1)),
+                    pr_sget_num(o, PR_K_LARGE_CALLS),
+                    pr_fig_format(pr_sget_num(o, PR_K_LARGE_BYTES),
+                                  PR_FMT_BYTES, s2, sizeof(s2)),
+                    pr_fig_format(pr_sget_num(o, PR_K_LARGE_US), PR_FMT_US, t2,
+                                  sizeof(t2)));
             pr_figs_note(f, text);
         }
     }

@@ -220,12 +220,19 @@ struct op {
        has an interval) */
     int64_t wall_ns;
     int in_flight;
+    /* time against size (review-5 finding 3): the means of the calls
+       under and over the geometric middle of their sizes, where they
+       span 2x or more in one group (small_n 0: no such test) */
+    int64_t small_n, large_n;
+    double small_bytes, large_bytes, small_ns, large_ns;
 };
 
 /* A sized and timed call's interval, for the op's wall time. */
 struct call_iv {
     size_t op;
     int64_t a, b;
+    double bytes;
+    int group;
 };
 
 #define MAX_OPS 64
@@ -289,8 +296,9 @@ add_call(struct collect *c, const char *backend, const char *coll, int64_t ns,
         if (start_ns >= 0 && ns > 0 &&
             pr_grow((void **)&c->ivs, &c->cap_ivs, c->n_ivs + 1,
                     sizeof(*c->ivs)) == PR_OK)
-            c->ivs[c->n_ivs++] = (struct call_iv){
-                (size_t)(o - c->ops), start_ns, pr_sat_add_i64(start_ns, ns)};
+            c->ivs[c->n_ivs++] =
+                (struct call_iv){(size_t)(o - c->ops), start_ns,
+                                 pr_sat_add_i64(start_ns, ns), bytes, group};
         else if (start_ns >= 0 && ns > 0)
             c->oom = 1;
     }
@@ -632,7 +640,12 @@ emit_op(const struct pr_trace *t, const struct op *o, cJSON *r, int *ok)
         pr_emit_null(r, PR_K_TOTAL_US, ok);
         pr_emit_null(r, PR_K_MEAN_US, ok);
     }
-    if (o->bw_ns > 0)
+    /* over every call or none: a rate over the calls with sizes beside a
+       total over all of them reads as one figure (review-5 finding 9:
+       HTA's trace_diff test, 18 of 21 nccl:all_reduce sized); the
+       distributed table's sums are null the same way */
+    if (o->bw_ns > 0 && o->sized_calls == o->calls &&
+        o->timed_calls == o->calls)
         algbw = o->bw_bytes / (double)o->bw_ns; /* bytes/ns = GB/s */
     pr_emit_num_or_null(r, PR_K_ALGBW_GBPS, algbw, ok);
     /* the bus factor needs the group's size: never the world's in its
@@ -647,7 +660,7 @@ emit_op(const struct pr_trace *t, const struct op *o, cJSON *r, int *ok)
         pr_emit_null(r, PR_K_GROUP_SIZE, ok);
     /* calls in flight together share the link: their bytes over the
        time any was in flight, beside nccl-tests' per-call algBw */
-    if (o->wall_ns > 0) {
+    if (o->wall_ns > 0 && !isnan(algbw)) {
         pr_emit_us(r, PR_K_WALL_US, o->wall_ns, ok);
         pr_emit_num(r, PR_K_IN_FLIGHT_MAX, o->in_flight, ok);
         pr_emit_num(r, PR_K_WALL_GBPS, o->bw_bytes / (double)o->wall_ns, ok);
@@ -655,6 +668,21 @@ emit_op(const struct pr_trace *t, const struct op *o, cJSON *r, int *ok)
         pr_emit_null(r, PR_K_WALL_US, ok);
         pr_emit_null(r, PR_K_IN_FLIGHT_MAX, ok);
         pr_emit_null(r, PR_K_WALL_GBPS, ok);
+    }
+    if (o->small_n > 0 && !isnan(algbw)) {
+        pr_emit_num(r, PR_K_SMALL_CALLS, (double)o->small_n, ok);
+        pr_emit_num(r, PR_K_SMALL_BYTES, o->small_bytes, ok);
+        pr_emit_us(r, PR_K_SMALL_US, (int64_t)o->small_ns, ok);
+        pr_emit_num(r, PR_K_LARGE_CALLS, (double)o->large_n, ok);
+        pr_emit_num(r, PR_K_LARGE_BYTES, o->large_bytes, ok);
+        pr_emit_us(r, PR_K_LARGE_US, (int64_t)o->large_ns, ok);
+    } else {
+        pr_emit_null(r, PR_K_SMALL_CALLS, ok);
+        pr_emit_null(r, PR_K_SMALL_BYTES, ok);
+        pr_emit_null(r, PR_K_SMALL_US, ok);
+        pr_emit_null(r, PR_K_LARGE_CALLS, ok);
+        pr_emit_null(r, PR_K_LARGE_BYTES, ok);
+        pr_emit_null(r, PR_K_LARGE_US, ok);
     }
 }
 
@@ -668,6 +696,51 @@ cmp_iv(const void *pa, const void *pb)
     if (a->a != b->a)
         return a->a < b->a ? -1 : 1;
     return (a->b > b->b) - (a->b < b->b);
+}
+
+/* Does a call's time grow with its size?  Its calls split at the
+ * geometric middle of their smallest and largest sizes, where those are
+ * 2x apart or more, each side with 2 calls or more, all in one group;
+ * the means of each side (review-5 finding 3: HTA's cpu_only, gloo
+ * buckets of 1.29 MB and 8.33 MB that take the same ~170 ms). */
+#define SIZE_SPAN 2.0
+
+static void
+by_size(struct op *o, const struct call_iv *v, size_t n)
+{
+    double lo = v[0].bytes, hi = v[0].bytes, mid;
+    size_t i;
+
+    for (i = 1; i < n; i++) {
+        if (v[i].group != v[0].group)
+            return;
+        lo = v[i].bytes < lo ? v[i].bytes : lo;
+        hi = v[i].bytes > hi ? v[i].bytes : hi;
+    }
+    if (!(lo > 0) || !(hi >= SIZE_SPAN * lo))
+        return;
+    mid = sqrt(lo * hi);
+    for (i = 0; i < n; i++) {
+        double ns = (double)(v[i].b - v[i].a);
+
+        if (v[i].bytes < mid) {
+            o->small_n++;
+            o->small_bytes += v[i].bytes;
+            o->small_ns += ns;
+        } else {
+            o->large_n++;
+            o->large_bytes += v[i].bytes;
+            o->large_ns += ns;
+        }
+    }
+    if (o->small_n < 2 || o->large_n < 2) {
+        o->small_n = o->large_n = 0;
+        return;
+    }
+    o->small_bytes /= (double)o->small_n;
+    o->small_ns /= (double)o->small_n;
+    o->large_bytes /= (double)o->large_n;
+    o->large_ns /= (double)o->large_n;
 }
 
 /* Each op's wall time and most calls in flight, from its calls'
@@ -712,6 +785,7 @@ walls(struct collect *c)
         if (sum == o->bw_ns) {
             o->wall_ns = span;
             o->in_flight = most;
+            by_size(o, &c->ivs[i], j - i);
         }
         i = j;
     }
