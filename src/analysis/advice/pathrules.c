@@ -732,7 +732,7 @@ static int
 host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
 {
     char text[PATH_TEXT], ops[300], t[32], cap_t[32], optim[160], note[600];
-    char ranges[300], r_t[32];
+    char ranges[300], r_t[32], top[300];
     double ranges_us, all_pct;
     size_t n_ranges;
     char pct[48], ex[300];
@@ -754,6 +754,9 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                           &host_pct, &named_us, ev);
     n_ranges = path_parts_if(cp, "host_op", host_range, ranges, sizeof(ranges),
                              &all_pct, &ranges_us, NULL);
+    /* what the advice acts on: the path's largest parts of either sort,
+       as before the split */
+    path_parts(cp, "host_op", top, sizeof(top), &all_pct, NULL);
     if (named == SIZE_MAX || named + n_ranges == 0 ||
         !(host_pct >= HOST_OPS_PCT)) {
         cJSON_Delete(ev);
@@ -790,7 +793,7 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     if (opaque >= OPAQUE_SHARE * named_us)
         return host_ops_caveat(run, recs, text, len, opaque, ex, named_us,
                                unrec, &ev);
-    if (strstr(ranges, "Optimizer.step#") != NULL &&
+    if (strstr(top, "Optimizer.step#") != NULL &&
         part_mean(cp, "host_op", "Optimizer.step#", optim, sizeof(optim)) > 0) {
         char *dot = strrchr(optim, '.');
 
@@ -800,9 +803,10 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
         if (strncmp(cls, "Fused", 5) == 0)
             cls = NULL; /* apex's or DeepSpeed's: fused already */
     }
-    python = strstr(ranges, "forward") != NULL || outside >= 0.1 * named_us;
-    if (cls == NULL && strstr(ops, "aten::_foreach_") == NULL && !python &&
-        strstr(ops, "CompiledFunction") == NULL) {
+    python = strstr(top, "forward") != NULL ||
+             outside >= 0.1 * (named_us + ranges_us);
+    if (cls == NULL && strstr(top, "aten::_foreach_") == NULL && !python &&
+        strstr(top, "CompiledFunction") == NULL) {
         cJSON_Delete(ev);
         return 1; /* nothing on the path this advice knows how to cut */
     }
