@@ -9,6 +9,9 @@
 # kernel A on stream 7 [10, 1010) us; kernel B on stream 20, launched at
 # 20 us, starting 5 us before A ends (held), or 300 us after (not held:
 # nothing in the trace explains that wait, it stays a launch delay).
+# The lever (review-5 finding 11): with kernel A at 142 blocks a SM (more
+# waves than any SM keeps resident, 32), a higher-priority stream for B;
+# at 20 blocks a SM (one wave) no lever is named.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -17,11 +20,12 @@ if ! command -v python3 > /dev/null 2>&1; then
     exit 0
 fi
 
-# mk FILE B_START
+# mk FILE B_START [A_BLOCKS_PER_SM]
 mk() {
-    python3 - "$1" "$2" << 'PY'
+    python3 - "$@" << 'PY'
 import json, sys
 b = float(sys.argv[2])
+grid = {"blocks per SM": float(sys.argv[3])} if len(sys.argv) > 3 else {}
 def x(cat, name, pid, tid, ts, dur, **a):
     return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid,
             "ts": ts, "dur": dur, "args": a}
@@ -33,7 +37,7 @@ ev = [x("user_annotation", "ProfilerStep#1", 1, 1, 0, 30),
       x("cuda_runtime", "cudaLaunchKernel", 1, 1, 20, 5, correlation=2,
         **{"External id": 2}),
       x("kernel", "kernel_A", 0, 7, 10, 1000, device=0, stream=7,
-        correlation=1, **{"External id": 1}),
+        correlation=1, **{"External id": 1}, **grid),
       x("kernel", "kernel_B", 0, 20, b, 100, device=0, stream=20,
         correlation=2, **{"External id": 2})]
 json.dump({"schemaVersion": 1, "traceEvents": ev}, open(sys.argv[1], "w"))
@@ -90,4 +94,38 @@ PY
 check "held: the note names both kernels and streams" \
     test "$(held "$T_DIR/held.s.json")" = True
 check "late: no held note" test "$(held "$T_DIR/late.s.json")" = none
+# lever FILE: does the held note name the stream-priority lever?
+lever() {
+    python3 - "$1" << 'PY'
+import json, sys
+n = json.load(open(sys.argv[1]))["runs"][0]["critical_path"]["held_note"]
+print(n.startswith("On the steps' critical paths, 1 task") and
+      "torch.cuda.Stream(priority=-1)" in n,
+      "142 blocks, at least 4 waves" in n)
+PY
+}
+check "held, no grid in the trace: no lever" \
+    test "$(lever "$T_DIR/held.s.json")" = "False False"
+mk "$T_DIR/waves.json" 1005 142
+"$PR_BIN" -q --input "$T_DIR/waves.json" --json "$T_DIR/waves.s.json"
+check "held by a kernel of 142 blocks a SM: the priority lever" \
+    test "$(lever "$T_DIR/waves.s.json")" = "True True"
+mk "$T_DIR/wave1.json" 1005 20
+"$PR_BIN" -q --input "$T_DIR/wave1.json" --json "$T_DIR/wave1.s.json"
+check "held by a one-wave kernel (20 blocks a SM): no lever" \
+    test "$(lever "$T_DIR/wave1.s.json")" = "False False"
+if shared_summary ctl hta/trace_diff/control/control.json.gz; then
+    check "trace_diff control: 5 on the paths of 12, and the lever" \
+        python3 -c "
+import json, sys
+n = json.load(open(sys.argv[1]))['runs'][0]['critical_path']['held_note']
+for w in (\"On the steps' critical paths, 5 tasks\",
+          '12 tasks waited so in the steps in all',
+          'permute_2D_lengths_kernel<int> on stream 20 waited 5.09 ms',
+          'gave each SM 142 blocks', 'torch.cuda.Stream(priority=-1)'):
+    assert w in n, (w, n)
+" "$T_DIR/ctl.json"
+else
+    skip "trace_diff control held note" "no shared trace"
+fi
 echo "1..$T_N"
