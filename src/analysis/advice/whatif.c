@@ -1580,25 +1580,24 @@ flat_in_size(const cJSON *o, double group, char *text, size_t cap)
                  group, 2 * (group - 1));
     else if (group > 2)
         snprintf(hops, sizeof(hops), " (over %.0f ranks)", group);
-    snprintf(
-        text, cap,
-        " Time does not grow with size: its %.0f calls of %.2f MB take "
-        "%.1f ms on average and its %.0f calls of %.2f MB take %.1f ms (means; "
-        "%.1fx the bytes, %.2fx the time), so the link's bandwidth is "
-        "not what limits them, and the bandwidth figures are each "
-        "call's bytes over its time, not what the link can carry. A "
-        "call that takes as long whatever it moves waits on per-hop "
-        "latency%s or on peers that arrive late: look for stragglers "
-        "among the ranks first, then use fewer, larger buckets "
-        "(DistributedDataParallel's bucket_cap_mb) so the latency is "
-        "paid fewer times%s.",
-        pr_sget_num(o, PR_K_SMALL_CALLS), sb / 1e6, st / 1000.0,
-        pr_sget_num(o, PR_K_LARGE_CALLS), lb / 1e6, lt / 1000.0, lb / sb,
-        lt / st, hops,
-        strcmp(pr_sget_str_or(o, PR_K_BACKEND, ""), "gloo") == 0
-            ? "; on GPUs, the NCCL backend, whose hierarchical "
-              "(intra-node first) algorithms take fewer slow hops"
-            : "");
+    snprintf(text, cap,
+             " Time does not grow with size: its %.0f calls of %.2f MB take "
+             "%.1f ms on average and its %.0f calls of %.2f MB take %.1f ms ("
+             "%.1fx the bytes, %.2fx the time), so the link's bandwidth is "
+             "not what limits them, and the bandwidth figures are each "
+             "call's bytes over its time, not what the link can carry. A "
+             "call that takes as long whatever it moves waits on per-hop "
+             "latency%s or on peers that arrive late: look for stragglers "
+             "among the ranks first, then use fewer, larger buckets "
+             "(DistributedDataParallel's bucket_cap_mb) so the latency is "
+             "paid fewer times%s.",
+             pr_sget_num(o, PR_K_SMALL_CALLS), sb / 1e6, st / 1000.0,
+             pr_sget_num(o, PR_K_LARGE_CALLS), lb / 1e6, lt / 1000.0, lb / sb,
+             lt / st, hops,
+             strcmp(pr_sget_str_or(o, PR_K_BACKEND, ""), "gloo") == 0
+                 ? "; on GPUs, the NCCL backend, whose hierarchical "
+                   "(intra-node first) algorithms take fewer slow hops"
+                 : "");
     return 1;
 }
 
