@@ -227,7 +227,17 @@ idle_advice(struct pr_figs *f, const cJSON *dev, const cJSON *run)
                  npu ? "graph mode" : "CUDA graphs (mode=\"reduce-overhead\")");
         pr_figs_text(f, text);
     }
-    if (100 * other / span >= SHARE_WORTH_SAYING) {
+    if (100 * other / span >= SHARE_WORTH_SAYING &&
+        !(pr_sget_num(pr_sget(run, PR_K_LAUNCHES), PR_K_KERNELS_WITH_LAUNCH) >
+          0)) {
+        /* no launch linked to any work: "already launched" is unknown */
+        snprintf(text, sizeof(text),
+                 "Device %.0f sat idle %.0f%% %s. No launch call is linked to "
+                 "its work in this trace, so what held it back (the host, "
+                 "another stream or a peer) is not recorded.",
+                 pr_sget_num(dev, PR_K_DEVICE), 100 * other / span, of);
+        pr_figs_text(f, text);
+    } else if (100 * other / span >= SHARE_WORTH_SAYING) {
         snprintf(text, sizeof(text),
                  "Device %.0f sat idle %.0f%% %s with its next work "
                  "already launched: it waited on an event of another stream, "

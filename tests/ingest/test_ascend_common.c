@@ -162,6 +162,29 @@ test_collectives(void **state)
     assert_null(pr_ascend_collective("MatMulV2"));
 }
 
+/* Which CANN API calls put work on a stream (review-5 finding 8: a
+ * device query shared connection id 0 with a kernel). */
+static void
+test_api_launches(void **state)
+{
+    (void)state;
+    assert_true(pr_ascend_api_launches("aclnnAdd"));
+    assert_false(pr_ascend_api_launches("aclnnAddGetWorkspaceSize"));
+    assert_true(pr_ascend_api_launches("aclopCompileAndExecute"));
+    assert_true(pr_ascend_api_launches("aclopExecuteV2"));
+    assert_true(pr_ascend_api_launches("launch"));
+    assert_true(pr_ascend_api_launches("aclrtMemcpyAsync"));
+    assert_true(pr_ascend_api_launches("aclrtStreamWaitEvent"));
+    assert_true(pr_ascend_api_launches("hcom_allReduce_"));
+    assert_false(pr_ascend_api_launches("aclrtGetDeviceCount"));
+    assert_false(pr_ascend_api_launches("aclrtSynchronizeStream"));
+    assert_false(pr_ascend_api_launches("aclrtQueryEventStatus"));
+    assert_false(pr_ascend_api_launches("opCompile"));
+    assert_false(pr_ascend_api_launches("aclCreateTensorDesc"));
+    assert_false(pr_ascend_api_launches("TransData_Tiling"));
+    assert_false(pr_ascend_api_launches(NULL));
+}
+
 static void
 test_info(void **state)
 {
@@ -260,10 +283,11 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_task_types), cmocka_unit_test(test_units),
-        cmocka_unit_test(test_dtypes),     cmocka_unit_test(test_shapes),
-        cmocka_unit_test(test_names),      cmocka_unit_test(test_collectives),
-        cmocka_unit_test(test_info),       cmocka_unit_test(test_world),
+        cmocka_unit_test(test_task_types),   cmocka_unit_test(test_units),
+        cmocka_unit_test(test_dtypes),       cmocka_unit_test(test_shapes),
+        cmocka_unit_test(test_names),        cmocka_unit_test(test_collectives),
+        cmocka_unit_test(test_api_launches), cmocka_unit_test(test_info),
+        cmocka_unit_test(test_world),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -142,12 +142,14 @@ static const char *const op_memory_sql[] = {
 static const char *const msprof_sql[] = {
     "CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY, value TEXT);",
     "INSERT INTO STRING_IDS VALUES (1,'AI_CORE'),(2,'MEMCPY_ASYNC'),"
-    " (3,'aclnnAdd');",
+    " (3,'aclnnAdd'),(4,'aclrtGetDeviceCount');",
     "CREATE TABLE NPU_INFO (id INTEGER PRIMARY KEY, name TEXT);",
     "INSERT INTO NPU_INFO VALUES (0,'Ascend910A'),(2,'Ascend910B');",
     "CREATE TABLE CANN_API (startNs INTEGER, endNs INTEGER, type INTEGER,"
     " globalTid INTEGER, name INTEGER, depth INTEGER, connectionId INTEGER);",
-    "INSERT INTO CANN_API VALUES (100,200,20000," G ",3,0,7);",
+    "INSERT INTO CANN_API VALUES (100,200,20000," G ",3,0,7),"
+    /* a device query shares the copy's id: it launches nothing */
+    " (50,60,20000," G ",4,0,8);",
     "CREATE TABLE TASK (startNs INTEGER, endNs INTEGER, deviceId INTEGER,"
     " connectionId INTEGER, globalPid INTEGER, taskType INTEGER,"
     " contextId INTEGER, streamId INTEGER, taskId INTEGER, modelId INTEGER,"
@@ -768,6 +770,9 @@ test_msprof(void **state)
     assert_int_equal(
         pr_event_correlation(t, named(t, PR_KIND_RUNTIME_CALL, "aclnnAdd", 0)),
         7);
+    assert_int_equal(pr_event_correlation(t, named(t, PR_KIND_RUNTIME_CALL,
+                                                   "aclrtGetDeviceCount", 0)),
+                     PR_NO_ID);
     assert_int_equal(y.n[PR_KIND_ANNOTATION], 2);
     assert_int_equal(named(t, PR_KIND_ANNOTATION, "ProfilerStep#2", 0)->ts_ns,
                      2000);

@@ -1503,10 +1503,29 @@ launches_unrecorded(const struct hd *h)
     return linked > 0;
 }
 
+/* Whether the trace has device work and runtime calls but no call linked
+ * to any of that work: its calls (device queries, syncs) launch nothing,
+ * so there is no launch to measure (review-5 finding 8). */
+static int
+launches_unlinked(const struct hd *h)
+{
+    size_t i, work = 0;
+
+    for (i = 0; i < h->n; i++) {
+        if (h->w[i].cls == W_MEMORY)
+            continue;
+        if (h->w[i].launch != PR_NO_ID)
+            return 0;
+        work++;
+    }
+    return work > 0 && h->n_calls > 0;
+}
+
 static enum pr_status
 launches_unrecorded_json(struct hd *h, cJSON *o, struct pr_error *err)
 {
     int ok = 1;
+    int unlinked = !launches_unrecorded(h);
 
     pr_emit_num(o, PR_K_KERNELS_WITH_LAUNCH, 0, &ok);
     pr_emit_null(o, PR_K_LAUNCH_DELAY_US, &ok);
@@ -1515,10 +1534,16 @@ launches_unrecorded_json(struct hd *h, cJSON *o, struct pr_error *err)
     pr_emit_null(o, PR_K_SLOWEST_LAUNCH, &ok);
     pr_emit_null(o, PR_K_GPU_IDLE_HOST_WAIT_PCT, &ok);
     pr_emit_str(o, PR_K_NOTE,
-                "the export records no launch calls (its tasks are linked "
-                "to their operators at the tasks' own start, with no host "
-                "call): launch delay, queues and whether the run is "
-                "launch-bound cannot be measured",
+                unlinked
+                    ? "the export records no launch calls (no runtime call "
+                      "it holds is linked to a task: those it has, such as "
+                      "device queries and syncs, launch nothing): launch "
+                      "delay, queues and whether the run is launch-bound "
+                      "cannot be measured"
+                    : "the export records no launch calls (its tasks are "
+                      "linked to their operators at the tasks' own start, "
+                      "with no host call): launch delay, queues and whether "
+                      "the run is launch-bound cannot be measured",
                 &ok);
     return ok ? PR_OK
               : pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
@@ -1532,7 +1557,7 @@ launches_json(struct hd *h, cJSON *o, struct pr_error *err)
     int64_t *d;
     int ok = 1;
 
-    if (launches_unrecorded(h))
+    if (launches_unrecorded(h) || launches_unlinked(h))
         return launches_unrecorded_json(h, o, err);
     if (launch_delays(h, &d, &nd, err) != PR_OK)
         return PR_E_NOMEM;

@@ -327,6 +327,49 @@ pr_ascend_collective(const char *name)
     return NULL;
 }
 
+/* CANN's API calls that put work on a stream, by the names AscendCL and
+ * the runtime give them (acl.h, acl_rt.h, acl_op.h, aclnn_*.h; msprof's
+ * node level): the single-operator and aclnn executions (aclnnXxx but
+ * not aclnnXxxGetWorkspaceSize, aclopExecute*, aclopCompileAndExecute*,
+ * aclopExecWithHandle), the model executions (aclmdlExecute*), copies
+ * and sets (aclrtMemcpy*, aclrtMemset*), event records and waits
+ * (aclrtRecordEvent, aclrtStreamWaitEvent, which queue a task), kernel
+ * launches (aclrtLaunch*, rtKernelLaunch*, the node level's "launch",
+ * Launch_*), and HCCL's collectives (hcom_*, Hccl*).  Device queries,
+ * syncs, descriptors, tiling and compile steps launch nothing: a task
+ * that shares their connection id is not theirs. */
+int
+pr_ascend_api_launches(const char *name)
+{
+    static const char *const pre[] = {"aclopExecute",
+                                      "aclopCompileAndExecute",
+                                      "aclopExecWithHandle",
+                                      "aclmdlExecute",
+                                      "aclrtMemcpy",
+                                      "aclrtMemset",
+                                      "aclrtLaunch",
+                                      "aclrtRecordEvent",
+                                      "aclrtStreamWaitEvent",
+                                      "rtKernelLaunch",
+                                      "rtLaunch",
+                                      "Launch_",
+                                      "hcom_",
+                                      "Hccl"};
+    size_t i, n;
+
+    if (name == NULL)
+        return 0;
+    if (strcmp(name, "launch") == 0)
+        return 1;
+    n = strlen(name);
+    if (strncmp(name, "aclnn", 5) == 0)
+        return n < 16 || strcmp(name + n - 16, "GetWorkspaceSize") != 0;
+    for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+        if (strncmp(name, pre[i], strlen(pre[i])) == 0)
+            return 1;
+    return 0;
+}
+
 int
 pr_ascend_is_pmu_col(const char *name)
 {

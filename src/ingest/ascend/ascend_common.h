@@ -91,6 +91,11 @@ const char *pr_ascend_collective(const char *name);
  * same set. */
 int pr_ascend_is_pmu_col(const char *name);
 
+/* Whether a CANN API call of that name puts work on a stream (a launch,
+ * a copy, an event record or wait, a collective); 0 for device queries,
+ * syncs, descriptors, tiling and compile steps. */
+int pr_ascend_api_launches(const char *name);
+
 /* Where no file states the world size: the largest communication group
  * the run's links (t->links) show, one more than the highest rank a link
  * names, and at least the rank + 1, with world_source "communication

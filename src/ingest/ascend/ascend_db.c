@@ -1110,7 +1110,8 @@ on_cann(struct adb *a, sqlite3_stmt *q)
     s.cat = sqlite3_column_type(q, 4) == SQLITE_NULL
                 ? NULL
                 : pr_sqlite_string(&a->api_types, col_i64(a, q, 4, -1));
-    if (conn >= 0 && !has_i64(a->launched, a->n_launched, conn))
+    if (conn >= 0 && !has_i64(a->launched, a->n_launched, conn) &&
+        pr_ascend_api_launches(s.name))
         s.correlation = conn;
     return pr_trace_add_span(a->t, PR_KIND_RUNTIME_CALL, &s, NULL) == PR_OK
                ? PR_OK

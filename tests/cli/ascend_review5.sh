@@ -1,0 +1,46 @@
+#!/bin/sh
+# ascend_review5.sh - the fifth expert review of the Ascend and MindSpore
+# reports on the shared samples (findings 2, 8, 10, 13): each expectation
+# is computed here from the producer's own files where it is a number,
+# and each check is skipped with a message when ../shared/traces is
+# absent.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1 ||
+    ! python3 -c "import sqlite3" > /dev/null 2>&1; then
+    skip "ascend review 5" "no python3 with sqlite3"
+    echo "1..$T_N"
+    exit 0
+fi
+S=$PR_SHARED/traces
+
+# 8. msinsight_full_db: CANN_API holds only a device query (id 0, the id
+# of a task), a sync and blocking copies.  None launches a task, so no
+# launch statistics are made and nothing is "already launched".
+D=msprof/extra/msinsight_full_db
+if shared_report fdb "$D"; then
+    check "full_db: no launch statistics from calls that launch nothing" \
+        python3 -c "
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[2])
+names = {n for (n,) in db.execute('SELECT s.value FROM CANN_API c JOIN STRING_IDS s ON s.id = c.name')}
+assert 'aclrtGetDeviceCount' in names, names
+assert not any(n.startswith(('aclnn', 'aclop', 'launch')) for n in names), names
+l = json.load(open(sys.argv[1]))['runs'][0]['launches']
+assert l['kernels_with_launch'] == 0 and l['launch_delay_us'] is None, l
+assert l['slowest_launch'] is None and 'no launch calls' in l['note'], l
+" "$T_DIR/fdb.json" "$S/$D/msprof_0.db"
+    check "full_db: the report claims no launch delay or launched work" \
+        python3 -c "
+import re, sys, html
+t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read()))
+t = ' '.join(t.split())
+assert 'aclrtGetDeviceCount' not in t
+assert 'Median launch delay' not in t
+assert 'already launched' not in t
+assert 'launch-to-start delay' not in t
+" "$T_DIR/fdb.html"
+else
+    skip "full_db: launches" "no $S/$D"
+fi
+echo "1..$T_N"
