@@ -43,4 +43,26 @@ assert 'launch-to-start delay' not in t
 else
     skip "full_db: launches" "no $S/$D"
 fi
+# 13. torch_npu/old2023: the NPU metrics table's utilization is the
+# incomplete task list's; it carries the tag, with the step table's busy
+# share (computed here from step_trace_time.csv) beside it.
+if shared_report old torch_npu/old2023; then
+    check "old2023: the NPU metrics table is tagged with the step table's share" \
+        python3 -c "
+import csv, glob, json, os, re, sys, html
+t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[1]).read()))
+t = ' '.join(t.split())
+assert 'NPU metrics Device' not in t, 'bare NPU metrics table'
+for r in json.load(open(sys.argv[2]))['runs']:
+    f = glob.glob(os.path.join(sys.argv[3], 'test_rank_%d' % r['rank'], '*', 'step_trace_time.csv'))[0]
+    row = list(csv.DictReader(open(f)))[0]
+    busy = 100 * (float(row['Computing']) + float(row['Communication(Not Overlapped)'])) / float(row['Stage'])
+    util = r['gpu_metrics'][0]['utilization_pct']
+    want = 'NPU metrics (incomplete task list) Device NPU utilization Kernel time 0 %.1f%%' % util
+    assert want in t, want
+    assert 'finds the NPU busy %.1f%% of the step' % busy in t, busy
+" "$T_DIR/old.html" "$T_DIR/old.json" "$S/torch_npu/old2023"
+else
+    skip "old2023: NPU metrics tag" "no $S/torch_npu/old2023"
+fi
 echo "1..$T_N"
