@@ -62,9 +62,15 @@ enum pr_cp_family {
 const char *pr_cp_kind_key(enum pr_cp_kind k);
 const char *pr_cp_family_key(enum pr_cp_family f);
 
-/* 1 when a runtime call compiles an operator online (CANN's aclop path:
- * aclopCompileAndExecute, aclopCompile), else 0. */
+/* 1 when a runtime call compiles an operator online: CANN's opCompile
+ * step (AscendCL@opCompile, inside aclopCompileAndExecute) or
+ * aclopCompile alone; else 0.  aclopCompileAndExecute itself is not: it
+ * finds the compiled operator (a cache hit after the first call) and
+ * runs it (review-5 finding 2). */
 int pr_cp_is_compile(const char *call);
+/* 1 when a runtime call runs an operator on CANN's aclop path
+ * (aclopCompileAndExecute*, aclopExecute*), else 0. */
+int pr_cp_is_aclop(const char *call);
 /* The family of a device kernel by its name's words (PR_CP_FAM_UNKNOWN
  * when they say nothing): for kernels no rule of the kernel table
  * (kclass.h) names, where a change must guess (the what-if's tensor-core
@@ -126,16 +132,24 @@ struct pr_cp_node {
     uint8_t p_kind[PR_CP_MAX_PRED];  /* kind of the edge's weight */
     uint32_t p_name[PR_CP_MAX_PRED]; /* what the weight is (an op) */
     int64_t s, e;                    /* measured */
-    int64_t dur, w;          /* own time, unexplained wait before start */
-    int64_t w_compile;       /* tasks: the part of an idle w that falls
-                                inside operator compilation calls */
-    int64_t rs, re;          /* replayed */
-    uint32_t corr_task;      /* host: the task it launched; PR_CP_NONE */
-    uint32_t op_ev;          /* host calls and their tasks: the innermost
-                                operator open at the call (event index);
-                                PR_CP_NONE */
-    uint32_t pc_first, pc_n; /* host: pieces of the work before it (the
-                                weight of edge 0), in g->pc */
+    int64_t dur, w;               /* own time, unexplained wait before start */
+    int64_t w_compile;            /* tasks: the part of an idle w that falls
+                                     inside operator compilation calls */
+    int64_t w_aclop;              /* tasks: the part of the rest that falls
+                                     inside aclop execution calls */
+    uint32_t name_aclop;          /* the first such call's name */
+    int64_t dur_compile;          /* host: the part of dur in nested compile
+                                     steps (opCompile inside an aclop call) */
+    uint32_t name_compile;        /* their name */
+    int64_t compile_s, compile_e; /* host: from the first such step's
+                                     start to the last one's end */
+    int64_t rs, re;               /* replayed */
+    uint32_t corr_task;           /* host: the task it launched; PR_CP_NONE */
+    uint32_t op_ev;               /* host calls and their tasks: the innermost
+                                     operator open at the call (event index);
+                                     PR_CP_NONE */
+    uint32_t pc_first, pc_n;      /* host: pieces of the work before it (the
+                                     weight of edge 0), in g->pc */
 };
 
 /* A step's graph.  Each node is two points, its start (2i) and its

@@ -538,6 +538,7 @@
 #define PR_K_COMPONENT "component"
 /* runs[].op_compile */
 #define PR_K_STEP_PCT "step_pct"
+#define PR_K_COMPILE_US "compile_us"
 /* runs[].synchronization */
 #define PR_K_METHOD "method"
 /* runs[].copies.by_kind[] */

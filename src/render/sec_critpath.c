@@ -41,8 +41,9 @@ const struct pr_col pr_fig_cols_critical_path[] = {
     /* in a report only where a step has some (build(): CANN's online
        compilation); `table --cols` picks it */
     {"op_compile", CP_(PR_K_OP_COMPILE), "Compile", PR_FMT_US, 0.7,
-     "Operator compilation: CANN's compile calls (aclopCompileAndExecute) "
-     "and the device's wait while the host compiled",
+     "Operator compilation: CANN's compile steps (AscendCL@opCompile "
+     "inside aclopCompileAndExecute, aclopCompile) and the device's wait "
+     "during them; the rest of an aclop call is a launch",
      PR_COL_REPORT},
     {"measured", PR_K_MEASURED_US, "Measured", PR_FMT_US, 0.9, NULL, 0},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},

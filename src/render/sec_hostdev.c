@@ -151,11 +151,12 @@ npu_host_advice(struct pr_figs *f, const cJSON *dev, const cJSON *run,
     if (compile >= 5.0)
         snprintf(text, sizeof(text),
                  "Device %.0f waited for the host %.0f%% %s, and the host "
-                 "compiled operators online (CANN's aclopCompile calls) "
-                 "for %.1f%% of the step: the wait to remove first (see the "
-                 "op_compile finding): torch_npu.npu.set_compile_mode("
-                 "jit_compile=False) with CANN's binary operator package, "
-                 "and warm-up steps before the profiled ones.",
+                 "ran operators on CANN's aclop path (its "
+                 "aclopCompileAndExecute calls) for %.1f%% of the step: "
+                 "the wait to remove first (see the op_compile finding): "
+                 "torch_npu.npu.set_compile_mode(jit_compile=False) with "
+                 "CANN's binary operator package, so they run as binary "
+                 "kernels off the aclop path.",
                  pr_sget_num(dev, PR_K_DEVICE), pct, of, compile);
     else
         snprintf(text, sizeof(text),

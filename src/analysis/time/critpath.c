@@ -55,10 +55,37 @@ has(const char *s, const char *sub)
 
 /* The family of a kernel name no rule of the kernel table names: by its
  * words (a user's own kernels, libraries the table does not know). */
+/* The runtime call's own name, without the "AscendCL@" of msprof's. */
+static const char *
+fn_of(const char *call)
+{
+    const char *at = strrchr(call, '@');
+
+    return at != NULL ? at + 1 : call;
+}
+
 int
 pr_cp_is_compile(const char *call)
 {
-    return call != NULL && has(call, "aclopCompile");
+    const char *fn;
+
+    if (call == NULL)
+        return 0;
+    fn = fn_of(call);
+    return strcmp(fn, "opCompile") == 0 || strcmp(fn, "aclopCompile") == 0 ||
+           strcmp(fn, "aclopCompileV2") == 0;
+}
+
+int
+pr_cp_is_aclop(const char *call)
+{
+    const char *fn;
+
+    if (call == NULL)
+        return 0;
+    fn = fn_of(call);
+    return strncmp(fn, "aclopCompileAndExecute", 22) == 0 ||
+           strncmp(fn, "aclopExecute", 12) == 0;
 }
 
 enum pr_cp_family
@@ -340,6 +367,7 @@ add_node(struct pr_cp_ctx *c, enum pr_cp_ntype type, uint32_t *idx)
     n->corr_task = PR_CP_NONE;
     n->op_ev = PR_CP_NONE;
     n->w_kind = PR_CP_IDLE;
+    n->name_aclop = n->name_compile = PR_STR_NONE;
     return n;
 }
 
@@ -805,7 +833,23 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
         return nomem(c);
     if (h->last != PR_CP_NONE && c->g.v[h->last].e > e->ts_ns) {
         /* nested in the thread's previous call (a driver call inside a
-           runtime call): its launch leaves from that call's start */
+           runtime call): its launch leaves from that call's start.  An
+           opCompile step inside aclopCompileAndExecute is the part of
+           that call that compiles (review-5 finding 2) */
+        struct pr_cp_node *up = &c->g.v[h->last];
+
+        if (pr_cp_is_compile(nm) && up->type == PR_CP_N_HOST) {
+            int64_t in =
+                ev_end(e) < up->e ? ev_end(e) - e->ts_ns : up->e - e->ts_ns;
+
+            if (up->dur_compile == 0)
+                up->compile_s = e->ts_ns;
+            up->compile_e = e->ts_ns + (in > 0 ? in : 0);
+            up->dur_compile += in > 0 ? in : 0;
+            if (up->dur_compile > up->dur)
+                up->dur_compile = up->dur;
+            up->name_compile = e->name;
+        }
         if (corr != PR_NO_ID &&
             pr_idmap_put(&c->corr, corr, h->last, c->err) != PR_OK)
             return PR_E_NOMEM;
@@ -1291,29 +1335,46 @@ cmp_span(const void *a, const void *b)
     return x->e < y->e ? -1 : (x->e > y->e);
 }
 
+/* Whether host node v is a span compile_waits counts: a compile call
+ * (aclop == 0), or an aclop execution call (aclop == 1). */
+static int
+wait_span(const struct pr_cp_ctx *c, const struct pr_cp_node *v, int aclop)
+{
+    if (is_task_node(v))
+        return 0;
+    if (!aclop)
+        return v->kind == PR_CP_COMPILE;
+    return v->type == PR_CP_N_HOST && v->ev != PR_CP_NONE &&
+           pr_cp_is_aclop(pr_trace_str(c->t, c->t->events[v->ev].name));
+}
+
 /* The part of each idle wait that falls inside an operator compilation
  * call (CANN's aclop path compiles on the host, and the device waits):
  * that time has a recorded cause, the compilation, not none (review-2
  * finding 4: torch_npu_ascend_profiler_output's path read "device idle,
- * no recorded cause" 6.1 ms beside 11 compile calls of 6.6 ms).  The
- * calls are merged into disjoint spans first, so a wait inside two
+ * no recorded cause" 6.1 ms beside 11 compile calls of 6.6 ms).  With
+ * aclop == 1, the part inside an aclopCompileAndExecute / aclopExecute
+ * call, the host's aclop execution path (review-5 finding 2: those calls
+ * compile for 6-28 us each, a cache hit; the rest of them is the path's
+ * host work, during which the device waits): w_aclop, named by the call.
+ * The calls are merged into disjoint spans first, so a wait inside two
  * overlapping calls counts once. */
 static enum pr_status
-compile_waits(struct pr_cp_ctx *c)
+waits_inside(struct pr_cp_ctx *c, int aclop)
 {
     struct pr_cp_graph *g = &c->g;
     struct byend *sp;
     size_t i, n = 0, m = 0;
 
     for (i = 0; i < g->n; i++)
-        n += g->v[i].kind == PR_CP_COMPILE && !is_task_node(&g->v[i]);
+        n += wait_span(c, &g->v[i], aclop);
     if (n == 0)
         return PR_OK;
     sp = malloc(n * sizeof(*sp));
     if (sp == NULL)
         return nomem(c);
     for (i = 0, n = 0; i < g->n; i++) {
-        if (g->v[i].kind == PR_CP_COMPILE && !is_task_node(&g->v[i])) {
+        if (wait_span(c, &g->v[i], aclop)) {
             sp[n].s = g->v[i].s;
             sp[n].e = g->v[i].e;
             sp[n].i = (uint32_t)i;
@@ -1332,9 +1393,9 @@ compile_waits(struct pr_cp_ctx *c)
     for (i = 0; i < g->n; i++) {
         struct pr_cp_node *q = &g->v[i];
         size_t lo = 0, hi = m, k;
-        int64_t a = q->s - q->w, cut = 0;
+        int64_t a = q->s - q->w, cut = 0, left, in_compile = 0;
+        uint32_t name = PR_STR_NONE;
 
-        q->w_compile = 0;
         if (q->type != PR_CP_N_TASK || q->w_kind != PR_CP_IDLE || q->w <= 0)
             continue;
         while (lo < hi) { /* first span ending after the wait starts */
@@ -1346,15 +1407,48 @@ compile_waits(struct pr_cp_ctx *c)
                 hi = mid;
         }
         for (k = lo; k < m && sp[k].s < q->s; k++) {
+            const struct pr_cp_node *v = &g->v[sp[k].i];
             int64_t a0 = sp[k].s > a ? sp[k].s : a;
             int64_t b0 = sp[k].e < q->s ? sp[k].e : q->s;
+            int64_t c0 = v->compile_s > a0 ? v->compile_s : a0;
+            int64_t c1 = v->compile_e < b0 ? v->compile_e : b0;
 
             cut += b0 > a0 ? b0 - a0 : 0;
+            /* the wait during the call's own opCompile step compiles */
+            if (aclop && v->dur_compile > 0 && c1 > c0)
+                in_compile += c1 - c0;
+            if (b0 > a0 && name == PR_STR_NONE)
+                name = v->name;
         }
-        q->w_compile = cut < q->w ? cut : q->w;
+        if (!aclop) {
+            q->w_compile = cut < q->w ? cut : q->w;
+        } else {
+            left = q->w - q->w_compile;
+            in_compile = in_compile < left ? in_compile : left;
+            q->w_compile += in_compile;
+            left -= in_compile;
+            cut -= in_compile;
+            q->w_aclop = cut < left ? cut : left;
+            q->name_aclop = name;
+        }
     }
     free(sp);
     return PR_OK;
+}
+
+static enum pr_status
+compile_waits(struct pr_cp_ctx *c)
+{
+    size_t i;
+    enum pr_status st;
+
+    for (i = 0; i < c->g.n; i++) {
+        c->g.v[i].w_compile = 0;
+        c->g.v[i].w_aclop = 0;
+        c->g.v[i].name_aclop = PR_STR_NONE;
+    }
+    st = waits_inside(c, 0);
+    return st == PR_OK ? waits_inside(c, 1) : st;
 }
 
 /* A task that waited this long after its launch, while its stream was
@@ -1888,8 +1982,16 @@ walk(struct pr_cp_graph *g, struct sums *u, struct pr_error *err)
                      n->fam);
             return;
         }
-        if (via_end) {
+        if (via_end && n->dur_compile > 0) {
+            /* the compile step inside an aclop call, and the rest */
+            sums_add(u, err, PR_CP_COMPILE, n->name_compile, n->dur_compile,
+                     -1);
+            sums_add(u, err, (enum pr_cp_kind)n->kind, n->name,
+                     n->dur - n->dur_compile, n->fam);
+        } else if (via_end) {
             sums_add(u, err, (enum pr_cp_kind)n->kind, n->name, n->dur, n->fam);
+        }
+        if (via_end) {
             if (n->bind_end < PR_CP_MAX_PRED) {
                 b = n->bind_end;
                 sums_add(u, err, (enum pr_cp_kind)n->p_kind[b], n->p_name[b],
@@ -1906,9 +2008,11 @@ walk(struct pr_cp_graph *g, struct sums *u, struct pr_error *err)
            call's own time: unnamed, so it never adds to the call's name
            (review-2 finding 3: "cudaLaunchKernel 17.8 ms a step" where the
            calls held 9.8 ms) */
-        if (n->w_kind == PR_CP_IDLE && n->w_compile > 0) {
+        if (n->w_kind == PR_CP_IDLE && n->w_compile + n->w_aclop > 0) {
             sums_add(u, err, PR_CP_COMPILE, PR_STR_NONE, n->w_compile, -1);
-            sums_add(u, err, PR_CP_IDLE, PR_STR_NONE, n->w - n->w_compile, -1);
+            sums_add(u, err, PR_CP_LAUNCH, n->name_aclop, n->w_aclop, -1);
+            sums_add(u, err, PR_CP_IDLE, PR_STR_NONE,
+                     n->w - n->w_compile - n->w_aclop, -1);
         } else {
             sums_add(u, err, (enum pr_cp_kind)n->w_kind, PR_STR_NONE, n->w, -1);
         }
