@@ -252,6 +252,10 @@ const char *pr_run_framework(const struct pr_trace *t);
  * shapes: "[[2, 256, 6, 6], [4096, 9216], [4096]]").  NULL when no
  * operator or no shape.  Three walks of the trace: for a few names. */
 const char *pr_task_op_shapes(const struct pr_trace *t, uint32_t name);
+/* The same, and the operator's input dtypes text in *types (NULL when
+ * the trace has none; types may be NULL). */
+const char *pr_task_op_types(const struct pr_trace *t, uint32_t name,
+                             const char **types);
 
 /* pr_comm_is_kernel with the name test from nc's cache (comm.c). */
 int pr_comm_kernel_cached(struct pr_names *nc, const struct pr_event *e);

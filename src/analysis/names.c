@@ -218,8 +218,17 @@ pr_names_lookup(const struct pr_names *nc, const char *name,
 const char *
 pr_task_op_shapes(const struct pr_trace *t, uint32_t name)
 {
+    return pr_task_op_types(t, name, NULL);
+}
+
+const char *
+pr_task_op_types(const struct pr_trace *t, uint32_t name, const char **types)
+{
     int64_t corr = PR_NO_ID, ext = PR_NO_ID;
     size_t i;
+
+    if (types != NULL)
+        *types = NULL;
 
     for (i = 0; i < t->n_events && corr == PR_NO_ID; i++)
         if (t->events[i].kind == PR_KIND_DEVICE_TASK &&
@@ -236,6 +245,10 @@ pr_task_op_shapes(const struct pr_trace *t, uint32_t name)
         if (e->kind != PR_KIND_HOST_OP || pr_event_external_id(t, e) != ext ||
             pr_trace_op(t, e, &ob) == NULL)
             continue;
+        if (types != NULL)
+            *types = ob.input_types != PR_STR_NONE
+                         ? pr_trace_str(t, ob.input_types)
+                         : NULL;
         return ob.input_dims != PR_STR_NONE &&
                        pr_trace_str(t, ob.input_dims)[0] != '\0'
                    ? pr_trace_str(t, ob.input_dims)

@@ -65,4 +65,37 @@ for r in json.load(open(sys.argv[2]))['runs']:
 else
     skip "old2023: NPU metrics tag" "no $S/torch_npu/old2023"
 fi
+# 10. mindspore/ascend_run1: GatherV2-op55 gathers [128000, 39] int32
+# indices from a [184696, 8] fp32 table in 42.2 ms.  The rate is computed
+# here from timeline_display_1.json's shapes and durations: far below any
+# memory roof with 32-byte rows, so the finding says the cost is per row
+# and names fewer lookups, not narrower tables.
+R=mindspore/ascend_run1
+if shared_report run1 "$R"; then
+    check "ascend_run1: the embedding finding reads GatherV2-op55's rate per row" \
+        python3 -c "
+import json, statistics, sys
+ev = [e for e in json.load(open(sys.argv[2])) if e.get('name') == 'GatherV2-op55']
+a = ev[0]['args']
+tab = [int(x) for x in a['input_0']['shape'].split(',')]
+idx = [int(x) for x in a['input_1']['shape'].split(',')]
+assert 'FLOAT32' in a['input_0']['data_type'] and 'INT32' in a['input_1']['data_type'], a
+rows = 1
+for d in idx:
+    rows *= d
+mean = statistics.mean(float(e['dur']) for e in ev)
+gbps = rows * (2 * tab[1] * 4 + 4) / mean / 1000
+assert gbps < 50, gbps
+r = json.load(open(sys.argv[1]))['runs'][0]
+t = [x['text'] for x in r['recommendations'] if x['id'] == 'embedding'][0]
+want = 'gathers %.2f M rows of %d bytes a call' % (rows / 1e6, tab[1] * 4)
+assert want in t, (want, t)
+assert '%.1f GB/s' % gbps in t, (gbps, t)
+assert 'per row, not per byte' in t and 'de-duplicate the indices' in t, t
+assert 'narrower or lower-precision tables)' not in t, t
+assert 'memory-bound' not in t, t
+" "$T_DIR/run1.json" "$S/$R/timeline_display_1.json"
+else
+    skip "ascend_run1: embedding rate" "no $S/$R"
+fi
 echo "1..$T_N"

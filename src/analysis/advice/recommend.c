@@ -27,7 +27,7 @@
 
 #include "../internal.h"
 
-#define REC_TEXT 1200
+#define REC_TEXT 2400
 
 struct rctx {
     const struct pr_rec_facts *f;    /* borrowed; never NULL */
@@ -484,12 +484,99 @@ short_kernel(const char *name, char *out, size_t cap)
     snprintf(out, cap, "%.*s", (int)(n < 200 ? n : 200), s);
 }
 
+/* An embedding gather far below the memory roof moves small rows: its
+ * time is per row, not per byte (review-5 finding 10: ascend_run1's
+ * GatherV2-op55 gathers 4.99 M rows of 32 bytes a call at 7.6 GB/s).
+ * Rows this small or smaller, and a rate under EMB_SLOW_FRAC of the
+ * device's bandwidth (EMB_SLOW_GBPS where the trace names none: below
+ * any HBM or GDDR device's), make the reading. */
+#define EMB_SMALL_ROW 128.0
+#define EMB_SLOW_FRAC 0.10
+#define EMB_SLOW_GBPS 50.0
+
+/* The per-row reading of embedding kernel k (a gather whose operator's
+ * inputs are a 2-D table and its indices, with their dtypes) appended to
+ * text; 1 when it applies. */
+static int
+gather_rate(const struct rctx *c, const cJSON *k, char *text, size_t cap)
+{
+    const struct pr_trace *t = c->f->t;
+    const char *nm = pr_sget_str(k, PR_K_NAME), *dims, *types = NULL;
+    struct pr_shape_list *sl;
+    struct pr_dtype_list tl;
+    struct pr_error err;
+    double mean = pr_sget_num(k, PR_K_MEAN_US), peak = NAN, rows, row, bytes;
+    double gbps;
+    int elt, ielt, ok = 0;
+    uint32_t id;
+    char sname[208], where[200], idx[120];
+
+    if (t == NULL || nm == NULL || !(mean > 0))
+        return 0;
+    id = pr_strtab_find(t->strs, nm, strlen(nm));
+    dims = id != PR_STR_NONE ? pr_task_op_types(t, id, &types) : NULL;
+    if (dims == NULL || types == NULL)
+        return 0;
+    sl = malloc(sizeof(*sl));
+    if (sl == NULL)
+        return 0;
+    pr_error_clear(&err);
+    if (pr_shapes_parse_dims(dims, sl, &err) != PR_OK ||
+        pr_shapes_parse_types(types, &tl, &err) != PR_OK || sl->n < 2 ||
+        tl.n < 2 || sl->arg[0].ndim != 2 || sl->arg[0].is_list ||
+        (elt = pr_dtype_size(tl.t[0])) <= 0 || sl->arg[1].numel <= 0) {
+        free(sl);
+        return 0;
+    }
+    ielt = pr_dtype_size(tl.t[1]) > 0 ? pr_dtype_size(tl.t[1]) : 4;
+    rows = (double)sl->arg[1].numel;
+    row = (double)sl->arg[0].dims[1] * elt;
+    /* each row read from the table and written out, each index read */
+    bytes = rows * (2.0 * row + ielt);
+    gbps = bytes / mean / 1000.0;
+    peak = pr_sget_num(pr_sget_first(c->run, PR_K_DEVICES), PR_K_PEAK_GBPS);
+    if (peak > 0)
+        snprintf(where, sizeof(where), "%.1f%% of the %s's %.0f GB/s",
+                 100.0 * gbps / peak, dev_word(c), peak);
+    else
+        snprintf(where, sizeof(where),
+                 "far below any %s's memory bandwidth (the trace does not "
+                 "name the device)",
+                 dev_word(c));
+    if (row <= EMB_SMALL_ROW &&
+        (peak > 0 ? gbps < EMB_SLOW_FRAC * peak : gbps < EMB_SLOW_GBPS)) {
+        int i, at = 0;
+
+        for (i = 0; i < sl->arg[1].ndim && at < (int)sizeof(idx) - 24; i++)
+            at += snprintf(idx + at, sizeof(idx) - (size_t)at, "%s%lld",
+                           i ? ", " : "[", (long long)sl->arg[1].dims[i]);
+        snprintf(idx + at, sizeof(idx) - (size_t)at, "]");
+        short_kernel(nm, sname, sizeof(sname));
+        snprintf(text, cap,
+                 " %s gathers %.2f M rows of %.0f bytes a call (table "
+                 "[%lld, %lld] %s, indices %s) in %.1f ms: %.1f GB/s of rows "
+                 "read and written and indices read, %s. At that rate its "
+                 "cost is "
+                 "per row, not per byte, so narrower or lower-precision "
+                 "tables would save little; fewer lookups are the lever: "
+                 "de-duplicate the indices (gather each distinct row once, "
+                 "then expand) or merge the lookups of tables that share "
+                 "their ids.",
+                 sname, rows / 1e6, row, (long long)sl->arg[0].dims[0],
+                 (long long)sl->arg[0].dims[1], pr_dtype_name(tl.t[0]), idx,
+                 mean / 1000.0, gbps, where);
+        ok = 1;
+    }
+    free(sl);
+    return ok;
+}
+
 static void
 rule_embedding(struct rctx *c)
 {
     const cJSON *f, *k;
     double pct = NAN;
-    char text[REC_TEXT], top[700] = "", name[208];
+    char text[REC_TEXT], top[700] = "", name[208], rate[1100] = "";
     size_t len = 0, n = 0;
     cJSON *o;
 
@@ -512,16 +599,31 @@ rule_embedding(struct rctx *c)
                         name, pr_sget_num(k, PR_K_TOTAL_US) / 1000.0);
         n++;
     }
-    len = (size_t)snprintf(
-        text, sizeof(text),
-        "Embedding lookups and their gradients (row gathers from 2-D "
-        "tables, the scatter-adds into them and the permutes of their "
-        "inputs and outputs) take %.1f%% of the kernel time, most of it: "
-        "%s. They move rows, not arithmetic: memory-bound, "
-        "not on the %s, so their time falls with the bytes they move "
-        "(fewer or de-duplicated lookups, narrower or lower-precision "
-        "tables).",
-        pct, top, c->npu ? "Cube" : "tensor cores");
+    cJSON_ArrayForEach(k, pr_sget(c->run, PR_K_KERNELS))
+    {
+        if (pr_sget_is(pr_sget_str(k, PR_K_KFAMILY), PR_K_EMBEDDING) &&
+            gather_rate(c, k, rate, sizeof(rate)))
+            break;
+    }
+    if (rate[0] != '\0')
+        len = (size_t)snprintf(
+            text, sizeof(text),
+            "Embedding lookups and their gradients (row gathers from 2-D "
+            "tables, the scatter-adds into them and the permutes of their "
+            "inputs and outputs) take %.1f%% of the kernel time, most of "
+            "it: %s. They move rows, not arithmetic, and run off the %s.%s",
+            pct, top, c->npu ? "Cube" : "tensor cores", rate);
+    else
+        len = (size_t)snprintf(
+            text, sizeof(text),
+            "Embedding lookups and their gradients (row gathers from 2-D "
+            "tables, the scatter-adds into them and the permutes of their "
+            "inputs and outputs) take %.1f%% of the kernel time, most of "
+            "it: %s. They move rows, not arithmetic: memory-bound, "
+            "not on the %s, so their time falls with the bytes they move "
+            "(fewer or de-duplicated lookups, narrower or lower-precision "
+            "tables).",
+            pct, top, c->npu ? "Cube" : "tensor cores");
     if (pr_sget_is(pr_sget_str(c->run, PR_K_FRAMEWORK), "mindspore") &&
         len < sizeof(text))
         snprintf(text + len, sizeof(text) - len,
