@@ -98,4 +98,30 @@ assert 'memory-bound' not in t, t
 else
     skip "ascend_run1: embedding rate" "no $S/$R"
 fi
+# 2, on a hand-made trace (tests/data/ascend/aclop): one
+# aclopCompileAndExecute of 580 us holding one AscendCL@opCompile step of
+# 20 us.  compile_us is the step's 20 us, the finding says compilation is
+# not the cost and advises no warm-up; with the step removed the trace
+# does not say how much compiled, and the report says so.
+A=$PR_SRCDIR/tests/data/ascend/aclop/trace_view.json
+"$PR_BIN" -q -i "$A" --json "$T_DIR/ac.json" 2> "$T_DIR/ac.err"
+grep -v 'AscendCL@opCompile' "$A" > "$T_DIR/trace_view.json"
+"$PR_BIN" -q -i "$T_DIR/trace_view.json" --json "$T_DIR/ac0.json" \
+    2> "$T_DIR/ac0.err"
+check "aclop trace: compile_us is the opCompile step, the rest is the aclop path" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+oc = r['op_compile']
+assert oc['calls'] == 1 and oc['total_us'] == 580 and oc['compile_us'] == 20, oc
+t = [x['text'] for x in r['recommendations'] if x['id'] == 'op_compile'][0]
+assert 'Compilation is not the cost' in t and '0.02 ms in all, 20 us a call' in t, t
+assert 'The other 0.6 ms is the aclop path' in t and 'jit_compile=False' in t, t
+assert 'warm up' not in t, t
+r = json.load(open(sys.argv[2]))['runs'][0]
+oc = r['op_compile']
+assert oc['calls'] == 1 and oc['compile_us'] is None, oc
+t = [x['text'] for x in r['recommendations'] if x['id'] == 'op_compile'][0]
+assert 'records no compile step' in t and 'is not known' in t, t
+" "$T_DIR/ac.json" "$T_DIR/ac0.json"
 echo "1..$T_N"

@@ -954,15 +954,16 @@ rule_op_compile(struct rctx *c)
                  comp / 1000.0, comp / pr_sget_num(oc, PR_K_CALLS),
                  (total - comp) / 1000.0);
     snprintf(text, sizeof(text),
-             "%.0f calls of aclopCompileAndExecute / aclopCompile take "
+             "%.0f call%s of aclopCompileAndExecute / aclopCompile take "
              "%.1f ms, %.1f%% of the step%s%s%s: these operators run on "
              "CANN's aclop path (torch_npu's jit_compile=True). %s Run them "
              "as prebuilt binary kernels, which skip the aclop path and its "
              "private-format conversions: "
              "torch_npu.npu.set_compile_mode(jit_compile=False) at the start "
              "of the script (CANN's binary operator package installed).",
-             pr_sget_num(oc, PR_K_CALLS), total / 1000.0, 100.0 * share,
-             n ? " (" : "", ops, n ? ")" : "", what);
+             pr_sget_num(oc, PR_K_CALLS),
+             pr_sget_num(oc, PR_K_CALLS) == 1 ? "" : "s", total / 1000.0,
+             100.0 * share, n ? " (" : "", ops, n ? ")" : "", what);
     add_rec(c, "op_compile", "warning", text);
 }
 
