@@ -945,12 +945,14 @@ rule_op_compile(struct rctx *c)
         snprintf(what, sizeof(what),
                  "Compilation is not the cost: the calls' own compile steps "
                  "(AscendCL@opCompile) take %.2f ms in all, %.0f us a call, "
-                 "a hit in CANN's compiled-operator cache (a real compile "
-                 "takes hundreds of ms). The other %.1f ms is the aclop "
+                 "a lookup that found the operator built (CANN looks it up "
+                 "by type, tensor descriptions and attributes before it "
+                 "compiles; a fresh build takes far longer). The other "
+                 "%.1f ms is the aclop "
                  "path's execution on the host (finding the compiled "
-                 "operator, building tensor descriptors and attributes, and "
-                 "queuing its format-conversion tasks such as TransData and "
-                 "Cast), during which the NPU waits.",
+                 "operator, building its tensor descriptors and attributes, "
+                 "and the format conversions it needs, such as TransData), "
+                 "during which the operator's device tasks wait.",
                  comp / 1000.0, comp / pr_sget_num(oc, PR_K_CALLS),
                  (total - comp) / 1000.0);
     snprintf(text, sizeof(text),
