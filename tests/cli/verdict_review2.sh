@@ -222,6 +222,7 @@ assert k['launch'] > k['op_compile'], k
 assert f['gain_us'] is None and 'no gain claimed' in f['gain_note'], f
 assert r['verdict']['findings'][0]['id'] != 'op_compile', r['verdict']['findings']
 assert 'operator compilation' not in r['verdict']['text'], r['verdict']['text']
+assert 'launches and aclop calls' in r['verdict']['text'], r['verdict']['text']
 " "$T_DIR/tv.json"
 else
     skip "op_compile gain" "no $TV"

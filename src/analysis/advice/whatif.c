@@ -2110,7 +2110,8 @@ bound_words(const char *b)
 /* The critical path's split as "host work 57%, kernels 37%" (the kinds
  * over 5% of the mean path, largest first). */
 static void
-split_text(const cJSON *kinds, int cold, int ms, char *buf, size_t cap)
+split_text(const cJSON *kinds, int cold, int ms, int aclop, char *buf,
+           size_t cap)
 {
     static const struct {
         const char *key, *words;
@@ -2152,6 +2153,10 @@ split_text(const cJSON *kinds, int cold, int ms, char *buf, size_t cap)
         w = snprintf(buf + len, cap - len, "%s%s %.0f%%", n++ ? ", " : "",
                      cold && strcmp(k[best].key, "launch") == 0
                          ? "runtime calls"
+                     /* CANN's aclop calls are launches on the path, but
+                        mostly host work (review-5 finding 2) */
+                     : aclop && strcmp(k[best].key, "launch") == 0
+                         ? "launches and aclop calls"
                      : ms && strcmp(k[best].key, "dataloader") == 0
                          ? "step interval" /* MindSpore's data-queue wait */
                          : k[best].words,
@@ -2439,8 +2444,9 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
                        PR_K_GAIN_PCT);
     cold = cold >= VERDICT_COLD_PCT ? cold : NAN;
     split_text(pr_sget(cp, PR_K_BY_KIND_US), !isnan(cold),
-               pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "mindspore"), split,
-               sizeof(split));
+               pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "mindspore"),
+               pr_sget_num(pr_sget(run, PR_K_OP_COMPILE), PR_K_TOTAL_US) > 0,
+               split, sizeof(split));
     fmt_us(pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US), mean,
            sizeof(mean));
     if (host_only && bound != NULL && n > 0) {
