@@ -123,9 +123,9 @@ struct pr_tc_share {
                             count (not bottom-eligible) */
     int64_t matrix_ns;   /* eligible by name, on the matrix units, of
                             nodes 10.5 does not count */
-    uint32_t kernel;     /* the longest of the simt ones (string id);
+    uint32_t kernel;     /* the longest of the simt_new ones (string id);
                             PR_STR_NONE */
-    uint32_t top_op[PR_TC_SHARE_TOP]; /* their launchers (string ids) */
+    uint32_t top_op[PR_TC_SHARE_TOP]; /* simt_new launchers (string ids) */
     int64_t top_ns[PR_TC_SHARE_TOP];  /* and their simt time; 0 unused */
 };
 

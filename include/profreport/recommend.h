@@ -100,6 +100,8 @@ struct pr_rec_facts {
        not computed.  Their longest kernel and top launchers (string ids
        of t, PR_STR_NONE / 0 ns unused) */
     double by_name_ratio;
+    int64_t by_name_ns;  /* its numerator, ns */
+    int64_t by_name_den; /* its denominator (10.5's), ns */
     uint32_t by_name_kernel;
     uint32_t by_name_op[3];
     int64_t by_name_op_ns[3];

@@ -283,7 +283,10 @@ by_name_facts(const struct pr_trace *t, const struct pr_tree *tree,
     if (f->tc_ratio == 0.0)
         f->eligible_ratio =
             s.op_ns > 0 ? (double)s.eligible_ns / (double)s.op_ns : 0.0;
-    f->by_name_ratio = s.op_ns > 0 ? (double)s.simt_ns / (double)s.op_ns : 0.0;
+    f->by_name_ratio =
+        s.op_ns > 0 ? (double)s.simt_new_ns / (double)s.op_ns : 0.0;
+    f->by_name_ns = s.simt_new_ns;
+    f->by_name_den = s.op_ns;
     f->by_name_kernel = s.kernel;
     for (i = 0; i < 3 && i < PR_TC_SHARE_TOP; i++) {
         f->by_name_op[i] = s.top_op[i];

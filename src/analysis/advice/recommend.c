@@ -756,14 +756,17 @@ by_name_text(const struct pr_rec_facts *f, char *buf, size_t cap)
         if (f->by_name_op_ns[i] > 0)
             compiled &= is_compiled_fn(pr_trace_str(f->t, f->by_name_op[i]));
     }
-    k = snprintf(buf + len, cap - len,
-                 "%sKernels with %.1f%% time are fp32 GEMM/convolution kernels "
-                 "on CUDA cores (%.80s ...) that no Tensor Cores eligible "
-                 "operator launched: ",
-                 len ? " " : "", 100.0 * f->by_name_ratio,
-                 f->by_name_kernel != PR_STR_NONE
-                     ? pr_trace_str(f->t, f->by_name_kernel)
-                     : "?");
+    k = snprintf(
+        buf + len, cap - len,
+        "%sKernels with %.1f%% time (%.1f of the %.1f ms of kernels "
+        "that operators launch themselves%s) are fp32 "
+        "GEMM/convolution kernels on CUDA cores (%.80s ...) that no "
+        "Tensor Cores eligible operator launched: ",
+        len ? " " : "", 100.0 * f->by_name_ratio, (double)f->by_name_ns / 1e6,
+        (double)f->by_name_den / 1e6,
+        len ? ", the basis of the share above too, so the two add" : "",
+        f->by_name_kernel != PR_STR_NONE ? pr_trace_str(f->t, f->by_name_kernel)
+                                         : "?");
     for (i = 0; i < 3 && k >= 0 && (size_t)k < cap - len; i++) {
         if (f->by_name_op_ns[i] <= 0)
             continue;

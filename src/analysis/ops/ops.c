@@ -686,7 +686,7 @@ by_name(const struct pr_trace *t, const struct pr_tree *tree,
         if (!(b & PR_NAME_GEMM_FP32_SIMT))
             continue;
         simt = pr_sat_add_i64(simt, e->dur_ns);
-        if (e->dur_ns > *longest) {
+        if (!counted && e->dur_ns > *longest) {
             *longest = e->dur_ns;
             s->kernel = e->name;
         }
@@ -694,7 +694,9 @@ by_name(const struct pr_trace *t, const struct pr_tree *tree,
     s->simt_ns = pr_sat_add_i64(s->simt_ns, simt);
     if (!counted)
         s->simt_new_ns = pr_sat_add_i64(s->simt_new_ns, simt);
-    if (simt > 0 && n->ev != PR_TREE_NONE)
+    /* the launchers and the example kernel are those of the uncounted
+       ones only: the text names what no eligible operator launched */
+    if (!counted && simt > 0 && n->ev != PR_TREE_NONE)
         note_top(s, t->events[n->ev].name, simt);
 }
 
