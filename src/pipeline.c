@@ -1570,9 +1570,20 @@ static void
 brief_gain(const cJSON *fd, char *buf, size_t cap)
 {
     double us = pr_sget_num(fd, PR_K_GAIN_US),
-           pct = pr_sget_num(fd, PR_K_GAIN_PCT);
+           pct = pr_sget_num(fd, PR_K_GAIN_PCT),
+           b = pr_sget_num(fd, PR_K_BOUND_US);
 
-    if (isnan(us))
+    if (isnan(us) && b > 0)
+        /* not replayed: a ceiling, ranked after the replayed gains */
+        snprintf(buf, cap,
+                 "at most %.3g %s per step (not replayed: an upper bound)",
+                 b >= 1e6    ? b / 1e6
+                 : b >= 1000 ? b / 1000
+                             : b,
+                 b >= 1e6    ? "s"
+                 : b >= 1000 ? "ms"
+                             : "us");
+    else if (isnan(us))
         snprintf(buf, cap, "no gain claimed");
     else if (pr_sget_is(pr_sget_str(fd, PR_K_ID), "cold_step"))
         /* first-use costs: paid once, not saved on every step */

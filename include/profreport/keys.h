@@ -570,6 +570,7 @@
 /* runs[].verdict.findings[] */
 #define PR_K_HREF_FINDING "href_finding"
 #define PR_K_HREF_EVIDENCE "href_evidence"
+#define PR_K_SAVES "saves"
 /* distributed */
 #define PR_K_RANKS_PRESENT "ranks_present"
 #define PR_K_RANKS_COMPLETE "ranks_complete"

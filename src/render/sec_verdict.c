@@ -17,11 +17,16 @@ const struct pr_col pr_fig_cols_findings[] = {
     {"finding", PR_K_TITLE, "Finding", PR_FMT_WRAP, 2.2,
      "The recommendation (its advice in Recommendations below)",
      PR_COL_BOTH | PR_COL_LINK},
-    {"gain", PR_K_GAIN_US, "Saves / step", PR_FMT_US, 0.8,
+    {"saves", PR_K_SAVES, "Saves / step", PR_FMT_FIGURE, 0.8,
      "What the step graph replayed with the change applied predicts it "
-     "saves per step (empty: no gain claimed, and the next column says "
-     "why)",
+     "saves per step; \xe2\x89\xa4 marks a finding not replayed: an upper "
+     "bound on what its change can save, ranked after the replayed gains "
+     "(empty: no gain claimed, and the evidence says why)",
      PR_COL_BOTH},
+    {"gain", PR_K_GAIN_US, "Gain / step", PR_FMT_US, 0.8,
+     "The replayed gain alone (empty for a bound)", 0},
+    {"bound", PR_K_BOUND_US, "At most / step", PR_FMT_US, 0.8,
+     "The bound of a finding not replayed", 0},
     {"gain_pct", PR_K_GAIN_PCT, "Of step", PR_FMT_PCT, 0.6, NULL, PR_COL_BOTH},
     {"evidence", PR_K_EVIDENCE, "Evidence", PR_FMT_WRAP, 2.6,
      "The nodes of the critical path the change shortens most and what it "
@@ -46,6 +51,20 @@ present(const cJSON *summary)
     return 0;
 }
 
+/* The findings that claim only a bound. */
+static size_t
+bounds(const cJSON *fs)
+{
+    const cJSON *x;
+    size_t n = 0;
+
+    cJSON_ArrayForEach(x, fs)
+    {
+        n += pr_sget_num(x, PR_K_BOUND_US) > 0;
+    }
+    return n;
+}
+
 /* The findings that claim a gain. */
 static size_t
 gains(const cJSON *fs)
@@ -67,7 +86,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     const cJSON *fs = pr_sget(v, PR_K_FINDINGS);
     struct pr_fig_table t = {
         .cols = pr_fig_cols_findings, .rows = fs, .what = "findings"};
-    char note[512];
+    char note[768];
 
     (void)summary;
     if (v == NULL) {
@@ -87,7 +106,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
        host_sync 11.3% and launch_bound 8.6% read as 19.9% together, where
        after a removed sync the queue is empty and the next kernels wait
        for their launches) */
-    snprintf(note, sizeof(note), "%s%s",
+    snprintf(note, sizeof(note), "%s%s%s",
              cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY))
                  ? "Gains are predictions: the host's path replayed with the "
                    "change applied (a CPU-only run has no Critical path part; "
@@ -99,7 +118,12 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
              gains(fs) > 1 ? " Each gain is its change replayed alone: "
                              "changes that shorten the same part of the path "
                              "overlap, so the gains do not add up."
-                           : "");
+                           : "",
+             bounds(fs) > 0
+                 ? " A Saves of \xe2\x89\xa4 is not replayed: it is an upper "
+                   "bound on what the change can save (its evidence says "
+                   "what it counts), so it ranks after the replayed gains."
+                 : "");
     pr_figs_note(f, note);
 }
 
@@ -107,8 +131,9 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 const struct pr_section pr_section_verdict = {
     .id = "verdict",
     .title = "Verdict",
-    .lede = "What bounds the step and what each fix would save, largest "
-            "first.",
+    .lede = "What bounds the step and what each fix would save: replayed "
+            "gains first, largest first, then upper bounds (\xe2\x89\xa4) "
+            "that no replay backs.",
     .per_run = 1,
     .build = build,
     .present = present};

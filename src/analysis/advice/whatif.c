@@ -1704,20 +1704,35 @@ accum_caveat(cJSON *r, const cJSON *whatif, const cJSON *run)
     return strcmp(text, t) == 0 || put_text(r, text);
 }
 
-static double
-gain_of(const cJSON *r)
+/* A recommendation's rank: replayed gains first, by gain; then the
+ * findings no replay backs but whose change has a bound (bound_us), by
+ * that bound, which is a ceiling, not a measured gain (review 5 #6);
+ * then the rest, in their order. */
+static int
+rank_tier(const cJSON *r, double *v)
 {
-    double g = pr_sget_num(r, PR_K_GAIN_US);
-
-    /* a finding no replay backs ranks by the most it can save a step
-       (bound_us), never below the stock lines for want of a replay */
-    if (isnan(g))
-        g = pr_sget_num(r, PR_K_BOUND_US);
-    return isnan(g) ? -1.0 : g;
+    *v = pr_sget_num(r, PR_K_GAIN_US);
+    if (!isnan(*v))
+        return 2;
+    *v = pr_sget_num(r, PR_K_BOUND_US);
+    if (!isnan(*v))
+        return 1;
+    *v = 0;
+    return 0;
 }
 
-/* Rank recs by gain, largest first; the ones without after, in their
- * order (insertion sort: a run has a dozen). */
+/* Does a rank above b? */
+static int
+ranks_above(const cJSON *a, const cJSON *b)
+{
+    double va, vb;
+    int ta = rank_tier(a, &va), tb = rank_tier(b, &vb);
+
+    return ta != tb ? ta > tb : va > vb;
+}
+
+/* Rank recs (rank_tier), largest first; ties keep their order
+ * (insertion sort: a run has a dozen). */
 static enum pr_status
 rank(cJSON *recs, struct pr_error *err)
 {
@@ -1729,7 +1744,7 @@ rank(cJSON *recs, struct pr_error *err)
     for (i = 0; i < n; i++)
         v[i] = cJSON_DetachItemFromArray(recs, 0);
     for (i = 1; i < n; i++)
-        for (k = i; k > 0 && gain_of(v[k]) > gain_of(v[k - 1]); k--) {
+        for (k = i; k > 0 && ranks_above(v[k], v[k - 1]); k--) {
             cJSON *x = v[k];
 
             v[k] = v[k - 1];
@@ -2021,23 +2036,6 @@ finding_title(const char *id)
     return id != NULL ? id : "";
 }
 
-static void fmt_us(double us, char *buf, size_t cap);
-
-/* A finding no replay backs but whose change has a bound (bound_us):
- * "; no replay, at most 15.4 ms a step", after its evidence; else NULL. */
-static const char *
-bound_tail(const cJSON *r, char *buf, size_t cap)
-{
-    double b = pr_sget_num(r, PR_K_BOUND_US);
-    char t[32];
-
-    if (!isnan(pr_sget_num(r, PR_K_GAIN_US)) || !(b > 0))
-        return NULL;
-    fmt_us(b, t, sizeof(t));
-    snprintf(buf, cap, " (no replay: at most %s a step)", t);
-    return buf;
-}
-
 /* A finding's title as the producer's tools name what it found: the
  * communication finding of a pipeline stage that waits alone in Receive
  * is a pipeline bubble (MindStudio Insight's and msprof-analyze's
@@ -2066,6 +2064,28 @@ fmt_us(double us, char *buf, size_t cap)
         snprintf(buf, cap, "%.1f ms", us / 1000);
     else
         snprintf(buf, cap, "%.0f us", us);
+}
+
+/* A verdict finding's bound_us and its Saves cell (review 5 finding 6):
+ * "3.5 ms" for a replayed gain, "≤ 15.4 ms" for a bound no replay
+ * backs (ranked after the gains), null for neither. */
+static void
+saves_cell(cJSON *o, const cJSON *r, int *ok)
+{
+    double g = pr_sget_num(r, PR_K_GAIN_US), b = pr_sget_num(r, PR_K_BOUND_US);
+    char t[32], cell[48];
+
+    if (!isnan(g) || !(b > 0))
+        b = NAN;
+    pr_emit_num_or_null(o, PR_K_BOUND_US, b, ok);
+    if (!isnan(g) || !isnan(b)) {
+        fmt_us(!isnan(g) ? g : b, t, sizeof(t));
+        snprintf(cell, sizeof(cell), "%s%s", isnan(g) ? "\xe2\x89\xa4 " : "",
+                 t);
+        pr_emit_str(o, PR_K_SAVES, cell, ok);
+    } else {
+        pr_emit_null(o, PR_K_SAVES, ok);
+    }
 }
 
 /* "aten::mm 937.5 us; cudaLaunchKernel 13 us" from evidence rows. */
@@ -2542,7 +2562,7 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
     cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS))
     {
         cJSON *o;
-        char ev[400], tail[160];
+        char ev[400];
 
         if (!ok || rank == VERDICT_FINDINGS)
             break;
@@ -2553,6 +2573,7 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
         pr_emit_num_or_null(o, PR_K_GAIN_US, pr_sget_num(r, PR_K_GAIN_US), &ok);
         pr_emit_num_or_null(o, PR_K_GAIN_PCT, pr_sget_num(r, PR_K_GAIN_PCT),
                             &ok);
+        saves_cell(o, r, &ok);
         /* host_sync's evidence is the time the host sat blocked in its
            syncs, beside the path (the device's work is on it meanwhile):
            said so, never read as path time (review-2 finding 12: "on the
@@ -2561,7 +2582,7 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
                       pr_sget_is(pr_sget_str(r, PR_K_ID), "host_sync")
                           ? " (the host's time blocked in syncs, beside the "
                             "path)"
-                          : bound_tail(r, tail, sizeof(tail)),
+                          : NULL, /* a bound: its Saves cell (saves_cell) */
                       ev, sizeof(ev));
         if (ev[0] == '\0' && pr_sget_str(r, PR_K_GAIN_NOTE) != NULL) {
             /* why no gain, as a sentence ("Not claimed: ...") */
