@@ -571,6 +571,14 @@
 #define PR_K_HREF_FINDING "href_finding"
 #define PR_K_HREF_EVIDENCE "href_evidence"
 #define PR_K_SAVES "saves"
+/* runs[].copies.graph_wrapper */
+#define PR_K_GRAPH_WRAPPER "graph_wrapper"
+#define PR_K_INPUT_COPIES "input_copies"
+#define PR_K_INPUT_BYTES "input_bytes"
+#define PR_K_INPUT_US "input_us"
+#define PR_K_OUTPUT_COPIES "output_copies"
+#define PR_K_OUTPUT_BYTES "output_bytes"
+#define PR_K_OUTPUT_US "output_us"
 /* distributed */
 #define PR_K_RANKS_PRESENT "ranks_present"
 #define PR_K_RANKS_COMPLETE "ranks_complete"

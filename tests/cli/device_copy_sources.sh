@@ -69,6 +69,73 @@ else
 fi
 check "dtod_by_operator: each copy's operator chain, its count, bytes and time" [ "$res" = ok ]
 
+# review 5 finding 1: a CUDA-graphed compiled function's wrapper copies.
+# A hand-made step: CompiledFunction copies two inputs (1000 + 3000 B,
+# 100 us each) before its cudaGraphLaunch, whose graph replays a kernel
+# and its own DtoD copy (500 B, same correlation: the graph's, not the
+# wrapper's), then clones an output (8000 B, 400 us).  Known answer:
+# graph_wrapper 1 launch, 2 input copies of 4000 B / 200 us, 1 output
+# copy of 8000 B / 400 us; device_copies names the wrapper and
+# mode="reduce-overhead", not the functionalized graph.
+python3 - "$T_DIR/wrapper.json" << 'PY'
+import json, sys
+ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1",
+       "pid": 1, "tid": 1, "ts": 0, "dur": 1000, "args": {}}]
+def op(name, ts, dur):
+    ev.append({"ph": "X", "cat": "cpu_op", "name": name, "pid": 1,
+               "tid": 1, "ts": ts, "dur": dur, "args": {}})
+def call(name, ts, corr):
+    ev.append({"ph": "X", "cat": "cuda_runtime", "name": name,
+               "pid": 1, "tid": 1, "ts": ts, "dur": 2,
+               "args": {"correlation": corr}})
+def copy(corr, kts, kdur, nbytes):
+    ev.append({"ph": "X", "cat": "gpu_memcpy",
+               "name": "Memcpy DtoD (Device -> Device)", "pid": 0,
+               "tid": 7, "ts": kts, "dur": kdur,
+               "args": {"correlation": corr, "device": 0, "stream": 7,
+                        "bytes": nbytes}})
+op("CompiledFunction", 10, 100)
+op("aten::copy_", 12, 5); call("cudaMemcpyAsync", 13, 1); copy(1, 20, 100, 1000)
+op("aten::copy_", 20, 5); call("cudaMemcpyAsync", 21, 2); copy(2, 120, 100, 3000)
+call("cudaGraphLaunch", 30, 3)
+ev.append({"ph": "X", "cat": "kernel", "name": "volta_sgemm_128x64_nt",
+           "pid": 0, "tid": 7, "ts": 220, "dur": 200,
+           "args": {"correlation": 3, "device": 0, "stream": 7}})
+copy(3, 420, 50, 500)   # the graph's own copy: not the wrapper's
+op("aten::clone", 40, 10); op("aten::copy_", 41, 5)
+call("cudaMemcpyAsync", 42, 4); copy(4, 470, 400, 8000)
+call("cudaDeviceSynchronize", 60, 5)
+ev[-1]["dur"] = 820
+json.dump({"deviceProperties": [{"id": 0, "name": "Tesla V100-SXM2-16GB",
+           "computeMajor": 7, "computeMinor": 0, "numSms": 80,
+           "totalGlobalMem": 16945512448}],
+           "traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+if "$PR_BIN" -q -i "$T_DIR/wrapper.json" --json "$T_DIR/w.json" 2>"$T_DIR/err"; then
+    res=$(python3 - "$T_DIR/w.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+w = r['copies'].get('graph_wrapper')
+want = {'graph_launches': 1, 'input_copies': 2, 'input_bytes': 4000,
+        'input_us': 200, 'output_copies': 1, 'output_bytes': 8000,
+        'output_us': 400}
+fail = []
+if w != want:
+    fail.append('graph_wrapper %s' % w)
+rec = [x['text'] for x in r['recommendations'] if x['id'] == 'device_copies']
+if not rec or 'CUDA-graph wrapper' not in rec[0] or \
+        'reduce-overhead' not in rec[0] or 'functionalized' in rec[0]:
+    fail.append('device_copies %s' % rec)
+print('\n'.join(fail) if fail else 'ok')
+PY
+)
+    [ "$res" = ok ] || echo "$res" | sed 's/^/# /'
+else
+    sed 's/^/# /' "$T_DIR/err"
+    res=failed
+fi
+check "graph_wrapper: copies before a compiled function's graph launch and after it, the graph's own left out" [ "$res" = ok ]
+
 if ! have_shared; then
     skip "hta trace_diff test: device_copies names its sources" "no $PR_SHARED/traces"
     skip "hta nccl_parser_config: slow_dispatch ranked by its bound" "no $PR_SHARED/traces"
@@ -90,6 +157,14 @@ else:
         fail.append('evidence %s' % ev)
     if 'torch.compile' not in x['text'] or ev[0] not in x['text']:
         fail.append('text: %s' % x['text'][:300])
+    # review 5 #1: each compiled call is a cudaGraphLaunch between its
+    # input copies and output clones (12 launches, by Python over the trace)
+    w = r['copies'].get('graph_wrapper') or {}
+    if w.get('graph_launches') != 12 or not w.get('input_copies', 0) > 0 or \
+            not w.get('output_copies', 0) > 0:
+        fail.append('graph_wrapper %s' % w)
+    if 'CUDA-graph wrapper' not in x['text'] or 'aot_graphs") will not' not in x['text']:
+        fail.append('wrapper words: %s' % x['text'][-400:])
     if x.get('gain_us') is not None or not x.get('bound_us', 0) > 0:
         fail.append('gain %s bound %s' % (x.get('gain_us'), x.get('bound_us')))
 tiers = [2 if f['gain_us'] is not None else 1 if f.get('bound_us') else 0

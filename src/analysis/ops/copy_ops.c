@@ -8,6 +8,7 @@
  * host ranges per thread: no op tree is needed (it is freed by then). */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +26,25 @@
 #define MAX_THR 256 /* threads followed (more: their calls unnamed) */
 #define TOP 3       /* sources written */
 
+/* DtoD copies counted by count, bytes and device time. */
+struct tally {
+    double n, bytes;
+    int64_t ns;
+};
+
 struct thr {
     uint32_t pid, tid;
     size_t depth;
     uint32_t open[DEPTH]; /* event indexes, outermost first */
+    /* the compiled function (event index, NO_CF none) whose copies are
+       being followed, whether it has launched its CUDA graph yet, and its
+       copies before that launch */
+    uint32_t cf;
+    int launched;
+    struct tally pending;
 };
+
+#define NO_CF UINT32_MAX
 
 struct src {
     uint32_t op[CHAIN]; /* string ids, PR_STR_NONE unused, innermost last */
@@ -44,6 +59,13 @@ struct sweep {
     size_t n_thr;
     struct src *v; /* owned */
     size_t n, cap;
+    /* the CUDA-graph wrapper of a compiled function (torch/_dynamo/
+       backends/cudagraphs.py, torch 2.0's CudaGraphModule.__call__:
+       dst.copy_(src) for every input, graph.replay(), then a clone of
+       every output): its graph launches, the copies before them, the
+       copies after them in the same call */
+    double launches;
+    struct tally before, after;
 };
 
 /* A device-to-device copy: CUPTI's "Memcpy DtoD (Device -> Device)",
@@ -75,6 +97,9 @@ thread_of(struct sweep *s, const struct pr_event *e)
     s->thr[s->n_thr].pid = pid;
     s->thr[s->n_thr].tid = tid;
     s->thr[s->n_thr].depth = 0;
+    s->thr[s->n_thr].cf = NO_CF;
+    s->thr[s->n_thr].launched = 0;
+    memset(&s->thr[s->n_thr].pending, 0, sizeof(struct tally));
     return &s->thr[s->n_thr++];
 }
 
@@ -141,6 +166,71 @@ track(struct thr *h, const struct pr_trace *t, const struct pr_event *e,
         h->open[h->depth++] = idx;
 }
 
+static void
+tally_add(struct tally *a, double n, double bytes, int64_t ns)
+{
+    a->n += n;
+    a->bytes += bytes;
+    a->ns = pr_sat_add_i64(a->ns, ns);
+}
+
+/* The innermost open torch.compile autograd function (AOT autograd's
+ * CompiledFunction, its backward CompiledFunctionBackward) on h, as its
+ * event index; NO_CF none.  h now follows it. */
+static uint32_t
+open_cf(const struct pr_trace *t, struct thr *h)
+{
+    size_t d = h->depth;
+
+    while (d-- > 0) {
+        const char *n = pr_trace_str(t, t->events[h->open[d]].name);
+
+        if (strcmp(n, "CompiledFunction") == 0 ||
+            strcmp(n, "CompiledFunctionBackward") == 0) {
+            if (h->cf != h->open[d]) {
+                h->cf = h->open[d];
+                h->launched = 0;
+                memset(&h->pending, 0, sizeof(h->pending));
+            }
+            return h->cf;
+        }
+    }
+    return NO_CF;
+}
+
+static int
+graph_launch(const struct pr_trace *t, const struct pr_event *call)
+{
+    const char *n = pr_trace_str(t, call->name);
+
+    return strcmp(n, "cudaGraphLaunch") == 0 || strcmp(n, "cuGraphLaunch") == 0;
+}
+
+/* A graph launch (cudaGraphLaunch, the driver's cuGraphLaunch) or a DtoD
+ * copy's call on h: the wrapper's tallies.  A copy the graph replays
+ * carries its launch's correlation: it is the graph's, not the
+ * wrapper's. */
+static void
+wrapper(struct sweep *s, struct thr *h, const struct pr_event *call,
+        const struct pr_event *copy, int64_t bytes)
+{
+    if (h == NULL || open_cf(s->t, h) == NO_CF)
+        return;
+    if (graph_launch(s->t, call)) {
+        if (copy != NULL)
+            return; /* the graph's own copy: its launch is counted once */
+        s->launches += 1;
+        if (!h->launched)
+            tally_add(&s->before, h->pending.n, h->pending.bytes,
+                      h->pending.ns);
+        h->launched = 1;
+        memset(&h->pending, 0, sizeof(h->pending));
+    } else if (copy != NULL) {
+        tally_add(h->launched ? &s->after : &h->pending, 1, (double)bytes,
+                  copy->dur_ns);
+    }
+}
+
 static int
 sweep(struct sweep *s, const struct pr_idmap *copies)
 {
@@ -161,9 +251,12 @@ sweep(struct sweep *s, const struct pr_idmap *copies)
         if (e->kind != PR_KIND_RUNTIME_CALL && e->kind != PR_KIND_DRIVER_CALL)
             continue;
         c = pr_idmap_get(copies, pr_event_correlation(t, e));
+        if (graph_launch(t, e))
+            wrapper(s, h, e, NULL, 0);
         if (c == PR_NONE)
             continue;
         (void)is_dtod(t, &t->events[c], &bytes);
+        wrapper(s, h, e, &t->events[c], bytes);
         if (!add_copy(s, h, &t->events[c], bytes))
             return 0;
     }
@@ -215,6 +308,17 @@ emit(const struct sweep *s, cJSON *copies)
         pr_emit_num(o, PR_K_COUNT, s->v[i].count, &ok);
         pr_emit_num(o, PR_K_BYTES, s->v[i].bytes, &ok);
         pr_emit_num(o, PR_K_DURATION_US, (double)s->v[i].ns / 1000.0, &ok);
+    }
+    if (ok && s->launches > 0 && s->before.n + s->after.n > 0) {
+        cJSON *w = pr_emit_obj(copies, PR_K_GRAPH_WRAPPER, &ok);
+
+        pr_emit_num(w, PR_K_GRAPH_LAUNCHES, s->launches, &ok);
+        pr_emit_num(w, PR_K_INPUT_COPIES, s->before.n, &ok);
+        pr_emit_num(w, PR_K_INPUT_BYTES, s->before.bytes, &ok);
+        pr_emit_num(w, PR_K_INPUT_US, (double)s->before.ns / 1000.0, &ok);
+        pr_emit_num(w, PR_K_OUTPUT_COPIES, s->after.n, &ok);
+        pr_emit_num(w, PR_K_OUTPUT_BYTES, s->after.bytes, &ok);
+        pr_emit_num(w, PR_K_OUTPUT_US, (double)s->after.ns / 1000.0, &ok);
     }
     return ok;
 }
