@@ -198,6 +198,15 @@ amp = [x for x in r['recommendations'] if x['id'] == 'enable_amp']
 if not amp or 'CompiledFunctionBackward' not in amp[0]['text'] or \
         'compute capability 8.0' not in amp[0]['text']:
     fail.append('no enable_amp naming the compiled graph: %s' % [x['id'] for x in r['recommendations']])
+# review 5 #5: the replay's cut is far over its gain; the text names what
+# absorbs it (the all_to_all the path now waits for) and the range
+elif 'the path then waits' not in amp[0]['text'] or \
+        'collectives' not in amp[0]['text'] or \
+        'ncclKernel_SendRecv' not in amp[0]['text'] or \
+        'the gain lies between' not in amp[0]['text']:
+    fail.append('no cap named: %s' % amp[0]['text'][-500:])
+if not r['critical_path']['by_kind_us']['communication'] > 0:
+    fail.append('no communication on the path: %s' % r['critical_path']['by_kind_us'])
 if not r['tensor_cores']['eligible_op_time_pct'] > 20:
     fail.append('eligible share %s' % r['tensor_cores']['eligible_op_time_pct'])
 print('\n'.join(fail) if fail else 'ok')

@@ -14,7 +14,9 @@ fi
 # names no bound (bound_of() weighs host, device, copy and communication;
 # idle was no candidate, so 8% of kernels read "Bound by device compute").
 # The run's verdict: bound "idle", the idle share in words, never "device
-# compute"; the Critical path section says the same.
+# compute"; the Critical path section says the same.  (op_summary read
+# 92% until its idle gaps that end as an HCCL task ends were taken for
+# waits on it, review 5 finding 5: 89%.)
 # (mindspore/ascend_run1 was one, 82%, until its graph-mode streams were
 # replayed as one queue: kernels lead its path now, mindspore_coverage.sh)
 # (torch_npu/old2023 was one, 92%, until its step_trace_time.csv was
@@ -23,7 +25,7 @@ fi
 # (msinsight_full_db read 99% while aclrtGetDeviceCount's connection id 0
 # passed for a launch, 0.5 ms of "launch-to-start delay": 100% since
 # review 5, finding 8, ascend_review5.sh)
-for c in "opsum msprof/extra/msinsight_op_summary 0 92" \
+for c in "opsum msprof/extra/msinsight_op_summary 0 89" \
     "msprof_db msprof/extra/msinsight_full_db/msprof_0.db 0 100"; do
     set -- $c
     if shared_summary "$1" "$2"; then
@@ -54,7 +56,7 @@ if [ -d "$PR_SHARED/traces/msprof/extra/msinsight_op_summary" ]; then
     "$PR_BIN" -q --input "$PR_SHARED/traces/msprof/extra/msinsight_op_summary" \
         --html "$T_DIR/opsum.html" 2>&1
     check "op_summary: the terminal names idle, not device compute" \
-        sh -c 'grep -q "The device is idle 92% of the critical path" "$1" &&
+        sh -c 'grep -q "The device is idle 89% of the critical path" "$1" &&
                ! grep -q "Bound by device compute" "$1"' _ "$T_DIR/opsum.txt"
     check "op_summary: the Critical path section says idle leads the path" \
         grep -q "Device idle with no recorded cause is the largest part" \

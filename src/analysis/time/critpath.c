@@ -1458,7 +1458,13 @@ compile_waits(struct pr_cp_ctx *c)
  * trace_diff/control: kernels launched after a stream wait start 1 us
  * after the embedding all-to-all's ncclKernel_SendRecv ends, 1-10 ms after
  * their launch), or the SMs that task held.  Launch latency itself is a
- * few microseconds (that trace: median 2 us, p90 3 us). */
+ * few microseconds (that trace: median 2 us, p90 3 us).  A task idle that
+ * long after its stream's previous task (no launch to wait for: a CUDA
+ * graph's kernel, or one queued long before) is taken for such a wait only
+ * on a collective that ended within COINCIDE_NS before it (review 5
+ * finding 5, HTA's trace_diff/test: 7.4 ms a step of stream-7 gaps end
+ * within 20 us of an ncclKernel_SendRecv on stream 15, and read "idle, no
+ * recorded cause"). */
 #define COINCIDE_MIN_WAIT_NS 50000
 #define COINCIDE_NS 20000
 /* A task that waited so after its launch on a free stream, while a kernel
@@ -1529,13 +1535,16 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
         int64_t ready;
         size_t lo = 0, hi = nt, k, walked = 0;
 
-        int after_launch;
+        int after_launch, after_idle;
 
         if (n->type != PR_CP_N_TASK || n->w <= 0 || n->n_pred >= PR_CP_MAX_PRED)
             continue;
         after_launch =
             n->w_kind == PR_CP_LAUNCH && n->w >= COINCIDE_MIN_WAIT_NS;
-        if (n->w_kind != PR_CP_SYNC && !after_launch)
+        /* idle after its stream's previous task (a graph's kernel, or one
+           launched long before): only a collective's end explains it */
+        after_idle = n->w_kind == PR_CP_IDLE && n->w >= COINCIDE_MIN_WAIT_NS;
+        if (n->w_kind != PR_CP_SYNC && !after_launch && !after_idle)
             continue;
         ready = ready_of(g, n, &b);
         e = &c->t->events[n->ev];
@@ -1564,8 +1573,10 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
             if (pr_event_pid(c->t, xe) != pr_event_pid(c->t, e) &&
                 x->kind != PR_CP_COMM)
                 continue;
-            if (after_launch && x->e < n->s - COINCIDE_NS)
+            if ((after_launch || after_idle) && x->e < n->s - COINCIDE_NS)
                 break; /* nothing ended just before it: held, or a delay */
+            if (after_idle && x->kind != PR_CP_COMM)
+                continue;
             add_pred(n, tasks[k].i, 0, 0, PR_CP_SYNC, PR_STR_NONE);
             n->w = n->s - x->e;
             n->w_kind = PR_CP_SYNC;
