@@ -1565,6 +1565,19 @@ write_outputs(const struct pr_options *o, cJSON *sum, struct pr_merge *m,
     return st;
 }
 
+/* "42.2 s" / "3.51 ms" / "850 us": three figures. */
+static void
+brief_time(double us, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%.3g %s",
+             us >= 1e6    ? us / 1e6
+             : us >= 1000 ? us / 1000
+                          : us,
+             us >= 1e6    ? "s"
+             : us >= 1000 ? "ms"
+                          : "us");
+}
+
 /* A finding's gain as the terminal says it. */
 static void
 brief_gain(const cJSON *fd, char *buf, size_t cap)
@@ -1572,37 +1585,28 @@ brief_gain(const cJSON *fd, char *buf, size_t cap)
     double us = pr_sget_num(fd, PR_K_GAIN_US),
            pct = pr_sget_num(fd, PR_K_GAIN_PCT),
            b = pr_sget_num(fd, PR_K_BOUND_US);
+    char t[32];
 
-    if (isnan(us) && b > 0)
+    if (isnan(us) && b > 0) {
         /* not replayed: a ceiling, ranked after the replayed gains */
-        snprintf(buf, cap,
-                 "at most %.3g %s per step (not replayed: an upper bound)",
-                 b >= 1e6    ? b / 1e6
-                 : b >= 1000 ? b / 1000
-                             : b,
-                 b >= 1e6    ? "s"
-                 : b >= 1000 ? "ms"
-                             : "us");
-    else if (isnan(us))
+        brief_time(b, t, sizeof(t));
+        snprintf(buf, cap, "at most %s per step (not replayed: an upper bound)",
+                 t);
+    } else if (isnan(us)) {
         snprintf(buf, cap, "no gain claimed");
-    else if (pr_sget_is(pr_sget_str(fd, PR_K_ID), "cold_step"))
+    } else if (pr_sget_is(pr_sget_str(fd, PR_K_ID), "cold_step")) {
         /* first-use costs: paid once, not saved on every step */
+        brief_time(us, t, sizeof(t));
         snprintf(buf, cap,
-                 "a one-time cost of %.3g %s (%.1f%% of the captured "
-                 "steps)",
-                 us >= 1e6    ? us / 1e6
-                 : us >= 1000 ? us / 1000
-                              : us,
-                 us >= 1e6    ? "s"
-                 : us >= 1000 ? "ms"
-                              : "us",
+                 "a one-time cost of %s (%.1f%% of the captured steps)", t,
                  pct);
-    else if (us >= 1e6)
+    } else if (us >= 1e6) {
         snprintf(buf, cap, "saves %.2f s per step (%.1f%%)", us / 1e6, pct);
-    else if (us >= 1000)
+    } else if (us >= 1000) {
         snprintf(buf, cap, "saves %.1f ms per step (%.1f%%)", us / 1000, pct);
-    else
+    } else {
         snprintf(buf, cap, "saves %.0f us per step (%.1f%%)", us, pct);
+    }
 }
 
 /* A run as the terminal names it: its worker (and span), and its job's

@@ -18,7 +18,7 @@ static const char usage[] =
     "                         modules (the module tree, indented)|\n"
     "                         layers (forward beside backward)|\n"
     "                         critical-path (what bounds each step)|\n"
-    "                         findings (the verdict's fixes by gain)\n"
+    "                         findings (the verdict's fixes, gains first)\n"
     "      --sort COL         sort by column\n"
     "      --group-by G       name|shape|type\n"
     "      --min-time TIME    hide rows below this time (1ms, 250us,\n"

@@ -51,30 +51,17 @@ present(const cJSON *summary)
     return 0;
 }
 
-/* The findings that claim only a bound. */
+/* The findings with a positive key: a gain (PR_K_GAIN_PCT), or a bound
+ * and no gain (PR_K_BOUND_US). */
 static size_t
-bounds(const cJSON *fs)
+count_with(const cJSON *fs, const char *key)
 {
     const cJSON *x;
     size_t n = 0;
 
     cJSON_ArrayForEach(x, fs)
     {
-        n += pr_sget_num(x, PR_K_BOUND_US) > 0;
-    }
-    return n;
-}
-
-/* The findings that claim a gain. */
-static size_t
-gains(const cJSON *fs)
-{
-    const cJSON *x;
-    size_t n = 0;
-
-    cJSON_ArrayForEach(x, fs)
-    {
-        n += pr_sget_num(x, PR_K_GAIN_PCT) > 0;
+        n += pr_sget_num(x, key) > 0;
     }
     return n;
 }
@@ -115,11 +102,12 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                    "replayed with the change applied (see Critical path for "
                    "the path and its replay error, Recommendations for each "
                    "finding's advice).",
-             gains(fs) > 1 ? " Each gain is its change replayed alone: "
-                             "changes that shorten the same part of the path "
-                             "overlap, so the gains do not add up."
-                           : "",
-             bounds(fs) > 0
+             count_with(fs, PR_K_GAIN_PCT) > 1
+                 ? " Each gain is its change replayed alone: "
+                   "changes that shorten the same part of the path "
+                   "overlap, so the gains do not add up."
+                 : "",
+             count_with(fs, PR_K_BOUND_US) > 0
                  ? " A Saves of \xe2\x89\xa4 is not replayed: it is an upper "
                    "bound on what the change can save (its evidence says "
                    "what it counts), so it ranks after the replayed gains."

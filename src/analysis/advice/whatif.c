@@ -1934,7 +1934,7 @@ precision_cap(cJSON *r, const cJSON *w, const cJSON *cp)
         {
             cJSON_ArrayForEach(top, pr_sget(st, PR_K_TOP))
             {
-                if (pr_sget_is(pr_sget_str(top, PR_K_KIND), "communication") &&
+                if (pr_sget_is(pr_sget_str(top, PR_K_KIND), k[0].key) &&
                     pr_sget_num(top, PR_K_US) > big) {
                     big = pr_sget_num(top, PR_K_US);
                     name = pr_sget_str(top, PR_K_NAME);

@@ -2073,6 +2073,11 @@ piece_name(const struct pr_trace *t, const struct piece *p)
         return "(launch-to-start delay)";
     case PR_CP_COMPILE:
         return "(device waits for operator compilation)";
+    case PR_CP_COMM:
+        /* a wait of or for a collective the trace names no task for:
+           a collective idle before it starts (a stream event on its
+           producer, or a peer), a wait for peers (Ascend's Notify Wait) */
+        return "(collective wait)";
     default:
         return "(unnamed)";
     }
