@@ -1600,6 +1600,13 @@ brief_gain(const cJSON *fd, char *buf, size_t cap)
         snprintf(buf, cap,
                  "a one-time cost of %s (%.1f%% of the captured steps)", t,
                  pct);
+    } else if (pr_sget_is(pr_sget_str(fd, PR_K_ID), "low_gpu_utilization")) {
+        /* twice the batch: time per step's worth of samples */
+        brief_time(us, t, sizeof(t));
+        snprintf(buf, cap,
+                 "saves %s per step's worth of samples at twice the batch "
+                 "(%.1f%%; the batch size changes)",
+                 t, pct);
     } else if (us >= 1e6) {
         snprintf(buf, cap, "saves %.2f s per step (%.1f%%)", us / 1e6, pct);
     } else if (us >= 1000) {
@@ -1785,7 +1792,7 @@ print_brief(const cJSON *sum, int quiet)
         cJSON_ArrayForEach(fd, pr_sget(v, PR_K_FINDINGS))
         {
             const char *ev = pr_sget_str_or(fd, PR_K_EVIDENCE, "");
-            char gain[96];
+            char gain[160];
 
             brief_gain(fd, gain, sizeof(gain));
             pr_term_printf(stdout, "  %ld. %s: %s [%s]\n",

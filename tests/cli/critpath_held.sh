@@ -101,7 +101,7 @@ import json, sys
 n = json.load(open(sys.argv[1]))["runs"][0]["critical_path"]["held_note"]
 print(n.startswith("On the steps' critical paths, 1 task") and
       "torch.cuda.Stream(priority=-1)" in n,
-      "142 blocks, at least 4 waves" in n)
+      "142 blocks, at least 5 waves" in n)
 PY
 }
 check "held, no grid in the trace: no lever" \

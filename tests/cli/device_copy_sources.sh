@@ -211,6 +211,14 @@ else:
     if f is None or f.get('bound_us') != sd['bound_us'] or \
             not f.get('saves', '').startswith('\u2264 ') or f['gain_us'] is not None:
         fail.append('verdict row %s' % f)
+    # review 6 #4: twice the batch saves per step's worth of samples and
+    # changes the batch: after the same-batch replayed gains, and said so
+    if 'low_gpu_utilization' in ids:
+        if ids.index('low_gpu_utilization') < ids.index('launch_bound'):
+            fail.append('twice the batch above launch_bound: %s' % ids)
+        g = vf.get('low_gpu_utilization')
+        if g is None or "a step's samples" not in (g.get('saves') or ''):
+            fail.append('twice-the-batch saves cell %s' % g)
 for x in r['recommendations']:
     if 'other PyTorch' in x['text'] or 'other traces' in x['text']:
         fail.append('%s speaks of other traces' % x['id'])

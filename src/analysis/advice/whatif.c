@@ -1712,8 +1712,13 @@ static int
 rank_tier(const cJSON *r, double *v)
 {
     *v = pr_sget_num(r, PR_K_GAIN_US);
-    if (!isnan(*v))
+    /* twice the batch saves time per sample, not per step, and changes
+       the training's batch: after the same-batch fixes (review 6 #4) */
+    if (!isnan(*v) &&
+        pr_sget_is(pr_sget_str(r, PR_K_ID), "low_gpu_utilization"))
         return 2;
+    if (!isnan(*v))
+        return 3;
     *v = pr_sget_num(r, PR_K_BOUND_US);
     if (!isnan(*v))
         return 1;
@@ -2154,15 +2159,19 @@ static void
 saves_cell(cJSON *o, const cJSON *r, int *ok)
 {
     double g = pr_sget_num(r, PR_K_GAIN_US), b = pr_sget_num(r, PR_K_BOUND_US);
-    char t[32], cell[48];
+    char t[32], cell[96];
 
     if (!isnan(g) || !(b > 0))
         b = NAN;
     pr_emit_num_or_null(o, PR_K_BOUND_US, b, ok);
     if (!isnan(g) || !isnan(b)) {
         fmt_us(!isnan(g) ? g : b, t, sizeof(t));
-        snprintf(cell, sizeof(cell), "%s%s", isnan(g) ? "\xe2\x89\xa4 " : "",
-                 t);
+        /* twice the batch: per step's worth of samples */
+        snprintf(cell, sizeof(cell), "%s%s%s", isnan(g) ? "\xe2\x89\xa4 " : "",
+                 t,
+                 pr_sget_is(pr_sget_str(r, PR_K_ID), "low_gpu_utilization")
+                     ? " a step's samples, at 2\xc3\x97 batch"
+                     : "");
         pr_emit_str(o, PR_K_SAVES, cell, ok);
     } else {
         pr_emit_null(o, PR_K_SAVES, ok);

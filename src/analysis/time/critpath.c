@@ -2397,9 +2397,11 @@ blocks_per_sm(const struct pr_trace *t, uint32_t ev)
                                                               : NAN;
 }
 
-/* The most blocks an SM of any NVIDIA GPU keeps resident (32 from
- * sm_50 on, 16 before; CUDA's programming guide, "Compute
- * Capabilities"): a kernel with more blocks a SM runs in waves, and the
+/* The most blocks an SM of any NVIDIA GPU keeps resident (CUDA's
+ * programming guide, "Compute Capabilities": 32 on sm_50-72, sm_80 and
+ * sm_90, 16 on sm_75, sm_86 and sm_87, 24 on sm_89; the largest, so the
+ * waves it gives are the fewest): a kernel with more blocks a SM runs in
+ * waves, and the
  * block scheduler starts a higher-priority stream's pending blocks
  * before its next wave (CUDA's guide, "Stream Priorities"). */
 #define MAX_RESIDENT_BLOCKS 32.0
@@ -2464,7 +2466,7 @@ emit_held(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                  "blocks start before the long kernel's next wave; or, if "
                  "it does not need the long kernel's output, issue it "
                  "before that kernel.",
-                 bps, floor(waves), MAX_RESIDENT_BLOCKS);
+                 bps, ceil(waves), MAX_RESIDENT_BLOCKS);
     pr_emit_str(cp, PR_K_HELD_NOTE, text, ok);
 }
 
