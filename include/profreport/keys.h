@@ -571,6 +571,7 @@
 #define PR_K_HREF_FINDING "href_finding"
 #define PR_K_HREF_EVIDENCE "href_evidence"
 #define PR_K_SAVES "saves"
+#define PR_K_OF_STEP "of_step"
 /* runs[].copies.graph_wrapper */
 #define PR_K_GRAPH_WRAPPER "graph_wrapper"
 #define PR_K_INPUT_COPIES "input_copies"

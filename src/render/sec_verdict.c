@@ -27,7 +27,11 @@ const struct pr_col pr_fig_cols_findings[] = {
      "The replayed gain alone (empty for a bound)", 0},
     {"bound", PR_K_BOUND_US, "At most / step", PR_FMT_US, 0.8,
      "The bound of a finding not replayed", 0},
-    {"gain_pct", PR_K_GAIN_PCT, "Of step", PR_FMT_PCT, 0.6, NULL, PR_COL_BOTH},
+    {"gain_pct", PR_K_GAIN_PCT, "Gain % / step", PR_FMT_PCT, 0.6,
+     "The replayed gain's share of the step (empty for a bound)", 0},
+    {"of_step", PR_K_OF_STEP, "Of step", PR_FMT_FIGURE, 0.6,
+     "The saving's share of the mean step; \xe2\x89\xa4 for a bound",
+     PR_COL_BOTH},
     {"evidence", PR_K_EVIDENCE, "Evidence", PR_FMT_WRAP, 2.6,
      "The nodes of the critical path the change shortens most and what it "
      "takes off each per step (the path itself in Critical path below); "

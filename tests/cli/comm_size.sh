@@ -106,8 +106,8 @@ done
 
 if shared_report cpu hta/cpu_only; then
     text "$T_DIR/cpu.json" > "$T_DIR/cpu.txt"
-    check "cpu_only: 1.29 MB and 8.33 MB buckets take the same time" \
-        grep -q "calls of 1.29 MB take .* calls of 8.33 MB take" \
+    check "cpu_only: 1.23 MiB and 7.94 MiB buckets take the same time" \
+        grep -q "calls of 1.23 MiB take .* calls of 7.94 MiB take" \
         "$T_DIR/cpu.txt"
     check "cpu_only: time does not grow with size, no GLOO_SOCKET_IFNAME" \
         sh -c "grep -q 'Time does not grow' '$T_DIR/cpu.txt' &&

@@ -211,6 +211,12 @@ else:
     if f is None or f.get('bound_us') != sd['bound_us'] or \
             not f.get('saves', '').startswith('\u2264 ') or f['gain_us'] is not None:
         fail.append('verdict row %s' % f)
+    # review 6 #8: the bound's share of the step beside it, "<= 19.7%"
+    elif f.get('of_step') != '\u2264 %.1f%%' % (100.0 * sd['bound_us'] / r['step_summary']['mean_us']):
+        fail.append('of_step %s' % f.get('of_step'))
+    lbv = vf.get('launch_bound')
+    if lbv is None or lbv.get('of_step') != '%.1f%%' % lbv['gain_pct']:
+        fail.append('launch_bound of_step %s' % lbv)
     # review 6 #4: twice the batch saves per step's worth of samples and
     # changes the batch: after the same-batch replayed gains, and said so
     if 'low_gpu_utilization' in ids:

@@ -85,7 +85,7 @@ fi
 # it (it changes the effective batch; nothing computes to overlap with:
 # review-3 finding 4), and gives the gloo all-reduces' 4.6 MiB at 23 MB/s
 # a call (44 MB/s together, two in flight: issue #31) as rates, not the
-# link's: buckets of 1.29 and 8.33 MB take the same time, so latency or
+# link's: buckets of 1.23 and 7.94 MiB take the same time, so latency or
 # late peers, not the interface (review-5 finding 3; comm_size.sh); no
 # link points at the Critical path
 # part its report leaves out

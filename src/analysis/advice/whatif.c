@@ -1589,8 +1589,8 @@ flat_in_size(const cJSON *o, double group, char *text, size_t cap)
     else if (group > 2)
         snprintf(hops, sizeof(hops), " (over %.0f ranks)", group);
     snprintf(text, cap,
-             " Time does not grow with size: its %.0f calls of %.2f MB take "
-             "%.1f ms on average and its %.0f calls of %.2f MB take %.1f ms ("
+             " Time does not grow with size: its %.0f calls of %.2f MiB take "
+             "%.1f ms on average and its %.0f calls of %.2f MiB take %.1f ms ("
              "%.1fx the bytes, %.2fx the time), so the link's bandwidth is "
              "not what limits them, and the bandwidth figures are each "
              "call's bytes over its time, not what the link can carry. A "
@@ -1599,9 +1599,10 @@ flat_in_size(const cJSON *o, double group, char *text, size_t cap)
              "among the ranks first, then use fewer, larger buckets "
              "(DistributedDataParallel's bucket_cap_mb) so the latency is "
              "paid fewer times%s.",
-             pr_sget_num(o, PR_K_SMALL_CALLS), sb / 1e6, st / 1000.0,
-             pr_sget_num(o, PR_K_LARGE_CALLS), lb / 1e6, lt / 1000.0, lb / sb,
-             lt / st, hops,
+             /* MiB, as the report's byte figures (review 6 #9) */
+             pr_sget_num(o, PR_K_SMALL_CALLS), sb / 1048576.0, st / 1000.0,
+             pr_sget_num(o, PR_K_LARGE_CALLS), lb / 1048576.0, lt / 1000.0,
+             lb / sb, lt / st, hops,
              strcmp(pr_sget_str_or(o, PR_K_BACKEND, ""), "gloo") == 0
                  ? "; on GPUs, the NCCL backend, whose hierarchical "
                    "(intra-node first) algorithms take fewer slow hops"
@@ -2156,10 +2157,11 @@ fmt_us(double us, char *buf, size_t cap)
  * "3.5 ms" for a replayed gain, "≤ 15.4 ms" for a bound no replay
  * backs (ranked after the gains), null for neither. */
 static void
-saves_cell(cJSON *o, const cJSON *r, int *ok)
+saves_cell(cJSON *o, const cJSON *run, const cJSON *r, int *ok)
 {
     double g = pr_sget_num(r, PR_K_GAIN_US), b = pr_sget_num(r, PR_K_BOUND_US);
-    char t[32], cell[96];
+    double step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
+    char t[32], cell[96], of[32];
 
     if (!isnan(g) || !(b > 0))
         b = NAN;
@@ -2175,6 +2177,16 @@ saves_cell(cJSON *o, const cJSON *r, int *ok)
         pr_emit_str(o, PR_K_SAVES, cell, ok);
     } else {
         pr_emit_null(o, PR_K_SAVES, ok);
+    }
+    /* the Of step cell beside it (review 6 #8): the bound's share too */
+    if (!isnan(g) && !isnan(pr_sget_num(r, PR_K_GAIN_PCT))) {
+        snprintf(of, sizeof(of), "%.1f%%", pr_sget_num(r, PR_K_GAIN_PCT));
+        pr_emit_str(o, PR_K_OF_STEP, of, ok);
+    } else if (!isnan(b) && step > 0) {
+        snprintf(of, sizeof(of), "\xe2\x89\xa4 %.1f%%", 100.0 * b / step);
+        pr_emit_str(o, PR_K_OF_STEP, of, ok);
+    } else {
+        pr_emit_null(o, PR_K_OF_STEP, ok);
     }
 }
 
@@ -2376,11 +2388,11 @@ launch_misses(const cJSON *run, char *buf, size_t cap)
         small += m < PR_LAUNCH_SMALL_US ? c : 0;
     }
     if (calls < PR_LAUNCH_MIN_CALLS)
-        len =
-            pr_append(buf, cap, len, "%s%.0f launches", n++ ? ", " : "", calls);
+        len = pr_append(buf, cap, len, "%s%.0f kernel calls (%.0f needed)",
+                        n++ ? ", " : "", calls, PR_LAUNCH_MIN_CALLS);
     else if (small / calls < PR_LAUNCH_SMALL_SHARE)
         len = pr_append(buf, cap, len,
-                        "%s%.0f%% of %.0f launches are kernels under "
+                        "%s%.0f%% of %.0f kernel calls run under "
                         "%.0f \xC2\xB5s (half needed)",
                         n++ ? ", " : "", 100.0 * small / calls, calls,
                         PR_LAUNCH_SMALL_US);
@@ -2663,7 +2675,7 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
         pr_emit_num_or_null(o, PR_K_GAIN_US, pr_sget_num(r, PR_K_GAIN_US), &ok);
         pr_emit_num_or_null(o, PR_K_GAIN_PCT, pr_sget_num(r, PR_K_GAIN_PCT),
                             &ok);
-        saves_cell(o, r, &ok);
+        saves_cell(o, run, r, &ok);
         /* host_sync's evidence is the time the host sat blocked in its
            syncs, beside the path (the device's work is on it meanwhile):
            said so, never read as path time (review-2 finding 12: "on the
