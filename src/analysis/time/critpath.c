@@ -1286,7 +1286,12 @@ named(const struct pr_cp_ctx *c, const struct pr_cp_node *n, const char *sub)
  * its launch, a launch delay; after a collective or a wait for peers
  * (Ascend's Notify Wait), communication (NCCL counts that wait inside
  * its kernels); after a wait task (EVENT_WAIT) or a stream wait, a sync
- * wait; else idle. */
+ * wait; else idle.  A collective's own wait before it starts is not
+ * communication: it waits for peers inside its kernel (NCCL) or in its
+ * Notify Wait tasks (HCCL), so before it starts it can only wait for its
+ * launch or a stream event (review 6 finding 1: HTA's trace_diff/test
+ * showed 23 ms of a step's stream-7 embedding forward as "collective
+ * wait"). */
 static enum pr_cp_kind
 wait_kind(const struct pr_cp_ctx *c, const struct pr_cp_node *n, int b)
 {
@@ -1297,7 +1302,7 @@ wait_kind(const struct pr_cp_ctx *c, const struct pr_cp_node *n, int b)
     if (n->p_kind[b] != PR_CP_IDLE)
         return (enum pr_cp_kind)n->p_kind[b];
     p = &c->g.v[n->pred[b]];
-    if (n->kind == PR_CP_COMM || p->kind == PR_CP_COMM ||
+    if ((n->kind != PR_CP_COMM && p->kind == PR_CP_COMM) ||
         named(c, p, "Notify") || n->after_wait == 2)
         return PR_CP_COMM;
     if (n->after_wait)
@@ -1542,7 +1547,8 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
         after_launch =
             n->w_kind == PR_CP_LAUNCH && n->w >= COINCIDE_MIN_WAIT_NS;
         /* idle after its stream's previous task (a graph's kernel, or one
-           launched long before): only a collective's end explains it */
+           launched long before): only a collective's end explains it, or,
+           for a collective, any task's end (its producer's event) */
         after_idle = n->w_kind == PR_CP_IDLE && n->w >= COINCIDE_MIN_WAIT_NS;
         if (n->w_kind != PR_CP_SYNC && !after_launch && !after_idle)
             continue;
@@ -1575,7 +1581,7 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
                 continue;
             if ((after_launch || after_idle) && x->e < n->s - COINCIDE_NS)
                 break; /* nothing ended just before it: held, or a delay */
-            if (after_idle && x->kind != PR_CP_COMM)
+            if (after_idle && x->kind != PR_CP_COMM && n->kind != PR_CP_COMM)
                 continue;
             add_pred(n, tasks[k].i, 0, 0, PR_CP_SYNC, PR_STR_NONE);
             n->w = n->s - x->e;
@@ -1591,6 +1597,22 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
             /* from the kernel's end, less the tail it overlapped: the
                path runs through that kernel's time, and the replay
                starts n where it started */
+            add_pred(n, h, n->s - g->v[h].e, 0, PR_CP_KERNEL, g->v[h].name);
+            n->w = 0;
+            n->w_kind = PR_CP_SYNC;
+        } else if (after_idle && n->kind == PR_CP_COMM &&
+                   n->w_kind == PR_CP_IDLE && n->n_pred < PR_CP_MAX_PRED) {
+            /* a collective idle long, that started as a kernel on another
+               stream of its device drained (started before it, ends at
+               most HELD_TAIL_NS after it): its event's producer ran just
+               before that kernel, and the kernel held the SMs (HTA's
+               trace_diff/test: the steady steps' first SendRecv on
+               stream 15 starts 121-135 us after stream 7's Memset ends,
+               while the sgemm that followed it ends 71 us later) */
+            uint32_t h = held_by(c, tasks, nt, n, n->s - COINCIDE_NS);
+
+            if (h == PR_CP_NONE)
+                continue;
             add_pred(n, h, n->s - g->v[h].e, 0, PR_CP_KERNEL, g->v[h].name);
             n->w = 0;
             n->w_kind = PR_CP_SYNC;
@@ -2074,9 +2096,10 @@ piece_name(const struct pr_trace *t, const struct piece *p)
     case PR_CP_COMPILE:
         return "(device waits for operator compilation)";
     case PR_CP_COMM:
-        /* a wait of or for a collective the trace names no task for:
-           a collective idle before it starts (a stream event on its
-           producer, or a peer), a wait for peers (Ascend's Notify Wait) */
+        /* a wait for a collective the trace names no task for: a task
+           idle after a collective ended, a wait for peers (Ascend's
+           Notify Wait); a collective's own wait before it starts is
+           idle or a stream wait (wait_kind) */
         return "(collective wait)";
     default:
         return "(unnamed)";
