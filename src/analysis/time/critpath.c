@@ -1292,6 +1292,19 @@ named(const struct pr_cp_ctx *c, const struct pr_cp_node *n, const char *sub)
  * launch or a stream event (review 6 finding 1: HTA's trace_diff/test
  * showed 23 ms of a step's stream-7 embedding forward as "collective
  * wait"). */
+/* Whether n is a collective that waits for its peers inside its own
+ * kernel (NCCL's and RCCL's ncclKernel_* / ncclDevKernel_*), so that
+ * nothing before its start is a wait for a peer.  An HCCL operator's
+ * peer wait is a Notify Wait task of its own, which an operator-level
+ * export (MindSpore's timeline, an op summary) may not record: the gap
+ * before such an operator can be that wait (MindSpore's pipeline stages
+ * wait so for the stage before them, mindspore_stage_verdict.sh). */
+static int
+peers_inside(const struct pr_cp_ctx *c, const struct pr_cp_node *n)
+{
+    return n->kind == PR_CP_COMM && named(c, n, "nccl");
+}
+
 static enum pr_cp_kind
 wait_kind(const struct pr_cp_ctx *c, const struct pr_cp_node *n, int b)
 {
@@ -1302,7 +1315,8 @@ wait_kind(const struct pr_cp_ctx *c, const struct pr_cp_node *n, int b)
     if (n->p_kind[b] != PR_CP_IDLE)
         return (enum pr_cp_kind)n->p_kind[b];
     p = &c->g.v[n->pred[b]];
-    if ((n->kind != PR_CP_COMM && p->kind == PR_CP_COMM) ||
+    if ((n->kind == PR_CP_COMM && !peers_inside(c, n)) ||
+        (n->kind != PR_CP_COMM && p->kind == PR_CP_COMM) ||
         named(c, p, "Notify") || n->after_wait == 2)
         return PR_CP_COMM;
     if (n->after_wait)
@@ -1581,7 +1595,7 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
                 continue;
             if ((after_launch || after_idle) && x->e < n->s - COINCIDE_NS)
                 break; /* nothing ended just before it: held, or a delay */
-            if (after_idle && x->kind != PR_CP_COMM && n->kind != PR_CP_COMM)
+            if (after_idle && x->kind != PR_CP_COMM && !peers_inside(c, n))
                 continue;
             add_pred(n, tasks[k].i, 0, 0, PR_CP_SYNC, PR_STR_NONE);
             n->w = n->s - x->e;
@@ -1600,7 +1614,7 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
             add_pred(n, h, n->s - g->v[h].e, 0, PR_CP_KERNEL, g->v[h].name);
             n->w = 0;
             n->w_kind = PR_CP_SYNC;
-        } else if (after_idle && n->kind == PR_CP_COMM &&
+        } else if (after_idle && peers_inside(c, n) &&
                    n->w_kind == PR_CP_IDLE && n->n_pred < PR_CP_MAX_PRED) {
             /* a collective idle long, that started as a kernel on another
                stream of its device drained (started before it, ends at
@@ -2314,8 +2328,13 @@ held_wait(const struct pr_trace *t, const struct pr_cp_graph *g,
     int64_t ready = INT64_MIN;
     int j;
 
+    /* a collective's edge to a draining kernel (infer_stream_waits) is
+       its stream event's wait: its long idle was for the work before that
+       kernel, not for the SMs the kernel held (HTA's trace_diff/test: the
+       SendRecv idles 12 ms, the sgemm it starts under runs 190 us) */
     if (n->bind >= n->n_pred || n->p_kind[n->bind] != PR_CP_KERNEL ||
-        n->p_start[n->bind] || n->pw[n->bind] > 0 || n->w != 0)
+        n->p_start[n->bind] || n->pw[n->bind] > 0 || n->w != 0 ||
+        n->kind == PR_CP_COMM)
         return 0;
     x = &g->v[n->pred[n->bind]];
     if (x->type != PR_CP_N_TASK || x->ev == PR_CP_NONE ||
