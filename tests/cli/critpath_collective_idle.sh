@@ -87,4 +87,30 @@ check "190 us after A: the replay is exact ($1%)" test "$1" = 0
 check "190 us after A: the wait is not communication ($3 us)" \
     test "$3" -le 110
 check "190 us after A: the wait is idle ($4 us)" test "$4" -ge 600
+
+# HTA's trace_diff/test: no step's path holds a "(collective wait)" (it
+# held 23.0 ms in #1009 and about 7 ms in four other steps), communication
+# is at most the step's collectives (under 20% of the path; 24% before),
+# and the "Largest parts" table shows the timeline's step (review 6 #13).
+if shared_report difftest hta/trace_diff/test; then
+    check "trace_diff test: no (collective wait), communication < 20%" \
+        python3 -c "
+import json, sys
+cp = json.load(open(sys.argv[1]))['runs'][0]['critical_path']
+st = cp['steps']
+assert not [t for s in st for t in s['top'] if 'collective wait' in t['name']]
+com = sum(s['by_kind_us']['communication'] for s in st)
+tot = sum(s['length_us'] for s in st)
+assert com < 0.2 * tot, (com, tot)
+" "$T_DIR/difftest.json"
+    check "trace_diff test: the path's parts are the timeline's step" \
+        python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+h = 'Largest parts of the path of %s (' % r['timeline']['step']
+assert h in open(sys.argv[2]).read(), h
+" "$T_DIR/difftest.json" "$T_DIR/difftest.html"
+else
+    skip "trace_diff test" "no shared hta/trace_diff/test"
+fi
 echo "1..$T_N"
