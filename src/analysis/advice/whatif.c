@@ -1509,12 +1509,68 @@ put_text(cJSON *r, const char *text)
 static int no_gain(cJSON *r, const char *note);
 static void fmt_us(double us, char *buf, size_t cap);
 
+/* The aclop calls' time on the critical path, a mean per step with a
+ * path: the parts of the steps' tops that are aclop calls
+ * (pr_cp_is_aclop; their compile steps are the op_compile kind, added
+ * whole from by_kind_us).  -1 when the tops do not tell: the path holds
+ * host calls, yet no top part names an aclop call (a top lists a step's
+ * largest parts only). */
+static double
+aclop_on_path(const cJSON *cp)
+{
+    const cJSON *kinds = pr_sget(cp, PR_K_BY_KIND_US), *s, *e;
+    double compile = pr_sget_num(kinds, PR_K_OP_COMPILE), steps = 0, us = 0;
+    double calls =
+        pr_sget_num(kinds, PR_K_LAUNCH) + pr_sget_num(kinds, PR_K_HOST_OP);
+
+    compile = compile > 0 ? compile : 0;
+    cJSON_ArrayForEach(s, pr_sget(cp, PR_K_STEPS))
+    {
+        if (pr_sget_str(s, PR_K_BOUND) == NULL)
+            continue;
+        steps++;
+        cJSON_ArrayForEach(e, pr_sget(s, PR_K_TOP))
+        {
+            double v = pr_sget_num(e, PR_K_US);
+
+            if (!pr_sget_is(pr_sget_str(e, PR_K_KIND), PR_K_OP_COMPILE) &&
+                pr_cp_is_aclop(pr_sget_str(e, PR_K_NAME)) && v > 0)
+                us += v;
+        }
+    }
+    if (!(steps > 0))
+        return -1;
+    us = us / steps + compile;
+    return us > 0 || !(calls > 0) ? us : -1;
+}
+
+/* The path's largest kind: its by_kind_us key and its time a step. */
+static const char *
+path_top_kind(const cJSON *cp, double *us)
+{
+    const cJSON *k;
+    const char *top = NULL;
+
+    *us = 0;
+    cJSON_ArrayForEach(k, pr_sget(cp, PR_K_BY_KIND_US))
+    {
+        if (cJSON_IsNumber(k) && k->valuedouble > *us) {
+            *us = k->valuedouble;
+            top = k->string;
+        }
+    }
+    return top;
+}
+
 static int
 compile_gain(cJSON *r, const cJSON *w, const cJSON *cp)
 {
     const cJSON *kinds = pr_sget(cp, PR_K_BY_KIND_US), *k;
     double on_path = pr_sget_num(kinds, PR_K_OP_COMPILE), path = 0;
-    char text[2000], g[32], where[300] = "", c[32];
+    double aclop = aclop_on_path(cp), top_us;
+    const char *top = path_top_kind(cp, &top_us);
+    char text[2000], g[32], where[600] = "", c[32], a[32], note[400];
+    char calls[160] = "";
 
     /* the path's own figure: the calls and the device's wait while the
        host compiled (critpath.c's op_compile kind, review-2 finding 4) */
@@ -1522,33 +1578,80 @@ compile_gain(cJSON *r, const cJSON *w, const cJSON *cp)
     {
         path += cJSON_IsNumber(k) && k->valuedouble > 0 ? k->valuedouble : 0;
     }
+    if (aclop > 0 && path > 0) {
+        fmt_us(aclop, g, sizeof(g));
+        snprintf(calls, sizeof(calls),
+                 "; with their compile steps, the aclop calls hold %s a "
+                 "step of the path (%.1f%%)",
+                 g, 100.0 * aclop / path);
+    }
     if (on_path > 0 && path > 0) {
         fmt_us(on_path, c, sizeof(c));
         snprintf(where, sizeof(where),
                  " On the critical path, compilation (the compile steps, "
                  "and the NPU's wait during them) takes %s a step, %.1f%% "
                  "of the path; the rest of the calls is host work on the "
-                 "aclop path, counted with the launches.",
-                 c, 100.0 * on_path / path);
+                 "aclop path, counted with the launches%s.",
+                 c, 100.0 * on_path / path, calls);
+    } else if (aclop == 0 && path > 0 && top != NULL) {
+        /* review 6 #3: npu_db1's path is 98% hcom_allReduce; the calls
+           run while this rank waits for its peers */
+        fmt_us(top_us, c, sizeof(c));
+        fmt_us(path, a, sizeof(a));
+        snprintf(where, sizeof(where),
+                 " The step's critical path does not run through these "
+                 "calls on this rank: it holds no launches, host operators or "
+                 "compilation, "
+                 "and %s takes %s of its %s a step (%.0f%%)%s, so binary "
+                 "kernels would not shorten this rank's step as traced "
+                 "(they may shorten its peers', whose steps this one waits "
+                 "for).",
+                 strcmp(top, PR_K_COMMUNICATION) == 0 ? "communication" : top,
+                 c, a, 100.0 * top_us / path,
+                 strcmp(top, PR_K_COMMUNICATION) == 0
+                     ? ": the rank waits for its peers in the "
+                       "collectives, and its own work, these calls "
+                       "included, ends before they are ready"
+                     : "");
+    }
+    if (where[0] != '\0') {
         snprintf(text, sizeof(text), "%s%s", pr_sget_str_or(r, PR_K_TEXT, ""),
                  where);
         if (!put_text(r, text))
             return 0;
     }
-    if (!(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT))
-        return no_gain(r, "no gain claimed: with the compile steps gone "
-                          "the replayed step is under 1% shorter, and how "
-                          "long these operators would take as binary "
-                          "kernels off the aclop path is not in the trace");
-    fmt_us(pr_sget_num(w, PR_K_GAIN_US), g, sizeof(g));
-    snprintf(text, sizeof(text),
-             "%s Replayed without the compile steps (and the device idle "
-             "that falls inside them, since the device waited for the host "
-             "to compile), the step is %s shorter (%.1f%%); the aclop "
-             "path's execution is kept.",
-             pr_sget_str_or(r, PR_K_TEXT, ""), g,
-             pr_sget_num(w, PR_K_GAIN_PCT));
-    return put_text(r, text);
+    if (pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT) {
+        fmt_us(pr_sget_num(w, PR_K_GAIN_US), g, sizeof(g));
+        snprintf(text, sizeof(text),
+                 "%s Replayed without the compile steps (and the device "
+                 "idle that falls inside them, since the device waited for "
+                 "the host to compile), the step is %s shorter (%.1f%%); "
+                 "the aclop path's execution is kept.",
+                 pr_sget_str_or(r, PR_K_TEXT, ""), g,
+                 pr_sget_num(w, PR_K_GAIN_PCT));
+        return put_text(r, text);
+    }
+    if (aclop > 0 && path > 0) {
+        /* review 6 #2: the calls' time on the path bounds what binary
+           kernels save (bound_us, ranked after the replayed gains) */
+        fmt_us(aclop, a, sizeof(a));
+        snprintf(note, sizeof(note),
+                 "not replayed: how long these operators take as binary "
+                 "kernels is not in the trace; their aclop calls' time on "
+                 "the critical path, %s a step (%.1f%% of the path), is the "
+                 "most running them as binary kernels can save",
+                 a, 100.0 * aclop / path);
+        return no_gain(r, note) &&
+               cJSON_AddNumberToObject(r, PR_K_BOUND_US, aclop) != NULL;
+    }
+    if (aclop == 0 && path > 0)
+        return no_gain(r, "none on this rank: the step's critical path does "
+                          "not run through these calls (see the text)") &&
+               cJSON_AddNumberToObject(r, PR_K_BOUND_US, 0) != NULL;
+    return no_gain(r, "no gain claimed: with the compile steps gone "
+                      "the replayed step is under 1% shorter, and how "
+                      "long these operators would take as binary "
+                      "kernels off the aclop path is not in the trace");
 }
 
 /* Collectives whose messages are large (COMM_BIG_BYTES or more on
@@ -1722,7 +1825,7 @@ rank_tier(const cJSON *r, double *v)
         return 3;
     *v = pr_sget_num(r, PR_K_BOUND_US);
     if (!isnan(*v))
-        return 1;
+        return *v > 0 ? 1 : -1; /* 0: the path holds none of it */
     *v = 0;
     return 0;
 }
