@@ -94,6 +94,9 @@ assert '%.1f GB/s' % gbps in t, (gbps, t)
 assert 'per row, not per byte' in t and 'de-duplicate the indices' in t, t
 assert 'narrower or lower-precision tables)' not in t, t
 assert 'memory-bound' not in t, t
+# review 6 #7: the gain note names the per-row lever, not bytes
+n = [x['gain_note'] for x in r['recommendations'] if x['id'] == 'embedding'][0]
+assert 'fewer or de-duplicated lookups' in n and 'bytes' not in n, n
 " "$T_DIR/run1.json" "$S/$R/timeline_display_1.json"
 else
     skip "ascend_run1: embedding rate" "no $S/$R"

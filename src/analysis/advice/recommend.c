@@ -634,8 +634,16 @@ rule_embedding(struct rctx *c)
     o = add_rec(c, "embedding", "info", text);
     if (o != NULL)
         pr_emit_str(o, PR_K_GAIN_NOTE,
-                    "no change replayed: how far fewer bytes shorten the "
-                    "lookups depends on the change, which no replay models",
+                    /* the rate's text says the cost is per row (review 6
+                       #7: ms_run1's note said "fewer bytes") */
+                    rate[0] != '\0'
+                        ? "no change replayed: the cost is per row looked "
+                          "up, and how far fewer or de-duplicated lookups "
+                          "shorten the step depends on the change, which no "
+                          "replay models"
+                        : "no change replayed: how far fewer bytes shorten "
+                          "the lookups depends on the change, which no "
+                          "replay models",
                     &c->ok);
 }
 
