@@ -17,7 +17,7 @@ const struct pr_col pr_fig_cols_findings[] = {
     {"finding", PR_K_TITLE, "Finding", PR_FMT_WRAP, 2.2,
      "The recommendation (its advice in Recommendations below)",
      PR_COL_BOTH | PR_COL_LINK},
-    {"saves", PR_K_SAVES, "Saves / step", PR_FMT_FIGURE, 0.8,
+    {"saves", PR_K_SAVES, "Saves / step", PR_FMT_FIGURE, 1.5,
      "What the step graph replayed with the change applied predicts it "
      "saves per step; \xe2\x89\xa4 marks a finding not replayed: an upper "
      "bound on what its change can save, ranked after the replayed gains "
@@ -32,7 +32,7 @@ const struct pr_col pr_fig_cols_findings[] = {
     {"of_step", PR_K_OF_STEP, "Of step", PR_FMT_FIGURE, 0.6,
      "The saving's share of the mean step; \xe2\x89\xa4 for a bound",
      PR_COL_BOTH},
-    {"evidence", PR_K_EVIDENCE, "Evidence", PR_FMT_WRAP, 2.6,
+    {"evidence", PR_K_EVIDENCE, "Evidence", PR_FMT_WRAP, 2.2,
      "The nodes of the critical path the change shortens most and what it "
      "takes off each per step (the path itself in Critical path below); "
      "for a finding whose calls lie beside the path (a host blocked in "
@@ -50,6 +50,21 @@ present(const cJSON *summary)
     cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
     {
         if (pr_sget(run, PR_K_VERDICT) != NULL)
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 when a finding's gain is twice the batch's (its Saves "at 2x batch"). */
+static int
+has_batch(const cJSON *fs)
+{
+    const cJSON *x;
+
+    cJSON_ArrayForEach(x, fs)
+    {
+        if (pr_sget_is(pr_sget_str(x, PR_K_ID), "low_gpu_utilization") &&
+            pr_sget_str(x, PR_K_SAVES) != NULL)
             return 1;
     }
     return 0;
@@ -77,7 +92,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     const cJSON *fs = pr_sget(v, PR_K_FINDINGS);
     struct pr_fig_table t = {
         .cols = pr_fig_cols_findings, .rows = fs, .what = "findings"};
-    char note[768];
+    char note[1024];
 
     (void)summary;
     if (v == NULL) {
@@ -97,7 +112,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
        host_sync 11.3% and launch_bound 8.6% read as 19.9% together, where
        after a removed sync the queue is empty and the next kernels wait
        for their launches) */
-    snprintf(note, sizeof(note), "%s%s%s",
+    snprintf(note, sizeof(note), "%s%s%s%s",
              cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY))
                  ? "Gains are predictions: the host's path replayed with the "
                    "change applied (a CPU-only run has no Critical path part; "
@@ -115,6 +130,11 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                  ? " A Saves of \xe2\x89\xa4 is not replayed: it is an upper "
                    "bound on what the change can save (its evidence says "
                    "what it counts), so it ranks after the replayed gains."
+                 : "",
+             has_batch(fs)
+                 ? " A gain at 2\xc3\x97 batch is the time saved per step's "
+                   "worth of samples with twice the batch (the batch size "
+                   "changes), so it ranks after the same-batch gains."
                  : "");
     pr_figs_note(f, note);
 }

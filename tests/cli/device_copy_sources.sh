@@ -223,7 +223,7 @@ else:
         if ids.index('low_gpu_utilization') < ids.index('launch_bound'):
             fail.append('twice the batch above launch_bound: %s' % ids)
         g = vf.get('low_gpu_utilization')
-        if g is None or "a step's samples" not in (g.get('saves') or ''):
+        if g is None or "at 2\u00d7 batch" not in (g.get('saves') or ''):
             fail.append('twice-the-batch saves cell %s' % g)
 for x in r['recommendations']:
     if 'other PyTorch' in x['text'] or 'other traces' in x['text']:

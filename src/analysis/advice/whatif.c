@@ -2272,7 +2272,7 @@ saves_cell(cJSON *o, const cJSON *run, const cJSON *r, int *ok)
         snprintf(cell, sizeof(cell), "%s%s%s", isnan(g) ? "\xe2\x89\xa4 " : "",
                  t,
                  pr_sget_is(pr_sget_str(r, PR_K_ID), "low_gpu_utilization")
-                     ? " a step's samples, at 2\xc3\x97 batch"
+                     ? " at 2\xc3\x97 batch"
                      : "");
         pr_emit_str(o, PR_K_SAVES, cell, ok);
     } else {
