@@ -201,26 +201,41 @@ static const char *const kind_cols[] = {
     "host_op",       "dataloader", "launch", "kernel",     "copy",
     "communication", "sync_wait",  "idle",   "op_compile", NULL};
 
+/* 1 when some step has time in kind k; its label in the run's words
+ * (MindSpore's step interval). */
+static int
+kind_has_time(const cJSON *steps, const struct pr_category *k)
+{
+    char key[64];
+
+    snprintf(key, sizeof(key), "%s.%s", PR_K_BY_KIND_US, k->key);
+    return !pr_fig_rows_all_zero(steps, key);
+}
+
+static const char *
+kind_label(const cJSON *run, const struct pr_category *k)
+{
+    return pr_fig_run_is_mindspore(run)
+               ? pr_fig_label_mindspore(k->key, k->label)
+               : k->label;
+}
+
 /* After the table: which kinds it left out (operator compilation, a
  * CANN kind, goes unnamed: a CUDA run never has it). */
 static void
 zero_note(struct pr_figs *f, const cJSON *run, const cJSON *steps)
 {
-    char text[300], key[64];
+    char text[300];
     size_t len = 0, i, n = 0;
 
     for (i = 0; i + 1 < PR_N_CRITICAL_PATH; i++) {
         const struct pr_category *k = &pr_keys_critical_path[i];
         int w;
 
-        snprintf(key, sizeof(key), "%s.%s", PR_K_BY_KIND_US, k->key);
-        if (!pr_fig_rows_all_zero(steps, key))
+        if (kind_has_time(steps, k))
             continue;
         w = snprintf(text + len, sizeof(text) - len, "%s%s",
-                     n++ ? ", " : "No step has time in: ",
-                     pr_fig_run_is_mindspore(run) /* its step interval */
-                         ? pr_fig_label_mindspore(k->key, k->label)
-                         : k->label);
+                     n++ ? ", " : "No step has time in: ", kind_label(run, k));
         if (w < 0 || (size_t)w >= sizeof(text) - len)
             return;
         len += (size_t)w;
@@ -253,15 +268,10 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     t.hide_zero = kind_cols;
     /* the chart's legend as the table's columns: kinds with time only */
     for (i = 0; i < PR_N_CRITICAL_PATH; i++) {
-        char key[64];
-
-        kinds[n] = pr_keys_critical_path[i];
-        snprintf(key, sizeof(key), "%s.%s", PR_K_BY_KIND_US, kinds[n].key);
-        if (pr_fig_rows_all_zero(steps, key))
+        if (!kind_has_time(steps, &pr_keys_critical_path[i]))
             continue;
-        if (pr_fig_run_is_mindspore(run)) /* its step interval */
-            kinds[n].label =
-                pr_fig_label_mindspore(kinds[n].key, kinds[n].label);
+        kinds[n] = pr_keys_critical_path[i];
+        kinds[n].label = kind_label(run, &pr_keys_critical_path[i]);
         n++;
     }
     if (n > 0) {
