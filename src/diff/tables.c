@@ -21,7 +21,7 @@
 
 static const struct pr_col gate_cols[] = {
     {"result", "result", "Result", PR_FMT_VERDICT, 0.9, NULL, PR_COL_BOTH},
-    {"rule", "rule", "Gate", PR_FMT_NAME, 2.2, NULL, PR_COL_BOTH},
+    {"rule", PR_K_RULE, "Gate", PR_FMT_NAME, 2.2, NULL, PR_COL_BOTH},
     {"detail", "detail", "Detail", PR_FMT_WRAP, 6.5, NULL, PR_COL_BOTH},
 };
 
@@ -37,7 +37,7 @@ static const struct pr_col figure_cols[] = {
 };
 
 static const struct pr_col change_cols[] = {
-    {"name", "name", "Name", PR_FMT_NAME, 5.0, NULL, PR_COL_BOTH},
+    {"name", PR_K_NAME, "Name", PR_FMT_NAME, 5.0, NULL, PR_COL_BOTH},
     {"base", "base", "Baseline", PR_FMT_FIGURE, 1.2, NULL, PR_COL_BOTH},
     {"cur", "cur", "Current", PR_FMT_FIGURE, 1.2, NULL, PR_COL_BOTH},
     {"delta", "delta", "Change", PR_FMT_CHANGE, 1.2, NULL, PR_COL_BOTH},
@@ -46,7 +46,7 @@ static const struct pr_col change_cols[] = {
 
 /* New and vanished rows: a status instead of a relative change. */
 static const struct pr_col status_cols[] = {
-    {"name", "name", "Name", PR_FMT_NAME, 5.0, NULL, PR_COL_BOTH},
+    {"name", PR_K_NAME, "Name", PR_FMT_NAME, 5.0, NULL, PR_COL_BOTH},
     {"base", "base", "Baseline", PR_FMT_FIGURE, 1.2, NULL, PR_COL_BOTH},
     {"cur", "cur", "Current", PR_FMT_FIGURE, 1.2, NULL, PR_COL_BOTH},
     {"delta", "delta", "Change", PR_FMT_CHANGE, 1.2, NULL, PR_COL_BOTH},
@@ -56,8 +56,8 @@ static const struct pr_col status_cols[] = {
 static const struct pr_col night_cols[] = {
     {"night", "night", "#", PR_FMT_FIGURE, 0.4, NULL, PR_COL_BOTH},
     {"input", "input", "Input", PR_FMT_NAME, 2.4, NULL, PR_COL_BOTH},
-    {"mean", "mean", "Mean step", PR_FMT_FIGURE, 1.1, NULL, PR_COL_BOTH},
-    {"p90", "p90", "p90", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
+    {"mean", PR_K_MEAN, "Mean step", PR_FMT_FIGURE, 1.1, NULL, PR_COL_BOTH},
+    {"p90", PR_K_P90, "p90", PR_FMT_FIGURE, 1.0, NULL, PR_COL_BOTH},
     {"mem", "mem", "Memory peak", PR_FMT_FIGURE, 1.1, NULL, PR_COL_BOTH},
     {"crossed", "crossed", "Crossed", PR_FMT_TEXT, 0.7, NULL, PR_COL_BOTH},
     {"gates", "gates", "Gates", PR_FMT_WRAP, 4.0, NULL, PR_COL_BOTH},

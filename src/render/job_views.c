@@ -429,14 +429,14 @@ pr_detail_marks(const cJSON *summary, const char *spec, unsigned char *mark,
 }
 
 static const struct pr_col job_cols[] = {
-    {"job", "label", "Job", PR_FMT_TEXT, 3.6,
+    {"job", PR_K_LABEL, "Job", PR_FMT_TEXT, 3.6,
      "The job's folder below the one all jobs share", PR_COL_BOTH},
     {"ranks", "extent", "Ranks", PR_FMT_TEXT, 1.4,
      "The distributedInfo ranks the job's traces hold, of its world size",
      PR_COL_BOTH},
     {"runs", PR_K_RUNS, "Runs", PR_FMT_COUNT, 0.5,
      "Traces: a worker, or one span of a worker", PR_COL_BOTH},
-    {"step", "step_us", "Mean step", PR_FMT_US, 0.8,
+    {"step", PR_K_STEP_US, "Mean step", PR_FMT_US, 0.8,
      "Mean step time over the job's runs", PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };

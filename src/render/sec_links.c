@@ -244,11 +244,12 @@ grid_chart(const cJSON *grp)
 }
 
 static const struct pr_col type_cols[] = {
-    {"transport", "transport", "Transport", PR_FMT_TEXT, 1, NULL, PR_COL_BOTH},
-    {"links", "links", "Links", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"transport", PR_K_TRANSPORT, "Transport", PR_FMT_TEXT, 1, NULL,
+     PR_COL_BOTH},
+    {"links", PR_K_LINKS, "Links", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
     {"bytes", PR_K_BYTES, "Bytes", PR_FMT_BYTES, 1, NULL, PR_COL_BOTH},
-    {"time", "time_us", "Transit time", PR_FMT_US, 1, NULL, PR_COL_BOTH},
-    {"bandwidth", "bandwidth_gbps", "Bandwidth", PR_FMT_GBPS, 1,
+    {"time", PR_K_TIME_US, "Transit time", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"bandwidth", PR_K_BANDWIDTH_GBPS, "Bandwidth", PR_FMT_GBPS, 1,
      "bytes over transit time, summed over the links", PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };

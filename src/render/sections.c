@@ -503,17 +503,17 @@ breakdown_cats(const cJSON *run, struct pr_category *cats)
  * report uses for it), FP+BP and tail, and how much of FP+BP and of the
  * tail the export's tasks cover (third review, findings 7 and 10). */
 static const struct pr_col split_cols[] = {
-    {"steps", "steps", "Steps", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
-    {"interval", "iteration_interval_us", "Step interval", PR_FMT_US, 1,
+    {"steps", PR_K_STEPS, "Steps", PR_FMT_COUNT, 0.6, NULL, PR_COL_BOTH},
+    {"interval", PR_K_ITERATION_INTERVAL_US, "Step interval", PR_FMT_US, 1,
      "the previous step's end to FP start: data and host", PR_COL_BOTH},
-    {"fpbp", "fp_and_bp_us", "FP+BP", PR_FMT_US, 1,
+    {"fpbp", PR_K_FP_AND_BP_US, "FP+BP", PR_FMT_US, 1,
      "forward start to backward end", PR_COL_BOTH},
-    {"fpbp_tasks", "fp_and_bp_tasks_us", "FP+BP with tasks", PR_FMT_US, 1,
+    {"fpbp_tasks", PR_K_FP_AND_BP_TASKS_US, "FP+BP with tasks", PR_FMT_US, 1,
      "the export's device tasks inside FP+BP", PR_COL_BOTH},
-    {"tail", "tail_us", "Tail", PR_FMT_US, 1,
+    {"tail", PR_K_TAIL_US, "Tail", PR_FMT_US, 1,
      "backward end to the step's end: gradient reduction, optimizer",
      PR_COL_BOTH},
-    {"tail_tasks", "tail_tasks_us", "Tail with tasks", PR_FMT_US, 1,
+    {"tail_tasks", PR_K_TAIL_TASKS_US, "Tail with tasks", PR_FMT_US, 1,
      "the export's device tasks inside the tail", PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };

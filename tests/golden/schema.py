@@ -221,16 +221,79 @@ def second_arg(text, i):
     return (args[1], starts[1]) if len(args) >= 2 else (None, None)
 
 
+# Tables whose rows name a summary key: the struct and the field that
+# holds the key (figures.h's column, keys.h's category).
+TABLE = re.compile(r"\bstruct\s+(pr_col|pr_category)\s+\w+\s*\[[^\]]*\]"
+                   r"\s*=\s*\{")
+TABLE_KEY = {"pr_col": 1, "pr_category": 0}
+
+
+def fields(row):
+    """The top-level comma-separated fields of a row's initializer."""
+    out, depth, start, q, j = [], 0, 0, None, 0
+    while j < len(row):
+        c = row[j]
+        if q:
+            if c == "\\":
+                j += 1
+            elif c == q:
+                q = None
+        elif c == '"':
+            q = c
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            out.append(row[start:j])
+            start = j + 1
+        j += 1
+    out.append(row[start:])
+    return out
+
+
+def table_rows(text, start):
+    """(offset, text) of each {...} row of the table whose "{" ends at
+    start."""
+    i, depth, rs = start, 1, None
+    while depth and i < len(text):
+        c = text[i]
+        if c == '"':
+            i += 1
+            while i < len(text) and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif c == "{":
+            depth += 1
+            if depth == 2:
+                rs = i + 1
+        elif c == "}":
+            depth -= 1
+            if depth == 1 and rs is not None:
+                yield rs, text[rs:i]
+        i += 1
+
+
 def key_literals(path, keys):
-    """(line, literal) of every summary key passed as a literal key."""
+    """(line, literal) of every summary key passed as a literal key, or
+    given as a literal in a column or category table."""
     text = code_only(open(path).read())
     out = []
+
+    def is_key(lit):
+        return lit and all(p in keys for p in lit.group(1).split("."))
     for m in KEY_API.finditer(text):
         arg, _ = second_arg(text, m.end() - 1)
         lit = LITERAL.match(arg or "")
-        if lit and all(p in keys for p in lit.group(1).split(".")):
+        if is_key(lit):
             out.append((text.count("\n", 0, m.start()) + 1, lit.group(1)))
-    return out
+    for m in TABLE.finditer(text):
+        for at, row in table_rows(text, m.end()):
+            fl = fields(row)
+            k = TABLE_KEY[m.group(1)]
+            lit = LITERAL.match(fl[k]) if k < len(fl) else None
+            if is_key(lit):
+                out.append((text.count("\n", 0, at) + 1, lit.group(1)))
+    return sorted(out)
 
 
 def main():
