@@ -405,9 +405,9 @@ fill_tables(const struct pr_trace *t, const struct pr_tree *tree, cJSON *run,
     if (st == PR_OK)
         st = pr_kernels_build(t, tree, &k, &tb->kernels, err);
     if (st == PR_OK)
-        st = put(run, "kernels", k, err);
+        st = put(run, PR_K_KERNELS, k, err);
     if (st == PR_OK && pr_kernels_classes(&tb->kernels, &k, err) == PR_OK)
-        st = put(run, "kernel_classes", k, err);
+        st = put(run, PR_K_KERNEL_CLASSES, k, err);
     else if (st == PR_OK)
         st = PR_E_NOMEM;
     /* rows from a producer's table: no kernel of theirs is on the tree,
@@ -463,24 +463,24 @@ fill_roofline(const struct pr_trace *t, const struct pr_tree *tree,
     if (st == PR_OK)
         st = pr_devices_emit(&tb->devs, &a, err);
     if (st == PR_OK)
-        st = put(run, "devices", a, err);
+        st = put(run, PR_K_DEVICES, a, err);
     if (st == PR_OK)
         st = pr_ops_emit(&tb->ops, &a, &b, err);
     if (st == PR_OK) {
-        st = put(run, "operators", a, err);
+        st = put(run, PR_K_OPERATORS, a, err);
         if (st == PR_OK)
-            st = put(run, "operators_by_shape", b, err);
+            st = put(run, PR_K_OPERATORS_BY_SHAPE, b, err);
         else
             cJSON_Delete(b);
     }
     if (st == PR_OK)
         st = pr_ops_emit_tables(t, &tb->ops, run, err);
     if (st == PR_OK) {
-        st = put(run, "tensor_cores", out.tensor_cores, err);
+        st = put(run, PR_K_TENSOR_CORES, out.tensor_cores, err);
         out.tensor_cores = NULL;
     }
     if (st == PR_OK) {
-        st = put(run, "roofline", out.roofline, err);
+        st = put(run, PR_K_ROOFLINE, out.roofline, err);
         out.roofline = NULL;
     }
     cJSON_Delete(out.tensor_cores);
@@ -513,13 +513,13 @@ fill_steps(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
     enum pr_status st;
 
     gpu_window(s, origin, &w);
-    st = put(run, "steps", steps_json(t, s, origin, rt), err);
+    st = put(run, PR_K_STEPS, steps_json(t, s, origin, rt), err);
     if (st == PR_OK)
-        st = put(run, "step_summary", step_summary_json(s, rt), err);
+        st = put(run, PR_K_STEP_SUMMARY, step_summary_json(s, rt), err);
     if (st == PR_OK)
         st = pr_gpu_util_build(t, &w, &gpus, gpu_rows, err);
     if (st == PR_OK)
-        st = put(run, "gpu_metrics", gpus, err);
+        st = put(run, PR_K_GPU_METRICS, gpus, err);
     return st;
 }
 
@@ -895,7 +895,7 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
     else if (st == PR_OK)
         st = pr_critpath_fill(t, steps, &in, run, &cp_err, err);
     if (st == PR_OK && !isnan(cp_err))
-        pr_notes_count(notes, "critical_path_replay_error_pct", cp_err);
+        pr_notes_count(notes, PR_K_CRITICAL_PATH_REPLAY_ERROR_PCT, cp_err);
     if (st == PR_OK && pr_sget_str(pr_sget(run, PR_K_CRITICAL_PATH),
                                    PR_K_LAUNCH_WAIT_NOTE) != NULL)
         pr_notes_row(notes, "launch_wait_unexplained", 1,

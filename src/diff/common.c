@@ -293,7 +293,8 @@ enum pr_status
 pr_ddescribe(struct pr_buf *b, const cJSON *it)
 {
     const char *unit = pr_dj_str(it, "unit");
-    const char *status = pr_dj_str(it, "status"), *run = pr_dj_str(it, "run");
+    const char *status = pr_dj_str(it, "status"),
+               *run = pr_dj_str(it, PR_K_RUN);
     const char *what = pr_dj_str(it, "short");
     const cJSON *dev = cJSON_GetObjectItemCaseSensitive(it, PR_K_DEVICE);
     char v1[64], v2[64], d[64], pct[64];
@@ -385,7 +386,7 @@ verdict_words(const cJSON *list, const char *verdict, struct pr_dverdict *v)
 void
 pr_dverdict(const cJSON *diff, struct pr_dverdict *v)
 {
-    const char *verdict = pr_dj_str(diff, "verdict");
+    const char *verdict = pr_dj_str(diff, PR_K_VERDICT);
     char skipped[48] = "", marked[80] = "";
 
     memset(v, 0, sizeof(*v));
@@ -413,7 +414,7 @@ pr_dtrend_verdict(const cJSON *trend, struct pr_dverdict *v)
     static const char *const keys[] = {"gates", "gates_vs_first"};
     const cJSON *nights = pr_sget(trend, "nights");
     const cJSON *last = cJSON_GetArrayItem(nights, pr_sget_len(nights) - 1);
-    const char *verdict = pr_dj_str(trend, "verdict");
+    const char *verdict = pr_dj_str(trend, PR_K_VERDICT);
     const char *label = pr_sget_str_or(last, PR_K_LABEL, "?");
     size_t k, unreadable = pr_sget_len(pr_sget(trend, "unreadable"));
     char skipped[48] = "", lost[64] = "";
@@ -455,8 +456,8 @@ pr_dshort_names(cJSON *rows, size_t max_chars)
         max_chars = PR_DNAME_MAX_CHARS;
     cJSON_ArrayForEach(row, rows)
     {
-        if (rc == 0 && pr_dj_str(row, "name") != NULL) {
-            names[k] = pr_dj_str(row, "name");
+        if (rc == 0 && pr_dj_str(row, PR_K_NAME) != NULL) {
+            names[k] = pr_dj_str(row, PR_K_NAME);
             at[k++] = row;
         }
     }

@@ -706,7 +706,7 @@ table_row(const struct pr_match_row *r, const struct side *b,
                        r->base > 0 ? 100.0 * (r->cur / r->base - 1.0) : NAN);
     ok = ok && pr_dj_add_num(o, "calls_baseline", r->calls_base);
     ok = ok && pr_dj_add_num(o, "calls_current", r->calls_cur);
-    ok = ok && pr_dj_add_num(o, "share_pct",
+    ok = ok && pr_dj_add_num(o, PR_K_SHARE_PCT,
                              fmax(share(r->base, b->step_mean_us),
                                   share(r->cur, c->step_mean_us)));
     if (!ok) {
@@ -760,9 +760,9 @@ add_side(cJSON *diff, const char *key, const struct side *s, const char *label,
 
     if (o == NULL || cJSON_AddStringToObject(o, PR_K_LABEL, label) == NULL ||
         !pr_dj_add_num(
-            o, "runs",
+            o, PR_K_RUNS,
             (double)cJSON_GetArraySize(pr_sget(s->sum, PR_K_RUNS))) ||
-        !pr_dj_add_num(o, "steps", s->steps) ||
+        !pr_dj_add_num(o, PR_K_STEPS, s->steps) ||
         !pr_dj_add_num(o, "step_mean_us", s->step_mean_us))
         return NOMEM(err);
     return PR_OK;

@@ -81,7 +81,7 @@ make_item(struct gate *g, const char *what, const char *run, const cJSON *row,
     copy_str(g, it, "what", what);
     if (pr_dj_str(row, "short_name") != NULL)
         copy_str(g, it, "short", pr_dj_str(row, "short_name"));
-    copy_str(g, it, "input_shapes", pr_dj_str(row, "input_shapes"));
+    copy_str(g, it, "input_shapes", pr_dj_str(row, PR_K_INPUT_SHAPES));
     copy_str(g, it, "run", run);
     if (!cJSON_AddItemToObject(it, PR_K_DEVICE,
                                dev ? cJSON_Duplicate(dev, 0)
@@ -93,7 +93,7 @@ make_item(struct gate *g, const char *what, const char *run, const cJSON *row,
     copy_num(g, it, row, is_table ? "current_us" : "current", "current");
     copy_num(g, it, row, is_table ? "delta_us" : "delta", "delta");
     copy_num(g, it, row, "delta_pct", NULL);
-    copy_str(g, it, "noise_method", pr_dj_str(noise, "method"));
+    copy_str(g, it, "noise_method", pr_dj_str(noise, PR_K_METHOD));
     if (cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(noise, "significant")))
         copy_str(
             g, it, "noise_result",
@@ -182,8 +182,8 @@ eval_metric(struct gate *g, const cJSON *diff)
 static int
 name_matches(const struct gate *g, const cJSON *row)
 {
-    const char *name = pr_dj_str(row, "name");
-    double share = pr_dj_num(row, "share_pct");
+    const char *name = pr_dj_str(row, PR_K_NAME);
+    double share = pr_dj_num(row, PR_K_SHARE_PCT);
 
     if (name == NULL)
         return 0;
@@ -206,7 +206,7 @@ eval_table(struct gate *g, const cJSON *diff)
     cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(diff, key))
     {
         if (name_matches(g, row))
-            judge(g, pr_dj_str(row, "name"), NULL, row, 1);
+            judge(g, pr_dj_str(row, PR_K_NAME), NULL, row, 1);
     }
 }
 
@@ -374,7 +374,7 @@ closest_name(const cJSON *diff, const char *key, const char *name)
 
     cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(diff, key))
     {
-        const char *n = pr_dj_str(row, "name");
+        const char *n = pr_dj_str(row, PR_K_NAME);
         size_t d = n != NULL ? pr_edit_distance(name, n) : SIZE_MAX;
         if (d < best_d) {
             best = n;
@@ -427,8 +427,8 @@ pr_diff_unmatched_rule(const cJSON *diff, char *hint, size_t n_hint)
             !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(g, "matched")))
             continue;
         if (n_hint > 0)
-            unmatched_hint(diff, pr_dj_str(g, "rule"), hint, n_hint);
-        return pr_dj_str(g, "rule");
+            unmatched_hint(diff, pr_dj_str(g, PR_K_RULE), hint, n_hint);
+        return pr_dj_str(g, PR_K_RULE);
     }
     return NULL;
 }

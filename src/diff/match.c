@@ -153,7 +153,7 @@ pr_match_fold_add(struct pr_match_fold *f, const cJSON *table,
         if (e == NULL)
             return pr_error_set(err, PR_E_NOMEM, "out of memory");
         v = number_or_zero(row, f->value_key);
-        c = number_or_zero(row, "calls");
+        c = number_or_zero(row, PR_K_CALLS);
         /* the first row is the sum (0.0 + -0.0 would not be -0.0) */
         e->value = e->seen ? e->value + v : v;
         e->calls = e->seen ? e->calls + c : c;

@@ -62,7 +62,7 @@ pr_dstep_source(const cJSON *run)
     /* a trace without step markers counts its whole capture as one step,
        which the summary names "0" */
     if (n == 1 &&
-        pr_sget_is(pr_dj_str(cJSON_GetArrayItem(steps, 0), "name"), "0"))
+        pr_sget_is(pr_dj_str(cJSON_GetArrayItem(steps, 0), PR_K_NAME), "0"))
         return PR_DSTEPS_NONE;
     cJSON_ArrayForEach(s, steps)
     {

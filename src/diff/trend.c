@@ -153,7 +153,8 @@ load_nights(const struct pr_trend_job *a, struct nights *ns,
     }
     if (ns->n_ok < 2) {
         const cJSON *u = cJSON_GetArrayItem(ns->unreadable, 0);
-        const char *path = pr_dj_str(u, "path"), *why = pr_dj_str(u, "error");
+        const char *path = pr_dj_str(u, PR_K_PATH),
+                   *why = pr_dj_str(u, "error");
         size_t lp = strlen(path);
 
         /* the reason most often names the file itself: once is enough */
@@ -288,9 +289,9 @@ night_figures(cJSON *o, const struct night *n, const cJSON *top_ops)
     ok = ok && cJSON_AddStringToObject(o, PR_K_LABEL, pr_dbasename(n->path));
     ok = ok && pr_dj_add_num(o, "recorded", n->stamp);
     ok = ok &&
-         pr_dj_add_num(o, "step_mean_us", run_mean(n->sum, "mean_us", NULL));
-    ok =
-        ok && pr_dj_add_num(o, "step_p90_us", run_mean(n->sum, "p90_us", NULL));
+         pr_dj_add_num(o, "step_mean_us", run_mean(n->sum, PR_K_MEAN_US, NULL));
+    ok = ok &&
+         pr_dj_add_num(o, "step_p90_us", run_mean(n->sum, PR_K_P90_US, NULL));
     ok = ok && pr_dj_add_num(o, "memory_peak_bytes", memory_peak(n->sum));
     for (k = 0; ok && k < PR_N_BREAKDOWN; k++)
         ok = pr_dj_add_num(bd, pr_keys_breakdown[k].key,
@@ -447,7 +448,7 @@ strict_check(const struct pr_trend_job *a, const cJSON *t, struct pr_error *err)
             cJSON_ArrayForEach(g,
                                cJSON_GetObjectItemCaseSensitive(night, "gates"))
             {
-                matched |= pr_sget_is(pr_dj_str(g, "rule"), rule) &&
+                matched |= pr_sget_is(pr_dj_str(g, PR_K_RULE), rule) &&
                            !cJSON_IsFalse(
                                cJSON_GetObjectItemCaseSensitive(g, "matched"));
             }

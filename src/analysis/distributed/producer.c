@@ -1088,10 +1088,10 @@ pr_producer_verdict(const struct pr_trace *t, cJSON *run, struct pr_error *err)
              "fraction of the step; the verdict rests on the step table.",
              lead, device_tasks(t), task_us / 1000.0, 100.0 * cover,
              table_us / 1000.0);
-    ok = put_item(v, "text", cJSON_CreateString(text)) &&
-         put_item(v, "bound", cJSON_CreateString(bound)) &&
-         put_item(v, "bound_steps", cJSON_CreateNumber((double)same)) &&
-         put_item(v, "basis", cJSON_CreateString(src));
+    ok = put_item(v, PR_K_TEXT, cJSON_CreateString(text)) &&
+         put_item(v, PR_K_BOUND, cJSON_CreateString(bound)) &&
+         put_item(v, PR_K_BOUND_STEPS, cJSON_CreateNumber((double)same)) &&
+         put_item(v, PR_K_BASIS, cJSON_CreateString(src));
     return ok ? PR_OK
               : pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
 }
@@ -1404,7 +1404,7 @@ pr_producer_split_verdict(cJSON *run, struct pr_error *err)
     else
         return PR_OK;
     snprintf(text, sizeof(text), "%s%s", pr_sget_str_or(v, PR_K_TEXT, ""), add);
-    return put_item(v, "text", cJSON_CreateString(text))
+    return put_item(v, PR_K_TEXT, cJSON_CreateString(text))
                ? PR_OK
                : pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
 }

@@ -104,10 +104,10 @@ read_rank(struct ctx *c, size_t i)
         pr_sget(pr_sget(r->run, PR_K_STEP_PHASES), PR_K_STEPS));
     double best = -1;
 
-    r->computing = phase(r->run, "computing_us");
-    r->alone = phase(r->run, "communication_not_overlapped_us");
-    r->freet = phase(r->run, "free_us");
-    r->bubble = phase(r->run, "bubble_us");
+    r->computing = phase(r->run, PR_K_COMPUTING_US);
+    r->alone = phase(r->run, PR_K_COMMUNICATION_NOT_OVERLAPPED_US);
+    r->freet = phase(r->run, PR_K_FREE_US);
+    r->bubble = phase(r->run, PR_K_BUBBLE_US);
     r->step = pr_sget_num(pr_sget(r->run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
     r->p2p_wait = NAN;
     r->parent = i;

@@ -232,7 +232,7 @@ pr_attribution_fill(const struct pr_trace *t, const struct pr_tree *tree,
     pct = pr_attribution_pct(&a);
     o = pr_emit_obj(run, PR_K_ATTRIBUTION, &ok);
     emit_attribution(o, &a, has_why ? why : NULL, &ok);
-    pr_notes_count(notes, "kernel_time_without_operator_pct",
+    pr_notes_count(notes, PR_K_KERNEL_TIME_WITHOUT_OPERATOR_PCT,
                    isnan(pct) ? NAN : 100.0 - pct);
     if (has_why)
         pr_notes_row(notes, "kernels_without_operator", a.n_kernels - a.n_op,

@@ -275,8 +275,8 @@ emit_op(cJSON *o, const struct calls *c, size_t node, size_t sub, int *ok)
                 ok);
     pr_emit_num(o, "sub", (double)sub, ok);
     cost = estimate(c, node, c->in); /* later kernels know it is known */
-    emit_cost(o, "flops", cost.flops, sub, ok);
-    emit_cost(o, "bytes", cost.bytes, sub, ok);
+    emit_cost(o, PR_K_FLOPS, cost.flops, sub, ok);
+    emit_cost(o, PR_K_BYTES, cost.bytes, sub, ok);
 }
 
 static void
@@ -303,8 +303,8 @@ emit_launch(cJSON *arr, struct calls *c, const struct pr_tree_dev *d, int *ok)
     pr_emit_str(o, "tc_rule", k.rule, ok);
     emit_dims(o, "grid", g ? g->grid : NULL, ok);
     emit_dims(o, "block", g ? g->block : NULL, ok);
-    emit_id(o, "stream", g ? g->stream : -1, ok);
-    emit_id(o, "device", g ? g->device : -1, ok);
+    emit_id(o, PR_K_STREAM, g ? g->stream : -1, ok);
+    emit_id(o, PR_K_DEVICE, g ? g->device : -1, ok);
 }
 
 static enum pr_status

@@ -769,9 +769,9 @@ emit_kgroup(cJSON *arr, const struct ktable *kt, const struct kgroup *g,
         pr_emit_us(o, PR_K_MAX_US, g->max_ns, ok);
     }
     has = mean_bps(kt, g, &v);
-    emit_mean(o, "mean_blocks_per_sm", has, v, ok);
+    emit_mean(o, PR_K_MEAN_BLOCKS_PER_SM, has, v, ok);
     has = mean_occ(kt, g, &v);
-    emit_mean(o, "mean_est_achieved_occupancy_pct", has, v, ok);
+    emit_mean(o, PR_K_MEAN_EST_ACHIEVED_OCCUPANCY_PCT, has, v, ok);
     pr_emit_str(o, PR_K_OCCUPANCY_SOURCE, occupancy_source(g), ok);
     emit_tc(o, g, ok);
     emit_class(o, g, ok);
@@ -1000,9 +1000,9 @@ pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
     }
     *out = cJSON_CreateObject();
     ok = *out != NULL;
-    emit_sums(pr_emit_arr(*out, PR_K_BY_FAMILY, &ok), "family", fam, fam_ns,
+    emit_sums(pr_emit_arr(*out, PR_K_BY_FAMILY, &ok), PR_K_KFAMILY, fam, fam_ns,
               fam_n, PR_KF_COUNT, (double)all, &ok);
-    emit_sums(pr_emit_arr(*out, PR_K_BY_MATH, &ok), "math", math, math_ns,
+    emit_sums(pr_emit_arr(*out, PR_K_BY_MATH, &ok), PR_K_KMATH, math, math_ns,
               math_n, PR_KM_COUNT + 1, (double)all, &ok);
     emit_unknown(*out, refs, (double)all, &ok);
     if (ok)

@@ -203,10 +203,10 @@ gather(const cJSON *runs, size_t *n)
                 break;
             v[(*n)++] = (struct lk){pr_sget_str_or(l, PR_K_GROUP, ""),
                                     pr_sget_str_or(l, PR_K_TRANSPORT, ""),
-                                    int_of(l, "src_rank", 1),
-                                    int_of(l, "dst_rank", 1),
-                                    int_of(l, "bytes", 1),
-                                    int_of(l, "time_us", 1000)};
+                                    int_of(l, PR_K_SRC_RANK, 1),
+                                    int_of(l, PR_K_DST_RANK, 1),
+                                    int_of(l, PR_K_BYTES, 1),
+                                    int_of(l, PR_K_TIME_US, 1000)};
         }
     }
     return v;

@@ -355,9 +355,9 @@ emit_row(cJSON *arr, const struct pr_op_row *g, int with_shapes, int host_known,
         pr_emit_str(o, PR_K_INPUT_TYPES, g->types, ok);
     }
     pr_emit_num(o, PR_K_CALLS, (double)g->calls, ok);
-    emit_us_or_null(o, "device_self_us", g->dev_self_ns,
+    emit_us_or_null(o, PR_K_DEVICE_SELF_US, g->dev_self_ns,
                     g->unknown & PR_OP_ROW_NO_DEVICE, ok);
-    emit_us_or_null(o, "device_total_us", g->dev_total_ns,
+    emit_us_or_null(o, PR_K_DEVICE_TOTAL_US, g->dev_total_ns,
                     g->unknown & PR_OP_ROW_NO_DEVICE, ok);
     host_known = host_known && !(g->unknown & PR_OP_ROW_NO_HOST);
     pr_emit_num_or_null(o, PR_K_HOST_SELF_US,
@@ -366,7 +366,7 @@ emit_row(cJSON *arr, const struct pr_op_row *g, int with_shapes, int host_known,
     pr_emit_num_or_null(o, PR_K_HOST_TOTAL_US,
                         host_known ? (double)g->host_total_ns / 1000.0 : NAN,
                         ok);
-    emit_us_or_null(o, "host_copy_us", g->host_copy_ns,
+    emit_us_or_null(o, PR_K_HOST_COPY_US, g->host_copy_ns,
                     g->unknown & PR_OP_ROW_NO_DEVICE, ok);
     pr_emit_num_or_null(o, PR_K_HOST_COPY_BYTES,
                         g->unknown & PR_OP_ROW_NO_DEVICE ||
@@ -520,12 +520,12 @@ emit_type(cJSON *arr, const struct pr_trace *t, const struct pr_op_stat *s,
     pr_emit_str(o, PR_K_CORE_TYPE,
                 s->core != PR_STR_NONE ? pr_trace_str(t, s->core) : NULL, ok);
     pr_emit_num(o, PR_K_CALLS, (double)s->calls, ok);
-    emit_ns_or_null(o, "total_us", s->dev_total_ns, ok);
+    emit_ns_or_null(o, PR_K_TOTAL_US, s->dev_total_ns, ok);
     pr_emit_finite(
         o, PR_K_MEAN_US,
         known ? (double)s->dev_total_ns / 1e3 / (double)s->calls : NAN, ok);
-    emit_ns_or_null(o, "min_us", s->min_ns, ok);
-    emit_ns_or_null(o, "max_us", s->max_ns, ok);
+    emit_ns_or_null(o, PR_K_MIN_US, s->min_ns, ok);
+    emit_ns_or_null(o, PR_K_MAX_US, s->max_ns, ok);
     pr_emit_finite(o, PR_K_RATIO_PCT, s->ratio_pct, ok);
 }
 

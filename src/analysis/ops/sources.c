@@ -1326,13 +1326,13 @@ pr_sources_fill(const struct pr_trace *t, const struct pr_tree *tree,
     }
     ctx_free(&c);
     ok = rows != NULL && stacks != NULL && view != NULL && pairs != NULL;
-    if (ok && put(run, "sources", rows)) {
+    if (ok && put(run, PR_K_SOURCES, rows)) {
         rows = NULL;
-        if (put(run, "source_stacks", stacks)) {
+        if (put(run, PR_K_SOURCE_STACKS, stacks)) {
             stacks = NULL;
-            if (put(run, "source_view", view)) {
+            if (put(run, PR_K_SOURCE_VIEW, view)) {
                 view = NULL;
-                ok = put(run, "fwd_bwd", pairs);
+                ok = put(run, PR_K_FWD_BWD, pairs);
                 pairs = ok ? NULL : pairs;
             }
         }

@@ -335,8 +335,10 @@ pr_host_cpu_fill(const struct pr_trace *t, cJSON *run, struct pr_error *err)
                             u->interval_ms >= 0 ? (double)u->interval_ms : NAN,
                             &ok);
         pr_emit_num_or_null(o, PR_K_CPUS, u->cpus >= 0 ? u->cpus : NAN, &ok);
-        emit_scope(o, "machine", scope_series(u, PR_CPU_MACHINE), &mach, &ok);
-        emit_scope(o, "process", scope_series(u, PR_CPU_PROCESS), &proc, &ok);
+        emit_scope(o, PR_K_MACHINE, scope_series(u, PR_CPU_MACHINE), &mach,
+                   &ok);
+        emit_scope(o, PR_K_PROCESS, scope_series(u, PR_CPU_PROCESS), &proc,
+                   &ok);
         emit_ops(t, o, rows, n_rows, &ok);
         if (pr_host_cpu_note(t, text, sizeof(text)))
             pr_emit_null(o, PR_K_READING, &ok); /* not read (data quality) */

@@ -678,19 +678,19 @@ emit_tb(cJSON *arr, int32_t dev, const struct tb *r, int *ok)
     pr_emit_us(o, PR_K_COMMUNICATION_US, r->comm, ok);
     pr_emit_us(o, PR_K_MEMORY_US, r->memory, ok);
     pr_emit_us(o, PR_K_IDLE_US, r->idle, ok);
-    emit_share(o, "compute_pct", r->compute, span, ok);
-    emit_share(o, "communication_pct", r->comm, span, ok);
-    emit_share(o, "memory_pct", r->memory, span, ok);
-    emit_share(o, "idle_pct", r->idle, span, ok);
+    emit_share(o, PR_K_COMPUTE_PCT, r->compute, span, ok);
+    emit_share(o, PR_K_COMMUNICATION_PCT, r->comm, span, ok);
+    emit_share(o, PR_K_MEMORY_PCT, r->memory, span, ok);
+    emit_share(o, PR_K_IDLE_PCT, r->idle, span, ok);
     pr_emit_us(o, PR_K_IDLE_HOST_WAIT_US, r->host_wait, ok);
     pr_emit_us(o, PR_K_IDLE_KERNEL_WAIT_US, r->kernel_wait, ok);
     pr_emit_us(o, PR_K_IDLE_OTHER_US, r->other, ok);
     pr_emit_us(o, PR_K_IDLE_AFTER_SYNC_US, r->after_waits, ok);
     pr_emit_us(o, PR_K_HOST_COPY_US, r->host_copy, ok);
-    emit_share(o, "host_copy_pct", r->host_copy, span, ok);
+    emit_share(o, PR_K_HOST_COPY_PCT, r->host_copy, span, ok);
     pr_emit_us(o, PR_K_DEVICE_SPAN_US, dspan, ok);
     pr_emit_us(o, PR_K_DEVICE_SPAN_IDLE_US, r->dev_idle, ok);
-    emit_share(o, "device_span_idle_pct", r->dev_idle, dspan, ok);
+    emit_share(o, PR_K_DEVICE_SPAN_IDLE_PCT, r->dev_idle, dspan, ok);
 }
 
 /* Device ids with work, ascending, into ids (cap entries); the count. */
@@ -1583,7 +1583,8 @@ launches_json(struct hd *h, cJSON *o, struct pr_error *err)
     emit_queues(o, s, n, &ok);
     emit_graphs(o, h, &ok);
     emit_slowest(o, h, &ok);
-    emit_share(o, "gpu_idle_host_wait_pct", h->host_wait_ns, h->span_ns, &ok);
+    emit_share(o, PR_K_GPU_IDLE_HOST_WAIT_PCT, h->host_wait_ns, h->span_ns,
+               &ok);
     pr_emit_str(o, PR_K_NOTE, unmeasured(h, 0), &ok);
     return ok ? PR_OK
               : pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
