@@ -223,8 +223,10 @@ def second_arg(text, i):
 
 # Tables whose rows name a summary key: the struct and the field that
 # holds the key (figures.h's column, keys.h's category).
-TABLE = re.compile(r"\bstruct\s+(pr_col|pr_category)\s+\w+\s*\[[^\]]*\]"
-                   r"\s*=\s*\{")
+# (an anonymous struct whose first member is "const char *key" counts as
+# a table whose rows start with the key)
+TABLE = re.compile(r"\bstruct\s+(pr_col|pr_category|\{\s*const char\s*\*key\b"
+                   r"[^{}]*\})\s*\w+\s*\[[^\]]*\]\s*=\s*\{")
 TABLE_KEY = {"pr_col": 1, "pr_category": 0}
 
 
@@ -311,7 +313,7 @@ def key_literals(path, keys, api=KEY_API):
     for m in TABLE.finditer(text):
         for at, row in table_rows(text, m.end()):
             fl = fields(row)
-            k = TABLE_KEY[m.group(1)]
+            k = TABLE_KEY.get(m.group(1), 0)
             lit = LITERAL.match(fl[k]) if k < len(fl) else None
             if is_key(lit):
                 out.append((text.count("\n", 0, at) + 1, lit.group(1)))

@@ -147,17 +147,17 @@ static const struct {
     const char *key;
     size_t off;
 } phase_keys[] = {
-    {"computing_us", offsetof(struct pr_phase_step, computing_ns)},
-    {"communication_not_overlapped_us",
+    {PR_K_COMPUTING_US, offsetof(struct pr_phase_step, computing_ns)},
+    {PR_K_COMMUNICATION_NOT_OVERLAPPED_US,
      offsetof(struct pr_phase_step, comm_alone_ns)},
-    {"overlapped_us", offsetof(struct pr_phase_step, overlapped_ns)},
-    {"communication_us", offsetof(struct pr_phase_step, comm_ns)},
-    {"free_us", offsetof(struct pr_phase_step, free_ns)},
-    {"stage_us", offsetof(struct pr_phase_step, stage_ns)},
-    {"bubble_us", offsetof(struct pr_phase_step, bubble_ns)},
-    {"communication_not_overlapped_exclude_receive_us",
+    {PR_K_OVERLAPPED_US, offsetof(struct pr_phase_step, overlapped_ns)},
+    {PR_K_COMMUNICATION_US, offsetof(struct pr_phase_step, comm_ns)},
+    {PR_K_FREE_US, offsetof(struct pr_phase_step, free_ns)},
+    {PR_K_STAGE_US, offsetof(struct pr_phase_step, stage_ns)},
+    {PR_K_BUBBLE_US, offsetof(struct pr_phase_step, bubble_ns)},
+    {PR_K_COMMUNICATION_NOT_OVERLAPPED_EXCLUDE_RECEIVE_US,
      offsetof(struct pr_phase_step, comm_excl_recv_ns)},
-    {"preparing_us", offsetof(struct pr_phase_step, preparing_ns)},
+    {PR_K_PREPARING_US, offsetof(struct pr_phase_step, preparing_ns)},
 };
 
 #define N_PHASE_KEYS (sizeof(phase_keys) / sizeof(phase_keys[0]))
