@@ -8,6 +8,7 @@
 
 #include "profreport/contract.h"
 #include "profreport/keys.h"
+#include "profreport/rows.h"
 #include "profreport/schema.h"
 
 static unsigned
@@ -175,5 +176,6 @@ pr_contract_check(const cJSON *sum, struct pr_error *err)
         return pr_error_set(err, PR_E_FORMAT,
                             "tool.name: \"%.60s\", not \"profreport\"",
                             name->valuestring);
-    return PR_OK;
+    /* the typed tables (rows.def) whole, whatever their rows' flags */
+    return pr_rows_check(sum, err);
 }

@@ -75,6 +75,7 @@
 #include "profreport/record.h"
 #include "profreport/render.h"
 #include "profreport/roofline.h"
+#include "profreport/rows.h"
 #include "profreport/saved.h"
 #include "profreport/schema.h"
 #include "profreport/sget.h"

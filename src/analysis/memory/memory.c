@@ -14,6 +14,7 @@
 #include "profreport/checked.h"
 #include "profreport/keys.h"
 #include "profreport/memory.h"
+#include "profreport/rows.h"
 
 #include "../internal.h"
 
@@ -643,12 +644,15 @@ row_is_zero(const struct row *r)
            r->a.inc == 0 && r->a.size == 0 && r->a.count == 0;
 }
 
+/* The operators' rows as the summary's typed rows (rows.def), written
+ * once by the one writer. */
 static void
 emit_rows(struct mem *m, cJSON *mem, int *ok)
 {
     cJSON *arr = pr_emit_arr(mem, PR_K_OPERATORS, ok);
+    struct pr_row_memory_operator *out;
     struct row *rows = NULL;
-    size_t n = 0, i;
+    size_t n = 0, i, k = 0;
 
     if (!*ok)
         return;
@@ -656,24 +660,26 @@ emit_rows(struct mem *m, cJSON *mem, int *ok)
         *ok = 0;
         return;
     }
-    for (i = 0; i < n && *ok; i++) {
+    out = malloc((n ? n : 1) * sizeof(*out));
+    for (i = 0; i < n && out != NULL; i++) {
         const struct row *r = &rows[i];
-        cJSON *o;
         if (row_is_zero(r))
             continue;
-        o = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(o, PR_K_DEVICE, m->dev[r->dev].name, ok);
-        pr_emit_str(o, PR_K_NAME, pr_trace_str(m->t, r->name), ok);
-        pr_emit_num(o, PR_K_CALLS, (double)r->calls, ok);
-        pr_emit_num(o, PR_K_SIZE_INCREASE_BYTES, (double)r->a.inc, ok);
-        pr_emit_num(o, PR_K_SELF_SIZE_INCREASE_BYTES, (double)r->a.self_inc,
-                    ok);
-        pr_emit_num(o, PR_K_ALLOCATION_COUNT, (double)r->a.count, ok);
-        pr_emit_num(o, PR_K_SELF_ALLOCATION_COUNT, (double)r->a.self_count, ok);
-        pr_emit_num(o, PR_K_ALLOCATION_SIZE_BYTES, (double)r->a.size, ok);
-        pr_emit_num(o, PR_K_SELF_ALLOCATION_SIZE_BYTES, (double)r->a.self_size,
-                    ok);
+        out[k++] = (struct pr_row_memory_operator){
+            .device = m->dev[r->dev].name,
+            .name = pr_trace_str(m->t, r->name),
+            .calls = r->calls,
+            .size_increase_bytes = r->a.inc,
+            .self_size_increase_bytes = r->a.self_inc,
+            .allocation_count = r->a.count,
+            .self_allocation_count = r->a.self_count,
+            .allocation_size_bytes = r->a.size,
+            .self_allocation_size_bytes = r->a.self_size,
+        };
     }
+    if (out == NULL || !pr_rows_write(arr, PR_RO_RUNS_MEMORY_OPERATORS, out, k))
+        *ok = 0;
+    free(out);
     free(rows);
 }
 

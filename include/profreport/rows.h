@@ -1,0 +1,90 @@
+/* rows.h - the summary's table objects as typed rows (issue #34): the
+ * structs of src/summary/rows.def, one writer that serialises them in
+ * schema.def's row order and one reader that fills them back from a saved
+ * summary, checking every value against its row's types. */
+#ifndef PROFREPORT_ROWS_H
+#define PROFREPORT_ROWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "profreport/error.h"
+#include "profreport/schema.h"
+
+/* How a field holds its value. */
+enum pr_rows_type {
+    PR_RT_STR,      /* const char *: the writer copies it; read, it points
+                       into the cJSON tree it came from */
+    PR_RT_NUM,      /* double */
+    PR_RT_NUM_NULL, /* double; NAN is null */
+    PR_RT_I64       /* int64_t, written as a JSON number */
+};
+
+struct pr_rows_field {
+    enum pr_schema_rowid row; /* its schema.def row: key, types, flags */
+    enum pr_rows_type type;
+    size_t offset; /* in the struct */
+};
+
+/* The typed objects, in rows.def's order. */
+enum pr_rows_object {
+#define PR_ROWS_OBJECT(obj, st) PR_RO_##obj,
+#define PR_ROWS_FIELD(obj, key, type, member)
+#define PR_ROWS_END(obj)
+#include "../../src/summary/rows.def"
+#undef PR_ROWS_OBJECT
+#undef PR_ROWS_FIELD
+#undef PR_ROWS_END
+    PR_RO_N
+};
+
+/* The structs: one member per field, of its type's C type. */
+#define PR_ROWS_C_STR const char *
+#define PR_ROWS_C_NUM double
+#define PR_ROWS_C_NUM_NULL double
+#define PR_ROWS_C_I64 int64_t
+#define PR_ROWS_OBJECT(obj, st) struct st {
+#define PR_ROWS_FIELD(obj, key, type, member) PR_ROWS_C_##type member;
+#define PR_ROWS_END(obj)                                                       \
+    }                                                                          \
+    ;
+#include "../../src/summary/rows.def"
+#undef PR_ROWS_OBJECT
+#undef PR_ROWS_FIELD
+#undef PR_ROWS_END
+
+struct pr_rows_objinfo {
+    enum pr_schema_object object; /* schema.def's */
+    size_t size;                  /* of its struct */
+    const struct pr_rows_field *fields;
+    size_t n_fields;
+};
+
+/* A typed object's struct, schema object and fields. */
+const struct pr_rows_objinfo *pr_rows_object(enum pr_rows_object ro);
+
+/* Append n rows (an array of ro's struct) to arr as objects whose keys
+ * come in schema.def's row order.  Returns 0 (and stops) when out of
+ * memory, else 1. */
+int pr_rows_write(cJSON *arr, enum pr_rows_object ro, const void *rows,
+                  size_t n);
+
+/* Fill rows (room for cap structs of ro) from arr, the array at path (for
+ * messages: "runs[0].memory.operators"): each element an object whose
+ * fields are present, of their row's types (a NONNEG row never below 0,
+ * an I64 field a whole number).  *n: the rows filled.  PR_E_FORMAT with
+ * the element's path, the key and what was wrong; PR_E_LIMIT when arr has
+ * more than cap elements. */
+enum pr_status pr_rows_read(const cJSON *arr, const char *path,
+                            enum pr_rows_object ro, void *rows, size_t cap,
+                            size_t *n, struct pr_error *err);
+
+/* Read every typed table of a summary (each run's, each job's: wherever
+ * its schema path leads) as pr_rows_read does, keeping nothing: a saved
+ * summary's tables are whole and of their rows' types, or the first fault
+ * is in err (PR_E_FORMAT, with its path). */
+enum pr_status pr_rows_check(const cJSON *doc, struct pr_error *err);
+
+#endif

@@ -1,0 +1,288 @@
+/* rows.c - typed rows of the summary's table objects (rows.h): the field
+ * tables made from rows.def, one writer and one reader. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/keys.h"
+#include "profreport/rows.h"
+
+/* Each object's struct under a name its fields' macro can build. */
+#define PR_ROWS_OBJECT(obj, st) typedef struct st rows_t_##obj;
+#define PR_ROWS_FIELD(obj, key, type, member)
+#define PR_ROWS_END(obj)
+#include "rows.def"
+#undef PR_ROWS_OBJECT
+#undef PR_ROWS_FIELD
+#undef PR_ROWS_END
+
+#define PR_ROWS_OBJECT(obj, st) static const struct pr_rows_field f_##obj[] = {
+#define PR_ROWS_FIELD(obj, key, type, member)                                  \
+    {PR_SR_##obj##_##key, PR_RT_##type, offsetof(rows_t_##obj, member)},
+#define PR_ROWS_END(obj)                                                       \
+    }                                                                          \
+    ;
+#include "rows.def"
+#undef PR_ROWS_OBJECT
+#undef PR_ROWS_FIELD
+#undef PR_ROWS_END
+
+static const struct pr_rows_objinfo objects[PR_RO_N] = {
+#define PR_ROWS_OBJECT(obj, st)                                                \
+    {PR_SO_##obj, sizeof(struct st), f_##obj,                                  \
+     sizeof(f_##obj) / sizeof(f_##obj[0])},
+#define PR_ROWS_FIELD(obj, key, type, member)
+#define PR_ROWS_END(obj)
+#include "rows.def"
+#undef PR_ROWS_OBJECT
+#undef PR_ROWS_FIELD
+#undef PR_ROWS_END
+};
+
+const struct pr_rows_objinfo *
+pr_rows_object(enum pr_rows_object ro)
+{
+    return (unsigned)ro < PR_RO_N ? &objects[ro] : NULL;
+}
+
+static cJSON *
+value_of(const struct pr_rows_field *f, const char *row)
+{
+    const char *p = row + f->offset;
+    double d;
+    int64_t i;
+    const char *s;
+
+    switch (f->type) {
+    case PR_RT_STR:
+        memcpy(&s, p, sizeof(s));
+        return s != NULL ? cJSON_CreateString(s) : cJSON_CreateNull();
+    case PR_RT_I64:
+        memcpy(&i, p, sizeof(i));
+        return cJSON_CreateNumber((double)i);
+    case PR_RT_NUM_NULL:
+        memcpy(&d, p, sizeof(d));
+        return isfinite(d) ? cJSON_CreateNumber(d) : cJSON_CreateNull();
+    default:
+        memcpy(&d, p, sizeof(d));
+        return cJSON_CreateNumber(d);
+    }
+}
+
+int
+pr_rows_write(cJSON *arr, enum pr_rows_object ro, const void *rows, size_t n)
+{
+    const struct pr_rows_objinfo *o = pr_rows_object(ro);
+    size_t i, k;
+
+    if (o == NULL || arr == NULL)
+        return 0;
+    for (i = 0; i < n; i++) {
+        const char *row = (const char *)rows + i * o->size;
+        cJSON *obj = cJSON_CreateObject();
+        if (obj == NULL || !cJSON_AddItemToArray(arr, obj)) {
+            cJSON_Delete(obj);
+            return 0;
+        }
+        for (k = 0; k < o->n_fields; k++) {
+            const struct pr_rows_field *f = &o->fields[k];
+            cJSON *v = value_of(f, row);
+            if (v == NULL ||
+                !cJSON_AddItemToObject(obj, pr_schema_rows[f->row].key, v)) {
+                cJSON_Delete(v);
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+static const char *
+json_type(const cJSON *v)
+{
+    if (cJSON_IsNumber(v))
+        return "a number";
+    if (cJSON_IsString(v))
+        return "a string";
+    if (cJSON_IsNull(v))
+        return "null";
+    if (cJSON_IsBool(v))
+        return "a boolean";
+    return cJSON_IsObject(v) ? "an object" : "an array";
+}
+
+/* One field of one row from its value v; at: "path[i].key". */
+static enum pr_status
+read_field(const struct pr_rows_field *f, const cJSON *v, char *row,
+           const char *at, struct pr_error *err)
+{
+    const struct pr_schema_row *r = &pr_schema_rows[f->row];
+    char *p = row + f->offset;
+    double d;
+    int64_t i;
+
+    if (v == NULL)
+        return pr_error_set(err, PR_E_FORMAT, "%s: missing", at);
+    if (f->type == PR_RT_STR) {
+        const char *s = cJSON_IsString(v) ? v->valuestring : NULL;
+        if (s == NULL && !(cJSON_IsNull(v) && (r->types & PR_ST_NULL)))
+            return pr_error_set(err, PR_E_FORMAT,
+                                "%s: expected a string, got %s", at,
+                                json_type(v));
+        memcpy(p, &s, sizeof(s));
+        return PR_OK;
+    }
+    if (cJSON_IsNull(v) && f->type == PR_RT_NUM_NULL) {
+        d = NAN;
+        memcpy(p, &d, sizeof(d));
+        return PR_OK;
+    }
+    if (!cJSON_IsNumber(v))
+        return pr_error_set(err, PR_E_FORMAT, "%s: expected a number%s, got %s",
+                            at, f->type == PR_RT_NUM_NULL ? " or null" : "",
+                            json_type(v));
+    d = v->valuedouble;
+    if (!isfinite(d))
+        return pr_error_set(err, PR_E_FORMAT,
+                            "%s: expected a finite number, got one beyond "
+                            "1e308",
+                            at);
+    if ((r->flags & PR_SF_NONNEG) && d < 0)
+        return pr_error_set(err, PR_E_FORMAT,
+                            "%s: %g, but a time, count or size is never "
+                            "negative: the summary was edited or damaged",
+                            at, d);
+    if (f->type != PR_RT_I64) {
+        memcpy(p, &d, sizeof(d));
+        return PR_OK;
+    }
+    if (d != floor(d) || d < -9.2e18 || d > 9.2e18)
+        return pr_error_set(err, PR_E_FORMAT,
+                            "%s: %g, but it counts whole units (bytes, calls)",
+                            at, d);
+    i = (int64_t)d;
+    memcpy(p, &i, sizeof(i));
+    return PR_OK;
+}
+
+enum pr_status
+pr_rows_read(const cJSON *arr, const char *path, enum pr_rows_object ro,
+             void *rows, size_t cap, size_t *n, struct pr_error *err)
+{
+    const struct pr_rows_objinfo *o = pr_rows_object(ro);
+    const cJSON *e;
+    size_t i = 0, k;
+    char at[192];
+
+    *n = 0;
+    if (o == NULL)
+        return pr_error_set(err, PR_E_FORMAT, "%s: no typed rows", path);
+    if (!cJSON_IsArray(arr))
+        return pr_error_set(err, PR_E_FORMAT, "%s: expected an array, got %s",
+                            path, arr != NULL ? json_type(arr) : "nothing");
+    if ((size_t)cJSON_GetArraySize(arr) > cap)
+        return pr_error_set(err, PR_E_LIMIT,
+                            "%s: %d rows, more than the %zu read", path,
+                            cJSON_GetArraySize(arr), cap);
+    cJSON_ArrayForEach(e, arr)
+    {
+        char *row = (char *)rows + i * o->size;
+        if (!cJSON_IsObject(e))
+            return pr_error_set(err, PR_E_FORMAT,
+                                "%s[%zu]: expected an object, got %s", path, i,
+                                json_type(e));
+        memset(row, 0, o->size);
+        for (k = 0; k < o->n_fields; k++) {
+            const struct pr_rows_field *f = &o->fields[k];
+            const char *key = pr_schema_rows[f->row].key;
+            snprintf(at, sizeof(at), "%s[%zu].%s", path, i, key);
+            if (read_field(f, cJSON_GetObjectItemCaseSensitive(e, key), row, at,
+                           err) != PR_OK)
+                return PR_E_FORMAT;
+        }
+        *n = ++i;
+    }
+    return PR_OK;
+}
+
+/* Read every array at the rest of a schema path ("operators[]" after
+ * "runs[].memory.") below v into scratch rows; at: v's path so far. */
+static enum pr_status
+check_at(const cJSON *v, const char *rest, char *at, size_t len, size_t cap,
+         enum pr_rows_object ro, struct pr_error *err)
+{
+    const char *dot = strchr(rest, '.'), *br = strstr(rest, "[]");
+    size_t klen = (size_t)((br != NULL && (dot == NULL || br < dot)) ? br - rest
+                           : dot != NULL ? dot - rest
+                                         : (ptrdiff_t)strlen(rest));
+    int arr = br != NULL && (size_t)(br - rest) == klen;
+    const char *next = rest + klen + (arr ? 2 : 0);
+    char key[64];
+    const cJSON *c, *e;
+    int w, i = 0;
+
+    if (klen == 0 || klen >= sizeof(key))
+        return PR_OK;
+    memcpy(key, rest, klen);
+    key[klen] = '\0';
+    c = cJSON_GetObjectItemCaseSensitive(v, key);
+    if (c == NULL || cJSON_IsNull(c))
+        return PR_OK; /* absent tables are the contract's business */
+    w = snprintf(at + len, cap - len, "%s%s", len ? "." : "", key);
+    len = w < 0 || (size_t)w >= cap - len ? cap - 1 : len + (size_t)w;
+    if (*next == '\0') { /* the table itself */
+        const struct pr_rows_objinfo *o = pr_rows_object(ro);
+        size_t n = (size_t)cJSON_GetArraySize(c), got;
+        void *rows = malloc((n ? n : 1) * o->size);
+        enum pr_status st;
+        if (rows == NULL)
+            return pr_error_set(err, PR_E_NOMEM, "out of memory (%s)", at);
+        st = pr_rows_read(c, at, ro, rows, n, &got, err);
+        free(rows);
+        return st;
+    }
+    if (*next == '.')
+        next++;
+    if (!arr)
+        return check_at(c, next, at, len, cap, ro, err);
+    cJSON_ArrayForEach(e, c)
+    {
+        size_t l2 = len;
+        enum pr_status st;
+        w = snprintf(at + len, cap - len, "[%d]", i++);
+        l2 = w < 0 || (size_t)w >= cap - len ? cap - 1 : len + (size_t)w;
+        st = check_at(e, next, at, l2, cap, ro, err);
+        at[len] = '\0';
+        if (st != PR_OK)
+            return st;
+    }
+    return PR_OK;
+}
+
+enum pr_status
+pr_rows_check(const cJSON *doc, struct pr_error *err)
+{
+    int ro;
+
+    for (ro = 0; ro < PR_RO_N; ro++) {
+        const struct pr_rows_objinfo *o = pr_rows_object(ro);
+        const char *path = pr_schema_object(o->object).path;
+        size_t plen = strlen(path);
+        char at[192] = "", rest[160];
+        enum pr_status st;
+
+        /* the path of the table's elements without the last "[]" */
+        if (plen < 2 || plen - 2 >= sizeof(rest) ||
+            strcmp(path + plen - 2, "[]") != 0)
+            continue;
+        memcpy(rest, path, plen - 2);
+        rest[plen - 2] = '\0';
+        st = check_at(doc, rest, at, 0, sizeof(at), ro, err);
+        if (st != PR_OK)
+            return st;
+    }
+    return PR_OK;
+}

@@ -1,0 +1,180 @@
+/* test_rows.c - the typed rows (rows.h, issue #34): every field of
+ * rows.def is a row of schema.def of a type the row allows, in the rows'
+ * order; the writer writes a struct as the analysis did by hand, and the
+ * reader fills it back or says what is wrong, where. */
+#include "config.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "profreport/keys.h"
+#include "profreport/rows.h"
+
+/* Each field names a row of its object, of a JSON type the row has, and
+ * the fields come in the rows' order (the writer writes in field order). */
+static void
+test_fields_match_schema(void **state)
+{
+    int ro;
+
+    (void)state;
+    for (ro = 0; ro < PR_RO_N; ro++) {
+        const struct pr_rows_objinfo *o = pr_rows_object(ro);
+        size_t k;
+        assert_non_null(o);
+        assert_true(o->n_fields > 0);
+        for (k = 0; k < o->n_fields; k++) {
+            const struct pr_rows_field *f = &o->fields[k];
+            const struct pr_schema_row *r = &pr_schema_rows[f->row];
+            unsigned want = f->type == PR_RT_STR ? PR_ST_STR : PR_ST_NUM;
+            assert_int_equal(r->object, o->object);
+            /* the reader and the contract ask for the same keys */
+            assert_true(r->flags & PR_SF_REQ);
+            assert_true(r->types & want);
+            if (f->type == PR_RT_NUM_NULL)
+                assert_true(r->types & PR_ST_NULL);
+            if (k > 0)
+                assert_true(o->fields[k - 1].row < f->row);
+        }
+    }
+    assert_null(pr_rows_object(PR_RO_N));
+}
+
+static const struct pr_row_memory_operator two[2] = {
+    {"GPU0", "aten::empty", 3, 4096, 4096, 2, 2, 8192, 8192},
+    {"GPU0", "aten::add", 1, -512, 0, 1, 0, 512, 0},
+};
+
+static void
+test_write(void **state)
+{
+    cJSON *arr = cJSON_CreateArray();
+    char *s;
+
+    (void)state;
+    assert_true(pr_rows_write(arr, PR_RO_RUNS_MEMORY_OPERATORS, two, 2));
+    s = cJSON_PrintUnformatted(arr);
+    assert_string_equal(
+        s,
+        "[{\"device\":\"GPU0\",\"name\":\"aten::empty\",\"calls\":3,"
+        "\"size_increase_bytes\":4096,\"self_size_increase_bytes\":4096,"
+        "\"allocation_count\":2,\"self_allocation_count\":2,"
+        "\"allocation_size_bytes\":8192,\"self_allocation_size_bytes\":8192},"
+        "{\"device\":\"GPU0\",\"name\":\"aten::add\",\"calls\":1,"
+        "\"size_increase_bytes\":-512,\"self_size_increase_bytes\":0,"
+        "\"allocation_count\":1,\"self_allocation_count\":0,"
+        "\"allocation_size_bytes\":512,\"self_allocation_size_bytes\":0}]");
+    cJSON_free(s);
+    cJSON_Delete(arr);
+}
+
+static void
+test_round_trip(void **state)
+{
+    cJSON *arr = cJSON_CreateArray();
+    struct pr_row_memory_operator back[2];
+    struct pr_error err = {0};
+    size_t n = 9;
+
+    (void)state;
+    assert_true(pr_rows_write(arr, PR_RO_RUNS_MEMORY_OPERATORS, two, 2));
+    assert_int_equal(pr_rows_read(arr, "ops", PR_RO_RUNS_MEMORY_OPERATORS, back,
+                                  2, &n, &err),
+                     PR_OK);
+    assert_int_equal(n, 2);
+    assert_string_equal(back[1].name, "aten::add");
+    assert_true(back[1].size_increase_bytes == -512);
+    assert_true(back[0].self_allocation_size_bytes == 8192);
+    /* one row too many for the room given */
+    assert_int_equal(pr_rows_read(arr, "ops", PR_RO_RUNS_MEMORY_OPERATORS, back,
+                                  1, &n, &err),
+                     PR_E_LIMIT);
+    cJSON_Delete(arr);
+}
+
+/* What the reader says about a damaged table. */
+static void
+expect(const char *json, const char *msg)
+{
+    cJSON *arr = cJSON_Parse(json);
+    struct pr_row_memory_operator back[2];
+    struct pr_error err = {0};
+    size_t n;
+
+    assert_non_null(arr);
+    assert_int_equal(pr_rows_read(arr, "runs[0].memory.operators",
+                                  PR_RO_RUNS_MEMORY_OPERATORS, back, 2, &n,
+                                  &err),
+                     PR_E_FORMAT);
+    if (strstr(err.msg, msg) == NULL)
+        fail_msg("got \"%s\", want \"%s\"", err.msg, msg);
+    cJSON_Delete(arr);
+}
+
+#define OK_ROW                                                                 \
+    "{\"device\":\"GPU0\",\"name\":\"x\",\"calls\":1,"                         \
+    "\"size_increase_bytes\":0,\"self_size_increase_bytes\":0,"                \
+    "\"allocation_count\":0,\"self_allocation_count\":0,"                      \
+    "\"allocation_size_bytes\":0,\"self_allocation_size_bytes\":0}"
+
+static void
+test_read_errors(void **state)
+{
+    (void)state;
+    expect("{}", "runs[0].memory.operators: expected an array, got an object");
+    expect("[" OK_ROW ",3]",
+           "runs[0].memory.operators[1]: expected an object, got a number");
+    expect("[{\"device\":\"GPU0\"}]",
+           "runs[0].memory.operators[0].name: missing");
+    expect("[{\"device\":7}]",
+           "runs[0].memory.operators[0].device: expected a string, got a "
+           "number");
+    expect("[{\"device\":\"GPU0\",\"name\":\"x\",\"calls\":\"3\"}]",
+           "operators[0].calls: expected a number, got a string");
+    expect("[{\"device\":\"GPU0\",\"name\":\"x\",\"calls\":1.5}]",
+           "operators[0].calls: 1.5, but it counts whole units");
+}
+
+/* A saved summary's typed tables are read whole when it is loaded. */
+static void
+test_contract_reads_tables(void **state)
+{
+    cJSON *doc = cJSON_Parse("{\"runs\":[{\"memory\":null},{\"memory\":"
+                             "{\"operators\":[" OK_ROW ",{\"device\":1}]}}]}");
+    struct pr_error err = {0};
+
+    (void)state;
+    assert_non_null(doc);
+    assert_int_equal(pr_rows_check(doc, &err), PR_E_FORMAT);
+    assert_non_null(strstr(err.msg, "runs[1].memory.operators[1].device: "
+                                    "expected a string, got a number"));
+    cJSON_DeleteItemFromArray(
+        cJSON_GetObjectItem(
+            cJSON_GetObjectItem(
+                cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 1),
+                "memory"),
+            "operators"),
+        1);
+    assert_int_equal(pr_rows_check(doc, &err), PR_OK);
+    cJSON_Delete(doc);
+}
+
+int
+main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fields_match_schema),
+        cmocka_unit_test(test_write),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_read_errors),
+        cmocka_unit_test(test_contract_reads_tables),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
