@@ -787,17 +787,18 @@ emit_tops(struct mem *m, const struct live *lv, cJSON *o, int *ok)
 
     for (i = 0; i < lv->n && i < TOP_AT_PEAK && *ok; i++) {
         const struct top *tp = &lv->tops[i];
-        cJSON *r = pr_emit_obj(arr, NULL, ok);
+        struct pr_row_top_allocator r = {label, tp->bytes, tp->bytes,
+                                         tp->tensors};
         if (tp->parent != PR_STR_NONE)
             snprintf(label, sizeof(label), "%s (%s)",
                      pr_trace_str(m->t, tp->parent),
                      pr_trace_str(m->t, tp->name));
         else
             snprintf(label, sizeof(label), "%s", pr_trace_str(m->t, tp->name));
-        pr_emit_str(r, PR_K_NAME, label, ok);
-        pr_emit_num(r, PR_K_SELF_ALLOCATION_SIZE_BYTES, (double)tp->bytes, ok);
-        pr_emit_num(r, PR_K_LIVE_BYTES, (double)tp->bytes, ok);
-        pr_emit_num(r, PR_K_TENSORS, (double)tp->tensors, ok);
+        if (*ok &&
+            !pr_rows_write(
+                arr, PR_RO_RUNS_MEMORY_DEVICES_TOP_ALLOCATORS_AT_PEAK, &r, 1))
+            *ok = 0;
     }
 }
 
