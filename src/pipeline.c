@@ -1813,6 +1813,20 @@ print_brief(const cJSON *sum, int quiet)
             pr_term_printf(stdout, "  (each gain is its change replayed "
                                    "alone: they overlap and do not add up)\n");
     }
+        /* the collectives' readings, as beside their table in the
+           reports (review 6 #5) */
+        cJSON_ArrayForEach(fd,
+                           pr_sget(pr_sget(run, PR_K_COMMUNICATION), PR_K_OPS))
+        {
+            if (pr_sget_str(fd, PR_K_SIZE_NOTE) != NULL)
+                pr_term_printf(stdout, "  Collectives: %s\n",
+                               pr_sget_str(fd, PR_K_SIZE_NOTE));
+        }
+        if (pr_sget_str(pr_sget(run, PR_K_COMMUNICATION), PR_K_PROTOCOL_NOTE) !=
+            NULL)
+            pr_term_printf(stdout, "  Collectives: %s\n",
+                           pr_sget_str(pr_sget(run, PR_K_COMMUNICATION),
+                                       PR_K_PROTOCOL_NOTE));
     printf("(use --json, --html or --pdf to write a report; "
            "table --kind findings for the table)\n");
 }

@@ -355,6 +355,10 @@
 #define PR_K_LARGE_CALLS "large_calls"
 #define PR_K_LARGE_BYTES "large_bytes"
 #define PR_K_LARGE_US "large_us"
+/* runs[].communication (protocol_note), its ops[] */
+#define PR_K_PROTOCOL_NOTE "protocol_note"
+#define PR_K_SIZE_NOTE "size_note"
+#define PR_K_KERNEL_PROTOCOL "kernel_protocol"
 #define PR_K_UNRECORDED_PCT "unrecorded_pct"
 #define PR_K_UNRECORDED_US "unrecorded_us"
 #define PR_K_KEPT_EVENTS_PCT "kept_events_pct"

@@ -1815,7 +1815,8 @@ in_flight(struct pr_figs *f, const cJSON *summary)
                time does not follow their bytes, no rate here is the
                link's; the Recommendations say so */
             len = strlen(text);
-            if (pr_sget_num(o, PR_K_SMALL_CALLS) > 0)
+            if (pr_sget_num(o, PR_K_SMALL_CALLS) > 0 &&
+                pr_sget_str(o, PR_K_SIZE_NOTE) == NULL)
                 snprintf(
                     text + len, sizeof(text) - len,
                     " By size: %.0f calls of %s take %s on average and %.0f "
@@ -1832,6 +1833,38 @@ in_flight(struct pr_figs *f, const cJSON *summary)
                                   PR_FMT_BYTES, s2, sizeof(s2)),
                     pr_fig_format(pr_sget_num(o, PR_K_LARGE_US), PR_FMT_US, t2,
                                   sizeof(t2)));
+            pr_figs_note(f, text);
+        }
+    }
+}
+
+/* The collectives' readings beside their table (review 6 #5): where a
+ * collective's time does not grow with its size (comm.c's size_note), and
+ * once a run where its NCCL kernels are named for LL on large calls
+ * (protocol_note); the terminal prints the same notes (pipeline.c). */
+static void
+comm_readings(struct pr_figs *f, const cJSON *summary)
+{
+    const cJSON *r, *o, *c;
+    char text[1200];
+    int many = pr_sget_len(pr_sget(summary, PR_K_RUNS)) > 1;
+
+    cJSON_ArrayForEach(r, pr_sget(summary, PR_K_RUNS))
+    {
+        c = pr_sget(r, PR_K_COMMUNICATION);
+        cJSON_ArrayForEach(o, pr_sget(c, PR_K_OPS))
+        {
+            if (pr_sget_str(o, PR_K_SIZE_NOTE) == NULL)
+                continue;
+            snprintf(text, sizeof(text), "%s%s%s",
+                     many ? pr_sget_str_or(r, PR_K_WORKER, "?") : "",
+                     many ? ", " : "", pr_sget_str(o, PR_K_SIZE_NOTE));
+            pr_figs_note(f, text);
+        }
+        if (pr_sget_str(c, PR_K_PROTOCOL_NOTE) != NULL) {
+            snprintf(text, sizeof(text), "%s%s%s",
+                     many ? pr_sget_str_or(r, PR_K_WORKER, "?") : "",
+                     many ? ": " : "", pr_sget_str(c, PR_K_PROTOCOL_NOTE));
             pr_figs_note(f, text);
         }
     }
@@ -1971,6 +2004,7 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     pr_figs_table(f, "Collectives over the whole capture (not only the steps)",
                   &t, NULL);
     in_flight(f, summary);
+    comm_readings(f, summary);
     pr_sec_links(f, d);
     if (npu)
         pr_sec_npu_comm(f, summary);

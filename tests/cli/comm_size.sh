@@ -83,9 +83,22 @@ check "flat: stragglers and fewer, larger buckets" \
     grep -q "stragglers.*fewer, larger buckets" "$T_DIR/flat.txt"
 check "flat: no network-interface advice" \
     sh -c "! grep -q GLOO_SOCKET_IFNAME '$T_DIR/flat.txt'"
-check "flat: the HTML note gives both sizes and times" \
-    grep -q "By size: 4 calls of 1.25 MiB take 150 ms on average" \
+check "flat: the HTML note beside the table gives both sizes and times" \
+    grep -q "gloo:all_reduce: time does not grow with size: its 4 calls of 1.25 MiB take 150.0 ms on average and its 4 calls of 8.00 MiB take 150.0 ms (6.4x the bytes, 1.00x the time)" \
     "$T_DIR/flat.html"
+# review 6 #5: the reading is the op's size_note (comm.c), shown beside
+# the table and in the terminal, and only where it holds
+check "flat: size_note on the op" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+o = [o for o in r['communication']['ops'] if o['name'] == 'gloo:all_reduce'][0]
+assert o['size_note'].startswith('gloo:all_reduce: time does not grow'), o
+" "$T_DIR/flat.s.json"
+"$PR_BIN" --input "$T_DIR/flat.json" > "$T_DIR/flat.term" 2>/dev/null
+check "flat: the terminal prints the reading" \
+    grep -q "Collectives: gloo:all_reduce: time does not grow with size" \
+    "$T_DIR/flat.term"
 
 gen "$T_DIR/grow.json" 20 128
 "$PR_BIN" -q --input "$T_DIR/grow.json" --json "$T_DIR/grow.s.json"
@@ -96,6 +109,65 @@ check "growing: no latency reading" \
     sh -c "! grep -q 'Time does not grow' '$T_DIR/grow.txt'"
 check "growing: a slow link, its interface checked" \
     grep -q GLOO_SOCKET_IFNAME "$T_DIR/grow.txt"
+check "growing: no size_note" \
+    test "$(op "$T_DIR/grow.s.json" size_note)" = "None"
+
+# review 6 #5: NCCL all-reduces whose kernels are all named for LL, 8 MiB
+# calls among them (gen_nccl FILE NELEMS SECOND_KERNEL): the note says
+# the name is no sign of the protocol (NCCL's maintainers: one kernel
+# runs any protocol); a SIMPLE-named call makes the names mixed (no
+# protocol, no note); 64 KiB calls are no large calls (no note)
+gen_nccl() {
+    python3 - "$@" << 'PY'
+import json, sys
+n, second = int(sys.argv[2]), sys.argv[3]
+ev = [{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1",
+       "pid": 1, "tid": 1, "ts": 0, "dur": 1000, "args": {}}]
+for i in range(4):
+    t = 10 + i * 200
+    ev.append({"ph": "X", "cat": "user_annotation", "name": "nccl:all_reduce",
+               "pid": 1, "tid": 1, "ts": t, "dur": 20,
+               "args": {"External id": 100 + i, "Input Dims": [[n]],
+                        "Input type": ["float"]}})
+    ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel",
+               "pid": 1, "tid": 1, "ts": t + 2, "dur": 5,
+               "args": {"correlation": 10 + i, "External id": 100 + i}})
+    k = second if i == 1 else "RING_LL"
+    ev.append({"ph": "X", "cat": "kernel",
+               "name": "ncclKernel_AllReduce_%s_Sum_float(ncclDevComm*)" % k,
+               "pid": 0, "tid": 7, "ts": t + 30, "dur": 100,
+               "args": {"correlation": 10 + i, "External id": 100 + i,
+                        "device": 0, "stream": 7}})
+json.dump({"distributedInfo": {"backend": "nccl", "rank": 0,
+                               "world_size": 2},
+           "traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+}
+# proto FILE: the op's kernel_protocol, then the run's protocol_note
+proto() {
+    python3 - "$1" << 'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["runs"][0]["communication"]
+o = [o for o in c["ops"] if o["name"] == "nccl:all_reduce"][0]
+print(o["kernel_protocol"], c["protocol_note"])
+PY
+}
+gen_nccl "$T_DIR/ll.json" 2097152 RING_LL
+"$PR_BIN" -q --input "$T_DIR/ll.json" --json "$T_DIR/ll.s.json"
+proto "$T_DIR/ll.s.json" > "$T_DIR/ll.txt"
+check "LL-named kernels on 8 MiB calls: kernel_protocol LL" \
+    grep -q "^LL Every nccl:all_reduce call ran a kernel named for NCCL's LL protocol (ncclKernel_AllReduce_RING_LL_Sum_float), calls of 8.0 MiB included" \
+    "$T_DIR/ll.txt"
+check "  the note: the name is no sign NCCL_PROTO forced LL" \
+    grep -q "no sign that NCCL_PROTO forced LL" "$T_DIR/ll.txt"
+gen_nccl "$T_DIR/mixed.json" 2097152 RING_SIMPLE
+"$PR_BIN" -q --input "$T_DIR/mixed.json" --json "$T_DIR/mixed.s.json"
+check "one SIMPLE-named call: no protocol, no note" \
+    test "$(proto "$T_DIR/mixed.s.json")" = "None None"
+gen_nccl "$T_DIR/small.json" 16384 RING_LL
+"$PR_BIN" -q --input "$T_DIR/small.json" --json "$T_DIR/small.s.json"
+check "LL-named kernels on 64 KiB calls: LL, no note" \
+    test "$(proto "$T_DIR/small.s.json")" = "LL None"
 
 gen "$T_DIR/miss.json" 150 150 unsized
 "$PR_BIN" -q --input "$T_DIR/miss.json" --json "$T_DIR/miss.s.json"

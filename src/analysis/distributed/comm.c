@@ -201,6 +201,7 @@ struct hop {
     const char *backend, *coll; /* static strings */
     int64_t kernel_ns;          /* its kernels, summed */
     size_t n_kernels;
+    int proto;      /* the protocol its kernels' names give (PROTO_*) */
     size_t meta_ev; /* its first kernel (n_kernels > 0) */
 };
 
@@ -225,7 +226,17 @@ struct op {
        span 2x or more in one group (small_n 0: no such test) */
     int64_t small_n, large_n;
     double small_bytes, large_bytes, small_ns, large_ns;
+    /* the protocol its kernels' names give, where all give the same one
+       (PROTO_NONE: none, PROTO_MIXED: several), a kernel's name, and
+       the largest sized call */
+    int proto;
+    const char *kernel;
+    double max_bytes;
 };
+
+/* The protocol in an NCCL kernel's name (ncclKernel_AllReduce_RING_LL_
+ * Sum_float, ncclDevKernel_AllReduce_Sum_f32_RING_LL, ..._SIMPLE_...). */
+enum { PROTO_NONE = 0, PROTO_LL, PROTO_LL128, PROTO_SIMPLE, PROTO_MIXED };
 
 /* A sized and timed call's interval, for the op's wall time. */
 struct call_iv {
@@ -251,6 +262,37 @@ struct collect {
     int oom;
 };
 
+static int
+name_proto(const char *name)
+{
+    const char *p;
+
+    if (name == NULL ||
+        strncasecmp(name + (strncmp(name, "void ", 5) == 0 ? 5 : 0), "nccl",
+                    4) != 0)
+        return PROTO_NONE;
+    if (strstr(name, "_LL128") != NULL)
+        return PROTO_LL128;
+    if (strstr(name, "_SIMPLE") != NULL)
+        return PROTO_SIMPLE;
+    for (p = strstr(name, "_LL"); p != NULL; p = strstr(p + 3, "_LL"))
+        if (p[3] == '_' || p[3] == '(' || p[3] == '\0' || p[3] == '<')
+            return PROTO_LL;
+    return PROTO_NONE;
+}
+
+/* Fold one call's protocol (from its kernels' names) into its op's. */
+static void
+fold_proto(struct op *o, int proto, const char *kernel)
+{
+    if (o->calls == 1) {
+        o->proto = proto;
+        o->kernel = kernel;
+    } else if (o->proto != proto) {
+        o->proto = PROTO_MIXED;
+    }
+}
+
 static struct op *
 op_for(struct collect *c, const char *backend, const char *coll)
 {
@@ -275,13 +317,17 @@ op_for(struct collect *c, const char *backend, const char *coll)
  * size is not; it starts at start_ns (-1: no one interval holds it). */
 static void
 add_call(struct collect *c, const char *backend, const char *coll, int64_t ns,
-         double bytes, int group, int64_t start_ns)
+         double bytes, int group, int64_t start_ns, int proto,
+         const char *kernel)
 {
     struct op *o = op_for(c, backend, coll);
 
     if (o == NULL)
         return; /* more kinds of collectives than rows: left out */
     o->calls++;
+    fold_proto(o, proto, kernel);
+    if (bytes > o->max_bytes)
+        o->max_bytes = bytes;
     if (ns >= 0) {
         o->timed_calls++;
         o->total_ns = pr_sat_add_i64(o->total_ns, ns);
@@ -495,16 +541,23 @@ take_kernel(struct collect *c, struct pr_names *nc, const struct pr_event *e)
     const char *coll;
 
     if (h != NULL) {
+        int proto = name_proto(pr_trace_str(t, e->name));
+
         h->kernel_ns = pr_sat_add_i64(h->kernel_ns, e->dur_ns);
-        if (h->n_kernels++ == 0)
+        if (h->n_kernels++ == 0) {
             h->meta_ev = (size_t)(e - t->events);
+            h->proto = proto;
+        } else if (h->proto != proto) {
+            h->proto = PROTO_MIXED;
+        }
         return;
     }
     pr_names_rule(nc, e->name, &k);
     kernel_backend(&k, g, backend, sizeof(backend));
     coll = kernel_collective(t, &k, g, pr_trace_str(t, e->name));
     add_call(c, backend, coll, e->dur_ns, meta_bytes(t, g, coll),
-             g != NULL ? g->group_size : -1, e->ts_ns);
+             g != NULL ? g->group_size : -1, e->ts_ns,
+             name_proto(pr_trace_str(t, e->name)), pr_trace_str(t, e->name));
 }
 
 /* A host collective: a CPU backend's interval is the transfer; a device
@@ -546,7 +599,11 @@ take_hop(struct collect *c, const struct hop *h)
         ns = 0;
         c->single_rank++;
     }
-    add_call(c, h->backend, h->coll, ns, bytes, group, start);
+    add_call(c, h->backend, h->coll, ns, bytes, group, start,
+             h->n_kernels > 0 ? h->proto : PROTO_NONE,
+             h->n_kernels > 0
+                 ? pr_trace_str(c->t, c->t->events[h->meta_ev].name)
+                 : NULL);
 }
 
 /* A run with no collective task but the producer's operations
@@ -565,7 +622,7 @@ take_stats(struct collect *c)
 
         add_call(c, "hccl", coll ? coll : "other",
                  s->elapse_ns != PR_PHASE_UNKNOWN ? s->elapse_ns : -1,
-                 pr_comm_stat_bytes(s), s->group_size, -1);
+                 pr_comm_stat_bytes(s), s->group_size, -1, PROTO_NONE, NULL);
     }
 }
 
@@ -618,9 +675,75 @@ group_of(const struct pr_trace *t, const struct op *o)
     return 0;
 }
 
+/* Time that does not grow with size: the larger calls' mean time grows
+ * by under a quarter of their size's growth (a bandwidth-bound call's
+ * time grows as its size: 6.5x the bytes, 6.5x the time), and by under a
+ * quarter at all (trace_diff test's all_to_all, 173 kB calls in 33 us
+ * and 160 MB ones in 6.2 ms: 924x the bytes, 188x the time, grows, though
+ * latency holds up its small calls' time), nor shrinks by as much
+ * (MindSpore's cluster ranks: 12.5 MiB all-reduces in 48 ms, 104 MiB ones
+ * in 2.3 ms, the small calls waiting, not taking as long whatever they
+ * move).  HTA's
+ * cpu_only: gloo buckets of 1.29 MB and 8.33 MB both take ~175 ms
+ * (review-5 finding 3); nccl_parser_config: all-reduce buckets of 8.2 and
+ * 31.5 MB both take ~3 ms (review 6 #5).  The reading in words, beside
+ * the collective table (sections.c, the terminal) and in the
+ * communication advice (whatif.c); 0 where it does not hold. */
+#define SIZE_FLAT 0.25
+#define SIZE_NOTE_BYTES 1048576.0
+
+static void
+fmt_ms(double ns, char *buf, size_t cap)
+{
+    if (ns >= 1e6)
+        snprintf(buf, cap, "%.1f ms", ns / 1e6);
+    else
+        snprintf(buf, cap, "%.0f \xC2\xB5s", ns / 1e3);
+}
+
+static int
+size_note(const struct op *o, char *text, size_t cap)
+{
+    double sb = o->small_bytes, lb = o->large_bytes, st = o->small_ns,
+           lt = o->large_ns;
+    char a[32], b[32];
+
+    /* calls of a MiB or more: a bandwidth-bound size on any link (small
+       messages are latency-bound by nature: nccl_parser_config's
+       broadcasts of 0.4 kB and 0.2 MiB) */
+    if (o->small_n <= 0 || !(sb > 0 && st > 0 && lb >= 2 * sb && lt > 0) ||
+        !(lb >= SIZE_NOTE_BYTES) ||
+        !(lt / st - 1 < SIZE_FLAT * (lb / sb - 1)) ||
+        !(lt / st < 1 + SIZE_FLAT) || !(lt / st > 1 / (1 + SIZE_FLAT)))
+        return 0;
+    fmt_ms(st, a, sizeof(a));
+    fmt_ms(lt, b, sizeof(b));
+    snprintf(text, cap,
+             "%s: time does not grow with size: its %lld calls of %.2f MiB "
+             "take %s on average and its %lld calls of %.2f MiB take %s "
+             "(%.1fx the bytes, %.2fx the time), so the link's bandwidth is "
+             "not what limits them, and the bandwidth columns are each "
+             "call's bytes over its time, not what the link can carry. A "
+             "call that takes as long whatever it moves waits on per-hop "
+             "latency or on peers that arrive late.",
+             o->name, (long long)o->small_n, sb / 1048576.0, a,
+             (long long)o->large_n, lb / 1048576.0, b, lb / sb, lt / st);
+    return 1;
+}
+
+static const char *
+proto_word(int proto)
+{
+    return proto == PROTO_LL       ? "LL"
+           : proto == PROTO_LL128  ? "LL128"
+           : proto == PROTO_SIMPLE ? "SIMPLE"
+                                   : NULL;
+}
+
 static void
 emit_op(const struct pr_trace *t, const struct op *o, cJSON *r, int *ok)
 {
+    char note[700];
     int group = group_of(t, o);
     double algbw = NAN, factor;
 
@@ -684,6 +807,60 @@ emit_op(const struct pr_trace *t, const struct op *o, cJSON *r, int *ok)
         pr_emit_null(r, PR_K_LARGE_BYTES, ok);
         pr_emit_null(r, PR_K_LARGE_US, ok);
     }
+    if (!isnan(algbw) && size_note(o, note, sizeof(note)))
+        pr_emit_str(r, PR_K_SIZE_NOTE, note, ok);
+    else
+        pr_emit_null(r, PR_K_SIZE_NOTE, ok);
+    if (proto_word(o->proto) != NULL)
+        pr_emit_str(r, PR_K_KERNEL_PROTOCOL, proto_word(o->proto), ok);
+    else
+        pr_emit_null(r, PR_K_KERNEL_PROTOCOL, ok);
+}
+
+/* Every call of a collective ran a kernel named for the LL protocol, 4 MiB
+ * calls or larger among them: the name is no evidence of the protocol.
+ * NCCL's maintainers: one kernel runs any operation, algorithm and
+ * protocol its work items name, the name hinting at one combination only
+ * (NVIDIA/nccl #739 "looking at the kernel name no longer reflects what
+ * is actually run", #1595, #2196), so ..._RING_LL on a 31.5 MB bucket
+ * (HTA's nccl_parser_config) does not show NCCL_PROTO forced LL, whose
+ * 8-byte stores carry 4 bytes of flag and cap it at half the peak
+ * bandwidth (#281).  NCCL_DEBUG_SUBSYS=TUNING logs the choice.  Said once
+ * a run, for its largest such op. */
+#define PROTO_NOTE_BYTES (4.0 * 1048576.0)
+
+static void
+emit_proto_note(const struct collect *c, cJSON *o, int *ok)
+{
+    const struct op *big = NULL;
+    char text[900];
+    size_t i;
+
+    for (i = 0; i < c->n_ops; i++) {
+        const struct op *x = &c->ops[i];
+
+        if (x->proto == PROTO_LL && x->kernel != NULL &&
+            x->max_bytes >= PROTO_NOTE_BYTES &&
+            (big == NULL || x->max_bytes > big->max_bytes))
+            big = x;
+    }
+    if (big == NULL) {
+        pr_emit_null(o, PR_K_PROTOCOL_NOTE, ok);
+        return;
+    }
+    snprintf(text, sizeof(text),
+             "Every %s call ran a kernel named for NCCL's LL protocol "
+             "(%.*s), calls of %.1f MiB included. The name does not say "
+             "which protocol ran: one NCCL kernel runs whatever algorithm "
+             "and protocol NCCL chose for each call, its name hinting at "
+             "one of them only (NCCL's maintainers, NVIDIA/nccl issues 739, "
+             "1595 and 2196), so it is no sign that NCCL_PROTO forced LL, "
+             "which would cap these calls at half the link's bandwidth. "
+             "NCCL_DEBUG=INFO with NCCL_DEBUG_SUBSYS=TUNING logs the "
+             "protocol each call gets.",
+             big->name, (int)strcspn(big->kernel, "(<"), big->kernel,
+             big->max_bytes / 1048576.0);
+    pr_emit_str(o, PR_K_PROTOCOL_NOTE, text, ok);
 }
 
 static int
@@ -890,6 +1067,7 @@ emit_comm(struct collect *c, const struct pr_steps *steps, cJSON *run,
     emit_steps(steps, o, &ok);
     emit_note(c, o, &ok);
     walls(c);
+    emit_proto_note(c, o, &ok);
     emit_ops(c->t, c->ops, c->n_ops, o, &ok);
     pr_comm_links_emit(c->t, o, &ok);
     return ok ? PR_OK
