@@ -167,6 +167,11 @@ else:
         fail.append('wrapper words: %s' % x['text'][-400:])
     if x.get('gain_us') is not None or not x.get('bound_us', 0) > 0:
         fail.append('gain %s bound %s' % (x.get('gain_us'), x.get('bound_us')))
+    # review 6 #14: mode="reduce-overhead" also brings Inductor; the
+    # backend itself runs on CUDA-graph trees from torch 2.4 (#122713)
+    if 'From torch 2.4 the same backend="cudagraphs"' not in x['text'] or \
+            'also compiles the graph with Inductor' not in x['text']:
+        fail.append('lighter lever: %s' % x['text'][-600:])
 tiers = [2 if f['gain_us'] is not None else 1 if f.get('bound_us') else 0
          for f in r['verdict']['findings']]
 if tiers != sorted(tiers, reverse=True) or \

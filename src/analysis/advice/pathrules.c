@@ -1229,7 +1229,10 @@ copy_evidence(const cJSON *run, double steps, cJSON *r)
  * output; Inductor's CUDA-graph trees (torch/_inductor/cudagraph_trees.py,
  * _copy_inputs_and_remove_from_src over non_static_input_idx) copy only
  * the inputs that are not parameters or buffers and return outputs from
- * the graph's pool uncloned. */
+ * the graph's pool uncloned.  The "cudagraphs" backend itself runs on the
+ * trees (cudagraphify_impl from cudagraph_trees) since pytorch/pytorch
+ * #122713, merged 2024-03-27 after 2.3's branch cut (2024-03-15, #121974):
+ * torch 2.4 and later (review 6 #14). */
 static size_t
 wrapper_text(const cJSON *w, double steps, double dur, char *buf, size_t cap,
              size_t len)
@@ -1250,13 +1253,17 @@ wrapper_text(const cJSON *w, double steps, double dur, char *buf, size_t cap,
         "CudaGraphModule in torch/_dynamo/backends/cudagraphs.py, copies "
         "every input and clones every output); the compiled graph itself "
         "does not issue them, so its graphs (TORCH_LOGS=\"aot_graphs\") "
-        "will not show them. Compile with "
-        "torch.compile(mode=\"reduce-overhead\"): Inductor's CUDA-graph trees "
-        "(torch/_inductor/cudagraph_trees.py) keep parameters and buffers at "
-        "static addresses and copy only the other inputs, and return "
-        "outputs from the graph's memory pool without cloning them. "
-        "Otherwise keep the inputs at stable addresses (fill static buffers "
-        "yourself), so that fewer of them need a copy.",
+        "will not show them. From torch 2.4 the same backend=\"cudagraphs\" "
+        "runs on Inductor's CUDA-graph trees (torch/_inductor/"
+        "cudagraph_trees.py), which keep parameters and buffers at static "
+        "addresses and copy only the other inputs, and return outputs from "
+        "the graph's memory pool without cloning them: upgrading torch, "
+        "with the backend unchanged, is the lighter lever. "
+        "torch.compile(mode=\"reduce-overhead\") runs on the same trees "
+        "but also compiles the graph with Inductor (its own generated "
+        "kernels), a larger change than the copies. Otherwise keep the "
+        "inputs at stable addresses (fill static buffers yourself), so that "
+        "fewer of them need a copy.",
         pr_sget_num(w, PR_K_GRAPH_LAUNCHES) / steps,
         pr_sget_num(w, PR_K_INPUT_COPIES) / steps,
         pr_sget_num(w, PR_K_INPUT_BYTES) / steps / 1e9,
