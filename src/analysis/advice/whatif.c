@@ -1997,8 +1997,47 @@ cold_advice(cJSON *run, cJSON *recs, const cJSON *whatif, double cold)
  * cut is over twice the gain: the largest part of the path the change
  * does not touch, and for collectives the longest one and the range the
  * gain lies in when the peers speed up too. */
+/* The peaks' ratio a precision replay assumed (scen: the fp32 peak over
+ * the fp16 or TF32 tensor-core peak, inverted here: 8.0 on a V100), in
+ * words, from the devices' peaks; "" when the devices disagree or hold
+ * none.  Review 6 #6: the replay's kernels speed up by the peaks' ratio,
+ * i.e. they run as close to the tensor-core peak as they ran to the fp32
+ * one; no source gives the speed-up these GEMM shapes reach, so the text
+ * names the assumption rather than a realistic figure. */
+static void
+peaks_ratio(const cJSON *run, const char *key, const char *what, char *buf,
+            size_t cap)
+{
+    const cJSON *d;
+    double ratio = NAN, f32 = NAN, tc = NAN;
+
+    buf[0] = '\0';
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DEVICES))
+    {
+        const cJSON *p = pr_sget(d, PR_K_PEAK_TFLOPS);
+        double a = pr_sget_num(p, PR_K_FP32), b = pr_sget_num(p, key);
+
+        if (!(a > 0) || !(b > a))
+            continue;
+        if (!isnan(ratio) && fabs(b / a - ratio) > 1e-9)
+            return; /* devices of two kinds: no one ratio */
+        ratio = b / a;
+        f32 = a;
+        tc = b;
+    }
+    if (!isnan(ratio))
+        snprintf(buf, cap,
+                 " The upper end assumes these GEMMs speed up by the peaks' "
+                 "ratio, %.1fx (the %s peak, %.4g TFLOPS, over the fp32 "
+                 "peak, %.4g): that they run as close to the tensor-core "
+                 "peak as they ran to the fp32 one. How close these shapes "
+                 "come is not in the trace; at a smaller speed-up the upper "
+                 "end shrinks with it.",
+                 ratio, what, tc, f32);
+}
+
 static int
-precision_cap(cJSON *r, const cJSON *w, const cJSON *cp)
+precision_cap(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
 {
     static const struct {
         const char *key, *words;
@@ -2014,7 +2053,7 @@ precision_cap(cJSON *r, const cJSON *w, const cJSON *cp)
     const cJSON *e, *st, *top, *kinds = pr_sget(cp, PR_K_BY_KIND_US);
     double cut = 0, gain = pr_sget_num(w, PR_K_GAIN_US), most = 0, big = 0;
     const char *name = NULL;
-    char text[4096], a[32], b[32], c[32], nm[128];
+    char text[4096], a[32], b[32], c[32], nm[128], peaks[400];
     size_t i, best = 0, len;
 
     cJSON_ArrayForEach(e, pr_sget(w, PR_K_EVIDENCE))
@@ -2056,13 +2095,20 @@ precision_cap(cJSON *r, const cJSON *w, const cJSON *cp)
         pr_sget_str_or(r, PR_K_TEXT, ""), a, b, k[best].words, c);
     if (len >= sizeof(text))
         return 1;
+    peaks_ratio(run,
+                pr_sget_is(pr_sget_str(w, PR_K_ID), "tf32") ? PR_K_TF32_TENSOR
+                                                            : PR_K_FP16_TENSOR,
+                pr_sget_is(pr_sget_str(w, PR_K_ID), "tf32")
+                    ? "TF32 tensor-core"
+                    : "fp16 tensor-core",
+                peaks, sizeof(peaks));
     if (best == 0)
         snprintf(text + len, sizeof(text) - len,
                  "%s%s). The replay holds the collectives at their recorded "
                  "length, which includes waiting for the peers; where every "
                  "rank runs the change, they end earlier too, so the gain "
-                 "lies between %s and %s a step.",
-                 nm[0] ? "; the longest: " : "", nm, b, a);
+                 "lies between %s and %s a step.%s",
+                 nm[0] ? "; the longest: " : "", nm, b, a, peaks);
     else
         snprintf(text + len, sizeof(text) - len, ").");
     return put_text(r, text);
@@ -2171,7 +2217,7 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
                 cJSON_Duplicate(pr_sget(w, PR_K_EVIDENCE), 1)))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
         if ((pr_sget_is(id, "enable_amp") || pr_sget_is(id, "tf32")) &&
-            !precision_cap(r, w, cp))
+            !precision_cap(r, w, cp, run))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
     }
     return rank(recs, err);
