@@ -1600,7 +1600,8 @@ brief_gain(const cJSON *fd, char *buf, size_t cap)
         snprintf(buf, cap,
                  "a one-time cost of %s (%.1f%% of the captured steps)", t,
                  pct);
-    } else if (pr_sget_is(pr_sget_str(fd, PR_K_ID), "low_gpu_utilization")) {
+    } else if (pr_sget_is(pr_sget_str(fd, PR_K_GAIN_BASIS),
+                          PR_GAIN_PER_SAMPLES)) {
         /* twice the batch: time per step's worth of samples */
         brief_time(us, t, sizeof(t));
         snprintf(buf, cap,
@@ -1812,7 +1813,6 @@ print_brief(const cJSON *sum, int quiet)
         if (n_gain > 1)
             pr_term_printf(stdout, "  (each gain is its change replayed "
                                    "alone: they overlap and do not add up)\n");
-    }
         /* the collectives' readings, as beside their table in the
            reports (review 6 #5) */
         cJSON_ArrayForEach(fd,
@@ -1827,6 +1827,7 @@ print_brief(const cJSON *sum, int quiet)
             pr_term_printf(stdout, "  Collectives: %s\n",
                            pr_sget_str(pr_sget(run, PR_K_COMMUNICATION),
                                        PR_K_PROTOCOL_NOTE));
+    }
     printf("(use --json, --html or --pdf to write a report; "
            "table --kind findings for the table)\n");
 }

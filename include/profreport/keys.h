@@ -446,8 +446,11 @@
 /* runs[].recommendations[] */
 #define PR_K_GAIN_NOTE "gain_note"
 #define PR_K_BOUND_US "bound_us"
+#define PR_K_GAIN_BASIS "gain_basis"
 #define PR_K_DTOD_BY_OPERATOR "dtod_by_operator"
 #define PR_K_WHAT_IF "what_if"
+/* runs[].critical_path.what_if[] */
+#define PR_K_RULE_MISSES "rule_misses"
 /* runs[].data_quality */
 #define PR_K_SKIPPED_NO_DUR "skipped_no_dur"
 #define PR_K_SKIPPED_BAD_TS "skipped_bad_ts"
@@ -650,6 +653,13 @@ struct pr_category {
     const char *label;
     uint32_t color;
 };
+
+/* The values of gain_basis (runs[].recommendations[], verdict.findings[]):
+ * the same work a step shorter, or a step's worth of samples with the
+ * batch changed (twice the batch, accumulation), which ranks after the
+ * same-batch gains and reads "at 2x batch". */
+#define PR_GAIN_PER_STEP "step"
+#define PR_GAIN_PER_SAMPLES "samples"
 
 #define PR_N_BREAKDOWN 8
 #define PR_N_OVERLAP 4

@@ -94,6 +94,9 @@ struct pr_whatif_pick {
 
 #define PR_WHATIF_MAX_PICKS 16
 
+/* The room for a rule's missing parts (struct pr_whatif_in). */
+#define PR_WHATIF_MISSES_CAP 400
+
 /* What the scenarios need from the other passes; NaN where unknown (the
  * scenario that needs it then changes nothing). */
 struct pr_whatif_in {
@@ -104,6 +107,11 @@ struct pr_whatif_in {
     int npu;           /* an Ascend device: the changes in its words */
     struct pr_whatif_pick picks[PR_WHATIF_MAX_PICKS];
     size_t n_picks;
+    /* a rule that checked the trace and did not fire: the parts of its
+       evidence that miss, each with its value and what it needs ("" when
+       it fired or did not check); the verdict names them beside an
+       unclaimed replay (pr_whatif_misses) */
+    char misses[PR_WHATIF_COUNT][PR_WHATIF_MISSES_CAP];
 };
 
 /* Set every figure of in to unknown and drop its picks. */
@@ -150,6 +158,11 @@ void pr_whatif_emit(const struct pr_trace *t, struct pr_whatif_acc *a,
  * scenario backs after, in their order).  PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_whatif_recommend(cJSON *run,
                                                 struct pr_error *err);
+
+/* Put each rule's missing parts (in->misses) onto the what_if row of
+ * the change it backs, as rule_misses (after the replays, before
+ * pr_whatif_recommend).  in may be NULL.  0: out of memory. */
+int pr_whatif_misses(const struct pr_whatif_in *in, cJSON *run);
 
 /* The findings the critical path drives (pathrules.c): a what-if of 5%
  * of the step or more whose aggregate rule did not fire (launches,

@@ -55,7 +55,8 @@ present(const cJSON *summary)
     return 0;
 }
 
-/* 1 when a finding's gain is twice the batch's (its Saves "at 2x batch"). */
+/* 1 when a finding's gain is per step's worth of samples with the batch
+ * changed (gain_basis "samples": its Saves "at 2x batch"). */
 static int
 has_batch(const cJSON *fs)
 {
@@ -63,7 +64,7 @@ has_batch(const cJSON *fs)
 
     cJSON_ArrayForEach(x, fs)
     {
-        if (pr_sget_is(pr_sget_str(x, PR_K_ID), "low_gpu_utilization") &&
+        if (pr_sget_is(pr_sget_str(x, PR_K_GAIN_BASIS), PR_GAIN_PER_SAMPLES) &&
             pr_sget_str(x, PR_K_SAVES) != NULL)
             return 1;
     }

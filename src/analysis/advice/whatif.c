@@ -1428,6 +1428,54 @@ whatif_of(const cJSON *whatif, const char *id)
     return NULL;
 }
 
+/* What a replayed change's gain is per, its gain_basis: twice the batch
+ * and gradient accumulation change the batch, so theirs is the time
+ * saved per step's worth of samples; every other change does the same
+ * work in a shorter step.  The one place that says so: the ranking, the
+ * Saves cell, the terminal's line and the verdict's note read gain_basis
+ * (review 6 #4). */
+static const char *
+gain_basis_of(const char *whatif_id)
+{
+    return pr_sget_is(whatif_id, scen[PR_WHATIF_BATCH].id) ||
+                   pr_sget_is(whatif_id, scen[PR_WHATIF_ACCUM].id)
+               ? PR_GAIN_PER_SAMPLES
+               : PR_GAIN_PER_STEP;
+}
+
+int
+pr_whatif_misses(const struct pr_whatif_in *in, cJSON *run)
+{
+    cJSON *w;
+    int s;
+
+    if (in == NULL)
+        return 1;
+    cJSON_ArrayForEach(w,
+                       pr_sget(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_WHAT_IF))
+    {
+        for (s = 0; s < PR_WHATIF_COUNT; s++) {
+            const cJSON *r;
+            int fired = 0;
+
+            /* another rule made the advice (the plugin's from the run's
+               figures): nothing misses */
+            cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS))
+            {
+                fired |= pr_sget_is(pr_sget_str(r, PR_K_ID), scen[s].id);
+            }
+            if (fired || in->misses[s][0] == '\0' ||
+                !pr_sget_is(pr_sget_str(w, PR_K_ID), scen[s].id) ||
+                pr_sget(w, PR_K_RULE_MISSES) != NULL)
+                continue;
+            if (cJSON_AddStringToObject(w, PR_K_RULE_MISSES, in->misses[s]) ==
+                NULL)
+                return 0;
+        }
+    }
+    return 1;
+}
+
 /* The recommendation scenario s backs (its own id but for gradient
  * accumulation, one of the communication advice's fixes; TF32 backs
  * none: the AMP advice names it). */
@@ -1811,7 +1859,7 @@ rank_tier(const cJSON *r, double *v)
     /* twice the batch saves time per sample, not per step, and changes
        the training's batch: after the same-batch fixes (review 6 #4) */
     if (!isnan(*v) &&
-        pr_sget_is(pr_sget_str(r, PR_K_ID), "low_gpu_utilization"))
+        pr_sget_is(pr_sget_str(r, PR_K_GAIN_BASIS), PR_GAIN_PER_SAMPLES))
         return 2;
     if (!isnan(*v))
         return 3;
@@ -2212,6 +2260,8 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
                                      pr_sget_num(w, PR_K_GAIN_US)) ||
             !cJSON_AddNumberToObject(r, PR_K_GAIN_PCT,
                                      pr_sget_num(w, PR_K_GAIN_PCT)) ||
+            !cJSON_AddStringToObject(r, PR_K_GAIN_BASIS,
+                                     gain_basis_of(pr_sget_str(w, PR_K_ID))) ||
             !cJSON_AddItemToObject(
                 r, PR_K_EVIDENCE,
                 cJSON_Duplicate(pr_sget(w, PR_K_EVIDENCE), 1)))
@@ -2310,11 +2360,11 @@ saves_cell(cJSON *o, const cJSON *run, const cJSON *r, int *ok)
     if (!isnan(g) || !isnan(b)) {
         fmt_us(!isnan(g) ? g : b, t, sizeof(t));
         /* twice the batch: per step's worth of samples */
-        snprintf(cell, sizeof(cell), "%s%s%s", isnan(g) ? "\xe2\x89\xa4 " : "",
-                 t,
-                 pr_sget_is(pr_sget_str(r, PR_K_ID), "low_gpu_utilization")
-                     ? " at 2\xc3\x97 batch"
-                     : "");
+        snprintf(
+            cell, sizeof(cell), "%s%s%s", isnan(g) ? "\xe2\x89\xa4 " : "", t,
+            pr_sget_is(pr_sget_str(r, PR_K_GAIN_BASIS), PR_GAIN_PER_SAMPLES)
+                ? " at 2\xc3\x97 batch"
+                : "");
         pr_emit_str(o, PR_K_SAVES, cell, ok);
     } else {
         pr_emit_null(o, PR_K_SAVES, ok);
@@ -2504,67 +2554,29 @@ idle_dominant_pct(const cJSON *kinds)
     return 100.0 * idle / total;
 }
 
-/* The parts of the launch rule's evidence (PR_LAUNCH_*) the run misses,
- * each with its value, from the summary's kernel table, step breakdown
- * and launch view ("" where none can be measured). */
-static void
-launch_misses(const cJSON *run, char *buf, size_t cap)
-{
-    const cJSON *k, *ss = pr_sget(run, PR_K_STEP_SUMMARY);
-    double calls = 0, small = 0, mean = pr_sget_num(ss, PR_K_MEAN_US);
-    double rt = pr_sget_num(pr_sget(ss, PR_K_BREAKDOWN_US), PR_K_RUNTIME);
-    double wait =
-        pr_sget_num(pr_sget(run, PR_K_LAUNCHES), PR_K_GPU_IDLE_HOST_WAIT_PCT);
-    size_t len = 0;
-    int n = 0;
-
-    buf[0] = '\0';
-    cJSON_ArrayForEach(k, pr_sget(run, PR_K_KERNELS))
-    {
-        double c = pr_sget_num(k, PR_K_CALLS), m = pr_sget_num(k, PR_K_MEAN_US);
-
-        if (!isfinite(c) || !isfinite(m))
-            continue;
-        calls += c;
-        small += m < PR_LAUNCH_SMALL_US ? c : 0;
-    }
-    if (calls < PR_LAUNCH_MIN_CALLS)
-        len = pr_append(buf, cap, len, "%s%.0f kernel calls (%.0f needed)",
-                        n++ ? ", " : "", calls, PR_LAUNCH_MIN_CALLS);
-    else if (small / calls < PR_LAUNCH_SMALL_SHARE)
-        len = pr_append(buf, cap, len,
-                        "%s%.0f%% of %.0f kernel calls run under "
-                        "%.0f \xC2\xB5s (half needed)",
-                        n++ ? ", " : "", 100.0 * small / calls, calls,
-                        PR_LAUNCH_SMALL_US);
-    if (mean > 0 && rt / mean < PR_LAUNCH_RUNTIME_SHARE)
-        len = pr_append(buf, cap, len,
-                        "%sruntime calls are %.1f%% of the step (%.0f%% "
-                        "needed)",
-                        n++ ? ", " : "", 100.0 * rt / mean,
-                        100.0 * PR_LAUNCH_RUNTIME_SHARE);
-    if (wait < PR_LAUNCH_HOST_WAIT_PCT)
-        pr_append(buf, cap, len,
-                  "%sthe device idles %.1f%% of its time waiting for the "
-                  "host (%.0f%% needed)",
-                  n++ ? ", " : "", wait, PR_LAUNCH_HOST_WAIT_PCT);
-}
-
 /* Why a replay that saves more than a finding gave none: its rule's own
  * evidence (recommend.c) is missing, and a replay alone makes a finding
  * only for the rules pathrules.c drives, from PR_WHATIF_PATH_PCT up. */
 static const char *
-unclaimed_why(const cJSON *run, const char *id, char *buf, size_t cap)
+unclaimed_why(const cJSON *w, char *buf, size_t cap)
 {
-    char miss[300];
+    const char *id = pr_sget_str_or(w, PR_K_ID, "");
+    const char *miss = pr_sget_str(w, PR_K_RULE_MISSES);
 
+    /* the rule wrote the parts it checked that miss (recommend.c, its
+       what_if row's rule_misses), with their values */
     if (strcmp(id, "launch_bound") == 0) {
-        launch_misses(run, miss, sizeof(miss));
         snprintf(buf, cap,
                  "it is under the %.0f%% of the step at which the path "
                  "alone makes a finding, and the launch rule's evidence "
                  "does not hold: %s",
-                 PR_WHATIF_PATH_PCT, miss[0] ? miss : "see Host and device");
+                 PR_WHATIF_PATH_PCT,
+                 miss != NULL ? miss : "see Host and device");
+        return buf;
+    }
+    if (miss != NULL) {
+        snprintf(buf, cap, "the %s rule's evidence does not hold: %s",
+                 strcmp(id, "enable_amp") == 0 ? "AMP" : id, miss);
         return buf;
     }
     if (strcmp(id, "host_sync") == 0) {
@@ -2607,8 +2619,7 @@ unclaimed_replay(const cJSON *run, const cJSON *cp, char *text, size_t cap)
         const char *id = pr_sget_str_or(w, PR_K_ID, "");
         int claimed = 0;
 
-        if (strcmp(id, "low_gpu_utilization") == 0 ||
-            strcmp(id, "gradient_accumulation") == 0 ||
+        if (strcmp(gain_basis_of(id), PR_GAIN_PER_SAMPLES) == 0 ||
             !(pr_sget_num(w, PR_K_GAIN_PCT) > least) ||
             !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT))
             continue;
@@ -2631,8 +2642,7 @@ unclaimed_replay(const cJSON *run, const cJSON *cp, char *text, size_t cap)
                   "step, more than a finding below saves; no finding, as %s "
                   "(the Critical path part lists every replay).",
                   cut > 100 ? 100 : cut, ch, pr_sget_num(big, PR_K_GAIN_PCT),
-                  unclaimed_why(run, pr_sget_str_or(big, PR_K_ID, ""), why,
-                                sizeof(why)));
+                  unclaimed_why(big, why, sizeof(why)));
     }
 }
 
@@ -2684,7 +2694,7 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
     size_t n = 0, same = 0, n_idle = 0, n_miss = 0;
     int ok = v != NULL, rank = 0, stage = 0;
     double idle, miss = 0, cold;
-    char text[1000], split[200], mean[32], pipe[600], coldtxt[300];
+    char text[2000], split[200], mean[32], pipe[600], coldtxt[300];
 
     cJSON_ArrayForEach(s, steps)
     {
@@ -2816,6 +2826,11 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
         pr_emit_num_or_null(o, PR_K_GAIN_US, pr_sget_num(r, PR_K_GAIN_US), &ok);
         pr_emit_num_or_null(o, PR_K_GAIN_PCT, pr_sget_num(r, PR_K_GAIN_PCT),
                             &ok);
+        if (pr_sget_str(r, PR_K_GAIN_BASIS) != NULL)
+            pr_emit_str(o, PR_K_GAIN_BASIS, pr_sget_str(r, PR_K_GAIN_BASIS),
+                        &ok);
+        else
+            pr_emit_null(o, PR_K_GAIN_BASIS, &ok);
         saves_cell(o, run, r, &ok);
         /* host_sync's evidence is the time the host sat blocked in its
            syncs, beside the path (the device's work is on it meanwhile):
