@@ -2090,13 +2090,13 @@ precision_cap(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
     static const struct {
         const char *key, *words;
     } k[] = {
-        {"communication", "collectives"},
-        {"copy", "copies"},
-        {"idle", "device idle with no recorded cause"},
-        {"host_op", "host work"},
-        {"launch", "launches"},
-        {"sync_wait", "sync waits"},
-        {"dataloader", "the data loader"},
+        {PR_K_COMMUNICATION, "collectives"},
+        {PR_K_COPY, "copies"},
+        {PR_K_IDLE, "device idle with no recorded cause"},
+        {PR_K_HOST_OP, "host work"},
+        {PR_K_LAUNCH, "launches"},
+        {PR_K_SYNC_WAIT, "sync waits"},
+        {PR_K_DATALOADER, "the data loader"},
     };
     const cJSON *e, *st, *top, *kinds = pr_sget(cp, PR_K_BY_KIND_US);
     double cut = 0, gain = pr_sget_num(w, PR_K_GAIN_US), most = 0, big = 0;
@@ -2429,15 +2429,15 @@ split_text(const cJSON *kinds, int cold, int ms, int aclop, char *buf,
     static const struct {
         const char *key, *words;
     } k[] = {
-        {"host_op", "host work"},
-        {"dataloader", "data loader"},
-        {"launch", "launches"},
-        {"kernel", "kernels"},
-        {"copy", "copies"},
-        {"communication", "communication"},
-        {"sync_wait", "sync waits"},
-        {"idle", "idle"},
-        {"op_compile", "operator compilation"},
+        {PR_K_HOST_OP, "host work"},
+        {PR_K_DATALOADER, "data loader"},
+        {PR_K_LAUNCH, "launches"},
+        {PR_K_KERNEL, "kernels"},
+        {PR_K_COPY, "copies"},
+        {PR_K_COMMUNICATION, "communication"},
+        {PR_K_SYNC_WAIT, "sync waits"},
+        {PR_K_IDLE, "idle"},
+        {PR_K_OP_COMPILE, "operator compilation"},
     };
     enum { NK = sizeof(k) / sizeof(k[0]) };
     double v[NK], total = 0;
