@@ -19,7 +19,9 @@ enum pr_rows_type {
                        into the cJSON tree it came from */
     PR_RT_NUM,      /* double */
     PR_RT_NUM_NULL, /* double; NAN is null */
-    PR_RT_I64       /* int64_t, written as a JSON number */
+    PR_RT_I64,      /* int64_t, written as a JSON number */
+    PR_RT_US        /* int64_t nanoseconds, written as microseconds (ns /
+                       1000, as pr_emit_us); read back rounded to the ns */
 };
 
 struct pr_rows_field {
@@ -45,6 +47,7 @@ enum pr_rows_object {
 #define PR_ROWS_C_NUM double
 #define PR_ROWS_C_NUM_NULL double
 #define PR_ROWS_C_I64 int64_t
+#define PR_ROWS_C_US int64_t
 #define PR_ROWS_OBJECT(obj, st) struct st {
 #define PR_ROWS_FIELD(obj, key, type, member) PR_ROWS_C_##type member;
 #define PR_ROWS_END(obj)                                                       \

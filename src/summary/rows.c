@@ -63,6 +63,9 @@ value_of(const struct pr_rows_field *f, const char *row)
     case PR_RT_I64:
         memcpy(&i, p, sizeof(i));
         return cJSON_CreateNumber((double)i);
+    case PR_RT_US:
+        memcpy(&i, p, sizeof(i));
+        return cJSON_CreateNumber((double)i / 1000.0);
     case PR_RT_NUM_NULL:
         memcpy(&d, p, sizeof(d));
         return isfinite(d) ? cJSON_CreateNumber(d) : cJSON_CreateNull();
@@ -155,6 +158,14 @@ read_field(const struct pr_rows_field *f, const cJSON *v, char *row,
                             "%s: %g, but a time, count or size is never "
                             "negative: the summary was edited or damaged",
                             at, d);
+    if (f->type == PR_RT_US) {
+        if (d < -9.2e15 || d > 9.2e15)
+            return pr_error_set(err, PR_E_FORMAT,
+                                "%s: %g us, beyond what a trace spans", at, d);
+        i = (int64_t)llround(d * 1000.0);
+        memcpy(p, &i, sizeof(i));
+        return PR_OK;
+    }
     if (f->type != PR_RT_I64) {
         memcpy(p, &d, sizeof(d));
         return PR_OK;

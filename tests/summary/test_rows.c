@@ -98,6 +98,39 @@ test_round_trip(void **state)
     cJSON_Delete(arr);
 }
 
+/* Nanoseconds written as microseconds, as pr_emit_us does, and read back
+ * to the ns; a null line and FLOPs are NAN both ways. */
+static void
+test_us_and_null(void **state)
+{
+    struct pr_row_source r = {"a.py:3", "a.py", 3, "f", 2, 1500,
+                              250,      NAN,    0, 0,   0};
+    struct pr_row_source back;
+    cJSON *arr = cJSON_CreateArray();
+    struct pr_error err = {0};
+    size_t n;
+    char *s;
+
+    (void)state;
+    r.line = NAN;
+    r.file = NULL;
+    assert_true(pr_rows_write(arr, PR_RO_RUNS_SOURCES, &r, 1));
+    s = cJSON_PrintUnformatted(arr);
+    assert_string_equal(s, "[{\"location\":\"a.py:3\",\"file\":null,"
+                           "\"line\":null,\"function\":\"f\",\"calls\":2,"
+                           "\"device_self_us\":1.5,\"host_self_us\":0.25,"
+                           "\"flops\":null,\"backward_calls\":0,"
+                           "\"backward_device_self_us\":0,"
+                           "\"backward_host_self_us\":0}]");
+    cJSON_free(s);
+    assert_int_equal(
+        pr_rows_read(arr, "sources", PR_RO_RUNS_SOURCES, &back, 1, &n, &err),
+        PR_OK);
+    assert_true(back.device_self_ns == 1500 && back.host_self_ns == 250);
+    assert_true(isnan(back.line) && isnan(back.flops) && back.file == NULL);
+    cJSON_Delete(arr);
+}
+
 /* What the reader says about a damaged table. */
 static void
 expect(const char *json, const char *msg)
@@ -172,6 +205,7 @@ main(void)
         cmocka_unit_test(test_fields_match_schema),
         cmocka_unit_test(test_write),
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_us_and_null),
         cmocka_unit_test(test_read_errors),
         cmocka_unit_test(test_contract_reads_tables),
     };

@@ -7,6 +7,7 @@
  * frames, by the innermost frame's event). */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "profreport/checked.h"
 #include "profreport/flops.h"
 #include "profreport/keys.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 #include "profreport/shapes.h"
 #include "profreport/sources.h"
@@ -858,49 +860,40 @@ cmp_rows(const void *a, const void *b)
     return strcmp(x->key, y->key);
 }
 
-static void
-emit_times(cJSON *o, const struct group *g, int *ok)
-{
-    pr_emit_num(o, PR_K_CALLS, (double)g->calls, ok);
-    pr_emit_us(o, PR_K_DEVICE_SELF_US, g->dev_ns, ok);
-    pr_emit_us(o, PR_K_HOST_SELF_US, g->host_ns, ok);
-    if (g->has_flops)
-        pr_emit_num(o, PR_K_FLOPS, g->flops, ok);
-    else
-        pr_emit_null(o, PR_K_FLOPS, ok);
-    pr_emit_num(o, PR_K_BACKWARD_CALLS, (double)g->bwd_calls, ok);
-    pr_emit_us(o, PR_K_BACKWARD_DEVICE_SELF_US, g->bwd_dev_ns, ok);
-    pr_emit_us(o, PR_K_BACKWARD_HOST_SELF_US, g->bwd_host_ns, ok);
-}
+/* A group's times as a typed row's (rows.def: sources and stacks share
+ * them). */
+#define GROUP_TIMES(g)                                                         \
+    .calls = (int64_t)(g)->calls, .device_self_ns = (g)->dev_ns,               \
+    .host_self_ns = (g)->host_ns, .flops = (g)->has_flops ? (g)->flops : NAN,  \
+    .backward_calls = (int64_t)(g)->bwd_calls,                                 \
+    .backward_device_self_ns = (g)->bwd_dev_ns,                                \
+    .backward_host_self_ns = (g)->bwd_host_ns
 
 static void
 emit_location(const struct ctx *c, cJSON *arr, const struct group *g, int *ok)
 {
-    cJSON *o = pr_emit_obj(arr, NULL, ok);
+    struct pr_row_source r = {
+        .location = pr_strtab_get(c->strs, g->key),
+        .file = g->path == PR_STR_NONE ? NULL : pr_strtab_get(c->strs, g->path),
+        .line = g->path == PR_STR_NONE ? NAN : (double)g->line,
+        .function =
+            g->func == PR_STR_NONE ? NULL : pr_strtab_get(c->strs, g->func),
+        GROUP_TIMES(g)};
 
-    pr_emit_str(o, PR_K_LOCATION, pr_strtab_get(c->strs, g->key), ok);
-    pr_emit_str(o, PR_K_FILE,
-                g->path == PR_STR_NONE ? NULL : pr_strtab_get(c->strs, g->path),
-                ok);
-    if (g->path == PR_STR_NONE)
-        pr_emit_null(o, PR_K_LINE, ok);
-    else
-        pr_emit_num(o, PR_K_LINE, (double)g->line, ok);
-    pr_emit_str(o, PR_K_FUNCTION,
-                g->func == PR_STR_NONE ? NULL : pr_strtab_get(c->strs, g->func),
-                ok);
-    emit_times(o, g, ok);
+    if (*ok && !pr_rows_write(arr, PR_RO_RUNS_SOURCES, &r, 1))
+        *ok = 0;
 }
 
 static void
 emit_stack(const struct ctx *c, cJSON *arr, const struct group *g, int *ok)
 {
-    cJSON *o = pr_emit_obj(arr, NULL, ok);
+    struct pr_row_source_stack r = {
+        .stack = pr_strtab_get(c->strs, g->key),
+        .location = pr_strtab_get(c->strs, c->locs.v[g->loc].key),
+        GROUP_TIMES(g)};
 
-    pr_emit_str(o, PR_K_STACK, pr_strtab_get(c->strs, g->key), ok);
-    pr_emit_str(o, PR_K_LOCATION, pr_strtab_get(c->strs, c->locs.v[g->loc].key),
-                ok);
-    emit_times(o, g, ok);
+    if (*ok && !pr_rows_write(arr, PR_RO_RUNS_SOURCE_STACKS, &r, 1))
+        *ok = 0;
 }
 
 /* The rows of gs, sorted, at most `limit`; NULL on out-of-memory. */
