@@ -45,6 +45,15 @@ enum pr_whatif {
                              gone (compiled operators cached) */
     PR_WHATIF_BLOCKDIM,   /* low_block_dim: the named Ascend operators'
                              tasks spread over every core */
+    PR_WHATIF_DTOD,       /* device_copies: a CUDA-graphed compiled
+                             function's input copies and output clones
+                             gone (replays.c) */
+    PR_WHATIF_DISPATCH,   /* slow_dispatch: trivial operators' host time
+                             at a healthy dispatch's cost a call */
+    PR_WHATIF_BUCKET,     /* small_allreduce: a step's small all-reduces
+                             merged into DDP's 25 MB buckets */
+    PR_WHATIF_ACLOP,      /* op_compile: aclop calls at the export's median
+                             binary-kernel (aclnn) launch call */
     PR_WHATIF_COUNT
 };
 
@@ -97,6 +106,15 @@ struct pr_whatif_pick {
 /* The room for a rule's missing parts (struct pr_whatif_in). */
 #define PR_WHATIF_MISSES_CAP 400
 
+/* An operator whose host time slow_dispatch's replay scales (factor: a
+ * healthy call's time over its mean call's).  op borrowed. */
+struct pr_whatif_dispatch {
+    const char *op;
+    double factor;
+};
+
+#define PR_WHATIF_MAX_DISPATCH 24
+
 /* What the scenarios need from the other passes; NaN where unknown (the
  * scenario that needs it then changes nothing). */
 struct pr_whatif_in {
@@ -112,6 +130,9 @@ struct pr_whatif_in {
        it fired or did not check); the verdict names them beside an
        unclaimed replay (pr_whatif_misses) */
     char misses[PR_WHATIF_COUNT][PR_WHATIF_MISSES_CAP];
+
+    struct pr_whatif_dispatch dispatch[PR_WHATIF_MAX_DISPATCH];
+    size_t n_dispatch; /* pr_path_dispatch_picks */
 };
 
 /* Set every figure of in to unknown and drop its picks. */
@@ -169,6 +190,31 @@ int pr_whatif_misses(const struct pr_whatif_in *in, cJSON *run);
  * blocking syncs on the path) adds that rule's recommendation to recs in
  * the path's words, before the gains are put on.  0: out of memory. */
 int pr_path_findings(const cJSON *run, cJSON *recs);
+
+/* slow_dispatch's operators (pathrules.c: PyTorch operators that compute
+ * nothing, on a CUDA run whose calls of them are many and slow) into
+ * in->dispatch, each with the factor that brings its mean call to a
+ * healthy dispatch's time; from run.operators, before the replays. */
+void pr_path_dispatch_picks(const cJSON *run, struct pr_whatif_in *in);
+
+/* The replays of replays.c, run by pr_whatif_step: each edits g as its
+ * fix would and says what it took off each node through ev (on_path:
+ * the node is on the unchanged path).  1: g changed, 0: nothing to
+ * change, -1: out of memory. */
+typedef void (*pr_replay_ev_fn)(void *ctx, int on_path, uint32_t name,
+                                int64_t ns);
+struct pr_replay_cache; /* per trace: what the replays look up once */
+struct pr_replay_cache *pr_replay_cache_new(void);
+void pr_replay_cache_free(struct pr_replay_cache *c); /* accepts NULL */
+int pr_replay_dtod(const struct pr_trace *t, struct pr_cp_graph *g,
+                   struct pr_replay_cache *c, pr_replay_ev_fn ev, void *ctx);
+int pr_replay_dispatch(const struct pr_trace *t, struct pr_cp_graph *g,
+                       const struct pr_whatif_in *in, pr_replay_ev_fn ev,
+                       void *ctx);
+int pr_replay_bucket(const struct pr_trace *t, struct pr_cp_graph *g,
+                     struct pr_replay_cache *c, pr_replay_ev_fn ev, void *ctx);
+int pr_replay_aclop(const struct pr_trace *t, struct pr_cp_graph *g,
+                    struct pr_replay_cache *c, pr_replay_ev_fn ev, void *ctx);
 
 /* run.verdict (after pr_whatif_recommend): what bounds the steps, in
  * words, and the top recommendations by gain with their evidence, the

@@ -274,6 +274,21 @@ add_no_gain(cJSON *recs, const char *id, const char *text, const char *note)
     return o;
 }
 
+/* The replay of a finding's change (replays.c) saves PR_WHATIF_MIN_PCT
+ * of the step or more: the finding is added plain, and
+ * pr_whatif_recommend puts that gain on it.  Else -1 when the run has
+ * that replay's row below it or none (the change saves nothing on the
+ * path: the finding does not fire), 0 when nothing was replayed. */
+static int
+replayed(const cJSON *cp, const char *id)
+{
+    const cJSON *w = row_of(pr_sget(cp, PR_K_WHAT_IF), id);
+
+    if (!cJSON_IsArray(pr_sget(cp, PR_K_WHAT_IF)))
+        return 0;
+    return pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT ? 1 : -1;
+}
+
 /* Whether a kernel of the run is Triton's (Inductor's generated kernels:
  * triton_poi_*, triton_red_*, triton_per_*, triton_tem_*, named so by
  * torch/_inductor/codegen/triton.py). */
@@ -962,6 +977,14 @@ small_allreduce(const cJSON *run, const cJSON *cp, cJSON *recs)
               "loop); if it is DDP already, check bucket_cap_mb is not set "
               "tiny. gradient_as_bucket_view=True saves the copy of each "
               "gradient into its bucket.");
+    switch (replayed(cp, "small_allreduce")) {
+    case 1: /* the bucketing replay's gain (pr_whatif_recommend) */
+        return add(recs, "small_allreduce", text);
+    case -1: /* merging them saves nothing on the path */
+        return 1;
+    default:
+        break;
+    }
     on_path =
         part_mean(cp, "host_op", pr_sget_str_or(ar, PR_K_NAME, "?"), NULL, 0) +
         part_mean(cp, "communication", pr_sget_str_or(ar, PR_K_NAME, "?"), NULL,
@@ -1029,6 +1052,43 @@ trivial_op(const char *n)
     return 0;
 }
 
+void
+pr_path_dispatch_picks(const cJSON *run, struct pr_whatif_in *in)
+{
+    const cJSON *o;
+    double calls = 0, self = 0;
+
+    in->n_dispatch = 0;
+    if (npu_run(run))
+        return;
+    cJSON_ArrayForEach(o, pr_sget(run, PR_K_OPERATORS))
+    {
+        double c = pr_sget_num(o, PR_K_CALLS),
+               h = pr_sget_num(o, PR_K_HOST_SELF_US);
+
+        if (trivial_op(pr_sget_str(o, PR_K_NAME)) && c > 0 && h >= 0) {
+            calls += c;
+            self += h;
+        }
+    }
+    /* the rule's own figures (slow_dispatch); its path condition is
+       checked once the path is known */
+    if (!(calls >= SLOW_CALLS) || !(self / calls >= SLOW_MEAN_US))
+        return;
+    cJSON_ArrayForEach(o, pr_sget(run, PR_K_OPERATORS))
+    {
+        double c = pr_sget_num(o, PR_K_CALLS),
+               h = pr_sget_num(o, PR_K_HOST_SELF_US);
+
+        if (!trivial_op(pr_sget_str(o, PR_K_NAME)) || !(c > 0) ||
+            !(h / c > SLOW_FLOOR_US) ||
+            in->n_dispatch >= PR_WHATIF_MAX_DISPATCH)
+            continue;
+        in->dispatch[in->n_dispatch].op = pr_sget_str(o, PR_K_NAME);
+        in->dispatch[in->n_dispatch++].factor = SLOW_FLOOR_US / (h / c);
+    }
+}
+
 static int
 slow_dispatch(const cJSON *run, const cJSON *cp, cJSON *recs)
 {
@@ -1094,6 +1154,14 @@ slow_dispatch(const cJSON *run, const cJSON *cp, cJSON *recs)
         "call: profile a step with them off to compare) before changing the "
         "model.",
         top[0] != NULL ? ")" : "", host_pct);
+    switch (replayed(cp, "slow_dispatch")) {
+    case 1: /* the replay of 2 us a call (pr_whatif_recommend) */
+        return add(recs, "slow_dispatch", text);
+    case -1: /* their host time is off the path: nothing saved */
+        return 1;
+    default:
+        break;
+    }
     fmt_ms(self / steps, t, sizeof(t));
     fmt_ms((self - calls * SLOW_FLOOR_US) / steps, bt, sizeof(bt));
     snprintf(note, sizeof(note),
@@ -1342,6 +1410,18 @@ device_copies(const cJSON *run, const cJSON *cp, cJSON *recs)
     else
         (void)pr_append(text, sizeof(text), len, "%s",
                         compiled_pct >= 50.0 ? DTOD_COMPILED : DTOD_EAGER);
+    if (graph_wrapper(run, dur) != NULL) {
+        /* the wrapper's copies: replayed as CUDA-graph trees make them
+           (replays.c); no gain on the path, no finding */
+        switch (replayed(cp, "device_copies")) {
+        case 1:
+            return add(recs, "device_copies", text);
+        case -1:
+            return 1;
+        default:
+            break;
+        }
+    }
     snprintf(note, sizeof(note),
              "no estimate: no replay knows which copies the program can "
              "do without; their time on the critical path, %s a step "

@@ -2161,6 +2161,8 @@ pr_recommend_fill(const struct pr_rec_facts *f, cJSON *run,
     c.hd = &c.tb->hostdev;
     c.npu = any_npu(c.tb);
     run_rules(&c);
+    if (f->whatif != NULL) /* slow_dispatch's replay (pathrules.c) */
+        pr_path_dispatch_picks(run, f->whatif);
     return c.ok ? PR_OK
                 : pr_error_set(err, PR_E_NOMEM, "out of memory (recommend)");
 }

@@ -131,6 +131,38 @@ static const struct {
      "upper bound (it assumes the work divides evenly and nothing else, "
      "such as memory bandwidth, limits the task)",
      NULL},
+    {"device_copies",
+     "CUDA-graph trees (torch.compile mode=\"reduce-overhead\"): the "
+     "copies a CUDA-graphed compiled function's wrapper makes into the "
+     "graph's static inputs before each graph launch and the clones of its "
+     "outputs after it take no time, with their aten::copy_ / aten::clone "
+     "host work and copy calls; an upper bound by the copies of the "
+     "inputs that are neither parameters, buffers nor outputs of an "
+     "earlier graph (the batch, the incoming gradients), which CUDA-graph "
+     "trees still make and the trace does not tell apart",
+     NULL},
+    {"slow_dispatch",
+     "healthy dispatch: the named PyTorch operators that compute nothing "
+     "(views, allocation, metadata) take 2 us of host time a call, their "
+     "host time scaled from its mean a call to that",
+     NULL},
+    {"small_allreduce",
+     "gradients bucketed (DDP's bucket_cap_mb, 25 MB): a step's small "
+     "NCCL all-reduces merged into one call per 25 MB in their order; the "
+     "merged call takes one call's latency (the step's shortest "
+     "all-reduce) plus its bytes at the bandwidth of the trace's largest "
+     "all-reduces (their bytes over their time), or, where the calls' "
+     "sizes are not recorded, plus the time each call took over that "
+     "latency (one bucket a step); the merged calls' launches and host "
+     "work go",
+     NULL},
+    {"aclop_binary",
+     "binary kernels (torch_npu's jit_compile=False, the aclnn path): each "
+     "aclopCompileAndExecute / aclopExecute call takes the same export's "
+     "median binary-kernel launch call time (its aclnn* calls), its task "
+     "waits that much less, and the device's wait inside those calls "
+     "goes",
+     NULL},
 };
 
 /* Replayed under a change that removes an edge. */
@@ -168,6 +200,7 @@ struct pr_whatif_acc {
     struct pr_op_inputs *in; /* scratch of op_cost */
     int64_t *durs;           /* scratch of apply_cold */
     size_t cap_durs;
+    struct pr_replay_cache *rc; /* replays.c's, per trace */
     int npu;    /* the steps ran on an NPU: the changes in its words */
     int failed; /* an allocation failed */
 };
@@ -224,6 +257,7 @@ pr_whatif_acc_free(struct pr_whatif_acc *a)
     free(a->ops);
     free(a->in);
     free(a->durs);
+    pr_replay_cache_free(a->rc);
     free(a);
 }
 
@@ -1203,6 +1237,46 @@ restore(const struct pr_whatif_acc *a, struct pr_cp_graph *g)
         memcpy(g->end_w, a->bak_end, g->n_end * sizeof(*g->end_w));
 }
 
+/* replays.c's evidence: into the scenario's (struct replay_ev). */
+struct replay_ev {
+    struct pr_whatif_acc *a;
+    enum pr_whatif s;
+};
+
+static void
+replay_ev(void *ctx, int on_path, uint32_t name, int64_t ns)
+{
+    struct replay_ev *x = ctx;
+
+    evidence(x->a, x->s, on_path, name, ns);
+}
+
+/* A replay of replays.c: its 1 or 0 (out of memory: a->failed). */
+static int
+apply_replay(const struct pr_trace *t, struct pr_cp_graph *g,
+             const struct pr_whatif_in *in, struct pr_whatif_acc *a,
+             enum pr_whatif s)
+{
+    struct replay_ev x = {a, s};
+    int r = 0;
+
+    if (a->rc == NULL && (a->rc = pr_replay_cache_new()) == NULL) {
+        a->failed = 1;
+        return 0;
+    }
+    if (s == PR_WHATIF_DTOD)
+        r = pr_replay_dtod(t, g, a->rc, replay_ev, &x);
+    else if (s == PR_WHATIF_DISPATCH)
+        r = pr_replay_dispatch(t, g, in, replay_ev, &x);
+    else if (s == PR_WHATIF_BUCKET)
+        r = pr_replay_bucket(t, g, a->rc, replay_ev, &x);
+    else if (s == PR_WHATIF_ACLOP)
+        r = pr_replay_aclop(t, g, a->rc, replay_ev, &x);
+    if (r < 0)
+        a->failed = 1;
+    return r > 0;
+}
+
 static int
 apply(const struct pr_trace *t, struct pr_cp_graph *g,
       const struct pr_whatif_in *in, struct pr_whatif_acc *a, enum pr_whatif s,
@@ -1237,6 +1311,11 @@ apply(const struct pr_trace *t, struct pr_cp_graph *g,
     case PR_WHATIF_CASTS:
     case PR_WHATIF_BLOCKDIM:
         return apply_picks(t, g, in, a, s);
+    case PR_WHATIF_DTOD:
+    case PR_WHATIF_DISPATCH:
+    case PR_WHATIF_BUCKET:
+    case PR_WHATIF_ACLOP:
+        return apply_replay(t, g, in, a, s);
     default:
         return 0;
     }
@@ -1482,7 +1561,9 @@ pr_whatif_misses(const struct pr_whatif_in *in, cJSON *run)
 static const char *
 backs(int s)
 {
-    return s == PR_WHATIF_ACCUM ? "communication" : scen[s].id;
+    return s == PR_WHATIF_ACCUM   ? "communication"
+           : s == PR_WHATIF_ACLOP ? "op_compile"
+                                  : scen[s].id;
 }
 
 static int
@@ -1664,6 +1745,18 @@ compile_gain(cJSON *r, const cJSON *w, const cJSON *cp)
                  where);
         if (!put_text(r, text))
             return 0;
+    }
+    if (pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT &&
+        pr_sget_is(pr_sget_str(w, PR_K_ID), "aclop_binary")) {
+        fmt_us(pr_sget_num(w, PR_K_GAIN_US), g, sizeof(g));
+        snprintf(text, sizeof(text),
+                 "%s Replayed with each aclop call taking the export's "
+                 "median launch call of a binary kernel (its aclnn* calls) "
+                 "and the NPU's wait inside the aclop calls gone, the step "
+                 "is %s shorter (%.1f%%).",
+                 pr_sget_str_or(r, PR_K_TEXT, ""), g,
+                 pr_sget_num(w, PR_K_GAIN_PCT));
+        return put_text(r, text);
     }
     if (pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT) {
         fmt_us(pr_sget_num(w, PR_K_GAIN_US), g, sizeof(g));
@@ -2162,6 +2255,46 @@ precision_cap(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
     return put_text(r, text);
 }
 
+/* The model behind a gain replays.c replayed (issue #31: the findings
+ * that had a bound only), in gain_note: what the replay assumes and where
+ * the fix may save less.  0: out of memory. */
+static int
+replay_note(cJSON *r, const cJSON *w)
+{
+    const char *wid = pr_sget_str_or(w, PR_K_ID, ""), *note = NULL;
+
+    if (strcmp(wid, "device_copies") == 0)
+        note = "replayed: the CUDA-graph wrapper's input copies and output "
+               "clones (and their host calls) gone, as Inductor's CUDA-graph "
+               "trees make no copy of a parameter, a buffer or an earlier "
+               "graph's output and clone no output; an upper bound by the "
+               "copies of the other inputs (the batch, the incoming "
+               "gradients), which trees still make and the trace does not "
+               "tell apart";
+    else if (strcmp(wid, "slow_dispatch") == 0)
+        note = "replayed: each call of the named operators at a healthy "
+               "dispatch's 2 us of host time; what reaches the step is the "
+               "part of their time on the critical path";
+    else if (strcmp(wid, "small_allreduce") == 0)
+        note = "replayed: the step's small all-reduces merged in their order "
+               "into 25 MB buckets (DDP's bucket_cap_mb), a bucket one call "
+               "of one call's latency (the step's shortest all-reduce) plus "
+               "its bytes at the bandwidth of the trace's largest "
+               "all-reduces, or, where the calls' sizes are not recorded, "
+               "plus what each call took over that latency (then one bucket "
+               "a step, an upper bound); the merged calls' launches and "
+               "their c10d / record_param_comms / nccl:all_reduce host work "
+               "go";
+    else if (strcmp(wid, "aclop_binary") == 0)
+        note = "replayed: each aclop call at the export's median launch "
+               "call of a binary kernel (its aclnn* calls), and the NPU's "
+               "wait inside the aclop calls gone; how long these operators' "
+               "binary kernels run on the device is taken as the aclop "
+               "kernels' (their tasks stay)";
+    return note == NULL ||
+           cJSON_AddStringToObject(r, PR_K_GAIN_NOTE, note) != NULL;
+}
+
 enum pr_status
 pr_whatif_recommend(cJSON *run, struct pr_error *err)
 {
@@ -2265,6 +2398,8 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
             !cJSON_AddItemToObject(
                 r, PR_K_EVIDENCE,
                 cJSON_Duplicate(pr_sget(w, PR_K_EVIDENCE), 1)))
+            return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
+        if (!replay_note(r, w))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
         if ((pr_sget_is(id, "enable_amp") || pr_sget_is(id, "tf32")) &&
             !precision_cap(r, w, cp, run))

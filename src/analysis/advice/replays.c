@@ -1,0 +1,685 @@
+/* replays.c - the what-ifs of the findings that only had a ceiling
+ * (issue #31: every recommendation carries a gain from the critical-path
+ * replay).  Each edits a step's graph (critpath.h) as its fix would, the
+ * way whatif.c's scenarios do, and whatif.c replays it:
+ *
+ * - device_copies: a CUDA-graphed compiled function's wrapper copies
+ *   gone (torch 2.0's "cudagraphs" backend copies every input into the
+ *   graph's static inputs and clones every output; Inductor's CUDA-graph
+ *   trees copy neither parameters, buffers and inputs already in the
+ *   graphs' pool, nor outputs);
+ * - slow_dispatch: the named trivial operators' host time at a healthy
+ *   dispatch's 2 us a call;
+ * - small_allreduce: a step's small NCCL all-reduces merged into DDP's
+ *   25 MB buckets, each bucket one call;
+ * - aclop_binary (backs op_compile): each aclop call's host time at the
+ *   same export's median binary-kernel launch (aclnn*) call.
+ *
+ * The scenarios never touch measured values (s, e), only replay inputs
+ * (dur, w, edge weights, host pieces); whatif.c restores the graph. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profreport/checked.h"
+#include "profreport/comm.h"
+#include "profreport/critpath.h"
+#include "profreport/whatif.h"
+
+#include "../internal.h"
+
+static int
+has(const char *s, const char *sub)
+{
+    return strstr(s, sub) != NULL;
+}
+
+static const char *
+str_of(const struct pr_trace *t, uint32_t id)
+{
+    return id != PR_STR_NONE ? pr_trace_str(t, id) : "";
+}
+
+static const char *
+node_str(const struct pr_trace *t, const struct pr_cp_node *n)
+{
+    return str_of(t, n->name);
+}
+
+/* The operator a node ran for, else its own name (whatif.c's ev_name). */
+static uint32_t
+op_name(const struct pr_trace *t, const struct pr_cp_node *n)
+{
+    if (n->op_ev != PR_CP_NONE && n->op_ev < t->n_events)
+        return t->events[n->op_ev].name;
+    return n->name;
+}
+
+/* The part of a call's name after the producer's "AscendCL@" prefix. */
+static const char *
+fn_of(const char *call)
+{
+    const char *at = strrchr(call, '@');
+
+    return at != NULL ? at + 1 : call;
+}
+
+/* Set a host node's pieces of `name` (edge 0's weight) to ns a piece
+ * times k, and the edge's weight by the change; the time taken off. */
+static int64_t
+scale_pieces(struct pr_cp_graph *g, uint32_t first, uint32_t n, uint32_t name,
+             double k, int64_t *w)
+{
+    int64_t d = 0;
+    uint32_t i;
+
+    for (i = 0; i < n; i++) {
+        struct pr_cp_piece *p = &g->pc[first + i];
+        int64_t to;
+
+        if (p->name != name || p->ns <= 0)
+            continue;
+        to = (int64_t)((double)p->ns * k);
+        d += p->ns - to;
+        p->ns = to;
+    }
+    if (w != NULL && *w != PR_CP_GONE)
+        *w -= d;
+    return d;
+}
+
+/* ------------------------------------------------------ the cache */
+
+/* A CUDA-graphed compiled function's call (CompiledFunction or
+ * CompiledFunctionBackward with a graph launch inside, on its thread). */
+struct cf_span {
+    int64_t s, e;
+    uint32_t pid, tid;
+};
+
+struct pr_replay_cache {
+    const struct pr_trace *t; /* what it was built for */
+    struct cf_span *cf;
+    size_t n_cf;
+    double ar_gbps;   /* the largest all-reduces' bandwidth; NaN unknown */
+    int64_t aclnn_ns; /* median binary-kernel launch call; -1 none */
+};
+
+struct pr_replay_cache *
+pr_replay_cache_new(void)
+{
+    return calloc(1, sizeof(struct pr_replay_cache));
+}
+
+void
+pr_replay_cache_free(struct pr_replay_cache *c)
+{
+    if (c == NULL)
+        return;
+    free(c->cf);
+    free(c);
+}
+
+static int
+graph_launch(const char *n)
+{
+    return strcmp(n, "cudaGraphLaunch") == 0 || strcmp(n, "cuGraphLaunch") == 0;
+}
+
+static int
+compiled_fn(const char *n)
+{
+    return strcmp(n, "CompiledFunction") == 0 ||
+           strcmp(n, "CompiledFunctionBackward") == 0;
+}
+
+/* A small all-reduce: an NCCL AllReduce kernel of under SMALL bytes
+ * (its "In msg nelems" x dtype), or, unsized, on NCCL's LL protocol,
+ * which NCCL's tuner picks for small messages (src/graph/tuning.cc). */
+#define SMALL_AR_BYTES (1024.0 * 1024.0)
+
+static int
+nccl_allreduce(const char *n)
+{
+    return has(n, "nccl") && has(n, "AllReduce");
+}
+
+static double
+kernel_bytes(const struct pr_trace *t, const struct pr_event *e)
+{
+    struct pr_gpu_info gb;
+    const struct pr_gpu_info *g = pr_trace_gpu(t, e, &gb);
+    int size;
+
+    if (g == NULL || g->in_nelems < 0)
+        return -1;
+    size = pr_comm_dtype_size(
+        g->dtype == PR_STR_NONE ? NULL : pr_trace_str(t, g->dtype));
+    return size > 0 ? (double)g->in_nelems * size : -1;
+}
+
+static int
+cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+    return (a > b) - (a < b);
+}
+
+/* Build c for t: the graphed compiled functions' spans, the bandwidth of
+ * the trace's largest all-reduces (those of at least half the largest's
+ * bytes: their bytes over their time), the median aclnn launch call.
+ * 0: out of memory. */
+static int
+cache_build(struct pr_replay_cache *c, const struct pr_trace *t)
+{
+    size_t i, k, n_cf = 0, n_gl = 0, n_acl = 0;
+    struct cf_span *gl = NULL;
+    int64_t *acl = NULL;
+    double max_b = 0, b_sum = 0, ns_sum = 0;
+
+    free(c->cf);
+    c->cf = NULL;
+    c->n_cf = 0;
+    c->t = t;
+    c->ar_gbps = NAN;
+    c->aclnn_ns = -1;
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        const char *n = pr_trace_str(t, e->name);
+
+        if (e->kind == PR_KIND_HOST_OP && compiled_fn(n))
+            n_cf++;
+        else if ((e->kind == PR_KIND_RUNTIME_CALL ||
+                  e->kind == PR_KIND_DRIVER_CALL) &&
+                 graph_launch(n))
+            n_gl++;
+        else if (e->kind == PR_KIND_RUNTIME_CALL &&
+                 strncmp(fn_of(n), "aclnn", 5) == 0 &&
+                 !has(n, "GetWorkspaceSize"))
+            n_acl++;
+        else if (e->kind == PR_KIND_DEVICE_TASK && nccl_allreduce(n)) {
+            double b = kernel_bytes(t, e);
+
+            max_b = b > max_b ? b : max_b;
+        }
+    }
+    if (n_cf > 0 && n_gl > 0) {
+        c->cf = malloc(n_cf * sizeof(*c->cf));
+        gl = malloc(n_gl * sizeof(*gl));
+        if (c->cf == NULL || gl == NULL) {
+            free(gl);
+            return 0;
+        }
+    }
+    if (n_acl > 0 && (acl = malloc(n_acl * sizeof(*acl))) == NULL) {
+        free(gl);
+        return 0;
+    }
+    n_gl = n_acl = 0;
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        const char *n = pr_trace_str(t, e->name);
+        struct pr_where w = pr_wheres_get(&t->wheres, e->where);
+        struct cf_span sp = {e->ts_ns, e->ts_ns + e->dur_ns, w.pid, w.tid};
+
+        if (e->kind == PR_KIND_HOST_OP && compiled_fn(n) && c->cf != NULL)
+            c->cf[c->n_cf++] = sp;
+        else if ((e->kind == PR_KIND_RUNTIME_CALL ||
+                  e->kind == PR_KIND_DRIVER_CALL) &&
+                 graph_launch(n) && gl != NULL)
+            gl[n_gl++] = sp;
+        else if (e->kind == PR_KIND_RUNTIME_CALL && acl != NULL &&
+                 strncmp(fn_of(n), "aclnn", 5) == 0 &&
+                 !has(n, "GetWorkspaceSize"))
+            acl[n_acl++] = e->dur_ns;
+        else if (e->kind == PR_KIND_DEVICE_TASK && nccl_allreduce(n) &&
+                 max_b > 0 && e->dur_ns > 0) {
+            double b = kernel_bytes(t, e);
+
+            if (b >= 0.5 * max_b) {
+                b_sum += b;
+                ns_sum += (double)e->dur_ns;
+            }
+        }
+    }
+    /* keep the compiled functions that launched a graph on their thread */
+    for (i = k = 0; i < c->n_cf; i++) {
+        size_t j;
+
+        for (j = 0; j < n_gl; j++) {
+            if (gl[j].pid == c->cf[i].pid && gl[j].tid == c->cf[i].tid &&
+                gl[j].s >= c->cf[i].s && gl[j].s < c->cf[i].e)
+                break;
+        }
+        if (j < n_gl)
+            c->cf[k++] = c->cf[i];
+    }
+    c->n_cf = k;
+    free(gl);
+    if (ns_sum > 0)
+        c->ar_gbps = b_sum / ns_sum; /* bytes/ns = GB/s */
+    if (n_acl > 0) {
+        qsort(acl, n_acl, sizeof(*acl), cmp_i64);
+        c->aclnn_ns = acl[(n_acl - 1) / 2];
+    }
+    free(acl);
+    return 1;
+}
+
+static int
+cache_for(struct pr_replay_cache *c, const struct pr_trace *t)
+{
+    return c->t == t || cache_build(c, t);
+}
+
+/* ----------------------------------------------- device_copies */
+
+static int
+in_graphed_cf(const struct pr_replay_cache *c, const struct pr_trace *t,
+              const struct pr_event *call)
+{
+    struct pr_where w = pr_wheres_get(&t->wheres, call->where);
+    size_t i;
+
+    for (i = 0; i < c->n_cf; i++) {
+        if (c->cf[i].pid == w.pid && c->cf[i].tid == w.tid &&
+            call->ts_ns >= c->cf[i].s && call->ts_ns < c->cf[i].e)
+            return 1;
+    }
+    return 0;
+}
+
+static int
+dtod(const struct pr_trace *t, const struct pr_cp_node *k)
+{
+    struct pr_gpu_info gb;
+    const struct pr_gpu_info *gi;
+
+    if (k->type != PR_CP_N_TASK || k->kind != PR_CP_COPY)
+        return 0;
+    gi = pr_trace_gpu(t, &t->events[k->ev], &gb);
+    if (gi != NULL && gi->copy_dir != PR_DIR_UNKNOWN)
+        return gi->copy_dir == PR_DIR_D2D;
+    return has(node_str(t, k), "DtoD") ||
+           has(node_str(t, k), "Device -> Device");
+}
+
+/* The wrapper's operators: what copies an input (aten::copy_) or clones
+ * an output (aten::clone, its aten::empty_like / empty_strided). */
+static int
+wrapper_op(const char *n)
+{
+    return strcmp(n, "aten::copy_") == 0 || strcmp(n, "aten::clone") == 0 ||
+           strcmp(n, "aten::empty_like") == 0 ||
+           strcmp(n, "aten::empty_strided") == 0;
+}
+
+int
+pr_replay_dtod(const struct pr_trace *t, struct pr_cp_graph *g,
+               struct pr_replay_cache *c, pr_replay_ev_fn ev, void *ctx)
+{
+    size_t i;
+    uint32_t k;
+    int any = 0;
+
+    if (!cache_for(c, t))
+        return -1;
+    if (c->n_cf == 0)
+        return 0;
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *h = &g->v[i];
+        struct pr_cp_node *q;
+
+        if ((h->type != PR_CP_N_HOST && h->type != PR_CP_N_SYNC) ||
+            h->ev == PR_CP_NONE || h->corr_task == PR_CP_NONE ||
+            graph_launch(node_str(t, h)))
+            continue;
+        q = &g->v[h->corr_task];
+        if (!dtod(t, q) || !in_graphed_cf(c, t, &t->events[h->ev]))
+            continue;
+        /* the copy, its call and the operator's host work before the
+           call go: a CUDA-graph tree neither copies a static input nor
+           clones an output */
+        ev(ctx, q->on_path, op_name(t, q), q->dur);
+        q->dur = 0;
+        ev(ctx, h->on_path, h->name, h->dur);
+        h->dur = 0;
+        if (h->type == PR_CP_N_SYNC) {
+            int j;
+
+            for (j = 0; j < h->n_pred; j++) {
+                if (h->p_end[j])
+                    h->pw[j] = PR_CP_GONE; /* no longer waits for it */
+            }
+        }
+        for (k = 0; k < h->pc_n; k++) {
+            uint32_t nm = g->pc[h->pc_first + k].name;
+
+            if (nm != PR_STR_NONE && wrapper_op(pr_trace_str(t, nm)) &&
+                h->n_pred > 0)
+                ev(ctx, h->on_path, nm,
+                   scale_pieces(g, h->pc_first + k, 1, nm, 0.0, &h->pw[0]));
+        }
+        any = 1;
+    }
+    return any;
+}
+
+/* ----------------------------------------------- slow_dispatch */
+
+int
+pr_replay_dispatch(const struct pr_trace *t, struct pr_cp_graph *g,
+                   const struct pr_whatif_in *in, pr_replay_ev_fn ev, void *ctx)
+{
+    size_t i, j;
+    uint32_t k;
+    int any = 0;
+
+    if (in == NULL || in->n_dispatch == 0)
+        return 0;
+    for (i = 0; i < g->n + g->n_end; i++) {
+        uint32_t first, n;
+        int64_t *w;
+        int on_path;
+
+        if (i < g->n) {
+            struct pr_cp_node *h = &g->v[i];
+
+            if ((h->type != PR_CP_N_HOST && h->type != PR_CP_N_SYNC) ||
+                h->n_pred == 0)
+                continue;
+            first = h->pc_first;
+            n = h->pc_n;
+            w = &h->pw[0];
+            on_path = h->on_path;
+        } else {
+            size_t e = i - g->n;
+
+            first = g->end_pc_first[e];
+            n = g->end_pc_n[e];
+            w = &g->end_w[e];
+            on_path = (uint32_t)e == g->end_bind;
+        }
+        for (k = 0; k < n; k++) {
+            struct pr_cp_piece *p = &g->pc[first + k];
+            const char *nm;
+
+            if (p->name == PR_STR_NONE || p->ns <= 0)
+                continue;
+            nm = pr_trace_str(t, p->name);
+            for (j = 0; j < in->n_dispatch; j++) {
+                if (strcmp(nm, in->dispatch[j].op) == 0)
+                    break;
+            }
+            if (j == in->n_dispatch)
+                continue;
+            ev(ctx, on_path, p->name,
+               scale_pieces(g, first + k, 1, p->name, in->dispatch[j].factor,
+                            w));
+            any = 1;
+        }
+    }
+    return any;
+}
+
+/* ----------------------------------------------- small_allreduce */
+
+/* DDP's bucket_cap_mb default (torch/nn/parallel/distributed.py). */
+#define BUCKET_BYTES (25.0 * 1024.0 * 1024.0)
+
+static int
+small_ar(const struct pr_trace *t, const struct pr_cp_node *n, double *bytes)
+{
+    const char *s = node_str(t, n);
+
+    if (n->type != PR_CP_N_TASK || n->kind != PR_CP_COMM || !nccl_allreduce(s))
+        return 0;
+    *bytes = kernel_bytes(t, &t->events[n->ev]);
+    return *bytes >= 0 ? *bytes < SMALL_AR_BYTES : has(s, "_LL_");
+}
+
+/* A small all-reduce of the step and its measured start (the sort's
+ * key). */
+struct ar_at {
+    int64_t s;
+    uint32_t i;
+};
+
+static int
+cmp_start(const void *x, const void *y)
+{
+    const struct ar_at *a = x, *b = y;
+
+    if (a->s != b->s)
+        return (a->s > b->s) - (a->s < b->s);
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Close a bucket of calls v[0..n): its last call carries the merged
+ * call's time, latency + bytes at the largest calls' bandwidth (sized),
+ * else latency + what each call took over the latency; the others take
+ * none and lose their wait (gone[] marks them for their launches). */
+static void
+close_bucket(const struct pr_trace *t, struct pr_cp_graph *g,
+             const struct ar_at *v, size_t n, double bytes, double gbps,
+             int64_t lat, uint8_t *gone, pr_replay_ev_fn ev, void *ctx)
+{
+    struct pr_cp_node *l;
+    int64_t to = lat;
+    size_t i;
+
+    if (n < 2)
+        return;
+    for (i = 0; i + 1 < n; i++) {
+        struct pr_cp_node *p = &g->v[v[i].i];
+
+        if (!(gbps > 0))
+            to += p->dur > lat ? p->dur - lat : 0;
+        ev(ctx, p->on_path, p->name, p->dur);
+        p->dur = 0;
+        p->w = 0;
+        gone[v[i].i] = 1;
+    }
+    l = &g->v[v[n - 1].i];
+    if (gbps > 0)
+        to = lat + (int64_t)(bytes / gbps);
+    else
+        to += l->dur > lat ? l->dur - lat : 0;
+    if (to < l->dur) {
+        ev(ctx, l->on_path, l->name, l->dur - to);
+        l->dur = to;
+    }
+    (void)t;
+}
+
+/* A collective call's host work: c10d's operator (c10d::allreduce_),
+ * the profiler's record_param_comms, ProcessGroupNCCL's nccl:all_reduce
+ * range, and op, the operator the launch ran in. */
+static int
+coll_host(const struct pr_trace *t, uint32_t name, uint32_t op)
+{
+    const char *s;
+
+    if (name == PR_STR_NONE)
+        return 0;
+    if (name == op)
+        return 1;
+    s = pr_trace_str(t, name);
+    return strncmp(s, "c10d::allreduce", 15) == 0 ||
+           strcmp(s, "record_param_comms") == 0 ||
+           strcmp(s, "nccl:all_reduce") == 0;
+}
+
+/* Scale the all-reduce calls' host work on every host edge by k. */
+static void
+host_work(const struct pr_trace *t, struct pr_cp_graph *g, uint32_t op,
+          double k, pr_replay_ev_fn ev, void *ctx)
+{
+    size_t i;
+    uint32_t j;
+
+    for (i = 0; i < g->n + g->n_end; i++) {
+        uint32_t first, n;
+        int64_t *w;
+        int on_path;
+
+        if (i < g->n) {
+            struct pr_cp_node *h = &g->v[i];
+
+            if ((h->type != PR_CP_N_HOST && h->type != PR_CP_N_SYNC) ||
+                h->n_pred == 0)
+                continue;
+            first = h->pc_first;
+            n = h->pc_n;
+            w = &h->pw[0];
+            on_path = h->on_path;
+        } else {
+            first = g->end_pc_first[i - g->n];
+            n = g->end_pc_n[i - g->n];
+            w = &g->end_w[i - g->n];
+            on_path = (uint32_t)(i - g->n) == g->end_bind;
+        }
+        for (j = 0; j < n; j++) {
+            uint32_t nm = g->pc[first + j].name;
+
+            if (coll_host(t, nm, op))
+                ev(ctx, on_path, nm, scale_pieces(g, first + j, 1, nm, k, w));
+        }
+    }
+}
+
+int
+pr_replay_bucket(const struct pr_trace *t, struct pr_cp_graph *g,
+                 struct pr_replay_cache *c, pr_replay_ev_fn ev, void *ctx)
+{
+    size_t i, n = 0, first;
+    int64_t lat = -1;
+    int sized = 1;
+    struct ar_at *v;
+    uint8_t *gone;
+    double bytes = 0;
+    size_t n_gone;
+    uint32_t kept_op = PR_STR_NONE;
+
+    if (!cache_for(c, t))
+        return -1;
+    /* the latency of one call: the shortest small all-reduce's time */
+    for (i = 0; i < g->n; i++) {
+        double b;
+
+        if (small_ar(t, &g->v[i], &b)) {
+            n++;
+            sized &= b >= 0;
+            if (lat < 0 || g->v[i].dur < lat)
+                lat = g->v[i].dur;
+        }
+    }
+    if (n < 2 || lat < 0)
+        return 0;
+    v = malloc(n * sizeof(*v));
+    gone = calloc(g->n, 1);
+    if (v == NULL || gone == NULL) {
+        free(v);
+        free(gone);
+        return -1;
+    }
+    for (i = n = 0; i < g->n; i++) {
+        double b;
+
+        if (small_ar(t, &g->v[i], &b)) {
+            v[n].s = g->v[i].s;
+            v[n++].i = (uint32_t)i;
+        }
+    }
+    qsort(v, n, sizeof(*v), cmp_start);
+    /* buckets in the calls' order, each closing at BUCKET_BYTES (unsized
+       calls: one bucket, the step's, see the gain note) */
+    for (i = first = 0; i < n; i++) {
+        double b = sized ? kernel_bytes(t, &t->events[g->v[v[i].i].ev]) : 0;
+
+        if (sized && i > first && bytes + b > BUCKET_BYTES) {
+            close_bucket(t, g, v + first, i - first, bytes,
+                         sized ? c->ar_gbps : NAN, lat, gone, ev, ctx);
+            first = i;
+            bytes = 0;
+        }
+        bytes += b;
+    }
+    close_bucket(t, g, v + first, n - first, bytes, sized ? c->ar_gbps : NAN,
+                 lat, gone, ev, ctx);
+    /* the merged calls' launches go, and the host work of the calls
+       (c10d's operator, its record_param_comms and the NCCL range,
+       torch/csrc/distributed/c10d: Ops.cpp, ParamCommsUtils.hpp,
+       ProcessGroupNCCL.cpp) shrinks to one call a bucket */
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *x = &g->v[i];
+
+        if (x->type != PR_CP_N_HOST || x->corr_task == PR_CP_NONE ||
+            !gone[x->corr_task])
+            continue;
+        kept_op = op_name(t, x);
+        ev(ctx, x->on_path, x->name, x->dur);
+        x->dur = 0;
+    }
+    for (i = 0, n_gone = 0; i < g->n; i++)
+        n_gone += gone[i];
+    if (n_gone > 0)
+        host_work(t, g, kept_op, (double)(n - n_gone) / (double)n, ev, ctx);
+    free(v);
+    free(gone);
+    return n >= 2;
+}
+
+/* ----------------------------------------------- aclop_binary */
+
+int
+pr_replay_aclop(const struct pr_trace *t, struct pr_cp_graph *g,
+                struct pr_replay_cache *c, pr_replay_ev_fn ev, void *ctx)
+{
+    size_t i;
+    int any = 0;
+    int64_t to;
+
+    if (!cache_for(c, t))
+        return -1;
+    to = c->aclnn_ns;
+    if (to < 0)
+        return 0; /* no binary kernel launch in the export to go by */
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *h = &g->v[i];
+        int64_t d;
+
+        if (h->type != PR_CP_N_HOST || !pr_cp_is_aclop(node_str(t, h)) ||
+            h->dur <= to)
+            continue;
+        d = h->dur - to;
+        ev(ctx, h->on_path, op_name(t, h), d);
+        h->dur = to;
+        h->dur_compile = 0;
+        if (h->corr_task != PR_CP_NONE) {
+            struct pr_cp_node *q = &g->v[h->corr_task];
+
+            q->w = q->w > d ? q->w - d : 0;
+        }
+        any = 1;
+    }
+    /* the device's wait inside those calls (critpath.c's w_compile and
+       w_aclop: it waited for the host's aclop path) */
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *q = &g->v[i];
+        int64_t d = q->w_compile + q->w_aclop;
+
+        if (q->type != PR_CP_N_TASK || d <= 0 || q->w <= 0)
+            continue;
+        d = d < q->w ? d : q->w;
+        ev(ctx, q->on_path,
+           q->name_aclop != PR_STR_NONE ? q->name_aclop : q->name, d);
+        q->w -= d;
+        q->w_compile = q->w_aclop = 0;
+        any = 1;
+    }
+    return any;
+}
