@@ -1,0 +1,132 @@
+#!/bin/sh
+# whatif_replays.sh - the replays of the findings that had a bound only
+# (replays.c, issue #31), each on a hand-made step whose answer is known.
+#  dtod: a CompiledFunction whose wrapper copies an input (DtoD, 10-110
+#    us), launches its CUDA graph (a 50 us kernel, 110-160 us) and clones
+#    the output (DtoD, 160-260 us); the host's cudaDeviceSynchronize ends
+#    5 us after the clone: 265 us.  Without the wrapper's copies and their
+#    calls (0 us each), the calls start at 0, 2 and 4 us; the (empty)
+#    input copy starts 10 us after its call's start, as measured, the
+#    graph's kernel runs 10-60 us, the (empty) clone ends at 60 us and the
+#    sync 5 us later: 65 us, 200 us saved (75.47%), and the device_copies
+#    advice carries it.
+#  dispatch: 1000 aten::view calls of 30 us back to back (30 ms of host
+#    dispatch), then a launch (5 us) of a 10 us kernel starting 5 us after
+#    it: 30,020 us.  At 2 us a call the views take 2 ms, the kernel ends
+#    at 2,020 us: 28,000 us saved (93.27%); the slow_dispatch advice
+#    carries it.
+#  bucket: 32 nccl:all_reduce ranges of 30 us back to back, each
+#    launching (5 us, 20 us into it) a 10 us unsized
+#    ncclKernel_AllReduce_RING_LL kernel 5 us after the launch; the
+#    host's sync waits for the last (ending at 970 us) until 975 us.
+#    Merged into one bucket (sizes unrecorded: one a step) of one call's
+#    latency (10 us) plus the time over it (none): the 31 merged calls'
+#    launches go and the ranges' 800 us of host work shrinks to 1/32,
+#    25 us; the last launch runs 24.84375-29.84375 us, its kernel
+#    34.84375-44.84375 us, the sync ends at 49.84375 us: 925.15625 us
+#    saved (94.888%; the replay's pieces are whole ns, 781.25 ns each
+#    becomes 781, so it reads 925.164); the small_allreduce advice
+#    carries it.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "replays" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+python3 - "$T_DIR" << 'PY'
+import json, sys
+d = sys.argv[1]
+def X(cat, name, ts, dur, pid=1, tid=1, **args):
+    return {"ph": "X", "cat": cat, "name": name, "pid": pid, "tid": tid,
+            "ts": ts, "dur": dur, "args": args}
+def K(name, ts, dur, corr, stream=7, cat="kernel", **kw):
+    return X(cat, name, ts, dur, pid=0, tid=stream, correlation=corr,
+             device=0, stream=stream, **kw)
+def call(ts, dur, corr, name="cudaLaunchKernel"):
+    return X("cuda_runtime", name, ts, dur, correlation=corr)
+def step(dur):
+    return X("user_annotation", "ProfilerStep#1", 0, dur)
+A100 = [{"id": 0, "name": "NVIDIA A100-SXM4-40GB", "computeMajor": 8,
+         "computeMinor": 0, "numSms": 108}]
+DTOD = "Memcpy DtoD (Device -> Device)"
+AR = "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)"
+cases = {
+    "dtod": [step(265), X("cpu_op", "CompiledFunction", 0, 20),
+        X("cpu_op", "aten::copy_", 0, 3),
+        call(0, 2, 1, "cudaMemcpyAsync"),
+        K(DTOD, 10, 100, 1, cat="gpu_memcpy", bytes=1 << 30),
+        call(4, 2, 2, "cudaGraphLaunch"), K("graph_kernel", 110, 50, 2),
+        X("cpu_op", "aten::clone", 8, 3),
+        call(8, 2, 3, "cudaMemcpyAsync"),
+        K(DTOD, 160, 100, 3, cat="gpu_memcpy", bytes=1 << 30),
+        call(12, 253, 4, "cudaDeviceSynchronize")],
+    "dispatch": [step(30020)] +
+        [X("cpu_op", "aten::view", 30 * i, 30) for i in range(1000)] +
+        [call(30000, 5, 1), K("vectorized_elementwise_kernel", 30010, 10, 1)],
+    "bucket": [step(975)] +
+        [X("user_annotation", "nccl:all_reduce", 30 * i, 30)
+         for i in range(32)] +
+        [call(30 * i + 20, 5, i + 1) for i in range(32)] +
+        [K(AR, 30 * i + 30, 10, i + 1, 9) for i in range(32)] +
+        [call(960, 15, 99, "cudaDeviceSynchronize")],
+}
+for name, ev in cases.items():
+    json.dump({"deviceProperties": A100, "traceEvents": ev},
+              open("%s/%s.pt.trace.json" % (d, name), "w"))
+PY
+
+# rp.py FILE ID GAIN_US PCT [REC]: the what_if row ID predicts GAIN_US (mean
+# per step, within 10 ns: scaled host pieces are whole ns) and PCT, with evidence; REC, when given, is the
+# recommendation that carries the same gain
+cat > "$T_DIR/rp.py" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+w = {x["id"]: x for x in r["critical_path"]["what_if"] or []}
+x = w.get(sys.argv[2])
+ok = (x is not None and abs(x["gain_us"] - float(sys.argv[3])) < 0.01 and
+      abs(x["gain_pct"] - float(sys.argv[4])) < 0.01 and
+      len(x["evidence"]) > 0)
+if ok and len(sys.argv) > 5:
+    rec = [y for y in r["recommendations"] if y["id"] == sys.argv[5]]
+    ok = (len(rec) == 1 and rec[0]["gain_us"] == x["gain_us"] and
+          rec[0]["gain_note"].startswith("replayed: ") and
+          "bound_us" not in rec[0])
+if not ok:
+    print(json.dumps(r["critical_path"].get("what_if"), indent=1),
+          json.dumps(r["recommendations"], indent=1), file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY
+for c in dtod dispatch bucket; do
+    "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json"
+    check "$c: summary written (exit $?)" [ -s "$T_DIR/$c.json" ]
+done
+check "device_copies: the wrapper's copies gone, 200 us, 75.47%" \
+    python3 "$T_DIR/rp.py" "$T_DIR/dtod.json" device_copies 200 75.4717 \
+    device_copies
+check "slow_dispatch: 2 us a call, 28,000 us, 93.27%" \
+    python3 "$T_DIR/rp.py" "$T_DIR/dispatch.json" slow_dispatch 28000 93.2712 \
+    slow_dispatch
+check "small_allreduce: one bucket, 925.156 us, 94.89%" \
+    python3 "$T_DIR/rp.py" "$T_DIR/bucket.json" small_allreduce 925.15625 \
+    94.8878 small_allreduce
+
+# the aclop replay on the shared torch_npu export: its aclop calls at the
+# export's median aclnn launch call; the op_compile advice carries it
+NPU=msprof/torch_npu_ascend_profiler_output
+if have_shared && [ -d "$PR_SHARED/traces/$NPU" ]; then
+    "$PR_BIN" -q --input "$PR_SHARED/traces/$NPU" --json "$T_DIR/npu.json"
+    check "aclop_binary backs op_compile on the torch_npu export" \
+        python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+w = {x['id']: x for x in r['critical_path']['what_if']}['aclop_binary']
+assert w['evidence'][0]['name'].endswith('aclopCompileAndExecute'), w
+rec = [y for y in r['recommendations'] if y['id'] == 'op_compile'][0]
+assert rec['gain_us'] == w['gain_us'] and rec['gain_pct'] > 5, rec
+assert 'bound_us' not in rec and 'aclnn' in rec['gain_note'], rec
+" "$T_DIR/npu.json"
+else
+    skip "aclop_binary on the torch_npu export" "no $PR_SHARED/traces/$NPU"
+fi
+echo "1..$T_N"
