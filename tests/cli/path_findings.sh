@@ -180,8 +180,11 @@ assert t.startswith('Slow host dispatch: PyTorch operators that compute '
                     'host time a call on average over 4857 calls '
                     '(aten::empty 32.7 us x 1590, aten::view 24.0 us x 1281)'), t
 assert 'critical path that is 93% host work' in t and 'CPU contention' in t, t
-assert h['gain_pct'] is None and 'dispatch is slow' in h['gain_note'], h
-assert [e['name'] for e in h['evidence']] == ['aten::empty', 'aten::view'], h
+# issue #31: replayed at 2 us a call; the path is host work, so nearly
+# all of the 43.9 ms bound reaches the step
+assert h['what_if'] == 'slow_dispatch' and 19 < h['gain_pct'] < 21, h
+assert h['gain_note'].startswith('replayed: ') and 'bound_us' not in h, h
+assert [e['name'] for e in h['evidence']][:2] == ['aten::empty', 'aten::view'], h
 assert 'Slow host dispatch' in [f['title'] for f in r['verdict']['findings']]
 " "$T_DIR/nccl.json"
 else
@@ -242,10 +245,12 @@ for w in ('LL protocol', 'bucket_cap_mb (25 MB by default)',
           'overlaps computation 0% of its time', 'DistributedDataParallel',
           'gradient_as_bucket_view=True', 'all_reduce per parameter'):
     assert w in t, (w, t)
-assert s['gain_us'] is None and s['gain_pct'] is None, s
+# issue #31: merged into buckets (sizes unrecorded: one a step), the
+# calls' host work on the path goes: about 38 ms a step
+assert s['what_if'] == 'small_allreduce' and 10 < s['gain_pct'] < 12, s
 n = s['gain_note']
-assert n.startswith('no estimate: no replay merges collectives'), n
-assert 'on the critical path, 20.4 ms a step (5.9% of the step)' in n, n
+assert n.startswith('replayed: ') and 'bucket_cap_mb' in n, n
+assert s['evidence'][0]['name'] == 'nccl:all_reduce', s
 v = [f['id'] for f in r['verdict']['findings']]
 assert v[:2] == ['launch_bound', 'small_allreduce'], v
 " "$T_DIR/dfi.json"
