@@ -245,9 +245,10 @@ for w in ('LL protocol', 'bucket_cap_mb (25 MB by default)',
           'overlaps computation 0% of its time', 'DistributedDataParallel',
           'gradient_as_bucket_view=True', 'all_reduce per parameter'):
     assert w in t, (w, t)
-# issue #31: merged into buckets (sizes unrecorded: one a step), the
-# calls' host work on the path goes: about 38 ms a step
-assert s['what_if'] == 'small_allreduce' and 10 < s['gain_pct'] < 12, s
+# issue #31: merged into buckets (sizes unrecorded: one a step, keeping
+# all of the calls' device time over one call's latency, about 71 ms, at
+# the step's end), the calls' host work on the path (38 ms) goes: 14.7 ms
+assert s['what_if'] == 'small_allreduce' and 4 < s['gain_pct'] < 4.5, s
 n = s['gain_note']
 assert n.startswith('replayed: ') and 'bucket_cap_mb' in n, n
 assert s['evidence'][0]['name'] == 'nccl:all_reduce', s

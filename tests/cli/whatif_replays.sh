@@ -27,6 +27,13 @@
 #    saved (94.888%; the replay's pieces are whole ns, 781.25 ns each
 #    becomes 781, so it reads 925.164); the small_allreduce advice
 #    carries it.
+#  bucket_sized: four 256 KiB all-reduces (65,536 floats, "In msg
+#    nelems") of 50 us back to back on stream 9 from 30 us, then a 64 MiB
+#    one of 4,000 us (16.777 GB/s, the trace's largest), the host's sync
+#    ending 5 us after it: 4,235 us.  One bucket of 1 MiB: 50 us of
+#    latency + 1 MiB at 16.777 GB/s (62.5 us) = 112.5 us in place of
+#    200 us, starting at 30 us as the bucket's first call did (its 30 us
+#    launch-to-start wait on the free stream): 87.5 us saved (2.066%).
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -70,6 +77,14 @@ cases = {
         [call(30 * i + 20, 5, i + 1) for i in range(32)] +
         [K(AR, 30 * i + 30, 10, i + 1, 9) for i in range(32)] +
         [call(960, 15, 99, "cudaDeviceSynchronize")],
+    "bucket_sized": [step(4235)] +
+        [call(5 * i, 5, i + 1) for i in range(5)] +
+        [K(AR, 30 + 50 * i, 50, i + 1, 9, dtype="Float",
+           **{"In msg nelems": 65536, "Out msg nelems": 65536})
+         for i in range(4)] +
+        [K(AR.replace("_LL_", "_Simple_"), 230, 4000, 5, 9, dtype="Float",
+           **{"In msg nelems": 1 << 24, "Out msg nelems": 1 << 24}),
+         call(25, 4210, 6, "cudaDeviceSynchronize")],
 }
 for name, ev in cases.items():
     json.dump({"deviceProperties": A100, "traceEvents": ev},
@@ -97,7 +112,7 @@ if not ok:
           json.dumps(r["recommendations"], indent=1), file=sys.stderr)
 sys.exit(0 if ok else 1)
 PY
-for c in dtod dispatch bucket; do
+for c in dtod dispatch bucket bucket_sized; do
     "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json"
     check "$c: summary written (exit $?)" [ -s "$T_DIR/$c.json" ]
 done
@@ -110,6 +125,9 @@ check "slow_dispatch: 2 us a call, 28,000 us, 93.27%" \
 check "small_allreduce: one bucket, 925.156 us, 94.89%" \
     python3 "$T_DIR/rp.py" "$T_DIR/bucket.json" small_allreduce 925.15625 \
     94.8878 small_allreduce
+check "small_allreduce, sized: 1 MiB at the large call's 16.78 GB/s, 87.5 us" \
+    python3 "$T_DIR/rp.py" "$T_DIR/bucket_sized.json" small_allreduce 87.5 \
+    2.06612
 
 # the aclop replay on the shared torch_npu export: its aclop calls at the
 # export's median aclnn launch call; the op_compile advice carries it

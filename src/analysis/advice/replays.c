@@ -461,38 +461,46 @@ cmp_start(const void *x, const void *y)
 /* Close a bucket of calls v[0..n): its last call carries the merged
  * call's time, latency + bytes at the largest calls' bandwidth (sized),
  * else latency + what each call took over the latency; the others take
- * none and lose their wait (gone[] marks them for their launches). */
+ * none and no wait (gone[] marks them for their launches). */
 static void
-close_bucket(const struct pr_trace *t, struct pr_cp_graph *g,
-             const struct ar_at *v, size_t n, double bytes, double gbps,
-             int64_t lat, uint8_t *gone, pr_replay_ev_fn ev, void *ctx)
+close_bucket(struct pr_cp_graph *g, const struct ar_at *v, size_t n,
+             double bytes, double gbps, int64_t lat, uint8_t *gone,
+             pr_replay_ev_fn ev, void *ctx)
 {
     struct pr_cp_node *l;
-    int64_t to = lat;
+    int64_t to = lat, sum = 0, w0;
     size_t i;
 
     if (n < 2)
         return;
+    w0 = g->v[v[0].i].w;
+    for (i = 0; i < n; i++) {
+        int64_t d = g->v[v[i].i].dur;
+
+        sum += d;
+        if (!(gbps > 0))
+            to += d > lat ? d - lat : 0;
+    }
+    if (gbps > 0)
+        to = lat + (int64_t)(bytes / gbps);
+    /* the merged call never takes longer than its calls did apart */
+    to = to < sum ? to : sum;
     for (i = 0; i + 1 < n; i++) {
         struct pr_cp_node *p = &g->v[v[i].i];
 
-        if (!(gbps > 0))
-            to += p->dur > lat ? p->dur - lat : 0;
         ev(ctx, p->on_path, p->name, p->dur);
         p->dur = 0;
         p->w = 0;
         gone[v[i].i] = 1;
     }
+    /* the last call carries the bucket (it may grow: the others' bytes
+       move into it) */
     l = &g->v[v[n - 1].i];
-    if (gbps > 0)
-        to = lat + (int64_t)(bytes / gbps);
-    else
-        to += l->dur > lat ? l->dur - lat : 0;
-    if (to < l->dur) {
-        ev(ctx, l->on_path, l->name, l->dur - to);
-        l->dur = to;
-    }
-    (void)t;
+    ev(ctx, l->on_path, l->name, l->dur - to);
+    l->dur = to;
+    /* its start waits as long after its launch as the bucket's first
+       call did (the launch-to-start delay a call on its stream paid) */
+    l->w = l->w > w0 ? l->w : w0;
 }
 
 /* A collective call's host work: c10d's operator (c10d::allreduce_),
@@ -601,15 +609,15 @@ pr_replay_bucket(const struct pr_trace *t, struct pr_cp_graph *g,
         double b = sized ? kernel_bytes(t, &t->events[g->v[v[i].i].ev]) : 0;
 
         if (sized && i > first && bytes + b > BUCKET_BYTES) {
-            close_bucket(t, g, v + first, i - first, bytes,
+            close_bucket(g, v + first, i - first, bytes,
                          sized ? c->ar_gbps : NAN, lat, gone, ev, ctx);
             first = i;
             bytes = 0;
         }
         bytes += b;
     }
-    close_bucket(t, g, v + first, n - first, bytes, sized ? c->ar_gbps : NAN,
-                 lat, gone, ev, ctx);
+    close_bucket(g, v + first, n - first, bytes, sized ? c->ar_gbps : NAN, lat,
+                 gone, ev, ctx);
     /* the merged calls' launches go, and the host work of the calls
        (c10d's operator, its record_param_comms and the NCCL range,
        torch/csrc/distributed/c10d: Ops.cpp, ParamCommsUtils.hpp,
