@@ -343,7 +343,10 @@ pr_replay_dtod(const struct pr_trace *t, struct pr_cp_graph *g,
         /* the copy, its call and the operator's host work before the
            call go: a CUDA-graph tree neither copies a static input nor
            clones an output */
-        ev(ctx, q->on_path, op_name(t, q), q->dur);
+        /* by the copy's own name ("Memcpy DtoD (Device -> Device)"):
+           the copies of inputs and the clones of outputs both run in
+           aten::copy_ */
+        ev(ctx, q->on_path, q->name, q->dur);
         q->dur = 0;
         ev(ctx, h->on_path, h->name, h->dur);
         h->dur = 0;
