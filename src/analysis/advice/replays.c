@@ -90,6 +90,33 @@ scale_pieces(struct pr_cp_graph *g, uint32_t first, uint32_t n, uint32_t name,
     return d;
 }
 
+/* Host edge i of g (its nodes' edge 0, then the end's edges): its
+ * pieces, weight and whether the unchanged path runs through it; 0 when
+ * node i has no host edge. */
+static int
+host_edge(struct pr_cp_graph *g, size_t i, uint32_t *first, uint32_t *n,
+          int64_t **w, int *on_path)
+{
+    if (i < g->n) {
+        struct pr_cp_node *h = &g->v[i];
+
+        if ((h->type != PR_CP_N_HOST && h->type != PR_CP_N_SYNC) ||
+            h->n_pred == 0)
+            return 0;
+        *first = h->pc_first;
+        *n = h->pc_n;
+        *w = &h->pw[0];
+        *on_path = h->on_path;
+        return 1;
+    }
+    i -= g->n;
+    *first = g->end_pc_first[i];
+    *n = g->end_pc_n[i];
+    *w = &g->end_w[i];
+    *on_path = (uint32_t)i == g->end_bind;
+    return 1;
+}
+
 /* ------------------------------------------------------ the cache */
 
 /* A CUDA-graphed compiled function's call (CompiledFunction or
@@ -388,24 +415,8 @@ pr_replay_dispatch(const struct pr_trace *t, struct pr_cp_graph *g,
         int64_t *w;
         int on_path;
 
-        if (i < g->n) {
-            struct pr_cp_node *h = &g->v[i];
-
-            if ((h->type != PR_CP_N_HOST && h->type != PR_CP_N_SYNC) ||
-                h->n_pred == 0)
-                continue;
-            first = h->pc_first;
-            n = h->pc_n;
-            w = &h->pw[0];
-            on_path = h->on_path;
-        } else {
-            size_t e = i - g->n;
-
-            first = g->end_pc_first[e];
-            n = g->end_pc_n[e];
-            w = &g->end_w[e];
-            on_path = (uint32_t)e == g->end_bind;
-        }
+        if (!host_edge(g, i, &first, &n, &w, &on_path))
+            continue;
         for (k = 0; k < n; k++) {
             struct pr_cp_piece *p = &g->pc[first + k];
             const char *nm;
@@ -537,22 +548,8 @@ host_work(const struct pr_trace *t, struct pr_cp_graph *g, uint32_t op,
         int64_t *w;
         int on_path;
 
-        if (i < g->n) {
-            struct pr_cp_node *h = &g->v[i];
-
-            if ((h->type != PR_CP_N_HOST && h->type != PR_CP_N_SYNC) ||
-                h->n_pred == 0)
-                continue;
-            first = h->pc_first;
-            n = h->pc_n;
-            w = &h->pw[0];
-            on_path = h->on_path;
-        } else {
-            first = g->end_pc_first[i - g->n];
-            n = g->end_pc_n[i - g->n];
-            w = &g->end_w[i - g->n];
-            on_path = (uint32_t)(i - g->n) == g->end_bind;
-        }
+        if (!host_edge(g, i, &first, &n, &w, &on_path))
+            continue;
         for (j = 0; j < n; j++) {
             uint32_t nm = g->pc[first + j].name;
 

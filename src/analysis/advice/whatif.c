@@ -1748,27 +1748,24 @@ compile_gain(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
         if (!put_text(r, text))
             return 0;
     }
-    if (pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT &&
-        pr_sget_is(pr_sget_str(w, PR_K_ID), "aclop_binary")) {
-        fmt_us(pr_sget_num(w, PR_K_GAIN_US), g, sizeof(g));
-        snprintf(text, sizeof(text),
-                 "%s Replayed with each aclop call taking the export's "
-                 "median launch call of a binary kernel (its aclnn* calls) "
-                 "and the NPU's wait inside the aclop calls gone, the step "
-                 "is %s shorter (%.1f%%).",
-                 pr_sget_str_or(r, PR_K_TEXT, ""), g,
-                 pr_sget_num(w, PR_K_GAIN_PCT));
-        return put_text(r, text);
-    }
     if (pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT) {
+        /* binary kernels (aclop_binary, issue #31) or the compile steps
+           alone (op_compile), whichever saves more */
+        int binary = pr_sget_is(pr_sget_str(w, PR_K_ID), "aclop_binary");
+
         fmt_us(pr_sget_num(w, PR_K_GAIN_US), g, sizeof(g));
         snprintf(text, sizeof(text),
-                 "%s Replayed without the compile steps (and the device "
-                 "idle that falls inside them, since the device waited for "
-                 "the host to compile), the step is %s shorter (%.1f%%); "
-                 "the aclop path's execution is kept.",
-                 pr_sget_str_or(r, PR_K_TEXT, ""), g,
-                 pr_sget_num(w, PR_K_GAIN_PCT));
+                 "%s Replayed %s, the step is %s shorter "
+                 "(%.1f%%)%s.",
+                 pr_sget_str_or(r, PR_K_TEXT, ""),
+                 binary ? "with each aclop call taking the export's median "
+                          "launch call of a binary kernel (its aclnn* calls) "
+                          "and the NPU's wait inside the aclop calls gone"
+                        : "without the compile steps (and the device idle "
+                          "that falls inside them, since the device waited "
+                          "for the host to compile)",
+                 g, pr_sget_num(w, PR_K_GAIN_PCT),
+                 binary ? "" : "; the aclop path's execution is kept");
         return put_text(r, text);
     }
     if (aclop > 0 && path > 0) {
