@@ -34,6 +34,16 @@
 #    latency + 1 MiB at 16.777 GB/s (62.5 us) = 112.5 us in place of
 #    200 us, starting at 30 us as the bucket's first call did (its 30 us
 #    launch-to-start wait on the free stream): 87.5 us saved (2.066%).
+#  aclop (a torch_npu trace_view.json): AscendCL@aclnnMm (10 us, the
+#    export's only binary-kernel launch call, so its median) and a 580 us
+#    AscendCL@aclopCompileAndExecute (its opCompile step 62-82 us) on the
+#    dequeue thread; on the NPU a MatMul (30-50 us), a TransData (300-310
+#    us) and Conv2D1 (650-750 us); the host's sync ends at 755 us, the
+#    step at 760 us.  TransData's 250 us wait holds 20 us in the compile
+#    step and 220 us in the rest of the call, Conv2D1's 340 us wait 330 us
+#    in the call.  With the call at 10 us those waits go: TransData runs
+#    60-70 us, Conv2D1 80-180 us, the sync ends at 185 us, the step at
+#    190 us: 570 us saved (75%), and op_compile carries it.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -89,6 +99,35 @@ cases = {
 for name, ev in cases.items():
     json.dump({"deviceProperties": A100, "traceEvents": ev},
               open("%s/%s.pt.trace.json" % (d, name), "w"))
+def A(name, pid, tid, ts, dur, cat=None, **args):
+    e = {"ph": "X", "name": name, "pid": pid, "tid": tid,
+         "ts": "%.3f" % (1000000 + ts), "dur": float(dur)}
+    if cat:
+        e["cat"] = cat
+    if args:
+        e["args"] = args
+    return e
+def task(name, ts, dur, tid, kind="AI_CORE"):
+    return A(name, 900, 2, ts, dur, **{"Task Type": kind,
+             "Physic Stream Id": 2, "Task Id": tid})
+def proc(pid, name):
+    return {"ph": "M", "name": "process_name", "pid": pid, "tid": 0,
+            "args": {"name": name}}
+json.dump([A("ProfilerStep#1", 100, 100, 0, 760, "cpu_op"),
+           A("aten::conv2d", 100, 100, 10, 20, "cpu_op",
+             **{"Sequence number": 1, "Fwd thread id": 0}),
+           A("AscendCL@aclrtSynchronizeDevice", 800, 100, 40, 715),
+           A("AscendCL@aclnnMm", 800, 200, 10, 10),
+           A("AscendCL@aclopCompileAndExecute", 800, 200, 60, 580),
+           A("AscendCL@opCompile", 800, 200, 62, 20),
+           task("aclnnMm_MatMulV2_MatMulV2", 30, 20, 9),
+           task("trans_TransData_0", 300, 10, 10, "AI_VECTOR_CORE"),
+           task("Conv2D1", 650, 100, 11),
+           proc(100, "Python"), proc(800, "CANN"),
+           proc(900, "Ascend Hardware"),
+           {"ph": "M", "name": "process_labels", "pid": 900, "tid": 0,
+            "args": {"labels": "NPU 0"}}],
+          open("%s/trace_view.json" % d, "w"))
 PY
 
 # rp.py FILE ID GAIN_US PCT [REC]: the what_if row ID predicts GAIN_US (mean
@@ -104,6 +143,7 @@ ok = (x is not None and abs(x["gain_us"] - float(sys.argv[3])) < 0.01 and
       len(x["evidence"]) > 0)
 if ok and len(sys.argv) > 5:
     rec = [y for y in r["recommendations"] if y["id"] == sys.argv[5]]
+    # (the recommendation a replay backs: its id, or op_compile's)
     ok = (len(rec) == 1 and rec[0]["gain_us"] == x["gain_us"] and
           rec[0]["gain_note"].startswith("replayed: ") and
           "bound_us" not in rec[0])
@@ -128,6 +168,10 @@ check "small_allreduce: one bucket, 925.156 us, 94.89%" \
 check "small_allreduce, sized: 1 MiB at the large call's 16.78 GB/s, 87.5 us" \
     python3 "$T_DIR/rp.py" "$T_DIR/bucket_sized.json" small_allreduce 87.5 \
     2.06612
+"$PR_BIN" -q --input "$T_DIR/trace_view.json" --json "$T_DIR/aclop.json"
+check "aclop_binary: the aclop call at the aclnn call's 10 us, 570 us, 75%" \
+    python3 "$T_DIR/rp.py" "$T_DIR/aclop.json" aclop_binary 570 75 \
+    op_compile
 
 # the aclop replay on the shared torch_npu export: its aclop calls at the
 # export's median aclnn launch call; the op_compile advice carries it
