@@ -905,6 +905,8 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
     if (st == PR_OK)
         st = pr_whatif_recommend(run, err);
+    if (st == PR_OK && !pr_recommend_demote(run, notes))
+        st = pr_error_set(err, PR_E_NOMEM, "out of memory (recommend)");
     if (st == PR_OK)
         st = pr_whatif_verdict(run, err);
     if (st == PR_OK && t->laid_out)

@@ -271,4 +271,11 @@ PR_NODISCARD enum pr_status pr_hostcov_fill(const struct pr_trace *t,
                                             cJSON *run, struct pr_notes *notes,
                                             struct pr_error *err);
 
+/* The low-utilization findings that are not the advice of a larger
+ * batch (no gain: recommend.c) moved from run.recommendations to Data
+ * quality rows (kinds "no_workload", "no_launch_calls",
+ * "low_utilization").  After pr_whatif_recommend, before the verdict.
+ * 0 when out of memory. */
+int pr_recommend_demote(cJSON *run, struct pr_notes *notes);
+
 #endif

@@ -273,20 +273,27 @@ low_util_advice(const struct rctx *c, char *buf, size_t cap)
 }
 
 /* Why the low-utilization advice claims no gain when it is not the
- * advice of a larger batch (the replay is twice the batch). */
+ * advice of a larger batch (the replay is twice the batch); the three
+ * notes also say which Data quality row it becomes (pr_recommend_demote). */
+static const char low_util_empty[] =
+    "no change replayed: the capture holds almost no device work (the text "
+    "says so)";
+static const char low_util_blind[] =
+    "no change replayed: the trace cannot tell whether a larger batch would "
+    "help (the text says why)";
+static const char low_util_other[] =
+    "no change replayed: a larger batch is not the fix here (the text says "
+    "why); the cause it names carries its own gain where its finding fires";
+
 static const char *
 low_util_note(const struct rctx *c)
 {
     if (near_empty(c))
-        return "no change replayed: the capture holds almost no device "
-               "work (the text says so)";
+        return low_util_empty;
     if (!copy_bound(c) &&
         (no_launch_times(c) || !isfinite(c->hd->idle_host_share)))
-        return "no change replayed: the trace cannot tell whether a larger "
-               "batch would help (the text says why)";
-    return "no change replayed: a larger batch is not the fix here (the "
-           "text says why); the cause it names carries its own gain where "
-           "its finding fires";
+        return low_util_blind;
+    return low_util_other;
 }
 
 /* --------------------------------------------- the plugin's rules (7.5) */
@@ -2152,6 +2159,54 @@ run_rules(struct rctx *c)
     rule_low_occupancy(c);
     rule_low_block_dim(c);
     rule_dtype_conversions(c);
+}
+
+/* Low utilization is a recommendation only as the advice of a larger
+ * batch, which carries the replay's gain (the host starves the device).
+ * Otherwise its text tells the user nothing to change: a capture of
+ * almost no device work (HTA's call_stack, one kernel), a trace that
+ * cannot say why the device idles (an op_summary CSV, no launch calls),
+ * or idle time another cause holds (HTA's trace_filter: host stalls
+ * between bursts of queued work, which host_ops names).  It then stands
+ * in Data quality, in its own words, with why it is no finding (issue
+ * #31: a rule with no gain on the critical path does not fire). */
+int
+pr_recommend_demote(cJSON *run, struct pr_notes *notes)
+{
+    cJSON *recs = cJSON_GetObjectItemCaseSensitive(run, PR_K_RECOMMENDATIONS);
+    cJSON *r, *next;
+    char text[REC_TEXT + 400];
+
+    for (r = recs != NULL ? recs->child : NULL; r != NULL; r = next) {
+        const char *note = pr_sget_str(r, PR_K_GAIN_NOTE), *kind, *why;
+
+        next = r->next;
+        if (!pr_sget_is(pr_sget_str(r, PR_K_ID), "low_gpu_utilization") ||
+            !isnan(pr_sget_num(r, PR_K_GAIN_US)) || note == NULL)
+            continue;
+        if (strcmp(note, low_util_empty) == 0) {
+            /* "no_": the Recommendations part says checks could not run */
+            kind = "no_workload";
+            why = "what would raise it is not known until steps of the "
+                  "workload itself are profiled";
+        } else if (strcmp(note, low_util_blind) == 0) {
+            kind = "no_launch_calls";
+            why = "what holds the device back is not in the trace";
+        } else if (strcmp(note, low_util_other) == 0) {
+            kind = "low_utilization";
+            why = "the cause it names is what to change, and its own "
+                  "finding covers it where one fires";
+        } else {
+            continue;
+        }
+        snprintf(text, sizeof(text),
+                 "%s Not a recommendation (no change to replay for a "
+                 "gain): %s.",
+                 pr_sget_str_or(r, PR_K_TEXT, ""), why);
+        pr_notes_row(notes, kind, 1, text);
+        cJSON_Delete(cJSON_DetachItemViaPointer(recs, r));
+    }
+    return !notes->failed;
 }
 
 enum pr_status
