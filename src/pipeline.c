@@ -1800,10 +1800,15 @@ print_brief(const cJSON *sum, int quiet)
                            pr_sget_long(fd, PR_K_RANK, -1),
                            pr_sget_str_or(fd, PR_K_TITLE, ""), gain,
                            pr_sget_str_or(fd, PR_K_ID, ""));
+            /* a gain from a stated model (a pipeline's balance, the step
+               trace's interval) rests on no path node: its evidence is
+               the model (stages.c, recommend.c) */
             if (ev[0] != '\0')
                 pr_term_printf(
                     stdout, "     %s%s\n",
-                    isnan(pr_sget_num(fd, PR_K_GAIN_US)) ? ""
+                    isnan(pr_sget_num(fd, PR_K_GAIN_US)) ||
+                            strncmp(ev, "Model, not a replay", 19) == 0
+                        ? ""
                     : pr_sget_is(pr_sget_str(fd, PR_K_ID), "host_sync")
                         ? "evidence: "
                         : "on the path: ",

@@ -11,6 +11,7 @@
 #include "profreport/jobs.h"
 #include "profreport/keys.h"
 #include "profreport/sget.h"
+#include "profreport/stages.h"
 #include "profreport/summary.h"
 
 #include "internal.h"
@@ -282,6 +283,15 @@ pr_summary_add_run(cJSON *s, const struct pr_trace *t, const char *worker,
         cJSON_Delete(run);
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
+    /* the last rank of a MindSpore cluster folder in: its pipeline stages'
+       balance gives the stage findings of every rank their gain, here,
+       where a report that reads the input again for its runs in full gets
+       it too (the job's views see lite runs) */
+    if (t->next == NULL &&
+        pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_PHASES), PR_K_SOURCE),
+                   "ascend_cluster_analyse"))
+        return pr_stages_gains(cJSON_GetObjectItemCaseSensitive(s, PR_K_RUNS),
+                               err);
     return PR_OK;
 }
 

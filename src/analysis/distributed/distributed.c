@@ -597,7 +597,9 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
     emit_comm_ops(w, n, d, &ok);
     emit_stragglers(w, n, all_ranks, d, &ok);
     free(w);
-    if (ok && pr_stages_build(runs, d, err) != PR_OK) {
+    if (ok &&
+        pr_stages_build(cJSON_GetObjectItemCaseSensitive(summary, PR_K_RUNS), d,
+                        err) != PR_OK) {
         cJSON_Delete(d);
         return PR_E_NOMEM;
     }

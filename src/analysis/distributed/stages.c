@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "profreport/keys.h"
+#include "profreport/schema.h"
 #include "profreport/sget.h"
 #include "profreport/stages.h"
 
@@ -19,7 +20,7 @@
 
 /* One rank: its index among the runs read, and its figures per step. */
 struct rk {
-    const cJSON *run;
+    cJSON *run; /* borrowed: its recommendations get the balance's gain */
     double rank;
     double computing, alone, freet, bubble, step; /* means; NaN unknown */
     double p2p_wait;                              /* per step; NaN none */
@@ -376,9 +377,161 @@ emit_finding(const struct ctx *c, const struct stage *st, size_t n, size_t hi,
     pr_emit_str(o, PR_K_FINDING, text, ok);
 }
 
+/* ------------------------------------------- what balancing would save */
+
+/* Balanced stages (issue #31's "a pipeline stage balanced"), a model and
+ * not the step graph's replay (the export holds no compute tasks for the
+ * stages, only their cluster table's figures).  1F1B: m microbatches
+ * through p stages take about (m + p - 1) x the slowest stage's time per
+ * microbatch, so a step's compute-bound part is (m + p - 1) / m x the
+ * slowest stage's compute a step.  Balanced (layers moved until each
+ * stage computes the stages' mean), it is (m + p - 1) / m x the mean.
+ * The exports do not give m (MindSpore's micro_batch_num), so the gain is
+ * claimed as m grows, its least: the slowest stage's compute above the
+ * stages' mean, (m + p - 1) / m times less than the model's gain. */
+struct balance {
+    double gain_us;   /* the slowest stage's compute above the mean */
+    double mean_us;   /* the stages' mean compute a step */
+    size_t p;         /* stages with a computation time */
+    char stages[400]; /* "14.8 ms (ranks 0, 1), 123.2 ms (ranks 2, 3)" */
+};
+
+static int
+balance_of(const struct ctx *c, const struct stage *st, size_t n, size_t hi,
+           struct balance *b)
+{
+    size_t i, len = 0;
+    double sum = 0;
+
+    memset(b, 0, sizeof(*b));
+    for (i = 0; i < n; i++) {
+        char ranks[200];
+
+        if (isnan(st[i].computing))
+            continue;
+        sum += st[i].computing;
+        b->p++;
+        rank_list(c, &st[i], ranks, sizeof(ranks));
+        len = pr_append(b->stages, sizeof(b->stages), len,
+                        "%s%.1f ms (rank%s %s)", len ? ", " : "",
+                        st[i].computing / 1000.0, strchr(ranks, ',') ? "s" : "",
+                        ranks);
+    }
+    if (b->p < 2 || isnan(st[hi].computing))
+        return 0;
+    b->mean_us = sum / (double)b->p;
+    b->gain_us = st[hi].computing - b->mean_us;
+    return b->gain_us > 0;
+}
+
+/* o[key] = v, replacing what is there (a merged job's runs may hold it
+ * already). */
+static void
+put(cJSON *o, const char *key, cJSON *v, int *ok)
+{
+    if (!*ok)
+        return;
+    if (v == NULL || !pr_sput(o, key, v)) {
+        cJSON_Delete(v);
+        *ok = 0;
+    }
+}
+
+/* The recommendation of run that balancing the stages answers: the
+ * slower stage's pipeline_stage, or the faster one's communication
+ * finding that names its pipeline bubble (producer.c); NULL none. */
+static cJSON *
+stage_rec(cJSON *run)
+{
+    cJSON *r;
+
+    cJSON_ArrayForEach(
+        r, cJSON_GetObjectItemCaseSensitive(run, PR_K_RECOMMENDATIONS))
+    {
+        const char *id = pr_sget_str(r, PR_K_ID);
+
+        if (pr_sget_is(id, "pipeline_stage") ||
+            (pr_sget_is(id, PR_K_COMMUNICATION) &&
+             strstr(pr_sget_str_or(r, PR_K_TEXT, ""), "pipeline bubble")))
+            return r;
+    }
+    return NULL;
+}
+
+/* The verdict's row of recommendation id in run: its gain, Saves and Of
+ * step cells and, as its evidence, the model (whatif.c writes the rows
+ * before the job's stages are known). */
+static void
+put_verdict(cJSON *run, const char *id, double gain, double pct,
+            const char *note, int *ok)
+{
+    cJSON *f;
+    char cell[64];
+
+    cJSON_ArrayForEach(f, pr_sget(pr_sget(run, PR_K_VERDICT), PR_K_FINDINGS))
+    {
+        if (!pr_sget_is(pr_sget_str(f, PR_K_ID), id))
+            continue;
+        put(f, PR_K_GAIN_US, cJSON_CreateNumber(gain), ok);
+        put(f, PR_K_GAIN_PCT, cJSON_CreateNumber(pct), ok);
+        put(f, PR_K_BOUND_US, cJSON_CreateNull(), ok);
+        snprintf(cell, sizeof(cell), "%.1f ms", gain / 1000.0);
+        put(f, PR_K_SAVES, cJSON_CreateString(cell), ok);
+        snprintf(cell, sizeof(cell), "%.1f%%", pct);
+        put(f, PR_K_OF_STEP, cJSON_CreateString(cell), ok);
+        put(f, PR_K_EVIDENCE, cJSON_CreateString(note), ok);
+        if (*ok && !pr_schema_order(f, PR_SO_RUNS_VERDICT_FINDINGS))
+            *ok = 0;
+    }
+}
+
+/* Each rank's stage finding gets the balance's gain, against its median
+ * step (the step its finding's text names). */
+static void
+put_gains(const struct ctx *c, const struct balance *b, int *ok)
+{
+    char note[1200];
+    size_t i;
+
+    for (i = 0; i < c->n && *ok; i++) {
+        cJSON *run = c->rk[i].run, *r = stage_rec(run);
+        double step =
+            pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEDIAN_US);
+        double pct = 100.0 * b->gain_us / step;
+
+        if (r == NULL || !(step > 0) || !(pct >= 1.0))
+            continue;
+        snprintf(note, sizeof(note),
+                 "model, not a replay (the export holds no compute tasks "
+                 "for the stages): in a 1F1B pipeline, m microbatches "
+                 "through p stages take about (m + p - 1) times the slowest "
+                 "stage's time per microbatch; balanced, each stage computes "
+                 "the stages' mean. The stages compute %s a step (%s), mean "
+                 "%.1f ms. The export does not give m (micro_batch_num), so "
+                 "the gain claimed is the least the model allows (m large): "
+                 "the slowest stage's %.1f ms a step above the mean, of this "
+                 "rank's %.1f ms median step; with m microbatches it is "
+                 "(m + %zu)/m times that",
+                 b->stages,
+                 c->named ? "computation_time, MindSpore's "
+                            "ascend_cluster_analyse"
+                          : "Computing, step_trace_time.csv",
+                 b->mean_us / 1000.0, b->gain_us / 1000.0, step / 1000.0,
+                 b->p - 1);
+        put(r, PR_K_GAIN_NOTE, cJSON_CreateString(note), ok);
+        put(r, PR_K_GAIN_US, cJSON_CreateNumber(b->gain_us), ok);
+        put(r, PR_K_GAIN_PCT, cJSON_CreateNumber(pct), ok);
+        if (*ok && !pr_schema_order(r, PR_SO_RUNS_RECOMMENDATIONS))
+            *ok = 0;
+        note[0] = (char)(note[0] - 'a' + 'A');
+        put_verdict(run, pr_sget_str(r, PR_K_ID), b->gain_us, pct, note, ok);
+    }
+}
+
 static void
 emit_pipeline(const struct ctx *c, cJSON *d, int *ok)
 {
+    struct balance b;
     struct stage *st = calloc(c->n, sizeof(*st));
     size_t n, i, hi = 0;
     cJSON *o, *arr;
@@ -389,13 +542,20 @@ emit_pipeline(const struct ctx *c, cJSON *d, int *ok)
     }
     n = collect_stages(c, st);
     if (n < 2) {
-        pr_emit_null(d, PR_K_PIPELINE, ok);
+        if (d != NULL)
+            pr_emit_null(d, PR_K_PIPELINE, ok);
         free(st);
         return;
     }
     for (i = 1; i < n; i++)
         if (fmax_known(st[i].computing, -1) > fmax_known(st[hi].computing, -1))
             hi = i;
+    if (d == NULL) { /* the gains alone (pr_stages_gains) */
+        if (balance_of(c, st, n, hi, &b))
+            put_gains(c, &b, ok);
+        free(st);
+        return;
+    }
     o = pr_emit_obj(d, PR_K_PIPELINE, ok);
     if (c->named)
         pr_emit_str(o, PR_K_METHOD,
@@ -422,14 +582,22 @@ emit_pipeline(const struct ctx *c, cJSON *d, int *ok)
         emit_stage(c, &st[i], pr_emit_obj(arr, NULL, ok), ok);
     pr_emit_num(o, PR_K_SLOWEST_STAGE, (double)hi, ok);
     emit_finding(c, st, n, hi, o, ok);
+    if (balance_of(c, st, n, hi, &b))
+        put_gains(c, &b, ok);
     free(st);
 }
 
 enum pr_status
-pr_stages_build(const cJSON *runs, cJSON *d, struct pr_error *err)
+pr_stages_gains(cJSON *runs, struct pr_error *err)
+{
+    return pr_stages_build(runs, NULL, err);
+}
+
+enum pr_status
+pr_stages_build(cJSON *runs, cJSON *d, struct pr_error *err)
 {
     struct ctx c = {0};
-    const cJSON *run;
+    cJSON *run;
     size_t *chain = NULL, i;
     int ok = 1;
 
@@ -449,7 +617,7 @@ pr_stages_build(const cJSON *runs, cJSON *d, struct pr_error *err)
     chain = ok ? calloc(c.n + 1, sizeof(*chain)) : NULL;
     if (chain != NULL && (form_stages(&c, chain) > 0 || named_stages(&c) > 1))
         emit_pipeline(&c, d, &ok);
-    else if (ok && chain != NULL)
+    else if (ok && chain != NULL && d != NULL)
         pr_emit_null(d, PR_K_PIPELINE, &ok);
     for (i = 0; i < c.n_g; i++)
         free(c.g[i].has);
