@@ -28,10 +28,16 @@ for rank, rid in ((0, 'communication'), (1, 'pipeline_stage')):
     assert abs(f['gain_us'] - 54466.35) < 0.01, (rank, f)
     assert abs(f['gain_pct'] - 30.4281) < 0.001, (rank, f)
     assert f['gain_note'].startswith('model, not a replay'), f
-    assert '(m + 1)/m' in f['gain_note'] and 'mean 68.4 ms' in f['gain_note'], f
+    assert '(m + 1)/m' in f['gain_note'] and \\
+        \"stages' mean, 68.4 ms a step\" in f['gain_note'], f
     v = [x for x in runs[rank]['verdict']['findings'] if x['id'] == rid][0]
     assert v['saves'] == '54.5 ms' and v['of_step'] == '30.4%', v
     assert v['evidence'].startswith('Model, not a replay'), v
+    # ranked by that gain: first, before rank 1's communication finding,
+    # which claims none (its replay misses the steps by over 2%)
+    assert runs[rank]['recommendations'][0]['id'] == rid, runs[rank]['recommendations']
+    assert v['rank'] == 1, runs[rank]['verdict']['findings']
+assert [f['rank'] for f in runs[1]['verdict']['findings']] == [1, 2], runs[1]['verdict']
 " "$T_DIR/pp2.json"
 else
     [ -f "$T_DIR/pp2.err" ] && sed 's/^/# /' "$T_DIR/pp2.err"

@@ -463,14 +463,12 @@ rule_step_interval(struct rctx *c)
        the interval holds none of the step's device work (issue #31's
        "the data loader's wait gone") */
     snprintf(note, sizeof(note),
-             "model, not a replay: MindSpore's step trace splits the median "
-             "step into the step interval (%.1f ms), FP+BP (%.1f ms) and "
-             "tail (%.1f ms), and the interval holds none of the step's "
-             "device work; a data pipeline that keeps up (dataset sink mode, "
-             "prefetching) takes the interval out of the step, so the gain "
-             "is the interval, of the median step: an upper bound (host work "
-             "between steps, if any, stays)",
-             iv / 1000.0, fb / 1000.0, tl / 1000.0);
+             "model, not a replay: the step interval (%.1f ms of the %.1f "
+             "ms median step, MindSpore's step trace) holds none of the "
+             "step's device work, and a data pipeline that keeps up takes "
+             "it out of the step; an upper bound (host work between steps, "
+             "if any, stays)",
+             iv / 1000.0, step / 1000.0);
     pr_emit_str(o, PR_K_GAIN_NOTE, note, &c->ok);
     pr_emit_num(o, PR_K_GAIN_US, iv, &c->ok);
     pr_emit_num(o, PR_K_GAIN_PCT, 100.0 * iv / step, &c->ok);

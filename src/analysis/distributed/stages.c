@@ -458,6 +458,20 @@ stage_rec(cJSON *run)
     return NULL;
 }
 
+/* The verdict's row of recommendation id in run; NULL none. */
+static cJSON *
+find_row(cJSON *run, const char *id)
+{
+    cJSON *f;
+
+    cJSON_ArrayForEach(f, pr_sget(pr_sget(run, PR_K_VERDICT), PR_K_FINDINGS))
+    {
+        if (pr_sget_is(pr_sget_str(f, PR_K_ID), id))
+            return f;
+    }
+    return NULL;
+}
+
 /* The verdict's row of recommendation id in run: its gain, Saves and Of
  * step cells and, as its evidence, the model (whatif.c writes the rows
  * before the job's stages are known). */
@@ -485,8 +499,60 @@ put_verdict(cJSON *run, const char *id, double gain, double pct,
     }
 }
 
+/* Move item `it` of arr (a recommendation or a verdict row with gain g)
+ * before the first item that ranks below it, as whatif.c ranks them:
+ * replayed or modelled gains first, largest first; twice the batch's and
+ * the ones without a gain after. */
+static void
+rerank(cJSON *arr, cJSON *it, double g)
+{
+    cJSON *x;
+
+    cJSON_ArrayForEach(x, arr)
+    {
+        double v = pr_sget_num(x, PR_K_GAIN_US);
+
+        if (x == it)
+            return; /* nothing above it ranks lower */
+        if (isnan(v) || v < g ||
+            pr_sget_is(pr_sget_str(x, PR_K_ID), "low_gpu_utilization"))
+            break;
+    }
+    if (x == NULL)
+        return;
+    cJSON_DetachItemViaPointer(arr, it);
+    if (x == arr->child) { /* cJSON_InsertItemInArray would do the same */
+        it->next = x;
+        it->prev = x->prev;
+        x->prev = it;
+        arr->child = it;
+    } else {
+        it->prev = x->prev;
+        it->next = x;
+        x->prev->next = it;
+        x->prev = it;
+    }
+}
+
+/* The verdict's rows numbered again after a move. */
+static void
+renumber(cJSON *findings)
+{
+    cJSON *f;
+    double n = 0;
+
+    cJSON_ArrayForEach(f, findings)
+    {
+        cJSON *k = cJSON_GetObjectItemCaseSensitive(f, PR_K_RANK);
+
+        if (cJSON_IsNumber(k))
+            cJSON_SetNumberValue(k, ++n);
+    }
+}
+
 /* Each rank's stage finding gets the balance's gain, against its median
- * step (the step its finding's text names). */
+ * step (the step its finding's text names), and its place among the
+ * run's findings by that gain. */
 static void
 put_gains(const struct ctx *c, const struct balance *b, int *ok)
 {
@@ -494,30 +560,26 @@ put_gains(const struct ctx *c, const struct balance *b, int *ok)
     size_t i;
 
     for (i = 0; i < c->n && *ok; i++) {
-        cJSON *run = c->rk[i].run, *r = stage_rec(run);
+        cJSON *run = c->rk[i].run, *r = stage_rec(run), *f;
         double step =
             pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEDIAN_US);
         double pct = 100.0 * b->gain_us / step;
 
         if (r == NULL || !(step > 0) || !(pct >= 1.0))
             continue;
+        /* the figures first: the PDF's verdict cell shows ~250 chars */
         snprintf(note, sizeof(note),
-                 "model, not a replay (the export holds no compute tasks "
-                 "for the stages): in a 1F1B pipeline, m microbatches "
-                 "through p stages take about (m + p - 1) times the slowest "
-                 "stage's time per microbatch; balanced, each stage computes "
-                 "the stages' mean. The stages compute %s a step (%s), mean "
-                 "%.1f ms. The export does not give m (micro_batch_num), so "
-                 "the gain claimed is the least the model allows (m large): "
-                 "the slowest stage's %.1f ms a step above the mean, of this "
-                 "rank's %.1f ms median step; with m microbatches it is "
-                 "(m + %zu)/m times that",
-                 b->stages,
-                 c->named ? "computation_time, MindSpore's "
-                            "ascend_cluster_analyse"
-                          : "Computing, step_trace_time.csv",
-                 b->mean_us / 1000.0, b->gain_us / 1000.0, step / 1000.0,
-                 b->p - 1);
+                 "model, not a replay: balanced, each stage computes the "
+                 "stages' mean, %.1f ms a step (they compute %s: %s), so the "
+                 "slowest sheds %.1f ms of this rank's %.1f ms median step. "
+                 "1F1B: a step is about (m + p - 1) x the slowest stage's "
+                 "time per microbatch; the export holds no compute tasks to "
+                 "replay and does not give m (micro_batch_num), so this is "
+                 "the least the model allows (m large); with m microbatches "
+                 "it is (m + %zu)/m times that",
+                 b->mean_us / 1000.0, b->stages,
+                 c->named ? "computation_time" : "Computing",
+                 b->gain_us / 1000.0, step / 1000.0, b->p - 1);
         put(r, PR_K_GAIN_NOTE, cJSON_CreateString(note), ok);
         put(r, PR_K_GAIN_US, cJSON_CreateNumber(b->gain_us), ok);
         put(r, PR_K_GAIN_PCT, cJSON_CreateNumber(pct), ok);
@@ -525,6 +587,17 @@ put_gains(const struct ctx *c, const struct balance *b, int *ok)
             *ok = 0;
         note[0] = (char)(note[0] - 'a' + 'A');
         put_verdict(run, pr_sget_str(r, PR_K_ID), b->gain_us, pct, note, ok);
+        rerank(cJSON_GetObjectItemCaseSensitive(run, PR_K_RECOMMENDATIONS), r,
+               b->gain_us);
+        f = find_row(run, pr_sget_str(r, PR_K_ID));
+        if (f != NULL) {
+            cJSON *rows = cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetObjectItemCaseSensitive(run, PR_K_VERDICT),
+                PR_K_FINDINGS);
+
+            rerank(rows, f, b->gain_us);
+            renumber(rows);
+        }
     }
 }
 
