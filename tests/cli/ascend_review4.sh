@@ -75,6 +75,19 @@ assert f[0]['gain_us'] == m['iteration_interval_us'], (f[0], m)
 assert abs(f[0]['gain_pct'] - 100 * iv / step) < 0.01, (f[0]['gain_pct'], step)
 assert f[0]['gain_note'].startswith('model, not a replay'), f[0]
 " "$T_DIR/fix.json" "$S/mindspore/fixtures/step_trace_raw_0_detail_time.csv"
+    # its 3 tasks beside FP+BP of 17 ms a step: the low utilization is the
+    # task list's, a Data quality row that says so, no recommendation
+    check "fixtures: low utilization of a task list the step trace outweighs is a Data quality row" \
+        python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+r = [x for x in s['runs'] if x['worker'] == 'rank0' and x.get('step_trace')][0]
+assert 'low_gpu_utilization' not in [x['id'] for x in r['recommendations']], r['recommendations']
+d = [x for x in r['diagnostics'] if x['kind'] == 'no_device_tasks']
+fb = r['step_trace']['median']['fp_and_bp_us']
+assert len(d) == 1 and 'FP+BP at %.1f ms a step' % (fb / 1000) in d[0]['text'], r['diagnostics']
+assert 'almost no NPU work' not in d[0]['text'], d
+" "$T_DIR/fix.json"
     check "fixtures: 'Step interval' only, never 'Iteration interval'" \
         python3 -c "
 import sys

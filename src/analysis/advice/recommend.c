@@ -142,6 +142,23 @@ near_empty(const struct rctx *c)
            step_device_us(c) < NEAR_EMPTY_US;
 }
 
+/* FP+BP of MindSpore's step trace, median; NaN without one. */
+static double
+step_fpbp_us(const struct rctx *c)
+{
+    return pr_sget_num(pr_sget(pr_sget(c->run, PR_K_STEP_TRACE), PR_K_MEDIAN),
+                       PR_K_FP_AND_BP_US);
+}
+
+/* A near-empty task list whose step trace times ten times its device
+ * work as FP+BP: the export lacks the device's tasks (MindSpore's
+ * fixtures: 3 tasks, FP+BP 17.1 ms a step), not the capture its work. */
+static int
+tasks_lacking(const struct rctx *c)
+{
+    return near_empty(c) && step_fpbp_us(c) > 10.0 * step_device_us(c);
+}
+
 static int
 host_starved(const struct rctx *c)
 {
@@ -235,6 +252,24 @@ low_util_advice(const struct rctx *c, char *buf, size_t cap)
 {
     char why[640];
 
+    if (tasks_lacking(c)) {
+        /* MindSpore's step trace times the device's forward and backward
+           work that the task list lacks (the fixtures: FP+BP 17.1 ms a
+           step, 3 tasks): the utilization is the list's, not the
+           device's */
+        char in[64] = "none of their time in the steps' breakdown";
+
+        if (step_device_us(c) > 0)
+            snprintf(in, sizeof(in), "%.0f us a step", step_device_us(c));
+        snprintf(buf, cap,
+                 "The export holds almost none of the %s's tasks (%.0f kernel "
+                 "call%s, %s) while MindSpore's step trace times FP+BP at "
+                 "%.1f ms a step: the utilization is the task list's, not "
+                 "the %s's.",
+                 dev_word(c), kernel_calls(c), kernel_calls(c) == 1 ? "" : "s",
+                 in, step_fpbp_us(c) / 1000.0, dev_word(c));
+        return;
+    }
     if (near_empty(c)) {
         snprintf(buf, cap,
                  "The capture holds almost no %s work (%.0f kernel call%s, "
@@ -278,6 +313,9 @@ low_util_advice(const struct rctx *c, char *buf, size_t cap)
 static const char low_util_empty[] =
     "no change replayed: the capture holds almost no device work (the text "
     "says so)";
+static const char low_util_lacks[] =
+    "no change replayed: the export holds almost none of the device's tasks "
+    "(the text says so)";
 static const char low_util_blind[] =
     "no change replayed: the trace cannot tell whether a larger batch would "
     "help (the text says why)";
@@ -288,6 +326,8 @@ static const char low_util_other[] =
 static const char *
 low_util_note(const struct rctx *c)
 {
+    if (tasks_lacking(c))
+        return low_util_lacks;
     if (near_empty(c))
         return low_util_empty;
     if (!copy_bound(c) &&
@@ -2189,6 +2229,9 @@ pr_recommend_demote(cJSON *run, struct pr_notes *notes)
             kind = "no_workload";
             why = "what would raise it is not known until steps of the "
                   "workload itself are profiled";
+        } else if (strcmp(note, low_util_lacks) == 0) {
+            kind = "no_device_tasks";
+            why = "the export does not hold the device work to judge it by";
         } else if (strcmp(note, low_util_blind) == 0) {
             kind = "no_launch_calls";
             why = "what holds the device back is not in the trace";
