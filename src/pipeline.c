@@ -1807,7 +1807,8 @@ print_brief(const cJSON *sum, int quiet)
                 pr_term_printf(
                     stdout, "     %s%s\n",
                     isnan(pr_sget_num(fd, PR_K_GAIN_US)) ||
-                            strncmp(ev, "Model, not a replay", 19) == 0
+                            pr_sget_is(pr_sget_str(fd, PR_K_GAIN_SOURCE),
+                                       PR_GAIN_MODEL)
                         ? ""
                     : pr_sget_is(pr_sget_str(fd, PR_K_ID), "host_sync")
                         ? "evidence: "

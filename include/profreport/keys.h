@@ -447,6 +447,7 @@
 #define PR_K_GAIN_NOTE "gain_note"
 #define PR_K_BOUND_US "bound_us"
 #define PR_K_GAIN_BASIS "gain_basis"
+#define PR_K_GAIN_SOURCE "gain_source"
 #define PR_K_DTOD_BY_OPERATOR "dtod_by_operator"
 #define PR_K_WHAT_IF "what_if"
 /* runs[].critical_path.what_if[] */
@@ -660,6 +661,10 @@ struct pr_category {
  * same-batch gains and reads "at 2x batch". */
 #define PR_GAIN_PER_STEP "step"
 #define PR_GAIN_PER_SAMPLES "samples"
+/* gain_source: a what-if replay of the step's graph, or a stated model
+ * (a pipeline's balance, a step trace's interval) its evidence names */
+#define PR_GAIN_REPLAY "replay"
+#define PR_GAIN_MODEL "model"
 
 #define PR_N_BREAKDOWN 8
 #define PR_N_OVERLAP 4

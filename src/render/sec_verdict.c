@@ -71,6 +71,20 @@ has_batch(const cJSON *fs)
     return 0;
 }
 
+/* The findings whose gain is from source (gain_source). */
+static size_t
+count_source(const cJSON *fs, const char *source)
+{
+    const cJSON *x;
+    size_t n = 0;
+
+    cJSON_ArrayForEach(x, fs)
+    {
+        n += pr_sget_is(pr_sget_str(x, PR_K_GAIN_SOURCE), source);
+    }
+    return n;
+}
+
 /* The findings with a positive key: a gain (PR_K_GAIN_PCT), or a bound
  * and no gain (PR_K_BOUND_US). */
 static size_t
@@ -113,8 +127,14 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
        host_sync 11.3% and launch_bound 8.6% read as 19.9% together, where
        after a removed sync the queue is empty and the next kernels wait
        for their launches) */
-    snprintf(note, sizeof(note), "%s%s%s%s",
-             cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY))
+    snprintf(note, sizeof(note), "%s%s%s%s%s",
+             count_source(fs, PR_GAIN_REPLAY) == 0 &&
+                     count_source(fs, PR_GAIN_MODEL) > 0
+                 ? "Gains are estimates from a stated model, not a replay "
+                   "of the step's graph (the export holds no tasks to "
+                   "replay, or the change is not a graph edit): each "
+                   "finding's evidence names its model and inputs."
+             : cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY))
                  ? "Gains are predictions: the host's path replayed with the "
                    "change applied (a CPU-only run has no Critical path part; "
                    "Recommendations holds each finding's advice)."
@@ -131,6 +151,11 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                  ? " A Saves of \xe2\x89\xa4 is not replayed: it is an upper "
                    "bound on what the change can save (its evidence says "
                    "what it counts), so it ranks after the replayed gains."
+                 : "",
+             count_source(fs, PR_GAIN_REPLAY) > 0 &&
+                     count_source(fs, PR_GAIN_MODEL) > 0
+                 ? " A gain whose evidence begins \"Model, not a replay\" is "
+                   "a stated model's estimate, not a replay."
                  : "",
              has_batch(fs)
                  ? " A gain at 2\xc3\x97 batch is the time saved per step's "

@@ -512,6 +512,8 @@ rule_step_interval(struct rctx *c)
     pr_emit_str(o, PR_K_GAIN_NOTE, note, &c->ok);
     pr_emit_num(o, PR_K_GAIN_US, iv, &c->ok);
     pr_emit_num(o, PR_K_GAIN_PCT, 100.0 * iv / step, &c->ok);
+    pr_emit_str(o, PR_K_GAIN_BASIS, PR_GAIN_PER_STEP, &c->ok);
+    pr_emit_str(o, PR_K_GAIN_SOURCE, PR_GAIN_MODEL, &c->ok);
 }
 
 /* Embedding lookups and their gradients at or above this share of the

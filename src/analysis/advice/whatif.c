@@ -2470,6 +2470,7 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
                                      pr_sget_num(w, PR_K_GAIN_PCT)) ||
             !cJSON_AddStringToObject(r, PR_K_GAIN_BASIS,
                                      gain_basis_of(pr_sget_str(w, PR_K_ID))) ||
+            !cJSON_AddStringToObject(r, PR_K_GAIN_SOURCE, PR_GAIN_REPLAY) ||
             !cJSON_AddItemToObject(
                 r, PR_K_EVIDENCE,
                 cJSON_Duplicate(pr_sget(w, PR_K_EVIDENCE), 1)))
@@ -3041,6 +3042,11 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
                         &ok);
         else
             pr_emit_null(o, PR_K_GAIN_BASIS, &ok);
+        if (pr_sget_str(r, PR_K_GAIN_SOURCE) != NULL)
+            pr_emit_str(o, PR_K_GAIN_SOURCE, pr_sget_str(r, PR_K_GAIN_SOURCE),
+                        &ok);
+        else
+            pr_emit_null(o, PR_K_GAIN_SOURCE, &ok);
         saves_cell(o, run, r, &ok);
         /* host_sync's evidence is the time the host sat blocked in its
            syncs, beside the path (the device's work is on it meanwhile):

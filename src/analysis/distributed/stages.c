@@ -488,6 +488,8 @@ put_verdict(cJSON *run, const char *id, double gain, double pct,
             continue;
         put(f, PR_K_GAIN_US, cJSON_CreateNumber(gain), ok);
         put(f, PR_K_GAIN_PCT, cJSON_CreateNumber(pct), ok);
+        put(f, PR_K_GAIN_BASIS, cJSON_CreateString(PR_GAIN_PER_STEP), ok);
+        put(f, PR_K_GAIN_SOURCE, cJSON_CreateString(PR_GAIN_MODEL), ok);
         put(f, PR_K_BOUND_US, cJSON_CreateNull(), ok);
         snprintf(cell, sizeof(cell), "%.1f ms", gain / 1000.0);
         put(f, PR_K_SAVES, cJSON_CreateString(cell), ok);
@@ -583,6 +585,8 @@ put_gains(const struct ctx *c, const struct balance *b, int *ok)
         put(r, PR_K_GAIN_NOTE, cJSON_CreateString(note), ok);
         put(r, PR_K_GAIN_US, cJSON_CreateNumber(b->gain_us), ok);
         put(r, PR_K_GAIN_PCT, cJSON_CreateNumber(pct), ok);
+        put(r, PR_K_GAIN_BASIS, cJSON_CreateString(PR_GAIN_PER_STEP), ok);
+        put(r, PR_K_GAIN_SOURCE, cJSON_CreateString(PR_GAIN_MODEL), ok);
         if (*ok && !pr_schema_order(r, PR_SO_RUNS_RECOMMENDATIONS))
             *ok = 0;
         note[0] = (char)(note[0] - 'a' + 'A');
