@@ -120,6 +120,9 @@ struct pr_cp_node {
     uint8_t on_path;    /* on the unchanged replay's critical path */
     uint8_t after_wait; /* tasks: its stream ran a wait task before it
                            (1; 2: a wait for peers, communication) */
+    uint8_t w_coll;     /* tasks: w is a collective's own wait before it
+                           starts, which its export records no tasks of
+                           (an HCCL operator without its Notify Wait) */
     uint8_t bind;       /* binding edge into the start (replay);
                            PR_CP_MAX_PRED: none */
     uint8_t bind_end;   /* binding edge into the end; PR_CP_MAX_PRED: the

@@ -308,6 +308,10 @@ struct pr_cp_ctx {
     size_t n_waits, cap_waits;
     struct hcomm *hc;
     size_t n_hc, cap_hc;
+    /* the starts of the step's device records named Notify (HCCL's
+       Notify Wait / Notify Record tasks), in time order */
+    int64_t *notify;
+    size_t n_notify, cap_notify;
     /* the device's streams never overlap and the trace records no wait
        between them (serial_device): one queue, each task after the last */
     int serial;
@@ -1144,6 +1148,14 @@ sweep(struct pr_cp_ctx *c)
         const struct pr_event *e = &t->events[i];
         enum pr_status st = PR_OK;
 
+        if (!is_host_range(e->kind) && !pr_tree_is_launcher(e->kind) &&
+            e->name != PR_STR_NONE && has(pr_trace_str(t, e->name), "Notify")) {
+            /* an HCCL task of a collective (the peer waits it records) */
+            if (!grow((void **)&c->notify, &c->cap_notify, c->n_notify + 1,
+                      sizeof(*c->notify)))
+                return nomem(c);
+            c->notify[c->n_notify++] = e->ts_ns;
+        }
         if (is_host_range(e->kind)) {
             struct thr *h =
                 thread_of(c, pr_event_pid(t, e), pr_event_tid(t, e));
@@ -1292,17 +1304,40 @@ named(const struct pr_cp_ctx *c, const struct pr_cp_node *n, const char *sub)
  * launch or a stream event (review 6 finding 1: HTA's trace_diff/test
  * showed 23 ms of a step's stream-7 embedding forward as "collective
  * wait"). */
+/* Whether the step records a Notify task (HCCL's Notify Wait or Notify
+ * Record) inside n's span: n's export records its tasks. */
+static int
+own_notify(const struct pr_cp_ctx *c, const struct pr_cp_node *n)
+{
+    size_t lo = 0, hi = c->n_notify;
+
+    while (lo < hi) { /* the first at n->s or later */
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (c->notify[mid] < n->s)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < c->n_notify && c->notify[lo] <= n->e;
+}
+
 /* Whether n is a collective that waits for its peers inside its own
- * kernel (NCCL's and RCCL's ncclKernel_* / ncclDevKernel_*), so that
- * nothing before its start is a wait for a peer.  An HCCL operator's
- * peer wait is a Notify Wait task of its own, which an operator-level
- * export (MindSpore's timeline, an op summary) may not record: the gap
- * before such an operator can be that wait (MindSpore's pipeline stages
- * wait so for the stage before them, mindspore_stage_verdict.sh). */
+ * span, so that nothing before its start is a wait for a peer: NCCL's
+ * and RCCL's kernels (ncclKernel_* / ncclDevKernel_*) wait inside the
+ * kernel; an HCCL operator waits in Notify Wait tasks of its own
+ * (CANN's task types; torch_npu's trace_view draws them on "Ascend
+ * Hardware" and HCCL's planes, inside the operator).  Where the export
+ * records those tasks inside the operator, its gap before it starts is
+ * no peer wait either (torch_npu/text_level1: hcom_allReduce__586_0_1's
+ * Notify Wait tasks wait 5.6 ms for rank 1 inside it).  An
+ * operator-level export (kernel_details.csv of torch_npu 2023, an
+ * op_summary, MindSpore's step trace) records none: what the gap before
+ * such an operator waited for is not in the trace (w_coll). */
 static int
 peers_inside(const struct pr_cp_ctx *c, const struct pr_cp_node *n)
 {
-    return n->kind == PR_CP_COMM && named(c, n, "nccl");
+    return n->kind == PR_CP_COMM && (named(c, n, "nccl") || own_notify(c, n));
 }
 
 static enum pr_cp_kind
@@ -1341,6 +1376,11 @@ residual_waits(struct pr_cp_ctx *c)
         ready = ready_of(g, n, &b);
         n->w = b >= 0 && n->s > ready ? n->s - ready : 0;
         n->w_kind = (uint8_t)wait_kind(c, n, b);
+        n->w_coll =
+            (uint8_t)(n->w_kind == PR_CP_COMM && n->p_kind[b] == PR_CP_IDLE &&
+                      n->kind == PR_CP_COMM && !peers_inside(c, n) &&
+                      n->after_wait != 2 &&
+                      !named(c, &c->g.v[n->pred[b]], "Notify"));
     }
 }
 
@@ -1554,7 +1594,7 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
         int64_t ready;
         size_t lo = 0, hi = nt, k, walked = 0;
 
-        int after_launch, after_idle;
+        int after_launch, after_idle, hccl_tasks;
 
         if (n->type != PR_CP_N_TASK || n->w <= 0 || n->n_pred >= PR_CP_MAX_PRED)
             continue;
@@ -1568,6 +1608,11 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
             continue;
         ready = ready_of(g, n, &b);
         e = &c->t->events[n->ev];
+        /* an HCCL operator whose tasks the trace holds: on its group's
+           row of a process of its own (torch_npu's "HCCL"), while the
+           tasks it may wait for are on "Ascend Hardware" */
+        hccl_tasks = after_idle && n->kind == PR_CP_COMM &&
+                     !named(c, n, "nccl") && own_notify(c, n);
         while (lo < hi) { /* first with e > n->s */
             size_t mid = lo + (hi - lo) / 2;
 
@@ -1591,7 +1636,7 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
                 pr_event_pid(c->t, xe) == pr_event_pid(c->t, e))
                 continue;
             if (pr_event_pid(c->t, xe) != pr_event_pid(c->t, e) &&
-                x->kind != PR_CP_COMM)
+                x->kind != PR_CP_COMM && !hccl_tasks)
                 continue;
             if ((after_launch || after_idle) && x->e < n->s - COINCIDE_NS)
                 break; /* nothing ended just before it: held, or a delay */
@@ -1851,6 +1896,7 @@ step_reset(struct pr_cp_ctx *c, int64_t ws, int64_t we)
     c->n_thr = 0;
     c->n_waits = 0;
     c->n_hc = 0;
+    c->n_notify = 0;
     c->g.n_pc = 0;
     pr_idmap_free(&c->thr_ix);
     pr_idmap_free(&c->corr);
@@ -2003,6 +2049,15 @@ sums_edge(const struct pr_cp_graph *g, struct sums *u, struct pr_error *err,
     sums_add(u, err, k, name, w, -1);
 }
 
+/* The name of a collective's own wait before it starts where the trace
+ * as read holds none of its tasks (w_coll): an operator-level export
+ * (torch_npu 2023's kernel_details.csv, an op_summary, MindSpore's step
+ * trace), or one whose HCCL plane tasks the importer does not read
+ * (msprof's layer timelines): whether it waited for a peer, a stream
+ * event or its launch the trace as read cannot say, so it stays
+ * communication, named for what it is. */
+#define NAME_COLL_UNREC (PR_STR_NONE - 1)
+
 /* Walk the replayed graph back from its end along the binding edges. */
 static void
 walk(struct pr_cp_graph *g, struct sums *u, struct pr_error *err)
@@ -2061,7 +2116,8 @@ walk(struct pr_cp_graph *g, struct sums *u, struct pr_error *err)
             sums_add(u, err, PR_CP_IDLE, PR_STR_NONE,
                      n->w - n->w_compile - n->w_aclop, -1);
         } else {
-            sums_add(u, err, (enum pr_cp_kind)n->w_kind, PR_STR_NONE, n->w, -1);
+            sums_add(u, err, (enum pr_cp_kind)n->w_kind,
+                     n->w_coll ? NAME_COLL_UNREC : PR_STR_NONE, n->w, -1);
         }
         sums_edge(g, u, err, (enum pr_cp_kind)n->p_kind[b], n->p_name[b],
                   n->pw[b], n->pc_first, b == 0 ? n->pc_n : 0);
@@ -2096,6 +2152,8 @@ bound_of(const int64_t *k)
 static const char *
 piece_name(const struct pr_trace *t, const struct piece *p)
 {
+    if (p->name == NAME_COLL_UNREC)
+        return "(collective wait, its tasks not read)";
     if (p->name != PR_STR_NONE)
         return pr_trace_str(t, p->name);
     switch (p->kind) {
@@ -2113,7 +2171,8 @@ piece_name(const struct pr_trace *t, const struct piece *p)
         /* a wait for a collective the trace names no task for: a task
            idle after a collective ended, a wait for peers (Ascend's
            Notify Wait); a collective's own wait before it starts is
-           idle or a stream wait (wait_kind) */
+           idle or a stream wait (wait_kind), or, where its export
+           records none of its tasks, NAME_COLL_UNREC */
         return "(collective wait)";
     default:
         return "(unnamed)";
@@ -2230,6 +2289,7 @@ ctx_free(struct pr_cp_ctx *c)
     pr_idmap_free(&c->corr);
     free(c->waits);
     free(c->hc);
+    free(c->notify);
 }
 
 /* Why the replay misses the measured steps, where the trace says: the
