@@ -744,11 +744,88 @@ host_operator(const char *name, const void *ctx)
 }
 
 static int
+in_ev(const cJSON *ev, const char *name)
+{
+    const cJSON *o;
+
+    cJSON_ArrayForEach(o, ev)
+    {
+        if (pr_sget_is(pr_sget_str(o, PR_K_NAME), name))
+            return 1;
+    }
+    return 0;
+}
+
+/* The host work on the path the text names no part of (review 6 finding
+ * 11: operators 140.3 + ranges 186.1 + unrecorded 197.5 ms of HTA's
+ * trace_filter's 609.4 ms): the host_op time a step less the named
+ * operators and ranges and the time outside every event; its two
+ * largest parts among the steps' largest parts of the path ("## backward
+ * ## 10.6 ms") in buf, where the top holds any. */
+static double
+host_rest(const cJSON *cp, const cJSON *ops, const cJSON *ranges, double named,
+          double outside, char *buf, size_t cap)
+{
+    struct part p[PARTS];
+    const cJSON *s, *e;
+    size_t n = 0, i, k, len = 0;
+    double steps = 0, rest;
+
+    buf[0] = '\0';
+    rest = pr_sget_num(pr_sget(cp, PR_K_BY_KIND_US), PR_K_HOST_OP) - named -
+           outside;
+    cJSON_ArrayForEach(s, pr_sget(cp, PR_K_STEPS))
+    {
+        if (pr_sget_str(s, PR_K_BOUND) == NULL)
+            continue;
+        steps++;
+        cJSON_ArrayForEach(e, pr_sget(s, PR_K_TOP))
+        {
+            const char *nm = pr_sget_str(e, PR_K_NAME);
+
+            if (nm == NULL ||
+                !pr_sget_is(pr_sget_str(e, PR_K_KIND), PR_K_HOST_OP) ||
+                nm[0] == '(' || in_ev(ops, nm) || in_ev(ranges, nm))
+                continue;
+            for (i = 0; i < n && strcmp(p[i].name, nm) != 0; i++)
+                ;
+            if (i == n) {
+                if (n == PARTS)
+                    continue;
+                p[n].name = nm;
+                p[n++].us = 0;
+            }
+            p[i].us +=
+                pr_sget_num(e, PR_K_US) > 0 ? pr_sget_num(e, PR_K_US) : 0;
+        }
+    }
+    for (i = 1; i < n; i++)
+        for (k = i; k > 0 && (p[k].us > p[k - 1].us ||
+                              (p[k].us == p[k - 1].us &&
+                               strcmp(p[k].name, p[k - 1].name) < 0));
+             k--) {
+            struct part x = p[k];
+
+            p[k] = p[k - 1];
+            p[k - 1] = x;
+        }
+    for (i = 0; i < n && i < 2 && steps > 0; i++) {
+        char t[32];
+
+        fmt_ms(p[i].us / steps, t, sizeof(t));
+        len =
+            pr_append(buf, cap, len, "%s%.80s %s", i ? ", " : "", p[i].name, t);
+    }
+    return rest;
+}
+
+static int
 host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
 {
     char text[PATH_TEXT], ops[300], t[32], cap_t[32], optim[160], note[600];
-    char ranges[300], r_t[32], top[300];
-    double ranges_us, all_pct;
+    char ranges[300], r_t[32], top[300], rest_parts[220];
+    double ranges_us, all_pct, rest;
+    cJSON *rev;
     size_t n_ranges;
     char pct[48], ex[300];
     double host_pct, launch_pct, named_us, outside, step, opaque;
@@ -762,35 +839,45 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
         return 1;
     if ((ev = cJSON_CreateArray()) == NULL)
         return 0;
+    if ((rev = cJSON_CreateArray()) == NULL) {
+        cJSON_Delete(ev);
+        return 0;
+    }
     /* one taxonomy: the evidence names operators; the ranges with
        nothing recorded inside them are named apart, with no advice of
        their own (review-5 finding 7) */
     named = path_parts_if(cp, "host_op", host_operator, ops, sizeof(ops),
                           &host_pct, &named_us, ev);
     n_ranges = path_parts_if(cp, "host_op", host_range, ranges, sizeof(ranges),
-                             &all_pct, &ranges_us, NULL);
+                             &all_pct, &ranges_us, rev);
     /* what the advice acts on: the path's largest parts of either sort,
        as before the split */
     path_parts(cp, "host_op", top, sizeof(top), &all_pct, NULL);
-    if (named == SIZE_MAX || named + n_ranges == 0 ||
+    if (named == SIZE_MAX || n_ranges == SIZE_MAX || named + n_ranges == 0 ||
         !(host_pct >= HOST_OPS_PCT)) {
         cJSON_Delete(ev);
-        return named != SIZE_MAX;
+        cJSON_Delete(rev);
+        return named != SIZE_MAX && n_ranges != SIZE_MAX;
     }
     path_parts(cp, "launch", t, sizeof(t), &launch_pct, NULL);
     outside = part_mean(cp, "host_op", "(host, outside operators)", NULL, 0);
+    rest = host_rest(cp, ev, rev, named_us + ranges_us, outside, rest_parts,
+                     sizeof(rest_parts));
+    cJSON_Delete(rev);
     /* hostcov.c's note: the trace leaves most host time unexplained */
     unrec = pr_sget_str(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_NOTE) != NULL;
+    fmt_ms(pr_sget_num(pr_sget(cp, PR_K_BY_KIND_US), PR_K_HOST_OP), t,
+           sizeof(t));
     len = pr_append(text, sizeof(text), 0,
-                    "Host work is %.0f%% of the critical path: operators %s a "
-                    "step",
-                    host_pct, named > 0 ? ops : "none named");
+                    "Host work is %.0f%% of the critical path (%s a step): "
+                    "operators %s a step",
+                    host_pct, t, named > 0 ? ops : "none named");
     if (n_ranges > 0) {
         fmt_ms(ranges_us, r_t, sizeof(r_t));
         len = pr_append(text, sizeof(text), len,
-                        "; %s a step in record_function ranges with no "
-                        "operator recorded inside them (%s), which say where "
-                        "the time went, not what ran",
+                        "; %s a step in record_function ranges, their own "
+                        "time outside any operator recorded in them (%s), "
+                        "which say where the time went, not what ran",
                         r_t, ranges);
     }
     fmt_ms(outside, t, sizeof(t));
@@ -799,6 +886,15 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
                         unrec ? "; %s a step outside every recorded event"
                               : "; Python between operators %s",
                         t);
+    else if (outside >= 0.02 * (named_us + ranges_us + outside + rest))
+        len = pr_append(text, sizeof(text), len,
+                        "; %s a step outside operators", t);
+    fmt_ms(rest, r_t, sizeof(r_t));
+    if (rest >= 0.02 * (named_us + ranges_us + outside + rest))
+        len = pr_append(text, sizeof(text), len,
+                        "; %s a step in other operators and ranges%s%s%s", r_t,
+                        rest_parts[0] ? " (" : "", rest_parts,
+                        rest_parts[0] ? ", then smaller ones)" : "");
     len = pr_append(text, sizeof(text), len,
                     ". The %s waits for the host's own work, not for its "
                     "launches (%.0f%% of the path), so CUDA graphs would "
