@@ -235,9 +235,15 @@ if summary l1 "$L1"; then
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
 f = [x for x in r['recommendations'] if x['id'] == 'op_compile'][0]
-# review 6 #3: the path does not run through the calls on this rank
-assert f['gain_us'] is None and f['gain_note'].startswith('none on this rank'), f
-assert f['bound_us'] == 0, f
+# review 6 #3: no gain claimed.  The path holds the calls only through
+# the first all-reduce's wait before it starts (review 6 #1: its Notify
+# Wait tasks are in the trace, so that wait is no peer wait: idle, the
+# part of it under aclop calls theirs), a few % of it, the bound
+k = r['critical_path']['by_kind_us']
+path = sum(v for v in k.values() if v)
+assert f['gain_us'] is None and f['gain_note'].startswith('not replayed'), f
+assert 0 < f['bound_us'] <= 0.05 * path, (f, k)
+assert abs(f['bound_us'] - k['launch'] - k['op_compile']) <= 1, (f, k)
 " "$T_DIR/l1.json"
 else
     skip "level1 op_compile" "no $L1"
