@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "profreport/figures.h"
@@ -48,6 +49,53 @@ const struct pr_col pr_fig_cols_critical_path[] = {
     {"measured", PR_K_MEASURED_US, "Measured", PR_FMT_US, 0.9, NULL, 0},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
+
+/* The report's table of the steps (review 6 finding 13: at 1280 px the
+ * catalogue's columns clipped the last one, "Idle 7.05" with no unit,
+ * where most kinds have time): the step by its number as the chart
+ * labels it ("#1009"), the times in ms with the unit in the header
+ * ("Kernel, ms"), three
+ * significant digits (steps_ms builds the rows).  `table --kind
+ * critical_path` keeps the catalogue above.  The data loader's column
+ * twice: MindSpore calls that time the step interval. */
+static const struct pr_col ms_cols[] = {
+    {"step", PR_K_STEP, "Step", PR_FMT_TEXT, 0.7, NULL, PR_COL_BOTH},
+    {"length", PR_K_LENGTH_US, "Path, ms", PR_FMT_FIGURE, 0.65,
+     "The critical path: the step as the graph replays it", PR_COL_BOTH},
+    {"error", PR_K_REPLAY_ERROR_PCT, "Replay error", PR_FMT_PCT, 0.7,
+     "How far the replay is from the measured step", PR_COL_BOTH},
+    {"bound", PR_K_BOUND, "Bound", PR_FMT_TEXT, 0.7,
+     "The largest of host, device, copy and communication on the path",
+     PR_COL_BOTH},
+    {"host_op", CP_(PR_K_HOST_OP), "Host op, ms", PR_FMT_FIGURE, 0.8,
+     "Host work between runtime calls", PR_COL_BOTH},
+    {"loader", CP_(PR_K_DATALOADER), "Data loader, ms", PR_FMT_FIGURE, 0.95,
+     NULL, PR_COL_BOTH},
+    {"interval", CP_(PR_K_DATALOADER), "Step interval, ms", PR_FMT_FIGURE, 0.95,
+     "MindSpore's step interval (its step trace's iteration_interval): the "
+     "device waiting for the data queue (GetNext) between steps",
+     PR_COL_BOTH},
+    {"launch", CP_(PR_K_LAUNCH), "Runtime, ms", PR_FMT_FIGURE, 0.8,
+     "Runtime calls, and launch delays before a task", PR_COL_BOTH},
+    {"kernel", CP_(PR_K_KERNEL), "Kernel, ms", PR_FMT_FIGURE, 0.8, NULL,
+     PR_COL_BOTH},
+    {"copy", CP_(PR_K_COPY), "Copy, ms", PR_FMT_FIGURE, 0.8, NULL, PR_COL_BOTH},
+    {"communication", CP_(PR_K_COMMUNICATION), "Comm., ms", PR_FMT_FIGURE, 0.8,
+     NULL, PR_COL_BOTH},
+    {"sync_wait", CP_(PR_K_SYNC_WAIT), "Sync, ms", PR_FMT_FIGURE, 0.8,
+     "Blocking calls' own time; streams waiting for other streams",
+     PR_COL_BOTH},
+    {"idle", CP_(PR_K_IDLE), "Idle, ms", PR_FMT_FIGURE, 0.8,
+     "The device waited and the trace records no cause", PR_COL_BOTH},
+    {"op_compile", CP_(PR_K_OP_COMPILE), "Compile, ms", PR_FMT_FIGURE, 0.8,
+     "Operator compilation: CANN's compile steps (AscendCL@opCompile "
+     "inside aclopCompileAndExecute, aclopCompile) and the device's wait "
+     "during them; the rest of an aclop call is a launch",
+     PR_COL_BOTH},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+static const char *const hide_interval[] = {"interval", NULL};
+static const char *const hide_loader[] = {"loader", NULL};
 
 static const struct pr_col top_cols[] = {
     {"name", PR_K_NAME, "On the path", PR_FMT_NAME, 3.0, NULL, PR_COL_BOTH},
@@ -198,8 +246,8 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const cJSON *steps,
  * (a 1280-pixel page holds the table without them; the note under it
  * names them). */
 static const char *const kind_cols[] = {
-    "host_op",       "dataloader", "launch", "kernel",     "copy",
-    "communication", "sync_wait",  "idle",   "op_compile", NULL};
+    "host_op",       "loader",    "interval", "launch",     "kernel", "copy",
+    "communication", "sync_wait", "idle",     "op_compile", NULL};
 
 /* 1 when some step has time in kind k; its label in the run's words
  * (MindSpore's step interval). */
@@ -246,14 +294,85 @@ zero_note(struct pr_figs *f, const cJSON *run, const cJSON *steps)
     }
 }
 
+/* µs as ms, to three significant digits (whole ms from 100 ms): a
+ * number that prints as "157", "76.4", "7.05", "0.028" (a figure
+ * column prints it with %.15g), and a zero stays 0 for hide_zero. */
+static double
+ms_of(double us)
+{
+    double ms = us / 1000.0;
+    char t[48];
+
+    if (!isfinite(ms) || ms == 0)
+        return ms;
+    if (fabs(ms) >= 100)
+        return round(ms);
+    snprintf(t, sizeof(t), "%.3g", ms);
+    return strtod(t, NULL);
+}
+
+/* The steps' rows for the report's table (ms_cols): the step's number,
+ * its times in ms (ms_of).  NULL: out of memory. */
+static cJSON *
+steps_ms(const cJSON *steps)
+{
+    cJSON *rows = cJSON_CreateArray();
+    const cJSON *s;
+    size_t i;
+    int has[PR_N_CRITICAL_PATH];
+
+    if (rows == NULL)
+        return NULL;
+    for (i = 0; i < PR_N_CRITICAL_PATH; i++)
+        has[i] = kind_has_time(steps, &pr_keys_critical_path[i]);
+    cJSON_ArrayForEach(s, steps)
+    {
+        cJSON *r = cJSON_CreateObject(), *k;
+        const char *name = pr_sget_str_or(s, PR_K_STEP, "");
+        const char *hash = strrchr(name, '#');
+        const cJSON *bk = pr_sget(s, PR_K_BY_KIND_US), *v;
+
+        if (r == NULL || !cJSON_AddItemToArray(rows, r) ||
+            cJSON_AddStringToObject(r, PR_K_STEP, hash ? hash : name) == NULL)
+            goto fail;
+        if (cJSON_IsNumber(v = pr_sget(s, PR_K_LENGTH_US)) &&
+            cJSON_AddNumberToObject(r, PR_K_LENGTH_US, ms_of(v->valuedouble)) ==
+                NULL)
+            goto fail;
+        if (cJSON_IsNumber(v = pr_sget(s, PR_K_REPLAY_ERROR_PCT)) &&
+            cJSON_AddNumberToObject(r, PR_K_REPLAY_ERROR_PCT, v->valuedouble) ==
+                NULL)
+            goto fail;
+        if (pr_sget_str(s, PR_K_BOUND) != NULL &&
+            cJSON_AddStringToObject(r, PR_K_BOUND,
+                                    pr_sget_str(s, PR_K_BOUND)) == NULL)
+            goto fail;
+        if (!cJSON_IsObject(bk))
+            continue;
+        if ((k = cJSON_AddObjectToObject(r, PR_K_BY_KIND_US)) == NULL)
+            goto fail;
+        for (i = 0; i < PR_N_CRITICAL_PATH; i++) {
+            v = pr_sget(bk, pr_keys_critical_path[i].key);
+            if (!has[i] || !cJSON_IsNumber(v))
+                continue;
+            if (cJSON_AddNumberToObject(k, pr_keys_critical_path[i].key,
+                                        ms_of(v->valuedouble)) == NULL)
+                goto fail;
+        }
+    }
+    return rows;
+fail:
+    cJSON_Delete(rows);
+    return NULL;
+}
+
 static void
 build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
     const cJSON *cp = pr_sget(run, PR_K_CRITICAL_PATH);
     const cJSON *steps = pr_sget(cp, PR_K_STEPS), *lg;
     int median = 0;
-    struct pr_fig_table t = {
-        .cols = pr_fig_cols_critical_path, .rows = steps, .what = "steps"};
+    struct pr_fig_table t;
     char head[300];
     struct pr_category kinds[PR_N_CRITICAL_PATH];
     size_t i, n = 0;
@@ -264,8 +383,6 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         return;
     }
     verdict_text(f, cp, steps, pr_sget(run, PR_K_VERDICT));
-    /* operator compilation, the last kind, only where a step has some */
-    t.hide_zero = kind_cols;
     /* the chart's legend as the table's columns: kinds with time only */
     for (i = 0; i < PR_N_CRITICAL_PATH; i++) {
         if (!kind_has_time(steps, &pr_keys_critical_path[i]))
@@ -286,16 +403,20 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
             ch->w = 960;
         pr_figs_chart(f, ch, 0);
     }
-    pr_figs_table(f, "Critical path per step", &t, NULL);
+    pr_figs_heading(f, "Critical path per step");
+    t = (struct pr_fig_table){
+        .cols = ms_cols,
+        .what = "steps",
+        .hide_zero = kind_cols,
+        .hide = pr_fig_run_is_mindspore(run) ? hide_loader : hide_interval};
+    pr_figs_table_own(f, &t, steps_ms(steps), NULL);
     zero_note(f, run, steps);
     lg = shown_step(run, steps, &median);
     if (lg == NULL)
         return;
     snprintf(head, sizeof(head), "Largest parts of the path of %s%s",
              pr_sget_str_or(lg, PR_K_STEP, "the longest step"),
-             median && pr_sget_len(steps) > 1
-                 ? " (the step closest to the median, as in the timeline)"
-                 : "");
+             median && pr_sget_len(steps) > 1 ? " (the median step)" : "");
     t = (struct pr_fig_table){
         .cols = top_cols, .rows = pr_sget(lg, PR_K_TOP), .what = "parts"};
     pr_figs_table(f, head, &t, NULL);
