@@ -100,19 +100,18 @@ path_parts_ev(const cJSON *cp, const char *kind, char *buf, size_t cap,
     return path_parts_if(cp, kind, NULL, buf, cap, pct, named_us, ev);
 }
 
-/* path_parts_ev over the parts whose name pred accepts. */
-static size_t
-path_parts_if(const cJSON *cp, const char *kind, part_pred pred, char *buf,
-              size_t cap, double *pct, double *named_us, cJSON *ev)
+/* The named parts of one kind in the steps' tops whose name keep accepts
+ * (with ctx), each summed over the steps with a path, into p[0..*n),
+ * largest first (ties by name, never by address).  How many steps. */
+static double
+gather_parts(const cJSON *cp, const char *kind, part_pred keep, const void *ctx,
+             struct part *p, size_t *n)
 {
-    struct part p[PARTS];
     const cJSON *s, *e;
-    size_t n = 0, i, k, len = 0, named = 0;
-    double steps = 0, total = 0, v;
+    size_t i, k;
+    double steps = 0, v;
 
-    buf[0] = '\0';
-    if (named_us != NULL)
-        *named_us = 0;
+    *n = 0;
     cJSON_ArrayForEach(s, pr_sget(cp, PR_K_STEPS))
     {
         if (pr_sget_str(s, PR_K_BOUND) == NULL)
@@ -123,32 +122,21 @@ path_parts_if(const cJSON *cp, const char *kind, part_pred pred, char *buf,
             const char *name = pr_sget_str(e, PR_K_NAME);
 
             if (name == NULL || !pr_sget_is(pr_sget_str(e, PR_K_KIND), kind) ||
-                name[0] == '(' || backward_wait(name) ||
-                (pred != NULL && !pred(name, NULL)))
+                name[0] == '(' || !keep(name, ctx))
                 continue;
-            for (i = 0; i < n && strcmp(p[i].name, name) != 0; i++)
+            for (i = 0; i < *n && strcmp(p[i].name, name) != 0; i++)
                 ;
-            if (i == n) {
-                if (n == PARTS)
+            if (i == *n) {
+                if (*n == PARTS)
                     continue;
-                p[n].name = name;
-                p[n++].us = 0;
+                p[*n].name = name;
+                p[(*n)++].us = 0;
             }
             v = pr_sget_num(e, PR_K_US);
             p[i].us += v > 0 ? v : 0;
         }
     }
-    cJSON_ArrayForEach(e, pr_sget(cp, PR_K_BY_KIND_US))
-    {
-        if (cJSON_IsNumber(e) && e->valuedouble > 0)
-            total += e->valuedouble;
-    }
-    v = pr_sget_num(pr_sget(cp, PR_K_BY_KIND_US), kind);
-    *pct = total > 0 && v > 0 ? 100.0 * v / total : 0;
-    if (!(steps > 0))
-        return 0;
-    /* largest first; ties by name (never by address) */
-    for (i = 1; i < n; i++)
+    for (i = 1; i < *n; i++)
         for (k = i; k > 0 && (p[k].us > p[k - 1].us ||
                               (p[k].us == p[k - 1].us &&
                                strcmp(p[k].name, p[k - 1].name) < 0));
@@ -158,6 +146,41 @@ path_parts_if(const cJSON *cp, const char *kind, part_pred pred, char *buf,
             p[k] = p[k - 1];
             p[k - 1] = x;
         }
+    return steps;
+}
+
+/* path_parts_if's test: pred's, never a wait named for the backward */
+static int
+keep_pred(const char *name, const void *ctx)
+{
+    part_pred pred = *(const part_pred *)ctx;
+
+    return !backward_wait(name) && (pred == NULL || pred(name, NULL));
+}
+
+/* path_parts_ev over the parts whose name pred accepts. */
+static size_t
+path_parts_if(const cJSON *cp, const char *kind, part_pred pred, char *buf,
+              size_t cap, double *pct, double *named_us, cJSON *ev)
+{
+    struct part p[PARTS];
+    const cJSON *e;
+    size_t n = 0, i, len = 0, named = 0;
+    double steps, total = 0, v;
+
+    buf[0] = '\0';
+    if (named_us != NULL)
+        *named_us = 0;
+    steps = gather_parts(cp, kind, keep_pred, &pred, p, &n);
+    cJSON_ArrayForEach(e, pr_sget(cp, PR_K_BY_KIND_US))
+    {
+        if (cJSON_IsNumber(e) && e->valuedouble > 0)
+            total += e->valuedouble;
+    }
+    v = pr_sget_num(pr_sget(cp, PR_K_BY_KIND_US), kind);
+    *pct = total > 0 && v > 0 ? 100.0 * v / total : 0;
+    if (!(steps > 0))
+        return 0;
     for (i = 0; i < n && named < 3; i++) {
         char t[32];
 
@@ -756,6 +779,15 @@ in_ev(const cJSON *ev, const char *name)
     return 0;
 }
 
+/* A part none of the lists named (ctx: the two evidence arrays). */
+static int
+not_named(const char *name, const void *ctx)
+{
+    const cJSON *const *named = ctx;
+
+    return !in_ev(named[0], name) && !in_ev(named[1], name);
+}
+
 /* The host work on the path the text names no part of (review 6 finding
  * 11: operators 140.3 + ranges 186.1 + unrecorded 197.5 ms of HTA's
  * trace_filter's 609.4 ms): the host_op time a step less the named
@@ -767,48 +799,11 @@ host_rest(const cJSON *cp, const cJSON *ops, const cJSON *ranges, double named,
           double outside, char *buf, size_t cap)
 {
     struct part p[PARTS];
-    const cJSON *s, *e;
-    size_t n = 0, i, k, len = 0;
-    double steps = 0, rest;
+    const cJSON *lists[2] = {ops, ranges};
+    size_t n, i, len = 0;
+    double steps = gather_parts(cp, PR_K_HOST_OP, not_named, lists, p, &n);
 
     buf[0] = '\0';
-    rest = pr_sget_num(pr_sget(cp, PR_K_BY_KIND_US), PR_K_HOST_OP) - named -
-           outside;
-    cJSON_ArrayForEach(s, pr_sget(cp, PR_K_STEPS))
-    {
-        if (pr_sget_str(s, PR_K_BOUND) == NULL)
-            continue;
-        steps++;
-        cJSON_ArrayForEach(e, pr_sget(s, PR_K_TOP))
-        {
-            const char *nm = pr_sget_str(e, PR_K_NAME);
-
-            if (nm == NULL ||
-                !pr_sget_is(pr_sget_str(e, PR_K_KIND), PR_K_HOST_OP) ||
-                nm[0] == '(' || in_ev(ops, nm) || in_ev(ranges, nm))
-                continue;
-            for (i = 0; i < n && strcmp(p[i].name, nm) != 0; i++)
-                ;
-            if (i == n) {
-                if (n == PARTS)
-                    continue;
-                p[n].name = nm;
-                p[n++].us = 0;
-            }
-            p[i].us +=
-                pr_sget_num(e, PR_K_US) > 0 ? pr_sget_num(e, PR_K_US) : 0;
-        }
-    }
-    for (i = 1; i < n; i++)
-        for (k = i; k > 0 && (p[k].us > p[k - 1].us ||
-                              (p[k].us == p[k - 1].us &&
-                               strcmp(p[k].name, p[k - 1].name) < 0));
-             k--) {
-            struct part x = p[k];
-
-            p[k] = p[k - 1];
-            p[k - 1] = x;
-        }
     for (i = 0; i < n && i < 2 && steps > 0; i++) {
         char t[32];
 
@@ -816,7 +811,8 @@ host_rest(const cJSON *cp, const cJSON *ops, const cJSON *ranges, double named,
         len =
             pr_append(buf, cap, len, "%s%.80s %s", i ? ", " : "", p[i].name, t);
     }
-    return rest;
+    return pr_sget_num(pr_sget(cp, PR_K_BY_KIND_US), PR_K_HOST_OP) - named -
+           outside;
 }
 
 static int
