@@ -1693,6 +1693,19 @@ path_top_kind(const cJSON *cp, double *us)
     return top;
 }
 
+/* Whether the aclop finding claims w's gain: a replay that saves 1% or
+ * more, or any saving of the binary-kernel replay (aclop_binary) - the
+ * finding stands on its calls' share of the step, and the replay's figure
+ * is then truer than their time on the path, which would say more (npu
+ * db_level1 rank0: 1.1 ms replayed, 0.8%, against 6.5 ms on the path). */
+static int
+compile_claims(const cJSON *w)
+{
+    return pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT ||
+           (pr_sget_is(pr_sget_str(w, PR_K_ID), "aclop_binary") &&
+            pr_sget_num(w, PR_K_GAIN_US) > 0);
+}
+
 static int
 compile_gain(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
 {
@@ -1748,7 +1761,7 @@ compile_gain(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
         if (!put_text(r, text))
             return 0;
     }
-    if (pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT) {
+    if (compile_claims(w)) {
         /* binary kernels (aclop_binary, issue #31) or the compile steps
            alone (op_compile), whichever saves more */
         int binary = pr_sget_is(pr_sget_str(w, PR_K_ID), "aclop_binary");
@@ -2430,8 +2443,7 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
         }
         if (pr_sget_is(id, PR_K_OP_COMPILE) && !compile_gain(r, w, cp, run))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
-        if (pr_sget_is(id, PR_K_OP_COMPILE) &&
-            !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT))
+        if (pr_sget_is(id, PR_K_OP_COMPILE) && !compile_claims(w))
             continue; /* it stands on its figures, no gain claimed */
         if (pr_sget_is(id, PR_K_COMMUNICATION) &&
             !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT) &&
@@ -2455,7 +2467,8 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
             continue; /* its evidence: the collectives it names */
         }
         if (w == NULL ||
-            !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT)) {
+            !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT ||
+              (pr_sget_is(id, PR_K_OP_COMPILE) && compile_claims(w)))) {
             /* its change saves (next to) nothing on the path, or no step
                could be replayed: the rule does not fire */
             cJSON_Delete(cJSON_DetachItemViaPointer(recs, r));
