@@ -218,7 +218,11 @@ int pr_replay_aclop(const struct pr_trace *t, struct pr_cp_graph *g,
 
 /* run.verdict (after pr_whatif_recommend): what bounds the steps, in
  * words, and the top recommendations by gain with their evidence, the
- * first thing the reports and the terminal show.  PR_E_NOMEM. */
-PR_NODISCARD enum pr_status pr_whatif_verdict(cJSON *run, struct pr_error *err);
+ * first thing the reports and the terminal show.  underused: the kind of
+ * the Data quality row the low-utilization finding became (NULL: none),
+ * which "No finding" points to when the largest replay is a larger
+ * batch.  PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_whatif_verdict(cJSON *run, const char *underused,
+                                              struct pr_error *err);
 
 #endif

@@ -858,6 +858,7 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
 {
     enum pr_status st = pr_comm_fill(t, steps, run, err);
     struct pr_whatif_in in;
+    const char *demoted = NULL;
     double cp_err = NAN;
 
     if (st == PR_OK)
@@ -905,10 +906,10 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
     if (st == PR_OK)
         st = pr_whatif_recommend(run, err);
-    if (st == PR_OK && !pr_recommend_demote(run, notes))
+    if (st == PR_OK && !pr_recommend_demote(run, notes, &demoted))
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (recommend)");
     if (st == PR_OK)
-        st = pr_whatif_verdict(run, err);
+        st = pr_whatif_verdict(run, demoted, err);
     if (st == PR_OK && t->laid_out)
         st = laid_out_verdict(run, err);
     else if (st == PR_OK) /* a task list far short of the step table */

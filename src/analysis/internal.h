@@ -273,9 +273,10 @@ PR_NODISCARD enum pr_status pr_hostcov_fill(const struct pr_trace *t,
 
 /* The low-utilization findings that are not the advice of a larger
  * batch (no gain: recommend.c) moved from run.recommendations to Data
- * quality rows (kinds "no_workload", "no_launch_calls",
- * "low_utilization").  After pr_whatif_recommend, before the verdict.
- * 0 when out of memory. */
-int pr_recommend_demote(cJSON *run, struct pr_notes *notes);
+ * quality rows (kinds "no_workload", "no_device_tasks",
+ * "no_launch_calls", "low_utilization"); *kind: the row's kind, or NULL
+ * when none moved (for the verdict).  After pr_whatif_recommend, before
+ * the verdict.  0 when out of memory. */
+int pr_recommend_demote(cJSON *run, struct pr_notes *notes, const char **kind);
 
 #endif

@@ -131,4 +131,21 @@ for r in json.load(open(sys.argv[1]))['runs']:
 else
     skip "nsys before: launch misses" "no $PR_SHARED/traces/nsys/mfu_2gpu_before.sqlite"
 fi
+# hta critical_path/cuda_event_sync: no finding, the largest replay is
+# twice the batch; "No finding" says it is per step's worth of samples
+# and points to the Data quality row the low-utilization finding became
+if shared_summary es hta/critical_path/cuda_event_sync; then
+    check "event_sync: No finding points to the Data quality row on the batch" \
+        python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+nf = r['verdict']['no_finding']
+kinds = [d['kind'] for d in r['diagnostics']]
+assert 'no_workload' in kinds, kinds
+assert 'twice the batch' in nf and 'per step\'s worth of samples' in nf, nf
+assert 'Data quality\'s row \"no_workload\" says why a larger batch is not advised' in nf, nf
+" "$T_DIR/es.json"
+else
+    skip "event_sync: No finding" "no $PR_SHARED/traces/hta/critical_path/cuda_event_sync"
+fi
 echo "1..$T_N"

@@ -2213,12 +2213,13 @@ run_rules(struct rctx *c)
  * in Data quality, in its own words, with why it is no finding (issue
  * #31: a rule with no gain on the critical path does not fire). */
 int
-pr_recommend_demote(cJSON *run, struct pr_notes *notes)
+pr_recommend_demote(cJSON *run, struct pr_notes *notes, const char **moved)
 {
     cJSON *recs = cJSON_GetObjectItemCaseSensitive(run, PR_K_RECOMMENDATIONS);
     cJSON *r, *next;
     char text[REC_TEXT + 400];
 
+    *moved = NULL;
     for (r = recs != NULL ? recs->child : NULL; r != NULL; r = next) {
         const char *note = pr_sget_str(r, PR_K_GAIN_NOTE), *kind, *why;
 
@@ -2249,6 +2250,7 @@ pr_recommend_demote(cJSON *run, struct pr_notes *notes)
                  "gain): %s.",
                  pr_sget_str_or(r, PR_K_TEXT, ""), why);
         pr_notes_row(notes, kind, 1, text);
+        *moved = kind; /* a literal */
         cJSON_Delete(cJSON_DetachItemViaPointer(recs, r));
     }
     return !notes->failed;

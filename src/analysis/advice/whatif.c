@@ -2908,7 +2908,7 @@ unrecorded_host(const cJSON *run, const char *bound, char *text, size_t cap)
 #define VERDICT_MAX_MISS_PCT 50.0
 
 enum pr_status
-pr_whatif_verdict(cJSON *run, struct pr_error *err)
+pr_whatif_verdict(cJSON *run, const char *underused, struct pr_error *err)
 {
     const cJSON *cp = pr_sget(run, PR_K_CRITICAL_PATH);
     const cJSON *steps = pr_sget(cp, PR_K_STEPS), *s, *r;
@@ -3111,14 +3111,23 @@ pr_whatif_verdict(cJSON *run, struct pr_error *err)
             const char *ch = pr_sget_str_or(big, PR_K_CHANGE, "?");
             int cut = (int)strcspn(ch, ":");
 
+            int batch = strcmp(gain_basis_of(pr_sget_str(big, PR_K_ID)),
+                               PR_GAIN_PER_SAMPLES) == 0;
+
             snprintf(text, sizeof(text),
                      "No finding: no rule's advice fits what this trace "
                      "shows, though the replays predict gains (the largest: "
-                     "%.*s, %.1f%% of the step; the Critical path part "
+                     "%.*s, %.1f%% of the step%s; the Critical path part "
                      "lists them). A replayed change is a prediction, not "
-                     "advice: no rule finds it the fix here.",
-                     cut > 100 ? 100 : cut, ch,
-                     pr_sget_num(big, PR_K_GAIN_PCT));
+                     "advice: no rule finds it the fix here%s%s%s",
+                     cut > 100 ? 100 : cut, ch, pr_sget_num(big, PR_K_GAIN_PCT),
+                     batch ? " per step's worth of samples" : "",
+                     batch && underused != NULL ? " (Data quality's row \""
+                                                : ".",
+                     batch && underused != NULL ? underused : "",
+                     batch && underused != NULL
+                         ? "\" says why a larger batch is not advised)."
+                         : "");
         }
         pr_emit_str(v, PR_K_NO_FINDING, text, &ok);
     }
