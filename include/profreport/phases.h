@@ -110,6 +110,9 @@ struct pr_phases {
     int64_t stage_count;
     const char *comm_source;      /* static: "communication.json", ... */
     struct pr_mem_component *mem; /* owned, by first appearance */
+    /* static: where the components were read ("MEMORY_RECORD, NPU_MEM",
+       "NPU_OP_MEM"); NULL: memory_record.csv */
+    const char *mem_source;
     size_t n_mem, cap_mem;
 };
 

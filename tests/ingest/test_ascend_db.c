@@ -20,6 +20,7 @@
 #include <sqlite3.h>
 
 #include "profreport/formats.h"
+#include "profreport/phases.h"
 #include "profreport/pmu.h"
 #include "profreport/shapes.h"
 
@@ -797,6 +798,128 @@ test_msprof(void **state)
     rmdir(sub);
 }
 
+/* msprof's NPU_OP_MEM: type ids of ENUM_MEMORY, components of
+ * STRING_IDS; a release written before the allocation of the same time,
+ * and a row of another capture (after the session). */
+static const char *const npu_op_mem_sql[] = {
+    "INSERT INTO STRING_IDS VALUES (60,'APP'),(61,'PTA+GE'),(62,'MatMul'),"
+    " (63,'hcom_allReduce_');",
+    "CREATE TABLE ENUM_MEMORY (id INTEGER PRIMARY KEY, name TEXT);",
+    "INSERT INTO ENUM_MEMORY VALUES (0,'app'),(1,'device'),(5,'allocate'),"
+    " (6,'release');",
+    "CREATE TABLE NPU_OP_MEM (operatorName INTEGER, addr INTEGER, type"
+    " INTEGER, size INTEGER, timestampNs INTEGER, globalTid INTEGER,"
+    " totalAllocate NUMERIC, totalReserve NUMERIC, component INTEGER,"
+    " deviceId INTEGER);",
+    "INSERT INTO NPU_OP_MEM VALUES (62,4096,5,1000,100,1,1000,8000,60,2),"
+    " (63,8192,5,3000,150,1,4000,8000,60,2),"
+    " (62,4096,6,1000,200,1,3000,8000,60,2),"
+    " (62,4096,6,500,250,1,64,9000,61,2),"
+    " (62,4096,5,500,250,1,564,9000,61,2),"
+    " (63,8192,6,3000,300,1,1000,8000,60,2),"
+    " (62,1,5,7,999999,1,7,7,60,2);",
+    "CREATE TABLE SESSION_TIME_INFO (startTimeNs INTEGER, endTimeNs"
+    " INTEGER);",
+    "INSERT INTO SESSION_TIME_INFO VALUES (0,5000);",
+    NULL};
+
+/* Where neither OP_MEMORY nor MEMORY_RECORD is there, NPU_OP_MEM's rows
+ * are the records, named by their operator; the curve is the component
+ * with the most rows (APP: 4 of the session's 6), the others' rows count
+ * without totals; an allocation goes before a release of the same time;
+ * the row outside the session is left out and said so. */
+static void
+test_npu_op_mem(void **state)
+{
+    static const int64_t ts[] = {100, 150, 200, 250, 250, 300};
+    static const int64_t bytes[] = {1000, 3000, -1000, 500, -500, -3000};
+    static const double alloc[] = {1000, 4000, 3000, NAN, NAN, 1000};
+    static const char *const names[] = {"MatMul", "hcom_allReduce_",
+                                        "MatMul", "MatMul",
+                                        "MatMul", "hcom_allReduce_"};
+    struct pr_trace *t =
+        load(build_on("op_mem.db", msprof_sql, npu_op_mem_sql));
+    const struct pr_mem_component *c;
+    size_t i, k = 0;
+
+    (void)state;
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        const struct pr_mem_info *m;
+
+        if (e->kind != PR_KIND_MEMORY_RECORD)
+            continue;
+        assert_true(k < 6);
+        m = pr_trace_mem(t, e);
+        assert_int_equal(e->ts_ns, ts[k]);
+        assert_int_equal(m->bytes, bytes[k]);
+        assert_string_equal(pr_trace_str(t, e->name), names[k]);
+        assert_int_equal(m->device_id, 2);
+        if (isnan(alloc[k]))
+            assert_true(isnan(m->total_allocated));
+        else
+            assert_true(m->total_allocated == alloc[k]);
+        k++;
+    }
+    assert_int_equal(k, 6);
+    assert_int_equal(gap(t, "npu_op_mem_curve")->count, 4);
+    assert_non_null(strstr(pr_trace_str(t, gap(t, "npu_op_mem_curve")->text),
+                           "component APP"));
+    assert_int_equal(gap(t, "npu_op_mem_outside_session")->count, 1);
+    assert_null(gap(t, "no_memory"));
+    /* the components, as memory_record.csv would list them */
+    assert_non_null(t->phases);
+    assert_int_equal(t->phases->n_mem, 2);
+    assert_string_equal(t->phases->mem_source, "NPU_OP_MEM");
+    c = &t->phases->mem[0];
+    assert_string_equal(c->name, "APP");
+    assert_int_equal(c->device, 2);
+    assert_int_equal(c->samples, 4);
+    assert_true(c->peak_allocated == 4000 && c->peak_reserved == 8000);
+    c = &t->phases->mem[1];
+    assert_string_equal(c->name, "PTA+GE");
+    assert_int_equal(c->samples, 2);
+    assert_true(c->peak_allocated == 564 && c->peak_reserved == 9000);
+    pr_trace_free(t);
+}
+
+/* torch_npu: NPU_MEM's app rows (types of STRING_IDS) are the APP
+ * component, a reserved total of hbm + ddr; MEMORY_RECORD's components
+ * follow in the order they start. */
+static const char *const npu_mem_sql[] = {
+    "INSERT INTO STRING_IDS VALUES (64,'app'),(65,'device');",
+    "CREATE TABLE NPU_MEM (type INTEGER, ddr NUMERIC, hbm NUMERIC,"
+    " timestampNs INTEGER, deviceId INTEGER);",
+    "INSERT INTO NPU_MEM VALUES (64,0,5000,1000,5),(64,100,7000,2000,5),"
+    " (65,0,9999,1500,5);",
+    NULL};
+
+static void
+test_npu_mem(void **state)
+{
+    struct pr_trace *t = load(build_more(npu_mem_sql));
+    const struct pr_mem_component *c;
+
+    (void)state;
+    assert_non_null(t->phases);
+    assert_int_equal(t->phases->n_mem, 3);
+    assert_string_equal(t->phases->mem_source, "MEMORY_RECORD, NPU_MEM");
+    c = &t->phases->mem[0];
+    assert_string_equal(c->name, "APP");
+    assert_int_equal(c->device, 5);
+    assert_int_equal(c->samples, 2);
+    assert_true(c->peak_allocated < 0 && c->peak_reserved == 7100);
+    c = &t->phases->mem[1];
+    assert_string_equal(c->name, "PTA");
+    assert_int_equal(c->samples, 4);
+    assert_true(c->peak_allocated == 3000 && c->peak_reserved == 4000);
+    c = &t->phases->mem[2];
+    assert_string_equal(c->name, "GE");
+    assert_int_equal(c->samples, 1);
+    assert_true(c->peak_allocated == 99 && c->peak_reserved == 99);
+    pr_trace_free(t);
+}
+
 static struct pr_probe
 probe_of(const char *path, char *head, size_t cap)
 {
@@ -896,8 +1019,9 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-    static const char *const names[] = {"run.db", "analysis.db", "other.db",
-                                        "no_start.db", "msprof.db"};
+    static const char *const names[] = {"run.db",    "analysis.db",
+                                        "other.db",  "no_start.db",
+                                        "msprof.db", "op_mem.db"};
     char path[256];
     size_t i;
 
@@ -913,12 +1037,13 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_device),    cmocka_unit_test(test_host),
-        cmocka_unit_test(test_steps),     cmocka_unit_test(test_memory),
-        cmocka_unit_test(test_op_memory), cmocka_unit_test(test_msprof),
-        cmocka_unit_test(test_sniff),     cmocka_unit_test(test_bad),
-        cmocka_unit_test(test_groups),    cmocka_unit_test(test_mstx),
-        cmocka_unit_test(test_pmu),       cmocka_unit_test(test_links),
+        cmocka_unit_test(test_device),     cmocka_unit_test(test_host),
+        cmocka_unit_test(test_steps),      cmocka_unit_test(test_memory),
+        cmocka_unit_test(test_op_memory),  cmocka_unit_test(test_msprof),
+        cmocka_unit_test(test_sniff),      cmocka_unit_test(test_bad),
+        cmocka_unit_test(test_groups),     cmocka_unit_test(test_mstx),
+        cmocka_unit_test(test_pmu),        cmocka_unit_test(test_links),
+        cmocka_unit_test(test_npu_op_mem), cmocka_unit_test(test_npu_mem),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -459,7 +459,8 @@ emit_mem(const struct pr_phases *p, cJSON *run, int *ok)
         return;
     }
     o = pr_emit_obj(run, PR_K_NPU_MEMORY, ok);
-    pr_emit_str(o, PR_K_SOURCE, "memory_record.csv", ok);
+    pr_emit_str(o, PR_K_SOURCE,
+                p->mem_source ? p->mem_source : "memory_record.csv", ok);
     arr = pr_emit_arr(o, PR_K_COMPONENTS, ok);
     for (i = 0; i < p->n_mem && *ok; i++) {
         const struct pr_mem_component *m = &p->mem[i];

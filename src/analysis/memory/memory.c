@@ -30,6 +30,7 @@ struct acc {
 struct row {
     uint32_t name;
     int dev;
+    int by_name; /* rows of records the producer names (named_acc) */
     int64_t calls;
     struct acc a;
 };
@@ -230,22 +231,16 @@ locate(struct mem *m, struct path *p, int64_t ts, size_t *node)
     return PR_OK;
 }
 
-/* The row that node's records on device dev add to, made on first use;
- * &m->skip for a node that is not an operator (the table lists only
- * operators).  NULL on out-of-memory. */
-static struct acc *
-acc_for(struct mem *m, size_t node, int dev)
+/* The row of operator name `name` on device dev, made on first use;
+ * NULL on out-of-memory. */
+static struct row *
+row_for(struct mem *m, uint32_t name, int dev)
 {
-    const struct pr_tree_node *n = &m->tree->nodes[node];
-    uint32_t name = pr_tree_name(m->t, m->tree, n);
     int64_t key = (int64_t)name * MAX_DEVICES + dev;
-    size_t j;
+    size_t j = pr_idmap_get(&m->row_of, key);
 
-    if (!n->is_operator)
-        return &m->skip;
-    j = pr_idmap_get(&m->row_of, key);
     if (j != PR_NONE)
-        return &m->rows[j].a;
+        return &m->rows[j];
     if (pr_grow((void **)&m->rows, &m->cap_rows, m->n_rows + 1,
                 sizeof(*m->rows)) != PR_OK ||
         pr_idmap_put(&m->row_of, key, m->n_rows, m->err) != PR_OK)
@@ -254,7 +249,52 @@ acc_for(struct mem *m, size_t node, int dev)
     memset(&m->rows[j], 0, sizeof(m->rows[j]));
     m->rows[j].name = name;
     m->rows[j].dev = dev;
-    return &m->rows[j].a;
+    return &m->rows[j];
+}
+
+/* The row that node's records on device dev add to, made on first use;
+ * &m->skip for a node that is not an operator (the table lists only
+ * operators).  NULL on out-of-memory. */
+static struct acc *
+acc_for(struct mem *m, size_t node, int dev)
+{
+    const struct pr_tree_node *n = &m->tree->nodes[node];
+    struct row *r;
+
+    if (!n->is_operator)
+        return &m->skip;
+    r = row_for(m, pr_tree_name(m->t, m->tree, n), dev);
+    return r != NULL ? &r->a : NULL;
+}
+
+/* A record that no operator of the trace encloses but that its producer
+ * names by the operator that made it (msprof's NPU_OP_MEM, where the
+ * database has no framework operators): its statistics go to that name's
+ * row, self and total alike, as nothing is known of its callers; its
+ * calls are its allocations (the table records no launches). */
+static enum pr_status
+attribute_named(struct mem *m, const struct pr_event *e, int dev, int64_t bytes)
+{
+    int is_alloc = bytes > 0;
+    struct row *r = row_for(m, e->name, dev);
+
+    if (r == NULL)
+        return pr_error_set(m->err, PR_E_NOMEM, "out of memory (memory)");
+    r->by_name = 1;
+    r->a.self_inc = r->a.inc = pr_sat_add_i64(r->a.self_inc, bytes);
+    r->a.self_size = r->a.size =
+        pr_sat_add_i64(r->a.self_size, is_alloc ? bytes : 0);
+    r->a.self_count = r->a.count = r->a.self_count + is_alloc;
+    return PR_OK;
+}
+
+/* 1 when the record carries its operator's name, not "[memory]". */
+static int
+is_named(const struct pr_trace *t, const struct pr_event *e)
+{
+    const char *n = pr_trace_str(t, e->name);
+
+    return n != NULL && n[0] != '\0' && strcmp(n, "[memory]") != 0;
 }
 
 /* Self values on the op node, totals on it and every ancestor (the 12.4
@@ -515,7 +555,7 @@ scan_records(struct mem *m)
         const struct pr_event *e = &t->events[i];
         const struct pr_mem_info *mi = pr_trace_mem(t, e);
         size_t node = PR_NONE;
-        int dev;
+        int dev, named;
 
         if (mi == NULL)
             continue;
@@ -531,11 +571,14 @@ scan_records(struct mem *m)
             m->unknown_device += dev < 0;
             continue;
         }
-        if (node == PR_NONE && mi->bytes > 0)
+        named = node == PR_NONE && is_named(t, e);
+        if (node == PR_NONE && !named && mi->bytes > 0)
             m->dev[dev].unattributed++;
         st = track(m, &live, e, mi, &m->dev[dev], k - 1);
         if (st == PR_OK && node != PR_NONE)
             st = attribute(m, node, dev, mi->bytes);
+        else if (st == PR_OK && named)
+            st = attribute_named(m, e, dev, mi->bytes);
     }
     free_paths(paths, m->tree->n_roots);
     pr_idmap_free(&live);
@@ -623,6 +666,8 @@ collect_rows(struct mem *m, struct row **out, size_t *n_out)
     for (i = 0; i < m->n_rows && st == PR_OK; i++) {
         c = pr_idmap_get(&calls, m->rows[i].name);
         m->rows[i].calls = c == PR_NONE ? 0 : (int64_t)c;
+        if (m->rows[i].by_name && c == PR_NONE)
+            m->rows[i].calls = m->rows[i].a.self_count;
     }
     pr_idmap_free(&calls);
     if (st != PR_OK)

@@ -25,7 +25,11 @@
  *                 uncounted, as the collective counts their time, and
  *                 give the per-link traffic (pr_link) and group sizes
  *   OP_MEMORY     allocations and releases, as operator_memory.csv's
- *                 (else MEMORY_RECORD's PTA totals: the curve only)
+ *                 (else MEMORY_RECORD's PTA totals: the curve only; else,
+ *                 in msprof's export, NPU_OP_MEM's rows of the session)
+ *   MEMORY_RECORD, NPU_MEM (or NPU_OP_MEM)  the components beside PTA
+ *                 (GE, PTA+GE, APP), as memory_record.csv's reader keeps
+ *                 them
  *   ProfilerStep#N  made torch_npu's device-side steps (device_steps)
  *   RANK_DEVICE_MAP, NPU_INFO  the rank and the device
  * A task reaches its operator by connection id: an operator lists its ids
@@ -49,6 +53,7 @@
 #include "ascend_common.h"
 #include "profreport/checked.h"
 #include "profreport/formats.h"
+#include "profreport/phases.h"
 #include "profreport/pmu.h"
 
 /* ENUM_API_TYPE ids of PYTORCH_API rows (stable across versions) */
@@ -129,6 +134,12 @@ struct adb {
     size_t mem_rows;
     int64_t last_alloc, last_res; /* the allocator's totals last seen */
     int has_pta;                  /* OP_MEMORY has PyTorch allocator rows */
+    /* NPU_OP_MEM: the component whose totals make the curve, its rows and
+       the other components' */
+    char curve_comp[16];
+    int64_t curve_comp_id, curve_rows, other_rows;
+    int64_t mem_outside;    /* NPU_OP_MEM rows outside the session */
+    int64_t mem_outside_ns; /* the first of them */
     char mem_pid[24], mem_tid[24];
     struct pr_sqlite_at at; /* the query's row, and its first bad value */
     struct pr_error *err;
@@ -1902,6 +1913,262 @@ read_op_memory(struct adb *a)
     return st == PR_OK ? each_row(a, "OP_MEMORY", on_op_mem) : st;
 }
 
+/* NPU_OP_MEM (msprof's and torch_npu's db; bytes, ns): one row per
+ * allocation or release of an NPU allocator, with its address, the
+ * operator that made it and the component's totals after it.  The type
+ * is an id of ENUM_MEMORY where the database has that table (msprof_0.db:
+ * 5 allocate, 6 release), else of STRING_IDS (torch_npu 2025-01: 374
+ * allocate, 373 release); the component an id of STRING_IDS in both
+ * ("APP", "PTA+GE", "GE").  Read where neither OP_MEMORY nor
+ * MEMORY_RECORD is there (msprof's own export): each row a record named
+ * by its operator (memory.c lists such records by that name), the curve
+ * the totals of one component, the one with the most rows. */
+enum { N_NAME, N_ADDR, N_ALLOC, N_SIZE, N_TS, N_TA, N_TR, N_DEV, N_CURVE };
+
+static enum pr_status
+on_npu_op_mem(struct adb *a, sqlite3_stmt *q)
+{
+    struct pr_span s;
+    struct pr_mem_desc m;
+    int64_t size = col_i64(a, q, N_SIZE, -1), dev = col_i64(a, q, N_DEV, -1);
+    const char *name = col_str(a, q, N_NAME);
+    int curve = sqlite3_column_int64(q, N_CURVE) != 0;
+
+    memset(&s, 0, sizeof(s));
+    if (size < 0 || !col_ns(a, q, N_TS, &s.ts_ns)) {
+        a->t->diag.skipped_bad_ts++;
+        return PR_OK;
+    }
+    s.name = name != NULL && name[0] ? name : "[memory]";
+    s.cat = "npu_op_mem";
+    s.pid = a->mem_pid;
+    s.tid = a->mem_tid;
+    s.external_id = s.correlation = PR_NO_ID;
+    m.device_type = 1;
+    m.device_id = (int32_t)(dev >= 0 && dev <= INT32_MAX ? dev : a->device);
+    m.addr = sqlite3_column_type(q, N_ADDR) == SQLITE_NULL
+                 ? PR_NO_ID
+                 : sqlite3_column_int64(q, N_ADDR);
+    m.bytes = sqlite3_column_int64(q, N_ALLOC) != 0 ? size : -size;
+    m.total_allocated = curve && sqlite3_column_type(q, N_TA) != SQLITE_NULL
+                            ? sqlite3_column_double(q, N_TA)
+                            : NAN;
+    m.total_reserved = curve && sqlite3_column_type(q, N_TR) != SQLITE_NULL
+                           ? sqlite3_column_double(q, N_TR)
+                           : NAN;
+    a->mem_rows++;
+    a->t->n_trace_events++;
+    return pr_trace_add_memory(a->t, &s, &m, NULL) == PR_OK ? PR_OK : oom(a);
+}
+
+/* The SQL naming the ids of memory enum `name` ("allocate", "app"). */
+static enum pr_status
+enum_ids(struct adb *a, const char *name)
+{
+    int e = table(a, "ENUM_MEMORY");
+    enum pr_status st;
+
+    if (e < 0)
+        return PR_E_FORMAT;
+    st = sql_add(a, e == 1 ? "(SELECT id FROM ENUM_MEMORY WHERE name = '"
+                           : "(SELECT id FROM STRING_IDS WHERE value = '");
+    if (st == PR_OK)
+        st = sql_add(a, name);
+    return st == PR_OK ? sql_add(a, "')") : st;
+}
+
+/* The component the curve follows (the one with the most rows), for the
+ * data quality note; 0 when the table has none. */
+static enum pr_status
+on_curve_comp(struct adb *a, sqlite3_stmt *q)
+{
+    const char *c = col_str(a, q, 0);
+
+    snprintf(a->curve_comp, sizeof(a->curve_comp), "%s", c ? c : "?");
+    a->curve_comp_id = col_i64(a, q, 0, -1);
+    a->curve_rows = col_i64(a, q, 1, 0);
+    a->other_rows = col_i64(a, q, 2, 0);
+    return PR_OK;
+}
+
+static enum pr_status
+on_outside(struct adb *a, sqlite3_stmt *q)
+{
+    a->mem_outside = col_i64(a, q, 0, 0);
+    a->mem_outside_ns = col_i64(a, q, 1, 0);
+    return PR_OK;
+}
+
+/* The session's bounds (SESSION_TIME_INFO), where read_mstx did not read
+ * them, and the SQL condition of a time inside them in *cond ("1" when
+ * the database does not say). */
+static enum pr_status
+session_cond(struct adb *a, const char *col, char *cond, size_t cap)
+{
+    int r = a->sess_end > a->sess_start ? 0 : table(a, "SESSION_TIME_INFO");
+    enum pr_status st = PR_OK;
+
+    if (r < 0)
+        return PR_E_FORMAT;
+    if (r == 1 && (st = set_sql(a, "SELECT startTimeNs, endTimeNs FROM "
+                                   "SESSION_TIME_INFO LIMIT 1")) == PR_OK)
+        st = each_row(a, "SESSION_TIME_INFO", on_session);
+    if (a->sess_end > a->sess_start)
+        snprintf(cond, cap, "%s BETWEEN %lld AND %lld", col,
+                 (long long)a->sess_start, (long long)a->sess_end);
+    else
+        snprintf(cond, cap, "1");
+    return st;
+}
+
+/* The rows of the profiling session only: those outside it are not of
+ * this capture (as read_mstx says of mstx ranges), and a curve of them
+ * would stand apart from every task on the time axis. */
+static enum pr_status
+read_npu_op_mem(struct adb *a)
+{
+    enum pr_status st;
+    char id[32], in[96];
+
+    st = session_cond(a, "timestampNs", in, sizeof(in));
+    if (st == PR_OK &&
+        sql_begin(a, "SELECT COUNT(*), MIN(timestampNs) "
+                     "FROM NPU_OP_MEM WHERE NOT (") == PR_OK &&
+        sql_add(a, in) == PR_OK && end_sql(a, ")") == PR_OK)
+        st = each_row(a, "NPU_OP_MEM", on_outside);
+    if (st == PR_OK &&
+        sql_begin(a, "SELECT component, COUNT(*), (SELECT "
+                     "COUNT(*) FROM NPU_OP_MEM WHERE ") == PR_OK &&
+        sql_add(a, in) == PR_OK &&
+        sql_add(a, ") - COUNT(*) FROM NPU_OP_MEM WHERE ") == PR_OK &&
+        sql_add(a, in) == PR_OK &&
+        end_sql(a, " GROUP BY component ORDER BY COUNT(*) DESC, component "
+                   "LIMIT 1") == PR_OK)
+        st = each_row(a, "NPU_OP_MEM", on_curve_comp);
+    if (st != PR_OK || a->curve_rows == 0)
+        return st;
+    mem_thread(a);
+    snprintf(id, sizeof(id), "%lld", (long long)a->curve_comp_id);
+    st = sql_begin(a, "SELECT operatorName, addr, type IN ");
+    if (st == PR_OK)
+        st = enum_ids(a, "allocate");
+    if (st == PR_OK)
+        st = sql_add(a, ", size, timestampNs, totalAllocate, totalReserve, "
+                        "deviceId, component = ");
+    if (st == PR_OK)
+        st = sql_add(a, id);
+    /* an allocation before a release of the same time (msprof_0.db
+       writes such a pair release first) */
+    if (st == PR_OK && (st = sql_add(a, " FROM NPU_OP_MEM WHERE ")) == PR_OK)
+        st = sql_add(a, in);
+    if (st == PR_OK)
+        st = end_sql(a, " ORDER BY timestampNs, 3 DESC, rowid");
+    return st == PR_OK ? each_row(a, "NPU_OP_MEM", on_npu_op_mem) : st;
+}
+
+/* ------------------------------------------------------ components */
+
+/* A component's samples and peaks (phases.h), as memory_record.csv's
+ * reader keeps them: name, device, rows, largest allocated and reserved
+ * total (NULL where the table gives none). */
+static enum pr_status
+on_component(struct adb *a, sqlite3_stmt *q)
+{
+    const char *name = (const char *)sqlite3_column_text(q, 0);
+    int64_t dev = col_i64(a, q, 1, -1);
+    struct pr_mem_component *m;
+
+    if (name == NULL || name[0] == '\0')
+        return PR_OK;
+    m = pr_phases_mem(a->t, name, dev >= 0 ? dev : a->device);
+    if (m == NULL)
+        return pr_error_set(a->err, PR_E_LIMIT,
+                            "more than 64 memory components, or out of "
+                            "memory");
+    m->samples += (size_t)col_i64(a, q, 2, 0);
+    if (sqlite3_column_type(q, 3) != SQLITE_NULL &&
+        sqlite3_column_double(q, 3) > m->peak_allocated)
+        m->peak_allocated = sqlite3_column_double(q, 3);
+    if (sqlite3_column_type(q, 4) != SQLITE_NULL &&
+        sqlite3_column_double(q, 4) > m->peak_reserved)
+        m->peak_reserved = sqlite3_column_double(q, 4);
+    return PR_OK;
+}
+
+/* The tables the components came from (static). */
+static const char *
+mem_source(int record, int op_mem, int npu_mem)
+{
+    if (record)
+        return npu_mem ? "MEMORY_RECORD, NPU_MEM" : "MEMORY_RECORD";
+    if (op_mem)
+        return npu_mem ? "NPU_OP_MEM, NPU_MEM" : "NPU_OP_MEM";
+    return "NPU_MEM";
+}
+
+/* The SQL of NPU_OP_MEM's components in the session, in a->sql. */
+static enum pr_status
+op_mem_components(struct adb *a)
+{
+    char in[96];
+    enum pr_status st = session_cond(a, "m.timestampNs", in, sizeof(in));
+
+    if (st == PR_OK)
+        st = sql_begin(a, "SELECT s.value, m.deviceId, COUNT(*), "
+                          "MAX(m.totalAllocate), MAX(m.totalReserve) FROM "
+                          "NPU_OP_MEM m JOIN STRING_IDS s ON s.id = "
+                          "m.component WHERE ");
+    if (st == PR_OK)
+        st = sql_add(a, in);
+    return st == PR_OK ? end_sql(a, " GROUP BY m.component, m.deviceId "
+                                    "ORDER BY MIN(m.timestampNs), s.value")
+                       : st;
+}
+
+/* runs[].npu_memory: the components beside PTA, as the text export's
+ * memory_record.csv lists them.  torch_npu writes that file from
+ * MEMORY_RECORD's components (PTA, GE, PTA+GE) and npu_mem's "app" rows
+ * (APP: the whole process on the device, a reserved total only; in the
+ * 2025-01 samples its Total Reserved(MB) is NPU_MEM's hbm + ddr, ddr 0);
+ * the database keeps the latter in NPU_MEM.  An export without
+ * MEMORY_RECORD (msprof's) has its components in NPU_OP_MEM. */
+static enum pr_status
+read_components(struct adb *a)
+{
+    int r = table(a, "MEMORY_RECORD"), n = table(a, "NPU_MEM");
+    int o = table(a, "NPU_OP_MEM");
+    enum pr_status st = PR_OK;
+
+    if (r < 0 || n < 0 || o < 0)
+        return PR_E_FORMAT;
+    if (n == 1) {
+        st = sql_begin(a, "SELECT 'APP', deviceId, COUNT(*), NULL, "
+                          "MAX(COALESCE(hbm, 0) + COALESCE(ddr, 0)) FROM "
+                          "NPU_MEM WHERE type IN ");
+        if (st == PR_OK)
+            st = enum_ids(a, "app");
+        if (st == PR_OK)
+            st = end_sql(a, " GROUP BY deviceId ORDER BY deviceId");
+        if (st == PR_OK)
+            st = each_row(a, "NPU_MEM", on_component);
+    }
+    if (st == PR_OK && r == 1)
+        st = set_sql(a, "SELECT s.value, m.deviceId, COUNT(*), "
+                        "MAX(m.totalAllocated), MAX(m.totalReserved) FROM "
+                        "MEMORY_RECORD m JOIN STRING_IDS s ON s.id = "
+                        "m.component GROUP BY m.component, m.deviceId "
+                        "ORDER BY MIN(m.timestamp), s.value");
+    else if (st == PR_OK && o == 1 && a->curve_rows > 0)
+        st = op_mem_components(a);
+    else
+        o = 0; /* none of NPU_OP_MEM's rows is of this session */
+    if (st == PR_OK && (r == 1 || o == 1))
+        st = each_row(a, r == 1 ? "MEMORY_RECORD" : "NPU_OP_MEM", on_component);
+    if (st == PR_OK && a->t->phases != NULL && a->t->phases->n_mem > 0)
+        a->t->phases->mem_source = mem_source(r == 1, o == 1, n == 1);
+    return st;
+}
+
 /* Without OP_MEMORY: MEMORY_RECORD's rows of the PyTorch allocator
  * (component PTA; bytes), its totals after each change, for the curve.
  * The table does not say what allocated, so nothing is attributed. */
@@ -1916,7 +2183,7 @@ read_memory(struct adb *a)
     if (o == 1)
         return read_op_memory(a);
     if (r == 0)
-        return PR_OK;
+        return table(a, "NPU_OP_MEM") == 1 ? read_npu_op_mem(a) : PR_OK;
     st = set_sql(a, "SELECT timestamp, totalAllocated, totalReserved, "
                     "deviceId FROM MEMORY_RECORD WHERE component IN (SELECT "
                     "id FROM STRING_IDS WHERE value = 'PTA') ORDER BY "
@@ -1986,9 +2253,32 @@ add_gaps(struct adb *a)
                               "mstx ranges outside the profiling session "
                               "(SESSION_TIME_INFO) are left out: they are not "
                               "of this capture");
-    if (st == PR_OK && a->mem_rows == 0)
+    if (st == PR_OK && a->curve_rows > 0) {
+        snprintf(text, sizeof(text),
+                 "NPU memory from NPU_OP_MEM: the curve is component %s's "
+                 "totalAllocate/totalReserve (%lld rows); %lld rows of "
+                 "other components count as allocations but not in the "
+                 "curve; an operator's calls are its allocations, as the "
+                 "table records no launches",
+                 a->curve_comp, (long long)a->curve_rows,
+                 (long long)a->other_rows);
+        st = pr_trace_add_gap(t, "npu_op_mem_curve", (size_t)a->curve_rows,
+                              text);
+    }
+    if (st == PR_OK && a->mem_outside > 0) {
+        snprintf(text, sizeof(text),
+                 "NPU_OP_MEM rows outside the profiling session "
+                 "(SESSION_TIME_INFO) are left out: they are not of this "
+                 "capture (the first is %.1f days from the session's "
+                 "start), and their curve would stand apart from every task",
+                 (double)(a->mem_outside_ns - a->sess_start) / 86400e9);
+        st = pr_trace_add_gap(t, "npu_op_mem_outside_session",
+                              (size_t)a->mem_outside, text);
+    }
+    if (st == PR_OK && a->mem_rows == 0 && a->mem_outside == 0)
         st = pr_trace_add_gap(t, "no_memory", 0,
-                              "no OP_MEMORY or MEMORY_RECORD rows: profile "
+                              "no OP_MEMORY, MEMORY_RECORD or NPU_OP_MEM "
+                              "rows: profile "
                               "with profile_memory=True for memory");
     return st == PR_OK ? PR_OK : oom(a);
 }
@@ -2058,6 +2348,8 @@ read_run(struct adb *a)
         st = device_steps(a);
     if (st == PR_OK)
         st = read_memory(a);
+    if (st == PR_OK)
+        st = read_components(a);
     return st;
 }
 
