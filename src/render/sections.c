@@ -1664,11 +1664,12 @@ npu_components(struct pr_figs *f, const cJSON *run)
     if (pr_sget_len(pr_sget(pr_sget(run, PR_K_NPU_MEMORY), PR_K_COMPONENTS)) ==
         0)
         return;
-    len = (size_t)snprintf(text, sizeof(text),
-                           "Peaks of each memory component "
-                           "(memory_record.csv; APP: the whole process on "
-                           "the NPU, PTA: PyTorch's allocator, GE: CANN's "
-                           "graph engine):");
+    len = (size_t)snprintf(
+        text, sizeof(text),
+        "Peaks of each memory component (%s; APP: the whole process on "
+        "the NPU, PTA: PyTorch's allocator, GE: CANN's graph engine):",
+        pr_sget_str_or(pr_sget(run, PR_K_NPU_MEMORY), PR_K_SOURCE,
+                       "memory_record.csv"));
     cJSON_ArrayForEach(c,
                        pr_sget(pr_sget(run, PR_K_NPU_MEMORY), PR_K_COMPONENTS))
     {

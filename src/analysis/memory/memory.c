@@ -761,17 +761,13 @@ struct live {
     size_t no_addr;             /* allocations before the peak without one */
 };
 
+/* Bytes live at the peak of operator `name` (`parent` the caller of an
+ * aten::empty*, else PR_STR_NONE). */
 static enum pr_status
-live_add(struct mem *m, struct live *lv, size_t node, int64_t bytes)
+live_top(struct live *lv, uint32_t name, uint32_t parent, int64_t bytes)
 {
-    const struct pr_tree_node *nd = &m->tree->nodes[node];
-    size_t p = parent_of(m->tree, node);
-    uint32_t parent = PR_STR_NONE, name = pr_tree_name(m->t, m->tree, nd);
     size_t j;
 
-    if (strncmp(pr_trace_str(m->t, name), "aten::empty", 11) == 0 &&
-        p != PR_NONE && m->tree->nodes[p].type != PR_N_ROOT)
-        parent = pr_tree_name(m->t, m->tree, &m->tree->nodes[p]);
     for (j = 0; j < lv->n; j++)
         if (lv->tops[j].name == name && lv->tops[j].parent == parent)
             break;
@@ -784,6 +780,19 @@ live_add(struct mem *m, struct live *lv, size_t node, int64_t bytes)
     lv->tops[j].bytes = pr_sat_add_i64(lv->tops[j].bytes, bytes);
     lv->tops[j].tensors++;
     return PR_OK;
+}
+
+static enum pr_status
+live_add(struct mem *m, struct live *lv, size_t node, int64_t bytes)
+{
+    const struct pr_tree_node *nd = &m->tree->nodes[node];
+    size_t p = parent_of(m->tree, node);
+    uint32_t parent = PR_STR_NONE, name = pr_tree_name(m->t, m->tree, nd);
+
+    if (strncmp(pr_trace_str(m->t, name), "aten::empty", 11) == 0 &&
+        p != PR_NONE && m->tree->nodes[p].type != PR_N_ROOT)
+        parent = pr_tree_name(m->t, m->tree, &m->tree->nodes[p]);
+    return live_top(lv, name, parent, bytes);
 }
 
 static enum pr_status
@@ -812,7 +821,11 @@ live_at(struct mem *m, int dev, size_t peak, struct live *lv)
                                   mi->bytes > 0 ? rec : PR_NONE, m->err);
             else if (mi->bytes > 0 && pr_idmap_get(&last, mi->addr) == rec) {
                 lv->bytes = pr_sat_add_i64(lv->bytes, mi->bytes);
-                if (m->rec_node[rec] == PR_TREE_NONE)
+                const struct pr_event *e = &m->t->events[i];
+
+                if (m->rec_node[rec] == PR_TREE_NONE && is_named(m->t, e))
+                    st = live_top(lv, e->name, PR_STR_NONE, mi->bytes);
+                else if (m->rec_node[rec] == PR_TREE_NONE)
                     lv->outside_ops =
                         pr_sat_add_i64(lv->outside_ops, mi->bytes);
                 else
