@@ -1690,6 +1690,26 @@ npu_components(struct pr_figs *f, const cJSON *run)
     pr_figs_text(f, text);
 }
 
+/* Why a run has no memory view: the reader's own words where it left
+ * memory records out (an Ascend db's NPU_OP_MEM rows of another
+ * capture), else that the trace has none. */
+static const char *
+memory_left_out(const cJSON *run)
+{
+    const cJSON *d;
+
+    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DIAGNOSTICS))
+    {
+        const char *k = pr_sget_str(d, PR_K_KIND);
+
+        if (k != NULL && strcmp(k, "npu_op_mem_outside_session") == 0 &&
+            pr_sget_str(d, PR_K_TEXT) != NULL)
+            return pr_sget_str(d, PR_K_TEXT);
+    }
+    return "No memory events in this trace (profile_memory=True records "
+           "them).";
+}
+
 static void
 sec_memory(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
@@ -1710,8 +1730,7 @@ sec_memory(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         return;
     }
     if (!cJSON_IsObject(mem)) {
-        pr_figs_note(f, "No memory events in this trace (profile_memory=True "
-                        "records them).");
+        pr_figs_note(f, memory_left_out(run));
         return;
     }
     cJSON_ArrayForEach(dev, pr_sget(mem, PR_K_DEVICES))

@@ -115,7 +115,7 @@ fi
 # msinsight_full_db: NPU_OP_MEM's rows are of another capture than its
 # tasks (SESSION_TIME_INFO): left out, counted, no curve of them
 M=msprof/extra/msinsight_full_db/msprof_0.db
-if shared_summary full "$M" && python3 - "$PR_SHARED/traces/$M" \
+if shared_report full "$M" && python3 - "$PR_SHARED/traces/$M" \
     "$T_DIR/full.json" > "$T_DIR/why" <<'PY'
 import json, sqlite3, sys
 db = sqlite3.connect("file:%s?immutable=1" % sys.argv[1], uri=True)
@@ -133,6 +133,12 @@ sys.exit(1 if bad else 0)
 PY
 then ok "msinsight_full_db: NPU_OP_MEM rows of another capture left out"
 else not_ok "msinsight_full_db: $(cat "$T_DIR/why" "$T_DIR/full.err" 2>/dev/null | head -c 300)"; fi
+# ... and the memory section says why, not that the trace has none
+if sed -n '/<section id="memory">/,/<\/section>/p' "$T_DIR/full.html" |
+       grep -q "outside the profiling session" &&
+   ! grep -q "No memory events in this trace" "$T_DIR/full.html"
+then ok "msinsight_full_db: the memory section says why it is empty"
+else not_ok "msinsight_full_db: the memory section does not say why"; fi
 
 # db_level1: the components beside PTA, each from its own table, in the
 # same form as text_level1's memory_record.csv gives them (another run of
