@@ -883,6 +883,39 @@ test_npu_op_mem(void **state)
     pr_trace_free(t);
 }
 
+/* torch_npu 2025-01 writes NPU_OP_MEM's types as STRING_IDS ids (no
+ * ENUM_MEMORY table): read by their names, and no session to keep to. */
+static const char *const npu_op_mem_str_sql[] = {
+    "INSERT INTO STRING_IDS VALUES (60,'GE'),(62,'MatMul'),(73,'release'),"
+    " (74,'allocate');",
+    "CREATE TABLE NPU_OP_MEM (operatorName INTEGER, addr INTEGER, type"
+    " INTEGER, size INTEGER, timestampNs INTEGER, globalTid INTEGER,"
+    " totalAllocate NUMERIC, totalReserve NUMERIC, component INTEGER,"
+    " deviceId INTEGER);",
+    "INSERT INTO NPU_OP_MEM VALUES (62,4096,74,256,100,1,256,1024,60,2),"
+    " (62,4096,73,256,900000,1,0,1024,60,2);",
+    NULL};
+
+static void
+test_npu_op_mem_strings(void **state)
+{
+    struct pr_trace *t =
+        load(build_on("op_mem.db", msprof_sql, npu_op_mem_str_sql));
+    int64_t got[2] = {0, 0};
+    size_t i, k = 0;
+
+    (void)state;
+    for (i = 0; i < t->n_events; i++)
+        if (t->events[i].kind == PR_KIND_MEMORY_RECORD && k < 2)
+            got[k++] = pr_trace_mem(t, &t->events[i])->bytes;
+    assert_int_equal(k, 2);
+    assert_int_equal(got[0], 256);
+    assert_int_equal(got[1], -256);
+    assert_null(gap(t, "npu_op_mem_outside_session"));
+    assert_string_equal(t->phases->mem[0].name, "GE");
+    pr_trace_free(t);
+}
+
 /* torch_npu: NPU_MEM's app rows (types of STRING_IDS) are the APP
  * component, a reserved total of hbm + ddr; MEMORY_RECORD's components
  * follow in the order they start. */
@@ -1037,13 +1070,21 @@ int
 main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_device),     cmocka_unit_test(test_host),
-        cmocka_unit_test(test_steps),      cmocka_unit_test(test_memory),
-        cmocka_unit_test(test_op_memory),  cmocka_unit_test(test_msprof),
-        cmocka_unit_test(test_sniff),      cmocka_unit_test(test_bad),
-        cmocka_unit_test(test_groups),     cmocka_unit_test(test_mstx),
-        cmocka_unit_test(test_pmu),        cmocka_unit_test(test_links),
-        cmocka_unit_test(test_npu_op_mem), cmocka_unit_test(test_npu_mem),
+        cmocka_unit_test(test_device),
+        cmocka_unit_test(test_host),
+        cmocka_unit_test(test_steps),
+        cmocka_unit_test(test_memory),
+        cmocka_unit_test(test_op_memory),
+        cmocka_unit_test(test_msprof),
+        cmocka_unit_test(test_sniff),
+        cmocka_unit_test(test_bad),
+        cmocka_unit_test(test_groups),
+        cmocka_unit_test(test_mstx),
+        cmocka_unit_test(test_pmu),
+        cmocka_unit_test(test_links),
+        cmocka_unit_test(test_npu_op_mem),
+        cmocka_unit_test(test_npu_mem),
+        cmocka_unit_test(test_npu_op_mem_strings),
     };
 
     return cmocka_run_group_tests(tests, setup, teardown);
