@@ -191,9 +191,10 @@ def code_only(text):
                   lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
 
 
-def second_arg(text, i):
-    """The text of the second argument of the call whose "(" is at i."""
-    depth, start, args, starts, j, q = 0, i + 1, [], [], i, None
+def split_top(text, start):
+    """The top-level comma-separated fields from start to the bracket that
+    closes the one before start (or the text's end): [(offset, field)]."""
+    out, depth, at, q, j = [], 0, start, None, start
     while j < len(text):
         c = text[j]
         if q:
@@ -206,19 +207,22 @@ def second_arg(text, i):
         elif c in "([{":
             depth += 1
         elif c in ")]}":
-            depth -= 1
             if depth == 0:
-                args.append(text[start:j])
-                starts.append(start)
                 break
-        elif c == "," and depth == 1:
-            args.append(text[start:j])
-            starts.append(start)
-            start = j + 1
-            if len(args) == 2:
-                break
+            depth -= 1
+        elif c == "," and depth == 0:
+            out.append((at, text[at:j]))
+            at = j + 1
         j += 1
-    return (args[1], starts[1]) if len(args) >= 2 else (None, None)
+    out.append((at, text[at:j]))
+    return out
+
+
+def second_arg(text, i):
+    """The text of the second argument of the call whose "(" is at i, and
+    its offset."""
+    args = split_top(text, i + 1)
+    return (args[1][1], args[1][0]) if len(args) >= 2 else (None, None)
 
 
 # Tables whose rows name a summary key: the struct and the field that
@@ -232,26 +236,7 @@ TABLE_KEY = {"pr_col": 1, "pr_category": 0}
 
 def fields(row):
     """The top-level comma-separated fields of a row's initializer."""
-    out, depth, start, q, j = [], 0, 0, None, 0
-    while j < len(row):
-        c = row[j]
-        if q:
-            if c == "\\":
-                j += 1
-            elif c == q:
-                q = None
-        elif c == '"':
-            q = c
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            out.append(row[start:j])
-            start = j + 1
-        j += 1
-    out.append(row[start:])
-    return out
+    return [f for _, f in split_top(row, 0)]
 
 
 def table_rows(text, start):
