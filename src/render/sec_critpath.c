@@ -307,7 +307,8 @@ ms_of(double us)
         return ms;
     if (fabs(ms) >= 100)
         return round(ms);
-    snprintf(t, sizeof(t), "%.3g", ms);
+    /* a few us: one digit (review 7 #11: "0.00394" beside "106") */
+    snprintf(t, sizeof(t), fabs(ms) < 0.01 ? "%.1g" : "%.3g", ms);
     return strtod(t, NULL);
 }
 
@@ -343,9 +344,14 @@ steps_ms(const cJSON *steps)
             cJSON_AddNumberToObject(r, PR_K_REPLAY_ERROR_PCT, v->valuedouble) ==
                 NULL)
             goto fail;
+        /* "comm." as the column's header says it (the PDF's cell cut
+           "communication" to "commu...", review 7 #11) */
         if (pr_sget_str(s, PR_K_BOUND) != NULL &&
-            cJSON_AddStringToObject(r, PR_K_BOUND,
-                                    pr_sget_str(s, PR_K_BOUND)) == NULL)
+            cJSON_AddStringToObject(
+                r, PR_K_BOUND,
+                pr_sget_is(pr_sget_str(s, PR_K_BOUND), PR_K_COMMUNICATION)
+                    ? "comm."
+                    : pr_sget_str(s, PR_K_BOUND)) == NULL)
             goto fail;
         if (!cJSON_IsObject(bk))
             continue;
@@ -364,6 +370,35 @@ steps_ms(const cJSON *steps)
 fail:
     cJSON_Delete(rows);
     return NULL;
+}
+
+/* The largest parts of a step's path with each kind by its label, as the
+ * chart and the table above name it ("Runtime calls", not "launch":
+ * review 7 #11).  NULL: out of memory. */
+static cJSON *
+top_rows(const cJSON *run, const cJSON *top)
+{
+    cJSON *rows = cJSON_Duplicate(top, 1), *r;
+    size_t i;
+
+    cJSON_ArrayForEach(r, rows)
+    {
+        const char *kind = pr_sget_str(r, PR_K_KIND);
+
+        for (i = 0; kind != NULL && i < PR_N_CRITICAL_PATH; i++) {
+            if (strcmp(kind, pr_keys_critical_path[i].key) != 0)
+                continue;
+            if (!cJSON_ReplaceItemInObjectCaseSensitive(
+                    r, PR_K_KIND,
+                    cJSON_CreateString(
+                        kind_label(run, &pr_keys_critical_path[i])))) {
+                cJSON_Delete(rows);
+                return NULL;
+            }
+            break;
+        }
+    }
+    return rows;
 }
 
 static void
@@ -417,9 +452,11 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     snprintf(head, sizeof(head), "Largest parts of the path of %s%s",
              pr_sget_str_or(lg, PR_K_STEP, "the longest step"),
              median && pr_sget_len(steps) > 1 ? " (the median step)" : "");
-    t = (struct pr_fig_table){
-        .cols = top_cols, .rows = pr_sget(lg, PR_K_TOP), .what = "parts"};
-    pr_figs_table(f, head, &t, NULL);
+    t = (struct pr_fig_table){.cols = top_cols, .what = "parts"};
+    if (pr_sget_len(pr_sget(lg, PR_K_TOP)) > 0) {
+        pr_figs_heading(f, head);
+        pr_figs_table_own(f, &t, top_rows(run, pr_sget(lg, PR_K_TOP)), NULL);
+    }
     /* what the path's device waits rest on (critpath.c) */
     if (pr_sget_str(cp, PR_K_HELD_NOTE) != NULL)
         pr_figs_note(f, pr_sget_str(cp, PR_K_HELD_NOTE));
