@@ -527,6 +527,12 @@ struct pr_trace {
                          msprof step trace): steps are taken as they are,
                          not stretched to the device work they launched
                          nor trimmed where there is none */
+    /* the zero-length launches are drawn where their operators start on
+     * the device clock (the MindSpore builder's, for MindSpore's and
+     * msprof's readers, which hold no host record of them): no host time
+     * and no host instant.  0: a zero-length launch is a host instant
+     * (torch_npu's torch_to_npu: a flow's start on the launching thread) */
+    int drawn_launches;
 
     /* Collective traffic per link, where the producer states it (owned) */
     struct pr_link *links;

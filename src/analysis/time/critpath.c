@@ -316,6 +316,9 @@ struct pr_cp_ctx {
        between them (serial_device): one queue, each task after the last */
     int serial;
     uint32_t serial_last; /* node; PR_CP_NONE */
+    /* the trace records runtime calls with their durations (torch_npu's
+       CANN layer, level 1 and up): its blocking calls are in it */
+    int timed_calls;
     struct pr_error *err;
 };
 
@@ -830,9 +833,18 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
     uint32_t idx, prev, other, pf, pn;
     int64_t corr = pr_event_correlation(t, e);
 
-    if (e->dur_ns == 0 && t->device_steps)
+    if (e->dur_ns == 0 && t->device_steps &&
+        (t->drawn_launches || !c->timed_calls))
         return PR_OK; /* a producer's device timeline with launches drawn
-                         at its tasks' starts (MindSpore): no host time */
+                         at its tasks' starts (MindSpore): no host time.
+                         torch_npu's torch_to_npu launches are host
+                         instants (the flow's start on the launching
+                         thread), its tasks link to them where the trace
+                         records CANN's calls; without them (level 0) the
+                         host's blocking calls are not recorded either,
+                         and the ops around them (text_level0's
+                         aten::_local_scalar_dense, 70.7 ms waiting for
+                         the all-reduce) would read as host work */
     if (h == NULL || !account(c, h, e->ts_ns))
         return nomem(c);
     if (h->last != PR_CP_NONE && c->g.v[h->last].e > e->ts_ns) {
@@ -964,6 +976,18 @@ family(struct pr_cp_ctx *c, uint32_t name)
  * 531, UnsortedSegmentSum on 541, one after the other) orders its
  * streams by edges the trace does not hold; taken as separate streams,
  * the work of the others reads as idle on the path. */
+/* Whether the trace records a runtime or driver call with its duration. */
+static int
+timed_calls(const struct pr_trace *t)
+{
+    size_t i;
+
+    for (i = 0; i < t->n_events; i++)
+        if (pr_tree_is_launcher(t->events[i].kind) && t->events[i].dur_ns > 0)
+            return 1;
+    return 0;
+}
+
 static int
 serial_device(const struct pr_trace *t)
 {
@@ -2633,6 +2657,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     c.t = t;
     c.err = err;
     c.serial = serial_device(t);
+    c.timed_calls = timed_calls(t);
     c.serial_last = PR_CP_NONE;
     pr_names_init(&c.names, t);
     arr = cJSON_CreateArray();

@@ -433,6 +433,7 @@ pr_ms_builder_init(struct pr_ms_builder *b, struct pr_trace *t, int64_t device,
     b->step_tid = pr_strtab_intern(t->strs, "Step Trace", 10);
     b->launch = pr_strtab_intern(t->strs, "launch", 6);
     t->format = pr_strtab_intern(t->strs, format, strlen(format));
+    t->drawn_launches = 1; /* "launch" below: at the op's device start */
     if (b->host_pid == PR_STR_NONE || b->step_tid == PR_STR_NONE ||
         b->launch == PR_STR_NONE || t->format == PR_STR_NONE)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
