@@ -86,4 +86,125 @@ set -- $(parts "$T_DIR/c")
 check "no tasks: the replay is exact ($1%)" test "$1" = 0
 check "no tasks: the wait is named as unread ($5 us)" test "$5" -ge 600
 check "no tasks: the wait stays communication ($3 us)" test "$3" -ge 700
+
+# crit4: torch_npu's launches.  A task's launch is a torch_to_npu flow
+# from the operator that launched it (its start on the Python thread);
+# the reader makes it a zero-length launch, a host instant, and the task
+# links to it as a CUDA kernel to its cudaLaunchKernel.  Only MindSpore's
+# readers draw their launches at the operators' device starts (no host
+# time), and a torch_npu trace without CANN's calls (level 0) records
+# none of the host's blocking calls: those stay unlinked.  Hand-made:
+# step [0, 800) us from step_trace_time.csv (device steps), HcclAllreduce
+# on the Python thread at 400 with the flow to hcom_allReduce__1_0_1
+# [700, 800) (its Notify Wait inside it), AscendCL@hcom_allReduce_ on
+# CANN's thread [410, 700), MatMul on stream 2 [10, 110).  Linked: host
+# 0-400, the launch-to-start delay 400-700 (300 us), the operator 100;
+# unlinked: 700 us idle.
+# mk2 DIR FLOW(0|1) CANN(0|1)
+mk2() {
+    mkdir -p "$1/r_ascend_pt/ASCEND_PROFILER_OUTPUT"
+    python3 - "$1/r_ascend_pt/ASCEND_PROFILER_OUTPUT" "$2" "$3" << 'PY'
+import json, sys
+o, flow, cann = sys.argv[1], sys.argv[2] == "1", sys.argv[3] == "1"
+t0, c = 1000000.0, 700.0
+fid = "%d" % int((t0 + c) * 1000)  # torch_to_npu ids: the task's ts in ns
+def m(pid, name):
+    return {"ph": "M", "name": "process_name", "pid": pid, "tid": 0,
+            "args": {"name": name}}
+def x(pid, tid, name, ts, dur, cat=None, **a):
+    e = {"ph": "X", "name": name, "pid": pid, "tid": tid,
+         "ts": "%.3f" % (t0 + ts), "dur": dur, "args": a}
+    if cat:
+        e["cat"] = cat
+    return e
+def fl(ph, pid, tid, ts):
+    return {"ph": ph, "name": "torch_to_npu", "cat": "async_npu", "pid": pid,
+            "tid": tid, "ts": "%.3f" % (t0 + ts), "id": fid, "bp": "e"}
+ev = [m(1, "Python"), m(2, "CANN"), m(3, "Ascend Hardware"), m(4, "HCCL"),
+      {"ph": "M", "name": "thread_name", "pid": 4, "tid": 0,
+       "args": {"name": "Group 0 Communication"}},
+      {"ph": "M", "name": "thread_name", "pid": 4, "tid": 1,
+       "args": {"name": "Plane 0"}},
+      x(1, 10, "ProfilerStep#1", 0, 800, "cpu_op"),
+      x(1, 10, "HcclAllreduce", 400, 5, "cpu_op"),
+      x(3, 2, "MatMul", 10, 100, **{"Task Type": "AI_CORE"}),
+      x(4, 0, "hcom_allReduce__1_0_1", c, 100),
+      x(4, 1, "Notify_Wait", c, 80, **{"task type": "Notify_Wait",
+                                       "stream id": 4}),
+      x(3, 4, "Notify Wait", c, 80, **{"Task Type": "Notify Wait"})]
+if cann:
+    ev.append(x(2, 20, "AscendCL@hcom_allReduce_", 410, 290, level="acl"))
+if flow:
+    ev += [fl("s", 1, 10, 400), fl("f", 4, 0, c)]
+json.dump(ev, open(o + "/trace_view.json", "w"))
+open(o + "/step_trace_time.csv", "w").write(
+    "Step,Computing,Communication(Not Overlapped),Overlapped,Communication,"
+    "Free,Stage,Bubble,Communication(Not Overlapped and Exclude Receive),"
+    "Preparing\n1,100,100,0,100,600,800,0,100,0\n")
+PY
+}
+
+# parts2 DIR: "<replay error> <host_op> <launch> <communication> <idle>"
+parts2() {
+    "$PR_BIN" -q --input "$1/r_ascend_pt" --json "$1/s.json" &&
+        python3 - "$1/s.json" << 'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["runs"][0]["critical_path"]["steps"][0]
+k = s["by_kind_us"]
+print(s["replay_error_pct"], round(k["host_op"]), round(k["launch"]),
+      round(k["communication"]), round(k["idle"]))
+PY
+}
+
+mk2 "$T_DIR/d" 1 1
+set -- $(parts2 "$T_DIR/d")
+check "launch linked: the replay is exact ($1%)" test "$1" = 0
+check "launch linked: the host until it is on the path ($2 us)" test "$2" = 400
+check "launch linked: the wait after it is its launch ($3 us)" test "$3" = 300
+check "launch linked: communication is the operator ($4 us)" test "$4" = 100
+check "launch linked: no idle ($5 us)" test "$5" = 0
+
+mk2 "$T_DIR/e" 0 1
+set -- $(parts2 "$T_DIR/e")
+check "no flow: the replay is exact ($1%)" test "$1" = 0
+check "no flow: the wait is idle ($5 us)" test "$5" = 700
+
+mk2 "$T_DIR/f" 1 0
+set -- $(parts2 "$T_DIR/f")
+check "no CANN calls (level 0): the replay is exact ($1%)" test "$1" = 0
+check "no CANN calls (level 0): the launch is not linked ($2 us host)" \
+    test "$2" = 0
+check "no CANN calls (level 0): the wait is idle ($5 us)" test "$5" = 700
+
+# The shared traces: text_level1 rank0's first all-reduce
+# (hcom_allReduce__586_0_1, 45.5 ms into the step) waited 752 us after
+# its launch (HcclAllreduce's torch_to_npu flow; CANN's
+# AscendCL@hcom_allReduce_ on the task queue's thread ran 840 us of it),
+# not idle; before it the path is the Python thread's work (22.8 ms).
+# text_level0 records no CANN call: its path is unchanged (24% idle).
+L1=torch_npu/text_level1/rank0_ascend_pt
+if shared_summary l1 "$L1"; then
+    check "text_level1 rank0: the all-reduce's wait is its launch, the host before it" \
+        python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))['runs'][0]['critical_path']['steps'][0]
+k = s['by_kind_us']
+assert s['replay_error_pct'] < 0.01, s
+assert k['idle'] < 1000 and k['host_op'] > 20000 and k['launch'] > 752, k
+" "$T_DIR/l1.json"
+else
+    skip "text_level1 launches" "no $L1"
+fi
+L0=torch_npu/text_level0
+if shared_summary l0 "$L0"; then
+    check "text_level0 (no CANN calls): its launches stay unlinked" \
+        python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))['runs'][0]['critical_path']['steps'][0]
+k = s['by_kind_us']
+assert k['host_op'] == 0 and k['idle'] > 20000, k
+" "$T_DIR/l0.json"
+else
+    skip "text_level0 launches" "no $L0"
+fi
 echo "1..$T_N"

@@ -202,7 +202,9 @@ f = [x for x in r['recommendations'] if x['id'] == 'communication'][0]
 wi = {w['id']: w for w in r['critical_path']['what_if']}
 assert f['what_if'] == 'communication', f
 assert f['gain_us'] == wi['communication']['gain_us'], f
-assert f['gain_pct'] < 10 and wi['gradient_accumulation']['gain_pct'] > 40, wi
+# crit4: the path holds the host's 22.8 ms before the first all-reduce
+# (its tasks linked to their launches), which accumulation keeps: 39%
+assert f['gain_pct'] < 10 and wi['gradient_accumulation']['gain_pct'] > 35, wi
 t = f['text']
 assert 'Most of it is Idle' in t, t
 assert 'Gradient accumulation over two micro-batches' in t and 'it is not claimed here' in t, t
