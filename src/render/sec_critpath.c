@@ -388,10 +388,9 @@ top_rows(const cJSON *run, const cJSON *top)
         for (i = 0; kind != NULL && i < PR_N_CRITICAL_PATH; i++) {
             if (strcmp(kind, pr_keys_critical_path[i].key) != 0)
                 continue;
-            if (!cJSON_ReplaceItemInObjectCaseSensitive(
-                    r, PR_K_KIND,
-                    cJSON_CreateString(
-                        kind_label(run, &pr_keys_critical_path[i])))) {
+            if (!pr_sput(r, PR_K_KIND,
+                         cJSON_CreateString(
+                             kind_label(run, &pr_keys_critical_path[i])))) {
                 cJSON_Delete(rows);
                 return NULL;
             }
