@@ -123,6 +123,11 @@ struct pr_cp_node {
     uint8_t w_coll;     /* tasks: w is a collective's own wait before it
                            starts, which its export records no tasks of
                            (an HCCL operator without its Notify Wait) */
+    uint8_t peer;       /* tasks: its end waits for an untraced peer: an
+                           HCCL collective whose own Notify Wait tasks
+                           span most of it; it ends no earlier than
+                           measured (e), nor than its own work
+                           (dur - peer_wait) after its replayed start */
     uint8_t bind;       /* binding edge into the start (replay);
                            PR_CP_MAX_PRED: none */
     uint8_t bind_end;   /* binding edge into the end; PR_CP_MAX_PRED: the
@@ -136,6 +141,7 @@ struct pr_cp_node {
     uint32_t p_name[PR_CP_MAX_PRED]; /* what the weight is (an op) */
     int64_t s, e;                    /* measured */
     int64_t dur, w;               /* own time, unexplained wait before start */
+    int64_t peer_wait;            /* peer: the part of dur in Notify Wait */
     int64_t w_compile;            /* tasks: the part of an idle w that falls
                                      inside operator compilation calls */
     int64_t w_aclop;              /* tasks: the part of the rest that falls

@@ -11,9 +11,11 @@
 #   before it starts is no peer wait (review 6 finding 1: its Notify Wait
 #   tasks are in the trace, inside it), so the path holds that wait as
 #   idle and the part of it under aclop calls as theirs (text_level1: 3.7
-#   ms a step): each rank's finding carries the replay's gain where the
-#   export has aclnn* launch calls to time binary kernels by, else its
-#   calls' time on the path as bound_us ("not replayed").  A rank whose
+#   ms a step).  Those calls run before hcom_allReduce__586_0_1, which
+#   spends 78.8 of its 79.1 ms in Notify Wait for another rank (review 7
+#   finding 1): the replay keeps its end, so binary kernels save nothing
+#   on this rank ('peer': bound 0, "none on this rank", the communication
+#   finding first, with the peer note in its text).  A rank whose
 #   path holds none of the calls ('off': bound 0, ranked last, the text
 #   says so) has no shared sample now; tests/cli/critpath_hccl_wait.sh
 #   and whatif_replays.sh pin the path and the replay on hand-made traces.
@@ -77,6 +79,20 @@ for r in d['runs']:
         gains = [f['gain_us'] for f in fs if f['gain_us'] is not None]
         if gains != sorted(gains, reverse=True):
             fail.append('replayed gains out of order %r' % gains)
+    elif want == 'peer':
+        if not cp.get('peer_wait_note'):
+            fail.append('no peer_wait_note')
+        if rec.get('gain_us') is not None or rec.get('bound_us') != 0 or \
+                not (rec.get('gain_note') or '').startswith(
+                    'none on this rank: replayed as binary kernels'):
+            fail.append('rec %r' % {x: rec.get(x) for x in
+                                    ('gain_us', 'bound_us', 'gain_note')})
+        if not parts > 0 or vf['saves'] is not None:
+            fail.append('parts %.3f, saves %r' % (parts, vf['saves']))
+        c = [x for x in r['recommendations'] if x['id'] == 'communication']
+        if ids[0] != 'communication' or not c or \
+                not c[0]['text'].startswith(cp['peer_wait_note'] or '-'):
+            fail.append('ranks %r' % ids)
     else:
         if k['launch'] or k['host_op'] or k['op_compile'] or parts:
             fail.append('path holds host time %r' % k)
@@ -90,8 +106,8 @@ for r in d['runs']:
 print('\n'.join(fail) if fail else 'ok')
 PY
 
-for x in msprof/torch_npu_ascend_profiler_output:on torch_npu/db_level1:path \
-         torch_npu/text_level1:path; do
+for x in msprof/torch_npu_ascend_profiler_output:on torch_npu/db_level1:peer \
+         torch_npu/text_level1:peer; do
     p=${x%:*}
     w=${x##*:}
     D=$PR_SHARED/traces/$p

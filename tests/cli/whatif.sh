@@ -50,11 +50,17 @@
 #    saved (28.95%).
 #  p2p: comm's step with NCCL's SendRecv instead of the all-reduce: a
 #    pipeline stage's transfer: neither overlapped nor accumulated.
-#  same stream: a 100 us GEMM, a 50 us all-reduce and a 200 us GEMM on
-#    one stream (10-360 us), the host waiting for the last: 365 us.
-#    Overlapped, the second GEMM follows the first (110-310 us) beside
-#    the all-reduce (110-160 us): 315 us, 50 us saved (13.70%); it does
-#    not run beside the first GEMM.
+#  same stream: a 100 us GEMM, a 50 us all-reduce, a 200 us GEMM and a
+#    10 us all-reduce on one stream (10-370 us), the host waiting for the
+#    last: 375 us.  Overlapped, the second GEMM follows the first (110-310
+#    us) beside the first all-reduce (110-160 us), the second all-reduce
+#    after it (310-320 us), which the host's sync no longer waits for: the
+#    step ends with it, 320 us, 55 us saved (14.67%); the second GEMM
+#    does not run beside the first.
+#  consumer: same stream's step without the last all-reduce (365 us): the
+#    second GEMM starts after the step's last collective ends, so it
+#    consumes its output (the optimizer after the gradients' all-reduce,
+#    review 7 finding 3) and keeps waiting: nothing saved.
 #  casts: aten::_to_copy launches a 400 us bfloat16_copy_kernel_cuda (a
 #    float-to-bf16 cast, Copy.cu) the host waits for, in a 420 us step:
 #    without the cast, 400 us saved (95.24%); the dtype_conversions advice
@@ -153,7 +159,14 @@ cases = {
         call(10, 200, 2, "cudaDeviceSynchronize"),
         call(210, 5, 3), K("volta_sgemm_128x64_nn", 220, 150, 3),
         call(215, 160, 4, "cudaDeviceSynchronize")],
-    "same_stream": [step(365), call(0, 5, 1), call(5, 5, 2), call(10, 5, 3),
+    "same_stream": [step(375), call(0, 5, 1), call(5, 5, 2), call(10, 5, 3),
+        call(15, 5, 4),
+        K("volta_sgemm_128x64_nn", 10, 100, 1),
+        K("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 110, 50, 2),
+        K("volta_sgemm_128x64_nn", 160, 200, 3),
+        K("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 360, 10, 4),
+        call(20, 350, 5, "cudaDeviceSynchronize")],
+    "consumer": [step(365), call(0, 5, 1), call(5, 5, 2), call(10, 5, 3),
         K("volta_sgemm_128x64_nn", 10, 100, 1),
         K("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 110, 50, 2),
         K("volta_sgemm_128x64_nn", 160, 200, 3),
@@ -196,7 +209,8 @@ if not ok:
 sys.exit(0 if ok else 1)
 PY
 for c in dataloader graphs sync copies comm amp amp_roof batch \
-    occupancy membound misaligned cold cold_malloc p2p same_stream prefetch \
+    occupancy membound misaligned cold cold_malloc p2p same_stream consumer \
+    prefetch \
     amp_v100 comm_off casts; do
     "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json"
     check "$c: summary written (exit $?)" [ -s "$T_DIR/$c.json" ]
@@ -287,8 +301,17 @@ r = json.load(open(sys.argv[1]))['runs'][0]
 ids = [x['id'] for x in r['critical_path']['what_if'] or []]
 assert 'communication' not in ids and 'gradient_accumulation' not in ids, ids
 " "$T_DIR/p2p.json"
-check "same stream: overlapped, the GEMMs keep their order: 50 us, 13.70%" \
-    python3 "$T_DIR/wi.py" "$T_DIR/same_stream.json" communication 50 13.699
+check "same stream: overlapped, the GEMMs keep their order: 55 us, 14.67%" \
+    python3 "$T_DIR/wi.py" "$T_DIR/same_stream.json" communication 55 14.667
+check "consumer: the GEMM after the last all-reduce keeps waiting: no gain" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+w = {x['id']: x for x in r['critical_path']['what_if'] or []}
+assert 'communication' not in w or w['communication']['gain_us'] == 0, w
+for x in r['recommendations']:
+    assert x['id'] != 'communication' or x.get('gain_us') is None, x
+" "$T_DIR/consumer.json"
 check "prefetched copies: 105 us, 25.30%" \
     python3 "$T_DIR/wi.py" "$T_DIR/prefetch.json" copy_bound 105 25.301
 check "the AMP advice carries the replay's gain, aten::mm its evidence" \

@@ -679,15 +679,26 @@ bypass(const struct pr_trace *t, struct pr_cp_graph *g, struct pr_cp_node *n,
 
 /* Communication overlapped: nothing but communication waits for a
  * collective, and no task waits for peers; collectives keep their time
- * and their order.  Point-to-point transfers stay as they are (is_p2p). */
+ * and their order.  Point-to-point transfers stay as they are (is_p2p).
+ * The work that starts after the step's last collective has ended
+ * consumes what the collectives produced (the optimizer after the
+ * gradients' last all-reduce): it keeps waiting (review 7 finding 3: on
+ * torch_npu's text_level1 the replay's 3.0 ms was the optimizer,
+ * aclnnForeachAddList and ForeachMul, freed from the reduced gradients
+ * it reads). */
 static int
 apply_comm(const struct pr_trace *t, struct pr_cp_graph *g,
            struct pr_whatif_acc *a)
 {
     int any = 0;
+    int64_t last = INT64_MIN; /* the last collective's measured end */
     size_t i;
     int j;
 
+    for (i = 0; i < g->n; i++) {
+        if (is_comm(&g->v[i]) && !is_p2p(t, &g->v[i]) && g->v[i].e > last)
+            last = g->v[i].e;
+    }
     for (i = 0; i < g->n; i++) {
         struct pr_cp_node *n = &g->v[i];
 
@@ -696,6 +707,8 @@ apply_comm(const struct pr_trace *t, struct pr_cp_graph *g,
                 evidence(a, PR_WHATIF_COMM, n->on_path, n->name, n->dur);
             continue;
         }
+        if (n->type != PR_CP_N_START && n->s >= last)
+            continue; /* a consumer of the collectives' output */
         for (j = 0; j < n->n_pred; j++) {
             if (moved(t, &g->v[n->pred[j]], PR_WHATIF_COMM) &&
                 n->pw[j] != GONE) {
@@ -1095,6 +1108,8 @@ apply_batch(const struct pr_trace *t, struct pr_cp_graph *g,
     for (i = 0; i < g->n; i++) {
         struct pr_cp_node *n = &g->v[i];
 
+        n->peer = 0; /* every rank's batch grows: so does the peers' wait
+                        before they arrive, which the trace does not time */
         /* a pipeline's point-to-point transfers carry activations: they
            grow with the batch, collectives of gradients do not */
         if (is_task(n) && (n->kind == PR_CP_KERNEL || n->kind == PR_CP_COPY ||
@@ -1153,6 +1168,7 @@ apply_accum(const struct pr_trace *t, struct pr_cp_graph *g,
     for (i = 0; i < g->n; i++) {
         struct pr_cp_node *n = &g->v[i];
 
+        n->peer = 0; /* every rank computes twice, the peers too */
         if (n->type == PR_CP_N_START || n->type == PR_CP_N_CARRY ||
             (is_comm(n) && !is_p2p(t, n)))
             continue;
@@ -1781,6 +1797,20 @@ compile_gain(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
                  binary ? "" : "; the aclop path's execution is kept");
         return put_text(r, text);
     }
+    if (aclop > 0 && path > 0 && pr_sget_str(cp, PR_K_PEER_WAIT_NOTE) != NULL) {
+        /* review 7 #1: the calls run before a collective that waited for
+           another rank; the replay keeps its end */
+        fmt_us(aclop, a, sizeof(a));
+        snprintf(note, sizeof(note),
+                 "none on this rank: replayed as binary kernels, the step "
+                 "is under 1%% shorter; the calls' %s a step on the path "
+                 "run before a collective that waits for another rank "
+                 "(HCCL's Notify Wait), whose wait grows by what they save "
+                 "(see the critical path's peer note)",
+                 a);
+        return no_gain(r, note) &&
+               cJSON_AddNumberToObject(r, PR_K_BOUND_US, 0) != NULL;
+    }
     if (aclop > 0 && path > 0) {
         /* review 6 #2: the calls' time on the path bounds what binary
            kernels save (bound_us, ranked after the replayed gains) */
@@ -1971,6 +2001,60 @@ accum_caveat(cJSON *r, const cJSON *whatif, const cJSON *run)
             pr_sget_num(a, PR_K_GAIN_PCT));
     len = slow_transport(run, text, sizeof(text), len);
     return strcmp(text, t) == 0 || put_text(r, text);
+}
+
+/* The communication advice's figure from the overlap replay (what-if
+ * w): a bound (bound_us, shown "<="), not a gain.  The replay lets no
+ * work but the collectives' consumers wait for a collective, which is
+ * what buckets started during backward give at best: how much of each
+ * bucket hides behind the backward compute that runs meanwhile depends
+ * on the bucket sizes and when the gradients come, which the trace does
+ * not say for a change.  0: out of memory. */
+static int
+comm_bound(cJSON *r, const cJSON *whatif, const cJSON *run, const cJSON *w)
+{
+    char note[400], b[32];
+
+    fmt_us(pr_sget_num(w, PR_K_GAIN_US), b, sizeof(b));
+    snprintf(note, sizeof(note),
+             "an upper bound, not a replayed change: with no work but the "
+             "collectives' consumers (the work after the last one, such as "
+             "the optimizer) waiting for a collective, the step is %s "
+             "shorter; how much of that overlapping the buckets with "
+             "backward achieves depends on bucket sizes the trace does not "
+             "give",
+             b);
+    return accum_caveat(r, whatif, run) &&
+           cJSON_AddStringToObject(r, PR_K_WHAT_IF, pr_sget_str(w, PR_K_ID)) &&
+           no_gain(r, note) &&
+           cJSON_AddNumberToObject(r, PR_K_BOUND_US,
+                                   pr_sget_num(w, PR_K_GAIN_US)) != NULL &&
+           cJSON_AddItemToObject(r, PR_K_EVIDENCE,
+                                 cJSON_Duplicate(pr_sget(w, PR_K_EVIDENCE), 1));
+}
+
+/* The communication advice where the path's collectives wait for a
+ * peer rank (critical_path.peer_wait_note): its text says
+ * so first, no gain is claimed on this rank (the replay keeps the
+ * collectives' ends), and its evidence is the collectives.  0: out of
+ * memory. */
+static int
+comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
+{
+    const cJSON *w = whatif_of(whatif, "communication");
+    char text[3200];
+
+    if (w == NULL)
+        w = whatif_of(whatif, "gradient_accumulation");
+    snprintf(text, sizeof(text), "%s %s", pr_sget_str(cp, PR_K_PEER_WAIT_NOTE),
+             pr_sget_str_or(r, PR_K_TEXT, ""));
+    return put_text(r, text) && accum_caveat(r, whatif, run) &&
+           no_gain(r, "none on this rank: its collectives wait for another "
+                      "rank (HCCL's Notify Wait), and no change on this rank "
+                      "moves that rank's arrival (see the text)") &&
+           (w == NULL || cJSON_AddItemToObject(
+                             r, PR_K_EVIDENCE,
+                             cJSON_Duplicate(pr_sget(w, PR_K_EVIDENCE), 1)));
 }
 
 /* A recommendation's rank: replayed gains first, by gain; then the
@@ -2447,6 +2531,15 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
             continue; /* it stands on its figures, no gain claimed */
         if (pr_sget_is(id, PR_K_COMMUNICATION) &&
             !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT) &&
+            pr_sget_str(cp, PR_K_PEER_WAIT_NOTE) != NULL) {
+            /* its collectives wait for another rank: the
+               straggler reading leads (review 7 #1) */
+            if (!comm_peer(r, whatif, cp, run))
+                return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
+            continue;
+        }
+        if (pr_sget_is(id, PR_K_COMMUNICATION) &&
+            !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT) &&
             pr_sget_num(whatif_of(whatif, "gradient_accumulation"),
                         PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT) {
             /* overlap saves nothing (nothing computes meanwhile: a
@@ -2472,6 +2565,13 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
             /* its change saves (next to) nothing on the path, or no step
                could be replayed: the rule does not fire */
             cJSON_Delete(cJSON_DetachItemViaPointer(recs, r));
+            continue;
+        }
+        if (pr_sget_is(id, PR_K_COMMUNICATION)) {
+            /* the overlap replay frees every wait on a collective but its
+               consumers': no one change makes it, a bound (review 7 #3) */
+            if (!comm_bound(r, whatif, run, w))
+                return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
             continue;
         }
         if (!accum_caveat(r, whatif, run) ||
@@ -2566,6 +2666,25 @@ fmt_us(double us, char *buf, size_t cap)
         snprintf(buf, cap, "%.1f ms", us / 1000);
     else
         snprintf(buf, cap, "%.0f us", us);
+}
+
+/* A communication-bound verdict whose collectives wait for a peer the
+ * trace does not hold (critical_path.peer_wait_note) says so first
+ * (review 7 finding 1): that peer, not this rank's work, sets the step. */
+static void
+peer_words(const cJSON *cp, const char *bound, char *text, size_t cap)
+{
+    size_t len = strlen(text);
+
+    if (pr_sget_str(cp, PR_K_PEER_WAIT_NOTE) == NULL || bound == NULL ||
+        strcmp(bound, "communication") != 0 || len >= cap)
+        return;
+    snprintf(text + len, cap - len,
+             " Its collectives spend most of their time in HCCL's Notify "
+             "Wait for another rank: that rank (a slower one, or its data "
+             "loader), not this rank's work, sets the step, so "
+             "no change replayed on this rank shortens it (see the "
+             "communication finding).");
 }
 
 /* A verdict finding's bound_us and its Saves cell (review 5 finding 6):
@@ -3032,6 +3151,7 @@ pr_whatif_verdict(cJSON *run, const char *underused, struct pr_error *err)
                  "with a critical path.");
     }
     unclaimed_replay(run, cp, text, sizeof(text));
+    peer_words(cp, pr_sget_str(v, PR_K_BOUND), text, sizeof(text));
     unrecorded_host(run, pr_sget_str(v, PR_K_BOUND), text, sizeof(text));
     pr_emit_num(v, PR_K_STEPS, (double)n, &ok);
     pr_emit_str(v, PR_K_TEXT, text, &ok);

@@ -185,6 +185,14 @@ replay_end(struct pr_cp_graph *g, struct pr_cp_node *n)
         }
     }
     n->re = pr_sat_add_i64(ready, n->dur);
+    /* a wait for a peer the trace does not hold ends when that peer
+       arrives, which no change on this rank moves: an earlier start
+       lengthens the wait (review 7 finding 1) */
+    if (n->peer && n->dur > 0) {
+        int64_t own = pr_sat_add_i64(ready, n->dur - n->peer_wait);
+
+        n->re = own > n->e ? own : n->e;
+    }
 }
 
 static int
@@ -288,6 +296,12 @@ struct hcomm {
     uint32_t pid, tid, name;
 };
 
+/* Task indexes by measured end (then start, then index). */
+struct byend {
+    int64_t e, s;
+    uint32_t i;
+};
+
 struct pr_cp_ctx {
     const struct pr_trace *t;
     struct pr_names names;
@@ -312,6 +326,9 @@ struct pr_cp_ctx {
        Notify Wait / Notify Record tasks), in time order */
     int64_t *notify;
     size_t n_notify, cap_notify;
+    /* the step's Notify Wait records (start, end), in time order */
+    struct byend *nwait;
+    size_t n_nwait, cap_nwait;
     /* the device's streams never overlap and the trace records no wait
        between them (serial_device): one queue, each task after the last */
     int serial;
@@ -1179,6 +1196,15 @@ sweep(struct pr_cp_ctx *c)
                       sizeof(*c->notify)))
                 return nomem(c);
             c->notify[c->n_notify++] = e->ts_ns;
+            if (has(pr_trace_str(t, e->name), "Wait")) {
+                if (!grow((void **)&c->nwait, &c->cap_nwait, c->n_nwait + 1,
+                          sizeof(*c->nwait)))
+                    return nomem(c);
+                c->nwait[c->n_nwait].s = e->ts_ns;
+                c->nwait[c->n_nwait].e = ev_end(e);
+                c->nwait[c->n_nwait].i = (uint32_t)i;
+                c->n_nwait++;
+            }
         }
         if (is_host_range(e->kind)) {
             struct thr *h =
@@ -1199,12 +1225,6 @@ sweep(struct pr_cp_ctx *c)
     }
     return PR_OK;
 }
-
-/* Task indexes by measured end (then start, then index). */
-struct byend {
-    int64_t e, s;
-    uint32_t i;
-};
 
 static int
 cmp_byend(const void *a, const void *b)
@@ -1354,7 +1374,7 @@ own_notify(const struct pr_cp_ctx *c, const struct pr_cp_node *n)
  * Hardware" and HCCL's planes, inside the operator).  Where the export
  * records those tasks inside the operator, its gap before it starts is
  * no peer wait either (torch_npu/text_level1: hcom_allReduce__586_0_1's
- * Notify Wait tasks wait 5.6 ms for rank 1 inside it).  An
+ * Notify Wait tasks wait 78.8 ms of its 79.1 ms inside it).  An
  * operator-level export (kernel_details.csv of torch_npu 2023, an
  * op_summary, MindSpore's step trace) records none: what the gap before
  * such an operator waited for is not in the trace (w_coll). */
@@ -1921,6 +1941,7 @@ step_reset(struct pr_cp_ctx *c, int64_t ws, int64_t we)
     c->n_waits = 0;
     c->n_hc = 0;
     c->n_notify = 0;
+    c->n_nwait = 0;
     c->g.n_pc = 0;
     pr_idmap_free(&c->thr_ix);
     pr_idmap_free(&c->corr);
@@ -1957,6 +1978,50 @@ open_ranges(struct pr_cp_ctx *c)
     return PR_OK;
 }
 
+/* Collectives that wait for a peer the trace does not hold (review 7
+ * finding 1): an HCCL operator whose own Notify Wait tasks (inside its
+ * span; torch_npu draws them on "Ascend Hardware" and HCCL's planes,
+ * msprof's hccl timeline as Notify_Wait) cover half its time or more
+ * ended when the last peer's notify came, not when this rank's work was
+ * done (torch_npu/text_level1: hcom_allReduce__586_0_1 holds a 78.76 ms
+ * Notify Wait of its 79.09 ms, and both traced ranks end it together).
+ * It replays to no earlier than its measured end (replay_end), so work
+ * saved before it lengthens its wait instead of shortening the step.
+ * NCCL records no wait inside its kernels: its collectives are left as
+ * they are. */
+static void
+peer_waits(struct pr_cp_ctx *c)
+{
+    struct pr_cp_graph *g = &c->g;
+    const struct byend *w = c->nwait;
+    size_t n = c->n_nwait, i, j;
+
+    if (n == 0)
+        return;
+    qsort(c->nwait, n, sizeof(*c->nwait), cmp_span);
+    for (i = 0; i < g->n; i++) {
+        struct pr_cp_node *x = &g->v[i];
+        int64_t cover = 0, at = x->s; /* union of the waits inside x */
+
+        if (x->type != PR_CP_N_TASK || x->kind != PR_CP_COMM ||
+            named(c, x, "Notify") || x->dur <= 0)
+            continue;
+        for (j = 0; j < n && w[j].s < x->e; j++) {
+            int64_t a = w[j].s > at ? w[j].s : at;
+            int64_t b = w[j].e < x->e ? w[j].e : x->e;
+
+            if (w[j].s < x->s || b <= a)
+                continue;
+            cover += b - a;
+            at = b;
+        }
+        if (2 * cover >= x->dur) {
+            x->peer = 1;
+            x->peer_wait = cover;
+        }
+    }
+}
+
 /* Build and replay step [ws, we)'s graph in c->g. */
 static enum pr_status
 build_step(struct pr_cp_ctx *c, int64_t ws, int64_t we)
@@ -1978,6 +2043,8 @@ build_step(struct pr_cp_ctx *c, int64_t ws, int64_t we)
         st = sweep(c);
     if (st == PR_OK)
         st = resolve_syncs(c);
+    if (st == PR_OK)
+        peer_waits(c);
     if (st == PR_OK)
         st = end_preds(c);
     if (st == PR_OK)
@@ -2314,6 +2381,7 @@ ctx_free(struct pr_cp_ctx *c)
     free(c->waits);
     free(c->hc);
     free(c->notify);
+    free(c->nwait);
 }
 
 /* Why the replay misses the measured steps, where the trace says: the
@@ -2399,6 +2467,12 @@ struct lwait {
     size_t held_n;
     uint32_t held_ev, held_by_ev;
     size_t held_all; /* such waits of any task in the steps' graphs */
+    /* collectives on the paths that waited for a peer (peer_waits):
+       their Notify Wait time, the longest wait and its collective */
+    int64_t peer_ns, peer_max_ns;
+    size_t peer_n;
+    uint32_t peer_node_ev;
+    int64_t peer_node_dur;
 };
 
 /* The wait held_by gave node n: from the latest of its other edges (its
@@ -2452,6 +2526,15 @@ note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
 
         if (n->type != PR_CP_N_TASK || n->ev == PR_CP_NONE)
             continue;
+        if (n->peer && n->on_path) {
+            lw->peer_ns = pr_sat_add_i64(lw->peer_ns, n->peer_wait);
+            lw->peer_n++;
+            if (n->peer_wait > lw->peer_max_ns) {
+                lw->peer_max_ns = n->peer_wait;
+                lw->peer_node_ev = n->ev;
+                lw->peer_node_dur = n->dur;
+            }
+        }
         held = held_wait(t, g, n, &by);
         lw->held_all += held > 0;
         if (!n->on_path)
@@ -2625,6 +2708,38 @@ emit_waits(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
     pr_emit_str(cp, PR_K_LAUNCH_WAIT_NOTE, text, ok);
 }
 
+/* The collectives on the paths that waited for a peer the trace does not
+ * hold (peer_waits): what the replay keeps, and why no change on this
+ * rank shortens the step through them (review 7 finding 1). */
+static void
+emit_peer(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
+          cJSON *cp, int *ok)
+{
+    char text[800];
+    const char *nm;
+
+    if (lw->peer_n == 0 || n_steps == 0) {
+        pr_emit_null(cp, PR_K_PEER_WAIT_NOTE, ok);
+        return;
+    }
+    nm = pr_trace_str(t, t->events[lw->peer_node_ev].name);
+    snprintf(text, sizeof(text),
+             "On the steps' critical paths, %zu collective%s spent half "
+             "%s time or more in HCCL's Notify Wait tasks, waiting for a "
+             "peer's notify (%.2f ms a step); the longest, %.*s, waited "
+             "%.2f ms of its %.2f ms. A collective ends when its last peer "
+             "arrives, not when this rank is ready, so the replay keeps "
+             "its measured end: work saved before it on this rank "
+             "lengthens that wait instead of shortening the step. The peer "
+             "it waited for is what bounds the step: find the slow rank "
+             "(or its data loader) first.",
+             lw->peer_n, lw->peer_n == 1 ? "" : "s",
+             lw->peer_n == 1 ? "its" : "their",
+             (double)lw->peer_ns / 1e6 / (double)n_steps, bare_len(nm), nm,
+             (double)lw->peer_max_ns / 1e6, (double)lw->peer_node_dur / 1e6);
+    pr_emit_str(cp, PR_K_PEER_WAIT_NOTE, text, ok);
+}
+
 static size_t
 bound_index(const char *b)
 {
@@ -2706,6 +2821,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
             pr_emit_null(cp, PR_K_NO_PATH_REASON, &ok);
         emit_waits(t, &lw, n_paths, cp, &ok);
         emit_held(t, &lw, n_paths, cp, &ok);
+        emit_peer(t, &lw, n_paths, cp, &ok);
         pr_whatif_emit(t, wa, cp, &ok);
         cJSON_AddItemToObject(cp, PR_K_STEPS, arr);
         arr = NULL;
