@@ -55,8 +55,10 @@ static const struct {
      NULL},
     {"communication",
      "communication overlapped with compute: no compute or host work waits "
-     "for a collective (the collectives still run, in order, and the step "
-     "ends after them); an upper bound",
+     "for a collective but the work that starts after the last one ends, "
+     "which consumes it (the optimizer after the gradients' all-reduce); "
+     "the collectives still run, in order, and the step ends after them; "
+     "an upper bound",
      NULL},
     {"enable_amp",
      "automatic mixed precision: kernels of tensor-core eligible operators "

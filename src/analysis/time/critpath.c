@@ -53,6 +53,22 @@ has(const char *s, const char *sub)
     return strstr(s, sub) != NULL;
 }
 
+/* HCCL's notify tasks by name: "Notify Wait" (torch_npu's trace_view),
+ * "Notify_Wait" (msprof's HCCL planes), "NOTIFY_WAIT" (CANN 6 msprof's
+ * hardware streams: mindinsight_cann6's AllReduce-op534_0 holds its
+ * 32.75 ms wait so, review 7 finding 8). */
+static int
+notify_name(const char *s)
+{
+    return has(s, "Notify") || has(s, "NOTIFY");
+}
+
+static int
+wait_name(const char *s)
+{
+    return has(s, "Wait") || has(s, "WAIT");
+}
+
 /* The family of a kernel name no rule of the kernel table names: by its
  * words (a user's own kernels, libraries the table does not know). */
 /* The runtime call's own name, without the "AscendCL@" of msprof's. */
@@ -1163,7 +1179,7 @@ on_sync_record(struct pr_cp_ctx *c, uint32_t ev)
 
         if (s != NULL) {
             s->wait_at = e->ts_ns;
-            s->wait_notify = (uint8_t)(has(nm, "Notify") != 0);
+            s->wait_notify = (uint8_t)(notify_name(nm) != 0);
         }
     }
     if (corr == PR_NO_ID || !(has(nm, "Wait")))
@@ -1190,13 +1206,13 @@ sweep(struct pr_cp_ctx *c)
         enum pr_status st = PR_OK;
 
         if (!is_host_range(e->kind) && !pr_tree_is_launcher(e->kind) &&
-            e->name != PR_STR_NONE && has(pr_trace_str(t, e->name), "Notify")) {
+            e->name != PR_STR_NONE && notify_name(pr_trace_str(t, e->name))) {
             /* an HCCL task of a collective (the peer waits it records) */
             if (!grow((void **)&c->notify, &c->cap_notify, c->n_notify + 1,
                       sizeof(*c->notify)))
                 return nomem(c);
             c->notify[c->n_notify++] = e->ts_ns;
-            if (has(pr_trace_str(t, e->name), "Wait")) {
+            if (wait_name(pr_trace_str(t, e->name))) {
                 if (!grow((void **)&c->nwait, &c->cap_nwait, c->n_nwait + 1,
                           sizeof(*c->nwait)))
                     return nomem(c);
@@ -1338,6 +1354,12 @@ named(const struct pr_cp_ctx *c, const struct pr_cp_node *n, const char *sub)
     return n->name != PR_STR_NONE && has(pr_trace_str(c->t, n->name), sub);
 }
 
+static int
+named_notify(const struct pr_cp_ctx *c, const struct pr_cp_node *n)
+{
+    return n->name != PR_STR_NONE && notify_name(pr_trace_str(c->t, n->name));
+}
+
 /* What a task's unexplained wait was, by the edge that came last: after
  * its launch, a launch delay; after a collective or a wait for peers
  * (Ascend's Notify Wait), communication (NCCL counts that wait inside
@@ -1396,7 +1418,7 @@ wait_kind(const struct pr_cp_ctx *c, const struct pr_cp_node *n, int b)
     p = &c->g.v[n->pred[b]];
     if ((n->kind == PR_CP_COMM && !peers_inside(c, n)) ||
         (n->kind != PR_CP_COMM && p->kind == PR_CP_COMM) ||
-        named(c, p, "Notify") || n->after_wait == 2)
+        named_notify(c, p) || n->after_wait == 2)
         return PR_CP_COMM;
     if (n->after_wait)
         return PR_CP_SYNC;
@@ -1424,7 +1446,7 @@ residual_waits(struct pr_cp_ctx *c)
             (uint8_t)(n->w_kind == PR_CP_COMM && n->p_kind[b] == PR_CP_IDLE &&
                       n->kind == PR_CP_COMM && !peers_inside(c, n) &&
                       n->after_wait != 2 &&
-                      !named(c, &c->g.v[n->pred[b]], "Notify"));
+                      !named_notify(c, &c->g.v[n->pred[b]]));
     }
 }
 
@@ -1581,6 +1603,14 @@ compile_waits(struct pr_cp_ctx *c)
  * explains them: they start before the kernel ends, so an event recorded
  * after it cannot be what they waited for. */
 #define HELD_TAIL_NS 100000
+/* An HCCL operator whose tasks the trace holds starts after its streams'
+ * own first tasks, which the path does not hold as tasks: on msprof's
+ * CANN 6 export (mindinsight_cann6) stream 13's EVENT_WAIT and
+ * REDUCE_ASYNC_V2 take the 40.5 us between the backward's last task on
+ * stream 2 (AssignAdd-op105, after its EVENT_RECORD) and
+ * AllReduce-op534_0's start.  Such an operator waited for a task on
+ * another stream that ended up to this long before it (review 7 #8). */
+#define HCCL_HANDOFF_NS 100000
 
 /* The kernel on another stream of n's device that held the device while
  * n waited (HELD_TAIL_NS), by tasks sorted by end; PR_CP_NONE when none. */
@@ -1682,7 +1712,8 @@ infer_stream_waits(struct pr_cp_ctx *c, const struct byend *tasks, size_t nt)
             if (pr_event_pid(c->t, xe) != pr_event_pid(c->t, e) &&
                 x->kind != PR_CP_COMM && !hccl_tasks)
                 continue;
-            if ((after_launch || after_idle) && x->e < n->s - COINCIDE_NS)
+            if ((after_launch || after_idle) &&
+                x->e < n->s - (hccl_tasks ? HCCL_HANDOFF_NS : COINCIDE_NS))
                 break; /* nothing ended just before it: held, or a delay */
             if (after_idle && x->kind != PR_CP_COMM && !peers_inside(c, n))
                 continue;
@@ -2004,7 +2035,7 @@ peer_waits(struct pr_cp_ctx *c)
         int64_t cover = 0, at = x->s; /* union of the waits inside x */
 
         if (x->type != PR_CP_N_TASK || x->kind != PR_CP_COMM ||
-            named(c, x, "Notify") || x->dur <= 0)
+            named_notify(c, x) || x->dur <= 0)
             continue;
         for (j = 0; j < n && w[j].s < x->e; j++) {
             int64_t a = w[j].s > at ? w[j].s : at;
@@ -2723,20 +2754,21 @@ emit_peer(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
         return;
     }
     nm = pr_trace_str(t, t->events[lw->peer_node_ev].name);
-    snprintf(text, sizeof(text),
-             "On the steps' critical paths, %zu collective%s spent half "
-             "%s time or more in HCCL's Notify Wait tasks, waiting for a "
-             "peer's notify (%.2f ms a step); the longest, %.*s, waited "
-             "%.2f ms of its %.2f ms. A collective ends when its last peer "
-             "arrives, not when this rank is ready, so the replay keeps "
-             "its measured end: work saved before it on this rank "
-             "lengthens that wait instead of shortening the step. The peer "
-             "it waited for is what bounds the step: find the slow rank "
-             "(or its data loader) first.",
-             lw->peer_n, lw->peer_n == 1 ? "" : "s",
-             lw->peer_n == 1 ? "its" : "their",
-             (double)lw->peer_ns / 1e6 / (double)n_steps, bare_len(nm), nm,
-             (double)lw->peer_max_ns / 1e6, (double)lw->peer_node_dur / 1e6);
+    snprintf(
+        text, sizeof(text),
+        "On the steps' critical paths, %zu collective%s spent half "
+        "%s time or more in HCCL's Notify Wait tasks, waiting for a "
+        "peer's notify (%.2f ms a step); the longest, %.*s, spent "
+        "%.2f ms of its %.2f ms in them. A collective ends when its last peer "
+        "arrives, not when this rank is ready, so the replay keeps "
+        "its measured end: work saved before it on this rank "
+        "lengthens that wait instead of shortening the step. The peer "
+        "it waited for is what bounds the step: find the slow rank "
+        "(or its data loader) first.",
+        lw->peer_n, lw->peer_n == 1 ? "" : "s",
+        lw->peer_n == 1 ? "its" : "their",
+        (double)lw->peer_ns / 1e6 / (double)n_steps, bare_len(nm), nm,
+        (double)lw->peer_max_ns / 1e6, (double)lw->peer_node_dur / 1e6);
     pr_emit_str(cp, PR_K_PEER_WAIT_NOTE, text, ok);
 }
 
