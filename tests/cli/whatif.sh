@@ -225,6 +225,18 @@ check "non-blocking copies: 110 us, 18.33%" \
     python3 "$T_DIR/wi.py" "$T_DIR/copies.json" pageable_copies 110 18.333
 check "communication overlapped: 170 us, 44.74%" \
     python3 "$T_DIR/wi.py" "$T_DIR/comm.json" communication 170 44.737
+# review 7 finding 3: no one change makes the overlap replay's figure, so
+# the communication finding carries it as a bound, shown "<=" (bound_us)
+check "communication overlapped: the finding's bound, not a gain" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+c = [x for x in r['recommendations'] if x['id'] == 'communication'][0]
+assert c['gain_us'] is None and c['bound_us'] == 170, c
+assert c['gain_note'].startswith('an upper bound, not a replayed change'), c
+f = [x for x in r['verdict']['findings'] if x['id'] == 'communication'][0]
+assert f['saves'] == '\u2264 170 us', f
+" "$T_DIR/comm.json"
 check "AMP: 937.5 us, 91.91%" \
     python3 "$T_DIR/wi.py" "$T_DIR/amp.json" enable_amp 937.5 91.912
 check "TF32: 875 us, 85.78%" \
