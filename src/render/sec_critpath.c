@@ -461,6 +461,10 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_note(f, pr_sget_str(cp, PR_K_HELD_NOTE));
     if (pr_sget_str(cp, PR_K_LAUNCH_WAIT_NOTE) != NULL)
         pr_figs_note(f, pr_sget_str(cp, PR_K_LAUNCH_WAIT_NOTE));
+    /* collectives that waited for another rank: the replay keeps their
+       ends (review 7 finding 1) */
+    if (pr_sget_str(cp, PR_K_PEER_WAIT_NOTE) != NULL)
+        pr_figs_note(f, pr_sget_str(cp, PR_K_PEER_WAIT_NOTE));
     /* the host rows rest on host time the trace may not explain */
     if (pr_sget_str(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_NOTE) != NULL) {
         char note[1400];
