@@ -195,17 +195,22 @@ fi
 # that replay (verdict.sh pins HTA's cpu_only).
 L1=torch_npu/text_level1/rank0_ascend_pt
 if shared_summary l1 "$L1"; then
-    check "torch_npu level1: the HCCL finding's gain is the overlap replay's" python3 -c "
+    # review 7 findings 1 and 3: its all-reduces wait for a rank outside
+    # the trace (peer_wait_note), and the overlap replay's 3.0 ms was the
+    # optimizer freed from the gradients it reads: no gain on this rank,
+    # the peer note first
+    check "torch_npu level1: the HCCL finding leads with the peer wait, no gain" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
 f = [x for x in r['recommendations'] if x['id'] == 'communication'][0]
 wi = {w['id']: w for w in r['critical_path']['what_if']}
-assert f['what_if'] == 'communication', f
-assert f['gain_us'] == wi['communication']['gain_us'], f
+assert f['gain_us'] is None and f['gain_note'].startswith('none on this rank'), f
+assert 'communication' not in wi or wi['communication']['gain_pct'] < 1, wi
 # crit4: the path holds the host's 22.8 ms before the first all-reduce
 # (its tasks linked to their launches), which accumulation keeps: 39%
-assert f['gain_pct'] < 10 and wi['gradient_accumulation']['gain_pct'] > 35, wi
+assert wi['gradient_accumulation']['gain_pct'] > 35, wi
 t = f['text']
+assert t.startswith(r['critical_path']['peer_wait_note']), t
 assert 'Most of it is Idle' in t, t
 assert 'Gradient accumulation over two micro-batches' in t and 'it is not claimed here' in t, t
 assert 'peers that arrive late' in t, t

@@ -2685,8 +2685,8 @@ peer_words(const cJSON *cp, const char *bound, char *text, size_t cap)
              " Its collectives spend most of their time in HCCL's Notify "
              "Wait for another rank: that rank (a slower one, or its data "
              "loader), not this rank's work, sets the step, so "
-             "no change replayed on this rank shortens it (see the "
-             "communication finding).");
+             "work saved on this rank before those collectives does not "
+             "shorten it (see the communication finding).");
 }
 
 /* A verdict finding's bound_us and its Saves cell (review 5 finding 6):
