@@ -447,6 +447,7 @@
 /* runs[].recommendations[] */
 #define PR_K_GAIN_NOTE "gain_note"
 #define PR_K_BOUND_US "bound_us"
+#define PR_K_GAIN_IS_BOUND "gain_is_bound"
 #define PR_K_GAIN_BASIS "gain_basis"
 #define PR_K_GAIN_SOURCE "gain_source"
 #define PR_K_DTOD_BY_OPERATOR "dtod_by_operator"

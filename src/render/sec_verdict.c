@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "profreport/figures.h"
 #include "profreport/keys.h"
@@ -19,8 +20,9 @@ const struct pr_col pr_fig_cols_findings[] = {
      PR_COL_BOTH | PR_COL_LINK},
     {"saves", PR_K_SAVES, "Saves / step", PR_FMT_FIGURE, 1.5,
      "What the step graph replayed with the change applied predicts it "
-     "saves per step; \xe2\x89\xa4 marks a finding not replayed: an upper "
-     "bound on what its change can save, ranked after the replayed gains "
+     "saves per step; \xe2\x89\xa4 marks an upper bound on what its change "
+     "can save (a replay or model that takes off all the time the change "
+     "could, or a finding not replayed), ranked after the replayed gains "
      "(empty: no gain claimed, and the evidence says why)",
      PR_COL_BOTH},
     {"gain", PR_K_GAIN_US, "Gain / step", PR_FMT_US, 0.8,
@@ -86,7 +88,8 @@ count_source(const cJSON *fs, const char *source)
 }
 
 /* The findings with a positive key: a gain (PR_K_GAIN_PCT), or a bound
- * and no gain (PR_K_BOUND_US). */
+ * and no gain (PR_K_BOUND_US); with bounds, a gain that is one too
+ * (gain_is_bound). */
 static size_t
 count_with(const cJSON *fs, const char *key)
 {
@@ -95,7 +98,9 @@ count_with(const cJSON *fs, const char *key)
 
     cJSON_ArrayForEach(x, fs)
     {
-        n += pr_sget_num(x, key) > 0;
+        n += pr_sget_num(x, key) > 0 ||
+             (strcmp(key, PR_K_BOUND_US) == 0 &&
+              cJSON_IsTrue(pr_sget(x, PR_K_GAIN_IS_BOUND)));
     }
     return n;
 }
@@ -148,9 +153,11 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                    "overlap, so the gains do not add up."
                  : "",
              count_with(fs, PR_K_BOUND_US) > 0
-                 ? " A Saves of \xe2\x89\xa4 is not replayed: it is an upper "
-                   "bound on what the change can save (its evidence says "
-                   "what it counts), so it ranks after the replayed gains."
+                 ? " A Saves of \xe2\x89\xa4 is an upper bound on what the "
+                   "change can save (a replay or model that takes off all "
+                   "the time the change could, or a finding not replayed; "
+                   "its evidence says what it counts), so it ranks after "
+                   "the replayed gains."
                  : "",
              count_source(fs, PR_GAIN_REPLAY) > 0 &&
                      count_source(fs, PR_GAIN_MODEL) > 0

@@ -514,6 +514,7 @@ rule_step_interval(struct rctx *c)
     pr_emit_num(o, PR_K_GAIN_PCT, 100.0 * iv / step, &c->ok);
     pr_emit_str(o, PR_K_GAIN_BASIS, PR_GAIN_PER_STEP, &c->ok);
     pr_emit_str(o, PR_K_GAIN_SOURCE, PR_GAIN_MODEL, &c->ok);
+    pr_emit_bool(o, PR_K_GAIN_IS_BOUND, 1, &c->ok);
 }
 
 /* Embedding lookups and their gradients at or above this share of the

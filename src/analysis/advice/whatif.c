@@ -32,6 +32,8 @@ static const struct {
     const char *id;   /* the recommendation it backs */
     const char *what; /* the change, as the replay makes it */
     const char *npu;  /* the same in Ascend's words; NULL: what */
+    int bound;        /* its gain is an upper bound: it takes off all the
+                         time the change could (gain_is_bound, "<= X") */
 } scen[PR_WHATIF_COUNT] = {
     {"launch_bound",
      "CUDA graphs (torch.compile mode=\"reduce-overhead\"): launch calls and "
@@ -39,27 +41,28 @@ static const struct {
      "own work stays",
      "graph mode (torch.compile with torchair's NPU backend): CANN launch "
      "calls and the NPU's wait for each launch take no time; the host "
-     "operators' own work stays"},
+     "operators' own work stays",
+     0},
     {"dataloader",
      "the data loader's time on the host gone (its next() "
      "takes no time)",
-     NULL},
+     NULL, 0},
     {"host_sync",
      "no blocking synchronisation: the host no longer waits for "
      "the device in *Synchronize calls",
-     NULL},
+     NULL, 0},
     {"pageable_copies",
      "copies from pinned memory: host-to-device copies with "
      "non_blocking=True no longer block the host, and pageable copies run "
      "at the host link's speed",
-     NULL},
+     NULL, 0},
     {"communication",
      "communication overlapped with compute: no compute or host work waits "
      "for a collective but the work that starts after the last one ends, "
      "which consumes it (the optimizer after the gradients' all-reduce); "
      "the collectives still run, in order, and the step ends after them; "
      "an upper bound",
-     NULL},
+     NULL, 1},
     {"enable_amp",
      "automatic mixed precision: kernels of tensor-core eligible operators "
      "that ran without tensor cores take their time times the ratio of the "
@@ -67,72 +70,72 @@ static const struct {
      "operator's bytes (in fp16) at the memory roof; fp32 GEMM/conv "
      "kernels that no eligible operator launched (a compiled graph's), "
      "found by their names, take the ratio alone",
-     NULL},
+     NULL, 0},
     {"tf32",
      "TF32 (torch.backends.cuda.matmul.allow_tf32 = True): the same "
      "kernels times the ratio of the fp32 peak to the TF32 "
      "tensor-core peak, never less than their bytes at the memory "
      "roof",
-     NULL},
+     NULL, 0},
     {"low_gpu_utilization",
      "twice the batch: every kernel and copy, the data loader and the "
      "host's Python outside operators take twice as long; communication "
      "and the operators' dispatch on the host stay; the gain is the time "
      "saved per step's worth of samples",
-     NULL},
+     NULL, 0},
     {"memory_bound_ops",
      "the named memory-bound operators' kernels at the memory roof (their "
      "bytes at the peak bandwidth); an upper bound on what fusing them "
      "saves",
-     NULL},
+     NULL, 1},
     {"misaligned_dims",
      "the named operators' kernels that ran without tensor cores on them "
      "(dims padded): their time times the ratio of the fp32 peak to the "
      "fp16 tensor-core peak, never less than their bytes at the memory "
      "roof",
-     NULL},
+     NULL, 0},
     {"low_occupancy",
      "the named kernels filling the device: their time times their blocks "
      "per SM (a grid under one block per SM) or their occupancy over 25%; "
      "an upper bound",
-     NULL},
+     NULL, 1},
     {"cold_step",
      "the steady state: runtime calls that held the host 1 ms or more "
      "(first-use costs: context creation, module loading, JIT) take the "
      "step's median runtime call time; a one-time cost, not a saving per "
      "step of a long run",
-     NULL},
+     NULL, 0},
     {"copy_bound",
      "copies from the host prefetched: pinned, non_blocking copies on a "
      "side stream a step ahead, so no compute or host work waits for a "
      "host-to-device copy (the copies still run, and the step ends after "
      "them; a copy of 64 bytes or fewer, a scalar the step makes, stays); "
      "an upper bound",
-     NULL},
+     NULL, 1},
     {"gradient_accumulation",
      "gradient accumulation over two micro-batches (or twice the batch): "
      "every kernel, copy, host call and the host work between them happen "
      "twice, the collectives and the waits for peers once; the gain is "
      "the time saved per step's worth of samples",
-     NULL},
+     NULL, 0},
     {"dtype_conversions",
      "no dtype conversions: PyTorch's casting kernels a rule named "
      "(bfloat16_copy_kernel_cuda ...) take no time, as if their tensors "
      "were already in the dtype their consumers need; an upper bound",
-     NULL},
+     NULL, 1},
     {"op_compile",
      "no operator compilation: CANN's compile steps (the opCompile step "
      "inside each aclopCompileAndExecute, aclopCompile alone) take no time "
      "(aclopCompile calls: the step's median runtime call time), and the "
      "device idle the path shows during them goes; the rest of each "
      "aclopCompileAndExecute, the aclop path's execution, stays",
-     NULL},
+     NULL, 0},
     {"low_block_dim",
      "the named operators' tasks split across every core of their kind: "
      "each takes its time times its Block Dim over the core count; an "
      "upper bound (it assumes the work divides evenly and nothing else, "
      "such as memory bandwidth, limits the task)",
-     NULL},
+     NULL, 1},
     {"device_copies",
      "CUDA-graph trees (torch.compile mode=\"reduce-overhead\"): the "
      "copies a CUDA-graphed compiled function's wrapper makes into the "
@@ -143,12 +146,12 @@ static const struct {
      "static_input_idxs, nor an earlier graph's output, "
      "cudagraph_managed_idxs: the batch, the incoming gradients), in one "
      "torch._foreach_copy_, and the trace does not tell them apart",
-     NULL},
+     NULL, 1},
     {"slow_dispatch",
      "healthy dispatch: the named PyTorch operators that compute nothing "
      "(views, allocation, metadata) take 2 us of host time a call, their "
      "host time scaled from its mean a call to that",
-     NULL},
+     NULL, 0},
     {"small_allreduce",
      "gradients bucketed (DDP's bucket_cap_mb, 25 MB): a step's small "
      "NCCL all-reduces merged into one call per 25 MB in their order; the "
@@ -159,14 +162,14 @@ static const struct {
      "latency (one bucket a step), waiting after its launch as long as "
      "the bucket's first call did; the merged calls' launches and host "
      "work go",
-     NULL},
+     NULL, 0},
     {"aclop_binary",
      "binary kernels (torch_npu's jit_compile=False, the aclnn path): each "
      "aclopCompileAndExecute / aclopExecute call takes the same export's "
      "median binary-kernel launch call time (its aclnn* calls), its task "
      "waits that much less, and the device's wait inside those calls "
      "goes",
-     NULL},
+     NULL, 0},
 };
 
 /* Replayed under a change that removes an edge. */
@@ -213,6 +216,19 @@ const char *
 pr_whatif_id(enum pr_whatif s)
 {
     return (unsigned)s < PR_WHATIF_COUNT ? scen[s].id : "";
+}
+
+/* 1 when the what-if wid's gain is an upper bound (scen[].bound). */
+static int
+scen_bound(const char *wid)
+{
+    size_t i;
+
+    for (i = 0; wid != NULL && i < PR_WHATIF_COUNT; i++) {
+        if (strcmp(scen[i].id, wid) == 0)
+            return scen[i].bound;
+    }
+    return 0;
 }
 
 void
@@ -2060,13 +2076,16 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
 }
 
 /* A recommendation's rank: replayed gains first, by gain; then the
- * findings no replay backs but whose change has a bound (bound_us), by
- * that bound, which is a ceiling, not a measured gain (review 5 #6);
- * then the rest, in their order. */
+ * upper bounds, by their value: gains that are a bound (gain_is_bound,
+ * review 7 #5) and the findings no replay backs but whose change has a
+ * bound (bound_us), a ceiling, not a measured gain (review 5 #6); then
+ * the rest, in their order. */
 static int
 rank_tier(const cJSON *r, double *v)
 {
     *v = pr_sget_num(r, PR_K_GAIN_US);
+    if (!isnan(*v) && cJSON_IsTrue(pr_sget(r, PR_K_GAIN_IS_BOUND)))
+        return *v > 0 ? 1 : -1;
     /* twice the batch saves time per sample, not per step, and changes
        the training's batch: after the same-batch fixes (review 6 #4) */
     if (!isnan(*v) &&
@@ -2586,6 +2605,8 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
             !cJSON_AddStringToObject(r, PR_K_GAIN_BASIS,
                                      gain_basis_of(pr_sget_str(w, PR_K_ID))) ||
             !cJSON_AddStringToObject(r, PR_K_GAIN_SOURCE, PR_GAIN_REPLAY) ||
+            !cJSON_AddBoolToObject(r, PR_K_GAIN_IS_BOUND,
+                                   scen_bound(pr_sget_str(w, PR_K_ID))) ||
             !cJSON_AddItemToObject(
                 r, PR_K_EVIDENCE,
                 cJSON_Duplicate(pr_sget(w, PR_K_EVIDENCE), 1)))
@@ -2691,22 +2712,25 @@ peer_words(const cJSON *cp, const char *bound, char *text, size_t cap)
 
 /* A verdict finding's bound_us and its Saves cell (review 5 finding 6):
  * "3.5 ms" for a replayed gain, "≤ 15.4 ms" for a bound no replay
- * backs (ranked after the gains), null for neither. */
+ * backs or a gain that is an upper bound (gain_is_bound, review 7 #5;
+ * both ranked after the gains), null for neither. */
 static void
 saves_cell(cJSON *o, const cJSON *run, const cJSON *r, int *ok)
 {
     double g = pr_sget_num(r, PR_K_GAIN_US), b = pr_sget_num(r, PR_K_BOUND_US);
     double step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
+    int le = !isnan(g) && cJSON_IsTrue(pr_sget(r, PR_K_GAIN_IS_BOUND));
     char t[32], cell[96], of[32];
 
     if (!isnan(g) || !(b > 0))
         b = NAN;
     pr_emit_num_or_null(o, PR_K_BOUND_US, b, ok);
+    le = le || (isnan(g) && !isnan(b));
     if (!isnan(g) || !isnan(b)) {
         fmt_us(!isnan(g) ? g : b, t, sizeof(t));
         /* twice the batch: per step's worth of samples */
         snprintf(
-            cell, sizeof(cell), "%s%s%s", isnan(g) ? "\xe2\x89\xa4 " : "", t,
+            cell, sizeof(cell), "%s%s%s", le ? "\xe2\x89\xa4 " : "", t,
             pr_sget_is(pr_sget_str(r, PR_K_GAIN_BASIS), PR_GAIN_PER_SAMPLES)
                 ? " at 2\xc3\x97 batch"
                 : "");
@@ -2716,7 +2740,8 @@ saves_cell(cJSON *o, const cJSON *run, const cJSON *r, int *ok)
     }
     /* the Of step cell beside it (review 6 #8): the bound's share too */
     if (!isnan(g) && !isnan(pr_sget_num(r, PR_K_GAIN_PCT))) {
-        snprintf(of, sizeof(of), "%.1f%%", pr_sget_num(r, PR_K_GAIN_PCT));
+        snprintf(of, sizeof(of), "%s%.1f%%", le ? "\xe2\x89\xa4 " : "",
+                 pr_sget_num(r, PR_K_GAIN_PCT));
         pr_emit_str(o, PR_K_OF_STEP, of, ok);
     } else if (!isnan(b) && step > 0) {
         snprintf(of, sizeof(of), "\xe2\x89\xa4 %.1f%%", 100.0 * b / step);
@@ -3182,6 +3207,11 @@ pr_whatif_verdict(cJSON *run, const char *underused, struct pr_error *err)
                         &ok);
         else
             pr_emit_null(o, PR_K_GAIN_SOURCE, &ok);
+        if (!isnan(pr_sget_num(r, PR_K_GAIN_US)))
+            pr_emit_bool(o, PR_K_GAIN_IS_BOUND,
+                         cJSON_IsTrue(pr_sget(r, PR_K_GAIN_IS_BOUND)), &ok);
+        else
+            pr_emit_null(o, PR_K_GAIN_IS_BOUND, &ok);
         saves_cell(o, run, r, &ok);
         /* host_sync's evidence is the time the host sat blocked in its
            syncs, beside the path (the device's work is on it meanwhile):
