@@ -1376,6 +1376,29 @@ pr_producer_split_verdict(cJSON *run, struct pr_error *err)
 
     if (!cJSON_IsObject(v) || isnan(fb) || isnan(tl) || !(step > 0))
         return PR_OK;
+    if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(v, PR_K_BOUND)) &&
+        iv >= 0.5 * step &&
+        (cJSON_IsFalse(pr_sget(st, PR_K_TASKS)) ||
+         !(pr_sget_num(st, PR_K_STEPS_WITH_TASKS) > 0))) {
+        /* no path, and the step trace's interval is most of the step: it
+           names the bound, the wait between steps (review 7 #12: rank0's
+           tasks lie outside every step, "not known" stood above a finding
+           of 69% of the step in the interval) */
+        snprintf(text, sizeof(text),
+                 "Bound by the wait between steps (data or host): the step "
+                 "interval takes %.2f ms of the %.2f ms median step (%.0f%%) "
+                 "by MindSpore's step trace (step_trace_raw), against FP+BP "
+                 "%.2f ms and tail %.2f ms. The trace has %s, so no critical "
+                 "path says more.",
+                 iv / 1000.0, step / 1000.0, 100.0 * iv / step, fb / 1000.0,
+                 tl / 1000.0,
+                 cJSON_IsFalse(pr_sget(st, PR_K_TASKS))
+                     ? "no task data"
+                     : "no task inside its steps");
+        return put_item(v, PR_K_TEXT, cJSON_CreateString(text))
+                   ? PR_OK
+                   : pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
+    }
     if (cJSON_IsFalse(pr_sget(st, PR_K_TASKS))) {
         char w[64] = "";
 
