@@ -2488,6 +2488,87 @@ replay_note(cJSON *r, const cJSON *w)
             replay_text(r, w));
 }
 
+/* 1 when name is one of the tasks rule id names: low_block_dim's
+ * operators (as rule_low_block_dim lists them: by time, those of 5% of
+ * the low Block Dim time or more, at most 4), embedding's kernels (the
+ * kernel family embedding). */
+static int
+named_task(const cJSON *run, const char *id, const char *name)
+{
+    const cJSON *b = pr_sget(run, PR_K_BLOCK_DIM), *x;
+    int n = 0;
+
+    if (pr_sget_is(id, "low_block_dim")) {
+        cJSON_ArrayForEach(x, pr_sget(b, PR_K_OPERATORS))
+        {
+            if (n == 4 || (n > 0 && pr_sget_num(x, PR_K_US) <
+                                        0.05 * pr_sget_num(b, PR_K_LOW_US)))
+                break;
+            n++;
+            if (pr_sget_is(pr_sget_str(x, PR_K_NAME), name))
+                return 1;
+        }
+        return 0;
+    }
+    cJSON_ArrayForEach(x, pr_sget(run, PR_K_KERNELS))
+    {
+        if (pr_sget_is(pr_sget_str(x, PR_K_KFAMILY), PR_K_EMBEDDING) &&
+            pr_sget_is(pr_sget_str(x, PR_K_NAME), name))
+            return 1;
+    }
+    return 0;
+}
+
+/* A rule that declines a gain (low_block_dim where the export gives no
+ * core count, embedding) gets a bound: its named tasks' time on the
+ * critical path, a mean over the steps with a path (review 7 #7: ms_run2's
+ * MatMuls 20.1 ms of a 23.6 ms step at Block Dim 1, ms_run1's GatherV2 /
+ * UnsortedSegmentSum 86.8 ms of 205 ms, shown "-"). Read from each
+ * step's largest parts (critical_path.steps[].top), so a named task
+ * outside them is not counted. 1: done (or nothing to add); 0: no
+ * memory. */
+static int
+path_bound(const cJSON *run, const cJSON *cp, cJSON *r)
+{
+    const char *id = pr_sget_str(r, PR_K_ID);
+    const cJSON *s, *e;
+    double us = 0, steps = 0;
+    char note[900], t[32];
+
+    if (!(pr_sget_is(id, "low_block_dim") || pr_sget_is(id, "embedding")) ||
+        !cJSON_IsString(pr_sget(r, PR_K_GAIN_NOTE)) ||
+        !isnan(pr_sget_num(r, PR_K_GAIN_US)) ||
+        !isnan(pr_sget_num(r, PR_K_BOUND_US)))
+        return 1;
+    cJSON_ArrayForEach(s, pr_sget(cp, PR_K_STEPS))
+    {
+        if (pr_sget_str(s, PR_K_BOUND) == NULL)
+            continue;
+        steps++;
+        cJSON_ArrayForEach(e, pr_sget(s, PR_K_TOP))
+        {
+            if (pr_sget_num(e, PR_K_US) > 0 &&
+                named_task(run, id, pr_sget_str(e, PR_K_NAME)))
+                us += pr_sget_num(e, PR_K_US);
+        }
+    }
+    if (!(steps > 0) || !(us > 0))
+        return 1;
+    us /= steps;
+    if (us >= 1000)
+        snprintf(t, sizeof(t), "%.1f ms", us / 1000);
+    else
+        snprintf(t, sizeof(t), "%.0f us", us);
+    snprintf(note, sizeof(note),
+             "%s; at most %s a step: the time these tasks take on the "
+             "critical path (a mean over its %.0f step%s, from each step's "
+             "largest parts), all that a change to them could save",
+             pr_sget_str(r, PR_K_GAIN_NOTE), t, steps, steps == 1 ? "" : "s");
+    return cJSON_AddNumberToObject(r, PR_K_BOUND_US, us) != NULL &&
+           cJSON_ReplaceItemInObjectCaseSensitive(r, PR_K_GAIN_NOTE,
+                                                  cJSON_CreateString(note));
+}
+
 enum pr_status
 pr_whatif_recommend(cJSON *run, struct pr_error *err)
 {
@@ -2522,6 +2603,8 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
             cJSON_Delete(cJSON_DetachItemViaPointer(recs, r));
             continue;
         }
+        if (!(cold > 0) && !path_bound(run, cp, r))
+            return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
         if (!backed(id))
             continue;
         if (cJSON_IsString(pr_sget(r, PR_K_GAIN_NOTE))) {
