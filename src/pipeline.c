@@ -1596,11 +1596,13 @@ brief_gain(const cJSON *fd, char *buf, size_t cap)
         snprintf(buf, cap, "no gain claimed");
     } else if (cJSON_IsTrue(pr_sget(fd, PR_K_GAIN_IS_BOUND))) {
         /* a gain that is a ceiling (review 7 #5): "at most", as a bound */
-        brief_time(us, t, sizeof(t));
+        if (us >= 1000)
+            snprintf(t, sizeof(t), "%.1f ms", us / 1000);
+        else
+            snprintf(t, sizeof(t), "%.0f us", us);
         snprintf(buf, cap,
-                 "at most %s per step (\xe2\x89\xa4 %.1f%%; an "
-                 "upper bound)",
-                 t, pct);
+                 "at most %s per step (\xe2\x89\xa4 %.1f%%; an upper bound)", t,
+                 pct);
     } else if (pr_sget_is(pr_sget_str(fd, PR_K_ID), "cold_step")) {
         /* first-use costs: paid once, not saved on every step */
         brief_time(us, t, sizeof(t));
