@@ -2535,7 +2535,7 @@ path_bound(const cJSON *run, const cJSON *cp, cJSON *r)
     double us = 0, steps = 0;
     char note[900], t[32];
 
-    if (!(pr_sget_is(id, "low_block_dim") || pr_sget_is(id, "embedding")) ||
+    if (!(pr_sget_is(id, "low_block_dim") || pr_sget_is(id, PR_K_EMBEDDING)) ||
         !cJSON_IsString(pr_sget(r, PR_K_GAIN_NOTE)) ||
         !isnan(pr_sget_num(r, PR_K_GAIN_US)) ||
         !isnan(pr_sget_num(r, PR_K_BOUND_US)))
