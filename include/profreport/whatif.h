@@ -213,6 +213,9 @@ int pr_replay_dispatch(const struct pr_trace *t, struct pr_cp_graph *g,
                        void *ctx);
 int pr_replay_bucket(const struct pr_trace *t, struct pr_cp_graph *g,
                      struct pr_replay_cache *c, pr_replay_ev_fn ev, void *ctx);
+/* The aclop replay's floor in words ("; the floor here: ..."; "" none). */
+void pr_replay_aclop_floor(const struct pr_replay_cache *c, char *buf,
+                           size_t cap);
 int pr_replay_aclop(const struct pr_trace *t, struct pr_cp_graph *g,
                     struct pr_replay_cache *c, pr_replay_ev_fn ev, void *ctx);
 

@@ -138,4 +138,27 @@ assert n >= 1, n
 else
     skip "cluster_4rank: a warm-up first step is named beside the mean" "no input"
 fi
+# #4: the aclop replay's floor is both phases of the aclnn two-phase API
+# (the medians of the execution and GetWorkspaceSize calls, recomputed
+# from the export), named in its change and its note
+NO=msprof/torch_npu_ascend_profiler_output
+if [ -e "$PR_SHARED/traces/$NO/trace_view.json" ] && shared_summary no "$NO"; then
+    check "npu_out: the aclop floor is exec + GetWorkspaceSize, named" python3 -c "
+import json, statistics, sys
+ev = json.load(open(sys.argv[1]))
+ev = ev['traceEvents'] if isinstance(ev, dict) else ev
+x = [e for e in ev if e.get('ph') == 'X' and e['name'].startswith('AscendCL@aclnn')]
+ex = [float(e['dur']) for e in x if 'GetWorkspaceSize' not in e['name']]
+gw = [float(e['dur']) for e in x if 'GetWorkspaceSize' in e['name']]
+lo = lambda v: sorted(v)[(len(v) - 1) // 2]
+fl = '%.1f us, the median aclnn execution call (%.1f us) plus the median aclnn*GetWorkspaceSize call (%.1f us)' % (lo(ex) + lo(gw), lo(ex), lo(gw))
+r = json.load(open(sys.argv[2]))['runs'][0]
+w = {x['id']: x for x in r['critical_path']['what_if']}['aclop_binary']
+assert fl in w['change'], (fl, w['change'])
+f = {x['id']: x for x in r['recommendations']}['op_compile']
+assert fl in f['gain_note'], f['gain_note']
+" "$PR_SHARED/traces/$NO/trace_view.json" "$T_DIR/no.json"
+else
+    skip "npu_out: the aclop floor is exec + GetWorkspaceSize, named" "no input"
+fi
 echo "1..$T_N"

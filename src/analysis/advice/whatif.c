@@ -165,8 +165,8 @@ static const struct {
      NULL, 0},
     {"aclop_binary",
      "binary kernels (torch_npu's jit_compile=False, the aclnn path): each "
-     "aclopCompileAndExecute / aclopExecute call takes the same export's "
-     "median binary-kernel launch call time (its aclnn* calls), its task "
+     "aclopCompileAndExecute / aclopExecute call takes what the same "
+     "export's binary kernels cost the host (its aclnn* calls), its task "
      "waits that much less, and the device's wait inside those calls "
      "goes",
      NULL, 0},
@@ -1479,8 +1479,17 @@ emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
         return; /* nothing on the path to speak of */
     o = pr_emit_obj(arr, NULL, ok);
     pr_emit_str(o, PR_K_ID, scen[s].id, ok);
-    pr_emit_str(o, PR_K_CHANGE,
-                a->npu && scen[s].npu != NULL ? scen[s].npu : scen[s].what, ok);
+    if (s == PR_WHATIF_ACLOP) {
+        /* the floor it assumed, named (review 7 #4) */
+        char change[1200], fl[600];
+
+        pr_replay_aclop_floor(a->rc, fl, sizeof(fl));
+        snprintf(change, sizeof(change), "%s%s", scen[s].what, fl);
+        pr_emit_str(o, PR_K_CHANGE, change, ok);
+    } else
+        pr_emit_str(o, PR_K_CHANGE,
+                    a->npu && scen[s].npu != NULL ? scen[s].npu : scen[s].what,
+                    ok);
     pr_emit_num(o, PR_K_STEP_US, base - gain, ok);
     pr_emit_num(o, PR_K_GAIN_US, gain, ok);
     pr_emit_num(o, PR_K_GAIN_PCT, pct, ok);
@@ -2451,6 +2460,7 @@ static int
 replay_note(cJSON *r, const cJSON *w)
 {
     const char *wid = pr_sget_str_or(w, PR_K_ID, ""), *note = NULL;
+    char buf[1200];
 
     if (strcmp(wid, "device_copies") == 0)
         note = "replayed: the CUDA-graph wrapper's input copies and output "
@@ -2477,12 +2487,20 @@ replay_note(cJSON *r, const cJSON *w)
                "buckets start during backward); the merged calls' launches "
                "and their c10d / record_param_comms / nccl:all_reduce host "
                "work go";
-    else if (strcmp(wid, "aclop_binary") == 0)
-        note = "replayed: each aclop call at the export's median launch "
-               "call of a binary kernel (its aclnn* calls), and the NPU's "
-               "wait inside the aclop calls gone; how long these operators' "
-               "binary kernels run on the device is taken as the aclop "
-               "kernels' (their tasks stay)";
+    else if (strcmp(wid, "aclop_binary") == 0) {
+        /* the floor it assumed, from the what-if's change (review 7 #4) */
+        const char *fl =
+            strstr(pr_sget_str_or(w, PR_K_CHANGE, ""), "; the floor here: ");
+
+        snprintf(buf, sizeof(buf),
+                 "replayed: each aclop call at what the export's binary "
+                 "kernels cost the host (its aclnn* calls%s%s), and the "
+                 "NPU's wait inside the aclop calls gone; how long these "
+                 "operators' binary kernels run on the device is taken as "
+                 "the aclop kernels' (their tasks stay)",
+                 fl != NULL ? "; " : "", fl != NULL ? fl + 18 : "");
+        note = buf;
+    }
     return note == NULL ||
            (cJSON_AddStringToObject(r, PR_K_GAIN_NOTE, note) != NULL &&
             replay_text(r, w));
