@@ -161,4 +161,36 @@ assert fl in f['gain_note'], f['gain_note']
 else
     skip "npu_out: the aclop floor is exec + GetWorkspaceSize, named" "no input"
 fi
+# #10: twice the batch says why it helps (its replay's own evidence: the
+# per-call costs it spreads) and how it differs from the accumulation a
+# communication finding declines; that finding names the same terms
+if shared_summary nc hta/nccl_parser_config; then
+    check "nccl: twice the batch says why, from its replay's evidence" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+f = {x['id']: x for x in r['recommendations']}['low_gpu_utilization']
+w = {x['id']: x for x in r['critical_path']['what_if']}[f['what_if']]
+assert f['gain_basis'] == 'samples', f
+t = f['text']
+assert t.startswith('GPU 0 has low utilization. You could try to increase batch size to improve.'), t
+assert 'Here twice the batch replays to %.1f ms less' % (w['gain_us'] / 1000) in t, t
+for e in w['evidence'][:2]:
+    assert e['name'] in t, (e, t)
+assert 'changes the effective batch' in t and 'gradient accumulation' in t, t
+" "$T_DIR/nc.json"
+else
+    skip "nccl: twice the batch says why, from its replay's evidence" "no input"
+fi
+if shared_summary t1 torch_npu/text_level1; then
+    check "text_level1: accumulation declined in the same terms" python3 -c "
+import json, sys
+for r in json.load(open(sys.argv[1]))['runs']:
+    c = {x['id']: x for x in r['recommendations']}['communication']
+    t = c['text']
+    assert \"not claimed as this finding's gain\" in t, t
+    assert 'per step\'s worth of samples and change the effective batch' in t, t
+" "$T_DIR/t1.json"
+else
+    skip "text_level1: accumulation declined in the same terms" "no input"
+fi
 echo "1..$T_N"

@@ -213,7 +213,7 @@ assert wi['gradient_accumulation']['gain_pct'] > 35, wi
 t = f['text']
 assert t.startswith(r['critical_path']['peer_wait_note']), t
 assert 'Most of it is Idle' in t, t
-assert 'Gradient accumulation over two micro-batches' in t and 'it is not claimed here' in t, t
+assert 'Gradient accumulation over two micro-batches' in t and 'not claimed as this finding' in t, t
 assert 'peers that arrive late' in t, t
 " "$T_DIR/l1.json"
 else

@@ -1676,6 +1676,51 @@ put_text(cJSON *r, const char *text)
     return 1;
 }
 
+/* The twice-the-batch finding says why a larger batch helps here, from
+ * its replay's evidence, and how its gain differs from the accumulation
+ * that communication findings decline (review 7 #10: hta_nccl read only
+ * TensorBoard's "You could try to increase batch size to improve", while
+ * npu_text1 / npu_db1 / hta_cpu_only decline the same batch-changing
+ * replay). 0: out of memory. */
+static void fmt_us(double us, char *buf, size_t cap);
+
+static int
+batch_why(cJSON *r, const cJSON *w)
+{
+    const cJSON *ev = pr_sget(w, PR_K_EVIDENCE), *e;
+    char text[4096], names[400] = "", t[32];
+    size_t len = 0;
+    int n = 0;
+
+    cJSON_ArrayForEach(e, ev)
+    {
+        if (n == 2)
+            break;
+        fmt_us(pr_sget_num(e, PR_K_US), t, sizeof(t));
+        len = pr_append(names, sizeof(names), len, "%s%s %s", n ? ", " : "",
+                        pr_sget_str_or(e, PR_K_NAME, "?"), t);
+        n++;
+    }
+    fmt_us(pr_sget_num(w, PR_K_GAIN_US), t, sizeof(t));
+    snprintf(text, sizeof(text),
+             "%s Here twice the batch replays to %s less per step's worth "
+             "of samples (%.1f%%) because much of the step is paid per "
+             "call, not per sample%s%s%s: the host's dispatch and the "
+             "collectives' latency stay the same for twice the samples, so "
+             "a larger batch spreads them thinner. The gain is per step's "
+             "worth of samples, at twice the batch, and it changes the "
+             "effective batch: retune the learning rate, and compare runs "
+             "per sample. Here the batch is the finding's own lever; a "
+             "communication finding declines the same kind of replay "
+             "(gradient accumulation) as its gain where its collectives "
+             "mostly idle or wait for peers, which a larger batch does not "
+             "shorten.",
+             pr_sget_str_or(r, PR_K_TEXT, ""), t, pr_sget_num(w, PR_K_GAIN_PCT),
+             n ? " (what it takes off the path a step: " : "", names,
+             n ? ")" : "");
+    return put_text(r, text);
+}
+
 /* The op_compile advice (recommend.c, written before the replays) says
  * how its gain is replayed; without a gain, why none is claimed: the
  * compile calls do not shorten the path (a rank whose step waits on its
@@ -2018,11 +2063,13 @@ accum_caveat(cJSON *r, const cJSON *whatif, const cJSON *run)
             text, sizeof(text), len,
             " %s over two micro-batches (or twice the batch) replays to "
             "%.1f%% less time per step's worth of samples; it is not "
-            "claimed here: it changes the effective batch (the learning "
-            "rate may need retuning), and where most of the collectives' "
-            "time is idle or waiting, peers that arrive late (a slower "
-            "rank, a straggling data loader) are the first thing to rule "
-            "out, which accumulation does not fix.",
+            "claimed as this finding's gain: the finding is the "
+            "collectives, and where most of their time is idle or "
+            "waiting, peers that arrive late (a slower rank, a straggling "
+            "data loader) are the first thing to rule out, which "
+            "accumulation does not fix. Like a larger batch's gain, it "
+            "would be per step's worth of samples and change the "
+            "effective batch (the learning rate may need retuning).",
             strstr(t, "ccumulation") != NULL ? "Of these, gradient accumulation"
                                              : "Gradient accumulation",
             pr_sget_num(a, PR_K_GAIN_PCT));
@@ -2713,6 +2760,11 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
                 cJSON_Duplicate(pr_sget(w, PR_K_EVIDENCE), 1)))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
         if (!replay_note(r, w))
+            return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
+        if (pr_sget_is(id, "low_gpu_utilization") &&
+            pr_sget_is(gain_basis_of(pr_sget_str(w, PR_K_ID)),
+                       PR_GAIN_PER_SAMPLES) &&
+            !batch_why(r, w))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
         if ((pr_sget_is(id, "enable_amp") || pr_sget_is(id, "tf32")) &&
             !precision_cap(r, w, cp, run))
