@@ -193,4 +193,27 @@ for r in json.load(open(sys.argv[1]))['runs']:
 else
     skip "text_level1: accumulation declined in the same terms" "no input"
 fi
+# #6: df_index's all-reduces record no sizes: "small" is not claimed from
+# the kernel's _LL_ name; the call pattern (one c10d::allreduce_ a call,
+# inside CompiledFunctionBackward after an aten::clone) picks the
+# compiled model's lever
+if shared_summary di hta/df_index_resolver; then
+    check "df_index: many all-reduces by their pattern, the compiled lever" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+ops = {o['name']: o for o in r['operators']}
+f = {x['id']: x for x in r['recommendations']}['small_allreduce']
+t = f['text']
+n = [o for o in r['communication']['ops'] if o['name'] == 'nccl:all_reduce'][0]
+assert n.get('total_bytes') is None and ops['c10d::allreduce_']['calls'] >= n['calls'], n
+assert t.startswith('Many all-reduces: %d nccl:all_reduce calls' % n['calls']), t
+assert 'LL protocol' not in t and 'records no sizes' in t, t
+assert 'CompiledFunctionBackward' in ops and 'DDPOptimizer' in t and '_fuse_ddp_communication' in t, t
+assert 'instead of calling all_reduce per parameter' not in t, t
+v = {x['id']: x for x in r['verdict']['findings']}['small_allreduce']
+assert v['title'] == 'Many all-reduces a step: gradients not bucketed', v
+" "$T_DIR/di.json"
+else
+    skip "df_index: many all-reduces by their pattern, the compiled lever" "no input"
+fi
 echo "1..$T_N"

@@ -15,7 +15,8 @@
 #    it: 30,020 us.  At 2 us a call the views take 2 ms, the kernel ends
 #    at 2,020 us: 28,000 us saved (93.27%); the slow_dispatch advice
 #    carries it.
-#  bucket: 32 nccl:all_reduce ranges of 30 us back to back, each
+#  bucket: 32 nccl:all_reduce ranges of 30 us back to back (each in a
+#    c10d::allreduce_ of its own: the unsized calls' pattern), each
 #    launching (5 us, 20 us into it) a 10 us unsized
 #    ncclKernel_AllReduce_RING_LL kernel 5 us after the launch; the
 #    host's sync waits for the last (ending at 970 us) until 975 us.
@@ -82,6 +83,7 @@ cases = {
         [X("cpu_op", "aten::view", 30 * i, 30) for i in range(1000)] +
         [call(30000, 5, 1), K("vectorized_elementwise_kernel", 30010, 10, 1)],
     "bucket": [step(975)] +
+        [X("cpu_op", "c10d::allreduce_", 30 * i, 30) for i in range(32)] +
         [X("user_annotation", "nccl:all_reduce", 30 * i, 30)
          for i in range(32)] +
         [call(30 * i + 20, 5, i + 1) for i in range(32)] +

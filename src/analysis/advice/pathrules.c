@@ -975,33 +975,34 @@ host_ops_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
 }
 
 /* Gradients all-reduced one small message at a time (HTA's
- * df_index_resolver: 2,020 nccl:all_reduce in 5 steps, 177 us each, on
- * NCCL's LL protocol).  DistributedDataParallel reduces gradients in
- * buckets of bucket_cap_mb (25 MB by default; its first bucket 1 MB), so
- * a model of a few hundred million fp32 parameters needs a few dozen
- * all-reduces a step, each of megabytes.  Many AND small per step is the
- * sign of per-parameter reduction (all_reduce in a hook or a loop, or
- * tiny buckets): at least SMALL_AR_CALLS a step, with a mean message under
- * SMALL_AR_BYTES (DDP's smallest bucket) or, where the trace records no
- * sizes, NCCL kernels on the LL protocol, which NCCL's tuner picks for
- * small messages.  PyTorch only (DDP's words); MindSpore fuses its
- * gradients by its own config.  No replay merges collectives: the gain is
- * null, and the note gives the host's time in the calls on the path, the
- * most merging them can save there. */
+ * df_index_resolver: 2,020 nccl:all_reduce in 5 steps, 177 us each).
+ * DistributedDataParallel reduces gradients in buckets of bucket_cap_mb
+ * (25 MB by default; its first bucket 1 MB), so a model of a few hundred
+ * million fp32 parameters needs a few dozen all-reduces a step, each of
+ * megabytes.  Many AND small per step is the sign of per-tensor
+ * reduction (all_reduce in a hook or a loop, tiny buckets, or a compiled
+ * graph's functional all-reduces): at least SMALL_AR_CALLS a step, with a
+ * mean message under SMALL_AR_BYTES (DDP's smallest bucket); where the
+ * trace records no sizes, the call pattern alone: each all-reduce its own
+ * c10d::allreduce_ call (not the kernel's name: NCCL's generic kernels
+ * carry _LL_ whatever protocol ran, review 7 #6).  Inside a compiled
+ * backward (CompiledFunctionBackward, with an aten::clone a call: the
+ * functional collectives' copy) the lever is the compiler's bucketing,
+ * not DDP's wrapper.  PyTorch only (DDP's words); MindSpore fuses its
+ * gradients by its own config. */
 #define SMALL_AR_CALLS 32.0
 #define SMALL_AR_BYTES (1024.0 * 1024.0)
 
-static int
-nccl_ll_allreduce(const cJSON *run)
+/* The calls of the operator named name; 0 none. */
+static double
+op_calls(const cJSON *run, const char *name)
 {
-    const cJSON *k;
+    const cJSON *o;
 
-    cJSON_ArrayForEach(k, pr_sget(run, PR_K_KERNELS))
+    cJSON_ArrayForEach(o, pr_sget(run, PR_K_OPERATORS))
     {
-        const char *n = pr_sget_str_or(k, PR_K_NAME, "");
-
-        if (strstr(n, "AllReduce") != NULL && strstr(n, "_LL_") != NULL)
-            return 1;
+        if (pr_sget_is(pr_sget_str(o, PR_K_NAME), name))
+            return pr_sget_num(o, PR_K_CALLS);
     }
     return 0;
 }
@@ -1011,9 +1012,9 @@ small_allreduce(const cJSON *run, const cJSON *cp, cJSON *recs)
 {
     const cJSON *op, *ar = NULL;
     double steps = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_COUNT);
-    double calls, bytes, mean_b = NAN, on_path, step, comm, ov;
+    double calls, bytes, mean_b = NAN, on_path, step, comm, ov, c10d;
     char text[PATH_TEXT], note[500], t[32], m[48] = "", pct[48] = "";
-    int ll;
+    int compiled;
     size_t len;
 
     if (has_id(recs, "small_allreduce") ||
@@ -1036,9 +1037,12 @@ small_allreduce(const cJSON *run, const cJSON *cp, cJSON *recs)
     bytes = pr_sget_num(ar, PR_K_TOTAL_BYTES);
     if (bytes > 0)
         mean_b = bytes / calls;
-    ll = nccl_ll_allreduce(run);
-    if (!isnan(mean_b) ? !(mean_b < SMALL_AR_BYTES) : !ll)
+    /* unsized: one c10d::allreduce_ a call, a call per tensor */
+    c10d = op_calls(run, "c10d::allreduce_");
+    if (!isnan(mean_b) ? !(mean_b < SMALL_AR_BYTES) : !(c10d >= calls))
         return 1;
+    compiled = op_calls(run, "CompiledFunctionBackward") > 0 &&
+               op_calls(run, "aten::clone") >= calls;
     fmt_ms(pr_sget_num(ar, PR_K_MEAN_US), t, sizeof(t));
     if (!isnan(mean_b))
         snprintf(m, sizeof(m), ", %.0f KB each on average", mean_b / 1024);
@@ -1046,29 +1050,54 @@ small_allreduce(const cJSON *run, const cJSON *cp, cJSON *recs)
     ov = pr_sget_num(pr_sget(run, PR_K_COMMUNICATION), PR_K_OVERLAP_US);
     len = pr_append(
         text, sizeof(text), 0,
-        "Many small all-reduces: %.0f %.60s calls in %.0f step%s (%.0f a "
+        "Many %sall-reduces: %.0f %.60s calls in %.0f step%s (%.0f a "
         "step, %s of device time each on average%s%s). Gradients reduced "
         "this way are not bucketed: DistributedDataParallel reduces them in "
         "buckets of bucket_cap_mb (25 MB by default), one all-reduce per 25 "
         "MB of gradients, and each call pays NCCL's fixed latency and a host "
         "call.",
-        calls, pr_sget_str_or(ar, PR_K_NAME, "?"), steps, steps == 1 ? "" : "s",
+        isnan(mean_b) ? "" : "small ", calls,
+        pr_sget_str_or(ar, PR_K_NAME, "?"), steps, steps == 1 ? "" : "s",
         calls / steps, t, m,
-        ll ? "; NCCL ran them on its LL protocol, which it picks for small "
-             "messages"
-           : "");
+        isnan(mean_b) ? "; the trace records no sizes, so how small is not "
+                        "known: the count and the calls' pattern, one "
+                        "c10d::allreduce_ a call, are the sign"
+                      : "");
     if (comm > 0 && ov >= 0)
         len = pr_append(text, sizeof(text), len,
                         " Communication overlaps computation %.0f%% of its "
                         "time a step (%.1f of %.1f ms), where DDP's buckets "
                         "run while backward computes the next ones.",
                         100.0 * ov / comm, ov / 1000, comm / 1000);
-    pr_append(text, sizeof(text), len,
-              " Wrap the model in torch.nn.parallel.DistributedDataParallel "
-              "instead of calling all_reduce per parameter (in a hook or a "
-              "loop); if it is DDP already, check bucket_cap_mb is not set "
-              "tiny. gradient_as_bucket_view=True saves the copy of each "
-              "gradient into its bucket.");
+    if (compiled)
+        /* torch/_dynamo/backends/distributed.py (DDPOptimizer),
+           torch/_inductor/fx_passes/ddp_fusion.py (_fuse_ddp_communication)
+        */
+        pr_append(
+            text, sizeof(text), len,
+            " The calls run inside torch.compile's backward "
+            "(CompiledFunctionBackward, %.0f calls) each after an aten::clone "
+            "(%.0f calls): functional all-reduces traced into the compiled "
+            "graph, one per gradient, which no DDP reducer buckets. Wrap the "
+            "model in torch.nn.parallel.DistributedDataParallel before "
+            "torch.compile, so that Dynamo's DDPOptimizer "
+            "(torch._dynamo.config.optimize_ddp, on by default) splits the "
+            "graph at DDP's buckets and DDP's reducer all-reduces each "
+            "bucket while backward runs; with compiled autograd, "
+            "optimize_ddp=\"python_reducer\" traces the reducer into the "
+            "graph, and Inductor's torch._inductor.config."
+            "_fuse_ddp_communication (a private flag; _fuse_ddp_bucket_size "
+            "sets the bucket) fuses the graph's all-reduces into buckets.",
+            op_calls(run, "CompiledFunctionBackward"),
+            op_calls(run, "aten::clone"));
+    else
+        pr_append(
+            text, sizeof(text), len,
+            " Wrap the model in torch.nn.parallel.DistributedDataParallel "
+            "instead of calling all_reduce per parameter (in a hook or a "
+            "loop); if it is DDP already, check bucket_cap_mb is not set "
+            "tiny. gradient_as_bucket_view=True saves the copy of each "
+            "gradient into its bucket.");
     switch (replayed(cp, "small_allreduce")) {
     case 1: /* the bucketing replay's gain (pr_whatif_recommend) */
         return add(recs, "small_allreduce", text);

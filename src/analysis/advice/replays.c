@@ -229,9 +229,12 @@ compiled_fn(const char *n)
 }
 
 /* A small all-reduce: an NCCL AllReduce kernel of under SMALL bytes
- * (its "In msg nelems" x dtype), or, unsized, on NCCL's LL protocol,
- * which NCCL's tuner picks for small messages (src/graph/tuning.cc). */
+ * (its "In msg nelems" x dtype), or, unsized, one of a step's
+ * SMALL_AR_UNSIZED or more (pathrules.c's SMALL_AR_CALLS: the call
+ * pattern, not the kernel's name, which since NCCL's generic kernels
+ * carries _LL_ whatever protocol ran). */
 #define SMALL_AR_BYTES (1024.0 * 1024.0)
+#define SMALL_AR_UNSIZED 32
 
 static int
 nccl_allreduce(const char *n)
@@ -553,7 +556,10 @@ small_ar(const struct pr_trace *t, const struct pr_cp_node *n, double *bytes)
     if (n->type != PR_CP_N_TASK || n->kind != PR_CP_COMM || !nccl_allreduce(s))
         return 0;
     *bytes = kernel_bytes(t, &t->events[n->ev]);
-    return *bytes >= 0 ? *bytes < SMALL_AR_BYTES : has(s, "_LL_");
+    /* unsized: a candidate; the kernel's name says nothing of the size
+       (NCCL's generic kernels run every protocol under an _LL_ name,
+       review 7 #6), so a step of many calls (pr_replay_bucket) decides */
+    return *bytes >= 0 ? *bytes < SMALL_AR_BYTES : 1;
 }
 
 /* A small all-reduce of the step and its measured start (the sort's
@@ -686,7 +692,7 @@ pr_replay_bucket(const struct pr_trace *t, struct pr_cp_graph *g,
                 lat = g->v[i].dur;
         }
     }
-    if (n < 2 || lat < 0)
+    if (n < 2 || lat < 0 || (!sized && n < SMALL_AR_UNSIZED))
         return 0;
     v = malloc(n * sizeof(*v));
     gone = calloc(g->n, 1);

@@ -2827,6 +2827,10 @@ finding_title_of(const cJSON *r)
     if (pr_sget_is(id, PR_K_COMMUNICATION) &&
         strstr(pr_sget_str_or(r, PR_K_TEXT, ""), "pipeline bubble") != NULL)
         return "Pipeline bubble: the stage waits for the slower one";
+    /* unsized all-reduces: many, how small not known (review 7 #6) */
+    if (pr_sget_is(id, "small_allreduce") &&
+        strncmp(pr_sget_str_or(r, PR_K_TEXT, ""), "Many all-reduces", 16) == 0)
+        return "Many all-reduces a step: gradients not bucketed";
     return finding_title(id);
 }
 
