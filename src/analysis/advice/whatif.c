@@ -2597,6 +2597,7 @@ path_bound(const cJSON *run, const cJSON *cp, cJSON *r)
 {
     const char *id = pr_sget_str(r, PR_K_ID);
     const cJSON *s, *e;
+    cJSON *x;
     double us = 0, steps = 0;
     char note[900], t[32];
 
@@ -2629,9 +2630,13 @@ path_bound(const cJSON *run, const cJSON *cp, cJSON *r)
              "critical path (a mean over its %.0f step%s, from each step's "
              "largest parts), all that a change to them could save",
              pr_sget_str(r, PR_K_GAIN_NOTE), t, steps, steps == 1 ? "" : "s");
-    return cJSON_AddNumberToObject(r, PR_K_BOUND_US, us) != NULL &&
-           cJSON_ReplaceItemInObjectCaseSensitive(r, PR_K_GAIN_NOTE,
-                                                  cJSON_CreateString(note));
+    x = cJSON_CreateString(note);
+    if (x == NULL || cJSON_AddNumberToObject(r, PR_K_BOUND_US, us) == NULL ||
+        !pr_sput(r, PR_K_GAIN_NOTE, x)) {
+        cJSON_Delete(x);
+        return 0;
+    }
+    return 1;
 }
 
 enum pr_status
