@@ -128,6 +128,7 @@
 #define PR_K_LAUNCH_WAIT_NOTE "launch_wait_note"
 #define PR_K_HELD_NOTE "held_note"
 #define PR_K_PEER_WAIT_NOTE "peer_wait_note"
+#define PR_K_PEER_WAIT_US "peer_wait_us"
 
 /* ---- runs[].operators[], operators_by_shape[] */
 #define PR_K_OPERATORS "operators"

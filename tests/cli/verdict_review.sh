@@ -206,6 +206,9 @@ r = json.load(open(sys.argv[1]))['runs'][0]
 f = [x for x in r['recommendations'] if x['id'] == 'communication'][0]
 wi = {w['id']: w for w in r['critical_path']['what_if']}
 assert f['gain_us'] is None and f['gain_note'].startswith('none on this rank'), f
+# the bound: the collectives' wait for the late rank on the path, the
+# most its arriving on time would save this rank
+assert f['bound_us'] == r['critical_path']['peer_wait_us'] > 50000, f
 assert 'communication' not in wi or wi['communication']['gain_pct'] < 1, wi
 # crit4: the path holds the host's 22.8 ms before the first all-reduce
 # (its tasks linked to their launches), which accumulation keeps: 39%

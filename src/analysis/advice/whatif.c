@@ -2116,16 +2116,22 @@ static int
 comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
 {
     const cJSON *w = whatif_of(whatif, "communication");
+    double wait = pr_sget_num(cp, PR_K_PEER_WAIT_US);
     char text[3200];
 
     if (w == NULL)
         w = whatif_of(whatif, "gradient_accumulation");
     snprintf(text, sizeof(text), "%s %s", pr_sget_str(cp, PR_K_PEER_WAIT_NOTE),
              pr_sget_str_or(r, PR_K_TEXT, ""));
+
     return put_text(r, text) && accum_caveat(r, whatif, run) &&
            no_gain(r, "none on this rank: its collectives wait for another "
                       "rank (HCCL's Notify Wait), and no change on this rank "
-                      "moves that rank's arrival (see the text)") &&
+                      "moves that rank's arrival (see the text); their wait "
+                      "on the path, the bound, is the most that rank's "
+                      "arriving on time would save this one") &&
+           (!(wait > 0) ||
+            cJSON_AddNumberToObject(r, PR_K_BOUND_US, wait) != NULL) &&
            (w == NULL || cJSON_AddItemToObject(
                              r, PR_K_EVIDENCE,
                              cJSON_Duplicate(pr_sget(w, PR_K_EVIDENCE), 1)));

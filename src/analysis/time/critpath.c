@@ -2751,8 +2751,11 @@ emit_peer(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
 
     if (lw->peer_n == 0 || n_steps == 0) {
         pr_emit_null(cp, PR_K_PEER_WAIT_NOTE, ok);
+        pr_emit_null(cp, PR_K_PEER_WAIT_US, ok);
         return;
     }
+    pr_emit_num(cp, PR_K_PEER_WAIT_US,
+                (double)lw->peer_ns / 1e3 / (double)n_steps, ok);
     nm = pr_trace_str(t, t->events[lw->peer_node_ev].name);
     snprintf(
         text, sizeof(text),
