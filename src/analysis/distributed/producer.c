@@ -904,11 +904,12 @@ pr_producer_comm_advice(const cJSON *run, double share, char *text, size_t cap)
                  "runs) or move fewer bytes (bf16 gradients).");
     else if (t[4] >= 0.5 * el)
         snprintf(text + (size_t)len, cap - (size_t)len,
-                 " Most of it is Idle: inside the operations, time neither "
-                 "moving data nor waiting on a peer (Elapse - Transit - Wait, "
-                 "as msprof counts it: gaps between HCCL's tasks); the "
-                 "timeline of the HCCL stream shows what its tasks waited "
-                 "for.");
+                 " Most of it is Idle as msprof counts it (Elapse - Transit - "
+                 "Wait): time inside the operations that it files as neither "
+                 "transfer nor its Wait; the operations' own HCCL tasks say "
+                 "what it was (where the trace holds their Notify Wait "
+                 "tasks, the Critical path part reads those as waits for a "
+                 "peer).");
     return 1;
 }
 
