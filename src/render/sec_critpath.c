@@ -214,21 +214,24 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const cJSON *steps,
     vb = pr_sget_str(verdict, PR_K_BOUND);
     idle = pr_sget_is(vb, PR_K_IDLE);
     miss = pr_sget_is(vb, "unexplained");
-    snprintf(text, sizeof(text),
-             "%s%s%s%s in %zu of %zu step%s%s. Replaying the graph with the "
-             "measured times gives the steps back within %s (the worst "
-             "step).",
-             idle   ? "Device idle with no recorded cause is the largest part "
-                      "of the path (see the Verdict); of the resources, "
-             : miss ? "The path covers less than half of each measured step "
-                      "(see the Verdict): of the resources on it, "
-                    : "Bound by ",
-             strcmp(bound, "device") == 0 ? "device compute" : "the ",
-             strcmp(bound, "device") == 0 ? "" : bound,
-             idle || miss ? " leads" : "", same, n, n == 1 ? "" : "s",
-             miss ? ", but the time the trace records nothing for is larger"
-                  : "",
-             pr_fig_format(err, PR_FMT_PCT, e, sizeof(e)));
+    snprintf(
+        text, sizeof(text),
+        "%s%s%s%s in %zu of %zu step%s%s. Replaying the graph with the "
+        "measured times gives the steps back within %s (the worst "
+        "step).",
+        idle   ? "Device idle with no recorded cause is the largest part "
+                 "of the path (see the Verdict); of the resources, "
+        : miss ? "The path covers less than half of each measured step "
+                 "(see the Verdict): of the resources on it, "
+               : "Bound by ",
+        strcmp(bound, "device") == 0 ? "device compute"
+        : strcmp(bound, "copy") == 0 ? "copying"
+        : strcmp(bound, "host") == 0 ? "the "
+                                     : "",
+        strcmp(bound, "device") == 0 || strcmp(bound, "copy") == 0 ? "" : bound,
+        idle || miss ? " leads" : "", same, n, n == 1 ? "" : "s",
+        miss ? ", but the time the trace records nothing for is larger" : "",
+        pr_fig_format(err, PR_FMT_PCT, e, sizeof(e)));
     pr_figs_text(f, text);
     if (!isnan(err) && err > 2.0 &&
         pr_sget_str(cp, PR_K_REPLAY_ERROR_NOTE) != NULL)

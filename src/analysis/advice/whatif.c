@@ -1859,9 +1859,11 @@ compile_gain(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
                  "%s Replayed %s, the step is %s shorter "
                  "(%.1f%%)%s.",
                  pr_sget_str_or(r, PR_K_TEXT, ""),
-                 binary ? "with each aclop call taking the export's median "
-                          "launch call of a binary kernel (its aclnn* calls) "
-                          "and the NPU's wait inside the aclop calls gone"
+                 binary ? "with each aclop call taking what a binary kernel "
+                          "of its class costs the host in this export (the "
+                          "floor the gain note names: its class's aclnn "
+                          "calls, else both aclnn phases' medians) and the "
+                          "NPU's wait inside the aclop calls gone"
                         : "without the compile steps (and the device idle "
                           "that falls inside them, since the device waited "
                           "for the host to compile)",
