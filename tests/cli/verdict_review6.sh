@@ -148,4 +148,24 @@ assert 'Data quality\'s row \"no_workload\" says why a larger batch is not advis
 else
     skip "event_sync: No finding" "no $PR_SHARED/traces/hta/critical_path/cuda_event_sync"
 fi
+# review 8 #8: the what-if replays are a table of the Critical path part
+# (the verdict points to it): every row's change by its name, its gain
+if shared_report wi hta/trace_diff/test; then
+    check "trace_diff test: the What-if table lists every replay" python3 -c "
+import html, json, re, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+h = html.unescape(open(sys.argv[2]).read())
+i = h.index('What-if: the path replayed with one change')
+part = h[i:i + 20000]
+w = r['critical_path']['what_if']
+assert len(w) >= 2, w
+for x in w:
+    name = x['change'].split(':')[0][:150]
+    assert name in part, name
+assert 'Critical path part\'s What-if table lists' in r['verdict']['text'] or \
+    'What-if table' not in r['verdict']['text'], r['verdict']['text']
+" "$T_DIR/wi.json" "$T_DIR/wi.html"
+else
+    skip "trace_diff test: What-if table" "no $PR_SHARED/traces/hta/trace_diff/test"
+fi
 echo "1..$T_N"

@@ -3177,12 +3177,13 @@ unclaimed_replay(const cJSON *run, const cJSON *cp, char *text, size_t cap)
         int cut = (int)strcspn(ch, ":");
         char why[600];
 
-        pr_append(text, cap, strlen(text),
-                  " Also replayed, with no finding: %.*s, %.1f%% of the "
-                  "step, more than a finding below saves; no finding, as %s "
-                  "(the summary's critical_path.what_if lists every replay).",
-                  cut > 100 ? 100 : cut, ch, pr_sget_num(big, PR_K_GAIN_PCT),
-                  unclaimed_why(big, why, sizeof(why)));
+        pr_append(
+            text, cap, strlen(text),
+            " Also replayed, with no finding: %.*s, %.1f%% of the "
+            "step, more than a finding below saves; no finding, as %s "
+            "(the Critical path part's What-if table lists every replay).",
+            cut > 100 ? 100 : cut, ch, pr_sget_num(big, PR_K_GAIN_PCT),
+            unclaimed_why(big, why, sizeof(why)));
     }
 }
 
@@ -3464,8 +3465,8 @@ pr_whatif_verdict(cJSON *run, const char *underused, struct pr_error *err)
             snprintf(text, sizeof(text),
                      "No finding: no rule's advice fits what this trace "
                      "shows, though the replays predict gains (the largest: "
-                     "%.*s, %.1f%% of the step%s; the summary's "
-                     "critical_path.what_if lists them). A replayed change is "
+                     "%.*s, %.1f%% of the step%s; the Critical path "
+                     "part's What-if table lists them). A replayed change is "
                      "a prediction, not "
                      "advice: no rule finds it the fix here%s%s%s",
                      cut > 100 ? 100 : cut, ch, pr_sget_num(big, PR_K_GAIN_PCT),
