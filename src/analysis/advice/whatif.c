@@ -1781,6 +1781,22 @@ path_top_kind(const cJSON *cp, double *us)
     return top;
 }
 
+/* The finding's text with the sentence of its replay appended: "Replayed
+ * <how>, the step is <gain> shorter (<pct>%)<tail>."  0: out of memory. */
+static int
+put_replayed(cJSON *r, const cJSON *w, const char *how, const char *tail)
+{
+    char text[4000], g[32];
+
+    fmt_us(pr_sget_num(w, PR_K_GAIN_US), g, sizeof(g));
+    snprintf(text, sizeof(text),
+             "%s Replayed %s, the step is %s shorter "
+             "(%.1f%%)%s.",
+             pr_sget_str_or(r, PR_K_TEXT, ""), how, g,
+             pr_sget_num(w, PR_K_GAIN_PCT), tail);
+    return put_text(r, text);
+}
+
 /* Whether the aclop finding claims w's gain: a replay that saves 1% or
  * more, or any saving of the binary-kernel replay (aclop_binary) - the
  * finding stands on its calls' share of the step, and the replay's figure
@@ -1854,22 +1870,17 @@ compile_gain(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
            alone (op_compile), whichever saves more */
         int binary = pr_sget_is(pr_sget_str(w, PR_K_ID), "aclop_binary");
 
-        fmt_us(pr_sget_num(w, PR_K_GAIN_US), g, sizeof(g));
-        snprintf(text, sizeof(text),
-                 "%s Replayed %s, the step is %s shorter "
-                 "(%.1f%%)%s.",
-                 pr_sget_str_or(r, PR_K_TEXT, ""),
-                 binary ? "with each aclop call taking what a binary kernel "
-                          "of its class costs the host in this export (the "
-                          "floor the gain note names: its class's aclnn "
-                          "calls, else both aclnn phases' medians) and the "
-                          "NPU's wait inside the aclop calls gone"
-                        : "without the compile steps (and the device idle "
-                          "that falls inside them, since the device waited "
-                          "for the host to compile)",
-                 g, pr_sget_num(w, PR_K_GAIN_PCT),
-                 binary ? "" : "; the aclop path's execution is kept");
-        return put_text(r, text);
+        return put_replayed(
+            r, w,
+            binary ? "with each aclop call taking what a binary kernel of its "
+                     "class costs the host in this export (the floor the gain "
+                     "note names: its class's aclnn calls, else both aclnn "
+                     "phases' medians) and the NPU's wait inside the aclop "
+                     "calls gone"
+                   : "without the compile steps (and the device idle that "
+                     "falls inside them, since the device waited for the host "
+                     "to compile)",
+            binary ? "" : "; the aclop path's execution is kept");
     }
     if (aclop > 0 && path > 0 && pr_sget_str(cp, PR_K_PEER_WAIT_NOTE) != NULL) {
         /* review 7 #1: the calls run before a collective that waited for
@@ -2463,49 +2474,45 @@ precision_cap(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
 static int
 replay_text(cJSON *r, const cJSON *w)
 {
+    /* each replay's change and what limits its gain; the sentence is one */
+    static const struct {
+        const char *id, *needs; /* needs: in the text, or NULL */
+        const char *how, *tail;
+    } said[] = {
+        {"device_copies", NULL,
+         "with the wrapper's copies and clones gone, as CUDA-graph trees "
+         "run",
+         ": an upper bound, since trees still copy the inputs that are "
+         "neither a parameter, a buffer nor an earlier graph's output (the "
+         "batch, the incoming gradients), in one torch._foreach_copy_ "
+         "before each replay"},
+        {"slow_dispatch", NULL,
+         "with each of these calls at a healthy dispatch's 2 us of host "
+         "time",
+         ": their time on the critical path less 2 us a call"},
+        {"small_allreduce", "KB each on average",
+         "with the step's small all-reduces merged into 25 MB buckets, each "
+         "bucket one call of one call's latency (the step's shortest "
+         "all-reduce) plus its bytes at the bandwidth of the trace's "
+         "largest all-reduces",
+         ""},
+        {"small_allreduce", NULL,
+         "with the step's small all-reduces merged into one call (the trace "
+         "records no message sizes, so one bucket a step, starting after "
+         "its last gradient and keeping all of the calls' device time over "
+         "one call's latency), with their launches and host work gone but "
+         "one call's",
+         ""},
+    };
     const char *wid = pr_sget_str_or(w, PR_K_ID, ""),
                *t = pr_sget_str_or(r, PR_K_TEXT, "");
-    char g[32], text[4000];
-    double pct = pr_sget_num(w, PR_K_GAIN_PCT);
+    size_t i;
 
-    fmt_us(pr_sget_num(w, PR_K_GAIN_US), g, sizeof(g));
-    if (strcmp(wid, "device_copies") == 0)
-        snprintf(text, sizeof(text),
-                 "%s Replayed with the wrapper's copies and clones gone, as "
-                 "CUDA-graph trees run, the step is %s shorter (%.1f%%): an "
-                 "upper bound, since trees still copy the inputs that are "
-                 "neither a parameter, a buffer nor an earlier graph's "
-                 "output (the batch, the incoming gradients), in one "
-                 "torch._foreach_copy_ before each replay.",
-                 t, g, pct);
-    else if (strcmp(wid, "slow_dispatch") == 0)
-        snprintf(text, sizeof(text),
-                 "%s Replayed with each of these calls at a healthy "
-                 "dispatch's 2 us of host time, the step is %s shorter "
-                 "(%.1f%%): their time on the critical path less 2 us a "
-                 "call.",
-                 t, g, pct);
-    else if (strcmp(wid, "small_allreduce") == 0 &&
-             strstr(t, "KB each on average") != NULL)
-        snprintf(text, sizeof(text),
-                 "%s Replayed with the step's small all-reduces merged into "
-                 "25 MB buckets, each bucket one call of one call's latency "
-                 "(the step's shortest all-reduce) plus its bytes at the "
-                 "bandwidth of the trace's largest all-reduces, the step is "
-                 "%s shorter (%.1f%%).",
-                 t, g, pct);
-    else if (strcmp(wid, "small_allreduce") == 0)
-        snprintf(text, sizeof(text),
-                 "%s Replayed with the step's small all-reduces merged into "
-                 "one call (the trace records no message sizes, so one "
-                 "bucket a step, starting after its last gradient and "
-                 "keeping all of the calls' device time over one call's "
-                 "latency), with their launches and host work gone but "
-                 "one call's, the step is %s shorter (%.1f%%).",
-                 t, g, pct);
-    else
-        return 1;
-    return put_text(r, text);
+    for (i = 0; i < sizeof(said) / sizeof(said[0]); i++)
+        if (strcmp(wid, said[i].id) == 0 &&
+            (said[i].needs == NULL || strstr(t, said[i].needs) != NULL))
+            return put_replayed(r, w, said[i].how, said[i].tail);
+    return 1;
 }
 
 /* The model behind a gain replays.c replayed (issue #31: the findings
