@@ -190,6 +190,31 @@ rec = [y for y in r['recommendations'] if y['id'] == 'op_compile'][0]
 assert rec['gain_us'] == w['gain_us'] and rec['gain_pct'] > 5, rec
 assert 'bound_us' not in rec and 'aclnn' in rec['gain_note'], rec
 " "$T_DIR/npu.json"
+    # review 8 #7: a Conv2D / MaxPool aclop call whose class the export runs
+    # no aclnn operator of takes the heaviest matmul / convolution / pooling
+    # aclnn class's median Dequeue span (computed here from the trace), not
+    # the elementwise-dominated medians of the bare aclnn calls
+    check "aclop_binary: conv / pool calls without an aclnn kin at the heaviest kin's span" \
+        python3 -c "
+import json, re, statistics, sys
+ev = json.load(open(sys.argv[2]))
+ev = ev if isinstance(ev, list) else ev['traceEvents']
+spans = {}
+for e in ev:
+    n = e.get('name', '')
+    if n.startswith('Dequeue@aclnn') and float(e.get('dur', 0)) > 0:
+        c = re.match(r'[a-z]+', n[13:].replace('_', '').lower()).group(0)
+        spans.setdefault(c, []).append(float(e['dur']))
+kin = [(statistics.median_low(v[:64]), c) for c, v in spans.items()
+       if c in ('mm', 'bmm') or c.startswith(('addmm', 'baddbmm', 'matmul',
+                                              'conv', 'maxpool', 'avgpool',
+                                              'adaptiveavgpool'))]
+us, cls = max(kin)
+r = json.load(open(sys.argv[1]))['runs'][0]
+w = {x['id']: x for x in r['critical_path']['what_if']}['aclop_binary']
+want = 'pooling call %.1f us, the heaviest such aclnn class the export runs (%s,' % (us, cls)
+assert want in w['change'], (want, w['change'])
+" "$T_DIR/npu.json" "$PR_SHARED/traces/$NPU/trace_view.json"
 else
     skip "aclop_binary on the torch_npu export" "no $PR_SHARED/traces/$NPU"
 fi

@@ -1874,8 +1874,9 @@ compile_gain(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
             r, w,
             binary ? "with each aclop call taking what a binary kernel of its "
                      "class costs the host in this export (the floor the gain "
-                     "note names: its class's aclnn calls, else both aclnn "
-                     "phases' medians) and the NPU's wait inside the aclop "
+                     "note names: its class's aclnn calls, else a matmul, "
+                     "convolution or pooling kin's, else both aclnn phases' "
+                     "medians) and the NPU's wait inside the aclop "
                      "calls gone"
                    : "without the compile steps (and the device idle that "
                      "falls inside them, since the device waited for the host "
