@@ -1423,12 +1423,29 @@ items(struct pr_pdf_doc *d, const cJSON *arr)
     }
 }
 
+/* Points paragraph `utf8` takes at `size` (pr_pdf_doc_paragraph's lines
+ * and gap), at most `cap` points. */
+static double
+paragraph_h(struct pr_pdf_doc *d, const char *utf8, double size, double cap)
+{
+    char *clean = pr_pdf_text_clean(utf8);
+    int max = (int)(cap / (size * 1.45)) + 1, lines;
+
+    if (clean == NULL)
+        return 22; /* pr_pdf_doc_paragraph reports the failure */
+    lines = count_lines(d->reg, size, clean, pr_pdf_doc_width(d), max);
+    free(clean);
+    return fmin(cap, lines * size * 1.45 + size * 0.5);
+}
+
 /* Points the blocks from i on need to start on this page: a heading or
- * a short text goes with what follows it, so no heading ends a page.
+ * a short text goes with what follows it, so no heading ends a page (a
+ * text by its measured height, up to 120 points: review 8 #10 found the
+ * Critical path heading and its four-line intro alone at a page's foot).
  * Each figure must not ask for less than the block itself ensures, or
  * the heading stays behind when the block moves on. */
 static double
-keep_from(const struct pr_part *p, size_t i)
+keep_from(struct pr_pdf_doc *d, const struct pr_part *p, size_t i)
 {
     const struct pr_block *b = i < p->n_blocks ? &p->blocks[i] : NULL;
 
@@ -1445,11 +1462,42 @@ keep_from(const struct pr_part *p, size_t i)
         /* kpis() keeps a chart after them on the page too */
         return kpis_height(b) +
                (i + 1 < p->n_blocks && p->blocks[i + 1].kind == PR_BLOCK_CHARTS
-                    ? keep_from(p, i + 1)
+                    ? keep_from(d, p, i + 1)
                     : 0);
-    default: /* heading, note, text */
-        return 22 + keep_from(p, i + 1);
+    case PR_BLOCK_TEXT:
+    case PR_BLOCK_NOTE:
+        return paragraph_h(d, b->text,
+                           PR_PDF_BODY_SIZE +
+                               (b->kind == PR_BLOCK_TEXT ? 0.5 : 0),
+                           120) +
+               keep_from(d, p, i + 1);
+    default: /* heading */
+        return 22 + keep_from(d, p, i + 1);
     }
+}
+
+/* Points a section's first part needs below the section heading: its
+ * heading and first block, and where it is only prose (a lede before
+ * the per-rank parts) the next part's heading and first block too, so
+ * no lede ends a page alone (review 8 #10: Critical path, npu_text1). */
+static double
+first_keep(struct pr_pdf_doc *d, const struct pr_figs *f)
+{
+    const struct pr_part *p = &f->parts[0];
+    double h = (p->label[0] != '\0' ? PART_H : 0) + keep_from(d, p, 0);
+    size_t i;
+
+    for (i = 0; i < p->n_blocks; i++) {
+        if (p->blocks[i].kind != PR_BLOCK_TEXT &&
+            p->blocks[i].kind != PR_BLOCK_NOTE &&
+            p->blocks[i].kind != PR_BLOCK_HEADING)
+            return h;
+    }
+    if (f->n_parts < 2)
+        return h;
+    return h - keep_from(d, p, p->n_blocks) +
+           (f->parts[1].label[0] != '\0' ? PART_H : 0) +
+           keep_from(d, &f->parts[1], 0);
 }
 
 static void
@@ -1460,7 +1508,7 @@ block(struct pr_pdf_doc *d, const struct pr_part *p, size_t i)
 
     switch (b->kind) {
     case PR_BLOCK_HEADING:
-        pr_pdf_doc_subheading(d, b->text, keep_from(p, i + 1));
+        pr_pdf_doc_subheading(d, b->text, keep_from(d, p, i + 1));
         break;
     case PR_BLOCK_NOTE:
         pr_pdf_doc_paragraph(d, 0, b->text, PR_PDF_BODY_SIZE, PR_PDF_C_MUTED);
@@ -1471,7 +1519,8 @@ block(struct pr_pdf_doc *d, const struct pr_part *p, size_t i)
         break;
     case PR_BLOCK_KPIS:
         kpis(d, b,
-             next && next->kind == PR_BLOCK_CHARTS ? keep_from(p, i + 1) : 0);
+             next && next->kind == PR_BLOCK_CHARTS ? keep_from(d, p, i + 1)
+                                                   : 0);
         break;
     case PR_BLOCK_CHARTS:
         charts(d, b);
@@ -1492,7 +1541,7 @@ part_heading(struct pr_pdf_doc *d, const struct pr_part *p, HPDF_Outline ol)
 {
     char line[sizeof(p->label) + sizeof(p->sub) + 8];
 
-    pr_pdf_doc_ensure(d, PART_H + keep_from(p, 0));
+    pr_pdf_doc_ensure(d, PART_H + keep_from(d, p, 0));
     d->y += 6;
     (void)bookmark_under(d, ol, p->label);
     snprintf(line, sizeof(line), "%s%s%s", p->label,
@@ -1515,9 +1564,7 @@ pr_pdf_doc_figs(struct pr_pdf_doc *d, const char *title,
     }
     /* the section heading goes with its first part's heading and block */
     if (f->n_parts > 0)
-        pr_pdf_doc_ensure(d, SECTION_H +
-                                 (f->parts[0].label[0] != '\0' ? PART_H : 0) +
-                                 keep_from(&f->parts[0], 0));
+        pr_pdf_doc_ensure(d, SECTION_H + first_keep(d, f));
     ol = section_mark(d, title);
     for (p = 0; p < f->n_parts && !pr_pdf_doc_failed(d); p++) {
         const struct pr_part *part = &f->parts[p];

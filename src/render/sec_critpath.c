@@ -393,7 +393,8 @@ fail:
 
 /* The largest parts of a step's path with each kind by its label, as the
  * chart and the table above name it ("Runtime calls", not "launch":
- * review 7 #11).  NULL: out of memory. */
+ * review 7 #11), the launch kind's delay part as "Launch delay".  NULL: out of
+ * memory. */
 static cJSON *
 top_rows(const cJSON *run, const cJSON *top)
 {
@@ -403,13 +404,18 @@ top_rows(const cJSON *run, const cJSON *top)
     cJSON_ArrayForEach(r, rows)
     {
         const char *kind = pr_sget_str(r, PR_K_KIND);
+        /* the launch kind's delay part is no call (review 8 #10) */
+        int delay =
+            pr_sget_is(pr_sget_str(r, PR_K_NAME), "(launch-to-start delay)");
 
         for (i = 0; kind != NULL && i < PR_N_CRITICAL_PATH; i++) {
             if (strcmp(kind, pr_keys_critical_path[i].key) != 0)
                 continue;
-            if (!pr_sput(r, PR_K_KIND,
-                         cJSON_CreateString(
-                             kind_label(run, &pr_keys_critical_path[i])))) {
+            if (!pr_sput(
+                    r, PR_K_KIND,
+                    cJSON_CreateString(
+                        delay ? "Launch delay"
+                              : kind_label(run, &pr_keys_critical_path[i])))) {
                 cJSON_Delete(rows);
                 return NULL;
             }
