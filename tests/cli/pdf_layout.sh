@@ -34,6 +34,14 @@ orphans() {
                 if (y1[i] - y0[i] > 12.8) big = 1
             }
         if (big) printf "page %d:%s; ", p, txt
+        # a section heading (18 pt, a box over 19 points) with no more
+        # than its lede under it (under 90 points of text) while the next
+        # page goes on with its section (review 8 #10: Critical path and
+        # its three lines, npu_text1): a candidate, decided on that page
+        cand = ""
+        for (i = 1; i <= n; i++)
+            if (y1[i] - y0[i] > 19 && m - y1[i] < 90)
+                cand = sprintf("page %d: section %s with %d points under it; ", p, w[i], m - y1[i])
     }
     /<page / {
         if (p) flush()
@@ -45,6 +53,8 @@ orphans() {
     /<word / {
         split($0, a, "\"")
         if (a[8] + 0 > ph - 45) next   # the footer
+        if (n == 0 && cand != "" && a[8] - a[4] <= 19) printf "%s", cand
+        if (n == 0) cand = ""
         n++; y0[n] = a[4] + 0; y1[n] = a[8] + 0
         t = $0; sub(/.*">/, "", t); sub(/<\/word>.*/, "", t); w[n] = t
     }
@@ -66,7 +76,8 @@ TEST=$S/hta/trace_diff/test/test.json.gz
 # memory part; alexnet: the kernels section; trace_filter: a rank's part)
 for input in "$S/tb_plugin/resnet50_num_workers_0" "$ALEX" \
     "$S/hta/trace_filter" "$S/hta/nccl_parser_config/nccl_data.json.gz" \
-    "$S/msprof/torch_npu_ascend_profiler_output/trace_view.json"; do
+    "$S/msprof/torch_npu_ascend_profiler_output/trace_view.json" \
+    "$S/torch_npu/text_level1"; do
     name=$(basename "$input")
     rm -f "$T_DIR/r.pdf"
     "$PR_BIN" -q --input "$input" --pdf "$T_DIR/r.pdf" 2> "$T_DIR/err"
