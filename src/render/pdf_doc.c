@@ -447,6 +447,26 @@ count_lines(HPDF_Font f, double size, const char *s, double w, int max_lines)
     return lines;
 }
 
+/* Draw clean text `clean` clipped to `cw` points from x, an ellipsis
+ * after it: the whole text is still drawn (so it stays searchable and
+ * copyable). */
+static void
+clip_at(struct pr_pdf_doc *d, double x, double y, double cw, const char *clean,
+        double size, int bold, uint32_t color)
+{
+    const char *ell = "\xE2\x80\xA6";
+
+    HPDF_Page_GSave(d->pc.page);
+    HPDF_Page_Rectangle(d->pc.page, (HPDF_REAL)x,
+                        (HPDF_REAL)(d->ph - y - size * 0.4),
+                        (HPDF_REAL)(cw > 0 ? cw : 0), (HPDF_REAL)(size * 1.6));
+    HPDF_Page_Clip(d->pc.page);
+    HPDF_Page_EndPath(d->pc.page);
+    pr_pdf_doc_put(d, x, y, clean, size, bold, color, PR_ANCHOR_START);
+    HPDF_Page_GRestore(d->pc.page);
+    pr_pdf_doc_put(d, x + cw, y, ell, size, bold, color, PR_ANCHOR_START);
+}
+
 /* Draw clean text on one line within `w` points.  When it does not fit, the
  * whole text is still drawn (so it stays searchable and copyable) but
  * clipped, with an ellipsis at the end. */
@@ -455,7 +475,6 @@ pr_pdf_doc_clipped(struct pr_pdf_doc *d, double x, double y, double w,
                    const char *s, double size, int bold, uint32_t color)
 {
     HPDF_Font f = bold ? d->bold : d->reg;
-    const char *ell = "\xE2\x80\xA6";
     char *clean = pr_pdf_text_clean(s); /* widths are of what is drawn */
     double ew;
 
@@ -468,17 +487,42 @@ pr_pdf_doc_clipped(struct pr_pdf_doc *d, double x, double y, double w,
         free(clean);
         return;
     }
-    ew = pr_pdf_text_width(f, ell, size);
-    HPDF_Page_GSave(d->pc.page);
-    HPDF_Page_Rectangle(
-        d->pc.page, (HPDF_REAL)x, (HPDF_REAL)(d->ph - y - size * 0.4),
-        (HPDF_REAL)(w - ew > 0 ? w - ew : 0), (HPDF_REAL)(size * 1.6));
-    HPDF_Page_Clip(d->pc.page);
-    HPDF_Page_EndPath(d->pc.page);
-    pr_pdf_doc_put(d, x, y, clean, size, bold, color, PR_ANCHOR_START);
-    HPDF_Page_GRestore(d->pc.page);
-    pr_pdf_doc_put(d, x + w - ew, y, ell, size, bold, color, PR_ANCHOR_START);
+    ew = pr_pdf_text_width(f, "\xE2\x80\xA6", size);
+    clip_at(d, x, y, w - ew, clean, size, bold, color);
     free(clean);
+}
+
+/* The last line of a wrapped cell that does not fit: the text up to the
+ * last clause end (". ", "; ", ": ") in the room left for the ellipsis,
+ * when one lies past 40% of it, else the last word, then the ellipsis, so
+ * a clipped cell ends between words, not inside one (review 8 #10:
+ * "whose wait grows by what they save (s..."). */
+static void
+clip_last(struct pr_pdf_doc *d, const struct pr_pdf_textbox *b, double y,
+          HPDF_Font f, const char *s)
+{
+    double ew = pr_pdf_text_width(f, "\xE2\x80\xA6", b->size);
+    size_t n = fit_prefix(f, b->size, s, b->w - ew), i, cut = 0, word = 0;
+    char *part;
+
+    for (i = 1; i < n; i++) {
+        if (s[i] != ' ')
+            continue;
+        word = i;
+        if (strchr(".;:", s[i - 1]) != NULL && i * 10 > n * 4)
+            cut = i;
+    }
+    cut = cut > 0 ? cut : word * 10 > n * 5 ? word : n;
+    part = malloc(cut + 1);
+    if (part == NULL) {
+        pr_pdf_doc_nomem(d);
+        return;
+    }
+    memcpy(part, s, cut);
+    part[cut] = '\0';
+    clip_at(d, b->x, y, pr_pdf_text_width(f, part, b->size) + b->size * 0.25, s,
+            b->size, b->bold, b->color);
+    free(part);
 }
 
 static void
@@ -523,6 +567,8 @@ pr_pdf_doc_wrapped(struct pr_pdf_doc *d, const struct pr_pdf_textbox *b,
     }
     if (pr_pdf_text_width(f, s, b->size) <= b->w)
         put_line(d, b, y, s);
+    else if (b->max_lines > 1 && !b->right)
+        clip_last(d, b, y, f, s);
     else
         pr_pdf_doc_clipped(d, b->x, y, b->w, s, b->size, b->bold, b->color);
 }
