@@ -18,6 +18,7 @@
 #include "profreport/keys.h"
 #include "profreport/peaks.h"
 #include "profreport/ranges.h"
+#include "profreport/rows.h"
 #include "profreport/syncs.h"
 
 #include "../internal.h"
@@ -823,23 +824,22 @@ out_srow(const struct hd *h, const struct srow *r, struct pr_hostdev_sync *o)
         r->kind == PR_SYNCK_STREAM_WAIT ? NAN : (double)r->idle / 1000.0;
 }
 
-static void
-emit_srow(cJSON *arr, const struct hd *h, const struct srow *r, int *ok)
+/* The row as the summary holds it (rows.def's pr_row_sync_call). */
+static struct pr_row_sync_call
+row_of(const struct hd *h, const struct srow *r)
 {
-    cJSON *o = pr_emit_obj(arr, NULL, ok);
-
-    pr_emit_str(o, PR_K_NAME, pr_trace_str(h->t, r->name), ok);
-    pr_emit_str(o, PR_K_KIND, pr_sync_kind_name(r->kind), ok);
-    pr_emit_str(o, PR_K_DIRECTION, r->dir != D_NONE ? dir_names[r->dir] : NULL,
-                ok);
-    pr_emit_num(o, PR_K_COUNT, (double)r->n, ok);
-    pr_emit_us(o, PR_K_HOST_US, r->host, ok);
-    if (r->kind == PR_SYNCK_STREAM_WAIT) /* the host does not wait */
-        pr_emit_null(o, PR_K_GPU_IDLE_US, ok);
-    else
-        pr_emit_us(o, PR_K_GPU_IDLE_US, r->idle, ok);
-    pr_emit_num(o, PR_K_OUTSIDE_STEPS_COUNT, (double)r->n_out, ok);
-    pr_emit_us(o, PR_K_OUTSIDE_STEPS_HOST_US, r->host_out, ok);
+    return (struct pr_row_sync_call){
+        .name = pr_trace_str(h->t, r->name),
+        .kind = pr_sync_kind_name(r->kind),
+        .direction = r->dir != D_NONE ? dir_names[r->dir] : NULL,
+        .count = (int64_t)r->n,
+        .host_ns = r->host,
+        /* the host does not wait for a stream wait */
+        .gpu_idle_us =
+            r->kind == PR_SYNCK_STREAM_WAIT ? NAN : (double)r->idle / 1000.0,
+        .outside_steps_count = (int64_t)r->n_out,
+        .outside_steps_host_ns = r->host_out,
+    };
 }
 
 static int
@@ -953,8 +953,11 @@ sync_json(struct hd *h, cJSON *o, struct pr_error *err)
     }
     pr_emit_str(o, PR_K_NOTE, n == 0 ? unmeasured(h, 1) : NULL, &ok);
     arr = pr_emit_arr(o, PR_K_CALLS, &ok);
-    for (i = 0; i < n && ok; i++)
-        emit_srow(arr, h, &rows[i], &ok);
+    for (i = 0; i < n && ok; i++) {
+        struct pr_row_sync_call row = row_of(h, &rows[i]);
+
+        ok = pr_rows_write(arr, PR_RO_RUNS_SYNCHRONIZATION_CALLS, &row, 1);
+    }
     pr_emit_str(o, PR_K_METHOD,
                 "host_us: time the host spent in the call inside the steps; "
                 "gpu_idle_us: device idle time the call explains: from the "
