@@ -1100,21 +1100,25 @@ static void
 emit_crow(cJSON *arr, const struct hd *h, const struct crow *r,
           struct pr_hostdev_copy *c, int *ok)
 {
-    cJSON *o = pr_emit_obj(arr, NULL, ok);
+    struct pr_row_copy_kind row;
 
     copy_figures(h, r, c);
-    pr_emit_num(o, PR_K_DEVICE, r->dev, ok);
-    pr_emit_str(o, PR_K_DIRECTION, dir_names[r->dir], ok);
-    pr_emit_str(o, PR_K_HOST_MEMORY, c->host_memory, ok);
-    pr_emit_num(o, PR_K_COUNT, c->count, ok);
-    pr_emit_num_or_null(o, PR_K_BYTES, c->bytes, ok);
-    pr_emit_num(o, PR_K_WITHOUT_BYTES_COUNT, (double)r->n_nobytes, ok);
-    pr_emit_num(o, PR_K_DURATION_US, c->us, ok);
-    pr_emit_num_or_null(o, PR_K_GBPS, c->gbps, ok);
-    pr_emit_str(o, PR_K_LINK, c->link, ok);
-    pr_emit_num_or_null(o, PR_K_LINK_GBPS, c->link_gbps, ok);
-    pr_emit_num_or_null(o, PR_K_LINK_PCT, c->link_pct, ok);
-    pr_emit_num(o, PR_K_HOST_CALL_US, c->call_us, ok);
+    row = (struct pr_row_copy_kind){
+        .device = r->dev,
+        .direction = dir_names[r->dir],
+        .host_memory = c->host_memory,
+        .count = c->count,
+        .bytes = c->bytes,
+        .without_bytes_count = (int64_t)r->n_nobytes,
+        .duration_us = c->us,
+        .gbps = c->gbps,
+        .link = c->link,
+        .link_gbps = c->link_gbps,
+        .link_pct = c->link_pct,
+        .host_call_us = c->call_us,
+    };
+    if (*ok)
+        *ok = pr_rows_write(arr, PR_RO_RUNS_COPIES_BY_KIND, &row, 1);
 }
 
 static int
