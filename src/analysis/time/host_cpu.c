@@ -13,6 +13,7 @@
 
 #include "profreport/host_cpu.h"
 #include "profreport/keys.h"
+#include "profreport/rows.h"
 
 #include "../internal.h"
 
@@ -281,22 +282,21 @@ emit_ops(const struct pr_trace *t, cJSON *o, const struct op_row *r, size_t n,
     cJSON *arr = pr_emit_arr(o, PR_K_OPS, ok);
     size_t i;
 
-    for (i = 0; arr != NULL && i < n; i++) {
-        cJSON *x = pr_emit_obj(arr, NULL, ok);
+    for (i = 0; arr != NULL && *ok && i < n; i++) {
+        struct pr_row_host_cpu_op row = {
+            .op_id = r[i].s->op_id,
+            .op_type = r[i].s->op_type != PR_STR_NONE
+                           ? pr_trace_str(t, r[i].s->op_type)
+                           : NULL,
+            .workers = r[i].s->workers >= 0 ? r[i].s->workers : NAN,
+            .user_pct = round1(r[i].m.user),
+            .sys_pct = round1(r[i].m.sys),
+            .busy_pct = round1(r[i].m.busy),
+            .busy_max_pct = round1(r[i].m.busy_max),
+            .per_worker_pct = round1(r[i].per_worker),
+        };
 
-        if (x == NULL)
-            break;
-        pr_emit_num(x, PR_K_OP_ID, (double)r[i].s->op_id, ok);
-        pr_emit_str(x, PR_K_OP_TYPE,
-                    r[i].s->op_type != PR_STR_NONE
-                        ? pr_trace_str(t, r[i].s->op_type)
-                        : NULL,
-                    ok);
-        pr_emit_num_or_null(x, PR_K_WORKERS,
-                            r[i].s->workers >= 0 ? r[i].s->workers : NAN, ok);
-        emit_means(x, &r[i].m, 0, ok);
-        pr_emit_num_or_null(x, PR_K_PER_WORKER_PCT, round1(r[i].per_worker),
-                            ok);
+        *ok = pr_rows_write(arr, PR_RO_RUNS_HOST_CPU_OPS, &row, 1);
     }
 }
 
