@@ -17,6 +17,7 @@
 #include "profreport/keys.h"
 #include "profreport/phases.h"
 #include "profreport/producer.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 
 #include "../internal.h"
@@ -618,15 +619,18 @@ emit_op_compile(const struct pr_trace *t, cJSON *run, int *ok)
                             : NAN,
                         ok);
     arr = pr_emit_arr(o, PR_K_OPERATORS, ok);
-    for (k = 0; k < n_ops; k++) {
-        cJSON *r;
+    for (k = 0; k < n_ops && *ok; k++) {
+        struct pr_row_op_compile row;
 
         if (ops[k].name == PR_STR_NONE)
             continue;
-        r = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(r, PR_K_NAME, pr_trace_str(t, ops[k].name) + 8, ok);
-        pr_emit_num(r, PR_K_CALLS, (double)ops[k].calls, ok);
-        pr_emit_us(r, PR_K_US, ops[k].ns, ok);
+        row = (struct pr_row_op_compile){
+            .name = pr_trace_str(t, ops[k].name) + 8,
+            .calls = (int64_t)ops[k].calls,
+            .ns = ops[k].ns,
+        };
+        *ok = arr != NULL &&
+              pr_rows_write(arr, PR_RO_RUNS_OP_COMPILE_OPERATORS, &row, 1);
     }
 }
 

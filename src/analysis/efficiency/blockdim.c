@@ -25,6 +25,7 @@
 #include "profreport/checked.h"
 #include "profreport/cube.h"
 #include "profreport/keys.h"
+#include "profreport/rows.h"
 
 #include "../internal.h"
 
@@ -263,26 +264,26 @@ emit(struct bd *b, cJSON *run, int *ok)
         qsort(b->v, b->n, sizeof(*b->v), cmp_low);
     for (i = 0; i < b->n && k < BD_TOP && *ok; i++) {
         const struct bd_op *p = &b->v[i];
-        cJSON *r;
+        struct pr_row_block_dim_op row;
 
         if (p->low_ns <= 0 && p->low_calls == 0)
             break;
-        r = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(r, PR_K_NAME, pr_trace_str(t, p->name), ok);
-        pr_emit_str(r, PR_K_OP_TYPE,
-                    p->type != PR_STR_NONE ? pr_trace_str(t, p->type) : NULL,
-                    ok);
-        pr_emit_num(r, PR_K_CALLS, (double)p->low_calls, ok);
-        pr_emit_str(r, PR_K_INPUT_SHAPES, pr_task_op_shapes(t, p->name), ok);
-        pr_emit_num(r, PR_K_MIN_BLOCK_DIM, p->lo, ok);
-        pr_emit_num(r, PR_K_MAX_BLOCK_DIM, p->hi, ok);
-        pr_emit_num(r, PR_K_CORES, p->cores, ok);
-        pr_emit_us(r, PR_K_US, p->low_ns, ok);
-        /* its time were each task spread over every core of its kind;
-           only where the count is known */
-        pr_emit_num_or_null(
-            r, PR_K_TIME_RATIO_ALL_CORES,
-            b->cores > 0 && p->ns > 0 ? p->spread_ns / (double)p->ns : NAN, ok);
+        row = (struct pr_row_block_dim_op){
+            .name = pr_trace_str(t, p->name),
+            .op_type = p->type != PR_STR_NONE ? pr_trace_str(t, p->type) : NULL,
+            .calls = p->low_calls,
+            .input_shapes = pr_task_op_shapes(t, p->name),
+            .min_block_dim = p->lo,
+            .max_block_dim = p->hi,
+            .cores = p->cores,
+            .ns = p->low_ns,
+            /* its time were each task spread over every core of its kind;
+               only where the count is known */
+            .time_ratio_all_cores =
+                b->cores > 0 && p->ns > 0 ? p->spread_ns / (double)p->ns : NAN,
+        };
+        *ok = arr != NULL &&
+              pr_rows_write(arr, PR_RO_RUNS_BLOCK_DIM_OPERATORS, &row, 1);
         k++;
     }
 }

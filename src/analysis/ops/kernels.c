@@ -20,6 +20,7 @@
 #include "profreport/keys.h"
 #include "profreport/occupancy.h"
 #include "profreport/pmu.h"
+#include "profreport/rows.h"
 
 #include "profreport/tensorcore.h"
 
@@ -912,8 +913,8 @@ ref_math(const struct pr_kernel_ref *k)
 
 /* One row per class value (index into sums), by time, then name. */
 static void
-emit_sums(cJSON *arr, const char *key, const char *const *names,
-          const int64_t *ns, const size_t *n, size_t count, double all, int *ok)
+emit_sums(cJSON *arr, int math, const char *const *names, const int64_t *ns,
+          const size_t *n, size_t count, double all, int *ok)
 {
     size_t order[(int)PR_KF_COUNT + (int)PR_KM_COUNT]; /* count <= either */
     size_t i, j, m = 0;
@@ -927,13 +928,21 @@ emit_sums(cJSON *arr, const char *key, const char *const *names,
         m++;
     }
     for (i = 0; i < m && *ok; i++) {
-        cJSON *o = pr_emit_obj(arr, NULL, ok);
+        /* the two objects' rows differ only in their first key */
+        struct pr_row_kernel_family f = {
+            .family = names[order[i]],
+            .kernels = (int64_t)n[order[i]],
+            .total_ns = ns[order[i]],
+            .time_pct = 100.0 * (double)ns[order[i]] / all,
+        };
+        struct pr_row_kernel_math h = {f.family, f.kernels, f.total_ns,
+                                       f.time_pct};
 
-        pr_emit_str(o, key, names[order[i]], ok);
-        pr_emit_num(o, PR_K_KERNELS, (double)n[order[i]], ok);
-        pr_emit_us(o, PR_K_TOTAL_US, ns[order[i]], ok);
-        pr_emit_finite(o, PR_K_TIME_PCT, 100.0 * (double)ns[order[i]] / all,
-                       ok);
+        *ok =
+            arr != NULL &&
+            (math ? pr_rows_write(arr, PR_RO_RUNS_KERNEL_CLASSES_BY_MATH, &h, 1)
+                  : pr_rows_write(arr, PR_RO_RUNS_KERNEL_CLASSES_BY_FAMILY, &f,
+                                  1));
     }
 }
 
@@ -959,15 +968,19 @@ emit_unknown(cJSON *o, const struct pr_kernel_refs *refs, double all, int *ok)
     /* refs are in the table's order: by total time, then name */
     for (i = 0; i < refs->n && listed < UNKNOWN_LISTED && *ok; i++) {
         const struct pr_kernel_ref *k = &refs->v[i];
-        cJSON *r;
+        struct pr_row_kernel_unknown row;
 
         if (k->known || k->family != PR_KF_UNKNOWN ||
             ref_math(k) != PR_KM_UNKNOWN)
             continue;
-        r = pr_emit_obj(top, NULL, ok);
-        pr_emit_str(r, PR_K_NAME, k->name, ok);
-        pr_emit_us(r, PR_K_TOTAL_US, k->total_ns, ok);
-        pr_emit_finite(r, PR_K_TIME_PCT, 100.0 * (double)k->total_ns / all, ok);
+        row = (struct pr_row_kernel_unknown){
+            .name = k->name,
+            .total_ns = k->total_ns,
+            .time_pct = 100.0 * (double)k->total_ns / all,
+        };
+        *ok =
+            top != NULL &&
+            pr_rows_write(top, PR_RO_RUNS_KERNEL_CLASSES_UNKNOWN_TOP, &row, 1);
         listed++;
     }
 }
@@ -1000,10 +1013,10 @@ pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
     }
     *out = cJSON_CreateObject();
     ok = *out != NULL;
-    emit_sums(pr_emit_arr(*out, PR_K_BY_FAMILY, &ok), PR_K_KFAMILY, fam, fam_ns,
-              fam_n, PR_KF_COUNT, (double)all, &ok);
-    emit_sums(pr_emit_arr(*out, PR_K_BY_MATH, &ok), PR_K_KMATH, math, math_ns,
-              math_n, PR_KM_COUNT + 1, (double)all, &ok);
+    emit_sums(pr_emit_arr(*out, PR_K_BY_FAMILY, &ok), 0, fam, fam_ns, fam_n,
+              PR_KF_COUNT, (double)all, &ok);
+    emit_sums(pr_emit_arr(*out, PR_K_BY_MATH, &ok), 1, math, math_ns, math_n,
+              PR_KM_COUNT + 1, (double)all, &ok);
     emit_unknown(*out, refs, (double)all, &ok);
     if (ok)
         return PR_OK;
