@@ -20,6 +20,7 @@
 #include "profreport/peaks.h"
 #include "profreport/pmu.h"
 #include "profreport/roofline.h"
+#include "profreport/rows.h"
 #include "profreport/tensorcore.h"
 
 #include "../internal.h"
@@ -1081,14 +1082,14 @@ roofs_json(struct pass *p)
     arr = pr_emit_arr(o, PR_K_ROOFS, &p->ok);
     for (i = 0; p->ok && i < sizeof(order) / sizeof(order[0]); i++) {
         double t = d->pk.tflops[order[i]];
-        cJSON *r;
+        struct pr_row_roof row;
 
         if (!(p->roofs & (1u << order[i])) || !isfinite(t))
             continue;
-        r = pr_emit_obj(arr, NULL, &p->ok);
-        pr_emit_str(r, PR_K_KEY, pr_peaks_key(order[i]), &p->ok);
-        pr_emit_str(r, PR_K_LABEL, pr_peaks_label(order[i]), &p->ok);
-        pr_emit_finite(r, PR_K_TFLOPS, t, &p->ok);
+        row = (struct pr_row_roof){pr_peaks_key(order[i]),
+                                   pr_peaks_label(order[i]), t};
+        p->ok = arr != NULL &&
+                pr_rows_write(arr, PR_RO_RUNS_ROOFLINE_ROOFS, &row, 1);
     }
     return o;
 }

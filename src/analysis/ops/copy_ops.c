@@ -17,6 +17,7 @@
 #include "profreport/checked.h"
 #include "profreport/keys.h"
 #include "profreport/ops.h"
+#include "profreport/rows.h"
 #include "profreport/tree.h"
 
 #include "../internal.h"
@@ -301,13 +302,12 @@ emit(const struct sweep *s, cJSON *copies)
     int ok = arr != NULL;
 
     for (i = 0; ok && i < s->n && i < TOP; i++) {
-        cJSON *o = pr_emit_obj(arr, NULL, &ok);
+        struct pr_row_dtod_operator row;
 
         chain_text(s->t, &s->v[i], chain, sizeof(chain));
-        pr_emit_str(o, PR_K_NAME, chain, &ok);
-        pr_emit_num(o, PR_K_COUNT, s->v[i].count, &ok);
-        pr_emit_num(o, PR_K_BYTES, s->v[i].bytes, &ok);
-        pr_emit_num(o, PR_K_DURATION_US, (double)s->v[i].ns / 1000.0, &ok);
+        row = (struct pr_row_dtod_operator){chain, s->v[i].count, s->v[i].bytes,
+                                            s->v[i].ns};
+        ok = pr_rows_write(arr, PR_RO_RUNS_COPIES_DTOD_BY_OPERATOR, &row, 1);
     }
     if (ok && s->launches > 0 && s->before.n + s->after.n > 0) {
         cJSON *w = pr_emit_obj(copies, PR_K_GRAPH_WRAPPER, &ok);

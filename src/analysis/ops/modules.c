@@ -14,6 +14,7 @@
 #include "profreport/checked.h"
 #include "profreport/keys.h"
 #include "profreport/modules.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 #include "profreport/strtab.h"
 #include "profreport/tree.h"
@@ -408,15 +409,19 @@ cmp_type(const void *a, const void *b)
 static void
 emit_type(cJSON *arr, const struct mtype *m, int *ok)
 {
-    cJSON *o = pr_emit_obj(arr, NULL, ok);
+    struct pr_row_module_type row = {
+        .name = m->name,
+        .instances = (int64_t)m->instances,
+        .calls = (int64_t)m->occurrences,
+        .host_total_ns = m->host_total_ns,
+        .host_self_ns = m->host_self_ns,
+        .device_total_ns = m->dev_total_ns,
+        .device_self_ns = m->dev_self_ns,
+    };
 
-    pr_emit_str(o, PR_K_NAME, m->name, ok);
-    pr_emit_num(o, PR_K_INSTANCES, (double)m->instances, ok);
-    pr_emit_num(o, PR_K_CALLS, (double)m->occurrences, ok);
-    pr_emit_us(o, PR_K_HOST_TOTAL_US, m->host_total_ns, ok);
-    pr_emit_us(o, PR_K_HOST_SELF_US, m->host_self_ns, ok);
-    pr_emit_us(o, PR_K_DEVICE_TOTAL_US, m->dev_total_ns, ok);
-    pr_emit_us(o, PR_K_DEVICE_SELF_US, m->dev_self_ns, ok);
+    if (*ok)
+        *ok =
+            arr != NULL && pr_rows_write(arr, PR_RO_RUNS_MODULE_TYPES, &row, 1);
 }
 
 /* Sum rows into types[] (id k of names is types[k - 1]); 0 on OOM. */

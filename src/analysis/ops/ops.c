@@ -14,6 +14,7 @@
 #include "profreport/keys.h"
 #include "profreport/op_stats.h"
 #include "profreport/ops.h"
+#include "profreport/rows.h"
 
 #include "../internal.h"
 
@@ -503,30 +504,33 @@ cmp_type(const void *a, const void *b)
     return (*x)->core < (*y)->core ? -1 : (*x)->core > (*y)->core;
 }
 
-static void
-emit_ns_or_null(cJSON *o, const char *key, int64_t ns, int *ok)
+/* ns in us, NAN where unknown (null in the summary). */
+static double
+us_or_nan(int64_t ns)
 {
-    emit_us_or_null(o, key, ns, ns == PR_OP_STAT_UNKNOWN, ok);
+    return ns == PR_OP_STAT_UNKNOWN ? NAN : (double)ns / 1000.0;
 }
 
 static void
 emit_type(cJSON *arr, const struct pr_trace *t, const struct pr_op_stat *s,
           int *ok)
 {
-    cJSON *o = pr_emit_obj(arr, NULL, ok);
     int known = s->dev_total_ns != PR_OP_STAT_UNKNOWN && s->calls > 0;
+    struct pr_row_operator_type row = {
+        .name = pr_trace_str(t, s->name),
+        .core_type = s->core != PR_STR_NONE ? pr_trace_str(t, s->core) : NULL,
+        .calls = (int64_t)s->calls,
+        .total_us = us_or_nan(s->dev_total_ns),
+        .mean_us =
+            known ? (double)s->dev_total_ns / 1e3 / (double)s->calls : NAN,
+        .min_us = us_or_nan(s->min_ns),
+        .max_us = us_or_nan(s->max_ns),
+        .ratio_pct = s->ratio_pct,
+    };
 
-    pr_emit_str(o, PR_K_NAME, pr_trace_str(t, s->name), ok);
-    pr_emit_str(o, PR_K_CORE_TYPE,
-                s->core != PR_STR_NONE ? pr_trace_str(t, s->core) : NULL, ok);
-    pr_emit_num(o, PR_K_CALLS, (double)s->calls, ok);
-    emit_ns_or_null(o, PR_K_TOTAL_US, s->dev_total_ns, ok);
-    pr_emit_finite(
-        o, PR_K_MEAN_US,
-        known ? (double)s->dev_total_ns / 1e3 / (double)s->calls : NAN, ok);
-    emit_ns_or_null(o, PR_K_MIN_US, s->min_ns, ok);
-    emit_ns_or_null(o, PR_K_MAX_US, s->max_ns, ok);
-    pr_emit_finite(o, PR_K_RATIO_PCT, s->ratio_pct, ok);
+    if (*ok)
+        *ok = arr != NULL &&
+              pr_rows_write(arr, PR_RO_RUNS_OPERATOR_TYPES, &row, 1);
 }
 
 static cJSON *

@@ -1237,19 +1237,20 @@ pairs_json(struct ctx *c)
         sort_pairs(c, &ps, PR_SOURCES_PAIRS);
     for (i = 0; ok && i < ps.n && i < PR_SOURCES_PAIRS; i++) {
         const struct pair *p = &ps.v[i];
-        cJSON *o = pr_emit_obj(arr, NULL, &ok);
-        pr_emit_str(o, PR_K_FORWARD, pr_trace_str(c->t, p->fwd), &ok);
-        pr_emit_str(o, PR_K_BACKWARD, bwd_name(c->t, p->bwd), &ok);
-        pr_emit_str(o, PR_K_LOCATION,
-                    p->loc == NO_ATTR
-                        ? NULL
-                        : pr_strtab_get(c->strs, c->locs.v[p->loc].key),
-                    &ok);
-        pr_emit_num(o, PR_K_CALLS, (double)p->calls, &ok);
-        pr_emit_us(o, PR_K_FORWARD_DEVICE_US, p->fwd_dev_ns, &ok);
-        pr_emit_us(o, PR_K_BACKWARD_DEVICE_US, p->bwd_dev_ns, &ok);
-        pr_emit_us(o, PR_K_FORWARD_HOST_US, p->fwd_host_ns, &ok);
-        pr_emit_us(o, PR_K_BACKWARD_HOST_US, p->bwd_host_ns, &ok);
+        struct pr_row_fwd_bwd row = {
+            .forward = pr_trace_str(c->t, p->fwd),
+            .backward = bwd_name(c->t, p->bwd),
+            .location = p->loc == NO_ATTR
+                            ? NULL
+                            : pr_strtab_get(c->strs, c->locs.v[p->loc].key),
+            .calls = (int64_t)p->calls,
+            .forward_device_ns = p->fwd_dev_ns,
+            .backward_device_ns = p->bwd_dev_ns,
+            .forward_host_ns = p->fwd_host_ns,
+            .backward_host_ns = p->bwd_host_ns,
+        };
+
+        ok = pr_rows_write(arr, PR_RO_RUNS_FWD_BWD, &row, 1);
     }
     free(ps.v);
     pr_strtab_free(ps.keys);

@@ -1369,14 +1369,17 @@ emit_queues(cJSON *o, const struct qstat *s, size_t n, int *ok)
     size_t i;
 
     for (i = 0; i < n && *ok; i++) {
-        cJSON *r = pr_emit_obj(arr, NULL, ok);
+        struct pr_row_queue_length row = {
+            .device = s[i].dev,
+            .stream = s[i].strm,
+            .operations = (int64_t)s[i].ops,
+            .kernels = (int64_t)s[i].kernels,
+            .max = (int64_t)s[i].max,
+            .mean = s[i].mean,
+        };
 
-        pr_emit_num(r, PR_K_DEVICE, s[i].dev, ok);
-        pr_emit_num(r, PR_K_STREAM, s[i].strm, ok);
-        pr_emit_num(r, PR_K_OPERATIONS, (double)s[i].ops, ok);
-        pr_emit_num(r, PR_K_KERNELS, (double)s[i].kernels, ok);
-        pr_emit_num(r, PR_K_MAX, (double)s[i].max, ok);
-        pr_emit_num(r, PR_K_MEAN, s[i].mean, ok);
+        *ok = arr != NULL &&
+              pr_rows_write(arr, PR_RO_RUNS_LAUNCHES_QUEUE_LENGTH, &row, 1);
     }
 }
 
