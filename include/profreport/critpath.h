@@ -3,10 +3,10 @@
  * the host work between them, launch -> device task, stream order, syncs
  * and stream waits), replayed to reproduce the step, and its critical
  * path split by kind (host operator, data loader, launch, kernel by
- * family, copy, communication, sync wait, idle).  The graph is built per
- * step and dropped; it is linear in the step's events.  What-if replays
- * of the same graph with a change applied (whatif.c) reuse it through
- * struct pr_cp_graph.
+ * family, copy, communication, sync wait, idle, another rank's time).  The
+ * graph is built per step and dropped; it is linear in the step's events.
+ * What-if replays of the same graph with a change applied (whatif.c) reuse it
+ * through struct pr_cp_graph.
  *
  * Times are int64 ns inside, µs in the summary. */
 #ifndef PROFREPORT_CRITPATH_H
@@ -37,6 +37,12 @@ enum pr_cp_kind {
     PR_CP_COMPILE,     /* CANN's online operator compilation: the compile
                           calls (aclopCompileAndExecute, aclopCompile), and
                           the device's wait while the host compiled */
+    PR_CP_PEER_WAIT,   /* another rank's time: the step up to where the
+                          path enters from a peer, at an HCCL collective
+                          whose replayed end is its measured one (it ended
+                          when a peer's notify came, not when this rank's
+                          work was done); this rank's work before it has
+                          slack, so it is off the path (review 8 #3) */
     PR_CP_KIND_COUNT
 };
 
@@ -117,7 +123,14 @@ struct pr_cp_node {
     uint8_t fam;   /* enum pr_cp_family (kernels) */
     uint8_t n_pred;
     uint8_t w_kind;     /* kind of w (by the binding edge: launch, idle) */
-    uint8_t on_path;    /* on the unchanged replay's critical path */
+    uint8_t on_path;    /* on the unchanged replay's chain of binding
+                           edges back from the step's end (through a
+                           peer-bound collective, on to this rank's work
+                           before it: what the peer-wait figures and the
+                           replays' evidence read) */
+    uint8_t past_peer;  /* on that chain before the collective where the
+                           path enters from another rank (floor): its
+                           time is PR_CP_PEER_WAIT's, it has slack */
     uint8_t after_wait; /* tasks: its stream ran a wait task before it
                            (1; 2: a wait for peers, communication) */
     uint8_t w_coll;     /* tasks: w is a collective's own wait before it
@@ -132,6 +145,9 @@ struct pr_cp_node {
                            PR_CP_MAX_PRED: none */
     uint8_t bind_end;   /* binding edge into the end; PR_CP_MAX_PRED: the
                            node's own start */
+    uint8_t floor;      /* peer: the replay's end is its measured end, later
+                           than its own work allows (floor_ns later): the
+                           peer set it */
     uint32_t pred[PR_CP_MAX_PRED];
     int64_t pw[PR_CP_MAX_PRED];      /* edge weights (host gaps, offsets) */
     uint8_t p_start[PR_CP_MAX_PRED]; /* edge leaves the pred's start */
@@ -142,6 +158,9 @@ struct pr_cp_node {
     int64_t s, e;                    /* measured */
     int64_t dur, w;               /* own time, unexplained wait before start */
     int64_t peer_wait;            /* peer: the part of dur in Notify Wait */
+    int64_t floor_ns;             /* floor: its measured end less the end its
+                                     own work gives (the slack of the work
+                                     before it) */
     int64_t w_compile;            /* tasks: the part of an idle w that falls
                                      inside operator compilation calls */
     int64_t w_aclop;              /* tasks: the part of the rest that falls

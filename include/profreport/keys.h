@@ -129,6 +129,10 @@
 #define PR_K_HELD_NOTE "held_note"
 #define PR_K_PEER_WAIT_NOTE "peer_wait_note"
 #define PR_K_PEER_WAIT_US "peer_wait_us"
+#define PR_K_PEER_ENTRY_NOTE "peer_entry_note"
+#define PR_K_PEER_ENTRY_SLACK_US "peer_entry_slack_us"
+/* by_kind_us: the step's time up to where the path enters from a peer */
+#define PR_K_PEER_WAIT "peer_wait"
 
 /* ---- runs[].operators[], operators_by_shape[] */
 #define PR_K_OPERATORS "operators"
@@ -677,7 +681,7 @@ struct pr_category {
 extern const struct pr_category pr_keys_breakdown[PR_N_BREAKDOWN];
 
 /* The kinds of a critical path (critical_path.steps[].by_kind_us). */
-#define PR_N_CRITICAL_PATH 9
+#define PR_N_CRITICAL_PATH 10
 extern const struct pr_category pr_keys_critical_path[PR_N_CRITICAL_PATH];
 
 /* Computation, overlap, communication, other (distributed.workers[]). */

@@ -46,6 +46,12 @@ const struct pr_col pr_fig_cols_critical_path[] = {
      "inside aclopCompileAndExecute, aclopCompile) and the device's wait "
      "during them; the rest of an aclop call is a launch",
      PR_COL_REPORT},
+    /* in a report only where a step has some (HCCL's peer waits) */
+    {"peer_wait", CP_(PR_K_PEER_WAIT), "Other rank", PR_FMT_US, 0.8,
+     "Waiting for another rank: the step up to where the path enters from "
+     "a peer, at a collective that ended when the peer's notify came; the "
+     "work before it on this rank is off the path",
+     PR_COL_REPORT},
     {"measured", PR_K_MEASURED_US, "Measured", PR_FMT_US, 0.9, NULL, 0},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
@@ -92,6 +98,11 @@ static const struct pr_col ms_cols[] = {
      "inside aclopCompileAndExecute, aclopCompile) and the device's wait "
      "during them; the rest of an aclop call is a launch",
      PR_COL_BOTH},
+    {"peer_wait", CP_(PR_K_PEER_WAIT), "Other rank, ms", PR_FMT_FIGURE, 0.85,
+     "Waiting for another rank: the step up to where the path enters from "
+     "a peer, at a collective that ended when the peer's notify came; the "
+     "work before it on this rank is off the path",
+     PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 static const char *const hide_interval[] = {"interval", NULL};
@@ -99,7 +110,8 @@ static const char *const hide_loader[] = {"loader", NULL};
 
 static const struct pr_col top_cols[] = {
     {"name", PR_K_NAME, "On the path", PR_FMT_NAME, 3.0, NULL, PR_COL_BOTH},
-    {"kind", PR_K_KIND, "Kind", PR_FMT_TEXT, 0.9, NULL, PR_COL_BOTH},
+    /* wrapped: "Waiting for another rank" (the PDF cut it) */
+    {"kind", PR_K_KIND, "Kind", PR_FMT_WRAP, 0.9, NULL, PR_COL_BOTH},
     {"us", PR_K_US, "Time", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
@@ -265,8 +277,8 @@ verdict_text(struct pr_figs *f, const cJSON *cp, const cJSON *steps,
  * (a 1280-pixel page holds the table without them; the note under it
  * names them). */
 static const char *const kind_cols[] = {
-    "host_op",       "loader",    "interval", "launch",     "kernel", "copy",
-    "communication", "sync_wait", "idle",     "op_compile", NULL};
+    "host_op",       "loader",    "interval", "launch",     "kernel",    "copy",
+    "communication", "sync_wait", "idle",     "op_compile", "peer_wait", NULL};
 
 /* 1 when some step has time in kind k; its label in the run's words
  * (MindSpore's step interval). */
@@ -287,19 +299,21 @@ kind_label(const cJSON *run, const struct pr_category *k)
                : k->label;
 }
 
-/* After the table: which kinds it left out (operator compilation, a
- * CANN kind, goes unnamed: a CUDA run never has it). */
+/* After the table: which kinds it left out (operator compilation and
+ * waiting for another rank, CANN's and HCCL's kinds, go unnamed: a CUDA
+ * run never has them). */
 static void
 zero_note(struct pr_figs *f, const cJSON *run, const cJSON *steps)
 {
     char text[300];
     size_t len = 0, i, n = 0;
 
-    for (i = 0; i + 1 < PR_N_CRITICAL_PATH; i++) {
+    for (i = 0; i < PR_N_CRITICAL_PATH; i++) {
         const struct pr_category *k = &pr_keys_critical_path[i];
         int w;
 
-        if (kind_has_time(steps, k))
+        if (pr_sget_is(k->key, PR_K_OP_COMPILE) ||
+            pr_sget_is(k->key, PR_K_PEER_WAIT) || kind_has_time(steps, k))
             continue;
         w = snprintf(text + len, sizeof(text) - len, "%s%s",
                      n++ ? ", " : "No step has time in: ", kind_label(run, k));
@@ -526,6 +540,10 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
        ends (review 7 finding 1) */
     if (pr_sget_str(cp, PR_K_PEER_WAIT_NOTE) != NULL)
         pr_figs_note(f, pr_sget_str(cp, PR_K_PEER_WAIT_NOTE));
+    /* where the path enters from that rank: the work before is off it
+       (review 8 #3) */
+    if (pr_sget_str(cp, PR_K_PEER_ENTRY_NOTE) != NULL)
+        pr_figs_note(f, pr_sget_str(cp, PR_K_PEER_ENTRY_NOTE));
     /* the host rows rest on host time the trace may not explain */
     if (pr_sget_str(pr_sget(run, PR_K_HOST_COVERAGE), PR_K_NOTE) != NULL) {
         char note[1400];

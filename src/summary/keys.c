@@ -28,8 +28,11 @@ const struct pr_category pr_keys_critical_path[PR_N_CRITICAL_PATH] = {
     {PR_K_COMMUNICATION, "Communication", 0xD55E00},
     {PR_K_SYNC_WAIT, "Sync wait", 0xF0E442},
     {PR_K_IDLE, "Idle", 0x999999},
-    /* last: sec_critpath.c leaves it out where no step has some */
+    /* the last two: sec_critpath.c leaves them out where no step has
+       some (CANN, HCCL only) */
     {PR_K_OP_COMPILE, "Operator compilation", 0x882255},
+    /* Paul Tol's indigo: apart from communication's vermillion */
+    {PR_K_PEER_WAIT, "Waiting for another rank", 0x332288},
 };
 
 const struct pr_category pr_keys_overlap[PR_N_OVERLAP] = {

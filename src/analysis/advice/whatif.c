@@ -1847,17 +1847,28 @@ compile_gain(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
            ms into the step, inside the 45.5-124.6 ms allReduce) */
         fmt_us(top_us, c, sizeof(c));
         fmt_us(path, a, sizeof(a));
-        snprintf(where, sizeof(where),
-                 " The step's critical path does not run through these "
-                 "calls on this rank: it holds no launches, host operators "
-                 "or compilation, and %s takes %s of its %s a step "
-                 "(%.0f%%); the calls run on the host beside it%s, so "
-                 "binary kernels would not shorten this rank's step as "
-                 "traced.",
-                 top, c, a, 100.0 * top_us / path,
-                 strcmp(top, PR_K_COMMUNICATION) == 0
-                     ? ", hidden behind the collectives"
-                     : "");
+        snprintf(
+            where, sizeof(where),
+            " The step's critical path does not run through these "
+            "calls on this rank: it holds %s, and %s takes %s of its "
+            "%s a step "
+            "(%.0f%%); the calls run on the host beside it%s, so "
+            "binary kernels would not shorten this rank's step as "
+            "traced.",
+            /* host work after a collective a peer set (review 8
+               #3): what the path holds is not every call */
+            pr_sget_num(kinds, PR_K_LAUNCH) + pr_sget_num(kinds, PR_K_HOST_OP) >
+                    0
+                ? "none of them"
+                : "no launches, host operators or compilation",
+            /* the path's words for the kind, not its key (review
+               8 #3's peer_wait) */
+            strcmp(top, PR_K_PEER_WAIT) == 0 ? "waiting for another rank" : top,
+            c, a, 100.0 * top_us / path,
+            strcmp(top, PR_K_COMMUNICATION) == 0 ||
+                    strcmp(top, PR_K_PEER_WAIT) == 0
+                ? ", hidden behind the collectives"
+                : "");
     }
     if (where[0] != '\0') {
         snprintf(text, sizeof(text), "%s%s", pr_sget_str_or(r, PR_K_TEXT, ""),
@@ -2986,6 +2997,9 @@ split_text(const cJSON *kinds, int cold, int ms, int aclop, char *buf,
         {PR_K_SYNC_WAIT, "sync waits"},
         {PR_K_IDLE, "idle"},
         {PR_K_OP_COMPILE, "operator compilation"},
+        /* the step up to where the path enters from a peer (critpath.c,
+           review 8 #3) */
+        {PR_K_PEER_WAIT, "waiting for another rank"},
     };
     enum { NK = sizeof(k) / sizeof(k[0]) };
     double v[NK], total = 0;
@@ -3080,7 +3094,8 @@ idle_dominant_pct(const cJSON *kinds)
 {
     static const char *const host[] = {"host_op", "dataloader", "launch",
                                        "sync_wait", "op_compile"};
-    static const char *const rest[] = {"kernel", "copy", "communication"};
+    static const char *const rest[] = {PR_K_KERNEL, PR_K_COPY,
+                                       PR_K_COMMUNICATION, PR_K_PEER_WAIT};
     double idle = pr_sget_num(kinds, PR_K_IDLE), h = 0, total, v;
     size_t i;
 
@@ -3093,7 +3108,7 @@ idle_dominant_pct(const cJSON *kinds)
     total = idle + h;
     if (h >= idle)
         return NAN;
-    for (i = 0; i < 3; i++) {
+    for (i = 0; i < sizeof(rest) / sizeof(rest[0]); i++) {
         v = pr_sget_num(kinds, rest[i]);
         if (v >= idle)
             return NAN;

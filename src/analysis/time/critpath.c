@@ -27,8 +27,8 @@
 #include "../internal.h"
 
 static const char *const kind_keys[PR_CP_KIND_COUNT] = {
-    "host_op",       "dataloader", "launch", "kernel",    "copy",
-    "communication", "sync_wait",  "idle",   "op_compile"};
+    "host_op",       "dataloader", "launch", "kernel",     "copy",
+    "communication", "sync_wait",  "idle",   "op_compile", "peer_wait"};
 
 /* the kernel table's family names (kclass.c), and unknown */
 static const char *const fam_keys[PR_CP_FAM_COUNT] = {
@@ -201,6 +201,8 @@ replay_end(struct pr_cp_graph *g, struct pr_cp_node *n)
         }
     }
     n->re = pr_sat_add_i64(ready, n->dur);
+    n->floor = 0;
+    n->floor_ns = 0;
     /* a wait for a peer the trace does not hold ends when that peer
        arrives, which no change on this rank moves: an earlier start
        lengthens the wait (review 7 finding 1) */
@@ -208,6 +210,9 @@ replay_end(struct pr_cp_graph *g, struct pr_cp_node *n)
         int64_t own = pr_sat_add_i64(ready, n->dur - n->peer_wait);
 
         n->re = own > n->e ? own : n->e;
+        /* the peer set the end: the walk enters from it here */
+        n->floor = own < n->e;
+        n->floor_ns = own < n->e ? n->e - own : 0;
     }
 }
 
@@ -2103,6 +2108,12 @@ struct sums {
     size_t n_top, cap_top;
     struct pr_idmap ix;
     int failed;
+    /* where the path enters from another rank (walk): the collective
+       (node; PR_CP_NONE), the slack of the work before it, the peer's
+       time; after it the walk adds nothing (muted) */
+    uint32_t entry;
+    int64_t entry_slack, entry_ns;
+    int muted;
 };
 
 static void
@@ -2112,6 +2123,8 @@ sums_add(struct sums *u, struct pr_error *err, enum pr_cp_kind k, uint32_t name,
     int64_t key = key2((uint32_t)k, name);
     size_t i;
 
+    if (u->muted) /* before the point the path enters from a peer */
+        return;
     if (ns < 0) { /* an overlap µs rounding made: taken off the next */
         u->trim = pr_sat_add_i64(u->trim, -ns);
         return;
@@ -2149,6 +2162,9 @@ sums_reset(struct sums *u)
     memset(u->kind, 0, sizeof(u->kind));
     memset(u->fam, 0, sizeof(u->fam));
     u->n_top = 0;
+    u->entry = PR_CP_NONE;
+    u->entry_slack = u->entry_ns = 0;
+    u->muted = 0;
     pr_idmap_free(&u->ix);
 }
 
@@ -2199,12 +2215,29 @@ walk(struct pr_cp_graph *g, struct sums *u, struct pr_error *err)
         int b;
 
         n->on_path = 1;
+        n->past_peer = (uint8_t)u->muted;
         if (n->type == PR_CP_N_START)
             return;
         if (n->type == PR_CP_N_CARRY) {
             sums_add(u, err, (enum pr_cp_kind)n->kind, n->name, n->re - n->rs,
                      n->fam);
             return;
+        }
+        if (via_end && !u->muted && n->peer && n->floor) {
+            /* its end is the peer's notify, not this rank's work: the
+               path enters from that rank here (review 8 #3).  Its time
+               outside the waits is this rank's, taken as after the wait
+               (the transfer once the peer came); the step's time before
+               is the peer's; what the walk meets from here is work with
+               floor_ns of slack or more: marked, not added */
+            int64_t own = n->dur - n->peer_wait;
+
+            sums_add(u, err, PR_CP_COMM, n->name, own, n->fam);
+            u->entry_ns = n->re - own - g->ws;
+            sums_add(u, err, PR_CP_PEER_WAIT, n->name, u->entry_ns, -1);
+            u->entry = i;
+            u->entry_slack = n->floor_ns;
+            u->muted = 1;
         }
         if (via_end && n->dur_compile > 0) {
             /* the compile step inside an aclop call, and the rest */
@@ -2263,7 +2296,7 @@ bound_of(const int64_t *k)
            k[PR_CP_SYNC] + k[PR_CP_COMPILE];
     v[1] = k[PR_CP_KERNEL];
     v[2] = k[PR_CP_COPY];
-    v[3] = k[PR_CP_COMM];
+    v[3] = k[PR_CP_COMM] + k[PR_CP_PEER_WAIT]; /* waits in collectives */
     for (i = 1; i < 4; i++) {
         if (v[i] > v[best])
             best = i;
@@ -2775,6 +2808,65 @@ emit_peer(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
     pr_emit_str(cp, PR_K_PEER_WAIT_NOTE, text, ok);
 }
 
+/* Where the steps' paths enter from another rank (walk): how many
+ * steps, the least slack of the work before the collective, the peer's
+ * time, the step with the most of it and its collective. */
+struct pentry {
+    size_t n;
+    int64_t slack, ns, max_ns;
+    uint32_t max_ev;
+};
+
+static void
+note_entry(const struct pr_cp_graph *g, const struct sums *u, struct pentry *pe)
+{
+    if (u->entry == PR_CP_NONE)
+        return;
+    if (pe->n == 0 || u->entry_slack < pe->slack)
+        pe->slack = u->entry_slack;
+    pe->n++;
+    pe->ns = pr_sat_add_i64(pe->ns, u->entry_ns);
+    if (u->entry_ns > pe->max_ns) {
+        pe->max_ns = u->entry_ns;
+        pe->max_ev = g->v[u->entry].ev;
+    }
+}
+
+/* The path's entry from another rank in words (review 8 #3: the path
+ * split counted the work before a peer-bound collective as on the path,
+ * though the replay gives it no leverage). */
+static void
+emit_entry(const struct pr_trace *t, const struct pentry *pe, size_t n_steps,
+           cJSON *cp, int *ok)
+{
+    char text[900];
+    const char *nm;
+    int len;
+
+    if (pe->n == 0 || n_steps == 0) {
+        pr_emit_null(cp, PR_K_PEER_ENTRY_NOTE, ok);
+        pr_emit_null(cp, PR_K_PEER_ENTRY_SLACK_US, ok);
+        return;
+    }
+    pr_emit_num(cp, PR_K_PEER_ENTRY_SLACK_US, (double)pe->slack / 1e3, ok);
+    nm = pr_trace_str(t, t->events[pe->max_ev].name);
+    len = bare_len(nm);
+    snprintf(text, sizeof(text),
+             "In %zu of %zu step%s the path enters from another rank: at "
+             "%.*s%s, a collective that ended when a peer's notify came, "
+             "later than this rank's own work lets it end, so the replay "
+             "keeps its measured end. The step's time up to that notify "
+             "(%.2f ms a step) is that rank's, \"waiting for another "
+             "rank\"; work before %.*s ran with %.2f ms of slack or more%s, "
+             "so it is off the path: shortening it does not shorten the "
+             "step.",
+             pe->n, n_steps, n_steps == 1 ? "" : "s", len, nm,
+             pe->n > 1 ? " (in the step with the most of it)" : "",
+             (double)pe->ns / 1e6 / (double)n_steps, len, nm,
+             (double)pe->slack / 1e6, pe->n > 1 ? " in every such step" : "");
+    pr_emit_str(cp, PR_K_PEER_ENTRY_NOTE, text, ok);
+}
+
 static size_t
 bound_index(const char *b)
 {
@@ -2798,12 +2890,14 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     double worst = 0.0, worst_rec = 0.0;
     size_t worst_step = 0;
     struct lwait lw;
+    struct pentry pe;
     int ok = cp != NULL && wa != NULL;
     enum pr_status st = PR_OK;
 
     memset(&c, 0, sizeof(c));
     memset(&u, 0, sizeof(u));
     memset(&lw, 0, sizeof(lw));
+    memset(&pe, 0, sizeof(pe));
     c.t = t;
     c.err = err;
     c.serial = serial_device(t);
@@ -2838,6 +2932,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         if (isnan(e))
             continue; /* no path */
         n_paths++;
+        note_entry(&c.g, &u, &pe);
         if (e > worst) {
             worst = e;
             worst_step = i;
@@ -2857,6 +2952,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         emit_waits(t, &lw, n_paths, cp, &ok);
         emit_held(t, &lw, n_paths, cp, &ok);
         emit_peer(t, &lw, n_paths, cp, &ok);
+        emit_entry(t, &pe, n_paths, cp, &ok);
         pr_whatif_emit(t, wa, cp, &ok);
         cJSON_AddItemToObject(cp, PR_K_STEPS, arr);
         arr = NULL;
