@@ -1728,12 +1728,14 @@ batch_why(cJSON *r, const cJSON *w)
 static int no_gain(cJSON *r, const char *note);
 static void fmt_us(double us, char *buf, size_t cap);
 
+#define ACLOP_TOP_FULL 8 /* critpath.c's CP_TOP: a step's top at most */
+
 /* The aclop calls' time on the critical path, a mean per step with a
  * path: the parts of the steps' tops that are aclop calls
  * (pr_cp_is_aclop; their compile steps are the op_compile kind, added
  * whole from by_kind_us).  -1 when the tops do not tell: the path holds
  * host calls, yet no top part names an aclop call (a top lists a step's
- * largest parts only). */
+ * largest parts only; one shorter than ACLOP_TOP_FULL lists them all). */
 static double
 aclop_on_path(const cJSON *cp)
 {
@@ -1741,6 +1743,7 @@ aclop_on_path(const cJSON *cp)
     double compile = pr_sget_num(kinds, PR_K_OP_COMPILE), steps = 0, us = 0;
     double calls =
         pr_sget_num(kinds, PR_K_LAUNCH) + pr_sget_num(kinds, PR_K_HOST_OP);
+    int full = 0; /* a step's top may leave a part out */
 
     compile = compile > 0 ? compile : 0;
     cJSON_ArrayForEach(s, pr_sget(cp, PR_K_STEPS))
@@ -1748,6 +1751,7 @@ aclop_on_path(const cJSON *cp)
         if (pr_sget_str(s, PR_K_BOUND) == NULL)
             continue;
         steps++;
+        full |= pr_sget_len(pr_sget(s, PR_K_TOP)) >= ACLOP_TOP_FULL;
         cJSON_ArrayForEach(e, pr_sget(s, PR_K_TOP))
         {
             double v = pr_sget_num(e, PR_K_US);
@@ -1760,7 +1764,10 @@ aclop_on_path(const cJSON *cp)
     if (!(steps > 0))
         return -1;
     us = us / steps + compile;
-    return us > 0 || !(calls > 0) ? us : -1;
+    /* a top shorter than critpath.c's 8 lists the whole path: it tells
+       (review 8 #3: a path entered from a peer holds only the host work
+       after the collective) */
+    return us > 0 || !(calls > 0) || !full ? us : -1;
 }
 
 /* The path's largest kind: its by_kind_us key and its time a step. */
