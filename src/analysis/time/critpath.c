@@ -2601,7 +2601,9 @@ note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
         }
         held = held_wait(t, g, n, &by);
         lw->held_all += held > 0;
-        if (!n->on_path)
+        /* work before the point the path enters from a peer is off the
+           path, its waits with it (review 8 #3) */
+        if (!n->on_path || n->past_peer)
             continue;
         if (held > 0) {
             lw->held_ns = pr_sat_add_i64(lw->held_ns, held);
