@@ -1872,9 +1872,10 @@ compile_gain(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
                8 #3's peer_wait) */
             strcmp(top, PR_K_PEER_WAIT) == 0 ? "waiting for another rank" : top,
             c, a, 100.0 * top_us / path,
-            strcmp(top, PR_K_COMMUNICATION) == 0 ||
-                    strcmp(top, PR_K_PEER_WAIT) == 0
+            strcmp(top, PR_K_COMMUNICATION) == 0
                 ? ", hidden behind the collectives"
+            : strcmp(top, PR_K_PEER_WAIT) == 0
+                ? ", in the time the other rank sets"
                 : "");
     }
     if (where[0] != '\0') {
