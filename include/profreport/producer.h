@@ -49,6 +49,30 @@ int pr_producer_pipeline_note(const cJSON *run, char *text, size_t cap);
 int pr_producer_comm_advice(const cJSON *run, double share, char *text,
                             size_t cap);
 
+/* Where the run's collectives wait for another rank on its critical
+ * path (critical_path.peer_wait_note, known after the recommendations are
+ * made, so whatif.c asks): the same advice read as the timeline reads
+ * it, into text: the share, and the producer's split with its Idle (or
+ * Wait) named as that wait (wait_ms: the path's peer wait a step), or the
+ * largest collective's calls, time and bytes; no bandwidth figure and no
+ * lever, since both would read a wait as transfer (review 8 #1, #6).
+ * 0 (text untouched) when the run has no share or no collective. */
+int pr_producer_comm_peer(const cJSON *run, double wait_ms, char *text,
+                          size_t cap);
+
+/* The levers on the collectives themselves in the run's framework's
+ * words, as a noun phrase ("gradients reduced in buckets while backward
+ * runs (DDP's bucket_cap_mb) and fewer bytes (bf16 gradients)").
+ * Static result. */
+const char *pr_producer_comm_levers(const cJSON *run);
+
+/* Where the producer's split says most of HCCL's time is Wait (a late
+ * peer): that Wait, every operation's, in us a step, with the operation
+ * that waits longest (*name, borrowed from run; *top_us its wait a
+ * step); NaN (*name NULL, *top_us NaN) otherwise. */
+double pr_producer_comm_wait(const cJSON *run, const char **name,
+                             double *top_us);
+
 /* Set run["step_phases"] and run["hccl"] (null when the trace has none;
  * docs/summary-json.md).  PR_E_NOMEM short of memory. */
 PR_NODISCARD enum pr_status pr_producer_fill(const struct pr_trace *t,

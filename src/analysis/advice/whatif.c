@@ -1109,6 +1109,27 @@ apply_tc(const struct pr_trace *t, struct pr_cp_graph *g,
     return any;
 }
 
+/* Whether the step's path waits for another rank (a collective whose
+ * own Notify Wait tasks span most of it, critpath.c peer_waits).  Twice
+ * the batch and gradient accumulation are not replayed on such a step
+ * (review 8 #5): every rank makes them, the late one too, and how its
+ * lateness changes with twice its work is not in this trace; keeping the
+ * wait as measured would spread it over twice the samples (npu_text1
+ * rank 0's 39.3% "per step's worth of samples" was mostly its 79 ms
+ * wait halved), and dropping it would assume the late rank on time.
+ * docs/critical-path.md states the one assumption for every lever. */
+static int
+waits_for_peer(const struct pr_cp_graph *g)
+{
+    size_t i;
+
+    for (i = 0; i < g->n; i++) {
+        if (g->v[i].peer && g->v[i].on_path)
+            return 1;
+    }
+    return 0;
+}
+
 /* Twice the batch: device compute and copies, the data loader and the
  * host's work outside operators take twice as long; collectives
  * (gradients do not grow with the batch) and the operators' dispatch on
@@ -1123,11 +1144,11 @@ apply_batch(const struct pr_trace *t, struct pr_cp_graph *g,
     size_t i;
     uint32_t k;
 
+    if (waits_for_peer(g))
+        return 0;
     for (i = 0; i < g->n; i++) {
         struct pr_cp_node *n = &g->v[i];
 
-        n->peer = 0; /* every rank's batch grows: so does the peers' wait
-                        before they arrive, which the trace does not time */
         /* a pipeline's point-to-point transfers carry activations: they
            grow with the batch, collectives of gradients do not */
         if (is_task(n) && (n->kind == PR_CP_KERNEL || n->kind == PR_CP_COPY ||
@@ -1164,7 +1185,8 @@ apply_batch(const struct pr_trace *t, struct pr_cp_graph *g,
 /* Gradient accumulation over two micro-batches: all the step's work
  * happens twice, point-to-point transfers and their waits for the peer
  * stage too (a pipeline sends each micro-batch, and its peer computes
- * twice), but its collectives and the waits for their peers.  Evidence:
+ * twice), but its collectives; not on a step that waits for another
+ * rank (waits_for_peer).  Evidence:
  * the collectives on the path, the work that stays once. */
 static int
 apply_accum(const struct pr_trace *t, struct pr_cp_graph *g,
@@ -1173,6 +1195,8 @@ apply_accum(const struct pr_trace *t, struct pr_cp_graph *g,
     int64_t fixed = 0;
     size_t i;
 
+    if (waits_for_peer(g))
+        return 0;
     for (i = 0; i < g->n; i++) {
         const struct pr_cp_node *n = &g->v[i];
 
@@ -1186,7 +1210,6 @@ apply_accum(const struct pr_trace *t, struct pr_cp_graph *g,
     for (i = 0; i < g->n; i++) {
         struct pr_cp_node *n = &g->v[i];
 
-        n->peer = 0; /* every rank computes twice, the peers too */
         if (n->type == PR_CP_N_START || n->type == PR_CP_N_CARRY ||
             (is_comm(n) && !is_p2p(t, n)))
             continue;
@@ -2080,6 +2103,9 @@ slow_transport(const cJSON *run, char *text, size_t cap, size_t len)
  * caveats, so a reader sees it and why it is not claimed (the plugin's
  * text recommends accumulation among others; torch_npu's does not), and
  * says when the transport itself is slow.  0: out of memory. */
+static size_t accum_words(const cJSON *a, const char *t, char *text, size_t cap,
+                          size_t len);
+
 static int
 accum_caveat(cJSON *r, const cJSON *whatif, const cJSON *run)
 {
@@ -2091,9 +2117,19 @@ accum_caveat(cJSON *r, const cJSON *whatif, const cJSON *run)
     if (!pr_sget_is(pr_sget_str(r, PR_K_ID), PR_K_COMMUNICATION))
         return 1;
     len = pr_append(text, sizeof(text), 0, "%s", t);
+    len = accum_words(a, t, text, sizeof(text), len);
+    len = slow_transport(run, text, sizeof(text), len);
+    return strcmp(text, t) == 0 || put_text(r, text);
+}
+
+/* The accumulation replay's sentence (what-if a; t: the finding's text,
+ * which may name accumulation already) appended to text at len. */
+static size_t
+accum_words(const cJSON *a, const char *t, char *text, size_t cap, size_t len)
+{
     if (pr_sget_num(a, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT)
         len = pr_append(
-            text, sizeof(text), len,
+            text, cap, len,
             " %s over two micro-batches (or twice the batch) replays to "
             "%.1f%% less time per step's worth of samples; it is not "
             "claimed as this finding's gain: the finding is the "
@@ -2106,8 +2142,7 @@ accum_caveat(cJSON *r, const cJSON *whatif, const cJSON *run)
             strstr(t, "ccumulation") != NULL ? "Of these, gradient accumulation"
                                              : "Gradient accumulation",
             pr_sget_num(a, PR_K_GAIN_PCT));
-    len = slow_transport(run, text, sizeof(text), len);
-    return strcmp(text, t) == 0 || put_text(r, text);
+    return len;
 }
 
 /* The communication advice's figure from the overlap replay (what-if
@@ -2140,24 +2175,147 @@ comm_bound(cJSON *r, const cJSON *whatif, const cJSON *run, const cJSON *w)
                                  cJSON_Duplicate(pr_sget(w, PR_K_EVIDENCE), 1));
 }
 
+/* The collectives' time on the critical path outside their waits for
+ * another rank, a step: what the levers on the collectives themselves
+ * (buckets, bytes) can save once the late rank arrives on time (review
+ * 8 #6: mindinsight_cann6 rank 0, AllReduce-op534_0's 41.53 ms less its
+ * 38.43 ms of NOTIFY_WAIT, 3.1 ms).  by_kind_us's communication holds the
+ * whole collectives, waits included. */
+static double
+comm_outside_wait(const cJSON *cp)
+{
+    double c = pr_sget_num(pr_sget(cp, PR_K_BY_KIND_US), PR_K_COMMUNICATION);
+    double w = pr_sget_num(cp, PR_K_PEER_WAIT_US);
+
+    if (isnan(c) || isnan(w))
+        return NAN;
+    return c > w ? c - w : 0;
+}
+
+/* ev's rows by us, largest first, then by name (a total order: names
+ * are unique in it); ev itself, reordered. */
+static cJSON *
+sort_evidence(cJSON *ev)
+{
+    int n = cJSON_GetArraySize(ev), i, k;
+
+    for (i = 1; i < n; i++)
+        for (k = i; k > 0; k--) {
+            cJSON *a = cJSON_GetArrayItem(ev, k - 1),
+                  *b = cJSON_GetArrayItem(ev, k);
+            double ua = pr_sget_num(a, PR_K_US), ub = pr_sget_num(b, PR_K_US);
+
+            if (ua > ub ||
+                (ua == ub && strcmp(pr_sget_str_or(a, PR_K_NAME, ""),
+                                    pr_sget_str_or(b, PR_K_NAME, "")) <= 0))
+                break;
+            cJSON_DetachItemViaPointer(ev, b);
+            cJSON_InsertItemInArray(ev, k - 1, b);
+        }
+    return ev;
+}
+
+/* The collectives on the critical path, a mean per step over the steps
+ * with a path, largest first (from each step's largest parts): the
+ * communication finding's evidence where no replay of a collective
+ * runs (a step that waits for another rank replays neither overlap gains
+ * nor accumulation).  NULL: out of memory. */
+static cJSON *
+comm_evidence(const cJSON *cp)
+{
+    cJSON *ev = cJSON_CreateArray(), *x;
+    const cJSON *st, *e;
+    double steps = 0;
+
+    if (ev == NULL)
+        return NULL;
+    cJSON_ArrayForEach(st, pr_sget(cp, PR_K_STEPS))
+    {
+        if (pr_sget_str(st, PR_K_BOUND) == NULL)
+            continue;
+        steps++;
+        cJSON_ArrayForEach(e, pr_sget(st, PR_K_TOP))
+        {
+            const char *name = pr_sget_str(e, PR_K_NAME);
+
+            if (name == NULL ||
+                !pr_sget_is(pr_sget_str(e, PR_K_KIND), PR_K_COMMUNICATION))
+                continue;
+            cJSON_ArrayForEach(x, ev)
+            {
+                if (pr_sget_is(pr_sget_str(x, PR_K_NAME), name))
+                    break;
+            }
+            if (x == NULL) {
+                x = cJSON_CreateObject();
+                if (x == NULL || !cJSON_AddItemToArray(ev, x) ||
+                    cJSON_AddStringToObject(x, PR_K_NAME, name) == NULL ||
+                    cJSON_AddNumberToObject(x, PR_K_US, 0) == NULL) {
+                    cJSON_Delete(ev);
+                    return NULL;
+                }
+            }
+            cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(x, PR_K_US),
+                                 pr_sget_num(x, PR_K_US) +
+                                     pr_sget_num(e, PR_K_US));
+        }
+    }
+    cJSON_ArrayForEach(x, ev)
+    {
+        cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(x, PR_K_US),
+                             pr_sget_num(x, PR_K_US) / steps);
+    }
+    return sort_evidence(ev);
+}
+
 /* The communication advice where the path's collectives wait for a
- * peer rank (critical_path.peer_wait_note): its text says
- * so first, no gain is claimed on this rank (the replay keeps the
- * collectives' ends), and its evidence is the collectives.  0: out of
- * memory. */
+ * peer rank (critical_path.peer_wait_note): one reading, the timeline's
+ * (review 8 #1, #6).  The peer note leads; the producer's figures follow
+ * read as that wait (no bandwidth figure, no lever stated as if the time
+ * were transfer); the levers on the collectives come with what they can
+ * save at most once the late rank is on time; the changes every rank
+ * makes (accumulation, a larger batch) are not replayed on such a step
+ * (docs/critical-path.md: how a change moves the late rank's arrival is
+ * not in this trace).  No gain is claimed; the bound is the wait.  The
+ * op_compile finding, when it has no gain here, is folded in after
+ * (fold_compile).  0: out of memory. */
 static int
 comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
 {
     const cJSON *w = whatif_of(whatif, "communication");
     double wait = pr_sget_num(cp, PR_K_PEER_WAIT_US);
-    char text[3200];
+    double rest = comm_outside_wait(cp);
+    char text[3200], base[1600], x[32], c[32], h[32];
+    size_t len;
 
     if (w == NULL)
         w = whatif_of(whatif, "gradient_accumulation");
-    snprintf(text, sizeof(text), "%s %s", pr_sget_str(cp, PR_K_PEER_WAIT_NOTE),
-             pr_sget_str_or(r, PR_K_TEXT, ""));
-
-    return put_text(r, text) && accum_caveat(r, whatif, run) &&
+    if (!pr_producer_comm_peer(run, wait / 1000.0, base, sizeof(base)))
+        snprintf(base, sizeof(base), "%s", pr_sget_str_or(r, PR_K_TEXT, ""));
+    len = pr_append(text, sizeof(text), 0, "%s %s",
+                    pr_sget_str(cp, PR_K_PEER_WAIT_NOTE), base);
+    if (!isnan(rest)) {
+        fmt_us(rest, x, sizeof(x));
+        fmt_us(rest + wait, c, sizeof(c));
+        fmt_us(wait, h, sizeof(h));
+        len = pr_append(
+            text, sizeof(text), len,
+            " Once the late rank arrives on time, the levers on the "
+            "collectives themselves save at most %s a step on this rank, "
+            "the collectives' time on its critical path outside that wait "
+            "(%s, %s of it waiting): %s. Gradient accumulation and a "
+            "larger batch, changes every rank makes, are not replayed on "
+            "such a step: spread over twice the samples, the late rank's "
+            "wait would look halved, which holds only if its lateness does "
+            "not grow with its own work, and this trace, without that rank, "
+            "cannot tell; once it is on time, accumulation over two "
+            "micro-batches saves at most half of the %s per step's worth of "
+            "samples (the collectives run once for both) and changes the "
+            "effective batch.",
+            x, c, h, pr_producer_comm_levers(run), x);
+    }
+    (void)len;
+    return put_text(r, text) &&
            no_gain(r, "none on this rank: its collectives wait for another "
                       "rank (HCCL's Notify Wait), and no change on this rank "
                       "moves that rank's arrival (see the text); their wait "
@@ -2165,9 +2323,149 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
                       "arriving on time would save this one") &&
            (!(wait > 0) ||
             cJSON_AddNumberToObject(r, PR_K_BOUND_US, wait) != NULL) &&
-           (w == NULL || cJSON_AddItemToObject(
-                             r, PR_K_EVIDENCE,
-                             cJSON_Duplicate(pr_sget(w, PR_K_EVIDENCE), 1)));
+           cJSON_AddItemToObject(
+               r, PR_K_EVIDENCE,
+               w != NULL ? cJSON_Duplicate(pr_sget(w, PR_K_EVIDENCE), 1)
+                         : comm_evidence(cp));
+}
+
+/* On a rank whose path waits for another rank, an op_compile finding
+ * with no gain (its calls run before that wait: review 8 #4, issue #31's
+ * rule that a finding with no gain on the path does not fire ranked)
+ * becomes the communication finding's next step: what binary kernels
+ * save at most once the late rank is on time, the aclop calls' time on
+ * this rank's path (else their host time a step).  The calls' figures
+ * stay in summary.json's op_compile and the Host and device part.
+ * 0: out of memory. */
+static int
+fold_compile(cJSON *run, cJSON *recs, const cJSON *cp)
+{
+    const char *note = pr_sget_str(cp, PR_K_PEER_WAIT_NOTE);
+    const cJSON *oc = pr_sget(run, PR_K_OP_COMPILE), *o;
+    cJSON *r, *comm = NULL, *compile = NULL;
+    double steps = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_COUNT);
+    double host = pr_sget_num(oc, PR_K_TOTAL_US), on = aclop_on_path(cp);
+    char text[4400], a[32], t[32], c[32], ops[300] = "";
+    size_t len = 0;
+    int n = 0;
+
+    cJSON_ArrayForEach(r, recs)
+    {
+        if (pr_sget_is(pr_sget_str(r, PR_K_ID), PR_K_COMMUNICATION))
+            comm = r;
+        else if (pr_sget_is(pr_sget_str(r, PR_K_ID), PR_K_OP_COMPILE))
+            compile = r;
+    }
+    if (note == NULL || comm == NULL || compile == NULL ||
+        !isnan(pr_sget_num(compile, PR_K_GAIN_US)) ||
+        !isnan(pr_sget_num(comm, PR_K_GAIN_US)) ||
+        strncmp(pr_sget_str_or(comm, PR_K_TEXT, ""), note, strlen(note)) != 0 ||
+        !(host > 0) || !(steps > 0))
+        return 1;
+    cJSON_ArrayForEach(o, pr_sget(oc, PR_K_OPERATORS))
+    {
+        if (n == 3)
+            break;
+        fmt_us(pr_sget_num(o, PR_K_US) / steps, t, sizeof(t));
+        len = pr_append(ops, sizeof(ops), len, "%s%s %s", n ? ", " : "",
+                        pr_sget_str_or(o, PR_K_NAME, "?"), t);
+        n++;
+    }
+    fmt_us(host / steps, t, sizeof(t));
+    fmt_us(pr_sget_num(oc, PR_K_COMPILE_US) / steps, c, sizeof(c));
+    fmt_us(on > 0 ? on : host / steps, a, sizeof(a));
+    snprintf(text, sizeof(text),
+             "%s Then the aclop calls: %.0f call%s of aclopCompileAndExecute "
+             "take%s %s a step on the host%s%s%s, %s of it in their compile "
+             "steps (a lookup that found the operator built), the rest "
+             "executing operators on CANN's aclop path (summary.json's "
+             "op_compile). Running them as binary kernels, "
+             "torch_npu.npu.set_compile_mode(jit_compile=False) with CANN's "
+             "binary operator package (a change every rank makes), saves "
+             "at most %s a step once the late rank is on time: %s; no gain "
+             "is claimed while it is late.",
+             pr_sget_str_or(comm, PR_K_TEXT, ""),
+             pr_sget_num(oc, PR_K_CALLS) / steps,
+             pr_sget_num(oc, PR_K_CALLS) / steps == 1 ? "" : "s",
+             pr_sget_num(oc, PR_K_CALLS) / steps == 1 ? "s" : "", t,
+             n ? " (" : "", ops, n ? ")" : "", c, a,
+             on > 0 ? "the aclop calls' time on this rank's critical path"
+                    : "the calls' time on the host");
+    if (!put_text(comm, text))
+        return 0;
+    cJSON_Delete(cJSON_DetachItemViaPointer(recs, compile));
+    return 1;
+}
+
+/* TensorBoard's sentence the plugin's communication advice opens with
+ * (tb-plugin-semantics.md 7.5.4). */
+static const char tb_comm_try[] = " You could try Gradient Compression or "
+                                  "Gradient Accumulation or increase the "
+                                  "batch size.";
+
+/* Whether a collective of the run takes as long whatever it moves
+ * (comm.c's size_note). */
+static int
+flat_any(const cJSON *run)
+{
+    const cJSON *o;
+
+    cJSON_ArrayForEach(o, pr_sget(pr_sget(run, PR_K_COMMUNICATION), PR_K_OPS))
+    {
+        if (pr_sget_str(o, PR_K_SIZE_NOTE) != NULL)
+            return 1;
+    }
+    return 0;
+}
+
+/* The communication advice where overlapping saves nothing (nothing
+ * computes meanwhile: a CPU-only step, hta cpu_only's gloo all-reduces)
+ * and accumulation, the only replay with a gain, is not claimed: its
+ * bound is the collectives' time on the path (review 8 #4: 178.8 ms a
+ * step), and where their time does not grow with their bytes the text
+ * leads with latency and late ranks, not with TensorBoard's compression
+ * (docs/differences.md).  0: out of memory. */
+static int
+comm_host(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
+{
+    const cJSON *a = whatif_of(whatif, "gradient_accumulation");
+    const char *t = pr_sget_str_or(r, PR_K_TEXT, ""),
+               *tb = strstr(t, tb_comm_try);
+    double on = pr_sget_num(pr_sget(cp, PR_K_BY_KIND_US), PR_K_COMMUNICATION);
+    char text[3200], note[600], b[32];
+    size_t len;
+
+    if (tb != NULL && flat_any(run)) {
+        len = pr_append(text, sizeof(text), 0, "%.*s%s", (int)(tb - t), t,
+                        tb + strlen(tb_comm_try));
+        len = slow_transport(run, text, sizeof(text), len);
+        if (on > 0) {
+            fmt_us(on, b, sizeof(b));
+            len = pr_append(text, sizeof(text), len,
+                            " Together these save at most %s a step, the "
+                            "collectives' time on the critical path.",
+                            b);
+        }
+        len = accum_words(a, "", text, sizeof(text), len);
+        (void)len;
+        if (!put_text(r, text))
+            return 0;
+    } else if (!accum_caveat(r, whatif, run))
+        return 0;
+    fmt_us(on, b, sizeof(b));
+    snprintf(note, sizeof(note),
+             "not claimed: overlapping the collectives saves nothing on the "
+             "path, and the only replay with a gain, gradient accumulation, "
+             "changes the effective batch (see the text)%s%s%s",
+             on > 0 ? "; at most " : "", on > 0 ? b : "",
+             on > 0 ? " a step: the collectives' time on the critical path, "
+                      "all that faster or fewer calls, or late ranks "
+                      "arriving on time, could save"
+                    : "");
+    return no_gain(r, note) &&
+           (!(on > 0) || cJSON_AddNumberToObject(r, PR_K_BOUND_US, on)) &&
+           cJSON_AddItemToObject(r, PR_K_EVIDENCE,
+                                 cJSON_Duplicate(pr_sget(a, PR_K_EVIDENCE), 1));
 }
 
 /* A recommendation's rank: replayed gains first, by gain; then the
@@ -2754,17 +3052,7 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
             /* overlap saves nothing (nothing computes meanwhile: a
                CPU-only step) and accumulation is not claimed: the
                finding stands on its share, its text says why */
-            if (!accum_caveat(r, whatif, run) ||
-                !no_gain(r, "not claimed: overlapping the collectives saves "
-                            "nothing on the path, and the only replay with a "
-                            "gain, gradient accumulation, changes the "
-                            "effective batch (see the text)") ||
-                !cJSON_AddItemToObject(
-                    r, PR_K_EVIDENCE,
-                    cJSON_Duplicate(
-                        pr_sget(whatif_of(whatif, "gradient_accumulation"),
-                                PR_K_EVIDENCE),
-                        1)))
+            if (!comm_host(r, whatif, cp, run))
                 return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
             continue; /* its evidence: the collectives it names */
         }
@@ -2810,6 +3098,8 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
             !precision_cap(r, w, cp, run))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
     }
+    if (!fold_compile(run, recs, cp))
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
     return rank(recs, err);
 }
 

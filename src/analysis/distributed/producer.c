@@ -855,30 +855,46 @@ comm_fallback(const cJSON *run, double share, char *text, size_t cap)
     return 1;
 }
 
-int
-pr_producer_comm_advice(const cJSON *run, double share, char *text, size_t cap)
+/* The producer's split of HCCL's time (run["hccl"]) a step, in ms:
+ * t[0..4] Elapse, Transit, Wait, Synchronization, Idle, and the
+ * operation that waits longest (*top); 0 when the run has none. */
+static int
+hccl_split(const cJSON *run, double t[5], const cJSON **top)
 {
-    const cJSON *op, *top = NULL;
-    double t[5] = {0, 0, 0, 0, 0}, steps = run_steps(run), el, len;
-    char basis[300];
+    const cJSON *op;
+    double steps = run_steps(run);
     int k;
 
+    *top = NULL;
+    for (k = 0; k < 5; k++)
+        t[k] = 0;
     cJSON_ArrayForEach(op, pr_sget(pr_sget(run, PR_K_HCCL), PR_K_OPS))
     {
         for (k = 0; k < 5; k++)
             if (!isnan(pr_sget_num(op, time_keys[k])))
                 t[k] += pr_sget_num(op, time_keys[k]);
-        if (top == NULL ||
-            pr_sget_num(op, PR_K_WAIT_US) > pr_sget_num(top, PR_K_WAIT_US))
-            top = op;
+        if (*top == NULL ||
+            pr_sget_num(op, PR_K_WAIT_US) > pr_sget_num(*top, PR_K_WAIT_US))
+            *top = op;
     }
-    if (top == NULL || !(steps > 0) || !(t[0] > 0))
-        return comm_fallback(run, share, text, cap);
+    if (*top == NULL || !(steps > 0) || !(t[0] > 0))
+        return 0;
     for (k = 0; k < 5; k++)
         t[k] /= steps * 1000.0; /* ms a step */
-    el = t[0];
+    return 1;
+}
+
+/* The share sentence and the producer's split, into text; its length
+ * (cap or more: truncated). */
+static size_t
+split_words(const cJSON *run, double share, const double t[5], char *text,
+            size_t cap)
+{
+    char basis[300];
+    int len;
+
     table_basis(run, basis, sizeof(basis));
-    len = (double)snprintf(
+    len = snprintf(
         text, cap,
         "%.1f%% of the step is HCCL communication not overlapped with "
         "computation%s. %s splits HCCL's %.1f ms a step into "
@@ -888,11 +904,25 @@ pr_producer_comm_advice(const cJSON *run, double share, char *text, size_t cap)
         100.0 * share, basis,
         pr_sget_str_or(pr_sget(run, PR_K_HCCL), PR_K_SOURCE,
                        "communication.json"),
-        el, t[1], t[2], t[3], t[4]);
-    if (len < 0 || len >= (double)cap)
+        t[0], t[1], t[2], t[3], t[4]);
+    return len < 0 ? cap : (size_t)len;
+}
+
+int
+pr_producer_comm_advice(const cJSON *run, double share, char *text, size_t cap)
+{
+    const cJSON *top;
+    double t[5], steps = run_steps(run), el;
+    size_t len;
+
+    if (!hccl_split(run, t, &top))
+        return comm_fallback(run, share, text, cap);
+    el = t[0];
+    len = split_words(run, share, t, text, cap);
+    if (len >= cap)
         return 1;
     if (t[2] >= 0.5 * el)
-        snprintf(text + (size_t)len, cap - (size_t)len,
+        snprintf(text + len, cap - len,
                  " Most of it is waiting for other ranks, not transfer: %s "
                  "(%s) waits %.1f ms a step. A peer arrives late: a slower "
                  "rank or pipeline stage (the Distributed section's stages "
@@ -902,12 +932,12 @@ pr_producer_comm_advice(const cJSON *run, double share, char *text, size_t cap)
                  pr_sget_str_or(top, PR_K_KIND, "?"),
                  pr_sget_num(top, PR_K_WAIT_US) / steps / 1000.0);
     else if (t[1] >= 0.5 * el)
-        snprintf(text + (size_t)len, cap - (size_t)len,
+        snprintf(text + len, cap - len,
                  " Most of it is transfer: overlap the collectives with "
                  "computation (reduce gradients in buckets while backward "
                  "runs) or move fewer bytes (bf16 gradients).");
     else if (t[4] >= 0.5 * el)
-        snprintf(text + (size_t)len, cap - (size_t)len,
+        snprintf(text + len, cap - len,
                  " Most of it is Idle as msprof counts it (Elapse - Transit - "
                  "Wait): time inside the operations that it files as neither "
                  "transfer nor its Wait; the operations' own HCCL tasks say "
@@ -915,6 +945,107 @@ pr_producer_comm_advice(const cJSON *run, double share, char *text, size_t cap)
                  "tasks, the Critical path part reads those as waits for a "
                  "peer).");
     return 1;
+}
+
+double
+pr_producer_comm_wait(const cJSON *run, const char **name, double *top_us)
+{
+    const cJSON *top;
+    double t[5], steps = run_steps(run);
+
+    *name = NULL;
+    *top_us = NAN;
+    if (!hccl_split(run, t, &top) || !(t[2] >= 0.5 * t[0]))
+        return NAN;
+    *name = pr_sget_str(top, PR_K_NAME);
+    *top_us = pr_sget_num(top, PR_K_WAIT_US) / steps;
+    return t[2] * 1000.0;
+}
+
+int
+pr_producer_comm_peer(const cJSON *run, double wait_ms, char *text, size_t cap)
+{
+    const cJSON *comm = pr_sget(run, PR_K_COMMUNICATION), *op, *top = NULL;
+    double t[5], share = pr_producer_table_comm_share(run);
+    double steps = (double)pr_sget_len(pr_sget(comm, PR_K_PER_STEP)), mb;
+    const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
+    double cu = pr_sget_num(comm, PR_K_COMMUNICATION_US);
+    double ov = pr_sget_num(comm, PR_K_OVERLAP_US);
+    size_t len;
+
+    if (isnan(share)) /* the step breakdown's share, as rule_categories */
+        share =
+            pr_sget_num(pr_sget(ss, PR_K_BREAKDOWN_US), PR_K_COMMUNICATION) /
+            pr_sget_num(ss, PR_K_MEAN_US);
+    if (!(share > 0))
+        return 0;
+    if (hccl_split(run, t, &top)) {
+        len = split_words(run, share, t, text, cap);
+        if (len < cap && t[4] >= 0.5 * t[0])
+            /* review 8 #1: msprof files the wait for the late rank as
+               Idle; the timeline's Notify Wait tasks say what it is */
+            snprintf(text + len, cap - len,
+                     " Most of it is Idle as msprof counts it (Elapse - "
+                     "Transit - Wait, its Wait counting %.1f ms): on the "
+                     "timeline that time is the operations' own Notify Wait "
+                     "tasks (%.1f ms a step on the path), the wait for "
+                     "another rank named above, not time moving data.",
+                     t[2], wait_ms);
+        else if (len < cap && t[2] >= 0.5 * t[0])
+            snprintf(text + len, cap - len,
+                     " Most of it is Wait, as on the timeline: the wait for "
+                     "another rank named above.");
+        return 1;
+    }
+    cJSON_ArrayForEach(op, pr_sget(comm, PR_K_OPS))
+    {
+        if (top == NULL ||
+            pr_sget_num(op, PR_K_TOTAL_US) > pr_sget_num(top, PR_K_TOTAL_US))
+            top = op;
+    }
+    if (top == NULL || !(steps > 0) || !(pr_sget_num(top, PR_K_TOTAL_US) > 0))
+        return 0;
+    /* no bandwidth figure (review 8 #6): its bytes over a time that is
+       mostly the wait measure the wait, not the link */
+    mb = pr_sget_num(top, PR_K_TOTAL_BYTES) / steps / 1e6;
+    len = (size_t)snprintf(
+        text, cap,
+        "%.1f%% of the step is HCCL communication not overlapped with "
+        "computation. Its largest collective, %s, runs %.3g time%s a step "
+        "for %.1f ms",
+        100.0 * share, pr_sget_str_or(top, PR_K_NAME, "?"),
+        pr_sget_num(top, PR_K_CALLS) / steps,
+        pr_sget_num(top, PR_K_CALLS) / steps == 1 ? "" : "s",
+        pr_sget_num(top, PR_K_TOTAL_US) / steps / 1000.0);
+    if (len < cap && mb > 0)
+        len +=
+            (size_t)snprintf(text + len, cap - len, " and moves %.0f MB", mb);
+    if (len < cap)
+        snprintf(text + len, cap - len,
+                 "; computation overlaps %.0f%% of the step's collectives, "
+                 "and most of their time is the wait for another rank "
+                 "above, so their bytes over their time would measure the "
+                 "wait, not the link.",
+                 cu > 0 && ov >= 0 ? 100.0 * ov / cu : 0.0);
+    return 1;
+}
+
+const char *
+pr_producer_comm_levers(const cJSON *run)
+{
+    const char *fw = pr_sget_str_or(run, PR_K_FRAMEWORK, "");
+
+    if (strcmp(fw, "mindspore") == 0)
+        return "gradient groups split so the first start while backward "
+               "still runs (set_auto_parallel_context's "
+               "all_reduce_fusion_config, by parameter index, or "
+               "comm_fusion) and fewer bytes (fp16 or bf16 gradients)";
+    if (strcmp(fw, "pytorch") == 0)
+        return "gradients reduced in buckets while backward runs (DDP's "
+               "bucket_cap_mb) and fewer bytes (bf16 gradients)";
+    return "collectives overlapped with computation (gradients reduced in "
+           "groups while backward runs) and fewer bytes (fp16 or bf16 "
+           "gradients)";
 }
 
 /* ---- a task list that holds less than the producer's step table */
