@@ -788,16 +788,11 @@ table_basis(const cJSON *run, char *text, size_t cap)
              pr_sget_str_or(ph, PR_K_SOURCE, "?"), 100.0 * cover);
 }
 
-/* Without the producer's split: the step's largest collective as the
- * communication view measured it. */
-static int
-comm_fallback(const cJSON *run, double share, char *text, size_t cap)
+/* The communication view's operation of the most time, or NULL. */
+static const cJSON *
+largest_op(const cJSON *comm)
 {
-    const cJSON *comm = pr_sget(run, PR_K_COMMUNICATION), *op, *top = NULL;
-    double steps = (double)pr_sget_len(pr_sget(comm, PR_K_PER_STEP));
-    double cu = pr_sget_num(comm, PR_K_COMMUNICATION_US);
-    double ov = pr_sget_num(comm, PR_K_OVERLAP_US), calls, mb, bw;
-    char bws[160] = "";
+    const cJSON *op, *top = NULL;
 
     cJSON_ArrayForEach(op, pr_sget(comm, PR_K_OPS))
     {
@@ -805,6 +800,21 @@ comm_fallback(const cJSON *run, double share, char *text, size_t cap)
             pr_sget_num(op, PR_K_TOTAL_US) > pr_sget_num(top, PR_K_TOTAL_US))
             top = op;
     }
+    return top;
+}
+
+/* Without the producer's split: the step's largest collective as the
+ * communication view measured it. */
+static int
+comm_fallback(const cJSON *run, double share, char *text, size_t cap)
+{
+    const cJSON *comm = pr_sget(run, PR_K_COMMUNICATION), *top;
+    double steps = (double)pr_sget_len(pr_sget(comm, PR_K_PER_STEP));
+    double cu = pr_sget_num(comm, PR_K_COMMUNICATION_US);
+    double ov = pr_sget_num(comm, PR_K_OVERLAP_US), calls, mb, bw;
+    char bws[160] = "";
+
+    top = largest_op(comm);
     if (top == NULL || !(steps > 0) || !(pr_sget_num(top, PR_K_TOTAL_US) > 0))
         return 0;
     if (pr_sget_is(pr_producer_collective(pr_sget_str_or(top, PR_K_NAME, "")),
@@ -965,7 +975,7 @@ pr_producer_comm_wait(const cJSON *run, const char **name, double *top_us)
 int
 pr_producer_comm_peer(const cJSON *run, double wait_ms, char *text, size_t cap)
 {
-    const cJSON *comm = pr_sget(run, PR_K_COMMUNICATION), *op, *top = NULL;
+    const cJSON *comm = pr_sget(run, PR_K_COMMUNICATION), *top;
     double t[5], share = pr_producer_table_comm_share(run);
     double steps = (double)pr_sget_len(pr_sget(comm, PR_K_PER_STEP)), mb;
     const cJSON *ss = pr_sget(run, PR_K_STEP_SUMMARY);
@@ -997,12 +1007,7 @@ pr_producer_comm_peer(const cJSON *run, double wait_ms, char *text, size_t cap)
                      "another rank named above.");
         return 1;
     }
-    cJSON_ArrayForEach(op, pr_sget(comm, PR_K_OPS))
-    {
-        if (top == NULL ||
-            pr_sget_num(op, PR_K_TOTAL_US) > pr_sget_num(top, PR_K_TOTAL_US))
-            top = op;
-    }
+    top = largest_op(comm);
     if (top == NULL || !(steps > 0) || !(pr_sget_num(top, PR_K_TOTAL_US) > 0))
         return 0;
     /* no bandwidth figure (review 8 #6): its bytes over a time that is
