@@ -2179,8 +2179,10 @@ comm_bound(cJSON *r, const cJSON *whatif, const cJSON *run, const cJSON *w)
  * another rank, a step: what the levers on the collectives themselves
  * (buckets, bytes) can save once the late rank arrives on time (review
  * 8 #6: mindinsight_cann6 rank 0, AllReduce-op534_0's 41.53 ms less its
- * 38.43 ms of NOTIFY_WAIT, 3.1 ms).  by_kind_us's communication holds the
- * whole collectives, waits included. */
+ * 38.43 ms of NOTIFY_WAIT, 3.1 ms).  Where by_kind_us's communication
+ * holds the whole collectives, waits included (c >= w), it is c - w;
+ * where the walk files the path up to the point it enters from the peer
+ * under a kind of its own (communication then under the wait), it is c. */
 static double
 comm_outside_wait(const cJSON *cp)
 {
@@ -2189,7 +2191,7 @@ comm_outside_wait(const cJSON *cp)
 
     if (isnan(c) || isnan(w))
         return NAN;
-    return c > w ? c - w : 0;
+    return c >= w ? c - w : c;
 }
 
 /* ev's rows by us, largest first, then by name (a total order: names
