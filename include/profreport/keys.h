@@ -131,6 +131,8 @@
 #define PR_K_PEER_WAIT_US "peer_wait_us"
 #define PR_K_PEER_ENTRY_NOTE "peer_entry_note"
 #define PR_K_PEER_ENTRY_SLACK_US "peer_entry_slack_us"
+#define PR_K_PEER_CHAIN_COMM_US "peer_chain_comm_us"
+#define PR_K_PEER_CHAIN_ACLOP_US "peer_chain_aclop_us"
 /* by_kind_us: the step's time up to where the path enters from a peer */
 #define PR_K_PEER_WAIT "peer_wait"
 

@@ -20,7 +20,9 @@
 #    are off it, with 950 us of slack (1520 - (545 + 25));
 #  - wait 400 us (under half): this rank's own work, as before: MatMul
 #    on the path, no peer time.
-# Every step's by_kind_us adds up to its length, here and on the shared
+# With the peer entry, peer_chain_comm_us is the all-reduce's 25 us
+# outside its wait and peer_chain_aclop_us 0 (the chain once the peer is
+# on time).  Every step's by_kind_us adds up to its length, here and on the shared
 # HCCL traces, where the verdict's split leads with the peer.
 . "$PR_SRCDIR/tests/lib.sh"
 
@@ -100,11 +102,17 @@ if mode == "peer":
             not in (cp["peer_entry_note"] or ""):
         fail.append("entry %r %r" % (cp["peer_entry_slack_us"],
                                      cp["peer_entry_note"]))
+    # the chain once the peer is on time: the all-reduce's 25 us outside
+    # its wait, no aclop call (whatif.c's levers read these)
+    if cp["peer_chain_comm_us"] != 25 or cp["peer_chain_aclop_us"] != 0:
+        fail.append("chain %r %r" % (cp["peer_chain_comm_us"],
+                                     cp["peer_chain_aclop_us"]))
     if "on the critical path: waiting for another rank 83%" not in \
             r["verdict"]["text"]:
         fail.append("verdict %r" % r["verdict"]["text"])
 else:
     if k["peer_wait"] != 0 or cp["peer_entry_note"] is not None or \
+            cp["peer_chain_comm_us"] is not None or \
             top.get(("MatMul", "kernel"), 0) != 500:
         fail.append("self %r, top %r" % (k, top))
 print("\n".join(fail) if fail else "ok")

@@ -2189,6 +2189,10 @@ comm_outside_wait(const cJSON *cp)
     double c = pr_sget_num(pr_sget(cp, PR_K_BY_KIND_US), PR_K_COMMUNICATION);
     double w = pr_sget_num(cp, PR_K_PEER_WAIT_US);
 
+    if (!isnan(pr_sget_num(cp, PR_K_PEER_CHAIN_COMM_US)))
+        /* the path enters from the peer: the chain once it is on time
+           (critpath.c), the collectives before the entry too */
+        return pr_sget_num(cp, PR_K_PEER_CHAIN_COMM_US);
     if (isnan(c) || isnan(w))
         return NAN;
     return c >= w ? c - w : c;
@@ -2304,8 +2308,8 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
             text, sizeof(text), len,
             " Once the late rank arrives on time, the levers on the "
             "collectives themselves save at most %s a step on this rank, "
-            "the collectives' time on its critical path outside that wait "
-            "(%s, %s of it waiting): %s. Gradient accumulation and a "
+            "the collectives' time outside that wait on %s (%s, %s of it "
+            "waiting): %s. Gradient accumulation and a "
             "larger batch, changes every rank makes, are not replayed on "
             "such a step: spread over twice the samples, the late rank's "
             "wait would look halved, which holds only if its lateness does "
@@ -2314,7 +2318,12 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
             "micro-batches saves at most half of the %s per step's worth of "
             "samples (the collectives run once for both) and changes the "
             "effective batch.",
-            x, c, h, pr_producer_comm_levers(run), x);
+            x,
+            isnan(pr_sget_num(cp, PR_K_PEER_CHAIN_COMM_US))
+                ? "its critical path"
+                : "the chain its path takes once that rank is on time (the "
+                  "collectives before the one it waits in too)",
+            c, h, pr_producer_comm_levers(run), x);
     }
     (void)len;
     return put_text(r, text) &&
@@ -2346,7 +2355,11 @@ fold_compile(cJSON *run, cJSON *recs, const cJSON *cp)
     const cJSON *oc = pr_sget(run, PR_K_OP_COMPILE), *o;
     cJSON *r, *comm = NULL, *compile = NULL;
     double steps = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_COUNT);
-    double host = pr_sget_num(oc, PR_K_TOTAL_US), on = aclop_on_path(cp);
+    double host = pr_sget_num(oc, PR_K_TOTAL_US),
+           chain = pr_sget_num(cp, PR_K_PEER_CHAIN_ACLOP_US),
+           /* the chain once the late rank is on time (critpath.c), the
+              calls before the entry from the peer too */
+        on = !isnan(chain) ? chain : aclop_on_path(cp);
     char text[4400], a[32], t[32], c[32], ops[300] = "";
     size_t len = 0;
     int n = 0;
@@ -2391,8 +2404,12 @@ fold_compile(cJSON *run, cJSON *recs, const cJSON *cp)
              pr_sget_num(oc, PR_K_CALLS) / steps == 1 ? "" : "s",
              pr_sget_num(oc, PR_K_CALLS) / steps == 1 ? "s" : "", t,
              n ? " (" : "", ops, n ? ")" : "", c, a,
-             on > 0 ? "the aclop calls' time on this rank's critical path"
-                    : "the calls' time on the host");
+             !isnan(chain) && on > 0
+                 ? "the aclop calls' time on the chain this rank's path "
+                   "takes once the late rank is on time (the calls before "
+                   "the collective it waits in, now off the path, too)"
+             : on > 0 ? "the aclop calls' time on this rank's critical path"
+                      : "the calls' time on the host");
     if (!put_text(comm, text))
         return 0;
     cJSON_Delete(cJSON_DetachItemViaPointer(recs, compile));

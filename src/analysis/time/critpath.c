@@ -2114,6 +2114,12 @@ struct sums {
     uint32_t entry;
     int64_t entry_slack, entry_ns;
     int muted;
+    /* the whole binding chain, the part before the entry too (the path
+       once the peer is on time): its collectives' time outside their peer
+       waits, its aclop calls' time with their compile steps and the
+       device's wait inside them */
+    int64_t chain_comm, chain_aclop;
+    const struct pr_trace *t; /* for the names */
 };
 
 static void
@@ -2165,6 +2171,7 @@ sums_reset(struct sums *u)
     u->entry = PR_CP_NONE;
     u->entry_slack = u->entry_ns = 0;
     u->muted = 0;
+    u->chain_comm = u->chain_aclop = 0;
     pr_idmap_free(&u->ix);
 }
 
@@ -2197,6 +2204,18 @@ sums_edge(const struct pr_cp_graph *g, struct sums *u, struct pr_error *err,
 #define NAME_COLL_UNREC (PR_STR_NONE - 1)
 
 /* Walk the replayed graph back from its end along the binding edges. */
+/* A node the walk passes through whole, into the chain's figures. */
+static void
+chain_node(struct sums *u, const struct pr_cp_node *n)
+{
+    if (n->kind == PR_CP_COMM)
+        u->chain_comm = pr_sat_add_i64(
+            u->chain_comm, n->dur > n->peer_wait ? n->dur - n->peer_wait : 0);
+    else if (n->type == PR_CP_N_HOST && n->name != PR_STR_NONE &&
+             pr_cp_is_aclop(pr_trace_str(u->t, n->name)))
+        u->chain_aclop = pr_sat_add_i64(u->chain_aclop, n->dur);
+}
+
 static void
 walk(struct pr_cp_graph *g, struct sums *u, struct pr_error *err)
 {
@@ -2239,6 +2258,8 @@ walk(struct pr_cp_graph *g, struct sums *u, struct pr_error *err)
             u->entry_slack = n->floor_ns;
             u->muted = 1;
         }
+        if (via_end)
+            chain_node(u, n);
         if (via_end && n->dur_compile > 0) {
             /* the compile step inside an aclop call, and the rest */
             sums_add(u, err, PR_CP_COMPILE, n->name_compile, n->dur_compile,
@@ -2266,6 +2287,8 @@ walk(struct pr_cp_graph *g, struct sums *u, struct pr_error *err)
            (review-2 finding 3: "cudaLaunchKernel 17.8 ms a step" where the
            calls held 9.8 ms) */
         if (n->w_kind == PR_CP_IDLE && n->w_compile + n->w_aclop > 0) {
+            u->chain_aclop =
+                pr_sat_add_i64(u->chain_aclop, n->w_compile + n->w_aclop);
             sums_add(u, err, PR_CP_COMPILE, PR_STR_NONE, n->w_compile, -1);
             sums_add(u, err, PR_CP_LAUNCH, n->name_aclop, n->w_aclop, -1);
             sums_add(u, err, PR_CP_IDLE, PR_STR_NONE,
@@ -2817,11 +2840,14 @@ struct pentry {
     size_t n;
     int64_t slack, ns, max_ns;
     uint32_t max_ev;
+    int64_t chain_comm, chain_aclop; /* every path step's, summed */
 };
 
 static void
 note_entry(const struct pr_cp_graph *g, const struct sums *u, struct pentry *pe)
 {
+    pe->chain_comm = pr_sat_add_i64(pe->chain_comm, u->chain_comm);
+    pe->chain_aclop = pr_sat_add_i64(pe->chain_aclop, u->chain_aclop);
     if (u->entry == PR_CP_NONE)
         return;
     if (pe->n == 0 || u->entry_slack < pe->slack)
@@ -2848,9 +2874,17 @@ emit_entry(const struct pr_trace *t, const struct pentry *pe, size_t n_steps,
     if (pe->n == 0 || n_steps == 0) {
         pr_emit_null(cp, PR_K_PEER_ENTRY_NOTE, ok);
         pr_emit_null(cp, PR_K_PEER_ENTRY_SLACK_US, ok);
+        pr_emit_null(cp, PR_K_PEER_CHAIN_COMM_US, ok);
+        pr_emit_null(cp, PR_K_PEER_CHAIN_ACLOP_US, ok);
         return;
     }
     pr_emit_num(cp, PR_K_PEER_ENTRY_SLACK_US, (double)pe->slack / 1e3, ok);
+    /* the chain the path would take were the peer on time: what levers
+       on this rank save at most then (whatif.c) */
+    pr_emit_num(cp, PR_K_PEER_CHAIN_COMM_US,
+                (double)pe->chain_comm / 1e3 / (double)n_steps, ok);
+    pr_emit_num(cp, PR_K_PEER_CHAIN_ACLOP_US,
+                (double)pe->chain_aclop / 1e3 / (double)n_steps, ok);
     nm = pr_trace_str(t, t->events[pe->max_ev].name);
     len = bare_len(nm);
     snprintf(text, sizeof(text),
@@ -2898,6 +2932,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
 
     memset(&c, 0, sizeof(c));
     memset(&u, 0, sizeof(u));
+    u.t = t;
     memset(&lw, 0, sizeof(lw));
     memset(&pe, 0, sizeof(pe));
     c.t = t;
