@@ -224,7 +224,7 @@ assert k['launch'] > k['op_compile'], k
 assert f['what_if'] == 'aclop_binary' and f['gain_pct'] > 5, f
 assert f['gain_note'].startswith('replayed: ') and 'bound_us' not in f, f
 assert 'operator compilation' not in r['verdict']['text'], r['verdict']['text']
-assert 'launches and aclop calls' in r['verdict']['text'], r['verdict']['text']
+assert 'runtime calls (aclop calls among them)' in r['verdict']['text'], r['verdict']['text']
 " "$T_DIR/tv.json"
 else
     skip "op_compile gain" "no $TV"

@@ -3346,9 +3346,10 @@ split_text(const cJSON *kinds, int cold, int ms, int aclop, char *buf,
                      cold && strcmp(k[best].key, "launch") == 0
                          ? "runtime calls"
                      /* CANN's aclop calls are launches on the path, but
-                        mostly host work (review-5 finding 2) */
+                        mostly host work (review-5 finding 2); named as the
+                        chart's kind, Runtime calls (review 8 #10) */
                      : aclop && strcmp(k[best].key, "launch") == 0
-                         ? "launches and aclop calls"
+                         ? "runtime calls (aclop calls among them)"
                      : ms && strcmp(k[best].key, "dataloader") == 0
                          ? "step interval" /* MindSpore's data-queue wait */
                          : k[best].words,
