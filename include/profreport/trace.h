@@ -382,6 +382,19 @@ struct pr_link {
     int64_t time_ns;    /* >= 0 */
 };
 
+/* One HCCL plane task that names its peer (torch_npu's trace_view and
+ * msprof's hccl timeline: "src rank", "dst rank" of a Notify_Wait,
+ * Memcpy, Reduce_Inline or RDMASend), kept for the peer-wait reading
+ * of the critical path: a Notify Wait waits for dst's notify; a
+ * transfer between two ranks is where msprof-analyze's Synchronization
+ * (the wait before the first transfer) ends.  Tasks of one rank alone
+ * (dst == src, or 4294967295 "no peer") are not kept. */
+struct pr_hccl_task {
+    int64_t ts_ns, end_ns; /* the trace's times */
+    int32_t peer;          /* the dst rank, != the src rank */
+    uint8_t wait;          /* 1 a Notify_Wait, 0 a transfer */
+};
+
 /* Data-quality counters: problems that did not stop ingest. */
 struct pr_diag {
     size_t skipped_no_dur; /* X events without a usable dur */
@@ -537,6 +550,9 @@ struct pr_trace {
     /* Collective traffic per link, where the producer states it (owned) */
     struct pr_link *links;
     size_t n_links, cap_links;
+    /* owned: HCCL plane tasks that name a peer, in the order read */
+    struct pr_hccl_task *hccl;
+    size_t n_hccl, cap_hccl;
     struct pr_skip *skipped; /* owned: folder members not read */
     size_t n_skipped, cap_skipped;
     struct pr_gap *gaps; /* owned: what the format cannot give, in the
@@ -597,6 +613,8 @@ PR_NODISCARD enum pr_status pr_trace_add_flow(struct pr_trace *t,
                                               const struct pr_flow *f);
 PR_NODISCARD enum pr_status pr_trace_add_link(struct pr_trace *t,
                                               const struct pr_link *l);
+PR_NODISCARD enum pr_status pr_trace_add_hccl(struct pr_trace *t,
+                                              const struct pr_hccl_task *h);
 struct pr_device *pr_trace_add_device(struct pr_trace *t);
 
 /* ---- Filling the model: what a reader of any producer calls.  Strings

@@ -68,6 +68,7 @@ pr_trace_free(struct pr_trace *t)
         free(t->flows);
         free(t->devices);
         free(t->links);
+        free(t->hccl);
         free(t->skipped);
         free(t->gaps);
         pr_shapes_table_free(t->shapes);
@@ -512,6 +513,16 @@ pr_trace_add_link(struct pr_trace *t, const struct pr_link *l)
                 sizeof(*l)) != PR_OK)
         return PR_E_NOMEM;
     t->links[t->n_links++] = *l;
+    return PR_OK;
+}
+
+enum pr_status
+pr_trace_add_hccl(struct pr_trace *t, const struct pr_hccl_task *h)
+{
+    if (pr_grow((void **)&t->hccl, &t->cap_hccl, t->n_hccl + 1,
+                sizeof(*t->hccl)) != PR_OK)
+        return PR_E_NOMEM;
+    t->hccl[t->n_hccl++] = *h;
     return PR_OK;
 }
 

@@ -14,6 +14,7 @@
 
 #include "../internal.h"
 #include "ascend_common.h"
+#include "profreport/checked.h"
 
 #define INFO_MAX ((size_t)16 << 20)
 
@@ -602,4 +603,29 @@ pr_ascend_json_text(const char *text, size_t len, struct pr_error *err)
                             "holds: not read",
                             (size_t)(nul - text));
     return pr_json_refuse_nul(text, len, 0, UINT64_MAX, err);
+}
+
+/* HCCL's rank fields: 4294967295 is "no peer"; beyond 2^24 a marker. */
+#define HCCL_MAX_RANK ((int64_t)1 << 24)
+
+enum pr_status
+pr_ascend_hccl_peer(struct pr_trace *t, const char *task_type, int64_t src,
+                    int64_t dst, int64_t ts, int64_t dur)
+{
+    struct pr_hccl_task h;
+    int wait = strcmp(task_type, "Notify_Wait") == 0 ||
+               strcmp(task_type, "Notify Wait") == 0;
+
+    if (!wait && strcmp(task_type, "Memcpy") != 0 &&
+        strcmp(task_type, "Reduce_Inline") != 0 &&
+        strcmp(task_type, "RDMASend") != 0)
+        return PR_OK;
+    if (src < 0 || src >= HCCL_MAX_RANK || dst < 0 || dst >= HCCL_MAX_RANK ||
+        dst == src)
+        return PR_OK;
+    h.ts_ns = ts;
+    h.end_ns = pr_sat_add_i64(ts, dur > 0 ? dur : 0);
+    h.peer = (int32_t)dst;
+    h.wait = (uint8_t)wait;
+    return pr_trace_add_hccl(t, &h);
 }

@@ -85,6 +85,15 @@ int pr_ascend_names(const char *s, size_t len, int torch_names,
  * NULL when `name` is not an hcom operation.  Static result. */
 const char *pr_ascend_collective(const char *name);
 
+/* Keep an HCCL plane task that names a peer (a Notify_Wait, or a
+ * transfer between two ranks: torch_npu's trace_view, msprof's hccl
+ * timeline, COMMUNICATION_TASK_INFO) in t's HCCL table, at the trace's
+ * times [ts, ts + dur); other tasks are left. */
+PR_NODISCARD enum pr_status pr_ascend_hccl_peer(struct pr_trace *t,
+                                                const char *task_type,
+                                                int64_t src, int64_t dst,
+                                                int64_t ts, int64_t dur);
+
 /* Whether a kernel_details.csv / op_summary column is a PMU counter of
  * the run's aic_metrics set: aic_* and aiv_* (ratios, times, cycles,
  * bandwidths, FLOPs), and aicore_time(us), the AI Core's time of the

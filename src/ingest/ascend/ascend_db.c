@@ -683,6 +683,45 @@ read_links(struct adb *a)
     return st == PR_OK ? each_row(a, "COMMUNICATION_TASK_INFO", on_link) : st;
 }
 
+/* COMMUNICATION_TASK_INFO joined with TASK, for the peers: these
+ * columns. */
+enum { H_SRC, H_DST, H_TYPE, H_START, H_END };
+
+static enum pr_status
+on_hccl_peer(struct adb *a, sqlite3_stmt *q)
+{
+    const char *tt = col_str(a, q, H_TYPE);
+    int64_t s, e;
+
+    if (tt == NULL || !col_ns(a, q, H_START, &s) || !col_ns(a, q, H_END, &e))
+        return PR_OK;
+    return pr_ascend_hccl_peer(a->t, tt, col_i64(a, q, H_SRC, -1),
+                               col_i64(a, q, H_DST, -1), s,
+                               e > s ? e - s : 0) == PR_OK
+               ? PR_OK
+               : oom(a);
+}
+
+/* The HCCL tasks that name a peer, for the critical path's peer waits
+ * (which rank a collective waited for before its first transfer). */
+static enum pr_status
+read_hccl_peers(struct adb *a)
+{
+    static const char *const need[] = {"srcRank", "dstRank", "taskType"};
+    size_t i;
+    int r = table(a, "COMMUNICATION_TASK_INFO");
+
+    for (i = 0; r == 1 && i < sizeof(need) / sizeof(need[0]); i++)
+        r = pr_sqlite_has_column(a->db, "COMMUNICATION_TASK_INFO", need[i]);
+    if (r <= 0)
+        return r < 0 ? PR_E_FORMAT : PR_OK;
+    if (set_sql(a, "SELECT c.srcRank, c.dstRank, c.taskType, t.startNs, "
+                   "t.endNs FROM COMMUNICATION_TASK_INFO c JOIN TASK t ON "
+                   "t.globalTaskId = c.globalTaskId") != PR_OK)
+        return PR_E_NOMEM;
+    return each_row(a, "COMMUNICATION_TASK_INFO", on_hccl_peer);
+}
+
 /* The streams HCCL's tasks run on (a copy or a compute task there is part
  * of a collective), each collective's stream, and the connection ids of
  * the collectives (their device-side twin tasks share them). */
@@ -2342,6 +2381,8 @@ read_run(struct adb *a)
         st = read_comm_ops(a);
     if (st == PR_OK)
         st = read_links(a);
+    if (st == PR_OK)
+        st = read_hccl_peers(a);
     if (st == PR_OK)
         st = read_steps(a);
     if (st == PR_OK)

@@ -325,7 +325,8 @@ add_hccl(struct map *m, const struct pr_tv_raw *x)
     if (e == NULL)
         return PR_E_NOMEM;
     if (!op)
-        return PR_OK;
+        return pr_ascend_hccl_peer(m->t, str(m, x->task_type), x->src_rank,
+                                   x->dst_rank, x->ts_ns, x->dur_ns);
     if (pr_event_set_correlation(m->t, e, x->corr >= 0 ? x->corr : PR_NO_ID) !=
         PR_OK)
         return PR_E_NOMEM;

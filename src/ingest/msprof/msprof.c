@@ -852,8 +852,13 @@ add_comm(struct tl *l, const struct pr_tv_raw *x, int64_t ts,
     enum pr_status st;
     int has_dt = pr_ascend_dtype(dt, strlen(dt), &d);
 
-    if (coll == NULL && !is_op_thread(l, x->pid, x->tid))
-        return add_link(l, x, err); /* a plane task: part of an operation */
+    if (coll == NULL && !is_op_thread(l, x->pid, x->tid)) {
+        /* a plane task: part of an operation */
+        if (pr_ascend_hccl_peer(l->r->t, str(l, x->task_type), x->src_rank,
+                                x->dst_rank, ts, x->dur_ns) != PR_OK)
+            return pr_error_set(err, PR_E_NOMEM, "out of memory");
+        return add_link(l, x, err);
+    }
     memset(&k, 0, sizeof(k));
     k.name = str(l, x->name);
     op_of(k.name, op, sizeof(op));
