@@ -178,6 +178,13 @@ struct pr_cp_node {
                                      PR_CP_NONE */
     uint32_t pc_first, pc_n;      /* host: pieces of the work before it (the
                                      weight of edge 0), in g->pc */
+
+    /* peer: its Notify Wait before its first transfer between ranks
+       (msprof-analyze's Synchronization; = peer_wait where the export
+       records no ranks), and the rank whose notify came last in it
+       (HCCL's dst rank; -1 not recorded) */
+    int64_t peer_sync;
+    int32_t peer_rank;
 };
 
 /* A step's graph.  Each node is two points, its start (2i) and its

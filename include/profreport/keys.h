@@ -136,6 +136,13 @@
 /* by_kind_us: the step's time up to where the path enters from a peer */
 #define PR_K_PEER_WAIT "peer_wait"
 
+#define PR_K_PEER_WAIT_RANK "peer_wait_rank"
+#define PR_K_LATE_RANK "late_rank"
+#define PR_K_LATE_PEER "late_peer"
+#define PR_K_WAITS "waits"
+#define PR_K_LATE_RANK_IN_REPORT "late_rank_in_report"
+#define PR_K_LATE_RANK_NOTE "late_rank_note"
+
 /* ---- runs[].operators[], operators_by_shape[] */
 #define PR_K_OPERATORS "operators"
 #define PR_K_OPERATORS_BY_SHAPE "operators_by_shape"

@@ -350,6 +350,11 @@ struct pr_cp_ctx {
     /* the step's Notify Wait records (start, end), in time order */
     struct byend *nwait;
     size_t n_nwait, cap_nwait;
+    /* the trace's HCCL plane tasks that name a peer (t->hccl), by start;
+       made on first use */
+    struct pr_hccl_task *hccl;
+    size_t n_hccl;
+    int hccl_made;
     /* the device's streams never overlap and the trace records no wait
        between them (serial_device): one queue, each task after the last */
     int serial;
@@ -2014,17 +2019,92 @@ open_ranges(struct pr_cp_ctx *c)
     return PR_OK;
 }
 
+static int
+cmp_hccl(const void *a, const void *b)
+{
+    const struct pr_hccl_task *x = a, *y = b;
+
+    if (x->ts_ns != y->ts_ns)
+        return x->ts_ns < y->ts_ns ? -1 : 1;
+    return x->end_ns < y->end_ns ? -1 : (x->end_ns > y->end_ns);
+}
+
+/* The trace's HCCL plane tasks naming a peer, by start, once per run;
+ * 0 where it records none (or memory is short: the old reading). */
+static size_t
+hccl_tasks(struct pr_cp_ctx *c)
+{
+    if (!c->hccl_made) {
+        c->hccl_made = 1;
+        if (c->t->n_hccl > 0 &&
+            (c->hccl = malloc(c->t->n_hccl * sizeof(*c->hccl))) != NULL) {
+            memcpy(c->hccl, c->t->hccl, c->t->n_hccl * sizeof(*c->hccl));
+            c->n_hccl = c->t->n_hccl;
+            qsort(c->hccl, c->n_hccl, sizeof(*c->hccl), cmp_hccl);
+        }
+    }
+    return c->n_hccl;
+}
+
+/* Where x's Synchronization ends, as msprof-analyze defines it (the
+ * Notify Wait before a collective's first transfer; MindStudio: "the
+ * time the ranks spend synchronizing before their first communication,
+ * which tells a slow rank from a slow link"): the start of x's first
+ * plane task that moves data between two ranks.  *rank: the peer whose
+ * notify came last among the waits that start before it (the latest
+ * end), -1 none.  x's end where the export records no plane task with
+ * ranks inside x (Ascend Hardware's Notify Wait alone, a .db, CANN 6's
+ * hardware streams without their hccl timeline). */
+static int64_t
+first_transfer(struct pr_cp_ctx *c, const struct pr_cp_node *x, int32_t *rank)
+{
+    size_t n = hccl_tasks(c), lo = 0, hi = n, i;
+    int64_t ft = x->e, last = INT64_MIN;
+    int any = 0;
+
+    *rank = -1;
+    while (lo < hi) { /* the first task at x->s or later */
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (c->hccl[mid].ts_ns < x->s)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (i = lo; i < n && c->hccl[i].ts_ns <= x->e; i++) {
+        any = 1;
+        if (!c->hccl[i].wait && c->hccl[i].ts_ns < ft)
+            ft = c->hccl[i].ts_ns;
+    }
+    if (!any)
+        return x->e;
+    for (i = lo; i < n && c->hccl[i].ts_ns < ft; i++) {
+        const struct pr_hccl_task *h = &c->hccl[i];
+
+        if (h->wait && h->end_ns > last) {
+            last = h->end_ns;
+            *rank = h->peer;
+        }
+    }
+    return ft;
+}
+
 /* Collectives that wait for a peer the trace does not hold (review 7
  * finding 1): an HCCL operator whose own Notify Wait tasks (inside its
  * span; torch_npu draws them on "Ascend Hardware" and HCCL's planes,
- * msprof's hccl timeline as Notify_Wait) cover half its time or more
- * ended when the last peer's notify came, not when this rank's work was
- * done (torch_npu/text_level1: hcom_allReduce__586_0_1 holds a 78.76 ms
- * Notify Wait of its 79.09 ms, and both traced ranks end it together).
- * It replays to no earlier than its measured end (replay_end), so work
- * saved before it lengthens its wait instead of shortening the step.
- * NCCL records no wait inside its kernels: its collectives are left as
- * they are. */
+ * msprof's hccl timeline as Notify_Wait) before its first transfer
+ * between ranks (msprof-analyze's Synchronization: first_transfer)
+ * cover half its time or more ended when the last peer's notify came,
+ * not when this rank's work was done (torch_npu/text_level1:
+ * hcom_allReduce__586_0_1 holds a 78.76 ms Notify Wait of its 79.09 ms
+ * before its first transfer, and both traced ranks end it together).
+ * Keyed on the wait before the first transfer, not on every plane's
+ * waits: in a mesh all-reduce one plane waits while another moves data
+ * (review 8 finding 10), which is no late peer.  Its peer_wait is the
+ * union of its waits (what the replay keeps).  It replays to no earlier
+ * than its measured end (replay_end), so work saved before it
+ * lengthens its wait instead of shortening the step.  NCCL records no
+ * wait inside its kernels: its collectives are left as they are. */
 static void
 peer_waits(struct pr_cp_ctx *c)
 {
@@ -2037,11 +2117,14 @@ peer_waits(struct pr_cp_ctx *c)
     qsort(c->nwait, n, sizeof(*c->nwait), cmp_span);
     for (i = 0; i < g->n; i++) {
         struct pr_cp_node *x = &g->v[i];
-        int64_t cover = 0, at = x->s; /* union of the waits inside x */
+        int64_t cover = 0, sync = 0, at = x->s; /* union inside x */
+        int64_t ft;
+        int32_t rank;
 
         if (x->type != PR_CP_N_TASK || x->kind != PR_CP_COMM ||
             named_notify(c, x) || x->dur <= 0)
             continue;
+        ft = first_transfer(c, x, &rank);
         for (j = 0; j < n && w[j].s < x->e; j++) {
             int64_t a = w[j].s > at ? w[j].s : at;
             int64_t b = w[j].e < x->e ? w[j].e : x->e;
@@ -2049,11 +2132,15 @@ peer_waits(struct pr_cp_ctx *c)
             if (w[j].s < x->s || b <= a)
                 continue;
             cover += b - a;
+            if (a < ft)
+                sync += (b < ft ? b : ft) - a;
             at = b;
         }
-        if (2 * cover >= x->dur) {
+        if (2 * sync >= x->dur) {
             x->peer = 1;
             x->peer_wait = cover;
+            x->peer_sync = sync;
+            x->peer_rank = rank;
         }
     }
 }
@@ -2469,6 +2556,7 @@ ctx_free(struct pr_cp_ctx *c)
     free(c->hc);
     free(c->notify);
     free(c->nwait);
+    free(c->hccl);
 }
 
 /* Why the replay misses the measured steps, where the trace says: the
@@ -2560,6 +2648,7 @@ struct lwait {
     size_t peer_n;
     uint32_t peer_node_ev;
     int64_t peer_node_dur;
+    int32_t peer_rank; /* the longest's late peer (peer_rank); -1 none */
 };
 
 /* The wait held_by gave node n: from the latest of its other edges (its
@@ -2620,6 +2709,7 @@ note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
                 lw->peer_max_ns = n->peer_wait;
                 lw->peer_node_ev = n->ev;
                 lw->peer_node_dur = n->dur;
+                lw->peer_rank = n->peer_rank;
             }
         }
         held = held_wait(t, g, n, &by);
@@ -2804,14 +2894,30 @@ static void
 emit_peer(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
           cJSON *cp, int *ok)
 {
-    char text[800];
+    char text[1000], who[300];
     const char *nm;
 
     if (lw->peer_n == 0 || n_steps == 0) {
         pr_emit_null(cp, PR_K_PEER_WAIT_NOTE, ok);
         pr_emit_null(cp, PR_K_PEER_WAIT_US, ok);
+        pr_emit_null(cp, PR_K_PEER_WAIT_RANK, ok);
         return;
     }
+    if (lw->peer_rank >= 0)
+        pr_emit_num(cp, PR_K_PEER_WAIT_RANK, (double)lw->peer_rank, ok);
+    else
+        pr_emit_null(cp, PR_K_PEER_WAIT_RANK, ok);
+    if (lw->peer_rank >= 0)
+        snprintf(who, sizeof(who),
+                 "The peer it waited for, rank %d (the last notify before "
+                 "its first transfer came from it: HCCL's dst rank), is what "
+                 "bounds the step: find why rank %d is late (a slower step, "
+                 "or its data loader) first.",
+                 (int)lw->peer_rank, (int)lw->peer_rank);
+    else
+        snprintf(who, sizeof(who),
+                 "The peer it waited for is what bounds the step: find the "
+                 "slow rank (or its data loader) first.");
     pr_emit_num(cp, PR_K_PEER_WAIT_US,
                 (double)lw->peer_ns / 1e3 / (double)n_steps, ok);
     nm = pr_trace_str(t, t->events[lw->peer_node_ev].name);
@@ -2823,13 +2929,11 @@ emit_peer(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
         "%.2f ms of its %.2f ms in them. A collective ends when its last peer "
         "arrives, not when this rank is ready, so the replay keeps "
         "its measured end: work saved before it on this rank "
-        "lengthens that wait instead of shortening the step. The peer "
-        "it waited for is what bounds the step: find the slow rank "
-        "(or its data loader) first.",
+        "lengthens that wait instead of shortening the step. %s",
         lw->peer_n, lw->peer_n == 1 ? "" : "s",
         lw->peer_n == 1 ? "its" : "their",
         (double)lw->peer_ns / 1e6 / (double)n_steps, bare_len(nm), nm,
-        (double)lw->peer_max_ns / 1e6, (double)lw->peer_node_dur / 1e6);
+        (double)lw->peer_max_ns / 1e6, (double)lw->peer_node_dur / 1e6, who);
     pr_emit_str(cp, PR_K_PEER_WAIT_NOTE, text, ok);
 }
 
@@ -2903,6 +3007,104 @@ emit_entry(const struct pr_trace *t, const struct pentry *pe, size_t n_steps,
     pr_emit_str(cp, PR_K_PEER_ENTRY_NOTE, text, ok);
 }
 
+/* Each peer's wait in collective ev before its first transfer
+ * (first_transfer): its longest Notify Wait for that rank, cut at the
+ * transfer; the peers by wait, longest first (at most PEERS_MAX) into o's
+ * "waits".  Where the ranks here wait for each other, the one the others
+ * wait longest for arrived last of them (text_level1: rank0 waits 5.62
+ * ms for rank 1 at hcom_allReduce__586_0_1's start, msprof's
+ * Synchronization). */
+#define PEERS_MAX 16
+
+static void
+emit_peer_waits(struct pr_cp_ctx *c, uint32_t ev, cJSON *o, int *ok)
+{
+    const struct pr_event *e = &c->t->events[ev];
+    struct pr_cp_node x;
+    int32_t rank[PEERS_MAX], last;
+    int64_t wait[PEERS_MAX], ft;
+    size_t n = 0, i, k;
+    cJSON *arr = cJSON_CreateArray();
+
+    if (arr == NULL || !pr_sput(o, PR_K_WAITS, arr)) {
+        cJSON_Delete(arr);
+        *ok = 0;
+        return;
+    }
+    memset(&x, 0, sizeof(x));
+    x.s = e->ts_ns;
+    x.e = pr_sat_add_i64(e->ts_ns, e->dur_ns);
+    ft = first_transfer(c, &x, &last);
+    for (i = 0; i < c->n_hccl && c->hccl[i].ts_ns < ft; i++) {
+        const struct pr_hccl_task *h = &c->hccl[i];
+        int64_t w = (h->end_ns < ft ? h->end_ns : ft) - h->ts_ns;
+
+        if (!h->wait || h->ts_ns < x.s)
+            continue;
+        for (k = 0; k < n && rank[k] != h->peer; k++)
+            ;
+        if (k == n) {
+            if (n == PEERS_MAX)
+                continue;
+            rank[n] = h->peer;
+            wait[n++] = w;
+        } else if (w > wait[k])
+            wait[k] = w;
+    }
+    for (i = 1; i < n; i++) /* by wait, longest first; rank breaks ties */
+        for (k = i;
+             k > 0 && (wait[k] > wait[k - 1] ||
+                       (wait[k] == wait[k - 1] && rank[k] < rank[k - 1]));
+             k--) {
+            int32_t r = rank[k];
+            int64_t w = wait[k];
+
+            rank[k] = rank[k - 1];
+            wait[k] = wait[k - 1];
+            rank[k - 1] = r;
+            wait[k - 1] = w;
+        }
+    for (i = 0; i < n && *ok; i++) {
+        cJSON *row = cJSON_CreateObject();
+
+        if (row == NULL || !cJSON_AddItemToArray(arr, row)) {
+            cJSON_Delete(row);
+            *ok = 0;
+            return;
+        }
+        pr_emit_num(row, PR_K_RANK, (double)rank[i], ok);
+        pr_emit_num(row, PR_K_WAIT_US, (double)wait[i] / 1e3, ok);
+    }
+}
+
+/* The same in a run member a lite run keeps (runs[].late_peer), for the
+ * job's late rank (job.c late_rank): the rank, the wait, the longest
+ * collective and each peer's wait in it; null where no peer is named. */
+static void
+emit_late_peer(struct pr_cp_ctx *c, const struct lwait *lw, size_t n_steps,
+               cJSON *run, int *ok)
+{
+    cJSON *o;
+    const char *nm;
+
+    if (lw->peer_n == 0 || n_steps == 0 || lw->peer_rank < 0) {
+        pr_emit_null(run, PR_K_LATE_PEER, ok);
+        return;
+    }
+    o = cJSON_CreateObject();
+    if (o == NULL || !pr_sput(run, PR_K_LATE_PEER, o)) {
+        cJSON_Delete(o);
+        *ok = 0;
+        return;
+    }
+    nm = pr_trace_str(c->t, c->t->events[lw->peer_node_ev].name);
+    pr_emit_num(o, PR_K_RANK, (double)lw->peer_rank, ok);
+    pr_emit_num(o, PR_K_PEER_WAIT_US,
+                (double)lw->peer_ns / 1e3 / (double)n_steps, ok);
+    pr_emit_str(o, PR_K_NAME, nm, ok);
+    emit_peer_waits(c, lw->peer_node_ev, o, ok);
+}
+
 static size_t
 bound_index(const char *b)
 {
@@ -2935,6 +3137,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     u.t = t;
     memset(&lw, 0, sizeof(lw));
     memset(&pe, 0, sizeof(pe));
+    lw.peer_rank = -1;
     c.t = t;
     c.err = err;
     c.serial = serial_device(t);
@@ -2990,6 +3193,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         emit_held(t, &lw, n_paths, cp, &ok);
         emit_peer(t, &lw, n_paths, cp, &ok);
         emit_entry(t, &pe, n_paths, cp, &ok);
+        emit_late_peer(&c, &lw, n_paths, run, &ok);
         pr_whatif_emit(t, wa, cp, &ok);
         cJSON_AddItemToObject(cp, PR_K_STEPS, arr);
         arr = NULL;
