@@ -308,6 +308,165 @@ coverage(cJSON *job, const cJSON *summary, int *ok)
         pr_emit_null(job, PR_K_COVERAGE_NOTE, ok);
 }
 
+/* The rank the others wait for, as msprof-analyze names a slow rank
+ * (its SlowRankCalculator: in a collective the rank with the least wait
+ * is the one "with a lot longer computation time than other ranks";
+ * its Synchronization is the Notify Wait before the first transfer):
+ * each run's critical path names the rank whose notify came last in its
+ * peer-bound collectives' Synchronization (peer_wait_rank, HCCL's dst
+ * rank).  The rank most runs name, the longer wait first on a tie; null
+ * where no run names one (a rank that waits on no peer, an export
+ * without HCCL's ranks).  The step-time "slowest" stays: where the
+ * ranks wait for a late peer, the slowest step is the one that waited
+ * longest, not the rank to look at (review 8 finding 2). */
+#define LATE_MAX 64
+
+/* run's wait for rank in its late_peer's collective (its waits[]); NaN
+ * where it names none. */
+static double
+wait_for(const cJSON *run, double rank)
+{
+    const cJSON *w;
+
+    cJSON_ArrayForEach(w, pr_sget(pr_sget(run, PR_K_LATE_PEER), PR_K_WAITS))
+    {
+        if (pr_sget_num(w, PR_K_RANK) == rank)
+            return pr_sget_num(w, PR_K_WAIT_US);
+    }
+    return NAN;
+}
+
+/* The ranks here that waited for each other: "Of the ranks here, B
+ * arrived last: A waited 5.62 ms for it there" for the longest such wait
+ * (of 100 us or more), with whether A has the longest step; "" when
+ * none. */
+static void
+among_here(const cJSON *job, const cJSON *runs, char *buf, size_t cap)
+{
+    const cJSON *a, *b, *wa = NULL, *wb = NULL;
+    double best = 100.0;
+    const char *slow =
+        pr_sget_str(pr_sget(job, PR_K_SLOWEST_BY_MEAN), PR_K_WORKER);
+
+    buf[0] = '\0';
+    cJSON_ArrayForEach(a, runs)
+    {
+        cJSON_ArrayForEach(b, runs)
+        {
+            double w = a == b ? NAN : wait_for(a, pr_sget_num(b, PR_K_RANK));
+
+            if (!isnan(w) && w >= best) {
+                best = w;
+                wa = a;
+                wb = b;
+            }
+        }
+    }
+    if (wa == NULL)
+        return;
+    snprintf(buf, cap,
+             " Of the ranks here, %s arrived last: %s waited %.2f ms for it "
+             "before the first transfer of %s%s.",
+             pr_sget_str_or(wb, PR_K_WORKER, "?"),
+             pr_sget_str_or(wa, PR_K_WORKER, "?"), best / 1e3,
+             pr_sget_str_or(pr_sget(wa, PR_K_LATE_PEER), PR_K_NAME, "?"),
+             slow != NULL &&
+                     strcmp(slow, pr_sget_str_or(wa, PR_K_WORKER, "")) == 0
+                 ? " (the rank with the longest step here is the one that "
+                   "waited)"
+                 : "");
+}
+
+static void
+late_rank(cJSON *job, const cJSON *runs, int *ok)
+{
+    long who[LATE_MAX];
+    double wait[LATE_MAX], vote_wait[LATE_MAX];
+    size_t n = 0, votes[LATE_MAX], i, best = LATE_MAX;
+    const cJSON *r;
+    int here = 0;
+    char text[1600], part[300], tail[400];
+    size_t len;
+
+    cJSON_ArrayForEach(r, runs)
+    {
+        const cJSON *lp = pr_sget(r, PR_K_LATE_PEER);
+        double pr = pr_sget_num(lp, PR_K_RANK);
+
+        if (n >= LATE_MAX)
+            break;
+        who[n] = isnan(pr) ? -1 : (long)pr;
+        wait[n] = pr_sget_num(lp, PR_K_PEER_WAIT_US);
+        n++;
+    }
+    for (i = 0; i < n; i++) {
+        size_t j;
+
+        votes[i] = 0;
+        vote_wait[i] = 0.0;
+        for (j = 0; who[i] >= 0 && j < n; j++)
+            if (who[j] == who[i]) {
+                votes[i]++;
+                vote_wait[i] += isnan(wait[j]) ? 0.0 : wait[j];
+            }
+        if (votes[i] > 0 &&
+            (best == LATE_MAX || votes[i] > votes[best] ||
+             (votes[i] == votes[best] && vote_wait[i] > vote_wait[best])))
+            best = i;
+    }
+    if (best == LATE_MAX) {
+        pr_emit_null(job, PR_K_LATE_RANK, ok);
+        pr_emit_null(job, PR_K_LATE_RANK_IN_REPORT, ok);
+        pr_emit_null(job, PR_K_LATE_RANK_NOTE, ok);
+        return;
+    }
+    cJSON_ArrayForEach(r, runs)
+    {
+        here |= pr_sget_num(r, PR_K_RANK) == (double)who[best];
+    }
+    len = (size_t)snprintf(
+        text, sizeof(text),
+        "rank %ld%s, the rank the others wait for: in the longest collective "
+        "on each rank's critical path that spent half its time or more in "
+        "HCCL's Notify Wait before its first transfer between ranks "
+        "(msprof-analyze's Synchronization), the last notify came from rank "
+        "%ld:",
+        who[best], here ? "" : " (not in this report)", who[best]);
+    i = 0;
+    cJSON_ArrayForEach(r, runs)
+    {
+        double w = wait_for(r, (double)who[best]);
+
+        if (i >= n)
+            break;
+        if (who[i] == who[best] && !isnan(w) && len < sizeof(text)) {
+            snprintf(part, sizeof(part),
+                     "%s %s waited %.2f ms for it in %s (%.2f ms a step in "
+                     "Notify Wait in all)",
+                     text[len - 1] == ':' ? "" : ";",
+                     pr_sget_str_or(r, PR_K_WORKER, "?"), w / 1e3,
+                     pr_sget_str_or(pr_sget(r, PR_K_LATE_PEER), PR_K_NAME, "?"),
+                     wait[i] / 1e3);
+            len += (size_t)snprintf(text + len, sizeof(text) - len, "%s", part);
+        }
+        i++;
+    }
+    among_here(job, runs, tail, sizeof(tail));
+    if (len < sizeof(text))
+        snprintf(text + len, sizeof(text) - len,
+                 ".%s As msprof's slow-rank analysis reads such waits (\"the "
+                 "ranks are not synchronized\"), the rank that waits least "
+                 "has the longer computation: %s",
+                 tail,
+                 here ? "its own step or data loader is what to look at "
+                        "first, not the steps of the ranks that waited."
+                      : "it is one of the ranks not in this report; profile "
+                        "it (its step, its data loader) first.");
+    pr_emit_num(job, PR_K_LATE_RANK, (double)who[best], ok);
+    pr_emit_bool(job, PR_K_LATE_RANK_IN_REPORT, here, ok);
+    pr_emit_str(job, PR_K_LATE_RANK_NOTE, text, ok);
+}
+
 /* "rank 3" or the worker's name, for a heatmap row. */
 static void
 rank_label(const cJSON *run, char *buf, size_t n)
@@ -727,6 +886,7 @@ build(cJSON *summary, const cJSON *runs, size_t n, struct pr_error *err)
         pr_emit_num(job, PR_K_RANKS, (double)n, &ok);
         distribution(job, sorted, m, pipeline_slowest(summary, sorted, m), &ok);
         coverage(job, summary, &ok);
+        late_rank(job, runs, &ok);
         device_kinds(job, runs, &ok);
         per_rank(job, v, n, m > 0 ? sorted[(m - 1) / 2].mean : NAN, &ok);
         aggregate(job, rv, n, PR_K_OPERATORS, PR_K_DEVICE_SELF_US,
