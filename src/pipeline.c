@@ -1681,7 +1681,15 @@ print_job_line(const cJSON *job, const char *name)
     }
     pr_fig_format(pr_sget_num(slow, PR_K_MEAN_US), PR_FMT_US, a, sizeof(a));
     pr_fig_format(pr_sget_num(by_mean, PR_K_MEAN_US), PR_FMT_US, b, sizeof(b));
-    if (partial)
+    if (partial && pr_sget_str(job, PR_K_COVERAGE_NOTE) != NULL &&
+        cJSON_IsFalse(pr_sget(job, PR_K_LATE_RANK_IN_REPORT))) {
+        /* the rank the ranks here wait for, named by the traces: one of
+           the missing, not "may be" (review 8 finding 2) */
+        char cov[800];
+
+        pr_detail_coverage_words(job, cov, sizeof(cov));
+        pr_term_printf(stdout, "%s: %s; %s\n", name, cov, spread);
+    } else if (partial)
         pr_term_printf(stdout, "%s: %s; %s\n", name,
                        pr_sget_str_or(job, PR_K_COVERAGE_NOTE,
                                       "the report holds some of the job's "
@@ -1702,6 +1710,9 @@ print_job_line(const cJSON *job, const char *name)
                        name, pr_sget_num(job, PR_K_RANKS),
                        pr_sget_str_or(slow, PR_K_WORKER, "?"), a,
                        pr_sget_num(slow, PR_K_VS_MEDIAN_PCT), spread);
+    if (pr_sget_str(job, PR_K_LATE_RANK_NOTE) != NULL)
+        pr_term_printf(stdout, "%s: %s\n", name,
+                       pr_sget_str(job, PR_K_LATE_RANK_NOTE));
 }
 
 /* The job lines: the summary's job, or each job's when it holds several. */

@@ -422,6 +422,24 @@ slowest_kpi(struct pr_figs *f, const cJSON *job)
                 sub);
 }
 
+/* The rank the others wait for (job.late_rank: the last notify of the
+ * ranks' peer-bound collectives, as msprof's slow-rank analysis reads
+ * the waits), where the traces name one: where to look first. */
+static void
+late_kpi(struct pr_figs *f, const cJSON *job)
+{
+    char sub[160];
+    double r = pr_sget_num(job, PR_K_LATE_RANK);
+
+    if (isnan(r))
+        return;
+    snprintf(sub, sizeof(sub), "the others wait for it%s",
+             cJSON_IsFalse(pr_sget(job, PR_K_LATE_RANK_IN_REPORT))
+                 ? "; not in this report"
+                 : "");
+    pr_figs_kpi(f, "Late rank", r, PR_FMT_COUNT, sub);
+}
+
 static void
 job_kpis(struct pr_figs *f, const cJSON *job)
 {
@@ -438,6 +456,7 @@ job_kpis(struct pr_figs *f, const cJSON *job)
     pr_figs_kpi(f, "Median rank", pr_sget_num(med, PR_K_MEAN_US), PR_FMT_US,
                 sub);
     slowest_kpi(f, job);
+    late_kpi(f, job);
     if (job_partial(job))
         snprintf(of, sizeof(of), ", these %.0f",
                  pr_sget_num(d, PR_K_RANKS_WITH_STEPS));
@@ -554,7 +573,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     struct pr_fig_table t = {.cols = rank_cols,
                              .what = "ranks",
                              .order = "mean step, slowest first"};
-    char text[600];
+    char text[1400];
 
     (void)run;
     if (!cJSON_IsObject(job)) {
@@ -581,8 +600,15 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_note(f, text);
     }
     if (job_partial(job) && pr_sget_str(job, PR_K_COVERAGE_NOTE) != NULL) {
-        snprintf(text, sizeof(text), "Coverage: %s.",
-                 pr_sget_str(job, PR_K_COVERAGE_NOTE));
+        char cov[800];
+
+        pr_detail_coverage_words(job, cov, sizeof(cov));
+        snprintf(text, sizeof(text), "Coverage: %s.", cov);
+        pr_figs_note(f, text);
+    }
+    if (pr_sget_str(job, PR_K_LATE_RANK_NOTE) != NULL) {
+        snprintf(text, sizeof(text), "Late rank: %s",
+                 pr_sget_str(job, PR_K_LATE_RANK_NOTE));
         pr_figs_note(f, text);
     }
     if (no_steps_note(pr_sget(job, PR_K_PER_RANK), text, sizeof(text)))
