@@ -562,6 +562,19 @@ on_group(struct adb *a, sqlite3_stmt *q)
                : oom(a);
 }
 
+/* Whether COMMUNICATION_TASK_INFO is there with every column of need:
+ * 1 yes, 0 no, -1 the database cannot say. */
+static int
+task_info_has(struct adb *a, const char *const *need, size_t n)
+{
+    size_t i;
+    int r = table(a, "COMMUNICATION_TASK_INFO");
+
+    for (i = 0; r == 1 && i < n; i++)
+        r = pr_sqlite_has_column(a->db, "COMMUNICATION_TASK_INFO", need[i]);
+    return r;
+}
+
 /* The size of each communication group: one more than the highest rank
  * (0-based, within the group) that its tasks name as source or
  * destination.  No table states a group's size, nor the world's: HCCL's
@@ -573,11 +586,8 @@ static enum pr_status
 read_groups(struct adb *a)
 {
     static const char *const need[] = {"groupName", "srcRank", "dstRank"};
-    size_t i;
-    int r = table(a, "COMMUNICATION_TASK_INFO");
+    int r = task_info_has(a, need, sizeof(need) / sizeof(need[0]));
 
-    for (i = 0; r == 1 && i < sizeof(need) / sizeof(need[0]); i++)
-        r = pr_sqlite_has_column(a->db, "COMMUNICATION_TASK_INFO", need[i]);
     if (r <= 0)
         return r < 0 ? PR_E_FORMAT : PR_OK;
     if (set_sql(a, "SELECT groupName, max(r) FROM (SELECT groupName, "
@@ -708,11 +718,8 @@ static enum pr_status
 read_hccl_peers(struct adb *a)
 {
     static const char *const need[] = {"srcRank", "dstRank", "taskType"};
-    size_t i;
-    int r = table(a, "COMMUNICATION_TASK_INFO");
+    int r = task_info_has(a, need, sizeof(need) / sizeof(need[0]));
 
-    for (i = 0; r == 1 && i < sizeof(need) / sizeof(need[0]); i++)
-        r = pr_sqlite_has_column(a->db, "COMMUNICATION_TASK_INFO", need[i]);
     if (r <= 0)
         return r < 0 ? PR_E_FORMAT : PR_OK;
     if (set_sql(a, "SELECT c.srcRank, c.dstRank, c.taskType, t.startNs, "
