@@ -187,6 +187,33 @@ PY
         check "$p: the late rank is rank ${x#*:}, each rank's wait for it as its HCCL tasks say" \
             [ "$res" = ok ]
     done
+    # torch_npu's .db export: COMMUNICATION_TASK_INFO's ranks, the
+    # longest Notify_Wait of each rank (db_level1: 88.42 and 84.91 ms for
+    # rank 6) is its late peer
+    D=$S/torch_npu/db_level1
+    if [ -d "$D" ] && python3 -c "import sqlite3" 2> /dev/null; then
+        "$PR_BIN" -q --input "$D" --json "$T_DIR/db1.json"
+        check "torch_npu db_level1: the late rank and each rank's wait for it are its longest Notify_Wait's" python3 - "$T_DIR/db1.json" $(find "$D" -name 'ascend_pytorch_profiler_*.db' | sort) << 'PY'
+import json, sqlite3, sys
+s = json.load(open(sys.argv[1]))
+late = set()
+for f in sys.argv[2:]:
+    db = sqlite3.connect(f)
+    me, dst, ns = db.execute(
+        "SELECT c.srcRank, c.dstRank, t.endNs - t.startNs FROM "
+        "COMMUNICATION_TASK_INFO c JOIN TASK t ON t.globalTaskId = "
+        "c.globalTaskId JOIN STRING_IDS i ON i.id = c.taskType WHERE "
+        "i.value = 'Notify_Wait' AND c.dstRank BETWEEN 0 AND 16777215 AND "
+        "c.dstRank != c.srcRank ORDER BY 3 DESC LIMIT 1").fetchone()
+    lp = [r for r in s["runs"] if r["rank"] == me][0]["late_peer"]
+    if lp["rank"] != dst or abs(lp["waits"][0]["wait_us"] - ns / 1e3) > 0.01:
+        sys.exit("rank%d: %r vs %d %d" % (me, lp, dst, ns))
+    late.add(dst)
+sys.exit(0 if late == {s["job"]["late_rank"]} else "job %r" % s["job"]["late_rank"])
+PY
+    else
+        skip "torch_npu db_level1's late rank" "no $D or no python3 sqlite3"
+    fi
 else
     skip "the shared traces' late rank" "no $S/torch_npu/text_level1"
 fi
