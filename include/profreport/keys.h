@@ -461,7 +461,6 @@
 /* runs[].recommendations[] */
 #define PR_K_GAIN_NOTE "gain_note"
 #define PR_K_BOUND_US "bound_us"
-#define PR_K_GAIN_IS_BOUND "gain_is_bound"
 #define PR_K_GAIN_BASIS "gain_basis"
 #define PR_K_GAIN_SOURCE "gain_source"
 #define PR_K_DTOD_BY_OPERATOR "dtod_by_operator"
@@ -604,6 +603,8 @@
 #define PR_K_OUTPUT_COPIES "output_copies"
 #define PR_K_OUTPUT_BYTES "output_bytes"
 #define PR_K_OUTPUT_US "output_us"
+#define PR_K_BACKWARD_INPUT_BYTES "backward_input_bytes"
+#define PR_K_BACKWARD_OUTPUT_BYTES "backward_output_bytes"
 /* distributed */
 #define PR_K_RANKS_PRESENT "ranks_present"
 #define PR_K_RANKS_COMPLETE "ranks_complete"

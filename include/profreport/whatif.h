@@ -227,5 +227,11 @@ int pr_replay_aclop(const struct pr_trace *t, struct pr_cp_graph *g,
  * batch.  PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_whatif_verdict(cJSON *run, const char *underused,
                                               struct pr_error *err);
+/* After a recommendation's gain was set outside pr_whatif_recommend
+ * (stages.c's pipeline model): the recommendations ranked again and the
+ * verdict's rows made again from them, so the verdict reads the
+ * recommendations, never a cell of its own.  PR_E_NOMEM. */
+PR_NODISCARD enum pr_status pr_whatif_verdict_rows(cJSON *run,
+                                                   struct pr_error *err);
 
 #endif

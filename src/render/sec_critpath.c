@@ -127,8 +127,11 @@ static const struct pr_col whatif_cols[] = {
      "The step's path replayed with the change (mean over the replayed "
      "steps)",
      PR_COL_BOTH},
-    {"gain", PR_K_GAIN_US, "Saves", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
-    {"pct", PR_K_GAIN_PCT, "Of step", PR_FMT_PCT, 0.7, NULL, PR_COL_BOTH},
+    {"gain", PR_K_SAVES, "Saves", PR_FMT_FIGURE, 0.8,
+     "What the replay saves a step; \xe2\x89\xa4 where the replay takes "
+     "off all the time the change could, a ceiling (bound_us)",
+     PR_COL_BOTH},
+    {"pct", PR_K_OF_STEP, "Of step", PR_FMT_FIGURE, 0.7, NULL, PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
@@ -452,7 +455,25 @@ whatif_rows(const cJSON *whatif)
         char name[160];
         int cut = (int)strcspn(ch, ":");
 
+        char cell[64], t[48];
+        /* a ceiling (bound_us) reads "<= X", as the verdict's (review 8
+           #8: the overlap's "an upper bound" showed as a gain) */
+        const char *le =
+            pr_sget_num(r, PR_K_BOUND_US) >= 0 ? "\xe2\x89\xa4 " : "";
+
         snprintf(name, sizeof(name), "%.*s", cut > 150 ? 150 : cut, ch);
+        pr_fig_format(pr_sget_num(r, PR_K_GAIN_US), PR_FMT_US, t, sizeof(t));
+        snprintf(cell, sizeof(cell), "%s%s", le, t);
+        if (!pr_sput(r, PR_K_SAVES, cJSON_CreateString(cell))) {
+            cJSON_Delete(rows);
+            return NULL;
+        }
+        pr_fig_format(pr_sget_num(r, PR_K_GAIN_PCT), PR_FMT_PCT, t, sizeof(t));
+        snprintf(cell, sizeof(cell), "%s%s", le, t);
+        if (!pr_sput(r, PR_K_OF_STEP, cJSON_CreateString(cell))) {
+            cJSON_Delete(rows);
+            return NULL;
+        }
         if (!pr_sput(r, PR_K_CHANGE, cJSON_CreateString(name))) {
             cJSON_Delete(rows);
             return NULL;
@@ -527,9 +548,10 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                         "evidence holds (the Verdict and Recommendations "
                         "say which). Twice the batch and gradient "
                         "accumulation save per step's worth of samples, "
-                        "with the batch changed; a change the Verdict "
-                        "shows with \xe2\x89\xa4 saves at most its "
-                        "figure (the summary's what_if change says why).");
+                        "with the batch changed; \xe2\x89\xa4 marks a "
+                        "replay that takes off all the time its change "
+                        "could: the change saves at most that (the "
+                        "summary's what_if change says why).");
     }
     /* what the path's device waits rest on (critpath.c) */
     if (pr_sget_str(cp, PR_K_HELD_NOTE) != NULL)

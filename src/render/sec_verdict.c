@@ -5,6 +5,7 @@
  * evidence: Critical path for the path, Recommendations for the advice. */
 #include "config.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,16 +20,16 @@ const struct pr_col pr_fig_cols_findings[] = {
      "The recommendation (its advice in Recommendations below)",
      PR_COL_BOTH | PR_COL_LINK},
     {"saves", PR_K_SAVES, "Saves / step", PR_FMT_FIGURE, 1.5,
-     "What the step graph replayed with the change applied predicts it "
-     "saves per step; \xe2\x89\xa4 marks an upper bound on what its change "
-     "can save (a replay or model that takes off all the time the change "
-     "could, or a finding not replayed), ranked after the replayed gains "
-     "(empty: no gain claimed, and the evidence says why)",
+     "What the step graph replayed with the change applied (or a stated "
+     "model) predicts it saves per step; \xe2\x89\xa4 marks an upper bound "
+     "on what its change can save, alone (no estimate: ranked after the "
+     "gains) or in brackets beside the estimate (empty: neither, and the "
+     "evidence says why)",
      PR_COL_BOTH},
     {"gain", PR_K_GAIN_US, "Gain / step", PR_FMT_US, 0.8,
-     "The replayed gain alone (empty for a bound)", 0},
+     "The estimated gain alone (empty for a bound alone)", 0},
     {"bound", PR_K_BOUND_US, "At most / step", PR_FMT_US, 0.8,
-     "The bound of a finding not replayed", 0},
+     "The most the change can save, where known", 0},
     {"gain_pct", PR_K_GAIN_PCT, "Gain % / step", PR_FMT_PCT, 0.6,
      "The replayed gain's share of the step (empty for a bound)", 0},
     {"of_step", PR_K_OF_STEP, "Of step", PR_FMT_FIGURE, 0.6,
@@ -87,9 +88,25 @@ count_source(const cJSON *fs, const char *source)
     return n;
 }
 
+/* The findings with a bound alone (no gain) from source: a replay that
+ * is a ceiling is still its change replayed alone. */
+static size_t
+count_source_bounds(const cJSON *fs, const char *source)
+{
+    const cJSON *x;
+    size_t n = 0;
+
+    cJSON_ArrayForEach(x, fs)
+    {
+        n += isnan(pr_sget_num(x, PR_K_GAIN_US)) &&
+             pr_sget_num(x, PR_K_BOUND_US) > 0 &&
+             pr_sget_is(pr_sget_str(x, PR_K_GAIN_SOURCE), source);
+    }
+    return n;
+}
+
 /* The findings with a positive key: a gain (PR_K_GAIN_PCT), or a bound
- * and no gain (PR_K_BOUND_US); with bounds, a gain that is one too
- * (gain_is_bound). */
+ * (PR_K_BOUND_US, with or without a gain). */
 static size_t
 count_with(const cJSON *fs, const char *key)
 {
@@ -98,9 +115,7 @@ count_with(const cJSON *fs, const char *key)
 
     cJSON_ArrayForEach(x, fs)
     {
-        n += pr_sget_num(x, key) > 0 ||
-             (strcmp(key, PR_K_BOUND_US) == 0 &&
-              cJSON_IsTrue(pr_sget(x, PR_K_GAIN_IS_BOUND)));
+        n += pr_sget_num(x, key) > 0;
     }
     return n;
 }
@@ -147,22 +162,27 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                    "replayed with the change applied (see Critical path for "
                    "the path and its replay error, Recommendations for each "
                    "finding's advice).",
-             count_with(fs, PR_K_GAIN_PCT) > 1
+             count_with(fs, PR_K_GAIN_PCT) +
+                         count_source_bounds(fs, PR_GAIN_REPLAY) >
+                     1
                  ? " Each gain is its change replayed alone: "
                    "changes that shorten the same part of the path "
                    "overlap, so the gains do not add up."
                  : "",
              count_with(fs, PR_K_BOUND_US) > 0
-                 ? " A Saves of \xe2\x89\xa4 is an upper bound on what the "
-                   "change can save (a replay or model that takes off all "
-                   "the time the change could, or a finding not replayed; "
-                   "its evidence says what it counts), so it ranks after "
-                   "the replayed gains."
+                 ? " \xe2\x89\xa4 X is an upper bound on what the change "
+                   "can save (a replay or model that takes off all the time "
+                   "the change could, or the change's work on the path; its "
+                   "evidence says what it counts): alone, with no estimate, "
+                   "it ranks after the gains, by its value; beside a gain, "
+                   "\"A (\xe2\x89\xa4 B)\", the finding ranks by the "
+                   "gain A."
                  : "",
              count_source(fs, PR_GAIN_REPLAY) > 0 &&
                      count_source(fs, PR_GAIN_MODEL) > 0
-                 ? " A gain whose evidence begins \"Model, not a replay\" is "
-                   "a stated model's estimate, not a replay."
+                 ? " A gain whose evidence begins \"Model, not a replay\" "
+                   "or ends \"(a stated model's estimate: ...)\" is a "
+                   "model's estimate, not a replay."
                  : "",
              has_batch(fs)
                  ? " A gain at 2\xc3\x97 batch is the time saved per step's "
@@ -176,9 +196,9 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 const struct pr_section pr_section_verdict = {
     .id = "verdict",
     .title = "Verdict",
-    .lede = "What bounds the step and what each fix would save: replayed "
-            "gains first, largest first, then upper bounds (\xe2\x89\xa4) "
-            "that no replay backs.",
+    .lede = "What bounds the step and what each fix would save: estimated "
+            "gains first, largest first, then upper bounds alone "
+            "(\xe2\x89\xa4).",
     .per_run = 1,
     .build = build,
     .present = present};

@@ -39,10 +39,10 @@ if sys.argv[3] == 'fires':
         # the path
         k = r['critical_path']['by_kind_us']
         if not (d.get('what_if') == 'device_copies' and
-                0 < d['gain_us'] < k['copy'] + k['host_op'] + k['launch'] and
-                'bound_us' not in d and
+                0 < d['bound_us'] < k['copy'] + k['host_op'] + k['launch'] and
+                (d['gain_us'] is None or 0 < d['gain_us'] < d['bound_us']) and
                 (d.get('gain_note') or '').startswith('replayed: ')):
-            fail.append('gain %s, note %r' % (d.get('gain_us'), d.get('gain_note')))
+            fail.append('gain %s, bound %s, note %r' % (d.get('gain_us'), d.get('bound_us'), d.get('gain_note')))
 elif d is not None:
     fail.append('fires: %r' % d['text'][:200])
 print('\n'.join(fail) if fail else 'ok')

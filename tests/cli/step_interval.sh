@@ -36,8 +36,9 @@ assert len(f) == 1, [x['id'] for x in r['recommendations']]
 t = f[0]['text']
 assert \"takes 6.0 of the median step's 10.0 ms (60%)\" in t, t
 assert 'FP+BP 3.0 ms and tail 1.0 ms' in t, t
-# its gain: the interval out of the step (a model, issue #31): 6 of 10 ms
-assert f[0]['gain_us'] == 6000 and f[0]['gain_pct'] == 60, f[0]
+# its bound: the interval out of the step (a model, issue #31; review 8
+# #10: a ceiling alone is bound_us, gain null): 6 of 10 ms
+assert f[0]['gain_us'] is None and f[0]['bound_us'] == 6000, f[0]
 assert f[0]['gain_note'].startswith('model, not a replay: the step interval (6.0 ms of the 10.0 ms median step'), f[0]
 t = [x['title'] for x in r['verdict']['findings'] if x['id'] == 'step_interval']
 assert t == ['Long step interval (data or host between steps)'], t

@@ -33,7 +33,7 @@ static const struct {
     const char *what; /* the change, as the replay makes it */
     const char *npu;  /* the same in Ascend's words; NULL: what */
     int bound;        /* its gain is an upper bound: it takes off all the
-                         time the change could (gain_is_bound, "<= X") */
+                         time the change could: bound_us, "<= X" */
 } scen[PR_WHATIF_COUNT] = {
     {"launch_bound",
      "CUDA graphs (torch.compile mode=\"reduce-overhead\"): launch calls and "
@@ -1516,6 +1516,13 @@ emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
     pr_emit_num(o, PR_K_STEP_US, base - gain, ok);
     pr_emit_num(o, PR_K_GAIN_US, gain, ok);
     pr_emit_num(o, PR_K_GAIN_PCT, pct, ok);
+    /* a replay that takes off all the time the change could is a
+       ceiling: the same figure as bound_us, the recommendations' shape,
+       and the What-if table's "<=" (review 8 #8) */
+    if (scen[s].bound)
+        pr_emit_num(o, PR_K_BOUND_US, gain, ok);
+    else
+        pr_emit_null(o, PR_K_BOUND_US, ok);
     qsort(a->ev[s], PR_WHATIF_EV, sizeof(a->ev[s][0]), cmp_ev);
     ev = pr_emit_arr(o, PR_K_EVIDENCE, ok);
     for (i = 0; i < PR_WHATIF_EV && *ok; i++) {
@@ -2487,17 +2494,16 @@ comm_host(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
                                  cJSON_Duplicate(pr_sget(a, PR_K_EVIDENCE), 1));
 }
 
-/* A recommendation's rank: replayed gains first, by gain; then the
- * upper bounds, by their value: gains that are a bound (gain_is_bound,
- * review 7 #5) and the findings no replay backs but whose change has a
- * bound (bound_us), a ceiling, not a measured gain (review 5 #6); then
+/* A recommendation's rank: gains first (a replay's or a stated model's
+ * estimate, gain_us), by gain, whether or not a bound stands beside it;
+ * twice the batch's gains after them; then the findings with a bound
+ * alone (bound_us: the most the change can save, no estimate), by their
+ * bound, a ceiling, not a measured gain (review 5 #6, review 8 #9); then
  * the rest, in their order. */
 static int
 rank_tier(const cJSON *r, double *v)
 {
     *v = pr_sget_num(r, PR_K_GAIN_US);
-    if (!isnan(*v) && cJSON_IsTrue(pr_sget(r, PR_K_GAIN_IS_BOUND)))
-        return *v > 0 ? 1 : -1;
     /* twice the batch saves time per sample, not per step, and changes
        the training's batch: after the same-batch fixes (review 6 #4) */
     if (!isnan(*v) &&
@@ -2991,6 +2997,108 @@ path_bound(const cJSON *run, const cJSON *cp, cJSON *r)
     return 1;
 }
 
+/* The device_copies replay is a ceiling (trees still copy the inputs
+ * that are neither a parameter, a buffer nor an earlier graph's output);
+ * its estimate beside it (review 8 #9), a stated model from the
+ * wrapper's own copies (copies.graph_wrapper, copy_ops.c): what trees
+ * would still copy is at most the forward graph's input copies (the
+ * batch, and any parameter the wrapper copied) and the backward's input
+ * copies beyond the forward's output clones (its saved activations are
+ * the forward's outputs, which trees do not copy: what remains is the
+ * incoming gradients), at the wrapper copies' own bandwidth, all taken
+ * as on the path; the estimate is the replay's bound less that.  Also
+ * says what the evidence's copy time is beside the text's path time.
+ * 0: out of memory; 1: done, or no estimate (no split, or it would be
+ * none). */
+static int
+copies_model(cJSON *r, const cJSON *w, const cJSON *run)
+{
+    const cJSON *g = pr_sget(pr_sget(run, PR_K_COPIES), PR_K_GRAPH_WRAPPER);
+    double steps = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_COUNT);
+    double in = pr_sget_num(g, PR_K_INPUT_BYTES),
+           out = pr_sget_num(g, PR_K_OUTPUT_BYTES),
+           bin = pr_sget_num(g, PR_K_BACKWARD_INPUT_BYTES),
+           bout = pr_sget_num(g, PR_K_BACKWARD_OUTPUT_BYTES),
+           us = pr_sget_num(g, PR_K_INPUT_US) + pr_sget_num(g, PR_K_OUTPUT_US);
+    double bound = pr_sget_num(w, PR_K_GAIN_US);
+    double step = pr_sget_num(w, PR_K_STEP_US) + bound;
+    double fin, fout, grads, kept, kept_us, est, ev = 0;
+    const cJSON *e;
+    char note[1800], text[8192], a[32], b[32], c[32], d[32];
+
+    if (!(steps > 0) || !(us > 0) || !(in > 0) || isnan(bin) || isnan(bout) ||
+        !(bound > 0) || !(step > 0))
+        return 1;
+    fin = (in - bin) / steps;
+    fout = (out - bout) / steps;
+    grads = bin / steps > fout ? bin / steps - fout : 0;
+    kept = fin + grads;
+    kept_us = kept / ((in + out) / us); /* bytes over bytes per us */
+    est = bound - kept_us;
+    if (!(est > 0))
+        return 1;
+    fmt_us(est, a, sizeof(a));
+    fmt_us(bound, b, sizeof(b));
+    fmt_us(kept_us, c, sizeof(c));
+    snprintf(note, sizeof(note),
+             "%s; estimate %s a step, a stated model: the replay's %s less "
+             "what trees would still copy, %.2f GB a step at the wrapper "
+             "copies' own %.0f GB/s (%s, all taken as on the path): the "
+             "forward graph's input copies (%.2f GB: the batch, and any "
+             "parameter the wrapper copied, so more than trees copy) and "
+             "the backward's input copies beyond the forward's output "
+             "clones (%.2f - %.2f GB: its saved activations are the "
+             "forward's outputs, which trees keep in place; the rest, %.2f "
+             "GB, the incoming gradients)",
+             pr_sget_str_or(r, PR_K_GAIN_NOTE, "replayed"), a, b, kept / 1e9,
+             (in + out) / us / 1e3, c, fin / 1e9, bin / steps / 1e9, fout / 1e9,
+             grads / 1e9);
+    cJSON_ArrayForEach(e, pr_sget(w, PR_K_EVIDENCE))
+    {
+        ev += pr_sget_num(e, PR_K_US);
+    }
+    fmt_us(ev, d, sizeof(d));
+    snprintf(text, sizeof(text),
+             "%s Trees would still copy about %.2f GB a step (the forward's "
+             "inputs, the backward's incoming gradients: %s at these "
+             "copies' bandwidth), so the estimate is %s a step, at most %s. "
+             "Of the DtoD copies' time on the path given above, the replay "
+             "takes %s a step off it (the wrapper's copies: the evidence's "
+             "figure; the rest are not the wrapper's and stay), and the "
+             "step shortens by less, as other work then sets the path.",
+             pr_sget_str_or(r, PR_K_TEXT, ""), kept / 1e9, c, a, b, d);
+    return pr_sput(r, PR_K_GAIN_NOTE, cJSON_CreateString(note)) &&
+           pr_sput(r, PR_K_TEXT, cJSON_CreateString(text)) &&
+           pr_sput(r, PR_K_GAIN_US, cJSON_CreateNumber(est)) &&
+           pr_sput(r, PR_K_GAIN_PCT, cJSON_CreateNumber(100.0 * est / step)) &&
+           pr_sput(r, PR_K_GAIN_SOURCE, cJSON_CreateString(PR_GAIN_MODEL));
+}
+
+/* A recommendation's figures from the replay w that backs it, in the one
+ * shape of a saving (docs/summary-json.md): gain_us / gain_pct, the
+ * replay's estimate of what the change saves; bound_us, the most it can
+ * save.  A scenario whose replay takes off all the time the change could
+ * (scen[].bound: device copies, dtype conversions, the overlap) gives a
+ * bound and no gain; a rule with a stated model may add its estimate
+ * later (pathrules.c's device copies).  0: out of memory. */
+static int
+put_figures(cJSON *r, const cJSON *w)
+{
+    const char *wid = pr_sget_str(w, PR_K_ID);
+    int le = scen_bound(wid);
+
+    if (le ? !no_gain(r, NULL)
+           : (!cJSON_AddNumberToObject(r, PR_K_GAIN_US,
+                                       pr_sget_num(w, PR_K_GAIN_US)) ||
+              !cJSON_AddNumberToObject(r, PR_K_GAIN_PCT,
+                                       pr_sget_num(w, PR_K_GAIN_PCT))))
+        return 0;
+    return cJSON_AddStringToObject(r, PR_K_GAIN_BASIS, gain_basis_of(wid)) &&
+           cJSON_AddStringToObject(r, PR_K_GAIN_SOURCE, PR_GAIN_REPLAY) &&
+           (!le || cJSON_AddNumberToObject(r, PR_K_BOUND_US,
+                                           pr_sget_num(w, PR_K_GAIN_US)));
+}
+
 enum pr_status
 pr_whatif_recommend(cJSON *run, struct pr_error *err)
 {
@@ -3093,20 +3201,14 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
         if (!accum_caveat(r, whatif, run) ||
             !cJSON_AddStringToObject(r, PR_K_WHAT_IF,
                                      pr_sget_str(w, PR_K_ID)) ||
-            !cJSON_AddNumberToObject(r, PR_K_GAIN_US,
-                                     pr_sget_num(w, PR_K_GAIN_US)) ||
-            !cJSON_AddNumberToObject(r, PR_K_GAIN_PCT,
-                                     pr_sget_num(w, PR_K_GAIN_PCT)) ||
-            !cJSON_AddStringToObject(r, PR_K_GAIN_BASIS,
-                                     gain_basis_of(pr_sget_str(w, PR_K_ID))) ||
-            !cJSON_AddStringToObject(r, PR_K_GAIN_SOURCE, PR_GAIN_REPLAY) ||
-            !cJSON_AddBoolToObject(r, PR_K_GAIN_IS_BOUND,
-                                   scen_bound(pr_sget_str(w, PR_K_ID))) ||
+            !put_figures(r, w) ||
             !cJSON_AddItemToObject(
                 r, PR_K_EVIDENCE,
                 cJSON_Duplicate(pr_sget(w, PR_K_EVIDENCE), 1)))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
-        if (!replay_note(r, w))
+        if (!replay_note(r, w) ||
+            (pr_sget_is(pr_sget_str(w, PR_K_ID), "device_copies") &&
+             !copies_model(r, w, run)))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
         if (pr_sget_is(id, "low_gpu_utilization") &&
             pr_sget_is(gain_basis_of(pr_sget_str(w, PR_K_ID)),
@@ -3216,40 +3318,49 @@ peer_words(const cJSON *cp, const char *bound, char *text, size_t cap)
              "shorten it (see the communication finding).");
 }
 
-/* A verdict finding's bound_us and its Saves cell (review 5 finding 6):
- * "3.5 ms" for a replayed gain, "≤ 15.4 ms" for a bound no replay
- * backs or a gain that is an upper bound (gain_is_bound, review 7 #5;
- * both ranked after the gains), null for neither. */
+/* A verdict finding's bound_us (the recommendation's, as it is) and its
+ * Saves and Of step cells (review 5 #6, review 8 #9): "3.0 ms" for a
+ * gain, "<= 7.6 ms" for a bound alone, "5.3 ms (<= 7.6 ms)" for a
+ * gain with a bound above it, null for neither (a bound of 0: none of
+ * the change's time is on the path). */
 static void
 saves_cell(cJSON *o, const cJSON *run, const cJSON *r, int *ok)
 {
     double g = pr_sget_num(r, PR_K_GAIN_US), b = pr_sget_num(r, PR_K_BOUND_US);
+    double pct = pr_sget_num(r, PR_K_GAIN_PCT);
     double step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
-    int le = !isnan(g) && cJSON_IsTrue(pr_sget(r, PR_K_GAIN_IS_BOUND));
-    char t[32], cell[96], of[32];
+    const char *x2 =
+        pr_sget_is(pr_sget_str(r, PR_K_GAIN_BASIS), PR_GAIN_PER_SAMPLES)
+            ? " at 2\xc3\x97 batch" /* twice the batch: per step's worth of
+                                        samples */
+            : "";
+    char t[32], u[32], cell[96], of[48];
 
-    if (!isnan(g) || !(b > 0))
-        b = NAN;
     pr_emit_num_or_null(o, PR_K_BOUND_US, b, ok);
-    le = le || (isnan(g) && !isnan(b));
-    if (!isnan(g) || !isnan(b)) {
+    if (!(b > 0) || (!isnan(g) && !(b > g)))
+        b = NAN; /* no bound to show beside the gain */
+    if (!isnan(g) && !isnan(b)) {
+        fmt_us(g, t, sizeof(t));
+        fmt_us(b, u, sizeof(u));
+        snprintf(cell, sizeof(cell), "%s (\xe2\x89\xa4 %s)%s", t, u, x2);
+        pr_emit_str(o, PR_K_SAVES, cell, ok);
+    } else if (!isnan(g) || !isnan(b)) {
         fmt_us(!isnan(g) ? g : b, t, sizeof(t));
-        /* twice the batch: per step's worth of samples */
-        snprintf(
-            cell, sizeof(cell), "%s%s%s", le ? "\xe2\x89\xa4 " : "", t,
-            pr_sget_is(pr_sget_str(r, PR_K_GAIN_BASIS), PR_GAIN_PER_SAMPLES)
-                ? " at 2\xc3\x97 batch"
-                : "");
+        snprintf(cell, sizeof(cell), "%s%s%s", isnan(g) ? "\xe2\x89\xa4 " : "",
+                 t, x2);
         pr_emit_str(o, PR_K_SAVES, cell, ok);
     } else {
         pr_emit_null(o, PR_K_SAVES, ok);
     }
     /* the Of step cell beside it (review 6 #8): the bound's share too */
-    if (!isnan(g) && !isnan(pr_sget_num(r, PR_K_GAIN_PCT))) {
-        snprintf(of, sizeof(of), "%s%.1f%%", le ? "\xe2\x89\xa4 " : "",
-                 pr_sget_num(r, PR_K_GAIN_PCT));
+    if (!isnan(g) && !isnan(pct) && !isnan(b) && step > 0) {
+        snprintf(of, sizeof(of), "%.1f%% (\xe2\x89\xa4 %.1f%%)", pct,
+                 100.0 * b / step);
         pr_emit_str(o, PR_K_OF_STEP, of, ok);
-    } else if (!isnan(b) && step > 0) {
+    } else if (!isnan(g) && !isnan(pct)) {
+        snprintf(of, sizeof(of), "%.1f%%", pct);
+        pr_emit_str(o, PR_K_OF_STEP, of, ok);
+    } else if (isnan(g) && !isnan(b) && step > 0) {
         snprintf(of, sizeof(of), "\xe2\x89\xa4 %.1f%%", 100.0 * b / step);
         pr_emit_str(o, PR_K_OF_STEP, of, ok);
     } else {
@@ -3488,10 +3599,18 @@ unclaimed_replay(const cJSON *run, const cJSON *cp, char *text, size_t cap)
 
     cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS))
     {
+        /* a finding's share: its gain's, or a replayed bound's (its
+           what_if row's) */
+        double p = pr_sget_num(r, PR_K_GAIN_PCT);
+
+        if (isnan(p) && pr_sget_str(r, PR_K_WHAT_IF) != NULL)
+            p = pr_sget_num(whatif_of(pr_sget(cp, PR_K_WHAT_IF),
+                                      pr_sget_str(r, PR_K_WHAT_IF)),
+                            PR_K_GAIN_PCT);
         if (shown++ == VERDICT_FINDINGS)
             break;
-        if (pr_sget_num(r, PR_K_GAIN_PCT) < least)
-            least = pr_sget_num(r, PR_K_GAIN_PCT);
+        if (p < least)
+            least = p;
     }
     if (!isfinite(least))
         return; /* no finding with a gain to compare with */
@@ -3589,11 +3708,108 @@ warmup_words(const cJSON *run, char *mean, size_t cap)
              w);
 }
 
+/* The verdict's rows (arr): the run's recommendations in their order,
+ * at most VERDICT_FINDINGS, each read from its recommendation alone
+ * (its figures, Saves cell and evidence), so that a gain set after the
+ * verdict (stages.c's pipeline model) is shown by making the rows again
+ * (pr_whatif_verdict_rows).  Returns the rows made. */
+static int
+put_rows(cJSON *arr, const cJSON *run, int *okp)
+{
+    const cJSON *r;
+    int rank = 0, ok = *okp;
+    int host_only = cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY));
+
+    cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS))
+    {
+        cJSON *o;
+        char ev[400];
+
+        if (!ok || rank == VERDICT_FINDINGS)
+            break;
+        o = pr_emit_obj(arr, NULL, &ok);
+        pr_emit_num(o, PR_K_RANK, ++rank, &ok);
+        pr_emit_str(o, PR_K_ID, pr_sget_str_or(r, PR_K_ID, ""), &ok);
+        pr_emit_str(o, PR_K_TITLE, finding_title_of(r), &ok);
+        pr_emit_num_or_null(o, PR_K_GAIN_US, pr_sget_num(r, PR_K_GAIN_US), &ok);
+        pr_emit_num_or_null(o, PR_K_GAIN_PCT, pr_sget_num(r, PR_K_GAIN_PCT),
+                            &ok);
+        if (pr_sget_str(r, PR_K_GAIN_BASIS) != NULL)
+            pr_emit_str(o, PR_K_GAIN_BASIS, pr_sget_str(r, PR_K_GAIN_BASIS),
+                        &ok);
+        else
+            pr_emit_null(o, PR_K_GAIN_BASIS, &ok);
+        if (pr_sget_str(r, PR_K_GAIN_SOURCE) != NULL)
+            pr_emit_str(o, PR_K_GAIN_SOURCE, pr_sget_str(r, PR_K_GAIN_SOURCE),
+                        &ok);
+        else
+            pr_emit_null(o, PR_K_GAIN_SOURCE, &ok);
+        saves_cell(o, run, r, &ok);
+        /* host_sync's evidence is the time the host sat blocked in its
+           syncs, beside the path (the device's work is on it meanwhile):
+           said so, never read as path time (review-2 finding 12: "on the
+           critical path: aten::copy_ 137.9 ms" on a 90 us sync wait) */
+        evidence_text(
+            pr_sget(r, PR_K_EVIDENCE),
+            pr_sget_is(pr_sget_str(r, PR_K_ID), "host_sync")
+                ? " (the host's time blocked in syncs, beside the "
+                  "path)"
+            /* a model's gain: its evidence is the work it rests
+               on, the model is its finding's (gain_note; review
+               8 #4) */
+            : pr_sget_is(pr_sget_str(r, PR_K_GAIN_SOURCE), PR_GAIN_MODEL) &&
+                    !isnan(pr_sget_num(r, PR_K_GAIN_US))
+                ? " (a stated model's estimate: its finding "
+                  "names the model)"
+                : NULL, /* a bound: its Saves cell (saves_cell) */
+            ev, sizeof(ev));
+        if (ev[0] == '\0' && pr_sget_str(r, PR_K_GAIN_NOTE) != NULL) {
+            /* why no gain, as a sentence ("Not claimed: ...") */
+            snprintf(ev, sizeof(ev), "%s", pr_sget_str(r, PR_K_GAIN_NOTE));
+            if (ev[0] >= 'a' && ev[0] <= 'z')
+                ev[0] = (char)(ev[0] - 'a' + 'A');
+        }
+        pr_emit_str(o, PR_K_EVIDENCE, ev, &ok);
+        /* where the report holds its advice and its path (sec_verdict.c) */
+        pr_emit_str(o, PR_K_HREF_FINDING, "#recommendations", &ok);
+        pr_emit_str(o, PR_K_HREF_EVIDENCE,
+                    host_only ? "#recommendations" : "#critical-path", &ok);
+    }
+    *okp = ok;
+    return rank;
+}
+
+/* After a recommendation's gain changed (stages.c): the run's
+ * recommendations ranked again and the verdict's rows made again from
+ * them.  PR_E_NOMEM. */
+enum pr_status
+pr_whatif_verdict_rows(cJSON *run, struct pr_error *err)
+{
+    cJSON *recs = cJSON_GetObjectItemCaseSensitive(run, PR_K_RECOMMENDATIONS);
+    cJSON *v = cJSON_GetObjectItemCaseSensitive(run, PR_K_VERDICT), *arr;
+    int ok = 1;
+
+    if (cJSON_IsArray(recs) && rank(recs, err) != PR_OK)
+        return PR_E_NOMEM;
+    if (!cJSON_IsObject(v) || !cJSON_IsArray(pr_sget(v, PR_K_FINDINGS)))
+        return PR_OK;
+    arr = cJSON_CreateArray();
+    if (arr == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
+    put_rows(arr, run, &ok);
+    if (!ok || !cJSON_ReplaceItemInObjectCaseSensitive(v, PR_K_FINDINGS, arr)) {
+        if (ok)
+            cJSON_Delete(arr);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
+    }
+    return PR_OK;
+}
+
 enum pr_status
 pr_whatif_verdict(cJSON *run, const char *underused, struct pr_error *err)
 {
     const cJSON *cp = pr_sget(run, PR_K_CRITICAL_PATH);
-    const cJSON *steps = pr_sget(cp, PR_K_STEPS), *s, *r;
+    const cJSON *steps = pr_sget(cp, PR_K_STEPS), *s;
     const char *bound = pr_sget_str(cp, PR_K_BOUND);
     int host_only = cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY));
     cJSON *v = cJSON_CreateObject(), *arr;
@@ -3720,58 +3936,7 @@ pr_whatif_verdict(cJSON *run, const char *underused, struct pr_error *err)
     pr_emit_num(v, PR_K_STEPS, (double)n, &ok);
     pr_emit_str(v, PR_K_TEXT, text, &ok);
     arr = pr_emit_arr(v, PR_K_FINDINGS, &ok);
-    cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS))
-    {
-        cJSON *o;
-        char ev[400];
-
-        if (!ok || rank == VERDICT_FINDINGS)
-            break;
-        o = pr_emit_obj(arr, NULL, &ok);
-        pr_emit_num(o, PR_K_RANK, ++rank, &ok);
-        pr_emit_str(o, PR_K_ID, pr_sget_str_or(r, PR_K_ID, ""), &ok);
-        pr_emit_str(o, PR_K_TITLE, finding_title_of(r), &ok);
-        pr_emit_num_or_null(o, PR_K_GAIN_US, pr_sget_num(r, PR_K_GAIN_US), &ok);
-        pr_emit_num_or_null(o, PR_K_GAIN_PCT, pr_sget_num(r, PR_K_GAIN_PCT),
-                            &ok);
-        if (pr_sget_str(r, PR_K_GAIN_BASIS) != NULL)
-            pr_emit_str(o, PR_K_GAIN_BASIS, pr_sget_str(r, PR_K_GAIN_BASIS),
-                        &ok);
-        else
-            pr_emit_null(o, PR_K_GAIN_BASIS, &ok);
-        if (pr_sget_str(r, PR_K_GAIN_SOURCE) != NULL)
-            pr_emit_str(o, PR_K_GAIN_SOURCE, pr_sget_str(r, PR_K_GAIN_SOURCE),
-                        &ok);
-        else
-            pr_emit_null(o, PR_K_GAIN_SOURCE, &ok);
-        if (!isnan(pr_sget_num(r, PR_K_GAIN_US)))
-            pr_emit_bool(o, PR_K_GAIN_IS_BOUND,
-                         cJSON_IsTrue(pr_sget(r, PR_K_GAIN_IS_BOUND)), &ok);
-        else
-            pr_emit_null(o, PR_K_GAIN_IS_BOUND, &ok);
-        saves_cell(o, run, r, &ok);
-        /* host_sync's evidence is the time the host sat blocked in its
-           syncs, beside the path (the device's work is on it meanwhile):
-           said so, never read as path time (review-2 finding 12: "on the
-           critical path: aten::copy_ 137.9 ms" on a 90 us sync wait) */
-        evidence_text(pr_sget(r, PR_K_EVIDENCE),
-                      pr_sget_is(pr_sget_str(r, PR_K_ID), "host_sync")
-                          ? " (the host's time blocked in syncs, beside the "
-                            "path)"
-                          : NULL, /* a bound: its Saves cell (saves_cell) */
-                      ev, sizeof(ev));
-        if (ev[0] == '\0' && pr_sget_str(r, PR_K_GAIN_NOTE) != NULL) {
-            /* why no gain, as a sentence ("Not claimed: ...") */
-            snprintf(ev, sizeof(ev), "%s", pr_sget_str(r, PR_K_GAIN_NOTE));
-            if (ev[0] >= 'a' && ev[0] <= 'z')
-                ev[0] = (char)(ev[0] - 'a' + 'A');
-        }
-        pr_emit_str(o, PR_K_EVIDENCE, ev, &ok);
-        /* where the report holds its advice and its path (sec_verdict.c) */
-        pr_emit_str(o, PR_K_HREF_FINDING, "#recommendations", &ok);
-        pr_emit_str(o, PR_K_HREF_EVIDENCE,
-                    host_only ? "#recommendations" : "#critical-path", &ok);
-    }
+    rank = put_rows(arr, run, &ok);
     if (rank == 0) {
         /* "No finding" must not stand beside a replay that saves 1% or
            more (review finding 1): say which, and that no rule's advice

@@ -12,6 +12,7 @@
 #include "profreport/schema.h"
 #include "profreport/sget.h"
 #include "profreport/stages.h"
+#include "profreport/whatif.h"
 
 #include "../internal.h"
 
@@ -458,103 +459,10 @@ stage_rec(cJSON *run)
     return NULL;
 }
 
-/* The verdict's row of recommendation id in run; NULL none. */
-static cJSON *
-find_row(cJSON *run, const char *id)
-{
-    cJSON *f;
-
-    cJSON_ArrayForEach(f, pr_sget(pr_sget(run, PR_K_VERDICT), PR_K_FINDINGS))
-    {
-        if (pr_sget_is(pr_sget_str(f, PR_K_ID), id))
-            return f;
-    }
-    return NULL;
-}
-
-/* The verdict's row of recommendation id in run: its gain, Saves and Of
- * step cells and, as its evidence, the model (whatif.c writes the rows
- * before the job's stages are known). */
-static void
-put_verdict(cJSON *run, const char *id, double gain, double pct,
-            const char *note, int *ok)
-{
-    cJSON *f;
-    char cell[64];
-
-    cJSON_ArrayForEach(f, pr_sget(pr_sget(run, PR_K_VERDICT), PR_K_FINDINGS))
-    {
-        if (!pr_sget_is(pr_sget_str(f, PR_K_ID), id))
-            continue;
-        put(f, PR_K_GAIN_US, cJSON_CreateNumber(gain), ok);
-        put(f, PR_K_GAIN_PCT, cJSON_CreateNumber(pct), ok);
-        put(f, PR_K_GAIN_BASIS, cJSON_CreateString(PR_GAIN_PER_STEP), ok);
-        put(f, PR_K_GAIN_SOURCE, cJSON_CreateString(PR_GAIN_MODEL), ok);
-        put(f, PR_K_BOUND_US, cJSON_CreateNull(), ok);
-        snprintf(cell, sizeof(cell), "%.1f ms", gain / 1000.0);
-        put(f, PR_K_SAVES, cJSON_CreateString(cell), ok);
-        snprintf(cell, sizeof(cell), "%.1f%%", pct);
-        put(f, PR_K_OF_STEP, cJSON_CreateString(cell), ok);
-        put(f, PR_K_EVIDENCE, cJSON_CreateString(note), ok);
-        if (*ok && !pr_schema_order(f, PR_SO_RUNS_VERDICT_FINDINGS))
-            *ok = 0;
-    }
-}
-
-/* Move item `it` of arr (a recommendation or a verdict row with gain g)
- * before the first item that ranks below it, as whatif.c ranks them:
- * replayed or modelled gains first, largest first; twice the batch's and
- * the ones without a gain after. */
-static void
-rerank(cJSON *arr, cJSON *it, double g)
-{
-    cJSON *x;
-
-    cJSON_ArrayForEach(x, arr)
-    {
-        double v = pr_sget_num(x, PR_K_GAIN_US);
-
-        if (x == it)
-            return; /* nothing above it ranks lower */
-        if (isnan(v) || v < g ||
-            pr_sget_is(pr_sget_str(x, PR_K_ID), "low_gpu_utilization"))
-            break;
-    }
-    if (x == NULL)
-        return;
-    cJSON_DetachItemViaPointer(arr, it);
-    if (x == arr->child) { /* cJSON_InsertItemInArray would do the same */
-        it->next = x;
-        it->prev = x->prev;
-        x->prev = it;
-        arr->child = it;
-    } else {
-        it->prev = x->prev;
-        it->next = x;
-        x->prev->next = it;
-        x->prev = it;
-    }
-}
-
-/* The verdict's rows numbered again after a move. */
-static void
-renumber(cJSON *findings)
-{
-    cJSON *f;
-    double n = 0;
-
-    cJSON_ArrayForEach(f, findings)
-    {
-        cJSON *k = cJSON_GetObjectItemCaseSensitive(f, PR_K_RANK);
-
-        if (cJSON_IsNumber(k))
-            cJSON_SetNumberValue(k, ++n);
-    }
-}
-
 /* Each rank's stage finding gets the balance's gain, against its median
  * step (the step its finding's text names), and its place among the
- * run's findings by that gain. */
+ * run's findings by that gain (whatif.c ranks them and makes the
+ * verdict's rows from them). */
 static void
 put_gains(const struct ctx *c, const struct balance *b, int *ok)
 {
@@ -562,7 +470,8 @@ put_gains(const struct ctx *c, const struct balance *b, int *ok)
     size_t i;
 
     for (i = 0; i < c->n && *ok; i++) {
-        cJSON *run = c->rk[i].run, *r = stage_rec(run), *f;
+        cJSON *run = c->rk[i].run, *r = stage_rec(run);
+        struct pr_error e;
         double step =
             pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEDIAN_US);
         double pct = 100.0 * b->gain_us / step;
@@ -589,19 +498,10 @@ put_gains(const struct ctx *c, const struct balance *b, int *ok)
         put(r, PR_K_GAIN_SOURCE, cJSON_CreateString(PR_GAIN_MODEL), ok);
         if (*ok && !pr_schema_order(r, PR_SO_RUNS_RECOMMENDATIONS))
             *ok = 0;
-        note[0] = (char)(note[0] - 'a' + 'A');
-        put_verdict(run, pr_sget_str(r, PR_K_ID), b->gain_us, pct, note, ok);
-        rerank(cJSON_GetObjectItemCaseSensitive(run, PR_K_RECOMMENDATIONS), r,
-               b->gain_us);
-        f = find_row(run, pr_sget_str(r, PR_K_ID));
-        if (f != NULL) {
-            cJSON *rows = cJSON_GetObjectItemCaseSensitive(
-                cJSON_GetObjectItemCaseSensitive(run, PR_K_VERDICT),
-                PR_K_FINDINGS);
-
-            rerank(rows, f, b->gain_us);
-            renumber(rows);
-        }
+        /* the verdict reads the recommendation: ranked again, its rows
+           made again (whatif.c), no cell of its own here */
+        if (*ok && pr_whatif_verdict_rows(run, &e) != PR_OK)
+            *ok = 0;
     }
 }
 

@@ -67,6 +67,10 @@ struct sweep {
        copies after them in the same call */
     double launches;
     struct tally before, after;
+    /* the same of the backward's calls (CompiledFunctionBackward): what
+       CUDA-graph trees would still copy is read from the split (the
+       backward's inputs that are not the forward's outputs, whatif.c) */
+    struct tally bwd_before, bwd_after;
 };
 
 /* A device-to-device copy: CUPTI's "Memcpy DtoD (Device -> Device)",
@@ -215,20 +219,31 @@ static void
 wrapper(struct sweep *s, struct thr *h, const struct pr_event *call,
         const struct pr_event *copy, int64_t bytes)
 {
-    if (h == NULL || open_cf(s->t, h) == NO_CF)
+    uint32_t cf = h == NULL ? NO_CF : open_cf(s->t, h);
+    int bwd;
+
+    if (cf == NO_CF)
         return;
+    bwd = strcmp(pr_trace_str(s->t, s->t->events[cf].name),
+                 "CompiledFunctionBackward") == 0;
     if (graph_launch(s->t, call)) {
         if (copy != NULL)
             return; /* the graph's own copy: its launch is counted once */
         s->launches += 1;
-        if (!h->launched)
+        if (!h->launched) {
             tally_add(&s->before, h->pending.n, h->pending.bytes,
                       h->pending.ns);
+            if (bwd)
+                tally_add(&s->bwd_before, h->pending.n, h->pending.bytes,
+                          h->pending.ns);
+        }
         h->launched = 1;
         memset(&h->pending, 0, sizeof(h->pending));
     } else if (copy != NULL) {
         tally_add(h->launched ? &s->after : &h->pending, 1, (double)bytes,
                   copy->dur_ns);
+        if (bwd && h->launched)
+            tally_add(&s->bwd_after, 1, (double)bytes, copy->dur_ns);
     }
 }
 
@@ -319,6 +334,8 @@ emit(const struct sweep *s, cJSON *copies)
         pr_emit_num(w, PR_K_OUTPUT_COPIES, s->after.n, &ok);
         pr_emit_num(w, PR_K_OUTPUT_BYTES, s->after.bytes, &ok);
         pr_emit_num(w, PR_K_OUTPUT_US, (double)s->after.ns / 1000.0, &ok);
+        pr_emit_num(w, PR_K_BACKWARD_INPUT_BYTES, s->bwd_before.bytes, &ok);
+        pr_emit_num(w, PR_K_BACKWARD_OUTPUT_BYTES, s->bwd_after.bytes, &ok);
     }
     return ok;
 }
