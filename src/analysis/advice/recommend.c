@@ -2260,6 +2260,25 @@ pr_recommend_demote(cJSON *run, struct pr_notes *notes, const char **moved)
         const char *note = pr_sget_str(r, PR_K_GAIN_NOTE), *kind, *why;
 
         next = r->next;
+        if (pr_sget_is(pr_sget_str(r, PR_K_ID), "low_block_dim") &&
+            isnan(pr_sget_num(r, PR_K_GAIN_US)) &&
+            isnan(pr_sget_num(r, PR_K_BOUND_US)) &&
+            pr_sget_len(
+                pr_sget(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_STEPS)) == 0) {
+            /* operator statistics with no step (review 8 #4: MindSpore
+               fixtures rank1, 0.37 of 0.46 ms of AI Core time): nothing
+               to weigh it against, no gain nor bound, so no ranked
+               finding; the observation stands in Data quality */
+            snprintf(text, sizeof(text),
+                     "%s Not a recommendation: the export holds no step "
+                     "(operator statistics only), so neither this time's "
+                     "share of a step nor what a change would save is "
+                     "known.",
+                     pr_sget_str_or(r, PR_K_TEXT, ""));
+            pr_notes_row(notes, "low_block_dim", 1, text);
+            cJSON_Delete(cJSON_DetachItemViaPointer(recs, r));
+            continue;
+        }
         if (!pr_sget_is(pr_sget_str(r, PR_K_ID), "low_gpu_utilization") ||
             !isnan(pr_sget_num(r, PR_K_GAIN_US)) || note == NULL)
             continue;
