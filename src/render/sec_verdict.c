@@ -32,10 +32,11 @@ const struct pr_col pr_fig_cols_findings[] = {
      "The most the change can save, where known", 0},
     {"gain_pct", PR_K_GAIN_PCT, "Gain % / step", PR_FMT_PCT, 0.6,
      "The replayed gain's share of the step (empty for a bound)", 0},
-    {"of_step", PR_K_OF_STEP, "Of step", PR_FMT_FIGURE, 0.6,
-     "The saving's share of the mean step; \xe2\x89\xa4 for a bound",
+    {"of_step", PR_K_OF_STEP, "Of step", PR_FMT_FIGURE, 0.75,
+     "The saving's share of the mean step; \xe2\x89\xa4 for a bound alone; "
+     "from the estimate's share to the bound's for both",
      PR_COL_BOTH},
-    {"evidence", PR_K_EVIDENCE, "Evidence", PR_FMT_WRAP, 2.2,
+    {"evidence", PR_K_EVIDENCE, "Evidence", PR_FMT_WRAP, 2.05,
      "The nodes of the critical path the change shortens most and what it "
      "takes off each per step (the path itself in Critical path below); "
      "for a finding whose calls lie beside the path (a host blocked in "
@@ -152,8 +153,10 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                      count_source(fs, PR_GAIN_MODEL) > 0
                  ? "Gains are estimates from a stated model, not a replay "
                    "of the step's graph (the export holds no tasks to "
-                   "replay, or the change is not a graph edit): each "
-                   "finding's evidence names its model and inputs."
+                   "replay, the core count is unknown, or the change is "
+                   "not a graph edit): each finding's evidence names its "
+                   "model, or the work it rests on and its finding the "
+                   "model."
              : cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY))
                  ? "Gains are predictions: the host's path replayed with the "
                    "change applied (a CPU-only run has no Critical path part; "

@@ -3491,7 +3491,9 @@ saves_cell(cJSON *o, const cJSON *run, const cJSON *r, int *ok)
     }
     /* the Of step cell beside it (review 6 #8): the bound's share too */
     if (!isnan(g) && !isnan(pct) && !isnan(b) && step > 0) {
-        snprintf(of, sizeof(of), "%.1f%% (\xe2\x89\xa4 %.1f%%)", pct,
+        /* "5.2-6.1%" (an en dash): the estimate's share to the bound's (the
+           PDF's narrow cell) */
+        snprintf(of, sizeof(of), "%.1f\xe2\x80\x93%.1f%%", pct,
                  100.0 * b / step);
         pr_emit_str(o, PR_K_OF_STEP, of, ok);
     } else if (!isnan(g) && !isnan(pct)) {
