@@ -3936,9 +3936,8 @@ pr_whatif_verdict_rows(cJSON *run, struct pr_error *err)
     if (arr == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
     put_rows(arr, run, &ok);
-    if (!ok || !cJSON_ReplaceItemInObjectCaseSensitive(v, PR_K_FINDINGS, arr)) {
-        if (ok)
-            cJSON_Delete(arr);
+    if (!ok || !pr_sput(v, PR_K_FINDINGS, arr)) {
+        cJSON_Delete(arr);
         return pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
     }
     return PR_OK;
