@@ -3447,12 +3447,18 @@ peer_words(const cJSON *cp, const char *bound, char *text, size_t cap)
     if (pr_sget_str(cp, PR_K_PEER_WAIT_NOTE) == NULL || bound == NULL ||
         strcmp(bound, "communication") != 0 || len >= cap)
         return;
+    double rank = pr_sget_num(cp, PR_K_PEER_WAIT_RANK);
+    char who[64] = "that rank";
+
+    if (!isnan(rank) && rank >= 0) /* HCCL's dst rank (critpath.c) */
+        snprintf(who, sizeof(who), "rank %.0f, the one it waits for", rank);
     snprintf(text + len, cap - len,
              " Its collectives spend most of their time in HCCL's Notify "
-             "Wait for another rank: that rank (a slower one, or its data "
-             "loader), not this rank's work, sets the step, so "
+             "Wait for another rank: %s (a slower step there, or its "
+             "data loader), not this rank's work, sets the step, so "
              "work saved on this rank before those collectives does not "
-             "shorten it (see the communication finding).");
+             "shorten it (see the communication finding).",
+             who);
 }
 
 /* A verdict finding's bound_us (the recommendation's, as it is) and its
