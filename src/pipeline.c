@@ -1579,19 +1579,6 @@ brief_time(double us, char *buf, size_t cap)
 }
 
 /* A finding's gain as the terminal says it. */
-/* A gain or a bound as the terminal's finding line says it: "7.6 ms",
- * "850 us", "1.23 s". */
-static void
-brief_ms(double us, char *buf, size_t cap)
-{
-    if (us >= 1e6)
-        snprintf(buf, cap, "%.2f s", us / 1e6);
-    else if (us >= 1000)
-        snprintf(buf, cap, "%.1f ms", us / 1000);
-    else
-        snprintf(buf, cap, "%.0f us", us);
-}
-
 static void
 brief_gain(const cJSON *fd, char *buf, size_t cap)
 {
@@ -1602,7 +1589,7 @@ brief_gain(const cJSON *fd, char *buf, size_t cap)
 
     if (isnan(us) && b > 0) {
         /* a bound alone: a ceiling, ranked after the gains */
-        brief_ms(b, t, sizeof(t));
+        brief_time(b, t, sizeof(t));
         snprintf(buf, cap, "at most %s per step (an upper bound, no estimate)",
                  t);
     } else if (isnan(us)) {
@@ -1613,8 +1600,8 @@ brief_gain(const cJSON *fd, char *buf, size_t cap)
            step (4.3%; at most 7.6 ms)" */
         char u[32];
 
-        brief_ms(us, t, sizeof(t));
-        brief_ms(b, u, sizeof(u));
+        brief_time(us, t, sizeof(t));
+        brief_time(b, u, sizeof(u));
         snprintf(buf, cap, "saves %s per step (%.1f%%; at most %s)", t, pct, u);
     } else if (pr_sget_is(pr_sget_str(fd, PR_K_ID), "cold_step")) {
         /* first-use costs: paid once, not saved on every step */
