@@ -48,7 +48,7 @@ const struct pr_col pr_fig_cols_critical_path[] = {
      PR_COL_REPORT},
     /* in a report only where a step has some (HCCL's peer waits) */
     {"peer_wait", CP_(PR_K_PEER_WAIT), "Other rank", PR_FMT_US, 0.8,
-     "Waiting for another rank: the step up to where the path enters from "
+     "Set by another rank: the step up to where the path enters from "
      "a peer, at a collective that ended when the peer's notify came; the "
      "work before it on this rank is off the path",
      PR_COL_REPORT},
@@ -99,7 +99,7 @@ static const struct pr_col ms_cols[] = {
      "during them; the rest of an aclop call is a launch",
      PR_COL_BOTH},
     {"peer_wait", CP_(PR_K_PEER_WAIT), "Other rank, ms", PR_FMT_FIGURE, 0.85,
-     "Waiting for another rank: the step up to where the path enters from "
+     "Set by another rank: the step up to where the path enters from "
      "a peer, at a collective that ended when the peer's notify came; the "
      "work before it on this rank is off the path",
      PR_COL_BOTH},
@@ -110,7 +110,7 @@ static const char *const hide_loader[] = {"loader", NULL};
 
 static const struct pr_col top_cols[] = {
     {"name", PR_K_NAME, "On the path", PR_FMT_NAME, 3.0, NULL, PR_COL_BOTH},
-    /* wrapped: "Waiting for another rank" (the PDF cut it) */
+    /* wrapped: "Set by another rank" (the PDF cut it) */
     {"kind", PR_K_KIND, "Kind", PR_FMT_WRAP, 0.9, NULL, PR_COL_BOTH},
     {"us", PR_K_US, "Time", PR_FMT_US, 0.8, NULL, PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},

@@ -32,7 +32,7 @@ const struct pr_category pr_keys_critical_path[PR_N_CRITICAL_PATH] = {
        some (CANN, HCCL only) */
     {PR_K_OP_COMPILE, "Operator compilation", 0x882255},
     /* Paul Tol's indigo: apart from communication's vermillion */
-    {PR_K_PEER_WAIT, "Waiting for another rank", 0x332288},
+    {PR_K_PEER_WAIT, "Set by another rank", 0x332288},
 };
 
 const struct pr_category pr_keys_overlap[PR_N_OVERLAP] = {

@@ -1903,29 +1903,29 @@ compile_gain(cJSON *r, const cJSON *w, const cJSON *cp, const cJSON *run)
            ms into the step, inside the 45.5-124.6 ms allReduce) */
         fmt_us(top_us, c, sizeof(c));
         fmt_us(path, a, sizeof(a));
-        snprintf(
-            where, sizeof(where),
-            " The step's critical path does not run through these "
-            "calls on this rank: it holds %s, and %s takes %s of its "
-            "%s a step "
-            "(%.0f%%); the calls run on the host beside it%s, so "
-            "binary kernels would not shorten this rank's step as "
-            "traced.",
-            /* host work after a collective a peer set (review 8
-               #3): what the path holds is not every call */
-            pr_sget_num(kinds, PR_K_LAUNCH) + pr_sget_num(kinds, PR_K_HOST_OP) >
-                    0
-                ? "none of them"
-                : "no launches, host operators or compilation",
-            /* the path's words for the kind, not its key (review
-               8 #3's peer_wait) */
-            strcmp(top, PR_K_PEER_WAIT) == 0 ? "waiting for another rank" : top,
-            c, a, 100.0 * top_us / path,
-            strcmp(top, PR_K_COMMUNICATION) == 0
-                ? ", hidden behind the collectives"
-            : strcmp(top, PR_K_PEER_WAIT) == 0
-                ? ", in the time the other rank sets"
-                : "");
+        snprintf(where, sizeof(where),
+                 " The step's critical path does not run through these "
+                 "calls on this rank: it holds %s, and %s takes %s of its "
+                 "%s a step "
+                 "(%.0f%%); the calls run on the host beside it%s, so "
+                 "binary kernels would not shorten this rank's step as "
+                 "traced.",
+                 /* host work after a collective a peer set (review 8
+                    #3): what the path holds is not every call */
+                 pr_sget_num(kinds, PR_K_LAUNCH) +
+                             pr_sget_num(kinds, PR_K_HOST_OP) >
+                         0
+                     ? "none of them"
+                     : "no launches, host operators or compilation",
+                 /* the path's words for the kind, not its key (review
+                    8 #3's peer_wait) */
+                 strcmp(top, PR_K_PEER_WAIT) == 0 ? "set by another rank" : top,
+                 c, a, 100.0 * top_us / path,
+                 strcmp(top, PR_K_COMMUNICATION) == 0
+                     ? ", hidden behind the collectives"
+                 : strcmp(top, PR_K_PEER_WAIT) == 0
+                     ? ", in the time the other rank sets"
+                     : "");
     }
     if (where[0] != '\0') {
         snprintf(text, sizeof(text), "%s%s", pr_sget_str_or(r, PR_K_TEXT, ""),
@@ -2258,9 +2258,11 @@ comm_evidence(const cJSON *cp)
     cJSON *ev = cJSON_CreateArray(), *x;
     const cJSON *st, *e;
     double steps = 0;
+    const char *longest = pr_sget_str(cp, PR_K_PEER_WAIT_LONGEST);
 
     if (ev == NULL)
         return NULL;
+
     cJSON_ArrayForEach(st, pr_sget(cp, PR_K_STEPS))
     {
         if (pr_sget_str(st, PR_K_BOUND) == NULL)
@@ -2297,6 +2299,29 @@ comm_evidence(const cJSON *cp)
         cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(x, PR_K_US),
                              pr_sget_num(x, PR_K_US) / steps);
     }
+    /* where the collectives wait for another rank, the longest wait too:
+       the path enters from the peer after it, so the parts hold only the
+       collectives' time outside their waits (text_level1's evidence read
+       "hcom_allReduce__586_3_1 188 us" beside a bound of 100.8 ms) */
+    if (longest != NULL) {
+        double w = pr_sget_num(cp, PR_K_PEER_WAIT_LONGEST_US);
+
+        cJSON_ArrayForEach(x, ev)
+        {
+            if (pr_sget_is(pr_sget_str(x, PR_K_NAME), longest))
+                break;
+        }
+        if (x != NULL)
+            cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(x, PR_K_US),
+                                 pr_sget_num(x, PR_K_US) + w);
+        else if ((x = cJSON_CreateObject()) == NULL ||
+                 !cJSON_AddItemToArray(ev, x) ||
+                 cJSON_AddStringToObject(x, PR_K_NAME, longest) == NULL ||
+                 cJSON_AddNumberToObject(x, PR_K_US, w) == NULL) {
+            cJSON_Delete(ev);
+            return NULL;
+        }
+    }
     return sort_evidence(ev);
 }
 
@@ -2311,6 +2336,39 @@ comm_evidence(const cJSON *cp)
  * not in this trace).  No gain is claimed; the bound is the wait.  The
  * op_compile finding, when it has no gain here, is folded in after
  * (fold_compile).  0: out of memory. */
+/* The next-latest rank this one waits for (runs[].late_peer.waits, the
+ * longest collective's): with the late rank alone on time it still
+ * waits that long (review 9 #1: msprof_cann6 rank0 waits 32.75 ms for
+ * rank 2 and 29.64 ms for rank 3).  Waits under 1 ms are left out.
+ * Returns the new length of text. */
+static size_t
+next_peer(const cJSON *run, char *text, size_t cap, size_t len)
+{
+    const cJSON *lp = pr_sget(run, PR_K_LATE_PEER), *w;
+    double late = pr_sget_num(lp, PR_K_RANK), first = NAN, nw = 0, nr = -1;
+
+    cJSON_ArrayForEach(w, pr_sget(lp, PR_K_WAITS))
+    {
+        double rk = pr_sget_num(w, PR_K_RANK), v = pr_sget_num(w, PR_K_WAIT_US);
+
+        if (rk == late)
+            first = v;
+        else if (v > nw) {
+            nw = v;
+            nr = rk;
+        }
+    }
+    if (isnan(first) || !(nw >= 1000.0))
+        return len;
+    return pr_append(
+        text, cap, len,
+        " It waits for rank %.0f too, %.2f ms in %s (rank %.0f: %.2f ms): "
+        "with rank %.0f alone on time this rank saves about %.2f ms there; "
+        "the finding's bound counts every rank it waits for on time.",
+        nr, nw / 1e3, pr_sget_str_or(lp, PR_K_NAME, "?"), late, first / 1e3,
+        late, (first - nw) / 1e3);
+}
+
 static int
 comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
 {
@@ -2324,8 +2382,10 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
         w = whatif_of(whatif, "gradient_accumulation");
     if (!pr_producer_comm_peer(run, wait / 1000.0, base, sizeof(base)))
         snprintf(base, sizeof(base), "%s", pr_sget_str_or(r, PR_K_TEXT, ""));
-    len = pr_append(text, sizeof(text), 0, "%s %s",
-                    pr_sget_str(cp, PR_K_PEER_WAIT_NOTE), base);
+    len = pr_append(text, sizeof(text), 0, "%s",
+                    pr_sget_str(cp, PR_K_PEER_WAIT_NOTE));
+    len = next_peer(run, text, sizeof(text), len);
+    len = pr_append(text, sizeof(text), len, " %s", base);
     if (!isnan(rest)) {
         fmt_us(rest, x, sizeof(x));
         fmt_us(rest + wait, c, sizeof(c));
@@ -2333,9 +2393,9 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
         len = pr_append(
             text, sizeof(text), len,
             " Once the late rank arrives on time, the levers on the "
-            "collectives themselves save at most %s a step on this rank, "
-            "the collectives' time outside that wait on %s (%s, %s of it "
-            "waiting): %s. Gradient accumulation and a "
+            "collectives themselves save at most %s a step on this rank: "
+            "the collectives' own time outside that wait (%s, %s of it "
+            "waiting), %s: %s. Gradient accumulation and a "
             "larger batch, changes every rank makes, are not replayed on "
             "such a step: spread over twice the samples, the late rank's "
             "wait would look halved, which holds only if its lateness does "
@@ -2344,20 +2404,20 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
             "micro-batches saves at most half of the %s per step's worth of "
             "samples (the collectives run once for both) and changes the "
             "effective batch.",
-            x,
+            x, c, h,
             isnan(pr_sget_num(cp, PR_K_PEER_CHAIN_COMM_US))
-                ? "its critical path"
-                : "the chain its path takes once that rank is on time (the "
-                  "collectives before the one it waits in too)",
-            c, h, pr_producer_comm_levers(run), x);
+                ? "on its critical path"
+                : "on the chain its path takes once that rank is on time, "
+                  "the collectives before the one it waits in included",
+            pr_producer_comm_levers(run), x);
     }
     (void)len;
     return put_text(r, text) &&
            no_gain(r, "none on this rank: its collectives wait for another "
                       "rank (HCCL's Notify Wait), and no change on this rank "
                       "moves that rank's arrival (see the text); their wait "
-                      "on the path, the bound, is the most that rank's "
-                      "arriving on time would save this one") &&
+                      "on the path, the bound, is the most every rank it "
+                      "waits for arriving on time would save this one") &&
            (!(wait > 0) ||
             cJSON_AddNumberToObject(r, PR_K_BOUND_US, wait) != NULL) &&
            cJSON_AddItemToObject(
@@ -2432,8 +2492,8 @@ fold_compile(cJSON *run, cJSON *recs, const cJSON *cp)
              n ? " (" : "", ops, n ? ")" : "", c, a,
              !isnan(chain) && on > 0
                  ? "the aclop calls' time on the chain this rank's path "
-                   "takes once the late rank is on time (the calls before "
-                   "the collective it waits in, now off the path, too)"
+                   "takes once the late rank is on time, the calls before "
+                   "the collective it waits in included"
              : on > 0 ? "the aclop calls' time on this rank's critical path"
                       : "the calls' time on the host");
     if (!put_text(comm, text))
@@ -3301,10 +3361,12 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
         if (pr_sget_is(id, PR_K_OP_COMPILE) && !compile_claims(w))
             continue; /* it stands on its figures, no gain claimed */
         if (pr_sget_is(id, PR_K_COMMUNICATION) &&
-            !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT) &&
             pr_sget_str(cp, PR_K_PEER_WAIT_NOTE) != NULL) {
-            /* its collectives wait for another rank: the
-               straggler reading leads (review 7 #1) */
+            /* its collectives wait for another rank: the straggler
+               reading leads (review 7 #1), whatever the overlap replay
+               gives (a bound with the consumers freed, which no lever on
+               this rank reaches while the peer is late: review 8 #5's
+               one assumption) */
             if (!comm_peer(r, whatif, cp, run))
                 return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
             continue;
@@ -3572,7 +3634,7 @@ split_text(const cJSON *kinds, int cold, int ms, int aclop, char *buf,
         {PR_K_OP_COMPILE, "operator compilation"},
         /* the step up to where the path enters from a peer (critpath.c,
            review 8 #3) */
-        {PR_K_PEER_WAIT, "waiting for another rank"},
+        {PR_K_PEER_WAIT, "set by another rank"},
     };
     enum { NK = sizeof(k) / sizeof(k[0]) };
     double v[NK], total = 0;

@@ -336,6 +336,41 @@ wait_for(const cJSON *run, double rank)
     return NAN;
 }
 
+/* run's longest wait for a rank other than `late` in its late_peer's
+ * collective, that rank in *rank; 0 where none. */
+static double
+next_wait(const cJSON *run, double late, double *rank)
+{
+    const cJSON *w;
+    double best = 0;
+
+    *rank = -1;
+    cJSON_ArrayForEach(w, pr_sget(pr_sget(run, PR_K_LATE_PEER), PR_K_WAITS))
+    {
+        double r = pr_sget_num(w, PR_K_RANK), v = pr_sget_num(w, PR_K_WAIT_US);
+
+        if (r != late && v > best) {
+            best = v;
+            *rank = r;
+        }
+    }
+    return best;
+}
+
+/* 1 when a run of runs is rank r. */
+static int
+in_runs(const cJSON *runs, double r)
+{
+    const cJSON *x;
+
+    cJSON_ArrayForEach(x, runs)
+    {
+        if (pr_sget_num(x, PR_K_RANK) == r)
+            return 1;
+    }
+    return 0;
+}
+
 /* The ranks here that waited for each other: "Of the ranks here, B
  * arrived last: A waited 5.62 ms for it there" for the longest such wait
  * (of 100 us or more), with whether A has the longest step; "" when
@@ -385,7 +420,7 @@ late_rank(cJSON *job, const cJSON *runs, int *ok)
     size_t n = 0, votes[LATE_MAX], i, best = LATE_MAX;
     const cJSON *r;
     int here = 0;
-    char text[1600], part[300], tail[400];
+    char text[2400], part[600], tail[400];
     size_t len;
 
     cJSON_ArrayForEach(r, runs)
@@ -427,10 +462,10 @@ late_rank(cJSON *job, const cJSON *runs, int *ok)
     len = (size_t)snprintf(
         text, sizeof(text),
         "rank %ld%s, the rank the others wait for: in the longest collective "
-        "on each rank's critical path that spent half its time or more in "
-        "HCCL's Notify Wait before its first transfer between ranks "
-        "(msprof-analyze's Synchronization), the last notify came from rank "
-        "%ld:",
+        "on each rank's binding chain whose HCCL Notify Wait tasks that "
+        "began before its first transfer between ranks (msprof-analyze's "
+        "Synchronization) cover half its time or more, the notify that "
+        "ended last came from rank %ld:",
         who[best], here ? "" : " (not in this report)", who[best]);
     i = 0;
     cJSON_ArrayForEach(r, runs)
@@ -440,13 +475,26 @@ late_rank(cJSON *job, const cJSON *runs, int *ok)
         if (i >= n)
             break;
         if (who[i] == who[best] && !isnan(w) && len < sizeof(text)) {
+            char next[200] = "";
+            double nr, nw = next_wait(r, (double)who[best], &nr);
+
+            /* the next-latest peer: what this rank still waits with the
+               late rank alone on time (review 9 #1: CANN 6's rank 3, 3.1
+               ms before rank 2) */
+            if (nw >= 1000.0)
+                snprintf(next, sizeof(next),
+                         ", and %.2f ms for rank %.0f%s: rank %ld alone on "
+                         "time saves it about %.2f ms",
+                         nw / 1e3, nr,
+                         in_runs(runs, nr) ? "" : ", also missing", who[best],
+                         (w - nw) / 1e3);
             snprintf(part, sizeof(part),
                      "%s %s waited %.2f ms for it in %s (%.2f ms a step in "
-                     "Notify Wait in all)",
+                     "Notify Wait in all)%s",
                      text[len - 1] == ':' ? "" : ";",
                      pr_sget_str_or(r, PR_K_WORKER, "?"), w / 1e3,
                      pr_sget_str_or(pr_sget(r, PR_K_LATE_PEER), PR_K_NAME, "?"),
-                     wait[i] / 1e3);
+                     wait[i] / 1e3, next);
             len += (size_t)snprintf(text + len, sizeof(text) - len, "%s", part);
         }
         i++;
@@ -851,6 +899,36 @@ device_kinds(cJSON *job, const cJSON *runs, int *ok)
     pr_emit_str(job, PR_K_MIXED_DEVICES_NOTE, note, ok);
 }
 
+/* Where the late rank is named and missing, the coverage notes (the
+ * job's and distributed's) say so instead of "no straggler is named"
+ * (review 9 #5: the JSON said one thing, the rendered report another).
+ * o's note, rewritten in place. */
+static void
+late_note(cJSON *o, const cJSON *job, int *ok)
+{
+    const char *note = pr_sget_str(o, PR_K_COVERAGE_NOTE);
+    const char *cut = note ? strstr(note, ": no straggler is named") : NULL;
+    char text[1200];
+
+    if (cut == NULL || !*ok)
+        return;
+    snprintf(text, sizeof(text),
+             "%.*s: the late rank, rank %.0f, is one of the missing (the "
+             "ranks here wait for it)",
+             (int)(cut - note), note, pr_sget_num(job, PR_K_LATE_RANK));
+    *ok = pr_sput(o, PR_K_COVERAGE_NOTE, cJSON_CreateString(text));
+}
+
+static void
+late_coverage(cJSON *job, cJSON *summary, int *ok)
+{
+    if (!cJSON_IsFalse(pr_sget(job, PR_K_LATE_RANK_IN_REPORT)))
+        return;
+    late_note(job, job, ok);
+    late_note(cJSON_GetObjectItemCaseSensitive(summary, PR_K_DISTRIBUTED), job,
+              ok);
+}
+
 static enum pr_status
 build(cJSON *summary, const cJSON *runs, size_t n, struct pr_error *err)
 {
@@ -887,6 +965,7 @@ build(cJSON *summary, const cJSON *runs, size_t n, struct pr_error *err)
         distribution(job, sorted, m, pipeline_slowest(summary, sorted, m), &ok);
         coverage(job, summary, &ok);
         late_rank(job, runs, &ok);
+        late_coverage(job, summary, &ok);
         device_kinds(job, runs, &ok);
         per_rank(job, v, n, m > 0 ? sorted[(m - 1) / 2].mean : NAN, &ok);
         aggregate(job, rv, n, PR_K_OPERATORS, PR_K_DEVICE_SELF_US,

@@ -2901,6 +2901,8 @@ emit_peer(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
         pr_emit_null(cp, PR_K_PEER_WAIT_NOTE, ok);
         pr_emit_null(cp, PR_K_PEER_WAIT_US, ok);
         pr_emit_null(cp, PR_K_PEER_WAIT_RANK, ok);
+        pr_emit_null(cp, PR_K_PEER_WAIT_LONGEST, ok);
+        pr_emit_null(cp, PR_K_PEER_WAIT_LONGEST_US, ok);
         return;
     }
     if (lw->peer_rank >= 0)
@@ -2909,8 +2911,9 @@ emit_peer(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
         pr_emit_null(cp, PR_K_PEER_WAIT_RANK, ok);
     if (lw->peer_rank >= 0)
         snprintf(who, sizeof(who),
-                 "The peer it waited for, rank %d (the last notify before "
-                 "its first transfer came from it: HCCL's dst rank), is what "
+                 "The peer it waited for, rank %d (of its waits begun "
+                 "before its first transfer, the one that ended last was for "
+                 "it: HCCL's dst rank), is what "
                  "bounds the step: find why rank %d is late (a slower step, "
                  "or its data loader) first.",
                  (int)lw->peer_rank, (int)lw->peer_rank);
@@ -2921,9 +2924,21 @@ emit_peer(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
     pr_emit_num(cp, PR_K_PEER_WAIT_US,
                 (double)lw->peer_ns / 1e3 / (double)n_steps, ok);
     nm = pr_trace_str(t, t->events[lw->peer_node_ev].name);
+    /* the longest such wait and its collective: the communication
+       finding's evidence, where the path enters from the peer after it
+       (whatif.c) */
+    {
+        char bare[300];
+
+        snprintf(bare, sizeof(bare), "%.*s", bare_len(nm), nm);
+        pr_emit_str(cp, PR_K_PEER_WAIT_LONGEST, bare, ok);
+    }
+    pr_emit_num(cp, PR_K_PEER_WAIT_LONGEST_US, (double)lw->peer_max_ns / 1e3,
+                ok);
     snprintf(
         text, sizeof(text),
-        "On the steps' critical paths, %zu collective%s spent half "
+        "On the steps' binding chains (the path into this rank, the late "
+        "rank's included), %zu collective%s spent half "
         "%s time or more in HCCL's Notify Wait tasks, waiting for a "
         "peer's notify (%.2f ms a step); the longest, %.*s, spent "
         "%.2f ms of its %.2f ms in them. A collective ends when its last peer "
@@ -2996,24 +3011,25 @@ emit_entry(const struct pr_trace *t, const struct pentry *pe, size_t n_steps,
              "%.*s%s, a collective that ended when a peer's notify came, "
              "later than this rank's own work lets it end, so the replay "
              "keeps its measured end. The step's time up to that notify "
-             "(%.2f ms a step) is that rank's, \"waiting for another "
-             "rank\"; work before %.*s ran with %.2f ms of slack or more%s, "
-             "so it is off the path: shortening it does not shorten the "
-             "step.",
+             "(%.2f ms a step) is set by that rank, \"set by another "
+             "rank\": of it, this rank's own Notify Wait tasks take %.2f ms "
+             "a step (peer_wait_us), the rest is its own work, which ran "
+             "before %.*s with %.2f ms of slack or more%s, so it is off the "
+             "path: shortening it does not shorten the step.",
              pe->n, n_steps, n_steps == 1 ? "" : "s", len, nm,
              pe->n > 1 ? " (in the step with the most of it)" : "",
-             (double)pe->ns / 1e6 / (double)n_steps, len, nm,
+             (double)pe->ns / 1e6 / (double)n_steps,
+             pr_sget_num(cp, PR_K_PEER_WAIT_US) / 1e3, len, nm,
              (double)pe->slack / 1e6, pe->n > 1 ? " in every such step" : "");
     pr_emit_str(cp, PR_K_PEER_ENTRY_NOTE, text, ok);
 }
 
-/* Each peer's wait in collective ev before its first transfer
- * (first_transfer): its longest Notify Wait for that rank, cut at the
- * transfer; the peers by wait, longest first (at most PEERS_MAX) into o's
- * "waits".  Where the ranks here wait for each other, the one the others
- * wait longest for arrived last of them (text_level1: rank0 waits 5.62
- * ms for rank 1 at hcom_allReduce__586_0_1's start, msprof's
- * Synchronization). */
+/* Each peer's wait in collective ev (first_transfer): its longest
+ * Notify Wait for that rank that began before the first transfer, whole; the
+ * peers by wait, longest first (at most PEERS_MAX) into o's "waits".  Where the
+ * ranks here wait for each other, the one the others wait longest for arrived
+ * last of them (text_level1: rank0 waits 5.62 ms for rank 1 at
+ * hcom_allReduce__586_0_1's start, msprof's Synchronization). */
 #define PEERS_MAX 16
 
 static void
@@ -3037,7 +3053,11 @@ emit_peer_waits(struct pr_cp_ctx *c, uint32_t ev, cJSON *o, int *ok)
     ft = first_transfer(c, &x, &last);
     for (i = 0; i < c->n_hccl && c->hccl[i].ts_ns < ft; i++) {
         const struct pr_hccl_task *h = &c->hccl[i];
-        int64_t w = (h->end_ns < ft ? h->end_ns : ft) - h->ts_ns;
+        /* whole: a wait that began before the first transfer waited for
+           that rank's arrival however long it ran (msprof_cann6: rank 2's
+           notify came 3.1 ms after the transfer that rank 3's allowed;
+           cut there, its 32.75 ms read 29.62 ms: review 9 #4) */
+        int64_t w = h->end_ns - h->ts_ns;
 
         if (!h->wait || h->ts_ns < x.s)
             continue;
