@@ -200,6 +200,13 @@ choose(const cJSON *summary, const char *spec)
                  partial_word(summary, w) ? " of those here" : "");
         if (alone_word(summary, w))
             snprintf(why, sizeof(why), "the only rank with steps");
+        else if (strcmp(w, "slowest") == 0 &&
+                 !isnan(
+                     pr_sget_num(pr_sget(summary, PR_K_JOB), PR_K_LATE_RANK)))
+            /* where the ranks wait for a late one, the longest step is
+               the one that waited, not the slow rank (review 9) */
+            snprintf(why, sizeof(why), "longest step%s",
+                     partial_word(summary, w) ? " of those here" : "");
         if (idx < 0 || idx >= (long)pr_sget_len(runs)) {
             /* rank 0 of the default is "when there is one": only ranks
              * the user asked for are reported missing */
