@@ -935,9 +935,11 @@ pr_producer_comm_advice(const cJSON *run, double share, char *text, size_t cap)
         snprintf(text + len, cap - len,
                  " Most of it is waiting for other ranks, not transfer: %s "
                  "(%s) waits %.1f ms a step. A peer arrives late: a slower "
-                 "rank or pipeline stage (the Distributed section's stages "
-                 "and stragglers say which); faster links or fewer bytes "
-                 "would not shorten it.",
+                 "rank or pipeline stage, the one that waits least in these "
+                 "collectives (msprof-analyze's slow-rank reading; where every "
+                 "rank in the report waits about as long, it is one of the "
+                 "ranks not in it); faster links or fewer bytes would not "
+                 "shorten it.",
                  pr_sget_str_or(top, PR_K_NAME, "?"),
                  pr_sget_str_or(top, PR_K_KIND, "?"),
                  pr_sget_num(top, PR_K_WAIT_US) / steps / 1000.0);
