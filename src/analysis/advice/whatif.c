@@ -3477,6 +3477,11 @@ finding_title_of(const cJSON *r)
     if (pr_sget_is(id, PR_K_COMMUNICATION) &&
         strstr(pr_sget_str_or(r, PR_K_TEXT, ""), "pipeline bubble") != NULL)
         return "Pipeline bubble: the stage waits for the slower one";
+    /* a peer-bound rank's: its step is set by a late rank (review 9) */
+    if (pr_sget_is(id, PR_K_COMMUNICATION) &&
+        strncmp(pr_sget_str_or(r, PR_K_TEXT, ""),
+                "On the steps' binding chains", 28) == 0)
+        return "Waiting for a late rank (HCCL Notify Wait)";
     /* unsized all-reduces: many, how small not known (review 7 #6) */
     if (pr_sget_is(id, "small_allreduce") &&
         strncmp(pr_sget_str_or(r, PR_K_TEXT, ""), "Many all-reduces", 16) == 0)
