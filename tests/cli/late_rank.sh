@@ -202,7 +202,8 @@ for r in s["runs"]:
     t = [x for x in r["recommendations"] if x["id"] == "communication"][0]["text"]
     want = ("It waits for rank 3 too, %.2f ms in Default/AllReduce-op534_0 "
             "(rank 2: %.2f ms): with rank 2 alone on time this rank saves "
-            "about %.2f ms there" % (w[3] / 1e3, w[2] / 1e3, (w[2] - w[3]) / 1e3))
+            "about %.2f ms in that collective" % (w[3] / 1e3, w[2] / 1e3,
+                                                   (w[2] - w[3]) / 1e3))
     assert w[2] > w[3] > 0.9 * w[2] and want in t, (w, t)
 for n in (s["job"]["coverage_note"], s["distributed"]["coverage_note"]):
     assert "the late rank, rank 2, is one of the missing" in n, n

@@ -2363,7 +2363,8 @@ next_peer(const cJSON *run, char *text, size_t cap, size_t len)
     return pr_append(
         text, cap, len,
         " It waits for rank %.0f too, %.2f ms in %s (rank %.0f: %.2f ms): "
-        "with rank %.0f alone on time this rank saves about %.2f ms there; "
+        "with rank %.0f alone on time this rank saves about %.2f ms in that "
+        "collective (its other collectives' waits aside); "
         "the finding's bound counts every rank it waits for on time.",
         nr, nw / 1e3, pr_sget_str_or(lp, PR_K_NAME, "?"), late, first / 1e3,
         late, (first - nw) / 1e3);

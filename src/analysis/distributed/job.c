@@ -462,9 +462,9 @@ late_rank(cJSON *job, const cJSON *runs, int *ok)
     len = (size_t)snprintf(
         text, sizeof(text),
         "rank %ld%s, the rank the others wait for: in the longest collective "
-        "on each rank's binding chain whose HCCL Notify Wait tasks that "
-        "began before its first transfer between ranks (msprof-analyze's "
-        "Synchronization) cover half its time or more, the notify that "
+        "on each rank's binding chain whose HCCL Notify Wait tasks, begun "
+        "before its first transfer between ranks (msprof-analyze's "
+        "Synchronization), cover half its time or more, the notify that "
         "ended last came from rank %ld:",
         who[best], here ? "" : " (not in this report)", who[best]);
     i = 0;
@@ -483,8 +483,8 @@ late_rank(cJSON *job, const cJSON *runs, int *ok)
                ms before rank 2) */
             if (nw >= 1000.0)
                 snprintf(next, sizeof(next),
-                         ", and %.2f ms for rank %.0f%s: rank %ld alone on "
-                         "time saves it about %.2f ms",
+                         ", and %.2f ms for rank %.0f%s: in that collective, "
+                         "rank %ld alone on time saves it about %.2f ms",
                          nw / 1e3, nr,
                          in_runs(runs, nr) ? "" : ", also missing", who[best],
                          (w - nw) / 1e3);
