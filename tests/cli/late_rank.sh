@@ -209,6 +209,21 @@ for n in (s["job"]["coverage_note"], s["distributed"]["coverage_note"]):
     assert "the late rank, rank 2, is one of the missing" in n, n
     assert "no straggler is named" not in n, n
 PY
+    # review 10: a one-rank report (text_level2, rank 0 of 8) whose HCCL
+    # tasks name the rank it waits for says so in its coverage note
+    if [ -d "$S/torch_npu/text_level2" ]; then
+        "$PR_BIN" -q --input "$S/torch_npu/text_level2" --json "$T_DIR/t2.json"
+        check "text_level2: one rank, its coverage note names the rank it waits for" \
+            python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+r = s['runs'][0]
+late = r['late_peer']['rank']
+n = s['distributed']['coverage_note']
+assert late != r['rank'] and r['critical_path']['peer_wait_rank'] == late, r['late_peer']
+assert 'its HCCL tasks name the rank it waits for, rank %d (not in this report' % late in n, n
+" "$T_DIR/t2.json"
+    fi
     # torch_npu's .db export: COMMUNICATION_TASK_INFO's ranks, the
     # longest Notify_Wait of each rank (db_level1: 88.42 and 84.91 ms for
     # rank 6) is its late peer

@@ -128,6 +128,30 @@ cmp_dbl(const void *a, const void *b)
  * known), which the job view and the reports read (review-2 finding 9).
  * A world the traces do not state but whose links name more ranks than
  * are here (msprof CANN6: 2 ranks, links to ranks 0 to 5) is partial. */
+/* One rank in the report whose HCCL tasks name the rank it waited for
+ * (runs[].late_peer): the coverage note says so, beside the peer note
+ * that names it (review 10: npu_text2 said only "who waits for whom
+ * needs the other ranks' traces" while its finding named rank 5). */
+static void
+one_rank_late(const cJSON *run, cJSON *d, int *ok)
+{
+    const char *note = pr_sget_str(d, PR_K_COVERAGE_NOTE);
+    double late = pr_sget_num(pr_sget(run, PR_K_LATE_PEER), PR_K_RANK);
+    const char *cut = note ? strstr(note, ": its collectives are shown") : NULL;
+    char text[600];
+
+    if (!*ok || cut == NULL || isnan(late) ||
+        late == pr_sget_num(run, PR_K_RANK))
+        return;
+    snprintf(text, sizeof(text),
+             "%.*s: its collectives are shown, and its HCCL tasks name the "
+             "rank it waits for, rank %.0f (not in this report: "
+             "critical_path.peer_wait_rank); whether the other ranks wait "
+             "for it too needs their traces",
+             (int)(cut - note), note, late);
+    *ok = pr_sput(d, PR_K_COVERAGE_NOTE, cJSON_CreateString(text));
+}
+
 static int
 emit_coverage(size_t present, double world, int world_known, double floor,
               cJSON *d, int *ok)
@@ -593,6 +617,8 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
         pr_emit_null(d, PR_K_METHOD_PRODUCER, &ok);
     all_ranks =
         emit_coverage(present, world, world_known, links_floor(w, n), d, &ok);
+    if (present == 1)
+        one_rank_late(w[0].run, d, &ok);
     emit_workers(w, n, d, &ok);
     emit_comm_ops(w, n, d, &ok);
     emit_stragglers(w, n, all_ranks, d, &ok);
