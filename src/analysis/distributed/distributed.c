@@ -14,6 +14,7 @@
 #include "profreport/comm.h"
 #include "profreport/distributed.h"
 #include "profreport/keys.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 #include "profreport/stages.h"
 
@@ -330,9 +331,11 @@ emit_workers(const struct wk *w, size_t n, cJSON *d, int *ok)
     }
     mis = pr_emit_arr(d, PR_K_STEP_COUNT_MISMATCH, ok);
     for (i = 0; i < n && *ok; i++) {
-        cJSON *r = pr_emit_obj(mis, NULL, ok);
-        pr_emit_str(r, PR_K_WORKER, w[i].worker, ok);
-        pr_emit_num(r, PR_K_STEPS, w[i].steps, ok);
+        struct pr_row_step_count row = {w[i].worker, w[i].steps};
+
+        *ok =
+            mis != NULL &&
+            pr_rows_write(mis, PR_RO_DISTRIBUTED_STEP_COUNT_MISMATCH, &row, 1);
     }
 }
 

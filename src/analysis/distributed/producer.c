@@ -465,16 +465,18 @@ emit_mem(const struct pr_phases *p, cJSON *run, int *ok)
     arr = pr_emit_arr(o, PR_K_COMPONENTS, ok);
     for (i = 0; i < p->n_mem && *ok; i++) {
         const struct pr_mem_component *m = &p->mem[i];
-        cJSON *c = pr_emit_obj(arr, NULL, ok);
+        struct pr_row_npu_mem_component row = {
+            .component = m->name,
+            .device = m->device,
+            .samples = (int64_t)m->samples,
+            .peak_allocated_bytes =
+                m->peak_allocated >= 0 ? m->peak_allocated : NAN,
+            .peak_reserved_bytes =
+                m->peak_reserved >= 0 ? m->peak_reserved : NAN,
+        };
 
-        pr_emit_str(c, PR_K_COMPONENT, m->name, ok);
-        pr_emit_num(c, PR_K_DEVICE, (double)m->device, ok);
-        pr_emit_num(c, PR_K_SAMPLES, (double)m->samples, ok);
-        pr_emit_num_or_null(c, PR_K_PEAK_ALLOCATED_BYTES,
-                            m->peak_allocated >= 0 ? m->peak_allocated : NAN,
-                            ok);
-        pr_emit_num_or_null(c, PR_K_PEAK_RESERVED_BYTES,
-                            m->peak_reserved >= 0 ? m->peak_reserved : NAN, ok);
+        *ok = arr != NULL &&
+              pr_rows_write(arr, PR_RO_RUNS_NPU_MEMORY_COMPONENTS, &row, 1);
     }
 }
 

@@ -942,15 +942,18 @@ emit_skipped(const struct ctx *c, cJSON *view, int *ok)
     int r;
 
     for (r = PR_FRAME_USER + 1; r < PR_FRAME_N_RULES && *ok; r++) {
-        cJSON *o;
+        struct pr_row_skipped_frames row;
+
         if (c->n_skipped[r] == 0)
             continue;
-        o = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(o, PR_K_RULE, pr_sources_rule_name((enum pr_frame_rule)r),
-                    ok);
-        pr_emit_num(o, PR_K_FRAMES, (double)c->n_skipped[r], ok);
-        pr_emit_str(o, PR_K_EXAMPLE, pr_strtab_get(c->strs, c->skip_example[r]),
-                    ok);
+        row = (struct pr_row_skipped_frames){
+            pr_sources_rule_name((enum pr_frame_rule)r),
+            (int64_t)c->n_skipped[r],
+            pr_strtab_get(c->strs, c->skip_example[r]),
+        };
+        *ok =
+            arr != NULL &&
+            pr_rows_write(arr, PR_RO_RUNS_SOURCE_VIEW_SKIPPED_FRAMES, &row, 1);
     }
 }
 
