@@ -23,4 +23,12 @@
  * else the job view (docs/summary-json.md, "job").  Errors: PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_job_build(cJSON *summary, struct pr_error *err);
 
+/* A run's wait for rank in its late_peer's collective (runs[].late_peer.
+ * waits[]), in us; NaN where it names none. */
+double pr_job_wait_for(const cJSON *run, double rank);
+
+/* The run's longest wait there for a rank other than late, that rank in
+ * *rank (-1 none); 0 where none. */
+double pr_job_next_wait(const cJSON *run, double late, double *rank);
+
 #endif

@@ -19,6 +19,7 @@
 #include "profreport/critpath.h"
 #include "profreport/dtype.h"
 #include "profreport/flops.h"
+#include "profreport/job.h"
 #include "profreport/keys.h"
 #include "profreport/producer.h"
 #include "profreport/sget.h"
@@ -2344,20 +2345,11 @@ comm_evidence(const cJSON *cp)
 static size_t
 next_peer(const cJSON *run, char *text, size_t cap, size_t len)
 {
-    const cJSON *lp = pr_sget(run, PR_K_LATE_PEER), *w;
-    double late = pr_sget_num(lp, PR_K_RANK), first = NAN, nw = 0, nr = -1;
+    const cJSON *lp = pr_sget(run, PR_K_LATE_PEER);
+    double late = pr_sget_num(lp, PR_K_RANK), nr,
+           first = pr_job_wait_for(run, late),
+           nw = pr_job_next_wait(run, late, &nr);
 
-    cJSON_ArrayForEach(w, pr_sget(lp, PR_K_WAITS))
-    {
-        double rk = pr_sget_num(w, PR_K_RANK), v = pr_sget_num(w, PR_K_WAIT_US);
-
-        if (rk == late)
-            first = v;
-        else if (v > nw) {
-            nw = v;
-            nr = rk;
-        }
-    }
     if (isnan(first) || !(nw >= 1000.0))
         return len;
     return pr_append(

@@ -321,10 +321,8 @@ coverage(cJSON *job, const cJSON *summary, int *ok)
  * longest, not the rank to look at (review 8 finding 2). */
 #define LATE_MAX 64
 
-/* run's wait for rank in its late_peer's collective (its waits[]); NaN
- * where it names none. */
-static double
-wait_for(const cJSON *run, double rank)
+double
+pr_job_wait_for(const cJSON *run, double rank)
 {
     const cJSON *w;
 
@@ -336,10 +334,8 @@ wait_for(const cJSON *run, double rank)
     return NAN;
 }
 
-/* run's longest wait for a rank other than `late` in its late_peer's
- * collective, that rank in *rank; 0 where none. */
-static double
-next_wait(const cJSON *run, double late, double *rank)
+double
+pr_job_next_wait(const cJSON *run, double late, double *rank)
 {
     const cJSON *w;
     double best = 0;
@@ -388,7 +384,8 @@ among_here(const cJSON *job, const cJSON *runs, char *buf, size_t cap)
     {
         cJSON_ArrayForEach(b, runs)
         {
-            double w = a == b ? NAN : wait_for(a, pr_sget_num(b, PR_K_RANK));
+            double w =
+                a == b ? NAN : pr_job_wait_for(a, pr_sget_num(b, PR_K_RANK));
 
             if (!isnan(w) && w >= best) {
                 best = w;
@@ -470,13 +467,13 @@ late_rank(cJSON *job, const cJSON *runs, int *ok)
     i = 0;
     cJSON_ArrayForEach(r, runs)
     {
-        double w = wait_for(r, (double)who[best]);
+        double w = pr_job_wait_for(r, (double)who[best]);
 
         if (i >= n)
             break;
         if (who[i] == who[best] && !isnan(w) && len < sizeof(text)) {
             char next[200] = "";
-            double nr, nw = next_wait(r, (double)who[best], &nr);
+            double nr, nw = pr_job_next_wait(r, (double)who[best], &nr);
 
             /* the next-latest peer: what this rank still waits with the
                late rank alone on time (review 9 #1: CANN 6's rank 3, 3.1
