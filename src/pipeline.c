@@ -1681,15 +1681,7 @@ print_job_line(const cJSON *job, const char *name)
     }
     pr_fig_format(pr_sget_num(slow, PR_K_MEAN_US), PR_FMT_US, a, sizeof(a));
     pr_fig_format(pr_sget_num(by_mean, PR_K_MEAN_US), PR_FMT_US, b, sizeof(b));
-    if (partial && pr_sget_str(job, PR_K_COVERAGE_NOTE) != NULL &&
-        cJSON_IsFalse(pr_sget(job, PR_K_LATE_RANK_IN_REPORT))) {
-        /* the rank the ranks here wait for, named by the traces: one of
-           the missing, not "may be" (review 8 finding 2) */
-        char cov[800];
-
-        pr_detail_coverage_words(job, cov, sizeof(cov));
-        pr_term_printf(stdout, "%s: %s; %s\n", name, cov, spread);
-    } else if (partial)
+    if (partial) /* the note names a missing late rank (job.c) */
         pr_term_printf(stdout, "%s: %s; %s\n", name,
                        pr_sget_str_or(job, PR_K_COVERAGE_NOTE,
                                       "the report holds some of the job's "

@@ -87,11 +87,5 @@ void pr_detail_describe(const cJSON *view, char *buf, size_t n);
  * job["world_size_at_least"]). */
 void pr_detail_world_words(const cJSON *job, char *buf, size_t n);
 
-/* The job's coverage_note, where the traces name the late rank and it
- * is not in this report (job.late_rank_in_report false) with its "no
- * straggler is named, because the slow rank may be one of the missing"
- * turned into the rank the ranks here wait for (review 8 finding 2);
- * "" without a note. */
-void pr_detail_coverage_words(const cJSON *job, char *buf, size_t n);
 
 #endif

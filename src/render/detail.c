@@ -317,26 +317,6 @@ pr_detail_world_words(const cJSON *job, char *buf, size_t n)
 }
 
 void
-pr_detail_coverage_words(const cJSON *job, char *buf, size_t n)
-{
-    const char *note = pr_sget_str(job, PR_K_COVERAGE_NOTE);
-    const char *cut = note ? strstr(note, ": no straggler is named") : NULL;
-
-    if (note == NULL) {
-        snprintf(buf, n, "%s", "");
-        return;
-    }
-    if (cut == NULL || !cJSON_IsFalse(pr_sget(job, PR_K_LATE_RANK_IN_REPORT))) {
-        snprintf(buf, n, "%s", note);
-        return;
-    }
-    snprintf(buf, n,
-             "%.*s: the late rank, rank %.0f, is one of the missing (the "
-             "ranks here wait for it)",
-             (int)(cut - note), note, pr_sget_num(job, PR_K_LATE_RANK));
-}
-
-void
 pr_detail_describe(const cJSON *view, char *buf, size_t n)
 {
     const cJSON *d = pr_sget(view, "detail"), *e, *job;

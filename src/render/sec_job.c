@@ -600,10 +600,9 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_note(f, text);
     }
     if (job_partial(job) && pr_sget_str(job, PR_K_COVERAGE_NOTE) != NULL) {
-        char cov[800];
-
-        pr_detail_coverage_words(job, cov, sizeof(cov));
-        snprintf(text, sizeof(text), "Coverage: %s.", cov);
+        /* a missing late rank is named in the note itself (job.c) */
+        snprintf(text, sizeof(text), "Coverage: %s.",
+                 pr_sget_str(job, PR_K_COVERAGE_NOTE));
         pr_figs_note(f, text);
     }
     if (pr_sget_str(job, PR_K_LATE_RANK_NOTE) != NULL) {
