@@ -87,5 +87,4 @@ void pr_detail_describe(const cJSON *view, char *buf, size_t n);
  * job["world_size_at_least"]). */
 void pr_detail_world_words(const cJSON *job, char *buf, size_t n);
 
-
 #endif
