@@ -868,11 +868,11 @@ test_rec_dtype_conversions(void **state)
     t = trec_text(&f, &run, "{}", "dtype_conversions");
     assert_non_null(t);
     /* the larger of the casts (6) and aten::_to_copy (9): up to 9%, an
-       upper bound, beside the casting kernels the gain replays (6%) */
+       upper bound, beside the casting kernels the replay takes off (6%) */
     assert_non_null(strstr(t, "take up to 9.0% of kernel time (0.009 ms, an "
                               "upper bound: aten::_to_copy's device time"));
     assert_non_null(strstr(t, "the casting kernels by name take 6.0% "
-                              "(0.006 ms), the part its gain replays"));
+                              "(0.006 ms), the part its replay takes off"));
     assert_non_null(strstr(t, "bfloat16_copy_kernel_cuda 6.0% (12 calls)"));
     assert_null(strstr(t, "direct_copy"));
     cJSON_Delete(run);

@@ -2004,14 +2004,15 @@ rule_dtype_conversions(struct rctx *c)
         return;
     if (to > cast)
         /* the replay removes the casting kernels alone: the headline says
-           which figure is the bound and which the gain counts (review
-           finding 12: 22.3 ms headline, 11.1 ms replayed) */
+           which figure is the bound and which the replay counts (review
+           finding 12: 22.3 ms headline, 11.1 ms replayed; its gain is
+           whatif.c's casts_model, under the replay's bound) */
         len = pr_append(text, sizeof(text), 0,
                         "Dtype conversions take up to %.1f%% of kernel time "
                         "(%.3g ms, an upper bound: aten::_to_copy's device "
                         "time, which holds plain copies too); the casting "
                         "kernels by name take %.1f%% (%.3g ms), the part its "
-                        "gain replays:",
+                        "replay takes off:",
                         100.0 * conv / total, conv / 1000.0,
                         100.0 * cast / total, cast / 1000.0);
     else

@@ -3187,6 +3187,117 @@ path_bound(const cJSON *run, const cJSON *cp, cJSON *r)
     return 1;
 }
 
+/* The share of a PyTorch casting kernel's time that fusing the cast into
+ * the kernel consuming its output saves (torch.compile), where the cast
+ * is memory-bound, as Copy.cu's elementwise casts are: the cast reads s
+ * bytes an element and writes d, its consumer reads the d; fused, the
+ * consumer reads the s bytes itself, so 2d of the s + d bytes go (fp32
+ * to bf16 or fp16: 2/3), at most all of them (ROCm's bf16 / fp16 to
+ * fp32: the consumer then reads less, which is not counted).  The source
+ * dtype is Copy.cu's: float for bfloat16_ / float16_copy_kernel_cuda,
+ * the lambda's parameter for float8_copy_kernel_cuda (float, Half or
+ * BFloat16).  NAN where the name does not tell. */
+static double
+cast_fused_share(const char *name, int *src, int *dst)
+{
+    const char *l;
+    char par[48];
+
+    *src = 4;
+    *dst = 2;
+    if (strstr(name, "tofloat32_copy_kernel_cuda") != NULL) {
+        *src = 2;
+        *dst = 4;
+    } else if (strstr(name, "float8_copy_kernel_cuda") != NULL) {
+        *dst = 1;
+        l = strstr(name, "lambda(");
+        if (l == NULL)
+            return NAN;
+        snprintf(par, sizeof(par), "%.*s", (int)strcspn(l + 7, ")"), l + 7);
+        if (strcmp(par, "float") == 0)
+            *src = 4;
+        else if (strstr(par, "Half") != NULL || strstr(par, "BFloat16") != NULL)
+            *src = 2;
+        else
+            return NAN;
+    } else if (strstr(name, "bfloat16_copy_kernel_cuda") == NULL &&
+               strstr(name, "float16_copy_kernel_cuda") == NULL) {
+        return NAN;
+    }
+    return 2.0 * *dst >= *src + *dst ? 1.0 : 2.0 * *dst / (*src + *dst);
+}
+
+/* The dtype_conversions replay is a ceiling (the casts gone: tensors
+ * already in their consumers' dtype, or cast once outside the loop);
+ * its estimate beside it (issue #31: nsys mfu_2gpu_before carried a
+ * bound alone), a stated model: each cast fused into its consumer
+ * (cast_fused_share), the replay's bound times the casts' shares
+ * weighted by their time on the path (the evidence).  0: out of memory;
+ * 1: done, or no estimate (a cast whose source dtype the name does not
+ * tell). */
+static int
+casts_model(cJSON *r, const cJSON *w)
+{
+    double bound = pr_sget_num(w, PR_K_GAIN_US);
+    double step = pr_sget_num(w, PR_K_STEP_US) + bound;
+    double sum = 0, saved = 0, est, f;
+    const cJSON *e;
+    char note[1200], a[32], b[32], kinds[256] = "";
+    size_t len = 0;
+    int s, d;
+
+    if (!(bound > 0) || !(step > 0))
+        return 1;
+    cJSON_ArrayForEach(e, pr_sget(w, PR_K_EVIDENCE))
+    {
+        double us = pr_sget_num(e, PR_K_US);
+        char k[64];
+
+        f = cast_fused_share(pr_sget_str_or(e, PR_K_NAME, ""), &s, &d);
+        if (isnan(f)) {
+            snprintf(note, sizeof(note),
+                     "replayed: the casting kernels gone (tensors already in "
+                     "the dtype their consumers need, or cast once outside "
+                     "the loop), an upper bound; no estimate under it: the "
+                     "name of %.120s does not say the dtype it casts from, "
+                     "so what fusing it into its consumer saves is not known",
+                     pr_sget_str_or(e, PR_K_NAME, "a cast"));
+            return pr_sput(r, PR_K_GAIN_NOTE, cJSON_CreateString(note));
+        }
+        if (!(us > 0))
+            continue;
+        sum += us;
+        saved += us * f;
+        snprintf(k, sizeof(k), "%.0f%% of a %d-byte-to-%d-byte cast's time",
+                 100.0 * f, s, d);
+        if (strstr(kinds, k) == NULL)
+            len = pr_append(kinds, sizeof(kinds), len, "%s%s",
+                            len > 0 ? "; " : "", k);
+    }
+    if (!(sum > 0))
+        return 1;
+    est = bound * saved / sum;
+    fmt_us(est, a, sizeof(a));
+    fmt_us(bound, b, sizeof(b));
+    snprintf(note, sizeof(note),
+             "estimate %s a step, a stated model, not a replay: each cast "
+             "fused into the kernel that consumes it (torch.compile), which "
+             "then reads the source tensor itself; a cast reading s bytes "
+             "an element and writing d, its consumer reading the d, saves "
+             "2d of its s + d bytes, all of it at most (%s; Copy.cu's "
+             "casts are memory-bound), weighted by the casts' time on the "
+             "critical path (a cast whose consumer is a library GEMM, which "
+             "takes no fused cast, saves only by the bound's lever); at most "
+             "%s a step, the replay with the casting kernels gone (tensors "
+             "already in the dtype their consumers need, or cast once "
+             "outside the loop)",
+             a, kinds, b);
+    return pr_sput(r, PR_K_GAIN_NOTE, cJSON_CreateString(note)) &&
+           pr_sput(r, PR_K_GAIN_US, cJSON_CreateNumber(est)) &&
+           pr_sput(r, PR_K_GAIN_PCT, cJSON_CreateNumber(100.0 * est / step)) &&
+           pr_sput(r, PR_K_GAIN_SOURCE, cJSON_CreateString(PR_GAIN_MODEL));
+}
+
 /* The device_copies replay is a ceiling (trees still copy the inputs
  * that are neither a parameter, a buffer nor an earlier graph's output);
  * its estimate beside it (review 8 #9), a stated model from the
@@ -3400,7 +3511,9 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
         if (!replay_note(r, w) ||
             (pr_sget_is(pr_sget_str(w, PR_K_ID), "device_copies") &&
-             !copies_model(r, w, run)))
+             !copies_model(r, w, run)) ||
+            (pr_sget_is(pr_sget_str(w, PR_K_ID), "dtype_conversions") &&
+             !casts_model(r, w)))
             return pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
         if (pr_sget_is(id, "low_gpu_utilization") &&
             pr_sget_is(gain_basis_of(pr_sget_str(w, PR_K_ID)),
