@@ -504,7 +504,7 @@ rule_step_interval(struct rctx *c)
     double fb = pr_sget_num(m, PR_K_FP_AND_BP_US),
            tl = pr_sget_num(m, PR_K_TAIL_US);
     double step = iv + fb + tl;
-    char text[REC_TEXT], note[600];
+    char text[REC_TEXT], note[900];
     cJSON *o;
 
     if (!(step > 0) || !(iv / step >= STEP_INTERVAL_MIN) ||
@@ -536,12 +536,17 @@ rule_step_interval(struct rctx *c)
        the interval holds none of the step's device work (issue #31's
        "the data loader's wait gone") */
     snprintf(note, sizeof(note),
-             "model, not a replay: the step interval (%.1f ms of the %.1f "
-             "ms median step, MindSpore's step trace) holds none of the "
-             "step's device work, and a data pipeline that keeps up takes "
-             "it out of the step; an upper bound (host work between steps, "
-             "if any, stays)",
-             iv / 1000.0, step / 1000.0);
+             "no estimate; a bound from a model, not a replay: the step "
+             "interval (%.1f ms of the %.1f ms median step, MindSpore's step "
+             "trace) holds none of the step's device work, so a data "
+             "pipeline that keeps up, with no host work between steps, "
+             "takes it all out of the step: at most %.1f ms a step. The "
+             "step trace gives the interval's length alone, not what fills "
+             "it: how much of it is the wait for the next batch (which a "
+             "faster pipeline removes) and how much the host's own work "
+             "between steps (which stays) is not in it, so no estimate "
+             "under the bound is given",
+             iv / 1000.0, step / 1000.0, iv / 1000.0);
     pr_emit_str(o, PR_K_GAIN_NOTE, note, &c->ok);
     /* a bound, no estimate: how much host work between steps stays is
        not in the step trace (bound_us, docs/summary-json.md) */
