@@ -402,6 +402,11 @@ is_break_after(char c, char next)
     /* never inside a number: "0.05", "1,234", "-12" stay whole */
     if (next >= '0' && next <= '9' && strchr(".,-+", c) != NULL)
         return 0;
+    /* never before closing punctuation: a sentence's final "." after a
+       ")" does not wrap alone onto the next line (review 10 #7: npu_text1's
+       Coverage line) */
+    if (next != '\0' && strchr(".,;:)", next) != NULL)
+        return 0;
     return strchr(" _,:;<>()/.-=+*&", c) != NULL && c != '\0';
 }
 
