@@ -107,6 +107,10 @@ sys.exit(0 if j["ranks_complete"] is False and j["coverage_note"] else 1)
             sh -c 'tr "\n" " " < "$1" | grep -q "Coverage: $2" &&
                    tr "\n" " " < "$1" | grep -q "not named: 2 of"' \
             _ "$T_DIR/$name.txt" "$note"
+        # review 10 #7: no line of the PDF is closing punctuation alone
+        # (the Coverage line's "." wrapped onto a line of its own)
+        check "$name: no PDF line starts with closing punctuation" \
+            sh -c '! grep -Eq "^[.,;:)]" "$1"' _ "$T_DIR/$name.txt"
     else
         skip "$name: the PDF" "no pdftotext"
     fi
