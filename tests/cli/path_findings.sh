@@ -94,6 +94,19 @@ assert t.count('%.1f ms a step, over every thread' %
 assert h['gain_us'] is None and h['gain_pct'] is None, h
 assert h['gain_note'].startswith('no estimate: the trace does not record '
                                  'what the host did in '), h
+# issue #31: the time the text says the trace cannot attribute is the
+# operators it names, each on the path, and their sum is the note's bound
+m = re.search(r'But ([0-9.]+) ms a step of it is time the trace cannot '
+              r'attribute: (aten::\S+) spends .*? \(the largest of (\d+) '
+              r'such operators; the others?: (.*?) a step on the path\)', t)
+assert m, t
+ev = {e['name']: e['us'] for e in h['evidence']}
+assert m.group(2) in ev and int(m.group(3)) == 2 + m.group(4).count(', '), t
+others = dict((n, float(v)) for n, v in
+              re.findall(r'(aten::\S+) ([0-9.]+) ms', m.group(4)))
+assert all(abs(ev[n] / 1000 - v) < 0.05 for n, v in others.items()), (others, ev)
+assert abs(float(m.group(1)) - h['bound_us'] / 1000) < 0.05, (t, h['bound_us'])
+assert '%.1f ms a step for the operators it names' % (h['bound_us'] / 1000) in h['gain_note'], h
 # the low-utilization text does not set host waits against a deep queue
 # as if both explained the idle (review-2 #6, review-3 finding 3)
 lg = {x['id']: x for x in recs}.get('low_gpu_utilization')
