@@ -97,6 +97,18 @@ assert 'memory-bound' not in t, t
 # review 6 #7: the gain note names the per-row lever, not bytes
 n = [x['gain_note'] for x in r['recommendations'] if x['id'] == 'embedding'][0]
 assert 'fewer or de-duplicated lookups' in n and 'bytes' not in n, n
+# issue #31: the text's times are the whole capture's, the note's bound a
+# step's (their time on the path, over the steps with a path): the text
+# says so, and GatherV2-op55's capture time over the steps is its
+# evidence's time a step (it is on the path whole)
+f = [x for x in r['recommendations'] if x['id'] == 'embedding'][0]
+assert 'most of it (their time in the whole capture): GatherV2-op55 ' in t, t
+import re
+tot = float(re.search(r'GatherV2-op55 ([0-9.]+) ms', t).group(1))
+ev = {e['name']: e['us'] for e in f['evidence']}
+steps = int(re.search(r'a mean over its (\d+) steps', n).group(1))
+assert abs(tot / steps - ev['GatherV2-op55'] / 1000) < 0.05, (tot, steps, ev)
+assert abs(sum(ev.values()) - f['bound_us']) < 1, (ev, f['bound_us'])
 " "$T_DIR/run1.json" "$S/$R/timeline_display_1.json"
 else
     skip "ascend_run1: embedding rate" "no $S/$R"

@@ -712,7 +712,8 @@ rule_embedding(struct rctx *c)
             "Embedding lookups and their gradients (row gathers from 2-D "
             "tables, the scatter-adds into them and the permutes of their "
             "inputs and outputs) take %.1f%% of the kernel time, most of "
-            "it: %s. They move rows, not arithmetic, and run off the %s.%s",
+            "it (their time in the whole capture): %s. They move rows, not "
+            "arithmetic, and run off the %s.%s",
             pct, top, c->npu ? "Cube" : "tensor cores", rate);
     else
         len = (size_t)snprintf(
@@ -720,7 +721,8 @@ rule_embedding(struct rctx *c)
             "Embedding lookups and their gradients (row gathers from 2-D "
             "tables, the scatter-adds into them and the permutes of their "
             "inputs and outputs) take %.1f%% of the kernel time, most of "
-            "it: %s. They move rows, not arithmetic: memory-bound, "
+            "it (their time in the whole capture): %s. They move rows, not "
+            "arithmetic: memory-bound, "
             "not on the %s, so their time falls with the bytes they move "
             "(fewer or de-duplicated lookups, narrower or lower-precision "
             "tables).",
