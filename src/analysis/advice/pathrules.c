@@ -1465,7 +1465,14 @@ copy_evidence(const cJSON *run, double steps, cJSON *r)
  * the graph's pool uncloned.  The "cudagraphs" backend itself runs on the
  * trees (cudagraphify_impl from cudagraph_trees) since pytorch/pytorch
  * #122713, merged 2024-03-27 after 2.3's branch cut (2024-03-15, #121974):
- * torch 2.4 and later (review 6 #14). */
+ * torch 2.4 and later (review 6 #14).  Checked (review 10 #7) against the
+ * PR threads, not the tags (the repository's snapshot is too large to
+ * fetch here): the first landing, #121019 ("Switch torch.compile(...,
+ * backend="cudagraphs") to use cudagraph trees"), was reverted by #121864
+ * (2024-03-14, compile time) before the 2.3 cut; the reapply #122713
+ * landed before 2.4's cut (2024-06-12, #128514), no revert of it is on
+ * record, and today's torch/_dynamo/backends/cudagraphs.py imports
+ * cudagraphify_impl from torch._inductor.cudagraph_trees. */
 static size_t
 wrapper_text(const cJSON *w, double steps, double dur, char *buf, size_t cap,
              size_t len)
