@@ -191,6 +191,11 @@ int pr_whatif_misses(const struct pr_whatif_in *in, cJSON *run);
  * the path's words, before the gains are put on.  0: out of memory. */
 int pr_path_findings(const cJSON *run, cJSON *recs);
 
+/* The path's top rows of one kind and name (critical_path cp's steps[].
+ * top), summed over the steps with a path and given as a mean per step,
+ * as by_kind_us is; 0 when no step's top lists it (pathrules.c). */
+double pr_path_part_us(const cJSON *cp, const char *kind, const char *name);
+
 /* slow_dispatch's operators (pathrules.c: PyTorch operators that compute
  * nothing, on a CUDA run whose calls of them are many and slow) into
  * in->dispatch, each with the factor that brings its mean call to a

@@ -252,6 +252,12 @@ part_us(const cJSON *cp, const char *kind, const char *name)
     return parts_us(cp, kind, name_is, name);
 }
 
+double
+pr_path_part_us(const cJSON *cp, const char *kind, const char *name)
+{
+    return part_us(cp, kind, name);
+}
+
 static int
 npu_run(const cJSON *run)
 {

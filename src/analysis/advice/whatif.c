@@ -3743,30 +3743,6 @@ bound_words(const char *b)
                                              : b;
 }
 
-/* The launch kind's launch-to-start delay part (critpath.c's top rows of
- * that name), a mean over the steps with a path, as by_kind_us is. */
-static double
-delay_part_us(const cJSON *cp)
-{
-    const cJSON *s, *e;
-    double steps = 0, us = 0;
-
-    cJSON_ArrayForEach(s, pr_sget(cp, PR_K_STEPS))
-    {
-        if (pr_sget_str(s, PR_K_BOUND) == NULL)
-            continue;
-        steps++;
-        cJSON_ArrayForEach(e, pr_sget(s, PR_K_TOP))
-        {
-            if (pr_sget_is(pr_sget_str(e, PR_K_KIND), PR_K_LAUNCH) &&
-                pr_sget_is(pr_sget_str(e, PR_K_NAME), LAUNCH_DELAY_NAME) &&
-                pr_sget_num(e, PR_K_US) > 0)
-                us += pr_sget_num(e, PR_K_US);
-        }
-    }
-    return steps > 0 ? us / steps : 0;
-}
-
 /* The critical path's split as "host work 57%, kernels 37%" (the kinds
  * over 5% of the mean path, largest first).  Where the launch kind is
  * named as runtime calls (a cold capture, CANN's aclop calls), its
@@ -4210,7 +4186,9 @@ pr_whatif_verdict(cJSON *run, const char *underused, struct pr_error *err)
     cold = pr_sget_num(whatif_of(pr_sget(cp, PR_K_WHAT_IF), "cold_step"),
                        PR_K_GAIN_PCT);
     cold = cold >= VERDICT_COLD_PCT ? cold : NAN;
-    split_text(pr_sget(cp, PR_K_BY_KIND_US), delay_part_us(cp), !isnan(cold),
+    split_text(pr_sget(cp, PR_K_BY_KIND_US),
+               pr_path_part_us(cp, PR_K_LAUNCH, LAUNCH_DELAY_NAME),
+               !isnan(cold),
                pr_sget_is(pr_sget_str(run, PR_K_FRAMEWORK), "mindspore"),
                pr_sget_num(pr_sget(run, PR_K_OP_COMPILE), PR_K_TOTAL_US) > 0,
                split, sizeof(split));
