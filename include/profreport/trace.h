@@ -395,6 +395,19 @@ struct pr_hccl_task {
     uint8_t wait;          /* 1 a Notify_Wait, 0 a transfer */
 };
 
+/* Where a device task's launch ran when a task queue stands between the
+ * operator and the launch (torch_npu with TASK_QUEUE_ENABLE: the
+ * operator is enqueued on its thread, which holds the task's correlation
+ * launch, and the task-queue thread dequeues it and calls CANN's launch,
+ * a HostToDevice flow to the task; in the SQLite export, the CANN_API
+ * row of the task's connection id).  The critical path lets the task
+ * start no earlier than that call (critpath.c's queue launch edge). */
+struct pr_queue_launch {
+    int64_t corr;  /* the task's correlation */
+    int64_t ts_ns; /* the launch's time on its thread */
+    uint32_t pid, tid;
+};
+
 /* Data-quality counters: problems that did not stop ingest. */
 struct pr_diag {
     size_t skipped_no_dur; /* X events without a usable dur */
@@ -553,6 +566,9 @@ struct pr_trace {
     /* owned: HCCL plane tasks that name a peer, in the order read */
     struct pr_hccl_task *hccl;
     size_t n_hccl, cap_hccl;
+    /* owned: task-queue launches (pr_queue_launch), in the order read */
+    struct pr_queue_launch *qlaunch;
+    size_t n_qlaunch, cap_qlaunch;
     struct pr_skip *skipped; /* owned: folder members not read */
     size_t n_skipped, cap_skipped;
     struct pr_gap *gaps; /* owned: what the format cannot give, in the
@@ -615,6 +631,8 @@ PR_NODISCARD enum pr_status pr_trace_add_link(struct pr_trace *t,
                                               const struct pr_link *l);
 PR_NODISCARD enum pr_status pr_trace_add_hccl(struct pr_trace *t,
                                               const struct pr_hccl_task *h);
+PR_NODISCARD enum pr_status
+pr_trace_add_qlaunch(struct pr_trace *t, const struct pr_queue_launch *q);
 struct pr_device *pr_trace_add_device(struct pr_trace *t);
 
 /* ---- Filling the model: what a reader of any producer calls.  Strings

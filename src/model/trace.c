@@ -69,6 +69,7 @@ pr_trace_free(struct pr_trace *t)
         free(t->devices);
         free(t->links);
         free(t->hccl);
+        free(t->qlaunch);
         free(t->skipped);
         free(t->gaps);
         pr_shapes_table_free(t->shapes);
@@ -523,6 +524,16 @@ pr_trace_add_hccl(struct pr_trace *t, const struct pr_hccl_task *h)
                 sizeof(*t->hccl)) != PR_OK)
         return PR_E_NOMEM;
     t->hccl[t->n_hccl++] = *h;
+    return PR_OK;
+}
+
+enum pr_status
+pr_trace_add_qlaunch(struct pr_trace *t, const struct pr_queue_launch *q)
+{
+    if (pr_grow((void **)&t->qlaunch, &t->cap_qlaunch, t->n_qlaunch + 1,
+                sizeof(*t->qlaunch)) != PR_OK)
+        return PR_E_NOMEM;
+    t->qlaunch[t->n_qlaunch++] = *q;
     return PR_OK;
 }
 

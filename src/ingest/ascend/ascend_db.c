@@ -1170,6 +1170,20 @@ on_cann(struct adb *a, sqlite3_stmt *q)
     if (conn >= 0 && !has_i64(a->launched, a->n_launched, conn) &&
         pr_ascend_api_launches(s.name))
         s.correlation = conn;
+    if (s.correlation == PR_NO_ID && conn >= 0 &&
+        pr_ascend_api_launches(s.name)) {
+        /* an operator's work, launched here: by the task-queue thread
+           where TASK_QUEUE_ENABLE is on (pr_queue_launch) */
+        struct pr_queue_launch ql;
+
+        ql.corr = conn;
+        ql.ts_ns = s.ts_ns;
+        ql.pid = pr_strtab_intern(a->t->strs, pid, strlen(pid));
+        ql.tid = pr_strtab_intern(a->t->strs, tid, strlen(tid));
+        if (ql.pid == PR_STR_NONE || ql.tid == PR_STR_NONE ||
+            pr_trace_add_qlaunch(a->t, &ql) != PR_OK)
+            return oom(a);
+    }
     return pr_trace_add_span(a->t, PR_KIND_RUNTIME_CALL, &s, NULL) == PR_OK
                ? PR_OK
                : oom(a);

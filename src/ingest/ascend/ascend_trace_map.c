@@ -40,6 +40,10 @@ struct map {
     size_t n_comm;
     struct pr_tv_flow **ends; /* async_npu 'f' ends, by (pid, tid, ts) */
     size_t n_ends;
+    struct pr_tv_flow **h2d_ends; /* HostToDevice 'f' ends, the same */
+    size_t n_h2d_ends;
+    struct pr_tv_flow **h2d_starts; /* HostToDevice 's' starts, by id */
+    size_t n_h2d_starts;
     struct named *named; /* processes and HCCL group threads, sorted */
     size_t n_named;
     struct pr_error *err;
@@ -214,25 +218,49 @@ cmp_end(const void *a, const void *b)
     return x->ts_ns < y->ts_ns ? -1 : x->ts_ns > y->ts_ns;
 }
 
+static int
+cmp_flow_id(const void *a, const void *b)
+{
+    const struct pr_tv_flow *x = *(const struct pr_tv_flow *const *)a;
+    const struct pr_tv_flow *y = *(const struct pr_tv_flow *const *)b;
+
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
 static enum pr_status
 index_flow_ends(struct map *m)
 {
-    size_t i;
+    size_t i, n = m->tv->n_flows ? m->tv->n_flows : 1;
 
-    m->ends = malloc((m->tv->n_flows ? m->tv->n_flows : 1) * sizeof(*m->ends));
-    if (m->ends == NULL)
+    m->ends = malloc(n * sizeof(*m->ends));
+    m->h2d_ends = malloc(n * sizeof(*m->h2d_ends));
+    m->h2d_starts = malloc(n * sizeof(*m->h2d_starts));
+    if (m->ends == NULL || m->h2d_ends == NULL || m->h2d_starts == NULL)
         return pr_error_set(m->err, PR_E_NOMEM, "out of memory");
-    for (i = 0; i < m->tv->n_flows; i++)
-        if (m->tv->flows[i].cat == PR_TV_FLOW_NPU && m->tv->flows[i].ph == 'f')
-            m->ends[m->n_ends++] = &m->tv->flows[i];
+    for (i = 0; i < m->tv->n_flows; i++) {
+        struct pr_tv_flow *f = &m->tv->flows[i];
+
+        if (f->cat == PR_TV_FLOW_NPU && f->ph == 'f')
+            m->ends[m->n_ends++] = f;
+        else if (f->cat == PR_TV_FLOW_H2D && f->ph == 'f')
+            m->h2d_ends[m->n_h2d_ends++] = f;
+        else if (f->cat == PR_TV_FLOW_H2D && f->ph == 's')
+            m->h2d_starts[m->n_h2d_starts++] = f;
+    }
     if (m->n_ends > 0)
         qsort(m->ends, m->n_ends, sizeof(*m->ends), cmp_end);
+    if (m->n_h2d_ends > 0)
+        qsort(m->h2d_ends, m->n_h2d_ends, sizeof(*m->h2d_ends), cmp_end);
+    if (m->n_h2d_starts > 0)
+        qsort(m->h2d_starts, m->n_h2d_starts, sizeof(*m->h2d_starts),
+              cmp_flow_id);
     return PR_OK;
 }
 
-/* The flow that ends on task x (same process, stream and start). */
+/* The flow of `ends` that ends on task x (same process, stream and
+ * start). */
 static struct pr_tv_flow *
-flow_into(const struct map *m, const struct pr_tv_raw *x)
+flow_end_at(struct pr_tv_flow **ends, size_t n, const struct pr_tv_raw *x)
 {
     struct pr_tv_flow key, *kp = &key, **hit;
 
@@ -240,10 +268,17 @@ flow_into(const struct map *m, const struct pr_tv_raw *x)
     key.pid = x->pid;
     key.tid = x->tid;
     key.ts_ns = x->ts_ns;
-    if (m->n_ends == 0)
+    if (n == 0)
         return NULL;
-    hit = bsearch(&kp, m->ends, m->n_ends, sizeof(*m->ends), cmp_end);
+    hit = bsearch(&kp, ends, n, sizeof(*ends), cmp_end);
     return hit ? *hit : NULL;
+}
+
+/* The async_npu flow that ends on task x. */
+static struct pr_tv_flow *
+flow_into(const struct map *m, const struct pr_tv_raw *x)
+{
+    return flow_end_at(m->ends, m->n_ends, x);
 }
 
 /* ------------------------------------------------------------ events */
@@ -492,6 +527,44 @@ assign(struct map *m, enum role *rl)
     return PR_OK;
 }
 
+/* Where the task-queue thread launched each task an operator enqueued:
+ * the start of the HostToDevice flow into the task, on a CANN thread
+ * (whose calls are the host process's, add_api), for a task that also
+ * has its operator's async_npu flow (spec section 2.2, "Kernel ->
+ * operator" (3)).  Without a task queue the start is on the operator's
+ * own thread, inside the launch call, and says the same. */
+static enum pr_status
+queue_launches(struct map *m, const enum role *rl)
+{
+    size_t i;
+
+    if (m->host_pid == PR_STR_NONE)
+        return PR_OK;
+    for (i = 0; i < m->tv->n_raw; i++) {
+        const struct pr_tv_raw *x = &m->tv->raw[i];
+        struct pr_tv_flow *f, key, *kp = &key, **hit;
+        struct pr_queue_launch q;
+
+        if ((rl[i] != R_HW && rl[i] != R_HCCL) || x->corr < 0)
+            continue;
+        f = flow_end_at(m->h2d_ends, m->n_h2d_ends, x);
+        if (f == NULL || m->n_h2d_starts == 0)
+            continue;
+        key.id = f->id;
+        hit = bsearch(&kp, m->h2d_starts, m->n_h2d_starts,
+                      sizeof(*m->h2d_starts), cmp_flow_id);
+        if (hit == NULL || role_of(m, (*hit)->pid) != R_CANN)
+            continue;
+        q.corr = x->corr;
+        q.ts_ns = (*hit)->ts_ns;
+        q.pid = m->host_pid;
+        q.tid = (*hit)->tid;
+        if (pr_trace_add_qlaunch(m->t, &q) != PR_OK)
+            return pr_error_set(m->err, PR_E_NOMEM, "out of memory");
+    }
+    return PR_OK;
+}
+
 static int
 any_ascend(const enum role *rl, size_t n)
 {
@@ -562,8 +635,12 @@ pr_tv_build(struct pr_tv *tv, struct pr_error *err)
         st = find_comm_streams(&m, rl);
     if (st == PR_OK)
         st = emit_all(&m, rl);
+    if (st == PR_OK)
+        st = queue_launches(&m, rl);
     free(m.comm_streams);
     free(m.ends);
+    free(m.h2d_ends);
+    free(m.h2d_starts);
     free(m.named);
     free(rl);
     return st;
