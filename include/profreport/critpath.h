@@ -185,6 +185,10 @@ struct pr_cp_node {
        (HCCL's dst rank; -1 not recorded) */
     int64_t peer_sync;
     int32_t peer_rank;
+    /* tasks launched from a task queue (pr_queue_launch): when their
+       operator enqueued them (its launch's start), which is what a
+       blocking call on the operator's thread waits for; INT64_MIN none */
+    int64_t enq_s;
 };
 
 /* A step's graph.  Each node is two points, its start (2i) and its

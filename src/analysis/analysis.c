@@ -902,6 +902,11 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
         pr_notes_row(notes, "launch_wait_unexplained", 1,
                      pr_sget_str(pr_sget(run, PR_K_CRITICAL_PATH),
                                  PR_K_LAUNCH_WAIT_NOTE));
+    if (st == PR_OK &&
+        pr_sget_str(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_IDLE_NOTE) != NULL)
+        pr_notes_row(
+            notes, "idle_unexplained", 1,
+            pr_sget_str(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_IDLE_NOTE));
     if (st == PR_OK && !pr_whatif_misses(&in, run))
         st = pr_error_set(err, PR_E_NOMEM, "out of memory (what-if)");
     if (st == PR_OK)

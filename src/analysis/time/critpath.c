@@ -339,6 +339,9 @@ struct pr_cp_ctx {
     size_t n_thr, cap_thr;
     struct pr_idmap thr_ix;
     struct pr_idmap corr; /* correlation -> launch node */
+    /* correlation -> the call a task queue launched it from
+       (pr_queue_launch) */
+    struct pr_idmap qcorr;
     struct swait *waits;
     size_t n_waits, cap_waits;
     struct hcomm *hc;
@@ -355,6 +358,11 @@ struct pr_cp_ctx {
     struct pr_hccl_task *hccl;
     size_t n_hccl;
     int hccl_made;
+    /* the trace's task-queue launches (t->qlaunch), by thread and time;
+       made on first use */
+    struct pr_queue_launch *ql;
+    size_t n_ql;
+    int ql_made;
     /* the device's streams never overlap and the trace records no wait
        between them (serial_device): one queue, each task after the last */
     int serial;
@@ -418,6 +426,7 @@ add_node(struct pr_cp_ctx *c, enum pr_cp_ntype type, uint32_t *idx)
     n->op_ev = PR_CP_NONE;
     n->w_kind = PR_CP_IDLE;
     n->name_aclop = n->name_compile = PR_STR_NONE;
+    n->enq_s = INT64_MIN;
     return n;
 }
 
@@ -533,6 +542,17 @@ is_host_range(int kind)
            kind == PR_KIND_PY_FUNCTION || kind == PR_KIND_PY_LEGACY;
 }
 
+/* torch_npu's task queue takes an enqueued operator off its queue in a
+ * "Dequeue@<op>" range of its own thread (kept as an event of no kind of
+ * ours): the work there outside the CANN calls is that dequeue, named so
+ * on the path rather than as host work outside operators. */
+static int
+is_dequeue(const struct pr_trace *t, const struct pr_event *e)
+{
+    return e->kind == PR_KIND_OTHER && e->name != PR_STR_NONE &&
+           strncmp(pr_trace_str(t, e->name), "Dequeue@", 8) == 0;
+}
+
 /* The thread's ranges still open at ts, after those that ended by then
  * are dropped. */
 static void
@@ -581,7 +601,7 @@ advance_carry(struct pr_cp_ctx *c, int64_t upto)
         const struct pr_event *e = &t->events[c->cursor];
         struct strm *s;
 
-        if (is_host_range(e->kind)) {
+        if (is_host_range(e->kind) || is_dequeue(t, e)) {
             enum pr_status st = carry_range(c, (uint32_t)c->cursor);
 
             if (st != PR_OK)
@@ -716,8 +736,8 @@ push_op(struct pr_cp_ctx *c, struct thr *h, uint32_t ev)
     if (pr_tree_is_step(pr_trace_str(c->t, e->name))) {
         if (ev_end(e) > h->step_end && !c->t->device_steps)
             h->step_end = ev_end(e);
-    } else if (ev_end(e) > h->host_end) {
-        h->host_end = ev_end(e);
+    } else if (ev_end(e) > h->host_end && e->kind != PR_KIND_OTHER) {
+        h->host_end = ev_end(e); /* not a dequeue's: no operator's work */
     }
     return 1;
 }
@@ -865,6 +885,75 @@ open_op(const struct pr_cp_ctx *c, const struct thr *h)
     return PR_CP_NONE;
 }
 
+static int
+cmp_ql(const void *a, const void *b)
+{
+    const struct pr_queue_launch *x = a, *y = b;
+
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    if (x->tid != y->tid)
+        return x->tid < y->tid ? -1 : 1;
+    return x->ts_ns < y->ts_ns ? -1 : x->ts_ns > y->ts_ns;
+}
+
+/* The task-queue launches (pr_queue_launch) inside call ev, by their
+ * correlation, to node: a task of that correlation waits for this call,
+ * not for its operator's enqueue (torch_npu: enqueue on the operator's
+ * thread, Dequeue@<op> on the queue's, whose CANN call launches). */
+static int
+queue_calls(struct pr_cp_ctx *c, const struct pr_event *e, uint32_t node,
+            uint32_t *enq)
+{
+    const struct pr_trace *t = c->t;
+    struct pr_queue_launch key;
+    size_t lo = 0, hi;
+
+    if (enq != NULL)
+        *enq = PR_CP_NONE;
+
+    if (!c->ql_made) {
+        c->ql_made = 1;
+        if (t->n_qlaunch > 0 &&
+            (c->ql = malloc(t->n_qlaunch * sizeof(*c->ql))) != NULL) {
+            memcpy(c->ql, t->qlaunch, t->n_qlaunch * sizeof(*c->ql));
+            c->n_ql = t->n_qlaunch;
+            qsort(c->ql, c->n_ql, sizeof(*c->ql), cmp_ql);
+        } else if (t->n_qlaunch > 0) {
+            return 0;
+        }
+    }
+    if (c->n_ql == 0)
+        return 1;
+    key.pid = pr_event_pid(t, e);
+    key.tid = pr_event_tid(t, e);
+    key.ts_ns = e->ts_ns;
+    hi = c->n_ql;
+    while (lo < hi) { /* the first at or after the call's start */
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (cmp_ql(&c->ql[mid], &key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < c->n_ql && c->ql[lo].pid == key.pid &&
+           c->ql[lo].tid == key.tid && c->ql[lo].ts_ns <= ev_end(e);
+         lo++) {
+        size_t q = pr_idmap_get(&c->corr, c->ql[lo].corr);
+
+        /* the enqueue: its operator's launch on the enqueuing thread */
+        if (enq != NULL && q != PR_NONE && q != node &&
+            c->g.v[q].e <= e->ts_ns &&
+            (*enq == PR_CP_NONE || c->g.v[q].e > c->g.v[*enq].e))
+            *enq = (uint32_t)q;
+        if (node != PR_CP_NONE &&
+            pr_idmap_put(&c->qcorr, c->ql[lo].corr, node, c->err) != PR_OK)
+            return 0;
+    }
+    return 1;
+}
+
 static enum pr_status
 on_call(struct pr_cp_ctx *c, uint32_t ev)
 {
@@ -873,7 +962,7 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
     const char *nm = pr_trace_str(t, e->name);
     struct thr *h = thread_of(c, pr_event_pid(t, e), pr_event_tid(t, e));
     struct pr_cp_node *n;
-    uint32_t idx, prev, other, pf, pn;
+    uint32_t idx, prev, other, pf, pn, enq;
     int64_t corr = pr_event_correlation(t, e);
 
     if (e->dur_ns == 0 && t->device_steps &&
@@ -912,7 +1001,7 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
         if (corr != PR_NO_ID &&
             pr_idmap_put(&c->corr, corr, h->last, c->err) != PR_OK)
             return PR_E_NOMEM;
-        return PR_OK;
+        return queue_calls(c, e, h->last, NULL) ? PR_OK : nomem(c);
     }
     n = add_node(c, blocking_name(nm) ? PR_CP_N_SYNC : PR_CP_N_HOST, &idx);
     if (n == NULL)
@@ -931,6 +1020,14 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
        the main thread while autograd's runs the backward pass) */
     prev = h->last;
     other = handoff(c, h, e->ts_ns);
+    /* a task queue's launch call: its thread took the operator off the
+       queue after the operator's thread put it there (enqueue ->
+       Dequeue@<op> -> this call); where its own last call ended
+       before the enqueue, it waited for that enqueue */
+    if (!queue_calls(c, e, PR_CP_NONE, &enq))
+        return nomem(c);
+    if (enq != PR_CP_NONE && c->g.v[enq].e >= c->g.v[other].e)
+        other = enq;
     if (prev == PR_CP_NONE || c->g.v[other].e > c->g.v[prev].e) {
         uint32_t own = prev;
 
@@ -956,6 +1053,8 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
     h->cur = n->e > h->cur ? n->e : h->cur;
     if (corr != PR_NO_ID && pr_idmap_put(&c->corr, corr, idx, c->err) != PR_OK)
         return PR_E_NOMEM;
+    if (!queue_calls(c, e, idx, NULL))
+        return nomem(c);
     if (has(nm, "Launch") || has(nm, "Memcpy") || has(nm, "Memset") ||
         has(nm, "memcpy"))
         h->last_launch = idx;
@@ -1118,9 +1217,22 @@ on_task(struct pr_cp_ctx *c, uint32_t ev)
     struct strm *s = stream_of(c, pr_event_pid(t, e), pr_event_tid(t, e));
     int64_t corr = pr_event_correlation(t, e);
     size_t launch = corr != PR_NO_ID ? pr_idmap_get(&c->corr, corr) : PR_NONE;
+    size_t queued = corr != PR_NO_ID ? pr_idmap_get(&c->qcorr, corr) : PR_NONE;
+    uint32_t op_ev = launch != PR_NONE ? c->g.v[launch].op_ev : PR_CP_NONE;
     struct pr_cp_node *n;
     uint32_t idx, prev;
     int fail = 0;
+
+    /* a task queue between the operator and the launch: the task waits
+       for the queue thread's launch call, which came after the enqueue
+       (the operator stays the one that enqueued it) */
+    int64_t enq_s = INT64_MIN;
+
+    if (queued != PR_NONE && queued != launch &&
+        (launch == PR_NONE || c->g.v[queued].s >= c->g.v[launch].s)) {
+        enq_s = launch != PR_NONE ? c->g.v[launch].s : INT64_MIN;
+        launch = queued;
+    }
 
     if (s == NULL)
         return nomem(c);
@@ -1137,6 +1249,7 @@ on_task(struct pr_cp_ctx *c, uint32_t ev)
     n->s = e->ts_ns;
     n->e = ev_end(e);
     n->dur = e->dur_ns;
+    n->enq_s = enq_s;
     if (s->wait_at != INT64_MIN &&
         (prev == PR_CP_NONE || s->wait_at >= c->g.v[prev].s)) {
         n->after_wait = (uint8_t)(s->wait_notify ? 2 : 1);
@@ -1156,7 +1269,7 @@ on_task(struct pr_cp_ctx *c, uint32_t ev)
                  c->g.v[launch].kind == PR_CP_COMPILE ? PR_CP_COMPILE
                                                       : PR_CP_LAUNCH,
                  PR_STR_NONE);
-        n->op_ev = c->g.v[launch].op_ev;
+        n->op_ev = op_ev != PR_CP_NONE ? op_ev : c->g.v[launch].op_ev;
         if (c->g.v[launch].corr_task == PR_CP_NONE)
             c->g.v[launch].corr_task = idx;
     }
@@ -1232,7 +1345,7 @@ sweep(struct pr_cp_ctx *c)
                 c->n_nwait++;
             }
         }
-        if (is_host_range(e->kind)) {
+        if (is_host_range(e->kind) || is_dequeue(t, e)) {
             struct thr *h =
                 thread_of(c, pr_event_pid(t, e), pr_event_tid(t, e));
 
@@ -1288,7 +1401,15 @@ waited_for(const struct pr_cp_graph *g, const struct byend *tasks, size_t n,
         if (x->e <= call->s)
             break;
         for (j = 0; j < x->n_pred; j++) {
-            if (x->p_start[j] && g->v[x->pred[j]].s >= call->s)
+            /* enqueued before the call: the queue drains into it
+               (torch_npu's synchronize waits for its task queue) */
+            int64_t at =
+                x->enq_s != INT64_MIN && (x->p_kind[j] == PR_CP_LAUNCH ||
+                                          x->p_kind[j] == PR_CP_COMPILE)
+                    ? x->enq_s
+                    : g->v[x->pred[j]].s;
+
+            if (x->p_start[j] && at >= call->s)
                 launched_before = 0;
         }
         if (launched_before)
@@ -1986,6 +2107,7 @@ step_reset(struct pr_cp_ctx *c, int64_t ws, int64_t we)
     c->g.n_pc = 0;
     pr_idmap_free(&c->thr_ix);
     pr_idmap_free(&c->corr);
+    pr_idmap_free(&c->qcorr);
     for (i = 0; i < c->n_streams; i++)
         c->streams[i].last = PR_CP_NONE;
     c->serial_last = PR_CP_NONE;
@@ -2552,11 +2674,13 @@ ctx_free(struct pr_cp_ctx *c)
     free(c->thr);
     pr_idmap_free(&c->thr_ix);
     pr_idmap_free(&c->corr);
+    pr_idmap_free(&c->qcorr);
     free(c->waits);
     free(c->hc);
     free(c->notify);
     free(c->nwait);
     free(c->hccl);
+    free(c->ql);
 }
 
 /* Why the replay misses the measured steps, where the trace says: the
@@ -2649,6 +2773,11 @@ struct lwait {
     uint32_t peer_node_ev;
     int64_t peer_node_dur;
     int32_t peer_rank; /* the longest's late peer (peer_rank); -1 none */
+    /* device idle on the paths with no recorded cause (note_idle): the
+       gaps, the longest and its task, the launches' lead over them */
+    int64_t idle_ns, idle_max_ns, idle_lead_min, idle_lead_max;
+    size_t idle_n, idle_unlaunched;
+    uint32_t idle_ev;
 };
 
 /* The wait held_by gave node n: from the latest of its other edges (its
@@ -2742,6 +2871,68 @@ note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
             lw->max_ev = n->ev;
         }
     }
+}
+
+/* The device idle on the paths that the trace gives no cause for: a task
+ * on the path that started COINCIDE_MIN_WAIT_NS or more after the work
+ * before it on its stream, while no task of the step ran and its launch
+ * had ended before the gap began (the host was ahead: torch_npu's
+ * optimizer tasks on text_level0-1 and db_level1, launched 70-94 ms
+ * earlier, start about 95 us apart, the gaps kernel_details.csv reports
+ * as Wait Time).  A gap its launch call still ran into is the launch's,
+ * not counted here. */
+static void
+note_idle(const struct pr_cp_graph *g, struct lwait *lw)
+{
+    size_t i, k;
+
+    for (i = 0; i < g->n; i++) {
+        const struct pr_cp_node *n = &g->v[i];
+        int64_t w = n->w - n->w_compile - n->w_aclop, gap0, lead = -1;
+        int j;
+
+        if (n->type != PR_CP_N_TASK || n->ev == PR_CP_NONE || !n->on_path ||
+            n->past_peer || n->w_kind != PR_CP_IDLE || w < COINCIDE_MIN_WAIT_NS)
+            continue;
+        gap0 = n->s - w;
+        for (k = 0; k < g->n; k++) /* the device ran something then */
+            if (k != i && is_task_node(&g->v[k]) && g->v[k].s < n->s &&
+                g->v[k].e > gap0)
+                break;
+        if (k < g->n)
+            continue;
+        for (j = 0; j < n->n_pred; j++)
+            if (n->p_kind[j] == PR_CP_LAUNCH || n->p_kind[j] == PR_CP_COMPILE)
+                lead =
+                    g->v[n->pred[j]].e <= gap0 ? n->s - g->v[n->pred[j]].e : -2;
+        if (lead == -2)
+            continue; /* its launch was still running */
+        lw->idle_ns = pr_sat_add_i64(lw->idle_ns, w);
+        lw->idle_n++;
+        if (lead < 0)
+            lw->idle_unlaunched++;
+        else if (lw->idle_n - lw->idle_unlaunched == 1) {
+            lw->idle_lead_min = lw->idle_lead_max = lead;
+        } else {
+            lw->idle_lead_min =
+                lead < lw->idle_lead_min ? lead : lw->idle_lead_min;
+            lw->idle_lead_max =
+                lead > lw->idle_lead_max ? lead : lw->idle_lead_max;
+        }
+        if (w > lw->idle_max_ns) {
+            lw->idle_max_ns = w;
+            lw->idle_ev = n->ev;
+        }
+    }
+}
+
+static void
+dur_text(int64_t ns, char *buf, size_t cap)
+{
+    if (ns >= 1000000)
+        snprintf(buf, cap, "%.1f ms", (double)ns / 1e6);
+    else
+        snprintf(buf, cap, "%.0f us", (double)ns / 1e3);
 }
 
 /* "stream 20" for a stream named "20", the name itself for "stream 7" */
@@ -2885,6 +3076,64 @@ emit_waits(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
              pr_trace_str(t, e->name),
              strncmp(tid, "stream", 6) == 0 ? "" : "stream ", tid);
     pr_emit_str(cp, PR_K_LAUNCH_WAIT_NOTE, text, ok);
+}
+
+/* Why the path's device idle is named for no cause (note_idle). */
+static void
+emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
+          cJSON *cp, int *ok)
+{
+    char text[1100], st[64], lo[32], hi[32], mx[32], when[80],
+        launched[200] = "", unl[200] = "";
+    size_t nl = lw->idle_n - lw->idle_unlaunched;
+    const char *vendor =
+        t->vendor != PR_STR_NONE ? pr_trace_str(t, t->vendor) : "";
+
+    if (lw->idle_n == 0 || n_steps == 0) {
+        pr_emit_null(cp, PR_K_IDLE_NOTE, ok);
+        return;
+    }
+    stream_label(t, lw->idle_ev, st, sizeof(st));
+    dur_text(lw->idle_max_ns, mx, sizeof(mx));
+    if (nl > 0) {
+        dur_text(lw->idle_lead_min, lo, sizeof(lo));
+        dur_text(lw->idle_lead_max, hi, sizeof(hi));
+        if (strcmp(lo, hi) == 0)
+            snprintf(when, sizeof(when), "%s", lo);
+        else
+            snprintf(when, sizeof(when), "%s to %s", lo, hi);
+        snprintf(launched, sizeof(launched),
+                 "; %s launched %s before %s start, so the host was ahead",
+                 nl == lw->idle_n ? (nl == 1 ? "it was" : "each was")
+                 : nl == 1        ? "1 was"
+                                  : "those with a launch were",
+                 when, nl == 1 ? "its" : "their");
+    }
+    if (lw->idle_unlaunched > 0)
+        snprintf(unl, sizeof(unl),
+                 "; the path ties no launch to %s, so whether the host "
+                 "held %s back is not known",
+                 lw->idle_unlaunched == lw->idle_n
+                     ? (lw->idle_n == 1 ? "it" : "them")
+                     : "the others",
+                 lw->idle_unlaunched == 1 && lw->idle_n == 1 ? "it" : "them");
+    snprintf(text, sizeof(text),
+             "%zu task%s on the steps' critical paths started %.0f us or "
+             "more after the work before %s on %s stream ended (%.2f ms a "
+             "step; the longest %s, before %.80s on %s), while no other "
+             "task of the device ran and no stream wait or event is "
+             "recorded%s%s: the trace records no cause for the device's "
+             "wait, so the path keeps it as device idle%s.",
+             lw->idle_n, lw->idle_n == 1 ? "" : "s",
+             COINCIDE_MIN_WAIT_NS / 1000.0, lw->idle_n == 1 ? "it" : "them",
+             lw->idle_n == 1 ? "its" : "their",
+             (double)lw->idle_ns / 1e6 / (double)n_steps, mx,
+             pr_trace_str(t, t->events[lw->idle_ev].name), st, launched, unl,
+             strcmp(vendor, "huawei") == 0
+                 ? " (the Ascend profilers' step_trace_time.csv counts such "
+                   "time as Free)"
+                 : "");
+    pr_emit_str(cp, PR_K_IDLE_NOTE, text, ok);
 }
 
 /* The collectives on the paths that waited for a peer the trace does not
@@ -3181,6 +3430,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         walk(&c.g, &u, err);
         ok = ok && !u.failed;
         note_waits(t, &c.g, &lw);
+        note_idle(&c.g, &lw);
         emit_step(t, &s->v[i], &c.g, &u, arr, &e, &r, &ok);
         /* what-ifs only where the replay reproduces the step */
         if (ok && !isnan(e) && e <= PR_WHATIF_MAX_ERROR_PCT)
@@ -3211,6 +3461,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
             pr_emit_null(cp, PR_K_NO_PATH_REASON, &ok);
         emit_waits(t, &lw, n_paths, cp, &ok);
         emit_held(t, &lw, n_paths, cp, &ok);
+        emit_idle(t, &lw, n_paths, cp, &ok);
         emit_peer(t, &lw, n_paths, cp, &ok);
         emit_entry(t, &pe, n_paths, cp, &ok);
         emit_late_peer(&c, &lw, n_paths, run, &ok);

@@ -1,0 +1,223 @@
+#!/bin/sh
+# critpath_task_queue.sh - issue #29: torch_npu's task queue
+# (TASK_QUEUE_ENABLE).  An operator is enqueued on the Python thread
+# ("enqueue", its torch_to_npu flow to the task starts there) and dequeued
+# on the task-queue thread ("Dequeue@<op>"), whose CANN call launches the
+# task (a HostToDevice flow from the call to the task).  The task waits
+# for that launch, not for the enqueue: the path follows enqueue ->
+# dequeue -> launch -> task, and the device's wait for the queue thread is
+# the dequeue's and the launch's, not "(device idle, no recorded cause)".
+# Where the queue thread launched it long before, the wait has no cause
+# in the trace: it stays idle, and the Data quality note (idle_note) says
+# so, with how far ahead the launch was.
+# Hand-made trace_view.json, times in us: step [0, 720), the Python
+# thread ends it in aten::item's stream synchronize [145, 712); aten::add
+# enqueued at [100, 110), aten::mul at [120, 130) on the Python thread;
+# the queue thread dequeues add in Dequeue@aclnnAdd [110, 300) (its
+# AscendCL@aclnnAdd [280, 300), HostToDevice at 290) and mul in
+# Dequeue@aclnnMul [300, 600) (AscendCL@aclnnMul [580, 600), at 590);
+# on stream 2, add [305, 405), mul [610, 710): mul waited 205 us for its
+# launch.  In the "ahead" variant the queue launches mul at [310, 320)
+# and the wait before it has no cause.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "torch_npu's task queue on the path" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+
+# mk DIR MUL_LAUNCH_START(us)
+mk() {
+    mkdir -p "$1/r_ascend_pt/ASCEND_PROFILER_OUTPUT"
+    python3 - "$1/r_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json" \
+        "$2" << 'PY'
+import json, sys
+ml = float(sys.argv[2])
+t0 = 1000000.0
+def m(pid, name):
+    return {"ph": "M", "name": "process_name", "pid": pid, "tid": 0,
+            "args": {"name": name}}
+def x(pid, tid, name, ts, dur, cat=None, **a):
+    e = {"ph": "X", "name": name, "pid": pid, "tid": tid,
+         "ts": "%.3f" % (t0 + ts), "dur": dur, "args": a}
+    if cat:
+        e["cat"] = cat
+    return e
+def fl(ph, cat, name, pid, tid, ts, fid):
+    e = {"ph": ph, "cat": cat, "name": name, "pid": pid, "tid": tid,
+         "ts": "%.3f" % (t0 + ts), "id": fid}
+    if ph == "f":
+        e["bp"] = "e"
+    return e
+def ns(us):
+    return "%d" % int(round((t0 + us) * 1000))
+PY_, CANN, HW = 1, 2, 3
+ev = [m(PY_, "Python"), m(CANN, "CANN"), m(HW, "Ascend Hardware"),
+      x(PY_, 10, "ProfilerStep#1", 0, 720, "cpu_op"),
+      x(PY_, 10, "aten::item", 140, 575, "cpu_op"),
+      x(CANN, 10, "AscendCL@aclrtSynchronizeStreamWithTimeout", 145, 567,
+        None, **{"Thread Id": 10, "Mode": "ACL_RTS", "level": "acl"})]
+# op, enqueue start, dequeue [a, b), launch call start, task start
+ops = [("add", 100, 110, 300, 280, 305), ("mul", 120, 300, 600, ml, 610)]
+for i, (op, q, a, b, ls, ts) in enumerate(ops):
+    Op = op.capitalize()
+    cid = 11 + i
+    ev += [x(PY_, 10, "aten::" + op, q, 10, "cpu_op"),
+           x(PY_, 10, "Enqueue", q + 2, 3, "enqueue"),
+           fl("s", "async_npu", "torch_to_npu", PY_, 10, q + 3, ns(ts)),
+           fl("s", "async_task_queue", "async_task_queue", PY_, 10, q + 4,
+              str(100 + i)),
+           x(PY_, 20, "Dequeue@aclnn" + Op, a, b - a, "dequeue"),
+           fl("f", "async_task_queue", "async_task_queue", PY_, 20, a,
+              str(100 + i)),
+           x(CANN, 20, "AscendCL@aclnn" + Op, ls, 20, None,
+             **{"Thread Id": 20, "Mode": "ACL_OP", "level": "acl"}),
+           fl("s", "HostToDevice", "HostToDevice%d" % cid, CANN, 20, ls + 10,
+              str(cid)),
+           x(HW, 2, "aclnn%s_%sAiCore_%s" % (Op, Op, Op), ts, 100, None,
+             **{"Task Type": "AI_CORE", "connection_id": cid}),
+           fl("f", "async_npu", "torch_to_npu", HW, 2, ts, ns(ts)),
+           fl("f", "HostToDevice", "HostToDevice%d" % cid, HW, 2, ts,
+              str(cid))]
+json.dump(ev, open(sys.argv[1], "w"))
+PY
+}
+
+# parts DIR: "<replay error> <idle> <launch> <Dequeue@aclnnMul> <note: 0|1>"
+parts() {
+    "$PR_BIN" -q --input "$1/r_ascend_pt" --json "$1/s.json" &&
+        python3 - "$1/s.json" << 'PY'
+import json, sys
+cp = json.load(open(sys.argv[1]))["runs"][0]["critical_path"]
+s = cp["steps"][0]
+k = s["by_kind_us"]
+d = [t["us"] for t in s["top"]
+     if t["name"] == "Dequeue@aclnnMul" and t["kind"] == "host_op"]
+note = cp.get("idle_note") or ""
+print(s["replay_error_pct"], round(k["idle"]), round(k["launch"]),
+      round(d[0]) if d else 0,
+      1 if "launched 280 us before" in note and "Free" in note else 0)
+PY
+}
+
+mk "$T_DIR/q" 580
+set -- $(parts "$T_DIR/q")
+check "queue-bound: the replay is exact ($1%)" test "$1" = 0
+check "queue-bound: no device idle on the path ($2 us)" test "$2" -le 5
+check "queue-bound: the dequeue of mul is on the path ($4 us)" \
+    test "$4" -ge 250
+check "queue-bound: the launch part is the queue's call, not a wait from the enqueue ($3 us)" test "$3" -le 60
+check "queue-bound: no note of unexplained idle" test "$5" = 0
+
+mk "$T_DIR/a" 310
+set -- $(parts "$T_DIR/a")
+check "launched ahead: the replay is exact ($1%)" test "$1" = 0
+check "launched ahead: the wait is idle ($2 us)" test "$2" -ge 200
+check "launched ahead: the dequeue of mul is off the path ($4 us)" \
+    test "$4" = 0
+check "launched ahead: Data quality says why, with the launch's lead" \
+    test "$5" = 1
+check "launched ahead: the note is a data-quality row" \
+    grep -q '"idle_unexplained"' "$T_DIR/a/s.json"
+
+# The same two runs from the SQLite export (ascend_pytorch_profiler_0.db):
+# the task's connection id leads to the operator (CONNECTION_IDS) and to
+# the queue thread's CANN "launch" row inside its aclnn call; the queue's
+# records are PYTORCH_API rows of type 50002 (queue).
+if ! python3 -c 'import sqlite3' 2> /dev/null; then
+    skip "the task queue in the SQLite export" "no python3 sqlite3 module"
+    echo "1..$T_N"
+    exit 0
+fi
+
+# mkdb DIR MUL_LAUNCH_START(us)
+mkdb() {
+    mkdir -p "$1/r_ascend_pt/ASCEND_PROFILER_OUTPUT"
+    python3 - \
+        "$1/r_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db" \
+        "$2" << 'PY'
+import sqlite3, sys, os
+out, ml = sys.argv[1], float(sys.argv[2])
+if os.path.exists(out):
+    os.remove(out)
+db = sqlite3.connect(out)
+t0 = 1000000000  # us
+def ns(us):
+    return int(round((t0 + us) * 1000))
+strs = {}
+def sid(v):
+    if v not in strs:
+        strs[v] = len(strs) + 1
+    return strs[v]
+db.executescript("""
+CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY,value TEXT);
+CREATE TABLE ENUM_API_TYPE (id INTEGER PRIMARY KEY,name TEXT);
+CREATE TABLE TASK (startNs INTEGER,endNs INTEGER,deviceId INTEGER,connectionId INTEGER,globalTaskId INTEGER,globalPid INTEGER,taskType INTEGER,contextId INTEGER,streamId INTEGER,taskId INTEGER,modelId INTEGER, depth integer);
+CREATE TABLE COMPUTE_TASK_INFO (name INTEGER,globalTaskId INTEGER PRIMARY KEY,blockDim INTEGER,mixBlockDim INTEGER,taskType INTEGER,opType INTEGER,inputFormats INTEGER,inputDataTypes INTEGER,inputShapes INTEGER,outputFormats INTEGER,outputDataTypes INTEGER,outputShapes INTEGER,attrInfo INTEGER, waitNs INTEGER);
+CREATE TABLE PYTORCH_API (startNs TEXT, endNs TEXT, globalTid INTEGER, connectionId INTEGER, name INTEGER, sequenceNumber INTEGER, fwdThreadId INTEGER, inputDtypes INTEGER, inputShapes INTEGER, callchainId INTEGER, type INTEGER, depth integer);
+CREATE TABLE CONNECTION_IDS (id INTEGER, connectionId INTEGER);
+CREATE TABLE CANN_API (startNs INTEGER,endNs INTEGER,type INTEGER,globalTid INTEGER,connectionId INTEGER PRIMARY KEY,name INTEGER, depth integer);
+CREATE TABLE STEP_TIME (id INTEGER, startNs INTEGER, endNs INTEGER);
+CREATE TABLE RANK_DEVICE_MAP (rankId INTEGER, deviceId INTEGER);
+CREATE TABLE NPU_INFO (id INTEGER,name TEXT);
+CREATE TABLE SESSION_TIME_INFO (startTimeNs INTEGER,endTimeNs INTEGER);
+CREATE TABLE META_DATA (name TEXT,value TEXT);
+""")
+db.executemany("INSERT INTO ENUM_API_TYPE VALUES (?,?)",
+               [(20000, "acl"), (10000, "node"), (50001, "op"), (50002, "queue")])
+PYT = (1 << 32) * 7 + 10   # globalTid: pid 7, thread 10
+QT = (1 << 32) * 7 + 20    # the task-queue thread
+api = []
+def papi(s, e, tid, name, typ, conn=None):
+    api.append((str(ns(s)), str(ns(e)), tid, conn, sid(name), None, None,
+                None, None, None, typ, 0))
+papi(0, 720, PYT, "ProfilerStep#1", 50001)
+papi(140, 715, PYT, "aten::item", 50001)
+cann = [(ns(145), ns(712), 20000, PYT, 900, sid("aclrtSynchronizeStreamWithTimeout"), 0)]
+tasks, cti, conns = [], [], []
+ops = [("add", 100, 110, 300, 280, 305), ("mul", 120, 300, 600, ml, 610)]
+for i, (op, q, a, b, ls, ts) in enumerate(ops):
+    Op = op.capitalize()
+    cid = 11 + i
+    papi(q, q + 10, PYT, "aten::" + op, 50001, 100 + i)
+    conns.append((100 + i, cid))
+    papi(q + 2, q + 5, PYT, "Enqueue", 50002)
+    papi(a, b, QT, "Dequeue@aclnn" + Op, 50002)
+    cann.append((ns(ls), ns(ls + 20), 20000, QT, 500 + i, sid("aclnn" + Op), 0))
+    cann.append((ns(ls + 5), ns(ls + 15), 10000, QT, cid, sid("launch"), 1))
+    tasks.append((ns(ts), ns(ts + 100), 0, cid, i + 1, 7, sid("AI_CORE"), 0,
+                  2, i + 1, 0, 0))
+    cti.append((sid("aclnn%s_%sAiCore_%s" % (Op, Op, Op)), i + 1, 8, 0,
+                sid("AI_CORE"), sid(Op), None, None, None, None, None, None,
+                None, 0))
+db.executemany("INSERT INTO PYTORCH_API VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", api)
+db.executemany("INSERT INTO CONNECTION_IDS VALUES (?,?)", conns)
+db.executemany("INSERT INTO CANN_API VALUES (?,?,?,?,?,?,?)", cann)
+db.executemany("INSERT INTO TASK VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", tasks)
+db.executemany("INSERT INTO COMPUTE_TASK_INFO VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", cti)
+db.execute("INSERT INTO STEP_TIME VALUES (1, ?, ?)", (ns(0), ns(720)))
+db.execute("INSERT INTO RANK_DEVICE_MAP VALUES (0, 0)")
+db.execute("INSERT INTO NPU_INFO VALUES (0, 'Ascend910B')")
+db.execute("INSERT INTO SESSION_TIME_INFO VALUES (?, ?)", (ns(0), ns(720)))
+db.executemany("INSERT INTO STRING_IDS VALUES (?,?)",
+               [(v, k) for k, v in strs.items()])
+db.commit()
+PY
+}
+
+mkdb "$T_DIR/dq" 580
+set -- $(parts "$T_DIR/dq")
+check "db, queue-bound: the replay is exact ($1%)" test "$1" = 0
+check "db, queue-bound: no device idle on the path ($2 us)" test "$2" -le 5
+check "db, queue-bound: the dequeue of mul is on the path ($4 us)" \
+    test "$4" -ge 250
+
+mkdb "$T_DIR/da" 310
+set -- $(parts "$T_DIR/da")
+check "db, launched ahead: the replay is exact ($1%)" test "$1" = 0
+check "db, launched ahead: the wait is idle ($2 us)" test "$2" -ge 200
+check "db, launched ahead: Data quality says why, with the launch's lead" \
+    test "$5" = 1
+
+echo "1..$T_N"
