@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "profreport/critpath.h"
 #include "profreport/keys.h"
 #include "profreport/sget.h"
 #include "profreport/whatif.h"
@@ -376,6 +377,42 @@ host_op_advice(const cJSON *run, const char *ops, char *buf, size_t cap,
     return len;
 }
 
+/* A launch part that is no aclop call (those are op_compile's, and the
+ * launch_bound replay leaves them: whatif.c apply_launch). */
+static int
+not_aclop(const char *name, const void *ctx)
+{
+    (void)ctx;
+    return !pr_cp_is_aclop(name);
+}
+
+static int
+is_aclop(const char *name, const void *ctx)
+{
+    (void)ctx;
+    return pr_cp_is_aclop(name);
+}
+
+/* The share of the mean path in aclop calls (launch parts). */
+static double
+aclop_pct(const cJSON *cp)
+{
+    struct part p[PARTS];
+    const cJSON *e;
+    size_t n = 0, i;
+    double steps, total = 0, us = 0;
+
+    steps = gather_parts(cp, "launch", is_aclop, NULL, p, &n);
+    cJSON_ArrayForEach(e, pr_sget(cp, PR_K_BY_KIND_US))
+    {
+        if (cJSON_IsNumber(e) && e->valuedouble > 0)
+            total += e->valuedouble;
+    }
+    for (i = 0; i < n; i++)
+        us += p[i].us;
+    return steps > 0 && total > 0 ? 100.0 * us / steps / total : 0;
+}
+
 /* Launches on the path (the launch_bound replay saves PATH_MIN_PCT or more)
  * while the aggregate rule, which needs runtime calls >= 10% of the step and
  * the device waiting for launches 10% of its time, did not fire. */
@@ -391,7 +428,12 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     if (has_id(recs, "launch_bound") || !(g >= PATH_MIN_PCT))
         return 1;
     graphs = pr_sget_true(pr_sget(run, PR_K_LAUNCHES), PR_K_CUDA_GRAPHS);
-    path_parts(cp, "launch", calls, sizeof(calls), &launch_pct, NULL);
+    /* the launches outside the aclop calls, which op_compile's finding
+       covers (torch_npu_ascend_profiler_output: the queue thread's aclnn
+       launches, beside 5.7 ms a step of aclopCompileAndExecute) */
+    path_parts_if(cp, "launch", not_aclop, calls, sizeof(calls), &launch_pct,
+                  NULL, NULL);
+    launch_pct -= aclop_pct(cp);
     path_parts(cp, "host_op", ops, sizeof(ops), &host_pct, NULL);
     fmt_ms(pr_sget_num(w, PR_K_GAIN_US), gain, sizeof(gain));
     delay_us = part_us(cp, "launch", "(launch-to-start delay)");

@@ -833,7 +833,8 @@ cold_call(const struct pr_cp_node *c, int64_t median)
  * call launched waits that much less (at most its wait).  Evidence: the
  * calls themselves. */
 static int
-apply_cold(struct pr_cp_graph *g, struct pr_whatif_acc *a)
+apply_cold(const struct pr_trace *t, struct pr_cp_graph *g,
+           struct pr_whatif_acc *a)
 {
     size_t i;
     int64_t median = host_median(g, a);
@@ -842,7 +843,12 @@ apply_cold(struct pr_cp_graph *g, struct pr_whatif_acc *a)
     for (i = 0; i < g->n; i++) {
         struct pr_cp_node *c = &g->v[i];
 
-        if (!cold_call(c, median))
+        /* an aclop call is the aclop path's whether or not it compiled
+           (op_compile's, as in apply_launch): on torch_npu's
+           torch_npu_ascend_profiler_output a 1.1 ms aclopCompileAndExecute
+           whose opCompile step is a 14 us lookup is no first-use cost */
+        if (!cold_call(c, median) || c->kind == PR_CP_COMPILE ||
+            c->dur_compile > 0 || pr_cp_is_aclop(node_str(t, c)))
             continue;
         evidence(a, PR_WHATIF_COLD, c->on_path, c->name, c->dur - median);
         if (c->corr_task != PR_CP_NONE) {
@@ -1355,7 +1361,7 @@ apply(const struct pr_trace *t, struct pr_cp_graph *g,
     case PR_WHATIF_COPYBOUND:
         return apply_prefetch(t, g, in, a);
     case PR_WHATIF_COLD:
-        return apply_cold(g, a);
+        return apply_cold(t, g, a);
     case PR_WHATIF_COMPILE:
         return apply_compile(t, g, a);
     case PR_WHATIF_COMM:
