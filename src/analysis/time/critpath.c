@@ -2778,6 +2778,11 @@ struct lwait {
     int64_t idle_ns, idle_max_ns, idle_lead_min, idle_lead_max;
     size_t idle_n, idle_unlaunched;
     uint32_t idle_ev;
+    /* correlation -> the runtime call that launched it, made on first
+       use: a launch the path does not hold (torch_npu's level 0, whose
+       torch_to_npu instants it leaves, critpath.c on_call) */
+    struct pr_idmap launch_ix;
+    int launch_made, launch_failed;
 };
 
 /* The wait held_by gave node n: from the latest of its other edges (its
@@ -2881,8 +2886,35 @@ note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
  * earlier, start about 95 us apart, the gaps kernel_details.csv reports
  * as Wait Time).  A gap its launch call still ran into is the launch's,
  * not counted here. */
+/* The end of the recorded launch of task event ev; INT64_MIN none. */
+static int64_t
+recorded_launch(const struct pr_trace *t, struct lwait *lw, uint32_t ev)
+{
+    int64_t corr = pr_event_correlation(t, &t->events[ev]);
+    size_t i;
+
+    if (!lw->launch_made) {
+        struct pr_error e;
+
+        lw->launch_made = 1;
+        memset(&e, 0, sizeof(e));
+        for (i = 0; i < t->n_events && !lw->launch_failed; i++)
+            if (pr_tree_is_launcher(t->events[i].kind) &&
+                pr_event_correlation(t, &t->events[i]) != PR_NO_ID &&
+                pr_idmap_put(&lw->launch_ix,
+                             pr_event_correlation(t, &t->events[i]), i,
+                             &e) != PR_OK)
+                lw->launch_failed = 1;
+    }
+    if (corr == PR_NO_ID || lw->launch_failed)
+        return INT64_MIN;
+    i = pr_idmap_get(&lw->launch_ix, corr);
+    return i == PR_NONE ? INT64_MIN : ev_end(&t->events[i]);
+}
+
 static void
-note_idle(const struct pr_cp_graph *g, struct lwait *lw)
+note_idle(const struct pr_trace *t, const struct pr_cp_graph *g,
+          struct lwait *lw)
 {
     size_t i, k;
 
@@ -2905,6 +2937,12 @@ note_idle(const struct pr_cp_graph *g, struct lwait *lw)
             if (n->p_kind[j] == PR_CP_LAUNCH || n->p_kind[j] == PR_CP_COMPILE)
                 lead =
                     g->v[n->pred[j]].e <= gap0 ? n->s - g->v[n->pred[j]].e : -2;
+        if (lead == -1) { /* a launch the trace records, not the path */
+            int64_t le = recorded_launch(t, lw, n->ev);
+
+            if (le != INT64_MIN)
+                lead = le <= gap0 ? n->s - le : -2;
+        }
         if (lead == -2)
             continue; /* its launch was still running */
         lw->idle_ns = pr_sat_add_i64(lw->idle_ns, w);
@@ -3107,11 +3145,11 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                  nl == lw->idle_n ? (nl == 1 ? "it was" : "each was")
                  : nl == 1        ? "1 was"
                                   : "those with a launch were",
-                 when, nl == 1 ? "its" : "their");
+                 when, nl == lw->idle_n || nl == 1 ? "its" : "their");
     }
     if (lw->idle_unlaunched > 0)
         snprintf(unl, sizeof(unl),
-                 "; the path ties no launch to %s, so whether the host "
+                 "; the trace ties no launch to %s, so whether the host "
                  "held %s back is not known",
                  lw->idle_unlaunched == lw->idle_n
                      ? (lw->idle_n == 1 ? "it" : "them")
@@ -3430,7 +3468,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         walk(&c.g, &u, err);
         ok = ok && !u.failed;
         note_waits(t, &c.g, &lw);
-        note_idle(&c.g, &lw);
+        note_idle(t, &c.g, &lw);
         emit_step(t, &s->v[i], &c.g, &u, arr, &e, &r, &ok);
         /* what-ifs only where the replay reproduces the step */
         if (ok && !isnan(e) && e <= PR_WHATIF_MAX_ERROR_PCT)
@@ -3473,6 +3511,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     free(u.top);
     pr_idmap_free(&u.ix);
     pr_whatif_acc_free(wa);
+    pr_idmap_free(&lw.launch_ix);
     ctx_free(&c);
     if (max_error_pct != NULL)
         *max_error_pct = n_paths ? worst : NAN;
