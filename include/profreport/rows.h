@@ -15,13 +15,18 @@
 
 /* How a field holds its value. */
 enum pr_rows_type {
-    PR_RT_STR,      /* const char *: the writer copies it; read, it points
-                       into the cJSON tree it came from */
-    PR_RT_NUM,      /* double */
-    PR_RT_NUM_NULL, /* double; NAN is null */
-    PR_RT_I64,      /* int64_t, written as a JSON number */
-    PR_RT_US        /* int64_t nanoseconds, written as microseconds (ns /
-                       1000, as pr_emit_us); read back rounded to the ns */
+    PR_RT_STR,       /* const char *: the writer copies it; read, it points
+                        into the cJSON tree it came from */
+    PR_RT_NUM,       /* double */
+    PR_RT_NUM_NULL,  /* double; NAN is null */
+    PR_RT_I64,       /* int64_t, written as a JSON number */
+    PR_RT_US,        /* int64_t nanoseconds, written as microseconds (ns /
+                        1000, as pr_emit_us); read back rounded to the ns */
+    PR_RT_BOOL_NULL, /* int: 1 true, 0 false, -1 null */
+    PR_RT_JSON       /* const cJSON *: an object whose keys are data (a
+                        kernel's PMU counters) or a sub-object; the writer
+                        copies it, NULL is null; read, it points into the
+                        cJSON tree it came from */
 };
 
 struct pr_rows_field {
@@ -34,10 +39,12 @@ struct pr_rows_field {
 enum pr_rows_object {
 #define PR_ROWS_OBJECT(obj, st) PR_RO_##obj,
 #define PR_ROWS_FIELD(obj, key, type, member)
+#define PR_ROWS_ABSENT(obj, member)
 #define PR_ROWS_END(obj)
 #include "../../src/summary/rows.def"
 #undef PR_ROWS_OBJECT
 #undef PR_ROWS_FIELD
+#undef PR_ROWS_ABSENT
 #undef PR_ROWS_END
     PR_RO_N
 };
@@ -48,14 +55,18 @@ enum pr_rows_object {
 #define PR_ROWS_C_NUM_NULL double
 #define PR_ROWS_C_I64 int64_t
 #define PR_ROWS_C_US int64_t
+#define PR_ROWS_C_BOOL_NULL int
+#define PR_ROWS_C_JSON const cJSON *
 #define PR_ROWS_OBJECT(obj, st) struct st {
 #define PR_ROWS_FIELD(obj, key, type, member) PR_ROWS_C_##type member;
+#define PR_ROWS_ABSENT(obj, member) uint64_t member;
 #define PR_ROWS_END(obj)                                                       \
     }                                                                          \
     ;
 #include "../../src/summary/rows.def"
 #undef PR_ROWS_OBJECT
 #undef PR_ROWS_FIELD
+#undef PR_ROWS_ABSENT
 #undef PR_ROWS_END
 
 struct pr_rows_objinfo {
@@ -63,10 +74,20 @@ struct pr_rows_objinfo {
     size_t size;                  /* of its struct */
     const struct pr_rows_field *fields;
     size_t n_fields;
+    size_t absent; /* offset of its PR_ROWS_ABSENT mask; SIZE_MAX: none,
+                      every field is written and read */
 };
 
 /* A typed object's struct, schema object and fields. */
 const struct pr_rows_objinfo *pr_rows_object(enum pr_rows_object ro);
+
+/* Where an object has a PR_ROWS_ABSENT mask: leave the field of schema
+ * row `row` out of the written row (pr_rows_omit; 0 when the object has
+ * no mask or no such field), or whether the row read has it
+ * (pr_rows_has: 1 for a field of an object without a mask). */
+int pr_rows_omit(enum pr_rows_object ro, void *row, enum pr_schema_rowid id);
+int pr_rows_has(enum pr_rows_object ro, const void *row,
+                enum pr_schema_rowid id);
 
 /* Append n rows (an array of ro's struct) to arr as objects whose keys
  * come in schema.def's row order.  Returns 0 (and stops) when out of
@@ -74,12 +95,17 @@ const struct pr_rows_objinfo *pr_rows_object(enum pr_rows_object ro);
 int pr_rows_write(cJSON *arr, enum pr_rows_object ro, const void *rows,
                   size_t n);
 
+/* The same for one row, returned as an object (NULL when out of memory)
+ * that the caller may add keys of no row to before adding it. */
+cJSON *pr_rows_row(enum pr_rows_object ro, const void *row);
+
 /* Fill rows (room for cap structs of ro) from arr, the array at path (for
  * messages: "runs[0].memory.operators"): each element an object whose
  * fields are present, of their row's types (a NONNEG row never below 0,
- * an I64 field a whole number).  *n: the rows filled.  PR_E_FORMAT with
- * the element's path, the key and what was wrong; PR_E_LIMIT when arr has
- * more than cap elements. */
+ * an I64 field a whole number); of an object with a PR_ROWS_ABSENT mask,
+ * a field whose row is not REQ may be missing (its bit set).  *n: the rows
+ * filled.  PR_E_FORMAT with the element's path, the key and what was wrong;
+ * PR_E_LIMIT when arr has more than cap elements. */
 enum pr_status pr_rows_read(const cJSON *arr, const char *path,
                             enum pr_rows_object ro, void *rows, size_t cap,
                             size_t *n, struct pr_error *err);

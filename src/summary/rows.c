@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,32 +14,50 @@
 /* Each object's struct under a name its fields' macro can build. */
 #define PR_ROWS_OBJECT(obj, st) typedef struct st rows_t_##obj;
 #define PR_ROWS_FIELD(obj, key, type, member)
+#define PR_ROWS_ABSENT(obj, member)
 #define PR_ROWS_END(obj)
 #include "rows.def"
 #undef PR_ROWS_OBJECT
 #undef PR_ROWS_FIELD
+#undef PR_ROWS_ABSENT
 #undef PR_ROWS_END
 
 #define PR_ROWS_OBJECT(obj, st) static const struct pr_rows_field f_##obj[] = {
 #define PR_ROWS_FIELD(obj, key, type, member)                                  \
     {PR_SR_##obj##_##key, PR_RT_##type, offsetof(rows_t_##obj, member)},
+#define PR_ROWS_ABSENT(obj, member)
 #define PR_ROWS_END(obj)                                                       \
     }                                                                          \
     ;
 #include "rows.def"
 #undef PR_ROWS_OBJECT
 #undef PR_ROWS_FIELD
+#undef PR_ROWS_ABSENT
+#undef PR_ROWS_END
+
+/* Each object's PR_ROWS_ABSENT mask: its offset, or SIZE_MAX where it has
+ * none (unsigned arithmetic: offset - SIZE_MAX + SIZE_MAX is the offset). */
+#define PR_ROWS_OBJECT(obj, st) static const size_t a_##obj = (size_t)0 +
+#define PR_ROWS_FIELD(obj, key, type, member)
+#define PR_ROWS_ABSENT(obj, member) offsetof(rows_t_##obj, member) - SIZE_MAX +
+#define PR_ROWS_END(obj) SIZE_MAX;
+#include "rows.def"
+#undef PR_ROWS_OBJECT
+#undef PR_ROWS_FIELD
+#undef PR_ROWS_ABSENT
 #undef PR_ROWS_END
 
 static const struct pr_rows_objinfo objects[PR_RO_N] = {
 #define PR_ROWS_OBJECT(obj, st)                                                \
     {PR_SO_##obj, sizeof(struct st), f_##obj,                                  \
-     sizeof(f_##obj) / sizeof(f_##obj[0])},
+     sizeof(f_##obj) / sizeof(f_##obj[0]), a_##obj},
 #define PR_ROWS_FIELD(obj, key, type, member)
+#define PR_ROWS_ABSENT(obj, member)
 #define PR_ROWS_END(obj)
 #include "rows.def"
 #undef PR_ROWS_OBJECT
 #undef PR_ROWS_FIELD
+#undef PR_ROWS_ABSENT
 #undef PR_ROWS_END
 };
 
@@ -48,6 +67,60 @@ pr_rows_object(enum pr_rows_object ro)
     return (unsigned)ro < PR_RO_N ? &objects[ro] : NULL;
 }
 
+/* A row's PR_ROWS_ABSENT mask (bit k: field k left out), or NULL. */
+static uint64_t *
+mask_of(const struct pr_rows_objinfo *o, void *row)
+{
+    return o->absent == SIZE_MAX
+               ? NULL
+               : (uint64_t *)(void *)((char *)row + o->absent);
+}
+
+static const uint64_t *
+cmask_of(const struct pr_rows_objinfo *o, const void *row)
+{
+    return o->absent == SIZE_MAX
+               ? NULL
+               : (const uint64_t *)(const void *)((const char *)row +
+                                                  o->absent);
+}
+
+static size_t
+field_of(const struct pr_rows_objinfo *o, enum pr_schema_rowid id)
+{
+    size_t k;
+
+    for (k = 0; k < o->n_fields; k++)
+        if (o->fields[k].row == id)
+            return k;
+    return SIZE_MAX;
+}
+
+int
+pr_rows_omit(enum pr_rows_object ro, void *row, enum pr_schema_rowid id)
+{
+    const struct pr_rows_objinfo *o = pr_rows_object(ro);
+    uint64_t *m = o != NULL ? mask_of(o, row) : NULL;
+    size_t k = m != NULL ? field_of(o, id) : SIZE_MAX;
+
+    if (k == SIZE_MAX || k >= 64)
+        return 0;
+    *m |= (uint64_t)1 << k;
+    return 1;
+}
+
+int
+pr_rows_has(enum pr_rows_object ro, const void *row, enum pr_schema_rowid id)
+{
+    const struct pr_rows_objinfo *o = pr_rows_object(ro);
+    const uint64_t *m = o != NULL ? cmask_of(o, row) : NULL;
+    size_t k = o != NULL ? field_of(o, id) : SIZE_MAX;
+
+    if (k == SIZE_MAX)
+        return 0;
+    return m == NULL || k >= 64 || !(*m & ((uint64_t)1 << k));
+}
+
 static cJSON *
 value_of(const struct pr_rows_field *f, const char *row)
 {
@@ -55,8 +128,16 @@ value_of(const struct pr_rows_field *f, const char *row)
     double d;
     int64_t i;
     const char *s;
+    const cJSON *j;
+    int b;
 
     switch (f->type) {
+    case PR_RT_BOOL_NULL:
+        memcpy(&b, p, sizeof(b));
+        return b < 0 ? cJSON_CreateNull() : cJSON_CreateBool(b);
+    case PR_RT_JSON:
+        memcpy(&j, p, sizeof(j));
+        return j != NULL ? cJSON_Duplicate(j, 1) : cJSON_CreateNull();
     case PR_RT_STR:
         memcpy(&s, p, sizeof(s));
         return s != NULL ? cJSON_CreateString(s) : cJSON_CreateNull();
@@ -75,29 +156,44 @@ value_of(const struct pr_rows_field *f, const char *row)
     }
 }
 
+cJSON *
+pr_rows_row(enum pr_rows_object ro, const void *row)
+{
+    const struct pr_rows_objinfo *o = pr_rows_object(ro);
+    const uint64_t *m = o != NULL ? cmask_of(o, row) : NULL;
+    cJSON *obj = o != NULL ? cJSON_CreateObject() : NULL;
+    size_t k;
+
+    for (k = 0; obj != NULL && k < o->n_fields; k++) {
+        const struct pr_rows_field *f = &o->fields[k];
+        cJSON *v;
+
+        if (m != NULL && k < 64 && (*m & ((uint64_t)1 << k)))
+            continue;
+        v = value_of(f, row);
+        if (v == NULL ||
+            !cJSON_AddItemToObject(obj, pr_schema_rows[f->row].key, v)) {
+            cJSON_Delete(v);
+            cJSON_Delete(obj);
+            obj = NULL;
+        }
+    }
+    return obj;
+}
+
 int
 pr_rows_write(cJSON *arr, enum pr_rows_object ro, const void *rows, size_t n)
 {
     const struct pr_rows_objinfo *o = pr_rows_object(ro);
-    size_t i, k;
+    size_t i;
 
     if (o == NULL || arr == NULL)
         return 0;
     for (i = 0; i < n; i++) {
-        const char *row = (const char *)rows + i * o->size;
-        cJSON *obj = cJSON_CreateObject();
+        cJSON *obj = pr_rows_row(ro, (const char *)rows + i * o->size);
         if (obj == NULL || !cJSON_AddItemToArray(arr, obj)) {
             cJSON_Delete(obj);
             return 0;
-        }
-        for (k = 0; k < o->n_fields; k++) {
-            const struct pr_rows_field *f = &o->fields[k];
-            cJSON *v = value_of(f, row);
-            if (v == NULL ||
-                !cJSON_AddItemToObject(obj, pr_schema_rows[f->row].key, v)) {
-                cJSON_Delete(v);
-                return 0;
-            }
         }
     }
     return 1;
@@ -129,6 +225,27 @@ read_field(const struct pr_rows_field *f, const cJSON *v, char *row,
 
     if (v == NULL)
         return pr_error_set(err, PR_E_FORMAT, "%s: missing", at);
+    if (f->type == PR_RT_BOOL_NULL) {
+        int b = cJSON_IsTrue(v) ? 1 : cJSON_IsFalse(v) ? 0 : -1;
+        if (b < 0 && !(cJSON_IsNull(v) && (r->types & PR_ST_NULL)))
+            return pr_error_set(err, PR_E_FORMAT,
+                                "%s: expected a boolean, got %s", at,
+                                json_type(v));
+        memcpy(p, &b, sizeof(b));
+        return PR_OK;
+    }
+    if (f->type == PR_RT_JSON) {
+        const cJSON *j = cJSON_IsNull(v) ? NULL : v;
+        if (!(cJSON_IsNull(v)     ? r->types & PR_ST_NULL
+              : cJSON_IsObject(v) ? r->types & PR_ST_OBJ
+              : cJSON_IsArray(v)  ? r->types & PR_ST_ARR
+                                  : 0))
+            return pr_error_set(err, PR_E_FORMAT, "%s: expected %s, got %s", at,
+                                r->types & PR_ST_OBJ ? "an object" : "an array",
+                                json_type(v));
+        memcpy(p, &j, sizeof(j));
+        return PR_OK;
+    }
     if (f->type == PR_RT_STR) {
         const char *s = cJSON_IsString(v) ? v->valuestring : NULL;
         if (s == NULL && !(cJSON_IsNull(v) && (r->types & PR_ST_NULL)))
@@ -209,9 +326,18 @@ pr_rows_read(const cJSON *arr, const char *path, enum pr_rows_object ro,
         for (k = 0; k < o->n_fields; k++) {
             const struct pr_rows_field *f = &o->fields[k];
             const char *key = pr_schema_rows[f->row].key;
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, key);
+            uint64_t *m = mask_of(o, row);
+
+            /* a field the writer may leave out (a rank form keeps only
+               some columns): its bit says so */
+            if (v == NULL && m != NULL && k < 64 &&
+                !(pr_schema_rows[f->row].flags & PR_SF_REQ)) {
+                *m |= (uint64_t)1 << k;
+                continue;
+            }
             snprintf(at, sizeof(at), "%s[%zu].%s", path, i, key);
-            if (read_field(f, cJSON_GetObjectItemCaseSensitive(e, key), row, at,
-                           err) != PR_OK)
+            if (read_field(f, v, row, at, err) != PR_OK)
                 return PR_E_FORMAT;
         }
         *n = ++i;

@@ -305,88 +305,126 @@ pct(int64_t part, int64_t whole)
     return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-/* The roofline columns: the pass's figures, or the unknowns it starts
- * from.  The keys the spec lists first sit in the row's middle; the ones
- * added later (flops_source, roofline_mark, dtype) at its end. */
-static void
-emit_rate(cJSON *o, const struct pr_op_rate *r, int *ok)
+static double
+us_or_null(int64_t ns, unsigned unknown)
 {
-    pr_emit_finite(o, PR_K_FLOPS, r->set ? r->flops : NAN, ok);
-    pr_emit_finite(o, PR_K_BYTES, r->set ? r->bytes : NAN, ok);
-    pr_emit_finite(o, PR_K_ACHIEVED_TFLOPS, r->set ? r->tflops : NAN, ok);
-    pr_emit_finite(o, PR_K_ACHIEVED_GBPS, r->set ? r->gbps : NAN, ok);
-    pr_emit_finite(o, PR_K_ARITHMETIC_INTENSITY, r->set ? r->ai : NAN, ok);
-    pr_emit_str(o, PR_K_BOUND, r->set ? r->bound : "unknown", ok);
-    pr_emit_finite(o, PR_K_ROOFLINE_PCT, r->set ? r->pct : NAN, ok);
+    return unknown ? NAN : (double)ns / 1000.0;
 }
 
-static void
-emit_rate_tail(cJSON *o, const struct pr_op_rate *r, int *ok)
+/* A row of runs[].operators_by_shape[] (and, without its shapes, of
+ * runs[].operators[]).  The roofline columns are the pass's figures, or
+ * the unknowns it starts from; flops_source, roofline_mark and dtype only
+ * where the pass set them.  host_known 0: the producer recorded no host
+ * times (device-only MindSpore and msprof runs, whose operators are made
+ * from their tasks), so the host columns are null, not 0; a row from a
+ * table without them (ops.h) says so itself. */
+static struct pr_row_operator_shape
+fill_row(const struct pr_op_row *g, int host_known)
 {
-    if (!r->set)
-        return;
-    pr_emit_str(o, PR_K_FLOPS_SOURCE, r->flops_src, ok);
-    pr_emit_str(o, PR_K_ROOFLINE_MARK, r->mark, ok);
-    pr_emit_str(o, PR_K_DTYPE, r->dtype, ok);
+    const struct pr_op_rate *r = &g->rate;
+    unsigned no_dev = g->unknown & PR_OP_ROW_NO_DEVICE;
+    unsigned no_tc = g->unknown & PR_OP_ROW_NO_TC;
+    struct pr_row_operator_shape row;
+
+    host_known = host_known && !(g->unknown & PR_OP_ROW_NO_HOST);
+    row = (struct pr_row_operator_shape){
+        .name = g->name,
+        .input_shapes = g->shapes,
+        .input_types = g->types,
+        .calls = (int64_t)g->calls,
+        .device_self_us = us_or_null(g->dev_self_ns, no_dev),
+        .device_total_us = us_or_null(g->dev_total_ns, no_dev),
+        .host_self_us = us_or_null(g->host_self_ns, !host_known),
+        .host_total_us = us_or_null(g->host_total_ns, !host_known),
+        .host_copy_us = us_or_null(g->host_copy_ns, no_dev),
+        .host_copy_bytes =
+            no_dev || g->host_copy_bytes < 0 ? NAN : g->host_copy_bytes,
+        .tc_eligible = g->tc_eligible != 0,
+        .tc_self_pct = no_tc ? NAN : pr_ops_tc_self_pct(g),
+        .tc_total_pct = no_tc ? NAN : pr_ops_tc_total_pct(g),
+        .flops = r->set ? r->flops : NAN,
+        .bytes = r->set ? r->bytes : NAN,
+        .achieved_tflops = r->set ? r->tflops : NAN,
+        .achieved_gbps = r->set ? r->gbps : NAN,
+        .arithmetic_intensity = r->set ? r->ai : NAN,
+        .bound = r->set ? r->bound : "unknown",
+        .roofline_pct = r->set ? r->pct : NAN,
+        .flops_source = r->flops_src,
+        .roofline_mark = r->mark,
+        .dtype = r->dtype,
+    };
+    if (!r->set) {
+        enum pr_rows_object ro = PR_RO_RUNS_OPERATORS_BY_SHAPE;
+        pr_rows_omit(ro, &row, PR_SR_RUNS_OPERATORS_BY_SHAPE_PR_K_FLOPS_SOURCE);
+        pr_rows_omit(ro, &row,
+                     PR_SR_RUNS_OPERATORS_BY_SHAPE_PR_K_ROOFLINE_MARK);
+        pr_rows_omit(ro, &row, PR_SR_RUNS_OPERATORS_BY_SHAPE_PR_K_DTYPE);
+    }
+    return row;
 }
 
-static void
-emit_us_or_null(cJSON *o, const char *key, int64_t ns, unsigned unknown,
-                int *ok)
+/* The same row without its shapes. */
+static struct pr_row_operator
+name_row(const struct pr_row_operator_shape *s)
 {
-    if (unknown)
-        pr_emit_null(o, key, ok);
-    else
-        pr_emit_us(o, key, ns, ok);
+    struct pr_row_operator o = {
+        .name = s->name,
+        .calls = s->calls,
+        .device_self_us = s->device_self_us,
+        .device_total_us = s->device_total_us,
+        .host_self_us = s->host_self_us,
+        .host_total_us = s->host_total_us,
+        .host_copy_us = s->host_copy_us,
+        .host_copy_bytes = s->host_copy_bytes,
+        .tc_eligible = s->tc_eligible,
+        .tc_self_pct = s->tc_self_pct,
+        .tc_total_pct = s->tc_total_pct,
+        .flops = s->flops,
+        .bytes = s->bytes,
+        .achieved_tflops = s->achieved_tflops,
+        .achieved_gbps = s->achieved_gbps,
+        .arithmetic_intensity = s->arithmetic_intensity,
+        .bound = s->bound,
+        .roofline_pct = s->roofline_pct,
+        .flops_source = s->flops_source,
+        .roofline_mark = s->roofline_mark,
+        .dtype = s->dtype,
+    };
+    enum pr_rows_object ro = PR_RO_RUNS_OPERATORS;
+    enum pr_rows_object rs = PR_RO_RUNS_OPERATORS_BY_SHAPE;
+
+    if (!pr_rows_has(rs, s, PR_SR_RUNS_OPERATORS_BY_SHAPE_PR_K_FLOPS_SOURCE))
+        pr_rows_omit(ro, &o, PR_SR_RUNS_OPERATORS_PR_K_FLOPS_SOURCE);
+    if (!pr_rows_has(rs, s, PR_SR_RUNS_OPERATORS_BY_SHAPE_PR_K_ROOFLINE_MARK))
+        pr_rows_omit(ro, &o, PR_SR_RUNS_OPERATORS_PR_K_ROOFLINE_MARK);
+    if (!pr_rows_has(rs, s, PR_SR_RUNS_OPERATORS_BY_SHAPE_PR_K_DTYPE))
+        pr_rows_omit(ro, &o, PR_SR_RUNS_OPERATORS_PR_K_DTYPE);
+    return o;
 }
 
-/* host_known 0: the producer recorded no host times (device-only
- * MindSpore and msprof runs, whose operators are made from their tasks),
- * so the host columns are null, not 0; a row from a table without them
- * (ops.h) says so itself. */
 static void
 emit_row(cJSON *arr, const struct pr_op_row *g, int with_shapes, int host_known,
          int *ok)
 {
-    cJSON *o = pr_emit_obj(arr, NULL, ok);
+    struct pr_row_operator_shape s = fill_row(g, host_known);
+    struct pr_row_operator n;
+    cJSON *o;
 
-    pr_emit_str(o, PR_K_NAME, g->name, ok);
-    if (with_shapes) {
-        pr_emit_str(o, PR_K_INPUT_SHAPES, g->shapes, ok);
-        pr_emit_str(o, PR_K_INPUT_TYPES, g->types, ok);
+    if (with_shapes)
+        o = pr_rows_row(PR_RO_RUNS_OPERATORS_BY_SHAPE, &s);
+    else {
+        n = name_row(&s);
+        o = pr_rows_row(PR_RO_RUNS_OPERATORS, &n);
     }
-    pr_emit_num(o, PR_K_CALLS, (double)g->calls, ok);
-    emit_us_or_null(o, PR_K_DEVICE_SELF_US, g->dev_self_ns,
-                    g->unknown & PR_OP_ROW_NO_DEVICE, ok);
-    emit_us_or_null(o, PR_K_DEVICE_TOTAL_US, g->dev_total_ns,
-                    g->unknown & PR_OP_ROW_NO_DEVICE, ok);
-    host_known = host_known && !(g->unknown & PR_OP_ROW_NO_HOST);
-    pr_emit_num_or_null(o, PR_K_HOST_SELF_US,
-                        host_known ? (double)g->host_self_ns / 1000.0 : NAN,
-                        ok);
-    pr_emit_num_or_null(o, PR_K_HOST_TOTAL_US,
-                        host_known ? (double)g->host_total_ns / 1000.0 : NAN,
-                        ok);
-    emit_us_or_null(o, PR_K_HOST_COPY_US, g->host_copy_ns,
-                    g->unknown & PR_OP_ROW_NO_DEVICE, ok);
-    pr_emit_num_or_null(o, PR_K_HOST_COPY_BYTES,
-                        g->unknown & PR_OP_ROW_NO_DEVICE ||
-                                g->host_copy_bytes < 0
-                            ? NAN
-                            : g->host_copy_bytes,
-                        ok);
-    pr_emit_bool(o, PR_K_TC_ELIGIBLE, g->tc_eligible, ok);
-    pr_emit_finite(o, PR_K_TC_SELF_PCT,
-                   g->unknown & PR_OP_ROW_NO_TC ? NAN : pr_ops_tc_self_pct(g),
-                   ok);
-    pr_emit_finite(o, PR_K_TC_TOTAL_PCT,
-                   g->unknown & PR_OP_ROW_NO_TC ? NAN : pr_ops_tc_total_pct(g),
-                   ok);
-    emit_rate(o, &g->rate, ok);
-    /* the roofline pass prefers these to its formulas (roofline.h) */
+    if (o == NULL || !cJSON_AddItemToArray(arr, o)) {
+        cJSON_Delete(o);
+        *ok = 0;
+        return;
+    }
+    /* no schema row: the summary ordering puts it last, after dtype,
+       as it always stood once ordered */
     if (pr_ops_measured(g))
         pr_emit_num(o, "measured_flops", g->measured_flops, ok);
-    emit_rate_tail(o, &g->rate, ok);
 }
 
 /* Whether any operator of the run took host time. */
