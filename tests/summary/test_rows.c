@@ -298,6 +298,64 @@ test_absent_fields(void **state)
     cJSON_Delete(arr);
 }
 
+/* A kernel's PMU counters: an object whose keys are data, written as a
+ * copy and read back as the tree's own; null where a kernel has none;
+ * left out (with pmu_bound, pmu_hint) where the producer counted none. */
+static void
+test_json_field(void **state)
+{
+    enum pr_rows_object ro = PR_RO_RUNS_KERNELS;
+    cJSON *pmu = cJSON_Parse("{\"aic_mac_ratio\":0.5,\"aiv_vec_ratio\":null}");
+    struct pr_row_kernel r = {.name = "k",
+                              .calls = 1,
+                              .total_us = 2,
+                              .mean_us = 2,
+                              .min_us = 2,
+                              .max_us = 2,
+                              .mean_blocks_per_sm = NAN,
+                              .mean_est_achieved_occupancy_pct = NAN,
+                              .tensor_cores_used = 0,
+                              .pmu = pmu,
+                              .pmu_bound = "Cube-bound: aic mac ratio 0.50",
+                              .cube_utilization_pct = NAN},
+                         back[2];
+    cJSON *arr = cJSON_CreateArray();
+    struct pr_error err = {0};
+    size_t n;
+    char *s;
+
+    (void)state;
+    assert_true(pr_rows_write(arr, ro, &r, 1));
+    r.pmu = NULL;
+    assert_true(pr_rows_omit(ro, &r, PR_SR_RUNS_KERNELS_PR_K_PMU));
+    assert_true(pr_rows_omit(ro, &r, PR_SR_RUNS_KERNELS_PR_K_PMU_BOUND));
+    assert_true(pr_rows_omit(ro, &r, PR_SR_RUNS_KERNELS_PR_K_PMU_HINT));
+    assert_true(pr_rows_write(arr, ro, &r, 1));
+    cJSON_Delete(pmu); /* the written row holds its own copy */
+    s = cJSON_PrintUnformatted(arr);
+    assert_non_null(strstr(s, "\"pmu\":{\"aic_mac_ratio\":0.5,"
+                              "\"aiv_vec_ratio\":null},\"pmu_bound\":"
+                              "\"Cube-bound: aic mac ratio 0.50\","
+                              "\"pmu_hint\":null,"
+                              "\"cube_utilization_pct\":null}"));
+    assert_non_null(strstr(s, "\"family_source\":null,"
+                              "\"cube_utilization_pct\":null}]"));
+    cJSON_free(s);
+    assert_int_equal(pr_rows_read(arr, "k", ro, back, 2, &n, &err), PR_OK);
+    assert_int_equal(n, 2);
+    assert_true(cJSON_IsObject(back[0].pmu));
+    assert_true(pr_rows_has(ro, &back[0], PR_SR_RUNS_KERNELS_PR_K_PMU));
+    assert_false(pr_rows_has(ro, &back[1], PR_SR_RUNS_KERNELS_PR_K_PMU));
+    assert_null(back[1].pmu);
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(arr, 0), "pmu",
+                              cJSON_CreateString("x"));
+    assert_int_equal(pr_rows_read(arr, "k", ro, back, 2, &n, &err),
+                     PR_E_FORMAT);
+    if (strstr(err.msg, "k[0].pmu: expected an object, got a string") == NULL)
+        fail_msg("got \"%s\"", err.msg);
+    cJSON_Delete(arr);
+}
+
 int
 main(void)
 {
@@ -309,6 +367,7 @@ main(void)
         cmocka_unit_test(test_read_errors),
         cmocka_unit_test(test_contract_reads_tables),
         cmocka_unit_test(test_absent_fields),
+        cmocka_unit_test(test_json_field),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

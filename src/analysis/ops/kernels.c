@@ -550,15 +550,6 @@ mean_occ(const struct ktable *kt, const struct kgroup *g, double *v)
     return kmean(kt->has_occ, g->occ_x_ns, g->n_cocc, g->cocc_x_ns, g, v);
 }
 
-static void
-emit_mean(cJSON *o, const char *key, int has, double v, int *ok)
-{
-    if (has)
-        pr_emit_num(o, key, v, ok);
-    else
-        pr_emit_null(o, key, ok);
-}
-
 static double
 mean_us(const struct kgroup *g)
 {
@@ -608,29 +599,24 @@ tc_used(const struct kgroup *g)
     return pr_kclass_is_matrix(g->kc.math);
 }
 
+/* tensor_cores_used and what decided it. */
 static void
-emit_tc(cJSON *o, const struct kgroup *g, int *ok)
+fill_tc(struct pr_row_kernel *r, const struct kgroup *g)
 {
     int tc = tc_used(g);
 
-    pr_emit_bool(o, PR_K_TENSOR_CORES_USED, tc, ok);
+    r->tensor_cores_used = tc;
     if (g->by_unit) {
-        pr_emit_str(o, PR_K_TENSOR_CORES_SOURCE, "unit", ok);
-        pr_emit_str(o, PR_K_TENSOR_CORES_RULE, unit_name(g->unit), ok);
+        r->tensor_cores_source = "unit";
+        r->tensor_cores_rule = unit_name(g->unit);
         return;
     }
-    if (!tc)
-        pr_emit_null(o, PR_K_TENSOR_CORES_SOURCE, ok);
-    else
-        pr_emit_str(o, PR_K_TENSOR_CORES_SOURCE,
-                    g->kc.plugin_tc ? "plugin" : "table", ok);
-    pr_emit_str(o, PR_K_TENSOR_CORES_RULE, g->kc.rule, ok);
+    r->tensor_cores_source = !tc ? NULL : g->kc.plugin_tc ? "plugin" : "table";
+    r->tensor_cores_rule = g->kc.rule;
 }
 
-/* The kernel table's class of the row (kclass.h): null where no rule
- * names the kernel. */
 static void
-emit_class(cJSON *o, const struct kgroup *g, int *ok)
+fill_class(struct pr_row_kernel *r, const struct kgroup *g)
 {
     enum pr_kmath m = g->kc.math;
 
@@ -638,19 +624,15 @@ emit_class(cJSON *o, const struct kgroup *g, int *ok)
        task's is communication, no compute unit's math (review 8) */
     if (g->by_unit && m == PR_KM_UNKNOWN)
         m = unit_tc(g) ? PR_KM_CUBE : PR_KM_VECTOR;
-    pr_emit_str(o, PR_K_KFAMILY, pr_kclass_family_name(g->kc.family), ok);
-    pr_emit_str(o, PR_K_KLIBRARY, g->kc.library, ok);
-    pr_emit_str(o, PR_K_KMATH,
-                g->by_unit && g->unit == PR_UNIT_COMM ? MATH_COMM
-                                                      : pr_kclass_math_name(m),
-                ok);
-    pr_emit_str(o, PR_K_KPRECISION, pr_kclass_prec_name(g->kc.precision), ok);
-    pr_emit_str(o, PR_K_KRULE, g->kc.rule, ok);
-    pr_emit_str(o, PR_K_KFAMILY_SOURCE,
-                g->kc.rule != NULL   ? "rule"
-                : g->by_producer > 0 ? "producer"
-                                     : NULL,
-                ok);
+    r->family = pr_kclass_family_name(g->kc.family);
+    r->library = g->kc.library;
+    r->math = g->by_unit && g->unit == PR_UNIT_COMM ? MATH_COMM
+                                                    : pr_kclass_math_name(m);
+    r->precision = pr_kclass_prec_name(g->kc.precision);
+    r->kernel_rule = g->kc.rule;
+    r->family_source = g->kc.rule != NULL   ? "rule"
+                       : g->by_producer > 0 ? "producer"
+                                            : NULL;
 }
 
 /* The pipes of an AI Core / AI Vector core whose busy ratio the PMU
@@ -676,11 +658,17 @@ pipe_label(const char *pipe, int pipe_name)
  * (>= 0.5), "no pipe busy half the time: aiv vec ratio 0.19 at most"
  * below; NULL without pipe ratios.  pmu_hint says it in a table cell's
  * room: "MTE2-bound 0.96", "busiest Vector 0.19". */
+/* The text of pmu_bound and pmu_hint, where a kernel's PMU counters are
+ * written. */
+struct pmu_text {
+    char bound[96], hint[96];
+};
+
 static void
-emit_bound(cJSON *o, const char *const *names, const double *mean, size_t n,
-           int *ok)
+fill_bound(struct pr_row_kernel *r, const char *const *names,
+           const double *mean, size_t n, struct pmu_text *tx)
 {
-    char pipe[16], text[96];
+    char pipe[16];
     size_t i, best = n;
 
     for (i = 0; i < n; i++) {
@@ -694,94 +682,97 @@ emit_bound(cJSON *o, const char *const *names, const double *mean, size_t n,
         if (pipe_label(pipe, 0) && (best == n || mean[i] > mean[best]))
             best = i;
     }
-    if (best == n) {
-        pr_emit_null(o, PR_K_PMU_BOUND, ok);
-        pr_emit_null(o, PR_K_PMU_HINT, ok);
+    r->pmu_bound = r->pmu_hint = NULL;
+    if (best == n)
         return;
-    }
     snprintf(pipe, sizeof(pipe), "%.*s", (int)(strlen(names[best]) - 10),
              names[best] + 4);
     if (mean[best] >= 0.5)
-        snprintf(text, sizeof(text), "%s-bound: %.3s %s ratio %.2f",
+        snprintf(tx->bound, sizeof(tx->bound), "%s-bound: %.3s %s ratio %.2f",
                  pipe_label(pipe, 0), names[best], pipe, mean[best]);
     else
-        snprintf(text, sizeof(text),
+        snprintf(tx->bound, sizeof(tx->bound),
                  "no pipe busy half the time: %.3s %s ratio %.2f at most",
                  names[best], pipe, mean[best]);
-    pr_emit_str(o, PR_K_PMU_BOUND, text, ok);
     if (mean[best] >= 0.5)
-        snprintf(text, sizeof(text), "%s-bound %.2f", pipe_label(pipe, 1),
-                 mean[best]);
+        snprintf(tx->hint, sizeof(tx->hint), "%s-bound %.2f",
+                 pipe_label(pipe, 1), mean[best]);
     else
-        snprintf(text, sizeof(text), "busiest %s %.2f", pipe_label(pipe, 1),
-                 mean[best]);
-    pr_emit_str(o, PR_K_PMU_HINT, text, ok);
+        snprintf(tx->hint, sizeof(tx->hint), "busiest %s %.2f",
+                 pipe_label(pipe, 1), mean[best]);
+    r->pmu_bound = tx->bound;
+    r->pmu_hint = tx->hint;
 }
 
-/* pmu {column: duration-weighted mean} and the bound they hint at; both
- * null for a kernel whose calls carry no counters. */
+/* pmu {column: duration-weighted mean} (into *pmu, which the caller
+ * deletes) and the bound they hint at; all null for a kernel whose calls
+ * carry no counters. */
 static void
-emit_pmu(cJSON *o, const struct pr_trace *t, const struct ktable *kt,
-         const struct kgroup *g, int *ok)
+fill_pmu(struct pr_row_kernel *r, const struct ktable *kt,
+         const struct kgroup *g, cJSON **pmu, struct pmu_text *tx, int *ok)
 {
     const char *names[64];
     double mean[64];
-    cJSON *p;
     size_t i, n = kt->n_pmu < 64 ? kt->n_pmu : 64;
 
-    if (g->pmu == NULL) {
-        pr_emit_null(o, PR_K_PMU, ok);
-        pr_emit_null(o, PR_K_PMU_BOUND, ok);
-        pr_emit_null(o, PR_K_PMU_HINT, ok);
+    r->pmu = NULL;
+    r->pmu_bound = r->pmu_hint = NULL;
+    if (g->pmu == NULL)
+        return;
+    *pmu = cJSON_CreateObject();
+    if (*pmu == NULL) {
+        *ok = 0;
         return;
     }
-    p = pr_emit_obj(o, PR_K_PMU, ok);
     for (i = 0; i < n; i++) {
         double w = g->pmu[kt->n_pmu + i];
 
-        names[i] = pr_trace_str(t, t->pmu->cols[i]);
+        names[i] = pr_trace_str(kt->t, kt->t->pmu->cols[i]);
         mean[i] = w > 0 ? g->pmu[i] / w : NAN;
-        pr_emit_finite(p, names[i], mean[i], ok);
+        pr_emit_finite(*pmu, names[i], mean[i], ok);
     }
-    emit_bound(o, names, mean, n, ok);
+    r->pmu = *pmu;
+    fill_bound(r, names, mean, n, tx);
 }
 
 static void
 emit_kgroup(cJSON *arr, const struct ktable *kt, const struct kgroup *g,
             int *ok)
 {
-    cJSON *o = pr_emit_obj(arr, NULL, ok);
+    enum pr_rows_object ro = PR_RO_RUNS_KERNELS;
+    /* a range profiler's ranges are spread over the span: no times */
+    int timed = kt->t->replayed_kernels <= 0;
+    struct pr_row_kernel r = {
+        .name = g->name,
+        .operator= g->op,
+        .calls = (int64_t)g->calls,
+        .total_us = timed ? (double)g->total_ns / 1000.0 : NAN,
+        .mean_us = timed ? mean_us(g) : NAN,
+        .min_us = timed ? (double)g->min_ns / 1000.0 : NAN,
+        .max_us = timed ? (double)g->max_ns / 1000.0 : NAN,
+        .occupancy_source = occupancy_source(g),
+        .cube_utilization_pct =
+            g->cube_ns > 0 ? g->cube_x_ns / g->cube_ns : NAN,
+    };
+    struct pmu_text tx;
+    cJSON *pmu = NULL;
     double v;
-    int has;
 
-    pr_emit_str(o, PR_K_NAME, g->name, ok);
-    pr_emit_str(o, PR_K_OPERATOR, g->op, ok);
-    pr_emit_num(o, PR_K_CALLS, (double)g->calls, ok);
-    if (kt->t->replayed_kernels > 0) {
-        /* a range profiler's ranges are spread over the span: no times */
-        pr_emit_null(o, PR_K_TOTAL_US, ok);
-        pr_emit_null(o, PR_K_MEAN_US, ok);
-        pr_emit_null(o, PR_K_MIN_US, ok);
-        pr_emit_null(o, PR_K_MAX_US, ok);
-    } else {
-        pr_emit_us(o, PR_K_TOTAL_US, g->total_ns, ok);
-        pr_emit_num(o, PR_K_MEAN_US, mean_us(g), ok);
-        pr_emit_us(o, PR_K_MIN_US, g->min_ns, ok);
-        pr_emit_us(o, PR_K_MAX_US, g->max_ns, ok);
+    r.mean_blocks_per_sm = mean_bps(kt, g, &v) ? v : NAN;
+    r.mean_est_achieved_occupancy_pct = mean_occ(kt, g, &v) ? v : NAN;
+    fill_tc(&r, g);
+    fill_class(&r, g);
+    if (kt->n_pmu > 0) /* the keys only where the producer counted */
+        fill_pmu(&r, kt, g, &pmu, &tx, ok);
+    else {
+        pr_rows_omit(ro, &r, PR_SR_RUNS_KERNELS_PR_K_PMU);
+        pr_rows_omit(ro, &r, PR_SR_RUNS_KERNELS_PR_K_PMU_BOUND);
+        pr_rows_omit(ro, &r, PR_SR_RUNS_KERNELS_PR_K_PMU_HINT);
     }
-    has = mean_bps(kt, g, &v);
-    emit_mean(o, PR_K_MEAN_BLOCKS_PER_SM, has, v, ok);
-    has = mean_occ(kt, g, &v);
-    emit_mean(o, PR_K_MEAN_EST_ACHIEVED_OCCUPANCY_PCT, has, v, ok);
-    pr_emit_str(o, PR_K_OCCUPANCY_SOURCE, occupancy_source(g), ok);
-    emit_tc(o, g, ok);
-    emit_class(o, g, ok);
-    if (kt->n_pmu > 0) /* the key only where the producer counted */
-        emit_pmu(o, kt->t, kt, g, ok);
-    if (kt->has_cube) /* likewise: msprof's cube_utilization(%) */
-        pr_emit_num_or_null(o, PR_K_CUBE_UTILIZATION_PCT,
-                            g->cube_ns > 0 ? g->cube_x_ns / g->cube_ns : NAN,
-                            ok);
+    if (!kt->has_cube) /* likewise: msprof's cube_utilization(%) */
+        pr_rows_omit(ro, &r, PR_SR_RUNS_KERNELS_PR_K_CUBE_UTILIZATION_PCT);
+    *ok = *ok && arr != NULL && pr_rows_write(arr, ro, &r, 1);
+    cJSON_Delete(pmu);
 }
 
 /* The rows later passes read, in the table's order. */
