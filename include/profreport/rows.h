@@ -23,6 +23,8 @@ enum pr_rows_type {
     PR_RT_US,        /* int64_t nanoseconds, written as microseconds (ns /
                         1000, as pr_emit_us); read back rounded to the ns */
     PR_RT_BOOL_NULL, /* int: 1 true, 0 false, -1 null */
+    PR_RT_SUB,       /* a sub-object of fixed keys, itself typed: the
+                        struct of its rows.def object (PR_ROWS_SUB) */
     PR_RT_JSON       /* const cJSON *: an object whose keys are data (a
                         kernel's PMU counters) or a sub-object; the writer
                         copies it, NULL is null; read, it points into the
@@ -33,17 +35,20 @@ struct pr_rows_field {
     enum pr_schema_rowid row; /* its schema.def row: key, types, flags */
     enum pr_rows_type type;
     size_t offset; /* in the struct */
+    int sub;       /* PR_RT_SUB: its object (enum pr_rows_object) */
 };
 
 /* The typed objects, in rows.def's order. */
 enum pr_rows_object {
 #define PR_ROWS_OBJECT(obj, st) PR_RO_##obj,
 #define PR_ROWS_FIELD(obj, key, type, member)
+#define PR_ROWS_SUB(obj, key, sub, member)
 #define PR_ROWS_ABSENT(obj, member)
 #define PR_ROWS_END(obj)
 #include "../../src/summary/rows.def"
 #undef PR_ROWS_OBJECT
 #undef PR_ROWS_FIELD
+#undef PR_ROWS_SUB
 #undef PR_ROWS_ABSENT
 #undef PR_ROWS_END
     PR_RO_N
@@ -57,8 +62,20 @@ enum pr_rows_object {
 #define PR_ROWS_C_US int64_t
 #define PR_ROWS_C_BOOL_NULL int
 #define PR_ROWS_C_JSON const cJSON *
+#define PR_ROWS_OBJECT(obj, st) typedef struct st pr_rows_struct_##obj;
+#define PR_ROWS_FIELD(obj, key, type, member)
+#define PR_ROWS_SUB(obj, key, sub, member)
+#define PR_ROWS_ABSENT(obj, member)
+#define PR_ROWS_END(obj)
+#include "../../src/summary/rows.def"
+#undef PR_ROWS_OBJECT
+#undef PR_ROWS_FIELD
+#undef PR_ROWS_SUB
+#undef PR_ROWS_ABSENT
+#undef PR_ROWS_END
 #define PR_ROWS_OBJECT(obj, st) struct st {
 #define PR_ROWS_FIELD(obj, key, type, member) PR_ROWS_C_##type member;
+#define PR_ROWS_SUB(obj, key, sub, member) pr_rows_struct_##sub member;
 #define PR_ROWS_ABSENT(obj, member) uint64_t member;
 #define PR_ROWS_END(obj)                                                       \
     }                                                                          \
@@ -66,6 +83,7 @@ enum pr_rows_object {
 #include "../../src/summary/rows.def"
 #undef PR_ROWS_OBJECT
 #undef PR_ROWS_FIELD
+#undef PR_ROWS_SUB
 #undef PR_ROWS_ABSENT
 #undef PR_ROWS_END
 

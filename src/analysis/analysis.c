@@ -31,6 +31,7 @@
 #include "profreport/producer.h"
 #include "profreport/recommend.h"
 #include "profreport/roofline.h"
+#include "profreport/rows.h"
 #include "profreport/schema.h"
 #include "profreport/sget.h"
 #include "profreport/sources.h"
@@ -52,14 +53,36 @@ put(cJSON *run, const char *key, cJSON *item, struct pr_error *err)
     return pr_emit_put(run, key, item, "summary", err);
 }
 
+/* A breakdown_us object (a step's, the step summary's mean) from its
+ * categories' µs. */
+static struct pr_row_breakdown
+breakdown_row(const double *us)
+{
+    return (struct pr_row_breakdown){
+        .kernel_us = us[PR_CAT_KERNEL],
+        .memcpy_us = us[PR_CAT_MEMCPY],
+        .memset_us = us[PR_CAT_MEMSET],
+        .communication_us = us[PR_CAT_COMM],
+        .runtime_us = us[PR_CAT_RUNTIME],
+        .dataloader_us = us[PR_CAT_DATALOADER],
+        .cpu_exec_us = us[PR_CAT_CPU_EXEC],
+        .other_us = us[PR_CAT_OTHER],
+    };
+}
+
 static void
 emit_breakdown(cJSON *o, const double *us, int *ok)
 {
-    cJSON *b = pr_emit_obj(o, PR_K_BREAKDOWN_US, ok);
-    int c;
+    struct pr_row_breakdown b = breakdown_row(us);
+    cJSON *v;
 
-    for (c = 0; c < PR_CAT_COUNT; c++)
-        pr_emit_num(b, pr_steps_cat_key((enum pr_cat)c), us[c], ok);
+    if (!*ok)
+        return;
+    v = pr_rows_row(PR_RO_RUNS_STEPS_BREAKDOWN_US, &b);
+    if (v == NULL || !cJSON_AddItemToObject(o, PR_K_BREAKDOWN_US, v)) {
+        cJSON_Delete(v);
+        *ok = 0;
+    }
 }
 
 /* Steps with device time: kernels, copies or fills inside them. */
@@ -111,21 +134,19 @@ steps_json(const struct pr_trace *t, const struct pr_steps *s,
 
     for (i = 0; i < s->n && ok; i++) {
         const struct pr_step *st = &s->v[i];
-        cJSON *o = pr_emit_obj(arr, NULL, &ok);
         double us[PR_CAT_COUNT];
+        struct pr_row_step row = {
+            .name = pr_steps_name(t, st),
+            .start_us =
+                (double)pr_sat_sub_i64(st->start_ns, origin_ns) / 1000.0,
+            .duration_us =
+                (double)pr_sat_sub_i64(st->end_ns, st->start_ns) / 1000.0,
+            .host_start_ns = pr_sat_sub_i64(st->host_start_ns, origin_ns),
+            .host_duration_ns =
+                pr_sat_sub_i64(st->host_end_ns, st->host_start_ns),
+        };
+        double start_us = row.start_us, dur_us = row.duration_us;
 
-        double start_us =
-            (double)pr_sat_sub_i64(st->start_ns, origin_ns) / 1000.0;
-        double dur_us =
-            (double)pr_sat_sub_i64(st->end_ns, st->start_ns) / 1000.0;
-
-        pr_emit_str(o, PR_K_NAME, pr_steps_name(t, st), &ok);
-        pr_emit_num(o, PR_K_START_US, start_us, &ok);
-        pr_emit_num(o, PR_K_DURATION_US, dur_us, &ok);
-        pr_emit_us(o, PR_K_HOST_START_US,
-                   pr_sat_sub_i64(st->host_start_ns, origin_ns), &ok);
-        pr_emit_us(o, PR_K_HOST_DURATION_US,
-                   pr_sat_sub_i64(st->host_end_ns, st->host_start_ns), &ok);
         first_us = i == 0 ? start_us : first_us;
         end_us = start_us + dur_us;
         if (step_on_device(st)) {
@@ -136,7 +157,8 @@ steps_json(const struct pr_trace *t, const struct pr_steps *s,
         }
         for (c = 0; c < PR_CAT_COUNT; c++)
             us[c] = (double)st->breakdown_ns[c] / 1000.0;
-        emit_breakdown(o, us, &ok);
+        row.breakdown = breakdown_row(us);
+        ok = pr_rows_write(arr, PR_RO_RUNS_STEPS, &row, 1);
     }
     tb->steps_span_us = end_us - first_us;
     tb->covered_span_us = 0; /* every step, or none, has device time */

@@ -14,17 +14,23 @@
 /* Each object's struct under a name its fields' macro can build. */
 #define PR_ROWS_OBJECT(obj, st) typedef struct st rows_t_##obj;
 #define PR_ROWS_FIELD(obj, key, type, member)
+#define PR_ROWS_SUB(obj, key, sub, member)
 #define PR_ROWS_ABSENT(obj, member)
 #define PR_ROWS_END(obj)
 #include "rows.def"
 #undef PR_ROWS_OBJECT
 #undef PR_ROWS_FIELD
+#undef PR_ROWS_SUB
 #undef PR_ROWS_ABSENT
 #undef PR_ROWS_END
 
 #define PR_ROWS_OBJECT(obj, st) static const struct pr_rows_field f_##obj[] = {
 #define PR_ROWS_FIELD(obj, key, type, member)                                  \
-    {PR_SR_##obj##_##key, PR_RT_##type, offsetof(rows_t_##obj, member)},
+    {PR_SR_##obj##_##key, PR_RT_##type, offsetof(rows_t_##obj, member),        \
+     PR_RO_N},
+#define PR_ROWS_SUB(obj, key, sub, member)                                     \
+    {PR_SR_##obj##_##key, PR_RT_SUB, offsetof(rows_t_##obj, member),           \
+     PR_RO_##sub},
 #define PR_ROWS_ABSENT(obj, member)
 #define PR_ROWS_END(obj)                                                       \
     }                                                                          \
@@ -32,6 +38,7 @@
 #include "rows.def"
 #undef PR_ROWS_OBJECT
 #undef PR_ROWS_FIELD
+#undef PR_ROWS_SUB
 #undef PR_ROWS_ABSENT
 #undef PR_ROWS_END
 
@@ -39,11 +46,13 @@
  * none (unsigned arithmetic: offset - SIZE_MAX + SIZE_MAX is the offset). */
 #define PR_ROWS_OBJECT(obj, st) static const size_t a_##obj = (size_t)0 +
 #define PR_ROWS_FIELD(obj, key, type, member)
+#define PR_ROWS_SUB(obj, key, sub, member)
 #define PR_ROWS_ABSENT(obj, member) offsetof(rows_t_##obj, member) - SIZE_MAX +
 #define PR_ROWS_END(obj) SIZE_MAX;
 #include "rows.def"
 #undef PR_ROWS_OBJECT
 #undef PR_ROWS_FIELD
+#undef PR_ROWS_SUB
 #undef PR_ROWS_ABSENT
 #undef PR_ROWS_END
 
@@ -52,11 +61,13 @@ static const struct pr_rows_objinfo objects[PR_RO_N] = {
     {PR_SO_##obj, sizeof(struct st), f_##obj,                                  \
      sizeof(f_##obj) / sizeof(f_##obj[0]), a_##obj},
 #define PR_ROWS_FIELD(obj, key, type, member)
+#define PR_ROWS_SUB(obj, key, sub, member)
 #define PR_ROWS_ABSENT(obj, member)
 #define PR_ROWS_END(obj)
 #include "rows.def"
 #undef PR_ROWS_OBJECT
 #undef PR_ROWS_FIELD
+#undef PR_ROWS_SUB
 #undef PR_ROWS_ABSENT
 #undef PR_ROWS_END
 };
@@ -132,6 +143,8 @@ value_of(const struct pr_rows_field *f, const char *row)
     int b;
 
     switch (f->type) {
+    case PR_RT_SUB:
+        return pr_rows_row((enum pr_rows_object)f->sub, p);
     case PR_RT_BOOL_NULL:
         memcpy(&b, p, sizeof(b));
         return b < 0 ? cJSON_CreateNull() : cJSON_CreateBool(b);
@@ -213,6 +226,10 @@ json_type(const cJSON *v)
     return cJSON_IsObject(v) ? "an object" : "an array";
 }
 
+static enum pr_status read_obj(const struct pr_rows_objinfo *o, const cJSON *e,
+                               char *row, const char *path,
+                               struct pr_error *err);
+
 /* One field of one row from its value v; at: "path[i].key". */
 static enum pr_status
 read_field(const struct pr_rows_field *f, const cJSON *v, char *row,
@@ -225,6 +242,14 @@ read_field(const struct pr_rows_field *f, const cJSON *v, char *row,
 
     if (v == NULL)
         return pr_error_set(err, PR_E_FORMAT, "%s: missing", at);
+    if (f->type == PR_RT_SUB) {
+        if (!cJSON_IsObject(v))
+            return pr_error_set(err, PR_E_FORMAT,
+                                "%s: expected an object, got %s", at,
+                                json_type(v));
+        return read_obj(pr_rows_object((enum pr_rows_object)f->sub), v, p, at,
+                        err);
+    }
     if (f->type == PR_RT_BOOL_NULL) {
         int b = cJSON_IsTrue(v) ? 1 : cJSON_IsFalse(v) ? 0 : -1;
         if (b < 0 && !(cJSON_IsNull(v) && (r->types & PR_ST_NULL)))
@@ -296,13 +321,42 @@ read_field(const struct pr_rows_field *f, const cJSON *v, char *row,
     return PR_OK;
 }
 
+/* The fields of one object e into row; path: e's ("ops[3]"). */
+static enum pr_status
+read_obj(const struct pr_rows_objinfo *o, const cJSON *e, char *row,
+         const char *path, struct pr_error *err)
+{
+    char at[192];
+    size_t k;
+
+    memset(row, 0, o->size);
+    for (k = 0; k < o->n_fields; k++) {
+        const struct pr_rows_field *f = &o->fields[k];
+        const char *key = pr_schema_rows[f->row].key;
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, key);
+        uint64_t *m = mask_of(o, row);
+
+        /* a field the writer may leave out (a rank form keeps only
+           some columns): its bit says so */
+        if (v == NULL && m != NULL && k < 64 &&
+            !(pr_schema_rows[f->row].flags & PR_SF_REQ)) {
+            *m |= (uint64_t)1 << k;
+            continue;
+        }
+        snprintf(at, sizeof(at), "%s.%s", path, key);
+        if (read_field(f, v, row, at, err) != PR_OK)
+            return PR_E_FORMAT;
+    }
+    return PR_OK;
+}
+
 enum pr_status
 pr_rows_read(const cJSON *arr, const char *path, enum pr_rows_object ro,
              void *rows, size_t cap, size_t *n, struct pr_error *err)
 {
     const struct pr_rows_objinfo *o = pr_rows_object(ro);
     const cJSON *e;
-    size_t i = 0, k;
+    size_t i = 0;
     char at[192];
 
     *n = 0;
@@ -322,24 +376,9 @@ pr_rows_read(const cJSON *arr, const char *path, enum pr_rows_object ro,
             return pr_error_set(err, PR_E_FORMAT,
                                 "%s[%zu]: expected an object, got %s", path, i,
                                 json_type(e));
-        memset(row, 0, o->size);
-        for (k = 0; k < o->n_fields; k++) {
-            const struct pr_rows_field *f = &o->fields[k];
-            const char *key = pr_schema_rows[f->row].key;
-            const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, key);
-            uint64_t *m = mask_of(o, row);
-
-            /* a field the writer may leave out (a rank form keeps only
-               some columns): its bit says so */
-            if (v == NULL && m != NULL && k < 64 &&
-                !(pr_schema_rows[f->row].flags & PR_SF_REQ)) {
-                *m |= (uint64_t)1 << k;
-                continue;
-            }
-            snprintf(at, sizeof(at), "%s[%zu].%s", path, i, key);
-            if (read_field(f, v, row, at, err) != PR_OK)
-                return PR_E_FORMAT;
-        }
+        snprintf(at, sizeof(at), "%s[%zu]", path, i);
+        if (read_obj(o, e, row, at, err) != PR_OK)
+            return PR_E_FORMAT;
         *n = ++i;
     }
     return PR_OK;

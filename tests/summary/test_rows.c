@@ -34,6 +34,7 @@ test_fields_match_schema(void **state)
             const struct pr_schema_row *r = &pr_schema_rows[f->row];
             unsigned want = f->type == PR_RT_STR         ? PR_ST_STR
                             : f->type == PR_RT_BOOL_NULL ? PR_ST_BOOL
+                            : f->type == PR_RT_SUB       ? PR_ST_OBJ
                             : f->type == PR_RT_JSON      ? PR_ST_OBJ | PR_ST_ARR
                                                          : PR_ST_NUM;
             assert_int_equal(r->object, o->object);
@@ -44,6 +45,9 @@ test_fields_match_schema(void **state)
             assert_true(r->types & want);
             if (f->type == PR_RT_NUM_NULL || f->type == PR_RT_BOOL_NULL)
                 assert_true(r->types & PR_ST_NULL);
+            /* a sub-object's struct is the row's child object */
+            if (f->type == PR_RT_SUB)
+                assert_int_equal(pr_rows_object(f->sub)->object, r->child);
             if (k > 0)
                 assert_true(o->fields[k - 1].row < f->row);
         }
@@ -356,6 +360,67 @@ test_json_field(void **state)
     cJSON_Delete(arr);
 }
 
+/* A step and its breakdown_us, a typed object inside each row: written in
+ * the rows' order, read back whole, a damaged key named with its path; a
+ * saved summary without host_start_us / host_duration_us (not REQ) still
+ * reads. */
+static void
+test_sub_object(void **state)
+{
+    enum pr_rows_object ro = PR_RO_RUNS_STEPS;
+    struct pr_row_step r = {.name = "ProfilerStep#3",
+                            .start_us = 0,
+                            .duration_us = 1.5,
+                            .host_start_ns = 250,
+                            .host_duration_ns = 2000,
+                            .breakdown = {.kernel_us = 1,
+                                          .memcpy_us = 0,
+                                          .memset_us = 0,
+                                          .communication_us = 0.25,
+                                          .runtime_us = 0,
+                                          .dataloader_us = 0,
+                                          .cpu_exec_us = 0,
+                                          .other_us = 0.25}},
+                       back;
+    cJSON *arr = cJSON_CreateArray(), *bd;
+    struct pr_error err = {0};
+    size_t n;
+    char *s;
+
+    (void)state;
+    assert_true(pr_rows_write(arr, ro, &r, 1));
+    s = cJSON_PrintUnformatted(arr);
+    assert_string_equal(s,
+                        "[{\"name\":\"ProfilerStep#3\",\"start_us\":0,"
+                        "\"duration_us\":1.5,\"host_start_us\":0.25,"
+                        "\"host_duration_us\":2,\"breakdown_us\":{\"kernel\":1,"
+                        "\"memcpy\":0,\"memset\":0,\"communication\":0.25,"
+                        "\"runtime\":0,\"dataloader\":0,\"cpu_exec\":0,"
+                        "\"other\":0.25}}]");
+    cJSON_free(s);
+    cJSON_DeleteItemFromObject(cJSON_GetArrayItem(arr, 0), "host_start_us");
+    assert_int_equal(pr_rows_read(arr, "steps", ro, &back, 1, &n, &err), PR_OK);
+    assert_true(back.breakdown.communication_us == 0.25);
+    assert_true(back.duration_us == 1.5 && back.host_duration_ns == 2000);
+    assert_false(pr_rows_has(ro, &back, PR_SR_RUNS_STEPS_PR_K_HOST_START_US));
+    bd = cJSON_GetObjectItem(cJSON_GetArrayItem(arr, 0), "breakdown_us");
+    cJSON_ReplaceItemInObject(bd, "runtime", cJSON_CreateString("1"));
+    assert_int_equal(pr_rows_read(arr, "steps", ro, &back, 1, &n, &err),
+                     PR_E_FORMAT);
+    if (strstr(err.msg, "steps[0].breakdown_us.runtime: expected a number "
+                        "or null, got a string") == NULL)
+        fail_msg("got \"%s\"", err.msg);
+    cJSON_ReplaceItemInObject(cJSON_GetArrayItem(arr, 0), "breakdown_us",
+                              cJSON_CreateArray());
+    memset(&err, 0, sizeof(err));
+    assert_int_equal(pr_rows_read(arr, "steps", ro, &back, 1, &n, &err),
+                     PR_E_FORMAT);
+    if (strstr(err.msg, "steps[0].breakdown_us: expected an object, got an "
+                        "array") == NULL)
+        fail_msg("got \"%s\"", err.msg);
+    cJSON_Delete(arr);
+}
+
 int
 main(void)
 {
@@ -368,6 +433,7 @@ main(void)
         cmocka_unit_test(test_contract_reads_tables),
         cmocka_unit_test(test_absent_fields),
         cmocka_unit_test(test_json_field),
+        cmocka_unit_test(test_sub_object),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
