@@ -76,7 +76,11 @@ void pr_diff_opts_init(struct pr_diff_opts *o);
 
 /* Compare the summaries `base` and `cur` (borrowed) into a new diff tree
  * *out (owned by the caller, cJSON_Delete).  Labels (e.g. file basenames)
- * are copied.  Errors: PR_E_FORMAT when a summary has no runs, PR_E_NOMEM. */
+ * are copied.  The runs' operator, kernel, source and step tables are read
+ * as typed rows (rows.h), as a saved summary's are when it is loaded:
+ * PR_E_FORMAT, with the row and key, where one lacks a REQ key or holds a
+ * value of another type (the loader refuses such a file first).  Errors:
+ * PR_E_FORMAT when a summary has no runs, PR_E_NOMEM. */
 PR_NODISCARD enum pr_status pr_diff_compare(const cJSON *base, const cJSON *cur,
                                             const char *base_label,
                                             const char *cur_label,

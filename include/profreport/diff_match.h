@@ -73,6 +73,14 @@ PR_NODISCARD enum pr_status pr_match_fold_add(struct pr_match_fold *f,
                                               const cJSON *table,
                                               struct pr_error *err);
 
+/* Add one row: name (NULL: nothing added), shapes (kept when by_shape;
+ * NULL is its own key), value and calls (NAN: 0), as pr_match_fold_add
+ * adds a table's row.  For a table read as typed rows (rows.h).  Errors:
+ * PR_E_NOMEM. */
+PR_NODISCARD enum pr_status
+pr_match_fold_put(struct pr_match_fold *f, const char *name, const char *shapes,
+                  double value, double calls, struct pr_error *err);
+
 /* Match two folds, their sums divided by div_base and div_cur (> 0, else
  * PR_E_USAGE), as pr_match_tables_by does; the rows borrow the folds'
  * names, so the folds must outlive `out`.  Errors: PR_E_NOMEM. */

@@ -128,6 +128,19 @@ enum pr_status pr_rows_read(const cJSON *arr, const char *path,
                             enum pr_rows_object ro, void *rows, size_t cap,
                             size_t *n, struct pr_error *err);
 
+/* pr_rows_read into rows it allocates (*rows, owned; free()): every
+ * element of arr, none where arr is absent or null (a run without the
+ * table).  PR_E_NOMEM, or pr_rows_read's faults. */
+enum pr_status pr_rows_load(const cJSON *arr, const char *path,
+                            enum pr_rows_object ro, void **rows, size_t *n,
+                            struct pr_error *err);
+
+/* The number a row holds under `key` (a NUM, NUM_NULL or I64 field as it
+ * is, a US field in µs as written): NAN where the row's object has no
+ * such field, or the row leaves it out, or it is null.  For readers that
+ * pick a column by its key (diff's breakdown categories). */
+double pr_rows_num(enum pr_rows_object ro, const void *row, const char *key);
+
 /* Read every typed table of a summary (each run's, each job's: wherever
  * its schema path leads) as pr_rows_read does, keeping nothing: a saved
  * summary's tables are whole and of their rows' types, or the first fault

@@ -14,6 +14,7 @@
 #include "profreport/diff_match.h"
 #include "profreport/diff_stats.h"
 #include "profreport/merge.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 
 static const char *const categories[] = {
@@ -579,18 +580,66 @@ compare_all_runs(cJSON *diff, const struct pr_dpairs *p,
     return st;
 }
 
+/* A typed table's row as the fold takes it: name, shapes, value, calls. */
+struct fold_row {
+    const char *name, *shapes;
+    double value, calls;
+};
+
+static void
+op_row(const void *row, struct fold_row *out)
+{
+    const struct pr_row_operator *r = row;
+
+    *out =
+        (struct fold_row){r->name, NULL, r->device_self_us, (double)r->calls};
+}
+
+static void
+op_shape_row(const void *row, struct fold_row *out)
+{
+    const struct pr_row_operator_shape *r = row;
+
+    *out = (struct fold_row){r->name, r->input_shapes, r->device_self_us,
+                             (double)r->calls};
+}
+
+static void
+kernel_row(const void *row, struct fold_row *out)
+{
+    const struct pr_row_kernel *r = row;
+
+    *out = (struct fold_row){r->name, NULL, r->total_us, (double)r->calls};
+}
+
+static void
+source_row(const void *row, struct fold_row *out)
+{
+    const struct pr_row_source *r = row;
+
+    *out =
+        (struct fold_row){r->location, NULL, (double)r->device_self_ns / 1000.0,
+                          (double)r->calls};
+}
+
 /* The tables of the runs compared (diff.h): where each is in a run, the
- * column that names and the column that values its rows. */
+ * column that names and the column that values its rows; a typed table
+ * (rows.h) is read as its rows, the others by those keys. */
 static const struct {
     const char *key, *name_key, *value_key;
     int by_shape;
+    enum pr_rows_object ro; /* PR_RO_N: not typed */
+    void (*row)(const void *row, struct fold_row *out);
 } tables[] = {
-    {PR_K_OPERATORS, PR_K_NAME, PR_K_DEVICE_SELF_US, 0},
-    {PR_K_OPERATORS_BY_SHAPE, PR_K_NAME, PR_K_DEVICE_SELF_US, 1},
-    {PR_K_KERNELS, PR_K_NAME, PR_K_TOTAL_US, 0},
+    {PR_K_OPERATORS, PR_K_NAME, PR_K_DEVICE_SELF_US, 0, PR_RO_RUNS_OPERATORS,
+     op_row},
+    {PR_K_OPERATORS_BY_SHAPE, PR_K_NAME, PR_K_DEVICE_SELF_US, 1,
+     PR_RO_RUNS_OPERATORS_BY_SHAPE, op_shape_row},
+    {PR_K_KERNELS, PR_K_NAME, PR_K_TOTAL_US, 0, PR_RO_RUNS_KERNELS, kernel_row},
     /* issue #16: a regression points at a line of code and a module */
-    {PR_K_SOURCES, PR_K_LOCATION, PR_K_DEVICE_SELF_US, 0},
-    {PR_K_MODULES, PR_K_PATH, PR_K_DEVICE_TOTAL_US, 0},
+    {PR_K_SOURCES, PR_K_LOCATION, PR_K_DEVICE_SELF_US, 0, PR_RO_RUNS_SOURCES,
+     source_row},
+    {PR_K_MODULES, PR_K_PATH, PR_K_DEVICE_TOTAL_US, 0, PR_RO_N, NULL},
 };
 
 #define N_TABLES (sizeof(tables) / sizeof(tables[0]))
@@ -634,6 +683,30 @@ side_free(struct side *s)
         pr_match_fold_free(s->fold[k]);
 }
 
+/* Table k of one run into fold f: its typed rows, or its rows by key. */
+static enum pr_status
+fold_table(struct pr_match_fold *f, size_t k, const cJSON *run,
+           struct pr_error *err)
+{
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(run, tables[k].key);
+    const struct pr_rows_objinfo *o = pr_rows_object(tables[k].ro);
+    void *rows = NULL;
+    size_t n = 0, i;
+    enum pr_status st;
+
+    if (o == NULL || !cJSON_IsArray(arr))
+        return pr_match_fold_add(f, arr, err);
+    st = pr_rows_load(arr, tables[k].key, tables[k].ro, &rows, &n, err);
+    for (i = 0; i < n && st == PR_OK; i++) {
+        struct fold_row r;
+
+        tables[k].row((const char *)rows + i * o->size, &r);
+        st = pr_match_fold_put(f, r.name, r.shapes, r.value, r.calls, err);
+    }
+    free(rows);
+    return st;
+}
+
 /* Every table of every run of the side summed by key, each run read
  * whole once (pr_match_fold): a side of many lite runs never holds all
  * of their tables. */
@@ -654,9 +727,7 @@ side_fold(struct side *s, struct pr_error *err)
     {
         st = whole_run(s->m, r, &full, err);
         for (k = 0; k < N_TABLES && st == PR_OK; k++)
-            st = pr_match_fold_add(
-                s->fold[k],
-                cJSON_GetObjectItemCaseSensitive(full, tables[k].key), err);
+            st = fold_table(s->fold[k], k, full, err);
         if (st != PR_OK)
             return st;
     }

@@ -83,7 +83,6 @@ enum pr_dstep_source {
     PR_DSTEPS_PROFILER,
     PR_DSTEPS_NAMED
 };
-enum pr_dstep_source pr_dstep_source(const cJSON *run);
 
 /* "ProfilerStep", "named steps" or "no steps" (static). */
 const char *pr_dstep_source_text(enum pr_dstep_source s);

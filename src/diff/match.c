@@ -4,6 +4,7 @@
  * join is linear and its output order is total. */
 #include "config.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,26 @@ fold_slot(struct pr_match_fold *f, const char *name, const char *shapes)
 }
 
 enum pr_status
+pr_match_fold_put(struct pr_match_fold *f, const char *name, const char *shapes,
+                  double value, double calls, struct pr_error *err)
+{
+    struct entry *e;
+
+    if (name == NULL)
+        return PR_OK;
+    e = fold_slot(f, name, f->by_shape ? shapes : NULL);
+    if (e == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    value = isnan(value) ? 0.0 : value;
+    calls = isnan(calls) ? 0.0 : calls;
+    /* the first row is the sum (0.0 + -0.0 would not be -0.0) */
+    e->value = e->seen ? e->value + value : value;
+    e->calls = e->seen ? e->calls + calls : calls;
+    e->seen = 1;
+    return PR_OK;
+}
+
+enum pr_status
 pr_match_fold_add(struct pr_match_fold *f, const cJSON *table,
                   struct pr_error *err)
 {
@@ -142,22 +163,13 @@ pr_match_fold_add(struct pr_match_fold *f, const cJSON *table,
     {
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(row, f->name_key);
         const cJSON *shapes = pr_sget(row, PR_K_INPUT_SHAPES);
-        struct entry *e;
-        double v, c;
-
-        if (!cJSON_IsString(name))
-            continue;
-        e = fold_slot(
-            f, name->valuestring,
-            f->by_shape && cJSON_IsString(shapes) ? shapes->valuestring : NULL);
-        if (e == NULL)
-            return pr_error_set(err, PR_E_NOMEM, "out of memory");
-        v = number_or_zero(row, f->value_key);
-        c = number_or_zero(row, PR_K_CALLS);
-        /* the first row is the sum (0.0 + -0.0 would not be -0.0) */
-        e->value = e->seen ? e->value + v : v;
-        e->calls = e->seen ? e->calls + c : c;
-        e->seen = 1;
+        enum pr_status st = pr_match_fold_put(
+            f, cJSON_IsString(name) ? name->valuestring : NULL,
+            cJSON_IsString(shapes) ? shapes->valuestring : NULL,
+            number_or_zero(row, f->value_key), number_or_zero(row, PR_K_CALLS),
+            err);
+        if (st != PR_OK)
+            return st;
     }
     return PR_OK;
 }

@@ -15,6 +15,8 @@
 
 #include "internal.h"
 #include "profreport/diff_stats.h"
+#include "profreport/keys.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 
 #define NOMEM(err) pr_error_set(err, PR_E_NOMEM, "out of memory")
@@ -51,23 +53,33 @@ has_diagnostic(const cJSON *run, const char *kind)
     return 0;
 }
 
-enum pr_dstep_source
-pr_dstep_source(const cJSON *run)
+/* The steps of run as typed rows (rows.h); *v owned (free()). */
+static enum pr_status
+run_steps(const cJSON *run, struct pr_row_step **v, size_t *n,
+          struct pr_error *err)
 {
-    const cJSON *steps = pr_sget(run, PR_K_STEPS), *s;
-    int n = cJSON_GetArraySize(steps), numbered = 0;
+    void *rows = NULL;
+    enum pr_status st = pr_rows_load(pr_sget(run, PR_K_STEPS), PR_K_STEPS,
+                                     PR_RO_RUNS_STEPS, &rows, n, err);
+
+    *v = rows;
+    return st;
+}
+
+/* How run's steps v[0..n) were made. */
+static enum pr_dstep_source
+source_of(const cJSON *run, const struct pr_row_step *v, size_t n)
+{
+    size_t i, numbered = 0;
 
     if (n == 0 || has_diagnostic(run, "no_steps"))
         return PR_DSTEPS_NONE;
     /* a trace without step markers counts its whole capture as one step,
        which the summary names "0" */
-    if (n == 1 &&
-        pr_sget_is(pr_dj_str(cJSON_GetArrayItem(steps, 0), PR_K_NAME), "0"))
+    if (n == 1 && pr_sget_is(v[0].name, "0"))
         return PR_DSTEPS_NONE;
-    cJSON_ArrayForEach(s, steps)
-    {
-        numbered += step_number(pr_dj_str(s, PR_K_NAME)) >= 0;
-    }
+    for (i = 0; i < n; i++)
+        numbered += step_number(v[i].name) >= 0;
     return numbered == n ? PR_DSTEPS_PROFILER : PR_DSTEPS_NAMED;
 }
 
@@ -100,25 +112,21 @@ cmp_numbered(const void *pa, const void *pb)
     return (a->at > b->at) - (a->at < b->at);
 }
 
-/* The steps of run as (number, index), sorted by number; *out owned. */
+/* The steps v[0..n) as (number, index), sorted by number; *out owned. */
 static enum pr_status
-numbers(const cJSON *run, struct numbered **out, size_t *n,
+numbers(const struct pr_row_step *v, size_t n, struct numbered **out,
         struct pr_error *err)
 {
-    const cJSON *s;
-    size_t i = 0;
+    size_t i;
 
-    *n = (size_t)cJSON_GetArraySize(pr_sget(run, PR_K_STEPS));
-    *out = calloc(*n ? *n : 1, sizeof(**out));
+    *out = calloc(n ? n : 1, sizeof(**out));
     if (*out == NULL)
         return NOMEM(err);
-    cJSON_ArrayForEach(s, pr_sget(run, PR_K_STEPS))
-    {
-        (*out)[i].num = step_number(pr_dj_str(s, PR_K_NAME));
+    for (i = 0; i < n; i++) {
+        (*out)[i].num = step_number(v[i].name);
         (*out)[i].at = i;
-        i++;
     }
-    qsort(*out, *n, sizeof(**out), cmp_numbered);
+    qsort(*out, n, sizeof(**out), cmp_numbered);
     return PR_OK;
 }
 
@@ -150,18 +158,28 @@ pr_dstep_pair(const cJSON *rb, const cJSON *rc, struct pr_dstep_pairs *p,
               struct pr_error *err)
 {
     struct numbered *a = NULL, *b = NULL;
+    struct pr_row_step *sb = NULL, *sc = NULL;
     enum pr_status st;
 
     memset(p, 0, sizeof(*p));
-    p->src[0] = pr_dstep_source(rb);
-    p->src[1] = pr_dstep_source(rc);
-    p->n[0] = (size_t)cJSON_GetArraySize(pr_sget(rb, PR_K_STEPS));
-    p->n[1] = (size_t)cJSON_GetArraySize(pr_sget(rc, PR_K_STEPS));
-    if (p->src[0] != PR_DSTEPS_PROFILER || p->src[1] != PR_DSTEPS_PROFILER)
-        return PR_OK;
-    st = numbers(rb, &a, &p->n[0], err);
+    st = run_steps(rb, &sb, &p->n[0], err);
     if (st == PR_OK)
-        st = numbers(rc, &b, &p->n[1], err);
+        st = run_steps(rc, &sc, &p->n[1], err);
+    if (st == PR_OK) {
+        p->src[0] = source_of(rb, sb, p->n[0]);
+        p->src[1] = source_of(rc, sc, p->n[1]);
+    }
+    if (st != PR_OK || p->src[0] != PR_DSTEPS_PROFILER ||
+        p->src[1] != PR_DSTEPS_PROFILER) {
+        free(sb);
+        free(sc);
+        return st;
+    }
+    st = numbers(sb, p->n[0], &a, err);
+    if (st == PR_OK)
+        st = numbers(sc, p->n[1], &b, err);
+    free(sb);
+    free(sc);
     if (st == PR_OK) {
         p->keep[0] = calloc(p->n[0] + 1, 1);
         p->keep[1] = calloc(p->n[1] + 1, 1);
@@ -200,25 +218,24 @@ enum pr_status
 pr_dstep_samples(const struct pr_dstep_pairs *p, int side, const cJSON *run,
                  const char *cat, double **out, size_t *n, struct pr_error *err)
 {
-    const cJSON *steps = pr_sget(run, PR_K_STEPS);
-    const cJSON *s;
-    size_t i = 0;
-    int size = cJSON_GetArraySize(steps);
+    struct pr_row_step *v = NULL;
+    size_t i, k = 0;
+    enum pr_status st = run_steps(run, &v, &k, err);
 
     *n = 0;
-    *out = calloc(size > 0 ? (size_t)size : 1, sizeof(**out));
-    if (*out == NULL)
-        return NOMEM(err);
-    cJSON_ArrayForEach(s, steps)
-    {
-        double v = cat == NULL ? pr_dj_num(s, PR_K_DURATION_US)
-                               : pr_dj_num(pr_sget(s, PR_K_BREAKDOWN_US), cat);
+    *out = st == PR_OK ? calloc(k ? k : 1, sizeof(**out)) : NULL;
+    if (st == PR_OK && *out == NULL)
+        st = NOMEM(err);
+    for (i = 0; i < k && st == PR_OK; i++) {
+        double x = cat == NULL ? v[i].duration_us
+                               : pr_rows_num(PR_RO_RUNS_STEPS_BREAKDOWN_US,
+                                             &v[i].breakdown, cat);
         int kept = p == NULL || p->keep[side] == NULL || p->keep[side][i];
-        if (kept && isfinite(v))
-            (*out)[(*n)++] = v;
-        i++;
+        if (kept && isfinite(x))
+            (*out)[(*n)++] = x;
     }
-    return PR_OK;
+    free(v);
+    return st;
 }
 
 enum pr_status

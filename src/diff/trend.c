@@ -15,6 +15,7 @@
 #include "profreport/diff.h"
 #include "profreport/escape.h"
 #include "profreport/parse.h"
+#include "profreport/rows.h"
 #include "profreport/saved.h"
 #include "profreport/sget.h"
 #include "profreport/sink.h"
@@ -70,7 +71,8 @@ cmp_night(const void *pa, const void *pb)
     return (a->given > b->given) - (a->given < b->given);
 }
 
-static cJSON *top_operators(const cJSON *sum);
+static enum pr_status top_operators(const cJSON *sum, cJSON **out,
+                                    struct pr_error *err);
 
 /* Read night n's summary (again) unless it is held. */
 static enum pr_status
@@ -145,9 +147,9 @@ load_nights(const struct pr_trend_job *a, struct nights *ns,
         }
         at->stamp = recorded_time(at->sum);
         all_stamped &= !isnan(at->stamp);
-        at->top = top_operators(at->sum);
-        if (at->top == NULL)
-            return pr_error_set(err, PR_E_NOMEM, "out of memory");
+        st = top_operators(at->sum, &at->top, err);
+        if (st != PR_OK)
+            return st;
         night_release(at);
         ns->n_ok++;
     }
@@ -215,26 +217,46 @@ memory_peak(const cJSON *sum)
     return peak;
 }
 
-/* Device self time per step of operator `name`, over all runs. */
-static double
-op_per_step(const cJSON *sum, const char *name)
+/* A run's operators as typed rows (rows.h); *v owned (free()). */
+static enum pr_status
+run_ops(const cJSON *run, struct pr_row_operator **v, size_t *n,
+        struct pr_error *err)
 {
-    const cJSON *r, *o;
+    void *rows = NULL;
+    enum pr_status st =
+        pr_rows_load(pr_sget(run, PR_K_OPERATORS), PR_K_OPERATORS,
+                     PR_RO_RUNS_OPERATORS, &rows, n, err);
+
+    *v = rows;
+    return st;
+}
+
+/* Device self time per step of operator `name`, over all runs, into
+ * *out. */
+static enum pr_status
+op_per_step(const cJSON *sum, const char *name, double *out,
+            struct pr_error *err)
+{
+    const cJSON *r;
     double t = 0, steps = 0;
 
     cJSON_ArrayForEach(r, pr_sget(sum, PR_K_RUNS))
     {
         int k = cJSON_GetArraySize(pr_sget(r, PR_K_STEPS));
+        struct pr_row_operator *v;
+        size_t n, i;
+        enum pr_status st = run_ops(r, &v, &n, err);
+
+        if (st != PR_OK)
+            return st;
         steps += k > 0 ? k : 1;
-        cJSON_ArrayForEach(o, pr_sget(r, PR_K_OPERATORS))
-        {
-            const char *n = pr_dj_str(o, PR_K_NAME);
-            double v = pr_dj_num(o, PR_K_DEVICE_SELF_US);
-            if (n != NULL && strcmp(n, name) == 0 && isfinite(v))
-                t += v;
-        }
+        for (i = 0; i < n; i++)
+            if (strcmp(v[i].name, name) == 0 && isfinite(v[i].device_self_us))
+                t += v[i].device_self_us;
+        free(v);
     }
-    return steps > 0 ? t / steps : NAN;
+    *out = steps > 0 ? t / steps : NAN;
+    return PR_OK;
 }
 
 #define N_TOP_OPS 5
@@ -277,8 +299,9 @@ gates_compared(const cJSON *gates)
     return n;
 }
 
-static int
-night_figures(cJSON *o, const struct night *n, const cJSON *top_ops)
+static enum pr_status
+night_figures(cJSON *o, const struct night *n, const cJSON *top_ops,
+              struct pr_error *err)
 {
     cJSON *bd = cJSON_AddObjectToObject(o, PR_K_BREAKDOWN_US);
     cJSON *ops = cJSON_AddObjectToObject(o, "operators_us");
@@ -298,37 +321,46 @@ night_figures(cJSON *o, const struct night *n, const cJSON *top_ops)
                            run_mean(n->sum, NULL, pr_keys_breakdown[k].key));
     cJSON_ArrayForEach(name, top_ops)
     {
-        if (ok)
-            ok = pr_dj_add_num(ops, name->valuestring,
-                               op_per_step(n->sum, name->valuestring));
+        double v;
+        enum pr_status st;
+
+        if (!ok)
+            break;
+        st = op_per_step(n->sum, name->valuestring, &v, err);
+        if (st != PR_OK)
+            return st;
+        ok = pr_dj_add_num(ops, name->valuestring, v);
     }
-    return ok;
+    return ok ? PR_OK : pr_error_set(err, PR_E_NOMEM, "out of memory");
 }
 
 /* The heaviest operators of a night (first run's table is sorted by
- * device_self_us): the latest night's are charted. */
-static cJSON *
-top_operators(const cJSON *sum)
+ * device_self_us) into *out (owned): the latest night's are charted. */
+static enum pr_status
+top_operators(const cJSON *sum, cJSON **out, struct pr_error *err)
 {
     const cJSON *run = cJSON_GetArrayItem(pr_sget(sum, PR_K_RUNS), 0);
-    const cJSON *o;
-    cJSON *names = cJSON_CreateArray();
-    int n = 0;
+    struct pr_row_operator *v = NULL;
+    size_t n = 0, i;
+    int k = 0;
+    enum pr_status st = run_ops(run, &v, &n, err);
 
-    cJSON_ArrayForEach(o, pr_sget(run, PR_K_OPERATORS))
-    {
-        const char *name = pr_dj_str(o, PR_K_NAME);
-        if (names == NULL || n == N_TOP_OPS)
-            break;
-        if (name == NULL || !(pr_dj_num(o, PR_K_DEVICE_SELF_US) > 0))
+    *out = NULL;
+    if (st != PR_OK)
+        return st;
+    *out = cJSON_CreateArray();
+    for (i = 0; *out != NULL && i < n && k < N_TOP_OPS; i++) {
+        if (!(v[i].device_self_us > 0))
             continue;
-        if (!cJSON_AddItemToArray(names, cJSON_CreateString(name))) {
-            cJSON_Delete(names);
-            return NULL;
+        if (!cJSON_AddItemToArray(*out, cJSON_CreateString(v[i].name))) {
+            cJSON_Delete(*out);
+            *out = NULL;
         }
-        n++;
+        k++;
     }
-    return names;
+    free(v);
+    return *out != NULL ? PR_OK
+                        : pr_error_set(err, PR_E_NOMEM, "out of memory");
 }
 
 /* Night i charted and gated against night i - 1, and from the third
@@ -351,8 +383,9 @@ trend_night(const struct pr_trend_job *a, struct night *n, size_t i,
         cJSON_Delete(o);
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
     }
-    if (!night_figures(o, &n[i], top))
-        return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    st = night_figures(o, &n[i], top, err);
+    if (st != PR_OK)
+        return st;
     if (i == 0)
         return cJSON_AddBoolToObject(o, "crossed", 0) == NULL
                    ? pr_error_set(err, PR_E_NOMEM, "out of memory")

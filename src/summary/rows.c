@@ -384,6 +384,66 @@ pr_rows_read(const cJSON *arr, const char *path, enum pr_rows_object ro,
     return PR_OK;
 }
 
+enum pr_status
+pr_rows_load(const cJSON *arr, const char *path, enum pr_rows_object ro,
+             void **rows, size_t *n, struct pr_error *err)
+{
+    const struct pr_rows_objinfo *o = pr_rows_object(ro);
+    size_t cap = cJSON_IsArray(arr) ? (size_t)cJSON_GetArraySize(arr) : 0;
+    enum pr_status st;
+
+    *rows = NULL;
+    *n = 0;
+    if (o == NULL)
+        return pr_error_set(err, PR_E_FORMAT, "%s: no typed rows", path);
+    if (arr == NULL || cJSON_IsNull(arr))
+        return PR_OK;
+    *rows = malloc((cap ? cap : 1) * o->size);
+    if (*rows == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (%s)", path);
+    st = pr_rows_read(arr, path, ro, *rows, cap, n, err);
+    if (st != PR_OK) {
+        free(*rows);
+        *rows = NULL;
+        *n = 0;
+    }
+    return st;
+}
+
+double
+pr_rows_num(enum pr_rows_object ro, const void *row, const char *key)
+{
+    const struct pr_rows_objinfo *o = pr_rows_object(ro);
+    size_t k;
+
+    for (k = 0; o != NULL && k < o->n_fields; k++) {
+        const struct pr_rows_field *f = &o->fields[k];
+        const char *p = (const char *)row + f->offset;
+        double d;
+        int64_t i;
+
+        if (strcmp(pr_schema_rows[f->row].key, key) != 0)
+            continue;
+        if (!pr_rows_has(ro, row, f->row))
+            return NAN;
+        switch (f->type) {
+        case PR_RT_NUM:
+        case PR_RT_NUM_NULL:
+            memcpy(&d, p, sizeof(d));
+            return d;
+        case PR_RT_I64:
+            memcpy(&i, p, sizeof(i));
+            return (double)i;
+        case PR_RT_US:
+            memcpy(&i, p, sizeof(i));
+            return (double)i / 1000.0;
+        default:
+            return NAN;
+        }
+    }
+    return NAN;
+}
+
 /* Read every array at the rest of a schema path ("operators[]" after
  * "runs[].memory.") below v into scratch rows; at: v's path so far. */
 static enum pr_status

@@ -13,6 +13,43 @@
 
 #include "profreport/diff.h"
 
+/* The keys a saved summary's step and operator rows hold (the loader's
+ * contract; diff reads them as typed rows, rows.h), null where the test
+ * gives no value: a nameless step, no breakdown. */
+static void
+step_keys(cJSON *o)
+{
+    static const char *const cats[] = {"kernel",        "memcpy",  "memset",
+                                       "communication", "runtime", "dataloader",
+                                       "cpu_exec",      "other"};
+    cJSON *b = cJSON_AddObjectToObject(o, "breakdown_us");
+    size_t k;
+
+    cJSON_AddNullToObject(o, "name");
+    cJSON_AddNullToObject(o, "start_us");
+    for (k = 0; k < sizeof(cats) / sizeof(cats[0]); k++)
+        cJSON_AddNullToObject(b, cats[k]);
+}
+
+static void
+kernel_keys(cJSON *o)
+{
+    cJSON_AddNullToObject(o, "operator");
+    cJSON_AddNumberToObject(o, "calls", 0);
+    cJSON_AddNullToObject(o, "mean_us");
+    cJSON_AddNullToObject(o, "min_us");
+    cJSON_AddNullToObject(o, "max_us");
+}
+
+static void
+op_keys(cJSON *o)
+{
+    cJSON_AddNumberToObject(o, "calls", 0);
+    cJSON_AddNullToObject(o, "device_total_us");
+    cJSON_AddNullToObject(o, "host_self_us");
+    cJSON_AddNullToObject(o, "host_total_us");
+}
+
 /* A one-run summary: n step durations, aten::mm and a tiny aten::fill_ at
  * the given device time per step, and a GPU0 memory peak. */
 static cJSON *
@@ -33,6 +70,7 @@ summary(const double *steps, size_t n, double mm_us, double fill_us,
     for (i = 0; i < n; i++) {
         o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "duration_us", steps[i]);
+        step_keys(o);
         cJSON_AddItemToArray(arr, o);
         sum += steps[i];
     }
@@ -43,11 +81,13 @@ summary(const double *steps, size_t n, double mm_us, double fill_us,
     o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", "aten::mm");
     cJSON_AddNumberToObject(o, "device_self_us", mm_us * (double)n);
+    op_keys(o);
     cJSON_AddItemToArray(arr, o);
     if (fill_us > 0) {
         o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", "aten::fill_");
         cJSON_AddNumberToObject(o, "device_self_us", fill_us * (double)n);
+        op_keys(o);
         cJSON_AddItemToArray(arr, o);
     }
     mem = cJSON_AddObjectToObject(run, "memory");
@@ -455,10 +495,12 @@ test_long_names_short_and_distinct(void **state)
         k = cJSON_CreateObject();
         cJSON_AddStringToObject(k, "name", a);
         cJSON_AddNumberToObject(k, "total_us", side ? 400 : 200);
+        kernel_keys(k);
         cJSON_AddItemToArray(arr, k);
         k = cJSON_CreateObject();
         cJSON_AddStringToObject(k, "name", b);
         cJSON_AddNumberToObject(k, "total_us", side ? 300 : 100);
+        kernel_keys(k);
         cJSON_AddItemToArray(arr, k);
     }
     assert_int_equal(run_gate(sb, sc, rule, 1, &diff), 1);
@@ -506,6 +548,47 @@ test_junit_inconclusive(void **state)
     cJSON_Delete(diff);
 }
 
+/* diff reads the operator and step tables as typed rows (rows.h): a
+ * value of the wrong type is refused with its path, not taken as 0. */
+static void
+test_tables_read_as_rows(void **state)
+{
+    struct pr_diff_opts o;
+    struct pr_error err;
+    cJSON *b = summary(base_steps, 8, 40, 0, 1e9);
+    cJSON *c = summary(base_steps, 8, 40, 0, 1e9), *diff = NULL, *op, *st;
+
+    (void)state;
+    pr_diff_opts_init(&o);
+    pr_error_clear(&err);
+    op = cJSON_GetArrayItem(
+        cJSON_GetObjectItem(
+            cJSON_GetArrayItem(cJSON_GetObjectItem(c, "runs"), 0), "operators"),
+        0);
+    cJSON_ReplaceItemInObject(op, "device_self_us", cJSON_CreateString("320"));
+    assert_int_equal(pr_diff_compare(b, c, "b", "c", &o, &diff, &err),
+                     PR_E_FORMAT);
+    if (strstr(err.msg, "operators[0].device_self_us: expected a number or "
+                        "null, got a string") == NULL)
+        fail_msg("got \"%s\"", err.msg);
+    cJSON_Delete(diff);
+    diff = NULL;
+    cJSON_ReplaceItemInObject(op, "device_self_us", cJSON_CreateNumber(320));
+    st = cJSON_GetArrayItem(
+        cJSON_GetObjectItem(
+            cJSON_GetArrayItem(cJSON_GetObjectItem(c, "runs"), 0), "steps"),
+        3);
+    cJSON_DeleteItemFromObject(st, "duration_us");
+    pr_error_clear(&err);
+    assert_int_equal(pr_diff_compare(b, c, "b", "c", &o, &diff, &err),
+                     PR_E_FORMAT);
+    if (strstr(err.msg, "steps[3].duration_us: missing") == NULL)
+        fail_msg("got \"%s\"", err.msg);
+    cJSON_Delete(diff);
+    cJSON_Delete(b);
+    cJSON_Delete(c);
+}
+
 int
 main(void)
 {
@@ -522,6 +605,7 @@ main(void)
         cmocka_unit_test(test_strict_unmatched_is_usage),
         cmocka_unit_test(test_detail_names_deciding_test),
         cmocka_unit_test(test_long_names_short_and_distinct),
+        cmocka_unit_test(test_tables_read_as_rows),
         cmocka_unit_test(test_junit_inconclusive),
     };
 

@@ -17,6 +17,33 @@
 #include "../../src/diff/internal.h"
 #include "profreport/diff.h"
 
+/* The keys a saved summary's step and operator rows hold (the loader's
+ * contract; diff reads them as typed rows, rows.h), null where the test
+ * gives no value: a nameless step, no breakdown. */
+static void
+step_keys(cJSON *o)
+{
+    static const char *const cats[] = {"kernel",        "memcpy",  "memset",
+                                       "communication", "runtime", "dataloader",
+                                       "cpu_exec",      "other"};
+    cJSON *b = cJSON_AddObjectToObject(o, "breakdown_us");
+    size_t k;
+
+    cJSON_AddNullToObject(o, "name");
+    cJSON_AddNullToObject(o, "start_us");
+    for (k = 0; k < sizeof(cats) / sizeof(cats[0]); k++)
+        cJSON_AddNullToObject(b, cats[k]);
+}
+
+static void
+op_keys(cJSON *o)
+{
+    cJSON_AddNumberToObject(o, "calls", 0);
+    cJSON_AddNullToObject(o, "device_total_us");
+    cJSON_AddNullToObject(o, "host_self_us");
+    cJSON_AddNullToObject(o, "host_total_us");
+}
+
 /* A one-run summary with n steps around step_us and one operator with a
  * kernel name full of characters a PDF string must survive. */
 static cJSON *
@@ -36,6 +63,7 @@ summary(double step_us, double mm_us, const char *extra_op)
         o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "duration_us",
                                 step_us * (1 + jitter[i] / 100));
+        step_keys(o);
         cJSON_AddItemToArray(arr, o);
     }
     o = cJSON_AddObjectToObject(run, "step_summary");
@@ -45,11 +73,13 @@ summary(double step_us, double mm_us, const char *extra_op)
     o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "name", "aten::mm<float, \xC3\xA9\x01>");
     cJSON_AddNumberToObject(o, "device_self_us", mm_us * 8);
+    op_keys(o);
     cJSON_AddItemToArray(arr, o);
     if (extra_op != NULL) {
         o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", extra_op);
         cJSON_AddNumberToObject(o, "device_self_us", 800);
+        op_keys(o);
         cJSON_AddItemToArray(arr, o);
     }
     return s;

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -421,6 +422,49 @@ test_sub_object(void **state)
     cJSON_Delete(arr);
 }
 
+/* pr_rows_load allocates the rows of a table (none where it is absent or
+ * null); pr_rows_num picks a number by its key, US fields in µs, NAN for
+ * a key of no field or a field left out. */
+static void
+test_load_and_num(void **state)
+{
+    cJSON *arr = cJSON_CreateArray(), *nul = cJSON_CreateNull();
+    struct pr_row_step r = {
+        .name = "s", .duration_us = 2, .host_start_ns = 1500};
+    struct pr_error err = {0};
+    void *rows = NULL;
+    size_t n = 9;
+    const struct pr_row_step *v;
+
+    (void)state;
+    assert_int_equal(
+        pr_rows_load(NULL, "steps", PR_RO_RUNS_STEPS, &rows, &n, &err), PR_OK);
+    assert_true(rows == NULL && n == 0);
+    assert_int_equal(
+        pr_rows_load(nul, "steps", PR_RO_RUNS_STEPS, &rows, &n, &err), PR_OK);
+    assert_true(rows == NULL && n == 0);
+    r.breakdown.dataloader_us = 0.5;
+    assert_true(pr_rows_write(arr, PR_RO_RUNS_STEPS, &r, 1));
+    assert_true(pr_rows_write(arr, PR_RO_RUNS_STEPS, &r, 1));
+    assert_int_equal(
+        pr_rows_load(arr, "steps", PR_RO_RUNS_STEPS, &rows, &n, &err), PR_OK);
+    assert_int_equal(n, 2);
+    v = rows;
+    assert_true(pr_rows_num(PR_RO_RUNS_STEPS, &v[1], "duration_us") == 2);
+    assert_true(pr_rows_num(PR_RO_RUNS_STEPS, &v[1], "host_start_us") == 1.5);
+    assert_true(isnan(pr_rows_num(PR_RO_RUNS_STEPS, &v[1], "name")));
+    assert_true(isnan(pr_rows_num(PR_RO_RUNS_STEPS, &v[1], "no_such_key")));
+    assert_true(pr_rows_num(PR_RO_RUNS_STEPS_BREAKDOWN_US, &v[0].breakdown,
+                            "dataloader") == 0.5);
+    free(rows);
+    r.host_start_ns = 0;
+    assert_true(pr_rows_omit(PR_RO_RUNS_STEPS, &r,
+                             PR_SR_RUNS_STEPS_PR_K_HOST_START_US));
+    assert_true(isnan(pr_rows_num(PR_RO_RUNS_STEPS, &r, "host_start_us")));
+    cJSON_Delete(arr);
+    cJSON_Delete(nul);
+}
+
 int
 main(void)
 {
@@ -434,6 +478,7 @@ main(void)
         cmocka_unit_test(test_absent_fields),
         cmocka_unit_test(test_json_field),
         cmocka_unit_test(test_sub_object),
+        cmocka_unit_test(test_load_and_num),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
