@@ -13,42 +13,7 @@
 
 #include "profreport/diff.h"
 
-/* The keys a saved summary's step and operator rows hold (the loader's
- * contract; diff reads them as typed rows, rows.h), null where the test
- * gives no value: a nameless step, no breakdown. */
-static void
-step_keys(cJSON *o)
-{
-    static const char *const cats[] = {"kernel",        "memcpy",  "memset",
-                                       "communication", "runtime", "dataloader",
-                                       "cpu_exec",      "other"};
-    cJSON *b = cJSON_AddObjectToObject(o, "breakdown_us");
-    size_t k;
-
-    cJSON_AddNullToObject(o, "name");
-    cJSON_AddNullToObject(o, "start_us");
-    for (k = 0; k < sizeof(cats) / sizeof(cats[0]); k++)
-        cJSON_AddNullToObject(b, cats[k]);
-}
-
-static void
-kernel_keys(cJSON *o)
-{
-    cJSON_AddNullToObject(o, "operator");
-    cJSON_AddNumberToObject(o, "calls", 0);
-    cJSON_AddNullToObject(o, "mean_us");
-    cJSON_AddNullToObject(o, "min_us");
-    cJSON_AddNullToObject(o, "max_us");
-}
-
-static void
-op_keys(cJSON *o)
-{
-    cJSON_AddNumberToObject(o, "calls", 0);
-    cJSON_AddNullToObject(o, "device_total_us");
-    cJSON_AddNullToObject(o, "host_self_us");
-    cJSON_AddNullToObject(o, "host_total_us");
-}
+#include "row_keys.h"
 
 /* A one-run summary: n step durations, aten::mm and a tiny aten::fill_ at
  * the given device time per step, and a GPU0 memory peak. */

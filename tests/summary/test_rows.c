@@ -30,6 +30,8 @@ test_fields_match_schema(void **state)
         size_t k;
         assert_non_null(o);
         assert_true(o->n_fields > 0);
+        /* a mask has a bit for each field */
+        assert_true(o->absent == SIZE_MAX || o->n_fields <= 64);
         for (k = 0; k < o->n_fields; k++) {
             const struct pr_rows_field *f = &o->fields[k];
             const struct pr_schema_row *r = &pr_schema_rows[f->row];
