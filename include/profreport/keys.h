@@ -132,6 +132,9 @@
 #define PR_K_PEER_WAIT_US "peer_wait_us"
 #define PR_K_PEER_WAIT_LONGEST "peer_wait_longest"
 #define PR_K_PEER_WAIT_LONGEST_US "peer_wait_longest_us"
+#define PR_K_PEER_WAIT_PARTS "peer_wait_parts"
+/* runs[].late_peer: the wait gone with that rank alone on time */
+#define PR_K_ALONE_US "alone_us"
 #define PR_K_PEER_ENTRY_NOTE "peer_entry_note"
 #define PR_K_PEER_ENTRY_SLACK_US "peer_entry_slack_us"
 #define PR_K_PEER_CHAIN_COMM_US "peer_chain_comm_us"

@@ -148,6 +148,7 @@ for f in files:
     ops = [e for e in hc if e not in tasks and float(e["dur"]) > 0]
     me = tasks[0]["args"]["src rank"]
     best = None
+    alone = {}  # rank: what it alone on time saves (review 10 #1)
     for o in ops:
         a, b = float(o["ts"]), float(o["ts"]) + float(o["dur"])
         inside = [t for t in tasks if a <= float(t["ts"]) <= b]
@@ -165,6 +166,14 @@ for f in files:
                    for t in w if t["args"]["dst rank"] == last["args"]["dst rank"])
         if 2 * (ft - a) >= b - a and (best is None or sync > best[1]):
             best = (last["args"]["dst rank"], sync)
+        # with the last rank alone on time, its wait less the next-latest
+        # rank's goes, over every such collective (text_level1: 73.15 ms
+        # in _0_1, 21.98 ms in _3_1)
+        if 2 * (ft - a) >= b - a:
+            lr = last["args"]["dst rank"]
+            nxt = max([float(t["dur"]) for t in w
+                       if t["args"]["dst rank"] != lr] or [0.0])
+            alone[lr] = alone.get(lr, 0.0) + sync - nxt
     r = [x for x in s["runs"] if x.get("rank") == me][0]
     lp = r.get("late_peer") or {}
     if best is None or lp.get("rank") != best[0]:
@@ -173,6 +182,12 @@ for f in files:
     got = [x["wait_us"] for x in lp["waits"] if x["rank"] == best[0]]
     if not got or abs(got[0] - best[1]) > 0.5:  # ts of 16 digits in a double
         fail.append("rank%s: wait %r, late_peer %r" % (me, best, lp))
+    c = [x for x in r["recommendations"] if x["id"] == "communication"]
+    if abs(lp.get("alone_us", 0) - alone[best[0]]) > 1.0 or not c or \
+            c[0].get("gain_us") != lp["alone_us"] or \
+            not (c[0]["gain_us"] < c[0]["bound_us"]):
+        fail.append("rank%s: alone %r, late_peer %r, finding %r" % (
+            me, alone, lp, c and {k: c[0].get(k) for k in ("gain_us", "bound_us")}))
     late.add(best[0])
 j = s["job"]
 if len(late) != 1 or j["late_rank"] != late.pop() or j["late_rank_in_report"]:
@@ -200,11 +215,11 @@ s = json.load(open(sys.argv[1]))
 for r in s["runs"]:
     w = {x["rank"]: x["wait_us"] for x in r["late_peer"]["waits"]}
     t = [x for x in r["recommendations"] if x["id"] == "communication"][0]["text"]
-    want = ("It waits for rank 3 too, %.2f ms in Default/AllReduce-op534_0 "
-            "(rank 2: %.2f ms): with rank 2 alone on time this rank saves "
-            "about %.2f ms in that collective" % (w[3] / 1e3, w[2] / 1e3,
-                                                   (w[2] - w[3]) / 1e3))
-    assert w[2] > w[3] > 0.9 * w[2] and want in t, (w, t)
+    want = ("With rank 2 alone on time, every other rank as measured, this "
+            "rank saves about %.2f ms a step" % ((w[2] - w[3]) / 1e3))
+    want2 = ("its %.2f ms wait for rank 3 in Default/AllReduce-op534_0 among "
+             "them" % (w[3] / 1e3))
+    assert w[2] > w[3] > 0.9 * w[2] and want in t and want2 in t, (w, t)
 for n in (s["job"]["coverage_note"], s["distributed"]["coverage_note"]):
     assert "the late rank, rank 2, is one of the missing" in n, n
     assert "no straggler is named" not in n, n

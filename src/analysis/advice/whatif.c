@@ -2231,105 +2231,113 @@ comm_outside_wait(const cJSON *cp)
     return c >= w ? c - w : c;
 }
 
-/* ev's rows by us, largest first, then by name (a total order: names
- * are unique in it); ev itself, reordered. */
-static cJSON *
-sort_evidence(cJSON *ev)
+/* What the late rank alone arriving on time saves this one (review 10
+ * #1, issue #31): runs[].late_peer.alone_us, over every peer-bound
+ * collective on its chain, each one's wait for that rank less the
+ * next-latest rank's there (text_level1 rank0: 73.15 ms in _0_1, where it
+ * also waits 5.62 ms for rank 1, and all of _3_1's 21.98 ms, where rank 5
+ * alone is waited for).  The rest of the bound stays, the next-latest
+ * rank's wait among it (review 9 #1: msprof_cann6 rank0 waits 32.75 ms
+ * for rank 2 and 29.64 ms for rank 3).  NAN where no rank is named or it
+ * saves nothing. */
+static double
+alone_us(const cJSON *run)
 {
-    int n = cJSON_GetArraySize(ev), i, k;
+    double a = pr_sget_num(pr_sget(run, PR_K_LATE_PEER), PR_K_ALONE_US);
 
-    for (i = 1; i < n; i++)
-        for (k = i; k > 0; k--) {
-            cJSON *a = cJSON_GetArrayItem(ev, k - 1),
-                  *b = cJSON_GetArrayItem(ev, k);
-            double ua = pr_sget_num(a, PR_K_US), ub = pr_sget_num(b, PR_K_US);
-
-            if (ua > ub ||
-                (ua == ub && strcmp(pr_sget_str_or(a, PR_K_NAME, ""),
-                                    pr_sget_str_or(b, PR_K_NAME, "")) <= 0))
-                break;
-            cJSON_DetachItemViaPointer(ev, b);
-            cJSON_InsertItemInArray(ev, k - 1, b);
-        }
-    return ev;
+    return a > 0 ? a : NAN;
 }
 
-/* The collectives on the critical path, a mean per step over the steps
- * with a path, largest first (from each step's largest parts): the
- * communication finding's evidence where no replay of a collective
- * runs (a step that waits for another rank replays neither overlap gains
- * nor accumulation).  NULL: out of memory. */
+/* The sentence on it, after the peer note; the new length of text. */
+static size_t
+alone_words(const cJSON *run, const cJSON *cp, char *text, size_t cap,
+            size_t len)
+{
+    const cJSON *lp = pr_sget(run, PR_K_LATE_PEER);
+    double late = pr_sget_num(lp, PR_K_RANK), nr,
+           nw = pr_job_next_wait(run, late, &nr), a = alone_us(run),
+           bound = pr_sget_num(cp, PR_K_PEER_WAIT_US);
+    char rest[200] = "";
+
+    if (isnan(a) || !(bound > 0))
+        return len;
+    if (nw >= 1000.0)
+        snprintf(rest, sizeof(rest),
+                 ", its %.2f ms wait for rank %.0f in %s "
+                 "among them",
+                 nw / 1e3, nr, pr_sget_str_or(lp, PR_K_NAME, "?"));
+    return pr_append(
+        text, cap, len,
+        " With rank %.0f alone on time, every other rank as measured, this "
+        "rank saves about %.2f ms a step, the finding's estimate: in each "
+        "collective whose last notify came from rank %.0f, its wait for it "
+        "less the next-latest rank's there. The bound's other %.2f ms "
+        "stay%s; the bound (%.2f ms) counts every rank it waits for on "
+        "time.",
+        late, a / 1e3, late, (bound - a) / 1e3, rest, bound / 1e3);
+}
+
+/* The collectives' Notify Waits on the path (critical_path.
+ * peer_wait_parts), the parts of the bound, as evidence rows: one
+ * measure, the wait, each with its collective's whole time (review 10
+ * #2: the cell mixed the longest wait, a collective's time outside its
+ * wait, and CANN 6's whole collective).  NULL: out of memory. */
 static cJSON *
-comm_evidence(const cJSON *cp)
+peer_evidence(const cJSON *cp)
 {
     cJSON *ev = cJSON_CreateArray(), *x;
-    const cJSON *st, *e;
-    double steps = 0;
-    const char *longest = pr_sget_str(cp, PR_K_PEER_WAIT_LONGEST);
+    const cJSON *p;
 
-    if (ev == NULL)
-        return NULL;
-
-    cJSON_ArrayForEach(st, pr_sget(cp, PR_K_STEPS))
+    cJSON_ArrayForEach(p, pr_sget(cp, PR_K_PEER_WAIT_PARTS))
     {
-        if (pr_sget_str(st, PR_K_BOUND) == NULL)
-            continue;
-        steps++;
-        cJSON_ArrayForEach(e, pr_sget(st, PR_K_TOP))
-        {
-            const char *name = pr_sget_str(e, PR_K_NAME);
-
-            if (name == NULL ||
-                !pr_sget_is(pr_sget_str(e, PR_K_KIND), PR_K_COMMUNICATION))
-                continue;
-            cJSON_ArrayForEach(x, ev)
-            {
-                if (pr_sget_is(pr_sget_str(x, PR_K_NAME), name))
-                    break;
-            }
-            if (x == NULL) {
-                x = cJSON_CreateObject();
-                if (x == NULL || !cJSON_AddItemToArray(ev, x) ||
-                    cJSON_AddStringToObject(x, PR_K_NAME, name) == NULL ||
-                    cJSON_AddNumberToObject(x, PR_K_US, 0) == NULL) {
-                    cJSON_Delete(ev);
-                    return NULL;
-                }
-            }
-            cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(x, PR_K_US),
-                                 pr_sget_num(x, PR_K_US) +
-                                     pr_sget_num(e, PR_K_US));
-        }
-    }
-    cJSON_ArrayForEach(x, ev)
-    {
-        cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(x, PR_K_US),
-                             pr_sget_num(x, PR_K_US) / steps);
-    }
-    /* where the collectives wait for another rank, the longest wait too:
-       the path enters from the peer after it, so the parts hold only the
-       collectives' time outside their waits (text_level1's evidence read
-       "hcom_allReduce__586_3_1 188 us" beside a bound of 100.8 ms) */
-    if (longest != NULL) {
-        double w = pr_sget_num(cp, PR_K_PEER_WAIT_LONGEST_US);
-
-        cJSON_ArrayForEach(x, ev)
-        {
-            if (pr_sget_is(pr_sget_str(x, PR_K_NAME), longest))
-                break;
-        }
-        if (x != NULL)
-            cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(x, PR_K_US),
-                                 pr_sget_num(x, PR_K_US) + w);
-        else if ((x = cJSON_CreateObject()) == NULL ||
-                 !cJSON_AddItemToArray(ev, x) ||
-                 cJSON_AddStringToObject(x, PR_K_NAME, longest) == NULL ||
-                 cJSON_AddNumberToObject(x, PR_K_US, w) == NULL) {
+        if (ev == NULL || (x = cJSON_CreateObject()) == NULL ||
+            !cJSON_AddItemToArray(ev, x) ||
+            cJSON_AddStringToObject(
+                x, PR_K_NAME, pr_sget_str_or(p, PR_K_NAME, "?")) == NULL ||
+            cJSON_AddNumberToObject(x, PR_K_US, pr_sget_num(p, PR_K_US)) ==
+                NULL ||
+            cJSON_AddNumberToObject(x, PR_K_TOTAL_US,
+                                    pr_sget_num(p, PR_K_TOTAL_US)) == NULL) {
             cJSON_Delete(ev);
             return NULL;
         }
     }
-    return sort_evidence(ev);
+    return ev;
+}
+
+/* The gain note: the estimate's model where a rank is named, else why
+ * none (npu_text0: the export names no rank its waits are for). */
+static void
+peer_note(const cJSON *run, const cJSON *cp, char *note, size_t cap)
+{
+    double a = alone_us(run), bound = pr_sget_num(cp, PR_K_PEER_WAIT_US);
+    double late = pr_sget_num(pr_sget(run, PR_K_LATE_PEER), PR_K_RANK);
+    char x[32], b[32];
+
+    fmt_us(a, x, sizeof(x));
+    fmt_us(bound, b, sizeof(b));
+    if (!isnan(a))
+        snprintf(note, cap,
+                 "estimate %s a step, a stated model, not a replay: rank %.0f "
+                 "arrives on time and every other rank as measured, so in "
+                 "each collective whose last notify came from rank %.0f the "
+                 "wait for it less the next-latest rank's goes (the waits "
+                 "begun before its first transfer, HCCL's dst rank); the "
+                 "bound, %s, is the collectives' Notify Wait on the path, "
+                 "the most every rank it waits for arriving on time would "
+                 "save this one",
+                 x, late, late, b);
+    else
+        snprintf(note, cap,
+                 "no estimate: %s, so how much of the wait one rank's "
+                 "arriving on time removes is not known; the bound, %s, is "
+                 "the collectives' Notify Wait on the path, the most every "
+                 "rank it waits for arriving on time would save this one",
+                 isnan(late) ? "the export names no rank its Notify Waits "
+                               "are for (no HCCL dst rank)"
+                             : "the late rank's own wait here is not "
+                               "longer than the next-latest rank's",
+                 b);
 }
 
 /* The communication advice where the path's collectives wait for a
@@ -2343,47 +2351,21 @@ comm_evidence(const cJSON *cp)
  * not in this trace).  No gain is claimed; the bound is the wait.  The
  * op_compile finding, when it has no gain here, is folded in after
  * (fold_compile).  0: out of memory. */
-/* The next-latest rank this one waits for (runs[].late_peer.waits, the
- * longest collective's): with the late rank alone on time it still
- * waits that long (review 9 #1: msprof_cann6 rank0 waits 32.75 ms for
- * rank 2 and 29.64 ms for rank 3).  Waits under 1 ms are left out.
- * Returns the new length of text. */
-static size_t
-next_peer(const cJSON *run, char *text, size_t cap, size_t len)
-{
-    const cJSON *lp = pr_sget(run, PR_K_LATE_PEER);
-    double late = pr_sget_num(lp, PR_K_RANK), nr,
-           first = pr_job_wait_for(run, late),
-           nw = pr_job_next_wait(run, late, &nr);
-
-    if (isnan(first) || !(nw >= 1000.0))
-        return len;
-    return pr_append(
-        text, cap, len,
-        " It waits for rank %.0f too, %.2f ms in %s (rank %.0f: %.2f ms): "
-        "with rank %.0f alone on time this rank saves about %.2f ms in that "
-        "collective (its other collectives' waits aside); "
-        "the finding's bound counts every rank it waits for on time.",
-        nr, nw / 1e3, pr_sget_str_or(lp, PR_K_NAME, "?"), late, first / 1e3,
-        late, (first - nw) / 1e3);
-}
-
 static int
 comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
 {
-    const cJSON *w = whatif_of(whatif, "communication");
     double wait = pr_sget_num(cp, PR_K_PEER_WAIT_US);
-    double rest = comm_outside_wait(cp);
-    char text[3200], base[1600], x[32], c[32], h[32];
+    double rest = comm_outside_wait(cp), a = alone_us(run);
+    double step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
+    char text[3200], base[1600], x[32], c[32], h[32], note[900];
     size_t len;
 
-    if (w == NULL)
-        w = whatif_of(whatif, "gradient_accumulation");
+    (void)whatif;
     if (!pr_producer_comm_peer(run, wait / 1000.0, base, sizeof(base)))
         snprintf(base, sizeof(base), "%s", pr_sget_str_or(r, PR_K_TEXT, ""));
     len = pr_append(text, sizeof(text), 0, "%s",
                     pr_sget_str(cp, PR_K_PEER_WAIT_NOTE));
-    len = next_peer(run, text, sizeof(text), len);
+    len = alone_words(run, cp, text, sizeof(text), len);
     len = pr_append(text, sizeof(text), len, " %s", base);
     if (!isnan(rest)) {
         fmt_us(rest, x, sizeof(x));
@@ -2393,8 +2375,8 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
             text, sizeof(text), len,
             " Once the late rank arrives on time, the levers on the "
             "collectives themselves save at most %s a step on this rank: "
-            "the collectives' own time outside that wait (%s, %s of it "
-            "waiting), %s: %s. Gradient accumulation and a "
+            "the collectives' own time outside that wait (%s of their %s; "
+            "%s is the wait), %s: %s. Gradient accumulation and a "
             "larger batch, changes every rank makes, are not replayed on "
             "such a step: spread over twice the samples, the late rank's "
             "wait would look halved, which holds only if its lateness does "
@@ -2403,7 +2385,7 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
             "micro-batches saves at most half of the %s per step's worth of "
             "samples (the collectives run once for both) and changes the "
             "effective batch.",
-            x, c, h,
+            x, x, c, h,
             isnan(pr_sget_num(cp, PR_K_PEER_CHAIN_COMM_US))
                 ? "on its critical path"
                 : "on the chain its path takes once that rank is on time, "
@@ -2411,18 +2393,19 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
             pr_producer_comm_levers(run), x);
     }
     (void)len;
-    return put_text(r, text) &&
-           no_gain(r, "none on this rank: its collectives wait for another "
-                      "rank (HCCL's Notify Wait), and no change on this rank "
-                      "moves that rank's arrival (see the text); their wait "
-                      "on the path, the bound, is the most every rank it "
-                      "waits for arriving on time would save this one") &&
+    peer_note(run, cp, note, sizeof(note));
+    if (!isnan(a) && step > 0) {
+        /* a stated model's estimate under the bound (issue #31) */
+        if (!cJSON_AddNumberToObject(r, PR_K_GAIN_US, a) ||
+            !cJSON_AddNumberToObject(r, PR_K_GAIN_PCT, 100.0 * a / step) ||
+            !cJSON_AddStringToObject(r, PR_K_GAIN_BASIS, PR_GAIN_PER_STEP) ||
+            !cJSON_AddStringToObject(r, PR_K_GAIN_SOURCE, PR_GAIN_MODEL))
+            return 0;
+    }
+    return put_text(r, text) && no_gain(r, note) &&
            (!(wait > 0) ||
             cJSON_AddNumberToObject(r, PR_K_BOUND_US, wait) != NULL) &&
-           cJSON_AddItemToObject(
-               r, PR_K_EVIDENCE,
-               w != NULL ? cJSON_Duplicate(pr_sget(w, PR_K_EVIDENCE), 1)
-                         : comm_evidence(cp));
+           cJSON_AddItemToObject(r, PR_K_EVIDENCE, peer_evidence(cp));
 }
 
 /* On a rank whose path waits for another rank, an op_compile finding
@@ -2458,7 +2441,6 @@ fold_compile(cJSON *run, cJSON *recs, const cJSON *cp)
     }
     if (note == NULL || comm == NULL || compile == NULL ||
         !isnan(pr_sget_num(compile, PR_K_GAIN_US)) ||
-        !isnan(pr_sget_num(comm, PR_K_GAIN_US)) ||
         strncmp(pr_sget_str_or(comm, PR_K_TEXT, ""), note, strlen(note)) != 0 ||
         !(host > 0) || !(steps > 0))
         return 1;
@@ -3627,8 +3609,9 @@ peer_words(const cJSON *cp, const char *bound, char *text, size_t cap)
         strcmp(bound, "communication") != 0 || len >= cap)
         return;
     double rank = pr_sget_num(cp, PR_K_PEER_WAIT_RANK);
-    char who[64] = "that rank";
+    char who[64] = "the rank it waits for, which the export does not name";
 
+    /* review 10 #6: npu_text0 read "that rank" with no rank before it */
     if (!isnan(rank) && rank >= 0) /* HCCL's dst rank (critpath.c) */
         snprintf(who, sizeof(who), "rank %.0f, the one it waits for", rank);
     snprintf(text + len, cap - len,
@@ -3736,6 +3719,51 @@ evidence_text(const cJSON *ev, const char *tail, char *buf, size_t cap)
     }
     if (n > 0 && tail != NULL && len < cap)
         snprintf(buf + len, cap - len, "%s", tail);
+}
+
+/* A peer-bound rank's communication evidence in words (review 10 #2):
+ * "Notify Wait for rank 5: hcom_allReduce__586_0_1 78.8 ms, ..._3_1 22.0
+ * ms", each collective's wait, the parts of the bound, with its whole
+ * time where the wait is under 95% of it ("op534_0 38.4 ms (of 41.5
+ * ms)").  0 where r's evidence is not that (no total_us). */
+static int
+peer_evidence_text(const cJSON *run, const cJSON *r, char *buf, size_t cap)
+{
+    const cJSON *e, *ev = pr_sget(r, PR_K_EVIDENCE);
+    double late =
+        pr_sget_num(pr_sget(run, PR_K_CRITICAL_PATH), PR_K_PEER_WAIT_RANK);
+    size_t len;
+    int n = 0;
+
+    if (!pr_sget_is(pr_sget_str(r, PR_K_ID), PR_K_COMMUNICATION) ||
+        isnan(pr_sget_num(cJSON_GetArrayItem(ev, 0), PR_K_TOTAL_US)))
+        return 0;
+    if (!isnan(late))
+        len = pr_append(buf, cap, 0, "Notify Wait for rank %.0f: ", late);
+    else
+        len = pr_append(buf, cap, 0, "Notify Wait for another rank: ");
+    cJSON_ArrayForEach(e, ev)
+    {
+        double us = pr_sget_num(e, PR_K_US),
+               tot = pr_sget_num(e, PR_K_TOTAL_US);
+        char t[32], o[32];
+
+        if (n == 3)
+            break;
+        fmt_us(us, t, sizeof(t));
+        fmt_us(tot, o, sizeof(o));
+        len = pr_append(buf, cap, len, "%s%.80s %s%s%s%s", n ? ", " : "",
+                        pr_sget_str_or(e, PR_K_NAME, "?"), t,
+                        us < 0.95 * tot ? " (of " : "",
+                        us < 0.95 * tot ? o : "", us < 0.95 * tot ? ")" : "");
+        n++;
+    }
+    if (!isnan(pr_sget_num(r, PR_K_GAIN_US)))
+        len = pr_append(buf, cap, len,
+                        " (the bound's parts; the estimate is a stated "
+                        "model's: its finding names it)");
+    (void)len;
+    return 1;
 }
 
 static const char *
@@ -4104,20 +4132,21 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
            syncs, beside the path (the device's work is on it meanwhile):
            said so, never read as path time (review-2 finding 12: "on the
            critical path: aten::copy_ 137.9 ms" on a 90 us sync wait) */
-        evidence_text(
-            pr_sget(r, PR_K_EVIDENCE),
-            pr_sget_is(pr_sget_str(r, PR_K_ID), "host_sync")
-                ? " (the host's time blocked in syncs, beside the "
-                  "path)"
-            /* a model's gain: its evidence is the work it rests
-               on, the model is its finding's (gain_note; review
-               8 #4) */
-            : pr_sget_is(pr_sget_str(r, PR_K_GAIN_SOURCE), PR_GAIN_MODEL) &&
-                    !isnan(pr_sget_num(r, PR_K_GAIN_US))
-                ? " (a stated model's estimate: its finding "
-                  "names the model)"
-                : NULL, /* a bound: its Saves cell (saves_cell) */
-            ev, sizeof(ev));
+        if (!peer_evidence_text(run, r, ev, sizeof(ev)))
+            evidence_text(
+                pr_sget(r, PR_K_EVIDENCE),
+                pr_sget_is(pr_sget_str(r, PR_K_ID), "host_sync")
+                    ? " (the host's time blocked in syncs, beside the "
+                      "path)"
+                /* a model's gain: its evidence is the work it rests
+                   on, the model is its finding's (gain_note; review
+                   8 #4) */
+                : pr_sget_is(pr_sget_str(r, PR_K_GAIN_SOURCE), PR_GAIN_MODEL) &&
+                        !isnan(pr_sget_num(r, PR_K_GAIN_US))
+                    ? " (a stated model's estimate: its finding "
+                      "names the model)"
+                    : NULL, /* a bound: its Saves cell (saves_cell) */
+                ev, sizeof(ev));
         if (ev[0] == '\0' && pr_sget_str(r, PR_K_GAIN_NOTE) != NULL) {
             /* why no gain, as a sentence ("Not claimed: ...") */
             snprintf(ev, sizeof(ev), "%s", pr_sget_str(r, PR_K_GAIN_NOTE));

@@ -2756,6 +2756,9 @@ emit_run(cJSON *cp, const int64_t *kind_total, const size_t *bounds,
  * (no stream wait, event, or other stream's task ending or draining
  * then: infer_stream_waits), on the steps' paths: the path keeps them as
  * launch-to-start delay; the note says their cause is not recorded. */
+#define PEERS_MAX 16 /* peers a collective's waits are split by */
+#define PARTS_MAX 8  /* peer-bound collectives listed by name */
+
 struct lwait {
     int64_t ns, max_ns;
     size_t n;
@@ -2783,6 +2786,18 @@ struct lwait {
        torch_to_npu instants it leaves, critpath.c on_call) */
     struct pr_idmap launch_ix;
     int launch_made, launch_failed;
+
+    /* the same collectives split (note_split): each one's wait by name,
+       the bound's parts, and per rank the wait that goes away with that
+       rank alone on time, summed over the steps */
+    struct {
+        uint32_t name;
+        int64_t wait, dur;
+    } part[PARTS_MAX];
+    size_t n_part;
+    int32_t alone_rank[PEERS_MAX];
+    int64_t alone_ns[PEERS_MAX];
+    size_t n_alone;
 };
 
 /* The wait held_by gave node n: from the latest of its other edges (its
@@ -3174,6 +3189,41 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
     pr_emit_str(cp, PR_K_IDLE_NOTE, text, ok);
 }
 
+/* note_split's parts, a mean a step, largest wait first (then by name):
+ * critical_path.peer_wait_parts, the communication finding's evidence
+ * (review 10 #2: one measure, the wait, for every collective). */
+static void
+emit_parts(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
+           cJSON *cp, int *ok)
+{
+    cJSON *arr = pr_emit_arr(cp, PR_K_PEER_WAIT_PARTS, ok);
+    size_t order[PARTS_MAX], i, k;
+
+    for (i = 0; i < lw->n_part; i++) {
+        for (k = i;
+             k > 0 && (lw->part[order[k - 1]].wait < lw->part[i].wait ||
+                       (lw->part[order[k - 1]].wait == lw->part[i].wait &&
+                        strcmp(pr_trace_str(t, lw->part[order[k - 1]].name),
+                               pr_trace_str(t, lw->part[i].name)) > 0));
+             k--)
+            order[k] = order[k - 1];
+        order[k] = i;
+    }
+    for (i = 0; arr != NULL && i < lw->n_part && *ok; i++) {
+        const char *nm = pr_trace_str(t, lw->part[order[i]].name);
+        cJSON *row = pr_emit_obj(arr, NULL, ok);
+        char bare[300];
+
+        snprintf(bare, sizeof(bare), "%.*s", bare_len(nm), nm);
+        pr_emit_str(row, PR_K_NAME, bare, ok);
+        pr_emit_num(row, PR_K_US,
+                    (double)lw->part[order[i]].wait / 1e3 / (double)n_steps,
+                    ok);
+        pr_emit_num(row, PR_K_TOTAL_US,
+                    (double)lw->part[order[i]].dur / 1e3 / (double)n_steps, ok);
+    }
+}
+
 /* The collectives on the paths that waited for a peer the trace does not
  * hold (peer_waits): what the replay keeps, and why no change on this
  * rank shortens the step through them (review 7 finding 1). */
@@ -3190,8 +3240,10 @@ emit_peer(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
         pr_emit_null(cp, PR_K_PEER_WAIT_RANK, ok);
         pr_emit_null(cp, PR_K_PEER_WAIT_LONGEST, ok);
         pr_emit_null(cp, PR_K_PEER_WAIT_LONGEST_US, ok);
+        pr_emit_null(cp, PR_K_PEER_WAIT_PARTS, ok);
         return;
     }
+    emit_parts(t, lw, n_steps, cp, ok);
     if (lw->peer_rank >= 0)
         pr_emit_num(cp, PR_K_PEER_WAIT_RANK, (double)lw->peer_rank, ok);
     else
@@ -3224,8 +3276,8 @@ emit_peer(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                 ok);
     snprintf(
         text, sizeof(text),
-        "On the steps' binding chains (the path into this rank, the late "
-        "rank's included), %zu collective%s spent half "
+        "On the steps' binding chains (the path this rank's step follows, "
+        "through the late rank's notify), %zu collective%s spent half "
         "%s time or more in HCCL's Notify Wait tasks, waiting for a "
         "peer's notify (%.2f ms a step); the longest, %.*s, spent "
         "%.2f ms of its %.2f ms in them. A collective ends when its last peer "
@@ -3237,6 +3289,63 @@ emit_peer(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
         (double)lw->peer_ns / 1e6 / (double)n_steps, bare_len(nm), nm,
         (double)lw->peer_max_ns / 1e6, (double)lw->peer_node_dur / 1e6, who);
     pr_emit_str(cp, PR_K_PEER_WAIT_NOTE, text, ok);
+}
+
+/* The "Set by another rank" part's name in step arr's last row (review
+ * 10 #3: text_level1's row read "hcom_allReduce__586_3_1", the 22 ms
+ * collective, though the part spans _0_1's 78.8 ms wait too): the span
+ * it covers, from the step's start to the late rank's notify in the
+ * collective the path enters at, and the peer-bound collectives before it
+ * on the chain. */
+static void
+name_entry(const struct pr_cp_ctx *c, const struct sums *u, cJSON *arr, int *ok)
+{
+    const struct pr_cp_graph *g = &c->g;
+    cJSON *st = cJSON_GetArrayItem(arr, cJSON_GetArraySize(arr) - 1), *p, *v;
+    const struct pr_cp_node *x;
+    const char *nm;
+    char name[600], who[48];
+    size_t len, i;
+    int n = 0, w;
+
+    if (u->entry == PR_CP_NONE || st == NULL || !*ok)
+        return;
+    x = &g->v[u->entry];
+    if (x->ev == PR_CP_NONE)
+        return;
+    if (x->peer_rank >= 0)
+        snprintf(who, sizeof(who), "rank %d's", (int)x->peer_rank);
+    else
+        snprintf(who, sizeof(who), "a peer's");
+    nm = pr_trace_str(c->t, c->t->events[x->ev].name);
+    w = snprintf(name, sizeof(name), "(step start to %s notify in %.*s", who,
+                 bare_len(nm), nm);
+    len = w > 0 ? (size_t)w : 0;
+    for (i = 0; i < g->n && n < 3 && len < sizeof(name); i++) {
+        const struct pr_cp_node *y = &g->v[i];
+
+        if (y->type != PR_CP_N_TASK || y->ev == PR_CP_NONE || !y->peer ||
+            !y->on_path || !y->past_peer || i == u->entry)
+            continue;
+        nm = pr_trace_str(c->t, c->t->events[y->ev].name);
+        w = snprintf(name + len, sizeof(name) - len, "%s%.*s", n ? ", " : ", ",
+                     bare_len(nm), nm);
+        len += w > 0 ? (size_t)w : 0;
+        n++;
+    }
+    if (len < sizeof(name))
+        snprintf(name + len, sizeof(name) - len, "%s)", n ? " included" : "");
+    cJSON_ArrayForEach(p, pr_sget(st, PR_K_TOP))
+    {
+        if (!pr_sget_is(pr_sget_str(p, PR_K_KIND), PR_K_PEER_WAIT))
+            continue;
+        v = cJSON_CreateString(name);
+        if (v == NULL || !pr_sput(p, PR_K_NAME, v)) {
+            cJSON_Delete(v);
+            *ok = 0;
+        }
+        return;
+    }
 }
 
 /* Where the steps' paths enter from another rank (walk): how many
@@ -3298,8 +3407,8 @@ emit_entry(const struct pr_trace *t, const struct pentry *pe, size_t n_steps,
              "%.*s%s, a collective that ended when a peer's notify came, "
              "later than this rank's own work lets it end, so the replay "
              "keeps its measured end. The step's time up to that notify "
-             "(%.2f ms a step) is set by that rank, \"set by another "
-             "rank\": of it, this rank's own Notify Wait tasks take %.2f ms "
+             "(%.2f ms a step) is set by that rank (kind \"Set by another "
+             "rank\"): of it, this rank's own Notify Wait tasks take %.2f ms "
              "a step (peer_wait_us), the rest is its own work, which ran "
              "before %.*s with %.2f ms of slack or more%s, so it is off the "
              "path: shortening it does not shorten the step.",
@@ -3317,23 +3426,19 @@ emit_entry(const struct pr_trace *t, const struct pentry *pe, size_t n_steps,
  * ranks here wait for each other, the one the others wait longest for arrived
  * last of them (text_level1: rank0 waits 5.62 ms for rank 1 at
  * hcom_allReduce__586_0_1's start, msprof's Synchronization). */
-#define PEERS_MAX 16
 
-static void
-emit_peer_waits(struct pr_cp_ctx *c, uint32_t ev, cJSON *o, int *ok)
+/* Each peer's wait in collective ev, by first_transfer's reading, into
+ * rank[] / wait[] (PEERS_MAX each), longest first (rank breaks ties);
+ * how many. */
+static size_t
+rank_waits(struct pr_cp_ctx *c, uint32_t ev, int32_t *rank, int64_t *wait)
 {
     const struct pr_event *e = &c->t->events[ev];
     struct pr_cp_node x;
-    int32_t rank[PEERS_MAX], last;
-    int64_t wait[PEERS_MAX], ft;
+    int32_t last;
+    int64_t ft;
     size_t n = 0, i, k;
-    cJSON *arr = cJSON_CreateArray();
 
-    if (arr == NULL || !pr_sput(o, PR_K_WAITS, arr)) {
-        cJSON_Delete(arr);
-        *ok = 0;
-        return;
-    }
     memset(&x, 0, sizeof(x));
     x.s = e->ts_ns;
     x.e = pr_sat_add_i64(e->ts_ns, e->dur_ns);
@@ -3371,6 +3476,23 @@ emit_peer_waits(struct pr_cp_ctx *c, uint32_t ev, cJSON *o, int *ok)
             rank[k - 1] = r;
             wait[k - 1] = w;
         }
+    return n;
+}
+
+static void
+emit_peer_waits(struct pr_cp_ctx *c, uint32_t ev, cJSON *o, int *ok)
+{
+    int32_t rank[PEERS_MAX];
+    int64_t wait[PEERS_MAX];
+    size_t n, i;
+    cJSON *arr = cJSON_CreateArray();
+
+    if (arr == NULL || !pr_sput(o, PR_K_WAITS, arr)) {
+        cJSON_Delete(arr);
+        *ok = 0;
+        return;
+    }
+    n = rank_waits(c, ev, rank, wait);
     for (i = 0; i < n && *ok; i++) {
         cJSON *row = cJSON_CreateObject();
 
@@ -3384,6 +3506,58 @@ emit_peer_waits(struct pr_cp_ctx *c, uint32_t ev, cJSON *o, int *ok)
     }
 }
 
+/* The step's peer-bound collectives on its path (note_waits' reading),
+ * split (review 10 #1): each one's Notify Wait by name, the parts of the
+ * bound; and, for the rank whose notify came last in it, the wait that
+ * goes away when that rank alone arrives on time, every other rank as
+ * measured: its wait less the next-latest rank's (text_level1 rank0:
+ * hcom_allReduce__586_0_1 78.76 ms for rank 5 less 5.62 ms for rank 1,
+ * and all of _3_1's 21.98 ms, where only rank 5 is waited for).  A
+ * collective whose waits name no rank adds to no rank's. */
+static void
+note_split(struct pr_cp_ctx *c, struct lwait *lw)
+{
+    const struct pr_cp_graph *g = &c->g;
+    size_t i, k;
+
+    for (i = 0; i < g->n; i++) {
+        const struct pr_cp_node *x = &g->v[i];
+        int32_t rank[PEERS_MAX];
+        int64_t wait[PEERS_MAX];
+        size_t n;
+        uint32_t name;
+
+        if (x->type != PR_CP_N_TASK || x->ev == PR_CP_NONE || !x->peer ||
+            !x->on_path)
+            continue;
+        name = c->t->events[x->ev].name;
+        for (k = 0; k < lw->n_part && lw->part[k].name != name; k++)
+            ;
+        if (k < PARTS_MAX) {
+            if (k == lw->n_part) {
+                lw->part[k].name = name;
+                lw->n_part++;
+            }
+            lw->part[k].wait = pr_sat_add_i64(lw->part[k].wait, x->peer_wait);
+            lw->part[k].dur = pr_sat_add_i64(lw->part[k].dur, x->dur);
+        }
+        n = rank_waits(c, x->ev, rank, wait);
+        if (n == 0)
+            continue;
+        for (k = 0; k < lw->n_alone && lw->alone_rank[k] != rank[0]; k++)
+            ;
+        if (k == PEERS_MAX)
+            continue;
+        if (k == lw->n_alone) {
+            lw->alone_rank[k] = rank[0];
+            lw->alone_ns[k] = 0;
+            lw->n_alone++;
+        }
+        lw->alone_ns[k] =
+            pr_sat_add_i64(lw->alone_ns[k], wait[0] - (n > 1 ? wait[1] : 0));
+    }
+}
+
 /* The same in a run member a lite run keeps (runs[].late_peer), for the
  * job's late rank (job.c late_rank): the rank, the wait, the longest
  * collective and each peer's wait in it; null where no peer is named. */
@@ -3393,6 +3567,7 @@ emit_late_peer(struct pr_cp_ctx *c, const struct lwait *lw, size_t n_steps,
 {
     cJSON *o;
     const char *nm;
+    size_t k;
 
     if (lw->peer_n == 0 || n_steps == 0 || lw->peer_rank < 0) {
         pr_emit_null(run, PR_K_LATE_PEER, ok);
@@ -3410,6 +3585,12 @@ emit_late_peer(struct pr_cp_ctx *c, const struct lwait *lw, size_t n_steps,
                 (double)lw->peer_ns / 1e3 / (double)n_steps, ok);
     pr_emit_str(o, PR_K_NAME, nm, ok);
     emit_peer_waits(c, lw->peer_node_ev, o, ok);
+    for (k = 0; k < lw->n_alone && lw->alone_rank[k] != lw->peer_rank; k++)
+        ;
+    pr_emit_num(
+        o, PR_K_ALONE_US,
+        k < lw->n_alone ? (double)lw->alone_ns[k] / 1e3 / (double)n_steps : 0.0,
+        ok);
 }
 
 static size_t
@@ -3469,7 +3650,9 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         ok = ok && !u.failed;
         note_waits(t, &c.g, &lw);
         note_idle(t, &c.g, &lw);
+        note_split(&c, &lw);
         emit_step(t, &s->v[i], &c.g, &u, arr, &e, &r, &ok);
+        name_entry(&c, &u, arr, &ok);
         /* what-ifs only where the replay reproduces the step */
         if (ok && !isnan(e) && e <= PR_WHATIF_MAX_ERROR_PCT)
             st = pr_whatif_step(t, &c.g, in, wa, err);
