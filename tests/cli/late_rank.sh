@@ -26,6 +26,7 @@ fi
 cat > "$T_DIR/mk.py" << 'PY'
 import json, sys, os
 # mk.py OUT RANK SPEC...: SPEC = wait:DST:START:DUR | copy:DST:START:DUR
+#   | op:START:DUR (a second collective, hcom_allReduce__2_0_1)
 out, rank = sys.argv[1], int(sys.argv[2])
 def A(name, pid, tid, ts, dur, cat=None, **args):
     e = {"ph": "X", "name": name, "pid": pid, "tid": tid,
@@ -61,6 +62,10 @@ ev = [A("ProfilerStep#1", 100, 100, 0, 1760, "cpu_op"),
       {"ph": "M", "name": "process_labels", "pid": 900, "tid": 0,
        "args": {"labels": "NPU 0"}}]
 for plane, spec in enumerate(sys.argv[3:], 1):
+    if spec.startswith("op:"):
+        _, ts, dur = spec.split(":")
+        ev.append(A("hcom_allReduce__2_0_1", 950, 0, float(ts), float(dur)))
+        continue
     kind, dst, ts, dur = spec.split(":")
     ev.append(thread(950, plane, "Plane %d" % (plane - 1)))
     tt = "Notify_Wait" if kind == "wait" else "Memcpy"
@@ -127,6 +132,41 @@ set -- $(got "$T_DIR/c")
 check "c: a wait on one plane while another moves data is no late peer ($1)" \
     test "$1" = -
 check "c: so the aclop replay keeps its 570 us ($5)" test "$5" = 570
+
+# d (review 10 #1-#3): two peer-bound collectives on the chain, both
+# waiting last for rank 5: hcom_allReduce__2_0_1 [250, 750) waits 480 us
+# for rank 5 and 200 us for rank 3, hcom_allReduce__1_0_1 990 us for rank
+# 5 alone.  The bound is their Notify Wait, 480 + 990 = 1470 us; rank 5
+# alone on time saves all of it but the 200 us still waited for rank 3:
+# 1270 us, the finding's estimate (a stated model), under the bound; the
+# evidence lists each collective's wait; the peer's part names its span.
+python3 "$T_DIR/mk.py" "$T_DIR/d" 0 op:250:500 wait:5:255:480 \
+    wait:3:255:200 copy:5:740:4 wait:5:755:990 copy:1:1746:4
+got "$T_DIR/d" > /dev/null
+check "d: rank 5 alone on time saves the bound less the wait for rank 3" \
+    python3 - "$T_DIR/d.json" << 'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+cp, lp = r["critical_path"], r["late_peer"]
+c = [x for x in r["recommendations"] if x["id"] == "communication"][0]
+v = [x for x in r["verdict"]["findings"] if x["id"] == "communication"][0]
+top = [t["name"] for t in cp["steps"][0]["top"] if t["kind"] == "peer_wait"]
+assert lp["rank"] == 5 and lp["alone_us"] == 1270, lp
+assert cp["peer_wait_us"] == 1470 and c["bound_us"] == 1470, c
+assert c["gain_us"] == 1270 and c["gain_source"] == "model", c
+assert c["gain_note"].startswith("estimate 1.3 ms a step, a stated model"), c
+assert c["evidence"] == [
+    {"name": "hcom_allReduce__1_0_1", "us": 990, "total_us": 1000},
+    {"name": "hcom_allReduce__2_0_1", "us": 480, "total_us": 500}], c
+assert v["saves"] == "1.3 ms (\u2264 1.5 ms)", v
+assert v["evidence"].startswith("Notify Wait for rank 5: hcom_allReduce__1_0_1 "
+                                "990 us, hcom_allReduce__2_0_1 480 us"), v
+assert "this rank saves about 1.27 ms a step" in c["text"], c["text"]
+assert top == ["(step start to rank 5's notify in hcom_allReduce__1_0_1, "
+               "hcom_allReduce__2_0_1 included)"], top
+PY
+check "d: the terminal's verdict shows the estimate under its bound" \
+    grep -q "Waiting for a late rank (HCCL Notify Wait): saves 1.27 ms per step (.*; at most 1.47 ms)" "$T_DIR/d.term"
 
 # The shared traces: the late rank and each rank's wait for it, from the
 # raw HCCL plane tasks (of the Notify_Waits begun before the collective's
