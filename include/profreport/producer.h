@@ -73,6 +73,11 @@ const char *pr_producer_comm_levers(const cJSON *run);
 double pr_producer_comm_wait(const cJSON *run, const char **name,
                              double *top_us);
 
+/* The same reading's Synchronization (the Wait before each operation's
+ * first transfer, msprof-analyze's slow-rank figure), in us a step; NaN
+ * where pr_producer_comm_wait is. */
+double pr_producer_comm_sync(const cJSON *run);
+
 /* Set run["step_phases"] and run["hccl"] (null when the trace has none;
  * docs/summary-json.md).  PR_E_NOMEM short of memory. */
 PR_NODISCARD enum pr_status pr_producer_fill(const struct pr_trace *t,

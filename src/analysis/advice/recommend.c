@@ -403,7 +403,7 @@ table_note(struct rctx *c, cJSON *o)
 {
     const char *name;
     double top, wait = pr_producer_comm_wait(c->run, &name, &top);
-    char note[600];
+    char note[900];
 
     if (!(wait > 0)) {
         pr_emit_str(o, PR_K_GAIN_NOTE,
@@ -419,12 +419,15 @@ table_note(struct rctx *c, cJSON *o)
              "step to replay (see Data quality); the finding stands on the "
              "step table's Communication(Not Overlapped); at most %.1f ms a "
              "step: HCCL's Wait in %s (Notify Wait for the peers; %.1f ms of "
-             "it in %s), the most the late rank's arriving on time would "
-             "save",
+             "it in %s), the most every rank it waits for arriving on time "
+             "would save; no estimate: %s gives each operation's Wait, not "
+             "which rank each wait is for",
              wait / 1000.0,
              pr_sget_str_or(pr_sget(c->run, PR_K_HCCL), PR_K_SOURCE,
                             "communication.json"),
-             top / 1000.0, name != NULL ? name : "one operation");
+             top / 1000.0, name != NULL ? name : "one operation",
+             pr_sget_str_or(pr_sget(c->run, PR_K_HCCL), PR_K_SOURCE,
+                            "communication.json"));
     pr_emit_str(o, PR_K_GAIN_NOTE, note, &c->ok);
     pr_emit_num(o, PR_K_BOUND_US, wait, &c->ok);
 }

@@ -976,6 +976,17 @@ pr_producer_comm_wait(const cJSON *run, const char **name, double *top_us)
     return t[2] * 1000.0;
 }
 
+double
+pr_producer_comm_sync(const cJSON *run)
+{
+    const cJSON *top;
+    double t[5];
+
+    if (!hccl_split(run, t, &top) || !(t[2] >= 0.5 * t[0]))
+        return NAN;
+    return t[3] * 1000.0;
+}
+
 int
 pr_producer_comm_peer(const cJSON *run, double wait_ms, char *text, size_t cap)
 {
