@@ -25,6 +25,9 @@
 # on time).  Every step's by_kind_us adds up to its length, here and on the shared
 # HCCL traces, where the verdict's split leads with the peer.
 . "$PR_SRCDIR/tests/lib.sh"
+# the trace builders the HCCL tests share (tests/cli/lib/hccl_trace.py)
+PYTHONPATH="$PR_SRCDIR/tests/cli/lib${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH
 
 if ! command -v python3 > /dev/null 2>&1; then
     skip "a path that enters from another rank" "no python3"
@@ -39,23 +42,7 @@ mk() {
         "$2" << 'PY'
 import json, sys
 wait = float(sys.argv[2])
-def A(name, pid, tid, ts, dur, cat=None, **args):
-    e = {"ph": "X", "name": name, "pid": pid, "tid": tid,
-         "ts": "%.3f" % (1000000 + ts), "dur": float(dur)}
-    if cat:
-        e["cat"] = cat
-    if args:
-        e["args"] = args
-    return e
-def task(name, ts, dur, tid, kind="AI_CORE", stream=2):
-    return A(name, 900, stream, ts, dur, **{"Task Type": kind,
-             "Physic Stream Id": stream, "Task Id": tid})
-def proc(pid, name):
-    return {"ph": "M", "name": "process_name", "pid": pid, "tid": 0,
-            "args": {"name": name}}
-def thread(pid, tid, name):
-    return {"ph": "M", "name": "thread_name", "pid": pid, "tid": tid,
-            "args": {"name": name}}
+from hccl_trace import A, proc, task, thread  # tests/cli/lib
 ev = [A("ProfilerStep#1", 100, 100, 0, 1800, "cpu_op"),
       A("aten::mm", 100, 100, 10, 20, "cpu_op"),
       A("AscendCL@aclrtSynchronizeDevice", 800, 100, 35, 1490),

@@ -23,6 +23,9 @@
 #    time, and accumulation is not replayed (review 8 #5); the verdict
 #    says the other rank sets the step.  The replay stays exact in both.
 . "$PR_SRCDIR/tests/lib.sh"
+# the trace builders the HCCL tests share (tests/cli/lib/hccl_trace.py)
+PYTHONPATH="$PR_SRCDIR/tests/cli/lib${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH
 
 if ! command -v python3 > /dev/null 2>&1; then
     skip "a collective that waits for another rank" "no python3"
@@ -37,23 +40,7 @@ mk() {
         "$2" << 'PY'
 import json, sys
 wait = float(sys.argv[2])
-def A(name, pid, tid, ts, dur, cat=None, **args):
-    e = {"ph": "X", "name": name, "pid": pid, "tid": tid,
-         "ts": "%.3f" % (1000000 + ts), "dur": float(dur)}
-    if cat:
-        e["cat"] = cat
-    if args:
-        e["args"] = args
-    return e
-def task(name, ts, dur, tid, kind="AI_CORE", stream=2):
-    return A(name, 900, stream, ts, dur, **{"Task Type": kind,
-             "Physic Stream Id": stream, "Task Id": tid})
-def proc(pid, name):
-    return {"ph": "M", "name": "process_name", "pid": pid, "tid": 0,
-            "args": {"name": name}}
-def thread(pid, tid, name):
-    return {"ph": "M", "name": "thread_name", "pid": pid, "tid": tid,
-            "args": {"name": name}}
+from hccl_trace import A, proc, task, thread  # tests/cli/lib
 ev = [A("ProfilerStep#1", 100, 100, 0, 1760, "cpu_op"),
       A("aten::conv2d", 100, 100, 10, 20, "cpu_op",
         **{"Sequence number": 1, "Fwd thread id": 0}),

@@ -16,6 +16,9 @@
 #     another plane moves data from 760 us: no late peer (the old union
 #     of the planes' waits read it as one), the aclop replay gains 570 us.
 . "$PR_SRCDIR/tests/lib.sh"
+# the trace builders the HCCL tests share (tests/cli/lib/hccl_trace.py)
+PYTHONPATH="$PR_SRCDIR/tests/cli/lib${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH
 
 if ! command -v python3 > /dev/null 2>&1; then
     skip "the late rank" "no python3"
@@ -28,23 +31,7 @@ import json, sys, os
 # mk.py OUT RANK SPEC...: SPEC = wait:DST:START:DUR | copy:DST:START:DUR
 #   | op:START:DUR (a second collective, hcom_allReduce__2_0_1)
 out, rank = sys.argv[1], int(sys.argv[2])
-def A(name, pid, tid, ts, dur, cat=None, **args):
-    e = {"ph": "X", "name": name, "pid": pid, "tid": tid,
-         "ts": "%.3f" % (1000000 + ts), "dur": float(dur)}
-    if cat:
-        e["cat"] = cat
-    if args:
-        e["args"] = args
-    return e
-def task(name, ts, dur, tid, kind="AI_CORE", stream=2):
-    return A(name, 900, stream, ts, dur, **{"Task Type": kind,
-             "Physic Stream Id": stream, "Task Id": tid})
-def proc(pid, name):
-    return {"ph": "M", "name": "process_name", "pid": pid, "tid": 0,
-            "args": {"name": name}}
-def thread(pid, tid, name):
-    return {"ph": "M", "name": "thread_name", "pid": pid, "tid": tid,
-            "args": {"name": name}}
+from hccl_trace import A, proc, task, thread  # tests/cli/lib
 ev = [A("ProfilerStep#1", 100, 100, 0, 1760, "cpu_op"),
       A("aten::conv2d", 100, 100, 10, 20, "cpu_op",
         **{"Sequence number": 1, "Fwd thread id": 0}),

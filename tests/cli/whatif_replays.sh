@@ -46,6 +46,9 @@
 #    60-70 us, Conv2D1 80-180 us, the sync ends at 185 us, the step at
 #    190 us: 570 us saved (75%), and op_compile carries it.
 . "$PR_SRCDIR/tests/lib.sh"
+# the trace builders the HCCL tests share (tests/cli/lib/hccl_trace.py)
+PYTHONPATH="$PR_SRCDIR/tests/cli/lib${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH
 
 if ! command -v python3 > /dev/null 2>&1; then
     skip "replays" "no python3"
@@ -101,20 +104,7 @@ cases = {
 for name, ev in cases.items():
     json.dump({"deviceProperties": A100, "traceEvents": ev},
               open("%s/%s.pt.trace.json" % (d, name), "w"))
-def A(name, pid, tid, ts, dur, cat=None, **args):
-    e = {"ph": "X", "name": name, "pid": pid, "tid": tid,
-         "ts": "%.3f" % (1000000 + ts), "dur": float(dur)}
-    if cat:
-        e["cat"] = cat
-    if args:
-        e["args"] = args
-    return e
-def task(name, ts, dur, tid, kind="AI_CORE"):
-    return A(name, 900, 2, ts, dur, **{"Task Type": kind,
-             "Physic Stream Id": 2, "Task Id": tid})
-def proc(pid, name):
-    return {"ph": "M", "name": "process_name", "pid": pid, "tid": 0,
-            "args": {"name": name}}
+from hccl_trace import A, proc, task  # tests/cli/lib
 json.dump([A("ProfilerStep#1", 100, 100, 0, 760, "cpu_op"),
            A("aten::conv2d", 100, 100, 10, 20, "cpu_op",
              **{"Sequence number": 1, "Fwd thread id": 0}),
