@@ -3770,9 +3770,9 @@ peer_evidence_text(const cJSON *run, const cJSON *r, char *buf, size_t cap)
         n++;
     }
     if (!isnan(pr_sget_num(r, PR_K_GAIN_US)))
-        len = pr_append(buf, cap, len,
-                        " (the bound's parts; the estimate is a stated "
-                        "model's: its finding names it)");
+        len = pr_append(
+            buf, cap, len,
+            " (the bound's parts; the estimate: the finding's model)");
     (void)len;
     return 1;
 }
