@@ -907,9 +907,9 @@ device_kinds(cJSON *job, const cJSON *runs, int *ok)
 /* Where the late rank is named and missing, the coverage notes (the
  * job's and distributed's) say so instead of "no straggler is named"
  * (review 9 #5: the JSON said one thing, the rendered report another).
- * o's note, rewritten in place. */
+ * o's note, rewritten in place with what (a clause) after its count. */
 static void
-late_note(cJSON *o, const cJSON *job, int *ok)
+late_note(cJSON *o, const char *what, int *ok)
 {
     const char *note = pr_sget_str(o, PR_K_COVERAGE_NOTE);
     const char *cut = note ? strstr(note, ": no straggler is named") : NULL;
@@ -917,40 +917,31 @@ late_note(cJSON *o, const cJSON *job, int *ok)
 
     if (cut == NULL || !*ok)
         return;
-    snprintf(text, sizeof(text),
-             "%.*s: the late rank, rank %.0f, is one of the missing (the "
-             "ranks here wait for it)",
-             (int)(cut - note), note, pr_sget_num(job, PR_K_LATE_RANK));
+    snprintf(text, sizeof(text), "%.*s: %s", (int)(cut - note), note, what);
     *ok = pr_sput(o, PR_K_COVERAGE_NOTE, cJSON_CreateString(text));
+}
+
+/* Both coverage notes (late_note). */
+static void
+late_notes(cJSON *job, cJSON *summary, const char *what, int *ok)
+{
+    late_note(job, what, ok);
+    late_note(cJSON_GetObjectItemCaseSensitive(summary, PR_K_DISTRIBUTED), what,
+              ok);
 }
 
 static void
 late_coverage(cJSON *job, cJSON *summary, int *ok)
 {
+    char what[200];
+
     if (!cJSON_IsFalse(pr_sget(job, PR_K_LATE_RANK_IN_REPORT)))
         return;
-    late_note(job, job, ok);
-    late_note(cJSON_GetObjectItemCaseSensitive(summary, PR_K_DISTRIBUTED), job,
-              ok);
-}
-
-/* o's coverage note with sync_alike's conclusion in place of "no
- * straggler is named" (late_note's form). */
-static void
-alike_note(cJSON *o, double missing, int *ok)
-{
-    const char *note = pr_sget_str(o, PR_K_COVERAGE_NOTE);
-    const char *cut = note ? strstr(note, ": no straggler is named") : NULL;
-    char text[1200];
-
-    if (cut == NULL || !*ok)
-        return;
-    snprintf(text, sizeof(text),
-             "%.*s: the late rank is one of the %.0f missing (the ranks here "
-             "wait about as long in HCCL's Synchronization; see the late "
-             "rank note)",
-             (int)(cut - note), note, missing);
-    *ok = pr_sput(o, PR_K_COVERAGE_NOTE, cJSON_CreateString(text));
+    snprintf(what, sizeof(what),
+             "the late rank, rank %.0f, is one of the missing (the ranks here "
+             "wait for it)",
+             pr_sget_num(job, PR_K_LATE_RANK));
+    late_notes(job, summary, what, ok);
 }
 
 /* Where no rank is named from Notify Wait tasks (an export without them:
@@ -1000,9 +991,12 @@ sync_alike(cJSON *job, cJSON *summary, int *ok)
              who, world - (double)n);
     *ok = pr_sput(job, PR_K_LATE_RANK_NOTE, cJSON_CreateString(text));
     /* the coverage notes too, in place of "no straggler is named" */
-    alike_note(job, world - (double)n, ok);
-    alike_note(cJSON_GetObjectItemCaseSensitive(summary, PR_K_DISTRIBUTED),
-               world - (double)n, ok);
+    snprintf(text, sizeof(text),
+             "the late rank is one of the %.0f missing (the ranks here wait "
+             "about as long in HCCL's Synchronization; see the late rank "
+             "note)",
+             world - (double)n);
+    late_notes(job, summary, text, ok);
 }
 
 static enum pr_status
