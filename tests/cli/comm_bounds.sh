@@ -4,7 +4,7 @@
 # - torch_npu/old2023 (2 ranks): the export's tasks are too few to
 #   replay; communication.json says most of HCCL's time is Wait (Notify
 #   Wait for the peers), so the finding's bound is that Wait a step, the
-#   most the late rank's arriving on time would save (the sum of every
+#   most every rank it waits for arriving on time would save (the sum of every
 #   operation's "Wait Time(ms)" over its steps).
 # - hta/cpu_only: gloo all-reduces on the host; overlap saves nothing and
 #   accumulation is not claimed, so the bound is the collectives' time on

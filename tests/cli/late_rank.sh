@@ -300,7 +300,7 @@ for r, x in zip(sorted(s["runs"], key=lambda r: r["worker"]), sync):
     c = [f for f in r["verdict"]["findings"] if f["id"] == "communication"][0]
     rec = [f for f in r["recommendations"] if f["id"] == "communication"][0]
     assert c["title"] == "Waiting for a late rank (HCCL Wait)", c
-    assert "the most every rank it waits for arriving on time" in \
+    assert "every rank it waits for arriving on time" in \
         rec["gain_note"] and rec["gain_us"] is None, rec["gain_note"]
 for o in (j, s["distributed"]):
     assert "the late rank is one of the 8 missing" in o["coverage_note"], o

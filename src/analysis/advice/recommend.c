@@ -394,7 +394,7 @@ dataloader_text(const struct rctx *c, double share, char *text, size_t cap)
 /* The note of a communication finding that stands on the step table
  * (the export's tasks too few to replay), and its bound where the
  * producer's split says most of HCCL's time waits for a late peer: that
- * Wait a step, every operation's (the most the late rank's arriving on
+ * Wait a step, every operation's (the most every rank it waits for arriving on
  * time would save, as text_level1's peer bound is its collectives' Notify
  * Wait on the path; review 8 #4: torch_npu old2023's 116.6 ms, 96.9 ms
  * of it one hcom_allReduce_). */
@@ -418,16 +418,13 @@ table_note(struct rctx *c, cJSON *o)
              "no change replayed: the export's tasks hold too little of the "
              "step to replay (see Data quality); the finding stands on the "
              "step table's Communication(Not Overlapped); at most %.1f ms a "
-             "step: HCCL's Wait in %s (Notify Wait for the peers; %.1f ms of "
-             "it in %s), the most every rank it waits for arriving on time "
-             "would save; no estimate: %s gives each operation's Wait, not "
-             "which rank each wait is for",
+             "step, every rank it waits for arriving on time: HCCL's Wait in "
+             "%s (Notify Wait for the peers; %.1f ms of it in %s), not split "
+             "by rank, so no estimate",
              wait / 1000.0,
              pr_sget_str_or(pr_sget(c->run, PR_K_HCCL), PR_K_SOURCE,
                             "communication.json"),
-             top / 1000.0, name != NULL ? name : "one operation",
-             pr_sget_str_or(pr_sget(c->run, PR_K_HCCL), PR_K_SOURCE,
-                            "communication.json"));
+             top / 1000.0, name != NULL ? name : "one operation");
     pr_emit_str(o, PR_K_GAIN_NOTE, note, &c->ok);
     pr_emit_num(o, PR_K_BOUND_US, wait, &c->ok);
 }
