@@ -2348,7 +2348,8 @@ peer_note(const cJSON *run, const cJSON *cp, char *note, size_t cap)
  * save at most once the late rank is on time; the changes every rank
  * makes (accumulation, a larger batch) are not replayed on such a step
  * (docs/critical-path.md: how a change moves the late rank's arrival is
- * not in this trace).  No gain is claimed; the bound is the wait.  The
+ * not in this trace).  The gain is a stated model's (alone_us: the late
+ * rank on time, every other rank as measured); the bound is the wait.  The
  * op_compile finding, when it has no gain here, is folded in after
  * (fold_compile).  0: out of memory. */
 static int
