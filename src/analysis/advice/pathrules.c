@@ -468,7 +468,8 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
     }
     pr_append(text, sizeof(text), len, " %s",
               npu ? "Run the step as a graph (torch.compile with torchair's "
-                    "NPU backend) and fuse small operators, so fewer launch."
+                    "NPU backend) and fuse small operators, so fewer of them "
+                    "launch."
               : graphs ? "The run already replays CUDA graphs: capture more of "
                          "the step in them, and fuse small operators with "
                          "torch.compile so fewer kernels launch."
