@@ -1565,17 +1565,20 @@ write_outputs(const struct pr_options *o, cJSON *sum, struct pr_merge *m,
     return st;
 }
 
-/* "42.2 s" / "3.51 ms" / "850 us": three figures. */
+/* "42.20 s" / "3.5 ms" / "850 us". */
 static void
 brief_time(double us, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "%.3g %s",
-             us >= 1e6    ? us / 1e6
-             : us >= 1000 ? us / 1000
-                          : us,
-             us >= 1e6    ? "s"
-             : us >= 1000 ? "ms"
-                          : "us");
+    /* the verdict table's rounding (whatif.c fmt_us), so the terminal's
+       "at most" reads as its cell does (review 11 #9: npu_text1 read "at
+       most 101 ms" beside the cell's 100.8 ms, CANN 6 "3.11 ms" on one
+       rank and "3.1 ms" on the other) */
+    if (us >= 1e6)
+        snprintf(buf, cap, "%.2f s", us / 1e6);
+    else if (us >= 1000)
+        snprintf(buf, cap, "%.1f ms", us / 1000);
+    else
+        snprintf(buf, cap, "%.0f us", us);
 }
 
 /* A finding's gain as the terminal says it. */
@@ -1617,12 +1620,9 @@ brief_gain(const cJSON *fd, char *buf, size_t cap)
                  "saves %s per step's worth of samples at twice the batch "
                  "(%.1f%%; the batch size changes)",
                  t, pct);
-    } else if (us >= 1e6) {
-        snprintf(buf, cap, "saves %.2f s per step (%.1f%%)", us / 1e6, pct);
-    } else if (us >= 1000) {
-        snprintf(buf, cap, "saves %.1f ms per step (%.1f%%)", us / 1000, pct);
     } else {
-        snprintf(buf, cap, "saves %.0f us per step (%.1f%%)", us, pct);
+        brief_time(us, t, sizeof(t));
+        snprintf(buf, cap, "saves %s per step (%.1f%%)", t, pct);
     }
 }
 
