@@ -135,6 +135,10 @@
 #define PR_K_PEER_WAIT_PARTS "peer_wait_parts"
 /* runs[].late_peer: the wait gone with that rank alone on time */
 #define PR_K_ALONE_US "alone_us"
+/* runs[].late_peer: the next-latest rank where it and the late rank
+   arrive as one group, and the wait gone with both on time */
+#define PR_K_GROUP_RANK "group_rank"
+#define PR_K_GROUP_US "group_us"
 #define PR_K_PEER_ENTRY_NOTE "peer_entry_note"
 #define PR_K_PEER_ENTRY_SLACK_US "peer_entry_slack_us"
 #define PR_K_PEER_CHAIN_COMM_US "peer_chain_comm_us"
@@ -148,6 +152,7 @@
 #define PR_K_WAITS "waits"
 #define PR_K_LATE_RANK_IN_REPORT "late_rank_in_report"
 #define PR_K_LATE_RANK_NOTE "late_rank_note"
+#define PR_K_LATE_RANK_WITH "late_rank_with"
 
 /* ---- runs[].operators[], operators_by_shape[] */
 #define PR_K_OPERATORS "operators"

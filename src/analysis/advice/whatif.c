@@ -2248,19 +2248,56 @@ alone_us(const cJSON *run)
     return a > 0 ? a : NAN;
 }
 
-/* The sentence on it, after the peer note; the new length of text. */
+/* The finding's estimate: alone_us, or where the next-latest rank came
+ * close behind the late rank (late_peer.group_rank: alone on time it
+ * saves less than half of what both save; review 11 #3, msprof_cann6's
+ * ranks 2 and 3, 3.11 ms apart after 32.75 and 29.64 ms), the wait gone
+ * with both on time, every other rank as measured (group_us); *group is
+ * that rank, else NAN. */
+static double
+late_gain_us(const cJSON *run, double *group)
+{
+    const cJSON *lp = pr_sget(run, PR_K_LATE_PEER);
+    double g = pr_sget_num(lp, PR_K_GROUP_US);
+
+    *group = NAN;
+    if (isnan(alone_us(run)) || !(g > 0))
+        return alone_us(run);
+    *group = pr_sget_num(lp, PR_K_GROUP_RANK);
+    return g;
+}
+
+/* The sentence on it, after the peer note; the new length of text.  The
+ * rule as the code computes it (review 11 #9: text_level1's _1_1, under
+ * half wait, also waited last for rank 5 and is not counted): the
+ * peer-bound collectives only. */
 static size_t
 alone_words(const cJSON *run, const cJSON *cp, char *text, size_t cap,
             size_t len)
 {
     const cJSON *lp = pr_sget(run, PR_K_LATE_PEER);
     double late = pr_sget_num(lp, PR_K_RANK), nr,
-           nw = pr_job_next_wait(run, late, &nr), a = alone_us(run),
+           nw = pr_job_next_wait(run, late, &nr), a = alone_us(run), gr,
+           g = late_gain_us(run, &gr),
            bound = pr_sget_num(cp, PR_K_PEER_WAIT_US);
     char rest[200] = "";
 
     if (isnan(a) || !(bound > 0))
         return len;
+    if (!isnan(gr))
+        return pr_append(
+            text, cap, len,
+            " With ranks %.0f and %.0f on time, every other rank as "
+            "measured, this rank saves about %.2f ms a step, the finding's "
+            "estimate: in each collective on its chain that spent half its "
+            "time or more in Notify Wait and whose last notify came from "
+            "either, its wait less the latest wait for a rank outside the "
+            "two. Rank %.0f alone on time saves only %.2f ms a step, as "
+            "rank %.0f's %.2f ms wait in %s would then hold the transfers. "
+            "The bound's other %.2f ms stay; the bound (%.2f ms) counts "
+            "every rank it waits for on time.",
+            late, gr, g / 1e3, late, a / 1e3, gr, nw / 1e3,
+            pr_sget_str_or(lp, PR_K_NAME, "?"), (bound - g) / 1e3, bound / 1e3);
     if (nw >= 1000.0)
         snprintf(rest, sizeof(rest),
                  ", its %.2f ms wait for rank %.0f in %s "
@@ -2270,10 +2307,11 @@ alone_words(const cJSON *run, const cJSON *cp, char *text, size_t cap,
         text, cap, len,
         " With rank %.0f alone on time, every other rank as measured, this "
         "rank saves about %.2f ms a step, the finding's estimate: in each "
-        "collective whose last notify came from rank %.0f, its wait for it "
-        "less the next-latest rank's there. The bound's other %.2f ms "
-        "stay%s; the bound (%.2f ms) counts every rank it waits for on "
-        "time.",
+        "collective on its chain that spent half its time or more in "
+        "Notify Wait and whose last notify came from rank %.0f, its wait "
+        "for it less the next-latest rank's there. The bound's other "
+        "%.2f ms stay%s; the bound (%.2f ms) counts every rank it waits for "
+        "on time.",
         late, a / 1e3, late, (bound - a) / 1e3, rest, bound / 1e3);
 }
 
@@ -2310,18 +2348,34 @@ peer_evidence(const cJSON *cp)
 static void
 peer_note(const cJSON *run, const cJSON *cp, char *note, size_t cap)
 {
-    double a = alone_us(run), bound = pr_sget_num(cp, PR_K_PEER_WAIT_US);
+    double gr, a = late_gain_us(run, &gr),
+               bound = pr_sget_num(cp, PR_K_PEER_WAIT_US);
     double late = pr_sget_num(pr_sget(run, PR_K_LATE_PEER), PR_K_RANK);
-    char x[32], b[32];
+    char x[32], b[32], y[32];
 
     fmt_us(a, x, sizeof(x));
     fmt_us(bound, b, sizeof(b));
-    if (!isnan(a))
+    fmt_us(alone_us(run), y, sizeof(y));
+    if (!isnan(gr))
+        snprintf(note, cap,
+                 "estimate %s a step, a stated model, not a replay: ranks "
+                 "%.0f and %.0f arrive on time and every other rank as "
+                 "measured, so in each collective that spent half its time "
+                 "or more in Notify Wait and whose last notify came from "
+                 "either, the wait less the latest for a rank outside the "
+                 "two goes (the waits begun before its first transfer, "
+                 "HCCL's dst rank; rank %.0f alone on time: %s, the two "
+                 "came that close); the bound, %s, is the collectives' "
+                 "Notify Wait on the path, the most every rank it waits for "
+                 "arriving on time would save this one",
+                 x, late, gr, late, y, b);
+    else if (!isnan(a))
         snprintf(note, cap,
                  "estimate %s a step, a stated model, not a replay: rank %.0f "
                  "arrives on time and every other rank as measured, so in "
-                 "each collective whose last notify came from rank %.0f the "
-                 "wait for it less the next-latest rank's goes (the waits "
+                 "each collective that spent half its time or more in "
+                 "Notify Wait and whose last notify came from rank %.0f, "
+                 "the wait for it less the next-latest rank's goes (the waits "
                  "begun before its first transfer, HCCL's dst rank); the "
                  "bound, %s, is the collectives' Notify Wait on the path, "
                  "the most every rank it waits for arriving on time would "
@@ -2356,7 +2410,7 @@ static int
 comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
 {
     double wait = pr_sget_num(cp, PR_K_PEER_WAIT_US);
-    double rest = comm_outside_wait(cp), a = alone_us(run);
+    double rest = comm_outside_wait(cp), gr, a = late_gain_us(run, &gr);
     double step = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
     char text[3200], base[1600], x[32], c[32], h[32], note[900];
     size_t len;
@@ -2374,7 +2428,7 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
         fmt_us(wait, h, sizeof(h));
         len = pr_append(
             text, sizeof(text), len,
-            " Once the late rank arrives on time, the levers on the "
+            " Once the late rank%s on time, the levers on the "
             "collectives themselves save at most %s a step on this rank: "
             "the collectives' own time outside that wait (%s of their %s; "
             "%s is the wait), %s: %s. Gradient accumulation and a "
@@ -2386,7 +2440,7 @@ comm_peer(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
             "micro-batches saves at most half of the %s per step's worth of "
             "samples (the collectives run once for both) and changes the "
             "effective batch.",
-            x, x, c, h,
+            isnan(gr) ? " arrives" : "s arrive", x, x, c, h,
             isnan(pr_sget_num(cp, PR_K_PEER_CHAIN_COMM_US))
                 ? "on its critical path"
                 : "on the chain its path takes once that rank is on time, "
@@ -3580,7 +3634,10 @@ finding_title_of(const cJSON *r)
     if (pr_sget_is(id, PR_K_COMMUNICATION) &&
         strncmp(pr_sget_str_or(r, PR_K_TEXT, ""),
                 "On the steps' binding chains", 28) == 0)
-        return "Waiting for a late rank (HCCL Notify Wait)";
+        /* two that came close together (critpath.c late_group) */
+        return strstr(pr_sget_str(r, PR_K_TEXT), "The peers it waited for, ")
+                   ? "Waiting for late ranks (HCCL Notify Wait)"
+                   : "Waiting for a late rank (HCCL Notify Wait)";
     /* the same reading by the producer's own split, where no step
        replays (review 10 #5: npu_old2023, communication.json's Wait 116.6
        of 152.3 ms a step; producer.c's sentence) */
@@ -3613,9 +3670,11 @@ fmt_us(double us, char *buf, size_t cap)
  * trace does not hold (critical_path.peer_wait_note) says so first
  * (review 7 finding 1): that peer, not this rank's work, sets the step. */
 static void
-peer_words(const cJSON *cp, const char *bound, char *text, size_t cap)
+peer_words(const cJSON *run, const cJSON *cp, const char *bound, char *text,
+           size_t cap)
 {
     size_t len = strlen(text);
+    double gr = pr_sget_num(pr_sget(run, PR_K_LATE_PEER), PR_K_GROUP_RANK);
 
     if (pr_sget_str(cp, PR_K_PEER_WAIT_NOTE) == NULL || bound == NULL ||
         strcmp(bound, "communication") != 0 || len >= cap)
@@ -3624,15 +3683,20 @@ peer_words(const cJSON *cp, const char *bound, char *text, size_t cap)
     char who[64] = "the rank it waits for, which the export does not name";
 
     /* review 10 #6: npu_text0 read "that rank" with no rank before it */
-    if (!isnan(rank) && rank >= 0) /* HCCL's dst rank (critpath.c) */
+    if (!isnan(rank) && rank >= 0 && !isnan(gr)) /* review 11 #3 */
+        snprintf(who, sizeof(who), "ranks %.0f and %.0f, the ones it waits for",
+                 rank, gr);
+    else if (!isnan(rank) && rank >= 0) /* HCCL's dst rank (critpath.c) */
         snprintf(who, sizeof(who), "rank %.0f, the one it waits for", rank);
     snprintf(text + len, cap - len,
              " Its collectives spend most of their time in HCCL's Notify "
-             "Wait for another rank: %s (a slower step there, or its "
-             "data loader), not this rank's work, sets the step, so "
+             "Wait for %s: %s (%s), not this rank's work, set%s the step, so "
              "work saved on this rank before those collectives does not "
              "shorten it (see the communication finding).",
-             who);
+             isnan(gr) ? "another rank" : "other ranks", who,
+             isnan(gr) ? "a slower step there, or its data loader"
+                       : "slower steps there, or their data loaders",
+             isnan(gr) ? "s" : "");
 }
 
 /* The step a bound's share is of: the run's mean step, but the median
@@ -3734,9 +3798,9 @@ evidence_text(const cJSON *ev, const char *tail, char *buf, size_t cap)
 }
 
 /* A peer-bound rank's communication evidence in words (review 10 #2):
- * "Notify Wait for rank 5: hcom_allReduce__586_0_1 78.8 ms, ..._3_1 22.0
- * ms", each collective's wait, the parts of the bound, with its whole
- * time where the wait is under 95% of it ("op534_0 38.4 ms (of 41.5
+ * "Notify Wait (last notify rank 5's): hcom_allReduce__586_0_1 78.8 ms,
+ * ..._3_1 22.0 ms", each collective's wait, the parts of the bound, with its
+ * whole time where the wait is under 95% of it ("op534_0 38.4 ms (of 41.5
  * ms)").  0 where r's evidence is not that (no total_us). */
 static int
 peer_evidence_text(const cJSON *run, const cJSON *r, char *buf, size_t cap)
@@ -3750,8 +3814,18 @@ peer_evidence_text(const cJSON *run, const cJSON *r, char *buf, size_t cap)
     if (!pr_sget_is(pr_sget_str(r, PR_K_ID), PR_K_COMMUNICATION) ||
         isnan(pr_sget_num(cJSON_GetArrayItem(ev, 0), PR_K_TOTAL_US)))
         return 0;
-    if (!isnan(late))
-        len = pr_append(buf, cap, 0, "Notify Wait for rank %.0f: ", late);
+    double gr = pr_sget_num(pr_sget(run, PR_K_LATE_PEER), PR_K_GROUP_RANK);
+
+    /* the wait is every rank's, the part begun after the first transfer
+       too (review 11 #7: CANN 6's 38.4 ms holds 5.68 ms of such waits for
+       ranks 1 to 4); the rank is whose notify came last before it */
+    if (!isnan(late) && !isnan(gr))
+        len = pr_append(
+            buf, cap, 0,
+            "Notify Wait (last notifies rank %.0f's and %.0f's): ", late, gr);
+    else if (!isnan(late))
+        len = pr_append(buf, cap, 0,
+                        "Notify Wait (last notify rank %.0f's): ", late);
     else
         len = pr_append(buf, cap, 0, "Notify Wait for another rank: ");
     cJSON_ArrayForEach(e, ev)
@@ -4328,7 +4402,7 @@ pr_whatif_verdict(cJSON *run, const char *underused, struct pr_error *err)
                  "with a critical path.");
     }
     unclaimed_replay(run, cp, text, sizeof(text));
-    peer_words(cp, pr_sget_str(v, PR_K_BOUND), text, sizeof(text));
+    peer_words(run, cp, pr_sget_str(v, PR_K_BOUND), text, sizeof(text));
     unrecorded_host(run, pr_sget_str(v, PR_K_BOUND), text, sizeof(text));
     pr_emit_num(v, PR_K_STEPS, (double)n, &ok);
     pr_emit_str(v, PR_K_TEXT, text, &ok);

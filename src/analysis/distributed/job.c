@@ -410,6 +410,28 @@ among_here(const cJSON *job, const cJSON *runs, char *buf, size_t cap)
                  : "");
 }
 
+/* The late rank's group partner (late_peer.group_rank) where every run
+ * that names rank late as its late rank names the same one; else -1. */
+static long
+group_of(const cJSON *runs, long late)
+{
+    const cJSON *r;
+    long gp = -1;
+
+    cJSON_ArrayForEach(r, runs)
+    {
+        const cJSON *lp = pr_sget(r, PR_K_LATE_PEER);
+        double g = pr_sget_num(lp, PR_K_GROUP_RANK);
+
+        if (pr_sget_num(lp, PR_K_RANK) != (double)late)
+            continue;
+        if (isnan(g) || (gp >= 0 && (double)gp != g))
+            return -1;
+        gp = (long)g;
+    }
+    return gp;
+}
+
 static void
 late_rank(cJSON *job, const cJSON *runs, int *ok)
 {
@@ -418,6 +440,7 @@ late_rank(cJSON *job, const cJSON *runs, int *ok)
     size_t n = 0, votes[LATE_MAX], i, best = LATE_MAX;
     const cJSON *r;
     int here = 0;
+    long gp;
     char text[2400], part[600], tail[400];
     size_t len;
 
@@ -451,6 +474,7 @@ late_rank(cJSON *job, const cJSON *runs, int *ok)
         pr_emit_null(job, PR_K_LATE_RANK, ok);
         pr_emit_null(job, PR_K_LATE_RANK_IN_REPORT, ok);
         pr_emit_null(job, PR_K_LATE_RANK_NOTE, ok);
+        pr_emit_null(job, PR_K_LATE_RANK_WITH, ok);
         return;
     }
     cJSON_ArrayForEach(r, runs)
@@ -475,7 +499,10 @@ late_rank(cJSON *job, const cJSON *runs, int *ok)
         if (who[i] == who[best] && !isnan(w) && len < sizeof(text)) {
             char next[200] = "", alone[200] = "";
             double nr, nw = pr_job_next_wait(r, (double)who[best], &nr);
-            double a = pr_sget_num(pr_sget(r, PR_K_LATE_PEER), PR_K_ALONE_US);
+            const cJSON *lp = pr_sget(r, PR_K_LATE_PEER);
+            double a = pr_sget_num(lp, PR_K_ALONE_US),
+                   g = pr_sget_num(lp, PR_K_GROUP_US),
+                   gr = pr_sget_num(lp, PR_K_GROUP_RANK);
 
             /* the next-latest peer: what this rank still waits with the
                late rank alone on time (review 9 #1: CANN 6's rank 3, 3.1
@@ -487,7 +514,13 @@ late_rank(cJSON *job, const cJSON *runs, int *ok)
             /* over every peer-bound collective on its chain, not the
                longest alone (review 10 #1: text_level1's _3_1 waits 22 ms
                for rank 5 too) */
-            if (a > 0)
+            if (a > 0 && g > 0) /* review 11 #3: CANN 6's ranks 2, 3 */
+                snprintf(alone, sizeof(alone),
+                         ": ranks %ld and %.0f on time save it about %.2f ms "
+                         "a step (late_peer.group_us; rank %ld alone %.2f "
+                         "ms), its waits for other ranks as measured",
+                         who[best], gr, g / 1e3, who[best], a / 1e3);
+            else if (a > 0)
                 snprintf(alone, sizeof(alone),
                          ": rank %ld alone on time saves it about %.2f ms a "
                          "step (late_peer.alone_us), its waits for other "
@@ -505,7 +538,23 @@ late_rank(cJSON *job, const cJSON *runs, int *ok)
         i++;
     }
     among_here(job, runs, tail, sizeof(tail));
-    if (len < sizeof(text))
+    gp = group_of(runs, who[best]);
+    if (len < sizeof(text) && gp >= 0)
+        /* review 11 #3: the two came close together, so neither alone is
+           the one to look at */
+        snprintf(text + len, sizeof(text) - len,
+                 ".%s As msprof's slow-rank analysis reads such waits (\"the "
+                 "ranks are not synchronized\"), the ranks that wait least "
+                 "have the longer computation: rank %ld and rank %ld, whose "
+                 "notifies came close together%s; look at both (their "
+                 "steps, their data loaders) first, not at the steps of the "
+                 "ranks that waited.",
+                 tail, who[best], gp,
+                 here && in_runs(runs, (double)gp) ? ""
+                 : here || in_runs(runs, (double)gp)
+                     ? " (one of them not in this report)"
+                     : " (neither in this report)");
+    else if (len < sizeof(text))
         snprintf(text + len, sizeof(text) - len,
                  ".%s As msprof's slow-rank analysis reads such waits (\"the "
                  "ranks are not synchronized\"), the rank that waits least "
@@ -518,6 +567,10 @@ late_rank(cJSON *job, const cJSON *runs, int *ok)
     pr_emit_num(job, PR_K_LATE_RANK, (double)who[best], ok);
     pr_emit_bool(job, PR_K_LATE_RANK_IN_REPORT, here, ok);
     pr_emit_str(job, PR_K_LATE_RANK_NOTE, text, ok);
+    if (gp >= 0)
+        pr_emit_num(job, PR_K_LATE_RANK_WITH, (double)gp, ok);
+    else
+        pr_emit_null(job, PR_K_LATE_RANK_WITH, ok);
 }
 
 /* "rank 3" or the worker's name, for a heatmap row. */

@@ -2798,6 +2798,14 @@ struct lwait {
     int32_t alone_rank[PEERS_MAX];
     int64_t alone_ns[PEERS_MAX];
     size_t n_alone;
+    /* per pair of ranks whose notifies came last and next-to-last in a
+       collective (a < b): the wait gone with both on time there (the
+       last less the third-latest) and with the last alone (late_group) */
+    struct {
+        int32_t a, b;
+        int64_t both_ns, first_ns;
+    } pair[PEERS_MAX];
+    size_t n_pair;
 };
 
 /* The wait held_by gave node n: from the latest of its other edges (its
@@ -3189,6 +3197,11 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
     pr_emit_str(cp, PR_K_IDLE_NOTE, text, ok);
 }
 
+static size_t rank_waits(struct pr_cp_ctx *c, uint32_t ev, int32_t *rank,
+                         int64_t *wait);
+static int late_group(struct pr_cp_ctx *c, const struct lwait *lw,
+                      int32_t *partner, int64_t *both_ns);
+
 /* note_split's parts, a mean a step, largest wait first (then by name):
  * critical_path.peer_wait_parts, the communication finding's evidence
  * (review 10 #2: one measure, the wait, for every collective). */
@@ -3228,11 +3241,14 @@ emit_parts(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
  * hold (peer_waits): what the replay keeps, and why no change on this
  * rank shortens the step through them (review 7 finding 1). */
 static void
-emit_peer(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
+emit_peer(struct pr_cp_ctx *c, const struct lwait *lw, size_t n_steps,
           cJSON *cp, int *ok)
 {
-    char text[1000], who[300];
+    const struct pr_trace *t = c->t;
+    char text[1300], who[400];
     const char *nm;
+    int32_t p, rank[PEERS_MAX];
+    int64_t both, wait[PEERS_MAX];
 
     if (lw->peer_n == 0 || n_steps == 0) {
         pr_emit_null(cp, PR_K_PEER_WAIT_NOTE, ok);
@@ -3248,7 +3264,21 @@ emit_peer(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
         pr_emit_num(cp, PR_K_PEER_WAIT_RANK, (double)lw->peer_rank, ok);
     else
         pr_emit_null(cp, PR_K_PEER_WAIT_RANK, ok);
-    if (lw->peer_rank >= 0)
+    if (lw->peer_rank >= 0 && late_group(c, lw, &p, &both) &&
+        rank_waits(c, lw->peer_node_ev, rank, wait) > 1)
+        /* review 11 #3: CANN 6's ranks 2 and 3 came 3.11 ms apart after
+           waits of 32.75 and 29.64 ms */
+        snprintf(who, sizeof(who),
+                 "The peers it waited for, ranks %d and %d (of its waits "
+                 "begun before its first transfer, the two that ended last, "
+                 "%.2f ms apart in %.*s: HCCL's dst ranks), are what bound "
+                 "the step: find why ranks %d and %d are late (slower steps, "
+                 "or their data loaders) first.",
+                 (int)lw->peer_rank, (int)p, (double)(wait[0] - wait[1]) / 1e6,
+                 bare_len(pr_trace_str(t, t->events[lw->peer_node_ev].name)),
+                 pr_trace_str(t, t->events[lw->peer_node_ev].name),
+                 (int)lw->peer_rank, (int)p);
+    else if (lw->peer_rank >= 0)
         snprintf(who, sizeof(who),
                  "The peer it waited for, rank %d (of its waits begun "
                  "before its first transfer, the one that ended last was for "
@@ -3304,7 +3334,7 @@ name_entry(const struct pr_cp_ctx *c, const struct sums *u, cJSON *arr, int *ok)
     cJSON *st = cJSON_GetArrayItem(arr, cJSON_GetArraySize(arr) - 1), *p, *v;
     const struct pr_cp_node *x;
     const char *nm;
-    char name[600], who[48];
+    char name[600], who[80];
     size_t len, i;
     int n = 0, w;
 
@@ -3313,12 +3343,18 @@ name_entry(const struct pr_cp_ctx *c, const struct sums *u, cJSON *arr, int *ok)
     x = &g->v[u->entry];
     if (x->ev == PR_CP_NONE)
         return;
+    /* review 11 #7: the part runs to the end of the collective's whole
+       Notify Wait (CANN 6: 42.72 ms), past rank 2's notify at +37.07 ms,
+       so it is named for that span, the last notify before the first
+       transfer after it */
     if (x->peer_rank >= 0)
-        snprintf(who, sizeof(who), "rank %d's", (int)x->peer_rank);
+        snprintf(who, sizeof(who),
+                 "; its last notify before the transfers rank %d's",
+                 (int)x->peer_rank);
     else
-        snprintf(who, sizeof(who), "a peer's");
+        who[0] = '\0';
     nm = pr_trace_str(c->t, c->t->events[x->ev].name);
-    w = snprintf(name, sizeof(name), "(step start to %s notify in %.*s", who,
+    w = snprintf(name, sizeof(name), "(step start through Notify Wait in %.*s",
                  bare_len(nm), nm);
     len = w > 0 ? (size_t)w : 0;
     for (i = 0; i < g->n && n < 3 && len < sizeof(name); i++) {
@@ -3334,7 +3370,8 @@ name_entry(const struct pr_cp_ctx *c, const struct sums *u, cJSON *arr, int *ok)
         n++;
     }
     if (len < sizeof(name))
-        snprintf(name + len, sizeof(name) - len, "%s)", n ? " included" : "");
+        snprintf(name + len, sizeof(name) - len, "%s%s)", n ? " included" : "",
+                 who);
     cJSON_ArrayForEach(p, pr_sget(st, PR_K_TOP))
     {
         if (!pr_sget_is(pr_sget_str(p, PR_K_KIND), PR_K_PEER_WAIT))
@@ -3379,12 +3416,15 @@ note_entry(const struct pr_cp_graph *g, const struct sums *u, struct pentry *pe)
  * split counted the work before a peer-bound collective as on the path,
  * though the replay gives it no leverage). */
 static void
-emit_entry(const struct pr_trace *t, const struct pentry *pe, size_t n_steps,
+emit_entry(struct pr_cp_ctx *c, const struct pentry *pe, size_t n_steps,
            cJSON *cp, int *ok)
 {
-    char text[900];
+    const struct pr_trace *t = c->t;
+    char text[1100], slack[300];
     const char *nm;
     int len;
+    int32_t rank[PEERS_MAX];
+    int64_t wait[PEERS_MAX];
 
     if (pe->n == 0 || n_steps == 0) {
         pr_emit_null(cp, PR_K_PEER_ENTRY_NOTE, ok);
@@ -3402,21 +3442,46 @@ emit_entry(const struct pr_trace *t, const struct pentry *pe, size_t n_steps,
                 (double)pe->chain_aclop / 1e3 / (double)n_steps, ok);
     nm = pr_trace_str(t, t->events[pe->max_ev].name);
     len = bare_len(nm);
+    /* review 11 #7: the replay's slack is the collective's whole Notify
+       Wait (CANN 6 rank0: 38.43 ms), but 5.68 ms of it began after the
+       first transfer; this rank arriving later shortens only the wait
+       begun before it, the last peer's (32.75 ms) */
+    if (pe->n == 1 && rank_waits(c, pe->max_ev, rank, wait) > 0 &&
+        rank[0] >= 0 && wait[0] < pe->slack) {
+        int w = snprintf(slack, sizeof(slack),
+                         "about %.2f ms of slack (its wait for rank %d's "
+                         "notify, begun before its first transfer",
+                         (double)wait[0] / 1e6, (int)rank[0]);
+
+        /* the rest of the wait began after the first transfer: said
+           where it is 1% of the wait or more (CANN 6: 5.68 ms) */
+        if (w > 0 && (size_t)w < sizeof(slack) &&
+            100 * (pe->slack - wait[0]) >= pe->slack)
+            snprintf(slack + w, sizeof(slack) - (size_t)w,
+                     "; the replay allows the collective's whole Notify "
+                     "Wait, %.2f ms)",
+                     (double)pe->slack / 1e6);
+        else if (w > 0 && (size_t)w < sizeof(slack))
+            snprintf(slack + w, sizeof(slack) - (size_t)w, ")");
+    } else
+        snprintf(slack, sizeof(slack), "%.2f ms of slack at most%s",
+                 (double)pe->slack / 1e6,
+                 pe->n > 1 ? " in the step with the least" : "");
     snprintf(text, sizeof(text),
              "In %zu of %zu step%s the path enters from another rank: at "
              "%.*s%s, a collective that ended when a peer's notify came, "
              "later than this rank's own work lets it end, so the replay "
-             "keeps its measured end. The step's time up to that notify "
+             "keeps its measured end. The step's time through that "
+             "collective's Notify Wait "
              "(%.2f ms a step) is set by that rank (kind \"Set by another "
              "rank\"): of it, this rank's own Notify Wait tasks take %.2f ms "
              "a step (peer_wait_us), the rest is its own work, which ran "
-             "before %.*s with %.2f ms of slack or more%s, so it is off the "
+             "before %.*s with %s, so it is off the "
              "path: shortening it does not shorten the step.",
              pe->n, n_steps, n_steps == 1 ? "" : "s", len, nm,
              pe->n > 1 ? " (in the step with the most of it)" : "",
              (double)pe->ns / 1e6 / (double)n_steps,
-             pr_sget_num(cp, PR_K_PEER_WAIT_US) / 1e3, len, nm,
-             (double)pe->slack / 1e6, pe->n > 1 ? " in every such step" : "");
+             pr_sget_num(cp, PR_K_PEER_WAIT_US) / 1e3, len, nm, slack);
     pr_emit_str(cp, PR_K_PEER_ENTRY_NOTE, text, ok);
 }
 
@@ -3506,6 +3571,32 @@ emit_peer_waits(struct pr_cp_ctx *c, uint32_t ev, cJSON *o, int *ok)
     }
 }
 
+/* note_split's pair: the two latest ranks of a collective's waits,
+ * what both on time and what the latest alone on time save there. */
+static void
+note_pair(struct lwait *lw, const int32_t *rank, const int64_t *wait, size_t n)
+{
+    int32_t a = rank[0] < rank[1] ? rank[0] : rank[1];
+    int32_t b = rank[0] < rank[1] ? rank[1] : rank[0];
+    size_t k;
+
+    for (k = 0; k < lw->n_pair && (lw->pair[k].a != a || lw->pair[k].b != b);
+         k++)
+        ;
+    if (k == PEERS_MAX)
+        return;
+    if (k == lw->n_pair) {
+        lw->pair[k].a = a;
+        lw->pair[k].b = b;
+        lw->pair[k].both_ns = lw->pair[k].first_ns = 0;
+        lw->n_pair++;
+    }
+    lw->pair[k].both_ns =
+        pr_sat_add_i64(lw->pair[k].both_ns, wait[0] - (n > 2 ? wait[2] : 0));
+    lw->pair[k].first_ns =
+        pr_sat_add_i64(lw->pair[k].first_ns, wait[0] - wait[1]);
+}
+
 /* The step's peer-bound collectives on its path (note_waits' reading),
  * split (review 10 #1): each one's Notify Wait by name, the parts of the
  * bound; and, for the rank whose notify came last in it, the wait that
@@ -3555,7 +3646,55 @@ note_split(struct pr_cp_ctx *c, struct lwait *lw)
         }
         lw->alone_ns[k] =
             pr_sat_add_i64(lw->alone_ns[k], wait[0] - (n > 1 ? wait[1] : 0));
+        if (n > 1)
+            note_pair(lw, rank, wait, n);
     }
+}
+
+/* The late rank's group (review 11 #3: msprof_cann6 rank0 waits 32.75
+ * ms for rank 2 and 29.64 ms for rank 3, so rank 2 alone on time saves
+ * 3.11 ms): the next-latest rank in the longest peer-bound collective
+ * joins it where the late rank alone on time saves less than half of
+ * what both on time save, every other rank as measured (in each
+ * collective, the latest wait less the latest for a rank outside the
+ * two).  1 and *partner, *both_ns (summed over the steps) where it
+ * does. */
+static int
+late_group(struct pr_cp_ctx *c, const struct lwait *lw, int32_t *partner,
+           int64_t *both_ns)
+{
+    int32_t rank[PEERS_MAX], p = -1;
+    int64_t wait[PEERS_MAX], alone = 0, alone_p = 0, both = 0, first = 0;
+    size_t n, k;
+
+    if (lw->peer_n == 0 || lw->peer_rank < 0)
+        return 0;
+    n = rank_waits(c, lw->peer_node_ev, rank, wait);
+    for (k = 0; k < n && p < 0; k++)
+        if (rank[k] != lw->peer_rank && wait[k] > 0)
+            p = rank[k];
+    if (p < 0)
+        return 0;
+    for (k = 0; k < lw->n_alone; k++) {
+        if (lw->alone_rank[k] == lw->peer_rank)
+            alone = lw->alone_ns[k];
+        else if (lw->alone_rank[k] == p)
+            alone_p = lw->alone_ns[k];
+    }
+    for (k = 0; k < lw->n_pair; k++)
+        if (lw->pair[k].a == (p < lw->peer_rank ? p : lw->peer_rank) &&
+            lw->pair[k].b == (p < lw->peer_rank ? lw->peer_rank : p)) {
+            both = lw->pair[k].both_ns;
+            first = lw->pair[k].first_ns;
+        }
+    /* where the two came last and next-to-last the third-latest's wait
+       stays; elsewhere each one alone's */
+    both = pr_sat_add_i64(pr_sat_add_i64(alone, alone_p) - first, both);
+    if (!(alone < both - alone))
+        return 0;
+    *partner = p;
+    *both_ns = both;
+    return 1;
 }
 
 /* The same in a run member a lite run keeps (runs[].late_peer), for the
@@ -3568,6 +3707,8 @@ emit_late_peer(struct pr_cp_ctx *c, const struct lwait *lw, size_t n_steps,
     cJSON *o;
     const char *nm;
     size_t k;
+    int32_t p;
+    int64_t both;
 
     if (lw->peer_n == 0 || n_steps == 0 || lw->peer_rank < 0) {
         pr_emit_null(run, PR_K_LATE_PEER, ok);
@@ -3591,6 +3732,13 @@ emit_late_peer(struct pr_cp_ctx *c, const struct lwait *lw, size_t n_steps,
         o, PR_K_ALONE_US,
         k < lw->n_alone ? (double)lw->alone_ns[k] / 1e3 / (double)n_steps : 0.0,
         ok);
+    if (late_group(c, lw, &p, &both)) {
+        pr_emit_num(o, PR_K_GROUP_RANK, (double)p, ok);
+        pr_emit_num(o, PR_K_GROUP_US, (double)both / 1e3 / (double)n_steps, ok);
+    } else {
+        pr_emit_null(o, PR_K_GROUP_RANK, ok);
+        pr_emit_null(o, PR_K_GROUP_US, ok);
+    }
 }
 
 static size_t
@@ -3683,8 +3831,8 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
         emit_waits(t, &lw, n_paths, cp, &ok);
         emit_held(t, &lw, n_paths, cp, &ok);
         emit_idle(t, &lw, n_paths, cp, &ok);
-        emit_peer(t, &lw, n_paths, cp, &ok);
-        emit_entry(t, &pe, n_paths, cp, &ok);
+        emit_peer(&c, &lw, n_paths, cp, &ok);
+        emit_entry(&c, &pe, n_paths, cp, &ok);
         emit_late_peer(&c, &lw, n_paths, run, &ok);
         pr_whatif_emit(t, wa, cp, &ok);
         cJSON_AddItemToObject(cp, PR_K_STEPS, arr);
