@@ -434,14 +434,21 @@ late_kpi(struct pr_figs *f, const cJSON *job)
     if (isnan(r))
         return;
     double w = pr_sget_num(job, PR_K_LATE_RANK_WITH);
+    int out = cJSON_IsFalse(pr_sget(job, PR_K_LATE_RANK_IN_REPORT));
+    const cJSON *x;
+    int w_out = 1;
 
+    cJSON_ArrayForEach(x, pr_sget(job, PR_K_PER_RANK))
+    {
+        w_out &= pr_sget_num(x, PR_K_RANK) != w;
+    }
     /* review 11 #3: CANN 6's rank 3 came 3.1 ms after rank 2 */
     if (!isnan(w))
         snprintf(sub, sizeof(sub),
                  "with rank %.0f close behind: the others wait for both%s", w,
-                 cJSON_IsFalse(pr_sget(job, PR_K_LATE_RANK_IN_REPORT))
-                     ? "; the first not in this report"
-                     : "");
+                 out && w_out   ? "; neither in this report"
+                 : out || w_out ? "; one not in this report"
+                                : "");
     else
         snprintf(sub, sizeof(sub), "the others wait for it%s",
                  cJSON_IsFalse(pr_sget(job, PR_K_LATE_RANK_IN_REPORT))

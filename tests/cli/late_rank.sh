@@ -199,6 +199,10 @@ for r in s["runs"]:
         "rank saves about %.2f ms a step" % (g / 1e3) in c["text"], c["text"]
     assert "Rank 5 alone on time saves only %.2f ms a step" % (a / 1e3) \
         in c["text"], c["text"]
+    # what stays: rank0's 100 us wait for rank 4; nothing on rank1
+    assert ("The bound's other 0.10 ms stay" if r["worker"] == "rank0" else
+            "ms, is all of it: the two are all it waits for there") \
+        in c["text"], c["text"]
     assert "find why ranks 5 and 3 are late" in cp["peer_wait_note"], cp
     assert "ranks 5 and 3, the ones it waits for" in r["verdict"]["text"], r
 j = s["job"]

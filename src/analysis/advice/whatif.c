@@ -2293,11 +2293,16 @@ alone_words(const cJSON *run, const cJSON *cp, char *text, size_t cap,
             "time or more in Notify Wait and whose last notify came from "
             "either, its wait less the latest wait for a rank outside the "
             "two. Rank %.0f alone on time saves only %.2f ms a step, as "
-            "rank %.0f's %.2f ms wait in %s would then hold the transfers. "
-            "The bound's other %.2f ms stay; the bound (%.2f ms) counts "
-            "every rank it waits for on time.",
+            "rank %.0f's %.2f ms wait in %s would then hold the transfers."
+            "%s%.2f%s",
             late, gr, g / 1e3, late, a / 1e3, gr, nw / 1e3,
-            pr_sget_str_or(lp, PR_K_NAME, "?"), (bound - g) / 1e3, bound / 1e3);
+            pr_sget_str_or(lp, PR_K_NAME, "?"),
+            bound - g >= 10.0 ? " The bound's other " : " The bound, ",
+            (bound - g >= 10.0 ? bound - g : bound) / 1e3,
+            bound - g >= 10.0 ? " ms stay; the bound counts every rank it "
+                                "waits for on time."
+                              : " ms, is all of it: the two are all it "
+                                "waits for there.");
     if (nw >= 1000.0)
         snprintf(rest, sizeof(rest),
                  ", its %.2f ms wait for rank %.0f in %s "
