@@ -39,6 +39,7 @@
 #include "profreport/sink.h"
 #include "profreport/summary.h"
 #include "profreport/table.h"
+#include "profreport/whatif.h"
 
 #define PROGRESS_MIN_BYTES (64u << 20)
 
@@ -1565,23 +1566,10 @@ write_outputs(const struct pr_options *o, cJSON *sum, struct pr_merge *m,
     return st;
 }
 
-/* "42.20 s" / "3.5 ms" / "850 us". */
-static void
-brief_time(double us, char *buf, size_t cap)
-{
-    /* the verdict table's rounding (whatif.c fmt_us), so the terminal's
-       "at most" reads as its cell does (review 11 #9: npu_text1 read "at
-       most 101 ms" beside the cell's 100.8 ms, CANN 6 "3.11 ms" on one
-       rank and "3.1 ms" on the other) */
-    if (us >= 1e6)
-        snprintf(buf, cap, "%.2f s", us / 1e6);
-    else if (us >= 1000)
-        snprintf(buf, cap, "%.1f ms", us / 1000);
-    else
-        snprintf(buf, cap, "%.0f us", us);
-}
-
-/* A finding's gain as the terminal says it. */
+/* A finding's gain as the terminal says it, its times rounded as the
+ * verdict's cells (pr_whatif_fmt_us; review 11 #9: npu_text1 read "at
+ * most 101 ms" beside the cell's 100.8 ms, CANN 6 "3.11 ms" on one rank
+ * and "3.1 ms" on the other). */
 static void
 brief_gain(const cJSON *fd, char *buf, size_t cap)
 {
@@ -1592,7 +1580,7 @@ brief_gain(const cJSON *fd, char *buf, size_t cap)
 
     if (isnan(us) && b > 0) {
         /* a bound alone: a ceiling, ranked after the gains */
-        brief_time(b, t, sizeof(t));
+        pr_whatif_fmt_us(b, t, sizeof(t));
         snprintf(buf, cap, "at most %s per step (an upper bound, no estimate)",
                  t);
     } else if (isnan(us)) {
@@ -1603,25 +1591,25 @@ brief_gain(const cJSON *fd, char *buf, size_t cap)
            step (4.3%; at most 7.6 ms)" */
         char u[32];
 
-        brief_time(us, t, sizeof(t));
-        brief_time(b, u, sizeof(u));
+        pr_whatif_fmt_us(us, t, sizeof(t));
+        pr_whatif_fmt_us(b, u, sizeof(u));
         snprintf(buf, cap, "saves %s per step (%.1f%%; at most %s)", t, pct, u);
     } else if (pr_sget_is(pr_sget_str(fd, PR_K_ID), "cold_step")) {
         /* first-use costs: paid once, not saved on every step */
-        brief_time(us, t, sizeof(t));
+        pr_whatif_fmt_us(us, t, sizeof(t));
         snprintf(buf, cap,
                  "a one-time cost of %s (%.1f%% of the captured steps)", t,
                  pct);
     } else if (pr_sget_is(pr_sget_str(fd, PR_K_GAIN_BASIS),
                           PR_GAIN_PER_SAMPLES)) {
         /* twice the batch: time per step's worth of samples */
-        brief_time(us, t, sizeof(t));
+        pr_whatif_fmt_us(us, t, sizeof(t));
         snprintf(buf, cap,
                  "saves %s per step's worth of samples at twice the batch "
                  "(%.1f%%; the batch size changes)",
                  t, pct);
     } else {
-        brief_time(us, t, sizeof(t));
+        pr_whatif_fmt_us(us, t, sizeof(t));
         snprintf(buf, cap, "saves %s per step (%.1f%%)", t, pct);
     }
 }

@@ -157,6 +157,11 @@ void pr_whatif_skip(struct pr_whatif_acc *a);
 /* The recommendation id a scenario backs ("launch_bound", ...). */
 const char *pr_whatif_id(enum pr_whatif s);
 
+/* A time in us as the verdict's cells say it: "42.24 s", "3.1 ms",
+ * "850 us", "?" for NAN; into buf (cap bytes, NUL-terminated).  The
+ * terminal rounds a finding's gain and bound the same way. */
+void pr_whatif_fmt_us(double us, char *buf, size_t cap);
+
 /* Replay g (replayed, its path marked on_path) under each change and add
  * the gains to a; g is left as it came.  in may be NULL (nothing known).
  * PR_E_NOMEM. */

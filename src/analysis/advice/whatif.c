@@ -29,6 +29,13 @@
 
 #include "../internal.h"
 
+/* The verdict's rounding, one copy (whatif.h). */
+static void
+fmt_us(double us, char *buf, size_t cap)
+{
+    pr_whatif_fmt_us(us, buf, cap);
+}
+
 static const struct {
     const char *id;   /* the recommendation it backs */
     const char *what; /* the change, as the replay makes it */
@@ -3657,9 +3664,8 @@ finding_title_of(const cJSON *r)
     return finding_title(id);
 }
 
-/* "1.2 ms" / "850 us" (the verdict's own wording). */
-static void
-fmt_us(double us, char *buf, size_t cap)
+void
+pr_whatif_fmt_us(double us, char *buf, size_t cap)
 {
     if (!(us == us))
         snprintf(buf, cap, "?");
