@@ -82,7 +82,7 @@ if mode == "peer":
     if got != want:
         fail.append("by_kind %r" % got)
     # the part names its span (review 10 #3); the export names no rank
-    if ("(step start through Notify Wait in hcom_allReduce__1_0_1)",
+    if ("(step start through hcom_allReduce__1_0_1's Notify Wait)",
             "peer_wait") not in top or \
             any(n in ("MatMul", "aten::mm") for n, _ in top):
         fail.append("top %r" % top)
@@ -170,11 +170,12 @@ for r in d["runs"]:
         top = [t["name"] for t in s["top"] if t["kind"] != "peer_wait"]
         if not (k["peer_wait"] > 0.5 * s["length_us"]) or \
                 not any(t["kind"] == "peer_wait" and
-                        t["name"].startswith("(step start through Notify "
-                                             "Wait in ") and
-                        coll in t["name"].split(",")[0].split(";")[0] and
-                        "; its last notify before the transfers rank " in
-                        t["name"]
+                        t["name"].startswith("(step start through ") and
+                        t["name"].split(",")[0].split(";")[0].endswith(
+                            coll + "'s Notify Wait") and
+                        (" included)" in t["name"] or
+                         "; last pre-transfer notify rank " in t["name"]) and
+                        len(t["name"]) <= 96
                         for t in s["top"]) or \
                 any(p in n for p in pre for n in top):
             fail.append("%s: %r %r" % (s["step"], k, top))

@@ -154,9 +154,8 @@ assert "this rank saves about 1.27 ms a step" in c["text"], c["text"]
 assert ("in each collective on its chain that spent half its time or more "
         "in Notify Wait and whose last notify came from rank 5") in c["text"]
 # review 11 #7: the part runs through the collective's Notify Wait
-assert top == ["(step start through Notify Wait in hcom_allReduce__1_0_1, "
-               "hcom_allReduce__2_0_1 included; its last notify before the "
-               "transfers rank 5's)"], top
+assert top == ["(step start through hcom_allReduce__1_0_1's Notify Wait, "
+               "hcom_allReduce__2_0_1 included)"], top
 # rank 3's wait is no close second here: no group
 assert lp["group_rank"] is None and lp["group_us"] is None, lp
 PY
@@ -204,6 +203,13 @@ for r in s["runs"]:
             "ms, is all of it: the two are all it waits for there") \
         in c["text"], c["text"]
     assert "find why ranks 5 and 3 are late" in cp["peer_wait_note"], cp
+    # review 11 #7: the part is named for its span, through the
+    # collective's whole Notify Wait, and the last notify before the
+    # transfers (one collective on the chain: room for the rank)
+    assert [t["name"] for t in cp["steps"][0]["top"]
+            if t["kind"] == "peer_wait"] == [
+        "(step start through hcom_allReduce__1_0_1's Notify Wait; last "
+        "pre-transfer notify rank 5's)"], cp["steps"][0]["top"]
     assert "ranks 5 and 3, the ones it waits for" in r["verdict"]["text"], r
 j = s["job"]
 assert j["late_rank"] == 5 and j["late_rank_with"] == 3, j

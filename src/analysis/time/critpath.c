@@ -3345,16 +3345,16 @@ name_entry(const struct pr_cp_ctx *c, const struct sums *u, cJSON *arr, int *ok)
         return;
     /* review 11 #7: the part runs to the end of the collective's whole
        Notify Wait (CANN 6: 42.72 ms), past rank 2's notify at +37.07 ms,
-       so it is named for that span, the last notify before the first
-       transfer after it */
+       so it is named for that span; the rank whose notify came last
+       before the first transfer where no other collective is named (the
+       label stays short enough for a table cell to show it whole) */
     if (x->peer_rank >= 0)
-        snprintf(who, sizeof(who),
-                 "; its last notify before the transfers rank %d's",
+        snprintf(who, sizeof(who), "; last pre-transfer notify rank %d's",
                  (int)x->peer_rank);
     else
         who[0] = '\0';
     nm = pr_trace_str(c->t, c->t->events[x->ev].name);
-    w = snprintf(name, sizeof(name), "(step start through Notify Wait in %.*s",
+    w = snprintf(name, sizeof(name), "(step start through %.*s's Notify Wait",
                  bare_len(nm), nm);
     len = w > 0 ? (size_t)w : 0;
     for (i = 0; i < g->n && n < 3 && len < sizeof(name); i++) {
@@ -3364,14 +3364,13 @@ name_entry(const struct pr_cp_ctx *c, const struct sums *u, cJSON *arr, int *ok)
             !y->on_path || !y->past_peer || i == u->entry)
             continue;
         nm = pr_trace_str(c->t, c->t->events[y->ev].name);
-        w = snprintf(name + len, sizeof(name) - len, "%s%.*s", n ? ", " : ", ",
-                     bare_len(nm), nm);
+        w = snprintf(name + len, sizeof(name) - len, ", %.*s", bare_len(nm),
+                     nm);
         len += w > 0 ? (size_t)w : 0;
         n++;
     }
     if (len < sizeof(name))
-        snprintf(name + len, sizeof(name) - len, "%s%s)", n ? " included" : "",
-                 who);
+        snprintf(name + len, sizeof(name) - len, "%s)", n ? " included" : who);
     cJSON_ArrayForEach(p, pr_sget(st, PR_K_TOP))
     {
         if (!pr_sget_is(pr_sget_str(p, PR_K_KIND), PR_K_PEER_WAIT))
