@@ -27,13 +27,16 @@ if ! command -v python3 > /dev/null 2>&1; then
     exit 0
 fi
 
-# mk DIR MUL_LAUNCH_START(us)
+# mk DIR MUL_LAUNCH_START(us) [aclop]
+# aclop: add is launched through CANN's aclop path
+# (AscendCL@aclopCompileAndExecute holding a 5 us AscendCL@opCompile)
 mk() {
     mkdir -p "$1/r_ascend_pt/ASCEND_PROFILER_OUTPUT"
     python3 - "$1/r_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json" \
-        "$2" << 'PY'
+        "$2" "${3:-}" << 'PY'
 import json, sys
 ml = float(sys.argv[2])
+aclop = sys.argv[3] == "aclop"
 t0 = 1000000.0
 def m(pid, name):
     return {"ph": "M", "name": "process_name", "pid": pid, "tid": 0,
@@ -71,7 +74,9 @@ for i, (op, q, a, b, ls, ts) in enumerate(ops):
            x(PY_, 20, "Dequeue@aclnn" + Op, a, b - a, "dequeue"),
            fl("f", "async_task_queue", "async_task_queue", PY_, 20, a,
               str(100 + i)),
-           x(CANN, 20, "AscendCL@aclnn" + Op, ls, 20, None,
+           x(CANN, 20, "AscendCL@" + ("aclopCompileAndExecute"
+                                      if aclop and op == "add"
+                                      else "aclnn" + Op), ls, 20, None,
              **{"Thread Id": 20, "Mode": "ACL_OP", "level": "acl"}),
            fl("s", "HostToDevice", "HostToDevice%d" % cid, CANN, 20, ls + 10,
               str(cid)),
@@ -80,6 +85,9 @@ for i, (op, q, a, b, ls, ts) in enumerate(ops):
            fl("f", "async_npu", "torch_to_npu", HW, 2, ts, ns(ts)),
            fl("f", "HostToDevice", "HostToDevice%d" % cid, HW, 2, ts,
               str(cid))]
+    if aclop and op == "add":
+        ev.append(x(CANN, 20, "AscendCL@opCompile", ls + 2, 5, None,
+                    **{"Thread Id": 20, "Mode": "ACL_OP", "level": "acl"}))
 json.dump(ev, open(sys.argv[1], "w"))
 PY
 }
@@ -120,6 +128,35 @@ check "launched ahead: Data quality says why, with the launch's lead" \
     test "$5" = 1
 check "launched ahead: the note is a data-quality row" \
     grep -q '"idle_unexplained"' "$T_DIR/a/s.json"
+
+# Launched late (review 11 #1): the queue thread calls mul's launch at
+# [450, 470), after add ended (405), and mul starts at 610: the device
+# waits 140-160 us after the launch call, with add launched through CANN's
+# aclop path.  The path names that wait the launch-to-start delay, and the
+# verdict, which calls an aclop run's launch kind "runtime calls (aclop
+# calls among them)", gives the delay its own share, the calls' share
+# being the launch kind less it (no trace in ../shared shows such a delay
+# since the path follows the task queue: verdict_review2.sh).
+mk "$T_DIR/d" 450 aclop
+"$PR_BIN" -q --input "$T_DIR/d/r_ascend_pt" --json "$T_DIR/d/s.json"
+check "launched late: the delay after the launch is named and split apart in the verdict" \
+    python3 - "$T_DIR/d/s.json" << 'PY'
+import json, re, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+cp = r["critical_path"]
+k = cp["by_kind_us"]
+d = sum(t["us"] for s in cp["steps"] for t in s["top"]
+        if t["kind"] == "launch" and t["name"] == "(launch-to-start delay)")
+assert 140 <= d <= 160, (d, cp["steps"])
+assert r["op_compile"]["calls"] == 1, r["op_compile"]
+tot = sum(v for v in k.values() if v > 0)
+t = r["verdict"]["text"]
+m = re.search(r"launch-to-start delay (\d+)%", t)
+assert m and int(m.group(1)) == round(100 * d / tot), (t, d, tot)
+m = re.search(r"runtime calls \(aclop calls among them\) (\d+)%", t)
+rest = 100 * (k["launch"] - d) / tot
+assert (m and int(m.group(1)) == round(rest)) or (not m and rest <= 5), (t, k)
+PY
 
 # The shared traces: msprof/torch_npu_ascend_profiler_output's optimizer
 # waits for the task-queue thread (235 device gaps end before the queue's

@@ -225,19 +225,19 @@ assert f['what_if'] == 'aclop_binary' and f['gain_pct'] > 5, f
 assert f['gain_note'].startswith('replayed: ') and 'bound_us' not in f, f
 assert 'operator compilation' not in r['verdict']['text'], r['verdict']['text']
 assert 'runtime calls (aclop calls among them)' in r['verdict']['text'], r['verdict']['text']
-# review 10 #7: the launch kind's launch-to-start delay is no call: the
-# split names it apart (1.52 ms of the 6.65 ms launch kind), and the
-# calls' share is the kind's less it
+# review 11 #1: the path follows torch_npu's task queue (enqueue ->
+# dequeue -> launch -> task, critpath_task_queue.sh), so no task waits
+# after its launch: no launch-to-start delay row, and the calls' share is
+# the whole launch kind (the split apart is pinned on a hand-made trace in
+# critpath_task_queue.sh)
 import re
-steps = [s for s in r['critical_path']['steps'] if s.get('bound')]
-d = sum(t['us'] for s in steps for t in s['top'] if t['kind'] == 'launch'
-        and t['name'] == '(launch-to-start delay)') / len(steps)
+rows = [t for s in r['critical_path']['steps'] for t in s['top']
+        if t['name'] == '(launch-to-start delay)']
+assert not rows, rows
 tot = sum(v for v in k.values() if v > 0)
-assert d > 0.05 * tot, (d, tot)
 m = re.search(r'runtime calls \(aclop calls among them\) (\d+)%', r['verdict']['text'])
-assert m and int(m.group(1)) == round(100 * (k['launch'] - d) / tot), (m and m.group(1), k, d)
-m = re.search(r'launch-to-start delay (\d+)%', r['verdict']['text'])
-assert m and int(m.group(1)) == round(100 * d / tot), r['verdict']['text']
+assert m and int(m.group(1)) == round(100 * k['launch'] / tot), (m and m.group(1), k)
+assert 'launch-to-start delay' not in r['verdict']['text'], r['verdict']['text']
 " "$T_DIR/tv.json"
 else
     skip "op_compile gain" "no $TV"
