@@ -201,7 +201,11 @@ flow_cat(const char *cat)
 /* The "id" member of a flow event, exactly: torch_to_npu ids are task
  * start times in ns (19 digits), beyond a double, so cJSON's value of
  * them is rounded to 256 ns and two ids could meet.  The member's text
- * is read instead; a string holding digits ("936") counts too. */
+ * is read instead; a string holding digits ("936") counts too.  torch_npu
+ * writes most HostToDevice ids past 64 bits ("40065429664266452991",
+ * 0x22c050000ffffffff: 374 of text_level0-2's 425); flows are matched
+ * by id only, so those are kept modulo 2^64 rather than dropped (their
+ * tasks lost the task queue's launch: review 11 #6). */
 static int
 flow_id(const char *text, size_t len, const cJSON *e, int64_t *id)
 {
@@ -215,7 +219,16 @@ flow_id(const char *text, size_t len, const cJSON *e, int64_t *id)
             ;
         for (q = p; q < end && *q >= '0' && *q <= '9'; q++)
             ;
-        return pr_fld_parse_int64(p, (size_t)(q - p), id);
+        if (!pr_fld_parse_int64(p, (size_t)(q - p), id)) {
+            uint64_t u = 0;
+
+            if (q == p || q - p > 40)
+                return 0;
+            for (; p < q; p++)
+                u = u * 10u + (uint64_t)(*p - '0');
+            memcpy(id, &u, sizeof(u));
+        }
+        return 1;
     }
     return pr_fld_int(cJSON_GetObjectItemCaseSensitive(e, "id"), INT64_MIN,
                       INT64_MAX, id) == PR_FLD_OK;

@@ -529,7 +529,8 @@ assign(struct map *m, enum role *rl)
 
 /* Where the task-queue thread launched each task an operator enqueued:
  * the start of the HostToDevice flow into the task, on a CANN thread
- * (whose calls are the host process's, add_api), for a task that also
+ * (whose calls are the host process's, add_api) or, at level 0, on the
+ * queue thread's id in a process the trace does not name, for a task that also
  * has its operator's async_npu flow (spec section 2.2, "Kernel ->
  * operator" (3)).  Without a task queue the start is on the operator's
  * own thread, inside the launch call, and says the same. */
@@ -553,7 +554,11 @@ queue_launches(struct map *m, const enum role *rl)
         key.id = f->id;
         hit = bsearch(&kp, m->h2d_starts, m->n_h2d_starts,
                       sizeof(*m->h2d_starts), cmp_flow_id);
-        if (hit == NULL || role_of(m, (*hit)->pid) != R_CANN)
+        /* on a CANN thread (level 1 and up); at level 0 the trace names
+           no CANN process, and the flow starts on the queue thread's id
+           inside its Dequeue@<op> (text_level0: review 11 #6) */
+        if (hit == NULL || role_of(m, (*hit)->pid) == R_HW ||
+            role_of(m, (*hit)->pid) == R_HCCL)
             continue;
         q.corr = x->corr;
         q.ts_ns = (*hit)->ts_ns;
