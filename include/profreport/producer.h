@@ -99,6 +99,15 @@ int pr_producer_table_note(const struct pr_trace *t, const cJSON *run,
 int pr_producer_task_note(const struct pr_trace *t, const cJSON *run,
                           char *text, size_t cap, size_t *tasks);
 
+/* Where pr_producer_task_note finds the task list incomplete: a clause
+ * into text (cap bytes) saying the device's gaps between the export's
+ * tasks are where its task list holds none, with the step table's own
+ * figures a step (Communication(Not Overlapped), Free), and 1; 0 (text
+ * untouched) otherwise.  The critical path's idle note ends with it
+ * instead of the producer's Free (review 11 #2: torch_npu old2023's 184
+ * ms gap is mostly the allreduce its 21 tasks leave out). */
+int pr_producer_gap_note(const cJSON *run, char *text, size_t cap);
+
 /* Where pr_producer_task_note finds the task list incomplete: the step
  * table's Communication(Not Overlapped) share of its step (0..1), the
  * communication finding's basis instead of the tasks' breakdown (issue

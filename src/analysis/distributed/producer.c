@@ -1162,6 +1162,29 @@ pr_producer_task_note(const struct pr_trace *t, const cJSON *run, char *text,
     return 1;
 }
 
+int
+pr_producer_gap_note(const cJSON *run, char *text, size_t cap)
+{
+    const cJSON *ph = step_table(run), *m = pr_sget(ph, PR_K_MEAN);
+    double task_us, table_us, cover = task_cover(run, &task_us, &table_us);
+    double free_us = pr_sget_num(m, PR_K_FREE_US);
+    char fr[64] = "";
+
+    if (!(cover < TASK_COVER_MIN))
+        return 0;
+    if (!isnan(free_us))
+        snprintf(fr, sizeof(fr), " and %.1f ms Free", free_us / 1000.0);
+    snprintf(text, cap,
+             "the export's task list is incomplete (its tasks hold %.0f%% "
+             "of the device time the producer's step table, %s, records a "
+             "step; the table counts %.1f ms of communication not "
+             "overlapped%s a step), so these gaps are where the export "
+             "holds no task, not device idle the trace shows",
+             100.0 * cover, pr_sget_str_or(ph, PR_K_SOURCE, "?"),
+             pr_sget_num(m, PR_K_COMMUNICATION_NOT_OVERLAPPED_US) / 1000.0, fr);
+    return 1;
+}
+
 /* The step table's largest part of step k's row, as a verdict's bound:
  * Computing "device", Communication(Not Overlapped) "communication",
  * Free "idle" (msprof-analyze's and MindStudio Insight's split). */

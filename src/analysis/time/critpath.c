@@ -20,6 +20,7 @@
 #include "profreport/critpath.h"
 #include "profreport/kclass.h"
 #include "profreport/keys.h"
+#include "profreport/producer.h"
 #include "profreport/sget.h"
 #include "profreport/tree.h"
 #include "profreport/whatif.h"
@@ -2786,6 +2787,12 @@ struct lwait {
        torch_to_npu instants it leaves, critpath.c on_call) */
     struct pr_idmap launch_ix;
     int launch_made, launch_failed;
+    /* correlation -> the task queue's launch of it (t->qlaunch): where
+       the path holds no launch, the lead is from the queue thread's
+       launch, not from the operator's enqueue (torch_npu level 0, whose
+       torch_to_npu flows leave from the enqueue: review 11 #6) */
+    struct pr_idmap qlaunch_ix;
+    int qlaunch_made, qlaunch_failed;
 
     /* the same collectives split (note_split): each one's wait by name,
        the bound's parts, and per rank the wait that goes away with that
@@ -2908,7 +2915,8 @@ note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
  * optimizer tasks on text_level0-1 and db_level1, launched 70-94 ms
  * earlier, start about 95 us apart, the gaps kernel_details.csv reports
  * as Wait Time).  A gap its launch call still ran into is the launch's,
- * not counted here. */
+ * not counted here, nor a wait from the step's start.  The lead is from
+ * the task queue's launch where the path's is the operator's enqueue. */
 /* The end of the recorded launch of task event ev; INT64_MIN none. */
 static int64_t
 recorded_launch(const struct pr_trace *t, struct lwait *lw, uint32_t ev)
@@ -2935,6 +2943,30 @@ recorded_launch(const struct pr_trace *t, struct lwait *lw, uint32_t ev)
     return i == PR_NONE ? INT64_MIN : ev_end(&t->events[i]);
 }
 
+/* Where torch_npu's task queue launched task event ev (t->qlaunch: the
+ * HostToDevice flow's start on the queue thread); NULL none. */
+static const struct pr_queue_launch *
+queue_launch(const struct pr_trace *t, struct lwait *lw, uint32_t ev)
+{
+    int64_t corr = pr_event_correlation(t, &t->events[ev]);
+    size_t i;
+
+    if (!lw->qlaunch_made) {
+        struct pr_error e;
+
+        lw->qlaunch_made = 1;
+        memset(&e, 0, sizeof(e));
+        for (i = 0; i < t->n_qlaunch && !lw->qlaunch_failed; i++)
+            if (pr_idmap_put(&lw->qlaunch_ix, t->qlaunch[i].corr, i, &e) !=
+                PR_OK)
+                lw->qlaunch_failed = 1;
+    }
+    if (corr == PR_NO_ID || lw->qlaunch_failed)
+        return NULL;
+    i = pr_idmap_get(&lw->qlaunch_ix, corr);
+    return i == PR_NONE ? NULL : &t->qlaunch[i];
+}
+
 static void
 note_idle(const struct pr_trace *t, const struct pr_cp_graph *g,
           struct lwait *lw)
@@ -2944,10 +2976,18 @@ note_idle(const struct pr_trace *t, const struct pr_cp_graph *g,
     for (i = 0; i < g->n; i++) {
         const struct pr_cp_node *n = &g->v[i];
         int64_t w = n->w - n->w_compile - n->w_aclop, gap0, lead = -1;
+        const struct pr_cp_node *lnode = NULL;
+        const struct pr_queue_launch *ql;
         int j;
 
         if (n->type != PR_CP_N_TASK || n->ev == PR_CP_NONE || !n->on_path ||
             n->past_peer || n->w_kind != PR_CP_IDLE || w < COINCIDE_MIN_WAIT_NS)
+            continue;
+        /* a wait from the step's start is no gap after the device's work:
+           the time before the step's first task the trace holds (review 11
+           #9: MindSpore's fixtures hold 2 events in a 4.47 s capture) */
+        if (n->bind >= n->n_pred ||
+            g->v[n->pred[n->bind]].type == PR_CP_N_START)
             continue;
         gap0 = n->s - w;
         for (k = 0; k < g->n; k++) /* the device ran something then */
@@ -2957,9 +2997,11 @@ note_idle(const struct pr_trace *t, const struct pr_cp_graph *g,
         if (k < g->n)
             continue;
         for (j = 0; j < n->n_pred; j++)
-            if (n->p_kind[j] == PR_CP_LAUNCH || n->p_kind[j] == PR_CP_COMPILE)
+            if (n->p_kind[j] == PR_CP_LAUNCH || n->p_kind[j] == PR_CP_COMPILE) {
                 lead =
                     g->v[n->pred[j]].e <= gap0 ? n->s - g->v[n->pred[j]].e : -2;
+                lnode = &g->v[n->pred[j]];
+            }
         if (lead == -1) { /* a launch the trace records, not the path */
             int64_t le = recorded_launch(t, lw, n->ev);
 
@@ -2968,6 +3010,17 @@ note_idle(const struct pr_trace *t, const struct pr_cp_graph *g,
         }
         if (lead == -2)
             continue; /* its launch was still running */
+        /* the task queue's launch where the path's is the operator's
+           enqueue, on another thread (torch_npu level 0 records no CANN
+           call, so the path leaves from torch_to_npu) */
+        ql = lead >= 0 ? queue_launch(t, lw, n->ev) : NULL;
+        if (ql != NULL && (lnode == NULL || lnode->ev == PR_CP_NONE ||
+                           pr_event_pid(t, &t->events[lnode->ev]) != ql->pid ||
+                           pr_event_tid(t, &t->events[lnode->ev]) != ql->tid)) {
+            if (ql->ts_ns > gap0)
+                continue; /* the queue launched it during the gap */
+            lead = n->s - ql->ts_ns;
+        }
         lw->idle_ns = pr_sat_add_i64(lw->idle_ns, w);
         lw->idle_n++;
         if (lead < 0)
@@ -3142,10 +3195,10 @@ emit_waits(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
 /* Why the path's device idle is named for no cause (note_idle). */
 static void
 emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
-          cJSON *cp, int *ok)
+          const cJSON *run, cJSON *cp, int *ok)
 {
-    char text[1100], st[64], lo[32], hi[32], mx[32], when[80],
-        launched[200] = "", unl[200] = "";
+    char text[1500], st[64], lo[32], hi[32], mx[32], when[80],
+        launched[200] = "", unl[200] = "", gaps[500];
     size_t nl = lw->idle_n - lw->idle_unlaunched;
     const char *vendor =
         t->vendor != PR_STR_NONE ? pr_trace_str(t, t->vendor) : "";
@@ -3178,6 +3231,25 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                      ? (lw->idle_n == 1 ? "it" : "them")
                      : "the others",
                  lw->idle_unlaunched == 1 && lw->idle_n == 1 ? "it" : "them");
+    /* a task list far short of the producer's step table: the gaps are
+       where it holds no task, and the table's Free is not theirs (review
+       11 #2) */
+    if (pr_producer_gap_note(run, gaps, sizeof(gaps))) {
+        snprintf(text, sizeof(text),
+                 "%zu task%s on the steps' critical paths started %.0f us "
+                 "or more after the work before %s on %s stream ended "
+                 "(%.2f ms a step; the longest %s, before %.80s on %s), "
+                 "with no other task of the export between%s%s: %s; the "
+                 "path keeps them as idle for want of the tasks.",
+                 lw->idle_n, lw->idle_n == 1 ? "" : "s",
+                 COINCIDE_MIN_WAIT_NS / 1000.0, lw->idle_n == 1 ? "it" : "them",
+                 lw->idle_n == 1 ? "its" : "their",
+                 (double)lw->idle_ns / 1e6 / (double)n_steps, mx,
+                 pr_trace_str(t, t->events[lw->idle_ev].name), st, launched,
+                 unl, gaps);
+        pr_emit_str(cp, PR_K_IDLE_NOTE, text, ok);
+        return;
+    }
     snprintf(text, sizeof(text),
              "%zu task%s on the steps' critical paths started %.0f us or "
              "more after the work before %s on %s stream ended (%.2f ms a "
@@ -3829,7 +3901,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
             pr_emit_null(cp, PR_K_NO_PATH_REASON, &ok);
         emit_waits(t, &lw, n_paths, cp, &ok);
         emit_held(t, &lw, n_paths, cp, &ok);
-        emit_idle(t, &lw, n_paths, cp, &ok);
+        emit_idle(t, &lw, n_paths, run, cp, &ok);
         emit_peer(&c, &lw, n_paths, cp, &ok);
         emit_entry(&c, &pe, n_paths, cp, &ok);
         emit_late_peer(&c, &lw, n_paths, run, &ok);
@@ -3842,6 +3914,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     pr_idmap_free(&u.ix);
     pr_whatif_acc_free(wa);
     pr_idmap_free(&lw.launch_ix);
+    pr_idmap_free(&lw.qlaunch_ix);
     ctx_free(&c);
     if (max_error_pct != NULL)
         *max_error_pct = n_paths ? worst : NAN;
