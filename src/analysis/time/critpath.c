@@ -2782,6 +2782,12 @@ struct lwait {
     int64_t idle_ns, idle_max_ns, idle_lead_min, idle_lead_max;
     size_t idle_n, idle_unlaunched;
     uint32_t idle_ev;
+    /* tasks of the steps, on the paths or off them, that started as
+       late after the task before them on their stream though launched
+       under FLOOR_LEAD_NS ahead (note_floor): their count and gaps */
+    int64_t *floor_w, idle_min_ns;
+    size_t floor_n, floor_cap;
+    int floor_failed;
     /* correlation -> the runtime call that launched it, made on first
        use: a launch the path does not hold (torch_npu's level 0, whose
        torch_to_npu instants it leaves, critpath.c on_call) */
@@ -2967,6 +2973,52 @@ queue_launch(const struct pr_trace *t, struct lwait *lw, uint32_t ev)
     return i == PR_NONE ? NULL : &t->qlaunch[i];
 }
 
+/* A launch this short a time before its task is "just ahead": a gap
+ * before such tasks is the device's between tasks, not the host's being
+ * ahead (text_level0: 88-111 us before tasks launched 0.1-3.7 ms ahead,
+ * as before the optimizer's, launched 70 ms ahead: review 11 #6). */
+#define FLOOR_LEAD_NS 5000000
+
+/* The gaps of 50 us or more before tasks launched less than
+ * FLOOR_LEAD_NS ahead, and after their stream's previous task (the
+ * path's launch, or the task queue's): on the paths or off them. */
+static void
+note_floor(const struct pr_trace *t, const struct pr_cp_graph *g,
+           struct lwait *lw)
+{
+    size_t i;
+
+    for (i = 0; i < g->n; i++) {
+        const struct pr_cp_node *n = &g->v[i], *p;
+        const struct pr_queue_launch *ql;
+        int64_t w = n->w - n->w_compile - n->w_aclop, le = INT64_MIN;
+        int j;
+
+        if (n->type != PR_CP_N_TASK || n->ev == PR_CP_NONE ||
+            n->w_kind != PR_CP_IDLE || w < COINCIDE_MIN_WAIT_NS ||
+            n->bind >= n->n_pred)
+            continue;
+        p = &g->v[n->pred[n->bind]];
+        if (p->type != PR_CP_N_TASK || p->ev == PR_CP_NONE ||
+            pr_event_tid(t, &t->events[p->ev]) !=
+                pr_event_tid(t, &t->events[n->ev]))
+            continue; /* not after its stream's previous task */
+        for (j = 0; j < n->n_pred; j++)
+            if (n->p_kind[j] == PR_CP_LAUNCH)
+                le = g->v[n->pred[j]].e;
+        ql = queue_launch(t, lw, n->ev);
+        if (ql != NULL)
+            le = ql->ts_ns;
+        if (le == INT64_MIN || le > n->s - w || n->s - le >= FLOOR_LEAD_NS)
+            continue;
+        if (!lw->floor_failed && !grow((void **)&lw->floor_w, &lw->floor_cap,
+                                       lw->floor_n + 1, sizeof(*lw->floor_w)))
+            lw->floor_failed = 1; /* no clause: only a note's less */
+        if (!lw->floor_failed)
+            lw->floor_w[lw->floor_n++] = w;
+    }
+}
+
 static void
 note_idle(const struct pr_trace *t, const struct pr_cp_graph *g,
           struct lwait *lw)
@@ -3022,7 +3074,8 @@ note_idle(const struct pr_trace *t, const struct pr_cp_graph *g,
             lead = n->s - ql->ts_ns;
         }
         lw->idle_ns = pr_sat_add_i64(lw->idle_ns, w);
-        lw->idle_n++;
+        if (lw->idle_n++ == 0 || w < lw->idle_min_ns)
+            lw->idle_min_ns = w;
         if (lead < 0)
             lw->idle_unlaunched++;
         else if (lw->idle_n - lw->idle_unlaunched == 1) {
@@ -3038,6 +3091,7 @@ note_idle(const struct pr_trace *t, const struct pr_cp_graph *g,
             lw->idle_ev = n->ev;
         }
     }
+    note_floor(t, g, lw);
 }
 
 static void
@@ -3198,8 +3252,8 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
           const cJSON *run, cJSON *cp, int *ok)
 {
     char text[1500], st[64], lo[32], hi[32], mx[32], when[80],
-        launched[200] = "", unl[200] = "", gaps[500];
-    size_t nl = lw->idle_n - lw->idle_unlaunched;
+        launched[600] = "", unl[200] = "", gaps[500];
+    size_t nl = lw->idle_n - lw->idle_unlaunched, k, same = 0;
     const char *vendor =
         t->vendor != PR_STR_NONE ? pr_trace_str(t, t->vendor) : "";
 
@@ -3222,6 +3276,23 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                  : nl == 1        ? "1 was"
                                   : "those with a launch were",
                  when, nl == lw->idle_n || nl == 1 ? "its" : "their");
+    }
+    /* the same gaps before tasks launched just ahead: the device's time
+       between tasks, so the host's lead bought nothing (review 11 #6) */
+    for (k = 0; nl > 0 && !lw->floor_failed && k < lw->floor_n; k++)
+        same += lw->floor_w[k] >= lw->idle_min_ns &&
+                lw->floor_w[k] <= lw->idle_max_ns;
+    if (nl > 0 && same >= lw->idle_n) {
+        char flo[32];
+        size_t len = strlen(launched);
+
+        dur_text(lw->idle_min_ns, flo, sizeof(flo));
+        snprintf(launched + len, sizeof(launched) - len,
+                 "; yet %zu of the %zu tasks launched under %.0f ms ahead that "
+                 "started 50 us or more after their stream's previous task "
+                 "waited as long (%s to %s), so such a gap looks like the "
+                 "device's own time between tasks, not a wait for the host",
+                 same, lw->floor_n, FLOOR_LEAD_NS / 1e6, flo, mx);
     }
     if (lw->idle_unlaunched > 0)
         snprintf(unl, sizeof(unl),
@@ -3915,6 +3986,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     pr_whatif_acc_free(wa);
     pr_idmap_free(&lw.launch_ix);
     pr_idmap_free(&lw.qlaunch_ix);
+    free(lw.floor_w);
     ctx_free(&c);
     if (max_error_pct != NULL)
         *max_error_pct = n_paths ? worst : NAN;
