@@ -1176,9 +1176,8 @@ pr_producer_gap_note(const cJSON *run, char *text, size_t cap)
         snprintf(fr, sizeof(fr), " and %.1f ms Free", free_us / 1000.0);
     snprintf(text, cap,
              "the export's task list is incomplete (its tasks hold %.0f%% "
-             "of the device time the producer's step table, %s, records a "
-             "step; the table counts %.1f ms of communication not "
-             "overlapped%s a step), so these gaps are where the export "
+             "of the device time %s records a step, which counts %.1f ms "
+             "of communication not overlapped%s), so the gaps are where it "
              "holds no task, not device idle the trace shows",
              100.0 * cover, pr_sget_str_or(ph, PR_K_SOURCE, "?"),
              pr_sget_num(m, PR_K_COMMUNICATION_NOT_OVERLAPPED_US) / 1000.0, fr);

@@ -3263,36 +3263,37 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
     }
     stream_label(t, lw->idle_ev, st, sizeof(st));
     dur_text(lw->idle_max_ns, mx, sizeof(mx));
+    /* the same gaps before tasks launched just ahead: the device's time
+       between tasks, so the host's lead bought nothing (review 11 #6) */
+    for (k = 0; nl > 0 && lw->idle_lead_min >= FLOOR_LEAD_NS &&
+                !lw->floor_failed && k < lw->floor_n;
+         k++)
+        same += lw->floor_w[k] >= lw->idle_min_ns &&
+                lw->floor_w[k] <= lw->idle_max_ns;
     if (nl > 0) {
+        char flo[32], fl[300] = "";
+
         dur_text(lw->idle_lead_min, lo, sizeof(lo));
         dur_text(lw->idle_lead_max, hi, sizeof(hi));
         if (strcmp(lo, hi) == 0)
             snprintf(when, sizeof(when), "%s", lo);
         else
             snprintf(when, sizeof(when), "%s to %s", lo, hi);
+        dur_text(lw->idle_min_ns, flo, sizeof(flo));
+        if (same >= lw->idle_n)
+            snprintf(fl, sizeof(fl),
+                     ", and %zu of the %zu tasks with such a gap launched "
+                     "under %.0f ms ahead waited as long (%s to %s): the "
+                     "host was ahead; the gap looks like the device's own "
+                     "between tasks",
+                     same, lw->floor_n, FLOOR_LEAD_NS / 1e6, flo, mx);
         snprintf(launched, sizeof(launched),
-                 "; %s launched %s before %s start, so the host was ahead",
+                 "; %s launched %s before %s start%s",
                  nl == lw->idle_n ? (nl == 1 ? "it was" : "each was")
                  : nl == 1        ? "1 was"
                                   : "those with a launch were",
-                 when, nl == lw->idle_n || nl == 1 ? "its" : "their");
-    }
-    /* the same gaps before tasks launched just ahead: the device's time
-       between tasks, so the host's lead bought nothing (review 11 #6) */
-    for (k = 0; nl > 0 && !lw->floor_failed && k < lw->floor_n; k++)
-        same += lw->floor_w[k] >= lw->idle_min_ns &&
-                lw->floor_w[k] <= lw->idle_max_ns;
-    if (nl > 0 && same >= lw->idle_n) {
-        char flo[32];
-        size_t len = strlen(launched);
-
-        dur_text(lw->idle_min_ns, flo, sizeof(flo));
-        snprintf(launched + len, sizeof(launched) - len,
-                 "; yet %zu of the %zu tasks launched under %.0f ms ahead that "
-                 "started 50 us or more after their stream's previous task "
-                 "waited as long (%s to %s), so such a gap looks like the "
-                 "device's own time between tasks, not a wait for the host",
-                 same, lw->floor_n, FLOOR_LEAD_NS / 1e6, flo, mx);
+                 when, nl == lw->idle_n || nl == 1 ? "its" : "their",
+                 fl[0] != '\0' ? fl : ", so the host was ahead");
     }
     if (lw->idle_unlaunched > 0)
         snprintf(unl, sizeof(unl),
@@ -3307,35 +3308,35 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
        11 #2) */
     if (pr_producer_gap_note(run, gaps, sizeof(gaps))) {
         snprintf(text, sizeof(text),
-                 "%zu task%s on the steps' critical paths started %.0f us "
+                 "%zu task%s on the critical paths started %.0f us "
                  "or more after the work before %s on %s stream ended "
                  "(%.2f ms a step; the longest %s, before %.80s on %s), "
-                 "with no other task of the export between%s%s: %s; the "
-                 "path keeps them as idle for want of the tasks.",
+                 "with no other task of the export between%s: %s.",
                  lw->idle_n, lw->idle_n == 1 ? "" : "s",
                  COINCIDE_MIN_WAIT_NS / 1000.0, lw->idle_n == 1 ? "it" : "them",
                  lw->idle_n == 1 ? "its" : "their",
                  (double)lw->idle_ns / 1e6 / (double)n_steps, mx,
                  pr_trace_str(t, t->events[lw->idle_ev].name), st, launched,
-                 unl, gaps);
+                 gaps);
         pr_emit_str(cp, PR_K_IDLE_NOTE, text, ok);
         return;
     }
     snprintf(text, sizeof(text),
-             "%zu task%s on the steps' critical paths started %.0f us or "
-             "more after the work before %s on %s stream ended (%.2f ms a "
-             "step; the longest %s, before %.80s on %s), while no other "
-             "task of the device ran and no stream wait or event is "
-             "recorded%s%s: the trace records no cause for the device's "
-             "wait, so the path keeps it as device idle%s.",
+             "%zu task%s on the critical paths started %.0f us or more "
+             "after the work before %s on %s stream ended (%.2f ms a step; "
+             "the longest %s, before %.80s on %s), no task running, no "
+             "stream wait or event recorded%s%s%s device idle%s.",
              lw->idle_n, lw->idle_n == 1 ? "" : "s",
              COINCIDE_MIN_WAIT_NS / 1000.0, lw->idle_n == 1 ? "it" : "them",
              lw->idle_n == 1 ? "its" : "their",
              (double)lw->idle_ns / 1e6 / (double)n_steps, mx,
              pr_trace_str(t, t->events[lw->idle_ev].name), st, launched, unl,
-             strcmp(vendor, "huawei") == 0
-                 ? " (the Ascend profilers' step_trace_time.csv counts such "
-                   "time as Free)"
+             same >= lw->idle_n && nl > 0
+                 ? ", kept as"
+                 : ": the trace records no cause for the device's wait, so "
+                   "the path keeps it as",
+             strcmp(vendor, "huawei") == 0 && !(same >= lw->idle_n && nl > 0)
+                 ? " (Free in the Ascend profilers' step_trace_time.csv)"
                  : "");
     pr_emit_str(cp, PR_K_IDLE_NOTE, text, ok);
 }
