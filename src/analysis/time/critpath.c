@@ -2760,6 +2760,29 @@ emit_run(cJSON *cp, const int64_t *kind_total, const size_t *bounds,
 #define PEERS_MAX 16 /* peers a collective's waits are split by */
 #define PARTS_MAX 8  /* peer-bound collectives listed by name */
 
+/* A correlation index made on first use; short of memory it finds none
+ * (a note says less, the path is not changed). */
+struct lazy_ix {
+    struct pr_idmap map;
+    int made, failed;
+};
+
+static void
+lazy_put(struct lazy_ix *z, int64_t key, size_t i)
+{
+    struct pr_error e;
+
+    memset(&e, 0, sizeof(e));
+    if (!z->failed && pr_idmap_put(&z->map, key, i, &e) != PR_OK)
+        z->failed = 1;
+}
+
+static size_t
+lazy_get(const struct lazy_ix *z, int64_t key)
+{
+    return key == PR_NO_ID || z->failed ? PR_NONE : pr_idmap_get(&z->map, key);
+}
+
 struct lwait {
     int64_t ns, max_ns;
     size_t n;
@@ -2791,14 +2814,12 @@ struct lwait {
     /* correlation -> the runtime call that launched it, made on first
        use: a launch the path does not hold (torch_npu's level 0, whose
        torch_to_npu instants it leaves, critpath.c on_call) */
-    struct pr_idmap launch_ix;
-    int launch_made, launch_failed;
+    struct lazy_ix launch_ix;
     /* correlation -> the task queue's launch of it (t->qlaunch): where
        the path holds no launch, the lead is from the queue thread's
        launch, not from the operator's enqueue (torch_npu level 0, whose
        torch_to_npu flows leave from the enqueue: review 11 #6) */
-    struct pr_idmap qlaunch_ix;
-    int qlaunch_made, qlaunch_failed;
+    struct lazy_ix qlaunch_ix;
 
     /* the same collectives split (note_split): each one's wait by name,
        the bound's parts, and per rank the wait that goes away with that
@@ -2927,25 +2948,17 @@ note_waits(const struct pr_trace *t, const struct pr_cp_graph *g,
 static int64_t
 recorded_launch(const struct pr_trace *t, struct lwait *lw, uint32_t ev)
 {
-    int64_t corr = pr_event_correlation(t, &t->events[ev]);
     size_t i;
 
-    if (!lw->launch_made) {
-        struct pr_error e;
-
-        lw->launch_made = 1;
-        memset(&e, 0, sizeof(e));
-        for (i = 0; i < t->n_events && !lw->launch_failed; i++)
+    if (!lw->launch_ix.made) {
+        lw->launch_ix.made = 1;
+        for (i = 0; i < t->n_events; i++)
             if (pr_tree_is_launcher(t->events[i].kind) &&
-                pr_event_correlation(t, &t->events[i]) != PR_NO_ID &&
-                pr_idmap_put(&lw->launch_ix,
-                             pr_event_correlation(t, &t->events[i]), i,
-                             &e) != PR_OK)
-                lw->launch_failed = 1;
+                pr_event_correlation(t, &t->events[i]) != PR_NO_ID)
+                lazy_put(&lw->launch_ix, pr_event_correlation(t, &t->events[i]),
+                         i);
     }
-    if (corr == PR_NO_ID || lw->launch_failed)
-        return INT64_MIN;
-    i = pr_idmap_get(&lw->launch_ix, corr);
+    i = lazy_get(&lw->launch_ix, pr_event_correlation(t, &t->events[ev]));
     return i == PR_NONE ? INT64_MIN : ev_end(&t->events[i]);
 }
 
@@ -2954,22 +2967,14 @@ recorded_launch(const struct pr_trace *t, struct lwait *lw, uint32_t ev)
 static const struct pr_queue_launch *
 queue_launch(const struct pr_trace *t, struct lwait *lw, uint32_t ev)
 {
-    int64_t corr = pr_event_correlation(t, &t->events[ev]);
     size_t i;
 
-    if (!lw->qlaunch_made) {
-        struct pr_error e;
-
-        lw->qlaunch_made = 1;
-        memset(&e, 0, sizeof(e));
-        for (i = 0; i < t->n_qlaunch && !lw->qlaunch_failed; i++)
-            if (pr_idmap_put(&lw->qlaunch_ix, t->qlaunch[i].corr, i, &e) !=
-                PR_OK)
-                lw->qlaunch_failed = 1;
+    if (!lw->qlaunch_ix.made) {
+        lw->qlaunch_ix.made = 1;
+        for (i = 0; i < t->n_qlaunch; i++)
+            lazy_put(&lw->qlaunch_ix, t->qlaunch[i].corr, i);
     }
-    if (corr == PR_NO_ID || lw->qlaunch_failed)
-        return NULL;
-    i = pr_idmap_get(&lw->qlaunch_ix, corr);
+    i = lazy_get(&lw->qlaunch_ix, pr_event_correlation(t, &t->events[ev]));
     return i == PR_NONE ? NULL : &t->qlaunch[i];
 }
 
@@ -3253,7 +3258,7 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
 {
     char text[1500], st[64], lo[32], hi[32], mx[32], when[80],
         launched[600] = "", unl[200] = "", gaps[500];
-    size_t nl = lw->idle_n - lw->idle_unlaunched, k, same = 0;
+    size_t nl = lw->idle_n - lw->idle_unlaunched, k, same = 0, len;
     const char *vendor =
         t->vendor != PR_STR_NONE ? pr_trace_str(t, t->vendor) : "";
 
@@ -3303,41 +3308,37 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                      ? (lw->idle_n == 1 ? "it" : "them")
                      : "the others",
                  lw->idle_unlaunched == 1 && lw->idle_n == 1 ? "it" : "them");
+    len = (size_t)snprintf(
+        text, sizeof(text),
+        "%zu task%s on the critical paths started %.0f us or more after the "
+        "work before %s on %s stream ended (%.2f ms a step; the longest %s, "
+        "before %.80s on %s), ",
+        lw->idle_n, lw->idle_n == 1 ? "" : "s", COINCIDE_MIN_WAIT_NS / 1000.0,
+        lw->idle_n == 1 ? "it" : "them", lw->idle_n == 1 ? "its" : "their",
+        (double)lw->idle_ns / 1e6 / (double)n_steps, mx,
+        pr_trace_str(t, t->events[lw->idle_ev].name), st);
+    if (len >= sizeof(text))
+        len = sizeof(text) - 1;
     /* a task list far short of the producer's step table: the gaps are
        where it holds no task, and the table's Free is not theirs (review
        11 #2) */
-    if (pr_producer_gap_note(run, gaps, sizeof(gaps))) {
-        snprintf(text, sizeof(text),
-                 "%zu task%s on the critical paths started %.0f us "
-                 "or more after the work before %s on %s stream ended "
-                 "(%.2f ms a step; the longest %s, before %.80s on %s), "
-                 "with no other task of the export between%s: %s.",
-                 lw->idle_n, lw->idle_n == 1 ? "" : "s",
-                 COINCIDE_MIN_WAIT_NS / 1000.0, lw->idle_n == 1 ? "it" : "them",
-                 lw->idle_n == 1 ? "its" : "their",
-                 (double)lw->idle_ns / 1e6 / (double)n_steps, mx,
-                 pr_trace_str(t, t->events[lw->idle_ev].name), st, launched,
+    if (pr_producer_gap_note(run, gaps, sizeof(gaps)))
+        snprintf(text + len, sizeof(text) - len,
+                 "with no other task of the export between%s: %s.", launched,
                  gaps);
-        pr_emit_str(cp, PR_K_IDLE_NOTE, text, ok);
-        return;
-    }
-    snprintf(text, sizeof(text),
-             "%zu task%s on the critical paths started %.0f us or more "
-             "after the work before %s on %s stream ended (%.2f ms a step; "
-             "the longest %s, before %.80s on %s), no task running, no "
-             "stream wait or event recorded%s%s%s device idle%s.",
-             lw->idle_n, lw->idle_n == 1 ? "" : "s",
-             COINCIDE_MIN_WAIT_NS / 1000.0, lw->idle_n == 1 ? "it" : "them",
-             lw->idle_n == 1 ? "its" : "their",
-             (double)lw->idle_ns / 1e6 / (double)n_steps, mx,
-             pr_trace_str(t, t->events[lw->idle_ev].name), st, launched, unl,
-             same >= lw->idle_n && nl > 0
-                 ? ", kept as"
-                 : ": the trace records no cause for the device's wait, so "
-                   "the path keeps it as",
-             strcmp(vendor, "huawei") == 0 && !(same >= lw->idle_n && nl > 0)
-                 ? " (Free in the Ascend profilers' step_trace_time.csv)"
-                 : "");
+    else
+        snprintf(text + len, sizeof(text) - len,
+                 "no task running, no stream wait or event recorded%s%s%s "
+                 "device idle%s.",
+                 launched, unl,
+                 same >= lw->idle_n && nl > 0
+                     ? ", kept as"
+                     : ": the trace records no cause for the device's wait, "
+                       "so the path keeps it as",
+                 strcmp(vendor, "huawei") == 0 &&
+                         !(same >= lw->idle_n && nl > 0)
+                     ? " (Free in the Ascend profilers' step_trace_time.csv)"
+                     : "");
     pr_emit_str(cp, PR_K_IDLE_NOTE, text, ok);
 }
 
@@ -3985,8 +3986,8 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     free(u.top);
     pr_idmap_free(&u.ix);
     pr_whatif_acc_free(wa);
-    pr_idmap_free(&lw.launch_ix);
-    pr_idmap_free(&lw.qlaunch_ix);
+    pr_idmap_free(&lw.launch_ix.map);
+    pr_idmap_free(&lw.qlaunch_ix.map);
     free(lw.floor_w);
     ctx_free(&c);
     if (max_error_pct != NULL)
