@@ -417,7 +417,7 @@ is_break_after(char c, char next)
 static size_t
 fit_prefix(HPDF_Font f, double size, const char *s, double w)
 {
-    size_t i = 0, brk = 0;
+    size_t i = 0, brk = 0, prev = 0;
     double x = 0;
 
     while (s[i] != '\0') {
@@ -425,8 +425,16 @@ fit_prefix(HPDF_Font f, double size, const char *s, double w)
         char ch[4] = {0};
         memcpy(ch, s + i, n);
         x += pr_pdf_text_width(f, ch, size);
-        if (x > w && i > 0)
-            return brk * 10 > i * 3 ? brk : i;
+        if (x > w && i > 0) {
+            if (brk * 10 > i * 3)
+                return brk;
+            /* a cut inside a word follows is_break_after's rule too: not
+               before closing punctuation, which would start the next line
+               (review 11 #8: hta_timeline's Kernels table,
+               "DeviceRadixSortOneswee...long" / ", float, int, int>") */
+            return prev > 0 && strchr(".,;:)", s[i]) != NULL ? prev : i;
+        }
+        prev = i;
         i += n;
         if (is_break_after(s[i - 1], s[i]))
             brk = i;
