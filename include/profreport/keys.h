@@ -478,6 +478,10 @@
 #define PR_K_WHAT_IF "what_if"
 /* runs[].critical_path.what_if[] */
 #define PR_K_RULE_MISSES "rule_misses"
+#define PR_K_OPTIMIZER_PCT "optimizer_pct"
+#define PR_K_OPTIMIZER "optimizer"
+#define PR_K_GEMM_FED_PCT "gemm_fed_pct"
+#define PR_K_FUSIBLE_FED_PCT "fusible_fed_pct"
 /* runs[].data_quality */
 #define PR_K_SKIPPED_NO_DUR "skipped_no_dur"
 #define PR_K_SKIPPED_BAD_TS "skipped_bad_ts"

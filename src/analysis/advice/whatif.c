@@ -194,6 +194,15 @@ struct opsum {
 
 #define PR_WHATIF_EV 4 /* evidence kept per scenario */
 
+/* A host range of an optimizer's step (torch.optim's
+ * "Optimizer.step#Adam.step" record_function), and the launch time the
+ * launch_bound replay took off the path inside it. */
+struct opt_span {
+    int64_t s, e;
+    uint32_t name;
+    int64_t ns;
+};
+
 /* A node on the path and what the change took off it. */
 struct pr_whatif_ev {
     uint32_t name; /* string id */
@@ -220,6 +229,20 @@ struct pr_whatif_acc {
     struct pr_replay_cache *rc; /* replays.c's, per trace */
     int npu;    /* the steps ran on an NPU: the changes in its words */
     int failed; /* an allocation failed */
+    /* launch_bound and dtype_conversions: the time the change took off
+       the path (all_ns) and the part of it in a subset (sub_ns): launch
+       calls the host issued inside an optimizer's step, casts whose
+       output a GEMM or convolution consumes; sub_name: LAUNCH, the
+       optimizer step's range with the most of it */
+    int64_t all_ns[PR_WHATIF_COUNT], sub_ns[PR_WHATIF_COUNT];
+    int64_t fusible_ns; /* CASTS: casts whose next kernel is elementwise,
+                           a reduction or a norm (fusible_fed_pct) */
+    uint32_t sub_name[PR_WHATIF_COUNT];
+    struct opt_span *opt; /* the trace's optimizer steps, in time order */
+    size_t n_opt;
+    int opt_done;   /* opt built */
+    uint32_t *next; /* scratch of apply_picks: a task's next on its stream */
+    size_t cap_next;
 };
 
 const char *
@@ -287,6 +310,8 @@ pr_whatif_acc_free(struct pr_whatif_acc *a)
     free(a->ops);
     free(a->in);
     free(a->durs);
+    free(a->opt);
+    free(a->next);
     pr_replay_cache_free(a->rc);
     free(a);
 }
@@ -435,6 +460,75 @@ op_cost(struct pr_whatif_acc *a, const struct pr_trace *t, uint32_t op_ev,
 static int64_t host_median(struct pr_cp_graph *g, struct pr_whatif_acc *a);
 static int cold_call(const struct pr_cp_node *c, int64_t median);
 
+/* The trace's optimizer steps: host ranges named "Optimizer.step#..."
+ * (torch.optim.Optimizer's profile hook, torch/optim/optimizer.py), once
+ * a trace.  0 on out of memory (a->failed). */
+static int
+optimizer_spans(const struct pr_trace *t, struct pr_whatif_acc *a)
+{
+    size_t i, cap = 0;
+
+    if (a->opt_done)
+        return 1;
+    a->opt_done = 1;
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        struct opt_span *v;
+
+        if ((e->kind != PR_KIND_ANNOTATION && e->kind != PR_KIND_HOST_OP) ||
+            e->dur_ns <= 0 ||
+            strncmp(pr_trace_str(t, e->name), "Optimizer.step#", 15) != 0)
+            continue;
+        if (a->n_opt == cap) {
+            cap = cap ? 2 * cap : 16;
+            v = realloc(a->opt, cap * sizeof(*v));
+            if (v == NULL) {
+                a->failed = 1;
+                return 0;
+            }
+            a->opt = v;
+        }
+        a->opt[a->n_opt].s = e->ts_ns;
+        a->opt[a->n_opt].e = e->ts_ns + e->dur_ns;
+        a->opt[a->n_opt].name = e->name;
+        a->opt[a->n_opt++].ns = 0;
+    }
+    return 1;
+}
+
+/* Count a launch call n on the path (all of its time taken off) in
+ * all_ns, and in sub_ns when the host issued it inside an optimizer's
+ * step: its operator's enqueue for a task queue's launch (torch_npu's:
+ * the queue thread calls later, outside the range), else the call. */
+static void
+in_optimizer(const struct pr_trace *t, const struct pr_cp_graph *g,
+             const struct pr_cp_node *n, struct pr_whatif_acc *a)
+{
+    int64_t at = n->s;
+    size_t i, best = 0;
+
+    a->all_ns[PR_WHATIF_LAUNCH] =
+        pr_sat_add_i64(a->all_ns[PR_WHATIF_LAUNCH], n->dur);
+    if (!optimizer_spans(t, a) || a->n_opt == 0)
+        return;
+    if (n->corr_task != PR_CP_NONE && n->corr_task < g->n &&
+        g->v[n->corr_task].enq_s != INT64_MIN)
+        at = g->v[n->corr_task].enq_s;
+    for (i = 0; i < a->n_opt; i++) {
+        if (at >= a->opt[i].s && at < a->opt[i].e) {
+            a->opt[i].ns = pr_sat_add_i64(a->opt[i].ns, n->dur);
+            a->sub_ns[PR_WHATIF_LAUNCH] =
+                pr_sat_add_i64(a->sub_ns[PR_WHATIF_LAUNCH], n->dur);
+            break;
+        }
+    }
+    for (i = 1; i < a->n_opt; i++)
+        if (a->opt[i].ns > a->opt[best].ns)
+            best = i;
+    if (a->opt[best].ns > 0)
+        a->sub_name[PR_WHATIF_LAUNCH] = a->opt[best].name;
+}
+
 /* CUDA graphs: the calls that put work on a stream take no time, and no
  * task waits for its launch.  A launch that pays a first-use cost
  * (cold_call: lazy module loading, a context's set-up) keeps it: a graph
@@ -463,6 +557,8 @@ apply_launch(const struct pr_trace *t, struct pr_cp_graph *g,
             if (cold_call(n, median))
                 continue;
             evidence(a, PR_WHATIF_LAUNCH, n->on_path, n->name, n->dur);
+            if (n->on_path && n->dur > 0)
+                in_optimizer(t, g, n, a);
             any |= n->dur > 0;
             n->dur = 0;
         } else if (is_task(n) && n->w_kind == PR_CP_LAUNCH && n->w > 0) {
@@ -1239,6 +1335,83 @@ apply_accum(const struct pr_trace *t, struct pr_cp_graph *g,
     return 1;
 }
 
+/* a->next[i]: the task after task i on its stream (each task's first
+ * edge is from the one before it on its stream, critpath.c add_task),
+ * PR_CP_NONE at a stream's last.  0 on out of memory (a->failed). */
+static int
+next_on_stream(const struct pr_trace *t, const struct pr_cp_graph *g,
+               struct pr_whatif_acc *a)
+{
+    size_t i;
+
+    if (g->n > a->cap_next) {
+        uint32_t *v = realloc(a->next, g->n * sizeof(*v));
+
+        if (v == NULL) {
+            a->failed = 1;
+            return 0;
+        }
+        a->next = v;
+        a->cap_next = g->n;
+    }
+    for (i = 0; i < g->n; i++)
+        a->next[i] = PR_CP_NONE;
+    for (i = 0; i < g->n; i++) {
+        const struct pr_cp_node *n = &g->v[i], *p;
+
+        if (n->type != PR_CP_N_TASK || n->ev == PR_CP_NONE || n->n_pred == 0 ||
+            n->pred[0] >= g->n)
+            continue;
+        p = &g->v[n->pred[0]];
+        if (p->type == PR_CP_N_TASK && p->ev != PR_CP_NONE &&
+            pr_event_tid(t, &t->events[p->ev]) ==
+                pr_event_tid(t, &t->events[n->ev]) &&
+            pr_event_pid(t, &t->events[p->ev]) ==
+                pr_event_pid(t, &t->events[n->ev]) &&
+            p->s <= n->s)
+            a->next[n->pred[0]] = (uint32_t)i;
+    }
+    return 1;
+}
+
+/* What cast i's output goes to, taking the next task on its stream
+ * past a run of casts (autocast casts each weight right before the GEMM
+ * that reads it) as its consumer: 1 a library kernel of the kernel
+ * table's gemm, conv or attention family (cuBLAS, cuDNN, FlashAttention),
+ * which takes no fused cast (review 11 #5); 2 an elementwise, reduction
+ * or norm kernel, into which torch.compile can fuse the cast; 0 anything
+ * else, no consumer the stream shows (a copy, a fill, a collective, the
+ * stream's end: nsys mfu_2gpu_before's FSDP::pre_forward casts are
+ * followed by FSDP's device-to-device copies and fills). */
+static int
+cast_consumer(const struct pr_trace *t, const struct pr_cp_graph *g,
+              const struct pr_whatif_in *in, const struct pr_whatif_acc *a,
+              uint32_t i)
+{
+    size_t hops;
+
+    for (hops = 0; hops < 4096; hops++) {
+        const struct pr_cp_node *n;
+
+        i = a->next[i];
+        if (i == PR_CP_NONE)
+            return 0;
+        n = &g->v[i];
+        if (n->kind == PR_CP_KERNEL && picked(t, n, in, PR_WHATIF_CASTS) > 0)
+            continue; /* a run of casts */
+        if (n->kind != PR_CP_KERNEL)
+            return 0;
+        if (n->fam == PR_CP_FAM_GEMM || n->fam == PR_CP_FAM_CONV ||
+            n->fam == PR_CP_FAM_ATTENTION)
+            return 1;
+        return n->fam == PR_CP_FAM_ELEMENTWISE ||
+                       n->fam == PR_CP_FAM_REDUCTION || n->fam == PR_CP_FAM_NORM
+                   ? 2
+                   : 0;
+    }
+    return 0;
+}
+
 /* The kernels a rule named take its factor of their time (CASTS: none of
  * it). */
 static int
@@ -1249,6 +1422,8 @@ apply_picks(const struct pr_trace *t, struct pr_cp_graph *g,
     int any = 0;
     size_t i;
 
+    if (s == PR_WHATIF_CASTS && !next_on_stream(t, g, a))
+        return 0;
     for (i = 0; i < g->n; i++) {
         struct pr_cp_node *n = &g->v[i];
         double f;
@@ -1259,6 +1434,15 @@ apply_picks(const struct pr_trace *t, struct pr_cp_graph *g,
         f = picked(t, n, in, s);
         if (!(f > 0 && f < 1) && !(s == PR_WHATIF_CASTS && f > 0))
             continue;
+        if (s == PR_WHATIF_CASTS && n->on_path && was > 0) {
+            a->all_ns[s] = pr_sat_add_i64(a->all_ns[s], was);
+            int c = cast_consumer(t, g, in, a, (uint32_t)i);
+
+            if (c == 1)
+                a->sub_ns[s] = pr_sat_add_i64(a->sub_ns[s], was);
+            else if (c == 2)
+                a->fusible_ns = pr_sat_add_i64(a->fusible_ns, was);
+        }
         n->dur = s == PR_WHATIF_CASTS ? 0 : (int64_t)((double)n->dur * f);
         evidence(a, s, n->on_path,
                  s == PR_WHATIF_OCCUPANCY || s == PR_WHATIF_CASTS ||
@@ -1539,6 +1723,20 @@ emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
         pr_emit_num(o, PR_K_BOUND_US, gain, ok);
     else
         pr_emit_null(o, PR_K_BOUND_US, ok);
+    /* the part of the time taken off the path in a subset (review 11 #4,
+       #5): launch calls under an optimizer's step (only where the trace
+       records one), casts feeding a GEMM or convolution */
+    if (s == PR_WHATIF_LAUNCH && a->n_opt > 0 && a->all_ns[s] > 0) {
+        pr_emit_num(o, PR_K_OPTIMIZER_PCT,
+                    100.0 * (double)a->sub_ns[s] / (double)a->all_ns[s], ok);
+        if (a->sub_name[s] != PR_STR_NONE && a->sub_ns[s] > 0)
+            pr_emit_str(o, PR_K_OPTIMIZER, pr_trace_str(t, a->sub_name[s]), ok);
+    } else if (s == PR_WHATIF_CASTS && a->all_ns[s] > 0) {
+        pr_emit_num(o, PR_K_GEMM_FED_PCT,
+                    100.0 * (double)a->sub_ns[s] / (double)a->all_ns[s], ok);
+        pr_emit_num(o, PR_K_FUSIBLE_FED_PCT,
+                    100.0 * (double)a->fusible_ns / (double)a->all_ns[s], ok);
+    }
     qsort(a->ev[s], PR_WHATIF_EV, sizeof(a->ev[s][0]), cmp_ev);
     ev = pr_emit_arr(o, PR_K_EVIDENCE, ok);
     for (i = 0; i < PR_WHATIF_EV && *ok; i++) {
@@ -3291,17 +3489,23 @@ cast_fused_share(const char *name, int *src, int *dst)
  * its estimate beside it (issue #31: nsys mfu_2gpu_before carried a
  * bound alone), a stated model: each cast fused into its consumer
  * (cast_fused_share), the replay's bound times the casts' shares
- * weighted by their time on the path (the evidence).  0: out of memory;
- * 1: done, or no estimate (a cast whose source dtype the name does not
- * tell). */
+ * weighted by their time on the path (the evidence), times the share of
+ * that time whose next task on the stream is a kernel a cast can fuse
+ * into (fusible_fed_pct: an elementwise, reduction or norm kernel; a
+ * library GEMM takes no fused cast, and a copy or fill next shows no
+ * consumer: review 11 #5).  No estimate where none is.  0: out of
+ * memory; 1: done, or no estimate (a cast whose source dtype the name
+ * does not tell, or no cast with a fusible consumer). */
 static int
 casts_model(cJSON *r, const cJSON *w)
 {
     double bound = pr_sget_num(w, PR_K_GAIN_US);
     double step = pr_sget_num(w, PR_K_STEP_US) + bound;
+    double gemm = pr_sget_num(w, PR_K_GEMM_FED_PCT);
+    double fus = pr_sget_num(w, PR_K_FUSIBLE_FED_PCT);
     double sum = 0, saved = 0, est, f;
     const cJSON *e;
-    char note[1200], a[32], b[32], kinds[256] = "";
+    char note[1400], a[32], b[32], kinds[256] = "", split[320];
     size_t len = 0;
     int s, d;
 
@@ -3333,24 +3537,41 @@ casts_model(cJSON *r, const cJSON *w)
             len = pr_append(kinds, sizeof(kinds), len, "%s%s",
                             len > 0 ? "; " : "", k);
     }
-    if (!(sum > 0))
+    if (!(sum > 0) || isnan(fus) || isnan(gemm))
         return 1;
-    est = bound * saved / sum;
-    fmt_us(est, a, sizeof(a));
     fmt_us(bound, b, sizeof(b));
+    snprintf(split, sizeof(split),
+             "of the casts' time on the critical path, %.0f%% is followed on "
+             "its stream (past a run of casts) by an elementwise, reduction "
+             "or norm kernel, %.0f%% by a GEMM, convolution or attention "
+             "kernel (a library kernel, which takes no fused cast) and "
+             "%.0f%% by a copy, a fill or no task (no consumer the stream "
+             "shows)",
+             fus, gemm, fus + gemm < 100 ? 100 - fus - gemm : 0);
+    if (!(fus >= 0.5)) {
+        snprintf(note, sizeof(note),
+                 "replayed: the casting kernels gone (tensors already in the "
+                 "dtype their consumers need, or cast once outside the loop), "
+                 "at most %s a step, an upper bound; no estimate under it: "
+                 "fusing a cast into its consumer (torch.compile) needs a "
+                 "consumer a cast can fuse into, and %s",
+                 b, split);
+        return pr_sput(r, PR_K_GAIN_NOTE, cJSON_CreateString(note));
+    }
+    est = bound * saved / sum * fus / 100.0;
+    fmt_us(est, a, sizeof(a));
     snprintf(note, sizeof(note),
              "estimate %s a step, a stated model, not a replay: each cast "
-             "fused into the kernel that consumes it (torch.compile), which "
-             "then reads the source tensor itself; a cast reading s bytes "
-             "an element and writing d, its consumer reading the d, saves "
-             "2d of its s + d bytes, all of it at most (%s; Copy.cu's "
-             "casts are memory-bound), weighted by the casts' time on the "
-             "critical path (a cast whose consumer is a library GEMM, which "
-             "takes no fused cast, saves only by the bound's lever); at most "
-             "%s a step, the replay with the casting kernels gone (tensors "
-             "already in the dtype their consumers need, or cast once "
-             "outside the loop)",
-             a, kinds, b);
+             "whose next kernel on its stream (taken as its consumer) is an "
+             "elementwise, reduction or norm kernel fused into it "
+             "(torch.compile), which then reads the source tensor itself; a "
+             "cast reading s bytes an element and writing d, its consumer "
+             "reading the d, saves 2d of its s + d bytes, all of it at most "
+             "(%s; Copy.cu's casts are memory-bound); %s, and only the first "
+             "are counted; at most %s a step, the replay with the casting "
+             "kernels gone (tensors already in the dtype their consumers "
+             "need, or cast once outside the loop)",
+             a, kinds, split, b);
     return pr_sput(r, PR_K_GAIN_NOTE, cJSON_CreateString(note)) &&
            pr_sput(r, PR_K_GAIN_US, cJSON_CreateNumber(est)) &&
            pr_sput(r, PR_K_GAIN_PCT, cJSON_CreateNumber(100.0 * est / step)) &&
@@ -4240,8 +4461,15 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
                    8 #4) */
                 : pr_sget_is(pr_sget_str(r, PR_K_GAIN_SOURCE), PR_GAIN_MODEL) &&
                         !isnan(pr_sget_num(r, PR_K_GAIN_US))
-                    ? " (a stated model's estimate: its finding "
-                      "names the model)"
+                    /* with a bound beside it, the evidence is the bound's
+                       (review 11 #5: "bfloat16_copy 4.0 ms" read as the
+                       2.7 ms estimate) */
+                    ? !isnan(pr_sget_num(r, PR_K_BOUND_US))
+                          ? " (the time on the path, the bound; the "
+                            "estimate under it is a stated model's: its "
+                            "finding names the model)"
+                          : " (a stated model's estimate: its finding "
+                            "names the model)"
                     : NULL, /* a bound: its Saves cell (saves_cell) */
                 ev, sizeof(ev));
         if (ev[0] == '\0' && pr_sget_str(r, PR_K_GAIN_NOTE) != NULL) {
