@@ -1801,9 +1801,12 @@ print_brief(const cJSON *sum, int quiet)
                            pr_sget_str_or(fd, PR_K_TITLE, ""), gain,
                            pr_sget_str_or(fd, PR_K_ID, ""));
             /* a replay's figure (a gain, or a bound alone) rests on path
-               nodes; a stated model's (a pipeline's balance, the step
-               trace's interval) names its own evidence (stages.c,
-               recommend.c), as does a finding with neither */
+               nodes, its evidence what the replay took off each (review
+               11 #4: launch_bound's 'on the path: aclnnInplaceAdd 323 us'
+               beside its text's 378 us of the call on the path); a
+               stated model's (a pipeline's balance, the step trace's
+               interval) names its own evidence (stages.c, recommend.c),
+               as does a finding with neither */
             int replayed =
                 pr_sget_is(pr_sget_str(fd, PR_K_GAIN_SOURCE), PR_GAIN_REPLAY);
 
@@ -1813,7 +1816,7 @@ print_brief(const cJSON *sum, int quiet)
                     !replayed ? ""
                     : pr_sget_is(pr_sget_str(fd, PR_K_ID), "host_sync")
                         ? "evidence: "
-                        : "on the path: ",
+                        : "taken off the path: ",
                     ev);
             n_gain += replayed || !isnan(pr_sget_num(fd, PR_K_GAIN_US));
         }

@@ -128,7 +128,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     const cJSON *fs = pr_sget(v, PR_K_FINDINGS);
     struct pr_fig_table t = {
         .cols = pr_fig_cols_findings, .rows = fs, .what = "findings"};
-    char note[1024];
+    char note[1280];
 
     (void)summary;
     if (v == NULL) {
@@ -184,8 +184,9 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
              count_source(fs, PR_GAIN_REPLAY) > 0 &&
                      count_source(fs, PR_GAIN_MODEL) > 0
                  ? " A gain whose evidence begins \"Model, not a replay\" "
-                   "or ends \"(a stated model's estimate: ...)\" is a "
-                   "model's estimate, not a replay."
+                   "or ends \"(a stated model's estimate: ...)\" or "
+                   "\"(... the estimate under it is a stated model's ...)\" "
+                   "is a model's estimate, not a replay."
                  : "",
              has_batch(fs)
                  ? " A gain at 2\xc3\x97 batch is the time saved per step's "
