@@ -543,8 +543,8 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
         " the step waits for the host to issue its %s one call at a time. "
         "Replayed with the launches taking no time%s the step is %s shorter "
         "(%.1f%%)%s; the host operators' own work stays (the evidence: what "
-        "the replay takes off each call, less than its time on the path "
-        "where other work then sets the step).",
+        "the replay takes off each call, at most its time on the path, "
+        "less where other work then sets the step).",
         on, launch_pct, calls[0] ? "; by call: " : "", calls,
         npu && aclop_pct(cp) > 0 ? "; the aclop calls apart, op_compile's" : "",
         delay_us > 0 ? ", and the tasks wait " : "", delay_us > 0 ? delay : "",

@@ -3505,7 +3505,7 @@ casts_model(cJSON *r, const cJSON *w)
     double fus = pr_sget_num(w, PR_K_FUSIBLE_FED_PCT);
     double sum = 0, saved = 0, est, f;
     const cJSON *e;
-    char note[1400], a[32], b[32], kinds[256] = "", split[320];
+    char note[1400], a[32], b[32], kinds[256] = "", split[320], text[3072];
     size_t len = 0;
     int s, d;
 
@@ -3549,6 +3549,17 @@ casts_model(cJSON *r, const cJSON *w)
              "shows)",
              fus, gemm, fus + gemm < 100 ? 100 - fus - gemm : 0);
     if (!(fus >= 0.5)) {
+        snprintf(text, sizeof(text),
+                 "%s No estimate under the bound (%s a step, the casts "
+                 "gone): under 1%% of the casts' time on the critical path is "
+                 "followed "
+                 "by a kernel a cast fuses into (%.0f%% by a GEMM, "
+                 "convolution or attention kernel, %.0f%% by a copy, a fill "
+                 "or no task).",
+                 pr_sget_str_or(r, PR_K_TEXT, ""), b, gemm,
+                 fus + gemm < 100 ? 100 - fus - gemm : 0);
+        if (!pr_sput(r, PR_K_TEXT, cJSON_CreateString(text)))
+            return 0;
         snprintf(note, sizeof(note),
                  "replayed: the casting kernels gone (tensors already in the "
                  "dtype their consumers need, or cast once outside the loop), "
@@ -3560,6 +3571,20 @@ casts_model(cJSON *r, const cJSON *w)
     }
     est = bound * saved / sum * fus / 100.0;
     fmt_us(est, a, sizeof(a));
+    /* the finding names its model (the verdict's Evidence cell says so) */
+    snprintf(text, sizeof(text),
+             "%s Estimate %s a step (at most %s, the casts gone), a stated "
+             "model: the casts whose next kernel on their stream, taken as "
+             "the consumer, is one a cast fuses into (elementwise, "
+             "reduction, norm: %.0f%% of the casts' time on the critical "
+             "path) fused into it by torch.compile, saving 2d of a cast's "
+             "s + d bytes (%s); the rest count nothing (%.0f%% followed by a "
+             "GEMM, convolution or attention kernel, which takes no fused "
+             "cast; %.0f%% by a copy, a fill or no task).",
+             pr_sget_str_or(r, PR_K_TEXT, ""), a, b, fus, kinds, gemm,
+             fus + gemm < 100 ? 100 - fus - gemm : 0);
+    if (!pr_sput(r, PR_K_TEXT, cJSON_CreateString(text)))
+        return 0;
     snprintf(note, sizeof(note),
              "estimate %s a step, a stated model, not a replay: each cast "
              "whose next kernel on its stream (taken as its consumer) is an "
