@@ -426,17 +426,24 @@ aclop_pct(const cJSON *cp)
  * NpuFusedAdadelta, NpuFusedAdam, NpuFusedAdamW, NpuFusedRMSprop, beside
  * NpuFusedLamb, NpuFusedAdamP, NpuFusedBertAdam, NpuFusedRMSpropTF). */
 static int
+one_of(const char *cls, const char *const *names, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (strcmp(cls, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int
 torch_foreach(const char *cls)
 {
     static const char *const f[] = {"Adam",     "AdamW",   "SGD",  "Adagrad",
                                     "Adadelta", "Adamax",  "ASGD", "NAdam",
                                     "RAdam",    "RMSprop", "Rprop"};
-    size_t i;
 
-    for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-        if (strcmp(cls, f[i]) == 0)
-            return 1;
-    return 0;
+    return one_of(cls, f, sizeof(f) / sizeof(f[0]));
 }
 
 static int
@@ -444,12 +451,8 @@ npu_fused(const char *cls)
 {
     static const char *const f[] = {"SGD", "Adadelta", "Adam", "AdamW",
                                     "RMSprop"};
-    size_t i;
 
-    for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-        if (strcmp(cls, f[i]) == 0)
-            return 1;
-    return 0;
+    return one_of(cls, f, sizeof(f) / sizeof(f[0]));
 }
 
 static int torch_fused(const char *cls);
@@ -733,13 +736,8 @@ static int
 torch_fused(const char *cls)
 {
     static const char *const fused[] = {"Adam", "AdamW", "SGD", "Adagrad"};
-    size_t i;
 
-    for (i = 0; i < sizeof(fused) / sizeof(fused[0]); i++) {
-        if (strcmp(cls, fused[i]) == 0)
-            return 1;
-    }
-    return 0;
+    return one_of(cls, fused, sizeof(fused) / sizeof(fused[0]));
 }
 
 /* An ATen operator that launched device work yet spent OPAQUE_CALL_US or

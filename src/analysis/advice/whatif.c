@@ -3503,7 +3503,7 @@ casts_model(cJSON *r, const cJSON *w)
     double step = pr_sget_num(w, PR_K_STEP_US) + bound;
     double gemm = pr_sget_num(w, PR_K_GEMM_FED_PCT);
     double fus = pr_sget_num(w, PR_K_FUSIBLE_FED_PCT);
-    double sum = 0, saved = 0, est, f;
+    double sum = 0, saved = 0, est, f, rest;
     const cJSON *e;
     char note[1400], a[32], b[32], kinds[256] = "", split[320], text[3072];
     size_t len = 0;
@@ -3540,6 +3540,7 @@ casts_model(cJSON *r, const cJSON *w)
     if (!(sum > 0) || isnan(fus) || isnan(gemm))
         return 1;
     fmt_us(bound, b, sizeof(b));
+    rest = fus + gemm < 100 ? 100 - fus - gemm : 0;
     snprintf(split, sizeof(split),
              "of the casts' time on the critical path, %.0f%% is followed on "
              "its stream (past a run of casts) by an elementwise, reduction "
@@ -3547,7 +3548,7 @@ casts_model(cJSON *r, const cJSON *w)
              "kernel (a library kernel, which takes no fused cast) and "
              "%.0f%% by a copy, a fill or no task (no consumer the stream "
              "shows)",
-             fus, gemm, fus + gemm < 100 ? 100 - fus - gemm : 0);
+             fus, gemm, rest);
     if (!(fus >= 0.5)) {
         snprintf(text, sizeof(text),
                  "%s No estimate under the bound (%s a step, the casts "
@@ -3556,8 +3557,7 @@ casts_model(cJSON *r, const cJSON *w)
                  "by a kernel a cast fuses into (%.0f%% by a GEMM, "
                  "convolution or attention kernel, %.0f%% by a copy, a fill "
                  "or no task).",
-                 pr_sget_str_or(r, PR_K_TEXT, ""), b, gemm,
-                 fus + gemm < 100 ? 100 - fus - gemm : 0);
+                 pr_sget_str_or(r, PR_K_TEXT, ""), b, gemm, rest);
         if (!pr_sput(r, PR_K_TEXT, cJSON_CreateString(text)))
             return 0;
         snprintf(note, sizeof(note),
@@ -3581,8 +3581,7 @@ casts_model(cJSON *r, const cJSON *w)
              "s + d bytes (%s); the rest count nothing (%.0f%% followed by a "
              "GEMM, convolution or attention kernel, which takes no fused "
              "cast; %.0f%% by a copy, a fill or no task).",
-             pr_sget_str_or(r, PR_K_TEXT, ""), a, b, fus, kinds, gemm,
-             fus + gemm < 100 ? 100 - fus - gemm : 0);
+             pr_sget_str_or(r, PR_K_TEXT, ""), a, b, fus, kinds, gemm, rest);
     if (!pr_sput(r, PR_K_TEXT, cJSON_CreateString(text)))
         return 0;
     snprintf(note, sizeof(note),
