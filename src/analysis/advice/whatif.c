@@ -4489,9 +4489,9 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
                        (review 11 #5: "bfloat16_copy 4.0 ms" read as the
                        2.7 ms estimate) */
                     ? !isnan(pr_sget_num(r, PR_K_BOUND_US))
-                          ? " (the time on the path, the bound; the "
-                            "estimate under it is a stated model's: its "
-                            "finding names the model)"
+                          ? " (what the bound's replay takes off the "
+                            "path; the estimate under it is a stated "
+                            "model's: its finding names the model)"
                           : " (a stated model's estimate: its finding "
                             "names the model)"
                     : NULL, /* a bound: its Saves cell (saves_cell) */
