@@ -4487,11 +4487,13 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
                         !isnan(pr_sget_num(r, PR_K_GAIN_US))
                     /* with a bound beside it, the evidence is the bound's
                        (review 11 #5: "bfloat16_copy 4.0 ms" read as the
-                       2.7 ms estimate) */
+                       2.7 ms estimate), whether a replay's take-off
+                       (dtype_conversions, device_copies) or the path's
+                       parts (low_block_dim) */
                     ? !isnan(pr_sget_num(r, PR_K_BOUND_US))
-                          ? " (what the bound's replay takes off the "
-                            "path; the estimate under it is a stated "
-                            "model's: its finding names the model)"
+                          ? " (the bound's evidence; the estimate under "
+                            "it is a stated model's: its finding names the "
+                            "model)"
                           : " (a stated model's estimate: its finding "
                             "names the model)"
                     : NULL, /* a bound: its Saves cell (saves_cell) */
