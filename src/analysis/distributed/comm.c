@@ -22,6 +22,7 @@
 #include "profreport/phases.h"
 #include "profreport/producer.h"
 #include "profreport/ranges.h"
+#include "profreport/rows.h"
 
 #include "../internal.h"
 
@@ -740,29 +741,30 @@ proto_word(int proto)
                                    : NULL;
 }
 
-static void
-emit_op(const struct pr_trace *t, const struct op *o, cJSON *r, int *ok)
+/* An op's typed row (rows.def's pr_row_comm_op); note holds its
+ * size_note's text. */
+static int
+emit_op(const struct pr_trace *t, const struct op *o, cJSON *arr)
 {
     char note[700];
     int group = group_of(t, o);
     double algbw = NAN, factor;
+    int wall, sized;
+    struct pr_row_comm_op r = {
+        .name = o->name,
+        .backend = o->backend,
+        .calls = o->calls,
+        .total_bytes =
+            o->sized_calls == o->calls && o->calls > 0 ? o->bytes : NAN,
+        .timed_calls = o->timed_calls,
+        .total_us = o->timed_calls > 0 ? (double)o->total_ns / 1000.0 : NAN,
+        .mean_us = o->timed_calls > 0
+                       ? (double)o->total_ns / 1000.0 / (double)o->timed_calls
+                       : NAN,
+        .group_size = group > 0 ? group : NAN,
+        .kernel_protocol = proto_word(o->proto),
+    };
 
-    pr_emit_str(r, PR_K_NAME, o->name, ok);
-    pr_emit_str(r, PR_K_BACKEND, o->backend, ok);
-    pr_emit_num(r, PR_K_CALLS, (double)o->calls, ok);
-    if (o->sized_calls == o->calls && o->calls > 0)
-        pr_emit_num(r, PR_K_TOTAL_BYTES, o->bytes, ok);
-    else
-        pr_emit_null(r, PR_K_TOTAL_BYTES, ok);
-    pr_emit_num(r, PR_K_TIMED_CALLS, (double)o->timed_calls, ok);
-    if (o->timed_calls > 0) {
-        pr_emit_us(r, PR_K_TOTAL_US, o->total_ns, ok);
-        pr_emit_num(r, PR_K_MEAN_US,
-                    (double)o->total_ns / 1000.0 / (double)o->timed_calls, ok);
-    } else {
-        pr_emit_null(r, PR_K_TOTAL_US, ok);
-        pr_emit_null(r, PR_K_MEAN_US, ok);
-    }
     /* over every call or none: a rate over the calls with sizes beside a
        total over all of them reads as one figure (review-5 finding 9:
        HTA's trace_diff test, 18 of 21 nccl:all_reduce sized); the
@@ -770,51 +772,29 @@ emit_op(const struct pr_trace *t, const struct op *o, cJSON *r, int *ok)
     if (o->bw_ns > 0 && o->sized_calls == o->calls &&
         o->timed_calls == o->calls)
         algbw = o->bw_bytes / (double)o->bw_ns; /* bytes/ns = GB/s */
-    pr_emit_num_or_null(r, PR_K_ALGBW_GBPS, algbw, ok);
+    r.algbw_gbps = algbw;
     /* the bus factor needs the group's size: never the world's in its
        place (a subgroup is common) */
     factor = pr_comm_bus_factor(o->coll, group > 0 ? group : 2);
     if (group <= 0 && factor != pr_comm_bus_factor(o->coll, 3))
         factor = NAN; /* depends on a size the trace does not give */
-    pr_emit_num_or_null(r, PR_K_BUSBW_GBPS, algbw * factor, ok);
-    if (group > 0)
-        pr_emit_num(r, PR_K_GROUP_SIZE, group, ok);
-    else
-        pr_emit_null(r, PR_K_GROUP_SIZE, ok);
+    r.busbw_gbps = algbw * factor;
     /* calls in flight together share the link: their bytes over the
        time any was in flight, beside nccl-tests' per-call algBw */
-    if (o->wall_ns > 0 && !isnan(algbw)) {
-        pr_emit_us(r, PR_K_WALL_US, o->wall_ns, ok);
-        pr_emit_num(r, PR_K_IN_FLIGHT_MAX, o->in_flight, ok);
-        pr_emit_num(r, PR_K_WALL_GBPS, o->bw_bytes / (double)o->wall_ns, ok);
-    } else {
-        pr_emit_null(r, PR_K_WALL_US, ok);
-        pr_emit_null(r, PR_K_IN_FLIGHT_MAX, ok);
-        pr_emit_null(r, PR_K_WALL_GBPS, ok);
-    }
-    if (o->small_n > 0 && !isnan(algbw)) {
-        pr_emit_num(r, PR_K_SMALL_CALLS, (double)o->small_n, ok);
-        pr_emit_num(r, PR_K_SMALL_BYTES, o->small_bytes, ok);
-        pr_emit_us(r, PR_K_SMALL_US, (int64_t)o->small_ns, ok);
-        pr_emit_num(r, PR_K_LARGE_CALLS, (double)o->large_n, ok);
-        pr_emit_num(r, PR_K_LARGE_BYTES, o->large_bytes, ok);
-        pr_emit_us(r, PR_K_LARGE_US, (int64_t)o->large_ns, ok);
-    } else {
-        pr_emit_null(r, PR_K_SMALL_CALLS, ok);
-        pr_emit_null(r, PR_K_SMALL_BYTES, ok);
-        pr_emit_null(r, PR_K_SMALL_US, ok);
-        pr_emit_null(r, PR_K_LARGE_CALLS, ok);
-        pr_emit_null(r, PR_K_LARGE_BYTES, ok);
-        pr_emit_null(r, PR_K_LARGE_US, ok);
-    }
+    wall = o->wall_ns > 0 && !isnan(algbw);
+    r.wall_us = wall ? (double)o->wall_ns / 1000.0 : NAN;
+    r.in_flight_max = wall ? o->in_flight : NAN;
+    r.wall_gbps = wall ? o->bw_bytes / (double)o->wall_ns : NAN;
+    sized = o->small_n > 0 && !isnan(algbw);
+    r.small_calls = sized ? (double)o->small_n : NAN;
+    r.small_bytes = sized ? o->small_bytes : NAN;
+    r.small_us = sized ? (double)(int64_t)o->small_ns / 1000.0 : NAN;
+    r.large_calls = sized ? (double)o->large_n : NAN;
+    r.large_bytes = sized ? o->large_bytes : NAN;
+    r.large_us = sized ? (double)(int64_t)o->large_ns / 1000.0 : NAN;
     if (!isnan(algbw) && size_note(o, note, sizeof(note)))
-        pr_emit_str(r, PR_K_SIZE_NOTE, note, ok);
-    else
-        pr_emit_null(r, PR_K_SIZE_NOTE, ok);
-    if (proto_word(o->proto) != NULL)
-        pr_emit_str(r, PR_K_KERNEL_PROTOCOL, proto_word(o->proto), ok);
-    else
-        pr_emit_null(r, PR_K_KERNEL_PROTOCOL, ok);
+        r.size_note = note;
+    return pr_rows_write(arr, PR_RO_RUNS_COMMUNICATION_OPS, &r, 1);
 }
 
 /* Every call of a collective ran a kernel named for the LL protocol, 4 MiB
@@ -976,7 +956,7 @@ emit_ops(const struct pr_trace *t, struct op *ops, size_t n, cJSON *c, int *ok)
 
     qsort(ops, n, sizeof(*ops), cmp_op);
     for (i = 0; i < n && *ok; i++)
-        emit_op(t, &ops[i], pr_emit_obj(arr, NULL, ok), ok);
+        *ok = arr != NULL && emit_op(t, &ops[i], arr);
 }
 
 /* 13.2 per step, as steps.c split it over its role ranges: computation is
@@ -997,15 +977,13 @@ emit_steps(const struct pr_steps *steps, cJSON *c, int *ok)
             pr_sat_sub_i64(
                 pr_sat_add_i64(pr_sat_sub_i64(s->end_ns, s->start_ns), bo), cp),
             cm);
-        cJSON *r = pr_emit_obj(arr, NULL, ok);
+        struct pr_row_comm_step r;
 
         if (other < 0) /* only after saturation: span >= |comp U comm| */
             other = 0;
-        pr_emit_num(r, PR_K_STEP, (double)i, ok);
-        pr_emit_us(r, PR_K_COMPUTATION_US, cp - bo, ok);
-        pr_emit_us(r, PR_K_OVERLAP_US, bo, ok);
-        pr_emit_us(r, PR_K_COMMUNICATION_US, cm - bo, ok);
-        pr_emit_us(r, PR_K_OTHER_US, other, ok);
+        r = (struct pr_row_comm_step){(int64_t)i, cp - bo, bo, cm - bo, other};
+        *ok = arr != NULL &&
+              pr_rows_write(arr, PR_RO_RUNS_COMMUNICATION_PER_STEP, &r, 1);
         sum[0] = pr_sat_add_i64(sum[0], cp - bo);
         sum[1] = pr_sat_add_i64(sum[1], bo);
         sum[2] = pr_sat_add_i64(sum[2], cm - bo);
