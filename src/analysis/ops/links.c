@@ -14,6 +14,7 @@
 #include "profreport/checked.h"
 #include "profreport/comm.h"
 #include "profreport/keys.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 
 #include "../internal.h"
@@ -64,32 +65,34 @@ fold(struct lk *v, size_t n)
 }
 
 /* bytes / ns is GB/s (10^9 bytes per second); null without time. */
-static void
-emit_traffic(cJSON *o, int64_t bytes, int64_t time_ns, int *ok)
+static double
+gbps(int64_t bytes, int64_t time_ns)
 {
-    pr_emit_num(o, PR_K_BYTES, (double)bytes, ok);
-    pr_emit_us(o, PR_K_TIME_US, time_ns, ok);
-    pr_emit_num_or_null(o, PR_K_BANDWIDTH_GBPS,
-                        time_ns > 0 ? (double)bytes / (double)time_ns : NAN,
-                        ok);
+    return time_ns > 0 ? (double)bytes / (double)time_ns : NAN;
 }
 
+/* A run's links (with their group: rows.def's pr_row_comm_link) or a
+ * job group's (pr_row_link). */
 static void
 emit_links(const struct lk *v, size_t n, cJSON *arr, int with_group, int *ok)
 {
     size_t i;
 
-    for (i = 0; i < n; i++) {
-        cJSON *o = pr_emit_obj(arr, NULL, ok);
+    for (i = 0; i < n && *ok; i++) {
+        struct pr_row_comm_link g = {v[i].group[0] != '\0' ? v[i].group : NULL,
+                                     v[i].src,
+                                     v[i].dst,
+                                     v[i].transport,
+                                     v[i].bytes,
+                                     v[i].time_ns,
+                                     gbps(v[i].bytes, v[i].time_ns)};
+        struct pr_row_link l = {g.src_rank, g.dst_rank, g.transport,
+                                g.bytes,    g.time_ns,  g.bandwidth_gbps};
 
-        if (with_group && v[i].group[0] != '\0')
-            pr_emit_str(o, PR_K_GROUP, v[i].group, ok);
-        else if (with_group)
-            pr_emit_null(o, PR_K_GROUP, ok);
-        pr_emit_num(o, PR_K_SRC_RANK, (double)v[i].src, ok);
-        pr_emit_num(o, PR_K_DST_RANK, (double)v[i].dst, ok);
-        pr_emit_str(o, PR_K_TRANSPORT, v[i].transport, ok);
-        emit_traffic(o, v[i].bytes, v[i].time_ns, ok);
+        *ok = with_group
+                  ? pr_rows_write(arr, PR_RO_RUNS_COMMUNICATION_LINKS, &g, 1)
+                  : pr_rows_write(arr, PR_RO_DISTRIBUTED_LINK_GROUPS_LINKS, &l,
+                                  1);
     }
 }
 
@@ -111,7 +114,8 @@ cmp_ty(const void *a, const void *b)
 }
 
 static void
-emit_types(const struct lk *v, size_t n, cJSON *parent, int *ok)
+emit_types(const struct lk *v, size_t n, cJSON *parent, enum pr_rows_object ro,
+           int *ok)
 {
     struct ty *ty = calloc(n ? n : 1, sizeof(*ty));
     cJSON *arr = pr_emit_arr(parent, PR_K_LINK_TYPES, ok);
@@ -132,11 +136,17 @@ emit_types(const struct lk *v, size_t n, cJSON *parent, int *ok)
     }
     if (nt > 0)
         qsort(ty, nt, sizeof(*ty), cmp_ty);
-    for (i = 0; i < nt; i++) {
-        cJSON *o = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(o, PR_K_TRANSPORT, ty[i].name, ok);
-        pr_emit_num(o, PR_K_LINKS, (double)ty[i].links, ok);
-        emit_traffic(o, ty[i].bytes, ty[i].time_ns, ok);
+    for (i = 0; i < nt && *ok; i++) {
+        /* the run's and the job's link_types are rows of one shape */
+        struct pr_row_link_type r = {ty[i].name, ty[i].links, ty[i].bytes,
+                                     ty[i].time_ns,
+                                     gbps(ty[i].bytes, ty[i].time_ns)};
+        struct pr_row_job_link_type jr = {r.transport, r.links, r.bytes,
+                                          r.time_ns, r.bandwidth_gbps};
+
+        *ok = ro == PR_RO_DISTRIBUTED_LINK_TYPES
+                  ? pr_rows_write(arr, ro, &jr, 1)
+                  : pr_rows_write(arr, ro, &r, 1);
     }
     free(ty);
 }
@@ -165,7 +175,7 @@ pr_comm_links_emit(const struct pr_trace *t, cJSON *comm, int *ok)
     }
     n = fold(v, t->n_links);
     emit_links(v, n, pr_emit_arr(comm, PR_K_LINKS, ok), 1, ok);
-    emit_types(v, n, comm, ok);
+    emit_types(v, n, comm, PR_RO_RUNS_COMMUNICATION_LINK_TYPES, ok);
     free(v);
 }
 
@@ -275,17 +285,17 @@ emit_groups(const struct lk *v, size_t n, cJSON *d, int *ok)
     }
     if (ng > 0)
         qsort(g, ng, sizeof(*g), cmp_grp);
-    for (i = 0; i < ng; i++) {
-        cJSON *o = pr_emit_obj(arr, NULL, ok);
-        if (g[i].name[0] != '\0')
-            pr_emit_str(o, PR_K_GROUP, g[i].name, ok);
-        else
-            pr_emit_null(o, PR_K_GROUP, ok);
-        pr_emit_num(o, PR_K_RANKS, (double)group_ranks(v + g[i].first, g[i].n),
-                    ok);
-        pr_emit_num(o, PR_K_BYTES, (double)g[i].bytes, ok);
-        emit_links(v + g[i].first, g[i].n, pr_emit_arr(o, PR_K_LINKS, ok), 0,
-                   ok);
+    for (i = 0; i < ng && *ok; i++) {
+        /* its links: typed rows of their own, the group's row holds a copy */
+        cJSON *links = cJSON_CreateArray();
+        struct pr_row_link_group r = {
+            g[i].name[0] != '\0' ? g[i].name : NULL,
+            (int64_t)group_ranks(v + g[i].first, g[i].n), g[i].bytes, links};
+
+        *ok = links != NULL;
+        emit_links(v + g[i].first, g[i].n, links, 0, ok);
+        *ok = *ok && pr_rows_write(arr, PR_RO_DISTRIBUTED_LINK_GROUPS, &r, 1);
+        cJSON_Delete(links);
     }
     free(g);
 }
@@ -299,7 +309,7 @@ pr_comm_links_job(const cJSON *runs, cJSON *distributed, struct pr_error *err)
 
     if (ok && n > 0) {
         n = fold(v, n);
-        emit_types(v, n, distributed, &ok);
+        emit_types(v, n, distributed, PR_RO_DISTRIBUTED_LINK_TYPES, &ok);
         emit_groups(v, n, distributed, &ok);
     }
     free(v);
