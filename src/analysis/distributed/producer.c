@@ -252,9 +252,6 @@ struct hrow {
     double hccs, rdma; /* their parts; -1 none */
 };
 
-static const char *const time_keys[5] = {"elapse_us", "transit_us", "wait_us",
-                                         "synchronization_us", "idle_us"};
-
 /* "hcom_allReduce__586_0_1" -> "hcom_allReduce_", as kernel_details'
  * Type column names it. */
 static void
@@ -359,39 +356,39 @@ pr_producer_collective(const char *type)
     return pr_comm_collective(word);
 }
 
-static void
-emit_hrow(const struct pr_trace *t, const struct hrow *r, cJSON *o, int *ok)
+/* A time in µs as pr_emit_us writes it; NAN (null) where no call gave
+ * it. */
+static double
+known_us(int64_t ns)
 {
-    const char *coll = pr_producer_collective(r->type);
-    int k;
+    return ns < 0 ? NAN : (double)ns / 1000.0;
+}
 
-    pr_emit_str(o, PR_K_NAME, r->type, ok);
-    if (coll != NULL)
-        pr_emit_str(o, PR_K_COLLECTIVE, coll, ok);
-    else
-        pr_emit_null(o, PR_K_COLLECTIVE, ok);
-    pr_emit_str(o, PR_K_KIND, r->p2p ? "p2p" : "collective", ok);
-    if (r->group != PR_STR_NONE)
-        pr_emit_str(o, PR_K_GROUP, pr_trace_str(t, r->group), ok);
-    else
-        pr_emit_null(o, PR_K_GROUP, ok);
-    pr_emit_num(o, PR_K_CALLS, (double)r->calls, ok);
-    for (k = 0; k < 5; k++) {
-        if (r->t[k] < 0)
-            pr_emit_null(o, time_keys[k], ok);
-        else
-            pr_emit_us(o, time_keys[k], r->t[k], ok);
-    }
-    pr_emit_num_or_null(o, PR_K_BYTES, r->bytes >= 0 ? r->bytes : NAN, ok);
-    /* msprof's own ratio: Wait / (Wait + Transit) */
-    pr_emit_num_or_null(o, PR_K_WAIT_RATIO,
-                        r->t[1] >= 0 && r->t[2] >= 0 && r->t[1] + r->t[2] > 0
-                            ? (double)r->t[2] / (double)(r->t[1] + r->t[2])
-                            : NAN,
-                        ok);
-    pr_emit_num_or_null(
-        o, PR_K_TRANSIT_BANDWIDTH_GBPS,
-        r->bytes >= 0 && r->t[1] > 0 ? r->bytes / (double)r->t[1] : NAN, ok);
+/* One type-and-group row (rows.def's pr_row_hccl_op). */
+static int
+emit_hrow(const struct pr_trace *t, const struct hrow *r, cJSON *arr)
+{
+    struct pr_row_hccl_op o = {
+        .name = r->type,
+        .collective = pr_producer_collective(r->type),
+        .kind = r->p2p ? "p2p" : "collective",
+        .group = r->group != PR_STR_NONE ? pr_trace_str(t, r->group) : NULL,
+        .calls = (int64_t)r->calls,
+        .elapse_us = known_us(r->t[0]),
+        .transit_us = known_us(r->t[1]),
+        .wait_us = known_us(r->t[2]),
+        .synchronization_us = known_us(r->t[3]),
+        .idle_us = known_us(r->t[4]),
+        .bytes = r->bytes >= 0 ? r->bytes : NAN,
+        /* msprof's own ratio: Wait / (Wait + Transit) */
+        .wait_ratio = r->t[1] >= 0 && r->t[2] >= 0 && r->t[1] + r->t[2] > 0
+                          ? (double)r->t[2] / (double)(r->t[1] + r->t[2])
+                          : NAN,
+        .transit_bandwidth_gbps =
+            r->bytes >= 0 && r->t[1] > 0 ? r->bytes / (double)r->t[1] : NAN,
+    };
+
+    return pr_rows_write(arr, PR_RO_RUNS_HCCL_OPS, &o, 1);
 }
 
 #define MAX_HROWS 128
@@ -442,7 +439,7 @@ emit_hccl(const struct pr_trace *t, cJSON *run, int *ok)
     pr_emit_str(o, PR_K_SOURCE, p->comm_source ? p->comm_source : "", ok);
     arr = pr_emit_arr(o, PR_K_OPS, ok);
     for (i = 0; i < n && *ok; i++)
-        emit_hrow(t, &rows[i], pr_emit_obj(arr, NULL, ok), ok);
+        *ok = emit_hrow(t, &rows[i], arr);
     pr_emit_num(o, PR_K_ROWS_LEFT_OUT, (double)left, ok);
     free(rows);
 }
@@ -873,6 +870,9 @@ comm_fallback(const cJSON *run, double share, char *text, size_t cap)
 static int
 hccl_split(const cJSON *run, double t[5], const cJSON **top)
 {
+    static const char *const time_keys[5] = {
+        PR_K_ELAPSE_US, PR_K_TRANSIT_US, PR_K_WAIT_US, PR_K_SYNCHRONIZATION_US,
+        PR_K_IDLE_US};
     const cJSON *op;
     double steps = run_steps(run);
     int k;
