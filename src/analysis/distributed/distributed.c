@@ -279,7 +279,7 @@ emit_stragglers(const struct wk *w, size_t n, int all_ranks, cJSON *d, int *ok)
         const struct wk *s = &w[v[i].i];
         double b = s->comp + s->overlap;
         char text[400], who[160];
-        cJSON *r;
+        struct pr_row_straggler r;
         if (isnan(s->rank))
             snprintf(who, sizeof(who), "worker %s", s->worker);
         else
@@ -291,10 +291,8 @@ emit_stragglers(const struct wk *w, size_t n, int all_ranks, cJSON *d, int *ok)
                  "for it",
                  who, b, 100.0 * v[i].excess, med,
                  (comm_sum - s->comm) / (double)(m - 1), s->comm);
-        r = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(r, PR_K_WORKER, s->worker, ok);
-        pr_emit_num_or_null(r, PR_K_RANK, s->rank, ok);
-        pr_emit_str(r, PR_K_REASON, text, ok);
+        r = (struct pr_row_straggler){s->worker, s->rank, text};
+        *ok = pr_rows_write(arr, PR_RO_DISTRIBUTED_STRAGGLERS, &r, 1);
     }
     free(busy);
     free(v);
@@ -309,20 +307,21 @@ emit_workers(const struct wk *w, size_t n, cJSON *d, int *ok)
     int mismatch = 0;
 
     for (i = 0; i < n && *ok; i++) {
-        cJSON *r = pr_emit_obj(arr, NULL, ok);
-        pr_emit_str(r, PR_K_WORKER, w[i].worker, ok);
-        pr_emit_num_or_null(r, PR_K_RANK, w[i].rank, ok);
-        pr_emit_num_or_null(r, PR_K_COMPUTATION_US, w[i].comp, ok);
-        pr_emit_num_or_null(r, PR_K_OVERLAP_US, w[i].overlap, ok);
-        pr_emit_num_or_null(r, PR_K_COMMUNICATION_US, w[i].comm, ok);
-        pr_emit_num_or_null(r, PR_K_OTHER_US, w[i].other, ok);
-        pr_emit_num(r, PR_K_STEPS, w[i].steps, ok);
-        pr_emit_str(r, PR_K_SPLIT_SOURCE,
-                    w[i].from_table
-                        ? pr_sget_str_or(pr_sget(w[i].run, PR_K_STEP_PHASES),
-                                         PR_K_SOURCE, "")
-                        : "tasks",
-                    ok);
+        struct pr_row_worker r = {
+            w[i].worker,
+            w[i].rank,
+            w[i].comp,
+            w[i].overlap,
+            w[i].comm,
+            w[i].other,
+            w[i].steps,
+            w[i].from_table
+                ? pr_sget_str_or(pr_sget(w[i].run, PR_K_STEP_PHASES),
+                                 PR_K_SOURCE, "")
+                : "tasks"};
+
+        *ok =
+            arr != NULL && pr_rows_write(arr, PR_RO_DISTRIBUTED_WORKERS, &r, 1);
         mismatch |= w[i].steps != w[0].steps;
     }
     if (!mismatch) {
@@ -390,10 +389,10 @@ add_op(struct colls *cs, const cJSON *op)
     return 1;
 }
 
-static void
-emit_coll(cJSON *arr, const struct coll *c, int *ok)
+static int
+emit_coll(cJSON *arr, const struct coll *c)
 {
-    cJSON *r = pr_emit_obj(arr, NULL, ok);
+    struct pr_row_job_comm_op r;
     double algbw =
         c->us > 0 && c->timed == c->calls ? c->bytes / (c->us * 1000.0) : NAN;
     const char *coll = pr_comm_collective(c->name);
@@ -405,14 +404,14 @@ emit_coll(cJSON *arr, const struct coll *c, int *ok)
     if (group <= 0 && factor != pr_comm_bus_factor(coll, 3))
         factor = NAN;
 
-    pr_emit_str(r, PR_K_NAME, c->name, ok);
-    pr_emit_num(r, PR_K_CALLS, c->calls, ok);
-    pr_emit_num_or_null(r, PR_K_TOTAL_BYTES, c->bytes, ok);
-    pr_emit_num_or_null(r, PR_K_TOTAL_US, c->timed > 0 ? c->us : NAN, ok);
-    pr_emit_num_or_null(r, PR_K_MEAN_US, c->timed > 0 ? c->us / c->timed : NAN,
-                        ok);
-    pr_emit_num_or_null(r, PR_K_ALGBW_GBPS, algbw, ok);
-    pr_emit_num_or_null(r, PR_K_BUSBW_GBPS, algbw * factor, ok);
+    r = (struct pr_row_job_comm_op){c->name,
+                                    c->calls,
+                                    c->bytes,
+                                    c->timed > 0 ? c->us : NAN,
+                                    c->timed > 0 ? c->us / c->timed : NAN,
+                                    algbw,
+                                    algbw * factor};
+    return pr_rows_write(arr, PR_RO_DISTRIBUTED_COMM_OPS, &r, 1);
 }
 
 /* Sum each collective over the ranks; bandwidths from the sums. */
@@ -435,7 +434,7 @@ emit_comm_ops(const struct wk *w, size_t n, cJSON *d, int *ok)
     }
     arr = pr_emit_arr(d, PR_K_COMM_OPS, ok);
     for (i = 0; i < cs.n && *ok; i++)
-        emit_coll(arr, &cs.v[i], ok);
+        *ok = arr != NULL && emit_coll(arr, &cs.v[i]);
     free(cs.v);
 }
 
