@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "profreport/keys.h"
+#include "profreport/rows.h"
 #include "profreport/schema.h"
 #include "profreport/sget.h"
 #include "profreport/stages.h"
@@ -311,22 +312,25 @@ rank_list(const struct ctx *c, const struct stage *s, char *buf, size_t cap)
     }
 }
 
-static void
-emit_stage(const struct ctx *c, const struct stage *s, cJSON *o, int *ok)
+/* One stage's row (rows.def's pr_row_stage): its ranks an array the row
+ * holds a copy of. */
+static int
+emit_stage(const struct ctx *c, const struct stage *s, cJSON *arr)
 {
-    cJSON *ranks = pr_emit_arr(o, PR_K_RANKS, ok);
+    cJSON *ranks = cJSON_CreateArray();
+    struct pr_row_stage r = {
+        ranks,       s->computing,          s->alone, s->freet, s->bubble,
+        s->p2p_wait, c->rk[s->slowest].rank};
     size_t i;
+    int ok = ranks != NULL;
 
-    for (i = 0; i < c->n && *ok; i++)
+    for (i = 0; i < c->n && ok; i++)
         if (c->rk[i].parent == s->root &&
             !cJSON_AddItemToArray(ranks, cJSON_CreateNumber(c->rk[i].rank)))
-            *ok = 0;
-    pr_emit_num_or_null(o, PR_K_COMPUTING_US, s->computing, ok);
-    pr_emit_num_or_null(o, PR_K_COMMUNICATION_NOT_OVERLAPPED_US, s->alone, ok);
-    pr_emit_num_or_null(o, PR_K_FREE_US, s->freet, ok);
-    pr_emit_num_or_null(o, PR_K_BUBBLE_US, s->bubble, ok);
-    pr_emit_num_or_null(o, PR_K_P2P_WAIT_US, s->p2p_wait, ok);
-    pr_emit_num(o, PR_K_SLOWEST_RANK, c->rk[s->slowest].rank, ok);
+            ok = 0;
+    ok = ok && pr_rows_write(arr, PR_RO_DISTRIBUTED_PIPELINE_STAGES, &r, 1);
+    cJSON_Delete(ranks);
+    return ok;
 }
 
 /* The imbalance: the stage that computes longest against the one that
@@ -556,7 +560,7 @@ emit_pipeline(const struct ctx *c, cJSON *d, int *ok)
             ok);
     arr = pr_emit_arr(o, PR_K_STAGES, ok);
     for (i = 0; i < n && *ok; i++)
-        emit_stage(c, &st[i], pr_emit_obj(arr, NULL, ok), ok);
+        *ok = arr != NULL && emit_stage(c, &st[i], arr);
     pr_emit_num(o, PR_K_SLOWEST_STAGE, (double)hi, ok);
     emit_finding(c, st, n, hi, o, ok);
     if (balance_of(c, st, n, hi, &b))
