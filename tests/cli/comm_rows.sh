@@ -1,0 +1,152 @@
+#!/bin/sh
+# comm_rows.sh - issue #34: the communication and distributed tables are
+# typed rows (rows.def), written through the one writer in schema.def's
+# row order and read back by the loader, which refuses a damaged row with
+# its path.  A hand-made NCCL job of two ranks (rank 1 computes 700 us a
+# step against rank 0's 300 us and waits 100 us in its all-reduce, rank 0
+# 500 us: rank 1 is the straggler) gives communication.per_step/ops and
+# distributed.workers/comm_ops/stragglers; ../shared's torch_npu
+# text_level1 the links, link types, HCCL ops and the job's link groups;
+# MindSpore's 4-rank pipeline cluster the pipeline's stages.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "communication rows" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+mkdir -p "$T_DIR/job"
+python3 - "$T_DIR/job" << 'PY'
+import json, sys
+d = sys.argv[1]
+for rank, comp, comm in ((0, 300, 500), (1, 700, 100)):
+    ev = []
+    for i in range(2):
+        t0 = 1000 + 2000 * i
+        ev.append({"ph": "X", "cat": "user_annotation", "name":
+                   "ProfilerStep#%d" % (i + 1), "pid": 1, "tid": 1,
+                   "ts": t0, "dur": 1900})
+        ev.append({"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1,
+                   "tid": 1, "ts": t0 + 10, "dur": 50})
+        ev.append({"ph": "X", "cat": "kernel", "name": "ampere_sgemm_128x64_nn",
+                   "pid": 0, "tid": 7, "ts": t0 + 100, "dur": comp,
+                   "args": {"device": 0, "stream": 7}})
+        ev.append({"ph": "X", "cat": "kernel",
+                   "name": "ncclKernel_AllReduce_RING_LL_Sum_float",
+                   "pid": 0, "tid": 8, "ts": t0 + 150 + comp, "dur": comm,
+                   "args": {"device": 0, "stream": 8}})
+    json.dump({"distributedInfo": {"backend": "nccl", "rank": rank,
+                                   "world_size": 2},
+               "traceEvents": ev},
+              open("%s/worker%d.1700000000000.pt.trace.json" % (d, rank), "w"))
+PY
+"$PR_BIN" -q --input "$T_DIR/job" --json "$T_DIR/job.json"
+check "two NCCL ranks: summary written (exit $?)" [ -s "$T_DIR/job.json" ]
+
+# rows FILE PATH...: each table at PATH ("runs[].communication.ops[]",
+# schema.def's path) has rows, each with its keys in schema.def's order
+# (keys.h gives the constants' words); prints what is wrong
+cat > "$T_DIR/rows.py" << 'PY'
+import json, re, sys
+src, f = sys.argv[1], sys.argv[2]
+words = dict(re.findall(r'#define (PR_K_\w+) "([^"]*)"',
+                        open(src + "/include/profreport/keys.h").read()))
+schema = open(src + "/src/summary/schema.def").read()
+paths = dict(re.findall(r'PR_SCHEMA_OBJECT\((\w+), \w+, "([^"]*)"', schema))
+order = {}
+for obj, key in re.findall(r'PR_SCHEMA_KEY\((\w+), (PR_K_\w+),', schema):
+    order.setdefault(paths.get(obj), []).append(words.get(key))
+doc = json.load(open(f), object_pairs_hook=lambda p: p)
+def walk(v, parts):
+    if not parts:
+        yield v
+        return
+    k, arr = parts[0].rstrip("[]"), parts[0].endswith("[]")
+    c = dict(v).get(k) if isinstance(v, list) and v and isinstance(v[0], tuple) else None
+    if c is None:
+        return
+    for e in (c if arr else [c]):
+        yield from walk(e, parts[1:])
+bad = 0
+for path in sys.argv[3:]:
+    rows = list(walk(doc, path.split(".")))
+    if not rows:
+        print(path, "has no rows"); bad = 1
+    for r in rows:
+        keys = [k for k, _ in r]
+        want = [k for k in order[path] if k in keys]
+        if keys != want or len(keys) != len(order[path]):
+            print(path, keys, "!=", order[path]); bad = 1
+sys.exit(bad)
+PY
+rows() { python3 "$T_DIR/rows.py" "$PR_SRCDIR" "$@"; }
+# refused FILE PATH KEY: the loader refuses FILE with PATH's first row's KEY
+# set to a string, naming the row and key
+refused() {
+    python3 - "$1" "$T_DIR/bad.json" "$2" "$3" << 'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+v = s
+for part in sys.argv[3].split("."):
+    v = v[part.rstrip("[]")]
+    if part.endswith("[]"):
+        v = v[0]
+v[sys.argv[4]] = "x"
+json.dump(s, open(sys.argv[2], "w"))
+PY
+    "$PR_BIN" diff -q -b "$T_DIR/bad.json" -i "$1" > /dev/null 2> "$T_DIR/err"
+    rc=$?
+    want=$(echo "$2" | sed 's/\[\]/[0]/g').$3
+    [ $rc -eq 2 ] && grep -qF "$want" "$T_DIR/err"
+}
+
+for p in "runs[].communication.per_step[]" "runs[].communication.ops[]" \
+    "distributed.workers[]" "distributed.comm_ops[]" \
+    "distributed.stragglers[]"; do
+    check "  $p: rows, keys in schema order" rows "$T_DIR/job.json" "$p"
+done
+check "  rank 1 is the straggler" python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))['distributed']['stragglers']
+assert [r['rank'] for r in s] == [1], s
+" "$T_DIR/job.json"
+"$PR_BIN" diff -q -b "$T_DIR/job.json" -i "$T_DIR/job.json" > /dev/null 2>&1
+rc=$?
+check "  the saved summary loads as a diff's baseline (exit $rc)" [ "$rc" -eq 0 ]
+check "  a per-step time as text is refused, with its row" \
+    refused "$T_DIR/job.json" "runs[].communication.per_step[]" overlap_us
+check "  an op's call count as text is refused" \
+    refused "$T_DIR/job.json" "runs[].communication.ops[]" calls
+check "  a worker's steps as text is refused" \
+    refused "$T_DIR/job.json" "distributed.workers[]" steps
+check "  a job collective's mean as text is refused" \
+    refused "$T_DIR/job.json" "distributed.comm_ops[]" mean_us
+check "  a straggler's rank as text is refused" \
+    refused "$T_DIR/job.json" "distributed.stragglers[]" rank
+
+if shared_summary npu torch_npu/text_level1; then
+    for p in "runs[].communication.links[]" \
+        "runs[].communication.link_types[]" "runs[].hccl.ops[]" \
+        "distributed.link_types[]" "distributed.link_groups[]" \
+        "distributed.link_groups[].links[]"; do
+        check "torch_npu text_level1: $p, keys in schema order" \
+            rows "$T_DIR/npu.json" "$p"
+    done
+    check "  a link's bytes as text is refused" \
+        refused "$T_DIR/npu.json" "runs[].communication.links[]" bytes
+    check "  an HCCL op's wait as text is refused" \
+        refused "$T_DIR/npu.json" "runs[].hccl.ops[]" wait_us
+    check "  a job link's time as text is refused" \
+        refused "$T_DIR/npu.json" "distributed.link_groups[].links[]" time_us
+else
+    skip "torch_npu text_level1's link and HCCL rows" "no ../shared"
+fi
+if shared_summary pipe mindspore/extra/cluster_4rank_pipeline; then
+    check "MindSpore 4-rank pipeline: stages, keys in schema order" \
+        rows "$T_DIR/pipe.json" "distributed.pipeline.stages[]"
+    check "  a stage's bubble as text is refused" \
+        refused "$T_DIR/pipe.json" "distributed.pipeline.stages[]" bubble_us
+else
+    skip "the pipeline's stage rows" "no ../shared"
+fi
+echo "1..$T_N"
