@@ -34,6 +34,7 @@
 #include "profreport/progress.h"
 #include "profreport/rank_form.h"
 #include "profreport/render.h"
+#include "profreport/rows.h"
 #include "profreport/saved.h"
 #include "profreport/sget.h"
 #include "profreport/sink.h"
@@ -289,8 +290,11 @@ static enum pr_status
 note_folder_skips(cJSON *run, const struct pr_input_file *f,
                   struct pr_error *err)
 {
-    cJSON *d = cJSON_GetObjectItemCaseSensitive(run, PR_K_DIAGNOSTICS), *row;
+    cJSON *d = cJSON_GetObjectItemCaseSensitive(run, PR_K_DIAGNOSTICS);
     char n[32], text[160];
+    /* the analyses' rows' shape (emit.c pr_notes_emit) */
+    struct pr_row_diagnostic row = {"skipped_files", (int64_t)f->folder_skips,
+                                    text};
 
     if (f->folder_skips == 0 || !cJSON_IsArray(d))
         return PR_OK;
@@ -298,16 +302,8 @@ note_folder_skips(cJSON *run, const struct pr_input_file *f,
              "%s files of the input folder were not read (no format "
              "profreport reads, or unreadable): the warnings name them",
              with_commas(f->folder_skips, n, sizeof(n)));
-    row = cJSON_CreateObject();
-    if (row == NULL ||
-        cJSON_AddStringToObject(row, PR_K_KIND, "skipped_files") == NULL ||
-        cJSON_AddNumberToObject(row, PR_K_COUNT, (double)f->folder_skips) ==
-            NULL ||
-        cJSON_AddStringToObject(row, PR_K_TEXT, text) == NULL ||
-        !cJSON_AddItemToArray(d, row)) {
-        cJSON_Delete(row);
+    if (!pr_rows_write(d, PR_RO_RUNS_DIAGNOSTICS, &row, 1))
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
-    }
     return PR_OK;
 }
 

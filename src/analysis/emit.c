@@ -12,6 +12,7 @@
 
 #include "profreport/cube.h"
 #include "profreport/keys.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 #include "profreport/tensorcore.h"
 
@@ -235,11 +236,10 @@ pr_notes_emit(const struct pr_notes *n, cJSON *run, struct pr_error *err)
     for (i = 0; ok && cJSON_IsObject(q) && i < n->n_counts; i++)
         pr_emit_num_or_null(q, n->counts[i].key, n->counts[i].v, &ok);
     for (i = 0; ok && cJSON_IsArray(d) && i < n->n_rows; i++) {
-        cJSON *row = pr_emit_obj(d, NULL, &ok);
+        struct pr_row_diagnostic row = {
+            n->rows[i].kind, (int64_t)n->rows[i].count, n->rows[i].text};
 
-        pr_emit_str(row, PR_K_KIND, n->rows[i].kind, &ok);
-        pr_emit_num(row, PR_K_COUNT, (double)n->rows[i].count, &ok);
-        pr_emit_str(row, PR_K_TEXT, n->rows[i].text, &ok);
+        ok = pr_rows_write(d, PR_RO_RUNS_DIAGNOSTICS, &row, 1);
     }
     return ok ? PR_OK
               : pr_error_set(err, PR_E_NOMEM, "out of memory (data quality)");
