@@ -170,22 +170,33 @@ phase_at(const struct pr_phase_step *p, size_t k)
                                             phase_keys[k].off);
 }
 
-static void
-emit_phase_row(cJSON *o, const struct pr_phase_step *p, int *ok)
+/* A phase in µs as pr_emit_us writes it; NAN (null) where the table
+ * does not give it. */
+static double
+phase_us(int64_t v)
 {
-    size_t k;
+    return v == PR_PHASE_UNKNOWN ? NAN : (double)v / 1000.0;
+}
 
-    if (p->number >= 0)
-        pr_emit_num(o, PR_K_STEP, (double)p->number, ok);
-    else
-        pr_emit_null(o, PR_K_STEP, ok);
-    for (k = 0; k < N_PHASE_KEYS; k++) {
-        int64_t v = phase_at(p, k);
-        if (v == PR_PHASE_UNKNOWN)
-            pr_emit_null(o, phase_keys[k].key, ok);
-        else
-            pr_emit_us(o, phase_keys[k].key, v, ok);
-    }
+/* One step of the producer's table (rows.def's pr_row_phase_step). */
+static int
+emit_phase_row(cJSON *arr, const struct pr_phase_step *p)
+{
+    struct pr_row_phase_step r = {
+        .step = p->number >= 0 ? (double)p->number : NAN,
+        .computing_us = phase_us(p->computing_ns),
+        .communication_not_overlapped_us = phase_us(p->comm_alone_ns),
+        .overlapped_us = phase_us(p->overlapped_ns),
+        .communication_us = phase_us(p->comm_ns),
+        .free_us = phase_us(p->free_ns),
+        .stage_us = phase_us(p->stage_ns),
+        .bubble_us = phase_us(p->bubble_ns),
+        .communication_not_overlapped_exclude_receive_us =
+            phase_us(p->comm_excl_recv_ns),
+        .preparing_us = phase_us(p->preparing_ns),
+    };
+
+    return pr_rows_write(arr, PR_RO_RUNS_STEP_PHASES_STEPS, &r, 1);
 }
 
 /* The mean per step of each phase over the steps that give it, leaving
@@ -225,7 +236,7 @@ emit_phases(const struct pr_phases *p, cJSON *run, int *ok)
     pr_emit_str(o, PR_K_SOURCE, p->steps_source ? p->steps_source : "", ok);
     arr = pr_emit_arr(o, PR_K_STEPS, ok);
     for (i = 0; i < p->n_steps && *ok; i++)
-        emit_phase_row(pr_emit_obj(arr, NULL, ok), &p->steps[i], ok);
+        *ok = arr != NULL && emit_phase_row(arr, &p->steps[i]);
     emit_phase_mean(pr_emit_obj(o, PR_K_MEAN, ok), p, ok);
     pr_emit_num(o, PR_K_MEAN_SKIPPED_STEPS,
                 (double)(p->mean_skip < p->n_steps ? p->mean_skip : 0), ok);
