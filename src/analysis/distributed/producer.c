@@ -1416,16 +1416,14 @@ split_of(const struct pr_trace *t, const struct pr_step *st)
 }
 
 static const char *const split_keys[5] = {
-    "iteration_interval_us", "fp_and_bp_us", "tail_us", "fp_and_bp_tasks_us",
-    "tail_tasks_us"};
+    PR_K_ITERATION_INTERVAL_US, PR_K_FP_AND_BP_US, PR_K_TAIL_US,
+    PR_K_FP_AND_BP_TASKS_US, PR_K_TAIL_TASKS_US};
 
-static void
-emit_us_or_null(cJSON *o, const char *key, int64_t v, int *ok)
+/* A split's time in µs as pr_emit_us writes it; NAN (null) unknown. */
+static double
+split_us(int64_t v)
 {
-    if (v == PR_PHASE_UNKNOWN || v < 0)
-        pr_emit_null(o, key, ok);
-    else
-        pr_emit_us(o, key, v, ok);
+    return v == PR_PHASE_UNKNOWN || v < 0 ? NAN : (double)v / 1000.0;
 }
 
 static int
@@ -1522,12 +1520,12 @@ pr_producer_split(const struct pr_trace *t, const struct pr_steps *s,
         n_busy = n_rows;
     arr = pr_emit_arr(o, PR_K_STEPS, &ok);
     for (k = 0; k < n_busy && ok; k++) {
-        cJSON *row = pr_emit_obj(arr, NULL, &ok);
-        int c;
+        struct pr_row_split_step r = {
+            rows[k][5],           split_us(rows[k][0]), split_us(rows[k][1]),
+            split_us(rows[k][2]), split_us(rows[k][3]), split_us(rows[k][4])};
 
-        pr_emit_num(row, PR_K_STEP, (double)rows[k][5], &ok);
-        for (c = 0; c < 5; c++)
-            emit_us_or_null(row, split_keys[c], rows[k][c], &ok);
+        ok = arr != NULL &&
+             pr_rows_write(arr, PR_RO_RUNS_STEP_TRACE_STEPS, &r, 1);
     }
     emit_split_medians(pr_emit_obj(o, PR_K_MEDIAN, &ok), rows, n_busy, 5, tmp,
                        &ok);
