@@ -11,6 +11,7 @@
 
 #include "profreport/checked.h"
 #include "profreport/keys.h"
+#include "profreport/rows.h"
 #include "profreport/timeline.h"
 #include "profreport/tree.h"
 
@@ -454,14 +455,19 @@ emit_lanes(const struct pr_trace *t, const struct spans *sp, int64_t thr,
 
     while (i < sp->n && *ok) {
         size_t j = i + 1;
-        cJSON *lane = pr_emit_obj(lanes, NULL, ok);
+        /* a lane's row (rows.def's pr_row_lane) holds a copy of its spans */
+        cJSON *spans = cJSON_CreateArray();
+        struct pr_row_lane lane = {name, sp->v[i].group == 0 ? "gpu" : "host",
+                                   spans};
 
         while (j < sp->n && same_lane(&sp->v[i], &sp->v[j]))
             j++;
         lane_name(t, &sp->v[i], name, sizeof(name));
-        pr_emit_str(lane, PR_K_NAME, name, ok);
-        pr_emit_str(lane, PR_K_KIND, sp->v[i].group == 0 ? "gpu" : "host", ok);
-        walk(t, sp->v + i, j - i, thr, pr_emit_arr(lane, PR_K_SPANS, ok), ok);
+        *ok = spans != NULL && lanes != NULL;
+        if (*ok)
+            walk(t, sp->v + i, j - i, thr, spans, ok);
+        *ok = *ok && pr_rows_write(lanes, PR_RO_RUNS_TIMELINE_LANES, &lane, 1);
+        cJSON_Delete(spans);
         i = j;
     }
 }
