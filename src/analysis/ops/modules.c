@@ -295,22 +295,22 @@ static void
 emit_row(const struct ctx *c, cJSON *arr, uint32_t r, struct pr_buf *b, int *ok)
 {
     const struct mod *m = &c->v[r];
-    cJSON *o = pr_emit_obj(arr, NULL, ok);
     int64_t avg = m->dev_total_ns > 0 ? m->dev_total_ns : m->host_total_ns;
+    struct pr_row_module row;
 
     *ok = *ok && path_of(c, r, b);
-    pr_emit_str(o, PR_K_NAME, display(c->t, m->name), ok);
-    pr_emit_num(o, PR_K_MODULE_ID, (double)m->module_id, ok);
-    pr_emit_str(o, PR_K_PATH, *ok ? b->data : "", ok);
-    pr_emit_num(o, PR_K_DEPTH, (double)m->depth, ok);
-    pr_emit_num(o, PR_K_CALLS, (double)m->occurrences, ok);
-    pr_emit_num(o, PR_K_OPERATORS, (double)m->operators, ok);
-    pr_emit_us(o, PR_K_HOST_TOTAL_US, m->host_total_ns, ok);
-    pr_emit_us(o, PR_K_HOST_SELF_US, m->host_self_ns, ok);
-    pr_emit_us(o, PR_K_DEVICE_TOTAL_US, m->dev_total_ns, ok);
-    pr_emit_us(o, PR_K_DEVICE_SELF_US, m->dev_self_ns, ok);
-    pr_emit_num(o, PR_K_AVG_DURATION_US,
-                (double)avg / 1000.0 / (double)m->occurrences, ok);
+    row = (struct pr_row_module){display(c->t, m->name),
+                                 m->module_id,
+                                 *ok ? b->data : "",
+                                 m->depth,
+                                 (int64_t)m->occurrences,
+                                 (int64_t)m->operators,
+                                 m->host_total_ns,
+                                 m->host_self_ns,
+                                 m->dev_total_ns,
+                                 m->dev_self_ns,
+                                 (double)avg / 1000.0 / (double)m->occurrences};
+    *ok = *ok && pr_rows_write(arr, PR_RO_RUNS_MODULES, &row, 1);
 }
 
 /* kids[first[r] .. first[r + 1]) are row r's children in the order they
