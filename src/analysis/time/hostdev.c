@@ -660,38 +660,37 @@ emit_share(cJSON *o, const char *key, int64_t part, int64_t whole, int *ok)
     pr_emit_num_or_null(o, key, share_pct(part, whole), ok);
 }
 
+/* One device's row (rows.def's pr_row_temporal). */
 static void
 emit_tb(cJSON *arr, int32_t dev, const struct tb *r, int *ok)
 {
-    cJSON *o = pr_emit_obj(arr, NULL, ok);
     int64_t span = pr_sat_sub_i64(r->span_e, r->span_s);
-
     int64_t dspan = pr_sat_sub_i64(r->dev_e, r->dev_s);
+    struct pr_row_temporal o = {
+        .device = dev,
+        .window = r->windowed ? "steps" : "device_span",
+        .window_steps = r->windowed ? (double)r->steps : NAN,
+        .span_ns = span,
+        .compute_ns = r->compute,
+        .communication_ns = r->comm,
+        .memory_ns = r->memory,
+        .idle_ns = r->idle,
+        .compute_pct = share_pct(r->compute, span),
+        .communication_pct = share_pct(r->comm, span),
+        .memory_pct = share_pct(r->memory, span),
+        .idle_pct = share_pct(r->idle, span),
+        .idle_host_wait_ns = r->host_wait,
+        .idle_kernel_wait_ns = r->kernel_wait,
+        .idle_other_ns = r->other,
+        .idle_after_sync_ns = r->after_waits,
+        .host_copy_ns = r->host_copy,
+        .host_copy_pct = share_pct(r->host_copy, span),
+        .device_span_ns = dspan,
+        .device_span_idle_ns = r->dev_idle,
+        .device_span_idle_pct = share_pct(r->dev_idle, dspan),
+    };
 
-    pr_emit_num(o, PR_K_DEVICE, dev, ok);
-    pr_emit_str(o, PR_K_WINDOW, r->windowed ? "steps" : "device_span", ok);
-    if (r->windowed)
-        pr_emit_num(o, PR_K_WINDOW_STEPS, (double)r->steps, ok);
-    else
-        pr_emit_null(o, PR_K_WINDOW_STEPS, ok);
-    pr_emit_us(o, PR_K_SPAN_US, span, ok);
-    pr_emit_us(o, PR_K_COMPUTE_US, r->compute, ok);
-    pr_emit_us(o, PR_K_COMMUNICATION_US, r->comm, ok);
-    pr_emit_us(o, PR_K_MEMORY_US, r->memory, ok);
-    pr_emit_us(o, PR_K_IDLE_US, r->idle, ok);
-    emit_share(o, PR_K_COMPUTE_PCT, r->compute, span, ok);
-    emit_share(o, PR_K_COMMUNICATION_PCT, r->comm, span, ok);
-    emit_share(o, PR_K_MEMORY_PCT, r->memory, span, ok);
-    emit_share(o, PR_K_IDLE_PCT, r->idle, span, ok);
-    pr_emit_us(o, PR_K_IDLE_HOST_WAIT_US, r->host_wait, ok);
-    pr_emit_us(o, PR_K_IDLE_KERNEL_WAIT_US, r->kernel_wait, ok);
-    pr_emit_us(o, PR_K_IDLE_OTHER_US, r->other, ok);
-    pr_emit_us(o, PR_K_IDLE_AFTER_SYNC_US, r->after_waits, ok);
-    pr_emit_us(o, PR_K_HOST_COPY_US, r->host_copy, ok);
-    emit_share(o, PR_K_HOST_COPY_PCT, r->host_copy, span, ok);
-    pr_emit_us(o, PR_K_DEVICE_SPAN_US, dspan, ok);
-    pr_emit_us(o, PR_K_DEVICE_SPAN_IDLE_US, r->dev_idle, ok);
-    emit_share(o, PR_K_DEVICE_SPAN_IDLE_PCT, r->dev_idle, dspan, ok);
+    *ok = *ok && pr_rows_write(arr, PR_RO_RUNS_TEMPORAL_BREAKDOWN, &o, 1);
 }
 
 /* Device ids with work, ascending, into ids (cap entries); the count. */
