@@ -28,7 +28,8 @@ PR_NODISCARD enum pr_status pr_comm_fill(const struct pr_trace *t,
 void pr_comm_links_emit(const struct pr_trace *t, cJSON *comm, int *ok);
 
 /* Add "link_types" and "link_groups" to the distributed object from the
- * runs' communication.links; nothing when no run has one. */
+ * runs' communication.links, read as typed rows (rows.h); nothing when no
+ * run has one.  PR_E_NOMEM, or PR_E_FORMAT naming a damaged row. */
 PR_NODISCARD enum pr_status
 pr_comm_links_job(const cJSON *runs, cJSON *distributed, struct pr_error *err);
 

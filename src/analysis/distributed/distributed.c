@@ -631,9 +631,12 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
         cJSON_Delete(d);
         return PR_E_NOMEM;
     }
-    if (ok && pr_comm_links_job(runs, d, err) != PR_OK) {
-        cJSON_Delete(d);
-        return PR_E_NOMEM;
+    if (ok) { /* a saved run's damaged link row: PR_E_FORMAT, its path */
+        enum pr_status st = pr_comm_links_job(runs, d, err);
+        if (st != PR_OK) {
+            cJSON_Delete(d);
+            return st;
+        }
     }
     if (ok && pr_sput(summary, PR_K_DISTRIBUTED, d))
         return PR_OK;

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,45 +182,51 @@ pr_comm_links_emit(const struct pr_trace *t, cJSON *comm, int *ok)
 
 /* ---- the job ---------------------------------------------------------- */
 
-static int64_t
-int_of(const cJSON *o, const char *key, double scale)
+/* Every run's communication.links, read through the typed reader (a
+ * saved summary's rows as the writer wrote them); *v owned, *n of them,
+ * its strings borrowed from runs. */
+static enum pr_status
+gather(const cJSON *runs, struct lk **v, size_t *n, struct pr_error *err)
 {
-    double x = pr_sget_num(o, key) * scale; /* NaN: absent, 0 below */
-
-    return isfinite(x) && x > 0 && x < 9e18 ? (int64_t)llround(x) : 0;
-}
-
-/* Every run's communication.links, as records; *n of them. */
-static struct lk *
-gather(const cJSON *runs, size_t *n)
-{
-    const cJSON *run, *l;
-    struct lk *v;
+    const cJSON *run;
     size_t cap = 0;
+    int i = 0;
 
     *n = 0;
     cJSON_ArrayForEach(run, runs) cap +=
         pr_sget_len(pr_sget_path(run, PR_K_COMMUNICATION "." PR_K_LINKS));
-    v = malloc((cap ? cap : 1) * sizeof(*v));
-    if (v == NULL)
-        return NULL;
+    *v = malloc((cap ? cap : 1) * sizeof(**v));
+    if (*v == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (links)");
     cJSON_ArrayForEach(run, runs)
     {
-        const cJSON *ls = pr_sget_path(run, PR_K_COMMUNICATION "." PR_K_LINKS);
+        char path[64];
+        void *rows = NULL;
+        size_t k, m = 0;
+        enum pr_status st;
 
-        cJSON_ArrayForEach(l, ls)
-        {
-            if (*n == cap)
-                break;
-            v[(*n)++] = (struct lk){pr_sget_str_or(l, PR_K_GROUP, ""),
-                                    pr_sget_str_or(l, PR_K_TRANSPORT, ""),
-                                    int_of(l, PR_K_SRC_RANK, 1),
-                                    int_of(l, PR_K_DST_RANK, 1),
-                                    int_of(l, PR_K_BYTES, 1),
-                                    int_of(l, PR_K_TIME_US, 1000)};
+        snprintf(path, sizeof(path), "runs[%d].communication.links", i++);
+        st = pr_rows_load(pr_sget_path(run, PR_K_COMMUNICATION "." PR_K_LINKS),
+                          path, PR_RO_RUNS_COMMUNICATION_LINKS, &rows, &m, err);
+        if (st != PR_OK) {
+            free(*v);
+            *v = NULL;
+            return st;
         }
+        for (k = 0; k < m && *n < cap; k++) {
+            const struct pr_row_comm_link *l =
+                (const struct pr_row_comm_link *)rows + k;
+
+            (*v)[(*n)++] = (struct lk){l->group != NULL ? l->group : "",
+                                       l->transport,
+                                       l->src_rank,
+                                       l->dst_rank,
+                                       l->bytes,
+                                       l->time_ns};
+        }
+        free(rows);
     }
-    return v;
+    return PR_OK;
 }
 
 static int
@@ -304,10 +311,13 @@ enum pr_status
 pr_comm_links_job(const cJSON *runs, cJSON *distributed, struct pr_error *err)
 {
     size_t n;
-    struct lk *v = gather(runs, &n);
-    int ok = v != NULL;
+    struct lk *v;
+    enum pr_status st = gather(runs, &v, &n, err);
+    int ok = st == PR_OK;
 
-    if (ok && n > 0) {
+    if (st != PR_OK)
+        return st;
+    if (n > 0) {
         n = fold(v, n);
         emit_types(v, n, distributed, PR_RO_DISTRIBUTED_LINK_TYPES, &ok);
         emit_groups(v, n, distributed, &ok);
