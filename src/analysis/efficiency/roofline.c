@@ -1186,7 +1186,7 @@ is_finding(const struct row *r)
 static void
 emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
 {
-    cJSON *o = pr_emit_obj(arr, NULL, ok);
+    struct pr_row_tc_finding f;
     struct pr_tc_diag d;
     const struct dev *dv = r->dev;
     struct pr_tc_context ctx = {-1,           -1,   0, p->tf32_matmul,
@@ -1211,18 +1211,24 @@ emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
                                        ctx.amd, &d);
     else
         pr_tensorcore_diagnose(&r->cost, &ctx, &d);
-    pr_emit_str(o, PR_K_OPERATOR, r->name, ok);
-    pr_emit_str(o, PR_K_INPUT_SHAPES, r->shapes, ok);
-    pr_emit_finite(o, PR_K_DEVICE_US, finding_us(r), ok);
-    pr_emit_str(o, PR_K_REASON, d.text, ok);
-    pr_emit_str(o, PR_K_REASON_ID, pr_tensorcore_reason_id(d.reason), ok);
-    pr_emit_str(o, PR_K_ADVICE, d.advice, ok);
-    pr_emit_str(o, PR_K_DTYPE,
-                by_kernels(r)                  ? pr_dtype_name(PR_DT_FP32)
-                : cost->dtype == PR_DT_UNKNOWN ? NULL
-                                               : pr_dtype_name(cost->dtype),
-                ok);
-    pr_emit_str(o, PR_K_EVIDENCE_KERNEL, r->fp32_kernel, ok);
+    f = (struct pr_row_tc_finding){
+        .operator_name = r->name,
+        .input_shapes = r->shapes,
+        .device_us = finding_us(r),
+        .reason = d.text,
+        .reason_id = pr_tensorcore_reason_id(d.reason),
+        .advice = d.advice,
+        .dtype = by_kernels(r)                  ? pr_dtype_name(PR_DT_FP32)
+                 : cost->dtype == PR_DT_UNKNOWN ? NULL
+                                                : pr_dtype_name(cost->dtype),
+        .evidence_kernel = r->fp32_kernel,
+    };
+    /* an operator's finding: no task columns to say where it ran */
+    (void)pr_rows_omit(PR_RO_RUNS_TENSOR_CORES_FINDINGS, &f,
+                       PR_SR_RUNS_TENSOR_CORES_FINDINGS_PR_K_ON_CUBE_PCT);
+    (void)pr_rows_omit(PR_RO_RUNS_TENSOR_CORES_FINDINGS, &f,
+                       PR_SR_RUNS_TENSOR_CORES_FINDINGS_PR_K_AIC_MTE2_RATIO);
+    *ok = pr_rows_write(arr, PR_RO_RUNS_TENSOR_CORES_FINDINGS, &f, 1);
 }
 
 /* ---- Ascend: fp32 work without HF32, from the tasks' own columns ---- */
@@ -1393,7 +1399,7 @@ merge_by_operator(struct pass *p, struct hfs *h)
 static void
 emit_hf32(cJSON *arr, const struct hf *x, int *ok)
 {
-    cJSON *o = pr_emit_obj(arr, NULL, ok);
+    struct pr_row_tc_finding f;
     struct pr_op_cost c;
     struct pr_tc_diag d;
     double on_cube, mte2;
@@ -1407,16 +1413,21 @@ emit_hf32(cJSON *arr, const struct hf *x, int *ok)
     on_cube = x->us > 0 ? 100.0 * x->cube_us / x->us : NAN;
     mte2 = x->mte2_us > 0 ? x->mte2_x_us / x->mte2_us : NAN;
     pr_tensorcore_hf32_context(&d, on_cube, mte2, MTE2_BOUND);
-    pr_emit_str(o, PR_K_OPERATOR, x->op, ok);
-    pr_emit_null(o, PR_K_INPUT_SHAPES, ok);
-    pr_emit_finite(o, PR_K_DEVICE_US, x->us, ok);
-    pr_emit_str(o, PR_K_REASON, d.text, ok);
-    pr_emit_str(o, PR_K_REASON_ID, pr_tensorcore_reason_id(d.reason), ok);
-    pr_emit_str(o, PR_K_ADVICE, d.advice, ok);
-    pr_emit_str(o, PR_K_DTYPE, pr_dtype_name(PR_DT_FP32), ok);
-    /* where its tasks ran and what bounds them (an NPU's finding) */
-    pr_emit_num_or_null(o, PR_K_ON_CUBE_PCT, on_cube, ok);
-    pr_emit_num_or_null(o, PR_K_AIC_MTE2_RATIO, mte2, ok);
+    f = (struct pr_row_tc_finding){
+        .operator_name = x->op,
+        .input_shapes = NULL,
+        .device_us = x->us,
+        .reason = d.text,
+        .reason_id = pr_tensorcore_reason_id(d.reason),
+        .advice = d.advice,
+        .dtype = pr_dtype_name(PR_DT_FP32),
+        /* where its tasks ran and what bounds them (an NPU's finding) */
+        .on_cube_pct = on_cube,
+        .aic_mte2_ratio = mte2,
+    };
+    (void)pr_rows_omit(PR_RO_RUNS_TENSOR_CORES_FINDINGS, &f,
+                       PR_SR_RUNS_TENSOR_CORES_FINDINGS_PR_K_EVIDENCE_KERNEL);
+    *ok = pr_rows_write(arr, PR_RO_RUNS_TENSOR_CORES_FINDINGS, &f, 1);
 }
 
 /* An NPU run whose tasks carry the producer's HF32 and dtype columns:
