@@ -837,9 +837,8 @@ live_at(struct mem *m, int dev, size_t peak, struct live *lv)
 }
 
 static void
-emit_tops(struct mem *m, const struct live *lv, cJSON *o, int *ok)
+emit_tops(struct mem *m, const struct live *lv, cJSON *arr, int *ok)
 {
-    cJSON *arr = pr_emit_arr(o, PR_K_TOP_ALLOCATORS_AT_PEAK, ok);
     char label[512];
     size_t i;
 
@@ -861,10 +860,12 @@ emit_tops(struct mem *m, const struct live *lv, cJSON *o, int *ok)
 }
 
 /* The step holding the device's peak, and which operators' tensors are
- * live at the peak: the ones to shrink, recompute or free earlier. */
+ * live at the peak: the ones to shrink, recompute or free earlier.  Into
+ * r, its top allocators into tops and its note into note (cap bytes). */
 static void
-emit_peak_step(struct mem *m, const struct pr_steps *steps, int dev, cJSON *o,
-               int *ok)
+peak_step(struct mem *m, const struct pr_steps *steps, int dev,
+          struct pr_row_mem_device *r, cJSON *tops, char *note, size_t cap,
+          int *ok)
 {
     const struct mdev *d = &m->dev[dev];
     int64_t ts = m->has_totals ? d->peak_ts_ns : d->running_peak_ts_ns;
@@ -876,10 +877,9 @@ emit_peak_step(struct mem *m, const struct pr_steps *steps, int dev, cJSON *o,
     for (i = 0; steps != NULL && i < steps->n; i++)
         if (steps->v[i].start_ns <= ts && ts < steps->v[i].end_ns)
             sp = &steps->v[i];
-    if (sp == NULL || sp->name == PR_STR_NONE)
-        pr_emit_null(o, PR_K_PEAK_STEP, ok);
-    else
-        pr_emit_str(o, PR_K_PEAK_STEP, pr_trace_str(m->t, sp->name), ok);
+    r->peak_step = sp == NULL || sp->name == PR_STR_NONE
+                       ? NULL
+                       : pr_trace_str(m->t, sp->name);
     if (*ok && (d->n_alloc > 0 || d->n_free > 0) &&
         live_at(m, dev, m->has_totals ? d->peak_rec : d->running_peak_rec,
                 &lv) != PR_OK)
@@ -887,37 +887,31 @@ emit_peak_step(struct mem *m, const struct pr_steps *steps, int dev, cJSON *o,
     if (lv.n > 1)
         qsort_r(lv.tops, lv.n, sizeof(*lv.tops), cmp_top,
                 (void *)(uintptr_t)m->t);
-    emit_tops(m, &lv, o, ok);
-    pr_emit_num(o, PR_K_LIVE_AT_PEAK_BYTES, (double)lv.bytes, ok);
-    pr_emit_num(o, PR_K_LIVE_AT_PEAK_OUTSIDE_OPERATORS_BYTES,
-                (double)lv.outside_ops, ok);
-    pr_emit_num_or_null(o, PR_K_LIVE_AT_PEAK_UNTRACED_BYTES,
-                        isnan(d->peak_alloc) || d->peak_alloc < (double)lv.bytes
-                            ? NAN
-                            : d->peak_alloc - (double)lv.bytes,
-                        ok);
+    emit_tops(m, &lv, tops, ok);
+    r->live_at_peak_bytes = (double)lv.bytes;
+    r->live_at_peak_outside_operators_bytes = (double)lv.outside_ops;
+    r->live_at_peak_untraced_bytes =
+        isnan(d->peak_alloc) || d->peak_alloc < (double)lv.bytes
+            ? NAN
+            : d->peak_alloc - (double)lv.bytes;
     if (lv.no_addr > 0) {
-        char note[240];
         const char *fmt = pr_trace_str(m->t, m->t->format);
         /* the legacy autograd trace has no Addr at any version */
-        snprintf(note, sizeof(note),
+        snprintf(note, cap,
                  "%zu allocations before the peak carry no address (%s), so "
                  "which tensors are live at the peak is not known",
                  lv.no_addr,
                  fmt != NULL && strcmp(fmt, "autograd") == 0
                      ? "the legacy autograd profiler records none"
                      : "PyTorch before 1.10");
-        pr_emit_str(o, PR_K_TOP_ALLOCATORS_NOTE, note, ok);
-    } else {
-        pr_emit_null(o, PR_K_TOP_ALLOCATORS_NOTE, ok);
+        r->top_allocators_note = note;
     }
     free(lv.tops);
 }
 
 static void
-emit_curve(const struct mdev *d, cJSON *o, int *ok)
+emit_curve(const struct mdev *d, cJSON *c, int *ok)
 {
-    cJSON *c = pr_emit_obj(o, PR_K_CURVE, ok);
     cJSON *t = pr_emit_arr(c, PR_K_T_US, ok);
     cJSON *a = pr_emit_arr(c, PR_K_ALLOCATED_BYTES, ok);
     cJSON *r = pr_emit_arr(c, PR_K_RESERVED_BYTES, ok);
@@ -963,23 +957,33 @@ emit_devices(struct mem *m, const struct pr_steps *steps, cJSON *mem, int *ok)
     qsort_r(order, m->n_dev, sizeof(order[0]), cmp_dev, m);
     for (i = 0; i < m->n_dev && *ok; i++) {
         const struct mdev *d = &m->dev[order[i]];
-        cJSON *o = pr_emit_obj(arr, NULL, ok);
         int64_t peak_ts = m->has_totals ? d->peak_ts_ns : d->running_peak_ts_ns;
-        pr_emit_str(o, PR_K_DEVICE, d->name, ok);
-        pr_emit_num_or_null(o, PR_K_PEAK_ALLOCATED_BYTES, d->peak_alloc, ok);
-        pr_emit_num_or_null(o, PR_K_PEAK_RESERVED_BYTES, d->peak_reserved, ok);
-        pr_emit_num(o, PR_K_PEAK_INCREASE_BYTES, (double)d->running_peak, ok);
-        pr_emit_us(o, PR_K_PEAK_AT_US, peak_ts - m->start_ns, ok);
-        pr_emit_str(
-            o, PR_K_CURVE_BASIS,
-            m->has_totals ? "total_allocated" : "bytes_since_first_record", ok);
-        pr_emit_num(o, PR_K_ALLOCATIONS, (double)d->n_alloc, ok);
-        pr_emit_num(o, PR_K_FREES, (double)d->n_free, ok);
-        pr_emit_num(o, PR_K_UNATTRIBUTED_ALLOCATIONS, (double)d->unattributed,
-                    ok);
-        pr_emit_num(o, PR_K_UNMATCHED_FREES, (double)d->unmatched_frees, ok);
-        emit_peak_step(m, steps, order[i], o, ok);
-        emit_curve(d, o, ok);
+        /* a device's row (rows.def's pr_row_mem_device) holds copies of
+           its top allocators (typed rows) and its curve */
+        cJSON *tops = cJSON_CreateArray(), *curve = cJSON_CreateObject();
+        char note[240];
+        struct pr_row_mem_device r = {
+            .device = d->name,
+            .peak_allocated_bytes = d->peak_alloc,
+            .peak_reserved_bytes = d->peak_reserved,
+            .peak_increase_bytes = (double)d->running_peak,
+            .peak_at_ns = peak_ts - m->start_ns,
+            .curve_basis =
+                m->has_totals ? "total_allocated" : "bytes_since_first_record",
+            .allocations = (double)d->n_alloc,
+            .frees = (double)d->n_free,
+            .unattributed_allocations = (double)d->unattributed,
+            .unmatched_frees = (double)d->unmatched_frees,
+            .top_allocators_at_peak = tops,
+            .curve = curve,
+        };
+
+        *ok = arr != NULL && tops != NULL && curve != NULL;
+        peak_step(m, steps, order[i], &r, tops, note, sizeof(note), ok);
+        emit_curve(d, curve, ok);
+        *ok = *ok && pr_rows_write(arr, PR_RO_RUNS_MEMORY_DEVICES, &r, 1);
+        cJSON_Delete(tops);
+        cJSON_Delete(curve);
     }
 }
 
