@@ -1,13 +1,17 @@
 #!/bin/sh
-# comm_rows.sh - issue #34: the communication and distributed tables are
-# typed rows (rows.def), written through the one writer in schema.def's
-# row order and read back by the loader, which refuses a damaged row with
-# its path.  A hand-made NCCL job of two ranks (rank 1 computes 700 us a
+# typed_tables.sh - issue #34: the communication, distributed, step-phase,
+# step-trace, timeline, module, temporal-breakdown, diagnostics, tensor-core
+# finding and memory-device tables are typed rows (rows.def), written
+# through the one writer in schema.def's row order and read back by the
+# loader, which refuses a damaged row with its path.  A hand-made NCCL job of two ranks (rank 1 computes 700 us a
 # step against rank 0's 300 us and waits 100 us in its all-reduce, rank 0
 # 500 us: rank 1 is the straggler) gives communication.per_step/ops and
 # distributed.workers/comm_ops/stragglers; ../shared's torch_npu
 # text_level1 the links, link types, HCCL ops and the job's link groups;
-# MindSpore's 4-rank pipeline cluster the pipeline's stages.
+# MindSpore's 4-rank pipeline cluster the pipeline's stages; text_level1
+# and the TensorBoard plugin's resnet50 (its GPU's tensor-core findings and
+# memory devices), MindSpore's run 3 (its step trace) and msprof's
+# torch_npu output (a skipped-files diagnostic) the rest.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -43,43 +47,9 @@ PY
 "$PR_BIN" -q --input "$T_DIR/job" --json "$T_DIR/job.json"
 check "two NCCL ranks: summary written (exit $?)" [ -s "$T_DIR/job.json" ]
 
-# rows FILE PATH...: each table at PATH ("runs[].communication.ops[]",
-# schema.def's path) has rows, each with its keys in schema.def's order
-# (keys.h gives the constants' words); prints what is wrong
-cat > "$T_DIR/rows.py" << 'PY'
-import json, re, sys
-src, f = sys.argv[1], sys.argv[2]
-words = dict(re.findall(r'#define (PR_K_\w+) "([^"]*)"',
-                        open(src + "/include/profreport/keys.h").read()))
-schema = open(src + "/src/summary/schema.def").read()
-paths = dict(re.findall(r'PR_SCHEMA_OBJECT\((\w+), \w+, "([^"]*)"', schema))
-order = {}
-for obj, key in re.findall(r'PR_SCHEMA_KEY\((\w+), (PR_K_\w+),', schema):
-    order.setdefault(paths.get(obj), []).append(words.get(key))
-doc = json.load(open(f), object_pairs_hook=lambda p: p)
-def walk(v, parts):
-    if not parts:
-        yield v
-        return
-    k, arr = parts[0].rstrip("[]"), parts[0].endswith("[]")
-    c = dict(v).get(k) if isinstance(v, list) and v and isinstance(v[0], tuple) else None
-    if c is None:
-        return
-    for e in (c if arr else [c]):
-        yield from walk(e, parts[1:])
-bad = 0
-for path in sys.argv[3:]:
-    rows = list(walk(doc, path.split(".")))
-    if not rows:
-        print(path, "has no rows"); bad = 1
-    for r in rows:
-        keys = [k for k, _ in r]
-        want = [k for k in order[path] if k in keys]
-        if keys != want or len(keys) != len(order[path]):
-            print(path, keys, "!=", order[path]); bad = 1
-sys.exit(bad)
-PY
-rows() { python3 "$T_DIR/rows.py" "$PR_SRCDIR" "$@"; }
+# rows FILE PATH...: each table at PATH has rows, keys in schema order
+# (tests/cli/lib/typed_rows.py)
+rows() { python3 "$PR_SRCDIR/tests/cli/lib/typed_rows.py" "$PR_SRCDIR" "$@"; }
 # refused FILE PATH KEY: the loader refuses FILE with PATH's first row's KEY
 # set to a string, naming the row and key
 refused() {
@@ -138,8 +108,66 @@ if shared_summary npu torch_npu/text_level1; then
         refused "$T_DIR/npu.json" "runs[].hccl.ops[]" wait_us
     check "  a job link's time as text is refused" \
         refused "$T_DIR/npu.json" "distributed.link_groups[].links[]" time_us
+    for p in "runs[].step_phases.steps[]" "runs[].modules[]" \
+        "runs[].timeline.lanes[]" "runs[].temporal_breakdown[]" \
+        "runs[].diagnostics[]" "runs[].memory.devices[]"; do
+        check "torch_npu text_level1: $p, keys in schema order" \
+            rows "$T_DIR/npu.json" "$p"
+    done
+    check "  Ascend HF32 findings: on_cube_pct, no evidence kernel" \
+        rows "$T_DIR/npu.json" --subset "runs[].tensor_cores.findings[]"
+    check "  a step phase as text is refused" \
+        refused "$T_DIR/npu.json" "runs[].step_phases.steps[]" free_us
+    check "  a module's calls as text are refused" \
+        refused "$T_DIR/npu.json" "runs[].modules[]" calls
+    check "  a lane's spans as text are refused" \
+        refused "$T_DIR/npu.json" "runs[].timeline.lanes[]" spans
+    check "  a device's idle share as text is refused" \
+        refused "$T_DIR/npu.json" "runs[].temporal_breakdown[]" idle_pct
+    check "  a diagnostic's count as text is refused" \
+        refused "$T_DIR/npu.json" "runs[].diagnostics[]" count
+    check "  a finding's device time as text is refused" \
+        refused "$T_DIR/npu.json" "runs[].tensor_cores.findings[]" device_us
 else
     skip "torch_npu text_level1's link and HCCL rows" "no ../shared"
+fi
+if shared_summary tb tb_plugin/resnet50_num_workers_0; then
+    check "TensorBoard resnet50: tensor-core findings name their kernel" \
+        rows "$T_DIR/tb.json" --subset "runs[].tensor_cores.findings[]"
+    check "  no GPU finding has on_cube_pct, each has evidence_kernel" \
+        python3 -c "
+import json, sys
+f = json.load(open(sys.argv[1]))['runs'][0]['tensor_cores']['findings']
+assert f and all('evidence_kernel' in x and 'on_cube_pct' not in x for x in f)
+" "$T_DIR/tb.json"
+    check "  memory devices, keys in schema order" \
+        rows "$T_DIR/tb.json" "runs[].memory.devices[]"
+    check "  a device's allocations as text are refused" \
+        refused "$T_DIR/tb.json" "runs[].memory.devices[]" allocations
+else
+    skip "resnet50's findings and memory devices" "no ../shared"
+fi
+if shared_summary ms3 mindspore/extra/run_3_profiler; then
+    check "MindSpore run 3: step_trace.steps, keys in schema order" \
+        rows "$T_DIR/ms3.json" "runs[].step_trace.steps[]"
+    check "  a step's tail as text is refused" \
+        refused "$T_DIR/ms3.json" "runs[].step_trace.steps[]" tail_us
+else
+    skip "MindSpore's step trace rows" "no ../shared"
+fi
+if shared_summary out msprof/torch_npu_ascend_profiler_output; then
+    check "msprof torch_npu output: its skipped-files diagnostic is a row" \
+        python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]), object_pairs_hook=lambda p: p)
+runs = dict(d)['runs']
+rows = [r for run in runs for r in dict(run)['diagnostics']
+        if dict(r)['kind'] == 'skipped_files']
+assert rows and all([k for k, _ in r] == ['kind', 'count', 'text']
+                    for r in rows), rows
+" "$T_DIR/out.json"
+else
+    skip "the skipped-files diagnostic" "no ../shared"
 fi
 if shared_summary pipe mindspore/extra/cluster_4rank_pipeline; then
     check "MindSpore 4-rank pipeline: stages, keys in schema order" \
