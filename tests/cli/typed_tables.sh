@@ -147,14 +147,18 @@ assert f and all('evidence_kernel' in x and 'on_cube_pct' not in x for x in f)
 else
     skip "resnet50's findings and memory devices" "no ../shared"
 fi
-if shared_summary ms3 mindspore/extra/run_3_profiler; then
-    check "MindSpore run 3: step_trace.steps, keys in schema order" \
-        rows "$T_DIR/ms3.json" "runs[].step_trace.steps[]"
-    check "  a step's tail as text is refused" \
-        refused "$T_DIR/ms3.json" "runs[].step_trace.steps[]" tail_us
-else
-    skip "MindSpore's step trace rows" "no ../shared"
-fi
+# shared_table NAME INPUT PATH KEY WHAT: a shared input's table at PATH,
+# keys in schema order, and its first row's KEY as text refused
+shared_table() {
+    if shared_summary "$1" "$2"; then
+        check "$5: $3, keys in schema order" rows "$T_DIR/$1.json" "$3"
+        check "  its $4 as text is refused" refused "$T_DIR/$1.json" "$3" "$4"
+    else
+        skip "$5's $3" "no ../shared"
+    fi
+}
+shared_table ms3 mindspore/extra/run_3_profiler "runs[].step_trace.steps[]" \
+    tail_us "MindSpore run 3"
 if shared_summary out msprof/torch_npu_ascend_profiler_output; then
     check "msprof torch_npu output: its skipped-files diagnostic is a row" \
         python3 -c "
@@ -169,12 +173,6 @@ assert rows and all([k for k, _ in r] == ['kind', 'count', 'text']
 else
     skip "the skipped-files diagnostic" "no ../shared"
 fi
-if shared_summary pipe mindspore/extra/cluster_4rank_pipeline; then
-    check "MindSpore 4-rank pipeline: stages, keys in schema order" \
-        rows "$T_DIR/pipe.json" "distributed.pipeline.stages[]"
-    check "  a stage's bubble as text is refused" \
-        refused "$T_DIR/pipe.json" "distributed.pipeline.stages[]" bubble_us
-else
-    skip "the pipeline's stage rows" "no ../shared"
-fi
+shared_table pipe mindspore/extra/cluster_4rank_pipeline \
+    "distributed.pipeline.stages[]" bubble_us "MindSpore 4-rank pipeline"
 echo "1..$T_N"
