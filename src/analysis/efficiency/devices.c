@@ -15,6 +15,7 @@
 #include "profreport/devices.h"
 #include "profreport/keys.h"
 #include "profreport/peaks.h"
+#include "profreport/rows.h"
 
 #include "../internal.h"
 
@@ -343,52 +344,68 @@ match_text(enum pr_peak_match m)
     return names[m];
 }
 
-/* The roofline pass's peaks; unknown ones (a run it did not reach) as
- * the placeholder the spec lists. */
-static void
-emit_peaks(cJSON *o, const struct pr_device_row *r, int *ok)
+/* The roofline pass's peaks into o's row: peak_tflops an object of its
+ * own (a JSON field; unknown ones, for a run it did not reach, are the
+ * placeholder the spec lists, in its order, and the row leaves out the
+ * peak's entry, match and reference). */
+static int
+put_peaks(struct pr_row_device *o, const struct pr_device_row *r, cJSON *peak)
 {
     const struct pr_peaks *pk = &r->peaks;
-    cJSON *peak = pr_emit_obj(o, PR_K_PEAK_TFLOPS, ok);
-    int k;
+    int k, ok = 1;
 
+    o->peak_tflops = peak;
     if (!r->has_peaks) {
-        pr_emit_null(peak, PR_K_FP32, ok);
-        pr_emit_null(peak, PR_K_FP16_TENSOR, ok);
-        pr_emit_null(peak, PR_K_BF16_TENSOR, ok);
-        pr_emit_null(peak, PR_K_TF32_TENSOR, ok);
-        pr_emit_null(peak, PR_K_FP64, ok);
-        pr_emit_null(o, PR_K_PEAK_GBPS, ok);
-        pr_emit_str(o, PR_K_PEAK_SOURCE, "unknown", ok);
-        return;
+        pr_emit_null(peak, PR_K_FP32, &ok);
+        pr_emit_null(peak, PR_K_FP16_TENSOR, &ok);
+        pr_emit_null(peak, PR_K_BF16_TENSOR, &ok);
+        pr_emit_null(peak, PR_K_TF32_TENSOR, &ok);
+        pr_emit_null(peak, PR_K_FP64, &ok);
+        o->peak_gbps = NAN;
+        o->peak_source = "unknown";
+        (void)pr_rows_omit(PR_RO_RUNS_DEVICES, o,
+                           PR_SR_RUNS_DEVICES_PR_K_PEAK_DEVICE);
+        (void)pr_rows_omit(PR_RO_RUNS_DEVICES, o,
+                           PR_SR_RUNS_DEVICES_PR_K_PEAK_MATCH);
+        (void)pr_rows_omit(PR_RO_RUNS_DEVICES, o,
+                           PR_SR_RUNS_DEVICES_PR_K_PEAK_REFERENCE);
+        return ok;
     }
     for (k = 0; k < PR_PEAK_COUNT; k++)
         pr_emit_finite(peak, pr_peaks_key((enum pr_peak_kind)k), pk->tflops[k],
-                       ok);
-    pr_emit_finite(o, PR_K_PEAK_GBPS, pk->gbps, ok);
-    pr_emit_str(o, PR_K_PEAK_SOURCE, origin_text(pk->origin), ok);
-    pr_emit_str(o, PR_K_PEAK_DEVICE, pk->entry[0] ? pk->entry : NULL, ok);
-    pr_emit_str(o, PR_K_PEAK_MATCH, match_text(pk->match), ok);
-    pr_emit_str(o, PR_K_PEAK_REFERENCE, pk->source[0] ? pk->source : NULL, ok);
+                       &ok);
+    o->peak_gbps = pk->gbps;
+    o->peak_source = origin_text(pk->origin);
+    o->peak_device = pk->entry[0] ? pk->entry : NULL;
+    o->peak_match = match_text(pk->match);
+    o->peak_reference = pk->source[0] ? pk->source : NULL;
+    return ok;
 }
 
+/* One device's row (rows.def's pr_row_device). */
 static void
 emit_device(cJSON *arr, const struct pr_device_row *r, int *ok)
 {
-    cJSON *o = pr_emit_obj(arr, NULL, ok);
+    cJSON *peak = cJSON_CreateObject();
+    struct pr_row_device o = {
+        .id = r->id,
+        .name = r->name,
+        .label = r->label,
+        .name_source = r->name_source,
+        .kind = r->kind,
+        .num_sms = r->num_sms,
+        .vendor = r->vendor,
+        .compute_capability = r->compute_capability,
+        .architecture = r->architecture,
+        .memory_bytes = r->memory_bytes,
+    };
 
-    pr_emit_num(o, PR_K_ID, (double)r->id, ok);
-    pr_emit_str(o, PR_K_NAME, r->name, ok);
-    pr_emit_str(o, PR_K_LABEL, r->label, ok);
-    pr_emit_str(o, PR_K_NAME_SOURCE, r->name_source, ok);
-    if (r->kind != NULL)
-        pr_emit_str(o, PR_K_KIND, r->kind, ok);
-    pr_emit_num_or_null(o, PR_K_NUM_SMS, r->num_sms, ok);
-    pr_emit_str(o, PR_K_VENDOR, r->vendor, ok);
-    pr_emit_str(o, PR_K_COMPUTE_CAPABILITY, r->compute_capability, ok);
-    pr_emit_str(o, PR_K_ARCHITECTURE, r->architecture, ok);
-    pr_emit_num_or_null(o, PR_K_MEMORY_BYTES, r->memory_bytes, ok);
-    emit_peaks(o, r, ok);
+    if (r->kind == NULL) /* the format names no device kind */
+        (void)pr_rows_omit(PR_RO_RUNS_DEVICES, &o,
+                           PR_SR_RUNS_DEVICES_PR_K_KIND);
+    *ok = peak != NULL && put_peaks(&o, r, peak) &&
+          pr_rows_write(arr, PR_RO_RUNS_DEVICES, &o, 1);
+    cJSON_Delete(peak);
 }
 
 enum pr_status
