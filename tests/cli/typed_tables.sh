@@ -114,6 +114,13 @@ if shared_summary npu torch_npu/text_level1; then
         check "torch_npu text_level1: $p, keys in schema order" \
             rows "$T_DIR/npu.json" "$p"
     done
+    check "  its NPU device rows name their kind" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))['runs'][0]['devices']
+assert d and all(x.get('kind') == 'npu' for x in d), d
+" "$T_DIR/npu.json"
+    check "  device rows, every key in schema order" \
+        rows "$T_DIR/npu.json" "runs[].devices[]"
     check "  Ascend HF32 findings: on_cube_pct, no evidence kernel" \
         rows "$T_DIR/npu.json" --subset "runs[].tensor_cores.findings[]"
     check "  a step phase as text is refused" \
@@ -144,6 +151,16 @@ assert f and all('evidence_kernel' in x and 'on_cube_pct' not in x for x in f)
         rows "$T_DIR/tb.json" "runs[].memory.devices[]"
     check "  a device's allocations as text are refused" \
         refused "$T_DIR/tb.json" "runs[].memory.devices[]" allocations
+    check "  devices, keys in schema order" \
+        rows "$T_DIR/tb.json" --subset "runs[].devices[]"
+    check "  a Kineto trace names no device kind: the row leaves it out" \
+        python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))['runs'][0]['devices']
+assert d and all('kind' not in x and 'peak_match' in x for x in d), d
+" "$T_DIR/tb.json"
+    check "  a device's id as text is refused" \
+        refused "$T_DIR/tb.json" "runs[].devices[]" id
 else
     skip "resnet50's findings and memory devices" "no ../shared"
 fi
