@@ -363,20 +363,29 @@ coll_of(struct colls *cs, const char *name, double group_size)
     return &cs->v[cs->n++];
 }
 
-/* One run's communication.ops row (typed, rows.h) into its sum. */
+/* One run's "communication.ops" row into its sum. */
 static int
-add_op(struct colls *cs, const struct pr_row_comm_op *op)
+add_op(struct colls *cs, const cJSON *op)
 {
-    struct coll *a = coll_of(cs, op->name, op->group_size);
+    const char *name = pr_sget_str(op, PR_K_NAME);
+    double us = pr_sget_num(op, PR_K_TOTAL_US),
+           timed = pr_sget_num(op, PR_K_TIMED_CALLS);
+    struct coll *a;
 
+    if (name == NULL)
+        return 1;
+    a = coll_of(cs, name, pr_sget_num(op, PR_K_GROUP_SIZE));
     if (a == NULL)
         return 0;
-    if (isnan(a->group_size) || op->group_size > a->group_size)
-        a->group_size = op->group_size;
-    a->calls += (double)op->calls;
-    a->bytes += op->total_bytes; /* NaN poisons: unknown stays so */
-    a->us += isnan(op->total_us) ? 0 : op->total_us;
-    a->timed += (double)op->timed_calls;
+    if (isnan(a->group_size) ||
+        pr_sget_num(op, PR_K_GROUP_SIZE) > a->group_size)
+        a->group_size = pr_sget_num(op, PR_K_GROUP_SIZE);
+    a->calls += pr_sget_num(op, PR_K_CALLS);
+    a->bytes +=
+        pr_sget_num(op, PR_K_TOTAL_BYTES); /* NaN poisons: unknown stays so */
+    a->us += isnan(us) ? 0 : us;
+    a->timed +=
+        isnan(timed) ? (isnan(us) ? 0 : pr_sget_num(op, PR_K_CALLS)) : timed;
     return 1;
 }
 
@@ -405,29 +414,23 @@ emit_coll(cJSON *arr, const struct coll *c)
     return pr_rows_write(arr, PR_RO_DISTRIBUTED_COMM_OPS, &r, 1);
 }
 
-/* Sum each collective over the ranks, their communication.ops read as
- * typed rows; bandwidths from the sums. */
+/* Sum each collective over the ranks; bandwidths from the sums. */
 static void
 emit_comm_ops(const struct wk *w, size_t n, cJSON *d, int *ok)
 {
     struct colls cs = {0};
     cJSON *arr;
-    size_t i, k;
+    size_t i;
 
     for (i = 0; i < n && *ok; i++) {
-        void *rows = NULL;
-        size_t m = 0;
-        struct pr_error err;
+        const cJSON *c = pr_sget(w[i].run, PR_K_COMMUNICATION);
+        const cJSON *op;
 
-        /* a run's table is whole here (written by comm.c, or a saved
-           summary the loader read through the same rows) */
-        *ok = pr_rows_load(
-                  pr_sget_path(w[i].run, PR_K_COMMUNICATION "." PR_K_OPS),
-                  PR_K_OPS, PR_RO_RUNS_COMMUNICATION_OPS, &rows, &m,
-                  &err) == PR_OK;
-        for (k = 0; k < m && *ok; k++)
-            *ok = add_op(&cs, (const struct pr_row_comm_op *)rows + k);
-        free(rows);
+        cJSON_ArrayForEach(op, pr_sget(c, PR_K_OPS))
+        {
+            if (*ok && !add_op(&cs, op))
+                *ok = 0;
+        }
     }
     arr = pr_emit_arr(d, PR_K_COMM_OPS, ok);
     for (i = 0; i < cs.n && *ok; i++)
