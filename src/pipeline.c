@@ -1797,9 +1797,12 @@ print_brief(const cJSON *sum, int quiet)
                            pr_sget_str_or(fd, PR_K_TITLE, ""), gain,
                            pr_sget_str_or(fd, PR_K_ID, ""));
             /* a replay's figure (a gain, or a bound alone) rests on path
-               nodes, its evidence what the replay took off each (review
-               11 #4: launch_bound's 'on the path: aclnnInplaceAdd 323 us'
-               beside its text's 378 us of the call on the path); a
+               nodes, its evidence how much the replay changed each, not
+               what the step saves: where the path then runs through other
+               work the two differ (review 11 #4: launch_bound's 'on the
+               path: aclnnInplaceAdd 323 us' beside its text's 378 us of
+               the call on the path; review 12 #1: 'taken off the path:'
+               38.7 ms of convolutions beside AMP's 2.7 ms gain); a
                stated model's (a pipeline's balance, the step trace's
                interval) names its own evidence (stages.c, recommend.c),
                as does a finding with neither */
@@ -1812,7 +1815,7 @@ print_brief(const cJSON *sum, int quiet)
                     !replayed ? ""
                     : pr_sget_is(pr_sget_str(fd, PR_K_ID), "host_sync")
                         ? "evidence: "
-                        : "taken off the path: ",
+                        : "changed most in the replay: ",
                     ev);
             n_gain += replayed || !isnan(pr_sget_num(fd, PR_K_GAIN_US));
         }

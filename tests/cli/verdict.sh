@@ -36,7 +36,7 @@ check "the terminal's first finding: the data loader, 600 us (60.0%)" \
     grep -q "^  1\. Input loading on the critical path: saves 600 us per step (60\.0%) \[dataloader\]" \
     "$T_DIR/out.txt"
 check "the terminal names its evidence" \
-    grep -q "taken off the path: enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ 600 us" \
+    grep -q "changed most in the replay: enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ 600 us" \
     "$T_DIR/out.txt"
 "$PR_BIN" -q --input "$TR" > "$T_DIR/quiet.txt" 2>&1
 check "-q prints nothing" [ ! -s "$T_DIR/quiet.txt" ]

@@ -984,16 +984,31 @@ late_notes(cJSON *job, cJSON *summary, const char *what, int *ok)
 }
 
 static void
-late_coverage(cJSON *job, cJSON *summary, int *ok)
+late_coverage(cJSON *job, const cJSON *runs, cJSON *summary, int *ok)
 {
-    char what[200];
+    char what[240];
+    double with = pr_sget_num(job, PR_K_LATE_RANK_WITH);
 
     if (!cJSON_IsFalse(pr_sget(job, PR_K_LATE_RANK_IN_REPORT)))
         return;
-    snprintf(what, sizeof(what),
-             "the late rank, rank %.0f, is one of the missing (the ranks here "
-             "wait for it)",
-             pr_sget_num(job, PR_K_LATE_RANK));
+    /* review 12 #3: where a rank close behind is named with it, the
+       notes name both, as the late-rank note and the card do */
+    if (!isnan(with) && !in_runs(runs, with))
+        snprintf(what, sizeof(what),
+                 "the late ranks, rank %.0f and rank %.0f close behind it, "
+                 "are both missing (the ranks here wait for them)",
+                 pr_sget_num(job, PR_K_LATE_RANK), with);
+    else if (!isnan(with))
+        snprintf(what, sizeof(what),
+                 "the late rank, rank %.0f, is one of the missing (the ranks "
+                 "here wait for it and for rank %.0f, close behind it, "
+                 "which is in this report)",
+                 pr_sget_num(job, PR_K_LATE_RANK), with);
+    else
+        snprintf(what, sizeof(what),
+                 "the late rank, rank %.0f, is one of the missing (the ranks "
+                 "here wait for it)",
+                 pr_sget_num(job, PR_K_LATE_RANK));
     late_notes(job, summary, what, ok);
 }
 
@@ -1089,7 +1104,7 @@ build(cJSON *summary, const cJSON *runs, size_t n, struct pr_error *err)
         coverage(job, summary, &ok);
         late_rank(job, runs, &ok);
         sync_alike(job, summary, &ok);
-        late_coverage(job, summary, &ok);
+        late_coverage(job, runs, summary, &ok);
         device_kinds(job, runs, &ok);
         per_rank(job, v, n, m > 0 ? sorted[(m - 1) / 2].mean : NAN, &ok);
         aggregate(job, rv, n, PR_K_OPERATORS, PR_K_DEVICE_SELF_US,
