@@ -4,6 +4,7 @@
  * What goes on the pages belongs to render/pdf.c and diff/report_pdf.c. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -417,7 +418,7 @@ is_break_after(char c, char next)
 static size_t
 fit_prefix(HPDF_Font f, double size, const char *s, double w)
 {
-    size_t i = 0, brk = 0, prev = 0;
+    size_t i = 0, brk = 0, prev = 0, word = 0;
     double x = 0;
 
     while (s[i] != '\0') {
@@ -431,9 +432,16 @@ fit_prefix(HPDF_Font f, double size, const char *s, double w)
             /* a cut inside a word follows is_break_after's rule too: not
                before closing punctuation, which would start the next line
                (review 11 #8: hta_timeline's Kernels table,
-               "DeviceRadixSortOneswee...long" / ", float, int, int>") */
-            return prev > 0 && strchr(".,;:)", s[i]) != NULL ? prev : i;
+               "DeviceRadixSortOneswee...long" / ", float, int, int>"), and
+               the word before it moves down whole where it can (review 12
+               #5: not "...lon" / "g, float"), else its last letter */
+            if (strchr(".,;:)", s[i]) == NULL)
+                return i;
+            return word > 0 ? word : brk > 0 ? brk : prev > 0 ? prev : i;
         }
+        if (isalnum((unsigned char)s[i]) &&
+            (i == 0 || !isalnum((unsigned char)s[i - 1])))
+            word = i;
         prev = i;
         i += n;
         if (is_break_after(s[i - 1], s[i]))
