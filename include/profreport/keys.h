@@ -482,6 +482,10 @@
 #define PR_K_OPTIMIZER "optimizer"
 #define PR_K_GEMM_FED_PCT "gemm_fed_pct"
 #define PR_K_FUSIBLE_FED_PCT "fusible_fed_pct"
+#define PR_K_COPY_FED_PCT "copy_fed_pct"
+#define PR_K_FSDP_PCT "fsdp_pct"
+#define PR_K_FSDP_PATH_PCT "fsdp_path_pct"
+#define PR_K_FSDP_CALLS "fsdp_calls"
 /* runs[].data_quality */
 #define PR_K_SKIPPED_NO_DUR "skipped_no_dur"
 #define PR_K_SKIPPED_BAD_TS "skipped_bad_ts"

@@ -279,4 +279,15 @@ PR_NODISCARD enum pr_status pr_hostcov_fill(const struct pr_trace *t,
  * the verdict.  0 when out of memory. */
 int pr_recommend_demote(cJSON *run, struct pr_notes *notes, const char **kind);
 
+/* dtype_conversions' cause sentence (recommend.c), which whatif.c's
+ * casts_model rewrites where the casts run under FSDP's pre-forward /
+ * pre-backward ranges (review 12 #2): PR_CASTS_CAUSE_HEAD begins it. */
+#define PR_CASTS_CAUSE_HEAD "Casts every step usually come from "
+#define PR_CASTS_CAUSE                                                         \
+    PR_CASTS_CAUSE_HEAD                                                        \
+    "autocast re-casting fp32 weights at each use, or from .float() / "        \
+    ".to(dtype) in the model: keep tensors in the dtype their consumers "      \
+    "need, cast once outside the loop, or let torch.compile fuse the casts "   \
+    "into their consumers."
+
 #endif

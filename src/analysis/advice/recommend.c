@@ -2049,13 +2049,9 @@ rule_dtype_conversions(struct rctx *c)
                         what, 100.0 * k[i].total_us / total, k[i].calls);
         n++;
     }
-    pr_append(
-        text, sizeof(text), len,
-        ". Casts every step usually come from autocast re-casting fp32 "
-        "weights at each use, or from .float() / .to(dtype) in the model: "
-        "keep tensors in the dtype their consumers need, cast once "
-        "outside the loop, or let torch.compile fuse the casts into "
-        "their consumers.");
+    /* whatif.c's casts_model rewrites the cause where the casts run
+       under FSDP's ranges */
+    pr_append(text, sizeof(text), len, ". " PR_CASTS_CAUSE);
     add_rec(c, "dtype_conversions", "info", text);
 }
 

@@ -235,8 +235,19 @@ struct pr_whatif_acc {
        output a GEMM or convolution consumes; sub_name: LAUNCH, the
        optimizer step's range with the most of it */
     int64_t all_ns[PR_WHATIF_COUNT], sub_ns[PR_WHATIF_COUNT];
-    int64_t fusible_ns; /* CASTS: casts whose next kernel is elementwise,
-                           a reduction or a norm (fusible_fed_pct) */
+    int64_t fusible_ns;    /* CASTS: casts whose next kernel is elementwise,
+                              a reduction or a norm (fusible_fed_pct) */
+    int64_t copy_ns;       /* CASTS: casts whose next kernel is a copy, which
+                              reads the cast's output (copy_fed_pct) */
+    int64_t fsdp_ns;       /* CASTS: those on the path an operator under an
+                              FSDP pre-forward / pre-backward range launched
+                              (fsdp_path_pct) */
+    int64_t cast_ns;       /* CASTS: every cast's time, on the path or not */
+    int64_t fsdp_all_ns;   /* CASTS: the part under FSDP's ranges (fsdp_pct) */
+    size_t fsdp_n;         /* CASTS: their number (fsdp_calls) */
+    struct opt_span *fsdp; /* those ranges (fsdp_spans), once a trace */
+    size_t n_fsdp;
+    int fsdp_done;
     uint32_t sub_name[PR_WHATIF_COUNT];
     struct opt_span *opt; /* the trace's optimizer steps, in time order */
     size_t n_opt;
@@ -311,6 +322,7 @@ pr_whatif_acc_free(struct pr_whatif_acc *a)
     free(a->in);
     free(a->durs);
     free(a->opt);
+    free(a->fsdp);
     free(a->next);
     pr_replay_cache_free(a->rc);
     free(a);
@@ -494,6 +506,69 @@ optimizer_spans(const struct pr_trace *t, struct pr_whatif_acc *a)
         a->opt[a->n_opt++].ns = 0;
     }
     return 1;
+}
+
+/* The trace's FSDP pre-forward / pre-backward ranges: FSDP2's
+ * fully_shard record_function names (torch/distributed/fsdp/
+ * _fully_shard/_fsdp_state.py: "FSDP::pre_forward (<module>)",
+ * "FSDP::pre_backward (<module>)"), inside which it all-gathers the
+ * module's parameters, casting each sharded parameter to the mixed
+ * precision's param_dtype first; once a trace, with their thread in
+ * name's place (pid in ns).  0 on out of memory (a->failed). */
+static int
+fsdp_spans(const struct pr_trace *t, struct pr_whatif_acc *a)
+{
+    size_t i, cap = 0;
+
+    if (a->fsdp_done)
+        return 1;
+    a->fsdp_done = 1;
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+        const char *name = pr_trace_str(t, e->name);
+        struct opt_span *v;
+
+        if ((e->kind != PR_KIND_ANNOTATION && e->kind != PR_KIND_HOST_OP) ||
+            e->dur_ns <= 0 ||
+            (strncmp(name, "FSDP::pre_forward", 17) != 0 &&
+             strncmp(name, "FSDP::pre_backward", 18) != 0))
+            continue;
+        if (a->n_fsdp == cap) {
+            cap = cap ? 2 * cap : 16;
+            v = realloc(a->fsdp, cap * sizeof(*v));
+            if (v == NULL) {
+                a->failed = 1;
+                return 0;
+            }
+            a->fsdp = v;
+        }
+        a->fsdp[a->n_fsdp].s = e->ts_ns;
+        a->fsdp[a->n_fsdp].e = e->ts_ns + e->dur_ns;
+        a->fsdp[a->n_fsdp].name = pr_event_tid(t, e);
+        a->fsdp[a->n_fsdp++].ns = (int64_t)pr_event_pid(t, e);
+    }
+    return 1;
+}
+
+/* Whether task n's operator (the innermost one open at its launch) began
+ * inside an FSDP pre-forward / pre-backward range on its thread. */
+static int
+under_fsdp(const struct pr_trace *t, const struct pr_cp_node *n,
+           struct pr_whatif_acc *a)
+{
+    const struct pr_event *op;
+    size_t i;
+
+    if (!fsdp_spans(t, a) || a->n_fsdp == 0 || n->op_ev == PR_CP_NONE ||
+        n->op_ev >= t->n_events)
+        return 0;
+    op = &t->events[n->op_ev];
+    for (i = 0; i < a->n_fsdp; i++)
+        if (op->ts_ns >= a->fsdp[i].s && op->ts_ns < a->fsdp[i].e &&
+            pr_event_tid(t, op) == a->fsdp[i].name &&
+            (int64_t)pr_event_pid(t, op) == a->fsdp[i].ns)
+            return 1;
+    return 0;
 }
 
 /* Count a launch call n on the path (all of its time taken off) in
@@ -1379,10 +1454,12 @@ next_on_stream(const struct pr_trace *t, const struct pr_cp_graph *g,
  * that reads it) as its consumer: 1 a library kernel of the kernel
  * table's gemm, conv or attention family (cuBLAS, cuDNN, FlashAttention),
  * which takes no fused cast (review 11 #5); 2 an elementwise, reduction
- * or norm kernel, into which torch.compile can fuse the cast; 0 anything
- * else, no consumer the stream shows (a copy, a fill, a collective, the
- * stream's end: nsys mfu_2gpu_before's FSDP::pre_forward casts are
- * followed by FSDP's device-to-device copies and fills). */
+ * or norm kernel, into which torch.compile can fuse the cast; 3 a copy
+ * kernel, which reads it (nsys mfu_2gpu_before's FSDP::pre_forward casts
+ * are each followed by direct_copy_kernel_cuda, the all-gather's copy-in
+ * into its buffer: review 12 #2), which no fused cast fits in eager
+ * code; 0 anything else, no consumer the stream shows (a fill, a
+ * collective, the stream's end). */
 static int
 cast_consumer(const struct pr_trace *t, const struct pr_cp_graph *g,
               const struct pr_whatif_in *in, const struct pr_whatif_acc *a,
@@ -1399,6 +1476,10 @@ cast_consumer(const struct pr_trace *t, const struct pr_cp_graph *g,
         n = &g->v[i];
         if (n->kind == PR_CP_KERNEL && picked(t, n, in, PR_WHATIF_CASTS) > 0)
             continue; /* a run of casts */
+        if (n->fam == PR_CP_FAM_COPY &&
+            (n->kind == PR_CP_KERNEL || n->kind == PR_CP_COPY) &&
+            !has(node_str(t, n), "Memset"))
+            return 3; /* a copy kernel or a device-to-device copy */
         if (n->kind != PR_CP_KERNEL)
             return 0;
         if (n->fam == PR_CP_FAM_GEMM || n->fam == PR_CP_FAM_CONV ||
@@ -1442,6 +1523,21 @@ apply_picks(const struct pr_trace *t, struct pr_cp_graph *g,
                 a->sub_ns[s] = pr_sat_add_i64(a->sub_ns[s], was);
             else if (c == 2)
                 a->fusible_ns = pr_sat_add_i64(a->fusible_ns, was);
+            else if (c == 3)
+                a->copy_ns = pr_sat_add_i64(a->copy_ns, was);
+        }
+        if (s == PR_WHATIF_CASTS && was > 0) {
+            /* every cast of the replayed steps, on the path or not: whose
+               operator ran under FSDP's ranges (review 12 #2) */
+            int fsdp = under_fsdp(t, n, a);
+
+            a->cast_ns = pr_sat_add_i64(a->cast_ns, was);
+            if (fsdp) {
+                a->fsdp_all_ns = pr_sat_add_i64(a->fsdp_all_ns, was);
+                a->fsdp_n++;
+            }
+            if (fsdp && n->on_path)
+                a->fsdp_ns = pr_sat_add_i64(a->fsdp_ns, was);
         }
         n->dur = s == PR_WHATIF_CASTS ? 0 : (int64_t)((double)n->dur * f);
         evidence(a, s, n->on_path,
@@ -1736,6 +1832,19 @@ emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
                     100.0 * (double)a->sub_ns[s] / (double)a->all_ns[s], ok);
         pr_emit_num(o, PR_K_FUSIBLE_FED_PCT,
                     100.0 * (double)a->fusible_ns / (double)a->all_ns[s], ok);
+        pr_emit_num(o, PR_K_COPY_FED_PCT,
+                    100.0 * (double)a->copy_ns / (double)a->all_ns[s], ok);
+        /* only where the trace records FSDP's pre-forward / pre-backward
+           ranges (review 12 #2) */
+        if (a->n_fsdp > 0 && a->cast_ns > 0 && a->steps > 0) {
+            pr_emit_num(o, PR_K_FSDP_PCT,
+                        100.0 * (double)a->fsdp_all_ns / (double)a->cast_ns,
+                        ok);
+            pr_emit_num(o, PR_K_FSDP_PATH_PCT,
+                        100.0 * (double)a->fsdp_ns / (double)a->all_ns[s], ok);
+            pr_emit_num(o, PR_K_FSDP_CALLS,
+                        (double)a->fsdp_n / (double)a->steps, ok);
+        }
     }
     qsort(a->ev[s], PR_WHATIF_EV, sizeof(a->ev[s][0]), cmp_ev);
     ev = pr_emit_arr(o, PR_K_EVIDENCE, ok);
@@ -3513,6 +3622,58 @@ cast_fused_share(const char *name, int *src, int *dst)
     return 2.0 * *dst >= *src + *dst ? 1.0 : 2.0 * *dst / (*src + *dst);
 }
 
+/* Where the casts on the path were launched under FSDP's pre-forward /
+ * pre-backward ranges (fsdp_pct), the finding's cause names FSDP's mixed
+ * precision instead of autocast (review 12 #2: nsys mfu_2gpu_before has
+ * no autocast range; its FSDP::pre_forward casts are one per parameter,
+ * each followed by the all-gather's copy-in), in PyTorch's own words
+ * (fully_shard's MixedPrecisionPolicy: param_dtype is the dtype of the
+ * unsharded parameter, for computation and the all-gather; the optimizer
+ * step uses the sharded parameter in its original dtype;
+ * reshard_after_forward=False keeps the unsharded parameters after
+ * forward and avoids the all-gather in backward).  The autocast sentence
+ * stays for the rest.  0: out of memory. */
+static int
+fsdp_cause(cJSON *r, const cJSON *w)
+{
+    double fsdp = pr_sget_num(w, PR_K_FSDP_PCT);
+    double path = pr_sget_num(w, PR_K_FSDP_PATH_PCT);
+    double calls = pr_sget_num(w, PR_K_FSDP_CALLS);
+    const char *text = pr_sget_str_or(r, PR_K_TEXT, "");
+    const char *at = strstr(text, PR_CASTS_CAUSE);
+    char out[4096];
+    size_t len;
+
+    if (at == NULL || !(fsdp >= 0.5) || isnan(path) || isnan(calls))
+        return 1;
+    len = pr_append(out, sizeof(out), 0, "%.*s", (int)(at - text), text);
+    len = pr_append(
+        out, sizeof(out), len,
+        "FSDP's pre-forward / pre-backward ranges (FSDP::pre_forward, "
+        "FSDP::pre_backward) launched %.0f casts a step, %.0f%% of the "
+        "casts' time: FSDP's mixed precision (fully_shard's "
+        "MixedPrecisionPolicy param_dtype, FSDP1's MixedPrecision) casting "
+        "the sharded parameters to param_dtype for the all-gather, not "
+        "autocast. FSDP keeps the sharded parameters in their own dtype for "
+        "the optimizer step, so these casts are the price of param_dtype "
+        "compute over fp32 parameters: param_dtype=None removes them and "
+        "all-gathers and computes in fp32; reshard_after_forward=False keeps "
+        "the unsharded parameters after forward, so backward does not "
+        "all-gather (and cast) them again, at the cost of their memory. No "
+        "gain is claimed for these levers: the replay models neither, and "
+        "these casts are %.0f%% of the casts' time on the critical path.",
+        calls, fsdp, path);
+    if (fsdp < 99.5)
+        len = pr_append(out, sizeof(out), len,
+                        " The other casts usually come from %s",
+                        at + strlen(PR_CASTS_CAUSE_HEAD));
+    else
+        len =
+            pr_append(out, sizeof(out), len, "%s", at + strlen(PR_CASTS_CAUSE));
+    (void)len;
+    return pr_sput(r, PR_K_TEXT, cJSON_CreateString(out));
+}
+
 /* The dtype_conversions replay is a ceiling (the casts gone: tensors
  * already in their consumers' dtype, or cast once outside the loop);
  * its estimate beside it (issue #31: nsys mfu_2gpu_before carried a
@@ -3532,14 +3693,19 @@ casts_model(cJSON *r, const cJSON *w)
     double step = pr_sget_num(w, PR_K_STEP_US) + bound;
     double gemm = pr_sget_num(w, PR_K_GEMM_FED_PCT);
     double fus = pr_sget_num(w, PR_K_FUSIBLE_FED_PCT);
+    double copy = pr_sget_num(w, PR_K_COPY_FED_PCT);
     double sum = 0, saved = 0, est, f, rest;
     const cJSON *e;
-    char note[1400], a[32], b[32], kinds[256] = "", split[320], text[3072];
+    char note[2048], a[32], b[32], kinds[256] = "", split[640], text[3072];
     size_t len = 0;
     int s, d;
 
+    if (!fsdp_cause(r, w))
+        return 0;
     if (!(bound > 0) || !(step > 0))
         return 1;
+    if (isnan(copy))
+        copy = 0;
     cJSON_ArrayForEach(e, pr_sget(w, PR_K_EVIDENCE))
     {
         double us = pr_sget_num(e, PR_K_US);
@@ -3569,24 +3735,27 @@ casts_model(cJSON *r, const cJSON *w)
     if (!(sum > 0) || isnan(fus) || isnan(gemm))
         return 1;
     fmt_us(bound, b, sizeof(b));
-    rest = fus + gemm < 100 ? 100 - fus - gemm : 0;
+    rest = fus + gemm + copy < 100 ? 100 - fus - gemm - copy : 0;
     snprintf(split, sizeof(split),
              "of the casts' time on the critical path, %.0f%% is followed on "
              "its stream (past a run of casts) by an elementwise, reduction "
              "or norm kernel, %.0f%% by a GEMM, convolution or attention "
-             "kernel (a library kernel, which takes no fused cast) and "
-             "%.0f%% by a copy, a fill or no task (no consumer the stream "
-             "shows)",
-             fus, gemm, rest);
+             "kernel (a library kernel, which takes no fused cast), %.0f%% "
+             "by a copy (a copy kernel or a device-to-device memcpy), which "
+             "reads the cast's output and into which torch.compile does not "
+             "fuse it, and %.0f%% by a fill, a collective or no task (no "
+             "consumer the stream shows)",
+             fus, gemm, copy, rest);
     if (!(fus >= 0.5)) {
         snprintf(text, sizeof(text),
                  "%s No estimate under the bound (%s a step, the casts "
                  "gone): under 1%% of the casts' time on the critical path is "
                  "followed "
                  "by a kernel a cast fuses into (%.0f%% by a GEMM, "
-                 "convolution or attention kernel, %.0f%% by a copy, a fill "
-                 "or no task).",
-                 pr_sget_str_or(r, PR_K_TEXT, ""), b, gemm, rest);
+                 "convolution or attention kernel, %.0f%% by a copy "
+                 "reading it, which takes no fused cast, %.0f%% by a fill, "
+                 "a collective or no task).",
+                 pr_sget_str_or(r, PR_K_TEXT, ""), b, gemm, copy, rest);
         if (!pr_sput(r, PR_K_TEXT, cJSON_CreateString(text)))
             return 0;
         snprintf(note, sizeof(note),
@@ -3609,8 +3778,11 @@ casts_model(cJSON *r, const cJSON *w)
              "path) fused into it by torch.compile, saving 2d of a cast's "
              "s + d bytes (%s); the rest count nothing (%.0f%% followed by a "
              "GEMM, convolution or attention kernel, which takes no fused "
-             "cast; %.0f%% by a copy, a fill or no task).",
-             pr_sget_str_or(r, PR_K_TEXT, ""), a, b, fus, kinds, gemm, rest);
+             "cast; %.0f%% by a copy reading it, into which "
+             "torch.compile does not fuse the cast; %.0f%% by a fill, a "
+             "collective or no task).",
+             pr_sget_str_or(r, PR_K_TEXT, ""), a, b, fus, kinds, gemm, copy,
+             rest);
     if (!pr_sput(r, PR_K_TEXT, cJSON_CreateString(text)))
         return 0;
     snprintf(note, sizeof(note),
