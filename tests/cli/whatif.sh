@@ -208,6 +208,20 @@ cases = {
         K(cast("bfloat16"), 210, 200, 4)] +
         consumer("ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_"
                  "32x5_nn", "aten::mm"),
+    # review 12 #2: FSDP2's mixed-precision cast of a parameter shard
+    # under FSDP::pre_forward, followed on its stream by the all-gather's
+    # copy-in (direct_copy_kernel_cuda, Copy.cu) that reads it
+    "casts_fsdp": [step(430),
+        X("user_annotation", "FSDP::pre_forward (blocks.0)", 0, 20),
+        X("cpu_op", "aten::_to_copy", 1, 6), call(2, 5, 1),
+        K(cast("bfloat16"), 10, 400, 1)] + consumer(
+        "void at::native::elementwise_kernel<128, 4, at::native::"
+        "direct_copy_kernel_cuda(at::TensorIteratorBase&)::"
+        "{lambda()#3}::operator()() const::{lambda()#7}::operator()() "
+        "const::{lambda(c10::BFloat16)#1}>(int, "
+        "at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::"
+        "{lambda()#3}::operator()() const::{lambda()#7}::operator()() "
+        "const::{lambda(c10::BFloat16)#1})", "aten::copy_"),
     "graphs_optim": [step(210),
         X("user_annotation", "Optimizer.step#SGD.step", 79, 122)] +
         [call(20 * i, 20, i + 1) for i in range(10)] +
@@ -246,7 +260,7 @@ PY
 for c in dataloader graphs sync copies comm amp amp_roof batch \
     occupancy membound misaligned cold cold_malloc p2p same_stream consumer \
     prefetch \
-    amp_v100 comm_off casts casts_fp8 casts_gemm graphs_optim; do
+    amp_v100 comm_off casts casts_fp8 casts_gemm casts_fsdp graphs_optim; do
     "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json"
     check "$c: summary written (exit $?)" [ -s "$T_DIR/$c.json" ]
 done
@@ -335,6 +349,34 @@ assert x['gain_us'] is None and x['bound_us'] == 400, x
 assert 'no estimate under it' in x['gain_note'] and \
     '100% by a GEMM, convolution or attention kernel' in x['gain_note'], x
 " "$T_DIR/casts_gemm.json"
+# review 12 #2: a cast under FSDP::pre_forward followed by a copy kernel
+# that reads it: the copy is its consumer (no "no consumer"), no fused
+# cast fits a copy (no estimate), and the cause is FSDP's mixed
+# precision, not autocast; the cast gone stays the bound (400 us)
+check "  a cast under FSDP::pre_forward feeding a copy: FSDP's, no estimate" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+w = [w for w in r['critical_path']['what_if'] if w['id'] == 'dtype_conversions'][0]
+assert abs(w['gain_us'] - 400) < 1e-6 and w['copy_fed_pct'] == 100 and \
+    w['fusible_fed_pct'] == 0 and w['gemm_fed_pct'] == 0, w
+assert w['fsdp_pct'] == 100 and w['fsdp_path_pct'] == 100 and \
+    w['fsdp_calls'] == 1, w
+x = [x for x in r['recommendations'] if x['id'] == 'dtype_conversions'][0]
+assert x['gain_us'] is None and x['bound_us'] == 400, x
+assert '100% by a copy (a copy kernel or a device-to-device memcpy)' in \
+    x['gain_note'] and 'torch.compile does not fuse it' in x['gain_note'], x
+assert 'FSDP::pre_forward' in x['text'] and 'MixedPrecisionPolicy' in \
+    x['text'] and 'param_dtype' in x['text'], x['text']
+assert 'autocast re-casting' not in x['text'], x['text']
+" "$T_DIR/casts_fsdp.json"
+check "  casts outside FSDP ranges keep the autocast cause, no FSDP keys" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+w = [w for w in r['critical_path']['what_if'] if w['id'] == 'dtype_conversions'][0]
+assert 'fsdp_pct' not in w and w['copy_fed_pct'] == 0, w
+x = [x for x in r['recommendations'] if x['id'] == 'dtype_conversions'][0]
+assert 'autocast re-casting' in x['text'] and 'FSDP' not in x['text'], x
+" "$T_DIR/casts.json"
 # review 11 #4: launches issued inside the optimizer's step: 6 of the 10
 # equal launch calls (120 of 200 us) start in Optimizer.step#SGD.step
 check "launches in the optimizer's step: 60%, its multi-tensor path first" \
