@@ -199,8 +199,8 @@ struct opsum {
  * launch_bound replay took off the path inside it. */
 struct opt_span {
     int64_t s, e;
-    uint32_t name;
-    int64_t ns;
+    uint32_t name; /* fsdp_spans: the range's thread (tid) */
+    int64_t ns;    /* fsdp_spans: its process (pid) */
 };
 
 /* A node on the path and what the change took off it. */
@@ -248,6 +248,7 @@ struct pr_whatif_acc {
     struct opt_span *fsdp; /* those ranges (fsdp_spans), once a trace */
     size_t n_fsdp;
     int fsdp_done;
+    int64_t fsdp_max; /* the longest of them */
     uint32_t sub_name[PR_WHATIF_COUNT];
     struct opt_span *opt; /* the trace's optimizer steps, in time order */
     size_t n_opt;
@@ -516,6 +517,14 @@ optimizer_spans(const struct pr_trace *t, struct pr_whatif_acc *a)
  * precision's param_dtype first; once a trace, with their thread in
  * name's place (pid in ns).  0 on out of memory (a->failed). */
 static int
+cmp_span(const void *x, const void *y)
+{
+    const struct opt_span *a = x, *b = y;
+
+    return a->s < b->s ? -1 : a->s > b->s;
+}
+
+static int
 fsdp_spans(const struct pr_trace *t, struct pr_whatif_acc *a)
 {
     size_t i, cap = 0;
@@ -546,7 +555,11 @@ fsdp_spans(const struct pr_trace *t, struct pr_whatif_acc *a)
         a->fsdp[a->n_fsdp].e = e->ts_ns + e->dur_ns;
         a->fsdp[a->n_fsdp].name = pr_event_tid(t, e);
         a->fsdp[a->n_fsdp++].ns = (int64_t)pr_event_pid(t, e);
+        if (e->dur_ns > a->fsdp_max)
+            a->fsdp_max = e->dur_ns;
     }
+    if (a->n_fsdp > 1)
+        qsort(a->fsdp, a->n_fsdp, sizeof(*a->fsdp), cmp_span);
     return 1;
 }
 
@@ -557,14 +570,27 @@ under_fsdp(const struct pr_trace *t, const struct pr_cp_node *n,
            struct pr_whatif_acc *a)
 {
     const struct pr_event *op;
-    size_t i;
+    size_t i, lo, hi;
 
     if (!fsdp_spans(t, a) || a->n_fsdp == 0 || n->op_ev == PR_CP_NONE ||
         n->op_ev >= t->n_events)
         return 0;
     op = &t->events[n->op_ev];
-    for (i = 0; i < a->n_fsdp; i++)
-        if (op->ts_ns >= a->fsdp[i].s && op->ts_ns < a->fsdp[i].e &&
+    /* the ranges by start: the last one starting at or before the
+       operator, back to those that could still hold it (the longest
+       range's span earlier) */
+    lo = 0;
+    hi = a->n_fsdp;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (a->fsdp[mid].s <= op->ts_ns)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (i = lo; i-- > 0 && a->fsdp[i].s >= op->ts_ns - a->fsdp_max;)
+        if (op->ts_ns < a->fsdp[i].e &&
             pr_event_tid(t, op) == a->fsdp[i].name &&
             (int64_t)pr_event_pid(t, op) == a->fsdp[i].ns)
             return 1;
@@ -3622,11 +3648,13 @@ cast_fused_share(const char *name, int *src, int *dst)
     return 2.0 * *dst >= *src + *dst ? 1.0 : 2.0 * *dst / (*src + *dst);
 }
 
-/* Where the casts on the path were launched under FSDP's pre-forward /
- * pre-backward ranges (fsdp_pct), the finding's cause names FSDP's mixed
- * precision instead of autocast (review 12 #2: nsys mfu_2gpu_before has
- * no autocast range; its FSDP::pre_forward casts are one per parameter,
- * each followed by the all-gather's copy-in), in PyTorch's own words
+/* Where casts were launched under FSDP's pre-forward / pre-backward
+ * ranges (fsdp_pct: every cast of the replayed steps; fsdp_path_pct the
+ * path's), the finding's cause names FSDP2's mixed precision beside
+ * autocast (review 12 #2: nsys mfu_2gpu_before has no autocast range;
+ * its FSDP::pre_forward casts are one per parameter, 20% of the casts'
+ * time, almost none on the path: the path's casts are the model's
+ * aten::to / aten::type_as), in PyTorch's own words
  * (fully_shard's MixedPrecisionPolicy: param_dtype is the dtype of the
  * unsharded parameter, for computation and the all-gather; the optimizer
  * step uses the sharded parameter in its original dtype;
@@ -3652,8 +3680,8 @@ fsdp_cause(cJSON *r, const cJSON *w)
         "FSDP's pre-forward / pre-backward ranges (FSDP::pre_forward, "
         "FSDP::pre_backward) launched %.0f casts a step, %.0f%% of the "
         "casts' time: FSDP's mixed precision (fully_shard's "
-        "MixedPrecisionPolicy param_dtype, FSDP1's MixedPrecision) casting "
-        "the sharded parameters to param_dtype for the all-gather, not "
+        "MixedPrecisionPolicy param_dtype) casting the sharded parameters "
+        "to param_dtype for the all-gather, not "
         "autocast. FSDP keeps the sharded parameters in their own dtype for "
         "the optimizer step, so these casts are the price of param_dtype "
         "compute over fp32 parameters: param_dtype=None removes them and "
