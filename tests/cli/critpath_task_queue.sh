@@ -285,7 +285,7 @@ runs = json.load(open(sys.argv[1]))["runs"]
 for r in runs:
     note = r["critical_path"]["idle_note"]
     m = r["step_phases"]["mean"]
-    assert "Free in the Ascend" not in note, note
+    assert "counts as Free" not in note, note
     assert "task list is incomplete" in note, note
     assert ("%.1f ms of communication not overlapped and %.1f ms Free" % (
         m["communication_not_overlapped_us"] / 1000,
@@ -295,6 +295,19 @@ for r in runs:
     row = [d for d in r["diagnostics"] if d["kind"] == "idle_unexplained"]
     assert row and row[0]["text"] == note, row
 PY
+    # review 12: a database export's step split is its OVERLAP_ANALYSIS
+    # table, not step_trace_time.csv, which it does not have
+    if [ -e "$PR_SHARED/traces/msprof/extra/msinsight_full_db/msprof_0.db" ]; then
+        "$PR_BIN" -q --input "$PR_SHARED/traces/msprof/extra/msinsight_full_db/msprof_0.db" \
+            --json "$T_DIR/fulldb.json"
+        check "msinsight_full_db: the idle note names a database export's step split" \
+            python3 -c "
+import json, sys
+n = json.load(open(sys.argv[1]))['runs'][0]['critical_path']['idle_note']
+assert 'counts as Free: step_trace_time.csv, or the OVERLAP_ANALYSIS table of a database export' in n, n
+assert '(Free in the Ascend profilers' not in n, n
+" "$T_DIR/fulldb.json"
+    fi
     # review 11 #9: MindSpore's fixtures' GPU timeline holds 2 events in
     # its 4.47 s capture (InitDataSetQueue at 0, one MomentumUpdate
     # kernel at +4.47 s): the wait from the capture's start is no gap

@@ -3337,7 +3337,11 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                        "so the path keeps it as",
                  strcmp(vendor, "huawei") == 0 &&
                          !(same >= lw->idle_n && nl > 0)
-                     ? " (Free in the Ascend profilers' step_trace_time.csv)"
+                     /* review 12: a .db export has no CSV; its step
+                        split is OVERLAP_ANALYSIS (msprof_full_db) */
+                     ? " (what the Ascend profilers' step split counts as "
+                       "Free: step_trace_time.csv, or the OVERLAP_ANALYSIS "
+                       "table of a database export)"
                      : "");
     pr_emit_str(cp, PR_K_IDLE_NOTE, text, ok);
 }
