@@ -31,4 +31,7 @@ double pr_job_wait_for(const cJSON *run, double rank);
  * *rank (-1 none); 0 where none. */
 double pr_job_next_wait(const cJSON *run, double late, double *rank);
 
+/* The same for a rank other than a and b (a late pair's rest). */
+double pr_job_wait_besides(const cJSON *run, double a, double b, double *rank);
+
 #endif

@@ -199,8 +199,8 @@ struct opsum {
  * launch_bound replay took off the path inside it. */
 struct opt_span {
     int64_t s, e;
-    uint32_t name; /* fsdp_spans: the range's thread (tid) */
-    int64_t ns;    /* fsdp_spans: its process (pid) */
+    uint32_t name, tid, pid; /* the range's name, thread and process */
+    int64_t ns;              /* optimizer_spans: launch time inside it */
 };
 
 /* A node on the path and what the change took off it. */
@@ -476,46 +476,60 @@ static int cold_call(const struct pr_cp_node *c, int64_t median);
 /* The trace's optimizer steps: host ranges named "Optimizer.step#..."
  * (torch.optim.Optimizer's profile hook, torch/optim/optimizer.py), once
  * a trace.  0 on out of memory (a->failed). */
+/* The ranges whose names start with one of prefixes (NULL-ended), in
+ * *v / *n, the longest's length in *max; 0 out of memory (a->failed). */
 static int
-optimizer_spans(const struct pr_trace *t, struct pr_whatif_acc *a)
+range_spans(const struct pr_trace *t, const char *const *prefixes,
+            struct pr_whatif_acc *a, struct opt_span **v, size_t *n,
+            int64_t *max)
 {
-    size_t i, cap = 0;
+    size_t i, k, cap = 0;
 
-    if (a->opt_done)
-        return 1;
-    a->opt_done = 1;
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
-        struct opt_span *v;
+        const char *name = pr_trace_str(t, e->name);
+        struct opt_span *nv;
 
         if ((e->kind != PR_KIND_ANNOTATION && e->kind != PR_KIND_HOST_OP) ||
-            e->dur_ns <= 0 ||
-            strncmp(pr_trace_str(t, e->name), "Optimizer.step#", 15) != 0)
+            e->dur_ns <= 0)
             continue;
-        if (a->n_opt == cap) {
+        for (k = 0; prefixes[k] != NULL &&
+                    strncmp(name, prefixes[k], strlen(prefixes[k])) != 0;
+             k++)
+            ;
+        if (prefixes[k] == NULL)
+            continue;
+        if (*n == cap) {
             cap = cap ? 2 * cap : 16;
-            v = realloc(a->opt, cap * sizeof(*v));
-            if (v == NULL) {
+            nv = realloc(*v, cap * sizeof(*nv));
+            if (nv == NULL) {
                 a->failed = 1;
                 return 0;
             }
-            a->opt = v;
+            *v = nv;
         }
-        a->opt[a->n_opt].s = e->ts_ns;
-        a->opt[a->n_opt].e = e->ts_ns + e->dur_ns;
-        a->opt[a->n_opt].name = e->name;
-        a->opt[a->n_opt++].ns = 0;
+        (*v)[*n] =
+            (struct opt_span){e->ts_ns,           e->ts_ns + e->dur_ns, e->name,
+                              pr_event_tid(t, e), pr_event_pid(t, e),   0};
+        (*n)++;
+        if (e->dur_ns > *max)
+            *max = e->dur_ns;
     }
     return 1;
 }
 
-/* The trace's FSDP pre-forward / pre-backward ranges: FSDP2's
- * fully_shard record_function names (torch/distributed/fsdp/
- * _fully_shard/_fsdp_state.py: "FSDP::pre_forward (<module>)",
- * "FSDP::pre_backward (<module>)"), inside which it all-gathers the
- * module's parameters, casting each sharded parameter to the mixed
- * precision's param_dtype first; once a trace, with their thread in
- * name's place (pid in ns).  0 on out of memory (a->failed). */
+static int
+optimizer_spans(const struct pr_trace *t, struct pr_whatif_acc *a)
+{
+    static const char *const opt[] = {"Optimizer.step#", NULL};
+    int64_t max = 0;
+
+    if (a->opt_done)
+        return 1;
+    a->opt_done = 1;
+    return range_spans(t, opt, a, &a->opt, &a->n_opt, &max);
+}
+
 static int
 cmp_span(const void *x, const void *y)
 {
@@ -527,44 +541,19 @@ cmp_span(const void *x, const void *y)
 static int
 fsdp_spans(const struct pr_trace *t, struct pr_whatif_acc *a)
 {
-    size_t i, cap = 0;
+    static const char *const fsdp[] = {"FSDP::pre_forward",
+                                       "FSDP::pre_backward", NULL};
 
     if (a->fsdp_done)
         return 1;
     a->fsdp_done = 1;
-    for (i = 0; i < t->n_events; i++) {
-        const struct pr_event *e = &t->events[i];
-        const char *name = pr_trace_str(t, e->name);
-        struct opt_span *v;
-
-        if ((e->kind != PR_KIND_ANNOTATION && e->kind != PR_KIND_HOST_OP) ||
-            e->dur_ns <= 0 ||
-            (strncmp(name, "FSDP::pre_forward", 17) != 0 &&
-             strncmp(name, "FSDP::pre_backward", 18) != 0))
-            continue;
-        if (a->n_fsdp == cap) {
-            cap = cap ? 2 * cap : 16;
-            v = realloc(a->fsdp, cap * sizeof(*v));
-            if (v == NULL) {
-                a->failed = 1;
-                return 0;
-            }
-            a->fsdp = v;
-        }
-        a->fsdp[a->n_fsdp].s = e->ts_ns;
-        a->fsdp[a->n_fsdp].e = e->ts_ns + e->dur_ns;
-        a->fsdp[a->n_fsdp].name = pr_event_tid(t, e);
-        a->fsdp[a->n_fsdp++].ns = (int64_t)pr_event_pid(t, e);
-        if (e->dur_ns > a->fsdp_max)
-            a->fsdp_max = e->dur_ns;
-    }
+    if (!range_spans(t, fsdp, a, &a->fsdp, &a->n_fsdp, &a->fsdp_max))
+        return 0;
     if (a->n_fsdp > 1)
         qsort(a->fsdp, a->n_fsdp, sizeof(*a->fsdp), cmp_span);
     return 1;
 }
 
-/* Whether task n's operator (the innermost one open at its launch) began
- * inside an FSDP pre-forward / pre-backward range on its thread. */
 static int
 under_fsdp(const struct pr_trace *t, const struct pr_cp_node *n,
            struct pr_whatif_acc *a)
@@ -590,9 +579,8 @@ under_fsdp(const struct pr_trace *t, const struct pr_cp_node *n,
             hi = mid;
     }
     for (i = lo; i-- > 0 && a->fsdp[i].s >= op->ts_ns - a->fsdp_max;)
-        if (op->ts_ns < a->fsdp[i].e &&
-            pr_event_tid(t, op) == a->fsdp[i].name &&
-            (int64_t)pr_event_pid(t, op) == a->fsdp[i].ns)
+        if (op->ts_ns < a->fsdp[i].e && pr_event_tid(t, op) == a->fsdp[i].tid &&
+            pr_event_pid(t, op) == a->fsdp[i].pid)
             return 1;
     return 0;
 }
@@ -2628,19 +2616,8 @@ alone_words(const cJSON *run, const cJSON *cp, char *text, size_t cap,
         /* review 12 #3: the rest names its largest wait, as the one-rank
            sentence does (msprof_cann6 rank1: 9.93 ms of its 13.70 ms
            for rank 0, which is in the report) */
-        const cJSON *w;
-        double ow = 0, orank = NAN;
+        double orank, ow = pr_job_wait_besides(run, late, gr, &orank);
 
-        cJSON_ArrayForEach(w, pr_sget(lp, PR_K_WAITS))
-        {
-            double r = pr_sget_num(w, PR_K_RANK),
-                   us = pr_sget_num(w, PR_K_WAIT_US);
-
-            if (r != late && r != gr && us > ow) {
-                ow = us;
-                orank = r;
-            }
-        }
         if (ow >= 1000.0)
             snprintf(rest, sizeof(rest),
                      ", its %.2f ms wait for rank %.0f in %s among them",

@@ -336,7 +336,7 @@ pr_job_wait_for(const cJSON *run, double rank)
 }
 
 double
-pr_job_next_wait(const cJSON *run, double late, double *rank)
+pr_job_wait_besides(const cJSON *run, double a, double b, double *rank)
 {
     const cJSON *w;
     double best = 0;
@@ -346,12 +346,18 @@ pr_job_next_wait(const cJSON *run, double late, double *rank)
     {
         double r = pr_sget_num(w, PR_K_RANK), v = pr_sget_num(w, PR_K_WAIT_US);
 
-        if (r != late && v > best) {
+        if (r != a && r != b && v > best) {
             best = v;
             *rank = r;
         }
     }
     return best;
+}
+
+double
+pr_job_next_wait(const cJSON *run, double late, double *rank)
+{
+    return pr_job_wait_besides(run, late, late, rank);
 }
 
 /* 1 when a run of runs is rank r. */
