@@ -312,10 +312,11 @@ static const struct pr_col sync_cols[] = {
      PR_COL_BOTH},
     {"host", PR_K_HOST_US, "Host blocked", PR_FMT_US, 1.0,
      "Host time inside the call, inside the steps", PR_COL_BOTH},
-    {"gpu_idle", PR_K_GPU_IDLE_US, "Device idle caused", PR_FMT_US, 1.1,
+    {"gpu_idle", PR_K_GPU_IDLE_US, "Idle until new work", PR_FMT_US, 1.1,
      "Device dry from the call until new work reached it, at most the host's "
-     "time blocked in the call; none for a stream wait (a stream waits, not "
-     "the host)",
+     "time blocked in the call: a floor on what the call costs, since the "
+     "device then trails the host while it queues work again; none for a "
+     "stream wait (a stream waits, not the host)",
      PR_COL_BOTH},
     {"outside", PR_K_OUTSIDE_STEPS_COUNT, "Outside steps", PR_FMT_COUNT, 0.9,
      "Before the first or after the last step (start-up, shutdown)",
@@ -323,20 +324,45 @@ static const struct pr_col sync_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
-static void
-sync_summary(struct pr_figs *f, const cJSON *s)
+/* The host_sync finding's replayed gain, or NAN: what the syncs cost with
+ * the refill after each (the device trailing the host while it queues work
+ * again), where the table's idle stops at the first new work. */
+static double
+sync_replay_gain(const cJSON *run)
 {
-    char a[48], b[48], text[400];
-    double out_n = pr_sget_num(s, PR_K_OUTSIDE_STEPS_COUNT);
+    const cJSON *r;
 
-    snprintf(
+    cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS))
+    {
+        if (pr_sget_is(pr_sget_str(r, PR_K_ID), "host_sync"))
+            return pr_sget_num(r, PR_K_GAIN_US);
+    }
+    return NAN;
+}
+
+static void
+sync_summary(struct pr_figs *f, const cJSON *run, const cJSON *s)
+{
+    char a[48], b[48], text[600];
+    double out_n = pr_sget_num(s, PR_K_OUTSIDE_STEPS_COUNT);
+    double gain = sync_replay_gain(run);
+    int len;
+
+    len = snprintf(
         text, sizeof(text),
         "Inside the steps the host blocked %s in these calls, and they "
-        "left the device idle %s (dry until new work reached it, each call "
-        "at most the time the host was blocked in it).",
+        "left the device idle %s until new work reached it (each call at "
+        "most the time the host was blocked in it): a floor on their cost, "
+        "since after each call the device trails the host while it queues "
+        "work again.",
         pr_chart_format(pr_sget_num(s, PR_K_HOST_US), PR_UNIT_US, a, sizeof(a)),
         pr_chart_format(pr_sget_num(s, PR_K_GPU_IDLE_US), PR_UNIT_US, b,
                         sizeof(b)));
+    if (isfinite(gain) && gain > 0 && len > 0 && (size_t)len < sizeof(text))
+        snprintf(text + len, sizeof(text) - (size_t)len,
+                 " The critical-path replay with the syncs gone counts that "
+                 "too: %s a step (finding host_sync).",
+                 pr_chart_format(gain, PR_UNIT_US, a, sizeof(a)));
     pr_figs_text(f, text);
     if (out_n > 0) {
         snprintf(text, sizeof(text),
@@ -374,7 +400,7 @@ synchronization(struct pr_figs *f, const cJSON *run)
                         "copy, a stream wait) in this run.");
         return;
     }
-    sync_summary(f, s);
+    sync_summary(f, run, s);
     pr_figs_table(f, NULL, &t, NULL);
     if (pr_sget_num(s, PR_K_HOST_US) > 0)
         pr_figs_text(f, pr_fig_run_is_npu(run)
