@@ -315,6 +315,13 @@ pr_ddescribe(struct pr_buf *b, const cJSON *it)
         st = pr_buf_printf(b, " %s", dev->valuestring);
     else if (st == PR_OK && cJSON_IsNumber(dev))
         st = pr_buf_printf(b, " GPU %d", dev->valueint);
+    /* a solo pair of two ids names the current device too */
+    if (st == PR_OK && cJSON_IsString(pr_sget(it, "device_current")))
+        st = pr_buf_printf(b, " / %s",
+                           pr_sget(it, "device_current")->valuestring);
+    else if (st == PR_OK && cJSON_IsNumber(pr_sget(it, "device_current")))
+        st = pr_buf_printf(b, " / GPU %d",
+                           pr_sget(it, "device_current")->valueint);
     if (st == PR_OK && run != NULL)
         st = pr_buf_printf(b, " [%s]", run);
     if (st == PR_OK)
@@ -344,7 +351,10 @@ pr_dmethod_text(const cJSON *diff, char *before, size_t nb, char *after,
              "alpha = %g. When there are too few steps for the test to reach "
              "alpha, a %g%% percentile bootstrap interval of the change of "
              "the row's own statistic (the mean; the median or p90 on their "
-             "rows; %.0f resamples, fixed seed %s) must exclude 0. Memory, "
+             "rows; %.0f resamples, fixed seed %s) must exclude 0. Where "
+             "the rank test decides, the interval beside it gives the "
+             "change's size only: it can exclude 0 on a row the test keeps "
+             "within noise. Memory, "
              "GPU metrics, operators and kernels have no per-step samples "
              "and are judged on the limit alone. Operator and kernel times "
              "are device time per step, matched by name (and by name + input "

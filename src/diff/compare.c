@@ -310,6 +310,20 @@ find_device(const cJSON *arr, const cJSON *dev)
     return NULL;
 }
 
+/* A solo pair of two devices with different ids (GPU 3 last night, GPU
+ * 1 tonight): the row names the current one too, so "GPU 3" does not
+ * label a figure of GPU 1.  0 on out-of-memory. */
+static int
+pair_label(cJSON *row, const cJSON *dev, const cJSON *peer)
+{
+    const cJSON *pdev = pr_sget(peer, PR_K_DEVICE);
+
+    if (peer == NULL || pdev == NULL || same_device(dev, pdev))
+        return 1;
+    return cJSON_AddItemToObject(row, "device_current",
+                                 cJSON_Duplicate(pdev, 0));
+}
+
 /* One row per device and figure of two per-device arrays (gpu_metrics,
  * memory.devices): baseline devices first, then devices only current
  * has. */
@@ -337,8 +351,9 @@ add_device_metrics(cJSON *metrics, const cJSON *ab, const cJSON *ac,
             for (i = 0; i < n_fig; i++) {
                 double x = pr_dj_num(e, fig[i][1]);
                 double y = pr_dj_num(peer, fig[i][1]);
-                if (metric_row(metrics, fig[i][0], dev, unit, pass == 0 ? x : y,
-                               pass == 0 ? y : x) == NULL)
+                cJSON *row = metric_row(metrics, fig[i][0], dev, unit,
+                                        pass == 0 ? x : y, pass == 0 ? y : x);
+                if (row == NULL || !pair_label(row, dev, peer))
                     return NOMEM(err);
             }
         }

@@ -87,6 +87,12 @@ make_item(struct gate *g, const char *what, const char *run, const cJSON *row,
                                dev ? cJSON_Duplicate(dev, 0)
                                    : cJSON_CreateNull()))
         g->oom = 1;
+    if (cJSON_GetObjectItemCaseSensitive(row, "device_current") != NULL &&
+        !cJSON_AddItemToObject(
+            it, "device_current",
+            cJSON_Duplicate(
+                cJSON_GetObjectItemCaseSensitive(row, "device_current"), 0)))
+        g->oom = 1;
     copy_str(g, it, "unit", is_table ? "us" : pr_dj_str(row, "unit"));
     copy_str(g, it, "status", pr_dj_str(row, "status"));
     copy_num(g, it, row, is_table ? "baseline_us" : "baseline", "baseline");

@@ -181,7 +181,6 @@ noise_text(const cJSON *noise, char *buf, size_t n)
                                                          : "within noise",
              how);
 }
-
 /* "+48.8 to +78.5%", or a dash without a test. */
 static void
 interval_text(const cJSON *noise, char *buf, size_t n)
@@ -207,7 +206,11 @@ figure_name(const cJSON *row, char *buf, size_t n)
     const cJSON *dev = pr_sget(row, PR_K_DEVICE);
     const char *m = pr_sget_str_or(row, "metric", "?");
 
-    if (cJSON_IsString(dev))
+    /* a solo pair of two ids (GPU 3 last night, GPU 1 tonight): the
+       metric alone, the pair named under Comparability */
+    if (pr_sget(row, "device_current") != NULL)
+        snprintf(buf, n, "%s", m);
+    else if (cJSON_IsString(dev))
         snprintf(buf, n, "%s %s", m, dev->valuestring);
     else if (cJSON_IsNumber(dev))
         snprintf(buf, n, "%s GPU %d", m, dev->valueint);

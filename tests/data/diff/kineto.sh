@@ -5,7 +5,8 @@
 # numbers ("-" for an iteration without a ProfilerStep marker), each
 # $STEP_US (default 1000) us long (SLOW: the step of that number takes
 # 8 ms) with one OP launching one 400 us KERNEL (CPU nonempty: no device
-# work at all).
+# work at all).  GPU_NAME and GPU_ID (default an A100, device 0) set the
+# device the kernels ran on.
 gen() {
     f=$1
     steps=$2
@@ -18,7 +19,8 @@ gen() {
     {
         printf '{"schemaVersion":1,'
         if [ -z "$cpu" ]; then
-            printf '"deviceProperties":[{"id":0,"name":"NVIDIA A100-SXM4-80GB",'
+            printf '"deviceProperties":[{"id":%s,"name":"%s",' \
+                "${GPU_ID:-0}" "${GPU_NAME:-NVIDIA A100-SXM4-80GB}"
             printf '"totalGlobalMem":85097971712,"computeMajor":8,'
             printf '"computeMinor":0,"numSms":108}],'
         fi
@@ -38,8 +40,8 @@ gen() {
             if [ -z "$cpu" ]; then
                 printf ',{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":%s,"dur":10,"args":{"correlation":%s,"External id":%s}}' \
                     $((ts + 20)) "$c" "$c"
-                printf ',{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":7,"ts":%s,"dur":400,"args":{"correlation":%s,"device":0,"stream":7,"External id":%s}}' \
-                    "$kernel" $((ts + 40)) "$c" "$c"
+                printf ',{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":7,"ts":%s,"dur":400,"args":{"correlation":%s,"device":%s,"stream":7,"External id":%s}}' \
+                    "$kernel" $((ts + 40)) "$c" "${GPU_ID:-0}" "$c"
             fi
             ts=$((ts + dur + 10))
             c=$((c + 1))
