@@ -66,4 +66,18 @@ if [ -e "$PR_SHARED/traces/$HT" ]; then
 else
     skip "hta timeline_analysis PDF" "no $HT"
 fi
+# review 13 #10: a number and its unit stay on one line (hta_nccl's
+# Verdict evidence cell had "aten::view 9.4" / "ms")
+NC=hta/nccl_parser_config
+if [ -e "$PR_SHARED/traces/$NC" ]; then
+    "$PR_BIN" -q --input "$PR_SHARED/traces/$NC" --pdf "$T_DIR/nc.pdf" \
+        2> "$T_DIR/nc.err"
+    pdftotext "$T_DIR/nc.pdf" "$T_DIR/nc.txt"
+    check "hta nccl: no PDF line starts with a unit cut from its number" \
+        sh -c 'grep -q "9.4 ms" "$1" &&
+               ! grep -qE "^[[:space:]]*(ns|us|µs|ms|s|KB|MB|GB|GB/s)([[:space:];,.)]|$)" "$1"' \
+        sh "$T_DIR/nc.txt"
+else
+    skip "hta nccl PDF units" "no $NC"
+fi
 echo "1..$T_N"
