@@ -235,7 +235,10 @@ static const struct pr_col gpu_cols[] = {
     {"util", PR_K_UTILIZATION_PCT, "GPU utilization", PR_FMT_PCT, 1.2,
      "Time with any kernel running", PR_COL_BOTH},
     {"sm", PR_K_EST_SM_EFFICIENCY_PCT, "Est. SM efficiency", PR_FMT_PCT, 1.2,
-     "SMs busy while kernels run", PR_COL_BOTH},
+     "SMs busy over the steps, the device's idle time counted as none busy "
+     "(TensorBoard's Est. SM Efficiency: kernels' blocks per SM, capped at "
+     "1, weighted by their time, over the steps' time)",
+     PR_COL_BOTH},
     {"occ", PR_K_EST_ACHIEVED_OCCUPANCY_PCT, "Est. achieved occupancy",
      PR_FMT_PCT, 1.5, "Warps resident / maximum", PR_COL_BOTH},
     {"kernel", PR_K_KERNEL_TIME_US, "Kernel time", PR_FMT_US, 1.1, NULL,
@@ -283,10 +286,10 @@ gpu_only_kpis(struct pr_figs *f, const cJSON *gm)
 {
     pr_figs_kpi(f, "Est. SM efficiency",
                 pr_sget_num(gm, PR_K_EST_SM_EFFICIENCY_PCT), PR_FMT_PCT,
-                "SMs busy while kernels run");
+                "SMs busy over the steps, idle time included");
     pr_figs_kpi(f, "Est. achieved occupancy",
                 pr_sget_num(gm, PR_K_EST_ACHIEVED_OCCUPANCY_PCT), PR_FMT_PCT,
-                "warps resident / maximum");
+                "warps resident / maximum, while kernels run");
 }
 
 /* A run on the host only: how much of the mean step its operators and
