@@ -282,11 +282,12 @@ static const struct pr_col device_cols[] = {
 
 /* SM and warp figures: CUDA's; an NPU has no such counters. */
 static void
-gpu_only_kpis(struct pr_figs *f, const cJSON *gm)
+gpu_only_kpis(struct pr_figs *f, const cJSON *gm, int no_steps)
 {
     pr_figs_kpi(f, "Est. SM efficiency",
                 pr_sget_num(gm, PR_K_EST_SM_EFFICIENCY_PCT), PR_FMT_PCT,
-                "SMs busy over the steps, idle time included");
+                no_steps ? "SMs busy over the capture, idle time included"
+                         : "SMs busy over the steps, idle time included");
     pr_figs_kpi(f, "Est. achieved occupancy",
                 pr_sget_num(gm, PR_K_EST_ACHIEVED_OCCUPANCY_PCT), PR_FMT_PCT,
                 "warps resident / maximum, while kernels run");
@@ -459,7 +460,7 @@ overview_kpis(struct pr_figs *f, const cJSON *run)
     }
     util_kpi(f, run, gm, no_steps(ss));
     if (!pr_fig_run_is_npu(run))
-        gpu_only_kpis(f, gm);
+        gpu_only_kpis(f, gm, no_steps(ss));
     if (cJSON_IsObject(tc) && pr_fig_run_is_npu(run))
         pr_figs_kpi(f, "Cube share", pr_sget_num(tc, PR_K_TC_KERNEL_TIME_PCT),
                     PR_FMT_PCT, "of task time on the AI Core Cube");
