@@ -395,7 +395,18 @@ util_kpi(struct pr_figs *f, const cJSON *run, const cJSON *gm, int capture)
 {
     double util = pr_sget_num(gm, PR_K_UTILIZATION_PCT);
     double compute = pr_sget_num(gm, PR_K_COMPUTE_UTILIZATION_PCT);
-    char sub[200];
+    char sub[260], win[80], len[48];
+
+    /* the capture's window by its length: Host and device gives each
+       device's own span, which can differ (review 13 #11: nsys_before's
+       290 ms capture beside device 0's 300 ms span) */
+    if (capture)
+        snprintf(win, sizeof(win), "capture (%s)",
+                 pr_chart_format(
+                     pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US),
+                     PR_UNIT_US, len, sizeof(len)));
+    else
+        snprintf(win, sizeof(win), "steps");
 
     if (table_util_kpi(f, run, util))
         return;
@@ -407,21 +418,20 @@ util_kpi(struct pr_figs *f, const cJSON *run, const cJSON *gm, int capture)
                  "time with any %s running, over the %s; all of it %s: the "
                  "trace records no compute tasks, so compute alone is not "
                  "known",
-                 pr_fig_run_is_npu(run) ? "task" : "kernel",
-                 capture ? "capture" : "steps",
+                 pr_fig_run_is_npu(run) ? "task" : "kernel", win,
                  pr_fig_run_is_npu(run) ? "HCCL tasks"
                                         : "communication kernels");
     else if (!isnan(util) && !isnan(compute) && util - compute >= 1.0)
         snprintf(sub, sizeof(sub),
                  "time with any kernel running, over the %s; %.1f points "
                  "of it %s, compute alone %.1f%%",
-                 capture ? "capture" : "steps", util - compute,
+                 win, util - compute,
                  pr_fig_run_is_npu(run) ? "HCCL tasks"
                                         : "communication kernels",
                  compute);
     else
         snprintf(sub, sizeof(sub), "time with any kernel running, over the %s",
-                 capture ? "capture" : "steps");
+                 win);
     pr_figs_kpi(f,
                 pr_fig_run_is_npu(run) ? "NPU utilization" : "GPU utilization",
                 util, PR_FMT_PCT, sub);
