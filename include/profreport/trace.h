@@ -406,6 +406,10 @@ struct pr_queue_launch {
     int64_t corr;  /* the task's correlation */
     int64_t ts_ns; /* the launch's time on its thread */
     uint32_t pid, tid;
+    /* 1: the trace records no call there (torch_npu level 0: the flow
+       leaves from the queue thread's Dequeue@<op>, no CANN event), so
+       the critical path makes the launch node itself */
+    uint8_t bare;
 };
 
 /* Data-quality counters: problems that did not stop ingest. */

@@ -1178,6 +1178,7 @@ on_cann(struct adb *a, sqlite3_stmt *q)
 
         ql.corr = conn;
         ql.ts_ns = s.ts_ns;
+        ql.bare = 0; /* this CANN_API row is the call */
         ql.pid = pr_strtab_intern(a->t->strs, pid, strlen(pid));
         ql.tid = pr_strtab_intern(a->t->strs, tid, strlen(tid));
         if (ql.pid == PR_STR_NONE || ql.tid == PR_STR_NONE ||

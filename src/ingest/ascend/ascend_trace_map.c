@@ -564,6 +564,7 @@ queue_launches(struct map *m, const enum role *rl)
         q.ts_ns = (*hit)->ts_ns;
         q.pid = m->host_pid;
         q.tid = (*hit)->tid;
+        q.bare = (uint8_t)(role_of(m, (*hit)->pid) != R_CANN);
         if (pr_trace_add_qlaunch(m->t, &q) != PR_OK)
             return pr_error_set(m->err, PR_E_NOMEM, "out of memory");
     }
