@@ -37,9 +37,10 @@ fi
 mk() {
     mkdir -p "$1/r_ascend_pt/ASCEND_PROFILER_OUTPUT"
     python3 - "$1/r_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json" \
-        "$2" "${3:-}" << 'PY'
+        "$2" "${3:-}" "${MUL_DQ:-300}" << 'PY'
 import json, sys
 ml = float(sys.argv[2])
+mdq = float(sys.argv[4])  # where the queue thread starts to dequeue mul
 aclop = sys.argv[3] == "aclop"
 level0 = sys.argv[3] == "level0"
 t0 = 1000000.0
@@ -67,7 +68,7 @@ ev = [m(PY_, "Python"), m(CANN, "CANN"), m(HW, "Ascend Hardware"),
       x(CANN, 10, "AscendCL@aclrtSynchronizeStreamWithTimeout", 145, 567,
         None, **{"Thread Id": 10, "Mode": "ACL_RTS", "level": "acl"})]
 # op, enqueue start, dequeue [a, b), launch call start, task start
-ops = [("add", 100, 110, 300, 280, 305), ("mul", 120, 300, 600, ml, 610)]
+ops = [("add", 100, 110, 300, 280, 305), ("mul", 120, mdq, 600, ml, 610)]
 for i, (op, q, a, b, ls, ts) in enumerate(ops):
     Op = op.capitalize()
     cid = 11 + i
@@ -155,6 +156,44 @@ import json, sys
 cp = json.load(open(sys.argv[1]))['runs'][0]['critical_path']
 assert cp['idle_note'] is None, cp['idle_note']
 " "$T_DIR/zq/s.json"
+# Issue #29: at level 0 the queue thread's launch (the HostToDevice
+# flow's start at 590, in Dequeue@aclnnMul) is a node of the path, as
+# CANN's call is at level 1: mul waits 20 us after it (was 205 us of
+# device idle and a 202 us delay from the enqueue), the dequeue of mul
+# (290 us) is on the path, and the queue's 7 us before Dequeue@aclnnAdd
+# (add enqueued at 103, dequeued at 110) is the wait for the enqueue
+set -- $(parts "$T_DIR/zq")
+check "level 0, queue-bound: the replay is exact ($1%)" test "$1" = 0
+check "level 0, queue-bound: no device idle on the path ($2 us)" \
+    test "$2" -le 5
+check "level 0, queue-bound: the launch part is the queue's launch to mul's start ($3 us)" \
+    test "$3" = 20
+check "level 0, queue-bound: the dequeue of mul is on the path ($4 us)" \
+    test "$4" = 290
+check "level 0, queue-bound: the queue's wait for add's enqueue is named so" \
+    python3 -c "
+import json, sys
+top = json.load(open(sys.argv[1]))['runs'][0]['critical_path']['steps'][0]['top']
+e = [t['us'] for t in top if t['name'] == 'Enqueue' and t['kind'] == 'host_op']
+assert e and round(e[0]) == 7, top
+" "$T_DIR/zq/s.json"
+# The queue thread's time between Dequeue@aclnnAdd (ends 300) and
+# Dequeue@aclnnMul (from 350) while mul was queued (enqueued at 120): a
+# backlog, the queue thread's own time taking mul, not host work outside
+# operators nor a wait for the enqueue
+MUL_DQ=350 mk "$T_DIR/g" 580
+set -- $(parts "$T_DIR/g")
+check "backlog: the queue's gap is its dequeue of mul ($4 us)" test "$4" = 280
+check "backlog: nothing outside operators on the queue thread" \
+    python3 -c "
+import json, sys
+top = json.load(open(sys.argv[1]))['runs'][0]['critical_path']['steps'][0]['top']
+o = [t['us'] for t in top if t['name'] == '(host, outside operators)']
+e = [t['us'] for t in top if t['name'] == 'Enqueue']
+# the Python thread's 105 us before add's enqueue; the queue's 7 us
+# waiting for it
+assert [round(x) for x in o + e] == [105, 7], top
+" "$T_DIR/g/s.json"
 
 # Launched late (review 11 #1): the queue thread calls mul's launch at
 # [450, 470), after add ended (405), and mul starts at 610: the device

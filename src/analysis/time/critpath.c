@@ -364,6 +364,17 @@ struct pr_cp_ctx {
     struct pr_queue_launch *ql;
     size_t n_ql;
     int ql_made;
+    /* the same by time, for the launches the trace records no call for
+       (torch_npu level 0: the HostToDevice flow's start in the queue
+       thread's Dequeue@<op>), and the next one the sweep takes */
+    struct pr_queue_launch *qlt;
+    size_t n_qlt, qlt_next;
+    /* correlation -> the earliest launcher event of it (torch_npu's
+       torch_to_npu instant: when its operator was enqueued); made on
+       first use */
+    struct pr_idmap enq_ix;
+    int enq_made;
+    uint32_t enq_name; /* "Enqueue", where the trace holds the string */
     /* the device's streams never overlap and the trace records no wait
        between them (serial_device): one queue, each task after the last */
     int serial;
@@ -898,6 +909,139 @@ cmp_ql(const void *a, const void *b)
     return x->ts_ns < y->ts_ns ? -1 : x->ts_ns > y->ts_ns;
 }
 
+static int
+cmp_qlt(const void *a, const void *b)
+{
+    const struct pr_queue_launch *x = a, *y = b;
+
+    if (x->ts_ns != y->ts_ns)
+        return x->ts_ns < y->ts_ns ? -1 : 1;
+    return cmp_ql(a, b);
+}
+
+/* The trace's task-queue launches by thread and time (c->ql) and those
+ * the trace records no call for (bare: torch_npu level 0) by time alone
+ * (c->qlt); 0 out of memory. */
+static int
+ql_make(struct pr_cp_ctx *c)
+{
+    const struct pr_trace *t = c->t;
+    size_t sz = t->n_qlaunch * sizeof(*c->ql), i;
+
+    if (c->ql_made)
+        return 1;
+    c->ql_made = 1;
+    if (t->n_qlaunch == 0)
+        return 1;
+    if ((c->ql = malloc(sz)) == NULL)
+        return 0;
+    memcpy(c->ql, t->qlaunch, sz);
+    c->n_ql = t->n_qlaunch;
+    qsort(c->ql, c->n_ql, sizeof(*c->ql), cmp_ql);
+    if ((c->qlt = malloc(sz)) == NULL)
+        return 0;
+    for (i = 0; i < c->n_ql; i++)
+        if (c->ql[i].bare)
+            c->qlt[c->n_qlt++] = c->ql[i];
+    qsort(c->qlt, c->n_qlt, sizeof(*c->qlt), cmp_qlt);
+    return 1;
+}
+
+/* When the operator of correlation corr was enqueued, into *ts: the
+ * start of the earliest launcher event of it (torch_npu's torch_to_npu
+ * instant, on the operator's thread); INT64_MIN none.  0 out of
+ * memory. */
+static int
+enqueued_at(struct pr_cp_ctx *c, int64_t corr, int64_t *ts)
+{
+    const struct pr_trace *t = c->t;
+    size_t i;
+
+    *ts = INT64_MIN;
+    if (!c->enq_made) {
+        c->enq_made = 1;
+        for (i = 0; i < t->n_events; i++) { /* by start: the first kept */
+            const struct pr_event *e = &t->events[i];
+            int64_t k = pr_event_correlation(t, e);
+
+            if (pr_tree_is_launcher(e->kind) && k != PR_NO_ID &&
+                pr_idmap_get(&c->enq_ix, k) == PR_NONE &&
+                pr_idmap_put(&c->enq_ix, k, i, c->err) != PR_OK)
+                return 0;
+        }
+    }
+    i = pr_idmap_get(&c->enq_ix, corr);
+    if (i != PR_NONE)
+        *ts = t->events[i].ts_ns;
+    return 1;
+}
+
+/* The first task-queue launch on (pid, tid) at or after ts; c->n_ql
+ * none.  c->ql is made. */
+static size_t
+ql_first(const struct pr_cp_ctx *c, uint32_t pid, uint32_t tid, int64_t ts)
+{
+    struct pr_queue_launch key;
+    size_t lo = 0, hi = c->n_ql;
+
+    key.pid = pid;
+    key.tid = tid;
+    key.ts_ns = ts;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (cmp_ql(&c->ql[mid], &key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* torch_npu's task-queue thread between two Dequeue@<op> ranges records
+ * nothing.  Where the operator it dequeues next was enqueued after that
+ * time began (the correlation of the launch in its Dequeue@<op> leads to
+ * the operator's torch_to_npu instant), the queue was empty and waited
+ * for the host to enqueue it: the time is named as torch_npu names that
+ * ("Enqueue"), the host's.  Where the operator was already queued (a
+ * backlog: msprof_npu_out's optimizer, enqueued 2-3 ms before), it is
+ * the queue thread's own, taking that operator: named by its
+ * Dequeue@<op>.  Without a launch in the range, whether the queue waited
+ * is unknown: the time stays host work outside operators.  Dequeue range
+ * d has just been pushed on thread h, its time before accounted. */
+static int
+name_queue_gap(struct pr_cp_ctx *c, struct thr *h, const struct pr_event *d)
+{
+    struct gpiece *p;
+    int64_t enq = INT64_MIN;
+    size_t q;
+
+    if (h->n_pend == 0)
+        return 1;
+    p = &h->pend[h->n_pend - 1];
+    if (p->name != PR_STR_NONE || p->kind != PR_CP_HOST_OP || p->t1 != d->ts_ns)
+        return 1;
+    if (!ql_make(c))
+        return 0;
+    q = ql_first(c, h->pid, h->tid, d->ts_ns);
+    if (q < c->n_ql && c->ql[q].pid == h->pid && c->ql[q].tid == h->tid &&
+        c->ql[q].ts_ns <= ev_end(d) && !enqueued_at(c, c->ql[q].corr, &enq))
+        return 0;
+    /* no launch in it, or none enqueued before it: whether the queue
+       waited is unknown */
+    if (enq == INT64_MIN || enq > d->ts_ns)
+        return 1;
+    if (enq > p->t0)
+        p->name = c->enq_name; /* PR_STR_NONE where there is no such name */
+    else
+        p->name = d->name;
+    return 1;
+}
+
+/* The task-queue launches (pr_queue_launch) inside call ev, by their
+ * correlation, to node: a task of that correlation waits for this call,
+ * not for its operator's enqueue (torch_npu: enqueue on the operator's
+ * thread, Dequeue@<op> on the queue's, whose CANN call launches). */
 /* The task-queue launches (pr_queue_launch) inside call ev, by their
  * correlation, to node: a task of that correlation waits for this call,
  * not for its operator's enqueue (torch_npu: enqueue on the operator's
@@ -907,39 +1051,18 @@ queue_calls(struct pr_cp_ctx *c, const struct pr_event *e, uint32_t node,
             uint32_t *enq)
 {
     const struct pr_trace *t = c->t;
-    struct pr_queue_launch key;
-    size_t lo = 0, hi;
+    uint32_t pid = pr_event_pid(t, e), tid = pr_event_tid(t, e);
+    size_t lo;
 
     if (enq != NULL)
         *enq = PR_CP_NONE;
-
-    if (!c->ql_made) {
-        c->ql_made = 1;
-        if (t->n_qlaunch > 0 &&
-            (c->ql = malloc(t->n_qlaunch * sizeof(*c->ql))) != NULL) {
-            memcpy(c->ql, t->qlaunch, t->n_qlaunch * sizeof(*c->ql));
-            c->n_ql = t->n_qlaunch;
-            qsort(c->ql, c->n_ql, sizeof(*c->ql), cmp_ql);
-        } else if (t->n_qlaunch > 0) {
-            return 0;
-        }
-    }
+    if (!ql_make(c))
+        return 0;
     if (c->n_ql == 0)
         return 1;
-    key.pid = pr_event_pid(t, e);
-    key.tid = pr_event_tid(t, e);
-    key.ts_ns = e->ts_ns;
-    hi = c->n_ql;
-    while (lo < hi) { /* the first at or after the call's start */
-        size_t mid = lo + (hi - lo) / 2;
-
-        if (cmp_ql(&c->ql[mid], &key) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (; lo < c->n_ql && c->ql[lo].pid == key.pid &&
-           c->ql[lo].tid == key.tid && c->ql[lo].ts_ns <= ev_end(e);
+    for (lo = ql_first(c, pid, tid, e->ts_ns);
+         lo < c->n_ql && c->ql[lo].pid == pid && c->ql[lo].tid == tid &&
+         c->ql[lo].ts_ns <= ev_end(e);
          lo++) {
         size_t q = pr_idmap_get(&c->corr, c->ql[lo].corr);
 
@@ -1072,6 +1195,92 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
         w->corr = corr;
         w->call = idx;
         w->signal = h->last_rec_launch;
+    }
+    return PR_OK;
+}
+
+/* The Dequeue@<op> range open on the task-queue thread h; PR_CP_NONE. */
+static uint32_t
+open_dequeue(const struct pr_cp_ctx *c, const struct thr *h)
+{
+    size_t i;
+
+    for (i = h->depth; i-- > 0;)
+        if (is_dequeue(c->t, &c->t->events[h->stack[i]]))
+            return h->stack[i];
+    return PR_CP_NONE;
+}
+
+/* A task-queue launch the trace records no call for (torch_npu level 0:
+ * the HostToDevice flow's start inside the queue thread's Dequeue@<op>,
+ * with no CANN event): a launch node of no length on the queue thread,
+ * after the thread's last launch and the Dequeue@<op> work since, and
+ * after the operator's enqueue where the path holds it (its torch_to_npu
+ * launch on the operator's thread): enqueue -> dequeue -> launch ->
+ * task, as where CANN's call is recorded (on_call). */
+static enum pr_status
+on_qlaunch(struct pr_cp_ctx *c, const struct pr_queue_launch *q)
+{
+    struct thr *h = thread_of(c, q->pid, q->tid);
+    struct pr_cp_node *n;
+    uint32_t idx, prev, other, pf, pn;
+    size_t enq;
+
+    if (h == NULL || !account(c, h, q->ts_ns))
+        return nomem(c);
+    n = add_node(c, PR_CP_N_HOST, &idx);
+    if (n == NULL)
+        return nomem(c);
+    n->ev = open_dequeue(c, h);
+    n->name = n->ev != PR_CP_NONE ? c->t->events[n->ev].name : PR_STR_NONE;
+    n->kind = PR_CP_LAUNCH;
+    n->s = n->e = q->ts_ns;
+    prev = h->last;
+    other = handoff(c, h, q->ts_ns);
+    enq = pr_idmap_get(&c->corr, q->corr);
+    if (enq != PR_NONE && c->g.v[enq].e <= q->ts_ns &&
+        c->g.v[enq].e >= c->g.v[other].e)
+        other = (uint32_t)enq;
+    if (prev == PR_CP_NONE || c->g.v[other].e > c->g.v[prev].e) {
+        if (prev != PR_CP_NONE)
+            add_pred(n, prev, 0, 0, PR_CP_HOST_OP, PR_STR_NONE);
+        prev = other;
+    }
+    if (!take_pieces(c, h, c->g.v[prev].e, q->ts_ns, &pf, &pn))
+        return nomem(c);
+    n = &c->g.v[idx];
+    add_pred(n, prev, q->ts_ns - c->g.v[prev].e, 0, PR_CP_HOST_OP, PR_STR_NONE);
+    if (n->n_pred == 2) { /* the gap edge first: its pieces are edge 0's */
+        uint32_t p0 = n->pred[0];
+
+        n->pred[0] = n->pred[1];
+        n->pw[0] = n->pw[1];
+        n->pred[1] = p0;
+        n->pw[1] = 0;
+    }
+    n->pc_first = pf;
+    n->pc_n = pn;
+    h->last = h->last_launch = idx;
+    if (pr_idmap_put(&c->qcorr, q->corr, idx, c->err) != PR_OK)
+        return PR_E_NOMEM;
+    return PR_OK;
+}
+
+/* The step's task-queue launches of on_qlaunch before time ts (all of
+ * the step's where ts is INT64_MAX). */
+static enum pr_status
+qlaunches_to(struct pr_cp_ctx *c, int64_t ts)
+{
+    for (; c->qlt_next < c->n_qlt && c->qlt[c->qlt_next].ts_ns <= ts &&
+           c->qlt[c->qlt_next].ts_ns < c->g.we;
+         c->qlt_next++) {
+        enum pr_status st;
+
+        if (c->qlt[c->qlt_next].ts_ns < c->g.ws)
+            continue;
+        st = on_qlaunch(c, &c->qlt[c->qlt_next]);
+        if (st != PR_OK)
+            return st;
     }
     return PR_OK;
 }
@@ -1324,10 +1533,23 @@ sweep(struct pr_cp_ctx *c)
 {
     const struct pr_trace *t = c->t;
     size_t i;
+    enum pr_status qst;
 
+    if (!ql_make(c))
+        return nomem(c);
+    /* the step's first task-queue launch (they are by time) */
+    while (c->qlt_next > 0 && c->qlt[c->qlt_next - 1].ts_ns >= c->g.ws)
+        c->qlt_next--;
     for (i = c->cursor; i < t->n_events && t->events[i].ts_ns < c->g.we; i++) {
         const struct pr_event *e = &t->events[i];
         enum pr_status st = PR_OK;
+
+        /* a launch at a task's start is before it; a Dequeue@<op> that
+           starts then, after (it holds no launch of its own yet) */
+        if (c->n_qlt > 0 &&
+            (st = qlaunches_to(c, is_device(e->kind) ? e->ts_ns
+                                                     : e->ts_ns - 1)) != PR_OK)
+            return st;
 
         if (!is_host_range(e->kind) && !pr_tree_is_launcher(e->kind) &&
             e->name != PR_STR_NONE && notify_name(pr_trace_str(t, e->name))) {
@@ -1350,7 +1572,8 @@ sweep(struct pr_cp_ctx *c)
             struct thr *h =
                 thread_of(c, pr_event_pid(t, e), pr_event_tid(t, e));
 
-            if (h == NULL || !push_op(c, h, (uint32_t)i))
+            if (h == NULL || !push_op(c, h, (uint32_t)i) ||
+                (is_dequeue(t, e) && !name_queue_gap(c, h, e)))
                 return nomem(c);
         } else if (pr_tree_is_launcher(e->kind)) {
             st = on_call(c, (uint32_t)i);
@@ -1363,7 +1586,8 @@ sweep(struct pr_cp_ctx *c)
         if (st != PR_OK)
             return st;
     }
-    return PR_OK;
+    qst = c->n_qlt > 0 ? qlaunches_to(c, INT64_MAX) : PR_OK;
+    return qst;
 }
 
 static int
@@ -2682,6 +2906,8 @@ ctx_free(struct pr_cp_ctx *c)
     free(c->nwait);
     free(c->hccl);
     free(c->ql);
+    free(c->qlt);
+    pr_idmap_free(&c->enq_ix);
 }
 
 /* Why the replay misses the measured steps, where the trace says: the
@@ -3067,9 +3293,8 @@ note_idle(const struct pr_trace *t, const struct pr_cp_graph *g,
         }
         if (lead == -2)
             continue; /* its launch was still running */
-        /* the task queue's launch where the path's is the operator's
-           enqueue, on another thread (torch_npu level 0 records no CANN
-           call, so the path leaves from torch_to_npu) */
+        /* the task queue's launch where the path's is another, on
+           another thread (a hand-made trace's enqueue) */
         ql = lead >= 0 ? queue_launch(t, lw, n->ev) : NULL;
         if (ql != NULL && (lnode == NULL || lnode->ev == PR_CP_NONE ||
                            pr_event_pid(t, &t->events[lnode->ev]) != ql->pid ||
@@ -3926,6 +4151,7 @@ pr_critpath_fill(const struct pr_trace *t, const struct pr_steps *s,
     c.err = err;
     c.serial = serial_device(t);
     c.timed_calls = timed_calls(t);
+    c.enq_name = pr_strtab_find(t->strs, "Enqueue", 7);
     c.serial_last = PR_CP_NONE;
     pr_names_init(&c.names, t);
     arr = cJSON_CreateArray();
