@@ -246,6 +246,36 @@ print(round(idle), cp["replay_error_pct"], 1 if ahead else 0)
 PY
 )
     check "npu_out: the queue-bound idle is gone ($1 us)" test "$1" -le 300
+    # the queue thread's time between its Dequeue ranges on the path (0.42
+    # ms, the optimizer's) was '(host, outside operators)': its operators
+    # were queued 2-3 ms before (their Enqueue, by correlation_id, ended
+    # before the previous Dequeue did), so it is the queue's own dequeue
+    # time, named by the Dequeue@<op> that follows, not host work nor a
+    # wait for the enqueue
+    NPU_OUT=$PR_SHARED/traces/msprof/torch_npu_ascend_profiler_output
+    check "npu_out: the queue thread's backlog gaps are its dequeues" \
+        python3 - "$NPU_OUT/trace_view.json" "$T_DIR/m.json" << 'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))
+ev = ev if isinstance(ev, list) else ev["traceEvents"]
+enq = {e["args"]["correlation_id"]: float(e["ts"]) + float(e["dur"])
+       for e in ev if e.get("ph") == "X" and e.get("cat") == "enqueue"}
+deq = sorted((e for e in ev if e.get("ph") == "X" and
+              e.get("cat") == "dequeue"), key=lambda e: float(e["ts"]))
+opt = ("Muls", "Addcmul", "Sqrt", "Divs", "Adds", "Addcdiv")
+n = backlog = 0
+for p, d in zip(deq, deq[1:]):
+    if d["name"].endswith(opt):  # the optimizer's (not Inplace*Add,
+        # which the forward and backward passes also run)
+        n += 1
+        backlog += enq[d["args"]["correlation_id"]] < \
+            float(p["ts"]) + float(p["dur"])
+assert n >= 50 and backlog >= 0.95 * n, (n, backlog)
+top = json.load(open(sys.argv[2]))["runs"][0]["critical_path"]["steps"][0]["top"]
+out = [t["us"] for t in top if t["name"] == "(host, outside operators)"]
+assert out and out[0] <= 1100, top  # 1,488 us with the queue's 0.42 ms
+assert not [t for t in top if t["name"] == "Enqueue"], top
+PY
     check "npu_out: the replay stays exact ($2%)" test "$2" = 0
     check "text_level1: both ranks' idle notes say the host was ahead" \
         test "$3" = 1
