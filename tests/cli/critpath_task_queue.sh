@@ -42,7 +42,10 @@ import json, sys
 ml = float(sys.argv[2])
 mdq = float(sys.argv[4])  # where the queue thread starts to dequeue mul
 aclop = sys.argv[3] == "aclop"
-level0 = sys.argv[3] == "level0"
+# level0step: level 0 as torch_npu writes it, no CANN event at all (the
+# synchronize neither), steps from step_trace_time.csv (device steps)
+bare = sys.argv[3] == "level0step"
+level0 = sys.argv[3] == "level0" or bare
 t0 = 1000000.0
 def m(pid, name):
     return {"ph": "M", "name": "process_name", "pid": pid, "tid": 0,
@@ -64,9 +67,11 @@ def ns(us):
 PY_, CANN, HW = 1, 2, 3
 ev = [m(PY_, "Python"), m(CANN, "CANN"), m(HW, "Ascend Hardware"),
       x(PY_, 10, "ProfilerStep#1", 0, 720, "cpu_op"),
-      x(PY_, 10, "aten::item", 140, 575, "cpu_op"),
-      x(CANN, 10, "AscendCL@aclrtSynchronizeStreamWithTimeout", 145, 567,
-        None, **{"Thread Id": 10, "Mode": "ACL_RTS", "level": "acl"})]
+      x(PY_, 10, "aten::item", 140, 575, "cpu_op")]
+if not bare:
+    ev.append(x(CANN, 10, "AscendCL@aclrtSynchronizeStreamWithTimeout", 145,
+                567, None, **{"Thread Id": 10, "Mode": "ACL_RTS",
+                              "level": "acl"}))
 # op, enqueue start, dequeue [a, b), launch call start, task start
 ops = [("add", 100, 110, 300, 280, 305), ("mul", 120, mdq, 600, ml, 610)]
 for i, (op, q, a, b, ls, ts) in enumerate(ops):
@@ -96,6 +101,12 @@ for i, (op, q, a, b, ls, ts) in enumerate(ops):
         ev.append(x(CANN, 20, "AscendCL@opCompile", ls + 2, 5, None,
                     **{"Thread Id": 20, "Mode": "ACL_OP", "level": "acl"}))
 json.dump(ev, open(sys.argv[1], "w"))
+if bare:
+    open(sys.argv[1].replace("trace_view.json", "step_trace_time.csv"),
+         "w").write("Step,Computing,Communication(Not Overlapped),"
+                    "Overlapped,Communication,Free,Stage,Bubble,"
+                    "Communication(Not Overlapped and Exclude Receive),"
+                    "Preparing\n1,200,0,0,0,505,710,0,0,0\n")
 PY
 }
 
@@ -177,6 +188,28 @@ top = json.load(open(sys.argv[1]))['runs'][0]['critical_path']['steps'][0]['top'
 e = [t['us'] for t in top if t['name'] == 'Enqueue' and t['kind'] == 'host_op']
 assert e and round(e[0]) == 7, top
 " "$T_DIR/zq/s.json"
+# The same as torch_npu writes level 0: no CANN event at all and the
+# steps from step_trace_time.csv, so the operators' torch_to_npu instants
+# are no path nodes (the host's synchronize is not recorded).  The path
+# was the device alone, 510 us '(device idle, no recorded cause)' and
+# bound by the device; it is the queue's: waiting for add's enqueue
+# until its Dequeue@aclnnAdd at 110 ('Enqueue'), the dequeues (190 +
+# 290 us), mul's 20 us after its launch: bound by the host
+mk "$T_DIR/zb" 580 level0step
+"$PR_BIN" -q --input "$T_DIR/zb/r_ascend_pt" --json "$T_DIR/zb/s.json"
+check "level 0 as written: the path runs through the queue's launches, bound by the host" \
+    python3 -c "
+import json, sys
+cp = json.load(open(sys.argv[1]))['runs'][0]['critical_path']
+s = cp['steps'][0]
+top = {(t['name'], t['kind']): round(t['us']) for t in s['top']}
+assert s['replay_error_pct'] == 0 and s['bound'] == 'host', s
+assert top == {('Dequeue@aclnnMul', 'host_op'): 290,
+               ('Dequeue@aclnnAdd', 'host_op'): 190,
+               ('Enqueue', 'host_op'): 110,
+               ('aclnnMul_MulAiCore_Mul', 'kernel'): 100,
+               ('(launch-to-start delay)', 'launch'): 20}, top
+" "$T_DIR/zb/s.json"
 # The queue thread's time between Dequeue@aclnnAdd (ends 300) and
 # Dequeue@aclnnMul (from 350) while mul was queued (enqueued at 120): a
 # backlog, the queue thread's own time taking mul, not host work outside
