@@ -1078,6 +1078,40 @@ queue_calls(struct pr_cp_ctx *c, const struct pr_event *e, uint32_t node,
     return 1;
 }
 
+/* Chain host node idx, starting at ts on thread h, after the thread's
+ * last call or, where node other (another thread's call, the enqueue)
+ * ended later, after other: the edge from the later one carries the
+ * thread's work since as pieces (edge 0), the other waits (edge 1). */
+static enum pr_status
+chain_call(struct pr_cp_ctx *c, struct thr *h, uint32_t idx, uint32_t other,
+           int64_t ts)
+{
+    struct pr_cp_node *n;
+    uint32_t prev = h->last, pf, pn;
+
+    if (prev == PR_CP_NONE || c->g.v[other].e > c->g.v[prev].e) {
+        if (prev != PR_CP_NONE)
+            add_pred(&c->g.v[idx], prev, 0, 0, PR_CP_HOST_OP, PR_STR_NONE);
+        prev = other;
+    }
+    if (!take_pieces(c, h, c->g.v[prev].e, ts, &pf, &pn))
+        return nomem(c);
+    n = &c->g.v[idx]; /* take_pieces does not move nodes; keep it plain */
+    add_pred(n, prev, ts - c->g.v[prev].e, 0, PR_CP_HOST_OP, PR_STR_NONE);
+    if (n->n_pred == 2) { /* the gap edge first: its pieces are edge 0's */
+        uint32_t p0 = n->pred[0];
+
+        n->pred[0] = n->pred[1];
+        n->pw[0] = n->pw[1];
+        n->pred[1] = p0;
+        n->pw[1] = 0;
+    }
+    n->pc_first = pf;
+    n->pc_n = pn;
+    h->last = idx;
+    return PR_OK;
+}
+
 static enum pr_status
 on_call(struct pr_cp_ctx *c, uint32_t ev)
 {
@@ -1086,7 +1120,7 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
     const char *nm = pr_trace_str(t, e->name);
     struct thr *h = thread_of(c, pr_event_pid(t, e), pr_event_tid(t, e));
     struct pr_cp_node *n;
-    uint32_t idx, prev, other, pf, pn, enq;
+    uint32_t idx, other, enq;
     int64_t corr = pr_event_correlation(t, e);
 
     if (e->dur_ns == 0 && t->device_steps &&
@@ -1142,7 +1176,6 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
     /* the host goes on from the thread's last call, or from another
        thread's call that ended since (a thread waiting for another:
        the main thread while autograd's runs the backward pass) */
-    prev = h->last;
     other = handoff(c, h, e->ts_ns);
     /* a task queue's launch call: its thread took the operator off the
        queue after the operator's thread put it there (enqueue ->
@@ -1152,28 +1185,9 @@ on_call(struct pr_cp_ctx *c, uint32_t ev)
         return nomem(c);
     if (enq != PR_CP_NONE && c->g.v[enq].e >= c->g.v[other].e)
         other = enq;
-    if (prev == PR_CP_NONE || c->g.v[other].e > c->g.v[prev].e) {
-        uint32_t own = prev;
-
-        prev = other;
-        if (own != PR_CP_NONE)
-            add_pred(n, own, 0, 0, PR_CP_HOST_OP, PR_STR_NONE);
-    }
-    if (!take_pieces(c, h, c->g.v[prev].e, e->ts_ns, &pf, &pn))
-        return nomem(c);
-    n = &c->g.v[idx]; /* take_pieces does not move nodes; keep it plain */
-    add_pred(n, prev, e->ts_ns - c->g.v[prev].e, 0, PR_CP_HOST_OP, PR_STR_NONE);
-    if (n->n_pred == 2) { /* the gap edge first: its pieces are edge 0's */
-        uint32_t p0 = n->pred[0];
-
-        n->pred[0] = n->pred[1];
-        n->pw[0] = n->pw[1];
-        n->pred[1] = p0;
-        n->pw[1] = 0;
-    }
-    n->pc_first = pf;
-    n->pc_n = pn;
-    h->last = idx;
+    if (chain_call(c, h, idx, other, e->ts_ns) != PR_OK)
+        return PR_E_NOMEM;
+    n = &c->g.v[idx];
     h->cur = n->e > h->cur ? n->e : h->cur;
     if (corr != PR_NO_ID && pr_idmap_put(&c->corr, corr, idx, c->err) != PR_OK)
         return PR_E_NOMEM;
@@ -1223,7 +1237,7 @@ on_qlaunch(struct pr_cp_ctx *c, const struct pr_queue_launch *q)
 {
     struct thr *h = thread_of(c, q->pid, q->tid);
     struct pr_cp_node *n;
-    uint32_t idx, prev, other, pf, pn;
+    uint32_t idx, other;
     size_t enq;
 
     if (h == NULL || !account(c, h, q->ts_ns))
@@ -1235,32 +1249,14 @@ on_qlaunch(struct pr_cp_ctx *c, const struct pr_queue_launch *q)
     n->name = n->ev != PR_CP_NONE ? c->t->events[n->ev].name : PR_STR_NONE;
     n->kind = PR_CP_LAUNCH;
     n->s = n->e = q->ts_ns;
-    prev = h->last;
     other = handoff(c, h, q->ts_ns);
     enq = pr_idmap_get(&c->corr, q->corr);
     if (enq != PR_NONE && c->g.v[enq].e <= q->ts_ns &&
         c->g.v[enq].e >= c->g.v[other].e)
         other = (uint32_t)enq;
-    if (prev == PR_CP_NONE || c->g.v[other].e > c->g.v[prev].e) {
-        if (prev != PR_CP_NONE)
-            add_pred(n, prev, 0, 0, PR_CP_HOST_OP, PR_STR_NONE);
-        prev = other;
-    }
-    if (!take_pieces(c, h, c->g.v[prev].e, q->ts_ns, &pf, &pn))
-        return nomem(c);
-    n = &c->g.v[idx];
-    add_pred(n, prev, q->ts_ns - c->g.v[prev].e, 0, PR_CP_HOST_OP, PR_STR_NONE);
-    if (n->n_pred == 2) { /* the gap edge first: its pieces are edge 0's */
-        uint32_t p0 = n->pred[0];
-
-        n->pred[0] = n->pred[1];
-        n->pw[0] = n->pw[1];
-        n->pred[1] = p0;
-        n->pw[1] = 0;
-    }
-    n->pc_first = pf;
-    n->pc_n = pn;
-    h->last = h->last_launch = idx;
+    if (chain_call(c, h, idx, other, q->ts_ns) != PR_OK)
+        return PR_E_NOMEM;
+    h->last_launch = idx;
     if (pr_idmap_put(&c->qcorr, q->corr, idx, c->err) != PR_OK)
         return PR_E_NOMEM;
     return PR_OK;
