@@ -1042,10 +1042,6 @@ name_queue_gap(struct pr_cp_ctx *c, struct thr *h, const struct pr_event *d)
  * correlation, to node: a task of that correlation waits for this call,
  * not for its operator's enqueue (torch_npu: enqueue on the operator's
  * thread, Dequeue@<op> on the queue's, whose CANN call launches). */
-/* The task-queue launches (pr_queue_launch) inside call ev, by their
- * correlation, to node: a task of that correlation waits for this call,
- * not for its operator's enqueue (torch_npu: enqueue on the operator's
- * thread, Dequeue@<op> on the queue's, whose CANN call launches). */
 static int
 queue_calls(struct pr_cp_ctx *c, const struct pr_event *e, uint32_t node,
             uint32_t *enq)
