@@ -15,6 +15,15 @@
  * GEMMs, convolution_backward, ...).  heuristic may be NULL. */
 int pr_tensorcore_op_eligible(const char *op_name, int *heuristic);
 
+/* 1 when the operator is one of torch's convolutions by its name alone
+ * (native_functions.yaml: aten::conv2d, aten::convolution, aten::_convolution,
+ * aten::cudnn_convolution*, aten::convolution_backward, aten::mkldnn_/
+ * miopen_/slow_/thnn_conv*, ...; derivatives.yaml's autograd nodes
+ * ConvolutionBackward0, CudnnConvolutionBackward, SlowConv2DBackward0, ...),
+ * for a trace that recorded no shapes: its kernels follow
+ * torch.backends.cudnn.allow_tf32, not the matmul switch. */
+int pr_tensorcore_op_is_conv(const char *op_name);
+
 /* Why an eligible op ran without tensor cores, in the order they are
  * checked (the first that applies is the one reported). */
 enum pr_tc_reason {

@@ -35,6 +35,50 @@ test_eligible(void **state)
     assert_false(pr_tensorcore_op_eligible(NULL, NULL));
 }
 
+/* torch's convolution operators by name alone (native_functions.yaml and
+ * derivatives.yaml's names), for traces without shapes (review 13 #1). */
+static void
+test_conv_by_name(void **state)
+{
+    static const char *const conv[] = {
+        "aten::conv2d",
+        "aten::convolution",
+        "aten::_convolution",
+        "aten::cudnn_convolution",
+        "aten::cudnn_convolution_relu",
+        "aten::convolution_backward",
+        "aten::cudnn_convolution_backward_weight",
+        "aten::mkldnn_convolution",
+        "aten::_conv_depthwise2d",
+        "aten::slow_conv3d",
+        "aten::conv_transpose2d",
+        "ConvolutionBackward0",
+        "CudnnConvolutionBackward",
+        "SlowConv2DBackward0",
+        "autograd::engine::evaluate_function: ConvolutionBackward0",
+    };
+    static const char *const other[] = {
+        "aten::mm",
+        "aten::addmm",
+        "AddmmBackward0",
+        "aten::copy_",
+        "aten::_convert_indices_from_coo_to_csr",
+        "aten::_convert_weight_to_int4pack",
+        "aten::cudnn_batch_norm",
+        "ProfilerStep#1",
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof(conv) / sizeof(conv[0]); i++)
+        if (!pr_tensorcore_op_is_conv(conv[i]))
+            fail_msg("%s is a convolution", conv[i]);
+    for (i = 0; i < sizeof(other) / sizeof(other[0]); i++)
+        if (pr_tensorcore_op_is_conv(other[i]))
+            fail_msg("%s is no convolution", other[i]);
+    assert_false(pr_tensorcore_op_is_conv(NULL));
+}
+
 static void
 parse_gpu(const char *s, struct pr_tc_context *ctx)
 {
@@ -247,6 +291,7 @@ main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_eligible),
+        cmocka_unit_test(test_conv_by_name),
         cmocka_unit_test(test_reason_table),
         cmocka_unit_test(test_conv_channels),
         cmocka_unit_test(test_kernel_evidence),

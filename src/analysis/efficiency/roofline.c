@@ -934,16 +934,23 @@ is_conv_row(const struct row *r)
     return r->cost.cls == PR_OPC_CONV || r->cost.cls == PR_OPC_CONV_BWD;
 }
 
+/* A convolution by its shapes or, where the trace recorded none (no
+ * Input Dims: the formula found no class), by its operator's name. */
+static int
+is_conv_op(const struct row *r)
+{
+    return is_conv_row(r) ||
+           (r->cost.cls == PR_OPC_OTHER && pr_tensorcore_op_is_conv(r->name));
+}
+
 /* TF32 kernels seen in this run, by the switch that governs them:
  * cudnn.allow_tf32 for convolutions, cuda.matmul.allow_tf32 for the rest. */
 static void
 note_tf32(struct pass *p, const struct row *r)
 {
-    int conv = r->cost.cls == PR_OPC_CONV || r->cost.cls == PR_OPC_CONV_BWD;
-
     if (!r->tf32)
         return;
-    if (conv)
+    if (is_conv_op(r))
         p->tf32_conv = 1;
     else
         p->tf32_matmul = 1;
@@ -1209,8 +1216,15 @@ emit_finding(cJSON *arr, const struct pass *p, const struct row *r, int *ok)
     else if (by_kernels(r))
         pr_tensorcore_diagnose_kernels(r->name, r->fp32_kernel, ctx.cc_major,
                                        ctx.amd, &d);
-    else
-        pr_tensorcore_diagnose(&r->cost, &ctx, &d);
+    else {
+        /* a convolution known by name only is judged as one: cuDNN's
+           switch, not the matmul one */
+        struct pr_op_cost c = r->cost;
+
+        if (c.cls == PR_OPC_OTHER && is_conv_op(r))
+            c.cls = PR_OPC_CONV;
+        pr_tensorcore_diagnose(&c, &ctx, &d);
+    }
     f = (struct pr_row_tc_finding){
         .operator_name = r->name,
         .input_shapes = r->shapes,

@@ -114,6 +114,24 @@ pr_tensorcore_op_eligible(const char *op_name, int *heuristic)
     return 1;
 }
 
+int
+pr_tensorcore_op_is_conv(const char *op_name)
+{
+    const char *s;
+
+    if (op_name == NULL)
+        return 0;
+    if (strncmp(op_name, "aten::", 6) != 0)
+        return strstr(op_name, "Conv") != NULL &&
+               strstr(op_name, "Backward") != NULL &&
+               strstr(op_name, "Convert") == NULL;
+    for (s = op_name + 6; *s == '_';)
+        s++;
+    if (strncmp(s, "convert", 7) == 0)
+        return 0; /* aten::_convert_indices_from_coo_to_csr, ... */
+    return strncmp(s, "conv", 4) == 0 || strstr(s, "_conv") != NULL;
+}
+
 /* ------------------------------------------------------------ explanations */
 
 static void
@@ -263,6 +281,16 @@ fp32_nvidia(const struct pr_op_cost *cost, const struct pr_tc_context *ctx,
 {
     int conv = is_conv(cost);
 
+    if (!conv && ctx->tf32_conv && !ctx->tf32_matmul) {
+        /* cuDNN's TF32 says nothing of the matmul switch (review 13 #1) */
+        say(out, PR_TCR_TF32_MATMUL,
+            "fp32 matmul with TF32 probably off (the default since PyTorch "
+            "1.12): the run's TF32 kernels are cuDNN convolutions, which "
+            "torch.backends.cudnn.allow_tf32 governs instead",
+            "torch.set_float32_matmul_precision(\"high\") (same as "
+            "torch.backends.cuda.matmul.allow_tf32 = True), or " AMP_BF16);
+        return;
+    }
     if (conv ? ctx->tf32_conv : ctx->tf32_matmul) {
         say(out, PR_TCR_FP32_ALGO,
             conv ? "fp32 convolution on CUDA cores although cuDNN ran "
