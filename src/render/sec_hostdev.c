@@ -411,7 +411,8 @@ synchronization(struct pr_figs *f, const cJSON *run)
                             : "Usual sources of a sync inside a training "
                               "loop: tensor.item(), .cpu(), .tolist() or "
                               "printing a tensor, torch.cuda.synchronize(), "
-                              "and copies from pageable memory.");
+                              "and copies with non_blocking=False, which "
+                              "PyTorch follows with a stream sync.");
 }
 
 /* ---- copies ----------------------------------------------------------- */
@@ -433,13 +434,19 @@ static const struct pr_col copy_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
-/* Pageable host copies: bytes and time, to say what pinning would fix. */
+/* Pageable host copies: bytes and time, to say what pinning would fix.
+ * CUDA's API synchronization behavior: cudaMemcpyAsync from pageable host
+ * memory to the device stages the bytes and returns, with no device
+ * synchronization; a copy to pageable host memory returns only once it is
+ * done, after the work queued before it.  PyTorch's copy with
+ * non_blocking=False (Copy.cu, at::cuda::memcpy_and_sync) syncs the stream
+ * after either (review 13 #4). */
 static void
 pageable_advice(struct pr_figs *f, const cJSON *by_kind)
 {
     const cJSON *r;
-    double n = 0, us = 0, bytes = 0, b;
-    char a[48], text[400];
+    double n = 0, us = 0, bytes = 0, b, to_host = 0;
+    char a[48], text[640];
 
     cJSON_ArrayForEach(r, by_kind)
     {
@@ -449,6 +456,8 @@ pageable_advice(struct pr_figs *f, const cJSON *by_kind)
         us += pr_sget_num(r, PR_K_DURATION_US);
         b = pr_sget_num(r, PR_K_BYTES);
         bytes += b > 0 ? b : 0;
+        if (pr_sget_is(pr_sget_str(r, PR_K_DIRECTION), "DtoH"))
+            to_host += pr_sget_num(r, PR_K_COUNT);
     }
     if (!(n > 0))
         return;
@@ -457,13 +466,27 @@ pageable_advice(struct pr_figs *f, const cJSON *by_kind)
            the same words as the host_sync finding (pathrules.c), never
            pinning advice for them */
         snprintf(text, sizeof(text),
-                 "%.0f cop%s from or to pageable host memory (%s, %.0f bytes "
-                 "each on average: scalars): each makes the host wait for "
-                 "the stream. Pinning or prefetching does not help a copy of "
-                 "a few bytes; keep such values on the device or create them "
-                 "once before the loop (see Recommendations).",
+                 "%.0f cop%s from or to pageable host memory (%s, %.0f byte%s "
+                 "each on average: scalars). %s PyTorch's .item(), and "
+                 ".to(device) and .cpu() with the default non_blocking=False, "
+                 "follow the copy with a stream sync (see Synchronization). "
+                 "Pinning or "
+                 "prefetching does not help a copy of a few bytes; keep such "
+                 "values on the device or create them once before the loop "
+                 "(see Recommendations).",
                  n, n == 1 ? "y" : "ies",
-                 pr_chart_format(us, PR_UNIT_US, a, sizeof(a)), bytes / n);
+                 pr_chart_format(us, PR_UNIT_US, a, sizeof(a)), bytes / n,
+                 bytes == n ? "" : "s",
+                 to_host >= n ? "A copy into pageable host memory returns "
+                                "only once it is done, after the work queued "
+                                "before it: the host waits for the stream."
+                 : to_host > 0
+                     ? "A copy to the device stages its bytes and returns; "
+                       "one into pageable host memory returns only once it "
+                       "is done, after the work queued before it."
+                     : "A copy to the device from pageable memory stages its "
+                       "bytes and returns without waiting for the stream: "
+                       "each costs a runtime call and a staging copy.");
     else
         snprintf(
             text, sizeof(text),

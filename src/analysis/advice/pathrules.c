@@ -597,8 +597,11 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
  * replay saves PATH_MIN_PCT or more) while the idle-based rule did not fire:
  * the queue stays deep, so the device hardly idles, but the host stops running
  * ahead.  Tiny pageable host-to-device copies beside the syncs are scalars sent
- * to the device each step (PyTorch syncs the stream after a pageable copy): the
- * fix is not to send them, not to prefetch. */
+ * to the device each step.  cudaMemcpyAsync from pageable memory to the device
+ * only stages the bytes (CUDA's API synchronization behavior); the wait is
+ * PyTorch's: a copy with non_blocking=False is cudaMemcpyAsync then
+ * cudaStreamSynchronize (Copy.cu, at::cuda::memcpy_and_sync; review 13 #4).
+ * The fix is not to send them, not to prefetch. */
 static int
 sync_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
 {
@@ -650,12 +653,17 @@ sync_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
         pr_append(text, sizeof(text), len,
                   " Beside them the capture holds %.0f pageable host-to-device "
                   "copies of %.0f bytes in all (%.0f bytes each on average: "
-                  "scalars), and a copy from pageable memory makes the host "
-                  "wait for the stream: a Python number or a CPU tensor sent "
-                  "to the device each step (torch.tensor(x, device=...), "
+                  "scalars): a Python number or a CPU tensor sent to the "
+                  "device each step (torch.tensor(x, device=...), "
                   "t.to(device), a scalar in an operator that needs a device "
-                  "tensor). Keep such values on the device, or create them "
-                  "once before the loop; read device values back (.item(), "
+                  "tensor). Such a copy does not wait by itself: "
+                  "cudaMemcpyAsync from pageable memory stages the bytes and "
+                  "returns. The wait is PyTorch's: with the default "
+                  "non_blocking=False it follows the copy with "
+                  "cudaStreamSynchronize, as .item() and .cpu() do, and the "
+                  "host waits for the whole queue. Keep such values on the "
+                  "device, or create them once before the loop (or send them "
+                  "with non_blocking=True); read device values back (.item(), "
                   ".cpu(), .tolist()) only every N steps. Prefetching does "
                   "not help a copy of a few bytes: the wait is for the queue, "
                   "not the copy.",
@@ -1409,13 +1417,55 @@ pr_path_dispatch_picks(const cJSON *run, struct pr_whatif_in *in)
     }
 }
 
+/* The profiler options that add to every call, as far as the trace shows
+ * them: shapes recorded (record_shapes), stacks (with_stack), memory events
+ * (profile_memory).  Writes "record_shapes and with_stack" for those on
+ * into on, those off into off (each of size bytes); returns how many were
+ * on. */
+static int
+profiler_costs(const cJSON *run, char *on, char *off, size_t size)
+{
+    static const char *const names[3] = {"record_shapes", "with_stack",
+                                         "profile_memory"};
+    int flag[3] = {0, 0, 0}, n[2] = {0, 0}, k[2] = {0, 0}, i;
+    size_t len[2] = {0, 0};
+    char *out[2] = {off, on};
+    const cJSON *o;
+
+    cJSON_ArrayForEach(o, pr_sget(run, PR_K_OPERATORS_BY_SHAPE))
+    {
+        const char *sh = pr_sget_str(o, PR_K_INPUT_SHAPES);
+
+        flag[0] |= sh != NULL && sh[0] != '\0' && strcmp(sh, "[]") != 0;
+    }
+    flag[1] = pr_sget_num(pr_sget(run, PR_K_SOURCE_VIEW),
+                          PR_K_OPERATORS_WITH_STACK) > 0;
+    o = pr_sget(run, PR_K_MEMORY);
+    flag[2] = o != NULL && !cJSON_IsNull(o);
+    for (i = 0; i < 3; i++)
+        n[flag[i]]++;
+    on[0] = off[0] = '\0';
+    for (i = 0; i < 3; i++) {
+        int w = flag[i];
+
+        len[w] = pr_append(out[w], size, len[w], "%s%s",
+                           k[w] == 0          ? ""
+                           : k[w] == n[w] - 1 ? " and "
+                                              : ", ",
+                           names[i]);
+        k[w]++;
+    }
+    return n[1];
+}
+
 static int
 slow_dispatch(const cJSON *run, const cJSON *cp, cJSON *recs)
 {
     const cJSON *o, *top[2] = {NULL, NULL};
     double calls = 0, self = 0, host_pct, steps;
-    char text[PATH_TEXT], note[300], ops[300], t[32], bt[32];
+    char text[PATH_TEXT], note[300], ops[300], t[32], bt[32], on[80], off[80];
     size_t len, i;
+    int n_on;
     cJSON *r, *ev, *x;
 
     if (has_id(recs, "slow_dispatch") || npu_run(run) ||
@@ -1469,11 +1519,26 @@ slow_dispatch(const cJSON *run, const cJSON *cp, cJSON *recs)
         "runs PyTorch's dispatcher several times slower than it should: look "
         "for CPU contention (more busy threads than cores: data-loader "
         "workers, OMP_NUM_THREADS, other processes on the node), CPU "
-        "frequency scaling or a throttled container, and the profiler's own "
-        "cost (record_shapes, with_stack and profile_memory add to every "
-        "call: profile a step with them off to compare) before changing the "
-        "model.",
+        "frequency scaling or a throttled container",
         top[0] != NULL ? ")" : "", host_pct);
+    /* the profiler's options cost only where the trace shows them on
+       (review 13 #8) */
+    n_on = profiler_costs(run, on, off, sizeof(on));
+    if (n_on == 0)
+        len = pr_append(text, sizeof(text), len,
+                        " before changing the model. The profiler's per-call "
+                        "options are ruled out: this trace recorded no "
+                        "shapes, no stacks and no memory events (%s were "
+                        "off).",
+                        off);
+    else
+        len = pr_append(text, sizeof(text), len,
+                        ", and the profiler's own cost (%s %s on in this "
+                        "trace and add%s to every call: profile a step with "
+                        "%s off to compare%s%s%s) before changing the model.",
+                        on, n_on == 1 ? "was" : "were", n_on == 1 ? "s" : "",
+                        n_on == 1 ? "it" : "them", n_on < 3 ? "; " : "", off,
+                        n_on < 3 ? (n_on == 2 ? " was off" : " were off") : "");
     switch (replayed(cp, "slow_dispatch")) {
     case 1: /* the replay of 2 us a call (pr_whatif_recommend) */
         return add(recs, "slow_dispatch", text);
