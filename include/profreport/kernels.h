@@ -35,6 +35,8 @@ struct pr_kernel_ref {
     int known;            /* a rule of the kernel table named it */
     int family, math, precision; /* kclass.h's enums, math made concrete
                                     for the devices' vendor */
+    int64_t conv_ns;             /* its time launched by convolution operators
+                                    (pr_tensorcore_op_is_conv) */
 };
 
 struct pr_kernel_refs {
@@ -54,7 +56,11 @@ PR_NODISCARD enum pr_status pr_kernels_build(const struct pr_trace *t,
 /* The "kernel_classes" object (new, owned by the caller): kernel time by
  * the kernel table's family and by math unit, and the kernels neither the
  * table nor their producer can place (their share, the largest named), so
- * that the table's gaps are visible.  PR_E_NOMEM on failure. */
+ * that the table's gaps are visible.  By family, a GEMM kernel's time that
+ * convolution operators launched (cuDNN's implicit-GEMM convolutions) is
+ * conv's, the kernel counted where most of its time went (conv_gemm says
+ * how much moved); cuDNN's NCHW/NHWC layout transforms are summed apart
+ * (layout_transforms).  PR_E_NOMEM on failure. */
 PR_NODISCARD enum pr_status
 pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
                    struct pr_error *err);

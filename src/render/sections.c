@@ -1123,6 +1123,52 @@ static const struct pr_col class_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
+/* What the family view changed by the launching operator (cuDNN's
+ * implicit-GEMM convolutions counted as conv) and cuDNN's layout
+ * transforms around convolutions, with the channels_last remedy
+ * (review 13 #5). */
+static void
+conv_family_notes(struct pr_figs *f, const cJSON *kc)
+{
+    const cJSON *g = pr_sget(kc, PR_K_CONV_GEMM);
+    const cJSON *l = pr_sget(kc, PR_K_LAYOUT_TRANSFORMS);
+    char a[48], b[48], text[900];
+
+    if (pr_sget_num(g, PR_K_TOTAL_US) > 0) {
+        snprintf(text, sizeof(text),
+                 "Conv includes %s (%.1f%% of kernel time) of %.0f GEMM "
+                 "kernel%s that convolution operators launched: cuDNN runs "
+                 "convolutions as implicit GEMMs (CUTLASS's tensorop "
+                 "*gemm kernels among them), so the launching operator, not "
+                 "the kernel's name, decides the family here; the Kernels "
+                 "table keeps each kernel's own family and math.",
+                 pr_chart_format(pr_sget_num(g, PR_K_TOTAL_US), PR_UNIT_US, a,
+                                 sizeof(a)),
+                 pr_sget_num(g, PR_K_TIME_PCT), pr_sget_num(g, PR_K_KERNELS),
+                 pr_sget_num(g, PR_K_KERNELS) == 1 ? "" : "s");
+        pr_figs_text(f, text);
+    }
+    if (!(pr_sget_num(l, PR_K_CONV_US) > 0))
+        return;
+    snprintf(text, sizeof(text),
+             "cuDNN's layout transforms (nchwToNhwc / nhwcToNchw kernels) "
+             "take %s (%.1f%% of kernel time, %.0f launches), %s of it "
+             "launched by convolutions: cuDNN converts NCHW tensors to the "
+             "NHWC layout its tensor-core kernels use and back. Training in "
+             "channels_last, model.to(memory_format=torch.channels_last) "
+             "and the inputs likewise, lets cuDNN skip most of them. No gain "
+             "is "
+             "claimed: the critical-path replay has no what-if for a "
+             "kernel that stops running, and on a host-bound step device "
+             "time saved may not shorten the step.",
+             pr_chart_format(pr_sget_num(l, PR_K_TOTAL_US), PR_UNIT_US, a,
+                             sizeof(a)),
+             pr_sget_num(l, PR_K_TIME_PCT), pr_sget_num(l, PR_K_CALLS),
+             pr_chart_format(pr_sget_num(l, PR_K_CONV_US), PR_UNIT_US, b,
+                             sizeof(b)));
+    pr_figs_text(f, text);
+}
+
 /* Kernel time by the kernel table's family, and the kernels no rule
  * names, with their share: where the table has gaps, the report says so
  * rather than count them silently as compute. */
@@ -1143,6 +1189,7 @@ kernel_classes(struct pr_figs *f, const cJSON *run)
         return;
     pr_figs_table(f, "Kernel time by family (the kernel table's rules)", &t,
                   NULL);
+    conv_family_notes(f, kc);
     if (!(pr_sget_num(u, PR_K_KERNELS) > 0))
         return;
     len = (size_t)snprintf(
