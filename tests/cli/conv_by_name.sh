@@ -25,7 +25,7 @@
 # 4. The Copies note on pageable scalars: a host-to-device one stages and
 #    returns; a device-to-host one waits for the stream.
 # Then the shared samples the review read: hta_cp_alexnet, hta_nccl,
-# nsys mfu_2gpu_before.
+# tb_resnet50, nsys mfu_2gpu_before.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -184,7 +184,7 @@ fam = {x['family']: (x['kernels'], round(x['total_us'], 3)) for x in k['by_famil
 want = {'conv': (2, 650.0), 'gemm': (1, 350.0), 'copy': (2, 150.0)}
 print('ok' if fam == want else 'by_family %s, want %s' % (fam, want))"
 check "the family view's note names the implicit GEMMs and channels_last" \
-    sh -c "grep -q 'convolution operators launched: cuDNN runs convolutions as implicit GEMMs' '$T_DIR/conv.html' &&
+    sh -c "grep -q 'convolution operators launched: cuDNN computes convolutions with GEMM kernels' '$T_DIR/conv.html' &&
            grep -q 'memory_format=torch.channels_last' '$T_DIR/conv.html' &&
            grep -q 'No gain is claimed' '$T_DIR/conv.html'"
 
@@ -259,6 +259,30 @@ if ids.get('aten::mm') != 'tf32_matmul_off': bad.append(ids)
 print('; '.join(map(str, bad)) if bad else 'ok')"
 else
     skip "hta_nccl families, slow_dispatch" "no $PR_SHARED/traces"
+fi
+if shared_report rn50 tb_plugin/resnet50_num_workers_0; then
+    judge "tb_resnet50: cuDNN's volta_sgemm under cudnn_convolution* is conv; 0.1% of layout transforms makes no note" \
+        "$T_DIR/rn50.json" "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+k = r['kernel_classes']
+conv_ops = ('aten::cudnn_convolution', 'aten::cudnn_convolution_backward_weight',
+            'aten::cudnn_convolution_backward_input')
+sg = sum(x['total_us'] for x in r['kernels']
+         if x['family'] == 'gemm' and x['operator'] in conv_ops)
+fam = {x['family']: x for x in k['by_family']}
+bad = []
+# a kernel row names its main operator; one an aten::mm also launched
+# keeps that part in gemm
+if not 0.99 * sg <= k['conv_gemm']['total_us'] <= sg + 0.01: bad.append('conv_gemm %s, sgemm under convs %s' % (k['conv_gemm'], sg))
+if abs(sum(x['total_us'] for x in k['by_family']) - sum(x['total_us'] for x in r['kernels'])) > 0.01: bad.append('totals')
+if not fam['gemm']['total_us'] < 500: bad.append('gemm %s' % fam['gemm'])
+if not k['layout_transforms']['time_pct'] < 1: bad.append(k['layout_transforms'])
+print('; '.join(map(str, bad)) if bad else 'ok')"
+    check "tb_resnet50: no channels_last note for 0.1% of kernel time" \
+        sh -c "grep -q 'Conv includes' '$T_DIR/rn50.html' && ! grep -q 'lets cuDNN skip' '$T_DIR/rn50.html'"
+else
+    skip "tb_resnet50 families" "no $PR_SHARED/traces"
 fi
 if shared_report nb nsys/mfu_2gpu_before.sqlite; then
     judge "nsys before: the 8-byte uploads stage and return; PyTorch's sync is the wait" \
