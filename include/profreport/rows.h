@@ -23,6 +23,7 @@ enum pr_rows_type {
     PR_RT_US,        /* int64_t nanoseconds, written as microseconds (ns /
                         1000, as pr_emit_us); read back rounded to the ns */
     PR_RT_BOOL_NULL, /* int: 1 true, 0 false, -1 null */
+    PR_RT_BOOL,      /* int: nonzero true, 0 false; never null */
     PR_RT_SUB,       /* a sub-object of fixed keys, itself typed: the
                         struct of its rows.def object (PR_ROWS_SUB) */
     PR_RT_JSON       /* const cJSON *: an object whose keys are data (a
@@ -61,6 +62,7 @@ enum pr_rows_object {
 #define PR_ROWS_C_I64 int64_t
 #define PR_ROWS_C_US int64_t
 #define PR_ROWS_C_BOOL_NULL int
+#define PR_ROWS_C_BOOL int
 #define PR_ROWS_C_JSON const cJSON *
 #define PR_ROWS_OBJECT(obj, st) typedef struct st pr_rows_struct_##obj;
 #define PR_ROWS_FIELD(obj, key, type, member)

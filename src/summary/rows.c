@@ -148,6 +148,9 @@ value_of(const struct pr_rows_field *f, const char *row)
     case PR_RT_BOOL_NULL:
         memcpy(&b, p, sizeof(b));
         return b < 0 ? cJSON_CreateNull() : cJSON_CreateBool(b);
+    case PR_RT_BOOL:
+        memcpy(&b, p, sizeof(b));
+        return cJSON_CreateBool(b != 0);
     case PR_RT_JSON:
         memcpy(&j, p, sizeof(j));
         return j != NULL ? cJSON_Duplicate(j, 1) : cJSON_CreateNull();
@@ -250,9 +253,10 @@ read_field(const struct pr_rows_field *f, const cJSON *v, char *row,
         return read_obj(pr_rows_object((enum pr_rows_object)f->sub), v, p, at,
                         err);
     }
-    if (f->type == PR_RT_BOOL_NULL) {
+    if (f->type == PR_RT_BOOL_NULL || f->type == PR_RT_BOOL) {
         int b = cJSON_IsTrue(v) ? 1 : cJSON_IsFalse(v) ? 0 : -1;
-        if (b < 0 && !(cJSON_IsNull(v) && (r->types & PR_ST_NULL)))
+        if (b < 0 && !(f->type == PR_RT_BOOL_NULL && cJSON_IsNull(v) &&
+                       (r->types & PR_ST_NULL)))
             return pr_error_set(err, PR_E_FORMAT,
                                 "%s: expected a boolean, got %s", at,
                                 json_type(v));

@@ -37,6 +37,7 @@ test_fields_match_schema(void **state)
             const struct pr_schema_row *r = &pr_schema_rows[f->row];
             unsigned want = f->type == PR_RT_STR         ? PR_ST_STR
                             : f->type == PR_RT_BOOL_NULL ? PR_ST_BOOL
+                            : f->type == PR_RT_BOOL      ? PR_ST_BOOL
                             : f->type == PR_RT_SUB       ? PR_ST_OBJ
                             : f->type == PR_RT_JSON      ? PR_ST_OBJ | PR_ST_ARR
                                                          : PR_ST_NUM;
@@ -305,6 +306,43 @@ test_absent_fields(void **state)
     cJSON_Delete(arr);
 }
 
+/* A BOOL field (a job's per-rank flags) writes true/false, never null,
+ * and the reader refuses null where a BOOL_NULL field would take it. */
+static void
+test_bool_field(void **state)
+{
+    struct pr_row_job_rank r = {0,  "w0", 0,   10, NAN, "s", 3,
+                                10, 12,   NAN, 1,  0,   7,   11},
+                           back;
+    enum pr_rows_object ro = PR_RO_JOB_PER_RANK;
+    cJSON *arr = cJSON_CreateArray(), *e;
+    struct pr_error err = {0};
+    size_t n;
+    char *s;
+
+    (void)state;
+    assert_true(pr_rows_write(arr, ro, &r, 1));
+    s = cJSON_PrintUnformatted(arr);
+    assert_string_equal(
+        s, "[{\"run\":0,\"worker\":\"w0\",\"rank\":0,\"mean_us\":10,"
+           "\"vs_median_pct\":null,\"span\":\"s\",\"steps\":3,"
+           "\"median_us\":10,\"max_us\":12,\"communication_pct\":null,"
+           "\"first_step_excluded\":true,\"has_steps\":false,"
+           "\"in_spread\":true,\"run_mean_us\":11}]");
+    cJSON_free(s);
+    assert_int_equal(pr_rows_read(arr, "job.per_rank", ro, &back, 1, &n, &err),
+                     PR_OK);
+    assert_int_equal(back.first_step_excluded, 1);
+    assert_int_equal(back.has_steps, 0);
+    e = cJSON_GetArrayItem(arr, 0);
+    cJSON_ReplaceItemInObject(e, "has_steps", cJSON_CreateNull());
+    assert_int_equal(pr_rows_read(arr, "job.per_rank", ro, &back, 1, &n, &err),
+                     PR_E_FORMAT);
+    assert_non_null(strstr(
+        err.msg, "job.per_rank[0].has_steps: expected a boolean, got null"));
+    cJSON_Delete(arr);
+}
+
 /* A kernel's PMU counters: an object whose keys are data, written as a
  * copy and read back as the tree's own; null where a kernel has none;
  * left out (with pmu_bound, pmu_hint) where the producer counted none. */
@@ -478,6 +516,7 @@ main(void)
         cmocka_unit_test(test_read_errors),
         cmocka_unit_test(test_contract_reads_tables),
         cmocka_unit_test(test_absent_fields),
+        cmocka_unit_test(test_bool_field),
         cmocka_unit_test(test_json_field),
         cmocka_unit_test(test_sub_object),
         cmocka_unit_test(test_load_and_num),

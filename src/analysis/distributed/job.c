@@ -11,6 +11,7 @@
 #include "profreport/job.h"
 #include "profreport/keys.h"
 #include "profreport/producer.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 
 /* One run's figures for the per-rank table. */
@@ -193,25 +194,28 @@ per_rank(cJSON *job, const struct rk *v, size_t n, double median, int *ok)
     cJSON *a = pr_emit_arr(job, PR_K_PER_RANK, ok);
     size_t i;
 
-    for (i = 0; a != NULL && i < n; i++) {
-        cJSON *o = rank_ref(&v[i], v[i].in_spread ? median : NAN, ok);
-
-        if (o == NULL || !cJSON_AddItemToArray(a, o)) {
-            cJSON_Delete(o);
-            *ok = 0;
-            return;
-        }
-        pr_emit_str(o, PR_K_SPAN, pr_sget_str_or(v[i].run, PR_K_SPAN, ""), ok);
-        pr_emit_num(o, PR_K_STEPS, v[i].steps, ok);
-        pr_emit_num_or_null(o, PR_K_MEDIAN_US, v[i].median, ok);
-        pr_emit_num_or_null(o, PR_K_MAX_US, v[i].max, ok);
-        pr_emit_num_or_null(o, PR_K_COMMUNICATION_PCT, v[i].comm, ok);
-        pr_emit_bool(o, PR_K_FIRST_STEP_EXCLUDED, v[i].warmup, ok);
-        pr_emit_bool(o, PR_K_HAS_STEPS, v[i].has_steps, ok);
-        pr_emit_bool(o, PR_K_IN_SPREAD, v[i].in_spread, ok);
-        /* the run's own mean (its Overview, verdict and terminal line)
-           counts every step: say what it is where the job's differs */
-        pr_emit_num_or_null(o, PR_K_RUN_MEAN_US, v[i].run_mean, ok);
+    for (i = 0; a != NULL && *ok && i < n; i++) {
+        const cJSON *rank = pr_sget(v[i].run, PR_K_RANK);
+        double med = v[i].in_spread ? median : NAN;
+        /* run_mean_us: the run's own mean (its Overview, verdict and
+           terminal line) counts every step: say what it is where the
+           job's differs */
+        struct pr_row_job_rank r = {
+            (double)v[i].idx,
+            pr_sget_str_or(v[i].run, PR_K_WORKER, ""),
+            cJSON_IsNumber(rank) ? rank->valuedouble : NAN,
+            v[i].mean,
+            med > 0 ? 100.0 * (v[i].mean - med) / med : NAN,
+            pr_sget_str_or(v[i].run, PR_K_SPAN, ""),
+            v[i].steps,
+            v[i].median,
+            v[i].max,
+            v[i].comm,
+            v[i].warmup,
+            v[i].has_steps,
+            v[i].in_spread,
+            v[i].run_mean};
+        *ok = pr_rows_write(a, PR_RO_JOB_PER_RANK, &r, 1);
     }
 }
 
