@@ -733,38 +733,35 @@ cmp_agg(const void *a, const void *b)
 /* The row's figures are over the ranks that ran it (g->ranks): in a
  * pipeline each stage runs its own layers, and a rank of only the
  * producer's step tables runs none, so counting the others as 0 would
- * halve a stage's mean and make every spread 100% (issue #30). */
-static cJSON *
-agg_row(const struct agg *g, const cJSON *const *runs, const char *key, int *ok)
+ * halve a stage's mean and make every spread 100% (issue #30).  One row
+ * of job.operators (ops) or job.kernels appended to a; 0 when out of
+ * memory. */
+static int
+agg_row(cJSON *a, const struct agg *g, const cJSON *const *runs, int ops)
 {
-    cJSON *o = cJSON_CreateObject();
     double n = g->ranks > 0 ? (double)g->ranks : 1.0;
-    double mean = g->sum / n, min = g->min;
-    char k[64];
-
-    if (o == NULL) {
-        *ok = 0;
-        return NULL;
-    }
-    pr_emit_str(o, PR_K_NAME, g->name, ok);
-    pr_emit_num(o, PR_K_RANKS, (double)g->ranks, ok);
-    pr_emit_num(o, PR_K_CALLS_MEAN, g->calls / n, ok);
-    snprintf(k, sizeof(k), "mean_%s", key);
-    pr_emit_num(o, k, mean, ok);
-    snprintf(k, sizeof(k), "min_%s", key);
-    pr_emit_num(o, k, min, ok);
-    snprintf(k, sizeof(k), "max_%s", key);
-    pr_emit_num(o, k, g->max, ok);
+    double mean = g->sum / n;
     /* one rank has no spread (issue #30 finding 7: "0.0%, slowest on"
        the only rank that ran it) */
-    pr_emit_num_or_null(
-        o, PR_K_SPREAD_PCT,
-        mean > 0 && g->ranks > 1 ? 100.0 * (g->max - min) / mean : NAN, ok);
-    pr_emit_str(o, PR_K_MAX_WORKER,
-                pr_sget_str_or(runs[g->max_run], PR_K_WORKER, ""), ok);
-    if (!(g->host < 0)) /* NAN: no rank recorded host times */
-        pr_emit_num_or_null(o, PR_K_MEAN_HOST_SELF_US, g->host / n, ok);
-    return o;
+    double spread =
+        mean > 0 && g->ranks > 1 ? 100.0 * (g->max - g->min) / mean : NAN;
+    const char *worker = pr_sget_str_or(runs[g->max_run], PR_K_WORKER, "");
+
+    if (ops) {
+        struct pr_row_job_operator r = {
+            g->name, (double)g->ranks, g->calls / n, mean,        g->min,
+            g->max,  spread,           worker,       g->host / n, 0};
+        if (g->host < 0) /* NAN: no rank recorded host times */
+            pr_rows_omit(PR_RO_JOB_OPERATORS, &r,
+                         PR_SR_JOB_OPERATORS_PR_K_MEAN_HOST_SELF_US);
+        return pr_rows_write(a, PR_RO_JOB_OPERATORS, &r, 1);
+    }
+    {
+        struct pr_row_job_kernel r = {
+            g->name, (double)g->ranks, g->calls / n, mean,
+            g->min,  g->max,           spread,       worker};
+        return pr_rows_write(a, PR_RO_JOB_KERNELS, &r, 1);
+    }
 }
 
 /* Group the sorted entries by name into aggs; returns how many. */
@@ -843,16 +840,11 @@ aggregate(cJSON *job, const cJSON *const *runs, size_t n, const char *arr_key,
     }
     k = group(e, k, g, host);
     qsort(g, k, sizeof(*g), cmp_agg);
-    for (i = 0; i < k && i < PR_JOB_MAX_ROWS && *ok; i++) {
-        cJSON *o = agg_row(&g[i], runs, val_key, ok);
-        if (o == NULL || !cJSON_AddItemToArray(a, o)) {
-            cJSON_Delete(o);
-            *ok = 0;
-        }
-    }
+    for (i = 0; i < k && i < PR_JOB_MAX_ROWS && *ok; i++)
+        *ok = agg_row(a, &g[i], runs, strcmp(out_key, PR_K_OPERATORS) == 0);
     pr_emit_num(job,
-                strcmp(out_key, PR_K_OPERATORS) == 0 ? "operators_total"
-                                                     : "kernels_total",
+                strcmp(out_key, PR_K_OPERATORS) == 0 ? PR_K_OPERATORS_TOTAL
+                                                     : PR_K_KERNELS_TOTAL,
                 (double)k, ok);
     free(e);
     free(g);
@@ -1119,7 +1111,7 @@ build(cJSON *summary, const cJSON *runs, size_t n, struct pr_error *err)
         per_rank(job, v, n, m > 0 ? sorted[(m - 1) / 2].mean : NAN, &ok);
         aggregate(job, rv, n, PR_K_OPERATORS, PR_K_DEVICE_SELF_US,
                   PR_K_OPERATORS, &ok);
-        aggregate(job, rv, n, PR_K_KERNELS, "total_us", PR_K_KERNELS, &ok);
+        aggregate(job, rv, n, PR_K_KERNELS, PR_K_TOTAL_US, PR_K_KERNELS, &ok);
         ok = ok && rank_order(rv, n);
         heatmap(job, rv, n, &ok);
     }
