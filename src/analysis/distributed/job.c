@@ -625,21 +625,18 @@ heat_rows(cJSON *h, const cJSON *const *runs, size_t n, size_t per, int *ok)
 
     for (size_t r0 = 0; rows != NULL && r0 < n; r0 += per) {
         size_t r1 = r0 + per < n ? r0 + per : n;
-        cJSON *o = cJSON_CreateObject();
+        struct pr_row_heat_row r = {label, (double)(r1 - r0)};
 
-        if (o == NULL || !cJSON_AddItemToArray(rows, o)) {
-            cJSON_Delete(o);
-            *ok = 0;
-            return;
-        }
         rank_label(runs[r0], a, sizeof(a));
         rank_label(runs[r1 - 1], b, sizeof(b));
         if (r1 - r0 == 1)
             snprintf(label, sizeof(label), "%s", a);
         else
             snprintf(label, sizeof(label), "%s … %s", a, b);
-        pr_emit_str(o, PR_K_LABEL, label, ok);
-        pr_emit_num(o, PR_K_RUNS, (double)(r1 - r0), ok);
+        if (!pr_rows_write(rows, PR_RO_JOB_HEATMAP_ROWS, &r, 1)) {
+            *ok = 0;
+            return;
+        }
     }
 }
 
