@@ -264,13 +264,19 @@ read_field(const struct pr_rows_field *f, const cJSON *v, char *row,
         return PR_OK;
     }
     if (f->type == PR_RT_JSON) {
+        /* an object or array, or a scalar of a row that allows several
+           (a gpu_metrics device: a number or a string) */
         const cJSON *j = cJSON_IsNull(v) ? NULL : v;
         if (!(cJSON_IsNull(v)     ? r->types & PR_ST_NULL
               : cJSON_IsObject(v) ? r->types & PR_ST_OBJ
               : cJSON_IsArray(v)  ? r->types & PR_ST_ARR
+              : cJSON_IsNumber(v) ? r->types & PR_ST_NUM
+              : cJSON_IsString(v) ? r->types & PR_ST_STR
                                   : 0))
             return pr_error_set(err, PR_E_FORMAT, "%s: expected %s, got %s", at,
-                                r->types & PR_ST_OBJ ? "an object" : "an array",
+                                r->types & PR_ST_OBJ   ? "an object"
+                                : r->types & PR_ST_ARR ? "an array"
+                                                       : "a number or a string",
                                 json_type(v));
         memcpy(p, &j, sizeof(j));
         return PR_OK;

@@ -39,14 +39,21 @@ test_fields_match_schema(void **state)
                             : f->type == PR_RT_BOOL_NULL ? PR_ST_BOOL
                             : f->type == PR_RT_BOOL      ? PR_ST_BOOL
                             : f->type == PR_RT_SUB       ? PR_ST_OBJ
-                            : f->type == PR_RT_JSON      ? PR_ST_OBJ | PR_ST_ARR
-                                                         : PR_ST_NUM;
+                            : f->type == PR_RT_JSON
+                                ? PR_ST_OBJ | PR_ST_ARR | PR_ST_NUM | PR_ST_STR
+                                : PR_ST_NUM;
             assert_int_equal(r->object, o->object);
             /* the reader and the contract ask for the same keys; where
                rows may leave a field out, those not REQ may be absent */
             if (o->absent == SIZE_MAX)
                 assert_true(r->flags & PR_SF_REQ);
             assert_true(r->types & want);
+            /* a JSON field holds an object or array, or a scalar of a row
+               that allows a number or a string (a gpu_metrics device) */
+            if (f->type == PR_RT_JSON)
+                assert_true((r->types & (PR_ST_OBJ | PR_ST_ARR)) ||
+                            (r->types & (PR_ST_NUM | PR_ST_STR)) ==
+                                (PR_ST_NUM | PR_ST_STR));
             if (f->type == PR_RT_NUM_NULL || f->type == PR_RT_BOOL_NULL)
                 assert_true(r->types & PR_ST_NULL);
             /* a sub-object's struct is the row's child object */
@@ -343,6 +350,49 @@ test_bool_field(void **state)
     cJSON_Delete(arr);
 }
 
+/* A gpu_metrics device is a number or a string (the spec): a JSON field
+ * written as the writer holds it and read as either; a saved summary's
+ * row may give only the spec's columns. */
+static void
+test_scalar_json_field(void **state)
+{
+    enum pr_rows_object ro = PR_RO_RUNS_GPU_METRICS;
+    cJSON *id = cJSON_CreateNumber(3), *arr = cJSON_CreateArray();
+    struct pr_row_gpu_metric r = {id, 50, NAN, NAN, 1.5, NAN, NULL, NULL, 0},
+                             back[2];
+    struct pr_error err = {0};
+    size_t n;
+    char *s;
+
+    (void)state;
+    assert_true(pr_rows_write(arr, ro, &r, 1));
+    s = cJSON_PrintUnformatted(arr);
+    assert_string_equal(
+        s, "[{\"device\":3,\"utilization_pct\":50,"
+           "\"est_sm_efficiency_pct\":null,"
+           "\"est_achieved_occupancy_pct\":null,\"kernel_time_us\":1.5,"
+           "\"compute_utilization_pct\":null,\"note\":null,"
+           "\"utilization_series\":null}]");
+    cJSON_free(s);
+    cJSON_Delete(arr);
+    cJSON_Delete(id);
+    arr = cJSON_Parse("[{\"device\":\"GPU0\",\"utilization_pct\":1,"
+                      "\"est_sm_efficiency_pct\":null,"
+                      "\"est_achieved_occupancy_pct\":2,"
+                      "\"kernel_time_us\":3},"
+                      "{\"device\":true,\"utilization_pct\":1,"
+                      "\"est_sm_efficiency_pct\":null,"
+                      "\"est_achieved_occupancy_pct\":2,"
+                      "\"kernel_time_us\":3}]");
+    assert_int_equal(pr_rows_read(arr, "gm", ro, back, 2, &n, &err),
+                     PR_E_FORMAT);
+    assert_non_null(strstr(
+        err.msg, "gm[1].device: expected a number or a string, got a boolean"));
+    assert_string_equal(back[0].device->valuestring, "GPU0");
+    assert_false(pr_rows_has(ro, &back[0], PR_SR_RUNS_GPU_METRICS_PR_K_NOTE));
+    cJSON_Delete(arr);
+}
+
 /* A kernel's PMU counters: an object whose keys are data, written as a
  * copy and read back as the tree's own; null where a kernel has none;
  * left out (with pmu_bound, pmu_hint) where the producer counted none. */
@@ -517,6 +567,7 @@ main(void)
         cmocka_unit_test(test_contract_reads_tables),
         cmocka_unit_test(test_absent_fields),
         cmocka_unit_test(test_bool_field),
+        cmocka_unit_test(test_scalar_json_field),
         cmocka_unit_test(test_json_field),
         cmocka_unit_test(test_sub_object),
         cmocka_unit_test(test_load_and_num),

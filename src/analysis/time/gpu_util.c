@@ -16,6 +16,7 @@
 #include "profreport/keys.h"
 #include "profreport/phases.h"
 #include "profreport/ranges.h"
+#include "profreport/rows.h"
 
 #include "../internal.h"
 
@@ -370,19 +371,21 @@ accumulate(const struct pr_trace *t, struct pr_names *nc, int32_t dev,
 }
 
 /* The utilization series of 9.6 over the profiled range; the last bucket
- * runs to its end. */
-static void
-emit_series(cJSON *o, const struct gpu_acc *a, const struct pr_gpu_window *w,
-            int *ok)
+ * runs to its end.  The object, owned (NULL and *ok 0 when out of
+ * memory). */
+static cJSON *
+series(const struct gpu_acc *a, const struct pr_gpu_window *w, int *ok)
 {
-    cJSON *ser = pr_emit_obj(o, PR_K_UTILIZATION_SERIES, ok);
+    cJSON *ser = cJSON_CreateObject();
     cJSON *ts = pr_emit_arr(ser, PR_K_T_US, ok);
     cJSON *util = pr_emit_arr(ser, PR_K_UTILIZATION_PCT, ok);
     int64_t i, lo, hi;
 
+    if (ser == NULL)
+        *ok = 0;
     pr_emit_us(ser, PR_K_BUCKET_US, a->bk.size, ok);
     if (a->bk.n == 0)
-        return;
+        return ser;
     for (i = 0; i < a->bk.n && *ok; i++) {
         bucket_span(&a->bk, i, &lo, &hi);
         pr_emit_us(ts, NULL, pr_sat_sub_i64(lo, w->origin_ns), ok);
@@ -393,6 +396,7 @@ emit_series(cJSON *o, const struct gpu_acc *a, const struct pr_gpu_window *w,
     }
     pr_emit_us(ts, NULL, pr_sat_sub_i64(w->global_end_ns, w->origin_ns), ok);
     pr_emit_num(util, NULL, 0, ok);
+    return ser;
 }
 
 /* Utilization counts communication kernels as busy (9.1), so a GPU that
@@ -402,14 +406,13 @@ emit_series(cJSON *o, const struct gpu_acc *a, const struct pr_gpu_window *w,
  * cluster_4rank_pipeline: HCCL tasks only, computation_time 14.6 ms a
  * step): compute alone is not known, not 0 (review-2 finding 8). */
 static void
-emit_comm_note(cJSON *o, double util, double comp, int npu, int unmeasured,
-               int *ok)
+comm_note(struct pr_row_gpu_metric *r, char *text, size_t cap, double util,
+          double comp, int npu, int unmeasured)
 {
-    char text[400];
-
     if (unmeasured && util > 0) {
-        pr_emit_null(o, PR_K_COMPUTE_UTILIZATION_PCT, ok);
-        snprintf(text, sizeof(text),
+        r->compute_utilization_pct = NAN;
+        r->note = text;
+        snprintf(text, cap,
                  "utilization counts %s as busy: of %.1f%% busy, all is "
                  "%s; the trace holds no compute %s for this device, "
                  "though the producer's step table counts computation "
@@ -417,29 +420,27 @@ emit_comm_note(cJSON *o, double util, double comp, int npu, int unmeasured,
                  npu ? "HCCL tasks" : "communication kernels", util,
                  npu ? "HCCL tasks" : "communication kernels",
                  npu ? "tasks" : "kernels");
-        pr_emit_str(o, PR_K_NOTE, text, ok);
         return;
     }
-    pr_emit_num_or_null(o, PR_K_COMPUTE_UTILIZATION_PCT, comp, ok);
-    if (!(util - comp >= 5.0)) {
-        pr_emit_null(o, PR_K_NOTE, ok);
+    r->compute_utilization_pct = comp;
+    r->note = NULL;
+    if (!(util - comp >= 5.0))
         return;
-    }
+    r->note = text;
     if (npu) /* an Ascend run: HCCL's tasks, in its words */
-        snprintf(text, sizeof(text),
+        snprintf(text, cap,
                  "utilization counts HCCL tasks as busy: of %.1f%% busy, "
                  "%.1f points are HCCL tasks alone (waiting for peers and "
                  "transferring); compute tasks keep the NPU busy %.1f%% of "
                  "the steps",
                  util, util - comp, comp);
     else
-        snprintf(text, sizeof(text),
+        snprintf(text, cap,
                  "utilization counts communication kernels as busy: of "
                  "%.1f%% busy, %.1f points are communication kernels alone "
                  "(NCCL waiting and transferring); compute kernels keep the "
                  "GPU busy %.1f%% of the steps",
                  util, util - comp, comp);
-    pr_emit_str(o, PR_K_NOTE, text, ok);
 }
 
 /* A range-profiler trace's kernels carry no timing (summary.c
@@ -448,47 +449,46 @@ emit_comm_note(cJSON *o, double util, double comp, int npu, int unmeasured,
     "kernels were measured by CUPTI's range profiler, whose ranges carry "     \
     "counters but no timing: utilization is not measured"
 
+/* One element of gpu_metrics[] appended to arr.  device is a JSON field
+ * (the spec lets a device be a number or a string): this writer's is the
+ * device id as a number. */
 static void
 emit_gpu(cJSON *arr, int32_t dev, struct gpu_acc *a,
          const struct pr_gpu_window *w, int untimed, struct pr_gpu_row *row,
          int npu, int table_compute, int *ok)
 {
     int64_t span = pr_sat_sub_i64(w->steps_end_ns, w->steps_start_ns);
-    cJSON *o = pr_emit_obj(arr, NULL, ok);
     double util = NAN, sm = sm_efficiency(&a->sm, w), occ = NAN, comp = NAN;
+    cJSON *id = cJSON_CreateNumber(dev), *ser = NULL;
+    struct pr_row_gpu_metric r = {id, NAN, NAN, NAN, NAN, NAN, NULL, NULL, 0};
+    char text[400];
 
-    if (untimed) {
-        row->device = dev;
-        row->utilization_pct = NAN;
-        row->kernel_ns = a->kernel_ns;
-        pr_emit_num(o, PR_K_DEVICE, dev, ok);
-        pr_emit_null(o, PR_K_UTILIZATION_PCT, ok);
-        pr_emit_null(o, PR_K_EST_SM_EFFICIENCY_PCT, ok);
-        pr_emit_null(o, PR_K_EST_ACHIEVED_OCCUPANCY_PCT, ok);
-        pr_emit_null(o, PR_K_KERNEL_TIME_US, ok);
-        pr_emit_null(o, PR_K_COMPUTE_UTILIZATION_PCT, ok);
-        pr_emit_str(o, PR_K_NOTE, NO_TIMING_NOTE, ok);
-        pr_emit_null(o, PR_K_UTILIZATION_SERIES, ok);
-        return;
-    }
-    if (span > 0) {
-        util = 100.0 * (double)a->busy.steps_ns / (double)span;
-        comp = 100.0 * (double)a->compute.steps_ns / (double)span;
-    }
-    if (a->occ_ns > 0)
-        occ = a->occ_sum / a->occ_ns;
     row->device = dev;
-    row->utilization_pct = util;
     row->kernel_ns = a->kernel_ns;
-    pr_emit_num(o, PR_K_DEVICE, dev, ok);
-    pr_emit_num_or_null(o, PR_K_UTILIZATION_PCT, util, ok);
-    pr_emit_num_or_null(o, PR_K_EST_SM_EFFICIENCY_PCT, 100.0 * sm, ok);
-    pr_emit_num_or_null(o, PR_K_EST_ACHIEVED_OCCUPANCY_PCT, occ, ok);
-    pr_emit_us(o, PR_K_KERNEL_TIME_US, a->kernel_ns, ok);
-    emit_comm_note(o, util, comp, npu,
-                   a->compute_tasks == 0 && table_compute && a->kernel_ns > 0,
-                   ok);
-    emit_series(o, a, w, ok);
+    if (untimed) {
+        row->utilization_pct = NAN;
+        r.note = NO_TIMING_NOTE;
+    } else {
+        if (span > 0) {
+            util = 100.0 * (double)a->busy.steps_ns / (double)span;
+            comp = 100.0 * (double)a->compute.steps_ns / (double)span;
+        }
+        if (a->occ_ns > 0)
+            occ = a->occ_sum / a->occ_ns;
+        row->utilization_pct = util;
+        r.utilization_pct = util;
+        r.est_sm_efficiency_pct = 100.0 * sm;
+        r.est_achieved_occupancy_pct = occ;
+        r.kernel_time_us = (double)a->kernel_ns / 1000.0;
+        comm_note(&r, text, sizeof(text), util, comp, npu,
+                  a->compute_tasks == 0 && table_compute && a->kernel_ns > 0);
+        r.utilization_series = ser = series(a, w, ok);
+    }
+    if (id == NULL || !*ok ||
+        !pr_rows_write(arr, PR_RO_RUNS_GPU_METRICS, &r, 1))
+        *ok = 0;
+    cJSON_Delete(id);
+    cJSON_Delete(ser);
 }
 
 void
