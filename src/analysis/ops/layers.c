@@ -24,6 +24,7 @@
 #include "profreport/keys.h"
 #include "profreport/layers.h"
 #include "profreport/peaks.h"
+#include "profreport/rows.h"
 #include "profreport/shapes.h"
 #include "profreport/strtab.h"
 #include "profreport/tensorcore.h"
@@ -849,49 +850,38 @@ row_roof(const struct ctx *c, const struct row *r, const struct roof_dev *d,
     out->bw = d->pk.gbps;
 }
 
-/* "forward_" + "flops" in buf. */
-static const char *
-key(char *buf, size_t n, const char *prefix, const char *name)
-{
-    size_t a = strlen(prefix), b = strlen(name);
+/* One part's counts, times and rates (the layer's, its forward's or its
+ * backward's), as the row's columns under their prefix hold them. */
+struct part_vals {
+    double flops;
+    const char *flops_src;
+    double bytes;
+    const char *bytes_src;
+    int64_t dev_ns, host_ns;
+    double tflops, gbps, ai;
+    const char *bound;
+};
 
-    if (a + b + 1 > n)
-        return name; /* cannot happen: every key is short */
-    memcpy(buf, prefix, a);
-    memcpy(buf + a, name, b + 1);
-    return buf;
-}
-
-/* Counts, times and rates of one part under prefix ("forward_",
- * "backward_", or "" for the layer); returns its intensity. */
+/* Fills v from p; returns its intensity. */
 static double
-emit_part(cJSON *o, const char *pre, const struct part *p,
-          const struct roof *rf, int *ok)
+part_vals(const struct part *p, const struct roof *rf, struct part_vals *v)
 {
-    char k[64];
     double secs = p->dev_ns > 0 ? (double)p->dev_ns * 1e-9 : NAN;
     double ai = p->bytes > 0 ? p->flops / p->bytes : NAN;
     double ridge = rf->peak * 1e12 / (rf->bw * 1e9);
 
-    pr_emit_num_or_null(o, key(k, sizeof(k), pre, "flops"), p->flops, ok);
-    pr_emit_str(o, key(k, sizeof(k), pre, "flops_source"),
-                isfinite(p->flops) ? p->flops_src : NULL, ok);
-    pr_emit_num_or_null(o, key(k, sizeof(k), pre, "bytes"), p->bytes, ok);
-    pr_emit_str(o, key(k, sizeof(k), pre, "bytes_source"),
-                isfinite(p->bytes) ? p->bytes_src : NULL, ok);
-    pr_emit_us(o, key(k, sizeof(k), pre, "device_us"), p->dev_ns, ok);
-    pr_emit_us(o, key(k, sizeof(k), pre, "host_us"), p->host_ns, ok);
-    pr_emit_num_or_null(o, key(k, sizeof(k), pre, "achieved_tflops"),
-                        p->flops / secs / 1e12, ok);
-    pr_emit_num_or_null(o, key(k, sizeof(k), pre, "achieved_gbps"),
-                        p->bytes / secs / 1e9, ok);
-    pr_emit_num_or_null(o, key(k, sizeof(k), pre, "arithmetic_intensity"), ai,
-                        ok);
-    pr_emit_str(o, key(k, sizeof(k), pre, "bound"),
-                !isfinite(ai) || !isfinite(ridge) ? "unknown"
-                : ai < ridge                      ? "memory"
-                                                  : "compute",
-                ok);
+    v->flops = p->flops;
+    v->flops_src = isfinite(p->flops) ? p->flops_src : NULL;
+    v->bytes = p->bytes;
+    v->bytes_src = isfinite(p->bytes) ? p->bytes_src : NULL;
+    v->dev_ns = p->dev_ns;
+    v->host_ns = p->host_ns;
+    v->tflops = p->flops / secs / 1e12;
+    v->gbps = p->bytes / secs / 1e9;
+    v->ai = ai;
+    v->bound = !isfinite(ai) || !isfinite(ridge) ? "unknown"
+               : ai < ridge                      ? "memory"
+                                                 : "compute";
     return ai;
 }
 
@@ -961,35 +951,65 @@ static void
 emit_row(const struct ctx *c, cJSON *arr, const struct row *r,
          const struct roof_dev *d, int *ok)
 {
-    cJSON *o = pr_emit_obj(arr, NULL, ok);
     struct part all = r->fwd;
+    struct part_vals t, f, b;
     struct roof rf;
     char names[512];
-    double ai;
+    double pct;
 
     if (!*ok)
         return;
     row_roof(c, r, d, &rf);
     part_add(c, &all, &r->back);
-    pr_emit_str(o, PR_K_NAME, r->name, ok);
-    pr_emit_str(o, PR_K_INPUT_SHAPES, r->shapes, ok);
-    pr_emit_str(o, PR_K_BACKWARD, bwd_names(c, r, names, sizeof(names)), ok);
-    pr_emit_num(o, PR_K_CALLS, (double)r->calls, ok);
-    pr_emit_num(o, PR_K_BACKWARD_CALLS, (double)r->bwd_calls, ok);
-    ai = emit_part(o, "", &all, &rf, ok);
-    pr_emit_num_or_null(o, PR_K_ROOFLINE_PCT, roof_pct(&all, &rf, ai), ok);
-    pr_emit_str(o, PR_K_ROOFLINE_MARK, row_mark(c, r, roof_pct(&all, &rf, ai)),
-                ok);
-    pr_emit_str(o, PR_K_ROOF, isfinite(rf.peak) ? pr_peaks_key(rf.kind) : NULL,
-                ok);
-    pr_emit_num_or_null(o, PR_K_PEAK_TFLOPS, rf.peak, ok);
-    pr_emit_str(o, PR_K_DTYPE,
-                rf.dt == PR_DT_UNKNOWN || rf.dt == PR_DT_NONE
-                    ? NULL
-                    : pr_dtype_name(rf.dt),
-                ok);
-    (void)emit_part(o, "forward_", &r->fwd, &rf, ok);
-    (void)emit_part(o, "backward_", &r->back, &rf, ok);
+    pct = roof_pct(&all, &rf, part_vals(&all, &rf, &t));
+    (void)part_vals(&r->fwd, &rf, &f);
+    (void)part_vals(&r->back, &rf, &b);
+    {
+        struct pr_row_layer row = {r->name,
+                                   r->shapes,
+                                   bwd_names(c, r, names, sizeof(names)),
+                                   (double)r->calls,
+                                   (double)r->bwd_calls,
+                                   t.flops,
+                                   t.flops_src,
+                                   t.bytes,
+                                   t.bytes_src,
+                                   t.dev_ns,
+                                   t.host_ns,
+                                   t.tflops,
+                                   t.gbps,
+                                   t.ai,
+                                   t.bound,
+                                   pct,
+                                   row_mark(c, r, pct),
+                                   isfinite(rf.peak) ? pr_peaks_key(rf.kind)
+                                                     : NULL,
+                                   rf.peak,
+                                   rf.dt == PR_DT_UNKNOWN || rf.dt == PR_DT_NONE
+                                       ? NULL
+                                       : pr_dtype_name(rf.dt),
+                                   f.flops,
+                                   f.flops_src,
+                                   f.bytes,
+                                   f.bytes_src,
+                                   f.dev_ns,
+                                   f.host_ns,
+                                   f.tflops,
+                                   f.gbps,
+                                   f.ai,
+                                   f.bound,
+                                   b.flops,
+                                   b.flops_src,
+                                   b.bytes,
+                                   b.bytes_src,
+                                   b.dev_ns,
+                                   b.host_ns,
+                                   b.tflops,
+                                   b.gbps,
+                                   b.ai,
+                                   b.bound};
+        *ok = pr_rows_write(arr, PR_RO_RUNS_LAYERS, &row, 1);
+    }
 }
 
 /* runs[].layers: the top PR_LAYERS_ROWS rows; NULL on out-of-memory. */
