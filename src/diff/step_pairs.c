@@ -43,14 +43,21 @@ step_number(const char *name)
 static int
 has_diagnostic(const cJSON *run, const char *kind)
 {
-    const cJSON *d;
+    void *rows = NULL;
+    const struct pr_row_diagnostic *d;
+    struct pr_error err = {PR_OK, ""};
+    size_t n = 0, i;
+    int has = 0;
 
-    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DIAGNOSTICS))
-    {
-        if (pr_sget_is(pr_dj_str(d, PR_K_KIND), kind))
-            return 1;
-    }
-    return 0;
+    /* a saved summary's diagnostics were read whole when it was loaded */
+    if (pr_rows_load(pr_sget(run, PR_K_DIAGNOSTICS), PR_K_DIAGNOSTICS,
+                     PR_RO_RUNS_DIAGNOSTICS, &rows, &n, &err) != PR_OK)
+        return 0;
+    d = rows;
+    for (i = 0; i < n && !has; i++)
+        has = pr_sget_is(d[i].kind, kind);
+    free(rows);
+    return has;
 }
 
 /* The steps of run as typed rows (rows.h); *v owned (free()). */

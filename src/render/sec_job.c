@@ -15,6 +15,7 @@
 #include "profreport/detail.h"
 #include "profreport/figures.h"
 #include "profreport/keys.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 
 /* ---- the heatmap chart ------------------------------------------------ */
@@ -422,6 +423,22 @@ slowest_kpi(struct pr_figs *f, const cJSON *job)
                 sub);
 }
 
+/* job.per_rank as typed rows (rows.h), owned (free()); none where the
+ * table cannot be read (a saved summary's was read whole when loaded). */
+static struct pr_row_job_rank *
+per_rank_rows(const cJSON *job, size_t *n)
+{
+    void *v = NULL;
+    struct pr_error err = {PR_OK, ""};
+
+    if (pr_rows_load(pr_sget(job, PR_K_PER_RANK), "job.per_rank",
+                     PR_RO_JOB_PER_RANK, &v, n, &err) != PR_OK) {
+        *n = 0;
+        return NULL;
+    }
+    return v;
+}
+
 /* The rank the others wait for (job.late_rank: the last notify of the
  * ranks' peer-bound collectives, as msprof's slow-rank analysis reads
  * the waits), where the traces name one: where to look first. */
@@ -435,13 +452,13 @@ late_kpi(struct pr_figs *f, const cJSON *job)
         return;
     double w = pr_sget_num(job, PR_K_LATE_RANK_WITH);
     int out = cJSON_IsFalse(pr_sget(job, PR_K_LATE_RANK_IN_REPORT));
-    const cJSON *x;
+    size_t n, i;
+    struct pr_row_job_rank *v = per_rank_rows(job, &n);
     int w_out = 1;
 
-    cJSON_ArrayForEach(x, pr_sget(job, PR_K_PER_RANK))
-    {
-        w_out &= pr_sget_num(x, PR_K_RANK) != w;
-    }
+    for (i = 0; i < n; i++)
+        w_out &= v[i].rank != w;
+    free(v);
     /* review 11 #3: CANN 6's rank 3 came 3.1 ms after rank 2 */
     if (!isnan(w))
         snprintf(sub, sizeof(sub),
@@ -547,21 +564,21 @@ present(const cJSON *summary)
 static int
 agg_note(const cJSON *job, char *text, size_t cap)
 {
-    const cJSON *p;
     char warm[200] = "";
-    size_t len = 0, n = 0;
+    size_t len = 0, n = 0, m, i;
     int pipe = pr_sget_is(pr_sget_str(job, PR_K_SLOWEST_BY), "pipeline_stage");
+    struct pr_row_job_rank *v = per_rank_rows(job, &m);
 
-    cJSON_ArrayForEach(p, pr_sget(job, PR_K_PER_RANK))
-    {
-        if (!cJSON_IsTrue(pr_sget(p, PR_K_FIRST_STEP_EXCLUDED)))
+    for (i = 0; i < m; i++) {
+        if (!v[i].first_step_excluded)
             continue;
         if (len < sizeof(warm))
             len += (size_t)snprintf(warm + len, sizeof(warm) - len, "%s%s",
                                     n ? ", " : "",
-                                    pr_sget_str_or(p, PR_K_WORKER, "?"));
+                                    v[i].worker != NULL ? v[i].worker : "?");
         n++;
     }
+    free(v);
     if (n == 0 && !pipe)
         return 0;
     snprintf(text, cap,

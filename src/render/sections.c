@@ -30,6 +30,7 @@
 
 #include "profreport/figures.h"
 #include "profreport/keys.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 #include "profreport/tlview.h"
 
@@ -1760,24 +1761,41 @@ npu_components(struct pr_figs *f, const cJSON *run)
     pr_figs_text(f, text);
 }
 
+/* A run's diagnostics as typed rows (rows.h), owned (free()); none where
+ * the table cannot be read (a saved summary's was read whole when
+ * loaded). */
+static struct pr_row_diagnostic *
+diagnostics(const cJSON *run, size_t *n)
+{
+    void *v = NULL;
+    struct pr_error err = {PR_OK, ""};
+
+    if (pr_rows_load(pr_sget(run, PR_K_DIAGNOSTICS), PR_K_DIAGNOSTICS,
+                     PR_RO_RUNS_DIAGNOSTICS, &v, n, &err) != PR_OK) {
+        *n = 0;
+        return NULL;
+    }
+    return v;
+}
+
 /* Why a run has no memory view: the reader's own words where it left
  * memory records out (an Ascend db's NPU_OP_MEM rows of another
  * capture), else that the trace has none. */
 static const char *
 memory_left_out(const cJSON *run)
 {
-    const cJSON *d;
+    size_t n, i;
+    struct pr_row_diagnostic *d = diagnostics(run, &n);
+    const char *text = NULL;
 
-    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DIAGNOSTICS))
-    {
-        const char *k = pr_sget_str(d, PR_K_KIND);
-
-        if (k != NULL && strcmp(k, "npu_op_mem_outside_session") == 0 &&
-            pr_sget_str(d, PR_K_TEXT) != NULL)
-            return pr_sget_str(d, PR_K_TEXT);
-    }
-    return "No memory events in this trace (profile_memory=True records "
-           "them).";
+    for (i = 0; i < n && text == NULL; i++)
+        if (d[i].kind != NULL &&
+            strcmp(d[i].kind, "npu_op_mem_outside_session") == 0)
+            text = d[i].text; /* the tree's own string */
+    free(d);
+    return text != NULL ? text
+                        : "No memory events in this trace (profile_memory=True "
+                          "records them).";
 }
 
 static void
@@ -2108,14 +2126,14 @@ sec_distributed(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 static int
 lacks_data(const cJSON *run)
 {
-    const cJSON *d;
+    size_t n, i;
+    struct pr_row_diagnostic *d = diagnostics(run, &n);
+    int lacks = 0;
 
-    cJSON_ArrayForEach(d, pr_sget(run, PR_K_DIAGNOSTICS))
-    {
-        if (strncmp(pr_sget_str_or(d, PR_K_KIND, ""), "no_", 3) == 0)
-            return 1;
-    }
-    return 0;
+    for (i = 0; i < n && !lacks; i++)
+        lacks = d[i].kind != NULL && strncmp(d[i].kind, "no_", 3) == 0;
+    free(d);
+    return lacks;
 }
 
 static void
