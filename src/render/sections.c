@@ -1464,26 +1464,48 @@ pr_sec_roofline_chart(const cJSON *run, const cJSON *rows,
     return ch;
 }
 
+/* The run's first device as a typed row (rows.h): 0, and every column
+ * NULL or 0, where it has none or its table cannot be read (a saved
+ * summary's was read whole when loaded); the columns a row leaves out are
+ * NULL. */
+static int
+first_device(const cJSON *run, struct pr_row_device *d)
+{
+    void *v = NULL;
+    size_t n = 0;
+    struct pr_error err = {PR_OK, ""};
+    int ok = pr_rows_load(pr_sget(run, PR_K_DEVICES), PR_K_DEVICES,
+                          PR_RO_RUNS_DEVICES, &v, &n, &err) == PR_OK &&
+             n > 0;
+
+    if (ok)
+        *d = *(const struct pr_row_device *)v;
+    else
+        memset(d, 0, sizeof(*d));
+    free(v);
+    return ok;
+}
+
 /* Where the roofs come from, said plainly: a guessed device is shown as
  * a guess. */
 static void
-roof_note(struct pr_figs *f, const cJSON *dev)
+roof_note(struct pr_figs *f, const struct pr_row_device *dev)
 {
-    const char *src = pr_sget_str(dev, PR_K_PEAK_SOURCE);
-    const char *entry = pr_sget_str(dev, PR_K_PEAK_DEVICE);
-    const char *arch = pr_sget_str(dev, PR_K_ARCHITECTURE);
+    const char *src = dev->peak_source;
+    const char *entry = dev->peak_device;
+    const char *arch = dev->architecture;
     char note[320];
 
     if (pr_sget_is(src, "guess") && entry)
         snprintf(note, sizeof(note),
                  "Peaks are a guess: the trace does not name its device "
                  "(\"%s\"), so the table's %s entry for %s is used.",
-                 pr_sget_str_or(dev, PR_K_NAME, "?"), entry,
+                 dev->name != NULL ? dev->name : "?", entry,
                  arch ? arch : "its compute capability");
     else if (pr_sget_is(src, "table") && entry)
         snprintf(note, sizeof(note),
                  "Peaks: %s, from its datasheet (%s name match).", entry,
-                 pr_sget_str_or(dev, PR_K_PEAK_MATCH, "?"));
+                 dev->peak_match != NULL ? dev->peak_match : "?");
     else if (pr_sget_is(src, "cli"))
         snprintf(note, sizeof(note), "Peaks from the command line.");
     else
@@ -1500,8 +1522,11 @@ static const char *const roof_view[] = {"name",      "flops",  "bytes",
 const char *
 pr_sec_roof_missing(const cJSON *run, const char *what, char *buf, size_t n)
 {
-    const cJSON *dev = pr_sget_first(run, PR_K_DEVICES), *o;
+    struct pr_row_device dev;
+    const cJSON *o;
     int flops = 0;
+
+    first_device(run, &dev);
 
     cJSON_ArrayForEach(o, pr_sget(run, PR_K_OPERATORS))
     {
@@ -1517,21 +1542,21 @@ pr_sec_roof_missing(const cJSON *run, const char *what, char *buf, size_t n)
                  "%s: no operator has a FLOP count (they need input "
                  "shapes: record_shapes=True).",
                  what);
-    else if (pr_sget_str(dev, PR_K_NAME) == NULL)
+    else if (dev.name == NULL)
         snprintf(buf, n,
                  "%s: the trace does not name its device, so its peaks "
                  "are unknown (--device-spec or --peak-tflops give them).",
                  what);
-    else if (pr_sget_is(pr_sget_str(dev, PR_K_PEAK_SOURCE), PR_K_UNKNOWN))
+    else if (pr_sget_is(dev.peak_source, PR_K_UNKNOWN))
         snprintf(buf, n,
                  "%s: the peaks of %.80s are not known (--device-spec or "
                  "--peak-tflops give them).",
-                 what, pr_sget_str(dev, PR_K_NAME));
+                 what, dev.name);
     else
         snprintf(buf, n,
                  "%s: %.80s has no peak for the data types the operators "
                  "ran in.",
-                 what, pr_sget_str(dev, PR_K_NAME));
+                 what, dev.name);
     return buf;
 }
 
@@ -1549,6 +1574,7 @@ sec_roofline(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     struct pr_fig_chart *ch = pr_sec_roofline_chart(
         run, pr_sget(run, PR_K_OPERATORS), &spec, &n_points);
     struct pr_fig_table t;
+    struct pr_row_device dev;
     char note[240];
 
     (void)summary;
@@ -1559,7 +1585,8 @@ sec_roofline(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         return;
     }
     pr_figs_chart(f, ch, 0);
-    roof_note(f, pr_sget_first(run, PR_K_DEVICES));
+    if (first_device(run, &dev))
+        roof_note(f, &dev);
     memset(&t, 0, sizeof(t));
     t.view = roof_view;
     t.cols = pr_fig_cols_operators;
