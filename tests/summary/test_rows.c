@@ -313,6 +313,19 @@ test_absent_fields(void **state)
     cJSON_Delete(arr);
 }
 
+/* One row written alone, as JSON text (cJSON_free it). */
+static char *
+written(enum pr_rows_object ro, const void *row)
+{
+    cJSON *arr = cJSON_CreateArray();
+    char *s;
+
+    assert_true(pr_rows_write(arr, ro, row, 1));
+    s = cJSON_PrintUnformatted(arr);
+    cJSON_Delete(arr);
+    return s;
+}
+
 /* A BOOL field (a job's per-rank flags) writes true/false, never null,
  * and the reader refuses null where a BOOL_NULL field would take it. */
 static void
@@ -322,20 +335,19 @@ test_bool_field(void **state)
                                 10, 12,   NAN, 1,  0,   7,   11},
                            back;
     enum pr_rows_object ro = PR_RO_JOB_PER_RANK;
-    cJSON *arr = cJSON_CreateArray(), *e;
+    cJSON *arr, *e;
     struct pr_error err = {0};
     size_t n;
-    char *s;
+    char *s = written(ro, &r);
 
     (void)state;
-    assert_true(pr_rows_write(arr, ro, &r, 1));
-    s = cJSON_PrintUnformatted(arr);
     assert_string_equal(
         s, "[{\"run\":0,\"worker\":\"w0\",\"rank\":0,\"mean_us\":10,"
            "\"vs_median_pct\":null,\"span\":\"s\",\"steps\":3,"
            "\"median_us\":10,\"max_us\":12,\"communication_pct\":null,"
            "\"first_step_excluded\":true,\"has_steps\":false,"
            "\"in_spread\":true,\"run_mean_us\":11}]");
+    arr = cJSON_Parse(s);
     cJSON_free(s);
     assert_int_equal(pr_rows_read(arr, "job.per_rank", ro, &back, 1, &n, &err),
                      PR_OK);
@@ -357,16 +369,14 @@ static void
 test_scalar_json_field(void **state)
 {
     enum pr_rows_object ro = PR_RO_RUNS_GPU_METRICS;
-    cJSON *id = cJSON_CreateNumber(3), *arr = cJSON_CreateArray();
+    cJSON *id = cJSON_CreateNumber(3), *arr;
     struct pr_row_gpu_metric r = {id, 50, NAN, NAN, 1.5, NAN, NULL, NULL, 0},
                              back[2];
     struct pr_error err = {0};
     size_t n;
-    char *s;
+    char *s = written(ro, &r);
 
     (void)state;
-    assert_true(pr_rows_write(arr, ro, &r, 1));
-    s = cJSON_PrintUnformatted(arr);
     assert_string_equal(
         s, "[{\"device\":3,\"utilization_pct\":50,"
            "\"est_sm_efficiency_pct\":null,"
@@ -374,7 +384,6 @@ test_scalar_json_field(void **state)
            "\"compute_utilization_pct\":null,\"note\":null,"
            "\"utilization_series\":null}]");
     cJSON_free(s);
-    cJSON_Delete(arr);
     cJSON_Delete(id);
     arr = cJSON_Parse("[{\"device\":\"GPU0\",\"utilization_pct\":1,"
                       "\"est_sm_efficiency_pct\":null,"
