@@ -208,6 +208,22 @@ sort_points(double *x, double *y, size_t n)
     free(p);
 }
 
+/* job.per_rank as typed rows (rows.h), owned (free()); none where the
+ * table cannot be read (a saved summary's was read whole when loaded). */
+static struct pr_row_job_rank *
+per_rank_rows(const cJSON *job, size_t *n)
+{
+    void *v = NULL;
+    struct pr_error err = {PR_OK, ""};
+
+    if (pr_rows_load(pr_sget(job, PR_K_PER_RANK), "job.per_rank",
+                     PR_RO_JOB_PER_RANK, &v, n, &err) != PR_OK) {
+        *n = 0;
+        return NULL;
+    }
+    return v;
+}
+
 /* Mean step time against the rank (the run's position when ranks are not
  * known): stragglers stand out. */
 static struct pr_fig_chart *
@@ -349,25 +365,24 @@ slowest_rows(const cJSON *per_rank)
  * and the run figures are over different steps, so say which (review-2
  * finding 8).  0 when no rank's first step was left out. */
 static int
-warmup_note(const cJSON *per_rank, char *buf, size_t n)
+warmup_note(const cJSON *job, char *buf, size_t n)
 {
-    const cJSON *e;
-    size_t k = 0, len;
+    size_t m, i, k = 0, len;
+    struct pr_row_job_rank *v = per_rank_rows(job, &m);
     char mean[32];
 
     snprintf(buf, n, "Mean step leaves out the warm-up first step of");
-    cJSON_ArrayForEach(e, per_rank)
-    {
-        if (!cJSON_IsTrue(pr_sget(e, PR_K_FIRST_STEP_EXCLUDED)))
+    for (i = 0; i < m; i++) {
+        if (!v[i].first_step_excluded)
             continue;
-        pr_fig_format(pr_sget_num(e, PR_K_RUN_MEAN_US), PR_FMT_US, mean,
-                      sizeof(mean));
+        pr_fig_format(v[i].run_mean_us, PR_FMT_US, mean, sizeof(mean));
         len = strlen(buf);
         if (k < 8)
             snprintf(buf + len, n - len, "%s %s (%s with it)", k > 0 ? "," : "",
-                     pr_sget_str_or(e, PR_K_WORKER, "?"), mean);
+                     v[i].worker != NULL ? v[i].worker : "?", mean);
         k++;
     }
+    free(v);
     if (k == 0)
         return 0;
     len = strlen(buf);
@@ -421,22 +436,6 @@ slowest_kpi(struct pr_figs *f, const cJSON *job)
              pr_sget_num(slow, PR_K_VS_MEDIAN_PCT));
     pr_figs_kpi(f, "Slowest rank", pr_sget_num(slow, PR_K_MEAN_US), PR_FMT_US,
                 sub);
-}
-
-/* job.per_rank as typed rows (rows.h), owned (free()); none where the
- * table cannot be read (a saved summary's was read whole when loaded). */
-static struct pr_row_job_rank *
-per_rank_rows(const cJSON *job, size_t *n)
-{
-    void *v = NULL;
-    struct pr_error err = {PR_OK, ""};
-
-    if (pr_rows_load(pr_sget(job, PR_K_PER_RANK), "job.per_rank",
-                     PR_RO_JOB_PER_RANK, &v, n, &err) != PR_OK) {
-        *n = 0;
-        return NULL;
-    }
-    return v;
 }
 
 /* The rank the others wait for (job.late_rank: the last notify of the
@@ -521,29 +520,31 @@ add_chart(struct pr_figs *f, struct pr_fig_chart *ch)
 /* The ranks left out of the spread for want of step markers, named; 0
  * when none is. */
 static int
-no_steps_note(const cJSON *per_rank, char *text, size_t cap)
+no_steps_note(const cJSON *job, char *text, size_t cap)
 {
-    const cJSON *r;
-    size_t len, n = 0;
+    size_t len, n = 0, m, i;
+    struct pr_row_job_rank *v = per_rank_rows(job, &m);
     int w;
 
     w = snprintf(text, cap,
                  "Without step markers (a capture read as one "
                  "window, or operator statistics only), left out "
                  "of the spread and the median: ");
-    if (w < 0 || (size_t)w >= cap)
+    if (w < 0 || (size_t)w >= cap) {
+        free(v);
         return 0;
+    }
     len = (size_t)w;
-    cJSON_ArrayForEach(r, per_rank)
-    {
-        if (!cJSON_IsFalse(pr_sget(r, PR_K_IN_SPREAD)))
+    for (i = 0; i < m; i++) {
+        if (v[i].in_spread)
             continue;
         w = snprintf(text + len, cap - len, "%s%s", n++ ? ", " : "",
-                     pr_sget_str_or(r, PR_K_WORKER, "?"));
+                     v[i].worker != NULL ? v[i].worker : "?");
         if (w < 0 || (size_t)w >= cap - len - 1)
             break;
         len += (size_t)w;
     }
+    free(v);
     if (n > 0 && len + 1 < cap)
         snprintf(text + len, cap - len, ".");
     return n > 0;
@@ -644,7 +645,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                  pr_sget_str(job, PR_K_LATE_RANK_NOTE));
         pr_figs_note(f, text);
     }
-    if (no_steps_note(pr_sget(job, PR_K_PER_RANK), text, sizeof(text)))
+    if (no_steps_note(job, text, sizeof(text)))
         pr_figs_note(f, text);
     if (pr_sget_str(job, PR_K_MIXED_DEVICES_NOTE) != NULL)
         pr_figs_note(f, pr_sget_str(job, PR_K_MIXED_DEVICES_NOTE));
@@ -656,7 +657,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     if (!pr_fig_rows_have(pr_sget(job, PR_K_PER_RANK), PR_K_RANK))
         t.hide = no_rank; /* workers without a rank (Nsight: pids) */
     pr_figs_table_own(f, &t, slowest_rows(pr_sget(job, PR_K_PER_RANK)), NULL);
-    if (warmup_note(pr_sget(job, PR_K_PER_RANK), text, sizeof(text)))
+    if (warmup_note(job, text, sizeof(text)))
         pr_figs_note(f, text);
     t = (struct pr_fig_table){.cols = agg_op_cols,
                               .rows = pr_sget(job, PR_K_OPERATORS),
