@@ -227,17 +227,18 @@ per_rank_rows(const cJSON *job, size_t *n)
 /* Mean step time against the rank (the run's position when ranks are not
  * known): stragglers stand out. */
 static struct pr_fig_chart *
-rank_dots(const cJSON *per_rank)
+rank_dots(const cJSON *job)
 {
-    size_t n = pr_sget_len(per_rank), i = 0;
+    size_t n, i = 0, k;
+    struct pr_row_job_rank *v = per_rank_rows(job, &n);
     struct pr_fig_chart *ch = pr_fig_chart_new(
         pr_fig_draw_lines, "Mean step time per rank", 960, 260, 170);
     double *x = calloc(n ? n : 1, sizeof(*x)),
            *y = calloc(n ? n : 1, sizeof(*y));
     struct pr_chart_series *s = calloc(1, sizeof(*s));
-    const cJSON *e;
 
     if (ch == NULL || x == NULL || y == NULL || s == NULL) {
+        free(v);
         free(x);
         free(y);
         free(s);
@@ -247,14 +248,13 @@ rank_dots(const cJSON *per_rank)
     ch->own[0] = x;
     ch->own[1] = y;
     ch->own[2] = s;
-    cJSON_ArrayForEach(e, per_rank)
-    {
-        double v = pr_sget_num(e, PR_K_MEAN_US), r = pr_sget_num(e, PR_K_RANK);
-        if (isnan(v))
+    for (k = 0; k < n; k++) {
+        if (isnan(v[k].mean_us))
             continue;
-        x[i] = isnan(r) ? pr_sget_num(e, PR_K_RUN) : r;
-        y[i++] = v;
+        x[i] = isnan(v[k].rank) ? v[k].run : v[k].rank;
+        y[i++] = v[k].mean_us;
     }
+    free(v);
     sort_points(x, y, i); /* by rank */
     /* a dot per rank over a zero baseline: ranks are separate machines,
      * not a trend, and a cut axis would make 0.7% look like a cliff */
@@ -651,7 +651,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_note(f, pr_sget_str(job, PR_K_MIXED_DEVICES_NOTE));
     pr_detail_describe(summary, text, sizeof(text));
     pr_figs_text(f, text);
-    add_chart(f, rank_dots(pr_sget(job, PR_K_PER_RANK)));
+    add_chart(f, rank_dots(job));
     add_chart(f, heat_chart(pr_sget(job, PR_K_HEATMAP)));
     pr_figs_heading(f, "Ranks");
     if (!pr_fig_rows_have(pr_sget(job, PR_K_PER_RANK), PR_K_RANK))
