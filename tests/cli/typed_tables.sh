@@ -1,8 +1,8 @@
 #!/bin/sh
 # typed_tables.sh - issue #34: the communication, distributed, step-phase,
 # step-trace, timeline, module, temporal-breakdown, diagnostics, tensor-core
-# finding and memory-device tables are typed rows (rows.def), written
-# through the one writer in schema.def's row order and read back by the
+# finding, memory-device, GPU-metric, layer and job tables are typed rows
+# (rows.def), written through the one writer in schema.def's row order and read back by the
 # loader, which refuses a damaged row with its path.  A hand-made NCCL job of two ranks (rank 1 computes 700 us a
 # step against rank 0's 300 us and waits 100 us in its all-reduce, rank 0
 # 500 us: rank 1 is the straggler) gives communication.per_step/ops and
@@ -93,6 +93,20 @@ check "  a job collective's mean as text is refused" \
     refused "$T_DIR/job.json" "distributed.comm_ops[]" mean_us
 check "  a straggler's rank as text is refused" \
     refused "$T_DIR/job.json" "distributed.stragglers[]" rank
+for p in "job.per_rank[]" "job.operators[]" "job.kernels[]" \
+    "job.heatmap.rows[]" "runs[].gpu_metrics[]"; do
+    check "  $p: rows, keys in schema order" rows "$T_DIR/job.json" "$p"
+done
+check "  a rank's has_steps as text is refused" \
+    refused "$T_DIR/job.json" "job.per_rank[]" has_steps
+check "  a job operator's ranks as text are refused" \
+    refused "$T_DIR/job.json" "job.operators[]" ranks
+check "  a job kernel's max as text is refused" \
+    refused "$T_DIR/job.json" "job.kernels[]" max_total_us
+check "  a heatmap row's run count as text is refused" \
+    refused "$T_DIR/job.json" "job.heatmap.rows[]" runs
+check "  a GPU's utilization as text is refused" \
+    refused "$T_DIR/job.json" "runs[].gpu_metrics[]" utilization_pct
 
 if shared_summary npu torch_npu/text_level1; then
     for p in "runs[].communication.links[]" \
@@ -161,6 +175,10 @@ assert d and all('kind' not in x and 'peak_match' in x for x in d), d
 " "$T_DIR/tb.json"
     check "  a device's id as text is refused" \
         refused "$T_DIR/tb.json" "runs[].devices[]" id
+    check "  layers, keys in schema order (forward_/backward_ columns)" \
+        rows "$T_DIR/tb.json" "runs[].layers[]"
+    check "  a layer's forward device time as text is refused" \
+        refused "$T_DIR/tb.json" "runs[].layers[]" forward_device_us
 else
     skip "resnet50's findings and memory devices" "no ../shared"
 fi
