@@ -726,6 +726,7 @@ const struct pr_category *pr_keys_category(const char *key);
  * the producer's split (issue #30, third review) */
 #define PR_K_METHOD_PRODUCER "method_producer"
 #define PR_K_SPLIT_SOURCE "split_source"
+#define PR_K_COMM_OVERLAP_PCT "comm_overlap_pct"
 #define PR_K_DEVICE_KINDS "device_kinds"
 #define PR_K_MIXED_DEVICES_NOTE "mixed_devices_note"
 #define PR_K_HAS_STEPS "has_steps"

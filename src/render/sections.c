@@ -1893,6 +1893,10 @@ static const struct pr_col worker_cols[] = {
     {"communication", PR_K_COMMUNICATION_US, "Communication", PR_FMT_US, 1,
      NULL, PR_COL_BOTH},
     {"other", PR_K_OTHER_US, "Other", PR_FMT_US, 1, NULL, PR_COL_BOTH},
+    {"comm_overlap", PR_K_COMM_OVERLAP_PCT, "Comm. overlapped", PR_FMT_PCT, 1,
+     "Of the communication time, the part computation overlaps: overlap / "
+     "(overlap + communication), as HTA's get_comm_comp_overlap",
+     PR_COL_BOTH},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 

@@ -308,17 +308,17 @@ emit_workers(const struct wk *w, size_t n, cJSON *d, int *ok)
 
     for (i = 0; i < n && *ok; i++) {
         struct pr_row_worker r = {
-            w[i].worker,
-            w[i].rank,
-            w[i].comp,
-            w[i].overlap,
-            w[i].comm,
-            w[i].other,
-            w[i].steps,
+            w[i].worker, w[i].rank, w[i].comp, w[i].overlap, w[i].comm,
+            w[i].other, w[i].steps,
             w[i].from_table
                 ? pr_sget_str_or(pr_sget(w[i].run, PR_K_STEP_PHASES),
                                  PR_K_SOURCE, "")
-                : "tasks"};
+                : "tasks",
+            /* HTA's get_comm_comp_overlap: the overlapped share of the
+               communication time */
+            w[i].overlap + w[i].comm > 0
+                ? 100.0 * w[i].overlap / (w[i].overlap + w[i].comm)
+                : NAN};
 
         *ok =
             arr != NULL && pr_rows_write(arr, PR_RO_DISTRIBUTED_WORKERS, &r, 1);
