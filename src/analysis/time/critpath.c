@@ -21,6 +21,7 @@
 #include "profreport/kclass.h"
 #include "profreport/keys.h"
 #include "profreport/producer.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 #include "profreport/tree.h"
 #include "profreport/whatif.h"
@@ -3590,16 +3591,16 @@ emit_parts(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
     }
     for (i = 0; arr != NULL && i < lw->n_part && *ok; i++) {
         const char *nm = pr_trace_str(t, lw->part[order[i]].name);
-        cJSON *row = pr_emit_obj(arr, NULL, ok);
+        struct pr_row_peer_wait_part row = {0};
         char bare[300];
 
         snprintf(bare, sizeof(bare), "%.*s", bare_len(nm), nm);
-        pr_emit_str(row, PR_K_NAME, bare, ok);
-        pr_emit_num(row, PR_K_US,
-                    (double)lw->part[order[i]].wait / 1e3 / (double)n_steps,
-                    ok);
-        pr_emit_num(row, PR_K_TOTAL_US,
-                    (double)lw->part[order[i]].dur / 1e3 / (double)n_steps, ok);
+        row.name = bare;
+        row.us = (double)lw->part[order[i]].wait / 1e3 / (double)n_steps;
+        row.total_us = (double)lw->part[order[i]].dur / 1e3 / (double)n_steps;
+        if (!pr_rows_write(arr, PR_RO_RUNS_CRITICAL_PATH_PEER_WAIT_PARTS, &row,
+                           1))
+            *ok = 0;
     }
 }
 
