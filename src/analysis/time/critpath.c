@@ -2822,31 +2822,74 @@ last_recorded(const struct pr_cp_graph *g)
     return last < g->we ? last : g->we;
 }
 
+/* A step's path time by kind as the typed by_kind_us object (v: µs,
+ * NAN null): the steps' and the run's mean. */
+static cJSON *
+kinds_row(const double v[PR_CP_KIND_COUNT])
+{
+    struct pr_row_cp_kinds r = {0};
+
+    r.host_op = v[PR_CP_HOST_OP];
+    r.dataloader = v[PR_CP_DATALOADER];
+    r.launch = v[PR_CP_LAUNCH];
+    r.kernel = v[PR_CP_KERNEL];
+    r.copy = v[PR_CP_COPY];
+    r.communication = v[PR_CP_COMM];
+    r.sync_wait = v[PR_CP_SYNC];
+    r.idle = v[PR_CP_IDLE];
+    r.op_compile = v[PR_CP_COMPILE];
+    r.peer_wait = v[PR_CP_PEER_WAIT];
+    return pr_rows_row(PR_RO_RUNS_CRITICAL_PATH_BY_KIND_US, &r);
+}
+
+static cJSON *
+families_row(const int64_t ns[PR_CP_FAM_COUNT])
+{
+    struct pr_row_cp_families r = {0};
+
+    r.gemm = ns[PR_CP_FAM_GEMM];
+    r.conv = ns[PR_CP_FAM_CONV];
+    r.attention = ns[PR_CP_FAM_ATTENTION];
+    r.collective = ns[PR_CP_FAM_COLLECTIVE];
+    r.copy = ns[PR_CP_FAM_COPY];
+    r.elementwise = ns[PR_CP_FAM_ELEMENTWISE];
+    r.reduction = ns[PR_CP_FAM_REDUCTION];
+    r.norm = ns[PR_CP_FAM_NORM];
+    r.embedding = ns[PR_CP_FAM_EMBEDDING];
+    r.other = ns[PR_CP_FAM_OTHER];
+    r.unknown = ns[PR_CP_FAM_UNKNOWN];
+    return pr_rows_row(PR_RO_RUNS_CRITICAL_PATH_STEPS_KERNEL_FAMILY_US, &r);
+}
+
 static void
 emit_step(const struct pr_trace *t, const struct pr_step *st,
           const struct pr_cp_graph *g, struct sums *u, cJSON *arr,
           double *err_pct, double *rec_pct, int *ok)
 {
-    cJSON *o = pr_emit_obj(arr, NULL, ok), *k, *f, *top;
+    struct pr_row_cp_step row = {0};
+    struct pr_row_cp_top p = {0};
     double meas = (double)(g->we - g->ws) / 1000.0;
     double len = (double)(g->rend - g->ws) / 1000.0, tail;
+    double kind_us[PR_CP_KIND_COUNT];
+    cJSON *k = NULL, *f = NULL, *top = cJSON_CreateArray();
     int64_t last;
     size_t i;
 
-    pr_emit_str(o, PR_K_STEP, pr_steps_name(t, st), ok);
-    pr_emit_num(o, PR_K_MEASURED_US, meas, ok);
+    row.step = pr_steps_name(t, st);
+    row.measured_us = meas;
+    row.top = top;
     if (g->rend == g->ws && g->we > g->ws) {
         /* the trace records nothing in the step (a producer that
            stopped writing tasks): no path to say anything of */
         *err_pct = NAN;
         *rec_pct = NAN;
-        pr_emit_null(o, PR_K_LENGTH_US, ok);
-        pr_emit_null(o, PR_K_REPLAY_ERROR_PCT, ok);
-        pr_emit_null(o, PR_K_UNRECORDED_TAIL_US, ok);
-        pr_emit_null(o, PR_K_BOUND, ok);
-        pr_emit_null(o, PR_K_BY_KIND_US, ok);
-        pr_emit_null(o, PR_K_KERNEL_FAMILY_US, ok);
-        pr_emit_arr(o, PR_K_TOP, ok);
+        row.length_us = NAN;
+        row.replay_error_pct = NAN;
+        row.unrecorded_tail_us = NAN;
+        if (top == NULL ||
+            !pr_rows_write(arr, PR_RO_RUNS_CRITICAL_PATH_STEPS, &row, 1))
+            *ok = 0;
+        cJSON_Delete(top);
         return;
     }
     last = last_recorded(g);
@@ -2855,25 +2898,28 @@ emit_step(const struct pr_trace *t, const struct pr_step *st,
     tail = tail > 0 ? tail : 0;
     *err_pct = meas > 0 ? 100.0 * fabs(len - meas) / meas : 0.0;
     *rec_pct = meas > 0 ? 100.0 * fabs(len - (meas - tail)) / meas : 0.0;
-    pr_emit_num(o, PR_K_LENGTH_US, len, ok);
-    pr_emit_num(o, PR_K_REPLAY_ERROR_PCT, *err_pct, ok);
-    pr_emit_num(o, PR_K_UNRECORDED_TAIL_US, tail, ok);
-    pr_emit_str(o, PR_K_BOUND, bound_of(u->kind), ok);
-    k = pr_emit_obj(o, PR_K_BY_KIND_US, ok);
+    row.length_us = len;
+    row.replay_error_pct = *err_pct;
+    row.unrecorded_tail_us = tail;
+    row.bound = bound_of(u->kind);
     for (i = 0; i < PR_CP_KIND_COUNT; i++)
-        pr_emit_us(k, kind_keys[i], u->kind[i], ok);
-    f = pr_emit_obj(o, PR_K_KERNEL_FAMILY_US, ok);
-    for (i = 0; i < PR_CP_FAM_COUNT; i++)
-        pr_emit_us(f, fam_keys[i], u->fam[i], ok);
+        kind_us[i] = (double)u->kind[i] / 1000.0;
+    row.by_kind_us = k = kinds_row(kind_us);
+    row.kernel_family_us = f = families_row(u->fam);
     qsort(u->top, u->n_top, sizeof(*u->top), cmp_piece);
-    top = pr_emit_arr(o, PR_K_TOP, ok);
-    for (i = 0; i < u->n_top && i < CP_TOP; i++) {
-        cJSON *p = pr_emit_obj(top, NULL, ok);
-
-        pr_emit_str(p, PR_K_NAME, piece_name(t, &u->top[i]), ok);
-        pr_emit_str(p, PR_K_KIND, kind_keys[u->top[i].kind], ok);
-        pr_emit_us(p, PR_K_US, u->top[i].ns, ok);
+    for (i = 0; top != NULL && i < u->n_top && i < CP_TOP; i++) {
+        p.name = piece_name(t, &u->top[i]);
+        p.kind = kind_keys[u->top[i].kind];
+        p.ns = u->top[i].ns;
+        if (!pr_rows_write(top, PR_RO_RUNS_CRITICAL_PATH_STEPS_TOP, &p, 1))
+            *ok = 0;
     }
+    if (top == NULL || k == NULL || f == NULL ||
+        !pr_rows_write(arr, PR_RO_RUNS_CRITICAL_PATH_STEPS, &row, 1))
+        *ok = 0;
+    cJSON_Delete(k);
+    cJSON_Delete(f);
+    cJSON_Delete(top);
 }
 
 static void
@@ -2951,6 +2997,7 @@ emit_run(cJSON *cp, const int64_t *kind_total, const size_t *bounds,
 {
     static const char *const names[4] = {"host", "device", "copy",
                                          "communication"};
+    double mean[PR_CP_KIND_COUNT];
     cJSON *k;
     size_t i, best = 0;
 
@@ -2964,12 +3011,14 @@ emit_run(cJSON *cp, const int64_t *kind_total, const size_t *bounds,
         pr_emit_str(cp, PR_K_BOUND, names[best], ok);
     else
         pr_emit_null(cp, PR_K_BOUND, ok);
-    k = pr_emit_obj(cp, PR_K_BY_KIND_US, ok);
     for (i = 0; i < PR_CP_KIND_COUNT; i++)
-        pr_emit_num_or_null(
-            k, kind_keys[i],
-            n_steps ? (double)kind_total[i] / 1000.0 / (double)n_steps : NAN,
-            ok);
+        mean[i] =
+            n_steps ? (double)kind_total[i] / 1000.0 / (double)n_steps : NAN;
+    k = *ok ? kinds_row(mean) : NULL;
+    if (*ok && !pr_sput(cp, PR_K_BY_KIND_US, k)) {
+        cJSON_Delete(k);
+        *ok = 0;
+    }
 }
 
 /* Waits after a launch on a free stream that the trace gives no cause for
