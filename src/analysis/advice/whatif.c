@@ -22,6 +22,7 @@
 #include "profreport/job.h"
 #include "profreport/keys.h"
 #include "profreport/producer.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 #include "profreport/shapes.h"
 #include "profreport/tensorcore.h"
@@ -1805,76 +1806,89 @@ emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
     double gain = mean_us(a->gain_ns[s], a->steps);
     double base = mean_us(a->base_ns, a->steps);
     double pct = base > 0 ? 100.0 * gain / base : 0;
-    cJSON *o, *ev;
+    struct pr_row_whatif o = {0};
+    struct pr_row_whatif_evidence e = {0};
+    enum pr_rows_object ro = PR_RO_RUNS_CRITICAL_PATH_WHAT_IF;
+    char change[1200], fl[600];
+    cJSON *ev;
     int i;
 
     if (a->gain_ns[s] <= 0 || pct < 0.1)
         return; /* nothing on the path to speak of */
-    o = pr_emit_obj(arr, NULL, ok);
-    pr_emit_str(o, PR_K_ID, scen[s].id, ok);
+    o.id = scen[s].id;
     if (s == PR_WHATIF_ACLOP) {
         /* the floor it assumed, named (review 7 #4) */
-        char change[1200], fl[600];
-
         pr_replay_aclop_floor(a->rc, fl, sizeof(fl));
         snprintf(change, sizeof(change), "%s%s", scen[s].what, fl);
-        pr_emit_str(o, PR_K_CHANGE, change, ok);
+        o.change = change;
     } else
-        pr_emit_str(o, PR_K_CHANGE,
-                    a->npu && scen[s].npu != NULL ? scen[s].npu : scen[s].what,
-                    ok);
-    pr_emit_num(o, PR_K_STEP_US, base - gain, ok);
-    pr_emit_num(o, PR_K_GAIN_US, gain, ok);
-    pr_emit_num(o, PR_K_GAIN_PCT, pct, ok);
+        o.change = a->npu && scen[s].npu != NULL ? scen[s].npu : scen[s].what;
+    o.step_us = base - gain;
+    o.gain_us = gain;
+    o.gain_pct = pct;
     /* a replay that takes off all the time the change could is a
        ceiling: the same figure as bound_us, the recommendations' shape,
        and the What-if table's "<=" (review 8 #8) */
-    if (scen[s].bound)
-        pr_emit_num(o, PR_K_BOUND_US, gain, ok);
-    else
-        pr_emit_null(o, PR_K_BOUND_US, ok);
+    o.bound_us = scen[s].bound ? gain : NAN;
+    /* rule_misses: the advice puts it on (pr_whatif_advise) */
+    pr_rows_omit(ro, &o, PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_RULE_MISSES);
     /* the part of the time taken off the path in a subset (review 11 #4,
        #5): launch calls under an optimizer's step (only where the trace
        records one), casts feeding a GEMM or convolution */
-    if (s == PR_WHATIF_LAUNCH && a->n_opt > 0 && a->all_ns[s] > 0) {
-        pr_emit_num(o, PR_K_OPTIMIZER_PCT,
-                    100.0 * (double)a->sub_ns[s] / (double)a->all_ns[s], ok);
+    if (!(s == PR_WHATIF_LAUNCH && a->n_opt > 0 && a->all_ns[s] > 0)) {
+        pr_rows_omit(ro, &o,
+                     PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_OPTIMIZER_PCT);
+        pr_rows_omit(ro, &o, PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_OPTIMIZER);
+    } else {
+        o.optimizer_pct = 100.0 * (double)a->sub_ns[s] / (double)a->all_ns[s];
         if (a->sub_name[s] != PR_STR_NONE && a->sub_ns[s] > 0)
-            pr_emit_str(o, PR_K_OPTIMIZER, pr_trace_str(t, a->sub_name[s]), ok);
-    } else if (s == PR_WHATIF_CASTS && a->all_ns[s] > 0) {
-        pr_emit_num(o, PR_K_GEMM_FED_PCT,
-                    100.0 * (double)a->sub_ns[s] / (double)a->all_ns[s], ok);
-        pr_emit_num(o, PR_K_FUSIBLE_FED_PCT,
-                    100.0 * (double)a->fusible_ns / (double)a->all_ns[s], ok);
-        pr_emit_num(o, PR_K_COPY_FED_PCT,
-                    100.0 * (double)a->copy_ns / (double)a->all_ns[s], ok);
-        /* only where the trace records FSDP's pre-forward / pre-backward
-           ranges (review 12 #2) */
-        if (a->n_fsdp > 0 && a->cast_ns > 0 && a->steps > 0) {
-            pr_emit_num(o, PR_K_FSDP_PCT,
-                        100.0 * (double)a->fsdp_all_ns / (double)a->cast_ns,
-                        ok);
-            pr_emit_num(o, PR_K_FSDP_PATH_PCT,
-                        100.0 * (double)a->fsdp_ns / (double)a->all_ns[s], ok);
-            pr_emit_num(o, PR_K_FSDP_CALLS,
-                        (double)a->fsdp_n / (double)a->steps, ok);
-        }
+            o.optimizer = pr_trace_str(t, a->sub_name[s]);
+        else
+            pr_rows_omit(ro, &o,
+                         PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_OPTIMIZER);
+    }
+    if (!(s == PR_WHATIF_CASTS && a->all_ns[s] > 0)) {
+        pr_rows_omit(ro, &o,
+                     PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_GEMM_FED_PCT);
+        pr_rows_omit(ro, &o,
+                     PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_FUSIBLE_FED_PCT);
+        pr_rows_omit(ro, &o,
+                     PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_COPY_FED_PCT);
+    } else {
+        o.gemm_fed_pct = 100.0 * (double)a->sub_ns[s] / (double)a->all_ns[s];
+        o.fusible_fed_pct =
+            100.0 * (double)a->fusible_ns / (double)a->all_ns[s];
+        o.copy_fed_pct = 100.0 * (double)a->copy_ns / (double)a->all_ns[s];
+    }
+    /* only where the trace records FSDP's pre-forward / pre-backward
+       ranges (review 12 #2) */
+    if (s == PR_WHATIF_CASTS && a->all_ns[s] > 0 && a->n_fsdp > 0 &&
+        a->cast_ns > 0 && a->steps > 0) {
+        o.fsdp_pct = 100.0 * (double)a->fsdp_all_ns / (double)a->cast_ns;
+        o.fsdp_path_pct = 100.0 * (double)a->fsdp_ns / (double)a->all_ns[s];
+        o.fsdp_calls = (double)a->fsdp_n / (double)a->steps;
+    } else {
+        pr_rows_omit(ro, &o, PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_FSDP_PCT);
+        pr_rows_omit(ro, &o,
+                     PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_FSDP_PATH_PCT);
+        pr_rows_omit(ro, &o, PR_SR_RUNS_CRITICAL_PATH_WHAT_IF_PR_K_FSDP_CALLS);
     }
     qsort(a->ev[s], PR_WHATIF_EV, sizeof(a->ev[s][0]), cmp_ev);
-    ev = pr_emit_arr(o, PR_K_EVIDENCE, ok);
-    for (i = 0; i < PR_WHATIF_EV && *ok; i++) {
-        cJSON *e;
-
+    o.evidence = ev = cJSON_CreateArray();
+    for (i = 0; ev != NULL && i < PR_WHATIF_EV && *ok; i++) {
         if (a->ev[s][i].ns <= 0)
             break;
-        e = pr_emit_obj(ev, NULL, ok);
-        pr_emit_str(e, PR_K_NAME,
-                    a->ev[s][i].name == LAUNCH_DELAY
-                        ? LAUNCH_DELAY_NAME
-                        : pr_trace_str(t, a->ev[s][i].name),
-                    ok);
-        pr_emit_num(e, PR_K_US, mean_us(a->ev[s][i].ns, a->steps), ok);
+        e.name = a->ev[s][i].name == LAUNCH_DELAY
+                     ? LAUNCH_DELAY_NAME
+                     : pr_trace_str(t, a->ev[s][i].name);
+        e.us = mean_us(a->ev[s][i].ns, a->steps);
+        if (!pr_rows_write(ev, PR_RO_RUNS_CRITICAL_PATH_WHAT_IF_EVIDENCE, &e,
+                           1))
+            *ok = 0;
     }
+    if (*ok && (ev == NULL || !pr_rows_write(arr, ro, &o, 1)))
+        *ok = 0;
+    cJSON_Delete(ev);
 }
 
 void
