@@ -4199,7 +4199,8 @@ share_step(const cJSON *run, const cJSON *r)
  * gain with a bound above it, null for neither (a bound of 0: none of
  * the change's time is on the path). */
 static void
-saves_cell(cJSON *o, const cJSON *run, const cJSON *r, int *ok)
+saves_cell(struct pr_row_finding *o, const cJSON *run, const cJSON *r,
+           char cell[96], char of[48])
 {
     double g = pr_sget_num(r, PR_K_GAIN_US), b = pr_sget_num(r, PR_K_BOUND_US);
     double pct = pr_sget_num(r, PR_K_GAIN_PCT);
@@ -4209,39 +4210,37 @@ saves_cell(cJSON *o, const cJSON *run, const cJSON *r, int *ok)
             ? " at 2\xc3\x97 batch" /* twice the batch: per step's worth of
                                         samples */
             : "";
-    char t[32], u[32], cell[96], of[48];
+    char t[32], u[32];
 
-    pr_emit_num_or_null(o, PR_K_BOUND_US, b, ok);
+    o->bound_us = b;
     if (!(b > 0) || (!isnan(g) && !(b > g)))
         b = NAN; /* no bound to show beside the gain */
     if (!isnan(g) && !isnan(b)) {
         fmt_us(g, t, sizeof(t));
         fmt_us(b, u, sizeof(u));
-        snprintf(cell, sizeof(cell), "%s (\xe2\x89\xa4 %s)%s", t, u, x2);
-        pr_emit_str(o, PR_K_SAVES, cell, ok);
+        snprintf(cell, 96, "%s (\xe2\x89\xa4 %s)%s", t, u, x2);
+        o->saves = cell;
     } else if (!isnan(g) || !isnan(b)) {
         fmt_us(!isnan(g) ? g : b, t, sizeof(t));
-        snprintf(cell, sizeof(cell), "%s%s%s", isnan(g) ? "\xe2\x89\xa4 " : "",
-                 t, x2);
-        pr_emit_str(o, PR_K_SAVES, cell, ok);
+        snprintf(cell, 96, "%s%s%s", isnan(g) ? "\xe2\x89\xa4 " : "", t, x2);
+        o->saves = cell;
     } else {
-        pr_emit_null(o, PR_K_SAVES, ok);
+        o->saves = NULL;
     }
     /* the Of step cell beside it (review 6 #8): the bound's share too */
     if (!isnan(g) && !isnan(pct) && !isnan(b) && step > 0) {
         /* "5.2-6.1%" (an en dash): the estimate's share to the bound's (the
            PDF's narrow cell) */
-        snprintf(of, sizeof(of), "%.1f\xe2\x80\x93%.1f%%", pct,
-                 100.0 * b / step);
-        pr_emit_str(o, PR_K_OF_STEP, of, ok);
+        snprintf(of, 48, "%.1f\xe2\x80\x93%.1f%%", pct, 100.0 * b / step);
+        o->of_step = of;
     } else if (!isnan(g) && !isnan(pct)) {
-        snprintf(of, sizeof(of), "%.1f%%", pct);
-        pr_emit_str(o, PR_K_OF_STEP, of, ok);
+        snprintf(of, 48, "%.1f%%", pct);
+        o->of_step = of;
     } else if (isnan(g) && !isnan(b) && step > 0) {
-        snprintf(of, sizeof(of), "\xe2\x89\xa4 %.1f%%", 100.0 * b / step);
-        pr_emit_str(o, PR_K_OF_STEP, of, ok);
+        snprintf(of, 48, "\xe2\x89\xa4 %.1f%%", 100.0 * b / step);
+        o->of_step = of;
     } else {
-        pr_emit_null(o, PR_K_OF_STEP, ok);
+        o->of_step = NULL;
     }
 }
 
@@ -4669,29 +4668,19 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
 
     cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS))
     {
-        cJSON *o;
-        char ev[400];
+        struct pr_row_finding o = {0};
+        char ev[400], cell[96], of[48];
 
         if (!ok || rank == VERDICT_FINDINGS)
             break;
-        o = pr_emit_obj(arr, NULL, &ok);
-        pr_emit_num(o, PR_K_RANK, ++rank, &ok);
-        pr_emit_str(o, PR_K_ID, pr_sget_str_or(r, PR_K_ID, ""), &ok);
-        pr_emit_str(o, PR_K_TITLE, finding_title_of(r), &ok);
-        pr_emit_num_or_null(o, PR_K_GAIN_US, pr_sget_num(r, PR_K_GAIN_US), &ok);
-        pr_emit_num_or_null(o, PR_K_GAIN_PCT, pr_sget_num(r, PR_K_GAIN_PCT),
-                            &ok);
-        if (pr_sget_str(r, PR_K_GAIN_BASIS) != NULL)
-            pr_emit_str(o, PR_K_GAIN_BASIS, pr_sget_str(r, PR_K_GAIN_BASIS),
-                        &ok);
-        else
-            pr_emit_null(o, PR_K_GAIN_BASIS, &ok);
-        if (pr_sget_str(r, PR_K_GAIN_SOURCE) != NULL)
-            pr_emit_str(o, PR_K_GAIN_SOURCE, pr_sget_str(r, PR_K_GAIN_SOURCE),
-                        &ok);
-        else
-            pr_emit_null(o, PR_K_GAIN_SOURCE, &ok);
-        saves_cell(o, run, r, &ok);
+        o.rank = ++rank;
+        o.id = pr_sget_str_or(r, PR_K_ID, "");
+        o.title = finding_title_of(r);
+        o.gain_us = pr_sget_num(r, PR_K_GAIN_US);
+        o.gain_pct = pr_sget_num(r, PR_K_GAIN_PCT);
+        o.gain_basis = pr_sget_str(r, PR_K_GAIN_BASIS);
+        o.gain_source = pr_sget_str(r, PR_K_GAIN_SOURCE);
+        saves_cell(&o, run, r, cell, of);
         /* host_sync's evidence is the time the host sat blocked in its
            syncs, beside the path (the device's work is on it meanwhile):
            said so, never read as path time (review-2 finding 12: "on the
@@ -4726,11 +4715,12 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
             if (ev[0] >= 'a' && ev[0] <= 'z')
                 ev[0] = (char)(ev[0] - 'a' + 'A');
         }
-        pr_emit_str(o, PR_K_EVIDENCE, ev, &ok);
+        o.evidence = ev;
         /* where the report holds its advice and its path (sec_verdict.c) */
-        pr_emit_str(o, PR_K_HREF_FINDING, "#recommendations", &ok);
-        pr_emit_str(o, PR_K_HREF_EVIDENCE,
-                    host_only ? "#recommendations" : "#critical-path", &ok);
+        o.href_finding = "#recommendations";
+        o.href_evidence = host_only ? "#recommendations" : "#critical-path";
+        if (!pr_rows_write(arr, PR_RO_RUNS_VERDICT_FINDINGS, &o, 1))
+            ok = 0;
     }
     *okp = ok;
     return rank;
