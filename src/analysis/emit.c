@@ -245,6 +245,66 @@ pr_notes_emit(const struct pr_notes *n, cJSON *run, struct pr_error *err)
               : pr_error_set(err, PR_E_NOMEM, "out of memory (data quality)");
 }
 
+/* A recommendation's typed row (rows.def): id, severity, text, and
+ * gain_note where given; null_gain: gain_us and gain_pct null (a finding
+ * no replay backs); every other column left out, for its rule or the
+ * advice (whatif.c) to put on.  Returns the object added to arr, NULL
+ * when out of memory. */
+cJSON *
+pr_emit_rec(cJSON *arr, const char *id, const char *severity, const char *text,
+            const char *gain_note, int null_gain)
+{
+    static const enum pr_schema_rowid later[] = {
+        PR_SR_RUNS_RECOMMENDATIONS_PR_K_WHAT_IF,
+        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_BASIS,
+        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_SOURCE,
+        PR_SR_RUNS_RECOMMENDATIONS_PR_K_BOUND_US,
+        PR_SR_RUNS_RECOMMENDATIONS_PR_K_EVIDENCE};
+    enum pr_rows_object ro = PR_RO_RUNS_RECOMMENDATIONS;
+    struct pr_row_recommendation r = {0};
+    cJSON *o;
+    size_t i;
+
+    r.id = id;
+    r.severity = severity;
+    r.text = text;
+    r.gain_note = gain_note;
+    r.gain_us = NAN;
+    r.gain_pct = NAN;
+    for (i = 0; i < sizeof(later) / sizeof(later[0]); i++)
+        pr_rows_omit(ro, &r, later[i]);
+    if (gain_note == NULL)
+        pr_rows_omit(ro, &r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_NOTE);
+    if (!null_gain) {
+        pr_rows_omit(ro, &r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_US);
+        pr_rows_omit(ro, &r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_PCT);
+    }
+    o = arr != NULL ? pr_rows_row(ro, &r) : NULL;
+    if (o != NULL && !cJSON_AddItemToArray(arr, o)) {
+        cJSON_Delete(o);
+        o = NULL;
+    }
+    return o;
+}
+
+/* An evidence row of a recommendation (rows.def): name and time, and the
+ * whole time where not NAN (a peer-bound collective's).  0 when out of
+ * memory. */
+int
+pr_emit_evidence(cJSON *ev, const char *name, double us, double total_us)
+{
+    struct pr_row_rec_evidence e = {0};
+
+    e.name = name;
+    e.us = us;
+    e.total_us = total_us;
+    if (isnan(total_us))
+        pr_rows_omit(PR_RO_RUNS_RECOMMENDATIONS_EVIDENCE, &e,
+                     PR_SR_RUNS_RECOMMENDATIONS_EVIDENCE_PR_K_TOTAL_US);
+    return ev != NULL &&
+           pr_rows_write(ev, PR_RO_RUNS_RECOMMENDATIONS_EVIDENCE, &e, 1);
+}
+
 /* Tensor-core names live in tensorcore.c: the plugin's lists (10.1, 10.2)
  * plus the modern kernel patterns and eligible ops the plugin lacks
  * (docs/differences.md).  These two keep the older call sites short. */

@@ -91,6 +91,16 @@ PR_NODISCARD enum pr_status pr_emit_put_all(cJSON *run, const char *const *keys,
 cJSON *pr_emit_obj(cJSON *parent, const char *key, int *ok);
 cJSON *pr_emit_arr(cJSON *parent, const char *key, int *ok);
 
+/* A recommendation's typed row with id, severity, text (and gain_note
+ * where not NULL; null_gain: gain_us and gain_pct null) added to arr, its
+ * other columns left out for the rules and the advice to put on; NULL
+ * when out of memory (emit.c). */
+cJSON *pr_emit_rec(cJSON *arr, const char *id, const char *severity,
+                   const char *text, const char *gain_note, int null_gain);
+/* An evidence row {name, us[, total_us]} (total_us NAN: left out) added to
+ * ev; 0 when out of memory. */
+int pr_emit_evidence(cJSON *ev, const char *name, double us, double total_us);
+
 /* The data-quality notes of one run, with one owner (issue #10): the
  * summary and every pass append to this collector and it alone writes
  * run["data_quality"] (counters) and run["diagnostics"] (rows the reports

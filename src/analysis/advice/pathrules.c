@@ -193,12 +193,7 @@ path_parts_if(const cJSON *cp, const char *kind, part_pred pred, char *buf,
         if (named_us != NULL)
             *named_us += p[i].us / steps;
         if (ev != NULL) {
-            cJSON *o = cJSON_CreateObject();
-
-            /* o, once added, is freed with ev */
-            if (o == NULL || !cJSON_AddItemToArray(ev, o) ||
-                cJSON_AddStringToObject(o, PR_K_NAME, p[i].name) == NULL ||
-                cJSON_AddNumberToObject(o, PR_K_US, p[i].us / steps) == NULL)
+            if (!pr_emit_evidence(ev, p[i].name, p[i].us / steps, NAN))
                 return SIZE_MAX; /* out of memory */
         }
         named++;
@@ -275,16 +270,7 @@ npu_run(const cJSON *run)
 static int
 add(cJSON *recs, const char *id, const char *text)
 {
-    cJSON *o = cJSON_CreateObject();
-
-    if (o == NULL || !cJSON_AddStringToObject(o, PR_K_ID, id) ||
-        !cJSON_AddStringToObject(o, PR_K_SEVERITY, "warning") ||
-        !cJSON_AddStringToObject(o, PR_K_TEXT, text)) {
-        cJSON_Delete(o);
-        return 0;
-    }
-    cJSON_AddItemToArray(recs, o);
-    return 1;
+    return pr_emit_rec(recs, id, "warning", text, NULL, 0) != NULL;
 }
 
 /* A finding no replay backs: null gain_us and gain_pct, and note says
@@ -292,16 +278,7 @@ add(cJSON *recs, const char *id, const char *text)
 static cJSON *
 add_no_gain(cJSON *recs, const char *id, const char *text, const char *note)
 {
-    cJSON *o;
-
-    if (!add(recs, id, text))
-        return NULL;
-    o = cJSON_GetArrayItem(recs, cJSON_GetArraySize(recs) - 1);
-    if (cJSON_AddStringToObject(o, PR_K_GAIN_NOTE, note) == NULL ||
-        cJSON_AddNullToObject(o, PR_K_GAIN_US) == NULL ||
-        cJSON_AddNullToObject(o, PR_K_GAIN_PCT) == NULL)
-        return NULL;
-    return o;
+    return pr_emit_rec(recs, id, "warning", text, note, 1);
 }
 
 /* The replay of a finding's change (replays.c) saves PR_WHATIF_MIN_PCT
@@ -1466,7 +1443,7 @@ slow_dispatch(const cJSON *run, const cJSON *cp, cJSON *recs)
     char text[PATH_TEXT], note[300], ops[300], t[32], bt[32], on[80], off[80];
     size_t len, i;
     int n_on;
-    cJSON *r, *ev, *x;
+    cJSON *r, *ev;
 
     if (has_id(recs, "slow_dispatch") || npu_run(run) ||
         !pr_sget_is(pr_sget_str(cp, PR_K_BOUND), "host"))
@@ -1560,13 +1537,9 @@ slow_dispatch(const cJSON *run, const cJSON *cp, cJSON *recs)
         (ev = cJSON_AddArrayToObject(r, PR_K_EVIDENCE)) == NULL)
         return 0;
     for (i = 0; i < 2 && top[i] != NULL; i++) {
-        if ((x = cJSON_CreateObject()) == NULL ||
-            !cJSON_AddItemToArray(ev, x) ||
-            cJSON_AddStringToObject(x, PR_K_NAME,
-                                    pr_sget_str(top[i], PR_K_NAME)) == NULL ||
-            cJSON_AddNumberToObject(
-                x, PR_K_US, pr_sget_num(top[i], PR_K_HOST_SELF_US) / steps) ==
-                NULL)
+        if (!pr_emit_evidence(ev, pr_sget_str(top[i], PR_K_NAME),
+                              pr_sget_num(top[i], PR_K_HOST_SELF_US) / steps,
+                              NAN))
             return 0;
     }
     return 1;
@@ -1632,19 +1605,15 @@ static int
 copy_evidence(const cJSON *run, double steps, cJSON *r)
 {
     const cJSON *o;
-    cJSON *ev = cJSON_AddArrayToObject(r, PR_K_EVIDENCE), *x;
+    cJSON *ev = cJSON_AddArrayToObject(r, PR_K_EVIDENCE);
 
     if (ev == NULL)
         return 0;
     cJSON_ArrayForEach(
         o, pr_sget(pr_sget(run, PR_K_COPIES), PR_K_DTOD_BY_OPERATOR))
     {
-        if ((x = cJSON_CreateObject()) == NULL ||
-            !cJSON_AddItemToArray(ev, x) ||
-            cJSON_AddStringToObject(
-                x, PR_K_NAME, pr_sget_str_or(o, PR_K_NAME, "?")) == NULL ||
-            cJSON_AddNumberToObject(
-                x, PR_K_US, pr_sget_num(o, PR_K_DURATION_US) / steps) == NULL)
+        if (!pr_emit_evidence(ev, pr_sget_str_or(o, PR_K_NAME, "?"),
+                              pr_sget_num(o, PR_K_DURATION_US) / steps, NAN))
             return 0;
     }
     return 1;

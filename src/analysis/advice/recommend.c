@@ -61,17 +61,23 @@ has_rec(const cJSON *arr, const char *id)
 /* The recommendation added (NULL: one of its id is there already, or
  * memory ran out). */
 static cJSON *
-add_rec(struct rctx *c, const char *id, const char *severity, const char *text)
+add_rec_note(struct rctx *c, const char *id, const char *severity,
+             const char *text, const char *gain_note)
 {
     cJSON *o;
 
     if (!c->ok || has_rec(c->arr, id))
         return NULL;
-    o = pr_emit_obj(c->arr, NULL, &c->ok);
-    pr_emit_str(o, PR_K_ID, id, &c->ok);
-    pr_emit_str(o, PR_K_SEVERITY, severity, &c->ok);
-    pr_emit_str(o, PR_K_TEXT, text, &c->ok);
-    return c->ok ? o : NULL;
+    o = pr_emit_rec(c->arr, id, severity, text, gain_note, 0);
+    if (o == NULL)
+        c->ok = 0;
+    return o;
+}
+
+static cJSON *
+add_rec(struct rctx *c, const char *id, const char *severity, const char *text)
+{
+    return add_rec_note(c, id, severity, text, NULL);
 }
 
 /* Mean step time and one mean breakdown category, as a share. */
@@ -448,20 +454,21 @@ rule_categories(struct rctx *c)
     }
     if (comm > 0.1 && c->npu) {
         cJSON *o;
+        int bubble;
 
         if (!pr_producer_comm_advice(c->run, comm, text, sizeof(text)))
             snprintf(text, sizeof(text),
                      "%.1f%% of the step is HCCL communication not overlapped "
                      "with computation.",
                      100.0 * comm);
-        o = add_rec(c, "communication", "warning", text);
         /* a pipeline bubble's fix is balancing the stages, which no
            replay models: its gain is the stages' balance (stages.c, once
            every rank is read), not the overlap replay's, which would
            claim what it does not recommend */
-        if (o != NULL && strstr(text, "pipeline bubble") != NULL)
-            pr_emit_str(o, PR_K_GAIN_NOTE, PIPE_NO_GAIN, &c->ok);
-        else if (o != NULL && !isnan(table))
+        bubble = strstr(text, "pipeline bubble") != NULL;
+        o = add_rec_note(c, "communication", "warning", text,
+                         bubble ? PIPE_NO_GAIN : NULL);
+        if (o != NULL && !bubble && !isnan(table))
             table_note(c, o);
     } else if (c->f->comm_share > 0.1) {
         snprintf(text, sizeof(text),
@@ -679,7 +686,6 @@ rule_embedding(struct rctx *c)
     double pct = NAN;
     char text[REC_TEXT], top[700] = "", name[208], rate[1100] = "";
     size_t len = 0, n = 0;
-    cJSON *o;
 
     cJSON_ArrayForEach(
         f, pr_sget(pr_sget(c->run, PR_K_KERNEL_CLASSES), PR_K_BY_FAMILY))
@@ -734,20 +740,17 @@ rule_embedding(struct rctx *c)
                  "gathers with SparseGatherV2 and gives the table a sparse "
                  "(row) gradient instead of a dense UnsortedSegmentSum over "
                  "the whole table.");
-    o = add_rec(c, "embedding", "info", text);
-    if (o != NULL)
-        pr_emit_str(o, PR_K_GAIN_NOTE,
-                    /* the rate's text says the cost is per row (review 6
-                       #7: ms_run1's note said "fewer bytes") */
-                    rate[0] != '\0'
-                        ? "no change replayed: the cost is per row looked "
-                          "up, and how far fewer or de-duplicated lookups "
-                          "shorten the step depends on the change, which no "
-                          "replay models"
-                        : "no change replayed: how far fewer bytes shorten "
-                          "the lookups depends on the change, which no "
-                          "replay models",
-                    &c->ok);
+    (void)add_rec_note(c, "embedding", "info", text,
+                       /* the rate's text says the cost is per row (review 6
+                          #7: ms_run1's note said "fewer bytes") */
+                       rate[0] != '\0'
+                           ? "no change replayed: the cost is per row looked "
+                             "up, and how far fewer or de-duplicated lookups "
+                             "shorten the step depends on the change, which no "
+                             "replay models"
+                           : "no change replayed: how far fewer bytes shorten "
+                             "the lookups depends on the change, which no "
+                             "replay models");
 }
 
 /* A device's utilization over the steps device activity covers, where
@@ -804,12 +807,10 @@ rule_low_util(struct rctx *c)
     if (fail) {
         c->ok = 0;
     } else {
-        cJSON *o = add_rec(c, "low_gpu_utilization", "warning", ids.data);
-
         /* its replay (whatif.c) is twice the batch: only the advice of a
            larger batch claims that gain */
-        if (o != NULL && !host_starved(c))
-            pr_emit_str(o, PR_K_GAIN_NOTE, low_util_note(c), &c->ok);
+        (void)add_rec_note(c, "low_gpu_utilization", "warning", ids.data,
+                           !host_starved(c) ? low_util_note(c) : NULL);
     }
     pr_buf_free(&ids);
 }
@@ -1136,7 +1137,7 @@ rule_pipeline_stage(struct rctx *c)
     double step =
         pr_sget_num(pr_sget(c->run, PR_K_STEP_SUMMARY), PR_K_MEDIAN_US);
     char note[320], text[REC_TEXT];
-    cJSON *o, *ev, *e;
+    cJSON *o, *ev;
 
     if (pr_producer_pipeline_note(c->run, note, sizeof(note)) !=
         PR_PIPE_SLOW_STAGE)
@@ -1149,18 +1150,15 @@ rule_pipeline_stage(struct rctx *c)
              "layer split, each Cell's pipeline_stage) until the stages "
              "compute about as long.",
              note + (note[0] == ' '));
-    o = add_rec(c, "pipeline_stage", "warning", text);
+    o = add_rec_note(c, "pipeline_stage", "warning", text, PIPE_NO_GAIN);
     if (o == NULL)
         return;
-    pr_emit_str(o, PR_K_GAIN_NOTE, PIPE_NO_GAIN, &c->ok);
     ev = pr_emit_arr(o, PR_K_EVIDENCE, &c->ok);
-    e = pr_emit_obj(ev, NULL, &c->ok);
-    pr_emit_str(e, PR_K_NAME, "computation_time (MindSpore's cluster table)",
-                &c->ok);
-    pr_emit_num(e, PR_K_US, comp, &c->ok);
-    e = pr_emit_obj(ev, NULL, &c->ok);
-    pr_emit_str(e, PR_K_NAME, "median step", &c->ok);
-    pr_emit_num(e, PR_K_US, step, &c->ok);
+    if (c->ok &&
+        (!pr_emit_evidence(ev, "computation_time (MindSpore's cluster table)",
+                           comp, NAN) ||
+         !pr_emit_evidence(ev, "median step", step, NAN)))
+        c->ok = 0;
 }
 
 /* The parts of the launch rule's evidence that miss, each with its value
@@ -1852,7 +1850,6 @@ rule_low_block_dim(struct rctx *c)
     char shape[100], lever[400] = "";
     size_t len = 0, n = 0;
     double m, small_m = 0;
-    cJSON *r;
 
     if (!c->npu || !(pct >= LOW_BLOCK_DIM_PCT))
         return;
@@ -1934,13 +1931,11 @@ rule_low_block_dim(struct rctx *c)
              "and split along an axis large enough for every core.",
              pct, pr_sget_num(b, PR_K_LOW_US) / 1e3,
              pr_sget_num(b, PR_K_TASK_US) / 1e3, ref, ops, lever);
-    r = add_rec(c, "low_block_dim", pct >= 50 ? "warning" : "info", text);
-    if (r != NULL && !known)
-        pr_emit_str(r, PR_K_GAIN_NOTE,
-                    "no change replayed: the export does not give the NPU's "
-                    "AI Core count, so how far the tasks could spread is not "
-                    "known",
-                    &c->ok);
+    (void)add_rec_note(c, "low_block_dim", pct >= 50 ? "warning" : "info", text,
+                       known ? NULL
+                             : "no change replayed: the export does not give "
+                               "the NPU's AI Core count, so how far the tasks "
+                               "could spread is not known");
 }
 
 /* PyTorch's casting copies by name (aten/src/ATen/native/cuda/Copy.cu):

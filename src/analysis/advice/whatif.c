@@ -2688,19 +2688,14 @@ alone_words(const cJSON *run, const cJSON *cp, char *text, size_t cap,
 static cJSON *
 peer_evidence(const cJSON *cp)
 {
-    cJSON *ev = cJSON_CreateArray(), *x;
+    cJSON *ev = cJSON_CreateArray();
     const cJSON *p;
 
     cJSON_ArrayForEach(p, pr_sget(cp, PR_K_PEER_WAIT_PARTS))
     {
-        if (ev == NULL || (x = cJSON_CreateObject()) == NULL ||
-            !cJSON_AddItemToArray(ev, x) ||
-            cJSON_AddStringToObject(
-                x, PR_K_NAME, pr_sget_str_or(p, PR_K_NAME, "?")) == NULL ||
-            cJSON_AddNumberToObject(x, PR_K_US, pr_sget_num(p, PR_K_US)) ==
-                NULL ||
-            cJSON_AddNumberToObject(x, PR_K_TOTAL_US,
-                                    pr_sget_num(p, PR_K_TOTAL_US)) == NULL) {
+        if (!pr_emit_evidence(ev, pr_sget_str_or(p, PR_K_NAME, "?"),
+                              pr_sget_num(p, PR_K_US),
+                              pr_sget_num(p, PR_K_TOTAL_US))) {
             cJSON_Delete(ev);
             return NULL;
         }
@@ -3161,15 +3156,7 @@ cold_advice(cJSON *run, cJSON *recs, const cJSON *whatif, double cold)
     if (!cold_text(w, npu, text, sizeof(text)))
         return 1; /* (cannot happen: the buffer holds 4 names of 80) */
     if (r == NULL) {
-        r = cJSON_CreateObject();
-        if (r == NULL || !cJSON_AddStringToObject(r, PR_K_ID, "cold_step") ||
-            !cJSON_AddStringToObject(r, PR_K_SEVERITY, "warning") ||
-            !cJSON_AddStringToObject(r, PR_K_TEXT, text)) {
-            cJSON_Delete(r);
-            return 0;
-        }
-        cJSON_AddItemToArray(recs, r);
-        return 1;
+        return pr_emit_rec(recs, "cold_step", "warning", text, NULL, 0) != NULL;
     }
     return put_text(r, text);
 }
@@ -3546,10 +3533,7 @@ path_bound(const cJSON *run, const cJSON *cp, cJSON *r)
                     cJSON_GetObjectItemCaseSensitive(y, PR_K_US),
                     pr_sget_num(y, PR_K_US) + v);
             else if (cJSON_GetArraySize(ev) < PR_WHATIF_EV &&
-                     ((y = cJSON_CreateObject()) == NULL ||
-                      !cJSON_AddItemToArray(ev, y) ||
-                      !cJSON_AddStringToObject(y, PR_K_NAME, sh) ||
-                      !cJSON_AddNumberToObject(y, PR_K_US, v))) {
+                     !pr_emit_evidence(ev, sh, v, NAN)) {
                 cJSON_Delete(ev);
                 return 0;
             }
