@@ -8,10 +8,12 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "profreport/figures.h"
 #include "profreport/keys.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 
 const struct pr_col pr_fig_cols_findings[] = {
@@ -59,66 +61,40 @@ present(const cJSON *summary)
     return 0;
 }
 
-/* 1 when a finding's gain is per step's worth of samples with the batch
- * changed (gain_basis "samples": its Saves "at 2x batch"). */
-static int
-has_batch(const cJSON *fs)
+/* What the note under the findings says, counted over the typed rows
+ * (rows.def's verdict.findings): the findings whose gain is from a
+ * replay or a model (gain_source), those with a bound alone (no gain)
+ * from a replay (a replay that is a ceiling is still its change replayed
+ * alone), those with a gain and those with a bound, and whether one's
+ * gain is per step's worth of samples with the batch changed
+ * (gain_basis "samples": its Saves "at 2x batch"). */
+struct fcounts {
+    size_t replay, model, replay_bounds, gains, bounds;
+    int batch;
+};
+
+static void
+count_findings(const struct pr_row_finding *x, size_t n, struct fcounts *c)
 {
-    const cJSON *x;
+    const enum pr_rows_object ro = PR_RO_RUNS_VERDICT_FINDINGS;
+    size_t i;
 
-    cJSON_ArrayForEach(x, fs)
-    {
-        if (pr_sget_is(pr_sget_str(x, PR_K_GAIN_BASIS), PR_GAIN_PER_SAMPLES) &&
-            pr_sget_str(x, PR_K_SAVES) != NULL)
-            return 1;
+    memset(c, 0, sizeof(*c));
+    for (i = 0; i < n; i++) {
+        /* a column left out reads as null */
+        int has_gain =
+            pr_rows_has(ro, &x[i], PR_SR_RUNS_VERDICT_FINDINGS_PR_K_GAIN_US) &&
+            !isnan(x[i].gain_us);
+        int replay = pr_sget_is(x[i].gain_source, PR_GAIN_REPLAY);
+
+        c->replay += replay;
+        c->model += pr_sget_is(x[i].gain_source, PR_GAIN_MODEL);
+        c->replay_bounds += !has_gain && x[i].bound_us > 0 && replay;
+        c->gains += x[i].gain_pct > 0;
+        c->bounds += x[i].bound_us > 0;
+        c->batch |= pr_sget_is(x[i].gain_basis, PR_GAIN_PER_SAMPLES) &&
+                    x[i].saves != NULL;
     }
-    return 0;
-}
-
-/* The findings whose gain is from source (gain_source). */
-static size_t
-count_source(const cJSON *fs, const char *source)
-{
-    const cJSON *x;
-    size_t n = 0;
-
-    cJSON_ArrayForEach(x, fs)
-    {
-        n += pr_sget_is(pr_sget_str(x, PR_K_GAIN_SOURCE), source);
-    }
-    return n;
-}
-
-/* The findings with a bound alone (no gain) from source: a replay that
- * is a ceiling is still its change replayed alone. */
-static size_t
-count_source_bounds(const cJSON *fs, const char *source)
-{
-    const cJSON *x;
-    size_t n = 0;
-
-    cJSON_ArrayForEach(x, fs)
-    {
-        n += isnan(pr_sget_num(x, PR_K_GAIN_US)) &&
-             pr_sget_num(x, PR_K_BOUND_US) > 0 &&
-             pr_sget_is(pr_sget_str(x, PR_K_GAIN_SOURCE), source);
-    }
-    return n;
-}
-
-/* The findings with a positive key: a gain (PR_K_GAIN_PCT), or a bound
- * (PR_K_BOUND_US, with or without a gain). */
-static size_t
-count_with(const cJSON *fs, const char *key)
-{
-    const cJSON *x;
-    size_t n = 0;
-
-    cJSON_ArrayForEach(x, fs)
-    {
-        n += pr_sget_num(x, key) > 0;
-    }
-    return n;
 }
 
 static void
@@ -128,6 +104,10 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     const cJSON *fs = pr_sget(v, PR_K_FINDINGS);
     struct pr_fig_table t = {
         .cols = pr_fig_cols_findings, .rows = fs, .what = "findings"};
+    struct pr_row_finding *rows = NULL;
+    struct fcounts c;
+    struct pr_error err;
+    size_t n = 0;
     char note[1280];
 
     (void)summary;
@@ -144,13 +124,19 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         return;
     }
     pr_figs_table(f, "What to fix first", &t, NULL);
+    /* (the loader read the rows whole: a run made here or a saved one
+       that passed its contract) */
+    if (pr_rows_load(fs, PR_K_FINDINGS, PR_RO_RUNS_VERDICT_FINDINGS,
+                     (void **)&rows, &n, &err) != PR_OK)
+        n = 0;
+    count_findings(rows, n, &c);
+    free(rows);
     /* two gains or more: each is its change alone (review-2 finding 12:
        host_sync 11.3% and launch_bound 8.6% read as 19.9% together, where
        after a removed sync the queue is empty and the next kernels wait
        for their launches) */
     snprintf(note, sizeof(note), "%s%s%s%s%s",
-             count_source(fs, PR_GAIN_REPLAY) == 0 &&
-                     count_source(fs, PR_GAIN_MODEL) > 0
+             c.replay == 0 && c.model > 0
                  ? "Gains are estimates from a stated model, not a replay "
                    "of the step's graph (the export holds no tasks to "
                    "replay, the core count is unknown, or the change is "
@@ -165,14 +151,12 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                    "replayed with the change applied (see Critical path for "
                    "the path and its replay error, Recommendations for each "
                    "finding's advice).",
-             count_with(fs, PR_K_GAIN_PCT) +
-                         count_source_bounds(fs, PR_GAIN_REPLAY) >
-                     1
+             c.gains + c.replay_bounds > 1
                  ? " Each gain is its change replayed alone: "
                    "changes that shorten the same part of the path "
                    "overlap, so the gains do not add up."
                  : "",
-             count_with(fs, PR_K_BOUND_US) > 0
+             c.bounds > 0
                  ? " \xe2\x89\xa4 X is an upper bound on what the change "
                    "can save (a replay or model that takes off all the time "
                    "the change could, or the change's work on the path; its "
@@ -181,14 +165,13 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                    "\"A (\xe2\x89\xa4 B)\", the finding ranks by the "
                    "gain A."
                  : "",
-             count_source(fs, PR_GAIN_REPLAY) > 0 &&
-                     count_source(fs, PR_GAIN_MODEL) > 0
+             c.replay > 0 && c.model > 0
                  ? " A gain whose evidence begins \"Model, not a replay\" "
                    "or ends \"(a stated model's estimate: ...)\" or "
                    "\"(... the estimate under it is a stated model's ...)\" "
                    "is a model's estimate, not a replay."
                  : "",
-             has_batch(fs)
+             c.batch
                  ? " A gain at 2\xc3\x97 batch is the time saved per step's "
                    "worth of samples with twice the batch (the batch size "
                    "changes), so it ranks after the same-batch gains."
