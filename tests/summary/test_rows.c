@@ -564,6 +564,107 @@ test_load_and_num(void **state)
     cJSON_Delete(nul);
 }
 
+/* The advice's tables: a recommendation as its rule writes it (the
+ * columns the advice puts on later left out), a critical-path step
+ * without a path (by_kind_us and kernel_family_us null, no top parts),
+ * and a saved summary whose step's top part or recommendation's evidence
+ * is damaged refused with its path; a saved row without a column (none
+ * REQ: the contract they had) still reads. */
+static void
+test_advice_rows(void **state)
+{
+    enum pr_rows_object ro = PR_RO_RUNS_RECOMMENDATIONS;
+    struct pr_row_recommendation r = {.id = "step_interval",
+                                      .severity = "warning",
+                                      .text = "t",
+                                      .gain_note = "no estimate",
+                                      .gain_us = NAN,
+                                      .gain_pct = NAN},
+                                 back;
+    struct pr_row_cp_step st = {.step = "3",
+                                .measured_us = 2.5,
+                                .length_us = NAN,
+                                .replay_error_pct = NAN,
+                                .unrecorded_tail_us = NAN};
+    cJSON *arr = cJSON_CreateArray(), *doc, *top;
+    struct pr_error err = {0};
+    size_t n;
+    char *s;
+
+    (void)state;
+    pr_rows_omit(ro, &r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_WHAT_IF);
+    pr_rows_omit(ro, &r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_BASIS);
+    pr_rows_omit(ro, &r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_SOURCE);
+    pr_rows_omit(ro, &r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_BOUND_US);
+    pr_rows_omit(ro, &r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_EVIDENCE);
+    assert_true(pr_rows_write(arr, ro, &r, 1));
+    st.top = top = cJSON_CreateArray();
+    assert_true(pr_rows_write(arr, PR_RO_RUNS_CRITICAL_PATH_STEPS, &st, 1));
+    cJSON_Delete(top);
+    s = cJSON_PrintUnformatted(arr);
+    assert_string_equal(
+        s, "[{\"id\":\"step_interval\",\"severity\":\"warning\",\"text\":\"t\","
+           "\"gain_note\":\"no estimate\",\"gain_us\":null,\"gain_pct\":null},"
+           "{\"step\":\"3\",\"measured_us\":2.5,\"length_us\":null,"
+           "\"replay_error_pct\":null,\"unrecorded_tail_us\":null,"
+           "\"bound\":null,\"by_kind_us\":null,\"kernel_family_us\":null,"
+           "\"top\":[]}]");
+    cJSON_free(s);
+    cJSON_DeleteItemFromArray(arr, 1);
+    assert_int_equal(
+        pr_rows_read(arr, "recommendations", ro, &back, 1, &n, &err), PR_OK);
+    assert_false(
+        pr_rows_has(ro, &back, PR_SR_RUNS_RECOMMENDATIONS_PR_K_BOUND_US));
+    assert_true(
+        pr_rows_has(ro, &back, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_US));
+    assert_true(isnan(back.gain_us));
+    assert_string_equal(back.gain_note, "no estimate");
+    cJSON_Delete(arr);
+
+    doc = cJSON_Parse("{\"runs\":[{\"critical_path\":{\"steps\":[{\"step\":"
+                      "\"1\",\"top\":[{\"name\":\"k\",\"kind\":\"kernel\","
+                      "\"us\":\"5\"}]}]},\"recommendations\":[{\"id\":\"x\","
+                      "\"evidence\":[{\"name\":\"a\",\"us\":1,\"total_us\":"
+                      "null}]}]}]}");
+    assert_non_null(doc);
+    /* (the tables are read in rows.def's order: the path's first) */
+    assert_int_equal(pr_rows_check(doc, &err), PR_E_FORMAT);
+    if (strstr(err.msg, "runs[0].critical_path.steps[0].top[0].us: expected "
+                        "a number, got a string") == NULL)
+        fail_msg("got \"%s\"", err.msg);
+    top = cJSON_GetArrayItem(
+        cJSON_GetObjectItem(
+            cJSON_GetArrayItem(
+                cJSON_GetObjectItem(
+                    cJSON_GetObjectItem(
+                        cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0),
+                        "critical_path"),
+                    "steps"),
+                0),
+            "top"),
+        0);
+    cJSON_ReplaceItemInObject(top, "us", cJSON_CreateNumber(5));
+    memset(&err, 0, sizeof(err));
+    assert_int_equal(pr_rows_check(doc, &err), PR_E_FORMAT);
+    if (strstr(err.msg, "runs[0].recommendations[0].evidence[0].total_us: "
+                        "expected a number, got null") == NULL)
+        fail_msg("got \"%s\"", err.msg);
+    cJSON_DeleteItemFromObject(
+        cJSON_GetArrayItem(
+            cJSON_GetObjectItem(
+                cJSON_GetArrayItem(
+                    cJSON_GetObjectItem(
+                        cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0),
+                        "recommendations"),
+                    0),
+                "evidence"),
+            0),
+        "total_us");
+    /* a saved row without a column reads: none is REQ */
+    assert_int_equal(pr_rows_check(doc, &err), PR_OK);
+    cJSON_Delete(doc);
+}
+
 int
 main(void)
 {
@@ -580,6 +681,7 @@ main(void)
         cmocka_unit_test(test_json_field),
         cmocka_unit_test(test_sub_object),
         cmocka_unit_test(test_load_and_num),
+        cmocka_unit_test(test_advice_rows),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
