@@ -11,6 +11,7 @@
 
 #include "profreport/figures.h"
 #include "profreport/keys.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 
 #define CP_(key) PR_K_BY_KIND_US "." key
@@ -155,20 +156,24 @@ present(const cJSON *summary)
     return 0;
 }
 
-/* The step with the longest path (first of equals). */
-static const cJSON *
-longest(const cJSON *steps)
+/* The step with the longest path (first of equals), of the typed steps
+ * (rows.def's critical_path.steps); SIZE_MAX: none has a path. */
+static size_t
+longest(const struct pr_row_cp_step *s, size_t n)
 {
-    const cJSON *s, *best = NULL;
+    size_t i, best = SIZE_MAX;
     double bl = -1;
 
-    cJSON_ArrayForEach(s, steps)
-    {
-        double l = pr_sget_num(s, PR_K_LENGTH_US);
+    for (i = 0; i < n; i++) {
+        /* a column left out reads as null, as a step without a path */
+        double l = pr_rows_has(PR_RO_RUNS_CRITICAL_PATH_STEPS, &s[i],
+                               PR_SR_RUNS_CRITICAL_PATH_STEPS_PR_K_LENGTH_US)
+                       ? s[i].length_us
+                       : NAN;
 
         if (!isnan(l) && l > bl) {
             bl = l;
-            best = s;
+            best = i;
         }
     }
     return best;
@@ -178,49 +183,40 @@ longest(const cJSON *steps)
  * timeline.c), so that the path's parts and the timeline show one step,
  * not the first step's outlier (review 6 finding 13: trace_diff test
  * listed ProfilerStep#1009, 157 ms, under a timeline of #1010, 117 ms);
- * the longest step where the run has no timeline. */
-static const cJSON *
-shown_step(const cJSON *run, const cJSON *steps, int *median)
+ * the longest step where the run has no timeline.  Its index. */
+static size_t
+shown_step(const cJSON *run, const struct pr_row_cp_step *s, size_t n,
+           int *median)
 {
     const char *tl = pr_sget_str(pr_sget(run, PR_K_TIMELINE), PR_K_STEP);
-    const cJSON *s;
+    size_t i;
 
     *median = 0;
-    if (tl != NULL) {
-        cJSON_ArrayForEach(s, steps)
-        {
-            const char *name = pr_sget_str(s, PR_K_STEP);
-
-            if (name != NULL && strcmp(name, tl) == 0) {
-                *median = 1;
-                return s;
-            }
+    for (i = 0; tl != NULL && i < n; i++) {
+        if (s[i].step != NULL && strcmp(s[i].step, tl) == 0) {
+            *median = 1;
+            return i;
         }
     }
-    return longest(steps);
+    return longest(s, n);
 }
 
 /* "Bound by the device in 5 of 6 steps; the path replays the measured
  * steps within 0.01%." */
 static void
-verdict_text(struct pr_figs *f, const cJSON *cp, const cJSON *steps,
-             const cJSON *verdict)
+verdict_text(struct pr_figs *f, const cJSON *cp, const struct pr_row_cp_step *s,
+             size_t n, const cJSON *verdict)
 {
     const char *bound = pr_sget_str(cp, PR_K_BOUND);
     double err = pr_sget_num(cp, PR_K_REPLAY_ERROR_PCT);
-    const cJSON *s;
-    size_t n = 0, same = 0;
+    size_t i, same = 0;
     char text[400], e[48];
     const char *vb;
     int idle, miss;
 
-    cJSON_ArrayForEach(s, steps)
-    {
-        const char *b = pr_sget_str(s, PR_K_BOUND);
-
-        n++;
-        same += bound != NULL && b != NULL && strcmp(b, bound) == 0;
-    }
+    for (i = 0; i < n; i++)
+        same += bound != NULL && s[i].bound != NULL &&
+                strcmp(s[i].bound, bound) == 0;
     if (bound == NULL)
         return;
     if (pr_sget_str(verdict, PR_K_BASIS) != NULL) {
@@ -487,6 +483,9 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
     const cJSON *cp = pr_sget(run, PR_K_CRITICAL_PATH);
     const cJSON *steps = pr_sget(cp, PR_K_STEPS), *lg;
+    struct pr_row_cp_step *rows = NULL;
+    struct pr_error err;
+    size_t n_rows = 0, shown;
     int median = 0;
     struct pr_fig_table t;
     char head[300];
@@ -498,7 +497,12 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         pr_figs_note(f, "No steps: no critical path.");
         return;
     }
-    verdict_text(f, cp, steps, pr_sget(run, PR_K_VERDICT));
+    /* the steps as typed rows (the loader read them whole: a run made
+       here or a saved one that passed its contract) */
+    if (pr_rows_load(steps, PR_K_STEPS, PR_RO_RUNS_CRITICAL_PATH_STEPS,
+                     (void **)&rows, &n_rows, &err) != PR_OK)
+        n_rows = 0;
+    verdict_text(f, cp, rows, n_rows, pr_sget(run, PR_K_VERDICT));
     /* the chart's legend as the table's columns: kinds with time only */
     for (i = 0; i < PR_N_CRITICAL_PATH; i++) {
         if (!kind_has_time(steps, &pr_keys_critical_path[i]))
@@ -527,12 +531,16 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
         .hide = pr_fig_run_is_mindspore(run) ? hide_loader : hide_interval};
     pr_figs_table_own(f, &t, steps_ms(steps), NULL);
     zero_note(f, run, steps);
-    lg = shown_step(run, steps, &median);
-    if (lg == NULL)
+    shown = shown_step(run, rows, n_rows, &median);
+    lg = shown < n_rows ? cJSON_GetArrayItem(steps, (int)shown) : NULL;
+    if (lg == NULL) {
+        free(rows);
         return;
+    }
     snprintf(head, sizeof(head), "Largest parts of the path of %s%s",
-             pr_sget_str_or(lg, PR_K_STEP, "the longest step"),
-             median && pr_sget_len(steps) > 1 ? " (the median step)" : "");
+             rows[shown].step != NULL ? rows[shown].step : "the longest step",
+             median && n_rows > 1 ? " (the median step)" : "");
+    free(rows);
     t = (struct pr_fig_table){.cols = top_cols, .what = "parts"};
     if (pr_sget_len(pr_sget(lg, PR_K_TOP)) > 0) {
         pr_figs_heading(f, head);
