@@ -20,6 +20,7 @@
 #include "profreport/keys.h"
 #include "profreport/producer.h"
 #include "profreport/recommend.h"
+#include "profreport/rows.h"
 #include "profreport/sget.h"
 #include "profreport/shapes.h"
 #include "profreport/tensorcore.h"
@@ -60,6 +61,42 @@ has_rec(const cJSON *arr, const char *id)
 
 /* The recommendation added (NULL: one of its id is there already, or
  * memory ran out). */
+/* A recommendation's row with its columns a rule leaves to the advice
+ * (whatif.c) left out: the note where none, the replay's what_if and
+ * evidence, the gain (gain_us, gain_pct, gain_basis, gain_source), the
+ * bound. */
+static void
+rec_omit(struct pr_row_recommendation *r, int note, int whatif, int gain,
+         int bound, int evidence)
+{
+    static const enum pr_rows_object ro = PR_RO_RUNS_RECOMMENDATIONS;
+
+    if (note)
+        pr_rows_omit(ro, r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_NOTE);
+    if (whatif)
+        pr_rows_omit(ro, r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_WHAT_IF);
+    if (gain) {
+        pr_rows_omit(ro, r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_US);
+        pr_rows_omit(ro, r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_PCT);
+        pr_rows_omit(ro, r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_BASIS);
+        pr_rows_omit(ro, r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_SOURCE);
+    }
+    if (bound)
+        pr_rows_omit(ro, r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_BOUND_US);
+    if (evidence)
+        pr_rows_omit(ro, r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_EVIDENCE);
+}
+
+/* A recommendation's typed row added (not when one of its id is there
+ * already). */
+static void
+add_rec_row(struct rctx *c, const struct pr_row_recommendation *r)
+{
+    if (c->ok && !has_rec(c->arr, r->id) &&
+        !pr_rows_write(c->arr, PR_RO_RUNS_RECOMMENDATIONS, r, 1))
+        c->ok = 0;
+}
+
 static cJSON *
 add_rec_note(struct rctx *c, const char *id, const char *severity,
              const char *text, const char *gain_note)
@@ -404,23 +441,19 @@ dataloader_text(const struct rctx *c, double share, char *text, size_t cap)
  * time would save, as text_level1's peer bound is its collectives' Notify
  * Wait on the path; review 8 #4: torch_npu old2023's 116.6 ms, 96.9 ms
  * of it one hcom_allReduce_). */
-static void
-table_note(struct rctx *c, cJSON *o)
+static const char *
+table_note(struct rctx *c, char *note, size_t cap, double *bound)
 {
     const char *name;
     double top, wait = pr_producer_comm_wait(c->run, &name, &top);
-    char note[900];
 
-    if (!(wait > 0)) {
-        pr_emit_str(o, PR_K_GAIN_NOTE,
-                    "no change replayed: the export's tasks hold too "
-                    "little of the step to replay (see Data quality); "
-                    "the finding stands on the step table's "
-                    "Communication(Not Overlapped)",
-                    &c->ok);
-        return;
-    }
-    snprintf(note, sizeof(note),
+    *bound = NAN;
+    if (!(wait > 0))
+        return "no change replayed: the export's tasks hold too "
+               "little of the step to replay (see Data quality); "
+               "the finding stands on the step table's "
+               "Communication(Not Overlapped)";
+    snprintf(note, cap,
              "no change replayed: the export's tasks hold too little of the "
              "step to replay (see Data quality); the finding stands on the "
              "step table's Communication(Not Overlapped); at most %.1f ms a "
@@ -431,8 +464,8 @@ table_note(struct rctx *c, cJSON *o)
              pr_sget_str_or(pr_sget(c->run, PR_K_HCCL), PR_K_SOURCE,
                             "communication.json"),
              top / 1000.0, name != NULL ? name : "one operation");
-    pr_emit_str(o, PR_K_GAIN_NOTE, note, &c->ok);
-    pr_emit_num(o, PR_K_BOUND_US, wait, &c->ok);
+    *bound = wait;
+    return note;
 }
 
 /* 7.5.1 and 7.5.4: a category's share of the kept steps.  Where the
@@ -453,8 +486,10 @@ rule_categories(struct rctx *c)
         add_rec(c, "dataloader", "warning", text);
     }
     if (comm > 0.1 && c->npu) {
-        cJSON *o;
-        int bubble;
+        struct pr_row_recommendation r = {0};
+        char note[900];
+
+        r.bound_us = NAN;
 
         if (!pr_producer_comm_advice(c->run, comm, text, sizeof(text)))
             snprintf(text, sizeof(text),
@@ -465,11 +500,16 @@ rule_categories(struct rctx *c)
            replay models: its gain is the stages' balance (stages.c, once
            every rank is read), not the overlap replay's, which would
            claim what it does not recommend */
-        bubble = strstr(text, "pipeline bubble") != NULL;
-        o = add_rec_note(c, "communication", "warning", text,
-                         bubble ? PIPE_NO_GAIN : NULL);
-        if (o != NULL && !bubble && !isnan(table))
-            table_note(c, o);
+        r.id = "communication";
+        r.severity = "warning";
+        r.text = text;
+        r.gain_note = strstr(text, "pipeline bubble") != NULL ? PIPE_NO_GAIN
+                      : !isnan(table)
+                          ? table_note(c, note, sizeof(note), &r.bound_us)
+                          : NULL;
+        /* the table's bound where HCCL's Wait gives one */
+        rec_omit(&r, r.gain_note == NULL, 1, 1, isnan(r.bound_us), 1);
+        add_rec_row(c, &r);
     } else if (c->f->comm_share > 0.1) {
         snprintf(text, sizeof(text),
                  "This run has high time cost on communication. %.1f%% of "
@@ -512,7 +552,7 @@ rule_step_interval(struct rctx *c)
            tl = pr_sget_num(m, PR_K_TAIL_US);
     double step = iv + fb + tl;
     char text[REC_TEXT], note[900];
-    cJSON *o;
+    struct pr_row_recommendation r = {0};
 
     if (!(step > 0) || !(iv / step >= STEP_INTERVAL_MIN) ||
         has_rec(c->arr, "dataloader"))
@@ -536,9 +576,6 @@ rule_step_interval(struct rctx *c)
                             "dataset pipeline is the lever."
                           : ", or train in dataset sink mode so that "
                             "several steps' data go to the device at once.");
-    o = add_rec(c, "step_interval", "warning", text);
-    if (o == NULL)
-        return;
     /* the gain from the step trace's own split, not the graph's replay:
        the interval holds none of the step's device work (issue #31's
        "the data loader's wait gone") */
@@ -554,14 +591,19 @@ rule_step_interval(struct rctx *c)
              "between steps (which stays) is not in it, so no estimate "
              "under the bound is given",
              iv / 1000.0, step / 1000.0, iv / 1000.0);
-    pr_emit_str(o, PR_K_GAIN_NOTE, note, &c->ok);
     /* a bound, no estimate: how much host work between steps stays is
        not in the step trace (bound_us, docs/summary-json.md) */
-    pr_emit_null(o, PR_K_GAIN_US, &c->ok);
-    pr_emit_null(o, PR_K_GAIN_PCT, &c->ok);
-    pr_emit_str(o, PR_K_GAIN_BASIS, PR_GAIN_PER_STEP, &c->ok);
-    pr_emit_str(o, PR_K_GAIN_SOURCE, PR_GAIN_MODEL, &c->ok);
-    pr_emit_num(o, PR_K_BOUND_US, iv, &c->ok);
+    r.id = "step_interval";
+    r.severity = "warning";
+    r.text = text;
+    r.gain_note = note;
+    r.gain_us = NAN;
+    r.gain_pct = NAN;
+    r.gain_basis = PR_GAIN_PER_STEP;
+    r.gain_source = PR_GAIN_MODEL;
+    r.bound_us = iv;
+    rec_omit(&r, 0, 1, 0, 0, 1);
+    add_rec_row(c, &r);
 }
 
 /* Embedding lookups and their gradients at or above this share of the
