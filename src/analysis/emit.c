@@ -245,46 +245,72 @@ pr_notes_emit(const struct pr_notes *n, cJSON *run, struct pr_error *err)
               : pr_error_set(err, PR_E_NOMEM, "out of memory (data quality)");
 }
 
-/* A recommendation's typed row (rows.def): id, severity, text, and
- * gain_note where given; null_gain: gain_us and gain_pct null (a finding
- * no replay backs); every other column left out, for its rule or the
- * advice (whatif.c) to put on.  Returns the object added to arr, NULL
- * when out of memory. */
-cJSON *
-pr_emit_rec(cJSON *arr, const char *id, const char *severity, const char *text,
-            const char *gain_note, int null_gain)
+/* A recommendation's typed row (rows.def) with its id, severity and
+ * text; gain_us, gain_pct and bound_us NAN (null where kept); every other
+ * column left out until pr_rec_keep keeps it. */
+void
+pr_rec_init(struct pr_row_recommendation *r, const char *id,
+            const char *severity, const char *text)
 {
-    static const enum pr_schema_rowid later[] = {
-        PR_SR_RUNS_RECOMMENDATIONS_PR_K_WHAT_IF,
-        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_BASIS,
-        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_SOURCE,
-        PR_SR_RUNS_RECOMMENDATIONS_PR_K_BOUND_US,
-        PR_SR_RUNS_RECOMMENDATIONS_PR_K_EVIDENCE};
-    enum pr_rows_object ro = PR_RO_RUNS_RECOMMENDATIONS;
-    struct pr_row_recommendation r = {0};
-    cJSON *o;
-    size_t i;
+    const struct pr_rows_objinfo *o =
+        pr_rows_object(PR_RO_RUNS_RECOMMENDATIONS);
+    size_t k;
 
-    r.id = id;
-    r.severity = severity;
-    r.text = text;
-    r.gain_note = gain_note;
-    r.gain_us = NAN;
-    r.gain_pct = NAN;
-    for (i = 0; i < sizeof(later) / sizeof(later[0]); i++)
-        pr_rows_omit(ro, &r, later[i]);
-    if (gain_note == NULL)
-        pr_rows_omit(ro, &r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_NOTE);
-    if (!null_gain) {
-        pr_rows_omit(ro, &r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_US);
-        pr_rows_omit(ro, &r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_PCT);
+    memset(r, 0, sizeof(*r));
+    r->id = id;
+    r->severity = severity;
+    r->text = text;
+    r->gain_us = r->gain_pct = r->bound_us = NAN;
+    for (k = 0; k < o->n_fields; k++) {
+        enum pr_schema_rowid id_k = o->fields[k].row;
+        if (id_k != PR_SR_RUNS_RECOMMENDATIONS_PR_K_ID &&
+            id_k != PR_SR_RUNS_RECOMMENDATIONS_PR_K_SEVERITY &&
+            id_k != PR_SR_RUNS_RECOMMENDATIONS_PR_K_TEXT)
+            pr_rows_omit(PR_RO_RUNS_RECOMMENDATIONS, r, id_k);
     }
-    o = arr != NULL ? pr_rows_row(ro, &r) : NULL;
+}
+
+/* Write the column of schema row `id` of r after all. */
+void
+pr_rec_keep(struct pr_row_recommendation *r, enum pr_schema_rowid id)
+{
+    const struct pr_rows_objinfo *o =
+        pr_rows_object(PR_RO_RUNS_RECOMMENDATIONS);
+    size_t k;
+
+    for (k = 0; k < o->n_fields && k < 64; k++)
+        if (o->fields[k].row == id)
+            r->absent &= ~((uint64_t)1 << k);
+}
+
+/* r added to arr; the object, NULL when out of memory. */
+cJSON *
+pr_emit_rec_row(cJSON *arr, const struct pr_row_recommendation *r)
+{
+    cJSON *o = arr != NULL ? pr_rows_row(PR_RO_RUNS_RECOMMENDATIONS, r) : NULL;
+
     if (o != NULL && !cJSON_AddItemToArray(arr, o)) {
         cJSON_Delete(o);
         o = NULL;
     }
     return o;
+}
+
+cJSON *
+pr_emit_rec(cJSON *arr, const char *id, const char *severity, const char *text,
+            const char *gain_note, int null_gain)
+{
+    struct pr_row_recommendation r;
+
+    pr_rec_init(&r, id, severity, text);
+    r.gain_note = gain_note;
+    if (gain_note != NULL)
+        pr_rec_keep(&r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_NOTE);
+    if (null_gain) {
+        pr_rec_keep(&r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_US);
+        pr_rec_keep(&r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_PCT);
+    }
+    return pr_emit_rec_row(arr, &r);
 }
 
 /* An evidence row of a recommendation (rows.def): name and time, and the

@@ -12,6 +12,7 @@
 
 #include "profreport/analysis.h"
 #include "profreport/error.h"
+#include "profreport/rows.h"
 #include "profreport/syncs.h"
 #include "profreport/trace.h"
 
@@ -91,10 +92,16 @@ PR_NODISCARD enum pr_status pr_emit_put_all(cJSON *run, const char *const *keys,
 cJSON *pr_emit_obj(cJSON *parent, const char *key, int *ok);
 cJSON *pr_emit_arr(cJSON *parent, const char *key, int *ok);
 
-/* A recommendation's typed row with id, severity, text (and gain_note
- * where not NULL; null_gain: gain_us and gain_pct null) added to arr, its
- * other columns left out for the rules and the advice to put on; NULL
- * when out of memory (emit.c). */
+/* A recommendation's typed row (emit.c): pr_rec_init gives it id,
+ * severity and text, NAN gains and bound, every other column left out
+ * until pr_rec_keep keeps it; pr_emit_rec_row adds it to arr (the object;
+ * NULL when out of memory).  pr_emit_rec: one with gain_note where not
+ * NULL and, null_gain, gain_us and gain_pct null (a finding no replay
+ * backs), the rest for the advice (whatif.c) to put on. */
+void pr_rec_init(struct pr_row_recommendation *r, const char *id,
+                 const char *severity, const char *text);
+void pr_rec_keep(struct pr_row_recommendation *r, enum pr_schema_rowid id);
+cJSON *pr_emit_rec_row(cJSON *arr, const struct pr_row_recommendation *r);
 cJSON *pr_emit_rec(cJSON *arr, const char *id, const char *severity,
                    const char *text, const char *gain_note, int null_gain);
 /* An evidence row {name, us[, total_us]} (total_us NAN: left out) added to

@@ -61,39 +61,12 @@ has_rec(const cJSON *arr, const char *id)
 
 /* The recommendation added (NULL: one of its id is there already, or
  * memory ran out). */
-/* A recommendation's row with its columns a rule leaves to the advice
- * (whatif.c) left out: the note where none, the replay's what_if and
- * evidence, the gain (gain_us, gain_pct, gain_basis, gain_source), the
- * bound. */
-static void
-rec_omit(struct pr_row_recommendation *r, int note, int whatif, int gain,
-         int bound, int evidence)
-{
-    static const enum pr_rows_object ro = PR_RO_RUNS_RECOMMENDATIONS;
-
-    if (note)
-        pr_rows_omit(ro, r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_NOTE);
-    if (whatif)
-        pr_rows_omit(ro, r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_WHAT_IF);
-    if (gain) {
-        pr_rows_omit(ro, r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_US);
-        pr_rows_omit(ro, r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_PCT);
-        pr_rows_omit(ro, r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_BASIS);
-        pr_rows_omit(ro, r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_SOURCE);
-    }
-    if (bound)
-        pr_rows_omit(ro, r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_BOUND_US);
-    if (evidence)
-        pr_rows_omit(ro, r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_EVIDENCE);
-}
-
 /* A recommendation's typed row added (not when one of its id is there
  * already). */
 static void
 add_rec_row(struct rctx *c, const struct pr_row_recommendation *r)
 {
-    if (c->ok && !has_rec(c->arr, r->id) &&
-        !pr_rows_write(c->arr, PR_RO_RUNS_RECOMMENDATIONS, r, 1))
+    if (c->ok && !has_rec(c->arr, r->id) && pr_emit_rec_row(c->arr, r) == NULL)
         c->ok = 0;
 }
 
@@ -486,10 +459,8 @@ rule_categories(struct rctx *c)
         add_rec(c, "dataloader", "warning", text);
     }
     if (comm > 0.1 && c->npu) {
-        struct pr_row_recommendation r = {0};
+        struct pr_row_recommendation r;
         char note[900];
-
-        r.bound_us = NAN;
 
         if (!pr_producer_comm_advice(c->run, comm, text, sizeof(text)))
             snprintf(text, sizeof(text),
@@ -500,15 +471,16 @@ rule_categories(struct rctx *c)
            replay models: its gain is the stages' balance (stages.c, once
            every rank is read), not the overlap replay's, which would
            claim what it does not recommend */
-        r.id = "communication";
-        r.severity = "warning";
-        r.text = text;
+        pr_rec_init(&r, "communication", "warning", text);
         r.gain_note = strstr(text, "pipeline bubble") != NULL ? PIPE_NO_GAIN
                       : !isnan(table)
                           ? table_note(c, note, sizeof(note), &r.bound_us)
                           : NULL;
+        if (r.gain_note != NULL)
+            pr_rec_keep(&r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_NOTE);
         /* the table's bound where HCCL's Wait gives one */
-        rec_omit(&r, r.gain_note == NULL, 1, 1, isnan(r.bound_us), 1);
+        if (!isnan(r.bound_us))
+            pr_rec_keep(&r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_BOUND_US);
         add_rec_row(c, &r);
     } else if (c->f->comm_share > 0.1) {
         snprintf(text, sizeof(text),
@@ -552,7 +524,16 @@ rule_step_interval(struct rctx *c)
            tl = pr_sget_num(m, PR_K_TAIL_US);
     double step = iv + fb + tl;
     char text[REC_TEXT], note[900];
-    struct pr_row_recommendation r = {0};
+    /* all but the replay's what_if and evidence */
+    static const enum pr_schema_rowid keep[] = {
+        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_NOTE,
+        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_US,
+        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_PCT,
+        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_BASIS,
+        PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_SOURCE,
+        PR_SR_RUNS_RECOMMENDATIONS_PR_K_BOUND_US};
+    struct pr_row_recommendation r;
+    size_t i;
 
     if (!(step > 0) || !(iv / step >= STEP_INTERVAL_MIN) ||
         has_rec(c->arr, "dataloader"))
@@ -593,16 +574,13 @@ rule_step_interval(struct rctx *c)
              iv / 1000.0, step / 1000.0, iv / 1000.0);
     /* a bound, no estimate: how much host work between steps stays is
        not in the step trace (bound_us, docs/summary-json.md) */
-    r.id = "step_interval";
-    r.severity = "warning";
-    r.text = text;
+    pr_rec_init(&r, "step_interval", "warning", text);
     r.gain_note = note;
-    r.gain_us = NAN;
-    r.gain_pct = NAN;
     r.gain_basis = PR_GAIN_PER_STEP;
     r.gain_source = PR_GAIN_MODEL;
     r.bound_us = iv;
-    rec_omit(&r, 0, 1, 0, 0, 1);
+    for (i = 0; i < sizeof(keep) / sizeof(keep[0]); i++)
+        pr_rec_keep(&r, keep[i]);
     add_rec_row(c, &r);
 }
 
