@@ -274,11 +274,27 @@ add(cJSON *recs, const char *id, const char *text)
 }
 
 /* A finding no replay backs: null gain_us and gain_pct, and note says
- * why and what bounds the saving.  The new item; NULL: out of memory. */
+ * why and what bounds the saving: bound (NAN: none) and the evidence ev
+ * (NULL: none; the row holds a copy).  The new item; NULL: out of
+ * memory. */
 static cJSON *
-add_no_gain(cJSON *recs, const char *id, const char *text, const char *note)
+add_no_gain(cJSON *recs, const char *id, const char *text, const char *note,
+            double bound, const cJSON *ev)
 {
-    return pr_emit_rec(recs, id, "warning", text, note, 1);
+    struct pr_row_recommendation r;
+
+    pr_rec_init(&r, id, "warning", text);
+    r.gain_note = note;
+    pr_rec_keep(&r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_NOTE);
+    pr_rec_keep(&r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_US);
+    pr_rec_keep(&r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_PCT);
+    r.bound_us = bound;
+    if (!isnan(bound))
+        pr_rec_keep(&r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_BOUND_US);
+    r.evidence = ev;
+    if (ev != NULL)
+        pr_rec_keep(&r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_EVIDENCE);
+    return pr_emit_rec_row(recs, &r);
 }
 
 /* The replay of a finding's change (replays.c) saves PR_WHATIF_MIN_PCT
@@ -844,12 +860,13 @@ unrecorded_words(const cJSON *run, char *text, size_t cap, size_t len)
 static int
 add_host_ops(cJSON *recs, const char *text, const char *note, cJSON **ev)
 {
-    cJSON *o = add_no_gain(recs, "host_ops", text, note);
+    /* its evidence: the operators it names, a step's time on the path */
+    cJSON *o = add_no_gain(recs, "host_ops", text, note, NAN, *ev);
     int i;
 
-    /* its evidence: the operators it names, a step's time on the path */
-    if (o == NULL || !cJSON_AddItemToObject(o, PR_K_EVIDENCE, *ev))
+    if (o == NULL)
         return 0;
+    cJSON_Delete(*ev); /* the row holds its copy */
     *ev = NULL;
     for (i = 0; i + 1 < cJSON_GetArraySize(recs); i++) {
         cJSON *u = cJSON_GetArrayItem(recs, i);
@@ -1312,7 +1329,7 @@ small_allreduce(const cJSON *run, const cJSON *cp, cJSON *recs)
                  "calls are not on the critical path: merging them frees the "
                  "link and the device, not this step's path",
                  pr_sget_str_or(ar, PR_K_NAME, "?"));
-    return add_no_gain(recs, "small_allreduce", text, note) != NULL;
+    return add_no_gain(recs, "small_allreduce", text, note, NAN, NULL) != NULL;
 }
 
 /* ATen operators that compute nothing (views, metadata, allocation): the
@@ -1531,18 +1548,20 @@ slow_dispatch(const cJSON *run, const cJSON *cp, cJSON *recs)
              "these operators hold %s of host time a step, and at most %s of "
              "it can go (each call keeps a healthy dispatch's %.0f us)",
              t, bt, SLOW_FLOOR_US);
-    if ((r = add_no_gain(recs, "slow_dispatch", text, note)) == NULL ||
-        cJSON_AddNumberToObject(
-            r, PR_K_BOUND_US, (self - calls * SLOW_FLOOR_US) / steps) == NULL ||
-        (ev = cJSON_AddArrayToObject(r, PR_K_EVIDENCE)) == NULL)
+    if ((ev = cJSON_CreateArray()) == NULL)
         return 0;
     for (i = 0; i < 2 && top[i] != NULL; i++) {
         if (!pr_emit_evidence(ev, pr_sget_str(top[i], PR_K_NAME),
                               pr_sget_num(top[i], PR_K_HOST_SELF_US) / steps,
-                              NAN))
+                              NAN)) {
+            cJSON_Delete(ev);
             return 0;
+        }
     }
-    return 1;
+    r = add_no_gain(recs, "slow_dispatch", text, note,
+                    (self - calls * SLOW_FLOOR_US) / steps, ev);
+    cJSON_Delete(ev); /* the row holds its copy */
+    return r != NULL;
 }
 
 /* Device-to-device copies on the critical path: this share of the mean
@@ -1601,22 +1620,22 @@ copy_sources(const cJSON *run, double steps, double dur, char *buf, size_t cap,
 }
 
 /* The sources as evidence: each chain with its copy time a step. */
-static int
-copy_evidence(const cJSON *run, double steps, cJSON *r)
+static cJSON *
+copy_evidence(const cJSON *run, double steps)
 {
     const cJSON *o;
-    cJSON *ev = cJSON_AddArrayToObject(r, PR_K_EVIDENCE);
+    cJSON *ev = cJSON_CreateArray();
 
-    if (ev == NULL)
-        return 0;
     cJSON_ArrayForEach(
         o, pr_sget(pr_sget(run, PR_K_COPIES), PR_K_DTOD_BY_OPERATOR))
     {
         if (!pr_emit_evidence(ev, pr_sget_str_or(o, PR_K_NAME, "?"),
-                              pr_sget_num(o, PR_K_DURATION_US) / steps, NAN))
-            return 0;
+                              pr_sget_num(o, PR_K_DURATION_US) / steps, NAN)) {
+            cJSON_Delete(ev);
+            return NULL;
+        }
     }
-    return 1;
+    return ev;
 }
 
 #define DTOD_EAGER                                                             \
@@ -1730,7 +1749,7 @@ device_copies(const cJSON *run, const cJSON *cp, cJSON *recs)
     double named_pct, compiled_pct;
     char text[PATH_TEXT * 2], note[400], t[32], d[32], srcs[700];
     size_t len;
-    cJSON *r;
+    cJSON *r, *ev;
 
     if (has_id(recs, "device_copies") || !(steps > 0) || !(step > 0) ||
         !(on_path >= DTOD_MIN_SHARE * step))
@@ -1788,9 +1807,11 @@ device_copies(const cJSON *run, const cJSON *cp, cJSON *recs)
              "do without; their time on the critical path, %s a step "
              "(%.1f%% of the step), is the most avoiding them can save",
              t, 100.0 * on_path / step);
-    r = add_no_gain(recs, "device_copies", text, note);
-    return r != NULL && cJSON_AddNumberToObject(r, PR_K_BOUND_US, on_path) &&
-           copy_evidence(run, steps, r);
+    if ((ev = copy_evidence(run, steps)) == NULL)
+        return 0;
+    r = add_no_gain(recs, "device_copies", text, note, on_path, ev);
+    cJSON_Delete(ev); /* the row holds its copy */
+    return r != NULL;
 }
 
 int
