@@ -1157,7 +1157,8 @@ rule_pipeline_stage(struct rctx *c)
     double step =
         pr_sget_num(pr_sget(c->run, PR_K_STEP_SUMMARY), PR_K_MEDIAN_US);
     char note[320], text[REC_TEXT];
-    cJSON *o, *ev;
+    struct pr_row_recommendation r;
+    cJSON *ev;
 
     if (pr_producer_pipeline_note(c->run, note, sizeof(note)) !=
         PR_PIPE_SLOW_STAGE)
@@ -1170,15 +1171,21 @@ rule_pipeline_stage(struct rctx *c)
              "layer split, each Cell's pipeline_stage) until the stages "
              "compute about as long.",
              note + (note[0] == ' '));
-    o = add_rec_note(c, "pipeline_stage", "warning", text, PIPE_NO_GAIN);
-    if (o == NULL)
-        return;
-    ev = pr_emit_arr(o, PR_K_EVIDENCE, &c->ok);
-    if (c->ok &&
-        (!pr_emit_evidence(ev, "computation_time (MindSpore's cluster table)",
-                           comp, NAN) ||
-         !pr_emit_evidence(ev, "median step", step, NAN)))
+    ev = cJSON_CreateArray();
+    if (!pr_emit_evidence(ev, "computation_time (MindSpore's cluster table)",
+                          comp, NAN) ||
+        !pr_emit_evidence(ev, "median step", step, NAN)) {
+        cJSON_Delete(ev);
         c->ok = 0;
+        return;
+    }
+    pr_rec_init(&r, "pipeline_stage", "warning", text);
+    r.gain_note = PIPE_NO_GAIN;
+    r.evidence = ev; /* the row holds its copy */
+    pr_rec_keep(&r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_NOTE);
+    pr_rec_keep(&r, PR_SR_RUNS_RECOMMENDATIONS_PR_K_EVIDENCE);
+    add_rec_row(c, &r);
+    cJSON_Delete(ev);
 }
 
 /* The parts of the launch rule's evidence that miss, each with its value
