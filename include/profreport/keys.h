@@ -743,5 +743,16 @@ const struct pr_category *pr_keys_category(const char *key);
 #define PR_K_TAIL_US "tail_us"
 #define PR_K_FP_AND_BP_TASKS_US "fp_and_bp_tasks_us"
 #define PR_K_TAIL_TASKS_US "tail_tasks_us"
+/* ---- torch.profiler's raw memory timeline (memtl.h): runs[].memory_timeline
+ */
+#define PR_K_MEMORY_TIMELINE "memory_timeline"
+#define PR_K_POINTS "points"
+#define PR_K_PEAK_BYTES "peak_bytes"
+#define PR_K_CURVE_T_US "curve_t_us"
+#define PR_K_CATEGORIES "categories"
+#define PR_K_AT_PEAK_BYTES "at_peak_bytes"
+#define PR_K_AT_PEAK_PCT "at_peak_pct"
+#define PR_K_MAX_BYTES "max_bytes"
+#define PR_K_CURVE_BYTES "curve_bytes"
 
 #endif

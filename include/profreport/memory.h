@@ -23,6 +23,11 @@ PR_NODISCARD enum pr_status pr_memory_fill(const struct pr_trace *t,
                                            const struct pr_steps *steps,
                                            cJSON *run, struct pr_error *err);
 
+/* Add run's "memory_timeline" from torch.profiler's raw memory timeline
+ * (t->memtl, memtl.h); nothing when the trace has none. */
+PR_NODISCARD enum pr_status pr_memtl_fill(const struct pr_trace *t, cJSON *run,
+                                          struct pr_error *err);
+
 /* Keep at most `max` of n points (indexes into the caller's arrays, written
  * to out[], time order) so that the curve's shape and its maximum survive:
  * per bucket the first, the lowest and the highest point.  Returns the

@@ -461,6 +461,7 @@ struct pr_op_stats;     /* op_stats.h */
 struct pr_pmu;          /* pmu.h */
 struct pr_kclass_table; /* kclass.h */
 struct pr_phases;       /* phases.h */
+struct pr_memtl;        /* memtl.h */
 struct pr_names;        /* src/analysis/internal.h */
 
 struct pr_trace {
@@ -596,6 +597,9 @@ struct pr_trace {
     /* owned: the producer's own step phases and communication time
        splits (phases.h); NULL: none */
     struct pr_phases *phases;
+    /* owned: torch.profiler's raw memory timeline (memtl.h), the whole of
+       such a trace; NULL: none */
+    struct pr_memtl *memtl;
     struct pr_trace *next; /* owned: the next run read from the same input
                               (a folder holding several ranks), or NULL */
 };

@@ -885,6 +885,8 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
 
     if (st == PR_OK)
         st = pr_producer_fill(t, run, err);
+    if (st == PR_OK)
+        st = pr_memtl_fill(t, run, err);
     if (st == PR_OK) {
         char text[700];
         size_t tasks;

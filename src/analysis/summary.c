@@ -159,7 +159,8 @@ host_only(const struct pr_trace *t)
 {
     size_t i;
 
-    if (t->n_devices > 0 || t->device_kind != PR_STR_NONE)
+    /* a raw memory timeline's device is not named: not known host-only */
+    if (t->n_devices > 0 || t->device_kind != PR_STR_NONE || t->memtl != NULL)
         return 0;
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
@@ -200,10 +201,11 @@ pr_run_framework(const struct pr_trace *t)
     static const struct {
         const char *format, *framework;
     } by_format[] = {
-        {"kineto", "pytorch"},       {"chrome", "pytorch"},
-        {"autograd", "pytorch"},     {"ascend", "pytorch"},
-        {"ascend_trace", "pytorch"}, {"mindspore", "mindspore"},
-        {"megengine", "megengine"},  {"megengine-static", "megengine"}};
+        {"kineto", "pytorch"},         {"chrome", "pytorch"},
+        {"autograd", "pytorch"},       {"ascend", "pytorch"},
+        {"ascend_trace", "pytorch"},   {"mindspore", "mindspore"},
+        {"megengine", "megengine"},    {"megengine-static", "megengine"},
+        {"memory_timeline", "pytorch"}};
     const char *f;
     size_t i;
 

@@ -43,7 +43,7 @@ extern const struct pr_format pr_format_ascend_trace, pr_format_ascend;
 extern const struct pr_format pr_format_mindspore;
 extern const struct pr_format pr_format_msprof, pr_format_msprof_op_summary;
 extern const struct pr_format pr_format_msprof_cluster;
-extern const struct pr_format pr_format_autograd;
+extern const struct pr_format pr_format_autograd, pr_format_memtl;
 
 /* One row per format, most specific first: on equal claims the earlier
  * row wins. */
@@ -56,6 +56,7 @@ static const struct pr_format *const builtin[] = {
     &pr_format_megengine, /* a Chrome trace too: before kineto and chrome */
     &pr_format_ascend_trace,
     &pr_format_autograd, /* a Chrome array too: before chrome */
+    &pr_format_memtl,    /* an array of arrays */
     &pr_format_kineto,
     &pr_format_chrome,
     &pr_format_msprof_op_summary,

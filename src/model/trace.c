@@ -8,6 +8,7 @@
 
 #include "profreport/buf.h"
 #include "profreport/evsort.h"
+#include "profreport/memtl.h"
 #include "profreport/op_stats.h"
 #include "profreport/phases.h"
 #include "profreport/pmu.h"
@@ -75,6 +76,7 @@ pr_trace_free(struct pr_trace *t)
         pr_shapes_table_free(t->shapes);
         pr_cpu_use_free(t->cpu_use);
         pr_op_stats_free(t->op_stats);
+        pr_memtl_free(t->memtl);
         pr_pmu_free(t->pmu);
         pr_phases_free(t->phases);
         free(t);

@@ -52,6 +52,7 @@
 #include "profreport/launch.h"
 #include "profreport/layers.h"
 #include "profreport/memory.h"
+#include "profreport/memtl.h"
 #include "profreport/merge.h"
 #include "profreport/modules.h"
 #include "profreport/near.h"

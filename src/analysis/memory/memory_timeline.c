@@ -1,0 +1,89 @@
+/* memory_timeline.c - runs[].memory_timeline: torch.profiler's raw memory
+ * timeline (memtl.h), as HTA's MemoryAnalysis sums it: the peak, each
+ * category's bytes at it and its own greatest, and the stacked curve.
+ * Times are µs from the timeline's first time (HTA's t_min), as HTA's
+ * plot starts its axis there. */
+#include "config.h"
+
+#include <stdint.h>
+
+#include "profreport/keys.h"
+#include "profreport/memory.h"
+#include "profreport/memtl.h"
+
+#include "../internal.h"
+
+static cJSON *
+num_array(const struct pr_memtl *m, int cat, int *ok)
+{
+    cJSON *a = cJSON_CreateArray();
+    size_t i;
+
+    if (a == NULL) {
+        *ok = 0;
+        return NULL;
+    }
+    for (i = 0; i < m->n_curve && *ok; i++) {
+        const struct pr_memtl_point *p = &m->curve[i];
+        double v = cat < 0 ? (double)(p->t_ns - m->t_min_ns) / 1e3
+                           : (double)p->bytes[cat];
+
+        *ok = cJSON_AddItemToArray(a, cJSON_CreateNumber(v));
+    }
+    return a;
+}
+
+static void
+emit_category(cJSON *arr, const struct pr_memtl *m, int c, int *ok)
+{
+    cJSON *o = cJSON_CreateObject();
+    double peak = (double)m->peak.total;
+
+    if (o == NULL || !cJSON_AddItemToArray(arr, o)) {
+        cJSON_Delete(o);
+        *ok = 0;
+        return;
+    }
+    pr_emit_str(o, PR_K_NAME, pr_memtl_category(c), ok);
+    pr_emit_num(o, PR_K_AT_PEAK_BYTES, (double)m->peak.bytes[c], ok);
+    if (peak > 0)
+        pr_emit_num(o, PR_K_AT_PEAK_PCT,
+                    100.0 * (double)m->peak.bytes[c] / peak, ok);
+    else
+        pr_emit_null(o, PR_K_AT_PEAK_PCT, ok);
+    pr_emit_num(o, PR_K_MAX_BYTES, (double)m->max_bytes[c], ok);
+    if (*ok && !cJSON_AddItemToObject(o, PR_K_CURVE_BYTES, num_array(m, c, ok)))
+        *ok = 0;
+}
+
+enum pr_status
+pr_memtl_fill(const struct pr_trace *t, cJSON *run, struct pr_error *err)
+{
+    const struct pr_memtl *m = t->memtl;
+    cJSON *o, *cats;
+    int ok = 1, c;
+
+    if (m == NULL)
+        return PR_OK;
+    o = cJSON_CreateObject();
+    if (o == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (memory timeline)");
+    pr_emit_str(o, PR_K_SOURCE, "torch.profiler export_memory_timeline_raw",
+                &ok);
+    pr_emit_null(o, PR_K_DEVICE, &ok);
+    pr_emit_num(o, PR_K_ROWS, (double)m->rows, &ok);
+    pr_emit_num(o, PR_K_POINTS, (double)m->points, &ok);
+    pr_emit_us(o, PR_K_SPAN_US, m->t_max_ns - m->t_min_ns, &ok);
+    pr_emit_num(o, PR_K_PEAK_BYTES, (double)m->peak.total, &ok);
+    pr_emit_us(o, PR_K_PEAK_AT_US, m->peak.t_ns - m->t_min_ns, &ok);
+    if (ok && !cJSON_AddItemToObject(o, PR_K_CURVE_T_US, num_array(m, -1, &ok)))
+        ok = 0;
+    cats = ok ? pr_emit_arr(o, PR_K_CATEGORIES, &ok) : NULL;
+    for (c = 0; c < PR_MEMTL_CATS && ok; c++)
+        emit_category(cats, m, c, &ok);
+    if (!ok) {
+        cJSON_Delete(o);
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (memory timeline)");
+    }
+    return pr_emit_put(run, PR_K_MEMORY_TIMELINE, o, "memory timeline", err);
+}
