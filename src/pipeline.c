@@ -1731,6 +1731,23 @@ job_rank_of(const cJSON *sum, long idx)
 
 /* The terminal's verdict (issue #31): per run its steps, what bounds
  * them and the findings by gain; nothing under -q. */
+/* A raw memory timeline's run: memory only, so its peak in place of
+ * steps and a verdict. */
+static void
+print_memtl(const char *name, const cJSON *mt)
+{
+    char text[640], span[32], rows[32];
+
+    pr_sec_memtl_peak(mt, text, sizeof(text));
+    pr_fig_format(pr_sget_num(mt, PR_K_SPAN_US), PR_FMT_US, span, sizeof(span));
+    pr_fig_format(pr_sget_num(mt, PR_K_ROWS), PR_FMT_COUNT, rows, sizeof(rows));
+    pr_term_printf(stdout,
+                   "%s: torch.profiler's raw memory timeline, %s rows over "
+                   "%s of one device (the file does not say which); memory "
+                   "only: no steps, operators or kernels\n  %s\n",
+                   name, rows, span, text);
+}
+
 static void
 print_brief(const cJSON *sum, int quiet)
 {
@@ -1755,6 +1772,10 @@ print_brief(const cJSON *sum, int quiet)
         int n_gain = 0;
 
         run_label(sum, runs, run, idx++, name, sizeof(name));
+        if (cJSON_IsObject(pr_sget(run, PR_K_MEMORY_TIMELINE))) {
+            print_memtl(name, pr_sget(run, PR_K_MEMORY_TIMELINE));
+            continue;
+        }
         pr_fig_format(cJSON_IsNumber(m) ? m->valuedouble : NAN, PR_FMT_US, mean,
                       sizeof(mean));
         if (!(n > 0) || !cJSON_IsNumber(m))

@@ -68,7 +68,8 @@ struct pr_chart_series {
     const double *y;
     size_t n;
     uint32_t color; /* 0xRRGGBB, or PR_COLOR_NONE = palette */
-    int fill;       /* shade the area under the line */
+    int fill;       /* shade the area under the line; 2: fill it solid
+                       (a stacked area: series given top band first) */
     int step;       /* draw as a step function (memory) */
     int dots;       /* a dot per point, no line: values of separate things
                        (ranks), where a line would invent a trend */

@@ -362,6 +362,17 @@ int pr_section_present(const struct pr_section *s, const cJSON *summary);
  * (sec_links.c); nothing when it has no link_groups. */
 void pr_sec_links(struct pr_figs *f, const cJSON *distributed);
 
+/* "Peak 2.87 GiB at 98.4 ms from the first row: Activation 84.1%,
+ * Unknown 4.4%, ..." for a run's memory_timeline (sec_memtl.c): the
+ * categories of 1% of the peak or more, largest first, into text (cap
+ * bytes, always terminated). */
+void pr_sec_memtl_peak(const cJSON *mt, char *text, size_t cap);
+
+/* 1 when every run of summary (one at least) is a raw memory timeline's
+ * (runs[].memory_timeline): memory only, of one device the file does not
+ * name; the report shows its section and the data quality alone. */
+int pr_fig_memtl_only(const cJSON *summary);
+
 /* One stacked bar per row of `rows` (at most 64): named by
  * row[name_key] ("#12" for a step's "ProfilerStep#12" when steps),
  * segments row[group][cats[k].key] (group NULL: the row itself), absent

@@ -867,7 +867,7 @@ draw_run(struct pr_canvas *c, const struct frame *f,
          const struct pr_chart_series *s, size_t from, size_t to, uint32_t col)
 {
     struct pr_style stroke = {PR_COLOR_NONE, col, 1.75, 0, 0};
-    struct pr_style area = {col, PR_COLOR_NONE, 0, 0.14, 0};
+    struct pr_style area = {col, PR_COLOR_NONE, 0, s->fill == 2 ? 0 : 0.14, 0};
     struct pr_style dot = {col, PR_COLOR_NONE, 0, 0, 0};
     size_t n = 0;
     double *xy = series_points(f, s, from, to, &n);

@@ -563,6 +563,7 @@ title_block(struct pr_html_view *v, const cJSON *summary,
     add_str(v, root, "workers", nw ? workers : "none");
     add_str(v, root, "devices",
             devs[0]                          ? devs
+            : pr_fig_memtl_only(summary)     ? "one, not named"
             : pr_fig_host_only(summary)      ? "CPU only"
             : pr_fig_summary_is_npu(summary) ? "no NPU with events"
                                              : "no GPU");

@@ -2237,12 +2237,14 @@ extern const struct pr_section pr_section_layers;
 extern const struct pr_section pr_section_attribution;
 extern const struct pr_section pr_section_critpath;
 extern const struct pr_section pr_section_verdict;
+extern const struct pr_section pr_section_memtl;
 
 /* The report's sections in order: a row each, as a compound literal for
  * the sections of this file or a pointer to a file's own. */
 const struct pr_section *const pr_report_sections[] = {
     &pr_section_verdict,
     &pr_section_job,
+    &pr_section_memtl, /* a raw memory timeline: the whole of its run */
     &(const struct pr_section){"overview", "Overview", NULL, 1, sec_overview,
                                NULL, NULL},
     &pr_section_critpath,
@@ -2297,8 +2299,28 @@ pr_section_title(const struct pr_section *s, const cJSON *summary)
 }
 
 int
+pr_fig_memtl_only(const cJSON *summary)
+{
+    const cJSON *run;
+    int n = 0;
+
+    cJSON_ArrayForEach(run, pr_sget(summary, PR_K_RUNS))
+    {
+        if (!cJSON_IsObject(pr_sget(run, PR_K_MEMORY_TIMELINE)))
+            return 0;
+        n++;
+    }
+    return n > 0;
+}
+
+int
 pr_section_present(const struct pr_section *s, const cJSON *summary)
 {
+    /* a raw memory timeline holds nothing the other sections read: they
+       are left out, not shown empty or as zeros */
+    if (pr_fig_memtl_only(summary))
+        return strcmp(s->id, "memory_timeline") == 0 ||
+               strcmp(s->id, "data-quality") == 0;
     return s->present == NULL || s->present(summary);
 }
 
