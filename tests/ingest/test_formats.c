@@ -89,6 +89,12 @@ test_sniff_json(void **state)
           PR_CLAIM_SHAPE);
     check("a.bin", "[{\"name\": \"x\", \"ph\": \"X\"", "chrome", PR_CLAIM_SURE);
     check("a.bin", "  [1, 2]", "chrome", PR_CLAIM_SHAPE);
+    /* torch.profiler's raw memory timeline: rows of numbers */
+    check("a.raw.gz", "[[-1, 1, 37888, 7], [-1, 1, 512, 7]", "memory_timeline",
+          PR_CLAIM_SURE);
+    check("a.bin", "[\n [ 1696966047096061874, 2, 512, 4]", "memory_timeline",
+          PR_CLAIM_SURE);
+    check("a.bin", "[[\"a\", 1]]", "chrome", PR_CLAIM_SHAPE);
     /* content that is no JSON container: the name decides */
     check("a.json", "\x8c garbage", "kineto", PR_CLAIM_NAME);
     check("a.json.gz", "", "kineto", PR_CLAIM_NAME);

@@ -1,0 +1,172 @@
+#!/bin/sh
+# memory_timeline.sh - torch.profiler's raw memory timeline
+# (export_memory_timeline_raw, HTA's memory analysis input): a hand-made
+# file whose peak and per-category split are known
+# (tests/data/memtl/README.md), bad rows refused with their index (exit
+# 2), a long file kept to a bounded curve that holds the peak, and the
+# shared sample against HTA's _process_raw_events recomputed here.
+. "$PR_SRCDIR/tests/lib.sh"
+
+data=$PR_SRCDIR/tests/data/memtl
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "memory timeline" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+
+"$PR_BIN" -q --input "$data/small.json" --json "$T_DIR/small.json" \
+    --html "$T_DIR/small.html"
+check "a raw memory timeline is read (exit $?)" [ -s "$T_DIR/small.json" ]
+check "its peak, span and categories are the hand-worked ones" python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s['inputs'][0]['format'] == 'memory_timeline', s['inputs']
+r = s['runs'][0]
+assert r['framework'] == 'pytorch' and r['host_only'] is False, r
+m = r['memory_timeline']
+assert (m['rows'], m['points']) == (11, 7), m
+assert (m['peak_bytes'], m['peak_at_us'], m['span_us']) == (8500, 3000, 5000), m
+assert m['device'] is None, m
+cats = {c['name']: c for c in m['categories']}
+assert [c['name'] for c in m['categories']] == ['Parameter',
+    'Optimizer state', 'Input', 'Temporary', 'Activation', 'Gradient',
+    'Autograd', 'Unknown'], cats
+want = {'Parameter': (1000, 1000), 'Optimizer state': (500, 500),
+        'Input': (0, 0), 'Temporary': (0, 300), 'Activation': (4000, 6000),
+        'Gradient': (1000, 1000), 'Autograd': (2000, 2000), 'Unknown': (0, 0)}
+for k, (at, mx) in want.items():
+    assert (cats[k]['at_peak_bytes'], cats[k]['max_bytes']) == (at, mx), cats[k]
+assert abs(cats['Activation']['at_peak_pct'] - 400000 / 8500) < 1e-9
+# the curve: every point (7 < 500), times from the first, the peak on it
+assert m['curve_t_us'] == [0, 0, 1000, 2000, 3000, 4000, 5000], m['curve_t_us']
+tot = [sum(c['curve_bytes'][i] for c in m['categories']) for i in range(7)]
+assert tot == [1500, 3800, 7500, 7500, 8500, 4500, 2500], tot
+# memory only: no steps, kernels, operators, recommendations
+assert r['step_summary']['count'] == 0 and r['recommendations'] == [], r
+assert r['memory'] is None and r['kernels'] == [], r
+" "$T_DIR/small.json"
+check "the HTML shows the timeline and the peak's make-up, no other view" \
+    python3 -c "
+import re, sys
+h = open(sys.argv[1]).read()
+assert 'Memory timeline' in h and 'Memory by category (stacked)' in h
+assert 'Peak 8.30 KiB at 3.00 ms from the first row: Activation 47.1%' in h, \
+    re.findall(r'Peak [^<]*', h)
+for absent in ('id=\"overview\"', 'id=\"operators\"', 'id=\"verdict\"',
+               'id=\"memory\"', 'CPU only', 'no GPU'):
+    assert absent not in h, absent
+" "$T_DIR/small.html"
+"$PR_BIN" --input "$data/small.json" > "$T_DIR/small.term" 2>&1
+check "the terminal says memory only and gives the peak" grep -q \
+    "memory only: no steps, operators or kernels" "$T_DIR/small.term"
+check "the terminal names the peak's categories" grep -q \
+    "Peak 8.30 KiB at 3.00 ms from the first row: Activation 47.1%" \
+    "$T_DIR/small.term"
+
+# bad rows: exit 2, the file and the row named
+bad() { # NAME TEXT WANT
+    printf '%s' "$2" > "$T_DIR/$1.json"
+    "$PR_BIN" -q --input "$T_DIR/$1.json" --json "$T_DIR/$1.out" \
+        2> "$T_DIR/$1.err"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q "$1.json: .*$3" "$T_DIR/$1.err"; then
+        ok "$1: exit 2, '$3'"
+    else
+        not_ok "$1: exit $rc, $(cat "$T_DIR/$1.err")"
+    fi
+}
+bad three_numbers '[[-1, 1, 5, 0], [10, 2, 5]]' \
+    'row 1: 3 numbers, not 4'
+bad five_numbers '[[-1, 1, 5, 0, 9]]' 'row 0: more than 4 numbers'
+bad category '[[-1, 1, 5, 0], [10, 2, 5, 8]]' 'row 1: unknown category 8'
+bad action '[[10, 5, 5, 0]]' 'row 0: unknown action 5'
+bad string '[[10, 2, 5, 0], [11, 2, "5", 0]]' \
+    'row 1: numbytes is not a number'
+bad fraction '[[10, 2, 5.5, 0]]' 'row 0: numbytes "5.5" is not a whole'
+bad early '[[-2, 1, 5, 0]]' 'row 0: time -2 is negative'
+bad sign '[[10, 4, 5, 0]]' 'row 0: a destroy of 5 bytes'
+bad truncated '[[10, 2, 5, 0], [11, 2,' 'truncated: the file ends in or after row 1'
+python3 -c "
+import gzip, sys
+rows = ','.join('[%d, 2, 16, 4]' % (1000 + i) for i in range(20000))
+data = gzip.compress(('[' + rows + ']').encode())
+open(sys.argv[1], 'wb').write(data[:len(data) // 2])
+" "$T_DIR/cut.json.gz"
+"$PR_BIN" -q --input "$T_DIR/cut.json.gz" --json "$T_DIR/cut.out" \
+    2> "$T_DIR/cut.err"
+rc=$?
+check "a truncated gzip is refused (exit $rc) with its row: $(cat "$T_DIR/cut.err")" \
+    grep -q "cut.json.gz: in or after row [0-9][0-9]*: .*truncated" "$T_DIR/cut.err"
+
+# a long timeline: the curve stays bounded and keeps the peak
+python3 -c "
+import sys, random
+random.seed(7)
+rows, live, t = [], [], 10**18
+for i in range(300000):
+    t += random.choice([0, 1000, 1000])
+    if live and random.random() < 0.48:
+        b, c = live.pop(random.randrange(len(live)))
+        rows.append('[%d,4,%d,%d]' % (t, -b, c))
+    else:
+        b, c = random.randrange(1, 1 << 20), random.randrange(8)
+        live.append((b, c))
+        rows.append('[%d,2,%d,%d]' % (t, b, c))
+open(sys.argv[1], 'w').write('[' + ','.join(rows) + ']')
+" "$T_DIR/long.json"
+"$PR_BIN" -q --input "$T_DIR/long.json" --json "$T_DIR/long.out"
+check "a 300000-row timeline is read (exit $?)" [ -s "$T_DIR/long.out" ]
+hta_check() { # SUMMARY RAW: the summary against HTA's algorithm
+    python3 -c "
+import gzip, json, sys
+raw = open(sys.argv[2], 'rb').read()
+if raw[:2] == b'\x1f\x8b':
+    raw = gzip.decompress(raw)
+timeline = json.loads(raw)
+# hta/memory_analysis.py, MemoryAnalysis._process_raw_events
+times, sizes, t_min = [], [], -1
+for t, _, numbytes, category in timeline:
+    if t_min == -1 or (t < t_min and t > 0):
+        t_min = t
+    if len(times) == 0:
+        times.append(t)
+        sizes.append([0] * 8)
+    elif t != times[-1]:
+        times.append(t)
+        sizes.append(sizes[-1].copy())
+    sizes[-1][category] += numbytes
+times = [t_min if t < 0 else t for t in times]
+tot = [sum(s) for s in sizes]
+i = max(range(len(tot)), key=lambda k: (tot[k], -k))
+m = json.load(open(sys.argv[1]))['runs'][0]['memory_timeline']
+assert m['rows'] == len(timeline) and m['points'] == len(times), m['points']
+assert m['peak_bytes'] == tot[i], (m['peak_bytes'], tot[i])
+assert abs(m['peak_at_us'] - (times[i] - t_min) / 1e3) < 1e-3, m['peak_at_us']
+assert abs(m['span_us'] - (max(times) - t_min) / 1e3) < 1e-3, m['span_us']
+for c, row in enumerate(m['categories']):
+    assert row['at_peak_bytes'] == sizes[i][c], (row, sizes[i])
+    assert row['max_bytes'] == max(s[c] for s in sizes), row
+n = len(m['curve_t_us'])
+assert 2 <= n <= 500 and all(len(c['curve_bytes']) == n
+                             for c in m['categories']), n
+curve = [sum(c['curve_bytes'][k] for c in m['categories']) for k in range(n)]
+assert max(curve) == tot[i], (max(curve), tot[i])
+assert m['curve_t_us'][-1] == m['span_us'] or len(times) <= 500
+print(len(timeline), 'rows,', len(times), 'points, peak', tot[i], 'curve', n)
+" "$1" "$2"
+}
+check "the long timeline's peak and categories are HTA's, its curve <= 500 points" \
+    hta_check "$T_DIR/long.out" "$T_DIR/long.json"
+
+# the shared sample (HTA's own test data)
+if shared_report hta "hta/memory_analysis/memory_timeline.raw.gz"; then
+    check "the HTA sample's peak and categories are HTA's" \
+        hta_check "$T_DIR/hta.json" \
+        "$PR_SHARED/traces/hta/memory_analysis/memory_timeline.raw.gz"
+    check "the HTA sample's terminal gives the peak's make-up" grep -q \
+        "Peak 2.87 GiB at 98.4 ms from the first row: Activation 84.1%" \
+        "$T_DIR/hta.term"
+else
+    skip "the HTA sample" "../shared/traces/hta is absent"
+fi
+echo "1..$T_N"
