@@ -272,6 +272,7 @@ build(struct pr_trace *t, struct pr_source *src, struct pr_error *err)
         return pr_error_set(err, PR_E_FORMAT,
                             "a raw memory timeline without rows");
     pr_memtl_end(r.m);
+    t->n_trace_events = (size_t)r.row; /* inputs[].events: the rows */
     t->format = pr_strtab_intern(t->strs, "memory_timeline", 15);
     if (t->format == PR_STR_NONE)
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
