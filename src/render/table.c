@@ -89,6 +89,7 @@ struct table {
                          columns by default, operators by host time */
     const char *time; /* the column --min-time compares */
     int npu;          /* every run is an NPU's: its words (issue #30) */
+    int memtl;        /* every run is a raw memory timeline: no tables */
     /* pr_table_render_cells: the tail of the note on columns left out,
        and its last column wraps when it is prose (PR_FMT_WRAP) */
     const char *hint;
@@ -1328,6 +1329,11 @@ emit_no_rows(const struct table *t, struct pr_buf *out)
                              "(no rows: --filter/--min-time left out all "
                              "%zu)\n",
                              t->n_dropped);
+    if (t->memtl)
+        return pr_buf_adds(out, "(no rows: the input is torch.profiler's raw "
+                                "memory timeline, memory by category only; "
+                                "the report's Memory timeline section shows "
+                                "it)\n");
     for (i = 0; i < sizeof(no_rows_why) / sizeof(no_rows_why[0]); i++)
         if (strcmp(no_rows_why[i].kind, t->kind->name) == 0)
             return pr_buf_printf(out, "(no rows: %s)\n",
@@ -1390,6 +1396,8 @@ render(struct table *t, const struct pr_table_opts *o, const cJSON *sum,
     if (st == PR_OK &&
         (sum ? collect(t, sum, o, types) : collect_rows(t, rows, o)) != PR_OK)
         st = pr_error_set(err, PR_E_NOMEM, "out of memory");
+    if (st == PR_OK && sum != NULL)
+        t->memtl = pr_fig_memtl_only(sum);
     if (st == PR_OK && (sum != NULL ? pr_fig_summary_is_npu(sum) : o->npu)) {
         t->npu = 1;
         npu_columns(t);

@@ -62,6 +62,11 @@ check "the terminal says memory only and gives the peak" grep -q \
 check "the terminal names the peak's categories" grep -q \
     "Peak 8.30 KiB at 3.00 ms from the first row: Activation 47.1%" \
     "$T_DIR/small.term"
+"$PR_BIN" table --kind kernels --input "$data/small.json" \
+    > "$T_DIR/small.table" 2>&1
+check "a table says the input is a memory timeline, not a CPU-only capture" \
+    grep -q "no rows: the input is torch.profiler's raw memory timeline" \
+    "$T_DIR/small.table"
 
 # bad rows: exit 2, the file and the row named
 bad() { # NAME TEXT WANT
