@@ -93,6 +93,7 @@ hta-simple_add hta/critical_path/simple_add/benchmark_result_493459_1694039959_t
 hta-df_index_resolver hta/df_index_resolver/df_index_resolver.json.gz
 hta-nccl hta/nccl_parser_config/nccl_data.json.gz
 hta-rank_non_gpu hta/rank_non_gpu/rank_non_gpu.json.gz
+hta-memory_timeline hta/memory_analysis/memory_timeline.raw.gz
 hta-trace_filter hta/trace_filter
 hta-trace_diff_control hta/trace_diff/control/control.json.gz
 hta-trace_diff_test hta/trace_diff/test/test.json.gz
