@@ -5,11 +5,13 @@
  * plot starts its axis there. */
 #include "config.h"
 
+#include <math.h>
 #include <stdint.h>
 
 #include "profreport/keys.h"
 #include "profreport/memory.h"
 #include "profreport/memtl.h"
+#include "profreport/rows.h"
 
 #include "../internal.h"
 
@@ -33,27 +35,26 @@ num_array(const struct pr_memtl *m, int cat, int *ok)
     return a;
 }
 
-static void
-emit_category(cJSON *arr, const struct pr_memtl *m, int c, int *ok)
+/* Category c as its typed row (rows.def), its curve a copy the writer
+ * takes.  0 on out-of-memory. */
+static int
+emit_category(cJSON *arr, const struct pr_memtl *m, int c)
 {
-    cJSON *o = cJSON_CreateObject();
     double peak = (double)m->peak.total;
+    int ok = 1;
+    cJSON *curve = num_array(m, c, &ok);
+    struct pr_row_memtl_category row = {
+        .name = pr_memtl_category(c),
+        .at_peak_bytes = (double)m->peak.bytes[c],
+        .at_peak_pct = peak > 0 ? 100.0 * (double)m->peak.bytes[c] / peak : NAN,
+        .max_bytes = (double)m->max_bytes[c],
+        .curve_bytes = curve,
+    };
 
-    if (o == NULL || !cJSON_AddItemToArray(arr, o)) {
-        cJSON_Delete(o);
-        *ok = 0;
-        return;
-    }
-    pr_emit_str(o, PR_K_NAME, pr_memtl_category(c), ok);
-    pr_emit_num(o, PR_K_AT_PEAK_BYTES, (double)m->peak.bytes[c], ok);
-    if (peak > 0)
-        pr_emit_num(o, PR_K_AT_PEAK_PCT,
-                    100.0 * (double)m->peak.bytes[c] / peak, ok);
-    else
-        pr_emit_null(o, PR_K_AT_PEAK_PCT, ok);
-    pr_emit_num(o, PR_K_MAX_BYTES, (double)m->max_bytes[c], ok);
-    if (*ok && !cJSON_AddItemToObject(o, PR_K_CURVE_BYTES, num_array(m, c, ok)))
-        *ok = 0;
+    ok = ok && curve != NULL &&
+         pr_rows_write(arr, PR_RO_RUNS_MEMORY_TIMELINE_CATEGORIES, &row, 1);
+    cJSON_Delete(curve);
+    return ok;
 }
 
 enum pr_status
@@ -80,7 +81,7 @@ pr_memtl_fill(const struct pr_trace *t, cJSON *run, struct pr_error *err)
         ok = 0;
     cats = ok ? pr_emit_arr(o, PR_K_CATEGORIES, &ok) : NULL;
     for (c = 0; c < PR_MEMTL_CATS && ok; c++)
-        emit_category(cats, m, c, &ok);
+        ok = emit_category(cats, m, c);
     if (!ok) {
         cJSON_Delete(o);
         return pr_error_set(err, PR_E_NOMEM, "out of memory (memory timeline)");
