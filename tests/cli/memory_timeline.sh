@@ -68,6 +68,24 @@ check "a table says the input is a memory timeline, not a CPU-only capture" \
     grep -q "no rows: the input is torch.profiler's raw memory timeline" \
     "$T_DIR/small.table"
 
+# a saved summary is re-drawn alone; its categories are typed rows the
+# loader checks
+"$PR_BIN" -q --input "$T_DIR/small.json" --html "$T_DIR/again.html"
+check "a saved summary's report draws the timeline again (exit $?)" \
+    grep -q "Memory by category (stacked)" "$T_DIR/again.html"
+python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))
+s['runs'][0]['memory_timeline']['categories'][2]['max_bytes'] = 'x'
+json.dump(s, open(sys.argv[2], 'w'))
+" "$T_DIR/small.json" "$T_DIR/bad_saved.json"
+"$PR_BIN" -q --input "$T_DIR/bad_saved.json" --html "$T_DIR/bad.html" \
+    2> "$T_DIR/bad_saved.err"
+rc=$?
+check "a saved summary's bad category row is refused (exit $rc)" grep -q \
+    "memory_timeline.categories\[2\].max_bytes: expected a number" \
+    "$T_DIR/bad_saved.err"
+
 # bad rows: exit 2, the file and the row named
 bad() { # NAME TEXT WANT
     printf '%s' "$2" > "$T_DIR/$1.json"
