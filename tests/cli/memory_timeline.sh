@@ -67,6 +67,10 @@ check "the terminal names the peak's categories" grep -q \
 check "a table says the input is a memory timeline, not a CPU-only capture" \
     grep -q "no rows: the input is torch.profiler's raw memory timeline" \
     "$T_DIR/small.table"
+printf '\357\273\277[[-1, 1, 5, 0]]' > "$T_DIR/bom.json"
+"$PR_BIN" -q --input "$T_DIR/bom.json" --json "$T_DIR/bom.out"
+check "a byte order mark before the array is read past (exit $?)" \
+    grep -q '"peak_bytes":.5' "$T_DIR/bom.out"
 
 # a saved summary is re-drawn alone; its categories are typed rows the
 # loader checks

@@ -38,6 +38,7 @@ struct rd {
     enum st state;
     struct pr_memtl *m;
     uint64_t row; /* index of the row being read */
+    uint64_t at;  /* bytes of the document stepped over */
     int field;    /* numbers of it read */
     int64_t v[4];
     char num[NUM_CAP + 1];
@@ -181,7 +182,8 @@ step(struct rd *r, char c, struct pr_error *err)
 {
     switch (r->state) {
     case S_START:
-        if (is_ws(c))
+        /* a UTF-8 byte order mark, as the sniff (pr_probe_text) allows */
+        if (is_ws(c) || (r->at < 3 && c == "\xef\xbb\xbf"[r->at]))
             return PR_OK;
         if (c != '[')
             return pr_error_set(err, PR_E_NOT_FORMAT,
@@ -237,7 +239,7 @@ read_rows(struct rd *r, struct pr_source *src, struct pr_error *err)
         }
         if (n == 0)
             break;
-        for (i = 0; i < n; i++) {
+        for (i = 0; i < n; i++, r->at++) {
             st = step(r, p[i], err);
             if (st != PR_OK)
                 return st;
