@@ -1,0 +1,31 @@
+#!/bin/sh
+# whatif_batch_row.sh - review 13 #7: the What-if table's "Step after"
+# for twice the batch is the replayed step that does twice the samples
+# (hta nccl: 236 ms), not the time per step's worth (118 ms, the summary's
+# what_if[].step_us, from which its saving per step's worth comes).
+. "$PR_SRCDIR/tests/lib.sh"
+
+NC=hta/nccl_parser_config
+if ! have_shared || [ ! -e "$PR_SHARED/traces/$NC" ]; then
+    skip "twice the batch's Step after" "no $PR_SHARED/traces/$NC"
+    echo "1..$T_N"
+    exit 0
+fi
+"$PR_BIN" -q -i "$PR_SHARED/traces/$NC" --json "$T_DIR/n.json" \
+    --html "$T_DIR/n.html" 2> "$T_DIR/n.err" || sed 's/^/# /' "$T_DIR/n.err"
+check "twice the batch: Step after is twice the per-samples step, Saves its gain" \
+    python3 -c "
+import json, re, sys, html
+r = json.load(open(sys.argv[1]))['runs'][0]
+w = [x for x in r['critical_path']['what_if'] if x['id'] == 'low_gpu_utilization'][0]
+rec = [x for x in r['recommendations'] if x['id'] == 'low_gpu_utilization'][0]
+assert rec['gain_basis'] == 'samples', rec
+t = html.unescape(re.sub(r'<[^>]+>', ' ', open(sys.argv[2]).read()))
+t = re.sub(r'\s+', ' ', t)
+m = re.search(r'twice the batch ([0-9.]+) ms ([0-9.]+) ms', t)
+assert m, 'no twice-the-batch row'
+after, saves = float(m.group(1)), float(m.group(2))
+assert abs(after - 2 * w['step_us'] / 1000) < 1, (after, w['step_us'])
+assert abs(saves - w['gain_us'] / 1000) < 0.6, (saves, w['gain_us'])
+" "$T_DIR/n.json" "$T_DIR/n.html"
+echo "1..$T_N"
