@@ -52,7 +52,7 @@ static const struct pr_col temporal_cols[] = {
      "The next launch call began after the device ran dry (HTA's host wait)",
      PR_COL_BOTH},
     {"kernel_wait", PR_K_IDLE_KERNEL_WAIT_US, "Idle: gaps", PR_FMT_US, 0.9,
-     "Gaps under 30 us between back-to-back work (HTA's kernel wait)",
+     "Gaps under 30 \xC2\xB5s between back-to-back work (HTA's kernel wait)",
      PR_COL_BOTH},
     {"other", PR_K_IDLE_OTHER_US, "Idle: other", PR_FMT_US, 1.0,
      "Work already queued did not start: an event wait, another stream, "

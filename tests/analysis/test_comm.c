@@ -621,9 +621,10 @@ test_distributed(void **state)
     tt_near(num(st, "rank"), 1);
     assert_string_equal(
         str(st, "reason"),
-        "rank 1 computes 140.0 us per step, 12% above the median 125.0 us, "
-        "while the other ranks spend 50.0 us per step in communication "
-        "against 20.0 us here: they wait for it");
+        "rank 1 computes 140.0 \xC2\xB5s per step, 12% above the median 125.0 "
+        "\xC2\xB5s, "
+        "while the other ranks spend 50.0 \xC2\xB5s per step in communication "
+        "against 20.0 \xC2\xB5s here: they wait for it");
     cJSON_Delete(s);
 }
 

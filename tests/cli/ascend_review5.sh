@@ -114,8 +114,8 @@ else
     skip "ascend_run1: embedding rate" "no $S/$R"
 fi
 # 2, on a hand-made trace (tests/data/ascend/aclop): one
-# aclopCompileAndExecute of 580 us holding one AscendCL@opCompile step of
-# 20 us.  compile_us is the step's 20 us, the finding says compilation is
+# aclopCompileAndExecute of 580 µs holding one AscendCL@opCompile step of
+# 20 µs.  compile_us is the step's 20 µs, the finding says compilation is
 # not the cost and advises no warm-up; with the step removed the trace
 # does not say how much compiled, and the report says so.
 A=$PR_SRCDIR/tests/data/ascend/aclop/trace_view.json
@@ -130,7 +130,7 @@ r = json.load(open(sys.argv[1]))['runs'][0]
 oc = r['op_compile']
 assert oc['calls'] == 1 and oc['total_us'] == 580 and oc['compile_us'] == 20, oc
 t = [x['text'] for x in r['recommendations'] if x['id'] == 'op_compile'][0]
-assert 'Compilation is not the cost' in t and '0.02 ms in all, 20 us a call' in t, t
+assert 'Compilation is not the cost' in t and '0.02 ms in all, 20 µs a call' in t, t
 assert 'The other 0.6 ms is the aclop path' in t and 'jit_compile=False' in t, t
 assert 'warm up' not in t, t
 r = json.load(open(sys.argv[2]))['runs'][0]

@@ -12,15 +12,15 @@
 # Hand-made torch_npu trace_view.json, step [0, 1800) us: aten::mm on
 # the Python thread [10, 30), MatMul on stream 2 [40, 540),
 # AscendCL@aclrtSynchronizeDevice [35, 1525), hcom_allReduce__1_0_1 on
-# HCCL's group row [545, 1520) (975 us) with its Notify Wait from 550
+# HCCL's group row [545, 1520) (975 µs) with its Notify Wait from 550
 # us, then Optimizer.step on the Python thread [1530, 1790).
-#  - wait 950 us: the path is the host after the sync (1525-1800: 275
-#    us), the sync's own 5 us, the all-reduce's 25 us outside its wait,
-#    and the peer's 1495 us (0-1520 less those 25); MatMul and aten::mm
-#    are off it, with 950 us of slack (1520 - (545 + 25));
-#  - wait 400 us (under half): this rank's own work, as before: MatMul
+#  - wait 950 µs: the path is the host after the sync (1525-1800: 275
+#    us), the sync's own 5 µs, the all-reduce's 25 µs outside its wait,
+#    and the peer's 1495 µs (0-1520 less those 25); MatMul and aten::mm
+#    are off it, with 950 µs of slack (1520 - (545 + 25));
+#  - wait 400 µs (under half): this rank's own work, as before: MatMul
 #    on the path, no peer time.
-# With the peer entry, peer_chain_comm_us is the all-reduce's 25 us
+# With the peer entry, peer_chain_comm_us is the all-reduce's 25 µs
 # outside its wait and peer_chain_aclop_us 0 (the chain once the peer is
 # on time).  Every step's by_kind_us adds up to its length, here and on the shared
 # HCCL traces, where the verdict's split leads with the peer.
@@ -91,13 +91,13 @@ if mode == "peer":
             not in (cp["peer_entry_note"] or ""):
         fail.append("entry %r %r" % (cp["peer_entry_slack_us"],
                                      cp["peer_entry_note"]))
-    # the chain once the peer is on time: the all-reduce's 25 us outside
+    # the chain once the peer is on time: the all-reduce's 25 µs outside
     # its wait, no aclop call (whatif.c's levers read these)
     if cp["peer_chain_comm_us"] != 25 or cp["peer_chain_aclop_us"] != 0:
         fail.append("chain %r %r" % (cp["peer_chain_comm_us"],
                                      cp["peer_chain_aclop_us"]))
     # the communication finding: the peer reading, whatever the overlap
-    # replay gives (280 us with the optimizer freed), its bound the wait,
+    # replay gives (280 µs with the optimizer freed), its bound the wait,
     # no estimate (no rank named: the note says why), its evidence the
     # collective's wait, one measure, with its whole time (review 10 #2)
     c = [x for x in r["recommendations"] if x["id"] == "communication"]
@@ -109,7 +109,7 @@ if mode == "peer":
                                          "us": 950, "total_us": 975}] or \
             [x["evidence"] for x in r["verdict"]["findings"]
              if x["id"] == "communication"] != \
-            ["Notify Wait for another rank: hcom_allReduce__1_0_1 950 us"] or \
+            ["Notify Wait for another rank: hcom_allReduce__1_0_1 950 µs"] or \
             cp["peer_wait_longest"] != "hcom_allReduce__1_0_1" or \
             cp["peer_wait_longest_us"] != 950 or \
             [x["title"] for x in r["verdict"]["findings"]
@@ -140,8 +140,8 @@ for x in 950:peer 400:self; do
     fi
     [ "$res" = ok ] || echo "# $res"
     case $m in
-    peer) d="a 950 us wait of 975: the path enters from the peer, MatMul off it" ;;
-    *) d="a 400 us wait of 975: this rank's own path, MatMul on it" ;;
+    peer) d="a 950 µs wait of 975: the path enters from the peer, MatMul off it" ;;
+    *) d="a 400 µs wait of 975: this rank's own path, MatMul on it" ;;
     esac
     check "$d" [ "$res" = ok ]
 done

@@ -7,19 +7,19 @@
 # measured end (critpath.c peer_waits), so work saved before it on this
 # rank lengthens the wait instead of shortening the step.
 # Hand-made torch_npu trace_view.json, whatif_replays.sh's aclop step
-# with a 1000 us hcom_allReduce on HCCL's group row at 752-1752 us, 2 us
+# with a 1000 µs hcom_allReduce on HCCL's group row at 752-1752 µs, 2 µs
 # after Conv2D1 ends, and its Notify Wait (on "Ascend Hardware" stream 4
-# and HCCL's plane) from 755 us; the host's sync ends at 1755 us, the
-# step at 1760 us.  Replayed with the aclop call at the aclnn call's 10
-# us, Conv2D1 ends at 180 us and the all-reduce starts at 182 us:
-#  - wait 400 us (under half the operator): it is this rank's work and
-#    ends at 1182 us, the step at 1190 us: 570 us saved (32.39%), the
+# and HCCL's plane) from 755 µs; the host's sync ends at 1755 µs, the
+# step at 1760 µs.  Replayed with the aclop call at the aclnn call's 10
+# us, Conv2D1 ends at 180 µs and the all-reduce starts at 182 µs:
+#  - wait 400 µs (under half the operator): it is this rank's work and
+#    ends at 1182 µs, the step at 1190 µs: 570 µs saved (32.39%), the
 #    op_compile finding's gain;
-#  - wait 990 us (more than half): it ends at its measured 1752 us, no
-#    earlier than its start plus its 10 us of non-wait time: nothing
+#  - wait 990 µs (more than half): it ends at its measured 1752 µs, no
+#    earlier than its start plus its 10 µs of non-wait time: nothing
 #    saved; op_compile is not ranked (review 8 #4): the communication
 #    finding leads with the peer note, bounds its own levers by the 10
-#    us and binary kernels by the calls' 570 us once the late rank is on
+#    us and binary kernels by the calls' 570 µs once the late rank is on
 #    time, and accumulation is not replayed (review 8 #5); the verdict
 #    says the other rank sets the step.  The replay stays exact in both.
 . "$PR_SRCDIR/tests/lib.sh"
@@ -101,12 +101,12 @@ else:
     if not t.startswith(note) or [x["id"] for x in f] != ["communication"]:
         fail.append("communication %r, findings %r" % (c, f))
     # review 8 #1, #6: the levers on the collective save at most its
-    # 10 us outside the 990 us wait, once the late rank is on time; no
+    # 10 µs outside the 990 µs wait, once the late rank is on time; no
     # bandwidth; binary kernels then save at most the aclop calls' time
-    # on the path, the 570 us the 400 us case replays
-    for want in ("save at most 10 us a step on this rank",
-                 "saves at most half of the 10 us",
-                 "saves at most 570 us a step once the late rank is on time"):
+    # on the path, the 570 µs the 400 µs case replays
+    for want in ("save at most 10 µs a step on this rank",
+                 "saves at most half of the 10 µs",
+                 "saves at most 570 µs a step once the late rank is on time"):
         if want not in t:
             fail.append("no %r in %r" % (want, t))
     if "bandwidth" in t or c.get("bound_us") != 990:
@@ -132,8 +132,8 @@ for x in 400:self 990:peer; do
     fi
     [ "$res" = ok ] || echo "# $res"
     case $m in
-    self) d="a ${us} us wait is this rank's: the aclop replay saves 570 us" ;;
-    *) d="a ${us} us wait of 1000 is for another rank: no gain on this rank" ;;
+    self) d="a ${us} µs wait is this rank's: the aclop replay saves 570 µs" ;;
+    *) d="a ${us} µs wait of 1000 is for another rank: no gain on this rank" ;;
     esac
     check "$d" [ "$res" = ok ]
 done

@@ -16,7 +16,7 @@
 # the queue thread dequeues add in Dequeue@aclnnAdd [110, 300) (its
 # AscendCL@aclnnAdd [280, 300), HostToDevice at 290) and mul in
 # Dequeue@aclnnMul [300, 600) (AscendCL@aclnnMul [580, 600), at 590);
-# on stream 2, add [305, 405), mul [610, 710): mul waited 205 us for its
+# on stream 2, add [305, 405), mul [610, 710): mul waited 205 µs for its
 # launch.  In the "ahead" variant the queue launches mul at [310, 320)
 # and the wait before it has no cause.
 . "$PR_SRCDIR/tests/lib.sh"
@@ -29,7 +29,7 @@ fi
 
 # mk DIR MUL_LAUNCH_START(us) [aclop|level0]
 # aclop: add is launched through CANN's aclop path
-# (AscendCL@aclopCompileAndExecute holding a 5 us AscendCL@opCompile);
+# (AscendCL@aclopCompileAndExecute holding a 5 µs AscendCL@opCompile);
 # level0: torch_npu's level 0, which records no CANN call: the
 # HostToDevice flow leaves from the queue thread's id in a process the
 # trace does not name (text_level0, review 11 #6).  The HostToDevice ids
@@ -125,7 +125,7 @@ d = [t["us"] for t in s["top"]
 note = cp.get("idle_note") or ""
 print(s["replay_error_pct"], round(k["idle"]), round(k["launch"]),
       round(d[0]) if d else 0,
-      1 if ("launched %s us before" % sys.argv[2]) in note and "Free" in note
+      1 if ("launched %s µs before" % sys.argv[2]) in note and "Free" in note
       else 0)
 PY
 }
@@ -133,17 +133,17 @@ PY
 mk "$T_DIR/q" 580
 set -- $(parts "$T_DIR/q")
 check "queue-bound: the replay is exact ($1%)" test "$1" = 0
-check "queue-bound: no device idle on the path ($2 us)" test "$2" -le 5
-check "queue-bound: the dequeue of mul is on the path ($4 us)" \
+check "queue-bound: no device idle on the path ($2 µs)" test "$2" -le 5
+check "queue-bound: the dequeue of mul is on the path ($4 µs)" \
     test "$4" -ge 250
-check "queue-bound: the launch part is the queue's call, not a wait from the enqueue ($3 us)" test "$3" -le 60
+check "queue-bound: the launch part is the queue's call, not a wait from the enqueue ($3 µs)" test "$3" -le 60
 check "queue-bound: no note of unexplained idle" test "$5" = 0
 
 mk "$T_DIR/a" 310
 set -- $(parts "$T_DIR/a")
 check "launched ahead: the replay is exact ($1%)" test "$1" = 0
-check "launched ahead: the wait is idle ($2 us)" test "$2" -ge 200
-check "launched ahead: the dequeue of mul is off the path ($4 us)" \
+check "launched ahead: the wait is idle ($2 µs)" test "$2" -ge 200
+check "launched ahead: the dequeue of mul is off the path ($4 µs)" \
     test "$4" = 0
 check "launched ahead: Data quality says why, with the launch's lead" \
     test "$5" = 1
@@ -152,7 +152,7 @@ check "launched ahead: the note is a data-quality row" \
 
 # Level 0 (review 11 #6): no CANN call, so the path leaves from the
 # operator's enqueue (torch_to_npu at 123); the note's lead is the queue
-# thread's launch, the HostToDevice flow's start at 320: 290 us, not the
+# thread's launch, the HostToDevice flow's start at 320: 290 µs, not the
 # enqueue's 487.  Where the queue launched mul only during the gap (590),
 # the host was not ahead: no note.
 mk "$T_DIR/z" 310 level0
@@ -169,17 +169,17 @@ assert cp['idle_note'] is None, cp['idle_note']
 " "$T_DIR/zq/s.json"
 # Issue #29: at level 0 the queue thread's launch (the HostToDevice
 # flow's start at 590, in Dequeue@aclnnMul) is a node of the path, as
-# CANN's call is at level 1: mul waits 20 us after it (was 205 us of
-# device idle and a 202 us delay from the enqueue), the dequeue of mul
-# (290 us) is on the path, and the queue's 7 us before Dequeue@aclnnAdd
+# CANN's call is at level 1: mul waits 20 µs after it (was 205 µs of
+# device idle and a 202 µs delay from the enqueue), the dequeue of mul
+# (290 µs) is on the path, and the queue's 7 µs before Dequeue@aclnnAdd
 # (add enqueued at 103, dequeued at 110) is the wait for the enqueue
 set -- $(parts "$T_DIR/zq")
 check "level 0, queue-bound: the replay is exact ($1%)" test "$1" = 0
-check "level 0, queue-bound: no device idle on the path ($2 us)" \
+check "level 0, queue-bound: no device idle on the path ($2 µs)" \
     test "$2" -le 5
-check "level 0, queue-bound: the launch part is the queue's launch to mul's start ($3 us)" \
+check "level 0, queue-bound: the launch part is the queue's launch to mul's start ($3 µs)" \
     test "$3" = 20
-check "level 0, queue-bound: the dequeue of mul is on the path ($4 us)" \
+check "level 0, queue-bound: the dequeue of mul is on the path ($4 µs)" \
     test "$4" = 290
 check "level 0, queue-bound: the queue's wait for add's enqueue is named so" \
     python3 -c "
@@ -191,10 +191,10 @@ assert e and round(e[0]) == 7, top
 # The same as torch_npu writes level 0: no CANN event at all and the
 # steps from step_trace_time.csv, so the operators' torch_to_npu instants
 # are no path nodes (the host's synchronize is not recorded).  The path
-# was the device alone, 510 us '(device idle, no recorded cause)' and
+# was the device alone, 510 µs '(device idle, no recorded cause)' and
 # bound by the device; it is the queue's: waiting for add's enqueue
 # until its Dequeue@aclnnAdd at 110 ('Enqueue'), the dequeues (190 +
-# 290 us), mul's 20 us after its launch: bound by the host
+# 290 µs), mul's 20 µs after its launch: bound by the host
 mk "$T_DIR/zb" 580 level0step
 "$PR_BIN" -q --input "$T_DIR/zb/r_ascend_pt" --json "$T_DIR/zb/s.json"
 check "level 0 as written: the path runs through the queue's launches, bound by the host" \
@@ -216,21 +216,21 @@ assert top == {('Dequeue@aclnnMul', 'host_op'): 290,
 # operators nor a wait for the enqueue
 MUL_DQ=350 mk "$T_DIR/g" 580
 set -- $(parts "$T_DIR/g")
-check "backlog: the queue's gap is its dequeue of mul ($4 us)" test "$4" = 280
+check "backlog: the queue's gap is its dequeue of mul ($4 µs)" test "$4" = 280
 check "backlog: nothing outside operators on the queue thread" \
     python3 -c "
 import json, sys
 top = json.load(open(sys.argv[1]))['runs'][0]['critical_path']['steps'][0]['top']
 o = [t['us'] for t in top if t['name'] == '(host, outside operators)']
 e = [t['us'] for t in top if t['name'] == 'Enqueue']
-# the Python thread's 105 us before add's enqueue; the queue's 7 us
+# the Python thread's 105 µs before add's enqueue; the queue's 7 µs
 # waiting for it
 assert [round(x) for x in o + e] == [105, 7], top
 " "$T_DIR/g/s.json"
 
 # Launched late (review 11 #1): the queue thread calls mul's launch at
 # [450, 470), after add ended (405), and mul starts at 610: the device
-# waits 140-160 us after the launch call, with add launched through CANN's
+# waits 140-160 µs after the launch call, with add launched through CANN's
 # aclop path.  The path names that wait the launch-to-start delay, and the
 # verdict, which calls an aclop run's launch kind "runtime calls (aclop
 # calls among them)", gives the delay its own share, the calls' share
@@ -259,9 +259,9 @@ PY
 
 # The shared traces: msprof/torch_npu_ascend_profiler_output's optimizer
 # waits for the task-queue thread (235 device gaps end before the queue's
-# HostToDevice launch of the next task): its idle on the path was 1,622 us,
-# what is left is under 300 us;
-# torch_npu/text_level1's 7 gaps of 88-116 us follow launches made 86-94 ms
+# HostToDevice launch of the next task): its idle on the path was 1,622 µs,
+# what is left is under 300 µs;
+# torch_npu/text_level1's 7 gaps of 88-116 µs follow launches made 86-94 ms
 # before: idle, and the note says the host was ahead.
 if have_shared; then
     "$PR_BIN" -q --input "$PR_SHARED/traces/msprof/torch_npu_ascend_profiler_output" \
@@ -278,7 +278,7 @@ ahead = all("the host was ahead" in n and "7 tasks" in n for n in notes)
 print(round(idle), cp["replay_error_pct"], 1 if ahead else 0)
 PY
 )
-    check "npu_out: the queue-bound idle is gone ($1 us)" test "$1" -le 300
+    check "npu_out: the queue-bound idle is gone ($1 µs)" test "$1" -le 300
     # the queue thread's time between its Dequeue ranges on the path (0.42
     # ms, the optimizer's) was '(host, outside operators)': its operators
     # were queued 2-3 ms before (their Enqueue, by correlation_id, ended
@@ -306,7 +306,7 @@ for p, d in zip(deq, deq[1:]):
 assert n >= 50 and backlog >= 0.95 * n, (n, backlog)
 top = json.load(open(sys.argv[2]))["runs"][0]["critical_path"]["steps"][0]["top"]
 out = [t["us"] for t in top if t["name"] == "(host, outside operators)"]
-assert out and out[0] <= 1100, top  # 1,488 us with the queue's 0.42 ms
+assert out and out[0] <= 1100, top  # 1,488 µs with the queue's 0.42 ms
 assert not [t for t in top if t["name"] == "Enqueue"], top
 PY
     check "npu_out: the replay stays exact ($2%)" test "$2" = 0
@@ -344,11 +344,11 @@ note = json.load(open(sys.argv[2]))["runs"][0]["critical_path"]["idle_note"]
 want = "%d tasks" % len(leads), "launched %.1f ms to %.1f ms before" % (
     min(leads), max(leads))
 assert all(w in note for w in want), (want, note)
-# the reviewer's aside: the same 88-98 us gap precedes most tasks launched
+# the reviewer's aside: the same 88-98 µs gap precedes most tasks launched
 # only 0.1-5 ms ahead (stream order, their own HostToDevice launches)
 import collections, re
 m = re.search(r"and (\d+) of the (\d+) tasks with such a gap launched under "
-              r"5 ms ahead waited as long \((\d+) us to (\d+) us\): the host "
+              r"5 ms ahead waited as long \((\d+) µs to (\d+) µs\): the host "
               r"was ahead; the gap looks like the device's own", note)
 assert m, note
 lo, hi = int(m.group(3)), int(m.group(4))
@@ -520,14 +520,14 @@ PY
 mkdb "$T_DIR/dq" 580
 set -- $(parts "$T_DIR/dq")
 check "db, queue-bound: the replay is exact ($1%)" test "$1" = 0
-check "db, queue-bound: no device idle on the path ($2 us)" test "$2" -le 5
-check "db, queue-bound: the dequeue of mul is on the path ($4 us)" \
+check "db, queue-bound: no device idle on the path ($2 µs)" test "$2" -le 5
+check "db, queue-bound: the dequeue of mul is on the path ($4 µs)" \
     test "$4" -ge 250
 
 mkdb "$T_DIR/da" 310
 set -- $(parts "$T_DIR/da")
 check "db, launched ahead: the replay is exact ($1%)" test "$1" = 0
-check "db, launched ahead: the wait is idle ($2 us)" test "$2" -ge 200
+check "db, launched ahead: the wait is idle ($2 µs)" test "$2" -ge 200
 check "db, launched ahead: Data quality says why, with the launch's lead" \
     test "$5" = 1
 

@@ -7,14 +7,14 @@
 # waited for; and key the peer-bound test on that wait, not on every
 # plane's waits (critpath.c first_transfer, peer_waits; job.c late_rank).
 # Hand-made torch_npu trace_view.json folders, critpath_peer_wait.sh's
-# step: a 1000 us hcom_allReduce at 752 us, its plane tasks as given
+# step: a 1000 µs hcom_allReduce at 752 µs, its plane tasks as given
 # (a Notify_Wait from this rank to DST, a Memcpy to DST):
-#  a: rank0 waits 990 us for rank 1 before its first transfer at 1746;
-#     rank1 waits 5 us for rank 0: rank 1 is the late rank, in the report;
-#  b: both wait about 990 us for rank 5: rank 5, not in this report;
-#  c: one rank, a mesh-like op: a 990 us Notify Wait on one plane while
-#     another plane moves data from 760 us: no late peer (the old union
-#     of the planes' waits read it as one), the aclop replay gains 570 us.
+#  a: rank0 waits 990 µs for rank 1 before its first transfer at 1746;
+#     rank1 waits 5 µs for rank 0: rank 1 is the late rank, in the report;
+#  b: both wait about 990 µs for rank 5: rank 5, not in this report;
+#  c: one rank, a mesh-like op: a 990 µs Notify Wait on one plane while
+#     another plane moves data from 760 µs: no late peer (the old union
+#     of the planes' waits read it as one), the aclop replay gains 570 µs.
 . "$PR_SRCDIR/tests/lib.sh"
 # the trace builders the HCCL tests share (tests/cli/lib/hccl_trace.py)
 PYTHONPATH="$PR_SRCDIR/tests/cli/lib${PYTHONPATH:+:$PYTHONPATH}"
@@ -118,14 +118,14 @@ python3 "$T_DIR/mk.py" "$T_DIR/c" 0 wait:2:755:990 copy:1:760:900
 set -- $(got "$T_DIR/c")
 check "c: a wait on one plane while another moves data is no late peer ($1)" \
     test "$1" = -
-check "c: so the aclop replay keeps its 570 us ($5)" test "$5" = 570
+check "c: so the aclop replay keeps its 570 µs ($5)" test "$5" = 570
 
 # d (review 10 #1-#3): two peer-bound collectives on the chain, both
-# waiting last for rank 5: hcom_allReduce__2_0_1 [250, 750) waits 480 us
-# for rank 5 and 200 us for rank 3, hcom_allReduce__1_0_1 990 us for rank
-# 5 alone.  The bound is their Notify Wait, 480 + 990 = 1470 us; rank 5
-# alone on time saves all of it but the 200 us still waited for rank 3:
-# 1270 us, the finding's estimate (a stated model), under the bound; the
+# waiting last for rank 5: hcom_allReduce__2_0_1 [250, 750) waits 480 µs
+# for rank 5 and 200 µs for rank 3, hcom_allReduce__1_0_1 990 µs for rank
+# 5 alone.  The bound is their Notify Wait, 480 + 990 = 1470 µs; rank 5
+# alone on time saves all of it but the 200 µs still waited for rank 3:
+# 1270 µs, the finding's estimate (a stated model), under the bound; the
 # evidence lists each collective's wait; the peer's part names its span.
 python3 "$T_DIR/mk.py" "$T_DIR/d" 0 op:250:500 wait:5:255:480 \
     wait:3:255:200 copy:5:740:4 wait:5:755:990 copy:1:1746:4
@@ -147,8 +147,8 @@ assert c["evidence"] == [
     {"name": "hcom_allReduce__2_0_1", "us": 480, "total_us": 500}], c
 assert v["saves"] == "1.3 ms (\u2264 1.5 ms)", v
 assert v["evidence"].startswith("Notify Wait (last notify rank 5's): "
-                                "hcom_allReduce__1_0_1 990 us, "
-                                "hcom_allReduce__2_0_1 480 us"), v
+                                "hcom_allReduce__1_0_1 990 µs, "
+                                "hcom_allReduce__2_0_1 480 µs"), v
 assert "this rank saves about 1.27 ms a step" in c["text"], c["text"]
 # review 11 #9: the rule as the code computes it, the peer-bound ones
 assert ("in each collective on its chain that spent half its time or more "
@@ -164,11 +164,11 @@ PY
 check "d: the terminal's verdict shows the estimate under its bound" \
     grep -q "Waiting for a late rank (HCCL Notify Wait): saves 1.3 ms per step (.*; at most 1.5 ms)" "$T_DIR/d.term"
 
-# e (review 11 #3): two late ranks close together.  rank0 waits 990 us
-# for rank 5, 960 us for rank 3 and 100 us for rank 4 before its first
-# transfer; rank1 985 us for rank 5 and 950 us for rank 3.  Rank 5 alone
-# on time saves 30 / 35 us, less than half of what ranks 5 and 3 on time
-# save (990 - 100 = 890 us, 985 us): both are named, the estimate is
+# e (review 11 #3): two late ranks close together.  rank0 waits 990 µs
+# for rank 5, 960 µs for rank 3 and 100 µs for rank 4 before its first
+# transfer; rank1 985 µs for rank 5 and 950 µs for rank 3.  Rank 5 alone
+# on time saves 30 / 35 µs, less than half of what ranks 5 and 3 on time
+# save (990 - 100 = 890 µs, 985 µs): both are named, the estimate is
 # theirs, and the job says to look at both.
 python3 "$T_DIR/mk.py" "$T_DIR/e" 0 wait:5:755:990 wait:3:755:960 \
     wait:4:755:100 copy:1:1746:4
@@ -198,7 +198,7 @@ for r in s["runs"]:
         "rank saves about %.2f ms a step" % (g / 1e3) in c["text"], c["text"]
     assert "Rank 5 alone on time saves only %.2f ms a step" % (a / 1e3) \
         in c["text"], c["text"]
-    # what stays: rank0's 100 us wait for rank 4; nothing on rank1
+    # what stays: rank0's 100 µs wait for rank 4; nothing on rank1
     assert ("The bound's other 0.10 ms stay" if r["worker"] == "rank0" else
             "ms, is all of it: the two are all it waits for there") \
         in c["text"], c["text"]
@@ -218,7 +218,7 @@ assert "ranks 5 and 3 on time save it about 0.89 ms a step" in \
 assert "look at both" in j["late_rank_note"], j
 PY
 check "e: the terminal names both and rounds as the verdict" \
-    grep -q "Waiting for late ranks (HCCL Notify Wait): saves 890 us per step (.*; at most 990 us)" "$T_DIR/e.term"
+    grep -q "Waiting for late ranks (HCCL Notify Wait): saves 890 µs per step (.*; at most 990 µs)" "$T_DIR/e.term"
 
 # The shared traces: the late rank and each rank's wait for it, from the
 # raw HCCL plane tasks (of the Notify_Waits begun before the collective's

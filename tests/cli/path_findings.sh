@@ -8,7 +8,7 @@
 #   the named work could save instead;
 # - small_allreduce: many small all-reduces a step, the sign of gradients
 #   reduced without DDP's buckets (HTA's df_index_resolver: 2,020
-#   nccl:all_reduce in 5 steps, 177 us each, NCCL's LL protocol, no
+#   nccl:all_reduce in 5 steps, 177 µs each, NCCL's LL protocol, no
 #   overlap); no other shared PyTorch sample has it: those reduce a few
 #   large buckets a step (trace_diff 3-4, nccl_parser_config 5,
 #   trace_filter 2).
@@ -38,7 +38,7 @@ for r in json.load(open(sys.argv[1]))['runs']:
 # step on a path that is 99% host work, launches 1%.  The finding names
 # them and says CUDA graphs would save little; but aten::_foreach_mul_
 # spends over 120 ms a call in itself with 0.1% of it recorded under it
-# (7 launches, 46 us of kernels a call): the trace cannot say what the
+# (7 launches, 46 µs of kernels a call): the trace cannot say what the
 # host did (a sampled trace drops events; review-3 finding 3), so it
 # gives no optimizer, foreach or torch.compile advice, only how to find
 # out; its gain is null with the unattributed time in the note; it comes
@@ -158,7 +158,7 @@ fi
 # 3b. A hand-made host-bound step (no shared sample has a torch.optim
 # optimizer on the path): Optimizer.step#AdamW.step around a 2 ms
 # aten::_foreach_add_ in a 3 ms step with 1.1 ms of kernels: the advice
-# names AdamW's fused=True, the foreach fallback, no Python clause (20 us
+# names AdamW's fused=True, the foreach fallback, no Python clause (20 µs
 # outside operators), and the bound is the named operators' 2.8 ms.
 python3 - "$T_DIR" << 'PY'
 import json, sys
@@ -183,12 +183,12 @@ h = {x['id']: x for x in r['recommendations']}['host_ops']
 t = h['text']
 assert t.startswith('Host work is 100% of the critical path (3.0 ms a '
                     'step): operators '
-                    'aten::_foreach_add_ 2.0 ms, aten::mm 95 us a step; '
-                    '700 us a step in '
+                    'aten::_foreach_add_ 2.0 ms, aten::mm 95 µs a step; '
+                    '700 µs a step in '
                     'record_function ranges, their own time outside any '
                     'operator recorded in them (Optimizer.step#AdamW.step '
-                    '700 us), which say where the time went, not what ran; '
-                    '200 us a step outside operators.'), t
+                    '700 µs), which say where the time went, not what ran; '
+                    '200 µs a step outside operators.'), t
 assert [e['name'] for e in h['evidence']] == ['aten::_foreach_add_',
                                              'aten::mm'], h
 assert 'torch.optim.AdamW(..., fused=True)' in t, t
@@ -198,9 +198,9 @@ assert 'the operators and ranges named, 2.8 ms a step (93% of the step)' in \
 " "$T_DIR/adamw.json"
 
 # 3c. Slow host dispatch (review-3 finding 5): HTA's nccl_parser_config
-# spends 29.1 us a call over 4,857 calls of operators that compute nothing
-# (aten::empty 32.7 us, aten::view 24.0 us) on a 93% host path; the other
-# PyTorch 2.x samples spend 2.0-7.4 us, ResNet-50 (2021) 14.7.
+# spends 29.1 µs a call over 4,857 calls of operators that compute nothing
+# (aten::empty 32.7 µs, aten::view 24.0 µs) on a 93% host path; the other
+# PyTorch 2.x samples spend 2.0-7.4 µs, ResNet-50 (2021) 14.7.
 if shared_summary nccl hta/nccl_parser_config/nccl_data.json.gz; then
     check "nccl_parser_config: slow host dispatch, its operators as evidence" python3 -c "
 import json, sys
@@ -208,11 +208,11 @@ r = json.load(open(sys.argv[1]))['runs'][0]
 h = {x['id']: x for x in r['recommendations']}['slow_dispatch']
 t = h['text']
 assert t.startswith('Slow host dispatch: PyTorch operators that compute '
-                    'nothing (views, allocation, metadata) take 29.1 us of '
+                    'nothing (views, allocation, metadata) take 29.1 µs of '
                     'host time a call on average over 4857 calls '
-                    '(aten::empty 32.7 us x 1590, aten::view 24.0 us x 1281)'), t
+                    '(aten::empty 32.7 µs x 1590, aten::view 24.0 µs x 1281)'), t
 assert 'critical path that is 93% host work' in t and 'CPU contention' in t, t
-# issue #31: replayed at 2 us a call; the path is host work, so nearly
+# issue #31: replayed at 2 µs a call; the path is host work, so nearly
 # all of the 43.9 ms bound reaches the step
 assert h['what_if'] == 'slow_dispatch' and 19 < h['gain_pct'] < 21, h
 assert h['gain_note'].startswith('replayed: ') and 'bound_us' not in h, h
@@ -274,7 +274,7 @@ t = s['text']
 # unsized: many, not 'small' from the kernel's _LL_ name; inside the
 # compiled backward, the compiler's bucketing (review 7 #6)
 assert t.startswith('Many all-reduces: 2020 nccl:all_reduce calls in 5 '
-                    'steps (404 a step, 177 us of device time each'), t
+                    'steps (404 a step, 177 µs of device time each'), t
 for w in ('records no sizes', 'bucket_cap_mb (25 MB by default)',
           'overlaps computation 0% of its time', 'DistributedDataParallel',
           'CompiledFunctionBackward', 'DDPOptimizer'):

@@ -3,8 +3,8 @@
 # findings by the gain their replay predicts, on the terminal (a plain
 # run; -q silences it), as `table --kind findings`, as the HTML's first
 # section and on the PDF's first page.  The step: the data loader's
-# next() takes 600 of a 1000 us step before aten::mm launches a 300 us
-# kernel (whatif.sh pins the 600 us).
+# next() takes 600 of a 1000 µs step before aten::mm launches a 300 µs
+# kernel (whatif.sh pins the 600 µs).
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -32,11 +32,11 @@ PY
 check "a plain run exits 0" [ $? -eq 0 ]
 check "the terminal says what bounds the step" \
     grep -q "Bound by the host in 1 of 1 step (mean step 1.0 ms" "$T_DIR/out.txt"
-check "the terminal's first finding: the data loader, 600 us (60.0%)" \
-    grep -q "^  1\. Input loading on the critical path: saves 600 us per step (60\.0%) \[dataloader\]" \
+check "the terminal's first finding: the data loader, 600 µs (60.0%)" \
+    grep -q "^  1\. Input loading on the critical path: saves 600 µs per step (60\.0%) \[dataloader\]" \
     "$T_DIR/out.txt"
 check "the terminal names its evidence" \
-    grep -q "changed most in the replay: enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ 600 us" \
+    grep -q "changed most in the replay: enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ 600 µs" \
     "$T_DIR/out.txt"
 "$PR_BIN" -q --input "$TR" > "$T_DIR/quiet.txt" 2>&1
 check "-q prints nothing" [ ! -s "$T_DIR/quiet.txt" ]
@@ -50,7 +50,7 @@ assert rows, 'no rows'
 r = rows[0]
 vals = list(r.values())
 assert 'Input loading on the critical path' in vals, r
-assert any(v in ('600', '600.0', '600.000', '600 us') for v in vals), r
+assert any(v in ('600', '600.0', '600.000', '600 µs') for v in vals), r
 assert any(v.startswith('60') for v in vals), r
 " "$T_DIR/f.csv"
 

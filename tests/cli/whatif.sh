@@ -1,85 +1,85 @@
 #!/bin/sh
 # whatif.sh - what a fix would save (whatif.c, issue #31): each change is
 # replayed on a hand-made step whose answer is known.
-#  dataloader: the data loader's next() takes 600 of a 1000 us step on the
-#    host before aten::mm launches a 300 us kernel; without it the step
-#    ends at 400 us (the host's 345 us after the launch): 600 us, 60%.
-#  graphs: ten 20 us launches back to back, each 3 us kernel starting
-#    15 us after its launch, then 10 us of host: 210 us; with no launch
-#    cost the kernels run back to back from 0: 30 us, 180 us saved.
-#  sync: cudaDeviceSynchronize waits for an 800 us kernel, then 185 us of
-#    host work: 1000 us; without the wait the kernel bounds it: 810 us.
-#  copies: a pageable cudaMemcpyAsync blocks the host 500 us for a 480 us
-#    copy, 100 us of host follow: 600 us; non-blocking, the copy ends at
-#    490 us: 110 us saved.
-#  comm: the host waits for a 200 us all-reduce (10-210 us), then launches
-#    a 150 us GEMM and waits for it: 380 us.  Overlapped, the GEMM runs
-#    beside the all-reduce (20-170 us) and the step ends with the
-#    collective at 210 us: 170 us saved.
+#  dataloader: the data loader's next() takes 600 of a 1000 µs step on the
+#    host before aten::mm launches a 300 µs kernel; without it the step
+#    ends at 400 µs (the host's 345 µs after the launch): 600 µs, 60%.
+#  graphs: ten 20 µs launches back to back, each 3 µs kernel starting
+#    15 µs after its launch, then 10 µs of host: 210 µs; with no launch
+#    cost the kernels run back to back from 0: 30 µs, 180 µs saved.
+#  sync: cudaDeviceSynchronize waits for an 800 µs kernel, then 185 µs of
+#    host work: 1000 µs; without the wait the kernel bounds it: 810 µs.
+#  copies: a pageable cudaMemcpyAsync blocks the host 500 µs for a 480 µs
+#    copy, 100 µs of host follow: 600 µs; non-blocking, the copy ends at
+#    490 µs: 110 µs saved.
+#  comm: the host waits for a 200 µs all-reduce (10-210 µs), then launches
+#    a 150 µs GEMM and waits for it: 380 µs.  Overlapped, the GEMM runs
+#    beside the all-reduce (20-170 µs) and the step ends with the
+#    collective at 210 µs: 170 µs saved.
 #  amp / tf32 (an A100-SXM4-40GB: fp32 19.5, TF32 156, fp16 312 TFLOP/s,
-#    1555 GB/s): a 1000 us fp32 sgemm of aten::mm 1024^3 the host waits
-#    for: AMP takes it to 1000 * 19.5/312 = 62.5 us (937.5 us saved),
-#    TF32 to 125 us (875 us).  At 4096^3 the memory roof caps them: its
-#    3 * 4096^2 * 4 B at 1555 GB/s take 129.47 us (TF32, 870.53 saved) and
-#    half that in fp16, 64.735 us (AMP, 935.265 saved).
-#  batch: 100 us of host dispatch in aten::add launch a 50 us kernel,
-#    then 55 us of Python to the step's end: 160 us.  Twice the batch: the
-#    kernel ends at 210 us, the Python at 215 us, so a step's worth of
-#    samples takes 107.5 us: 52.5 us saved, 32.81%; the evidence is
+#    1555 GB/s): a 1000 µs fp32 sgemm of aten::mm 1024^3 the host waits
+#    for: AMP takes it to 1000 * 19.5/312 = 62.5 µs (937.5 µs saved),
+#    TF32 to 125 µs (875 µs).  At 4096^3 the memory roof caps them: its
+#    3 * 4096^2 * 4 B at 1555 GB/s take 129.47 µs (TF32, 870.53 saved) and
+#    half that in fp16, 64.735 µs (AMP, 935.265 saved).
+#  batch: 100 µs of host dispatch in aten::add launch a 50 µs kernel,
+#    then 55 µs of Python to the step's end: 160 µs.  Twice the batch: the
+#    kernel ends at 210 µs, the Python at 215 µs, so a step's worth of
+#    samples takes 107.5 µs: 52.5 µs saved, 32.81%; the evidence is
 #    aten::add, whose dispatch does not grow.
-#  occupancy: a 400 us kernel of 27 blocks on 108 SMs (0.25 blocks per
-#    SM) the host waits for, in a 420 us step: filling the device it takes
-#    100 us, 300 us saved (71.43%).
-#  membound: aten::add of two 2^24 fp32 tensors (201.3 MB) in a 1000 us
-#    kernel, 201 GB/s of 1555: at the roof 129.47 us, 870.53 us saved.
+#  occupancy: a 400 µs kernel of 27 blocks on 108 SMs (0.25 blocks per
+#    SM) the host waits for, in a 420 µs step: filling the device it takes
+#    100 µs, 300 µs saved (71.43%).
+#  membound: aten::add of two 2^24 fp32 tensors (201.3 MB) in a 1000 µs
+#    kernel, 201 GB/s of 1555: at the roof 129.47 µs, 870.53 µs saved.
 #  misaligned: an fp16 aten::mm 1001^3 (dims not multiples of 8) whose
-#    1000 us kernel ran off tensor cores (gemmSN): on them, 1000 * 19.5 /
-#    312 = 62.5 us (its 6 MB at the roof take 3.9 us): 937.5 us saved.
-#  cold: three launches of 5, 2000 and 5 us (median 5 us) of 10 us
+#    1000 µs kernel ran off tensor cores (gemmSN): on them, 1000 * 19.5 /
+#    312 = 62.5 µs (its 6 MB at the roof take 3.9 µs): 937.5 µs saved.
+#  cold: three launches of 5, 2000 and 5 µs (median 5 µs) of 10 µs
 #    kernels, the second's kernel starting when its call returns, then
-#    30 us of host work: 2040 us.  Warm, the second call takes 5 us and
-#    its kernel no longer waits for it: the calls end at 15 us, the host
-#    at 45 us, the kernels at 40 us: 1995 us saved (97.79%); no batch
+#    30 µs of host work: 2040 µs.  Warm, the second call takes 5 µs and
+#    its kernel no longer waits for it: the calls end at 15 µs, the host
+#    at 45 µs, the kernels at 40 µs: 1995 µs saved (97.79%); no batch
 #    advice on this cold capture, and other advice claims no gain.
 #  accumulation: comm's step (an all-reduce the host waits for, then a
-#    GEMM it waits for; 380 us).  Two micro-batches: every call, the GEMM
+#    GEMM it waits for; 380 µs).  Two micro-batches: every call, the GEMM
 #    and the host's gaps twice, the all-reduce once: the all-reduce ends
-#    at 210 us (launched at 0 after a 10 us wait), the second call at
-#    220 us, the GEMM (10 us launch wait kept) at 520 us, the host's
-#    10 us after the sync at 540 us: per step's worth 270 us, 110 us
+#    at 210 µs (launched at 0 after a 10 µs wait), the second call at
+#    220 µs, the GEMM (10 µs launch wait kept) at 520 µs, the host's
+#    10 µs after the sync at 540 µs: per step's worth 270 µs, 110 µs
 #    saved (28.95%).
 #  p2p: comm's step with NCCL's SendRecv instead of the all-reduce: a
 #    pipeline stage's transfer: neither overlapped nor accumulated.
-#  same stream: a 100 us GEMM, a 50 us all-reduce, a 200 us GEMM and a
-#    10 us all-reduce on one stream (10-370 us), the host waiting for the
-#    last: 375 us.  Overlapped, the second GEMM follows the first (110-310
-#    us) beside the first all-reduce (110-160 us), the second all-reduce
-#    after it (310-320 us), which the host's sync no longer waits for: the
-#    step ends with it, 320 us, 55 us saved (14.67%); the second GEMM
+#  same stream: a 100 µs GEMM, a 50 µs all-reduce, a 200 µs GEMM and a
+#    10 µs all-reduce on one stream (10-370 µs), the host waiting for the
+#    last: 375 µs.  Overlapped, the second GEMM follows the first (110-310
+#    us) beside the first all-reduce (110-160 µs), the second all-reduce
+#    after it (310-320 µs), which the host's sync no longer waits for: the
+#    step ends with it, 320 µs, 55 µs saved (14.67%); the second GEMM
 #    does not run beside the first.
-#  consumer: same stream's step without the last all-reduce (365 us): the
+#  consumer: same stream's step without the last all-reduce (365 µs): the
 #    second GEMM starts after the step's last collective ends, so it
 #    consumes its output (the optimizer after the gradients' all-reduce,
 #    review 7 finding 3) and keeps waiting: nothing saved.
-#  casts: aten::_to_copy launches a 400 us bfloat16_copy_kernel_cuda (a
-#    float-to-bf16 cast, Copy.cu) and aten::mul a 10 us bf16 multiply
-#    after it on its stream, the host waiting for both, in a 430 us step:
-#    without the cast, 400 us saved (93.02%); the dtype_conversions advice
+#  casts: aten::_to_copy launches a 400 µs bfloat16_copy_kernel_cuda (a
+#    float-to-bf16 cast, Copy.cu) and aten::mul a 10 µs bf16 multiply
+#    after it on its stream, the host waiting for both, in a 430 µs step:
+#    without the cast, 400 µs saved (93.02%); the dtype_conversions advice
 #    carries that as its bound, and as its estimate the cast fused into
 #    its consumer, the multiply (whatif.c's casts_model): 2/3 of it,
-#    266.67 us.
-#  casts_fp8: the same with float8_copy_kernel_cuda from float: 2/5, 160 us.
-#  casts_gemm: two 200 us casts, then a bf16 GEMM reading them (review 11
-#    #5: autocast's weight casts before cuBLAS): the same 400 us bound,
+#    266.67 µs.
+#  casts_fp8: the same with float8_copy_kernel_cuda from float: 2/5, 160 µs.
+#  casts_gemm: two 200 µs casts, then a bf16 GEMM reading them (review 11
+#    #5: autocast's weight casts before cuBLAS): the same 400 µs bound,
 #    but a library GEMM takes no fused cast: no estimate, said why.
 #  graphs_optim: graphs with the last six launches inside an
 #    Optimizer.step#SGD.step range: 60% of the launch calls' time the
 #    replay takes off is the optimizer's (review 11 #4), so the advice
 #    leads with its multi-tensor path, the graph after.
-#  prefetch: a 300 us pinned host-to-device copy and a 100 us kernel
-#    after it on one stream, the host waiting for the kernel: 415 us.
-#    Prefetched, the kernel runs from its launch (5-105 us) beside the
-#    copy, which ends the step at 310 us: 105 us saved (25.30%).
+#  prefetch: a 300 µs pinned host-to-device copy and a 100 µs kernel
+#    after it on one stream, the host waiting for the kernel: 415 µs.
+#    Prefetched, the kernel runs from its launch (5-105 µs) beside the
+#    copy, which ends the step at 310 µs: 105 µs saved (25.30%).
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -119,8 +119,8 @@ MUL = ("void at::native::vectorized_elementwise_kernel<4, at::native::"
        "at::detail::Array<char*, 3> >(int, at::native::BinaryFunctor<"
        "c10::BFloat16, c10::BFloat16, c10::BFloat16, at::native::"
        "binary_internal::MulFunctor<float> >, at::detail::Array<char*, 3>)")
-# the cast's consumer: a 10 us kernel after it on its stream (410-420 us),
-# launched at 9 us by op, the host waiting for it
+# the cast's consumer: a 10 µs kernel after it on its stream (410-420 µs),
+# launched at 9 µs by op, the host waiting for it
 def consumer(kernel, op="aten::mul"):
     return [X("cpu_op", op, 8, 7), call(9, 5, 2), K(kernel, 410, 10, 2),
             call(14, 406, 3, "cudaDeviceSynchronize")]
@@ -264,15 +264,15 @@ for c in dataloader graphs sync copies comm amp amp_roof batch \
     "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json"
     check "$c: summary written (exit $?)" [ -s "$T_DIR/$c.json" ]
 done
-check "dataloader gone: 600 us, 60%" \
+check "dataloader gone: 600 µs, 60%" \
     python3 "$T_DIR/wi.py" "$T_DIR/dataloader.json" dataloader 600 60
-check "CUDA graphs: 180 us, 85.71%" \
+check "CUDA graphs: 180 µs, 85.71%" \
     python3 "$T_DIR/wi.py" "$T_DIR/graphs.json" launch_bound 180 85.714
-check "sync removed: 190 us, 19%" \
+check "sync removed: 190 µs, 19%" \
     python3 "$T_DIR/wi.py" "$T_DIR/sync.json" host_sync 190 19
-check "non-blocking copies: 110 us, 18.33%" \
+check "non-blocking copies: 110 µs, 18.33%" \
     python3 "$T_DIR/wi.py" "$T_DIR/copies.json" pageable_copies 110 18.333
-check "communication overlapped: 170 us, 44.74%" \
+check "communication overlapped: 170 µs, 44.74%" \
     python3 "$T_DIR/wi.py" "$T_DIR/comm.json" communication 170 44.737
 # review 7 finding 3: no one change makes the overlap replay's figure, so
 # the communication finding carries it as a bound, shown "<=" (bound_us)
@@ -284,23 +284,23 @@ c = [x for x in r['recommendations'] if x['id'] == 'communication'][0]
 assert c['gain_us'] is None and c['bound_us'] == 170, c
 assert c['gain_note'].startswith('an upper bound, not a replayed change'), c
 f = [x for x in r['verdict']['findings'] if x['id'] == 'communication'][0]
-assert f['saves'] == '\u2264 170 us', f
+assert f['saves'] == '\u2264 170 µs', f
 " "$T_DIR/comm.json"
-check "AMP: 937.5 us, 91.91%" \
+check "AMP: 937.5 µs, 91.91%" \
     python3 "$T_DIR/wi.py" "$T_DIR/amp.json" enable_amp 937.5 91.912
-check "TF32: 875 us, 85.78%" \
+check "TF32: 875 µs, 85.78%" \
     python3 "$T_DIR/wi.py" "$T_DIR/amp.json" tf32 875 85.784
-check "AMP at the memory roof: 935.265 us" \
+check "AMP at the memory roof: 935.265 µs" \
     python3 "$T_DIR/wi.py" "$T_DIR/amp_roof.json" enable_amp 935.265 91.693
-check "TF32 at the memory roof: 870.53 us" \
+check "TF32 at the memory roof: 870.53 µs" \
     python3 "$T_DIR/wi.py" "$T_DIR/amp_roof.json" tf32 870.53 85.346
-check "twice the batch: 52.5 us per step's worth, 32.81%" \
+check "twice the batch: 52.5 µs per step's worth, 32.81%" \
     python3 "$T_DIR/wi.py" "$T_DIR/batch.json" low_gpu_utilization 52.5 32.8125
-check "low occupancy: the kernel filling the device, 300 us" \
+check "low occupancy: the kernel filling the device, 300 µs" \
     python3 "$T_DIR/wi.py" "$T_DIR/occupancy.json" low_occupancy 300 71.4286
-check "no dtype conversions: the cast gone, 400 us" \
+check "no dtype conversions: the cast gone, 400 µs" \
     python3 "$T_DIR/wi.py" "$T_DIR/casts.json" dtype_conversions 400 93.0233
-# (400 of the 410 us of kernels: the cast beside its 10 us consumer)
+# (400 of the 410 µs of kernels: the cast beside its 10 µs consumer)
 check "  the dtype_conversions advice carries it, naming the cast" \
     python3 -c "
 import json, sys
@@ -313,9 +313,9 @@ sys.exit(not (x and abs(x[0]['bound_us'] - 400) < 1e-6 and
 # issue #31: the replay (the cast gone) is the bound; the estimate is the
 # model of the cast fused into its consumer: an fp32-to-bf16 cast moves
 # 4 + 2 bytes an element, and fused its consumer reads 4 where it read 2:
-# 2 x 2 of the 6 bytes go, 400 x 2/3 = 266.67 us (62.02% of the 430 us
-# step, the multiply its consumer); fp32 to fp8 (1 byte): 2 x 1 of 5, 160 us
-check "  its estimate: the cast fused into its consumer, 2/3 of 400 us" \
+# 2 x 2 of the 6 bytes go, 400 x 2/3 = 266.67 µs (62.02% of the 430 µs
+# step, the multiply its consumer); fp32 to fp8 (1 byte): 2 x 1 of 5, 160 µs
+check "  its estimate: the cast fused into its consumer, 2/3 of 400 µs" \
     python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
@@ -327,9 +327,9 @@ assert w['fusible_fed_pct'] == 100 and w['gemm_fed_pct'] == 0, w
 assert x['gain_source'] == 'model' and x['bound_us'] == 400, x
 assert '67% of a 4-byte-to-2-byte cast' in x['gain_note'], x['gain_note']
 v = [v for v in r['verdict']['findings'] if v['id'] == 'dtype_conversions']
-assert v[0]['saves'] == '267 us (\u2264 400 us)', v[0]['saves']
+assert v[0]['saves'] == '267 µs (\u2264 400 µs)', v[0]['saves']
 " "$T_DIR/casts.json"
-check "  fp32 to fp8: 2/5 of the cast's 400 us, 160 us" python3 -c "
+check "  fp32 to fp8: 2/5 of the cast's 400 µs, 160 µs" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
 x = [x for x in r['recommendations'] if x['id'] == 'dtype_conversions'][0]
@@ -352,7 +352,7 @@ assert 'no estimate under it' in x['gain_note'] and \
 # review 12 #2: a cast under FSDP::pre_forward followed by a copy kernel
 # that reads it: the copy is its consumer (no "no consumer"), no fused
 # cast fits a copy (no estimate), and the cause is FSDP's mixed
-# precision, not autocast; the cast gone stays the bound (400 us)
+# precision, not autocast; the cast gone stays the bound (400 µs)
 check "  a cast under FSDP::pre_forward feeding a copy: FSDP's, no estimate" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
@@ -378,7 +378,7 @@ x = [x for x in r['recommendations'] if x['id'] == 'dtype_conversions'][0]
 assert 'autocast re-casting' in x['text'] and 'FSDP' not in x['text'], x
 " "$T_DIR/casts.json"
 # review 11 #4: launches issued inside the optimizer's step: 6 of the 10
-# equal launch calls (120 of 200 us) start in Optimizer.step#SGD.step
+# equal launch calls (120 of 200 µs) start in Optimizer.step#SGD.step
 check "launches in the optimizer's step: 60%, its multi-tensor path first" \
     python3 -c "
 import json, sys
@@ -391,7 +391,7 @@ want = ('60% of the launch calls\' time the replay takes off is issued '
         'inside the optimizer\'s step (Optimizer.step#SGD.step)')
 assert want in t and 'torch.optim.SGD(..., foreach=True) or fused=True' in t, t
 assert t.index(want) < t.index('Then, for the launches left: capture the step in a CUDA graph'), t
-assert t.startswith('Launch calls take 200 us a step on the critical path'), t
+assert t.startswith('Launch calls take 200 µs a step on the critical path'), t
 " "$T_DIR/graphs_optim.json"
 check "  no optimizer range: no share, no such advice" python3 -c "
 import json, sys
@@ -401,11 +401,11 @@ assert 'optimizer_pct' not in w and 'optimizer' not in w, w
 t = [x['text'] for x in r['recommendations'] if x['id'] == 'launch_bound'][0]
 assert 'optimizer' not in t, t
 " "$T_DIR/graphs.json"
-check "memory-bound op at the roof: 870.53 us" \
+check "memory-bound op at the roof: 870.53 µs" \
     python3 "$T_DIR/wi.py" "$T_DIR/membound.json" memory_bound_ops 870.53 85.346
-check "misaligned dims on tensor cores: 937.5 us" \
+check "misaligned dims on tensor cores: 937.5 µs" \
     python3 "$T_DIR/wi.py" "$T_DIR/misaligned.json" misaligned_dims 937.5 91.912
-check "cold: the warm step, 1995 us, 97.79%" \
+check "cold: the warm step, 1995 µs, 97.79%" \
     python3 "$T_DIR/wi.py" "$T_DIR/cold.json" cold_step 1995 97.794
 check "cold: the cold_step advice carries the gain, no batch advice" \
     python3 -c "
@@ -434,10 +434,10 @@ assert c['id'] == 'cold_step', c
 assert 'cudaLaunchKernel 2.0 ms' in c['text'], c['text']
 assert 'its steps would be 98% shorter' in c['text'], c['text']
 " "$T_DIR/cold.json"
-# a cold call that is no launch (a first cudaMalloc of 2000 us; the
-# launches take 5 us): the launch rule does not see it, the replay does,
+# a cold call that is no launch (a first cudaMalloc of 2000 µs; the
+# launches take 5 µs): the launch rule does not see it, the replay does,
 # and the cold_step advice is there with its gain (review R2)
-check "cold allocation: cold_step with 1995 us, cudaMalloc named" \
+check "cold allocation: cold_step with 1995 µs, cudaMalloc named" \
     python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
@@ -446,7 +446,7 @@ assert c['id'] == 'cold_step' and c['gain_us'] == 1995, c
 assert 'cudaMalloc 2.0 ms' in c['text'], c['text']
 assert c['evidence'][0]['name'] == 'cudaMalloc', c
 " "$T_DIR/cold_malloc.json"
-check "gradient accumulation: 110 us per step's worth, 28.95%" \
+check "gradient accumulation: 110 µs per step's worth, 28.95%" \
     python3 "$T_DIR/wi.py" "$T_DIR/comm.json" gradient_accumulation 110 28.947
 check "p2p: a pipeline transfer is neither overlapped nor accumulated" \
     python3 -c "
@@ -455,7 +455,7 @@ r = json.load(open(sys.argv[1]))['runs'][0]
 ids = [x['id'] for x in r['critical_path']['what_if'] or []]
 assert 'communication' not in ids and 'gradient_accumulation' not in ids, ids
 " "$T_DIR/p2p.json"
-check "same stream: overlapped, the GEMMs keep their order: 55 us, 14.67%" \
+check "same stream: overlapped, the GEMMs keep their order: 55 µs, 14.67%" \
     python3 "$T_DIR/wi.py" "$T_DIR/same_stream.json" communication 55 14.667
 check "consumer: the GEMM after the last all-reduce keeps waiting: no gain" \
     python3 -c "
@@ -466,7 +466,7 @@ assert 'communication' not in w or w['communication']['gain_us'] == 0, w
 for x in r['recommendations']:
     assert x['id'] != 'communication' or x.get('gain_us') is None, x
 " "$T_DIR/consumer.json"
-check "prefetched copies: 105 us, 25.30%" \
+check "prefetched copies: 105 µs, 25.30%" \
     python3 "$T_DIR/wi.py" "$T_DIR/prefetch.json" copy_bound 105 25.301
 check "the AMP advice carries the replay's gain, aten::mm its evidence" \
     python3 -c "
@@ -476,9 +476,9 @@ x = r['recommendations'][0]
 assert x['id'] == 'enable_amp' and x['gain_us'] == 937.5, x
 assert x['evidence'][0]['name'] == 'aten::mm', x
 " "$T_DIR/amp.json"
-# review R6: an all-reduce of 200 us (20% of the step, so the plugin's
+# review R6: an all-reduce of 200 µs (20% of the step, so the plugin's
 # communication advice would fire) runs while the host works the whole
-# 1000 us step: none of it is on the critical path, so no change to it
+# 1000 µs step: none of it is on the critical path, so no change to it
 # saves anything and the advice does not fire
 check "communication off the path: no communication advice" python3 -c "
 import json, sys
@@ -489,7 +489,7 @@ assert s['by_kind_us']['communication'] == 0 and s['bound'] == 'host', s
 ids = [x['id'] for x in r['recommendations']]
 assert 'communication' not in ids, ids
 " "$T_DIR/comm_off.json"
-# review R3: the batch case holds one 50 us kernel: a near-empty capture,
+# review R3: the batch case holds one 50 µs kernel: a near-empty capture,
 # whose low utilization says nothing about the batch (no "increase batch
 # size", no gain), though its what-if row is replayed; with nothing to
 # change it is no recommendation (issue #31) but a Data quality row
@@ -500,7 +500,7 @@ assert 'low_gpu_utilization' not in [x['id'] for x in r['recommendations']], r['
 u = [x for x in r['diagnostics'] if x['kind'] == 'no_workload'][0]
 assert 'increase batch size' not in u['text'], u
 assert 'GPU 0 has low utilization' in u['text'], u
-assert 'almost no GPU work (1 kernel call, 50 us' in u['text'], u
+assert 'almost no GPU work (1 kernel call, 50 µs' in u['text'], u
 assert 'Not a recommendation' in u['text'], u
 assert any(w['id'] == 'low_gpu_utilization' for w in r['critical_path']['what_if']), r['critical_path']
 " "$T_DIR/batch.json"

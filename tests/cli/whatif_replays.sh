@@ -2,49 +2,49 @@
 # whatif_replays.sh - the replays of the findings that had a bound only
 # (replays.c, issue #31), each on a hand-made step whose answer is known.
 #  dtod: a CompiledFunction whose wrapper copies an input (DtoD, 10-110
-#    us), launches its CUDA graph (a 50 us kernel, 110-160 us) and clones
-#    the output (DtoD, 160-260 us); the host's cudaDeviceSynchronize ends
-#    5 us after the clone: 265 us.  Without the wrapper's copies and their
-#    calls (0 us each), the calls start at 0, 2 and 4 us; the (empty)
-#    input copy starts 10 us after its call's start, as measured, the
-#    graph's kernel runs 10-60 us, the (empty) clone ends at 60 us and the
-#    sync 5 us later: 65 us, 200 us saved (75.47%), and the device_copies
+#    us), launches its CUDA graph (a 50 µs kernel, 110-160 µs) and clones
+#    the output (DtoD, 160-260 µs); the host's cudaDeviceSynchronize ends
+#    5 µs after the clone: 265 µs.  Without the wrapper's copies and their
+#    calls (0 µs each), the calls start at 0, 2 and 4 µs; the (empty)
+#    input copy starts 10 µs after its call's start, as measured, the
+#    graph's kernel runs 10-60 µs, the (empty) clone ends at 60 µs and the
+#    sync 5 µs later: 65 µs, 200 µs saved (75.47%), and the device_copies
 #    advice carries it.
-#  dispatch: 1000 aten::view calls of 30 us back to back (30 ms of host
-#    dispatch), then a launch (5 us) of a 10 us kernel starting 5 us after
-#    it: 30,020 us.  At 2 us a call the views take 2 ms, the kernel ends
-#    at 2,020 us: 28,000 us saved (93.27%); the slow_dispatch advice
+#  dispatch: 1000 aten::view calls of 30 µs back to back (30 ms of host
+#    dispatch), then a launch (5 µs) of a 10 µs kernel starting 5 µs after
+#    it: 30,020 µs.  At 2 µs a call the views take 2 ms, the kernel ends
+#    at 2,020 µs: 28,000 µs saved (93.27%); the slow_dispatch advice
 #    carries it.
-#  bucket: 32 nccl:all_reduce ranges of 30 us back to back (each in a
+#  bucket: 32 nccl:all_reduce ranges of 30 µs back to back (each in a
 #    c10d::allreduce_ of its own: the unsized calls' pattern), each
-#    launching (5 us, 20 us into it) a 10 us unsized
-#    ncclKernel_AllReduce_RING_LL kernel 5 us after the launch; the
-#    host's sync waits for the last (ending at 970 us) until 975 us.
+#    launching (5 µs, 20 µs into it) a 10 µs unsized
+#    ncclKernel_AllReduce_RING_LL kernel 5 µs after the launch; the
+#    host's sync waits for the last (ending at 970 µs) until 975 µs.
 #    Merged into one bucket (sizes unrecorded: one a step) of one call's
-#    latency (10 us) plus the time over it (none): the 31 merged calls'
-#    launches go and the ranges' 800 us of host work shrinks to 1/32,
-#    25 us; the last launch runs 24.84375-29.84375 us, its kernel
-#    34.84375-44.84375 us, the sync ends at 49.84375 us: 925.15625 us
+#    latency (10 µs) plus the time over it (none): the 31 merged calls'
+#    launches go and the ranges' 800 µs of host work shrinks to 1/32,
+#    25 µs; the last launch runs 24.84375-29.84375 µs, its kernel
+#    34.84375-44.84375 µs, the sync ends at 49.84375 µs: 925.15625 µs
 #    saved (94.888%; the replay's pieces are whole ns, 781.25 ns each
 #    becomes 781, so it reads 925.164); the small_allreduce advice
 #    carries it.
 #  bucket_sized: four 256 KiB all-reduces (65,536 floats, "In msg
-#    nelems") of 50 us back to back on stream 9 from 30 us, then a 64 MiB
-#    one of 4,000 us (16.777 GB/s, the trace's largest), the host's sync
-#    ending 5 us after it: 4,235 us.  One bucket of 1 MiB: 50 us of
-#    latency + 1 MiB at 16.777 GB/s (62.5 us) = 112.5 us in place of
-#    200 us, starting at 30 us as the bucket's first call did (its 30 us
-#    launch-to-start wait on the free stream): 87.5 us saved (2.066%).
-#  aclop (a torch_npu trace_view.json): AscendCL@aclnnMm (10 us, the
-#    export's only binary-kernel launch call, so its median) and a 580 us
-#    AscendCL@aclopCompileAndExecute (its opCompile step 62-82 us) on the
-#    dequeue thread; on the NPU a MatMul (30-50 us), a TransData (300-310
-#    us) and Conv2D1 (650-750 us); the host's sync ends at 755 us, the
-#    step at 760 us.  TransData's 250 us wait holds 20 us in the compile
-#    step and 220 us in the rest of the call, Conv2D1's 340 us wait 330 us
-#    in the call.  With the call at 10 us those waits go: TransData runs
-#    60-70 us, Conv2D1 80-180 us, the sync ends at 185 us, the step at
-#    190 us: 570 us saved (75%), and op_compile carries it.
+#    nelems") of 50 µs back to back on stream 9 from 30 µs, then a 64 MiB
+#    one of 4,000 µs (16.777 GB/s, the trace's largest), the host's sync
+#    ending 5 µs after it: 4,235 µs.  One bucket of 1 MiB: 50 µs of
+#    latency + 1 MiB at 16.777 GB/s (62.5 µs) = 112.5 µs in place of
+#    200 µs, starting at 30 µs as the bucket's first call did (its 30 µs
+#    launch-to-start wait on the free stream): 87.5 µs saved (2.066%).
+#  aclop (a torch_npu trace_view.json): AscendCL@aclnnMm (10 µs, the
+#    export's only binary-kernel launch call, so its median) and a 580 µs
+#    AscendCL@aclopCompileAndExecute (its opCompile step 62-82 µs) on the
+#    dequeue thread; on the NPU a MatMul (30-50 µs), a TransData (300-310
+#    us) and Conv2D1 (650-750 µs); the host's sync ends at 755 µs, the
+#    step at 760 µs.  TransData's 250 µs wait holds 20 µs in the compile
+#    step and 220 µs in the rest of the call, Conv2D1's 340 µs wait 330 µs
+#    in the call.  With the call at 10 µs those waits go: TransData runs
+#    60-70 µs, Conv2D1 80-180 µs, the sync ends at 185 µs, the step at
+#    190 µs: 570 µs saved (75%), and op_compile carries it.
 . "$PR_SRCDIR/tests/lib.sh"
 # the trace builders the HCCL tests share (tests/cli/lib/hccl_trace.py)
 PYTHONPATH="$PR_SRCDIR/tests/cli/lib${PYTHONPATH:+:$PYTHONPATH}"
@@ -153,20 +153,20 @@ for c in dtod dispatch bucket bucket_sized; do
     "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json"
     check "$c: summary written (exit $?)" [ -s "$T_DIR/$c.json" ]
 done
-check "device_copies: the wrapper's copies gone, 200 us, 75.47%" \
+check "device_copies: the wrapper's copies gone, 200 µs, 75.47%" \
     python3 "$T_DIR/rp.py" "$T_DIR/dtod.json" device_copies 200 75.4717 \
     device_copies
-check "slow_dispatch: 2 us a call, 28,000 us, 93.27%" \
+check "slow_dispatch: 2 µs a call, 28,000 µs, 93.27%" \
     python3 "$T_DIR/rp.py" "$T_DIR/dispatch.json" slow_dispatch 28000 93.2712 \
     slow_dispatch
-check "small_allreduce: one bucket, 925.156 us, 94.89%" \
+check "small_allreduce: one bucket, 925.156 µs, 94.89%" \
     python3 "$T_DIR/rp.py" "$T_DIR/bucket.json" small_allreduce 925.15625 \
     94.8878 small_allreduce
-check "small_allreduce, sized: 1 MiB at the large call's 16.78 GB/s, 87.5 us" \
+check "small_allreduce, sized: 1 MiB at the large call's 16.78 GB/s, 87.5 µs" \
     python3 "$T_DIR/rp.py" "$T_DIR/bucket_sized.json" small_allreduce 87.5 \
     2.06612
 "$PR_BIN" -q --input "$T_DIR/trace_view.json" --json "$T_DIR/aclop.json"
-check "aclop_binary: the aclop call at the aclnn call's 10 us, 570 us, 75%" \
+check "aclop_binary: the aclop call at the aclnn call's 10 µs, 570 µs, 75%" \
     python3 "$T_DIR/rp.py" "$T_DIR/aclop.json" aclop_binary 570 75 \
     op_compile
 
@@ -207,7 +207,7 @@ kin = [(statistics.median_low(v[:64]), c) for c, v in spans.items()
 us, cls = max(kin)
 r = json.load(open(sys.argv[1]))['runs'][0]
 w = {x['id']: x for x in r['critical_path']['what_if']}['aclop_binary']
-want = 'pooling call %.1f us, the heaviest such aclnn class the export runs (%s,' % (us, cls)
+want = 'pooling call %.1f µs, the heaviest such aclnn class the export runs (%s,' % (us, cls)
 assert want in w['change'], (want, w['change'])
 " "$T_DIR/npu.json" "$PR_SHARED/traces/$NPU/trace_view.json"
 else

@@ -58,7 +58,7 @@ fmt_ms(double us, char *buf, size_t cap)
     else if (us >= 1000)
         snprintf(buf, cap, "%.1f ms", us / 1000);
     else
-        snprintf(buf, cap, "%.0f us", us);
+        snprintf(buf, cap, "%.0f \xC2\xB5s", us);
 }
 
 /* A user's range around backward ("## backward ##", "backward"): PyTorch
@@ -1494,13 +1494,14 @@ slow_dispatch(const cJSON *run, const cJSON *cp, cJSON *recs)
         return 1;
     steps = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_COUNT);
     steps = steps > 0 ? steps : 1; /* evidence and note: a step's time */
-    len = pr_append(text, sizeof(text), 0,
-                    "Slow host dispatch: PyTorch operators that compute "
-                    "nothing (views, allocation, metadata) take %.1f us of "
-                    "host time a call on average over %.0f calls",
-                    self / calls, calls);
+    len = pr_append(
+        text, sizeof(text), 0,
+        "Slow host dispatch: PyTorch operators that compute "
+        "nothing (views, allocation, metadata) take %.1f \xC2\xB5s of "
+        "host time a call on average over %.0f calls",
+        self / calls, calls);
     for (i = 0; i < 2 && top[i] != NULL; i++)
-        len = pr_append(text, sizeof(text), len, "%s%s %.1f us x %.0f",
+        len = pr_append(text, sizeof(text), len, "%s%s %.1f \xC2\xB5s x %.0f",
                         i == 0 ? " (" : ", ", pr_sget_str(top[i], PR_K_NAME),
                         pr_sget_num(top[i], PR_K_HOST_SELF_US) /
                             pr_sget_num(top[i], PR_K_CALLS),
@@ -1546,7 +1547,7 @@ slow_dispatch(const cJSON *run, const cJSON *cp, cJSON *recs)
     snprintf(note, sizeof(note),
              "no estimate: the trace does not say why dispatch is slow; "
              "these operators hold %s of host time a step, and at most %s of "
-             "it can go (each call keeps a healthy dispatch's %.0f us)",
+             "it can go (each call keeps a healthy dispatch's %.0f \xC2\xB5s)",
              t, bt, SLOW_FLOOR_US);
     if ((ev = cJSON_CreateArray()) == NULL)
         return 0;

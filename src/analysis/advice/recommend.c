@@ -276,7 +276,8 @@ low_util_advice(const struct rctx *c, char *buf, size_t cap)
         char in[64] = "none of their time in the steps' breakdown";
 
         if (step_device_us(c) > 0)
-            snprintf(in, sizeof(in), "%.0f us a step", step_device_us(c));
+            snprintf(in, sizeof(in), "%.0f \xC2\xB5s a step",
+                     step_device_us(c));
         snprintf(buf, cap,
                  "The export holds almost none of the %s's tasks (%.0f kernel "
                  "call%s, %s) while MindSpore's step trace times FP+BP at "
@@ -289,7 +290,7 @@ low_util_advice(const struct rctx *c, char *buf, size_t cap)
     if (near_empty(c)) {
         snprintf(buf, cap,
                  "The capture holds almost no %s work (%.0f kernel call%s, "
-                 "%.0f us of device work per step): too little to tell "
+                 "%.0f \xC2\xB5s of device work per step): too little to tell "
                  "whether a larger batch would help; profile steps of the "
                  "workload itself.",
                  dev_word(c), kernel_calls(c), kernel_calls(c) == 1 ? "" : "s",
@@ -1098,7 +1099,7 @@ rule_op_compile(struct rctx *c)
 
         if (n == 4 || len >= sizeof(ops))
             break;
-        w = snprintf(ops + len, sizeof(ops) - len, "%s%s %.0f us",
+        w = snprintf(ops + len, sizeof(ops) - len, "%s%s %.0f \xC2\xB5s",
                      n ? ", " : "", pr_sget_str_or(op, PR_K_NAME, "?"),
                      pr_sget_num(op, PR_K_US));
         if (w < 0)
@@ -1114,19 +1115,20 @@ rule_op_compile(struct rctx *c)
                  "inside the calls, so how much of them is compilation and "
                  "how much the aclop path's execution is not known.");
     else
-        snprintf(what, sizeof(what),
-                 "Compilation is not the cost: the calls' own compile steps "
-                 "(AscendCL@opCompile) take %.2f ms in all, %.0f us a call, "
-                 "a lookup that found the operator built (CANN looks it up "
-                 "by type, tensor descriptions and attributes before it "
-                 "compiles; a fresh build takes far longer). The other "
-                 "%.1f ms is the aclop "
-                 "path's execution on the host (finding the compiled "
-                 "operator, building its tensor descriptors and attributes, "
-                 "and the format conversions it needs, such as TransData), "
-                 "during which the operator's device tasks wait.",
-                 comp / 1000.0, comp / pr_sget_num(oc, PR_K_CALLS),
-                 (total - comp) / 1000.0);
+        snprintf(
+            what, sizeof(what),
+            "Compilation is not the cost: the calls' own compile steps "
+            "(AscendCL@opCompile) take %.2f ms in all, %.0f \xC2\xB5s a call, "
+            "a lookup that found the operator built (CANN looks it up "
+            "by type, tensor descriptions and attributes before it "
+            "compiles; a fresh build takes far longer). The other "
+            "%.1f ms is the aclop "
+            "path's execution on the host (finding the compiled "
+            "operator, building its tensor descriptors and attributes, "
+            "and the format conversions it needs, such as TransData), "
+            "during which the operator's device tasks wait.",
+            comp / 1000.0, comp / pr_sget_num(oc, PR_K_CALLS),
+            (total - comp) / 1000.0);
     snprintf(text, sizeof(text),
              "%.0f call%s of aclopCompileAndExecute / aclopCompile take "
              "%.1f ms, %.1f%% of the step%s%s%s: these operators run on "
@@ -1261,15 +1263,17 @@ rule_launch_bound(struct rctx *c)
         return;
     if (c->f->whatif != NULL) /* it fires: nothing misses */
         c->f->whatif->misses[PR_WHATIF_LAUNCH][0] = '\0';
-    snprintf(text, sizeof(text),
-             "%.0f%% of %.0f kernel launches run under "
-             "10 us (mean %.1f us) while %s runtime calls take %.1f%% of "
-             "the step, and the %s idles %.1f%% of its time waiting for the "
-             "next launch (median launch delay %.1f us): the %s waits for "
-             "the CPU to launch work. %s",
-             100.0 * small / calls, calls, small_us / small,
-             c->npu ? "CANN" : "CUDA", 100.0 * rt, dev_word(c), host_wait,
-             c->hd->delay_median_us, dev_word(c), launch_advice(c));
+    snprintf(
+        text, sizeof(text),
+        "%.0f%% of %.0f kernel launches run under "
+        "10 \xC2\xB5s (mean %.1f \xC2\xB5s) while %s runtime calls take %.1f%% "
+        "of "
+        "the step, and the %s idles %.1f%% of its time waiting for the "
+        "next launch (median launch delay %.1f \xC2\xB5s): the %s waits for "
+        "the CPU to launch work. %s",
+        100.0 * small / calls, calls, small_us / small,
+        c->npu ? "CANN" : "CUDA", 100.0 * rt, dev_word(c), host_wait,
+        c->hd->delay_median_us, dev_word(c), launch_advice(c));
     add_rec(c, "launch_bound", "warning", text);
 }
 
@@ -1660,7 +1664,7 @@ rule_misaligned(struct rctx *c)
             continue;
         len = pr_append(
             text, sizeof(text), len,
-            "%s%s %s (%s, %.0f us): %s; "
+            "%s%s %s (%s, %.0f \xC2\xB5s): %s; "
             "%s",
             n ? ". " : "", v[i].name, v[i].shapes ? v[i].shapes : "",
             pr_dtype_name(cost.dtype), v[i].dev_self_us, d.text, d.advice);

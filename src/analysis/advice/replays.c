@@ -877,25 +877,28 @@ pr_replay_aclop_floor(const struct pr_replay_cache *c, char *buf, size_t cap)
         return;
     }
     if (c->heavy_ns > 0)
-        snprintf(heavy, sizeof(heavy),
-                 ", else for a matmul, convolution or pooling call %.1f us, "
-                 "the heaviest such aclnn class the export runs (%s, the "
-                 "median of its spans)",
-                 (double)c->heavy_ns / 1e3, c->heavy_cls);
+        snprintf(
+            heavy, sizeof(heavy),
+            ", else for a matmul, convolution or pooling call %.1f \xC2\xB5s, "
+            "the heaviest such aclnn class the export runs (%s, the "
+            "median of its spans)",
+            (double)c->heavy_ns / 1e3, c->heavy_cls);
     if (c->gws_ns > 0)
-        snprintf(buf, cap,
-                 "; the floor here: an aclnn operator of the call's class "
-                 "where the export runs one (the median of its Dequeue@aclnn "
-                 "spans)%s, else %.1f us, the median aclnn execution call "
-                 "(%.1f us) plus the median aclnn*GetWorkspaceSize call "
-                 "(%.1f us), both phases of the two-phase API",
-                 heavy, (double)(c->aclnn_ns + c->gws_ns) / 1e3,
-                 (double)c->aclnn_ns / 1e3, (double)c->gws_ns / 1e3);
+        snprintf(
+            buf, cap,
+            "; the floor here: an aclnn operator of the call's class "
+            "where the export runs one (the median of its Dequeue@aclnn "
+            "spans)%s, else %.1f \xC2\xB5s, the median aclnn execution call "
+            "(%.1f \xC2\xB5s) plus the median aclnn*GetWorkspaceSize call "
+            "(%.1f \xC2\xB5s), both phases of the two-phase API",
+            heavy, (double)(c->aclnn_ns + c->gws_ns) / 1e3,
+            (double)c->aclnn_ns / 1e3, (double)c->gws_ns / 1e3);
     else
         snprintf(buf, cap,
                  "; the floor here: an aclnn operator of the call's class "
                  "where the export runs one (the median of its Dequeue@aclnn "
-                 "spans)%s, else %.1f us, the median aclnn execution call (the "
+                 "spans)%s, else %.1f \xC2\xB5s, the median aclnn execution "
+                 "call (the "
                  "export records no GetWorkspaceSize call)",
                  heavy, (double)c->aclnn_ns / 1e3);
 }

@@ -160,7 +160,8 @@ static const struct {
      NULL, 1},
     {"slow_dispatch",
      "healthy dispatch: the named PyTorch operators that compute nothing "
-     "(views, allocation, metadata) take 2 us of host time a call, their "
+     "(views, allocation, metadata) take 2 \xC2\xB5s of host time a call, "
+     "their "
      "host time scaled from its mean a call to that",
      NULL, 0},
     {"small_allreduce",
@@ -3305,9 +3306,9 @@ replay_text(cJSON *r, const cJSON *w)
          "batch, the incoming gradients), in one torch._foreach_copy_ "
          "before each replay"},
         {"slow_dispatch", NULL,
-         "with each of these calls at a healthy dispatch's 2 us of host "
+         "with each of these calls at a healthy dispatch's 2 \xC2\xB5s of host "
          "time",
-         ": their time on the critical path less 2 us a call"},
+         ": their time on the critical path less 2 \xC2\xB5s a call"},
         {"small_allreduce", "KB each on average",
          "with the step's small all-reduces merged into 25 MB buckets, each "
          "bucket one call of one call's latency (the step's shortest "
@@ -3352,9 +3353,10 @@ replay_note(cJSON *r, const cJSON *w)
                "in one torch._foreach_copy_, which the trace does not tell "
                "apart from the rest";
     else if (strcmp(wid, "slow_dispatch") == 0)
-        note = "replayed: each call of the named operators at a healthy "
-               "dispatch's 2 us of host time; what reaches the step is the "
-               "part of their time on the critical path";
+        note =
+            "replayed: each call of the named operators at a healthy "
+            "dispatch's 2 \xC2\xB5s of host time; what reaches the step is the "
+            "part of their time on the critical path";
     else if (strcmp(wid, "small_allreduce") == 0)
         note = "replayed: the step's small all-reduces merged in their order "
                "into 25 MB buckets (DDP's bucket_cap_mb), a bucket one call "
@@ -4123,7 +4125,7 @@ pr_whatif_fmt_us(double us, char *buf, size_t cap)
     else if (us >= 1000)
         snprintf(buf, cap, "%.1f ms", us / 1000);
     else
-        snprintf(buf, cap, "%.0f us", us);
+        snprintf(buf, cap, "%.0f \xC2\xB5s", us);
 }
 
 /* A communication-bound verdict whose collectives wait for a peer the

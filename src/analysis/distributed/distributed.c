@@ -285,9 +285,10 @@ emit_stragglers(const struct wk *w, size_t n, int all_ranks, cJSON *d, int *ok)
         else
             snprintf(who, sizeof(who), "rank %.0f", s->rank);
         snprintf(text, sizeof(text),
-                 "%s computes %.1f us per step, %.0f%% above the "
-                 "median %.1f us, while the other ranks spend %.1f us per "
-                 "step in communication against %.1f us here: they wait "
+                 "%s computes %.1f \xC2\xB5s per step, %.0f%% above the "
+                 "median %.1f \xC2\xB5s, while the other ranks spend %.1f "
+                 "\xC2\xB5s per "
+                 "step in communication against %.1f \xC2\xB5s here: they wait "
                  "for it",
                  who, b, 100.0 * v[i].excess, med,
                  (comm_sum - s->comm) / (double)(m - 1), s->comm);

@@ -3372,7 +3372,7 @@ dur_text(int64_t ns, char *buf, size_t cap)
     if (ns >= 1000000)
         snprintf(buf, cap, "%.1f ms", (double)ns / 1e6);
     else
-        snprintf(buf, cap, "%.0f us", (double)ns / 1e3);
+        snprintf(buf, cap, "%.0f \xC2\xB5s", (double)ns / 1e3);
 }
 
 /* "stream 20" for a stream named "20", the name itself for "stream 7" */
@@ -3442,7 +3442,7 @@ emit_held(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
     if (lw->held_max_ns >= 1000000)
         snprintf(w, sizeof(w), "%.2f ms", (double)lw->held_max_ns / 1e6);
     else
-        snprintf(w, sizeof(w), "%.0f us", (double)lw->held_max_ns / 1e3);
+        snprintf(w, sizeof(w), "%.0f \xC2\xB5s", (double)lw->held_max_ns / 1e3);
     /* what it counts: the waits on the path, of all in the steps
        (review-5 finding 11: 5 on the path, 6 in hta_diff_control) */
     if (lw->held_all > lw->held_n)
@@ -3504,9 +3504,9 @@ emit_waits(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
     e = &t->events[lw->max_ev];
     tid = pr_trace_str(t, pr_event_tid(t, e));
     snprintf(text, sizeof(text),
-             "%zu task%s on the steps' critical paths waited %.0f us or "
+             "%zu task%s on the steps' critical paths waited %.0f \xC2\xB5s or "
              "more after %s launch on a stream with nothing before %s "
-             "(%.2f ms a step; the longest %.0f us, %.80s on %s%s): "
+             "(%.2f ms a step; the longest %.0f \xC2\xB5s, %.80s on %s%s): "
              "the trace records no cause (no stream wait or event, no "
              "task on another stream ending or draining then), so the path "
              "keeps this as launch-to-start delay.",
@@ -3577,7 +3577,8 @@ emit_idle(const struct pr_trace *t, const struct lwait *lw, size_t n_steps,
                  lw->idle_unlaunched == 1 && lw->idle_n == 1 ? "it" : "them");
     len = (size_t)snprintf(
         text, sizeof(text),
-        "%zu task%s on the critical paths started %.0f us or more after the "
+        "%zu task%s on the critical paths started %.0f \xC2\xB5s or more after "
+        "the "
         "work before %s on %s stream ended (%.2f ms a step; the longest %s, "
         "before %.80s on %s), ",
         lw->idle_n, lw->idle_n == 1 ? "" : "s", COINCIDE_MIN_WAIT_NS / 1000.0,

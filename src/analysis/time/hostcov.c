@@ -202,7 +202,7 @@ fmt_ms(double ns, char *buf, size_t cap)
     if (ns >= 1e6)
         snprintf(buf, cap, "%.1f ms", ns / 1e6);
     else
-        snprintf(buf, cap, "%.0f us", ns / 1e3);
+        snprintf(buf, cap, "%.0f \xC2\xB5s", ns / 1e3);
 }
 
 /* v with a comma between thousands (238,287). */

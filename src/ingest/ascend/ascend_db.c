@@ -2297,11 +2297,12 @@ add_gaps(struct adb *a)
     for (i = 0; i < t->n_events; i++)
         ops += t->events[i].kind == PR_KIND_HOST_OP;
     if (a->no_info > 0) {
-        snprintf(text, sizeof(text),
-                 "device tasks that COMPUTE_TASK_INFO does not describe "
-                 "(%.1f us) are on the timeline but not counted as kernels, "
-                 "as torch_npu's kernel_details leaves them out",
-                 (double)a->no_info_ns / 1000.0);
+        snprintf(
+            text, sizeof(text),
+            "device tasks that COMPUTE_TASK_INFO does not describe "
+            "(%.1f \xC2\xB5s) are on the timeline but not counted as kernels, "
+            "as torch_npu's kernel_details leaves them out",
+            (double)a->no_info_ns / 1000.0);
         st = pr_trace_add_gap(t, "tasks_without_info", a->no_info, text);
     }
     if (st == PR_OK && ops == 0)
