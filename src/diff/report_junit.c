@@ -32,9 +32,31 @@ offenders(struct pr_buf *b, const cJSON *g)
     pr_buf_free(&line);
 }
 
-/* One gate as a test of class `cls`, named by its rule (and `suffix`). */
+/* The comparability warnings after a failure's figures, in its message
+ * and body: a CI page that shows only the failure still says the runs may
+ * not be comparable (review 14 #1: an A100 baseline against a V100 run). */
 static void
-testcase(struct pr_buf *b, const cJSON *g, const char *cls, const char *suffix)
+warnings_text(struct pr_buf *b, const cJSON *warnings, const char *lead,
+              const char *sep)
+{
+    const cJSON *w;
+    int first = 1;
+
+    cJSON_ArrayForEach(w, warnings)
+    {
+        if (!cJSON_IsString(w))
+            continue;
+        pr_dadd(b, first ? lead : sep);
+        pr_desc(b, w->valuestring);
+        first = 0;
+    }
+}
+
+/* One gate as a test of class `cls`, named by its rule (and `suffix`);
+ * `warnings` the diff's comparability warnings (NULL: none). */
+static void
+testcase(struct pr_buf *b, const cJSON *g, const char *cls, const char *suffix,
+         const cJSON *warnings)
 {
     const char *res = pr_sget_str(g, "result");
     int failed = res != NULL && strcmp(res, "fail") == 0;
@@ -53,8 +75,12 @@ testcase(struct pr_buf *b, const cJSON *g, const char *cls, const char *suffix)
     if (failed) {
         pr_dadd(b, "      <failure type=\"regression\" message=\"");
         pr_desc(b, pr_sget_str(g, "detail"));
+        warnings_text(b, warnings, "; the runs may not be comparable: ", "; ");
         pr_dadd(b, "\">");
         offenders(b, g);
+        warnings_text(b, warnings, "Warning: ", "\nWarning: ");
+        if (cJSON_GetArraySize(warnings) > 0)
+            pr_dadd(b, "\n");
         pr_dadd(b, "</failure>\n");
     }
     pr_dadd(b, "      <system-out>");
@@ -100,7 +126,8 @@ pr_diff_junit(const cJSON *diff, struct pr_buf *out, struct pr_error *err)
         inconclusive_case(out, &v, "profreport.diff");
     cJSON_ArrayForEach(g, pr_sget(diff, "gates"))
     {
-        testcase(out, g, "profreport.diff", "");
+        testcase(out, g, "profreport.diff", "",
+                 pr_sget(pr_sget(diff, "comparability"), "warnings"));
     }
     pr_dadd(out, "  </testsuite>\n</testsuites>\n");
     if (out->failed)
@@ -144,11 +171,11 @@ pr_trend_junit(const cJSON *trend, struct pr_buf *out, struct pr_error *err)
         inconclusive_case(out, &v, "profreport.trend");
     cJSON_ArrayForEach(g, pr_sget(last, "gates"))
     {
-        testcase(out, g, "profreport.trend", " (vs the night before)");
+        testcase(out, g, "profreport.trend", " (vs the night before)", NULL);
     }
     cJSON_ArrayForEach(g, pr_sget(last, "gates_vs_first"))
     {
-        testcase(out, g, "profreport.trend", " (vs the first night)");
+        testcase(out, g, "profreport.trend", " (vs the first night)", NULL);
     }
     cJSON_ArrayForEach(u, bad)
     {

@@ -41,6 +41,21 @@ check "  the device figures are not labelled with the baseline's id alone" \
     sh -c "grep -q '^gpu.utilization ' '$T_DIR/bc.txt' &&
            ! grep -q 'gpu.utilization GPU 3' '$T_DIR/bc.txt'"
 
+# review 14 #1: a CI page shows the JUnit failure alone; a slower V100
+# run trips the gate and its failure carries the warning
+STEP_US=1600 GPU_ID=1 GPU_NAME=$V100 gen "$T_DIR/s.pt.trace.json" \
+    "1 2 3 4 5 6" aten::mm ampere_sgemm_128x64_nn
+"$PR_BIN" diff "$T_DIR/b.pt.trace.json" "$T_DIR/s.pt.trace.json" \
+    --junit "$T_DIR/s.xml" > /dev/null 2>&1
+check "JUnit: the tripped gate's failure names the device change" \
+    python3 -c "
+import sys, xml.etree.ElementTree as ET
+f = ET.parse(sys.argv[1]).getroot().find('.//failure')
+assert f is not None, 'no failure'
+assert 'may not be comparable' in f.get('message') and 'V100' in f.get('message'), f.get('message')
+assert 'Warning: ' in f.text and 'devices differ' in f.text, f.text
+" "$T_DIR/s.xml"
+
 "$PR_BIN" diff "$T_DIR/b.pt.trace.json" "$T_DIR/d.pt.trace.json" \
     --json "$T_DIR/bd.json" > /dev/null 2>&1
 "$PR_BIN" diff "$T_DIR/b.pt.trace.json" "$T_DIR/d.pt.trace.json" \
