@@ -57,4 +57,28 @@ assert abs(w['comm_overlap_pct'] - 15.61) < 0.01, w
 else
     skip "hta nccl overlap share" "no $NC"
 fi
+# review 14 #2: a CPU-only gloo run records no computation: no share (not
+# 0%); an Ascend rank's share is its step table's, in the Ranks table
+CO=hta/cpu_only
+T1=torch_npu/text_level1
+if [ -e "$PR_SHARED/traces/$CO" ] && [ -e "$PR_SHARED/traces/$T1" ]; then
+    "$PR_BIN" -q -i "$PR_SHARED/traces/$CO" --json "$T_DIR/c.json" \
+        2> "$T_DIR/c.err"
+    "$PR_BIN" -q -i "$PR_SHARED/traces/$T1" --json "$T_DIR/t.json" \
+        --html "$T_DIR/t.html" 2> "$T_DIR/t.err"
+    check "hta cpu_only: no computation recorded, comm_overlap_pct null" \
+        python3 -c "
+import json, sys
+w = json.load(open(sys.argv[1]))['distributed']['workers']
+assert w and all(x['comm_overlap_pct'] is None for x in w), w
+w = json.load(open(sys.argv[2]))['distributed']['workers']
+for x in w:
+    want = 100 * x['overlap_us'] / (x['overlap_us'] + x['communication_us'])
+    assert abs(x['comm_overlap_pct'] - want) < 1e-9, x
+" "$T_DIR/c.json" "$T_DIR/t.json"
+    check "  torch_npu text_level1: the Ranks table shows HCCL overlapped" \
+        grep -q 'HCCL overlapped' "$T_DIR/t.html"
+else
+    skip "cpu_only and text_level1 overlap shares" "no $CO or $T1"
+fi
 echo "1..$T_N"

@@ -316,8 +316,9 @@ emit_workers(const struct wk *w, size_t n, cJSON *d, int *ok)
                                  PR_K_SOURCE, "")
                 : "tasks",
             /* HTA's get_comm_comp_overlap: the overlapped share of the
-               communication time */
-            w[i].overlap + w[i].comm > 0
+               communication time; none where no computation was recorded
+               (a CPU-only gloo run: review 14 #2) */
+            w[i].overlap + w[i].comm > 0 && w[i].comp + w[i].overlap > 0
                 ? 100.0 * w[i].overlap / (w[i].overlap + w[i].comm)
                 : NAN};
 
