@@ -346,23 +346,33 @@ sync_summary(struct pr_figs *f, const cJSON *run, const cJSON *s)
     char a[48], b[48], text[600];
     double out_n = pr_sget_num(s, PR_K_OUTSIDE_STEPS_COUNT);
     double gain = sync_replay_gain(run);
-    int len;
+    double host = pr_sget_num(s, PR_K_HOST_US),
+           idle = pr_sget_num(s, PR_K_GPU_IDLE_US);
+    int len,
+        capture =
+            pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_BASIS),
+                       "capture");
 
+    /* the floor clause only where the calls blocked and left the device
+       idle (review 14 #4: hta_df_index's stream waits block nothing) */
     len = snprintf(
         text, sizeof(text),
-        "Inside the steps the host blocked %s in these calls, and they "
+        "Inside the %s the host blocked %s in these calls, and they "
         "left the device idle %s until new work reached it (each call at "
-        "most the time the host was blocked in it): a floor on their cost, "
-        "since after each call the device trails the host while it queues "
-        "work again.",
-        pr_chart_format(pr_sget_num(s, PR_K_HOST_US), PR_UNIT_US, a, sizeof(a)),
-        pr_chart_format(pr_sget_num(s, PR_K_GPU_IDLE_US), PR_UNIT_US, b,
-                        sizeof(b)));
+        "most the time the host was blocked in it)%s.",
+        capture ? "capture" : "steps",
+        pr_chart_format(host, PR_UNIT_US, a, sizeof(a)),
+        pr_chart_format(idle, PR_UNIT_US, b, sizeof(b)),
+        host > 0 && idle > 0 ? ": a floor on their cost, since after each "
+                               "call the device trails the host while it "
+                               "queues work again"
+                             : "");
     if (isfinite(gain) && gain > 0 && len > 0 && (size_t)len < sizeof(text))
         snprintf(text + len, sizeof(text) - (size_t)len,
                  " The critical-path replay with the syncs gone counts that "
-                 "too: %s a step (finding host_sync).",
-                 pr_chart_format(gain, PR_UNIT_US, a, sizeof(a)));
+                 "too: %s %s (finding host_sync).",
+                 pr_chart_format(gain, PR_UNIT_US, a, sizeof(a)),
+                 capture ? "in the capture" : "a step");
     pr_figs_text(f, text);
     if (out_n > 0) {
         snprintf(text, sizeof(text),

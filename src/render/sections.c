@@ -1162,9 +1162,10 @@ conv_family_notes(struct pr_figs *f, const cJSON *run, const cJSON *kc)
         "cuDNN's layout transforms (nchwToNhwc / nhwcToNchw kernels) "
         "take %s (%.1f%% of kernel time, %.0f launches), %s of it "
         "launched by convolutions: cuDNN converts NCHW tensors to and "
-        "from the NHWC layout its tensor-core kernels use. Training in "
-        "channels_last, model.to(memory_format=torch.channels_last) "
-        "and the inputs likewise, lets cuDNN skip most of them. No gain "
+        "from the NHWC layout its tensor-core kernels use. Running the "
+        "model in channels_last, model.to(memory_format=torch."
+        "channels_last) and the inputs likewise, lets cuDNN skip most of "
+        "them. No gain "
         "is claimed: the critical-path replay has no what-if for a "
         "kernel that stops running%s.",
         pr_chart_format(pr_sget_num(l, PR_K_TOTAL_US), PR_UNIT_US, a,
