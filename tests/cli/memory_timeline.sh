@@ -56,6 +56,17 @@ for absent in ('id=\"overview\"', 'id=\"operators\"', 'id=\"verdict\"',
                'id=\"memory\"', 'CPU only', 'no GPU'):
     assert absent not in h, absent
 " "$T_DIR/small.html"
+# review 14 #6: no profiler setting is advised for what the file cannot
+# hold (with_stack, with_modules, record_shapes, CPU activities)
+check "no advice to record stacks, modules or shapes for a memory timeline" \
+    python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+notes = [r['source_view']['note'], r['module_view']['note'],
+         r['layer_view']['note'], r['synchronization']['note']]
+assert all(n and n.startswith('A raw memory timeline') for n in notes), notes
+assert 'with_stack=True' not in json.dumps(r) and 'record_shapes=True' not in json.dumps(r), r
+" "$T_DIR/small.json"
 "$PR_BIN" --input "$data/small.json" > "$T_DIR/small.term" 2>&1
 check "the terminal says memory only and gives the peak" grep -q \
     "memory only: no steps, operators or kernels" "$T_DIR/small.term"

@@ -23,6 +23,7 @@
 #include "profreport/flops.h"
 #include "profreport/keys.h"
 #include "profreport/layers.h"
+#include "profreport/memtl.h"
 #include "profreport/peaks.h"
 #include "profreport/rows.h"
 #include "profreport/shapes.h"
@@ -1055,9 +1056,10 @@ view_json(const struct ctx *c)
     pr_emit_us(o, PR_K_FORWARD_DEVICE_US, fwd, &ok);
     pr_emit_us(o, PR_K_BACKWARD_DEVICE_US, bwd, &ok);
     pr_emit_str(o, PR_K_NOTE,
-                c->n_layers > 0 ? NULL
-                : c->n_bwd > 0  ? PR_LAYERS_NO_FORWARD
-                                : PR_LAYERS_NO_PAIRS,
+                c->n_layers > 0       ? NULL
+                : c->t->memtl != NULL ? PR_MEMTL_ONLY_ALLOCS
+                : c->n_bwd > 0        ? PR_LAYERS_NO_FORWARD
+                                      : PR_LAYERS_NO_PAIRS,
                 &ok);
     if (!ok) {
         cJSON_Delete(o);

@@ -13,6 +13,7 @@
 #include "profreport/buf.h"
 #include "profreport/checked.h"
 #include "profreport/keys.h"
+#include "profreport/memtl.h"
 #include "profreport/modules.h"
 #include "profreport/rows.h"
 #include "profreport/sget.h"
@@ -501,6 +502,8 @@ stacks_name_modules(const struct pr_trace *t)
 static const char *
 none_note(const struct pr_trace *t)
 {
+    if (t->memtl != NULL)
+        return PR_MEMTL_ONLY_ALLOCS;
     if (pr_sget_is(pr_run_framework(t), "mindspore"))
         return PR_MODULES_NONE_MINDSPORE;
     if (pr_trace_is_npu(t))

@@ -16,6 +16,7 @@
 #include "profreport/checked.h"
 #include "profreport/flops.h"
 #include "profreport/keys.h"
+#include "profreport/memtl.h"
 #include "profreport/rows.h"
 #include "profreport/sget.h"
 #include "profreport/shapes.h"
@@ -987,6 +988,7 @@ view_json(const struct ctx *c, const struct totals *s)
     emit_skipped(c, o, &ok);
     pr_emit_str(o, PR_K_NOTE,
                 s->with_stack > 0       ? NULL
+                : c->t->memtl != NULL   ? PR_MEMTL_ONLY_ALLOCS
                 : by_mindspore(c->t)    ? PR_SOURCES_NO_STACKS_MINDSPORE
                 : pr_trace_is_npu(c->t) ? PR_SOURCES_NO_STACKS_NPU
                                         : PR_SOURCES_NO_STACKS,

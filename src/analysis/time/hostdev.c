@@ -16,6 +16,7 @@
 #include "profreport/devices.h"
 #include "profreport/hostdev.h"
 #include "profreport/keys.h"
+#include "profreport/memtl.h"
 #include "profreport/peaks.h"
 #include "profreport/ranges.h"
 #include "profreport/rows.h"
@@ -898,6 +899,8 @@ unmeasured(const struct hd *h, int sync)
                       "synchronisation cannot be measured"
                     : "the export has no CANN runtime calls (AscendCL): "
                       "launch delay and queues cannot be measured";
+    if (h->t->memtl != NULL)
+        return PR_MEMTL_ONLY_ALLOCS;
     return h->n == 0 ? sync ? "the run has no device work: there is no "
                               "host-device synchronisation to measure"
                             : "the run has no device work: there are no "
