@@ -1800,6 +1800,8 @@ mean_us(int64_t ns, size_t n)
     return n ? (double)ns / 1000.0 / (double)n : NAN;
 }
 
+static const char *gain_basis_of(const char *whatif_id);
+
 static void
 emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
          int *ok)
@@ -1827,6 +1829,7 @@ emit_one(const struct pr_trace *t, struct pr_whatif_acc *a, int s, cJSON *arr,
     o.step_us = base - gain;
     o.gain_us = gain;
     o.gain_pct = pct;
+    o.gain_basis = gain_basis_of(o.id);
     /* a replay that takes off all the time the change could is a
        ceiling: the same figure as bound_us, the recommendations' shape,
        and the What-if table's "<=" (review 8 #8) */
