@@ -60,7 +60,7 @@ for r in d['runs']:
         # time (critpath.c's peer_chain_aclop_us): the path itself now
         # enters from the peer after them (review 8 #3)
         parts = cp.get('peer_chain_aclop_us') or 0
-        at = '%.1f ms' % (parts / 1000) if parts >= 1000 else '%.0f us' % parts
+        at = '%.1f ms' % (parts / 1000) if parts >= 1000 else '%.0f µs' % parts
         want = ('jit_compile=False) with CANN\'s binary operator package (a '
                 'change every rank makes), saves at most %s a step once the '
                 'late rank is on time' % at)

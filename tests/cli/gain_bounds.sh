@@ -240,7 +240,7 @@ x = [e for e in ev if e.get('ph') == 'X' and e['name'].startswith('AscendCL@acln
 ex = [float(e['dur']) for e in x if 'GetWorkspaceSize' not in e['name']]
 gw = [float(e['dur']) for e in x if 'GetWorkspaceSize' in e['name']]
 lo = lambda v: sorted(v)[(len(v) - 1) // 2]
-fl = '%.1f us, the median aclnn execution call (%.1f us) plus the median aclnn*GetWorkspaceSize call (%.1f us)' % (lo(ex) + lo(gw), lo(ex), lo(gw))
+fl = '%.1f µs, the median aclnn execution call (%.1f µs) plus the median aclnn*GetWorkspaceSize call (%.1f µs)' % (lo(ex) + lo(gw), lo(ex), lo(gw))
 r = json.load(open(sys.argv[2]))['runs'][0]
 w = {x['id']: x for x in r['critical_path']['what_if']}['aclop_binary']
 assert fl in w['change'], (fl, w['change'])
