@@ -306,7 +306,7 @@ def tree_seeds(src, packed):
 def main():
     src, shared, out = sys.argv[1], sys.argv[2], sys.argv[3]
     files = []
-    for sub in ("bad", "hostile", "megengine", "autograd", "diff"):
+    for sub in ("bad", "hostile", "megengine", "autograd", "diff", "memtl"):
         d = os.path.join(src, "tests", "data", sub)
         if os.path.isdir(d):
             files += [os.path.join(d, f) for f in sorted(os.listdir(d))]
