@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profreport/checked.h"
 #include "profreport/memtl.h"
 
 static const char *const cat_names[PR_MEMTL_CATS] = {
@@ -90,7 +91,7 @@ close_point(struct pr_memtl *m)
         m->t_max_ns = m->cur.t_ns;
     m->cur.total = 0;
     for (c = 0; c < PR_MEMTL_CATS; c++) {
-        m->cur.total += m->cur.bytes[c];
+        m->cur.total = pr_sat_add_i64(m->cur.total, m->cur.bytes[c]);
         if (m->points == 1 || m->cur.bytes[c] > m->max_bytes[c])
             m->max_bytes[c] = m->cur.bytes[c];
     }
@@ -114,7 +115,7 @@ pr_memtl_add(struct pr_memtl *m, int64_t t_ns, int64_t bytes, int cat)
     m->cur.t_ns = t_ns;
     m->rows++;
     if (cat >= 0 && cat < PR_MEMTL_CATS)
-        m->cur.bytes[cat] += bytes;
+        m->cur.bytes[cat] = pr_sat_add_i64(m->cur.bytes[cat], bytes);
 }
 
 static int64_t

@@ -136,6 +136,16 @@ rc=$?
 check "a truncated gzip is refused (exit $rc) with its row: $(cat "$T_DIR/cut.err")" \
     grep -q "cut.json.gz: in or after row [0-9][0-9]*: .*truncated" "$T_DIR/cut.err"
 
+# byte counts whose sum passes int64: saturated, never signed overflow
+# (UBSan halts the sanitizer build on it; the lead's re-read found it)
+printf '[[1,2,9223372036854775807,0],[2,2,9223372036854775807,0],[3,2,9223372036854775807,1]]' \
+    > "$T_DIR/ovf.json"
+"$PR_BIN" -q --input "$T_DIR/ovf.json" --json "$T_DIR/ovf.out" \
+    2> "$T_DIR/ovf.err"
+rc=$?
+check "sums past int64 saturate (exit $rc, no runtime error)" \
+    sh -c "[ $rc -eq 0 ] && ! grep -q 'runtime error' '$T_DIR/ovf.err'"
+
 # a long timeline: the curve stays bounded and keeps the peak
 python3 -c "
 import sys, random
