@@ -210,4 +210,6 @@ else
 fi
 shared_table pipe mindspore/extra/cluster_4rank_pipeline \
     "distributed.pipeline.stages[]" bubble_us "MindSpore 4-rank pipeline"
+shared_table cann6 msprof/mindinsight_cann6_PROF \
+    "runs[].late_peer.waits[]" wait_us "CANN 6 late peer's waits"
 echo "1..$T_N"

@@ -3975,15 +3975,11 @@ emit_peer_waits(struct pr_cp_ctx *c, uint32_t ev, cJSON *o, int *ok)
     }
     n = rank_waits(c, ev, rank, wait);
     for (i = 0; i < n && *ok; i++) {
-        cJSON *row = cJSON_CreateObject();
+        struct pr_row_late_wait r = {0};
 
-        if (row == NULL || !cJSON_AddItemToArray(arr, row)) {
-            cJSON_Delete(row);
-            *ok = 0;
-            return;
-        }
-        pr_emit_num(row, PR_K_RANK, (double)rank[i], ok);
-        pr_emit_num(row, PR_K_WAIT_US, (double)wait[i] / 1e3, ok);
+        r.rank = (double)rank[i];
+        r.wait_us = (double)wait[i] / 1e3;
+        *ok = pr_rows_write(arr, PR_RO_RUNS_LATE_PEER_WAITS, &r, 1);
     }
 }
 
