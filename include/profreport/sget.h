@@ -42,6 +42,10 @@ size_t pr_sget_len(const cJSON *a);
 /* The first element of the array o[key], or NULL. */
 const cJSON *pr_sget_first(const cJSON *o, const char *key);
 
+/* The first object of array `arr` whose string `key` is `value`, or
+ * NULL (a recommendation by its id, a job by its name). */
+const cJSON *pr_sget_find(const cJSON *arr, const char *key, const char *value);
+
 /* A run of the array `runs` named for people: its worker ("?" without
  * one), with " (span S)" when another run of `runs` has the same worker
  * (two profiling spans of one process), so two runs never read alike.

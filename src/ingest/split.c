@@ -972,16 +972,6 @@ unexpected(uint64_t at, char c, const char *wanted, struct pr_error *err)
 static enum pr_status
 not_object(struct pr_split *s, uint64_t at, char c, struct pr_error *err)
 {
-    /* rows of [time, action, bytes, category]: torch.profiler's raw memory
-       timeline (review 13 #9), named so a user knows what it is */
-    if (s->bare && s->n_events == 0 && c == '[')
-        return pr_error_set(
-            err, PR_E_NOT_FORMAT,
-            "not a profiler trace (an array of arrays, as torch.profiler's "
-            "raw memory timeline, export_memory_timeline(...raw.json.gz), "
-            "writes it: HTA's memory analysis input, which profreport does "
-            "not read; its memory views come from a trace recorded with "
-            "profile_memory=True)");
     if (s->bare && s->n_events == 0)
         return pr_error_set(err, PR_E_NOT_FORMAT,
                             "not a profiler trace (an array whose first "

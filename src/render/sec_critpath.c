@@ -441,21 +441,6 @@ top_rows(const cJSON *run, const cJSON *top)
 
 /* The what-if rows with each change cut to its name.  NULL: out of
  * memory. */
-/* The recommendation of what-if id `id`, or NULL: no finding claims the
- * replay (its rule's evidence does not hold). */
-static const cJSON *
-claimed_by(const cJSON *run, const char *id)
-{
-    const cJSON *r;
-
-    cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS))
-    {
-        if (pr_sget_is(pr_sget_str(r, PR_K_ID), id))
-            return r;
-    }
-    return NULL;
-}
-
 static cJSON *
 whatif_rows(const cJSON *run, const cJSON *whatif)
 {
@@ -488,7 +473,10 @@ whatif_rows(const cJSON *run, const cJSON *whatif)
            14 #7: msprof_npu_out's twice the batch, 38.9%, topped the table
            beside the Overview's "a larger batch is not the fix") */
         snprintf(name, sizeof(name), "%.*s%s", cut > 140 ? 140 : cut, ch,
-                 claimed_by(run, pr_sget_str(r, PR_K_ID)) == NULL
+                 /* no recommendation claims it: its rule's evidence
+                    does not hold */
+                 pr_sget_find(pr_sget(run, PR_K_RECOMMENDATIONS), PR_K_ID,
+                              pr_sget_str(r, PR_K_ID)) == NULL
                      ? " (not claimed)"
                      : "");
         pr_fig_format(pr_sget_num(r, PR_K_GAIN_US), PR_FMT_US, t, sizeof(t));

@@ -324,28 +324,17 @@ static const struct pr_col sync_cols[] = {
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
 
-/* The host_sync finding's replayed gain, or NAN: what the syncs cost with
- * the refill after each (the device trailing the host while it queues work
- * again), where the table's idle stops at the first new work. */
-static double
-sync_replay_gain(const cJSON *run)
-{
-    const cJSON *r;
-
-    cJSON_ArrayForEach(r, pr_sget(run, PR_K_RECOMMENDATIONS))
-    {
-        if (pr_sget_is(pr_sget_str(r, PR_K_ID), "host_sync"))
-            return pr_sget_num(r, PR_K_GAIN_US);
-    }
-    return NAN;
-}
-
 static void
 sync_summary(struct pr_figs *f, const cJSON *run, const cJSON *s)
 {
     char a[48], b[48], text[600];
     double out_n = pr_sget_num(s, PR_K_OUTSIDE_STEPS_COUNT);
-    double gain = sync_replay_gain(run);
+    /* the host_sync finding's replayed gain: what the syncs cost with the
+       refill after each, where the table's idle stops at the first new
+       work (NAN without the finding) */
+    double gain = pr_sget_num(
+        pr_sget_find(pr_sget(run, PR_K_RECOMMENDATIONS), PR_K_ID, "host_sync"),
+        PR_K_GAIN_US);
     double host = pr_sget_num(s, PR_K_HOST_US),
            idle = pr_sget_num(s, PR_K_GPU_IDLE_US);
     int len,

@@ -404,20 +404,6 @@ keep(const struct table *t, const struct pr_table_opts *o, const cJSON *row)
     return 1;
 }
 
-/* The entry of summary["jobs"] named name, or NULL. */
-static const cJSON *
-job_named(const cJSON *jobs, const char *name)
-{
-    const cJSON *job;
-
-    cJSON_ArrayForEach(job, jobs)
-    {
-        if (pr_sget_is(pr_sget_str(job, PR_K_NAME), name))
-            return job;
-    }
-    return NULL;
-}
-
 /* --job NAME names a job of the summary: PR_OK, else PR_E_USAGE naming
  * the jobs there are (the nearest first, when one is near). */
 static enum pr_status
@@ -476,7 +462,8 @@ collect(struct table *t, const cJSON *sum, const struct pr_table_opts *o,
     t->multi_job = pr_sget_len(jobs) > 1 && o->job == NULL;
     if (o->job != NULL) /* the chosen job's runs */
         t->multi_run =
-            pr_sget_len(pr_sget(job_named(jobs, o->job), PR_K_RUNS)) > 1;
+            pr_sget_len(
+                pr_sget(pr_sget_find(jobs, PR_K_NAME, o->job), PR_K_RUNS)) > 1;
     cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(sum, PR_K_RUNS))
     {
         const char *worker = pr_sget_str_or(run, PR_K_WORKER, "");

@@ -91,6 +91,21 @@ pr_sget_first(const cJSON *o, const char *key)
     return cJSON_IsArray(a) ? a->child : NULL;
 }
 
+const cJSON *
+pr_sget_find(const cJSON *arr, const char *key, const char *value)
+{
+    const cJSON *e;
+
+    if (!cJSON_IsArray(arr))
+        return NULL;
+    cJSON_ArrayForEach(e, arr)
+    {
+        if (pr_sget_is(pr_sget_str(e, key), value))
+            return e;
+    }
+    return NULL;
+}
+
 int
 pr_sget_is(const char *s, const char *want)
 {

@@ -31,23 +31,10 @@
  * loading 23-33%; the launch finding would be noise there). */
 #define PATH_MIN_PCT PR_WHATIF_PATH_PCT
 
-static const cJSON *
-row_of(const cJSON *whatif, const char *id)
-{
-    const cJSON *w;
-
-    cJSON_ArrayForEach(w, whatif)
-    {
-        if (pr_sget_is(pr_sget_str(w, PR_K_ID), id))
-            return w;
-    }
-    return NULL;
-}
-
 static int
 has_id(const cJSON *recs, const char *id)
 {
-    return row_of(recs, id) != NULL;
+    return pr_sget_find(recs, PR_K_ID, id) != NULL;
 }
 
 static void
@@ -305,7 +292,7 @@ add_no_gain(cJSON *recs, const char *id, const char *text, const char *note,
 static int
 replayed(const cJSON *cp, const char *id)
 {
-    const cJSON *w = row_of(pr_sget(cp, PR_K_WHAT_IF), id);
+    const cJSON *w = pr_sget_find(pr_sget(cp, PR_K_WHAT_IF), PR_K_ID, id);
 
     if (!cJSON_IsArray(pr_sget(cp, PR_K_WHAT_IF)))
         return 0;
@@ -494,7 +481,8 @@ optimizer_launches(char *buf, size_t cap, size_t len, const char *optim,
 static int
 launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
 {
-    const cJSON *w = row_of(pr_sget(cp, PR_K_WHAT_IF), "launch_bound");
+    const cJSON *w =
+        pr_sget_find(pr_sget(cp, PR_K_WHAT_IF), PR_K_ID, "launch_bound");
     char text[PATH_TEXT], calls[300], ops[300], gain[32], delay[32], on[32];
     double launch_pct, host_pct, g = pr_sget_num(w, PR_K_GAIN_PCT), delay_us;
     double total = 0, opt_pct;
@@ -598,7 +586,9 @@ launch_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
 static int
 sync_from_path(const cJSON *run, const cJSON *cp, cJSON *recs)
 {
-    const cJSON *w = row_of(pr_sget(cp, PR_K_WHAT_IF), "host_sync"), *c;
+    const cJSON *w = pr_sget_find(pr_sget(cp, PR_K_WHAT_IF), PR_K_ID,
+                                  "host_sync"),
+                *c;
     const cJSON *sync = pr_sget(run, PR_K_SYNCHRONIZATION);
     char text[PATH_TEXT], gain[32], t[32], calls[300];
     double g = pr_sget_num(w, PR_K_GAIN_PCT), h2d_n = 0, h2d_bytes = 0;

@@ -49,14 +49,7 @@ dev_word(const struct rctx *c)
 static int
 has_rec(const cJSON *arr, const char *id)
 {
-    const cJSON *r;
-
-    cJSON_ArrayForEach(r, arr)
-    {
-        if (pr_sget_is(pr_sget_str(r, PR_K_ID), id))
-            return 1;
-    }
-    return 0;
+    return pr_sget_find(arr, PR_K_ID, id) != NULL;
 }
 
 /* The recommendation added (NULL: one of its id is there already, or

@@ -1924,19 +1924,6 @@ pr_whatif_emit(const struct pr_trace *t, struct pr_whatif_acc *a, cJSON *cp,
 
 /* ------------------------------------------------------ the advice */
 
-static const cJSON *
-whatif_of(const cJSON *whatif, const char *id)
-{
-    const cJSON *w;
-
-    cJSON_ArrayForEach(w, whatif)
-    {
-        if (pr_sget_is(pr_sget_str(w, PR_K_ID), id))
-            return w;
-    }
-    return NULL;
-}
-
 /* What a replayed change's gain is per, its gain_basis: twice the batch
  * and gradient accumulation change the batch, so theirs is the time
  * saved per step's worth of samples; every other change does the same
@@ -2042,7 +2029,7 @@ backing_whatif(const cJSON *whatif, const cJSON *r, const char *id)
 
     (void)text;
     if (pr_sget_is(id, PR_K_COMMUNICATION))
-        return whatif_of(whatif, "communication");
+        return pr_sget_find(whatif, PR_K_ID, "communication");
     return best_whatif(whatif, id);
 }
 
@@ -2488,7 +2475,7 @@ static size_t accum_words(const cJSON *a, const char *t, char *text, size_t cap,
 static int
 accum_caveat(cJSON *r, const cJSON *whatif, const cJSON *run)
 {
-    const cJSON *a = whatif_of(whatif, "gradient_accumulation");
+    const cJSON *a = pr_sget_find(whatif, PR_K_ID, "gradient_accumulation");
     const char *t = pr_sget_str_or(r, PR_K_TEXT, "");
     char text[2400];
     size_t len;
@@ -2933,7 +2920,7 @@ flat_any(const cJSON *run)
 static int
 comm_host(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
 {
-    const cJSON *a = whatif_of(whatif, "gradient_accumulation");
+    const cJSON *a = pr_sget_find(whatif, PR_K_ID, "gradient_accumulation");
     const char *t = pr_sget_str_or(r, PR_K_TEXT, ""),
                *tb = strstr(t, tb_comm_try);
     double on = pr_sget_num(pr_sget(cp, PR_K_BY_KIND_US), PR_K_COMMUNICATION);
@@ -3077,7 +3064,8 @@ no_gain(cJSON *r, const char *note)
 static double
 cold_pct(const cJSON *whatif)
 {
-    double p = pr_sget_num(whatif_of(whatif, "cold_step"), PR_K_GAIN_PCT);
+    double p =
+        pr_sget_num(pr_sget_find(whatif, PR_K_ID, "cold_step"), PR_K_GAIN_PCT);
 
     return p >= PR_WHATIF_COLD_PCT ? p : 0;
 }
@@ -3135,7 +3123,7 @@ cold_text(const cJSON *w, int npu, char *buf, size_t cap)
 static int
 cold_advice(cJSON *run, cJSON *recs, const cJSON *whatif, double cold)
 {
-    const cJSON *w = whatif_of(whatif, "cold_step");
+    const cJSON *w = pr_sget_find(whatif, PR_K_ID, "cold_step");
     cJSON *r = NULL, *x;
     char text[1200];
     int npu = 0;
@@ -3990,7 +3978,7 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
         }
         if (pr_sget_is(id, PR_K_COMMUNICATION) &&
             !(pr_sget_num(w, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT) &&
-            pr_sget_num(whatif_of(whatif, "gradient_accumulation"),
+            pr_sget_num(pr_sget_find(whatif, PR_K_ID, "gradient_accumulation"),
                         PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT) {
             /* overlap saves nothing (nothing computes meanwhile: a
                CPU-only step) and accumulation is not claimed: the
@@ -4539,8 +4527,8 @@ unclaimed_replay(const cJSON *run, const cJSON *cp, char *text, size_t cap)
         double p = pr_sget_num(r, PR_K_GAIN_PCT);
 
         if (isnan(p) && pr_sget_str(r, PR_K_WHAT_IF) != NULL)
-            p = pr_sget_num(whatif_of(pr_sget(cp, PR_K_WHAT_IF),
-                                      pr_sget_str(r, PR_K_WHAT_IF)),
+            p = pr_sget_num(pr_sget_find(pr_sget(cp, PR_K_WHAT_IF), PR_K_ID,
+                                         pr_sget_str(r, PR_K_WHAT_IF)),
                             PR_K_GAIN_PCT);
         if (shown++ == VERDICT_FINDINGS)
             break;
@@ -4770,8 +4758,9 @@ pr_whatif_verdict(cJSON *run, const char *underused, struct pr_error *err)
                                        pr_sget_num(s, PR_K_MEASURED_US));
         }
     }
-    cold = pr_sget_num(whatif_of(pr_sget(cp, PR_K_WHAT_IF), "cold_step"),
-                       PR_K_GAIN_PCT);
+    cold = pr_sget_num(
+        pr_sget_find(pr_sget(cp, PR_K_WHAT_IF), PR_K_ID, "cold_step"),
+        PR_K_GAIN_PCT);
     cold = cold >= VERDICT_COLD_PCT ? cold : NAN;
     split_text(pr_sget(cp, PR_K_BY_KIND_US),
                pr_path_part_us(cp, PR_K_LAUNCH, LAUNCH_DELAY_NAME),
