@@ -242,6 +242,7 @@
 #define PR_K_RECOMMENDATIONS "recommendations"
 #define PR_K_SEVERITY "severity"
 #define PR_K_TEXT "text"
+#define PR_K_OBSERVATIONS "observations"
 
 /* ---- distributed */
 #define PR_K_WORLD_SIZE "world_size"

@@ -296,6 +296,12 @@ PR_NODISCARD enum pr_status pr_hostcov_fill(const struct pr_trace *t,
  * the verdict.  0 when out of memory. */
 int pr_recommend_demote(cJSON *run, struct pr_notes *notes, const char **kind);
 
+/* The findings left without a gain (gain_us not a number) moved from
+ * run.recommendations to run.observations, in their order: every
+ * recommendation carries a gain (issue #31).  After every gain is set
+ * (pr_summary_finish).  0 when out of memory. */
+int pr_recommend_observe(cJSON *run);
+
 /* dtype_conversions' cause sentence (recommend.c), which whatif.c's
  * casts_model rewrites where the casts run under FSDP's pre-forward /
  * pre-backward ranges (review 12 #2): PR_CASTS_CAUSE_HEAD begins it. */

@@ -253,6 +253,15 @@ new_run(const struct pr_trace *t, const char *worker, const char *span)
     return run;
 }
 
+/* run's findings without a gain moved to its observations (advice). */
+static enum pr_status
+observe(cJSON *run, struct pr_error *err)
+{
+    if (pr_recommend_observe(run))
+        return PR_OK;
+    return pr_error_set(err, PR_E_NOMEM, "out of memory (summary)");
+}
+
 enum pr_status
 pr_summary_add_run(cJSON *s, const struct pr_trace *t, const char *worker,
                    const char *span, const struct pr_analysis_opts *o,
@@ -288,13 +297,21 @@ pr_summary_add_run(cJSON *s, const struct pr_trace *t, const char *worker,
     /* the last rank of a MindSpore cluster folder in: its pipeline stages'
        balance gives the stage findings of every rank their gain, here,
        where a report that reads the input again for its runs in full gets
-       it too (the job's views see lite runs) */
-    if (t->next == NULL &&
-        pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_PHASES), PR_K_SOURCE),
-                   "ascend_cluster_analyse"))
-        return pr_stages_gains(cJSON_GetObjectItemCaseSensitive(s, PR_K_RUNS),
-                               err);
-    return PR_OK;
+       it too (the job's views see lite runs); then, every gain set, the
+       findings without one become observations: a cluster's ranks once
+       the last is in, any other run now */
+    if (!pr_sget_is(pr_sget_str(pr_sget(run, PR_K_STEP_PHASES), PR_K_SOURCE),
+                    "ascend_cluster_analyse"))
+        return observe(run, err);
+    if (t->next != NULL)
+        return PR_OK;
+    st = pr_stages_gains(cJSON_GetObjectItemCaseSensitive(s, PR_K_RUNS), err);
+    cJSON_ArrayForEach(run, cJSON_GetObjectItemCaseSensitive(s, PR_K_RUNS))
+    {
+        if (st == PR_OK)
+            st = observe(run, err);
+    }
+    return st;
 }
 
 static int

@@ -2168,26 +2168,79 @@ lacks_data(const cJSON *run)
     return lacks;
 }
 
+/* The observations as items: each one's text, then why no gain is
+ * estimated (its gain_note, as a sentence of its own). */
+static cJSON *
+observation_items(const cJSON *obs)
+{
+    cJSON *items = items_of(obs, "", NULL, PR_K_TEXT, PR_K_ID), *it;
+    const cJSON *o = obs != NULL ? obs->child : NULL;
+    cJSON *v;
+    char *text;
+
+    cJSON_ArrayForEach(it, items)
+    {
+        const char *t = pr_sget_str_or(o, PR_K_TEXT, "");
+        const char *why = pr_sget_str(o, PR_K_GAIN_NOTE);
+        size_t n = strlen(t) + (why != NULL ? strlen(why) : 0) + 4;
+
+        o = o->next;
+        if (why == NULL || why[0] == '\0')
+            continue;
+        text = malloc(n);
+        if (text == NULL) {
+            cJSON_Delete(items);
+            return NULL;
+        }
+        snprintf(text, n, "%s %s%s", t, why,
+                 why[strlen(why) - 1] == '.' ? "" : ".");
+        if (text[strlen(t) + 1] >= 'a' && text[strlen(t) + 1] <= 'z')
+            text[strlen(t) + 1] = (char)(text[strlen(t) + 1] - 'a' + 'A');
+        v = cJSON_CreateString(text);
+        free(text);
+        if (v == NULL || !pr_sput(it, PR_K_TEXT, v)) {
+            cJSON_Delete(v);
+            cJSON_Delete(items);
+            return NULL;
+        }
+    }
+    return items;
+}
+
 static void
 sec_recommendations(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 {
     const cJSON *recs = pr_sget(run, PR_K_RECOMMENDATIONS);
+    const cJSON *obs = pr_sget(run, PR_K_OBSERVATIONS);
 
     (void)summary;
     /* "nothing stood out" only where the checks could run: a trace that
      * lacks what some need (an nsys export without GPU info or shapes)
      * says so instead of sounding clean */
-    if (pr_sget_len(recs) == 0 && lacks_data(run)) {
+    if (pr_sget_len(recs) == 0 && pr_sget_len(obs) == 0 && lacks_data(run)) {
         pr_figs_note(f, "No recommendation fired on what this trace records, "
                         "but some checks could not run: Data quality below "
                         "says what is missing and how to record it.");
         return;
     }
-    if (pr_sget_len(recs) == 0) {
+    if (pr_sget_len(recs) == 0 && pr_sget_len(obs) == 0) {
         pr_figs_note(f, "No recommendations: nothing stood out in this run.");
         return;
     }
-    pr_figs_items(f, items_of(recs, "", NULL, PR_K_TEXT, PR_K_ID));
+    if (pr_sget_len(recs) > 0)
+        pr_figs_items(f, items_of(recs, "", NULL, PR_K_TEXT, PR_K_ID));
+    else
+        pr_figs_note(f, "No ranked change: no replay or model puts a saving "
+                        "on what this trace shows (below).");
+    if (pr_sget_len(obs) == 0)
+        return;
+    /* findings without a gain (issue #31): apart from the ranked changes,
+       each with why no saving is estimated and the most it could be */
+    pr_figs_heading(f, "Not estimated");
+    pr_figs_text(f, "Findings the trace shows, each with why no saving is "
+                    "estimated and, where known, the most a change could save "
+                    "a step.");
+    pr_figs_items(f, observation_items(obs));
 }
 
 static const struct pr_col input_cols[] = {

@@ -27,9 +27,9 @@ for r in json.load(open(sys.argv[1]))['runs']:
     row = list(csv.DictReader(open(f)))[0]
     alone = float(row['Communication(Not Overlapped)'])
     stage = float(row['Stage'])
-    ids = [x['id'] for x in r['recommendations']]
+    ids = [x['id'] for x in (r['recommendations'] + r.get('observations', []))]
     assert ids == ['communication'], ids
-    x = r['recommendations'][0]
+    x = (r['recommendations'] + r.get('observations', []))[0]
     want = '%.1f of %.1f ms a step' % (alone / 1000, stage / 1000)
     assert want in x['text'], (want, x['text'])
     assert x['text'].startswith('%.1f%%' % (100 * alone / stage)), x['text']
@@ -64,8 +64,8 @@ iv = med('iteration_interval')
 step = iv + med('fp_and_bp') + med('tail')
 s = json.load(open(sys.argv[1]))
 r = [x for x in s['runs'] if x['worker'] == 'rank0' and x.get('step_trace')][0]
-f = [x for x in r['recommendations'] if x['id'] == 'step_interval']
-assert len(f) == 1, [x['id'] for x in r['recommendations']]
+f = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'step_interval']
+assert len(f) == 1, [x['id'] for x in (r['recommendations'] + r.get('observations', []))]
 assert 'takes %.1f of' % (iv / 1000) in f[0]['text'], (iv, f[0]['text'])
 # the bound is the interval taken out of the median step (issue #31,
 # review 8 #10: a ceiling is bound_us, no gain): a model named in
@@ -87,7 +87,7 @@ assert v['of_step'] == '\u2264 %.1f%%' % (100 * f[0]['bound_us'] / step), (v, st
 import json, sys
 s = json.load(open(sys.argv[1]))
 r = [x for x in s['runs'] if x['worker'] == 'rank0' and x.get('step_trace')][0]
-assert 'low_gpu_utilization' not in [x['id'] for x in r['recommendations']], r['recommendations']
+assert 'low_gpu_utilization' not in [x['id'] for x in (r['recommendations'] + r.get('observations', []))], (r['recommendations'] + r.get('observations', []))
 d = [x for x in r['diagnostics'] if x['kind'] == 'no_device_tasks']
 fb = r['step_trace']['median']['fp_and_bp_us']
 assert len(d) == 1 and 'FP+BP at %.1f ms a step' % (fb / 1000) in d[0]['text'], r['diagnostics']
@@ -133,7 +133,7 @@ for s in shapes:
     assert (dims == 2) == (want == 'embedding'), (s, want)
 for k in g:
     assert k['family'] == want, (k['name'], k['family'])
-ids = [x['id'] for x in r['recommendations']]
+ids = [x['id'] for x in (r['recommendations'] + r.get('observations', []))]
 assert ('embedding' in ids) == (want == 'embedding'), ids
 " "$T_DIR/$1.json" "$3"
     else
@@ -174,7 +174,7 @@ assert l['kernels_with_launch'] == 0, l
 assert l['launch_delay_us'] is None and l['slowest_launch'] is None, l
 assert l['queue_length'] == [] and l['gpu_idle_host_wait_pct'] is None, l
 assert 'records no launch calls' in l['note'], l
-assert 'launch_bound' not in [x['id'] for x in r['recommendations']]
+assert 'launch_bound' not in [x['id'] for x in (r['recommendations'] + r.get('observations', []))]
 " "$T_DIR/run2b.json"
 else
     skip "ascend_run2: launches" "no $S/mindspore/ascend_run2"
@@ -200,7 +200,7 @@ for path in sorted(glob.glob(os.path.join(sys.argv[2], 'ascend_cluster_analyse_*
     if recv > 40:
         n += 1
         assert t and t[0].startswith('Pipeline bubble'), (rank, t)
-        c = [x for x in r['recommendations'] if x['id'] == 'communication'][0]
+        c = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'communication'][0]
         assert 'communication_not_overlapped_exclude_receive' in c['text'], c
     assert 'High communication time' not in t, (rank, t)
 assert n == 2, n

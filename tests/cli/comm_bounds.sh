@@ -35,7 +35,7 @@ for f in sorted(glob.glob(os.path.join(root, '*', 'ASCEND_PROFILER_OUTPUT',
                for n, o in ops.items() if n != 'Total Op Info') / len(d)
     rank = f.split(os.sep)[-3]
     r = [v for k, v in runs.items() if k.endswith(rank.split('_')[-1])]
-    c = [x for x in r[0]['recommendations'] if x['id'] == 'communication']
+    c = [x for x in (r[0]['recommendations'] + r[0].get('observations', [])) if x['id'] == 'communication']
     if not c or c[0]['gain_us'] is not None or \
             abs(c[0]['bound_us'] / 1000 - wait) > 0.01 or \
             'at most %.1f ms a step' % wait not in c[0]['gain_note']:
@@ -69,7 +69,7 @@ for x, y in iv:
     if y > x:
         cover, at = cover + y - x, y
 r = json.load(open(sys.argv[2]))['runs'][0]
-c = [x for x in r['recommendations'] if x['id'] == 'communication'][0]
+c = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'communication'][0]
 t = c['text']
 fail = []
 if c['gain_us'] is not None or abs(c['bound_us'] - cover) > 0.01 or \

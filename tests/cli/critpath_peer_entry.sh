@@ -100,7 +100,7 @@ if mode == "peer":
     # replay gives (280 µs with the optimizer freed), its bound the wait,
     # no estimate (no rank named: the note says why), its evidence the
     # collective's wait, one measure, with its whole time (review 10 #2)
-    c = [x for x in r["recommendations"] if x["id"] == "communication"]
+    c = [x for x in (r["recommendations"] + r.get("observations", [])) if x["id"] == "communication"]
     if not c or not c[0]["text"].startswith(cp["peer_wait_note"]) or \
             c[0].get("bound_us") != 950 or c[0].get("gain_us") is not None \
             or not c[0].get("gain_note", "").startswith("no estimate: the "

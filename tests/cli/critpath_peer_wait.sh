@@ -71,7 +71,7 @@ mode = sys.argv[2]
 cp = r["critical_path"]
 s = cp["steps"][0]
 w = {x["id"]: x for x in cp["what_if"] or []}
-recs = {x["id"]: x for x in r["recommendations"]}
+recs = {x["id"]: x for x in (r["recommendations"] + r.get("observations", []))}
 oc = recs.get("op_compile", {})
 fail = []
 if s["replay_error_pct"] != 0 or s["length_us"] != 1760:
@@ -174,7 +174,7 @@ for dev in sorted(glob.glob(os.path.join(prof, 'PROF_*', 'device_*'))):
     top = [t['name'] for st in cp['steps'] for t in st['top']]
     if '(collective wait, its tasks not read)' in top:
         fail.append('rank%d: path %r' % (rank, top))
-    c = [x for x in r['recommendations'] if x['id'] == 'communication']
+    c = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'communication']
     # review 10 #1: an estimate, the late rank alone on time, or with the
     # rank close behind it (review 11 #3: ranks 2 and 3; late_rank.sh
     # checks both against the raw waits), under the bound, the wait

@@ -32,7 +32,7 @@ r = json.load(open(sys.argv[1]))['runs'][0]
 st = r['step_trace']['median']
 iv = st['iteration_interval_us']
 step = iv + st['fp_and_bp_us'] + st['tail_us']
-f = {x['id']: x for x in r['recommendations']}['step_interval']
+f = {x['id']: x for x in (r['recommendations'] + r.get('observations', []))}['step_interval']
 assert f['gain_us'] is None and f['bound_us'] == iv, f
 assert 'gain_is_bound' not in f, f
 v = {x['id']: x for x in r['verdict']['findings']}['step_interval']
@@ -55,7 +55,7 @@ if "$PR_BIN" -q -i "$PR_SRCDIR/tests/data/mindspore/step_interval_first" \
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
 assert r['step_summary']['mean_us'] == 8000, r['step_summary']
-f = {x['id']: x for x in r['recommendations']}['step_interval']
+f = {x['id']: x for x in (r['recommendations'] + r.get('observations', []))}['step_interval']
 assert \"of the median step's 10.0 ms (60%)\" in f['text'], f['text']
 v = {x['id']: x for x in r['verdict']['findings']}['step_interval']
 assert v['of_step'] == '\u2264 60.0%', v['of_step']
@@ -84,7 +84,7 @@ fin = (w['input_bytes'] - w['backward_input_bytes']) / n
 fout = (w['output_bytes'] - w['backward_output_bytes']) / n
 kept = fin + max(0, w['backward_input_bytes'] / n - fout)
 kept_us = kept / ((w['input_bytes'] + w['output_bytes']) / (w['input_us'] + w['output_us']))
-f = {x['id']: x for x in r['recommendations']}['device_copies']
+f = {x['id']: x for x in (r['recommendations'] + r.get('observations', []))}['device_copies']
 assert rw['bound_us'] == rw['gain_us'] == f['bound_us'], (rw, f)
 assert abs(f['gain_us'] - (f['bound_us'] - kept_us)) < 0.01, (f, kept_us)
 assert 0 < f['gain_us'] < f['bound_us'] and f['gain_source'] == 'model', f
@@ -127,7 +127,7 @@ cat > "$T_DIR/pb.py" << 'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
 rid = sys.argv[2]
-f = {x['id']: x for x in r['recommendations']}[rid]
+f = {x['id']: x for x in (r['recommendations'] + r.get('observations', []))}[rid]
 ops = {}
 if rid == 'low_block_dim':
     b = r['block_dim']
@@ -176,7 +176,7 @@ n = 0
 for r in json.load(open(sys.argv[1]))['runs']:
     if (r.get('critical_path') or {}).get('steps'):
         continue
-    ids = [x['id'] for x in r.get('recommendations') or []]
+    ids = [x['id'] for x in ((r.get('recommendations') or []) + r.get('observations', []))]
     assert 'low_block_dim' not in ids, ids
     d = [x for x in r.get('diagnostics') or [] if x['kind'] == 'low_block_dim']
     if d:
@@ -244,7 +244,7 @@ fl = '%.1f µs, the median aclnn execution call (%.1f µs) plus the median aclnn
 r = json.load(open(sys.argv[2]))['runs'][0]
 w = {x['id']: x for x in r['critical_path']['what_if']}['aclop_binary']
 assert fl in w['change'], (fl, w['change'])
-f = {x['id']: x for x in r['recommendations']}['op_compile']
+f = {x['id']: x for x in (r['recommendations'] + r.get('observations', []))}['op_compile']
 assert fl in f['gain_note'], f['gain_note']
 " "$PR_SHARED/traces/$NO/trace_view.json" "$T_DIR/no.json"
 else
@@ -257,7 +257,7 @@ if shared_summary nc hta/nccl_parser_config; then
     check "nccl: twice the batch says why, from its replay's evidence" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-f = {x['id']: x for x in r['recommendations']}['low_gpu_utilization']
+f = {x['id']: x for x in (r['recommendations'] + r.get('observations', []))}['low_gpu_utilization']
 w = {x['id']: x for x in r['critical_path']['what_if']}[f['what_if']]
 assert f['gain_basis'] == 'samples', f
 t = f['text']
@@ -285,7 +285,7 @@ if shared_summary t1 torch_npu/text_level1; then
 import json, sys
 for r in json.load(open(sys.argv[1]))['runs']:
     cp = r['critical_path']
-    c = {x['id']: x for x in r['recommendations']}['communication']
+    c = {x['id']: x for x in (r['recommendations'] + r.get('observations', []))}['communication']
     t = c['text']
     w = [x['id'] for x in cp['what_if']]
     assert 'gradient_accumulation' not in w and 'low_gpu_utilization' not in w, w
@@ -308,7 +308,7 @@ if shared_summary di hta/df_index_resolver; then
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
 ops = {o['name']: o for o in r['operators']}
-f = {x['id']: x for x in r['recommendations']}['small_allreduce']
+f = {x['id']: x for x in (r['recommendations'] + r.get('observations', []))}['small_allreduce']
 t = f['text']
 n = [o for o in r['communication']['ops'] if o['name'] == 'nccl:all_reduce'][0]
 assert n.get('total_bytes') is None and ops['c10d::allreduce_']['calls'] >= n['calls'], n

@@ -26,7 +26,7 @@ not_fired() {
         check "$3: no $1 finding" python3 -c "
 import json, sys
 for r in json.load(open(sys.argv[1]))['runs']:
-    ids = [x['id'] for x in r.get('recommendations') or []]
+    ids = [x['id'] for x in ((r.get('recommendations') or []) + r.get('observations', []))]
     assert sys.argv[2] not in ids, ids
 " "$T_DIR/$2.json" "$1"
     else
@@ -50,7 +50,7 @@ for c in "timeline hta/timeline_analysis/sampled_rank-0.json.gz 0" \
         check "$2: run $3 has the host-operators finding" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][int(sys.argv[2])]
-recs = r['recommendations']
+recs = (r['recommendations'] + r.get('observations', []))
 ids = [x['id'] for x in recs]
 assert 'host_ops' in ids, ids
 h = recs[ids.index('host_ops')]
@@ -179,7 +179,7 @@ PY
 check "hand-made AdamW step: fused=True for AdamW, the bound 2.8 ms" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-h = {x['id']: x for x in r['recommendations']}['host_ops']
+h = {x['id']: x for x in (r['recommendations'] + r.get('observations', []))}['host_ops']
 t = h['text']
 assert t.startswith('Host work is 100% of the critical path (3.0 ms a '
                     'step): operators '
@@ -205,7 +205,7 @@ if shared_summary nccl hta/nccl_parser_config/nccl_data.json.gz; then
     check "nccl_parser_config: slow host dispatch, its operators as evidence" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-h = {x['id']: x for x in r['recommendations']}['slow_dispatch']
+h = {x['id']: x for x in (r['recommendations'] + r.get('observations', []))}['slow_dispatch']
 t = h['text']
 assert t.startswith('Slow host dispatch: PyTorch operators that compute '
                     'nothing (views, allocation, metadata) take 29.1 µs of '
@@ -268,7 +268,7 @@ if shared_summary dfi hta/df_index_resolver/df_index_resolver.json.gz; then
     check "df_index_resolver: 404 all-reduces a step, the compiled lever" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-recs = {x['id']: x for x in r['recommendations']}
+recs = {x['id']: x for x in (r['recommendations'] + r.get('observations', []))}
 s = recs['small_allreduce']
 t = s['text']
 # unsized: many, not 'small' from the kernel's _LL_ name; inside the

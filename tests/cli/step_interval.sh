@@ -31,8 +31,8 @@ assert 'cannot be measured' in r['synchronization']['note'], r['synchronization'
         python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-f = [x for x in r['recommendations'] if x['id'] == 'step_interval']
-assert len(f) == 1, [x['id'] for x in r['recommendations']]
+f = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'step_interval']
+assert len(f) == 1, [x['id'] for x in (r['recommendations'] + r.get('observations', []))]
 t = f[0]['text']
 assert \"takes 6.0 of the median step's 10.0 ms (60%)\" in t, t
 assert 'FP+BP 3.0 ms and tail 1.0 ms' in t, t
@@ -54,7 +54,7 @@ if "$PR_BIN" -q -i "$D/data_queue" --json "$T_DIR/dq.json" 2> "$T_DIR/dq.err"; t
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
 assert r['step_trace']['median']['iteration_interval_us'] == 0, r['step_trace']
-assert 'step_interval' not in [x['id'] for x in r['recommendations']]
+assert 'step_interval' not in [x['id'] for x in (r['recommendations'] + r.get('observations', []))]
 " "$T_DIR/dq.json"
 else
     sed 's/^/# /' "$T_DIR/dq.err"

@@ -107,7 +107,7 @@ for f in sys.argv[1:]:
     for r in json.load(open(f))['runs']:
         v = r.get('verdict') or {}
         wi = {w['id']: w for w in (r.get('critical_path') or {}).get('what_if') or []}
-        for x in r.get('recommendations') or []:
+        for x in ((r.get('recommendations') or []) + r.get('observations', [])):
             if x.get('what_if') is not None:
                 w = wi[x['what_if']]
                 # the replay's figure: the gain, or where the replay is a
@@ -128,8 +128,8 @@ if shared_summary control "$CTL"; then
     check "trace_diff control: launches on the path give a launch finding" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-f = [x for x in r['recommendations'] if x['id'] == 'launch_bound']
-assert f, r['recommendations']
+f = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'launch_bound']
+assert f, (r['recommendations'] + r.get('observations', []))
 f = f[0]
 w = [w for w in r['critical_path']['what_if'] if w['id'] == 'launch_bound'][0]
 assert f['what_if'] == 'launch_bound' and f['gain_pct'] == w['gain_pct'] >= 5, f
@@ -155,7 +155,7 @@ if shared_summary df "$DF"; then
     check "df_index_resolver: the launch finding names torch.compile's graphs" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-f = [x for x in r['recommendations'] if x['id'] == 'launch_bound'][0]
+f = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'launch_bound'][0]
 assert f['gain_pct'] > 10, f
 assert 'led by CompiledFunctionBackward' in f['text'], f
 assert \"no kernel in the trace is Triton's\" in f['text'], f
@@ -168,9 +168,9 @@ if shared_summary after "$AFT"; then
     check "mfu_2gpu_after: syncs around 8-byte copies: stop sending scalars" python3 -c "
 import json, sys
 for r in json.load(open(sys.argv[1]))['runs']:
-    ids = [x['id'] for x in r['recommendations']]
+    ids = [x['id'] for x in (r['recommendations'] + r.get('observations', []))]
     assert 'copy_bound' not in ids and 'pageable_copies' not in ids, ids
-    f = [x for x in r['recommendations'] if x['id'] == 'host_sync'][0]
+    f = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'host_sync'][0]
     w = [w for w in r['critical_path']['what_if'] if w['id'] == 'host_sync'][0]
     assert f['gain_us'] == w['gain_us'] and f['gain_pct'] >= 5, f
     t = f['text']
@@ -212,7 +212,7 @@ if shared_summary rn "$RN"; then
         python3 -c "
 import json, sys
 for r in json.load(open(sys.argv[1]))['runs']:
-    ids = [x['id'] for x in r['recommendations']]
+    ids = [x['id'] for x in (r['recommendations'] + r.get('observations', []))]
     assert ids == ['dataloader', 'enable_amp'], ids
 " "$T_DIR/rn.json"
 else
@@ -233,7 +233,7 @@ if shared_summary l1 "$L1"; then
     check "torch_npu level1: the HCCL finding leads with the peer wait, no replayed gain" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-f = [x for x in r['recommendations'] if x['id'] == 'communication'][0]
+f = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'communication'][0]
 wi = {w['id']: w for w in r['critical_path']['what_if']}
 assert f['gain_source'] == 'model' and f['gain_note'].startswith('estimate'), f
 assert f['gain_us'] == r['late_peer']['alone_us'] < f['bound_us'], f
@@ -271,7 +271,7 @@ for r in json.load(open(sys.argv[1]))['runs']:
     for tb in r.get('temporal_breakdown') or []:
         assert tb['idle_host_wait_us'] == 0, tb
         assert tb['idle_other_us'] + tb['idle_kernel_wait_us'] > 0.99 * tb['idle_us'], tb
-    for x in r['recommendations']:
+    for x in (r['recommendations'] + r.get('observations', [])):
         assert 'waited for the host' not in x['text'], x['text']
 " "$T_DIR/$1.json"
     else
@@ -283,8 +283,8 @@ if [ -f "$T_DIR/opsum.json" ] && [ -f "$T_DIR/old2023.json" ]; then
 import json, sys
 a = json.load(open(sys.argv[1]))['runs'][0]
 b = [r for r in json.load(open(sys.argv[2]))['runs'] if r.get('rank') in (0, None)][0]
-ia = [x['id'] for x in a['recommendations']]
-ib = [x['id'] for x in b['recommendations']]
+ia = [x['id'] for x in (a['recommendations'] + a.get('observations', []))]
+ib = [x['id'] for x in (b['recommendations'] + b.get('observations', []))]
 # op_summary has only the tasks: they judge the device; old2023 also its
 # step table, which records the communication the 21 tasks lack
 # (ascend_review3.sh), so its findings are the table's (issue #30
@@ -310,7 +310,7 @@ if shared_summary before "$BEF"; then
     check "mfu_2gpu_before: the dtype headline's bound and the replayed kernels" python3 -c "
 import json, re, sys
 for r in json.load(open(sys.argv[1]))['runs']:
-    f = [x for x in r['recommendations'] if x['id'] == 'dtype_conversions'][0]
+    f = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'dtype_conversions'][0]
     t = f['text']
     m = re.match(r'Dtype conversions take up to [0-9.]+% of kernel time \(([0-9.]+) ms, an upper bound: .*; the casting kernels by name take [0-9.]+% \(([0-9.]+) ms\), the part its replay takes off', t)
     assert m, t

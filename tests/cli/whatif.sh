@@ -263,6 +263,14 @@ for c in dataloader graphs sync copies comm amp amp_roof batch \
     amp_v100 comm_off casts casts_fp8 casts_gemm casts_fsdp graphs_optim; do
     "$PR_BIN" -q --input "$T_DIR/$c.pt.trace.json" --json "$T_DIR/$c.json"
     check "$c: summary written (exit $?)" [ -s "$T_DIR/$c.json" ]
+    # issue #31: a finding without a gain is an observation, not a
+    # recommendation
+    check "$c: every recommendation carries a gain" python3 -c "
+import json, sys
+for r in json.load(open(sys.argv[1]))['runs']:
+    for x in r['recommendations']:
+        assert isinstance(x.get('gain_us'), (int, float)), x['id']
+" "$T_DIR/$c.json"
 done
 check "dataloader gone: 600 µs, 60%" \
     python3 "$T_DIR/wi.py" "$T_DIR/dataloader.json" dataloader 600 60
@@ -280,7 +288,8 @@ check "communication overlapped: the finding's bound, not a gain" \
     python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-c = [x for x in r['recommendations'] if x['id'] == 'communication'][0]
+assert 'communication' not in [x['id'] for x in r['recommendations']], r
+c = [x for x in r['observations'] if x['id'] == 'communication'][0]
 assert c['gain_us'] is None and c['bound_us'] == 170, c
 assert c['gain_note'].startswith('an upper bound, not a replayed change'), c
 f = [x for x in r['verdict']['findings'] if x['id'] == 'communication'][0]
@@ -305,7 +314,7 @@ check "  the dtype_conversions advice carries it, naming the cast" \
     python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-x = [x for x in r['recommendations'] if x['id'] == 'dtype_conversions']
+x = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'dtype_conversions']
 sys.exit(not (x and abs(x[0]['bound_us'] - 400) < 1e-6 and
               'bfloat16_copy_kernel_cuda %.1f%%' % (100 * 400 / 410.0)
               in x[0]['text']))" \
@@ -319,7 +328,7 @@ check "  its estimate: the cast fused into its consumer, 2/3 of 400 µs" \
     python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-x = [x for x in r['recommendations'] if x['id'] == 'dtype_conversions'][0]
+x = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'dtype_conversions'][0]
 assert abs(x['gain_us'] - 800.0 / 3) < 1e-3, x
 assert abs(x['gain_pct'] - 100 * 800.0 / 3 / 430) < 1e-3, x
 w = [w for w in r['critical_path']['what_if'] if w['id'] == 'dtype_conversions'][0]
@@ -332,7 +341,7 @@ assert v[0]['saves'] == '267 µs (\u2264 400 µs)', v[0]['saves']
 check "  fp32 to fp8: 2/5 of the cast's 400 µs, 160 µs" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-x = [x for x in r['recommendations'] if x['id'] == 'dtype_conversions'][0]
+x = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'dtype_conversions'][0]
 assert abs(x['gain_us'] - 160) < 1e-3 and x['bound_us'] == 400, x
 assert '40% of a 4-byte-to-1-byte cast' in x['gain_note'], x['gain_note']
 " "$T_DIR/casts_fp8.json"
@@ -344,7 +353,7 @@ r = json.load(open(sys.argv[1]))['runs'][0]
 w = [w for w in r['critical_path']['what_if'] if w['id'] == 'dtype_conversions'][0]
 assert abs(w['gain_us'] - 400) < 1e-6 and w['gemm_fed_pct'] == 100 and \
     w['fusible_fed_pct'] == 0, w
-x = [x for x in r['recommendations'] if x['id'] == 'dtype_conversions'][0]
+x = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'dtype_conversions'][0]
 assert x['gain_us'] is None and x['bound_us'] == 400, x
 assert 'no estimate under it' in x['gain_note'] and \
     '100% by a GEMM, convolution or attention kernel' in x['gain_note'], x
@@ -361,7 +370,7 @@ assert abs(w['gain_us'] - 400) < 1e-6 and w['copy_fed_pct'] == 100 and \
     w['fusible_fed_pct'] == 0 and w['gemm_fed_pct'] == 0, w
 assert w['fsdp_pct'] == 100 and w['fsdp_path_pct'] == 100 and \
     w['fsdp_calls'] == 1, w
-x = [x for x in r['recommendations'] if x['id'] == 'dtype_conversions'][0]
+x = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'dtype_conversions'][0]
 assert x['gain_us'] is None and x['bound_us'] == 400, x
 assert '100% by a copy (a copy kernel or a device-to-device memcpy)' in \
     x['gain_note'] and 'torch.compile does not fuse it' in x['gain_note'], x
@@ -374,7 +383,7 @@ import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
 w = [w for w in r['critical_path']['what_if'] if w['id'] == 'dtype_conversions'][0]
 assert 'fsdp_pct' not in w and w['copy_fed_pct'] == 0, w
-x = [x for x in r['recommendations'] if x['id'] == 'dtype_conversions'][0]
+x = [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'dtype_conversions'][0]
 assert 'autocast re-casting' in x['text'] and 'FSDP' not in x['text'], x
 " "$T_DIR/casts.json"
 # review 11 #4: launches issued inside the optimizer's step: 6 of the 10
@@ -386,7 +395,7 @@ r = json.load(open(sys.argv[1]))['runs'][0]
 w = [w for w in r['critical_path']['what_if'] if w['id'] == 'launch_bound'][0]
 assert abs(w['optimizer_pct'] - 60) < 1e-6, w
 assert w['optimizer'] == 'Optimizer.step#SGD.step', w
-t = [x['text'] for x in r['recommendations'] if x['id'] == 'launch_bound'][0]
+t = [x['text'] for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'launch_bound'][0]
 want = ('60% of the launch calls\' time the replay takes off is issued '
         'inside the optimizer\'s step (Optimizer.step#SGD.step)')
 assert want in t and 'torch.optim.SGD(..., foreach=True) or fused=True' in t, t
@@ -398,7 +407,7 @@ import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
 w = [w for w in r['critical_path']['what_if'] if w['id'] == 'launch_bound'][0]
 assert 'optimizer_pct' not in w and 'optimizer' not in w, w
-t = [x['text'] for x in r['recommendations'] if x['id'] == 'launch_bound'][0]
+t = [x['text'] for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'launch_bound'][0]
 assert 'optimizer' not in t, t
 " "$T_DIR/graphs.json"
 check "memory-bound op at the roof: 870.53 µs" \
@@ -411,7 +420,7 @@ check "cold: the cold_step advice carries the gain, no batch advice" \
     python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-recs = r['recommendations']
+recs = (r['recommendations'] + r.get('observations', []))
 assert recs[0]['id'] == 'cold_step' and recs[0]['gain_us'] == 1995, recs
 assert recs[0]['evidence'][0]['name'] == 'cudaLaunchKernel', recs
 # the device idles while the host pays first-use costs: no batch advice
@@ -429,7 +438,7 @@ check "cold: the advice's text names the calls and the replay's share" \
     python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-c = r['recommendations'][0]
+c = (r['recommendations'] + r.get('observations', []))[0]
 assert c['id'] == 'cold_step', c
 assert 'cudaLaunchKernel 2.0 ms' in c['text'], c['text']
 assert 'its steps would be 98% shorter' in c['text'], c['text']
@@ -441,7 +450,7 @@ check "cold allocation: cold_step with 1995 µs, cudaMalloc named" \
     python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-c = r['recommendations'][0]
+c = (r['recommendations'] + r.get('observations', []))[0]
 assert c['id'] == 'cold_step' and c['gain_us'] == 1995, c
 assert 'cudaMalloc 2.0 ms' in c['text'], c['text']
 assert c['evidence'][0]['name'] == 'cudaMalloc', c
@@ -463,7 +472,7 @@ import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
 w = {x['id']: x for x in r['critical_path']['what_if'] or []}
 assert 'communication' not in w or w['communication']['gain_us'] == 0, w
-for x in r['recommendations']:
+for x in (r['recommendations'] + r.get('observations', [])):
     assert x['id'] != 'communication' or x.get('gain_us') is None, x
 " "$T_DIR/consumer.json"
 check "prefetched copies: 105 µs, 25.30%" \
@@ -472,7 +481,7 @@ check "the AMP advice carries the replay's gain, aten::mm its evidence" \
     python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-x = r['recommendations'][0]
+x = (r['recommendations'] + r.get('observations', []))[0]
 assert x['id'] == 'enable_amp' and x['gain_us'] == 937.5, x
 assert x['evidence'][0]['name'] == 'aten::mm', x
 " "$T_DIR/amp.json"
@@ -486,7 +495,7 @@ r = json.load(open(sys.argv[1]))['runs'][0]
 assert r['steps'][0]['breakdown_us']['communication'] >= 100, r['steps'][0]
 s = r['critical_path']['steps'][0]
 assert s['by_kind_us']['communication'] == 0 and s['bound'] == 'host', s
-ids = [x['id'] for x in r['recommendations']]
+ids = [x['id'] for x in (r['recommendations'] + r.get('observations', []))]
 assert 'communication' not in ids, ids
 " "$T_DIR/comm_off.json"
 # review R3: the batch case holds one 50 µs kernel: a near-empty capture,
@@ -496,7 +505,7 @@ assert 'communication' not in ids, ids
 check "near-empty capture: no batch-size advice, a Data quality row" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-assert 'low_gpu_utilization' not in [x['id'] for x in r['recommendations']], r['recommendations']
+assert 'low_gpu_utilization' not in [x['id'] for x in (r['recommendations'] + r.get('observations', []))], (r['recommendations'] + r.get('observations', []))
 u = [x for x in r['diagnostics'] if x['kind'] == 'no_workload'][0]
 assert 'increase batch size' not in u['text'], u
 assert 'GPU 0 has low utilization' in u['text'], u
@@ -511,7 +520,7 @@ check "AMP advice on sm_80: TF32 first, then bf16; on sm_70: FP16" \
 import json, sys
 def amp(f):
     r = json.load(open(f))['runs'][0]
-    return [x for x in r['recommendations'] if x['id'] == 'enable_amp'][0]
+    return [x for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'enable_amp'][0]
 a, v = amp(sys.argv[1])['text'], amp(sys.argv[2])['text']
 assert 'FP16' not in a, a
 t = a.index('set_float32_matmul_precision(\"high\")')
@@ -529,11 +538,11 @@ assert 'communication' not in ids and 'host_sync' not in ids, ids
 check "the dataloader advice carries its gain and evidence" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-recs = {x['id']: x for x in r['recommendations']}
+recs = {x['id']: x for x in (r['recommendations'] + r.get('observations', []))}
 x = recs['dataloader']
 assert x['gain_us'] == 600 and x['gain_pct'] == 60, x
 assert x['evidence'][0]['name'].startswith('enumerate(DataLoader)'), x
-assert r['recommendations'][0]['id'] == 'dataloader'
+assert (r['recommendations'] + r.get('observations', []))[0]['id'] == 'dataloader'
 " "$T_DIR/dataloader.json"
 # a real cold capture (HTA's alexnet sample: CUDA context creation and
 # first launches take 90% of its one step): the warm step is its finding,
@@ -545,10 +554,10 @@ if have_shared && [ -f "$PR_SHARED/traces/$ALEX" ]; then
     check "alexnet: cold, no batch advice, the rest claims no gain" python3 -c "
 import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
-recs = {x['id']: x for x in r['recommendations']}
+recs = {x['id']: x for x in (r['recommendations'] + r.get('observations', []))}
 c = recs['cold_step']
-assert c['gain_pct'] > 50 and r['recommendations'][0] is not None, c
-assert r['recommendations'][0]['id'] == 'cold_step', r['recommendations'][0]
+assert c['gain_pct'] > 50 and (r['recommendations'] + r.get('observations', []))[0] is not None, c
+assert (r['recommendations'] + r.get('observations', []))[0]['id'] == 'cold_step', (r['recommendations'] + r.get('observations', []))[0]
 assert 'low_gpu_utilization' not in recs, recs
 # review R4: cudnn's 128x64 xregs_large tiles run at low occupancy by design
 assert 'low_occupancy' not in recs, recs

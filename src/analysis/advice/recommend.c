@@ -2334,6 +2334,81 @@ pr_recommend_demote(cJSON *run, struct pr_notes *notes, const char **moved)
     return !notes->failed;
 }
 
+/* Row r's string field key as obs's field, or left out where r has none. */
+static void
+obs_str(struct pr_row_observation *o, const cJSON *r, const char *key,
+        const char **field, enum pr_schema_rowid id)
+{
+    *field = pr_sget_str(r, key);
+    if (*field == NULL)
+        pr_rows_omit(PR_RO_RUNS_OBSERVATIONS, o, id);
+}
+
+/* A recommendation no replay or model put a gain on, as an observation:
+ * its words, why no gain (gain_note), its bound and evidence where it has
+ * them.  0 when out of memory. */
+static int
+observe(cJSON *obs, const cJSON *r)
+{
+    struct pr_row_observation o = {0};
+    const cJSON *b = pr_sget(r, PR_K_BOUND_US), *ev = pr_sget(r, PR_K_EVIDENCE);
+
+    o.id = pr_sget_str_or(r, PR_K_ID, "");
+    o.severity = pr_sget_str_or(r, PR_K_SEVERITY, "warning");
+    o.text = pr_sget_str_or(r, PR_K_TEXT, "");
+    obs_str(&o, r, PR_K_GAIN_NOTE, &o.gain_note,
+            PR_SR_RUNS_OBSERVATIONS_PR_K_GAIN_NOTE);
+    obs_str(&o, r, PR_K_GAIN_BASIS, &o.gain_basis,
+            PR_SR_RUNS_OBSERVATIONS_PR_K_GAIN_BASIS);
+    obs_str(&o, r, PR_K_GAIN_SOURCE, &o.gain_source,
+            PR_SR_RUNS_OBSERVATIONS_PR_K_GAIN_SOURCE);
+    o.gain_us = o.gain_pct = NAN; /* null: the row of a finding */
+    o.bound_us = cJSON_IsNumber(b) ? b->valuedouble : NAN;
+    if (b == NULL)
+        pr_rows_omit(PR_RO_RUNS_OBSERVATIONS, &o,
+                     PR_SR_RUNS_OBSERVATIONS_PR_K_BOUND_US);
+    o.evidence = ev;
+    if (!cJSON_IsArray(ev))
+        pr_rows_omit(PR_RO_RUNS_OBSERVATIONS, &o,
+                     PR_SR_RUNS_OBSERVATIONS_PR_K_EVIDENCE);
+    return pr_rows_write(obs, PR_RO_RUNS_OBSERVATIONS, &o, 1);
+}
+
+/* The findings no replay or model puts a gain on, moved from
+ * run.recommendations to run.observations (issue #31: a rule with no gain
+ * on the critical path does not fire as a recommendation; what the trace
+ * shows stays, with why no change of it can be costed and, where known,
+ * the most one could save).  After every gain is set, stages.c's pipeline
+ * model's included: pr_summary_finish; a run read back from a summary has
+ * none left to move.  0 when out of memory. */
+int
+pr_recommend_observe(cJSON *run)
+{
+    cJSON *recs = cJSON_GetObjectItemCaseSensitive(run, PR_K_RECOMMENDATIONS);
+    cJSON *obs = cJSON_GetObjectItemCaseSensitive(run, PR_K_OBSERVATIONS);
+    cJSON *r, *next;
+    int made = 0;
+
+    for (r = cJSON_IsArray(recs) ? recs->child : NULL; r != NULL; r = next) {
+        next = r->next;
+        if (cJSON_IsNumber(pr_sget(r, PR_K_GAIN_US)))
+            continue;
+        if (!cJSON_IsArray(obs)) {
+            obs = cJSON_CreateArray();
+            if (obs == NULL || !pr_sput(run, PR_K_OBSERVATIONS, obs)) {
+                cJSON_Delete(obs);
+                return 0;
+            }
+            made = 1;
+        }
+        if (!observe(obs, r))
+            return 0;
+        cJSON_Delete(cJSON_DetachItemViaPointer(recs, r));
+    }
+    /* beside the recommendations, in the schema's place */
+    return !made || pr_schema_order(run, PR_SO_RUNS);
+}
+
 enum pr_status
 pr_recommend_fill(const struct pr_rec_facts *f, cJSON *run,
                   struct pr_error *err)
