@@ -1577,8 +1577,7 @@ brief_gain(const cJSON *fd, char *buf, size_t cap)
     if (isnan(us) && b > 0) {
         /* a bound alone: a ceiling, ranked after the gains */
         pr_whatif_fmt_us(b, t, sizeof(t));
-        snprintf(buf, cap, "at most %s per step (an upper bound, no estimate)",
-                 t);
+        snprintf(buf, cap, "at most %s per step (an upper bound)", t);
     } else if (isnan(us)) {
         snprintf(buf, cap, "no gain claimed");
     } else if (b > us &&
@@ -1813,10 +1812,16 @@ print_brief(const cJSON *sum, int quiet)
             char gain[160];
 
             brief_gain(fd, gain, sizeof(gain));
-            pr_term_printf(stdout, "  %ld. %s: %s [%s]\n",
-                           pr_sget_long(fd, PR_K_RANK, -1),
-                           pr_sget_str_or(fd, PR_K_TITLE, ""), gain,
-                           pr_sget_str_or(fd, PR_K_ID, ""));
+            if (pr_sget_is(pr_sget_str(fd, PR_K_KIND), "observation"))
+                /* no gain: apart from the ranked changes (review 15 #2) */
+                pr_term_printf(stdout, "  Not estimated: %s: %s [%s]\n",
+                               pr_sget_str_or(fd, PR_K_TITLE, ""), gain,
+                               pr_sget_str_or(fd, PR_K_ID, ""));
+            else
+                pr_term_printf(stdout, "  %ld. %s: %s [%s]\n",
+                               pr_sget_long(fd, PR_K_RANK, -1),
+                               pr_sget_str_or(fd, PR_K_TITLE, ""), gain,
+                               pr_sget_str_or(fd, PR_K_ID, ""));
             /* a replay's figure (a gain, or a bound alone) rests on path
                nodes, its evidence how much the replay changed each, not
                what the step saves: where the path then runs through other

@@ -37,6 +37,9 @@ struct pr_html_view {
     size_t n_tables;
     int oom;                 /* sticky out-of-memory */
     const char *source_link; /* borrowed; NULL: source cells link nowhere */
+    const char *id_prefix;   /* the sections' ids' ("job2-"): a link to a
+                                part of the report ("#critical-path") goes
+                                to its job's part */
 };
 
 PR_NODISCARD enum pr_status pr_html_view_init(struct pr_html_view *v,

@@ -241,6 +241,14 @@ PR_NODISCARD enum pr_status pr_whatif_verdict(cJSON *run, const char *underused,
  * (stages.c's pipeline model): the recommendations ranked again and the
  * verdict's rows made again from them, so the verdict reads the
  * recommendations, never a cell of its own.  PR_E_NOMEM. */
+/* A finding's name as a user reads it, from its recommendation (or
+ * observation) row: its id's, or the reading its text makes. */
+const char *pr_whatif_title(const cJSON *r);
+
+/* text into buf (cap bytes), cut back to a word with " …" where it does
+ * not fit: the verdict's cells. */
+void pr_whatif_clip(const char *text, char *buf, size_t cap);
+
 PR_NODISCARD enum pr_status pr_whatif_verdict_rows(cJSON *run,
                                                    struct pr_error *err);
 

@@ -124,7 +124,12 @@ source_href(struct pr_html_view *v, cJSON *cell, const cJSON *row,
         anchor = pr_sget_str(row, key);
     }
     if (anchor != NULL && anchor[0] == '#') {
-        add_str(v, cell, "c_href", anchor); /* a part of this report */
+        /* a part of this report, its job's where it has several
+           (review 15 #6: ms_fixtures' "#recommendations" beside its
+           sections job1-recommendations, job2-...) */
+        snprintf(href, sizeof(href), "#%s%s",
+                 v->id_prefix != NULL ? v->id_prefix : "", anchor + 1);
+        add_str(v, cell, "c_href", href);
         return;
     }
     if (v->source_link == NULL || strcmp(c->key, PR_K_LOCATION) != 0 ||
@@ -578,6 +583,7 @@ view_sections(struct pr_html_view *v, const cJSON *view,
     char id[80];
     size_t i;
 
+    v->id_prefix = prefix;
     for (i = 0; i < pr_report_n_sections && !v->oom; i++) {
         const struct pr_section *s = pr_report_sections[i];
         if (!pr_section_present(s, view))
@@ -593,6 +599,7 @@ view_sections(struct pr_html_view *v, const cJSON *view,
             add_bool(v, v->sections->child->prev, "s_in_job", 1);
         pr_figs_free(&f);
     }
+    v->id_prefix = NULL; /* the caller's */
 }
 
 /* A job's heading before its sections: "Job 2 of 5: name" and what it

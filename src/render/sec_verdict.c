@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +25,8 @@ const struct pr_col pr_fig_cols_findings[] = {
     {"saves", PR_K_SAVES, "Saves / step", PR_FMT_FIGURE, 1.5,
      "What the step graph replayed with the change applied (or a stated "
      "model) predicts it saves per step; \xe2\x89\xa4 marks an upper bound "
-     "on what its change can save, alone (no estimate: ranked after the "
-     "gains) or in brackets beside the estimate (empty: neither, and the "
-     "evidence says why)",
+     "on what its change can save, in brackets beside the estimate, or "
+     "alone for a finding not estimated (an observation)",
      PR_COL_BOTH},
     {"gain", PR_K_GAIN_US, "Gain / step", PR_FMT_US, 0.8,
      "The estimated gain alone (empty for a bound alone)", 0},
@@ -45,8 +45,60 @@ const struct pr_col pr_fig_cols_findings[] = {
      "syncs) those calls, and where no gain is claimed, why",
      PR_COL_BOTH | PR_COL_LINK},
     {"id", PR_K_ID, "Id", PR_FMT_TEXT, 0.9, NULL, 0},
+    {"kind", PR_K_KIND, "Kind", PR_FMT_TEXT, 1.0,
+     "recommendation (a gain) or observation (none)", 0},
     {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
 };
+
+/* The Not estimated table's columns: a finding no replay or model puts a
+ * gain on, the most its change could save and why no estimate. */
+static const struct pr_col obs_cols[] = {
+    {"finding", PR_K_TITLE, "Finding", PR_FMT_WRAP, 2.2,
+     "The finding (its text under Recommendations, Not estimated)",
+     PR_COL_BOTH | PR_COL_LINK},
+    {"saves", PR_K_SAVES, "At most / step", PR_FMT_FIGURE, 1.5,
+     "The most its change could save a step, where known: an upper bound, "
+     "not an estimate",
+     PR_COL_BOTH},
+    {"of_step", PR_K_OF_STEP, "Of step", PR_FMT_FIGURE, 0.75,
+     "The bound's share of the mean step", PR_COL_BOTH},
+    {"evidence", PR_K_EVIDENCE, "Why no estimate", PR_FMT_WRAP, 2.35,
+     "What the trace lacks for an estimate, or the work the bound rests on",
+     PR_COL_BOTH | PR_COL_LINK},
+    {"id", PR_K_ID, "Id", PR_FMT_TEXT, 0.9, NULL, 0},
+    {NULL, NULL, NULL, PR_FMT_TEXT, 0, NULL, 0},
+};
+
+/* A verdict row's finding is an observation (runs[].observations: no
+ * gain); a saved summary from before the kind column: no gain. */
+static int
+is_observation(const cJSON *row)
+{
+    const char *kind = pr_sget_str(row, PR_K_KIND);
+
+    if (kind != NULL)
+        return strcmp(kind, "observation") == 0;
+    return isnan(pr_sget_num(row, PR_K_GAIN_US));
+}
+
+/* The rows of fs of one kind, as references (the caller deletes the
+ * array); NULL when out of memory. */
+static cJSON *
+rows_of(const cJSON *fs, int observations)
+{
+    cJSON *a = cJSON_CreateArray();
+    const cJSON *r;
+
+    cJSON_ArrayForEach(r, fs)
+    {
+        if (a != NULL && is_observation(r) == observations &&
+            !cJSON_AddItemReferenceToArray(a, (cJSON *)(uintptr_t)r)) {
+            cJSON_Delete(a);
+            return NULL;
+        }
+    }
+    return a;
+}
 
 static int
 present(const cJSON *summary)
@@ -105,6 +157,8 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     struct pr_fig_table t = {
         .cols = pr_fig_cols_findings, .rows = fs, .what = "findings"};
     struct pr_row_finding *rows = NULL;
+    cJSON *recs, *obs;
+    size_t n_obs;
     struct fcounts c;
     struct pr_error err;
     size_t n = 0;
@@ -123,59 +177,94 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
                                        "or more."));
         return;
     }
-    pr_figs_table(f, "What to fix first", &t, NULL);
-    /* (the loader read the rows whole: a run made here or a saved one
-       that passed its contract) */
-    if (pr_rows_load(fs, PR_K_FINDINGS, PR_RO_RUNS_VERDICT_FINDINGS,
+    recs = rows_of(fs, 0);
+    obs = rows_of(fs, 1);
+    if (recs == NULL || obs == NULL) {
+        cJSON_Delete(recs);
+        cJSON_Delete(obs);
+        pr_figs_nomem(f);
+        return;
+    }
+    n_obs = pr_sget_len(obs);
+    /* the counts first: the tables take the arrays over (the loader read
+       the rows whole: a run made here or a saved one that passed its
+       contract) */
+    if (pr_rows_load(recs, PR_K_FINDINGS, PR_RO_RUNS_VERDICT_FINDINGS,
                      (void **)&rows, &n, &err) != PR_OK)
         n = 0;
+    if (pr_sget_len(recs) > 0) {
+        pr_figs_heading(f, "What to fix first");
+        pr_figs_table_own(f, &t, recs, NULL);
+    } else {
+        cJSON_Delete(recs);
+        pr_figs_note(f, "No change to rank: no replay or model puts a saving "
+                        "on what this trace shows. What it does show, with "
+                        "the most a change could save, is below.");
+    }
+    if (n_obs > 0) {
+        t = (struct pr_fig_table){
+            .cols = obs_cols, .rows = NULL, .what = "findings"};
+        pr_figs_heading(f, "Not estimated");
+        pr_figs_table_own(f, &t, obs, NULL);
+    } else
+        cJSON_Delete(obs);
     count_findings(rows, n, &c);
     free(rows);
+    if (n == 0) {
+        pr_figs_note(f, "\xe2\x89\xa4 X is an upper bound on what a change "
+                        "could save a step (the work on the path it could "
+                        "take off, or a producer's table): the trace does "
+                        "not allow an estimate under it, and each row says "
+                        "why.");
+        return;
+    }
     /* two gains or more: each is its change alone (review-2 finding 12:
        host_sync 11.3% and launch_bound 8.6% read as 19.9% together, where
        after a removed sync the queue is empty and the next kernels wait
        for their launches) */
-    snprintf(note, sizeof(note), "%s%s%s%s%s",
-             c.replay == 0 && c.model > 0
-                 ? "Gains are estimates from a stated model, not a replay "
-                   "of the step's graph (the export holds no tasks to "
-                   "replay, the core count is unknown, or the change is "
-                   "not a graph edit): each finding's evidence names its "
-                   "model, or the work it rests on and its finding the "
-                   "model."
-             : cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY))
-                 ? "Gains are predictions: the host's path replayed with the "
-                   "change applied (a CPU-only run has no Critical path part; "
-                   "Recommendations holds each finding's advice)."
-                 : "Gains are predictions: the step's dependency graph "
-                   "replayed with the change applied (see Critical path for "
-                   "the path and its replay error, Recommendations for each "
-                   "finding's advice).",
-             c.gains + c.replay_bounds > 1
-                 ? " Each gain is its change replayed alone: "
-                   "changes that shorten the same part of the path "
-                   "overlap, so the gains do not add up."
-                 : "",
-             c.bounds > 0
-                 ? " \xe2\x89\xa4 X is an upper bound on what the change "
-                   "can save (a replay or model that takes off all the time "
-                   "the change could, or the change's work on the path; its "
-                   "evidence says what it counts): alone, with no estimate, "
-                   "it ranks after the gains, by its value; beside a gain, "
-                   "\"A (\xe2\x89\xa4 B)\", the finding ranks by the "
-                   "gain A."
-                 : "",
-             c.replay > 0 && c.model > 0
-                 ? " A gain whose evidence begins \"Model, not a replay\" "
-                   "or ends \"(a stated model's estimate: ...)\" or "
-                   "\"(... the estimate under it is a stated model's ...)\" "
-                   "is a model's estimate, not a replay."
-                 : "",
-             c.batch
-                 ? " A gain at 2\xc3\x97 batch is the time saved per step's "
-                   "worth of samples with twice the batch (the batch size "
-                   "changes), so it ranks after the same-batch gains."
-                 : "");
+    snprintf(
+        note, sizeof(note), "%s%s%s%s%s%s",
+        c.replay == 0 && c.model > 0
+            ? "Gains are estimates from a stated model, not a replay "
+              "of the step's graph (the export holds no tasks to "
+              "replay, the core count is unknown, or the change is "
+              "not a graph edit): each finding's evidence names its "
+              "model, or the work it rests on and its finding the "
+              "model."
+        : cJSON_IsTrue(pr_sget(run, PR_K_HOST_ONLY))
+            ? "Gains are predictions: the host's path replayed with the "
+              "change applied (a CPU-only run has no Critical path part; "
+              "Recommendations holds each finding's advice)."
+            : "Gains are predictions: the step's dependency graph "
+              "replayed with the change applied (see Critical path for "
+              "the path and its replay error, Recommendations for each "
+              "finding's advice).",
+        c.gains + c.replay_bounds > 1
+            ? " Each gain is its change replayed alone: "
+              "changes that shorten the same part of the path "
+              "overlap, so the gains do not add up."
+            : "",
+        c.bounds > 0
+            ? " In \"A (\xe2\x89\xa4 B)\", B is an upper bound on "
+              "what the change can save (a replay or model that takes "
+              "off all the time the change could, or the change's work "
+              "on the path; its evidence says what it counts); the "
+              "finding ranks by the gain A."
+            : "",
+        c.replay > 0 && c.model > 0
+            ? " A gain whose evidence begins \"Model, not a replay\" "
+              "or ends \"(a stated model's estimate: ...)\" or "
+              "\"(... the estimate under it is a stated model's ...)\" "
+              "is a model's estimate, not a replay."
+            : "",
+        c.batch ? " A gain at 2\xc3\x97 batch is the time saved per step's "
+                  "worth of samples with twice the batch (the batch size "
+                  "changes), so it ranks after the same-batch gains."
+                : "",
+        n_obs > 0 ? " Not estimated: findings the trace shows but no replay "
+                    "or model can put a saving on; \xe2\x89\xa4 X is the "
+                    "most their change could save a step."
+                  : "");
     pr_figs_note(f, note);
 }
 
@@ -183,9 +272,9 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
 const struct pr_section pr_section_verdict = {
     .id = "verdict",
     .title = "Verdict",
-    .lede = "What bounds the step and what each fix would save: estimated "
-            "gains first, largest first, then upper bounds alone "
-            "(\xe2\x89\xa4).",
+    .lede = "What bounds the step and what each fix would save, largest "
+            "first; then what the trace shows but cannot put a saving on, "
+            "with the most a change could save (\xe2\x89\xa4).",
     .per_run = 1,
     .build = build,
     .present = present};

@@ -2173,7 +2173,7 @@ lacks_data(const cJSON *run)
 static cJSON *
 observation_items(const cJSON *obs)
 {
-    cJSON *items = items_of(obs, "", NULL, PR_K_TEXT, PR_K_ID), *it;
+    cJSON *items = items_of(obs, "", PR_K_TITLE, PR_K_TEXT, PR_K_ID), *it;
     const cJSON *o = obs != NULL ? obs->child : NULL;
     cJSON *v;
     char *text;

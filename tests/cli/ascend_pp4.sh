@@ -145,8 +145,8 @@ check "advice from communication.json's split, not the plugin's text" py <<'PY'
 import json, sys
 s = json.load(open(sys.argv[2]))
 r0 = [r for r in s['runs'] if r['rank'] == 0][0]
-t = [x['text'] for x in r0['recommendations'] if x['id'] == 'communication']
-allt = ' '.join(x['text'] for r in s['runs'] for x in r['recommendations'])
+t = [x['text'] for x in (r0['recommendations'] + r0.get('observations', [])) if x['id'] == 'communication']
+allt = ' '.join(x['text'] for r in s['runs'] for x in (r['recommendations'] + r.get('observations', [])))
 print(t)
 sys.exit(0 if t and 'waiting for other ranks' in t[0] and 'Wait 160.1 ms' in t[0]
          and 'Gradient Compression' not in allt else 1)

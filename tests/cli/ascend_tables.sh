@@ -198,7 +198,7 @@ import json, sys
 r = json.load(open(sys.argv[1]))['runs'][0]
 bd = [s['breakdown_us'] for s in r['steps']]
 fam = {k['name']: k['family'] for k in r['kernels']}
-recs = {x['id']: x['text'] for x in r['recommendations']}
+recs = {x['id']: x['text'] for x in (r['recommendations'] + r.get('observations', []))}
 g = r['gpu_metrics'][0]
 print(bd, fam, recs, g['utilization_pct'], g['compute_utilization_pct'])
 sys.exit(0 if len(bd) == 3 and all(b['dataloader'] == 7000 and b['kernel'] == 2000
@@ -253,7 +253,7 @@ last = r['steps'].index(on[-1])
 span = r['steps'][-1]['start_us'] + r['steps'][-1]['duration_us'] - r['steps'][0]['start_us']
 cover = r['steps'][last]['start_us'] + r['steps'][last]['duration_us'] - r['steps'][first]['start_us']
 u = r['gpu_metrics'][0]['utilization_pct'] * span / cover
-recs = [x['text'] for x in r['recommendations'] if x['id'] == 'low_gpu_utilization']
+recs = [x['text'] for x in (r['recommendations'] + r.get('observations', [])) if x['id'] == 'low_gpu_utilization']
 print(len(on), last - first + 1, u, recs)
 # under 50% it is listed, over the covered steps; from 50% it is not
 want = ['over the %d steps that have device activity' % (last - first + 1) in t

@@ -2354,6 +2354,7 @@ observe(cJSON *obs, const cJSON *r)
     const cJSON *b = pr_sget(r, PR_K_BOUND_US), *ev = pr_sget(r, PR_K_EVIDENCE);
 
     o.id = pr_sget_str_or(r, PR_K_ID, "");
+    o.title = pr_whatif_title(r);
     o.severity = pr_sget_str_or(r, PR_K_SEVERITY, "warning");
     o.text = pr_sget_str_or(r, PR_K_TEXT, "");
     obs_str(&o, r, PR_K_GAIN_NOTE, &o.gain_note,

@@ -2910,6 +2910,8 @@ flat_any(const cJSON *run)
     return 0;
 }
 
+static int put_figures(cJSON *r, const cJSON *w);
+
 /* The communication advice where overlapping saves nothing (nothing
  * computes meanwhile: a CPU-only step, hta cpu_only's gloo all-reduces)
  * and accumulation, the only replay with a gain, is not claimed: its
@@ -2927,6 +2929,45 @@ comm_host(cJSON *r, const cJSON *whatif, const cJSON *cp, const cJSON *run)
     char text[3200], note[900], b[32];
     size_t len;
 
+    if (tb != NULL && flat_any(run) &&
+        pr_sget_num(a, PR_K_GAIN_PCT) >= PR_WHATIF_MIN_PCT) {
+        /* calls that take as long whatever they move pay a latency per
+           call: accumulation, which runs them once per two micro-batches,
+           is the lever, claimed per step's worth of samples as twice the
+           batch is (review 15 #7: HTA cpu_only, gloo calls of 1.23 and
+           7.94 MiB both ~213 ms; the TensorBoard plugin's own advice) */
+        len = pr_append(text, sizeof(text), 0, "%.*s%s", (int)(tb - t), t,
+                        tb + strlen(tb_comm_try));
+        len = slow_transport(run, text, sizeof(text), len);
+        len = pr_append(
+            text, sizeof(text), len,
+            " Gradient accumulation over two micro-batches "
+            "(DistributedDataParallel's no_sync, or twice the batch) runs "
+            "the collectives once per two micro-batches, paying that "
+            "latency half as often: replayed, %.1f%% less time per step's "
+            "worth of samples. If the calls wait for late peers instead (a "
+            "slower rank, a straggling data loader: gloo records no wait "
+            "inside its calls, so the trace cannot tell), it saves less: "
+            "rule them out first. Like a larger batch, it changes the "
+            "effective batch (the learning rate may need retuning).",
+            pr_sget_num(a, PR_K_GAIN_PCT));
+        (void)len;
+        snprintf(note, sizeof(note),
+                 "replayed: gradient accumulation over two micro-batches, "
+                 "the step's work twice and its collectives once, per "
+                 "step's worth of samples; calls that take as long whatever "
+                 "they move pay their latency half as often; late peers, "
+                 "which the trace cannot show inside gloo's calls, would "
+                 "make it save less");
+        return put_text(r, text) &&
+               cJSON_AddStringToObject(r, PR_K_GAIN_NOTE, note) &&
+               cJSON_AddStringToObject(r, PR_K_WHAT_IF,
+                                       pr_sget_str(a, PR_K_ID)) &&
+               put_figures(r, a) &&
+               cJSON_AddItemToObject(
+                   r, PR_K_EVIDENCE,
+                   cJSON_Duplicate(pr_sget(a, PR_K_EVIDENCE), 1));
+    }
     if (tb != NULL && flat_any(run)) {
         len = pr_append(text, sizeof(text), 0, "%.*s%s", (int)(tb - t), t,
                         tb + strlen(tb_comm_try));
@@ -4032,6 +4073,37 @@ pr_whatif_recommend(cJSON *run, struct pr_error *err)
 
 /* ------------------------------------------------------- the verdict */
 
+void
+pr_whatif_clip(const char *text, char *buf, size_t cap)
+{
+    size_t n = strlen(text), cut;
+
+    if (cap == 0)
+        return;
+    if (n < cap) {
+        memcpy(buf, text, n + 1);
+        return;
+    }
+    /* room for " …" (4 bytes) and the NUL; back to a space, never into
+       a UTF-8 sequence */
+    if (cap < 6) {
+        buf[0] = '\0';
+        return;
+    }
+    cut = cap - 5;
+    while (cut > 0 && text[cut] != ' ')
+        cut--;
+    while (cut > 0 && (text[cut - 1] == ' ' || text[cut - 1] == ',' ||
+                       text[cut - 1] == ';' || text[cut - 1] == ':'))
+        cut--;
+    if (cut == 0) /* one long word: at a character */
+        for (cut = cap - 5;
+             cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80;)
+            cut--;
+    memcpy(buf, text, cut);
+    snprintf(buf + cut, cap - cut, " \xE2\x80\xA6");
+}
+
 /* A finding's name as a user reads it (the recommendation's id). */
 static const char *
 finding_title(const char *id)
@@ -4076,8 +4148,8 @@ finding_title(const char *id)
  * is a pipeline bubble (MindStudio Insight's and msprof-analyze's
  * "Bubble"), not high communication (issue #30 finding 6: cluster_4rank
  * ranks 0/1 wait 56 ms of 179 in Receive and compute 15 ms). */
-static const char *
-finding_title_of(const cJSON *r)
+const char *
+pr_whatif_title(const cJSON *r)
 {
     const char *id = pr_sget_str(r, PR_K_ID);
 
@@ -4652,11 +4724,15 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
             break;
         o.rank = ++rank;
         o.id = pr_sget_str_or(r, PR_K_ID, "");
-        o.title = finding_title_of(r);
+        o.title = pr_whatif_title(r);
         o.gain_us = pr_sget_num(r, PR_K_GAIN_US);
         o.gain_pct = pr_sget_num(r, PR_K_GAIN_PCT);
         o.gain_basis = pr_sget_str(r, PR_K_GAIN_BASIS);
         o.gain_source = pr_sget_str(r, PR_K_GAIN_SOURCE);
+        /* without a gain once every gain is set, the finding is an
+           observation (pr_recommend_observe): the reports show it apart
+           from the changes they rank (review 15 #2) */
+        o.kind = isnan(o.gain_us) ? "observation" : "recommendation";
         saves_cell(&o, run, r, cell, of);
         /* host_sync's evidence is the time the host sat blocked in its
            syncs, beside the path (the device's work is on it meanwhile):
@@ -4687,15 +4763,23 @@ put_rows(cJSON *arr, const cJSON *run, int *okp)
                     : NULL, /* a bound: its Saves cell (saves_cell) */
                 ev, sizeof(ev));
         if (ev[0] == '\0' && pr_sget_str(r, PR_K_GAIN_NOTE) != NULL) {
-            /* why no gain, as a sentence ("Not claimed: ...") */
-            snprintf(ev, sizeof(ev), "%s", pr_sget_str(r, PR_K_GAIN_NOTE));
+            /* why no gain, as a sentence ("Not claimed: ..."), cut at a
+               word with an ellipsis where it is longer than the cell
+               (review 15 #5: "the wait for the next ba") */
+            pr_whatif_clip(pr_sget_str(r, PR_K_GAIN_NOTE), ev, sizeof(ev));
             if (ev[0] >= 'a' && ev[0] <= 'z')
                 ev[0] = (char)(ev[0] - 'a' + 'A');
         }
         o.evidence = ev;
-        /* where the report holds its advice and its path (sec_verdict.c) */
+        /* where the report holds its advice and its path (sec_verdict.c);
+           a run with no step's path has no Critical path part to link to
+           (review 15 #6) */
         o.href_finding = "#recommendations";
-        o.href_evidence = host_only ? "#recommendations" : "#critical-path";
+        o.href_evidence =
+            host_only || pr_sget_len(pr_sget(pr_sget(run, PR_K_CRITICAL_PATH),
+                                             PR_K_STEPS)) == 0
+                ? "#recommendations"
+                : "#critical-path";
         if (!pr_rows_write(arr, PR_RO_RUNS_VERDICT_FINDINGS, &o, 1))
             ok = 0;
     }
@@ -4851,14 +4935,24 @@ pr_whatif_verdict(cJSON *run, const char *underused, struct pr_error *err)
     } else if (bound != NULL && n > 0) {
         pr_emit_str(v, PR_K_BOUND, bound, &ok);
         pr_emit_num(v, PR_K_BOUND_STEPS, (double)same, &ok);
+        /* steps whose tasks the export leaves out have no path (review
+           15 #10: ms_run1 "in 14 of 14 steps" beside its 321) */
+        double all = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_COUNT);
+        char of[64] = "";
+        int part = all > (double)n;
+
+        if (part)
+            snprintf(of, sizeof(of), "%.0f steps in all; ", all);
         snprintf(text, sizeof(text),
-                 "Bound by %s%s in %zu of %zu step%s (mean step %s; on "
+                 "Bound by %s%s in %zu of %s%zu step%s%s (%smean step %s; on "
                  "the critical path: %s).%s",
                  bound_words(bound),
                  compile_leads(bound, pr_sget(cp, PR_K_BY_KIND_US))
                      ? " (operator compilation)"
                      : "",
-                 same, n, n == 1 ? "" : "s", mean, split[0] ? split : "nothing",
+                 same, part ? "the " : "", n, n == 1 ? "" : "s",
+                 part ? " whose tasks the trace holds" : "", of, mean,
+                 split[0] ? split : "nothing",
                  cold_words(cold, coldtxt, sizeof(coldtxt)));
     } else if (pr_sget_is(pr_sget_str(cp, PR_K_NO_PATH_REASON),
                           "kernel_replay")) {
