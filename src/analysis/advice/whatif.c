@@ -2734,12 +2734,16 @@ peer_note(const cJSON *run, const cJSON *cp, char *note, size_t cap)
                  x, late, late, b);
     else
         snprintf(note, cap,
-                 "no estimate: %s, so how much of the wait one rank's "
-                 "arriving on time removes is not known; the bound, %s, is "
+                 "no estimate: %s, and the model of one rank arriving on "
+                 "time (the wait for it less the next-latest rank's) keys "
+                 "its waits by that rank; the bound, %s, is "
                  "the collectives' Notify Wait on the path, the most every "
                  "rank it waits for arriving on time would save this one",
                  isnan(late) ? "the export names no rank its Notify Waits "
-                               "are for (no HCCL dst rank)"
+                               "are for (no HCCL plane task with a dst "
+                               "rank: torch_npu writes HCCL's data at "
+                               "profiler_level Level1 and up, Level2 before "
+                               "6.0.RC2)"
                              : "the late rank's own wait here is not "
                                "longer than the next-latest rank's",
                  b);
