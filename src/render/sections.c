@@ -1137,8 +1137,30 @@ conv_family_notes(struct pr_figs *f, const cJSON *run, const cJSON *kc)
 {
     const cJSON *g = pr_sget(kc, PR_K_CONV_GEMM);
     const cJSON *l = pr_sget(kc, PR_K_LAYOUT_TRANSFORMS);
-    char a[48], b[48], text[900];
+    const cJSON *r;
+    char a[48], b[48], both[256] = "", text[900];
+    double by_family = 0, names = 0;
 
+    /* every kernel counts once by math, and in each family it has time
+       in: the difference is the GEMM kernels split between conv (the part
+       convolutions launched) and gemm */
+    cJSON_ArrayForEach(r, pr_sget(kc, PR_K_BY_FAMILY))
+    {
+        by_family += pr_sget_num(r, PR_K_KERNELS);
+    }
+    cJSON_ArrayForEach(r, pr_sget(kc, PR_K_BY_MATH))
+    {
+        names += pr_sget_num(r, PR_K_KERNELS);
+    }
+    if (by_family > names)
+        snprintf(both, sizeof(both),
+                 " %.0f of them also ran under %s and count%s in both conv "
+                 "and gemm, so this table's Kernels column adds up to %.0f "
+                 "for the run's %.0f kernels.",
+                 by_family - names,
+                 by_family - names == 1 ? "another operator"
+                                        : "other operators",
+                 by_family - names == 1 ? "s" : "", by_family, names);
     if (pr_sget_num(g, PR_K_TOTAL_US) > 0) {
         snprintf(text, sizeof(text),
                  "Conv includes %s (%.1f%% of kernel time) of %.0f GEMM "
@@ -1146,11 +1168,11 @@ conv_family_notes(struct pr_figs *f, const cJSON *run, const cJSON *kc)
                  "convolutions with GEMM kernels (its implicit-GEMM and GEMM "
                  "algorithms), so here the launching operator, not the "
                  "kernel's name, decides the family; the Kernels "
-                 "table keeps each kernel's own family and math.",
+                 "table keeps each kernel's own family and math.%s",
                  pr_chart_format(pr_sget_num(g, PR_K_TOTAL_US), PR_UNIT_US, a,
                                  sizeof(a)),
                  pr_sget_num(g, PR_K_TIME_PCT), pr_sget_num(g, PR_K_KERNELS),
-                 pr_sget_num(g, PR_K_KERNELS) == 1 ? "" : "s");
+                 pr_sget_num(g, PR_K_KERNELS) == 1 ? "" : "s", both);
         pr_figs_text(f, text);
     }
     /* a share worth changing the memory format for */

@@ -1071,10 +1071,15 @@ pr_kernels_classes(const struct pr_kernel_refs *refs, cJSON **out,
         m = m > 0 && m <= PR_KM_COUNT ? m : 0;
         all = pr_sat_add_i64(all, k->total_ns);
         /* the launching convolution decides the family of its implicit
-           GEMMs (review 13 #5); the kernel counts where most time went */
+           GEMMs (review 13 #5); a kernel counts in every family it has
+           time in, so one that a convolution and a matmul both launched
+           counts in both (review 14 #8) */
         fam_ns[f] = pr_sat_add_i64(fam_ns[f], k->total_ns - cg);
         fam_ns[PR_KF_CONV] = pr_sat_add_i64(fam_ns[PR_KF_CONV], cg);
-        fam_n[2 * cg >= k->total_ns && cg > 0 ? PR_KF_CONV : f]++;
+        if (cg > 0)
+            fam_n[PR_KF_CONV]++;
+        if (cg == 0 || cg < k->total_ns)
+            fam_n[f]++;
         math_ns[m] = pr_sat_add_i64(math_ns[m], k->total_ns);
         math_n[m]++;
     }
