@@ -945,6 +945,8 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
         st = pr_producer_verdict(t, run, err);
     if (st == PR_OK) /* where MindSpore's step trace places the idle */
         st = pr_producer_split_verdict(run, err);
+    if (st == PR_OK) /* a memory timeline's reason for no bound */
+        st = pr_memtl_verdict(t, run, err);
     return st;
 }
 

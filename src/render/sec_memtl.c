@@ -185,9 +185,8 @@ pr_sec_memtl_peak(const cJSON *mt, char *text, size_t cap)
 }
 
 static void
-build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
+draw(struct pr_figs *f, const cJSON *mt, int only)
 {
-    const cJSON *mt = pr_sget(run, PR_K_MEMORY_TIMELINE);
     struct pr_fig_table tab = {.cols = cat_cols,
                                .rows = pr_sget(mt, PR_K_CATEGORIES),
                                .what = "categories",
@@ -196,11 +195,6 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     int nomem = 0;
     struct pr_fig_chart *ch;
 
-    (void)summary;
-    if (!cJSON_IsObject(mt)) {
-        pr_figs_note(f, "This run has no raw memory timeline.");
-        return;
-    }
     snprintf(sub, sizeof(sub), "at %s from the first row",
              pr_chart_format(pr_sget_num(mt, PR_K_PEAK_AT_US), PR_UNIT_US, a,
                              sizeof(a)));
@@ -215,13 +209,40 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     if (ch != NULL || nomem)
         pr_figs_chart(f, ch, 0);
     pr_figs_table(f, "Categories at the peak", &tab, "No categories.");
-    pr_figs_note(
-        f, "This input is torch.profiler's raw memory timeline "
-           "(export_memory_timeline_raw, what HTA's memory analysis reads): "
-           "the bytes of one device's tensors by category, summed as HTA "
-           "sums them. The file does not say which device, and holds no "
-           "operators, kernels or steps: the report's other views are "
-           "absent, not zero.");
+    /* beside traces, the other views show this run's rows empty */
+    snprintf(text, sizeof(text),
+             "This input is torch.profiler's raw memory timeline "
+             "(export_memory_timeline_raw, what HTA's memory analysis "
+             "reads): the bytes of one device's tensors by category, summed "
+             "as HTA sums them. The file does not say which device, and "
+             "holds no operators, kernels or steps: %s, not zero.",
+             only ? "the report's other views are absent"
+                  : "its rows in the report's other views are empty");
+    pr_figs_note(f, text);
+}
+
+/* The runs that are raw memory timelines, each under its run's label
+ * when the report has several runs.  A run read from a trace has none
+ * (torch.profiler writes the timeline to a file of its own), so it gets
+ * no part here rather than a line saying so under every trace. */
+static void
+build(struct pr_figs *f, const cJSON *summary, const cJSON *none)
+{
+    const cJSON *run, *runs = pr_sget(summary, PR_K_RUNS);
+    char label[256];
+
+    (void)none;
+    cJSON_ArrayForEach(run, runs)
+    {
+        const cJSON *mt = pr_sget(run, PR_K_MEMORY_TIMELINE);
+
+        if (!cJSON_IsObject(mt))
+            continue;
+        if (pr_sget_len(runs) > 1)
+            pr_figs_part(f, pr_fig_run_label(run, label, sizeof(label)),
+                         pr_fig_device_name(pr_sget_first(run, PR_K_DEVICES)));
+        draw(f, mt, pr_fig_memtl_only(summary));
+    }
 }
 
 const struct pr_section pr_section_memtl = {
@@ -229,7 +250,7 @@ const struct pr_section pr_section_memtl = {
     "Memory timeline",
     "Memory by category over time, as torch.profiler categorises tensors "
     "and HTA plots them.",
-    1,
+    0, /* build draws the runs that have a timeline, and only those */
     build,
     present,
     NULL};

@@ -206,6 +206,54 @@ print(len(timeline), 'rows,', len(times), 'points, peak', tot[i], 'curve', n)
 check "the long timeline's peak and categories are HTA's, its curve <= 500 points" \
     hta_check "$T_DIR/long.out" "$T_DIR/long.json"
 
+# a folder of a trace and a memory timeline, both runs in full: the
+# section draws the timeline's run alone (the trace gets no line saying it
+# has none), and the timeline's verdict gives its own reason for no bound
+# (it records memory only), not "no step with a critical path"
+mkdir "$T_DIR/mix"
+cp "$PR_SRCDIR/tests/data/autograd/cuda.json" "$T_DIR/mix/trace.json"
+cp "$data/small.json" "$T_DIR/mix/small.raw.json"
+"$PR_BIN" -q --input "$T_DIR/mix" --detail-ranks all --json "$T_DIR/mix.out" \
+    --html "$T_DIR/mix.html" 2> "$T_DIR/mix.err"
+check "a trace beside a memory timeline: both runs read (exit $?)" \
+    python3 -c "
+import json, sys
+runs = {r['worker']: r for r in json.load(open(sys.argv[1]))['runs']}
+assert sorted(runs) == ['small.raw', 'trace'], sorted(runs)
+assert runs['trace'].get('memory_timeline') is None, runs['trace']['memory_timeline']
+assert runs['small.raw']['memory_timeline']['peak_bytes'] == 8500
+" "$T_DIR/mix.out"
+check "the timeline's verdict says it records memory only" python3 -c "
+import json, sys
+runs = {r['worker']: r for r in json.load(open(sys.argv[1]))['runs']}
+v = runs['small.raw']['verdict']
+assert 'critical path' not in v['text'], v['text']
+assert \"torch.profiler's raw memory timeline\" in v['text'], v['text']
+assert v['no_finding'].startswith('No finding: a memory timeline holds'), v
+# the trace's own verdict is its step's
+assert runs['trace']['verdict']['text'].startswith('Bound by'), runs['trace']['verdict']
+" "$T_DIR/mix.out"
+check "the Memory timeline section shows the timeline's run only" python3 -c "
+import html, re, sys
+h = open(sys.argv[1]).read()
+i = h.index('id=\"memory_timeline\"')
+sec = h[i:h.index('<section', i)]
+text = html.unescape(re.sub(r'<[^>]*>', ' ', sec))
+assert 'no raw memory timeline' not in text, text[:400]
+assert 'small.raw' in text and 'trace' not in text.replace('small.raw', ''), text[:400]
+assert 'Peak 8.30 KiB at 3.00 ms from the first row: Activation 47.1%' in text
+assert 'its rows in the report\'s other views are empty, not zero' in text, text
+assert 'other views are absent' not in text
+" "$T_DIR/mix.html"
+check "a memory timeline alone: its verdict says so, its note says the views are absent" \
+    python3 -c "
+import json, sys
+v = json.load(open(sys.argv[1]))['runs'][0]['verdict']
+assert 'critical path' not in v['text'] and 'memory timeline' in v['text'], v
+h = open(sys.argv[2]).read()
+assert 'the report&#39;s other views are absent, not zero' in h
+" "$T_DIR/small.json" "$T_DIR/small.html"
+
 # the shared sample (HTA's own test data)
 if shared_report hta "hta/memory_analysis/memory_timeline.raw.gz"; then
     check "the HTA sample's peak and categories are HTA's" \

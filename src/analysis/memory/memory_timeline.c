@@ -12,6 +12,7 @@
 #include "profreport/memory.h"
 #include "profreport/memtl.h"
 #include "profreport/rows.h"
+#include "profreport/sget.h"
 
 #include "../internal.h"
 
@@ -87,4 +88,34 @@ pr_memtl_fill(const struct pr_trace *t, cJSON *run, struct pr_error *err)
         return pr_error_set(err, PR_E_NOMEM, "out of memory (memory timeline)");
     }
     return pr_emit_put(run, PR_K_MEMORY_TIMELINE, o, "memory timeline", err);
+}
+
+enum pr_status
+pr_memtl_verdict(const struct pr_trace *t, cJSON *run, struct pr_error *err)
+{
+    cJSON *v = cJSON_GetObjectItemCaseSensitive(run, PR_K_VERDICT), *text,
+          *none;
+
+    if (t->memtl == NULL || !cJSON_IsObject(v))
+        return PR_OK;
+    text = cJSON_CreateString(
+        "What bounds the step is not known: this input is torch.profiler's "
+        "raw memory timeline (export_memory_timeline), which records one "
+        "device's tensor memory by category and no steps, operators or "
+        "kernels. Its peak and make-up are in the Memory timeline section.");
+    none = cJSON_CreateString(
+        "No finding: a memory timeline holds no operators or kernels for a "
+        "rule to read and no step to replay a change on.");
+    if (text != NULL && pr_sput(v, PR_K_TEXT, text)) {
+        text = NULL;
+        if (pr_sget(v, PR_K_NO_FINDING) == NULL) {
+            cJSON_Delete(none); /* a finding stands: kept */
+            return PR_OK;
+        }
+        if (none != NULL && pr_sput(v, PR_K_NO_FINDING, none))
+            return PR_OK;
+    }
+    cJSON_Delete(text);
+    cJSON_Delete(none);
+    return pr_error_set(err, PR_E_NOMEM, "out of memory (verdict)");
 }
