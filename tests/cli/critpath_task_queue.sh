@@ -37,7 +37,7 @@ fi
 mk() {
     mkdir -p "$1/r_ascend_pt/ASCEND_PROFILER_OUTPUT"
     python3 - "$1/r_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json" \
-        "$2" "${3:-}" "${MUL_DQ:-300}" << 'PY'
+        "$2" "${3:-}" "${MUL_DQ:-300}" "${REC:-}" << 'PY'
 import json, sys
 ml = float(sys.argv[2])
 mdq = float(sys.argv[4])  # where the queue thread starts to dequeue mul
@@ -100,6 +100,16 @@ for i, (op, q, a, b, ls, ts) in enumerate(ops):
     if aclop and op == "add":
         ev.append(x(CANN, 20, "AscendCL@opCompile", ls + 2, 5, None,
                     **{"Thread Id": 20, "Mode": "ACL_OP", "level": "acl"}))
+if sys.argv[5]:
+    # two record_event entries of the queue, which launch nothing: one
+    # enqueued at [40, 43) and dequeued at [50, 60) (the queue empty
+    # before it), one enqueued at [115, 118) between add and mul and
+    # dequeued at [320, 330), after add's dequeue (a backlog); FIFO: the
+    # queue takes them in the order the Enqueue ranges start
+    ev += [x(PY_, 10, "Enqueue", 40, 3, "enqueue"),
+           x(PY_, 20, "Dequeue@record_event", 50, 10, "dequeue"),
+           x(PY_, 10, "Enqueue", 115, 3, "enqueue"),
+           x(PY_, 20, "Dequeue@record_event", 320, 10, "dequeue")]
 json.dump(ev, open(sys.argv[1], "w"))
 if bare:
     open(sys.argv[1].replace("trace_view.json", "step_trace_time.csv"),
@@ -210,6 +220,51 @@ assert top == {('Dequeue@aclnnMul', 'host_op'): 290,
                ('aclnnMul_MulAiCore_Mul', 'kernel'): 100,
                ('(launch-to-start delay)', 'launch'): 20}, top
 " "$T_DIR/zb/s.json"
+# Issue #29's leftover: Dequeue ranges that launch nothing
+# (record_event, wait_event; text_level0 has 32 of them) named the queue
+# thread's gap before them no more: the same as torch_npu level 0 wrote
+# it, with record_event enqueued at 40 and dequeued at [50, 60), and
+# again enqueued at 115 (after add, before mul: FIFO) and dequeued at
+# [320, 330), mul's dequeue from 330.  The queue waits for the first
+# record_event's enqueue over [0, 50) ('Enqueue', 50 + add's 50 = 100 µs),
+# and takes the second one from its backlog over [300, 320): with the
+# two ranges' 20 µs, Dequeue@record_event is 40 µs; nothing is
+# '(host, outside operators)' (it was 70 µs)
+REC=1 MUL_DQ=330 mk "$T_DIR/zr" 580 level0step
+"$PR_BIN" -q --input "$T_DIR/zr/r_ascend_pt" --json "$T_DIR/zr/s.json"
+check "level 0: a Dequeue range without a launch names the queue's gap by FIFO order" \
+    python3 -c "
+import json, sys
+cp = json.load(open(sys.argv[1]))['runs'][0]['critical_path']
+s = cp['steps'][0]
+top = {(t['name'], t['kind']): round(t['us']) for t in s['top']}
+assert s['replay_error_pct'] == 0 and s['bound'] == 'host', s
+assert top == {('Dequeue@aclnnMul', 'host_op'): 260,
+               ('Dequeue@aclnnAdd', 'host_op'): 190,
+               ('Enqueue', 'host_op'): 100,
+               ('Dequeue@record_event', 'host_op'): 40,
+               ('aclnnMul_MulAiCore_Mul', 'kernel'): 100,
+               ('(launch-to-start delay)', 'launch'): 20}, top
+" "$T_DIR/zr/s.json"
+# a capture cut inside the queue (one Enqueue fewer than the Dequeue
+# ranges): no FIFO pairs, the launch-less gaps stay unnamed
+python3 - "$T_DIR/zr/r_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json" << 'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))
+ev.remove([e for e in ev if e["name"] == "Enqueue" and
+           e["ts"] == "1000040.000"][0])
+json.dump(ev, open(sys.argv[1], "w"))
+PY
+"$PR_BIN" -q --input "$T_DIR/zr/r_ascend_pt" --json "$T_DIR/zr/cut.json"
+check "level 0: unequal Enqueue and Dequeue counts pair nothing by order" \
+    python3 -c "
+import json, sys
+top = json.load(open(sys.argv[1]))['runs'][0]['critical_path']['steps'][0]['top']
+top = {t['name']: round(t['us']) for t in top}
+assert top.get('(host, outside operators)') == 70, top
+assert top.get('Dequeue@record_event') == 20, top
+" "$T_DIR/zr/cut.json"
+
 # The queue thread's time between Dequeue@aclnnAdd (ends 300) and
 # Dequeue@aclnnMul (from 350) while mul was queued (enqueued at 120): a
 # backlog, the queue thread's own time taking mul, not host work outside

@@ -376,6 +376,15 @@ struct pr_cp_ctx {
     struct pr_idmap enq_ix;
     int enq_made;
     uint32_t enq_name; /* "Enqueue", where the trace holds the string */
+    /* torch_npu's queue in FIFO order: the k-th Enqueue's start and the
+       k-th Dequeue@<op> (its event), for the dequeues no launch ties to
+       their enqueue (record_event, wait_event); none (n_fifo 0) unless
+       the counts match on one queue thread, each dequeue after its
+       enqueue; made on first use */
+    int64_t *fifo_enq;
+    size_t *fifo_deq;
+    size_t n_fifo;
+    int fifo_made;
     /* the device's streams never overlap and the trace records no wait
        between them (serial_device): one queue, each task after the last */
     int serial;
@@ -999,6 +1008,84 @@ ql_first(const struct pr_cp_ctx *c, uint32_t pid, uint32_t tid, int64_t ts)
     return lo;
 }
 
+/* c->fifo_enq / fifo_deq from the trace's Enqueue and Dequeue@<op>
+ * ranges (events are by start).  torch_npu's task queue is one FIFO per
+ * device, written by the Enqueue ranges of the operators' threads and
+ * read in Dequeue@<op> ranges on the queue's thread; its trace pairs
+ * them by args.correlation_id (and an enqueue_to_dequeue flow), which the
+ * k-th of each by start matches on every ../shared torch_npu trace.
+ * Where the counts differ (a capture cut inside the queue), the dequeues
+ * span threads (several devices' queues) or a dequeue would start before
+ * its enqueue, no pairs are kept.  0 on out-of-memory. */
+static int
+fifo_make(struct pr_cp_ctx *c)
+{
+    const struct pr_trace *t = c->t;
+    size_t i, ne = 0, nd = 0;
+    uint32_t pid = 0, tid = 0;
+
+    c->fifo_made = 1;
+    if (c->enq_name == PR_STR_NONE)
+        return 1;
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->name == c->enq_name)
+            ne++;
+        else if (is_dequeue(t, e)) {
+            if (nd++ == 0) {
+                pid = pr_event_pid(t, e);
+                tid = pr_event_tid(t, e);
+            } else if (pr_event_pid(t, e) != pid || pr_event_tid(t, e) != tid)
+                return 1;
+        }
+    }
+    if (ne != nd || nd == 0)
+        return 1;
+    c->fifo_enq = malloc(ne * sizeof(*c->fifo_enq));
+    c->fifo_deq = malloc(nd * sizeof(*c->fifo_deq));
+    if (c->fifo_enq == NULL || c->fifo_deq == NULL)
+        return 0;
+    ne = nd = 0;
+    for (i = 0; i < t->n_events; i++) {
+        const struct pr_event *e = &t->events[i];
+
+        if (e->name == c->enq_name)
+            c->fifo_enq[ne++] = e->ts_ns;
+        else if (is_dequeue(t, e))
+            c->fifo_deq[nd++] = i;
+    }
+    for (i = 0; i < nd; i++)
+        if (c->fifo_enq[i] > t->events[c->fifo_deq[i]].ts_ns)
+            return 1; /* not this queue's order: n_fifo stays 0 */
+    c->n_fifo = nd;
+    return 1;
+}
+
+/* When Dequeue@<op> d's operator was enqueued by the queue's FIFO order
+ * (fifo_make), into *ts; INT64_MIN where the trace does not pair them. */
+static int
+fifo_enqueued(struct pr_cp_ctx *c, const struct pr_event *d, int64_t *ts)
+{
+    size_t ix = (size_t)(d - c->t->events), lo = 0, hi;
+
+    *ts = INT64_MIN;
+    if (!c->fifo_made && !fifo_make(c))
+        return 0;
+    hi = c->n_fifo;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+
+        if (c->fifo_deq[mid] < ix)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < c->n_fifo && c->fifo_deq[lo] == ix)
+        *ts = c->fifo_enq[lo];
+    return 1;
+}
+
 /* torch_npu's task-queue thread between two Dequeue@<op> ranges records
  * nothing.  Where the operator it dequeues next was enqueued after that
  * time began (the correlation of the launch in its Dequeue@<op> leads to
@@ -1007,9 +1094,13 @@ ql_first(const struct pr_cp_ctx *c, uint32_t pid, uint32_t tid, int64_t ts)
  * ("Enqueue"), the host's.  Where the operator was already queued (a
  * backlog: msprof_npu_out's optimizer, enqueued 2-3 ms before), it is
  * the queue thread's own, taking that operator: named by its
- * Dequeue@<op>.  Without a launch in the range, whether the queue waited
- * is unknown: the time stays host work outside operators.  Dequeue range
- * d has just been pushed on thread h, its time before accounted. */
+ * Dequeue@<op>.  Without a launch in the range (record_event,
+ * wait_event: no task of its own), or one whose enqueue the trace does
+ * not give, the enqueue is the queue's FIFO pair (fifo_enqueued): a
+ * dequeue is the queue's work whether or not it launched.  Without
+ * either, whether the queue waited is unknown: the time stays host work
+ * outside operators.  Dequeue range d has just been pushed on thread h,
+ * its time before accounted. */
 static int
 name_queue_gap(struct pr_cp_ctx *c, struct thr *h, const struct pr_event *d)
 {
@@ -1028,8 +1119,10 @@ name_queue_gap(struct pr_cp_ctx *c, struct thr *h, const struct pr_event *d)
     if (q < c->n_ql && c->ql[q].pid == h->pid && c->ql[q].tid == h->tid &&
         c->ql[q].ts_ns <= ev_end(d) && !enqueued_at(c, c->ql[q].corr, &enq))
         return 0;
-    /* no launch in it, or none enqueued before it: whether the queue
-       waited is unknown */
+    if (enq == INT64_MIN && !fifo_enqueued(c, d, &enq))
+        return 0;
+    /* neither gives an enqueue before it: whether the queue waited is
+       unknown */
     if (enq == INT64_MIN || enq > d->ts_ns)
         return 1;
     if (enq > p->t0)
@@ -2947,6 +3040,8 @@ ctx_free(struct pr_cp_ctx *c)
     free(c->ql);
     free(c->qlt);
     pr_idmap_free(&c->enq_ix);
+    free(c->fifo_enq);
+    free(c->fifo_deq);
 }
 
 /* Why the replay misses the measured steps, where the trace says: the
