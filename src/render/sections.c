@@ -1843,6 +1843,9 @@ memory_left_out(const cJSON *run)
             strcmp(d[i].kind, "npu_op_mem_outside_session") == 0)
             text = d[i].text; /* the tree's own string */
     free(d);
+    if (text == NULL && cJSON_IsObject(pr_sget(run, PR_K_MEMORY_TIMELINE)))
+        text = "A raw memory timeline ties no allocation to an operator: "
+               "its memory by category is in the Memory timeline section.";
     return text != NULL ? text
                         : "No memory events in this trace (profile_memory=True "
                           "records them).";

@@ -244,6 +244,11 @@ assert 'small.raw' in text and 'trace' not in text.replace('small.raw', ''), tex
 assert 'Peak 8.30 KiB at 3.00 ms from the first row: Activation 47.1%' in text
 assert 'its rows in the report\'s other views are empty, not zero' in text, text
 assert 'other views are absent' not in text
+# the Memory section's line for it names the timeline, not profile_memory
+i = h.index('id=\"memory\"')
+mem = html.unescape(re.sub(r'<[^>]*>', ' ', h[i:h.index('<section', i)]))
+assert 'ties no allocation to an operator: its memory by category is in the Memory timeline section' in mem, mem
+assert mem.count('profile_memory=True') <= 1, mem  # the trace's own line
 " "$T_DIR/mix.html"
 check "a memory timeline alone: its verdict says so, its note says the views are absent" \
     python3 -c "
