@@ -130,6 +130,13 @@ enum pr_status pr_rows_read(const cJSON *arr, const char *path,
                             enum pr_rows_object ro, void *rows, size_t cap,
                             size_t *n, struct pr_error *err);
 
+/* One single object (a run's attribution) into row, as pr_rows_read reads
+ * an element: obj at path ("runs[0].attribution"), an object of its
+ * fields.  PR_E_FORMAT with the path, the key and what was wrong. */
+enum pr_status pr_rows_read_one(const cJSON *obj, const char *path,
+                                enum pr_rows_object ro, void *row,
+                                struct pr_error *err);
+
 /* pr_rows_read into rows it allocates (*rows, owned; free()): every
  * element of arr, none where arr is absent or null (a run without the
  * table).  PR_E_NOMEM, or pr_rows_read's faults. */
@@ -143,10 +150,11 @@ enum pr_status pr_rows_load(const cJSON *arr, const char *path,
  * pick a column by its key (diff's breakdown categories). */
 double pr_rows_num(enum pr_rows_object ro, const void *row, const char *key);
 
-/* Read every typed table of a summary (each run's, each job's: wherever
- * its schema path leads) as pr_rows_read does, keeping nothing: a saved
- * summary's tables are whole and of their rows' types, or the first fault
- * is in err (PR_E_FORMAT, with its path). */
+/* Read every typed table and single object of a summary (each run's, each
+ * job's: wherever its schema path leads) as pr_rows_read and
+ * pr_rows_read_one do, keeping nothing: a saved summary's tables and
+ * objects are whole and of their rows' types, or the first fault is in err
+ * (PR_E_FORMAT, with its path). */
 enum pr_status pr_rows_check(const cJSON *doc, struct pr_error *err);
 
 #endif

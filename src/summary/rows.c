@@ -395,6 +395,20 @@ pr_rows_read(const cJSON *arr, const char *path, enum pr_rows_object ro,
 }
 
 enum pr_status
+pr_rows_read_one(const cJSON *obj, const char *path, enum pr_rows_object ro,
+                 void *row, struct pr_error *err)
+{
+    const struct pr_rows_objinfo *o = pr_rows_object(ro);
+
+    if (o == NULL)
+        return pr_error_set(err, PR_E_FORMAT, "%s: no typed rows", path);
+    if (!cJSON_IsObject(obj))
+        return pr_error_set(err, PR_E_FORMAT, "%s: expected an object, got %s",
+                            path, obj != NULL ? json_type(obj) : "nothing");
+    return read_obj(o, obj, row, path, err);
+}
+
+enum pr_status
 pr_rows_load(const cJSON *arr, const char *path, enum pr_rows_object ro,
              void **rows, size_t *n, struct pr_error *err)
 {
@@ -454,11 +468,12 @@ pr_rows_num(enum pr_rows_object ro, const void *row, const char *key)
     return NAN;
 }
 
-/* Read every array at the rest of a schema path ("operators[]" after
- * "runs[].memory.") below v into scratch rows; at: v's path so far. */
+/* Read every array (table: 1) or single object (0) at the rest of a schema
+ * path ("operators[]" after "runs[].memory.") below v into scratch rows;
+ * at: v's path so far. */
 static enum pr_status
 check_at(const cJSON *v, const char *rest, char *at, size_t len, size_t cap,
-         enum pr_rows_object ro, struct pr_error *err)
+         enum pr_rows_object ro, int table, struct pr_error *err)
 {
     const char *dot = strchr(rest, '.'), *br = strstr(rest, "[]");
     size_t klen = (size_t)((br != NULL && (dot == NULL || br < dot)) ? br - rest
@@ -479,28 +494,29 @@ check_at(const cJSON *v, const char *rest, char *at, size_t len, size_t cap,
         return PR_OK; /* absent tables are the contract's business */
     w = snprintf(at + len, cap - len, "%s%s", len ? "." : "", key);
     len = w < 0 || (size_t)w >= cap - len ? cap - 1 : len + (size_t)w;
-    if (*next == '\0') { /* the table itself */
+    if (*next == '\0') { /* the table, or the single object, itself */
         const struct pr_rows_objinfo *o = pr_rows_object(ro);
-        size_t n = (size_t)cJSON_GetArraySize(c), got;
+        size_t n = table ? (size_t)cJSON_GetArraySize(c) : 1, got;
         void *rows = malloc((n ? n : 1) * o->size);
         enum pr_status st;
         if (rows == NULL)
             return pr_error_set(err, PR_E_NOMEM, "out of memory (%s)", at);
-        st = pr_rows_read(c, at, ro, rows, n, &got, err);
+        st = table ? pr_rows_read(c, at, ro, rows, n, &got, err)
+                   : pr_rows_read_one(c, at, ro, rows, err);
         free(rows);
         return st;
     }
     if (*next == '.')
         next++;
     if (!arr)
-        return check_at(c, next, at, len, cap, ro, err);
+        return check_at(c, next, at, len, cap, ro, table, err);
     cJSON_ArrayForEach(e, c)
     {
         size_t l2 = len;
         enum pr_status st;
         w = snprintf(at + len, cap - len, "[%d]", i++);
         l2 = w < 0 || (size_t)w >= cap - len ? cap - 1 : len + (size_t)w;
-        st = check_at(e, next, at, l2, cap, ro, err);
+        st = check_at(e, next, at, l2, cap, ro, table, err);
         at[len] = '\0';
         if (st != PR_OK)
             return st;
@@ -518,15 +534,17 @@ pr_rows_check(const cJSON *doc, struct pr_error *err)
         const char *path = pr_schema_object(o->object).path;
         size_t plen = strlen(path);
         char at[192] = "", rest[160];
+        int table = plen >= 2 && strcmp(path + plen - 2, "[]") == 0;
         enum pr_status st;
 
-        /* the path of the table's elements without the last "[]" */
-        if (plen < 2 || plen - 2 >= sizeof(rest) ||
-            strcmp(path + plen - 2, "[]") != 0)
+        /* a table's path without the last "[]"; a single object's whole */
+        if (table)
+            plen -= 2;
+        if (plen == 0 || plen >= sizeof(rest))
             continue;
-        memcpy(rest, path, plen - 2);
-        rest[plen - 2] = '\0';
-        st = check_at(doc, rest, at, 0, sizeof(at), ro, err);
+        memcpy(rest, path, plen);
+        rest[plen] = '\0';
+        st = check_at(doc, rest, at, 0, sizeof(at), ro, table, err);
         if (st != PR_OK)
             return st;
     }

@@ -218,6 +218,61 @@ test_contract_reads_tables(void **state)
     cJSON_Delete(doc);
 }
 
+/* A single object (a run's attribution): written from its struct in the
+ * rows' order, read back by pr_rows_read_one, and the loader's check
+ * refuses a damaged value with its path. */
+static void
+test_single_object(void **state)
+{
+    struct pr_row_attribution a = {.kernel_ns = 1500,
+                                   .operator_ns = 1000,
+                                   .operator_pct = NAN,
+                                   .kernels = 3,
+                                   .reason = NULL},
+                              back;
+    cJSON *o = pr_rows_row(PR_RO_RUNS_ATTRIBUTION, &a), *doc;
+    struct pr_error err = {0};
+    char *s;
+
+    (void)state;
+    assert_non_null(o);
+    s = cJSON_PrintUnformatted(o);
+    assert_string_equal(
+        s, "{\"kernel_time_us\":1.5,\"operator_time_us\":1,\"operator_pct\":"
+           "null,\"no_launch_us\":0,\"outside_operators_us\":0,\"kernels\":3,"
+           "\"launches_by_id\":0,\"launches_by_time\":0,\"reason\":null}");
+    free(s);
+    assert_int_equal(pr_rows_read_one(o, "runs[0].attribution",
+                                      PR_RO_RUNS_ATTRIBUTION, &back, &err),
+                     PR_OK);
+    assert_int_equal(back.kernel_ns, 1500);
+    assert_int_equal(back.kernels, 3);
+    assert_true(isnan(back.operator_pct));
+    assert_null(back.reason);
+    doc = cJSON_CreateObject();
+    assert_non_null(doc);
+    assert_non_null(cJSON_AddArrayToObject(doc, "runs"));
+    assert_true(cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "runs"),
+                                     cJSON_CreateObject()));
+    assert_true(cJSON_AddItemToObject(
+        cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "runs"), 0), "attribution",
+        o));
+    assert_int_equal(pr_rows_check(doc, &err), PR_OK);
+    cJSON_ReplaceItemInObject(o, "kernels", cJSON_CreateString("3"));
+    assert_int_equal(pr_rows_check(doc, &err), PR_E_FORMAT);
+    assert_non_null(strstr(err.msg, "runs[0].attribution.kernels: expected a "
+                                    "number, got a string"));
+    cJSON_ReplaceItemInObject(o, "kernels", cJSON_CreateNumber(3));
+    cJSON_DeleteItemFromObject(o, "reason");
+    memset(&err, 0, sizeof(err)); /* the first fault stays otherwise */
+    assert_int_equal(pr_rows_check(doc, &err), PR_E_FORMAT);
+    assert_non_null(strstr(err.msg, "runs[0].attribution.reason: missing"));
+    assert_int_equal(pr_rows_read_one(NULL, "runs[0].attribution",
+                                      PR_RO_RUNS_ATTRIBUTION, &back, &err),
+                     PR_E_FORMAT);
+    cJSON_Delete(doc);
+}
+
 /* An operator row: a boolean, nulls, and the columns a row may leave out
  * (the roofline's tail before the pass sets it; a rank form's row keeps
  * only its RANK columns): written without them, read back with their
@@ -675,6 +730,7 @@ main(void)
         cmocka_unit_test(test_us_and_null),
         cmocka_unit_test(test_read_errors),
         cmocka_unit_test(test_contract_reads_tables),
+        cmocka_unit_test(test_single_object),
         cmocka_unit_test(test_absent_fields),
         cmocka_unit_test(test_bool_field),
         cmocka_unit_test(test_scalar_json_field),

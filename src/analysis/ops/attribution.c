@@ -197,22 +197,24 @@ pr_attribution_reason(const struct pr_attribution *a, const char *top,
     return 1;
 }
 
-static void
-emit_attribution(cJSON *o, const struct pr_attribution *a, const char *why,
-                 int *ok)
+/* The run's attribution row: times in ns, the share null without
+ * kernels, the reason null where the kernels reach their operators. */
+static struct pr_row_attribution
+attribution_row(const struct pr_attribution *a, const char *why)
 {
-    pr_emit_us(o, PR_K_KERNEL_TIME_US, a->kernel_ns, ok);
-    pr_emit_us(o, PR_K_OPERATOR_TIME_US, a->op_ns, ok);
-    pr_emit_num_or_null(o, PR_K_OPERATOR_PCT, pr_attribution_pct(a), ok);
-    pr_emit_us(o, PR_K_NO_LAUNCH_US, a->no_launch_ns, ok);
-    pr_emit_us(o, PR_K_OUTSIDE_OPERATORS_US, a->outside_ns, ok);
-    pr_emit_num(o, PR_K_KERNELS, (double)a->n_kernels, ok);
-    pr_emit_num(o, PR_K_LAUNCHES_BY_ID, (double)a->n_rt_by_id, ok);
-    pr_emit_num(o, PR_K_LAUNCHES_BY_TIME, (double)a->n_rt_by_time, ok);
-    if (why != NULL)
-        pr_emit_str(o, PR_K_REASON, why, ok);
-    else
-        pr_emit_null(o, PR_K_REASON, ok);
+    struct pr_row_attribution r;
+
+    memset(&r, 0, sizeof(r));
+    r.kernel_ns = a->kernel_ns;
+    r.operator_ns = a->op_ns;
+    r.operator_pct = pr_attribution_pct(a);
+    r.no_launch_ns = a->no_launch_ns;
+    r.outside_ns = a->outside_ns;
+    r.kernels = (int64_t)a->n_kernels;
+    r.launches_by_id = (int64_t)a->n_rt_by_id;
+    r.launches_by_time = (int64_t)a->n_rt_by_time;
+    r.reason = why;
+    return r;
 }
 
 enum pr_status
@@ -221,22 +223,24 @@ pr_attribution_fill(const struct pr_trace *t, const struct pr_tree *tree,
 {
     struct pr_attribution a;
     char why[768];
-    int has_why, ok = 1;
+    int has_why;
     double pct;
-    cJSON *o;
+    struct pr_row_attribution row;
 
     pr_attribution_measure(t, tree, &a);
     has_why = pr_attribution_reason(
         &a, a.top_name == PR_STR_NONE ? NULL : pr_trace_str(t, a.top_name), why,
         sizeof(why));
     pct = pr_attribution_pct(&a);
-    o = pr_emit_obj(run, PR_K_ATTRIBUTION, &ok);
-    emit_attribution(o, &a, has_why ? why : NULL, &ok);
+    row = attribution_row(&a, has_why ? why : NULL);
+    if (pr_emit_put(run, PR_K_ATTRIBUTION,
+                    pr_rows_row(PR_RO_RUNS_ATTRIBUTION, &row), "attribution",
+                    err) != PR_OK)
+        return PR_E_NOMEM;
     pr_notes_count(notes, PR_K_KERNEL_TIME_WITHOUT_OPERATOR_PCT,
                    isnan(pct) ? NAN : 100.0 - pct);
     if (has_why)
         pr_notes_row(notes, "kernels_without_operator", a.n_kernels - a.n_op,
                      why);
-    return ok ? PR_OK
-              : pr_error_set(err, PR_E_NOMEM, "out of memory (attribution)");
+    return PR_OK;
 }

@@ -1036,36 +1036,27 @@ rows_json(const struct ctx *c, const struct pr_layers_in *in)
 static cJSON *
 view_json(const struct ctx *c)
 {
-    cJSON *o = cJSON_CreateObject();
-    int64_t fwd = 0, bwd = 0;
+    struct pr_row_layer_view v;
     size_t i;
-    int ok = o != NULL;
 
+    memset(&v, 0, sizeof(v));
     for (i = 0; i < c->n_rows; i++) {
-        fwd = pr_sat_add_i64(fwd, c->rows[i].fwd.dev_ns);
-        bwd = pr_sat_add_i64(bwd, c->rows[i].back.dev_ns);
+        v.forward_device_ns =
+            pr_sat_add_i64(v.forward_device_ns, c->rows[i].fwd.dev_ns);
+        v.backward_device_ns =
+            pr_sat_add_i64(v.backward_device_ns, c->rows[i].back.dev_ns);
     }
-    pr_emit_num(o, PR_K_LAYERS, (double)c->n_layers, &ok);
-    pr_emit_num(o, PR_K_ROWS, (double)c->n_rows, &ok);
-    pr_emit_num(
-        o, PR_K_ROWS_OMITTED,
-        c->n_rows > PR_LAYERS_ROWS ? (double)(c->n_rows - PR_LAYERS_ROWS) : 0.0,
-        &ok);
-    pr_emit_num(o, PR_K_BACKWARD_ROOTS, (double)c->n_bwd, &ok);
-    pr_emit_num(o, PR_K_BACKWARD_UNPAIRED, (double)c->n_unpaired, &ok);
-    pr_emit_us(o, PR_K_FORWARD_DEVICE_US, fwd, &ok);
-    pr_emit_us(o, PR_K_BACKWARD_DEVICE_US, bwd, &ok);
-    pr_emit_str(o, PR_K_NOTE,
-                c->n_layers > 0       ? NULL
-                : c->t->memtl != NULL ? PR_MEMTL_ONLY_ALLOCS
-                : c->n_bwd > 0        ? PR_LAYERS_NO_FORWARD
-                                      : PR_LAYERS_NO_PAIRS,
-                &ok);
-    if (!ok) {
-        cJSON_Delete(o);
-        return NULL;
-    }
-    return o;
+    v.layers = (int64_t)c->n_layers;
+    v.rows = (int64_t)c->n_rows;
+    v.rows_omitted =
+        c->n_rows > PR_LAYERS_ROWS ? (int64_t)(c->n_rows - PR_LAYERS_ROWS) : 0;
+    v.backward_roots = (int64_t)c->n_bwd;
+    v.backward_unpaired = (int64_t)c->n_unpaired;
+    v.note = c->n_layers > 0       ? NULL
+             : c->t->memtl != NULL ? PR_MEMTL_ONLY_ALLOCS
+             : c->n_bwd > 0        ? PR_LAYERS_NO_FORWARD
+                                   : PR_LAYERS_NO_PAIRS;
+    return pr_rows_row(PR_RO_RUNS_LAYER_VIEW, &v);
 }
 
 /* ---- the pass ----------------------------------------------------------- */

@@ -514,22 +514,16 @@ none_note(const struct pr_trace *t)
 static cJSON *
 view_json(const struct ctx *c)
 {
-    cJSON *o = cJSON_CreateObject();
-    size_t calls = 0, r;
-    int ok = o != NULL;
+    struct pr_row_module_view v;
+    size_t r;
 
+    memset(&v, 0, sizeof(v));
     for (r = 0; r < c->n; r++)
-        calls += c->v[r].occurrences;
-    pr_emit_num(o, PR_K_MODULES, (double)c->n, &ok);
-    pr_emit_num(o, PR_K_MODULE_CALLS, (double)calls, &ok);
-    pr_emit_str(o, PR_K_ORIGIN, c->t->lightning ? "lightning" : "nn.Module",
-                &ok);
-    pr_emit_str(o, PR_K_NOTE, c->n > 0 ? NULL : none_note(c->t), &ok);
-    if (!ok) {
-        cJSON_Delete(o);
-        return NULL;
-    }
-    return o;
+        v.module_calls += (int64_t)c->v[r].occurrences;
+    v.modules = (int64_t)c->n;
+    v.origin = c->t->lightning ? "lightning" : "nn.Module";
+    v.note = c->n > 0 ? NULL : none_note(c->t);
+    return pr_rows_row(PR_RO_RUNS_MODULE_VIEW, &v);
 }
 
 static int

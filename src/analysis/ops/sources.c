@@ -936,13 +936,14 @@ origin_of(const struct ctx *c)
                          : (c->from_python ? "python_function" : NULL);
 }
 
-static void
-emit_skipped(const struct ctx *c, cJSON *view, int *ok)
+/* The frames skipped by each rule (typed rows); NULL when out of memory. */
+static cJSON *
+skipped_json(const struct ctx *c)
 {
-    cJSON *arr = pr_emit_arr(view, PR_K_SKIPPED_FRAMES, ok);
-    int r;
+    cJSON *arr = cJSON_CreateArray();
+    int r, ok = arr != NULL;
 
-    for (r = PR_FRAME_USER + 1; r < PR_FRAME_N_RULES && *ok; r++) {
+    for (r = PR_FRAME_USER + 1; r < PR_FRAME_N_RULES && ok; r++) {
         struct pr_row_skipped_frames row;
 
         if (c->n_skipped[r] == 0)
@@ -952,10 +953,13 @@ emit_skipped(const struct ctx *c, cJSON *view, int *ok)
             (int64_t)c->n_skipped[r],
             pr_strtab_get(c->strs, c->skip_example[r]),
         };
-        *ok =
-            arr != NULL &&
-            pr_rows_write(arr, PR_RO_RUNS_SOURCE_VIEW_SKIPPED_FRAMES, &row, 1);
+        ok = pr_rows_write(arr, PR_RO_RUNS_SOURCE_VIEW_SKIPPED_FRAMES, &row, 1);
     }
+    if (!ok) {
+        cJSON_Delete(arr);
+        return NULL;
+    }
+    return arr;
 }
 
 /* A run MindSpore ran: its legacy folders, or an msprof export whose
@@ -972,31 +976,30 @@ by_mindspore(const struct pr_trace *t)
 static cJSON *
 view_json(const struct ctx *c, const struct totals *s)
 {
-    cJSON *o = cJSON_CreateObject();
-    int ok = o != NULL;
+    struct pr_row_source_view v;
+    cJSON *skipped = skipped_json(c), *o;
 
-    pr_emit_str(o, PR_K_ORIGIN, origin_of(c), &ok);
-    pr_emit_num(o, PR_K_OPERATORS, (double)s->ops, &ok);
-    pr_emit_num(o, PR_K_OPERATORS_WITH_STACK, (double)s->with_stack, &ok);
-    pr_emit_num(o, PR_K_BACKWARD_OPERATORS, (double)s->bwd_ops, &ok);
-    pr_emit_us(o, PR_K_OPERATORS_DEVICE_SELF_US, s->op_dev_ns, &ok);
-    pr_emit_us(o, PR_K_OPERATORS_HOST_SELF_US, s->op_host_ns, &ok);
-    pr_emit_us(o, PR_K_DEVICE_SELF_US, s->dev_ns, &ok);
-    pr_emit_us(o, PR_K_HOST_SELF_US, s->host_ns, &ok);
-    pr_emit_us(o, PR_K_BACKWARD_DEVICE_SELF_US, s->bwd_dev_ns, &ok);
-    pr_emit_us(o, PR_K_BACKWARD_HOST_SELF_US, s->bwd_host_ns, &ok);
-    emit_skipped(c, o, &ok);
-    pr_emit_str(o, PR_K_NOTE,
-                s->with_stack > 0       ? NULL
-                : c->t->memtl != NULL   ? PR_MEMTL_ONLY_ALLOCS
-                : by_mindspore(c->t)    ? PR_SOURCES_NO_STACKS_MINDSPORE
-                : pr_trace_is_npu(c->t) ? PR_SOURCES_NO_STACKS_NPU
-                                        : PR_SOURCES_NO_STACKS,
-                &ok);
-    if (!ok) {
-        cJSON_Delete(o);
+    if (skipped == NULL)
         return NULL;
-    }
+    memset(&v, 0, sizeof(v));
+    v.origin = origin_of(c);
+    v.operators = (int64_t)s->ops;
+    v.operators_with_stack = (int64_t)s->with_stack;
+    v.backward_operators = (int64_t)s->bwd_ops;
+    v.operators_device_self_ns = s->op_dev_ns;
+    v.operators_host_self_ns = s->op_host_ns;
+    v.device_self_ns = s->dev_ns;
+    v.host_self_ns = s->host_ns;
+    v.backward_device_self_ns = s->bwd_dev_ns;
+    v.backward_host_self_ns = s->bwd_host_ns;
+    v.skipped_frames = skipped;
+    v.note = s->with_stack > 0       ? NULL
+             : c->t->memtl != NULL   ? PR_MEMTL_ONLY_ALLOCS
+             : by_mindspore(c->t)    ? PR_SOURCES_NO_STACKS_MINDSPORE
+             : pr_trace_is_npu(c->t) ? PR_SOURCES_NO_STACKS_NPU
+                                     : PR_SOURCES_NO_STACKS;
+    o = pr_rows_row(PR_RO_RUNS_SOURCE_VIEW, &v);
+    cJSON_Delete(skipped);
     return o;
 }
 

@@ -1,0 +1,63 @@
+#!/bin/sh
+# typed_objects_ops.sh - issue #34: the single objects of the operator,
+# kernel, efficiency and memory families are typed rows (rows.def): a
+# run's attribution, module, layer and source views, roofline, block_dim,
+# tensor_cores, memory, a memory device's curve and a GPU's utilization
+# series are written from their structs in schema.def's row order, and the
+# loader (pr_rows_check, through pr_rows_read_one) refuses a saved summary
+# whose value is damaged, naming its path.  On the TensorBoard plugin's
+# resnet50 (a GPU: every object but block_dim) and torch_npu's
+# text_level1 (an NPU: block_dim, the matmul dtype share).
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "typed single objects" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+
+# rows FILE [--subset] PATH...: each object at PATH has its keys in schema
+# order (tests/cli/lib/typed_rows.py)
+rows() { python3 "$PR_SRCDIR/tests/cli/lib/typed_rows.py" "$PR_SRCDIR" "$@"; }
+# refused FILE PATH KEY: the loader refuses FILE with the object at PATH
+# (the first where an array leads to it) given KEY as a string, exit 2,
+# naming the object and key ("runs[0].roofline.peak_gbps")
+refused() {
+    python3 - "$1" "$T_DIR/bad.json" "$2" "$3" << 'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+v = s
+for part in sys.argv[3].split("."):
+    v = v[part.rstrip("[]")]
+    if part.endswith("[]"):
+        v = v[0]
+v[sys.argv[4]] = "x"
+json.dump(s, open(sys.argv[2], "w"))
+PY
+    "$PR_BIN" diff -q -b "$T_DIR/bad.json" -i "$1" > /dev/null 2> "$T_DIR/err"
+    rc=$?
+    want=$(echo "$2" | sed 's/\[\]/[0]/g').$3
+    [ $rc -eq 2 ] && grep -qF "$want" "$T_DIR/err"
+}
+
+if shared_summary tb tb_plugin/resnet50_num_workers_0; then
+    "$PR_BIN" diff -q -b "$T_DIR/tb.json" -i "$T_DIR/tb.json" > /dev/null 2>&1
+    rc=$?
+    check "TensorBoard resnet50: its summary loads as a baseline (exit $rc)" \
+        [ "$rc" -eq 0 ]
+    for p in "runs[].attribution" "runs[].module_view" "runs[].layer_view" \
+        "runs[].source_view"; do
+        check "  $p, keys in schema order" rows "$T_DIR/tb.json" "$p"
+    done
+    check "  the attribution's kernel count as text is refused" \
+        refused "$T_DIR/tb.json" "runs[].attribution" kernels
+    check "  the module view's module count as text is refused" \
+        refused "$T_DIR/tb.json" "runs[].module_view" modules
+    check "  the layer view's backward time as text is refused" \
+        refused "$T_DIR/tb.json" "runs[].layer_view" backward_device_us
+    check "  the source view's operator count as text is refused" \
+        refused "$T_DIR/tb.json" "runs[].source_view" operators
+else
+    skip "resnet50's single objects" "no ../shared"
+fi
+echo "1..$T_N"
