@@ -46,7 +46,7 @@ if shared_summary tb tb_plugin/resnet50_num_workers_0; then
     check "TensorBoard resnet50: its summary loads as a baseline (exit $rc)" \
         [ "$rc" -eq 0 ]
     for p in "runs[].attribution" "runs[].module_view" "runs[].layer_view" \
-        "runs[].source_view"; do
+        "runs[].source_view" "runs[].roofline"; do
         check "  $p, keys in schema order" rows "$T_DIR/tb.json" "$p"
     done
     check "  the attribution's kernel count as text is refused" \
@@ -57,7 +57,35 @@ if shared_summary tb tb_plugin/resnet50_num_workers_0; then
         refused "$T_DIR/tb.json" "runs[].layer_view" backward_device_us
     check "  the source view's operator count as text is refused" \
         refused "$T_DIR/tb.json" "runs[].source_view" operators
+    check "  the roofline's memory bandwidth as text is refused" \
+        refused "$T_DIR/tb.json" "runs[].roofline" peak_gbps
+    check "  tensor_cores, keys in schema order (no note, no NPU dtype)" \
+        rows "$T_DIR/tb.json" --subset "runs[].tensor_cores"
+    check "  a GPU's tensor_cores leave out the NPU's matmul dtype share" \
+        python3 -c "
+import json, sys
+tc = json.load(open(sys.argv[1]))['runs'][0]['tensor_cores']
+assert 'matmul_dtype_unknown_pct' not in tc and 'findings_omitted' in tc, tc
+" "$T_DIR/tb.json"
+    check "  the eligible ops' tensor-core share as text is refused" \
+        refused "$T_DIR/tb.json" "runs[].tensor_cores" eligible_on_tc_pct
 else
     skip "resnet50's single objects" "no ../shared"
+fi
+if shared_summary npu torch_npu/text_level1; then
+    check "torch_npu text_level1: block_dim, keys in schema order" \
+        rows "$T_DIR/npu.json" "runs[].block_dim"
+    check "  the block dim's low-block time as text is refused" \
+        refused "$T_DIR/npu.json" "runs[].block_dim" low_us
+    check "  its tensor_cores give the NPU's matmul dtype share" \
+        python3 -c "
+import json, sys
+tc = json.load(open(sys.argv[1]))['runs'][0]['tensor_cores']
+assert 'matmul_dtype_unknown_pct' in tc, tc
+" "$T_DIR/npu.json"
+    check "  the matmul dtype share as text is refused" \
+        refused "$T_DIR/npu.json" "runs[].tensor_cores" matmul_dtype_unknown_pct
+else
+    skip "text_level1's block dim and tensor cores" "no ../shared"
 fi
 echo "1..$T_N"

@@ -235,34 +235,19 @@ cmp_low(const void *x, const void *y)
     return a->name < b->name ? -1 : a->name > b->name;
 }
 
-static void
-emit(struct bd *b, cJSON *run, int *ok)
+/* The operators with tasks on fewer blocks than the comparison's, the
+ * most time first (typed rows); NULL when out of memory. */
+static cJSON *
+low_ops_json(struct bd *b)
 {
     const struct pr_trace *t = b->t;
-    cJSON *o = pr_emit_obj(run, PR_K_BLOCK_DIM, ok), *arr;
+    cJSON *arr = cJSON_CreateArray();
     size_t i, k = 0;
+    int ok = arr != NULL;
 
-    pr_emit_num_or_null(o, PR_K_AI_CORES, b->cores > 0 ? b->cores : NAN, ok);
-    pr_emit_num_or_null(o, PR_K_VECTOR_CORES, b->vcores > 0 ? b->vcores : NAN,
-                        ok);
-    pr_emit_str(o, PR_K_CORES_SOURCE, b->source, ok);
-    pr_emit_str(o, PR_K_DEVICE_ENTRY, b->entry, ok);
-    pr_emit_bool(o, PR_K_DEVICE_ENTRY_GUESS, b->guess, ok);
-    pr_emit_num_or_null(o, PR_K_COMMON_BLOCK_DIM,
-                        b->common[1] > 0 ? b->common[1] : NAN, ok);
-    pr_emit_num_or_null(o, PR_K_COMMON_VECTOR_BLOCK_DIM,
-                        b->common[2] > 0 ? b->common[2] : NAN, ok);
-    pr_emit_str(o, PR_K_COMPARED_WITH,
-                b->cores > 0 ? "cores" : "common_block_dim", ok);
-    pr_emit_us(o, PR_K_TASK_US, b->ns, ok);
-    pr_emit_us(o, PR_K_LOW_US, b->low_ns, ok);
-    pr_emit_num_or_null(
-        o, PR_K_LOW_PCT,
-        b->ns > 0 ? 100.0 * (double)b->low_ns / (double)b->ns : NAN, ok);
-    arr = pr_emit_arr(o, PR_K_OPERATORS, ok);
     if (b->n > 1)
         qsort(b->v, b->n, sizeof(*b->v), cmp_low);
-    for (i = 0; i < b->n && k < BD_TOP && *ok; i++) {
+    for (i = 0; i < b->n && k < BD_TOP && ok; i++) {
         const struct bd_op *p = &b->v[i];
         struct pr_row_block_dim_op row;
 
@@ -282,10 +267,41 @@ emit(struct bd *b, cJSON *run, int *ok)
             .time_ratio_all_cores =
                 b->cores > 0 && p->ns > 0 ? p->spread_ns / (double)p->ns : NAN,
         };
-        *ok = arr != NULL &&
-              pr_rows_write(arr, PR_RO_RUNS_BLOCK_DIM_OPERATORS, &row, 1);
+        ok = pr_rows_write(arr, PR_RO_RUNS_BLOCK_DIM_OPERATORS, &row, 1);
         k++;
     }
+    if (!ok) {
+        cJSON_Delete(arr);
+        return NULL;
+    }
+    return arr;
+}
+
+/* runs[].block_dim; NULL when out of memory. */
+static cJSON *
+block_dim_json(struct bd *b)
+{
+    struct pr_row_block_dim r;
+    cJSON *ops = low_ops_json(b), *o;
+
+    if (ops == NULL)
+        return NULL;
+    memset(&r, 0, sizeof(r));
+    r.ai_cores = b->cores > 0 ? b->cores : NAN;
+    r.vector_cores = b->vcores > 0 ? b->vcores : NAN;
+    r.cores_source = b->source;
+    r.device_entry = b->entry;
+    r.device_entry_guess = b->guess;
+    r.common_block_dim = b->common[1] > 0 ? b->common[1] : NAN;
+    r.common_vector_block_dim = b->common[2] > 0 ? b->common[2] : NAN;
+    r.compared_with = b->cores > 0 ? "cores" : "common_block_dim";
+    r.task_ns = b->ns;
+    r.low_ns = b->low_ns;
+    r.low_pct = b->ns > 0 ? 100.0 * (double)b->low_ns / (double)b->ns : NAN;
+    r.operators = ops;
+    o = pr_rows_row(PR_RO_RUNS_BLOCK_DIM, &r);
+    cJSON_Delete(ops);
+    return o;
 }
 
 enum pr_status
@@ -294,7 +310,6 @@ pr_block_dim_fill(const struct pr_trace *t, const struct pr_device_rows *devs,
 {
     struct bd b;
     enum pr_status st = PR_OK;
-    int ok = 1;
 
     if (!pr_trace_is_npu(t))
         return PR_OK;
@@ -308,14 +323,10 @@ pr_block_dim_fill(const struct pr_trace *t, const struct pr_device_rows *devs,
         return pr_error_set(err, PR_E_NOMEM, "out of memory (block dim)");
     if (b.common[1] > 0 || b.common[2] > 0)
         st = collect(&b, err);
-    if (st == PR_OK) {
-        if (b.n == 0)
-            pr_emit_null(run, PR_K_BLOCK_DIM, &ok);
-        else
-            emit(&b, run, &ok);
-        if (!ok)
-            st = pr_error_set(err, PR_E_NOMEM, "out of memory (block dim)");
-    }
+    if (st == PR_OK)
+        st = pr_emit_put(run, PR_K_BLOCK_DIM,
+                         b.n == 0 ? cJSON_CreateNull() : block_dim_json(&b),
+                         "block dim", err);
     free(b.v);
     pr_idmap_free(&b.index);
     return st;

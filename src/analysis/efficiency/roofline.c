@@ -1077,16 +1077,14 @@ roofs_json(struct pass *p)
         PR_PEAK_BF16, PR_PEAK_FP16, PR_PEAK_FP8,         PR_PEAK_INT8,
     };
     const struct dev *d = p->main_dev;
+    struct pr_row_roofline r;
     cJSON *o, *arr;
     size_t i;
 
     if (!d || !p->roofs)
         return cJSON_CreateNull();
-    o = cJSON_CreateObject();
-    p->ok = o != NULL;
-    pr_emit_finite(o, PR_K_DEVICE, d->id, &p->ok);
-    pr_emit_finite(o, PR_K_PEAK_GBPS, d->pk.gbps, &p->ok);
-    arr = pr_emit_arr(o, PR_K_ROOFS, &p->ok);
+    arr = cJSON_CreateArray();
+    p->ok = arr != NULL;
     for (i = 0; p->ok && i < sizeof(order) / sizeof(order[0]); i++) {
         double t = d->pk.tflops[order[i]];
         struct pr_row_roof row;
@@ -1095,9 +1093,19 @@ roofs_json(struct pass *p)
             continue;
         row = (struct pr_row_roof){pr_peaks_key(order[i]),
                                    pr_peaks_label(order[i]), t};
-        p->ok = arr != NULL &&
-                pr_rows_write(arr, PR_RO_RUNS_ROOFLINE_ROOFS, &row, 1);
+        p->ok = pr_rows_write(arr, PR_RO_RUNS_ROOFLINE_ROOFS, &row, 1);
     }
+    if (!p->ok) {
+        cJSON_Delete(arr);
+        return NULL;
+    }
+    memset(&r, 0, sizeof(r));
+    r.device = d->id;
+    r.peak_gbps = d->pk.gbps;
+    r.roofs = arr;
+    o = pr_rows_row(PR_RO_RUNS_ROOFLINE, &r);
+    cJSON_Delete(arr);
+    p->ok = o != NULL;
     return o;
 }
 
@@ -1444,11 +1452,20 @@ emit_hf32(cJSON *arr, const struct hf *x, int *ok)
     *ok = pr_rows_write(arr, PR_RO_RUNS_TENSOR_CORES_FINDINGS, &f, 1);
 }
 
+/* runs[].tensor_cores as the pass fills it: its row, and whether the
+ * keys written only where the run has them are. */
+struct tc_row {
+    struct pr_row_tensor_cores r;
+    int has_dtype;   /* matmul_dtype_unknown_pct: an NPU's */
+    int has_omitted; /* findings_omitted: where findings were judged */
+    cJSON *findings; /* r.findings, to append to */
+};
+
 /* An NPU run whose tasks carry the producer's HF32 and dtype columns:
  * the findings come from the tasks.  0 when they carry none (then the
  * operator rows, with their recorded types, are judged instead). */
 static int
-npu_task_findings(struct pass *p, cJSON *tc, cJSON *arr)
+npu_task_findings(struct pass *p, struct tc_row *tc, cJSON *arr)
 {
     struct hfs h;
     size_t i, n;
@@ -1462,8 +1479,8 @@ npu_task_findings(struct pass *p, cJSON *tc, cJSON *arr)
     n = merge_by_operator(p, &h);
     for (i = 0; i < n && i < MAX_FINDINGS && p->ok; i++)
         emit_hf32(arr, &h.v[i], &p->ok);
-    pr_emit_finite(tc, PR_K_FINDINGS_OMITTED,
-                   (double)(n > MAX_FINDINGS ? n - MAX_FINDINGS : 0), &p->ok);
+    tc->r.findings_omitted = (int64_t)(n > MAX_FINDINGS ? n - MAX_FINDINGS : 0);
+    tc->has_omitted = 1;
     free(h.v);
     return 1;
 }
@@ -1568,15 +1585,16 @@ npu_dtype_unknown_pct(const struct pass *p)
 /* Eligible ops that launched kernels but none on tensor cores, by device
  * time lost. */
 static void
-fill_findings(struct pass *p, cJSON *tc)
+fill_findings(struct pass *p, struct tc_row *tc)
 {
     const struct row **v;
-    cJSON *arr = pr_emit_arr(tc, PR_K_FINDINGS, &p->ok);
+    cJSON *arr = tc->findings;
     size_t i, n = 0;
 
-    if (p->ok && p->main_dev && p->main_dev->npu)
-        pr_emit_num_or_null(tc, PR_K_MATMUL_DTYPE_UNKNOWN_PCT,
-                            npu_dtype_unknown_pct(p), &p->ok);
+    if (p->ok && p->main_dev && p->main_dev->npu) {
+        tc->r.matmul_dtype_unknown_pct = npu_dtype_unknown_pct(p);
+        tc->has_dtype = 1;
+    }
     if (p->ok && p->main_dev && p->main_dev->npu &&
         npu_task_findings(p, tc, arr))
         return;
@@ -1594,46 +1612,40 @@ fill_findings(struct pass *p, cJSON *tc)
     qsort(v, n, sizeof(*v), cmp_finding);
     for (i = 0; i < n && i < MAX_FINDINGS && p->ok; i++)
         emit_finding(arr, p, v[i], &p->ok);
-    pr_emit_finite(tc, PR_K_FINDINGS_OMITTED,
-                   (double)(n > MAX_FINDINGS ? n - MAX_FINDINGS : 0), &p->ok);
+    tc->r.findings_omitted = (int64_t)(n > MAX_FINDINGS ? n - MAX_FINDINGS : 0);
+    tc->has_omitted = 1;
     free(v);
 }
 
 /* An MTIA run: its matrix engines run operators whose kernel names say
  * nothing of them, and CUDA's TF32/AMP advice does not apply. */
 static void
-no_tensor_cores(struct pass *p, cJSON *tc)
+no_tensor_cores(struct tc_row *tc)
 {
-    pr_emit_null(tc, PR_K_TC_KERNEL_TIME_PCT, &p->ok);
-    pr_emit_null(tc, PR_K_TC_HEURISTIC_KERNEL_TIME_PCT, &p->ok);
-    pr_emit_null(tc, PR_K_ELIGIBLE_OP_TIME_PCT, &p->ok);
-    pr_emit_null(tc, PR_K_ELIGIBLE_ON_TC_PCT, &p->ok);
-    (void)pr_emit_arr(tc, PR_K_FINDINGS, &p->ok);
-    pr_emit_num(tc, PR_K_FINDINGS_OMITTED, 0, &p->ok);
-    pr_emit_str(tc, PR_K_NOTE,
-                "MTIA: the trace does not say which kernels ran on the matrix "
-                "engines; tensor-core figures apply to GPUs only",
-                &p->ok);
+    tc->r.tc_kernel_time_pct = NAN;
+    tc->r.tc_heuristic_kernel_time_pct = NAN;
+    tc->r.eligible_op_time_pct = NAN;
+    tc->r.eligible_on_tc_pct = NAN;
+    tc->r.findings_omitted = 0;
+    tc->has_omitted = 1;
+    tc->r.note = "MTIA: the trace does not say which kernels ran on the "
+                 "matrix engines; tensor-core figures apply to GPUs only";
 }
 
-/* tensor_cores, and in *out the two figures the recommendations read,
- * as it writes them (NaN where null). */
-static cJSON *
-tensor_cores_json(struct pass *p, struct pr_roofline_out *out)
+/* The figures of tensor_cores (an MTIA run's, or a GPU's or NPU's), its
+ * findings into tc->r.findings. */
+static void
+tc_figures(struct pass *p, struct tc_row *tc, struct pr_roofline_out *out)
 {
-    cJSON *tc = cJSON_CreateObject();
     /* analysis.c's kernel-based share, which enable_amp quotes */
     double heur, all = 0.0, elig = 0.0, on_tc = 0.0, seed = p->in->tc_seed_pct;
     double share;
     size_t i, by_name;
     int npu_blind, tc_blind = 0;
 
-    p->ok = tc != NULL;
-    if (!p->ok)
-        return NULL;
     if (p->main_dev && p->main_dev->mtia) {
-        no_tensor_cores(p, tc);
-        return tc;
+        no_tensor_cores(tc);
+        return;
     }
     for (i = 0; i < p->n_rows; i++) {
         const struct row *r = &p->rows[i];
@@ -1651,25 +1663,53 @@ tensor_cores_json(struct pass *p, struct pr_roofline_out *out)
        known only when every task names its unit */
     npu_blind = p->main_dev && p->main_dev->npu && by_name > 0;
     out->tc_kernel_pct = isfinite(share) && !npu_blind ? share : NAN;
-    pr_emit_finite(tc, PR_K_TC_KERNEL_TIME_PCT, out->tc_kernel_pct, &p->ok);
-    pr_emit_finite(tc, PR_K_TC_HEURISTIC_KERNEL_TIME_PCT,
-                   npu_blind ? NAN : heur, &p->ok);
-    if (npu_blind)
-        pr_emit_str(tc, PR_K_NOTE, npu_blind_note(p->t), &p->ok);
+    tc->r.tc_kernel_time_pct = out->tc_kernel_pct;
+    tc->r.tc_heuristic_kernel_time_pct = npu_blind ? NAN : heur;
+    tc->r.note = npu_blind ? npu_blind_note(p->t) : NULL;
     out->eligible_op_pct = isfinite(seed) ? seed
                            : all > 0      ? 100.0 * elig / all
                                           : NAN;
     if (!isfinite(out->eligible_op_pct))
         out->eligible_op_pct = NAN;
-    pr_emit_finite(tc, PR_K_ELIGIBLE_OP_TIME_PCT, out->eligible_op_pct, &p->ok);
-    pr_emit_finite(tc, PR_K_ELIGIBLE_ON_TC_PCT,
-                   !isnan(p->in->tc_seed_on_pct) ? p->in->tc_seed_on_pct
-                   : elig > 0 && !tc_blind && !npu_blind
-                       ? fmin(100.0, 100.0 * on_tc / elig)
-                       : NAN,
-                   &p->ok);
+    tc->r.eligible_op_time_pct = out->eligible_op_pct;
+    tc->r.eligible_on_tc_pct = !isnan(p->in->tc_seed_on_pct)
+                                   ? p->in->tc_seed_on_pct
+                               : elig > 0 && !tc_blind && !npu_blind
+                                   ? fmin(100.0, 100.0 * on_tc / elig)
+                                   : NAN;
     fill_findings(p, tc);
-    return tc;
+}
+
+/* tensor_cores, and in *out the two figures the recommendations read,
+ * as it writes them (NaN where null).  The note, the NPU's matmul dtype
+ * share and the findings left out are written only where the run has
+ * them (the row's mask). */
+static cJSON *
+tensor_cores_json(struct pass *p, struct pr_roofline_out *out)
+{
+    struct tc_row tc;
+    cJSON *arr = cJSON_CreateArray(), *o = NULL;
+
+    p->ok = arr != NULL;
+    if (!p->ok)
+        return NULL;
+    memset(&tc, 0, sizeof(tc));
+    tc.r.findings = tc.findings = arr;
+    tc_figures(p, &tc, out);
+    if (tc.r.note == NULL)
+        pr_rows_omit(PR_RO_RUNS_TENSOR_CORES, &tc.r,
+                     PR_SR_RUNS_TENSOR_CORES_PR_K_NOTE);
+    if (!tc.has_dtype)
+        pr_rows_omit(PR_RO_RUNS_TENSOR_CORES, &tc.r,
+                     PR_SR_RUNS_TENSOR_CORES_PR_K_MATMUL_DTYPE_UNKNOWN_PCT);
+    if (!tc.has_omitted)
+        pr_rows_omit(PR_RO_RUNS_TENSOR_CORES, &tc.r,
+                     PR_SR_RUNS_TENSOR_CORES_PR_K_FINDINGS_OMITTED);
+    if (p->ok)
+        o = pr_rows_row(PR_RO_RUNS_TENSOR_CORES, &tc.r);
+    cJSON_Delete(arr);
+    p->ok = o != NULL;
+    return o;
 }
 
 /* -------------------------------------------------------------- the pass */
