@@ -69,6 +69,17 @@ assert 'matmul_dtype_unknown_pct' not in tc and 'findings_omitted' in tc, tc
 " "$T_DIR/tb.json"
     check "  the eligible ops' tensor-core share as text is refused" \
         refused "$T_DIR/tb.json" "runs[].tensor_cores" eligible_on_tc_pct
+    for p in "runs[].memory" "runs[].memory.devices[].curve" \
+        "runs[].gpu_metrics[].utilization_series"; do
+        check "  $p, keys in schema order" rows "$T_DIR/tb.json" "$p"
+    done
+    check "  the memory's unknown-device records as text are refused" \
+        refused "$T_DIR/tb.json" "runs[].memory" unknown_device_records
+    check "  a memory curve's times as text are refused" \
+        refused "$T_DIR/tb.json" "runs[].memory.devices[].curve" t_us
+    check "  a utilization series' bucket as text is refused" \
+        refused "$T_DIR/tb.json" "runs[].gpu_metrics[].utilization_series" \
+        bucket_us
 else
     skip "resnet50's single objects" "no ../shared"
 fi

@@ -198,8 +198,10 @@ test_read_errors(void **state)
 static void
 test_contract_reads_tables(void **state)
 {
+    /* memory is itself a typed object now: its devices (REQ) given */
     cJSON *doc = cJSON_Parse("{\"runs\":[{\"memory\":null},{\"memory\":"
-                             "{\"operators\":[" OK_ROW ",{\"device\":1}]}}]}");
+                             "{\"devices\":[],\"operators\":[" OK_ROW
+                             ",{\"device\":1}]}}]}");
     struct pr_error err = {0};
 
     (void)state;

@@ -692,9 +692,8 @@ row_is_zero(const struct row *r)
 /* The operators' rows as the summary's typed rows (rows.def), written
  * once by the one writer. */
 static void
-emit_rows(struct mem *m, cJSON *mem, int *ok)
+emit_rows(struct mem *m, cJSON *arr, int *ok)
 {
-    cJSON *arr = pr_emit_arr(mem, PR_K_OPERATORS, ok);
     struct pr_row_memory_operator *out;
     struct row *rows = NULL;
     size_t n = 0, i, k = 0;
@@ -909,32 +908,39 @@ peak_step(struct mem *m, const struct pr_steps *steps, int dev,
     free(lv.tops);
 }
 
-static void
-emit_curve(const struct mdev *d, cJSON *c, int *ok)
+/* A device's curve (rows.def's pr_row_mem_curve, its three arrays of
+ * downsampled points); NULL when out of memory. */
+static cJSON *
+curve_json(const struct mdev *d)
 {
-    cJSON *t = pr_emit_arr(c, PR_K_T_US, ok);
-    cJSON *a = pr_emit_arr(c, PR_K_ALLOCATED_BYTES, ok);
-    cJSON *r = pr_emit_arr(c, PR_K_RESERVED_BYTES, ok);
-    size_t *idx, n, i;
+    struct pr_row_mem_curve c;
+    cJSON *t = cJSON_CreateArray(), *a = cJSON_CreateArray(),
+          *r = cJSON_CreateArray(), *o = NULL;
+    size_t *idx =
+        malloc((d->n_pts < PR_MEMORY_MAX_POINTS ? d->n_pts + 1
+                                                : PR_MEMORY_MAX_POINTS) *
+               sizeof(*idx));
+    size_t n, i;
+    int ok = t != NULL && a != NULL && r != NULL && idx != NULL;
 
-    if (!*ok)
-        return;
-    idx = malloc((d->n_pts < PR_MEMORY_MAX_POINTS ? d->n_pts + 1
-                                                  : PR_MEMORY_MAX_POINTS) *
-                 sizeof(*idx));
-    if (idx == NULL) {
-        *ok = 0;
-        return;
-    }
-    n = pr_memory_downsample(d->alloc, d->n_pts, PR_MEMORY_MAX_POINTS, idx);
-    for (i = 0; i < n && *ok; i++) {
+    n = ok ? pr_memory_downsample(d->alloc, d->n_pts, PR_MEMORY_MAX_POINTS, idx)
+           : 0;
+    for (i = 0; i < n && ok; i++) {
         double v = d->reserved[idx[i]];
-        *ok = cJSON_AddItemToArray(t, cJSON_CreateNumber(d->t_us[idx[i]])) &&
-              cJSON_AddItemToArray(a, cJSON_CreateNumber(d->alloc[idx[i]])) &&
-              cJSON_AddItemToArray(r, isnan(v) ? cJSON_CreateNull()
-                                               : cJSON_CreateNumber(v));
+        ok = cJSON_AddItemToArray(t, cJSON_CreateNumber(d->t_us[idx[i]])) &&
+             cJSON_AddItemToArray(a, cJSON_CreateNumber(d->alloc[idx[i]])) &&
+             cJSON_AddItemToArray(r, isnan(v) ? cJSON_CreateNull()
+                                              : cJSON_CreateNumber(v));
     }
     free(idx);
+    c = (struct pr_row_mem_curve){
+        .t_us = t, .allocated_bytes = a, .reserved_bytes = r};
+    if (ok)
+        o = pr_rows_row(PR_RO_RUNS_MEMORY_DEVICES_CURVE, &c);
+    cJSON_Delete(t);
+    cJSON_Delete(a);
+    cJSON_Delete(r);
+    return o;
 }
 
 static int
@@ -946,9 +952,8 @@ cmp_dev(const void *pa, const void *pb, void *ctx)
 }
 
 static void
-emit_devices(struct mem *m, const struct pr_steps *steps, cJSON *mem, int *ok)
+emit_devices(struct mem *m, const struct pr_steps *steps, cJSON *arr, int *ok)
 {
-    cJSON *arr = pr_emit_arr(mem, PR_K_DEVICES, ok);
     int order[MAX_DEVICES];
     size_t i;
 
@@ -960,7 +965,7 @@ emit_devices(struct mem *m, const struct pr_steps *steps, cJSON *mem, int *ok)
         int64_t peak_ts = m->has_totals ? d->peak_ts_ns : d->running_peak_ts_ns;
         /* a device's row (rows.def's pr_row_mem_device) holds copies of
            its top allocators (typed rows) and its curve */
-        cJSON *tops = cJSON_CreateArray(), *curve = cJSON_CreateObject();
+        cJSON *tops = cJSON_CreateArray(), *curve = NULL;
         char note[240];
         struct pr_row_mem_device r = {
             .device = d->name,
@@ -975,12 +980,15 @@ emit_devices(struct mem *m, const struct pr_steps *steps, cJSON *mem, int *ok)
             .unattributed_allocations = (double)d->unattributed,
             .unmatched_frees = (double)d->unmatched_frees,
             .top_allocators_at_peak = tops,
-            .curve = curve,
         };
 
-        *ok = arr != NULL && tops != NULL && curve != NULL;
+        *ok = arr != NULL && tops != NULL;
         peak_step(m, steps, order[i], &r, tops, note, sizeof(note), ok);
-        emit_curve(d, curve, ok);
+        if (*ok) {
+            curve = curve_json(d);
+            r.curve = curve;
+            *ok = curve != NULL;
+        }
         *ok = *ok && pr_rows_write(arr, PR_RO_RUNS_MEMORY_DEVICES, &r, 1);
         cJSON_Delete(tops);
         cJSON_Delete(curve);
@@ -1030,16 +1038,24 @@ pr_memory_fill(const struct pr_trace *t, const struct pr_tree *tree,
     if (st == PR_OK)
         st = build_curves(&m);
     if (st == PR_OK) {
-        mem = cJSON_CreateObject();
-        ok = mem != NULL;
-        emit_devices(&m, steps, mem, &ok);
-        emit_rows(&m, mem, &ok);
-        pr_emit_num(mem, PR_K_UNKNOWN_DEVICE_RECORDS, (double)m.unknown_device,
-                    &ok);
-        if (!ok) {
-            cJSON_Delete(mem);
-            mem = NULL; /* pr_emit_put reports it */
-        }
+        /* the run's memory row holds copies of its device and operator
+           tables (typed rows) */
+        struct pr_row_memory row;
+        cJSON *devs = cJSON_CreateArray(), *ops = cJSON_CreateArray();
+
+        ok = devs != NULL && ops != NULL;
+        if (ok)
+            emit_devices(&m, steps, devs, &ok);
+        if (ok)
+            emit_rows(&m, ops, &ok);
+        memset(&row, 0, sizeof(row));
+        row.devices = devs;
+        row.operators = ops;
+        row.unknown_device_records = (int64_t)m.unknown_device;
+        /* NULL: out of memory, which pr_emit_put reports */
+        mem = ok ? pr_rows_row(PR_RO_RUNS_MEMORY, &row) : NULL;
+        cJSON_Delete(devs);
+        cJSON_Delete(ops);
         st = pr_emit_put(run, PR_K_MEMORY, mem, "memory", err);
     }
     mem_free(&m);

@@ -376,16 +376,12 @@ accumulate(const struct pr_trace *t, struct pr_names *nc, int32_t dev,
 static cJSON *
 series(const struct gpu_acc *a, const struct pr_gpu_window *w, int *ok)
 {
-    cJSON *ser = cJSON_CreateObject();
-    cJSON *ts = pr_emit_arr(ser, PR_K_T_US, ok);
-    cJSON *util = pr_emit_arr(ser, PR_K_UTILIZATION_PCT, ok);
+    struct pr_row_util_series r;
+    cJSON *ts = cJSON_CreateArray(), *util = cJSON_CreateArray(), *ser = NULL;
     int64_t i, lo, hi;
 
-    if (ser == NULL)
+    if (ts == NULL || util == NULL)
         *ok = 0;
-    pr_emit_us(ser, PR_K_BUCKET_US, a->bk.size, ok);
-    if (a->bk.n == 0)
-        return ser;
     for (i = 0; i < a->bk.n && *ok; i++) {
         bucket_span(&a->bk, i, &lo, &hi);
         pr_emit_us(ts, NULL, pr_sat_sub_i64(lo, w->origin_ns), ok);
@@ -394,8 +390,19 @@ series(const struct gpu_acc *a, const struct pr_gpu_window *w, int *ok)
                         (double)pr_sat_sub_i64(hi, lo),
                     ok);
     }
-    pr_emit_us(ts, NULL, pr_sat_sub_i64(w->global_end_ns, w->origin_ns), ok);
-    pr_emit_num(util, NULL, 0, ok);
+    if (a->bk.n > 0) {
+        pr_emit_us(ts, NULL, pr_sat_sub_i64(w->global_end_ns, w->origin_ns),
+                   ok);
+        pr_emit_num(util, NULL, 0, ok);
+    }
+    r = (struct pr_row_util_series){
+        .t_us = ts, .utilization_pct = util, .bucket_ns = a->bk.size};
+    if (*ok)
+        ser = pr_rows_row(PR_RO_RUNS_GPU_METRICS_UTILIZATION_SERIES, &r);
+    cJSON_Delete(ts);
+    cJSON_Delete(util);
+    if (ser == NULL)
+        *ok = 0;
     return ser;
 }
 
