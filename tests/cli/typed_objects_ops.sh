@@ -3,11 +3,13 @@
 # kernel, efficiency and memory families are typed rows (rows.def): a
 # run's attribution, module, layer and source views, roofline, block_dim,
 # tensor_cores, memory, a memory device's curve and a GPU's utilization
-# series are written from their structs in schema.def's row order, and the
+# series, and a raw memory timeline's summary, are written from their
+# structs in schema.def's row order, and the
 # loader (pr_rows_check, through pr_rows_read_one) refuses a saved summary
 # whose value is damaged, naming its path.  On the TensorBoard plugin's
 # resnet50 (a GPU: every object but block_dim) and torch_npu's
-# text_level1 (an NPU: block_dim, the matmul dtype share).
+# text_level1 (an NPU: block_dim, the matmul dtype share); HTA's raw
+# memory timeline.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -98,5 +100,23 @@ assert 'matmul_dtype_unknown_pct' in tc, tc
         refused "$T_DIR/npu.json" "runs[].tensor_cores" matmul_dtype_unknown_pct
 else
     skip "text_level1's block dim and tensor cores" "no ../shared"
+fi
+if shared_summary memtl hta/memory_analysis/memory_timeline.raw.gz; then
+    check "HTA's raw memory timeline: memory_timeline, keys in schema order" \
+        rows "$T_DIR/memtl.json" "runs[].memory_timeline"
+    check "  its peak as text is refused" \
+        refused "$T_DIR/memtl.json" "runs[].memory_timeline" peak_bytes
+    check "  its curve's times as a number are refused" python3 -c "
+import json, subprocess, sys
+s = json.load(open(sys.argv[1]))
+s['runs'][0]['memory_timeline']['curve_t_us'] = 5
+json.dump(s, open(sys.argv[2], 'w'))
+r = subprocess.run([sys.argv[3], 'diff', '-q', '-b', sys.argv[2], '-i',
+                    sys.argv[1]], capture_output=True, text=True)
+assert r.returncode == 2, r
+assert 'runs[0].memory_timeline.curve_t_us' in r.stderr, r.stderr
+" "$T_DIR/memtl.json" "$T_DIR/bad.json" "$PR_BIN"
+else
+    skip "the raw memory timeline" "no ../shared"
 fi
 echo "1..$T_N"

@@ -62,31 +62,36 @@ enum pr_status
 pr_memtl_fill(const struct pr_trace *t, cJSON *run, struct pr_error *err)
 {
     const struct pr_memtl *m = t->memtl;
-    cJSON *o, *cats;
+    struct pr_row_memtl r;
+    cJSON *o = NULL, *times, *cats;
     int ok = 1, c;
 
     if (m == NULL)
         return PR_OK;
-    o = cJSON_CreateObject();
-    if (o == NULL)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory (memory timeline)");
-    pr_emit_str(o, PR_K_SOURCE, "torch.profiler export_memory_timeline_raw",
-                &ok);
-    pr_emit_null(o, PR_K_DEVICE, &ok);
-    pr_emit_num(o, PR_K_ROWS, (double)m->rows, &ok);
-    pr_emit_num(o, PR_K_POINTS, (double)m->points, &ok);
-    pr_emit_us(o, PR_K_SPAN_US, m->t_max_ns - m->t_min_ns, &ok);
-    pr_emit_num(o, PR_K_PEAK_BYTES, (double)m->peak.total, &ok);
-    pr_emit_us(o, PR_K_PEAK_AT_US, m->peak.t_ns - m->t_min_ns, &ok);
-    if (ok && !cJSON_AddItemToObject(o, PR_K_CURVE_T_US, num_array(m, -1, &ok)))
-        ok = 0;
-    cats = ok ? pr_emit_arr(o, PR_K_CATEGORIES, &ok) : NULL;
+    /* the row holds copies of its curve's times and its categories (typed
+       rows); the export names no device: null */
+    times = num_array(m, -1, &ok);
+    cats = cJSON_CreateArray();
+    ok = ok && times != NULL && cats != NULL;
     for (c = 0; c < PR_MEMTL_CATS && ok; c++)
         ok = emit_category(cats, m, c);
-    if (!ok) {
-        cJSON_Delete(o);
+    r = (struct pr_row_memtl){
+        .source = "torch.profiler export_memory_timeline_raw",
+        .device = NULL,
+        .rows = (int64_t)m->rows,
+        .points = (int64_t)m->points,
+        .span_ns = m->t_max_ns - m->t_min_ns,
+        .peak_bytes = m->peak.total,
+        .peak_at_ns = m->peak.t_ns - m->t_min_ns,
+        .curve_t_us = times,
+        .categories = cats,
+    };
+    if (ok)
+        o = pr_rows_row(PR_RO_RUNS_MEMORY_TIMELINE, &r);
+    cJSON_Delete(times);
+    cJSON_Delete(cats);
+    if (o == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory (memory timeline)");
-    }
     return pr_emit_put(run, PR_K_MEMORY_TIMELINE, o, "memory timeline", err);
 }
 
