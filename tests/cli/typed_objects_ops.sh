@@ -19,28 +19,10 @@ if ! command -v python3 > /dev/null 2>&1; then
 fi
 
 # rows FILE [--subset] PATH...: each object at PATH has its keys in schema
-# order (tests/cli/lib/typed_rows.py)
-rows() { python3 "$PR_SRCDIR/tests/cli/lib/typed_rows.py" "$PR_SRCDIR" "$@"; }
-# refused FILE PATH KEY: the loader refuses FILE with the object at PATH
-# (the first where an array leads to it) given KEY as a string, exit 2,
-# naming the object and key ("runs[0].roofline.peak_gbps")
-refused() {
-    python3 - "$1" "$T_DIR/bad.json" "$2" "$3" << 'PY'
-import json, sys
-s = json.load(open(sys.argv[1]))
-v = s
-for part in sys.argv[3].split("."):
-    v = v[part.rstrip("[]")]
-    if part.endswith("[]"):
-        v = v[0]
-v[sys.argv[4]] = "x"
-json.dump(s, open(sys.argv[2], "w"))
-PY
-    "$PR_BIN" diff -q -b "$T_DIR/bad.json" -i "$1" > /dev/null 2> "$T_DIR/err"
-    rc=$?
-    want=$(echo "$2" | sed 's/\[\]/[0]/g').$3
-    [ $rc -eq 2 ] && grep -qF "$want" "$T_DIR/err"
-}
+# order; refused FILE PATH KEY [VALUE]: the loader refuses FILE with KEY of
+# the object at PATH (the first where an array leads to it) set to VALUE
+# (JSON, a string by default), exit 2, naming the object and key
+. "$PR_SRCDIR/tests/cli/lib/typed.sh"
 
 if shared_summary tb tb_plugin/resnet50_num_workers_0; then
     "$PR_BIN" diff -q -b "$T_DIR/tb.json" -i "$T_DIR/tb.json" > /dev/null 2>&1
@@ -106,16 +88,8 @@ if shared_summary memtl hta/memory_analysis/memory_timeline.raw.gz; then
         rows "$T_DIR/memtl.json" "runs[].memory_timeline"
     check "  its peak as text is refused" \
         refused "$T_DIR/memtl.json" "runs[].memory_timeline" peak_bytes
-    check "  its curve's times as a number are refused" python3 -c "
-import json, subprocess, sys
-s = json.load(open(sys.argv[1]))
-s['runs'][0]['memory_timeline']['curve_t_us'] = 5
-json.dump(s, open(sys.argv[2], 'w'))
-r = subprocess.run([sys.argv[3], 'diff', '-q', '-b', sys.argv[2], '-i',
-                    sys.argv[1]], capture_output=True, text=True)
-assert r.returncode == 2, r
-assert 'runs[0].memory_timeline.curve_t_us' in r.stderr, r.stderr
-" "$T_DIR/memtl.json" "$T_DIR/bad.json" "$PR_BIN"
+    check "  its curve's times as a number are refused" \
+        refused "$T_DIR/memtl.json" "runs[].memory_timeline" curve_t_us 5
 else
     skip "the raw memory timeline" "no ../shared"
 fi

@@ -47,28 +47,10 @@ PY
 "$PR_BIN" -q --input "$T_DIR/job" --json "$T_DIR/job.json"
 check "two NCCL ranks: summary written (exit $?)" [ -s "$T_DIR/job.json" ]
 
-# rows FILE PATH...: each table at PATH has rows, keys in schema order
-# (tests/cli/lib/typed_rows.py)
-rows() { python3 "$PR_SRCDIR/tests/cli/lib/typed_rows.py" "$PR_SRCDIR" "$@"; }
+# rows FILE PATH...: each table at PATH has rows, keys in schema order;
 # refused FILE PATH KEY: the loader refuses FILE with PATH's first row's KEY
 # set to a string, naming the row and key
-refused() {
-    python3 - "$1" "$T_DIR/bad.json" "$2" "$3" << 'PY'
-import json, sys
-s = json.load(open(sys.argv[1]))
-v = s
-for part in sys.argv[3].split("."):
-    v = v[part.rstrip("[]")]
-    if part.endswith("[]"):
-        v = v[0]
-v[sys.argv[4]] = "x"
-json.dump(s, open(sys.argv[2], "w"))
-PY
-    "$PR_BIN" diff -q -b "$T_DIR/bad.json" -i "$1" > /dev/null 2> "$T_DIR/err"
-    rc=$?
-    want=$(echo "$2" | sed 's/\[\]/[0]/g').$3
-    [ $rc -eq 2 ] && grep -qF "$want" "$T_DIR/err"
-}
+. "$PR_SRCDIR/tests/cli/lib/typed.sh"
 
 for p in "runs[].communication.per_step[]" "runs[].communication.ops[]" \
     "distributed.workers[]" "distributed.comm_ops[]" \

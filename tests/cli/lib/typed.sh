@@ -1,0 +1,28 @@
+# typed.sh - the helpers of the typed-row tests (issue #34: typed_tables.sh,
+# typed_objects_ops.sh), sourced after tests/lib.sh.
+
+# rows FILE [--subset] PATH...: each table or object at PATH has rows, keys
+# in schema order (tests/cli/lib/typed_rows.py)
+rows() { python3 "$PR_SRCDIR/tests/cli/lib/typed_rows.py" "$PR_SRCDIR" "$@"; }
+
+# refused FILE PATH KEY [VALUE]: the loader refuses FILE with KEY of the
+# object at PATH (the first element where an array leads to it) set to
+# VALUE (JSON; a string by default): exit 2, naming the object and key
+# ("runs[0].roofline.peak_gbps")
+refused() {
+    python3 - "$1" "$T_DIR/bad.json" "$2" "$3" "${4:-\"x\"}" << 'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+v = s
+for part in sys.argv[3].split("."):
+    v = v[part.rstrip("[]")]
+    if part.endswith("[]"):
+        v = v[0]
+v[sys.argv[4]] = json.loads(sys.argv[5])
+json.dump(s, open(sys.argv[2], "w"))
+PY
+    "$PR_BIN" diff -q -b "$T_DIR/bad.json" -i "$1" > /dev/null 2> "$T_DIR/err"
+    rc=$?
+    want=$(echo "$2" | sed 's/\[\]/[0]/g').$3
+    [ $rc -eq 2 ] && grep -qF "$want" "$T_DIR/err"
+}
