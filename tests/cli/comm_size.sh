@@ -57,7 +57,7 @@ text() {
     python3 - "$1" << 'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["runs"][0]
-print(" ".join(x["text"] for x in r["recommendations"]
+print(" ".join(x["text"] for x in (r["recommendations"] + r.get("observations", []))
                if x["id"] == "communication"))
 PY
 }
