@@ -756,4 +756,24 @@ const struct pr_category *pr_keys_category(const char *key);
 #define PR_K_MAX_BYTES "max_bytes"
 #define PR_K_CURVE_BYTES "curve_bytes"
 
+/* ---- runs[].data_pipeline (mindspore_minddata.c, review 15 #8) */
+#define PR_K_DATA_PIPELINE "data_pipeline"
+#define PR_K_PIPELINE_OPS "pipeline_ops"
+#define PR_K_FEEDING_OP "feeding_op"
+#define PR_K_FEEDING_QUEUE_USAGE_PCT "feeding_queue_usage_pct"
+#define PR_K_FEEDING_QUEUE_EMPTY_PCT "feeding_queue_empty_pct"
+#define PR_K_FEEDING_QUEUE_SAMPLES "feeding_queue_samples"
+#define PR_K_EMPTY_QUEUE_OPS "empty_queue_ops"
+#define PR_K_LEAF_OP "leaf_op"
+#define PR_K_LEAF_QUEUE_USAGE_PCT "leaf_queue_usage_pct"
+#define PR_K_LEAF_WORKERS "leaf_workers"
+#define PR_K_QUEUES "queues"
+#define PR_K_CONFLICT "conflict"
+#define PR_K_BOTTLENECK "bottleneck"
+#define PR_K_BOTTLENECK_NOTE "bottleneck_note"
+#define PR_K_DEVICE_QUEUE_RECORDS "device_queue_records"
+#define PR_K_DEVICE_QUEUE_BATCHES "device_queue_batches"
+#define PR_K_DEVICE_QUEUE_EMPTY "device_queue_empty"
+#define PR_K_DEVICE_QUEUE_FULL "device_queue_full"
+
 #endif

@@ -457,6 +457,31 @@ struct pr_cpu_use {
 /* Frees u and its series; accepts NULL. */
 void pr_cpu_use_free(struct pr_cpu_use *u);
 
+/* What MindSpore's data-pipeline files say of the wait for data (its
+ * MinddataAnalyzer and MindInsight's minddata analyser read them so):
+ * the operators' output queues of pipeline_profiling_{r}.json (or of
+ * minddata_pipeline_raw_{r}.csv without it), the device queue's depth per
+ * batch of device_queue_profiling_{r}.txt.  Strings are ids in the
+ * trace's table (PR_STR_NONE: none); NaN and -1: not known. */
+struct pr_minddata {
+    uint32_t source;  /* the file the operators come from ("a and b": two
+                         files that disagree) */
+    uint32_t ops;     /* "Batch(id=0), Map(id=1), ..." by id */
+    uint32_t feeding; /* the sampled queue nearest the pipeline's root */
+    double feeding_usage_pct, feeding_empty_pct;
+    size_t feeding_samples;
+    uint32_t empty_ops; /* operators whose queue was empty in every sample */
+    uint32_t leaf;      /* the least-used leaf under 50% of its queue */
+    double leaf_usage_pct;
+    int32_t leaf_workers;
+    uint32_t queues;          /* "empty", "ready", "mixed" */
+    uint32_t reading;         /* a sentence: what the files show */
+    uint32_t conflict;        /* a sentence: the two pipeline files disagree */
+    uint32_t bottleneck;      /* MinddataAnalyzer's bottleneck op */
+    uint32_t bottleneck_note; /* its reason, or why it names none */
+    int64_t dq_records, dq_batches, dq_empty, dq_full; /* -1: no file */
+};
+
 struct pr_op_stats;     /* op_stats.h */
 struct pr_pmu;          /* pmu.h */
 struct pr_kclass_table; /* kclass.h */
@@ -600,6 +625,8 @@ struct pr_trace {
     /* owned: torch.profiler's raw memory timeline (memtl.h), the whole of
        such a trace; NULL: none */
     struct pr_memtl *memtl;
+    /* owned: MindSpore's data-pipeline queues (pr_minddata); NULL: none */
+    struct pr_minddata *minddata;
     struct pr_trace *next; /* owned: the next run read from the same input
                               (a folder holding several ranks), or NULL */
 };

@@ -907,6 +907,8 @@ trace_passes(const struct pr_trace *t, const struct pr_steps *steps, cJSON *run,
     if (st == PR_OK)
         st = pr_host_cpu_fill(t, run, err);
     if (st == PR_OK)
+        st = pr_data_pipeline_fill(t, run, err);
+    if (st == PR_OK)
         st = pr_hostcov_fill(t, steps, run, notes, err);
     /* the rules first: the replays back them, with what they name */
     whatif_in(&facts->tables, &in);

@@ -313,4 +313,10 @@ int pr_recommend_observe(cJSON *run);
     "need, cast once outside the loop, or let torch.compile fuse the casts "   \
     "into their consumers."
 
+/* run.data_pipeline from t->minddata (data_pipeline.c); nothing when
+ * the run has no data-pipeline files.  PR_E_NOMEM alone. */
+PR_NODISCARD enum pr_status pr_data_pipeline_fill(const struct pr_trace *t,
+                                                  cJSON *run,
+                                                  struct pr_error *err);
+
 #endif

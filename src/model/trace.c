@@ -75,6 +75,7 @@ pr_trace_free(struct pr_trace *t)
         free(t->gaps);
         pr_shapes_table_free(t->shapes);
         pr_cpu_use_free(t->cpu_use);
+        free(t->minddata);
         pr_op_stats_free(t->op_stats);
         pr_memtl_free(t->memtl);
         pr_pmu_free(t->pmu);

@@ -509,15 +509,67 @@ sink_mode(const struct rctx *c)
     return 0;
 }
 
+/* What MindSpore's data-pipeline files say of the interval
+ * (run.data_pipeline, mindspore_minddata.c): the pipeline's wait
+ * (queues empty), the host's own work (a batch always ready), both, or
+ * two files that disagree; into text from len.  0 without the files. */
+static int
+pipeline_says(const cJSON *dp, char *text, size_t cap, size_t len, char *why,
+              size_t wcap)
+{
+    const char *q = pr_sget_str(dp, PR_K_QUEUES),
+               *rd = pr_sget_str(dp, PR_K_READING),
+               *cf = pr_sget_str(dp, PR_K_CONFLICT),
+               *bn = pr_sget_str(dp, PR_K_BOTTLENECK_NOTE);
+
+    if (cf != NULL) {
+        pr_append(text, cap, len,
+                  " MindSpore's data-pipeline files of this rank cannot "
+                  "split it: %s.",
+                  cf);
+        snprintf(why, wcap,
+                 "; the data-pipeline files that could split it disagree "
+                 "(%s)",
+                 pr_sget_str(dp, PR_K_SOURCE));
+        return 1;
+    }
+    if (rd == NULL)
+        return 0;
+    len =
+        pr_append(text, cap, len, " MindSpore's data-pipeline files %s: %s.",
+                  q == NULL                ? "leave it open"
+                  : pr_sget_is(q, "empty") ? "put it on the data pipeline"
+                  : pr_sget_is(q, "ready") ? "put it on the host, not the data"
+                                           : "split it between the data "
+                                             "pipeline and the host",
+                  rd);
+    if (bn != NULL)
+        pr_append(text, cap, len, " %s.", bn);
+    snprintf(why, wcap,
+             "; MindSpore's data-pipeline files (%s) say %s, but give no "
+             "time per batch to model what a faster pipeline would save",
+             pr_sget_str(dp, PR_K_SOURCE),
+             q == NULL                ? "nothing of the wait"
+             : pr_sget_is(q, "empty") ? "the wait is the pipeline's"
+             : pr_sget_is(q, "ready") ? "a batch was always ready (the "
+                                        "interval is the host's work, which "
+                                        "a faster pipeline does not remove)"
+                                      : "the pipeline kept up part of the "
+                                        "time");
+    return 1;
+}
+
 static void
 rule_step_interval(struct rctx *c)
 {
     const cJSON *m = pr_sget(pr_sget(c->run, PR_K_STEP_TRACE), PR_K_MEDIAN);
+    const cJSON *dp = pr_sget(c->run, PR_K_DATA_PIPELINE);
     double iv = pr_sget_num(m, PR_K_ITERATION_INTERVAL_US);
     double fb = pr_sget_num(m, PR_K_FP_AND_BP_US),
            tl = pr_sget_num(m, PR_K_TAIL_US);
     double step = iv + fb + tl;
-    char text[REC_TEXT], note[900];
+    char text[REC_TEXT], note[1400], why[600] = "";
+    size_t len;
     /* all but the replay's what_if and evidence */
     static const enum pr_schema_rowid keep[] = {
         PR_SR_RUNS_RECOMMENDATIONS_PR_K_GAIN_NOTE,
@@ -532,25 +584,32 @@ rule_step_interval(struct rctx *c)
     if (!(step > 0) || !(iv / step >= STEP_INTERVAL_MIN) ||
         has_rec(c->arr, "dataloader"))
         return;
-    snprintf(text, sizeof(text),
-             "The step interval takes %.1f of the median step's %.1f ms "
-             "(%.0f%%) by MindSpore's step trace (step_trace_raw: from the "
-             "end of one step to the next one's forward start), against "
-             "FP+BP %.1f ms and tail %.1f ms. MindInsight reads a long step "
-             "interval as the data pipeline not keeping up with training: "
-             "the %s waits for the next batch, or for the host's work "
-             "between steps. Check MindSpore's data-pipeline analysis "
-             "(minddata_pipeline_raw: a device queue that is often empty "
-             "means the dataset is slow) and raise num_parallel_workers of "
-             "its slowest map and batch operations%s",
-             iv / 1000.0, step / 1000.0, 100.0 * iv / step, fb / 1000.0,
-             tl / 1000.0, dev_word(c),
-             sink_mode(c) ? "; the run already reads its data from the "
-                            "device queue (GetNext: dataset sink mode), where "
-                            "a long interval is the queue running dry: the "
-                            "dataset pipeline is the lever."
-                          : ", or train in dataset sink mode so that "
-                            "several steps' data go to the device at once.");
+    len = pr_append(
+        text, sizeof(text), 0,
+        "The step interval takes %.1f of the median step's %.1f ms "
+        "(%.0f%%) by MindSpore's step trace (step_trace_raw: from the "
+        "end of one step to the next one's forward start), against "
+        "FP+BP %.1f ms and tail %.1f ms. MindInsight reads a long step "
+        "interval as the data pipeline not keeping up with training: "
+        "the %s waits for the next batch, or for the host's work "
+        "between steps.",
+        iv / 1000.0, step / 1000.0, 100.0 * iv / step, fb / 1000.0, tl / 1000.0,
+        dev_word(c));
+    /* the files the text used to send the user to, read (review 15 #8) */
+    if (!pipeline_says(dp, text, sizeof(text), len, why, sizeof(why)))
+        pr_append(text, sizeof(text), len,
+                  " Check MindSpore's data-pipeline analysis "
+                  "(minddata_pipeline_raw: a device queue that is often "
+                  "empty means the dataset is slow) and raise "
+                  "num_parallel_workers of its slowest map and batch "
+                  "operations%s",
+                  sink_mode(c)
+                      ? "; the run already reads its data from the device "
+                        "queue (GetNext: dataset sink mode), where a long "
+                        "interval is the queue running dry: the dataset "
+                        "pipeline is the lever."
+                      : ", or train in dataset sink mode so that several "
+                        "steps' data go to the device at once.");
     /* the gain from the step trace's own split, not the graph's replay:
        the interval holds none of the step's device work (issue #31's
        "the data loader's wait gone") */
@@ -563,9 +622,9 @@ rule_step_interval(struct rctx *c)
              "step trace gives the interval's length alone, not what fills "
              "it: how much of it is the wait for the next batch (which a "
              "faster pipeline removes) and how much the host's own work "
-             "between steps (which stays) is not in it, so no estimate "
+             "between steps (which stays) is not in it%s, so no estimate "
              "under the bound is given",
-             iv / 1000.0, step / 1000.0, iv / 1000.0);
+             iv / 1000.0, step / 1000.0, iv / 1000.0, why);
     /* a bound, no estimate: how much host work between steps stays is
        not in the step trace (bound_us, docs/summary-json.md) */
     pr_rec_init(&r, "step_interval", "warning", text);

@@ -371,6 +371,11 @@ read_unit(const struct pr_ms_unit *u, const struct units *all,
                                        : NULL,
             o && o->max_input_bytes ? o->max_input_bytes : PR_READ_DEFAULT_MAX,
             t, err);
+    if (st == PR_OK)
+        st = pr_ms_minddata_read(u,
+                                 o && o->max_input_bytes ? o->max_input_bytes
+                                                         : PR_READ_DEFAULT_MAX,
+                                 t, err);
     for (i = 0; i < all->n; i++)
         twin |= &all->v[i] != u && all->v[i].rank == u->rank;
     if (u->rank >= 0) {

@@ -213,4 +213,14 @@ PR_NODISCARD enum pr_status pr_ms_cpu_read(const char *cpu_path,
                                            uint64_t max, struct pr_trace *t,
                                            struct pr_error *err);
 
+/* The data pipeline's queues (pipeline_profiling_{r}.json found beside
+ * the unit's files, minddata_pipeline_raw_{r}.csv, device_queue_profiling_
+ * {r}.txt) into t->minddata, after t->cpu_use is read
+ * (mindspore_minddata.c).  A damaged file is a data-quality gap, not a
+ * failure: the files are optional.  PR_E_NOMEM alone. */
+PR_NODISCARD enum pr_status pr_ms_minddata_read(const struct pr_ms_unit *u,
+                                                uint64_t max,
+                                                struct pr_trace *t,
+                                                struct pr_error *err);
+
 #endif
