@@ -453,8 +453,8 @@ reading_of(struct pipe *p, char *out, size_t cap)
     }
     if (strcmp(queue_word(fd), "empty") == 0)
         cat(out, cap, "",
-            ": the pipeline made no batch ahead of training, so the wait "
-            "is the data pipeline's");
+            ": the pipeline made no batch ahead of training, so the device "
+            "waits on the data pipeline");
     else if (strcmp(queue_word(fd), "ready") == 0)
         cat(out, cap, "",
             ": a batch was ready in every sample, so the pipeline kept "
@@ -636,8 +636,7 @@ gap(struct pr_trace *t, const char *file, const char *why)
     char text[300];
 
     snprintf(text, sizeof(text),
-             "%s: %s; the data pipeline's queues in it are not read", file,
-             why);
+             "%s: %s; this optional data-pipeline file is not read", file, why);
     return pr_trace_add_gap(t, "minddata_damaged", 1, text);
 }
 
@@ -772,7 +771,10 @@ pr_ms_minddata_read(const struct pr_ms_unit *u, uint64_t max,
     }
     free(js);
     free(cs);
-    t->minddata = m;
+    if (m->source == PR_STR_NONE && m->dq_records < 0)
+        free(m); /* every file damaged: the gaps say so */
+    else
+        t->minddata = m;
     return PR_OK;
 nomem:
     free(m);

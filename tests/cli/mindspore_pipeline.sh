@@ -1,0 +1,91 @@
+#!/bin/sh
+# mindspore_pipeline.sh - review 15 #8: MindSpore's data-pipeline files,
+# read as its MinddataAnalyzer and MindInsight read them, say in the
+# step_interval finding whether the wait is the pipeline's (its queues
+# empty: the leaf operator and num_parallel_workers named), the host's
+# (a batch always ready), or cannot be told (two pipeline files that
+# disagree); no gain is claimed from them; a damaged file is a
+# data-quality gap, not a failure.  Hand-made folders under
+# tests/data/mindspore/pipeline_*, then the shared fixtures.
+. "$PR_SRCDIR/tests/lib.sh"
+
+D=$PR_SRCDIR/tests/data/mindspore
+run() { # name: its summary into $T_DIR/name.json, its exit status kept
+    "$PR_BIN" -q -i "$D/pipeline_$1" --json "$T_DIR/$1.json" \
+        2>"$T_DIR/$1.err"
+    echo $? >"$T_DIR/$1.rc"
+}
+for n in empty ready conflict damaged; do run $n; done
+
+PY='
+import json, sys
+name, want = sys.argv[1], sys.argv[2]
+d = json.load(open(name))
+r = d["runs"][0]
+dp = r.get("data_pipeline", "absent")
+rec = [x for x in r["recommendations"] if x["id"] == "step_interval"]
+assert len(rec) == 1, [x["id"] for x in r["recommendations"]]
+rec = rec[0]
+# no gain from the files: a bound alone, and the note says why
+assert rec["gain_us"] is None and rec["bound_us"] == 6000, rec
+if want == "empty":
+    assert dp["queues"] == "empty", dp
+    assert dp["feeding_op"] == "Batch(id=0)", dp
+    assert abs(dp["feeding_queue_usage_pct"] - 100 * 0.25 / 64) < 1e-9, dp
+    assert dp["feeding_queue_empty_pct"] == 75, dp
+    assert dp["empty_queue_ops"] == "Map(id=1), ImageFolder(id=2)", dp
+    assert dp["leaf_op"] == "ImageFolder(id=2)" and dp["leaf_workers"] == 4
+    # CPU per worker: Map 340/4 = 85 > 75; Batch 100/4 = 25 (normal)
+    assert dp["bottleneck"] == "Map(id=1)", dp
+    assert "put it on the data pipeline" in rec["text"], rec["text"]
+    assert "num_parallel_workers above 4" in rec["text"], rec["text"]
+    assert "the wait is the pipeline" in rec["gain_note"], rec["gain_note"]
+elif want == "ready":
+    assert dp["queues"] == "ready", dp
+    assert dp["source"] == "minddata_pipeline_raw_0.csv", dp
+    assert dp["feeding_queue_empty_pct"] == 0, dp
+    assert dp["leaf_op"] is None, dp       # TFReader uses 100% of its queue
+    # the first batch left out, as MindSpore does: 3 batches, 2 full
+    assert (dp["device_queue_records"], dp["device_queue_batches"],
+            dp["device_queue_empty"], dp["device_queue_full"]) == (4, 3, 0, 2)
+    assert "put it on the host, not the data" in rec["text"], rec["text"]
+    assert "num_parallel_workers" not in rec["text"], rec["text"]
+elif want == "conflict":
+    assert dp["queues"] is None and dp["reading"] is None, dp
+    assert "op 1 is MapOp in one and TFReader in the other" in dp["conflict"]
+    assert "cannot split it" in rec["text"], rec["text"]
+    assert "disagree" in rec["gain_note"], rec["gain_note"]
+elif want == "damaged":
+    assert dp == "absent", dp
+    kinds = [g["kind"] for g in r["diagnostics"]]
+    assert kinds.count("minddata_damaged") == 2, kinds
+    assert "Check MindSpore" in rec["text"], rec["text"]
+'
+for n in empty ready conflict damaged; do
+    check "pipeline_$n: exit 0 and the reading pinned" \
+        sh -c "[ \"\$(cat '$T_DIR/$n.rc')\" = 0 ] &&
+               python3 -c '$PY' '$T_DIR/$n.json' $n"
+done
+
+F=$PR_SHARED/traces/mindspore/fixtures
+if ! have_shared || [ ! -d "$F" ]; then
+    skip "the shared fixtures' pipeline files" "no $PR_SHARED/traces"
+else
+    "$PR_BIN" -q -i "$F" --json "$T_DIR/fx.json" 2>"$T_DIR/fx.err"
+    check "fixtures rank 0: its two pipeline files disagree; both said" \
+        python3 -c '
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+r = [x for x in runs if x["worker"] == "rank0"][0]
+dp = r["data_pipeline"]
+assert dp["queues"] is None, dp
+c = dp["conflict"]
+assert "op 1 is MapOp in one and Shuffle in the other" in c, c
+assert "ImageFolder(id=3) (0%, 8 workers)" in c, c
+assert "Shuffle(id=1)" in c and "never empty" in c, c
+assert dp["device_queue_records"] == 1 and dp["device_queue_batches"] == 0
+rec = [x for x in r["recommendations"] if x["id"] == "step_interval"][0]
+assert "cannot split it" in rec["text"] and rec["gain_us"] is None, rec
+' "$T_DIR/fx.json"
+fi
+echo "1..$T_N"
