@@ -699,6 +699,49 @@ host_cpu(struct pr_figs *f, const cJSON *run)
     cpu_basis(f, h);
 }
 
+/* ---- the data pipeline's queues (MindSpore, review 15 #8) ------------- */
+
+/* What MindSpore's data-pipeline files say of the wait for data
+ * (run.data_pipeline): the queue nearest the device, the reading, or the
+ * two pipeline files' disagreement, and MinddataAnalyzer's bottleneck. */
+static void
+data_pipeline(struct pr_figs *f, const cJSON *run)
+{
+    const cJSON *d = pr_sget(run, PR_K_DATA_PIPELINE);
+    const char *rd = pr_sget_str(d, PR_K_READING),
+               *cf = pr_sget_str(d, PR_K_CONFLICT),
+               *bn = pr_sget_str(d, PR_K_BOTTLENECK_NOTE),
+               *op = pr_sget_str(d, PR_K_FEEDING_OP);
+    char sub[96], text[2400];
+
+    if (rd == NULL && cf == NULL)
+        return;
+    pr_figs_heading(f, "Data pipeline queues");
+    if (cf == NULL && op != NULL) {
+        snprintf(sub, sizeof(sub), "%s's output queue, mean fill", op);
+        pr_figs_kpi(f, "Queue nearest the device",
+                    pr_sget_num(d, PR_K_FEEDING_QUEUE_USAGE_PCT), PR_FMT_PCT,
+                    sub);
+        snprintf(sub, sizeof(sub), "of its %.0f samples",
+                 pr_sget_num(d, PR_K_FEEDING_QUEUE_SAMPLES));
+        pr_figs_kpi(f, "Found empty",
+                    pr_sget_num(d, PR_K_FEEDING_QUEUE_EMPTY_PCT), PR_FMT_PCT,
+                    sub);
+    }
+    snprintf(text, sizeof(text), "%s.", cf != NULL ? cf : rd);
+    pr_figs_text(f, text);
+    if (cf == NULL && bn != NULL) {
+        snprintf(text, sizeof(text), "%s.", bn);
+        pr_figs_text(f, text);
+    }
+    pr_figs_note(f, "What this rests on: MindSpore's data-pipeline profiler "
+                    "samples each operator's output queue (its size of its "
+                    "capacity) and the device queue's depth when a batch is "
+                    "sent; a queue that stays empty means its producer does "
+                    "not get ahead of its consumer. Few samples make a weak "
+                    "reading, and the files give no time per batch.");
+}
+
 /* ---- the section ------------------------------------------------------ */
 
 static void
@@ -710,6 +753,7 @@ build(struct pr_figs *f, const cJSON *summary, const cJSON *run)
     copies(f, run);
     launches(f, run);
     host_cpu(f, run);
+    data_pipeline(f, run);
 }
 
 static int
@@ -721,7 +765,8 @@ present(const cJSON *summary)
     {
         if (pr_sget_len(pr_sget(run, PR_K_TEMPORAL_BREAKDOWN)) > 0 ||
             pr_sget_num(pr_sget(run, PR_K_COPIES), PR_K_COUNT) > 0 ||
-            cJSON_IsObject(pr_sget(run, PR_K_HOST_CPU)))
+            cJSON_IsObject(pr_sget(run, PR_K_HOST_CPU)) ||
+            cJSON_IsObject(pr_sget(run, PR_K_DATA_PIPELINE)))
             return 1;
     }
     return 0;

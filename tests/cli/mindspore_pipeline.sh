@@ -67,6 +67,15 @@ for n in empty ready conflict damaged; do
                python3 -c '$PY' '$T_DIR/$n.json' $n"
 done
 
+"$PR_BIN" -q -i "$D/pipeline_empty" --html "$T_DIR/empty.html" 2>/dev/null
+"$PR_BIN" -q -i "$D/pipeline_conflict" --html "$T_DIR/conflict.html" 2>/dev/null
+check "the HTML's Data pipeline queues part: the reading and its bottleneck" \
+    sh -c "grep -q 'Data pipeline queues' '$T_DIR/empty.html' &&
+           grep -q 'Map(id=1) has high CPU utilization per worker of 85%' '$T_DIR/empty.html'"
+check "the HTML's Data pipeline queues part: the files' conflict, no KPI" \
+    sh -c "grep -q 'describe two different pipelines' '$T_DIR/conflict.html' &&
+           ! grep -q 'Queue nearest the device' '$T_DIR/conflict.html'"
+
 F=$PR_SHARED/traces/mindspore/fixtures
 if ! have_shared || [ ! -d "$F" ]; then
     skip "the shared fixtures' pipeline files" "no $PR_SHARED/traces"
