@@ -67,6 +67,18 @@ for n in empty ready conflict damaged; do
                python3 -c '$PY' '$T_DIR/$n.json' $n"
 done
 
+# children that loop (op 0 -> 1 -> 0), no queue sampled: read, bounded
+timeout 30 "$PR_BIN" -q -i "$D/pipeline_loop" --json "$T_DIR/loop.json" \
+    2>"$T_DIR/loop.err"
+echo $? >"$T_DIR/loop.rc"
+check "pipeline_loop: children that loop end the walk; nothing read" \
+    sh -c "[ \"\$(cat '$T_DIR/loop.rc')\" = 0 ] && python3 -c '
+import json, sys
+dp = json.load(open(sys.argv[1]))[\"runs\"][0][\"data_pipeline\"]
+assert dp[\"queues\"] is None and dp[\"feeding_op\"] is None, dp
+assert \"finds no bottleneck\" in dp[\"bottleneck_note\"], dp
+' '$T_DIR/loop.json'"
+
 "$PR_BIN" -q -i "$D/pipeline_empty" --html "$T_DIR/empty.html" 2>/dev/null
 "$PR_BIN" -q -i "$D/pipeline_conflict" --html "$T_DIR/conflict.html" 2>/dev/null
 check "the HTML's Data pipeline queues part: the reading and its bottleneck" \

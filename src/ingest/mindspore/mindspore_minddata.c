@@ -461,7 +461,7 @@ reading_of(struct pipe *p, char *out, size_t cap)
             "ahead of training");
     else
         cat(out, cap, "", ": the pipeline kept up part of the time");
-    if (lf != NULL && strcmp(queue_word(fd), "ready") != 0) {
+    if (lf != NULL && lf->workers > 0 && strcmp(queue_word(fd), "ready") != 0) {
         op_name(lf, nm, sizeof(nm));
         snprintf(list, sizeof(list),
                  "; by MindSpore's rule for a leaf operator using under "
@@ -561,7 +561,8 @@ bottleneck(struct pr_trace *t, struct pipe *p, struct pr_minddata *m)
         if (n == 0)
             continue;
         per = cpu / (double)n / o->workers;
-        for (in = o; in != NULL && in->child0 >= 0;) {
+        for (in = o, j = 0; in != NULL && in->child0 >= 0 && j < MAX_OPS;
+             j++) { /* bounded: a file's children may loop */
             in = op_of(p, in->child0);
             if (in != NULL && in->n > 0)
                 break;
@@ -590,6 +591,14 @@ bottleneck(struct pr_trace *t, struct pipe *p, struct pr_minddata *m)
             m->bottleneck_note = pr_strtab_intern(t->strs, text, strlen(text));
             who = NULL;
         }
+    }
+    if (m->bottleneck == PR_STR_NONE) {
+        snprintf(text, sizeof(text),
+                 "MindSpore's MinddataAnalyzer finds no bottleneck operator: "
+                 "no operator's workers are each over %.0f%% of a core, and "
+                 "none under %.0f%% has a starved or lagging input queue",
+                 WORKER_CPU_MAX, WORKER_CPU_MIN);
+        m->bottleneck_note = pr_strtab_intern(t->strs, text, strlen(text));
     }
 }
 
