@@ -23,8 +23,8 @@ name, want = sys.argv[1], sys.argv[2]
 d = json.load(open(name))
 r = d["runs"][0]
 dp = r.get("data_pipeline", "absent")
-rec = [x for x in r["recommendations"] if x["id"] == "step_interval"]
-assert len(rec) == 1, [x["id"] for x in r["recommendations"]]
+rec = [x for x in (r["recommendations"] + r.get("observations", [])) if x["id"] == "step_interval"]
+assert len(rec) == 1, [x["id"] for x in (r["recommendations"] + r.get("observations", []))]
 rec = rec[0]
 # no gain from the files: a bound alone, and the note says why
 assert rec["gain_us"] is None and rec["bound_us"] == 6000, rec
@@ -105,7 +105,7 @@ assert "op 1 is MapOp in one and Shuffle in the other" in c, c
 assert "ImageFolder(id=3) (0%, 8 workers)" in c, c
 assert "Shuffle(id=1)" in c and "never empty" in c, c
 assert dp["device_queue_records"] == 1 and dp["device_queue_batches"] == 0
-rec = [x for x in r["recommendations"] if x["id"] == "step_interval"][0]
+rec = [x for x in (r["recommendations"] + r.get("observations", [])) if x["id"] == "step_interval"][0]
 assert "cannot split it" in rec["text"] and rec["gain_us"] is None, rec
 ' "$T_DIR/fx.json"
 fi
