@@ -58,7 +58,7 @@ for r in json.load(open(sys.argv[2]))['runs']:
     row = list(csv.DictReader(open(f)))[0]
     busy = 100 * (float(row['Computing']) + float(row['Communication(Not Overlapped)'])) / float(row['Stage'])
     util = r['gpu_metrics'][0]['utilization_pct']
-    want = 'NPU metrics (incomplete task list) Device NPU utilization Kernel time 0 %.1f%%' % util
+    want = 'NPU metrics (incomplete task list) Device NPU utilization Computing Task time %d %.1f%%' % (r['gpu_metrics'][0]['device'], util)
     assert want in t, want
     assert 'finds the NPU busy %.1f%% of the step' % busy in t, busy
 " "$T_DIR/old.html" "$T_DIR/old.json" "$S/torch_npu/old2023"
