@@ -299,6 +299,7 @@ read_timeline(struct pr_asc *a, struct pr_error *err)
     if (st == PR_OK)
         st = pr_tv_build(&tv, err);
     a->device = tv.device;
+    a->device_known = tv.device_known;
     pr_tv_free(&tv);
     if (st != PR_OK)
         pr_error_prefix(err, "%s: ", path);
@@ -452,6 +453,8 @@ read_run(struct pr_asc *a, const char *dir, struct pr_error *err)
 {
     enum pr_status st = read_timeline(a, err);
 
+    if (st == PR_OK && !a->has_tv && !a->device_known)
+        pr_asc_memory_device(a); /* before the kernels take a->device */
     if (st == PR_OK)
         st = read_tables(a, err);
     if (st == PR_OK)

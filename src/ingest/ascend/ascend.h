@@ -71,13 +71,21 @@ PR_NODISCARD enum pr_status pr_asc_op_details(struct pr_asc *a,
 PR_NODISCARD enum pr_status pr_asc_op_types(struct pr_asc *a,
                                             struct pr_error *err);
 
-/* operator_memory.csv: allocation and release records, on the thread of
- * the host operators when there are any.  Messages start with the
- * path. */
+/* Where neither the timeline nor a Device_id column says which NPU the
+ * rank ran on: the first "NPU:N" of memory_record.csv's or
+ * operator_memory.csv's Device Type (torch's device), into a->device
+ * (review 15 #12: old2023's rank 1 is NPU:1 there).  Reads nothing else;
+ * a table it cannot read says nothing. */
+void pr_asc_memory_device(struct pr_asc *a);
+
 /* memory_record.csv: each memory component's sampled peaks into
  * t->phases (pr_mem_component); absent file: nothing. */
 PR_NODISCARD enum pr_status pr_asc_memory_record(struct pr_asc *a,
                                                  struct pr_error *err);
+
+/* operator_memory.csv: allocation and release records, on the thread of
+ * the host operators when there are any.  Messages start with the
+ * path. */
 PR_NODISCARD enum pr_status pr_asc_memory(struct pr_asc *a,
                                           struct pr_error *err);
 

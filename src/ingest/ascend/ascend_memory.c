@@ -80,9 +80,10 @@ num(const struct pr_csv *c, int col)
     return d;
 }
 
-/* "NPU:3" -> 3; 0 when the cell names no device. */
+/* "NPU:3" -> 3 (torch's device "npu:3"); -1 when the cell names no
+ * device. */
 static int32_t
-device_of(const struct pr_csv *c, int col)
+named_device(const struct pr_csv *c, int col)
 {
     size_t n;
     const char *s = pr_csv_field(c, col, &n), *colon = memchr(s, ':', n);
@@ -91,8 +92,50 @@ device_of(const struct pr_csv *c, int col)
     if (colon == NULL ||
         !pr_asc_int(colon + 1, n - (size_t)(colon + 1 - s), &d) || d < 0 ||
         d > INT32_MAX)
-        return 0;
+        return -1;
     return (int32_t)d;
+}
+
+/* The same, 0 when the cell names no device. */
+static int32_t
+device_of(const struct pr_csv *c, int col)
+{
+    int32_t d = named_device(c, col);
+
+    return d < 0 ? 0 : d;
+}
+
+/* The first device a table's Device Type names, or -1. */
+static int64_t
+first_device(struct pr_asc *a, const char *name)
+{
+    char path[4096];
+    struct pr_csv *c = NULL;
+    struct pr_error e;
+    int col, got = 1;
+    int64_t d = -1;
+
+    if (!pr_asc_path(a, name, path, sizeof(path)) ||
+        pr_csv_open(path, a->max, &c, &e) != PR_OK)
+        return -1;
+    col = pr_csv_col(c, "Device Type");
+    while (col >= 0 && d < 0 && pr_csv_next(c, &got, &e) == PR_OK && got)
+        d = named_device(c, col);
+    pr_csv_close(c);
+    return d;
+}
+
+void
+pr_asc_memory_device(struct pr_asc *a)
+{
+    int64_t d = first_device(a, "memory_record.csv");
+
+    if (d < 0)
+        d = first_device(a, "operator_memory.csv");
+    if (d >= 0) {
+        a->device = d;
+        a->device_known = 1;
+    }
 }
 
 static int

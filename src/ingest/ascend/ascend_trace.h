@@ -65,7 +65,9 @@ struct pr_tv {
     size_t n_names, cap_names;
     struct pr_tv_flow *flows; /* owned */
     size_t n_flows, cap_flows;
-    int64_t device; /* the NPU's id, from the labels or 0 (filled by build) */
+    int64_t device;   /* the NPU's id: a label's, a packed pid's or 0 (filled
+                         by build) */
+    int device_known; /* a label or the pids said it */
 };
 
 /* Pass one: read `path` (at most `max` bytes) into tv, whose `t` the

@@ -1,0 +1,148 @@
+#!/bin/sh
+# npu_computing.sh - review 15 #9 and #12 on Ascend runs.
+# #9: HCCL's Notify Wait is a task, so the busy share of a rank that waits
+# for a late peer is mostly its wait; where HCCL tasks are in the busy
+# time the Overview's card is MindStudio's Computing (compute tasks'
+# share), with the busy share and Communication(Not Overlapped) under it.
+# #12: the device id msprof packs into the device processes' pids,
+# (pid << 10) | (sort index << 5) | device (msprof trace_view_manager.py
+# get_format_pid), where no label names the NPU; without a timeline, the
+# Device Type "NPU:N" of the memory tables.  Expectations are computed
+# here from the files.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "NPU computing card and device id" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+
+# the Overview's key figures of an HTML report, one "label | value | sub"
+# a line
+cat > "$T_DIR/kpis.py" << 'PY'
+import html, re, sys
+t = open(sys.argv[1], encoding='utf-8').read()
+for l, v, s in re.findall(r'k-label">([^<]*)</div><div class="k-value">'
+                          r'([^<]*)</div><div class="k-sub">([^<]*)', t):
+    print(html.unescape('%s | %s | %s' % (l, v, s)))
+PY
+
+# 1. a hand-made trace: one 20 us AI_CORE task and a 54 us allReduce
+# (with its 50 us Notify Wait) in a 100 us step; the NPU's processes are
+# packed with device 3, and no label names it
+D=$PR_SRCDIR/tests/data/ascend/packed_pid/trace_view.json
+"$PR_BIN" -q --input "$D" --json "$T_DIR/p.json" --html "$T_DIR/p.html"
+check "packed pids: exit 0" [ $? -eq 0 ]
+python3 "$T_DIR/kpis.py" "$T_DIR/p.html" > "$T_DIR/p.kpis"
+check "packed pids: the device is the pid's low five bits, and the card is Computing" \
+    python3 -c "
+import json, sys
+ev = json.load(open(sys.argv[1]))
+hw = [e['pid'] for e in ev if e.get('name') == 'process_name' and e['args']['name'] == 'Ascend Hardware'][0]
+dev = hw & 31
+step = [e for e in ev if e['name'].startswith('ProfilerStep')][0]
+npu = [e for e in ev if e.get('ph') == 'X' and e['pid'] != step['pid']]
+comp = sum(e['dur'] for e in npu if e.get('args', {}).get('Task Type') == 'AI_CORE')
+spans = sorted((float(e['ts']), float(e['ts']) + e['dur']) for e in npu)
+busy, end = 0.0, None
+for a, b in spans:
+    if end is None or a > end:
+        busy += b - a; end = b
+    elif b > end:
+        busy += b - end; end = b
+r = json.load(open(sys.argv[2]))['runs'][0]
+assert r['devices'][0]['id'] == dev == 3, (r['devices'], dev)
+assert r['gpu_metrics'][0]['device'] == dev, r['gpu_metrics']
+# the JSON keeps its figures: utilization counts HCCL tasks as busy
+g = r['gpu_metrics'][0]
+assert abs(g['utilization_pct'] - 100 * busy / step['dur']) < 1e-6, g
+assert abs(g['compute_utilization_pct'] - 100 * comp / step['dur']) < 1e-6, g
+want = 'Computing | %.1f%% | NPU busy %.1f%% over the steps = Computing + Communication(Not Overlapped) %.1f%%' % (
+    100 * comp / step['dur'], 100 * busy / step['dur'], 100 * (busy - comp) / step['dur'])
+k = open(sys.argv[3]).read()
+assert want in k, (want, k)
+assert 'NPU utilization |' not in k, k
+" "$D" "$T_DIR/p.json" "$T_DIR/p.kpis"
+
+# the same trace with the HCCL process packed for device 2: the pids
+# disagree, so they say nothing (and the label says no name)
+sed 's/5120483/5120482/g' "$D" > "$T_DIR/trace_view.json"
+"$PR_BIN" -q --input "$T_DIR/trace_view.json" --json "$T_DIR/m.json"
+check "packed pids that disagree name no device" python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))['runs'][0]
+assert r['devices'][0]['id'] == 0, r['devices']
+" "$T_DIR/m.json"
+
+# 2. the shared samples
+S=${PR_SHARED:-}/traces
+if shared_report t1 torch_npu/text_level1; then
+    check "text_level1: each rank's device is its Ascend Hardware pid's" \
+        python3 -c "
+import json, os, sys
+s = json.load(open(sys.argv[1]))
+for r in s['runs']:
+    tv = json.load(open(os.path.join(sys.argv[2], 'rank%d_ascend_pt' % r['rank'], 'ASCEND_PROFILER_OUTPUT', 'trace_view.json')))
+    hw = [e['pid'] for e in tv if e.get('ph') == 'M' and e.get('name') == 'process_name' and e['args']['name'] == 'Ascend Hardware'][0]
+    assert r['devices'][0]['id'] == hw & 31, (r['rank'], hw, r['devices'])
+    assert r['devices'][0]['label'] == 'NPU %d (no device name in trace)' % (hw & 31), r['devices']
+assert sorted(r['devices'][0]['id'] for r in s['runs']) == [0, 1]
+" "$T_DIR/t1.json" "$S/torch_npu/text_level1"
+else
+    skip "text_level1: device ids" "no $S/torch_npu/text_level1"
+fi
+
+if shared_report t0 torch_npu/text_level0; then
+    python3 "$T_DIR/kpis.py" "$T_DIR/t0.html" > "$T_DIR/t0.kpis"
+    check "text_level0: the card is Computing, as step_trace_time.csv splits the step" \
+        python3 -c "
+import csv, sys
+row = list(csv.DictReader(open(sys.argv[2])))[0]
+stage = float(row['Stage'])
+comp = 100 * float(row['Computing']) / stage
+alone = 100 * float(row['Communication(Not Overlapped)']) / stage
+k = [l for l in open(sys.argv[1]) if l.startswith('Computing | ')]
+assert len(k) == 1, open(sys.argv[1]).read()
+f = k[0].split(' | ')
+assert abs(float(f[1].rstrip('%')) - comp) <= 0.1, (f, comp)
+assert 'NPU busy' in f[2] and 'Communication(Not Overlapped) %.1f%%' % alone in f[2], (f, alone)
+" "$T_DIR/t0.kpis" "$S/torch_npu/text_level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv"
+else
+    skip "text_level0: Computing card" "no $S/torch_npu/text_level0"
+fi
+
+if shared_report old torch_npu/old2023; then
+    python3 "$T_DIR/kpis.py" "$T_DIR/old.html" > "$T_DIR/old.kpis"
+    check "old2023: devices from the memory tables' Device Type, Computing from the step table" \
+        python3 -c "
+import csv, glob, json, os, sys
+s = json.load(open(sys.argv[1]))
+kp = [l.split(' | ') for l in open(sys.argv[3]) if l.startswith('Computing | ')]
+assert len(kp) == len(s['runs']) == 2, kp
+for r, k in zip(s['runs'], kp):
+    d = os.path.join(sys.argv[2], 'test_rank_%d' % r['rank'], 'ASCEND_PROFILER_OUTPUT')
+    dev = None
+    for f in ('memory_record.csv', 'operator_memory.csv'):
+        for row in csv.DictReader(open(os.path.join(d, f))):
+            if dev is None and row.get('Device Type', '').startswith('NPU:'):
+                dev = int(row['Device Type'][4:])
+    assert r['devices'][0]['id'] == dev, (r['rank'], dev, r['devices'])
+    row = list(csv.DictReader(open(os.path.join(d, 'step_trace_time.csv'))))[0]
+    comp = 100 * float(row['Computing']) / float(row['Stage'])
+    assert k[1] == '%.1f%%' % comp, (k, comp)
+    assert 'incomplete task list' in k[2], k
+" "$T_DIR/old.json" "$S/torch_npu/old2023" "$T_DIR/old.kpis"
+else
+    skip "old2023: devices and Computing card" "no $S/torch_npu/old2023"
+fi
+
+# a GPU run keeps its GPU utilization card
+if shared_report nb nsys/mfu_2gpu_before.sqlite; then
+    python3 "$T_DIR/kpis.py" "$T_DIR/nb.html" > "$T_DIR/nb.kpis"
+    check "nsys: the GPU card is GPU utilization" \
+        sh -c "grep -q '^GPU utilization | ' '$T_DIR/nb.kpis' && ! grep -q '^Computing | ' '$T_DIR/nb.kpis'"
+else
+    skip "nsys: GPU card" "no $S/nsys/mfu_2gpu_before.sqlite"
+fi
+
+echo "1..$T_N"
