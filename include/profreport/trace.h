@@ -350,6 +350,10 @@ struct pr_device {
     /* Ascend: the AI Cores and AI Vector cores the export states
        (msprof's info.json ai_core_num, aiv_num); -1 not stated */
     int npu_cores, npu_vector_cores;
+    /* the input does not say which device this is (an Ascend export with
+       no "NPU N" label, packed pid, Device_id or memory Device Type): id
+       is 0 for the model, and the reports say the id is unknown */
+    int id_unknown;
 };
 
 /* A file of a run folder that the folder's loader did not read, and why

@@ -550,6 +550,7 @@ pr_trace_add_device(struct pr_trace *t)
         return NULL;
     d = &t->devices[t->n_devices++];
     d->id = -1;
+    d->id_unknown = 0;
     d->name = PR_STR_EMPTY;
     d->total_global_mem = -1;
     d->compute_major = d->compute_minor = d->num_sms = -1;

@@ -64,15 +64,20 @@ assert want in k, (want, k)
 assert 'NPU utilization |' not in k, k
 " "$D" "$T_DIR/p.json" "$T_DIR/p.kpis"
 
-# the same trace with the HCCL process packed for device 2: the pids
-# disagree, so they say nothing (and the label says no name)
-sed 's/5120483/5120482/g' "$D" > "$T_DIR/trace_view.json"
-"$PR_BIN" -q --input "$T_DIR/trace_view.json" --json "$T_DIR/m.json"
-check "packed pids that disagree name no device" python3 -c "
+# the same trace with the HCCL process packed for device 2 (the pids
+# disagree), and with plain pids 900 and 901 (older exports): no device
+# is named, and the label says the id is unknown rather than "NPU 0"
+mkdir -p "$T_DIR/m" "$T_DIR/u"
+sed 's/5120483/5120482/g' "$D" > "$T_DIR/m/trace_view.json"
+sed -e 's/5120419/900/g' -e 's/5120483/901/g' "$D" > "$T_DIR/u/trace_view.json"
+"$PR_BIN" -q --input "$T_DIR/m/trace_view.json" --json "$T_DIR/m.json"
+"$PR_BIN" -q --input "$T_DIR/u/trace_view.json" --json "$T_DIR/u.json"
+check "pids that disagree or are not packed name no device" python3 -c "
 import json, sys
-r = json.load(open(sys.argv[1]))['runs'][0]
-assert r['devices'][0]['id'] == 0, r['devices']
-" "$T_DIR/m.json"
+for f in sys.argv[1:]:
+    d = json.load(open(f))['runs'][0]['devices'][0]
+    assert d['label'] == 'NPU (no device id or name in the export)', (f, d)
+" "$T_DIR/m.json" "$T_DIR/u.json"
 
 # 2. the shared samples
 S=${PR_SHARED:-}/traces

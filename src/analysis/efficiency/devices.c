@@ -255,6 +255,14 @@ fill_label(struct pr_device_row *r, const struct pr_trace *t,
         r->name_source = "kernel_names";
         return;
     }
+    if (d != NULL && d->id_unknown) { /* review 15 #12: not "NPU 0" */
+        snprintf(r->label_buf, sizeof(r->label_buf),
+                 "%s (no device id or name in the export)",
+                 strcmp(kind, "npu") == 0 ? "NPU" : "GPU");
+        r->label = r->label_buf;
+        r->name_source = "none";
+        return;
+    }
     /* Kineto users can act on "deviceProperties": it is what to look for */
     snprintf(r->label_buf, sizeof(r->label_buf), "%s %lld (no %s in trace)",
              strcmp(kind, "npu") == 0 ? "NPU" : "GPU", (long long)r->id,

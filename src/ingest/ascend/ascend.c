@@ -382,6 +382,7 @@ device_meta(struct pr_asc *a)
             a->device_known = 1;
         }
     d->id = a->device;
+    d->id_unknown = !a->device_known;
     d->name = PR_STR_NONE;
     a->t->vendor = pr_strtab_intern(a->t->strs, "huawei", 6);
     a->t->device_kind = pr_strtab_intern(a->t->strs, "npu", 3);

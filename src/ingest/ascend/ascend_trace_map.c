@@ -623,6 +623,7 @@ finish_meta(struct map *m)
     if (d == NULL)
         return PR_E_NOMEM;
     d->id = m->tv->device;
+    d->id_unknown = !m->tv->device_known;
     d->name = PR_STR_NONE; /* trace_view.json does not name the chip */
     m->t->vendor = pr_strtab_intern(m->t->strs, "huawei", 6);
     m->t->device_kind = pr_strtab_intern(m->t->strs, "npu", 3);
