@@ -386,8 +386,9 @@ npu_compute_kpi(struct pr_figs *f, const char *win, double util, double compute,
 
     if (unmeasured)
         snprintf(sub, sizeof(sub),
-                 "not known: the trace records no compute task; NPU busy "
-                 "%.1f%% over the %s, all of it HCCL tasks",
+                 "compute alone is not known: the trace records no "
+                 "compute task; NPU busy %.1f%% over the %s, all HCCL "
+                 "tasks",
                  util, win);
     else if (!isnan(util) && !isnan(compute) && util - compute >= 1.0)
         snprintf(sub, sizeof(sub),
