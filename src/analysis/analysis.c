@@ -43,9 +43,6 @@
 
 #include "internal.h"
 
-static const char *const stat_keys[] = {"mean_us", "median_us", "p90_us",
-                                        "min_us",  "max_us",    "breakdown_us"};
-
 /* Set run[key] = item, consuming item. */
 static enum pr_status
 put(cJSON *run, const char *key, cJSON *item, struct pr_error *err)
@@ -68,21 +65,6 @@ breakdown_row(const double *us)
         .cpu_exec_us = us[PR_CAT_CPU_EXEC],
         .other_us = us[PR_CAT_OTHER],
     };
-}
-
-static void
-emit_breakdown(cJSON *o, const double *us, int *ok)
-{
-    struct pr_row_breakdown b = breakdown_row(us);
-    cJSON *v;
-
-    if (!*ok)
-        return;
-    v = pr_rows_row(PR_RO_RUNS_STEPS_BREAKDOWN_US, &b);
-    if (v == NULL || !cJSON_AddItemToObject(o, PR_K_BREAKDOWN_US, v)) {
-        cJSON_Delete(v);
-        *ok = 0;
-    }
 }
 
 /* Steps with device time: kernels, copies or fills inside them. */
@@ -195,12 +177,15 @@ percentile_us(const int64_t *v, size_t n, double q)
     return ((double)v[lo] + frac * (double)(v[hi] - v[lo])) / 1000.0;
 }
 
-/* The statistics; tb gets the mean step and breakdown the rules read. */
+/* The statistics into r (its breakdown_us built as a typed breakdown
+ * object, *bd, which the caller frees); tb gets the mean step and
+ * breakdown the rules read. */
 static void
-emit_step_stats(cJSON *o, const struct pr_steps *s, const int64_t *dur,
-                struct pr_rec_tables *tb, int *ok)
+step_stats(struct pr_row_step_summary *r, cJSON **bd, const struct pr_steps *s,
+           const int64_t *dur, struct pr_rec_tables *tb)
 {
     double *mean = tb->step_cat_us;
+    struct pr_row_breakdown b;
     int64_t total = 0;
     size_t i, lo, hi;
     int c, all = device_steps(s, &lo, &hi);
@@ -208,11 +193,11 @@ emit_step_stats(cJSON *o, const struct pr_steps *s, const int64_t *dur,
     for (i = 0; i < s->n; i++)
         total = pr_sat_add_i64(total, dur[i]);
     tb->step_mean_us = (double)total / 1000.0 / (double)s->n;
-    pr_emit_num(o, PR_K_MEAN_US, tb->step_mean_us, ok);
-    pr_emit_num(o, PR_K_MEDIAN_US, percentile_us(dur, s->n, 0.5), ok);
-    pr_emit_num(o, PR_K_P90_US, percentile_us(dur, s->n, 0.9), ok);
-    pr_emit_us(o, PR_K_MIN_US, dur[0], ok);
-    pr_emit_us(o, PR_K_MAX_US, dur[s->n - 1], ok);
+    r->mean_us = tb->step_mean_us;
+    r->median_us = percentile_us(dur, s->n, 0.5);
+    r->p90_us = percentile_us(dur, s->n, 0.9);
+    r->min_us = (double)dur[0] / 1000.0;
+    r->max_us = (double)dur[s->n - 1] / 1000.0;
     /* the mean step's breakdown over the steps with device work, where
        only some have it: the others' "Other" would swamp it */
     for (c = 0; c < PR_CAT_COUNT; c++) {
@@ -222,11 +207,10 @@ emit_step_stats(cJSON *o, const struct pr_steps *s, const int64_t *dur,
             sum = pr_sat_add_i64(sum, s->v[i].breakdown_ns[c]);
         mean[c] = (double)sum / 1000.0 / (double)(hi - lo + 1);
     }
-    emit_breakdown(o, mean, ok);
-    if (all)
-        pr_emit_null(o, PR_K_BREAKDOWN_STEPS, ok);
-    else
-        pr_emit_num(o, PR_K_BREAKDOWN_STEPS, (double)(hi - lo + 1), ok);
+    b = breakdown_row(mean);
+    *bd = pr_rows_row(PR_RO_RUNS_STEPS_BREAKDOWN_US, &b);
+    r->breakdown_us = *bd;
+    r->breakdown_steps = all ? NAN : (double)(hi - lo + 1);
 }
 
 /* What the step figures are measured on (steps.h), and the host steps'
@@ -234,56 +218,60 @@ emit_step_stats(cJSON *o, const struct pr_steps *s, const int64_t *dur,
  * previous step's device work to the end of its own, a host-basis one
  * is the ProfilerStep interval. */
 static void
-emit_basis(cJSON *o, const struct pr_steps *s, int *ok)
+step_basis(struct pr_row_step_summary *r, const struct pr_steps *s)
 {
     int64_t total = 0;
     size_t i;
 
-    pr_emit_str(o, PR_K_BASIS, pr_steps_basis_name(s->basis), ok);
+    r->basis = pr_steps_basis_name(s->basis);
     for (i = 0; i < s->n; i++)
         total = pr_sat_add_i64(
             total, pr_sat_sub_i64(s->v[i].host_end_ns, s->v[i].host_start_ns));
-    if (s->n > 0 && s->basis != PR_STEPS_BASIS_CAPTURE)
-        pr_emit_num(o, PR_K_HOST_MEAN_US, (double)total / 1000.0 / (double)s->n,
-                    ok);
-    else
-        pr_emit_null(o, PR_K_HOST_MEAN_US, ok);
-    pr_emit_num(o, PR_K_CLIPPED_STEPS, (double)s->clipped, ok);
-    if (s->backlog_ns > 0)
-        pr_emit_us(o, PR_K_FIRST_STEP_BACKLOG_US, s->backlog_ns, ok);
-    else
-        pr_emit_null(o, PR_K_FIRST_STEP_BACKLOG_US, ok);
+    r->host_mean_us = s->n > 0 && s->basis != PR_STEPS_BASIS_CAPTURE
+                          ? (double)total / 1000.0 / (double)s->n
+                          : NAN;
+    r->clipped_steps = (int64_t)s->clipped;
+    r->first_step_backlog_us =
+        s->backlog_ns > 0 ? (double)s->backlog_ns / 1000.0 : NAN;
 }
 
 /* step_summary: statistics of the kept steps' durations and the mean
- * breakdown (7.2); nulls when there is no step. */
+ * breakdown (7.2), as its typed row; nulls (and no breakdown_steps) when
+ * there is no step. */
 static cJSON *
 step_summary_json(const struct pr_steps *s, struct pr_rec_tables *tb)
 {
-    cJSON *o = cJSON_CreateObject();
+    struct pr_row_step_summary r = {
+        .count = (int64_t)s->n,
+        .mean_us = NAN,
+        .median_us = NAN,
+        .p90_us = NAN,
+        .min_us = NAN,
+        .max_us = NAN,
+    };
     int64_t *dur = malloc((s->n ? s->n : 1) * sizeof(*dur));
-    int ok = o != NULL && dur != NULL, c;
+    cJSON *bd = NULL, *o = NULL;
     size_t i;
+    int c;
 
-    pr_emit_num(o, PR_K_COUNT, (double)s->n, &ok);
-    for (i = 0; i < s->n && ok; i++)
-        dur[i] = pr_sat_sub_i64(s->v[i].end_ns, s->v[i].start_ns);
     tb->step_mean_us = NAN;
     for (c = 0; c < PR_CAT_COUNT; c++)
         tb->step_cat_us[c] = NAN;
+    if (dur == NULL)
+        return NULL;
+    for (i = 0; i < s->n; i++)
+        dur[i] = pr_sat_sub_i64(s->v[i].end_ns, s->v[i].start_ns);
     if (s->n > 0) {
         qsort(dur, s->n, sizeof(*dur), cmp_i64);
-        emit_step_stats(o, s, dur, tb, &ok);
-    } else {
-        for (i = 0; i < sizeof(stat_keys) / sizeof(stat_keys[0]); i++)
-            pr_emit_null(o, stat_keys[i], &ok);
-    }
-    emit_basis(o, s, &ok);
+        step_stats(&r, &bd, s, dur, tb);
+    } else
+        pr_rows_omit(PR_RO_RUNS_STEP_SUMMARY, &r,
+                     PR_SR_RUNS_STEP_SUMMARY_PR_K_BREAKDOWN_STEPS);
+    step_basis(&r, s);
+    if (s->n == 0 || bd != NULL)
+        o = pr_rows_row(PR_RO_RUNS_STEP_SUMMARY, &r);
+    cJSON_Delete(bd);
     free(dur);
-    if (!ok) {
-        cJSON_Delete(o);
-        return NULL;
-    }
     return o;
 }
 

@@ -1,0 +1,87 @@
+#!/bin/sh
+# typed_objects_time.sh - issue #34: the time family's single objects of a
+# run (step_summary, data_quality, ...) are typed rows (rows.def), written
+# through the one writer in schema.def's row order, and the loader reads
+# them back whole: a saved summary whose object holds a damaged value (a
+# key the contract does not require, so only the typed reader sees it) is
+# refused with its path, exit 2.  A hand-made Kineto step pair (a GEMM
+# launched by aten::mm, a pageable HtoD copy, a memset and a device
+# synchronize in each of two 1.9 ms ProfilerSteps; the first kernel starts
+# 100 us into its step) gives every object below.
+. "$PR_SRCDIR/tests/lib.sh"
+
+if ! command -v python3 > /dev/null 2>&1; then
+    skip "typed single objects" "no python3"
+    echo "1..$T_N"
+    exit 0
+fi
+python3 - "$T_DIR/one.pt.trace.json" << 'PY'
+import json, sys
+ev = []
+for i in range(2):
+    t0 = 1000 + 2000 * i
+    def x(cat, name, ts, dur, pid=1, tid=1, **a):
+        ev.append({"ph": "X", "cat": cat, "name": name, "pid": pid,
+                   "tid": tid, "ts": ts, "dur": dur, "args": a})
+    x("user_annotation", "ProfilerStep#%d" % (i + 1), t0, 1900)
+    x("cpu_op", "aten::mm", t0 + 10, 60, **{"External id": 10 + i})
+    x("cuda_runtime", "cudaLaunchKernel", t0 + 20, 10,
+      correlation=100 + i, **{"External id": 10 + i})
+    x("kernel", "ampere_sgemm_128x64_nn", t0 + 100, 300, pid=0, tid=7,
+      device=0, stream=7, correlation=100 + i, **{"External id": 10 + i})
+    x("cuda_runtime", "cudaMemcpyAsync", t0 + 500, 20, correlation=200 + i)
+    x("gpu_memcpy", "Memcpy HtoD (Pageable -> Device)", t0 + 520, 100,
+      pid=0, tid=7, device=0, stream=7, correlation=200 + i, bytes=1048576)
+    x("cuda_runtime", "cudaMemsetAsync", t0 + 700, 5, correlation=300 + i)
+    x("gpu_memset", "Memset (Device)", t0 + 710, 10, pid=0, tid=7,
+      device=0, stream=7, correlation=300 + i, bytes=4096)
+    x("cuda_runtime", "cudaDeviceSynchronize", t0 + 730, 200,
+      correlation=400 + i)
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+"$PR_BIN" -q --input "$T_DIR/one.pt.trace.json" --json "$T_DIR/one.json"
+check "two hand-made steps: summary written (exit $?)" [ -s "$T_DIR/one.json" ]
+
+# rows FILE [--subset] PATH...: each object at PATH, keys in schema order
+rows() { python3 "$PR_SRCDIR/tests/cli/lib/typed_rows.py" "$PR_SRCDIR" "$@"; }
+# refused FILE PATH KEY [VALUE]: the loader refuses FILE with the object
+# at PATH (its first element where a part ends in []) holding VALUE (a
+# string unless given as JSON) under KEY, naming the object and key
+refused() {
+    python3 - "$1" "$T_DIR/bad.json" "$2" "$3" "${4:-\"x\"}" << 'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+v = s
+for part in sys.argv[3].split("."):
+    v = v[part.rstrip("[]")]
+    if part.endswith("[]"):
+        v = v[0]
+v[sys.argv[4]] = json.loads(sys.argv[5])
+json.dump(s, open(sys.argv[2], "w"))
+PY
+    "$PR_BIN" diff -q -b "$T_DIR/bad.json" -i "$1" > /dev/null 2> "$T_DIR/err"
+    rc=$?
+    want=$(echo "$2" | sed 's/\[\]/[0]/g').$3
+    [ $rc -eq 2 ] && grep -qF "$want" "$T_DIR/err"
+}
+
+"$PR_BIN" diff -q -b "$T_DIR/one.json" -i "$T_DIR/one.json" > /dev/null 2>&1
+rc=$?
+check "  the saved summary loads as a diff's baseline (exit $rc)" [ "$rc" -eq 0 ]
+
+check "  step_summary, every key in schema order" \
+    rows "$T_DIR/one.json" "runs[].step_summary"
+check "  its first step's backlog is 100 us (the kernel's start)" \
+    python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))['runs'][0]['step_summary']
+assert s['first_step_backlog_us'] == 100 and s['count'] == 2, s
+" "$T_DIR/one.json"
+check "  a step summary's clipped steps as text are refused" \
+    refused "$T_DIR/one.json" "runs[].step_summary" clipped_steps
+check "  a step summary's fractional step count is refused" \
+    refused "$T_DIR/one.json" "runs[].step_summary" count 1.5
+check "  a step summary's basis as a number is refused" \
+    refused "$T_DIR/one.json" "runs[].step_summary" basis 3
+
+echo "1..$T_N"
