@@ -500,6 +500,7 @@
 #define PR_K_LONG_TEXT_CUT "long_text_cut"
 #define PR_K_KERNEL_TIME_WITHOUT_OPERATOR_PCT "kernel_time_without_operator_pct"
 #define PR_K_CRITICAL_PATH_REPLAY_ERROR_PCT "critical_path_replay_error_pct"
+#define PR_K_REPLAYED_KERNELS "replayed_kernels"
 /* runs[].timeline */
 #define PR_K_MERGE_BELOW_US "merge_below_us"
 #define PR_K_N_EVENTS "n_events"

@@ -150,6 +150,13 @@ enum pr_status pr_rows_load(const cJSON *arr, const char *path,
  * pick a column by its key (diff's breakdown categories). */
 double pr_rows_num(enum pr_rows_object ro, const void *row, const char *key);
 
+/* Set the NUM, NUM_NULL, I64 or US field under `key` of a row to v (a US
+ * field's v in µs), and where the object has a mask, mark it written:
+ * for writers whose columns come by key (the data-quality counts the
+ * passes note).  0 where the object has no such numeric field. */
+int pr_rows_set_num(enum pr_rows_object ro, void *row, const char *key,
+                    double v);
+
 /* Read every typed table and single object of a summary (each run's, each
  * job's: wherever its schema path leads) as pr_rows_read and
  * pr_rows_read_one do, keeping nothing: a saved summary's tables and

@@ -230,11 +230,28 @@ pr_notes_emit(const struct pr_notes *n, cJSON *run, struct pr_error *err)
 {
     cJSON *q = cJSON_GetObjectItemCaseSensitive(run, PR_K_DATA_QUALITY);
     cJSON *d = cJSON_GetObjectItemCaseSensitive(run, PR_K_DIAGNOSTICS);
+    const struct pr_rows_objinfo *o = pr_rows_object(PR_RO_RUNS_DATA_QUALITY);
+    struct pr_row_data_quality dq = {.absent = 0};
     int ok = !n->failed;
     size_t i;
 
-    for (i = 0; ok && cJSON_IsObject(q) && i < n->n_counts; i++)
-        pr_emit_num_or_null(q, n->counts[i].key, n->counts[i].v, &ok);
+    /* the counts noted, as the data-quality row's columns; the others
+       left out */
+    for (i = 0; i < o->n_fields; i++)
+        pr_rows_omit(PR_RO_RUNS_DATA_QUALITY, &dq, o->fields[i].row);
+    for (i = 0; ok && i < n->n_counts; i++)
+        if (!pr_rows_set_num(PR_RO_RUNS_DATA_QUALITY, &dq, n->counts[i].key,
+                             n->counts[i].v))
+            return pr_error_set(err, PR_E_FORMAT,
+                                "data quality: no column for count %s",
+                                n->counts[i].key);
+    if (ok && cJSON_IsObject(q)) {
+        cJSON *row = pr_rows_row(PR_RO_RUNS_DATA_QUALITY, &dq);
+        ok = row != NULL && cJSON_ReplaceItemInObjectCaseSensitive(
+                                run, PR_K_DATA_QUALITY, row);
+        if (!ok)
+            cJSON_Delete(row);
+    }
     for (i = 0; ok && cJSON_IsArray(d) && i < n->n_rows; i++) {
         struct pr_row_diagnostic row = {
             n->rows[i].kind, (int64_t)n->rows[i].count, n->rows[i].text};

@@ -126,7 +126,7 @@ note_replay(struct pr_notes *notes, const struct pr_trace *t)
              t->replay_unlinked ? " (ranges not paired with their launches: "
                                   "the counts of ranges and launches differ)"
                                 : "");
-    pr_notes_count(notes, "replayed_kernels", (double)t->replayed_kernels);
+    pr_notes_count(notes, PR_K_REPLAYED_KERNELS, (double)t->replayed_kernels);
     pr_notes_row(notes, "kernel_replay", t->replayed_kernels, text);
 }
 

@@ -468,6 +468,43 @@ pr_rows_num(enum pr_rows_object ro, const void *row, const char *key)
     return NAN;
 }
 
+int
+pr_rows_set_num(enum pr_rows_object ro, void *row, const char *key, double v)
+{
+    const struct pr_rows_objinfo *o = pr_rows_object(ro);
+    uint64_t *m = o != NULL ? mask_of(o, row) : NULL;
+    size_t k;
+
+    for (k = 0; o != NULL && k < o->n_fields; k++) {
+        const struct pr_rows_field *f = &o->fields[k];
+        char *p = (char *)row + f->offset;
+        int64_t i;
+
+        if (strcmp(pr_schema_rows[f->row].key, key) != 0)
+            continue;
+        switch (f->type) {
+        case PR_RT_NUM:
+        case PR_RT_NUM_NULL:
+            memcpy(p, &v, sizeof(v));
+            break;
+        case PR_RT_I64:
+            i = isfinite(v) ? (int64_t)v : 0;
+            memcpy(p, &i, sizeof(i));
+            break;
+        case PR_RT_US:
+            i = isfinite(v) ? (int64_t)llround(v * 1000.0) : 0;
+            memcpy(p, &i, sizeof(i));
+            break;
+        default:
+            return 0;
+        }
+        if (m != NULL && k < 64)
+            *m &= ~((uint64_t)1 << k);
+        return 1;
+    }
+    return 0;
+}
+
 /* Read every array (table: 1) or single object (0) at the rest of a schema
  * path ("operators[]" after "runs[].memory.") below v into scratch rows;
  * at: v's path so far. */

@@ -117,8 +117,10 @@ test_no_operators(void **state)
 }
 
 /* The run's notes have one writer (issue #10): pr_analysis_run appends
- * the attribution counter and row after what the run already holds, and
- * a run without data_quality/diagnostics gets neither. */
+ * the attribution row after the diagnostics the run already holds, and
+ * writes data_quality as its typed row (issue #34: the counts noted, in
+ * the rows' order, in place of what the object held); a run without
+ * data_quality/diagnostics gets neither. */
 static void
 test_notes_appended(void **state)
 {
@@ -142,14 +144,16 @@ test_notes_appended(void **state)
     assert_non_null(cJSON_AddNumberToObject(q, "earlier", 1));
     assert_non_null(cJSON_AddItemToArray(d, cJSON_CreateString("earlier")));
     assert_int_equal(pr_analysis_run(t, &o, run, &err), PR_OK);
-    assert_string_equal(q->child->string, "earlier");
-    assert_string_equal(q->child->next->string,
-                        "kernel_time_without_operator_pct");
-    tt_near(q->child->next->valuedouble, 40.0);
+    /* the placeholder's key of no row gave way to the typed row */
+    q = cJSON_GetObjectItemCaseSensitive(run, "data_quality");
+    assert_non_null(q);
+    assert_null(cJSON_GetObjectItemCaseSensitive(q, "earlier"));
+    assert_string_equal(q->child->string, "kernel_time_without_operator_pct");
+    tt_near(q->child->valuedouble, 40.0);
     /* the critical path's replay error follows (critpath.c) */
-    assert_string_equal(q->child->next->next->string,
+    assert_string_equal(q->child->next->string,
                         "critical_path_replay_error_pct");
-    assert_null(q->child->next->next->next);
+    assert_null(q->child->next->next);
     /* and hostcov.c's: 80 of the step's 100 us are inside no operator */
     assert_int_equal(cJSON_GetArraySize(d), 3);
     row = cJSON_GetArrayItem(d, 1);

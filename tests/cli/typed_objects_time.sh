@@ -84,4 +84,12 @@ check "  a step summary's fractional step count is refused" \
 check "  a step summary's basis as a number is refused" \
     refused "$T_DIR/one.json" "runs[].step_summary" basis 3
 
+check "  data_quality, its noted counts in schema order" \
+    rows "$T_DIR/one.json" --subset "runs[].data_quality"
+check "  a data-quality count as text is refused" \
+    refused "$T_DIR/one.json" "runs[].data_quality" unknown_cat
+check "  the replay error as text is refused" \
+    refused "$T_DIR/one.json" "runs[].data_quality" \
+    critical_path_replay_error_pct
+
 echo "1..$T_N"
