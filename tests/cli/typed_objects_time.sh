@@ -92,4 +92,11 @@ check "  the replay error as text is refused" \
     refused "$T_DIR/one.json" "runs[].data_quality" \
     critical_path_replay_error_pct
 
+check "  timeline, every key in schema order" \
+    rows "$T_DIR/one.json" "runs[].timeline"
+check "  the timeline's event count as text is refused" \
+    refused "$T_DIR/one.json" "runs[].timeline" n_events
+check "  the timeline's step as a number is refused" \
+    refused "$T_DIR/one.json" "runs[].timeline" step 1
+
 echo "1..$T_N"

@@ -472,25 +472,28 @@ emit_lanes(const struct pr_trace *t, const struct spans *sp, int64_t thr,
     }
 }
 
+/* The timeline's typed row (rows.def), its lanes typed rows built as
+ * before and held as a JSON field the row copies. */
 static cJSON *
 timeline_json(const struct pr_trace *t, const struct pr_step *st,
               const struct spans *sp, int64_t thr)
 {
     int64_t origin = t->n_events > 0 ? t->events[0].ts_ns : 0;
-    cJSON *o = cJSON_CreateObject();
-    int ok = o != NULL;
+    cJSON *lanes = cJSON_CreateArray(), *o = NULL;
+    struct pr_row_timeline r = {
+        .step = pr_steps_name(t, st),
+        .start_ns = pr_sat_sub_i64(st->start_ns, origin),
+        .duration_ns = pr_sat_sub_i64(st->end_ns, st->start_ns),
+        .merge_below_ns = thr,
+        .n_events = (int64_t)sp->n,
+        .lanes = lanes,
+    };
+    int ok = lanes != NULL;
 
-    pr_emit_str(o, PR_K_STEP, pr_steps_name(t, st), &ok);
-    pr_emit_us(o, PR_K_START_US, pr_sat_sub_i64(st->start_ns, origin), &ok);
-    pr_emit_us(o, PR_K_DURATION_US, pr_sat_sub_i64(st->end_ns, st->start_ns),
-               &ok);
-    pr_emit_us(o, PR_K_MERGE_BELOW_US, thr, &ok);
-    pr_emit_num(o, PR_K_N_EVENTS, (double)sp->n, &ok);
-    emit_lanes(t, sp, thr, pr_emit_arr(o, PR_K_LANES, &ok), &ok);
-    if (!ok) {
-        cJSON_Delete(o);
-        return NULL;
-    }
+    emit_lanes(t, sp, thr, lanes, &ok);
+    if (ok)
+        o = pr_rows_row(PR_RO_RUNS_TIMELINE, &r);
+    cJSON_Delete(lanes);
     return o;
 }
 
