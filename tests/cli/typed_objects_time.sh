@@ -99,4 +99,57 @@ check "  the timeline's event count as text is refused" \
 check "  the timeline's step as a number is refused" \
     refused "$T_DIR/one.json" "runs[].timeline" step 1
 
+check "  synchronization, every key in schema order" \
+    rows "$T_DIR/one.json" "runs[].synchronization"
+check "  two device syncs of 200 us each: host_us 400 in the calls" \
+    python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))['runs'][0]['synchronization']
+c = [r for r in s['calls'] if r['name'] == 'cudaDeviceSynchronize']
+assert c and c[0]['host_us'] == 400 and c[0]['count'] == 2, s
+" "$T_DIR/one.json"
+check "  a sync's host time as text is refused" \
+    refused "$T_DIR/one.json" "runs[].synchronization" host_us
+check "  the sync method as a number is refused" \
+    refused "$T_DIR/one.json" "runs[].synchronization" method 0
+
+check "  copies and their memset, keys in schema order" \
+    rows "$T_DIR/one.json" --subset "runs[].copies" "runs[].copies.memset"
+check "  two 1 MiB copies, two 4 KiB fills" python3 -c "
+import json, sys
+c = json.load(open(sys.argv[1]))['runs'][0]['copies']
+assert c['count'] == 2 and c['bytes'] == 2097152, c
+assert c['memset'] == {'count': 2, 'bytes': 8192, 'duration_us': 20}, c
+" "$T_DIR/one.json"
+check "  the copies' byte count as text is refused" \
+    refused "$T_DIR/one.json" "runs[].copies" bytes
+check "  the memset's duration as text is refused" \
+    refused "$T_DIR/one.json" "runs[].copies.memset" duration_us
+
+check "  launches, their delay and slowest launch, keys in schema order" \
+    rows "$T_DIR/one.json" "runs[].launches" \
+    "runs[].launches.launch_delay_us" "runs[].launches.slowest_launch"
+check "  a launch's delay: the GEMM starts 70 us after its call returns" \
+    python3 -c "
+import json, sys
+l = json.load(open(sys.argv[1]))['runs'][0]['launches']
+assert l['kernels_with_launch'] == 2 and l['launch_delay_us']['max'] == 70, l
+assert l['slowest_launch']['kernel'] == 'ampere_sgemm_128x64_nn', l
+" "$T_DIR/one.json"
+check "  the CUDA-graphs flag as a number is refused" \
+    refused "$T_DIR/one.json" "runs[].launches" cuda_graphs 1
+check "  the median launch delay as text is refused" \
+    refused "$T_DIR/one.json" "runs[].launches.launch_delay_us" median
+check "  the slowest launch's step share as text is refused" \
+    refused "$T_DIR/one.json" "runs[].launches.slowest_launch" step_pct
+
+# HTA's trace_diff test run wraps its compiled graphs in DtoD copies
+if shared_summary hta hta/trace_diff/test; then
+    check "HTA trace_diff test: copies.graph_wrapper, keys in schema order" \
+        rows "$T_DIR/hta.json" "runs[].copies.graph_wrapper"
+    check "  its input bytes as text are refused" \
+        refused "$T_DIR/hta.json" "runs[].copies.graph_wrapper" input_bytes
+else
+    skip "the graph wrapper's copies" "no ../shared"
+fi
 echo "1..$T_N"

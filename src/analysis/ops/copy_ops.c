@@ -325,17 +325,23 @@ emit(const struct sweep *s, cJSON *copies)
         ok = pr_rows_write(arr, PR_RO_RUNS_COPIES_DTOD_BY_OPERATOR, &row, 1);
     }
     if (ok && s->launches > 0 && s->before.n + s->after.n > 0) {
-        cJSON *w = pr_emit_obj(copies, PR_K_GRAPH_WRAPPER, &ok);
+        struct pr_row_graph_wrapper w = {
+            .graph_launches = s->launches,
+            .input_copies = s->before.n,
+            .input_bytes = s->before.bytes,
+            .input_ns = s->before.ns,
+            .output_copies = s->after.n,
+            .output_bytes = s->after.bytes,
+            .output_ns = s->after.ns,
+            .backward_input_bytes = s->bwd_before.bytes,
+            .backward_output_bytes = s->bwd_after.bytes,
+        };
+        cJSON *row = pr_rows_row(PR_RO_RUNS_COPIES_GRAPH_WRAPPER, &w);
 
-        pr_emit_num(w, PR_K_GRAPH_LAUNCHES, s->launches, &ok);
-        pr_emit_num(w, PR_K_INPUT_COPIES, s->before.n, &ok);
-        pr_emit_num(w, PR_K_INPUT_BYTES, s->before.bytes, &ok);
-        pr_emit_num(w, PR_K_INPUT_US, (double)s->before.ns / 1000.0, &ok);
-        pr_emit_num(w, PR_K_OUTPUT_COPIES, s->after.n, &ok);
-        pr_emit_num(w, PR_K_OUTPUT_BYTES, s->after.bytes, &ok);
-        pr_emit_num(w, PR_K_OUTPUT_US, (double)s->after.ns / 1000.0, &ok);
-        pr_emit_num(w, PR_K_BACKWARD_INPUT_BYTES, s->bwd_before.bytes, &ok);
-        pr_emit_num(w, PR_K_BACKWARD_OUTPUT_BYTES, s->bwd_after.bytes, &ok);
+        ok = row != NULL &&
+             cJSON_AddItemToObject(copies, PR_K_GRAPH_WRAPPER, row);
+        if (!ok)
+            cJSON_Delete(row);
     }
     return ok;
 }

@@ -655,12 +655,6 @@ share_pct(int64_t part, int64_t whole)
     return whole > 0 ? 100.0 * (double)part / (double)whole : NAN;
 }
 
-static void
-emit_share(cJSON *o, const char *key, int64_t part, int64_t whole, int *ok)
-{
-    pr_emit_num_or_null(o, key, share_pct(part, whole), ok);
-}
-
 /* One device's row (rows.def's pr_row_temporal). */
 static void
 emit_tb(cJSON *arr, int32_t dev, const struct tb *r, int *ok)
@@ -857,9 +851,10 @@ cmp_srow(const void *a, const void *b)
     return x->dir < y->dir ? -1 : (x->dir > y->dir);
 }
 
-/* The totals over the calls; returns the device idle time they caused. */
+/* The totals over the calls, into r; returns the device idle time they
+ * caused. */
 static int64_t
-sync_totals(cJSON *o, const struct srow *rows, size_t n, int *ok)
+sync_totals(struct pr_row_synchronization *r, const struct srow *rows, size_t n)
 {
     int64_t host = 0, idle = 0, out = 0;
     size_t i, n_out = 0;
@@ -872,10 +867,10 @@ sync_totals(cJSON *o, const struct srow *rows, size_t n, int *ok)
         out = pr_sat_add_i64(out, rows[i].host_out);
         n_out += rows[i].n_out;
     }
-    pr_emit_us(o, PR_K_HOST_US, host, ok);
-    pr_emit_us(o, PR_K_GPU_IDLE_US, idle, ok);
-    pr_emit_num(o, PR_K_OUTSIDE_STEPS_COUNT, (double)n_out, ok);
-    pr_emit_us(o, PR_K_OUTSIDE_STEPS_HOST_US, out, ok);
+    r->host_us = (double)host / 1000.0;
+    r->gpu_idle_us = (double)idle / 1000.0;
+    r->outside_steps_count = (double)n_out;
+    r->outside_steps_host_us = (double)out / 1000.0;
     return idle;
 }
 
@@ -911,25 +906,33 @@ unmeasured(const struct hd *h, int sync)
                     "recorded): launch delay and queues cannot be measured";
 }
 
-/* Without runtime calls a sync cannot be seen: null, not 0. */
-static void
-no_calls(cJSON *o, int *ok)
-{
-    pr_emit_null(o, PR_K_HOST_US, ok);
-    pr_emit_null(o, PR_K_GPU_IDLE_US, ok);
-    pr_emit_null(o, PR_K_OUTSIDE_STEPS_COUNT, ok);
-    pr_emit_null(o, PR_K_OUTSIDE_STEPS_HOST_US, ok);
-}
-
+/* The synchronisation's typed row (rows.def), its calls typed rows held
+ * as a JSON field.  Without runtime calls a sync cannot be seen: its
+ * times are null, not 0. */
 static enum pr_status
-sync_json(struct hd *h, cJSON *o, struct pr_error *err)
+sync_json(struct hd *h, cJSON **o, struct pr_error *err)
 {
     struct srow rows[MAX_SYNC_ROWS];
     size_t n = 0, i;
     int64_t upto = INT64_MIN;
     double idle_us = NAN;
-    int ok = 1;
-    cJSON *arr;
+    cJSON *arr = cJSON_CreateArray();
+    struct pr_row_synchronization sr = {
+        .host_us = NAN,
+        .gpu_idle_us = NAN,
+        .outside_steps_count = NAN,
+        .outside_steps_host_us = NAN,
+        .calls = arr,
+        .method = "host_us: time the host spent in the call inside the steps; "
+                  "gpu_idle_us: device idle time the call explains: from the "
+                  "call (or the device running dry) until new work reached the "
+                  "device (the queue the call drained), at most the time the "
+                  "host was blocked in the call. Calls after "
+                  "the last step (profiler shutdown) or before the first are "
+                  "counted apart. stream_wait makes a stream wait, not the "
+                  "host.",
+    };
+    int ok = arr != NULL;
 
     for (i = 0; i < h->t->n_events; i++) {
         const struct pr_event *e = &h->t->events[i];
@@ -942,10 +945,8 @@ sync_json(struct hd *h, cJSON *o, struct pr_error *err)
             count_sync(h, e, r, &upto);
     }
     qsort(rows, n, sizeof(rows[0]), cmp_srow);
-    if (n == 0 && (h->n_calls == 0 || launches_unrecorded(h)))
-        no_calls(o, &ok);
-    else
-        idle_us = (double)sync_totals(o, rows, n, &ok) / 1000.0;
+    if (!(n == 0 && (h->n_calls == 0 || launches_unrecorded(h))))
+        idle_us = (double)sync_totals(&sr, rows, n) / 1000.0;
     if (h->out != NULL && ok) {
         h->out->sync_idle_us = idle_us;
         h->out->syncs = calloc(n ? n : 1, sizeof(*h->out->syncs));
@@ -953,25 +954,17 @@ sync_json(struct hd *h, cJSON *o, struct pr_error *err)
         for (i = 0; i < n && ok; i++)
             out_srow(h, &rows[i], &h->out->syncs[h->out->n_syncs++]);
     }
-    pr_emit_str(o, PR_K_NOTE, n == 0 ? unmeasured(h, 1) : NULL, &ok);
-    arr = pr_emit_arr(o, PR_K_CALLS, &ok);
+    sr.note = n == 0 ? unmeasured(h, 1) : NULL;
     for (i = 0; i < n && ok; i++) {
         struct pr_row_sync_call row = row_of(h, &rows[i]);
 
         ok = pr_rows_write(arr, PR_RO_RUNS_SYNCHRONIZATION_CALLS, &row, 1);
     }
-    pr_emit_str(o, PR_K_METHOD,
-                "host_us: time the host spent in the call inside the steps; "
-                "gpu_idle_us: device idle time the call explains: from the "
-                "call (or the device running dry) until new work reached the "
-                "device (the queue the call drained), at most the time the "
-                "host was blocked in the call. Calls after "
-                "the last step (profiler shutdown) or before the first are "
-                "counted apart. stream_wait makes a stream wait, not the "
-                "host.",
-                &ok);
-    return ok ? PR_OK
-              : pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
+    *o = ok ? pr_rows_row(PR_RO_RUNS_SYNCHRONIZATION, &sr) : NULL;
+    cJSON_Delete(arr);
+    return *o != NULL
+               ? PR_OK
+               : pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
 }
 
 /* -------------------------------------------------------------- copies */
@@ -1155,15 +1148,20 @@ unjudged(const struct hd *h, const struct copies *c)
     return NULL;
 }
 
+/* The copies' typed row (rows.def): its by_kind typed rows and memset
+ * row held as JSON fields; dtod_by_operator and graph_wrapper are
+ * copy_ops.c's, left out here. */
 static enum pr_status
-copies_json(struct hd *h, cJSON *o, struct pr_error *err)
+copies_json(struct hd *h, cJSON **o, struct pr_error *err)
 {
     struct copies c;
     struct pr_hostdev_copy *rows;
+    struct pr_row_copies r = {.absent = 0};
+    struct pr_row_copies_memset fill = {.absent = 0};
     int64_t bytes = 0, ns = 0;
     size_t i, n = 0;
-    int ok = 1;
-    cJSON *arr;
+    cJSON *arr = cJSON_CreateArray(), *ms = NULL;
+    int ok = arr != NULL;
 
     memset(&c, 0, sizeof(c));
     for (i = 0; i < h->n; i++)
@@ -1175,10 +1173,6 @@ copies_json(struct hd *h, cJSON *o, struct pr_error *err)
         bytes = pr_sat_add_i64(bytes, c.rows[i].bytes);
         ns = pr_sat_add_i64(ns, c.rows[i].ns);
     }
-    pr_emit_num(o, PR_K_COUNT, (double)n, &ok);
-    pr_emit_num(o, PR_K_BYTES, (double)bytes, &ok);
-    pr_emit_us(o, PR_K_DURATION_US, ns, &ok);
-    arr = pr_emit_arr(o, PR_K_BY_KIND, &ok);
     rows = calloc(c.n ? c.n : 1, sizeof(*rows));
     ok = ok && rows != NULL;
     for (i = 0; i < c.n && ok; i++)
@@ -1189,20 +1183,30 @@ copies_json(struct hd *h, cJSON *o, struct pr_error *err)
         rows = NULL;
     }
     free(rows);
-    pr_emit_str(o, PR_K_NOTE, unjudged(h, &c), &ok);
-    arr = pr_emit_obj(o, PR_K_MEMSET, &ok);
-    pr_emit_num(arr, PR_K_COUNT, (double)c.fills, &ok);
-    pr_emit_num(arr, PR_K_BYTES, (double)c.fill_bytes, &ok);
-    pr_emit_us(arr, PR_K_DURATION_US, c.fill_ns, &ok);
-    pr_emit_str(o, PR_K_METHOD,
-                "Each copy counted once, from its device record. gbps is "
-                "bytes over copy time; host copies (HtoD, DtoH) are judged "
-                "against the host link (link_pct), never device memory. "
-                "Pageable host memory is staged through a pinned buffer and "
-                "blocks the host.",
-                &ok);
-    return ok ? PR_OK
-              : pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
+    fill.count = (int64_t)c.fills;
+    fill.bytes = (int64_t)c.fill_bytes;
+    fill.duration_ns = c.fill_ns;
+    ms = ok ? pr_rows_row(PR_RO_RUNS_COPIES_MEMSET, &fill) : NULL;
+    r.count = (int64_t)n;
+    r.bytes = bytes;
+    r.duration_ns = ns;
+    r.by_kind = arr;
+    r.note = unjudged(h, &c);
+    r.memset = ms;
+    r.method = "Each copy counted once, from its device record. gbps is "
+               "bytes over copy time; host copies (HtoD, DtoH) are judged "
+               "against the host link (link_pct), never device memory. "
+               "Pageable host memory is staged through a pinned buffer and "
+               "blocks the host.";
+    pr_rows_omit(PR_RO_RUNS_COPIES, &r,
+                 PR_SR_RUNS_COPIES_PR_K_DTOD_BY_OPERATOR);
+    pr_rows_omit(PR_RO_RUNS_COPIES, &r, PR_SR_RUNS_COPIES_PR_K_GRAPH_WRAPPER);
+    *o = ms != NULL ? pr_rows_row(PR_RO_RUNS_COPIES, &r) : NULL;
+    cJSON_Delete(arr);
+    cJSON_Delete(ms);
+    return *o != NULL
+               ? PR_OK
+               : pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
 }
 
 /* ------------------------------------------------------------ launches */
@@ -1239,24 +1243,27 @@ launch_delays(const struct hd *h, int64_t **out, size_t *n,
     return PR_OK;
 }
 
-static void
-emit_delays(cJSON *o, const int64_t *v, size_t n, int *ok)
+/* launches.launch_delay_us as its typed row; NULL (null) without
+ * delays, *ok 0 when out of memory. */
+static cJSON *
+delays_row(const int64_t *v, size_t n, int *ok)
 {
-    cJSON *d;
+    struct pr_row_launch_delay d = {.absent = 0};
     int64_t sum = 0;
+    cJSON *o;
     size_t i;
 
-    if (n == 0) {
-        pr_emit_null(o, PR_K_LAUNCH_DELAY_US, ok);
-        return;
-    }
+    if (n == 0 || !*ok)
+        return NULL;
     for (i = 0; i < n; i++)
         sum = pr_sat_add_i64(sum, v[i]);
-    d = pr_emit_obj(o, PR_K_LAUNCH_DELAY_US, ok);
-    pr_emit_num(d, PR_K_MEAN, (double)sum / 1000.0 / (double)n, ok);
-    pr_emit_us(d, PR_K_MEDIAN, v[n / 2], ok);
-    pr_emit_us(d, PR_K_P90, v[(size_t)((double)(n - 1) * 0.9)], ok);
-    pr_emit_us(d, PR_K_MAX, v[n - 1], ok);
+    d.mean = (double)sum / 1000.0 / (double)n;
+    d.median_ns = v[n / 2];
+    d.p90_ns = v[(size_t)((double)(n - 1) * 0.9)];
+    d.max_ns = v[n - 1];
+    o = pr_rows_row(PR_RO_RUNS_LAUNCHES_LAUNCH_DELAY_US, &d);
+    *ok = o != NULL;
+    return o;
 }
 
 /* Queue of one stream, as HTA's queue length: +1 when a call starts that
@@ -1365,9 +1372,8 @@ queue_of(const struct hd *h, struct qstat *s, struct pr_error *err)
 }
 
 static void
-emit_queues(cJSON *o, const struct qstat *s, size_t n, int *ok)
+emit_queues(cJSON *arr, const struct qstat *s, size_t n, int *ok)
 {
-    cJSON *arr = pr_emit_arr(o, PR_K_QUEUE_LENGTH, ok);
     size_t i;
 
     for (i = 0; i < n && *ok; i++) {
@@ -1397,15 +1403,15 @@ cmp_qstat(const void *a, const void *b)
 }
 
 static void
-emit_graphs(cJSON *o, const struct hd *h, int *ok)
+graphs_of(struct pr_row_launches *r, const struct hd *h)
 {
     size_t i, k = 0;
 
     for (i = 0; i < h->n; i++)
         k += h->w[i].graph;
-    pr_emit_num(o, PR_K_GRAPH_LAUNCHES, (double)h->graph_launches, ok);
-    pr_emit_num(o, PR_K_GRAPH_KERNELS, (double)k, ok);
-    pr_emit_bool(o, PR_K_CUDA_GRAPHS, h->graph_launches > 0, ok);
+    r->graph_launches = (int64_t)h->graph_launches;
+    r->graph_kernels = (int64_t)k;
+    r->cuda_graphs = h->graph_launches > 0;
 }
 
 /* The kernel launch call that held the host longest, and the step (by
@@ -1445,13 +1451,15 @@ slowest_launch(const struct hd *h, struct slow_launch *sl)
     }
 }
 
-/* launches.slowest_launch: null without a launch whose call is known. */
-static void
-emit_slowest(cJSON *o, const struct hd *h, int *ok)
+/* launches.slowest_launch as its typed row: NULL (null) without a launch
+ * whose call is known; *ok 0 when out of memory. */
+static cJSON *
+slowest_row(const struct hd *h, int *ok)
 {
     struct slow_launch sl;
     const struct pr_event *call;
-    cJSON *r;
+    struct pr_row_slowest_launch r = {.absent = 0};
+    cJSON *o;
     double pct = NAN;
     int64_t delay;
     size_t c;
@@ -1461,10 +1469,8 @@ emit_slowest(cJSON *o, const struct hd *h, int *ok)
             ? pr_idmap_get(&h->calls,
                            pr_event_correlation(h->t, &h->t->events[sl.w->ev]))
             : PR_NONE;
-    if (c == PR_NONE) {
-        pr_emit_null(o, PR_K_SLOWEST_LAUNCH, ok);
-        return;
-    }
+    if (c == PR_NONE || !*ok)
+        return NULL;
     call = &h->t->events[c];
     delay = pr_sat_sub_i64(sl.w->s, sl.w->launch_end);
     if (delay < 0)
@@ -1472,15 +1478,14 @@ emit_slowest(cJSON *o, const struct hd *h, int *ok)
     if (sl.step != NULL && sl.step->host_end_ns > sl.step->host_start_ns)
         pct = 100.0 * (double)sl.call_ns /
               (double)(sl.step->host_end_ns - sl.step->host_start_ns);
-    r = pr_emit_obj(o, PR_K_SLOWEST_LAUNCH, ok);
-    pr_emit_str(r, PR_K_NAME, pr_trace_str(h->t, call->name), ok);
-    pr_emit_str(r, PR_K_KERNEL, pr_trace_str(h->t, h->t->events[sl.w->ev].name),
-                ok);
-    pr_emit_us(r, PR_K_DURATION_US, sl.call_ns, ok);
-    pr_emit_us(r, PR_K_DELAY_US, delay, ok);
-    pr_emit_str(r, PR_K_STEP,
-                sl.step != NULL ? pr_steps_name(h->t, sl.step) : NULL, ok);
-    pr_emit_num_or_null(r, PR_K_STEP_PCT, pct, ok);
+    r.name = pr_trace_str(h->t, call->name);
+    r.kernel = pr_trace_str(h->t, h->t->events[sl.w->ev].name);
+    r.duration_ns = sl.call_ns;
+    r.delay_ns = delay;
+    r.step = sl.step != NULL ? pr_steps_name(h->t, sl.step) : NULL;
+    r.step_pct = pct;
+    o = pr_rows_row(PR_RO_RUNS_LAUNCHES_SLOWEST_LAUNCH, &r);
+    *ok = o != NULL;
     if (h->out != NULL) {
         snprintf(h->out->slow_launch_name, sizeof(h->out->slow_launch_name),
                  "%s", pr_trace_str(h->t, call->name));
@@ -1490,6 +1495,7 @@ emit_slowest(cJSON *o, const struct hd *h, int *ok)
         h->out->slow_launch_delay_us = (double)delay / 1000.0;
         h->out->slow_launch_step_pct = pct;
     }
+    return o;
 }
 
 /* The export links its tasks to launches it did not record: every
@@ -1533,40 +1539,46 @@ launches_unlinked(const struct hd *h)
     return work > 0 && h->n_calls > 0;
 }
 
+/* The launches' typed row (rows.def) of an export without launch calls:
+ * nothing measured, no queue, no delay. */
 static enum pr_status
-launches_unrecorded_json(struct hd *h, cJSON *o, struct pr_error *err)
+launches_unrecorded_json(struct hd *h, cJSON **o, struct pr_error *err)
 {
-    int ok = 1;
+    cJSON *queues = cJSON_CreateArray();
+    struct pr_row_launches r = {
+        .queue_length = queues,
+        .gpu_idle_host_wait_pct = NAN,
+    };
     int unlinked = !launches_unrecorded(h);
 
-    pr_emit_num(o, PR_K_KERNELS_WITH_LAUNCH, 0, &ok);
-    pr_emit_null(o, PR_K_LAUNCH_DELAY_US, &ok);
-    pr_emit_arr(o, PR_K_QUEUE_LENGTH, &ok);
-    emit_graphs(o, h, &ok);
-    pr_emit_null(o, PR_K_SLOWEST_LAUNCH, &ok);
-    pr_emit_null(o, PR_K_GPU_IDLE_HOST_WAIT_PCT, &ok);
-    pr_emit_str(o, PR_K_NOTE,
-                unlinked
-                    ? "the export records no launch calls (no runtime call "
-                      "it holds is linked to a task: those it has, such as "
-                      "device queries and syncs, launch nothing): launch "
-                      "delay, queues and whether the run is launch-bound "
-                      "cannot be measured"
-                    : "the export records no launch calls (its tasks are "
-                      "linked to their operators at the tasks' own start, "
-                      "with no host call): launch delay, queues and whether "
-                      "the run is launch-bound cannot be measured",
-                &ok);
-    return ok ? PR_OK
-              : pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
+    graphs_of(&r, h);
+    r.note = unlinked ? "the export records no launch calls (no runtime call "
+                        "it holds is linked to a task: those it has, such as "
+                        "device queries and syncs, launch nothing): launch "
+                        "delay, queues and whether the run is launch-bound "
+                        "cannot be measured"
+                      : "the export records no launch calls (its tasks are "
+                        "linked to their operators at the tasks' own start, "
+                        "with no host call): launch delay, queues and whether "
+                        "the run is launch-bound cannot be measured";
+    *o = queues != NULL ? pr_rows_row(PR_RO_RUNS_LAUNCHES, &r) : NULL;
+    cJSON_Delete(queues);
+    return *o != NULL
+               ? PR_OK
+               : pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
 }
 
+/* The launches' typed row (rows.def): its delays and slowest launch
+ * typed rows (null where none) and its queues' typed rows held as JSON
+ * fields. */
 static enum pr_status
-launches_json(struct hd *h, cJSON *o, struct pr_error *err)
+launches_json(struct hd *h, cJSON **o, struct pr_error *err)
 {
     struct qstat s[MAX_STREAMS];
     size_t n = streams_of(h, s, MAX_STREAMS), nd, i;
     int64_t *d;
+    struct pr_row_launches r = {.absent = 0};
+    cJSON *delays, *queues, *slowest;
     int ok = 1;
 
     if (launches_unrecorded(h) || launches_unlinked(h))
@@ -1578,12 +1590,14 @@ launches_json(struct hd *h, cJSON *o, struct pr_error *err)
         h->out->cuda_graphs = h->graph_launches > 0;
         h->out->host_wait_pct = share_pct(h->host_wait_ns, h->span_ns);
     }
-    pr_emit_num(o, PR_K_KERNELS_WITH_LAUNCH, (double)nd, &ok);
-    emit_delays(o, d, nd, &ok);
+    r.kernels_with_launch = (int64_t)nd;
+    delays = delays_row(d, nd, &ok);
     free(d);
     for (i = 0; i < n; i++)
-        if (queue_of(h, &s[i], err) != PR_OK)
+        if (queue_of(h, &s[i], err) != PR_OK) {
+            cJSON_Delete(delays);
             return PR_E_NOMEM;
+        }
     qsort(s, n, sizeof(s[0]), cmp_qstat);
     if (h->out != NULL && n > 0) {
         h->out->queue_mean = s[0].mean;
@@ -1592,14 +1606,23 @@ launches_json(struct hd *h, cJSON *o, struct pr_error *err)
             if ((double)s[i].max > h->out->queue_max)
                 h->out->queue_max = (double)s[i].max;
     }
-    emit_queues(o, s, n, &ok);
-    emit_graphs(o, h, &ok);
-    emit_slowest(o, h, &ok);
-    emit_share(o, PR_K_GPU_IDLE_HOST_WAIT_PCT, h->host_wait_ns, h->span_ns,
-               &ok);
-    pr_emit_str(o, PR_K_NOTE, unmeasured(h, 0), &ok);
-    return ok ? PR_OK
-              : pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
+    queues = cJSON_CreateArray();
+    ok = ok && queues != NULL;
+    emit_queues(queues, s, n, &ok);
+    graphs_of(&r, h);
+    slowest = slowest_row(h, &ok);
+    r.launch_delay_us = delays;
+    r.queue_length = queues;
+    r.slowest_launch = slowest;
+    r.gpu_idle_host_wait_pct = share_pct(h->host_wait_ns, h->span_ns);
+    r.note = unmeasured(h, 0);
+    *o = ok ? pr_rows_row(PR_RO_RUNS_LAUNCHES, &r) : NULL;
+    cJSON_Delete(delays);
+    cJSON_Delete(queues);
+    cJSON_Delete(slowest);
+    return *o != NULL
+               ? PR_OK
+               : pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
 }
 
 /* ------------------------------------------------------- the host link */
@@ -1674,17 +1697,27 @@ pr_hostdev_link(const char *name, const char *arch, char *label, size_t cap)
 
 /* ----------------------------------------------------------- the entry */
 
-typedef enum pr_status (*part_fn)(struct hd *h, cJSON *o, struct pr_error *err);
+/* A part writes its object (a typed row) or, for the temporal
+ * breakdown, fills the array it is given. */
+typedef enum pr_status (*part_fn)(struct hd *h, cJSON **o,
+                                  struct pr_error *err);
 
 static enum pr_status
-part(struct hd *h, cJSON *run, const char *key, int array, part_fn fn,
+temporal_part(struct hd *h, cJSON **o, struct pr_error *err)
+{
+    *o = cJSON_CreateArray();
+    if (*o == NULL)
+        return pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
+    return temporal_json(h, *o, err);
+}
+
+static enum pr_status
+part(struct hd *h, cJSON *run, const char *key, part_fn fn,
      struct pr_error *err)
 {
-    cJSON *o = array ? cJSON_CreateArray() : cJSON_CreateObject();
+    cJSON *o = NULL;
 
-    if (o == NULL)
-        return pr_error_set(err, PR_E_NOMEM, "out of memory (host-device)");
-    if (fn(h, o, err) != PR_OK) {
+    if (fn(h, &o, err) != PR_OK) {
         cJSON_Delete(o);
         return PR_E_NOMEM;
     }
@@ -1733,13 +1766,13 @@ pr_hostdev_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
     if (st == PR_OK)
         st = collect_waits(&h, err);
     if (st == PR_OK) /* first: launches reads its host wait */
-        st = part(&h, run, "temporal_breakdown", 1, temporal_json, err);
+        st = part(&h, run, "temporal_breakdown", temporal_part, err);
     if (st == PR_OK)
-        st = part(&h, run, "synchronization", 0, sync_json, err);
+        st = part(&h, run, "synchronization", sync_json, err);
     if (st == PR_OK)
-        st = part(&h, run, "copies", 0, copies_json, err);
+        st = part(&h, run, "copies", copies_json, err);
     if (st == PR_OK)
-        st = part(&h, run, "launches", 0, launches_json, err);
+        st = part(&h, run, "launches", launches_json, err);
     hd_free(&h);
     return st;
 }
