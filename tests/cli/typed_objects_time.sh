@@ -152,4 +152,30 @@ if shared_summary hta hta/trace_diff/test; then
 else
     skip "the graph wrapper's copies" "no ../shared"
 fi
+check "  host_coverage, every key in schema order" \
+    rows "$T_DIR/one.json" "runs[].host_coverage"
+check "  85% of a step's host time is in no recorded call" python3 -c "
+import json, sys
+h = json.load(open(sys.argv[1]))['runs'][0]['host_coverage']
+assert h['unrecorded_pct'] == 85 and h['steps'] == 2 and h['note'], h
+" "$T_DIR/one.json"
+check "  the host coverage's step count as text is refused" \
+    refused "$T_DIR/one.json" "runs[].host_coverage" steps
+check "  its note as a number is refused" \
+    refused "$T_DIR/one.json" "runs[].host_coverage" note 1
+
+# MindSpore's fixtures sample the host's CPUs (machine and process)
+if shared_summary msfx mindspore/fixtures; then
+    check "MindSpore fixtures: host_cpu and its scopes, keys in schema order" \
+        rows "$T_DIR/msfx.json" "runs[].host_cpu" "runs[].host_cpu.machine" \
+        "runs[].host_cpu.process"
+    check "  its sample count as text is refused" \
+        refused "$T_DIR/msfx.json" "runs[].host_cpu" samples
+    check "  the machine's I/O share as text is refused" \
+        refused "$T_DIR/msfx.json" "runs[].host_cpu.machine" io_pct
+    check "  the process's busy share as text is refused" \
+        refused "$T_DIR/msfx.json" "runs[].host_cpu.process" busy_pct
+else
+    skip "the host CPU's objects" "no ../shared"
+fi
 echo "1..$T_N"

@@ -246,40 +246,44 @@ reading(const struct pr_trace *t, const struct means *mach,
                  mach->io);
 }
 
-static void
-emit_means(cJSON *o, const struct means *m, int machine, int *ok)
+/* A scope's means as its typed row (a machine's, or a process's, which
+ * has no io or idle share): NULL (null) where the file samples no such
+ * scope; *ok 0 when out of memory. */
+static cJSON *
+scope_row(const struct pr_cpu_series *s, struct means *m, int *ok)
 {
-    pr_emit_num_or_null(o, PR_K_USER_PCT, round1(m->user), ok);
-    pr_emit_num_or_null(o, PR_K_SYS_PCT, round1(m->sys), ok);
-    if (machine) {
-        pr_emit_num_or_null(o, PR_K_IO_PCT, round1(m->io), ok);
-        pr_emit_num_or_null(o, PR_K_IDLE_PCT, round1(m->idle), ok);
-    }
-    pr_emit_num_or_null(o, PR_K_BUSY_PCT, round1(m->busy), ok);
-    pr_emit_num_or_null(o, PR_K_BUSY_MAX_PCT, round1(m->busy_max), ok);
-}
+    cJSON *o;
 
-static void
-emit_scope(cJSON *o, const char *key, const struct pr_cpu_series *s,
-           struct means *m, int *ok)
-{
-    cJSON *x;
-
-    if (s == NULL) {
-        pr_emit_null(o, key, ok);
-        return;
-    }
+    if (s == NULL || !*ok)
+        return NULL;
     *m = series_means(s);
-    x = pr_emit_obj(o, key, ok);
-    if (x != NULL)
-        emit_means(x, m, s->scope == PR_CPU_MACHINE, ok);
+    if (s->scope == PR_CPU_MACHINE) {
+        struct pr_row_cpu_machine r = {
+            .user_pct = round1(m->user),
+            .sys_pct = round1(m->sys),
+            .io_pct = round1(m->io),
+            .idle_pct = round1(m->idle),
+            .busy_pct = round1(m->busy),
+            .busy_max_pct = round1(m->busy_max),
+        };
+        o = pr_rows_row(PR_RO_RUNS_HOST_CPU_MACHINE, &r);
+    } else {
+        struct pr_row_cpu_process r = {
+            .user_pct = round1(m->user),
+            .sys_pct = round1(m->sys),
+            .busy_pct = round1(m->busy),
+            .busy_max_pct = round1(m->busy_max),
+        };
+        o = pr_rows_row(PR_RO_RUNS_HOST_CPU_PROCESS, &r);
+    }
+    *ok = o != NULL;
+    return o;
 }
 
 static void
-emit_ops(const struct pr_trace *t, cJSON *o, const struct op_row *r, size_t n,
+emit_ops(const struct pr_trace *t, cJSON *arr, const struct op_row *r, size_t n,
          int *ok)
 {
-    cJSON *arr = pr_emit_arr(o, PR_K_OPS, ok);
     size_t i;
 
     for (i = 0; arr != NULL && *ok && i < n; i++) {
@@ -310,46 +314,52 @@ max_samples(const struct pr_cpu_use *u)
     return n;
 }
 
+/* host_cpu as its typed row (rows.def): its scopes' rows and its
+ * operators' typed rows held as JSON fields. */
 enum pr_status
 pr_host_cpu_fill(const struct pr_trace *t, cJSON *run, struct pr_error *err)
 {
     const struct pr_cpu_use *u = t->cpu_use;
     struct means mach, proc;
     struct op_row *rows;
-    size_t n_rows, n, lo, hi;
+    struct pr_row_host_cpu r = {.absent = 0};
+    size_t n_rows, lo, hi;
     int ok = 1, nomem;
     char text[600];
-    cJSON *o;
+    cJSON *mc, *pc, *ops = NULL, *o = NULL;
 
     if (u == NULL || u->n_series == 0)
         return PR_OK;
     cJSON_DeleteItemFromObjectCaseSensitive(run, PR_K_HOST_CPU);
     rows = op_rows(u, &n_rows, &nomem);
-    o = nomem ? NULL : pr_emit_obj(run, PR_K_HOST_CPU, &ok);
-    n = max_samples(u);
-    window(n, &lo, &hi);
-    if (o != NULL) {
-        pr_emit_num(o, PR_K_SAMPLES, (double)n, &ok);
-        pr_emit_num(o, PR_K_WINDOW_SAMPLES, (double)(hi - lo), &ok);
-        pr_emit_num_or_null(o, PR_K_SAMPLING_INTERVAL_MS,
-                            u->interval_ms >= 0 ? (double)u->interval_ms : NAN,
-                            &ok);
-        pr_emit_num_or_null(o, PR_K_CPUS, u->cpus >= 0 ? u->cpus : NAN, &ok);
-        emit_scope(o, PR_K_MACHINE, scope_series(u, PR_CPU_MACHINE), &mach,
-                   &ok);
-        emit_scope(o, PR_K_PROCESS, scope_series(u, PR_CPU_PROCESS), &proc,
-                   &ok);
-        emit_ops(t, o, rows, n_rows, &ok);
-        if (pr_host_cpu_note(t, text, sizeof(text)))
-            pr_emit_null(o, PR_K_READING, &ok); /* not read (data quality) */
-        else {
-            reading(t, scope_series(u, PR_CPU_MACHINE) ? &mach : NULL, rows,
-                    n_rows, text, sizeof(text));
-            pr_emit_str(o, PR_K_READING, text, &ok);
-        }
-    }
+    r.samples = (int64_t)max_samples(u);
+    window((size_t)r.samples, &lo, &hi);
+    r.window_samples = (int64_t)(hi - lo);
+    r.sampling_interval_ms = u->interval_ms >= 0 ? (double)u->interval_ms : NAN;
+    r.cpus = u->cpus >= 0 ? u->cpus : NAN;
+    ok = !nomem;
+    mc = scope_row(scope_series(u, PR_CPU_MACHINE), &mach, &ok);
+    pc = scope_row(scope_series(u, PR_CPU_PROCESS), &proc, &ok);
+    r.machine = mc;
+    r.process = pc;
+    ops = ok ? cJSON_CreateArray() : NULL;
+    ok = ops != NULL;
+    emit_ops(t, ops, rows, n_rows, &ok);
+    r.ops = ops;
+    if (ok && !pr_host_cpu_note(t, text, sizeof(text))) {
+        reading(t, scope_series(u, PR_CPU_MACHINE) ? &mach : NULL, rows, n_rows,
+                text, sizeof(text));
+        r.reading = text;
+    } /* else not read (data quality): null */
+    if (ok)
+        o = pr_rows_row(PR_RO_RUNS_HOST_CPU, &r);
+    cJSON_Delete(mc);
+    cJSON_Delete(pc);
+    cJSON_Delete(ops);
     free(rows);
-    if (nomem || !ok)
+    if (o == NULL || !cJSON_AddItemToObject(run, PR_K_HOST_CPU, o)) {
+        cJSON_Delete(o);
         return pr_error_set(err, PR_E_NOMEM, "out of memory");
+    }
     return PR_OK;
 }

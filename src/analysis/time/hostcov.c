@@ -26,6 +26,7 @@
 
 #include "profreport/buf.h"
 #include "profreport/keys.h"
+#include "profreport/rows.h"
 #include "profreport/steps.h"
 #include "profreport/trace.h"
 
@@ -290,8 +291,7 @@ pr_hostcov_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
     size_t n, i, nr = 0;
     double un = 0, len = 0, pct, kept_pct = NAN;
     char text[1200];
-    cJSON *o;
-    int ok = 1;
+    struct pr_row_host_coverage row;
     enum pr_status st;
 
     if (!s->has_step_events || s->n == 0 || s->basis == PR_STEPS_BASIS_PRODUCER)
@@ -328,19 +328,16 @@ pr_hostcov_fill(const struct pr_trace *t, const struct pr_steps *s, cJSON *run,
     free(v);
     if (st != PR_OK)
         return st;
-    o = cJSON_CreateObject();
-    pr_emit_num_or_null(o, PR_K_UNRECORDED_PCT, pct, &ok);
-    pr_emit_num_or_null(o, PR_K_UNRECORDED_US, un / (double)s->n / 1e3, &ok);
-    pr_emit_num(o, PR_K_STEPS, (double)s->n, &ok);
-    pr_emit_num_or_null(o, PR_K_KEPT_EVENTS_PCT, kept_pct, &ok);
-    if (text[0] != '\0') {
-        pr_emit_str(o, PR_K_NOTE, text, &ok);
+    row = (struct pr_row_host_coverage){
+        .unrecorded_pct = pct,
+        .unrecorded_us = un / (double)s->n / 1e3,
+        .steps = (int64_t)s->n,
+        .kept_events_pct = kept_pct,
+        .note = text[0] != '\0' ? text : NULL,
+    };
+    if (text[0] != '\0')
         pr_notes_row(notes, "host_unrecorded", 1, text);
-    } else
-        pr_emit_null(o, PR_K_NOTE, &ok);
-    if (!ok) {
-        cJSON_Delete(o);
-        o = NULL;
-    }
-    return pr_emit_put(run, PR_K_HOST_COVERAGE, o, "host coverage", err);
+    return pr_emit_put(run, PR_K_HOST_COVERAGE,
+                       pr_rows_row(PR_RO_RUNS_HOST_COVERAGE, &row),
+                       "host coverage", err);
 }
