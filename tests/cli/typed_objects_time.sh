@@ -1,13 +1,18 @@
 #!/bin/sh
 # typed_objects_time.sh - issue #34: the time family's single objects of a
-# run (step_summary, data_quality, ...) are typed rows (rows.def), written
+# run (step_summary, data_quality, timeline, synchronization, copies,
+# launches, host_coverage, host_cpu, step_phases, step_trace and the
+# objects below them) are typed rows (rows.def), written
 # through the one writer in schema.def's row order, and the loader reads
 # them back whole: a saved summary whose object holds a damaged value (a
 # key the contract does not require, so only the typed reader sees it) is
 # refused with its path, exit 2.  A hand-made Kineto step pair (a GEMM
 # launched by aten::mm, a pageable HtoD copy, a memset and a device
 # synchronize in each of two 1.9 ms ProfilerSteps; the first kernel starts
-# 100 us into its step) gives every object below.
+# 100 us into its step) gives the step summary, data quality, timeline,
+# synchronization, copies, launches and host coverage; shared samples
+# (skipped without ../shared) the graph wrapper, host CPU and the
+# producer's step table and step trace split.
 . "$PR_SRCDIR/tests/lib.sh"
 
 if ! command -v python3 > /dev/null 2>&1; then
@@ -177,5 +182,22 @@ if shared_summary msfx mindspore/fixtures; then
         refused "$T_DIR/msfx.json" "runs[].host_cpu.process" busy_pct
 else
     skip "the host CPU's objects" "no ../shared"
+fi
+# MindSpore's run 3 gives its step table (step_phases) and its step trace
+# split (step_trace)
+if shared_summary ms3 mindspore/extra/run_3_profiler; then
+    check "MindSpore run 3: step_phases, its mean and step_trace, keys in order" \
+        rows "$T_DIR/ms3.json" "runs[].step_phases" \
+        "runs[].step_phases.mean" "runs[].step_trace"
+    check "  the phases' skipped steps as text are refused" \
+        refused "$T_DIR/ms3.json" "runs[].step_phases" mean_skipped_steps
+    check "  a phase's mean as text is refused" \
+        refused "$T_DIR/ms3.json" "runs[].step_phases.mean" computing_us
+    check "  the step trace's tasks flag as a number is refused" \
+        refused "$T_DIR/ms3.json" "runs[].step_trace" tasks 1
+    check "  its steps in file as text are refused" \
+        refused "$T_DIR/ms3.json" "runs[].step_trace" steps_in_file
+else
+    skip "the step table and step trace objects" "no ../shared"
 fi
 echo "1..$T_N"

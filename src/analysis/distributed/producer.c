@@ -200,10 +200,12 @@ emit_phase_row(cJSON *arr, const struct pr_phase_step *p)
 }
 
 /* The mean per step of each phase over the steps that give it, leaving
- * out the leading steps the producer's own average leaves out. */
-static void
-emit_phase_mean(cJSON *o, const struct pr_phases *p, int *ok)
+ * out the leading steps the producer's own average leaves out, as its
+ * typed row (rows.def; each phase's column set by its key). */
+static cJSON *
+phase_mean_row(const struct pr_phases *p)
 {
+    struct pr_row_phase_mean m = {.absent = 0};
     size_t k, i, skip = p->mean_skip < p->n_steps ? p->mean_skip : 0;
 
     for (k = 0; k < N_PHASE_KEYS; k++) {
@@ -217,37 +219,46 @@ emit_phase_mean(cJSON *o, const struct pr_phases *p, int *ok)
                 n++;
             }
         }
-        pr_emit_num_or_null(o, phase_keys[k].key,
-                            n > 0 ? sum / (double)n / 1000.0 : NAN, ok);
+        if (!pr_rows_set_num(PR_RO_RUNS_STEP_PHASES_MEAN, &m, phase_keys[k].key,
+                             n > 0 ? sum / (double)n / 1000.0 : NAN))
+            return NULL;
     }
+    return pr_rows_row(PR_RO_RUNS_STEP_PHASES_MEAN, &m);
 }
 
+/* step_phases as its typed row (rows.def): the steps' typed rows and the
+ * mean's held as JSON fields; null without the producer's table. */
 static void
 emit_phases(const struct pr_phases *p, cJSON *run, int *ok)
 {
-    cJSON *o, *arr;
+    struct pr_row_step_phases r = {.absent = 0};
+    cJSON *arr, *mean, *o = NULL;
     size_t i;
 
     if (p == NULL || p->n_steps == 0) {
         pr_emit_null(run, PR_K_STEP_PHASES, ok);
         return;
     }
-    o = pr_emit_obj(run, PR_K_STEP_PHASES, ok);
-    pr_emit_str(o, PR_K_SOURCE, p->steps_source ? p->steps_source : "", ok);
-    arr = pr_emit_arr(o, PR_K_STEPS, ok);
-    for (i = 0; i < p->n_steps && *ok; i++)
-        *ok = arr != NULL && emit_phase_row(arr, &p->steps[i]);
-    emit_phase_mean(pr_emit_obj(o, PR_K_MEAN, ok), p, ok);
-    pr_emit_num(o, PR_K_MEAN_SKIPPED_STEPS,
-                (double)(p->mean_skip < p->n_steps ? p->mean_skip : 0), ok);
-    if (p->parallel_mode[0])
-        pr_emit_str(o, PR_K_PARALLEL_MODE, p->parallel_mode, ok);
-    else
-        pr_emit_null(o, PR_K_PARALLEL_MODE, ok);
-    if (p->stage_count > 0)
-        pr_emit_num(o, PR_K_PIPELINE_STAGES, (double)p->stage_count, ok);
-    else
-        pr_emit_null(o, PR_K_PIPELINE_STAGES, ok);
+    if (!*ok)
+        return;
+    arr = cJSON_CreateArray();
+    for (i = 0; i < p->n_steps && arr != NULL && *ok; i++)
+        *ok = emit_phase_row(arr, &p->steps[i]);
+    mean = phase_mean_row(p);
+    r.source = p->steps_source ? p->steps_source : "";
+    r.steps = arr;
+    r.mean = mean;
+    r.mean_skipped_steps =
+        (int64_t)(p->mean_skip < p->n_steps ? p->mean_skip : 0);
+    r.parallel_mode = p->parallel_mode[0] ? p->parallel_mode : NULL;
+    r.pipeline_stages = p->stage_count > 0 ? (double)p->stage_count : NAN;
+    if (*ok && arr != NULL && mean != NULL)
+        o = pr_rows_row(PR_RO_RUNS_STEP_PHASES, &r);
+    cJSON_Delete(arr);
+    cJSON_Delete(mean);
+    *ok = o != NULL && cJSON_AddItemToObject(run, PR_K_STEP_PHASES, o);
+    if (!*ok)
+        cJSON_Delete(o);
 }
 
 /* ---- run["hccl"] */
@@ -1449,17 +1460,24 @@ median_of(int64_t (*rows)[6], size_t n, int k, int64_t *tmp)
     return ((double)tmp[(m - 1) / 2] + (double)tmp[m / 2]) / 2.0;
 }
 
-static void
-emit_split_medians(cJSON *o, int64_t (*rows)[6], size_t n, int k_end,
-                   int64_t *tmp, int *ok)
+/* A median object (the steps' keys without step), built key by key: a
+ * typed step row would need its step; NULL when out of memory. */
+static cJSON *
+split_medians(int64_t (*rows)[6], size_t n, int k_end, int64_t *tmp)
 {
-    int k;
+    cJSON *o = cJSON_CreateObject();
+    int k, ok = o != NULL;
 
     for (k = 0; k < 5; k++) {
         double v = k < k_end ? median_of(rows, n, k, tmp) : NAN;
 
-        pr_emit_num_or_null(o, split_keys[k], isnan(v) ? NAN : v / 1000.0, ok);
+        pr_emit_num_or_null(o, split_keys[k], isnan(v) ? NAN : v / 1000.0, &ok);
     }
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
 }
 
 enum pr_status
@@ -1471,7 +1489,8 @@ pr_producer_split(const struct pr_trace *t, const struct pr_steps *s,
     size_t n_u = 0, k, n_rows = 0, n_busy;
     int64_t(*rows)[6] = NULL, *tmp = NULL;
     int nomem = 0, ok = 1;
-    cJSON *o, *arr;
+    struct pr_row_step_trace tr = {.absent = 0};
+    cJSON *o, *arr, *med, *file_med;
 
     if (p == NULL || p->n_split == 0 || s->n == 0)
         return pr_emit_put(run, PR_K_STEP_TRACE, cJSON_CreateNull(),
@@ -1485,12 +1504,10 @@ pr_producer_split(const struct pr_trace *t, const struct pr_steps *s,
         free(tmp);
         return pr_error_set(err, PR_E_NOMEM, "out of memory (step trace)");
     }
-    o = cJSON_CreateObject();
-    ok = o != NULL;
-    pr_emit_str(o, PR_K_SOURCE, "step_trace_raw", &ok);
-    pr_emit_num(o, PR_K_STEPS_IN_FILE, (double)p->n_split, &ok);
-    pr_emit_bool(o, PR_K_TASKS, n_u > 0, &ok);
-    pr_emit_bool(o, PR_K_COMPUTE_TASKS, has_tasks(t), &ok);
+    tr.source = "step_trace_raw";
+    tr.steps_in_file = (int64_t)p->n_split;
+    tr.tasks = n_u > 0;
+    tr.compute_tasks = has_tasks(t);
     for (k = 0; k < s->n; k++) {
         const struct pr_ms_split *sp = split_of(t, &s->v[k]);
         int64_t *r;
@@ -1515,35 +1532,40 @@ pr_producer_split(const struct pr_trace *t, const struct pr_steps *s,
     for (k = 0, n_busy = 0; k < n_rows; k++)
         if (rows[k][3] >= 0 && rows[k][4] >= 0 && rows[k][3] + rows[k][4] > 0)
             memmove(rows[n_busy++], rows[k], sizeof(rows[0]));
-    pr_emit_num(o, PR_K_STEPS_WITH_TASKS, (double)n_busy, &ok);
+    tr.steps_with_tasks = (int64_t)n_busy;
     if (n_busy == 0) /* none: every step (rows unchanged, none moved) */
         n_busy = n_rows;
-    arr = pr_emit_arr(o, PR_K_STEPS, &ok);
+    arr = cJSON_CreateArray();
+    ok = arr != NULL;
     for (k = 0; k < n_busy && ok; k++) {
         struct pr_row_split_step r = {
             rows[k][5],           split_us(rows[k][0]), split_us(rows[k][1]),
             split_us(rows[k][2]), split_us(rows[k][3]), split_us(rows[k][4])};
 
-        ok = arr != NULL &&
-             pr_rows_write(arr, PR_RO_RUNS_STEP_TRACE_STEPS, &r, 1);
+        ok = pr_rows_write(arr, PR_RO_RUNS_STEP_TRACE_STEPS, &r, 1);
     }
-    emit_split_medians(pr_emit_obj(o, PR_K_MEDIAN, &ok), rows, n_busy, 5, tmp,
-                       &ok);
+    med = split_medians(rows, n_busy, 5, tmp);
     /* every row of the file, the steps without tasks too */
     for (k = 0; k < p->n_split; k++) {
         rows[k][0] = p->split[k].interval_ns;
         rows[k][1] = p->split[k].fpbp_ns;
         rows[k][2] = p->split[k].tail_ns;
     }
-    emit_split_medians(pr_emit_obj(o, PR_K_FILE_MEDIAN, &ok), rows, p->n_split,
-                       3, tmp, &ok);
+    file_med = split_medians(rows, p->n_split, 3, tmp);
+    tr.steps = arr;
+    tr.median = med;
+    tr.file_median = file_med;
+    o = ok && med != NULL && file_med != NULL
+            ? pr_rows_row(PR_RO_RUNS_STEP_TRACE, &tr)
+            : NULL;
+    cJSON_Delete(arr);
+    cJSON_Delete(med);
+    cJSON_Delete(file_med);
     free(u);
     free(rows);
     free(tmp);
-    if (!ok) {
-        cJSON_Delete(o);
+    if (o == NULL)
         return pr_error_set(err, PR_E_NOMEM, "out of memory (step trace)");
-    }
     return pr_emit_put(run, PR_K_STEP_TRACE, o, "step trace", err);
 }
 
