@@ -247,8 +247,7 @@ pr_notes_emit(const struct pr_notes *n, cJSON *run, struct pr_error *err)
                                 n->counts[i].key);
     if (ok && cJSON_IsObject(q)) {
         cJSON *row = pr_rows_row(PR_RO_RUNS_DATA_QUALITY, &dq);
-        ok = row != NULL && cJSON_ReplaceItemInObjectCaseSensitive(
-                                run, PR_K_DATA_QUALITY, row);
+        ok = pr_sput(run, PR_K_DATA_QUALITY, row);
         if (!ok)
             cJSON_Delete(row);
     }
