@@ -47,28 +47,8 @@ PY
 "$PR_BIN" -q --input "$T_DIR/one.pt.trace.json" --json "$T_DIR/one.json"
 check "two hand-made steps: summary written (exit $?)" [ -s "$T_DIR/one.json" ]
 
-# rows FILE [--subset] PATH...: each object at PATH, keys in schema order
-rows() { python3 "$PR_SRCDIR/tests/cli/lib/typed_rows.py" "$PR_SRCDIR" "$@"; }
-# refused FILE PATH KEY [VALUE]: the loader refuses FILE with the object
-# at PATH (its first element where a part ends in []) holding VALUE (a
-# string unless given as JSON) under KEY, naming the object and key
-refused() {
-    python3 - "$1" "$T_DIR/bad.json" "$2" "$3" "${4:-\"x\"}" << 'PY'
-import json, sys
-s = json.load(open(sys.argv[1]))
-v = s
-for part in sys.argv[3].split("."):
-    v = v[part.rstrip("[]")]
-    if part.endswith("[]"):
-        v = v[0]
-v[sys.argv[4]] = json.loads(sys.argv[5])
-json.dump(s, open(sys.argv[2], "w"))
-PY
-    "$PR_BIN" diff -q -b "$T_DIR/bad.json" -i "$1" > /dev/null 2> "$T_DIR/err"
-    rc=$?
-    want=$(echo "$2" | sed 's/\[\]/[0]/g').$3
-    [ $rc -eq 2 ] && grep -qF "$want" "$T_DIR/err"
-}
+# rows FILE [--subset] PATH... and refused FILE PATH KEY [VALUE]
+. "$PR_SRCDIR/tests/cli/lib/typed.sh"
 
 "$PR_BIN" diff -q -b "$T_DIR/one.json" -i "$T_DIR/one.json" > /dev/null 2>&1
 rc=$?
