@@ -722,6 +722,78 @@ test_advice_rows(void **state)
     cJSON_Delete(doc);
 }
 
+/* A single object of fixed keys (issue #34: a run's data_quality): its
+ * columns set by key where they come by key, left out where none was
+ * set, read back whole by pr_rows_read_one with the key's path, and
+ * checked by the loader's pr_rows_check where a run holds it. */
+static void
+test_single_object(void **state)
+{
+    enum pr_rows_object ro = PR_RO_RUNS_DATA_QUALITY;
+    const struct pr_rows_objinfo *o = pr_rows_object(ro);
+    struct pr_row_data_quality q = {.absent = 0}, back;
+    struct pr_error err = {0};
+    cJSON *obj, *doc, *run;
+    char *s;
+    size_t k;
+
+    (void)state;
+    for (k = 0; k < o->n_fields; k++)
+        pr_rows_omit(ro, &q, o->fields[k].row);
+    assert_true(pr_rows_set_num(ro, &q, PR_K_UNKNOWN_CAT, 3));
+    assert_true(
+        pr_rows_set_num(ro, &q, PR_K_KERNEL_TIME_WITHOUT_OPERATOR_PCT, NAN));
+    /* a key of no numeric column of the object sets nothing */
+    assert_false(pr_rows_set_num(ro, &q, "earlier", 1));
+    {
+        struct pr_row_step_summary ss = {.absent = 0};
+        /* a string column is no numeric one */
+        assert_false(
+            pr_rows_set_num(PR_RO_RUNS_STEP_SUMMARY, &ss, PR_K_BASIS, 1));
+    }
+    obj = pr_rows_row(ro, &q);
+    assert_non_null(obj);
+    s = cJSON_PrintUnformatted(obj);
+    assert_string_equal(
+        s, "{\"unknown_cat\":3,\"kernel_time_without_operator_pct\":null}");
+    free(s);
+    assert_int_equal(
+        pr_rows_read_one(obj, "runs[0].data_quality", ro, &back, &err), PR_OK);
+    assert_int_equal(back.unknown_cat, 3);
+    assert_true(isnan(back.kernel_time_without_operator_pct));
+    assert_false(
+        pr_rows_has(ro, &back, PR_SR_RUNS_DATA_QUALITY_PR_K_NEGATIVE_DUR));
+    /* a damaged value: refused with the key's path */
+    cJSON_ReplaceItemInObjectCaseSensitive(obj, PR_K_UNKNOWN_CAT,
+                                           cJSON_CreateString("x"));
+    assert_int_equal(
+        pr_rows_read_one(obj, "runs[0].data_quality", ro, &back, &err),
+        PR_E_FORMAT);
+    assert_non_null(strstr(err.msg, "runs[0].data_quality.unknown_cat"));
+    /* the loader reads it where a run holds it */
+    memset(&err, 0, sizeof(err));
+    doc = cJSON_CreateObject();
+    run = cJSON_CreateObject();
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(doc, PR_K_RUNS), run);
+    cJSON_AddItemToObject(run, PR_K_DATA_QUALITY, obj);
+    assert_int_equal(pr_rows_check(doc, &err), PR_E_FORMAT);
+    assert_non_null(strstr(err.msg, "runs[0].data_quality.unknown_cat"));
+    /* not an object at all */
+    {
+        struct pr_row_timeline tl;
+        cJSON *num = cJSON_CreateNumber(1);
+
+        memset(&err, 0, sizeof(err));
+        assert_int_equal(pr_rows_read_one(num, "runs[0].timeline",
+                                          PR_RO_RUNS_TIMELINE, &tl, &err),
+                         PR_E_FORMAT);
+        assert_non_null(
+            strstr(err.msg, "runs[0].timeline: expected an object"));
+        cJSON_Delete(num);
+    }
+    cJSON_Delete(doc);
+}
+
 int
 main(void)
 {
@@ -740,6 +812,7 @@ main(void)
         cmocka_unit_test(test_sub_object),
         cmocka_unit_test(test_load_and_num),
         cmocka_unit_test(test_advice_rows),
+        cmocka_unit_test(test_single_object),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
