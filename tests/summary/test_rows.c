@@ -727,7 +727,7 @@ test_advice_rows(void **state)
  * set, read back whole by pr_rows_read_one with the key's path, and
  * checked by the loader's pr_rows_check where a run holds it. */
 static void
-test_single_object(void **state)
+test_single_object_by_key(void **state)
 {
     enum pr_rows_object ro = PR_RO_RUNS_DATA_QUALITY;
     const struct pr_rows_objinfo *o = pr_rows_object(ro);
@@ -812,7 +812,7 @@ main(void)
         cmocka_unit_test(test_sub_object),
         cmocka_unit_test(test_load_and_num),
         cmocka_unit_test(test_advice_rows),
-        cmocka_unit_test(test_single_object),
+        cmocka_unit_test(test_single_object_by_key),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
