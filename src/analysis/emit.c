@@ -301,6 +301,20 @@ pr_rec_keep(struct pr_row_recommendation *r, enum pr_schema_rowid id)
 
 /* r added to arr; the object, NULL when out of memory. */
 cJSON *
+pr_emit_one(cJSON *parent, const char *key, enum pr_rows_object ro,
+            const void *row, int *ok)
+{
+    cJSON *o = *ok && parent != NULL ? pr_rows_row(ro, row) : NULL;
+
+    if (o == NULL || !cJSON_AddItemToObject(parent, key, o)) {
+        cJSON_Delete(o);
+        *ok = 0;
+        return NULL;
+    }
+    return o;
+}
+
+cJSON *
 pr_emit_rec_row(cJSON *arr, const struct pr_row_recommendation *r)
 {
     cJSON *o = arr != NULL ? pr_rows_row(PR_RO_RUNS_RECOMMENDATIONS, r) : NULL;

@@ -90,6 +90,10 @@ PR_NODISCARD enum pr_status pr_emit_put_all(cJSON *run, const char *const *keys,
 /* Add a new object/array under key (or to an array when key is NULL);
  * NULL (and *ok = 0) on failure. */
 cJSON *pr_emit_obj(cJSON *parent, const char *key, int *ok);
+/* A single object as its typed row (rows.h): ro's row written through the
+ * one writer under key; NULL (and *ok 0) when out of memory. */
+cJSON *pr_emit_one(cJSON *parent, const char *key, enum pr_rows_object ro,
+                   const void *row, int *ok);
 cJSON *pr_emit_arr(cJSON *parent, const char *key, int *ok);
 
 /* A recommendation's typed row (emit.c): pr_rec_init gives it id,

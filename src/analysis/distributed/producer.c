@@ -421,7 +421,8 @@ emit_hccl(const struct pr_trace *t, cJSON *run, int *ok)
     const struct pr_phases *p = t->phases;
     struct hrow *rows;
     size_t n = 0, i, left = 0;
-    cJSON *o, *arr;
+    struct pr_row_hccl o;
+    cJSON *arr;
     int k;
 
     if (p == NULL || p->n_comm == 0) {
@@ -457,12 +458,17 @@ emit_hccl(const struct pr_trace *t, cJSON *run, int *ok)
         add_known_b(&r->rdma, c->rdma_bytes);
     }
     qsort(rows, n, sizeof(*rows), cmp_hrow);
-    o = pr_emit_obj(run, PR_K_HCCL, ok);
-    pr_emit_str(o, PR_K_SOURCE, p->comm_source ? p->comm_source : "", ok);
-    arr = pr_emit_arr(o, PR_K_OPS, ok);
+    arr = cJSON_CreateArray();
+    *ok = *ok && arr != NULL;
     for (i = 0; i < n && *ok; i++)
         *ok = emit_hrow(t, &rows[i], arr);
-    pr_emit_num(o, PR_K_ROWS_LEFT_OUT, (double)left, ok);
+    o = (struct pr_row_hccl){
+        .source = p->comm_source ? p->comm_source : "",
+        .ops = arr,
+        .rows_left_out = (int64_t)left,
+    };
+    pr_emit_one(run, PR_K_HCCL, PR_RO_RUNS_HCCL, &o, ok);
+    cJSON_Delete(arr);
     free(rows);
 }
 
@@ -471,17 +477,16 @@ emit_hccl(const struct pr_trace *t, cJSON *run, int *ok)
 static void
 emit_mem(const struct pr_phases *p, cJSON *run, int *ok)
 {
-    cJSON *o, *arr;
+    struct pr_row_npu_memory o;
+    cJSON *arr;
     size_t i;
 
     if (p == NULL || p->n_mem == 0) {
         pr_emit_null(run, PR_K_NPU_MEMORY, ok);
         return;
     }
-    o = pr_emit_obj(run, PR_K_NPU_MEMORY, ok);
-    pr_emit_str(o, PR_K_SOURCE,
-                p->mem_source ? p->mem_source : "memory_record.csv", ok);
-    arr = pr_emit_arr(o, PR_K_COMPONENTS, ok);
+    arr = cJSON_CreateArray();
+    *ok = *ok && arr != NULL;
     for (i = 0; i < p->n_mem && *ok; i++) {
         const struct pr_mem_component *m = &p->mem[i];
         struct pr_row_npu_mem_component row = {
@@ -494,9 +499,14 @@ emit_mem(const struct pr_phases *p, cJSON *run, int *ok)
                 m->peak_reserved >= 0 ? m->peak_reserved : NAN,
         };
 
-        *ok = arr != NULL &&
-              pr_rows_write(arr, PR_RO_RUNS_NPU_MEMORY_COMPONENTS, &row, 1);
+        *ok = pr_rows_write(arr, PR_RO_RUNS_NPU_MEMORY_COMPONENTS, &row, 1);
     }
+    o = (struct pr_row_npu_memory){
+        .source = p->mem_source ? p->mem_source : "memory_record.csv",
+        .components = arr,
+    };
+    pr_emit_one(run, PR_K_NPU_MEMORY, PR_RO_RUNS_NPU_MEMORY, &o, ok);
+    cJSON_Delete(arr);
 }
 
 /* ---- online operator compilation (CANN's aclop path) */
@@ -595,7 +605,8 @@ emit_op_compile(const struct pr_trace *t, cJSON *run, int *ok)
     int unknown = 0;
     double steps = (double)pr_sget_len(pr_sget(run, PR_K_STEPS));
     double mean = pr_sget_num(pr_sget(run, PR_K_STEP_SUMMARY), PR_K_MEAN_US);
-    cJSON *o, *arr;
+    struct pr_row_op_compile_run o;
+    cJSON *arr;
 
     for (i = 0; i < t->n_events; i++) {
         const struct pr_event *e = &t->events[i];
@@ -627,19 +638,8 @@ emit_op_compile(const struct pr_trace *t, cJSON *run, int *ok)
         return;
     }
     qsort(ops, n_ops, sizeof(ops[0]), cmp_opc);
-    o = pr_emit_obj(run, PR_K_OP_COMPILE, ok);
-    pr_emit_num(o, PR_K_CALLS, (double)calls, ok);
-    pr_emit_us(o, PR_K_TOTAL_US, ns, ok);
-    if (unknown)
-        pr_emit_null(o, PR_K_COMPILE_US, ok);
-    else
-        pr_emit_us(o, PR_K_COMPILE_US, comp, ok);
-    pr_emit_num_or_null(o, PR_K_STEP_PCT,
-                        steps > 0 && mean > 0
-                            ? 100.0 * (double)ns / 1000.0 / (steps * mean)
-                            : NAN,
-                        ok);
-    arr = pr_emit_arr(o, PR_K_OPERATORS, ok);
+    arr = cJSON_CreateArray();
+    *ok = *ok && arr != NULL;
     for (k = 0; k < n_ops && *ok; k++) {
         struct pr_row_op_compile row;
 
@@ -650,9 +650,19 @@ emit_op_compile(const struct pr_trace *t, cJSON *run, int *ok)
             .calls = (int64_t)ops[k].calls,
             .ns = ops[k].ns,
         };
-        *ok = arr != NULL &&
-              pr_rows_write(arr, PR_RO_RUNS_OP_COMPILE_OPERATORS, &row, 1);
+        *ok = pr_rows_write(arr, PR_RO_RUNS_OP_COMPILE_OPERATORS, &row, 1);
     }
+    o = (struct pr_row_op_compile_run){
+        .calls = (int64_t)calls,
+        .total_ns = ns,
+        .compile_us = unknown ? NAN : (double)comp / 1000.0,
+        .step_pct = steps > 0 && mean > 0
+                        ? 100.0 * (double)ns / 1000.0 / (steps * mean)
+                        : NAN,
+        .operators = arr,
+    };
+    pr_emit_one(run, PR_K_OP_COMPILE, PR_RO_RUNS_OP_COMPILE, &o, ok);
+    cJSON_Delete(arr);
 }
 
 enum pr_status
