@@ -41,9 +41,37 @@ PY
 # loads FILE: the saved summary, undamaged, loads as a diff's baseline
 loads() { "$PR_BIN" diff -q -b "$1" -i "$1" > /dev/null 2>&1; }
 
+# A hand-made NCCL trace without per-link traffic (the whole trace one
+# step): its communication row leaves links and link_types out, and loads.
+mkdir -p "$T_DIR/nolink"
+python3 - "$T_DIR/nolink/w.pt.trace.json" << 'PY'
+import json, sys
+ev = [{"ph": "X", "cat": "kernel", "name": "ampere_sgemm_128x64_nn",
+       "pid": 0, "tid": 7, "ts": 100, "dur": 300,
+       "args": {"device": 0, "stream": 7}},
+      {"ph": "X", "cat": "kernel",
+       "name": "ncclKernel_AllReduce_RING_LL_Sum_float", "pid": 0,
+       "tid": 8, "ts": 500, "dur": 200, "args": {"device": 0, "stream": 8}}]
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+"$PR_BIN" -q --input "$T_DIR/nolink" --json "$T_DIR/nolink.json" 2> /dev/null
+check "an NCCL trace: communication without links or link types" \
+    python3 -c "
+import json, sys
+c = json.load(open(sys.argv[1]))['runs'][0]['communication']
+assert c['other_us'] == 100 and c['ops'][0]['calls'] == 1, c
+assert 'links' not in c and 'link_types' not in c, c
+" "$T_DIR/nolink.json"
+check "  its keys in schema order" rows "$T_DIR/nolink.json" --subset \
+    "runs[].communication"
+check "  it loads" loads "$T_DIR/nolink.json"
+check "  a note as a number is refused" \
+    refused "$T_DIR/nolink.json" "runs[].communication" note 5
+
 if shared_summary npu torch_npu/text_level1; then
     check "torch_npu text_level1: the saved summary loads" loads "$T_DIR/npu.json"
-    for p in "runs[].hccl" "runs[].npu_memory" "runs[].op_compile"; do
+    for p in "runs[].hccl" "runs[].npu_memory" "runs[].op_compile" \
+        "runs[].communication" "distributed"; do
         check "  $p: keys in schema order" rows "$T_DIR/npu.json" "$p"
     done
     check "  hccl's rows left out as text are refused" \
@@ -56,7 +84,27 @@ if shared_summary npu torch_npu/text_level1; then
         refused "$T_DIR/npu.json" "runs[].op_compile" calls 1.5
     check "  op_compile's total time as null is refused" \
         refused "$T_DIR/npu.json" "runs[].op_compile" total_us null
+    check "  communication's overlap as text is refused" \
+        refused "$T_DIR/npu.json" "runs[].communication" overlap_us '"x"'
+    check "  communication's links as an object are refused" \
+        refused "$T_DIR/npu.json" "runs[].communication" links '{}'
+    check "  distributed's ranks_present as text is refused" \
+        refused "$T_DIR/npu.json" distributed ranks_present '"x"'
+    check "  distributed's ranks_complete as a number is refused" \
+        refused "$T_DIR/npu.json" distributed ranks_complete 1
+    check "  distributed's coverage note as a number is refused" \
+        refused "$T_DIR/npu.json" distributed coverage_note 1
 else
     skip "torch_npu text_level1's single objects" "no ../shared"
+fi
+if shared_summary pipe mindspore/extra/cluster_4rank_pipeline; then
+    check "MindSpore 4-rank pipeline: distributed.pipeline, keys in order" \
+        rows "$T_DIR/pipe.json" "distributed.pipeline"
+    check "  its slowest stage as 1.5 is refused" \
+        refused "$T_DIR/pipe.json" distributed.pipeline slowest_stage 1.5
+    check "  its finding as a number is refused" \
+        refused "$T_DIR/pipe.json" distributed.pipeline finding 0
+else
+    skip "the MindSpore pipeline" "no ../shared"
 fi
 echo "1..$T_N"

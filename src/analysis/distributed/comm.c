@@ -719,17 +719,19 @@ size_note(const struct op *o, char *text, size_t cap)
         return 0;
     fmt_ms(st, a, sizeof(a));
     fmt_ms(lt, b, sizeof(b));
-    snprintf(text, cap,
-             "%s: time does not grow with size: its %lld calls of %.2f MiB "
-             "take %s on average and its %lld calls of %.2f MiB take %s "
-             "(%.1fx the bytes, %.2fx the time), so the link's bandwidth is "
-             "not what limits them, and the bandwidth columns are each "
-             "call's bytes over its time, not what the link can carry. A "
-             "call that takes as long whatever it moves waits on per-hop "
-             "latency or on peers that arrive late.",
-             o->name, (long long)o->small_n, sb / 1048576.0, a,
-             (long long)o->large_n, lb / 1048576.0, b, lb / sb, lt / st);
-    return 1;
+    /* its return used: gcc then does not warn of a cut it cannot rule out
+       for a name of any length (the note is cut at cap, as before) */
+    return snprintf(
+               text, cap,
+               "%s: time does not grow with size: its %lld calls of %.2f MiB "
+               "take %s on average and its %lld calls of %.2f MiB take %s "
+               "(%.1fx the bytes, %.2fx the time), so the link's bandwidth is "
+               "not what limits them, and the bandwidth columns are each "
+               "call's bytes over its time, not what the link can carry. A "
+               "call that takes as long whatever it moves waits on per-hop "
+               "latency or on peers that arrive late.",
+               o->name, (long long)o->small_n, sb / 1048576.0, a,
+               (long long)o->large_n, lb / 1048576.0, b, lb / sb, lt / st) >= 0;
 }
 
 static const char *
@@ -809,11 +811,10 @@ emit_op(const struct pr_trace *t, const struct op *o, cJSON *arr)
  * a run, for its largest such op. */
 #define PROTO_NOTE_BYTES (4.0 * 1048576.0)
 
-static void
-emit_proto_note(const struct collect *c, cJSON *o, int *ok)
+static const char *
+proto_note(const struct collect *c, char *text, size_t cap)
 {
     const struct op *big = NULL;
-    char text[900];
     size_t i;
 
     for (i = 0; i < c->n_ops; i++) {
@@ -824,11 +825,9 @@ emit_proto_note(const struct collect *c, cJSON *o, int *ok)
             (big == NULL || x->max_bytes > big->max_bytes))
             big = x;
     }
-    if (big == NULL) {
-        pr_emit_null(o, PR_K_PROTOCOL_NOTE, ok);
-        return;
-    }
-    snprintf(text, sizeof(text),
+    if (big == NULL)
+        return NULL;
+    snprintf(text, cap,
              "Every %s call ran a kernel named for NCCL's LL protocol "
              "(%.*s), calls of %.1f MiB included. The name does not say "
              "which protocol ran: one NCCL kernel runs whatever algorithm "
@@ -840,7 +839,7 @@ emit_proto_note(const struct collect *c, cJSON *o, int *ok)
              "protocol each call gets.",
              big->name, (int)strcspn(big->kernel, "(<"), big->kernel,
              big->max_bytes / 1048576.0);
-    pr_emit_str(o, PR_K_PROTOCOL_NOTE, text, ok);
+    return text;
 }
 
 static int
@@ -948,15 +947,20 @@ walls(struct collect *c)
     }
 }
 
-static void
-emit_ops(const struct pr_trace *t, struct op *ops, size_t n, cJSON *c, int *ok)
+/* The ops' rows, by cmp_op; NULL when out of memory. */
+static cJSON *
+emit_ops(const struct pr_trace *t, struct op *ops, size_t n)
 {
-    cJSON *arr = pr_emit_arr(c, PR_K_OPS, ok);
+    cJSON *arr = cJSON_CreateArray();
     size_t i;
 
     qsort(ops, n, sizeof(*ops), cmp_op);
-    for (i = 0; i < n && *ok; i++)
-        *ok = arr != NULL && emit_op(t, &ops[i], arr);
+    for (i = 0; i < n && arr != NULL; i++)
+        if (!emit_op(t, &ops[i], arr)) {
+            cJSON_Delete(arr);
+            arr = NULL;
+        }
+    return arr;
 }
 
 /* 13.2 per step, as steps.c split it over its role ranges: computation is
@@ -964,9 +968,9 @@ emit_ops(const struct pr_trace *t, struct op *ops, size_t n, cJSON *c, int *ok)
  * communication is the Communication role, the same ranges the breakdown
  * splits. */
 static void
-emit_steps(const struct pr_steps *steps, cJSON *c, int *ok)
+emit_steps(const struct pr_steps *steps, struct pr_row_communication *c,
+           cJSON *arr, int *ok)
 {
-    cJSON *arr = pr_emit_arr(c, PR_K_PER_STEP, ok);
     int64_t sum[4] = {0, 0, 0, 0};
     size_t i;
 
@@ -991,63 +995,87 @@ emit_steps(const struct pr_steps *steps, cJSON *c, int *ok)
     }
     if (steps->n > 0) {
         double n = (double)steps->n * 1000.0;
-        pr_emit_num(c, PR_K_COMPUTATION_US, (double)sum[0] / n, ok);
-        pr_emit_num(c, PR_K_OVERLAP_US, (double)sum[1] / n, ok);
-        pr_emit_num(c, PR_K_COMMUNICATION_US, (double)sum[2] / n, ok);
-        pr_emit_num(c, PR_K_OTHER_US, (double)sum[3] / n, ok);
+        c->computation_us = (double)sum[0] / n;
+        c->overlap_us = (double)sum[1] / n;
+        c->communication_us = (double)sum[2] / n;
+        c->other_us = (double)sum[3] / n;
+    } else { /* no step: no mean split */
+        pr_rows_omit(PR_RO_RUNS_COMMUNICATION, c,
+                     PR_SR_RUNS_COMMUNICATION_PR_K_COMPUTATION_US);
+        pr_rows_omit(PR_RO_RUNS_COMMUNICATION, c,
+                     PR_SR_RUNS_COMMUNICATION_PR_K_OVERLAP_US);
+        pr_rows_omit(PR_RO_RUNS_COMMUNICATION, c,
+                     PR_SR_RUNS_COMMUNICATION_PR_K_COMMUNICATION_US);
+        pr_rows_omit(PR_RO_RUNS_COMMUNICATION, c,
+                     PR_SR_RUNS_COMMUNICATION_PR_K_OTHER_US);
     }
 }
 
 /* Device-side collectives whose kernels are not in the trace (GPU
  * activities not recorded): their calls are listed, their time is not
  * known, and the split per step cannot show it. */
-static void
-emit_note(const struct collect *c, cJSON *o, int *ok)
+static const char *
+note(const struct collect *c, char *text, size_t cap)
 {
     int64_t untimed = 0;
     size_t i;
-    char text[640];
     size_t len = 0;
 
     for (i = 0; i < c->n_ops; i++)
         untimed += c->ops[i].calls - c->ops[i].timed_calls;
-    if (untimed == 0 && c->single_rank == 0) {
-        pr_emit_null(o, PR_K_NOTE, ok);
-        return;
-    }
+    if (untimed == 0 && c->single_rank == 0)
+        return NULL;
     text[0] = '\0';
     if (c->single_rank > 0)
         len = (size_t)snprintf(
-            text, sizeof(text),
+            text, cap,
             "%lld collective call(s) ran on a group of one rank: NCCL "
             "launches no kernel when nranks = 1, so they take no device "
             "time (a single-process run; nothing is missing)",
             (long long)c->single_rank);
-    if (untimed > 0 && len < sizeof(text))
-        snprintf(text + len, sizeof(text) - len,
+    if (untimed > 0 && len < cap)
+        snprintf(text + len, cap - len,
                  "%s%lld collective call(s) have no device kernel in the "
                  "trace (GPU activities were not recorded, or their kernels "
                  "fell outside the window): their sizes are listed, their "
                  "time is unknown and missing from the communication time",
                  len > 0 ? "; " : "", (long long)untimed);
-    pr_emit_str(o, PR_K_NOTE, text, ok);
+    return text;
 }
 
 static enum pr_status
 emit_comm(struct collect *c, const struct pr_steps *steps, cJSON *run,
           struct pr_error *err)
 {
-    cJSON *o = cJSON_AddObjectToObject(run, PR_K_COMMUNICATION);
-    int ok = o != NULL;
+    struct pr_row_communication r = {
+        .computation_basis = steps->comp_kernels ? "kernels" : "host_ops",
+    };
+    char text[640], proto[900];
+    cJSON *per_step = cJSON_CreateArray(), *links = cJSON_CreateObject(), *ops;
+    int ok = per_step != NULL && links != NULL;
 
-    pr_emit_str(o, PR_K_COMPUTATION_BASIS,
-                steps->comp_kernels ? "kernels" : "host_ops", &ok);
-    emit_steps(steps, o, &ok);
-    emit_note(c, o, &ok);
+    r.per_step = per_step;
+    emit_steps(steps, &r, per_step, &ok);
+    r.note = note(c, text, sizeof(text));
     walls(c);
-    emit_proto_note(c, o, &ok);
-    emit_ops(c->t, c->ops, c->n_ops, o, &ok);
-    pr_comm_links_emit(c->t, o, &ok);
+    r.protocol_note = proto_note(c, proto, sizeof(proto));
+    ops = ok ? emit_ops(c->t, c->ops, c->n_ops) : NULL;
+    ok = ok && ops != NULL;
+    r.ops = ops;
+    /* links and link_types, where the producer gives per-link traffic */
+    pr_comm_links_emit(c->t, links, &ok);
+    r.links = cJSON_GetObjectItemCaseSensitive(links, PR_K_LINKS);
+    r.link_types = cJSON_GetObjectItemCaseSensitive(links, PR_K_LINK_TYPES);
+    if (r.links == NULL)
+        pr_rows_omit(PR_RO_RUNS_COMMUNICATION, &r,
+                     PR_SR_RUNS_COMMUNICATION_PR_K_LINKS);
+    if (r.link_types == NULL)
+        pr_rows_omit(PR_RO_RUNS_COMMUNICATION, &r,
+                     PR_SR_RUNS_COMMUNICATION_PR_K_LINK_TYPES);
+    pr_emit_one(run, PR_K_COMMUNICATION, PR_RO_RUNS_COMMUNICATION, &r, &ok);
+    cJSON_Delete(per_step);
+    cJSON_Delete(ops);
+    cJSON_Delete(links);
     return ok ? PR_OK
               : pr_error_set(err, PR_E_NOMEM, "out of memory (communication)");
 }

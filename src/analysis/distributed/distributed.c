@@ -133,89 +133,83 @@ cmp_dbl(const void *a, const void *b)
  * (runs[].late_peer): the coverage note says so, beside the peer note
  * that names it (review 10: npu_text2 said only "who waits for whom
  * needs the other ranks' traces" while its finding named rank 5). */
-static void
-one_rank_late(const cJSON *run, cJSON *d, int *ok)
+static const char *
+one_rank_late(const cJSON *run, const char *note, char *text, size_t cap)
 {
-    const char *note = pr_sget_str(d, PR_K_COVERAGE_NOTE);
     double late = pr_sget_num(pr_sget(run, PR_K_LATE_PEER), PR_K_RANK);
     const char *cut = note ? strstr(note, ": its collectives are shown") : NULL;
-    char text[600];
 
-    if (!*ok || cut == NULL || isnan(late) ||
-        late == pr_sget_num(run, PR_K_RANK))
-        return;
-    snprintf(text, sizeof(text),
+    if (cut == NULL || isnan(late) || late == pr_sget_num(run, PR_K_RANK))
+        return note;
+    snprintf(text, cap,
              "%.*s: its collectives are shown, and its HCCL tasks name the "
              "rank it waits for, rank %.0f (not in this report: "
              "critical_path.peer_wait_rank); whether the other ranks wait "
              "for it too needs their traces",
              (int)(cut - note), note, late);
-    *ok = pr_sput(d, PR_K_COVERAGE_NOTE, cJSON_CreateString(text));
+    return text;
 }
 
+/* The coverage columns of d: ranks_present, ranks_complete,
+ * world_size_at_least and coverage_note (in text, cap 400 or more).  1
+ * when the report holds every rank. */
 static int
 emit_coverage(size_t present, double world, int world_known, double floor,
-              cJSON *d, int *ok)
+              struct pr_row_distributed *d, char *text, size_t cap)
 {
-    char text[400], bound[160] = "";
+    char bound[160] = "";
     int short_of_links = !world_known && floor > (double)present;
 
-    pr_emit_num(d, PR_K_RANKS_PRESENT, (double)present, ok);
-    if (world_known)
-        pr_emit_bool(d, PR_K_RANKS_COMPLETE, !(world > (double)present), ok);
-    else if (short_of_links)
-        pr_emit_bool(d, PR_K_RANKS_COMPLETE, 0, ok);
-    else
-        pr_emit_null(d, PR_K_RANKS_COMPLETE, ok);
-    pr_emit_num_or_null(d, PR_K_WORLD_SIZE_AT_LEAST,
-                        short_of_links ? floor : NAN, ok);
+    d->ranks_present = (int64_t)present;
+    d->ranks_complete = world_known      ? !(world > (double)present)
+                        : short_of_links ? 0
+                                         : -1;
+    d->world_size_at_least = short_of_links ? floor : NAN;
+    d->coverage_note = text;
     if (short_of_links)
         snprintf(bound, sizeof(bound),
                  " (their communication links name ranks 0 to %.0f, so it "
                  "is at least %.0f)",
                  floor - 1, floor);
     if (present >= 2 && short_of_links) {
-        snprintf(text, sizeof(text),
+        snprintf(text, cap,
                  "%zu ranks are in this report and their traces do not say "
                  "the job's world size%s: no straggler is named, because "
                  "the slow rank may be one of the %.0f or more missing",
                  present, bound, floor - (double)present);
-        pr_emit_str(d, PR_K_COVERAGE_NOTE, text, ok);
         return 0;
     }
     if (present >= 2 && !world_known) {
-        snprintf(text, sizeof(text),
+        snprintf(text, cap,
                  "%zu ranks are in this report and their traces do not say "
                  "the job's world size: the slowest rank named here is the "
                  "slowest of these",
                  present);
-        pr_emit_str(d, PR_K_COVERAGE_NOTE, text, ok);
         return 1;
     }
     if (present >= 2 && !(world > (double)present)) {
-        pr_emit_null(d, PR_K_COVERAGE_NOTE, ok);
+        d->coverage_note = NULL;
         return 1;
     }
     if (present < 2 && world_known && world > 1)
-        snprintf(text, sizeof(text),
+        snprintf(text, cap,
                  "1 of %.0f ranks is in this report: its collectives are "
                  "shown, but who waits for whom needs the other ranks' "
                  "traces",
                  world);
     else if (present < 2)
-        snprintf(text, sizeof(text),
+        snprintf(text, cap,
                  "one rank is in this report and the trace does not say "
                  "the job's world size%s: its collectives are shown, but who "
                  "waits for whom needs the other ranks' traces",
                  bound);
     else
-        snprintf(text, sizeof(text),
+        snprintf(text, cap,
                  "%zu of %.0f ranks are in this report: no straggler is "
                  "named, because the slow rank may be one of the %.0f "
                  "missing; profile every rank (or compare these against "
                  "ranks known to be healthy)",
                  present, world, world - (double)present);
-    pr_emit_str(d, PR_K_COVERAGE_NOTE, text, ok);
     return 0;
 }
 
@@ -238,9 +232,9 @@ cmp_strag(const void *a, const void *b)
 }
 
 static void
-emit_stragglers(const struct wk *w, size_t n, int all_ranks, cJSON *d, int *ok)
+emit_stragglers(const struct wk *w, size_t n, int all_ranks, cJSON *arr,
+                int *ok)
 {
-    cJSON *arr = pr_emit_arr(d, PR_K_STRAGGLERS, ok);
     double *busy, med, comm_sum = 0;
     struct strag *v;
     size_t i, m = 0, k = 0;
@@ -299,11 +293,11 @@ emit_stragglers(const struct wk *w, size_t n, int all_ranks, cJSON *d, int *ok)
     free(v);
 }
 
+/* The workers' rows into arr; their step counts where they differ into
+ * *mis (created; NULL where they agree). */
 static void
-emit_workers(const struct wk *w, size_t n, cJSON *d, int *ok)
+emit_workers(const struct wk *w, size_t n, cJSON *arr, cJSON **mis, int *ok)
 {
-    cJSON *arr = pr_emit_arr(d, PR_K_WORKERS, ok);
-    cJSON *mis;
     size_t i;
     int mismatch = 0;
 
@@ -322,21 +316,19 @@ emit_workers(const struct wk *w, size_t n, cJSON *d, int *ok)
                 ? 100.0 * w[i].overlap / (w[i].overlap + w[i].comm)
                 : NAN};
 
-        *ok =
-            arr != NULL && pr_rows_write(arr, PR_RO_DISTRIBUTED_WORKERS, &r, 1);
+        *ok = pr_rows_write(arr, PR_RO_DISTRIBUTED_WORKERS, &r, 1);
         mismatch |= w[i].steps != w[0].steps;
     }
-    if (!mismatch) {
-        pr_emit_null(d, PR_K_STEP_COUNT_MISMATCH, ok);
+    *mis = NULL;
+    if (!mismatch || !*ok)
         return;
-    }
-    mis = pr_emit_arr(d, PR_K_STEP_COUNT_MISMATCH, ok);
+    *mis = cJSON_CreateArray();
+    *ok = *mis != NULL;
     for (i = 0; i < n && *ok; i++) {
         struct pr_row_step_count row = {w[i].worker, w[i].steps};
 
         *ok =
-            mis != NULL &&
-            pr_rows_write(mis, PR_RO_DISTRIBUTED_STEP_COUNT_MISMATCH, &row, 1);
+            pr_rows_write(*mis, PR_RO_DISTRIBUTED_STEP_COUNT_MISMATCH, &row, 1);
     }
 }
 
@@ -418,10 +410,9 @@ emit_coll(cJSON *arr, const struct coll *c)
 
 /* Sum each collective over the ranks; bandwidths from the sums. */
 static void
-emit_comm_ops(const struct wk *w, size_t n, cJSON *d, int *ok)
+emit_comm_ops(const struct wk *w, size_t n, cJSON *arr, int *ok)
 {
     struct colls cs = {0};
-    cJSON *arr;
     size_t i;
 
     for (i = 0; i < n && *ok; i++) {
@@ -434,9 +425,8 @@ emit_comm_ops(const struct wk *w, size_t n, cJSON *d, int *ok)
                 *ok = 0;
         }
     }
-    arr = pr_emit_arr(d, PR_K_COMM_OPS, ok);
     for (i = 0; i < cs.n && *ok; i++)
-        *ok = arr != NULL && emit_coll(arr, &cs.v[i]);
+        *ok = emit_coll(arr, &cs.v[i]);
     free(cs.v);
 }
 
@@ -555,11 +545,14 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
     const cJSON *runs = pr_sget(summary, PR_K_RUNS);
     size_t n = pr_sget_len(runs), i;
     struct wk *w;
-    cJSON *d;
+    struct pr_row_distributed r = {0};
+    char cov[400], late[600];
+    cJSON *d, *workers, *comm_ops, *strag, *mis = NULL, *more;
     double world = 0;
     const char *source = NULL;
     size_t present;
     int ok = 1, all_ranks, world_known = 0;
+    enum pr_status st = PR_OK;
 
     if (n == 0)
         return PR_OK;
@@ -579,8 +572,13 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
             source = pr_sget_str(w[i].run, PR_K_WORLD_SIZE_SOURCE);
         }
     }
-    d = cJSON_CreateObject();
-    ok = d != NULL;
+    /* the tables (typed rows of their own); more: the pipeline
+       (stages.c) and the job's links (links.c) */
+    workers = cJSON_CreateArray();
+    comm_ops = cJSON_CreateArray();
+    strag = cJSON_CreateArray();
+    more = cJSON_CreateObject();
+    ok = workers != NULL && comm_ops != NULL && strag != NULL && more != NULL;
     present = ranks_present(w, n);
     if (world_known && world < (double)present)
         world = (double)present; /* a group's lower bound below the ranks */
@@ -591,56 +589,67 @@ pr_distributed_build(cJSON *summary, struct pr_error *err)
         world_known = 1;
         source = NULL;
     }
-    pr_emit_num_or_null(d, PR_K_WORLD_SIZE, world_known ? world : NAN, &ok);
-    if (world_known && source != NULL)
-        pr_emit_str(d, PR_K_WORLD_SIZE_SOURCE, source, &ok);
-    else
-        pr_emit_null(d, PR_K_WORLD_SIZE_SOURCE, &ok);
-    pr_emit_str(d, PR_K_METHOD,
-                "per step: computation = kernel time (host operator time "
-                "in a run without kernels) not overlapped by "
-                "communication, overlap = both at once, communication = "
-                "collective time alone (kernels of the kernel table's "
-                "collective family on the device: NCCL, RCCL, HCCL, DeepEP, "
-                "symmetric memory, custom all-reduce ...; "
-                "Gloo ops on the host), other = the rest of the step; "
-                "averaged over steps",
-                &ok);
+    r.world_size = world_known ? world : NAN;
+    r.world_size_source = world_known ? source : NULL;
+    r.method = "per step: computation = kernel time (host operator time "
+               "in a run without kernels) not overlapped by "
+               "communication, overlap = both at once, communication = "
+               "collective time alone (kernels of the kernel table's "
+               "collective family on the device: NCCL, RCCL, HCCL, DeepEP, "
+               "symmetric memory, custom all-reduce ...; "
+               "Gloo ops on the host), other = the rest of the step; "
+               "averaged over steps";
     for (i = 0; i < n && !w[i].from_table; i++)
         ;
-    if (i < n)
-        pr_emit_str(d, PR_K_METHOD_PRODUCER,
-                    "a rank with torch_npu's own step table "
-                    "(step_trace_time.csv) takes its split instead: "
-                    "computation = Computing - Overlapped, overlap = "
-                    "Overlapped, communication = Communication(Not "
-                    "Overlapped), other = Free, averaged as the producer "
-                    "averages them (workers[].split_source)",
-                    &ok);
-    else
-        pr_emit_null(d, PR_K_METHOD_PRODUCER, &ok);
-    all_ranks =
-        emit_coverage(present, world, world_known, links_floor(w, n), d, &ok);
+    r.method_producer =
+        i == n ? NULL
+               : "a rank with torch_npu's own step table "
+                 "(step_trace_time.csv) takes its split instead: "
+                 "computation = Computing - Overlapped, overlap = "
+                 "Overlapped, communication = Communication(Not "
+                 "Overlapped), other = Free, averaged as the producer "
+                 "averages them (workers[].split_source)";
+    all_ranks = emit_coverage(present, world, world_known, links_floor(w, n),
+                              &r, cov, sizeof(cov));
+    /* one rank whose HCCL tasks name the rank it waited for: the note
+       says so, written once */
     if (present == 1)
-        one_rank_late(w[0].run, d, &ok);
-    emit_workers(w, n, d, &ok);
-    emit_comm_ops(w, n, d, &ok);
-    emit_stragglers(w, n, all_ranks, d, &ok);
+        r.coverage_note =
+            one_rank_late(w[0].run, r.coverage_note, late, sizeof(late));
+    if (ok)
+        emit_workers(w, n, workers, &mis, &ok);
+    if (ok)
+        emit_comm_ops(w, n, comm_ops, &ok);
+    if (ok)
+        emit_stragglers(w, n, all_ranks, strag, &ok);
     free(w);
     if (ok &&
-        pr_stages_build(cJSON_GetObjectItemCaseSensitive(summary, PR_K_RUNS), d,
-                        err) != PR_OK) {
-        cJSON_Delete(d);
-        return PR_E_NOMEM;
-    }
-    if (ok) { /* a saved run's damaged link row: PR_E_FORMAT, its path */
-        enum pr_status st = pr_comm_links_job(runs, d, err);
-        if (st != PR_OK) {
-            cJSON_Delete(d);
-            return st;
-        }
-    }
-    if (ok && pr_sput(summary, PR_K_DISTRIBUTED, d))
+        pr_stages_build(cJSON_GetObjectItemCaseSensitive(summary, PR_K_RUNS),
+                        more, err) != PR_OK)
+        st = PR_E_NOMEM;
+    /* a saved run's damaged link row: PR_E_FORMAT, its path */
+    if (ok && st == PR_OK)
+        st = pr_comm_links_job(runs, more, err);
+    r.workers = workers;
+    r.step_count_mismatch = mis;
+    r.comm_ops = comm_ops;
+    r.stragglers = strag;
+    r.pipeline = cJSON_GetObjectItemCaseSensitive(more, PR_K_PIPELINE);
+    r.link_types = cJSON_GetObjectItemCaseSensitive(more, PR_K_LINK_TYPES);
+    r.link_groups = cJSON_GetObjectItemCaseSensitive(more, PR_K_LINK_GROUPS);
+    if (r.link_types == NULL) /* no run gives per-link traffic */
+        pr_rows_omit(PR_RO_DISTRIBUTED, &r, PR_SR_DISTRIBUTED_PR_K_LINK_TYPES);
+    if (r.link_groups == NULL)
+        pr_rows_omit(PR_RO_DISTRIBUTED, &r, PR_SR_DISTRIBUTED_PR_K_LINK_GROUPS);
+    d = ok && st == PR_OK ? pr_rows_row(PR_RO_DISTRIBUTED, &r) : NULL;
+    cJSON_Delete(workers);
+    cJSON_Delete(comm_ops);
+    cJSON_Delete(strag);
+    cJSON_Delete(mis);
+    cJSON_Delete(more);
+    if (st != PR_OK)
+        return st;
+    if (d != NULL && pr_sput(summary, PR_K_DISTRIBUTED, d))
         return PR_OK;
     cJSON_Delete(d);
     return pr_error_set(err, PR_E_NOMEM, "out of memory (distributed)");

@@ -335,12 +335,12 @@ emit_stage(const struct ctx *c, const struct stage *s, cJSON *arr)
 
 /* The imbalance: the stage that computes longest against the one that
  * computes least, and what the faster one waits. */
-static void
-emit_finding(const struct ctx *c, const struct stage *st, size_t n, size_t hi,
-             cJSON *o, int *ok)
+static const char *
+finding(const struct ctx *c, const struct stage *st, size_t n, size_t hi,
+        char *text, size_t cap)
 {
     const struct stage *s = &st[hi], *f = NULL;
-    char slow[200], fast[200], text[1200], wait[400] = "";
+    char slow[200], fast[200], wait[400] = "";
     size_t i;
 
     for (i = 0; i < n; i++)
@@ -348,10 +348,8 @@ emit_finding(const struct ctx *c, const struct stage *st, size_t n, size_t hi,
             (f == NULL || st[i].computing < f->computing))
             f = &st[i];
     if (f == NULL || f == s || !(s->computing > 0) ||
-        (s->computing - f->computing) / s->computing < 0.10) {
-        pr_emit_null(o, PR_K_FINDING, ok);
-        return;
-    }
+        (s->computing - f->computing) / s->computing < 0.10)
+        return NULL;
     rank_list(c, s, slow, sizeof(slow));
     rank_list(c, f, fast, sizeof(fast));
     if (c->named && f->bubble > 0)
@@ -367,7 +365,7 @@ emit_finding(const struct ctx *c, const struct stage *st, size_t n, size_t hi,
             "step in the Wait Time of their point-to-point operations "
             "(%s, communication.json), idle while the slower stage computes.",
             f->p2p_wait / 1000.0, f->p2p_name ? f->p2p_name : "p2p");
-    snprintf(text, sizeof(text),
+    snprintf(text, cap,
              "Pipeline stages are unbalanced: the stage of rank%s %s computes "
              "%.1f ms a step against %.1f ms for the stage of rank%s %s "
              "(%s).%s Move layers from the slower "
@@ -379,7 +377,7 @@ emit_finding(const struct ctx *c, const struct stage *st, size_t n, size_t hi,
              c->named ? "computation_time, MindSpore's ascend_cluster_analyse"
                       : "Computing, step_trace_time.csv",
              wait);
-    pr_emit_str(o, PR_K_FINDING, text, ok);
+    return text;
 }
 
 /* ------------------------------------------- what balancing would save */
@@ -515,7 +513,9 @@ emit_pipeline(const struct ctx *c, cJSON *d, int *ok)
     struct balance b;
     struct stage *st = calloc(c->n, sizeof(*st));
     size_t n, i, hi = 0;
-    cJSON *o, *arr;
+    struct pr_row_pipeline o = {0};
+    char text[1200];
+    cJSON *arr;
 
     if (st == NULL) {
         *ok = 0;
@@ -537,32 +537,29 @@ emit_pipeline(const struct ctx *c, cJSON *d, int *ok)
         free(st);
         return;
     }
-    o = pr_emit_obj(d, PR_K_PIPELINE, ok);
-    if (c->named)
-        pr_emit_str(o, PR_K_METHOD,
-                    "stages as MindSpore's cluster files state them "
-                    "(ascend_cluster_analyse_{mode}_{stages}_{ranks}_{rank}"
-                    ".csv): rank r is in stage r / (ranks / stages), as "
-                    "MindInsight numbers them; a stage's figures are the "
-                    "largest of its ranks' (mean per step over steps 2..n, "
-                    "as MindSpore averages them), its bubble the time alone "
-                    "in Receive (receive_alone_time)",
-                    ok);
-    else
-        pr_emit_str(
-            o, PR_K_METHOD,
-            "stages as msprof-analyze's cluster analysis forms them: "
-            "ranks joined by point-to-point groups are in different "
-            "stages, ranks of a collective group holding at most one "
-            "rank of each point-to-point chain are in one; a stage's "
-            "figures are the largest of its ranks' (mean per step), its "
-            "p2p wait the mean of its ranks'",
-            ok);
-    arr = pr_emit_arr(o, PR_K_STAGES, ok);
+    o.method =
+        c->named ? "stages as MindSpore's cluster files state them "
+                   "(ascend_cluster_analyse_{mode}_{stages}_{ranks}_{rank}"
+                   ".csv): rank r is in stage r / (ranks / stages), as "
+                   "MindInsight numbers them; a stage's figures are the "
+                   "largest of its ranks' (mean per step over steps 2..n, "
+                   "as MindSpore averages them), its bubble the time alone "
+                   "in Receive (receive_alone_time)"
+                 : "stages as msprof-analyze's cluster analysis forms them: "
+                   "ranks joined by point-to-point groups are in different "
+                   "stages, ranks of a collective group holding at most one "
+                   "rank of each point-to-point chain are in one; a stage's "
+                   "figures are the largest of its ranks' (mean per step), its "
+                   "p2p wait the mean of its ranks'";
+    arr = cJSON_CreateArray();
+    *ok = *ok && arr != NULL;
     for (i = 0; i < n && *ok; i++)
-        *ok = arr != NULL && emit_stage(c, &st[i], arr);
-    pr_emit_num(o, PR_K_SLOWEST_STAGE, (double)hi, ok);
-    emit_finding(c, st, n, hi, o, ok);
+        *ok = emit_stage(c, &st[i], arr);
+    o.stages = arr;
+    o.slowest_stage = (int64_t)hi;
+    o.finding = finding(c, st, n, hi, text, sizeof(text));
+    pr_emit_one(d, PR_K_PIPELINE, PR_RO_DISTRIBUTED_PIPELINE, &o, ok);
+    cJSON_Delete(arr);
     if (balance_of(c, st, n, hi, &b))
         put_gains(c, &b, ok);
     free(st);
